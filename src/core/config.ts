@@ -1,0 +1,187 @@
+import { load, YAMLException } from 'js-yaml';
+import { z } from 'zod';
+import type { Problem } from './problem.js';
+
+export const CONFIG_PATH = '.github/coder.yml';
+/** A config larger than this is refused before it is parsed. */
+export const MAX_CONFIG_BYTES = 64 * 1024;
+
+const login = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9._-]+)?$/,
+    'must be a GitHub login ("alice") or a team ("my-org/architects")',
+  );
+
+const relativeDir = z
+  .string()
+  .min(1)
+  .refine((p) => !p.startsWith('/') && !p.split(/[/\\]/).includes('..'), {
+    message: 'must be a path inside the repository, without ".."',
+  });
+
+export const ConfigSchema = z
+  .strictObject({
+    plansDir: relativeDir.default('docs/plans').describe('Folder that holds one folder per plan.'),
+    architects: z
+      .array(login)
+      .default([])
+      .describe(
+        'Who escalations go to: logins or org/team. Their approval may touch locked paths.',
+      ),
+    reviewers: z
+      .array(login)
+      .default([])
+      .describe('Review is requested from them when CI passes on a loop pull request.'),
+    locked: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Globs of paths only an architect may approve changes to (picomatch syntax).'),
+    testPaths: z
+      .array(z.string().min(1))
+      .default(['**/*.test.*', '**/*.spec.*', '**/test/**', '**/tests/**', '**/__tests__/**'])
+      .describe(
+        'Globs of test files. Plan mode needs a change to one of them to pass the gate; [] turns the rule off.',
+      ),
+    requiredChecks: z
+      .array(z.string().min(1))
+      .default([])
+      .describe(
+        'Names of the checks that gate a loop pull request. Empty: every check but coder-loop.',
+      ),
+    maxRetries: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .default(3)
+      .describe('Failed CI attempts (distinct head commits) before escalation to the architects.'),
+    autoMerge: z
+      .boolean()
+      .default(false)
+      .describe('Merge the phase pull request once final verification passes.'),
+    quick: z
+      .strictObject({
+        label: z
+          .string()
+          .min(1)
+          .max(50)
+          .default('coder:quick')
+          .describe('Label that asks for quick mode.'),
+        maxFiles: z
+          .number()
+          .int()
+          .min(1)
+          .default(1)
+          .describe('Most files a quick change may touch.'),
+        maxLines: z
+          .number()
+          .int()
+          .min(1)
+          .default(50)
+          .describe('Most changed lines a quick change may have.'),
+        log: z
+          .boolean()
+          .default(false)
+          .describe('Append one master-log entry on the quick branch when a plan exists.'),
+      })
+      .prefault({})
+      .describe('Quick mode: a branch, a pull request and CI, without plan bookkeeping.'),
+  })
+  .describe('coder-loop configuration (.github/coder.yml)');
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;
+
+export const DEFAULT_CONFIG: Config = ConfigSchema.parse({});
+
+/** The line of `key:` in the YAML text, for messages; best effort (first match at any depth). */
+function lineOfKey(text: string | undefined, key: string | undefined): number | undefined {
+  if (!text || !key) return undefined;
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`^[ \\t-]*["']?${escaped}["']?[ \\t]*:`, 'm').exec(text);
+  return m ? text.slice(0, m.index).split('\n').length : undefined;
+}
+
+/** Validates a parsed config (an object, or undefined/null for "no file"). */
+export function parseConfig(
+  data: unknown,
+  path: string = CONFIG_PATH,
+  text?: string,
+): { config?: Config; problems: Problem[] } {
+  const result = ConfigSchema.safeParse(data ?? {});
+  if (result.success) return { config: result.data, problems: [] };
+  const problems = result.error.issues.map((issue): Problem => {
+    const keys = issue.path.map(String);
+    const unknown = issue.code === 'unrecognized_keys' ? issue.keys : [];
+    const key = [...keys.filter((k) => !/^\d+$/.test(k)), ...unknown.slice(0, 1)].pop();
+    const where = keys.length > 0 ? `\`${keys.join('.')}\`` : 'The top level';
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? `${where} has unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')}.`
+        : `${where}: ${issue.message}.`;
+    return {
+      severity: 'error',
+      path,
+      line: lineOfKey(text, key),
+      message,
+      fix: 'See docs/configuration.md for every key and its type.',
+    };
+  });
+  return { problems };
+}
+
+/** Parses and validates `.github/coder.yml` text. Empty text means the defaults. */
+export function parseConfigText(
+  text: string,
+  path: string = CONFIG_PATH,
+): { config?: Config; problems: Problem[] } {
+  if (text.length > MAX_CONFIG_BYTES) {
+    return {
+      problems: [
+        {
+          severity: 'error',
+          path,
+          message: `The config is larger than ${MAX_CONFIG_BYTES / 1024} KiB.`,
+          fix: 'Keep .github/coder.yml small: it holds a handful of keys.',
+        },
+      ],
+    };
+  }
+  let data: unknown;
+  try {
+    data = load(text, { filename: path, json: false });
+  } catch (error) {
+    const e = error as YAMLException;
+    return {
+      problems: [
+        {
+          severity: 'error',
+          path,
+          line: e.mark ? e.mark.line + 1 : undefined,
+          message: `The YAML does not parse: ${e.reason ?? e.message}.`,
+          fix: 'Fix the YAML syntax (indentation, quotes, colons).',
+        },
+      ],
+    };
+  }
+  if (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data))) {
+    return {
+      problems: [
+        {
+          severity: 'error',
+          path,
+          line: 1,
+          message: 'The config must be a mapping of keys to values.',
+          fix: 'Write it as "key: value" lines, e.g. "maxRetries: 3".',
+        },
+      ],
+    };
+  }
+  return parseConfig(data, path, text);
+}
+
+/** The JSON Schema of the config file, for editors (`schema/coder.schema.json`). */
+export function configJsonSchema(): Record<string, unknown> {
+  return { title: 'coder-loop configuration', ...z.toJSONSchema(ConfigSchema, { io: 'input' }) };
+}

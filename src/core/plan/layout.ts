@@ -1,0 +1,109 @@
+/**
+ * The plan directory of seed 002, names with spaces exactly as written:
+ *
+ *   {PlanName}/00_context.md
+ *   {PlanName}/01_Master Plan/01_Checklist.md
+ *   {PlanName}/01_Master Plan/10_Master_Codemap.mmd
+ *   {PlanName}/01_Master Plan/03_Requirements_*.md
+ *   {PlanName}/Task Plans/{Phase}.md
+ *   {PlanName}/Reports/01_Master_Log.md
+ *   {PlanName}/Reports/{NN}_{Phase_Name}.md
+ */
+export const PLAN_FILES = {
+  context: '00_context.md',
+  checklist: '01_Master Plan/01_Checklist.md',
+  codemap: '01_Master Plan/10_Master_Codemap.mmd',
+  masterLog: 'Reports/01_Master_Log.md',
+  taskPlansDir: 'Task Plans',
+  reportsDir: 'Reports',
+  masterPlanDir: '01_Master Plan',
+} as const;
+
+const REQUIREMENTS = /^01_Master Plan\/03_Requirements_[^/]*\.md$/;
+
+export function isRequirementsFile(planPath: string): boolean {
+  return REQUIREMENTS.test(planPath);
+}
+
+export const MAX_PLAN_NAME_LENGTH = 100;
+
+/** Why a plan name cannot be used as a directory under `plansDir`, or undefined when it can. */
+export function checkPlanName(name: string): string | undefined {
+  if (name.trim() === '') return 'the plan name is empty';
+  if (name.length > MAX_PLAN_NAME_LENGTH) {
+    return `the plan name is longer than ${MAX_PLAN_NAME_LENGTH} characters`;
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'the plan name contains a control character';
+  if (/[/\\]/.test(name)) return 'the plan name contains a path separator (/ or \\)';
+  if (name === '.' || name.includes('..')) return 'the plan name contains ".."';
+  if (/%2e|%2f|%5c/i.test(name)) return 'the plan name contains an encoded path character';
+  if (name !== name.trim()) return 'the plan name starts or ends with a space';
+  return undefined;
+}
+
+/** `coder/<plan-slug>/phase-<N>`'s plan-slug: lower case, runs outside a-z0-9 → one `-`, trimmed. */
+export function planSlug(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+export function phaseBranch(planName: string, phase: number): string {
+  return `coder/${planSlug(planName)}/phase-${phase}`;
+}
+
+export function quickBranch(issue: number): string {
+  return `coder/quick/issue-${issue}`;
+}
+
+/** `Reports/{NN}_{Phase_Name}.md`: NN two digits, spaces as `_`, no `/`. */
+export function reportPath(phase: number, phaseName: string): string {
+  const nn = String(phase).padStart(2, '0');
+  const name =
+    phaseName
+      // eslint-disable-next-line no-control-regex
+      .replace(/[/\\\u0000-\u001f\u007f]/g, '')
+      .trim()
+      .replace(/\s+/g, '_') || `Phase_${phase}`;
+  return `${PLAN_FILES.reportsDir}/${nn}_${name}.md`;
+}
+
+/**
+ * The phase number a task-plan file name stands for: the number after "Phase" when the name
+ * has one ("Phase 2 - API.md", "phase_02.md"), else its leading number ("02_API.md").
+ */
+export function taskPlanPhase(fileName: string): number | undefined {
+  const base = fileName.replace(/\.md$/i, '');
+  const m = /phase[\s_-]*0*(\d+)/i.exec(base) ?? /^0*(\d+)(?!\d)/.exec(base);
+  return m ? Number(m[1]) : undefined;
+}
+
+export interface TaskPlanIndex {
+  /** phase number → plan-relative paths of the task plans that name it */
+  byPhase: Map<number, string[]>;
+  /** task plans whose name holds no phase number */
+  unmatched: string[];
+}
+
+/** Task plans are `Task Plans/*.md`, matched to phases by the number in their name. */
+export function indexTaskPlans(planPaths: readonly string[]): TaskPlanIndex {
+  const byPhase = new Map<number, string[]>();
+  const unmatched: string[] = [];
+  const prefix = `${PLAN_FILES.taskPlansDir}/`;
+  for (const path of planPaths) {
+    if (!path.startsWith(prefix) || !/\.md$/i.test(path)) continue;
+    const fileName = path.slice(prefix.length);
+    if (fileName.includes('/')) continue;
+    const phase = taskPlanPhase(fileName);
+    if (phase === undefined) unmatched.push(path);
+    else byPhase.set(phase, [...(byPhase.get(phase) ?? []), path]);
+  }
+  return { byPhase, unmatched };
+}
+
+export function planPath(plansDir: string, planName: string, file: string): string {
+  const dir = plansDir.replace(/\/+$/, '');
+  return dir === '' || dir === '.' ? `${planName}/${file}` : `${dir}/${planName}/${file}`;
+}

@@ -1,0 +1,55 @@
+import { detectEol, oneLine } from './text.js';
+
+export interface LogLink {
+  label: string;
+  url: string;
+}
+
+export interface LogEntry {
+  /** ISO-8601 time of the event. */
+  timestamp: string;
+  /** "Coder started", "Coder completed", "Escalated to architect", … */
+  event: string;
+  plan: string;
+  phase?: { number: number; name: string };
+  /** GitHub login or local user name, without `@`. */
+  actor?: string;
+  links?: LogLink[];
+  note?: string;
+}
+
+export const MASTER_LOG_TITLE = '# Master Log';
+
+function escapeInline(text: string): string {
+  return oneLine(text).replace(/([\\`*_[\]<>|])/g, '\\$1');
+}
+
+/** One line of markdown: `- 2026-11-22T21:56:00Z — **Coder started** — Example, Phase 1: Setup — @alice — [#12](…)`. */
+export function renderLogEntry(entry: LogEntry): string {
+  const parts = [oneLine(entry.timestamp), `**${escapeInline(entry.event)}**`];
+  const where = entry.phase
+    ? `${escapeInline(entry.plan)}, Phase ${entry.phase.number}${entry.phase.name ? `: ${escapeInline(entry.phase.name)}` : ''}`
+    : escapeInline(entry.plan);
+  parts.push(where);
+  if (entry.actor) parts.push(`@${escapeInline(entry.actor)}`);
+  if (entry.note) parts.push(escapeInline(entry.note));
+  for (const link of entry.links ?? []) {
+    parts.push(
+      `[${escapeInline(link.label)}](${encodeURI(oneLine(link.url)).replace(/[()]/g, encodeURIComponent)})`,
+    );
+  }
+  return `- ${parts.join(' — ')}`;
+}
+
+/**
+ * Appends one entry to the master log: bytes are added at the end only, in the file's own line
+ * ending. A file without a final newline gets one first; an absent (empty) log gets a title.
+ */
+export function appendLogEntry(log: string | undefined, entry: LogEntry): string {
+  const existing = log ?? '';
+  const eol = detectEol(existing);
+  const line = renderLogEntry(entry);
+  if (existing === '') return `${MASTER_LOG_TITLE}${eol}${eol}${line}${eol}`;
+  const separator = existing.endsWith('\n') ? '' : eol;
+  return `${existing}${separator}${line}${eol}`;
+}

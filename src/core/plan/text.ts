@@ -1,0 +1,32 @@
+/** The line ending a file already uses: CRLF when its first line break is CRLF, else LF. */
+export function detectEol(source: string): '\n' | '\r\n' {
+  const lf = source.indexOf('\n');
+  return lf > 0 && source[lf - 1] === '\r' ? '\r\n' : '\n';
+}
+
+/** How many line breaks (LF, so CRLF counts once) lie in `source[from, to)`. */
+export function countLineBreaks(source: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = source.indexOf('\n', from); i !== -1 && i < to; i = source.indexOf('\n', i + 1)) {
+    count++;
+  }
+  return count;
+}
+
+/** 1-based line number of a string offset. */
+export function lineAt(source: string, offset: number): number {
+  return 1 + countLineBreaks(source, 0, offset);
+}
+
+/** Offset just past the end of the line holding `offset` (before its line break). */
+export function endOfLine(source: string, offset: number): number {
+  const lf = source.indexOf('\n', offset);
+  const end = lf === -1 ? source.length : lf;
+  return end > offset && source[end - 1] === '\r' ? end - 1 : end;
+}
+
+/** Text that is safe on one line of markdown: line breaks and control characters become spaces. */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+}
