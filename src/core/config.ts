@@ -128,6 +128,7 @@ export function parseConfig(
       fix: 'See docs/configuration.md for every key and its type.',
     };
   });
+  problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   return { problems };
 }
 

@@ -10,3 +10,4 @@ export * from './plan/masterLog.js';
 export * from './plan/checkpoint.js';
 export * from './plan/report.js';
 export * from './plan/validate.js';
+export * from './plan/skeleton.js';

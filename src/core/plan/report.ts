@@ -37,7 +37,7 @@ export interface PhaseReport {
   plan: string;
   phase: { number: number; name: string };
   tasks: readonly Task[];
-  /** ISO-8601 time the phase completed. */
+  /** ISO-8601 time the report was written (the loop writes it when the phase completes). */
   completedAt: string;
   pullRequest?: { number: number; url: string };
   issue?: { number: number; url: string };
@@ -64,7 +64,7 @@ export function renderPhaseReport(report: PhaseReport): string[] {
   const title = `Phase ${phase.number}${phase.name ? `: ${oneLine(phase.name)}` : ''}`;
   const lines = [`# ${title} — report`, ''];
   lines.push(`- Plan: ${oneLine(report.plan)}`);
-  lines.push(`- Completed: ${report.completedAt}`);
+  lines.push(`- Date: ${report.completedAt}`);
   if (report.pullRequest) {
     lines.push(`- Pull request: ${link(`#${report.pullRequest.number}`, report.pullRequest.url)}`);
   }

@@ -96,7 +96,10 @@ export function validateContext(plan: PlanFiles): PlanContext {
   const taskPlans = indexTaskPlans(plan.paths);
   let taskPlan: string | undefined;
   const known = new Set(checklist.phases.map((p) => p.number));
+  const checked = new Set<number>();
   for (const phase of checklist.phases) {
+    if (checked.has(phase.number)) continue; // a duplicate number is already an error
+    checked.add(phase.number);
     if (phase.tasks.length > 0 && phase.tasks.every((t) => t.state === 'done')) continue;
     const found = taskPlans.byPhase.get(phase.number) ?? [];
     const isCurrent = phase === current;

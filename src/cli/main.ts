@@ -1,0 +1,408 @@
+import { access, chmod, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import {
+  appendLogEntry,
+  assessComplexity,
+  checkPlanName,
+  CONFIG_PATH,
+  currentPhase,
+  DEFAULT_CONFIG,
+  describeAssessment,
+  detectEol,
+  findTask,
+  formatProblem,
+  hasErrors,
+  markPhase,
+  parseConfigText,
+  PLAN_FILES,
+  planSkeleton,
+  renderPhaseReport,
+  reportPath,
+  setTaskStates,
+  validateContext,
+  type Checklist,
+  type PlanContext,
+  type TaskState,
+} from '../core/index.js';
+import { InputError, listPlans, readPlan, readText, writeAtomic } from './files.js';
+
+export interface CliIo {
+  cwd: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  now: () => Date;
+  env: Record<string, string | undefined>;
+}
+
+export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
+
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+const DIR_OPTION = { dir: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
+interface CommandSpec {
+  usage: string;
+  summary: string;
+  options: ParseArgsConfig['options'];
+  run: (args: Parsed, io: CliIo) => Promise<number>;
+}
+
+interface Parsed {
+  positionals: string[];
+  values: Record<string, string | boolean | undefined>;
+  plansDir: string;
+  shownPlansDir: string;
+}
+
+const STATES: readonly TaskState[] = ['todo', 'doing', 'done'];
+
+function planDirShown(args: Parsed, name: string): string {
+  return `${args.shownPlansDir}/${name}`;
+}
+
+function needPlanName(name: string | undefined): string {
+  if (name === undefined) throw new UsageError('name a plan');
+  const problem = checkPlanName(name);
+  if (problem) throw new InputError(`"${name}" cannot be a plan name: ${problem}.`);
+  return name;
+}
+
+/** The named plan, else the only plan under the plans directory. */
+async function pickPlan(args: Parsed, name: string | undefined): Promise<string> {
+  if (name !== undefined) return needPlanName(name);
+  const plans = await listPlans(args.plansDir);
+  if (plans.length === 1) return plans[0]!;
+  if (plans.length === 0) throw new InputError(`${args.shownPlansDir}: no plans here.`);
+  throw new UsageError(`name a plan: ${plans.join(', ')}`);
+}
+
+async function loadContext(args: Parsed, name: string): Promise<PlanContext> {
+  return validateContext(await readPlan(args.plansDir, name, planDirShown(args, name)));
+}
+
+/** The checklist, or exit 1 with its problems when it cannot be trusted for edits. */
+async function loadChecklist(args: Parsed, name: string, io: CliIo): Promise<Checklist> {
+  const context = await loadContext(args, name);
+  const blocking = (context.checklist?.problems ?? context.problems).filter(
+    (p) => p.severity === 'error',
+  );
+  if (!context.checklist || blocking.length > 0) {
+    for (const p of blocking) io.stderr(formatProblem(p));
+    throw new InputError(`${planDirShown(args, name)}: fix the checklist first.`);
+  }
+  return context.checklist;
+}
+
+function parseState(word: string | undefined): TaskState {
+  if (word === undefined) throw new UsageError('name a state: todo, doing or done');
+  const state = STATES.find((s) => s === word);
+  if (!state) throw new UsageError(`"${word}" is not a state: use todo, doing or done`);
+  return state;
+}
+
+function parseCount(value: string | boolean | undefined, option: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) {
+    throw new UsageError(`--${option} takes a whole number`);
+  }
+  return Number(value);
+}
+
+const checklistPath = (args: Parsed, name: string) =>
+  join(args.plansDir, name, PLAN_FILES.checklist);
+
+export const COMMANDS: Record<string, CommandSpec> = {
+  init: {
+    usage: 'coder-loop init <PlanName> [--dir <plansDir>]',
+    summary: 'scaffold the plan directory from templates',
+    options: DIR_OPTION,
+    async run(args, io) {
+      const name = needPlanName(args.positionals[0]);
+      const target = join(args.plansDir, name);
+      const shown = planDirShown(args, name);
+      const exists = await access(target).then(
+        () => true,
+        () => false,
+      );
+      if (exists)
+        throw new InputError(`${shown}: already exists; coder-loop init will not overwrite it.`);
+      await mkdir(args.plansDir, { recursive: true });
+      // Build the plan in a hidden folder beside it, then rename: all of it or none of it.
+      const temp = await mkdtemp(join(args.plansDir, `.${name.replace(/\s+/g, '_')}-`));
+      try {
+        const files = planSkeleton(name, io.now().toISOString().slice(0, 10));
+        for (const [path, content] of files) await writeAtomic(join(temp, path), content);
+        await chmod(temp, 0o777 & ~process.umask()); // mkdtemp makes it private
+        await rename(temp, target);
+        io.stdout(`Created ${shown}:`);
+        for (const path of files.keys()) io.stdout(`  ${path}`);
+        io.stdout(`Next: edit the plan, then run "coder-loop lint ${name}".`);
+      } catch (error) {
+        await rm(temp, { recursive: true, force: true });
+        throw error;
+      }
+      return EXIT.ok;
+    },
+  },
+
+  lint: {
+    usage: 'coder-loop lint [PlanName] [--dir <plansDir>]',
+    summary: 'validate; file:line messages; exit 1 when invalid',
+    options: DIR_OPTION,
+    async run(args, io) {
+      const names = args.positionals[0]
+        ? [needPlanName(args.positionals[0])]
+        : await listPlans(args.plansDir);
+      if (names.length === 0) throw new InputError(`${args.shownPlansDir}: no plans here.`);
+      let invalid = false;
+      for (const name of names) {
+        const context = await loadContext(args, name);
+        for (const p of context.problems)
+          (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p));
+        const errors = context.problems.filter((p) => p.severity === 'error').length;
+        const warnings = context.problems.length - errors;
+        io.stdout(`${planDirShown(args, name)}: ${errors} error(s), ${warnings} warning(s).`);
+        invalid ||= !context.valid;
+      }
+      return invalid ? EXIT.invalid : EXIT.ok;
+    },
+  },
+
+  status: {
+    usage: 'coder-loop status [PlanName] [--json] [--dir <plansDir>]',
+    summary: 'phases, tasks and states, current phase',
+    options: { ...DIR_OPTION, json: { type: 'boolean' } },
+    async run(args, io) {
+      const name = await pickPlan(args, args.positionals[0]);
+      const checklist = await loadChecklist(args, name, io);
+      const current = currentPhase(checklist);
+      if (args.values.json) {
+        io.stdout(
+          JSON.stringify({
+            plan: name,
+            currentPhase: current?.number ?? null,
+            phases: checklist.phases.map((p) => ({
+              number: p.number,
+              name: p.name,
+              tasks: p.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text })),
+            })),
+          }),
+        );
+        return EXIT.ok;
+      }
+      io.stdout(`${name}: ${current ? `current phase ${current.number}` : 'complete'}`);
+      const box = { todo: '[ ]', doing: '[~]', done: '[x]' } as const;
+      for (const p of checklist.phases) {
+        const done = p.tasks.filter((t) => t.state === 'done').length;
+        const marker = p === current ? ' ← current' : '';
+        io.stdout(
+          `Phase ${p.number}${p.name ? `: ${p.name}` : ''} (${done}/${p.tasks.length} done)${marker}`,
+        );
+        for (const t of p.tasks)
+          io.stdout(`  ${'  '.repeat(t.depth)}${box[t.state]} ${t.id}  ${t.text}`);
+      }
+      return EXIT.ok;
+    },
+  },
+
+  mark: {
+    usage:
+      'coder-loop mark <PlanName> <taskId> <todo|doing|done> [--dir <plansDir>]\n' +
+      '       coder-loop mark <PlanName> --phase <N> <todo|doing|done> [--dir <plansDir>]',
+    summary: 'set one task, or every task of a phase, to a state (one byte per task)',
+    options: { ...DIR_OPTION, phase: { type: 'string' } },
+    async run(args, io) {
+      const name = needPlanName(args.positionals[0]);
+      const phaseNumber = parseCount(args.values.phase, 'phase');
+      const expected = phaseNumber === undefined ? 3 : 2;
+      if (args.positionals.length !== expected) throw new UsageError('wrong number of arguments');
+      const state = parseState(args.positionals[expected - 1]);
+      const checklist = await loadChecklist(args, name, io);
+      const file = checklistPath(args, name);
+      const source = await readText(file);
+      let result;
+      if (phaseNumber !== undefined) {
+        const phase = checklist.phases.find((p) => p.number === phaseNumber);
+        if (!phase) throw new InputError(`${name}: there is no Phase ${phaseNumber}.`);
+        result = markPhase(source, phase, state);
+      } else {
+        const id = args.positionals[1]!;
+        const task = findTask(checklist, id);
+        if (!task) throw new InputError(`${name}: there is no task ${id}.`);
+        result = setTaskStates(source, [task], state);
+      }
+      if (result.changed.length === 0) {
+        io.stdout(`Nothing to change: already ${state}.`);
+        return EXIT.ok;
+      }
+      await writeAtomic(file, result.source);
+      for (const t of result.changed) io.stdout(`${t.id}: ${t.state} → ${state}`);
+      return EXIT.ok;
+    },
+  },
+
+  log: {
+    usage: 'coder-loop log <PlanName> <message> [--phase <N>] [--actor <name>] [--dir <plansDir>]',
+    summary: 'append an entry to the master log',
+    options: { ...DIR_OPTION, phase: { type: 'string' }, actor: { type: 'string' } },
+    async run(args, io) {
+      const name = needPlanName(args.positionals[0]);
+      const message = args.positionals.slice(1).join(' ').trim();
+      if (message === '') throw new UsageError('say what to log');
+      const phaseNumber = parseCount(args.values.phase, 'phase');
+      let phase: { number: number; name: string } | undefined;
+      if (phaseNumber !== undefined) {
+        const found = (await loadChecklist(args, name, io)).phases.find(
+          (p) => p.number === phaseNumber,
+        );
+        if (!found) throw new InputError(`${name}: there is no Phase ${phaseNumber}.`);
+        phase = { number: found.number, name: found.name };
+      }
+      const plan = await readPlan(args.plansDir, name, planDirShown(args, name));
+      const actor = (args.values.actor as string | undefined) ?? io.env.USER;
+      const log = appendLogEntry(plan.files.get(PLAN_FILES.masterLog), {
+        timestamp: io.now().toISOString(),
+        event: message,
+        plan: name,
+        ...(phase ? { phase } : {}),
+        ...(actor ? { actor } : {}),
+      });
+      await writeAtomic(join(args.plansDir, name, PLAN_FILES.masterLog), log);
+      io.stdout(`Logged to ${planDirShown(args, name)}/${PLAN_FILES.masterLog}`);
+      return EXIT.ok;
+    },
+  },
+
+  report: {
+    usage: 'coder-loop report <PlanName> --phase <N> [--dir <plansDir>]',
+    summary: 'write the phase report',
+    options: { ...DIR_OPTION, phase: { type: 'string' } },
+    async run(args, io) {
+      const name = needPlanName(args.positionals[0]);
+      const phaseNumber = parseCount(args.values.phase, 'phase');
+      if (phaseNumber === undefined) throw new UsageError('--phase <N> is required');
+      const checklist = await loadChecklist(args, name, io);
+      const phase = checklist.phases.find((p) => p.number === phaseNumber);
+      if (!phase) throw new InputError(`${name}: there is no Phase ${phaseNumber}.`);
+      const eol = detectEol(await readText(checklistPath(args, name)));
+      const lines = renderPhaseReport({
+        plan: name,
+        phase: { number: phase.number, name: phase.name },
+        tasks: phase.tasks,
+        completedAt: io.now().toISOString(),
+      });
+      const path = reportPath(phase.number, phase.name);
+      await writeAtomic(join(args.plansDir, name, path), lines.join(eol) + eol);
+      io.stdout(`Wrote ${planDirShown(args, name)}/${path}`);
+      return EXIT.ok;
+    },
+  },
+
+  assess: {
+    usage: 'coder-loop assess [--title T] [--body B] [--files N] [--lines N] [--json]',
+    summary: 'quick or plan, with reasons (limits from .github/coder.yml when present)',
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      dir: { type: 'string' },
+      title: { type: 'string' },
+      body: { type: 'string' },
+      files: { type: 'string' },
+      lines: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    async run(args, io) {
+      if (args.positionals.length > 0) throw new UsageError('assess takes options only');
+      let { quick } = DEFAULT_CONFIG;
+      const configFile = join(io.cwd, CONFIG_PATH);
+      const text = await readText(configFile).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (text !== undefined) {
+        const { config, problems } = parseConfigText(text, CONFIG_PATH);
+        if (!config) {
+          for (const p of problems) io.stderr(formatProblem(p));
+          throw new InputError(`${CONFIG_PATH} is invalid.`);
+        }
+        quick = config.quick;
+      }
+      const files = parseCount(args.values.files, 'files');
+      const lines = parseCount(args.values.lines, 'lines');
+      const assessment = assessComplexity(
+        {
+          title: (args.values.title as string | undefined) ?? '',
+          body: (args.values.body as string | undefined) ?? '',
+          ...(files !== undefined ? { files } : {}),
+          ...(lines !== undefined ? { lines } : {}),
+        },
+        quick,
+      );
+      io.stdout(args.values.json ? JSON.stringify(assessment) : describeAssessment(assessment));
+      return EXIT.ok;
+    },
+  },
+};
+
+export function usage(): string {
+  const lines = ['Usage: coder-loop <command> [options]', '', 'Commands:'];
+  for (const [name, spec] of Object.entries(COMMANDS))
+    lines.push(`  ${name.padEnd(8)} ${spec.summary}`);
+  lines.push(
+    '',
+    'Every command takes --dir <plansDir> (default: docs/plans under the current directory).',
+    'Exit codes: 0 ok, 1 invalid plan or input, 2 usage error.',
+    'Run "coder-loop <command> --help" for a command\'s usage.',
+  );
+  return lines.join('\n');
+}
+
+/** Runs one CLI invocation; returns the exit code. The only error boundary of the CLI. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    (command === undefined ? io.stderr : io.stdout)(usage());
+    return command === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const spec = COMMANDS[command];
+  if (!spec || !Object.hasOwn(COMMANDS, command)) {
+    io.stderr(`coder-loop: unknown command "${command}".\n\n${usage()}`);
+    return EXIT.usage;
+  }
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...rest],
+      options: spec.options ?? {},
+      allowPositionals: true,
+      strict: true,
+    });
+    if (values.help) {
+      io.stdout(`Usage: ${spec.usage}\n\n${spec.summary}`);
+      return EXIT.ok;
+    }
+    const dirOption = typeof values.dir === 'string' ? values.dir : 'docs/plans';
+    const plansDir = join(io.cwd, dirOption);
+    const shownPlansDir = relative(io.cwd, plansDir).split('\\').join('/') || '.';
+    const flat = values as Parsed['values']; // no option is declared `multiple`
+    return await spec.run({ positionals, values: flat, plansDir, shownPlansDir }, io);
+  } catch (error) {
+    if (error instanceof InputError) {
+      io.stderr(`coder-loop ${command}: ${error.message}`);
+      return EXIT.invalid;
+    }
+    if (
+      error instanceof UsageError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
+      io.stderr(`coder-loop ${command}: ${(error as Error).message}\nUsage: ${spec.usage}`);
+      return EXIT.usage;
+    }
+    if (error instanceof Error && error.name === 'StaleChecklistError') {
+      io.stderr(`coder-loop ${command}: ${error.message}`);
+      return EXIT.invalid;
+    }
+    throw error;
+  }
+}

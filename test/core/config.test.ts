@@ -1,0 +1,75 @@
+import { DEFAULT_CONFIG, parseConfig, parseConfigText } from '../../src/core/index.js';
+
+describe('config', () => {
+  it('has the documented defaults', () => {
+    expect(DEFAULT_CONFIG).toEqual({
+      plansDir: 'docs/plans',
+      architects: [],
+      reviewers: [],
+      locked: [],
+      testPaths: ['**/*.test.*', '**/*.spec.*', '**/test/**', '**/tests/**', '**/__tests__/**'],
+      requiredChecks: [],
+      maxRetries: 3,
+      autoMerge: false,
+      quick: { label: 'coder:quick', maxFiles: 1, maxLines: 50, log: false },
+    });
+  });
+
+  it('treats an empty file as the defaults', () => {
+    expect(parseConfigText('')).toEqual({ config: DEFAULT_CONFIG, problems: [] });
+    expect(parseConfigText('# only a comment\n').config).toEqual(DEFAULT_CONFIG);
+  });
+
+  it('reads a full config', () => {
+    const { config } = parseConfigText(
+      'plansDir: plans\narchitects: [alice, my-org/architects]\nmaxRetries: 5\nquick:\n  maxLines: 20\n',
+    );
+    expect(config).toMatchObject({
+      plansDir: 'plans',
+      architects: ['alice', 'my-org/architects'],
+      maxRetries: 5,
+      quick: { label: 'coder:quick', maxFiles: 1, maxLines: 20, log: false },
+    });
+  });
+
+  it('names the key, the problem and the line', () => {
+    const { config, problems } = parseConfigText('maxRetries: 0\nquick:\n  maxFile: 2\narchitects: ["not a login!"]\n');
+    expect(config).toBeUndefined();
+    expect(problems.map((p) => [p.line, p.message])).toEqual([
+      [1, '`maxRetries`: Too small: expected number to be >=1.'],
+      [3, '`quick` has unknown key `maxFile`.'],
+      [4, '`architects.0`: must be a GitHub login ("alice") or a team ("my-org/architects").'],
+    ]);
+    expect(problems.every((p) => p.path === '.github/coder.yml' && p.severity === 'error')).toBe(true);
+  });
+
+  it('refuses a plansDir outside the repository', () => {
+    expect(parseConfig({ plansDir: '../elsewhere' }).problems[0]!.message).toBe(
+      '`plansDir`: must be a path inside the repository, without "..".',
+    );
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    const { problems } = parseConfigText('maxRetries: 3\nquick: [unclosed\n');
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.message).toMatch(/^The YAML does not parse: /);
+    expect(problems[0]!.line).toBeGreaterThanOrEqual(2);
+  });
+
+  it('refuses a config that is not a mapping, and a huge one', () => {
+    expect(parseConfigText('- a\n- b\n').problems[0]!.message).toBe('The config must be a mapping of keys to values.');
+    expect(parseConfigText(`# ${'x'.repeat(70_000)}`).problems[0]!.message).toBe('The config is larger than 64 KiB.');
+  });
+
+  it('survives a YAML alias bomb quickly', () => {
+    const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 0; i < 9; i++) {
+      const prev = String.fromCharCode(97 + i);
+      bomb.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`);
+    }
+    bomb.push('architects: *j');
+    const { problems } = parseConfigText(bomb.join('\n'));
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems.length).toBeLessThan(100);
+  });
+});

@@ -1,0 +1,54 @@
+import { checkPlanName, phaseBranch, planSlug, quickBranch, reportPath, taskPlanPhase } from '../../src/core/index.js';
+
+describe('plan layout', () => {
+  it.each([
+    ['Example', 'example'],
+    ['My Plan', 'my-plan'],
+    ['  Über --- Plan!! 2 ', 'ber-plan-2'],
+    ['API_v2.0', 'api-v2-0'],
+  ])('slug of %j is %j', (name, slug) => {
+    expect(planSlug(name)).toBe(slug);
+  });
+
+  it('names lock branches', () => {
+    expect(phaseBranch('My Plan', 3)).toBe('coder/my-plan/phase-3');
+    expect(quickBranch(42)).toBe('coder/quick/issue-42');
+  });
+
+  it.each([
+    [1, 'Setup', 'Reports/01_Setup.md'],
+    [12, 'Build the API', 'Reports/12_Build_the_API.md'],
+    [3, 'In/Out', 'Reports/03_InOut.md'],
+    [4, '', 'Reports/04_Phase_4.md'],
+  ])('report of phase %d %j is %j', (n, name, path) => {
+    expect(reportPath(n, name)).toBe(path);
+  });
+
+  it.each([
+    ['Phase 1 - Setup.md', 1],
+    ['phase_02.md', 2],
+    ['03_API.md', 3],
+    ['v2 Phase 4.md', 4],
+    ['Notes.md', undefined],
+  ])('task plan %j is for phase %j', (file, phase) => {
+    expect(taskPlanPhase(file)).toBe(phase);
+  });
+
+  it.each([
+    ['..', 'the plan name contains ".."'],
+    ['a/b', 'the plan name contains a path separator (/ or \\)'],
+    ['a\\b', 'the plan name contains a path separator (/ or \\)'],
+    ['%2e%2e', 'the plan name contains an encoded path character'],
+    ['a\u0000b', 'the plan name contains a control character'],
+    ['line\nbreak', 'the plan name contains a control character'],
+    ['', 'the plan name is empty'],
+    ['x'.repeat(101), 'the plan name is longer than 100 characters'],
+  ])('refuses the plan name %j', (name, reason) => {
+    expect(checkPlanName(name)).toBe(reason);
+  });
+
+  it('accepts names with spaces and unicode', () => {
+    expect(checkPlanName('My Plan')).toBeUndefined();
+    expect(checkPlanName('Überprüfung 2')).toBeUndefined();
+  });
+});
