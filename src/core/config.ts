@@ -72,12 +72,14 @@ export const ConfigSchema = z
           .number()
           .int()
           .min(1)
+          .max(1000)
           .default(1)
           .describe('Most files a quick change may touch.'),
         maxLines: z
           .number()
           .int()
           .min(1)
+          .max(100_000)
           .default(50)
           .describe('Most changed lines a quick change may have.'),
         log: z

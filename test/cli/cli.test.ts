@@ -17,9 +17,14 @@ interface Run {
 /** Runs the built binary, as a user would. */
 function cli(cwd: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd, env: { PATH: process.env.PATH, USER: 'tester' } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { cwd, env: { PATH: process.env.PATH, USER: 'tester' } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -28,7 +33,8 @@ const plans = () => join(work, 'docs', 'plans');
 const checklist = (plan = 'Sample') => join(plans(), plan, '01_Master Plan', '01_Checklist.md');
 
 beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: run "npm run build" first (npm test does).`);
+  if (!existsSync(bin))
+    throw new Error(`${bin} is missing: run "npm run build" first (npm test does).`);
 });
 
 beforeEach(async () => {
@@ -67,14 +73,18 @@ describe('coder-loop CLI (built binary)', () => {
     });
     const again = await cli(work, 'init', 'My Plan');
     expect(again.code).toBe(1);
-    expect(again.stderr).toBe('coder-loop init: docs/plans/My Plan: already exists; coder-loop init will not overwrite it.\n');
+    expect(again.stderr).toBe(
+      'coder-loop init: docs/plans/My Plan: already exists; coder-loop init will not overwrite it.\n',
+    );
     expect((await readdir(plans())).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
   it('init refuses a plan name with a path in it', async () => {
     const run = await cli(work, 'init', '../escape');
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('coder-loop init: "../escape" cannot be a plan name: the plan name contains a path separator (/ or \\).\n');
+    expect(run.stderr).toBe(
+      'coder-loop init: "../escape" cannot be a plan name: the plan name contains a path separator (/ or \\).\n',
+    );
     expect(existsSync(join(work, 'docs', 'escape'))).toBe(false);
   });
 
@@ -159,27 +169,43 @@ describe('coder-loop CLI (built binary)', () => {
     expect((await readFile(checklist())).equals(before)).toBe(true);
   });
 
-  it('log appends one line at the end, in the file\'s line ending', async () => {
+  it("log appends one line at the end, in the file's line ending", async () => {
     const logFile = join(plans(), 'Sample', 'Reports', '01_Master_Log.md');
     const before = await readFile(logFile, 'utf8');
     const run = await cli(work, 'log', 'Sample', 'Coder started', '--phase', '1');
     expect(run.code).toBe(0);
     const after = await readFile(logFile, 'utf8');
     expect(after.startsWith(`${before}\r\n- `)).toBe(true);
-    expect(after).toMatch(/\r\n- \d{4}-\d\d-\d\dT[\d:.]+Z — \*\*Coder started\*\* — Sample, Phase 1: Setup — @tester\r\n$/);
+    expect(after).toMatch(
+      /\r\n- \d{4}-\d\d-\d\dT[\d:.]+Z — \*\*Coder started\*\* — Sample, Phase 1: Setup — @tester\r\n$/,
+    );
   });
 
   it('report writes Reports/{NN}_{Phase_Name}.md', async () => {
     const run = await cli(work, 'report', 'Sample', '--phase', '2');
     expect(run.code).toBe(0);
     const report = await readFile(join(plans(), 'Sample', 'Reports', '02_Build_✓.md'), 'utf8');
-    expect(report.split('\r\n').slice(0, 3)).toEqual(['# Phase 2: Build ✓ — report', '', '- Plan: Sample']);
+    expect(report.split('\r\n').slice(0, 3)).toEqual([
+      '# Phase 2: Build ✓ — report',
+      '',
+      '- Plan: Sample',
+    ]);
     expect(report).toContain('- [ ] T001 First\r\n- [x] T002 Second\r\n');
     expect((await cli(work, 'report', 'Sample')).code).toBe(2);
   });
 
   it('assess says quick or plan, with reasons, and reads the quick limits from the config', async () => {
-    const quick = await cli(work, 'assess', '--title', 'Fix typo', '--files', '1', '--lines', '4', '--json');
+    const quick = await cli(
+      work,
+      'assess',
+      '--title',
+      'Fix typo',
+      '--files',
+      '1',
+      '--lines',
+      '4',
+      '--json',
+    );
     expect(JSON.parse(quick.stdout).mode).toBe('quick');
     await mkdir(join(work, '.github'));
     await writeFile(join(work, '.github', 'coder.yml'), 'quick:\n  maxLines: 3\n');
@@ -188,7 +214,9 @@ describe('coder-loop CLI (built binary)', () => {
     await writeFile(join(work, '.github', 'coder.yml'), 'quick:\n  maxLine: 3\n');
     const broken = await cli(work, 'assess', '--title', 'x');
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain('.github/coder.yml:2: error: `quick` has unknown key `maxLine`.');
+    expect(broken.stderr).toContain(
+      '.github/coder.yml:2: error: `quick` has unknown key `maxLine`.',
+    );
   });
 
   it('has --help for each command and exit 2 for usage errors', async () => {

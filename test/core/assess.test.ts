@@ -39,16 +39,26 @@ describe('assessComplexity (seed 002 triggers)', () => {
 
   it('uses file and line counts against the limits', () => {
     expect(triggers({ title: 'x', files: 3 })).toContain('plan: Multi-file changes');
-    expect(triggers({ title: 'x', files: 1, lines: 10 })).toContain('quick: Single file edit (< 50 lines)');
+    expect(triggers({ title: 'x', files: 1, lines: 10 })).toContain(
+      'quick: Single file edit (< 50 lines)',
+    );
     expect(assessComplexity({ title: 'typo', files: 1, lines: 80 }, limits).mode).toBe('plan');
-    expect(assessComplexity({ title: 'typo', files: 2 }, { maxFiles: 2, maxLines: 50 }).mode).toBe('quick');
+    expect(assessComplexity({ title: 'typo', files: 2 }, { maxFiles: 2, maxLines: 50 }).mode).toBe(
+      'quick',
+    );
   });
 
   it('defaults to plan when nothing says quick', () => {
     const a = assessComplexity({ title: 'Improve onboarding' }, limits);
     expect(a).toEqual({
       mode: 'plan',
-      reasons: [{ mode: 'plan', trigger: 'No quick-mode trigger', evidence: 'nothing marks this as a small, obvious change' }],
+      reasons: [
+        {
+          mode: 'plan',
+          trigger: 'No quick-mode trigger',
+          evidence: 'nothing marks this as a small, obvious change',
+        },
+      ],
     });
   });
 
@@ -58,6 +68,8 @@ describe('assessComplexity (seed 002 triggers)', () => {
   });
 
   it('describes itself in markdown', () => {
-    expect(describeAssessment(assessComplexity({ title: 'typo' }, limits))).toMatch(/^Assessment: \*\*quick mode\*\*\./);
+    expect(describeAssessment(assessComplexity({ title: 'typo' }, limits))).toMatch(
+      /^Assessment: \*\*quick mode\*\*\./,
+    );
   });
 });

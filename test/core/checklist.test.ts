@@ -66,7 +66,10 @@ describe('parseChecklist', () => {
   });
 
   it('needs whitespace after the box, and a real box', () => {
-    const { phases } = parseChecklist('## Phase 1\n- [x]done\n- [?] no\n- \\[ ] escaped\n- [ ] yes\n', 'c.md');
+    const { phases } = parseChecklist(
+      '## Phase 1\n- [x]done\n- [?] no\n- \\[ ] escaped\n- [ ] yes\n',
+      'c.md',
+    );
     expect(phases[0]!.tasks.map((t) => t.text)).toEqual(['yes']);
   });
 

@@ -44,7 +44,10 @@ describe('parseComment', () => {
 
   it('refuses an over-long command line without reading it', () => {
     const result = parseComment(`/coder next ${'x'.repeat(600)}`);
-    expect(result).toEqual({ kind: 'invalid', reason: 'the command line is longer than 500 characters' });
+    expect(result).toEqual({
+      kind: 'invalid',
+      reason: 'the command line is longer than 500 characters',
+    });
   });
 
   it('finds the first line of a 1 MB comment', () => {

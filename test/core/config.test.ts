@@ -33,14 +33,18 @@ describe('config', () => {
   });
 
   it('names the key, the problem and the line', () => {
-    const { config, problems } = parseConfigText('maxRetries: 0\nquick:\n  maxFile: 2\narchitects: ["not a login!"]\n');
+    const { config, problems } = parseConfigText(
+      'maxRetries: 0\nquick:\n  maxFile: 2\narchitects: ["not a login!"]\n',
+    );
     expect(config).toBeUndefined();
     expect(problems.map((p) => [p.line, p.message])).toEqual([
       [1, '`maxRetries`: Too small: expected number to be >=1.'],
       [3, '`quick` has unknown key `maxFile`.'],
       [4, '`architects.0`: must be a GitHub login ("alice") or a team ("my-org/architects").'],
     ]);
-    expect(problems.every((p) => p.path === '.github/coder.yml' && p.severity === 'error')).toBe(true);
+    expect(problems.every((p) => p.path === '.github/coder.yml' && p.severity === 'error')).toBe(
+      true,
+    );
   });
 
   it('refuses a plansDir outside the repository', () => {
@@ -57,15 +61,21 @@ describe('config', () => {
   });
 
   it('refuses a config that is not a mapping, and a huge one', () => {
-    expect(parseConfigText('- a\n- b\n').problems[0]!.message).toBe('The config must be a mapping of keys to values.');
-    expect(parseConfigText(`# ${'x'.repeat(70_000)}`).problems[0]!.message).toBe('The config is larger than 64 KiB.');
+    expect(parseConfigText('- a\n- b\n').problems[0]!.message).toBe(
+      'The config must be a mapping of keys to values.',
+    );
+    expect(parseConfigText(`# ${'x'.repeat(70_000)}`).problems[0]!.message).toBe(
+      'The config is larger than 64 KiB.',
+    );
   });
 
   it('survives a YAML alias bomb quickly', () => {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
     for (let i = 0; i < 9; i++) {
       const prev = String.fromCharCode(97 + i);
-      bomb.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`);
+      bomb.push(
+        `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`,
+      );
     }
     bomb.push('architects: *j');
     const { problems } = parseConfigText(bomb.join('\n'));

@@ -18,18 +18,25 @@ describe('master log', () => {
         actor: 'mallory\n- [x] fake',
         links: [{ label: 'PR #3', url: 'https://github.com/o/r/pull/3' }],
       }),
-    ).toBe('- 2026-11-22T10:00:00Z — **Coder started** — Example — @mallory - \\[x\\] fake — [PR #3](https://github.com/o/r/pull/3)');
+    ).toBe(
+      '- 2026-11-22T10:00:00Z — **Coder started** — Example — @mallory - \\[x\\] fake — [PR #3](https://github.com/o/r/pull/3)',
+    );
   });
 
   it('creates a titled log when there is none', () => {
-    expect(appendLogEntry(undefined, { timestamp: 't', event: 'e', plan: 'p' })).toBe('# Master Log\n\n- t — **e** — p\n');
+    expect(appendLogEntry(undefined, { timestamp: 't', event: 'e', plan: 'p' })).toBe(
+      '# Master Log\n\n- t — **e** — p\n',
+    );
   });
 });
 
 describe('checkpoint', () => {
   it('refuses markers in the wrong order', () => {
     const source = '<!-- /coder-loop:checkpoint -->\n\n<!-- coder-loop:checkpoint -->\n';
-    expect(findCheckpoint(source, 'c.md').problems[0]).toMatchObject({ line: 1, message: 'The checkpoint end marker comes before its start marker.' });
+    expect(findCheckpoint(source, 'c.md').problems[0]).toMatchObject({
+      line: 1,
+      message: 'The checkpoint end marker comes before its start marker.',
+    });
     expect(() => writeCheckpoint(source, 'c.md', ['x'])).toThrow('end marker');
   });
 
@@ -56,7 +63,10 @@ describe('checkpoint', () => {
 
 describe('phase report', () => {
   it('lists tasks, commits, attempts, reviews and files', () => {
-    const { phases } = parseChecklist('## Phase 1: Setup\n- [x] 1.1 a | b\n  - [x] child\n', 'c.md');
+    const { phases } = parseChecklist(
+      '## Phase 1: Setup\n- [x] 1.1 a | b\n  - [x] child\n',
+      'c.md',
+    );
     const lines = renderPhaseReport({
       plan: 'Example',
       phase: { number: 1, name: 'Setup' },
@@ -64,10 +74,26 @@ describe('phase report', () => {
       completedAt: '2026-11-22T12:00:00Z',
       pullRequest: { number: 7, url: 'https://github.com/o/r/pull/7' },
       approver: 'reviewer1',
-      commits: [{ sha: 'abcdef1234567', message: 'Add test\n\nbody', url: 'https://github.com/o/r/commit/abcdef1' }],
+      commits: [
+        {
+          sha: 'abcdef1234567',
+          message: 'Add test\n\nbody',
+          url: 'https://github.com/o/r/commit/abcdef1',
+        },
+      ],
       attempts: [
-        { number: 1, sha: '1111111aaaa', outcome: 'failed', checks: [{ name: 'test', conclusion: 'failure', url: 'https://ci/1' }] },
-        { number: 2, sha: '2222222bbbb', outcome: 'passed', checks: [{ name: 'test', conclusion: 'success' }] },
+        {
+          number: 1,
+          sha: '1111111aaaa',
+          outcome: 'failed',
+          checks: [{ name: 'test', conclusion: 'failure', url: 'https://ci/1' }],
+        },
+        {
+          number: 2,
+          sha: '2222222bbbb',
+          outcome: 'passed',
+          checks: [{ name: 'test', conclusion: 'success' }],
+        },
       ],
       reviewers: [{ login: 'reviewer1', state: 'APPROVED' }],
       files: [{ path: 'src/a|b.ts', additions: 3, deletions: 1 }],

@@ -1,4 +1,11 @@
-import { checkPlanName, phaseBranch, planSlug, quickBranch, reportPath, taskPlanPhase } from '../../src/core/index.js';
+import {
+  checkPlanName,
+  phaseBranch,
+  planSlug,
+  quickBranch,
+  reportPath,
+  taskPlanPhase,
+} from '../../src/core/index.js';
 
 describe('plan layout', () => {
   it.each([

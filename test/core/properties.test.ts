@@ -10,7 +10,10 @@ const state = fc.constantFrom<TaskState>('todo', 'doing', 'done');
 const text = fc
   .tuple(
     fc.constantFrom('a', 'b', 'T', 'z'),
-    fc.string({ unit: fc.constantFrom('a', 'q', '1', ' ', '[', ']', '~', 'x', '.', ':', '-'), maxLength: 12 }),
+    fc.string({
+      unit: fc.constantFrom('a', 'q', '1', ' ', '[', ']', '~', 'x', '.', ':', '-'),
+      maxLength: 12,
+    }),
   )
   .map(([head, tail]) => (head + tail).trimEnd());
 const bullet = fc.constantFrom('-', '*', '+', '1.', '2)');
@@ -45,11 +48,18 @@ type Block =
   | { kind: 'para'; text: string };
 
 const fakeLines = fc.array(
-  fc.tuple(fc.constantFrom('- ', '* ', '1. '), fc.constantFrom('[ ]', '[~]', '[x]'), text).map((p) => `${p[0]}${p[1]} ${p[2]}`),
+  fc
+    .tuple(fc.constantFrom('- ', '* ', '1. '), fc.constantFrom('[ ]', '[~]', '[x]'), text)
+    .map((p) => `${p[0]}${p[1]} ${p[2]}`),
   { minLength: 1, maxLength: 3 },
 );
 const block: fc.Arbitrary<Block> = fc.oneof(
-  { weight: 4, arbitrary: fc.array(item, { minLength: 1, maxLength: 4 }).map((items) => ({ kind: 'list' as const, items })) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .array(item, { minLength: 1, maxLength: 4 })
+      .map((items) => ({ kind: 'list' as const, items })),
+  },
   { weight: 1, arbitrary: fakeLines.map((lines) => ({ kind: 'fence' as const, lines })) },
   { weight: 1, arbitrary: fakeLines.map((lines) => ({ kind: 'html' as const, lines })) },
   { weight: 1, arbitrary: fakeLines.map((lines) => ({ kind: 'indented' as const, lines })) },
@@ -69,7 +79,9 @@ interface Rendered {
   frozen: [number, number][];
 }
 
-function render(d: fc.RecordValue<{ phases: Block[][]; eol: string; finalNewline: boolean }>): Rendered {
+function render(
+  d: fc.RecordValue<{ phases: Block[][]; eol: string; finalNewline: boolean }>,
+): Rendered {
   const lines: string[] = [];
   const tasks: Rendered['tasks'] = [];
   const frozenLines: [number, number][] = [];
@@ -98,8 +110,7 @@ function render(d: fc.RecordValue<{ phases: Block[][]; eol: string; finalNewline
         lines.push('Code:', '');
         frozenStart = lines.length;
         lines.push(...b.lines.map((l) => `    ${l}`));
-      }
-      else lines.push(b.text);
+      } else lines.push(b.text);
       if (b.kind !== 'list' && b.kind !== 'para') frozenLines.push([frozenStart, lines.length]);
       lines.push('');
     }
@@ -112,7 +123,10 @@ function render(d: fc.RecordValue<{ phases: Block[][]; eol: string; finalNewline
   }
   let source = lines.join(d.eol);
   source = d.finalNewline ? source + d.eol : source.replace(/(\r?\n)+$/, '');
-  const frozen = frozenLines.map(([a, b]): [number, number] => [offsets[a]!, offsets[b - 1]! + lines[b - 1]!.length]);
+  const frozen = frozenLines.map(([a, b]): [number, number] => [
+    offsets[a]!,
+    offsets[b - 1]! + lines[b - 1]!.length,
+  ]);
   return { source, tasks, frozen };
 }
 
@@ -124,7 +138,9 @@ describe('checklist properties', () => {
       fc.property(doc, (d) => {
         const { source, tasks } = render(d);
         const checklist = parseChecklist(source, 'c.md');
-        const found = checklist.phases.flatMap((p) => p.tasks.map((t) => ({ state: t.state, phase: t.phase })));
+        const found = checklist.phases.flatMap((p) =>
+          p.tasks.map((t) => ({ state: t.state, phase: t.phase })),
+        );
         expect(found).toEqual(tasks);
       }),
       runs,
@@ -147,7 +163,9 @@ describe('checklist properties', () => {
         expect(diff.length).toBe(task.state === target ? 0 : 1);
         for (const i of diff) expect(String.fromCharCode(a[i - 1]!, a[i + 1]!)).toBe('[]');
         const reparsed = parseChecklist(after, 'c.md').phases.flatMap((p) => p.tasks);
-        expect(reparsed.map((t) => t.state)).toEqual(all.map((t) => (t === task ? target : t.state)));
+        expect(reparsed.map((t) => t.state)).toEqual(
+          all.map((t) => (t === task ? target : t.state)),
+        );
       }),
       runs,
     );
@@ -158,9 +176,17 @@ describe('checklist properties', () => {
       fc.property(doc, state, (d, target) => {
         const { source, frozen } = render(d);
         const checklist = parseChecklist(source, 'c.md');
-        const { source: after } = setTaskStates(source, checklist.phases.flatMap((p) => p.tasks), target);
+        const { source: after } = setTaskStates(
+          source,
+          checklist.phases.flatMap((p) => p.tasks),
+          target,
+        );
         for (const [from, to] of frozen) expect(after.slice(from, to)).toBe(source.slice(from, to));
-        expect(parseChecklist(after, 'c.md').phases.flatMap((p) => p.tasks).every((t) => t.state === target)).toBe(true);
+        expect(
+          parseChecklist(after, 'c.md')
+            .phases.flatMap((p) => p.tasks)
+            .every((t) => t.state === target),
+        ).toBe(true);
       }),
       runs,
     );

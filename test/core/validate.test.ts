@@ -37,7 +37,11 @@ describe('validateContext ("Context valid?")', () => {
     delete files['Task Plans/Phase 2 - Hardening.md'];
     const context = validateContext(plan(files));
     expect(context.valid).toBe(false);
-    expect(context.problems.filter((p) => p.message.includes('task plan')).map((p) => [p.severity, p.path])).toEqual([
+    expect(
+      context.problems
+        .filter((p) => p.message.includes('task plan'))
+        .map((p) => [p.severity, p.path]),
+    ).toEqual([
       ['error', 'docs/plans/Example/Task Plans/Phase 1.md'],
       ['warning', 'docs/plans/Example/Task Plans/Phase 2.md'],
     ]);
@@ -51,7 +55,9 @@ describe('validateContext ("Context valid?")', () => {
 
   it('carries checklist problems with their lines', () => {
     const checklist = '# C\n\n- [ ] orphan\n\n## Phase 1\n- [ ] a\n';
-    const context = validateContext(plan({ ...skeleton, '01_Master Plan/01_Checklist.md': checklist }));
+    const context = validateContext(
+      plan({ ...skeleton, '01_Master Plan/01_Checklist.md': checklist }),
+    );
     expect(context.valid).toBe(false);
     expect(context.problems[0]).toMatchObject({
       path: 'docs/plans/Example/01_Master Plan/01_Checklist.md',
@@ -61,7 +67,9 @@ describe('validateContext ("Context valid?")', () => {
   });
 
   it('reports broken checkpoint markers and an empty context', () => {
-    const broken = validateContext(plan({ ...skeleton, '00_context.md': '# C\n\n<!-- coder-loop:checkpoint -->\n' }));
+    const broken = validateContext(
+      plan({ ...skeleton, '00_context.md': '# C\n\n<!-- coder-loop:checkpoint -->\n' }),
+    );
     expect(broken.problems[0]).toMatchObject({ line: 3, severity: 'error' });
     const empty = validateContext(plan({ ...skeleton, '00_context.md': '  \n' }));
     expect(empty.problems[0]!.message).toBe('00_context.md is empty.');
@@ -78,7 +86,9 @@ describe('validateContext ("Context valid?")', () => {
   });
 
   it('warns about task plans no phase uses', () => {
-    const context = validateContext(plan({ ...skeleton, 'Task Plans/Phase 9.md': '', 'Task Plans/Notes.md': '' }));
+    const context = validateContext(
+      plan({ ...skeleton, 'Task Plans/Phase 9.md': '', 'Task Plans/Notes.md': '' }),
+    );
     expect(context.valid).toBe(true);
     expect(context.problems.map((p) => p.path)).toEqual([
       'docs/plans/Example/Task Plans/Phase 9.md',
@@ -89,6 +99,8 @@ describe('validateContext ("Context valid?")', () => {
   it('refuses a plan name that escapes the plans folder', () => {
     const context = validateContext({ ...plan(skeleton), name: '../x' });
     expect(context.valid).toBe(false);
-    expect(context.problems[0]!.message).toBe('"../x" cannot be a plan name: the plan name contains a path separator (/ or \\).');
+    expect(context.problems[0]!.message).toBe(
+      '"../x" cannot be a plan name: the plan name contains a path separator (/ or \\).',
+    );
   });
 });

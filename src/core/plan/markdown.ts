@@ -2,7 +2,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
-import type { Root } from 'mdast';
+import type { Nodes, Root, RootContent } from 'mdast';
 
 // One processor, built once: GFM for task-list items, front matter so it is never read as tasks.
 const processor = unified()
@@ -10,7 +10,95 @@ const processor = unified()
   .use(remarkGfm)
   .use(remarkFrontmatter, ['yaml', 'toml']);
 
-/** The mdast of a markdown source, with positions (offsets index into `source`). */
-export function parseMarkdown(source: string): Root {
-  return processor.parse(source);
+/** Segments smaller than this are not split further: fewer boundary checks, same result. */
+export const DEFAULT_SEGMENT = 16 * 1024;
+
+// A line that starts, at column 0, an ATX heading.
+const HEADING_LINE = /(?<=\n)#{1,6}(?=[ \t\r\n]|$)/g;
+const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
+
+/**
+ * Whether a column-0 ATX heading right after `segment` starts afresh in the whole document too.
+ * Such a line closes every container (it is never a lazy continuation); only a top-level fenced
+ * code block, HTML block or front matter still open at the end of the segment would swallow it.
+ */
+function endsClosed(root: Root, segment: string, first: boolean): boolean {
+  if (first && /^(---|\+\+\+)[ \t]*\r?\n/.test(segment)) {
+    const head = root.children[0];
+    if (!head || (head.type !== 'yaml' && (head.type as string) !== 'toml')) return false;
+  }
+  const last = root.children[root.children.length - 1];
+  if (!last) return true;
+  if (last.type === 'html') {
+    const value = last.value.trim();
+    return value.startsWith('<!--') && /-->[^\n]*$/.test(value);
+  }
+  if (last.type !== 'code') return true;
+  const start = last.position!.start.offset!;
+  const end = last.position!.end.offset!;
+  const open = /^ {0,3}(`{3,}|~{3,})/.exec(segment.slice(start, end));
+  if (!open) return true; // indented code: a column-0 line ends it
+  const lines = segment.slice(start, end).split(/\r?\n/);
+  const close = lines.length > 1 ? CLOSING_FENCE.exec(lines[lines.length - 1]!) : null;
+  return !!close && close[1]![0] === open[1]![0] && close[1]!.length >= open[1]!.length;
+}
+
+function shift(node: Nodes, offset: number, lines: number): void {
+  const stack: Nodes[] = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    const p = n.position;
+    if (p) {
+      p.start = { ...p.start, line: p.start.line + lines, offset: (p.start.offset ?? 0) + offset };
+      p.end = { ...p.end, line: p.end.line + lines, offset: (p.end.offset ?? 0) + offset };
+    }
+    if ('children' in n) for (const c of n.children) stack.push(c as Nodes);
+  }
+}
+
+/**
+ * The mdast of a markdown source, with positions (offsets index into `source`).
+ *
+ * micromark's cost grows faster than linearly on long documents with nested lists, so a long
+ * source is parsed in segments cut before column-0 headings where the previous segment is
+ * provably closed (see endsClosed), and the trees are joined with shifted positions. A cut that
+ * cannot be proven falls back to parsing the rest in one piece: the result is always the tree
+ * remark gives for the whole source (a property test holds it to that).
+ */
+export function parseMarkdown(source: string, segmentSize: number = DEFAULT_SEGMENT): Root {
+  if (source.length <= segmentSize) return processor.parse(source);
+  const children: RootContent[] = [];
+  let start = 0;
+  let line = 0;
+  const take = (root: Root, from: number, firstLine: number) => {
+    for (const child of root.children) {
+      shift(child, from, firstLine);
+      children.push(child);
+    }
+  };
+  for (const m of source.matchAll(HEADING_LINE)) {
+    const at = m.index;
+    if (at - start < segmentSize) continue;
+    const segment = source.slice(start, at);
+    const root = processor.parse(segment);
+    if (!endsClosed(root, segment, start === 0)) break;
+    take(root, start, line);
+    line += countBreaks(segment);
+    start = at;
+  }
+  take(processor.parse(source.slice(start)), start, line);
+  const root: Root = { type: 'root', children };
+  root.position = {
+    start: { line: 1, column: 1, offset: 0 },
+    end: children.length
+      ? children[children.length - 1]!.position!.end
+      : { line: 1, column: 1, offset: 0 },
+  };
+  return root;
+}
+
+function countBreaks(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }

@@ -1,0 +1,5 @@
+import { benchChecklist } from './checklist.js';
+
+// `npm run bench`: figures and ratios, printed; never asserted (see docs/benchmarks.md).
+console.log(`node ${process.version}, ${new Date().toISOString()}\n`);
+console.log(benchChecklist());

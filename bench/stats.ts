@@ -1,0 +1,16 @@
+/** Small helpers for benchmark figures: medians, not means (machines here are shared and noisy). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function ms(value: number): string {
+  return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+}
+
+export function table(header: string[], rows: (string | number)[][]): string {
+  const all = [header, ...rows.map((r) => r.map(String))];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
+  return all.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ')).join('\n');
+}

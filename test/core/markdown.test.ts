@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkGfm from 'remark-gfm';
+import remarkFrontmatter from 'remark-frontmatter';
+import { parseMarkdown } from '../../src/core/plan/markdown.js';
+
+const whole = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml', 'toml']);
+
+/** Blocks chosen to stress segment cuts: unclosed fences and comments, HTML, front matter. */
+const piece = fc.constantFrom(
+  '# Heading',
+  '## Phase 1: A',
+  '### Phase 2',
+  '- [ ] task',
+  '  - [x] nested',
+  '1. [~] ordered',
+  '> - [ ] quoted',
+  'paragraph text',
+  '```',
+  '~~~~',
+  '```js',
+  '    indented',
+  '<!--',
+  '-->',
+  '<!-- one line -->',
+  '<div>',
+  '</div>',
+  '<pre>',
+  '</pre>',
+  '---',
+  '+++',
+  'title: x',
+  '',
+  '| a | b |',
+  '| - | - |',
+  '[^1]: footnote',
+);
+
+const doc = fc
+  .tuple(fc.array(piece, { minLength: 1, maxLength: 60 }), fc.constantFrom('\n', '\r\n'))
+  .map(([lines, eol]) => lines.join(eol));
+
+describe('parseMarkdown in segments', () => {
+  it('gives exactly the tree remark gives for the whole source', () => {
+    fc.assert(
+      fc.property(doc, fc.integer({ min: 1, max: 40 }), (source, segment) => {
+        const expected = whole.parse(source).children;
+        expect(parseMarkdown(source, segment).children).toEqual(expected);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('cuts a long document into segments and still agrees', () => {
+    const lines: string[] = [];
+    for (let p = 1; p <= 60; p++) {
+      lines.push(`## Phase ${p}`, '', '```', '# not a heading', '```', '');
+      for (let t = 1; t <= 30; t++) lines.push(`- [ ] ${p}.${t} task`, '  - [ ] nested');
+    }
+    const source = lines.join('\n');
+    expect(parseMarkdown(source, 1024).children).toEqual(whole.parse(source).children);
+  });
+});

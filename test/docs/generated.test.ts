@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DOCS_FILE, SCHEMA_FILE, schemaText, updateDocs } from '../../scripts/config-docs.js';
+
+const repo = join(import.meta.dirname, '..', '..');
+const read = (path: string) => readFileSync(join(repo, path), 'utf8');
+
+describe('generated files match the zod schema (run "npm run schema" to refresh)', () => {
+  it(SCHEMA_FILE, () => {
+    expect(read(SCHEMA_FILE)).toBe(schemaText());
+  });
+
+  it(DOCS_FILE, () => {
+    const doc = read(DOCS_FILE);
+    expect(doc).toBe(updateDocs(doc));
+  });
+});
