@@ -13,8 +13,23 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['probot', 'probot/*', '@actions/*', '@octokit/*', 'octokit'], message: 'src/core is pure.' },
-            { group: ['node:fs', 'node:fs/*', 'fs', 'fs/*', 'node:child_process', 'node:net', 'node:http', 'node:https'], message: 'src/core does no I/O.' },
+            {
+              group: ['probot', 'probot/*', '@actions/*', '@octokit/*', 'octokit'],
+              message: 'src/core is pure.',
+            },
+            {
+              group: [
+                'node:fs',
+                'node:fs/*',
+                'fs',
+                'fs/*',
+                'node:child_process',
+                'node:net',
+                'node:http',
+                'node:https',
+              ],
+              message: 'src/core does no I/O.',
+            },
           ],
         },
       ],

@@ -12,7 +12,6 @@ import {
   detectEol,
   findTask,
   formatProblem,
-  hasErrors,
   markPhase,
   parseConfigText,
   PLAN_FILES,

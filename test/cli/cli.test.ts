@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { repoRoot } from '../paths.js';
 
-const repo = join(import.meta.dirname, '..', '..');
+const repo = repoRoot;
 const bin = join(repo, 'lib', 'cli', 'index.js');
 const fixtures = join(repo, 'test', 'fixtures', 'plans');
 

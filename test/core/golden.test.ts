@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { repoRoot } from '../paths.js';
 import {
   appendLogEntry,
   findTask,
@@ -17,7 +18,7 @@ type Case =
   | { op: 'appendLog'; entry: LogEntry }
   | { op: 'checkpoint'; lines: string[] };
 
-const root = join(import.meta.dirname, '..', 'fixtures', 'edits');
+const root = join(repoRoot, 'test', 'fixtures', 'edits');
 
 function apply(spec: Case, input: string): string {
   switch (spec.op) {

@@ -79,9 +79,7 @@ interface Rendered {
   frozen: [number, number][];
 }
 
-function render(
-  d: fc.RecordValue<{ phases: Block[][]; eol: string; finalNewline: boolean }>,
-): Rendered {
+function render(d: { phases: Block[][]; eol: string; finalNewline: boolean }): Rendered {
   const lines: string[] = [];
   const tasks: Rendered['tasks'] = [];
   const frozenLines: [number, number][] = [];

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { repoRoot } from '../paths.js';
 import { DOCS_FILE, SCHEMA_FILE, schemaText, updateDocs } from '../../scripts/config-docs.js';
 
-const repo = join(import.meta.dirname, '..', '..');
+const repo = repoRoot;
 const read = (path: string) => readFileSync(join(repo, path), 'utf8');
 
 describe('generated files match the zod schema (run "npm run schema" to refresh)', () => {
