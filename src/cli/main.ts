@@ -200,8 +200,11 @@ export const COMMANDS: Record<string, CommandSpec> = {
         io.stdout(
           `Phase ${p.number}${p.name ? `: ${p.name}` : ''} (${done}/${p.tasks.length} done)${marker}`,
         );
-        for (const t of p.tasks)
-          io.stdout(`  ${'  '.repeat(t.depth)}${box[t.state]} ${t.id}  ${t.text}`);
+        for (const t of p.tasks) {
+          // Show the id once: most tasks write it at the start of their text.
+          const label = t.text.startsWith(t.id) ? t.text : `${t.id}  ${t.text}`;
+          io.stdout(`  ${'  '.repeat(t.depth)}${box[t.state]} ${label}`);
+        }
       }
       return EXIT.ok;
     },
