@@ -11,3 +11,5 @@ export * from './plan/checkpoint.js';
 export * from './plan/report.js';
 export * from './plan/validate.js';
 export * from './plan/skeleton.js';
+export * from './markdown.js';
+export * from './loop/index.js';

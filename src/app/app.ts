@@ -1,0 +1,57 @@
+import type { Context, Probot } from 'probot';
+import { CONFIG_PATH, parseConfig } from '../core/index.js';
+import {
+  onIssueComment,
+  onIssuesLabeled,
+  type LoopEnv,
+  type LoopOutcome,
+} from '../github/loop/index.js';
+
+type RepoEvent = Context<'issue_comment.created' | 'issues.labeled'>;
+
+/** The LoopEnv of one webhook delivery: its installation's Octokit, repository and config. */
+export function envFrom(context: RepoEvent): LoopEnv {
+  const { repository } = context.payload;
+  return {
+    gh: context.octokit,
+    repo: context.repo(),
+    repoUrl: repository.html_url,
+    defaultBranch: repository.default_branch,
+    // Probot reads .github/coder.yml from the default branch (and follows `_extends`).
+    async loadConfig() {
+      try {
+        return parseConfig(await context.config('coder.yml'), CONFIG_PATH);
+      } catch (error) {
+        return {
+          problems: [
+            {
+              severity: 'error',
+              path: CONFIG_PATH,
+              message: `The config cannot be read: ${(error as Error).message}.`,
+              fix: 'Fix the YAML syntax; see docs/configuration.md.',
+            },
+          ],
+        };
+      }
+    },
+    log: { info: (m) => context.log.info(m), warn: (m) => context.log.warn(m) },
+    now: () => new Date(),
+  };
+}
+
+function report(context: RepoEvent, outcome: LoopOutcome): void {
+  context.log.info(
+    { outcome },
+    `coder-loop: ${outcome.state}${outcome.reason ? ` (${outcome.reason})` : ''}`,
+  );
+}
+
+/** The Probot app: each webhook goes to the same handlers the Action runs. */
+export default function coderLoop(app: Probot): void {
+  app.on('issue_comment.created', async (context) => {
+    report(context, await onIssueComment(envFrom(context), context.payload));
+  });
+  app.on('issues.labeled', async (context) => {
+    report(context, await onIssuesLabeled(envFrom(context), context.payload));
+  });
+}

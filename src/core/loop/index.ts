@@ -1,0 +1,5 @@
+export * from './flowchart.js';
+export * from './marker.js';
+export * from './start.js';
+export * from './replies.js';
+export * from './checkRun.js';

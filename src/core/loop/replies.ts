@@ -1,0 +1,96 @@
+import type { Assessment } from '../assess.js';
+import { HELP_TEXT } from '../command.js';
+import { codeSpan, escapeMarkdown } from '../markdown.js';
+import { formatProblem, type Problem } from '../problem.js';
+import type { Phase } from '../plan/checklist.js';
+import { phaseTitle } from './start.js';
+
+/** Every reply the loop posts, in one place: the orchestrator's side of the flowchart. */
+
+const list = (problems: readonly Problem[]) =>
+  problems.map((p) => `- ${codeSpan(formatProblem(p))}`).join('\n');
+
+export const reply = {
+  help: (): string => HELP_TEXT,
+
+  unknown: (verb: string): string =>
+    `Unknown command ${codeSpan(`/coder ${verb}`)}.\n\n${HELP_TEXT}`,
+
+  invalid: (reason: string): string => `That command cannot be run: ${escapeMarkdown(reason)}.`,
+
+  notPermitted: (login: string): string =>
+    `@${login}, coder-loop takes commands only from people with write access to this repository.`,
+
+  notYet: (command: string): string =>
+    `${codeSpan(`/coder ${command}`)} is not available yet in this version of coder-loop; nothing was done.`,
+
+  configInvalid: (problems: readonly Problem[]): string =>
+    `The coder-loop config is invalid, so nothing was done:\n\n${list(problems)}`,
+
+  noPlans: (plansDir: string): string =>
+    `There is no plan under ${codeSpan(plansDir)} on the default branch. Create one with ${codeSpan('npx coder-loop init "My Plan"')}, commit it, then run ${codeSpan('/coder next')}.`,
+
+  choosePlan: (plans: readonly string[]): string =>
+    `Which plan? Run ${codeSpan('/coder next <PlanName>')} with one of:\n\n${plans.map((p) => `- ${codeSpan(p)}`).join('\n')}`,
+
+  noSuchPlan: (name: string, plans: readonly string[]): string =>
+    `There is no plan ${codeSpan(name)}.${plans.length ? ` Plans: ${plans.map(codeSpan).join(', ')}.` : ''}`,
+
+  /** ValidateContext → No: "Return to Orchestrator: Plan Required". */
+  planRequired: (plan: string, problems: readonly Problem[]): string =>
+    `**Plan required.** Plan ${codeSpan(plan)} is not ready for the loop; nothing was written. Fix these and run ${codeSpan(`/coder next ${plan}`)} again:\n\n${list(problems.filter((p) => p.severity === 'error'))}`,
+
+  planComplete: (plan: string): string =>
+    `Plan ${codeSpan(plan)} is complete: every task of every phase is done.`,
+
+  /** LockCheck → Yes: "Return to Orchestrator: Select Next Item". */
+  locked: (plan: string, phase: Phase, branch: string, pr?: { number: number }): string =>
+    `**Locked.** ${phaseTitle(phase)} of ${codeSpan(plan)} is already taken: branch ${codeSpan(branch)}${pr ? `, pull request #${pr.number}` : ' (no pull request yet)'}. Select the next item, or ${codeSpan('/coder release')} it.`,
+
+  started: (plan: string, phase: Phase, branch: string, pr: { number: number }): string =>
+    `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: tasks marked \`[~]\` on branch ${codeSpan(branch)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
+
+  quickStarted: (branch: string, pr: { number: number }, assessment: Assessment): string => {
+    const lines = [
+      `**Quick mode**: branch ${codeSpan(branch)}, pull request #${pr.number}. CI is the gate; no plan bookkeeping.`,
+    ];
+    if (assessment.mode === 'plan') {
+      lines.push(
+        '',
+        'The assessment would have chosen **plan mode**; proceeding because quick mode was asked for:',
+        '',
+        ...assessment.reasons
+          .filter((r) => r.mode === 'plan')
+          .map((r) => `- ${escapeMarkdown(r.trigger)}: ${escapeMarkdown(r.evidence)}`),
+      );
+    }
+    return lines.join('\n');
+  },
+
+  quickLocked: (branch: string, pr?: { number: number }): string =>
+    `Quick mode is already running for this issue: branch ${codeSpan(branch)}${pr ? `, pull request #${pr.number}` : ''}.`,
+
+  assessment: (assessment: Assessment): string => {
+    const lines = [
+      `**Assessment: ${assessment.mode} mode.**`,
+      '',
+      ...assessment.reasons.map(
+        (r) => `- ${r.mode}: ${escapeMarkdown(r.trigger)} — ${escapeMarkdown(r.evidence)}`,
+      ),
+      '',
+    ];
+    if (assessment.mode === 'quick') {
+      lines.push(`Run ${codeSpan('/coder quick')} (or add the quick label) to start it.`);
+    } else {
+      lines.push(
+        'To do it in plan mode, put the work into a plan: add a phase with its tasks to a checklist under the plans folder (or create a plan with `npx coder-loop init "My Plan"`), give the phase a task plan, merge that, then run `/coder next`.',
+      );
+    }
+    return lines.join('\n');
+  },
+
+  released: (branch: string, pr?: { number: number }): string =>
+    `Released: ${pr ? `pull request #${pr.number} closed and ` : ''}branch ${codeSpan(branch)} deleted. The phase is free again; nothing on the default branch changed.`,
+
+  nothingToRelease: (): string => 'There is no coder-loop lock for this issue to release.',
+};

@@ -1,0 +1,145 @@
+import { errorMessage, isHttpError, type GitHub, type Repo } from './client.js';
+
+/**
+ * Git Data API reads for one event, each made at most once: the branch head, the tree, blobs.
+ * Handlers share one GitReader per event so no file is read twice.
+ */
+export class GitReader {
+  private readonly blobs = new Map<string, Promise<string>>();
+  private readonly trees = new Map<string, Promise<Tree>>();
+
+  constructor(
+    private readonly gh: GitHub,
+    private readonly repo: Repo,
+  ) {}
+
+  /** The commit a branch points at, or undefined when there is no such branch. */
+  async branchHead(branch: string): Promise<string | undefined> {
+    try {
+      const { data } = await this.gh.request('GET /repos/{owner}/{repo}/git/ref/{ref}', {
+        ...this.repo,
+        ref: `heads/${branch}`,
+      });
+      return data.object.sha;
+    } catch (error) {
+      if (isHttpError(error, 404)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Every file of a commit (recursive tree), and the root tree's sha. */
+  tree(commitSha: string): Promise<Tree> {
+    let tree = this.trees.get(commitSha);
+    if (!tree) {
+      tree = this.readTree(commitSha);
+      this.trees.set(commitSha, tree);
+    }
+    return tree;
+  }
+
+  private async readTree(commitSha: string): Promise<Tree> {
+    const { data } = await this.gh.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
+      ...this.repo,
+      tree_sha: commitSha,
+      recursive: '1',
+    });
+    if (data.truncated) {
+      throw new Error(
+        'The repository tree is too large for one read (GitHub truncated it); coder-loop cannot list the plan files.',
+      );
+    }
+    const files = new Map<string, string>();
+    for (const entry of data.tree) {
+      if (entry.type === 'blob' && entry.path && entry.sha) files.set(entry.path, entry.sha);
+    }
+    return { sha: data.sha, files };
+  }
+
+  /** A UTF-8 text file by blob sha. */
+  blob(sha: string): Promise<string> {
+    let text = this.blobs.get(sha);
+    if (!text) {
+      text = this.gh
+        .request('GET /repos/{owner}/{repo}/git/blobs/{file_sha}', { ...this.repo, file_sha: sha })
+        .then(({ data }) =>
+          Buffer.from(data.content, data.encoding === 'base64' ? 'base64' : 'utf8').toString(
+            'utf8',
+          ),
+        );
+      this.blobs.set(sha, text);
+    }
+    return text;
+  }
+}
+
+export interface Tree {
+  sha: string;
+  /** path → blob sha */
+  files: Map<string, string>;
+}
+
+export interface NewFile {
+  path: string;
+  content: string;
+}
+
+/** One commit holding `files` on top of `parent` (tree with base_tree, then commit). */
+export async function createCommit(
+  gh: GitHub,
+  repo: Repo,
+  parent: { sha: string; tree: string },
+  files: readonly NewFile[],
+  message: string,
+): Promise<string> {
+  let tree = parent.tree;
+  if (files.length > 0) {
+    const { data } = await gh.request('POST /repos/{owner}/{repo}/git/trees', {
+      ...repo,
+      base_tree: parent.tree,
+      tree: files.map((f) => ({
+        path: f.path,
+        mode: '100644' as const,
+        type: 'blob' as const,
+        content: f.content,
+      })),
+    });
+    tree = data.sha;
+  }
+  const { data } = await gh.request('POST /repos/{owner}/{repo}/git/commits', {
+    ...repo,
+    message,
+    tree,
+    parents: [parent.sha],
+  });
+  return data.sha;
+}
+
+export type LockResult = { acquired: true } | { acquired: false; sha: string };
+
+/**
+ * LockCheck: the lock branch is created with ONE atomic ref creation, pointing straight at the
+ * start commit. "Reference already exists" means another command holds the lock — unless the ref
+ * points at our own commit (a create that succeeded before a retried request). Any other 422 is
+ * checked by reading the ref.
+ */
+export async function createLockRef(
+  gh: GitHub,
+  repo: Repo,
+  branch: string,
+  sha: string,
+): Promise<LockResult> {
+  try {
+    await gh.request('POST /repos/{owner}/{repo}/git/refs', {
+      ...repo,
+      ref: `refs/heads/${branch}`,
+      sha,
+    });
+    return { acquired: true };
+  } catch (error) {
+    if (!isHttpError(error, 422)) throw error;
+    const current = await new GitReader(gh, repo).branchHead(branch);
+    if (current === undefined)
+      throw new Error(`Could not create branch ${branch}: ${errorMessage(error)}`);
+    return current === sha ? { acquired: true } : { acquired: false, sha: current };
+  }
+}

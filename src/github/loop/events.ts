@@ -1,0 +1,153 @@
+import { DEFAULT_CONFIG, parseComment, reply, type Config } from '../../core/index.js';
+import { canCommand, reactEyes, replyOnIssue } from '../issues.js';
+import type { LoopEnv, LoopOutcome } from './env.js';
+import { assess, release, status } from './manage.js';
+import { startPhase } from './next.js';
+import { startQuick } from './quick.js';
+
+/** The parts of webhook payloads the loop reads (the real payloads carry much more). */
+interface Actor {
+  login: string;
+  type?: string;
+}
+interface IssueLike {
+  number: number;
+  title: string;
+  body?: string | null;
+  html_url: string;
+  pull_request?: unknown;
+}
+export interface IssueCommentPayload {
+  action: string;
+  comment: { id: number; body?: string | null; user: Actor | null };
+  issue: IssueLike;
+  sender: Actor;
+}
+export interface IssuesLabeledPayload {
+  action: string;
+  issue: IssueLike;
+  label?: { name: string };
+  sender: Actor;
+}
+
+const isBot = (actor: Actor | null | undefined) =>
+  !actor || actor.type === 'Bot' || actor.login.endsWith('[bot]');
+
+/** Config, or a reply naming each problem (and nothing else written). */
+async function configOrReply(env: LoopEnv, issue: number): Promise<Config | undefined> {
+  const { config, problems } = await env.loadConfig();
+  if (config) return config;
+  await replyOnIssue(env.gh, env.repo, issue, reply.configInvalid(problems));
+  return undefined;
+}
+
+/** `issue_comment.created`: the `/coder` commands (SPEC §5), from permitted humans only. */
+export async function onIssueComment(
+  env: LoopEnv,
+  payload: IssueCommentPayload,
+): Promise<LoopOutcome> {
+  if (payload.action !== 'created')
+    return { state: 'ignored', reason: `issue_comment.${payload.action}` };
+  const author = payload.comment.user;
+  if (isBot(author) || isBot(payload.sender))
+    return { state: 'ignored', reason: 'comment by a bot' };
+  const parsed = parseComment(payload.comment.body ?? '');
+  if (parsed.kind === 'none') return { state: 'ignored', reason: 'not a /coder command' };
+
+  const { gh, repo } = env;
+  const issue = payload.issue;
+  const login = author!.login;
+  if (!(await canCommand(gh, repo, login))) {
+    await replyOnIssue(gh, repo, issue.number, reply.notPermitted(login));
+    return { state: 'not-permitted', reason: `${login} lacks write access` };
+  }
+  await reactEyes(gh, repo, payload.comment.id);
+
+  if (parsed.kind === 'invalid') {
+    await replyOnIssue(gh, repo, issue.number, reply.invalid(parsed.reason));
+    return { state: 'invalid', reason: parsed.reason };
+  }
+  if (parsed.kind === 'unknown') {
+    await replyOnIssue(gh, repo, issue.number, reply.unknown(parsed.verb));
+    return { state: 'help' };
+  }
+  const { command } = parsed;
+  switch (command.name) {
+    case 'help':
+      await replyOnIssue(gh, repo, issue.number, reply.help());
+      return { state: 'help' };
+    case 'retry':
+    case 'resume':
+      await replyOnIssue(gh, repo, issue.number, reply.notYet(command.name));
+      return { state: 'not-available', reason: `/coder ${command.name} arrives with the CI gate` };
+    case 'release':
+      return release(env, {
+        number: issue.number,
+        isPullRequest: issue.pull_request !== undefined,
+      });
+  }
+  const config = await configOrReply(env, issue.number);
+  if (!config) return { state: 'config-invalid' };
+  const who = {
+    issue: issue.number,
+    issueUrl: issue.html_url,
+    actor: login,
+    comment: payload.comment.id,
+  };
+  switch (command.name) {
+    case 'next':
+      return startPhase(env, config, who, command.plan);
+    case 'quick':
+      return startQuick(
+        env,
+        config,
+        who,
+        { number: issue.number, title: issue.title, body: issue.body ?? null },
+        'command',
+      );
+    case 'assess':
+      return assess(env, config, {
+        number: issue.number,
+        title: issue.title,
+        body: issue.body ?? null,
+      });
+    case 'status':
+      return status(env, config, issue.number, command.plan);
+  }
+}
+
+/** `issues.labeled` with the quick label: quick mode, when a permitted human added it. */
+export async function onIssuesLabeled(
+  env: LoopEnv,
+  payload: IssuesLabeledPayload,
+): Promise<LoopOutcome> {
+  if (payload.action !== 'labeled' || !payload.label)
+    return { state: 'ignored', reason: 'not a label event' };
+  if (isBot(payload.sender)) return { state: 'ignored', reason: 'label added by a bot' };
+  if (payload.issue.pull_request !== undefined)
+    return { state: 'ignored', reason: 'label on a pull request' };
+  const { config, problems } = await env.loadConfig();
+  if (!config) {
+    // Only the default quick label can be recognised without a config.
+    if (payload.label.name === DEFAULT_CONFIG.quick.label) {
+      await replyOnIssue(env.gh, env.repo, payload.issue.number, reply.configInvalid(problems));
+    }
+    return { state: 'config-invalid' };
+  }
+  if (payload.label.name !== config.quick.label)
+    return { state: 'ignored', reason: `label ${payload.label.name}` };
+  const { gh, repo } = env;
+  const issue = payload.issue;
+  if (!(await canCommand(gh, repo, payload.sender.login))) {
+    await replyOnIssue(gh, repo, issue.number, reply.notPermitted(payload.sender.login));
+    return { state: 'not-permitted', reason: `${payload.sender.login} lacks write access` };
+  }
+  const who = { issue: issue.number, issueUrl: issue.html_url, actor: payload.sender.login };
+  return startQuick(
+    env,
+    config,
+    who,
+    { number: issue.number, title: issue.title, body: issue.body ?? null },
+    'label',
+  );
+}

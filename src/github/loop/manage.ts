@@ -1,0 +1,170 @@
+import {
+  assessComplexity,
+  codeSpan,
+  escapeMarkdown,
+  phaseBranch,
+  quickBranch,
+  readMarker,
+  reply,
+  type Config,
+} from '../../core/index.js';
+import { isHttpError } from '../client.js';
+import { replyOnIssue } from '../issues.js';
+import { plansInTree, readPlan } from '../plans.js';
+import { findPullRequest } from '../pulls.js';
+import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
+
+/** `/coder assess`: the assessment and its reasons; nothing else is written. */
+export async function assess(
+  env: LoopEnv,
+  config: Config,
+  issue: { number: number; title: string; body: string | null },
+): Promise<LoopOutcome> {
+  const assessment = assessComplexity({ title: issue.title, body: issue.body ?? '' }, config.quick);
+  await replyOnIssue(env.gh, env.repo, issue.number, reply.assessment(assessment));
+  return { state: 'assessed', mode: assessment.mode };
+}
+
+const BOX = { todo: '[ ]', doing: '[~]', done: '[x]' } as const;
+
+/** `/coder status [PlanName]`: phases, tasks, the current phase's lock and PR. */
+export async function status(
+  env: LoopEnv,
+  config: Config,
+  issue: number,
+  requested?: string,
+): Promise<LoopOutcome> {
+  const reader = readerFor(env);
+  const head = await reader.branchHead(env.defaultBranch);
+  if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
+  const tree = await reader.tree(head);
+  const plans = plansInTree(tree, config.plansDir);
+  const names = requested ? [requested] : plans;
+  if (requested && !plans.includes(requested)) {
+    await replyOnIssue(env.gh, env.repo, issue, reply.noSuchPlan(requested, plans));
+    return { state: 'no-plan' };
+  }
+  if (names.length === 0) {
+    await replyOnIssue(env.gh, env.repo, issue, reply.noPlans(config.plansDir));
+    return { state: 'no-plan' };
+  }
+  const sections: string[] = [];
+  for (const name of names.slice(0, 10)) {
+    const { context } = await readPlan(reader, tree, config.plansDir, name);
+    const lines = [`### ${escapeMarkdown(name)}`, ''];
+    if (!context.checklist) {
+      lines.push('No readable checklist.');
+    } else {
+      for (const phase of context.checklist.phases) {
+        const done = phase.tasks.filter((t) => t.state === 'done').length;
+        const here = phase === context.current ? ' ← current' : '';
+        lines.push(
+          `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ''}** (${done}/${phase.tasks.length})${here}`,
+        );
+        for (const t of phase.tasks)
+          lines.push(`  ${'  '.repeat(t.depth)}- ${BOX[t.state]} ${escapeMarkdown(t.text)}`);
+      }
+      if (context.current) {
+        const branch = phaseBranch(name, context.current.number);
+        const lock = await reader.branchHead(branch);
+        const pr = lock ? await findPullRequest(env.gh, env.repo, branch) : undefined;
+        lines.push(
+          '',
+          lock
+            ? `Phase ${context.current.number} is locked by ${codeSpan(branch)}${pr ? `, pull request #${pr.number}` : ''}.`
+            : `Phase ${context.current.number} is free: ${codeSpan(`/coder next ${name}`)} takes it.`,
+        );
+      } else {
+        lines.push('', 'Complete.');
+      }
+    }
+    if (!context.valid)
+      lines.push('', `Not valid: ${codeSpan(`npx coder-loop lint "${name}"`)} lists the problems.`);
+    sections.push(lines.join('\n'));
+  }
+  await replyOnIssue(env.gh, env.repo, issue, sections.join('\n\n'));
+  return { state: 'status' };
+}
+
+/**
+ * `/coder release`: gives the lock up — closes the loop PRs of this issue (or this PR) and deletes
+ * their branches. The `[~]` marks lived only on those branches, so the default branch is untouched.
+ */
+export async function release(
+  env: LoopEnv,
+  issue: { number: number; isPullRequest: boolean },
+): Promise<LoopOutcome> {
+  const { gh, repo } = env;
+  const locks: { branch: string; pr?: number }[] = [];
+  if (issue.isPullRequest) {
+    const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+      ...repo,
+      pull_number: issue.number,
+    });
+    if (
+      data.head.ref.startsWith('coder/') &&
+      data.head.repo?.full_name === data.base.repo.full_name
+    ) {
+      locks.push({ branch: data.head.ref, pr: data.number });
+    }
+  } else {
+    const { data: refs } = await gh.request('GET /repos/{owner}/{repo}/git/matching-refs/{ref}', {
+      ...repo,
+      ref: 'heads/coder/',
+    });
+    const { data: pulls } = await gh.request('GET /repos/{owner}/{repo}/pulls', {
+      ...repo,
+      state: 'open',
+      per_page: 100,
+    });
+    for (const ref of refs) {
+      const branch = ref.ref.replace(/^refs\/heads\//, '');
+      const pr = pulls.find(
+        (p) => p.head.ref === branch && p.head.repo?.full_name === p.base.repo.full_name,
+      );
+      let marker = readMarker(pr?.body);
+      if (!pr && branch !== quickBranch(issue.number)) {
+        const { data } = await gh.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
+          ...repo,
+          commit_sha: ref.object.sha,
+        });
+        marker = readMarker(data.message);
+      }
+      if (marker?.issue === issue.number || branch === quickBranch(issue.number)) {
+        locks.push({ branch, ...(pr ? { pr: pr.number } : {}) });
+      }
+    }
+  }
+  if (locks.length === 0) {
+    await replyOnIssue(gh, repo, issue.number, reply.nothingToRelease());
+    return { state: 'nothing-to-release' };
+  }
+  const lines: string[] = [];
+  for (const lock of locks) {
+    if (lock.pr !== undefined) {
+      await gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+        ...repo,
+        pull_number: lock.pr,
+        state: 'closed',
+      });
+    }
+    try {
+      await gh.request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', {
+        ...repo,
+        ref: `heads/${lock.branch}`,
+      });
+    } catch (error) {
+      // Already gone (a retried release): the lock is free either way.
+      if (!isHttpError(error, 422) && !isHttpError(error, 404)) throw error;
+    }
+    lines.push(
+      reply.released(lock.branch, lock.pr !== undefined ? { number: lock.pr } : undefined),
+    );
+  }
+  await replyOnIssue(gh, repo, issue.number, lines.join('\n'));
+  return {
+    state: 'released',
+    branch: locks[0]!.branch,
+    ...(locks[0]!.pr !== undefined ? { pullRequest: locks[0]!.pr } : {}),
+  };
+}

@@ -1,0 +1,141 @@
+import {
+  markInProgress,
+  phasePullRequest,
+  PLAN_FILES,
+  planPath,
+  readMarker,
+  reply,
+  type Config,
+  type Orchestrator,
+  type Phase,
+} from '../../core/index.js';
+import { createCheckRun } from '../checks.js';
+import { createCommit, createLockRef } from '../git.js';
+import { replyOnIssue } from '../issues.js';
+import { plansInTree, readPlan } from '../plans.js';
+import { ensurePullRequest, findPullRequest } from '../pulls.js';
+import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
+
+/**
+ * `/coder next [PlanName]`: Context valid? → Current phase → Locked? → Mark [~] (one commit,
+ * which the lock ref is created on) → Automatic PR per phase → the `coder-loop` check run.
+ */
+export async function startPhase(
+  env: LoopEnv,
+  config: Config,
+  who: Orchestrator,
+  requested: string | undefined,
+): Promise<LoopOutcome> {
+  const { gh, repo } = env;
+  const answer = async (body: string, outcome: LoopOutcome) => {
+    await replyOnIssue(gh, repo, who.issue, body);
+    return outcome;
+  };
+  const reader = readerFor(env);
+  const head = await reader.branchHead(env.defaultBranch);
+  if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
+  const tree = await reader.tree(head);
+
+  const plans = plansInTree(tree, config.plansDir);
+  let name = requested;
+  if (name === undefined) {
+    if (plans.length === 0) return answer(reply.noPlans(config.plansDir), { state: 'no-plan' });
+    if (plans.length > 1) return answer(reply.choosePlan(plans), { state: 'choose-plan' });
+    name = plans[0]!;
+  } else if (!plans.includes(name)) {
+    return answer(reply.noSuchPlan(name, plans), { state: 'no-plan' });
+  }
+
+  const { files, context } = await readPlan(reader, tree, config.plansDir, name);
+  if (!context.valid) {
+    return answer(reply.planRequired(name, context.problems), {
+      state: 'plan-required',
+      mode: 'plan',
+      plan: name,
+    });
+  }
+  if (!context.current)
+    return answer(reply.planComplete(name), { state: 'plan-complete', mode: 'plan', plan: name });
+  const current: Phase = context.current;
+
+  const start = markInProgress(
+    config,
+    files,
+    { ...context, current },
+    who,
+    env.now().toISOString(),
+  );
+  const commit = await createCommit(
+    gh,
+    repo,
+    { sha: head, tree: tree.sha },
+    start.changes,
+    start.message,
+  );
+  const outcome: LoopOutcome = {
+    state: 'started',
+    mode: 'plan',
+    plan: name,
+    phase: current.number,
+    branch: start.branch,
+  };
+
+  const lock = await createLockRef(gh, repo, start.branch, commit);
+  if (!lock.acquired) {
+    const pr = await findPullRequest(gh, repo, start.branch);
+    const holder = pr ? readMarker(pr.body) : await commitMarker(env, lock.sha);
+    const redelivered = who.comment !== undefined && holder?.comment === who.comment;
+    if (redelivered && pr) {
+      env.log.info(`comment ${who.comment} was handled already: ${start.branch}, PR #${pr.number}`);
+      return { ...outcome, state: 'already-started', pullRequest: pr.number };
+    }
+    if (!redelivered) {
+      return answer(reply.locked(name, current, start.branch, pr), {
+        ...outcome,
+        state: 'locked',
+        ...(pr ? { pullRequest: pr.number } : {}),
+      });
+    }
+    // Our own earlier delivery took the lock and stopped before the PR: finish its work.
+    env.log.info(`resuming comment ${who.comment}: ${start.branch} exists without its PR`);
+  }
+  const startSha = lock.acquired ? commit : lock.sha;
+
+  const text = phasePullRequest(config, files, context, start, env.repoUrl);
+  const pr = await ensurePullRequest(gh, repo, {
+    head: start.branch,
+    base: env.defaultBranch,
+    ...text,
+  });
+  await replyOnIssue(gh, repo, who.issue, reply.started(name, current, start.branch, pr));
+  const at = (file: string) => planPath(config.plansDir, name, file);
+  await createCheckRun(
+    gh,
+    repo,
+    startSha,
+    {
+      mode: 'plan',
+      node: 'TDD',
+      title: `Phase ${current.number}: implementation (TDD)`,
+      next: 'Write a failing test, then the minimal code, and push both to this branch. CI on the pull request is the verification gate.',
+      links: [
+        ...(context.taskPlan ? [{ label: 'Task plan', path: at(context.taskPlan) }] : []),
+        { label: 'Checklist', path: at(PLAN_FILES.checklist) },
+        ...(context.codemap ? [{ label: 'Codemap', path: at(context.codemap) }] : []),
+        ...context.requirements.map((r) => ({ label: r.split('/').pop()!, path: at(r) })),
+      ],
+    },
+    env.repoUrl,
+    start.branch,
+  );
+  return { ...outcome, pullRequest: pr.number };
+}
+
+/** The loop marker in a commit's message (who started the lock branch). */
+async function commitMarker(env: LoopEnv, sha: string) {
+  const { data } = await env.gh.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
+    ...env.repo,
+    commit_sha: sha,
+  });
+  return readMarker(data.message);
+}

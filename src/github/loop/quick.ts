@@ -1,0 +1,123 @@
+import {
+  appendLogEntry,
+  assessComplexity,
+  escapeMarkdown,
+  PLAN_FILES,
+  planPath,
+  quickBranch,
+  readMarker,
+  renderMarker,
+  reply,
+  type Config,
+  type LoopMarker,
+  type Orchestrator,
+} from '../../core/index.js';
+import { createCheckRun } from '../checks.js';
+import { createCommit, createLockRef, type NewFile } from '../git.js';
+import { replyOnIssue } from '../issues.js';
+import { plansInTree } from '../plans.js';
+import { ensurePullRequest, findPullRequest } from '../pulls.js';
+import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
+
+export interface QuickIssue {
+  number: number;
+  title: string;
+  body: string | null;
+}
+
+/**
+ * Quick mode (the seed's "Simple/Quick" branch): lock branch `coder/quick/issue-N`, a PR that
+ * says `Fixes #N`, CI as the only gate. No plan file changes, except one master-log entry when
+ * `quick.log` is on and the repository has exactly one plan.
+ */
+export async function startQuick(
+  env: LoopEnv,
+  config: Config,
+  who: Orchestrator,
+  issue: QuickIssue,
+  via: 'label' | 'command',
+): Promise<LoopOutcome> {
+  const { gh, repo } = env;
+  const branch = quickBranch(issue.number);
+  const outcome: LoopOutcome = { state: 'started', mode: 'quick', branch };
+  const assessment = assessComplexity({ title: issue.title, body: issue.body ?? '' }, config.quick);
+
+  const reader = readerFor(env);
+  const head = await reader.branchHead(env.defaultBranch);
+  if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
+  const tree = await reader.tree(head);
+
+  const changes: NewFile[] = [];
+  const plans = config.quick.log ? plansInTree(tree, config.plansDir) : [];
+  if (plans.length === 1) {
+    const path = planPath(config.plansDir, plans[0]!, PLAN_FILES.masterLog);
+    const sha = tree.files.get(path);
+    const log = sha === undefined ? undefined : await reader.blob(sha);
+    changes.push({
+      path,
+      content: appendLogEntry(log, {
+        timestamp: env.now().toISOString(),
+        event: 'Quick mode started',
+        plan: plans[0]!,
+        actor: who.actor,
+        links: [{ label: `#${issue.number}`, url: who.issueUrl }],
+      }),
+    });
+  }
+  const marker: LoopMarker = {
+    mode: 'quick',
+    issue: issue.number,
+    ...(who.comment !== undefined ? { comment: who.comment } : {}),
+  };
+  const message = `coder-loop: quick mode for #${issue.number}\n\n${renderMarker(marker)}\n`;
+  const commit = await createCommit(gh, repo, { sha: head, tree: tree.sha }, changes, message);
+
+  const lock = await createLockRef(gh, repo, branch, commit);
+  if (!lock.acquired) {
+    const pr = await findPullRequest(gh, repo, branch);
+    const holder = readMarker(pr?.body);
+    // A repeated label or a redelivered event finds its own run going: nothing to do or say.
+    if (
+      pr &&
+      (via === 'label' || (holder?.comment !== undefined && holder.comment === who.comment))
+    ) {
+      return { ...outcome, state: 'already-started', pullRequest: pr.number };
+    }
+    if (!pr && via === 'label') return { ...outcome, state: 'already-started' };
+    if (pr || who.comment === undefined) {
+      await replyOnIssue(gh, repo, issue.number, reply.quickLocked(branch, pr));
+      return { ...outcome, state: 'locked', ...(pr ? { pullRequest: pr.number } : {}) };
+    }
+  }
+  const startSha = lock.acquired ? commit : lock.sha;
+
+  const body = [
+    renderMarker(marker),
+    `Quick mode for #${issue.number}: ${escapeMarkdown(issue.title)}`,
+    '',
+    `Fixes #${issue.number}`,
+    '',
+    `Push the fix to \`${branch}\`. CI is the gate ("Run basic tests"); there is no plan bookkeeping. A change larger than ${config.quick.maxFiles} file(s) or ${config.quick.maxLines} lines is better done in plan mode.`,
+  ].join('\n');
+  const pr = await ensurePullRequest(gh, repo, {
+    head: branch,
+    base: env.defaultBranch,
+    title: `[coder] Quick: ${issue.title}`.slice(0, 256),
+    body,
+  });
+  await replyOnIssue(gh, repo, issue.number, reply.quickStarted(branch, pr, assessment));
+  await createCheckRun(
+    gh,
+    repo,
+    startSha,
+    {
+      mode: 'quick',
+      node: 'QuickMode',
+      title: 'Quick mode: implementation',
+      next: 'Push the fix to this branch; CI is the gate.',
+    },
+    env.repoUrl,
+    branch,
+  );
+  return { ...outcome, pullRequest: pr.number };
+}

@@ -1,0 +1,44 @@
+import { isHttpError, type GitHub, type Repo } from './client.js';
+
+export interface PullRequest {
+  number: number;
+  html_url: string;
+  body: string | null;
+  head: { ref: string; sha: string };
+  state: string;
+}
+
+/** The open pull request whose head is `branch` in this repository, if any. */
+export async function findPullRequest(
+  gh: GitHub,
+  repo: Repo,
+  branch: string,
+): Promise<PullRequest | undefined> {
+  const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls', {
+    ...repo,
+    head: `${repo.owner}:${branch}`,
+    state: 'open',
+    per_page: 1,
+  });
+  return data[0];
+}
+
+/**
+ * Opens the pull request, safe to retry: when GitHub says one already exists for the branch (a
+ * create that succeeded before a retried request, or a concurrent one), that one is returned.
+ */
+export async function ensurePullRequest(
+  gh: GitHub,
+  repo: Repo,
+  pr: { head: string; base: string; title: string; body: string },
+): Promise<PullRequest> {
+  try {
+    const { data } = await gh.request('POST /repos/{owner}/{repo}/pulls', { ...repo, ...pr });
+    return data;
+  } catch (error) {
+    if (!isHttpError(error, 422)) throw error;
+    const existing = await findPullRequest(gh, repo, pr.head);
+    if (!existing) throw error;
+    return existing;
+  }
+}
