@@ -10,7 +10,7 @@ import {
 type RepoEvent = Context<'issue_comment.created' | 'issues.labeled'>;
 
 /** The LoopEnv of one webhook delivery: its installation's Octokit, repository and config. */
-export function envFrom(context: RepoEvent): LoopEnv {
+export function envFrom(context: RepoEvent, now: () => Date = () => new Date()): LoopEnv {
   const { repository } = context.payload;
   return {
     gh: context.octokit,
@@ -35,7 +35,7 @@ export function envFrom(context: RepoEvent): LoopEnv {
       }
     },
     log: { info: (m) => context.log.info(m), warn: (m) => context.log.warn(m) },
-    now: () => new Date(),
+    now,
   };
 }
 
@@ -46,12 +46,21 @@ function report(context: RepoEvent, outcome: LoopOutcome): void {
   );
 }
 
-/** The Probot app: each webhook goes to the same handlers the Action runs. */
-export default function coderLoop(app: Probot): void {
-  app.on('issue_comment.created', async (context) => {
-    report(context, await onIssueComment(envFrom(context), context.payload));
-  });
-  app.on('issues.labeled', async (context) => {
-    report(context, await onIssuesLabeled(envFrom(context), context.payload));
-  });
+export interface AppOptions {
+  /** The clock (tests pin it). */
+  now?: () => Date;
 }
+
+/** The Probot app: each webhook goes to the same handlers the Action runs. */
+export function createApp(options: AppOptions = {}): (app: Probot) => void {
+  return (app) => {
+    app.on('issue_comment.created', async (context) => {
+      report(context, await onIssueComment(envFrom(context, options.now), context.payload));
+    });
+    app.on('issues.labeled', async (context) => {
+      report(context, await onIssuesLabeled(envFrom(context, options.now), context.payload));
+    });
+  };
+}
+
+export default createApp();

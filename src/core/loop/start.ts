@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
-import { codeSpan, encodePath, escapeMarkdown } from '../markdown.js';
+import { codeSpan, encodePath } from '../markdown.js';
+import { oneLine } from '../plan/text.js';
 import type { Phase } from '../plan/checklist.js';
 import { PLAN_FILES, phaseBranch, planPath } from '../plan/layout.js';
 import { markPhase } from '../plan/mark.js';
@@ -91,10 +92,12 @@ export function phasePullRequest(
   const { phase, branch } = start;
   const at = (file: string) => planPath(config.plansDir, plan.name, file);
   const link = (file: string) =>
-    `[${escapeMarkdown(file)}](${repoUrl}/blob/${encodePath(branch)}/${encodePath(at(file))})`;
+    `[${oneLine(file)}](${repoUrl}/blob/${encodePath(branch)}/${encodePath(at(file))})`;
   const lines = [
     renderMarker(start.marker),
-    `Phase ${phase.number} of plan **${escapeMarkdown(plan.name)}**${phase.name ? `: ${escapeMarkdown(phase.name)}` : ''}.`,
+    // Plan, phase and task text come from the default branch, written by people with write
+    // access: shown as the markdown they are. Untrusted text (comments, titles) is escaped.
+    `Phase ${phase.number} of plan ${codeSpan(plan.name)}${phase.name ? `: ${oneLine(phase.name)}` : ''}.`,
     '',
     `Refs #${start.marker.issue}`,
     '',
@@ -103,7 +106,7 @@ export function phasePullRequest(
   ];
   for (const task of phase.tasks) {
     const box = task.state === 'done' ? '[x]' : '[~]';
-    lines.push(`${'  '.repeat(task.depth)}- ${box} ${escapeMarkdown(task.text)}`);
+    lines.push(`${'  '.repeat(task.depth)}- ${box} ${oneLine(task.text)}`);
   }
   lines.push('', '### Task plan', '');
   if (context.taskPlan) {

@@ -1,0 +1,192 @@
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import nock from 'nock';
+import { Probot } from 'probot';
+import { createApp } from '../../src/app/app.js';
+import { LoopOctokit } from '../../src/app/octokit.js';
+import {
+  checkedFetch,
+  requestLog,
+  resetRequestLog,
+  violations,
+  type RecordedRequest,
+} from './openapi.js';
+
+export const API = 'https://api.github.com';
+export const OWNER = 'Codertocat';
+export const REPO = 'Hello-World';
+export const BASE = `/repos/${OWNER}/${REPO}`;
+export const INSTALLATION = 4242;
+
+const { privateKey } = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+});
+
+/** A Probot with the real app loaded, talking through the OpenAPI-checked fetch to nock. */
+export const NOW = new Date('2026-11-22T12:00:00.000Z');
+
+export async function testProbot(options: { throttle?: boolean } = {}): Promise<Probot> {
+  const probot = new Probot({
+    appId: 1,
+    privateKey,
+    // Throttling spaces writes a second apart (GitHub's guidance); only its own test keeps it.
+    Octokit: LoopOctokit.defaults(
+      (instance: Record<string, Record<string, unknown> | undefined>) => ({
+        ...instance,
+        retry: { ...instance.retry, retryAfterBaseValue: 1 },
+        throttle: { ...instance.throttle, enabled: options.throttle ?? false },
+      }),
+    ),
+    logLevel: 'fatal',
+    request: { fetch: checkedFetch },
+  });
+  await probot.load(createApp({ now: () => NOW }));
+  return probot;
+}
+
+export function gitBlobSha(content: string): string {
+  const bytes = Buffer.from(content, 'utf8');
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+export const sha = (seed: string) => createHash('sha1').update(seed).digest('hex');
+
+/**
+ * The reads of a repository whose default branch holds `files`: the branch ref, the recursive
+ * tree, blobs and the config file. Persisted: how often each is read is the request log's business.
+ */
+export class FakeRepo {
+  readonly head: string;
+  readonly treeSha: string;
+  constructor(
+    readonly files: Record<string, string>,
+    readonly defaultBranch = 'master',
+    readonly config?: string,
+  ) {
+    this.head = sha(`head:${JSON.stringify(files)}`);
+    this.treeSha = sha(`tree:${JSON.stringify(files)}`);
+  }
+
+  mount(): nock.Scope {
+    const scope = nock(API).persist();
+    scope.post(`/app/installations/${INSTALLATION}/access_tokens`).reply(201, {
+      token: 'ghs_test_installation_token',
+      expires_at: '2099-01-01T00:00:00Z',
+      permissions: { contents: 'write', issues: 'write', pull_requests: 'write', checks: 'write' },
+      repository_selection: 'all',
+    });
+    scope.get(`${BASE}/git/ref/${encodeURIComponent(`heads/${this.defaultBranch}`)}`).reply(200, {
+      ref: `refs/heads/${this.defaultBranch}`,
+      node_id: 'REF_x',
+      url: `${API}${BASE}/git/refs/heads/${this.defaultBranch}`,
+      object: { type: 'commit', sha: this.head, url: `${API}${BASE}/git/commits/${this.head}` },
+    });
+    scope
+      .get(`${BASE}/git/trees/${this.head}`)
+      .query({ recursive: '1' })
+      .reply(200, {
+        sha: this.treeSha,
+        url: `${API}${BASE}/git/trees/${this.treeSha}`,
+        truncated: false,
+        tree: Object.entries(this.files).map(([path, content]) => ({
+          path,
+          mode: '100644',
+          type: 'blob',
+          sha: gitBlobSha(content),
+          size: Buffer.byteLength(content),
+          url: `${API}${BASE}/git/blobs/${gitBlobSha(content)}`,
+        })),
+      });
+    for (const content of new Set(Object.values(this.files))) {
+      const blob = gitBlobSha(content);
+      scope.get(`${BASE}/git/blobs/${blob}`).reply(200, {
+        sha: blob,
+        node_id: `B_${blob}`,
+        size: Buffer.byteLength(content),
+        url: `${API}${BASE}/git/blobs/${blob}`,
+        content: Buffer.from(content, 'utf8').toString('base64'),
+        encoding: 'base64',
+      });
+    }
+    const configPath = `${BASE}/contents/${encodeURIComponent('.github/coder.yml')}`;
+    if (this.config === undefined) {
+      scope
+        .get(configPath)
+        .reply(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
+      scope
+        .get(`/repos/${OWNER}/.github/contents/${encodeURIComponent('.github/coder.yml')}`)
+        .reply(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
+    } else {
+      scope.get(configPath).reply(200, this.config);
+    }
+    return scope;
+  }
+}
+
+/** The collaborator-permission answer for a login. */
+export function permission(
+  login: string,
+  level: 'admin' | 'write' | 'read' | 'none',
+  role: string = level,
+) {
+  return nock(API)
+    .get(`${BASE}/collaborators/${login}/permission`)
+    .reply(200, {
+      permission: level,
+      role_name: role,
+      user: {
+        login,
+        id: 1,
+        node_id: 'U_1',
+        avatar_url: '',
+        gravatar_id: '',
+        url: '',
+        html_url: '',
+        followers_url: '',
+        following_url: '',
+        gists_url: '',
+        starred_url: '',
+        subscriptions_url: '',
+        organizations_url: '',
+        repos_url: '',
+        events_url: '',
+        received_events_url: '',
+        type: 'User',
+        site_admin: false,
+      },
+    });
+}
+
+export function beforeScenario(): void {
+  nock.disableNetConnect();
+  nock.cleanAll();
+  resetRequestLog();
+}
+
+export function afterScenario(): void {
+  // Reads are persisted and optional; every write a test set up must have happened.
+  const pending = nock
+    .pendingMocks()
+    .filter((m) => !m.startsWith('GET ') && !m.includes('access_tokens'));
+  nock.cleanAll();
+  nock.enableNetConnect();
+  expect(violations).toEqual([]);
+  expect(pending).toEqual([]);
+}
+
+/** The writes of the log (anything but GET), as `METHOD path`. */
+export function writes(log: RecordedRequest[] = requestLog): string[] {
+  return log
+    .filter((r) => r.method !== 'GET' && !r.path.includes('/access_tokens'))
+    .map((r) => `${r.method} ${r.path}`);
+}
+
+export function bodyOf(method: string, pathPart: string): unknown {
+  const found = requestLog.filter((r) => r.method === method && r.path.includes(pathPart));
+  if (found.length !== 1)
+    throw new Error(`expected one ${method} ${pathPart}, found ${found.length}`);
+  return found[0]!.body;
+}
+
+export { requestLog };

@@ -1,0 +1,249 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { API_VERSION } from '../../src/github/client.js';
+
+/**
+ * Checks every request the code makes against GitHub's official OpenAPI description
+ * (@octokit/openapi): the operation exists (method and path), required path, query and body
+ * fields are there, no undeclared query or body field is sent, enum values are allowed, the API
+ * version header is pinned — and every mocked response has a status the operation documents.
+ */
+
+type Schema = {
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  required?: string[];
+  properties?: Record<string, Schema>;
+  additionalProperties?: boolean | Schema;
+  items?: Schema;
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  allOf?: Schema[];
+  nullable?: boolean;
+};
+interface Parameter {
+  $ref?: string;
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  schema?: Schema;
+}
+interface Operation {
+  operationId: string;
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: Schema }>; required?: boolean };
+  responses: Record<string, unknown>;
+}
+interface Spec {
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, Record<string, unknown>>;
+}
+
+const require = createRequire(import.meta.url);
+let spec: Spec | undefined;
+let table: { method: string; template: string; pattern: RegExp; literal: number; op: Operation }[] =
+  [];
+
+function load(): void {
+  if (spec) return;
+  spec = JSON.parse(
+    readFileSync(require.resolve('@octokit/openapi/generated/api.github.com.json'), 'utf8'),
+  ) as Spec;
+  for (const [template, item] of Object.entries(spec.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      const pattern = new RegExp(
+        `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`,
+      );
+      table.push({
+        method: method.toUpperCase(),
+        template,
+        pattern,
+        literal: template.replace(/\{[^}]+\}/g, '').length,
+        op,
+      });
+    }
+  }
+  table = table.sort((a, b) => b.literal - a.literal);
+}
+
+function deref<T>(value: T & { $ref?: string }): T {
+  let v: unknown = value;
+  while (
+    v &&
+    typeof v === 'object' &&
+    '$ref' in v &&
+    typeof (v as { $ref: unknown }).$ref === 'string'
+  ) {
+    const parts = (v as { $ref: string }).$ref.replace(/^#\//, '').split('/');
+    v = parts.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], spec);
+  }
+  return v as T;
+}
+
+function typeOk(value: unknown, type: string): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'null':
+      return value === null;
+    default:
+      return true;
+  }
+}
+
+/** Problems of `value` against `schema` (a practical subset of JSON Schema), empty when valid. */
+function validate(value: unknown, raw: Schema, where: string, depth = 0): string[] {
+  const schema = deref(raw);
+  if (depth > 12) return [];
+  const alternatives = schema.oneOf ?? schema.anyOf;
+  if (alternatives) {
+    const results = alternatives.map((s) => validate(value, s, where, depth + 1));
+    return results.some((r) => r.length === 0)
+      ? []
+      : [`${where}: matches none of the allowed shapes (${results.map((r) => r[0]).join(' | ')})`];
+  }
+  if (schema.allOf) return schema.allOf.flatMap((s) => validate(value, s, where, depth + 1));
+  if (value === null && schema.nullable) return [];
+  const types =
+    schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.length > 0 && !types.some((t) => typeOk(value, t)))
+    return [`${where}: expected ${types.join(' or ')}, got ${JSON.stringify(value)}`];
+  if (schema.enum && !schema.enum.includes(value))
+    return [`${where}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`];
+  const problems: string[] = [];
+  if (Array.isArray(value) && schema.items) {
+    value.forEach((v, i) =>
+      problems.push(...validate(v, schema.items!, `${where}[${i}]`, depth + 1)),
+    );
+  } else if (typeOk(value, 'object') && (schema.properties || schema.required)) {
+    const object = value as Record<string, unknown>;
+    for (const key of schema.required ?? [])
+      if (!(key in object)) problems.push(`${where}: required field "${key}" is missing`);
+    for (const [key, v] of Object.entries(object)) {
+      const property = schema.properties?.[key];
+      if (property) problems.push(...validate(v, property, `${where}.${key}`, depth + 1));
+      else if (
+        schema.additionalProperties === false ||
+        (schema.properties && schema.additionalProperties === undefined)
+      ) {
+        problems.push(`${where}: field "${key}" is not in the operation's schema`);
+      }
+    }
+  }
+  return problems;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Path with query, without the base URL: `/repos/o/r/git/refs`. */
+  path: string;
+  operation: string;
+  body?: unknown;
+  status?: number;
+}
+
+/** Everything the checked Octokits sent in this test, and every violation found. */
+export const requestLog: RecordedRequest[] = [];
+export const violations: string[] = [];
+
+export function resetRequestLog(): void {
+  requestLog.length = 0;
+  violations.length = 0;
+}
+
+function check(
+  method: string,
+  url: URL,
+  headers: Record<string, unknown>,
+  body: unknown,
+): { op?: Operation; problems: string[] } {
+  load();
+  const path = url.pathname.replace(/^\/api\/v3(?=\/)/, '');
+  const entry = table.find((e) => e.method === method && e.pattern.test(path));
+  if (!entry)
+    return { problems: [`${method} ${path}: no such operation in GitHub's OpenAPI description`] };
+  const where = `${method} ${entry.template} (${entry.op.operationId})`;
+  const problems: string[] = [];
+  const params = (entry.op.parameters ?? []).map((p) => deref(p));
+  for (const p of params) {
+    if (p.in === 'query') {
+      const value = url.searchParams.get(p.name);
+      if (value === null && p.required)
+        problems.push(`${where}: required query parameter "${p.name}" is missing`);
+      const schema = p.schema ? deref(p.schema) : undefined;
+      if (value !== null && schema?.enum && !schema.enum.map(String).includes(value)) {
+        problems.push(
+          `${where}: query ${p.name}=${value} is not one of ${JSON.stringify(schema.enum)}`,
+        );
+      }
+    }
+  }
+  for (const key of url.searchParams.keys()) {
+    if (!params.some((p) => p.in === 'query' && p.name === key))
+      problems.push(`${where}: query parameter "${key}" is not declared`);
+  }
+  if (headers['x-github-api-version'] !== API_VERSION)
+    problems.push(`${where}: X-GitHub-Api-Version is not pinned to ${API_VERSION}`);
+  const content = entry.op.requestBody?.content?.['application/json'];
+  if (body !== undefined && !content) problems.push(`${where}: the operation takes no JSON body`);
+  if (content) {
+    if (body === undefined && entry.op.requestBody?.required)
+      problems.push(`${where}: the request body is missing`);
+    else if (body !== undefined) problems.push(...validate(body, content.schema, `${where} body`));
+  }
+  return { op: entry.op, problems };
+}
+
+function checkStatus(op: Operation | undefined, method: string, url: URL, status: number): void {
+  if (!op) return;
+  if (!(String(status) in op.responses) && !('default' in op.responses)) {
+    violations.push(
+      `${method} ${url.pathname}: a ${status} response is not documented for ${op.operationId} (documented: ${Object.keys(op.responses).join(', ')})`,
+    );
+  }
+}
+
+/**
+ * A `fetch` for Octokit's `request.fetch` option: the innermost layer, so it sees exactly what goes
+ * on the wire (every retry included) and the status of every mocked response. nock answers it.
+ */
+export const checkedFetch: typeof fetch = async (input, init) => {
+  const url = new URL(
+    typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+  );
+  const method = (init?.method ?? 'GET').toUpperCase();
+  const headers: Record<string, unknown> = {};
+  new Headers(init?.headers).forEach((value, key) => {
+    headers[key] = value;
+  });
+  const body =
+    typeof init?.body === 'string' && init.body !== '' ? JSON.parse(init.body) : undefined;
+  const { op, problems } = check(method, url, headers, body);
+  const record: RecordedRequest = {
+    method,
+    path: url.pathname.replace(/^\/api\/v3(?=\/)/, '') + url.search,
+    operation: op?.operationId ?? '?',
+    ...(body !== undefined ? { body } : {}),
+  };
+  requestLog.push(record);
+  if (problems.length > 0) {
+    violations.push(...problems);
+    throw new Error(`OpenAPI check failed:\n${problems.join('\n')}`);
+  }
+  const response = await fetch(input, init);
+  record.status = response.status;
+  checkStatus(op, method, url, response.status);
+  return response;
+};
