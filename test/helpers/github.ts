@@ -70,12 +70,6 @@ export class FakeRepo {
 
   mount(): nock.Scope {
     const scope = nock(API).persist();
-    scope.post(`/app/installations/${INSTALLATION}/access_tokens`).reply(201, {
-      token: 'ghs_test_installation_token',
-      expires_at: '2099-01-01T00:00:00Z',
-      permissions: { contents: 'write', issues: 'write', pull_requests: 'write', checks: 'write' },
-      repository_selection: 'all',
-    });
     scope.get(`${BASE}/git/ref/${encodeURIComponent(`heads/${this.defaultBranch}`)}`).reply(200, {
       ref: `refs/heads/${this.defaultBranch}`,
       node_id: 'REF_x',
@@ -162,6 +156,14 @@ export function beforeScenario(): void {
   nock.disableNetConnect();
   nock.cleanAll();
   resetRequestLog();
+  // The installation token every delivery's Octokit asks for first.
+  const scope = nock(API).persist();
+  scope.post(`/app/installations/${INSTALLATION}/access_tokens`).reply(201, {
+    token: 'ghs_test_installation_token',
+    expires_at: '2099-01-01T00:00:00Z',
+    permissions: { contents: 'write', issues: 'write', pull_requests: 'write', checks: 'write' },
+    repository_selection: 'all',
+  });
 }
 
 export function afterScenario(): void {
