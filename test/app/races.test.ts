@@ -1,0 +1,244 @@
+import nock from 'nock';
+import {
+  afterScenario,
+  API,
+  BASE,
+  beforeScenario,
+  FakeRepo,
+  OWNER,
+  permission,
+  requestLog,
+  sha,
+  testProbot,
+  writes,
+} from '../helpers/github.js';
+import { examplePayload } from '../helpers/payloads.js';
+import { examplePlanFiles } from '../helpers/plans.js';
+
+function commentEvent(body: string, login: string, id: number) {
+  const payload = examplePayload('issue_comment', 'created');
+  payload.comment.body = body;
+  payload.comment.id = id;
+  payload.comment.user.login = login;
+  payload.sender.login = login;
+  return { id: `delivery-${id}`, name: 'issue_comment' as const, payload };
+}
+
+const BRANCH = 'coder/example/phase-1';
+const refPath = `${BASE}/git/ref/${encodeURIComponent(`heads/${BRANCH}`)}`;
+const marker = (comment: number) =>
+  `<!-- coder-loop {"mode":"plan","plan":"Example","phase":1,"issue":1,"comment":${comment}} -->`;
+const pull = (n: number, comment: number, head: string) => ({
+  number: n,
+  html_url: `https://github.com/${OWNER}/Hello-World/pull/${n}`,
+  body: marker(comment),
+  state: 'open',
+  head: { ref: BRANCH, sha: head },
+});
+
+/**
+ * A tiny stateful GitHub for the writes of a start: refs are created atomically (422 when they
+ * exist), one open PR per head. Each test says how it misbehaves.
+ */
+class Writes {
+  refs = new Map<string, string>();
+  pulls: ReturnType<typeof pull>[] = [];
+  commits = 0;
+  constructor(options: { pullFailsAfterCreate?: boolean } = {}) {
+    const scope = nock(API).persist();
+    scope.post(/\/issues\/comments\/\d+\/reactions$/).reply(201, { id: 1, content: 'eyes' });
+    scope
+      .post(`${BASE}/git/trees`)
+      .reply(201, () => ({ sha: sha('tree'), url: '', tree: [], truncated: false }));
+    scope.post(`${BASE}/git/commits`).reply(201, () => ({
+      sha: sha(`commit-${++this.commits}`),
+      tree: { sha: sha('tree') },
+      parents: [],
+    }));
+    scope.post(`${BASE}/git/refs`).reply((_uri, body) => {
+      const { ref, sha: target } = body as { ref: string; sha: string };
+      if (this.refs.has(ref))
+        return [422, { message: 'Reference already exists', documentation_url: '' }];
+      this.refs.set(ref, target);
+      return [
+        201,
+        { ref, node_id: 'R', url: '', object: { type: 'commit', sha: target, url: '' } },
+      ];
+    });
+    scope.get(refPath).reply(() => {
+      const target = this.refs.get(`refs/heads/${BRANCH}`);
+      return target
+        ? [
+            200,
+            {
+              ref: `refs/heads/${BRANCH}`,
+              node_id: 'R',
+              url: '',
+              object: { type: 'commit', sha: target, url: '' },
+            },
+          ]
+        : [404, { message: 'Not Found', documentation_url: '' }];
+    });
+    let failedOnce = false;
+    scope.post(`${BASE}/pulls`).reply((_uri, body) => {
+      const { head, body: text } = body as { head: string; body: string };
+      if (this.pulls.some((p) => p.head.ref === head)) {
+        return [
+          422,
+          {
+            message: 'Validation Failed',
+            errors: [
+              {
+                resource: 'PullRequest',
+                code: 'custom',
+                message: `A pull request already exists for ${OWNER}:${head}.`,
+              },
+            ],
+            documentation_url: '',
+          },
+        ];
+      }
+      const comment = Number(/"comment":(\d+)/.exec(text)?.[1]);
+      this.pulls.push(pull(7 + this.pulls.length, comment, this.refs.get(`refs/heads/${head}`)!));
+      if (options.pullFailsAfterCreate && !failedOnce) {
+        failedOnce = true;
+        return [502, { message: 'Server Error' }];
+      }
+      return [201, this.pulls[this.pulls.length - 1]];
+    });
+    scope
+      .get(`${BASE}/pulls`)
+      .query(true)
+      .reply(() => [200, this.pulls]);
+    scope.get(/\/git\/commits\/[0-9a-f]{40}$/).reply((uri) => {
+      const commit = uri.split('/').pop();
+      const comment = commit === this.refs.get(`refs/heads/${BRANCH}`) ? this.startedBy : 0;
+      return [
+        200,
+        {
+          sha: commit,
+          node_id: 'C',
+          url: '',
+          html_url: '',
+          author: {},
+          committer: {},
+          message: `start\n\n${marker(comment)}`,
+          tree: { sha: sha('tree'), url: '' },
+          parents: [],
+          verification: {},
+        },
+      ];
+    });
+    scope.post(`${BASE}/issues/1/comments`).reply(201, (_uri, body) => {
+      this.replies.push((body as { body: string }).body);
+      return { id: 1 };
+    });
+    scope.post(`${BASE}/check-runs`).reply(201, { id: 1 });
+  }
+  startedBy = 0;
+  replies: string[] = [];
+}
+
+beforeEach(beforeScenario);
+afterEach(afterScenario);
+
+describe('never act twice', () => {
+  it('the same delivery twice: one branch, one PR, one start commit on the branch, one reply', async () => {
+    new FakeRepo(examplePlanFiles()).mount();
+    nock(API)
+      .persist()
+      .get(`${BASE}/collaborators/Codertocat/permission`)
+      .reply(200, { permission: 'write', role_name: 'write', user: null });
+    const github = new Writes();
+    const probot = await testProbot();
+    const event = commentEvent('/coder next', 'Codertocat', 1001);
+    await probot.receive(event);
+    await probot.receive(event);
+    expect([...github.refs.keys()]).toEqual([`refs/heads/${BRANCH}`]);
+    expect(github.pulls).toHaveLength(1);
+    expect(github.replies).toHaveLength(1);
+    expect(writes().filter((w) => w.endsWith('/pulls') || w.endsWith('/check-runs'))).toEqual([
+      `POST ${BASE}/pulls`,
+      `POST ${BASE}/check-runs`,
+    ]);
+  });
+
+  it('two /coder next at once: one branch, one PR; the other is told it is locked', async () => {
+    new FakeRepo(examplePlanFiles()).mount();
+    for (const login of ['alice', 'bob']) {
+      nock(API)
+        .persist()
+        .get(`${BASE}/collaborators/${login}/permission`)
+        .reply(200, { permission: 'write', role_name: 'write', user: null });
+    }
+    const github = new Writes();
+    const probot = await testProbot();
+    await Promise.all([
+      probot.receive(commentEvent('/coder next', 'alice', 2001)),
+      probot.receive(commentEvent('/coder next', 'bob', 2002)),
+    ]);
+    expect([...github.refs.keys()]).toEqual([`refs/heads/${BRANCH}`]);
+    expect(github.pulls).toHaveLength(1);
+    expect(github.replies).toHaveLength(2);
+    expect(github.replies.filter((r) => r.startsWith('**Coder started**'))).toHaveLength(1);
+    expect(github.replies.filter((r) => r.startsWith('**Locked.**'))).toHaveLength(1);
+  });
+
+  it('a 5xx after the PR was created: the retried create finds it and does not duplicate', async () => {
+    new FakeRepo(examplePlanFiles()).mount();
+    nock(API)
+      .get(`${BASE}/collaborators/Codertocat/permission`)
+      .reply(200, { permission: 'admin', role_name: 'admin', user: null });
+    const github = new Writes({ pullFailsAfterCreate: true });
+    const probot = await testProbot();
+    await probot.receive(commentEvent('/coder next', 'Codertocat', 3001));
+    expect(github.pulls).toHaveLength(1);
+    expect(
+      requestLog
+        .filter((r) => r.method === 'POST' && r.path.endsWith('/pulls'))
+        .map((r) => r.status),
+    ).toEqual([502, 422]);
+    expect(github.replies).toEqual([expect.stringContaining('pull request #7')]);
+  });
+
+  it('resumes its own earlier delivery that took the lock and stopped before the PR', async () => {
+    new FakeRepo(examplePlanFiles()).mount();
+    nock(API)
+      .get(`${BASE}/collaborators/Codertocat/permission`)
+      .reply(200, { permission: 'write', role_name: 'write', user: null });
+    const github = new Writes();
+    github.refs.set(`refs/heads/${BRANCH}`, sha('earlier-start'));
+    github.startedBy = 4001;
+    const probot = await testProbot();
+    await probot.receive(commentEvent('/coder next', 'Codertocat', 4001));
+    expect(github.pulls).toHaveLength(1);
+    expect(github.pulls[0]!.head.sha).toBe(sha('earlier-start'));
+    expect(github.replies).toEqual([expect.stringMatching(/^\*\*Coder started\*\*/)]);
+  });
+
+  it('waits out a secondary rate limit (403 with retry-after) and then replies once', async () => {
+    nock(API)
+      .get(`${BASE}/collaborators/Codertocat/permission`)
+      .reply(200, { permission: 'write', role_name: 'write', user: null });
+    nock(API).post(`${BASE}/issues/comments/5001/reactions`).reply(201, { id: 1, content: 'eyes' });
+    nock(API)
+      .post(`${BASE}/issues/1/comments`)
+      .reply(
+        403,
+        {
+          message:
+            'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+          documentation_url:
+            'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+        },
+        { 'retry-after': '1' },
+      )
+      .post(`${BASE}/issues/1/comments`)
+      .reply(201, { id: 2 });
+    const probot = await testProbot({ throttle: true });
+    await probot.receive(commentEvent('/coder help', 'Codertocat', 5001));
+    expect(
+      requestLog.filter((r) => r.path.endsWith('/issues/1/comments')).map((r) => r.status),
+    ).toEqual([403, 201]);
+  }, 20_000);
+});
