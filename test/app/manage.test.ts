@@ -1,0 +1,161 @@
+import nock from 'nock';
+import {
+  afterScenario,
+  API,
+  BASE,
+  beforeScenario,
+  bodyOf,
+  FakeRepo,
+  OWNER,
+  permission,
+  sha,
+  testProbot,
+  writes,
+} from '../helpers/github.js';
+import { examplePayload } from '../helpers/payloads.js';
+import { examplePlanFiles } from '../helpers/plans.js';
+
+function comment(body: string, onPullRequest = false) {
+  const payload = examplePayload('issue_comment', 'created');
+  payload.comment.body = body;
+  if (!onPullRequest) delete payload.issue.pull_request;
+  else
+    payload.issue.pull_request = {
+      url: `${API}${BASE}/pulls/1`,
+      html_url: '',
+      diff_url: '',
+      patch_url: '',
+    };
+  return { id: `d-${body}`, name: 'issue_comment' as const, payload };
+}
+const eyes = () =>
+  nock(API)
+    .post(`${BASE}/issues/comments/492700400/reactions`)
+    .reply(201, { id: 1, content: 'eyes' });
+const pullJson = (n: number, ref: string, body: string) => ({
+  number: n,
+  html_url: '',
+  body,
+  state: 'open',
+  head: { ref, sha: sha(ref), repo: { full_name: `${OWNER}/Hello-World` } },
+  base: { ref: 'master', repo: { full_name: `${OWNER}/Hello-World` } },
+});
+
+beforeEach(beforeScenario);
+afterEach(afterScenario);
+
+describe('/coder status', () => {
+  it('replies with phases, tasks and the current lock and PR, and writes nothing else', async () => {
+    new FakeRepo(examplePlanFiles()).mount();
+    permission('Codertocat', 'write');
+    eyes();
+    nock(API)
+      .get(`${BASE}/git/ref/${encodeURIComponent('heads/coder/example/phase-1')}`)
+      .reply(200, {
+        ref: 'refs/heads/coder/example/phase-1',
+        node_id: 'R',
+        url: '',
+        object: { type: 'commit', sha: sha('x'), url: '' },
+      })
+      .get(`${BASE}/pulls`)
+      .query({ head: `${OWNER}:coder/example/phase-1`, state: 'open', per_page: '1' })
+      .reply(200, [pullJson(7, 'coder/example/phase-1', '')])
+      .post(`${BASE}/issues/1/comments`)
+      .reply(201, { id: 2 });
+    await (await testProbot()).receive(comment('/coder status'));
+    expect(writes()).toEqual([
+      `POST ${BASE}/issues/comments/492700400/reactions`,
+      `POST ${BASE}/issues/1/comments`,
+    ]);
+    const reply = (bodyOf('POST', '/issues/1/comments') as { body: string }).body;
+    expect(reply).toContain('- **Phase 1: Endpoint** (0/3) ← current');
+    expect(reply).toContain('  - [ ] 1\\.2 Route and handler');
+    expect(reply).toContain('Phase 1 is locked by `coder/example/phase-1`, pull request #7.');
+  });
+});
+
+describe('/coder release', () => {
+  it("on the issue: closes the loop PR of this issue and deletes its branch; other issues' locks stay", async () => {
+    permission('Codertocat', 'write');
+    eyes();
+    nock(API)
+      .get(`${BASE}/git/matching-refs/${encodeURIComponent('heads/coder/')}`)
+      .reply(200, [
+        {
+          ref: 'refs/heads/coder/example/phase-1',
+          node_id: 'a',
+          url: '',
+          object: { type: 'commit', sha: sha('a'), url: '' },
+        },
+        {
+          ref: 'refs/heads/coder/other/phase-2',
+          node_id: 'b',
+          url: '',
+          object: { type: 'commit', sha: sha('b'), url: '' },
+        },
+      ])
+      .get(`${BASE}/pulls`)
+      .query({ state: 'open', per_page: '100' })
+      .reply(200, [
+        pullJson(
+          7,
+          'coder/example/phase-1',
+          '<!-- coder-loop {"mode":"plan","plan":"Example","phase":1,"issue":1} -->',
+        ),
+        pullJson(
+          8,
+          'coder/other/phase-2',
+          '<!-- coder-loop {"mode":"plan","plan":"Other","phase":2,"issue":5} -->',
+        ),
+      ])
+      .patch(`${BASE}/pulls/7`, { state: 'closed' })
+      .reply(200, pullJson(7, 'coder/example/phase-1', ''))
+      .delete(`${BASE}/git/refs/${encodeURIComponent('heads/coder/example/phase-1')}`)
+      .reply(204)
+      .post(`${BASE}/issues/1/comments`)
+      .reply(201, { id: 2 });
+    await (await testProbot()).receive(comment('/coder release'));
+    expect(writes()).toEqual([
+      `POST ${BASE}/issues/comments/492700400/reactions`,
+      `PATCH ${BASE}/pulls/7`,
+      `DELETE ${BASE}/git/refs/heads%2Fcoder%2Fexample%2Fphase-1`,
+      `POST ${BASE}/issues/1/comments`,
+    ]);
+    expect((bodyOf('POST', '/issues/1/comments') as { body: string }).body).toBe(
+      'Released: pull request #7 closed and branch `coder/example/phase-1` deleted. The phase is free again; nothing on the default branch changed.',
+    );
+  });
+
+  it('says so when there is nothing to release', async () => {
+    permission('Codertocat', 'write');
+    eyes();
+    nock(API)
+      .get(`${BASE}/git/matching-refs/${encodeURIComponent('heads/coder/')}`)
+      .reply(200, [])
+      .get(`${BASE}/pulls`)
+      .query({ state: 'open', per_page: '100' })
+      .reply(200, [])
+      .post(`${BASE}/issues/1/comments`)
+      .reply(201, { id: 2 });
+    await (await testProbot()).receive(comment('/coder release'));
+    expect((bodyOf('POST', '/issues/1/comments') as { body: string }).body).toBe(
+      'There is no coder-loop lock for this issue to release.',
+    );
+  });
+
+  it('on a loop PR: closes that PR and deletes its branch', async () => {
+    permission('Codertocat', 'write');
+    eyes();
+    nock(API)
+      .get(`${BASE}/pulls/1`)
+      .reply(200, pullJson(1, 'coder/quick/issue-3', ''))
+      .patch(`${BASE}/pulls/1`, { state: 'closed' })
+      .reply(200, pullJson(1, 'coder/quick/issue-3', ''))
+      .delete(`${BASE}/git/refs/${encodeURIComponent('heads/coder/quick/issue-3')}`)
+      .reply(422, { message: 'Reference does not exist', documentation_url: '' })
+      .post(`${BASE}/issues/1/comments`)
+      .reply(201, { id: 2 });
+    await (await testProbot()).receive(comment('/coder release', true));
+    expect(writes()).toContain(`PATCH ${BASE}/pulls/1`);
+  });
+});
