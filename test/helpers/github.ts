@@ -26,8 +26,9 @@ const { privateKey } = generateKeyPairSync('rsa', {
 /** A Probot with the real app loaded, talking through the OpenAPI-checked fetch to nock. */
 export const NOW = new Date('2026-11-22T12:00:00.000Z');
 
-export async function testProbot(options: { throttle?: boolean } = {}): Promise<Probot> {
-  const probot = new Probot({
+/** Probot options for tests: the real Octokit, checked by OpenAPI, answered by nock. */
+export function testProbotOptions(options: { throttle?: boolean } = {}) {
+  return {
     appId: 1,
     privateKey,
     // Throttling spaces writes a second apart (GitHub's guidance); only its own test keeps it.
@@ -38,9 +39,13 @@ export async function testProbot(options: { throttle?: boolean } = {}): Promise<
         throttle: { ...instance.throttle, enabled: options.throttle ?? false },
       }),
     ),
-    logLevel: 'fatal',
+    logLevel: 'fatal' as const,
     request: { fetch: checkedFetch },
-  });
+  };
+}
+
+export async function testProbot(options: { throttle?: boolean } = {}): Promise<Probot> {
+  const probot = new Probot(testProbotOptions(options));
   await probot.load(createApp({ now: () => NOW }));
   return probot;
 }

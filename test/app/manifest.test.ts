@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { repoRoot } from '../paths.js';
+
+interface Manifest {
+  name: string;
+  description: string;
+  default_events: string[];
+  default_permissions: Record<string, string>;
+}
+
+const manifest = load(readFileSync(join(repoRoot, 'app.yml'), 'utf8')) as Manifest;
+
+describe('app.yml (the manifest the setup page registers)', () => {
+  it('subscribes to every event the whole loop handles', () => {
+    expect([...manifest.default_events].sort()).toEqual(
+      [
+        'check_run',
+        'check_suite',
+        'issue_comment',
+        'issues',
+        'pull_request',
+        'pull_request_review',
+        'status',
+        'workflow_run',
+      ].sort(),
+    );
+  });
+
+  it('asks for the permissions the loop writes with, and no more', () => {
+    expect(manifest.default_permissions).toEqual({
+      contents: 'write',
+      pull_requests: 'write',
+      issues: 'write',
+      checks: 'write',
+      statuses: 'read',
+      actions: 'read',
+      metadata: 'read',
+      members: 'read',
+    });
+  });
+
+  it("has a description that survives Probot's single-quoted HTML attribute", () => {
+    expect(manifest.description).not.toContain("'");
+  });
+});
