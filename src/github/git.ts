@@ -138,8 +138,11 @@ export async function createLockRef(
   } catch (error) {
     if (!isHttpError(error, 422)) throw error;
     const current = await new GitReader(gh, repo).branchHead(branch);
-    if (current === undefined)
-      throw new Error(`Could not create branch ${branch}: ${errorMessage(error)}`);
+    if (current === undefined) {
+      throw new Error(`Could not create branch ${branch}: ${errorMessage(error)}`, {
+        cause: error,
+      });
+    }
     return current === sha ? { acquired: true } : { acquired: false, sha: current };
   }
 }

@@ -6,7 +6,6 @@ import {
   beforeScenario,
   FakeRepo,
   OWNER,
-  permission,
   requestLog,
   sha,
   testProbot,
