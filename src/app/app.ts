@@ -60,6 +60,30 @@ export function createApp(options: AppOptions = {}): (app: Probot) => void {
     app.on('issues.labeled', async (context) => {
       report(context, await onIssuesLabeled(envFrom(context, options.now), context.payload));
     });
+    // Verification: CI results on a loop PR head.
+    app.on(
+      ['check_suite.completed', 'check_run.completed', 'status', 'workflow_run.completed'],
+      async (context) => {
+        const outcome = await onCiEvent(
+          envFrom(context, options.now),
+          context.name,
+          context.payload as CiPayload,
+        );
+        report(context, outcome);
+      },
+    );
+    app.on('pull_request_review.submitted', async (context) => {
+      report(
+        context,
+        await onReview(envFrom(context, options.now), context.payload as ReviewPayload),
+      );
+    });
+    app.on(['pull_request.closed', 'pull_request.synchronize'], async (context) => {
+      report(
+        context,
+        await onPullRequest(envFrom(context, options.now), context.payload as PullRequestPayload),
+      );
+    });
   };
 }
 

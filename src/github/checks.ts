@@ -1,5 +1,116 @@
-import { CHECK_NAME, checkRunOutput, type CheckRunView } from '../core/index.js';
+import {
+  CHECK_NAME,
+  checkRunOutput,
+  type CheckResult,
+  type CheckRunView,
+  type NodeId,
+} from '../core/index.js';
 import type { GitHub, Repo } from './client.js';
+
+/** The loop's own check run on a head: its id, the flowchart node (external_id) and conclusion. */
+export interface OwnCheckRun {
+  id: number;
+  node: NodeId | undefined;
+  /** `external_id` as written: the node, then `;key=value` data. */
+  externalId: string;
+  conclusion: string | null;
+}
+
+export interface HeadChecks {
+  /** Every check run and commit status of the head, coder-loop's own included. */
+  results: CheckResult[];
+  own?: OwnCheckRun;
+}
+
+/** Check runs and commit statuses of a head commit: two reads. */
+export async function readHeadChecks(gh: GitHub, repo: Repo, sha: string): Promise<HeadChecks> {
+  const [runs, combined] = await Promise.all([
+    gh.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
+      ...repo,
+      ref: sha,
+      per_page: 100,
+    }),
+    gh.request('GET /repos/{owner}/{repo}/commits/{ref}/status', {
+      ...repo,
+      ref: sha,
+      per_page: 100,
+    }),
+  ]);
+  const results: CheckResult[] = runs.data.check_runs.map((r) => ({
+    name: r.name,
+    status: r.status,
+    conclusion: r.conclusion,
+    ...(r.html_url ? { url: r.html_url } : {}),
+  }));
+  for (const s of combined.data.statuses) {
+    results.push({
+      name: s.context,
+      status: s.state === 'pending' ? 'in_progress' : 'completed',
+      conclusion: s.state === 'pending' ? null : s.state,
+      ...(s.target_url ? { url: s.target_url } : {}),
+    });
+  }
+  const mine = runs.data.check_runs
+    .filter((r) => r.name === CHECK_NAME)
+    .sort((a, b) => Number(b.id) - Number(a.id))[0];
+  return {
+    results,
+    ...(mine
+      ? {
+          own: {
+            id: Number(mine.id),
+            node: ((mine.external_id ?? '').split(';')[0] || undefined) as NodeId | undefined,
+            externalId: mine.external_id ?? '',
+            conclusion: mine.conclusion,
+          },
+        }
+      : {}),
+  };
+}
+
+export interface CheckRunWrite {
+  view: CheckRunView;
+  /** Absent while the loop waits; success only when the phase is complete. */
+  conclusion?: 'success' | 'failure';
+  /** Data for later events, after the node in `external_id` (`;next=2`). */
+  data?: string;
+}
+
+/**
+ * Shows where a PR head stands: updates the loop's check run on that head, or creates it. The
+ * flowchart node is kept in `external_id`, so the next event reads it back from GitHub.
+ */
+export async function writeCheckRun(
+  gh: GitHub,
+  repo: Repo,
+  headSha: string,
+  own: OwnCheckRun | undefined,
+  write: CheckRunWrite,
+  repoUrl: string,
+  ref: string,
+): Promise<void> {
+  const fields = {
+    external_id: `${write.view.node}${write.data ?? ''}`,
+    output: checkRunOutput(write.view, repoUrl, ref),
+    ...(write.conclusion
+      ? { status: 'completed' as const, conclusion: write.conclusion }
+      : { status: 'in_progress' as const }),
+  };
+  if (own) {
+    await gh.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
+      ...repo,
+      check_run_id: own.id,
+      ...fields,
+    });
+  } else {
+    await gh.request('POST /repos/{owner}/{repo}/check-runs', {
+      ...repo,
+      name: CHECK_NAME,
+      head_sha: headSha,
+      ...fields,
+    });
+  }
+}
 
 /** Creates the `coder-loop` check run on a head commit, showing where the PR stands. */
 export async function createCheckRun(
@@ -9,13 +120,6 @@ export async function createCheckRun(
   view: CheckRunView,
   repoUrl: string,
   ref: string,
-): Promise<number> {
-  const { data } = await gh.request('POST /repos/{owner}/{repo}/check-runs', {
-    ...repo,
-    name: CHECK_NAME,
-    head_sha: headSha,
-    status: 'in_progress',
-    output: checkRunOutput(view, repoUrl, ref),
-  });
-  return Number(data.id);
+): Promise<void> {
+  await writeCheckRun(gh, repo, headSha, undefined, { view }, repoUrl, ref);
 }

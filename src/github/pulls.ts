@@ -6,6 +6,35 @@ export interface PullRequest {
   body: string | null;
   head: { ref: string; sha: string };
   state: string;
+  labels?: { name?: string }[];
+}
+
+export const ESCALATED_LABEL = 'coder:escalated';
+
+export function isEscalated(pr: Pick<PullRequest, 'labels'>): boolean {
+  return (pr.labels ?? []).some((l) => l.name === ESCALATED_LABEL);
+}
+
+/** The paths a PR changes (up to 3,000, GitHub's limit for this list). */
+export async function pullRequestFiles(
+  gh: GitHub,
+  repo: Repo,
+  pr: number,
+): Promise<{ path: string; additions: number; deletions: number }[]> {
+  const files: { path: string; additions: number; deletions: number }[] = [];
+  for (let page = 1; page <= 30; page++) {
+    const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', {
+      ...repo,
+      pull_number: pr,
+      per_page: 100,
+      page,
+    });
+    files.push(
+      ...data.map((f) => ({ path: f.filename, additions: f.additions, deletions: f.deletions })),
+    );
+    if (data.length < 100) break;
+  }
+  return files;
 }
 
 /** The open pull request whose head is `branch` in this repository, if any. */

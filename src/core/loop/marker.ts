@@ -10,6 +10,14 @@ export interface LoopMarker {
   issue: number;
   /** The comment that started it (absent when a label did). */
   comment?: number;
+  /** Failed CI attempts, one per distinct failed head commit. */
+  attempts?: Attempt[];
+}
+
+export interface Attempt {
+  sha: string;
+  checks: { name: string; conclusion: string; url?: string }[];
+  reason?: string;
 }
 
 const PREFIX = '<!-- coder-loop ';
@@ -19,6 +27,41 @@ const SUFFIX = ' -->';
 export function renderMarker(marker: LoopMarker): string {
   const json = JSON.stringify(marker).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
   return `${PREFIX}${json}${SUFFIX}`;
+}
+
+const ATTEMPTS_START = '<!-- coder-loop:attempts -->';
+const ATTEMPTS_END = '<!-- /coder-loop:attempts -->';
+
+/**
+ * A PR body with its marker replaced and its "CI attempts" section rewritten: the PR body is
+ * where the loop keeps the attempt history, so every replica (and the Action) reads the same.
+ */
+export function updateMarker(body: string, marker: LoopMarker): string {
+  let text = body;
+  const start = text.indexOf(PREFIX);
+  const end = start === -1 ? -1 : text.indexOf(SUFFIX, start + PREFIX.length);
+  text =
+    start === -1 || end === -1
+      ? `${renderMarker(marker)}\n${text}`
+      : text.slice(0, start) + renderMarker(marker) + text.slice(end + SUFFIX.length);
+  const block = renderAttempts(marker.attempts ?? []);
+  const a = text.indexOf(ATTEMPTS_START);
+  const b = text.indexOf(ATTEMPTS_END);
+  if (a !== -1 && b > a) return text.slice(0, a) + block + text.slice(b + ATTEMPTS_END.length);
+  return `${text}\n\n${block}`;
+}
+
+function renderAttempts(attempts: readonly Attempt[]): string {
+  const lines = [ATTEMPTS_START, '### CI attempts', ''];
+  if (attempts.length === 0) lines.push('No failed attempt yet.');
+  attempts.forEach((a, i) => {
+    const checks = a.checks.map((c) => (c.url ? `[${c.name}](${c.url})` : c.name)).join(', ');
+    lines.push(
+      `${i + 1}. \`${a.sha.slice(0, 7)}\` failed: ${checks || a.reason || 'no check named'}`,
+    );
+  });
+  lines.push(ATTEMPTS_END);
+  return lines.join('\n');
 }
 
 export function readMarker(text: string | null | undefined): LoopMarker | undefined {

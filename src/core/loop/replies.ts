@@ -21,9 +21,6 @@ export const reply = {
   notPermitted: (login: string): string =>
     `@${login}, coder-loop takes commands only from people with write access to this repository.`,
 
-  notYet: (command: string): string =>
-    `${codeSpan(`/coder ${command}`)} is not available yet in this version of coder-loop; nothing was done.`,
-
   configInvalid: (problems: readonly Problem[]): string =>
     `The coder-loop config is invalid, so nothing was done:\n\n${list(problems)}`,
 
@@ -93,4 +90,87 @@ export const reply = {
     `Released: ${pr ? `pull request #${pr.number} closed and ` : ''}branch ${codeSpan(branch)} deleted. The phase is free again; nothing on the default branch changed.`,
 
   nothingToRelease: (): string => 'There is no coder-loop lock for this issue to release.',
+
+  noLoopPullRequest: (): string => 'There is no open coder-loop pull request for this issue.',
+
+  /** Verification → Fail: "Debug & Fix", attempt k of N. */
+  ciFailed: (
+    pr: number,
+    attempt: number,
+    of: number,
+    failing: readonly { name: string; conclusion: string | null; url?: string }[],
+    reason?: string,
+  ): string =>
+    [
+      `**CI failed** on pull request #${pr} — attempt ${attempt} of ${of}. Back to implementation (Debug & Fix).`,
+      '',
+      ...(reason ? [`- ${reason}`] : []),
+      ...failing.map(
+        (c) =>
+          `- ${c.url ? `[${escapeMarkdown(c.name)}](${c.url})` : escapeMarkdown(c.name)}: ${c.conclusion ?? 'failed'}`,
+      ),
+    ].join('\n'),
+
+  /** Verification → Pass: on to Code Review. */
+  ciPassed: (pr: number, reviewers: readonly string[]): string =>
+    `**CI passed** on pull request #${pr}. Code review${reviewers.length ? ` requested from ${reviewers.map((r) => `@${r}`).join(', ')}` : ' is next'}: an approval completes the phase.`,
+
+  changesRequested: (pr: number, reviewer: string): string =>
+    `**Changes requested** on pull request #${pr} by @${reviewer}. Back to implementation.`,
+
+  staleApproval: (pr: number, reviewed: string, head: string): string =>
+    `The approval on pull request #${pr} is for \`${reviewed.slice(0, 7)}\`, but the head is now \`${head.slice(0, 7)}\`. Nothing was done; approve the current head.`,
+
+  approvalBeforeGate: (pr: number): string =>
+    `Approval on pull request #${pr} noted, but CI has not passed on its head yet. The phase completes when it does.`,
+
+  escalated: (
+    pr: number,
+    architects: readonly string[],
+    reason: string,
+    details: readonly string[],
+  ): string =>
+    [
+      `**Escalated to architect** (pull request #${pr}): ${reason}.`,
+      '',
+      ...details.map((d) => `- ${d}`),
+      '',
+      architects.length
+        ? `${architects.map((a) => `@${a}`).join(', ')}: please review. Nothing advances by itself until someone with write access runs \`/coder resume\`.`
+        : 'No architects are configured (`architects` in .github/coder.yml). Nothing advances by itself until someone with write access runs `/coder resume`.',
+    ].join('\n'),
+
+  completing: (pr: number, phase: Phase): string =>
+    `**${phaseTitle(phase)} approved**: tasks marked \`[x]\`, the phase report written, the checkpoint and master log updated in one commit on pull request #${pr}. Final verification (CI) runs on it now.`,
+
+  phaseComplete: (
+    plan: string,
+    phase: Phase,
+    pr: number,
+    next: { number: number } | undefined,
+    merged: boolean,
+  ): string =>
+    `**Phase ${phase.number} complete** (${codeSpan(plan)}, pull request #${pr}${merged ? ', merged' : ''}). ${next ? `Next: \`/coder next ${plan}\` takes Phase ${next.number}${merged ? '' : ' once this pull request is merged'}.` : 'That was the last phase: the plan is complete once this is merged.'}`,
+
+  prClosed: (pr: number, merged: boolean, branch: string): string =>
+    merged
+      ? `Pull request #${pr} merged; branch ${codeSpan(branch)} deleted.`
+      : `Pull request #${pr} was closed without merging; branch ${codeSpan(branch)} deleted, so the phase is free again.`,
+
+  quickPassed: (pr: number): string =>
+    `**CI passed** on quick pull request #${pr}: ready to review and merge.`,
+
+  quickGrew: (
+    pr: number,
+    files: number,
+    lines: number,
+    maxFiles: number,
+    maxLines: number,
+  ): string =>
+    `Quick pull request #${pr} has grown to ${files} file(s) and ${lines} changed lines (quick mode: at most ${maxFiles} file(s), fewer than ${maxLines} lines). Consider plan mode: put the work into a plan phase and run \`/coder next\`.`,
+
+  notEscalated: (pr: number): string => `Pull request #${pr} is not escalated; nothing to resume.`,
+
+  resumed: (pr: number): string =>
+    `Resumed pull request #${pr}: the escalation is cleared, the attempt count starts again, and the gate is evaluated now.`,
 };

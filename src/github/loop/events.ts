@@ -4,6 +4,7 @@ import type { LoopEnv, LoopOutcome } from './env.js';
 import { assess, release, status } from './manage.js';
 import { startPhase } from './next.js';
 import { startQuick } from './quick.js';
+import { retryOrResume } from './resume.js';
 
 /** The parts of webhook payloads the loop reads (the real payloads carry much more). */
 interface Actor {
@@ -76,10 +77,6 @@ export async function onIssueComment(
     case 'help':
       await replyOnIssue(gh, repo, issue.number, reply.help());
       return { state: 'help' };
-    case 'retry':
-    case 'resume':
-      await replyOnIssue(gh, repo, issue.number, reply.notYet(command.name));
-      return { state: 'not-available', reason: `/coder ${command.name} arrives with the CI gate` };
     case 'release':
       return release(env, {
         number: issue.number,
@@ -113,6 +110,12 @@ export async function onIssueComment(
       });
     case 'status':
       return status(env, config, issue.number, command.plan);
+    case 'retry':
+    case 'resume':
+      return retryOrResume(env, config, command.name, {
+        number: issue.number,
+        isPullRequest: issue.pull_request !== undefined,
+      });
   }
 }
 

@@ -1,0 +1,85 @@
+import picomatch from 'picomatch';
+import type { Config } from '../config.js';
+import { CHECK_NAME } from './checkRun.js';
+
+/** A check run or commit status of a head commit, as the gate sees it. */
+export interface CheckResult {
+  name: string;
+  /** queued | in_progress | completed (check runs); statuses are completed unless pending. */
+  status: string;
+  /** success, failure, neutral, cancelled, skipped, timed_out, action_required, stale, error, pending… */
+  conclusion: string | null;
+  url?: string;
+}
+
+export type Gate =
+  | { verdict: 'passed'; checks: CheckResult[] }
+  | { verdict: 'failed'; failing: CheckResult[]; reason: string }
+  | { verdict: 'pending'; waiting: string[] };
+
+const PASS = new Set(['success', 'neutral', 'skipped']);
+const FAIL = new Set([
+  'failure',
+  'cancelled',
+  'timed_out',
+  'action_required',
+  'error',
+  'startup_failure',
+  'stale',
+]);
+
+/**
+ * Verification (CI is the gate): every check run and commit status of the head except
+ * coder-loop's own — or only `requiredChecks` when the config lists them. All
+ * success/neutral/skipped: passed; any failure/cancelled/timed_out/action_required: failed;
+ * otherwise pending. With nothing to wait for, the gate is pending (CI has not reported yet).
+ */
+export function evaluateGate(
+  checks: readonly CheckResult[],
+  config: Pick<Config, 'requiredChecks'>,
+): Gate {
+  const relevant = checks.filter((c) => c.name !== CHECK_NAME);
+  const considered = config.requiredChecks.length
+    ? relevant.filter((c) => config.requiredChecks.includes(c.name))
+    : relevant;
+  const failing = considered.filter((c) => c.conclusion !== null && FAIL.has(c.conclusion));
+  if (failing.length > 0) {
+    return { verdict: 'failed', failing, reason: `${failing.length} check(s) failed` };
+  }
+  const missing = config.requiredChecks.filter((name) => !relevant.some((c) => c.name === name));
+  const waiting = [
+    ...considered
+      .filter((c) => c.conclusion === null || !PASS.has(c.conclusion))
+      .map((c) => c.name),
+    ...missing,
+  ];
+  if (waiting.length > 0 || considered.length === 0) return { verdict: 'pending', waiting };
+  return { verdict: 'passed', checks: considered };
+}
+
+/** Plan mode's "Write Failing Test": the PR must change a test file (unless `testPaths` is []). */
+export function changesATest(files: readonly string[], config: Pick<Config, 'testPaths'>): boolean {
+  if (config.testPaths.length === 0) return true;
+  const isTest = picomatch(config.testPaths, { dot: true });
+  return files.some((f) => isTest(f));
+}
+
+/** "Touched Locked Items?": paths matching `locked`, and plan documents the loop does not own. */
+export function touchedLockedItems(
+  files: readonly string[],
+  config: Pick<Config, 'locked' | 'plansDir'>,
+  plan: string | undefined,
+): { locked: string[]; planDocuments: string[] } {
+  const isLocked = config.locked.length ? picomatch(config.locked, { dot: true }) : () => false;
+  const plans = `${config.plansDir.replace(/\/+$/, '')}/`;
+  const own = plan ? `${plans}${plan}/` : undefined;
+  // The loop owns what it writes: checklist marks, the log, reports and the context checkpoint.
+  const owned = (path: string) =>
+    own !== undefined &&
+    (path === `${own}01_Master Plan/01_Checklist.md` ||
+      path === `${own}00_context.md` ||
+      (path.startsWith(`${own}Reports/`) && path.endsWith('.md')));
+  const locked = files.filter((f) => isLocked(f));
+  const planDocuments = files.filter((f) => f.startsWith(plans) && !owned(f));
+  return { locked, planDocuments };
+}
