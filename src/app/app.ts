@@ -1,13 +1,22 @@
 import type { Context, Probot } from 'probot';
 import { CONFIG_PATH, parseConfig } from '../core/index.js';
 import {
+  onCiEvent,
   onIssueComment,
   onIssuesLabeled,
+  onPullRequest,
+  onReview,
+  type CiPayload,
   type LoopEnv,
   type LoopOutcome,
+  type PullRequestPayload,
+  type ReviewPayload,
 } from '../github/loop/index.js';
 
-type RepoEvent = Context<'issue_comment.created' | 'issues.labeled'>;
+/** What the adapter uses of a Probot context: every event the loop handles has a repository. */
+type RepoEvent = Pick<Context, 'octokit' | 'log' | 'config' | 'repo'> & {
+  payload: { repository: { html_url: string; default_branch: string } };
+};
 
 /** The LoopEnv of one webhook delivery: its installation's Octokit, repository and config. */
 export function envFrom(context: RepoEvent, now: () => Date = () => new Date()): LoopEnv {

@@ -36,7 +36,11 @@ export async function readHeadChecks(gh: GitHub, repo: Repo, sha: string): Promi
       per_page: 100,
     }),
   ]);
-  const results: CheckResult[] = runs.data.check_runs.map((r) => ({
+  // A re-run adds a check run with the same name: the newest one counts.
+  const latest = new Map<string, (typeof runs.data.check_runs)[number]>();
+  for (const r of [...runs.data.check_runs].sort((a, b) => Number(a.id) - Number(b.id)))
+    latest.set(r.name, r);
+  const results: CheckResult[] = [...latest.values()].map((r) => ({
     name: r.name,
     status: r.status,
     conclusion: r.conclusion,

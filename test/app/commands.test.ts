@@ -106,18 +106,19 @@ describe('commands that only reply', () => {
     expect(replyBody()).toMatch(/^Unknown command `\/coder deploy`\.\n\ncoder-loop commands/);
   });
 
-  it.each(['retry', 'resume'])(
-    '%s says it is not available yet (no silent no-op)',
-    async (command) => {
-      permission('Codertocat', 'write');
-      eyes();
-      replyMock();
-      await (await testProbot()).receive(commentEvent(`/coder ${command}`));
-      expect(replyBody()).toBe(
-        `\`/coder ${command}\` is not available yet in this version of coder-loop; nothing was done.`,
-      );
-    },
-  );
+  it.each(['retry', 'resume'])('%s without a loop PR for the issue says so', async (command) => {
+    permission('Codertocat', 'write');
+    eyes();
+    new FakeRepo(examplePlanFiles()).mount();
+    nock(API).get(`${BASE}/pulls`).query({ state: 'open', per_page: '100' }).reply(200, []);
+    replyMock();
+    await (await testProbot()).receive(commentEvent(`/coder ${command}`));
+    expect(writes()).toEqual([
+      `POST ${BASE}/issues/comments/492700400/reactions`,
+      `POST ${BASE}/issues/1/comments`,
+    ]);
+    expect(replyBody()).toBe('There is no open coder-loop pull request for this issue.');
+  });
 
   it('refuses a plan name with a path in it before reading anything', async () => {
     permission('Codertocat', 'write');

@@ -27,6 +27,7 @@ describe('plan layout', () => {
     [12, 'Build the API', 'Reports/12_Build_the_API.md'],
     [3, 'In/Out', 'Reports/03_InOut.md'],
     [4, '', 'Reports/04_Phase_4.md'],
+    [1, 'Master Log', 'Reports/01_Master_Log_Report.md'],
   ])('report of phase %d %j is %j', (n, name, path) => {
     expect(reportPath(n, name)).toBe(path);
   });

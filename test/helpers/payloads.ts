@@ -18,6 +18,6 @@ export function examplePayload(event: string, action?: string, index = 0): any {
   const example = examples[index];
   if (!example) throw new Error(`no example ${index} for ${event}.${action}`);
   const payload = structuredClone(example) as Record<string, unknown>;
-  payload.installation ??= { id: 4242, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNDI0Mg==' };
+  payload.installation = { id: 4242, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNDI0Mg==' };
   return payload;
 }

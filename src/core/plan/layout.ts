@@ -67,7 +67,9 @@ export function reportPath(phase: number, phaseName: string): string {
       .replace(/[/\\\u0000-\u001f\u007f]/g, '')
       .trim()
       .replace(/\s+/g, '_') || `Phase_${phase}`;
-  return `${PLAN_FILES.reportsDir}/${nn}_${name}.md`;
+  const path = `${PLAN_FILES.reportsDir}/${nn}_${name}.md`;
+  // Phase 1 named "Master Log" must not overwrite the master log.
+  return path === PLAN_FILES.masterLog ? `${PLAN_FILES.reportsDir}/${nn}_${name}_Report.md` : path;
 }
 
 /**

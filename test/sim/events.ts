@@ -1,0 +1,97 @@
+import type { Probot } from 'probot';
+import { examplePayload } from '../helpers/payloads.js';
+import type { SimGitHub } from './github.js';
+
+/** Real example payloads, changed only where the scenario needs, delivered to the App. */
+export class Deliver {
+  private n = 0;
+  constructor(
+    private readonly probot: Probot,
+    private readonly sim: SimGitHub,
+  ) {}
+
+  async comment(
+    body: string,
+    {
+      login = 'Codertocat',
+      issue = 1,
+      commentId,
+    }: { login?: string; issue?: number; commentId?: number } = {},
+  ) {
+    const payload = examplePayload('issue_comment', 'created');
+    payload.comment.body = body;
+    payload.comment.id = commentId ?? 1000 + ++this.n;
+    payload.comment.user.login = login;
+    payload.sender.login = login;
+    payload.issue.number = issue;
+    delete payload.issue.pull_request;
+    await this.probot.receive({ id: `c-${this.n}`, name: 'issue_comment', payload });
+  }
+
+  /** CI finished on a branch head: a check run with `conclusion`, then `check_suite.completed`. */
+  async ci(
+    branch: string,
+    conclusion: string,
+    { sha, name = 'test' }: { sha?: string; name?: string } = {},
+  ) {
+    const head = sha ?? this.sim.refs.get(branch)!;
+    this.sim.ci(head, conclusion, name);
+    const payload = examplePayload('check_suite', 'completed');
+    payload.check_suite.head_branch = branch;
+    payload.check_suite.head_sha = head;
+    payload.check_suite.conclusion = conclusion;
+    payload.check_suite.pull_requests = [];
+    await this.probot.receive({ id: `ci-${++this.n}`, name: 'check_suite', payload });
+  }
+
+  async workflowRun(branch: string, conclusion: string) {
+    const head = this.sim.refs.get(branch)!;
+    this.sim.ci(head, conclusion, 'build');
+    const payload = examplePayload('workflow_run', 'completed');
+    payload.workflow_run.head_branch = branch;
+    payload.workflow_run.head_sha = head;
+    payload.workflow_run.conclusion = conclusion;
+    await this.probot.receive({ id: `wr-${++this.n}`, name: 'workflow_run', payload });
+  }
+
+  async review(
+    prNumber: number,
+    login: string,
+    state: 'approved' | 'changes_requested',
+    commit?: string,
+  ) {
+    const pr = this.sim.pull(prNumber);
+    const head = commit ?? this.sim.headOf(pr);
+    const id = 9000 + ++this.n;
+    this.sim.reviews.push({
+      id,
+      pr: prNumber,
+      user: login,
+      state: state === 'approved' ? 'APPROVED' : 'CHANGES_REQUESTED',
+      commit_id: head,
+    });
+    const payload = examplePayload('pull_request_review', 'submitted');
+    payload.review.id = id;
+    payload.review.state = state;
+    payload.review.commit_id = head;
+    payload.review.user.login = login;
+    payload.review.user.type = 'User';
+    payload.pull_request = { ...payload.pull_request, ...this.sim.pullJson(pr) };
+    await this.probot.receive({ id: `rv-${this.n}`, name: 'pull_request_review', payload });
+  }
+
+  async pullRequest(
+    action: 'synchronize' | 'closed',
+    prNumber: number,
+    { login = 'Codertocat' } = {},
+  ) {
+    const payload = examplePayload('pull_request', action === 'closed' ? 'closed' : 'synchronize');
+    payload.pull_request = {
+      ...payload.pull_request,
+      ...this.sim.pullJson(this.sim.pull(prNumber)),
+    };
+    payload.sender.login = login;
+    payload.sender.type = 'User';
+    await this.probot.receive({ id: `pr-${++this.n}`, name: 'pull_request', payload });
+  }
+}

@@ -1,0 +1,698 @@
+import { createHash } from 'node:crypto';
+import nock from 'nock';
+import { API, OWNER, REPO } from '../helpers/github.js';
+
+/**
+ * An in-memory GitHub for tests only: git objects and refs (422 on an existing ref, non-fast-forward
+ * rejected when `force` is false), pull requests (one open PR per head), comments, labels,
+ * reactions, check runs, statuses, reviews and permissions — the documented behaviour the loop
+ * relies on. It answers through nock, behind the same OpenAPI-checked fetch as every other test.
+ */
+
+type Files = Map<string, string>; // path → blob sha
+
+interface Commit {
+  sha: string;
+  tree: string;
+  parents: string[];
+  message: string;
+}
+export interface SimPull {
+  number: number;
+  title: string;
+  body: string;
+  head: string;
+  base: string;
+  state: 'open' | 'closed';
+  merged: boolean;
+  labels: Set<string>;
+  requested: string[];
+}
+export interface SimCheckRun {
+  id: number;
+  head_sha: string;
+  name: string;
+  status: string;
+  conclusion: string | null;
+  external_id: string;
+  output?: { title?: string; summary?: string; text?: string };
+  html_url: string;
+}
+export interface SimReview {
+  id: number;
+  pr: number;
+  user: string;
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED';
+  commit_id: string;
+}
+
+const R = `/repos/${OWNER}/${REPO}`;
+let counter = 0;
+const hash = (seed: string) => createHash('sha1').update(`${seed}:${++counter}`).digest('hex');
+const blobSha = (content: string) => {
+  const bytes = Buffer.from(content, 'utf8');
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+};
+const notFound = [
+  404,
+  { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
+] as const;
+const user = (login: string, type = 'User') => ({
+  login,
+  id: 1,
+  node_id: 'U',
+  type,
+  site_admin: false,
+  avatar_url: '',
+  gravatar_id: '',
+  url: '',
+  html_url: '',
+});
+
+export class SimGitHub {
+  readonly defaultBranch = 'master';
+  readonly refs = new Map<string, string>();
+  readonly commits = new Map<string, Commit>();
+  readonly trees = new Map<string, Files>();
+  readonly blobs = new Map<string, string>();
+  readonly pulls: SimPull[] = [];
+  readonly comments: { issue: number; body: string; id: number }[] = [];
+  readonly issueLabels = new Map<number, Set<string>>();
+  readonly repoLabels = new Set<string>(['bug']);
+  readonly checkRuns: SimCheckRun[] = [];
+  readonly statuses: { sha: string; context: string; state: string; target_url: string }[] = [];
+  readonly reviews: SimReview[] = [];
+  readonly permissions = new Map<string, string>();
+  readonly teams = new Map<string, Set<string>>(); // "org/slug" → members
+  /** Requests to fail once: "METHOD path-suffix" → status. */
+  readonly faults = new Map<string, number>();
+  /** Run once, just before the next ref update is applied: a human pushing in between. */
+  beforeRefUpdate?: () => void;
+  private ids = 100;
+
+  constructor(files: Record<string, string>) {
+    const commit = this.commit(files, [], 'initial');
+    this.refs.set(this.defaultBranch, commit);
+  }
+
+  // ——— test-side helpers ———
+
+  /** A commit holding exactly `files` (path → content). */
+  commit(files: Record<string, string>, parents: string[], message: string): string {
+    const tree: Files = new Map();
+    for (const [path, content] of Object.entries(files)) {
+      const sha = blobSha(content);
+      this.blobs.set(sha, content);
+      tree.set(path, sha);
+    }
+    const treeSha = hash('tree');
+    this.trees.set(treeSha, tree);
+    const sha = hash('commit');
+    this.commits.set(sha, { sha, tree: treeSha, parents, message });
+    return sha;
+  }
+
+  /** The files of a branch (or commit), path → content. */
+  files(refOrSha: string): Record<string, string> {
+    const sha = this.refs.get(refOrSha) ?? refOrSha;
+    const tree = this.trees.get(this.commits.get(sha)!.tree)!;
+    return Object.fromEntries([...tree].map(([p, b]) => [p, this.blobs.get(b)!]));
+  }
+
+  /** A human push: `changes` (path → content, or null to delete) on top of the branch head. */
+  push(branch: string, changes: Record<string, string | null>, message = 'work'): string {
+    const files = this.files(branch);
+    for (const [path, content] of Object.entries(changes)) {
+      if (content === null) delete files[path];
+      else files[path] = content;
+    }
+    const sha = this.commit(files, [this.refs.get(branch)!], message);
+    this.refs.set(branch, sha);
+    return sha;
+  }
+
+  /** CI reporting on a head: a check run named `name` with a conclusion. */
+  ci(sha: string, conclusion: string, name = 'test'): SimCheckRun {
+    const run: SimCheckRun = {
+      id: ++this.ids,
+      head_sha: sha,
+      name,
+      status: 'completed',
+      conclusion,
+      external_id: '',
+      html_url: `https://github.com/${OWNER}/${REPO}/runs/${this.ids}`,
+    };
+    this.checkRuns.push(run);
+    return run;
+  }
+
+  pull(number: number): SimPull {
+    return this.pulls.find((p) => p.number === number)!;
+  }
+
+  headOf(pr: SimPull): string {
+    return this.refs.get(pr.head) ?? '';
+  }
+
+  own(sha: string): SimCheckRun | undefined {
+    return this.checkRuns.filter((r) => r.head_sha === sha && r.name === 'coder-loop').pop();
+  }
+
+  /** The PR object as GitHub's REST API and webhook payloads show it. */
+  pullJson(pr: SimPull) {
+    const repo = { full_name: `${OWNER}/${REPO}`, name: REPO, owner: user(OWNER) };
+    return {
+      number: pr.number,
+      title: pr.title,
+      body: pr.body,
+      state: pr.state,
+      merged: pr.merged,
+      html_url: `https://github.com/${OWNER}/${REPO}/pull/${pr.number}`,
+      labels: [...pr.labels].map((name) => ({ name })),
+      user: user('coder-loop[bot]', 'Bot'),
+      head: {
+        ref: pr.head,
+        sha: this.headOf(pr) || (pr as SimPull & { lastHead?: string }).lastHead || '',
+        repo,
+      },
+      base: { ref: pr.base, sha: this.refs.get(pr.base), repo },
+    };
+  }
+
+  private ancestors(sha: string): Set<string> {
+    const seen = new Set<string>();
+    const stack = [sha];
+    while (stack.length) {
+      const s = stack.pop()!;
+      if (seen.has(s)) continue;
+      seen.add(s);
+      stack.push(...(this.commits.get(s)?.parents ?? []));
+    }
+    return seen;
+  }
+
+  private fault(method: string, path: string): number | undefined {
+    for (const [key, status] of this.faults) {
+      const [m, suffix] = key.split(' ');
+      if (m === method && path.endsWith(suffix!)) {
+        this.faults.delete(key);
+        return status;
+      }
+    }
+    return undefined;
+  }
+
+  // ——— the REST API ———
+
+  mount(): void {
+    const scope = nock(API).persist();
+    const route = (
+      method: 'get' | 'post' | 'patch' | 'put' | 'delete',
+      pattern: RegExp,
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route knows its body
+      handler: (m: RegExpMatchArray, body: any, url: URL) => readonly [number, unknown?],
+    ) => {
+      // Match on the decoded path: Octokit encodes `/` inside refs and file paths.
+      const matches = (uri: string) => pattern.test(decodeURIComponent(uri.split('?')[0]!));
+      (scope[method] as (p: (uri: string) => boolean) => nock.Interceptor)(matches).reply(
+        (uri, body) => {
+          const url = new URL(uri, API);
+          const m = decodeURIComponent(url.pathname).match(pattern)!;
+          const injected = this.fault(method.toUpperCase(), url.pathname);
+          if (injected) return [injected, { message: 'Injected fault' }];
+          const [status, data] = handler(
+            m,
+            typeof body === 'string' && body ? JSON.parse(body) : body,
+            url,
+          );
+          return [status, data ?? ''];
+        },
+      );
+    };
+    const p = (s: string) => new RegExp(`^${R.replace(/\//g, '\\/')}${s}$`);
+
+    route('get', p('/collaborators/([^/]+)/permission'), (m) => {
+      const level = this.permissions.get(m[1]!) ?? 'read';
+      return [
+        200,
+        { permission: level === 'maintain' ? 'write' : level, role_name: level, user: user(m[1]!) },
+      ];
+    });
+    route('post', p('/issues/comments/(\\d+)/reactions'), () => [201, { id: 1, content: 'eyes' }]);
+    route(
+      'get',
+      new RegExp(`^/repos/${OWNER}/(${REPO}|\\.github)/contents/\\.github/coder\\.yml$`),
+      (m) => {
+        const text =
+          m[1] === REPO ? this.files(this.defaultBranch)['.github/coder.yml'] : undefined;
+        return text === undefined ? notFound : [200, text];
+      },
+    );
+    route('get', p('/git/ref/heads/(.+)'), (m) => {
+      const sha = this.refs.get(m[1]!);
+      return sha
+        ? [
+            200,
+            {
+              ref: `refs/heads/${m[1]}`,
+              node_id: 'R',
+              url: '',
+              object: { type: 'commit', sha, url: '' },
+            },
+          ]
+        : notFound;
+    });
+    route('get', p('/git/matching-refs/heads/(.*)'), (m) => [
+      200,
+      [...this.refs]
+        .filter(([b]) => b.startsWith(m[1]!))
+        .map(([b, sha]) => ({
+          ref: `refs/heads/${b}`,
+          node_id: 'R',
+          url: '',
+          object: { type: 'commit', sha, url: '' },
+        })),
+    ]);
+    route('get', p('/git/trees/([0-9a-f]{40})'), (m) => {
+      const commit = this.commits.get(m[1]!);
+      const treeSha = commit ? commit.tree : m[1]!;
+      const tree = this.trees.get(treeSha);
+      if (!tree) return notFound;
+      return [
+        200,
+        {
+          sha: treeSha,
+          url: '',
+          truncated: false,
+          tree: [...tree].map(([path, sha]) => ({
+            path,
+            mode: '100644',
+            type: 'blob',
+            sha,
+            size: this.blobs.get(sha)!.length,
+            url: '',
+          })),
+        },
+      ];
+    });
+    route('get', p('/git/blobs/([0-9a-f]{40})'), (m) => {
+      const content = this.blobs.get(m[1]!);
+      return content === undefined
+        ? notFound
+        : [
+            200,
+            {
+              sha: m[1],
+              node_id: 'B',
+              size: content.length,
+              url: '',
+              content: Buffer.from(content).toString('base64'),
+              encoding: 'base64',
+            },
+          ];
+    });
+    route(
+      'post',
+      p('/git/trees'),
+      (_m, body: { base_tree: string; tree: { path: string; content: string }[] }) => {
+        const base = this.trees.get(body.base_tree);
+        if (!base) return [422, { message: 'Invalid tree' }];
+        const tree: Files = new Map(base);
+        for (const entry of body.tree) {
+          const sha = blobSha(entry.content);
+          this.blobs.set(sha, entry.content);
+          tree.set(entry.path, sha);
+        }
+        const sha = hash('tree');
+        this.trees.set(sha, tree);
+        return [201, { sha, url: '', tree: [], truncated: false }];
+      },
+    );
+    route(
+      'post',
+      p('/git/commits'),
+      (_m, body: { message: string; tree: string; parents: string[] }) => {
+        if (!this.trees.has(body.tree)) return [422, { message: 'Invalid tree' }];
+        const sha = hash('commit');
+        this.commits.set(sha, {
+          sha,
+          tree: body.tree,
+          parents: body.parents,
+          message: body.message,
+        });
+        return [
+          201,
+          {
+            sha,
+            node_id: 'C',
+            url: '',
+            html_url: '',
+            message: body.message,
+            tree: { sha: body.tree, url: '' },
+            parents: [],
+          },
+        ];
+      },
+    );
+    route('get', p('/git/commits/([0-9a-f]{40})'), (m) => {
+      const c = this.commits.get(m[1]!);
+      return c
+        ? [
+            200,
+            {
+              sha: c.sha,
+              node_id: 'C',
+              url: '',
+              html_url: '',
+              message: c.message,
+              tree: { sha: c.tree, url: '' },
+              parents: c.parents.map((sha) => ({ sha, url: '', html_url: '' })),
+              author: {},
+              committer: {},
+              verification: {},
+            },
+          ]
+        : notFound;
+    });
+    route('post', p('/git/refs'), (_m, body: { ref: string; sha: string }) => {
+      const branch = body.ref.replace(/^refs\/heads\//, '');
+      if (this.refs.has(branch))
+        return [422, { message: 'Reference already exists', documentation_url: '' }];
+      if (!this.commits.has(body.sha))
+        return [422, { message: 'Object does not exist', documentation_url: '' }];
+      this.refs.set(branch, body.sha);
+      return [
+        201,
+        {
+          ref: body.ref,
+          node_id: 'R',
+          url: '',
+          object: { type: 'commit', sha: body.sha, url: '' },
+        },
+      ];
+    });
+    route('patch', p('/git/refs/heads/(.+)'), (m, body: { sha: string; force?: boolean }) => {
+      const interleave = this.beforeRefUpdate;
+      this.beforeRefUpdate = undefined;
+      interleave?.();
+      const current = this.refs.get(m[1]!);
+      if (!current) return [422, { message: 'Reference does not exist', documentation_url: '' }];
+      if (!body.force && !this.ancestors(body.sha).has(current))
+        return [422, { message: 'Update is not a fast forward', documentation_url: '' }];
+      this.refs.set(m[1]!, body.sha);
+      return [
+        200,
+        {
+          ref: `refs/heads/${m[1]}`,
+          node_id: 'R',
+          url: '',
+          object: { type: 'commit', sha: body.sha, url: '' },
+        },
+      ];
+    });
+    route('delete', p('/git/refs/heads/(.+)'), (m) => {
+      if (!this.refs.delete(m[1]!))
+        return [422, { message: 'Reference does not exist', documentation_url: '' }];
+      return [204];
+    });
+
+    route('get', p('/pulls'), (_m, _b, url) => {
+      const head = url.searchParams.get('head')?.split(':')[1];
+      const state = url.searchParams.get('state') ?? 'open';
+      return [
+        200,
+        this.pulls
+          .filter((pr) => (state === 'all' || pr.state === state) && (!head || pr.head === head))
+          .map((pr) => this.pullJson(pr)),
+      ];
+    });
+    route(
+      'post',
+      p('/pulls'),
+      (_m, body: { head: string; base: string; title: string; body: string }) => {
+        if (this.pulls.some((pr) => pr.state === 'open' && pr.head === body.head)) {
+          return [
+            422,
+            {
+              message: 'Validation Failed',
+              errors: [
+                {
+                  resource: 'PullRequest',
+                  code: 'custom',
+                  message: `A pull request already exists for ${OWNER}:${body.head}.`,
+                },
+              ],
+              documentation_url: '',
+            },
+          ];
+        }
+        const pr: SimPull = {
+          number: this.pulls.length + 2,
+          title: body.title,
+          body: body.body,
+          head: body.head,
+          base: body.base,
+          state: 'open',
+          merged: false,
+          labels: new Set(),
+          requested: [],
+        };
+        this.pulls.push(pr);
+        return [201, this.pullJson(pr)];
+      },
+    );
+    route('get', p('/pulls/(\\d+)'), (m) => {
+      const pr = this.pull(Number(m[1]));
+      return pr ? [200, this.pullJson(pr)] : notFound;
+    });
+    route('patch', p('/pulls/(\\d+)'), (m, body: { body?: string; state?: 'open' | 'closed' }) => {
+      const pr = this.pull(Number(m[1]));
+      if (body.body !== undefined) pr.body = body.body;
+      if (body.state) pr.state = body.state;
+      return [200, this.pullJson(pr)];
+    });
+    route('get', p('/pulls/(\\d+)/files'), (m, _b, url) => {
+      if (url.searchParams.get('page') !== '1') return [200, []];
+      const pr = this.pull(Number(m[1]));
+      const base = this.files(pr.base);
+      const head = this.files(this.headOf(pr));
+      const paths = new Set([...Object.keys(base), ...Object.keys(head)]);
+      const files = [...paths]
+        .filter((path) => base[path] !== head[path])
+        .map((filename) => ({
+          filename,
+          sha: '',
+          status: 'modified',
+          additions: (head[filename] ?? '').split('\n').length,
+          deletions: (base[filename] ?? '').split('\n').length,
+          changes: 0,
+          blob_url: '',
+          raw_url: '',
+          contents_url: '',
+        }));
+      return [200, files];
+    });
+    route('get', p('/pulls/(\\d+)/commits'), (m) => {
+      const pr = this.pull(Number(m[1]));
+      const base = this.ancestors(this.refs.get(pr.base)!);
+      const list: Commit[] = [];
+      for (
+        let sha: string | undefined = this.headOf(pr);
+        sha && !base.has(sha);
+        sha = this.commits.get(sha)?.parents[0]
+      )
+        list.unshift(this.commits.get(sha)!);
+      return [
+        200,
+        list.map((c) => ({
+          sha: c.sha,
+          node_id: 'C',
+          url: '',
+          html_url: `https://github.com/${OWNER}/${REPO}/commit/${c.sha}`,
+          comments_url: '',
+          commit: {
+            message: c.message,
+            url: '',
+            author: null,
+            committer: null,
+            tree: { sha: c.tree, url: '' },
+            comment_count: 0,
+          },
+          author: null,
+          committer: null,
+          parents: [],
+        })),
+      ];
+    });
+    route('get', p('/pulls/(\\d+)/reviews'), (m) => [
+      200,
+      this.reviews
+        .filter((r) => r.pr === Number(m[1]))
+        .map((r) => ({
+          id: r.id,
+          node_id: 'RV',
+          user: user(r.user),
+          body: '',
+          state: r.state,
+          commit_id: r.commit_id,
+          html_url: '',
+          pull_request_url: '',
+          _links: {},
+          author_association: 'MEMBER',
+        })),
+    ]);
+    route(
+      'post',
+      p('/pulls/(\\d+)/requested_reviewers'),
+      (m, body: { reviewers?: string[]; team_reviewers?: string[] }) => {
+        const pr = this.pull(Number(m[1]));
+        pr.requested.push(
+          ...(body.reviewers ?? []),
+          ...(body.team_reviewers ?? []).map((t) => `team:${t}`),
+        );
+        return [201, this.pullJson(pr)];
+      },
+    );
+    route('put', p('/pulls/(\\d+)/merge'), (m, body: { sha?: string }) => {
+      const pr = this.pull(Number(m[1]));
+      if (body.sha && body.sha !== this.headOf(pr))
+        return [409, { message: 'Head branch was modified. Review and try the merge again.' }];
+      const head = this.headOf(pr);
+      const merge = hash('merge');
+      this.commits.set(merge, {
+        sha: merge,
+        tree: this.commits.get(head)!.tree,
+        parents: [this.refs.get(pr.base)!, head],
+        message: `Merge pull request #${pr.number}`,
+      });
+      this.refs.set(pr.base, merge);
+      pr.merged = true;
+      pr.state = 'closed';
+      (pr as SimPull & { lastHead?: string }).lastHead = head;
+      return [200, { sha: merge, merged: true, message: 'Pull Request successfully merged' }];
+    });
+
+    route('post', p('/issues/(\\d+)/comments'), (m, body: { body: string }) => {
+      const comment = { issue: Number(m[1]), body: body.body, id: ++this.ids };
+      this.comments.push(comment);
+      return [201, { id: comment.id, body: comment.body }];
+    });
+    route('post', p('/labels'), (_m, body: { name: string }) => {
+      if (this.repoLabels.has(body.name))
+        return [
+          422,
+          {
+            message: 'Validation Failed',
+            errors: [{ resource: 'Label', code: 'already_exists', field: 'name' }],
+            documentation_url: '',
+          },
+        ];
+      this.repoLabels.add(body.name);
+      return [201, { name: body.name }];
+    });
+    route('post', p('/issues/(\\d+)/labels'), (m, body: { labels: string[] }) => {
+      const n = Number(m[1]);
+      const set = this.issueLabels.get(n) ?? new Set<string>();
+      for (const l of body.labels) set.add(l);
+      this.issueLabels.set(n, set);
+      this.pulls.find((pr) => pr.number === n)?.labels.add(body.labels[0]!);
+      return [200, [...set].map((name) => ({ name }))];
+    });
+    route('delete', p('/issues/(\\d+)/labels/(.+)'), (m) => {
+      const n = Number(m[1]);
+      const had = this.issueLabels.get(n)?.delete(m[2]!);
+      this.pulls.find((pr) => pr.number === n)?.labels.delete(m[2]!);
+      return had ? [200, []] : notFound;
+    });
+
+    route('get', p('/commits/([0-9a-f]{40})/check-runs'), (m) => {
+      const runs = this.checkRuns.filter((r) => r.head_sha === m[1]);
+      return [
+        200,
+        {
+          total_count: runs.length,
+          check_runs: runs.map((r) => ({
+            ...r,
+            node_id: 'CR',
+            url: '',
+            details_url: '',
+            started_at: null,
+            completed_at: null,
+            check_suite: null,
+            app: null,
+            pull_requests: [],
+          })),
+        },
+      ];
+    });
+    route('get', p('/commits/([0-9a-f]{40})/status'), (m) => {
+      const statuses = this.statuses.filter((s) => s.sha === m[1]);
+      return [
+        200,
+        {
+          state: 'success',
+          sha: m[1],
+          total_count: statuses.length,
+          statuses: statuses.map((s, i) => ({
+            id: i,
+            node_id: 'S',
+            url: '',
+            avatar_url: '',
+            description: '',
+            context: s.context,
+            state: s.state,
+            target_url: s.target_url,
+            created_at: '',
+            updated_at: '',
+          })),
+          repository: {},
+          commit_url: '',
+          url: '',
+        },
+      ];
+    });
+    route(
+      'post',
+      p('/check-runs'),
+      (
+        _m,
+        body: {
+          name: string;
+          head_sha: string;
+          status?: string;
+          conclusion?: string;
+          external_id?: string;
+          output?: SimCheckRun['output'];
+        },
+      ) => {
+        const run: SimCheckRun = {
+          id: ++this.ids,
+          head_sha: body.head_sha,
+          name: body.name,
+          status: body.status ?? 'queued',
+          conclusion: body.conclusion ?? null,
+          external_id: body.external_id ?? '',
+          ...(body.output ? { output: body.output } : {}),
+          html_url: '',
+        };
+        this.checkRuns.push(run);
+        return [201, { ...run, node_id: 'CR' }];
+      },
+    );
+    route('patch', p('/check-runs/(\\d+)'), (m, body: Partial<SimCheckRun>) => {
+      const run = this.checkRuns.find((r) => r.id === Number(m[1]));
+      if (!run) return notFound;
+      Object.assign(
+        run,
+        body,
+        body.conclusion ? {} : { conclusion: body.status === 'completed' ? run.conclusion : null },
+      );
+      return [200, { ...run, node_id: 'CR' }];
+    });
+    route('get', /^\/orgs\/([^/]+)\/teams\/([^/]+)\/memberships\/([^/]+)$/, (m) =>
+      this.teams.get(`${m[1]}/${m[2]}`)?.has(m[3]!)
+        ? [200, { state: 'active', role: 'member', url: '' }]
+        : notFound,
+    );
+  }
+}
