@@ -60,6 +60,12 @@ export const ConfigSchema = z
       .boolean()
       .default(false)
       .describe('Merge the phase pull request once final verification passes.'),
+    deleteBranchOnMerge: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Delete the lock branch when its pull request is merged. A PR closed without merging always frees its branch.',
+      ),
     quick: z
       .strictObject({
         label: z

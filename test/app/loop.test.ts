@@ -254,6 +254,8 @@ describe('Code Review → Mark [x] → Final Verification', () => {
     await deliver.review(pr.number, 'reviewer1', 'approved');
     await deliver.ci(BRANCH, 'success');
     expect(replies(sim).at(-1)).toMatch(/^\*\*Phase 1 complete\*\*/);
+    // Approved twice, completed once: one "Coder completed" for this attempt.
+    expect(sim.files(sim.headOf(pr))[MASTER_LOG]!.match(/Coder completed/g)).toHaveLength(1);
   });
 
   it('autoMerge merges the PR once final verification passes', async () => {
@@ -338,6 +340,21 @@ describe('quick mode gate and pull requests closing', () => {
   });
 });
 
+describe('a merged loop PR', () => {
+  it.each([
+    ['', false, 'Pull request #2 merged; branch `coder/example/phase-1` deleted.'],
+    ['deleteBranchOnMerge: false\n', true, 'Pull request #2 merged.'],
+  ])('with config %j keeps the branch: %s', async (config, kept, said) => {
+    const { sim, deliver, pr } = await started(`autoMerge: true\n${config}`);
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    await deliver.ci(BRANCH, 'success');
+    await deliver.pullRequest('closed', pr.number);
+    expect(sim.refs.has(BRANCH)).toBe(kept);
+    expect(replies(sim).at(-1)).toBe(said);
+  });
+});
+
 describe('a plan driven to complete with comments, CI results and reviews only', () => {
   it('three phases', async () => {
     const { sim, deliver } = await world('autoMerge: true\n');
@@ -369,6 +386,7 @@ describe('a plan driven to complete with comments, CI results and reviews only',
     expect(main[MASTER_LOG]!.match(/Coder started/g)).toHaveLength(3);
     expect(main[MASTER_LOG]!.match(/Coder completed/g)).toHaveLength(3);
     expect(main[CONTEXT]).toContain('- Next: nothing, the plan is complete');
+    expect([...sim.refs.keys()]).toEqual(['master']);
     await deliver.comment('/coder next');
     expect(replies(sim).at(-1)).toBe(
       'Plan `Example` is complete: every task of every phase is done.',

@@ -11,6 +11,7 @@ describe('config', () => {
       requiredChecks: [],
       maxRetries: 3,
       autoMerge: false,
+      deleteBranchOnMerge: true,
       quick: { label: 'coder:quick', maxFiles: 1, maxLines: 50, log: false },
     });
   });

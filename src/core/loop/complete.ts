@@ -3,7 +3,7 @@ import { parseChecklist, type Phase } from '../plan/checklist.js';
 import { renderCheckpoint, writeCheckpoint } from '../plan/checkpoint.js';
 import { PLAN_FILES, planPath, reportPath } from '../plan/layout.js';
 import { markPhase } from '../plan/mark.js';
-import { appendLogEntry } from '../plan/masterLog.js';
+import { appendLogEntry, loggedSinceStart } from '../plan/masterLog.js';
 import {
   renderPhaseReport,
   type ReportAttempt,
@@ -103,22 +103,27 @@ export function markComplete(
       by: facts.approver,
     }),
   );
-  const log = appendLogEntry(files.masterLog, {
-    timestamp: facts.now,
-    event: 'Coder completed',
-    plan,
-    phase: { number: phase.number, name: phase.name },
-    actor: facts.approver,
-    links: [
-      { label: `PR #${facts.pullRequest.number}`, url: facts.pullRequest.url },
-      { label: `#${marker.issue}`, url: facts.issueUrl },
-    ],
-  });
+  const already = loggedSinceStart(files.masterLog, 'Coder completed', plan, phase.number);
+  const log = already
+    ? files.masterLog
+    : appendLogEntry(files.masterLog, {
+        timestamp: facts.now,
+        event: 'Coder completed',
+        plan,
+        phase: { number: phase.number, name: phase.name },
+        actor: facts.approver,
+        links: [
+          { label: `PR #${facts.pullRequest.number}`, url: facts.pullRequest.url },
+          { label: `#${marker.issue}`, url: facts.issueUrl },
+        ],
+      });
   const changes: FileChange[] = [
     { path: at(PLAN_FILES.checklist), content: marked },
     { path: at(reportPath(phase.number, phase.name)), content: report.join(eol) + eol },
     { path: at(PLAN_FILES.context), content: context },
-    { path: at(PLAN_FILES.masterLog), content: log },
+    ...(log !== undefined && log !== files.masterLog
+      ? [{ path: at(PLAN_FILES.masterLog), content: log }]
+      : []),
   ];
   return {
     ok: true,

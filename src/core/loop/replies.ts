@@ -152,9 +152,9 @@ export const reply = {
   ): string =>
     `**Phase ${phase.number} complete** (${codeSpan(plan)}, pull request #${pr}${merged ? ', merged' : ''}). ${next ? `Next: \`/coder next ${plan}\` takes Phase ${next.number}${merged ? '' : ' once this pull request is merged'}.` : 'That was the last phase: the plan is complete once this is merged.'}`,
 
-  prClosed: (pr: number, merged: boolean, branch: string): string =>
+  prClosed: (pr: number, merged: boolean, branch: string, deleted: boolean): string =>
     merged
-      ? `Pull request #${pr} merged; branch ${codeSpan(branch)} deleted.`
+      ? `Pull request #${pr} merged${deleted ? `; branch ${codeSpan(branch)} deleted` : ''}.`
       : `Pull request #${pr} was closed without merging; branch ${codeSpan(branch)} deleted, so the phase is free again.`,
 
   quickPassed: (pr: number): string =>

@@ -53,3 +53,26 @@ export function appendLogEntry(log: string | undefined, entry: LogEntry): string
   const separator = existing.endsWith('\n') ? '' : eol;
   return `${existing}${separator}${line}${eol}`;
 }
+
+/**
+ * Whether the log's latest entry of `event` for this plan and phase comes after its latest
+ * "Coder started" — so a step that is repeated (a second approval after a red final
+ * verification) does not log "Coder completed" twice for one attempt.
+ */
+export function loggedSinceStart(
+  log: string | undefined,
+  event: string,
+  plan: string,
+  phase: number,
+): boolean {
+  if (!log) return false;
+  const where = `— ${escapeInline(plan)}, Phase ${phase}`;
+  let started = -1;
+  let logged = -1;
+  log.split(/\r?\n/).forEach((line, i) => {
+    if (!line.includes(where)) return;
+    if (line.includes('**Coder started**')) started = i;
+    if (line.includes(`**${escapeInline(event)}**`)) logged = i;
+  });
+  return logged > started;
+}

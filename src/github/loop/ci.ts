@@ -113,21 +113,26 @@ export async function onPullRequest(
   if (payload.action === 'closed') {
     // The loop's own `/coder release` closes PRs too: it has said what happened.
     if (payload.sender.type === 'Bot') return { ...outcome, reason: 'closed by the loop' };
-    try {
-      await gh.request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', {
-        ...repo,
-        ref: `heads/${pr.head.ref}`,
-      });
-    } catch (error) {
-      if (!isHttpError(error, 422) && !isHttpError(error, 404)) throw error;
+    const config = await configOrLog(env);
+    const merged = pr.merged === true;
+    const deleteBranch = !merged || (config?.deleteBranchOnMerge ?? true);
+    if (deleteBranch) {
+      try {
+        await gh.request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', {
+          ...repo,
+          ref: `heads/${pr.head.ref}`,
+        });
+      } catch (error) {
+        if (!isHttpError(error, 422) && !isHttpError(error, 404)) throw error;
+      }
     }
     await replyOnIssue(
       gh,
       repo,
       marker.issue,
-      reply.prClosed(pr.number, pr.merged === true, pr.head.ref),
+      reply.prClosed(pr.number, merged, pr.head.ref, deleteBranch),
     );
-    return { ...outcome, state: pr.merged ? 'merged' : 'closed' };
+    return { ...outcome, state: merged ? 'merged' : 'closed' };
   }
 
   if (payload.action === 'synchronize') {
