@@ -204,30 +204,82 @@ export class SimGitHub {
 
   // ——— the REST API ———
 
+  private readonly routes: {
+    method: string;
+    pattern: RegExp;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route knows its body
+    handler: (m: RegExpMatchArray, body: any, url: URL) => readonly [number, unknown?];
+  }[] = [];
+
+  /** Answers one REST request: [status, body]. Paths are matched decoded (Octokit encodes `/`). */
+  handle(method: string, url: URL, body: unknown): [number, unknown] {
+    const path = decodeURIComponent(url.pathname.replace(/^\/api\/v3(?=\/)/, ''));
+    for (const route of this.routes) {
+      if (route.method !== method.toUpperCase()) continue;
+      const m = path.match(route.pattern);
+      if (!m) continue;
+      const injected = this.fault(route.method, url.pathname);
+      if (injected) return [injected, { message: 'Injected fault' }];
+      const [status, data] = route.handler(m, body, url);
+      return [status, data ?? ''];
+    }
+    return [404, { message: `The simulator has no route for ${method} ${path}` }];
+  }
+
+  /** Answer through nock (in-process tests). */
   mount(): void {
+    this.define();
     const scope = nock(API).persist();
+    for (const method of ['get', 'post', 'patch', 'put', 'delete'] as const) {
+      scope[method]((uri: string) => !uri.includes('/access_tokens')).reply((uri, body) => {
+        const parsed = typeof body === 'string' && body ? JSON.parse(body) : body || undefined;
+        return this.handle(method, new URL(uri, API), parsed);
+      });
+    }
+  }
+
+  /** Answer over HTTP on a loopback port (the Action's end-to-end test): resolves to its base URL. */
+  async serve(
+    onRequest?: (
+      method: string,
+      url: URL,
+      headers: Record<string, string | string[] | undefined>,
+      body: unknown,
+    ) => void,
+  ): Promise<{ url: string; close: () => Promise<void> }> {
+    this.define();
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const body = text ? JSON.parse(text) : undefined;
+        const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+        onRequest?.(req.method ?? 'GET', url, req.headers, body);
+        const [status, data] = this.handle(req.method ?? 'GET', url, body);
+        const raw = typeof data === 'string';
+        res.writeHead(status, { 'content-type': raw ? 'text/plain' : 'application/json' });
+        res.end(status === 204 ? undefined : raw ? data : JSON.stringify(data));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  private define(): void {
+    if (this.routes.length) return;
     const route = (
       method: 'get' | 'post' | 'patch' | 'put' | 'delete',
       pattern: RegExp,
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route knows its body
       handler: (m: RegExpMatchArray, body: any, url: URL) => readonly [number, unknown?],
     ) => {
-      // Match on the decoded path: Octokit encodes `/` inside refs and file paths.
-      const matches = (uri: string) => pattern.test(decodeURIComponent(uri.split('?')[0]!));
-      (scope[method] as (p: (uri: string) => boolean) => nock.Interceptor)(matches).reply(
-        (uri, body) => {
-          const url = new URL(uri, API);
-          const m = decodeURIComponent(url.pathname).match(pattern)!;
-          const injected = this.fault(method.toUpperCase(), url.pathname);
-          if (injected) return [injected, { message: 'Injected fault' }];
-          const [status, data] = handler(
-            m,
-            typeof body === 'string' && body ? JSON.parse(body) : body,
-            url,
-          );
-          return [status, data ?? ''];
-        },
-      );
+      this.routes.push({ method: method.toUpperCase(), pattern, handler });
     };
     const p = (s: string) => new RegExp(`^${R.replace(/\//g, '\\/')}${s}$`);
 
