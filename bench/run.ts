@@ -1,3 +1,4 @@
+import { benchAction } from './action.js';
 import { benchApp } from './app.js';
 import { benchChecklist } from './checklist.js';
 import { benchLoop } from './loop.js';
@@ -9,3 +10,5 @@ console.log();
 console.log(await benchApp());
 console.log();
 console.log(await benchLoop());
+console.log();
+console.log(benchAction());

@@ -163,7 +163,7 @@ export function resetRequestLog(): void {
   violations.length = 0;
 }
 
-function check(
+export function check(
   method: string,
   url: URL,
   headers: Record<string, unknown>,

@@ -7,3 +7,4 @@ export { onCiEvent, onPullRequest, ciHead, type CiPayload, type PullRequestPaylo
 export { onReview, type ReviewPayload } from './review.js';
 export { evaluate, escalate, loopPullForHead } from './verify.js';
 export { retryOrResume } from './resume.js';
+export { dispatch, HANDLED_EVENTS } from './dispatch.js';

@@ -1,0 +1,192 @@
+import { jest } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { check } from '../helpers/openapi.js';
+import { examplePayload } from '../helpers/payloads.js';
+import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
+import { repoRoot } from '../paths.js';
+import { SimGitHub } from '../sim/github.js';
+
+/**
+ * The BUILT Action (dist/index.js) as a child process, with the Actions environment, against a
+ * loopback HTTP server that answers as GitHub (the simulator), records every request and checks
+ * it against the OpenAPI description.
+ */
+const DIST = join(repoRoot, 'dist', 'index.js');
+const BRANCH = 'coder/example/phase-1';
+
+interface Run {
+  code: number;
+  stdout: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+let sim: SimGitHub;
+let server: { url: string; close: () => Promise<void> };
+let work: string;
+let requests: string[];
+let violations: string[];
+
+beforeEach(async () => {
+  sim = new SimGitHub({ ...examplePlanFiles(), 'src/server.ts': 'export {};\n' });
+  sim.permissions.set('Codertocat', 'write');
+  requests = [];
+  violations = [];
+  server = await sim.serve((method, url, headers, body) => {
+    requests.push(`${method} ${decodeURIComponent(url.pathname)}`);
+    violations.push(...check(method, url, headers, body).problems);
+  });
+  work = await mkdtemp(join(tmpdir(), 'coder-loop-action-'));
+});
+
+afterEach(async () => {
+  await server.close();
+  await rm(work, { recursive: true, force: true });
+  expect(violations).toEqual([]);
+});
+
+function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const re = /^([^<\n]+)<<(ghadelimiter_[\w-]+)\n([\s\S]*?)\n\2$/gm;
+  for (const m of text.matchAll(re)) outputs[m[1]!] = m[3]!;
+  return outputs;
+}
+
+async function action(
+  event: string,
+  payload: unknown,
+  extraEnv: Record<string, string> = {},
+): Promise<Run> {
+  const eventPath = join(work, 'event.json');
+  const output = join(work, 'output.txt');
+  const summary = join(work, 'summary.md');
+  await writeFile(eventPath, JSON.stringify(payload));
+  await writeFile(output, '');
+  await writeFile(summary, '');
+  const env = {
+    PATH: process.env.PATH,
+    GITHUB_EVENT_NAME: event,
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_API_URL: server.url,
+    GITHUB_OUTPUT: output,
+    GITHUB_STEP_SUMMARY: summary,
+    INPUT_TOKEN: 'ghs_app_installation_token',
+    ...extraEnv,
+  };
+  const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
+    execFile(process.execPath, [DIST], { env }, (error, out) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout: out }),
+    );
+  });
+  return {
+    code,
+    stdout,
+    outputs: parseOutputs(await readFile(output, 'utf8')),
+    summary: await readFile(summary, 'utf8'),
+  };
+}
+
+function comment(body: string) {
+  const payload = examplePayload('issue_comment', 'created');
+  payload.comment.body = body;
+  delete payload.issue.pull_request;
+  return payload;
+}
+
+// The bundle spaces writes a second apart, as GitHub asks of integrations (throttling plugin).
+jest.setTimeout(60_000);
+
+describe('the built Action (dist/index.js)', () => {
+  it('/coder next: lock branch, [~] commit, PR, check run; outputs and the job summary', async () => {
+    const run = await action('issue_comment', comment('/coder next'));
+    expect(run.code).toBe(0);
+    expect(run.outputs).toEqual({
+      state: 'started',
+      mode: 'plan',
+      phase: '1',
+      branch: BRANCH,
+      'pull-request': '2',
+    });
+    expect(run.summary).toContain('## coder-loop: started');
+    expect(run.summary).toContain('class TDD current');
+    expect(sim.files(BRANCH)[CHECKLIST]).toContain('- [~] 1.1 Test');
+    expect(requests.filter((r) => !r.startsWith('GET'))).toEqual([
+      'POST /repos/Codertocat/Hello-World/issues/comments/492700400/reactions',
+      'POST /repos/Codertocat/Hello-World/git/trees',
+      'POST /repos/Codertocat/Hello-World/git/commits',
+      'POST /repos/Codertocat/Hello-World/git/refs',
+      'POST /repos/Codertocat/Hello-World/pulls',
+      'POST /repos/Codertocat/Hello-World/issues/1/comments',
+      'POST /repos/Codertocat/Hello-World/check-runs',
+    ]);
+  });
+
+  it('a workflow_run failure on the loop PR: attempt 1, a reply, the failing check run', async () => {
+    await action('issue_comment', comment('/coder next'));
+    sim.push(BRANCH, { 'test/a.test.ts': 'test\n', 'src/a.ts': 'a\n' });
+    sim.ci(sim.refs.get(BRANCH)!, 'failure', 'build');
+    const payload = examplePayload('workflow_run', 'completed');
+    payload.workflow_run.head_branch = BRANCH;
+    payload.workflow_run.head_sha = sim.refs.get(BRANCH)!;
+    payload.workflow_run.conclusion = 'failure';
+    const run = await action('workflow_run', payload);
+    expect(run.code).toBe(0);
+    expect(run.outputs).toMatchObject({ state: 'failed', branch: BRANCH, 'pull-request': '2' });
+    expect(sim.comments.at(-1)!.body).toMatch(
+      /^\*\*CI failed\*\* on pull request #2 — attempt 1 of 3/,
+    );
+    expect(run.summary).toContain('class Debug current');
+  });
+
+  it('an approval after green CI: the completion commit', async () => {
+    await action('issue_comment', comment('/coder next'));
+    sim.push(BRANCH, { 'test/a.test.ts': 'test\n', 'src/a.ts': 'a\n' });
+    sim.ci(sim.refs.get(BRANCH)!, 'success', 'build');
+    const ci = examplePayload('check_suite', 'completed');
+    ci.check_suite.head_branch = BRANCH;
+    ci.check_suite.head_sha = sim.refs.get(BRANCH)!;
+    expect((await action('check_suite', ci)).outputs.state).toBe('code-review');
+    const pr = sim.pull(2);
+    sim.reviews.push({
+      id: 1,
+      pr: 2,
+      user: 'reviewer1',
+      state: 'APPROVED',
+      commit_id: sim.headOf(pr),
+    });
+    const review = examplePayload('pull_request_review', 'submitted');
+    review.review.state = 'approved';
+    review.review.commit_id = sim.headOf(pr);
+    review.review.user.login = 'reviewer1';
+    review.pull_request = { ...review.pull_request, ...sim.pullJson(pr) };
+    const run = await action('pull_request_review', review);
+    expect(run.code).toBe(0);
+    expect(run.outputs.state).toBe('completing');
+    expect(sim.files(BRANCH)[CHECKLIST]).toContain('- [x] 1.1 Test');
+  });
+
+  it('an event the loop ignores ends green with a notice', async () => {
+    const run = await action('push', examplePayload('push'));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('::notice::coder-loop ignored this push event');
+    expect(run.outputs.state).toBe('ignored');
+    expect(requests).toEqual([]);
+  });
+
+  it('warns in the log when it runs on the default GITHUB_TOKEN', async () => {
+    const run = await action('push', examplePayload('push'), {
+      GITHUB_TOKEN: 'ghs_app_installation_token',
+    });
+    expect(run.stdout).toContain('::warning::coder-loop runs on the default GITHUB_TOKEN');
+  });
+
+  it('fails the step with a clear message when the API refuses', async () => {
+    sim.faults.set('GET /permission', 401);
+    const run = await action('issue_comment', comment('/coder next'));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/::error::coder-loop: /);
+  });
+});
