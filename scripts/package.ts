@@ -12,7 +12,9 @@ export async function bundle(outfile: string): Promise<void> {
     sourcemap: true,
     legalComments: 'none',
     // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
-    banner: { js: "import { createRequire as __coderLoopRequire } from 'node:module'; const require = __coderLoopRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __coderLoopRequire } from 'node:module'; const require = __coderLoopRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   });
 }
