@@ -59858,13 +59858,13 @@ ${renderMarker({ mode: "plan", plan, phase: phase.number, issue: marker.issue })
 `
   };
 }
-function architectTeams(config2) {
+function splitLogins(names) {
   const users = [];
   const teams = [];
-  for (const a of config2.architects) {
-    const [org, slug] = a.split("/");
+  for (const name of names) {
+    const [org, slug] = name.split("/");
     if (slug) teams.push({ org, slug });
-    else users.push(a);
+    else users.push(name);
   }
   return { users, teams };
 }
@@ -59899,6 +59899,75 @@ async function loadConfigFromRepo(gh, repo, path2, ref) {
     if (isHttpError(error63, 404)) return parseConfigText("", path2);
     throw error63;
   }
+}
+
+// src/github/checks.ts
+async function readHeadChecks(gh, repo, sha) {
+  const [runs, combined] = await Promise.all([
+    gh.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
+      ...repo,
+      ref: sha,
+      per_page: 100
+    }),
+    gh.request("GET /repos/{owner}/{repo}/commits/{ref}/status", {
+      ...repo,
+      ref: sha,
+      per_page: 100
+    })
+  ]);
+  const latest = /* @__PURE__ */ new Map();
+  for (const r of [...runs.data.check_runs].sort((a, b) => Number(a.id) - Number(b.id)))
+    latest.set(r.name, r);
+  const results = [...latest.values()].map((r) => ({
+    name: r.name,
+    status: r.status,
+    conclusion: r.conclusion,
+    ...r.html_url ? { url: r.html_url } : {}
+  }));
+  for (const s of combined.data.statuses) {
+    results.push({
+      name: s.context,
+      status: s.state === "pending" ? "in_progress" : "completed",
+      conclusion: s.state === "pending" ? null : s.state,
+      ...s.target_url ? { url: s.target_url } : {}
+    });
+  }
+  const mine = runs.data.check_runs.filter((r) => r.name === CHECK_NAME).sort((a, b) => Number(b.id) - Number(a.id))[0];
+  return {
+    results,
+    ...mine ? {
+      own: {
+        id: Number(mine.id),
+        node: (mine.external_id ?? "").split(";")[0] || void 0,
+        externalId: mine.external_id ?? "",
+        conclusion: mine.conclusion
+      }
+    } : {}
+  };
+}
+async function writeCheckRun(gh, repo, headSha, own6, write, repoUrl, ref) {
+  const fields = {
+    external_id: `${write.view.node}${write.data ?? ""}`,
+    output: checkRunOutput(write.view, repoUrl, ref),
+    ...write.conclusion ? { status: "completed", conclusion: write.conclusion } : { status: "in_progress" }
+  };
+  if (own6) {
+    await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
+      ...repo,
+      check_run_id: own6.id,
+      ...fields
+    });
+  } else {
+    await gh.request("POST /repos/{owner}/{repo}/check-runs", {
+      ...repo,
+      name: CHECK_NAME,
+      head_sha: headSha,
+      ...fields
+    });
+  }
+}
+async function createCheckRun(gh, repo, headSha, view, repoUrl, ref) {
+  await writeCheckRun(gh, repo, headSha, void 0, { view }, repoUrl, ref);
 }
 
 // src/github/git.ts
@@ -60011,6 +60080,9 @@ async function createLockRef(gh, repo, branch, sha) {
 function readerFor(env) {
   return new GitReader(env.gh, env.repo);
 }
+function showCheck(env, head, own6, write) {
+  return writeCheckRun(env.gh, env.repo, head.sha, own6, write, env.repoUrl, head.ref);
+}
 
 // src/github/issues.ts
 var MAX_COMMENT = 6e4;
@@ -60118,6 +60190,16 @@ async function ensurePullRequest(gh, repo, pr) {
     if (!existing) throw error63;
     return existing;
   }
+}
+async function requestReviews(gh, repo, pr, names) {
+  const { users, teams } = splitLogins(names);
+  if (users.length === 0 && teams.length === 0) return;
+  await gh.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", {
+    ...repo,
+    pull_number: pr,
+    reviewers: users,
+    team_reviewers: teams.map((t) => t.slug)
+  });
 }
 
 // src/github/loop/manage.ts
@@ -60247,75 +60329,6 @@ async function release(env, issue3) {
     branch: locks[0].branch,
     ...locks[0].pr !== void 0 ? { pullRequest: locks[0].pr } : {}
   };
-}
-
-// src/github/checks.ts
-async function readHeadChecks(gh, repo, sha) {
-  const [runs, combined] = await Promise.all([
-    gh.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
-      ...repo,
-      ref: sha,
-      per_page: 100
-    }),
-    gh.request("GET /repos/{owner}/{repo}/commits/{ref}/status", {
-      ...repo,
-      ref: sha,
-      per_page: 100
-    })
-  ]);
-  const latest = /* @__PURE__ */ new Map();
-  for (const r of [...runs.data.check_runs].sort((a, b) => Number(a.id) - Number(b.id)))
-    latest.set(r.name, r);
-  const results = [...latest.values()].map((r) => ({
-    name: r.name,
-    status: r.status,
-    conclusion: r.conclusion,
-    ...r.html_url ? { url: r.html_url } : {}
-  }));
-  for (const s of combined.data.statuses) {
-    results.push({
-      name: s.context,
-      status: s.state === "pending" ? "in_progress" : "completed",
-      conclusion: s.state === "pending" ? null : s.state,
-      ...s.target_url ? { url: s.target_url } : {}
-    });
-  }
-  const mine = runs.data.check_runs.filter((r) => r.name === CHECK_NAME).sort((a, b) => Number(b.id) - Number(a.id))[0];
-  return {
-    results,
-    ...mine ? {
-      own: {
-        id: Number(mine.id),
-        node: (mine.external_id ?? "").split(";")[0] || void 0,
-        externalId: mine.external_id ?? "",
-        conclusion: mine.conclusion
-      }
-    } : {}
-  };
-}
-async function writeCheckRun(gh, repo, headSha, own6, write, repoUrl, ref) {
-  const fields = {
-    external_id: `${write.view.node}${write.data ?? ""}`,
-    output: checkRunOutput(write.view, repoUrl, ref),
-    ...write.conclusion ? { status: "completed", conclusion: write.conclusion } : { status: "in_progress" }
-  };
-  if (own6) {
-    await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
-      ...repo,
-      check_run_id: own6.id,
-      ...fields
-    });
-  } else {
-    await gh.request("POST /repos/{owner}/{repo}/check-runs", {
-      ...repo,
-      name: CHECK_NAME,
-      head_sha: headSha,
-      ...fields
-    });
-  }
-}
-async function createCheckRun(gh, repo, headSha, view, repoUrl, ref) {
-  await writeCheckRun(gh, repo, headSha, void 0, { view }, repoUrl, ref);
 }
 
 // src/github/loop/next.ts
@@ -60510,7 +60523,7 @@ ${renderMarker(marker)}
 
 // src/github/loop/review.ts
 async function isArchitect(env, config2, login2) {
-  const { users, teams } = architectTeams(config2);
+  const { users, teams } = splitLogins(config2.architects);
   if (users.some((u) => u.toLowerCase() === login2.toLowerCase())) return true;
   for (const team of teams) {
     try {
@@ -60554,22 +60567,14 @@ async function onReview(env, payload) {
   };
   if (state === "changes_requested") {
     const checks2 = await readHeadChecks(env.gh, env.repo, pr.head.sha);
-    await writeCheckRun(
-      env.gh,
-      env.repo,
-      pr.head.sha,
-      checks2.own,
-      {
-        view: {
-          mode: "plan",
-          node: "TDD",
-          title: "Changes requested",
-          next: `@${reviewer.login} asked for changes: back to implementation. Push to this branch; CI runs again.`
-        }
-      },
-      env.repoUrl,
-      pr.head.ref
-    );
+    await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, checks2.own, {
+      view: {
+        mode: "plan",
+        node: "TDD",
+        title: "Changes requested",
+        next: `@${reviewer.login} asked for changes: back to implementation. Push to this branch; CI runs again.`
+      }
+    });
     await replyOnIssue(
       env.gh,
       env.repo,
@@ -60753,23 +60758,15 @@ async function complete(env, config2, { pr, marker }, checks, files, approval) {
       parent = head;
       continue;
     }
-    await writeCheckRun(
-      gh,
-      repo,
-      commit,
-      void 0,
-      {
-        view: {
-          mode: "plan",
-          node: "FinalVerify",
-          title: "Final verification",
-          next: "CI on the completion commit decides: green completes the phase, red goes back to implementation."
-        },
-        data: `;next=${completion.next?.number ?? ""}`
+    await showCheck(env, { sha: commit, ref: pr.head.ref }, void 0, {
+      view: {
+        mode: "plan",
+        node: "FinalVerify",
+        title: "Final verification",
+        next: "CI on the completion commit decides: green completes the phase, red goes back to implementation."
       },
-      env.repoUrl,
-      pr.head.ref
-    );
+      data: `;next=${completion.next?.number ?? ""}`
+    });
     await replyOnIssue(gh, repo, marker.issue, reply.completing(pr.number, completion.phase));
     return {
       state: "completing",
@@ -60818,22 +60815,14 @@ async function evaluate(env, config2, { pr, marker }, options = {}) {
   const gate = evaluateGate(checks.results, config2);
   if (gate.verdict === "pending") {
     if (!own6) {
-      await writeCheckRun(
-        gh,
-        repo,
-        head,
-        void 0,
-        {
-          view: {
-            ...viewBase(marker),
-            node: "Verification",
-            title: "Verification: waiting for CI",
-            next: `Waiting for ${gate.waiting.length ? gate.waiting.join(", ") : "CI to report"}.`
-          }
-        },
-        env.repoUrl,
-        branch
-      );
+      await showCheck(env, { sha: head, ref: branch }, void 0, {
+        view: {
+          ...viewBase(marker),
+          node: "Verification",
+          title: "Verification: waiting for CI",
+          next: `Waiting for ${gate.waiting.length ? gate.waiting.join(", ") : "CI to report"}.`
+        }
+      });
     }
     return {
       ...outcome,
@@ -60859,23 +60848,15 @@ async function evaluate(env, config2, { pr, marker }, options = {}) {
   if (marker.mode === "quick") {
     if (own6?.conclusion === "success" && !options.again)
       return { ...outcome, state: "passed", reason: "already reported" };
-    await writeCheckRun(
-      gh,
-      repo,
-      head,
-      own6,
-      {
-        view: {
-          mode: "quick",
-          node: "End",
-          title: "Quick mode: CI passed",
-          next: "Review and merge."
-        },
-        conclusion: "success"
+    await showCheck(env, { sha: head, ref: branch }, own6, {
+      view: {
+        mode: "quick",
+        node: "End",
+        title: "Quick mode: CI passed",
+        next: "Review and merge."
       },
-      env.repoUrl,
-      branch
-    );
+      conclusion: "success"
+    });
     await replyOnIssue(gh, repo, marker.issue, reply.quickPassed(pr.number));
     return { ...outcome, state: "passed" };
   }
@@ -60902,32 +60883,15 @@ async function evaluate(env, config2, { pr, marker }, options = {}) {
       "Write failing test: the pull request changes no test file (`testPaths`)."
     );
   }
-  await writeCheckRun(
-    gh,
-    repo,
-    head,
-    own6,
-    {
-      view: {
-        mode: "plan",
-        node: "CodeReview",
-        title: "Code review",
-        next: "CI passed. An approving review of this head completes the phase; changes requested send it back to implementation."
-      }
-    },
-    env.repoUrl,
-    branch
-  );
-  const reviewers = config2.reviewers.filter((r) => !r.includes("/"));
-  const teams = config2.reviewers.filter((r) => r.includes("/")).map((t) => t.split("/")[1]);
-  if (reviewers.length || teams.length) {
-    await gh.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", {
-      ...repo,
-      pull_number: pr.number,
-      reviewers,
-      team_reviewers: teams
-    });
-  }
+  await showCheck(env, { sha: head, ref: branch }, own6, {
+    view: {
+      mode: "plan",
+      node: "CodeReview",
+      title: "Code review",
+      next: "CI passed. An approving review of this head completes the phase; changes requested send it back to implementation."
+    }
+  });
+  await requestReviews(gh, repo, pr.number, config2.reviewers);
   await replyOnIssue(gh, repo, marker.issue, reply.ciPassed(pr.number, config2.reviewers));
   const completed = await completeIfApproved(env, config2, { pr, marker }, files);
   return completed ?? { ...outcome, state: "code-review" };
@@ -60964,24 +60928,16 @@ async function fail(env, config2, { pr, marker }, checks, failing, reason) {
     );
     return { ...outcome, state: "escalated" };
   }
-  await writeCheckRun(
-    gh,
-    repo,
-    head,
-    checks.own,
-    {
-      view: {
-        mode: marker.mode,
-        node: "Debug",
-        title: `Debug & Fix (attempt ${k} of ${config2.maxRetries})`,
-        next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
-        attempt: { number: k, of: config2.maxRetries }
-      },
-      conclusion: "failure"
+  await showCheck(env, { sha: head, ref: pr.head.ref }, checks.own, {
+    view: {
+      mode: marker.mode,
+      node: "Debug",
+      title: `Debug & Fix (attempt ${k} of ${config2.maxRetries})`,
+      next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
+      attempt: { number: k, of: config2.maxRetries }
     },
-    env.repoUrl,
-    pr.head.ref
-  );
+    conclusion: "failure"
+  });
   await replyOnIssue(
     gh,
     repo,
@@ -61009,33 +60965,16 @@ async function escalate(env, config2, { pr, marker }, checks, reason, details) {
       labels: [ESCALATED_LABEL]
     });
   }
-  const users = config2.architects.filter((a) => !a.includes("/"));
-  const teams = config2.architects.filter((a) => a.includes("/")).map((t) => t.split("/")[1]);
-  if (users.length || teams.length) {
-    await gh.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", {
-      ...repo,
-      pull_number: pr.number,
-      reviewers: users,
-      team_reviewers: teams
-    });
-  }
-  await writeCheckRun(
-    gh,
-    repo,
-    pr.head.sha,
-    checks?.own,
-    {
-      view: {
-        mode: marker.mode,
-        node: "Escalate",
-        title: "Escalated to architect",
-        next: `${reason}. Waiting for an architect; \`/coder resume\` continues.`
-      },
-      conclusion: "failure"
+  await requestReviews(gh, repo, pr.number, config2.architects);
+  await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, checks?.own, {
+    view: {
+      mode: marker.mode,
+      node: "Escalate",
+      title: "Escalated to architect",
+      next: `${reason}. Waiting for an architect; \`/coder resume\` continues.`
     },
-    env.repoUrl,
-    pr.head.ref
-  );
+    conclusion: "failure"
+  });
   await replyOnIssue(
     gh,
     repo,
@@ -61063,23 +61002,15 @@ async function finalVerificationPassed(env, config2, { pr, marker }, checks) {
     }
   }
   const phase = { number: marker.phase ?? 0, name: "", line: 0, tasks: [] };
-  await writeCheckRun(
-    gh,
-    repo,
-    pr.head.sha,
-    checks.own,
-    {
-      view: {
-        mode: "plan",
-        node: "End",
-        title: `Phase ${phase.number} complete`,
-        next: merged ? "Merged. `/coder next` takes the next phase." : "Merge this pull request; then `/coder next` takes the next phase."
-      },
-      conclusion: "success"
+  await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, checks.own, {
+    view: {
+      mode: "plan",
+      node: "End",
+      title: `Phase ${phase.number} complete`,
+      next: merged ? "Merged. `/coder next` takes the next phase." : "Merge this pull request; then `/coder next` takes the next phase."
     },
-    env.repoUrl,
-    pr.head.ref
-  );
+    conclusion: "success"
+  });
   const nextNumber = /;next=(\d+)/.exec(checks.own?.externalId ?? "")?.[1];
   const next = nextNumber ? { number: Number(nextNumber) } : void 0;
   await replyOnIssue(
@@ -61372,22 +61303,14 @@ async function onPullRequest(env, payload) {
   if (payload.action === "synchronize") {
     const checks = await readHeadChecks(gh, repo, pr.head.sha);
     if (!checks.own) {
-      await writeCheckRun(
-        gh,
-        repo,
-        pr.head.sha,
-        void 0,
-        {
-          view: {
-            mode: marker.mode,
-            node: "Verification",
-            title: "Verification: waiting for CI",
-            next: "CI runs on this head; the gate decides when it completes."
-          }
-        },
-        env.repoUrl,
-        pr.head.ref
-      );
+      await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, void 0, {
+        view: {
+          mode: marker.mode,
+          node: "Verification",
+          title: "Verification: waiting for CI",
+          next: "CI runs on this head; the gate decides when it completes."
+        }
+      });
     }
     if (marker.mode === "quick") {
       const config2 = await configOrLog(env);

@@ -1,3 +1,4 @@
+import { splitLogins } from '../core/index.js';
 import { isHttpError, type GitHub, type Repo } from './client.js';
 
 export interface PullRequest {
@@ -70,4 +71,21 @@ export async function ensurePullRequest(
     if (!existing) throw error;
     return existing;
   }
+}
+
+/** Requests review from logins and `org/team` names; nothing when the list is empty. */
+export async function requestReviews(
+  gh: GitHub,
+  repo: Repo,
+  pr: number,
+  names: readonly string[],
+): Promise<void> {
+  const { users, teams } = splitLogins(names);
+  if (users.length === 0 && teams.length === 0) return;
+  await gh.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', {
+    ...repo,
+    pull_number: pr,
+    reviewers: users,
+    team_reviewers: teams.map((t) => t.slug),
+  });
 }

@@ -13,19 +13,8 @@ import {
   testProbot,
   writes,
 } from '../helpers/github.js';
-import { examplePayload } from '../helpers/payloads.js';
+import { commentDelivery } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
-
-function commentEvent(body: string, { login = 'Codertocat', id = 492700400, type = 'User' } = {}) {
-  const payload = examplePayload('issue_comment', 'created');
-  payload.comment.body = body;
-  payload.comment.id = id;
-  payload.comment.user.login = login;
-  payload.comment.user.type = type;
-  payload.sender.login = login;
-  payload.sender.type = type;
-  return { id: `delivery-${id}`, name: 'issue_comment' as const, payload };
-}
 
 const eyes = (id = 492700400) =>
   nock(API)
@@ -42,13 +31,13 @@ afterEach(afterScenario);
 describe('who may command', () => {
   it('ignores bots, the App included: not a single request', async () => {
     const probot = await testProbot();
-    await probot.receive(commentEvent('/coder next', { login: 'coder-loop[bot]', type: 'Bot' }));
+    await probot.receive(commentDelivery('/coder next', { login: 'coder-loop[bot]', type: 'Bot' }));
     expect(requestLog).toEqual([]);
   });
 
   it('ignores comments that are no command: not a single request', async () => {
     const probot = await testProbot();
-    await probot.receive(commentEvent('> /coder next\n\nI agree with this.'));
+    await probot.receive(commentDelivery('> /coder next\n\nI agree with this.'));
     expect(requestLog).toEqual([]);
   });
 
@@ -62,7 +51,7 @@ describe('who may command', () => {
       permission('mallory', level, role);
       replyMock();
       const probot = await testProbot();
-      await probot.receive(commentEvent('/coder next', { login: 'mallory' }));
+      await probot.receive(commentDelivery('/coder next', { login: 'mallory' }));
       expect(writes()).toEqual([`POST ${BASE}/issues/1/comments`]);
       expect(replyBody()).toBe(
         '@mallory, coder-loop takes commands only from people with write access to this repository.',
@@ -79,7 +68,7 @@ describe('who may command', () => {
       eyes();
       replyMock();
       const probot = await testProbot();
-      await probot.receive(commentEvent('/coder help'));
+      await probot.receive(commentDelivery('/coder help'));
     }
     expect(writes().filter((w) => w.includes('reactions'))).toHaveLength(2);
   });
@@ -90,7 +79,7 @@ describe('commands that only reply', () => {
     permission('Codertocat', 'write');
     eyes();
     replyMock();
-    await (await testProbot()).receive(commentEvent('/coder help'));
+    await (await testProbot()).receive(commentDelivery('/coder help'));
     expect(writes()).toEqual([
       `POST ${BASE}/issues/comments/492700400/reactions`,
       `POST ${BASE}/issues/1/comments`,
@@ -102,7 +91,7 @@ describe('commands that only reply', () => {
     permission('Codertocat', 'write');
     eyes();
     replyMock();
-    await (await testProbot()).receive(commentEvent('/coder deploy'));
+    await (await testProbot()).receive(commentDelivery('/coder deploy'));
     expect(replyBody()).toMatch(/^Unknown command `\/coder deploy`\.\n\ncoder-loop commands/);
   });
 
@@ -112,7 +101,7 @@ describe('commands that only reply', () => {
     new FakeRepo(examplePlanFiles()).mount();
     nock(API).get(`${BASE}/pulls`).query({ state: 'open', per_page: '100' }).reply(200, []);
     replyMock();
-    await (await testProbot()).receive(commentEvent(`/coder ${command}`));
+    await (await testProbot()).receive(commentDelivery(`/coder ${command}`));
     expect(writes()).toEqual([
       `POST ${BASE}/issues/comments/492700400/reactions`,
       `POST ${BASE}/issues/1/comments`,
@@ -124,7 +113,7 @@ describe('commands that only reply', () => {
     permission('Codertocat', 'write');
     eyes();
     replyMock();
-    await (await testProbot()).receive(commentEvent('/coder next ../../etc'));
+    await (await testProbot()).receive(commentDelivery('/coder next ../../etc'));
     expect(writes()).toEqual([
       `POST ${BASE}/issues/comments/492700400/reactions`,
       `POST ${BASE}/issues/1/comments`,
@@ -140,7 +129,7 @@ describe('commands that only reply', () => {
     eyes();
     new FakeRepo(examplePlanFiles()).mount();
     replyMock();
-    const event = commentEvent('/coder assess');
+    const event = commentDelivery('/coder assess');
     event.payload.issue.title = 'Fix typo in the README';
     event.payload.issue.body = 'Just a quick one @octocat';
     await (await testProbot()).receive(event);
@@ -157,7 +146,7 @@ describe('commands that only reply', () => {
     eyes();
     new FakeRepo(examplePlanFiles(), 'master', 'maxRetries: lots\nquick:\n  maxFile: 2\n').mount();
     replyMock();
-    await (await testProbot()).receive(commentEvent('/coder next'));
+    await (await testProbot()).receive(commentDelivery('/coder next'));
     expect(writes()).toEqual([
       `POST ${BASE}/issues/comments/492700400/reactions`,
       `POST ${BASE}/issues/1/comments`,
@@ -178,7 +167,7 @@ describe('/coder next outcomes that write nothing but a reply', () => {
     permission('Codertocat', 'write');
     eyes();
     replyMock();
-    await (await testProbot()).receive(commentEvent('/coder next Example'));
+    await (await testProbot()).receive(commentDelivery('/coder next Example'));
     expect(writes()).toEqual([
       `POST ${BASE}/issues/comments/492700400/reactions`,
       `POST ${BASE}/issues/1/comments`,
@@ -200,7 +189,7 @@ describe('/coder next outcomes that write nothing but a reply', () => {
     permission('Codertocat', 'write');
     eyes();
     replyMock();
-    await (await testProbot()).receive(commentEvent('/coder next'));
+    await (await testProbot()).receive(commentDelivery('/coder next'));
     expect(replyBody()).toBe('Plan `Example` is complete: every task of every phase is done.');
   });
 
@@ -211,7 +200,7 @@ describe('/coder next outcomes that write nothing but a reply', () => {
     permission('Codertocat', 'write');
     eyes();
     replyMock();
-    await (await testProbot()).receive(commentEvent('/coder next'));
+    await (await testProbot()).receive(commentDelivery('/coder next'));
     expect(replyBody()).toBe(
       'Which plan? Run `/coder next <PlanName>` with one of:\n\n- `Example`\n- `Other`',
     );
@@ -251,7 +240,7 @@ describe('/coder next outcomes that write nothing but a reply', () => {
         },
       ]);
     replyMock();
-    await (await testProbot()).receive(commentEvent('/coder next'));
+    await (await testProbot()).receive(commentDelivery('/coder next'));
     expect(writes()).toEqual([
       `POST ${BASE}/issues/comments/492700400/reactions`,
       `POST ${BASE}/git/trees`,

@@ -14,17 +14,8 @@ import {
   testProbot,
   writes,
 } from '../helpers/github.js';
-import { examplePayload } from '../helpers/payloads.js';
+import { commentDelivery } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
-
-function commentEvent(body: string, login = 'Codertocat', commentId = 492700400) {
-  const payload = examplePayload('issue_comment', 'created');
-  payload.comment.body = body;
-  payload.comment.id = commentId;
-  payload.comment.user.login = login;
-  payload.sender.login = login;
-  return { id: `delivery-${commentId}`, name: 'issue_comment' as const, payload };
-}
 
 const START_COMMIT = sha('start');
 const NEW_TREE = sha('new-tree');
@@ -91,7 +82,7 @@ describe('/coder next (App)', () => {
     permission('Codertocat', 'write');
     mockStartWrites();
     const probot = await testProbot();
-    await probot.receive(commentEvent('/coder next'));
+    await probot.receive(commentDelivery('/coder next'));
 
     expect(writes()).toEqual([
       `POST ${BASE}/issues/comments/492700400/reactions`,

@@ -11,17 +11,8 @@ import {
   testProbot,
   writes,
 } from '../helpers/github.js';
-import { examplePayload } from '../helpers/payloads.js';
+import { commentDelivery } from '../helpers/payloads.js';
 import { examplePlanFiles } from '../helpers/plans.js';
-
-function commentEvent(body: string, login: string, id: number) {
-  const payload = examplePayload('issue_comment', 'created');
-  payload.comment.body = body;
-  payload.comment.id = id;
-  payload.comment.user.login = login;
-  payload.sender.login = login;
-  return { id: `delivery-${id}`, name: 'issue_comment' as const, payload };
-}
 
 const BRANCH = 'coder/example/phase-1';
 const refPath = `${BASE}/git/ref/${encodeURIComponent(`heads/${BRANCH}`)}`;
@@ -150,7 +141,7 @@ describe('never act twice', () => {
       .reply(200, { permission: 'write', role_name: 'write', user: null });
     const github = new Writes();
     const probot = await testProbot();
-    const event = commentEvent('/coder next', 'Codertocat', 1001);
+    const event = commentDelivery('/coder next', { login: 'Codertocat', id: 1001 });
     await probot.receive(event);
     await probot.receive(event);
     expect([...github.refs.keys()]).toEqual([`refs/heads/${BRANCH}`]);
@@ -173,8 +164,8 @@ describe('never act twice', () => {
     const github = new Writes();
     const probot = await testProbot();
     await Promise.all([
-      probot.receive(commentEvent('/coder next', 'alice', 2001)),
-      probot.receive(commentEvent('/coder next', 'bob', 2002)),
+      probot.receive(commentDelivery('/coder next', { login: 'alice', id: 2001 })),
+      probot.receive(commentDelivery('/coder next', { login: 'bob', id: 2002 })),
     ]);
     expect([...github.refs.keys()]).toEqual([`refs/heads/${BRANCH}`]);
     expect(github.pulls).toHaveLength(1);
@@ -190,7 +181,7 @@ describe('never act twice', () => {
       .reply(200, { permission: 'admin', role_name: 'admin', user: null });
     const github = new Writes({ pullFailsAfterCreate: true });
     const probot = await testProbot();
-    await probot.receive(commentEvent('/coder next', 'Codertocat', 3001));
+    await probot.receive(commentDelivery('/coder next', { login: 'Codertocat', id: 3001 }));
     expect(github.pulls).toHaveLength(1);
     expect(
       requestLog
@@ -209,7 +200,7 @@ describe('never act twice', () => {
     github.refs.set(`refs/heads/${BRANCH}`, sha('earlier-start'));
     github.startedBy = 4001;
     const probot = await testProbot();
-    await probot.receive(commentEvent('/coder next', 'Codertocat', 4001));
+    await probot.receive(commentDelivery('/coder next', { login: 'Codertocat', id: 4001 }));
     expect(github.pulls).toHaveLength(1);
     expect(github.pulls[0]!.head.sha).toBe(sha('earlier-start'));
     expect(github.replies).toEqual([expect.stringMatching(/^\*\*Coder started\*\*/)]);
@@ -235,7 +226,7 @@ describe('never act twice', () => {
       .post(`${BASE}/issues/1/comments`)
       .reply(201, { id: 2 });
     const probot = await testProbot({ throttle: true });
-    await probot.receive(commentEvent('/coder help', 'Codertocat', 5001));
+    await probot.receive(commentDelivery('/coder help', { login: 'Codertocat', id: 5001 }));
     expect(
       requestLog.filter((r) => r.path.endsWith('/issues/1/comments')).map((r) => r.status),
     ).toEqual([403, 201]);

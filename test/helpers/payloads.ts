@@ -21,3 +21,22 @@ export function examplePayload(event: string, action?: string, index = 0): any {
   payload.installation = { id: 4242, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNDI0Mg==' };
   return payload;
 }
+
+/** A real `issue_comment.created` delivery whose comment says `body`. */
+export function commentDelivery(
+  body: string,
+  {
+    login = 'Codertocat',
+    id = 492700400,
+    type = 'User',
+  }: { login?: string; id?: number; type?: string } = {},
+) {
+  const payload = examplePayload('issue_comment', 'created');
+  payload.comment.body = body;
+  payload.comment.id = id;
+  payload.comment.user.login = login;
+  payload.comment.user.type = type;
+  payload.sender.login = login;
+  payload.sender.type = type;
+  return { id: `delivery-${id}`, name: 'issue_comment' as const, payload };
+}

@@ -134,17 +134,17 @@ export function markComplete(
   };
 }
 
-/** Whether a login is an architect: listed by login, or (checked by the caller) via org/team. */
-export function architectTeams(config: Pick<Config, 'architects'>): {
+/** Logins and `org/team` names (config `architects`, `reviewers`) apart. */
+export function splitLogins(names: readonly string[]): {
   users: string[];
   teams: { org: string; slug: string }[];
 } {
   const users: string[] = [];
   const teams: { org: string; slug: string }[] = [];
-  for (const a of config.architects) {
-    const [org, slug] = a.split('/');
+  for (const name of names) {
+    const [org, slug] = name.split('/');
     if (slug) teams.push({ org: org!, slug });
-    else users.push(a);
+    else users.push(name);
   }
   return { users, teams };
 }

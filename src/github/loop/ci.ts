@@ -1,9 +1,9 @@
 import { CHECK_NAME, readMarker, reply, type Config } from '../../core/index.js';
 import { isHttpError } from '../client.js';
-import { readHeadChecks, writeCheckRun } from '../checks.js';
+import { readHeadChecks } from '../checks.js';
 import { replyOnIssue } from '../issues.js';
 import { pullRequestFiles, type PullRequest } from '../pulls.js';
-import type { LoopEnv, LoopOutcome } from './env.js';
+import { showCheck, type LoopEnv, type LoopOutcome } from './env.js';
 import { evaluate, loopPullForHead } from './verify.js';
 
 /** Which head a CI event is about: its branch (when the payload names one) and commit. */
@@ -138,22 +138,14 @@ export async function onPullRequest(
   if (payload.action === 'synchronize') {
     const checks = await readHeadChecks(gh, repo, pr.head.sha);
     if (!checks.own) {
-      await writeCheckRun(
-        gh,
-        repo,
-        pr.head.sha,
-        undefined,
-        {
-          view: {
-            mode: marker.mode,
-            node: 'Verification',
-            title: 'Verification: waiting for CI',
-            next: 'CI runs on this head; the gate decides when it completes.',
-          },
+      await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, undefined, {
+        view: {
+          mode: marker.mode,
+          node: 'Verification',
+          title: 'Verification: waiting for CI',
+          next: 'CI runs on this head; the gate decides when it completes.',
         },
-        env.repoUrl,
-        pr.head.ref,
-      );
+      });
     }
     if (marker.mode === 'quick') {
       const config = await configOrLog(env);

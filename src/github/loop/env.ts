@@ -1,5 +1,6 @@
 import type { Config, Problem } from '../../core/index.js';
 import type { GitHub, Repo } from '../client.js';
+import { writeCheckRun, type CheckRunWrite, type OwnCheckRun } from '../checks.js';
 import { GitReader } from '../git.js';
 
 export interface Logger {
@@ -33,4 +34,14 @@ export interface LoopOutcome {
 
 export function readerFor(env: LoopEnv): GitReader {
   return new GitReader(env.gh, env.repo);
+}
+
+/** Shows where a PR head stands: the loop's check run on that head, updated or created. */
+export function showCheck(
+  env: LoopEnv,
+  head: { sha: string; ref: string },
+  own: OwnCheckRun | undefined,
+  write: CheckRunWrite,
+): Promise<void> {
+  return writeCheckRun(env.gh, env.repo, head.sha, own, write, env.repoUrl, head.ref);
 }

@@ -1,5 +1,5 @@
 import {
-  architectTeams,
+  splitLogins,
   evaluateGate,
   markComplete,
   PLAN_FILES,
@@ -11,11 +11,11 @@ import {
   type ReportAttempt,
 } from '../../core/index.js';
 import { isHttpError } from '../client.js';
-import { readHeadChecks, writeCheckRun, type HeadChecks } from '../checks.js';
+import { readHeadChecks, type HeadChecks } from '../checks.js';
 import { createCommit, GitReader } from '../git.js';
 import { replyOnIssue } from '../issues.js';
 import { isEscalated, pullRequestFiles, type PullRequest } from '../pulls.js';
-import type { LoopEnv, LoopOutcome } from './env.js';
+import { showCheck, type LoopEnv, type LoopOutcome } from './env.js';
 import { escalate, type LoopPull } from './verify.js';
 
 export interface ReviewPayload {
@@ -36,7 +36,7 @@ interface Approval {
 
 /** Whether a login is an architect: listed by login, or an active member of a listed team. */
 async function isArchitect(env: LoopEnv, config: Config, login: string): Promise<boolean> {
-  const { users, teams } = architectTeams(config);
+  const { users, teams } = splitLogins(config.architects);
   if (users.some((u) => u.toLowerCase() === login.toLowerCase())) return true;
   for (const team of teams) {
     try {
@@ -83,22 +83,14 @@ export async function onReview(env: LoopEnv, payload: ReviewPayload): Promise<Lo
 
   if (state === 'changes_requested') {
     const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha);
-    await writeCheckRun(
-      env.gh,
-      env.repo,
-      pr.head.sha,
-      checks.own,
-      {
-        view: {
-          mode: 'plan',
-          node: 'TDD',
-          title: 'Changes requested',
-          next: `@${reviewer.login} asked for changes: back to implementation. Push to this branch; CI runs again.`,
-        },
+    await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, checks.own, {
+      view: {
+        mode: 'plan',
+        node: 'TDD',
+        title: 'Changes requested',
+        next: `@${reviewer.login} asked for changes: back to implementation. Push to this branch; CI runs again.`,
       },
-      env.repoUrl,
-      pr.head.ref,
-    );
+    });
     await replyOnIssue(
       env.gh,
       env.repo,
@@ -323,23 +315,15 @@ async function complete(
       parent = head;
       continue;
     }
-    await writeCheckRun(
-      gh,
-      repo,
-      commit,
-      undefined,
-      {
-        view: {
-          mode: 'plan',
-          node: 'FinalVerify',
-          title: 'Final verification',
-          next: 'CI on the completion commit decides: green completes the phase, red goes back to implementation.',
-        },
-        data: `;next=${completion.next?.number ?? ''}`,
+    await showCheck(env, { sha: commit, ref: pr.head.ref }, undefined, {
+      view: {
+        mode: 'plan',
+        node: 'FinalVerify',
+        title: 'Final verification',
+        next: 'CI on the completion commit decides: green completes the phase, red goes back to implementation.',
       },
-      env.repoUrl,
-      pr.head.ref,
-    );
+      data: `;next=${completion.next?.number ?? ''}`,
+    });
     await replyOnIssue(gh, repo, marker.issue, reply.completing(pr.number, completion.phase));
     return {
       state: 'completing',

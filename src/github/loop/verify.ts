@@ -9,16 +9,17 @@ import {
   type LoopMarker,
 } from '../../core/index.js';
 import { isHttpError } from '../client.js';
-import { readHeadChecks, writeCheckRun, type HeadChecks } from '../checks.js';
+import { readHeadChecks, type HeadChecks } from '../checks.js';
 import { replyOnIssue } from '../issues.js';
 import {
   ESCALATED_LABEL,
   findPullRequest,
   isEscalated,
   pullRequestFiles,
+  requestReviews,
   type PullRequest,
 } from '../pulls.js';
-import type { LoopEnv, LoopOutcome } from './env.js';
+import { showCheck, type LoopEnv, type LoopOutcome } from './env.js';
 import { completeIfApproved } from './review.js';
 
 export interface LoopPull {
@@ -77,22 +78,14 @@ export async function evaluate(
 
   if (gate.verdict === 'pending') {
     if (!own) {
-      await writeCheckRun(
-        gh,
-        repo,
-        head,
-        undefined,
-        {
-          view: {
-            ...viewBase(marker),
-            node: 'Verification',
-            title: 'Verification: waiting for CI',
-            next: `Waiting for ${gate.waiting.length ? gate.waiting.join(', ') : 'CI to report'}.`,
-          },
+      await showCheck(env, { sha: head, ref: branch }, undefined, {
+        view: {
+          ...viewBase(marker),
+          node: 'Verification',
+          title: 'Verification: waiting for CI',
+          next: `Waiting for ${gate.waiting.length ? gate.waiting.join(', ') : 'CI to report'}.`,
         },
-        env.repoUrl,
-        branch,
-      );
+      });
     }
     return {
       ...outcome,
@@ -121,23 +114,15 @@ export async function evaluate(
   if (marker.mode === 'quick') {
     if (own?.conclusion === 'success' && !options.again)
       return { ...outcome, state: 'passed', reason: 'already reported' };
-    await writeCheckRun(
-      gh,
-      repo,
-      head,
-      own,
-      {
-        view: {
-          mode: 'quick',
-          node: 'End',
-          title: 'Quick mode: CI passed',
-          next: 'Review and merge.',
-        },
-        conclusion: 'success',
+    await showCheck(env, { sha: head, ref: branch }, own, {
+      view: {
+        mode: 'quick',
+        node: 'End',
+        title: 'Quick mode: CI passed',
+        next: 'Review and merge.',
       },
-      env.repoUrl,
-      branch,
-    );
+      conclusion: 'success',
+    });
     await replyOnIssue(gh, repo, marker.issue, reply.quickPassed(pr.number));
     return { ...outcome, state: 'passed' };
   }
@@ -167,32 +152,15 @@ export async function evaluate(
       'Write failing test: the pull request changes no test file (`testPaths`).',
     );
   }
-  await writeCheckRun(
-    gh,
-    repo,
-    head,
-    own,
-    {
-      view: {
-        mode: 'plan',
-        node: 'CodeReview',
-        title: 'Code review',
-        next: 'CI passed. An approving review of this head completes the phase; changes requested send it back to implementation.',
-      },
+  await showCheck(env, { sha: head, ref: branch }, own, {
+    view: {
+      mode: 'plan',
+      node: 'CodeReview',
+      title: 'Code review',
+      next: 'CI passed. An approving review of this head completes the phase; changes requested send it back to implementation.',
     },
-    env.repoUrl,
-    branch,
-  );
-  const reviewers = config.reviewers.filter((r) => !r.includes('/'));
-  const teams = config.reviewers.filter((r) => r.includes('/')).map((t) => t.split('/')[1]!);
-  if (reviewers.length || teams.length) {
-    await gh.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', {
-      ...repo,
-      pull_number: pr.number,
-      reviewers,
-      team_reviewers: teams,
-    });
-  }
+  });
+  await requestReviews(gh, repo, pr.number, config.reviewers);
   await replyOnIssue(gh, repo, marker.issue, reply.ciPassed(pr.number, config.reviewers));
   // An approval that came before CI passed completes the phase now.
   const completed = await completeIfApproved(env, config, { pr, marker }, files);
@@ -241,24 +209,16 @@ async function fail(
     );
     return { ...outcome, state: 'escalated' };
   }
-  await writeCheckRun(
-    gh,
-    repo,
-    head,
-    checks.own,
-    {
-      view: {
-        mode: marker.mode,
-        node: 'Debug',
-        title: `Debug & Fix (attempt ${k} of ${config.maxRetries})`,
-        next: reason ?? 'Fix the failing checks and push; CI runs again on the new head.',
-        attempt: { number: k, of: config.maxRetries },
-      },
-      conclusion: 'failure',
+  await showCheck(env, { sha: head, ref: pr.head.ref }, checks.own, {
+    view: {
+      mode: marker.mode,
+      node: 'Debug',
+      title: `Debug & Fix (attempt ${k} of ${config.maxRetries})`,
+      next: reason ?? 'Fix the failing checks and push; CI runs again on the new head.',
+      attempt: { number: k, of: config.maxRetries },
     },
-    env.repoUrl,
-    pr.head.ref,
-  );
+    conclusion: 'failure',
+  });
   await replyOnIssue(
     gh,
     repo,
@@ -295,33 +255,16 @@ export async function escalate(
       labels: [ESCALATED_LABEL],
     });
   }
-  const users = config.architects.filter((a) => !a.includes('/'));
-  const teams = config.architects.filter((a) => a.includes('/')).map((t) => t.split('/')[1]!);
-  if (users.length || teams.length) {
-    await gh.request('POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', {
-      ...repo,
-      pull_number: pr.number,
-      reviewers: users,
-      team_reviewers: teams,
-    });
-  }
-  await writeCheckRun(
-    gh,
-    repo,
-    pr.head.sha,
-    checks?.own,
-    {
-      view: {
-        mode: marker.mode,
-        node: 'Escalate',
-        title: 'Escalated to architect',
-        next: `${reason}. Waiting for an architect; \`/coder resume\` continues.`,
-      },
-      conclusion: 'failure',
+  await requestReviews(gh, repo, pr.number, config.architects);
+  await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, checks?.own, {
+    view: {
+      mode: marker.mode,
+      node: 'Escalate',
+      title: 'Escalated to architect',
+      next: `${reason}. Waiting for an architect; \`/coder resume\` continues.`,
     },
-    env.repoUrl,
-    pr.head.ref,
-  );
+    conclusion: 'failure',
+  });
   await replyOnIssue(
     gh,
     repo,
@@ -357,25 +300,17 @@ async function finalVerificationPassed(
     }
   }
   const phase = { number: marker.phase ?? 0, name: '', line: 0, tasks: [] };
-  await writeCheckRun(
-    gh,
-    repo,
-    pr.head.sha,
-    checks.own,
-    {
-      view: {
-        mode: 'plan',
-        node: 'End',
-        title: `Phase ${phase.number} complete`,
-        next: merged
-          ? 'Merged. `/coder next` takes the next phase.'
-          : 'Merge this pull request; then `/coder next` takes the next phase.',
-      },
-      conclusion: 'success',
+  await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, checks.own, {
+    view: {
+      mode: 'plan',
+      node: 'End',
+      title: `Phase ${phase.number} complete`,
+      next: merged
+        ? 'Merged. `/coder next` takes the next phase.'
+        : 'Merge this pull request; then `/coder next` takes the next phase.',
     },
-    env.repoUrl,
-    pr.head.ref,
-  );
+    conclusion: 'success',
+  });
   // The completion step wrote the next phase into its check run: "FinalVerify;next=2".
   const nextNumber = /;next=(\d+)/.exec(checks.own?.externalId ?? '')?.[1];
   const next = nextNumber ? { number: Number(nextNumber) } : undefined;
