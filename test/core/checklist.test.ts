@@ -73,13 +73,53 @@ describe('parseChecklist', () => {
     expect(phases[0]!.tasks.map((t) => t.text)).toEqual(['yes']);
   });
 
-  it('keeps a deep nesting iterative', () => {
-    const depth = 200;
+  it('reads nesting up to the limit', () => {
+    const depth = 40;
     const lines = ['## Phase 1'];
     for (let i = 0; i < depth; i++) lines.push(`${'  '.repeat(i)}- [ ] level ${i}`);
-    const { phases } = parseChecklist(lines.join('\n'), 'c.md');
+    const { phases, problems } = parseChecklist(lines.join('\n'), 'c.md');
+    expect(problems).toEqual([]);
     expect(phases[0]!.tasks).toHaveLength(depth);
     expect(phases[0]!.tasks[depth - 1]!.depth).toBe(depth - 1);
+  });
+
+  it.each([
+    [
+      '10,000 nested quotes',
+      `## Phase 1\n${'>'.repeat(10_000)} - [ ] deep\n`,
+      2,
+      'Line 2 is nested more than 40 levels deep.',
+    ],
+    [
+      '10,000 nested bullets',
+      `## Phase 1\n${'- '.repeat(10_000)}[ ] deep\n`,
+      2,
+      'Line 2 is nested more than 40 levels deep.',
+    ],
+    [
+      'a list indented 200 levels',
+      `## Phase 1\n${Array.from({ length: 200 }, (_, i) => `${'  '.repeat(i)}- [ ] t${i}`).join('\n')}`,
+      83,
+      'Line 83 is indented more than 160 columns.',
+    ],
+    [
+      'a 5 MiB checklist',
+      `## Phase 1\n${'- [ ] task\n'.repeat(500_000)}`,
+      undefined,
+      'The file is larger than 4 MiB.',
+    ],
+  ])('refuses %s before parsing, with a clear message', (_name, source, line, message) => {
+    const { phases, problems } = parseChecklist(source, 'c.md');
+    expect(phases).toEqual([]);
+    expect(problems).toEqual([
+      {
+        severity: 'error',
+        path: 'c.md',
+        ...(line ? { line } : {}),
+        message,
+        fix: 'Split the plan, or flatten the nesting.',
+      },
+    ]);
   });
 });
 

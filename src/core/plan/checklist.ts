@@ -1,7 +1,7 @@
 import type { Heading, ListItem, Nodes, Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Problem } from '../problem.js';
-import { parseMarkdown } from './markdown.js';
+import { markdownLimit, parseMarkdown } from './markdown.js';
 import { endOfLine } from './text.js';
 
 export type TaskState = 'todo' | 'doing' | 'done';
@@ -117,6 +117,21 @@ function collect(root: Root): Found[] {
  * or `[X]`. Code, HTML and front matter never hold tasks: remark gives them no list items.
  */
 export function parseChecklist(source: string, path: string): Checklist {
+  const limit = markdownLimit(source);
+  if (limit) {
+    return {
+      phases: [],
+      problems: [
+        {
+          severity: 'error',
+          path,
+          ...(limit.line ? { line: limit.line } : {}),
+          message: limit.message,
+          fix: 'Split the plan, or flatten the nesting.',
+        },
+      ],
+    };
+  }
   const root = parseMarkdown(source);
   const phases: Phase[] = [];
   const problems: Problem[] = [];

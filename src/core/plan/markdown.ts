@@ -10,6 +10,57 @@ const processor = unified()
   .use(remarkGfm)
   .use(remarkFrontmatter, ['yaml', 'toml']);
 
+/** Larger markdown is refused before parsing: about 80,000 tasks, parsed in a few seconds. */
+export const MAX_MARKDOWN_BYTES = 4 * 1024 * 1024;
+/** Deeper nesting (quotes, lists) is refused: the parser recurses once per level. */
+export const MAX_NESTING = 40;
+
+/**
+ * Why a markdown source is too large or too deeply nested to parse in bounded time and stack,
+ * or undefined when it is fine. A linear scan of each line's container prefix (`>`, bullets,
+ * numbers, indentation), made before remark sees the text.
+ */
+export function markdownLimit(source: string): { line?: number; message: string } | undefined {
+  if (source.length > MAX_MARKDOWN_BYTES) {
+    return { message: `The file is larger than ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB.` };
+  }
+  let line = 1;
+  let at = 0;
+  while (at <= source.length) {
+    let end = source.indexOf('\n', at);
+    if (end === -1) end = source.length;
+    let depth = 0;
+    let columns = 0;
+    let i = at;
+    for (;;) {
+      while (i < end && (source[i] === ' ' || source[i] === '\t')) {
+        columns += source[i] === '\t' ? 4 : 1;
+        i++;
+      }
+      const c = source[i];
+      if (c === '>') {
+        i++;
+      } else if ((c === '-' || c === '*' || c === '+') && /[ \t\r]|^$/.test(source[i + 1] ?? '')) {
+        i++;
+      } else {
+        const m = /^\d{1,9}[.)](?=[ \t\r]|$)/.exec(source.slice(i, Math.min(end, i + 11)));
+        if (!m) break;
+        i += m[0].length;
+      }
+      depth++;
+      if (depth > MAX_NESTING || columns > MAX_NESTING * 4) {
+        return { line, message: `Line ${line} is nested more than ${MAX_NESTING} levels deep.` };
+      }
+    }
+    if (columns > MAX_NESTING * 4) {
+      return { line, message: `Line ${line} is indented more than ${MAX_NESTING * 4} columns.` };
+    }
+    line++;
+    at = end + 1;
+  }
+  return undefined;
+}
+
 /** Segments smaller than this are not split further: fewer boundary checks, same result. */
 export const DEFAULT_SEGMENT = 16 * 1024;
 
