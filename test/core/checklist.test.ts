@@ -99,8 +99,8 @@ describe('parseChecklist', () => {
     [
       'a list indented 200 levels',
       `## Phase 1\n${Array.from({ length: 200 }, (_, i) => `${'  '.repeat(i)}- [ ] t${i}`).join('\n')}`,
-      83,
-      'Line 83 is indented more than 160 columns.',
+      82,
+      'Line 82 is indented more than 160 columns.',
     ],
     [
       'a 5 MiB checklist',
