@@ -57,7 +57,7 @@ const notFound = [
   404,
   { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
 ] as const;
-const user = (login: string, type = 'User') => ({
+const user = (login: string, type = login.endsWith('[bot]') ? 'Bot' : 'User') => ({
   login,
   id: 1,
   node_id: 'U',
@@ -86,6 +86,8 @@ export class SimGitHub {
   readonly teams = new Map<string, Set<string>>(); // "org/slug" → members
   /** Requests to fail once: "METHOD path-suffix" → status. */
   readonly faults = new Map<string, number>();
+  /** Requests that take effect and then answer 502 once: "METHOD path-suffix". */
+  readonly faultsAfter = new Set<string>();
   /** Run once, just before the next ref update is applied: a human pushing in between. */
   beforeRefUpdate?: () => void;
   private ids = 100;
@@ -221,6 +223,13 @@ export class SimGitHub {
       const injected = this.fault(route.method, url.pathname);
       if (injected) return [injected, { message: 'Injected fault' }];
       const [status, data] = route.handler(m, body, url);
+      for (const key of this.faultsAfter) {
+        const [fm, suffix] = key.split(' ');
+        if (fm === route.method && url.pathname.endsWith(suffix!) && status < 300) {
+          this.faultsAfter.delete(key);
+          return [502, { message: 'Server Error (after the write took effect)' }];
+        }
+      }
       return [status, data ?? ''];
     }
     return [404, { message: `The simulator has no route for ${method} ${path}` }];

@@ -5,3 +5,4 @@ export * from './replies.js';
 export * from './checkRun.js';
 export * from './gate.js';
 export * from './complete.js';
+export * from './actors.js';

@@ -91,6 +91,9 @@ export const reply = {
 
   nothingToRelease: (): string => 'There is no coder-loop lock for this issue to release.',
 
+  failed: (command: string, message: string): string =>
+    `${codeSpan(command)} could not finish: ${escapeMarkdown(message)}. Every step the loop takes is safe to repeat: run the command again; if a branch was left without its pull request, ${codeSpan('/coder release')} frees it.`,
+
   noLoopPullRequest: (): string => 'There is no open coder-loop pull request for this issue.',
 
   /** Verification → Fail: "Debug & Fix", attempt k of N. */

@@ -1,4 +1,4 @@
-import { CHECK_NAME, readMarker, reply, type Config } from '../../core/index.js';
+import { CHECK_NAME, isBot, readMarker, reply, type Config } from '../../core/index.js';
 import { isHttpError } from '../client.js';
 import { readHeadChecks } from '../checks.js';
 import { replyOnIssue } from '../issues.js';
@@ -112,7 +112,7 @@ export async function onPullRequest(
 
   if (payload.action === 'closed') {
     // The loop's own `/coder release` closes PRs too: it has said what happened.
-    if (payload.sender.type === 'Bot') return { ...outcome, reason: 'closed by the loop' };
+    if (isBot(payload.sender)) return { ...outcome, reason: 'closed by the loop' };
     const config = await configOrLog(env);
     const merged = pr.merged === true;
     const deleteBranch = !merged || (config?.deleteBranchOnMerge ?? true);

@@ -1,4 +1,11 @@
-import { DEFAULT_CONFIG, parseComment, reply, type Config } from '../../core/index.js';
+import {
+  DEFAULT_CONFIG,
+  isBot,
+  parseComment,
+  reply,
+  type Actor,
+  type Config,
+} from '../../core/index.js';
 import { canCommand, reactEyes, replyOnIssue } from '../issues.js';
 import type { LoopEnv, LoopOutcome } from './env.js';
 import { assess, release, status } from './manage.js';
@@ -7,10 +14,6 @@ import { startQuick } from './quick.js';
 import { retryOrResume } from './resume.js';
 
 /** The parts of webhook payloads the loop reads (the real payloads carry much more). */
-interface Actor {
-  login: string;
-  type?: string;
-}
 interface IssueLike {
   number: number;
   title: string;
@@ -31,9 +34,6 @@ export interface IssuesLabeledPayload {
   sender: Actor;
 }
 
-const isBot = (actor: Actor | null | undefined) =>
-  !actor || actor.type === 'Bot' || actor.login.endsWith('[bot]');
-
 /** Config, or a reply naming each problem (and nothing else written). */
 async function configOrReply(env: LoopEnv, issue: number): Promise<Config | undefined> {
   const { config, problems } = await env.loadConfig();
@@ -47,6 +47,25 @@ export async function onIssueComment(
   env: LoopEnv,
   payload: IssueCommentPayload,
 ): Promise<LoopOutcome> {
+  try {
+    return await commentCommand(env, payload);
+  } catch (error) {
+    // The commander hears of a failure on the thread, not only in a log nobody reads.
+    const verb = parseComment(payload.comment.body ?? '');
+    if (verb.kind === 'command') {
+      const message = error instanceof Error ? error.message : String(error);
+      await replyOnIssue(
+        env.gh,
+        env.repo,
+        payload.issue.number,
+        reply.failed(`/coder ${verb.command.name}`, message),
+      ).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+async function commentCommand(env: LoopEnv, payload: IssueCommentPayload): Promise<LoopOutcome> {
   if (payload.action !== 'created')
     return { state: 'ignored', reason: `issue_comment.${payload.action}` };
   const author = payload.comment.user;

@@ -1,4 +1,5 @@
 import {
+  isBot,
   splitLogins,
   evaluateGate,
   markComplete,
@@ -61,7 +62,7 @@ export async function onReview(env: LoopEnv, payload: ReviewPayload): Promise<Lo
   if (!pr.head.ref.startsWith('coder/') || !marker)
     return { state: 'ignored', reason: 'not a coder-loop pull request' };
   const reviewer = payload.review.user;
-  if (!reviewer || reviewer.type === 'Bot') return { state: 'ignored', reason: 'review by a bot' };
+  if (!reviewer || isBot(reviewer)) return { state: 'ignored', reason: 'review by a bot' };
   if (isEscalated(pr))
     return { state: 'escalated', reason: 'escalated: waiting for /coder resume' };
   if (marker.mode === 'quick')
@@ -139,8 +140,7 @@ export async function completeIfApproved(
     per_page: 100,
   });
   const approval = data.find(
-    (r) =>
-      r.state === 'APPROVED' && r.commit_id === loop.pr.head.sha && r.user && r.user.type !== 'Bot',
+    (r) => r.state === 'APPROVED' && r.commit_id === loop.pr.head.sha && !isBot(r.user),
   );
   if (!approval?.user) return undefined;
   const checks = await readHeadChecks(env.gh, env.repo, loop.pr.head.sha);

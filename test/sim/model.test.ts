@@ -1,0 +1,380 @@
+import fc from 'fast-check';
+import nock from 'nock';
+import type { Probot } from 'probot';
+import { afterScenario, beforeScenario, requestLog, testProbot } from '../helpers/github.js';
+import { commentDelivery } from '../helpers/payloads.js';
+import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
+import { Deliver } from './events.js';
+import { SimGitHub } from './github.js';
+
+/**
+ * Model-based runs: random sequences of commands, duplicate deliveries, concurrent commands, CI
+ * results (also for old heads), reviews (also of stale heads), releases, human pushes and config
+ * changes, with faults injected — and the loop's promises checked after every step.
+ *
+ * Replay a failure: FC_SEED=<seed> FC_PATH=<path> npm run jest -- test/sim/model (the failure
+ * message prints both). FC_RUNS sets the number of runs (default 1,000).
+ */
+
+interface Real {
+  sim: SimGitHub;
+  probot: Probot;
+  deliver: Deliver;
+  /** The last delivery, for redelivering it. */
+  last?: Parameters<Probot['receive']>[0];
+  /** Notes humans appended to a lock branch's checklist: they must survive every loop commit. */
+  notes: Map<string, string[]>;
+  /** Heads each branch has had, for events about old heads. */
+  heads: Map<string, string[]>;
+  step: number;
+}
+type Model = Record<string, never>;
+
+const WRITERS = ['alice', 'bob'] as const;
+const PLAN_PREFIX = 'coder/example/phase-';
+
+function openLoopPull(r: Real) {
+  return r.sim.pulls.find(
+    (p) => p.state === 'open' && p.head.startsWith(PLAN_PREFIX) && r.sim.refs.has(p.head),
+  );
+}
+
+function remember(r: Real, branch: string) {
+  const head = r.sim.refs.get(branch);
+  if (!head) return;
+  const list = r.heads.get(branch) ?? [];
+  if (!list.includes(head)) list.push(head);
+  r.heads.set(branch, list);
+}
+
+async function receive(r: Real, event: Parameters<Probot['receive']>[0]) {
+  r.last = event;
+  // A command may fail under an injected fault: the loop says so; the invariants must still hold.
+  await r.probot.receive(event).catch(() => undefined);
+  for (const branch of r.sim.refs.keys()) remember(r, branch);
+}
+
+const writesSince = (from: number) =>
+  requestLog.slice(from).filter((q) => q.method !== 'GET' && !q.path.includes('/access_tokens'));
+
+class Next implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly user: (typeof WRITERS)[number],
+    readonly concurrent: boolean,
+  ) {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const a = commentDelivery('/coder next', { login: this.user, id: 10_000 + ++r.step });
+    delete a.payload.issue.pull_request;
+    if (!this.concurrent) return receive(r, a);
+    const b = commentDelivery('/coder next', {
+      login: this.user === 'alice' ? 'bob' : 'alice',
+      id: 10_000 + ++r.step,
+    });
+    delete b.payload.issue.pull_request;
+    r.last = a;
+    await Promise.all([
+      r.probot.receive(a).catch(() => undefined),
+      r.probot.receive(b).catch(() => undefined),
+    ]);
+    for (const branch of r.sim.refs.keys()) remember(r, branch);
+  }
+  toString = () => `next(${this.user}${this.concurrent ? ', concurrent' : ''})`;
+}
+
+class Redeliver implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    if (r.last) await receive(r, r.last);
+  }
+  toString = () => 'redeliver';
+}
+
+class Push implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly test: boolean,
+    readonly note: boolean,
+  ) {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    const changes: Record<string, string> = {
+      [`src/work${r.step}.ts`]: `export const v = ${++r.step};\n`,
+    };
+    if (this.test) changes[`test/work${r.step}.test.ts`] = 'test\n';
+    if (this.note) {
+      const note = `Note ${r.step} by a human.`;
+      changes[CHECKLIST] = `${r.sim.files(pr.head)[CHECKLIST]}\n${note}\n`;
+      r.notes.set(pr.head, [...(r.notes.get(pr.head) ?? []), note]);
+    }
+    r.sim.push(pr.head, changes);
+    remember(r, pr.head);
+    await r.deliver.pullRequest('synchronize', pr.number).catch(() => undefined);
+  }
+  toString = () => `push(test=${this.test}, note=${this.note})`;
+}
+
+class Ci implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly conclusion: 'success' | 'failure',
+    readonly old: boolean,
+  ) {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    const heads = r.heads.get(pr.head) ?? [];
+    const sha = this.old && heads.length > 1 ? heads[0] : r.sim.refs.get(pr.head);
+    await r.deliver
+      .ci(pr.head, this.conclusion, { ...(sha ? { sha } : {}) })
+      .catch(() => undefined);
+  }
+  toString = () => `ci(${this.conclusion}${this.old ? ', old head' : ''})`;
+}
+
+class Review implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly user: string,
+    readonly state: 'approved' | 'changes_requested',
+    readonly stale: boolean,
+  ) {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    const heads = r.heads.get(pr.head) ?? [];
+    const commit = this.stale && heads.length > 1 ? heads[0] : undefined;
+    await r.deliver.review(pr.number, this.user, this.state, commit).catch(() => undefined);
+    remember(r, pr.head);
+  }
+  toString = () => `review(${this.user}, ${this.state}${this.stale ? ', stale' : ''})`;
+}
+
+class Comment implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly user: string,
+    readonly body: string,
+  ) {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const bot = this.user.endsWith('[bot]');
+    const event = commentDelivery(this.body, {
+      login: this.user,
+      id: 10_000 + ++r.step,
+      type: bot ? 'Bot' : 'User',
+    });
+    delete event.payload.issue.pull_request;
+    const from = requestLog.length;
+    await receive(r, event);
+    // Outsiders: no write at all by a bot; one short reply at most for a read-only user.
+    if (bot) expect(requestLog.length).toBe(from);
+    if (this.user === 'mallory') {
+      expect(writesSince(from).map((w) => `${w.method} ${w.path.replace(/\?.*/, '')}`)).toEqual([
+        'POST /repos/Codertocat/Hello-World/issues/1/comments',
+      ]);
+    }
+  }
+  toString = () => `comment(${this.user}: ${JSON.stringify(this.body)})`;
+}
+
+class SetConfig implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly maxRetries: number) {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    r.sim.push('master', {
+      '.github/coder.yml': `maxRetries: ${this.maxRetries}\narchitects: [archie]\n`,
+    });
+  }
+  toString = () => `config(maxRetries=${this.maxRetries})`;
+}
+
+class Fault implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly kind: string) {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    if (this.kind === '422 ref') r.sim.faults.set('POST /git/refs', 422);
+    else r.sim.faultsAfter.add(this.kind);
+  }
+  toString = () => `fault(${this.kind})`;
+}
+
+const normalize = (text: string, notes: readonly string[]) =>
+  text
+    .replace(/\[[ ~xX]\]/g, '[?]')
+    .split('\n')
+    .filter((line) => !notes.includes(line))
+    .join('\n')
+    .replace(/\n+$/, '');
+
+/** The loop's promises, checked against the simulated GitHub after every command. */
+function invariants(r: Real) {
+  const { sim } = r;
+  const master = sim.files('master');
+  for (const [branch] of sim.refs) {
+    if (!branch.startsWith(PLAN_PREFIX)) continue;
+    // One open PR per lock branch.
+    expect(
+      sim.pulls.filter((p) => p.state === 'open' && p.head === branch).length,
+    ).toBeLessThanOrEqual(1);
+    const files = sim.files(branch);
+    const phase = Number(branch.slice(PLAN_PREFIX.length));
+    const log = files[MASTER_LOG] ?? '';
+    // Never two "Coder started" or "Coder completed" for one phase attempt (one branch).
+    expect(
+      log.split(`**Coder started** — Example, Phase ${phase}:`).length - 1,
+    ).toBeLessThanOrEqual(1);
+    expect(
+      log.split(`**Coder completed** — Example, Phase ${phase}:`).length - 1,
+    ).toBeLessThanOrEqual(1);
+    // A human's edit is never lost.
+    const notes = r.notes.get(branch) ?? [];
+    for (const note of notes) expect(files[CHECKLIST]).toContain(note);
+    // Outside the boxes (and the humans' notes), the checklist bytes never change.
+    expect(normalize(files[CHECKLIST]!, notes)).toBe(normalize(master[CHECKLIST]!, []));
+    // No [x] without an approval of a head that passed CI.
+    for (
+      let sha: string | undefined = sim.refs.get(branch);
+      sha;
+      sha = sim.commits.get(sha)?.parents[0]
+    ) {
+      const commit = sim.commits.get(sha)!;
+      if (!commit.message.includes('— Coder completed')) continue;
+      const parent = commit.parents[0]!;
+      expect(
+        sim.reviews.some(
+          (v) => v.state === 'APPROVED' && v.commit_id === parent && !v.user.endsWith('[bot]'),
+        ),
+      ).toBe(true);
+      const latest = new Map<string, string | null>();
+      for (const run of sim.checkRuns.filter(
+        (c) => c.head_sha === parent && c.name !== 'coder-loop',
+      ))
+        latest.set(run.name, run.conclusion);
+      expect([...latest.values()].length).toBeGreaterThan(0);
+      expect([...latest.values()].every((c) => c === 'success')).toBe(true);
+    }
+  }
+}
+
+const next = fc.tuple(fc.constantFrom(...WRITERS), fc.boolean()).map(([u, c]) => new Next(u, c));
+const push = fc.tuple(fc.boolean(), fc.boolean()).map(([t, n]) => new Push(t || !n, n));
+const ci = fc
+  .tuple(fc.constantFrom<'success' | 'failure'>('success', 'success', 'failure'), fc.boolean())
+  .map(([c, o]) => new Ci(c, o));
+const review = fc
+  .tuple(
+    fc.constantFrom('reviewer1', 'reviewer1', 'archie', 'coder-loop[bot]'),
+    fc.constantFrom<'approved' | 'changes_requested'>('approved', 'approved', 'changes_requested'),
+    fc.boolean(),
+  )
+  .map(([u, s, st]) => new Review(u, s, st));
+// The loop's main path is weighted up, so runs reach review, completion and escalation.
+const commands = [
+  next,
+  next,
+  push,
+  push,
+  ci,
+  ci,
+  ci,
+  review,
+  review,
+  fc.constant(new Redeliver()),
+  fc
+    .tuple(
+      fc.constantFrom('alice', 'mallory', 'dependabot[bot]'),
+      fc.constantFrom(
+        '/coder release',
+        '/coder retry',
+        '/coder resume',
+        '/coder next',
+        '/coder status',
+      ),
+    )
+    .map(([u, b]) => new Comment(u, b)),
+  fc.integer({ min: 1, max: 3 }).map((n) => new SetConfig(n)),
+  fc
+    .constantFrom(
+      'POST /pulls',
+      'POST /git/refs',
+      'PATCH /git/refs/heads/coder/example/phase-1',
+      'POST /git/commits',
+      '422 ref',
+    )
+    .map((k) => new Fault(k)),
+];
+
+const reached = { started: 0, completed: 0, escalated: 0, merged: 0 };
+
+describe('model-based runs against the in-memory GitHub', () => {
+  it('never acts twice, never loses an edit, never obeys an outsider', async () => {
+    const runs = Number(process.env.FC_RUNS ?? 1000);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(true, true, true, false),
+        fc.commands(commands, { maxCommands: 16, size: 'large' }),
+        async (startFirst, cmds) => {
+          beforeScenario();
+          const sim = new SimGitHub({
+            ...examplePlanFiles(),
+            '.github/coder.yml': 'maxRetries: 2\narchitects: [archie]\n',
+          });
+          sim.mount();
+          for (const login of ['alice', 'bob', 'reviewer1', 'archie'])
+            sim.permissions.set(login, 'write');
+          sim.permissions.set('mallory', 'read');
+          const probot = await testProbot();
+          const real: Real = {
+            sim,
+            probot,
+            deliver: new Deliver(probot, sim),
+            notes: new Map(),
+            heads: new Map(),
+            step: 0,
+          };
+          // Most runs begin with a started phase, so the sequence explores what follows.
+          if (startFirst) await wrap(new Next('alice', false)).run({} as Model, real);
+          await fc.asyncModelRun(
+            () => ({ model: {} as Model, real }),
+            [...cmds].map((c) => wrap(c)),
+          );
+          nock.cleanAll();
+          reached.started += sim.pulls.length > 0 ? 1 : 0;
+          reached.completed += sim.checkRuns.some((c) => c.external_id.startsWith('FinalVerify'))
+            ? 1
+            : 0;
+          reached.escalated += sim.pulls.some((p) => p.labels.has('coder:escalated')) ? 1 : 0;
+          reached.merged += sim.checkRuns.some((c) => c.external_id === 'End') ? 1 : 0;
+        },
+      ),
+      {
+        numRuns: runs,
+        ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
+        ...(process.env.FC_PATH ? { path: process.env.FC_PATH } : {}),
+      },
+    );
+    afterScenario();
+    // How far the runs went, for the CI log: proof the sequences reach the whole loop.
+    console.log(`model runs: ${runs}; reached ${JSON.stringify(reached)}`);
+  }, 1_800_000);
+});
+
+/** Every command is followed by the invariants. */
+function wrap(command: fc.AsyncCommand<Model, Real>): fc.AsyncCommand<Model, Real> {
+  return {
+    check: () => true,
+    run: async (m, r) => {
+      await command.run(m, r);
+      // A deleted branch ends that attempt: a new branch of the same name starts afresh.
+      for (const branch of [...r.notes.keys(), ...r.heads.keys()]) {
+        if (!r.sim.refs.has(branch)) {
+          r.notes.delete(branch);
+          r.heads.delete(branch);
+        }
+      }
+      invariants(r);
+    },
+    toString: () => command.toString(),
+  };
+}
