@@ -16,7 +16,8 @@ export const reply = {
   unknown: (verb: string): string =>
     `Unknown command ${codeSpan(`/coder ${verb}`)}.\n\n${HELP_TEXT}`,
 
-  invalid: (reason: string): string => `That command cannot be run: ${escapeMarkdown(reason)}.`,
+  // The reasons are the loop's own words (checkPlanName), never the commenter's text.
+  invalid: (reason: string): string => `That command cannot be run: ${reason}.`,
 
   notPermitted: (login: string): string =>
     `@${login}, coder-loop takes commands only from people with write access to this repository.`,

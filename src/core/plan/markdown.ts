@@ -12,6 +12,8 @@ const processor = unified()
 
 /** Larger markdown is refused before parsing: about 80,000 tasks, parsed in a few seconds. */
 export const MAX_MARKDOWN_BYTES = 4 * 1024 * 1024;
+/** More list items than this are refused: about five seconds of parsing. */
+export const MAX_LIST_ITEMS = 60_000;
 /** Deeper nesting (quotes, lists) is refused: the parser recurses once per level. */
 export const MAX_NESTING = 40;
 
@@ -26,6 +28,7 @@ export function markdownLimit(source: string): { line?: number; message: string 
   }
   let line = 1;
   let at = 0;
+  let items = 0;
   while (at <= source.length) {
     let end = source.indexOf('\n', at);
     if (end === -1) end = source.length;
@@ -48,6 +51,12 @@ export function markdownLimit(source: string): { line?: number; message: string 
         i += m[0].length;
       }
       depth++;
+      if (c !== '>' && ++items > MAX_LIST_ITEMS) {
+        return {
+          line,
+          message: `The file has more than ${MAX_LIST_ITEMS.toLocaleString('en')} list items.`,
+        };
+      }
       if (depth > MAX_NESTING || columns > MAX_NESTING * 4) {
         return { line, message: `Line ${line} is nested more than ${MAX_NESTING} levels deep.` };
       }
