@@ -58818,6 +58818,56 @@ function remarkFrontmatter(options) {
 
 // src/core/plan/markdown.ts
 var processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ["yaml", "toml"]);
+var MAX_MARKDOWN_BYTES = 4 * 1024 * 1024;
+var MAX_LIST_ITEMS = 6e4;
+var MAX_NESTING = 40;
+function markdownLimit(source) {
+  if (source.length > MAX_MARKDOWN_BYTES) {
+    return { message: `The file is larger than ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB.` };
+  }
+  let line = 1;
+  let at = 0;
+  let items = 0;
+  while (at <= source.length) {
+    let end = source.indexOf("\n", at);
+    if (end === -1) end = source.length;
+    let depth = 0;
+    let columns = 0;
+    let i = at;
+    for (; ; ) {
+      while (i < end && (source[i] === " " || source[i] === "	")) {
+        columns += source[i] === "	" ? 4 : 1;
+        i++;
+      }
+      const c = source[i];
+      if (c === ">") {
+        i++;
+      } else if ((c === "-" || c === "*" || c === "+") && /[ \t\r]|^$/.test(source[i + 1] ?? "")) {
+        i++;
+      } else {
+        const m = /^\d{1,9}[.)](?=[ \t\r]|$)/.exec(source.slice(i, Math.min(end, i + 11)));
+        if (!m) break;
+        i += m[0].length;
+      }
+      depth++;
+      if (c !== ">" && ++items > MAX_LIST_ITEMS) {
+        return {
+          line,
+          message: `The file has more than ${MAX_LIST_ITEMS.toLocaleString("en")} list items.`
+        };
+      }
+      if (depth > MAX_NESTING || columns > MAX_NESTING * 4) {
+        return { line, message: `Line ${line} is nested more than ${MAX_NESTING} levels deep.` };
+      }
+    }
+    if (columns > MAX_NESTING * 4) {
+      return { line, message: `Line ${line} is indented more than ${MAX_NESTING * 4} columns.` };
+    }
+    line++;
+    at = end + 1;
+  }
+  return void 0;
+}
 var DEFAULT_SEGMENT = 16 * 1024;
 var HEADING_LINE = /(?<=\n)#{1,6}(?=[ \t\r\n]|$)/g;
 var CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
@@ -58944,6 +58994,21 @@ function collect(root2) {
   return found;
 }
 function parseChecklist(source, path2) {
+  const limit = markdownLimit(source);
+  if (limit) {
+    return {
+      phases: [],
+      problems: [
+        {
+          severity: "error",
+          path: path2,
+          ...limit.line ? { line: limit.line } : {},
+          message: limit.message,
+          fix: "Split the plan, or flatten the nesting."
+        }
+      ]
+    };
+  }
   const root2 = parseMarkdown(source);
   const phases = [];
   const problems = [];
@@ -59133,6 +59198,20 @@ function loggedSinceStart(log, event, plan, phase) {
 var CHECKPOINT_START = "<!-- coder-loop:checkpoint -->";
 var CHECKPOINT_END = "<!-- /coder-loop:checkpoint -->";
 function findCheckpoint(source, path2) {
+  const limit = markdownLimit(source);
+  if (limit) {
+    return {
+      problems: [
+        {
+          severity: "error",
+          path: path2,
+          ...limit.line ? { line: limit.line } : {},
+          message: limit.message,
+          fix: "Keep the context file small and flat."
+        }
+      ]
+    };
+  }
   const starts = [];
   const ends = [];
   for (const node3 of parseMarkdown(source).children) {
@@ -59617,7 +59696,8 @@ var reply = {
   unknown: (verb) => `Unknown command ${codeSpan(`/coder ${verb}`)}.
 
 ${HELP_TEXT}`,
-  invalid: (reason) => `That command cannot be run: ${escapeMarkdown(reason)}.`,
+  // The reasons are the loop's own words (checkPlanName), never the commenter's text.
+  invalid: (reason) => `That command cannot be run: ${reason}.`,
   notPermitted: (login2) => `@${login2}, coder-loop takes commands only from people with write access to this repository.`,
   configInvalid: (problems) => `The coder-loop config is invalid, so nothing was done:
 
@@ -59670,6 +59750,7 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
   },
   released: (branch, pr) => `Released: ${pr ? `pull request #${pr.number} closed and ` : ""}branch ${codeSpan(branch)} deleted. The phase is free again; nothing on the default branch changed.`,
   nothingToRelease: () => "There is no coder-loop lock for this issue to release.",
+  failed: (command, message) => `${codeSpan(command)} could not finish: ${escapeMarkdown(message)}. Every step the loop takes is safe to repeat: run the command again; if a branch was left without its pull request, ${codeSpan("/coder release")} frees it.`,
   noLoopPullRequest: () => "There is no open coder-loop pull request for this issue.",
   /** Verification → Fail: "Debug & Fix", attempt k of N. */
   ciFailed: (pr, attempt, of, failing, reason) => [
@@ -59867,6 +59948,11 @@ function splitLogins(names) {
     else users.push(name);
   }
   return { users, teams };
+}
+
+// src/core/loop/actors.ts
+function isBot(actor) {
+  return !actor || actor.type === "Bot" || actor.login.endsWith("[bot]");
 }
 
 // src/github/client.ts
@@ -60546,7 +60632,7 @@ async function onReview(env, payload) {
   if (!pr.head.ref.startsWith("coder/") || !marker)
     return { state: "ignored", reason: "not a coder-loop pull request" };
   const reviewer = payload.review.user;
-  if (!reviewer || reviewer.type === "Bot") return { state: "ignored", reason: "review by a bot" };
+  if (!reviewer || isBot(reviewer)) return { state: "ignored", reason: "review by a bot" };
   if (isEscalated(pr))
     return { state: "escalated", reason: "escalated: waiting for /coder resume" };
   if (marker.mode === "quick")
@@ -60613,7 +60699,7 @@ async function completeIfApproved(env, config2, loop, files) {
     per_page: 100
   });
   const approval = data.find(
-    (r) => r.state === "APPROVED" && r.commit_id === loop.pr.head.sha && r.user && r.user.type !== "Bot"
+    (r) => r.state === "APPROVED" && r.commit_id === loop.pr.head.sha && !isBot(r.user)
   );
   if (!approval?.user) return void 0;
   const checks = await readHeadChecks(env.gh, env.repo, loop.pr.head.sha);
@@ -61115,7 +61201,6 @@ async function retryOrResume(env, config2, command, issue3) {
 }
 
 // src/github/loop/events.ts
-var isBot = (actor) => !actor || actor.type === "Bot" || actor.login.endsWith("[bot]");
 async function configOrReply(env, issue3) {
   const { config: config2, problems } = await env.loadConfig();
   if (config2) return config2;
@@ -61123,6 +61208,23 @@ async function configOrReply(env, issue3) {
   return void 0;
 }
 async function onIssueComment(env, payload) {
+  try {
+    return await commentCommand(env, payload);
+  } catch (error63) {
+    const verb = parseComment(payload.comment.body ?? "");
+    if (verb.kind === "command") {
+      const message = error63 instanceof Error ? error63.message : String(error63);
+      await replyOnIssue(
+        env.gh,
+        env.repo,
+        payload.issue.number,
+        reply.failed(`/coder ${verb.command.name}`, message)
+      ).catch(() => void 0);
+    }
+    throw error63;
+  }
+}
+async function commentCommand(env, payload) {
   if (payload.action !== "created")
     return { state: "ignored", reason: `issue_comment.${payload.action}` };
   const author = payload.comment.user;
@@ -61278,7 +61380,7 @@ async function onPullRequest(env, payload) {
     pullRequest: pr.number
   };
   if (payload.action === "closed") {
-    if (payload.sender.type === "Bot") return { ...outcome, reason: "closed by the loop" };
+    if (isBot(payload.sender)) return { ...outcome, reason: "closed by the loop" };
     const config2 = await configOrLog(env);
     const merged = pr.merged === true;
     const deleteBranch = !merged || (config2?.deleteBranchOnMerge ?? true);

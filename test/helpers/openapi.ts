@@ -42,8 +42,11 @@ interface Spec {
 
 const require = createRequire(import.meta.url);
 let spec: Spec | undefined;
-let table: { method: string; template: string; pattern: RegExp; literal: number; op: Operation }[] =
-  [];
+type Entry = { method: string; template: string; pattern: RegExp; literal: number; op: Operation };
+let table: Entry[] = [];
+/** Operations by method and segment count: a request is matched against a few dozen, not all. */
+const index = new Map<string, Entry[]>();
+const keyOf = (method: string, path: string) => `${method} ${path.split('/').length}`;
 
 function load(): void {
   if (spec) return;
@@ -66,6 +69,10 @@ function load(): void {
     }
   }
   table = table.sort((a, b) => b.literal - a.literal);
+  for (const entry of table) {
+    const key = keyOf(entry.method, entry.template);
+    index.set(key, [...(index.get(key) ?? []), entry]);
+  }
 }
 
 function deref<T>(value: T & { $ref?: string }): T {
@@ -171,7 +178,7 @@ export function check(
 ): { op?: Operation; problems: string[] } {
   load();
   const path = url.pathname.replace(/^\/api\/v3(?=\/)/, '');
-  const entry = table.find((e) => e.method === method && e.pattern.test(path));
+  const entry = (index.get(keyOf(method, path)) ?? []).find((e) => e.pattern.test(path));
   if (!entry)
     return { problems: [`${method} ${path}: no such operation in GitHub's OpenAPI description`] };
   const where = `${method} ${entry.template} (${entry.op.operationId})`;
@@ -221,7 +228,19 @@ function checkStatus(op: Operation | undefined, method: string, url: URL, status
  * A `fetch` for Octokit's `request.fetch` option: the innermost layer, so it sees exactly what goes
  * on the wire (every retry included) and the status of every mocked response. nock answers it.
  */
+/** Time spent waiting on the (mocked) GitHub, for benchmarks that separate the App's own time. */
+export const fetchClock = { ms: 0 };
+
 export const checkedFetch: typeof fetch = async (input, init) => {
+  const began = performance.now();
+  try {
+    return await checkedFetchInner(input, init);
+  } finally {
+    fetchClock.ms += performance.now() - began;
+  }
+};
+
+const checkedFetchInner: typeof fetch = async (input, init) => {
   const url = new URL(
     typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
   );
