@@ -59774,7 +59774,7 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
     architects.length ? `${architects.map((a) => `@${a}`).join(", ")}: please review. Nothing advances by itself until someone with write access runs \`/coder resume\`.` : "No architects are configured (`architects` in .github/coder.yml). Nothing advances by itself until someone with write access runs `/coder resume`."
   ].join("\n"),
   completing: (pr, phase) => `**${phaseTitle(phase)} approved**: tasks marked \`[x]\`, the phase report written, the checkpoint and master log updated in one commit on pull request #${pr}. Final verification (CI) runs on it now.`,
-  phaseComplete: (plan, phase, pr, next, merged) => `**Phase ${phase.number} complete** (${codeSpan(plan)}, pull request #${pr}${merged ? ", merged" : ""}). ${next ? `Next: \`/coder next ${plan}\` takes Phase ${next.number}${merged ? "" : " once this pull request is merged"}.` : "That was the last phase: the plan is complete once this is merged."}`,
+  phaseComplete: (plan, phase, pr, next, merged) => `**Phase ${phase} complete** (${codeSpan(plan)}, pull request #${pr}${merged ? ", merged" : ""}). ${next ? `Next: \`/coder next ${plan}\` takes Phase ${next.number}${merged ? "" : " once this pull request is merged"}.` : "That was the last phase: the plan is complete once this is merged."}`,
   prClosed: (pr, merged, branch, deleted) => merged ? `Pull request #${pr} merged${deleted ? `; branch ${codeSpan(branch)} deleted` : ""}.` : `Pull request #${pr} was closed without merging; branch ${codeSpan(branch)} deleted, so the phase is free again.`,
   quickPassed: (pr) => `**CI passed** on quick pull request #${pr}: ready to review and merge.`,
   quickGrew: (pr, files, lines, maxFiles, maxLines) => `Quick pull request #${pr} has grown to ${files} file(s) and ${lines} changed lines (quick mode: at most ${maxFiles} file(s), fewer than ${maxLines} lines). Consider plan mode: put the work into a plan phase and run \`/coder next\`.`,
@@ -61087,12 +61087,12 @@ async function finalVerificationPassed(env, config2, { pr, marker }, checks) {
       );
     }
   }
-  const phase = { number: marker.phase ?? 0, name: "", line: 0, tasks: [] };
+  const phase = marker.phase ?? 0;
   await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, checks.own, {
     view: {
       mode: "plan",
       node: "End",
-      title: `Phase ${phase.number} complete`,
+      title: `Phase ${phase} complete`,
       next: merged ? "Merged. `/coder next` takes the next phase." : "Merge this pull request; then `/coder next` takes the next phase."
     },
     conclusion: "success"

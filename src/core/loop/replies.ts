@@ -149,12 +149,12 @@ export const reply = {
 
   phaseComplete: (
     plan: string,
-    phase: Phase,
+    phase: number,
     pr: number,
     next: { number: number } | undefined,
     merged: boolean,
   ): string =>
-    `**Phase ${phase.number} complete** (${codeSpan(plan)}, pull request #${pr}${merged ? ', merged' : ''}). ${next ? `Next: \`/coder next ${plan}\` takes Phase ${next.number}${merged ? '' : ' once this pull request is merged'}.` : 'That was the last phase: the plan is complete once this is merged.'}`,
+    `**Phase ${phase} complete** (${codeSpan(plan)}, pull request #${pr}${merged ? ', merged' : ''}). ${next ? `Next: \`/coder next ${plan}\` takes Phase ${next.number}${merged ? '' : ' once this pull request is merged'}.` : 'That was the last phase: the plan is complete once this is merged.'}`,
 
   prClosed: (pr: number, merged: boolean, branch: string, deleted: boolean): string =>
     merged

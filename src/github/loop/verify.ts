@@ -299,12 +299,12 @@ async function finalVerificationPassed(
       );
     }
   }
-  const phase = { number: marker.phase ?? 0, name: '', line: 0, tasks: [] };
+  const phase = marker.phase ?? 0;
   await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, checks.own, {
     view: {
       mode: 'plan',
       node: 'End',
-      title: `Phase ${phase.number} complete`,
+      title: `Phase ${phase} complete`,
       next: merged
         ? 'Merged. `/coder next` takes the next phase.'
         : 'Merge this pull request; then `/coder next` takes the next phase.',
