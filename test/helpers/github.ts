@@ -36,7 +36,10 @@ export function testProbotOptions(options: { throttle?: boolean } = {}) {
       (instance: Record<string, Record<string, unknown> | undefined>) => ({
         ...instance,
         retry: { ...instance.retry, retryAfterBaseValue: 1 },
-        throttle: { ...instance.throttle, enabled: options.throttle ?? false },
+        throttle: {
+          ...instance.throttle,
+          enabled: Boolean(options.throttle),
+        },
       }),
     ),
     logLevel: 'fatal' as const,

@@ -228,6 +228,18 @@ function checkStatus(op: Operation | undefined, method: string, url: URL, status
  * A `fetch` for Octokit's `request.fetch` option: the innermost layer, so it sees exactly what goes
  * on the wire (every retry included) and the status of every mocked response. nock answers it.
  */
+/**
+ * Faults on the wire, for the model-based suite: the next request whose path ends with `match`
+ * times out — `before` it reaches GitHub, or `after` GitHub carried it out (the answer is lost).
+ */
+export const wire = { faults: [] as { match: string; when: 'before' | 'after' }[] };
+
+function takeWireFault(url: URL): 'before' | 'after' | undefined {
+  const i = wire.faults.findIndex((f) => url.pathname.endsWith(f.match));
+  if (i === -1) return undefined;
+  return wire.faults.splice(i, 1)[0]!.when;
+}
+
 /** Time spent waiting on the (mocked) GitHub, for benchmarks that separate the App's own time. */
 export const fetchClock = { ms: 0 };
 
@@ -263,7 +275,11 @@ const checkedFetchInner: typeof fetch = async (input, init) => {
     violations.push(...problems);
     throw new Error(`OpenAPI check failed:\n${problems.join('\n')}`);
   }
+  const fault = takeWireFault(url);
+  if (fault === 'before') throw new TypeError('fetch failed', { cause: new Error('ETIMEDOUT') });
   const response = await fetch(input, init);
+  if (fault === 'after')
+    throw new TypeError('fetch failed', { cause: new Error('ETIMEDOUT after the write') });
   record.status = response.status;
   checkStatus(op, method, url, response.status);
   return response;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import nock from 'nock';
 import type { Probot } from 'probot';
 import { afterScenario, beforeScenario, requestLog, testProbot } from '../helpers/github.js';
+import { wire } from '../helpers/openapi.js';
 import { commentDelivery } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 import { Deliver } from './events.js';
@@ -194,7 +195,10 @@ class Fault implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(_m: Model, r: Real) {
     if (this.kind === '422 ref') r.sim.faults.set('POST /git/refs', 422);
-    else r.sim.faultsAfter.add(this.kind);
+    else if (this.kind.startsWith('timeout ')) {
+      const [, when, match] = this.kind.split(' ');
+      wire.faults.push({ when: when as 'before' | 'after', match: match! });
+    } else r.sim.faultsAfter.add(this.kind);
   }
   toString = () => `fault(${this.kind})`;
 }
@@ -301,6 +305,10 @@ const commands = [
       'PATCH /git/refs/heads/coder/example/phase-1',
       'POST /git/commits',
       '422 ref',
+      'timeout before /git/refs',
+      'timeout after /git/refs',
+      'timeout after /pulls',
+      'timeout before /check-runs',
     )
     .map((k) => new Fault(k)),
 ];
@@ -324,6 +332,7 @@ describe('model-based runs against the in-memory GitHub', () => {
           for (const login of ['alice', 'bob', 'reviewer1', 'archie'])
             sim.permissions.set(login, 'write');
           sim.permissions.set('mallory', 'read');
+          wire.faults.length = 0;
           const probot = await testProbot();
           const real: Real = {
             sim,
