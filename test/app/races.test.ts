@@ -225,7 +225,7 @@ describe('never act twice', () => {
       )
       .post(`${BASE}/issues/1/comments`)
       .reply(201, { id: 2 });
-    const probot = await testProbot({ throttle: true });
+    const probot = await testProbot({ throttle: 'real' });
     await probot.receive(commentDelivery('/coder help', { login: 'Codertocat', id: 5001 }));
     expect(
       requestLog.filter((r) => r.path.endsWith('/issues/1/comments')).map((r) => r.status),

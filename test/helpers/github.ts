@@ -1,12 +1,15 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
+import Bottleneck from 'bottleneck';
 import nock from 'nock';
 import { Probot } from 'probot';
 import { createApp } from '../../src/app/app.js';
 import { LoopOctokit } from '../../src/app/octokit.js';
 import {
   checkedFetch,
+  NOCK_TRANSPORT,
   requestLog,
   resetRequestLog,
+  transport,
   violations,
   type RecordedRequest,
 } from './openapi.js';
@@ -26,19 +29,28 @@ const { privateKey } = generateKeyPairSync('rsa', {
 /** A Probot with the real app loaded, talking through the OpenAPI-checked fetch to nock. */
 export const NOW = new Date('2026-11-22T12:00:00.000Z');
 
+/**
+ * How tests run the throttling plugin: `off`; `real` (writes a second apart, as GitHub asks, and
+ * `retry-after` in seconds); `unspaced` — the real plugin and the loop's secondary-limit handler,
+ * but its write and notification queues without spacing and `retry-after` read as milliseconds,
+ * so thousands of model runs can meet secondary rate limits in seconds.
+ */
+export type Throttle = 'off' | 'real' | 'unspaced';
+
 /** Probot options for tests: the real Octokit, checked by OpenAPI, answered by nock. */
-export function testProbotOptions(options: { throttle?: boolean } = {}) {
+export function testProbotOptions(options: { throttle?: Throttle } = {}) {
+  const throttle = options.throttle ?? 'off';
   return {
     appId: 1,
     privateKey,
-    // Throttling spaces writes a second apart (GitHub's guidance); only its own test keeps it.
     Octokit: LoopOctokit.defaults(
       (instance: Record<string, Record<string, unknown> | undefined>) => ({
         ...instance,
         retry: { ...instance.retry, retryAfterBaseValue: 1 },
         throttle: {
           ...instance.throttle,
-          enabled: Boolean(options.throttle),
+          enabled: throttle !== 'off',
+          ...(throttle === 'unspaced' ? unspaced() : {}),
         },
       }),
     ),
@@ -47,7 +59,17 @@ export function testProbotOptions(options: { throttle?: boolean } = {}) {
   };
 }
 
-export async function testProbot(options: { throttle?: boolean } = {}): Promise<Probot> {
+/** The plugin's own queues (it accepts them as options), without the one-second spacing. */
+function unspaced() {
+  unspacedQueues ??= {
+    write: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
+    notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
+  };
+  return { ...unspacedQueues, retryAfterBaseValue: 1 };
+}
+let unspacedQueues: { write: Bottleneck.Group; notifications: Bottleneck.Group } | undefined;
+
+export async function testProbot(options: { throttle?: Throttle } = {}): Promise<Probot> {
   const probot = new Probot(testProbotOptions(options));
   await probot.load(createApp({ now: () => NOW }));
   return probot;
@@ -164,6 +186,7 @@ export function beforeScenario(): void {
   nock.disableNetConnect();
   nock.cleanAll();
   resetRequestLog();
+  transport.fetch = NOCK_TRANSPORT;
   // The installation token every delivery's Octokit asks for first.
   const scope = nock(API).persist();
   scope.post(`/app/installations/${INSTALLATION}/access_tokens`).reply(201, {

@@ -240,6 +240,16 @@ function takeWireFault(url: URL): 'before' | 'after' | undefined {
   return wire.faults.splice(i, 1)[0]!.when;
 }
 
+/**
+ * What answers once a request has passed the check: the global `fetch`, which nock intercepts,
+ * unless a test puts the in-memory GitHub here (`transport.fetch = sim.fetch`). `beforeScenario`
+ * puts nock back.
+ */
+export const transport: { fetch: typeof fetch } = {
+  fetch: (input, init) => globalThis.fetch(input, init),
+};
+export const NOCK_TRANSPORT = transport.fetch;
+
 /** Time spent waiting on the (mocked) GitHub, for benchmarks that separate the App's own time. */
 export const fetchClock = { ms: 0 };
 
@@ -277,7 +287,7 @@ const checkedFetchInner: typeof fetch = async (input, init) => {
   }
   const fault = takeWireFault(url);
   if (fault === 'before') throw new TypeError('fetch failed', { cause: new Error('ETIMEDOUT') });
-  const response = await fetch(input, init);
+  const response = await transport.fetch(input, init);
   if (fault === 'after')
     throw new TypeError('fetch failed', { cause: new Error('ETIMEDOUT after the write') });
   record.status = response.status;

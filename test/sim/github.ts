@@ -6,7 +6,8 @@ import { API, OWNER, REPO } from '../helpers/github.js';
  * An in-memory GitHub for tests only: git objects and refs (422 on an existing ref, non-fast-forward
  * rejected when `force` is false), pull requests (one open PR per head), comments, labels,
  * reactions, check runs, statuses, reviews and permissions — the documented behaviour the loop
- * relies on. It answers through nock, behind the same OpenAPI-checked fetch as every other test.
+ * relies on. It answers behind the same OpenAPI-checked fetch as every other
+ * test: in-process where nock would (`fetch`), through nock (`mount`) or over loopback HTTP (`serve`).
  */
 
 type Files = Map<string, string>; // path → blob sha
@@ -57,6 +58,17 @@ const notFound = [
   404,
   { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
 ] as const;
+/** A REST answer: status, body and extra headers. */
+type Answer = readonly [number, unknown, Record<string, string>?];
+const installationToken: Answer = [
+  201,
+  {
+    token: 'ghs_sim_installation_token',
+    expires_at: '2099-01-01T00:00:00Z',
+    permissions: { contents: 'write', issues: 'write', pull_requests: 'write', checks: 'write' },
+    repository_selection: 'all',
+  },
+];
 const user = (login: string, type = login.endsWith('[bot]') ? 'Bot' : 'User') => ({
   login,
   id: 1,
@@ -84,12 +96,19 @@ export class SimGitHub {
   readonly reviews: SimReview[] = [];
   readonly permissions = new Map<string, string>();
   readonly teams = new Map<string, Set<string>>(); // "org/slug" → members
-  /** Requests to fail once: "METHOD path-suffix" → status. */
+  /** Requests to fail once, not carried out: "METHOD path-suffix" → status. */
   readonly faults = new Map<string, number>();
+  /**
+   * Requests to refuse once with a secondary rate limit (403, `retry-after: 1`), not carried out:
+   * "METHOD path-suffix".
+   */
+  readonly secondaryLimits = new Set<string>();
   /** Requests that take effect and then answer 502 once: "METHOD path-suffix". */
   readonly faultsAfter = new Set<string>();
   /** Run once, just before the next ref update is applied: a human pushing in between. */
   beforeRefUpdate?: () => void;
+  /** REST requests answered so far (the installation token not counted). */
+  requests = 0;
   private ids = 100;
 
   constructor(files: Record<string, string>) {
@@ -193,12 +212,31 @@ export class SimGitHub {
     return seen;
   }
 
-  private fault(method: string, path: string): number | undefined {
-    for (const [key, status] of this.faults) {
+  private fault(method: string, path: string): Answer | undefined {
+    const matches = (key: string) => {
       const [m, suffix] = key.split(' ');
-      if (m === method && path.endsWith(suffix!)) {
+      return m === method && path.endsWith(suffix!);
+    };
+    for (const [key, status] of this.faults) {
+      if (matches(key)) {
         this.faults.delete(key);
-        return status;
+        return [status, { message: 'Injected fault' }];
+      }
+    }
+    for (const key of this.secondaryLimits) {
+      if (matches(key)) {
+        this.secondaryLimits.delete(key);
+        // The answer GitHub documents for a secondary rate limit (docs: "Rate limits for the REST API").
+        return [
+          403,
+          {
+            message:
+              'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+            documentation_url:
+              'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+          },
+          { 'retry-after': '1' },
+        ];
       }
     }
     return undefined;
@@ -213,15 +251,19 @@ export class SimGitHub {
     handler: (m: RegExpMatchArray, body: any, url: URL) => readonly [number, unknown?];
   }[] = [];
 
-  /** Answers one REST request: [status, body]. Paths are matched decoded (Octokit encodes `/`). */
-  handle(method: string, url: URL, body: unknown): [number, unknown] {
+  /**
+   * Answers one REST request: [status, body, headers]. Paths are matched decoded (Octokit encodes
+   * `/`).
+   */
+  handle(method: string, url: URL, body: unknown): Answer {
     const path = decodeURIComponent(url.pathname.replace(/^\/api\/v3(?=\/)/, ''));
+    this.requests++;
     for (const route of this.routes) {
       if (route.method !== method.toUpperCase()) continue;
       const m = path.match(route.pattern);
       if (!m) continue;
       const injected = this.fault(route.method, url.pathname);
-      if (injected) return [injected, { message: 'Injected fault' }];
+      if (injected) return injected;
       const [status, data] = route.handler(m, body, url);
       for (const key of this.faultsAfter) {
         const [fm, suffix] = key.split(' ');
@@ -235,6 +277,28 @@ export class SimGitHub {
     return [404, { message: `The simulator has no route for ${method} ${path}` }];
   }
 
+  /**
+   * Answer in-process as the transport under the OpenAPI-checked fetch (see `transport` in
+   * test/helpers/openapi.ts), where nock would answer: the same requests, checks and request log,
+   * without nock's per-request timers. The installation-token request is answered here too.
+   */
+  readonly fetch: typeof fetch = async (input, init) => {
+    this.define();
+    const url = new URL(
+      typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+    );
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const text = typeof init?.body === 'string' ? init.body : '';
+    const [status, data, headers] = url.pathname.endsWith('/access_tokens')
+      ? installationToken
+      : this.handle(method, url, text ? JSON.parse(text) : undefined);
+    const raw = typeof data === 'string';
+    return new Response(status === 204 ? null : raw ? data : JSON.stringify(data), {
+      status,
+      headers: { 'content-type': raw ? 'text/plain' : 'application/json', ...headers },
+    });
+  };
+
   /** Answer through nock (in-process tests). */
   mount(): void {
     this.define();
@@ -242,7 +306,8 @@ export class SimGitHub {
     for (const method of ['get', 'post', 'patch', 'put', 'delete'] as const) {
       scope[method]((uri: string) => !uri.includes('/access_tokens')).reply((uri, body) => {
         const parsed = typeof body === 'string' && body ? JSON.parse(body) : body || undefined;
-        return this.handle(method, new URL(uri, API), parsed);
+        const [status, data, headers] = this.handle(method, new URL(uri, API), parsed);
+        return [status, data as nock.Body, headers ?? {}];
       });
     }
   }
@@ -266,9 +331,12 @@ export class SimGitHub {
         const body = text ? JSON.parse(text) : undefined;
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
         onRequest?.(req.method ?? 'GET', url, req.headers, body);
-        const [status, data] = this.handle(req.method ?? 'GET', url, body);
+        const [status, data, headers] = this.handle(req.method ?? 'GET', url, body);
         const raw = typeof data === 'string';
-        res.writeHead(status, { 'content-type': raw ? 'text/plain' : 'application/json' });
+        res.writeHead(status, {
+          'content-type': raw ? 'text/plain' : 'application/json',
+          ...headers,
+        });
         res.end(status === 204 ? undefined : raw ? data : JSON.stringify(data));
       });
     });
