@@ -60218,21 +60218,36 @@ function plansInTree(tree, plansDir) {
   }
   return [...names].sort();
 }
-async function readPlan(reader, tree, plansDir, name) {
+var validated = /* @__PURE__ */ new Map();
+var PLAN_CACHE = { entries: 32, maxSourceBytes: 1 << 20 };
+function remember(key, context) {
+  validated.delete(key);
+  validated.set(key, context);
+  while (validated.size > PLAN_CACHE.entries) validated.delete(validated.keys().next().value);
+}
+async function readPlan(reader, tree, plansDir, name, { contents: wanted = true } = {}) {
   const dir = `${plansDir.replace(/\/+$/, "")}/${name}`;
   const prefix = `${dir}/`;
   const shas = /* @__PURE__ */ new Map();
   for (const [path2, sha] of tree.files)
     if (path2.startsWith(prefix)) shas.set(path2.slice(prefix.length), sha);
+  const paths = [...shas.keys()].sort();
+  const read = [...CONTEXT_FILES, PLAN_FILES.masterLog];
+  const key = [dir, ...paths, "", ...read.map((file2) => shas.get(file2) ?? "-")].join("\n");
   const contents = /* @__PURE__ */ new Map();
+  const files = { name, dir, paths, files: contents };
   const load2 = async (file2) => {
     const sha = shas.get(file2);
     if (sha !== void 0) contents.set(file2, await reader.blob(sha));
   };
-  await Promise.all([...CONTEXT_FILES, PLAN_FILES.masterLog].map(load2));
-  const files = { name, dir, paths: [...shas.keys()].sort(), files: contents };
-  const context = validateContext(files);
-  if (context.valid && context.taskPlan) await load2(context.taskPlan);
+  const known = validated.get(key);
+  if (known && !wanted) return { files, context: known };
+  await Promise.all(read.map(load2));
+  const context = known ?? validateContext(files);
+  let size = 0;
+  for (const text5 of contents.values()) size += text5.length;
+  if (size <= PLAN_CACHE.maxSourceBytes) remember(key, context);
+  if (wanted && context.valid && context.taskPlan) await load2(context.taskPlan);
   return { files, context };
 }
 
@@ -60312,7 +60327,9 @@ async function status(env, config2, issue3, requested) {
   }
   const sections = [];
   for (const name of names.slice(0, 10)) {
-    const { context } = await readPlan(reader, tree, config2.plansDir, name);
+    const { context } = await readPlan(reader, tree, config2.plansDir, name, {
+      contents: false
+    });
     const lines = [`### ${escapeMarkdown(name)}`, ""];
     if (!context.checklist) {
       lines.push("No readable checklist.");

@@ -13,7 +13,9 @@ import {
   writes,
 } from '../helpers/github.js';
 import { examplePayload } from '../helpers/payloads.js';
-import { examplePlanFiles } from '../helpers/plans.js';
+import { requestLog, transport } from '../helpers/openapi.js';
+import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
+import { SimGitHub } from '../sim/github.js';
 
 function comment(body: string, onPullRequest = false) {
   const payload = examplePayload('issue_comment', 'created');
@@ -71,6 +73,39 @@ describe('/coder status', () => {
     expect(reply).toContain('- **Phase 1: Endpoint** (0/3) ← current');
     expect(reply).toContain('  - [ ] 1\\.2 Route and handler');
     expect(reply).toContain('Phase 1 is locked by `coder/example/phase-1`, pull request #7.');
+  });
+
+  it('answers again from the plans it parsed, by blob sha: no blob read twice, edits seen at once', async () => {
+    // A checklist no other test has (the cache is per process and keyed by content).
+    const files = examplePlanFiles();
+    files[CHECKLIST] += '\nNotes for the cache test.\n';
+    const sim = new SimGitHub(files);
+    transport.fetch = sim.fetch;
+    sim.permissions.set('Codertocat', 'write');
+    const probot = await testProbot();
+    const blobReads = () => requestLog.filter((r) => r.path.includes('/git/blobs/')).length;
+    const lastReply = () => sim.comments[sim.comments.length - 1]!.body;
+
+    await probot.receive(comment('/coder status'));
+    const first = blobReads();
+    expect(first).toBeGreaterThan(0);
+    expect(lastReply()).toContain('- **Phase 1: Endpoint** (0/3) ← current');
+    await probot.receive(comment('/coder status'));
+    expect(blobReads()).toBe(first);
+    expect(lastReply()).toContain('- **Phase 1: Endpoint** (0/3) ← current');
+
+    // A changed checklist is a new blob: read and parsed again.
+    const checklist = sim.files('master')[CHECKLIST]!;
+    sim.push('master', { [CHECKLIST]: checklist.replace('- [ ] 1.1', '- [x] 1.1') });
+    await probot.receive(comment('/coder status'));
+    expect(blobReads()).toBeGreaterThan(first);
+    expect(lastReply()).toContain('- **Phase 1: Endpoint** (1/3) ← current');
+
+    // Commands that write still read every file they edit.
+    const before = blobReads();
+    await probot.receive(comment('/coder next'));
+    expect(blobReads()).toBeGreaterThan(before);
+    expect(sim.refs.has('coder/example/phase-1')).toBe(true);
   });
 });
 

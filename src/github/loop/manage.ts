@@ -50,7 +50,9 @@ export async function status(
   }
   const sections: string[] = [];
   for (const name of names.slice(0, 10)) {
-    const { context } = await readPlan(reader, tree, config.plansDir, name);
+    const { context } = await readPlan(reader, tree, config.plansDir, name, {
+      contents: false,
+    });
     const lines = [`### ${escapeMarkdown(name)}`, ''];
     if (!context.checklist) {
       lines.push('No readable checklist.');
