@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jest } from '@jest/globals';
 import { repoRoot } from '../paths.js';
 
 const repo = repoRoot;
@@ -46,6 +47,9 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(work, { recursive: true, force: true });
 });
+
+// Each case starts the built binary as a process (0.2 s for Node alone on the shared machines).
+jest.setTimeout(60_000);
 
 describe('coder-loop CLI (built binary)', () => {
   it('init writes a plan that lint accepts, and will not overwrite it', async () => {

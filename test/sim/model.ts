@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import nock from 'nock';
 import type { Probot } from 'probot';
 import { afterScenario, beforeScenario, requestLog, testProbot } from '../helpers/github.js';
-import { wire } from '../helpers/openapi.js';
+import { transport, wire } from '../helpers/openapi.js';
 import { commentDelivery } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 import { Deliver } from './events.js';
@@ -13,8 +13,11 @@ import { SimGitHub } from './github.js';
  * results (also for old heads), reviews (also of stale heads), releases, human pushes and config
  * changes, with faults injected — and the loop's promises checked after every step.
  *
- * Replay a failure: FC_SEED=<seed> FC_PATH=<path> npm run jest -- test/sim/model (the failure
- * message prints both). FC_RUNS sets the number of runs (default 1,000).
+ * The runs are split over the `model.shard*.test.ts` files so Jest's workers run them side by
+ * side (each run spends half its time waiting on Octokit's request queue timers).
+ *
+ * Replay a failure: FC_SEED=<seed> FC_PATH=<path> npm run jest -- <the failing shard's file> (the
+ * failure message prints both). FC_RUNS sets the number of runs over all shards (default 1,000).
  */
 
 interface Real {
@@ -55,8 +58,16 @@ async function receive(r: Real, event: Parameters<Probot['receive']>[0]) {
   for (const branch of r.sim.refs.keys()) remember(r, branch);
 }
 
+/** Writes GitHub carried out since `from`: a 4xx answer (a refusal, a rate limit) changed nothing. */
 const writesSince = (from: number) =>
-  requestLog.slice(from).filter((q) => q.method !== 'GET' && !q.path.includes('/access_tokens'));
+  requestLog
+    .slice(from)
+    .filter(
+      (q) =>
+        q.method !== 'GET' &&
+        !q.path.includes('/access_tokens') &&
+        !(q.status !== undefined && q.status >= 400 && q.status < 500),
+    );
 
 class Next implements fc.AsyncCommand<Model, Real> {
   constructor(
@@ -152,6 +163,20 @@ class Review implements fc.AsyncCommand<Model, Real> {
   toString = () => `review(${this.user}, ${this.state}${this.stale ? ', stale' : ''})`;
 }
 
+/**
+ * The loop's main path in one step — work with a test pushed, CI green on it, an approval of it —
+ * so runs reach completion often; every other command can still come between two of these.
+ */
+class Progress implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  async run(m: Model, r: Real) {
+    await new Push(true, false).run(m, r);
+    await new Ci('success', false).run(m, r);
+    await new Review('reviewer1', 'approved', false).run(m, r);
+  }
+  toString = () => 'progress(push with a test, CI green, approval)';
+}
+
 class Comment implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly user: string,
@@ -195,7 +220,9 @@ class Fault implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(_m: Model, r: Real) {
     if (this.kind === '422 ref') r.sim.faults.set('POST /git/refs', 422);
-    else if (this.kind.startsWith('timeout ')) {
+    else if (this.kind.startsWith('403 secondary ')) {
+      r.sim.secondaryLimits.add(this.kind.slice('403 secondary '.length));
+    } else if (this.kind.startsWith('timeout ')) {
       const [, when, match] = this.kind.split(' ');
       wire.faults.push({ when: when as 'before' | 'after', match: match! });
     } else r.sim.faultsAfter.add(this.kind);
@@ -277,6 +304,7 @@ const review = fc
 const commands = [
   next,
   next,
+  fc.constant(new Progress()),
   push,
   push,
   ci,
@@ -305,6 +333,11 @@ const commands = [
       'PATCH /git/refs/heads/coder/example/phase-1',
       'POST /git/commits',
       '422 ref',
+      '403 secondary POST /git/refs',
+      '403 secondary POST /pulls',
+      '403 secondary POST /comments',
+      '403 secondary GET /permission',
+      '403 secondary PATCH /git/refs/heads/coder/example/phase-1',
       'timeout before /git/refs',
       'timeout after /git/refs',
       'timeout after /pulls',
@@ -313,61 +346,85 @@ const commands = [
     .map((k) => new Fault(k)),
 ];
 
-const reached = { started: 0, completed: 0, escalated: 0, merged: 0 };
+/** Shards of the model-based runs (one per `model.shard*.test.ts` file). */
+export const SHARDS = 4;
 
-describe('model-based runs against the in-memory GitHub', () => {
-  it('never acts twice, never loses an edit, never obeys an outsider', async () => {
-    const runs = Number(process.env.FC_RUNS ?? 1000);
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(true, true, true, false),
-        fc.commands(commands, { maxCommands: 16, size: 'large' }),
-        async (startFirst, cmds) => {
-          beforeScenario();
-          const sim = new SimGitHub({
-            ...examplePlanFiles(),
-            '.github/coder.yml': 'maxRetries: 2\narchitects: [archie]\n',
-          });
-          sim.mount();
-          for (const login of ['alice', 'bob', 'reviewer1', 'archie'])
-            sim.permissions.set(login, 'write');
-          sim.permissions.set('mallory', 'read');
-          wire.faults.length = 0;
-          const probot = await testProbot();
-          const real: Real = {
-            sim,
-            probot,
-            deliver: new Deliver(probot, sim),
-            notes: new Map(),
-            heads: new Map(),
-            step: 0,
-          };
-          // Most runs begin with a started phase, so the sequence explores what follows.
-          if (startFirst) await wrap(new Next('alice', false)).run({} as Model, real);
-          await fc.asyncModelRun(
-            () => ({ model: {} as Model, real }),
-            [...cmds].map((c) => wrap(c)),
-          );
-          nock.cleanAll();
-          reached.started += sim.pulls.length > 0 ? 1 : 0;
-          reached.completed += sim.checkRuns.some((c) => c.external_id.startsWith('FinalVerify'))
-            ? 1
-            : 0;
-          reached.escalated += sim.pulls.some((p) => p.labels.has('coder:escalated')) ? 1 : 0;
-          reached.merged += sim.checkRuns.some((c) => c.external_id === 'End') ? 1 : 0;
+export function describeModel(shard: number): void {
+  const reached = {
+    started: 0,
+    approved: 0,
+    completed: 0,
+    escalated: 0,
+    merged: 0,
+    rateLimited: 0,
+  };
+  describe(`model-based runs against the in-memory GitHub (shard ${shard} of ${SHARDS})`, () => {
+    it('never acts twice, never loses an edit, never obeys an outsider', async () => {
+      // A replay (FC_SEED and FC_PATH) runs exactly one sequence.
+      const runs = process.env.FC_PATH
+        ? 1
+        : Math.ceil(Number(process.env.FC_RUNS ?? 1000) / SHARDS);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(true, true, true, false),
+          fc.commands(commands, { maxCommands: 16, size: 'large' }),
+          async (startFirst, cmds) => {
+            beforeScenario();
+            const sim = new SimGitHub({
+              ...examplePlanFiles(),
+              '.github/coder.yml': 'maxRetries: 2\narchitects: [archie]\n',
+            });
+            transport.fetch = sim.fetch;
+            for (const login of ['alice', 'bob', 'reviewer1', 'archie'])
+              sim.permissions.set(login, 'write');
+            sim.permissions.set('mallory', 'read');
+            wire.faults.length = 0;
+            const steps = [...cmds];
+            // A run that meets a secondary rate limit has the throttling plugin on, as the App
+            // does (the others leave it off: its queues cost ~10 ms of timers per request).
+            const rateLimited = steps.some((c) => c.toString().startsWith('fault(403'));
+            const probot = await testProbot({ throttle: rateLimited ? 'unspaced' : 'off' });
+            const real: Real = {
+              sim,
+              probot,
+              deliver: new Deliver(probot, sim),
+              notes: new Map(),
+              heads: new Map(),
+              step: 0,
+            };
+            // Most runs begin with a started phase, so the sequence explores what follows.
+            if (startFirst) await wrap(new Next('alice', false)).run({} as Model, real);
+            await fc.asyncModelRun(
+              () => ({ model: {} as Model, real }),
+              steps.map((c) => wrap(c)),
+            );
+            nock.cleanAll();
+            reached.started += sim.pulls.length > 0 ? 1 : 0;
+            reached.approved += [...sim.commits.values()].some((c) =>
+              c.message.includes('— Coder completed'),
+            )
+              ? 1
+              : 0;
+            reached.completed += sim.checkRuns.some((c) => c.external_id.startsWith('FinalVerify'))
+              ? 1
+              : 0;
+            reached.escalated += sim.pulls.some((p) => p.labels.has('coder:escalated')) ? 1 : 0;
+            reached.merged += sim.checkRuns.some((c) => c.external_id === 'End') ? 1 : 0;
+            reached.rateLimited += requestLog.some((q) => q.status === 403) ? 1 : 0;
+          },
+        ),
+        {
+          numRuns: runs,
+          ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
+          ...(process.env.FC_PATH ? { path: process.env.FC_PATH } : {}),
         },
-      ),
-      {
-        numRuns: runs,
-        ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
-        ...(process.env.FC_PATH ? { path: process.env.FC_PATH } : {}),
-      },
-    );
-    afterScenario();
-    // How far the runs went, for the CI log: proof the sequences reach the whole loop.
-    console.log(`model runs: ${runs}; reached ${JSON.stringify(reached)}`);
-  }, 1_800_000);
-});
+      );
+      afterScenario();
+      // How far the runs went, for the CI log: proof the sequences reach the whole loop.
+      console.log(`model runs (shard ${shard}): ${runs}; reached ${JSON.stringify(reached)}`);
+    }, 1_800_000);
+  });
+}
 
 /** Every command is followed by the invariants. */
 function wrap(command: fc.AsyncCommand<Model, Real>): fc.AsyncCommand<Model, Real> {

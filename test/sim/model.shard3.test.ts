@@ -1,0 +1,3 @@
+import { describeModel } from './model.js';
+
+describeModel(3);
