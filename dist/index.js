@@ -60345,8 +60345,10 @@ async function status(env, config2, issue3, requested) {
       }
       if (context.current) {
         const branch = phaseBranch(name, context.current.number);
-        const lock = await reader.branchHead(branch);
-        const pr = lock ? await findPullRequest(env.gh, env.repo, branch) : void 0;
+        const [lock, pr] = await Promise.all([
+          reader.branchHead(branch),
+          findPullRequest(env.gh, env.repo, branch)
+        ]);
         lines.push(
           "",
           lock ? `Phase ${context.current.number} is locked by ${codeSpan(branch)}${pr ? `, pull request #${pr.number}` : ""}.` : `Phase ${context.current.number} is free: ${codeSpan(`/coder next ${name}`)} takes it.`
@@ -61256,7 +61258,11 @@ async function commentCommand(env, payload) {
     await replyOnIssue(gh, repo, issue3.number, reply.notPermitted(login2));
     return { state: "not-permitted", reason: `${login2} lacks write access` };
   }
-  await reactEyes(gh, repo, payload.comment.id);
+  const wantsConfig = parsed.kind === "command" && parsed.command.name !== "help" && parsed.command.name !== "release";
+  const [, loaded] = await Promise.all([
+    reactEyes(gh, repo, payload.comment.id),
+    wantsConfig ? configOrReply(env, issue3.number) : void 0
+  ]);
   if (parsed.kind === "invalid") {
     await replyOnIssue(gh, repo, issue3.number, reply.invalid(parsed.reason));
     return { state: "invalid", reason: parsed.reason };
@@ -61276,7 +61282,7 @@ async function commentCommand(env, payload) {
         isPullRequest: issue3.pull_request !== void 0
       });
   }
-  const config2 = await configOrReply(env, issue3.number);
+  const config2 = loaded;
   if (!config2) return { state: "config-invalid" };
   const who = {
     issue: issue3.number,

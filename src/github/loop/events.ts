@@ -81,7 +81,15 @@ async function commentCommand(env: LoopEnv, payload: IssueCommentPayload): Promi
     await replyOnIssue(gh, repo, issue.number, reply.notPermitted(login));
     return { state: 'not-permitted', reason: `${login} lacks write access` };
   }
-  await reactEyes(gh, repo, payload.comment.id);
+  // The 👀 and the configuration do not depend on each other: one round trip to GitHub, not two.
+  const wantsConfig =
+    parsed.kind === 'command' &&
+    parsed.command.name !== 'help' &&
+    parsed.command.name !== 'release';
+  const [, loaded] = await Promise.all([
+    reactEyes(gh, repo, payload.comment.id),
+    wantsConfig ? configOrReply(env, issue.number) : undefined,
+  ]);
 
   if (parsed.kind === 'invalid') {
     await replyOnIssue(gh, repo, issue.number, reply.invalid(parsed.reason));
@@ -102,7 +110,7 @@ async function commentCommand(env: LoopEnv, payload: IssueCommentPayload): Promi
         isPullRequest: issue.pull_request !== undefined,
       });
   }
-  const config = await configOrReply(env, issue.number);
+  const config = loaded;
   if (!config) return { state: 'config-invalid' };
   const who = {
     issue: issue.number,

@@ -68,8 +68,11 @@ export async function status(
       }
       if (context.current) {
         const branch = phaseBranch(name, context.current.number);
-        const lock = await reader.branchHead(branch);
-        const pr = lock ? await findPullRequest(env.gh, env.repo, branch) : undefined;
+        // Both reads at once: the pull request is only shown when the lock is there.
+        const [lock, pr] = await Promise.all([
+          reader.branchHead(branch),
+          findPullRequest(env.gh, env.repo, branch),
+        ]);
         lines.push(
           '',
           lock
