@@ -5,13 +5,23 @@ import { benchLoop } from './loop.js';
 import { benchServer } from './server.js';
 
 // `npm run bench`: figures and ratios, printed; never asserted (see docs/benchmarks.md).
+// `npm run bench -- server` (or checklist, app, loop, action) runs only the named parts.
+const parts: [string, () => string | Promise<string>][] = [
+  ['checklist', benchChecklist],
+  ['app', benchApp],
+  ['loop', benchLoop],
+  ['action', benchAction],
+  ['server', benchServer],
+];
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((w) => !parts.some(([name]) => name === w));
+if (unknown.length > 0) {
+  console.error(`Unknown part: ${unknown.join(', ')}. Parts: ${parts.map(([n]) => n).join(', ')}.`);
+  process.exit(2);
+}
 console.log(`node ${process.version}, ${new Date().toISOString()}\n`);
-console.log(benchChecklist());
-console.log();
-console.log(await benchApp());
-console.log();
-console.log(await benchLoop());
-console.log();
-console.log(benchAction());
-console.log();
-console.log(await benchServer());
+for (const [name, run] of parts) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  console.log(await run());
+  console.log();
+}

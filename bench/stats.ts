@@ -5,6 +5,12 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** The 99th percentile, nearest rank: the value 99% of the samples are at or under. */
+export function p99(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(sorted.length * 0.99) - 1)]!;
+}
+
 export function ms(value: number): string {
   return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 }
