@@ -213,10 +213,23 @@ export function check(
   return { op: entry.op, problems };
 }
 
-function checkStatus(op: Operation | undefined, method: string, url: URL, status: number): void {
+function checkStatus(
+  op: Operation | undefined,
+  method: string,
+  url: URL,
+  response: Response,
+): void {
   if (!op) return;
+  const { status, headers } = response;
   // Server errors (5xx) can answer any operation; the description lists them rarely.
   if (status >= 500) return;
+  // So can rate limits: GitHub documents a 403 or 429 with `retry-after` (secondary) or
+  // `x-ratelimit-remaining: 0` (primary) for every endpoint, outside each operation's responses.
+  if (
+    (status === 403 || status === 429) &&
+    (headers.has('retry-after') || headers.get('x-ratelimit-remaining') === '0')
+  )
+    return;
   if (!(String(status) in op.responses) && !('default' in op.responses)) {
     violations.push(
       `${method} ${url.pathname}: a ${status} response is not documented for ${op.operationId} (documented: ${Object.keys(op.responses).join(', ')})`,
@@ -291,6 +304,6 @@ const checkedFetchInner: typeof fetch = async (input, init) => {
   if (fault === 'after')
     throw new TypeError('fetch failed', { cause: new Error('ETIMEDOUT after the write') });
   record.status = response.status;
-  checkStatus(op, method, url, response.status);
+  checkStatus(op, method, url, response);
   return response;
 };

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import nock from 'nock';
 import type { Probot } from 'probot';
 import { afterScenario, beforeScenario, requestLog, testProbot } from '../helpers/github.js';
-import { transport, wire } from '../helpers/openapi.js';
+import { transport, violations, wire } from '../helpers/openapi.js';
 import { commentDelivery } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 import { Deliver } from './events.js';
@@ -241,6 +241,8 @@ const normalize = (text: string, notes: readonly string[]) =>
 /** The loop's promises, checked against the simulated GitHub after every command. */
 function invariants(r: Real) {
   const { sim } = r;
+  // Every request and every answer passed the OpenAPI check (a request that fails it also throws).
+  expect(violations).toEqual([]);
   const master = sim.files('master');
   for (const [branch] of sim.refs) {
     if (!branch.startsWith(PLAN_PREFIX)) continue;
