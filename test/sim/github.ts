@@ -103,6 +103,11 @@ export class SimGitHub {
    * "METHOD path-suffix".
    */
   readonly secondaryLimits = new Set<string>();
+  /**
+   * An outage: requests answered 503 and not carried out, as many times as the count says (four
+   * outlast Octokit's three retries): "METHOD path-suffix" → answers left.
+   */
+  readonly outages = new Map<string, number>();
   /** Requests that take effect and then answer 502 once: "METHOD path-suffix". */
   readonly faultsAfter = new Set<string>();
   /** Run once, just before the next ref update is applied: a human pushing in between. */
@@ -221,6 +226,13 @@ export class SimGitHub {
       if (matches(key)) {
         this.faults.delete(key);
         return [status, { message: 'Injected fault' }];
+      }
+    }
+    for (const [key, left] of this.outages) {
+      if (matches(key)) {
+        if (left <= 1) this.outages.delete(key);
+        else this.outages.set(key, left - 1);
+        return [503, { message: 'Service Unavailable' }];
       }
     }
     for (const key of this.secondaryLimits) {

@@ -51,11 +51,39 @@ function remember(r: Real, branch: string) {
   r.heads.set(branch, list);
 }
 
-async function receive(r: Real, event: Parameters<Probot['receive']>[0]) {
-  r.last = event;
-  // A command may fail under an injected fault: the loop says so; the invariants must still hold.
-  await r.probot.receive(event).catch(() => undefined);
+type Delivery = Parameters<Probot['receive']>[0];
+
+/**
+ * Delivers one event. It may fail under an injected fault; the invariants must still hold, and a
+ * writer's command that could not finish says so on its thread.
+ */
+async function receive(r: Real, ...events: Delivery[]) {
+  r.last = events[0];
+  const said = r.sim.comments.length;
+  const failed = await Promise.all(
+    events.map((event) =>
+      r.probot.receive(event).then(
+        () => false,
+        () => true,
+      ),
+    ),
+  );
   for (const branch of r.sim.refs.keys()) remember(r, branch);
+  const told = r.sim.comments.slice(said).filter((c) => c.body.includes('could not finish'));
+  const commands = events.filter((event, i) => failed[i] && isWritersCommand(event));
+  expect(told.length).toBeGreaterThanOrEqual(commands.length);
+  commandsFailed += commands.length;
+}
+/** Writers' commands that failed under a fault (each said so), for the log of how far runs went. */
+let commandsFailed = 0;
+
+function isWritersCommand(event: Delivery): boolean {
+  if (event.name !== 'issue_comment') return false;
+  const { comment } = event.payload as { comment: { body: string; user: { login: string } } };
+  return (
+    comment.body.startsWith('/coder ') &&
+    (WRITERS as readonly string[]).includes(comment.user.login)
+  );
 }
 
 /** Writes GitHub carried out since `from`: a 4xx answer (a refusal, a rate limit) changed nothing. */
@@ -84,12 +112,7 @@ class Next implements fc.AsyncCommand<Model, Real> {
       id: 10_000 + ++r.step,
     });
     delete b.payload.issue.pull_request;
-    r.last = a;
-    await Promise.all([
-      r.probot.receive(a).catch(() => undefined),
-      r.probot.receive(b).catch(() => undefined),
-    ]);
-    for (const branch of r.sim.refs.keys()) remember(r, branch);
+    await receive(r, a, b);
   }
   toString = () => `next(${this.user}${this.concurrent ? ', concurrent' : ''})`;
 }
@@ -222,6 +245,8 @@ class Fault implements fc.AsyncCommand<Model, Real> {
     if (this.kind === '422 ref') r.sim.faults.set('POST /git/refs', 422);
     else if (this.kind.startsWith('403 secondary ')) {
       r.sim.secondaryLimits.add(this.kind.slice('403 secondary '.length));
+    } else if (this.kind.startsWith('outage ')) {
+      r.sim.outages.set(this.kind.slice('outage '.length), 4);
     } else if (this.kind.startsWith('timeout ')) {
       const [, when, match] = this.kind.split(' ');
       wire.faults.push({ when: when as 'before' | 'after', match: match! });
@@ -340,6 +365,9 @@ const commands = [
       '403 secondary POST /comments',
       '403 secondary GET /permission',
       '403 secondary PATCH /git/refs/heads/coder/example/phase-1',
+      'outage POST /git/trees',
+      'outage POST /pulls',
+      'outage PATCH /git/refs/heads/coder/example/phase-1',
       'timeout before /git/refs',
       'timeout after /git/refs',
       'timeout after /pulls',
@@ -423,7 +451,9 @@ export function describeModel(shard: number): void {
       );
       afterScenario();
       // How far the runs went, for the CI log: proof the sequences reach the whole loop.
-      console.log(`model runs (shard ${shard}): ${runs}; reached ${JSON.stringify(reached)}`);
+      console.log(
+        `model runs (shard ${shard}): ${runs}; reached ${JSON.stringify(reached)}; commands that failed and said so: ${commandsFailed}`,
+      );
     }, 1_800_000);
   });
 }
