@@ -60233,7 +60233,7 @@ async function readPlan(reader, tree, plansDir, name, { contents: wanted = true 
     if (path2.startsWith(prefix)) shas.set(path2.slice(prefix.length), sha);
   const paths = [...shas.keys()].sort();
   const read = [...CONTEXT_FILES, PLAN_FILES.masterLog];
-  const key = [dir, ...paths, "", ...read.map((file2) => shas.get(file2) ?? "-")].join("\n");
+  const key = JSON.stringify([dir, paths, read.map((file2) => shas.get(file2) ?? null)]);
   const contents = /* @__PURE__ */ new Map();
   const files = { name, dir, paths, files: contents };
   const load2 = async (file2) => {
@@ -61259,10 +61259,12 @@ async function commentCommand(env, payload) {
     return { state: "not-permitted", reason: `${login2} lacks write access` };
   }
   const wantsConfig = parsed.kind === "command" && parsed.command.name !== "help" && parsed.command.name !== "release";
-  const [, loaded] = await Promise.all([
+  const [eyes, loaded] = await Promise.allSettled([
     reactEyes(gh, repo, payload.comment.id),
     wantsConfig ? configOrReply(env, issue3.number) : void 0
   ]);
+  if (eyes.status === "rejected") throw eyes.reason;
+  if (loaded.status === "rejected") throw loaded.reason;
   if (parsed.kind === "invalid") {
     await replyOnIssue(gh, repo, issue3.number, reply.invalid(parsed.reason));
     return { state: "invalid", reason: parsed.reason };
@@ -61282,7 +61284,7 @@ async function commentCommand(env, payload) {
         isPullRequest: issue3.pull_request !== void 0
       });
   }
-  const config2 = loaded;
+  const config2 = loaded.value;
   if (!config2) return { state: "config-invalid" };
   const who = {
     issue: issue3.number,

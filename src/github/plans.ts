@@ -44,7 +44,7 @@ function remember(key: string, context: PlanContext): void {
  * Reads what ValidateContext needs (context, checklist, master log) in one batch, validates,
  * then reads the current phase's task plan: four blobs at most, none twice. With
  * `contents: false` (a read-only caller such as `/coder status`) a plan validated before at the
- * same blobs is answered without reading them again; `files.files` is then empty.
+ * same blobs is answered without reading them again (`files.files` then stays empty).
  */
 export async function readPlan(
   reader: GitReader,
@@ -60,7 +60,8 @@ export async function readPlan(
     if (path.startsWith(prefix)) shas.set(path.slice(prefix.length), sha);
   const paths = [...shas.keys()].sort();
   const read = [...CONTEXT_FILES, PLAN_FILES.masterLog];
-  const key = [dir, ...paths, '', ...read.map((file) => shas.get(file) ?? '-')].join('\n');
+  // JSON, not a separator: git paths may hold any character but NUL, newlines included.
+  const key = JSON.stringify([dir, paths, read.map((file) => shas.get(file) ?? null)]);
   const contents = new Map<string, string>();
   const files: PlanFiles = { name, dir, paths, files: contents };
   const load = async (file: string) => {

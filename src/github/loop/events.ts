@@ -86,10 +86,13 @@ async function commentCommand(env: LoopEnv, payload: IssueCommentPayload): Promi
     parsed.kind === 'command' &&
     parsed.command.name !== 'help' &&
     parsed.command.name !== 'release';
-  const [, loaded] = await Promise.all([
+  // Both settle before anything else: no reply still on its way after the handler has thrown.
+  const [eyes, loaded] = await Promise.allSettled([
     reactEyes(gh, repo, payload.comment.id),
     wantsConfig ? configOrReply(env, issue.number) : undefined,
   ]);
+  if (eyes.status === 'rejected') throw eyes.reason;
+  if (loaded.status === 'rejected') throw loaded.reason;
 
   if (parsed.kind === 'invalid') {
     await replyOnIssue(gh, repo, issue.number, reply.invalid(parsed.reason));
@@ -110,7 +113,7 @@ async function commentCommand(env: LoopEnv, payload: IssueCommentPayload): Promi
         isPullRequest: issue.pull_request !== undefined,
       });
   }
-  const config = loaded;
+  const config = loaded.value;
   if (!config) return { state: 'config-invalid' };
   const who = {
     issue: issue.number,
