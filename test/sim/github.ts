@@ -274,12 +274,13 @@ export class SimGitHub {
       if (route.method !== method.toUpperCase()) continue;
       const m = path.match(route.pattern);
       if (!m) continue;
-      const injected = this.fault(route.method, url.pathname);
+      // Faults name decoded paths, as the routes do (`…/git/refs/heads/coder/…`).
+      const injected = this.fault(route.method, path);
       if (injected) return injected;
       const [status, data] = route.handler(m, body, url);
       for (const key of this.faultsAfter) {
         const [fm, suffix] = key.split(' ');
-        if (fm === route.method && url.pathname.endsWith(suffix!) && status < 300) {
+        if (fm === route.method && path.endsWith(suffix!) && status < 300) {
           this.faultsAfter.delete(key);
           return [502, { message: 'Server Error (after the write took effect)' }];
         }
