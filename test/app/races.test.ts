@@ -7,6 +7,7 @@ import {
   FakeRepo,
   OWNER,
   requestLog,
+  SECONDARY_RATE_LIMIT,
   sha,
   testProbot,
   writes,
@@ -213,16 +214,7 @@ describe('never act twice', () => {
     nock(API).post(`${BASE}/issues/comments/5001/reactions`).reply(201, { id: 1, content: 'eyes' });
     nock(API)
       .post(`${BASE}/issues/1/comments`)
-      .reply(
-        403,
-        {
-          message:
-            'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
-          documentation_url:
-            'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
-        },
-        { 'retry-after': '1' },
-      )
+      .reply(SECONDARY_RATE_LIMIT.status, SECONDARY_RATE_LIMIT.body, SECONDARY_RATE_LIMIT.headers)
       .post(`${BASE}/issues/1/comments`)
       .reply(201, { id: 2 });
     const probot = await testProbot({ throttle: 'real' });

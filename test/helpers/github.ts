@@ -15,6 +15,18 @@ import {
 } from './openapi.js';
 
 export const API = 'https://api.github.com';
+
+/** GitHub's answer to a request over a secondary rate limit (docs: "Rate limits for the REST API"). */
+export const SECONDARY_RATE_LIMIT = {
+  status: 403,
+  body: {
+    message:
+      'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+    documentation_url:
+      'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+  },
+  headers: { 'retry-after': '1' },
+} as const;
 export const OWNER = 'Codertocat';
 export const REPO = 'Hello-World';
 export const BASE = `/repos/${OWNER}/${REPO}`;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import nock from 'nock';
-import { API, OWNER, REPO } from '../helpers/github.js';
+import { API, OWNER, REPO, SECONDARY_RATE_LIMIT } from '../helpers/github.js';
 
 /**
  * An in-memory GitHub for tests only: git objects and refs (422 on an existing ref, non-fast-forward
@@ -238,17 +238,8 @@ export class SimGitHub {
     for (const key of this.secondaryLimits) {
       if (matches(key)) {
         this.secondaryLimits.delete(key);
-        // The answer GitHub documents for a secondary rate limit (docs: "Rate limits for the REST API").
-        return [
-          403,
-          {
-            message:
-              'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
-            documentation_url:
-              'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
-          },
-          { 'retry-after': '1' },
-        ];
+        const { status, body, headers } = SECONDARY_RATE_LIMIT;
+        return [status, body, headers];
       }
     }
     return undefined;
