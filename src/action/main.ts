@@ -1,7 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import * as core from '@actions/core';
-import { CONFIG_PATH, flowchart, NODES, type NodeId } from '../core/index.js';
+import {
+  codeSpan,
+  CONFIG_PATH,
+  escapeMarkdown,
+  flowchart,
+  NODES,
+  type NodeId,
+} from '../core/index.js';
 import { loadConfigFromRepo } from '../github/config.js';
+import { once, tokenIdentity } from '../github/identity.js';
 import { dispatch, type LoopEnv, type LoopOutcome } from '../github/loop/index.js';
 import { createOctokit } from './octokit.js';
 
@@ -28,14 +36,22 @@ const NODE_OF: Record<string, NodeId> = {
   assessed: 'AssessTask',
 };
 
-function summary(outcome: LoopOutcome, event: string): string {
+/**
+ * The job summary. Everything in it that came from outside (branch and plan names, reasons that
+ * quote them, the event name) is escaped: the summary renders markdown and HTML.
+ */
+export function summary(outcome: LoopOutcome, event: string): string {
   const node = NODE_OF[outcome.state];
-  const lines = [`## coder-loop: ${outcome.state}`, '', `Event: \`${event}\`.`];
-  if (outcome.reason) lines.push('', outcome.reason);
+  const lines = [
+    `## coder-loop: ${escapeMarkdown(outcome.state)}`,
+    '',
+    `Event: ${codeSpan(event)}.`,
+  ];
+  if (outcome.reason) lines.push('', escapeMarkdown(outcome.reason));
   const facts = [
-    outcome.plan && `plan ${outcome.plan}`,
+    outcome.plan && `plan ${codeSpan(outcome.plan)}`,
     outcome.phase && `phase ${outcome.phase}`,
-    outcome.branch && `branch \`${outcome.branch}\``,
+    outcome.branch && `branch ${codeSpan(outcome.branch)}`,
     outcome.pullRequest && `pull request #${outcome.pullRequest}`,
   ].filter(Boolean);
   if (facts.length) lines.push('', facts.join(' · '));
@@ -82,6 +98,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       repoUrl: repository.html_url,
       defaultBranch: repository.default_branch,
       loadConfig: () => loadConfigFromRepo(gh, repo, configPath, repository.default_branch),
+      identity: once(() => tokenIdentity(gh, core.getInput('app-slug') || undefined)),
       log: { info: (m) => core.info(m), warn: (m) => core.warning(m) },
       now: () => new Date(),
     };

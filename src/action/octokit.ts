@@ -1,12 +1,17 @@
 import { Octokit } from '@octokit/core';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import { pinApiVersion } from '../github/client.js';
+import { pinApiVersion, requestTimeout } from '../github/client.js';
 
 const RETRIES = 2;
 
 /** Octokit for the Action: retries server errors, waits out rate limits, pins the API version. */
-export const ActionOctokit = Octokit.plugin(retry, throttling, pinApiVersion).defaults({
+export const ActionOctokit = Octokit.plugin(
+  retry,
+  throttling,
+  pinApiVersion,
+  requestTimeout(),
+).defaults({
   throttle: {
     onRateLimit: (_after: number, _options: unknown, _octokit: unknown, retryCount: number) =>
       retryCount < RETRIES,

@@ -1,17 +1,8 @@
 import type { Context, Probot } from 'probot';
-import { CONFIG_PATH, parseConfig } from '../core/index.js';
-import {
-  onCiEvent,
-  onIssueComment,
-  onIssuesLabeled,
-  onPullRequest,
-  onReview,
-  type CiPayload,
-  type LoopEnv,
-  type LoopOutcome,
-  type PullRequestPayload,
-  type ReviewPayload,
-} from '../github/loop/index.js';
+import { CONFIG_PATH, parseConfig, type LoopIdentity } from '../core/index.js';
+import { appIdentity, once } from '../github/identity.js';
+import { dispatch, type LoopEnv, type LoopOutcome } from '../github/loop/index.js';
+import { REPOSITORY } from '../github/loop/payloads.js';
 
 /** What the adapter uses of a Probot context: every event the loop handles has a repository. */
 type RepoEvent = Pick<Context, 'octokit' | 'log' | 'config' | 'repo'> & {
@@ -19,7 +10,11 @@ type RepoEvent = Pick<Context, 'octokit' | 'log' | 'config' | 'repo'> & {
 };
 
 /** The LoopEnv of one webhook delivery: its installation's Octokit, repository and config. */
-export function envFrom(context: RepoEvent, now: () => Date = () => new Date()): LoopEnv {
+export function envFrom(
+  context: RepoEvent,
+  identity: () => Promise<LoopIdentity>,
+  now: () => Date = () => new Date(),
+): LoopEnv {
   const { repository } = context.payload;
   return {
     gh: context.octokit,
@@ -43,6 +38,7 @@ export function envFrom(context: RepoEvent, now: () => Date = () => new Date()):
         };
       }
     },
+    identity,
     log: { info: (m) => context.log.info(m), warn: (m) => context.log.warn(m) },
     now,
   };
@@ -60,38 +56,33 @@ export interface AppOptions {
   now?: () => Date;
 }
 
-/** The Probot app: each webhook goes to the same handlers the Action runs. */
+/** The deliveries the App acts on (each also needs its handler's fields: see `dispatch`). */
+export const APP_EVENTS = [
+  'issue_comment.created',
+  'issues.labeled',
+  'check_suite.completed',
+  'check_run.completed',
+  'status',
+  'workflow_run.completed',
+  'pull_request_review.submitted',
+  'pull_request.closed',
+  'pull_request.synchronize',
+] as const;
+
+/** The Probot app: each webhook goes to the same dispatch the Action runs. */
 export function createApp(options: AppOptions = {}): (app: Probot) => void {
   return (app) => {
-    app.on('issue_comment.created', async (context) => {
-      report(context, await onIssueComment(envFrom(context, options.now), context.payload));
-    });
-    app.on('issues.labeled', async (context) => {
-      report(context, await onIssuesLabeled(envFrom(context, options.now), context.payload));
-    });
-    // Verification: CI results on a loop PR head.
-    app.on(
-      ['check_suite.completed', 'check_run.completed', 'status', 'workflow_run.completed'],
-      async (context) => {
-        const outcome = await onCiEvent(
-          envFrom(context, options.now),
-          context.name,
-          context.payload as CiPayload,
-        );
-        report(context, outcome);
-      },
-    );
-    app.on('pull_request_review.submitted', async (context) => {
-      report(
-        context,
-        await onReview(envFrom(context, options.now), context.payload as ReviewPayload),
-      );
-    });
-    app.on(['pull_request.closed', 'pull_request.synchronize'], async (context) => {
-      report(
-        context,
-        await onPullRequest(envFrom(context, options.now), context.payload as PullRequestPayload),
-      );
+    // The App's bot login and id: read once per process (GET /app), when an event first needs it.
+    const identity = once(async () => appIdentity(await app.auth()));
+    app.on([...APP_EVENTS], async (context) => {
+      // A signed payload without its repository is logged and answered 2xx, like any other
+      // malformed one (dispatch checks the rest): never a TypeError and a 500.
+      if (!REPOSITORY.safeParse(context.payload).success) {
+        context.log.warn(`coder-loop: ignored a ${context.name} delivery without its repository`);
+        return;
+      }
+      const env = envFrom(context as unknown as RepoEvent, identity, options.now);
+      report(context as unknown as RepoEvent, await dispatch(env, context.name, context.payload));
     });
   };
 }

@@ -1,5 +1,5 @@
 import { ProbotOctokit } from 'probot';
-import { pinApiVersion } from '../github/client.js';
+import { pinApiVersion, requestTimeout } from '../github/client.js';
 
 /** How often a request that met a secondary rate limit is tried again (after `retry-after`). */
 export const SECONDARY_RATE_LIMIT_RETRIES = 2;
@@ -11,17 +11,18 @@ type Options = { throttle?: Record<string, unknown> } & Record<string, unknown>;
  * a secondary rate limit; the loop waits the `retry-after` GitHub gives and tries again (a 403 for
  * a secondary limit means the request was not carried out, so trying again cannot act twice).
  */
-export const LoopOctokit: typeof ProbotOctokit = ProbotOctokit.plugin(pinApiVersion).defaults(
-  (options: Options) => ({
-    ...options,
-    throttle: {
-      ...options.throttle,
-      onSecondaryRateLimit: (
-        _retryAfter: number,
-        _request: unknown,
-        _octokit: unknown,
-        retryCount: number,
-      ) => retryCount < SECONDARY_RATE_LIMIT_RETRIES,
-    },
-  }),
-);
+export const LoopOctokit: typeof ProbotOctokit = ProbotOctokit.plugin(
+  pinApiVersion,
+  requestTimeout(),
+).defaults((options: Options) => ({
+  ...options,
+  throttle: {
+    ...options.throttle,
+    onSecondaryRateLimit: (
+      _retryAfter: number,
+      _request: unknown,
+      _octokit: unknown,
+      retryCount: number,
+    ) => retryCount < SECONDARY_RATE_LIMIT_RETRIES,
+  },
+}));

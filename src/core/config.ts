@@ -33,6 +33,12 @@ export const ConfigSchema = z
       .array(login)
       .default([])
       .describe('Review is requested from them when CI passes on a loop pull request.'),
+    allowSelfApproval: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Let an approval count from someone who pushed commits to the loop branch. Off: the approval must come from another person with write access.',
+      ),
     locked: z
       .array(z.string().min(1))
       .default([])

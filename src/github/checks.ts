@@ -1,6 +1,8 @@
 import {
   CHECK_NAME,
   checkRunOutput,
+  isOwnCheckRun,
+  type LoopIdentity,
   type CheckResult,
   type CheckRunView,
   type NodeId,
@@ -17,13 +19,22 @@ export interface OwnCheckRun {
 }
 
 export interface HeadChecks {
-  /** Every check run and commit status of the head, coder-loop's own included. */
+  /** Every check run and commit status of the head but the loop's own: what the gate reads. */
   results: CheckResult[];
   own?: OwnCheckRun;
 }
 
-/** Check runs and commit statuses of a head commit: two reads. */
-export async function readHeadChecks(gh: GitHub, repo: Repo, sha: string): Promise<HeadChecks> {
+/**
+ * Check runs and commit statuses of a head commit: two reads. The loop's own check run is the
+ * newest one named `coder-loop` that the loop's app created; a CI check of any other app with the
+ * same name is CI, and counts in the gate.
+ */
+export async function readHeadChecks(
+  gh: GitHub,
+  repo: Repo,
+  sha: string,
+  identity: LoopIdentity,
+): Promise<HeadChecks> {
   const [runs, combined] = await Promise.all([
     gh.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
       ...repo,
@@ -36,10 +47,12 @@ export async function readHeadChecks(gh: GitHub, repo: Repo, sha: string): Promi
       per_page: 100,
     }),
   ]);
-  // A re-run adds a check run with the same name: the newest one counts.
-  const latest = new Map<string, (typeof runs.data.check_runs)[number]>();
-  for (const r of [...runs.data.check_runs].sort((a, b) => Number(a.id) - Number(b.id)))
-    latest.set(r.name, r);
+  const byId = [...runs.data.check_runs].sort((a, b) => Number(a.id) - Number(b.id));
+  const mine = byId.filter((r) => isOwnCheckRun(r, identity)).pop();
+  // A re-run adds a check run with the same name and app: the newest one counts.
+  const latest = new Map<string, (typeof byId)[number]>();
+  for (const r of byId)
+    if (!isOwnCheckRun(r, identity)) latest.set(`${r.app?.id ?? ''}/${r.name}`, r);
   const results: CheckResult[] = [...latest.values()].map((r) => ({
     name: r.name,
     status: r.status,
@@ -54,9 +67,6 @@ export async function readHeadChecks(gh: GitHub, repo: Repo, sha: string): Promi
       ...(s.target_url ? { url: s.target_url } : {}),
     });
   }
-  const mine = runs.data.check_runs
-    .filter((r) => r.name === CHECK_NAME)
-    .sort((a, b) => Number(b.id) - Number(a.id))[0];
   return {
     results,
     ...(mine

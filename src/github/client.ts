@@ -36,3 +36,49 @@ export function pinApiVersion(octokit: Pick<Octokit, 'hook'>): void {
     options.headers['x-github-api-version'] = API_VERSION;
   });
 }
+
+/** How long one GitHub request (one attempt) may take, unless the environment says otherwise. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
+/** The environment variable that overrides it, in milliseconds. */
+export const REQUEST_TIMEOUT_ENV = 'CODER_LOOP_REQUEST_TIMEOUT_MS';
+
+export function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env[REQUEST_TIMEOUT_ENV]);
+  return Number.isFinite(value) && value > 0 ? value : DEFAULT_REQUEST_TIMEOUT_MS;
+}
+
+const TIMED = Symbol('coder-loop:timed');
+type Fetch = typeof fetch & { [TIMED]?: true };
+
+/**
+ * Octokit plugin: every attempt of every request has a time limit (a GitHub that never answers
+ * would otherwise hold a delivery for undici's five minutes, and every later one behind it). The
+ * limit wraps the transport, so each retry gets a fresh one and retries stay bounded by the retry
+ * plugin; the error names the request and the limit.
+ */
+export function requestTimeout(fixed?: number) {
+  return (octokit: Pick<Octokit, 'hook'>): void => {
+    octokit.hook.before('request', (options) => {
+      const inner = (options.request?.fetch as Fetch | undefined) ?? globalThis.fetch;
+      if ((inner as Fetch)[TIMED]) return;
+      // Read per request, so the environment variable can change without a restart of the module.
+      const ms = fixed ?? requestTimeoutMs();
+      const timed: Fetch = async (input, init) => {
+        const limit = AbortSignal.timeout(ms);
+        const signal = init?.signal ? AbortSignal.any([init.signal, limit]) : limit;
+        try {
+          return await inner(input, { ...init, signal });
+        } catch (error) {
+          if (!limit.aborted) throw error;
+          const url =
+            typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+          throw new Error(
+            `GitHub did not answer ${init?.method ?? 'GET'} ${new URL(url).pathname} within ${ms / 1000} s (${REQUEST_TIMEOUT_ENV})`,
+          , { cause: error });
+        }
+      };
+      timed[TIMED] = true;
+      options.request = { ...options.request, fetch: timed };
+    });
+  };
+}

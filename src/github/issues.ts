@@ -1,3 +1,5 @@
+import { mayCommand } from '../core/index.js';
+import { readPermission } from './identity.js';
 import type { GitHub, Repo } from './client.js';
 
 /** GitHub rejects comment bodies over 65,536 characters; replies stay well under. */
@@ -26,25 +28,10 @@ export async function reactEyes(gh: GitHub, repo: Repo, commentId: number): Prom
   });
 }
 
-const WRITE_ROLES = new Set(['admin', 'maintain', 'write']);
-
 /**
  * Whether a user may command the loop: repository permission write, maintain or admin, read from
  * the collaborator-permission endpoint (author_association is not a permission).
  */
 export async function canCommand(gh: GitHub, repo: Repo, login: string): Promise<boolean> {
-  try {
-    const { data } = await gh.request(
-      'GET /repos/{owner}/{repo}/collaborators/{username}/permission',
-      {
-        ...repo,
-        username: login,
-      },
-    );
-    return WRITE_ROLES.has(data.permission) || WRITE_ROLES.has(data.role_name);
-  } catch (error) {
-    // 404: not a collaborator at all.
-    if ((error as { status?: number }).status === 404) return false;
-    throw error;
-  }
+  return mayCommand(await readPermission(gh, repo, login));
 }

@@ -1,11 +1,14 @@
-import { splitLogins } from '../core/index.js';
+import { splitLogins, type Actor } from '../core/index.js';
 import { isHttpError, type GitHub, type Repo } from './client.js';
 
 export interface PullRequest {
   number: number;
   html_url: string;
   body: string | null;
-  head: { ref: string; sha: string };
+  head: { ref: string; sha: string; repo?: { full_name?: string; id?: number | bigint } | null };
+  base: { repo?: { full_name?: string; id?: number | bigint } | null };
+  /** Who opened it: a loop PR is opened by the loop's own identity. */
+  user?: Actor | null;
   state: string;
   labels?: { name?: string }[];
 }
@@ -14,6 +17,25 @@ export const ESCALATED_LABEL = 'coder:escalated';
 
 export function isEscalated(pr: Pick<PullRequest, 'labels'>): boolean {
   return (pr.labels ?? []).some((l) => l.name === ESCALATED_LABEL);
+}
+
+/** Removes the escalation label from a PR and its issue; one already gone is no error. */
+export async function clearEscalated(
+  gh: GitHub,
+  repo: Repo,
+  numbers: readonly number[],
+): Promise<void> {
+  for (const n of new Set(numbers)) {
+    try {
+      await gh.request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', {
+        ...repo,
+        issue_number: n,
+        name: ESCALATED_LABEL,
+      });
+    } catch (error) {
+      if (!isHttpError(error, 404)) throw error; // already removed
+    }
+  }
 }
 
 /** The paths a PR changes (up to 3,000, GitHub's limit for this list). */

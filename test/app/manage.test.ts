@@ -6,6 +6,7 @@ import {
   beforeScenario,
   bodyOf,
   FakeRepo,
+  LOOP_APP,
   OWNER,
   permission,
   sha,
@@ -16,6 +17,8 @@ import { examplePayload } from '../helpers/payloads.js';
 import { requestLog, transport } from '../helpers/openapi.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
 import { SimGitHub } from '../sim/github.js';
+
+const LOOP_APP_BOT = `${LOOP_APP.slug}[bot]`;
 
 function comment(body: string, onPullRequest = false) {
   const payload = examplePayload('issue_comment', 'created');
@@ -39,6 +42,7 @@ const pullJson = (n: number, ref: string, body: string) => ({
   html_url: '',
   body,
   state: 'open',
+  user: { login: LOOP_APP_BOT, type: 'Bot' },
   head: { ref, sha: sha(ref), repo: { full_name: `${OWNER}/Hello-World` } },
   base: { ref: 'master', repo: { full_name: `${OWNER}/Hello-World` } },
 });

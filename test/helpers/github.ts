@@ -32,6 +32,36 @@ export const REPO = 'Hello-World';
 export const BASE = `/repos/${OWNER}/${REPO}`;
 export const INSTALLATION = 4242;
 
+/** An app as GitHub shows it on check runs and at `GET /app`. */
+export const simApp = (id: number, slug: string) => ({
+  id,
+  slug,
+  node_id: `A_${id}`,
+  client_id: `Iv1.${slug}`,
+  owner: {
+    login: OWNER,
+    id: 1,
+    node_id: 'U',
+    type: 'User',
+    site_admin: false,
+    avatar_url: '',
+    gravatar_id: '',
+    url: '',
+    html_url: '',
+  },
+  name: slug,
+  description: null,
+  external_url: '',
+  html_url: `https://github.com/apps/${slug}`,
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+  permissions: {},
+  events: [],
+});
+/** The loop's App (Probot's appId in tests is 1) and the app CI's check runs come from. */
+export const LOOP_APP = simApp(1, 'coder-loop');
+export const CI_APP = simApp(15368, 'github-actions');
+
 const { privateKey } = generateKeyPairSync('rsa', {
   modulusLength: 2048,
   privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
@@ -199,8 +229,10 @@ export function beforeScenario(): void {
   nock.cleanAll();
   resetRequestLog();
   transport.fetch = NOCK_TRANSPORT;
-  // The installation token every delivery's Octokit asks for first.
+  // The installation token every delivery's Octokit asks for first, and the App's identity
+  // (`GET /app`, read once per Probot when an event first needs it).
   const scope = nock(API).persist();
+  scope.get('/app').reply(200, LOOP_APP);
   scope.post(`/app/installations/${INSTALLATION}/access_tokens`).reply(201, {
     token: 'ghs_test_installation_token',
     expires_at: '2099-01-01T00:00:00Z',

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import nock from 'nock';
-import { API, OWNER, REPO, SECONDARY_RATE_LIMIT } from '../helpers/github.js';
+import {
+  API,
+  CI_APP,
+  LOOP_APP,
+  OWNER,
+  REPO,
+  SECONDARY_RATE_LIMIT,
+  simApp,
+} from '../helpers/github.js';
 
 /**
  * An in-memory GitHub for tests only: git objects and refs (422 on an existing ref, non-fast-forward
@@ -17,6 +25,8 @@ interface Commit {
   tree: string;
   parents: string[];
   message: string;
+  /** The GitHub user the commit is attributed to (a human push), if any. */
+  author?: string;
 }
 export interface SimPull {
   number: number;
@@ -28,9 +38,15 @@ export interface SimPull {
   merged: boolean;
   labels: Set<string>;
   requested: string[];
+  /** Who opened it (the loop's bot, unless a test opens one as someone else). */
+  author?: string;
+  /** A fork's PR: its head is in another repository. */
+  fork?: boolean;
 }
 export interface SimCheckRun {
   id: number;
+  /** The app that created it: the loop's App, or CI's. */
+  app: { id: number; slug: string };
   head_sha: string;
   name: string;
   status: string;
@@ -145,14 +161,23 @@ export class SimGitHub {
     return Object.fromEntries([...tree].map(([p, b]) => [p, this.blobs.get(b)!]));
   }
 
-  /** A human push: `changes` (path → content, or null to delete) on top of the branch head. */
-  push(branch: string, changes: Record<string, string | null>, message = 'work'): string {
+  /**
+   * A human push: `changes` (path → content, or null to delete) on top of the branch head, by
+   * `author` (GitHub's user for the commit; the PR's commits list names them).
+   */
+  push(
+    branch: string,
+    changes: Record<string, string | null>,
+    message = 'work',
+    author = 'dev-pusher',
+  ): string {
     const files = this.files(branch);
     for (const [path, content] of Object.entries(changes)) {
       if (content === null) delete files[path];
       else files[path] = content;
     }
     const sha = this.commit(files, [this.refs.get(branch)!], message);
+    this.commits.get(sha)!.author = author;
     this.refs.set(branch, sha);
     return sha;
   }
@@ -161,6 +186,7 @@ export class SimGitHub {
   ci(sha: string, conclusion: string, name = 'test'): SimCheckRun {
     const run: SimCheckRun = {
       id: ++this.ids,
+      app: { id: CI_APP.id, slug: CI_APP.slug },
       head_sha: sha,
       name,
       status: 'completed',
@@ -181,12 +207,15 @@ export class SimGitHub {
   }
 
   own(sha: string): SimCheckRun | undefined {
-    return this.checkRuns.filter((r) => r.head_sha === sha && r.name === 'coder-loop').pop();
+    return this.checkRuns
+      .filter((r) => r.head_sha === sha && r.name === 'coder-loop' && r.app.id === LOOP_APP.id)
+      .pop();
   }
 
   /** The PR object as GitHub's REST API and webhook payloads show it. */
   pullJson(pr: SimPull) {
-    const repo = { full_name: `${OWNER}/${REPO}`, name: REPO, owner: user(OWNER) };
+    const repo = { id: 1296269, full_name: `${OWNER}/${REPO}`, name: REPO, owner: user(OWNER) };
+    const fork = { id: 666, full_name: `attacker/${REPO}`, name: REPO, owner: user('attacker') };
     return {
       number: pr.number,
       title: pr.title,
@@ -195,11 +224,11 @@ export class SimGitHub {
       merged: pr.merged,
       html_url: `https://github.com/${OWNER}/${REPO}/pull/${pr.number}`,
       labels: [...pr.labels].map((name) => ({ name })),
-      user: user('coder-loop[bot]', 'Bot'),
+      user: user(pr.author ?? 'coder-loop[bot]'),
       head: {
         ref: pr.head,
         sha: this.headOf(pr) || (pr as SimPull & { lastHead?: string }).lastHead || '',
-        repo,
+        repo: pr.fork ? fork : repo,
       },
       base: { ref: pr.base, sha: this.refs.get(pr.base), repo },
     };
@@ -364,6 +393,14 @@ export class SimGitHub {
     };
     const p = (s: string) => new RegExp(`^${R.replace(/\//g, '\\/')}${s}$`);
 
+    route('get', /^\/app$/, () => [200, LOOP_APP]);
+    route('get', /^\/user$/, () => [
+      403,
+      {
+        message: 'Resource not accessible by integration',
+        documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+      },
+    ]);
     route('get', p('/collaborators/([^/]+)/permission'), (m) => {
       const level = this.permissions.get(m[1]!) ?? 'read';
       return [
@@ -651,8 +688,9 @@ export class SimGitHub {
             tree: { sha: c.tree, url: '' },
             comment_count: 0,
           },
-          author: null,
-          committer: null,
+          // The loop's commits are its bot's; a human push is attributed to its author.
+          author: user(c.author ?? 'coder-loop[bot]'),
+          committer: user(c.author ? 'web-flow' : 'coder-loop[bot]'),
           parents: [],
         })),
       ];
@@ -752,7 +790,12 @@ export class SimGitHub {
             started_at: null,
             completed_at: null,
             check_suite: null,
-            app: null,
+            app:
+              r.app.id === LOOP_APP.id
+                ? LOOP_APP
+                : r.app.id === CI_APP.id
+                  ? CI_APP
+                  : simApp(r.app.id, r.app.slug),
             pull_requests: [],
           })),
         },
@@ -800,6 +843,7 @@ export class SimGitHub {
       ) => {
         const run: SimCheckRun = {
           id: ++this.ids,
+          app: { id: LOOP_APP.id, slug: LOOP_APP.slug },
           head_sha: body.head_sha,
           name: body.name,
           status: body.status ?? 'queued',
@@ -809,7 +853,7 @@ export class SimGitHub {
           html_url: '',
         };
         this.checkRuns.push(run);
-        return [201, { ...run, node_id: 'CR' }];
+        return [201, { ...run, app: LOOP_APP, node_id: 'CR' }];
       },
     );
     route('patch', p('/check-runs/(\\d+)'), (m, body: Partial<SimCheckRun>) => {
@@ -820,7 +864,7 @@ export class SimGitHub {
         body,
         body.conclusion ? {} : { conclusion: body.status === 'completed' ? run.conclusion : null },
       );
-      return [200, { ...run, node_id: 'CR' }];
+      return [200, { ...run, app: LOOP_APP, node_id: 'CR' }];
     });
     route('get', /^\/orgs\/([^/]+)\/teams\/([^/]+)\/memberships\/([^/]+)$/, (m) =>
       this.teams.get(`${m[1]}/${m[2]}`)?.has(m[3]!)

@@ -1,6 +1,5 @@
 import picomatch from 'picomatch';
 import type { Config } from '../config.js';
-import { CHECK_NAME } from './checkRun.js';
 
 /** A check run or commit status of a head commit, as the gate sees it. */
 export interface CheckResult {
@@ -29,8 +28,9 @@ const FAIL = new Set([
 ]);
 
 /**
- * Verification (CI is the gate): every check run and commit status of the head except
- * coder-loop's own — or only `requiredChecks` when the config lists them. All
+ * Verification (CI is the gate): every check run and commit status of the head (the caller leaves
+ * out coder-loop's own, recognised by its app, never by name) — or only `requiredChecks` when the
+ * config lists them. All
  * success/neutral/skipped: passed; any failure/cancelled/timed_out/action_required: failed;
  * otherwise pending. With nothing to wait for, the gate is pending (CI has not reported yet).
  */
@@ -38,7 +38,7 @@ export function evaluateGate(
   checks: readonly CheckResult[],
   config: Pick<Config, 'requiredChecks'>,
 ): Gate {
-  const relevant = checks.filter((c) => c.name !== CHECK_NAME);
+  const relevant = [...checks];
   const considered = config.requiredChecks.length
     ? relevant.filter((c) => config.requiredChecks.includes(c.name))
     : relevant;

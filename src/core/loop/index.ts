@@ -6,3 +6,4 @@ export * from './checkRun.js';
 export * from './gate.js';
 export * from './complete.js';
 export * from './actors.js';
+export * from './trust.js';

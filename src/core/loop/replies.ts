@@ -95,6 +95,10 @@ export const reply = {
   failed: (command: string, message: string): string =>
     `${codeSpan(command)} could not finish: ${escapeMarkdown(message)}. Every step the loop takes is safe to repeat: run the command again; if a branch was left without its pull request, ${codeSpan('/coder release')} frees it.`,
 
+  /** A webhook the loop could not finish handling (GitHub failed or did not answer). */
+  eventFailed: (what: string, pr: number, message: string): string =>
+    `The loop could not finish handling ${what} on pull request #${pr}: ${escapeMarkdown(message)}. Nothing was left half-done; ${codeSpan('/coder retry')} evaluates the pull request again.`,
+
   noLoopPullRequest: (): string => 'There is no open coder-loop pull request for this issue.',
 
   /** Verification → Fail: "Debug & Fix", attempt k of N. */
@@ -124,6 +128,14 @@ export const reply = {
 
   staleApproval: (pr: number, reviewed: string, head: string): string =>
     `The approval on pull request #${pr} is for \`${reviewed.slice(0, 7)}\`, but the head is now \`${head.slice(0, 7)}\`. Nothing was done; approve the current head.`,
+
+  /** An approval from a permitted user that does not count: the reason (SPEC §3.8). */
+  approvalNotCounted: (pr: number, why: string): string =>
+    `The approval on pull request #${pr} does not count: ${why}. Nothing was done; an approval from another person with write access completes the phase.`,
+
+  /** An architect approved an escalated head whose CI has not passed: the escalation stays. */
+  architectApprovalBeforeGate: (pr: number, architect: string): string =>
+    `@${architect}'s approval on pull request #${pr} is noted, but CI has not passed on its head (or it changes no test file), so the escalation stays. Push a fix, then \`/coder resume\`.`,
 
   approvalBeforeGate: (pr: number): string =>
     `Approval on pull request #${pr} noted, but CI has not passed on its head yet. The phase completes when it does.`,

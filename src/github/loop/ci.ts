@@ -1,9 +1,18 @@
-import { CHECK_NAME, isBot, readMarker, reply, type Config } from '../../core/index.js';
+import {
+  CHECK_NAME,
+  isBot,
+  isOwnCheckRun,
+  mayCommand,
+  reply,
+  type Config,
+} from '../../core/index.js';
 import { isHttpError } from '../client.js';
 import { readHeadChecks } from '../checks.js';
 import { replyOnIssue } from '../issues.js';
 import { pullRequestFiles, type PullRequest } from '../pulls.js';
-import { showCheck, type LoopEnv, type LoopOutcome } from './env.js';
+import { readPermission } from '../identity.js';
+import { showCheck, tellOnFailure, type LoopEnv, type LoopOutcome } from './env.js';
+import { trustedLoopPull, type LoopPull } from './trust.js';
 import { evaluate, loopPullForHead } from './verify.js';
 
 /** Which head a CI event is about: its branch (when the payload names one) and commit. */
@@ -19,6 +28,7 @@ export interface CiPayload {
   check_run?: {
     name: string;
     head_sha: string;
+    app?: { id?: number; slug?: string } | null;
     check_suite?: { head_branch: string | null } | null;
   };
   workflow_run?: { head_branch: string | null; head_sha: string };
@@ -35,7 +45,6 @@ export function ciHead(event: string, payload: CiPayload): CiHead | { ignored: s
       return { branch: payload.check_suite!.head_branch, sha: payload.check_suite!.head_sha };
     case 'check_run':
       if (payload.action !== 'completed') return { ignored: `check_run.${payload.action}` };
-      if (payload.check_run!.name === CHECK_NAME) return { ignored: 'the loop’s own check run' };
       return {
         branch: payload.check_run!.check_suite?.head_branch,
         sha: payload.check_run!.head_sha,
@@ -71,20 +80,31 @@ export async function onCiEvent(
 ): Promise<LoopOutcome> {
   const head = ciHead(event, payload);
   if ('ignored' in head) return { state: 'ignored', reason: head.ignored };
+  if (!head.branch?.startsWith('coder/'))
+    return { state: 'ignored', reason: 'not a coder-loop branch' };
+  // The loop's own check run completing is not CI; a CI job that is also called coder-loop is.
+  if (
+    event === 'check_run' &&
+    payload.check_run!.name === CHECK_NAME &&
+    isOwnCheckRun(payload.check_run!, await env.identity())
+  )
+    return { state: 'ignored', reason: 'the loop’s own check run' };
   const loop = await loopPullForHead(env, head.branch, head.sha);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
-  const config = await configOrLog(env);
-  if (!config) return { state: 'config-invalid' };
-  return evaluate(env, config, loop);
+  return tellOnFailure(
+    env,
+    { issue: loop.marker.issue, pullRequest: loop.pr.number, what: `a ${event} event` },
+    async () => {
+      const config = await configOrLog(env);
+      if (!config) return { state: 'config-invalid' };
+      return evaluate(env, config, loop);
+    },
+  );
 }
 
 export interface PullRequestPayload {
   action: string;
-  pull_request: PullRequest & {
-    merged?: boolean | null;
-    head: { ref: string; sha: string; repo: { full_name: string } | null };
-    base: { repo: { full_name: string } };
-  };
+  pull_request: PullRequest & { merged?: boolean | null };
   sender: { login: string; type?: string };
 }
 
@@ -97,11 +117,28 @@ export async function onPullRequest(
   env: LoopEnv,
   payload: PullRequestPayload,
 ): Promise<LoopOutcome> {
-  const pr = payload.pull_request;
-  const marker = readMarker(pr.body);
-  const sameRepo = pr.head.repo?.full_name === pr.base.repo.full_name;
-  if (!marker || !sameRepo || !pr.head.ref.startsWith('coder/'))
-    return { state: 'ignored', reason: 'not a coder-loop pull request' };
+  if (payload.action !== 'closed' && payload.action !== 'synchronize')
+    return { state: 'ignored', reason: `pull_request.${payload.action}` };
+  // A bot's push or close writes nothing: the loop's own (it has said what happened) or another's.
+  if (isBot(payload.sender)) return { state: 'ignored', reason: 'pull request event by a bot' };
+  const loop = await trustedLoopPull(env, payload.pull_request);
+  if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
+  return tellOnFailure(
+    env,
+    {
+      issue: loop.marker.issue,
+      pullRequest: loop.pr.number,
+      what: `pull_request.${payload.action}`,
+    },
+    () => pullRequestEvent(env, payload, loop),
+  );
+}
+
+async function pullRequestEvent(
+  env: LoopEnv,
+  payload: PullRequestPayload,
+  { pr, marker }: LoopPull,
+): Promise<LoopOutcome> {
   const { gh, repo } = env;
   const outcome: LoopOutcome = {
     state: 'ignored',
@@ -111,10 +148,13 @@ export async function onPullRequest(
   };
 
   if (payload.action === 'closed') {
-    // The loop's own `/coder release` closes PRs too: it has said what happened.
-    if (isBot(payload.sender)) return { ...outcome, reason: 'closed by the loop' };
+    // Triage can close a pull request; freeing the lock takes write permission.
+    // (A push — synchronize — needs no such read: GitHub takes pushes to a branch of the
+    // repository only from users with write access.)
+    if (!mayCommand(await readPermission(gh, repo, payload.sender.login)))
+      return { ...outcome, reason: `closed by @${payload.sender.login}, who lacks write access` };
     const config = await configOrLog(env);
-    const merged = pr.merged === true;
+    const merged = payload.pull_request.merged === true;
     const deleteBranch = !merged || (config?.deleteBranchOnMerge ?? true);
     if (deleteBranch) {
       try {
@@ -136,7 +176,7 @@ export async function onPullRequest(
   }
 
   if (payload.action === 'synchronize') {
-    const checks = await readHeadChecks(gh, repo, pr.head.sha);
+    const checks = await readHeadChecks(gh, repo, pr.head.sha, await env.identity());
     if (!checks.own) {
       await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, undefined, {
         view: {

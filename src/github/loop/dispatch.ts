@@ -6,6 +6,7 @@ import {
   type IssueCommentPayload,
   type IssuesLabeledPayload,
 } from './events.js';
+import { payloadProblem } from './payloads.js';
 import { onReview, type ReviewPayload } from './review.js';
 
 /** The events the loop handles, by webhook name (the App registers the same set with Probot). */
@@ -20,8 +21,13 @@ export const HANDLED_EVENTS = [
   'workflow_run',
 ] as const;
 
-/** One event to its handler: what the Action runs for the event that started its workflow. */
+/**
+ * One event to its handler — the App's deliveries and the Action's workflow event alike. The
+ * payload is checked first: one that lacks a field its handler reads is ignored, with the reason.
+ */
 export async function dispatch(env: LoopEnv, name: string, payload: unknown): Promise<LoopOutcome> {
+  const problem = payloadProblem(name, payload);
+  if (problem) return { state: 'ignored', reason: `malformed ${name} payload: ${problem}` };
   switch (name) {
     case 'issue_comment':
       return onIssueComment(env, payload as IssueCommentPayload);

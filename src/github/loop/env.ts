@@ -1,7 +1,8 @@
-import type { Config, Problem } from '../../core/index.js';
+import { reply, type Config, type LoopIdentity, type Problem } from '../../core/index.js';
 import type { GitHub, Repo } from '../client.js';
 import { writeCheckRun, type CheckRunWrite, type OwnCheckRun } from '../checks.js';
 import { GitReader } from '../git.js';
+import { replyOnIssue } from '../issues.js';
 
 export interface Logger {
   info: (message: string) => void;
@@ -17,6 +18,11 @@ export interface LoopEnv {
   defaultBranch: string;
   /** Reads `.github/coder.yml` from the default branch and validates it. */
   loadConfig: () => Promise<{ config?: Config; problems: Problem[] }>;
+  /**
+   * Who the loop is (the App's bot; the Action token's user or app): its PRs and its check runs
+   * are recognised by it. Memoized by the adapter: at most one request per process or run.
+   */
+  identity: () => Promise<LoopIdentity>;
   log: Logger;
   now: () => Date;
 }
@@ -44,4 +50,29 @@ export function showCheck(
   write: CheckRunWrite,
 ): Promise<void> {
   return writeCheckRun(env.gh, env.repo, head.sha, own, write, env.repoUrl, head.ref);
+}
+
+/**
+ * The error boundary of a loop PR's events: a handler that fails (GitHub answered 5xx past the
+ * retries, or not at all) says so once on the orchestrator's thread, then the error goes on to
+ * the adapter (the App logs it, the Action fails the step). The reply itself may fail too: then
+ * the log is all there is.
+ */
+export async function tellOnFailure(
+  env: LoopEnv,
+  where: { issue: number; pullRequest: number; what: string },
+  handle: () => Promise<LoopOutcome>,
+): Promise<LoopOutcome> {
+  try {
+    return await handle();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await replyOnIssue(
+      env.gh,
+      env.repo,
+      where.issue,
+      reply.eventFailed(where.what, where.pullRequest, message),
+    ).catch(() => undefined);
+    throw error;
+  }
 }

@@ -4,6 +4,7 @@ import {
   escapeMarkdown,
   phaseBranch,
   quickBranch,
+  loopPullProblem,
   readMarker,
   reply,
   type Config,
@@ -106,10 +107,7 @@ export async function release(
       ...repo,
       pull_number: issue.number,
     });
-    if (
-      data.head.ref.startsWith('coder/') &&
-      data.head.repo?.full_name === data.base.repo.full_name
-    ) {
+    if (!loopPullProblem(data, await env.identity())) {
       locks.push({ branch: data.head.ref, pr: data.number });
     }
   } else {
@@ -122,11 +120,11 @@ export async function release(
       state: 'open',
       per_page: 100,
     });
+    const identity = refs.length ? await env.identity() : undefined;
     for (const ref of refs) {
       const branch = ref.ref.replace(/^refs\/heads\//, '');
-      const pr = pulls.find(
-        (p) => p.head.ref === branch && p.head.repo?.full_name === p.base.repo.full_name,
-      );
+      // Only the loop's own PR tells which issue a branch belongs to (its marker).
+      const pr = pulls.find((p) => p.head.ref === branch && !loopPullProblem(p, identity!));
       let marker = readMarker(pr?.body);
       if (!pr && branch !== quickBranch(issue.number)) {
         const { data } = await gh.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {

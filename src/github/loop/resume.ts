@@ -1,9 +1,9 @@
-import { readMarker, reply, updateMarker, type Config } from '../../core/index.js';
-import { isHttpError } from '../client.js';
+import { reply, updateMarker, type Config } from '../../core/index.js';
 import { replyOnIssue } from '../issues.js';
-import { ESCALATED_LABEL, isEscalated, type PullRequest } from '../pulls.js';
+import { clearEscalated, ESCALATED_LABEL, isEscalated, type PullRequest } from '../pulls.js';
 import type { LoopEnv, LoopOutcome } from './env.js';
-import { evaluate, type LoopPull } from './verify.js';
+import { trustedLoopPull, type LoopPull } from './trust.js';
+import { evaluate } from './verify.js';
 
 /** The open loop PRs of an issue (or the PR the command was written on). */
 async function loopPulls(
@@ -28,9 +28,9 @@ async function loopPulls(
   }
   const found: LoopPull[] = [];
   for (const pr of pulls) {
-    const marker = readMarker(pr.body);
-    if (!marker || !pr.head.ref.startsWith('coder/')) continue;
-    if (issue.isPullRequest || marker.issue === issue.number) found.push({ pr, marker });
+    const loop = await trustedLoopPull(env, pr);
+    if ('ignored' in loop) continue;
+    if (issue.isPullRequest || loop.marker.issue === issue.number) found.push(loop);
   }
   return found;
 }
@@ -74,17 +74,7 @@ export async function retryOrResume(
       last = { state: 'not-escalated', pullRequest: pr.number };
       continue;
     }
-    for (const n of new Set([pr.number, marker.issue])) {
-      try {
-        await gh.request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', {
-          ...repo,
-          issue_number: n,
-          name: ESCALATED_LABEL,
-        });
-      } catch (error) {
-        if (!isHttpError(error, 404)) throw error; // already removed
-      }
-    }
+    await clearEscalated(gh, repo, [pr.number, marker.issue]);
     const fresh = { ...marker, attempts: [] };
     const body = updateMarker(pr.body ?? '', fresh);
     await gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {

@@ -1,23 +1,30 @@
 import {
+  changesATest,
+  chooseApproval,
   isBot,
+  mayCommand,
+  pushers,
+  reviewStanding,
   splitLogins,
   evaluateGate,
   markComplete,
   PLAN_FILES,
   planPath,
-  readMarker,
   reply,
   type Config,
+  type Permission,
   touchedLockedItems,
   type ReportAttempt,
 } from '../../core/index.js';
 import { isHttpError } from '../client.js';
 import { readHeadChecks, type HeadChecks } from '../checks.js';
 import { createCommit, GitReader } from '../git.js';
+import { readPermission } from '../identity.js';
 import { replyOnIssue } from '../issues.js';
-import { isEscalated, pullRequestFiles, type PullRequest } from '../pulls.js';
-import { showCheck, type LoopEnv, type LoopOutcome } from './env.js';
-import { escalate, type LoopPull } from './verify.js';
+import { clearEscalated, isEscalated, pullRequestFiles, type PullRequest } from '../pulls.js';
+import { showCheck, tellOnFailure, type LoopEnv, type LoopOutcome } from './env.js';
+import { trustedLoopPull, type LoopPull } from './trust.js';
+import { escalate } from './verify.js';
 
 export interface ReviewPayload {
   action: string;
@@ -27,12 +34,35 @@ export interface ReviewPayload {
     commit_id: string;
     user: { login: string; type?: string } | null;
   };
-  pull_request: PullRequest & { user?: { login: string } | null };
+  pull_request: PullRequest;
 }
 
 interface Approval {
   login: string;
   commit: string;
+}
+
+/** A PR's commits as the completion commit's report and the self-approval rule read them. */
+type PullCommits = Awaited<ReturnType<typeof readPullCommits>>;
+
+async function readPullCommits(env: LoopEnv, pr: number) {
+  const { data } = await env.gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/commits', {
+    ...env.repo,
+    pull_number: pr,
+    per_page: 100,
+  });
+  return data;
+}
+
+type PullReviews = Awaited<ReturnType<typeof readPullReviews>>;
+
+async function readPullReviews(env: LoopEnv, pr: number) {
+  const { data } = await env.gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
+    ...env.repo,
+    pull_number: pr,
+    per_page: 100,
+  });
+  return data;
 }
 
 /** Whether a login is an architect: listed by login, or an active member of a listed team. */
@@ -53,26 +83,51 @@ async function isArchitect(env: LoopEnv, config: Config, login: string): Promise
   return false;
 }
 
-/** `pull_request_review.submitted` on a loop PR: the Code Review node. */
+/**
+ * `pull_request_review.submitted` on a loop PR: the Code Review node. Who reviews is established
+ * first: a review from a bot, or from anyone without write permission, writes nothing at all.
+ */
 export async function onReview(env: LoopEnv, payload: ReviewPayload): Promise<LoopOutcome> {
   if (payload.action !== 'submitted')
     return { state: 'ignored', reason: `pull_request_review.${payload.action}` };
-  const pr = payload.pull_request;
-  const marker = readMarker(pr.body);
-  if (!pr.head.ref.startsWith('coder/') || !marker)
-    return { state: 'ignored', reason: 'not a coder-loop pull request' };
   const reviewer = payload.review.user;
   if (!reviewer || isBot(reviewer)) return { state: 'ignored', reason: 'review by a bot' };
-  if (isEscalated(pr))
-    return { state: 'escalated', reason: 'escalated: waiting for /coder resume' };
+  const state = payload.review.state.toLowerCase();
+  if (state !== 'approved' && state !== 'changes_requested')
+    return { state: 'ignored', reason: `review ${state}` };
+  const loop = await trustedLoopPull(env, payload.pull_request);
+  if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
+  const { pr, marker } = loop;
   if (marker.mode === 'quick')
     return { state: 'ignored', reason: 'quick mode: CI is the only gate' };
+  const kind = state === 'approved' ? 'approval' : 'changes';
+  // Who acts, once, before anything is written.
+  const permission = await readPermission(env.gh, env.repo, reviewer.login);
+  const standing = reviewStanding({ ...reviewer, permission, pushed: false }, kind, true);
+  if (!standing.counts) return { state: 'ignored', reason: standing.why };
+  return tellOnFailure(
+    env,
+    { issue: marker.issue, pullRequest: pr.number, what: `@${reviewer.login}'s review` },
+    () => review(env, payload, loop, { login: reviewer.login, permission }, kind),
+  );
+}
+
+/** Code Review, for a review whose author counts. */
+async function review(
+  env: LoopEnv,
+  payload: ReviewPayload,
+  loop: LoopPull,
+  reviewer: { login: string; permission: Permission },
+  kind: 'approval' | 'changes',
+): Promise<LoopOutcome> {
+  const { pr, marker } = loop;
+  const { permission } = reviewer;
+
   const { config, problems } = await env.loadConfig();
   if (!config) {
     await replyOnIssue(env.gh, env.repo, marker.issue, reply.configInvalid(problems));
     return { state: 'config-invalid' };
   }
-  const state = payload.review.state.toLowerCase();
   const base: LoopOutcome = {
     state: 'code-review',
     mode: 'plan',
@@ -81,9 +136,14 @@ export async function onReview(env: LoopEnv, payload: ReviewPayload): Promise<Lo
     ...(marker.plan ? { plan: marker.plan } : {}),
     ...(marker.phase ? { phase: marker.phase } : {}),
   };
+  const escalated = isEscalated(pr);
+  // While escalated nothing advances by itself — but an architect's approval is what it waits for.
+  if (escalated && (kind !== 'approval' || !(await isArchitect(env, config, reviewer.login))))
+    return { ...base, state: 'escalated', reason: 'escalated: waiting for an architect' };
+  const identity = await env.identity();
 
-  if (state === 'changes_requested') {
-    const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha);
+  if (kind === 'changes') {
+    const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity);
     await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, checks.own, {
       view: {
         mode: 'plan',
@@ -100,7 +160,6 @@ export async function onReview(env: LoopEnv, payload: ReviewPayload): Promise<Lo
     );
     return { ...base, state: 'changes-requested' };
   }
-  if (state !== 'approved') return { ...base, state: 'ignored', reason: `review ${state}` };
   if (payload.review.commit_id !== pr.head.sha) {
     await replyOnIssue(
       env.gh,
@@ -110,61 +169,128 @@ export async function onReview(env: LoopEnv, payload: ReviewPayload): Promise<Lo
     );
     return { ...base, state: 'stale-approval' };
   }
-  const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha);
+  const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity);
   if (checks.own?.node === 'FinalVerify' || checks.own?.node === 'End')
     return { ...base, state: 'ignored', reason: 'the phase is already completing' };
-  if (
-    evaluateGate(checks.results, config).verdict !== 'passed' ||
-    checks.own?.node !== 'CodeReview'
-  ) {
+  const passed = evaluateGate(checks.results, config).verdict === 'passed';
+  if (escalated) {
+    // The architect decides the escalation, but not CI: the head must pass the gate.
+    const files = passed ? await pullRequestFiles(env.gh, env.repo, pr.number) : [];
+    if (
+      !passed ||
+      !changesATest(
+        files.map((f) => f.path),
+        config,
+      )
+    ) {
+      await replyOnIssue(
+        env.gh,
+        env.repo,
+        marker.issue,
+        reply.architectApprovalBeforeGate(pr.number, reviewer.login),
+      );
+      return { ...base, state: 'escalated', reason: 'CI has not passed on the head' };
+    }
+    return approve(env, config, loop, checks, files, [
+      { login: reviewer.login, permission, escalated: true },
+    ]);
+  }
+  if (!passed || checks.own?.node !== 'CodeReview') {
     await replyOnIssue(env.gh, env.repo, marker.issue, reply.approvalBeforeGate(pr.number));
     return { ...base, state: 'waiting-for-ci' };
   }
   const files = await pullRequestFiles(env.gh, env.repo, pr.number);
-  return approve(env, config, { pr, marker }, checks, files, {
-    login: reviewer.login,
-    commit: payload.review.commit_id,
-  });
+  return approve(env, config, loop, checks, files, [{ login: reviewer.login, permission }]);
 }
 
-/** After CI passes: an approval of this head that came earlier completes the phase now. */
+/**
+ * After CI passes: approvals of this head that came earlier complete the phase now. Each
+ * reviewer's latest review counts, and only from someone with write permission.
+ */
 export async function completeIfApproved(
   env: LoopEnv,
   config: Config,
   loop: LoopPull,
   files: { path: string; additions: number; deletions: number }[],
 ): Promise<LoopOutcome | undefined> {
-  const { data } = await env.gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
-    ...env.repo,
-    pull_number: loop.pr.number,
-    per_page: 100,
-  });
-  const approval = data.find(
+  const reviews = await readPullReviews(env, loop.pr.number);
+  const latest = new Map<string, PullReviews[number]>();
+  for (const r of reviews)
+    if (r.user && r.state !== 'COMMENTED' && r.state !== 'PENDING')
+      latest.set(r.user.login.toLowerCase(), r);
+  const approvals = [...latest.values()].filter(
     (r) => r.state === 'APPROVED' && r.commit_id === loop.pr.head.sha && !isBot(r.user),
   );
-  if (!approval?.user) return undefined;
-  const checks = await readHeadChecks(env.gh, env.repo, loop.pr.head.sha);
-  return approve(env, config, loop, checks, files, {
-    login: approval.user.login,
-    commit: loop.pr.head.sha,
-  });
+  if (approvals.length === 0) return undefined;
+  const candidates: Candidate[] = [];
+  for (const r of approvals) {
+    const login = r.user!.login;
+    const permission = await readPermission(env.gh, env.repo, login);
+    // An outsider's approval is not even mentioned: it causes no write.
+    if (mayCommand(permission)) candidates.push({ login, permission });
+  }
+  if (candidates.length === 0) return undefined;
+  const checks = await readHeadChecks(env.gh, env.repo, loop.pr.head.sha, await env.identity());
+  return approve(env, config, loop, checks, files, candidates, reviews);
 }
 
-/** Touched Locked Items? → Escalate, or Mark [x] (the completion commit). */
+/** An approval of the head from a user with write permission, not yet checked for self-approval. */
+interface Candidate {
+  login: string;
+  permission: Permission;
+  /** The PR is escalated and this is an architect's approval: it clears the escalation. */
+  escalated?: boolean;
+}
+
+/**
+ * The approvals that count (none from someone who pushed to the branch, unless
+ * `allowSelfApproval`) → Touched Locked Items? → Escalate, or Mark [x] (the completion commit).
+ * The approval that decides is the one whose role the decision needs: an architect's when the PR
+ * touches locked items.
+ */
 async function approve(
   env: LoopEnv,
   config: Config,
   loop: LoopPull,
   checks: HeadChecks,
   files: { path: string; additions: number; deletions: number }[],
-  approval: Approval,
+  candidates: Candidate[],
+  reviews?: PullReviews,
 ): Promise<LoopOutcome> {
   const { pr, marker } = loop;
+  const outcome = { mode: 'plan' as const, pullRequest: pr.number, branch: pr.head.ref };
+  const commits = await readPullCommits(env, pr.number);
+  const pushed = pushers(commits, await env.identity());
+  const counting: Candidate[] = [];
+  const refused: string[] = [];
+  for (const c of candidates) {
+    const standing = reviewStanding(
+      { login: c.login, permission: c.permission, pushed: pushed.has(c.login.toLowerCase()) },
+      'approval',
+      config.allowSelfApproval,
+    );
+    if (standing.counts) counting.push(c);
+    else refused.push(standing.why);
+  }
+  if (counting.length === 0) {
+    await replyOnIssue(
+      env.gh,
+      env.repo,
+      marker.issue,
+      reply.approvalNotCounted(pr.number, refused.join('; ')),
+    );
+    return { ...outcome, state: 'approval-not-counted', reason: refused.join('; ') };
+  }
   const { locked, planDocuments } = touchedLockedItemsOf(config, marker.plan, files);
-  if (
-    (locked.length || planDocuments.length) &&
-    !(await isArchitect(env, config, approval.login))
-  ) {
+  const needsArchitect = locked.length > 0 || planDocuments.length > 0;
+  const ranked = [];
+  for (const c of counting)
+    ranked.push({
+      ...c,
+      architect: needsArchitect && (c.escalated || (await isArchitect(env, config, c.login))),
+    });
+  const chosen = chooseApproval(ranked, needsArchitect)!;
+  if (chosen.escalate) {
     const reason = locked.length ? 'locked paths touched' : 'plan change needed';
     const details = [
       ...locked.map((p) => `locked: \`${p}\``),
@@ -175,18 +301,22 @@ async function approve(
       config,
       loop,
       checks,
-      `${reason}, and @${approval.login} is not an architect`,
+      `${reason}, and @${chosen.approval.login} is not an architect`,
       details,
     );
-    return {
-      state: 'escalated',
-      mode: 'plan',
-      pullRequest: pr.number,
-      branch: pr.head.ref,
-      reason,
-    };
+    return { ...outcome, state: 'escalated', reason };
   }
-  return complete(env, config, loop, checks, files, approval);
+  if (chosen.approval.escalated) await clearEscalated(env.gh, env.repo, [pr.number, marker.issue]);
+  return complete(
+    env,
+    config,
+    loop,
+    checks,
+    files,
+    { login: chosen.approval.login, commit: pr.head.sha },
+    commits,
+    reviews,
+  );
 }
 
 function touchedLockedItemsOf(config: Config, plan: string | undefined, files: { path: string }[]) {
@@ -209,25 +339,15 @@ async function complete(
   checks: HeadChecks,
   files: { path: string; additions: number; deletions: number }[],
   approval: Approval,
+  commits: PullCommits,
+  known?: PullReviews,
 ): Promise<LoopOutcome> {
   const { gh, repo } = env;
   const plan = marker.plan!;
   const at = (file: string) => planPath(config.plansDir, plan, file);
-  const [reviews, commits] = await Promise.all([
-    gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
-      ...repo,
-      pull_number: pr.number,
-      per_page: 100,
-    }),
-    gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/commits', {
-      ...repo,
-      pull_number: pr.number,
-      per_page: 100,
-    }),
-  ]);
+  const reviews = known ?? (await readPullReviews(env, pr.number));
   const latest = new Map<string, string>();
-  for (const r of reviews.data)
-    if (r.user && r.state !== 'COMMENTED') latest.set(r.user.login, r.state);
+  for (const r of reviews) if (r.user && r.state !== 'COMMENTED') latest.set(r.user.login, r.state);
   const attempts: ReportAttempt[] = (marker.attempts ?? []).map((a, i) => ({
     number: i + 1,
     sha: a.sha,
@@ -242,13 +362,11 @@ async function complete(
     number: attempts.length + 1,
     sha: pr.head.sha,
     outcome: 'passed',
-    checks: checks.results
-      .filter((c) => c.name !== 'coder-loop')
-      .map((c) => ({
-        name: c.name,
-        conclusion: c.conclusion ?? 'pending',
-        ...(c.url ? { url: c.url } : {}),
-      })),
+    checks: checks.results.map((c) => ({
+      name: c.name,
+      conclusion: c.conclusion ?? 'pending',
+      ...(c.url ? { url: c.url } : {}),
+    })),
   });
 
   const reader = new GitReader(gh, repo);
@@ -278,7 +396,7 @@ async function complete(
         issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
         approver: approval.login,
         reviewers: [...latest].map(([login, state]) => ({ login, state })),
-        commits: commits.data.map((c) => ({
+        commits: commits.map((c) => ({
           sha: c.sha,
           message: c.commit.message,
           url: c.html_url,

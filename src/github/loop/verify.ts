@@ -1,7 +1,6 @@
 import {
   changesATest,
   evaluateGate,
-  readMarker,
   reply,
   updateMarker,
   type Attempt,
@@ -17,15 +16,12 @@ import {
   isEscalated,
   pullRequestFiles,
   requestReviews,
-  type PullRequest,
 } from '../pulls.js';
 import { showCheck, type LoopEnv, type LoopOutcome } from './env.js';
 import { completeIfApproved } from './review.js';
+import { trustedLoopPull, type LoopPull } from './trust.js';
 
-export interface LoopPull {
-  pr: PullRequest;
-  marker: LoopMarker;
-}
+export type { LoopPull } from './trust.js';
 
 /** The open loop PR whose head is `branch`, when `sha` is still its head (else: an old head). */
 export async function loopPullForHead(
@@ -38,9 +34,7 @@ export async function loopPullForHead(
   if (!pr) return { ignored: `no open pull request for ${branch}` };
   if (pr.head.sha !== sha)
     return { ignored: `old head ${sha.slice(0, 7)} (the head is ${pr.head.sha.slice(0, 7)})` };
-  const marker = readMarker(pr.body);
-  if (!marker) return { ignored: `pull request #${pr.number} is not the loop's` };
-  return { pr, marker };
+  return trustedLoopPull(env, pr);
 }
 
 const viewBase = (marker: LoopMarker) => ({ mode: marker.mode });
@@ -71,7 +65,7 @@ export async function evaluate(
   };
   if (isEscalated(pr))
     return { ...outcome, state: 'escalated', reason: 'escalated: waiting for /coder resume' };
-  const checks = await readHeadChecks(gh, repo, head);
+  const checks = await readHeadChecks(gh, repo, head, await env.identity());
   const own = checks.own;
   const finalStep = own?.node === 'FinalVerify' || own?.node === 'End';
   const gate = evaluateGate(checks.results, config);
