@@ -74,7 +74,8 @@ export function requestTimeout(fixed?: number) {
             typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
           throw new Error(
             `GitHub did not answer ${init?.method ?? 'GET'} ${new URL(url).pathname} within ${ms / 1000} s (${REQUEST_TIMEOUT_ENV})`,
-          , { cause: error });
+            { cause: error },
+          );
         }
       };
       timed[TIMED] = true;
