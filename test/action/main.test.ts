@@ -8,6 +8,7 @@ import { SimGitHub } from '../sim/github.js';
 
 /** The Action's adapter in-process (the end-to-end test runs the bundle): env in, outputs out. */
 let work: string;
+const SUMMARY = join(tmpdir(), `coder-loop-summary-${process.pid}.md`);
 const saved = { ...process.env };
 
 beforeEach(async () => {
@@ -24,7 +25,8 @@ async function runWith(event: string, payload: unknown, apiUrl = 'http://127.0.0
   const eventPath = join(work, 'event.json');
   await writeFile(eventPath, JSON.stringify(payload));
   await writeFile(join(work, 'out'), '');
-  await writeFile(join(work, 'summary'), '');
+  // @actions/core keeps the summary file's path for the process: one file for every test here.
+  await writeFile(SUMMARY, '');
   const env = {
     ...saved,
     INPUT_TOKEN: 'ghs_token',
@@ -32,13 +34,13 @@ async function runWith(event: string, payload: unknown, apiUrl = 'http://127.0.0
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_API_URL: apiUrl,
     GITHUB_OUTPUT: join(work, 'out'),
-    GITHUB_STEP_SUMMARY: join(work, 'summary'),
+    GITHUB_STEP_SUMMARY: SUMMARY,
   };
   process.env = env;
   await run(env);
   return {
     out: await readFile(join(work, 'out'), 'utf8'),
-    summary: await readFile(join(work, 'summary'), 'utf8'),
+    summary: await readFile(SUMMARY, 'utf8'),
   };
 }
 
@@ -82,5 +84,20 @@ describe('action main: run()', () => {
     process.env = env;
     await run(env);
     expect(process.exitCode).toBe(1);
+  });
+
+  it('escapes what it echoes into the job summary: a branch name cannot inject HTML', async () => {
+    const sim = new SimGitHub(examplePlanFiles());
+    const server = await sim.serve();
+    try {
+      const payload = examplePayload('check_suite', 'completed');
+      payload.check_suite.head_branch = 'x<img src=x onerror=alert(1)>';
+      payload.action = 'requested<script>alert(1)</script>';
+      const { summary } = await runWith('check_suite', payload, server.url);
+      expect(summary).toContain('check\\_suite\\.requested\\<script\\>alert\\(1\\)\\</script\\>');
+      expect(summary).not.toMatch(/<script>|<img/);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,41 +1,9 @@
 import nock from 'nock';
-import { afterScenario, beforeScenario, NOW, requestLog, testProbot } from '../helpers/github.js';
-import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
-import { Deliver } from '../sim/events.js';
-import { SimGitHub } from '../sim/github.js';
+import { afterScenario, beforeScenario, NOW } from '../helpers/github.js';
+import { CHECKLIST, MASTER_LOG } from '../helpers/plans.js';
+import { BRANCH, replies, started, world } from '../helpers/world.js';
 
-const BRANCH = 'coder/example/phase-1';
 const CONTEXT = 'docs/plans/Example/00_context.md';
-
-async function world(config = '', extra: Record<string, string> = {}) {
-  const files: Record<string, string> = {
-    ...examplePlanFiles(),
-    'src/server.ts': 'export {};\n',
-    ...extra,
-  };
-  if (config) files['.github/coder.yml'] = config;
-  const sim = new SimGitHub(files);
-  sim.mount();
-  for (const login of ['Codertocat', 'reviewer1', 'archie']) sim.permissions.set(login, 'write');
-  const deliver = new Deliver(await testProbot(), sim);
-  return { sim, deliver };
-}
-
-/** `/coder next`, then the coder pushes a test and the code: the PR of phase 1 at Verification. */
-async function started(config = '', extra: Record<string, string> = {}) {
-  const w = await world(config, extra);
-  await w.deliver.comment('/coder next');
-  const pr = w.sim.pulls[0]!;
-  if (!pr) throw new Error(requestLog.map((r) => `${r.method} ${r.path} ${r.status}`).join('\n'));
-  w.sim.push(BRANCH, {
-    'test/health.test.ts': 'test("health", () => {});\n',
-    'src/health.ts': 'export const ok = true;\n',
-  });
-  await w.deliver.pullRequest('synchronize', pr.number);
-  return { ...w, pr };
-}
-
-const replies = (sim: SimGitHub) => sim.comments.map((c) => c.body.split('\n')[0]!);
 
 beforeEach(beforeScenario);
 afterEach(() => {

@@ -130,6 +130,13 @@ export class SimGitHub {
   beforeRefUpdate?: () => void;
   /** REST requests answered so far (the installation token not counted). */
   requests = 0;
+  /** Every request but a read, as `METHOD path` — carried out or refused: any write attempt. */
+  readonly writes: string[] = [];
+  /**
+   * Requests GitHub never answers ("METHOD path-suffix"): the in-process transport holds them
+   * until the caller's signal aborts (the loop's request time limit).
+   */
+  readonly hangs = new Set<string>();
   private ids = 100;
 
   constructor(files: Record<string, string>) {
@@ -196,6 +203,24 @@ export class SimGitHub {
     };
     this.checkRuns.push(run);
     return run;
+  }
+
+  /**
+   * An attacker's pull request from a fork whose branch has the loop's branch name, at the same
+   * head commit, its body a copy of the loop PR's (marker included) plus `extra`.
+   */
+  forkPull(copyOf: SimPull, extra: string): SimPull {
+    const pr: SimPull = {
+      ...copyOf,
+      number: this.pulls.length + 2,
+      body: `${copyOf.body}\n${extra}`,
+      labels: new Set(),
+      requested: [],
+      author: 'attacker',
+      fork: true,
+    };
+    this.pulls.push(pr);
+    return pr;
   }
 
   pull(number: number): SimPull {
@@ -290,6 +315,7 @@ export class SimGitHub {
   handle(method: string, url: URL, body: unknown): Answer {
     const path = decodeURIComponent(url.pathname.replace(/^\/api\/v3(?=\/)/, ''));
     this.requests++;
+    if (method.toUpperCase() !== 'GET') this.writes.push(`${method.toUpperCase()} ${path}`);
     for (const route of this.routes) {
       if (route.method !== method.toUpperCase()) continue;
       const m = path.match(route.pattern);
@@ -321,6 +347,17 @@ export class SimGitHub {
       typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
     );
     const method = (init?.method ?? 'GET').toUpperCase();
+    const hung = [...this.hangs].some((key) => {
+      const [m, suffix] = key.split(' ');
+      return m === method && decodeURIComponent(url.pathname).endsWith(suffix!);
+    });
+    if (hung)
+      return new Promise<Response>((_resolve, reject) => {
+        const signal = init?.signal;
+        if (!signal) return; // never answers: only a caller's time limit ends it
+        if (signal.aborted) reject(signal.reason);
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
     const text = typeof init?.body === 'string' ? init.body : '';
     const [status, data, headers] = url.pathname.endsWith('/access_tokens')
       ? installationToken
@@ -587,12 +624,16 @@ export class SimGitHub {
     });
 
     route('get', p('/pulls'), (_m, _b, url) => {
-      const head = url.searchParams.get('head')?.split(':')[1];
+      const [owner, head] = url.searchParams.get('head')?.split(':') ?? [];
       const state = url.searchParams.get('state') ?? 'open';
       return [
         200,
         this.pulls
-          .filter((pr) => (state === 'all' || pr.state === state) && (!head || pr.head === head))
+          .filter(
+            (pr) =>
+              (state === 'all' || pr.state === state) &&
+              (!head || (pr.head === head && owner === (pr.fork ? 'attacker' : OWNER))),
+          )
           .map((pr) => this.pullJson(pr)),
       ];
     });
