@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import nock from 'nock';
 import type { Probot } from 'probot';
-import { afterScenario, beforeScenario, requestLog, testProbot } from '../helpers/github.js';
+import {
+  afterScenario,
+  beforeScenario,
+  LOOP_APP,
+  requestLog,
+  testProbot,
+} from '../helpers/github.js';
 import { transport, violations, wire } from '../helpers/openapi.js';
 import { commentDelivery } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
@@ -178,6 +184,17 @@ class Ci implements fc.AsyncCommand<Model, Real> {
   toString = () => `ci(${this.conclusion}${this.old ? ', old head' : ''})`;
 }
 
+/** Reviewers and actors who must move nothing: read-only, no permission, a bot. */
+const OUTSIDERS = ['mallory', 'nobody', 'dependabot[bot]', 'coder-loop[bot]'] as const;
+const isOutsider = (login: string) => (OUTSIDERS as readonly string[]).includes(login);
+
+/** An outsider's event: no write of any kind (rate-limited retries aside), whatever it is. */
+async function noWriteFrom(step: () => Promise<unknown>) {
+  const from = requestLog.length;
+  await step();
+  expect(writesSince(from).map((w) => `${w.method} ${w.path}`)).toEqual([]);
+}
+
 class Review implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly user: string,
@@ -190,7 +207,10 @@ class Review implements fc.AsyncCommand<Model, Real> {
     if (!pr) return;
     const heads = r.heads.get(pr.head) ?? [];
     const commit = this.stale && heads.length > 1 ? heads[0] : undefined;
-    await r.deliver.review(pr.number, this.user, this.state, commit).catch(() => undefined);
+    const deliver = () =>
+      r.deliver.review(pr.number, this.user, this.state, commit).catch(() => undefined);
+    if (isOutsider(this.user)) await noWriteFrom(deliver);
+    else await deliver();
     remember(r, pr.head);
   }
   toString = () => `review(${this.user}, ${this.state}${this.stale ? ', stale' : ''})`;
@@ -208,6 +228,45 @@ class Progress implements fc.AsyncCommand<Model, Real> {
     await new Review('reviewer1', 'approved', false).run(m, r);
   }
   toString = () => 'progress(push with a test, CI green, approval)';
+}
+
+/**
+ * An attacker's fork PR: the loop branch's name and head, the loop PR's body (marker and all) with
+ * attacker-chosen attempts and text; a writer's and an outsider's reviews of it, a push and a
+ * close. None of it is the loop's: nothing is written.
+ */
+class ForkPull implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    const fork = r.sim.forkPull(
+      { ...pr, body: pr.body.replace('"issue":1', '"issue":1,"attempts":[]') },
+      '[@everyone <img src=x>](javascript:alert(1))',
+    );
+    await noWriteFrom(async () => {
+      await r.deliver.review(fork.number, 'alice', 'approved').catch(() => undefined);
+      await r.deliver.review(fork.number, 'mallory', 'changes_requested').catch(() => undefined);
+      await r.deliver.pullRequest('synchronize', fork.number, { login: 'mallory' });
+      await r.deliver.pullRequest('closed', fork.number, { login: 'alice' }).catch(() => undefined);
+    });
+    fork.state = 'closed';
+  }
+  toString = () => 'fork pull request (copied marker): reviews, push, close';
+}
+
+/** An outsider closes or "pushes to" the loop PR (triage can close): nothing is written. */
+class OutsiderPullEvent implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly action: 'closed' | 'synchronize') {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    await noWriteFrom(() =>
+      r.deliver.pullRequest(this.action, pr.number, { login: 'mallory' }).catch(() => undefined),
+    );
+  }
+  toString = () => `pull_request.${this.action} by mallory`;
 }
 
 class Comment implements fc.AsyncCommand<Model, Real> {
@@ -309,14 +368,20 @@ function invariants(r: Real) {
       const commit = sim.commits.get(sha)!;
       if (!commit.message.includes('— Coder completed')) continue;
       const parent = commit.parents[0]!;
+      // ... by a human with write permission (never an outsider, a bot or a fork's reviewer).
       expect(
         sim.reviews.some(
-          (v) => v.state === 'APPROVED' && v.commit_id === parent && !v.user.endsWith('[bot]'),
+          (v) =>
+            v.state === 'APPROVED' &&
+            v.commit_id === parent &&
+            !v.user.endsWith('[bot]') &&
+            ['write', 'maintain', 'admin'].includes(sim.permissions.get(v.user) ?? 'read') &&
+            sim.pulls.find((p) => p.number === v.pr)?.fork !== true,
         ),
       ).toBe(true);
       const latest = new Map<string, string | null>();
       for (const run of sim.checkRuns.filter(
-        (c) => c.head_sha === parent && c.name !== 'coder-loop',
+        (c) => c.head_sha === parent && c.app.id !== LOOP_APP.id,
       ))
         latest.set(run.name, run.conclusion);
       expect([...latest.values()].length).toBeGreaterThan(0);
@@ -332,7 +397,7 @@ const ci = fc
   .map(([c, o]) => new Ci(c, o));
 const review = fc
   .tuple(
-    fc.constantFrom('reviewer1', 'reviewer1', 'archie', 'coder-loop[bot]'),
+    fc.constantFrom('reviewer1', 'reviewer1', 'archie', ...OUTSIDERS),
     fc.constantFrom<'approved' | 'changes_requested'>('approved', 'approved', 'changes_requested'),
     fc.boolean(),
   )
@@ -350,6 +415,10 @@ const commands = [
   review,
   review,
   fc.constant(new Redeliver()),
+  fc.constant(new ForkPull()),
+  fc
+    .constantFrom<'closed' | 'synchronize'>('closed', 'synchronize')
+    .map((a) => new OutsiderPullEvent(a)),
   fc
     .tuple(
       fc.constantFrom('alice', 'mallory', 'dependabot[bot]'),
@@ -399,7 +468,7 @@ export function describeModel(shard: number): void {
     rateLimited: 0,
   };
   describe(`model-based runs against the in-memory GitHub (shard ${shard} of ${SHARDS})`, () => {
-    it('never acts twice, never loses an edit, never obeys an outsider', async () => {
+    it('never acts twice, never loses an edit, never obeys an outsider, a bot or a fork', async () => {
       // A replay (FC_SEED and FC_PATH) runs exactly one sequence.
       const runs = process.env.FC_PATH
         ? 1
@@ -418,6 +487,7 @@ export function describeModel(shard: number): void {
             for (const login of ['alice', 'bob', 'reviewer1', 'archie'])
               sim.permissions.set(login, 'write');
             sim.permissions.set('mallory', 'read');
+            sim.permissions.set('nobody', 'none');
             wire.faults.length = 0;
             const steps = [...cmds];
             // A run that meets a secondary rate limit has the throttling plugin on, as the App
