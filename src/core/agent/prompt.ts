@@ -99,7 +99,10 @@ const MARKS = { todo: '[ ]', doing: '[~]', done: '[x]' } as const;
 
 function taskLines(tasks: readonly PromptTask[], secrets: readonly string[]): string {
   if (tasks.length === 0) return '(none)';
-  const lines = tasks.map((t) => `- ${MARKS[t.state]} ${t.id} ${t.text}`).join('\n');
+  // A task's text holds its id when the checklist writes one (`1.2 Route`).
+  const lines = tasks
+    .map((t) => `- ${MARKS[t.state]} ${t.text.startsWith(t.id) ? '' : `${t.id} `}${t.text}`)
+    .join('\n');
   return fenced(sanitizeUntrusted(lines, secrets));
 }
 
