@@ -68,7 +68,7 @@ const git = (...args: string[]) =>
  * commit is the branch head; the loop PR #2 is open.
  */
 async function world(command: string, extra: Record<string, string> = {}): Promise<void> {
-  const files = {
+  const files: Record<string, string> = {
     ...examplePlanFiles(),
     'src/server.ts': 'export const port = 3000;\n',
     '.github/coder.yml': `agent:\n  command: ${JSON.stringify(command)}\n  env: [AGENT_KEY]\n`,
