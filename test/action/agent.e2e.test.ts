@@ -100,7 +100,7 @@ async function world(command: string, extra: Record<string, string> = {}): Promi
     requested: [],
   });
   sim.permissions.set('reviewer1', 'write');
-  const { config } = parseConfigText(files['.github/coder.yml']);
+  const { config } = parseConfigText(files['.github/coder.yml']!);
   payload = buildAgentPayload({
     node: 'tdd',
     repo: { owner: OWNER, repo: REPO },
