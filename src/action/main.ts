@@ -1,16 +1,23 @@
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import * as core from '@actions/core';
 import {
+  AGENT_EVENT_TYPE,
   codeSpan,
   CONFIG_PATH,
   escapeMarkdown,
   flowchart,
+  formatProblem,
   NODES,
+  parseAgentPayload,
   type NodeId,
 } from '../core/index.js';
 import { loadConfigFromRepo } from '../github/config.js';
 import { once, tokenIdentity } from '../github/identity.js';
 import { dispatch, type LoopEnv, type LoopOutcome } from '../github/loop/index.js';
+import { applyStep } from './agent/apply.js';
+import { agentStep } from './agent/step.js';
 import { createOctokit } from './octokit.js';
 
 interface RepositoryPayload {
@@ -67,14 +74,22 @@ export function summary(outcome: LoopOutcome, event: string): string {
   return lines.join('\n');
 }
 
+/** The Action's steps: the loop itself (default), the agent's run, applying its changes. */
+const STEPS = ['loop', 'agent', 'apply'] as const;
+type Step = (typeof STEPS)[number];
+
 /**
- * The Action: the event that started the workflow goes to the same handlers as the App. One
- * error boundary: a failure ends the step with a clear message; an ignored event ends green.
+ * The Action: the event that started the workflow goes to the same handlers as the App; with
+ * `step: agent` or `step: apply` it runs one side of a hand-off to the coding agent. One error
+ * boundary: a failure ends the step with a clear message; an ignored event ends green.
  */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
     const token = core.getInput('token', { required: true });
     const configPath = core.getInput('config-path') || CONFIG_PATH;
+    const step = (core.getInput('step') || 'loop') as Step;
+    if (!STEPS.includes(step))
+      throw new Error(`Unknown step "${step}": use ${STEPS.map((s) => `"${s}"`).join(', ')}.`);
     const eventName = env.GITHUB_EVENT_NAME;
     const eventPath = env.GITHUB_EVENT_PATH;
     if (!eventName || !eventPath)
@@ -84,20 +99,25 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const payload = JSON.parse(await readFile(eventPath, 'utf8')) as RepositoryPayload;
     const repository = payload.repository;
     if (!repository) throw new Error(`The ${eventName} event has no repository.`);
+    const gh = createOctokit(token, env.GITHUB_API_URL || 'https://api.github.com');
+    const repo = { owner: repository.owner.login, repo: repository.name };
+    const loadConfig = () => loadConfigFromRepo(gh, repo, configPath, repository.default_branch);
+    if (step !== 'loop') {
+      await runAgentSide(step, { gh, repo, eventName, event: payload, loadConfig, env });
+      return;
+    }
     const defaultToken = Boolean(env.GITHUB_TOKEN) && token === env.GITHUB_TOKEN;
     if (defaultToken) {
       core.warning(
         'coder-loop runs on the default GITHUB_TOKEN: commits and pull requests it creates start no workflow runs, so CI never runs on them. Use an App token (actions/create-github-app-token) or a PAT; see docs/github-action.md.',
       );
     }
-    const gh = createOctokit(token, env.GITHUB_API_URL || 'https://api.github.com');
-    const repo = { owner: repository.owner.login, repo: repository.name };
     const loopEnv: LoopEnv = {
       gh,
       repo,
       repoUrl: repository.html_url,
       defaultBranch: repository.default_branch,
-      loadConfig: () => loadConfigFromRepo(gh, repo, configPath, repository.default_branch),
+      loadConfig,
       identity: once(() => tokenIdentity(gh, core.getInput('app-slug') || undefined)),
       log: { info: (m) => core.info(m), warn: (m) => core.warning(m) },
       now: () => new Date(),
@@ -125,4 +145,93 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   } catch (error) {
     core.setFailed(`coder-loop: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/**
+ * `step: agent` / `step: apply`: the hand-off comes as a `repository_dispatch` whose
+ * `client_payload` is validated first; the config (plans folder, the agent's command) is the
+ * default branch's, never the lock branch's.
+ */
+async function runAgentSide(
+  step: 'agent' | 'apply',
+  side: {
+    gh: ReturnType<typeof createOctokit>;
+    repo: { owner: string; repo: string };
+    eventName: string;
+    event: RepositoryPayload & { action?: string; client_payload?: unknown };
+    loadConfig: LoopEnv['loadConfig'];
+    env: NodeJS.ProcessEnv;
+  },
+): Promise<void> {
+  const { gh, repo, event, env } = side;
+  if (side.eventName !== 'repository_dispatch' || event.action !== AGENT_EVENT_TYPE)
+    throw new Error(
+      `step: ${step} runs on the repository_dispatch event "${AGENT_EVENT_TYPE}", not on ${side.eventName}${event.action ? ` "${event.action}"` : ''}.`,
+    );
+  const parsed = parseAgentPayload(event.client_payload);
+  if (!parsed.payload)
+    throw new Error(`The hand-off payload is invalid: ${parsed.problems.join('; ')}.`);
+  const payload = parsed.payload;
+  if (payload.repository.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase())
+    throw new Error(`The hand-off names ${payload.repository}, not this repository.`);
+  const { config, problems } = await side.loadConfig();
+  if (!config) throw new Error(`The config is invalid: ${problems.map(formatProblem).join('; ')}`);
+  const temp = env.RUNNER_TEMP || tmpdir();
+  const changesDir = resolve(core.getInput('changes-dir') || join(temp, 'coder-loop-changes'));
+  core.setOutput('branch', payload.branch);
+  core.setOutput('pull-request', String(payload.pullRequest));
+  core.setOutput('changes-dir', changesDir);
+  if (step === 'agent') {
+    const agent = config.agent;
+    if (!agent)
+      throw new Error(
+        "The default branch's config sets no `agent`: there is no command to run (see docs/agent.md).",
+      );
+    if (
+      JSON.stringify(payload.agent) !==
+      JSON.stringify({
+        command: agent.command,
+        timeoutMinutes: agent.timeoutMinutes,
+        env: agent.env,
+      })
+    )
+      core.warning(
+        "The hand-off's agent settings differ from the default branch's config: the config's are used.",
+      );
+    const result = await agentStep({
+      gh,
+      repo,
+      payload,
+      config: { ...config, agent },
+      workspace: resolve(env.GITHUB_WORKSPACE || process.cwd()),
+      changesDir,
+      tempDir: temp,
+      env,
+      ...(core.getInput('app-slug')
+        ? { identity: await tokenIdentity(gh, core.getInput('app-slug')) }
+        : {}),
+      log: { info: (m) => core.info(m), warn: (m) => core.warning(m) },
+    });
+    core.setOutput('state', result.outcome);
+    core.info(
+      `coder-loop agent: ${result.outcome}${result.files ? ` (${result.files} files)` : ''}${result.reason ? `: ${result.reason}` : ''}`,
+    );
+    return;
+  }
+  const identity = await tokenIdentity(gh, core.getInput('app-slug') || undefined);
+  const outcome = await applyStep({
+    gh,
+    repo,
+    payload,
+    plansDir: config.plansDir,
+    changesDir,
+    identity,
+  });
+  core.setOutput('state', outcome.state);
+  core.setOutput('commit', 'commit' in outcome ? (outcome.commit ?? '') : '');
+  core.setOutput('failed-attempt', String(outcome.failedAttempt));
+  const line = `coder-loop apply: ${outcome.state}${outcome.reason ? ` (${outcome.reason})` : ''}`;
+  if (outcome.state === 'ignored') core.notice(line);
+  else if (outcome.failedAttempt || outcome.state === 'moved') core.warning(line);
+  else core.info(line);
 }

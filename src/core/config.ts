@@ -20,6 +20,46 @@ const relativeDir = z
     message: 'must be a path inside the repository, without ".."',
   });
 
+export const AgentConfigSchema = z.strictObject({
+  command: z
+    .string()
+    .trim()
+    .min(1)
+    .max(4000)
+    .describe(
+      'The coding agent: a command run with bash in the checkout (the prompt is in $CODER_PROMPT_FILE). Setting it turns the hand-off on.',
+    ),
+  timeoutMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(360)
+    .default(30)
+    .describe("The agent's process group is killed past this many minutes."),
+  maxReviewRounds: z
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .default(3)
+    .describe('Review-fix rounds handed to the agent before escalation to the architects.'),
+  env: z
+    .array(
+      z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+        .refine((name) => !/^(CODER_|GITHUB_|ACTIONS_|RUNNER_|INPUT_)/.test(name), {
+          message:
+            'must not be a CODER_, GITHUB_, ACTIONS_, RUNNER_ or INPUT_ variable (the loop sets or withholds those)',
+        }),
+    )
+    .max(50)
+    .default([])
+    .describe(
+      'Names of the only environment variables passed through to the agent (besides PATH, HOME and CODER_*), e.g. its API key.',
+    ),
+});
+
 export const ConfigSchema = z
   .strictObject({
     plansDir: relativeDir.default('docs/plans').describe('Folder that holds one folder per plan.'),
@@ -101,10 +141,14 @@ export const ConfigSchema = z
       })
       .prefault({})
       .describe('Quick mode: a branch, a pull request and CI, without plan bookkeeping.'),
+    agent: AgentConfigSchema.optional().describe(
+      'The coding agent the implementation nodes are handed to; absent: humans code.',
+    ),
   })
   .describe('coder-loop configuration (.github/coder.yml)');
 
 export type Config = z.infer<typeof ConfigSchema>;
+export type AgentConfig = z.infer<typeof AgentConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
 
 export const DEFAULT_CONFIG: Config = ConfigSchema.parse({});

@@ -13,3 +13,4 @@ export * from './plan/validate.js';
 export * from './plan/skeleton.js';
 export * from './markdown.js';
 export * from './loop/index.js';
+export * from './agent/index.js';

@@ -78,9 +78,22 @@ export interface Tree {
   files: Map<string, string>;
 }
 
-export interface NewFile {
-  path: string;
-  content: string;
+/** A file mode in a tree: a file, an executable, a symbolic link. */
+export type BlobMode = '100644' | '100755' | '120000';
+
+/** A tree entry to write: text inline, or a blob already created (`sha`), or `sha: null` to delete. */
+export type NewFile =
+  | { path: string; content: string; mode?: BlobMode }
+  | { path: string; sha: string | null; mode?: BlobMode };
+
+/** A blob of any bytes (binary included); its sha, for a tree entry. */
+export async function createBlob(gh: GitHub, repo: Repo, bytes: Buffer): Promise<string> {
+  const { data } = await gh.request('POST /repos/{owner}/{repo}/git/blobs', {
+    ...repo,
+    content: bytes.toString('base64'),
+    encoding: 'base64',
+  });
+  return data.sha;
 }
 
 /** One commit holding `files` on top of `parent` (tree with base_tree, then commit). */
@@ -98,9 +111,9 @@ export async function createCommit(
       base_tree: parent.tree,
       tree: files.map((f) => ({
         path: f.path,
-        mode: '100644' as const,
+        mode: f.mode ?? ('100644' as const),
         type: 'blob' as const,
-        content: f.content,
+        ...('content' in f ? { content: f.content } : { sha: f.sha }),
       })),
     });
     tree = data.sha;

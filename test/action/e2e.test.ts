@@ -33,6 +33,7 @@ let violations: string[];
 beforeEach(async () => {
   sim = new SimGitHub({ ...examplePlanFiles(), 'src/server.ts': 'export {};\n' });
   sim.permissions.set('Codertocat', 'write');
+  sim.permissions.set('reviewer1', 'write'); // reviews count only from write users
   requests = [];
   violations = [];
   server = await sim.serve((method, url, headers, body) => {
@@ -74,6 +75,8 @@ async function action(
     GITHUB_OUTPUT: output,
     GITHUB_STEP_SUMMARY: summary,
     INPUT_TOKEN: 'ghs_app_installation_token',
+    // As docs/github-action.md's workflow passes it: the App the token belongs to.
+    'INPUT_APP-SLUG': 'coder-loop',
     ...extraEnv,
   };
   const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {

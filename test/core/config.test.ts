@@ -49,6 +49,32 @@ describe('config', () => {
     );
   });
 
+  it('reads the agent with its defaults; absent means no agent', () => {
+    expect(DEFAULT_CONFIG.agent).toBeUndefined();
+    const { config } = parseConfigText(
+      'agent:\n  command: \'claude -p "$(cat "$CODER_PROMPT_FILE")"\'\n  env: [ANTHROPIC_API_KEY]\n',
+    );
+    expect(config?.agent).toEqual({
+      command: 'claude -p "$(cat "$CODER_PROMPT_FILE")"',
+      timeoutMinutes: 30,
+      maxReviewRounds: 3,
+      env: ['ANTHROPIC_API_KEY'],
+    });
+  });
+
+  it('refuses an agent without a command, a bad variable name, a reserved variable', () => {
+    const { problems } = parseConfigText(
+      'agent:\n  timeoutMinutes: 0\n  env: ["A B", GITHUB_TOKEN]\n',
+    );
+    expect(problems.map((p) => p.message)).toEqual([
+      '`agent.timeoutMinutes`: Too small: expected number to be >=1.',
+      '`agent.env.0`: must be an environment variable name.',
+      '`agent.env.1`: must not be a CODER_, GITHUB_, ACTIONS_, RUNNER_ or INPUT_ variable (the loop sets or withholds those).',
+      // A missing key has no line of its own: it comes last.
+      '`agent.command`: Invalid input: expected string, received undefined.',
+    ]);
+  });
+
   it('refuses a plansDir outside the repository', () => {
     expect(parseConfig({ plansDir: '../elsewhere' }).problems[0]!.message).toBe(
       '`plansDir`: must be a path inside the repository, without "..".',

@@ -54,6 +54,8 @@ export interface SimCheckRun {
   external_id: string;
   output?: { title?: string; summary?: string; text?: string };
   html_url: string;
+  /** A GitHub Actions job's log (the check run's id is the job's id). */
+  log?: string;
 }
 export interface SimReview {
   id: number;
@@ -61,6 +63,8 @@ export interface SimReview {
   user: string;
   state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED';
   commit_id: string;
+  body?: string;
+  comments?: { path: string; line: number; body: string }[];
 }
 
 const R = `/repos/${OWNER}/${REPO}`;
@@ -76,6 +80,8 @@ const notFound = [
 ] as const;
 /** A REST answer: status, body and extra headers. */
 type Answer = readonly [number, unknown, Record<string, string>?];
+/** Where the simulator serves what GitHub hands out through redirects (job logs), off the API. */
+export const SIM_STORAGE = '/_sim/';
 const installationToken: Answer = [
   201,
   {
@@ -111,6 +117,14 @@ export class SimGitHub {
   readonly statuses: { sha: string; context: string; state: string; target_url: string }[] = [];
   readonly reviews: SimReview[] = [];
   readonly permissions = new Map<string, string>();
+  /** `repository_dispatch` events created (POST /dispatches). */
+  readonly dispatches: { event_type: string; client_payload?: Record<string, unknown> }[] = [];
+  /** Modes of tree entries other than 100644: tree sha → path → mode. */
+  readonly modes = new Map<string, Map<string, string>>();
+  /** Blobs written as bytes (POST /git/blobs): sha → bytes. */
+  readonly rawBlobs = new Map<string, Buffer>();
+  /** The token may not read Actions logs (a job without `actions: read`): 403. */
+  logsForbidden = false;
   readonly teams = new Map<string, Set<string>>(); // "org/slug" → members
   /** Requests to fail once, not carried out: "METHOD path-suffix" → status. */
   readonly faults = new Map<string, number>();
@@ -161,6 +175,25 @@ export class SimGitHub {
     return sha;
   }
 
+  /**
+   * Gives commit `from` the id `to`: the sha a real git computes for the same content, so a local
+   * checkout of that commit (the agent's end-to-end test) and the simulator agree on the head.
+   */
+  rekey(from: string, to: string): void {
+    const commit = this.commits.get(from)!;
+    this.commits.delete(from);
+    this.commits.set(to, { ...commit, sha: to });
+    for (const c of this.commits.values()) c.parents = c.parents.map((p) => (p === from ? to : p));
+    for (const [ref, sha] of this.refs) if (sha === from) this.refs.set(ref, to);
+    for (const run of this.checkRuns) if (run.head_sha === from) run.head_sha = to;
+  }
+
+  /** The mode of a file of a branch (or commit): 100644 unless written otherwise. */
+  mode(refOrSha: string, path: string): string {
+    const sha = this.refs.get(refOrSha) ?? refOrSha;
+    return this.modes.get(this.commits.get(sha)!.tree)?.get(path) ?? '100644';
+  }
+
   /** The files of a branch (or commit), path → content. */
   files(refOrSha: string): Record<string, string> {
     const sha = this.refs.get(refOrSha) ?? refOrSha;
@@ -189,17 +222,22 @@ export class SimGitHub {
     return sha;
   }
 
-  /** CI reporting on a head: a check run named `name` with a conclusion. */
-  ci(sha: string, conclusion: string, name = 'test'): SimCheckRun {
+  /** CI reporting on a head: a check run named `name` with a conclusion (a GitHub Actions job with `log`). */
+  ci(sha: string, conclusion: string, name = 'test', log?: string): SimCheckRun {
+    const id = ++this.ids;
     const run: SimCheckRun = {
-      id: ++this.ids,
+      id,
       app: { id: CI_APP.id, slug: CI_APP.slug },
       head_sha: sha,
       name,
       status: 'completed',
       conclusion,
       external_id: '',
-      html_url: `https://github.com/${OWNER}/${REPO}/runs/${this.ids}`,
+      html_url:
+        log === undefined
+          ? `https://github.com/${OWNER}/${REPO}/runs/${id}`
+          : `https://github.com/${OWNER}/${REPO}/actions/runs/9/job/${id}`,
+      ...(log === undefined ? {} : { log }),
     };
     this.checkRuns.push(run);
     return run;
@@ -305,7 +343,7 @@ export class SimGitHub {
     method: string;
     pattern: RegExp;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route knows its body
-    handler: (m: RegExpMatchArray, body: any, url: URL) => readonly [number, unknown?];
+    handler: (m: RegExpMatchArray, body: any, url: URL) => Answer | readonly [number, unknown?];
   }[] = [];
 
   /**
@@ -323,7 +361,7 @@ export class SimGitHub {
       // Faults name decoded paths, as the routes do (`…/git/refs/heads/coder/…`).
       const injected = this.fault(route.method, path);
       if (injected) return injected;
-      const [status, data] = route.handler(m, body, url);
+      const [status, data, headers] = route.handler(m, body, url);
       for (const key of this.faultsAfter) {
         const [fm, suffix] = key.split(' ');
         if (fm === route.method && path.endsWith(suffix!) && status < 300) {
@@ -331,7 +369,7 @@ export class SimGitHub {
           return [502, { message: 'Server Error (after the write took effect)' }];
         }
       }
-      return [status, data ?? ''];
+      return [status, data ?? '', headers];
     }
     return [404, { message: `The simulator has no route for ${method} ${path}` }];
   }
@@ -424,7 +462,7 @@ export class SimGitHub {
       method: 'get' | 'post' | 'patch' | 'put' | 'delete',
       pattern: RegExp,
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route knows its body
-      handler: (m: RegExpMatchArray, body: any, url: URL) => readonly [number, unknown?],
+      handler: (m: RegExpMatchArray, body: any, url: URL) => Answer | readonly [number, unknown?],
     ) => {
       this.routes.push({ method: method.toUpperCase(), pattern, handler });
     };
@@ -493,7 +531,7 @@ export class SimGitHub {
           truncated: false,
           tree: [...tree].map(([path, sha]) => ({
             path,
-            mode: '100644',
+            mode: this.modes.get(treeSha)?.get(path) ?? '100644',
             type: 'blob',
             sha,
             size: this.blobs.get(sha)!.length,
@@ -521,20 +559,61 @@ export class SimGitHub {
     route(
       'post',
       p('/git/trees'),
-      (_m, body: { base_tree: string; tree: { path: string; content: string }[] }) => {
+      (
+        _m,
+        body: {
+          base_tree: string;
+          tree: { path: string; mode?: string; content?: string; sha?: string | null }[];
+        },
+      ) => {
         const base = this.trees.get(body.base_tree);
         if (!base) return [422, { message: 'Invalid tree' }];
         const tree: Files = new Map(base);
+        const modes = new Map(this.modes.get(body.base_tree));
         for (const entry of body.tree) {
-          const sha = blobSha(entry.content);
-          this.blobs.set(sha, entry.content);
+          if (entry.sha === null) {
+            // GitHub: a null sha deletes the path from the base tree.
+            tree.delete(entry.path);
+            modes.delete(entry.path);
+            continue;
+          }
+          let sha = entry.sha;
+          if (sha === undefined) {
+            sha = blobSha(entry.content ?? '');
+            this.blobs.set(sha, entry.content ?? '');
+          } else if (!this.blobs.has(sha)) return [422, { message: 'Invalid sha' }];
           tree.set(entry.path, sha);
+          if (entry.mode && entry.mode !== '100644') modes.set(entry.path, entry.mode);
+          else modes.delete(entry.path);
         }
         const sha = hash('tree');
         this.trees.set(sha, tree);
+        if (modes.size) this.modes.set(sha, modes);
         return [201, { sha, url: '', tree: [], truncated: false }];
       },
     );
+    route('post', p('/git/blobs'), (_m, body: { content: string; encoding?: string }) => {
+      const bytes = Buffer.from(body.content, body.encoding === 'base64' ? 'base64' : 'utf8');
+      const sha = createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+      this.rawBlobs.set(sha, bytes);
+      this.blobs.set(sha, bytes.toString('utf8'));
+      return [201, { sha, url: '' }];
+    });
+    route('post', p('/dispatches'), (_m, body: SimGitHub['dispatches'][number]) => {
+      this.dispatches.push(body);
+      return [204];
+    });
+    route('get', p('/actions/jobs/(\\d+)/logs'), (m) => {
+      const run = this.checkRuns.find((r) => r.id === Number(m[1]) && r.log !== undefined);
+      if (!run) return notFound;
+      if (this.logsForbidden)
+        return [403, { message: 'Resource not accessible by integration', documentation_url: '' }];
+      return [302, '', { location: `${SIM_STORAGE}logs/${run.id}` }];
+    });
+    route('get', new RegExp(`^${SIM_STORAGE}logs/(\\d+)$`), (m) => {
+      const run = this.checkRuns.find((r) => r.id === Number(m[1]));
+      return run?.log === undefined ? notFound : [200, run.log];
+    });
     route(
       'post',
       p('/git/commits'),
@@ -744,7 +823,7 @@ export class SimGitHub {
           id: r.id,
           node_id: 'RV',
           user: user(r.user),
-          body: '',
+          body: r.body ?? '',
           state: r.state,
           commit_id: r.commit_id,
           html_url: '',
@@ -753,6 +832,35 @@ export class SimGitHub {
           author_association: 'MEMBER',
         })),
     ]);
+    route('get', p('/pulls/(\\d+)/reviews/(\\d+)/comments'), (m) => {
+      const review = this.reviews.find((r) => r.pr === Number(m[1]) && r.id === Number(m[2]));
+      if (!review) return notFound;
+      return [
+        200,
+        (review.comments ?? []).map((c, i) => ({
+          id: review.id * 100 + i,
+          node_id: 'PRRC',
+          pull_request_review_id: review.id,
+          diff_hunk: '',
+          path: c.path,
+          line: c.line,
+          original_line: c.line,
+          position: c.line,
+          original_position: c.line,
+          commit_id: review.commit_id,
+          original_commit_id: review.commit_id,
+          user: user(review.user),
+          body: c.body,
+          created_at: '',
+          updated_at: '',
+          html_url: '',
+          pull_request_url: '',
+          author_association: 'MEMBER',
+          url: '',
+          _links: {},
+        })),
+      ];
+    });
     route(
       'post',
       p('/pulls/(\\d+)/requested_reviewers'),

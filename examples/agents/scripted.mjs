@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+/* global process, console */
+// A scripted coding agent for coder-loop: no model, deterministic, so anyone (and the tests) can
+// watch a phase run through the loop. It follows the hand-off's contract like a real agent:
+// reads $CODER_CONTEXT_DIR, edits the checkout (the current directory), writes
+// $CODER_OUTPUT_DIR/summary.md, and never commits.
+//
+//   tdd         writes a failing test for the phase's tasks, checks that it fails, then writes
+//               the code that makes it pass, and checks that it passes
+//   debug-fix   reads ci-failures.json and rewrites the phase's module (the "fix"), recording
+//               which checks failed
+//   review-fix  edits every commented line of review-comments.json: a ```suggestion block
+//               replaces the line, any other comment is added after it as a code comment
+//
+// Usage: node scripted.mjs [--mode normal|fail|none|workflow|checklist|sleep]
+// The modes other than normal misbehave on purpose, for trying the loop's fault handling.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const env = process.env;
+const contextDir = env.CODER_CONTEXT_DIR;
+const outputDir = env.CODER_OUTPUT_DIR;
+if (!contextDir || !outputDir || !env.CODER_NODE) {
+  console.error('scripted agent: run me through coder-loop (CODER_* variables are missing)');
+  process.exit(2);
+}
+const mode = process.argv.includes('--mode')
+  ? process.argv[process.argv.indexOf('--mode') + 1]
+  : 'normal';
+const readJson = (name) => JSON.parse(readFileSync(join(contextDir, name), 'utf8'));
+const write = (path, text) => {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+};
+const done = [];
+const summary = (lines) => write(join(outputDir, 'summary.md'), `${lines.join('\n')}\n`);
+
+const tasksFile = readJson('tasks.json');
+const slug = tasksFile.plan
+  ? `${tasksFile.plan
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')}-phase-${tasksFile.phase.number}`
+  : `issue-${tasksFile.issue}`;
+const modulePath = `src/coder/${slug}.mjs`;
+const testPath = `test/coder/${slug}.test.mjs`;
+const taskIds = tasksFile.tasks.map((t) => t.id);
+
+/** node --test on the phase's test file: true when it passes. */
+function testPasses() {
+  const run = spawnSync(process.execPath, ['--test', testPath], { encoding: 'utf8' });
+  return run.status === 0;
+}
+
+function moduleText(fixes) {
+  return [
+    `// Phase module written by the scripted agent for ${tasksFile.plan ?? `issue #${tasksFile.issue}`}.`,
+    `export const tasks = ${JSON.stringify(taskIds)};`,
+    `export const fixes = ${JSON.stringify(fixes)};`,
+    '',
+  ].join('\n');
+}
+
+switch (mode) {
+  case 'fail':
+    write(modulePath, moduleText([]));
+    console.error('scripted agent: failing on purpose (--mode fail)');
+    process.exit(3);
+    break;
+  case 'none':
+    summary(['Nothing to do (--mode none).']);
+    process.exit(0);
+    break;
+  case 'workflow':
+    write('.github/workflows/agent.yml', 'on: push\njobs: {}\n');
+    summary(['Edited a workflow (--mode workflow).']);
+    process.exit(0);
+    break;
+  case 'checklist': {
+    const checklist = join('docs/plans', tasksFile.plan ?? '', '01_Master Plan/01_Checklist.md');
+    write(checklist, readFileSync(checklist, 'utf8').replace(/\[~\]/g, '[x]'));
+    summary(['Marked the checklist myself (--mode checklist).']);
+    process.exit(0);
+    break;
+  }
+  case 'sleep':
+    spawnSync('sleep', ['3600']);
+    process.exit(0);
+    break;
+  default:
+    break;
+}
+
+if (env.CODER_NODE === 'tdd') {
+  // Write Failing Test → Test Valid? → Implement Minimal Code → Passes Spec?
+  write(
+    testPath,
+    [
+      "import assert from 'node:assert/strict';",
+      "import { test } from 'node:test';",
+      '',
+      `test('phase module covers ${taskIds.join(', ')}', async () => {`,
+      `  const { tasks } = await import('../../${modulePath}');`,
+      `  assert.deepEqual(tasks, ${JSON.stringify(taskIds)});`,
+      '});',
+      '',
+    ].join('\n'),
+  );
+  if (testPasses()) {
+    console.error('scripted agent: the new test passes before any code: it tests nothing');
+    process.exit(1);
+  }
+  done.push(`- wrote the failing test \`${testPath}\``);
+  write(modulePath, moduleText([]));
+  if (!testPasses()) {
+    console.error('scripted agent: the test still fails after the code was written');
+    process.exit(1);
+  }
+  done.push(`- implemented \`${modulePath}\` for tasks ${taskIds.join(', ')}; the test passes`);
+} else if (env.CODER_NODE === 'debug-fix') {
+  const failures = existsSync(join(contextDir, 'ci-failures.json'))
+    ? readJson('ci-failures.json')
+    : [];
+  const previous = existsSync(modulePath)
+    ? JSON.parse(/export const fixes = (.*);/.exec(readFileSync(modulePath, 'utf8'))?.[1] ?? '[]')
+    : [];
+  const names = failures.map((f) => f.name).join(', ') || 'unknown';
+  write(modulePath, moduleText([...previous, `attempt ${env.CODER_ATTEMPT}: ${names}`]));
+  done.push(`- fixed \`${modulePath}\` after the failing checks ${names}`);
+} else if (env.CODER_NODE === 'review-fix') {
+  const review = readJson('review-comments.json');
+  for (const comment of review?.comments ?? []) {
+    if (!comment.line || !existsSync(comment.path)) continue;
+    const lines = readFileSync(comment.path, 'utf8').split('\n');
+    const suggestion = /```suggestion\r?\n([\s\S]*?)\r?\n?```/.exec(comment.body)?.[1];
+    const note = comment.body.split('\n')[0].replace(/\*\//g, '');
+    const marker = /\.(py|sh|ya?ml|rb)$/.test(comment.path) ? '#' : '//';
+    lines[comment.line - 1] = suggestion ?? `${lines[comment.line - 1]} ${marker} review: ${note}`;
+    writeFileSync(comment.path, lines.join('\n'));
+    done.push(
+      `- ${comment.path}:${comment.line}: ${suggestion === undefined ? 'noted' : 'applied the suggestion'}`,
+    );
+  }
+}
+
+summary([
+  `Scripted agent, ${env.CODER_NODE} (attempt ${env.CODER_ATTEMPT}):`,
+  '',
+  ...(done.length ? done : ['- nothing to change']),
+]);

@@ -1,0 +1,69 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  agentReply,
+  ChangeSetSchema,
+  type AgentPayload,
+  type ChangeSet,
+  type LoopIdentity,
+} from '../../core/index.js';
+import { agentPullRequest, applyAgentRun, type AgentApplyOutcome } from '../../github/agent.js';
+import type { GitHub, Repo } from '../../github/client.js';
+import { replyOnIssue } from '../../github/issues.js';
+
+/** `changes.json` larger than this is not read (the change limits are far below it). */
+const MAX_CHANGES_JSON = 32 * 1024 * 1024;
+
+async function readChangeSet(dir: string): Promise<ChangeSet | string> {
+  let text: string;
+  try {
+    const bytes = await readFile(join(dir, 'changes.json'));
+    if (bytes.length > MAX_CHANGES_JSON)
+      return `changes.json is ${bytes.length} bytes, more than the ${MAX_CHANGES_JSON} read`;
+    text = bytes.toString('utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return 'left no changes.json (did the agent job fail before it wrote one?)';
+    throw error;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return 'left a changes.json that is not JSON';
+  }
+  const parsed = ChangeSetSchema.safeParse(data);
+  return parsed.success
+    ? parsed.data
+    : `left a changes.json out of shape (${parsed.error.issues[0]?.path.join('.') || 'top level'}: ${parsed.error.issues[0]?.message})`;
+}
+
+/**
+ * `step: apply`, with the App token: only for a loop PR of this repository, the changes the agent
+ * job left in `changes-dir` become one commit on the branch (or a comment saying why not).
+ */
+export async function applyStep(input: {
+  gh: GitHub;
+  repo: Repo;
+  payload: AgentPayload;
+  plansDir: string;
+  changesDir: string;
+  /** The writing token's identity: the PR must be the loop's own. */
+  identity: LoopIdentity;
+}): Promise<AgentApplyOutcome | { state: 'ignored'; reason: string; failedAttempt: false }> {
+  const { gh, repo, payload } = input;
+  const pr = await agentPullRequest(gh, repo, payload, input.identity);
+  if ('reason' in pr) return { state: 'ignored', reason: pr.reason, failedAttempt: false };
+  const run = await readChangeSet(input.changesDir);
+  if (typeof run === 'string') {
+    await replyOnIssue(gh, repo, payload.pullRequest, agentReply.failed(payload, run, ''));
+    return { state: 'agent-failed', failedAttempt: true, reason: run };
+  }
+  let summary = '';
+  try {
+    summary = await readFile(join(input.changesDir, 'summary.md'), 'utf8');
+  } catch {
+    // No summary: the comment goes without one.
+  }
+  return applyAgentRun(gh, repo, payload, run, summary, input.plansDir);
+}

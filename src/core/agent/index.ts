@@ -1,0 +1,5 @@
+export * from './payload.js';
+export * from './redact.js';
+export * from './changes.js';
+export * from './prompt.js';
+export * from './replies.js';

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { AgentConfigSchema, type AgentConfig } from '../config.js';
+import { checkPlanName } from '../plan/layout.js';
+
+/** The `repository_dispatch` event type of a hand-off to the coding agent. */
+export const AGENT_EVENT_TYPE = 'coder-loop-agent';
+
+/** The seed's implementation nodes the agent is handed: TDD, Debug & Fix, Code Review → Issues. */
+export const AGENT_NODES = ['tdd', 'debug-fix', 'review-fix'] as const;
+export type AgentNode = (typeof AGENT_NODES)[number];
+
+/** A branch name git and GitHub accept (git check-ref-format), under `coder/`. */
+function branchProblem(name: string): string | undefined {
+  if (!name.startsWith('coder/')) return 'must be a coder/ branch';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) return 'holds a character git refuses';
+  if (name.includes('..') || name.includes('//') || name.includes('@{'))
+    return 'holds "..", "//" or "@{"';
+  if (/(^|\/)\.|\/$|\.lock(\/|$)|\.$/.test(name)) return 'is not a valid ref name';
+  return undefined;
+}
+
+const branch = z
+  .string()
+  .max(255)
+  .superRefine((name, ctx) => {
+    const problem = branchProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/**
+ * The `client_payload` of a hand-off (SPEC §9). GitHub allows at most 10 top-level properties in
+ * a `client_payload`: this is exactly 10, so anything new goes inside one of them.
+ */
+export const AgentPayloadSchema = z.strictObject({
+  node: z.enum(AGENT_NODES),
+  repository: z
+    .string()
+    .max(140)
+    .regex(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, 'must be "owner/name"'),
+  branch,
+  headSha: z.string().regex(/^[0-9a-f]{40}$/, 'must be a full commit sha (40 hex digits)'),
+  pullRequest: z.number().int().positive(),
+  issue: z.number().int().positive(),
+  /** Null in quick mode. */
+  plan: z
+    .string()
+    .nullable()
+    .superRefine((name, ctx) => {
+      const problem = name === null ? undefined : checkPlanName(name);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  /** Null in quick mode. */
+  phase: z.number().int().min(0).nullable(),
+  attempt: z.number().int().min(1).max(100),
+  agent: AgentConfigSchema.pick({ command: true, timeoutMinutes: true, env: true }).required(),
+});
+
+export type AgentPayload = z.infer<typeof AgentPayloadSchema>;
+
+export interface AgentHandOff {
+  node: AgentNode;
+  repo: { owner: string; repo: string };
+  branch: string;
+  headSha: string;
+  pullRequest: number;
+  /** The orchestrator's issue (plan mode) or the quick task's issue. */
+  issue: number;
+  /** Plan and phase number, in plan mode. */
+  plan?: { name: string; phase: number };
+  /** 1 at TDD; the failed attempt's number k at Debug & Fix; the review round at review-fix. */
+  attempt: number;
+  /** `agent` of the default branch's config. */
+  agent: AgentConfig;
+}
+
+/** The `client_payload` of one hand-off; throws when a field is out of shape (a bug upstream). */
+export function buildAgentPayload(handOff: AgentHandOff): AgentPayload {
+  return AgentPayloadSchema.parse({
+    node: handOff.node,
+    repository: `${handOff.repo.owner}/${handOff.repo.repo}`,
+    branch: handOff.branch,
+    headSha: handOff.headSha,
+    pullRequest: handOff.pullRequest,
+    issue: handOff.issue,
+    plan: handOff.plan?.name ?? null,
+    phase: handOff.plan?.phase ?? null,
+    attempt: handOff.attempt,
+    agent: {
+      command: handOff.agent.command,
+      timeoutMinutes: handOff.agent.timeoutMinutes,
+      env: handOff.agent.env,
+    },
+  });
+}
+
+/** The inbound `client_payload`, validated: one message per problem, naming the field. */
+export function parseAgentPayload(
+  data: unknown,
+): { payload: AgentPayload; problems: [] } | { payload?: undefined; problems: string[] } {
+  const result = AgentPayloadSchema.safeParse(data);
+  if (result.success) return { payload: result.data, problems: [] };
+  return {
+    problems: result.error.issues.map((issue) => {
+      const where = issue.path.length ? `\`${issue.path.join('.')}\`` : 'The payload';
+      return issue.code === 'unrecognized_keys'
+        ? `${where} has unknown key(s) ${issue.keys.map((k) => `\`${k}\``).join(', ')}`
+        : `${where}: ${issue.message}`;
+    }),
+  };
+}

@@ -1,0 +1,73 @@
+import { codeSpan } from '../markdown.js';
+import type { AgentNode, AgentPayload } from './payload.js';
+import { sanitizeUntrusted } from './redact.js';
+
+/** What the agent wrote about its run, as it may appear on a PR at most. */
+export const MAX_SUMMARY = 20_000;
+
+/**
+ * The agent's summary for a PR comment: its markdown kept readable, but hidden channels and
+ * credentials removed, raw HTML shown as text, mentions defused (no ping) and images turned
+ * into links, so the text can neither notify anyone nor load anything.
+ */
+export function escapeSummary(text: string): string {
+  let clean = sanitizeUntrusted(text).replace(/\r\n?/g, '\n').trim();
+  if (clean.length > MAX_SUMMARY) clean = `${clean.slice(0, MAX_SUMMARY)}\n…(cut)`;
+  return clean
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/@(?=[A-Za-z0-9])/g, '@\u200b')
+    .replace(/!\[/g, '\\![');
+}
+
+const NODE_NAMES: Record<AgentNode, string> = {
+  tdd: 'TDD',
+  'debug-fix': 'Debug & Fix',
+  'review-fix': 'review fix',
+};
+
+const short = (sha: string) => sha.slice(0, 7);
+
+function what(p: Pick<AgentPayload, 'node' | 'attempt'>): string {
+  return `the coding agent (${NODE_NAMES[p.node]}, attempt ${p.attempt})`;
+}
+
+/** Quoted, so it reads as the agent's words and not the loop's. */
+function quoted(summary: string): string {
+  const text = escapeSummary(summary);
+  return text ? `\n\n${text.replace(/^/gm, '> ')}` : '';
+}
+
+/** The trailer that ties an agent commit to its hand-off: how a redelivery is recognised. */
+export function agentTrailer(p: Pick<AgentPayload, 'node' | 'headSha' | 'attempt'>): string {
+  return `Coder-Loop-Agent: ${p.node} ${p.headSha} ${p.attempt}`;
+}
+
+export function agentCommitMessage(
+  p: Pick<AgentPayload, 'node' | 'headSha' | 'attempt' | 'plan' | 'phase' | 'issue'>,
+): string {
+  const where = p.plan === null ? `issue #${p.issue}` : `${p.plan} phase ${p.phase}`;
+  return `coder-loop agent: ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt})\n\n${agentTrailer(p)}\n`;
+}
+
+/** The comments `step: apply` posts on the loop PR. */
+export const agentReply = {
+  committed: (p: AgentPayload, commit: string, summary: string): string =>
+    `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${quoted(summary)}`,
+
+  noChange: (p: AgentPayload, summary: string): string =>
+    `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${quoted(summary)}`,
+
+  failed: (p: AgentPayload, reason: string, summary: string): string =>
+    `**Agent failed.** ${what(p)} ${reason}; nothing was committed. This counts as a failed attempt.${quoted(summary)}`,
+
+  refused: (p: AgentPayload, problems: readonly string[]): string =>
+    `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:\n\n${problems
+      .slice(0, 50)
+      .map((problem) => `- ${codeSpan(problem)}`)
+      .join('\n')}${problems.length > 50 ? `\n- …and ${problems.length - 50} more` : ''}`,
+
+  moved: (p: AgentPayload, head: string | undefined): string =>
+    `**Not applied.** ${what(p)} worked on ${short(p.headSha)}, but the branch ${codeSpan(p.branch)} ${head ? `moved to ${short(head)}` : 'is gone'} meanwhile, so nothing was written. The loop goes on from the new head.`,
+};

@@ -1,0 +1,365 @@
+import {
+  AGENT_EVENT_TYPE,
+  agentCommitMessage,
+  agentReply,
+  agentTrailer,
+  asText,
+  evaluateGate,
+  logTail,
+  validateChanges,
+  type AgentPayload,
+  type ChangeSet,
+  type CiFailure,
+  type Config,
+  type ReviewToFix,
+  type ValidChange,
+  loopPullProblem,
+  type LoopIdentity,
+} from '../core/index.js';
+import { readHeadChecks } from './checks.js';
+import { errorMessage, isHttpError, type GitHub, type Repo } from './client.js';
+import { createBlob, createCommit, GitReader, type NewFile } from './git.js';
+import { replyOnIssue } from './issues.js';
+
+/**
+ * The hand-off: one `repository_dispatch` (`coder-loop-agent`) whose `client_payload` is built by
+ * `buildAgentPayload`. GitHub answers 204 and starts the workflows that listen for it.
+ */
+export async function sendAgentDispatch(
+  gh: GitHub,
+  repo: Repo,
+  payload: AgentPayload,
+): Promise<void> {
+  await gh.request('POST /repos/{owner}/{repo}/dispatches', {
+    ...repo,
+    event_type: AGENT_EVENT_TYPE,
+    client_payload: { ...payload },
+  });
+}
+
+export interface LoopPull {
+  number: number;
+  headSha: string;
+  body: string;
+}
+
+/**
+ * The pull request of a hand-off, if it is a loop PR the agent steps may act on: open, its head
+ * the payload's `coder/` branch of this same repository (a fork's PR never is).
+ */
+export async function agentPullRequest(
+  gh: GitHub,
+  repo: Repo,
+  payload: AgentPayload,
+  identity?: LoopIdentity,
+): Promise<{ pull: LoopPull } | { reason: string }> {
+  let data;
+  try {
+    ({ data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+      ...repo,
+      pull_number: payload.pullRequest,
+    }));
+  } catch (error) {
+    if (isHttpError(error, 404))
+      return { reason: `pull request #${payload.pullRequest} does not exist` };
+    throw error;
+  }
+  const full = `${repo.owner}/${repo.repo}`.toLowerCase();
+  if (data.state !== 'open') return { reason: `pull request #${data.number} is ${data.state}` };
+  if (data.head.repo?.full_name?.toLowerCase() !== full)
+    return { reason: `pull request #${data.number} comes from another repository` };
+  if (data.head.ref !== payload.branch || !data.head.ref.startsWith('coder/'))
+    return {
+      reason: `pull request #${data.number}'s head is ${data.head.ref}, not the loop branch ${payload.branch}`,
+    };
+  // The loop's own PR only (SPEC §6): with the writing token's identity, its author must be the loop.
+  const problem = identity && loopPullProblem(data, identity);
+  if (problem) return { reason: `pull request #${data.number} is not the loop's: ${problem}` };
+  return { pull: { number: data.number, headSha: data.head.sha, body: data.body ?? '' } };
+}
+
+/** An Actions job's id from its check run's page (`…/actions/runs/1/job/7`): its log's key. */
+function jobIdOf(url: string | undefined): number | undefined {
+  const m = url && /\/actions\/runs\/\d+\/jobs?\/(\d+)(?:[/?#]|$)/.exec(url);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** At most this many failing checks get their log read. */
+const LOGS_READ = 5;
+
+/**
+ * The failing checks of a head, as the gate sees them, each with the redacted tail of its log
+ * where it is a GitHub Actions job and the job may read Actions logs (`actions: read`); without
+ * that permission the check is listed with its link and the reason there is no log.
+ */
+export async function readCiFailures(
+  gh: GitHub,
+  repo: Repo,
+  sha: string,
+  config: Pick<Config, 'requiredChecks'>,
+  secrets: readonly string[],
+  identity: LoopIdentity,
+): Promise<CiFailure[]> {
+  const { results } = await readHeadChecks(gh, repo, sha, identity);
+  const gate = evaluateGate(results, config);
+  if (gate.verdict !== 'failed') return [];
+  const failures: CiFailure[] = [];
+  for (const [i, check] of gate.failing.entries()) {
+    const failure: CiFailure = {
+      name: check.name,
+      conclusion: check.conclusion ?? 'failure',
+      ...(check.url ? { url: check.url } : {}),
+    };
+    const job = jobIdOf(check.url);
+    if (job === undefined) failure.logMissing = 'not a GitHub Actions job; open the link';
+    else if (i >= LOGS_READ) failure.logMissing = `only the first ${LOGS_READ} logs are read`;
+    else Object.assign(failure, await jobLogTail(gh, repo, job, secrets));
+    failures.push(failure);
+  }
+  return failures;
+}
+
+async function jobLogTail(
+  gh: GitHub,
+  repo: Repo,
+  job: number,
+  secrets: readonly string[],
+): Promise<Pick<CiFailure, 'logTail' | 'logMissing'>> {
+  try {
+    // GitHub answers with a redirect to the log; the request follows it.
+    const { data } = await gh.request('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', {
+      ...repo,
+      job_id: job,
+    });
+    const text =
+      typeof data === 'string' ? data : Buffer.from(data as ArrayBuffer).toString('utf8');
+    return { logTail: logTail(text, secrets) };
+  } catch (error) {
+    if (isHttpError(error, 403))
+      return { logMissing: 'this job may not read Actions logs (give it `actions: read`)' };
+    if (isHttpError(error, 404) || isHttpError(error, 410))
+      return { logMissing: 'the log is gone (expired or deleted)' };
+    return { logMissing: `the log could not be read: ${errorMessage(error)}` };
+  }
+}
+
+/**
+ * The review a review-fix answers: the newest "changes requested" review of the PR, preferring
+ * one on the head, and its line comments with path and line.
+ */
+export async function readReviewToFix(
+  gh: GitHub,
+  repo: Repo,
+  pr: number,
+  headSha: string,
+): Promise<ReviewToFix | undefined> {
+  const { data: reviews } = await gh.request(
+    'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+    {
+      ...repo,
+      pull_number: pr,
+      per_page: 100,
+    },
+  );
+  const asked = reviews.filter((r) => r.state === 'CHANGES_REQUESTED');
+  const review = asked.filter((r) => r.commit_id === headSha).pop() ?? asked.pop();
+  if (!review) return undefined;
+  const { data: comments } = await gh.request(
+    'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments',
+    { ...repo, pull_number: pr, review_id: Number(review.id), per_page: 100 },
+  );
+  return {
+    reviewer: review.user?.login ?? 'a reviewer',
+    body: review.body ?? '',
+    ...(review.html_url ? { url: review.html_url } : {}),
+    comments: comments.map((c) => {
+      const line = c.line ?? c.original_line;
+      return {
+        path: c.path,
+        ...(typeof line === 'number' ? { line } : {}),
+        body: c.body,
+        ...(c.html_url ? { url: c.html_url } : {}),
+      };
+    }),
+  };
+}
+
+/** An issue's title and text (a quick task's assignment). */
+export async function readIssueText(
+  gh: GitHub,
+  repo: Repo,
+  issue: number,
+): Promise<{ number: number; title: string; body: string }> {
+  const { data } = await gh.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
+    ...repo,
+    issue_number: issue,
+  });
+  return { number: issue, title: data.title, body: data.body ?? '' };
+}
+
+export type AgentCommitResult =
+  | { state: 'committed'; commit: string }
+  /** This hand-off's commit is on the branch already (a redelivered dispatch, a re-run job). */
+  | { state: 'already-applied'; commit: string }
+  /** The branch is no longer at `headSha` (someone pushed, or it was deleted): nothing written. */
+  | { state: 'moved'; head?: string };
+
+/** Whether `head` is the commit this hand-off made: parent `headSha`, our trailer. */
+async function isOurCommit(
+  gh: GitHub,
+  repo: Repo,
+  head: string,
+  payload: AgentPayload,
+): Promise<boolean> {
+  const { data } = await gh.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
+    ...repo,
+    commit_sha: head,
+  });
+  return (
+    data.parents.length === 1 &&
+    data.parents[0]!.sha === payload.headSha &&
+    data.message.split('\n').includes(agentTrailer(payload))
+  );
+}
+
+async function whenNotAtHead(
+  gh: GitHub,
+  repo: Repo,
+  head: string | undefined,
+  payload: AgentPayload,
+): Promise<AgentCommitResult> {
+  if (head && (await isOurCommit(gh, repo, head, payload)))
+    return { state: 'already-applied', commit: head };
+  return head ? { state: 'moved', head } : { state: 'moved' };
+}
+
+/**
+ * Apply: ONE commit whose parent is `headSha` (blobs for binary content, one tree on the base
+ * tree, one commit), then a compare-and-swap ref update (`force: false`). A branch that is not at
+ * `headSha` is never written; one that already holds this hand-off's commit is left as it is.
+ */
+export async function commitAgentChanges(
+  gh: GitHub,
+  repo: Repo,
+  payload: AgentPayload,
+  changes: readonly ValidChange[],
+  message: string,
+): Promise<AgentCommitResult> {
+  const reader = new GitReader(gh, repo);
+  const head = await reader.branchHead(payload.branch);
+  if (head !== payload.headSha) return whenNotAtHead(gh, repo, head, payload);
+  const { data: parent } = await gh.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
+    ...repo,
+    commit_sha: payload.headSha,
+  });
+  const files: NewFile[] = [];
+  for (const change of changes) {
+    if ('deleted' in change) {
+      files.push({ path: change.path, sha: null });
+      continue;
+    }
+    const text = asText(change.bytes);
+    files.push(
+      text === undefined
+        ? { path: change.path, sha: await createBlob(gh, repo, change.bytes), mode: change.mode }
+        : { path: change.path, content: text, mode: change.mode },
+    );
+  }
+  const commit = await createCommit(
+    gh,
+    repo,
+    { sha: payload.headSha, tree: parent.tree.sha },
+    files,
+    message,
+  );
+  try {
+    await gh.request('PATCH /repos/{owner}/{repo}/git/refs/{ref}', {
+      ...repo,
+      ref: `heads/${payload.branch}`,
+      sha: commit,
+      force: false,
+    });
+    return { state: 'committed', commit };
+  } catch (error) {
+    if (!isHttpError(error, 422)) throw error;
+    // Not a fast-forward (someone pushed) or no such branch; or our own update, answered late.
+    const now = await reader.branchHead(payload.branch);
+    if (now === commit) return { state: 'committed', commit };
+    return whenNotAtHead(gh, repo, now, payload);
+  }
+}
+
+export type AgentApplyState =
+  'committed' | 'already-applied' | 'moved' | 'no-change' | 'agent-failed' | 'refused' | 'stale';
+
+export interface AgentApplyOutcome {
+  state: AgentApplyState;
+  /** The agent's commit (committed, already-applied). */
+  commit?: string;
+  /** No change, a failed or timed-out agent, refused changes: a failed attempt for the gate. */
+  failedAttempt: boolean;
+  reason?: string;
+}
+
+/**
+ * `step: apply` after the trust checks: the agent's run as `step: agent` recorded it, turned into
+ * at most one commit on the branch and one comment on the PR. Refused changes write nothing
+ * but the comment that lists them.
+ */
+export async function applyAgentRun(
+  gh: GitHub,
+  repo: Repo,
+  payload: AgentPayload,
+  run: ChangeSet,
+  summary: string,
+  plansDir: string,
+): Promise<AgentApplyOutcome> {
+  const say = (body: string) => replyOnIssue(gh, repo, payload.pullRequest, body);
+  if (run.headSha !== payload.headSha) {
+    const reason = `the changes were made on ${run.headSha.slice(0, 7)}, not on the hand-off's head ${payload.headSha.slice(0, 7)}`;
+    await say(agentReply.refused(payload, [reason]));
+    return { state: 'refused', failedAttempt: true, reason };
+  }
+  switch (run.outcome) {
+    case 'stale':
+      return { state: 'stale', failedAttempt: false, reason: run.reason ?? 'the head moved' };
+    case 'failed':
+    case 'timed-out': {
+      const reason = run.reason ?? (run.outcome === 'failed' ? 'failed' : 'timed out');
+      await say(agentReply.failed(payload, reason, summary));
+      return { state: 'agent-failed', failedAttempt: true, reason };
+    }
+    default:
+      break;
+  }
+  if (run.outcome === 'no-change' || run.changes.length === 0) {
+    await say(agentReply.noChange(payload, summary));
+    return { state: 'no-change', failedAttempt: true };
+  }
+  const checked = validateChanges(run.changes, plansDir);
+  if (!checked.ok) {
+    await say(agentReply.refused(payload, checked.problems));
+    return { state: 'refused', failedAttempt: true, reason: checked.problems.join('; ') };
+  }
+  const result = await commitAgentChanges(
+    gh,
+    repo,
+    payload,
+    checked.changes,
+    agentCommitMessage(payload),
+  );
+  switch (result.state) {
+    case 'committed':
+      await say(agentReply.committed(payload, result.commit, summary));
+      return { state: 'committed', commit: result.commit, failedAttempt: false };
+    case 'already-applied':
+      return { state: 'already-applied', commit: result.commit, failedAttempt: false };
+    case 'moved':
+      await say(agentReply.moved(payload, result.head));
+      return {
+        state: 'moved',
+        failedAttempt: false,
+        reason: result.head ? `the branch moved to ${result.head}` : 'the branch is gone',
+      };
+  }
+}

@@ -1,0 +1,494 @@
+import { jest } from '@jest/globals';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { buildAgentPayload, parseConfigText, type AgentPayload } from '../../src/core/index.js';
+import { OWNER, REPO } from '../helpers/github.js';
+import { check } from '../helpers/openapi.js';
+import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
+import { repoRoot } from '../paths.js';
+import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
+
+/**
+ * The hand-off's two jobs, run as the BUILT Action (dist/index.js) in child processes: `step:
+ * agent` in a real git checkout of the lock head with the scripted agent (examples/agents), then
+ * `step: apply` against the in-memory GitHub over loopback HTTP, every request checked against
+ * the OpenAPI description.
+ */
+const DIST = join(repoRoot, 'dist', 'index.js');
+const SCRIPTED = join(repoRoot, 'examples', 'agents', 'scripted.mjs');
+const BRANCH = 'coder/example/phase-1';
+const AGENT_KEY = 'agent-secret-key-0123456789';
+
+interface Run {
+  code: number;
+  stdout: string;
+  outputs: Record<string, string>;
+  /** Requests of this run, `METHOD path`. */
+  requests: string[];
+}
+
+let sim: SimGitHub;
+let server: { url: string; close: () => Promise<void> };
+let work: string;
+let checkout: string;
+let head: string;
+let payload: AgentPayload;
+let requests: string[];
+let violations: string[];
+
+function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const re = /^([^<\n]+)<<(ghadelimiter_[\w-]+)\n([\s\S]*?)\n\2$/gm;
+  for (const m of text.matchAll(re)) outputs[m[1]!] = m[3]!;
+  return outputs;
+}
+
+const git = (...args: string[]) =>
+  execFileSync('git', args, {
+    cwd: checkout,
+    env: {
+      PATH: process.env.PATH,
+      HOME: work,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+      GIT_CONFIG_NOSYSTEM: '1',
+    },
+  })
+    .toString('utf8')
+    .trim();
+
+/**
+ * The world after `/coder next`: the default branch holds the plan and a config whose agent is
+ * `command`; the lock branch holds the [~] commit, checked out in a local git repository whose
+ * commit is the branch head; the loop PR #2 is open.
+ */
+async function world(command: string, extra: Record<string, string> = {}): Promise<void> {
+  const files: Record<string, string> = {
+    ...examplePlanFiles(),
+    'src/server.ts': 'export const port = 3000;\n',
+    '.github/coder.yml': `agent:\n  command: ${JSON.stringify(command)}\n  env: [AGENT_KEY]\n`,
+    ...extra,
+  };
+  sim = new SimGitHub(files);
+  const started = { ...files, [CHECKLIST]: files[CHECKLIST]!.replace(/\[ \] (1\.)/g, '[~] $1') };
+  const start = sim.commit(started, [sim.refs.get('master')!], 'coder-loop: start phase 1');
+  checkout = join(work, 'checkout');
+  for (const [path, text] of Object.entries(started)) {
+    await mkdir(dirname(join(checkout, path)), { recursive: true });
+    await writeFile(join(checkout, path), text);
+  }
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'coder-loop: start phase 1');
+  head = git('rev-parse', 'HEAD');
+  sim.refs.set(BRANCH, start);
+  sim.rekey(start, head);
+  sim.pulls.push({
+    number: 2,
+    title: 'Phase 1',
+    body: '',
+    head: BRANCH,
+    base: 'master',
+    state: 'open',
+    merged: false,
+    labels: new Set(),
+    requested: [],
+  });
+  sim.permissions.set('reviewer1', 'write');
+  const { config } = parseConfigText(files['.github/coder.yml']!);
+  payload = buildAgentPayload({
+    node: 'tdd',
+    repo: { owner: OWNER, repo: REPO },
+    branch: BRANCH,
+    headSha: head,
+    pullRequest: 2,
+    issue: 1,
+    plan: { name: 'Example', phase: 1 },
+    attempt: 1,
+    agent: config!.agent!,
+  });
+  server = await sim.serve((method, url, headers, body) => {
+    // What GitHub hands out through a redirect (a job's log) is not the REST API.
+    if (url.pathname.startsWith(SIM_STORAGE)) return;
+    requests.push(`${method} ${decodeURIComponent(url.pathname)}`);
+    violations.push(...check(method, url, headers, body).problems);
+  });
+}
+
+async function action(
+  step: 'agent' | 'apply',
+  extraEnv: Record<string, string> = {},
+  clientPayload: unknown = payload,
+): Promise<Run> {
+  const eventPath = join(work, 'event.json');
+  const output = join(work, `output-${step}.txt`);
+  await writeFile(
+    eventPath,
+    JSON.stringify({
+      action: 'coder-loop-agent',
+      client_payload: clientPayload,
+      repository: {
+        name: REPO,
+        owner: { login: OWNER },
+        html_url: `https://github.com/${OWNER}/${REPO}`,
+        default_branch: 'master',
+      },
+    }),
+  );
+  await writeFile(output, '');
+  await mkdir(join(work, 'runner-temp'), { recursive: true });
+  const before = requests.length;
+  const env = {
+    PATH: process.env.PATH,
+    HOME: work,
+    GITHUB_EVENT_NAME: 'repository_dispatch',
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_API_URL: server.url,
+    GITHUB_OUTPUT: output,
+    GITHUB_WORKSPACE: checkout,
+    RUNNER_TEMP: join(work, 'runner-temp'),
+    INPUT_TOKEN: step === 'agent' ? 'ghs_read_only_job_token' : 'ghs_app_installation_token',
+    INPUT_STEP: step,
+    'INPUT_APP-SLUG': 'coder-loop',
+    'INPUT_CHANGES-DIR': join(work, 'changes'),
+    AGENT_KEY,
+    NOT_FOR_THE_AGENT: 'leaked',
+    ...extraEnv,
+  };
+  const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
+    execFile(process.execPath, [DIST], { env, cwd: checkout }, (error, out) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout: out }),
+    );
+  });
+  return {
+    code,
+    stdout,
+    outputs: parseOutputs(await readFile(output, 'utf8')),
+    requests: requests.slice(before),
+  };
+}
+
+const changes = async () =>
+  JSON.parse(await readFile(join(work, 'changes', 'changes.json'), 'utf8')) as {
+    outcome: string;
+    headSha: string;
+    changes: { path: string; mode?: string; content?: string; deleted?: true }[];
+  };
+
+/** The agent run's own folder under RUNNER_TEMP (prompt.md, context/, output/). */
+async function agentFolder(): Promise<string> {
+  const temp = join(work, 'runner-temp');
+  const [name] = (await readdir(temp)).filter((n) => n.startsWith('coder-loop-agent-'));
+  return join(temp, name!);
+}
+
+/** A process that no longer runs: no such pid, or a zombie nobody reaped yet (killed all the same). */
+function isGone(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+const prComments = () => sim.comments.filter((c) => c.issue === 2).map((c) => c.body);
+const childrenOf = (sha: string) =>
+  [...sim.commits.values()].filter((c) => c.parents.includes(sha));
+
+beforeEach(async () => {
+  requests = [];
+  violations = [];
+  work = await mkdtemp(join(tmpdir(), 'coder-loop-agent-e2e-'));
+});
+
+afterEach(async () => {
+  await server?.close();
+  await rm(work, { recursive: true, force: true });
+  expect(violations).toEqual([]);
+});
+
+// The bundle spaces writes a second apart, as GitHub asks of integrations (throttling plugin).
+jest.setTimeout(60_000);
+
+describe('the built Action, step agent then step apply', () => {
+  it('TDD with the scripted agent: a failing test, then the code, in one commit on the head', async () => {
+    await world(`node ${JSON.stringify(SCRIPTED)}`);
+    const agent = await action('agent');
+    expect(agent.code).toBe(0);
+    expect(agent.outputs).toMatchObject({ state: 'changed', branch: BRANCH, 'pull-request': '2' });
+    // The agent job reads only: no write of any kind with its token.
+    expect(agent.requests.filter((r) => !r.startsWith('GET'))).toEqual([]);
+    const run = await changes();
+    expect(run).toMatchObject({ outcome: 'changed', headSha: head });
+    expect(run.changes.map((c) => [c.path, c.mode])).toEqual([
+      ['src/coder/example-phase-1.mjs', '100644'],
+      ['test/coder/example-phase-1.test.mjs', '100644'],
+    ]);
+    const summary = await readFile(join(work, 'changes', 'summary.md'), 'utf8');
+    expect(summary).toContain('- wrote the failing test `test/coder/example-phase-1.test.mjs`');
+    expect(summary).toContain('for tasks 1.1, 1.2, 1.2.1; the test passes');
+    const folder = await agentFolder();
+    const prompt = await readFile(join(folder, 'prompt.md'), 'utf8');
+    expect(prompt).toContain('Implement phase 1 ("Endpoint") of the plan "Example"');
+    expect(prompt).toContain('### Task plan (the phase document)');
+    expect(JSON.parse(await readFile(join(folder, 'context', 'tasks.json'), 'utf8'))).toEqual({
+      plan: 'Example',
+      phase: { number: 1, name: 'Endpoint' },
+      tasks: [
+        {
+          id: '1.1',
+          state: 'doing',
+          text: '1.1 Test: `GET /health` answers 200 with `{"status":"ok"}`',
+        },
+        { id: '1.2', state: 'doing', text: '1.2 Route and handler' },
+        {
+          id: '1.2.1',
+          state: 'doing',
+          text: '1.2.1 Register the route before authentication middleware',
+        },
+      ],
+    });
+    for (const file of [
+      'context.md',
+      'checklist.md',
+      'task-plan.md',
+      'codemap.mmd',
+      'requirements/03_Requirements_Health.md',
+    ])
+      await expect(readFile(join(folder, 'context', file), 'utf8')).resolves.not.toBe('');
+
+    const apply = await action('apply');
+    expect(apply.code).toBe(0);
+    expect(apply.outputs).toMatchObject({ state: 'committed', 'failed-attempt': 'false' });
+    const commit = apply.outputs.commit!;
+    expect(sim.refs.get(BRANCH)).toBe(commit);
+    expect(sim.commits.get(commit)!.parents).toEqual([head]);
+    expect(sim.commits.get(commit)!.message).toContain(`Coder-Loop-Agent: tdd ${head} 1`);
+    expect(sim.files(BRANCH)['src/coder/example-phase-1.mjs']).toContain(
+      'export const tasks = ["1.1","1.2","1.2.1"];',
+    );
+    expect(sim.files(BRANCH)['test/coder/example-phase-1.test.mjs']).toContain('assert.deepEqual');
+    expect(apply.requests.filter((r) => !r.startsWith('GET'))).toEqual([
+      'POST /repos/Codertocat/Hello-World/git/trees',
+      'POST /repos/Codertocat/Hello-World/git/commits',
+      `PATCH /repos/Codertocat/Hello-World/git/refs/heads/${BRANCH}`,
+      'POST /repos/Codertocat/Hello-World/issues/2/comments',
+    ]);
+    expect(prComments()).toEqual([
+      expect.stringMatching(
+        /^\*\*Agent commit\*\* [0-9a-f]{7}: the coding agent \(TDD, attempt 1\)/,
+      ),
+    ]);
+    expect(prComments()[0]).toContain('> Scripted agent, tdd (attempt 1):');
+  });
+
+  it('runs the agent with PATH, HOME, its own variables and CODER_* only; no change is a failed attempt', async () => {
+    const envFile = join(tmpdir(), `coder-loop-env-${process.pid}-${Date.now()}.txt`);
+    await world(`env > ${JSON.stringify(envFile)}`);
+    const agent = await action('agent');
+    expect(agent.outputs.state).toBe('no-change');
+    const seen = (await readFile(envFile, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.slice(0, l.indexOf('=')));
+    await rm(envFile);
+    // bash itself adds PWD, SHLVL and _.
+    expect(seen.filter((n) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(n)).sort()).toEqual([
+      'AGENT_KEY',
+      'CODER_ATTEMPT',
+      'CODER_BRANCH',
+      'CODER_CONTEXT_DIR',
+      'CODER_NODE',
+      'CODER_OUTPUT_DIR',
+      'CODER_PHASE',
+      'CODER_PLAN',
+      'CODER_PROMPT_FILE',
+      'HOME',
+      'PATH',
+    ]);
+    const apply = await action('apply');
+    expect(apply.outputs).toMatchObject({ state: 'no-change', 'failed-attempt': 'true' });
+    expect(sim.refs.get(BRANCH)).toBe(head);
+    expect(prComments()).toEqual([
+      expect.stringMatching(/^\*\*No change\.\*\* .* This counts as a failed attempt\./),
+    ]);
+  });
+
+  it('kills the whole process group past the timeout; nothing is committed', async () => {
+    const pidFile = join(tmpdir(), `coder-loop-pid-${process.pid}-${Date.now()}`);
+    await world(`sleep 300 & echo $! > ${JSON.stringify(pidFile)}; echo working; wait`);
+    const agent = await action('agent', { CODER_LOOP_AGENT_TIMEOUT_MS: '1500' });
+    expect(agent.outputs.state).toBe('timed-out');
+    const child = Number(await readFile(pidFile, 'utf8'));
+    await rm(pidFile);
+    expect(isGone(child)).toBe(true);
+    expect(await changes()).toMatchObject({ outcome: 'timed-out', changes: [] });
+    const apply = await action('apply');
+    expect(apply.outputs).toMatchObject({ state: 'agent-failed', 'failed-attempt': 'true' });
+    expect(prComments()[0]).toContain(
+      'was stopped after 30 minutes (its process group was killed)',
+    );
+    expect(prComments()[0]).toContain('> working');
+    expect(sim.refs.get(BRANCH)).toBe(head);
+  });
+
+  it('an agent that exits non-zero: its changes are not applied', async () => {
+    await world(`node ${JSON.stringify(SCRIPTED)} --mode fail`);
+    expect((await action('agent')).outputs.state).toBe('failed');
+    const apply = await action('apply');
+    expect(apply.outputs).toMatchObject({ state: 'agent-failed', 'failed-attempt': 'true' });
+    expect(prComments()[0]).toMatch(/exited with code 3; nothing was committed/);
+    expect(apply.requests.filter((r) => !r.startsWith('GET'))).toEqual([
+      'POST /repos/Codertocat/Hello-World/issues/2/comments',
+    ]);
+    expect(sim.refs.get(BRANCH)).toBe(head);
+  });
+
+  it.each([
+    ['workflow', '.github/workflows/agent.yml'],
+    ['checklist', CHECKLIST],
+  ])('refuses an edit to %s: nothing written but the comment', async (mode, path) => {
+    await world(`node ${JSON.stringify(SCRIPTED)} --mode ${mode}`);
+    expect((await action('agent')).outputs.state).toBe('changed');
+    expect((await changes()).changes.map((c) => c.path)).toEqual([path]);
+    const apply = await action('apply');
+    expect(apply.outputs).toMatchObject({ state: 'refused', 'failed-attempt': 'true' });
+    expect(apply.requests.filter((r) => !r.startsWith('GET'))).toEqual([
+      'POST /repos/Codertocat/Hello-World/issues/2/comments',
+    ]);
+    expect(prComments()[0]).toContain('**Agent changes refused.**');
+    expect(prComments()[0]).toContain(JSON.stringify(path));
+    expect(sim.refs.get(BRANCH)).toBe(head);
+  });
+
+  it('the branch moved during the run: nothing written, the PR says so', async () => {
+    await world(`node ${JSON.stringify(SCRIPTED)}`);
+    expect((await action('agent')).outputs.state).toBe('changed');
+    const pushed = sim.push(BRANCH, { 'src/server.ts': 'export const port = 8080;\n' });
+    const apply = await action('apply');
+    expect(apply.outputs).toMatchObject({ state: 'moved', 'failed-attempt': 'false' });
+    expect(sim.refs.get(BRANCH)).toBe(pushed);
+    expect(childrenOf(head).map((c) => c.sha)).toEqual([pushed]);
+    expect(apply.requests.filter((r) => !r.startsWith('GET'))).toEqual([
+      'POST /repos/Codertocat/Hello-World/issues/2/comments',
+    ]);
+    expect(prComments()[0]).toMatch(/^\*\*Not applied\.\*\* .* moved to [0-9a-f]{7} meanwhile/);
+  });
+
+  it('a push between the commit and the ref update: the compare-and-swap refuses, nothing lands', async () => {
+    await world(`node ${JSON.stringify(SCRIPTED)}`);
+    await action('agent');
+    sim.beforeRefUpdate = () => sim.push(BRANCH, { 'src/server.ts': 'export const port = 1;\n' });
+    const apply = await action('apply');
+    expect(apply.outputs.state).toBe('moved');
+    expect(sim.files(BRANCH)['src/coder/example-phase-1.mjs']).toBeUndefined();
+  });
+
+  it('a redelivered dispatch: apply twice, one commit', async () => {
+    await world(`node ${JSON.stringify(SCRIPTED)}`);
+    await action('agent');
+    const first = await action('apply');
+    const second = await action('apply');
+    expect(first.outputs.state).toBe('committed');
+    expect(second.outputs).toMatchObject({
+      state: 'already-applied',
+      commit: first.outputs.commit,
+    });
+    expect(second.requests.filter((r) => !r.startsWith('GET'))).toEqual([]);
+    expect(childrenOf(head)).toHaveLength(1);
+    expect(prComments()).toHaveLength(1);
+    // And the agent job of the redelivery finds the head moved: it does not run the agent.
+    const again = await action('agent');
+    expect(again.outputs.state).toBe('stale');
+    expect((await action('apply')).outputs.state).toBe('stale');
+    expect(childrenOf(head)).toHaveLength(1);
+  });
+
+  it('Debug & Fix: the failing check and its redacted log tail reach the agent', async () => {
+    await world(`node ${JSON.stringify(SCRIPTED)}`);
+    sim.ci(head, 'failure', 'test', `2026-01-01T00:00:00.0000000Z FAIL health\nkey ${AGENT_KEY}\n`);
+    sim.ci(head, 'success', 'lint');
+    const debug = { ...payload, node: 'debug-fix' as const, attempt: 1 };
+    expect((await action('agent', {}, debug)).outputs.state).toBe('changed');
+    const folder = await agentFolder();
+    const failures = JSON.parse(
+      await readFile(join(folder, 'context', 'ci-failures.json'), 'utf8'),
+    );
+    expect(failures).toEqual([
+      {
+        name: 'test',
+        conclusion: 'failure',
+        url: expect.stringMatching(/\/actions\/runs\/9\/job\/\d+$/),
+        logTail: 'FAIL health\nkey [REDACTED]',
+      },
+    ]);
+    const prompt = await readFile(join(folder, 'prompt.md'), 'utf8');
+    expect(prompt).toContain('FAIL health');
+    expect(prompt).not.toContain(AGENT_KEY);
+    const apply = await action('apply', {}, debug);
+    expect(apply.outputs.state).toBe('committed');
+    expect(sim.files(BRANCH)['src/coder/example-phase-1.mjs']).toContain('"attempt 1: test"');
+  });
+
+  it('Debug & Fix without actions: read: the check is listed with its link and no log', async () => {
+    await world(`node ${JSON.stringify(SCRIPTED)}`);
+    sim.ci(head, 'failure', 'test', 'FAIL\n');
+    sim.logsForbidden = true;
+    const debug = { ...payload, node: 'debug-fix' as const };
+    expect((await action('agent', {}, debug)).outputs.state).toBe('changed');
+    const failures = JSON.parse(
+      await readFile(join(await agentFolder(), 'context', 'ci-failures.json'), 'utf8'),
+    );
+    expect(failures[0].logMissing).toBe(
+      'this job may not read Actions logs (give it `actions: read`)',
+    );
+  });
+
+  it('review fix: the scripted agent edits the commented line', async () => {
+    await world(`node ${JSON.stringify(SCRIPTED)}`);
+    sim.reviews.push({
+      id: 7,
+      pr: 2,
+      user: 'reviewer1',
+      state: 'CHANGES_REQUESTED',
+      commit_id: head,
+      body: 'One change.',
+      comments: [
+        {
+          path: 'src/server.ts',
+          line: 1,
+          body: 'Use 8080.\n```suggestion\nexport const port = 8080;\n```',
+        },
+      ],
+    });
+    const fix = { ...payload, node: 'review-fix' as const };
+    expect((await action('agent', {}, fix)).outputs.state).toBe('changed');
+    const review = JSON.parse(
+      await readFile(join(await agentFolder(), 'context', 'review-comments.json'), 'utf8'),
+    );
+    expect(review).toMatchObject({
+      reviewer: 'reviewer1',
+      comments: [{ path: 'src/server.ts', line: 1 }],
+    });
+    expect((await action('apply', {}, fix)).outputs.state).toBe('committed');
+    expect(sim.files(BRANCH)['src/server.ts']).toBe('export const port = 8080;\n');
+  });
+
+  it('refuses a payload out of shape, and acts on no pull request that is not a loop PR', async () => {
+    await world('true');
+    const bad = await action('agent', {}, { ...payload, branch: 'main' });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain(
+      '::error::coder-loop: The hand-off payload is invalid: `branch`: must be a coder/ branch.',
+    );
+    sim.pull(2).state = 'closed';
+    const closed = await action('apply');
+    expect(closed.outputs.state).toBe('ignored');
+    expect(closed.requests.filter((r) => !r.startsWith('GET'))).toEqual([]);
+  });
+});

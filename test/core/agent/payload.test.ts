@@ -1,0 +1,100 @@
+import {
+  AGENT_EVENT_TYPE,
+  buildAgentPayload,
+  parseAgentPayload,
+  type AgentHandOff,
+} from '../../../src/core/index.js';
+
+const HEAD = 'a'.repeat(40);
+const handOff: AgentHandOff = {
+  node: 'tdd',
+  repo: { owner: 'Codertocat', repo: 'Hello-World' },
+  branch: 'coder/example/phase-1',
+  headSha: HEAD,
+  pullRequest: 2,
+  issue: 1,
+  plan: { name: 'Example', phase: 1 },
+  attempt: 1,
+  agent: { command: 'node agent.mjs', timeoutMinutes: 30, maxReviewRounds: 3, env: ['KEY'] },
+};
+
+describe('the hand-off payload', () => {
+  it('builds the client_payload of SPEC §9: ten top-level keys, no maxReviewRounds', () => {
+    const payload = buildAgentPayload(handOff);
+    expect(AGENT_EVENT_TYPE).toBe('coder-loop-agent');
+    expect(payload).toEqual({
+      node: 'tdd',
+      repository: 'Codertocat/Hello-World',
+      branch: 'coder/example/phase-1',
+      headSha: HEAD,
+      pullRequest: 2,
+      issue: 1,
+      plan: 'Example',
+      phase: 1,
+      attempt: 1,
+      agent: { command: 'node agent.mjs', timeoutMinutes: 30, env: ['KEY'] },
+    });
+    // GitHub refuses a client_payload with more than 10 top-level properties.
+    expect(Object.keys(payload)).toHaveLength(10);
+    expect(parseAgentPayload(JSON.parse(JSON.stringify(payload)))).toEqual({
+      payload,
+      problems: [],
+    });
+  });
+
+  it('quick mode has no plan and no phase', () => {
+    const payload = buildAgentPayload({
+      ...handOff,
+      branch: 'coder/quick/issue-7',
+      plan: undefined,
+      issue: 7,
+    });
+    expect(payload).toMatchObject({ plan: null, phase: null, issue: 7 });
+  });
+
+  it('throws on a hand-off out of shape (a bug upstream)', () => {
+    expect(() => buildAgentPayload({ ...handOff, headSha: 'abc' })).toThrow();
+  });
+
+  it('refuses an inbound payload out of shape, naming each field', () => {
+    const { problems } = parseAgentPayload({
+      ...buildAgentPayload(handOff),
+      node: 'deploy',
+      branch: 'main',
+      headSha: 'HEAD',
+      plan: '../etc',
+      extra: 1,
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(/^`node`: Invalid option/),
+      '`branch`: must be a coder/ branch',
+      '`headSha`: must be a full commit sha (40 hex digits)',
+      '`plan`: the plan name contains a path separator (/ or \\)',
+      'The payload has unknown key(s) `extra`',
+    ]);
+  });
+
+  it.each([
+    'coder/../main',
+    'coder/x..y',
+    'coder/a b',
+    'coder/x.lock',
+    'coder/x/',
+    'coder//x',
+    'coder/.hidden',
+    'coder/x@{1}',
+  ])('refuses the branch %j', (branch) => {
+    expect(parseAgentPayload({ ...buildAgentPayload(handOff), branch }).problems).toHaveLength(1);
+  });
+
+  it('refuses a payload that is not an object, and an agent variable the loop withholds', () => {
+    expect(parseAgentPayload(null).problems).toHaveLength(1);
+    const payload = buildAgentPayload(handOff);
+    expect(
+      parseAgentPayload({ ...payload, agent: { ...payload.agent, env: ['GITHUB_TOKEN'] } })
+        .problems,
+    ).toEqual([
+      '`agent.env.0`: must not be a CODER_, GITHUB_, ACTIONS_, RUNNER_ or INPUT_ variable (the loop sets or withholds those)',
+    ]);
+  });
+});
