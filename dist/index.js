@@ -60067,6 +60067,24 @@ var AgentPayloadSchema = external_exports.strictObject({
   attempt: external_exports.number().int().min(1).max(100),
   agent: AgentConfigSchema.pick({ command: true, timeoutMinutes: true, env: true }).required()
 });
+function buildAgentPayload(handOff) {
+  return AgentPayloadSchema.parse({
+    node: handOff.node,
+    repository: `${handOff.repo.owner}/${handOff.repo.repo}`,
+    branch: handOff.branch,
+    headSha: handOff.headSha,
+    pullRequest: handOff.pullRequest,
+    issue: handOff.issue,
+    plan: handOff.plan?.name ?? null,
+    phase: handOff.plan?.phase ?? null,
+    attempt: handOff.attempt,
+    agent: {
+      command: handOff.agent.command,
+      timeoutMinutes: handOff.agent.timeoutMinutes,
+      env: handOff.agent.env
+    }
+  });
+}
 function parseAgentPayload(data) {
   const result = AgentPayloadSchema.safeParse(data);
   if (result.success) return { payload: result.data, problems: [] };
@@ -60076,6 +60094,42 @@ function parseAgentPayload(data) {
       return issue4.code === "unrecognized_keys" ? `${where} has unknown key(s) ${issue4.keys.map((k) => `\`${k}\``).join(", ")}` : `${where}: ${issue4.message}`;
     })
   };
+}
+
+// src/core/loop/handoff.ts
+function agentHandOff(config2, at) {
+  if (!config2.agent) return void 0;
+  const { marker } = at;
+  return buildAgentPayload({
+    node: at.node,
+    repo: at.repo,
+    branch: at.branch,
+    headSha: at.headSha,
+    pullRequest: at.pullRequest,
+    issue: marker.issue,
+    ...marker.mode === "plan" && marker.plan && marker.phase ? { plan: { name: marker.plan, phase: marker.phase } } : {},
+    attempt: at.attempt,
+    agent: config2.agent
+  });
+}
+var WHAT = {
+  tdd: "writes a failing test, then the code",
+  "debug-fix": "fixes the failing checks",
+  "review-fix": "answers the review"
+};
+function agentWorking(payload, repoUrl) {
+  const runs = `${repoUrl}/actions?query=${encodeURIComponent("event:repository_dispatch")}`;
+  return `Agent working (attempt ${payload.attempt}): the coding agent ${WHAT[payload.node]} and pushes one commit; CI runs on it. [Workflow runs](${runs}).`;
+}
+function withAgent(view, payload, repoUrl) {
+  return payload ? { ...view, next: agentWorking(payload, repoUrl) } : view;
+}
+function reviewRound(marker, head, config2) {
+  const rounds = marker.reviewRounds ?? [];
+  const repeat = rounds.includes(head);
+  const round = repeat ? rounds.indexOf(head) + 1 : rounds.length + 1;
+  const max = config2.agent?.maxReviewRounds ?? Infinity;
+  return { round, repeat, exhausted: round > max };
 }
 
 // src/core/agent/redact.ts
@@ -61004,6 +61058,220 @@ async function release(env, issue4) {
   };
 }
 
+// src/github/agent.ts
+async function sendAgentDispatch(gh, repo2, payload) {
+  await gh.request("POST /repos/{owner}/{repo}/dispatches", {
+    ...repo2,
+    event_type: AGENT_EVENT_TYPE,
+    client_payload: { ...payload }
+  });
+}
+async function agentPullRequest(gh, repo2, payload, identity) {
+  let data;
+  try {
+    ({ data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+      ...repo2,
+      pull_number: payload.pullRequest
+    }));
+  } catch (error63) {
+    if (isHttpError(error63, 404))
+      return { reason: `pull request #${payload.pullRequest} does not exist` };
+    throw error63;
+  }
+  const full = `${repo2.owner}/${repo2.repo}`.toLowerCase();
+  if (data.state !== "open") return { reason: `pull request #${data.number} is ${data.state}` };
+  if (data.head.repo?.full_name?.toLowerCase() !== full)
+    return { reason: `pull request #${data.number} comes from another repository` };
+  if (data.head.ref !== payload.branch || !data.head.ref.startsWith("coder/"))
+    return {
+      reason: `pull request #${data.number}'s head is ${data.head.ref}, not the loop branch ${payload.branch}`
+    };
+  const problem = identity && loopPullProblem(data, identity);
+  if (problem) return { reason: `pull request #${data.number} is not the loop's: ${problem}` };
+  return { pull: { number: data.number, headSha: data.head.sha, body: data.body ?? "" } };
+}
+function jobIdOf(url2) {
+  const m = url2 && /\/actions\/runs\/\d+\/jobs?\/(\d+)(?:[/?#]|$)/.exec(url2);
+  return m ? Number(m[1]) : void 0;
+}
+var LOGS_READ = 5;
+async function readCiFailures(gh, repo2, sha, config2, secrets, identity) {
+  const { results } = await readHeadChecks(gh, repo2, sha, identity);
+  const gate = evaluateGate(results, config2);
+  if (gate.verdict !== "failed") return [];
+  const failures = [];
+  for (const [i, check3] of gate.failing.entries()) {
+    const failure2 = {
+      name: check3.name,
+      conclusion: check3.conclusion ?? "failure",
+      ...check3.url ? { url: check3.url } : {}
+    };
+    const job = jobIdOf(check3.url);
+    if (job === void 0) failure2.logMissing = "not a GitHub Actions job; open the link";
+    else if (i >= LOGS_READ) failure2.logMissing = `only the first ${LOGS_READ} logs are read`;
+    else Object.assign(failure2, await jobLogTail(gh, repo2, job, secrets));
+    failures.push(failure2);
+  }
+  return failures;
+}
+async function jobLogTail(gh, repo2, job, secrets) {
+  try {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", {
+      ...repo2,
+      job_id: job
+    });
+    const text5 = typeof data === "string" ? data : Buffer.from(data).toString("utf8");
+    return { logTail: logTail(text5, secrets) };
+  } catch (error63) {
+    if (isHttpError(error63, 403))
+      return { logMissing: "this job may not read Actions logs (give it `actions: read`)" };
+    if (isHttpError(error63, 404) || isHttpError(error63, 410))
+      return { logMissing: "the log is gone (expired or deleted)" };
+    return { logMissing: `the log could not be read: ${errorMessage(error63)}` };
+  }
+}
+async function readReviewToFix(gh, repo2, pr, headSha) {
+  const { data: reviews } = await gh.request(
+    "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+    {
+      ...repo2,
+      pull_number: pr,
+      per_page: 100
+    }
+  );
+  const asked = reviews.filter((r) => r.state === "CHANGES_REQUESTED");
+  const review2 = asked.filter((r) => r.commit_id === headSha).pop() ?? asked.pop();
+  if (!review2) return void 0;
+  const { data: comments } = await gh.request(
+    "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments",
+    { ...repo2, pull_number: pr, review_id: Number(review2.id), per_page: 100 }
+  );
+  return {
+    reviewer: review2.user?.login ?? "a reviewer",
+    body: review2.body ?? "",
+    ...review2.html_url ? { url: review2.html_url } : {},
+    comments: comments.map((c) => {
+      const line = c.line ?? c.original_line;
+      return {
+        path: c.path,
+        ...typeof line === "number" ? { line } : {},
+        body: c.body,
+        ...c.html_url ? { url: c.html_url } : {}
+      };
+    })
+  };
+}
+async function readIssueText(gh, repo2, issue4) {
+  const { data } = await gh.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
+    ...repo2,
+    issue_number: issue4
+  });
+  return { number: issue4, title: data.title, body: data.body ?? "" };
+}
+async function isOurCommit(gh, repo2, head, payload) {
+  const { data } = await gh.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", {
+    ...repo2,
+    commit_sha: head
+  });
+  return data.parents.length === 1 && data.parents[0].sha === payload.headSha && data.message.split("\n").includes(agentTrailer(payload));
+}
+async function whenNotAtHead(gh, repo2, head, payload) {
+  if (head && await isOurCommit(gh, repo2, head, payload))
+    return { state: "already-applied", commit: head };
+  return head ? { state: "moved", head } : { state: "moved" };
+}
+async function commitAgentChanges(gh, repo2, payload, changes, message) {
+  const reader = new GitReader(gh, repo2);
+  const head = await reader.branchHead(payload.branch);
+  if (head !== payload.headSha) return whenNotAtHead(gh, repo2, head, payload);
+  const { data: parent } = await gh.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", {
+    ...repo2,
+    commit_sha: payload.headSha
+  });
+  const files = [];
+  for (const change of changes) {
+    if ("deleted" in change) {
+      files.push({ path: change.path, sha: null });
+      continue;
+    }
+    const text5 = asText(change.bytes);
+    files.push(
+      text5 === void 0 ? { path: change.path, sha: await createBlob(gh, repo2, change.bytes), mode: change.mode } : { path: change.path, content: text5, mode: change.mode }
+    );
+  }
+  const commit = await createCommit(
+    gh,
+    repo2,
+    { sha: payload.headSha, tree: parent.tree.sha },
+    files,
+    message
+  );
+  try {
+    await gh.request("PATCH /repos/{owner}/{repo}/git/refs/{ref}", {
+      ...repo2,
+      ref: `heads/${payload.branch}`,
+      sha: commit,
+      force: false
+    });
+    return { state: "committed", commit };
+  } catch (error63) {
+    if (!isHttpError(error63, 422)) throw error63;
+    const now = await reader.branchHead(payload.branch);
+    if (now === commit) return { state: "committed", commit };
+    return whenNotAtHead(gh, repo2, now, payload);
+  }
+}
+async function applyAgentRun(gh, repo2, payload, run2, summary3, plansDir) {
+  const say = (body) => replyOnIssue(gh, repo2, payload.pullRequest, body);
+  if (run2.headSha !== payload.headSha) {
+    const reason = `the changes were made on ${run2.headSha.slice(0, 7)}, not on the hand-off's head ${payload.headSha.slice(0, 7)}`;
+    await say(agentReply.refused(payload, [reason]));
+    return { state: "refused", failedAttempt: true, reason };
+  }
+  switch (run2.outcome) {
+    case "stale":
+      return { state: "stale", failedAttempt: false, reason: run2.reason ?? "the head moved" };
+    case "failed":
+    case "timed-out": {
+      const reason = run2.reason ?? (run2.outcome === "failed" ? "failed" : "timed out");
+      await say(agentReply.failed(payload, reason, summary3));
+      return { state: "agent-failed", failedAttempt: true, reason };
+    }
+    default:
+      break;
+  }
+  if (run2.outcome === "no-change" || run2.changes.length === 0) {
+    await say(agentReply.noChange(payload, summary3));
+    return { state: "no-change", failedAttempt: true };
+  }
+  const checked = validateChanges(run2.changes, plansDir);
+  if (!checked.ok) {
+    await say(agentReply.refused(payload, checked.problems));
+    return { state: "refused", failedAttempt: true, reason: checked.problems.join("; ") };
+  }
+  const result = await commitAgentChanges(
+    gh,
+    repo2,
+    payload,
+    checked.changes,
+    agentCommitMessage(payload)
+  );
+  switch (result.state) {
+    case "committed":
+      await say(agentReply.committed(payload, result.commit, summary3));
+      return { state: "committed", commit: result.commit, failedAttempt: false };
+    case "already-applied":
+      return { state: "already-applied", commit: result.commit, failedAttempt: false };
+    case "moved":
+      await say(agentReply.moved(payload, result.head));
+      return {
+        state: "moved",
+        failedAttempt: false,
+        reason: result.head ? `the branch moved to ${result.head}` : "the branch is gone"
+      };
+  }
+}
+
 // src/github/loop/next.ts
 async function startPhase(env, config2, who, requested) {
   const { gh, repo: repo2 } = env;
@@ -61083,25 +61351,40 @@ async function startPhase(env, config2, who, requested) {
   });
   await replyOnIssue(gh, repo2, who.issue, reply.started(name, current, start.branch, pr));
   const at = (file2) => planPath(config2.plansDir, name, file2);
+  const marker = readMarker(pr.body);
+  const handOff = marker ? agentHandOff(config2, {
+    node: "tdd",
+    repo: repo2,
+    branch: start.branch,
+    headSha: startSha,
+    pullRequest: pr.number,
+    marker,
+    attempt: 1
+  }) : void 0;
   await createCheckRun(
     gh,
     repo2,
     startSha,
-    {
-      mode: "plan",
-      node: "TDD",
-      title: `Phase ${current.number}: implementation (TDD)`,
-      next: "Write a failing test, then the minimal code, and push both to this branch. CI on the pull request is the verification gate.",
-      links: [
-        ...context.taskPlan ? [{ label: "Task plan", path: at(context.taskPlan) }] : [],
-        { label: "Checklist", path: at(PLAN_FILES.checklist) },
-        ...context.codemap ? [{ label: "Codemap", path: at(context.codemap) }] : [],
-        ...context.requirements.map((r) => ({ label: r.split("/").pop(), path: at(r) }))
-      ]
-    },
+    withAgent(
+      {
+        mode: "plan",
+        node: "TDD",
+        title: `Phase ${current.number}: implementation (TDD)`,
+        next: "Write a failing test, then the minimal code, and push both to this branch. CI on the pull request is the verification gate.",
+        links: [
+          ...context.taskPlan ? [{ label: "Task plan", path: at(context.taskPlan) }] : [],
+          { label: "Checklist", path: at(PLAN_FILES.checklist) },
+          ...context.codemap ? [{ label: "Codemap", path: at(context.codemap) }] : [],
+          ...context.requirements.map((r) => ({ label: r.split("/").pop(), path: at(r) }))
+        ]
+      },
+      handOff,
+      env.repoUrl
+    ),
     env.repoUrl,
     start.branch
   );
+  if (handOff) await sendAgentDispatch(gh, repo2, handOff);
   return { ...outcome, pullRequest: pr.number };
 }
 async function commitMarker(env, sha) {
@@ -61178,19 +61461,33 @@ ${renderMarker(marker)}
     body
   });
   await replyOnIssue(gh, repo2, issue4.number, reply.quickStarted(branch2, pr, assessment));
+  const handOff = agentHandOff(config2, {
+    node: "tdd",
+    repo: repo2,
+    branch: branch2,
+    headSha: startSha,
+    pullRequest: pr.number,
+    marker,
+    attempt: 1
+  });
   await createCheckRun(
     gh,
     repo2,
     startSha,
-    {
-      mode: "quick",
-      node: "QuickMode",
-      title: "Quick mode: implementation",
-      next: "Push the fix to this branch; CI is the gate."
-    },
+    withAgent(
+      {
+        mode: "quick",
+        node: "QuickMode",
+        title: "Quick mode: implementation",
+        next: "Push the fix to this branch; CI is the gate."
+      },
+      handOff,
+      env.repoUrl
+    ),
     env.repoUrl,
     branch2
   );
+  if (handOff) await sendAgentDispatch(gh, repo2, handOff);
   return { ...outcome, pullRequest: pr.number };
 }
 
@@ -61282,13 +61579,39 @@ async function review(env, payload, loop, reviewer, kind) {
   const identity = await env.identity();
   if (kind === "changes") {
     const checks2 = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity);
+    const round = config2.agent ? reviewRound(marker, pr.head.sha, config2) : void 0;
+    if (round && !round.repeat && round.exhausted) {
+      const max = config2.agent.maxReviewRounds;
+      await escalate(
+        env,
+        config2,
+        loop,
+        checks2,
+        `${max} review round${max === 1 ? "" : "s"} handed to the coding agent (the limit is ${max}), and @${reviewer.login} asked for changes again`,
+        []
+      );
+      return { ...base, state: "escalated", reason: "review rounds exhausted" };
+    }
+    const handOff = round && !round.repeat ? agentHandOff(config2, {
+      node: "review-fix",
+      repo: env.repo,
+      branch: pr.head.ref,
+      headSha: pr.head.sha,
+      pullRequest: pr.number,
+      marker,
+      attempt: round.round
+    }) : void 0;
     await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, checks2.own, {
-      view: {
-        mode: "plan",
-        node: "TDD",
-        title: "Changes requested",
-        next: `@${reviewer.login} asked for changes: back to implementation. Push to this branch; CI runs again.`
-      }
+      view: withAgent(
+        {
+          mode: "plan",
+          node: "TDD",
+          title: "Changes requested",
+          next: `@${reviewer.login} asked for changes: back to implementation. Push to this branch; CI runs again.`
+        },
+        handOff,
+        env.repoUrl
+      )
     });
     await replyOnIssue(
       env.gh,
@@ -61296,6 +61619,11 @@ async function review(env, payload, loop, reviewer, kind) {
       marker.issue,
       reply.changesRequested(pr.number, reviewer.login)
     );
+    if (handOff) {
+      const updated = { ...marker, reviewRounds: [...marker.reviewRounds ?? [], pr.head.sha] };
+      await setMarker(env, pr, updated);
+      await sendAgentDispatch(env.gh, env.repo, handOff);
+    }
     return { ...base, state: "changes-requested" };
   }
   if (payload.review.commit_id !== pr.head.sha) {
@@ -61651,19 +61979,15 @@ async function evaluate(env, config2, { pr, marker }, options = {}) {
   const completed = await completeIfApproved(env, config2, { pr, marker }, files);
   return completed ?? { ...outcome, state: "code-review" };
 }
-async function fail(env, config2, { pr, marker }, checks, failing, reason) {
+async function fail(env, config2, { pr, marker }, checks, failing, reason, agent) {
   const { gh, repo: repo2 } = env;
   const head = pr.head.sha;
   const attempts = [
-    ...(marker.attempts ?? []).filter((a) => a.sha !== head),
-    { sha: head, checks: failing, ...reason ? { reason } : {} }
+    ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
+    { sha: head, checks: failing, ...reason ? { reason } : {}, ...agent ? { agent } : {} }
   ];
   const updated = { ...marker, attempts };
-  await gh.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
-    ...repo2,
-    pull_number: pr.number,
-    body: updateMarker(pr.body ?? "", updated)
-  });
+  await setMarker(env, pr, updated);
   const k = attempts.length;
   const outcome = {
     state: "failed",
@@ -61683,14 +62007,24 @@ async function fail(env, config2, { pr, marker }, checks, failing, reason) {
     );
     return { ...outcome, state: "escalated" };
   }
+  const handOff = k < config2.maxRetries ? agentHandOff(config2, {
+    node: "debug-fix",
+    repo: repo2,
+    branch: pr.head.ref,
+    headSha: head,
+    pullRequest: pr.number,
+    marker: updated,
+    attempt: k
+  }) : void 0;
+  const view = {
+    mode: marker.mode,
+    node: "Debug",
+    title: `Debug & Fix (attempt ${k} of ${config2.maxRetries})`,
+    next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
+    attempt: { number: k, of: config2.maxRetries }
+  };
   await showCheck(env, { sha: head, ref: pr.head.ref }, checks.own, {
-    view: {
-      mode: marker.mode,
-      node: "Debug",
-      title: `Debug & Fix (attempt ${k} of ${config2.maxRetries})`,
-      next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
-      attempt: { number: k, of: config2.maxRetries }
-    },
+    view: withAgent(view, handOff, env.repoUrl),
     conclusion: "failure"
   });
   await replyOnIssue(
@@ -61699,7 +62033,30 @@ async function fail(env, config2, { pr, marker }, checks, failing, reason) {
     marker.issue,
     reply.ciFailed(pr.number, k, config2.maxRetries, failing, reason)
   );
-  return outcome;
+  if (handOff) await sendAgentDispatch(gh, repo2, handOff);
+  return handOff ? { ...outcome, reason: `${outcome.reason}; handed to the coding agent` } : outcome;
+}
+async function agentRunFailed(env, config2, handOff, reason) {
+  const loop = await loopPullForHead(env, handOff.branch, handOff.headSha);
+  if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
+  if (isEscalated(loop.pr)) return { state: "escalated", reason: "escalated" };
+  const checks = await readHeadChecks(env.gh, env.repo, handOff.headSha, await env.identity());
+  return fail(
+    env,
+    config2,
+    loop,
+    checks,
+    [],
+    `The coding agent (${handOff.node}, attempt ${handOff.attempt}) produced no commit: ${reason}`,
+    `${handOff.node}#${handOff.attempt}`
+  );
+}
+async function setMarker(env, pr, marker) {
+  await env.gh.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
+    ...env.repo,
+    pull_number: pr.number,
+    body: updateMarker(pr.body ?? "", marker)
+  });
 }
 async function escalate(env, config2, { pr, marker }, checks, reason, details) {
   const { gh, repo: repo2 } = env;
@@ -61841,7 +62198,7 @@ async function retryOrResume(env, config2, command, issue4) {
       continue;
     }
     await clearEscalated(gh, repo2, [pr.number, marker.issue]);
-    const fresh = { ...marker, attempts: [] };
+    const fresh = { ...marker, attempts: [], reviewRounds: [] };
     const body = updateMarker(pr.body ?? "", fresh);
     await gh.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
       ...repo2,
@@ -62249,215 +62606,6 @@ async function dispatch(env, name, payload) {
 // src/action/agent/apply.ts
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-
-// src/github/agent.ts
-async function agentPullRequest(gh, repo2, payload, identity) {
-  let data;
-  try {
-    ({ data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
-      ...repo2,
-      pull_number: payload.pullRequest
-    }));
-  } catch (error63) {
-    if (isHttpError(error63, 404))
-      return { reason: `pull request #${payload.pullRequest} does not exist` };
-    throw error63;
-  }
-  const full = `${repo2.owner}/${repo2.repo}`.toLowerCase();
-  if (data.state !== "open") return { reason: `pull request #${data.number} is ${data.state}` };
-  if (data.head.repo?.full_name?.toLowerCase() !== full)
-    return { reason: `pull request #${data.number} comes from another repository` };
-  if (data.head.ref !== payload.branch || !data.head.ref.startsWith("coder/"))
-    return {
-      reason: `pull request #${data.number}'s head is ${data.head.ref}, not the loop branch ${payload.branch}`
-    };
-  const problem = identity && loopPullProblem(data, identity);
-  if (problem) return { reason: `pull request #${data.number} is not the loop's: ${problem}` };
-  return { pull: { number: data.number, headSha: data.head.sha, body: data.body ?? "" } };
-}
-function jobIdOf(url2) {
-  const m = url2 && /\/actions\/runs\/\d+\/jobs?\/(\d+)(?:[/?#]|$)/.exec(url2);
-  return m ? Number(m[1]) : void 0;
-}
-var LOGS_READ = 5;
-async function readCiFailures(gh, repo2, sha, config2, secrets, identity) {
-  const { results } = await readHeadChecks(gh, repo2, sha, identity);
-  const gate = evaluateGate(results, config2);
-  if (gate.verdict !== "failed") return [];
-  const failures = [];
-  for (const [i, check3] of gate.failing.entries()) {
-    const failure2 = {
-      name: check3.name,
-      conclusion: check3.conclusion ?? "failure",
-      ...check3.url ? { url: check3.url } : {}
-    };
-    const job = jobIdOf(check3.url);
-    if (job === void 0) failure2.logMissing = "not a GitHub Actions job; open the link";
-    else if (i >= LOGS_READ) failure2.logMissing = `only the first ${LOGS_READ} logs are read`;
-    else Object.assign(failure2, await jobLogTail(gh, repo2, job, secrets));
-    failures.push(failure2);
-  }
-  return failures;
-}
-async function jobLogTail(gh, repo2, job, secrets) {
-  try {
-    const { data } = await gh.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", {
-      ...repo2,
-      job_id: job
-    });
-    const text5 = typeof data === "string" ? data : Buffer.from(data).toString("utf8");
-    return { logTail: logTail(text5, secrets) };
-  } catch (error63) {
-    if (isHttpError(error63, 403))
-      return { logMissing: "this job may not read Actions logs (give it `actions: read`)" };
-    if (isHttpError(error63, 404) || isHttpError(error63, 410))
-      return { logMissing: "the log is gone (expired or deleted)" };
-    return { logMissing: `the log could not be read: ${errorMessage(error63)}` };
-  }
-}
-async function readReviewToFix(gh, repo2, pr, headSha) {
-  const { data: reviews } = await gh.request(
-    "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
-    {
-      ...repo2,
-      pull_number: pr,
-      per_page: 100
-    }
-  );
-  const asked = reviews.filter((r) => r.state === "CHANGES_REQUESTED");
-  const review2 = asked.filter((r) => r.commit_id === headSha).pop() ?? asked.pop();
-  if (!review2) return void 0;
-  const { data: comments } = await gh.request(
-    "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments",
-    { ...repo2, pull_number: pr, review_id: Number(review2.id), per_page: 100 }
-  );
-  return {
-    reviewer: review2.user?.login ?? "a reviewer",
-    body: review2.body ?? "",
-    ...review2.html_url ? { url: review2.html_url } : {},
-    comments: comments.map((c) => {
-      const line = c.line ?? c.original_line;
-      return {
-        path: c.path,
-        ...typeof line === "number" ? { line } : {},
-        body: c.body,
-        ...c.html_url ? { url: c.html_url } : {}
-      };
-    })
-  };
-}
-async function readIssueText(gh, repo2, issue4) {
-  const { data } = await gh.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
-    ...repo2,
-    issue_number: issue4
-  });
-  return { number: issue4, title: data.title, body: data.body ?? "" };
-}
-async function isOurCommit(gh, repo2, head, payload) {
-  const { data } = await gh.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", {
-    ...repo2,
-    commit_sha: head
-  });
-  return data.parents.length === 1 && data.parents[0].sha === payload.headSha && data.message.split("\n").includes(agentTrailer(payload));
-}
-async function whenNotAtHead(gh, repo2, head, payload) {
-  if (head && await isOurCommit(gh, repo2, head, payload))
-    return { state: "already-applied", commit: head };
-  return head ? { state: "moved", head } : { state: "moved" };
-}
-async function commitAgentChanges(gh, repo2, payload, changes, message) {
-  const reader = new GitReader(gh, repo2);
-  const head = await reader.branchHead(payload.branch);
-  if (head !== payload.headSha) return whenNotAtHead(gh, repo2, head, payload);
-  const { data: parent } = await gh.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", {
-    ...repo2,
-    commit_sha: payload.headSha
-  });
-  const files = [];
-  for (const change of changes) {
-    if ("deleted" in change) {
-      files.push({ path: change.path, sha: null });
-      continue;
-    }
-    const text5 = asText(change.bytes);
-    files.push(
-      text5 === void 0 ? { path: change.path, sha: await createBlob(gh, repo2, change.bytes), mode: change.mode } : { path: change.path, content: text5, mode: change.mode }
-    );
-  }
-  const commit = await createCommit(
-    gh,
-    repo2,
-    { sha: payload.headSha, tree: parent.tree.sha },
-    files,
-    message
-  );
-  try {
-    await gh.request("PATCH /repos/{owner}/{repo}/git/refs/{ref}", {
-      ...repo2,
-      ref: `heads/${payload.branch}`,
-      sha: commit,
-      force: false
-    });
-    return { state: "committed", commit };
-  } catch (error63) {
-    if (!isHttpError(error63, 422)) throw error63;
-    const now = await reader.branchHead(payload.branch);
-    if (now === commit) return { state: "committed", commit };
-    return whenNotAtHead(gh, repo2, now, payload);
-  }
-}
-async function applyAgentRun(gh, repo2, payload, run2, summary3, plansDir) {
-  const say = (body) => replyOnIssue(gh, repo2, payload.pullRequest, body);
-  if (run2.headSha !== payload.headSha) {
-    const reason = `the changes were made on ${run2.headSha.slice(0, 7)}, not on the hand-off's head ${payload.headSha.slice(0, 7)}`;
-    await say(agentReply.refused(payload, [reason]));
-    return { state: "refused", failedAttempt: true, reason };
-  }
-  switch (run2.outcome) {
-    case "stale":
-      return { state: "stale", failedAttempt: false, reason: run2.reason ?? "the head moved" };
-    case "failed":
-    case "timed-out": {
-      const reason = run2.reason ?? (run2.outcome === "failed" ? "failed" : "timed out");
-      await say(agentReply.failed(payload, reason, summary3));
-      return { state: "agent-failed", failedAttempt: true, reason };
-    }
-    default:
-      break;
-  }
-  if (run2.outcome === "no-change" || run2.changes.length === 0) {
-    await say(agentReply.noChange(payload, summary3));
-    return { state: "no-change", failedAttempt: true };
-  }
-  const checked = validateChanges(run2.changes, plansDir);
-  if (!checked.ok) {
-    await say(agentReply.refused(payload, checked.problems));
-    return { state: "refused", failedAttempt: true, reason: checked.problems.join("; ") };
-  }
-  const result = await commitAgentChanges(
-    gh,
-    repo2,
-    payload,
-    checked.changes,
-    agentCommitMessage(payload)
-  );
-  switch (result.state) {
-    case "committed":
-      await say(agentReply.committed(payload, result.commit, summary3));
-      return { state: "committed", commit: result.commit, failedAttempt: false };
-    case "already-applied":
-      return { state: "already-applied", commit: result.commit, failedAttempt: false };
-    case "moved":
-      await say(agentReply.moved(payload, result.head));
-      return {
-        state: "moved",
-        failedAttempt: false,
-        reason: result.head ? `the branch moved to ${result.head}` : "the branch is gone"
-      };
-  }
-}
-
-// src/action/agent/apply.ts
 var MAX_CHANGES_JSON = 32 * 1024 * 1024;
 async function readChangeSet(dir) {
   let text5;
@@ -64672,7 +64820,15 @@ async function run(env = process.env) {
     const repo2 = { owner: repository.owner.login, repo: repository.name };
     const loadConfig = () => loadConfigFromRepo(gh, repo2, configPath, repository.default_branch);
     if (step !== "loop") {
-      await runAgentSide(step, { gh, repo: repo2, eventName, event: payload, loadConfig, env });
+      await runAgentSide(step, {
+        gh,
+        repo: repo2,
+        eventName,
+        event: payload,
+        loadConfig,
+        env,
+        loopEnv: loopEnvOf(gh, repo2, repository, loadConfig)
+      });
       return;
     }
     const defaultToken = Boolean(env.GITHUB_TOKEN) && token === env.GITHUB_TOKEN;
@@ -64681,16 +64837,7 @@ async function run(env = process.env) {
         "coder-loop runs on the default GITHUB_TOKEN: commits and pull requests it creates start no workflow runs, so CI never runs on them. Use an App token (actions/create-github-app-token) or a PAT; see docs/github-action.md."
       );
     }
-    const loopEnv = {
-      gh,
-      repo: repo2,
-      repoUrl: repository.html_url,
-      defaultBranch: repository.default_branch,
-      loadConfig,
-      identity: once(() => tokenIdentity(gh, getInput("app-slug") || void 0)),
-      log: { info: (m) => info(m), warn: (m) => warning(m) },
-      now: () => /* @__PURE__ */ new Date()
-    };
+    const loopEnv = loopEnvOf(gh, repo2, repository, loadConfig);
     const outcome = await dispatch(loopEnv, eventName, payload);
     setOutput("state", outcome.state);
     setOutput("mode", outcome.mode ?? "");
@@ -64712,6 +64859,18 @@ async function run(env = process.env) {
   } catch (error63) {
     setFailed(`coder-loop: ${error63 instanceof Error ? error63.message : String(error63)}`);
   }
+}
+function loopEnvOf(gh, repo2, repository, loadConfig) {
+  return {
+    gh,
+    repo: repo2,
+    repoUrl: repository.html_url,
+    defaultBranch: repository.default_branch,
+    loadConfig,
+    identity: once(() => tokenIdentity(gh, getInput("app-slug") || void 0)),
+    log: { info: (m) => info(m), warn: (m) => warning(m) },
+    now: () => /* @__PURE__ */ new Date()
+  };
 }
 async function runAgentSide(step, side) {
   const { gh, repo: repo2, event, env } = side;
@@ -64764,15 +64923,16 @@ async function runAgentSide(step, side) {
     );
     return;
   }
-  const identity = await tokenIdentity(gh, getInput("app-slug") || void 0);
   const outcome = await applyStep({
     gh,
     repo: repo2,
     payload,
     plansDir: config2.plansDir,
     changesDir,
-    identity
+    identity: await side.loopEnv.identity()
   });
+  if (outcome.failedAttempt)
+    await agentRunFailed(side.loopEnv, config2, payload, outcome.reason ?? outcome.state);
   setOutput("state", outcome.state);
   setOutput("commit", "commit" in outcome ? outcome.commit ?? "" : "");
   setOutput("failed-attempt", String(outcome.failedAttempt));

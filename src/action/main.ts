@@ -15,7 +15,7 @@ import {
 } from '../core/index.js';
 import { loadConfigFromRepo } from '../github/config.js';
 import { once, tokenIdentity } from '../github/identity.js';
-import { dispatch, type LoopEnv, type LoopOutcome } from '../github/loop/index.js';
+import { agentRunFailed, dispatch, type LoopEnv, type LoopOutcome } from '../github/loop/index.js';
 import { applyStep } from './agent/apply.js';
 import { agentStep } from './agent/step.js';
 import { createOctokit } from './octokit.js';
@@ -103,7 +103,15 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const repo = { owner: repository.owner.login, repo: repository.name };
     const loadConfig = () => loadConfigFromRepo(gh, repo, configPath, repository.default_branch);
     if (step !== 'loop') {
-      await runAgentSide(step, { gh, repo, eventName, event: payload, loadConfig, env });
+      await runAgentSide(step, {
+        gh,
+        repo,
+        eventName,
+        event: payload,
+        loadConfig,
+        env,
+        loopEnv: loopEnvOf(gh, repo, repository, loadConfig),
+      });
       return;
     }
     const defaultToken = Boolean(env.GITHUB_TOKEN) && token === env.GITHUB_TOKEN;
@@ -112,16 +120,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         'coder-loop runs on the default GITHUB_TOKEN: commits and pull requests it creates start no workflow runs, so CI never runs on them. Use an App token (actions/create-github-app-token) or a PAT; see docs/github-action.md.',
       );
     }
-    const loopEnv: LoopEnv = {
-      gh,
-      repo,
-      repoUrl: repository.html_url,
-      defaultBranch: repository.default_branch,
-      loadConfig,
-      identity: once(() => tokenIdentity(gh, core.getInput('app-slug') || undefined)),
-      log: { info: (m) => core.info(m), warn: (m) => core.warning(m) },
-      now: () => new Date(),
-    };
+    const loopEnv = loopEnvOf(gh, repo, repository, loadConfig);
     const outcome = await dispatch(loopEnv, eventName, payload);
     core.setOutput('state', outcome.state);
     core.setOutput('mode', outcome.mode ?? '');
@@ -147,6 +146,25 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   }
 }
 
+/** The loop's environment in the Action: the token's client, the repository, its config. */
+function loopEnvOf(
+  gh: ReturnType<typeof createOctokit>,
+  repo: { owner: string; repo: string },
+  repository: { html_url: string; default_branch: string },
+  loadConfig: LoopEnv['loadConfig'],
+): LoopEnv {
+  return {
+    gh,
+    repo,
+    repoUrl: repository.html_url,
+    defaultBranch: repository.default_branch,
+    loadConfig,
+    identity: once(() => tokenIdentity(gh, core.getInput('app-slug') || undefined)),
+    log: { info: (m) => core.info(m), warn: (m) => core.warning(m) },
+    now: () => new Date(),
+  };
+}
+
 /**
  * `step: agent` / `step: apply`: the hand-off comes as a `repository_dispatch` whose
  * `client_payload` is validated first; the config (plans folder, the agent's command) is the
@@ -161,6 +179,7 @@ async function runAgentSide(
     event: RepositoryPayload & { action?: string; client_payload?: unknown };
     loadConfig: LoopEnv['loadConfig'];
     env: NodeJS.ProcessEnv;
+    loopEnv: LoopEnv;
   },
 ): Promise<void> {
   const { gh, repo, event, env } = side;
@@ -218,15 +237,17 @@ async function runAgentSide(
     );
     return;
   }
-  const identity = await tokenIdentity(gh, core.getInput('app-slug') || undefined);
   const outcome = await applyStep({
     gh,
     repo,
     payload,
     plansDir: config.plansDir,
     changesDir,
-    identity,
+    identity: await side.loopEnv.identity(),
   });
+  // A run that produced no commit is a failed attempt: Debug & Fix again, or escalation.
+  if (outcome.failedAttempt)
+    await agentRunFailed(side.loopEnv, config, payload, outcome.reason ?? outcome.state);
   core.setOutput('state', outcome.state);
   core.setOutput('commit', 'commit' in outcome ? (outcome.commit ?? '') : '');
   core.setOutput('failed-attempt', String(outcome.failedAttempt));

@@ -7,3 +7,4 @@ export * from './gate.js';
 export * from './complete.js';
 export * from './actors.js';
 export * from './trust.js';
+export * from './handoff.js';

@@ -10,14 +10,18 @@ export interface LoopMarker {
   issue: number;
   /** The comment that started it (absent when a label did). */
   comment?: number;
-  /** Failed CI attempts, one per distinct failed head commit. */
+  /** Failed CI attempts, one per distinct failed head commit (and per failed agent run). */
   attempts?: Attempt[];
+  /** Heads a counting reviewer asked changes on, handed to the agent: the review rounds. */
+  reviewRounds?: string[];
 }
 
 export interface Attempt {
   sha: string;
   checks: { name: string; conclusion: string; url?: string }[];
   reason?: string;
+  /** A failed agent run on `sha` (no change, refused, timed out): `<node>#<attempt>`. */
+  agent?: string;
 }
 
 const PREFIX = '<!-- coder-loop ';

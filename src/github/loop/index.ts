@@ -5,6 +5,6 @@ export { startQuick } from './quick.js';
 export { assess, release, status } from './manage.js';
 export { onCiEvent, onPullRequest, ciHead, type CiPayload, type PullRequestPayload } from './ci.js';
 export { onReview, type ReviewPayload } from './review.js';
-export { evaluate, escalate, loopPullForHead } from './verify.js';
+export { agentRunFailed, evaluate, escalate, loopPullForHead } from './verify.js';
 export { retryOrResume } from './resume.js';
 export { dispatch, HANDLED_EVENTS } from './dispatch.js';

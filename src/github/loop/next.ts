@@ -1,4 +1,5 @@
 import {
+  agentHandOff,
   markInProgress,
   phasePullRequest,
   PLAN_FILES,
@@ -8,7 +9,9 @@ import {
   type Config,
   type Orchestrator,
   type Phase,
+  withAgent,
 } from '../../core/index.js';
+import { sendAgentDispatch } from '../agent.js';
 import { createCheckRun } from '../checks.js';
 import { createCommit, createLockRef } from '../git.js';
 import { replyOnIssue } from '../issues.js';
@@ -109,25 +112,43 @@ export async function startPhase(
   });
   await replyOnIssue(gh, repo, who.issue, reply.started(name, current, start.branch, pr));
   const at = (file: string) => planPath(config.plansDir, name, file);
+  // TDD: handed to the coding agent when one is configured (SPEC §9).
+  const marker = readMarker(pr.body);
+  const handOff = marker
+    ? agentHandOff(config, {
+        node: 'tdd',
+        repo,
+        branch: start.branch,
+        headSha: startSha,
+        pullRequest: pr.number,
+        marker,
+        attempt: 1,
+      })
+    : undefined;
   await createCheckRun(
     gh,
     repo,
     startSha,
-    {
-      mode: 'plan',
-      node: 'TDD',
-      title: `Phase ${current.number}: implementation (TDD)`,
-      next: 'Write a failing test, then the minimal code, and push both to this branch. CI on the pull request is the verification gate.',
-      links: [
-        ...(context.taskPlan ? [{ label: 'Task plan', path: at(context.taskPlan) }] : []),
-        { label: 'Checklist', path: at(PLAN_FILES.checklist) },
-        ...(context.codemap ? [{ label: 'Codemap', path: at(context.codemap) }] : []),
-        ...context.requirements.map((r) => ({ label: r.split('/').pop()!, path: at(r) })),
-      ],
-    },
+    withAgent(
+      {
+        mode: 'plan',
+        node: 'TDD',
+        title: `Phase ${current.number}: implementation (TDD)`,
+        next: 'Write a failing test, then the minimal code, and push both to this branch. CI on the pull request is the verification gate.',
+        links: [
+          ...(context.taskPlan ? [{ label: 'Task plan', path: at(context.taskPlan) }] : []),
+          { label: 'Checklist', path: at(PLAN_FILES.checklist) },
+          ...(context.codemap ? [{ label: 'Codemap', path: at(context.codemap) }] : []),
+          ...context.requirements.map((r) => ({ label: r.split('/').pop()!, path: at(r) })),
+        ],
+      },
+      handOff,
+      env.repoUrl,
+    ),
     env.repoUrl,
     start.branch,
   );
+  if (handOff) await sendAgentDispatch(gh, repo, handOff);
   return { ...outcome, pullRequest: pr.number };
 }
 

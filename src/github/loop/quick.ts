@@ -11,7 +11,10 @@ import {
   type Config,
   type LoopMarker,
   type Orchestrator,
+  agentHandOff,
+  withAgent,
 } from '../../core/index.js';
+import { sendAgentDispatch } from '../agent.js';
 import { createCheckRun } from '../checks.js';
 import { createCommit, createLockRef, type NewFile } from '../git.js';
 import { replyOnIssue } from '../issues.js';
@@ -106,18 +109,33 @@ export async function startQuick(
     body,
   });
   await replyOnIssue(gh, repo, issue.number, reply.quickStarted(branch, pr, assessment));
+  // The quick fix is handed to the coding agent too, when one is configured (SPEC §9).
+  const handOff = agentHandOff(config, {
+    node: 'tdd',
+    repo,
+    branch,
+    headSha: startSha,
+    pullRequest: pr.number,
+    marker,
+    attempt: 1,
+  });
   await createCheckRun(
     gh,
     repo,
     startSha,
-    {
-      mode: 'quick',
-      node: 'QuickMode',
-      title: 'Quick mode: implementation',
-      next: 'Push the fix to this branch; CI is the gate.',
-    },
+    withAgent(
+      {
+        mode: 'quick',
+        node: 'QuickMode',
+        title: 'Quick mode: implementation',
+        next: 'Push the fix to this branch; CI is the gate.',
+      },
+      handOff,
+      env.repoUrl,
+    ),
     env.repoUrl,
     branch,
   );
+  if (handOff) await sendAgentDispatch(gh, repo, handOff);
   return { ...outcome, pullRequest: pr.number };
 }

@@ -75,7 +75,7 @@ export async function retryOrResume(
       continue;
     }
     await clearEscalated(gh, repo, [pr.number, marker.issue]);
-    const fresh = { ...marker, attempts: [] };
+    const fresh = { ...marker, attempts: [], reviewRounds: [] };
     const body = updateMarker(pr.body ?? '', fresh);
     await gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
       ...repo,

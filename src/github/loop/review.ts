@@ -15,7 +15,11 @@ import {
   type Permission,
   touchedLockedItems,
   type ReportAttempt,
+  agentHandOff,
+  reviewRound,
+  withAgent,
 } from '../../core/index.js';
+import { sendAgentDispatch } from '../agent.js';
 import { isHttpError } from '../client.js';
 import { readHeadChecks, type HeadChecks } from '../checks.js';
 import { createCommit, GitReader } from '../git.js';
@@ -24,7 +28,7 @@ import { replyOnIssue } from '../issues.js';
 import { clearEscalated, isEscalated, pullRequestFiles, type PullRequest } from '../pulls.js';
 import { showCheck, tellOnFailure, type LoopEnv, type LoopOutcome } from './env.js';
 import { trustedLoopPull, type LoopPull } from './trust.js';
-import { escalate } from './verify.js';
+import { escalate, setMarker } from './verify.js';
 
 export interface ReviewPayload {
   action: string;
@@ -144,13 +148,44 @@ async function review(
 
   if (kind === 'changes') {
     const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity);
+    // Code Review → Issues with a coding agent: one review-fix round per head, at most
+    // `agent.maxReviewRounds` of them; past that, the architects decide.
+    const round = config.agent ? reviewRound(marker, pr.head.sha, config) : undefined;
+    if (round && !round.repeat && round.exhausted) {
+      const max = config.agent!.maxReviewRounds;
+      await escalate(
+        env,
+        config,
+        loop,
+        checks,
+        `${max} review round${max === 1 ? '' : 's'} handed to the coding agent (the limit is ${max}), and @${reviewer.login} asked for changes again`,
+        [],
+      );
+      return { ...base, state: 'escalated', reason: 'review rounds exhausted' };
+    }
+    const handOff =
+      round && !round.repeat
+        ? agentHandOff(config, {
+            node: 'review-fix',
+            repo: env.repo,
+            branch: pr.head.ref,
+            headSha: pr.head.sha,
+            pullRequest: pr.number,
+            marker,
+            attempt: round.round,
+          })
+        : undefined;
     await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, checks.own, {
-      view: {
-        mode: 'plan',
-        node: 'TDD',
-        title: 'Changes requested',
-        next: `@${reviewer.login} asked for changes: back to implementation. Push to this branch; CI runs again.`,
-      },
+      view: withAgent(
+        {
+          mode: 'plan',
+          node: 'TDD',
+          title: 'Changes requested',
+          next: `@${reviewer.login} asked for changes: back to implementation. Push to this branch; CI runs again.`,
+        },
+        handOff,
+        env.repoUrl,
+      ),
     });
     await replyOnIssue(
       env.gh,
@@ -158,6 +193,12 @@ async function review(
       marker.issue,
       reply.changesRequested(pr.number, reviewer.login),
     );
+    if (handOff) {
+      // The round is recorded before the hand-off: a redelivery finds it and sends no second one.
+      const updated = { ...marker, reviewRounds: [...(marker.reviewRounds ?? []), pr.head.sha] };
+      await setMarker(env, pr, updated);
+      await sendAgentDispatch(env.gh, env.repo, handOff);
+    }
     return { ...base, state: 'changes-requested' };
   }
   if (payload.review.commit_id !== pr.head.sha) {

@@ -1,4 +1,5 @@
 import {
+  agentHandOff,
   changesATest,
   evaluateGate,
   reply,
@@ -6,7 +7,9 @@ import {
   type Attempt,
   type Config,
   type LoopMarker,
+  withAgent,
 } from '../../core/index.js';
+import { sendAgentDispatch } from '../agent.js';
 import { isHttpError } from '../client.js';
 import { readHeadChecks, type HeadChecks } from '../checks.js';
 import { replyOnIssue } from '../issues.js';
@@ -169,19 +172,17 @@ async function fail(
   checks: HeadChecks,
   failing: Attempt['checks'],
   reason?: string,
+  agent?: string,
 ): Promise<LoopOutcome> {
   const { gh, repo } = env;
   const head = pr.head.sha;
+  // One attempt per failed head — and per failed agent run on a head (`agent`: node#attempt).
   const attempts = [
-    ...(marker.attempts ?? []).filter((a) => a.sha !== head),
-    { sha: head, checks: failing, ...(reason ? { reason } : {}) },
+    ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
+    { sha: head, checks: failing, ...(reason ? { reason } : {}), ...(agent ? { agent } : {}) },
   ];
   const updated: LoopMarker = { ...marker, attempts };
-  await gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
-    ...repo,
-    pull_number: pr.number,
-    body: updateMarker(pr.body ?? '', updated),
-  });
+  await setMarker(env, pr, updated);
   const k = attempts.length;
   const outcome: LoopOutcome = {
     state: 'failed',
@@ -203,14 +204,28 @@ async function fail(
     );
     return { ...outcome, state: 'escalated' };
   }
+  // Debug & Fix: handed to the coding agent while attempts are left (SPEC §9).
+  const handOff =
+    k < config.maxRetries
+      ? agentHandOff(config, {
+          node: 'debug-fix',
+          repo,
+          branch: pr.head.ref,
+          headSha: head,
+          pullRequest: pr.number,
+          marker: updated,
+          attempt: k,
+        })
+      : undefined;
+  const view = {
+    mode: marker.mode,
+    node: 'Debug' as const,
+    title: `Debug & Fix (attempt ${k} of ${config.maxRetries})`,
+    next: reason ?? 'Fix the failing checks and push; CI runs again on the new head.',
+    attempt: { number: k, of: config.maxRetries },
+  };
   await showCheck(env, { sha: head, ref: pr.head.ref }, checks.own, {
-    view: {
-      mode: marker.mode,
-      node: 'Debug',
-      title: `Debug & Fix (attempt ${k} of ${config.maxRetries})`,
-      next: reason ?? 'Fix the failing checks and push; CI runs again on the new head.',
-      attempt: { number: k, of: config.maxRetries },
-    },
+    view: withAgent(view, handOff, env.repoUrl),
     conclusion: 'failure',
   });
   await replyOnIssue(
@@ -219,7 +234,49 @@ async function fail(
     marker.issue,
     reply.ciFailed(pr.number, k, config.maxRetries, failing, reason),
   );
-  return outcome;
+  if (handOff) await sendAgentDispatch(gh, repo, handOff);
+  return handOff
+    ? { ...outcome, reason: `${outcome.reason}; handed to the coding agent` }
+    : outcome;
+}
+
+/**
+ * A failed agent run (`step: apply` found no change, refused changes, or the agent failed or
+ * timed out): one more failed attempt on the head it was handed, then Debug & Fix again or, at
+ * `maxRetries`, escalation — as for a red CI.
+ */
+export async function agentRunFailed(
+  env: LoopEnv,
+  config: Config,
+  handOff: { branch: string; headSha: string; node: string; attempt: number },
+  reason: string,
+): Promise<LoopOutcome> {
+  const loop = await loopPullForHead(env, handOff.branch, handOff.headSha);
+  if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
+  if (isEscalated(loop.pr)) return { state: 'escalated', reason: 'escalated' };
+  const checks = await readHeadChecks(env.gh, env.repo, handOff.headSha, await env.identity());
+  return fail(
+    env,
+    config,
+    loop,
+    checks,
+    [],
+    `The coding agent (${handOff.node}, attempt ${handOff.attempt}) produced no commit: ${reason}`,
+    `${handOff.node}#${handOff.attempt}`,
+  );
+}
+
+/** Rewrites the loop's marker (and the attempts section) in its PR's body. */
+export async function setMarker(
+  env: LoopEnv,
+  pr: { number: number; body: string | null },
+  marker: LoopMarker,
+): Promise<void> {
+  await env.gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+    ...env.repo,
+    pull_number: pr.number,
+    body: updateMarker(pr.body ?? '', marker),
+  });
 }
 
 /** Escalate to Architect: the label on PR and issue, review requested from architects, one comment. */
