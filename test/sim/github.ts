@@ -293,15 +293,20 @@ export class SimGitHub {
     );
     const method = (init?.method ?? 'GET').toUpperCase();
     const text = typeof init?.body === 'string' ? init.body : '';
-    const [status, data, headers] = url.pathname.endsWith('/access_tokens')
-      ? installationToken
-      : this.handle(method, url, text ? JSON.parse(text) : undefined);
+    const [status, data, headers] = this.answer(method, url, text ? JSON.parse(text) : undefined);
     const raw = typeof data === 'string';
     return new Response(status === 204 ? null : raw ? data : JSON.stringify(data), {
       status,
       headers: { 'content-type': raw ? 'text/plain' : 'application/json', ...headers },
     });
   };
+
+  /** One REST answer, the App's installation-token request included. */
+  private answer(method: string, url: URL, body: unknown): Answer {
+    return url.pathname.endsWith('/access_tokens')
+      ? installationToken
+      : this.handle(method, url, body);
+  }
 
   /** Answer through nock (in-process tests). */
   mount(): void {
@@ -316,7 +321,10 @@ export class SimGitHub {
     }
   }
 
-  /** Answer over HTTP on a loopback port (the Action's end-to-end test): resolves to its base URL. */
+  /**
+   * Answer over HTTP on a loopback port (the Action's end-to-end test; App processes reach it as
+   * GitHub Enterprise Server, under `/api/v3`): resolves to its base URL.
+   */
   async serve(
     onRequest?: (
       method: string,
@@ -335,7 +343,7 @@ export class SimGitHub {
         const body = text ? JSON.parse(text) : undefined;
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
         onRequest?.(req.method ?? 'GET', url, req.headers, body);
-        const [status, data, headers] = this.handle(req.method ?? 'GET', url, body);
+        const [status, data, headers] = this.answer(req.method ?? 'GET', url, body);
         const raw = typeof data === 'string';
         res.writeHead(status, {
           'content-type': raw ? 'text/plain' : 'application/json',
