@@ -60126,6 +60126,36 @@ async function loadConfigFromRepo(gh, repo, path2, ref) {
   }
 }
 
+// src/github/status.ts
+function checkRunRefused(error63) {
+  const { status: status2, message } = error63;
+  return status2 === 403 && /not accessible by|must authenticate via a GitHub App/i.test(message ?? "");
+}
+function statusDescription(externalId, view) {
+  const text5 = `[${externalId}] ${view.title}`;
+  return text5.length <= 140 ? text5 : `${text5.slice(0, 139)}\u2026`;
+}
+function ownFromStatus(statuses) {
+  const mine = statuses.find((s) => s.context === CHECK_NAME);
+  const externalId = /^\[([^\]]*)\]/.exec(mine?.description ?? "")?.[1];
+  if (!mine || externalId === void 0) return void 0;
+  return {
+    node: externalId.split(";")[0] || void 0,
+    externalId,
+    conclusion: mine.state === "pending" ? null : mine.state
+  };
+}
+async function writeLoopStatus(gh, repo, headSha, externalId, view, conclusion, targetUrl) {
+  await gh.request("POST /repos/{owner}/{repo}/statuses/{sha}", {
+    ...repo,
+    sha: headSha,
+    context: CHECK_NAME,
+    state: conclusion ?? "pending",
+    description: statusDescription(externalId, view),
+    target_url: targetUrl
+  });
+}
+
 // src/github/checks.ts
 async function readHeadChecks(gh, repo, sha) {
   const [runs, combined] = await Promise.all([
@@ -60158,6 +60188,7 @@ async function readHeadChecks(gh, repo, sha) {
     });
   }
   const mine = runs.data.check_runs.filter((r) => r.name === CHECK_NAME).sort((a, b) => Number(b.id) - Number(a.id))[0];
+  const status2 = mine ? void 0 : ownFromStatus(combined.data.statuses);
   return {
     results,
     ...mine ? {
@@ -60167,7 +60198,7 @@ async function readHeadChecks(gh, repo, sha) {
         externalId: mine.external_id ?? "",
         conclusion: mine.conclusion
       }
-    } : {}
+    } : status2 ? { own: { id: 0, ...status2, commitStatus: true } } : {}
   };
 }
 async function writeCheckRun(gh, repo, headSha, own6, write, repoUrl, ref) {
@@ -60176,6 +60207,24 @@ async function writeCheckRun(gh, repo, headSha, own6, write, repoUrl, ref) {
     output: checkRunOutput(write.view, repoUrl, ref),
     ...write.conclusion ? { status: "completed", conclusion: write.conclusion } : { status: "in_progress" }
   };
+  const asStatus = () => writeLoopStatus(
+    gh,
+    repo,
+    headSha,
+    fields.external_id,
+    write.view,
+    write.conclusion,
+    `${repoUrl}/tree/${encodePath(ref)}`
+  );
+  if (own6?.commitStatus) return asStatus();
+  try {
+    await writeOwnCheckRun(gh, repo, headSha, own6, fields);
+  } catch (error63) {
+    if (!checkRunRefused(error63)) throw error63;
+    await asStatus();
+  }
+}
+async function writeOwnCheckRun(gh, repo, headSha, own6, fields) {
   if (own6) {
     await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
       ...repo,
@@ -61507,6 +61556,7 @@ function ciHead(event, payload) {
       return { branch: payload.workflow_run.head_branch, sha: payload.workflow_run.head_sha };
     case "status": {
       if (payload.state === "pending") return { ignored: "status pending" };
+      if (payload.context === CHECK_NAME) return { ignored: "the loop\u2019s own commit status" };
       const branch = (payload.branches ?? []).find(
         (b) => b.name.startsWith("coder/") && b.commit.sha === payload.sha
       );
@@ -63230,6 +63280,16 @@ function createOctokit(token, baseUrl) {
   return new ActionOctokit({ auth: token, baseUrl, userAgent: "coder-loop-action" });
 }
 
+// src/action/secrets.ts
+function withoutSecrets(payload, env) {
+  if (env.GITHUB_ACTOR === "dependabot[bot]")
+    return "a workflow run started by Dependabot gets no Actions secrets";
+  const head = payload.pull_request?.head?.repo?.full_name;
+  if (head && head !== payload.repository?.full_name)
+    return `a workflow run for a pull request from the fork ${head} gets no secrets`;
+  return void 0;
+}
+
 // src/action/main.ts
 var NODE_OF = {
   started: "TDD",
@@ -63272,7 +63332,7 @@ function summary2(outcome, event) {
 }
 async function run(env = process.env) {
   try {
-    const token = getInput("token", { required: true });
+    const token = getInput("token");
     const configPath = getInput("config-path") || CONFIG_PATH;
     const eventName = env.GITHUB_EVENT_NAME;
     const eventPath = env.GITHUB_EVENT_PATH;
@@ -63281,6 +63341,12 @@ async function run(env = process.env) {
         "GITHUB_EVENT_NAME and GITHUB_EVENT_PATH are not set: run this inside a GitHub Actions workflow."
       );
     const payload = JSON.parse(await readFile(eventPath, "utf8"));
+    if (!token) {
+      const reason = withoutSecrets(payload, env);
+      if (!reason) throw new Error("Input required and not supplied: token");
+      notice(`coder-loop did nothing: ${reason}, so the token input is empty.`);
+      return;
+    }
     const repository = payload.repository;
     if (!repository) throw new Error(`The ${eventName} event has no repository.`);
     const defaultToken = Boolean(env.GITHUB_TOKEN) && token === env.GITHUB_TOKEN;

@@ -4,6 +4,7 @@ import { CONFIG_PATH, flowchart, NODES, type NodeId } from '../core/index.js';
 import { loadConfigFromRepo } from '../github/config.js';
 import { dispatch, type LoopEnv, type LoopOutcome } from '../github/loop/index.js';
 import { createOctokit } from './octokit.js';
+import { withoutSecrets, type SecretsPayload } from './secrets.js';
 
 interface RepositoryPayload {
   repository?: { name: string; owner: { login: string }; html_url: string; default_branch: string };
@@ -57,7 +58,7 @@ function summary(outcome: LoopOutcome, event: string): string {
  */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
-    const token = core.getInput('token', { required: true });
+    const token = core.getInput('token');
     const configPath = core.getInput('config-path') || CONFIG_PATH;
     const eventName = env.GITHUB_EVENT_NAME;
     const eventPath = env.GITHUB_EVENT_PATH;
@@ -65,7 +66,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       throw new Error(
         'GITHUB_EVENT_NAME and GITHUB_EVENT_PATH are not set: run this inside a GitHub Actions workflow.',
       );
-    const payload = JSON.parse(await readFile(eventPath, 'utf8')) as RepositoryPayload;
+    const payload = JSON.parse(await readFile(eventPath, 'utf8')) as RepositoryPayload &
+      SecretsPayload;
+    if (!token) {
+      const reason = withoutSecrets(payload, env);
+      if (!reason) throw new Error('Input required and not supplied: token');
+      core.notice(`coder-loop did nothing: ${reason}, so the token input is empty.`);
+      return;
+    }
     const repository = payload.repository;
     if (!repository) throw new Error(`The ${eventName} event has no repository.`);
     const defaultToken = Boolean(env.GITHUB_TOKEN) && token === env.GITHUB_TOKEN;

@@ -1,11 +1,13 @@
 import {
   CHECK_NAME,
   checkRunOutput,
+  encodePath,
   type CheckResult,
   type CheckRunView,
   type NodeId,
 } from '../core/index.js';
 import type { GitHub, Repo } from './client.js';
+import { checkRunRefused, ownFromStatus, writeLoopStatus } from './status.js';
 
 /** The loop's own check run on a head: its id, the flowchart node (external_id) and conclusion. */
 export interface OwnCheckRun {
@@ -14,6 +16,8 @@ export interface OwnCheckRun {
   /** `external_id` as written: the node, then `;key=value` data. */
   externalId: string;
   conclusion: string | null;
+  /** Kept in the `coder-loop` commit status: the token may not write check runs (status.ts). */
+  commitStatus?: true;
 }
 
 export interface HeadChecks {
@@ -57,6 +61,7 @@ export async function readHeadChecks(gh: GitHub, repo: Repo, sha: string): Promi
   const mine = runs.data.check_runs
     .filter((r) => r.name === CHECK_NAME)
     .sort((a, b) => Number(b.id) - Number(a.id))[0];
+  const status = mine ? undefined : ownFromStatus(combined.data.statuses);
   return {
     results,
     ...(mine
@@ -68,7 +73,9 @@ export async function readHeadChecks(gh: GitHub, repo: Repo, sha: string): Promi
             conclusion: mine.conclusion,
           },
         }
-      : {}),
+      : status
+        ? { own: { id: 0, ...status, commitStatus: true as const } }
+        : {}),
   };
 }
 
@@ -100,6 +107,32 @@ export async function writeCheckRun(
       ? { status: 'completed' as const, conclusion: write.conclusion }
       : { status: 'in_progress' as const }),
   };
+  const asStatus = () =>
+    writeLoopStatus(
+      gh,
+      repo,
+      headSha,
+      fields.external_id,
+      write.view,
+      write.conclusion,
+      `${repoUrl}/tree/${encodePath(ref)}`,
+    );
+  if (own?.commitStatus) return asStatus();
+  try {
+    await writeOwnCheckRun(gh, repo, headSha, own, fields);
+  } catch (error) {
+    if (!checkRunRefused(error)) throw error;
+    await asStatus();
+  }
+}
+
+async function writeOwnCheckRun(
+  gh: GitHub,
+  repo: Repo,
+  headSha: string,
+  own: OwnCheckRun | undefined,
+  fields: Record<string, unknown>,
+): Promise<void> {
   if (own) {
     await gh.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
       ...repo,

@@ -39,6 +39,13 @@ export interface SimCheckRun {
   output?: { title?: string; summary?: string; text?: string };
   html_url: string;
 }
+export interface SimStatus {
+  sha: string;
+  context: string;
+  state: string;
+  target_url: string;
+  description?: string;
+}
 export interface SimReview {
   id: number;
   pr: number;
@@ -58,6 +65,12 @@ const notFound = [
   404,
   { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
 ] as const;
+/** GitHub's answer to a check-run write with a token that may not write check runs. */
+const refused = (message: string) =>
+  [
+    403,
+    { message, documentation_url: 'https://docs.github.com/rest/checks/runs#create-a-check-run' },
+  ] as const;
 /** A REST answer: status, body and extra headers. */
 type Answer = readonly [number, unknown, Record<string, string>?];
 const installationToken: Answer = [
@@ -92,7 +105,12 @@ export class SimGitHub {
   readonly issueLabels = new Map<number, Set<string>>();
   readonly repoLabels = new Set<string>(['bug']);
   readonly checkRuns: SimCheckRun[] = [];
-  readonly statuses: { sha: string; context: string; state: string; target_url: string }[] = [];
+  readonly statuses: SimStatus[] = [];
+  /**
+   * The token may not write check runs (a PAT): check-run writes get GitHub's 403 with this
+   * message, e.g. "Resource not accessible by personal access token".
+   */
+  checkRunsRefused?: string;
   readonly reviews: SimReview[] = [];
   readonly permissions = new Map<string, string>();
   readonly teams = new Map<string, Set<string>>(); // "org/slug" → members
@@ -767,7 +785,11 @@ export class SimGitHub {
       ];
     });
     route('get', p('/commits/([0-9a-f]{40})/status'), (m) => {
-      const statuses = this.statuses.filter((s) => s.sha === m[1]);
+      // The combined status: the latest status of each context.
+      const latest = new Map(
+        this.statuses.filter((s) => s.sha === m[1]).map((s) => [s.context, s] as const),
+      );
+      const statuses = [...latest.values()];
       return [
         200,
         {
@@ -779,7 +801,7 @@ export class SimGitHub {
             node_id: 'S',
             url: '',
             avatar_url: '',
-            description: '',
+            description: s.description ?? null,
             context: s.context,
             state: s.state,
             target_url: s.target_url,
@@ -791,6 +813,11 @@ export class SimGitHub {
           url: '',
         },
       ];
+    });
+    route('post', p('/statuses/([0-9a-f]{40})'), (m, body: Omit<SimStatus, 'sha'>) => {
+      if (!this.commits.has(m[1]!)) return [422, { message: 'No commit found for SHA' }];
+      this.statuses.push({ sha: m[1]!, ...body });
+      return [201, { id: this.statuses.length, context: body.context, state: body.state }];
     });
     route(
       'post',
@@ -806,6 +833,7 @@ export class SimGitHub {
           output?: SimCheckRun['output'];
         },
       ) => {
+        if (this.checkRunsRefused) return refused(this.checkRunsRefused);
         const run: SimCheckRun = {
           id: ++this.ids,
           head_sha: body.head_sha,
@@ -821,6 +849,7 @@ export class SimGitHub {
       },
     );
     route('patch', p('/check-runs/(\\d+)'), (m, body: Partial<SimCheckRun>) => {
+      if (this.checkRunsRefused) return refused(this.checkRunsRefused);
       const run = this.checkRuns.find((r) => r.id === Number(m[1]));
       if (!run) return notFound;
       Object.assign(

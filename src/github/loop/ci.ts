@@ -23,6 +23,7 @@ export interface CiPayload {
   };
   workflow_run?: { head_branch: string | null; head_sha: string };
   state?: string;
+  context?: string;
   sha?: string;
   branches?: { name: string; commit: { sha: string } }[];
 }
@@ -45,6 +46,7 @@ export function ciHead(event: string, payload: CiPayload): CiHead | { ignored: s
       return { branch: payload.workflow_run!.head_branch, sha: payload.workflow_run!.head_sha };
     case 'status': {
       if (payload.state === 'pending') return { ignored: 'status pending' };
+      if (payload.context === CHECK_NAME) return { ignored: 'the loop’s own commit status' };
       // The payload lists the branches whose head is this commit.
       const branch = (payload.branches ?? []).find(
         (b) => b.name.startsWith('coder/') && b.commit.sha === payload.sha,
