@@ -93,6 +93,16 @@ it('the setup page registers the manifest with the proxy channel as its webhook 
   expect(app.output()).not.toContain('SmeeClient is not available');
 });
 
+it('without a proxy channel, the setup page says where to point the webhook URL', async () => {
+  app = await startNode([MAIN], { cwd, env: { NO_SMEE_SETUP: 'true' } });
+  await app.waitFor(/coder-loop: no webhook proxy channel/);
+  expect(app.output()).toContain('https://<public host>/api/github/webhooks');
+  const page = await (await fetch(`${app.url}/probot`)).text();
+  const manifest = JSON.parse(/name="manifest" id="manifest" value='([^']*)'/.exec(page)![1]!);
+  // Probot's fallback, which the warning is about.
+  expect(manifest.hook_attributes).toEqual({ url: `${app.url}/` });
+});
+
 it('a signed delivery through the proxy channel reaches the App and is answered', async () => {
   const host = new URL(github.url).host;
   app = await startNode([MAIN], {
