@@ -96,6 +96,34 @@ function comment(body: string) {
   return payload;
 }
 
+/** A human push with a test and green CI on the loop PR: the check_suite event that says so. */
+function greenCi() {
+  sim.push(BRANCH, { 'test/a.test.ts': 'test\n', 'src/a.ts': 'a\n' });
+  sim.ci(sim.refs.get(BRANCH)!, 'success', 'build');
+  const ci = examplePayload('check_suite', 'completed');
+  ci.check_suite.head_branch = BRANCH;
+  ci.check_suite.head_sha = sim.refs.get(BRANCH)!;
+  return ci;
+}
+
+/** reviewer1 approves the loop PR's head: the pull_request_review event. */
+function approval() {
+  const pr = sim.pull(2);
+  sim.reviews.push({
+    id: 1,
+    pr: 2,
+    user: 'reviewer1',
+    state: 'APPROVED',
+    commit_id: sim.headOf(pr),
+  });
+  const review = examplePayload('pull_request_review', 'submitted');
+  review.review.state = 'approved';
+  review.review.commit_id = sim.headOf(pr);
+  review.review.user.login = 'reviewer1';
+  review.pull_request = { ...review.pull_request, ...sim.pullJson(pr) };
+  return review;
+}
+
 // The bundle spaces writes a second apart, as GitHub asks of integrations (throttling plugin).
 jest.setTimeout(60_000);
 
@@ -143,26 +171,8 @@ describe('the built Action (dist/index.js)', () => {
 
   it('an approval after green CI: the completion commit', async () => {
     await action('issue_comment', comment('/coder next'));
-    sim.push(BRANCH, { 'test/a.test.ts': 'test\n', 'src/a.ts': 'a\n' });
-    sim.ci(sim.refs.get(BRANCH)!, 'success', 'build');
-    const ci = examplePayload('check_suite', 'completed');
-    ci.check_suite.head_branch = BRANCH;
-    ci.check_suite.head_sha = sim.refs.get(BRANCH)!;
-    expect((await action('check_suite', ci)).outputs.state).toBe('code-review');
-    const pr = sim.pull(2);
-    sim.reviews.push({
-      id: 1,
-      pr: 2,
-      user: 'reviewer1',
-      state: 'APPROVED',
-      commit_id: sim.headOf(pr),
-    });
-    const review = examplePayload('pull_request_review', 'submitted');
-    review.review.state = 'approved';
-    review.review.commit_id = sim.headOf(pr);
-    review.review.user.login = 'reviewer1';
-    review.pull_request = { ...review.pull_request, ...sim.pullJson(pr) };
-    const run = await action('pull_request_review', review);
+    expect((await action('check_suite', greenCi())).outputs.state).toBe('code-review');
+    const run = await action('pull_request_review', approval());
     expect(run.code).toBe(0);
     expect(run.outputs.state).toBe('completing');
     expect(sim.files(BRANCH)[CHECKLIST]).toContain('- [x] 1.1 Test');
@@ -197,12 +207,7 @@ describe('the built Action (dist/index.js)', () => {
     expect(own().description).toMatch(/^\[TDD\] /);
 
     // CI passes on a new head: the state is read back from the status and moves on.
-    sim.push(BRANCH, { 'test/a.test.ts': 'test\n', 'src/a.ts': 'a\n' });
-    sim.ci(sim.refs.get(BRANCH)!, 'success', 'build');
-    const ci = examplePayload('check_suite', 'completed');
-    ci.check_suite.head_branch = BRANCH;
-    ci.check_suite.head_sha = sim.refs.get(BRANCH)!;
-    expect((await action('check_suite', ci)).outputs.state).toBe('code-review');
+    expect((await action('check_suite', greenCi())).outputs.state).toBe('code-review');
     expect(own()).toMatchObject({ state: 'pending', sha: sim.refs.get(BRANCH) });
     expect(own().description).toMatch(/^\[CodeReview\] /);
 
@@ -214,20 +219,7 @@ describe('the built Action (dist/index.js)', () => {
     status.branches = [{ name: BRANCH, commit: { sha: status.sha, url: '' }, protected: false }];
     expect((await action('status', status)).outputs.state).toBe('ignored');
 
-    const pr = sim.pull(2);
-    sim.reviews.push({
-      id: 1,
-      pr: 2,
-      user: 'reviewer1',
-      state: 'APPROVED',
-      commit_id: sim.headOf(pr),
-    });
-    const review = examplePayload('pull_request_review', 'submitted');
-    review.review.state = 'approved';
-    review.review.commit_id = sim.headOf(pr);
-    review.review.user.login = 'reviewer1';
-    review.pull_request = { ...review.pull_request, ...sim.pullJson(pr) };
-    const approved = await action('pull_request_review', review);
+    const approved = await action('pull_request_review', approval());
     expect(approved.outputs.state).toBe('completing');
     expect(sim.files(BRANCH)[CHECKLIST]).toContain('- [x] 1.1 Test');
     expect(sim.checkRuns.filter((r) => r.name === 'coder-loop')).toEqual([]);

@@ -112,15 +112,22 @@ async function deliver(replica: NodeProcess, delivery: ReturnType<typeof comment
   return response.status;
 }
 
-/** Waits until both replicas have answered every delivery and GitHub has been quiet a while. */
-async function settle(): Promise<void> {
-  let last = -1;
-  for (let i = 0; i < 120; i++) {
-    await new Promise((r) => setTimeout(r, 1500));
-    if (sim.requests === last) return;
-    last = sim.requests;
+/**
+ * Waits until `done` holds and GitHub then hears nothing for 5 s — longer than the throttling's
+ * longest spacing (3 s between writes that notify), so no replica still has a write queued.
+ */
+async function settle(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 150_000;
+  let last = sim.requests;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    if (sim.requests !== last) {
+      last = sim.requests;
+      quietSince = Date.now();
+    } else if (done() && Date.now() - quietSince >= 5000) return;
   }
-  throw new Error('the replicas did not settle');
+  throw new Error(`the replicas did not settle: ${sim.comments.length} comments so far`);
 }
 
 it('concurrent /coder next and a duplicate delivery across two replicas: one branch, one PR, one start', async () => {
@@ -134,7 +141,8 @@ it('concurrent /coder next and a duplicate delivery across two replicas: one bra
   // 200 once handled, or 202 "still processing" when handling outlasts the middleware's 9 s
   // (writes a second apart): either way accepted, signature verified.
   for (const status of statuses) expect([200, 202]).toContain(status);
-  await settle();
+  // The winner's "Coder started" and the other writer's reply.
+  await settle(() => sim.comments.length >= 2);
 
   expect([...sim.refs.keys()].filter((r) => r.startsWith('coder/'))).toEqual([BRANCH]);
   expect(sim.pulls).toHaveLength(1);
@@ -144,20 +152,26 @@ it('concurrent /coder next and a duplicate delivery across two replicas: one bra
   // One start commit: the branch is main plus exactly one commit.
   const head = sim.commits.get(sim.refs.get(BRANCH)!)!;
   expect(head.parents).toEqual([sim.refs.get(sim.defaultBranch)]);
+  expect(sim.comments).toHaveLength(2);
   expect(sim.comments.filter((c) => c.body.startsWith('**Coder started**'))).toHaveLength(1);
 
   // Both replicas took part, and their writes together were spaced as one client's.
   for (const replica of replicas) expect(replica.output()).toContain('coder-loop: ');
   // Octokit's throttling, one cluster: a write a second apart, and writes that notify people
-  // (comments, pull requests) three seconds apart — across both replicas. Two unshared queues
-  // would each keep their own spacing and write at the same moments.
+  // (comments, pull requests) three seconds apart — across both replicas. The slots are given in
+  // Redis; a request reaches the simulator up to a few hundred milliseconds after its slot on a
+  // loaded machine, so single gaps are checked with room and the mean tightly. Two unshared
+  // queues write at the same moments (gaps under 0.1 s, a mean near 0.5 s).
   const gaps = (selected: typeof writes) => selected.slice(1).map((w, i) => w.at - selected[i]!.at);
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   const notifying = (w: (typeof writes)[number]) =>
     /\/(issues\/\d+\/comments|pulls)$/.test(w.request);
   const api = writes.filter((w) => !w.request.endsWith('/access_tokens'));
   expect(api.length).toBeGreaterThan(10);
-  expect(Math.min(...gaps(api.filter((w) => !notifying(w))))).toBeGreaterThanOrEqual(900);
-  expect(Math.min(...gaps(api.filter(notifying)))).toBeGreaterThanOrEqual(2900);
+  const plain = gaps(api.filter((w) => !notifying(w)));
+  expect(Math.min(...plain)).toBeGreaterThanOrEqual(500);
+  expect(mean(plain)).toBeGreaterThanOrEqual(950);
+  expect(Math.min(...gaps(api.filter(notifying)))).toBeGreaterThanOrEqual(2500);
 
   // The queues live in Redis: Bottleneck's keys for Octokit's write group.
   const client = new Redis(redis.url);
