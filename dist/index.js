@@ -21118,6 +21118,145 @@ var require_picomatch2 = __commonJS({
   }
 });
 
+// node_modules/@octokit/request/node_modules/content-type/dist/index.js
+var require_dist = __commonJS({
+  "node_modules/@octokit/request/node_modules/content-type/dist/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.format = format;
+    exports.parse = parse6;
+    var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
+    var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var QUOTE_REGEXP = /[\\"]/g;
+    var TYPE_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var NullObject = /* @__PURE__ */ (() => {
+      const C = function() {
+      };
+      C.prototype = /* @__PURE__ */ Object.create(null);
+      return C;
+    })();
+    function format(obj) {
+      const { type: type2, parameters } = obj;
+      if (!type2 || !TYPE_REGEXP.test(type2)) {
+        throw new TypeError(`Invalid type: ${type2}`);
+      }
+      let result = type2;
+      if (parameters) {
+        for (const param of Object.keys(parameters)) {
+          if (!TOKEN_REGEXP.test(param)) {
+            throw new TypeError(`Invalid parameter name: ${param}`);
+          }
+          result += `; ${param}=${qstring(parameters[param])}`;
+        }
+      }
+      return result;
+    }
+    function parse6(header, options) {
+      const stopChar = options?.comma === true ? COMMA : 65536;
+      const len = header.length;
+      let index2 = skipOWS(header, options?.start ?? 0, len);
+      const valueStart = index2;
+      index2 = skipValue(header, index2, len, stopChar);
+      const valueEnd = trailingOWS(header, valueStart, index2);
+      const type2 = header.slice(valueStart, valueEnd).toLowerCase();
+      if (options?.parameters === false) {
+        return { type: type2, index: index2, parameters: new NullObject() };
+      }
+      return parseParameters(header, type2, index2, len, stopChar);
+    }
+    var SP = 32;
+    var HTAB = 9;
+    var SEMI = 59;
+    var EQ = 61;
+    var DQUOTE = 34;
+    var BSLASH = 92;
+    var COMMA = 44;
+    function parseParameters(header, type2, index2, len, stopChar) {
+      const parameters = new NullObject();
+      parameter: while (index2 < len) {
+        if (header.charCodeAt(index2) === stopChar)
+          break;
+        index2 = skipOWS(header, index2 + 1, len);
+        const keyStart = index2;
+        while (index2 < len) {
+          const code3 = header.charCodeAt(index2);
+          if (code3 === stopChar)
+            break parameter;
+          if (code3 === SEMI)
+            continue parameter;
+          if (code3 === EQ) {
+            const keyEnd = trailingOWS(header, keyStart, index2);
+            const key = header.slice(keyStart, keyEnd).toLowerCase();
+            index2 = skipOWS(header, index2 + 1, len);
+            if (index2 < len && header.charCodeAt(index2) === DQUOTE) {
+              index2++;
+              let value2 = "";
+              while (index2 < len) {
+                const code4 = header.charCodeAt(index2++);
+                if (code4 === DQUOTE) {
+                  index2 = skipValue(header, index2, len, stopChar);
+                  if (parameters[key] === void 0)
+                    parameters[key] = value2;
+                  break;
+                }
+                if (code4 === BSLASH && index2 < len) {
+                  value2 += header[index2++];
+                  continue;
+                }
+                value2 += String.fromCharCode(code4);
+              }
+              continue parameter;
+            }
+            const valueStart = index2;
+            index2 = skipValue(header, index2, len, stopChar);
+            if (parameters[key] === void 0) {
+              const valueEnd = trailingOWS(header, valueStart, index2);
+              parameters[key] = header.slice(valueStart, valueEnd);
+            }
+            continue parameter;
+          }
+          index2++;
+        }
+      }
+      return { type: type2, index: index2, parameters };
+    }
+    function skipValue(str2, index2, len, stopChar) {
+      while (index2 < len) {
+        const code3 = str2.charCodeAt(index2);
+        if (code3 === SEMI || code3 === stopChar)
+          break;
+        index2++;
+      }
+      return index2;
+    }
+    function skipOWS(header, index2, len) {
+      while (index2 < len) {
+        const char = header.charCodeAt(index2);
+        if (char !== SP && char !== HTAB)
+          break;
+        index2++;
+      }
+      return index2;
+    }
+    function trailingOWS(header, start, end) {
+      while (end > start) {
+        const char = header.charCodeAt(end - 1);
+        if (char !== SP && char !== HTAB)
+          break;
+        end--;
+      }
+      return end;
+    }
+    function qstring(str2) {
+      if (TOKEN_REGEXP.test(str2))
+        return str2;
+      if (TEXT_REGEXP.test(str2))
+        return `"${str2.replace(QUOTE_REGEXP, "\\$&")}"`;
+      throw new TypeError(`Invalid parameter value: ${str2}`);
+    }
+  }
+});
+
 // node_modules/bottleneck/light.js
 var require_light = __commonJS({
   "node_modules/bottleneck/light.js"(exports, module) {
@@ -60587,7 +60726,40 @@ async function readPermission(gh, repo2, login2) {
   }
 }
 
+// src/github/status.ts
+function checkRunRefused(error63) {
+  const { status: status2, message } = error63;
+  return status2 === 403 && /not accessible by|must authenticate via a GitHub App/i.test(message ?? "");
+}
+function statusDescription(externalId, view) {
+  const text5 = `[${externalId}] ${view.title}`;
+  return text5.length <= 140 ? text5 : `${text5.slice(0, 139)}\u2026`;
+}
+function ownFromStatus(statuses) {
+  const mine = statuses.find((s) => s.context === CHECK_NAME);
+  const externalId = /^\[([^\]]*)\]/.exec(mine?.description ?? "")?.[1];
+  if (!mine || externalId === void 0) return void 0;
+  return {
+    node: externalId.split(";")[0] || void 0,
+    externalId,
+    conclusion: mine.state === "pending" ? null : mine.state
+  };
+}
+async function writeLoopStatus(gh, repo2, headSha, externalId, view, conclusion, targetUrl) {
+  await gh.request("POST /repos/{owner}/{repo}/statuses/{sha}", {
+    ...repo2,
+    sha: headSha,
+    context: CHECK_NAME,
+    state: conclusion ?? "pending",
+    description: statusDescription(externalId, view),
+    target_url: targetUrl
+  });
+}
+
 // src/github/checks.ts
+function keepsStatus(identity) {
+  return identity.app === void 0;
+}
 async function readHeadChecks(gh, repo2, sha, identity) {
   const [runs, combined] = await Promise.all([
     gh.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
@@ -60612,7 +60784,9 @@ async function readHeadChecks(gh, repo2, sha, identity) {
     conclusion: r.conclusion,
     ...r.html_url ? { url: r.html_url } : {}
   }));
+  const statusIsMine = keepsStatus(identity);
   for (const s of combined.data.statuses) {
+    if (statusIsMine && s.context === CHECK_NAME) continue;
     results.push({
       name: s.context,
       status: s.state === "pending" ? "in_progress" : "completed",
@@ -60620,6 +60794,7 @@ async function readHeadChecks(gh, repo2, sha, identity) {
       ...s.target_url ? { url: s.target_url } : {}
     });
   }
+  const status2 = mine || !statusIsMine ? void 0 : ownFromStatus(combined.data.statuses);
   return {
     results,
     ...mine ? {
@@ -60629,15 +60804,33 @@ async function readHeadChecks(gh, repo2, sha, identity) {
         externalId: mine.external_id ?? "",
         conclusion: mine.conclusion
       }
-    } : {}
+    } : status2 ? { own: { id: 0, ...status2, commitStatus: true } } : {}
   };
 }
-async function writeCheckRun(gh, repo2, headSha, own6, write, repoUrl, ref) {
+async function writeCheckRun(gh, repo2, headSha, own6, write, repoUrl, ref, statusFallback = async () => true) {
   const fields = {
     external_id: `${write.view.node}${write.data ?? ""}`,
     output: checkRunOutput(write.view, repoUrl, ref),
     ...write.conclusion ? { status: "completed", conclusion: write.conclusion } : { status: "in_progress" }
   };
+  const asStatus = () => writeLoopStatus(
+    gh,
+    repo2,
+    headSha,
+    fields.external_id,
+    write.view,
+    write.conclusion,
+    `${repoUrl}/tree/${encodePath(ref)}`
+  );
+  if (own6?.commitStatus) return asStatus();
+  try {
+    await writeOwnCheckRun(gh, repo2, headSha, own6, fields);
+  } catch (error63) {
+    if (!checkRunRefused(error63) || !await statusFallback()) throw error63;
+    await asStatus();
+  }
+}
+async function writeOwnCheckRun(gh, repo2, headSha, own6, fields) {
   if (own6) {
     await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
       ...repo2,
@@ -60653,8 +60846,8 @@ async function writeCheckRun(gh, repo2, headSha, own6, write, repoUrl, ref) {
     });
   }
 }
-async function createCheckRun(gh, repo2, headSha, view, repoUrl, ref) {
-  await writeCheckRun(gh, repo2, headSha, void 0, { view }, repoUrl, ref);
+async function createCheckRun(gh, repo2, headSha, view, repoUrl, ref, statusFallback) {
+  await writeCheckRun(gh, repo2, headSha, void 0, { view }, repoUrl, ref, statusFallback);
 }
 
 // src/github/git.ts
@@ -60799,7 +60992,16 @@ function readerFor(env) {
   return new GitReader(env.gh, env.repo);
 }
 function showCheck(env, head, own6, write) {
-  return writeCheckRun(env.gh, env.repo, head.sha, own6, write, env.repoUrl, head.ref);
+  return writeCheckRun(
+    env.gh,
+    env.repo,
+    head.sha,
+    own6,
+    write,
+    env.repoUrl,
+    head.ref,
+    async () => keepsStatus(await env.identity())
+  );
 }
 async function tellOnFailure(env, where, handle2) {
   try {
@@ -61382,7 +61584,8 @@ async function startPhase(env, config2, who, requested) {
       env.repoUrl
     ),
     env.repoUrl,
-    start.branch
+    start.branch,
+    async () => keepsStatus(await env.identity())
   );
   if (handOff) await sendAgentDispatch(gh, repo2, handOff);
   return { ...outcome, pullRequest: pr.number };
@@ -61485,7 +61688,8 @@ ${renderMarker(marker)}
       env.repoUrl
     ),
     env.repoUrl,
-    branch2
+    branch2,
+    async () => keepsStatus(await env.identity())
   );
   if (handOff) await sendAgentDispatch(gh, repo2, handOff);
   return { ...outcome, pullRequest: pr.number };
@@ -62385,6 +62589,8 @@ async function onCiEvent(env, event, payload) {
     return { state: "ignored", reason: "not a coder-loop branch" };
   if (event === "check_run" && payload.check_run.name === CHECK_NAME && isOwnCheckRun(payload.check_run, await env.identity()))
     return { state: "ignored", reason: "the loop\u2019s own check run" };
+  if (event === "status" && payload.context === CHECK_NAME && keepsStatus(await env.identity()))
+    return { state: "ignored", reason: "the loop\u2019s own commit status" };
   const loop = await loopPullForHead(env, head.branch, head.sha);
   if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
   return tellOnFailure(
@@ -63402,189 +63608,8 @@ function withDefaults(oldDefaults, newDefaults) {
 }
 var endpoint = withDefaults(null, DEFAULTS);
 
-// node_modules/content-type/dist/index.js
-var SP = 32;
-var HTAB = 9;
-var SEMI = 59;
-var EQ = 61;
-var DQUOTE = 34;
-var BSLASH = 92;
-var COMMA = 44;
-var LOWER_CASE = 1;
-var OWS = 2;
-var SEMI_FLAG = 4;
-var COMMA_FLAG = 8;
-var TOKEN_FLAG = 16;
-var NON_ASCII = 65280;
-var CASE_FLAGS = LOWER_CASE | NON_ASCII;
-var CHAR_MAP = new Uint8Array(256);
-CHAR_MAP[HTAB] |= OWS;
-CHAR_MAP[SP] |= OWS;
-CHAR_MAP[SEMI] |= SEMI_FLAG;
-CHAR_MAP[COMMA] |= COMMA_FLAG;
-for (let code3 = 128; code3 <= 255; code3++) {
-  CHAR_MAP[code3] |= LOWER_CASE;
-}
-for (const char of "!#$%&'*+-.^_`|~") {
-  CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
-}
-for (let code3 = 48; code3 <= 57; code3++) {
-  CHAR_MAP[code3] |= TOKEN_FLAG;
-}
-for (let code3 = 65; code3 <= 90; code3++) {
-  CHAR_MAP[code3] |= LOWER_CASE | TOKEN_FLAG;
-}
-for (let code3 = 97; code3 <= 122; code3++) {
-  CHAR_MAP[code3] |= TOKEN_FLAG;
-}
-var NullObject = /* @__PURE__ */ (() => {
-  const C = function() {
-  };
-  C.prototype = /* @__PURE__ */ Object.create(null);
-  return C;
-})();
-function parse5(header, options) {
-  const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
-  const len = header.length;
-  let valueStart = options?.start ?? 0;
-  while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
-    valueStart++;
-  }
-  let index2 = valueStart;
-  let typeFlags = 0;
-  let whitespace = -1;
-  let stop = options?.parameters === false ? COMMA_FLAG : 0;
-  while (index2 < len) {
-    const code3 = header.charCodeAt(index2);
-    const flags = CHAR_MAP[code3];
-    if ((flags & stopFlags) !== 0) {
-      stop |= flags & COMMA_FLAG;
-      break;
-    }
-    if ((flags & OWS) !== 0) {
-      if (whitespace === -1)
-        whitespace = index2;
-    } else {
-      whitespace = -1;
-    }
-    typeFlags |= code3 & NON_ASCII | flags;
-    index2++;
-  }
-  const valueEnd = whitespace === -1 ? index2 : whitespace;
-  const value2 = header.slice(valueStart, valueEnd);
-  const type2 = (typeFlags & CASE_FLAGS) === 0 ? value2 : value2.toLowerCase();
-  if (index2 === len || stop !== 0) {
-    return { type: type2, index: index2, parameters: new NullObject() };
-  }
-  return parseParameters(header, type2, index2, len, stopFlags);
-}
-function parseParameters(header, type2, index2, len, stopFlags) {
-  const parameters = new NullObject();
-  parameter: while (index2 < len) {
-    index2++;
-    while ((CHAR_MAP[header.charCodeAt(index2)] & OWS) !== 0) {
-      index2++;
-    }
-    const keyStart = index2;
-    let keyFlags = 0;
-    let keyWhitespace = -1;
-    while (index2 < len) {
-      const code3 = header.charCodeAt(index2);
-      const flags = CHAR_MAP[code3];
-      if ((flags & stopFlags) !== 0) {
-        if ((flags & COMMA_FLAG) !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if (code3 === EQ) {
-        const keyEnd = keyWhitespace === -1 ? index2 : keyWhitespace;
-        const value2 = header.slice(keyStart, keyEnd);
-        const key = (keyFlags & CASE_FLAGS) === 0 ? value2 : value2.toLowerCase();
-        index2++;
-        while ((CHAR_MAP[header.charCodeAt(index2)] & OWS) !== 0) {
-          index2++;
-        }
-        if (index2 < len && header.charCodeAt(index2) === DQUOTE) {
-          const quotedStart = ++index2;
-          let escaped = false;
-          while (index2 < len) {
-            const code4 = header.charCodeAt(index2);
-            if (code4 === DQUOTE) {
-              if (parameters[key] === void 0) {
-                parameters[key] = escaped ? unescapeQuotedPairs(header, quotedStart, index2) : header.slice(quotedStart, index2);
-              }
-              index2++;
-              let stop2 = 0;
-              while (index2 < len) {
-                const code5 = header.charCodeAt(index2);
-                const flags2 = CHAR_MAP[code5];
-                if ((flags2 & stopFlags) !== 0) {
-                  stop2 = flags2 & COMMA_FLAG;
-                  break;
-                }
-                index2++;
-              }
-              if (stop2 !== 0)
-                break parameter;
-              continue parameter;
-            }
-            if (code4 === BSLASH && index2 + 1 < len) {
-              escaped = true;
-              index2 += 2;
-              continue;
-            }
-            index2++;
-          }
-          continue parameter;
-        }
-        const valueStart = index2;
-        let stop = 0;
-        let valueWhitespace = -1;
-        while (index2 < len) {
-          const code4 = header.charCodeAt(index2);
-          const flags2 = CHAR_MAP[code4];
-          if ((flags2 & stopFlags) !== 0) {
-            stop = flags2 & COMMA_FLAG;
-            break;
-          }
-          if ((flags2 & OWS) !== 0) {
-            if (valueWhitespace === -1)
-              valueWhitespace = index2;
-          } else {
-            valueWhitespace = -1;
-          }
-          index2++;
-        }
-        if (parameters[key] === void 0) {
-          const valueEnd = valueWhitespace === -1 ? index2 : valueWhitespace;
-          parameters[key] = header.slice(valueStart, valueEnd);
-        }
-        if (stop !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if ((flags & OWS) !== 0) {
-        if (keyWhitespace === -1)
-          keyWhitespace = index2;
-      } else {
-        keyWhitespace = -1;
-      }
-      keyFlags |= code3 & NON_ASCII | flags;
-      index2++;
-    }
-  }
-  return { type: type2, index: index2, parameters };
-}
-function unescapeQuotedPairs(str2, start, end) {
-  let result = "";
-  for (let index2 = start; index2 < end; index2++) {
-    if (str2.charCodeAt(index2) === BSLASH) {
-      result += str2.slice(start, index2);
-      start = ++index2;
-    }
-  }
-  return result + str2.slice(start, end);
-}
+// node_modules/@octokit/request/dist-bundle/index.js
+var import_content_type = __toESM(require_dist(), 1);
 
 // node_modules/json-with-bigint/json-with-bigint.js
 var intRegex = /^-?\d+$/;
@@ -64079,7 +64104,7 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop);
   }
-  const mimetype = parse5(contentType);
+  const mimetype = (0, import_content_type.parse)(contentType);
   if (isJSONResponse(mimetype)) {
     let text5 = "";
     try {
@@ -64755,6 +64780,16 @@ function createOctokit(token, baseUrl) {
   return new ActionOctokit({ auth: token, baseUrl, userAgent: "coder-loop-action" });
 }
 
+// src/action/secrets.ts
+function withoutSecrets(payload, env) {
+  if (env.GITHUB_ACTOR === "dependabot[bot]")
+    return "a workflow run started by Dependabot gets no Actions secrets";
+  const head = payload.pull_request?.head?.repo?.full_name;
+  if (head && head !== payload.repository?.full_name)
+    return `a workflow run for a pull request from the fork ${head} gets no secrets`;
+  return void 0;
+}
+
 // src/action/main.ts
 var NODE_OF = {
   started: "TDD",
@@ -64802,7 +64837,7 @@ function summary2(outcome, event) {
 var STEPS = ["loop", "agent", "apply"];
 async function run(env = process.env) {
   try {
-    const token = getInput("token", { required: true });
+    const token = getInput("token");
     const configPath = getInput("config-path") || CONFIG_PATH;
     const step = getInput("step") || "loop";
     if (!STEPS.includes(step))
@@ -64814,6 +64849,12 @@ async function run(env = process.env) {
         "GITHUB_EVENT_NAME and GITHUB_EVENT_PATH are not set: run this inside a GitHub Actions workflow."
       );
     const payload = JSON.parse(await readFile3(eventPath, "utf8"));
+    if (!token) {
+      const reason = withoutSecrets(payload, env);
+      if (!reason) throw new Error("Input required and not supplied: token");
+      notice(`coder-loop did nothing: ${reason}, so the token input is empty.`);
+      return;
+    }
     const repository = payload.repository;
     if (!repository) throw new Error(`The ${eventName} event has no repository.`);
     const gh = createOctokit(token, env.GITHUB_API_URL || "https://api.github.com");

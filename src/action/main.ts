@@ -19,6 +19,7 @@ import { agentRunFailed, dispatch, type LoopEnv, type LoopOutcome } from '../git
 import { applyStep } from './agent/apply.js';
 import { agentStep } from './agent/step.js';
 import { createOctokit } from './octokit.js';
+import { withoutSecrets, type SecretsPayload } from './secrets.js';
 
 interface RepositoryPayload {
   repository?: { name: string; owner: { login: string }; html_url: string; default_branch: string };
@@ -85,7 +86,7 @@ type Step = (typeof STEPS)[number];
  */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
-    const token = core.getInput('token', { required: true });
+    const token = core.getInput('token');
     const configPath = core.getInput('config-path') || CONFIG_PATH;
     const step = (core.getInput('step') || 'loop') as Step;
     if (!STEPS.includes(step))
@@ -96,7 +97,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       throw new Error(
         'GITHUB_EVENT_NAME and GITHUB_EVENT_PATH are not set: run this inside a GitHub Actions workflow.',
       );
-    const payload = JSON.parse(await readFile(eventPath, 'utf8')) as RepositoryPayload;
+    const payload = JSON.parse(await readFile(eventPath, 'utf8')) as RepositoryPayload &
+      SecretsPayload;
+    if (!token) {
+      const reason = withoutSecrets(payload, env);
+      if (!reason) throw new Error('Input required and not supplied: token');
+      core.notice(`coder-loop did nothing: ${reason}, so the token input is empty.`);
+      return;
+    }
     const repository = payload.repository;
     if (!repository) throw new Error(`The ${eventName} event has no repository.`);
     const gh = createOctokit(token, env.GITHUB_API_URL || 'https://api.github.com');

@@ -1,13 +1,15 @@
 import {
   CHECK_NAME,
   checkRunOutput,
+  encodePath,
   isOwnCheckRun,
-  type LoopIdentity,
   type CheckResult,
   type CheckRunView,
+  type LoopIdentity,
   type NodeId,
 } from '../core/index.js';
 import type { GitHub, Repo } from './client.js';
+import { checkRunRefused, ownFromStatus, writeLoopStatus } from './status.js';
 
 /** The loop's own check run on a head: its id, the flowchart node (external_id) and conclusion. */
 export interface OwnCheckRun {
@@ -16,12 +18,24 @@ export interface OwnCheckRun {
   /** `external_id` as written: the node, then `;key=value` data. */
   externalId: string;
   conclusion: string | null;
+  /** Kept in the `coder-loop` commit status: the token may not write check runs (status.ts). */
+  commitStatus?: true;
 }
 
 export interface HeadChecks {
   /** Every check run and commit status of the head but the loop's own: what the gate reads. */
   results: CheckResult[];
   own?: OwnCheckRun;
+}
+
+/**
+ * Whether the loop keeps its state in a `coder-loop` commit status rather than a check run: only
+ * when it acts as a person (a personal access token), since GitHub lets only apps write check
+ * runs. Then a commit status called `coder-loop` is the loop's own (the combined status does not
+ * name its creator); for an App, it is CI like any other.
+ */
+export function keepsStatus(identity: LoopIdentity): boolean {
+  return identity.app === undefined;
 }
 
 /**
@@ -59,7 +73,9 @@ export async function readHeadChecks(
     conclusion: r.conclusion,
     ...(r.html_url ? { url: r.html_url } : {}),
   }));
+  const statusIsMine = keepsStatus(identity);
   for (const s of combined.data.statuses) {
+    if (statusIsMine && s.context === CHECK_NAME) continue;
     results.push({
       name: s.context,
       status: s.state === 'pending' ? 'in_progress' : 'completed',
@@ -67,6 +83,7 @@ export async function readHeadChecks(
       ...(s.target_url ? { url: s.target_url } : {}),
     });
   }
+  const status = mine || !statusIsMine ? undefined : ownFromStatus(combined.data.statuses);
   return {
     results,
     ...(mine
@@ -78,10 +95,11 @@ export async function readHeadChecks(
             conclusion: mine.conclusion,
           },
         }
-      : {}),
+      : status
+        ? { own: { id: 0, ...status, commitStatus: true as const } }
+        : {}),
   };
 }
-
 export interface CheckRunWrite {
   view: CheckRunView;
   /** Absent while the loop waits; success only when the phase is complete. */
@@ -102,6 +120,11 @@ export async function writeCheckRun(
   write: CheckRunWrite,
   repoUrl: string,
   ref: string,
+  /**
+   * Whether a refused check run falls back to a status: the loop acts as a person (`keepsStatus`).
+   * Asked only when GitHub refuses the check run.
+   */
+  statusFallback: () => Promise<boolean> = async () => true,
 ): Promise<void> {
   const fields = {
     external_id: `${write.view.node}${write.data ?? ''}`,
@@ -110,6 +133,34 @@ export async function writeCheckRun(
       ? { status: 'completed' as const, conclusion: write.conclusion }
       : { status: 'in_progress' as const }),
   };
+  const asStatus = () =>
+    writeLoopStatus(
+      gh,
+      repo,
+      headSha,
+      fields.external_id,
+      write.view,
+      write.conclusion,
+      `${repoUrl}/tree/${encodePath(ref)}`,
+    );
+  if (own?.commitStatus) return asStatus();
+  try {
+    await writeOwnCheckRun(gh, repo, headSha, own, fields);
+  } catch (error) {
+    // An App is always allowed check runs (the manifest asks for checks: write): for it, a refusal
+    // is a misconfiguration to report, not a reason to keep state where it would count as CI.
+    if (!checkRunRefused(error) || !(await statusFallback())) throw error;
+    await asStatus();
+  }
+}
+
+async function writeOwnCheckRun(
+  gh: GitHub,
+  repo: Repo,
+  headSha: string,
+  own: OwnCheckRun | undefined,
+  fields: Record<string, unknown>,
+): Promise<void> {
   if (own) {
     await gh.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
       ...repo,
@@ -134,6 +185,7 @@ export async function createCheckRun(
   view: CheckRunView,
   repoUrl: string,
   ref: string,
+  statusFallback?: () => Promise<boolean>,
 ): Promise<void> {
-  await writeCheckRun(gh, repo, headSha, undefined, { view }, repoUrl, ref);
+  await writeCheckRun(gh, repo, headSha, undefined, { view }, repoUrl, ref, statusFallback);
 }

@@ -99,6 +99,34 @@ function comment(body: string) {
   return payload;
 }
 
+/** A human push with a test and green CI on the loop PR: the check_suite event that says so. */
+function greenCi() {
+  sim.push(BRANCH, { 'test/a.test.ts': 'test\n', 'src/a.ts': 'a\n' });
+  sim.ci(sim.refs.get(BRANCH)!, 'success', 'build');
+  const ci = examplePayload('check_suite', 'completed');
+  ci.check_suite.head_branch = BRANCH;
+  ci.check_suite.head_sha = sim.refs.get(BRANCH)!;
+  return ci;
+}
+
+/** reviewer1 approves the loop PR's head: the pull_request_review event. */
+function approval() {
+  const pr = sim.pull(2);
+  sim.reviews.push({
+    id: 1,
+    pr: 2,
+    user: 'reviewer1',
+    state: 'APPROVED',
+    commit_id: sim.headOf(pr),
+  });
+  const review = examplePayload('pull_request_review', 'submitted');
+  review.review.state = 'approved';
+  review.review.commit_id = sim.headOf(pr);
+  review.review.user.login = 'reviewer1';
+  review.pull_request = { ...review.pull_request, ...sim.pullJson(pr) };
+  return review;
+}
+
 // The bundle spaces writes a second apart, as GitHub asks of integrations (throttling plugin).
 jest.setTimeout(60_000);
 
@@ -146,26 +174,8 @@ describe('the built Action (dist/index.js)', () => {
 
   it('an approval after green CI: the completion commit', async () => {
     await action('issue_comment', comment('/coder next'));
-    sim.push(BRANCH, { 'test/a.test.ts': 'test\n', 'src/a.ts': 'a\n' });
-    sim.ci(sim.refs.get(BRANCH)!, 'success', 'build');
-    const ci = examplePayload('check_suite', 'completed');
-    ci.check_suite.head_branch = BRANCH;
-    ci.check_suite.head_sha = sim.refs.get(BRANCH)!;
-    expect((await action('check_suite', ci)).outputs.state).toBe('code-review');
-    const pr = sim.pull(2);
-    sim.reviews.push({
-      id: 1,
-      pr: 2,
-      user: 'reviewer1',
-      state: 'APPROVED',
-      commit_id: sim.headOf(pr),
-    });
-    const review = examplePayload('pull_request_review', 'submitted');
-    review.review.state = 'approved';
-    review.review.commit_id = sim.headOf(pr);
-    review.review.user.login = 'reviewer1';
-    review.pull_request = { ...review.pull_request, ...sim.pullJson(pr) };
-    const run = await action('pull_request_review', review);
+    expect((await action('check_suite', greenCi())).outputs.state).toBe('code-review');
+    const run = await action('pull_request_review', approval());
     expect(run.code).toBe(0);
     expect(run.outputs.state).toBe('completing');
     expect(sim.files(BRANCH)[CHECKLIST]).toContain('- [x] 1.1 Test');
@@ -184,6 +194,61 @@ describe('the built Action (dist/index.js)', () => {
       GITHUB_TOKEN: 'ghs_app_installation_token',
     });
     expect(run.stdout).toContain('::warning::coder-loop runs on the default GITHUB_TOKEN');
+  });
+
+  it('with a PAT (check runs refused): the loop keeps its state in a coder-loop commit status', async () => {
+    sim.checkRunsRefused = 'Resource not accessible by personal access token';
+    sim.actingAs = 'pat-user'; // a PAT: its user opens the PRs, and GET /user names them
+    const pat = { 'INPUT_APP-SLUG': '' };
+    const started = await action('issue_comment', comment('/coder next'), pat);
+    expect(started.code).toBe(0);
+    expect(started.outputs.state).toBe('started');
+    expect(requests.filter((r) => r.includes('/check-runs') || r.includes('/statuses/'))).toEqual([
+      'POST /repos/Codertocat/Hello-World/check-runs',
+      `POST /repos/Codertocat/Hello-World/statuses/${sim.refs.get(BRANCH)}`,
+    ]);
+    const own = () => sim.statuses.filter((s) => s.context === 'coder-loop').at(-1)!;
+    expect(own()).toMatchObject({ state: 'pending', sha: sim.refs.get(BRANCH) });
+    expect(own().description).toMatch(/^\[TDD\] /);
+
+    // CI passes on a new head: the state is read back from the status and moves on.
+    expect((await action('check_suite', greenCi(), pat)).outputs.state).toBe('code-review');
+    expect(own()).toMatchObject({ state: 'pending', sha: sim.refs.get(BRANCH) });
+    expect(own().description).toMatch(/^\[CodeReview\] /);
+
+    // The loop's own status event is not a CI result.
+    const status = examplePayload('status');
+    status.context = 'coder-loop';
+    status.state = 'success';
+    status.sha = sim.refs.get(BRANCH)!;
+    status.branches = [{ name: BRANCH, commit: { sha: status.sha, url: '' }, protected: false }];
+    expect((await action('status', status, pat)).outputs.state).toBe('ignored');
+
+    const approved = await action('pull_request_review', approval(), pat);
+    expect(approved.outputs.state).toBe('completing');
+    expect(sim.files(BRANCH)[CHECKLIST]).toContain('- [x] 1.1 Test');
+    expect(sim.checkRuns.filter((r) => r.name === 'coder-loop')).toEqual([]);
+  });
+
+  it('a run from a fork or Dependabot has no token: green, with a notice, nothing done', async () => {
+    const review = examplePayload('pull_request_review', 'submitted');
+    review.pull_request.head.repo.full_name = 'someone/Hello-World';
+    const fork = await action('pull_request_review', review, { INPUT_TOKEN: '' });
+    expect(fork.code).toBe(0);
+    expect(fork.stdout).toContain(
+      '::notice::coder-loop did nothing: a workflow run for a pull request from the fork someone/Hello-World gets no secrets',
+    );
+    const dependabot = await action('pull_request', examplePayload('pull_request', 'synchronize'), {
+      INPUT_TOKEN: '',
+      GITHUB_ACTOR: 'dependabot[bot]',
+    });
+    expect(dependabot.code).toBe(0);
+    expect(dependabot.stdout).toContain('Dependabot gets no Actions secrets');
+    expect(requests).toEqual([]);
+    // Anywhere else an empty token is a mistake in the workflow: red.
+    const missing = await action('issue_comment', comment('/coder next'), { INPUT_TOKEN: '' });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toContain('::error::coder-loop: Input required and not supplied: token');
   });
 
   it('fails the step with a clear message when the API refuses', async () => {

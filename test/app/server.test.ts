@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { sign } from '@octokit/webhooks-methods';
 import nock from 'nock';
 import { pino } from 'pino';
@@ -16,17 +15,9 @@ import {
   testProbotOptions,
 } from '../helpers/github.js';
 import { examplePayload } from '../helpers/payloads.js';
+import { freePort } from '../helpers/process.js';
 
 const SECRET = 'webhook-secret-for-tests';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe('the real webhook server on a loopback port', () => {
   let server: Server;

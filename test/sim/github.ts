@@ -57,6 +57,13 @@ export interface SimCheckRun {
   /** A GitHub Actions job's log (the check run's id is the job's id). */
   log?: string;
 }
+export interface SimStatus {
+  sha: string;
+  context: string;
+  state: string;
+  target_url: string;
+  description?: string;
+}
 export interface SimReview {
   id: number;
   pr: number;
@@ -78,6 +85,12 @@ const notFound = [
   404,
   { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
 ] as const;
+/** GitHub's answer to a check-run write with a token that may not write check runs. */
+const refused = (message: string) =>
+  [
+    403,
+    { message, documentation_url: 'https://docs.github.com/rest/checks/runs#create-a-check-run' },
+  ] as const;
 /** A REST answer: status, body and extra headers. */
 type Answer = readonly [number, unknown, Record<string, string>?];
 /** Where the simulator serves what GitHub hands out through redirects (job logs), off the API. */
@@ -114,7 +127,17 @@ export class SimGitHub {
   readonly issueLabels = new Map<number, Set<string>>();
   readonly repoLabels = new Set<string>(['bug']);
   readonly checkRuns: SimCheckRun[] = [];
-  readonly statuses: { sha: string; context: string; state: string; target_url: string }[] = [];
+  readonly statuses: SimStatus[] = [];
+  /**
+   * The token may not write check runs (a PAT): check-run writes get GitHub's 403 with this
+   * message, e.g. "Resource not accessible by personal access token".
+   */
+  checkRunsRefused?: string;
+  /**
+   * The token acts as this user (a personal access token): `GET /user` names them and the PRs the
+   * loop opens are theirs. Unset: an installation token (`GET /user` refused, PRs by the App's bot).
+   */
+  actingAs?: string;
   readonly reviews: SimReview[] = [];
   readonly permissions = new Map<string, string>();
   /** `repository_dispatch` events created (POST /dispatches). */
@@ -397,15 +420,20 @@ export class SimGitHub {
         signal.addEventListener('abort', () => reject(signal.reason), { once: true });
       });
     const text = typeof init?.body === 'string' ? init.body : '';
-    const [status, data, headers] = url.pathname.endsWith('/access_tokens')
-      ? installationToken
-      : this.handle(method, url, text ? JSON.parse(text) : undefined);
+    const [status, data, headers] = this.answer(method, url, text ? JSON.parse(text) : undefined);
     const raw = typeof data === 'string';
     return new Response(status === 204 ? null : raw ? data : JSON.stringify(data), {
       status,
       headers: { 'content-type': raw ? 'text/plain' : 'application/json', ...headers },
     });
   };
+
+  /** One REST answer, the App's installation-token request included. */
+  private answer(method: string, url: URL, body: unknown): Answer {
+    return url.pathname.endsWith('/access_tokens')
+      ? installationToken
+      : this.handle(method, url, body);
+  }
 
   /** Answer through nock (in-process tests). */
   mount(): void {
@@ -420,7 +448,10 @@ export class SimGitHub {
     }
   }
 
-  /** Answer over HTTP on a loopback port (the Action's end-to-end test): resolves to its base URL. */
+  /**
+   * Answer over HTTP on a loopback port (the Action's end-to-end test; App processes reach it as
+   * GitHub Enterprise Server, under `/api/v3`): resolves to its base URL.
+   */
   async serve(
     onRequest?: (
       method: string,
@@ -439,7 +470,7 @@ export class SimGitHub {
         const body = text ? JSON.parse(text) : undefined;
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
         onRequest?.(req.method ?? 'GET', url, req.headers, body);
-        const [status, data, headers] = this.handle(req.method ?? 'GET', url, body);
+        const [status, data, headers] = this.answer(req.method ?? 'GET', url, body);
         const raw = typeof data === 'string';
         res.writeHead(status, {
           'content-type': raw ? 'text/plain' : 'application/json',
@@ -469,13 +500,18 @@ export class SimGitHub {
     const p = (s: string) => new RegExp(`^${R.replace(/\//g, '\\/')}${s}$`);
 
     route('get', /^\/app$/, () => [200, LOOP_APP]);
-    route('get', /^\/user$/, () => [
-      403,
-      {
-        message: 'Resource not accessible by integration',
-        documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
-      },
-    ]);
+    route('get', /^\/user$/, () =>
+      this.actingAs
+        ? [200, user(this.actingAs)]
+        : [
+            403,
+            {
+              message: 'Resource not accessible by integration',
+              documentation_url:
+                'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+            },
+          ],
+    );
     route('get', p('/collaborators/([^/]+)/permission'), (m) => {
       const level = this.permissions.get(m[1]!) ?? 'read';
       return [
@@ -746,6 +782,7 @@ export class SimGitHub {
           merged: false,
           labels: new Set(),
           requested: [],
+          ...(this.actingAs ? { author: this.actingAs } : {}),
         };
         this.pulls.push(pr);
         return [201, this.pullJson(pr)];
@@ -951,7 +988,11 @@ export class SimGitHub {
       ];
     });
     route('get', p('/commits/([0-9a-f]{40})/status'), (m) => {
-      const statuses = this.statuses.filter((s) => s.sha === m[1]);
+      // The combined status: the latest status of each context.
+      const latest = new Map(
+        this.statuses.filter((s) => s.sha === m[1]).map((s) => [s.context, s] as const),
+      );
+      const statuses = [...latest.values()];
       return [
         200,
         {
@@ -963,7 +1004,7 @@ export class SimGitHub {
             node_id: 'S',
             url: '',
             avatar_url: '',
-            description: '',
+            description: s.description ?? null,
             context: s.context,
             state: s.state,
             target_url: s.target_url,
@@ -975,6 +1016,11 @@ export class SimGitHub {
           url: '',
         },
       ];
+    });
+    route('post', p('/statuses/([0-9a-f]{40})'), (m, body: Omit<SimStatus, 'sha'>) => {
+      if (!this.commits.has(m[1]!)) return [422, { message: 'No commit found for SHA' }];
+      this.statuses.push({ sha: m[1]!, ...body });
+      return [201, { id: this.statuses.length, context: body.context, state: body.state }];
     });
     route(
       'post',
@@ -990,6 +1036,7 @@ export class SimGitHub {
           output?: SimCheckRun['output'];
         },
       ) => {
+        if (this.checkRunsRefused) return refused(this.checkRunsRefused);
         const run: SimCheckRun = {
           id: ++this.ids,
           app: { id: LOOP_APP.id, slug: LOOP_APP.slug },
@@ -1006,6 +1053,7 @@ export class SimGitHub {
       },
     );
     route('patch', p('/check-runs/(\\d+)'), (m, body: Partial<SimCheckRun>) => {
+      if (this.checkRunsRefused) return refused(this.checkRunsRefused);
       const run = this.checkRuns.find((r) => r.id === Number(m[1]));
       if (!run) return notFound;
       Object.assign(

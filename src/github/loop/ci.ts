@@ -7,7 +7,7 @@ import {
   type Config,
 } from '../../core/index.js';
 import { isHttpError } from '../client.js';
-import { readHeadChecks } from '../checks.js';
+import { keepsStatus, readHeadChecks } from '../checks.js';
 import { replyOnIssue } from '../issues.js';
 import { pullRequestFiles, type PullRequest } from '../pulls.js';
 import { readPermission } from '../identity.js';
@@ -33,6 +33,7 @@ export interface CiPayload {
   };
   workflow_run?: { head_branch: string | null; head_sha: string };
   state?: string;
+  context?: string;
   sha?: string;
   branches?: { name: string; commit: { sha: string } }[];
 }
@@ -89,6 +90,9 @@ export async function onCiEvent(
     isOwnCheckRun(payload.check_run!, await env.identity())
   )
     return { state: 'ignored', reason: 'the loop’s own check run' };
+  // Acting as a person (a PAT), the loop keeps its state in a `coder-loop` status: not CI.
+  if (event === 'status' && payload.context === CHECK_NAME && keepsStatus(await env.identity()))
+    return { state: 'ignored', reason: 'the loop’s own commit status' };
   const loop = await loopPullForHead(env, head.branch, head.sha);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
   return tellOnFailure(

@@ -1,6 +1,6 @@
 import { reply, type Config, type LoopIdentity, type Problem } from '../../core/index.js';
 import type { GitHub, Repo } from '../client.js';
-import { writeCheckRun, type CheckRunWrite, type OwnCheckRun } from '../checks.js';
+import { keepsStatus, writeCheckRun, type CheckRunWrite, type OwnCheckRun } from '../checks.js';
 import { GitReader } from '../git.js';
 import { replyOnIssue } from '../issues.js';
 
@@ -49,7 +49,9 @@ export function showCheck(
   own: OwnCheckRun | undefined,
   write: CheckRunWrite,
 ): Promise<void> {
-  return writeCheckRun(env.gh, env.repo, head.sha, own, write, env.repoUrl, head.ref);
+  return writeCheckRun(env.gh, env.repo, head.sha, own, write, env.repoUrl, head.ref, async () =>
+    keepsStatus(await env.identity()),
+  );
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   withAgent,
 } from '../../core/index.js';
 import { sendAgentDispatch } from '../agent.js';
-import { createCheckRun } from '../checks.js';
+import { createCheckRun, keepsStatus } from '../checks.js';
 import { createCommit, createLockRef } from '../git.js';
 import { replyOnIssue } from '../issues.js';
 import { plansInTree, readPlan } from '../plans.js';
@@ -147,6 +147,7 @@ export async function startPhase(
     ),
     env.repoUrl,
     start.branch,
+    async () => keepsStatus(await env.identity()),
   );
   if (handOff) await sendAgentDispatch(gh, repo, handOff);
   return { ...outcome, pullRequest: pr.number };

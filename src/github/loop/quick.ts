@@ -15,7 +15,7 @@ import {
   withAgent,
 } from '../../core/index.js';
 import { sendAgentDispatch } from '../agent.js';
-import { createCheckRun } from '../checks.js';
+import { createCheckRun, keepsStatus } from '../checks.js';
 import { createCommit, createLockRef, type NewFile } from '../git.js';
 import { replyOnIssue } from '../issues.js';
 import { plansInTree } from '../plans.js';
@@ -135,6 +135,7 @@ export async function startQuick(
     ),
     env.repoUrl,
     branch,
+    async () => keepsStatus(await env.identity()),
   );
   if (handOff) await sendAgentDispatch(gh, repo, handOff);
   return { ...outcome, pullRequest: pr.number };

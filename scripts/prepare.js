@@ -1,0 +1,33 @@
+// `prepare` (run by `npm ci` and `npm install` in a clone): build lib/ with the TypeScript
+// compiler. A production install (`npm ci --omit=dev`) has no compiler; on a built tree it keeps
+// the lib/ that `npm run build` made, and without one it says what to do instead of failing in tsc.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import process from 'node:process';
+
+function hasCompiler() {
+  try {
+    createRequire(import.meta.url).resolve('typescript');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+if (hasCompiler()) {
+  const build = spawnSync('npm', ['run', 'build'], {
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
+  process.exit(build.status ?? 1);
+} else if (existsSync('lib/app/main.js')) {
+  process.stdout.write(
+    'prepare: no TypeScript compiler (a production install): using the built lib/.\n',
+  );
+} else {
+  process.stderr.write(
+    'prepare: lib/ is not built and the TypeScript compiler is not installed. Run `npm ci` (with the dev dependencies) and `npm run build` first, then `npm ci --omit=dev`.\n',
+  );
+  process.exit(1);
+}

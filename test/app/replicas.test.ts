@@ -1,0 +1,183 @@
+import { jest } from '@jest/globals';
+import { sign } from '@octokit/webhooks-methods';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { check } from '../helpers/openapi.js';
+import { commentDelivery } from '../helpers/payloads.js';
+import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
+import { appPrivateKey, freePort, startNode, type NodeProcess } from '../helpers/process.js';
+import { repoRoot } from '../paths.js';
+import { SimGitHub } from '../sim/github.js';
+
+/**
+ * Two replicas of the BUILT App (`node lib/app/main.js`) behind one webhook secret, sharing
+ * Probot's write throttling through a real redis-server (`REDIS_URL`), with GitHub answered by the
+ * simulator over loopback HTTP. The race scenarios go to both at once: one branch, one PR, one
+ * start commit — and the writes of both replicas together stay a second apart, as GitHub asks.
+ */
+jest.setTimeout(180_000);
+
+const MAIN = join(repoRoot, 'lib', 'app', 'main.js');
+const SECRET = 'replicas-webhook-secret';
+const BRANCH = 'coder/example/phase-1';
+
+async function startRedis(): Promise<{ url: string; process: ChildProcess }> {
+  if (spawnSync('redis-server', ['--version']).error)
+    throw new Error(
+      'redis-server is not installed: this test needs it (Debian/Ubuntu: apt-get install -y redis-server; .ci/run installs it).',
+    );
+  const port = await freePort();
+  const child = spawn('redis-server', [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+  ]);
+  await new Promise<void>((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('Ready to accept connections')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${text}`)));
+  });
+  return { url: `redis://127.0.0.1:${port}`, process: child };
+}
+
+let cwd: string;
+let redis: Awaited<ReturnType<typeof startRedis>>;
+let sim: SimGitHub;
+let github: { url: string; close: () => Promise<void> };
+let replicas: NodeProcess[] = [];
+let violations: string[];
+let writes: { at: number; request: string }[];
+
+beforeAll(async () => {
+  cwd = await mkdtemp(join(tmpdir(), 'coder-loop-replicas-'));
+  redis = await startRedis();
+});
+
+afterAll(async () => {
+  redis.process.kill('SIGTERM');
+  await rm(cwd, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  sim = new SimGitHub(examplePlanFiles());
+  sim.permissions.set('Codertocat', 'write');
+  sim.permissions.set('octocat', 'write');
+  violations = [];
+  writes = [];
+  github = await sim.serve((method, url, headers, body) => {
+    violations.push(...check(method, url, headers, body).problems);
+    if (method !== 'GET') writes.push({ at: Date.now(), request: `${method} ${url.pathname}` });
+  });
+  const env = {
+    APP_ID: '1',
+    PRIVATE_KEY: appPrivateKey(),
+    WEBHOOK_SECRET: SECRET,
+    REDIS_URL: redis.url,
+    GHE_HOST: new URL(github.url).host,
+    GHE_PROTOCOL: 'http',
+    NODE_ENV: 'production',
+  };
+  replicas = await Promise.all([startNode([MAIN], { cwd, env }), startNode([MAIN], { cwd, env })]);
+});
+
+afterEach(async () => {
+  await Promise.all(replicas.map((r) => r.stop()));
+  await github.close();
+  expect(violations).toEqual([]);
+});
+
+async function deliver(replica: NodeProcess, delivery: ReturnType<typeof commentDelivery>) {
+  const body = JSON.stringify(delivery.payload);
+  const response = await fetch(`${replica.url}/api/github/webhooks`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': delivery.name,
+      'x-github-delivery': delivery.id,
+      'x-hub-signature-256': await sign(SECRET, body),
+    },
+    body,
+  });
+  return response.status;
+}
+
+/**
+ * Waits until `done` holds and GitHub then hears nothing for 5 s — longer than the throttling's
+ * longest spacing (3 s between writes that notify), so no replica still has a write queued.
+ */
+async function settle(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 150_000;
+  let last = sim.requests;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    if (sim.requests !== last) {
+      last = sim.requests;
+      quietSince = Date.now();
+    } else if (done() && Date.now() - quietSince >= 5000) return;
+  }
+  throw new Error(`the replicas did not settle: ${sim.comments.length} comments so far`);
+}
+
+it('concurrent /coder next and a duplicate delivery across two replicas: one branch, one PR, one start', async () => {
+  const first = commentDelivery('/coder next', { login: 'Codertocat', id: 9001 });
+  const second = commentDelivery('/coder next', { login: 'octocat', id: 9002 });
+  const statuses = await Promise.all([
+    deliver(replicas[0]!, first),
+    deliver(replicas[1]!, first), // GitHub redelivering the same delivery to the other replica
+    deliver(replicas[1]!, second),
+  ]);
+  // 200 once handled, or 202 "still processing" when handling outlasts the middleware's 9 s
+  // (writes a second apart): either way accepted, signature verified.
+  for (const status of statuses) expect([200, 202]).toContain(status);
+  // The winner's "Coder started" and the other writer's reply.
+  await settle(() => sim.comments.length >= 2);
+
+  expect([...sim.refs.keys()].filter((r) => r.startsWith('coder/'))).toEqual([BRANCH]);
+  expect(sim.pulls).toHaveLength(1);
+  const branch = sim.files(BRANCH);
+  expect(branch[CHECKLIST]).toContain('- [~] 1.1 Test');
+  expect(branch[MASTER_LOG]!.match(/\*\*Coder started\*\*/g)).toHaveLength(1);
+  // One start commit: the branch is main plus exactly one commit.
+  const head = sim.commits.get(sim.refs.get(BRANCH)!)!;
+  expect(head.parents).toEqual([sim.refs.get(sim.defaultBranch)]);
+  expect(sim.comments).toHaveLength(2);
+  expect(sim.comments.filter((c) => c.body.startsWith('**Coder started**'))).toHaveLength(1);
+
+  // Both replicas took part, and their writes together were spaced as one client's.
+  for (const replica of replicas) expect(replica.output()).toContain('coder-loop: ');
+  // Octokit's throttling, one cluster: a write a second apart, and writes that notify people
+  // (comments, pull requests) three seconds apart — across both replicas. The slots are given in
+  // Redis; a request reaches the simulator up to a few hundred milliseconds after its slot on a
+  // loaded machine, so single gaps are checked with room and the mean tightly. Two unshared
+  // queues write at the same moments (gaps under 0.1 s, a mean near 0.5 s).
+  const gaps = (selected: typeof writes) => selected.slice(1).map((w, i) => w.at - selected[i]!.at);
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  const notifying = (w: (typeof writes)[number]) =>
+    /\/(issues\/\d+\/comments|pulls)$/.test(w.request);
+  const api = writes.filter((w) => !w.request.endsWith('/access_tokens'));
+  expect(api.length).toBeGreaterThan(10);
+  const plain = gaps(api.filter((w) => !notifying(w)));
+  expect(Math.min(...plain)).toBeGreaterThanOrEqual(500);
+  expect(mean(plain)).toBeGreaterThanOrEqual(950);
+  expect(Math.min(...gaps(api.filter(notifying)))).toBeGreaterThanOrEqual(2500);
+
+  // The queues live in Redis: Bottleneck's keys for Octokit's write group.
+  const client = new Redis(redis.url);
+  try {
+    expect((await client.keys('b_octokit-write*')).length).toBeGreaterThan(0);
+  } finally {
+    client.disconnect();
+  }
+});

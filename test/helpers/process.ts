@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer } from 'node:net';
+
+/** A free TCP port on the loopback interface. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh App private key (PEM), as GitHub hands one out. */
+export function appPrivateKey(): string {
+  return generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  }).privateKey;
+}
+
+export interface NodeProcess {
+  /** The port it listens on (loopback). */
+  port: number;
+  url: string;
+  /** Everything it printed so far (stdout and stderr). */
+  output(): string;
+  /** Resolves when `pattern` appears in its output. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * `node <args>` as a child process with only the environment given (no inherited NODE_ENV or
+ * `.env` from the repository: it runs in `cwd`), listening on a free loopback port; resolves once
+ * Probot logs "Listening on".
+ */
+export async function startNode(
+  args: string[],
+  options: { cwd: string; env: Record<string, string | undefined> },
+): Promise<NodeProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HOST: '127.0.0.1',
+      LOG_FORMAT: 'json',
+      ...options.env,
+      PORT: String(port),
+    },
+  });
+  let text = '';
+  let exited: string | undefined;
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+    for (const listener of listeners) listener();
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const closed = new Promise<void>((resolve) =>
+    child.on('exit', (code, signal) => {
+      exited = `exited (${code ?? signal})`;
+      for (const listener of listeners) listener();
+      resolve();
+    }),
+  );
+  const waitFor = (pattern: RegExp, timeoutMs = 20_000) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (pattern.test(text)) done(resolve);
+        else if (exited) done(() => reject(new Error(`${args.join(' ')} ${exited}:\n${text}`)));
+      };
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`no ${pattern} in ${timeoutMs} ms:\n${text}`))),
+        timeoutMs,
+      );
+      const done = (settle: () => void) => {
+        clearTimeout(timer);
+        listeners.delete(check);
+        settle();
+      };
+      listeners.add(check);
+      check();
+    });
+  const started: NodeProcess = {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    output: () => text,
+    waitFor,
+    stop: async () => {
+      if (!exited) child.kill('SIGTERM');
+      await closed;
+    },
+  };
+  try {
+    await waitFor(/Listening on http/);
+  } catch (error) {
+    await started.stop();
+    throw error;
+  }
+  return started;
+}

@@ -1,0 +1,106 @@
+import { jest } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import semver from 'semver';
+import { repoRoot } from './paths.js';
+
+/**
+ * The package as others get it: every locked dependency runs on the Node.js floor that
+ * package.json names, and the packed tarball installs into an empty directory and runs there.
+ */
+jest.setTimeout(300_000);
+
+const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+  engines: { node: string };
+  bin: Record<string, string>;
+};
+const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, { engines?: { node?: string } | string[]; optional?: boolean }>;
+};
+
+function run(command: string, args: string[], cwd: string) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+    execFile(
+      command,
+      args,
+      { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME }, maxBuffer: 64 << 20 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    ),
+  );
+}
+
+describe('engines', () => {
+  it('every locked dependency accepts the lowest Node.js of each line package.json allows', () => {
+    // The lowest version of each range in the engines field (`^20.19.0 || >=22.13.0`), and the
+    // Action's node24.
+    const floors = new semver.Range(pkg.engines.node).set.map(
+      (comparators) => semver.minVersion(comparators.map((c) => c.value).join(' '))!.version,
+    );
+    expect(floors).toEqual(['20.19.0', '22.13.0']);
+    floors.push('24.0.0');
+    const refused: string[] = [];
+    for (const [path, entry] of Object.entries(lock.packages)) {
+      const range = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
+      if (!path || entry.optional || !range) continue;
+      for (const floor of floors)
+        if (!semver.satisfies(floor, range)) refused.push(`${path} (${range}) refuses ${floor}`);
+    }
+    expect(refused).toEqual([]);
+  });
+
+  it('this Node.js is one package.json allows', () => {
+    expect(semver.satisfies(process.versions.node, pkg.engines.node)).toBe(true);
+  });
+});
+
+describe('npm pack, installed into an empty directory', () => {
+  let work: string;
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'coder-loop-pack-'));
+  });
+  afterAll(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('installs from the tarball and runs init, lint and status with npx', async () => {
+    // lib/ is built (npm test builds first); scripts are skipped so packing does not rebuild it
+    // under the other suites' feet.
+    const pack = await run(
+      'npm',
+      ['pack', '--ignore-scripts', '--json', '--pack-destination', work],
+      repoRoot,
+    );
+    expect(pack.code).toBe(0);
+    const [{ filename, files }] = JSON.parse(pack.stdout) as [
+      { filename: string; files: { path: string }[] },
+    ];
+    const paths = files.map((f) => f.path);
+    expect(paths).toContain(pkg.bin['coder-loop']);
+    expect(paths).toContain('app.yml');
+    expect(paths.filter((p) => p.startsWith('src/') || p.startsWith('test/'))).toEqual([]);
+
+    const project = join(work, 'project');
+    await run('mkdir', ['-p', project], work);
+    // Dependencies from the npm cache where it has them, from the registry otherwise.
+    const install = await run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, filename)],
+      project,
+    );
+    expect(install.code).toBe(0);
+
+    const npx = (...args: string[]) => run('npx', ['--no-install', 'coder-loop', ...args], project);
+    const init = await npx('init', 'My Plan');
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain('Created docs/plans/My Plan');
+    expect(await readdir(join(project, 'docs', 'plans', 'My Plan'))).toContain('00_context.md');
+    expect(await npx('lint', 'My Plan')).toMatchObject({ code: 0 });
+    const status = await npx('status', 'My Plan', '--json');
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ plan: 'My Plan', currentPhase: 1 });
+  });
+});
