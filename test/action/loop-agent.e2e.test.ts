@@ -1,0 +1,256 @@
+import { jest } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { runBundle, type BundleRun } from '../helpers/bundle.js';
+import { OWNER, REPO } from '../helpers/github.js';
+import { check } from '../helpers/openapi.js';
+import { examplePayload } from '../helpers/payloads.js';
+import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
+import { repoRoot } from '../paths.js';
+import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
+
+/**
+ * The Implementation Track run by itself (issue 15): the BUILT Action drives a phase from
+ * `/coder next` to "Phase 1 complete" with only the scripted agent and one approving human. The
+ * loop step (App token) sends each hand-off; the test plays the workflow it starts — `step:
+ * agent` in a real git checkout of the head, then `step: apply` — and plays CI. No human pushes.
+ */
+const SCRIPTED = join(repoRoot, 'examples', 'agents', 'scripted.mjs');
+const BRANCH = 'coder/example/phase-1';
+const repository = {
+  name: REPO,
+  owner: { login: OWNER },
+  html_url: `https://github.com/${OWNER}/${REPO}`,
+  default_branch: 'master',
+};
+
+let sim: SimGitHub;
+let server: { url: string; close: () => Promise<void> };
+let work: string;
+let violations: string[];
+let runs = 0;
+
+beforeEach(async () => {
+  sim = new SimGitHub({
+    ...examplePlanFiles(),
+    'src/server.ts': 'export const port = 3000;\n',
+    '.github/coder.yml': [
+      'reviewers: [reviewer1]',
+      'agent:',
+      `  command: ${JSON.stringify(`node ${JSON.stringify(SCRIPTED)}`)}`,
+      '',
+    ].join('\n'),
+  });
+  sim.permissions.set('Codertocat', 'write');
+  sim.permissions.set('reviewer1', 'write');
+  violations = [];
+  server = await sim.serve((method, url, headers, body) => {
+    if (!url.pathname.startsWith(SIM_STORAGE))
+      violations.push(...check(method, url, headers, body).problems);
+  });
+  work = await mkdtemp(join(tmpdir(), 'coder-loop-loop-agent-'));
+});
+
+afterEach(async () => {
+  await server.close();
+  await rm(work, { recursive: true, force: true });
+  expect(violations).toEqual([]);
+});
+
+/** The loop step (`step` left out), as the workflow runs it with the App token. */
+async function loop(event: string, payload: Record<string, unknown>): Promise<BundleRun> {
+  const dir = join(work, `run-${++runs}`);
+  await mkdir(dir, { recursive: true });
+  return runBundle({
+    work: dir,
+    event,
+    payload: { ...payload, repository: { ...(payload.repository as object), ...repository } },
+    env: {
+      GITHUB_API_URL: server.url,
+      INPUT_TOKEN: 'ghs_app_installation_token',
+      'INPUT_APP-SLUG': 'coder-loop',
+    },
+  });
+}
+
+/**
+ * GitHub's commit shas are git's: the branch head is checked out in a real git repository and
+ * the simulator's commit takes the sha git gives it (every record of it follows). Returns the
+ * checkout, at the head.
+ */
+async function checkout(): Promise<{ dir: string; head: string }> {
+  const sha = sim.refs.get(BRANCH)!;
+  const dir = join(work, `checkout-${++runs}`);
+  for (const [path, text] of Object.entries(sim.files(sha))) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH,
+        HOME: work,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.com',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.com',
+        GIT_CONFIG_NOSYSTEM: '1',
+      },
+    })
+      .toString('utf8')
+      .trim();
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'head');
+  const head = git('rev-parse', 'HEAD');
+  sim.rekey(sha, head);
+  return { dir, head };
+}
+
+/**
+ * The workflow a hand-off starts (docs/agent.md): job 1 runs the agent in a checkout of the head
+ * with a read-only token; job 2 applies its changes with the App token. Returns apply's outputs.
+ */
+async function workflow(at: { dir: string; head: string }): Promise<Record<string, string>> {
+  const dispatch = sim.dispatches.at(-1)!;
+  expect(dispatch.event_type).toBe('coder-loop-agent');
+  // The hand-off went out for the head before the test gave it git's sha.
+  const clientPayload = { ...dispatch.client_payload, headSha: at.head };
+  const changesDir = join(work, `changes-${++runs}`);
+  const event = { action: 'coder-loop-agent', client_payload: clientPayload, repository };
+  const env = {
+    GITHUB_API_URL: server.url,
+    GITHUB_WORKSPACE: at.dir,
+    RUNNER_TEMP: join(work, `temp-${runs}`),
+    'INPUT_CHANGES-DIR': changesDir,
+    'INPUT_APP-SLUG': 'coder-loop',
+  };
+  await mkdir(env.RUNNER_TEMP, { recursive: true });
+  const agent = await runBundle({
+    work: join(work, `temp-${runs}`),
+    event: 'repository_dispatch',
+    payload: event,
+    cwd: at.dir,
+    env: { ...env, INPUT_STEP: 'agent', INPUT_TOKEN: 'ghs_read_only_job_token' },
+  });
+  expect(agent.outputs.state).toBe('changed');
+  const apply = await runBundle({
+    work: join(work, `temp-${runs}`),
+    event: 'repository_dispatch',
+    payload: event,
+    env: { ...env, INPUT_STEP: 'apply', INPUT_TOKEN: 'ghs_app_installation_token' },
+  });
+  expect(apply.code).toBe(0);
+  return apply.outputs;
+}
+
+/** CI reports on the branch head: one check run, then the check_suite event. */
+function ci(conclusion: 'success' | 'failure') {
+  const head = sim.refs.get(BRANCH)!;
+  sim.ci(head, conclusion, 'test');
+  const payload = examplePayload('check_suite', 'completed');
+  payload.check_suite.head_branch = BRANCH;
+  payload.check_suite.head_sha = head;
+  payload.check_suite.conclusion = conclusion;
+  return loop('check_suite', payload);
+}
+
+let reviewId = 0;
+/** reviewer1 reviews the head (with line comments when asking for changes). */
+function review(state: 'approved' | 'changes_requested') {
+  const pr = sim.pull(2);
+  const head = sim.headOf(pr);
+  const id = ++reviewId;
+  sim.reviews.push({
+    id,
+    pr: 2,
+    user: 'reviewer1',
+    state: state === 'approved' ? 'APPROVED' : 'CHANGES_REQUESTED',
+    commit_id: head,
+    ...(state === 'changes_requested'
+      ? {
+          body: 'One change.',
+          comments: [
+            {
+              path: 'src/server.ts',
+              line: 1,
+              body: 'Use 8080.\n```suggestion\nexport const port = 8080;\n```',
+            },
+          ],
+        }
+      : {}),
+  });
+  const payload = examplePayload('pull_request_review', 'submitted');
+  payload.review.id = id;
+  payload.review.state = state;
+  payload.review.commit_id = head;
+  payload.review.user.login = 'reviewer1';
+  payload.review.user.type = 'User';
+  payload.pull_request = { ...payload.pull_request, ...sim.pullJson(pr) };
+  return loop('pull_request_review', payload);
+}
+
+// Each run of the bundle spaces its writes a second apart (the throttling plugin), as GitHub asks.
+jest.setTimeout(600_000);
+
+describe('a phase from /coder next to "Phase 1 complete" with only a scripted agent and one approval', () => {
+  it('TDD → red CI → Debug & Fix → green → changes requested → review fix → approval → final verification', async () => {
+    const next = examplePayload('issue_comment', 'created');
+    next.comment.body = '/coder next';
+    delete next.issue.pull_request;
+    expect((await loop('issue_comment', next)).outputs.state).toBe('started');
+    const nodes = () => sim.dispatches.map((d) => (d.client_payload as { node: string }).node);
+    expect(nodes()).toEqual(['tdd']);
+
+    // TDD: the agent writes a failing test, then the code: one commit on the head.
+    let at = await checkout();
+    expect((await workflow(at)).state).toBe('committed');
+    const tddCommit = sim.refs.get(BRANCH)!;
+    expect(sim.commits.get(tddCommit)!.parents).toEqual([at.head]);
+    expect(Object.keys(sim.files(BRANCH))).toEqual(
+      expect.arrayContaining([
+        'test/coder/example-phase-1.test.mjs',
+        'src/coder/example-phase-1.mjs',
+      ]),
+    );
+
+    // Verification red → Debug & Fix, handed to the agent (attempt 1 of 3).
+    at = await checkout();
+    expect((await ci('failure')).outputs.state).toBe('failed');
+    expect(nodes()).toEqual(['tdd', 'debug-fix']);
+    expect(sim.dispatches.at(-1)!.client_payload).toMatchObject({ attempt: 1, headSha: at.head });
+    expect((await workflow(at)).state).toBe('committed');
+
+    // Green → Code Review; changes requested → review-fix.
+    at = await checkout();
+    expect((await ci('success')).outputs.state).toBe('code-review');
+    expect((await review('changes_requested')).outputs.state).toBe('changes-requested');
+    expect(nodes()).toEqual(['tdd', 'debug-fix', 'review-fix']);
+    expect((await workflow(at)).state).toBe('committed');
+    expect(sim.files(BRANCH)['src/server.ts']).toBe('export const port = 8080;\n');
+
+    // Green again, one approving human → the completion commit → final verification.
+    await checkout();
+    expect((await ci('success')).outputs.state).toBe('code-review');
+    expect((await review('approved')).outputs.state).toBe('completing');
+    expect(sim.files(BRANCH)[CHECKLIST]).toContain('- [x] 1.1 Test');
+    expect(sim.files(BRANCH)[MASTER_LOG]).toContain('**Coder completed** — Example, Phase 1');
+    expect((await ci('success')).outputs.state).toBe('complete');
+    expect(sim.comments.at(-1)!.body).toMatch(/^\*\*Phase 1 complete\*\*/);
+
+    // No human pushed: every commit on the branch is the loop's or the agent's.
+    const messages: string[] = [];
+    for (
+      let sha: string | undefined = sim.refs.get(BRANCH);
+      sha && sha !== sim.refs.get('master');
+      sha = sim.commits.get(sha)?.parents[0]
+    )
+      messages.unshift(sim.commits.get(sha)!.message.split('\n')[0]!);
+    expect(messages).toHaveLength(5);
+    expect(messages.filter((m) => /agent/i.test(m))).toHaveLength(3);
+    expect(nodes()).toEqual(['tdd', 'debug-fix', 'review-fix']);
+  });
+});

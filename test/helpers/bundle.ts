@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { repoRoot } from '../paths.js';
+
+/** The BUILT Action: what a workflow runs. */
+export const DIST = join(repoRoot, 'dist', 'index.js');
+
+/** The step outputs an Action wrote to `$GITHUB_OUTPUT` (`name<<delimiter … delimiter`). */
+export function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const re = /^([^<\n]+)<<(ghadelimiter_[\w-]+)\n([\s\S]*?)\n\2$/gm;
+  for (const m of text.matchAll(re)) outputs[m[1]!] = m[3]!;
+  return outputs;
+}
+
+export interface BundleRun {
+  code: number;
+  stdout: string;
+  outputs: Record<string, string>;
+}
+
+/**
+ * Runs the built Action as a child process for one workflow event, with only the environment
+ * given (as a runner would: no variables of the test process leak in), in `cwd`.
+ */
+export async function runBundle(run: {
+  work: string;
+  event: string;
+  payload: unknown;
+  env: Record<string, string | undefined>;
+  cwd?: string;
+}): Promise<BundleRun> {
+  const eventPath = join(run.work, 'event.json');
+  const output = join(run.work, 'output.txt');
+  await writeFile(eventPath, JSON.stringify(run.payload));
+  await writeFile(output, '');
+  const env = {
+    PATH: process.env.PATH,
+    HOME: run.work,
+    GITHUB_EVENT_NAME: run.event,
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_OUTPUT: output,
+    ...run.env,
+  };
+  const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
+    execFile(process.execPath, [DIST], { env, cwd: run.cwd ?? run.work }, (error, out) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout: out }),
+    );
+  });
+  return { code, stdout, outputs: parseOutputs(await readFile(output, 'utf8')) };
+}
