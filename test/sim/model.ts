@@ -1,14 +1,21 @@
 import fc from 'fast-check';
+import { Octokit } from '@octokit/core';
 import nock from 'nock';
+import { parseAgentPayload, parseConfigText, type ChangeSet } from '../../src/core/index.js';
+import { applyAgentRun } from '../../src/github/agent.js';
+import { pinApiVersion } from '../../src/github/client.js';
+import { agentRunFailed, type LoopEnv } from '../../src/github/loop/index.js';
 import type { Probot } from 'probot';
 import {
   afterScenario,
   beforeScenario,
   LOOP_APP,
+  OWNER,
+  REPO,
   requestLog,
   testProbot,
 } from '../helpers/github.js';
-import { transport, violations, wire } from '../helpers/openapi.js';
+import { checkedFetch, transport, violations, wire } from '../helpers/openapi.js';
 import { commentDelivery } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 import { Deliver } from './events.js';
@@ -88,6 +95,8 @@ async function receive(r: Real, ...events: Delivery[]) {
 }
 /** Writers' commands that failed under a fault (each said so), for the log of how far runs went. */
 let commandsFailed = 0;
+/** Agent commits seen by the invariants (summed over steps), for the log. */
+let agentCommits = 0;
 
 function isWritersCommand(event: Delivery): boolean {
   if (event.name !== 'issue_comment') return false;
@@ -269,6 +278,76 @@ class OutsiderPullEvent implements fc.AsyncCommand<Model, Real> {
   toString = () => `pull_request.${this.action} by mallory`;
 }
 
+/** The coding agent is configured in every run: each TDD, Debug & Fix and review fix hands off. */
+const AGENT_CONFIG = 'agent:\n  command: ./agent.sh\n  maxReviewRounds: 2\n';
+const ApplyOctokit = Octokit.plugin(pinApiVersion);
+
+/**
+ * The workflow a hand-off starts, its agent already run: `step: apply` with the agent's changes
+ * (a test and code), or none, possibly after a human moved the branch, possibly twice (a re-run
+ * job, a redelivered dispatch). A run without a commit is a failed attempt, as in the Action.
+ */
+class AgentApply implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly which: 'latest' | 'first',
+    readonly kind: 'change' | 'none' | 'moved',
+    readonly twice: boolean,
+  ) {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const d = this.which === 'latest' ? r.sim.dispatches.at(-1) : r.sim.dispatches[0];
+    if (!d) return;
+    const { payload } = parseAgentPayload(d.client_payload);
+    expect(payload).toBeDefined(); // the loop sends only payloads the agent steps accept
+    if (!payload) return;
+    if (this.kind === 'moved' && r.sim.refs.has(payload.branch))
+      r.sim.push(payload.branch, { [`src/human${++r.step}.ts`]: 'x\n' });
+    const file = (text: string) => ({
+      mode: '100644',
+      content: Buffer.from(text).toString('base64'),
+    });
+    const run: ChangeSet = {
+      version: 1,
+      headSha: payload.headSha,
+      outcome: this.kind === 'none' ? 'no-change' : 'changed',
+      changes:
+        this.kind === 'none'
+          ? []
+          : [
+              { path: `test/agent${++r.step}.test.ts`, ...file('test\n') },
+              { path: `src/agent${r.step}.ts`, ...file(`export const v = ${r.step};\n`) },
+            ],
+    };
+    const gh = new ApplyOctokit({ auth: 'ghs_app_token', request: { fetch: checkedFetch } });
+    const repo = { owner: OWNER, repo: REPO };
+    const env: LoopEnv = {
+      gh,
+      repo,
+      repoUrl: `https://github.com/${OWNER}/${REPO}`,
+      defaultBranch: 'master',
+      loadConfig: async () => parseConfigText(r.sim.files('master')['.github/coder.yml'] ?? ''),
+      identity: async () => ({
+        login: 'coder-loop[bot]',
+        app: { id: LOOP_APP.id, slug: 'coder-loop' },
+      }),
+      log: { info: () => undefined, warn: () => undefined },
+      now: () => new Date('2026-11-22T12:00:00.000Z'),
+    };
+    for (let i = 0; i < (this.twice ? 2 : 1); i++) {
+      const outcome = await applyAgentRun(gh, repo, payload, run, 'done', 'docs/plans').catch(
+        () => undefined,
+      );
+      const { config } = await env.loadConfig();
+      if (outcome?.failedAttempt && config)
+        await agentRunFailed(env, config, payload, outcome.reason ?? outcome.state).catch(
+          () => undefined,
+        );
+    }
+    for (const branch of r.sim.refs.keys()) remember(r, branch);
+  }
+  toString = () => `agent apply(${this.which}, ${this.kind}${this.twice ? ', twice' : ''})`;
+}
+
 class Comment implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly user: string,
@@ -301,7 +380,7 @@ class SetConfig implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(_m: Model, r: Real) {
     r.sim.push('master', {
-      '.github/coder.yml': `maxRetries: ${this.maxRetries}\narchitects: [archie]\n`,
+      '.github/coder.yml': `maxRetries: ${this.maxRetries}\narchitects: [archie]\n${AGENT_CONFIG}`,
     });
   }
   toString = () => `config(maxRetries=${this.maxRetries})`;
@@ -337,6 +416,24 @@ function invariants(r: Real) {
   const { sim } = r;
   // Every request and every answer passed the OpenAPI check (a request that fails it also throws).
   expect(violations).toEqual([]);
+  // At most one agent commit per hand-off, and never on a moved branch: each agent commit in any
+  // branch's history is the child of the head it was handed.
+  const reachable = new Set<string>();
+  for (const head of sim.refs.values())
+    for (let sha: string | undefined = head; sha && !reachable.has(sha);) {
+      reachable.add(sha);
+      sha = sim.commits.get(sha)?.parents[0];
+    }
+  const byHandOff = new Map<string, number>();
+  for (const sha of reachable) {
+    const commit = sim.commits.get(sha)!;
+    const trailer = /^Coder-Loop-Agent: (\S+) ([0-9a-f]{40}) (\d+)$/m.exec(commit.message);
+    if (!trailer) continue;
+    expect(commit.parents).toEqual([trailer[2]]);
+    byHandOff.set(trailer[0], (byHandOff.get(trailer[0]) ?? 0) + 1);
+  }
+  for (const count of byHandOff.values()) expect(count).toBe(1);
+  agentCommits += byHandOff.size;
   const master = sim.files('master');
   for (const [branch] of sim.refs) {
     if (!branch.startsWith(PLAN_PREFIX)) continue;
@@ -417,6 +514,14 @@ const commands = [
   fc.constant(new Redeliver()),
   fc.constant(new ForkPull()),
   fc
+    .tuple(
+      fc.constantFrom<'latest' | 'first'>('latest', 'latest', 'first'),
+      fc.constantFrom<'change' | 'none' | 'moved'>('change', 'change', 'none', 'moved'),
+      fc.boolean(),
+    )
+    .map(([w, k, t]) => new AgentApply(w, k, t)),
+  fc.constant(new AgentApply('latest', 'change', false)),
+  fc
     .constantFrom<'closed' | 'synchronize'>('closed', 'synchronize')
     .map((a) => new OutsiderPullEvent(a)),
   fc
@@ -481,7 +586,7 @@ export function describeModel(shard: number): void {
             beforeScenario();
             const sim = new SimGitHub({
               ...examplePlanFiles(),
-              '.github/coder.yml': 'maxRetries: 2\narchitects: [archie]\n',
+              '.github/coder.yml': `maxRetries: 2\narchitects: [archie]\n${AGENT_CONFIG}`,
             });
             transport.fetch = sim.fetch;
             for (const login of ['alice', 'bob', 'reviewer1', 'archie'])
@@ -532,7 +637,7 @@ export function describeModel(shard: number): void {
       afterScenario();
       // How far the runs went, for the CI log: proof the sequences reach the whole loop.
       console.log(
-        `model runs (shard ${shard}): ${runs}; reached ${JSON.stringify(reached)}; commands that failed and said so: ${commandsFailed}`,
+        `model runs (shard ${shard}): ${runs}; reached ${JSON.stringify(reached)}; commands that failed and said so: ${commandsFailed}; agent commits checked: ${agentCommits}`,
       );
     }, 1_800_000);
   });
