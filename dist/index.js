@@ -30035,7 +30035,7 @@ function handleIntersectionResults(result, left, right) {
   const unrecKeys = /* @__PURE__ */ new Map();
   let unrecIssue;
   const keyIssues = /* @__PURE__ */ new Map();
-  const collect2 = (iss, side) => {
+  const collect = (iss, side) => {
     let keys;
     if (iss.code === "unrecognized_keys" && !iss.path?.length) {
       unrecIssue ?? (unrecIssue = iss);
@@ -30056,11 +30056,11 @@ function handleIntersectionResults(result, left, right) {
     return true;
   };
   for (const iss of left.issues) {
-    if (!collect2(iss, "l"))
+    if (!collect(iss, "l"))
       result.issues.push(iss);
   }
   for (const iss of right.issues) {
-    if (!collect2(iss, "r"))
+    if (!collect(iss, "r"))
       result.issues.push(iss);
   }
   const bothKeys = [...unrecKeys].filter(([, f]) => f.l && f.r).map(([k]) => k);
@@ -46108,6 +46108,13 @@ function detectEol(source) {
   const lf = source.indexOf("\n");
   return lf > 0 && source[lf - 1] === "\r" ? "\r\n" : "\n";
 }
+function countLineBreaks(source, from, to) {
+  let count = 0;
+  for (let i = source.indexOf("\n", from); i !== -1 && i < to; i = source.indexOf("\n", i + 1)) {
+    count++;
+  }
+  return count;
+}
 function endOfLine(source, offset) {
   const lf = source.indexOf("\n", offset);
   const end = lf === -1 ? source.length : lf;
@@ -58818,6 +58825,14 @@ function remarkFrontmatter(options) {
 
 // src/core/plan/markdown.ts
 var processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ["yaml", "toml"]);
+var withoutFrontMatter = unified().use(remarkParse).use(remarkGfm);
+function opensUnclosedFrontMatter(source) {
+  const open3 = /^(---|\+\+\+)[ \t]*(?:\r\n|\r|\n)/.exec(source);
+  if (!open3) return false;
+  const fence3 = open3[1] === "---" ? "---" : "\\+\\+\\+";
+  const close2 = new RegExp(`(?:^|\\r\\n|\\r|\\n)${fence3}[ \\t]*(?:\\r|\\n|$)`);
+  return !close2.test(source.slice(open3[0].length));
+}
 var MAX_MARKDOWN_BYTES = 4 * 1024 * 1024;
 var MAX_LIST_ITEMS = 6e4;
 var MAX_NESTING = 40;
@@ -58871,8 +58886,8 @@ function markdownLimit(source) {
 var DEFAULT_SEGMENT = 16 * 1024;
 var HEADING_LINE = /(?<=\n)#{1,6}(?=[ \t\r\n]|$)/g;
 var CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
-function endsClosed(root2, segment, first) {
-  if (first && /^(---|\+\+\+)[ \t]*\r?\n/.test(segment)) {
+function endsClosed(root2, segment, first, frontMatter) {
+  if (first && frontMatter && /^(---|\+\+\+)[ \t]*\r?\n/.test(segment)) {
     const head = root2.children[0];
     if (!head || head.type !== "yaml" && head.type !== "toml") return false;
   }
@@ -58904,7 +58919,9 @@ function shift(node3, offset, lines) {
   }
 }
 function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
-  if (source.length <= segmentSize) return processor.parse(source);
+  const frontMatter = !opensUnclosedFrontMatter(source);
+  const parser = frontMatter ? processor : withoutFrontMatter;
+  if (source.length <= segmentSize) return parser.parse(source);
   const children = [];
   let start = 0;
   let line = 0;
@@ -58918,13 +58935,13 @@ function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
     const at = m.index;
     if (at - start < segmentSize) continue;
     const segment = source.slice(start, at);
-    const root3 = processor.parse(segment);
-    if (!endsClosed(root3, segment, start === 0)) break;
+    const root3 = (start === 0 ? parser : processor).parse(segment);
+    if (!endsClosed(root3, segment, start === 0, frontMatter)) break;
     take(root3, start, line);
     line += countBreaks(segment);
     start = at;
   }
-  take(processor.parse(source.slice(start)), start, line);
+  take((start === 0 ? parser : processor).parse(source.slice(start)), start, line);
   const root2 = { type: "root", children };
   root2.position = {
     start: { line: 1, column: 1, offset: 0 },
@@ -58939,59 +58956,288 @@ function countBreaks(text5) {
 }
 
 // src/core/plan/checklist.ts
+var LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
 var PHASE_HEADING = /^phase\s+(\d+)(?:\s*[:\-—–]\s*|\s+|$)(.*)$/i;
+var NEAR_PHASE = /^phase\s+([^\s:—–-]+)/i;
 var WRITTEN_ID = /^(\d+(?:\.\d+)+|[A-Z]{1,5}-?\d+(?:\.\d+)*)(?=$|[\s:.)—–-])/;
+var NUMBER_WORDS = /^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|first|second|third)$/i;
 var STATE_OF = { " ": "todo", "~": "doing", x: "done", X: "done" };
 var MARK_OF = { todo: " ", doing: "~", done: "x" };
 function stateOfMark(mark) {
   return STATE_OF[mark];
 }
 function readPhaseHeading(text5) {
-  const m = PHASE_HEADING.exec(text5.trim());
+  const m = PHASE_HEADING.exec(text5.trim().replace(LEADING_SYMBOLS, ""));
   if (!m) return void 0;
   return { number: Number(m[1]), name: (m[2] ?? "").trim() };
 }
-function checkboxOffset(item, source) {
-  const first = item.children[0];
-  if (!first || first.type !== "paragraph" || first.position?.start.offset === void 0) {
-    return void 0;
+function nearPhaseReason(text5) {
+  const trimmed = text5.trim().replace(LEADING_SYMBOLS, "");
+  if (PHASE_HEADING.test(trimmed)) return void 0;
+  const token = NEAR_PHASE.exec(trimmed)?.[1];
+  if (token === void 0) return void 0;
+  if (/^[NX#?]$/i.test(token)) return `"${token}" is a placeholder, not a phase number`;
+  if (/^[IVXLC]+\.?$/i.test(token))
+    return `"${token}" is a roman numeral; phases are numbered 1, 2, 3`;
+  if (/^\d+[.,]\d+/.test(token))
+    return `"${token}" is not a whole number; phases are numbered 1, 2, 3`;
+  if (/^\d+\.$/.test(token) || /^\d+[^\d\s]/.test(token)) {
+    return /^\d+[.)]?$/.test(token) ? `the number must be followed by ":", "-", "\u2014" or a space, not "${token.slice(-1)}"` : `"${token}" is not a whole number; phases are numbered 1, 2, 3`;
   }
-  let at = first.position.start.offset;
-  if (item.checked !== null && item.checked !== void 0) {
-    at -= 1;
-    while (at > 0 && (source[at] === " " || source[at] === "	")) at -= 1;
-    at -= 2;
-  }
-  if (source[at] !== "[" || source[at + 2] !== "]") return void 0;
-  const mark = source[at + 1];
-  if (mark !== " " && mark !== "~" && mark !== "x" && mark !== "X") return void 0;
-  const after = source[at + 3];
-  if (after !== void 0 && after !== " " && after !== "	" && after !== "\r" && after !== "\n") {
-    return void 0;
-  }
-  return at;
+  if (NUMBER_WORDS.test(token)) return `"${token}" is a word; write the phase number in digits`;
+  return void 0;
 }
-function collect(root2) {
-  const found = [];
-  const stack = [];
-  for (let i = root2.children.length - 1; i >= 0; i--) {
-    stack.push({ node: root2.children[i], depth: 0, top: true });
+function isBox(source, at) {
+  if (source[at] !== "[" || source[at + 2] !== "]") return false;
+  const mark = source[at + 1];
+  if (mark !== " " && mark !== "~" && mark !== "x" && mark !== "X") return false;
+  const after = source[at + 3];
+  return after === void 0 || after === " " || after === "	" || after === "\r" || after === "\n";
+}
+var ChecklistBuilder = class {
+  constructor(source, path2) {
+    this.source = source;
+    this.path = path2;
   }
-  while (stack.length > 0) {
-    const { node: node3, depth, top } = stack.pop();
-    let childDepth = depth;
-    if (node3.type === "heading" && top) found.push({ kind: "heading", node: node3, depth });
-    if (node3.type === "listItem") {
-      found.push({ kind: "task", node: node3, depth });
-      childDepth = depth + 1;
+  source;
+  path;
+  phases = [];
+  problems = [];
+  seenId = /* @__PURE__ */ new Map();
+  current;
+  /** The heading that ended the last phase, for the message of a task after it. */
+  ended;
+  warn(line, message, fix2) {
+    this.problems.push({
+      severity: "warning",
+      path: this.path,
+      line,
+      message,
+      ...fix2 ? { fix: fix2 } : {}
+    });
+  }
+  /** A heading at the top level of the document. */
+  heading(level, text5, line) {
+    const phase = readPhaseHeading(text5);
+    if (phase) {
+      this.current = { phase: { ...phase, line, tasks: [] }, level };
+      this.phases.push(this.current);
+      this.ended = void 0;
+      return;
     }
-    if ("children" in node3) {
-      for (let i = node3.children.length - 1; i >= 0; i--) {
-        stack.push({ node: node3.children[i], depth: childDepth, top: false });
+    const reason = nearPhaseReason(text5);
+    if (reason) {
+      this.warn(
+        line,
+        `"${text5.trim()}" is not a phase: ${reason}.`,
+        'Write a phase heading as "## Phase 1: Name".'
+      );
+    }
+    if (this.current && level <= this.current.level) {
+      this.ended = { line, text: text5.trim() };
+      this.current = void 0;
+    }
+  }
+  /**
+   * A heading inside a block quote or a list item: never a phase. When it reads as one, or would
+   * end the current phase by its level, the rest of its container is not tracked (returns true).
+   */
+  nestedHeading(level, text5, line) {
+    const phaseLike = readPhaseHeading(text5) !== void 0 || nearPhaseReason(text5) !== void 0;
+    if (phaseLike) {
+      this.warn(
+        line,
+        `"${text5.trim()}" is inside a block quote or a list item, so it is not a phase.`,
+        "Move the heading out of the quote or list to make it a phase."
+      );
+    }
+    return phaseLike || this.current !== void 0 && level <= this.current.level;
+  }
+  /** A paragraph at the top level that opens with bold text, such as `**Phase 1:** Setup`. */
+  boldLine(text5, line) {
+    if (readPhaseHeading(text5) === void 0 && nearPhaseReason(text5) === void 0) return;
+    const where = this.current ? `its tasks count in Phase ${this.current.phase.number}` : "its tasks are not tracked";
+    this.warn(
+      line,
+      `"${text5.trim()}" is bold text, not a heading, so it is not a phase (${where}).`,
+      `Write it as a heading: "## ${text5.trim().replace(/:$/, "")}".`
+    );
+  }
+  item(event) {
+    const { box: at, depth, suspendedBy } = event;
+    if (at === void 0) return;
+    const line = event.line;
+    if (!this.current || suspendedBy !== void 0) {
+      const why = suspendedBy !== void 0 ? `it follows the heading on line ${suspendedBy} inside a block quote or list item, which is not a phase` : this.ended ? `the heading "${this.ended.text}" on line ${this.ended.line} ended the phase before it` : this.phases.length === 0 ? 'it comes before the first "Phase <N>" heading' : 'it is not under a "Phase <N>" heading';
+      this.warn(
+        line,
+        `This task is not tracked by the loop: ${why}.`,
+        "Move it under a phase heading if the loop should do it."
+      );
+      return;
+    }
+    const phase = this.current.phase;
+    const mark = this.source[at + 1];
+    const text5 = taskText(this.source, at);
+    const written = WRITTEN_ID.exec(text5)?.[1];
+    const index2 = phase.tasks.length + 1;
+    const id = written ?? `${phase.number}.${index2}`;
+    const firstLine = this.seenId.get(id);
+    if (firstLine !== void 0) {
+      this.problems.push({
+        severity: "error",
+        path: this.path,
+        line,
+        message: `Task id ${id} is used twice (first on line ${firstLine}).`,
+        fix: 'Write a unique id at the start of each task, like "1.2" or "T003".'
+      });
+    } else {
+      this.seenId.set(id, line);
+    }
+    if (text5 === "")
+      this.warn(line, "This task has no text.", "Say what the task is after the checkbox.");
+    phase.tasks.push({
+      id,
+      state: STATE_OF[mark],
+      mark,
+      text: text5,
+      phase: phase.number,
+      index: index2,
+      depth,
+      line,
+      markOffset: at + 1
+    });
+  }
+  finish() {
+    const { problems } = this;
+    const kept = [];
+    const byNumber = /* @__PURE__ */ new Map();
+    for (const { phase } of this.phases) {
+      const before = byNumber.get(phase.number);
+      if (before === void 0) {
+        byNumber.set(phase.number, phase);
+        kept.push(phase);
+      } else if (phase.tasks.length === 0) {
+        continue;
+      } else if (before.tasks.length === 0) {
+        kept[kept.indexOf(before)] = phase;
+        byNumber.set(phase.number, phase);
+      } else {
+        problems.push({
+          severity: "error",
+          path: this.path,
+          line: phase.line,
+          message: `Phase ${phase.number} is defined twice, and both hold tasks (first on line ${before.line}).`,
+          fix: "Give each phase its own number."
+        });
+        kept.push(phase);
       }
     }
+    if (kept.length === 0) {
+      problems.push({
+        severity: "error",
+        path: this.path,
+        line: 1,
+        message: "The checklist has no phase.",
+        fix: 'Add a heading such as "## Phase 1: Setup" with tasks like "- [ ] 1.1 Do something" below it.'
+      });
+    } else if (kept.every((p) => p.tasks.length === 0)) {
+      problems.push({
+        severity: "error",
+        path: this.path,
+        line: kept[0].line,
+        message: "No phase holds a task, so the loop has nothing to do (the plan is not complete, it is empty).",
+        fix: 'Add tasks such as "- [ ] 1.1 Do something" below the phase headings.'
+      });
+    } else {
+      for (const phase of kept) {
+        if (phase.tasks.length === 0) {
+          this.warn(
+            phase.line,
+            `Phase ${phase.number} has no tasks; the loop skips it.`,
+            'Add tasks such as "- [ ] Do something" below the heading.'
+          );
+        }
+      }
+    }
+    problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    return { phases: kept, problems };
   }
-  return found;
+};
+function taskText(source, at) {
+  const end = endOfLine(source, at + 3);
+  const text5 = source.slice(at + 3, end).trim();
+  if (text5 !== "" || end === source.length) return text5;
+  const next = end + (source[end] === "\r" ? 2 : 1);
+  const rest = source.slice(next, endOfLine(source, next)).replace(/^[ \t>]*/, "");
+  if (rest === "" || /^([-*+]|\d{1,9}[.)])([ \t]|$)|^#/.test(rest)) return "";
+  return rest.trim();
+}
+function boxOfItem(item, source) {
+  const first = item.children[0];
+  if (!first || first.type !== "paragraph") return void 0;
+  const p = first.position.start.offset;
+  let at = p;
+  if (item.checked === true || item.checked === false) {
+    let i = p - 1;
+    while (i >= 0) {
+      const c = source[i];
+      if (c !== " " && c !== "	" && c !== "\r" && c !== "\n" && c !== ">") break;
+      i--;
+    }
+    if (source[i] === "]") at = i - 2;
+  }
+  if (!isBox(source, at)) return void 0;
+  const item0 = item.position.start;
+  return { box: at, line: item0.line + countLineBreaks(source, item0.offset, at) };
+}
+var CONTAINERS = /* @__PURE__ */ new Set(["list", "listItem", "blockquote", "footnoteDefinition"]);
+function walkTree(root2, source, builder) {
+  const frames = [
+    { nodes: root2.children, index: 0, depth: 0, top: true, suspendedBy: void 0 }
+  ];
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1];
+    const node3 = frame.nodes[frame.index++];
+    if (!node3) {
+      frames.pop();
+      continue;
+    }
+    if (node3.type === "heading") {
+      const heading2 = node3;
+      const line = heading2.position.start.line;
+      if (frame.top) builder.heading(heading2.depth, toString(heading2), line);
+      else if (builder.nestedHeading(heading2.depth, toString(heading2), line)) {
+        frame.suspendedBy ??= line;
+      }
+    } else if (node3.type === "paragraph" && frame.top) {
+      const lead = node3.children[0];
+      if (lead?.type === "strong") builder.boldLine(toString(lead), node3.position.start.line);
+    } else if (node3.type === "listItem") {
+      const found = boxOfItem(node3, source);
+      builder.item({
+        box: found?.box,
+        line: found?.line ?? node3.position.start.line,
+        depth: frame.depth,
+        suspendedBy: frame.suspendedBy
+      });
+      frames.push({
+        nodes: node3.children,
+        index: 0,
+        depth: frame.depth + 1,
+        top: false,
+        suspendedBy: frame.suspendedBy
+      });
+    } else if (CONTAINERS.has(node3.type) && "children" in node3) {
+      frames.push({
+        nodes: node3.children,
+        index: 0,
+        depth: frame.depth,
+        top: false,
+        suspendedBy: frame.suspendedBy
+      });
+    }
+  }
 }
 function parseChecklist(source, path2) {
   const limit = markdownLimit(source);
@@ -59009,108 +59255,9 @@ function parseChecklist(source, path2) {
       ]
     };
   }
-  const root2 = parseMarkdown(source);
-  const phases = [];
-  const problems = [];
-  const seenPhase = /* @__PURE__ */ new Map();
-  const seenId = /* @__PURE__ */ new Map();
-  let current;
-  for (const { kind, node: node3, depth } of collect(root2)) {
-    const line = kind === "heading" ? node3.position?.start.line ?? 1 : node3.children[0]?.position?.start.line ?? 1;
-    if (kind === "heading") {
-      const heading2 = node3;
-      const phase = readPhaseHeading(toString(heading2));
-      if (phase) {
-        const before = seenPhase.get(phase.number);
-        if (before !== void 0) {
-          problems.push({
-            severity: "error",
-            path: path2,
-            line,
-            message: `Phase ${phase.number} is defined twice (first on line ${before}).`,
-            fix: "Give each phase its own number."
-          });
-        } else {
-          seenPhase.set(phase.number, line);
-        }
-        current = { phase: { ...phase, line, tasks: [] }, headingDepth: heading2.depth };
-        phases.push(current.phase);
-      } else if (current && heading2.depth <= current.headingDepth) {
-        current = void 0;
-      }
-      continue;
-    }
-    const at = checkboxOffset(node3, source);
-    if (at === void 0) continue;
-    if (!current) {
-      problems.push({
-        severity: "error",
-        path: path2,
-        line,
-        message: 'This task is not under a "Phase <N>" heading, so the loop would never do it.',
-        fix: "Move it under a phase heading, or drop its checkbox."
-      });
-      continue;
-    }
-    const mark = source[at + 1];
-    const text5 = source.slice(at + 3, endOfLine(source, at)).trim();
-    const written = WRITTEN_ID.exec(text5)?.[1];
-    const index2 = current.phase.tasks.length + 1;
-    const id = written ?? `${current.phase.number}.${index2}`;
-    const firstLine = seenId.get(id);
-    if (firstLine !== void 0) {
-      problems.push({
-        severity: "error",
-        path: path2,
-        line,
-        message: `Task id ${id} is used twice (first on line ${firstLine}).`,
-        fix: 'Write a unique id at the start of each task, like "1.2" or "T003".'
-      });
-    } else {
-      seenId.set(id, line);
-    }
-    if (text5 === "") {
-      problems.push({
-        severity: "warning",
-        path: path2,
-        line,
-        message: "This task has no text.",
-        fix: "Say what the task is after the checkbox."
-      });
-    }
-    current.phase.tasks.push({
-      id,
-      state: STATE_OF[mark],
-      mark,
-      text: text5,
-      phase: current.phase.number,
-      index: index2,
-      depth,
-      line,
-      markOffset: at + 1
-    });
-  }
-  if (phases.length === 0) {
-    problems.push({
-      severity: "error",
-      path: path2,
-      line: 1,
-      message: "The checklist has no phase.",
-      fix: 'Add a heading such as "## Phase 1: Setup" with tasks like "- [ ] 1.1 Do something" below it.'
-    });
-  }
-  for (const phase of phases) {
-    if (phase.tasks.length === 0) {
-      problems.push({
-        severity: "warning",
-        path: path2,
-        line: phase.line,
-        message: `Phase ${phase.number} has no tasks; the loop skips it.`,
-        fix: 'Add tasks such as "- [ ] Do something" below the heading.'
-      });
-    }
-  }
-  return { phases, problems };
+  const builder = new ChecklistBuilder(source, path2);
+  walkTree(parseMarkdown(source), source, builder);
+  return builder.finish();
 }
 function currentPhase(checklist) {
   return checklist.phases.find((p) => p.tasks.some((t) => t.state !== "done"));

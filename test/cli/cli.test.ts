@@ -98,13 +98,15 @@ describe('coder-loop CLI (built binary)', () => {
     const run = await cli(work, 'lint', 'Broken');
     expect(run.code).toBe(1);
     expect(run.stderr.split('\n')).toEqual([
-      'docs/plans/Broken/01_Master Plan/01_Checklist.md:3: error: This task is not under a "Phase <N>" heading, so the loop would never do it. Move it under a phase heading, or drop its checkbox.',
-      'docs/plans/Broken/01_Master Plan/01_Checklist.md:7: error: Phase 1 is defined twice (first on line 5). Give each phase its own number.',
+      'docs/plans/Broken/01_Master Plan/01_Checklist.md:7: error: Phase 1 is defined twice, and both hold tasks (first on line 5). Give each phase its own number.',
       'docs/plans/Broken/01_Master Plan/01_Checklist.md:8: error: Task id 1.1 is used twice (first on line 6). Write a unique id at the start of each task, like "1.2" or "T003".',
       'docs/plans/Broken/Task Plans/Phase 1.md: error: Phase 1 has no task plan, and it is the current phase. Write its steps in "Task Plans/Phase 1.md" (any name with "Phase 1" or a leading 1 works).',
       '',
     ]);
-    expect(run.stdout).toContain('docs/plans/Broken: 4 error(s), 3 warning(s).');
+    expect(run.stdout).toContain(
+      'docs/plans/Broken/01_Master Plan/01_Checklist.md:3: warning: This task is not tracked by the loop: it comes before the first "Phase <N>" heading.',
+    );
+    expect(run.stdout).toContain('docs/plans/Broken: 3 error(s), 4 warning(s).');
   });
 
   it('lint with no name checks every plan', async () => {
@@ -112,7 +114,7 @@ describe('coder-loop CLI (built binary)', () => {
     const run = await cli(work, 'lint');
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('docs/plans/Sample: 0 error(s), 0 warning(s).');
-    expect(run.stdout).toContain('docs/plans/Broken: 4 error(s)');
+    expect(run.stdout).toContain('docs/plans/Broken: 3 error(s)');
   });
 
   it('status --json has the documented shape', async () => {

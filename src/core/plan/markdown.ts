@@ -4,11 +4,25 @@ import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
 import type { Nodes, Root, RootContent } from 'mdast';
 
-// One processor, built once: GFM for task-list items, front matter so it is never read as tasks.
+// Processors, built once: GFM for task-list items, front matter so it is never read as tasks.
 const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkFrontmatter, ['yaml', 'toml']);
+const withoutFrontMatter = unified().use(remarkParse).use(remarkGfm);
+
+/**
+ * Whether the source opens front matter that never closes (`---` as a thematic break on the
+ * first line). micromark-extension-frontmatter, having tried and failed, leaves list items after
+ * it unread, so such a source is parsed without the extension: it has no front matter anyway.
+ */
+export function opensUnclosedFrontMatter(source: string): boolean {
+  const open = /^(---|\+\+\+)[ \t]*(?:\r\n|\r|\n)/.exec(source);
+  if (!open) return false;
+  const fence = open[1] === '---' ? '---' : '\\+\\+\\+';
+  const close = new RegExp(`(?:^|\\r\\n|\\r|\\n)${fence}[ \\t]*(?:\\r|\\n|$)`);
+  return !close.test(source.slice(open[0].length));
+}
 
 /** Larger markdown is refused before parsing: about 80,000 tasks, parsed in a few seconds. */
 export const MAX_MARKDOWN_BYTES = 4 * 1024 * 1024;
@@ -82,8 +96,8 @@ const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
  * Such a line closes every container (it is never a lazy continuation); only a top-level fenced
  * code block, HTML block or front matter still open at the end of the segment would swallow it.
  */
-function endsClosed(root: Root, segment: string, first: boolean): boolean {
-  if (first && /^(---|\+\+\+)[ \t]*\r?\n/.test(segment)) {
+function endsClosed(root: Root, segment: string, first: boolean, frontMatter: boolean): boolean {
+  if (first && frontMatter && /^(---|\+\+\+)[ \t]*\r?\n/.test(segment)) {
     const head = root.children[0];
     if (!head || (head.type !== 'yaml' && (head.type as string) !== 'toml')) return false;
   }
@@ -126,7 +140,9 @@ function shift(node: Nodes, offset: number, lines: number): void {
  * remark gives for the whole source (a property test holds it to that).
  */
 export function parseMarkdown(source: string, segmentSize: number = DEFAULT_SEGMENT): Root {
-  if (source.length <= segmentSize) return processor.parse(source);
+  const frontMatter = !opensUnclosedFrontMatter(source);
+  const parser = frontMatter ? processor : withoutFrontMatter;
+  if (source.length <= segmentSize) return parser.parse(source);
   const children: RootContent[] = [];
   let start = 0;
   let line = 0;
@@ -140,13 +156,13 @@ export function parseMarkdown(source: string, segmentSize: number = DEFAULT_SEGM
     const at = m.index;
     if (at - start < segmentSize) continue;
     const segment = source.slice(start, at);
-    const root = processor.parse(segment);
-    if (!endsClosed(root, segment, start === 0)) break;
+    const root = (start === 0 ? parser : processor).parse(segment);
+    if (!endsClosed(root, segment, start === 0, frontMatter)) break;
     take(root, start, line);
     line += countBreaks(segment);
     start = at;
   }
-  take(processor.parse(source.slice(start)), start, line);
+  take((start === 0 ? parser : processor).parse(source.slice(start)), start, line);
   const root: Root = { type: 'root', children };
   root.position = {
     start: { line: 1, column: 1, offset: 0 },
