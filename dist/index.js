@@ -45868,7 +45868,17 @@ function checkPlanName(name) {
   return void 0;
 }
 function planSlug(name) {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  const nfc = name.normalize("NFC");
+  const slug = nfc.normalize("NFD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return slug === "" ? `plan-${fnv1a(nfc)}` : slug;
+}
+function fnv1a(text5) {
+  let hash2 = 2166136261;
+  for (let i = 0; i < text5.length; i++) {
+    hash2 ^= text5.charCodeAt(i);
+    hash2 = Math.imul(hash2, 16777619) >>> 0;
+  }
+  return hash2.toString(16).padStart(8, "0");
 }
 function phaseBranch(planName, phase) {
   return `coder/${planSlug(planName)}/phase-${phase}`;
