@@ -5809,35 +5809,35 @@ var require_client_h1 = __commonJS({
       return await WebAssembly.instantiate(mod, {
         env: {
           /* eslint-disable camelcase */
-          wasm_on_url: (p, at, len) => {
+          wasm_on_url: (p, at2, len) => {
             return 0;
           },
-          wasm_on_status: (p, at, len) => {
+          wasm_on_status: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
           wasm_on_message_begin: (p) => {
             assert2(currentParser.ptr === p);
             return currentParser.onMessageBegin() || 0;
           },
-          wasm_on_header_field: (p, at, len) => {
+          wasm_on_header_field: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
-          wasm_on_header_value: (p, at, len) => {
+          wasm_on_header_value: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
           wasm_on_headers_complete: (p, statusCode, upgrade, shouldKeepAlive) => {
             assert2(currentParser.ptr === p);
             return currentParser.onHeadersComplete(statusCode, Boolean(upgrade), Boolean(shouldKeepAlive)) || 0;
           },
-          wasm_on_body: (p, at, len) => {
+          wasm_on_body: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
           wasm_on_message_complete: (p) => {
@@ -22206,12 +22206,12 @@ var require_light = __commonJS({
           stop(options = {}) {
             var done, waitForExecuting;
             options = parser$5.load(options, this.stopDefaults);
-            waitForExecuting = (at) => {
+            waitForExecuting = (at2) => {
               var finished;
               finished = () => {
                 var counts;
                 counts = this._states.counts;
-                return counts[0] + counts[1] + counts[2] + counts[3] === at;
+                return counts[0] + counts[1] + counts[2] + counts[3] === at2;
               };
               return new this.Promise((resolve, reject) => {
                 if (finished()) {
@@ -50047,11 +50047,11 @@ var EditMap = class {
     this.index.clear();
   }
 };
-function addImplementation(editMap, at, remove, add, before) {
+function addImplementation(editMap, at2, remove, add, before) {
   if (remove === 0 && add.length === 0) {
     return;
   }
-  const existing = editMap.index.get(at);
+  const existing = editMap.index.get(at2);
   if (existing) {
     existing[1] += remove;
     if (before) {
@@ -50062,9 +50062,9 @@ function addImplementation(editMap, at, remove, add, before) {
     }
     return;
   }
-  const change = [at, remove, add];
+  const change = [at2, remove, add];
   editMap.map.push(change);
-  editMap.index.set(at, change);
+  editMap.index.set(at2, change);
 }
 
 // node_modules/micromark/lib/initialize/document.js
@@ -57969,19 +57969,19 @@ var EditMap2 = class {
     this.index.clear();
   }
 };
-function addImplementation2(editMap, at, remove, add) {
+function addImplementation2(editMap, at2, remove, add) {
   if (remove === 0 && add.length === 0) {
     return;
   }
-  const existing = editMap.index.get(at);
+  const existing = editMap.index.get(at2);
   if (existing) {
     existing[1] += remove;
     existing[2].push(...add);
     return;
   }
-  const change = [at, remove, add];
+  const change = [at2, remove, add];
   editMap.map.push(change);
-  editMap.index.set(at, change);
+  editMap.index.set(at2, change);
 }
 
 // node_modules/micromark-extension-gfm-table/lib/infer.js
@@ -58856,14 +58856,14 @@ function markdownLimit(source) {
     return { message: `The file is larger than ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB.` };
   }
   let line = 1;
-  let at = 0;
+  let at2 = 0;
   let items = 0;
-  while (at <= source.length) {
-    let end = source.indexOf("\n", at);
+  while (at2 <= source.length) {
+    let end = source.indexOf("\n", at2);
     if (end === -1) end = source.length;
     let depth = 0;
     let columns = 0;
-    let i = at;
+    let i = at2;
     for (; ; ) {
       while (i < end && (source[i] === " " || source[i] === "	")) {
         columns += source[i] === "	" ? 4 : 1;
@@ -58875,6 +58875,7 @@ function markdownLimit(source) {
       } else if ((c === "-" || c === "*" || c === "+") && /[ \t\r]|^$/.test(source[i + 1] ?? "")) {
         i++;
       } else {
+        if (!(c >= "0" && c <= "9")) break;
         const m = /^\d{1,9}[.)](?=[ \t\r]|$)/.exec(source.slice(i, Math.min(end, i + 11)));
         if (!m) break;
         i += m[0].length;
@@ -58894,9 +58895,12 @@ function markdownLimit(source) {
       return { line, message: `Line ${line} is indented more than ${MAX_NESTING * 4} columns.` };
     }
     line++;
-    at = end + 1;
+    at2 = end + 1;
   }
   return void 0;
+}
+function parseSegment(segment, first, frontMatter) {
+  return (first && !frontMatter ? withoutFrontMatter : processor).parse(segment);
 }
 var DEFAULT_SEGMENT = 16 * 1024;
 var HEADING_LINE = /(?<=\n)#{1,6}(?=[ \t\r\n]|$)/g;
@@ -58934,6 +58938,11 @@ function shift(node3, offset, lines) {
   }
 }
 function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
+  if (source.charCodeAt(0) === 65279) {
+    const root3 = parseMarkdown(source.slice(1), segmentSize);
+    for (const child of root3.children) shift(child, 1, 0);
+    return root3;
+  }
   const frontMatter = !opensUnclosedFrontMatter(source);
   const parser = frontMatter ? processor : withoutFrontMatter;
   if (source.length <= segmentSize) return parser.parse(source);
@@ -58947,14 +58956,14 @@ function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
     }
   };
   for (const m of source.matchAll(HEADING_LINE)) {
-    const at = m.index;
-    if (at - start < segmentSize) continue;
-    const segment = source.slice(start, at);
+    const at2 = m.index;
+    if (at2 - start < segmentSize) continue;
+    const segment = source.slice(start, at2);
     const root3 = (start === 0 ? parser : processor).parse(segment);
     if (!endsClosed(root3, segment, start === 0, frontMatter)) break;
     take(root3, start, line);
     line += countBreaks(segment);
-    start = at;
+    start = at2;
   }
   take((start === 0 ? parser : processor).parse(source.slice(start)), start, line);
   const root2 = { type: "root", children };
@@ -58968,6 +58977,115 @@ function countBreaks(text5) {
   let n = 0;
   for (let i = text5.indexOf("\n"); i !== -1; i = text5.indexOf("\n", i + 1)) n++;
   return n;
+}
+
+// src/core/plan/scan.ts
+function isBox(source, at2) {
+  if (source[at2] !== "[" || source[at2 + 2] !== "]") return false;
+  const mark = source[at2 + 1];
+  if (mark !== " " && mark !== "~" && mark !== "x" && mark !== "X") return false;
+  const after = source[at2 + 3];
+  return after === void 0 || after === " " || after === "	" || after === "\r" || after === "\n";
+}
+var NOT_PLAIN_CHARS = /[\t|\0]|\r(?!\n)/;
+var ATX = /(#{1,6})(?: |(?=\r?\n|$))/y;
+var FENCE = /(`{3,}|~{3,})([^\n]*)/y;
+var RULE = /(?:([-*_])(?: *\1){2,}|=+|-+) *(?:\r?\n|$)/y;
+var MARKER = /(?:([-+*])|(\d{1,9})([.)]))( *)/y;
+var CLOSING_FENCE2 = / {0,3}(`{3,}|~{3,}) *(?:\r?\n|$)/y;
+var NOT_PLAIN_CONTENT = /(?:[#><|`~*_]|[-+](?: |\r?\n|$)|\d{1,9}[.)](?: |\r?\n|$)|\[)/y;
+var NOT_PLAIN_HEADING = /[\\`*_[\]<>!&~]/;
+function at(pattern, source, index2) {
+  pattern.lastIndex = index2;
+  return pattern.exec(source);
+}
+function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
+  if (NOT_PLAIN_CHARS.test(source.slice(from, to))) return void 0;
+  const events = [];
+  const stack = [];
+  let para = false;
+  let fence3;
+  let line = firstLine - 1;
+  for (let pos = from; pos < to; ) {
+    line++;
+    const start = pos;
+    let next = source.indexOf("\n", pos);
+    if (next === -1 || next >= to) next = to;
+    const end = next > start && source.charCodeAt(next - 1) === 13 ? next - 1 : next;
+    pos = next + 1;
+    if (fence3) {
+      const close2 = at(CLOSING_FENCE2, source, start);
+      if (close2 && close2[1][0] === fence3.char && close2[1].length >= fence3.length) {
+        fence3 = void 0;
+      }
+      continue;
+    }
+    if (start === from && documentStart) {
+      const head = source.slice(start, start + 3);
+      if (head === "---" || head === "+++") return void 0;
+    }
+    let first = start;
+    while (first < end && source.charCodeAt(first) === 32) first++;
+    if (first === end) {
+      para = false;
+      continue;
+    }
+    const indent2 = first - start;
+    let k = 0;
+    while (k < stack.length && stack[k] <= indent2) k++;
+    const rel = indent2 - (k > 0 ? stack[k - 1] : 0);
+    const lazy2 = para && k < stack.length;
+    if (rel >= 4) {
+      if (para && !lazy2) continue;
+      return void 0;
+    }
+    const c = source.charCodeAt(first);
+    if ((c === 45 || c === 42 || c === 95 || c === 61) && at(RULE, source, first)) return void 0;
+    const heading2 = c === 35 ? at(ATX, source, first) : null;
+    if (heading2) {
+      if (indent2 > 0) return void 0;
+      const content3 = source.slice(first + heading2[1].length, end).trim().replace(/(?:^| +)#+$/, "").trim();
+      if (NOT_PLAIN_HEADING.test(content3)) return void 0;
+      events.push({ kind: "heading", level: heading2[1].length, text: content3, line });
+      stack.length = 0;
+      para = false;
+      continue;
+    }
+    const open3 = c === 96 || c === 126 ? at(FENCE, source, first) : null;
+    if (open3) {
+      if (k > 0) return void 0;
+      if (open3[1][0] === "`" && open3[2].includes("`")) return void 0;
+      fence3 = { char: open3[1][0], length: open3[1].length };
+      stack.length = 0;
+      para = false;
+      continue;
+    }
+    const marker = c === 45 || c === 42 || c === 43 || c >= 48 && c <= 57 ? at(MARKER, source, first) : null;
+    if (marker) {
+      const spaces = marker[4].length;
+      const content3 = first + marker[0].length;
+      if (spaces > 0 || content3 === end) {
+        if (marker[2] !== void 0 && para && marker[2] !== "1") {
+          if (lazy2) return void 0;
+          continue;
+        }
+        if (spaces === 0 || spaces > 4 || content3 >= end) return void 0;
+        const box = isBox(source, content3);
+        if (!box && at(NOT_PLAIN_CONTENT, source, content3)) return void 0;
+        stack.length = k;
+        events.push({ kind: "item", box: box ? content3 : void 0, line, depth: k });
+        stack.push(content3 - start);
+        para = true;
+        continue;
+      }
+    }
+    if (lazy2) return void 0;
+    if (c === 62 || c === 60 || c === 91 || c === 35) return void 0;
+    if (!para && (c === 42 || c === 95)) return void 0;
+    stack.length = k;
+    para = true;
+  }
+  return fence3 ? void 0 : events;
 }
 
 // src/core/plan/checklist.ts
@@ -59001,13 +59119,6 @@ function nearPhaseReason(text5) {
   }
   if (NUMBER_WORDS.test(token)) return `"${token}" is a word; write the phase number in digits`;
   return void 0;
-}
-function isBox(source, at) {
-  if (source[at] !== "[" || source[at + 2] !== "]") return false;
-  const mark = source[at + 1];
-  if (mark !== " " && mark !== "~" && mark !== "x" && mark !== "X") return false;
-  const after = source[at + 3];
-  return after === void 0 || after === " " || after === "	" || after === "\r" || after === "\n";
 }
 var ChecklistBuilder = class {
   constructor(source, path2) {
@@ -59079,8 +59190,8 @@ var ChecklistBuilder = class {
     );
   }
   item(event) {
-    const { box: at, depth, suspendedBy } = event;
-    if (at === void 0) return;
+    const { box: at2, depth, suspendedBy } = event;
+    if (at2 === void 0) return;
     const line = event.line;
     if (!this.current || suspendedBy !== void 0) {
       const why = suspendedBy !== void 0 ? `it follows the heading on line ${suspendedBy} inside a block quote or list item, which is not a phase` : this.ended ? `the heading "${this.ended.text}" on line ${this.ended.line} ended the phase before it` : this.phases.length === 0 ? 'it comes before the first "Phase <N>" heading' : 'it is not under a "Phase <N>" heading';
@@ -59092,8 +59203,8 @@ var ChecklistBuilder = class {
       return;
     }
     const phase = this.current.phase;
-    const mark = this.source[at + 1];
-    const text5 = taskText(this.source, at);
+    const mark = this.source[at2 + 1];
+    const text5 = taskText(this.source, at2);
     const written = WRITTEN_ID.exec(text5)?.[1];
     const index2 = phase.tasks.length + 1;
     const id = written ?? `${phase.number}.${index2}`;
@@ -59120,7 +59231,7 @@ var ChecklistBuilder = class {
       index: index2,
       depth,
       line,
-      markOffset: at + 1
+      markOffset: at2 + 1
     });
   }
   finish() {
@@ -59179,20 +59290,27 @@ var ChecklistBuilder = class {
     return { phases: kept, problems };
   }
 };
-function taskText(source, at) {
-  const end = endOfLine(source, at + 3);
-  const text5 = source.slice(at + 3, end).trim();
-  if (text5 !== "" || end === source.length) return text5;
+function taskText(source, at2) {
+  const end = endOfLine(source, at2 + 3);
+  let from = at2 + 3;
+  let to = end;
+  while (from < to && isSpace(source.charCodeAt(from))) from++;
+  while (to > from && isSpace(source.charCodeAt(to - 1))) to--;
+  if (from < to) return source.slice(from, to).trim();
+  if (end === source.length) return "";
   const next = end + (source[end] === "\r" ? 2 : 1);
   const rest = source.slice(next, endOfLine(source, next)).replace(/^[ \t>]*/, "");
   if (rest === "" || /^([-*+]|\d{1,9}[.)])([ \t]|$)|^#/.test(rest)) return "";
   return rest.trim();
 }
-function boxOfItem(item, source) {
+function isSpace(code3) {
+  return code3 === 32 || code3 === 9;
+}
+function boxOfItem(item, source, base) {
   const first = item.children[0];
   if (!first || first.type !== "paragraph") return void 0;
-  const p = first.position.start.offset;
-  let at = p;
+  const p = base.offset + first.position.start.offset;
+  let at2 = p;
   if (item.checked === true || item.checked === false) {
     let i = p - 1;
     while (i >= 0) {
@@ -59200,14 +59318,17 @@ function boxOfItem(item, source) {
       if (c !== " " && c !== "	" && c !== "\r" && c !== "\n" && c !== ">") break;
       i--;
     }
-    if (source[i] === "]") at = i - 2;
+    if (source[i] === "]") at2 = i - 2;
   }
-  if (!isBox(source, at)) return void 0;
+  if (!isBox(source, at2)) return void 0;
   const item0 = item.position.start;
-  return { box: at, line: item0.line + countLineBreaks(source, item0.offset, at) };
+  return {
+    box: at2,
+    line: base.line + item0.line + countLineBreaks(source, base.offset + item0.offset, at2)
+  };
 }
 var CONTAINERS = /* @__PURE__ */ new Set(["list", "listItem", "blockquote", "footnoteDefinition"]);
-function walkTree(root2, source, builder) {
+function walkTree(root2, source, builder, base = { offset: 0, line: 0 }) {
   const frames = [
     { nodes: root2.children, index: 0, depth: 0, top: true, suspendedBy: void 0 }
   ];
@@ -59220,19 +59341,21 @@ function walkTree(root2, source, builder) {
     }
     if (node3.type === "heading") {
       const heading2 = node3;
-      const line = heading2.position.start.line;
+      const line = base.line + heading2.position.start.line;
       if (frame.top) builder.heading(heading2.depth, toString(heading2), line);
       else if (builder.nestedHeading(heading2.depth, toString(heading2), line)) {
         frame.suspendedBy ??= line;
       }
     } else if (node3.type === "paragraph" && frame.top) {
       const lead = node3.children[0];
-      if (lead?.type === "strong") builder.boldLine(toString(lead), node3.position.start.line);
+      if (lead?.type === "strong") {
+        builder.boldLine(toString(lead), base.line + node3.position.start.line);
+      }
     } else if (node3.type === "listItem") {
-      const found = boxOfItem(node3, source);
+      const found = boxOfItem(node3, source, base);
       builder.item({
         box: found?.box,
-        line: found?.line ?? node3.position.start.line,
+        line: found?.line ?? base.line + node3.position.start.line,
         depth: frame.depth,
         suspendedBy: frame.suspendedBy
       });
@@ -59254,7 +59377,42 @@ function walkTree(root2, source, builder) {
     }
   }
 }
-function parseChecklist(source, path2) {
+var ATX_AFTER_BREAK = /^#{1,6}(?:[ \t\r\n]|$)/;
+var MAX_GROWTH = 16;
+function readSegments(source, builder) {
+  const cuts = [source.charCodeAt(0) === 65279 ? 1 : 0];
+  for (let at2 = source.indexOf("\n#"); at2 !== -1; at2 = source.indexOf("\n#", at2 + 1)) {
+    if (ATX_AFTER_BREAK.test(source.slice(at2 + 1, at2 + 9))) cuts.push(at2 + 1);
+  }
+  cuts.push(source.length);
+  const frontMatter = !opensUnclosedFrontMatter(source);
+  let line = 1;
+  for (let i = 0; i < cuts.length - 1; ) {
+    const from = cuts[i];
+    let j = i + 1;
+    const events = scanPlain(source, from, cuts[j], line, i === 0);
+    if (events) {
+      for (const e of events) {
+        if (e.kind === "heading") builder.heading(e.level, e.text, e.line);
+        else builder.item({ box: e.box, line: e.line, depth: e.depth, suspendedBy: void 0 });
+      }
+    } else {
+      for (let grown = 0; ; grown++) {
+        if (grown === MAX_GROWTH) j = cuts.length - 1;
+        const segment = source.slice(from, cuts[j]);
+        const root2 = parseSegment(segment, i === 0, frontMatter);
+        if (j === cuts.length - 1 || endsClosed(root2, segment, i === 0, frontMatter)) {
+          walkTree(root2, source, builder, { offset: from, line: line - 1 });
+          break;
+        }
+        j++;
+      }
+    }
+    line += countLineBreaks(source, from, cuts[j]);
+    i = j;
+  }
+}
+function parseChecklist(source, path2, { fast = true } = {}) {
   const limit = markdownLimit(source);
   if (limit) {
     return {
@@ -59271,7 +59429,8 @@ function parseChecklist(source, path2) {
     };
   }
   const builder = new ChecklistBuilder(source, path2);
-  walkTree(parseMarkdown(source), source, builder);
+  if (fast) readSegments(source, builder);
+  else walkTree(parseMarkdown(source), source, builder);
   return builder.finish();
 }
 function currentPhase(checklist) {
@@ -59290,8 +59449,8 @@ var StaleChecklistError = class extends Error {
   task;
 };
 function assertUnchanged(source, task) {
-  const at = task.markOffset;
-  if (source[at - 1] !== "[" || source[at] !== task.mark || source[at + 1] !== "]") {
+  const at2 = task.markOffset;
+  if (source[at2 - 1] !== "[" || source[at2] !== task.mark || source[at2 + 1] !== "]") {
     throw new StaleChecklistError(task);
   }
 }
@@ -59386,11 +59545,11 @@ function findCheckpoint(source, path2) {
   const fix2 = `Keep exactly one "${CHECKPOINT_START}" line followed by one "${CHECKPOINT_END}" line, or remove both.`;
   if (starts.length === 0 && ends.length === 0) return { problems };
   if (starts.length !== 1 || ends.length !== 1) {
-    const at = starts[1] ?? ends[1] ?? starts[0] ?? ends[0];
+    const at2 = starts[1] ?? ends[1] ?? starts[0] ?? ends[0];
     problems.push({
       severity: "error",
       path: path2,
-      line: at.position?.start.line,
+      line: at2.position?.start.line,
       message: `The checkpoint markers are incomplete or repeated (${starts.length} start, ${ends.length} end).`,
       fix: fix2
     });
@@ -59504,7 +59663,7 @@ function renderPhaseReport(report) {
 var CONTEXT_FILES = [PLAN_FILES.context, PLAN_FILES.checklist];
 function validateContext(plan) {
   const problems = [];
-  const at = (file2) => `${plan.dir}/${file2}`;
+  const at2 = (file2) => `${plan.dir}/${file2}`;
   const has = new Set(plan.paths);
   const requirements = plan.paths.filter(isRequirementsFile).sort();
   const codemap = has.has(PLAN_FILES.codemap) ? PLAN_FILES.codemap : void 0;
@@ -59529,32 +59688,32 @@ function validateContext(plan) {
   if (!has.has(PLAN_FILES.context) || context === void 0) {
     problems.push({
       severity: "error",
-      path: at(PLAN_FILES.context),
+      path: at2(PLAN_FILES.context),
       message: "The plan has no 00_context.md (the source of truth).",
       fix: "Create it with the goal, constraints and decisions of the plan (`coder-loop init` writes one)."
     });
   } else if (context.trim() === "") {
     problems.push({
       severity: "error",
-      path: at(PLAN_FILES.context),
+      path: at2(PLAN_FILES.context),
       line: 1,
       message: "00_context.md is empty.",
       fix: "Describe the goal, constraints and decisions of the plan."
     });
   } else {
-    problems.push(...findCheckpoint(context, at(PLAN_FILES.context)).problems);
+    problems.push(...findCheckpoint(context, at2(PLAN_FILES.context)).problems);
   }
   const source = plan.files.get(PLAN_FILES.checklist);
   if (!has.has(PLAN_FILES.checklist) || source === void 0) {
     problems.push({
       severity: "error",
-      path: at(PLAN_FILES.checklist),
+      path: at2(PLAN_FILES.checklist),
       message: "The plan has no checklist.",
       fix: 'Create "01_Master Plan/01_Checklist.md" with "## Phase 1: \u2026" headings and "- [ ] \u2026" tasks.'
     });
     return result();
   }
-  const checklist = parseChecklist(source, at(PLAN_FILES.checklist));
+  const checklist = parseChecklist(source, at2(PLAN_FILES.checklist));
   problems.push(...checklist.problems);
   const current = currentPhase(checklist);
   const taskPlans = indexTaskPlans(plan.paths);
@@ -59572,14 +59731,14 @@ function validateContext(plan) {
     } else if (found.length === 0) {
       problems.push({
         severity: isCurrent ? "error" : "warning",
-        path: at(`${PLAN_FILES.taskPlansDir}/Phase ${phase.number}.md`),
+        path: at2(`${PLAN_FILES.taskPlansDir}/Phase ${phase.number}.md`),
         message: `Phase ${phase.number} has no task plan${isCurrent ? ", and it is the current phase" : ""}.`,
         fix: `Write its steps in "${PLAN_FILES.taskPlansDir}/Phase ${phase.number}.md" (any name with "Phase ${phase.number}" or a leading ${phase.number} works).`
       });
     } else {
       problems.push({
         severity: isCurrent ? "error" : "warning",
-        path: at(found[1]),
+        path: at2(found[1]),
         message: `Phase ${phase.number} has ${found.length} task plans: ${found.map((f) => `"${f}"`).join(", ")}.`,
         fix: "Keep one task plan per phase."
       });
@@ -59590,7 +59749,7 @@ function validateContext(plan) {
     for (const path2 of paths) {
       problems.push({
         severity: "warning",
-        path: at(path2),
+        path: at2(path2),
         message: `This task plan is for Phase ${number4}, which the checklist does not have.`,
         fix: "Rename it to match a phase number, or add the phase to the checklist."
       });
@@ -59599,7 +59758,7 @@ function validateContext(plan) {
   for (const path2 of taskPlans.unmatched) {
     problems.push({
       severity: "warning",
-      path: at(path2),
+      path: at2(path2),
       message: "This task plan names no phase number, so no phase uses it.",
       fix: 'Name it like "Phase 2 - API.md" or "02_API.md".'
     });
@@ -59607,7 +59766,7 @@ function validateContext(plan) {
   if (!codemap) {
     problems.push({
       severity: "warning",
-      path: at(PLAN_FILES.codemap),
+      path: at2(PLAN_FILES.codemap),
       message: "The plan has no codemap; the loop has no architecture diagram to point coders to.",
       fix: "Add a mermaid diagram of the architecture."
     });
@@ -59615,7 +59774,7 @@ function validateContext(plan) {
   if (requirements.length === 0) {
     problems.push({
       severity: "warning",
-      path: at(`${PLAN_FILES.masterPlanDir}/03_Requirements_*.md`),
+      path: at2(`${PLAN_FILES.masterPlanDir}/03_Requirements_*.md`),
       message: "The plan has no requirements file; nothing states what the work is validated against.",
       fix: 'Add "01_Master Plan/03_Requirements_<Topic>.md".'
     });
@@ -59623,7 +59782,7 @@ function validateContext(plan) {
   if (!has.has(PLAN_FILES.masterLog)) {
     problems.push({
       severity: "warning",
-      path: at(PLAN_FILES.masterLog),
+      path: at2(PLAN_FILES.masterLog),
       message: "The plan has no master log yet; the loop creates it on its first entry."
     });
   }
@@ -59780,10 +59939,10 @@ function markInProgress(config2, plan, context, who, now) {
     actor: who.actor,
     links: [{ label: `#${who.issue}`, url: who.issueUrl }]
   });
-  const at = (file2) => planPath(config2.plansDir, plan.name, file2);
+  const at2 = (file2) => planPath(config2.plansDir, plan.name, file2);
   const changes = [];
-  if (marked !== checklist) changes.push({ path: at(PLAN_FILES.checklist), content: marked });
-  changes.push({ path: at(PLAN_FILES.masterLog), content: log });
+  if (marked !== checklist) changes.push({ path: at2(PLAN_FILES.checklist), content: marked });
+  changes.push({ path: at2(PLAN_FILES.masterLog), content: log });
   const marker = {
     mode: "plan",
     plan: plan.name,
@@ -59810,8 +59969,8 @@ function phaseTitle(phase) {
 }
 function phasePullRequest(config2, plan, context, start, repoUrl) {
   const { phase, branch } = start;
-  const at = (file2) => planPath(config2.plansDir, plan.name, file2);
-  const link3 = (file2) => `[${oneLine(file2)}](${repoUrl}/blob/${encodePath(branch)}/${encodePath(at(file2))})`;
+  const at2 = (file2) => planPath(config2.plansDir, plan.name, file2);
+  const link3 = (file2) => `[${oneLine(file2)}](${repoUrl}/blob/${encodePath(branch)}/${encodePath(at2(file2))})`;
   const lines = [
     renderMarker(start.marker),
     // Plan, phase and task text come from the default branch, written by people with write
@@ -60012,21 +60171,21 @@ function touchedLockedItems(files, config2, plan) {
 
 // src/core/loop/complete.ts
 function markComplete(config2, plan, files, marker, facts) {
-  const at = (file2) => planPath(config2.plansDir, plan, file2);
+  const at2 = (file2) => planPath(config2.plansDir, plan, file2);
   if (files.checklist === void 0 || files.context === void 0) {
     return {
       ok: false,
       problems: [
         {
           severity: "error",
-          path: at(files.checklist === void 0 ? PLAN_FILES.checklist : PLAN_FILES.context),
+          path: at2(files.checklist === void 0 ? PLAN_FILES.checklist : PLAN_FILES.context),
           message: "The file is missing on the lock branch.",
           fix: "Restore it on the branch, then approve again."
         }
       ]
     };
   }
-  const checklist = parseChecklist(files.checklist, at(PLAN_FILES.checklist));
+  const checklist = parseChecklist(files.checklist, at2(PLAN_FILES.checklist));
   const phase = checklist.phases.find((p) => p.number === marker.phase);
   if (!phase) {
     return {
@@ -60034,7 +60193,7 @@ function markComplete(config2, plan, files, marker, facts) {
       problems: [
         {
           severity: "error",
-          path: at(PLAN_FILES.checklist),
+          path: at2(PLAN_FILES.checklist),
           message: `Phase ${marker.phase} is no longer in the checklist on the lock branch.`,
           fix: "Restore the phase heading on the branch, then approve again."
         }
@@ -60042,7 +60201,7 @@ function markComplete(config2, plan, files, marker, facts) {
     };
   }
   const marked = markPhase(files.checklist, phase, "done").source;
-  const done = parseChecklist(marked, at(PLAN_FILES.checklist));
+  const done = parseChecklist(marked, at2(PLAN_FILES.checklist));
   const next = done.phases.find((p) => p.tasks.some((t) => t.state !== "done"));
   const eol = detectEol(files.checklist);
   const report = renderPhaseReport({
@@ -60060,7 +60219,7 @@ function markComplete(config2, plan, files, marker, facts) {
   });
   const context = writeCheckpoint(
     files.context,
-    at(PLAN_FILES.context),
+    at2(PLAN_FILES.context),
     renderCheckpoint({
       plan,
       updated: facts.now,
@@ -60083,10 +60242,10 @@ function markComplete(config2, plan, files, marker, facts) {
     ]
   });
   const changes = [
-    { path: at(PLAN_FILES.checklist), content: marked },
-    { path: at(reportPath(phase.number, phase.name)), content: report.join(eol) + eol },
-    { path: at(PLAN_FILES.context), content: context },
-    ...log !== void 0 && log !== files.masterLog ? [{ path: at(PLAN_FILES.masterLog), content: log }] : []
+    { path: at2(PLAN_FILES.checklist), content: marked },
+    { path: at2(reportPath(phase.number, phase.name)), content: report.join(eol) + eol },
+    { path: at2(PLAN_FILES.context), content: context },
+    ...log !== void 0 && log !== files.masterLog ? [{ path: at2(PLAN_FILES.masterLog), content: log }] : []
   ];
   return {
     ok: true,
@@ -60676,7 +60835,7 @@ async function startPhase(env, config2, who, requested) {
     ...text5
   });
   await replyOnIssue(gh, repo, who.issue, reply.started(name, current, start.branch, pr));
-  const at = (file2) => planPath(config2.plansDir, name, file2);
+  const at2 = (file2) => planPath(config2.plansDir, name, file2);
   await createCheckRun(
     gh,
     repo,
@@ -60687,10 +60846,10 @@ async function startPhase(env, config2, who, requested) {
       title: `Phase ${current.number}: implementation (TDD)`,
       next: "Write a failing test, then the minimal code, and push both to this branch. CI on the pull request is the verification gate.",
       links: [
-        ...context.taskPlan ? [{ label: "Task plan", path: at(context.taskPlan) }] : [],
-        { label: "Checklist", path: at(PLAN_FILES.checklist) },
-        ...context.codemap ? [{ label: "Codemap", path: at(context.codemap) }] : [],
-        ...context.requirements.map((r) => ({ label: r.split("/").pop(), path: at(r) }))
+        ...context.taskPlan ? [{ label: "Task plan", path: at2(context.taskPlan) }] : [],
+        { label: "Checklist", path: at2(PLAN_FILES.checklist) },
+        ...context.codemap ? [{ label: "Codemap", path: at2(context.codemap) }] : [],
+        ...context.requirements.map((r) => ({ label: r.split("/").pop(), path: at2(r) }))
       ]
     },
     env.repoUrl,
@@ -60926,7 +61085,7 @@ function touchedLockedItemsOf(config2, plan, files) {
 async function complete(env, config2, { pr, marker }, checks, files, approval) {
   const { gh, repo } = env;
   const plan = marker.plan;
-  const at = (file2) => planPath(config2.plansDir, plan, file2);
+  const at2 = (file2) => planPath(config2.plansDir, plan, file2);
   const [reviews, commits] = await Promise.all([
     gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", {
       ...repo,
@@ -60967,7 +61126,7 @@ async function complete(env, config2, { pr, marker }, checks, files, approval) {
   for (let tries = 0; tries < 3; tries++) {
     const tree = await reader.tree(parent);
     const read = async (file2) => {
-      const sha = tree.files.get(at(file2));
+      const sha = tree.files.get(at2(file2));
       return sha === void 0 ? void 0 : reader.blob(sha);
     };
     const [checklist, context, masterLog] = await Promise.all([

@@ -1,7 +1,14 @@
 import type { Heading, ListItem, Nodes, Paragraph, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Problem } from '../problem.js';
-import { markdownLimit, parseMarkdown } from './markdown.js';
+import {
+  endsClosed,
+  markdownLimit,
+  opensUnclosedFrontMatter,
+  parseMarkdown,
+  parseSegment,
+} from './markdown.js';
+import { isBox, scanPlain } from './scan.js';
 import { countLineBreaks, endOfLine } from './text.js';
 
 export type TaskState = 'todo' | 'doing' | 'done';
@@ -91,15 +98,6 @@ export interface ItemEvent {
   depth: number;
   /** Line of a heading in a block quote or list item that ended tracking for the rest of it. */
   suspendedBy: number | undefined;
-}
-
-/** Whether `source[at]` starts a box: `[ ]`, `[~]`, `[x]` or `[X]` followed by whitespace or the end. */
-export function isBox(source: string, at: number): boolean {
-  if (source[at] !== '[' || source[at + 2] !== ']') return false;
-  const mark = source[at + 1];
-  if (mark !== ' ' && mark !== '~' && mark !== 'x' && mark !== 'X') return false;
-  const after = source[at + 3];
-  return after === undefined || after === ' ' || after === '\t' || after === '\r' || after === '\n';
 }
 
 /**
@@ -297,13 +295,21 @@ export class ChecklistBuilder {
 /** The text after a task's box: the rest of its line, else the next line when the item goes on. */
 function taskText(source: string, at: number): string {
   const end = endOfLine(source, at + 3);
-  const text = source.slice(at + 3, end).trim();
-  if (text !== '' || end === source.length) return text;
+  let from = at + 3;
+  let to = end;
+  while (from < to && isSpace(source.charCodeAt(from))) from++;
+  while (to > from && isSpace(source.charCodeAt(to - 1))) to--;
+  if (from < to) return source.slice(from, to).trim(); // one slice; trim() for other spaces
+  if (end === source.length) return '';
   const next = end + (source[end] === '\r' ? 2 : 1);
   const rest = source.slice(next, endOfLine(source, next)).replace(/^[ \t>]*/, '');
   // A new item, heading or blank line is not the task's text.
   if (rest === '' || /^([-*+]|\d{1,9}[.)])([ \t]|$)|^#/.test(rest)) return '';
   return rest.trim();
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9;
 }
 
 /**
@@ -312,10 +318,14 @@ function taskText(source: string, at: number): string {
  * nothing does, or for `[~]`; so step back over whitespace, line breaks and quote markers to a
  * `]` when there is one, else take the paragraph's start.
  */
-function boxOfItem(item: ListItem, source: string): { box: number; line: number } | undefined {
+function boxOfItem(
+  item: ListItem,
+  source: string,
+  base: Base,
+): { box: number; line: number } | undefined {
   const first = item.children[0];
   if (!first || first.type !== 'paragraph') return undefined;
-  const p = first.position!.start.offset!;
+  const p = base.offset + first.position!.start.offset!;
   let at = p;
   if (item.checked === true || item.checked === false) {
     let i = p - 1;
@@ -328,7 +338,16 @@ function boxOfItem(item: ListItem, source: string): { box: number; line: number 
   }
   if (!isBox(source, at)) return undefined;
   const item0 = item.position!.start;
-  return { box: at, line: item0.line + countLineBreaks(source, item0.offset!, at) };
+  return {
+    box: at,
+    line: base.line + item0.line + countLineBreaks(source, base.offset + item0.offset!, at),
+  };
+}
+
+/** Where a tree parsed from a segment sits in the whole source: its offset, and lines before it. */
+interface Base {
+  offset: number;
+  line: number;
 }
 
 interface Frame {
@@ -341,8 +360,13 @@ interface Frame {
 
 const CONTAINERS = new Set(['list', 'listItem', 'blockquote', 'footnoteDefinition']);
 
-/** Feeds a remark tree (offsets into `source`) to the builder, in document order, iteratively. */
-export function walkTree(root: Root, source: string, builder: ChecklistBuilder): void {
+/** Feeds a remark tree of `source` (or of a segment at `base`) to the builder, in document order. */
+export function walkTree(
+  root: Root,
+  source: string,
+  builder: ChecklistBuilder,
+  base: Base = { offset: 0, line: 0 },
+): void {
   const frames: Frame[] = [
     { nodes: root.children, index: 0, depth: 0, top: true, suspendedBy: undefined },
   ];
@@ -355,19 +379,21 @@ export function walkTree(root: Root, source: string, builder: ChecklistBuilder):
     }
     if (node.type === 'heading') {
       const heading = node as Heading;
-      const line = heading.position!.start.line;
+      const line = base.line + heading.position!.start.line;
       if (frame.top) builder.heading(heading.depth, toString(heading), line);
       else if (builder.nestedHeading(heading.depth, toString(heading), line)) {
         frame.suspendedBy ??= line;
       }
     } else if (node.type === 'paragraph' && frame.top) {
       const lead = (node as Paragraph).children[0];
-      if (lead?.type === 'strong') builder.boldLine(toString(lead), node.position!.start.line);
+      if (lead?.type === 'strong') {
+        builder.boldLine(toString(lead), base.line + node.position!.start.line);
+      }
     } else if (node.type === 'listItem') {
-      const found = boxOfItem(node, source);
+      const found = boxOfItem(node, source, base);
       builder.item({
         box: found?.box,
-        line: found?.line ?? node.position!.start.line,
+        line: found?.line ?? base.line + node.position!.start.line,
         depth: frame.depth,
         suspendedBy: frame.suspendedBy,
       });
@@ -390,13 +416,64 @@ export function walkTree(root: Root, source: string, builder: ChecklistBuilder):
   }
 }
 
+const ATX_AFTER_BREAK = /^#{1,6}(?:[ \t\r\n]|$)/;
+
+/** A segment whose remark parse ends open (a fence, say) grows this many times, then takes the rest. */
+const MAX_GROWTH = 16;
+
+/**
+ * The fast reading: the source is cut before column-0 ATX headings; each segment in the plain
+ * subset is read by the line scanner, any other by remark, grown to the next cut until its parse
+ * provably ends closed (see endsClosed), so a fence or comment spanning a cut stays whole.
+ */
+function readSegments(source: string, builder: ChecklistBuilder): void {
+  // A byte order mark is no text: both readers start after it (see parseMarkdown).
+  const cuts = [source.charCodeAt(0) === 0xfeff ? 1 : 0];
+  for (let at = source.indexOf('\n#'); at !== -1; at = source.indexOf('\n#', at + 1)) {
+    if (ATX_AFTER_BREAK.test(source.slice(at + 1, at + 9))) cuts.push(at + 1);
+  }
+  cuts.push(source.length);
+  const frontMatter = !opensUnclosedFrontMatter(source);
+  let line = 1;
+  for (let i = 0; i < cuts.length - 1;) {
+    const from = cuts[i]!;
+    let j = i + 1;
+    const events = scanPlain(source, from, cuts[j]!, line, i === 0);
+    if (events) {
+      for (const e of events) {
+        if (e.kind === 'heading') builder.heading(e.level, e.text, e.line);
+        else builder.item({ box: e.box, line: e.line, depth: e.depth, suspendedBy: undefined });
+      }
+    } else {
+      for (let grown = 0; ; grown++) {
+        if (grown === MAX_GROWTH) j = cuts.length - 1;
+        const segment = source.slice(from, cuts[j]!);
+        const root = parseSegment(segment, i === 0, frontMatter);
+        if (j === cuts.length - 1 || endsClosed(root, segment, i === 0, frontMatter)) {
+          walkTree(root, source, builder, { offset: from, line: line - 1 });
+          break;
+        }
+        j++;
+      }
+    }
+    line += countLineBreaks(source, from, cuts[j]!);
+    i = j;
+  }
+}
+
 /**
  * Reads a checklist (SPEC §2): phases are headings that read `Phase <N>` (leading symbols
  * allowed, then an optional `:`, `-` or `—` and a name) outside block quotes and lists; tasks are
  * the list items under them whose content begins with `[ ]`, `[~]`, `[x]` or `[X]`, whatever
  * markup follows. Code, HTML and front matter never hold tasks: remark gives them no list items.
+ * `fast: false` reads the whole source with remark alone: the authority the fast path is tested
+ * against.
  */
-export function parseChecklist(source: string, path: string): Checklist {
+export function parseChecklist(
+  source: string,
+  path: string,
+  { fast = true }: { fast?: boolean } = {},
+): Checklist {
   const limit = markdownLimit(source);
   if (limit) {
     return {
@@ -413,7 +490,8 @@ export function parseChecklist(source: string, path: string): Checklist {
     };
   }
   const builder = new ChecklistBuilder(source, path);
-  walkTree(parseMarkdown(source), source, builder);
+  if (fast) readSegments(source, builder);
+  else walkTree(parseMarkdown(source), source, builder);
   return builder.finish();
 }
 

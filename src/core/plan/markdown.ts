@@ -60,6 +60,7 @@ export function markdownLimit(source: string): { line?: number; message: string 
       } else if ((c === '-' || c === '*' || c === '+') && /[ \t\r]|^$/.test(source[i + 1] ?? '')) {
         i++;
       } else {
+        if (!(c! >= '0' && c! <= '9')) break;
         const m = /^\d{1,9}[.)](?=[ \t\r]|$)/.exec(source.slice(i, Math.min(end, i + 11)));
         if (!m) break;
         i += m[0].length;
@@ -84,6 +85,14 @@ export function markdownLimit(source: string): { line?: number; message: string 
   return undefined;
 }
 
+/**
+ * The remark parse of one segment of `source` starting at `from` (positions relative to it):
+ * front matter is read only on the first line of a source whose front matter closes.
+ */
+export function parseSegment(segment: string, first: boolean, frontMatter: boolean): Root {
+  return (first && !frontMatter ? withoutFrontMatter : processor).parse(segment);
+}
+
 /** Segments smaller than this are not split further: fewer boundary checks, same result. */
 export const DEFAULT_SEGMENT = 16 * 1024;
 
@@ -96,7 +105,12 @@ const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
  * Such a line closes every container (it is never a lazy continuation); only a top-level fenced
  * code block, HTML block or front matter still open at the end of the segment would swallow it.
  */
-function endsClosed(root: Root, segment: string, first: boolean, frontMatter: boolean): boolean {
+export function endsClosed(
+  root: Root,
+  segment: string,
+  first: boolean,
+  frontMatter: boolean,
+): boolean {
   if (first && frontMatter && /^(---|\+\+\+)[ \t]*\r?\n/.test(segment)) {
     const head = root.children[0];
     if (!head || (head.type !== 'yaml' && (head.type as string) !== 'toml')) return false;
@@ -140,6 +154,12 @@ function shift(node: Nodes, offset: number, lines: number): void {
  * remark gives for the whole source (a property test holds it to that).
  */
 export function parseMarkdown(source: string, segmentSize: number = DEFAULT_SEGMENT): Root {
+  if (source.charCodeAt(0) === 0xfeff) {
+    // micromark drops a byte order mark and counts offsets after it: count them in `source`.
+    const root = parseMarkdown(source.slice(1), segmentSize);
+    for (const child of root.children) shift(child, 1, 0);
+    return root;
+  }
   const frontMatter = !opensUnclosedFrontMatter(source);
   const parser = frontMatter ? processor : withoutFrontMatter;
   if (source.length <= segmentSize) return parser.parse(source);
