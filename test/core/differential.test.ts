@@ -138,7 +138,11 @@ function document(line: fc.Arbitrary<string>) {
 }
 
 const mixed = document(
-  fc.oneof({ weight: 4, arbitrary: plainLine }, { weight: 1, arbitrary: otherLine }),
+  fc.oneof(
+    { weight: 3, arbitrary: plainLine },
+    { weight: 2, arbitrary: fc.oneof(item, headingLine) },
+    { weight: 1, arbitrary: otherLine },
+  ),
 );
 const plain = document(plainLine);
 
