@@ -88,13 +88,13 @@ export async function writeAtomic(path: string, content: string, mode?: number):
   }
 }
 
-const LOCK_WAIT_MS = 10_000;
+const LOCK_WAIT_MS = 30_000;
 const LOCK_STALE_MS = 30_000;
 
 /**
  * Runs `fn` holding `<path>.lock` (created exclusively), so two `coder-loop` runs that read,
- * change and write one file take turns instead of losing an edit. A lock older than 30 s is left
- * by a run that died, and is taken over.
+ * change and write one file take turns instead of losing an edit. A run waits up to 30 s. A lock
+ * older than 30 s is left by a run that died (a run holds it for milliseconds) and is taken over.
  */
 export async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
   const lock = `${path}.lock`;
