@@ -38,15 +38,15 @@ function parseAndMark(source: string, fast = true): number {
 }
 
 /**
- * Median wall and CPU time of `reps` runs, each after a full collection (`--expose-gc`) of the
- * last one's garbage. CPU time (this process, all threads) is the steadier figure on a shared
- * machine: wall time also counts the time other processes held the cores.
+ * Median wall and CPU time of `reps` runs. CPU time (this process, all threads) is the steadier
+ * figure on a shared machine: wall time also counts the time other processes held the cores. No
+ * forced collection between runs: one shrinks the young generation, and the next run then pays
+ * for scavenges a running App does not (it doubled the 10k figure).
  */
 function timeRuns(reps: number, run: () => void): { wall: number; cpu: number } {
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let r = 0; r < reps; r++) {
-    (globalThis as { gc?: () => void }).gc?.();
     const start = performance.now();
     const used = process.cpuUsage();
     run();

@@ -58991,7 +58991,6 @@ var NOT_PLAIN_CHARS = /[\t|\0]|\r(?!\n)/;
 var ATX = /(#{1,6})(?: |(?=\r?\n|$))/y;
 var FENCE = /(`{3,}|~{3,})([^\n]*)/y;
 var RULE = /(?:([-*_])(?: *\1){2,}|=+|-+) *(?:\r?\n|$)/y;
-var MARKER = /(?:([-+*])|(\d{1,9})([.)]))( *)/y;
 var CLOSING_FENCE2 = / {0,3}(`{3,}|~{3,}) *(?:\r?\n|$)/y;
 var NOT_PLAIN_CONTENT = /(?:[#><|`~*_]|[-+](?: |\r?\n|$)|\d{1,9}[.)](?: |\r?\n|$)|\[)/y;
 var NOT_PLAIN_HEADING = /[\\`*_[\]<>!&~]/;
@@ -59002,6 +59001,7 @@ function at(pattern, source, index2) {
 function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
   if (NOT_PLAIN_CHARS.test(source.slice(from, to))) return void 0;
   const events = [];
+  const texts = [];
   const stack = [];
   let para = false;
   let fence3;
@@ -59046,7 +59046,7 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
       if (indent2 > 0) return void 0;
       const content3 = source.slice(first + heading2[1].length, end).trim().replace(/(?:^| +)#+$/, "").trim();
       if (NOT_PLAIN_HEADING.test(content3)) return void 0;
-      events.push({ kind: "heading", level: heading2[1].length, text: content3, line });
+      events.push(1, texts.push(content3) - 1, line, heading2[1].length);
       stack.length = 0;
       para = false;
       continue;
@@ -59060,12 +59060,24 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
       para = false;
       continue;
     }
-    const marker = c === 45 || c === 42 || c === 43 || c >= 48 && c <= 57 ? at(MARKER, source, first) : null;
-    if (marker) {
-      const spaces = marker[4].length;
-      const content3 = first + marker[0].length;
+    let markerEnd = -1;
+    let one2 = false;
+    if (c === 45 || c === 42 || c === 43) markerEnd = first + 1;
+    else if (c >= 48 && c <= 57) {
+      let d = first + 1;
+      while (d < end && d - first < 10 && isDigit(source.charCodeAt(d))) d++;
+      const after = source.charCodeAt(d);
+      if (d - first <= 9 && (after === 46 || after === 41)) {
+        markerEnd = d + 1;
+        one2 = d - first === 1 && c === 49;
+      }
+    }
+    if (markerEnd !== -1) {
+      let content3 = markerEnd;
+      while (content3 < end && source.charCodeAt(content3) === 32) content3++;
+      const spaces = content3 - markerEnd;
       if (spaces > 0 || content3 === end) {
-        if (marker[2] !== void 0 && para && marker[2] !== "1") {
+        if (c >= 48 && c <= 57 && para && !one2) {
           if (lazy2) return void 0;
           continue;
         }
@@ -59073,7 +59085,7 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
         const box = isBox(source, content3);
         if (!box && at(NOT_PLAIN_CONTENT, source, content3)) return void 0;
         stack.length = k;
-        events.push({ kind: "item", box: box ? content3 : void 0, line, depth: k });
+        events.push(0, box ? content3 : -1, line, k);
         stack.push(content3 - start);
         para = true;
         continue;
@@ -59085,7 +59097,10 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
     stack.length = k;
     para = true;
   }
-  return fence3 ? void 0 : events;
+  return fence3 ? void 0 : { events, texts };
+}
+function isDigit(code3) {
+  return code3 >= 48 && code3 <= 57;
 }
 
 // src/core/plan/checklist.ts
@@ -59189,10 +59204,13 @@ var ChecklistBuilder = class {
       `Write it as a heading: "## ${text5.trim().replace(/:$/, "")}".`
     );
   }
-  item(event) {
-    const { box: at2, depth, suspendedBy } = event;
+  /**
+   * A list item: `at` is the offset of its box's `[` (undefined when it is no task), `line` the
+   * box's line, `depth` the list items around it, `suspendedBy` the line of a heading in a block
+   * quote or list item that ended tracking for the rest of it.
+   */
+  item(at2, line, depth, suspendedBy) {
     if (at2 === void 0) return;
-    const line = event.line;
     if (!this.current || suspendedBy !== void 0) {
       const why = suspendedBy !== void 0 ? `it follows the heading on line ${suspendedBy} inside a block quote or list item, which is not a phase` : this.ended ? `the heading "${this.ended.text}" on line ${this.ended.line} ended the phase before it` : this.phases.length === 0 ? 'it comes before the first "Phase <N>" heading' : 'it is not under a "Phase <N>" heading';
       this.warn(
@@ -59353,12 +59371,12 @@ function walkTree(root2, source, builder, base = { offset: 0, line: 0 }) {
       }
     } else if (node3.type === "listItem") {
       const found = boxOfItem(node3, source, base);
-      builder.item({
-        box: found?.box,
-        line: found?.line ?? base.line + node3.position.start.line,
-        depth: frame.depth,
-        suspendedBy: frame.suspendedBy
-      });
+      builder.item(
+        found?.box,
+        found?.line ?? base.line + node3.position.start.line,
+        frame.depth,
+        frame.suspendedBy
+      );
       frames.push({
         nodes: node3.children,
         index: 0,
@@ -59390,11 +59408,13 @@ function readSegments(source, builder) {
   for (let i = 0; i < cuts.length - 1; ) {
     const from = cuts[i];
     let j = i + 1;
-    const events = scanPlain(source, from, cuts[j], line, i === 0);
-    if (events) {
-      for (const e of events) {
-        if (e.kind === "heading") builder.heading(e.level, e.text, e.line);
-        else builder.item({ box: e.box, line: e.line, depth: e.depth, suspendedBy: void 0 });
+    const scan = scanPlain(source, from, cuts[j], line, i === 0);
+    if (scan) {
+      const { events, texts } = scan;
+      for (let e = 0; e < events.length; e += 4) {
+        const a = events[e + 1];
+        if (events[e] === 1) builder.heading(events[e + 3], texts[a], events[e + 2]);
+        else builder.item(a < 0 ? void 0 : a, events[e + 2], events[e + 3], void 0);
       }
     } else {
       for (let grown = 0; ; grown++) {

@@ -88,18 +88,6 @@ export function nearPhaseReason(text: string): string | undefined {
   return undefined;
 }
 
-/** One list item as either reader sees it: where its box sits (if it is a task) and its nesting. */
-export interface ItemEvent {
-  /** Offset of the `[` of the item's box; undefined when the item is no task. */
-  box: number | undefined;
-  /** Line of the box (of the item when it has none). */
-  line: number;
-  /** List items around this one. */
-  depth: number;
-  /** Line of a heading in a block quote or list item that ended tracking for the rest of it. */
-  suspendedBy: number | undefined;
-}
-
 /**
  * Reads phases and tasks from the events of one walk over the document (remark's tree, or the
  * line scanner's plain subset): headings, list items and bold lines, in document order.
@@ -179,10 +167,13 @@ export class ChecklistBuilder {
     );
   }
 
-  item(event: ItemEvent): void {
-    const { box: at, depth, suspendedBy } = event;
+  /**
+   * A list item: `at` is the offset of its box's `[` (undefined when it is no task), `line` the
+   * box's line, `depth` the list items around it, `suspendedBy` the line of a heading in a block
+   * quote or list item that ended tracking for the rest of it.
+   */
+  item(at: number | undefined, line: number, depth: number, suspendedBy: number | undefined): void {
     if (at === undefined) return;
-    const line = event.line;
     if (!this.current || suspendedBy !== undefined) {
       const why =
         suspendedBy !== undefined
@@ -391,12 +382,12 @@ export function walkTree(
       }
     } else if (node.type === 'listItem') {
       const found = boxOfItem(node, source, base);
-      builder.item({
-        box: found?.box,
-        line: found?.line ?? base.line + node.position!.start.line,
-        depth: frame.depth,
-        suspendedBy: frame.suspendedBy,
-      });
+      builder.item(
+        found?.box,
+        found?.line ?? base.line + node.position!.start.line,
+        frame.depth,
+        frame.suspendedBy,
+      );
       frames.push({
         nodes: node.children,
         index: 0,
@@ -438,11 +429,13 @@ function readSegments(source: string, builder: ChecklistBuilder): void {
   for (let i = 0; i < cuts.length - 1;) {
     const from = cuts[i]!;
     let j = i + 1;
-    const events = scanPlain(source, from, cuts[j]!, line, i === 0);
-    if (events) {
-      for (const e of events) {
-        if (e.kind === 'heading') builder.heading(e.level, e.text, e.line);
-        else builder.item({ box: e.box, line: e.line, depth: e.depth, suspendedBy: undefined });
+    const scan = scanPlain(source, from, cuts[j]!, line, i === 0);
+    if (scan) {
+      const { events, texts } = scan;
+      for (let e = 0; e < events.length; e += 4) {
+        const a = events[e + 1]!;
+        if (events[e] === 1) builder.heading(events[e + 3]!, texts[a]!, events[e + 2]!);
+        else builder.item(a < 0 ? undefined : a, events[e + 2]!, events[e + 3]!, undefined);
       }
     } else {
       for (let grown = 0; ; grown++) {

@@ -12,6 +12,35 @@ export type PlainEvent =
   | { kind: 'heading'; level: number; text: string; line: number }
   | { kind: 'item'; box: number | undefined; line: number; depth: number };
 
+/**
+ * The events of a scanned segment, packed: four numbers each (kind 0 item: box or -1, line,
+ * depth; kind 1 heading: index in `texts`, line, level). No object per line: the scanner's only
+ * garbage is what the checklist keeps.
+ */
+export interface PlainScan {
+  events: number[];
+  texts: string[];
+}
+
+/** The events of a scan, unpacked (for tests and readers that want objects). */
+export function eventsOf(scan: PlainScan): PlainEvent[] {
+  const out: PlainEvent[] = [];
+  const e = scan.events;
+  for (let i = 0; i < e.length; i += 4) {
+    out.push(
+      e[i] === 1
+        ? { kind: 'heading', level: e[i + 3]!, text: scan.texts[e[i + 1]!]!, line: e[i + 2]! }
+        : {
+            kind: 'item',
+            box: e[i + 1]! < 0 ? undefined : e[i + 1]!,
+            line: e[i + 2]!,
+            depth: e[i + 3]!,
+          },
+    );
+  }
+  return out;
+}
+
 /** Whether `source[at]` starts a box: `[ ]`, `[~]`, `[x]` or `[X]` followed by whitespace or the end. */
 export function isBox(source: string, at: number): boolean {
   if (source[at] !== '[' || source[at + 2] !== ']') return false;
@@ -29,7 +58,6 @@ const ATX = /(#{1,6})(?: |(?=\r?\n|$))/y;
 const FENCE = /(`{3,}|~{3,})([^\n]*)/y;
 // Thematic breaks and setext underlines (a lone `-` is an empty list item): all left to remark.
 const RULE = /(?:([-*_])(?: *\1){2,}|=+|-+) *(?:\r?\n|$)/y;
-const MARKER = /(?:([-+*])|(\d{1,9})([.)]))( *)/y;
 const CLOSING_FENCE = / {0,3}(`{3,}|~{3,}) *(?:\r?\n|$)/y;
 // Item content that is not plain paragraph text.
 const NOT_PLAIN_CONTENT = /(?:[#><|`~*_]|[-+](?: |\r?\n|$)|\d{1,9}[.)](?: |\r?\n|$)|\[)/y;
@@ -52,9 +80,10 @@ export function scanPlain(
   to: number,
   firstLine: number,
   documentStart = from === 0,
-): PlainEvent[] | undefined {
+): PlainScan | undefined {
   if (NOT_PLAIN_CHARS.test(source.slice(from, to))) return undefined;
-  const events: PlainEvent[] = [];
+  const events: number[] = [];
+  const texts: string[] = [];
   const stack: number[] = []; // content column of each open list item
   let para = false;
   let fence: { char: string; length: number } | undefined;
@@ -108,7 +137,7 @@ export function scanPlain(
         .replace(/(?:^| +)#+$/, '')
         .trim();
       if (NOT_PLAIN_HEADING.test(content)) return undefined;
-      events.push({ kind: 'heading', level: heading[1]!.length, text: content, line });
+      events.push(1, texts.push(content) - 1, line, heading[1]!.length);
       stack.length = 0;
       para = false;
       continue;
@@ -122,16 +151,28 @@ export function scanPlain(
       para = false;
       continue;
     }
-    const marker =
-      c === 45 || c === 42 || c === 43 || (c >= 48 && c <= 57) ? at(MARKER, source, first) : null;
-    if (marker) {
-      const spaces = marker[4]!.length;
-      const content = first + marker[0].length;
+    // A list marker: a bullet, or one to nine digits and `.` or `)`.
+    let markerEnd = -1;
+    let one = false;
+    if (c === 45 || c === 42 || c === 43) markerEnd = first + 1;
+    else if (c >= 48 && c <= 57) {
+      let d = first + 1;
+      while (d < end && d - first < 10 && isDigit(source.charCodeAt(d))) d++;
+      const after = source.charCodeAt(d);
+      if (d - first <= 9 && (after === 46 || after === 41)) {
+        markerEnd = d + 1;
+        one = d - first === 1 && c === 49;
+      }
+    }
+    if (markerEnd !== -1) {
+      let content = markerEnd;
+      while (content < end && source.charCodeAt(content) === 32) content++;
+      const spaces = content - markerEnd;
       // A marker needs a space after it; else the line is text (`-x`, `1.5`).
       if (spaces > 0 || content === end) {
         // An ordered item other than 1 cannot interrupt a paragraph: in the same item the line
         // is text; below a closed item, remark's rule is subtler, so leave it to remark.
-        if (marker[2] !== undefined && para && marker[2] !== '1') {
+        if (c >= 48 && c <= 57 && para && !one) {
           if (lazy) return undefined;
           continue;
         }
@@ -139,7 +180,7 @@ export function scanPlain(
         const box = isBox(source, content);
         if (!box && at(NOT_PLAIN_CONTENT, source, content)) return undefined;
         stack.length = k;
-        events.push({ kind: 'item', box: box ? content : undefined, line, depth: k });
+        events.push(0, box ? content : -1, line, k);
         stack.push(content - start);
         para = true;
         continue;
@@ -152,5 +193,9 @@ export function scanPlain(
     stack.length = k;
     para = true;
   }
-  return fence ? undefined : events;
+  return fence ? undefined : { events, texts };
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
