@@ -1,14 +1,15 @@
 import { benchAction } from './action.js';
-import { benchApp } from './app.js';
+import { benchApp, benchNextCold } from './app.js';
 import { benchChecklist } from './checklist.js';
 import { benchLoop } from './loop.js';
 import { benchServer } from './server.js';
 
 // `npm run bench`: figures and ratios, printed; never asserted (see docs/benchmarks.md).
-// `npm run bench -- server` (or checklist, app, loop, action) runs only the named parts.
+// `npm run bench -- server` (or checklist, app, next-cold, loop, action) runs only the named parts.
 const parts: [string, () => string | Promise<string>][] = [
   ['checklist', benchChecklist],
   ['app', benchApp],
+  ['next-cold', benchNextCold],
   ['loop', benchLoop],
   ['action', benchAction],
   ['server', benchServer],

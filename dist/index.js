@@ -5809,35 +5809,35 @@ var require_client_h1 = __commonJS({
       return await WebAssembly.instantiate(mod, {
         env: {
           /* eslint-disable camelcase */
-          wasm_on_url: (p, at, len) => {
+          wasm_on_url: (p, at2, len) => {
             return 0;
           },
-          wasm_on_status: (p, at, len) => {
+          wasm_on_status: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
           wasm_on_message_begin: (p) => {
             assert2(currentParser.ptr === p);
             return currentParser.onMessageBegin() || 0;
           },
-          wasm_on_header_field: (p, at, len) => {
+          wasm_on_header_field: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
-          wasm_on_header_value: (p, at, len) => {
+          wasm_on_header_value: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
           wasm_on_headers_complete: (p, statusCode, upgrade, shouldKeepAlive) => {
             assert2(currentParser.ptr === p);
             return currentParser.onHeadersComplete(statusCode, Boolean(upgrade), Boolean(shouldKeepAlive)) || 0;
           },
-          wasm_on_body: (p, at, len) => {
+          wasm_on_body: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
           wasm_on_message_complete: (p) => {
@@ -22345,12 +22345,12 @@ var require_light = __commonJS({
           stop(options = {}) {
             var done, waitForExecuting;
             options = parser$5.load(options, this.stopDefaults);
-            waitForExecuting = (at) => {
+            waitForExecuting = (at2) => {
               var finished;
               finished = () => {
                 var counts;
                 counts = this._states.counts;
-                return counts[0] + counts[1] + counts[2] + counts[3] === at;
+                return counts[0] + counts[1] + counts[2] + counts[3] === at2;
               };
               return new this.Promise((resolve3, reject) => {
                 if (finished()) {
@@ -30176,7 +30176,7 @@ function handleIntersectionResults(result, left, right) {
   const unrecKeys = /* @__PURE__ */ new Map();
   let unrecIssue;
   const keyIssues = /* @__PURE__ */ new Map();
-  const collect2 = (iss, side) => {
+  const collect = (iss, side) => {
     let keys;
     if (iss.code === "unrecognized_keys" && !iss.path?.length) {
       unrecIssue ?? (unrecIssue = iss);
@@ -30197,11 +30197,11 @@ function handleIntersectionResults(result, left, right) {
     return true;
   };
   for (const iss of left.issues) {
-    if (!collect2(iss, "l"))
+    if (!collect(iss, "l"))
       result.issues.push(iss);
   }
   for (const iss of right.issues) {
-    if (!collect2(iss, "r"))
+    if (!collect(iss, "r"))
       result.issues.push(iss);
   }
   const bothKeys = [...unrecKeys].filter(([, f]) => f.l && f.r).map(([k]) => k);
@@ -46029,7 +46029,17 @@ function checkPlanName(name) {
   return void 0;
 }
 function planSlug(name) {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  const nfc = name.normalize("NFC");
+  const slug = nfc.normalize("NFD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return slug === "" ? `plan-${fnv1a(nfc)}` : slug;
+}
+function fnv1a(text5) {
+  let hash2 = 2166136261;
+  for (let i = 0; i < text5.length; i++) {
+    hash2 ^= text5.charCodeAt(i);
+    hash2 = Math.imul(hash2, 16777619) >>> 0;
+  }
+  return hash2.toString(16).padStart(8, "0");
 }
 function phaseBranch(planName, phase) {
   return `coder/${planSlug(planName)}/phase-${phase}`;
@@ -46144,12 +46154,17 @@ var WORD_TRIGGERS = [
   {
     mode: "quick",
     trigger: "Typo fixes, comment updates, simple refactors",
-    pattern: /\b(typos?|misspell\w*|spelling|wording|comments?|docstrings?|rename)\b/i
+    // A comment in code, not a comments feature ("a comments section with moderation").
+    pattern: new RegExp(
+      String.raw`\b(typos?|misspell\w*|spelling|wording|docstrings?|rename|` + String.raw`(?:(?:code|doc|inline|source|jsdoc)\s+|(?:update|fix|reword|clarify|correct|improve|add|remove)\s+(?:(?:a|an|the|this|that|outdated|stale|misleading)\s+)?)comments?\b(?!\s+(?:section|system|thread|feature|form|box|moderation|api|page|widget)))`,
+      "i"
+    )
   },
   {
     mode: "quick",
     trigger: "Log statement additions",
-    pattern: /\b(log (?:statement|line|message)s?|logging|console\.log|debug log)\b/i
+    // Logging as in log output, not a user "logging in".
+    pattern: /\b(log (?:statement|line|message)s?|logging(?![- ]in\b)|console\.log|debug log)\b/i
   },
   {
     mode: "quick",
@@ -46159,7 +46174,7 @@ var WORD_TRIGGERS = [
   {
     mode: "plan",
     trigger: "New feature implementation",
-    pattern: /\b(new feature|feature request|implement\w*|add support|introduce|new (?:endpoint|command|module|service|page|api))\b/i
+    pattern: /\b(new feature|feature request|implement\w*|add support|introduce|new (?:endpoint|command|module|service|page|api)|(?:add|build|create)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,3}(?:section|flow|system|dashboard|workflow|integration|page))\b/i
   },
   {
     mode: "plan",
@@ -46268,6 +46283,13 @@ ${input2.body ?? ""}`);
 function detectEol(source) {
   const lf = source.indexOf("\n");
   return lf > 0 && source[lf - 1] === "\r" ? "\r\n" : "\n";
+}
+function countLineBreaks(source, from, to) {
+  let count = 0;
+  for (let i = source.indexOf("\n", from); i !== -1 && i < to; i = source.indexOf("\n", i + 1)) {
+    count++;
+  }
+  return count;
 }
 function endOfLine(source, offset) {
   const lf = source.indexOf("\n", offset);
@@ -50186,11 +50208,11 @@ var EditMap = class {
     this.index.clear();
   }
 };
-function addImplementation(editMap, at, remove, add, before) {
+function addImplementation(editMap, at2, remove, add, before) {
   if (remove === 0 && add.length === 0) {
     return;
   }
-  const existing = editMap.index.get(at);
+  const existing = editMap.index.get(at2);
   if (existing) {
     existing[1] += remove;
     if (before) {
@@ -50201,9 +50223,9 @@ function addImplementation(editMap, at, remove, add, before) {
     }
     return;
   }
-  const change = [at, remove, add];
+  const change = [at2, remove, add];
   editMap.map.push(change);
-  editMap.index.set(at, change);
+  editMap.index.set(at2, change);
 }
 
 // node_modules/micromark/lib/initialize/document.js
@@ -58108,19 +58130,19 @@ var EditMap2 = class {
     this.index.clear();
   }
 };
-function addImplementation2(editMap, at, remove, add) {
+function addImplementation2(editMap, at2, remove, add) {
   if (remove === 0 && add.length === 0) {
     return;
   }
-  const existing = editMap.index.get(at);
+  const existing = editMap.index.get(at2);
   if (existing) {
     existing[1] += remove;
     existing[2].push(...add);
     return;
   }
-  const change = [at, remove, add];
+  const change = [at2, remove, add];
   editMap.map.push(change);
-  editMap.index.set(at, change);
+  editMap.index.set(at2, change);
 }
 
 // node_modules/micromark-extension-gfm-table/lib/infer.js
@@ -58979,6 +59001,14 @@ function remarkFrontmatter(options) {
 
 // src/core/plan/markdown.ts
 var processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ["yaml", "toml"]);
+var withoutFrontMatter = unified().use(remarkParse).use(remarkGfm);
+function opensUnclosedFrontMatter(source) {
+  const open3 = /^(---|\+\+\+)[ \t]*(?:\r\n|\r|\n)/.exec(source);
+  if (!open3) return false;
+  const fence3 = open3[1] === "---" ? "---" : "\\+\\+\\+";
+  const close2 = new RegExp(`(?:^|\\r\\n|\\r|\\n)${fence3}[ \\t]*(?:\\r|\\n|$)`);
+  return !close2.test(source.slice(open3[0].length));
+}
 var MAX_MARKDOWN_BYTES = 4 * 1024 * 1024;
 var MAX_LIST_ITEMS = 6e4;
 var MAX_NESTING = 40;
@@ -58987,14 +59017,14 @@ function markdownLimit(source) {
     return { message: `The file is larger than ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB.` };
   }
   let line = 1;
-  let at = 0;
+  let at2 = 0;
   let items = 0;
-  while (at <= source.length) {
-    let end = source.indexOf("\n", at);
+  while (at2 <= source.length) {
+    let end = source.indexOf("\n", at2);
     if (end === -1) end = source.length;
     let depth = 0;
     let columns = 0;
-    let i = at;
+    let i = at2;
     for (; ; ) {
       while (i < end && (source[i] === " " || source[i] === "	")) {
         columns += source[i] === "	" ? 4 : 1;
@@ -59006,6 +59036,7 @@ function markdownLimit(source) {
       } else if ((c === "-" || c === "*" || c === "+") && /[ \t\r]|^$/.test(source[i + 1] ?? "")) {
         i++;
       } else {
+        if (!(c >= "0" && c <= "9")) break;
         const m = /^\d{1,9}[.)](?=[ \t\r]|$)/.exec(source.slice(i, Math.min(end, i + 11)));
         if (!m) break;
         i += m[0].length;
@@ -59025,15 +59056,18 @@ function markdownLimit(source) {
       return { line, message: `Line ${line} is indented more than ${MAX_NESTING * 4} columns.` };
     }
     line++;
-    at = end + 1;
+    at2 = end + 1;
   }
   return void 0;
+}
+function parseSegment(segment, first, frontMatter) {
+  return (first && !frontMatter ? withoutFrontMatter : processor).parse(segment);
 }
 var DEFAULT_SEGMENT = 16 * 1024;
 var HEADING_LINE = /(?<=\n)#{1,6}(?=[ \t\r\n]|$)/g;
 var CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
-function endsClosed(root2, segment, first) {
-  if (first && /^(---|\+\+\+)[ \t]*\r?\n/.test(segment)) {
+function endsClosed(root2, segment, first, frontMatter) {
+  if (first && frontMatter && /^(---|\+\+\+)[ \t]*\r?\n/.test(segment)) {
     const head = root2.children[0];
     if (!head || head.type !== "yaml" && head.type !== "toml") return false;
   }
@@ -59065,7 +59099,14 @@ function shift(node3, offset, lines) {
   }
 }
 function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
-  if (source.length <= segmentSize) return processor.parse(source);
+  if (source.charCodeAt(0) === 65279) {
+    const root3 = parseMarkdown(source.slice(1), segmentSize);
+    for (const child of root3.children) shift(child, 1, 0);
+    return root3;
+  }
+  const frontMatter = !opensUnclosedFrontMatter(source);
+  const parser = frontMatter ? processor : withoutFrontMatter;
+  if (source.length <= segmentSize) return parser.parse(source);
   const children = [];
   let start = 0;
   let line = 0;
@@ -59076,16 +59117,16 @@ function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
     }
   };
   for (const m of source.matchAll(HEADING_LINE)) {
-    const at = m.index;
-    if (at - start < segmentSize) continue;
-    const segment = source.slice(start, at);
-    const root3 = processor.parse(segment);
-    if (!endsClosed(root3, segment, start === 0)) break;
+    const at2 = m.index;
+    if (at2 - start < segmentSize) continue;
+    const segment = source.slice(start, at2);
+    const root3 = (start === 0 ? parser : processor).parse(segment);
+    if (!endsClosed(root3, segment, start === 0, frontMatter)) break;
     take(root3, start, line);
     line += countBreaks(segment);
-    start = at;
+    start = at2;
   }
-  take(processor.parse(source.slice(start)), start, line);
+  take((start === 0 ? parser : processor).parse(source.slice(start)), start, line);
   const root2 = { type: "root", children };
   root2.position = {
     start: { line: 1, column: 1, offset: 0 },
@@ -59099,62 +59140,460 @@ function countBreaks(text5) {
   return n;
 }
 
+// src/core/plan/scan.ts
+function isBox(source, at2) {
+  if (source[at2] !== "[" || source[at2 + 2] !== "]") return false;
+  const mark = source[at2 + 1];
+  if (mark !== " " && mark !== "~" && mark !== "x" && mark !== "X") return false;
+  const after = source[at2 + 3];
+  return after === void 0 || after === " " || after === "	" || after === "\r" || after === "\n";
+}
+var NOT_PLAIN_CHARS = /[\t|\0]|\r(?!\n)/;
+var ATX = /(#{1,6})(?: |(?=\r?\n|$))/y;
+var FENCE = /(`{3,}|~{3,})([^\n]*)/y;
+var RULE = /(?:([-*_])(?: *\1){2,}|=+|-+) *(?:\r?\n|$)/y;
+var CLOSING_FENCE2 = / {0,3}(`{3,}|~{3,}) *(?:\r?\n|$)/y;
+var NOT_PLAIN_CONTENT = /(?:[#><|`~*_]|[-+](?: |\r?\n|$)|\d{1,9}[.)](?: |\r?\n|$)|\[)/y;
+var NOT_PLAIN_HEADING = /[\\`*_[\]<>!&~]/;
+function at(pattern, source, index2) {
+  pattern.lastIndex = index2;
+  return pattern.exec(source);
+}
+function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
+  if (NOT_PLAIN_CHARS.test(source.slice(from, to))) return void 0;
+  const events = [];
+  const texts = [];
+  const stack = [];
+  let para = false;
+  let fence3;
+  let line = firstLine - 1;
+  for (let pos = from; pos < to; ) {
+    line++;
+    const start = pos;
+    let next = source.indexOf("\n", pos);
+    if (next === -1 || next >= to) next = to;
+    const end = next > start && source.charCodeAt(next - 1) === 13 ? next - 1 : next;
+    pos = next + 1;
+    if (fence3) {
+      const close2 = at(CLOSING_FENCE2, source, start);
+      if (close2 && close2[1][0] === fence3.char && close2[1].length >= fence3.length) {
+        fence3 = void 0;
+      }
+      continue;
+    }
+    if (start === from && documentStart) {
+      const head = source.slice(start, start + 3);
+      if (head === "---" || head === "+++") return void 0;
+    }
+    let first = start;
+    while (first < end && source.charCodeAt(first) === 32) first++;
+    if (first === end) {
+      para = false;
+      continue;
+    }
+    const indent2 = first - start;
+    let k = 0;
+    while (k < stack.length && stack[k] <= indent2) k++;
+    const rel = indent2 - (k > 0 ? stack[k - 1] : 0);
+    const lazy2 = para && k < stack.length;
+    if (rel >= 4) {
+      if (para && !lazy2) continue;
+      return void 0;
+    }
+    const c = source.charCodeAt(first);
+    if ((c === 45 || c === 42 || c === 95 || c === 61) && at(RULE, source, first)) return void 0;
+    const heading2 = c === 35 ? at(ATX, source, first) : null;
+    if (heading2) {
+      if (indent2 > 0) return void 0;
+      const content3 = source.slice(first + heading2[1].length, end).trim().replace(/(?:^| +)#+$/, "").trim();
+      if (NOT_PLAIN_HEADING.test(content3)) return void 0;
+      events.push(1, texts.push(content3) - 1, line, heading2[1].length);
+      stack.length = 0;
+      para = false;
+      continue;
+    }
+    const open3 = c === 96 || c === 126 ? at(FENCE, source, first) : null;
+    if (open3) {
+      if (k > 0) return void 0;
+      if (open3[1][0] === "`" && open3[2].includes("`")) return void 0;
+      fence3 = { char: open3[1][0], length: open3[1].length };
+      stack.length = 0;
+      para = false;
+      continue;
+    }
+    let markerEnd = -1;
+    let one2 = false;
+    if (c === 45 || c === 42 || c === 43) markerEnd = first + 1;
+    else if (c >= 48 && c <= 57) {
+      let d = first + 1;
+      while (d < end && d - first < 10 && isDigit(source.charCodeAt(d))) d++;
+      const after = source.charCodeAt(d);
+      if (d - first <= 9 && (after === 46 || after === 41)) {
+        markerEnd = d + 1;
+        one2 = d - first === 1 && c === 49;
+      }
+    }
+    if (markerEnd !== -1) {
+      let content3 = markerEnd;
+      while (content3 < end && source.charCodeAt(content3) === 32) content3++;
+      const spaces = content3 - markerEnd;
+      if (spaces > 0 || content3 === end) {
+        if (c >= 48 && c <= 57 && para && !one2) {
+          if (lazy2) return void 0;
+          continue;
+        }
+        if (spaces === 0 || spaces > 4 || content3 >= end) return void 0;
+        const box = isBox(source, content3);
+        if (!box && at(NOT_PLAIN_CONTENT, source, content3)) return void 0;
+        stack.length = k;
+        events.push(0, box ? content3 : -1, line, k);
+        stack.push(content3 - start);
+        para = true;
+        continue;
+      }
+    }
+    if (lazy2) return void 0;
+    if (c === 62 || c === 60 || c === 91 || c === 35) return void 0;
+    if (!para && (c === 42 || c === 95)) return void 0;
+    stack.length = k;
+    para = true;
+  }
+  return fence3 ? void 0 : { events, texts };
+}
+function isDigit(code3) {
+  return code3 >= 48 && code3 <= 57;
+}
+
 // src/core/plan/checklist.ts
+var LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
 var PHASE_HEADING = /^phase\s+(\d+)(?:\s*[:\-—–]\s*|\s+|$)(.*)$/i;
+var NEAR_PHASE = /^phase\s+([^\s:—–-]+)/i;
 var WRITTEN_ID = /^(\d+(?:\.\d+)+|[A-Z]{1,5}-?\d+(?:\.\d+)*)(?=$|[\s:.)—–-])/;
+var NUMBER_WORDS = /^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|first|second|third)$/i;
 var STATE_OF = { " ": "todo", "~": "doing", x: "done", X: "done" };
 var MARK_OF = { todo: " ", doing: "~", done: "x" };
 function stateOfMark(mark) {
   return STATE_OF[mark];
 }
 function readPhaseHeading(text5) {
-  const m = PHASE_HEADING.exec(text5.trim());
+  const m = PHASE_HEADING.exec(text5.trim().replace(LEADING_SYMBOLS, ""));
   if (!m) return void 0;
   return { number: Number(m[1]), name: (m[2] ?? "").trim() };
 }
-function checkboxOffset(item, source) {
-  const first = item.children[0];
-  if (!first || first.type !== "paragraph" || first.position?.start.offset === void 0) {
-    return void 0;
+function nearPhaseReason(text5) {
+  const trimmed = text5.trim().replace(LEADING_SYMBOLS, "");
+  if (PHASE_HEADING.test(trimmed)) return void 0;
+  const token = NEAR_PHASE.exec(trimmed)?.[1];
+  if (token === void 0) return void 0;
+  if (/^[NX#?]$/i.test(token)) return `"${token}" is a placeholder, not a phase number`;
+  if (/^[IVXLC]+\.?$/i.test(token))
+    return `"${token}" is a roman numeral; phases are numbered 1, 2, 3`;
+  if (/^\d+[.,]\d+/.test(token))
+    return `"${token}" is not a whole number; phases are numbered 1, 2, 3`;
+  if (/^\d+\.$/.test(token) || /^\d+[^\d\s]/.test(token)) {
+    return /^\d+[.)]?$/.test(token) ? `the number must be followed by ":", "-", "\u2014" or a space, not "${token.slice(-1)}"` : `"${token}" is not a whole number; phases are numbered 1, 2, 3`;
   }
-  let at = first.position.start.offset;
-  if (item.checked !== null && item.checked !== void 0) {
-    at -= 1;
-    while (at > 0 && (source[at] === " " || source[at] === "	")) at -= 1;
-    at -= 2;
-  }
-  if (source[at] !== "[" || source[at + 2] !== "]") return void 0;
-  const mark = source[at + 1];
-  if (mark !== " " && mark !== "~" && mark !== "x" && mark !== "X") return void 0;
-  const after = source[at + 3];
-  if (after !== void 0 && after !== " " && after !== "	" && after !== "\r" && after !== "\n") {
-    return void 0;
-  }
-  return at;
+  if (NUMBER_WORDS.test(token)) return `"${token}" is a word; write the phase number in digits`;
+  return void 0;
 }
-function collect(root2) {
-  const found = [];
-  const stack = [];
-  for (let i = root2.children.length - 1; i >= 0; i--) {
-    stack.push({ node: root2.children[i], depth: 0, top: true });
+var ChecklistBuilder = class {
+  constructor(source, path2) {
+    this.source = source;
+    this.path = path2;
   }
-  while (stack.length > 0) {
-    const { node: node3, depth, top } = stack.pop();
-    let childDepth = depth;
-    if (node3.type === "heading" && top) found.push({ kind: "heading", node: node3, depth });
-    if (node3.type === "listItem") {
-      found.push({ kind: "task", node: node3, depth });
-      childDepth = depth + 1;
+  source;
+  path;
+  phases = [];
+  problems = [];
+  seenId = /* @__PURE__ */ new Map();
+  current;
+  /** The heading that ended the last phase, for the message of a task after it. */
+  ended;
+  warn(line, message, fix2) {
+    this.problems.push({
+      severity: "warning",
+      path: this.path,
+      line,
+      message,
+      ...fix2 ? { fix: fix2 } : {}
+    });
+  }
+  /** A heading at the top level of the document. */
+  heading(level, text5, line) {
+    const phase = readPhaseHeading(text5);
+    if (phase) {
+      this.current = { phase: { ...phase, line, tasks: [] }, level };
+      this.phases.push(this.current);
+      this.ended = void 0;
+      return;
     }
-    if ("children" in node3) {
-      for (let i = node3.children.length - 1; i >= 0; i--) {
-        stack.push({ node: node3.children[i], depth: childDepth, top: false });
+    const reason = nearPhaseReason(text5);
+    if (reason) {
+      this.warn(
+        line,
+        `"${text5.trim()}" is not a phase: ${reason}.`,
+        'Write a phase heading as "## Phase 1: Name".'
+      );
+    }
+    if (this.current && level <= this.current.level) {
+      this.ended = { line, text: text5.trim() };
+      this.current = void 0;
+    }
+  }
+  /**
+   * A heading inside a block quote or a list item: never a phase. When it reads as one, or would
+   * end the current phase by its level, the rest of its container is not tracked (returns true).
+   */
+  nestedHeading(level, text5, line) {
+    const phaseLike = readPhaseHeading(text5) !== void 0 || nearPhaseReason(text5) !== void 0;
+    if (phaseLike) {
+      this.warn(
+        line,
+        `"${text5.trim()}" is inside a block quote or a list item, so it is not a phase.`,
+        "Move the heading out of the quote or list to make it a phase."
+      );
+    }
+    return phaseLike || this.current !== void 0 && level <= this.current.level;
+  }
+  /** A paragraph at the top level that opens with bold text, such as `**Phase 1:** Setup`. */
+  boldLine(text5, line) {
+    if (readPhaseHeading(text5) === void 0 && nearPhaseReason(text5) === void 0) return;
+    const where = this.current ? `its tasks count in Phase ${this.current.phase.number}` : "its tasks are not tracked";
+    this.warn(
+      line,
+      `"${text5.trim()}" is bold text, not a heading, so it is not a phase (${where}).`,
+      `Write it as a heading: "## ${text5.trim().replace(/:$/, "")}".`
+    );
+  }
+  /**
+   * A list item: `at` is the offset of its box's `[` (undefined when it is no task), `line` the
+   * box's line, `depth` the list items around it, `suspendedBy` the line of a heading in a block
+   * quote or list item that ended tracking for the rest of it.
+   */
+  item(at2, line, depth, suspendedBy) {
+    if (at2 === void 0) return;
+    if (!this.current || suspendedBy !== void 0) {
+      const why = suspendedBy !== void 0 ? `it follows the heading on line ${suspendedBy} inside a block quote or list item, which is not a phase` : this.ended ? `the heading "${this.ended.text}" on line ${this.ended.line} ended the phase before it` : this.phases.length === 0 ? 'it comes before the first "Phase <N>" heading' : 'it is not under a "Phase <N>" heading';
+      this.warn(
+        line,
+        `This task is not tracked by the loop: ${why}.`,
+        "Move it under a phase heading if the loop should do it."
+      );
+      return;
+    }
+    const phase = this.current.phase;
+    const mark = this.source[at2 + 1];
+    const text5 = taskText(this.source, at2);
+    const written = WRITTEN_ID.exec(text5)?.[1];
+    const index2 = phase.tasks.length + 1;
+    const id = written ?? `${phase.number}.${index2}`;
+    const firstLine = this.seenId.get(id);
+    if (firstLine !== void 0) {
+      this.problems.push({
+        severity: "error",
+        path: this.path,
+        line,
+        message: `Task id ${id} is used twice (first on line ${firstLine}).`,
+        fix: 'Write a unique id at the start of each task, like "1.2" or "T003".'
+      });
+    } else {
+      this.seenId.set(id, line);
+    }
+    if (text5 === "")
+      this.warn(line, "This task has no text.", "Say what the task is after the checkbox.");
+    phase.tasks.push({
+      id,
+      state: STATE_OF[mark],
+      mark,
+      text: text5,
+      phase: phase.number,
+      index: index2,
+      depth,
+      line,
+      markOffset: at2 + 1
+    });
+  }
+  finish() {
+    const { problems } = this;
+    const kept = [];
+    const byNumber = /* @__PURE__ */ new Map();
+    for (const { phase } of this.phases) {
+      const before = byNumber.get(phase.number);
+      if (before === void 0) {
+        byNumber.set(phase.number, phase);
+        kept.push(phase);
+      } else if (phase.tasks.length === 0) {
+        continue;
+      } else if (before.tasks.length === 0) {
+        kept[kept.indexOf(before)] = phase;
+        byNumber.set(phase.number, phase);
+      } else {
+        problems.push({
+          severity: "error",
+          path: this.path,
+          line: phase.line,
+          message: `Phase ${phase.number} is defined twice, and both hold tasks (first on line ${before.line}).`,
+          fix: "Give each phase its own number."
+        });
+        kept.push(phase);
       }
     }
+    if (kept.length === 0) {
+      problems.push({
+        severity: "error",
+        path: this.path,
+        line: 1,
+        message: "The checklist has no phase.",
+        fix: 'Add a heading such as "## Phase 1: Setup" with tasks like "- [ ] 1.1 Do something" below it.'
+      });
+    } else if (kept.every((p) => p.tasks.length === 0)) {
+      problems.push({
+        severity: "error",
+        path: this.path,
+        line: kept[0].line,
+        message: "No phase holds a task, so the loop has nothing to do (the plan is not complete, it is empty).",
+        fix: 'Add tasks such as "- [ ] 1.1 Do something" below the phase headings.'
+      });
+    } else {
+      for (const phase of kept) {
+        if (phase.tasks.length === 0) {
+          this.warn(
+            phase.line,
+            `Phase ${phase.number} has no tasks; the loop skips it.`,
+            'Add tasks such as "- [ ] Do something" below the heading.'
+          );
+        }
+      }
+    }
+    problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    return { phases: kept, problems };
   }
-  return found;
+};
+function taskText(source, at2) {
+  const end = endOfLine(source, at2 + 3);
+  let from = at2 + 3;
+  let to = end;
+  while (from < to && isSpace(source.charCodeAt(from))) from++;
+  while (to > from && isSpace(source.charCodeAt(to - 1))) to--;
+  if (from < to) return source.slice(from, to).trim();
+  if (end === source.length) return "";
+  const next = end + (source[end] === "\r" ? 2 : 1);
+  const rest = source.slice(next, endOfLine(source, next)).replace(/^[ \t>]*/, "");
+  if (rest === "" || /^([-*+]|\d{1,9}[.)])([ \t]|$)|^#/.test(rest)) return "";
+  return rest.trim();
 }
-function parseChecklist(source, path2) {
+function isSpace(code3) {
+  return code3 === 32 || code3 === 9;
+}
+function boxOfItem(item, source, base) {
+  const first = item.children[0];
+  if (!first || first.type !== "paragraph") return void 0;
+  const p = base.offset + first.position.start.offset;
+  let at2 = p;
+  if (item.checked === true || item.checked === false) {
+    let i = p - 1;
+    while (i >= 0) {
+      const c = source[i];
+      if (c !== " " && c !== "	" && c !== "\r" && c !== "\n" && c !== ">") break;
+      i--;
+    }
+    if (source[i] === "]") at2 = i - 2;
+  }
+  if (!isBox(source, at2)) return void 0;
+  const item0 = item.position.start;
+  return {
+    box: at2,
+    line: base.line + item0.line + countLineBreaks(source, base.offset + item0.offset, at2)
+  };
+}
+var CONTAINERS = /* @__PURE__ */ new Set(["list", "listItem", "blockquote", "footnoteDefinition"]);
+function walkTree(root2, source, builder, base = { offset: 0, line: 0 }) {
+  const frames = [
+    { nodes: root2.children, index: 0, depth: 0, top: true, suspendedBy: void 0 }
+  ];
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1];
+    const node3 = frame.nodes[frame.index++];
+    if (!node3) {
+      frames.pop();
+      continue;
+    }
+    if (node3.type === "heading") {
+      const heading2 = node3;
+      const line = base.line + heading2.position.start.line;
+      if (frame.top) builder.heading(heading2.depth, toString(heading2), line);
+      else if (builder.nestedHeading(heading2.depth, toString(heading2), line)) {
+        frame.suspendedBy ??= line;
+      }
+    } else if (node3.type === "paragraph" && frame.top) {
+      const lead = node3.children[0];
+      if (lead?.type === "strong") {
+        builder.boldLine(toString(lead), base.line + node3.position.start.line);
+      }
+    } else if (node3.type === "listItem") {
+      const found = boxOfItem(node3, source, base);
+      builder.item(
+        found?.box,
+        found?.line ?? base.line + node3.position.start.line,
+        frame.depth,
+        frame.suspendedBy
+      );
+      frames.push({
+        nodes: node3.children,
+        index: 0,
+        depth: frame.depth + 1,
+        top: false,
+        suspendedBy: frame.suspendedBy
+      });
+    } else if (CONTAINERS.has(node3.type) && "children" in node3) {
+      frames.push({
+        nodes: node3.children,
+        index: 0,
+        depth: frame.depth,
+        top: false,
+        suspendedBy: frame.suspendedBy
+      });
+    }
+  }
+}
+var ATX_AFTER_BREAK = /^#{1,6}(?:[ \t\r\n]|$)/;
+var MAX_GROWTH = 16;
+function readSegments(source, builder) {
+  const cuts = [source.charCodeAt(0) === 65279 ? 1 : 0];
+  for (let at2 = source.indexOf("\n#"); at2 !== -1; at2 = source.indexOf("\n#", at2 + 1)) {
+    if (ATX_AFTER_BREAK.test(source.slice(at2 + 1, at2 + 9))) cuts.push(at2 + 1);
+  }
+  cuts.push(source.length);
+  const frontMatter = !opensUnclosedFrontMatter(source);
+  let line = 1;
+  for (let i = 0; i < cuts.length - 1; ) {
+    const from = cuts[i];
+    let j = i + 1;
+    const scan = scanPlain(source, from, cuts[j], line, i === 0);
+    if (scan) {
+      const { events, texts } = scan;
+      for (let e = 0; e < events.length; e += 4) {
+        const a = events[e + 1];
+        if (events[e] === 1) builder.heading(events[e + 3], texts[a], events[e + 2]);
+        else builder.item(a < 0 ? void 0 : a, events[e + 2], events[e + 3], void 0);
+      }
+    } else {
+      for (let grown = 0; ; grown++) {
+        if (grown === MAX_GROWTH) j = cuts.length - 1;
+        const segment = source.slice(from, cuts[j]);
+        const root2 = parseSegment(segment, i === 0, frontMatter);
+        if (j === cuts.length - 1 || endsClosed(root2, segment, i === 0, frontMatter)) {
+          walkTree(root2, source, builder, { offset: from, line: line - 1 });
+          break;
+        }
+        j++;
+      }
+    }
+    line += countLineBreaks(source, from, cuts[j]);
+    i = j;
+  }
+}
+function parseChecklist(source, path2, { fast = true } = {}) {
   const limit = markdownLimit(source);
   if (limit) {
     return {
@@ -59170,108 +59609,10 @@ function parseChecklist(source, path2) {
       ]
     };
   }
-  const root2 = parseMarkdown(source);
-  const phases = [];
-  const problems = [];
-  const seenPhase = /* @__PURE__ */ new Map();
-  const seenId = /* @__PURE__ */ new Map();
-  let current;
-  for (const { kind, node: node3, depth } of collect(root2)) {
-    const line = kind === "heading" ? node3.position?.start.line ?? 1 : node3.children[0]?.position?.start.line ?? 1;
-    if (kind === "heading") {
-      const heading2 = node3;
-      const phase = readPhaseHeading(toString(heading2));
-      if (phase) {
-        const before = seenPhase.get(phase.number);
-        if (before !== void 0) {
-          problems.push({
-            severity: "error",
-            path: path2,
-            line,
-            message: `Phase ${phase.number} is defined twice (first on line ${before}).`,
-            fix: "Give each phase its own number."
-          });
-        } else {
-          seenPhase.set(phase.number, line);
-        }
-        current = { phase: { ...phase, line, tasks: [] }, headingDepth: heading2.depth };
-        phases.push(current.phase);
-      } else if (current && heading2.depth <= current.headingDepth) {
-        current = void 0;
-      }
-      continue;
-    }
-    const at = checkboxOffset(node3, source);
-    if (at === void 0) continue;
-    if (!current) {
-      problems.push({
-        severity: "error",
-        path: path2,
-        line,
-        message: 'This task is not under a "Phase <N>" heading, so the loop would never do it.',
-        fix: "Move it under a phase heading, or drop its checkbox."
-      });
-      continue;
-    }
-    const mark = source[at + 1];
-    const text5 = source.slice(at + 3, endOfLine(source, at)).trim();
-    const written = WRITTEN_ID.exec(text5)?.[1];
-    const index2 = current.phase.tasks.length + 1;
-    const id = written ?? `${current.phase.number}.${index2}`;
-    const firstLine = seenId.get(id);
-    if (firstLine !== void 0) {
-      problems.push({
-        severity: "error",
-        path: path2,
-        line,
-        message: `Task id ${id} is used twice (first on line ${firstLine}).`,
-        fix: 'Write a unique id at the start of each task, like "1.2" or "T003".'
-      });
-    } else {
-      seenId.set(id, line);
-    }
-    if (text5 === "") {
-      problems.push({
-        severity: "warning",
-        path: path2,
-        line,
-        message: "This task has no text.",
-        fix: "Say what the task is after the checkbox."
-      });
-    }
-    current.phase.tasks.push({
-      id,
-      state: STATE_OF[mark],
-      mark,
-      text: text5,
-      phase: current.phase.number,
-      index: index2,
-      depth,
-      line,
-      markOffset: at + 1
-    });
-  }
-  if (phases.length === 0) {
-    problems.push({
-      severity: "error",
-      path: path2,
-      line: 1,
-      message: "The checklist has no phase.",
-      fix: 'Add a heading such as "## Phase 1: Setup" with tasks like "- [ ] 1.1 Do something" below it.'
-    });
-  }
-  for (const phase of phases) {
-    if (phase.tasks.length === 0) {
-      problems.push({
-        severity: "warning",
-        path: path2,
-        line: phase.line,
-        message: `Phase ${phase.number} has no tasks; the loop skips it.`,
-        fix: 'Add tasks such as "- [ ] Do something" below the heading.'
-      });
-    }
-  }
-  return { phases, problems };
+  const builder = new ChecklistBuilder(source, path2);
+  if (fast) readSegments(source, builder);
+  else walkTree(parseMarkdown(source), source, builder);
+  return builder.finish();
 }
 function currentPhase(checklist) {
   return checklist.phases.find((p) => p.tasks.some((t) => t.state !== "done"));
@@ -59289,8 +59630,8 @@ var StaleChecklistError = class extends Error {
   task;
 };
 function assertUnchanged(source, task) {
-  const at = task.markOffset;
-  if (source[at - 1] !== "[" || source[at] !== task.mark || source[at + 1] !== "]") {
+  const at2 = task.markOffset;
+  if (source[at2 - 1] !== "[" || source[at2] !== task.mark || source[at2 + 1] !== "]") {
     throw new StaleChecklistError(task);
   }
 }
@@ -59385,11 +59726,11 @@ function findCheckpoint(source, path2) {
   const fix2 = `Keep exactly one "${CHECKPOINT_START}" line followed by one "${CHECKPOINT_END}" line, or remove both.`;
   if (starts.length === 0 && ends.length === 0) return { problems };
   if (starts.length !== 1 || ends.length !== 1) {
-    const at = starts[1] ?? ends[1] ?? starts[0] ?? ends[0];
+    const at2 = starts[1] ?? ends[1] ?? starts[0] ?? ends[0];
     problems.push({
       severity: "error",
       path: path2,
-      line: at.position?.start.line,
+      line: at2.position?.start.line,
       message: `The checkpoint markers are incomplete or repeated (${starts.length} start, ${ends.length} end).`,
       fix: fix2
     });
@@ -59503,7 +59844,7 @@ function renderPhaseReport(report) {
 var CONTEXT_FILES = [PLAN_FILES.context, PLAN_FILES.checklist];
 function validateContext(plan) {
   const problems = [];
-  const at = (file2) => `${plan.dir}/${file2}`;
+  const at2 = (file2) => `${plan.dir}/${file2}`;
   const has = new Set(plan.paths);
   const requirements = plan.paths.filter(isRequirementsFile).sort();
   const codemap = has.has(PLAN_FILES.codemap) ? PLAN_FILES.codemap : void 0;
@@ -59528,32 +59869,32 @@ function validateContext(plan) {
   if (!has.has(PLAN_FILES.context) || context === void 0) {
     problems.push({
       severity: "error",
-      path: at(PLAN_FILES.context),
+      path: at2(PLAN_FILES.context),
       message: "The plan has no 00_context.md (the source of truth).",
       fix: "Create it with the goal, constraints and decisions of the plan (`coder-loop init` writes one)."
     });
   } else if (context.trim() === "") {
     problems.push({
       severity: "error",
-      path: at(PLAN_FILES.context),
+      path: at2(PLAN_FILES.context),
       line: 1,
       message: "00_context.md is empty.",
       fix: "Describe the goal, constraints and decisions of the plan."
     });
   } else {
-    problems.push(...findCheckpoint(context, at(PLAN_FILES.context)).problems);
+    problems.push(...findCheckpoint(context, at2(PLAN_FILES.context)).problems);
   }
   const source = plan.files.get(PLAN_FILES.checklist);
   if (!has.has(PLAN_FILES.checklist) || source === void 0) {
     problems.push({
       severity: "error",
-      path: at(PLAN_FILES.checklist),
+      path: at2(PLAN_FILES.checklist),
       message: "The plan has no checklist.",
       fix: 'Create "01_Master Plan/01_Checklist.md" with "## Phase 1: \u2026" headings and "- [ ] \u2026" tasks.'
     });
     return result();
   }
-  const checklist = parseChecklist(source, at(PLAN_FILES.checklist));
+  const checklist = parseChecklist(source, at2(PLAN_FILES.checklist));
   problems.push(...checklist.problems);
   const current = currentPhase(checklist);
   const taskPlans = indexTaskPlans(plan.paths);
@@ -59571,14 +59912,14 @@ function validateContext(plan) {
     } else if (found.length === 0) {
       problems.push({
         severity: isCurrent ? "error" : "warning",
-        path: at(`${PLAN_FILES.taskPlansDir}/Phase ${phase.number}.md`),
+        path: at2(`${PLAN_FILES.taskPlansDir}/Phase ${phase.number}.md`),
         message: `Phase ${phase.number} has no task plan${isCurrent ? ", and it is the current phase" : ""}.`,
         fix: `Write its steps in "${PLAN_FILES.taskPlansDir}/Phase ${phase.number}.md" (any name with "Phase ${phase.number}" or a leading ${phase.number} works).`
       });
     } else {
       problems.push({
         severity: isCurrent ? "error" : "warning",
-        path: at(found[1]),
+        path: at2(found[1]),
         message: `Phase ${phase.number} has ${found.length} task plans: ${found.map((f) => `"${f}"`).join(", ")}.`,
         fix: "Keep one task plan per phase."
       });
@@ -59589,7 +59930,7 @@ function validateContext(plan) {
     for (const path2 of paths) {
       problems.push({
         severity: "warning",
-        path: at(path2),
+        path: at2(path2),
         message: `This task plan is for Phase ${number4}, which the checklist does not have.`,
         fix: "Rename it to match a phase number, or add the phase to the checklist."
       });
@@ -59598,7 +59939,7 @@ function validateContext(plan) {
   for (const path2 of taskPlans.unmatched) {
     problems.push({
       severity: "warning",
-      path: at(path2),
+      path: at2(path2),
       message: "This task plan names no phase number, so no phase uses it.",
       fix: 'Name it like "Phase 2 - API.md" or "02_API.md".'
     });
@@ -59606,7 +59947,7 @@ function validateContext(plan) {
   if (!codemap) {
     problems.push({
       severity: "warning",
-      path: at(PLAN_FILES.codemap),
+      path: at2(PLAN_FILES.codemap),
       message: "The plan has no codemap; the loop has no architecture diagram to point coders to.",
       fix: "Add a mermaid diagram of the architecture."
     });
@@ -59614,7 +59955,7 @@ function validateContext(plan) {
   if (requirements.length === 0) {
     problems.push({
       severity: "warning",
-      path: at(`${PLAN_FILES.masterPlanDir}/03_Requirements_*.md`),
+      path: at2(`${PLAN_FILES.masterPlanDir}/03_Requirements_*.md`),
       message: "The plan has no requirements file; nothing states what the work is validated against.",
       fix: 'Add "01_Master Plan/03_Requirements_<Topic>.md".'
     });
@@ -59622,7 +59963,7 @@ function validateContext(plan) {
   if (!has.has(PLAN_FILES.masterLog)) {
     problems.push({
       severity: "warning",
-      path: at(PLAN_FILES.masterLog),
+      path: at2(PLAN_FILES.masterLog),
       message: "The plan has no master log yet; the loop creates it on its first entry."
     });
   }
@@ -59779,10 +60120,10 @@ function markInProgress(config2, plan, context, who, now) {
     actor: who.actor,
     links: [{ label: `#${who.issue}`, url: who.issueUrl }]
   });
-  const at = (file2) => planPath(config2.plansDir, plan.name, file2);
+  const at2 = (file2) => planPath(config2.plansDir, plan.name, file2);
   const changes = [];
-  if (marked !== checklist) changes.push({ path: at(PLAN_FILES.checklist), content: marked });
-  changes.push({ path: at(PLAN_FILES.masterLog), content: log });
+  if (marked !== checklist) changes.push({ path: at2(PLAN_FILES.checklist), content: marked });
+  changes.push({ path: at2(PLAN_FILES.masterLog), content: log });
   const marker = {
     mode: "plan",
     plan: plan.name,
@@ -59809,8 +60150,8 @@ function phaseTitle(phase) {
 }
 function phasePullRequest(config2, plan, context, start, repoUrl) {
   const { phase, branch: branch2 } = start;
-  const at = (file2) => planPath(config2.plansDir, plan.name, file2);
-  const link3 = (file2) => `[${oneLine(file2)}](${repoUrl}/blob/${encodePath(branch2)}/${encodePath(at(file2))})`;
+  const at2 = (file2) => planPath(config2.plansDir, plan.name, file2);
+  const link3 = (file2) => `[${oneLine(file2)}](${repoUrl}/blob/${encodePath(branch2)}/${encodePath(at2(file2))})`;
   const lines = [
     renderMarker(start.marker),
     // Plan, phase and task text come from the default branch, written by people with write
@@ -60017,21 +60358,21 @@ function touchedLockedItems(files, config2, plan) {
 
 // src/core/loop/complete.ts
 function markComplete(config2, plan, files, marker, facts) {
-  const at = (file2) => planPath(config2.plansDir, plan, file2);
+  const at2 = (file2) => planPath(config2.plansDir, plan, file2);
   if (files.checklist === void 0 || files.context === void 0) {
     return {
       ok: false,
       problems: [
         {
           severity: "error",
-          path: at(files.checklist === void 0 ? PLAN_FILES.checklist : PLAN_FILES.context),
+          path: at2(files.checklist === void 0 ? PLAN_FILES.checklist : PLAN_FILES.context),
           message: "The file is missing on the lock branch.",
           fix: "Restore it on the branch, then approve again."
         }
       ]
     };
   }
-  const checklist = parseChecklist(files.checklist, at(PLAN_FILES.checklist));
+  const checklist = parseChecklist(files.checklist, at2(PLAN_FILES.checklist));
   const phase = checklist.phases.find((p) => p.number === marker.phase);
   if (!phase) {
     return {
@@ -60039,7 +60380,7 @@ function markComplete(config2, plan, files, marker, facts) {
       problems: [
         {
           severity: "error",
-          path: at(PLAN_FILES.checklist),
+          path: at2(PLAN_FILES.checklist),
           message: `Phase ${marker.phase} is no longer in the checklist on the lock branch.`,
           fix: "Restore the phase heading on the branch, then approve again."
         }
@@ -60047,7 +60388,7 @@ function markComplete(config2, plan, files, marker, facts) {
     };
   }
   const marked = markPhase(files.checklist, phase, "done").source;
-  const done = parseChecklist(marked, at(PLAN_FILES.checklist));
+  const done = parseChecklist(marked, at2(PLAN_FILES.checklist));
   const next = done.phases.find((p) => p.tasks.some((t) => t.state !== "done"));
   const eol = detectEol(files.checklist);
   const report = renderPhaseReport({
@@ -60065,7 +60406,7 @@ function markComplete(config2, plan, files, marker, facts) {
   });
   const context = writeCheckpoint(
     files.context,
-    at(PLAN_FILES.context),
+    at2(PLAN_FILES.context),
     renderCheckpoint({
       plan,
       updated: facts.now,
@@ -60088,10 +60429,10 @@ function markComplete(config2, plan, files, marker, facts) {
     ]
   });
   const changes = [
-    { path: at(PLAN_FILES.checklist), content: marked },
-    { path: at(reportPath(phase.number, phase.name)), content: report.join(eol) + eol },
-    { path: at(PLAN_FILES.context), content: context },
-    ...log !== void 0 && log !== files.masterLog ? [{ path: at(PLAN_FILES.masterLog), content: log }] : []
+    { path: at2(PLAN_FILES.checklist), content: marked },
+    { path: at2(reportPath(phase.number, phase.name)), content: report.join(eol) + eol },
+    { path: at2(PLAN_FILES.context), content: context },
+    ...log !== void 0 && log !== files.masterLog ? [{ path: at2(PLAN_FILES.masterLog), content: log }] : []
   ];
   return {
     ok: true,
@@ -60236,18 +60577,18 @@ function parseAgentPayload(data) {
 }
 
 // src/core/loop/handoff.ts
-function agentHandOff(config2, at) {
+function agentHandOff(config2, at2) {
   if (!config2.agent) return void 0;
-  const { marker } = at;
+  const { marker } = at2;
   return buildAgentPayload({
-    node: at.node,
-    repo: at.repo,
-    branch: at.branch,
-    headSha: at.headSha,
-    pullRequest: at.pullRequest,
+    node: at2.node,
+    repo: at2.repo,
+    branch: at2.branch,
+    headSha: at2.headSha,
+    pullRequest: at2.pullRequest,
     issue: marker.issue,
     ...marker.mode === "plan" && marker.plan && marker.phase ? { plan: { name: marker.plan, phase: marker.phase } } : {},
-    attempt: at.attempt,
+    attempt: at2.attempt,
     agent: config2.agent
   });
 }
@@ -60566,11 +60907,11 @@ No log: ${f.logMissing ?? "not available"}.`
       )
     );
     for (const c of r.comments) {
-      const at = `${codeSpan(sanitizeUntrusted(c.path))}${c.line === void 0 ? "" : ` line ${c.line}`}`;
+      const at2 = `${codeSpan(sanitizeUntrusted(c.path))}${c.line === void 0 ? "" : ` line ${c.line}`}`;
       out.push(
         "",
         untrusted(
-          `Comment on ${at}`,
+          `Comment on ${at2}`,
           `a review comment${c.url ? ` (${c.url})` : ""}`,
           c.body,
           secrets
@@ -61552,7 +61893,7 @@ async function startPhase(env, config2, who, requested) {
     ...text5
   });
   await replyOnIssue(gh, repo2, who.issue, reply.started(name, current, start.branch, pr));
-  const at = (file2) => planPath(config2.plansDir, name, file2);
+  const at2 = (file2) => planPath(config2.plansDir, name, file2);
   const marker = readMarker(pr.body);
   const handOff = marker ? agentHandOff(config2, {
     node: "tdd",
@@ -61574,10 +61915,10 @@ async function startPhase(env, config2, who, requested) {
         title: `Phase ${current.number}: implementation (TDD)`,
         next: "Write a failing test, then the minimal code, and push both to this branch. CI on the pull request is the verification gate.",
         links: [
-          ...context.taskPlan ? [{ label: "Task plan", path: at(context.taskPlan) }] : [],
-          { label: "Checklist", path: at(PLAN_FILES.checklist) },
-          ...context.codemap ? [{ label: "Codemap", path: at(context.codemap) }] : [],
-          ...context.requirements.map((r) => ({ label: r.split("/").pop(), path: at(r) }))
+          ...context.taskPlan ? [{ label: "Task plan", path: at2(context.taskPlan) }] : [],
+          { label: "Checklist", path: at2(PLAN_FILES.checklist) },
+          ...context.codemap ? [{ label: "Codemap", path: at2(context.codemap) }] : [],
+          ...context.requirements.map((r) => ({ label: r.split("/").pop(), path: at2(r) }))
         ]
       },
       handOff,
@@ -61960,7 +62301,7 @@ function touchedLockedItemsOf(config2, plan, files) {
 async function complete(env, config2, { pr, marker }, checks, files, approval, commits, known) {
   const { gh, repo: repo2 } = env;
   const plan = marker.plan;
-  const at = (file2) => planPath(config2.plansDir, plan, file2);
+  const at2 = (file2) => planPath(config2.plansDir, plan, file2);
   const reviews = known ?? await readPullReviews(env, pr.number);
   const latest = /* @__PURE__ */ new Map();
   for (const r of reviews) if (r.user && r.state !== "COMMENTED") latest.set(r.user.login, r.state);
@@ -61989,7 +62330,7 @@ async function complete(env, config2, { pr, marker }, checks, files, approval, c
   for (let tries = 0; tries < 3; tries++) {
     const tree = await reader.tree(parent);
     const read = async (file2) => {
-      const sha = tree.files.get(at(file2));
+      const sha = tree.files.get(at2(file2));
       return sha === void 0 ? void 0 : reader.blob(sha);
     };
     const [checklist, context, masterLog] = await Promise.all([

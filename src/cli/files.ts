@@ -1,5 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import {
+  access,
+  chmod,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { PlanFiles } from '../core/index.js';
 
@@ -18,12 +32,55 @@ export async function readText(path: string): Promise<string> {
   return text;
 }
 
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep));
+}
+
+/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
+async function realTarget(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(path) === path) throw error;
+    return join(await realTarget(dirname(path)), relative(dirname(path), path));
+  }
+}
+
+/**
+ * Writes `content` to `root/file` through a temporary file and a rename: never half a file.
+ * A symbolic link inside the plan directory is written through (the link stays a link); one that
+ * leads out of the plan directory is refused. An existing file keeps its mode; one we may not
+ * write is refused, not replaced.
+ */
+export async function writeInPlan(root: string, file: string, content: string): Promise<void> {
+  const path = join(root, file);
+  const realRoot = await realpath(root);
+  const target = await realTarget(path);
+  if (!inside(realRoot, target)) {
+    throw new InputError(
+      `${path}: a symbolic link out of the plan directory; coder-loop will not write through it.`,
+    );
+  }
+  let mode: number | undefined;
+  try {
+    const found = await stat(target);
+    if (!found.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR', path });
+    mode = found.mode & 0o7777;
+    await access(target, constants.W_OK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await writeAtomic(target, content, mode);
+}
+
 /** Writes through a temporary file in the same folder and a rename: never half a file. */
-export async function writeAtomic(path: string, content: string): Promise<void> {
+export async function writeAtomic(path: string, content: string, mode?: number): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     await writeFile(temp, content, 'utf8');
+    if (mode !== undefined) await chmod(temp, mode);
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
@@ -31,12 +88,66 @@ export async function writeAtomic(path: string, content: string): Promise<void> 
   }
 }
 
+const LOCK_WAIT_MS = 30_000;
+const LOCK_STALE_MS = 30_000;
+
+/**
+ * Runs `fn` holding `<path>.lock` (created exclusively), so two `coder-loop` runs that read,
+ * change and write one file take turns instead of losing an edit. A run waits up to 30 s. A lock
+ * older than 30 s is left by a run that died (a run holds it for milliseconds) and is taken over.
+ */
+export async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  const lock = `${path}.lock`;
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const handle = await open(lock, 'wx');
+      await handle.writeFile(`${process.pid}\n`);
+      await handle.close();
+      break;
+    } catch (error) {
+      // No folder for the lock: no file to protect either; the command says what is missing.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fn();
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = await lstat(lock).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
+      if (age > LOCK_STALE_MS) {
+        await rm(lock, { force: true });
+        continue;
+      }
+      if (Date.now() - started > LOCK_WAIT_MS) {
+        throw new InputError(
+          `${lock}: another coder-loop run holds this lock; try again, or delete the file if no run is going on.`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, Math.min(200, 5 * 2 ** Math.min(attempt, 6))));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await rm(lock, { force: true });
+  }
+}
+
+/** Every file under `root` (symbolic links to files included), relative to it, sorted. */
 async function listFiles(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'))
-    .sort();
+  const files: string[] = [];
+  for (const e of entries) {
+    const full = join(e.parentPath, e.name);
+    const isFile =
+      e.isFile() ||
+      (e.isSymbolicLink() &&
+        (await stat(full).then(
+          (s) => s.isFile(),
+          () => false,
+        )));
+    if (isFile && !e.name.endsWith('.lock')) files.push(relative(root, full).split(sep).join('/'));
+  }
+  return files.sort();
 }
 
 /** Every plan folder under the plans directory. */
@@ -65,7 +176,14 @@ export async function readPlan(
     paths = await listFiles(root);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new InputError(`${shownDir}: no such plan.`);
+      const plans = await listPlans(plansDir);
+      const near = closest(name, plans);
+      const known = plans.length
+        ? ` Plans here: ${plans.join(', ')}.`
+        : ' There are no plans here.';
+      throw new InputError(
+        `${shownDir}: no such plan.${near ? ` Did you mean "${near}"?` : ''}${known}`,
+      );
     }
     throw error;
   }
@@ -74,4 +192,55 @@ export async function readPlan(
     if (path.endsWith('.md')) files.set(path, await readText(join(root, path)));
   }
   return { name, dir: shownDir, paths, files };
+}
+
+/** Edit distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next.push(
+        Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)),
+      );
+    }
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** The candidate closest to `word` (case aside) when it is close enough to be a typo. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: { name: string; d: number } | undefined;
+  for (const name of candidates) {
+    const d = distance(word.toLowerCase(), name.toLowerCase());
+    if (d <= Math.max(1, Math.floor(name.length / 3)) && (!best || d < best.d)) best = { name, d };
+  }
+  return best?.name;
+}
+
+const FS_PROBLEMS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  EISDIR: 'is a directory, not a file',
+  ENOTDIR: 'a part of the path is not a directory',
+  ENAMETOOLONG: 'the name is too long for the file system',
+  ENOENT: 'no such file or directory',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  ELOOP: 'too many levels of symbolic links',
+  EEXIST: 'already exists',
+  EMFILE: 'too many open files',
+  EBUSY: 'the file is busy',
+};
+
+/** `path: problem` for a file-system error, or undefined for any other error. */
+export function describeFsError(error: unknown, cwd: string): string | undefined {
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e?.code !== 'string' || !/^E[A-Z]+$/.test(e.code)) return undefined;
+  const problem = FS_PROBLEMS[e.code] ?? e.message.replace(/^[A-Z]+: /, '').split(',')[0]!;
+  const path = e.path === undefined ? undefined : relative(cwd, e.path) || '.';
+  const shown = path === undefined || path.startsWith('..') ? e.path : path;
+  return shown === undefined ? problem : `${shown}: ${problem}`;
 }

@@ -1,5 +1,5 @@
-import { access, chmod, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { access, chmod, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
   appendLogEntry,
@@ -15,6 +15,8 @@ import {
   markPhase,
   parseConfigText,
   PLAN_FILES,
+  planSlug,
+  slugConflicts,
   planSkeleton,
   renderPhaseReport,
   reportPath,
@@ -22,9 +24,20 @@ import {
   validateContext,
   type Checklist,
   type PlanContext,
+  type Problem,
   type TaskState,
 } from '../core/index.js';
-import { InputError, listPlans, readPlan, readText, writeAtomic } from './files.js';
+import {
+  closest,
+  describeFsError,
+  InputError,
+  listPlans,
+  readPlan,
+  readText,
+  withLock,
+  writeAtomic,
+  writeInPlan,
+} from './files.js';
 
 export interface CliIo {
   cwd: string;
@@ -82,12 +95,15 @@ async function loadContext(args: Parsed, name: string): Promise<PlanContext> {
   return validateContext(await readPlan(args.plansDir, name, planDirShown(args, name)));
 }
 
+/** The errors that make a checklist untrustworthy for edits (all errors when it has none). */
+function checklistErrors(context: PlanContext): Problem[] {
+  return (context.checklist?.problems ?? context.problems).filter((p) => p.severity === 'error');
+}
+
 /** The checklist, or exit 1 with its problems when it cannot be trusted for edits. */
 async function loadChecklist(args: Parsed, name: string, io: CliIo): Promise<Checklist> {
   const context = await loadContext(args, name);
-  const blocking = (context.checklist?.problems ?? context.problems).filter(
-    (p) => p.severity === 'error',
-  );
+  const blocking = checklistErrors(context);
   if (!context.checklist || blocking.length > 0) {
     for (const p of blocking) io.stderr(formatProblem(p));
     throw new InputError(`${planDirShown(args, name)}: fix the checklist first.`);
@@ -112,6 +128,36 @@ function parseCount(value: string | boolean | undefined, option: string): number
 
 const checklistPath = (args: Parsed, name: string) =>
   join(args.plansDir, name, PLAN_FILES.checklist);
+
+async function markLocked(
+  args: Parsed,
+  io: CliIo,
+  name: string,
+  file: string,
+  state: TaskState,
+  phaseNumber: number | undefined,
+): Promise<number> {
+  const checklist = await loadChecklist(args, name, io);
+  const source = await readText(file);
+  let result;
+  if (phaseNumber !== undefined) {
+    const phase = checklist.phases.find((p) => p.number === phaseNumber);
+    if (!phase) throw new InputError(`${name}: there is no Phase ${phaseNumber}.`);
+    result = markPhase(source, phase, state);
+  } else {
+    const id = args.positionals[1]!;
+    const task = findTask(checklist, id);
+    if (!task) throw new InputError(`${name}: there is no task ${id}.`);
+    result = setTaskStates(source, [task], state);
+  }
+  if (result.changed.length === 0) {
+    io.stdout(`Nothing to change: already ${state}.`);
+    return EXIT.ok;
+  }
+  await writeInPlan(join(args.plansDir, name), PLAN_FILES.checklist, result.source);
+  for (const t of result.changed) io.stdout(`${t.id}: ${t.state} → ${state}`);
+  return EXIT.ok;
+}
 
 export const COMMANDS: Record<string, CommandSpec> = {
   init: {
@@ -157,10 +203,23 @@ export const COMMANDS: Record<string, CommandSpec> = {
         : await listPlans(args.plansDir);
       if (names.length === 0) throw new InputError(`${args.shownPlansDir}: no plans here.`);
       let invalid = false;
+      const all = await listPlans(args.plansDir);
       for (const name of names) {
         const context = await loadContext(args, name);
-        for (const p of context.problems)
-          (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p));
+        const clash = slugConflicts(all).get(name);
+        if (clash) {
+          context.problems.push({
+            severity: 'error',
+            path: planDirShown(args, name),
+            message: `"${name}" and "${clash}" share the plan slug "${planSlug(name)}", so their lock branches would collide.`,
+            fix: 'Rename one of the plans.',
+          });
+          context.valid = false;
+        }
+        const sorted = [...context.problems].sort((a, b) =>
+          a.path < b.path ? -1 : a.path > b.path ? 1 : (a.line ?? 0) - (b.line ?? 0),
+        );
+        for (const p of sorted) (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p));
         const errors = context.problems.filter((p) => p.severity === 'error').length;
         const warnings = context.problems.length - errors;
         io.stdout(`${planDirShown(args, name)}: ${errors} error(s), ${warnings} warning(s).`);
@@ -176,22 +235,28 @@ export const COMMANDS: Record<string, CommandSpec> = {
     options: { ...DIR_OPTION, json: { type: 'boolean' } },
     async run(args, io) {
       const name = await pickPlan(args, args.positionals[0]);
-      const checklist = await loadChecklist(args, name, io);
-      const current = currentPhase(checklist);
       if (args.values.json) {
+        // JSON either way: a caller reads the problems of an invalid plan from it too.
+        const context = await loadContext(args, name);
+        const problems = checklistErrors(context);
+        const checklist = context.checklist;
+        const current = problems.length === 0 && checklist ? currentPhase(checklist) : undefined;
         io.stdout(
           JSON.stringify({
             plan: name,
             currentPhase: current?.number ?? null,
-            phases: checklist.phases.map((p) => ({
+            phases: (checklist?.phases ?? []).map((p) => ({
               number: p.number,
               name: p.name,
               tasks: p.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text })),
             })),
+            ...(problems.length > 0 ? { valid: false, problems } : {}),
           }),
         );
-        return EXIT.ok;
+        return problems.length > 0 ? EXIT.invalid : EXIT.ok;
       }
+      const checklist = await loadChecklist(args, name, io);
+      const current = currentPhase(checklist);
       io.stdout(`${name}: ${current ? `current phase ${current.number}` : 'complete'}`);
       const box = { todo: '[ ]', doing: '[~]', done: '[x]' } as const;
       for (const p of checklist.phases) {
@@ -222,27 +287,9 @@ export const COMMANDS: Record<string, CommandSpec> = {
       const expected = phaseNumber === undefined ? 3 : 2;
       if (args.positionals.length !== expected) throw new UsageError('wrong number of arguments');
       const state = parseState(args.positionals[expected - 1]);
-      const checklist = await loadChecklist(args, name, io);
       const file = checklistPath(args, name);
-      const source = await readText(file);
-      let result;
-      if (phaseNumber !== undefined) {
-        const phase = checklist.phases.find((p) => p.number === phaseNumber);
-        if (!phase) throw new InputError(`${name}: there is no Phase ${phaseNumber}.`);
-        result = markPhase(source, phase, state);
-      } else {
-        const id = args.positionals[1]!;
-        const task = findTask(checklist, id);
-        if (!task) throw new InputError(`${name}: there is no task ${id}.`);
-        result = setTaskStates(source, [task], state);
-      }
-      if (result.changed.length === 0) {
-        io.stdout(`Nothing to change: already ${state}.`);
-        return EXIT.ok;
-      }
-      await writeAtomic(file, result.source);
-      for (const t of result.changed) io.stdout(`${t.id}: ${t.state} → ${state}`);
-      return EXIT.ok;
+      // Read, change and write under the lock: two marks at once take turns, none is lost.
+      return withLock(file, () => markLocked(args, io, name, file, state, phaseNumber));
     },
   },
 
@@ -263,16 +310,18 @@ export const COMMANDS: Record<string, CommandSpec> = {
         if (!found) throw new InputError(`${name}: there is no Phase ${phaseNumber}.`);
         phase = { number: found.number, name: found.name };
       }
-      const plan = await readPlan(args.plansDir, name, planDirShown(args, name));
       const actor = (args.values.actor as string | undefined) ?? io.env.USER;
-      const log = appendLogEntry(plan.files.get(PLAN_FILES.masterLog), {
-        timestamp: io.now().toISOString(),
-        event: message,
-        plan: name,
-        ...(phase ? { phase } : {}),
-        ...(actor ? { actor } : {}),
+      await withLock(join(args.plansDir, name, PLAN_FILES.masterLog), async () => {
+        const plan = await readPlan(args.plansDir, name, planDirShown(args, name));
+        const log = appendLogEntry(plan.files.get(PLAN_FILES.masterLog), {
+          timestamp: io.now().toISOString(),
+          event: message,
+          plan: name,
+          ...(phase ? { phase } : {}),
+          ...(actor ? { actor } : {}),
+        });
+        await writeInPlan(join(args.plansDir, name), PLAN_FILES.masterLog, log);
       });
-      await writeAtomic(join(args.plansDir, name, PLAN_FILES.masterLog), log);
       io.stdout(`Logged to ${planDirShown(args, name)}/${PLAN_FILES.masterLog}`);
       return EXIT.ok;
     },
@@ -297,7 +346,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
         completedAt: io.now().toISOString(),
       });
       const path = reportPath(phase.number, phase.name);
-      await writeAtomic(join(args.plansDir, name, path), lines.join(eol) + eol);
+      await writeInPlan(join(args.plansDir, name), path, lines.join(eol) + eol);
       io.stdout(`Wrote ${planDirShown(args, name)}/${path}`);
       return EXIT.ok;
     },
@@ -348,6 +397,12 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
 };
 
+/** The package's version, from its package.json (two folders up from here, in src/ and lib/). */
+async function version(): Promise<string> {
+  const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
 export function usage(): string {
   const lines = ['Usage: coder-loop <command> [options]', '', 'Commands:'];
   for (const [name, spec] of Object.entries(COMMANDS))
@@ -355,6 +410,7 @@ export function usage(): string {
   lines.push(
     '',
     'Every command takes --dir <plansDir> (default: docs/plans under the current directory).',
+    'coder-loop --version prints the version.',
     'Exit codes: 0 ok, 1 invalid plan or input, 2 usage error.',
     'Run "coder-loop <command> --help" for a command\'s usage.',
   );
@@ -368,9 +424,15 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     (command === undefined ? io.stderr : io.stdout)(usage());
     return command === undefined ? EXIT.usage : EXIT.ok;
   }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    io.stdout(await version());
+    return EXIT.ok;
+  }
   const spec = COMMANDS[command];
   if (!spec || !Object.hasOwn(COMMANDS, command)) {
-    io.stderr(`coder-loop: unknown command "${command}".\n\n${usage()}`);
+    const near = closest(command, Object.keys(COMMANDS));
+    const hint = near ? ` Did you mean "${near}"?` : '';
+    io.stderr(`coder-loop: unknown command "${command}".${hint}\n\n${usage()}`);
     return EXIT.usage;
   }
   try {
@@ -385,8 +447,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       return EXIT.ok;
     }
     const dirOption = typeof values.dir === 'string' ? values.dir : 'docs/plans';
-    const plansDir = join(io.cwd, dirOption);
-    const shownPlansDir = relative(io.cwd, plansDir).split('\\').join('/') || '.';
+    const plansDir = resolve(io.cwd, dirOption);
+    const shownPlansDir = isAbsolute(dirOption)
+      ? plansDir
+      : relative(io.cwd, plansDir).split('\\').join('/') || '.';
     const flat = values as Parsed['values']; // no option is declared `multiple`
     return await spec.run({ positionals, values: flat, plansDir, shownPlansDir }, io);
   } catch (error) {
@@ -403,6 +467,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     }
     if (error instanceof Error && error.name === 'StaleChecklistError') {
       io.stderr(`coder-loop ${command}: ${error.message}`);
+      return EXIT.invalid;
+    }
+    const fsProblem = describeFsError(error, io.cwd);
+    if (fsProblem !== undefined) {
+      io.stderr(`coder-loop ${command}: ${fsProblem}`);
       return EXIT.invalid;
     }
     throw error;

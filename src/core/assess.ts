@@ -49,12 +49,18 @@ const WORD_TRIGGERS: WordTrigger[] = [
   {
     mode: 'quick',
     trigger: 'Typo fixes, comment updates, simple refactors',
-    pattern: /\b(typos?|misspell\w*|spelling|wording|comments?|docstrings?|rename)\b/i,
+    // A comment in code, not a comments feature ("a comments section with moderation").
+    pattern: new RegExp(
+      String.raw`\b(typos?|misspell\w*|spelling|wording|docstrings?|rename|` +
+        String.raw`(?:(?:code|doc|inline|source|jsdoc)\s+|(?:update|fix|reword|clarify|correct|improve|add|remove)\s+(?:(?:a|an|the|this|that|outdated|stale|misleading)\s+)?)comments?\b(?!\s+(?:section|system|thread|feature|form|box|moderation|api|page|widget)))`,
+      'i',
+    ),
   },
   {
     mode: 'quick',
     trigger: 'Log statement additions',
-    pattern: /\b(log (?:statement|line|message)s?|logging|console\.log|debug log)\b/i,
+    // Logging as in log output, not a user "logging in".
+    pattern: /\b(log (?:statement|line|message)s?|logging(?![- ]in\b)|console\.log|debug log)\b/i,
   },
   {
     mode: 'quick',
@@ -65,7 +71,7 @@ const WORD_TRIGGERS: WordTrigger[] = [
     mode: 'plan',
     trigger: 'New feature implementation',
     pattern:
-      /\b(new feature|feature request|implement\w*|add support|introduce|new (?:endpoint|command|module|service|page|api))\b/i,
+      /\b(new feature|feature request|implement\w*|add support|introduce|new (?:endpoint|command|module|service|page|api)|(?:add|build|create)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,3}(?:section|flow|system|dashboard|workflow|integration|page))\b/i,
   },
   {
     mode: 'plan',

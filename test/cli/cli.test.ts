@@ -1,6 +1,19 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  cp,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
@@ -98,13 +111,15 @@ describe('coder-loop CLI (built binary)', () => {
     const run = await cli(work, 'lint', 'Broken');
     expect(run.code).toBe(1);
     expect(run.stderr.split('\n')).toEqual([
-      'docs/plans/Broken/01_Master Plan/01_Checklist.md:3: error: This task is not under a "Phase <N>" heading, so the loop would never do it. Move it under a phase heading, or drop its checkbox.',
-      'docs/plans/Broken/01_Master Plan/01_Checklist.md:7: error: Phase 1 is defined twice (first on line 5). Give each phase its own number.',
+      'docs/plans/Broken/01_Master Plan/01_Checklist.md:7: error: Phase 1 is defined twice, and both hold tasks (first on line 5). Give each phase its own number.',
       'docs/plans/Broken/01_Master Plan/01_Checklist.md:8: error: Task id 1.1 is used twice (first on line 6). Write a unique id at the start of each task, like "1.2" or "T003".',
       'docs/plans/Broken/Task Plans/Phase 1.md: error: Phase 1 has no task plan, and it is the current phase. Write its steps in "Task Plans/Phase 1.md" (any name with "Phase 1" or a leading 1 works).',
       '',
     ]);
-    expect(run.stdout).toContain('docs/plans/Broken: 4 error(s), 3 warning(s).');
+    expect(run.stdout).toContain(
+      'docs/plans/Broken/01_Master Plan/01_Checklist.md:3: warning: This task is not tracked by the loop: it comes before the first "Phase <N>" heading.',
+    );
+    expect(run.stdout).toContain('docs/plans/Broken: 3 error(s), 4 warning(s).');
   });
 
   it('lint with no name checks every plan', async () => {
@@ -112,7 +127,7 @@ describe('coder-loop CLI (built binary)', () => {
     const run = await cli(work, 'lint');
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('docs/plans/Sample: 0 error(s), 0 warning(s).');
-    expect(run.stdout).toContain('docs/plans/Broken: 4 error(s)');
+    expect(run.stdout).toContain('docs/plans/Broken: 3 error(s)');
   });
 
   it('status --json has the documented shape', async () => {
@@ -238,7 +253,169 @@ describe('coder-loop CLI (built binary)', () => {
   it('--dir points at another plans folder', async () => {
     const run = await cli(work, 'status', 'Sample', '--dir', 'elsewhere');
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('coder-loop status: elsewhere/Sample: no such plan.\n');
+    expect(run.stderr).toBe(
+      'coder-loop status: elsewhere/Sample: no such plan. There are no plans here.\n',
+    );
     expect((await cli(join(work, 'docs'), 'status', 'Sample', '--dir', 'plans')).code).toBe(0);
+  });
+});
+
+describe('coder-loop CLI never loses an edit (built binary)', () => {
+  const sampleDir = () => join(plans(), 'Sample');
+
+  it('two marks at once take turns: twenty concurrent processes, twenty edits kept', async () => {
+    const lines = ['## Phase 1: Many', ''];
+    for (let i = 1; i <= 20; i++) lines.push(`- [ ] 1.${i} task ${i}`);
+    await writeFile(checklist(), `${lines.join('\n')}\n`);
+    const runs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => cli(work, 'mark', 'Sample', `1.${i + 1}`, 'done')),
+    );
+    expect(runs.map((r) => r.code)).toEqual(Array(20).fill(0));
+    const after = await readFile(checklist(), 'utf8');
+    expect(after).toBe(`${lines.join('\n').replaceAll('[ ]', '[x]')}\n`);
+    expect(await readdir(join(sampleDir(), '01_Master Plan'))).not.toContain(
+      '01_Checklist.md.lock',
+    );
+  });
+
+  it('writes through a symbolic link inside the plan, and keeps it a link', async () => {
+    const log = join(sampleDir(), 'Reports', '01_Master_Log.md');
+    const real = join(sampleDir(), 'Reports', 'real-log.md');
+    await cp(log, real);
+    await rm(log);
+    await symlink('real-log.md', log);
+    const before = await readFile(real, 'utf8');
+    expect((await cli(work, 'log', 'Sample', 'Coder started')).code).toBe(0);
+    expect((await lstat(log)).isSymbolicLink()).toBe(true);
+    expect(await readlink(log)).toBe('real-log.md');
+    const after = await readFile(real, 'utf8');
+    expect(after.startsWith(before)).toBe(true);
+    expect(after.slice(before.length)).toMatch(/^\r\n- .*Coder started.*\r\n$/);
+  });
+
+  it('refuses to write through a symbolic link that leaves the plan directory', async () => {
+    const outside = join(work, 'outside.md');
+    await cp(checklist(), outside);
+    await rm(checklist());
+    await symlink(outside, checklist());
+    const before = await readFile(outside);
+    const run = await cli(work, 'mark', 'Sample', '1.2', 'done');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'a symbolic link out of the plan directory; coder-loop will not write through it.',
+    );
+    expect((await readFile(outside)).equals(before)).toBe(true);
+    expect((await lstat(checklist())).isSymbolicLink()).toBe(true);
+  });
+
+  it("keeps a checklist's mode", async () => {
+    await chmod(checklist(), 0o640);
+    expect((await cli(work, 'mark', 'Sample', '1.2', 'done')).code).toBe(0);
+    expect((await stat(checklist())).mode & 0o777).toBe(0o640);
+    await chmod(checklist(), 0o444);
+    const readOnly = await cli(work, 'mark', 'Sample', '1.2', 'todo');
+    expect((await stat(checklist())).mode & 0o777).toBe(0o444);
+    // root may write a read-only file; anyone else gets "permission denied", and no stack.
+    if (process.getuid?.() !== 0) {
+      expect(readOnly).toMatchObject({ code: 1 });
+      expect(readOnly.stderr).toBe(
+        'coder-loop mark: docs/plans/Sample/01_Master Plan/01_Checklist.md: permission denied\n',
+      );
+    }
+  });
+
+  it('turns file-system errors into "path: problem" and exit 1, without a stack', async () => {
+    const log = join(sampleDir(), 'Reports', '01_Master_Log.md');
+    await rm(log);
+    await mkdir(log);
+    const isDir = await cli(work, 'log', 'Sample', 'x');
+    expect(isDir).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'coder-loop log: docs/plans/Sample/Reports/01_Master_Log.md: is a directory, not a file\n',
+    });
+    const long = 'n'.repeat(300);
+    const tooLong = await cli(work, 'lint', '--dir', long);
+    expect(tooLong).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `coder-loop lint: ${long}: the name is too long for the file system\n`,
+    });
+    await writeFile(join(work, 'file'), '');
+    const notDir = await cli(work, 'lint', '--dir', 'file/plans');
+    expect(notDir.code).toBe(1);
+    expect(notDir.stderr).toBe(
+      'coder-loop lint: file/plans: a part of the path is not a directory\n',
+    );
+  });
+
+  it('resolves an absolute --dir instead of joining it under the current directory', async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), 'coder-loop-abs-'));
+    try {
+      const run = await cli(work, 'init', 'Abs', '--dir', elsewhere);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`Created ${elsewhere}/Abs:`);
+      expect(existsSync(join(elsewhere, 'Abs', '00_context.md'))).toBe(true);
+      expect(existsSync(join(work, elsewhere))).toBe(false);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('coder-loop CLI small answers (built binary)', () => {
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(await cli(work, '--version')).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('says "did you mean" for a command and a plan, and lists the plans', async () => {
+    const command = await cli(work, 'statsu');
+    expect(command.code).toBe(2);
+    expect(command.stderr).toMatch(
+      /^coder-loop: unknown command "statsu". Did you mean "status"\?\n/,
+    );
+    const plan = await cli(work, 'status', 'Sampel');
+    expect(plan).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'coder-loop status: docs/plans/Sampel: no such plan. Did you mean "Sample"? Plans here: Sample.\n',
+    });
+  });
+
+  it('status --json prints JSON with the problems of an invalid plan', async () => {
+    await cp(join(fixtures, 'Broken'), join(plans(), 'Broken'), { recursive: true });
+    const run = await cli(work, 'status', 'Broken', '--json');
+    expect(run.code).toBe(1);
+    const json = JSON.parse(run.stdout) as { valid: boolean; problems: { line: number }[] };
+    expect(json).toMatchObject({ plan: 'Broken', currentPhase: null, valid: false });
+    expect(json.problems.map((p) => p.line)).toEqual([7, 8]);
+  });
+
+  it('lint prints problems sorted by file and line', async () => {
+    await writeFile(checklist(), '## Phase 1\n## Phase 2\n- [ ]\n');
+    const run = await cli(work, 'lint', 'Sample');
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n').map((l) => l.split(': ')[0])).toEqual([
+      'docs/plans/Sample/01_Master Plan/01_Checklist.md:1',
+      'docs/plans/Sample/01_Master Plan/01_Checklist.md:3',
+      'docs/plans/Sample',
+      '',
+    ]);
+  });
+
+  it('refuses two plans with one slug (NFC and NFD "Café")', async () => {
+    await cp(join(plans(), 'Sample'), join(plans(), 'Caf\u00e9'), { recursive: true });
+    await cp(join(plans(), 'Sample'), join(plans(), 'Cafe\u0301'), { recursive: true });
+    const run = await cli(work, 'lint');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `docs/plans/Caf\u00e9: error: "Caf\u00e9" and "Cafe\u0301" share the plan slug "cafe", so their lock branches would collide. Rename one of the plans.`,
+    );
+    expect(run.stdout).toContain('docs/plans/Sample: 0 error(s), 0 warning(s).');
   });
 });

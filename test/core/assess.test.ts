@@ -37,6 +37,25 @@ describe('assessComplexity (seed 002 triggers)', () => {
     expect(triggers(input)).toContain(expected);
   });
 
+  it.each([
+    'Add a comments section with moderation',
+    'Build user logging-in flow with password reset emails',
+  ])('calls a feature that mentions comments or logging plan work: %s', (title) => {
+    const a = assessComplexity({ title }, limits);
+    expect(a.mode).toBe('plan');
+    expect(a.reasons.filter((r) => r.mode === 'quick')).toEqual([]);
+    expect(a.reasons.map((r) => r.trigger)).toContain('New feature implementation');
+  });
+
+  it.each([
+    ['Update the comment in parser.ts', 'quick: Typo fixes, comment updates, simple refactors'],
+    ['Fix outdated code comments', 'quick: Typo fixes, comment updates, simple refactors'],
+    ['Add logging to the retry path', 'quick: Log statement additions'],
+  ])('keeps the seed trigger for %s', (title, expected) => {
+    expect(triggers({ title })).toContain(expected);
+    expect(assessComplexity({ title }, limits).mode).toBe('quick');
+  });
+
   it('uses file and line counts against the limits', () => {
     expect(triggers({ title: 'x', files: 3 })).toContain('plan: Multi-file changes');
     expect(triggers({ title: 'x', files: 1, lines: 10 })).toContain(

@@ -33,12 +33,16 @@ describe('parseChecklist', () => {
     expect(findTask({ phases, problems }, 'T010')?.markOffset).toBe(source.indexOf('[~]') + 1);
   });
 
-  it('reports tasks outside any phase and duplicate phases and ids, with lines', () => {
+  it('warns about tasks outside any phase, and refuses duplicate phases and ids, with lines', () => {
     const source = '- [ ] early\n\n## Phase 1\n- [ ] 1.1 a\n## Phase 1\n- [ ] 1.1 b\n';
     const { problems } = parseChecklist(source, 'plan/c.md');
     expect(problems.map((p) => [p.severity, p.line, p.message])).toEqual([
-      ['error', 1, 'This task is not under a "Phase <N>" heading, so the loop would never do it.'],
-      ['error', 5, 'Phase 1 is defined twice (first on line 3).'],
+      [
+        'warning',
+        1,
+        'This task is not tracked by the loop: it comes before the first "Phase <N>" heading.',
+      ],
+      ['error', 5, 'Phase 1 is defined twice, and both hold tasks (first on line 3).'],
       ['error', 6, 'Task id 1.1 is used twice (first on line 4).'],
     ]);
     expect(problems.every((p) => p.path === 'plan/c.md')).toBe(true);
@@ -48,8 +52,13 @@ describe('parseChecklist', () => {
     const source = '## Phase 1\n### Notes\n- [ ] under notes\n## Backlog\n- [ ] stray\n';
     const { phases, problems } = parseChecklist(source, 'c.md');
     expect(phases[0]!.tasks.map((t) => t.text)).toEqual(['under notes']);
-    expect(problems).toHaveLength(1);
-    expect(problems[0]!.line).toBe(5);
+    expect(problems.map((p) => [p.severity, p.line, p.message])).toEqual([
+      [
+        'warning',
+        5,
+        'This task is not tracked by the loop: the heading "Backlog" on line 4 ended the phase before it.',
+      ],
+    ]);
   });
 
   it('says when there is no phase, and warns about an empty phase', () => {
@@ -58,6 +67,7 @@ describe('parseChecklist', () => {
     );
     const empty = parseChecklist('## Phase 1\n\nSoon.\n## Phase 2\n- [ ] x\n', 'c.md');
     expect(empty.problems.map((p) => [p.severity, p.line])).toEqual([['warning', 1]]);
+    expect(empty.phases.map((p) => p.number)).toEqual([1, 2]);
     expect(currentPhase(empty)?.number).toBe(2);
   });
 

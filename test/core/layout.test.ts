@@ -4,6 +4,7 @@ import {
   planSlug,
   quickBranch,
   reportPath,
+  slugConflicts,
   taskPlanPhase,
 } from '../../src/core/index.js';
 
@@ -11,10 +12,32 @@ describe('plan layout', () => {
   it.each([
     ['Example', 'example'],
     ['My Plan', 'my-plan'],
-    ['  Über --- Plan!! 2 ', 'ber-plan-2'],
+    ['  Über --- Plan!! 2 ', 'uber-plan-2'],
+    ['Café', 'cafe'],
+    ['Cafe\u0301', 'cafe'],
+    ['Ærø Ångström', 'r-angstrom'],
     ['API_v2.0', 'api-v2-0'],
   ])('slug of %j is %j', (name, slug) => {
     expect(planSlug(name)).toBe(slug);
+  });
+
+  it('never gives an empty slug, and gives NFC and NFD spellings one slug', () => {
+    for (const name of ['計画', 'План', '🚀', '---']) {
+      expect(planSlug(name)).toMatch(/^plan-[0-9a-f]{8}$/);
+      expect(phaseBranch(name, 1)).not.toContain('//');
+    }
+    expect(planSlug('計画')).not.toBe(planSlug('План'));
+    expect(planSlug('Caf\u00e9')).toBe(planSlug('Cafe\u0301'));
+    expect(planSlug('計画'.normalize('NFD'))).toBe(planSlug('計画'));
+  });
+
+  it('finds plans whose slugs collide', () => {
+    expect([...slugConflicts(['Caf\u00e9', 'Cafe\u0301', 'My Plan', 'my-plan', 'Other'])]).toEqual([
+      ['Caf\u00e9', 'Cafe\u0301'],
+      ['Cafe\u0301', 'Caf\u00e9'],
+      ['My Plan', 'my-plan'],
+      ['my-plan', 'My Plan'],
+    ]);
   });
 
   it('names lock branches', () => {

@@ -3,9 +3,18 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
-import { parseMarkdown } from '../../src/core/plan/markdown.js';
+import { opensUnclosedFrontMatter, parseMarkdown } from '../../src/core/plan/markdown.js';
 
-const whole = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml', 'toml']);
+const withFrontMatter = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkFrontmatter, ['yaml', 'toml']);
+const plain = unified().use(remarkParse).use(remarkGfm);
+/** remark on the whole source; front matter only where it closes (an unclosed one loses lists). */
+const whole = {
+  parse: (source: string) =>
+    (opensUnclosedFrontMatter(source) ? plain : withFrontMatter).parse(source),
+};
 
 /** Blocks chosen to stress segment cuts: unclosed fences and comments, HTML, front matter. */
 const piece = fc.constantFrom(
@@ -50,6 +59,14 @@ describe('parseMarkdown in segments', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('reads an unclosed front matter fence as a thematic break, and keeps the list after it', () => {
+    const types = (source: string) => parseMarkdown(source).children.map((c) => c.type);
+    expect(types('---\n\n## Phase 1\n\n- [ ] x')).toEqual(['thematicBreak', 'heading', 'list']);
+    expect(types('---\r\na: 1\r\n---  \r\n- [ ] x')).toEqual(['yaml', 'list']);
+    expect(types('+++\na = 1\n+++\n- [ ] x')).toEqual(['toml', 'list']);
+    expect(types('---\na: 1\n+++\n- [ ] x')).toEqual(['thematicBreak', 'paragraph', 'list']);
   });
 
   it('cuts a long document into segments and still agrees', () => {

@@ -54,14 +54,14 @@ describe('validateContext ("Context valid?")', () => {
   });
 
   it('carries checklist problems with their lines', () => {
-    const checklist = '# C\n\n- [ ] orphan\n\n## Phase 1\n- [ ] a\n';
+    const checklist = '# C\n\n## Phase 1\n- [ ] 1.1 a\n## Phase 2\n- [ ] 1.1 b\n';
     const context = validateContext(
       plan({ ...skeleton, '01_Master Plan/01_Checklist.md': checklist }),
     );
     expect(context.valid).toBe(false);
     expect(context.problems[0]).toMatchObject({
       path: 'docs/plans/Example/01_Master Plan/01_Checklist.md',
-      line: 3,
+      line: 6,
       severity: 'error',
     });
   });

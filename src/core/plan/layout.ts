@@ -42,12 +42,47 @@ export function checkPlanName(name: string): string | undefined {
   return undefined;
 }
 
-/** `coder/<plan-slug>/phase-<N>`'s plan-slug: lower case, runs outside a-z0-9 → one `-`, trimmed. */
+/**
+ * `coder/<plan-slug>/phase-<N>`'s plan-slug: the name NFC-normalised, diacritics folded
+ * (`Café` → `cafe`), lower case, runs outside a-z0-9 → one `-`, trimmed. A name with nothing
+ * left (`計画`) gets `plan-` and a hash of the name, so the slug is never empty.
+ */
 export function planSlug(name: string): string {
-  return name
+  const nfc = name.normalize('NFC');
+  const slug = nfc
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
+  return slug === '' ? `plan-${fnv1a(nfc)}` : slug;
+}
+
+/** 32-bit FNV-1a of a string's UTF-16 units, eight hex digits: short, stable, dependency-free. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** Plans whose slugs collide (their lock branches would be one): each name → the first other. */
+export function slugConflicts(names: readonly string[]): Map<string, string> {
+  const bySlug = new Map<string, string[]>();
+  for (const name of names)
+    bySlug.set(planSlug(name), [...(bySlug.get(planSlug(name)) ?? []), name]);
+  const conflicts = new Map<string, string>();
+  for (const group of bySlug.values()) {
+    if (group.length < 2) continue;
+    for (const name of group)
+      conflicts.set(
+        name,
+        group.find((other) => other !== name)!,
+      );
+  }
+  return conflicts;
 }
 
 export function phaseBranch(planName: string, phase: number): string {

@@ -4,11 +4,25 @@ import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
 import type { Nodes, Root, RootContent } from 'mdast';
 
-// One processor, built once: GFM for task-list items, front matter so it is never read as tasks.
+// Processors, built once: GFM for task-list items, front matter so it is never read as tasks.
 const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkFrontmatter, ['yaml', 'toml']);
+const withoutFrontMatter = unified().use(remarkParse).use(remarkGfm);
+
+/**
+ * Whether the source opens front matter that never closes (`---` as a thematic break on the
+ * first line). micromark-extension-frontmatter, having tried and failed, leaves list items after
+ * it unread, so such a source is parsed without the extension: it has no front matter anyway.
+ */
+export function opensUnclosedFrontMatter(source: string): boolean {
+  const open = /^(---|\+\+\+)[ \t]*(?:\r\n|\r|\n)/.exec(source);
+  if (!open) return false;
+  const fence = open[1] === '---' ? '---' : '\\+\\+\\+';
+  const close = new RegExp(`(?:^|\\r\\n|\\r|\\n)${fence}[ \\t]*(?:\\r|\\n|$)`);
+  return !close.test(source.slice(open[0].length));
+}
 
 /** Larger markdown is refused before parsing: about 80,000 tasks, parsed in a few seconds. */
 export const MAX_MARKDOWN_BYTES = 4 * 1024 * 1024;
@@ -46,6 +60,7 @@ export function markdownLimit(source: string): { line?: number; message: string 
       } else if ((c === '-' || c === '*' || c === '+') && /[ \t\r]|^$/.test(source[i + 1] ?? '')) {
         i++;
       } else {
+        if (!(c! >= '0' && c! <= '9')) break;
         const m = /^\d{1,9}[.)](?=[ \t\r]|$)/.exec(source.slice(i, Math.min(end, i + 11)));
         if (!m) break;
         i += m[0].length;
@@ -70,6 +85,14 @@ export function markdownLimit(source: string): { line?: number; message: string 
   return undefined;
 }
 
+/**
+ * The remark parse of one segment of `source` starting at `from` (positions relative to it):
+ * front matter is read only on the first line of a source whose front matter closes.
+ */
+export function parseSegment(segment: string, first: boolean, frontMatter: boolean): Root {
+  return (first && !frontMatter ? withoutFrontMatter : processor).parse(segment);
+}
+
 /** Segments smaller than this are not split further: fewer boundary checks, same result. */
 export const DEFAULT_SEGMENT = 16 * 1024;
 
@@ -82,8 +105,13 @@ const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
  * Such a line closes every container (it is never a lazy continuation); only a top-level fenced
  * code block, HTML block or front matter still open at the end of the segment would swallow it.
  */
-function endsClosed(root: Root, segment: string, first: boolean): boolean {
-  if (first && /^(---|\+\+\+)[ \t]*\r?\n/.test(segment)) {
+export function endsClosed(
+  root: Root,
+  segment: string,
+  first: boolean,
+  frontMatter: boolean,
+): boolean {
+  if (first && frontMatter && /^(---|\+\+\+)[ \t]*\r?\n/.test(segment)) {
     const head = root.children[0];
     if (!head || (head.type !== 'yaml' && (head.type as string) !== 'toml')) return false;
   }
@@ -126,7 +154,15 @@ function shift(node: Nodes, offset: number, lines: number): void {
  * remark gives for the whole source (a property test holds it to that).
  */
 export function parseMarkdown(source: string, segmentSize: number = DEFAULT_SEGMENT): Root {
-  if (source.length <= segmentSize) return processor.parse(source);
+  if (source.charCodeAt(0) === 0xfeff) {
+    // micromark drops a byte order mark and counts offsets after it: count them in `source`.
+    const root = parseMarkdown(source.slice(1), segmentSize);
+    for (const child of root.children) shift(child, 1, 0);
+    return root;
+  }
+  const frontMatter = !opensUnclosedFrontMatter(source);
+  const parser = frontMatter ? processor : withoutFrontMatter;
+  if (source.length <= segmentSize) return parser.parse(source);
   const children: RootContent[] = [];
   let start = 0;
   let line = 0;
@@ -140,13 +176,13 @@ export function parseMarkdown(source: string, segmentSize: number = DEFAULT_SEGM
     const at = m.index;
     if (at - start < segmentSize) continue;
     const segment = source.slice(start, at);
-    const root = processor.parse(segment);
-    if (!endsClosed(root, segment, start === 0)) break;
+    const root = (start === 0 ? parser : processor).parse(segment);
+    if (!endsClosed(root, segment, start === 0, frontMatter)) break;
     take(root, start, line);
     line += countBreaks(segment);
     start = at;
   }
-  take(processor.parse(source.slice(start)), start, line);
+  take((start === 0 ? parser : processor).parse(source.slice(start)), start, line);
   const root: Root = { type: 'root', children };
   root.position = {
     start: { line: 1, column: 1, offset: 0 },
