@@ -1287,8 +1287,8 @@ var require_util = __commonJS({
             iterator = iterable[Symbol.asyncIterator]();
           },
           async pull(controller) {
-            const { done, value: value2 } = await iterator.next();
-            if (done) {
+            const { done: done2, value: value2 } = await iterator.next();
+            if (done2) {
               queueMicrotask(() => {
                 controller.close();
                 controller.byobRequest?.respond(0);
@@ -1842,14 +1842,14 @@ var require_request = __commonJS({
       onResponseStarted() {
         return this[kHandler].onResponseStarted?.();
       }
-      onHeaders(statusCode, headers, resume, statusText) {
+      onHeaders(statusCode, headers, resume2, statusText) {
         assert2(!this.aborted);
         assert2(!this.completed);
         if (channels.headers.hasSubscribers) {
           channels.headers.publish({ request: this, response: { statusCode, headers, statusText } });
         }
         try {
-          return this[kHandler].onHeaders(statusCode, headers, resume, statusText);
+          return this[kHandler].onHeaders(statusCode, headers, resume2, statusText);
         } catch (err) {
           this.abort(err);
         }
@@ -3833,8 +3833,8 @@ var require_webidl = __commonJS({
           });
         }
         while (true) {
-          const { done, value: value2 } = method.next();
-          if (done) {
+          const { done: done2, value: value2 } = method.next();
+          if (done2) {
             break;
           }
           seq2.push(converter(value2, prefix, `${argument}[${index2++}]`));
@@ -4664,8 +4664,8 @@ var require_util2 = __commonJS({
       const bytes = [];
       let byteLength = 0;
       while (true) {
-        const { done, value: chunk } = await reader.read();
-        if (done) {
+        const { done: done2, value: chunk } = await reader.read();
+        if (done2) {
           return Buffer.concat(bytes, byteLength);
         }
         if (!isUint8Array3(chunk)) {
@@ -5576,8 +5576,8 @@ Content-Type: ${value2.type || "application/octet-stream"}\r
             iterator = action(object2)[Symbol.asyncIterator]();
           },
           async pull(controller) {
-            const { value: value2, done } = await iterator.next();
-            if (done) {
+            const { value: value2, done: done2 } = await iterator.next();
+            if (done2) {
               queueMicrotask(() => {
                 controller.close();
                 controller.byobRequest?.respond(0);
@@ -6349,9 +6349,9 @@ var require_client_h1 = __commonJS({
         client2.emit("disconnect", client2[kUrl], [client2], err);
         client2[kResume]();
       });
-      let closed = false;
+      let closed2 = false;
       socket.on("close", () => {
-        closed = true;
+        closed2 = true;
       });
       return {
         version: "h1",
@@ -6363,7 +6363,7 @@ var require_client_h1 = __commonJS({
           resumeH1(client);
         },
         destroy(err, callback) {
-          if (closed) {
+          if (closed2) {
             queueMicrotask(callback);
           } else {
             socket.destroy(err).on("close", callback);
@@ -6989,9 +6989,9 @@ var require_client_h2 = __commonJS({
         client.emit("disconnect", client[kUrl], [client], err);
         client[kResume]();
       });
-      let closed = false;
+      let closed2 = false;
       socket.on("close", () => {
-        closed = true;
+        closed2 = true;
       });
       return {
         version: "h2",
@@ -7003,7 +7003,7 @@ var require_client_h2 = __commonJS({
           resumeH2(client);
         },
         destroy(err, callback) {
-          if (closed) {
+          if (closed2) {
             queueMicrotask(callback);
           } else {
             socket.destroy(err).on("close", callback);
@@ -7503,7 +7503,7 @@ var require_redirect_handler = __commonJS({
       onError(error63) {
         this.handler.onError(error63);
       }
-      onHeaders(statusCode, headers, resume, statusText) {
+      onHeaders(statusCode, headers, resume2, statusText) {
         this.location = this.history.length >= this.maxRedirections || util.isDisturbed(this.opts.body) ? null : parseLocation(statusCode, headers);
         if (this.opts.throwOnMaxRedirect && this.history.length >= this.maxRedirections) {
           if (this.request) {
@@ -7517,7 +7517,7 @@ var require_redirect_handler = __commonJS({
           this.history.push(new URL(this.opts.path, this.opts.origin));
         }
         if (!this.location) {
-          return this.handler.onHeaders(statusCode, headers, resume, statusText);
+          return this.handler.onHeaders(statusCode, headers, resume2, statusText);
         }
         const { origin, pathname, search: search2 } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
         const path2 = search2 ? `${pathname}${search2}` : pathname;
@@ -7838,7 +7838,7 @@ var require_client = __commonJS({
         this[kQueue] = [];
         this[kRunningIdx] = 0;
         this[kPendingIdx] = 0;
-        this[kResume] = (sync) => resume(this, sync);
+        this[kResume] = (sync) => resume2(this, sync);
         this[kOnError] = (err) => onError(this, err);
       }
       get pipelining() {
@@ -7877,7 +7877,7 @@ var require_client = __commonJS({
         if (this[kResuming]) {
         } else if (util.bodyLength(request2.body) == null && util.isIterable(request2.body)) {
           this[kResuming] = 1;
-          queueMicrotask(() => resume(this));
+          queueMicrotask(() => resume2(this));
         } else {
           this[kResume](true);
         }
@@ -8043,7 +8043,7 @@ var require_client = __commonJS({
       client[kNeedDrain] = 0;
       client.emit("drain", client[kUrl], [client]);
     }
-    function resume(client, sync) {
+    function resume2(client, sync) {
       if (client[kResuming] === 2) {
         return;
       }
@@ -8095,7 +8095,7 @@ var require_client = __commonJS({
           client[kServerName] = request2.servername;
           client[kHTTPContext]?.destroy(new InformationalError("servername changed"), () => {
             client[kHTTPContext] = null;
-            resume(client);
+            resume2(client);
           });
         }
         if (client[kConnecting]) {
@@ -8750,14 +8750,14 @@ var require_proxy_agent = __commonJS({
       }
       [kDispatch](opts, handler2) {
         const onHeaders = handler2.onHeaders;
-        handler2.onHeaders = function(statusCode, data, resume) {
+        handler2.onHeaders = function(statusCode, data, resume2) {
           if (statusCode === 407) {
             if (typeof handler2.onError === "function") {
               handler2.onError(new InvalidArgumentError("Proxy Authentication Required (407)"));
             }
             return;
           }
-          if (onHeaders) onHeaders.call(this, statusCode, data, resume);
+          if (onHeaders) onHeaders.call(this, statusCode, data, resume2);
         };
         const {
           origin,
@@ -9158,7 +9158,7 @@ var require_retry_handler = __commonJS({
           }
         });
       }
-      checkpointResponseEnd(headers, resume) {
+      checkpointResponseEnd(headers, resume2) {
         if (this.end == null && this.opts.method !== "HEAD") {
           const contentLength = headers["content-length"];
           this.end = contentLength != null ? Number(contentLength) - 1 : null;
@@ -9167,7 +9167,7 @@ var require_retry_handler = __commonJS({
             "invalid content-length"
           );
         }
-        this.resume = this.end != null ? resume : null;
+        this.resume = this.end != null ? resume2 : null;
       }
       onRequestSent() {
         if (this.handler.onRequestSent) {
@@ -9226,17 +9226,17 @@ var require_retry_handler = __commonJS({
         const retryTimeout = retryAfterHeader > 0 ? Math.min(retryAfterHeader, maxTimeout) : Math.min(minTimeout * timeoutFactor ** (counter - 1), maxTimeout);
         setTimeout(() => cb(null), retryTimeout);
       }
-      onHeaders(statusCode, rawHeaders, resume, statusMessage) {
+      onHeaders(statusCode, rawHeaders, resume2, statusMessage) {
         const headers = parseHeaders(rawHeaders);
         this.retryCount += 1;
         if (statusCode >= 300) {
           if (!this.headersSent && this.retryOpts.statusCodes.includes(statusCode) === false) {
             this.headersSent = true;
-            this.checkpointResponseEnd(headers, resume);
+            this.checkpointResponseEnd(headers, resume2);
             return this.handler.onHeaders(
               statusCode,
               rawHeaders,
-              resume,
+              resume2,
               statusMessage
             );
           } else {
@@ -9296,7 +9296,7 @@ var require_retry_handler = __commonJS({
             );
             return false;
           }
-          this.resume = resume;
+          this.resume = resume2;
           return true;
         }
         if (this.end == null) {
@@ -9307,7 +9307,7 @@ var require_retry_handler = __commonJS({
               return this.handler.onHeaders(
                 statusCode,
                 rawHeaders,
-                resume,
+                resume2,
                 statusMessage
               );
             }
@@ -9334,7 +9334,7 @@ var require_retry_handler = __commonJS({
             this.end == null || Number.isFinite(this.end),
             "invalid content-length"
           );
-          this.resume = resume;
+          this.resume = resume2;
           this.headersSent = true;
           this.etag = headers.etag != null ? headers.etag : null;
           if (this.etag != null && this.etag.startsWith("W/")) {
@@ -9343,7 +9343,7 @@ var require_retry_handler = __commonJS({
           return this.handler.onHeaders(
             statusCode,
             rawHeaders,
-            resume,
+            resume2,
             statusMessage
           );
         }
@@ -9424,14 +9424,14 @@ var require_retry_agent = __commonJS({
         this.#options = options;
       }
       dispatch(opts, handler2) {
-        const retry2 = new RetryHandler({
+        const retry3 = new RetryHandler({
           ...opts,
           retryOptions: this.#options
         }, {
           dispatch: this.#agent.dispatch.bind(this.#agent),
           handler: handler2
         });
-        return this.#agent.dispatch(opts, retry2);
+        return this.#agent.dispatch(opts, retry3);
       }
       close() {
         return this.#agent.close();
@@ -9463,7 +9463,7 @@ var require_readable = __commonJS({
     };
     var BodyReadable = class extends Readable {
       constructor({
-        resume,
+        resume: resume2,
         abort,
         contentType = "",
         contentLength,
@@ -9472,7 +9472,7 @@ var require_readable = __commonJS({
       }) {
         super({
           autoDestroy: true,
-          read: resume,
+          read: resume2,
           highWaterMark
         });
         this._readableState.dataEmitted = false;
@@ -9886,7 +9886,7 @@ var require_api_request = __commonJS({
         this.abort = abort;
         this.context = context;
       }
-      onHeaders(statusCode, rawHeaders, resume, statusMessage) {
+      onHeaders(statusCode, rawHeaders, resume2, statusMessage) {
         const { callback, opaque, abort, context, responseHeaders, highWaterMark } = this;
         const headers = responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
         if (statusCode < 200) {
@@ -9899,7 +9899,7 @@ var require_api_request = __commonJS({
         const contentType = parsedHeaders["content-type"];
         const contentLength = parsedHeaders["content-length"];
         const res = new Readable({
-          resume,
+          resume: resume2,
           abort,
           contentType,
           contentLength: this.method !== "HEAD" && contentLength ? Number(contentLength) : null,
@@ -10102,7 +10102,7 @@ var require_api_stream = __commonJS({
         this.abort = abort;
         this.context = context;
       }
-      onHeaders(statusCode, rawHeaders, resume, statusMessage) {
+      onHeaders(statusCode, rawHeaders, resume2, statusMessage) {
         const { factory, opaque, context, callback, responseHeaders } = this;
         const headers = responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
         if (statusCode < 200) {
@@ -10149,7 +10149,7 @@ var require_api_stream = __commonJS({
             }
           });
         }
-        res.on("drain", resume);
+        res.on("drain", resume2);
         this.res = res;
         const needDrain = res.writableNeedDrain !== void 0 ? res.writableNeedDrain : res._writableState?.needDrain;
         return needDrain !== true;
@@ -10233,10 +10233,10 @@ var require_api_pipeline = __commonJS({
         this[kResume] = null;
       }
       _read() {
-        const { [kResume]: resume } = this;
-        if (resume) {
+        const { [kResume]: resume2 } = this;
+        if (resume2) {
           this[kResume] = null;
-          resume();
+          resume2();
         }
       }
       _destroy(err, callback) {
@@ -10245,9 +10245,9 @@ var require_api_pipeline = __commonJS({
       }
     };
     var PipelineResponse = class extends Readable {
-      constructor(resume) {
+      constructor(resume2) {
         super({ autoDestroy: true });
-        this[kResume] = resume;
+        this[kResume] = resume2;
       }
       _read() {
         this[kResume]();
@@ -10334,7 +10334,7 @@ var require_api_pipeline = __commonJS({
         this.abort = abort;
         this.context = context;
       }
-      onHeaders(statusCode, rawHeaders, resume) {
+      onHeaders(statusCode, rawHeaders, resume2) {
         const { opaque, handler: handler2, context } = this;
         if (statusCode < 200) {
           if (this.onInfo) {
@@ -10343,7 +10343,7 @@ var require_api_pipeline = __commonJS({
           }
           return;
         }
-        this.res = new PipelineResponse(resume);
+        this.res = new PipelineResponse(resume2);
         let body;
         try {
           this.handler = null;
@@ -10879,12 +10879,12 @@ var require_mock_utils = __commonJS({
         const responseHeaders = generateKeyValues(headers);
         const responseTrailers = generateKeyValues(trailers);
         handler2.onConnect?.((err) => handler2.onError(err), null);
-        handler2.onHeaders?.(statusCode, responseHeaders, resume, getStatusText(statusCode));
+        handler2.onHeaders?.(statusCode, responseHeaders, resume2, getStatusText(statusCode));
         handler2.onData?.(Buffer.from(responseData));
         handler2.onComplete?.(responseTrailers);
         deleteMockDispatch(mockDispatches, key);
       }
-      function resume() {
+      function resume2() {
       }
       return true;
     }
@@ -11574,7 +11574,7 @@ var require_dump = __commonJS({
         this.#reason = reason;
       }
       // TODO: will require adjustment after new hooks are out
-      onHeaders(statusCode, rawHeaders, resume, statusMessage) {
+      onHeaders(statusCode, rawHeaders, resume2, statusMessage) {
         const headers = util.parseHeaders(rawHeaders);
         const contentLength = headers["content-length"];
         if (contentLength != null && contentLength > this.#maxSize) {
@@ -11588,7 +11588,7 @@ var require_dump = __commonJS({
         return this.#handler.onHeaders(
           statusCode,
           rawHeaders,
-          resume,
+          resume2,
           statusMessage
         );
       }
@@ -11955,7 +11955,7 @@ var require_headers = __commonJS({
       while (j > i && isHTTPWhiteSpaceCharCode(potentialValue.charCodeAt(i))) ++i;
       return i === 0 && j === potentialValue.length ? potentialValue : potentialValue.substring(i, j);
     }
-    function fill(headers, object2) {
+    function fill2(headers, object2) {
       if (Array.isArray(object2)) {
         for (let i = 0; i < object2.length; ++i) {
           const header = object2[i];
@@ -12180,7 +12180,7 @@ var require_headers = __commonJS({
         this.#guard = "none";
         if (init !== void 0) {
           init = webidl.converters.HeadersInit(init, "Headers contructor", "init");
-          fill(this, init);
+          fill2(this, init);
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
@@ -12360,7 +12360,7 @@ var require_headers = __commonJS({
       });
     };
     module.exports = {
-      fill,
+      fill: fill2,
       // for test.
       compareHeaderName,
       Headers: Headers2,
@@ -12377,7 +12377,7 @@ var require_headers = __commonJS({
 var require_response = __commonJS({
   "node_modules/undici/lib/web/fetch/response.js"(exports, module) {
     "use strict";
-    var { Headers: Headers2, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers();
+    var { Headers: Headers2, HeadersList, fill: fill2, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers();
     var { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = require_body();
     var util = require_util();
     var nodeUtil = __require("node:util");
@@ -12681,7 +12681,7 @@ var require_response = __commonJS({
         response[kState].statusText = init.statusText;
       }
       if ("headers" in init && init.headers != null) {
-        fill(response[kHeaders], init.headers);
+        fill2(response[kHeaders], init.headers);
       }
       if (body) {
         if (nullBodyStatus.includes(response.status)) {
@@ -14377,11 +14377,11 @@ var require_fetch = __commonJS({
           let bytes;
           let isFailure;
           try {
-            const { done, value: value2 } = await fetchParams.controller.next();
+            const { done: done2, value: value2 } = await fetchParams.controller.next();
             if (isAborted(fetchParams)) {
               break;
             }
-            bytes = done ? void 0 : value2;
+            bytes = done2 ? void 0 : value2;
           } catch (err) {
             if (fetchParams.controller.ended && !timingInfo.encodedBodySize) {
               bytes = void 0;
@@ -14461,7 +14461,7 @@ var require_fetch = __commonJS({
             onResponseStarted() {
               timingInfo.finalNetworkResponseStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
             },
-            onHeaders(status2, rawHeaders, resume, statusText) {
+            onHeaders(status2, rawHeaders, resume2, statusText) {
               if (status2 < 200) {
                 return;
               }
@@ -14508,7 +14508,7 @@ var require_fetch = __commonJS({
                   }
                 }
               }
-              this.body = new Readable({ read: resume });
+              this.body = new Readable({ read: resume2 });
               const onError = this.onError.bind(this);
               resolve3({
                 status: status2,
@@ -14980,14 +14980,14 @@ var require_util4 = __commonJS({
       (async () => {
         while (!fr[kAborted]) {
           try {
-            const { done, value: value2 } = await chunkPromise;
+            const { done: done2, value: value2 } = await chunkPromise;
             if (isFirstChunk && !fr[kAborted]) {
               queueMicrotask(() => {
                 fireAProgressEvent("loadstart", fr);
               });
             }
             isFirstChunk = false;
-            if (!done && types2.isUint8Array(value2)) {
+            if (!done2 && types2.isUint8Array(value2)) {
               bytes.push(value2);
               if ((fr[kLastProgressEventFired] === void 0 || Date.now() - fr[kLastProgressEventFired] >= 50) && !fr[kAborted]) {
                 fr[kLastProgressEventFired] = Date.now();
@@ -14996,7 +14996,7 @@ var require_util4 = __commonJS({
                 });
               }
               chunkPromise = reader.read();
-            } else if (done) {
+            } else if (done2) {
               queueMicrotask(() => {
                 fr[kState] = "done";
                 try {
@@ -21597,7 +21597,7 @@ var require_light = __commonJS({
           }
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
-        async doExecute(chained, clearGlobalState, run2, free) {
+        async doExecute(chained, clearGlobalState, run3, free) {
           var error63, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
@@ -21617,10 +21617,10 @@ var require_light = __commonJS({
             }
           } catch (error1) {
             error63 = error1;
-            return this._onFailure(error63, eventInfo, clearGlobalState, run2, free);
+            return this._onFailure(error63, eventInfo, clearGlobalState, run3, free);
           }
         }
-        doExpire(clearGlobalState, run2, free) {
+        doExpire(clearGlobalState, run3, free) {
           var error63, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
@@ -21628,17 +21628,17 @@ var require_light = __commonJS({
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
           error63 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error63, eventInfo, clearGlobalState, run2, free);
+          return this._onFailure(error63, eventInfo, clearGlobalState, run3, free);
         }
-        async _onFailure(error63, eventInfo, clearGlobalState, run2, free) {
-          var retry2, retryAfter;
+        async _onFailure(error63, eventInfo, clearGlobalState, run3, free) {
+          var retry3, retryAfter;
           if (clearGlobalState()) {
-            retry2 = await this.Events.trigger("failed", error63, eventInfo);
-            if (retry2 != null) {
-              retryAfter = ~~retry2;
+            retry3 = await this.Events.trigger("failed", error63, eventInfo);
+            if (retry3 != null) {
+              retryAfter = ~~retry3;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
               this.retryCount++;
-              return run2(retryAfter);
+              return run3(retryAfter);
             } else {
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
@@ -22276,17 +22276,17 @@ var require_light = __commonJS({
             }
           }
           _run(index2, job, wait) {
-            var clearGlobalState, free, run2;
+            var clearGlobalState, free, run3;
             job.doRun();
             clearGlobalState = this._clearGlobalState.bind(this, index2);
-            run2 = this._run.bind(this, index2, job);
+            run3 = this._run.bind(this, index2, job);
             free = this._free.bind(this, index2, job);
             return this._scheduled[index2] = {
               timeout: setTimeout(() => {
-                return job.doExecute(this._limiter, clearGlobalState, run2, free);
+                return job.doExecute(this._limiter, clearGlobalState, run3, free);
               }, wait),
               expiration: job.options.expiration != null ? setTimeout(function() {
-                return job.doExpire(clearGlobalState, run2, free);
+                return job.doExpire(clearGlobalState, run3, free);
               }, wait + job.options.expiration) : void 0,
               job
             };
@@ -22343,7 +22343,7 @@ var require_light = __commonJS({
             });
           }
           stop(options = {}) {
-            var done, waitForExecuting;
+            var done2, waitForExecuting;
             options = parser$5.load(options, this.stopDefaults);
             waitForExecuting = (at2) => {
               var finished;
@@ -22365,7 +22365,7 @@ var require_light = __commonJS({
                 }
               });
             };
-            done = options.dropWaitingJobs ? (this._run = function(index2, next) {
+            done2 = options.dropWaitingJobs ? (this._run = function(index2, next) {
               return next.doDrop({
                 message: options.dropErrorMessage
               });
@@ -22400,7 +22400,7 @@ var require_light = __commonJS({
             this.stop = () => {
               return this.Promise.reject(new Bottleneck3.prototype.BottleneckError("stop() has already been called"));
             };
-            return done;
+            return done2;
           }
           async _addToQueue(job) {
             var args, blocked, error63, options, reachedHWM, shifted, strategy;
@@ -28716,11 +28716,11 @@ var $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (ins
 
 // node_modules/zod/v4/core/doc.js
 var Doc = class {
-  constructor(args = [], closed = {}) {
+  constructor(args = [], closed2 = {}) {
     this.content = [];
     this.indent = 0;
     this.args = args;
-    this.closed = closed;
+    this.closed = closed2;
   }
   // the compiler catches a child's throw and keeps writing into this doc, so the indent has to unwind with it
   indented(fn) {
@@ -45659,7 +45659,7 @@ function visit(schema2, fnOrHandlers) {
     return h ? h(node3, rewritten) : node3;
   };
   const cache = /* @__PURE__ */ new Map();
-  function run2(s) {
+  function run3(s) {
     const cached2 = cache.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
@@ -45685,21 +45685,21 @@ function visit(schema2, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys) {
-          const mapped = run2(oldShape[k]);
+          const mapped = run3(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run2(def.catchall);
+          newCatchall = run3(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run2(def.element);
+        const mapped = run3(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -45707,14 +45707,14 @@ function visit(schema2, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run2(item);
+          const mapped = run3(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run2(def.rest);
+          newRest = run3(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -45722,12 +45722,12 @@ function visit(schema2, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run2(def.keyType);
-        const newVal = run2(def.valueType);
+        const newKey = run3(def.keyType);
+        const newVal = run3(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run2(def.valueType);
+        const newVal = run3(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
@@ -45735,7 +45735,7 @@ function visit(schema2, fnOrHandlers) {
         let changed = false;
         const newOptions = [];
         for (const opt of oldOptions) {
-          const mapped = run2(opt);
+          const mapped = run3(opt);
           if (mapped !== opt)
             changed = true;
           newOptions.push(mapped);
@@ -45743,8 +45743,8 @@ function visit(schema2, fnOrHandlers) {
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run2(def.left);
-        const newRight = run2(def.right);
+        const newLeft = run3(def.left);
+        const newRight = run3(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -45756,23 +45756,23 @@ function visit(schema2, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run2(def.innerType);
+        const newInner = run3(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run2(def.in);
-        const newOut = run2(def.out);
+        const newIn = run3(def.in);
+        const newOut = run3(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run2(def.input);
-        const newOutput = run2(def.output);
+        const newInput = run3(def.input);
+        const newOutput = run3(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run2(original()) });
+        return clone(s, { ...rest, getter: () => run3(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -45803,7 +45803,7 @@ function visit(schema2, fnOrHandlers) {
       }
     }
   }
-  return run2(schema2);
+  return run3(schema2);
 }
 
 // node_modules/zod/v4/classic/deep-partial.js
@@ -46363,9 +46363,9 @@ function isPlainObject2(value2) {
 // node_modules/trough/lib/index.js
 function trough() {
   const fns = [];
-  const pipeline = { run: run2, use };
+  const pipeline = { run: run3, use };
   return pipeline;
-  function run2(...values) {
+  function run3(...values) {
     let middlewareIndex = -1;
     const callback = values.pop();
     if (typeof callback !== "function") {
@@ -46409,7 +46409,7 @@ function wrap(middleware, callback) {
     const fnExpectsCallback = middleware.length > parameters.length;
     let result;
     if (fnExpectsCallback) {
-      parameters.push(done);
+      parameters.push(done2);
     }
     try {
       result = middleware.apply(this, parameters);
@@ -46421,26 +46421,26 @@ function wrap(middleware, callback) {
       if (fnExpectsCallback && called) {
         throw exception2;
       }
-      return done(exception2);
+      return done2(exception2);
     }
     if (!fnExpectsCallback) {
       if (result && result.then && typeof result.then === "function") {
-        result.then(then, done);
+        result.then(then, done2);
       } else if (result instanceof Error) {
-        done(result);
+        done2(result);
       } else {
         then(result);
       }
     }
   }
-  function done(error63, ...output2) {
+  function done2(error63, ...output2) {
     if (!called) {
       called = true;
       callback(error63, ...output2);
     }
   }
   function then(value2) {
-    done(null, value2);
+    done2(null, value2);
   }
 }
 
@@ -47127,11 +47127,11 @@ var CallableInstance = (
       constr.prototype
     );
     const value2 = proto[property];
-    const apply = function() {
-      return value2.apply(apply, arguments);
+    const apply2 = function() {
+      return value2.apply(apply2, arguments);
     };
-    Object.setPrototypeOf(apply, proto);
-    return apply;
+    Object.setPrototypeOf(apply2, proto);
+    return apply2;
   })
 );
 
@@ -47358,12 +47358,12 @@ var Processor = class _Processor extends CallableInstance {
    *
    *   [rehype-react]: https://github.com/rehypejs/rehype-react
    */
-  process(file2, done) {
+  process(file2, done2) {
     const self2 = this;
     this.freeze();
     assertParser("process", this.parser || this.Parser);
     assertCompiler("process", this.compiler || this.Compiler);
-    return done ? executor(void 0, done) : new Promise(executor);
+    return done2 ? executor(void 0, done2) : new Promise(executor);
     function executor(resolve3, reject) {
       const realFile = vfile(file2);
       const parseTree = (
@@ -47398,8 +47398,8 @@ var Processor = class _Processor extends CallableInstance {
         } else if (resolve3) {
           resolve3(file3);
         } else {
-          ok(done, "`done` is defined if `resolve` is not");
-          done(void 0, file3);
+          ok(done2, "`done` is defined if `resolve` is not");
+          done2(void 0, file3);
         }
       }
     }
@@ -47436,17 +47436,17 @@ var Processor = class _Processor extends CallableInstance {
    *   [rehype-react]: https://github.com/rehypejs/rehype-react
    */
   processSync(file2) {
-    let complete2 = false;
+    let complete = false;
     let result;
     this.freeze();
     assertParser("processSync", this.parser || this.Parser);
     assertCompiler("processSync", this.compiler || this.Compiler);
     this.process(file2, realDone);
-    assertDone("processSync", "process", complete2);
+    assertDone("processSync", "process", complete);
     ok(result, "we either bailed on an error or have a tree");
     return result;
     function realDone(error63, file3) {
-      complete2 = true;
+      complete = true;
       bail(error63);
       result = file3;
     }
@@ -47489,15 +47489,15 @@ var Processor = class _Processor extends CallableInstance {
    *   Otherwise, a promise rejected with a fatal error or resolved with the
    *   transformed tree.
    */
-  run(tree, file2, done) {
+  run(tree, file2, done2) {
     assertNode(tree);
     this.freeze();
     const transformers = this.transformers;
-    if (!done && typeof file2 === "function") {
-      done = file2;
+    if (!done2 && typeof file2 === "function") {
+      done2 = file2;
       file2 = void 0;
     }
-    return done ? executor(void 0, done) : new Promise(executor);
+    return done2 ? executor(void 0, done2) : new Promise(executor);
     function executor(resolve3, reject) {
       ok(
         typeof file2 !== "function",
@@ -47515,8 +47515,8 @@ var Processor = class _Processor extends CallableInstance {
         } else if (resolve3) {
           resolve3(resultingTree);
         } else {
-          ok(done, "`done` is defined if `resolve` is not");
-          done(void 0, resultingTree, file3);
+          ok(done2, "`done` is defined if `resolve` is not");
+          done2(void 0, resultingTree, file3);
         }
       }
     }
@@ -47539,16 +47539,16 @@ var Processor = class _Processor extends CallableInstance {
    *   Transformed tree.
    */
   runSync(tree, file2) {
-    let complete2 = false;
+    let complete = false;
     let result;
     this.run(tree, file2, realDone);
-    assertDone("runSync", "run", complete2);
+    assertDone("runSync", "run", complete);
     ok(result, "we either bailed on an error or have a tree");
     return result;
     function realDone(error63, tree2) {
       bail(error63);
       result = tree2;
-      complete2 = true;
+      complete = true;
     }
   }
   /**
@@ -47747,8 +47747,8 @@ function assertNode(node3) {
     throw new TypeError("Expected node, got `" + node3 + "`");
   }
 }
-function assertDone(name, asyncName, complete2) {
-  if (!complete2) {
+function assertDone(name, asyncName, complete) {
+  if (!complete) {
     throw new Error(
       "`" + name + "` finished async. Use `" + asyncName + "` instead"
     );
@@ -54178,7 +54178,7 @@ function compiler(options) {
       enter,
       exit: exit3,
       buffer,
-      resume,
+      resume: resume2,
       data
     };
     const listStack = [];
@@ -54399,7 +54399,7 @@ function compiler(options) {
     }
     node3.position.end = point2(token.end);
   }
-  function resume() {
+  function resume2() {
     return toString(this.stack.pop());
   }
   function onenterlistordered() {
@@ -56077,7 +56077,7 @@ function check2(tokens, before, after) {
     );
     const open3 = !next || next === 2 && Boolean(previous3);
     const close2 = !previous3 || previous3 === 2 && Boolean(next);
-    const run2 = {
+    const run3 = {
       tokens: tokens.slice(index2, end),
       markers: [],
       start: 0,
@@ -56088,14 +56088,14 @@ function check2(tokens, before, after) {
       // All builtins can split runs.
       split: strict !== void 0
     };
-    for (const token of run2.tokens) {
-      wrong.set(token, [...run2.tokens]);
-      runOf.set(token, run2);
+    for (const token of run3.tokens) {
+      wrong.set(token, [...run3.tokens]);
+      runOf.set(token, run3);
       let size = token.value.length;
-      while (size--) run2.markers.push(token);
+      while (size--) run3.markers.push(token);
     }
-    run2.end = run2.markers.length;
-    runs.push(run2);
+    run3.end = run3.markers.length;
+    runs.push(run3);
     index2 = end;
   }
   pair(runs, wrong);
@@ -60313,6 +60313,17 @@ CI attempts failed so far: ${view.attempt.number} of ${view.attempt.of}.` : ""
   ].join("\n");
   return { title: view.title, summary: summary3, text: text5 };
 }
+function encodeCheckState(state) {
+  return state.next === void 0 ? state.node : `${state.node};next=${state.next}`;
+}
+function decodeCheckState(text5) {
+  const [node3, ...data] = (text5 ?? "").split(";");
+  const next = data.map((d) => /^next=(\d+)$/.exec(d)?.[1]).find((n) => n !== void 0);
+  return {
+    node: node3 && node3 in NODES ? node3 : void 0,
+    ...next !== void 0 ? { next: Number(next) } : {}
+  };
+}
 
 // src/core/loop/gate.ts
 var import_picomatch = __toESM(require_picomatch2(), 1);
@@ -60388,13 +60399,13 @@ function markComplete(config2, plan, files, marker, facts) {
     };
   }
   const marked = markPhase(files.checklist, phase, "done").source;
-  const done = parseChecklist(marked, at2(PLAN_FILES.checklist));
-  const next = done.phases.find((p) => p.tasks.some((t) => t.state !== "done"));
+  const done2 = parseChecklist(marked, at2(PLAN_FILES.checklist));
+  const next = done2.phases.find((p) => p.tasks.some((t) => t.state !== "done"));
   const eol = detectEol(files.checklist);
   const report = renderPhaseReport({
     plan,
     phase: { number: phase.number, name: phase.name },
-    tasks: done.phases.find((p) => p.number === phase.number).tasks,
+    tasks: done2.phases.find((p) => p.number === phase.number).tasks,
     completedAt: facts.now,
     pullRequest: facts.pullRequest,
     issue: { number: marker.issue, url: facts.issueUrl },
@@ -60479,11 +60490,11 @@ function loopPullProblem(pr, identity) {
     return `opened by ${pr.user?.login ? `@${pr.user.login}` : "an unknown user"}, not by the loop (${identity.login})`;
   return void 0;
 }
-function isOwnCheckRun(run2, identity) {
-  if (run2.name !== CHECK_NAME || !run2.app || !identity.app) return false;
-  if (identity.app.id !== void 0 && run2.app.id !== void 0)
-    return String(run2.app.id) === String(identity.app.id);
-  return identity.app.slug !== void 0 && sameLogin(run2.app.slug, identity.app.slug);
+function isOwnCheckRun(run3, identity) {
+  if (run3.name !== CHECK_NAME || !run3.app || !identity.app) return false;
+  if (identity.app.id !== void 0 && run3.app.id !== void 0)
+    return String(run3.app.id) === String(identity.app.id);
+  return identity.app.slug !== void 0 && sameLogin(run3.app.slug, identity.app.slug);
 }
 function reviewStanding(reviewer, kind, allowSelfApproval) {
   if (isBot(reviewer)) return { counts: false, quiet: true, why: `@${reviewer.login} is a bot` };
@@ -60501,11 +60512,11 @@ function reviewStanding(reviewer, kind, allowSelfApproval) {
     };
   return { counts: true };
 }
-function chooseApproval(approvals, needsArchitect) {
-  if (approvals.length === 0) return void 0;
-  if (!needsArchitect) return { approval: approvals[0], escalate: false };
-  const architect = approvals.find((a) => a.architect);
-  return architect ? { approval: architect, escalate: false } : { approval: approvals[0], escalate: true };
+function chooseApproval(approvals2, needsArchitect) {
+  if (approvals2.length === 0) return void 0;
+  if (!needsArchitect) return { approval: approvals2[0], escalate: false };
+  const architect = approvals2.find((a) => a.architect);
+  return architect ? { approval: architect, escalate: false } : { approval: approvals2[0], escalate: true };
 }
 function pushers(commits, identity) {
   const out = /* @__PURE__ */ new Set();
@@ -60547,21 +60558,21 @@ var AgentPayloadSchema = external_exports.strictObject({
   attempt: external_exports.number().int().min(1).max(100),
   agent: AgentConfigSchema.pick({ command: true, timeoutMinutes: true, env: true }).required()
 });
-function buildAgentPayload(handOff) {
+function buildAgentPayload(handOff2) {
   return AgentPayloadSchema.parse({
-    node: handOff.node,
-    repository: `${handOff.repo.owner}/${handOff.repo.repo}`,
-    branch: handOff.branch,
-    headSha: handOff.headSha,
-    pullRequest: handOff.pullRequest,
-    issue: handOff.issue,
-    plan: handOff.plan?.name ?? null,
-    phase: handOff.plan?.phase ?? null,
-    attempt: handOff.attempt,
+    node: handOff2.node,
+    repository: `${handOff2.repo.owner}/${handOff2.repo.repo}`,
+    branch: handOff2.branch,
+    headSha: handOff2.headSha,
+    pullRequest: handOff2.pullRequest,
+    issue: handOff2.issue,
+    plan: handOff2.plan?.name ?? null,
+    phase: handOff2.plan?.phase ?? null,
+    attempt: handOff2.attempt,
     agent: {
-      command: handOff.agent.command,
-      timeoutMinutes: handOff.agent.timeoutMinutes,
-      env: handOff.agent.env
+      command: handOff2.agent.command,
+      timeoutMinutes: handOff2.agent.timeoutMinutes,
+      env: handOff2.agent.env
     }
   });
 }
@@ -60610,6 +60621,417 @@ function reviewRound(marker, head, config2) {
   const round = repeat ? rounds.indexOf(head) + 1 : rounds.length + 1;
   const max = config2.agent?.maxReviewRounds ?? Infinity;
   return { round, repeat, exhausted: round > max };
+}
+
+// src/core/loop/pull.ts
+var plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+function outcomeOf(snap, state, node3) {
+  const { marker, pr } = snap;
+  return {
+    state,
+    ...node3 ? { node: node3 } : {},
+    mode: marker.mode,
+    branch: pr.head.ref,
+    pullRequest: pr.number,
+    ...marker.plan ? { plan: marker.plan } : {},
+    ...marker.phase ? { phase: marker.phase } : {}
+  };
+}
+var done = (snap, state, node3, effects, extra = {}) => ({ outcome: { ...outcomeOf(snap, state, node3), ...extra }, effects });
+function handOff(snap, config2, node3, attempt, marker = snap.marker) {
+  return agentHandOff(config2, {
+    node: node3,
+    repo: snap.repo,
+    branch: snap.pr.head.ref,
+    headSha: snap.pr.head.sha,
+    pullRequest: snap.pr.number,
+    marker,
+    attempt
+  });
+}
+function verification(snap, config2, options = {}) {
+  const { own: own6, marker } = snap;
+  const again = options.again === true;
+  if (snap.pr.escalated)
+    return done(snap, "escalated", "Escalate", [], {
+      reason: "escalated: waiting for /coder resume"
+    });
+  if (!snap.checks) return { need: "checks" };
+  const gate = evaluateGate(snap.checks, config2);
+  const reported = (state, node3) => done(snap, state, node3, [], { reason: "already reported" });
+  if (gate.verdict === "pending") {
+    const effects = own6 ? [] : [
+      {
+        kind: "check",
+        view: {
+          mode: marker.mode,
+          node: "Verification",
+          title: "Verification: waiting for CI",
+          next: `Waiting for ${gate.waiting.length ? gate.waiting.join(", ") : "CI to report"}.`
+        }
+      }
+    ];
+    return done(snap, "pending", "Verification", effects, {
+      reason: gate.waiting.join(", ") || "no check has reported"
+    });
+  }
+  if (gate.verdict === "failed") {
+    if (own6?.conclusion === "failure" && !again) return reported("failed", "Debug");
+    return debugFix(
+      snap,
+      config2,
+      gate.failing.map((c) => ({
+        name: c.name,
+        conclusion: c.conclusion ?? "failure",
+        ...c.url ? { url: c.url } : {}
+      }))
+    );
+  }
+  if (marker.mode === "quick") {
+    if (own6?.conclusion === "success" && !again) return reported("passed", "End");
+    return done(snap, "passed", "End", [
+      {
+        kind: "check",
+        view: {
+          mode: "quick",
+          node: "End",
+          title: "Quick mode: CI passed",
+          next: "Review and merge."
+        },
+        conclusion: "success"
+      },
+      { kind: "reply", body: reply.quickPassed(snap.pr.number) }
+    ]);
+  }
+  if (own6?.node === "FinalVerify" || own6?.node === "End") {
+    if (own6.conclusion === "success" && !again) return reported("complete", "End");
+    return finalVerification(snap, config2);
+  }
+  if (own6?.node === "CodeReview" && !again) return reported("code-review", "CodeReview");
+  if (!snap.files) return { need: "files" };
+  if (!changesATest(
+    snap.files.map((f) => f.path),
+    config2
+  )) {
+    if (own6?.conclusion === "failure" && !again) return reported("failed", "Debug");
+    return debugFix(
+      snap,
+      config2,
+      [],
+      "Write failing test: the pull request changes no test file (`testPaths`)."
+    );
+  }
+  return {
+    ...done(snap, "code-review", "CodeReview", [
+      {
+        kind: "check",
+        view: {
+          mode: "plan",
+          node: "CodeReview",
+          title: "Code review",
+          next: "CI passed. An approving review of this head completes the phase; changes requested send it back to implementation."
+        }
+      },
+      { kind: "requestReviews", names: config2.reviewers },
+      { kind: "reply", body: reply.ciPassed(snap.pr.number, config2.reviewers) }
+    ]),
+    // An approval that came before CI passed completes the phase now.
+    then: "approvals"
+  };
+}
+function debugFix(snap, config2, failing, reason, agent) {
+  const { marker, pr } = snap;
+  const head = pr.head.sha;
+  const attempts = [
+    ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
+    { sha: head, checks: failing, ...reason ? { reason } : {}, ...agent ? { agent } : {} }
+  ];
+  const updated = { ...marker, attempts };
+  const k = attempts.length;
+  const stated = { reason: reason ?? `attempt ${k} of ${config2.maxRetries}` };
+  if (marker.mode === "plan" && k >= config2.maxRetries) {
+    const escalated = escalation(
+      { ...snap, marker: updated },
+      config2,
+      `${plural2(k, "failed CI attempt")} (the limit is ${config2.maxRetries})`,
+      failing.map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ""}`).concat(reason ? [reason] : [])
+    );
+    return done(
+      snap,
+      "escalated",
+      "Escalate",
+      [{ kind: "marker", marker: updated }, ...escalated],
+      stated
+    );
+  }
+  const payload = k < config2.maxRetries ? handOff(snap, config2, "debug-fix", k, updated) : void 0;
+  const view = {
+    mode: marker.mode,
+    node: "Debug",
+    title: `Debug & Fix (attempt ${k} of ${config2.maxRetries})`,
+    next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
+    attempt: { number: k, of: config2.maxRetries }
+  };
+  return done(
+    snap,
+    "failed",
+    "Debug",
+    [
+      { kind: "marker", marker: updated },
+      { kind: "check", view: withAgent(view, payload, snap.repoUrl), conclusion: "failure" },
+      {
+        kind: "reply",
+        body: reply.ciFailed(pr.number, k, config2.maxRetries, failing, reason)
+      },
+      ...payload ? [{ kind: "dispatch", payload }] : []
+    ],
+    payload ? { reason: `${stated.reason}; handed to the coding agent` } : stated
+  );
+}
+function escalation(snap, config2, reason, details) {
+  return [
+    { kind: "label" },
+    { kind: "requestReviews", names: config2.architects },
+    {
+      kind: "check",
+      view: {
+        mode: snap.marker.mode,
+        node: "Escalate",
+        title: "Escalated to architect",
+        next: `${reason}. Waiting for an architect; \`/coder resume\` continues.`
+      },
+      conclusion: "failure"
+    },
+    {
+      kind: "reply",
+      body: reply.escalated(snap.pr.number, config2.architects, reason, details)
+    }
+  ];
+}
+function finalVerification(snap, config2) {
+  const { marker, pr, own: own6 } = snap;
+  const phase = marker.phase ?? 0;
+  const next = own6?.next !== void 0 ? { number: own6.next } : void 0;
+  const say = (merged) => [
+    {
+      kind: "check",
+      view: {
+        mode: "plan",
+        node: "End",
+        title: `Phase ${phase} complete`,
+        next: merged ? "Merged. `/coder next` takes the next phase." : "Merge this pull request; then `/coder next` takes the next phase."
+      },
+      conclusion: "success"
+    },
+    {
+      kind: "reply",
+      body: reply.phaseComplete(marker.plan ?? "", phase, pr.number, next, merged)
+    }
+  ];
+  if (!config2.autoMerge) return done(snap, "complete", "End", say(false));
+  const when = (effects, w) => effects.map((e) => ({ ...e, when: w }));
+  return done(snap, "complete", "End", [
+    { kind: "merge" },
+    ...when(say(true), "merged"),
+    ...when(say(false), "not-merged")
+  ]);
+}
+function codeReview(snap, config2, review) {
+  const { marker, pr, own: own6 } = snap;
+  if (snap.pr.escalated && (review.kind !== "approval" || review.architect !== true))
+    return done(snap, "escalated", "Escalate", [], {
+      reason: "escalated: waiting for an architect"
+    });
+  if (review.kind === "changes") {
+    if (!snap.checks) return { need: "checks" };
+    const round = config2.agent ? reviewRound(marker, pr.head.sha, config2) : void 0;
+    if (round && !round.repeat && round.exhausted) {
+      const max = config2.agent.maxReviewRounds;
+      return done(
+        snap,
+        "escalated",
+        "Escalate",
+        escalation(
+          snap,
+          config2,
+          `${plural2(max, "review round")} handed to the coding agent (the limit is ${max}), and @${review.login} asked for changes again`,
+          []
+        ),
+        { reason: "review rounds exhausted" }
+      );
+    }
+    const payload = round && !round.repeat ? handOff(snap, config2, "review-fix", round.round) : void 0;
+    const view = {
+      mode: "plan",
+      node: "TDD",
+      title: "Changes requested",
+      next: `@${review.login} asked for changes: back to implementation. Push to this branch; CI runs again.`
+    };
+    return done(snap, "changes-requested", "TDD", [
+      { kind: "check", view: withAgent(view, payload, snap.repoUrl) },
+      { kind: "reply", body: reply.changesRequested(pr.number, review.login) },
+      // The round is recorded before the hand-off: a redelivery finds it and sends no second one.
+      ...payload ? [
+        {
+          kind: "marker",
+          marker: { ...marker, reviewRounds: [...marker.reviewRounds ?? [], pr.head.sha] }
+        },
+        { kind: "dispatch", payload }
+      ] : []
+    ]);
+  }
+  if (review.commit !== pr.head.sha)
+    return done(snap, "stale-approval", "CodeReview", [
+      { kind: "reply", body: reply.staleApproval(pr.number, review.commit, pr.head.sha) }
+    ]);
+  if (!snap.checks) return { need: "checks" };
+  if (own6?.node === "FinalVerify" || own6?.node === "End")
+    return done(snap, "ignored", void 0, [], { reason: "the phase is already completing" });
+  const passed = evaluateGate(snap.checks, config2).verdict === "passed";
+  if (snap.pr.escalated) {
+    if (passed && !snap.files) return { need: "files" };
+    if (!passed || !changesATest(
+      (snap.files ?? []).map((f) => f.path),
+      config2
+    ))
+      return done(
+        snap,
+        "escalated",
+        "Escalate",
+        [{ kind: "reply", body: reply.architectApprovalBeforeGate(pr.number, review.login) }],
+        { reason: "CI has not passed on the head" }
+      );
+    return { outcome: outcomeOf(snap, "approved", "LockCheck2"), effects: [], then: "approvals" };
+  }
+  if (!passed || own6?.node !== "CodeReview")
+    return done(snap, "waiting-for-ci", "Verification", [
+      { kind: "reply", body: reply.approvalBeforeGate(pr.number) }
+    ]);
+  if (!snap.files) return { need: "files" };
+  return { outcome: outcomeOf(snap, "approved", "LockCheck2"), effects: [], then: "approvals" };
+}
+function approvals(snap, config2, found) {
+  const { marker, pr } = snap;
+  if (found.length === 0) return done(snap, "code-review", "CodeReview", []);
+  const counting = [];
+  const refused = [];
+  for (const a of found) {
+    const standing = reviewStanding(a, "approval", config2.allowSelfApproval);
+    if (standing.counts) counting.push(a);
+    else if (!standing.quiet) refused.push(standing.why);
+  }
+  if (counting.length === 0) {
+    if (refused.length === 0) return done(snap, "code-review", "CodeReview", []);
+    return done(
+      snap,
+      "approval-not-counted",
+      "CodeReview",
+      [{ kind: "reply", body: reply.approvalNotCounted(pr.number, refused.join("; ")) }],
+      { reason: refused.join("; ") }
+    );
+  }
+  const { locked, planDocuments } = touchedLockedItems(
+    (snap.files ?? []).map((f) => f.path),
+    config2,
+    marker.plan
+  );
+  const needsArchitect = locked.length > 0 || planDocuments.length > 0;
+  if (needsArchitect && counting.some((a) => a.architect === void 0))
+    return { need: "architects" };
+  const chosen = chooseApproval(
+    counting.map((a) => ({ ...a, architect: a.architect === true })),
+    needsArchitect
+  );
+  if (chosen.escalate) {
+    const reason = locked.length ? "locked paths touched" : "plan change needed";
+    return done(
+      snap,
+      "escalated",
+      "Escalate",
+      escalation(snap, config2, `${reason}, and @${chosen.approval.login} is not an architect`, [
+        ...locked.map((p) => `locked: \`${p}\``),
+        ...planDocuments.map((p) => `plan document: \`${p}\``)
+      ]),
+      { reason }
+    );
+  }
+  return done(snap, "completing", "FinalVerify", [
+    ...snap.pr.escalated ? [{ kind: "unlabel" }] : [],
+    { kind: "complete", approver: chosen.approval.login }
+  ]);
+}
+function closed(snap, config2, merged) {
+  const deleteBranch2 = !merged || (config2?.deleteBranchOnMerge ?? true);
+  return done(snap, merged ? "merged" : "closed", merged ? "End" : void 0, [
+    ...deleteBranch2 ? [{ kind: "deleteBranch" }] : [],
+    {
+      kind: "reply",
+      body: reply.prClosed(snap.pr.number, merged, snap.pr.head.ref, deleteBranch2)
+    }
+  ]);
+}
+var GREW_COMMENT = "<!-- coder-loop:grew -->";
+function pushed(snap, config2) {
+  if (!snap.checks) return { need: "checks" };
+  const { marker, pr } = snap;
+  const effects = snap.own ? [] : [
+    {
+      kind: "check",
+      view: {
+        mode: marker.mode,
+        node: "Verification",
+        title: "Verification: waiting for CI",
+        next: "CI runs on this head; the gate decides when it completes."
+      }
+    }
+  ];
+  if (marker.mode === "quick") {
+    if (!config2) return done(snap, "config-invalid", void 0, effects);
+    if (!snap.files) return { need: "files" };
+    const lines = snap.files.reduce((n, f) => n + f.additions + f.deletions, 0);
+    const files = snap.files.length;
+    const grew = files > config2.quick.maxFiles || lines >= config2.quick.maxLines;
+    if (grew && !marker.grew && !pr.body.includes(GREW_COMMENT))
+      return done(snap, "quick-grew", "QuickMode", [
+        ...effects,
+        { kind: "marker", marker: { ...marker, grew: true } },
+        {
+          kind: "reply",
+          body: reply.quickGrew(
+            pr.number,
+            files,
+            lines,
+            config2.quick.maxFiles,
+            config2.quick.maxLines
+          )
+        }
+      ]);
+  }
+  return done(snap, "verification", "Verification", effects);
+}
+function retry(snap, config2, thread) {
+  if (snap.pr.escalated)
+    return done(snap, "escalated", "Escalate", [
+      {
+        kind: "reply",
+        to: thread,
+        body: reply.escalated(snap.pr.number, config2.architects, "still escalated", [
+          "Run `/coder resume` to clear the escalation first."
+        ])
+      }
+    ]);
+  return verification(snap, config2, { again: true });
+}
+function resume(snap, thread) {
+  if (!snap.pr.escalated)
+    return done(snap, "not-escalated", void 0, [
+      { kind: "reply", to: thread, body: reply.notEscalated(snap.pr.number) }
+    ]);
+  return done(snap, "resumed", "Verification", [
+    { kind: "unlabel" },
+    { kind: "marker", marker: { ...snap.marker, attempts: [], reviewRounds: [] } },
+    { kind: "reply", body: reply.resumed(snap.pr.number) }
+  ]);
 }
 
 // src/core/agent/redact.ts
@@ -61066,6 +61488,19 @@ async function readPermission(gh, repo2, login2) {
     throw error63;
   }
 }
+async function isTeamMember(gh, team, login2) {
+  try {
+    const { data } = await gh.request("GET /orgs/{org}/teams/{team_slug}/memberships/{username}", {
+      org: team.org,
+      team_slug: team.slug,
+      username: login2
+    });
+    return data.state === "active";
+  } catch (error63) {
+    if (isHttpError(error63, 404)) return false;
+    throw error63;
+  }
+}
 
 // src/github/status.ts
 function checkRunRefused(error63) {
@@ -61081,7 +61516,7 @@ function ownFromStatus(statuses) {
   const externalId = /^\[([^\]]*)\]/.exec(mine?.description ?? "")?.[1];
   if (!mine || externalId === void 0) return void 0;
   return {
-    node: externalId.split(";")[0] || void 0,
+    ...decodeCheckState(externalId),
     externalId,
     conclusion: mine.state === "pending" ? null : mine.state
   };
@@ -61141,7 +61576,7 @@ async function readHeadChecks(gh, repo2, sha, identity) {
     ...mine ? {
       own: {
         id: Number(mine.id),
-        node: (mine.external_id ?? "").split(";")[0] || void 0,
+        ...decodeCheckState(mine.external_id),
         externalId: mine.external_id ?? "",
         conclusion: mine.conclusion
       }
@@ -61150,7 +61585,7 @@ async function readHeadChecks(gh, repo2, sha, identity) {
 }
 async function writeCheckRun(gh, repo2, headSha, own6, write, repoUrl, ref, statusFallback = async () => true) {
   const fields = {
-    external_id: `${write.view.node}${write.data ?? ""}`,
+    external_id: encodeCheckState({ node: write.view.node, next: write.next }),
     output: checkRunOutput(write.view, repoUrl, ref),
     ...write.conclusion ? { status: "completed", conclusion: write.conclusion } : { status: "in_progress" }
   };
@@ -61302,6 +61737,30 @@ async function createLockRef(gh, repo2, branch2, sha) {
       });
     }
     return current === sha ? { acquired: true } : { acquired: false, sha: current };
+  }
+}
+async function advanceBranch(gh, repo2, branch2, sha) {
+  try {
+    await gh.request("PATCH /repos/{owner}/{repo}/git/refs/{ref}", {
+      ...repo2,
+      ref: `heads/${branch2}`,
+      sha,
+      force: false
+    });
+    return true;
+  } catch (error63) {
+    if (isHttpError(error63, 422)) return false;
+    throw error63;
+  }
+}
+async function deleteBranch(gh, repo2, branch2) {
+  try {
+    await gh.request("DELETE /repos/{owner}/{repo}/git/refs/{ref}", {
+      ...repo2,
+      ref: `heads/${branch2}`
+    });
+  } catch (error63) {
+    if (!isHttpError(error63, 422) && !isHttpError(error63, 404)) throw error63;
   }
 }
 
@@ -61468,6 +61927,77 @@ async function requestReviews(gh, repo2, pr, names) {
     team_reviewers: teams.map((t) => t.slug)
   });
 }
+async function setPullBody(gh, repo2, pr, body) {
+  await gh.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
+    ...repo2,
+    pull_number: pr,
+    body
+  });
+}
+async function getPull(gh, repo2, pr) {
+  const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+    ...repo2,
+    pull_number: pr
+  });
+  return data;
+}
+async function openPulls(gh, repo2) {
+  const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls", {
+    ...repo2,
+    state: "open",
+    per_page: 100
+  });
+  return data;
+}
+async function mergePull(gh, repo2, pr, sha) {
+  try {
+    await gh.request("PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge", {
+      ...repo2,
+      pull_number: pr,
+      sha,
+      merge_method: "merge"
+    });
+    return { merged: true };
+  } catch (error63) {
+    if (!isHttpError(error63, 405) && !isHttpError(error63, 409)) throw error63;
+    return { merged: false, message: String(error63.message) };
+  }
+}
+async function labelEscalated(gh, repo2, numbers) {
+  try {
+    await gh.request("POST /repos/{owner}/{repo}/labels", {
+      ...repo2,
+      name: ESCALATED_LABEL,
+      color: "b60205",
+      description: "coder-loop: waiting for an architect"
+    });
+  } catch (error63) {
+    if (!isHttpError(error63, 422)) throw error63;
+  }
+  for (const issue4 of new Set(numbers)) {
+    await gh.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", {
+      ...repo2,
+      issue_number: issue4,
+      labels: [ESCALATED_LABEL]
+    });
+  }
+}
+async function pullReviews(gh, repo2, pr) {
+  const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", {
+    ...repo2,
+    pull_number: pr,
+    per_page: 100
+  });
+  return data;
+}
+async function pullCommits(gh, repo2, pr) {
+  const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/commits", {
+    ...repo2,
+    pull_number: pr,
+    per_page: 100
+  });
+  return data;
+}
 
 // src/github/loop/manage.ts
 async function assess(env, config2, issue4) {
@@ -61501,10 +62031,10 @@ async function status(env, config2, issue4, requested) {
       lines.push("No readable checklist.");
     } else {
       for (const phase of context.checklist.phases) {
-        const done = phase.tasks.filter((t) => t.state === "done").length;
+        const done2 = phase.tasks.filter((t) => t.state === "done").length;
         const here = phase === context.current ? " \u2190 current" : "";
         lines.push(
-          `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ""}** (${done}/${phase.tasks.length})${here}`
+          `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ""}** (${done2}/${phase.tasks.length})${here}`
         );
         for (const t of phase.tasks)
           lines.push(`  ${"  ".repeat(t.depth)}- ${BOX[t.state]} ${escapeMarkdown(t.text)}`);
@@ -61683,16 +62213,16 @@ async function readReviewToFix(gh, repo2, pr, headSha) {
     }
   );
   const asked = reviews.filter((r) => r.state === "CHANGES_REQUESTED");
-  const review2 = asked.filter((r) => r.commit_id === headSha).pop() ?? asked.pop();
-  if (!review2) return void 0;
+  const review = asked.filter((r) => r.commit_id === headSha).pop() ?? asked.pop();
+  if (!review) return void 0;
   const { data: comments } = await gh.request(
     "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments",
-    { ...repo2, pull_number: pr, review_id: Number(review2.id), per_page: 100 }
+    { ...repo2, pull_number: pr, review_id: Number(review.id), per_page: 100 }
   );
   return {
-    reviewer: review2.user?.login ?? "a reviewer",
-    body: review2.body ?? "",
-    ...review2.html_url ? { url: review2.html_url } : {},
+    reviewer: review.user?.login ?? "a reviewer",
+    body: review.body ?? "",
+    ...review.html_url ? { url: review.html_url } : {},
     comments: comments.map((c) => {
       const line = c.line ?? c.original_line;
       return {
@@ -61764,30 +62294,30 @@ async function commitAgentChanges(gh, repo2, payload, changes, message) {
     return whenNotAtHead(gh, repo2, now, payload);
   }
 }
-async function applyAgentRun(gh, repo2, payload, run2, summary3, plansDir) {
+async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir) {
   const say = (body) => replyOnIssue(gh, repo2, payload.pullRequest, body);
-  if (run2.headSha !== payload.headSha) {
-    const reason = `the changes were made on ${run2.headSha.slice(0, 7)}, not on the hand-off's head ${payload.headSha.slice(0, 7)}`;
+  if (run3.headSha !== payload.headSha) {
+    const reason = `the changes were made on ${run3.headSha.slice(0, 7)}, not on the hand-off's head ${payload.headSha.slice(0, 7)}`;
     await say(agentReply.refused(payload, [reason]));
     return { state: "refused", failedAttempt: true, reason };
   }
-  switch (run2.outcome) {
+  switch (run3.outcome) {
     case "stale":
-      return { state: "stale", failedAttempt: false, reason: run2.reason ?? "the head moved" };
+      return { state: "stale", failedAttempt: false, reason: run3.reason ?? "the head moved" };
     case "failed":
     case "timed-out": {
-      const reason = run2.reason ?? (run2.outcome === "failed" ? "failed" : "timed out");
+      const reason = run3.reason ?? (run3.outcome === "failed" ? "failed" : "timed out");
       await say(agentReply.failed(payload, reason, summary3));
       return { state: "agent-failed", failedAttempt: true, reason };
     }
     default:
       break;
   }
-  if (run2.outcome === "no-change" || run2.changes.length === 0) {
+  if (run3.outcome === "no-change" || run3.changes.length === 0) {
     await say(agentReply.noChange(payload, summary3));
     return { state: "no-change", failedAttempt: true };
   }
-  const checked = validateChanges(run2.changes, plansDir);
+  const checked = validateChanges(run3.changes, plansDir);
   if (!checked.ok) {
     await say(agentReply.refused(payload, checked.problems));
     return { state: "refused", failedAttempt: true, reason: checked.problems.join("; ") };
@@ -61895,7 +62425,7 @@ async function startPhase(env, config2, who, requested) {
   await replyOnIssue(gh, repo2, who.issue, reply.started(name, current, start.branch, pr));
   const at2 = (file2) => planPath(config2.plansDir, name, file2);
   const marker = readMarker(pr.body);
-  const handOff = marker ? agentHandOff(config2, {
+  const handOff2 = marker ? agentHandOff(config2, {
     node: "tdd",
     repo: repo2,
     branch: start.branch,
@@ -61921,14 +62451,14 @@ async function startPhase(env, config2, who, requested) {
           ...context.requirements.map((r) => ({ label: r.split("/").pop(), path: at2(r) }))
         ]
       },
-      handOff,
+      handOff2,
       env.repoUrl
     ),
     env.repoUrl,
     start.branch,
     async () => keepsStatus(await env.identity())
   );
-  if (handOff) await sendAgentDispatch(gh, repo2, handOff);
+  if (handOff2) await sendAgentDispatch(gh, repo2, handOff2);
   return { ...outcome, pullRequest: pr.number };
 }
 async function commitMarker(env, sha) {
@@ -62005,7 +62535,7 @@ ${renderMarker(marker)}
     body
   });
   await replyOnIssue(gh, repo2, issue4.number, reply.quickStarted(branch2, pr, assessment));
-  const handOff = agentHandOff(config2, {
+  const handOff2 = agentHandOff(config2, {
     node: "tdd",
     repo: repo2,
     branch: branch2,
@@ -62025,286 +62555,26 @@ ${renderMarker(marker)}
         title: "Quick mode: implementation",
         next: "Push the fix to this branch; CI is the gate."
       },
-      handOff,
+      handOff2,
       env.repoUrl
     ),
     env.repoUrl,
     branch2,
     async () => keepsStatus(await env.identity())
   );
-  if (handOff) await sendAgentDispatch(gh, repo2, handOff);
+  if (handOff2) await sendAgentDispatch(gh, repo2, handOff2);
   return { ...outcome, pullRequest: pr.number };
 }
 
-// src/github/loop/trust.ts
-async function trustedLoopPull(env, pr) {
-  if (!pr.head.ref.startsWith("coder/")) return { ignored: "not a coder-loop branch" };
-  const problem = loopPullProblem(pr, await env.identity());
-  if (problem) return { ignored: `pull request #${pr.number} is not the loop's: ${problem}` };
-  const marker = readMarker(pr.body);
-  if (!marker) return { ignored: `pull request #${pr.number} carries no coder-loop marker` };
-  return { pr, marker };
-}
-
-// src/github/loop/review.ts
-async function readPullCommits(env, pr) {
-  const { data } = await env.gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/commits", {
-    ...env.repo,
-    pull_number: pr,
-    per_page: 100
-  });
-  return data;
-}
-async function readPullReviews(env, pr) {
-  const { data } = await env.gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", {
-    ...env.repo,
-    pull_number: pr,
-    per_page: 100
-  });
-  return data;
-}
-async function isArchitect(env, config2, login2) {
-  const { users, teams } = splitLogins(config2.architects);
-  if (users.some((u) => u.toLowerCase() === login2.toLowerCase())) return true;
-  for (const team of teams) {
-    try {
-      const { data } = await env.gh.request(
-        "GET /orgs/{org}/teams/{team_slug}/memberships/{username}",
-        { org: team.org, team_slug: team.slug, username: login2 }
-      );
-      if (data.state === "active") return true;
-    } catch (error63) {
-      if (!isHttpError(error63, 404)) throw error63;
-    }
-  }
-  return false;
-}
-async function onReview(env, payload) {
-  if (payload.action !== "submitted")
-    return { state: "ignored", reason: `pull_request_review.${payload.action}` };
-  const reviewer = payload.review.user;
-  if (!reviewer || isBot(reviewer)) return { state: "ignored", reason: "review by a bot" };
-  const state = payload.review.state.toLowerCase();
-  if (state !== "approved" && state !== "changes_requested")
-    return { state: "ignored", reason: `review ${state}` };
-  const loop = await trustedLoopPull(env, payload.pull_request);
-  if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
-  const { pr, marker } = loop;
-  if (marker.mode === "quick")
-    return { state: "ignored", reason: "quick mode: CI is the only gate" };
-  const kind = state === "approved" ? "approval" : "changes";
-  const permission = await readPermission(env.gh, env.repo, reviewer.login);
-  const standing = reviewStanding({ ...reviewer, permission, pushed: false }, kind, true);
-  if (!standing.counts) return { state: "ignored", reason: standing.why };
-  return tellOnFailure(
-    env,
-    { issue: marker.issue, pullRequest: pr.number, what: `@${reviewer.login}'s review` },
-    () => review(env, payload, loop, { login: reviewer.login, permission }, kind)
-  );
-}
-async function review(env, payload, loop, reviewer, kind) {
-  const { pr, marker } = loop;
-  const { permission } = reviewer;
-  const { config: config2, problems } = await env.loadConfig();
-  if (!config2) {
-    await replyOnIssue(env.gh, env.repo, marker.issue, reply.configInvalid(problems));
-    return { state: "config-invalid" };
-  }
-  const base = {
-    state: "code-review",
-    mode: "plan",
-    branch: pr.head.ref,
-    pullRequest: pr.number,
-    ...marker.plan ? { plan: marker.plan } : {},
-    ...marker.phase ? { phase: marker.phase } : {}
-  };
-  const escalated = isEscalated(pr);
-  if (escalated && (kind !== "approval" || !await isArchitect(env, config2, reviewer.login)))
-    return { ...base, state: "escalated", reason: "escalated: waiting for an architect" };
-  const identity = await env.identity();
-  if (kind === "changes") {
-    const checks2 = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity);
-    const round = config2.agent ? reviewRound(marker, pr.head.sha, config2) : void 0;
-    if (round && !round.repeat && round.exhausted) {
-      const max = config2.agent.maxReviewRounds;
-      await escalate(
-        env,
-        config2,
-        loop,
-        checks2,
-        `${max} review round${max === 1 ? "" : "s"} handed to the coding agent (the limit is ${max}), and @${reviewer.login} asked for changes again`,
-        []
-      );
-      return { ...base, state: "escalated", reason: "review rounds exhausted" };
-    }
-    const handOff = round && !round.repeat ? agentHandOff(config2, {
-      node: "review-fix",
-      repo: env.repo,
-      branch: pr.head.ref,
-      headSha: pr.head.sha,
-      pullRequest: pr.number,
-      marker,
-      attempt: round.round
-    }) : void 0;
-    await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, checks2.own, {
-      view: withAgent(
-        {
-          mode: "plan",
-          node: "TDD",
-          title: "Changes requested",
-          next: `@${reviewer.login} asked for changes: back to implementation. Push to this branch; CI runs again.`
-        },
-        handOff,
-        env.repoUrl
-      )
-    });
-    await replyOnIssue(
-      env.gh,
-      env.repo,
-      marker.issue,
-      reply.changesRequested(pr.number, reviewer.login)
-    );
-    if (handOff) {
-      const updated = { ...marker, reviewRounds: [...marker.reviewRounds ?? [], pr.head.sha] };
-      await setMarker(env, pr, updated);
-      await sendAgentDispatch(env.gh, env.repo, handOff);
-    }
-    return { ...base, state: "changes-requested" };
-  }
-  if (payload.review.commit_id !== pr.head.sha) {
-    await replyOnIssue(
-      env.gh,
-      env.repo,
-      marker.issue,
-      reply.staleApproval(pr.number, payload.review.commit_id, pr.head.sha)
-    );
-    return { ...base, state: "stale-approval" };
-  }
-  const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity);
-  if (checks.own?.node === "FinalVerify" || checks.own?.node === "End")
-    return { ...base, state: "ignored", reason: "the phase is already completing" };
-  const passed = evaluateGate(checks.results, config2).verdict === "passed";
-  if (escalated) {
-    const files2 = passed ? await pullRequestFiles(env.gh, env.repo, pr.number) : [];
-    if (!passed || !changesATest(
-      files2.map((f) => f.path),
-      config2
-    )) {
-      await replyOnIssue(
-        env.gh,
-        env.repo,
-        marker.issue,
-        reply.architectApprovalBeforeGate(pr.number, reviewer.login)
-      );
-      return { ...base, state: "escalated", reason: "CI has not passed on the head" };
-    }
-    return approve(env, config2, loop, checks, files2, [
-      { login: reviewer.login, permission, escalated: true }
-    ]);
-  }
-  if (!passed || checks.own?.node !== "CodeReview") {
-    await replyOnIssue(env.gh, env.repo, marker.issue, reply.approvalBeforeGate(pr.number));
-    return { ...base, state: "waiting-for-ci" };
-  }
-  const files = await pullRequestFiles(env.gh, env.repo, pr.number);
-  return approve(env, config2, loop, checks, files, [{ login: reviewer.login, permission }]);
-}
-async function completeIfApproved(env, config2, loop, files) {
-  const reviews = await readPullReviews(env, loop.pr.number);
-  const latest = /* @__PURE__ */ new Map();
-  for (const r of reviews)
-    if (r.user && r.state !== "COMMENTED" && r.state !== "PENDING")
-      latest.set(r.user.login.toLowerCase(), r);
-  const approvals = [...latest.values()].filter(
-    (r) => r.state === "APPROVED" && r.commit_id === loop.pr.head.sha && !isBot(r.user)
-  );
-  if (approvals.length === 0) return void 0;
-  const candidates2 = [];
-  for (const r of approvals) {
-    const login2 = r.user.login;
-    const permission = await readPermission(env.gh, env.repo, login2);
-    if (mayCommand(permission)) candidates2.push({ login: login2, permission });
-  }
-  if (candidates2.length === 0) return void 0;
-  const checks = await readHeadChecks(env.gh, env.repo, loop.pr.head.sha, await env.identity());
-  return approve(env, config2, loop, checks, files, candidates2, reviews);
-}
-async function approve(env, config2, loop, checks, files, candidates2, reviews) {
-  const { pr, marker } = loop;
-  const outcome = { mode: "plan", pullRequest: pr.number, branch: pr.head.ref };
-  const commits = await readPullCommits(env, pr.number);
-  const pushed = pushers(commits, await env.identity());
-  const counting = [];
-  const refused = [];
-  for (const c of candidates2) {
-    const standing = reviewStanding(
-      { login: c.login, permission: c.permission, pushed: pushed.has(c.login.toLowerCase()) },
-      "approval",
-      config2.allowSelfApproval
-    );
-    if (standing.counts) counting.push(c);
-    else refused.push(standing.why);
-  }
-  if (counting.length === 0) {
-    await replyOnIssue(
-      env.gh,
-      env.repo,
-      marker.issue,
-      reply.approvalNotCounted(pr.number, refused.join("; "))
-    );
-    return { ...outcome, state: "approval-not-counted", reason: refused.join("; ") };
-  }
-  const { locked, planDocuments } = touchedLockedItemsOf(config2, marker.plan, files);
-  const needsArchitect = locked.length > 0 || planDocuments.length > 0;
-  const ranked = [];
-  for (const c of counting)
-    ranked.push({
-      ...c,
-      architect: needsArchitect && (c.escalated || await isArchitect(env, config2, c.login))
-    });
-  const chosen = chooseApproval(ranked, needsArchitect);
-  if (chosen.escalate) {
-    const reason = locked.length ? "locked paths touched" : "plan change needed";
-    const details = [
-      ...locked.map((p) => `locked: \`${p}\``),
-      ...planDocuments.map((p) => `plan document: \`${p}\``)
-    ];
-    await escalate(
-      env,
-      config2,
-      loop,
-      checks,
-      `${reason}, and @${chosen.approval.login} is not an architect`,
-      details
-    );
-    return { ...outcome, state: "escalated", reason };
-  }
-  if (chosen.approval.escalated) await clearEscalated(env.gh, env.repo, [pr.number, marker.issue]);
-  return complete(
-    env,
-    config2,
-    loop,
-    checks,
-    files,
-    { login: chosen.approval.login, commit: pr.head.sha },
-    commits,
-    reviews
-  );
-}
-function touchedLockedItemsOf(config2, plan, files) {
-  return touchedLockedItems(
-    files.map((f) => f.path),
-    config2,
-    plan
-  );
-}
-async function complete(env, config2, { pr, marker }, checks, files, approval, commits, known) {
+// src/github/loop/complete.ts
+async function completionCommit(env, config2, snap, approver, facts) {
   const { gh, repo: repo2 } = env;
+  const { pr, marker } = snap;
   const plan = marker.plan;
   const at2 = (file2) => planPath(config2.plansDir, plan, file2);
-  const reviews = known ?? await readPullReviews(env, pr.number);
   const latest = /* @__PURE__ */ new Map();
-  for (const r of reviews) if (r.user && r.state !== "COMMENTED") latest.set(r.user.login, r.state);
+  for (const r of facts.reviews)
+    if (r.user && r.state !== "COMMENTED") latest.set(r.user.login, r.state);
   const attempts = (marker.attempts ?? []).map((a, i) => ({
     number: i + 1,
     sha: a.sha,
@@ -62319,7 +62589,7 @@ async function complete(env, config2, { pr, marker }, checks, files, approval, c
     number: attempts.length + 1,
     sha: pr.head.sha,
     outcome: "passed",
-    checks: checks.results.map((c) => ({
+    checks: (snap.checks ?? []).map((c) => ({
       name: c.name,
       conclusion: c.conclusion ?? "pending",
       ...c.url ? { url: c.url } : {}
@@ -62348,24 +62618,21 @@ async function complete(env, config2, { pr, marker }, checks, files, approval, c
       },
       marker,
       {
-        pullRequest: { number: pr.number, url: pr.html_url },
+        pullRequest: { number: pr.number, url: pr.url },
         issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
-        approver: approval.login,
+        approver,
         reviewers: [...latest].map(([login2, state]) => ({ login: login2, state })),
-        commits: commits.map((c) => ({
+        commits: facts.commits.map((c) => ({
           sha: c.sha,
           message: c.commit.message,
           url: c.html_url
         })),
         attempts,
-        files,
+        files: [...snap.files ?? []],
         now: env.now().toISOString()
       }
     );
-    if (!completion.ok) {
-      await replyOnIssue(gh, repo2, marker.issue, reply.planRequired(plan, completion.problems));
-      return { state: "plan-required", mode: "plan", pullRequest: pr.number };
-    }
+    if (!completion.ok) return { ok: false, problems: completion.problems };
     const commit = await createCommit(
       gh,
       repo2,
@@ -62373,46 +62640,33 @@ async function complete(env, config2, { pr, marker }, checks, files, approval, c
       completion.changes,
       completion.message
     );
-    try {
-      await gh.request("PATCH /repos/{owner}/{repo}/git/refs/{ref}", {
-        ...repo2,
-        ref: `heads/${pr.head.ref}`,
-        sha: commit,
-        force: false
-      });
-    } catch (error63) {
-      if (!isHttpError(error63, 422)) throw error63;
-      const head = await reader.branchHead(pr.head.ref);
-      if (!head || head === parent) throw error63;
-      env.log.info(`completion commit met a new head ${head.slice(0, 7)}; applying again`);
-      parent = head;
-      continue;
-    }
-    await showCheck(env, { sha: commit, ref: pr.head.ref }, void 0, {
-      view: {
-        mode: "plan",
-        node: "FinalVerify",
-        title: "Final verification",
-        next: "CI on the completion commit decides: green completes the phase, red goes back to implementation."
-      },
-      data: `;next=${completion.next?.number ?? ""}`
-    });
-    await replyOnIssue(gh, repo2, marker.issue, reply.completing(pr.number, completion.phase));
-    return {
-      state: "completing",
-      mode: "plan",
-      plan,
-      phase: completion.phase.number,
-      branch: pr.head.ref,
-      pullRequest: pr.number
-    };
+    if (await advanceBranch(gh, repo2, pr.head.ref, commit))
+      return {
+        ok: true,
+        commit,
+        phase: completion.phase,
+        ...completion.next ? { next: { number: completion.next.number } } : {}
+      };
+    const head = await reader.branchHead(pr.head.ref);
+    if (!head || head === parent)
+      throw new Error(`The lock branch ${pr.head.ref} refused the completion commit.`);
+    env.log.info(`completion commit met a new head ${head.slice(0, 7)}; applying again`);
+    parent = head;
   }
   throw new Error(
     `The lock branch ${pr.head.ref} kept moving; the completion commit was not applied.`
   );
 }
 
-// src/github/loop/verify.ts
+// src/github/loop/trust.ts
+async function trustedLoopPull(env, pr) {
+  if (!pr.head.ref.startsWith("coder/")) return { ignored: "not a coder-loop branch" };
+  const problem = loopPullProblem(pr, await env.identity());
+  if (problem) return { ignored: `pull request #${pr.number} is not the loop's: ${problem}` };
+  const marker = readMarker(pr.body);
+  if (!marker) return { ignored: `pull request #${pr.number} carries no coder-loop marker` };
+  return { pr, marker };
+}
 async function loopPullForHead(env, branch2, sha) {
   if (!branch2 || !branch2.startsWith("coder/")) return { ignored: "not a coder-loop branch" };
   const pr = await findPullRequest(env.gh, env.repo, branch2);
@@ -62421,289 +62675,223 @@ async function loopPullForHead(env, branch2, sha) {
     return { ignored: `old head ${sha.slice(0, 7)} (the head is ${pr.head.sha.slice(0, 7)})` };
   return trustedLoopPull(env, pr);
 }
-var viewBase = (marker) => ({ mode: marker.mode });
-var plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-async function evaluate(env, config2, { pr, marker }, options = {}) {
-  const { gh, repo: repo2 } = env;
-  const head = pr.head.sha;
-  const branch2 = pr.head.ref;
-  const outcome = {
-    state: "pending",
-    mode: marker.mode,
-    branch: branch2,
-    pullRequest: pr.number,
-    ...marker.plan ? { plan: marker.plan } : {},
-    ...marker.phase ? { phase: marker.phase } : {}
-  };
-  if (isEscalated(pr))
-    return { ...outcome, state: "escalated", reason: "escalated: waiting for /coder resume" };
-  const checks = await readHeadChecks(gh, repo2, head, await env.identity());
-  const own6 = checks.own;
-  const finalStep = own6?.node === "FinalVerify" || own6?.node === "End";
-  const gate = evaluateGate(checks.results, config2);
-  if (gate.verdict === "pending") {
-    if (!own6) {
-      await showCheck(env, { sha: head, ref: branch2 }, void 0, {
-        view: {
-          ...viewBase(marker),
-          node: "Verification",
-          title: "Verification: waiting for CI",
-          next: `Waiting for ${gate.waiting.length ? gate.waiting.join(", ") : "CI to report"}.`
-        }
-      });
-    }
-    return {
-      ...outcome,
-      state: "pending",
-      reason: gate.waiting.join(", ") || "no check has reported"
-    };
-  }
-  if (gate.verdict === "failed") {
-    if (own6?.conclusion === "failure" && !options.again)
-      return { ...outcome, state: "failed", reason: "already reported" };
-    return fail(
-      env,
-      config2,
-      { pr, marker },
-      checks,
-      gate.failing.map((c) => ({
-        name: c.name,
-        conclusion: c.conclusion ?? "failure",
-        ...c.url ? { url: c.url } : {}
-      }))
-    );
-  }
-  if (marker.mode === "quick") {
-    if (own6?.conclusion === "success" && !options.again)
-      return { ...outcome, state: "passed", reason: "already reported" };
-    await showCheck(env, { sha: head, ref: branch2 }, own6, {
-      view: {
-        mode: "quick",
-        node: "End",
-        title: "Quick mode: CI passed",
-        next: "Review and merge."
-      },
-      conclusion: "success"
-    });
-    await replyOnIssue(gh, repo2, marker.issue, reply.quickPassed(pr.number));
-    return { ...outcome, state: "passed" };
-  }
-  if (finalStep) {
-    if (own6?.conclusion === "success" && !options.again)
-      return { ...outcome, state: "complete", reason: "already reported" };
-    return finalVerificationPassed(env, config2, { pr, marker }, checks);
-  }
-  if (own6?.node === "CodeReview" && !options.again)
-    return { ...outcome, state: "code-review", reason: "already reported" };
-  const files = await pullRequestFiles(gh, repo2, pr.number);
-  if (!changesATest(
-    files.map((f) => f.path),
-    config2
-  )) {
-    if (own6?.conclusion === "failure" && !options.again)
-      return { ...outcome, state: "failed", reason: "already reported" };
-    return fail(
-      env,
-      config2,
-      { pr, marker },
-      checks,
-      [],
-      "Write failing test: the pull request changes no test file (`testPaths`)."
-    );
-  }
-  await showCheck(env, { sha: head, ref: branch2 }, own6, {
-    view: {
-      mode: "plan",
-      node: "CodeReview",
-      title: "Code review",
-      next: "CI passed. An approving review of this head completes the phase; changes requested send it back to implementation."
-    }
-  });
-  await requestReviews(gh, repo2, pr.number, config2.reviewers);
-  await replyOnIssue(gh, repo2, marker.issue, reply.ciPassed(pr.number, config2.reviewers));
-  const completed = await completeIfApproved(env, config2, { pr, marker }, files);
-  return completed ?? { ...outcome, state: "code-review" };
-}
-async function fail(env, config2, { pr, marker }, checks, failing, reason, agent) {
-  const { gh, repo: repo2 } = env;
-  const head = pr.head.sha;
-  const attempts = [
-    ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
-    { sha: head, checks: failing, ...reason ? { reason } : {}, ...agent ? { agent } : {} }
-  ];
-  const updated = { ...marker, attempts };
-  await setMarker(env, pr, updated);
-  const k = attempts.length;
-  const outcome = {
-    state: "failed",
-    mode: marker.mode,
-    branch: pr.head.ref,
-    pullRequest: pr.number,
-    reason: reason ?? `attempt ${k} of ${config2.maxRetries}`
-  };
-  if (marker.mode === "plan" && k >= config2.maxRetries) {
-    await escalate(
-      env,
-      config2,
-      { pr, marker: updated },
-      checks,
-      `${plural2(k, "failed CI attempt")} (the limit is ${config2.maxRetries})`,
-      failing.map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ""}`).concat(reason ? [reason] : [])
-    );
-    return { ...outcome, state: "escalated" };
-  }
-  const handOff = k < config2.maxRetries ? agentHandOff(config2, {
-    node: "debug-fix",
-    repo: repo2,
-    branch: pr.head.ref,
-    headSha: head,
-    pullRequest: pr.number,
-    marker: updated,
-    attempt: k
-  }) : void 0;
-  const view = {
-    mode: marker.mode,
-    node: "Debug",
-    title: `Debug & Fix (attempt ${k} of ${config2.maxRetries})`,
-    next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
-    attempt: { number: k, of: config2.maxRetries }
-  };
-  await showCheck(env, { sha: head, ref: pr.head.ref }, checks.own, {
-    view: withAgent(view, handOff, env.repoUrl),
-    conclusion: "failure"
-  });
-  await replyOnIssue(
-    gh,
-    repo2,
-    marker.issue,
-    reply.ciFailed(pr.number, k, config2.maxRetries, failing, reason)
-  );
-  if (handOff) await sendAgentDispatch(gh, repo2, handOff);
-  return handOff ? { ...outcome, reason: `${outcome.reason}; handed to the coding agent` } : outcome;
-}
-async function agentRunFailed(env, config2, handOff, reason) {
-  const loop = await loopPullForHead(env, handOff.branch, handOff.headSha);
-  if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
-  if (isEscalated(loop.pr)) return { state: "escalated", reason: "escalated" };
-  const checks = await readHeadChecks(env.gh, env.repo, handOff.headSha, await env.identity());
-  return fail(
-    env,
-    config2,
-    loop,
-    checks,
-    [],
-    `The coding agent (${handOff.node}, attempt ${handOff.attempt}) produced no commit: ${reason}`,
-    `${handOff.node}#${handOff.attempt}`
-  );
-}
-async function setMarker(env, pr, marker) {
-  await env.gh.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
-    ...env.repo,
-    pull_number: pr.number,
-    body: updateMarker(pr.body ?? "", marker)
-  });
-}
-async function escalate(env, config2, { pr, marker }, checks, reason, details) {
-  const { gh, repo: repo2 } = env;
-  try {
-    await gh.request("POST /repos/{owner}/{repo}/labels", {
-      ...repo2,
-      name: ESCALATED_LABEL,
-      color: "b60205",
-      description: "coder-loop: waiting for an architect"
-    });
-  } catch (error63) {
-    if (!isHttpError(error63, 422)) throw error63;
-  }
-  for (const issue4 of /* @__PURE__ */ new Set([pr.number, marker.issue])) {
-    await gh.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", {
-      ...repo2,
-      issue_number: issue4,
-      labels: [ESCALATED_LABEL]
-    });
-  }
-  await requestReviews(gh, repo2, pr.number, config2.architects);
-  await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, checks?.own, {
-    view: {
-      mode: marker.mode,
-      node: "Escalate",
-      title: "Escalated to architect",
-      next: `${reason}. Waiting for an architect; \`/coder resume\` continues.`
-    },
-    conclusion: "failure"
-  });
-  await replyOnIssue(
-    gh,
-    repo2,
-    marker.issue,
-    reply.escalated(pr.number, config2.architects, reason, details)
-  );
-}
-async function finalVerificationPassed(env, config2, { pr, marker }, checks) {
-  const { gh, repo: repo2 } = env;
-  let merged = false;
-  if (config2.autoMerge) {
-    try {
-      await gh.request("PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge", {
-        ...repo2,
-        pull_number: pr.number,
-        sha: pr.head.sha,
-        merge_method: "merge"
-      });
-      merged = true;
-    } catch (error63) {
-      if (!isHttpError(error63, 405) && !isHttpError(error63, 409)) throw error63;
-      env.log.warn(
-        `auto-merge of #${pr.number} refused: ${String(error63.message)}`
-      );
-    }
-  }
-  const phase = marker.phase ?? 0;
-  await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, checks.own, {
-    view: {
-      mode: "plan",
-      node: "End",
-      title: `Phase ${phase} complete`,
-      next: merged ? "Merged. `/coder next` takes the next phase." : "Merge this pull request; then `/coder next` takes the next phase."
-    },
-    conclusion: "success"
-  });
-  const nextNumber = /;next=(\d+)/.exec(checks.own?.externalId ?? "")?.[1];
-  const next = nextNumber ? { number: Number(nextNumber) } : void 0;
-  await replyOnIssue(
-    gh,
-    repo2,
-    marker.issue,
-    reply.phaseComplete(marker.plan ?? "", phase, pr.number, next, merged)
-  );
+
+// src/github/loop/pull.ts
+function pullContext(env, config2, loop) {
+  const { pr, marker } = loop;
   return {
-    state: "complete",
-    mode: "plan",
-    pullRequest: pr.number,
-    branch: pr.head.ref,
-    ...marker.plan ? { plan: marker.plan } : {},
-    ...marker.phase ? { phase: marker.phase } : {}
+    env,
+    config: config2,
+    loop,
+    snap: {
+      repo: env.repo,
+      repoUrl: env.repoUrl,
+      pr: {
+        number: pr.number,
+        url: pr.html_url,
+        body: pr.body ?? "",
+        head: { sha: pr.head.sha, ref: pr.head.ref },
+        escalated: isEscalated(pr)
+      },
+      marker
+    }
   };
+}
+async function readChecks(ctx) {
+  const { env } = ctx;
+  const checks = await readHeadChecks(env.gh, env.repo, ctx.snap.pr.head.sha, await env.identity());
+  ctx.ownRun = checks.own;
+  ctx.snap = {
+    ...ctx.snap,
+    ...checks.own ? {
+      own: {
+        node: checks.own.node,
+        ...checks.own.next !== void 0 ? { next: checks.own.next } : {},
+        conclusion: checks.own.conclusion
+      }
+    } : {},
+    checks: checks.results
+  };
+}
+async function commitsOf(ctx) {
+  ctx.commits ??= await pullCommits(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
+  return ctx.commits;
+}
+async function reviewsOf(ctx) {
+  ctx.reviews ??= await pullReviews(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
+  return ctx.reviews;
+}
+async function isArchitect(env, config2, login2) {
+  const { users, teams } = splitLogins(config2.architects);
+  if (users.some((u) => u.toLowerCase() === login2.toLowerCase())) return true;
+  for (const team of teams) if (await isTeamMember(env.gh, team, login2)) return true;
+  return false;
+}
+async function fill(ctx, need, found) {
+  switch (need) {
+    case "checks":
+      return readChecks(ctx);
+    case "files":
+      ctx.snap = {
+        ...ctx.snap,
+        files: await pullRequestFiles(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number)
+      };
+      return;
+    case "architects":
+      for (const a of found) a.architect ??= await isArchitect(ctx.env, ctx.config, a.login);
+      return;
+  }
+}
+async function approvalsOf(ctx, given) {
+  const candidates2 = [];
+  if (given) candidates2.push(given);
+  else {
+    const latest = /* @__PURE__ */ new Map();
+    for (const r of await reviewsOf(ctx))
+      if (r.user && r.state !== "COMMENTED" && r.state !== "PENDING")
+        latest.set(r.user.login.toLowerCase(), r);
+    for (const r of latest.values()) {
+      if (r.state !== "APPROVED" || r.commit_id !== ctx.snap.pr.head.sha || isBot(r.user)) continue;
+      const permission = await readPermission(ctx.env.gh, ctx.env.repo, r.user.login);
+      if (mayCommand(permission)) candidates2.push({ login: r.user.login, permission });
+    }
+  }
+  if (candidates2.length === 0) return [];
+  const pushed2 = pushers(await commitsOf(ctx), await ctx.env.identity());
+  return candidates2.map((c) => ({ ...c, pushed: pushed2.has(c.login.toLowerCase()) }));
+}
+async function run(ctx, decide, given) {
+  let decision = decide(ctx.snap);
+  while ("need" in decision) {
+    await fill(ctx, decision.need, []);
+    decision = decide(ctx.snap);
+  }
+  const first = await apply(ctx, decision.effects, decision.outcome);
+  if (decision.then !== "approvals") return first;
+  const found = await approvalsOf(ctx, given);
+  let next = approvals(ctx.snap, ctx.config, found);
+  while ("need" in next) {
+    await fill(ctx, next.need, found);
+    next = approvals(ctx.snap, ctx.config, found);
+  }
+  if (next.effects.length === 0) return first;
+  return apply(ctx, next.effects, next.outcome);
+}
+async function apply(ctx, effects, outcome) {
+  const { env } = ctx;
+  const { gh, repo: repo2 } = env;
+  const { pr, marker } = ctx.snap;
+  let merged;
+  let result = outcome;
+  for (const effect of effects) {
+    if ("when" in effect && effect.when && effect.when !== (merged ? "merged" : "not-merged"))
+      continue;
+    switch (effect.kind) {
+      case "check":
+        await showCheck(
+          env,
+          { sha: effect.sha ?? pr.head.sha, ref: pr.head.ref },
+          effect.sha ? void 0 : ctx.ownRun,
+          {
+            view: effect.view,
+            ...effect.conclusion ? { conclusion: effect.conclusion } : {},
+            ...effect.next !== void 0 ? { next: effect.next } : {}
+          }
+        );
+        break;
+      case "reply":
+        await replyOnIssue(gh, repo2, effect.to ?? marker.issue, effect.body);
+        break;
+      case "marker": {
+        const body = updateMarker(ctx.snap.pr.body, effect.marker);
+        await setPullBody(gh, repo2, pr.number, body);
+        ctx.snap = { ...ctx.snap, marker: effect.marker, pr: { ...ctx.snap.pr, body } };
+        break;
+      }
+      case "requestReviews":
+        await requestReviews(gh, repo2, pr.number, effect.names);
+        break;
+      case "label":
+        await labelEscalated(gh, repo2, [pr.number, marker.issue]);
+        break;
+      case "unlabel":
+        await clearEscalated(gh, repo2, [pr.number, marker.issue]);
+        ctx.snap = { ...ctx.snap, pr: { ...ctx.snap.pr, escalated: false } };
+        break;
+      case "dispatch":
+        await sendAgentDispatch(gh, repo2, effect.payload);
+        break;
+      case "merge": {
+        const answer = await mergePull(gh, repo2, pr.number, pr.head.sha);
+        merged = answer.merged;
+        if (!answer.merged) env.log.warn(`auto-merge of #${pr.number} refused: ${answer.message}`);
+        break;
+      }
+      case "deleteBranch":
+        await deleteBranch(gh, repo2, pr.head.ref);
+        break;
+      case "complete": {
+        const done2 = await completionCommit(env, ctx.config, ctx.snap, effect.approver, {
+          reviews: await reviewsOf(ctx),
+          commits: await commitsOf(ctx)
+        });
+        if (!done2.ok) {
+          await replyOnIssue(
+            gh,
+            repo2,
+            marker.issue,
+            reply.planRequired(marker.plan ?? "", done2.problems)
+          );
+          return {
+            state: "plan-required",
+            node: "ValidateContext",
+            mode: "plan",
+            pullRequest: pr.number
+          };
+        }
+        await showCheck(env, { sha: done2.commit, ref: pr.head.ref }, void 0, {
+          view: {
+            mode: "plan",
+            node: "FinalVerify",
+            title: "Final verification",
+            next: "CI on the completion commit decides: green completes the phase, red goes back to implementation."
+          },
+          ...done2.next ? { next: done2.next.number } : {}
+        });
+        await replyOnIssue(gh, repo2, marker.issue, reply.completing(pr.number, done2.phase));
+        result = { ...result, phase: done2.phase.number };
+        break;
+      }
+    }
+  }
+  return result;
+}
+async function evaluate(env, config2, loop, options = {}) {
+  return run(pullContext(env, config2, loop), (snap) => verification(snap, config2, options));
+}
+async function agentRunFailed(env, config2, handOff2, reason) {
+  const loop = await loopPullForHead(env, handOff2.branch, handOff2.headSha);
+  if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
+  if (isEscalated(loop.pr)) return { state: "escalated", node: "Escalate", reason: "escalated" };
+  return run(
+    pullContext(env, config2, loop),
+    (snap) => debugFix(
+      snap,
+      config2,
+      [],
+      `The coding agent (${handOff2.node}, attempt ${handOff2.attempt}) produced no commit: ${reason}`,
+      `${handOff2.node}#${handOff2.attempt}`
+    )
+  );
 }
 
 // src/github/loop/resume.ts
 async function loopPulls(env, issue4) {
-  const { gh, repo: repo2 } = env;
   let pulls;
   if (issue4.isPullRequest) {
-    const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
-      ...repo2,
-      pull_number: issue4.number
-    });
-    pulls = data.state === "open" ? [data] : [];
-  } else {
-    const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls", {
-      ...repo2,
-      state: "open",
-      per_page: 100
-    });
-    pulls = data;
-  }
+    const pr = await getPull(env.gh, env.repo, issue4.number);
+    pulls = pr.state === "open" ? [pr] : [];
+  } else pulls = await openPulls(env.gh, env.repo);
   const found = [];
   for (const pr of pulls) {
     const loop = await trustedLoopPull(env, pr);
@@ -62713,50 +62901,23 @@ async function loopPulls(env, issue4) {
   return found;
 }
 async function retryOrResume(env, config2, command, issue4) {
-  const { gh, repo: repo2 } = env;
   const pulls = await loopPulls(env, issue4);
   if (pulls.length === 0) {
-    await replyOnIssue(gh, repo2, issue4.number, reply.noLoopPullRequest());
+    await replyOnIssue(env.gh, env.repo, issue4.number, reply.noLoopPullRequest());
     return { state: "no-pull-request" };
   }
   let last = { state: "ignored" };
-  for (const { pr, marker } of pulls) {
+  for (const loop of pulls) {
+    const ctx = pullContext(env, config2, loop);
     if (command === "retry") {
-      if (isEscalated(pr)) {
-        await replyOnIssue(
-          gh,
-          repo2,
-          issue4.number,
-          reply.escalated(pr.number, config2.architects, "still escalated", [
-            "Run `/coder resume` to clear the escalation first."
-          ])
-        );
-        last = { state: "escalated", pullRequest: pr.number };
-        continue;
-      }
-      last = await evaluate(env, config2, { pr, marker }, { again: true });
+      last = await run(ctx, (snap) => retry(snap, config2, issue4.number));
       continue;
     }
-    if (!isEscalated(pr)) {
-      await replyOnIssue(gh, repo2, issue4.number, reply.notEscalated(pr.number));
-      last = { state: "not-escalated", pullRequest: pr.number };
-      continue;
-    }
-    await clearEscalated(gh, repo2, [pr.number, marker.issue]);
-    const fresh = { ...marker, attempts: [], reviewRounds: [] };
-    const body = updateMarker(pr.body ?? "", fresh);
-    await gh.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
-      ...repo2,
-      pull_number: pr.number,
-      body
-    });
-    await replyOnIssue(gh, repo2, marker.issue, reply.resumed(pr.number));
-    const cleared = {
-      ...pr,
-      body,
-      labels: (pr.labels ?? []).filter((l) => l.name !== ESCALATED_LABEL)
-    };
-    last = await evaluate(env, config2, { pr: cleared, marker: fresh }, { again: true });
+    const cleared = resume(ctx.snap, issue4.number);
+    if ("need" in cleared) throw new Error("resume needs nothing read");
+    last = await apply(ctx, cleared.effects, cleared.outcome);
+    if (cleared.outcome.state !== "resumed") continue;
+    last = await run(ctx, (snap) => verification(snap, config2, { again: true }));
   }
   return last;
 }
@@ -62950,91 +63111,73 @@ async function onPullRequest(env, payload) {
   if (isBot(payload.sender)) return { state: "ignored", reason: "pull request event by a bot" };
   const loop = await trustedLoopPull(env, payload.pull_request);
   if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
+  const where = {
+    issue: loop.marker.issue,
+    pullRequest: loop.pr.number,
+    what: `pull_request.${payload.action}`
+  };
+  if (!mayCommand(await readPermission(env.gh, env.repo, payload.sender.login)))
+    return {
+      state: "ignored",
+      reason: `pull_request.${payload.action} by @${payload.sender.login}, who lacks write access`
+    };
+  if (payload.action === "closed") {
+    return tellOnFailure(env, where, async () => {
+      const config2 = await configOrLog(env);
+      const ctx = pullContext(env, config2 ?? DEFAULT_CONFIG, loop);
+      return run(ctx, (snap) => closed(snap, config2, payload.pull_request.merged === true));
+    });
+  }
+  return tellOnFailure(env, where, async () => {
+    const config2 = loop.marker.mode === "quick" ? await configOrLog(env) : void 0;
+    const ctx = pullContext(env, config2 ?? DEFAULT_CONFIG, loop);
+    return run(ctx, (snap) => pushed(snap, loop.marker.mode === "quick" ? config2 : DEFAULT_CONFIG));
+  });
+}
+
+// src/github/loop/review.ts
+async function onReview(env, payload) {
+  if (payload.action !== "submitted")
+    return { state: "ignored", reason: `pull_request_review.${payload.action}` };
+  const reviewer = payload.review.user;
+  if (!reviewer || isBot(reviewer)) return { state: "ignored", reason: "review by a bot" };
+  const state = payload.review.state.toLowerCase();
+  if (state !== "approved" && state !== "changes_requested")
+    return { state: "ignored", reason: `review ${state}` };
+  const loop = await trustedLoopPull(env, payload.pull_request);
+  if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
+  const { pr, marker } = loop;
+  if (marker.mode === "quick")
+    return { state: "ignored", reason: "quick mode: CI is the only gate" };
+  const kind = state === "approved" ? "approval" : "changes";
+  const permission = await readPermission(env.gh, env.repo, reviewer.login);
+  const standing = reviewStanding({ ...reviewer, permission, pushed: false }, kind, true);
+  if (!standing.counts) return { state: "ignored", reason: standing.why };
   return tellOnFailure(
     env,
-    {
-      issue: loop.marker.issue,
-      pullRequest: loop.pr.number,
-      what: `pull_request.${payload.action}`
-    },
-    () => pullRequestEvent(env, payload, loop)
-  );
-}
-async function pullRequestEvent(env, payload, { pr, marker }) {
-  const { gh, repo: repo2 } = env;
-  const outcome = {
-    state: "ignored",
-    mode: marker.mode,
-    branch: pr.head.ref,
-    pullRequest: pr.number
-  };
-  if (payload.action === "closed") {
-    if (!mayCommand(await readPermission(gh, repo2, payload.sender.login)))
-      return { ...outcome, reason: `closed by @${payload.sender.login}, who lacks write access` };
-    const config2 = await configOrLog(env);
-    const merged = payload.pull_request.merged === true;
-    const deleteBranch = !merged || (config2?.deleteBranchOnMerge ?? true);
-    if (deleteBranch) {
-      try {
-        await gh.request("DELETE /repos/{owner}/{repo}/git/refs/{ref}", {
-          ...repo2,
-          ref: `heads/${pr.head.ref}`
-        });
-      } catch (error63) {
-        if (!isHttpError(error63, 422) && !isHttpError(error63, 404)) throw error63;
+    { issue: marker.issue, pullRequest: pr.number, what: `@${reviewer.login}'s review` },
+    async () => {
+      const { config: config2, problems } = await env.loadConfig();
+      if (!config2) {
+        await replyOnIssue(env.gh, env.repo, marker.issue, reply.configInvalid(problems));
+        return { state: "config-invalid" };
       }
-    }
-    await replyOnIssue(
-      gh,
-      repo2,
-      marker.issue,
-      reply.prClosed(pr.number, merged, pr.head.ref, deleteBranch)
-    );
-    return { ...outcome, state: merged ? "merged" : "closed" };
-  }
-  if (payload.action === "synchronize") {
-    const checks = await readHeadChecks(gh, repo2, pr.head.sha, await env.identity());
-    if (!checks.own) {
-      await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, void 0, {
-        view: {
-          mode: marker.mode,
-          node: "Verification",
-          title: "Verification: waiting for CI",
-          next: "CI runs on this head; the gate decides when it completes."
-        }
+      const ctx = pullContext(env, config2, loop);
+      const architect = ctx.snap.pr.escalated && kind === "approval" ? await isArchitect(env, config2, reviewer.login) : void 0;
+      const facts = {
+        login: reviewer.login,
+        permission,
+        kind,
+        commit: payload.review.commit_id,
+        ...architect !== void 0 ? { architect } : {}
+      };
+      return run(ctx, (snap) => codeReview(snap, config2, facts), {
+        login: reviewer.login,
+        permission,
+        ...architect !== void 0 ? { architect } : {}
       });
     }
-    if (marker.mode === "quick") {
-      const config2 = await configOrLog(env);
-      if (!config2) return { ...outcome, state: "config-invalid" };
-      const files = await pullRequestFiles(gh, repo2, pr.number);
-      const lines = files.reduce((n, f) => n + f.additions + f.deletions, 0);
-      const grew = files.length > config2.quick.maxFiles || lines >= config2.quick.maxLines;
-      if (grew && !(pr.body ?? "").includes("<!-- coder-loop:grew -->")) {
-        await gh.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
-          ...repo2,
-          pull_number: pr.number,
-          body: `${pr.body ?? ""}
-<!-- coder-loop:grew -->`
-        });
-        await replyOnIssue(
-          gh,
-          repo2,
-          marker.issue,
-          reply.quickGrew(
-            pr.number,
-            files.length,
-            lines,
-            config2.quick.maxFiles,
-            config2.quick.maxLines
-          )
-        );
-        return { ...outcome, state: "quick-grew" };
-      }
-    }
-    return { ...outcome, state: "verification" };
-  }
-  return { ...outcome, reason: `pull_request.${payload.action}` };
+  );
 }
 
 // src/github/loop/payloads.ts
@@ -63179,17 +63322,17 @@ async function applyStep(input2) {
   const { gh, repo: repo2, payload } = input2;
   const pr = await agentPullRequest(gh, repo2, payload, input2.identity);
   if ("reason" in pr) return { state: "ignored", reason: pr.reason, failedAttempt: false };
-  const run2 = await readChangeSet(input2.changesDir);
-  if (typeof run2 === "string") {
-    await replyOnIssue(gh, repo2, payload.pullRequest, agentReply.failed(payload, run2, ""));
-    return { state: "agent-failed", failedAttempt: true, reason: run2 };
+  const run3 = await readChangeSet(input2.changesDir);
+  if (typeof run3 === "string") {
+    await replyOnIssue(gh, repo2, payload.pullRequest, agentReply.failed(payload, run3, ""));
+    return { state: "agent-failed", failedAttempt: true, reason: run3 };
   }
   let summary3 = "";
   try {
     summary3 = await readFile(join(input2.changesDir, "summary.md"), "utf8");
   } catch {
   }
-  return applyAgentRun(gh, repo2, payload, run2, summary3, input2.plansDir);
+  return applyAgentRun(gh, repo2, payload, run3, summary3, input2.plansDir);
 }
 
 // src/action/agent/step.ts
@@ -63342,9 +63485,9 @@ async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, ide
 `);
   }
   if (payload.node === "review-fix") {
-    const review2 = await readReviewToFix(gh, repo2, payload.pullRequest, payload.headSha);
-    if (review2) input2.review = review2;
-    await write("review-comments.json", `${JSON.stringify(review2 ?? null, null, 2)}
+    const review = await readReviewToFix(gh, repo2, payload.pullRequest, payload.headSha);
+    if (review) input2.review = review;
+    await write("review-comments.json", `${JSON.stringify(review ?? null, null, 2)}
 `);
   }
   await writeFile2(dirs.prompt, buildPrompt(input2));
@@ -63394,7 +63537,7 @@ function runAgent(command, options, echo = (chunk) => process.stdout.write(chunk
       clearTimeout(kill);
       signalGroup(child.pid, "SIGKILL");
       let finished = false;
-      const done = () => {
+      const done2 = () => {
         if (finished) return;
         finished = true;
         clearTimeout(wait);
@@ -63402,8 +63545,8 @@ function runAgent(command, options, echo = (chunk) => process.stdout.write(chunk
         child.stderr.destroy();
         resolve3({ exitCode, signal, timedOut, outputTail: tail.toString("utf8") });
       };
-      const wait = setTimeout(done, 2e3);
-      child.once("close", done);
+      const wait = setTimeout(done2, 2e3);
+      child.once("close", done2);
     });
   });
 }
@@ -63423,9 +63566,9 @@ function agentEnvironment(env, agent, coder) {
   }
   return { ...out, ...coder };
 }
-async function writeResult(dir, run2, summary3) {
+async function writeResult(dir, run3, summary3) {
   await mkdir3(dir, { recursive: true });
-  await writeFile3(join4(dir, "changes.json"), `${JSON.stringify(run2)}
+  await writeFile3(join4(dir, "changes.json"), `${JSON.stringify(run3)}
 `);
   await writeFile3(join4(dir, "summary.md"), summary3.endsWith("\n") ? summary3 : `${summary3}
 `);
@@ -63479,7 +63622,7 @@ async function agentStep(input2) {
   log.info(
     `coder-loop agent: ${payload.node} (attempt ${payload.attempt}), up to ${agent.timeoutMinutes} min`
   );
-  const run2 = await runAgent(agent.command, {
+  const run3 = await runAgent(agent.command, {
     cwd: workspace,
     env,
     timeoutMs: agentTimeoutMs(agent, input2.env)
@@ -63489,18 +63632,18 @@ async function agentStep(input2) {
     const bytes = await readFile2(join4(dirs.output, "summary.md"));
     summary3 = bytes.subarray(0, MAX_SUMMARY_BYTES).toString("utf8");
   } catch {
-    summary3 = run2.outputTail.slice(-OUTPUT_TAIL_CHARS);
+    summary3 = run3.outputTail.slice(-OUTPUT_TAIL_CHARS);
   }
   summary3 = sanitizeUntrusted(summary3, secrets);
   let outcome;
   let reason;
   let changes = [];
-  if (run2.timedOut) {
+  if (run3.timedOut) {
     outcome = "timed-out";
     reason = `was stopped after ${agent.timeoutMinutes} minutes (its process group was killed)`;
-  } else if (run2.exitCode !== 0) {
+  } else if (run3.exitCode !== 0) {
     outcome = "failed";
-    reason = run2.exitCode === null ? `was ended by ${run2.signal ?? "a signal"}` : `exited with code ${run2.exitCode}`;
+    reason = run3.exitCode === null ? `was ended by ${run3.signal ?? "a signal"}` : `exited with code ${run3.exitCode}`;
   } else {
     changes = await collectChanges(workspace, payload.headSha);
     outcome = changes.length ? "changed" : "no-change";
@@ -64845,7 +64988,7 @@ async function requestWithGraphqlErrorHandling(state, octokit, request2, options
   }
   return response;
 }
-function retry(octokit, octokitOptions) {
+function retry2(octokit, octokitOptions) {
   const state = Object.assign(
     {
       enabled: true,
@@ -64872,7 +65015,7 @@ function retry(octokit, octokitOptions) {
   }
   return retryPlugin;
 }
-retry.VERSION = VERSION5;
+retry2.VERSION = VERSION5;
 
 // node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var import_light2 = __toESM(require_light(), 1);
@@ -65107,7 +65250,7 @@ throttling.triggersNotification = triggersNotification;
 // src/action/octokit.ts
 var RETRIES = 2;
 var ActionOctokit = Octokit.plugin(
-  retry,
+  retry2,
   throttling,
   pinApiVersion,
   requestTimeout()
@@ -65176,7 +65319,7 @@ function summary2(outcome, event) {
   return lines.join("\n");
 }
 var STEPS = ["loop", "agent", "apply"];
-async function run(env = process.env) {
+async function run2(env = process.env) {
   try {
     const token = getInput("token");
     const configPath = getInput("config-path") || CONFIG_PATH;
@@ -65325,5 +65468,5 @@ async function runAgentSide(step, side) {
 }
 
 // src/action/index.ts
-await run();
+await run2();
 //# sourceMappingURL=index.js.map

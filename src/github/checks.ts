@@ -1,13 +1,15 @@
 import {
   CHECK_NAME,
   checkRunOutput,
+  decodeCheckState,
+  encodeCheckState,
   encodePath,
   isOwnCheckRun,
   type CheckResult,
   type CheckRunView,
   type LoopIdentity,
-  type NodeId,
 } from '../core/index.js';
+import type { NodeId } from '../core/index.js';
 import type { GitHub, Repo } from './client.js';
 import { checkRunRefused, ownFromStatus, writeLoopStatus } from './status.js';
 
@@ -15,8 +17,10 @@ import { checkRunRefused, ownFromStatus, writeLoopStatus } from './status.js';
 export interface OwnCheckRun {
   id: number;
   node: NodeId | undefined;
-  /** `external_id` as written: the node, then `;key=value` data. */
+  /** `external_id` as written: the node, then `;next=N` (see `decodeCheckState`). */
   externalId: string;
+  /** The next phase, kept by the completion step for final verification. */
+  next?: number;
   conclusion: string | null;
   /** Kept in the `coder-loop` commit status: the token may not write check runs (status.ts). */
   commitStatus?: true;
@@ -90,7 +94,7 @@ export async function readHeadChecks(
       ? {
           own: {
             id: Number(mine.id),
-            node: ((mine.external_id ?? '').split(';')[0] || undefined) as NodeId | undefined,
+            ...decodeCheckState(mine.external_id),
             externalId: mine.external_id ?? '',
             conclusion: mine.conclusion,
           },
@@ -104,8 +108,8 @@ export interface CheckRunWrite {
   view: CheckRunView;
   /** Absent while the loop waits; success only when the phase is complete. */
   conclusion?: 'success' | 'failure';
-  /** Data for later events, after the node in `external_id` (`;next=2`). */
-  data?: string;
+  /** The next phase, kept beside the node for final verification. */
+  next?: number;
 }
 
 /**
@@ -127,7 +131,7 @@ export async function writeCheckRun(
   statusFallback: () => Promise<boolean> = async () => true,
 ): Promise<void> {
   const fields = {
-    external_id: `${write.view.node}${write.data ?? ''}`,
+    external_id: encodeCheckState({ node: write.view.node, next: write.next }),
     output: checkRunOutput(write.view, repoUrl, ref),
     ...(write.conclusion
       ? { status: 'completed' as const, conclusion: write.conclusion }

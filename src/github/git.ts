@@ -159,3 +159,40 @@ export async function createLockRef(
     return current === sha ? { acquired: true } : { acquired: false, sha: current };
   }
 }
+
+/**
+ * Moves a branch to `sha` compare-and-swap (`force: false`): GitHub refuses (422) unless `sha`
+ * descends from the branch head. Returns false when refused, so the caller can re-apply on the
+ * new head.
+ */
+export async function advanceBranch(
+  gh: GitHub,
+  repo: Repo,
+  branch: string,
+  sha: string,
+): Promise<boolean> {
+  try {
+    await gh.request('PATCH /repos/{owner}/{repo}/git/refs/{ref}', {
+      ...repo,
+      ref: `heads/${branch}`,
+      sha,
+      force: false,
+    });
+    return true;
+  } catch (error) {
+    if (isHttpError(error, 422)) return false;
+    throw error;
+  }
+}
+
+/** Deletes a branch; one already gone (a retried request) is no error. */
+export async function deleteBranch(gh: GitHub, repo: Repo, branch: string): Promise<void> {
+  try {
+    await gh.request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', {
+      ...repo,
+      ref: `heads/${branch}`,
+    });
+  } catch (error) {
+    if (!isHttpError(error, 422) && !isHttpError(error, 404)) throw error;
+  }
+}

@@ -60,3 +60,22 @@ export async function readPermission(gh: GitHub, repo: Repo, login: string): Pro
     throw error;
   }
 }
+
+/** Whether a login is an active member of an organisation's team. */
+export async function isTeamMember(
+  gh: GitHub,
+  team: { org: string; slug: string },
+  login: string,
+): Promise<boolean> {
+  try {
+    const { data } = await gh.request('GET /orgs/{org}/teams/{team_slug}/memberships/{username}', {
+      org: team.org,
+      team_slug: team.slug,
+      username: login,
+    });
+    return data.state === 'active';
+  } catch (error) {
+    if (isHttpError(error, 404)) return false;
+    throw error;
+  }
+}

@@ -111,3 +111,111 @@ export async function requestReviews(
     team_reviewers: teams.map((t) => t.slug),
   });
 }
+
+/** Rewrites a PR's body (where the loop keeps its marker). */
+export async function setPullBody(gh: GitHub, repo: Repo, pr: number, body: string): Promise<void> {
+  await gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+    ...repo,
+    pull_number: pr,
+    body,
+  });
+}
+
+/** Closes a PR (`/coder release`). */
+export async function closePull(gh: GitHub, repo: Repo, pr: number): Promise<void> {
+  await gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+    ...repo,
+    pull_number: pr,
+    state: 'closed',
+  });
+}
+
+/** One PR by number. */
+export async function getPull(gh: GitHub, repo: Repo, pr: number): Promise<PullRequest> {
+  const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+    ...repo,
+    pull_number: pr,
+  });
+  return data;
+}
+
+/** The repository's open PRs (the first 100). */
+export async function openPulls(gh: GitHub, repo: Repo): Promise<PullRequest[]> {
+  const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls', {
+    ...repo,
+    state: 'open',
+    per_page: 100,
+  });
+  return data;
+}
+
+/**
+ * Merges a PR at `sha`. A refusal GitHub explains — 405 (not mergeable: a required review is
+ * missing) or 409 (the head moved) — is an answer, not an error: false, with GitHub's message.
+ */
+export async function mergePull(
+  gh: GitHub,
+  repo: Repo,
+  pr: number,
+  sha: string,
+): Promise<{ merged: boolean; message?: string }> {
+  try {
+    await gh.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', {
+      ...repo,
+      pull_number: pr,
+      sha,
+      merge_method: 'merge',
+    });
+    return { merged: true };
+  } catch (error) {
+    if (!isHttpError(error, 405) && !isHttpError(error, 409)) throw error;
+    return { merged: false, message: String((error as { message?: unknown }).message) };
+  }
+}
+
+/** The escalation label on a PR and its issue; the label is created in the repository if missing. */
+export async function labelEscalated(
+  gh: GitHub,
+  repo: Repo,
+  numbers: readonly number[],
+): Promise<void> {
+  try {
+    await gh.request('POST /repos/{owner}/{repo}/labels', {
+      ...repo,
+      name: ESCALATED_LABEL,
+      color: 'b60205',
+      description: 'coder-loop: waiting for an architect',
+    });
+  } catch (error) {
+    if (!isHttpError(error, 422)) throw error; // already exists
+  }
+  for (const issue of new Set(numbers)) {
+    await gh.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+      ...repo,
+      issue_number: issue,
+      labels: [ESCALATED_LABEL],
+    });
+  }
+}
+
+/** A PR's reviews (the first 100), oldest first. */
+export async function pullReviews(gh: GitHub, repo: Repo, pr: number) {
+  const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
+    ...repo,
+    pull_number: pr,
+    per_page: 100,
+  });
+  return data;
+}
+export type PullReviews = Awaited<ReturnType<typeof pullReviews>>;
+
+/** A PR's commits (the first 100), oldest first. */
+export async function pullCommits(gh: GitHub, repo: Repo, pr: number) {
+  const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/commits', {
+    ...repo,
+    pull_number: pr,
+    per_page: 100,
+  });
+  return data;
+}
+export type PullCommits = Awaited<ReturnType<typeof pullCommits>>;

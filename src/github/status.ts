@@ -1,4 +1,4 @@
-import { CHECK_NAME, type CheckRunView, type NodeId } from '../core/index.js';
+import { CHECK_NAME, decodeCheckState, type CheckRunView, type NodeId } from '../core/index.js';
 import type { GitHub, Repo } from './client.js';
 
 /**
@@ -27,12 +27,14 @@ export function statusDescription(externalId: string, view: CheckRunView): strin
 /** The loop's own state read back from its commit status, if it keeps one on the head. */
 export function ownFromStatus(
   statuses: readonly { context: string; state: string; description?: string | null }[],
-): { node: NodeId | undefined; externalId: string; conclusion: string | null } | undefined {
+):
+  | { node: NodeId | undefined; next?: number; externalId: string; conclusion: string | null }
+  | undefined {
   const mine = statuses.find((s) => s.context === CHECK_NAME);
   const externalId = /^\[([^\]]*)\]/.exec(mine?.description ?? '')?.[1];
   if (!mine || externalId === undefined) return undefined;
   return {
-    node: (externalId.split(';')[0] || undefined) as NodeId | undefined,
+    ...decodeCheckState(externalId),
     externalId,
     conclusion: mine.state === 'pending' ? null : mine.state,
   };

@@ -82,6 +82,14 @@ describe('the Dockerfile', () => {
 
     beforeAll(async () => {
       root = await mkdtemp(join(tmpdir(), 'coder-loop-image-'));
+      // The image's steps clean their npm cache (`npm cache clean --force`): they get a copy of
+      // this machine's cache (hard links, so it costs no space), never the cache itself, which
+      // other suites use at the same time.
+      const cache = join(process.env.HOME ?? '/root', '.npm', '_cacache');
+      await mkdir(join(root, 'npm-cache'), { recursive: true });
+      await new Promise<void>((resolve) =>
+        execFile('cp', ['-al', cache, join(root, 'npm-cache', '_cacache')], () => resolve()),
+      );
     });
     afterAll(async () => {
       await app?.stop();
@@ -95,7 +103,9 @@ describe('the Dockerfile', () => {
       const env: Record<string, string | undefined> = {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
-        // The npm cache of this machine stands in for the registry round trips of a fresh image.
+        // A copy of this machine's npm cache stands in for the registry round trips of a fresh
+        // image.
+        npm_config_cache: join(root, 'npm-cache'),
         npm_config_prefer_offline: 'true',
       };
       const inside = (p: string) =>

@@ -43,3 +43,26 @@ export function checkRunOutput(
   ].join('\n');
   return { title: view.title, summary, text };
 }
+
+/**
+ * The loop's state on a head, as the check run keeps it in `external_id` (and the commit-status
+ * fallback in brackets): the flowchart node, then `;next=<N>` after the completion step. The one
+ * place it is written and read.
+ */
+export interface CheckState {
+  node: NodeId | undefined;
+  next?: number;
+}
+
+export function encodeCheckState(state: { node: NodeId; next?: number | undefined }): string {
+  return state.next === undefined ? state.node : `${state.node};next=${state.next}`;
+}
+
+export function decodeCheckState(text: string | null | undefined): CheckState {
+  const [node, ...data] = (text ?? '').split(';');
+  const next = data.map((d) => /^next=(\d+)$/.exec(d)?.[1]).find((n) => n !== undefined);
+  return {
+    node: node && node in NODES ? (node as NodeId) : undefined,
+    ...(next !== undefined ? { next: Number(next) } : {}),
+  };
+}

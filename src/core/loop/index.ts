@@ -8,3 +8,5 @@ export * from './complete.js';
 export * from './actors.js';
 export * from './trust.js';
 export * from './handoff.js';
+export * from './outcome.js';
+export * from './pull.js';

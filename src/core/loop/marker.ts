@@ -14,6 +14,8 @@ export interface LoopMarker {
   attempts?: Attempt[];
   /** Heads a counting reviewer asked changes on, handed to the agent: the review rounds. */
   reviewRounds?: string[];
+  /** Quick mode: the PR outgrew the quick limits and plan mode was proposed (once). */
+  grew?: true;
 }
 
 export interface Attempt {

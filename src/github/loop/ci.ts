@@ -1,19 +1,20 @@
 import {
   CHECK_NAME,
+  closed,
+  DEFAULT_CONFIG,
   isBot,
   isOwnCheckRun,
   mayCommand,
-  reply,
+  pushed,
   type Config,
+  type LoopOutcome,
 } from '../../core/index.js';
-import { isHttpError } from '../client.js';
-import { keepsStatus, readHeadChecks } from '../checks.js';
-import { replyOnIssue } from '../issues.js';
-import { pullRequestFiles, type PullRequest } from '../pulls.js';
+import { keepsStatus } from '../checks.js';
 import { readPermission } from '../identity.js';
-import { showCheck, tellOnFailure, type LoopEnv, type LoopOutcome } from './env.js';
-import { trustedLoopPull, type LoopPull } from './trust.js';
-import { evaluate, loopPullForHead } from './verify.js';
+import type { PullRequest } from '../pulls.js';
+import { tellOnFailure, type LoopEnv } from './env.js';
+import { evaluate, pullContext, run } from './pull.js';
+import { loopPullForHead, trustedLoopPull } from './trust.js';
 
 /** Which head a CI event is about: its branch (when the payload names one) and commit. */
 export interface CiHead {
@@ -113,9 +114,10 @@ export interface PullRequestPayload {
 }
 
 /**
- * `pull_request`: `synchronize` (a push to a loop PR) puts the loop's check run on the new head
- * and, in quick mode, proposes plan mode once the change outgrows the quick limits; `closed`
- * frees the lock (the branch) and tells the orchestrator.
+ * `pull_request`: `synchronize` (a push to a loop PR) and `closed` (the lock freed), decided by
+ * `pushed` and `closed`. A bot's push or close writes nothing; the sender's permission is read
+ * first, and only write, maintain or admin moves anything (triage can close a PR; a push to the
+ * repository needs write access, but the event is taken at its word only once checked).
  */
 export async function onPullRequest(
   env: LoopEnv,
@@ -123,103 +125,29 @@ export async function onPullRequest(
 ): Promise<LoopOutcome> {
   if (payload.action !== 'closed' && payload.action !== 'synchronize')
     return { state: 'ignored', reason: `pull_request.${payload.action}` };
-  // A bot's push or close writes nothing: the loop's own (it has said what happened) or another's.
   if (isBot(payload.sender)) return { state: 'ignored', reason: 'pull request event by a bot' };
   const loop = await trustedLoopPull(env, payload.pull_request);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
-  return tellOnFailure(
-    env,
-    {
-      issue: loop.marker.issue,
-      pullRequest: loop.pr.number,
-      what: `pull_request.${payload.action}`,
-    },
-    () => pullRequestEvent(env, payload, loop),
-  );
-}
-
-async function pullRequestEvent(
-  env: LoopEnv,
-  payload: PullRequestPayload,
-  { pr, marker }: LoopPull,
-): Promise<LoopOutcome> {
-  const { gh, repo } = env;
-  const outcome: LoopOutcome = {
-    state: 'ignored',
-    mode: marker.mode,
-    branch: pr.head.ref,
-    pullRequest: pr.number,
+  const where = {
+    issue: loop.marker.issue,
+    pullRequest: loop.pr.number,
+    what: `pull_request.${payload.action}`,
   };
-
+  if (!mayCommand(await readPermission(env.gh, env.repo, payload.sender.login)))
+    return {
+      state: 'ignored',
+      reason: `pull_request.${payload.action} by @${payload.sender.login}, who lacks write access`,
+    };
   if (payload.action === 'closed') {
-    // Triage can close a pull request; freeing the lock takes write permission.
-    // (A push — synchronize — needs no such read: GitHub takes pushes to a branch of the
-    // repository only from users with write access.)
-    if (!mayCommand(await readPermission(gh, repo, payload.sender.login)))
-      return { ...outcome, reason: `closed by @${payload.sender.login}, who lacks write access` };
-    const config = await configOrLog(env);
-    const merged = payload.pull_request.merged === true;
-    const deleteBranch = !merged || (config?.deleteBranchOnMerge ?? true);
-    if (deleteBranch) {
-      try {
-        await gh.request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', {
-          ...repo,
-          ref: `heads/${pr.head.ref}`,
-        });
-      } catch (error) {
-        if (!isHttpError(error, 422) && !isHttpError(error, 404)) throw error;
-      }
-    }
-    await replyOnIssue(
-      gh,
-      repo,
-      marker.issue,
-      reply.prClosed(pr.number, merged, pr.head.ref, deleteBranch),
-    );
-    return { ...outcome, state: merged ? 'merged' : 'closed' };
-  }
-
-  if (payload.action === 'synchronize') {
-    const checks = await readHeadChecks(gh, repo, pr.head.sha, await env.identity());
-    if (!checks.own) {
-      await showCheck(env, { sha: pr.head.sha, ref: pr.head.ref }, undefined, {
-        view: {
-          mode: marker.mode,
-          node: 'Verification',
-          title: 'Verification: waiting for CI',
-          next: 'CI runs on this head; the gate decides when it completes.',
-        },
-      });
-    }
-    if (marker.mode === 'quick') {
+    return tellOnFailure(env, where, async () => {
       const config = await configOrLog(env);
-      if (!config) return { ...outcome, state: 'config-invalid' };
-      const files = await pullRequestFiles(gh, repo, pr.number);
-      const lines = files.reduce((n, f) => n + f.additions + f.deletions, 0);
-      const grew = files.length > config.quick.maxFiles || lines >= config.quick.maxLines;
-      // One proposal per PR: the marker remembers it.
-      if (grew && !(pr.body ?? '').includes('<!-- coder-loop:grew -->')) {
-        await gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
-          ...repo,
-          pull_number: pr.number,
-          body: `${pr.body ?? ''}\n<!-- coder-loop:grew -->`,
-        });
-        await replyOnIssue(
-          gh,
-          repo,
-          marker.issue,
-          reply.quickGrew(
-            pr.number,
-            files.length,
-            lines,
-            config.quick.maxFiles,
-            config.quick.maxLines,
-          ),
-        );
-        return { ...outcome, state: 'quick-grew' };
-      }
-    }
-    return { ...outcome, state: 'verification' };
+      const ctx = pullContext(env, config ?? DEFAULT_CONFIG, loop);
+      return run(ctx, (snap) => closed(snap, config, payload.pull_request.merged === true));
+    });
   }
-  return { ...outcome, reason: `pull_request.${payload.action}` };
+  return tellOnFailure(env, where, async () => {
+    const config = loop.marker.mode === 'quick' ? await configOrLog(env) : undefined;
+    const ctx = pullContext(env, config ?? DEFAULT_CONFIG, loop);
+    return run(ctx, (snap) => pushed(snap, loop.marker.mode === 'quick' ? config : DEFAULT_CONFIG));
+  });
 }

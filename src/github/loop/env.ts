@@ -1,4 +1,10 @@
-import { reply, type Config, type LoopIdentity, type Problem } from '../../core/index.js';
+import {
+  reply,
+  type Config,
+  type LoopIdentity,
+  type LoopOutcome,
+  type Problem,
+} from '../../core/index.js';
 import type { GitHub, Repo } from '../client.js';
 import { keepsStatus, writeCheckRun, type CheckRunWrite, type OwnCheckRun } from '../checks.js';
 import { GitReader } from '../git.js';
@@ -27,16 +33,8 @@ export interface LoopEnv {
   now: () => Date;
 }
 
-/** What a handled event came to: the Action turns it into outputs, the App logs it. */
-export interface LoopOutcome {
-  state: string;
-  mode?: 'plan' | 'quick';
-  plan?: string;
-  phase?: number;
-  branch?: string;
-  pullRequest?: number;
-  reason?: string;
-}
+/** What a handled event came to (src/core/loop/outcome.ts). */
+export type { LoopOutcome } from '../../core/index.js';
 
 export function readerFor(env: LoopEnv): GitReader {
   return new GitReader(env.gh, env.repo);

@@ -5,6 +5,7 @@ export { startQuick } from './quick.js';
 export { assess, release, status } from './manage.js';
 export { onCiEvent, onPullRequest, ciHead, type CiPayload, type PullRequestPayload } from './ci.js';
 export { onReview, type ReviewPayload } from './review.js';
-export { agentRunFailed, evaluate, escalate, loopPullForHead } from './verify.js';
+export { agentRunFailed, evaluate } from './pull.js';
+export { loopPullForHead } from './trust.js';
 export { retryOrResume } from './resume.js';
 export { dispatch, HANDLED_EVENTS } from './dispatch.js';

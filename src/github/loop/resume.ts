@@ -1,31 +1,20 @@
-import { reply, updateMarker, type Config } from '../../core/index.js';
+import { reply, resume, retry, verification, type Config } from '../../core/index.js';
 import { replyOnIssue } from '../issues.js';
-import { clearEscalated, ESCALATED_LABEL, isEscalated, type PullRequest } from '../pulls.js';
+import { getPull, openPulls, type PullRequest } from '../pulls.js';
 import type { LoopEnv, LoopOutcome } from './env.js';
+import { apply, pullContext, run } from './pull.js';
 import { trustedLoopPull, type LoopPull } from './trust.js';
-import { evaluate } from './verify.js';
 
 /** The open loop PRs of an issue (or the PR the command was written on). */
 async function loopPulls(
   env: LoopEnv,
   issue: { number: number; isPullRequest: boolean },
 ): Promise<LoopPull[]> {
-  const { gh, repo } = env;
   let pulls: PullRequest[];
   if (issue.isPullRequest) {
-    const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
-      ...repo,
-      pull_number: issue.number,
-    });
-    pulls = data.state === 'open' ? [data] : [];
-  } else {
-    const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls', {
-      ...repo,
-      state: 'open',
-      per_page: 100,
-    });
-    pulls = data;
-  }
+    const pr = await getPull(env.gh, env.repo, issue.number);
+    pulls = pr.state === 'open' ? [pr] : [];
+  } else pulls = await openPulls(env.gh, env.repo);
   const found: LoopPull[] = [];
   for (const pr of pulls) {
     const loop = await trustedLoopPull(env, pr);
@@ -45,50 +34,23 @@ export async function retryOrResume(
   command: 'retry' | 'resume',
   issue: { number: number; isPullRequest: boolean },
 ): Promise<LoopOutcome> {
-  const { gh, repo } = env;
   const pulls = await loopPulls(env, issue);
   if (pulls.length === 0) {
-    await replyOnIssue(gh, repo, issue.number, reply.noLoopPullRequest());
+    await replyOnIssue(env.gh, env.repo, issue.number, reply.noLoopPullRequest());
     return { state: 'no-pull-request' };
   }
   let last: LoopOutcome = { state: 'ignored' };
-  for (const { pr, marker } of pulls) {
+  for (const loop of pulls) {
+    const ctx = pullContext(env, config, loop);
     if (command === 'retry') {
-      if (isEscalated(pr)) {
-        await replyOnIssue(
-          gh,
-          repo,
-          issue.number,
-          reply.escalated(pr.number, config.architects, 'still escalated', [
-            'Run `/coder resume` to clear the escalation first.',
-          ]),
-        );
-        last = { state: 'escalated', pullRequest: pr.number };
-        continue;
-      }
-      last = await evaluate(env, config, { pr, marker }, { again: true });
+      last = await run(ctx, (snap) => retry(snap, config, issue.number));
       continue;
     }
-    if (!isEscalated(pr)) {
-      await replyOnIssue(gh, repo, issue.number, reply.notEscalated(pr.number));
-      last = { state: 'not-escalated', pullRequest: pr.number };
-      continue;
-    }
-    await clearEscalated(gh, repo, [pr.number, marker.issue]);
-    const fresh = { ...marker, attempts: [], reviewRounds: [] };
-    const body = updateMarker(pr.body ?? '', fresh);
-    await gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
-      ...repo,
-      pull_number: pr.number,
-      body,
-    });
-    await replyOnIssue(gh, repo, marker.issue, reply.resumed(pr.number));
-    const cleared: PullRequest = {
-      ...pr,
-      body,
-      labels: (pr.labels ?? []).filter((l) => l.name !== ESCALATED_LABEL),
-    };
-    last = await evaluate(env, config, { pr: cleared, marker: fresh }, { again: true });
+    const cleared = resume(ctx.snap, issue.number);
+    if ('need' in cleared) throw new Error('resume needs nothing read');
+    last = await apply(ctx, cleared.effects, cleared.outcome);
+    if (cleared.outcome.state !== 'resumed') continue;
+    last = await run(ctx, (snap) => verification(snap, config, { again: true }));
   }
   return last;
 }

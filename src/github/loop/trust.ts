@@ -1,5 +1,5 @@
 import { loopPullProblem, readMarker, type LoopMarker } from '../../core/index.js';
-import type { PullRequest } from '../pulls.js';
+import { findPullRequest, type PullRequest } from '../pulls.js';
 import type { LoopEnv } from './env.js';
 
 /** A loop PR and the marker read from its body. */
@@ -24,4 +24,18 @@ export async function trustedLoopPull(
   const marker = readMarker(pr.body);
   if (!marker) return { ignored: `pull request #${pr.number} carries no coder-loop marker` };
   return { pr, marker };
+}
+
+/** The open loop PR whose head is `branch`, when `sha` is still its head (else: an old head). */
+export async function loopPullForHead(
+  env: LoopEnv,
+  branch: string | null | undefined,
+  sha: string,
+): Promise<LoopPull | { ignored: string }> {
+  if (!branch || !branch.startsWith('coder/')) return { ignored: 'not a coder-loop branch' };
+  const pr = await findPullRequest(env.gh, env.repo, branch);
+  if (!pr) return { ignored: `no open pull request for ${branch}` };
+  if (pr.head.sha !== sha)
+    return { ignored: `old head ${sha.slice(0, 7)} (the head is ${pr.head.sha.slice(0, 7)})` };
+  return trustedLoopPull(env, pr);
 }

@@ -1,0 +1,325 @@
+import {
+  approvals as decideApprovals,
+  debugFix,
+  verification,
+  isBot,
+  mayCommand,
+  pushers,
+  reply,
+  splitLogins,
+  updateMarker,
+  type Approval,
+  type Config,
+  type Decision,
+  type Effect,
+  type LoopOutcome,
+  type Need,
+  type PullSnapshot,
+} from '../../core/index.js';
+import { sendAgentDispatch } from '../agent.js';
+import { readHeadChecks, type OwnCheckRun } from '../checks.js';
+import { deleteBranch } from '../git.js';
+import { isTeamMember, readPermission } from '../identity.js';
+import { replyOnIssue } from '../issues.js';
+import {
+  clearEscalated,
+  isEscalated,
+  labelEscalated,
+  mergePull,
+  pullCommits,
+  pullRequestFiles,
+  pullReviews,
+  requestReviews,
+  setPullBody,
+  type PullCommits,
+  type PullReviews,
+} from '../pulls.js';
+import { completionCommit } from './complete.js';
+import { showCheck, type LoopEnv } from './env.js';
+import { loopPullForHead, type LoopPull } from './trust.js';
+
+/**
+ * The PR side's shell: read a snapshot of the loop PR → a pure decision (src/core/loop/pull.ts)
+ * → apply its effects. Every `if` here is about I/O: what to read, how to write it once.
+ */
+
+/** One event's view of a loop PR: the snapshot, and what was read beside it. */
+export interface PullContext {
+  env: LoopEnv;
+  config: Config;
+  loop: LoopPull;
+  snap: PullSnapshot;
+  /** The loop's check run on the head (its id, for updates). */
+  ownRun?: OwnCheckRun;
+  reviews?: PullReviews;
+  commits?: PullCommits;
+}
+
+/** The snapshot of a loop PR, from what the event carried; the rest is read as decisions ask. */
+export function pullContext(env: LoopEnv, config: Config, loop: LoopPull): PullContext {
+  const { pr, marker } = loop;
+  return {
+    env,
+    config,
+    loop,
+    snap: {
+      repo: env.repo,
+      repoUrl: env.repoUrl,
+      pr: {
+        number: pr.number,
+        url: pr.html_url,
+        body: pr.body ?? '',
+        head: { sha: pr.head.sha, ref: pr.head.ref },
+        escalated: isEscalated(pr),
+      },
+      marker,
+    },
+  };
+}
+
+/** The head's checks and statuses (two reads), and the loop's own state among them. */
+async function readChecks(ctx: PullContext): Promise<void> {
+  const { env } = ctx;
+  const checks = await readHeadChecks(env.gh, env.repo, ctx.snap.pr.head.sha, await env.identity());
+  ctx.ownRun = checks.own;
+  ctx.snap = {
+    ...ctx.snap,
+    ...(checks.own
+      ? {
+          own: {
+            node: checks.own.node,
+            ...(checks.own.next !== undefined ? { next: checks.own.next } : {}),
+            conclusion: checks.own.conclusion,
+          },
+        }
+      : {}),
+    checks: checks.results,
+  };
+}
+
+async function commitsOf(ctx: PullContext): Promise<PullCommits> {
+  ctx.commits ??= await pullCommits(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
+  return ctx.commits;
+}
+
+async function reviewsOf(ctx: PullContext): Promise<PullReviews> {
+  ctx.reviews ??= await pullReviews(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
+  return ctx.reviews;
+}
+
+/** Whether a login is an architect: listed by login, or an active member of a listed team. */
+export async function isArchitect(env: LoopEnv, config: Config, login: string): Promise<boolean> {
+  const { users, teams } = splitLogins(config.architects);
+  if (users.some((u) => u.toLowerCase() === login.toLowerCase())) return true;
+  for (const team of teams) if (await isTeamMember(env.gh, team, login)) return true;
+  return false;
+}
+
+/** Reads what a decision said it needs. */
+async function fill(ctx: PullContext, need: Need, found: Approval[]): Promise<void> {
+  switch (need) {
+    case 'checks':
+      return readChecks(ctx);
+    case 'files':
+      ctx.snap = {
+        ...ctx.snap,
+        files: await pullRequestFiles(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number),
+      };
+      return;
+    case 'architects':
+      for (const a of found) a.architect ??= await isArchitect(ctx.env, ctx.config, a.login);
+      return;
+  }
+}
+
+/**
+ * The approvals of the head, as the rules need them. `given`: the approval an event brings (a
+ * review); otherwise each reviewer's latest review of the PR, when it approves the head — and
+ * only from users with write permission (an outsider's approval is not even mentioned).
+ */
+async function approvalsOf(
+  ctx: PullContext,
+  given?: { login: string; permission: string; architect?: boolean },
+): Promise<Approval[]> {
+  const candidates: { login: string; permission: string; architect?: boolean }[] = [];
+  if (given) candidates.push(given);
+  else {
+    const latest = new Map<string, PullReviews[number]>();
+    for (const r of await reviewsOf(ctx))
+      if (r.user && r.state !== 'COMMENTED' && r.state !== 'PENDING')
+        latest.set(r.user.login.toLowerCase(), r);
+    for (const r of latest.values()) {
+      if (r.state !== 'APPROVED' || r.commit_id !== ctx.snap.pr.head.sha || isBot(r.user)) continue;
+      const permission = await readPermission(ctx.env.gh, ctx.env.repo, r.user!.login);
+      if (mayCommand(permission)) candidates.push({ login: r.user!.login, permission });
+    }
+  }
+  if (candidates.length === 0) return [];
+  const pushed = pushers(await commitsOf(ctx), await ctx.env.identity());
+  return candidates.map((c) => ({ ...c, pushed: pushed.has(c.login.toLowerCase()) }));
+}
+
+/**
+ * Runs a decision to its end: reads what it needs, applies its effects, and — after Code Review
+ * is reached, or an approval arrives — decides on the approvals of the head.
+ */
+export async function run(
+  ctx: PullContext,
+  decide: (snap: PullSnapshot) => Decision,
+  given?: { login: string; permission: string; architect?: boolean },
+): Promise<LoopOutcome> {
+  let decision = decide(ctx.snap);
+  while ('need' in decision) {
+    await fill(ctx, decision.need, []);
+    decision = decide(ctx.snap);
+  }
+  const first = await apply(ctx, decision.effects, decision.outcome);
+  if (decision.then !== 'approvals') return first;
+  const found = await approvalsOf(ctx, given);
+  let next = decideApprovals(ctx.snap, ctx.config, found);
+  while ('need' in next) {
+    await fill(ctx, next.need, found);
+    next = decideApprovals(ctx.snap, ctx.config, found);
+  }
+  // No approval to act on: the first decision's outcome stands (Code Review reached).
+  if (next.effects.length === 0) return first;
+  return apply(ctx, next.effects, next.outcome);
+}
+
+/**
+ * Carries out effects in order, each once: creates that may already exist count as done (the
+ * label), refusals GitHub explains are answers (a merge). Returns the outcome, which the
+ * completion commit completes (its phase) or replaces (the plan needs fixing first).
+ */
+export async function apply(
+  ctx: PullContext,
+  effects: readonly Effect[],
+  outcome: LoopOutcome,
+): Promise<LoopOutcome> {
+  const { env } = ctx;
+  const { gh, repo } = env;
+  const { pr, marker } = ctx.snap;
+  let merged: boolean | undefined;
+  let result = outcome;
+  for (const effect of effects) {
+    if ('when' in effect && effect.when && effect.when !== (merged ? 'merged' : 'not-merged'))
+      continue;
+    switch (effect.kind) {
+      case 'check':
+        await showCheck(
+          env,
+          { sha: effect.sha ?? pr.head.sha, ref: pr.head.ref },
+          effect.sha ? undefined : ctx.ownRun,
+          {
+            view: effect.view,
+            ...(effect.conclusion ? { conclusion: effect.conclusion } : {}),
+            ...(effect.next !== undefined ? { next: effect.next } : {}),
+          },
+        );
+        break;
+      case 'reply':
+        await replyOnIssue(gh, repo, effect.to ?? marker.issue, effect.body);
+        break;
+      case 'marker': {
+        const body = updateMarker(ctx.snap.pr.body, effect.marker);
+        await setPullBody(gh, repo, pr.number, body);
+        ctx.snap = { ...ctx.snap, marker: effect.marker, pr: { ...ctx.snap.pr, body } };
+        break;
+      }
+      case 'requestReviews':
+        await requestReviews(gh, repo, pr.number, effect.names);
+        break;
+      case 'label':
+        await labelEscalated(gh, repo, [pr.number, marker.issue]);
+        break;
+      case 'unlabel':
+        await clearEscalated(gh, repo, [pr.number, marker.issue]);
+        ctx.snap = { ...ctx.snap, pr: { ...ctx.snap.pr, escalated: false } };
+        break;
+      case 'dispatch':
+        await sendAgentDispatch(gh, repo, effect.payload);
+        break;
+      case 'merge': {
+        const answer = await mergePull(gh, repo, pr.number, pr.head.sha);
+        merged = answer.merged;
+        if (!answer.merged) env.log.warn(`auto-merge of #${pr.number} refused: ${answer.message}`);
+        break;
+      }
+      case 'deleteBranch':
+        await deleteBranch(gh, repo, pr.head.ref);
+        break;
+      case 'complete': {
+        const done = await completionCommit(env, ctx.config, ctx.snap, effect.approver, {
+          reviews: await reviewsOf(ctx),
+          commits: await commitsOf(ctx),
+        });
+        if (!done.ok) {
+          await replyOnIssue(
+            gh,
+            repo,
+            marker.issue,
+            reply.planRequired(marker.plan ?? '', done.problems),
+          );
+          return {
+            state: 'plan-required',
+            node: 'ValidateContext',
+            mode: 'plan',
+            pullRequest: pr.number,
+          };
+        }
+        await showCheck(env, { sha: done.commit, ref: pr.head.ref }, undefined, {
+          view: {
+            mode: 'plan',
+            node: 'FinalVerify',
+            title: 'Final verification',
+            next: 'CI on the completion commit decides: green completes the phase, red goes back to implementation.',
+          },
+          ...(done.next ? { next: done.next.number } : {}),
+        });
+        await replyOnIssue(gh, repo, marker.issue, reply.completing(pr.number, done.phase));
+        result = { ...result, phase: done.phase.number };
+        break;
+      }
+    }
+  }
+  return result;
+}
+
+/**
+ * Verification on a loop PR's head (a CI event, `/coder retry`, `/coder resume`): read, decide,
+ * apply — Debug & Fix, escalation, Code Review and the approvals waiting for it, or Final
+ * Verification.
+ */
+export async function evaluate(
+  env: LoopEnv,
+  config: Config,
+  loop: LoopPull,
+  options: { again?: boolean } = {},
+): Promise<LoopOutcome> {
+  return run(pullContext(env, config, loop), (snap) => verification(snap, config, options));
+}
+
+/**
+ * A failed agent run (`step: apply` found no change, refused changes, or the agent failed or
+ * timed out): one more failed attempt on the head it was handed, then Debug & Fix again or, at
+ * `maxRetries`, escalation — as for a red CI.
+ */
+export async function agentRunFailed(
+  env: LoopEnv,
+  config: Config,
+  handOff: { branch: string; headSha: string; node: string; attempt: number },
+  reason: string,
+): Promise<LoopOutcome> {
+  const loop = await loopPullForHead(env, handOff.branch, handOff.headSha);
+  if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
+  if (isEscalated(loop.pr)) return { state: 'escalated', node: 'Escalate', reason: 'escalated' };
+  return run(pullContext(env, config, loop), (snap) =>
+    debugFix(
+      snap,
+      config,
+      [],
+      `The coding agent (${handOff.node}, attempt ${handOff.attempt}) produced no commit: ${reason}`,
+      `${handOff.node}#${handOff.attempt}`,
+    ),
+  );
+}
