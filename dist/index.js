@@ -61763,6 +61763,20 @@ async function deleteBranch(gh, repo2, branch2) {
     if (!isHttpError(error63, 422) && !isHttpError(error63, 404)) throw error63;
   }
 }
+async function commitMessage(gh, repo2, sha) {
+  const { data } = await gh.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", {
+    ...repo2,
+    commit_sha: sha
+  });
+  return data.message;
+}
+async function branchesWithPrefix(gh, repo2, prefix) {
+  const { data } = await gh.request("GET /repos/{owner}/{repo}/git/matching-refs/{ref}", {
+    ...repo2,
+    ref: `heads/${prefix}`
+  });
+  return data.map((r) => ({ branch: r.ref.replace(/^refs\/heads\//, ""), sha: r.object.sha }));
+}
 
 // src/github/issues.ts
 var MAX_COMMENT = 6e4;
@@ -61934,6 +61948,13 @@ async function setPullBody(gh, repo2, pr, body) {
     body
   });
 }
+async function closePull(gh, repo2, pr) {
+  await gh.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
+    ...repo2,
+    pull_number: pr,
+    state: "closed"
+  });
+}
 async function getPull(gh, repo2, pr) {
   const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
     ...repo2,
@@ -62003,7 +62024,7 @@ async function pullCommits(gh, repo2, pr) {
 async function assess(env, config2, issue4) {
   const assessment = assessComplexity({ title: issue4.title, body: issue4.body ?? "" }, config2.quick);
   await replyOnIssue(env.gh, env.repo, issue4.number, reply.assessment(assessment));
-  return { state: "assessed", mode: assessment.mode };
+  return { state: "assessed", node: "AssessTask", mode: assessment.mode };
 }
 var BOX = { todo: "[ ]", doing: "[~]", done: "[x]" };
 async function status(env, config2, issue4, requested) {
@@ -62064,34 +62085,20 @@ async function release(env, issue4) {
   const { gh, repo: repo2 } = env;
   const locks = [];
   if (issue4.isPullRequest) {
-    const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
-      ...repo2,
-      pull_number: issue4.number
-    });
+    const data = await getPull(gh, repo2, issue4.number);
     if (!loopPullProblem(data, await env.identity())) {
       locks.push({ branch: data.head.ref, pr: data.number });
     }
   } else {
-    const { data: refs } = await gh.request("GET /repos/{owner}/{repo}/git/matching-refs/{ref}", {
-      ...repo2,
-      ref: "heads/coder/"
-    });
-    const { data: pulls } = await gh.request("GET /repos/{owner}/{repo}/pulls", {
-      ...repo2,
-      state: "open",
-      per_page: 100
-    });
+    const refs = await branchesWithPrefix(gh, repo2, "coder/");
+    const pulls = await openPulls(gh, repo2);
     const identity = refs.length ? await env.identity() : void 0;
     for (const ref of refs) {
-      const branch2 = ref.ref.replace(/^refs\/heads\//, "");
+      const { branch: branch2 } = ref;
       const pr = pulls.find((p) => p.head.ref === branch2 && !loopPullProblem(p, identity));
       let marker = readMarker(pr?.body);
       if (!pr && branch2 !== quickBranch(issue4.number)) {
-        const { data } = await gh.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", {
-          ...repo2,
-          commit_sha: ref.object.sha
-        });
-        marker = readMarker(data.message);
+        marker = readMarker(await commitMessage(gh, repo2, ref.sha));
       }
       if (marker?.issue === issue4.number || branch2 === quickBranch(issue4.number)) {
         locks.push({ branch: branch2, ...pr ? { pr: pr.number } : {} });
@@ -62104,21 +62111,8 @@ async function release(env, issue4) {
   }
   const lines = [];
   for (const lock of locks) {
-    if (lock.pr !== void 0) {
-      await gh.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
-        ...repo2,
-        pull_number: lock.pr,
-        state: "closed"
-      });
-    }
-    try {
-      await gh.request("DELETE /repos/{owner}/{repo}/git/refs/{ref}", {
-        ...repo2,
-        ref: `heads/${lock.branch}`
-      });
-    } catch (error63) {
-      if (!isHttpError(error63, 422) && !isHttpError(error63, 404)) throw error63;
-    }
+    if (lock.pr !== void 0) await closePull(gh, repo2, lock.pr);
+    await deleteBranch(gh, repo2, lock.branch);
     lines.push(
       reply.released(lock.branch, lock.pr !== void 0 ? { number: lock.pr } : void 0)
     );
@@ -62369,12 +62363,18 @@ async function startPhase(env, config2, who, requested) {
   if (!context.valid) {
     return answer(reply.planRequired(name, context.problems), {
       state: "plan-required",
+      node: "ValidateContext",
       mode: "plan",
       plan: name
     });
   }
   if (!context.current)
-    return answer(reply.planComplete(name), { state: "plan-complete", mode: "plan", plan: name });
+    return answer(reply.planComplete(name), {
+      state: "plan-complete",
+      node: "End",
+      mode: "plan",
+      plan: name
+    });
   const current = context.current;
   const start = markInProgress(
     config2,
@@ -62392,6 +62392,7 @@ async function startPhase(env, config2, who, requested) {
   );
   const outcome = {
     state: "started",
+    node: "TDD",
     mode: "plan",
     plan: name,
     phase: current.number,
@@ -62410,6 +62411,7 @@ async function startPhase(env, config2, who, requested) {
       return answer(reply.locked(name, current, start.branch, pr2), {
         ...outcome,
         state: "locked",
+        node: "LockCheck",
         ...pr2 ? { pullRequest: pr2.number } : {}
       });
     }
@@ -62462,18 +62464,14 @@ async function startPhase(env, config2, who, requested) {
   return { ...outcome, pullRequest: pr.number };
 }
 async function commitMarker(env, sha) {
-  const { data } = await env.gh.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", {
-    ...env.repo,
-    commit_sha: sha
-  });
-  return readMarker(data.message);
+  return readMarker(await commitMessage(env.gh, env.repo, sha));
 }
 
 // src/github/loop/quick.ts
 async function startQuick(env, config2, who, issue4, via) {
   const { gh, repo: repo2 } = env;
   const branch2 = quickBranch(issue4.number);
-  const outcome = { state: "started", mode: "quick", branch: branch2 };
+  const outcome = { state: "started", node: "QuickMode", mode: "quick", branch: branch2 };
   const assessment = assessComplexity({ title: issue4.title, body: issue4.body ?? "" }, config2.quick);
   const reader = readerFor(env);
   const head = await reader.branchHead(env.defaultBranch);
@@ -62516,7 +62514,12 @@ ${renderMarker(marker)}
     if (!pr2 && via === "label") return { ...outcome, state: "already-started" };
     if (pr2 || who.comment === void 0) {
       await replyOnIssue(gh, repo2, issue4.number, reply.quickLocked(branch2, pr2));
-      return { ...outcome, state: "locked", ...pr2 ? { pullRequest: pr2.number } : {} };
+      return {
+        ...outcome,
+        state: "locked",
+        node: "LockCheck",
+        ...pr2 ? { pullRequest: pr2.number } : {}
+      };
     }
   }
   const startSha = lock.acquired ? commit : lock.sha;
@@ -65275,25 +65278,8 @@ function withoutSecrets(payload, env) {
 }
 
 // src/action/main.ts
-var NODE_OF = {
-  started: "TDD",
-  "already-started": "TDD",
-  locked: "LockCheck",
-  "plan-required": "ValidateContext",
-  "plan-complete": "End",
-  pending: "Verification",
-  verification: "Verification",
-  failed: "Debug",
-  "code-review": "CodeReview",
-  "changes-requested": "TDD",
-  escalated: "Escalate",
-  completing: "FinalVerify",
-  complete: "End",
-  passed: "End",
-  assessed: "AssessTask"
-};
 function summary2(outcome, event) {
-  const node3 = NODE_OF[outcome.state];
+  const node3 = outcome.node;
   const lines = [
     `## coder-loop: ${escapeMarkdown(outcome.state)}`,
     "",

@@ -11,7 +11,6 @@ import {
   formatProblem,
   NODES,
   parseAgentPayload,
-  type NodeId,
 } from '../core/index.js';
 import { loadConfigFromRepo } from '../github/config.js';
 import { once, tokenIdentity } from '../github/identity.js';
@@ -25,31 +24,12 @@ interface RepositoryPayload {
   repository?: { name: string; owner: { login: string }; html_url: string; default_branch: string };
 }
 
-/** Where an outcome stands in the flowchart, for the job summary. */
-const NODE_OF: Record<string, NodeId> = {
-  started: 'TDD',
-  'already-started': 'TDD',
-  locked: 'LockCheck',
-  'plan-required': 'ValidateContext',
-  'plan-complete': 'End',
-  pending: 'Verification',
-  verification: 'Verification',
-  failed: 'Debug',
-  'code-review': 'CodeReview',
-  'changes-requested': 'TDD',
-  escalated: 'Escalate',
-  completing: 'FinalVerify',
-  complete: 'End',
-  passed: 'End',
-  assessed: 'AssessTask',
-};
-
 /**
  * The job summary. Everything in it that came from outside (branch and plan names, reasons that
  * quote them, the event name) is escaped: the summary renders markdown and HTML.
  */
 export function summary(outcome: LoopOutcome, event: string): string {
-  const node = NODE_OF[outcome.state];
+  const node = outcome.node;
   const lines = [
     `## coder-loop: ${escapeMarkdown(outcome.state)}`,
     '',

@@ -196,3 +196,25 @@ export async function deleteBranch(gh: GitHub, repo: Repo, branch: string): Prom
     if (!isHttpError(error, 422) && !isHttpError(error, 404)) throw error;
   }
 }
+
+/** A commit's message (the loop's start commits carry its marker). */
+export async function commitMessage(gh: GitHub, repo: Repo, sha: string): Promise<string> {
+  const { data } = await gh.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
+    ...repo,
+    commit_sha: sha,
+  });
+  return data.message;
+}
+
+/** The branches whose names start with `prefix`, with their head commits. */
+export async function branchesWithPrefix(
+  gh: GitHub,
+  repo: Repo,
+  prefix: string,
+): Promise<{ branch: string; sha: string }[]> {
+  const { data } = await gh.request('GET /repos/{owner}/{repo}/git/matching-refs/{ref}', {
+    ...repo,
+    ref: `heads/${prefix}`,
+  });
+  return data.map((r) => ({ branch: r.ref.replace(/^refs\/heads\//, ''), sha: r.object.sha }));
+}

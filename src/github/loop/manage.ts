@@ -9,10 +9,10 @@ import {
   reply,
   type Config,
 } from '../../core/index.js';
-import { isHttpError } from '../client.js';
 import { replyOnIssue } from '../issues.js';
 import { plansInTree, readPlan } from '../plans.js';
-import { findPullRequest } from '../pulls.js';
+import { branchesWithPrefix, commitMessage, deleteBranch } from '../git.js';
+import { closePull, findPullRequest, getPull, openPulls } from '../pulls.js';
 import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
 
 /** `/coder assess`: the assessment and its reasons; nothing else is written. */
@@ -23,7 +23,7 @@ export async function assess(
 ): Promise<LoopOutcome> {
   const assessment = assessComplexity({ title: issue.title, body: issue.body ?? '' }, config.quick);
   await replyOnIssue(env.gh, env.repo, issue.number, reply.assessment(assessment));
-  return { state: 'assessed', mode: assessment.mode };
+  return { state: 'assessed', node: 'AssessTask', mode: assessment.mode };
 }
 
 const BOX = { todo: '[ ]', doing: '[~]', done: '[x]' } as const;
@@ -103,35 +103,21 @@ export async function release(
   const { gh, repo } = env;
   const locks: { branch: string; pr?: number }[] = [];
   if (issue.isPullRequest) {
-    const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
-      ...repo,
-      pull_number: issue.number,
-    });
+    const data = await getPull(gh, repo, issue.number);
     if (!loopPullProblem(data, await env.identity())) {
       locks.push({ branch: data.head.ref, pr: data.number });
     }
   } else {
-    const { data: refs } = await gh.request('GET /repos/{owner}/{repo}/git/matching-refs/{ref}', {
-      ...repo,
-      ref: 'heads/coder/',
-    });
-    const { data: pulls } = await gh.request('GET /repos/{owner}/{repo}/pulls', {
-      ...repo,
-      state: 'open',
-      per_page: 100,
-    });
+    const refs = await branchesWithPrefix(gh, repo, 'coder/');
+    const pulls = await openPulls(gh, repo);
     const identity = refs.length ? await env.identity() : undefined;
     for (const ref of refs) {
-      const branch = ref.ref.replace(/^refs\/heads\//, '');
+      const { branch } = ref;
       // Only the loop's own PR tells which issue a branch belongs to (its marker).
       const pr = pulls.find((p) => p.head.ref === branch && !loopPullProblem(p, identity!));
       let marker = readMarker(pr?.body);
       if (!pr && branch !== quickBranch(issue.number)) {
-        const { data } = await gh.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
-          ...repo,
-          commit_sha: ref.object.sha,
-        });
-        marker = readMarker(data.message);
+        marker = readMarker(await commitMessage(gh, repo, ref.sha));
       }
       if (marker?.issue === issue.number || branch === quickBranch(issue.number)) {
         locks.push({ branch, ...(pr ? { pr: pr.number } : {}) });
@@ -144,22 +130,9 @@ export async function release(
   }
   const lines: string[] = [];
   for (const lock of locks) {
-    if (lock.pr !== undefined) {
-      await gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
-        ...repo,
-        pull_number: lock.pr,
-        state: 'closed',
-      });
-    }
-    try {
-      await gh.request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', {
-        ...repo,
-        ref: `heads/${lock.branch}`,
-      });
-    } catch (error) {
-      // Already gone (a retried release): the lock is free either way.
-      if (!isHttpError(error, 422) && !isHttpError(error, 404)) throw error;
-    }
+    if (lock.pr !== undefined) await closePull(gh, repo, lock.pr);
+    // Already gone (a retried release): the lock is free either way.
+    await deleteBranch(gh, repo, lock.branch);
     lines.push(
       reply.released(lock.branch, lock.pr !== undefined ? { number: lock.pr } : undefined),
     );

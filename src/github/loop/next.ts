@@ -13,7 +13,7 @@ import {
 } from '../../core/index.js';
 import { sendAgentDispatch } from '../agent.js';
 import { createCheckRun, keepsStatus } from '../checks.js';
-import { createCommit, createLockRef } from '../git.js';
+import { commitMessage, createCommit, createLockRef } from '../git.js';
 import { replyOnIssue } from '../issues.js';
 import { plansInTree, readPlan } from '../plans.js';
 import { ensurePullRequest, findPullRequest } from '../pulls.js';
@@ -53,12 +53,18 @@ export async function startPhase(
   if (!context.valid) {
     return answer(reply.planRequired(name, context.problems), {
       state: 'plan-required',
+      node: 'ValidateContext',
       mode: 'plan',
       plan: name,
     });
   }
   if (!context.current)
-    return answer(reply.planComplete(name), { state: 'plan-complete', mode: 'plan', plan: name });
+    return answer(reply.planComplete(name), {
+      state: 'plan-complete',
+      node: 'End',
+      mode: 'plan',
+      plan: name,
+    });
   const current: Phase = context.current;
 
   const start = markInProgress(
@@ -77,6 +83,7 @@ export async function startPhase(
   );
   const outcome: LoopOutcome = {
     state: 'started',
+    node: 'TDD',
     mode: 'plan',
     plan: name,
     phase: current.number,
@@ -96,6 +103,7 @@ export async function startPhase(
       return answer(reply.locked(name, current, start.branch, pr), {
         ...outcome,
         state: 'locked',
+        node: 'LockCheck',
         ...(pr ? { pullRequest: pr.number } : {}),
       });
     }
@@ -155,9 +163,5 @@ export async function startPhase(
 
 /** The loop marker in a commit's message (who started the lock branch). */
 async function commitMarker(env: LoopEnv, sha: string) {
-  const { data } = await env.gh.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
-    ...env.repo,
-    commit_sha: sha,
-  });
-  return readMarker(data.message);
+  return readMarker(await commitMessage(env.gh, env.repo, sha));
 }

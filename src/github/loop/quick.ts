@@ -42,7 +42,7 @@ export async function startQuick(
 ): Promise<LoopOutcome> {
   const { gh, repo } = env;
   const branch = quickBranch(issue.number);
-  const outcome: LoopOutcome = { state: 'started', mode: 'quick', branch };
+  const outcome: LoopOutcome = { state: 'started', node: 'QuickMode', mode: 'quick', branch };
   const assessment = assessComplexity({ title: issue.title, body: issue.body ?? '' }, config.quick);
 
   const reader = readerFor(env);
@@ -89,7 +89,12 @@ export async function startQuick(
     if (!pr && via === 'label') return { ...outcome, state: 'already-started' };
     if (pr || who.comment === undefined) {
       await replyOnIssue(gh, repo, issue.number, reply.quickLocked(branch, pr));
-      return { ...outcome, state: 'locked', ...(pr ? { pullRequest: pr.number } : {}) };
+      return {
+        ...outcome,
+        state: 'locked',
+        node: 'LockCheck',
+        ...(pr ? { pullRequest: pr.number } : {}),
+      };
     }
   }
   const startSha = lock.acquired ? commit : lock.sha;
