@@ -60649,6 +60649,16 @@ function handOff(snap, config2, node3, attempt, marker = snap.marker) {
     attempt
   });
 }
+function waitingForCi(snap, next) {
+  if (snap.own) return [];
+  const view = {
+    mode: snap.marker.mode,
+    node: "Verification",
+    title: "Verification: waiting for CI",
+    next
+  };
+  return [{ kind: "check", view }];
+}
 function verification(snap, config2, options = {}) {
   const { own: own6, marker } = snap;
   const again = options.again === true;
@@ -60660,17 +60670,10 @@ function verification(snap, config2, options = {}) {
   const gate = evaluateGate(snap.checks, config2);
   const reported = (state, node3) => done(snap, state, node3, [], { reason: "already reported" });
   if (gate.verdict === "pending") {
-    const effects = own6 ? [] : [
-      {
-        kind: "check",
-        view: {
-          mode: marker.mode,
-          node: "Verification",
-          title: "Verification: waiting for CI",
-          next: `Waiting for ${gate.waiting.length ? gate.waiting.join(", ") : "CI to report"}.`
-        }
-      }
-    ];
+    const effects = waitingForCi(
+      snap,
+      `Waiting for ${gate.waiting.length ? gate.waiting.join(", ") : "CI to report"}.`
+    );
     return done(snap, "pending", "Verification", effects, {
       reason: gate.waiting.join(", ") || "no check has reported"
     });
@@ -60974,17 +60977,7 @@ var GREW_COMMENT = "<!-- coder-loop:grew -->";
 function pushed(snap, config2) {
   if (!snap.checks) return { need: "checks" };
   const { marker, pr } = snap;
-  const effects = snap.own ? [] : [
-    {
-      kind: "check",
-      view: {
-        mode: marker.mode,
-        node: "Verification",
-        title: "Verification: waiting for CI",
-        next: "CI runs on this head; the gate decides when it completes."
-      }
-    }
-  ];
+  const effects = waitingForCi(snap, "CI runs on this head; the gate decides when it completes.");
   if (marker.mode === "quick") {
     if (!config2) return done(snap, "config-invalid", void 0, effects);
     if (!snap.files) return { need: "files" };

@@ -1,10 +1,11 @@
 import { jest } from '@jest/globals';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildAgentPayload, parseConfigText, type AgentPayload } from '../../src/core/index.js';
+import { gitIn } from '../helpers/bundle.js';
 import { OWNER, REPO } from '../helpers/github.js';
 import { check } from '../helpers/openapi.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
@@ -46,21 +47,7 @@ function parseOutputs(text: string): Record<string, string> {
   return outputs;
 }
 
-const git = (...args: string[]) =>
-  execFileSync('git', args, {
-    cwd: checkout,
-    env: {
-      PATH: process.env.PATH,
-      HOME: work,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@example.com',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@example.com',
-      GIT_CONFIG_NOSYSTEM: '1',
-    },
-  })
-    .toString('utf8')
-    .trim();
+const git = (...args: string[]) => gitIn(checkout, work, ...args);
 
 /**
  * The world after `/coder next`: the default branch holds the plan and a config whose agent is

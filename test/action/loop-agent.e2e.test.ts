@@ -1,9 +1,8 @@
 import { jest } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runBundle, type BundleRun } from '../helpers/bundle.js';
+import { gitIn, runBundle, type BundleRun } from '../helpers/bundle.js';
 import { OWNER, REPO } from '../helpers/github.js';
 import { check } from '../helpers/openapi.js';
 import { examplePayload } from '../helpers/payloads.js';
@@ -87,21 +86,7 @@ async function checkout(): Promise<{ dir: string; head: string }> {
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), text);
   }
-  const git = (...args: string[]) =>
-    execFileSync('git', args, {
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH,
-        HOME: work,
-        GIT_AUTHOR_NAME: 't',
-        GIT_AUTHOR_EMAIL: 't@example.com',
-        GIT_COMMITTER_NAME: 't',
-        GIT_COMMITTER_EMAIL: 't@example.com',
-        GIT_CONFIG_NOSYSTEM: '1',
-      },
-    })
-      .toString('utf8')
-      .trim();
+  const git = (...args: string[]) => gitIn(dir, work, ...args);
   git('init', '-q');
   git('add', '-A');
   git('commit', '-q', '-m', 'head');

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoRoot } from '../paths.js';
@@ -49,4 +49,22 @@ export async function runBundle(run: {
     );
   });
   return { code, stdout, outputs: parseOutputs(await readFile(output, 'utf8')) };
+}
+
+/** git in `cwd`, isolated from the machine's config, with a fixed identity; its trimmed output. */
+export function gitIn(cwd: string, home: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+      GIT_CONFIG_NOSYSTEM: '1',
+    },
+  })
+    .toString('utf8')
+    .trim();
 }

@@ -134,6 +134,18 @@ function handOff(
   });
 }
 
+/** Verification shown on a head the loop has shown nothing on yet. */
+function waitingForCi(snap: PullSnapshot, next: string): Effect[] {
+  if (snap.own) return [];
+  const view: CheckRunView = {
+    mode: snap.marker.mode,
+    node: 'Verification',
+    title: 'Verification: waiting for CI',
+    next,
+  };
+  return [{ kind: 'check', view }];
+}
+
 /**
  * Verification (CI is the gate) on the PR head, and what follows: Debug & Fix (attempt k of N,
  * escalation at N), Code Review when it passes — or, on the completion commit, Final
@@ -157,19 +169,10 @@ export function verification(
     done(snap, state, node, [], { reason: 'already reported' });
 
   if (gate.verdict === 'pending') {
-    const effects: Effect[] = own
-      ? []
-      : [
-          {
-            kind: 'check',
-            view: {
-              mode: marker.mode,
-              node: 'Verification',
-              title: 'Verification: waiting for CI',
-              next: `Waiting for ${gate.waiting.length ? gate.waiting.join(', ') : 'CI to report'}.`,
-            },
-          },
-        ];
+    const effects = waitingForCi(
+      snap,
+      `Waiting for ${gate.waiting.length ? gate.waiting.join(', ') : 'CI to report'}.`,
+    );
     return done(snap, 'pending', 'Verification', effects, {
       reason: gate.waiting.join(', ') || 'no check has reported',
     });
@@ -575,19 +578,7 @@ const GREW_COMMENT = '<!-- coder-loop:grew -->';
 export function pushed(snap: PullSnapshot, config: Config | undefined): Decision {
   if (!snap.checks) return { need: 'checks' };
   const { marker, pr } = snap;
-  const effects: Effect[] = snap.own
-    ? []
-    : [
-        {
-          kind: 'check',
-          view: {
-            mode: marker.mode,
-            node: 'Verification',
-            title: 'Verification: waiting for CI',
-            next: 'CI runs on this head; the gate decides when it completes.',
-          },
-        },
-      ];
+  const effects = waitingForCi(snap, 'CI runs on this head; the gate decides when it completes.');
   if (marker.mode === 'quick') {
     if (!config) return done(snap, 'config-invalid', undefined, effects);
     if (!snap.files) return { need: 'files' };
