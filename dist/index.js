@@ -61582,21 +61582,31 @@ async function writeCheckRun(gh, repo2, headSha, own6, write, repoUrl, ref, stat
     output: checkRunOutput(write.view, repoUrl, ref),
     ...write.conclusion ? { status: "completed", conclusion: write.conclusion } : { status: "in_progress" }
   };
-  const asStatus = () => writeLoopStatus(
-    gh,
-    repo2,
-    headSha,
-    fields.external_id,
-    write.view,
-    write.conclusion,
-    `${repoUrl}/tree/${encodePath(ref)}`
-  );
+  const written = (id, commitStatus) => ({
+    id,
+    ...decodeCheckState(fields.external_id),
+    externalId: fields.external_id,
+    conclusion: write.conclusion ?? null,
+    ...commitStatus ? { commitStatus } : {}
+  });
+  const asStatus = async () => {
+    await writeLoopStatus(
+      gh,
+      repo2,
+      headSha,
+      fields.external_id,
+      write.view,
+      write.conclusion,
+      `${repoUrl}/tree/${encodePath(ref)}`
+    );
+    return written(0, true);
+  };
   if (own6?.commitStatus) return asStatus();
   try {
-    await writeOwnCheckRun(gh, repo2, headSha, own6, fields);
+    return written(await writeOwnCheckRun(gh, repo2, headSha, own6, fields));
   } catch (error63) {
     if (!checkRunRefused(error63) || !await statusFallback()) throw error63;
-    await asStatus();
+    return asStatus();
   }
 }
 async function writeOwnCheckRun(gh, repo2, headSha, own6, fields) {
@@ -61606,14 +61616,15 @@ async function writeOwnCheckRun(gh, repo2, headSha, own6, fields) {
       check_run_id: own6.id,
       ...fields
     });
-  } else {
-    await gh.request("POST /repos/{owner}/{repo}/check-runs", {
-      ...repo2,
-      name: CHECK_NAME,
-      head_sha: headSha,
-      ...fields
-    });
+    return own6.id;
   }
+  const { data } = await gh.request("POST /repos/{owner}/{repo}/check-runs", {
+    ...repo2,
+    name: CHECK_NAME,
+    head_sha: headSha,
+    ...fields
+  });
+  return Number(data.id);
 }
 async function createCheckRun(gh, repo2, headSha, view, repoUrl, ref, statusFallback) {
   await writeCheckRun(gh, repo2, headSha, void 0, { view }, repoUrl, ref, statusFallback);
@@ -62783,8 +62794,8 @@ async function apply(ctx, effects, outcome) {
     if ("when" in effect && effect.when && effect.when !== (merged ? "merged" : "not-merged"))
       continue;
     switch (effect.kind) {
-      case "check":
-        await showCheck(
+      case "check": {
+        const shown = await showCheck(
           env,
           { sha: effect.sha ?? pr.head.sha, ref: pr.head.ref },
           effect.sha ? void 0 : ctx.ownRun,
@@ -62794,7 +62805,9 @@ async function apply(ctx, effects, outcome) {
             ...effect.next !== void 0 ? { next: effect.next } : {}
           }
         );
+        if (!effect.sha) ctx.ownRun = shown;
         break;
+      }
       case "reply":
         await replyOnIssue(gh, repo2, effect.to ?? marker.issue, effect.body);
         break;

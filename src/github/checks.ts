@@ -129,7 +129,7 @@ export async function writeCheckRun(
    * Asked only when GitHub refuses the check run.
    */
   statusFallback: () => Promise<boolean> = async () => true,
-): Promise<void> {
+): Promise<OwnCheckRun> {
   const fields = {
     external_id: encodeCheckState({ node: write.view.node, next: write.next }),
     output: checkRunOutput(write.view, repoUrl, ref),
@@ -137,8 +137,16 @@ export async function writeCheckRun(
       ? { status: 'completed' as const, conclusion: write.conclusion }
       : { status: 'in_progress' as const }),
   };
-  const asStatus = () =>
-    writeLoopStatus(
+  // What the head shows now: later effects of the same event update this run, not a new one.
+  const written = (id: number, commitStatus?: true): OwnCheckRun => ({
+    id,
+    ...decodeCheckState(fields.external_id),
+    externalId: fields.external_id,
+    conclusion: write.conclusion ?? null,
+    ...(commitStatus ? { commitStatus } : {}),
+  });
+  const asStatus = async () => {
+    await writeLoopStatus(
       gh,
       repo,
       headSha,
@@ -147,14 +155,16 @@ export async function writeCheckRun(
       write.conclusion,
       `${repoUrl}/tree/${encodePath(ref)}`,
     );
+    return written(0, true);
+  };
   if (own?.commitStatus) return asStatus();
   try {
-    await writeOwnCheckRun(gh, repo, headSha, own, fields);
+    return written(await writeOwnCheckRun(gh, repo, headSha, own, fields));
   } catch (error) {
     // An App is always allowed check runs (the manifest asks for checks: write): for it, a refusal
     // is a misconfiguration to report, not a reason to keep state where it would count as CI.
     if (!checkRunRefused(error) || !(await statusFallback())) throw error;
-    await asStatus();
+    return asStatus();
   }
 }
 
@@ -164,21 +174,22 @@ async function writeOwnCheckRun(
   headSha: string,
   own: OwnCheckRun | undefined,
   fields: Record<string, unknown>,
-): Promise<void> {
+): Promise<number> {
   if (own) {
     await gh.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
       ...repo,
       check_run_id: own.id,
       ...fields,
     });
-  } else {
-    await gh.request('POST /repos/{owner}/{repo}/check-runs', {
-      ...repo,
-      name: CHECK_NAME,
-      head_sha: headSha,
-      ...fields,
-    });
+    return own.id;
   }
+  const { data } = await gh.request('POST /repos/{owner}/{repo}/check-runs', {
+    ...repo,
+    name: CHECK_NAME,
+    head_sha: headSha,
+    ...fields,
+  });
+  return Number(data.id);
 }
 
 /** Creates the `coder-loop` check run on a head commit, showing where the PR stands. */

@@ -219,6 +219,17 @@ describe('7. the architect the escalation asks for can complete it', () => {
     );
   });
 
+  it('an approval that waited for CI and escalates updates the one check run on the head', async () => {
+    const { sim, deliver, pr } = await started(config, {}, writers);
+    sim.push(BRANCH, { 'src/core/engine.ts': 'changed\n' }, 'core', 'Codertocat');
+    await deliver.review(pr.number, 'dev-dana', 'approved');
+    await deliver.ci(BRANCH, 'success');
+    const head = sim.headOf(pr);
+    const own = sim.checkRuns.filter((r) => r.head_sha === head && r.name === 'coder-loop');
+    expect(own).toHaveLength(1);
+    expect(own[0]).toMatchObject({ external_id: 'Escalate', conclusion: 'failure' });
+  });
+
   it('a non-architect approval of an escalated head moves nothing', async () => {
     const { sim, deliver, pr } = await started(config, {}, [...writers, 'reviewer1']);
     sim.push(BRANCH, { 'src/core/engine.ts': 'changed\n' }, 'core', 'Codertocat');

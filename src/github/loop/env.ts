@@ -46,7 +46,7 @@ export function showCheck(
   head: { sha: string; ref: string },
   own: OwnCheckRun | undefined,
   write: CheckRunWrite,
-): Promise<void> {
+): Promise<OwnCheckRun> {
   return writeCheckRun(env.gh, env.repo, head.sha, own, write, env.repoUrl, head.ref, async () =>
     keepsStatus(await env.identity()),
   );

@@ -205,8 +205,8 @@ export async function apply(
     if ('when' in effect && effect.when && effect.when !== (merged ? 'merged' : 'not-merged'))
       continue;
     switch (effect.kind) {
-      case 'check':
-        await showCheck(
+      case 'check': {
+        const shown = await showCheck(
           env,
           { sha: effect.sha ?? pr.head.sha, ref: pr.head.ref },
           effect.sha ? undefined : ctx.ownRun,
@@ -216,7 +216,10 @@ export async function apply(
             ...(effect.next !== undefined ? { next: effect.next } : {}),
           },
         );
+        // The head's check run now: a later effect of this event updates it.
+        if (!effect.sha) ctx.ownRun = shown;
         break;
+      }
       case 'reply':
         await replyOnIssue(gh, repo, effect.to ?? marker.issue, effect.body);
         break;
