@@ -61027,6 +61027,36 @@ function resume(snap, thread) {
   ]);
 }
 
+// src/core/loop/choose.ts
+function choosePlan(plansDir, plans, requested) {
+  if (requested !== void 0)
+    return plans.includes(requested) ? { plan: requested } : { reply: reply.noSuchPlan(requested, plans), outcome: { state: "no-plan" } };
+  if (plans.length === 0) return { reply: reply.noPlans(plansDir), outcome: { state: "no-plan" } };
+  if (plans.length > 1)
+    return { reply: reply.choosePlan(plans), outcome: { state: "choose-plan" } };
+  return { plan: plans[0] };
+}
+function phaseToStart(plan, context) {
+  if (!context.valid)
+    return {
+      reply: reply.planRequired(plan, context.problems),
+      outcome: { state: "plan-required", node: "ValidateContext", mode: "plan", plan }
+    };
+  if (!context.current)
+    return {
+      reply: reply.planComplete(plan),
+      outcome: { state: "plan-complete", node: "End", mode: "plan", plan }
+    };
+  return { context: { ...context, current: context.current } };
+}
+function afterLock(lock) {
+  if (lock.acquired) return "take";
+  if (lock.via === "label") return "done";
+  const ours = lock.comment !== void 0 && lock.holder === lock.comment;
+  if (!ours) return "locked";
+  return lock.pr ? "done" : "finish";
+}
+
 // src/core/agent/redact.ts
 var REDACTED = "[REDACTED]";
 var SECRET_PATTERNS = [
@@ -62354,39 +62384,15 @@ async function startPhase(env, config2, who, requested) {
   const head = await reader.branchHead(env.defaultBranch);
   if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
   const tree = await reader.tree(head);
-  const plans = plansInTree(tree, config2.plansDir);
-  let name = requested;
-  if (name === void 0) {
-    if (plans.length === 0) return answer(reply.noPlans(config2.plansDir), { state: "no-plan" });
-    if (plans.length > 1) return answer(reply.choosePlan(plans), { state: "choose-plan" });
-    name = plans[0];
-  } else if (!plans.includes(name)) {
-    return answer(reply.noSuchPlan(name, plans), { state: "no-plan" });
-  }
-  const { files, context } = await readPlan(reader, tree, config2.plansDir, name);
-  if (!context.valid) {
-    return answer(reply.planRequired(name, context.problems), {
-      state: "plan-required",
-      node: "ValidateContext",
-      mode: "plan",
-      plan: name
-    });
-  }
-  if (!context.current)
-    return answer(reply.planComplete(name), {
-      state: "plan-complete",
-      node: "End",
-      mode: "plan",
-      plan: name
-    });
+  const chosen = choosePlan(config2.plansDir, plansInTree(tree, config2.plansDir), requested);
+  if ("reply" in chosen) return answer(chosen.reply, chosen.outcome);
+  const name = chosen.plan;
+  const { files, context: read } = await readPlan(reader, tree, config2.plansDir, name);
+  const phase = phaseToStart(name, read);
+  if ("reply" in phase) return answer(phase.reply, phase.outcome);
+  const { context } = phase;
   const current = context.current;
-  const start = markInProgress(
-    config2,
-    files,
-    { ...context, current },
-    who,
-    env.now().toISOString()
-  );
+  const start = markInProgress(config2, files, context, who, env.now().toISOString());
   const commit = await createCommit(
     gh,
     repo2,
@@ -62406,12 +62412,20 @@ async function startPhase(env, config2, who, requested) {
   if (!lock.acquired) {
     const pr2 = await findPullRequest(gh, repo2, start.branch);
     const holder = pr2 ? readMarker(pr2.body) : await commitMarker(env, lock.sha);
-    const redelivered = who.comment !== void 0 && holder?.comment === who.comment;
-    if (redelivered && pr2) {
-      env.log.info(`comment ${who.comment} was handled already: ${start.branch}, PR #${pr2.number}`);
+    const next = afterLock({
+      acquired: false,
+      pr: pr2 !== void 0,
+      holder: holder?.comment,
+      comment: who.comment,
+      via: "command"
+    });
+    if (next === "done") {
+      env.log.info(
+        `comment ${who.comment} was handled already: ${start.branch}, PR #${pr2.number}`
+      );
       return { ...outcome, state: "already-started", pullRequest: pr2.number };
     }
-    if (!redelivered) {
+    if (next === "locked") {
       return answer(reply.locked(name, current, start.branch, pr2), {
         ...outcome,
         state: "locked",
@@ -62511,12 +62525,16 @@ ${renderMarker(marker)}
   const lock = await createLockRef(gh, repo2, branch2, commit);
   if (!lock.acquired) {
     const pr2 = await findPullRequest(gh, repo2, branch2);
-    const holder = readMarker(pr2?.body);
-    if (pr2 && (via === "label" || holder?.comment !== void 0 && holder.comment === who.comment)) {
-      return { ...outcome, state: "already-started", pullRequest: pr2.number };
-    }
-    if (!pr2 && via === "label") return { ...outcome, state: "already-started" };
-    if (pr2 || who.comment === void 0) {
+    const next = afterLock({
+      acquired: false,
+      pr: pr2 !== void 0,
+      holder: readMarker(pr2?.body)?.comment,
+      comment: who.comment,
+      via
+    });
+    if (next === "done")
+      return { ...outcome, state: "already-started", ...pr2 ? { pullRequest: pr2.number } : {} };
+    if (next === "locked") {
       await replyOnIssue(gh, repo2, issue4.number, reply.quickLocked(branch2, pr2));
       return {
         ...outcome,

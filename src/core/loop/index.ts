@@ -10,3 +10,4 @@ export * from './trust.js';
 export * from './handoff.js';
 export * from './outcome.js';
 export * from './pull.js';
+export * from './choose.js';

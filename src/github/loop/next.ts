@@ -1,5 +1,8 @@
 import {
+  afterLock,
   agentHandOff,
+  choosePlan,
+  phaseToStart,
   markInProgress,
   phasePullRequest,
   PLAN_FILES,
@@ -39,41 +42,16 @@ export async function startPhase(
   if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
   const tree = await reader.tree(head);
 
-  const plans = plansInTree(tree, config.plansDir);
-  let name = requested;
-  if (name === undefined) {
-    if (plans.length === 0) return answer(reply.noPlans(config.plansDir), { state: 'no-plan' });
-    if (plans.length > 1) return answer(reply.choosePlan(plans), { state: 'choose-plan' });
-    name = plans[0]!;
-  } else if (!plans.includes(name)) {
-    return answer(reply.noSuchPlan(name, plans), { state: 'no-plan' });
-  }
-
-  const { files, context } = await readPlan(reader, tree, config.plansDir, name);
-  if (!context.valid) {
-    return answer(reply.planRequired(name, context.problems), {
-      state: 'plan-required',
-      node: 'ValidateContext',
-      mode: 'plan',
-      plan: name,
-    });
-  }
-  if (!context.current)
-    return answer(reply.planComplete(name), {
-      state: 'plan-complete',
-      node: 'End',
-      mode: 'plan',
-      plan: name,
-    });
+  const chosen = choosePlan(config.plansDir, plansInTree(tree, config.plansDir), requested);
+  if ('reply' in chosen) return answer(chosen.reply, chosen.outcome);
+  const name = chosen.plan;
+  const { files, context: read } = await readPlan(reader, tree, config.plansDir, name);
+  const phase = phaseToStart(name, read);
+  if ('reply' in phase) return answer(phase.reply, phase.outcome);
+  const { context } = phase;
   const current: Phase = context.current;
 
-  const start = markInProgress(
-    config,
-    files,
-    { ...context, current },
-    who,
-    env.now().toISOString(),
-  );
+  const start = markInProgress(config, files, context, who, env.now().toISOString());
   const commit = await createCommit(
     gh,
     repo,
@@ -94,12 +72,20 @@ export async function startPhase(
   if (!lock.acquired) {
     const pr = await findPullRequest(gh, repo, start.branch);
     const holder = pr ? readMarker(pr.body) : await commitMarker(env, lock.sha);
-    const redelivered = who.comment !== undefined && holder?.comment === who.comment;
-    if (redelivered && pr) {
-      env.log.info(`comment ${who.comment} was handled already: ${start.branch}, PR #${pr.number}`);
-      return { ...outcome, state: 'already-started', pullRequest: pr.number };
+    const next = afterLock({
+      acquired: false,
+      pr: pr !== undefined,
+      holder: holder?.comment,
+      comment: who.comment,
+      via: 'command',
+    });
+    if (next === 'done') {
+      env.log.info(
+        `comment ${who.comment} was handled already: ${start.branch}, PR #${pr!.number}`,
+      );
+      return { ...outcome, state: 'already-started', pullRequest: pr!.number };
     }
-    if (!redelivered) {
+    if (next === 'locked') {
       return answer(reply.locked(name, current, start.branch, pr), {
         ...outcome,
         state: 'locked',

@@ -11,6 +11,7 @@ import {
   type Config,
   type LoopMarker,
   type Orchestrator,
+  afterLock,
   agentHandOff,
   withAgent,
 } from '../../core/index.js';
@@ -78,16 +79,17 @@ export async function startQuick(
   const lock = await createLockRef(gh, repo, branch, commit);
   if (!lock.acquired) {
     const pr = await findPullRequest(gh, repo, branch);
-    const holder = readMarker(pr?.body);
+    const next = afterLock({
+      acquired: false,
+      pr: pr !== undefined,
+      holder: readMarker(pr?.body)?.comment,
+      comment: who.comment,
+      via,
+    });
     // A repeated label or a redelivered event finds its own run going: nothing to do or say.
-    if (
-      pr &&
-      (via === 'label' || (holder?.comment !== undefined && holder.comment === who.comment))
-    ) {
-      return { ...outcome, state: 'already-started', pullRequest: pr.number };
-    }
-    if (!pr && via === 'label') return { ...outcome, state: 'already-started' };
-    if (pr || who.comment === undefined) {
+    if (next === 'done')
+      return { ...outcome, state: 'already-started', ...(pr ? { pullRequest: pr.number } : {}) };
+    if (next === 'locked') {
       await replyOnIssue(gh, repo, issue.number, reply.quickLocked(branch, pr));
       return {
         ...outcome,

@@ -1,0 +1,70 @@
+import type { Phase } from '../plan/checklist.js';
+import type { PlanContext } from '../plan/validate.js';
+import type { LoopOutcome } from './outcome.js';
+import { reply } from './replies.js';
+
+/**
+ * The start of a phase, decided: which plan, whether its context is valid and which phase is
+ * current, and what the atomic lock's answer means. `src/github/loop/next.ts` and `quick.ts` read
+ * and write around these.
+ */
+
+/** An answer that ends the command: the reply on the thread and the outcome. */
+export interface Answer {
+  reply: string;
+  outcome: LoopOutcome;
+}
+
+/** Start → the plan: the named one; else the only one under `plansDir`; else a reply. */
+export function choosePlan(
+  plansDir: string,
+  plans: readonly string[],
+  requested: string | undefined,
+): { plan: string } | Answer {
+  if (requested !== undefined)
+    return plans.includes(requested)
+      ? { plan: requested }
+      : { reply: reply.noSuchPlan(requested, plans), outcome: { state: 'no-plan' } };
+  if (plans.length === 0) return { reply: reply.noPlans(plansDir), outcome: { state: 'no-plan' } };
+  if (plans.length > 1)
+    return { reply: reply.choosePlan(plans), outcome: { state: 'choose-plan' } };
+  return { plan: plans[0]! };
+}
+
+/** Context valid? → the current phase; or Plan Required (each problem), or the plan complete. */
+export function phaseToStart(
+  plan: string,
+  context: PlanContext,
+): { context: PlanContext & { current: Phase } } | Answer {
+  if (!context.valid)
+    return {
+      reply: reply.planRequired(plan, context.problems),
+      outcome: { state: 'plan-required', node: 'ValidateContext', mode: 'plan', plan },
+    };
+  if (!context.current)
+    return {
+      reply: reply.planComplete(plan),
+      outcome: { state: 'plan-complete', node: 'End', mode: 'plan', plan },
+    };
+  return { context: { ...context, current: context.current } };
+}
+
+/**
+ * Locked? after the atomic ref creation. `take`: this event created the lock. Otherwise the lock
+ * is held: by this very command's earlier delivery (`holder` is the comment that started it) —
+ * `done` when its PR exists, `finish` when that delivery stopped before the PR — or by someone
+ * else: `locked` (a reply names the branch). A repeated label finds its own run going: `done`.
+ */
+export function afterLock(lock: {
+  acquired: boolean;
+  pr: boolean;
+  holder?: number | undefined;
+  comment?: number | undefined;
+  via: 'command' | 'label';
+}): 'take' | 'finish' | 'done' | 'locked' {
+  if (lock.acquired) return 'take';
+  if (lock.via === 'label') return 'done';
+  const ours = lock.comment !== undefined && lock.holder === lock.comment;
+  if (!ours) return 'locked';
+  return lock.pr ? 'done' : 'finish';
+}
