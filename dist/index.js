@@ -61057,6 +61057,33 @@ function afterLock(lock) {
   return lock.pr ? "done" : "finish";
 }
 
+// src/core/loop/ci.ts
+function ciHead(event, payload) {
+  switch (event) {
+    case "check_suite":
+      if (payload.action !== "completed") return { ignored: `check_suite.${payload.action}` };
+      return { branch: payload.check_suite.head_branch, sha: payload.check_suite.head_sha };
+    case "check_run":
+      if (payload.action !== "completed") return { ignored: `check_run.${payload.action}` };
+      return {
+        branch: payload.check_run.check_suite?.head_branch,
+        sha: payload.check_run.head_sha
+      };
+    case "workflow_run":
+      if (payload.action !== "completed") return { ignored: `workflow_run.${payload.action}` };
+      return { branch: payload.workflow_run.head_branch, sha: payload.workflow_run.head_sha };
+    case "status": {
+      if (payload.state === "pending") return { ignored: "status pending" };
+      const branch2 = (payload.branches ?? []).find(
+        (b) => b.name.startsWith("coder/") && b.commit.sha === payload.sha
+      );
+      return { branch: branch2?.name, sha: payload.sha };
+    }
+    default:
+      return { ignored: event };
+  }
+}
+
 // src/core/agent/redact.ts
 var REDACTED = "[REDACTED]";
 var SECRET_PATTERNS = [
@@ -63081,31 +63108,6 @@ async function onIssuesLabeled(env, payload) {
 }
 
 // src/github/loop/ci.ts
-function ciHead(event, payload) {
-  switch (event) {
-    case "check_suite":
-      if (payload.action !== "completed") return { ignored: `check_suite.${payload.action}` };
-      return { branch: payload.check_suite.head_branch, sha: payload.check_suite.head_sha };
-    case "check_run":
-      if (payload.action !== "completed") return { ignored: `check_run.${payload.action}` };
-      return {
-        branch: payload.check_run.check_suite?.head_branch,
-        sha: payload.check_run.head_sha
-      };
-    case "workflow_run":
-      if (payload.action !== "completed") return { ignored: `workflow_run.${payload.action}` };
-      return { branch: payload.workflow_run.head_branch, sha: payload.workflow_run.head_sha };
-    case "status": {
-      if (payload.state === "pending") return { ignored: "status pending" };
-      const branch2 = (payload.branches ?? []).find(
-        (b) => b.name.startsWith("coder/") && b.commit.sha === payload.sha
-      );
-      return { branch: branch2?.name, sha: payload.sha };
-    }
-    default:
-      return { ignored: event };
-  }
-}
 async function configOrLog(env) {
   const { config: config2, problems } = await env.loadConfig();
   if (!config2) env.log.warn(`config invalid: ${problems.map((p) => p.message).join("; ")}`);

@@ -11,3 +11,4 @@ export * from './handoff.js';
 export * from './outcome.js';
 export * from './pull.js';
 export * from './choose.js';
+export * from './ci.js';

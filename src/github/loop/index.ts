@@ -3,7 +3,7 @@ export * from './events.js';
 export { startPhase } from './next.js';
 export { startQuick } from './quick.js';
 export { assess, release, status } from './manage.js';
-export { onCiEvent, onPullRequest, ciHead, type CiPayload, type PullRequestPayload } from './ci.js';
+export { onCiEvent, onPullRequest, type CiPayload, type PullRequestPayload } from './ci.js';
 export { onReview, type ReviewPayload } from './review.js';
 export { agentRunFailed, evaluate } from './pull.js';
 export { loopPullForHead } from './trust.js';
