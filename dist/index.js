@@ -46041,6 +46041,21 @@ function fnv1a(text5) {
   }
   return hash2.toString(16).padStart(8, "0");
 }
+function slugConflicts(names) {
+  const bySlug = /* @__PURE__ */ new Map();
+  for (const name of names)
+    bySlug.set(planSlug(name), [...bySlug.get(planSlug(name)) ?? [], name]);
+  const conflicts = /* @__PURE__ */ new Map();
+  for (const group of bySlug.values()) {
+    if (group.length < 2) continue;
+    for (const name of group)
+      conflicts.set(
+        name,
+        group.find((other) => other !== name)
+      );
+  }
+  return conflicts;
+}
 function phaseBranch(planName, phase) {
   return `coder/${planSlug(planName)}/phase-${phase}`;
 }
@@ -60209,6 +60224,8 @@ ${list3(problems)}`,
 
 ${plans.map((p) => `- ${codeSpan(p)}`).join("\n")}`,
   noSuchPlan: (name, plans) => `There is no plan ${codeSpan(name)}.${plans.length ? ` Plans: ${plans.map(codeSpan).join(", ")}.` : ""}`,
+  /** Two plans whose names make one lock branch: neither may start until one is renamed. */
+  slugConflict: (name, other, branch2) => `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch2)}; nothing was written. Rename one of them (\`coder-loop lint\` reports it too).`,
   /** ValidateContext → No: "Return to Orchestrator: Plan Required". */
   planRequired: (plan, problems) => `**Plan required.** Plan ${codeSpan(plan)} is not ready for the loop; nothing was written. Fix these and run ${codeSpan(`/coder next ${plan}`)} again:
 
@@ -61029,12 +61046,25 @@ function resume(snap, thread) {
 
 // src/core/loop/choose.ts
 function choosePlan(plansDir, plans, requested) {
-  if (requested !== void 0)
-    return plans.includes(requested) ? { plan: requested } : { reply: reply.noSuchPlan(requested, plans), outcome: { state: "no-plan" } };
-  if (plans.length === 0) return { reply: reply.noPlans(plansDir), outcome: { state: "no-plan" } };
-  if (plans.length > 1)
-    return { reply: reply.choosePlan(plans), outcome: { state: "choose-plan" } };
-  return { plan: plans[0] };
+  let plan;
+  if (requested !== void 0) {
+    if (!plans.includes(requested))
+      return { reply: reply.noSuchPlan(requested, plans), outcome: { state: "no-plan" } };
+    plan = requested;
+  } else {
+    if (plans.length === 0)
+      return { reply: reply.noPlans(plansDir), outcome: { state: "no-plan" } };
+    if (plans.length > 1)
+      return { reply: reply.choosePlan(plans), outcome: { state: "choose-plan" } };
+    plan = plans[0];
+  }
+  const other = slugConflicts(plans).get(plan);
+  if (other !== void 0)
+    return {
+      reply: reply.slugConflict(plan, other, phaseBranch(plan, 1).replace(/\/phase-1$/, "/\u2026")),
+      outcome: { state: "plan-required", node: "ValidateContext", mode: "plan", plan }
+    };
+  return { plan };
 }
 function phaseToStart(plan, context) {
   if (!context.valid)

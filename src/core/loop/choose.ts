@@ -1,4 +1,5 @@
 import type { Phase } from '../plan/checklist.js';
+import { phaseBranch, slugConflicts } from '../plan/layout.js';
 import type { PlanContext } from '../plan/validate.js';
 import type { LoopOutcome } from './outcome.js';
 import { reply } from './replies.js';
@@ -21,14 +22,26 @@ export function choosePlan(
   plans: readonly string[],
   requested: string | undefined,
 ): { plan: string } | Answer {
-  if (requested !== undefined)
-    return plans.includes(requested)
-      ? { plan: requested }
-      : { reply: reply.noSuchPlan(requested, plans), outcome: { state: 'no-plan' } };
-  if (plans.length === 0) return { reply: reply.noPlans(plansDir), outcome: { state: 'no-plan' } };
-  if (plans.length > 1)
-    return { reply: reply.choosePlan(plans), outcome: { state: 'choose-plan' } };
-  return { plan: plans[0]! };
+  let plan: string;
+  if (requested !== undefined) {
+    if (!plans.includes(requested))
+      return { reply: reply.noSuchPlan(requested, plans), outcome: { state: 'no-plan' } };
+    plan = requested;
+  } else {
+    if (plans.length === 0)
+      return { reply: reply.noPlans(plansDir), outcome: { state: 'no-plan' } };
+    if (plans.length > 1)
+      return { reply: reply.choosePlan(plans), outcome: { state: 'choose-plan' } };
+    plan = plans[0]!;
+  }
+  // Two plans with one slug would share lock branches: one's lock would read as the other's.
+  const other = slugConflicts(plans).get(plan);
+  if (other !== undefined)
+    return {
+      reply: reply.slugConflict(plan, other, phaseBranch(plan, 1).replace(/\/phase-1$/, '/…')),
+      outcome: { state: 'plan-required', node: 'ValidateContext', mode: 'plan', plan },
+    };
+  return { plan };
 }
 
 /** Context valid? → the current phase; or Plan Required (each problem), or the plan complete. */

@@ -34,6 +34,10 @@ export const reply = {
   noSuchPlan: (name: string, plans: readonly string[]): string =>
     `There is no plan ${codeSpan(name)}.${plans.length ? ` Plans: ${plans.map(codeSpan).join(', ')}.` : ''}`,
 
+  /** Two plans whose names make one lock branch: neither may start until one is renamed. */
+  slugConflict: (name: string, other: string, branch: string): string =>
+    `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch)}; nothing was written. Rename one of them (\`coder-loop lint\` reports it too).`,
+
   /** ValidateContext → No: "Return to Orchestrator: Plan Required". */
   planRequired: (plan: string, problems: readonly Problem[]): string =>
     `**Plan required.** Plan ${codeSpan(plan)} is not ready for the loop; nothing was written. Fix these and run ${codeSpan(`/coder next ${plan}`)} again:\n\n${list(problems.filter((p) => p.severity === 'error'))}`,

@@ -9,6 +9,12 @@ describe('Start → the plan', () => {
     ['a name that is no plan → a reply listing the plans', ['A'], 'Z', 'no-plan'],
     ['the only plan', ['A'], undefined, 'plan A'],
     ['the named plan', ['A', 'B'], 'B', 'plan B'],
+    [
+      'two plans with one slug → plan required, nothing written',
+      ['Café', 'Cafe'],
+      'Cafe',
+      'plan-required',
+    ],
   ])('%s', (_name, plans, requested, expected) => {
     const chosen = choosePlan('docs/plans', plans, requested);
     expect('plan' in chosen ? `plan ${chosen.plan}` : chosen.outcome.state).toBe(expected);
