@@ -60207,6 +60207,7 @@ function phasePullRequest(config2, plan, context, start, repoUrl) {
 }
 
 // src/core/loop/replies.ts
+var BOX = { todo: "[ ]", doing: "[~]", done: "[x]" };
 var list3 = (problems) => problems.map((p) => `- ${codeSpan(formatProblem(p))}`).join("\n");
 var reply = {
   help: () => HELP_TEXT,
@@ -60224,6 +60225,31 @@ ${list3(problems)}`,
 
 ${plans.map((p) => `- ${codeSpan(p)}`).join("\n")}`,
   noSuchPlan: (name, plans) => `There is no plan ${codeSpan(name)}.${plans.length ? ` Plans: ${plans.map(codeSpan).join(", ")}.` : ""}`,
+  /** `/coder status`: one plan's phases and tasks, where it stands, and its lock. */
+  statusSection: (name, context, lock) => {
+    const lines = [`### ${escapeMarkdown(name)}`, ""];
+    if (!context.checklist) lines.push("No readable checklist.");
+    else {
+      for (const phase of context.checklist.phases) {
+        const done2 = phase.tasks.filter((t) => t.state === "done").length;
+        const here = phase === context.current ? " \u2190 current" : "";
+        lines.push(
+          `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ""}** (${done2}/${phase.tasks.length})${here}`
+        );
+        for (const t of phase.tasks)
+          lines.push(`  ${"  ".repeat(t.depth)}- ${BOX[t.state]} ${escapeMarkdown(t.text)}`);
+      }
+      if (context.current && lock)
+        lines.push(
+          "",
+          lock.held ? `Phase ${context.current.number} is locked by ${codeSpan(lock.branch)}${lock.pr !== void 0 ? `, pull request #${lock.pr}` : ""}.` : `Phase ${context.current.number} is free: ${codeSpan(`/coder next ${name}`)} takes it.`
+        );
+      else lines.push("", "Complete.");
+    }
+    if (!context.valid)
+      lines.push("", `Not valid: ${codeSpan(`npx coder-loop lint "${name}"`)} lists the problems.`);
+    return lines.join("\n");
+  },
   /** Two plans whose names make one lock branch: neither may start until one is renamed. */
   slugConflict: (name, other, branch2) => `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch2)}; nothing was written. Rename one of them (\`coder-loop lint\` reports it too).`,
   /** ValidateContext → No: "Return to Orchestrator: Plan Required". */
@@ -62117,7 +62143,6 @@ async function assess(env, config2, issue4) {
   await replyOnIssue(env.gh, env.repo, issue4.number, reply.assessment(assessment));
   return { state: "assessed", node: "AssessTask", mode: assessment.mode };
 }
-var BOX = { todo: "[ ]", doing: "[~]", done: "[x]" };
 async function status(env, config2, issue4, requested) {
   const reader = readerFor(env);
   const head = await reader.branchHead(env.defaultBranch);
@@ -62138,36 +62163,16 @@ async function status(env, config2, issue4, requested) {
     const { context } = await readPlan(reader, tree, config2.plansDir, name, {
       contents: false
     });
-    const lines = [`### ${escapeMarkdown(name)}`, ""];
-    if (!context.checklist) {
-      lines.push("No readable checklist.");
-    } else {
-      for (const phase of context.checklist.phases) {
-        const done2 = phase.tasks.filter((t) => t.state === "done").length;
-        const here = phase === context.current ? " \u2190 current" : "";
-        lines.push(
-          `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ""}** (${done2}/${phase.tasks.length})${here}`
-        );
-        for (const t of phase.tasks)
-          lines.push(`  ${"  ".repeat(t.depth)}- ${BOX[t.state]} ${escapeMarkdown(t.text)}`);
-      }
-      if (context.current) {
-        const branch2 = phaseBranch(name, context.current.number);
-        const [lock, pr] = await Promise.all([
-          reader.branchHead(branch2),
-          findPullRequest(env.gh, env.repo, branch2)
-        ]);
-        lines.push(
-          "",
-          lock ? `Phase ${context.current.number} is locked by ${codeSpan(branch2)}${pr ? `, pull request #${pr.number}` : ""}.` : `Phase ${context.current.number} is free: ${codeSpan(`/coder next ${name}`)} takes it.`
-        );
-      } else {
-        lines.push("", "Complete.");
-      }
+    let lock;
+    if (context.checklist && context.current) {
+      const branch2 = phaseBranch(name, context.current.number);
+      const [held, pr] = await Promise.all([
+        reader.branchHead(branch2),
+        findPullRequest(env.gh, env.repo, branch2)
+      ]);
+      lock = { branch: branch2, held: held !== void 0, ...pr ? { pr: pr.number } : {} };
     }
-    if (!context.valid)
-      lines.push("", `Not valid: ${codeSpan(`npx coder-loop lint "${name}"`)} lists the problems.`);
-    sections.push(lines.join("\n"));
+    sections.push(reply.statusSection(name, context, lock));
   }
   await replyOnIssue(env.gh, env.repo, issue4, sections.join("\n\n"));
   return { state: "status" };

@@ -3,9 +3,12 @@ import { HELP_TEXT } from '../command.js';
 import { codeSpan, escapeMarkdown } from '../markdown.js';
 import { formatProblem, type Problem } from '../problem.js';
 import type { Phase } from '../plan/checklist.js';
+import type { PlanContext } from '../plan/validate.js';
 import { phaseTitle } from './start.js';
 
 /** Every reply the loop posts, in one place: the orchestrator's side of the flowchart. */
+
+const BOX = { todo: '[ ]', doing: '[~]', done: '[x]' } as const;
 
 const list = (problems: readonly Problem[]) =>
   problems.map((p) => `- ${codeSpan(formatProblem(p))}`).join('\n');
@@ -33,6 +36,38 @@ export const reply = {
 
   noSuchPlan: (name: string, plans: readonly string[]): string =>
     `There is no plan ${codeSpan(name)}.${plans.length ? ` Plans: ${plans.map(codeSpan).join(', ')}.` : ''}`,
+
+  /** `/coder status`: one plan's phases and tasks, where it stands, and its lock. */
+  statusSection: (
+    name: string,
+    context: PlanContext,
+    lock: { branch: string; held: boolean; pr?: number } | undefined,
+  ): string => {
+    const lines = [`### ${escapeMarkdown(name)}`, ''];
+    if (!context.checklist) lines.push('No readable checklist.');
+    else {
+      for (const phase of context.checklist.phases) {
+        const done = phase.tasks.filter((t) => t.state === 'done').length;
+        const here = phase === context.current ? ' ← current' : '';
+        lines.push(
+          `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ''}** (${done}/${phase.tasks.length})${here}`,
+        );
+        for (const t of phase.tasks)
+          lines.push(`  ${'  '.repeat(t.depth)}- ${BOX[t.state]} ${escapeMarkdown(t.text)}`);
+      }
+      if (context.current && lock)
+        lines.push(
+          '',
+          lock.held
+            ? `Phase ${context.current.number} is locked by ${codeSpan(lock.branch)}${lock.pr !== undefined ? `, pull request #${lock.pr}` : ''}.`
+            : `Phase ${context.current.number} is free: ${codeSpan(`/coder next ${name}`)} takes it.`,
+        );
+      else lines.push('', 'Complete.');
+    }
+    if (!context.valid)
+      lines.push('', `Not valid: ${codeSpan(`npx coder-loop lint "${name}"`)} lists the problems.`);
+    return lines.join('\n');
+  },
 
   /** Two plans whose names make one lock branch: neither may start until one is renamed. */
   slugConflict: (name: string, other: string, branch: string): string =>

@@ -1,7 +1,5 @@
 import {
   assessComplexity,
-  codeSpan,
-  escapeMarkdown,
   phaseBranch,
   quickBranch,
   loopPullProblem,
@@ -25,8 +23,6 @@ export async function assess(
   await replyOnIssue(env.gh, env.repo, issue.number, reply.assessment(assessment));
   return { state: 'assessed', node: 'AssessTask', mode: assessment.mode };
 }
-
-const BOX = { todo: '[ ]', doing: '[~]', done: '[x]' } as const;
 
 /** `/coder status [PlanName]`: phases, tasks, the current phase's lock and PR. */
 export async function status(
@@ -54,39 +50,17 @@ export async function status(
     const { context } = await readPlan(reader, tree, config.plansDir, name, {
       contents: false,
     });
-    const lines = [`### ${escapeMarkdown(name)}`, ''];
-    if (!context.checklist) {
-      lines.push('No readable checklist.');
-    } else {
-      for (const phase of context.checklist.phases) {
-        const done = phase.tasks.filter((t) => t.state === 'done').length;
-        const here = phase === context.current ? ' ← current' : '';
-        lines.push(
-          `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ''}** (${done}/${phase.tasks.length})${here}`,
-        );
-        for (const t of phase.tasks)
-          lines.push(`  ${'  '.repeat(t.depth)}- ${BOX[t.state]} ${escapeMarkdown(t.text)}`);
-      }
-      if (context.current) {
-        const branch = phaseBranch(name, context.current.number);
-        // Both reads at once: the pull request is only shown when the lock is there.
-        const [lock, pr] = await Promise.all([
-          reader.branchHead(branch),
-          findPullRequest(env.gh, env.repo, branch),
-        ]);
-        lines.push(
-          '',
-          lock
-            ? `Phase ${context.current.number} is locked by ${codeSpan(branch)}${pr ? `, pull request #${pr.number}` : ''}.`
-            : `Phase ${context.current.number} is free: ${codeSpan(`/coder next ${name}`)} takes it.`,
-        );
-      } else {
-        lines.push('', 'Complete.');
-      }
+    let lock: { branch: string; held: boolean; pr?: number } | undefined;
+    if (context.checklist && context.current) {
+      const branch = phaseBranch(name, context.current.number);
+      // Both reads at once: the pull request is only shown when the lock is there.
+      const [held, pr] = await Promise.all([
+        reader.branchHead(branch),
+        findPullRequest(env.gh, env.repo, branch),
+      ]);
+      lock = { branch, held: held !== undefined, ...(pr ? { pr: pr.number } : {}) };
     }
-    if (!context.valid)
-      lines.push('', `Not valid: ${codeSpan(`npx coder-loop lint "${name}"`)} lists the problems.`);
-    sections.push(lines.join('\n'));
+    sections.push(reply.statusSection(name, context, lock));
   }
   await replyOnIssue(env.gh, env.repo, issue, sections.join('\n\n'));
   return { state: 'status' };
