@@ -61112,6 +61112,11 @@ function afterLock(lock) {
   if (!ours) return "locked";
   return lock.pr ? "done" : "finish";
 }
+function releaseTarget(issue4, branch2, marker) {
+  if (branch2 === quickBranch(issue4)) return "release";
+  if (marker === "unread") return "read-commit";
+  return marker?.issue === issue4 ? "release" : "keep";
+}
 
 // src/core/loop/ci.ts
 function ciHead(event, payload) {
@@ -62192,13 +62197,14 @@ async function release(env, issue4) {
     for (const ref of refs) {
       const { branch: branch2 } = ref;
       const pr = pulls.find((p) => p.head.ref === branch2 && !loopPullProblem(p, identity));
-      let marker = readMarker(pr?.body);
-      if (!pr && branch2 !== quickBranch(issue4.number)) {
-        marker = readMarker(await commitMessage(gh, repo2, ref.sha));
-      }
-      if (marker?.issue === issue4.number || branch2 === quickBranch(issue4.number)) {
-        locks.push({ branch: branch2, ...pr ? { pr: pr.number } : {} });
-      }
+      let target = releaseTarget(issue4.number, branch2, pr ? readMarker(pr.body) : "unread");
+      if (target === "read-commit")
+        target = releaseTarget(
+          issue4.number,
+          branch2,
+          readMarker(await commitMessage(gh, repo2, ref.sha))
+        );
+      if (target === "release") locks.push({ branch: branch2, ...pr ? { pr: pr.number } : {} });
     }
   }
   if (locks.length === 0) {

@@ -1,5 +1,5 @@
 import type { Phase } from '../plan/checklist.js';
-import { phaseBranch, slugConflicts } from '../plan/layout.js';
+import { phaseBranch, quickBranch, slugConflicts } from '../plan/layout.js';
 import type { PlanContext } from '../plan/validate.js';
 import type { LoopOutcome } from './outcome.js';
 import { reply } from './replies.js';
@@ -80,4 +80,19 @@ export function afterLock(lock: {
   const ours = lock.comment !== undefined && lock.holder === lock.comment;
   if (!ours) return 'locked';
   return lock.pr ? 'done' : 'finish';
+}
+
+/**
+ * `/coder release` on an issue: whether a `coder/` branch is that issue's lock — its quick branch,
+ * or a branch whose loop marker names the issue. The marker comes from the branch's loop PR; a
+ * branch without one is asked about its start commit (`read-commit`), once.
+ */
+export function releaseTarget(
+  issue: number,
+  branch: string,
+  marker: { issue: number } | undefined | 'unread',
+): 'release' | 'keep' | 'read-commit' {
+  if (branch === quickBranch(issue)) return 'release';
+  if (marker === 'unread') return 'read-commit';
+  return marker?.issue === issue ? 'release' : 'keep';
 }

@@ -1,9 +1,9 @@
 import {
   assessComplexity,
   phaseBranch,
-  quickBranch,
   loopPullProblem,
   readMarker,
+  releaseTarget,
   reply,
   type Config,
 } from '../../core/index.js';
@@ -89,13 +89,14 @@ export async function release(
       const { branch } = ref;
       // Only the loop's own PR tells which issue a branch belongs to (its marker).
       const pr = pulls.find((p) => p.head.ref === branch && !loopPullProblem(p, identity!));
-      let marker = readMarker(pr?.body);
-      if (!pr && branch !== quickBranch(issue.number)) {
-        marker = readMarker(await commitMessage(gh, repo, ref.sha));
-      }
-      if (marker?.issue === issue.number || branch === quickBranch(issue.number)) {
-        locks.push({ branch, ...(pr ? { pr: pr.number } : {}) });
-      }
+      let target = releaseTarget(issue.number, branch, pr ? readMarker(pr.body) : 'unread');
+      if (target === 'read-commit')
+        target = releaseTarget(
+          issue.number,
+          branch,
+          readMarker(await commitMessage(gh, repo, ref.sha)),
+        );
+      if (target === 'release') locks.push({ branch, ...(pr ? { pr: pr.number } : {}) });
     }
   }
   if (locks.length === 0) {

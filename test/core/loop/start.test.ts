@@ -1,4 +1,10 @@
-import { afterLock, choosePlan, phaseToStart, type PlanContext } from '../../../src/core/index.js';
+import {
+  afterLock,
+  choosePlan,
+  phaseToStart,
+  releaseTarget,
+  type PlanContext,
+} from '../../../src/core/index.js';
 
 /** The start of a phase, decided: Start → which plan → Context valid? → current phase → Locked?. */
 
@@ -78,5 +84,18 @@ describe('Locked? after the atomic ref creation', () => {
     ['a repeated label → done', { acquired: false, pr: false, via: 'label' }, 'done'],
   ])('%s', (_name, lock, expected) => {
     expect(afterLock(lock)).toBe(expected);
+  });
+});
+
+describe("/coder release: which locks are the issue's", () => {
+  it.each<[string, string, Parameters<typeof releaseTarget>[2], ReturnType<typeof releaseTarget>]>([
+    ["the issue's quick branch", 'coder/quick/issue-7', 'unread', 'release'],
+    ['a loop PR whose marker names the issue', 'coder/a/phase-1', { issue: 7 }, 'release'],
+    ['a loop PR of another issue', 'coder/a/phase-1', { issue: 8 }, 'keep'],
+    ['no loop PR: ask the start commit', 'coder/a/phase-1', 'unread', 'read-commit'],
+    ['no marker anywhere', 'coder/a/phase-1', undefined, 'keep'],
+    ["another issue's quick branch", 'coder/quick/issue-8', undefined, 'keep'],
+  ])('%s', (_name, branch, marker, expected) => {
+    expect(releaseTarget(7, branch, marker)).toBe(expected);
   });
 });
