@@ -61885,12 +61885,15 @@ async function deleteBranch(gh, repo2, branch2) {
     if (!isHttpError(error63, 422) && !isHttpError(error63, 404)) throw error63;
   }
 }
-async function commitMessage(gh, repo2, sha) {
+async function readCommit(gh, repo2, sha) {
   const { data } = await gh.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", {
     ...repo2,
     commit_sha: sha
   });
-  return data.message;
+  return { message: data.message, parents: data.parents.map((p) => p.sha), tree: data.tree.sha };
+}
+async function commitMessage(gh, repo2, sha) {
+  return (await readCommit(gh, repo2, sha)).message;
 }
 async function branchesWithPrefix(gh, repo2, prefix) {
   const { data } = await gh.request("GET /repos/{owner}/{repo}/git/matching-refs/{ref}", {
@@ -62238,10 +62241,7 @@ async function sendAgentDispatch(gh, repo2, payload) {
 async function agentPullRequest(gh, repo2, payload, identity) {
   let data;
   try {
-    ({ data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
-      ...repo2,
-      pull_number: payload.pullRequest
-    }));
+    data = await getPull(gh, repo2, payload.pullRequest);
   } catch (error63) {
     if (isHttpError(error63, 404))
       return { reason: `pull request #${payload.pullRequest} does not exist` };
@@ -62300,15 +62300,7 @@ async function jobLogTail(gh, repo2, job, secrets) {
   }
 }
 async function readReviewToFix(gh, repo2, pr, headSha) {
-  const { data: reviews } = await gh.request(
-    "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
-    {
-      ...repo2,
-      pull_number: pr,
-      per_page: 100
-    }
-  );
-  const asked = reviews.filter((r) => r.state === "CHANGES_REQUESTED");
+  const asked = (await pullReviews(gh, repo2, pr)).filter((r) => r.state === "CHANGES_REQUESTED");
   const review = asked.filter((r) => r.commit_id === headSha).pop() ?? asked.pop();
   if (!review) return void 0;
   const { data: comments } = await gh.request(
@@ -62338,11 +62330,8 @@ async function readIssueText(gh, repo2, issue4) {
   return { number: issue4, title: data.title, body: data.body ?? "" };
 }
 async function isOurCommit(gh, repo2, head, payload) {
-  const { data } = await gh.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", {
-    ...repo2,
-    commit_sha: head
-  });
-  return data.parents.length === 1 && data.parents[0].sha === payload.headSha && data.message.split("\n").includes(agentTrailer(payload));
+  const commit = await readCommit(gh, repo2, head);
+  return commit.parents.length === 1 && commit.parents[0] === payload.headSha && commit.message.split("\n").includes(agentTrailer(payload));
 }
 async function whenNotAtHead(gh, repo2, head, payload) {
   if (head && await isOurCommit(gh, repo2, head, payload))
@@ -62353,10 +62342,7 @@ async function commitAgentChanges(gh, repo2, payload, changes, message) {
   const reader = new GitReader(gh, repo2);
   const head = await reader.branchHead(payload.branch);
   if (head !== payload.headSha) return whenNotAtHead(gh, repo2, head, payload);
-  const { data: parent } = await gh.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", {
-    ...repo2,
-    commit_sha: payload.headSha
-  });
+  const parent = await readCommit(gh, repo2, payload.headSha);
   const files = [];
   for (const change of changes) {
     if ("deleted" in change) {
@@ -62371,24 +62357,14 @@ async function commitAgentChanges(gh, repo2, payload, changes, message) {
   const commit = await createCommit(
     gh,
     repo2,
-    { sha: payload.headSha, tree: parent.tree.sha },
+    { sha: payload.headSha, tree: parent.tree },
     files,
     message
   );
-  try {
-    await gh.request("PATCH /repos/{owner}/{repo}/git/refs/{ref}", {
-      ...repo2,
-      ref: `heads/${payload.branch}`,
-      sha: commit,
-      force: false
-    });
-    return { state: "committed", commit };
-  } catch (error63) {
-    if (!isHttpError(error63, 422)) throw error63;
-    const now = await reader.branchHead(payload.branch);
-    if (now === commit) return { state: "committed", commit };
-    return whenNotAtHead(gh, repo2, now, payload);
-  }
+  if (await advanceBranch(gh, repo2, payload.branch, commit)) return { state: "committed", commit };
+  const now = await reader.branchHead(payload.branch);
+  if (now === commit) return { state: "committed", commit };
+  return whenNotAtHead(gh, repo2, now, payload);
 }
 async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir) {
   const say = (body) => replyOnIssue(gh, repo2, payload.pullRequest, body);

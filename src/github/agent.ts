@@ -18,8 +18,16 @@ import {
 } from '../core/index.js';
 import { readHeadChecks } from './checks.js';
 import { errorMessage, isHttpError, type GitHub, type Repo } from './client.js';
-import { createBlob, createCommit, GitReader, type NewFile } from './git.js';
+import {
+  advanceBranch,
+  createBlob,
+  createCommit,
+  GitReader,
+  readCommit,
+  type NewFile,
+} from './git.js';
 import { replyOnIssue } from './issues.js';
+import { getPull, pullReviews } from './pulls.js';
 
 /**
  * The hand-off: one `repository_dispatch` (`coder-loop-agent`) whose `client_payload` is built by
@@ -37,7 +45,7 @@ export async function sendAgentDispatch(
   });
 }
 
-export interface LoopPull {
+export interface AgentPull {
   number: number;
   headSha: string;
   body: string;
@@ -52,13 +60,10 @@ export async function agentPullRequest(
   repo: Repo,
   payload: AgentPayload,
   identity?: LoopIdentity,
-): Promise<{ pull: LoopPull } | { reason: string }> {
+): Promise<{ pull: AgentPull } | { reason: string }> {
   let data;
   try {
-    ({ data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
-      ...repo,
-      pull_number: payload.pullRequest,
-    }));
+    data = await getPull(gh, repo, payload.pullRequest);
   } catch (error) {
     if (isHttpError(error, 404))
       return { reason: `pull request #${payload.pullRequest} does not exist` };
@@ -153,15 +158,7 @@ export async function readReviewToFix(
   pr: number,
   headSha: string,
 ): Promise<ReviewToFix | undefined> {
-  const { data: reviews } = await gh.request(
-    'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews',
-    {
-      ...repo,
-      pull_number: pr,
-      per_page: 100,
-    },
-  );
-  const asked = reviews.filter((r) => r.state === 'CHANGES_REQUESTED');
+  const asked = (await pullReviews(gh, repo, pr)).filter((r) => r.state === 'CHANGES_REQUESTED');
   const review = asked.filter((r) => r.commit_id === headSha).pop() ?? asked.pop();
   if (!review) return undefined;
   const { data: comments } = await gh.request(
@@ -211,14 +208,11 @@ async function isOurCommit(
   head: string,
   payload: AgentPayload,
 ): Promise<boolean> {
-  const { data } = await gh.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
-    ...repo,
-    commit_sha: head,
-  });
+  const commit = await readCommit(gh, repo, head);
   return (
-    data.parents.length === 1 &&
-    data.parents[0]!.sha === payload.headSha &&
-    data.message.split('\n').includes(agentTrailer(payload))
+    commit.parents.length === 1 &&
+    commit.parents[0] === payload.headSha &&
+    commit.message.split('\n').includes(agentTrailer(payload))
   );
 }
 
@@ -248,10 +242,7 @@ export async function commitAgentChanges(
   const reader = new GitReader(gh, repo);
   const head = await reader.branchHead(payload.branch);
   if (head !== payload.headSha) return whenNotAtHead(gh, repo, head, payload);
-  const { data: parent } = await gh.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
-    ...repo,
-    commit_sha: payload.headSha,
-  });
+  const parent = await readCommit(gh, repo, payload.headSha);
   const files: NewFile[] = [];
   for (const change of changes) {
     if ('deleted' in change) {
@@ -268,25 +259,15 @@ export async function commitAgentChanges(
   const commit = await createCommit(
     gh,
     repo,
-    { sha: payload.headSha, tree: parent.tree.sha },
+    { sha: payload.headSha, tree: parent.tree },
     files,
     message,
   );
-  try {
-    await gh.request('PATCH /repos/{owner}/{repo}/git/refs/{ref}', {
-      ...repo,
-      ref: `heads/${payload.branch}`,
-      sha: commit,
-      force: false,
-    });
-    return { state: 'committed', commit };
-  } catch (error) {
-    if (!isHttpError(error, 422)) throw error;
-    // Not a fast-forward (someone pushed) or no such branch; or our own update, answered late.
-    const now = await reader.branchHead(payload.branch);
-    if (now === commit) return { state: 'committed', commit };
-    return whenNotAtHead(gh, repo, now, payload);
-  }
+  if (await advanceBranch(gh, repo, payload.branch, commit)) return { state: 'committed', commit };
+  // Not a fast-forward (someone pushed) or no such branch; or our own update, answered late.
+  const now = await reader.branchHead(payload.branch);
+  if (now === commit) return { state: 'committed', commit };
+  return whenNotAtHead(gh, repo, now, payload);
 }
 
 export type AgentApplyState =

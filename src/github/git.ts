@@ -197,13 +197,22 @@ export async function deleteBranch(gh: GitHub, repo: Repo, branch: string): Prom
   }
 }
 
-/** A commit's message (the loop's start commits carry its marker). */
-export async function commitMessage(gh: GitHub, repo: Repo, sha: string): Promise<string> {
+/** A commit's message, parents and tree. */
+export async function readCommit(
+  gh: GitHub,
+  repo: Repo,
+  sha: string,
+): Promise<{ message: string; parents: string[]; tree: string }> {
   const { data } = await gh.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
     ...repo,
     commit_sha: sha,
   });
-  return data.message;
+  return { message: data.message, parents: data.parents.map((p) => p.sha), tree: data.tree.sha };
+}
+
+/** A commit's message (the loop's start commits carry its marker). */
+export async function commitMessage(gh: GitHub, repo: Repo, sha: string): Promise<string> {
+  return (await readCommit(gh, repo, sha)).message;
 }
 
 /** The branches whose names start with `prefix`, with their head commits. */
