@@ -62300,8 +62300,19 @@ async function jobLogTail(gh, repo2, job, secrets) {
   }
 }
 async function readReviewToFix(gh, repo2, pr, headSha) {
-  const asked = (await pullReviews(gh, repo2, pr)).filter((r) => r.state === "CHANGES_REQUESTED");
-  const review = asked.filter((r) => r.commit_id === headSha).pop() ?? asked.pop();
+  const asked = (await pullReviews(gh, repo2, pr)).filter(
+    (r) => r.state === "CHANGES_REQUESTED" && r.user && !isBot(r.user)
+  );
+  const order2 = [
+    ...asked.filter((r) => r.commit_id === headSha).reverse(),
+    ...asked.filter((r) => r.commit_id !== headSha).reverse()
+  ];
+  let review;
+  for (const candidate of order2)
+    if (mayCommand(await readPermission(gh, repo2, candidate.user.login))) {
+      review = candidate;
+      break;
+    }
   if (!review) return void 0;
   const { data: comments } = await gh.request(
     "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments",

@@ -13,7 +13,9 @@ import {
   type Config,
   type ReviewToFix,
   type ValidChange,
+  isBot,
   loopPullProblem,
+  mayCommand,
   type LoopIdentity,
 } from '../core/index.js';
 import { readHeadChecks } from './checks.js';
@@ -27,6 +29,7 @@ import {
   type NewFile,
 } from './git.js';
 import { replyOnIssue } from './issues.js';
+import { readPermission } from './identity.js';
 import { getPull, pullReviews } from './pulls.js';
 
 /**
@@ -149,8 +152,10 @@ async function jobLogTail(
 }
 
 /**
- * The review a review-fix answers: the newest "changes requested" review of the PR, preferring
- * one on the head, and its line comments with path and line.
+ * The review a review-fix answers: the newest "changes requested" review of the PR by a reviewer
+ * who counts (a human with write permission: the hand-off was for such a review, and an
+ * outsider's text never reaches the agent as the review to fix), preferring one on the head, and
+ * its line comments with path and line.
  */
 export async function readReviewToFix(
   gh: GitHub,
@@ -158,8 +163,20 @@ export async function readReviewToFix(
   pr: number,
   headSha: string,
 ): Promise<ReviewToFix | undefined> {
-  const asked = (await pullReviews(gh, repo, pr)).filter((r) => r.state === 'CHANGES_REQUESTED');
-  const review = asked.filter((r) => r.commit_id === headSha).pop() ?? asked.pop();
+  const asked = (await pullReviews(gh, repo, pr)).filter(
+    (r) => r.state === 'CHANGES_REQUESTED' && r.user && !isBot(r.user),
+  );
+  // Newest first, those on the head before the others.
+  const order = [
+    ...asked.filter((r) => r.commit_id === headSha).reverse(),
+    ...asked.filter((r) => r.commit_id !== headSha).reverse(),
+  ];
+  let review: (typeof asked)[number] | undefined;
+  for (const candidate of order)
+    if (mayCommand(await readPermission(gh, repo, candidate.user!.login))) {
+      review = candidate;
+      break;
+    }
   if (!review) return undefined;
   const { data: comments } = await gh.request(
     'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments',
