@@ -63186,9 +63186,8 @@ async function onPullRequest(env, payload) {
     });
   }
   return tellOnFailure(env, where, async () => {
-    const config2 = loop.marker.mode === "quick" ? await configOrLog(env) : void 0;
-    const ctx = pullContext(env, config2 ?? DEFAULT_CONFIG, loop);
-    return run(ctx, (snap) => pushed(snap, loop.marker.mode === "quick" ? config2 : DEFAULT_CONFIG));
+    const config2 = loop.marker.mode === "quick" ? await configOrLog(env) : DEFAULT_CONFIG;
+    return run(pullContext(env, config2 ?? DEFAULT_CONFIG, loop), (snap) => pushed(snap, config2));
   });
 }
 

@@ -98,8 +98,8 @@ export async function onPullRequest(
     });
   }
   return tellOnFailure(env, where, async () => {
-    const config = loop.marker.mode === 'quick' ? await configOrLog(env) : undefined;
-    const ctx = pullContext(env, config ?? DEFAULT_CONFIG, loop);
-    return run(ctx, (snap) => pushed(snap, loop.marker.mode === 'quick' ? config : DEFAULT_CONFIG));
+    // Only quick mode reads the config on a push (its limits); plan mode needs none.
+    const config = loop.marker.mode === 'quick' ? await configOrLog(env) : DEFAULT_CONFIG;
+    return run(pullContext(env, config ?? DEFAULT_CONFIG, loop), (snap) => pushed(snap, config));
   });
 }

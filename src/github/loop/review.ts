@@ -2,8 +2,7 @@ import { codeReview, isBot, reply, reviewStanding } from '../../core/index.js';
 import { readPermission } from '../identity.js';
 import { replyOnIssue } from '../issues.js';
 import type { PullRequest } from '../pulls.js';
-import { tellOnFailure, type LoopEnv } from './env.js';
-import type { LoopOutcome } from './env.js';
+import { tellOnFailure, type LoopEnv, type LoopOutcome } from './env.js';
 import { isArchitect, pullContext, run } from './pull.js';
 import { trustedLoopPull } from './trust.js';
 
