@@ -1,5 +1,8 @@
 import {
   CHECK_NAME,
+  decodeRecord,
+  withRecord,
+  type LoopMarker,
   checkRunOutput,
   decodeCheckState,
   encodeCheckState,
@@ -11,6 +14,7 @@ import {
 } from '../core/index.js';
 import type { NodeId } from '../core/index.js';
 import type { GitHub, Repo } from './client.js';
+import { PER_PAGE, readWhole } from './pages.js';
 import { checkRunRefused, ownFromStatus, writeLoopStatus } from './status.js';
 
 /** The loop's own check run on a head: its id, the flowchart node (external_id) and conclusion. */
@@ -22,6 +26,10 @@ export interface OwnCheckRun {
   /** The next phase, kept by the completion step for final verification. */
   next?: number;
   conclusion: string | null;
+  /** The loop's record of the PR as of this head (record.ts); absent in a commit status. */
+  record?: LoopMarker;
+  /** What the run shows now, so that a record-only update keeps it. */
+  output?: { title: string; summary: string; text: string };
   /** Kept in the `coder-loop` commit status: the token may not write check runs (status.ts). */
   commitStatus?: true;
 }
@@ -42,10 +50,82 @@ export function keepsStatus(identity: LoopIdentity): boolean {
   return identity.app === undefined;
 }
 
+type CheckRunItem = {
+  id: number;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  external_id: string | null;
+  html_url: string | null;
+  app: { id?: number; slug?: string } | null;
+  output: { title: string | null; summary: string | null; text: string | null };
+};
+
+/** Every check run of a commit (every page), optionally only those of one name. */
+export async function commitCheckRuns(
+  gh: GitHub,
+  repo: Repo,
+  sha: string,
+  name?: string,
+): Promise<CheckRunItem[]> {
+  const { items } = await readWhole(async (page) => {
+    const { data } = await gh.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
+      ...repo,
+      ref: sha,
+      ...(name ? { check_name: name } : {}),
+      filter: 'all',
+      per_page: PER_PAGE,
+      page,
+    });
+    return data.check_runs as CheckRunItem[];
+  });
+  return items;
+}
+
 /**
- * Check runs and commit statuses of a head commit: two reads. The loop's own check run is the
- * newest one named `coder-loop` that the loop's app created; a CI check of any other app with the
- * same name is CI, and counts in the gate.
+ * The loop's own check runs among a commit's: named `coder-loop`, created by the loop's app, and
+ * holding a well-formed record about that very commit. A CI job called `coder-loop` — even one
+ * GitHub Actions created with the same token as the loop's — holds no such record: it is CI.
+ */
+export function ownRuns(runs: readonly CheckRunItem[], sha: string, identity: LoopIdentity) {
+  return runs
+    .filter((r) => isOwnCheckRun(r, identity))
+    .map((r) => ({ run: r, record: decodeRecord(r.output?.text, sha) }))
+    .filter((r): r is { run: CheckRunItem; record: LoopMarker } => r.record !== undefined)
+    .sort((a, b) => Number(a.run.id) - Number(b.run.id));
+}
+
+function ownOf(run: CheckRunItem, record: LoopMarker): OwnCheckRun {
+  return {
+    id: Number(run.id),
+    ...decodeCheckState(run.external_id),
+    externalId: run.external_id ?? '',
+    conclusion: run.conclusion,
+    record,
+    output: {
+      title: run.output?.title ?? '',
+      summary: run.output?.summary ?? '',
+      text: run.output?.text ?? '',
+    },
+  };
+}
+
+/** The newest record the loop wrote on a commit, if any (one filtered read). */
+export async function recordOn(
+  gh: GitHub,
+  repo: Repo,
+  sha: string,
+  identity: LoopIdentity,
+): Promise<OwnCheckRun | undefined> {
+  const mine = ownRuns(await commitCheckRuns(gh, repo, sha, CHECK_NAME), sha, identity).pop();
+  return mine ? ownOf(mine.run, mine.record) : undefined;
+}
+
+/**
+ * Check runs and commit statuses of a head commit, every page of both. The loop's own check run
+ * is the newest one it wrote there (`ownRuns`); every other check run, a CI job called
+ * `coder-loop` included, is CI and counts in the gate.
  */
 export async function readHeadChecks(
   gh: GitHub,
@@ -53,24 +133,25 @@ export async function readHeadChecks(
   sha: string,
   identity: LoopIdentity,
 ): Promise<HeadChecks> {
-  const [runs, combined] = await Promise.all([
-    gh.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
-      ...repo,
-      ref: sha,
-      per_page: 100,
-    }),
-    gh.request('GET /repos/{owner}/{repo}/commits/{ref}/status', {
-      ...repo,
-      ref: sha,
-      per_page: 100,
+  const [runs, statuses] = await Promise.all([
+    commitCheckRuns(gh, repo, sha),
+    readWhole(async (page) => {
+      const { data } = await gh.request('GET /repos/{owner}/{repo}/commits/{ref}/status', {
+        ...repo,
+        ref: sha,
+        per_page: PER_PAGE,
+        page,
+      });
+      return data.statuses;
     }),
   ]);
-  const byId = [...runs.data.check_runs].sort((a, b) => Number(a.id) - Number(b.id));
-  const mine = byId.filter((r) => isOwnCheckRun(r, identity)).pop();
+  const byId = [...runs].sort((a, b) => Number(a.id) - Number(b.id));
+  const own = ownRuns(byId, sha, identity);
+  const ownIds = new Set(own.map((o) => o.run.id));
+  const mine = own.pop();
   // A re-run adds a check run with the same name and app: the newest one counts.
   const latest = new Map<string, (typeof byId)[number]>();
-  for (const r of byId)
-    if (!isOwnCheckRun(r, identity)) latest.set(`${r.app?.id ?? ''}/${r.name}`, r);
+  for (const r of byId) if (!ownIds.has(r.id)) latest.set(`${r.app?.id ?? ''}/${r.name}`, r);
   const results: CheckResult[] = [...latest.values()].map((r) => ({
     name: r.name,
     status: r.status,
@@ -78,7 +159,7 @@ export async function readHeadChecks(
     ...(r.html_url ? { url: r.html_url } : {}),
   }));
   const statusIsMine = keepsStatus(identity);
-  for (const s of combined.data.statuses) {
+  for (const s of statuses.items) {
     if (statusIsMine && s.context === CHECK_NAME) continue;
     results.push({
       name: s.context,
@@ -87,18 +168,11 @@ export async function readHeadChecks(
       ...(s.target_url ? { url: s.target_url } : {}),
     });
   }
-  const status = mine || !statusIsMine ? undefined : ownFromStatus(combined.data.statuses);
+  const status = mine || !statusIsMine ? undefined : ownFromStatus(statuses.items);
   return {
     results,
     ...(mine
-      ? {
-          own: {
-            id: Number(mine.id),
-            ...decodeCheckState(mine.external_id),
-            externalId: mine.external_id ?? '',
-            conclusion: mine.conclusion,
-          },
-        }
+      ? { own: ownOf(mine.run, mine.record) }
       : status
         ? { own: { id: 0, ...status, commitStatus: true as const } }
         : {}),
@@ -106,6 +180,8 @@ export async function readHeadChecks(
 }
 export interface CheckRunWrite {
   view: CheckRunView;
+  /** The loop's record as of this head, kept in the run's text (not in a commit status). */
+  record?: LoopMarker;
   /** Absent while the loop waits; success only when the phase is complete. */
   conclusion?: 'success' | 'failure';
   /** The next phase, kept beside the node for final verification. */
@@ -130,9 +206,11 @@ export async function writeCheckRun(
    */
   statusFallback: () => Promise<boolean> = async () => true,
 ): Promise<OwnCheckRun> {
+  const output = checkRunOutput(write.view, repoUrl, ref);
+  if (write.record) output.text = withRecord(output.text, write.record, headSha);
   const fields = {
     external_id: encodeCheckState({ node: write.view.node, next: write.next }),
-    output: checkRunOutput(write.view, repoUrl, ref),
+    output,
     ...(write.conclusion
       ? { status: 'completed' as const, conclusion: write.conclusion }
       : { status: 'in_progress' as const }),
@@ -143,7 +221,8 @@ export async function writeCheckRun(
     ...decodeCheckState(fields.external_id),
     externalId: fields.external_id,
     conclusion: write.conclusion ?? null,
-    ...(commitStatus ? { commitStatus } : {}),
+    ...(commitStatus ? { commitStatus } : { output }),
+    ...(write.record && !commitStatus ? { record: write.record } : {}),
   });
   const asStatus = async () => {
     await writeLoopStatus(
@@ -192,15 +271,43 @@ async function writeOwnCheckRun(
   return Number(data.id);
 }
 
-/** Creates the `coder-loop` check run on a head commit, showing where the PR stands. */
+/**
+ * Creates the `coder-loop` check run on a head commit, showing where the PR stands and holding
+ * the loop's first record of it.
+ */
 export async function createCheckRun(
   gh: GitHub,
   repo: Repo,
   headSha: string,
   view: CheckRunView,
+  record: LoopMarker,
   repoUrl: string,
   ref: string,
   statusFallback?: () => Promise<boolean>,
 ): Promise<void> {
-  await writeCheckRun(gh, repo, headSha, undefined, { view }, repoUrl, ref, statusFallback);
+  await writeCheckRun(gh, repo, headSha, undefined, { view, record }, repoUrl, ref, statusFallback);
+}
+
+/**
+ * Updates only the record of the loop's check run on a head, keeping what it shows: for a
+ * decision that changes what the loop believes without moving the head's node.
+ */
+export async function writeRecord(
+  gh: GitHub,
+  repo: Repo,
+  own: OwnCheckRun,
+  record: LoopMarker,
+  headSha: string,
+): Promise<OwnCheckRun> {
+  const output = {
+    title: own.output?.title || 'coder-loop',
+    summary: own.output?.summary || 'coder-loop',
+    text: withRecord(own.output?.text, record, headSha),
+  };
+  await gh.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
+    ...repo,
+    check_run_id: own.id,
+    output,
+  });
+  return { ...own, output, record };
 }

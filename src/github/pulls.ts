@@ -1,5 +1,6 @@
 import { splitLogins, type Actor } from '../core/index.js';
 import { isHttpError, type GitHub, type Repo } from './client.js';
+import { PER_PAGE, readWhole, type Whole } from './pages.js';
 
 export interface PullRequest {
   number: number;
@@ -14,10 +15,6 @@ export interface PullRequest {
 }
 
 export const ESCALATED_LABEL = 'coder:escalated';
-
-export function isEscalated(pr: Pick<PullRequest, 'labels'>): boolean {
-  return (pr.labels ?? []).some((l) => l.name === ESCALATED_LABEL);
-}
 
 /** Removes the escalation label from a PR and its issue; one already gone is no error. */
 export async function clearEscalated(
@@ -38,26 +35,41 @@ export async function clearEscalated(
   }
 }
 
-/** The paths a PR changes (up to 3,000, GitHub's limit for this list). */
+/** A file a PR changes; a rename also names the path it had (`previous`). */
+export interface ChangedFile {
+  path: string;
+  previous?: string;
+  additions: number;
+  deletions: number;
+}
+
+/** GitHub lists at most 3,000 files of a pull request. */
+export const PULL_FILES_CAP = 3_000;
+
+/**
+ * The files a PR changes, every page. A renamed file keeps its old path too: a rename touches
+ * both (a locked file moved out of a locked folder is still a locked file touched). At GitHub's
+ * cap of 3,000 the list is incomplete and the caller fails closed.
+ */
 export async function pullRequestFiles(
   gh: GitHub,
   repo: Repo,
   pr: number,
-): Promise<{ path: string; additions: number; deletions: number }[]> {
-  const files: { path: string; additions: number; deletions: number }[] = [];
-  for (let page = 1; page <= 30; page++) {
+): Promise<Whole<ChangedFile>> {
+  return readWhole(async (page) => {
     const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', {
       ...repo,
       pull_number: pr,
-      per_page: 100,
+      per_page: PER_PAGE,
       page,
     });
-    files.push(
-      ...data.map((f) => ({ path: f.filename, additions: f.additions, deletions: f.deletions })),
-    );
-    if (data.length < 100) break;
-  }
-  return files;
+    return data.map((f) => ({
+      path: f.filename,
+      ...(f.previous_filename ? { previous: f.previous_filename } : {}),
+      additions: f.additions,
+      deletions: f.deletions,
+    }));
+  }, PULL_FILES_CAP);
 }
 
 /** The open pull request whose head is `branch` in this repository, if any. */
@@ -112,7 +124,7 @@ export async function requestReviews(
   });
 }
 
-/** Rewrites a PR's body (where the loop keeps its marker). */
+/** Rewrites a PR's body (what people read; the loop keeps nothing there it reads back). */
 export async function setPullBody(gh: GitHub, repo: Repo, pr: number, body: string): Promise<void> {
   await gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
     ...repo,
@@ -139,14 +151,18 @@ export async function getPull(gh: GitHub, repo: Repo, pr: number): Promise<PullR
   return data;
 }
 
-/** The repository's open PRs (the first 100). */
+/** The repository's open PRs, every page. */
 export async function openPulls(gh: GitHub, repo: Repo): Promise<PullRequest[]> {
-  const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls', {
-    ...repo,
-    state: 'open',
-    per_page: 100,
+  const { items } = await readWhole(async (page) => {
+    const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls', {
+      ...repo,
+      state: 'open',
+      per_page: PER_PAGE,
+      page,
+    });
+    return data;
   });
-  return data;
+  return items;
 }
 
 /**
@@ -198,24 +214,39 @@ export async function labelEscalated(
   }
 }
 
-/** A PR's reviews (the first 100), oldest first. */
+/** A PR's reviews, every page, oldest first. */
 export async function pullReviews(gh: GitHub, repo: Repo, pr: number) {
-  const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
-    ...repo,
-    pull_number: pr,
-    per_page: 100,
+  const { items } = await readWhole(async (page) => {
+    const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
+      ...repo,
+      pull_number: pr,
+      per_page: PER_PAGE,
+      page,
+    });
+    return data;
   });
-  return data;
+  return items;
 }
 export type PullReviews = Awaited<ReturnType<typeof pullReviews>>;
 
-/** A PR's commits (the first 100), oldest first. */
-export async function pullCommits(gh: GitHub, repo: Repo, pr: number) {
+/** GitHub lists at most 250 commits of a pull request. */
+export const PULL_COMMITS_CAP = 250;
+
+async function pullCommitsPage(gh: GitHub, repo: Repo, pr: number, page: number) {
   const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/commits', {
     ...repo,
     pull_number: pr,
-    per_page: 100,
+    per_page: PER_PAGE,
+    page,
   });
   return data;
 }
-export type PullCommits = Awaited<ReturnType<typeof pullCommits>>;
+export type PullCommits = Awaited<ReturnType<typeof pullCommitsPage>>;
+
+/**
+ * A PR's commits, every page, oldest first. At GitHub's cap of 250 the list is incomplete: who
+ * pushed cannot be known from it, and the caller fails closed.
+ */
+export async function pullCommits(gh: GitHub, repo: Repo, pr: number): Promise<Whole<PullCommits[number]>> {
+  return readWhole((page) => pullCommitsPage(gh, repo, pr, page), PULL_COMMITS_CAP);
+}

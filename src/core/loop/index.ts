@@ -1,5 +1,6 @@
 export * from './flowchart.js';
 export * from './marker.js';
+export * from './record.js';
 export * from './start.js';
 export * from './replies.js';
 export * from './checkRun.js';

@@ -1,7 +1,9 @@
 /**
- * What the loop writes into its pull requests and commits so that later events — on any
- * replica, or in the Action — can tell which plan, phase, issue and command they belong to.
- * State lives on GitHub, never in memory.
+ * What the loop believes about one of its pull requests: which plan, phase, issue and command it
+ * belongs to, and its verdicts so far. Later events — on any replica, or in the Action — read it
+ * back from the loop's record (record.ts: the `coder-loop` check run of each head, which only the
+ * loop writes). The HTML-comment form below is what people see in PR bodies and commit messages;
+ * it is read back only where no check run can be written (a loop acting with a personal token).
  */
 export interface LoopMarker {
   mode: 'plan' | 'quick';
@@ -16,6 +18,12 @@ export interface LoopMarker {
   reviewRounds?: string[];
   /** Quick mode: the PR outgrew the quick limits and plan mode was proposed (once). */
   grew?: true;
+  /** Escalated to the architects, on which head and why; only `/coder resume` clears it. */
+  escalation?: { reason: string; sha: string };
+  /** Who pushed to the branch (`pull_request.synchronize` senders): their approvals never count. */
+  pushers?: string[];
+  /** The issue's text as it stood when a permitted user acted on it (quick mode's assignment). */
+  vetted?: { title: string; body: string };
 }
 
 export interface Attempt {

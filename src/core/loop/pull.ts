@@ -20,11 +20,17 @@ import { chooseApproval, reviewStanding, type Permission } from './trust.js';
  * only when a branch needs it — the request counts stay those of the straight code.
  */
 
-/** A file the PR changes. */
+/** A file the PR changes; a rename names its old path too (it touches both). */
 export interface PullFile {
   path: string;
+  previous?: string;
   additions: number;
   deletions: number;
+}
+
+/** Every path a list of changed files touches: a rename's old and new path alike. */
+export function touchedPaths(files: readonly PullFile[]): string[] {
+  return files.flatMap((f) => (f.previous ? [f.path, f.previous] : [f.path]));
 }
 
 /** The loop's own state on a head, as its check run (or commit status) keeps it. */
@@ -44,8 +50,10 @@ export interface PullSnapshot {
     url: string;
     body: string;
     head: { sha: string; ref: string };
+    /** From the loop's record (`marker.escalation`), never from the label people can change. */
     escalated: boolean;
   };
+  /** The loop's record of the PR (record.ts), as of this head. */
   marker: LoopMarker;
   /** The loop's check run on the head; absent before the loop showed anything there. */
   own?: OwnState;
@@ -56,6 +64,10 @@ export interface PullSnapshot {
   checks?: readonly CheckResult[];
   /** The PR's files, once read (`need: 'files'`). */
   files?: readonly PullFile[];
+  /** GitHub stopped listing the files (3,000): what the PR touches cannot be known whole. */
+  filesIncomplete?: true;
+  /** GitHub stopped listing the commits (250): who pushed cannot be known whole. */
+  commitsIncomplete?: true;
 }
 
 /** One thing to do on GitHub. The applier (src/github/loop/apply.ts) carries each out once. */
@@ -75,8 +87,12 @@ export type Effect =
   /** The PR body's marker (and its attempts section) rewritten. */
   | { kind: 'marker'; marker: LoopMarker }
   | { kind: 'requestReviews'; names: readonly string[] }
-  /** The `coder:escalated` label on the PR and its issue (created in the repository if missing). */
-  | { kind: 'label' }
+  /**
+   * Escalate: the record notes it (with the head and the reason), and the `coder:escalated` label
+   * shows it on the PR and its issue (created in the repository if missing).
+   */
+  | { kind: 'label'; reason: string }
+  /** The escalation cleared in the record, and its label removed. */
   | { kind: 'unlabel' }
   /** The hand-off to the coding agent (`repository_dispatch`). */
   | { kind: 'dispatch'; payload: AgentPayload }
@@ -214,6 +230,7 @@ export function verification(
   }
   if (own?.node === 'CodeReview' && !again) return reported('code-review', 'CodeReview');
   if (!snap.files) return { need: 'files' };
+  if (snap.filesIncomplete) return unreadable(snap, 'files');
   if (
     !changesATest(
       snap.files.map((f) => f.path),
@@ -245,6 +262,41 @@ export function verification(
     // An approval that came before CI passed completes the phase now.
     then: 'approvals',
   };
+}
+
+const UNREADABLE = {
+  files:
+    'GitHub lists no more than 3,000 files of a pull request, so the loop cannot see everything this one changes (locked paths, plan documents, tests). Split it into smaller pull requests.',
+  commits:
+    'GitHub lists no more than 250 commits of a pull request, so the loop cannot tell who pushed to this one. Squash or split it.',
+} as const;
+
+/**
+ * A list the verdict needs cannot be read whole: not passed, and the check run and the thread say
+ * why (once per head). Nothing else moves; a smaller PR is judged afresh.
+ */
+function unreadable(snap: PullSnapshot, what: keyof typeof UNREADABLE): Decision {
+  if (snap.own?.node === 'Verification' && snap.own.conclusion === 'failure')
+    return done(snap, 'unreadable', 'Verification', [], { reason: 'already reported' });
+  return done(
+    snap,
+    'unreadable',
+    'Verification',
+    [
+      {
+        kind: 'check',
+        view: {
+          mode: snap.marker.mode,
+          node: 'Verification',
+          title: 'Verification: the pull request is too large to judge',
+          next: UNREADABLE[what],
+        },
+        conclusion: 'failure',
+      },
+      { kind: 'reply', body: reply.tooLargeToJudge(snap.pr.number, UNREADABLE[what]) },
+    ],
+    { reason: `the ${what} of the pull request cannot be read whole` },
+  );
 }
 
 /**
@@ -322,7 +374,7 @@ export function escalation(
   details: readonly string[],
 ): Effect[] {
   return [
-    { kind: 'label' },
+    { kind: 'label', reason },
     { kind: 'requestReviews', names: config.architects },
     {
       kind: 'check',
@@ -454,6 +506,7 @@ export function codeReview(snap: PullSnapshot, config: Config, review: ReviewFac
   if (snap.pr.escalated) {
     // The architect decides the escalation, but not CI: the head must pass the gate.
     if (passed && !snap.files) return { need: 'files' };
+    if (passed && snap.filesIncomplete) return unreadable(snap, 'files');
     if (
       !passed ||
       !changesATest(
@@ -475,6 +528,7 @@ export function codeReview(snap: PullSnapshot, config: Config, review: ReviewFac
       { kind: 'reply', body: reply.approvalBeforeGate(pr.number) },
     ]);
   if (!snap.files) return { need: 'files' };
+  if (snap.filesIncomplete) return unreadable(snap, 'files');
   return { outcome: outcomeOf(snap, 'approved', 'LockCheck2'), effects: [], then: 'approvals' };
 }
 
@@ -501,6 +555,16 @@ export function approvals(
 ): Decision {
   const { marker, pr } = snap;
   if (found.length === 0) return done(snap, 'code-review', 'CodeReview', []);
+  if (snap.commitsIncomplete && !config.allowSelfApproval)
+    return done(
+      snap,
+      'approval-not-counted',
+      'CodeReview',
+      [{ kind: 'reply', body: reply.approvalNotCounted(pr.number, UNREADABLE.commits) }],
+      { reason: 'the commits of the pull request cannot be read whole' },
+    );
+  if (!snap.files) return { need: 'files' };
+  if (snap.filesIncomplete) return unreadable(snap, 'files');
   const counting: Approval[] = [];
   const refused: string[] = [];
   for (const a of found) {
@@ -519,7 +583,7 @@ export function approvals(
     );
   }
   const { locked, planDocuments } = touchedLockedItems(
-    (snap.files ?? []).map((f) => f.path),
+    touchedPaths(snap.files),
     config,
     marker.plan,
   );
@@ -575,10 +639,24 @@ const GREW_COMMENT = '<!-- coder-loop:grew -->';
  * A push to a loop PR (`synchronize`): the check run shows Verification on the new head; a quick
  * PR that outgrew the quick limits gets one proposal to move to plan mode (the marker remembers).
  */
-export function pushed(snap: PullSnapshot, config: Config | undefined): Decision {
+export function pushed(
+  snap: PullSnapshot,
+  config: Config | undefined,
+  pusher?: string,
+): Decision {
   if (!snap.checks) return { need: 'checks' };
-  const { marker, pr } = snap;
-  const effects = waitingForCi(snap, 'CI runs on this head; the gate decides when it completes.');
+  const { pr } = snap;
+  // Who pushed is recorded from the event itself: whatever email the commits carry, that
+  // person's approval never counts (SPEC §3.8).
+  const known = (snap.marker.pushers ?? []).some((p) => p.toLowerCase() === pusher?.toLowerCase());
+  const marker: LoopMarker =
+    pusher && !known
+      ? { ...snap.marker, pushers: [...(snap.marker.pushers ?? []), pusher] }
+      : snap.marker;
+  const effects: Effect[] = [
+    ...(marker !== snap.marker ? [{ kind: 'marker' as const, marker }] : []),
+    ...waitingForCi(snap, 'CI runs on this head; the gate decides when it completes.'),
+  ];
   if (marker.mode === 'quick') {
     if (!config) return done(snap, 'config-invalid', undefined, effects);
     if (!snap.files) return { need: 'files' };
@@ -628,9 +706,10 @@ export function resume(snap: PullSnapshot, thread: number): Decision {
     return done(snap, 'not-escalated', undefined, [
       { kind: 'reply', to: thread, body: reply.notEscalated(snap.pr.number) },
     ]);
+  const { escalation: _cleared, ...marker } = snap.marker;
   return done(snap, 'resumed', 'Verification', [
     { kind: 'unlabel' },
-    { kind: 'marker', marker: { ...snap.marker, attempts: [], reviewRounds: [] } },
+    { kind: 'marker', marker: { ...marker, attempts: [], reviewRounds: [] } },
     { kind: 'reply', body: reply.resumed(snap.pr.number) },
   ]);
 }

@@ -176,6 +176,14 @@ export const reply = {
   architectApprovalBeforeGate: (pr: number, architect: string): string =>
     `@${architect}'s approval on pull request #${pr} is noted, but CI has not passed on its head (or it changes no test file), so the escalation stays. Push a fix, then \`/coder resume\`.`,
 
+  /** A list the verdict needs cannot be read whole (GitHub's caps): not passed, and why. */
+  tooLargeToJudge: (pr: number, why: string): string =>
+    `**Not passed:** pull request #${pr} is too large to judge. ${why}`,
+
+  /** The completion commit was not written: the branch moved after the approved head. */
+  branchMoved: (pr: number, approved: string, head: string): string =>
+    `The approval on pull request #${pr} was for \`${approved.slice(0, 7)}\`, but the branch moved to \`${head.slice(0, 7)}\` before the loop could complete the phase. Nothing was written: the new head needs CI and an approval.`,
+
   approvalBeforeGate: (pr: number): string =>
     `Approval on pull request #${pr} noted, but CI has not passed on its head yet. The phase completes when it does.`,
 

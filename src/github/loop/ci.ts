@@ -17,7 +17,7 @@ import { readPermission } from '../identity.js';
 import type { PullRequest } from '../pulls.js';
 import { tellOnFailure, type LoopEnv } from './env.js';
 import { evaluate, pullContext, run } from './pull.js';
-import { loopPullForHead, trustedLoopPull } from './trust.js';
+import { loopPullForHead, notLoopPull, trustedLoopPull } from './trust.js';
 
 async function configOrLog(env: LoopEnv): Promise<Config | undefined> {
   const { config, problems } = await env.loadConfig();
@@ -46,7 +46,7 @@ export async function onCiEvent(
   // Acting as a person (a PAT), the loop keeps its state in a `coder-loop` status: not CI.
   if (event === 'status' && payload.context === CHECK_NAME && keepsStatus(await env.identity()))
     return { state: 'ignored', reason: 'the loop’s own commit status' };
-  const loop = await loopPullForHead(env, head.branch, head.sha);
+  const loop = await loopPullForHead(env, head.branch, head.sha, `a ${event} event`);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
   return tellOnFailure(
     env,
@@ -78,18 +78,21 @@ export async function onPullRequest(
   if (payload.action !== 'closed' && payload.action !== 'synchronize')
     return { state: 'ignored', reason: `pull_request.${payload.action}` };
   if (isBot(payload.sender)) return { state: 'ignored', reason: 'pull request event by a bot' };
-  const loop = await trustedLoopPull(env, payload.pull_request);
+  const notOurs = await notLoopPull(env, payload.pull_request);
+  if (notOurs) return { state: 'ignored', reason: notOurs.ignored };
+  // Who acts, first: a close or push by someone without write access reads and writes nothing.
+  if (!mayCommand(await readPermission(env.gh, env.repo, payload.sender.login)))
+    return {
+      state: 'ignored',
+      reason: `pull_request.${payload.action} by @${payload.sender.login}, who lacks write access`,
+    };
+  const loop = await trustedLoopPull(env, payload.pull_request, `pull_request.${payload.action}`);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
   const where = {
     issue: loop.marker.issue,
     pullRequest: loop.pr.number,
     what: `pull_request.${payload.action}`,
   };
-  if (!mayCommand(await readPermission(env.gh, env.repo, payload.sender.login)))
-    return {
-      state: 'ignored',
-      reason: `pull_request.${payload.action} by @${payload.sender.login}, who lacks write access`,
-    };
   if (payload.action === 'closed') {
     return tellOnFailure(env, where, async () => {
       const config = await configOrLog(env);
@@ -100,6 +103,9 @@ export async function onPullRequest(
   return tellOnFailure(env, where, async () => {
     // Only quick mode reads the config on a push (its limits); plan mode needs none.
     const config = loop.marker.mode === 'quick' ? await configOrLog(env) : DEFAULT_CONFIG;
-    return run(pullContext(env, config ?? DEFAULT_CONFIG, loop), (snap) => pushed(snap, config));
+    const pusher = payload.sender.login;
+    return run(pullContext(env, config ?? DEFAULT_CONFIG, loop), (snap) =>
+      pushed(snap, config, pusher),
+    );
   });
 }

@@ -15,12 +15,15 @@ import type { LoopEnv } from './env.js';
 
 export type Completion =
   | { ok: true; commit: string; phase: Phase; next?: { number: number } }
-  | { ok: false; problems: Problem[] };
+  | { ok: false; problems: Problem[] }
+  /** The branch is no longer at the approved head: nothing was written. */
+  | { ok: false; moved: string };
 
 /**
- * Mark [x] → Report → Update context → Log: ONE commit on the lock branch, on top of the head the
- * approval was for. The ref moves compare-and-swap; when someone pushed in between, the files
- * are read again at the new head and the edit is applied again (three tries).
+ * Mark [x] → Report → Update context → Log: ONE commit on the lock branch whose parent is the
+ * head the approval was for. The ref moves compare-and-swap on that head: when anyone pushed in
+ * between — a person, the agent — nothing is written, and the new head needs CI and an approval
+ * of its own (the approval was a verdict about the old one).
  */
 export async function completionCommit(
   env: LoopEnv,
@@ -58,65 +61,62 @@ export async function completionCommit(
   });
 
   const reader = new GitReader(gh, repo);
-  let parent = pr.head.sha;
-  for (let tries = 0; tries < 3; tries++) {
-    const tree = await reader.tree(parent);
-    const read = async (file: string) => {
-      const sha = tree.files.get(at(file));
-      return sha === undefined ? undefined : reader.blob(sha);
-    };
-    const [checklist, context, masterLog] = await Promise.all([
-      read(PLAN_FILES.checklist),
-      read(PLAN_FILES.context),
-      read(PLAN_FILES.masterLog),
-    ]);
-    const completion = markComplete(
-      config,
-      plan,
-      {
-        ...(checklist !== undefined ? { checklist } : {}),
-        ...(context !== undefined ? { context } : {}),
-        ...(masterLog !== undefined ? { masterLog } : {}),
-      },
-      marker,
-      {
-        pullRequest: { number: pr.number, url: pr.url },
-        issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
-        approver,
-        reviewers: [...latest].map(([login, state]) => ({ login, state })),
-        commits: facts.commits.map((c) => ({
-          sha: c.sha,
-          message: c.commit.message,
-          url: c.html_url,
-        })),
-        attempts,
-        files: [...(snap.files ?? [])],
-        now: env.now().toISOString(),
-      },
-    );
-    if (!completion.ok) return { ok: false, problems: completion.problems };
-    const commit = await createCommit(
-      gh,
-      repo,
-      { sha: parent, tree: tree.sha },
-      completion.changes,
-      completion.message,
-    );
-    if (await advanceBranch(gh, repo, pr.head.ref, commit))
-      return {
-        ok: true,
-        commit,
-        phase: completion.phase,
-        ...(completion.next ? { next: { number: completion.next.number } } : {}),
-      };
-    // Not a fast-forward: someone pushed. Read the branch again and re-apply on its head.
+  const parent = pr.head.sha;
+  const tree = await reader.tree(parent);
+  const read = async (file: string) => {
+    const sha = tree.files.get(at(file));
+    return sha === undefined ? undefined : reader.blob(sha);
+  };
+  const [checklist, context, masterLog] = await Promise.all([
+    read(PLAN_FILES.checklist),
+    read(PLAN_FILES.context),
+    read(PLAN_FILES.masterLog),
+  ]);
+  const completion = markComplete(
+    config,
+    plan,
+    {
+      ...(checklist !== undefined ? { checklist } : {}),
+      ...(context !== undefined ? { context } : {}),
+      ...(masterLog !== undefined ? { masterLog } : {}),
+    },
+    marker,
+    {
+      pullRequest: { number: pr.number, url: pr.url },
+      issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
+      approver,
+      reviewers: [...latest].map(([login, state]) => ({ login, state })),
+      commits: facts.commits.map((c) => ({
+        sha: c.sha,
+        message: c.commit.message,
+        url: c.html_url,
+      })),
+      attempts,
+      files: [...(snap.files ?? [])],
+      now: env.now().toISOString(),
+    },
+  );
+  if (!completion.ok) return { ok: false, problems: completion.problems };
+  const commit = await createCommit(
+    gh,
+    repo,
+    { sha: parent, tree: tree.sha },
+    completion.changes,
+    completion.message,
+  );
+  if (!(await advanceBranch(gh, repo, pr.head.ref, commit))) {
     const head = await reader.branchHead(pr.head.ref);
     if (!head || head === parent)
       throw new Error(`The lock branch ${pr.head.ref} refused the completion commit.`);
-    env.log.info(`completion commit met a new head ${head.slice(0, 7)}; applying again`);
-    parent = head;
+    env.log.info(
+      `completion of ${parent.slice(0, 7)} not written: the branch moved to ${head.slice(0, 7)}`,
+    );
+    return { ok: false, moved: head };
   }
-  throw new Error(
-    `The lock branch ${pr.head.ref} kept moving; the completion commit was not applied.`,
-  );
+  return {
+    ok: true,
+    commit,
+    phase: completion.phase,
+    ...(completion.next ? { next: { number: completion.next.number } } : {}),
+  };
 }

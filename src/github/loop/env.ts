@@ -58,11 +58,11 @@ export function showCheck(
  * the adapter (the App logs it, the Action fails the step). The reply itself may fail too: then
  * the log is all there is.
  */
-export async function tellOnFailure(
+export async function tellOnFailure<T = LoopOutcome>(
   env: LoopEnv,
   where: { issue: number; pullRequest: number; what: string },
-  handle: () => Promise<LoopOutcome>,
-): Promise<LoopOutcome> {
+  handle: () => Promise<T>,
+): Promise<T> {
   try {
     return await handle();
   } catch (error) {

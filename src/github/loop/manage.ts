@@ -11,6 +11,7 @@ import { replyOnIssue } from '../issues.js';
 import { plansInTree, readPlan } from '../plans.js';
 import { branchesWithPrefix, commitMessage, deleteBranch } from '../git.js';
 import { closePull, findPullRequest, getPull, openPulls } from '../pulls.js';
+import { trustedLoopPull } from './trust.js';
 import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
 
 /** `/coder assess`: the assessment and its reasons; nothing else is written. */
@@ -89,7 +90,13 @@ export async function release(
       const { branch } = ref;
       // Only the loop's own PR tells which issue a branch belongs to (its marker).
       const pr = pulls.find((p) => p.head.ref === branch && !loopPullProblem(p, identity!));
-      let target = releaseTarget(issue.number, branch, pr ? readMarker(pr.body) : 'unread');
+      // A loop PR's issue is the one its record names (never what its body says).
+      const loop = pr ? await trustedLoopPull(env, pr) : undefined;
+      let target = releaseTarget(
+        issue.number,
+        branch,
+        loop ? ('ignored' in loop ? undefined : loop.marker) : 'unread',
+      );
       if (target === 'read-commit')
         target = releaseTarget(
           issue.number,

@@ -139,6 +139,7 @@ export async function startPhase(
       handOff,
       env.repoUrl,
     ),
+    start.marker,
     env.repoUrl,
     start.branch,
     async () => keepsStatus(await env.identity()),

@@ -17,13 +17,18 @@ import {
   type PullSnapshot,
 } from '../../core/index.js';
 import { sendAgentDispatch } from '../agent.js';
-import { readHeadChecks, type OwnCheckRun } from '../checks.js';
+import {
+  keepsStatus,
+  readHeadChecks,
+  writeRecord,
+  type HeadChecks,
+  type OwnCheckRun,
+} from '../checks.js';
 import { deleteBranch } from '../git.js';
 import { isTeamMember, readPermission } from '../identity.js';
 import { replyOnIssue } from '../issues.js';
 import {
   clearEscalated,
-  isEscalated,
   labelEscalated,
   mergePull,
   pullCommits,
@@ -53,12 +58,14 @@ export interface PullContext {
   ownRun?: OwnCheckRun;
   reviews?: PullReviews;
   commits?: PullCommits;
+  /** The record changed in this event and is not yet written on the head. */
+  unwritten?: true;
 }
 
 /** The snapshot of a loop PR, from what the event carried; the rest is read as decisions ask. */
 export function pullContext(env: LoopEnv, config: Config, loop: LoopPull): PullContext {
   const { pr, marker } = loop;
-  return {
+  const ctx: PullContext = {
     env,
     config,
     loop,
@@ -70,17 +77,29 @@ export function pullContext(env: LoopEnv, config: Config, loop: LoopPull): PullC
         url: pr.html_url,
         body: pr.body ?? '',
         head: { sha: pr.head.sha, ref: pr.head.ref },
-        escalated: isEscalated(pr),
+        escalated: marker.escalation !== undefined,
       },
       marker,
     },
   };
+  if (loop.commits) {
+    ctx.commits = loop.commits.items;
+    if (!loop.commits.complete) ctx.snap = { ...ctx.snap, commitsIncomplete: true };
+  }
+  withChecks(ctx, loop.checks);
+  return ctx;
 }
 
-/** The head's checks and statuses (two reads), and the loop's own state among them. */
+/** The head's checks and statuses (every page), and the loop's own state among them. */
 async function readChecks(ctx: PullContext): Promise<void> {
   const { env } = ctx;
-  const checks = await readHeadChecks(env.gh, env.repo, ctx.snap.pr.head.sha, await env.identity());
+  withChecks(
+    ctx,
+    await readHeadChecks(env.gh, env.repo, ctx.snap.pr.head.sha, await env.identity()),
+  );
+}
+
+function withChecks(ctx: PullContext, checks: HeadChecks): void {
   ctx.ownRun = checks.own;
   ctx.snap = {
     ...ctx.snap,
@@ -98,7 +117,11 @@ async function readChecks(ctx: PullContext): Promise<void> {
 }
 
 async function commitsOf(ctx: PullContext): Promise<PullCommits> {
-  ctx.commits ??= await pullCommits(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
+  if (!ctx.commits) {
+    const read = await pullCommits(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
+    ctx.commits = read.items;
+    if (!read.complete) ctx.snap = { ...ctx.snap, commitsIncomplete: true };
+  }
   return ctx.commits;
 }
 
@@ -120,12 +143,15 @@ async function fill(ctx: PullContext, need: Need, found: Approval[]): Promise<vo
   switch (need) {
     case 'checks':
       return readChecks(ctx);
-    case 'files':
+    case 'files': {
+      const files = await pullRequestFiles(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
       ctx.snap = {
         ...ctx.snap,
-        files: await pullRequestFiles(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number),
+        files: files.items,
+        ...(files.complete ? {} : { filesIncomplete: true as const }),
       };
       return;
+    }
     case 'architects':
       for (const a of found) a.architect ??= await isArchitect(ctx.env, ctx.config, a.login);
       return;
@@ -155,7 +181,10 @@ async function approvalsOf(
     }
   }
   if (candidates.length === 0) return [];
+  // Who pushed: the commits' matched users, and every pusher the loop recorded from the events
+  // (a commit made with an email linked to no account names nobody).
   const pushed = pushers(await commitsOf(ctx), await ctx.env.identity());
+  for (const login of ctx.snap.marker.pushers ?? []) pushed.add(login.toLowerCase());
   return candidates.map((c) => ({ ...c, pushed: pushed.has(c.login.toLowerCase()) }));
 }
 
@@ -187,9 +216,51 @@ export async function run(
 }
 
 /**
+ * Writes the record where the loop keeps it, when this event changed it and no check-run write
+ * carried it yet: on the head's own check run (created, showing Verification, if the loop has
+ * shown nothing there), or — acting as a person, without check runs — in its PR's body.
+ */
+async function writeUnwritten(ctx: PullContext): Promise<void> {
+  if (!ctx.unwritten) return;
+  const { env } = ctx;
+  const { pr, marker } = ctx.snap;
+  if (await keepsBody(ctx)) {
+    const body = updateMarker(pr.body, marker);
+    await setPullBody(env.gh, env.repo, pr.number, body);
+    ctx.snap = { ...ctx.snap, pr: { ...pr, body } };
+  } else if (ctx.ownRun) {
+    ctx.ownRun = await writeRecord(env.gh, env.repo, ctx.ownRun, marker, pr.head.sha);
+  } else {
+    ctx.ownRun = await showCheck(env, pr.head, undefined, {
+      view: {
+        mode: marker.mode,
+        node: 'Verification',
+        title: 'Verification',
+        next: 'CI runs on this head; the gate decides when it completes.',
+      },
+      record: marker,
+    });
+  }
+  delete ctx.unwritten;
+}
+
+/** Whether the record lives in the PR body: the loop acts as a person and has no check runs. */
+async function keepsBody(ctx: PullContext): Promise<boolean> {
+  return ctx.ownRun?.commitStatus === true || keepsStatus(await ctx.env.identity());
+}
+
+/** A new record for this event: kept in memory until a check-run write (or the flush) stores it. */
+function remember(ctx: PullContext, marker: PullSnapshot['marker']): void {
+  ctx.snap = { ...ctx.snap, marker, pr: { ...ctx.snap.pr, escalated: !!marker.escalation } };
+  ctx.unwritten = true;
+}
+
+/**
  * Carries out effects in order, each once: creates that may already exist count as done (the
- * label), refusals GitHub explains are answers (a merge). Returns the outcome, which the
- * completion commit completes (its phase) or replaces (the plan needs fixing first).
+ * label), refusals GitHub explains are answers (a merge). What the loop comes to believe (the
+ * record) is written on the head before anything leaves the PR — a reply, a hand-off, a
+ * completion — so a redelivered event finds it. Returns the outcome, which the completion commit
+ * completes (its phase) or replaces (the branch moved, or the plan needs fixing first).
  */
 export async function apply(
   ctx: PullContext,
@@ -198,51 +269,72 @@ export async function apply(
 ): Promise<LoopOutcome> {
   const { env } = ctx;
   const { gh, repo } = env;
-  const { pr, marker } = ctx.snap;
+  const { pr } = ctx.snap;
   let merged: boolean | undefined;
   let result = outcome;
   for (const effect of effects) {
     if ('when' in effect && effect.when && effect.when !== (merged ? 'merged' : 'not-merged'))
       continue;
+    const { marker } = ctx.snap;
+    if (effect.kind !== 'marker' && effect.kind !== 'label' && effect.kind !== 'unlabel')
+      if (effect.kind !== 'check' || effect.sha) await writeUnwritten(ctx);
     switch (effect.kind) {
       case 'check': {
-        const shown = await showCheck(
-          env,
-          { sha: effect.sha ?? pr.head.sha, ref: pr.head.ref },
-          effect.sha ? undefined : ctx.ownRun,
-          {
+        if (effect.sha) {
+          // Another commit's run (the completion commit's): a record of its own, about it.
+          await showCheck(env, { sha: effect.sha, ref: pr.head.ref }, undefined, {
             view: effect.view,
+            record: marker,
             ...(effect.conclusion ? { conclusion: effect.conclusion } : {}),
             ...(effect.next !== undefined ? { next: effect.next } : {}),
-          },
-        );
-        // The head's check run now: a later effect of this event updates it.
-        if (!effect.sha) ctx.ownRun = shown;
+          });
+          break;
+        }
+        // The head's check run now, with the record: a later effect of this event updates it.
+        ctx.ownRun = await showCheck(env, pr.head, ctx.ownRun, {
+          view: effect.view,
+          record: marker,
+          ...(effect.conclusion ? { conclusion: effect.conclusion } : {}),
+          ...(effect.next !== undefined ? { next: effect.next } : {}),
+        });
+        // A commit status cannot hold the record: it still goes to the body (`writeUnwritten`).
+        if (!ctx.ownRun.commitStatus) delete ctx.unwritten;
         break;
       }
       case 'reply':
         await replyOnIssue(gh, repo, effect.to ?? marker.issue, effect.body);
         break;
       case 'marker': {
-        const body = updateMarker(ctx.snap.pr.body, effect.marker);
-        await setPullBody(gh, repo, pr.number, body);
-        ctx.snap = { ...ctx.snap, marker: effect.marker, pr: { ...ctx.snap.pr, body } };
+        const attemptsShown =
+          JSON.stringify(effect.marker.attempts ?? []) !== JSON.stringify(marker.attempts ?? []);
+        remember(ctx, effect.marker);
+        // People see the attempts in the PR body too; the loop never reads them back from there.
+        if (attemptsShown && !(await keepsBody(ctx))) {
+          const body = updateMarker(ctx.snap.pr.body, effect.marker);
+          await setPullBody(gh, repo, pr.number, body);
+          ctx.snap = { ...ctx.snap, pr: { ...ctx.snap.pr, body } };
+        }
         break;
       }
       case 'requestReviews':
         await requestReviews(gh, repo, pr.number, effect.names);
         break;
       case 'label':
+        remember(ctx, { ...marker, escalation: { reason: effect.reason, sha: pr.head.sha } });
+        // The label only shows it: removing it (anyone with triage can) changes nothing.
         await labelEscalated(gh, repo, [pr.number, marker.issue]);
         break;
-      case 'unlabel':
+      case 'unlabel': {
+        const { escalation: _cleared, ...rest } = marker;
+        remember(ctx, rest);
         await clearEscalated(gh, repo, [pr.number, marker.issue]);
-        ctx.snap = { ...ctx.snap, pr: { ...ctx.snap.pr, escalated: false } };
         break;
+      }
       case 'dispatch':
         await sendAgentDispatch(gh, repo, effect.payload);
         break;
       case 'merge': {
+        // Named by the verified sha: GitHub refuses the merge if the head moved since.
         const answer = await mergePull(gh, repo, pr.number, pr.head.sha);
         merged = answer.merged;
         if (!answer.merged) env.log.warn(`auto-merge of #${pr.number} refused: ${answer.message}`);
@@ -256,6 +348,20 @@ export async function apply(
           reviews: await reviewsOf(ctx),
           commits: await commitsOf(ctx),
         });
+        if (!done.ok && 'moved' in done) {
+          // The approval was for this head only: nothing is written on the new one.
+          ctx.ownRun = await showCheck(env, pr.head, ctx.ownRun, {
+            view: {
+              mode: 'plan',
+              node: 'CodeReview',
+              title: 'The branch moved after the approval',
+              next: `The approved head is ${pr.head.sha.slice(0, 7)}, the branch is at ${done.moved.slice(0, 7)} now: the new head needs CI and an approval.`,
+            },
+            record: ctx.snap.marker,
+          });
+          await replyOnIssue(gh, repo, marker.issue, reply.branchMoved(pr.number, pr.head.sha, done.moved));
+          return { ...result, state: 'branch-moved', node: 'CodeReview', reason: `the branch moved to ${done.moved.slice(0, 7)}` };
+        }
         if (!done.ok) {
           await replyOnIssue(
             gh,
@@ -277,6 +383,7 @@ export async function apply(
             title: 'Final verification',
             next: 'CI on the completion commit decides: green completes the phase, red goes back to implementation.',
           },
+          record: ctx.snap.marker,
           ...(done.next ? { next: done.next.number } : {}),
         });
         await replyOnIssue(gh, repo, marker.issue, reply.completing(pr.number, done.phase));
@@ -285,6 +392,7 @@ export async function apply(
       }
     }
   }
+  await writeUnwritten(ctx);
   return result;
 }
 
@@ -315,7 +423,8 @@ export async function agentRunFailed(
 ): Promise<LoopOutcome> {
   const loop = await loopPullForHead(env, handOff.branch, handOff.headSha);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
-  if (isEscalated(loop.pr)) return { state: 'escalated', node: 'Escalate', reason: 'escalated' };
+  if (loop.marker.escalation)
+    return { state: 'escalated', node: 'Escalate', reason: 'escalated' };
   return run(pullContext(env, config, loop), (snap) =>
     debugFix(
       snap,

@@ -140,6 +140,9 @@ export async function startQuick(
       handOff,
       env.repoUrl,
     ),
+    // The issue's text as it stands now, when a permitted user acted on it: the agent's
+    // assignment, whatever the issue says later (SPEC §6).
+    { ...marker, vetted: { title: issue.title, body: issue.body ?? '' } },
     env.repoUrl,
     branch,
     async () => keepsStatus(await env.identity()),

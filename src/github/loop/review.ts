@@ -1,10 +1,10 @@
-import { codeReview, isBot, reply, reviewStanding } from '../../core/index.js';
+import { codeReview, isBot, modeOfBranch, reply, reviewStanding } from '../../core/index.js';
 import { readPermission } from '../identity.js';
 import { replyOnIssue } from '../issues.js';
 import type { PullRequest } from '../pulls.js';
 import { tellOnFailure, type LoopEnv, type LoopOutcome } from './env.js';
 import { isArchitect, pullContext, run } from './pull.js';
-import { trustedLoopPull } from './trust.js';
+import { notLoopPull, trustedLoopPull } from './trust.js';
 
 export interface ReviewPayload {
   action: string;
@@ -30,16 +30,18 @@ export async function onReview(env: LoopEnv, payload: ReviewPayload): Promise<Lo
   const state = payload.review.state.toLowerCase();
   if (state !== 'approved' && state !== 'changes_requested')
     return { state: 'ignored', reason: `review ${state}` };
-  const loop = await trustedLoopPull(env, payload.pull_request);
-  if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
-  const { pr, marker } = loop;
-  if (marker.mode === 'quick')
+  const notOurs = await notLoopPull(env, payload.pull_request);
+  if (notOurs) return { state: 'ignored', reason: notOurs.ignored };
+  if (modeOfBranch(payload.pull_request.head.ref) === 'quick')
     return { state: 'ignored', reason: 'quick mode: CI is the only gate' };
   const kind = state === 'approved' ? 'approval' : 'changes';
-  // Who acts, once, before anything is written.
+  // Who acts, once, before anything is read of the loop's record or written.
   const permission = await readPermission(env.gh, env.repo, reviewer.login);
   const standing = reviewStanding({ ...reviewer, permission, pushed: false }, kind, true);
   if (!standing.counts) return { state: 'ignored', reason: standing.why };
+  const loop = await trustedLoopPull(env, payload.pull_request, `@${reviewer.login}'s review`);
+  if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
+  const { pr, marker } = loop;
   return tellOnFailure(
     env,
     { issue: marker.issue, pullRequest: pr.number, what: `@${reviewer.login}'s review` },

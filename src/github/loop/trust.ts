@@ -1,29 +1,102 @@
-import { loopPullProblem, readMarker, type LoopMarker } from '../../core/index.js';
-import { findPullRequest, type PullRequest } from '../pulls.js';
-import type { LoopEnv } from './env.js';
+import {
+  loopPullProblem,
+  modeOfBranch,
+  readMarker,
+  type LoopIdentity,
+  type LoopMarker,
+} from '../../core/index.js';
+import { keepsStatus, readHeadChecks, recordOn, type HeadChecks } from '../checks.js';
+import { findPullRequest, pullCommits, type PullCommits, type PullRequest } from '../pulls.js';
+import type { Whole } from '../pages.js';
+import { tellOnFailure, type LoopEnv } from './env.js';
 
-/** A loop PR and the marker read from its body. */
+/** A loop PR, the loop's record of it, and the head's checks read beside it. */
 export interface LoopPull {
   pr: PullRequest;
+  /** The loop's record (record.ts), read from the loop's own check runs — never from the body. */
   marker: LoopMarker;
+  /** The head's check runs and statuses, every page, and the loop's own run among them. */
+  checks: HeadChecks;
+  /** The PR's commits, when finding the record needed them. */
+  commits?: Whole<PullCommits[number]>;
 }
+
+/** How many earlier commits of a PR are searched for the loop's record before giving up. */
+export const RECORD_SEARCH = 30;
 
 /**
  * The loop's own PR, or why this one is not: opened by the loop's identity from a `coder/` branch
- * of the same repository. Only then is its body's marker read — a fork's or anyone else's PR that
- * copies the marker is somebody else's pull request.
+ * of the same repository, with the loop's record on its head or, for a head the loop has not
+ * judged yet, on the newest earlier commit of the PR that has one. The record is read only from
+ * check runs the loop wrote (record.ts); the PR body, its labels and commit messages are what
+ * people see, and never decide. Acting as a person (a personal token, which GitHub lets write no
+ * check runs) the loop has no such place: it then reads the marker of its own PR's body — see
+ * docs/security.md for what that costs.
  */
 export async function trustedLoopPull(
   env: LoopEnv,
   pr: PullRequest,
+  /** What event reads it: a failure to read the record is then told on the PR's own thread. */
+  what?: string,
 ): Promise<LoopPull | { ignored: string }> {
+  const notOurs = await notLoopPull(env, pr);
+  if (notOurs) return notOurs;
+  const identity = await env.identity();
+  if (what === undefined) return readLoopPull(env, pr, identity);
+  // The record names the issue; until it is read, the PR's own thread is the one to tell.
+  return tellOnFailure(env, { issue: pr.number, pullRequest: pr.number, what }, () =>
+    readLoopPull(env, pr, identity),
+  );
+}
+
+/**
+ * Why a PR is not the loop's, from what the event carries (no request but the loop's identity):
+ * the checks to make before anything else, even before asking who acts.
+ */
+export async function notLoopPull(
+  env: LoopEnv,
+  pr: PullRequest,
+): Promise<{ ignored: string } | undefined> {
   // The cheap checks first: most pull requests are not on a coder/ branch at all.
   if (!pr.head.ref.startsWith('coder/')) return { ignored: 'not a coder-loop branch' };
   const problem = loopPullProblem(pr, await env.identity());
   if (problem) return { ignored: `pull request #${pr.number} is not the loop's: ${problem}` };
-  const marker = readMarker(pr.body);
-  if (!marker) return { ignored: `pull request #${pr.number} carries no coder-loop marker` };
-  return { pr, marker };
+  return undefined;
+}
+
+async function readLoopPull(
+  env: LoopEnv,
+  pr: PullRequest,
+  identity: LoopIdentity,
+): Promise<LoopPull | { ignored: string }> {
+  const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity);
+  let marker: LoopMarker | undefined;
+  let commits: Whole<PullCommits[number]> | undefined;
+  if (keepsStatus(identity)) marker = readMarker(pr.body);
+  else if (checks.own?.record) marker = checks.own.record;
+  else {
+    // A head the loop has not written on yet: the record goes on from the newest earlier one.
+    commits = await pullCommits(env.gh, env.repo, pr.number);
+    const earlier = commits.items
+      .map((c) => c.sha)
+      .filter((sha) => sha !== pr.head.sha)
+      .reverse()
+      .slice(0, RECORD_SEARCH);
+    for (const sha of earlier) {
+      marker = (await recordOn(env.gh, env.repo, sha, identity))?.record;
+      if (marker) break;
+    }
+  }
+  if (!marker)
+    return {
+      ignored: `pull request #${pr.number} carries no record of the loop (its check runs on the branch's commits hold none)`,
+    };
+  // The mode follows from the branch: a record cannot turn a phase PR into a quick one.
+  if (marker.mode !== modeOfBranch(pr.head.ref))
+    return {
+      ignored: `pull request #${pr.number}: the record says ${marker.mode} mode, the branch ${pr.head.ref} does not`,
+    };
+  return { pr, marker, checks, ...(commits ? { commits } : {}) };
 }
 
 /** The open loop PR whose head is `branch`, when `sha` is still its head (else: an old head). */
@@ -31,11 +104,12 @@ export async function loopPullForHead(
   env: LoopEnv,
   branch: string | null | undefined,
   sha: string,
+  what?: string,
 ): Promise<LoopPull | { ignored: string }> {
   if (!branch || !branch.startsWith('coder/')) return { ignored: 'not a coder-loop branch' };
   const pr = await findPullRequest(env.gh, env.repo, branch);
   if (!pr) return { ignored: `no open pull request for ${branch}` };
   if (pr.head.sha !== sha)
     return { ignored: `old head ${sha.slice(0, 7)} (the head is ${pr.head.sha.slice(0, 7)})` };
-  return trustedLoopPull(env, pr);
+  return trustedLoopPull(env, pr, what);
 }

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import type { LoopMarker } from './marker.js';
+
+/**
+ * The loop's record (SPEC §3, "The loop's record"): what the loop believes about a loop PR —
+ * mode, plan, phase, issue, failed attempts per head, review rounds, the escalation and its
+ * reason, who pushed — kept only where the loop's own identity writes: the text of its
+ * `coder-loop` check run on each head, stamped with the sha of that head. A CI job, a person or
+ * another app cannot write into that check run (GitHub lets only the app that created a check run
+ * update it), and a record copied onto another head does not read (its sha is not that head's).
+ *
+ * This is the one codec: the only place the record is encoded and decoded, versioned (`v`) and
+ * checked with zod. PR bodies and labels may show parts of it to people; they are never read back.
+ */
+
+const SHA = z.string().regex(/^[0-9a-f]{40}$/);
+const TEXT = (max: number) => z.string().max(max);
+
+const AttemptSchema = z.object({
+  sha: SHA,
+  checks: z
+    .array(
+      z.object({
+        name: TEXT(300),
+        conclusion: TEXT(60),
+        url: TEXT(2_000).optional(),
+      }),
+    )
+    .max(100),
+  reason: TEXT(4_000).optional(),
+  agent: TEXT(100).optional(),
+});
+
+export const RECORD_VERSION = 1;
+
+export const LoopRecordSchema = z.object({
+  v: z.literal(RECORD_VERSION),
+  /** The head commit this record is about: it reads only on a check run of that commit. */
+  head: SHA,
+  mode: z.enum(['plan', 'quick']),
+  plan: TEXT(300).optional(),
+  phase: z.number().int().nonnegative().optional(),
+  issue: z.number().int().positive(),
+  comment: z.number().int().positive().optional(),
+  attempts: z.array(AttemptSchema).max(100).optional(),
+  reviewRounds: z.array(SHA).max(100).optional(),
+  grew: z.literal(true).optional(),
+  escalation: z.object({ reason: TEXT(4_000), sha: SHA }).optional(),
+  pushers: z.array(TEXT(100)).max(500).optional(),
+  vetted: z.object({ title: TEXT(1_000), body: TEXT(30_000) }).optional(),
+});
+
+export type LoopRecord = z.infer<typeof LoopRecordSchema>;
+
+const OPEN = '<!-- coder-loop:record ';
+const CLOSE = ' -->';
+
+/** The record as the last line of a check run's text: an HTML comment GitHub does not render. */
+export function encodeRecord(marker: LoopMarker, head: string): string {
+  const record: LoopRecord = LoopRecordSchema.parse({ ...pick(marker), v: RECORD_VERSION, head });
+  // `<`, `>` and `-` escaped: nothing in the JSON can end the comment early.
+  const json = JSON.stringify(record).replace(
+    /[<>-]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `${OPEN}${json}${CLOSE}`;
+}
+
+/**
+ * The record in a check run's text, when it is one, well-formed, of this version, and about
+ * `head`. Anything else — no record, a malformed one, one about another commit — is no record.
+ */
+export function decodeRecord(
+  text: string | null | undefined,
+  head: string,
+): LoopMarker | undefined {
+  if (!text) return undefined;
+  const start = text.lastIndexOf(OPEN);
+  if (start === -1) return undefined;
+  const end = text.indexOf(CLOSE, start + OPEN.length);
+  if (end === -1) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(start + OPEN.length, end));
+  } catch {
+    return undefined;
+  }
+  const parsed = LoopRecordSchema.safeParse(value);
+  if (!parsed.success || parsed.data.head !== head) return undefined;
+  const { v: _v, head: _head, ...marker } = parsed.data;
+  return marker;
+}
+
+/** A check run's text with its record replaced (or appended). */
+export function withRecord(text: string | null | undefined, marker: LoopMarker, head: string) {
+  return `${withoutRecord(text)}\n\n${encodeRecord(marker, head)}`;
+}
+
+/** A check run's text without its record (what people read). */
+export function withoutRecord(text: string | null | undefined): string {
+  const body = text ?? '';
+  const start = body.lastIndexOf(OPEN);
+  return (start === -1 ? body : body.slice(0, start)).trimEnd();
+}
+
+/** The fields the record keeps (drops anything else a caller's object carries). */
+function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
+  return {
+    mode: m.mode,
+    issue: m.issue,
+    ...(m.plan !== undefined ? { plan: m.plan } : {}),
+    ...(m.phase !== undefined ? { phase: m.phase } : {}),
+    ...(m.comment !== undefined ? { comment: m.comment } : {}),
+    ...(m.attempts?.length
+      ? {
+          attempts: m.attempts.map((a) => ({
+            sha: a.sha,
+            checks: a.checks.slice(0, 100).map((c) => ({
+              name: c.name.slice(0, 300),
+              conclusion: c.conclusion.slice(0, 60),
+              ...(c.url ? { url: c.url.slice(0, 2_000) } : {}),
+            })),
+            ...(a.reason !== undefined ? { reason: a.reason.slice(0, 4_000) } : {}),
+            ...(a.agent !== undefined ? { agent: a.agent.slice(0, 100) } : {}),
+          })),
+        }
+      : {}),
+    ...(m.reviewRounds?.length ? { reviewRounds: m.reviewRounds } : {}),
+    ...(m.grew ? { grew: true as const } : {}),
+    ...(m.escalation
+      ? { escalation: { reason: m.escalation.reason.slice(0, 4_000), sha: m.escalation.sha } }
+      : {}),
+    ...(m.pushers?.length ? { pushers: m.pushers } : {}),
+    ...(m.vetted
+      ? { vetted: { title: m.vetted.title.slice(0, 1_000), body: m.vetted.body.slice(0, 30_000) } }
+      : {}),
+  };
+}
+
+/** The mode a lock branch stands for: `coder/quick/…` is quick mode, any other `coder/` plan. */
+export function modeOfBranch(branch: string): 'plan' | 'quick' {
+  return branch.startsWith('coder/quick/') ? 'quick' : 'plan';
+}
