@@ -106,7 +106,8 @@ export async function readCiFailures(
   sha: string,
   config: Pick<Config, 'requiredChecks'>,
   secrets: readonly string[],
-  identity: LoopIdentity,
+  /** Unknown in a read-only agent job without `app-slug`: the loop's run is known by its record. */
+  identity: LoopIdentity | undefined,
 ): Promise<CiFailure[]> {
   const { results } = await readHeadChecks(gh, repo, sha, identity);
   const gate = evaluateGate(results, config);

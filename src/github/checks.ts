@@ -88,12 +88,19 @@ export async function commitCheckRuns(
  * holding a well-formed record about that very commit. A CI job called `coder-loop` — even one
  * GitHub Actions created with the same token as the loop's — holds no such record: it is CI.
  */
-export function ownRuns(runs: readonly CheckRunItem[], sha: string, identity: LoopIdentity) {
-  return runs
-    .filter((r) => isOwnCheckRun(r, identity))
-    .map((r) => ({ run: r, record: decodeRecord(r.output?.text, sha) }))
-    .filter((r): r is { run: CheckRunItem; record: LoopMarker } => r.record !== undefined)
-    .sort((a, b) => Number(a.run.id) - Number(b.run.id));
+export function ownRuns(
+  runs: readonly CheckRunItem[],
+  sha: string,
+  identity: LoopIdentity | undefined,
+) {
+  return (
+    runs
+      // Not knowing its identity (a read-only agent job), the loop knows its run by the record alone.
+      .filter((r) => (identity ? isOwnCheckRun(r, identity) : r.name === CHECK_NAME))
+      .map((r) => ({ run: r, record: decodeRecord(r.output?.text, sha) }))
+      .filter((r): r is { run: CheckRunItem; record: LoopMarker } => r.record !== undefined)
+      .sort((a, b) => Number(a.run.id) - Number(b.run.id))
+  );
 }
 
 function ownOf(run: CheckRunItem, record: LoopMarker): OwnCheckRun {
@@ -131,7 +138,7 @@ export async function readHeadChecks(
   gh: GitHub,
   repo: Repo,
   sha: string,
-  identity: LoopIdentity,
+  identity: LoopIdentity | undefined,
 ): Promise<HeadChecks> {
   const [runs, statuses] = await Promise.all([
     commitCheckRuns(gh, repo, sha),
@@ -158,7 +165,7 @@ export async function readHeadChecks(
     conclusion: r.conclusion,
     ...(r.html_url ? { url: r.html_url } : {}),
   }));
-  const statusIsMine = keepsStatus(identity);
+  const statusIsMine = identity !== undefined && keepsStatus(identity);
   for (const s of statuses.items) {
     if (statusIsMine && s.context === CHECK_NAME) continue;
     results.push({

@@ -21,10 +21,11 @@ export async function readWhole<T>(
   cap = 10_000,
 ): Promise<Whole<T>> {
   const items: T[] = [];
-  for (let n = 1; items.length < cap; n++) {
+  for (let n = 1; ; n++) {
     const data = await page(n);
     items.push(...data);
+    // At the cap GitHub may hold more than it lists: the list cannot be known whole.
+    if (items.length >= cap) return { items: items.slice(0, cap), complete: false };
     if (data.length < PER_PAGE) return { items, complete: true };
   }
-  return { items, complete: false };
 }

@@ -247,6 +247,10 @@ export type PullCommits = Awaited<ReturnType<typeof pullCommitsPage>>;
  * A PR's commits, every page, oldest first. At GitHub's cap of 250 the list is incomplete: who
  * pushed cannot be known from it, and the caller fails closed.
  */
-export async function pullCommits(gh: GitHub, repo: Repo, pr: number): Promise<Whole<PullCommits[number]>> {
+export async function pullCommits(
+  gh: GitHub,
+  repo: Repo,
+  pr: number,
+): Promise<Whole<PullCommits[number]>> {
   return readWhole((page) => pullCommitsPage(gh, repo, pr, page), PULL_COMMITS_CAP);
 }

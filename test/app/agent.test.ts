@@ -1,4 +1,5 @@
 import nock from 'nock';
+import { decodeRecord } from '../../src/core/index.js';
 import { afterScenario, beforeScenario } from '../helpers/github.js';
 import { BRANCH, replies, started, world } from '../helpers/world.js';
 import type { SimGitHub } from '../sim/github.js';
@@ -97,7 +98,7 @@ describe('Code Review → Issues: changes requested are handed to the agent', ()
     await deliver.review(pr.number, 'reviewer1', 'changes_requested');
     await deliver.review(pr.number, 'Codertocat', 'changes_requested'); // same head: no second
     expect(handOffs(sim).slice(1)).toEqual([`coder-loop-agent review-fix #1 @${short(first)}`]);
-    expect(pr.body).toContain(`"reviewRounds":["${first}"]`);
+    expect(decodeRecord(sim.own(first)!.output!.text, first)?.reviewRounds).toEqual([first]);
 
     sim.push(BRANCH, { 'src/health.ts': 'export const ok = "reviewed";\n' });
     await deliver.ci(BRANCH, 'success');

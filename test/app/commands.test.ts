@@ -99,7 +99,10 @@ describe('commands that only reply', () => {
     permission('Codertocat', 'write');
     eyes();
     new FakeRepo(examplePlanFiles()).mount();
-    nock(API).get(`${BASE}/pulls`).query({ state: 'open', per_page: '100' }).reply(200, []);
+    nock(API)
+      .get(`${BASE}/pulls`)
+      .query({ state: 'open', per_page: '100', page: '1' })
+      .reply(200, []);
     replyMock();
     await (await testProbot()).receive(commentDelivery(`/coder ${command}`));
     expect(writes()).toEqual([

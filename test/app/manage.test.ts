@@ -9,6 +9,7 @@ import {
   LOOP_APP,
   OWNER,
   permission,
+  recordOnHead,
   sha,
   testProbot,
   writes,
@@ -134,7 +135,7 @@ describe('/coder release', () => {
         },
       ])
       .get(`${BASE}/pulls`)
-      .query({ state: 'open', per_page: '100' })
+      .query({ state: 'open', per_page: '100', page: '1' })
       .reply(200, [
         pullJson(
           7,
@@ -153,6 +154,14 @@ describe('/coder release', () => {
       .reply(204)
       .post(`${BASE}/issues/1/comments`)
       .reply(201, { id: 2 });
+    // Which issue a loop PR belongs to is what its record says, whatever its body says.
+    recordOnHead(sha('coder/example/phase-1'), {
+      mode: 'plan',
+      plan: 'Example',
+      phase: 1,
+      issue: 1,
+    });
+    recordOnHead(sha('coder/other/phase-2'), { mode: 'plan', plan: 'Other', phase: 2, issue: 5 });
     await (await testProbot()).receive(comment('/coder release'));
     expect(writes()).toEqual([
       `POST ${BASE}/issues/comments/492700400/reactions`,
@@ -172,7 +181,7 @@ describe('/coder release', () => {
       .get(`${BASE}/git/matching-refs/${encodeURIComponent('heads/coder/')}`)
       .reply(200, [])
       .get(`${BASE}/pulls`)
-      .query({ state: 'open', per_page: '100' })
+      .query({ state: 'open', per_page: '100', page: '1' })
       .reply(200, [])
       .post(`${BASE}/issues/1/comments`)
       .reply(201, { id: 2 });

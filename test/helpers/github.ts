@@ -4,6 +4,7 @@ import nock from 'nock';
 import { Probot } from 'probot';
 import { createApp } from '../../src/app/app.js';
 import { LoopOctokit } from '../../src/app/octokit.js';
+import { encodeRecord, type LoopMarker } from '../../src/core/index.js';
 import {
   checkedFetch,
   NOCK_TRANSPORT,
@@ -267,3 +268,50 @@ export function bodyOf(method: string, pathPart: string): unknown {
 }
 
 export { requestLog };
+
+/**
+ * Answers a head's check-run and status reads (persisted) with the loop's own check run holding
+ * its record (`marker`) — what a loop PR's head shows once the loop has written on it.
+ */
+export function recordOnHead(head: string, marker: LoopMarker, node = 'Verification'): void {
+  const run = {
+    id: Number.parseInt(head.slice(0, 6), 16),
+    node_id: 'CR',
+    head_sha: head,
+    external_id: node,
+    url: '',
+    html_url: '',
+    details_url: '',
+    status: 'in_progress',
+    conclusion: null,
+    started_at: null,
+    completed_at: null,
+    output: {
+      title: node,
+      summary: node,
+      text: encodeRecord(marker, head),
+      annotations_count: 0,
+      annotations_url: '',
+    },
+    name: 'coder-loop',
+    check_suite: null,
+    app: LOOP_APP,
+    pull_requests: [],
+  };
+  nock(API)
+    .persist()
+    .get(`${BASE}/commits/${head}/check-runs`)
+    .query(true)
+    .reply(200, { total_count: 1, check_runs: [run] })
+    .get(`${BASE}/commits/${head}/status`)
+    .query(true)
+    .reply(200, {
+      state: 'pending',
+      sha: head,
+      total_count: 0,
+      statuses: [],
+      repository: {},
+      commit_url: '',
+      url: '',
+    });
+}

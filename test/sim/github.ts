@@ -20,13 +20,27 @@ import {
 
 type Files = Map<string, string>; // path → blob sha
 
+/** One page of a list, as GitHub serves it (`per_page` default 30, at most 100; `page` from 1). */
+function page<T>(list: readonly T[], url: URL): T[] {
+  const per = Math.min(Number(url.searchParams.get('per_page') ?? 30), 100);
+  const n = Number(url.searchParams.get('page') ?? 1);
+  return list.slice((n - 1) * per, n * per);
+}
+
+/** GitHub lists at most this many files and commits of a pull request. */
+export const PULL_FILES_LISTED = 3_000;
+export const PULL_COMMITS_LISTED = 250;
+
 interface Commit {
   sha: string;
   tree: string;
   parents: string[];
   message: string;
-  /** The GitHub user the commit is attributed to (a human push), if any. */
-  author?: string;
+  /**
+   * The GitHub user the commit is attributed to (a human push), if any; `null`: made with an
+   * email linked to no account (the API names nobody).
+   */
+  author?: string | null;
 }
 export interface SimPull {
   number: number;
@@ -232,7 +246,7 @@ export class SimGitHub {
     branch: string,
     changes: Record<string, string | null>,
     message = 'work',
-    author = 'dev-pusher',
+    author: string | null = 'dev-pusher',
   ): string {
     const files = this.files(branch);
     for (const [path, content] of Object.entries(changes)) {
@@ -741,16 +755,12 @@ export class SimGitHub {
     route('get', p('/pulls'), (_m, _b, url) => {
       const [owner, head] = url.searchParams.get('head')?.split(':') ?? [];
       const state = url.searchParams.get('state') ?? 'open';
-      return [
-        200,
-        this.pulls
-          .filter(
-            (pr) =>
-              (state === 'all' || pr.state === state) &&
-              (!head || (pr.head === head && owner === (pr.fork ? 'attacker' : OWNER))),
-          )
-          .map((pr) => this.pullJson(pr)),
-      ];
+      const listed = this.pulls.filter(
+        (pr) =>
+          (state === 'all' || pr.state === state) &&
+          (!head || (pr.head === head && owner === (pr.fork ? 'attacker' : OWNER))),
+      );
+      return [200, page(listed, url).map((pr) => this.pullJson(pr))];
     });
     route(
       'post',
@@ -799,27 +809,36 @@ export class SimGitHub {
       return [200, this.pullJson(pr)];
     });
     route('get', p('/pulls/(\\d+)/files'), (m, _b, url) => {
-      if (url.searchParams.get('page') !== '1') return [200, []];
       const pr = this.pull(Number(m[1]));
       const base = this.files(pr.base);
       const head = this.files(this.headOf(pr));
       const paths = new Set([...Object.keys(base), ...Object.keys(head)]);
-      const files = [...paths]
-        .filter((path) => base[path] !== head[path])
+      const changed = [...paths].filter((path) => base[path] !== head[path]);
+      // A file deleted and one added with the same content: GitHub lists one rename.
+      const renamed = new Map<string, string>();
+      for (const to of changed.filter((p) => base[p] === undefined))
+        for (const from of changed.filter((p) => head[p] === undefined))
+          if (base[from] === head[to] && ![...renamed.values()].includes(from))
+            renamed.set(to, from);
+      const gone = new Set(renamed.values());
+      const files = changed
+        .filter((path) => !gone.has(path))
         .map((filename) => ({
           filename,
           sha: '',
-          status: 'modified',
+          status: renamed.has(filename) ? 'renamed' : 'modified',
+          ...(renamed.has(filename) ? { previous_filename: renamed.get(filename) } : {}),
           additions: (head[filename] ?? '').split('\n').length,
           deletions: (base[filename] ?? '').split('\n').length,
           changes: 0,
           blob_url: '',
           raw_url: '',
           contents_url: '',
-        }));
-      return [200, files];
+        }))
+        .slice(0, PULL_FILES_LISTED);
+      return [200, page(files, url)];
     });
-    route('get', p('/pulls/(\\d+)/commits'), (m) => {
+    route('get', p('/pulls/(\\d+)/commits'), (m, _b, url) => {
       const pr = this.pull(Number(m[1]));
       const base = this.ancestors(this.refs.get(pr.base)!);
       const list: Commit[] = [];
@@ -831,7 +850,7 @@ export class SimGitHub {
         list.unshift(this.commits.get(sha)!);
       return [
         200,
-        list.map((c) => ({
+        page(list.slice(0, PULL_COMMITS_LISTED), url).map((c) => ({
           sha: c.sha,
           node_id: 'C',
           url: '',
@@ -845,29 +864,31 @@ export class SimGitHub {
             tree: { sha: c.tree, url: '' },
             comment_count: 0,
           },
-          // The loop's commits are its bot's; a human push is attributed to its author.
-          author: user(c.author ?? 'coder-loop[bot]'),
-          committer: user(c.author ? 'web-flow' : 'coder-loop[bot]'),
+          // The loop's commits are its bot's; a human push is attributed to its author (nobody,
+          // for an email linked to no account).
+          author: c.author === null ? null : user(c.author ?? 'coder-loop[bot]'),
+          committer: c.author === null ? null : user(c.author ? 'web-flow' : 'coder-loop[bot]'),
           parents: [],
         })),
       ];
     });
-    route('get', p('/pulls/(\\d+)/reviews'), (m) => [
+    route('get', p('/pulls/(\\d+)/reviews'), (m, _b, url) => [
       200,
-      this.reviews
-        .filter((r) => r.pr === Number(m[1]))
-        .map((r) => ({
-          id: r.id,
-          node_id: 'RV',
-          user: user(r.user),
-          body: r.body ?? '',
-          state: r.state,
-          commit_id: r.commit_id,
-          html_url: '',
-          pull_request_url: '',
-          _links: {},
-          author_association: 'MEMBER',
-        })),
+      page(
+        this.reviews.filter((r) => r.pr === Number(m[1])),
+        url,
+      ).map((r) => ({
+        id: r.id,
+        node_id: 'RV',
+        user: user(r.user),
+        body: r.body ?? '',
+        state: r.state,
+        commit_id: r.commit_id,
+        html_url: '',
+        pull_request_url: '',
+        _links: {},
+        author_association: 'MEMBER',
+      })),
     ]);
     route('get', p('/pulls/(\\d+)/reviews/(\\d+)/comments'), (m) => {
       const review = this.reviews.find((r) => r.pr === Number(m[1]) && r.id === Number(m[2]));
@@ -962,13 +983,16 @@ export class SimGitHub {
       return had ? [200, []] : notFound;
     });
 
-    route('get', p('/commits/([0-9a-f]{40})/check-runs'), (m) => {
-      const runs = this.checkRuns.filter((r) => r.head_sha === m[1]);
+    route('get', p('/commits/([0-9a-f]{40})/check-runs'), (m, _b, url) => {
+      const name = url.searchParams.get('check_name');
+      const runs = this.checkRuns.filter(
+        (r) => r.head_sha === m[1] && (name === null || r.name === name),
+      );
       return [
         200,
         {
           total_count: runs.length,
-          check_runs: runs.map((r) => ({
+          check_runs: page(runs, url).map((r) => ({
             ...r,
             node_id: 'CR',
             url: '',
@@ -987,7 +1011,7 @@ export class SimGitHub {
         },
       ];
     });
-    route('get', p('/commits/([0-9a-f]{40})/status'), (m) => {
+    route('get', p('/commits/([0-9a-f]{40})/status'), (m, _b, url) => {
       // The combined status: the latest status of each context.
       const latest = new Map(
         this.statuses.filter((s) => s.sha === m[1]).map((s) => [s.context, s] as const),
@@ -999,7 +1023,7 @@ export class SimGitHub {
           state: 'success',
           sha: m[1],
           total_count: statuses.length,
-          statuses: statuses.map((s, i) => ({
+          statuses: page(statuses, url).map((s, i) => ({
             id: i,
             node_id: 'S',
             url: '',

@@ -25,7 +25,7 @@ export async function writeAgentContext(
   config: Config,
   dirs: { context: string; prompt: string },
   secrets: readonly string[],
-  identity: LoopIdentity = { login: '' },
+  identity?: LoopIdentity,
 ): Promise<void> {
   const write = async (name: string, text: string) => {
     await mkdir(join(dirs.context, name, '..'), { recursive: true });

@@ -639,11 +639,7 @@ const GREW_COMMENT = '<!-- coder-loop:grew -->';
  * A push to a loop PR (`synchronize`): the check run shows Verification on the new head; a quick
  * PR that outgrew the quick limits gets one proposal to move to plan mode (the marker remembers).
  */
-export function pushed(
-  snap: PullSnapshot,
-  config: Config | undefined,
-  pusher?: string,
-): Decision {
+export function pushed(snap: PullSnapshot, config: Config | undefined, pusher?: string): Decision {
   if (!snap.checks) return { need: 'checks' };
   const { pr } = snap;
   // Who pushed is recorded from the event itself: whatever email the commits carry, that
@@ -706,7 +702,8 @@ export function resume(snap: PullSnapshot, thread: number): Decision {
     return done(snap, 'not-escalated', undefined, [
       { kind: 'reply', to: thread, body: reply.notEscalated(snap.pr.number) },
     ]);
-  const { escalation: _cleared, ...marker } = snap.marker;
+  const marker = { ...snap.marker };
+  delete marker.escalation;
   return done(snap, 'resumed', 'Verification', [
     { kind: 'unlabel' },
     { kind: 'marker', marker: { ...marker, attempts: [], reviewRounds: [] } },

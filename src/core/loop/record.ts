@@ -87,7 +87,9 @@ export function decodeRecord(
   }
   const parsed = LoopRecordSchema.safeParse(value);
   if (!parsed.success || parsed.data.head !== head) return undefined;
-  const { v: _v, head: _head, ...marker } = parsed.data;
+  const marker: LoopMarker & { v?: number; head?: string } = { ...parsed.data };
+  delete marker.v;
+  delete marker.head;
   return marker;
 }
 

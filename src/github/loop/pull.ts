@@ -325,7 +325,8 @@ export async function apply(
         await labelEscalated(gh, repo, [pr.number, marker.issue]);
         break;
       case 'unlabel': {
-        const { escalation: _cleared, ...rest } = marker;
+        const rest = { ...marker };
+        delete rest.escalation;
         remember(ctx, rest);
         await clearEscalated(gh, repo, [pr.number, marker.issue]);
         break;
@@ -359,8 +360,18 @@ export async function apply(
             },
             record: ctx.snap.marker,
           });
-          await replyOnIssue(gh, repo, marker.issue, reply.branchMoved(pr.number, pr.head.sha, done.moved));
-          return { ...result, state: 'branch-moved', node: 'CodeReview', reason: `the branch moved to ${done.moved.slice(0, 7)}` };
+          await replyOnIssue(
+            gh,
+            repo,
+            marker.issue,
+            reply.branchMoved(pr.number, pr.head.sha, done.moved),
+          );
+          return {
+            ...result,
+            state: 'branch-moved',
+            node: 'CodeReview',
+            reason: `the branch moved to ${done.moved.slice(0, 7)}`,
+          };
         }
         if (!done.ok) {
           await replyOnIssue(
@@ -423,8 +434,7 @@ export async function agentRunFailed(
 ): Promise<LoopOutcome> {
   const loop = await loopPullForHead(env, handOff.branch, handOff.headSha);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
-  if (loop.marker.escalation)
-    return { state: 'escalated', node: 'Escalate', reason: 'escalated' };
+  if (loop.marker.escalation) return { state: 'escalated', node: 'Escalate', reason: 'escalated' };
   return run(pullContext(env, config, loop), (snap) =>
     debugFix(
       snap,

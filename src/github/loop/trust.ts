@@ -21,8 +21,8 @@ export interface LoopPull {
   commits?: Whole<PullCommits[number]>;
 }
 
-/** How many earlier commits of a PR are searched for the loop's record before giving up. */
-export const RECORD_SEARCH = 30;
+/** How many earlier commits of a PR are searched for the loop's record at once. */
+export const RECORD_SEARCH = 5;
 
 /**
  * The loop's own PR, or why this one is not: opened by the loop's identity from a `coder/` branch
@@ -77,14 +77,17 @@ async function readLoopPull(
   else {
     // A head the loop has not written on yet: the record goes on from the newest earlier one.
     commits = await pullCommits(env.gh, env.repo, pr.number);
+    // Newest first, a few commits at a time: one push may bring many commits the loop never saw
+    // as heads, and the record is on the last head it judged.
     const earlier = commits.items
       .map((c) => c.sha)
       .filter((sha) => sha !== pr.head.sha)
-      .reverse()
-      .slice(0, RECORD_SEARCH);
-    for (const sha of earlier) {
-      marker = (await recordOn(env.gh, env.repo, sha, identity))?.record;
-      if (marker) break;
+      .reverse();
+    for (let i = 0; i < earlier.length && !marker; i += RECORD_SEARCH) {
+      const found = await Promise.all(
+        earlier.slice(i, i + RECORD_SEARCH).map((sha) => recordOn(env.gh, env.repo, sha, identity)),
+      );
+      marker = found.find((f) => f !== undefined)?.record;
     }
   }
   if (!marker)

@@ -1,0 +1,184 @@
+import { Octokit } from '@octokit/core';
+import nock from 'nock';
+import { parseConfigText } from '../../src/core/index.js';
+import { pinApiVersion } from '../../src/github/client.js';
+import { agentRunFailed, type LoopEnv } from '../../src/github/loop/index.js';
+import { afterScenario, beforeScenario, LOOP_APP, OWNER, REPO } from '../helpers/github.js';
+import { checkedFetch } from '../helpers/openapi.js';
+import { CHECKLIST, MASTER_LOG } from '../helpers/plans.js';
+import { BRANCH, replies, started } from '../helpers/world.js';
+
+/**
+ * The loop's record (SPEC §3, "The loop's record"; issue 18): every verdict is about one head and
+ * lives only where the loop writes; what others can edit — the PR body, labels, commit emails —
+ * never moves it, and every list the loop decides from is read whole.
+ */
+
+beforeEach(beforeScenario);
+afterEach(() => {
+  nock.cleanAll();
+  afterScenario();
+});
+
+const completed = (files: Record<string, string>) =>
+  (files[MASTER_LOG] ?? '').includes('Coder completed');
+
+describe('what others can edit does not decide', () => {
+  it('a writer who edits the PR body to quick mode gets no success without review (2)', async () => {
+    const { sim, deliver, pr } = await started();
+    pr.body = pr.body.replace('"mode":"plan"', '"mode":"quick"');
+    expect(pr.body).toContain('"mode":"quick"');
+    await deliver.ci(BRANCH, 'success');
+    // Still plan mode: Code Review, not "Quick mode: CI passed".
+    expect(sim.own(sim.headOf(pr))).toMatchObject({ external_id: 'CodeReview', conclusion: null });
+    expect(replies(sim).at(-1)).toMatch(/^\*\*CI passed\*\*/);
+  });
+
+  it('a triage user who removes coder:escalated does not end the escalation (2)', async () => {
+    const { sim, deliver, pr } = await started('architects: [archie]\n');
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await deliver.ci(BRANCH, 'failure');
+      sim.push(BRANCH, { 'src/health.ts': `export const ok = ${attempt};\n` });
+    }
+    expect(replies(sim).at(-1)).toMatch(/^\*\*Escalated to architect\*\*/);
+    // The label is only what people see: anyone with triage can take it off.
+    pr.labels.delete('coder:escalated');
+    sim.issueLabels.get(1)?.delete('coder:escalated');
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+    expect(sim.files(sim.headOf(pr))[CHECKLIST]).toContain('- [~] 1.1');
+    // The architect's approval of a head that passed CI is what the escalation waits for.
+    await deliver.review(pr.number, 'archie', 'approved');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(true);
+  });
+
+  it('a check run named coder-loop that the loop did not write is CI, and is never patched (8)', async () => {
+    const { sim, deliver, pr } = await started();
+    // Action mode with the default token: a CI job is a check run of the same app as the loop's.
+    const job = sim.ci(sim.headOf(pr), 'failure', 'coder-loop');
+    job.app = { id: LOOP_APP.id, slug: LOOP_APP.slug };
+    const before = JSON.stringify(job);
+    await deliver.ci(BRANCH, 'success');
+    expect(replies(sim).at(-1)).toMatch(/^\*\*CI failed\*\* on pull request #2 — attempt 1 of 3/);
+    expect(JSON.stringify(job)).toBe(before);
+    expect(sim.writes.filter((w) => w === `PATCH /check-runs/${job.id}`)).toEqual([]);
+  });
+});
+
+describe('renames count for both paths (3)', () => {
+  it('a locked file moved out of a locked folder needs an architect', async () => {
+    const { sim, deliver, pr } = await started('locked: ["src/core/**"]\narchitects: [archie]\n', {
+      'src/core/auth.ts': 'export const strict = true;\n',
+    });
+    sim.push(BRANCH, { 'src/core/auth.ts': null, 'src/auth.ts': 'export const strict = true;\n' });
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(sim.comments.at(-1)!.body).toContain('locked: `src/core/auth.ts`');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+  });
+
+  it('a plan document moved away is a plan change', async () => {
+    const { sim, deliver, pr } = await started('architects: [archie]\n');
+    const plan = 'docs/plans/Example/Task Plans/Phase 1 - Endpoint.md';
+    const text = sim.files(sim.headOf(pr))[plan]!;
+    sim.push(BRANCH, { [plan]: null, 'notes/phase-1.md': text });
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(replies(sim).at(-1)).toBe(
+      '**Escalated to architect** (pull request #2): plan change needed, and @reviewer1 is not an architect.',
+    );
+  });
+});
+
+describe('who pushed is known from the events (4)', () => {
+  it('a writer who pushed with an email linked to no account cannot approve their own push', async () => {
+    const { sim, deliver, pr } = await started();
+    sim.push(BRANCH, { 'src/health.ts': 'export const ok = 2;\n' }, 'mine', null);
+    await deliver.pullRequest('synchronize', pr.number, { login: 'reviewer1' });
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(replies(sim).at(-1)).toMatch(
+      /^The approval on pull request #2 does not count: @reviewer1 pushed commits to this branch/,
+    );
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+  });
+
+  it('commits past the first hundred are read: a late author still counts as a pusher', async () => {
+    const { sim, deliver, pr } = await started();
+    for (let i = 0; i < 110; i++) sim.push(BRANCH, { 'src/n.ts': `export const n = ${i};\n` });
+    sim.push(BRANCH, { 'src/n.ts': 'export const n = -1;\n' }, 'late', 'reviewer1');
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(replies(sim).at(-1)).toMatch(/@reviewer1 pushed commits to this branch/);
+  });
+
+  it('at GitHub’s 250 listed commits the loop cannot tell who pushed: no approval counts', async () => {
+    const { sim, deliver, pr } = await started();
+    for (let i = 0; i < 250; i++) sim.push(BRANCH, { 'src/n.ts': `export const n = ${i};\n` });
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(replies(sim).at(-1)).toMatch(/GitHub lists no more than 250 commits/);
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+  });
+});
+
+describe('every list is read whole (5)', () => {
+  it('a writer’s later “changes requested” behind 100 outsider comments still counts', async () => {
+    const { sim, deliver, pr } = await started();
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    for (let i = 0; i < 100; i++)
+      sim.reviews.push({
+        id: 50_000 + i,
+        pr: pr.number,
+        user: 'outsider',
+        state: 'COMMENTED',
+        commit_id: sim.headOf(pr),
+      });
+    await deliver.review(pr.number, 'reviewer1', 'changes_requested');
+    await deliver.ci(BRANCH, 'success');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+    expect(sim.own(sim.headOf(pr))).toMatchObject({ external_id: 'CodeReview' });
+  });
+
+  it('a failed check on the second page of check runs fails the gate', async () => {
+    const { sim, deliver, pr } = await started();
+    for (let i = 0; i < 120; i++) sim.ci(sim.headOf(pr), 'success', `job-${i}`);
+    sim.ci(sim.headOf(pr), 'failure', 'late-job');
+    await deliver.ci(BRANCH, 'success');
+    expect(replies(sim).at(-1)).toMatch(/^\*\*CI failed\*\* on pull request #2/);
+    expect(sim.comments.at(-1)!.body).toMatch(/late\\?-job/);
+  });
+});
+
+describe('the loop’s own check runs (9)', () => {
+  it('a failed agent run updates the head’s check run instead of adding a second one', async () => {
+    const { sim, pr } = await started('agent:\n  command: "true"\n');
+    const head = sim.headOf(pr);
+    const gh = new (Octokit.plugin(pinApiVersion))({
+      auth: 'ghs_app_token',
+      request: { fetch: checkedFetch },
+    });
+    const env: LoopEnv = {
+      gh,
+      repo: { owner: OWNER, repo: REPO },
+      repoUrl: `https://github.com/${OWNER}/${REPO}`,
+      defaultBranch: 'master',
+      loadConfig: async () => parseConfigText(sim.files('master')['.github/coder.yml'] ?? ''),
+      identity: async () => ({ login: 'coder-loop[bot]', app: { id: LOOP_APP.id } }),
+      log: { info: () => undefined, warn: () => undefined },
+      now: () => new Date('2026-11-22T12:00:00.000Z'),
+    };
+    const { config } = await env.loadConfig();
+    const outcome = await agentRunFailed(
+      env,
+      config!,
+      { branch: BRANCH, headSha: head, node: 'tdd', attempt: 1 },
+      'no change',
+    );
+    expect(outcome.state).toBe('failed');
+    const runs = sim.checkRuns.filter((r) => r.head_sha === head && r.name === 'coder-loop');
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ conclusion: 'failure', external_id: 'Debug' });
+  });
+});
