@@ -18,7 +18,7 @@ import {
   mayCommand,
   type LoopIdentity,
 } from '../core/index.js';
-import { readHeadChecks } from './checks.js';
+import { readHeadChecks, recordOn } from './checks.js';
 import { errorMessage, isHttpError, type GitHub, type Repo } from './client.js';
 import {
   advanceBranch,
@@ -199,17 +199,26 @@ export async function readReviewToFix(
   };
 }
 
-/** An issue's title and text (a quick task's assignment). */
+/**
+ * A quick task's assignment: the issue's title and text as they stood when a permitted user
+ * labelled it or commanded on it — kept in the loop's record on the head (record.ts), so that a
+ * later edit by anyone never reaches the agent (SPEC §6). A record without that text (a PR
+ * started before it was kept) hands over the issue's number only.
+ */
 export async function readIssueText(
   gh: GitHub,
   repo: Repo,
   issue: number,
+  headSha: string,
+  identity: LoopIdentity | undefined,
 ): Promise<{ number: number; title: string; body: string }> {
-  const { data } = await gh.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
-    ...repo,
-    issue_number: issue,
-  });
-  return { number: issue, title: data.title, body: data.body ?? '' };
+  const vetted = (await recordOn(gh, repo, headSha, identity))?.record?.vetted;
+  if (vetted) return { number: issue, ...vetted };
+  return {
+    number: issue,
+    title: `Issue #${issue}`,
+    body: `The issue's text was not recorded when this work started; read issue #${issue} on GitHub.`,
+  };
 }
 
 export type AgentCommitResult =

@@ -123,7 +123,7 @@ export async function recordOn(
   gh: GitHub,
   repo: Repo,
   sha: string,
-  identity: LoopIdentity,
+  identity: LoopIdentity | undefined,
 ): Promise<OwnCheckRun | undefined> {
   const mine = ownRuns(await commitCheckRuns(gh, repo, sha, CHECK_NAME), sha, identity).pop();
   return mine ? ownOf(mine.run, mine.record) : undefined;

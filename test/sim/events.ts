@@ -28,6 +28,17 @@ export class Deliver {
     await this.probot.receive({ id: `c-${this.n}`, name: 'issue_comment', payload });
   }
 
+  /** A label added to an issue by `login` (the quick label starts quick mode). */
+  async label(name: string, { login = 'Codertocat', issue = 1, title = 'Fix it', body = '' } = {}) {
+    const payload = examplePayload('issues', 'labeled');
+    payload.label.name = name;
+    payload.issue.number = issue;
+    payload.issue.title = title;
+    payload.issue.body = body;
+    payload.sender.login = login;
+    await this.probot.receive({ id: `l-${++this.n}`, name: 'issues', payload });
+  }
+
   /** CI finished on a branch head: a check run with `conclusion`, then `check_suite.completed`. */
   async ci(
     branch: string,

@@ -154,6 +154,8 @@ export class SimGitHub {
   actingAs?: string;
   readonly reviews: SimReview[] = [];
   readonly permissions = new Map<string, string>();
+  /** Issues' current titles and texts (what `GET /issues/{n}` answers), as anyone may edit them. */
+  readonly issueTexts = new Map<number, { title: string; body: string; author?: string }>();
   /** `repository_dispatch` events created (POST /dispatches). */
   readonly dispatches: { event_type: string; client_payload?: Record<string, unknown> }[] = [];
   /** Modes of tree entries other than 100644: tree sha → path → mode. */
@@ -950,6 +952,24 @@ export class SimGitHub {
       return [200, { sha: merge, merged: true, message: 'Pull Request successfully merged' }];
     });
 
+    route('get', p('/issues/(\\d+)'), (m) => {
+      const text = this.issueTexts.get(Number(m[1]));
+      if (!text) return notFound;
+      return [
+        200,
+        {
+          id: Number(m[1]),
+          node_id: 'I',
+          number: Number(m[1]),
+          title: text.title,
+          body: text.body,
+          state: 'open',
+          user: user(text.author ?? 'outsider'),
+          labels: [],
+          html_url: `https://github.com/${OWNER}/${REPO}/issues/${m[1]}`,
+        },
+      ];
+    });
     route('post', p('/issues/(\\d+)/comments'), (m, body: { body: string }) => {
       const comment = { issue: Number(m[1]), body: body.body, id: ++this.ids };
       this.comments.push(comment);

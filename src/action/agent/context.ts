@@ -85,7 +85,7 @@ export async function writeAgentContext(
       `${JSON.stringify({ plan: payload.plan, phase: { number: phase.number, name: phase.name }, tasks }, null, 2)}\n`,
     );
   } else {
-    input.issue = await readIssueText(gh, repo, payload.issue);
+    input.issue = await readIssueText(gh, repo, payload.issue, payload.headSha, identity);
     await write('issue.json', `${JSON.stringify(input.issue, null, 2)}\n`);
     await write(
       'tasks.json',
