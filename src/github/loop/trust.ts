@@ -83,9 +83,10 @@ async function readLoopPull(
       .map((c) => c.sha)
       .filter((sha) => sha !== pr.head.sha)
       .reverse();
-    for (let i = 0; i < earlier.length && !marker; i += RECORD_SEARCH) {
+    // The parent first (usually the last head the loop judged), then more at a time.
+    for (let i = 0, n = 1; i < earlier.length && !marker; i += n, n = RECORD_SEARCH) {
       const found = await Promise.all(
-        earlier.slice(i, i + RECORD_SEARCH).map((sha) => recordOn(env.gh, env.repo, sha, identity)),
+        earlier.slice(i, i + n).map((sha) => recordOn(env.gh, env.repo, sha, identity)),
       );
       marker = found.find((f) => f !== undefined)?.record;
     }
