@@ -2,7 +2,7 @@ import { Octokit } from '@octokit/core';
 import nock from 'nock';
 import { parseConfigText } from '../../src/core/index.js';
 import { pinApiVersion } from '../../src/github/client.js';
-import { readIssueText } from '../../src/github/agent.js';
+import { readCiFailures, readIssueText } from '../../src/github/agent.js';
 import { agentRunFailed, type LoopEnv } from '../../src/github/loop/index.js';
 import { afterScenario, beforeScenario, LOOP_APP, OWNER, REPO } from '../helpers/github.js';
 import { checkedFetch } from '../helpers/openapi.js';
@@ -181,6 +181,28 @@ describe('the loop’s own check runs (9)', () => {
     const runs = sim.checkRuns.filter((r) => r.head_sha === head && r.name === 'coder-loop');
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ conclusion: 'failure', external_id: 'Debug' });
+  });
+});
+
+describe('the agent job, which does not know the loop’s identity (9)', () => {
+  it('never hands the loop’s own failed check run to the agent as a failing CI check', async () => {
+    const { sim, deliver, pr } = await started();
+    await deliver.ci(BRANCH, 'failure');
+    const head = sim.headOf(pr);
+    expect(sim.own(head)).toMatchObject({ conclusion: 'failure', external_id: 'Debug' });
+    const gh = new (Octokit.plugin(pinApiVersion))({
+      auth: 'ghs_read_only',
+      request: { fetch: checkedFetch },
+    });
+    const failures = await readCiFailures(
+      gh,
+      { owner: OWNER, repo: REPO },
+      head,
+      { requiredChecks: [] },
+      [],
+      undefined,
+    );
+    expect(failures.map((f) => f.name)).toEqual(['test']);
   });
 });
 
