@@ -224,7 +224,12 @@ export class SimGitHub {
     this.commits.set(to, { ...commit, sha: to });
     for (const c of this.commits.values()) c.parents = c.parents.map((p) => (p === from ? to : p));
     for (const [ref, sha] of this.refs) if (sha === from) this.refs.set(ref, to);
-    for (const run of this.checkRuns) if (run.head_sha === from) run.head_sha = to;
+    for (const run of this.checkRuns) {
+      if (run.head_sha === from) run.head_sha = to;
+      // The loop's record names the commit it is about: it follows too.
+      if (run.output?.text?.includes(from))
+        run.output = { ...run.output, text: run.output.text.split(from).join(to) };
+    }
   }
 
   /** The mode of a file of a branch (or commit): 100644 unless written otherwise. */
