@@ -220,6 +220,7 @@ async function runAgentSide(
       log: { info: (m) => core.info(m), warn: (m) => core.warning(m) },
     });
     core.setOutput('state', result.outcome);
+    core.setOutput('digest', result.digest);
     core.info(
       `coder-loop agent: ${result.outcome}${result.files ? ` (${result.files} files)` : ''}${result.reason ? `: ${result.reason}` : ''}`,
     );
@@ -231,6 +232,7 @@ async function runAgentSide(
     payload,
     plansDir: config.plansDir,
     changesDir,
+    digest: core.getInput('changes-digest'),
     identity: await side.loopEnv.identity(),
   });
   // A run that produced no commit is a failed attempt: Debug & Fix again, or escalation.
