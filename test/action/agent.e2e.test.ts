@@ -397,6 +397,35 @@ describe('the built Action, step agent then step apply', () => {
     expect(sim.refs.get(BRANCH)).toBe(head);
   });
 
+  it.each([
+    [
+      'two links that chain out of the repository',
+      [
+        { path: 'src/s', mode: '120000', content: Buffer.from('..').toString('base64') },
+        { path: 'src/q', mode: '120000', content: Buffer.from('s/../..').toString('base64') },
+      ],
+      '"src/q" is a symbolic link that leaves the repository through a chain of links',
+    ],
+    [
+      'the deletion of the folder that holds the plans',
+      [{ path: 'docs', deleted: true }],
+      '"docs" — deletes the folder that holds the plan documents (docs/plans/)',
+    ],
+  ])(
+    'refuses %s in changes.json: nothing written but the comment',
+    async (_name, forged, problem) => {
+      await world('true');
+      await action('agent');
+      const file = join(work, 'changes', 'changes.json');
+      const run = JSON.parse(await readFile(file, 'utf8'));
+      await writeFile(file, JSON.stringify({ ...run, outcome: 'changed', changes: forged }));
+      const apply = await action('apply');
+      expect(apply.outputs).toMatchObject({ state: 'refused', 'failed-attempt': 'true' });
+      expect(prComments()[0]).toContain(problem);
+      expect(sim.refs.get(BRANCH)).toBe(head);
+    },
+  );
+
   it('the branch moved during the run: nothing written, the PR says so', async () => {
     await world(`node ${JSON.stringify(SCRIPTED)}`);
     expect((await action('agent')).outputs.state).toBe('changed');
