@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as core from '@actions/core';
 import {
+  escapeInline,
   AGENT_EVENT_TYPE,
   codeSpan,
   CONFIG_PATH,
@@ -237,7 +238,12 @@ async function runAgentSide(
   });
   // A run that produced no commit is a failed attempt: Debug & Fix again, or escalation.
   if (outcome.failedAttempt)
-    await agentRunFailed(side.loopEnv, config, payload, outcome.reason ?? outcome.state);
+    await agentRunFailed(
+      side.loopEnv,
+      config,
+      payload,
+      escapeInline(outcome.reason ?? outcome.state),
+    );
   core.setOutput('state', outcome.state);
   core.setOutput('commit', 'commit' in outcome ? (outcome.commit ?? '') : '');
   core.setOutput('failed-attempt', String(outcome.failedAttempt));

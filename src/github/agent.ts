@@ -307,11 +307,7 @@ const MAX_BASE_LINKS = 300;
  * The head's tree as the apply decision needs it: every file with its mode, and the target of
  * every symbolic link. Undefined (with the reason) when GitHub cannot list it whole.
  */
-async function readBaseEntries(
-  gh: GitHub,
-  repo: Repo,
-  sha: string,
-): Promise<BaseEntry[] | string> {
+async function readBaseEntries(gh: GitHub, repo: Repo, sha: string): Promise<BaseEntry[] | string> {
   const { data } = await gh.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
     ...repo,
     tree_sha: sha,

@@ -426,6 +426,26 @@ describe('the built Action, step agent then step apply', () => {
     },
   );
 
+  it("a failed run's reason is escaped where the loop posts it", async () => {
+    await world('true');
+    await action('agent');
+    const file = join(work, 'changes', 'changes.json');
+    const run = JSON.parse(await readFile(file, 'utf8'));
+    const reason =
+      'exited 3\n\n## Approved\n@octocat <img src=https://evil.example/x.png> [go](https://evil.example) \u001b[31mred';
+    await writeFile(file, JSON.stringify({ ...run, outcome: 'failed', reason }));
+    const apply = await action('apply');
+    expect(apply.outputs.state).toBe('agent-failed');
+    const posted = [
+      ...sim.comments.map((c) => c.body),
+      ...sim.checkRuns.map((c) => JSON.stringify(c)),
+      ...sim.pulls.map((p) => p.body),
+    ].join('\n');
+    expect(posted).toContain('&lt;img');
+    for (const raw of ['<img', '@octocat', '](https://', '## Approved', '[31m', 'https://evil'])
+      expect(posted).not.toContain(raw);
+  });
+
   it('the branch moved during the run: nothing written, the PR says so', async () => {
     await world(`node ${JSON.stringify(SCRIPTED)}`);
     expect((await action('agent')).outputs.state).toBe('changed');
