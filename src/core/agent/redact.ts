@@ -7,8 +7,8 @@
 export const REDACTED = '[REDACTED]';
 
 /** ANSI colour and cursor sequences (CSI, and OSC such as terminal hyperlinks). */
-// eslint-disable-next-line no-control-regex
 export const ANSI =
+  // eslint-disable-next-line no-control-regex
   /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u009b[0-9;?]*[ -/]*[@-~]/g;
 
 /** Credential formats worth catching wherever they appear. */
