@@ -2164,9 +2164,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve3, reject) => {
+          return new Promise((resolve4, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve3(data);
+              return err ? reject(err) : resolve4(data);
             });
           });
         }
@@ -2204,12 +2204,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve3, reject) => {
+          return new Promise((resolve4, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve3(data);
+              ) : resolve4(data);
             });
           });
         }
@@ -2753,18 +2753,18 @@ var require_constants2 = __commonJS({
       TYPE2[TYPE2["REQUEST"] = 1] = "REQUEST";
       TYPE2[TYPE2["RESPONSE"] = 2] = "RESPONSE";
     })(TYPE = exports.TYPE || (exports.TYPE = {}));
-    var FLAGS;
-    (function(FLAGS2) {
-      FLAGS2[FLAGS2["CONNECTION_KEEP_ALIVE"] = 1] = "CONNECTION_KEEP_ALIVE";
-      FLAGS2[FLAGS2["CONNECTION_CLOSE"] = 2] = "CONNECTION_CLOSE";
-      FLAGS2[FLAGS2["CONNECTION_UPGRADE"] = 4] = "CONNECTION_UPGRADE";
-      FLAGS2[FLAGS2["CHUNKED"] = 8] = "CHUNKED";
-      FLAGS2[FLAGS2["UPGRADE"] = 16] = "UPGRADE";
-      FLAGS2[FLAGS2["CONTENT_LENGTH"] = 32] = "CONTENT_LENGTH";
-      FLAGS2[FLAGS2["SKIPBODY"] = 64] = "SKIPBODY";
-      FLAGS2[FLAGS2["TRAILING"] = 128] = "TRAILING";
-      FLAGS2[FLAGS2["TRANSFER_ENCODING"] = 512] = "TRANSFER_ENCODING";
-    })(FLAGS = exports.FLAGS || (exports.FLAGS = {}));
+    var FLAGS2;
+    (function(FLAGS3) {
+      FLAGS3[FLAGS3["CONNECTION_KEEP_ALIVE"] = 1] = "CONNECTION_KEEP_ALIVE";
+      FLAGS3[FLAGS3["CONNECTION_CLOSE"] = 2] = "CONNECTION_CLOSE";
+      FLAGS3[FLAGS3["CONNECTION_UPGRADE"] = 4] = "CONNECTION_UPGRADE";
+      FLAGS3[FLAGS3["CHUNKED"] = 8] = "CHUNKED";
+      FLAGS3[FLAGS3["UPGRADE"] = 16] = "UPGRADE";
+      FLAGS3[FLAGS3["CONTENT_LENGTH"] = 32] = "CONTENT_LENGTH";
+      FLAGS3[FLAGS3["SKIPBODY"] = 64] = "SKIPBODY";
+      FLAGS3[FLAGS3["TRAILING"] = 128] = "TRAILING";
+      FLAGS3[FLAGS3["TRANSFER_ENCODING"] = 512] = "TRANSFER_ENCODING";
+    })(FLAGS2 = exports.FLAGS || (exports.FLAGS = {}));
     var LENIENT_FLAGS;
     (function(LENIENT_FLAGS2) {
       LENIENT_FLAGS2[LENIENT_FLAGS2["HEADERS"] = 1] = "HEADERS";
@@ -4476,8 +4476,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise2 = new Promise((resolve3, reject) => {
-        res = resolve3;
+      const promise2 = new Promise((resolve4, reject) => {
+        res = resolve4;
         rej = reject;
       });
       return { promise: promise2, resolve: res, reject: rej };
@@ -6728,12 +6728,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve3, reject) => {
+      const waitForDrain = () => new Promise((resolve4, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve3;
+          callback = resolve4;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7403,12 +7403,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve3, reject) => {
+      const waitForDrain = () => new Promise((resolve4, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve3;
+          callback = resolve4;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7887,16 +7887,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve3) => {
+        return new Promise((resolve4) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve3;
+            this[kClosedResolve] = resolve4;
           } else {
-            resolve3(null);
+            resolve4(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve3) => {
+        return new Promise((resolve4) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7907,7 +7907,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve3(null);
+            resolve4(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7958,7 +7958,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve3, reject) => {
+        const socket = await new Promise((resolve4, reject) => {
           client[kConnector]({
             host,
             hostname: hostname3,
@@ -7970,7 +7970,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve3(socket2);
+              resolve4(socket2);
             }
           });
         });
@@ -8306,8 +8306,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve3) => {
-            this[kClosedResolve] = resolve3;
+          await new Promise((resolve4) => {
+            this[kClosedResolve] = resolve4;
           });
         }
       }
@@ -9576,7 +9576,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve3, reject) => {
+        return await new Promise((resolve4, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9589,7 +9589,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve3(null);
+              resolve4(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9608,7 +9608,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type2) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve3, reject) => {
+      return new Promise((resolve4, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9625,7 +9625,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type: type2,
               stream,
-              resolve: resolve3,
+              resolve: resolve4,
               reject,
               length: 0,
               body: []
@@ -9695,18 +9695,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type: type2, body, resolve: resolve3, stream, length } = consume2;
+      const { type: type2, body, resolve: resolve4, stream, length } = consume2;
       try {
         if (type2 === "text") {
-          resolve3(chunksDecode(body, length));
+          resolve4(chunksDecode(body, length));
         } else if (type2 === "json") {
-          resolve3(JSON.parse(chunksDecode(body, length)));
+          resolve4(JSON.parse(chunksDecode(body, length)));
         } else if (type2 === "arrayBuffer") {
-          resolve3(chunksConcat(body, length).buffer);
+          resolve4(chunksConcat(body, length).buffer);
         } else if (type2 === "blob") {
-          resolve3(new Blob(body, { type: stream[kContentType] }));
+          resolve4(new Blob(body, { type: stream[kContentType] }));
         } else if (type2 === "bytes") {
-          resolve3(chunksConcat(body, length));
+          resolve4(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9963,9 +9963,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -10188,9 +10188,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -10475,9 +10475,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -10569,9 +10569,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -14434,7 +14434,7 @@ var require_fetch = __commonJS({
       function dispatch2({ body }) {
         const url2 = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve3, reject) => agent.dispatch(
+        return new Promise((resolve4, reject) => agent.dispatch(
           {
             path: url2.pathname + url2.search,
             origin: url2.origin,
@@ -14510,7 +14510,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume2 });
               const onError = this.onError.bind(this);
-              resolve3({
+              resolve4({
                 status: status2,
                 statusText,
                 headersList,
@@ -14553,7 +14553,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve3({
+              resolve4({
                 status: status2,
                 statusText: STATUS_CODES[status2],
                 headersList,
@@ -18294,8 +18294,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve3) => {
-        setTimeout(resolve3, ms).unref();
+      return new Promise((resolve4) => {
+        setTimeout(resolve4, ms).unref();
       });
     }
     module.exports = {
@@ -21710,8 +21710,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve3, reject) {
-            return setTimeout(resolve3, t);
+          return new this.Promise(function(resolve4, reject) {
+            return setTimeout(resolve4, t);
           });
         }
         computePenalty() {
@@ -21922,15 +21922,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error63, reject, resolve3, returned, task;
+          var args, cb, error63, reject, resolve4, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve3, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve4, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve3(returned);
+                  return resolve4(returned);
                 };
               } catch (error1) {
                 error63 = error1;
@@ -21945,13 +21945,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise2, reject, resolve3;
-          resolve3 = reject = null;
+          var promise2, reject, resolve4;
+          resolve4 = reject = null;
           promise2 = new this.Promise(function(_resolve, _reject) {
-            resolve3 = _resolve;
+            resolve4 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve3, reject });
+          this._queue.push({ task, args, resolve: resolve4, reject });
           this._tryToRun();
           return promise2;
         }
@@ -22352,14 +22352,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at2;
               };
-              return new this.Promise((resolve3, reject) => {
+              return new this.Promise((resolve4, reject) => {
                 if (finished()) {
-                  return resolve3();
+                  return resolve4();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve3();
+                      return resolve4();
                     }
                   });
                 }
@@ -22452,9 +22452,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve3, reject) {
+              return new this.Promise(function(resolve4, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve3)(args3);
+                  return (args3[0] != null ? reject : resolve4)(args3);
                 });
               });
             };
@@ -22577,9 +22577,9 @@ var require_light = __commonJS({
 });
 
 // src/action/main.ts
-import { readFile as readFile3 } from "node:fs/promises";
-import { tmpdir as tmpdir2 } from "node:os";
-import { join as join5, resolve as resolve2 } from "node:path";
+import { readFile as readFile4 } from "node:fs/promises";
+import { tmpdir as tmpdir3 } from "node:os";
+import { join as join6, resolve as resolve3 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -22743,11 +22743,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value2) {
-    return value2 instanceof P ? value2 : new P(function(resolve3) {
-      resolve3(value2);
+    return value2 instanceof P ? value2 : new P(function(resolve4) {
+      resolve4(value2);
     });
   }
-  return new (P || (P = Promise))(function(resolve3, reject) {
+  return new (P || (P = Promise))(function(resolve4, reject) {
     function fulfilled(value2) {
       try {
         step(generator.next(value2));
@@ -22763,7 +22763,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve3(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve4(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -31223,7 +31223,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve3) {
+function isRecursive(inst, stack, resolve4) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -31233,7 +31233,7 @@ function isRecursive(inst, stack, resolve3) {
   let result = NONE;
   const check3 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve3);
+      const answer = isRecursive(child, stack, resolve4);
       if (answer > result)
         result = answer;
     }
@@ -31244,7 +31244,7 @@ function isRecursive(inst, stack, resolve3) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve3) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve4) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -31308,7 +31308,7 @@ function isRecursive(inst, stack, resolve3) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve3 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve4 ? inst._zod.innerType : void 0);
       merge4(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -46754,10 +46754,10 @@ var VFile = class {
    * @returns {undefined}
    *   Nothing.
    */
-  set basename(basename) {
-    assertNonEmpty(basename, "basename");
-    assertPart(basename, "basename");
-    this.path = default2.join(this.dirname || "", basename);
+  set basename(basename2) {
+    assertNonEmpty(basename2, "basename");
+    assertPart(basename2, "basename");
+    this.path = default2.join(this.dirname || "", basename2);
   }
   /**
    * Get the parent path (example: `'~'`).
@@ -46778,9 +46778,9 @@ var VFile = class {
    * @returns {undefined}
    *   Nothing.
    */
-  set dirname(dirname) {
+  set dirname(dirname2) {
     assertPath(this.basename, "dirname");
-    this.path = default2.join(dirname || "", this.basename);
+    this.path = default2.join(dirname2 || "", this.basename);
   }
   /**
    * Get the extname (including dot) (example: `'.js'`).
@@ -47379,7 +47379,7 @@ var Processor = class _Processor extends CallableInstance {
     assertParser("process", this.parser || this.Parser);
     assertCompiler("process", this.compiler || this.Compiler);
     return done2 ? executor(void 0, done2) : new Promise(executor);
-    function executor(resolve3, reject) {
+    function executor(resolve4, reject) {
       const realFile = vfile(file2);
       const parseTree = (
         /** @type {HeadTree extends undefined ? Node : HeadTree} */
@@ -47410,8 +47410,8 @@ var Processor = class _Processor extends CallableInstance {
       function realDone(error63, file3) {
         if (error63 || !file3) {
           reject(error63);
-        } else if (resolve3) {
-          resolve3(file3);
+        } else if (resolve4) {
+          resolve4(file3);
         } else {
           ok(done2, "`done` is defined if `resolve` is not");
           done2(void 0, file3);
@@ -47513,7 +47513,7 @@ var Processor = class _Processor extends CallableInstance {
       file2 = void 0;
     }
     return done2 ? executor(void 0, done2) : new Promise(executor);
-    function executor(resolve3, reject) {
+    function executor(resolve4, reject) {
       ok(
         typeof file2 !== "function",
         "`file` can\u2019t be a `done` anymore, we checked"
@@ -47527,8 +47527,8 @@ var Processor = class _Processor extends CallableInstance {
         );
         if (error63) {
           reject(error63);
-        } else if (resolve3) {
-          resolve3(resultingTree);
+        } else if (resolve4) {
+          resolve4(resultingTree);
         } else {
           ok(done2, "`done` is defined if `resolve` is not");
           done2(void 0, resultingTree, file3);
@@ -50452,10 +50452,10 @@ function resolveAll(constructs2, events, context) {
   const called = [];
   let index2 = -1;
   while (++index2 < constructs2.length) {
-    const resolve3 = constructs2[index2].resolveAll;
-    if (resolve3 && !called.includes(resolve3)) {
-      events = resolve3(events, context);
-      called.push(resolve3);
+    const resolve4 = constructs2[index2].resolveAll;
+    if (resolve4 && !called.includes(resolve4)) {
+      events = resolve4(events, context);
+      called.push(resolve4);
     }
   }
   return events;
@@ -56140,12 +56140,12 @@ function encode3(tokens, start) {
     token.value = value2 + reference;
   }
 }
-function improve(items, chosen, mistake, before, after) {
+function improve(items, chosen2, mistake, before, after) {
   for (const attention4 of mistake.attention) {
-    const current = chosen.get(attention4) || attention4.sequences[0];
+    const current = chosen2.get(attention4) || attention4.sequences[0];
     for (const sequence of attention4.sequences) {
       if (sequence === current) continue;
-      const trial = new Map(chosen);
+      const trial = new Map(chosen2);
       trial.set(attention4, sequence);
       const tokens = render(items, trial, before, after);
       const next = check2(tokens, before, after);
@@ -56322,19 +56322,19 @@ function attentionItem(node3, attention4, state, tracker) {
   tracker.move(sequence);
   return { children, sequences };
 }
-function fix(items, chosen, before, after) {
-  let tokens = render(items, chosen, before, after);
+function fix(items, chosen2, before, after) {
+  let tokens = render(items, chosen2, before, after);
   let mistake = check2(tokens, before, after);
   while (mistake) {
-    const next = improve(items, chosen, mistake, before, after);
+    const next = improve(items, chosen2, mistake, before, after);
     if (!next) return;
-    chosen = next.chosen;
+    chosen2 = next.chosen;
     tokens = next.tokens;
     mistake = next.mistake;
   }
   return tokens;
 }
-function guess(items, chosen, before, after) {
+function guess(items, chosen2, before, after) {
   let previous3 = before;
   let index2 = -1;
   while (++index2 < items.length) {
@@ -56348,12 +56348,12 @@ function guess(items, chosen, before, after) {
       const marker = value2.charAt(0);
       return marker !== previous3.charAt(0) && marker !== next.charAt(0) || items.length === 1 && builtins.has(marker) && value2.length > before.length;
     }) || item.sequences[0];
-    if (sequence !== item.sequences[0]) chosen.set(item, sequence);
-    guess(item.children, chosen, sequence, sequence);
+    if (sequence !== item.sequences[0]) chosen2.set(item, sequence);
+    guess(item.children, chosen2, sequence, sequence);
     previous3 = sequence;
   }
 }
-function render(items, chosen, before, after) {
+function render(items, chosen2, before, after) {
   const tokens = [];
   let encodeAfter;
   let previous3 = lastCharacter(before);
@@ -56370,14 +56370,14 @@ function render(items, chosen, before, after) {
       if (token.value) previous3 = lastCharacter(token.value);
       continue;
     }
-    const sequence = chosen.get(item) || item.sequences[0];
+    const sequence = chosen2.get(item) || item.sequences[0];
     const marker = sequence.charAt(0);
     const next = items[index2 + 1];
     const outsideBefore = previous3;
     const outsideAfter = firstCharacter(
-      next === void 0 ? after : typeof next === "string" ? next : chosen.get(next) || next.sequences[0]
+      next === void 0 ? after : typeof next === "string" ? next : chosen2.get(next) || next.sequences[0]
     );
-    const inside2 = render(item.children, chosen, sequence, sequence);
+    const inside2 = render(item.children, chosen2, sequence, sequence);
     const head = inside2[0].value;
     const open3 = encodeInfo(
       outsideBefore.charCodeAt(outsideBefore.length - 1),
@@ -61132,17 +61132,17 @@ function approvals(snap, config2, found) {
   const needsArchitect = locked.length > 0 || planDocuments.length > 0;
   if (needsArchitect && counting.some((a) => a.architect === void 0))
     return { need: "architects" };
-  const chosen = chooseApproval(
+  const chosen2 = chooseApproval(
     counting.map((a) => ({ ...a, architect: a.architect === true })),
     needsArchitect
   );
-  if (chosen.escalate) {
+  if (chosen2.escalate) {
     const reason = locked.length ? "locked paths touched" : "plan change needed";
     return done(
       snap,
       "escalated",
       "Escalate",
-      escalation(snap, config2, `${reason}, and @${chosen.approval.login} is not an architect`, [
+      escalation(snap, config2, `${reason}, and @${chosen2.approval.login} is not an architect`, [
         ...locked.map((p) => `locked: \`${p}\``),
         ...planDocuments.map((p) => `plan document: \`${p}\``)
       ]),
@@ -61151,7 +61151,7 @@ function approvals(snap, config2, found) {
   }
   return done(snap, "completing", "FinalVerify", [
     ...snap.pr.escalated ? [{ kind: "unlabel" }] : [],
-    { kind: "complete", approver: chosen.approval.login }
+    { kind: "complete", approver: chosen2.approval.login }
   ]);
 }
 function closed(snap, config2, merged) {
@@ -61302,8 +61302,18 @@ function ciHead(event, payload) {
 
 // src/core/agent/redact.ts
 var REDACTED = "[REDACTED]";
+var ANSI = (
+  // eslint-disable-next-line no-control-regex
+  /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u009b[0-9;?]*[ -/]*[@-~]/g
+);
 var SECRET_PATTERNS = [
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
+  // PEM and OpenSSH keys, and PGP's "PRIVATE KEY BLOCK".
+  /-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+  // A PuTTY key file, from its first line to its MAC.
+  /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*\S+|$)/g,
+  /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g,
+  /\bglpat-[A-Za-z0-9_-]{20,}/g,
+  /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g,
   /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}/g,
   /github_pat_[A-Za-z0-9_]{22,}/g,
   /sk-ant-[A-Za-z0-9_-]{20,}/g,
@@ -61314,7 +61324,13 @@ var SECRET_PATTERNS = [
   /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
   /\bnpm_[A-Za-z0-9]{36}\b/g
 ];
-var ASSIGNMENT = /((?:authorization|proxy-authorization)\s*:\s*(?:bearer|basic|token)\s+|\b[\w.-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)["']?\s*[:=]\s*["']?)([^\s"',;]{4,})/gi;
+var ASSIGNMENT = /((?:authorization|proxy-authorization)\s*:\s*(?:bearer|basic|token)\s+|\b[\w.-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|shared[_-]?access[_-]?key)["']?\s*[:=]\s*["']?)([^\s"',;]{4,})/gi;
+var FLAGS = [
+  /((?:^|\s)--?(?:token|password|passwd|pass|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key)(?:=|\s+))(?!-)([^\s"']+)/gim,
+  // `-p` is a password only for logins and database clients (`mkdir -p dir` is not).
+  /(\b(?:(?:docker|podman|buildah|skopeo|helm|nerdctl|oras)\s+(?:registry\s+)?login|mysql(?:dump|admin)?|mariadb|sshpass)\b[^\n]*?\s-p\s*)(?!-)([^\s"']+)/g,
+  /((?:^|\s)(?:-u|--user)(?:=|\s+)[^\s:"']+:)(?!\/\/)([^\s"']+)/gm
+];
 var URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi;
 function redactSecrets(text5, known = []) {
   let out = text5;
@@ -61322,6 +61338,11 @@ function redactSecrets(text5, known = []) {
     out = out.split(value2).join(REDACTED);
   for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, REDACTED);
   out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+  for (const flag of FLAGS)
+    out = out.replace(
+      flag,
+      (_m, name, value2) => value2 === REDACTED ? `${name}${value2}` : `${name}${REDACTED}`
+    );
   out = out.replace(
     ASSIGNMENT,
     (_m, name, value2) => value2 === REDACTED ? `${name}${value2}` : `${name}${REDACTED}`
@@ -61329,10 +61350,9 @@ function redactSecrets(text5, known = []) {
   return out;
 }
 function sanitizeUntrusted(text5, known = []) {
-  const visible = text5.replace(/<!--[\s\S]*?(?:-->|$)/g, "").replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, "").replace(/[\u202A-\u202E\u2066-\u2069]/g, "").replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, "");
+  const visible = text5.replace(ANSI, "").replace(/<!--[\s\S]*?(?:-->|$)/g, "").replace(/^ {0,3}\[(?:\/\/|comment)\]:[^\n]*(?:\n|$)/gim, "").replace(/^ {0,3}\[[^\]\n]+\]:[ \t]*(?:#|<>)(?:[ \t][^\n]*)?(?:\n|$)/gm, "").replace(/[\u{E0000}-\u{E007F}]/gu, "").replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, "").replace(/[\u202A-\u202E\u2066-\u2069]/g, "").replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, "");
   return redactSecrets(visible, known);
 }
-var ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 var LOG_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/gm;
 var LOG_TAIL = { lines: 150, chars: 12e3 };
 function logTail(log, known = [], limits = LOG_TAIL) {
@@ -61402,7 +61422,7 @@ function linkProblem(path2, target) {
   return void 0;
 }
 var BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-function validateChanges(changes, plansDir, limits = CHANGE_LIMITS) {
+function checkEntries(changes, plansDir, limits = CHANGE_LIMITS) {
   const problems = [];
   const valid = [];
   const seen = /* @__PURE__ */ new Set();
@@ -61459,15 +61479,117 @@ function validateChanges(changes, plansDir, limits = CHANGE_LIMITS) {
       if (all2.has(parent)) problems.push(`${JSON.stringify(parent)} is both a file and a folder`);
     }
   }
-  return problems.length ? { ok: false, problems } : { ok: true, changes: valid };
+  return { valid, problems };
 }
 function asText(bytes) {
   const text5 = bytes.toString("utf8");
   return Buffer.from(text5, "utf8").equals(bytes) && !text5.includes("\0") ? text5 : void 0;
 }
 
+// src/core/agent/decide.ts
+var parentsOf = (path2) => {
+  const parts = path2.split("/");
+  return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join("/"));
+};
+function removeTree(tree, path2) {
+  tree.delete(path2);
+  for (const key of [...tree.keys()]) if (key.startsWith(`${path2}/`)) tree.delete(key);
+}
+function treeOf(base) {
+  return new Map(
+    base.map((e) => [
+      e.path,
+      { mode: e.mode, ...e.target === void 0 ? {} : { target: e.target } }
+    ])
+  );
+}
+function applied(base, changes) {
+  const tree = treeOf(base);
+  for (const change of changes) {
+    removeTree(tree, change.path);
+    if (!("deleted" in change))
+      tree.set(change.path, {
+        mode: change.mode,
+        ...change.mode === "120000" ? { target: change.bytes.toString("utf8") } : {}
+      });
+  }
+  return tree;
+}
+var MAX_LINKS = 40;
+function resolveLink(tree, path2) {
+  const via = [];
+  let followed = 0;
+  const walk = (from, target) => {
+    if (target.startsWith("/")) return { inside: false, via, why: "leaves" };
+    let at2 = [...from];
+    for (const part of target.split("/")) {
+      if (part === "" || part === ".") continue;
+      if (part === "..") {
+        if (at2.length === 0) return { inside: false, via, why: "leaves" };
+        at2.pop();
+        continue;
+      }
+      at2.push(part);
+      const entry2 = tree.get(at2.join("/"));
+      if (entry2?.mode === "120000") {
+        via.push(`${at2.join("/")} -> ${entry2.target ?? ""}`);
+        if (++followed > MAX_LINKS) return { inside: false, via, why: "loop" };
+        const next = walk(at2.slice(0, -1), entry2.target ?? "");
+        if (!Array.isArray(next)) return next;
+        at2 = next;
+      }
+    }
+    return at2;
+  };
+  const entry = tree.get(path2);
+  via.push(`${path2} -> ${entry.target ?? ""}`);
+  const end = walk(path2.split("/").slice(0, -1), entry.target ?? "");
+  return Array.isArray(end) ? { inside: true } : end;
+}
+function sameEntry(a, b) {
+  return !!a && !!b && a.mode === b.mode && a.target === b.target;
+}
+function decideApply(input2) {
+  const { valid, problems } = checkEntries(input2.changes, input2.plansDir, input2.limits);
+  const name = (p) => JSON.stringify(p);
+  const dir = input2.plansDir.replace(/^\.\/+/, "").replace(/\/+$/, "");
+  const guarded = parentsOf(`${dir}/x`).map((p) => p.toLowerCase());
+  for (const change of valid) {
+    if (guarded.includes(change.path.toLowerCase()))
+      problems.push(
+        `${name(change.path)} \u2014 ${"deleted" in change ? "deletes" : "replaces"} the folder that holds the plan documents (${dir}/)`
+      );
+  }
+  const before = treeOf(input2.base);
+  const after = applied(input2.base, valid);
+  for (const change of valid) {
+    if ("deleted" in change) continue;
+    for (const parent of parentsOf(change.path)) {
+      const entry = after.get(parent);
+      if (!entry) continue;
+      problems.push(
+        entry.mode === "120000" ? `${name(change.path)} is beyond the symbolic link ${name(parent)}` : `${name(change.path)} is inside ${name(parent)}, which is a file`
+      );
+      break;
+    }
+  }
+  for (const [path2, entry] of after) {
+    if (entry.mode !== "120000") continue;
+    const now = resolveLink(after, path2);
+    if (now.inside) continue;
+    if (sameEntry(before.get(path2), entry) && !resolveLink(before, path2).inside) continue;
+    problems.push(
+      now.why === "loop" ? `${name(path2)} is a symbolic link in a loop of links (${now.via.slice(0, 4).join(", ")}, \u2026)` : now.via.length > 1 ? `${name(path2)} is a symbolic link that leaves the repository through a chain of links (${now.via.join(", ")})` : `${name(path2)} is a symbolic link that leaves the repository`
+    );
+  }
+  return problems.length ? { ok: false, problems: [...new Set(problems)] } : { ok: true, changes: valid };
+}
+
 // src/core/agent/prompt.ts
 var PROMPT_DOCUMENT_CHARS = 3e4;
+function oneLine2(text5, secrets) {
+  return sanitizeUntrusted(text5, secrets).replace(/\s+/g, " ").trim().slice(0, 300);
+}
 function fenced(text5, info2 = "") {
   const longest = Math.max(2, ...[...text5.matchAll(/`+/g)].map((m) => m[0].length));
   const fence3 = "`".repeat(longest + 1);
@@ -61570,15 +61692,15 @@ ${input2.issue.body}`,
     if (failures.length === 0)
       out.push("", "No failing check could be read; run the tests to find the failure.");
     for (const f of failures) {
-      const head = `${f.name}: ${f.conclusion}${f.url ? ` (${f.url})` : ""}`;
+      const head = `${codeSpan(oneLine2(f.name, secrets))}: ${oneLine2(f.conclusion, secrets)}${f.url ? ` (${oneLine2(f.url, secrets)})` : ""}`;
       out.push(
         "",
         f.logTail ? untrusted(
-          `Failing check \u2014 ${sanitizeUntrusted(head, secrets)}`,
+          `Failing check \u2014 ${head}`,
           "the end of its CI log, redacted",
           f.logTail,
           secrets
-        ) : `### Failing check \u2014 ${sanitizeUntrusted(head, secrets)}
+        ) : `### Failing check \u2014 ${head}
 No log: ${f.logMissing ?? "not available"}.`
       );
     }
@@ -61588,14 +61710,14 @@ No log: ${f.logMissing ?? "not available"}.`
     out.push(
       "",
       untrusted(
-        `Review by ${r.reviewer}`,
+        `Review by ${oneLine2(r.reviewer, secrets)}`,
         `the review's text${r.url ? ` (${r.url})` : ""}`,
         r.body || "(no text)",
         secrets
       )
     );
     for (const c of r.comments) {
-      const at2 = `${codeSpan(sanitizeUntrusted(c.path))}${c.line === void 0 ? "" : ` line ${c.line}`}`;
+      const at2 = `${codeSpan(oneLine2(c.path, secrets))}${c.line === void 0 ? "" : ` line ${c.line}`}`;
       out.push(
         "",
         untrusted(
@@ -61617,7 +61739,15 @@ function escapeSummary(text5) {
   let clean = sanitizeUntrusted(text5).replace(/\r\n?/g, "\n").trim();
   if (clean.length > MAX_SUMMARY) clean = `${clean.slice(0, MAX_SUMMARY)}
 \u2026(cut)`;
-  return clean.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/@(?=[A-Za-z0-9])/g, "@\u200B").replace(/!\[/g, "\\![");
+  return defuse(clean);
+}
+function defuse(text5) {
+  return text5.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/@(?=[A-Za-z0-9])/g, "@\u200B").replace(/!\[/g, "\\![").replace(/\]\(/g, "]\\(").replace(/\]\[/g, "]\\[").replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, "$1:/\u200B/").replace(/\bwww\./gi, "www\u200B.");
+}
+function escapeInline2(text5, limit = 500) {
+  let flat = sanitizeUntrusted(text5).replace(/\s+/g, " ").trim();
+  if (flat.length > limit) flat = `${flat.slice(0, limit)}\u2026`;
+  return defuse(flat).replace(/[`*_#|~]/g, "\\$&");
 }
 var NODE_NAMES = {
   tdd: "TDD",
@@ -61647,7 +61777,7 @@ ${agentTrailer(p)}
 var agentReply = {
   committed: (p, commit, summary3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${quoted(summary3)}`,
   noChange: (p, summary3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${quoted(summary3)}`,
-  failed: (p, reason, summary3) => `**Agent failed.** ${what(p)} ${reason}; nothing was committed. This counts as a failed attempt.${quoted(summary3)}`,
+  failed: (p, reason, summary3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${quoted(summary3)}`,
   refused: (p, problems) => `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:
 
 ${problems.slice(0, 50).map((problem) => `- ${codeSpan(problem)}`).join("\n")}${problems.length > 50 ? `
@@ -62396,9 +62526,9 @@ async function readLoopPull(env, pr, identity) {
   else {
     commits = await pullCommits(env.gh, env.repo, pr.number);
     const earlier = commits.items.map((c) => c.sha).filter((sha) => sha !== pr.head.sha).reverse();
-    for (let i = 0; i < earlier.length && !marker; i += RECORD_SEARCH) {
+    for (let i = 0, n = 1; i < earlier.length && !marker; i += n, n = RECORD_SEARCH) {
       const found = await Promise.all(
-        earlier.slice(i, i + RECORD_SEARCH).map((sha) => recordOn(env.gh, env.repo, sha, identity))
+        earlier.slice(i, i + n).map((sha) => recordOn(env.gh, env.repo, sha, identity))
       );
       marker = found.find((f) => f !== void 0)?.record;
     }
@@ -62661,6 +62791,29 @@ async function commitAgentChanges(gh, repo2, payload, changes, message) {
   if (now === commit) return { state: "committed", commit };
   return whenNotAtHead(gh, repo2, now, payload);
 }
+var MAX_BASE_LINKS = 300;
+async function readBaseEntries(gh, repo2, sha) {
+  const { data } = await gh.request("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
+    ...repo2,
+    tree_sha: sha,
+    recursive: "1"
+  });
+  if (data.truncated) return "the head tree is too large for GitHub to list whole";
+  const entries = [];
+  const links = data.tree.filter((e) => e.type === "blob" && e.mode === "120000");
+  if (links.length > MAX_BASE_LINKS)
+    return `the head holds ${links.length} symbolic links; at most ${MAX_BASE_LINKS} are checked`;
+  const reader = new GitReader(gh, repo2);
+  for (const entry of data.tree) {
+    if (entry.type !== "blob" || !entry.path || !entry.mode) continue;
+    entries.push({
+      path: entry.path,
+      mode: entry.mode,
+      ...entry.mode === "120000" && entry.sha ? { target: await reader.blob(entry.sha) } : {}
+    });
+  }
+  return entries;
+}
 async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir) {
   const say = (body) => replyOnIssue(gh, repo2, payload.pullRequest, body);
   if (run3.headSha !== payload.headSha) {
@@ -62684,7 +62837,8 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir) {
     await say(agentReply.noChange(payload, summary3));
     return { state: "no-change", failedAttempt: true };
   }
-  const checked = validateChanges(run3.changes, plansDir);
+  const base = await readBaseEntries(gh, repo2, payload.headSha);
+  const checked = typeof base === "string" ? { ok: false, problems: [`the changes cannot be checked: ${base}`] } : decideApply({ changes: run3.changes, plansDir, base });
   if (!checked.ok) {
     await say(agentReply.refused(payload, checked.problems));
     return { state: "refused", failedAttempt: true, reason: checked.problems.join("; ") };
@@ -62723,9 +62877,9 @@ async function startPhase(env, config2, who, requested) {
   const head = await reader.branchHead(env.defaultBranch);
   if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
   const tree = await reader.tree(head);
-  const chosen = choosePlan(config2.plansDir, plansInTree(tree, config2.plansDir), requested);
-  if ("reply" in chosen) return answer(chosen.reply, chosen.outcome);
-  const name = chosen.plan;
+  const chosen2 = choosePlan(config2.plansDir, plansInTree(tree, config2.plansDir), requested);
+  if ("reply" in chosen2) return answer(chosen2.reply, chosen2.outcome);
+  const name = chosen2.plan;
   const { files, context: read } = await readPlan(reader, tree, config2.plansDir, name);
   const phase = phaseToStart(name, read);
   if ("reply" in phase) return answer(phase.reply, phase.outcome);
@@ -63717,58 +63871,21 @@ async function dispatch(env, name, payload) {
 }
 
 // src/action/agent/apply.ts
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-var MAX_CHANGES_JSON = 32 * 1024 * 1024;
-async function readChangeSet(dir) {
-  let text5;
-  try {
-    const bytes = await readFile(join(dir, "changes.json"));
-    if (bytes.length > MAX_CHANGES_JSON)
-      return `changes.json is ${bytes.length} bytes, more than the ${MAX_CHANGES_JSON} read`;
-    text5 = bytes.toString("utf8");
-  } catch (error63) {
-    if (error63.code === "ENOENT")
-      return "left no changes.json (did the agent job fail before it wrote one?)";
-    throw error63;
-  }
-  let data;
-  try {
-    data = JSON.parse(text5);
-  } catch {
-    return "left a changes.json that is not JSON";
-  }
-  const parsed = ChangeSetSchema.safeParse(data);
-  return parsed.success ? parsed.data : `left a changes.json out of shape (${parsed.error.issues[0]?.path.join(".") || "top level"}: ${parsed.error.issues[0]?.message})`;
-}
-async function applyStep(input2) {
-  const { gh, repo: repo2, payload } = input2;
-  const pr = await agentPullRequest(gh, repo2, payload, input2.identity);
-  if ("reason" in pr) return { state: "ignored", reason: pr.reason, failedAttempt: false };
-  const run3 = await readChangeSet(input2.changesDir);
-  if (typeof run3 === "string") {
-    await replyOnIssue(gh, repo2, payload.pullRequest, agentReply.failed(payload, run3, ""));
-    return { state: "agent-failed", failedAttempt: true, reason: run3 };
-  }
-  let summary3 = "";
-  try {
-    summary3 = await readFile(join(input2.changesDir, "summary.md"), "utf8");
-  } catch {
-  }
-  return applyAgentRun(gh, repo2, payload, run3, summary3, input2.plansDir);
-}
+import { readFile as readFile3 } from "node:fs/promises";
+import { join as join5 } from "node:path";
 
 // src/action/agent/step.ts
-import { mkdir as mkdir3, mkdtemp as mkdtemp2, readFile as readFile2, writeFile as writeFile3 } from "node:fs/promises";
-import { isAbsolute, join as join4, relative, resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { mkdir as mkdir3, mkdtemp as mkdtemp3, readFile as readFile2, rename as rename2, rm as rm4, stat as stat2, truncate, writeFile as writeFile3 } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join as join4, relative, resolve as resolve2 } from "node:path";
 
 // src/action/agent/collect.ts
 import { execFile } from "node:child_process";
 import { mkdtemp, rm as rm2 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join as join2 } from "node:path";
+import { join, resolve } from "node:path";
 function git(cwd, args, env = {}) {
-  return new Promise((resolve3, reject) => {
+  return new Promise((resolve4, reject) => {
     execFile(
       "git",
       ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", ...args],
@@ -63789,7 +63906,7 @@ function git(cwd, args, env = {}) {
           reject(
             new Error(`git ${args[0]} failed: ${stderr.toString("utf8").trim() || error63.message}`)
           );
-        else resolve3(stdout);
+        else resolve4(stdout);
       }
     );
   });
@@ -63798,8 +63915,19 @@ async function headOf(cwd) {
   return (await git(cwd, ["rev-parse", "HEAD"])).toString("utf8").trim();
 }
 async function collectChanges(cwd, base) {
-  const dir = await mkdtemp(join2(tmpdir(), "coder-loop-index-"));
-  const env = { GIT_INDEX_FILE: join2(dir, "index") };
+  const dir = await mkdtemp(join(tmpdir(), "coder-loop-index-"));
+  const objects = resolve(
+    cwd,
+    (await git(cwd, ["rev-parse", "--git-path", "objects"])).toString("utf8").trim()
+  );
+  await git(dir, ["init", "-q", "--bare", join(dir, "repo.git")]);
+  const env = {
+    GIT_DIR: join(dir, "repo.git"),
+    GIT_WORK_TREE: cwd,
+    GIT_INDEX_FILE: join(dir, "index"),
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: objects,
+    GIT_NO_REPLACE_OBJECTS: "1"
+  };
   try {
     await git(cwd, ["read-tree", base], env);
     await git(cwd, ["add", "-A", "--", "."], env);
@@ -63821,7 +63949,7 @@ async function collectChanges(cwd, base) {
         changes.push({ path: path2, mode: newMode, content: "" });
         continue;
       }
-      const bytes = await git(cwd, ["cat-file", "blob", newSha]);
+      const bytes = await git(cwd, ["cat-file", "blob", newSha], env);
       changes.push({ path: path2, mode: newMode, content: bytes.toString("base64") });
     }
     return changes;
@@ -63832,11 +63960,11 @@ async function collectChanges(cwd, base) {
 
 // src/action/agent/context.ts
 import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join3 } from "node:path";
+import { join as join2 } from "node:path";
 async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, identity) {
   const write = async (name, text5) => {
-    await mkdir2(join3(dirs.context, name, ".."), { recursive: true });
-    await writeFile2(join3(dirs.context, name), text5);
+    await mkdir2(join2(dirs.context, name, ".."), { recursive: true });
+    await writeFile2(join2(dirs.context, name), text5);
   };
   const input2 = {
     node: payload.node,
@@ -63917,9 +64045,232 @@ async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, ide
 }
 
 // src/action/agent/process.ts
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp as mkdtemp2, readFile, rm as rm3 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import { join as join3 } from "node:path";
+
+// src/action/agent/init.ts
+var AGENT_INIT_SOURCE = String.raw`
+'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+// SIGUSR1 would open Node's inspector to any process of the same user.
+process.on('SIGUSR1', () => {});
+const spec = JSON.parse(fs.readFileSync(0, 'utf8'));
+const inNamespace = process.pid === 1;
+const self = process.pid;
+
+function stat(pid) {
+  try {
+    const text = fs.readFileSync('/proc/' + pid + '/stat', 'utf8');
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), session: Number(f[3]), start: f[19] };
+  } catch {
+    return undefined;
+  }
+}
+function marked(pid) {
+  try {
+    return fs.readFileSync('/proc/' + pid + '/environ', 'latin1').split('\0').includes(spec.marker);
+  } catch {
+    return false;
+  }
+}
+function pids() {
+  try {
+    return fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+// Without a namespace: every process seen to belong to the run, pid -> start time.
+const tracked = new Map();
+let sessions = new Set();
+function scan() {
+  const all = new Map();
+  for (const pid of pids()) {
+    if (pid === self) continue;
+    const s = stat(pid);
+    if (s) all.set(pid, s);
+  }
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, s] of all) {
+      if (tracked.get(pid) === s.start) continue;
+      const ours =
+        s.ppid === self ||
+        tracked.has(s.ppid) ||
+        sessions.has(s.session) ||
+        sessions.has(s.pgrp) ||
+        (spec.marker && marked(pid));
+      if (ours) {
+        tracked.set(pid, s.start);
+        grew = true;
+      }
+    }
+  }
+}
+function alive() {
+  const out = [];
+  for (const [pid, start] of tracked) {
+    const s = stat(pid);
+    if (s && s.start === start && s.state !== 'Z') out.push(pid);
+    else if (!s || s.start !== start) tracked.delete(pid);
+  }
+  return out;
+}
+function signalAll(signal) {
+  if (inNamespace) {
+    try {
+      process.kill(-1, signal);
+    } catch {}
+    return;
+  }
+  scan();
+  for (const pid of alive()) {
+    try {
+      process.kill(pid, signal);
+    } catch {}
+  }
+}
+/** Stops, then kills, every process of the run until a scan finds none. */
+function sweep() {
+  if (inNamespace) {
+    signalAll('SIGKILL');
+    return 0;
+  }
+  for (let round = 0; round < 200; round++) {
+    scan();
+    const left = alive();
+    if (left.length === 0) return 0;
+    for (const pid of left) {
+      try {
+        process.kill(pid, 'SIGSTOP');
+      } catch {}
+    }
+    scan();
+    for (const pid of alive()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {}
+    }
+  }
+  scan();
+  return alive().length;
+}
+
+const child = spawn('bash', ['-c', spec.command], {
+  cwd: spec.cwd,
+  env: spec.env,
+  stdio: ['ignore', 'inherit', 'inherit'],
+  detached: true,
+});
+sessions.add(child.pid);
+tracked.set(child.pid, (stat(child.pid) || {}).start);
+const poll = inNamespace ? undefined : setInterval(scan, 25);
+let timedOut = false;
+let graceTimer;
+const timer = setTimeout(() => {
+  timedOut = true;
+  signalAll('SIGTERM');
+  graceTimer = setTimeout(finish, spec.graceMs);
+}, spec.timeoutMs);
+let result;
+child.on('exit', (exitCode, signal) => {
+  result = { exitCode, signal };
+  finish();
+});
+child.on('error', (error) => {
+  result = { exitCode: 127, signal: null, error: String(error && error.message) };
+  finish();
+});
+let finished = false;
+function finish() {
+  if (finished) return;
+  finished = true;
+  clearTimeout(timer);
+  clearTimeout(graceTimer);
+  if (poll) clearInterval(poll);
+  const survivors = sweep();
+  const status = Object.assign({ exitCode: null, signal: 'SIGKILL' }, result || {}, {
+    timedOut,
+    survivors,
+    containment: inNamespace ? 'pid-namespace' : 'process-tree',
+  });
+  fs.writeFileSync(spec.statusFile, JSON.stringify(status));
+  process.exit(0);
+}
+`;
+
+// src/action/agent/process.ts
 var TAIL_BYTES = 16 * 1024;
 var KILL_GRACE_MS = 5e3;
+var SUPERVISOR_SLACK_MS = 3e4;
+var UNSHARE = ["--pid", "--fork", "--mount-proc", "--kill-child"];
+function works(prefix) {
+  const probe = spawnSync(
+    prefix[0],
+    [...prefix.slice(1), process.execPath, "-e", "process.exit(process.pid === 1 ? 0 : 9)"],
+    { stdio: "ignore", timeout: 15e3, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } }
+  );
+  return probe.status === 0;
+}
+var chosen;
+function launcher(env = process.env) {
+  if (env.CODER_LOOP_AGENT_CONTAINMENT === "process-tree") return processTree();
+  if (chosen) return chosen;
+  const uid = process.getuid?.() ?? -1;
+  const gid = process.getgid?.() ?? -1;
+  const candidates2 = uid === 0 ? [["unshare", ["unshare", ...UNSHARE, "--"]]] : [
+    ["unshare --user", ["unshare", "--user", "--map-current-user", ...UNSHARE, "--"]],
+    [
+      "unshare --user",
+      ["unshare", "--user", `--map-user=${uid}`, `--map-group=${gid}`, ...UNSHARE, "--"]
+    ],
+    [
+      "sudo unshare",
+      [
+        "sudo",
+        "-n",
+        "--",
+        "unshare",
+        ...UNSHARE,
+        "--",
+        "setpriv",
+        `--reuid=${uid}`,
+        `--regid=${gid}`,
+        "--init-groups",
+        "--"
+      ]
+    ]
+  ];
+  for (const [name, prefix] of candidates2)
+    if (works(prefix)) return chosen = { containment: "pid-namespace", prefix, name };
+  return chosen = processTree();
+}
+var SUBREAPER = [
+  "perl",
+  "-e",
+  'require "syscall.ph"; syscall(&SYS_prctl, 36, 1, 0, 0, 0) == 0 or die "prctl: $!"; exec @ARGV or die "exec: $!"',
+  "--"
+];
+var fallback;
+function processTree() {
+  if (fallback) return fallback;
+  const probe = spawnSync(SUBREAPER[0], [...SUBREAPER.slice(1), process.execPath, "-e", "0"], {
+    stdio: "ignore",
+    timeout: 15e3
+  });
+  return fallback = probe.status === 0 ? { containment: "process-tree", prefix: SUBREAPER, name: "no PID namespace; a subreaper" } : {
+    containment: "process-tree",
+    prefix: [],
+    name: "no PID namespace and no subreaper (no unshare, user namespaces, sudo or perl)"
+  };
+}
 function signalGroup(pid, signal) {
   try {
     process.kill(-pid, signal);
@@ -63927,58 +64278,98 @@ function signalGroup(pid, signal) {
     if (error63.code !== "ESRCH") throw error63;
   }
 }
-function runAgent(command, options, echo = (chunk) => process.stdout.write(chunk)) {
-  return new Promise((resolve3, reject) => {
-    const child = spawn("bash", ["-c", command], {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"]
-    });
-    let tail = Buffer.alloc(0);
-    const keep = (chunk) => {
-      echo(chunk);
-      tail = Buffer.concat([tail, chunk]);
-      if (tail.length > TAIL_BYTES) tail = tail.subarray(tail.length - TAIL_BYTES);
-    };
-    child.stdout.on("data", keep);
-    child.stderr.on("data", keep);
-    let timedOut = false;
-    let kill;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      signalGroup(child.pid, "SIGTERM");
-      kill = setTimeout(() => signalGroup(child.pid, "SIGKILL"), options.graceMs ?? KILL_GRACE_MS);
-    }, options.timeoutMs);
-    child.on("error", (error63) => {
-      clearTimeout(timer);
-      clearTimeout(kill);
-      reject(error63);
-    });
-    child.on("exit", (exitCode, signal) => {
-      clearTimeout(timer);
-      clearTimeout(kill);
-      signalGroup(child.pid, "SIGKILL");
-      let finished = false;
-      const done2 = () => {
-        if (finished) return;
-        finished = true;
-        clearTimeout(wait);
-        child.stdout.destroy();
-        child.stderr.destroy();
-        resolve3({ exitCode, signal, timedOut, outputTail: tail.toString("utf8") });
-      };
-      const wait = setTimeout(done2, 2e3);
-      child.once("close", done2);
-    });
+async function runAgent(command, options, echo = (chunk) => process.stdout.write(chunk)) {
+  const how = launcher(options.processEnv);
+  const graceMs = options.graceMs ?? KILL_GRACE_MS;
+  const dir = await mkdtemp2(join3(options.tempDir ?? tmpdir2(), "coder-loop-supervisor-"));
+  const statusFile = join3(dir, "status.json");
+  const marker = `CODER_LOOP_RUN=${randomBytes(16).toString("hex")}`;
+  const env = how.containment === "process-tree" ? { ...options.env, CODER_LOOP_RUN: marker.slice("CODER_LOOP_RUN=".length) } : options.env;
+  const orders = JSON.stringify({
+    command,
+    cwd: options.cwd,
+    env,
+    timeoutMs: options.timeoutMs,
+    graceMs,
+    statusFile,
+    marker: how.containment === "process-tree" ? marker : ""
   });
+  const stop = randomBytes(16).toString("hex");
+  echo(Buffer.from(`::stop-commands::${stop}
+`));
+  try {
+    const { tail, code: code3 } = await new Promise(
+      (resolve4, reject) => {
+        const argv = [...how.prefix, process.execPath, "-e", AGENT_INIT_SOURCE];
+        const child = spawn(argv[0], argv.slice(1), {
+          cwd: options.cwd,
+          env: { PATH: options.env.PATH ?? process.env.PATH ?? "/usr/bin:/bin" },
+          detached: true,
+          stdio: ["pipe", "pipe", "pipe"]
+        });
+        child.stdin.on("error", () => {
+        });
+        child.stdin.end(orders);
+        let tail2 = Buffer.alloc(0);
+        const keep = (chunk) => {
+          echo(chunk);
+          tail2 = Buffer.concat([tail2, chunk]);
+          if (tail2.length > TAIL_BYTES) tail2 = tail2.subarray(tail2.length - TAIL_BYTES);
+        };
+        child.stdout.on("data", keep);
+        child.stderr.on("data", keep);
+        const backstop = setTimeout(
+          () => signalGroup(child.pid, "SIGKILL"),
+          options.timeoutMs + graceMs + SUPERVISOR_SLACK_MS
+        );
+        child.on("error", (error63) => {
+          clearTimeout(backstop);
+          reject(error63);
+        });
+        child.on("exit", (code4) => {
+          clearTimeout(backstop);
+          let finished = false;
+          const done2 = () => {
+            if (finished) return;
+            finished = true;
+            clearTimeout(wait);
+            child.stdout.destroy();
+            child.stderr.destroy();
+            resolve4({ tail: tail2.toString("utf8"), code: code4 });
+          };
+          const wait = setTimeout(done2, 2e3);
+          child.once("close", done2);
+        });
+      }
+    );
+    let status2;
+    try {
+      status2 = JSON.parse(await readFile(statusFile, "utf8"));
+    } catch {
+      status2 = { exitCode: code3, signal: "SIGKILL", timedOut: true, survivors: 0 };
+    }
+    return {
+      exitCode: status2.exitCode,
+      signal: status2.signal,
+      timedOut: status2.timedOut,
+      outputTail: tail,
+      containment: how.containment,
+      launcher: how.name,
+      survivors: status2.survivors
+    };
+  } finally {
+    echo(Buffer.from(`
+::${stop}::
+`));
+    await rm3(dir, { recursive: true, force: true });
+  }
 }
 
 // src/action/agent/step.ts
 var MAX_SUMMARY_BYTES = 64 * 1024;
 var OUTPUT_TAIL_CHARS = 3e3;
 function inside(parent, child) {
-  const rel = relative(resolve(parent), resolve(child));
+  const rel = relative(resolve2(parent), resolve2(child));
   return rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
 }
 function agentEnvironment(env, agent, coder) {
@@ -63989,12 +64380,61 @@ function agentEnvironment(env, agent, coder) {
   }
   return { ...out, ...coder };
 }
+function changesDigest(changesJson, summary3) {
+  const hash2 = createHash("sha256");
+  for (const part of [changesJson, summary3]) {
+    const bytes = Buffer.from(part);
+    hash2.update(`${bytes.length}
+`);
+    hash2.update(bytes);
+  }
+  return `sha256:${hash2.digest("hex")}`;
+}
 async function writeResult(dir, run3, summary3) {
-  await mkdir3(dir, { recursive: true });
-  await writeFile3(join4(dir, "changes.json"), `${JSON.stringify(run3)}
-`);
-  await writeFile3(join4(dir, "summary.md"), summary3.endsWith("\n") ? summary3 : `${summary3}
-`);
+  const changes = `${JSON.stringify(run3)}
+`;
+  const text5 = summary3.endsWith("\n") ? summary3 : `${summary3}
+`;
+  await mkdir3(dirname(dir), { recursive: true });
+  const fresh = await mkdtemp3(join4(dirname(dir), `.${basename(dir)}-`));
+  await writeFile3(join4(fresh, "changes.json"), changes);
+  await writeFile3(join4(fresh, "summary.md"), text5);
+  await rm4(dir, { recursive: true, force: true });
+  await rename2(fresh, dir);
+  return changesDigest(changes, text5);
+}
+var FILE_COMMANDS = [
+  "GITHUB_ENV",
+  "GITHUB_PATH",
+  "GITHUB_OUTPUT",
+  "GITHUB_STATE",
+  "GITHUB_STEP_SUMMARY"
+];
+async function fileCommandSizes(env) {
+  const sizes = /* @__PURE__ */ new Map();
+  for (const name of FILE_COMMANDS) {
+    const path2 = env[name];
+    if (!path2) continue;
+    try {
+      sizes.set(path2, (await stat2(path2)).size);
+    } catch {
+      sizes.set(path2, 0);
+    }
+  }
+  return sizes;
+}
+async function restoreFileCommands(sizes) {
+  const cut = [];
+  for (const [path2, size] of sizes) {
+    try {
+      if ((await stat2(path2)).size !== size) {
+        await truncate(path2, size);
+        cut.push(path2);
+      }
+    } catch {
+    }
+  }
+  return cut;
 }
 async function agentStep(input2) {
   const { gh, repo: repo2, payload, config: config2, workspace, changesDir, log } = input2;
@@ -64002,12 +64442,12 @@ async function agentStep(input2) {
   const secrets = agent.env.map((name) => input2.env[name] ?? "").filter(Boolean);
   const stale = async (reason2) => {
     log.warn(`coder-loop agent: ${reason2}; the agent was not run.`);
-    await writeResult(
+    const digest2 = await writeResult(
       changesDir,
       { version: 1, headSha: payload.headSha, outcome: "stale", reason: reason2, changes: [] },
       ""
     );
-    return { outcome: "stale", files: 0, reason: reason2 };
+    return { outcome: "stale", files: 0, reason: reason2, digest: digest2 };
   };
   const pr = await agentPullRequest(gh, repo2, payload, input2.identity);
   if ("reason" in pr) throw new Error(`Not a loop pull request to work on: ${pr.reason}.`);
@@ -64023,7 +64463,7 @@ async function agentStep(input2) {
   for (const dir of [changesDir, input2.tempDir])
     if (inside(workspace, dir))
       throw new Error(`${dir} is inside the checkout: its files would become the agent's changes.`);
-  const root2 = await mkdtemp2(join4(input2.tempDir, "coder-loop-agent-"));
+  const root2 = await mkdtemp3(join4(input2.tempDir, "coder-loop-agent-"));
   const dirs = {
     context: join4(root2, "context"),
     output: join4(root2, "output"),
@@ -64045,11 +64485,27 @@ async function agentStep(input2) {
   log.info(
     `coder-loop agent: ${payload.node} (attempt ${payload.attempt}), up to ${agent.timeoutMinutes} min`
   );
+  const ignoreUsr1 = () => void 0;
+  process.on("SIGUSR1", ignoreUsr1);
+  const sizes = await fileCommandSizes(input2.env);
   const run3 = await runAgent(agent.command, {
     cwd: workspace,
     env,
-    timeoutMs: agentTimeoutMs(agent, input2.env)
+    timeoutMs: agentTimeoutMs(agent, input2.env),
+    tempDir: input2.tempDir,
+    processEnv: input2.env
   });
+  process.off("SIGUSR1", ignoreUsr1);
+  for (const path2 of await restoreFileCommands(sizes))
+    log.warn(`coder-loop agent: the agent wrote to ${path2}; that was undone.`);
+  if (run3.containment === "pid-namespace")
+    log.info(
+      `coder-loop agent: ran in a PID namespace of its own (${run3.launcher}); none of its processes is left.`
+    );
+  else
+    log.warn(
+      `coder-loop agent: ran without a PID namespace (${run3.launcher}): its processes were tracked in /proc and killed at the end${run3.survivors ? `, but ${run3.survivors} could not be killed` : ""}. See docs/agent.md, "Containment".`
+    );
   let summary3;
   try {
     const bytes = await readFile2(join4(dirs.output, "summary.md"));
@@ -64063,7 +64519,7 @@ async function agentStep(input2) {
   let changes = [];
   if (run3.timedOut) {
     outcome = "timed-out";
-    reason = `was stopped after ${agent.timeoutMinutes} minutes (its process group was killed)`;
+    reason = `was stopped after ${agent.timeoutMinutes} minutes (it and every process it started were killed)`;
   } else if (run3.exitCode !== 0) {
     outcome = "failed";
     reason = run3.exitCode === null ? `was ended by ${run3.signal ?? "a signal"}` : `exited with code ${run3.exitCode}`;
@@ -64071,18 +64527,61 @@ async function agentStep(input2) {
     changes = await collectChanges(workspace, payload.headSha);
     outcome = changes.length ? "changed" : "no-change";
   }
-  await writeResult(
+  const digest = await writeResult(
     changesDir,
     { version: 1, headSha: payload.headSha, outcome, ...reason ? { reason } : {}, changes },
     summary3
   );
   if (reason) log.warn(`coder-loop agent: the agent ${reason}; its changes are not applied.`);
-  return { outcome, files: changes.length, ...reason ? { reason } : {} };
+  return { outcome, files: changes.length, ...reason ? { reason } : {}, digest };
 }
 function agentTimeoutMs(agent, env) {
   const limit = agent.timeoutMinutes * 6e4;
   const override = Number(env.CODER_LOOP_AGENT_TIMEOUT_MS);
   return Number.isFinite(override) && override > 0 ? Math.min(override, limit) : limit;
+}
+
+// src/action/agent/apply.ts
+var MAX_CHANGES_JSON = 32 * 1024 * 1024;
+async function readChangeSet(dir, digest, summary3) {
+  let text5;
+  try {
+    const bytes = await readFile3(join5(dir, "changes.json"));
+    if (bytes.length > MAX_CHANGES_JSON)
+      return `changes.json is ${bytes.length} bytes, more than the ${MAX_CHANGES_JSON} read`;
+    if (digest && changesDigest(bytes, summary3) !== digest)
+      return "left a changes-dir that is not what step agent wrote (its digest differs: something altered it after the agent step)";
+    text5 = bytes.toString("utf8");
+  } catch (error63) {
+    if (error63.code === "ENOENT")
+      return "left no changes.json (did the agent job fail before it wrote one?)";
+    throw error63;
+  }
+  let data;
+  try {
+    data = JSON.parse(text5);
+  } catch {
+    return "left a changes.json that is not JSON";
+  }
+  const parsed = ChangeSetSchema.safeParse(data);
+  return parsed.success ? parsed.data : `left a changes.json out of shape (${parsed.error.issues[0]?.path.join(".") || "top level"}: ${parsed.error.issues[0]?.message})`;
+}
+async function applyStep(input2) {
+  const { gh, repo: repo2, payload } = input2;
+  const pr = await agentPullRequest(gh, repo2, payload, input2.identity);
+  if ("reason" in pr) return { state: "ignored", reason: pr.reason, failedAttempt: false };
+  let summaryBytes = Buffer.alloc(0);
+  try {
+    summaryBytes = await readFile3(join5(input2.changesDir, "summary.md"));
+  } catch {
+  }
+  const run3 = await readChangeSet(input2.changesDir, input2.digest ?? "", summaryBytes);
+  if (typeof run3 === "string") {
+    await replyOnIssue(gh, repo2, payload.pullRequest, agentReply.failed(payload, run3, ""));
+    return { state: "agent-failed", failedAttempt: true, reason: run3 };
+  }
+  const summary3 = summaryBytes.toString("utf8");
+  return applyAgentRun(gh, repo2, payload, run3, summary3, input2.plansDir);
 }
 
 // node_modules/universal-user-agent/index.js
@@ -65738,7 +66237,7 @@ async function run2(env = process.env) {
       throw new Error(
         "GITHUB_EVENT_NAME and GITHUB_EVENT_PATH are not set: run this inside a GitHub Actions workflow."
       );
-    const payload = JSON.parse(await readFile3(eventPath, "utf8"));
+    const payload = JSON.parse(await readFile4(eventPath, "utf8"));
     if (!token) {
       const reason = withoutSecrets(payload, env);
       if (!reason) throw new Error("Input required and not supplied: token");
@@ -65817,8 +66316,8 @@ async function runAgentSide(step, side) {
     throw new Error(`The hand-off names ${payload.repository}, not this repository.`);
   const { config: config2, problems } = await side.loadConfig();
   if (!config2) throw new Error(`The config is invalid: ${problems.map(formatProblem).join("; ")}`);
-  const temp = env.RUNNER_TEMP || tmpdir2();
-  const changesDir = resolve2(getInput("changes-dir") || join5(temp, "coder-loop-changes"));
+  const temp = env.RUNNER_TEMP || tmpdir3();
+  const changesDir = resolve3(getInput("changes-dir") || join6(temp, "coder-loop-changes"));
   setOutput("branch", payload.branch);
   setOutput("pull-request", String(payload.pullRequest));
   setOutput("changes-dir", changesDir);
@@ -65841,7 +66340,7 @@ async function runAgentSide(step, side) {
       repo: repo2,
       payload,
       config: { ...config2, agent },
-      workspace: resolve2(env.GITHUB_WORKSPACE || process.cwd()),
+      workspace: resolve3(env.GITHUB_WORKSPACE || process.cwd()),
       changesDir,
       tempDir: temp,
       env,
@@ -65849,6 +66348,7 @@ async function runAgentSide(step, side) {
       log: { info: (m) => info(m), warn: (m) => warning(m) }
     });
     setOutput("state", result.outcome);
+    setOutput("digest", result.digest);
     info(
       `coder-loop agent: ${result.outcome}${result.files ? ` (${result.files} files)` : ""}${result.reason ? `: ${result.reason}` : ""}`
     );
@@ -65860,10 +66360,16 @@ async function runAgentSide(step, side) {
     payload,
     plansDir: config2.plansDir,
     changesDir,
+    digest: getInput("changes-digest"),
     identity: await side.loopEnv.identity()
   });
   if (outcome.failedAttempt)
-    await agentRunFailed(side.loopEnv, config2, payload, outcome.reason ?? outcome.state);
+    await agentRunFailed(
+      side.loopEnv,
+      config2,
+      payload,
+      escapeInline2(outcome.reason ?? outcome.state)
+    );
   setOutput("state", outcome.state);
   setOutput("commit", "commit" in outcome ? outcome.commit ?? "" : "");
   setOutput("failed-attempt", String(outcome.failedAttempt));

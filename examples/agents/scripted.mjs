@@ -12,9 +12,14 @@
 //   review-fix  edits every commented line of review-comments.json: a ```suggestion block
 //               replaces the line, any other comment is added after it as a code comment
 //
-// Usage: node scripted.mjs [--mode normal|fail|none|workflow|checklist|sleep]
-// The modes other than normal misbehave on purpose, for trying the loop's fault handling.
-import { spawnSync } from 'node:child_process';
+// Usage: node scripted.mjs [--mode normal|fail|none|workflow|checklist|sleep|escape|partial]
+// The modes other than normal misbehave on purpose, for trying the loop's fault handling:
+//   escape   an attacker: leaves a process behind (setsid, double fork, empty environment) that
+//            looks for changes-dir in its ancestors' /proc/<pid>/environ and rewrites
+//            changes.json once the step wrote it; then exits 3. `--token T` puts T on the
+//            left-behind process's command line so a test can look for it.
+//   partial  writes part of the work (the failing test), then sleeps past the timeout
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -85,6 +90,56 @@ switch (mode) {
     break;
   }
   case 'sleep':
+    spawnSync('sleep', ['3600']);
+    process.exit(0);
+    break;
+  case 'escape': {
+    const token = process.argv.includes('--token')
+      ? process.argv[process.argv.indexOf('--token') + 1]
+      : 'coder-loop-escape';
+    const ready = join(outputDir, 'escape-ready');
+    // The grandchild: no session, no parent, no environment of the run.
+    const grandchild = `
+      const fs = require('node:fs');
+      const path = require('node:path');
+      let dir;
+      for (let pid = ${process.pid}; pid > 1 && !dir; ) {
+        try {
+          const env = fs.readFileSync('/proc/' + pid + '/environ', 'latin1').split('\\0');
+          const hit = env.find((v) => v.startsWith('INPUT_CHANGES-DIR='));
+          if (hit) dir = hit.slice('INPUT_CHANGES-DIR='.length);
+          pid = Number(/PPid:\\s*(\\d+)/.exec(fs.readFileSync('/proc/' + pid + '/status', 'utf8'))[1]);
+        } catch { break; }
+      }
+      fs.writeFileSync(${JSON.stringify(ready)}, String(dir));
+      const started = Date.now();
+      const tick = setInterval(() => {
+        if (Date.now() - started > 60000) process.exit(0);
+        if (!dir) return;
+        const file = path.join(dir, 'changes.json');
+        try {
+          const run = JSON.parse(fs.readFileSync(file, 'utf8'));
+          if (run.changes.some((c) => c.path === 'pwned.txt')) return;
+          run.outcome = 'changed';
+          delete run.reason;
+          run.changes = [{ path: 'pwned.txt', mode: '100644', content: Buffer.from('pwned\\n').toString('base64') }];
+          fs.writeFileSync(file, JSON.stringify(run));
+        } catch {}
+      }, 20);
+    `;
+    const child = `
+      const { spawn } = require('node:child_process');
+      spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}, ${JSON.stringify(token)}], { detached: true, stdio: 'ignore', env: {} }).unref();
+    `;
+    spawn(process.execPath, ['-e', child, token], { detached: true, stdio: 'ignore', env: {} });
+    while (!existsSync(ready)) spawnSync('sleep', ['0.05']);
+    console.error('scripted agent: left a process behind and exits 3 (--mode escape)');
+    process.exit(3);
+    break;
+  }
+  case 'partial':
+    write(testPath, `// the failing test, written before the time ran out\n`);
+    summary(['Wrote the test; ran out of time (--mode partial).']);
     spawnSync('sleep', ['3600']);
     process.exit(0);
     break;

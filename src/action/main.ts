@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as core from '@actions/core';
 import {
+  escapeInline,
   AGENT_EVENT_TYPE,
   codeSpan,
   CONFIG_PATH,
@@ -220,6 +221,7 @@ async function runAgentSide(
       log: { info: (m) => core.info(m), warn: (m) => core.warning(m) },
     });
     core.setOutput('state', result.outcome);
+    core.setOutput('digest', result.digest);
     core.info(
       `coder-loop agent: ${result.outcome}${result.files ? ` (${result.files} files)` : ''}${result.reason ? `: ${result.reason}` : ''}`,
     );
@@ -231,11 +233,17 @@ async function runAgentSide(
     payload,
     plansDir: config.plansDir,
     changesDir,
+    digest: core.getInput('changes-digest'),
     identity: await side.loopEnv.identity(),
   });
   // A run that produced no commit is a failed attempt: Debug & Fix again, or escalation.
   if (outcome.failedAttempt)
-    await agentRunFailed(side.loopEnv, config, payload, outcome.reason ?? outcome.state);
+    await agentRunFailed(
+      side.loopEnv,
+      config,
+      payload,
+      escapeInline(outcome.reason ?? outcome.state),
+    );
   core.setOutput('state', outcome.state);
   core.setOutput('commit', 'commit' in outcome ? (outcome.commit ?? '') : '');
   core.setOutput('failed-attempt', String(outcome.failedAttempt));

@@ -6,8 +6,9 @@ import {
   asText,
   evaluateGate,
   logTail,
-  validateChanges,
+  decideApply,
   type AgentPayload,
+  type BaseEntry,
   type ChangeSet,
   type CiFailure,
   type Config,
@@ -309,6 +310,36 @@ export interface AgentApplyOutcome {
   reason?: string;
 }
 
+/** Symbolic links of the head read for the chain check, at most. */
+const MAX_BASE_LINKS = 300;
+
+/**
+ * The head's tree as the apply decision needs it: every file with its mode, and the target of
+ * every symbolic link. Undefined (with the reason) when GitHub cannot list it whole.
+ */
+async function readBaseEntries(gh: GitHub, repo: Repo, sha: string): Promise<BaseEntry[] | string> {
+  const { data } = await gh.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
+    ...repo,
+    tree_sha: sha,
+    recursive: '1',
+  });
+  if (data.truncated) return 'the head tree is too large for GitHub to list whole';
+  const entries: BaseEntry[] = [];
+  const links = data.tree.filter((e) => e.type === 'blob' && e.mode === '120000');
+  if (links.length > MAX_BASE_LINKS)
+    return `the head holds ${links.length} symbolic links; at most ${MAX_BASE_LINKS} are checked`;
+  const reader = new GitReader(gh, repo);
+  for (const entry of data.tree) {
+    if (entry.type !== 'blob' || !entry.path || !entry.mode) continue;
+    entries.push({
+      path: entry.path,
+      mode: entry.mode,
+      ...(entry.mode === '120000' && entry.sha ? { target: await reader.blob(entry.sha) } : {}),
+    });
+  }
+  return entries;
+}
+
 /**
  * `step: apply` after the trust checks: the agent's run as `step: agent` recorded it, turned into
  * at most one commit on the branch and one comment on the PR. Refused changes write nothing
@@ -344,7 +375,11 @@ export async function applyAgentRun(
     await say(agentReply.noChange(payload, summary));
     return { state: 'no-change', failedAttempt: true };
   }
-  const checked = validateChanges(run.changes, plansDir);
+  const base = await readBaseEntries(gh, repo, payload.headSha);
+  const checked =
+    typeof base === 'string'
+      ? { ok: false as const, problems: [`the changes cannot be checked: ${base}`] }
+      : decideApply({ changes: run.changes, plansDir, base });
   if (!checked.ok) {
     await say(agentReply.refused(payload, checked.problems));
     return { state: 'refused', failedAttempt: true, reason: checked.problems.join('; ') };

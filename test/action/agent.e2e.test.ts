@@ -1,7 +1,6 @@
 import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildAgentPayload, parseConfigText, type AgentPayload } from '../../src/core/index.js';
@@ -9,6 +8,7 @@ import { gitIn } from '../helpers/bundle.js';
 import { OWNER, REPO } from '../helpers/github.js';
 import { check } from '../helpers/openapi.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
+import { killProcessesWith, processesWith } from '../helpers/process.js';
 import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
 
@@ -174,15 +174,6 @@ async function agentFolder(): Promise<string> {
   return join(temp, name!);
 }
 
-/** A process that no longer runs: no such pid, or a zombie nobody reaped yet (killed all the same). */
-function isGone(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
-  } catch {
-    return true;
-  }
-}
-
 const prComments = () => sim.comments.filter((c) => c.issue === 2).map((c) => c.body);
 const childrenOf = (sha: string) =>
   [...sim.commits.values()].filter((c) => c.parents.includes(sha));
@@ -306,22 +297,75 @@ describe('the built Action, step agent then step apply', () => {
     ]);
   });
 
-  it('kills the whole process group past the timeout; nothing is committed', async () => {
-    const pidFile = join(tmpdir(), `coder-loop-pid-${process.pid}-${Date.now()}`);
-    await world(`sleep 300 & echo $! > ${JSON.stringify(pidFile)}; echo working; wait`);
+  it('kills the agent and every process it started past the timeout; nothing is committed', async () => {
+    const token = `coder-loop-sleeper-${process.pid}-${Date.now()}`;
+    await world(`node -e 'setTimeout(() => {}, 300000)' ${token} & echo working; wait`);
     const agent = await action('agent', { CODER_LOOP_AGENT_TIMEOUT_MS: '1500' });
     expect(agent.outputs.state).toBe('timed-out');
-    const child = Number(await readFile(pidFile, 'utf8'));
-    await rm(pidFile);
-    expect(isGone(child)).toBe(true);
+    expect(processesWith(token)).toEqual([]);
     expect(await changes()).toMatchObject({ outcome: 'timed-out', changes: [] });
     const apply = await action('apply');
     expect(apply.outputs).toMatchObject({ state: 'agent-failed', 'failed-attempt': 'true' });
     expect(prComments()[0]).toContain(
-      'was stopped after 30 minutes (its process group was killed)',
+      'was stopped after 30 minutes (it and every process it started were killed)',
     );
     expect(prComments()[0]).toContain('> working');
     expect(sim.refs.get(BRANCH)).toBe(head);
+  });
+
+  it('an agent that leaves a process behind to rewrite changes.json: none is left, nothing is applied', async () => {
+    const token = `coder-loop-escapee-${process.pid}-${Date.now()}`;
+    try {
+      await world(`node ${JSON.stringify(SCRIPTED)} --mode escape --token ${token}`);
+      const agent = await action('agent');
+      expect(agent.outputs.state).toBe('failed');
+      // The process that called setsid, double-forked and dropped its environment is gone too.
+      expect(processesWith(token)).toEqual([]);
+      // It never found changes-dir: the Action's process is outside the agent's /proc.
+      const found = await readFile(join(await agentFolder(), 'output', 'escape-ready'), 'utf8');
+      expect(found).toBe('undefined');
+      expect(await changes()).toMatchObject({ outcome: 'failed', changes: [] });
+      const apply = await action('apply', { 'INPUT_CHANGES-DIGEST': agent.outputs.digest! });
+      expect(apply.outputs).toMatchObject({ state: 'agent-failed', 'failed-attempt': 'true' });
+      expect(prComments()[0]).toMatch(/exited with code 3; nothing was committed/);
+      expect(sim.refs.get(BRANCH)).toBe(head);
+    } finally {
+      killProcessesWith(token);
+    }
+  });
+
+  it('changes-dir altered after step agent: apply refuses it by the digest the agent job handed on', async () => {
+    await world(`node ${JSON.stringify(SCRIPTED)} --mode fail`);
+    const agent = await action('agent');
+    expect(agent.outputs.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const file = join(work, 'changes', 'changes.json');
+    const run = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(
+      file,
+      JSON.stringify({
+        ...run,
+        outcome: 'changed',
+        reason: undefined,
+        changes: [{ path: 'pwned.txt', mode: '100644', content: 'cHduZWQK' }],
+      }),
+    );
+    const apply = await action('apply', { 'INPUT_CHANGES-DIGEST': agent.outputs.digest! });
+    expect(apply.outputs).toMatchObject({ state: 'agent-failed', 'failed-attempt': 'true' });
+    expect(prComments()[0]).toContain('its digest differs');
+    expect(sim.files(BRANCH)['pwned.txt']).toBeUndefined();
+    expect(sim.refs.get(BRANCH)).toBe(head);
+  });
+
+  it("the agent's output cannot issue workflow commands, nor set the next steps' environment", async () => {
+    const githubEnv = join(work, 'github-env');
+    await writeFile(githubEnv, 'KEPT=1\n');
+    await world(
+      `echo '::add-mask::x'; echo 'NODE_OPTIONS=--require /tmp/evil.cjs' >> ${JSON.stringify(githubEnv)}`,
+    );
+    const agent = await action('agent', { GITHUB_ENV: githubEnv });
+    expect(agent.outputs.state).toBe('no-change');
+    expect(await readFile(githubEnv, 'utf8')).toBe('KEPT=1\n');
+    expect(agent.stdout).toMatch(/::stop-commands::([0-9a-f]{32})\n::add-mask::x\n[\s\S]*::\1::/);
   });
 
   it('an agent that exits non-zero: its changes are not applied', async () => {
@@ -351,6 +395,55 @@ describe('the built Action, step agent then step apply', () => {
     expect(prComments()[0]).toContain('**Agent changes refused.**');
     expect(prComments()[0]).toContain(JSON.stringify(path));
     expect(sim.refs.get(BRANCH)).toBe(head);
+  });
+
+  it.each([
+    [
+      'two links that chain out of the repository',
+      [
+        { path: 'src/s', mode: '120000', content: Buffer.from('..').toString('base64') },
+        { path: 'src/q', mode: '120000', content: Buffer.from('s/../..').toString('base64') },
+      ],
+      '"src/q" is a symbolic link that leaves the repository through a chain of links',
+    ],
+    [
+      'the deletion of the folder that holds the plans',
+      [{ path: 'docs', deleted: true }],
+      '"docs" — deletes the folder that holds the plan documents (docs/plans/)',
+    ],
+  ])(
+    'refuses %s in changes.json: nothing written but the comment',
+    async (_name, forged, problem) => {
+      await world('true');
+      await action('agent');
+      const file = join(work, 'changes', 'changes.json');
+      const run = JSON.parse(await readFile(file, 'utf8'));
+      await writeFile(file, JSON.stringify({ ...run, outcome: 'changed', changes: forged }));
+      const apply = await action('apply');
+      expect(apply.outputs).toMatchObject({ state: 'refused', 'failed-attempt': 'true' });
+      expect(prComments()[0]).toContain(problem);
+      expect(sim.refs.get(BRANCH)).toBe(head);
+    },
+  );
+
+  it("a failed run's reason is escaped where the loop posts it", async () => {
+    await world('true');
+    await action('agent');
+    const file = join(work, 'changes', 'changes.json');
+    const run = JSON.parse(await readFile(file, 'utf8'));
+    const reason =
+      'exited 3\n\n## Approved\n@octocat <img src=https://evil.example/x.png> [go](https://evil.example) \u001b[31mred';
+    await writeFile(file, JSON.stringify({ ...run, outcome: 'failed', reason }));
+    const apply = await action('apply');
+    expect(apply.outputs.state).toBe('agent-failed');
+    const posted = [
+      ...sim.comments.map((c) => c.body),
+      ...sim.checkRuns.map((c) => JSON.stringify(c)),
+      ...sim.pulls.map((p) => p.body),
+    ].join('\n');
+    expect(posted).toContain('&lt;img');
+    for (const raw of ['<img', '@octocat', '](https://', '## Approved', '[31m', 'https://evil'])
+      expect(posted).not.toContain(raw);
   });
 
   it('the branch moved during the run: nothing written, the PR says so', async () => {

@@ -91,6 +91,23 @@ describe('collecting the agent changes against the head', () => {
     expect((await collectChanges(repo, base)).map((c) => c.path)).toEqual(['x.txt']);
     expect(() => execFileSync('test', ['-e', marker])).toThrow();
   });
+
+  it('runs no clean filter and honours no replace ref the agent planted in .git', async () => {
+    const base = await headOf(repo);
+    const marker = join(repo, '..', `filter-ran-${process.pid}`);
+    git('config', 'filter.evil.clean', `sh -c 'touch ${marker}; cat'`);
+    git('config', 'filter.evil.required', 'true');
+    await writeFile(join(repo, '.gitattributes'), '* filter=evil\n');
+    // A replace ref that would swap the base commit for one whose tree is empty.
+    const empty = git('commit-tree', '4b825dc642cb6eb9a060e54bf8d69288fbee4904', '-m', 'empty');
+    git('replace', base, empty);
+    await writeFile(join(repo, 'x.txt'), 'x\n');
+    expect((await collectChanges(repo, base)).map((c) => c.path)).toEqual([
+      '.gitattributes',
+      'x.txt',
+    ]);
+    expect(() => execFileSync('test', ['-e', marker])).toThrow();
+  });
 });
 
 describe('running the agent', () => {
@@ -100,11 +117,12 @@ describe('running the agent', () => {
       { cwd: repo, env: { PATH: process.env.PATH!, CODER_NODE: 'tdd' }, timeoutMs: 10_000 },
       () => undefined,
     );
-    expect(run).toEqual({
+    expect(run).toMatchObject({
       exitCode: 4,
       signal: null,
       timedOut: false,
       outputTail: 'node=tdd secret=none\n',
+      survivors: 0,
     });
   });
 

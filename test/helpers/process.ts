@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** A free TCP port on the loopback interface. */
@@ -104,4 +105,31 @@ export async function startNode(
     throw error;
   }
   return started;
+}
+
+/** Live (not zombie) processes of this machine whose command line holds `needle`. */
+export function processesWith(needle: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      const state = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!;
+      if (cmdline.includes(needle) && !state.startsWith('Z')) found.push(Number(name));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
+/** Cleanup: SIGKILL to every process `processesWith(needle)` finds. */
+export function killProcessesWith(needle: string): void {
+  if (!needle) return;
+  for (const pid of processesWith(needle))
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone.
+    }
 }

@@ -10,16 +10,23 @@ import {
 import { agentPullRequest, applyAgentRun, type AgentApplyOutcome } from '../../github/agent.js';
 import type { GitHub, Repo } from '../../github/client.js';
 import { replyOnIssue } from '../../github/issues.js';
+import { changesDigest } from './step.js';
 
 /** `changes.json` larger than this is not read (the change limits are far below it). */
 const MAX_CHANGES_JSON = 32 * 1024 * 1024;
 
-async function readChangeSet(dir: string): Promise<ChangeSet | string> {
+async function readChangeSet(
+  dir: string,
+  digest: string,
+  summary: Buffer,
+): Promise<ChangeSet | string> {
   let text: string;
   try {
     const bytes = await readFile(join(dir, 'changes.json'));
     if (bytes.length > MAX_CHANGES_JSON)
       return `changes.json is ${bytes.length} bytes, more than the ${MAX_CHANGES_JSON} read`;
+    if (digest && changesDigest(bytes, summary) !== digest)
+      return 'left a changes-dir that is not what step agent wrote (its digest differs: something altered it after the agent step)';
     text = bytes.toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
@@ -48,22 +55,25 @@ export async function applyStep(input: {
   payload: AgentPayload;
   plansDir: string;
   changesDir: string;
+  /** Step agent's `digest` output, handed on by the workflow; empty when the workflow does not. */
+  digest?: string;
   /** The writing token's identity: the PR must be the loop's own. */
   identity: LoopIdentity;
 }): Promise<AgentApplyOutcome | { state: 'ignored'; reason: string; failedAttempt: false }> {
   const { gh, repo, payload } = input;
   const pr = await agentPullRequest(gh, repo, payload, input.identity);
   if ('reason' in pr) return { state: 'ignored', reason: pr.reason, failedAttempt: false };
-  const run = await readChangeSet(input.changesDir);
+  let summaryBytes = Buffer.alloc(0);
+  try {
+    summaryBytes = await readFile(join(input.changesDir, 'summary.md'));
+  } catch {
+    // No summary: the comment goes without one.
+  }
+  const run = await readChangeSet(input.changesDir, input.digest ?? '', summaryBytes);
   if (typeof run === 'string') {
     await replyOnIssue(gh, repo, payload.pullRequest, agentReply.failed(payload, run, ''));
     return { state: 'agent-failed', failedAttempt: true, reason: run };
   }
-  let summary = '';
-  try {
-    summary = await readFile(join(input.changesDir, 'summary.md'), 'utf8');
-  } catch {
-    // No summary: the comment goes without one.
-  }
+  const summary = summaryBytes.toString('utf8');
   return applyAgentRun(gh, repo, payload, run, summary, input.plansDir);
 }

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { AgentChange } from '../../core/index.js';
 
 /**
@@ -47,10 +47,26 @@ export async function headOf(cwd: string): Promise<string> {
  * and its bytes (base64): the working tree is staged into a temporary index (`git add -A`, so
  * .gitignore holds) and compared with `base`'s tree. Commits the agent made itself are covered:
  * the comparison is of files, not of history. Renames are a delete and an add.
+ *
+ * The checkout's `.git` is the agent's after it ran: its config could name a clean filter or a
+ * textconv (commands git would run here, after the agent's processes were ended) and its replace
+ * refs could swap `base`. So git works in a fresh repository of its own, borrowing only the
+ * checkout's objects (content-addressed) as alternates, with replace refs off.
  */
 export async function collectChanges(cwd: string, base: string): Promise<AgentChange[]> {
   const dir = await mkdtemp(join(tmpdir(), 'coder-loop-index-'));
-  const env = { GIT_INDEX_FILE: join(dir, 'index') };
+  const objects = resolve(
+    cwd,
+    (await git(cwd, ['rev-parse', '--git-path', 'objects'])).toString('utf8').trim(),
+  );
+  await git(dir, ['init', '-q', '--bare', join(dir, 'repo.git')]);
+  const env = {
+    GIT_DIR: join(dir, 'repo.git'),
+    GIT_WORK_TREE: cwd,
+    GIT_INDEX_FILE: join(dir, 'index'),
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: objects,
+    GIT_NO_REPLACE_OBJECTS: '1',
+  };
   try {
     await git(cwd, ['read-tree', base], env);
     await git(cwd, ['add', '-A', '--', '.'], env);
@@ -74,7 +90,7 @@ export async function collectChanges(cwd: string, base: string): Promise<AgentCh
         changes.push({ path, mode: newMode, content: '' });
         continue;
       }
-      const bytes = await git(cwd, ['cat-file', 'blob', newSha!]);
+      const bytes = await git(cwd, ['cat-file', 'blob', newSha!], env);
       changes.push({ path, mode: newMode!, content: bytes.toString('base64') });
     }
     return changes;

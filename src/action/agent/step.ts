@@ -1,5 +1,6 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import {
   sanitizeUntrusted,
   type AgentConfig,
@@ -44,6 +45,8 @@ export interface AgentStepResult {
   outcome: AgentOutcome;
   files: number;
   reason?: string;
+  /** sha256 of what was written to changes-dir (`step: apply` checks it when it is handed on). */
+  digest: string;
 }
 
 function inside(parent: string, child: string): boolean {
@@ -65,10 +68,71 @@ export function agentEnvironment(
   return { ...out, ...coder };
 }
 
-async function writeResult(dir: string, run: ChangeSet, summary: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'changes.json'), `${JSON.stringify(run)}\n`);
-  await writeFile(join(dir, 'summary.md'), summary.endsWith('\n') ? summary : `${summary}\n`);
+/** The digest of a result, over both files' bytes: what `step: apply` recomputes. */
+export function changesDigest(changesJson: Buffer | string, summary: Buffer | string): string {
+  const hash = createHash('sha256');
+  for (const part of [changesJson, summary]) {
+    const bytes = Buffer.from(part);
+    hash.update(`${bytes.length}\n`);
+    hash.update(bytes);
+  }
+  return `sha256:${hash.digest('hex')}`;
+}
+
+/**
+ * The result, written once every process of the agent is gone: into a fresh folder beside
+ * `changes-dir`, which then replaces it, so nothing the agent planted there (files, links, a
+ * `changes.json` of its own) is left and no earlier writer can touch the new files.
+ */
+async function writeResult(dir: string, run: ChangeSet, summary: string): Promise<string> {
+  const changes = `${JSON.stringify(run)}\n`;
+  const text = summary.endsWith('\n') ? summary : `${summary}\n`;
+  await mkdir(dirname(dir), { recursive: true });
+  const fresh = await mkdtemp(join(dirname(dir), `.${basename(dir)}-`));
+  await writeFile(join(fresh, 'changes.json'), changes);
+  await writeFile(join(fresh, 'summary.md'), text);
+  await rm(dir, { recursive: true, force: true });
+  await rename(fresh, dir);
+  return changesDigest(changes, text);
+}
+
+/** The runner's file commands (GITHUB_ENV, GITHUB_OUTPUT, …) as they stood before the agent. */
+const FILE_COMMANDS = [
+  'GITHUB_ENV',
+  'GITHUB_PATH',
+  'GITHUB_OUTPUT',
+  'GITHUB_STATE',
+  'GITHUB_STEP_SUMMARY',
+] as const;
+
+async function fileCommandSizes(env: NodeJS.ProcessEnv): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  for (const name of FILE_COMMANDS) {
+    const path = env[name];
+    if (!path) continue;
+    try {
+      sizes.set(path, (await stat(path)).size);
+    } catch {
+      sizes.set(path, 0);
+    }
+  }
+  return sizes;
+}
+
+/** Whatever the agent appended to the step's file commands is cut off (it could set env for the next steps). */
+async function restoreFileCommands(sizes: Map<string, number>): Promise<string[]> {
+  const cut: string[] = [];
+  for (const [path, size] of sizes) {
+    try {
+      if ((await stat(path)).size !== size) {
+        await truncate(path, size);
+        cut.push(path);
+      }
+    } catch {
+      // Gone: nothing to undo.
+    }
+  }
+  return cut;
 }
 
 /**
@@ -82,12 +146,12 @@ export async function agentStep(input: AgentStepInput): Promise<AgentStepResult>
   const secrets = agent.env.map((name) => input.env[name] ?? '').filter(Boolean);
   const stale = async (reason: string): Promise<AgentStepResult> => {
     log.warn(`coder-loop agent: ${reason}; the agent was not run.`);
-    await writeResult(
+    const digest = await writeResult(
       changesDir,
       { version: 1, headSha: payload.headSha, outcome: 'stale', reason, changes: [] },
       '',
     );
-    return { outcome: 'stale', files: 0, reason };
+    return { outcome: 'stale', files: 0, reason, digest };
   };
 
   const pr = await agentPullRequest(gh, repo, payload, input.identity);
@@ -128,11 +192,28 @@ export async function agentStep(input: AgentStepInput): Promise<AgentStepResult>
   log.info(
     `coder-loop agent: ${payload.node} (attempt ${payload.attempt}), up to ${agent.timeoutMinutes} min`,
   );
+  // SIGUSR1 would open Node's inspector, to this process, for any process of the same user.
+  const ignoreUsr1 = () => undefined;
+  process.on('SIGUSR1', ignoreUsr1);
+  const sizes = await fileCommandSizes(input.env);
   const run = await runAgent(agent.command, {
     cwd: workspace,
     env,
     timeoutMs: agentTimeoutMs(agent, input.env),
+    tempDir: input.tempDir,
+    processEnv: input.env,
   });
+  process.off('SIGUSR1', ignoreUsr1);
+  for (const path of await restoreFileCommands(sizes))
+    log.warn(`coder-loop agent: the agent wrote to ${path}; that was undone.`);
+  if (run.containment === 'pid-namespace')
+    log.info(
+      `coder-loop agent: ran in a PID namespace of its own (${run.launcher}); none of its processes is left.`,
+    );
+  else
+    log.warn(
+      `coder-loop agent: ran without a PID namespace (${run.launcher}): its processes were tracked in /proc and killed at the end${run.survivors ? `, but ${run.survivors} could not be killed` : ''}. See docs/agent.md, "Containment".`,
+    );
 
   let summary: string;
   try {
@@ -148,7 +229,7 @@ export async function agentStep(input: AgentStepInput): Promise<AgentStepResult>
   let changes: ChangeSet['changes'] = [];
   if (run.timedOut) {
     outcome = 'timed-out';
-    reason = `was stopped after ${agent.timeoutMinutes} minutes (its process group was killed)`;
+    reason = `was stopped after ${agent.timeoutMinutes} minutes (it and every process it started were killed)`;
   } else if (run.exitCode !== 0) {
     outcome = 'failed';
     reason =
@@ -159,13 +240,13 @@ export async function agentStep(input: AgentStepInput): Promise<AgentStepResult>
     changes = await collectChanges(workspace, payload.headSha);
     outcome = changes.length ? 'changed' : 'no-change';
   }
-  await writeResult(
+  const digest = await writeResult(
     changesDir,
     { version: 1, headSha: payload.headSha, outcome, ...(reason ? { reason } : {}), changes },
     summary,
   );
   if (reason) log.warn(`coder-loop agent: the agent ${reason}; its changes are not applied.`);
-  return { outcome, files: changes.length, ...(reason ? { reason } : {}) };
+  return { outcome, files: changes.length, ...(reason ? { reason } : {}), digest };
 }
 
 /**

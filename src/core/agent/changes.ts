@@ -92,6 +92,16 @@ export function validateChanges(
   plansDir: string,
   limits: ChangeLimits = CHANGE_LIMITS,
 ): { ok: true; changes: ValidChange[] } | { ok: false; problems: string[] } {
+  const { valid, problems } = checkEntries(changes, plansDir, limits);
+  return problems.length ? { ok: false, problems } : { ok: true, changes: valid };
+}
+
+/** `validateChanges`' checks: the entries that pass, and every problem. */
+export function checkEntries(
+  changes: readonly AgentChange[],
+  plansDir: string,
+  limits: ChangeLimits = CHANGE_LIMITS,
+): { valid: ValidChange[]; problems: string[] } {
   const problems: string[] = [];
   const valid: ValidChange[] = [];
   const seen = new Set<string>();
@@ -149,7 +159,7 @@ export function validateChanges(
       if (all.has(parent)) problems.push(`${JSON.stringify(parent)} is both a file and a folder`);
     }
   }
-  return problems.length ? { ok: false, problems } : { ok: true, changes: valid };
+  return { valid, problems };
 }
 
 /** Valid UTF-8 text that survives a round trip, so it can go into a tree inline. */

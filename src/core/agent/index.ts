@@ -1,5 +1,6 @@
 export * from './payload.js';
 export * from './redact.js';
 export * from './changes.js';
+export * from './decide.js';
 export * from './prompt.js';
 export * from './replies.js';

@@ -68,6 +68,11 @@ export interface PromptInput {
 /** A document longer than this is cut in the prompt; the whole file is in the context folder. */
 export const PROMPT_DOCUMENT_CHARS = 30_000;
 
+/** Untrusted text that goes outside a fence (a name, a link): sanitised, on one line. */
+function oneLine(text: string, secrets: readonly string[]): string {
+  return sanitizeUntrusted(text, secrets).replace(/\s+/g, ' ').trim().slice(0, 300);
+}
+
 /** A fence no backtick run inside `text` can close. */
 function fenced(text: string, info = ''): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -189,17 +194,18 @@ export function buildPrompt(input: PromptInput): string {
     if (failures.length === 0)
       out.push('', 'No failing check could be read; run the tests to find the failure.');
     for (const f of failures) {
-      const head = `${f.name}: ${f.conclusion}${f.url ? ` (${f.url})` : ''}`;
+      // A check's name, conclusion and link are anyone's CI's: one line each, the name fenced.
+      const head = `${codeSpan(oneLine(f.name, secrets))}: ${oneLine(f.conclusion, secrets)}${f.url ? ` (${oneLine(f.url, secrets)})` : ''}`;
       out.push(
         '',
         f.logTail
           ? untrusted(
-              `Failing check — ${sanitizeUntrusted(head, secrets)}`,
+              `Failing check — ${head}`,
               'the end of its CI log, redacted',
               f.logTail,
               secrets,
             )
-          : `### Failing check — ${sanitizeUntrusted(head, secrets)}\nNo log: ${f.logMissing ?? 'not available'}.`,
+          : `### Failing check — ${head}\nNo log: ${f.logMissing ?? 'not available'}.`,
       );
     }
   }
@@ -208,14 +214,14 @@ export function buildPrompt(input: PromptInput): string {
     out.push(
       '',
       untrusted(
-        `Review by ${r.reviewer}`,
+        `Review by ${oneLine(r.reviewer, secrets)}`,
         `the review's text${r.url ? ` (${r.url})` : ''}`,
         r.body || '(no text)',
         secrets,
       ),
     );
     for (const c of r.comments) {
-      const at = `${codeSpan(sanitizeUntrusted(c.path))}${c.line === undefined ? '' : ` line ${c.line}`}`;
+      const at = `${codeSpan(oneLine(c.path, secrets))}${c.line === undefined ? '' : ` line ${c.line}`}`;
       out.push(
         '',
         untrusted(

@@ -13,12 +13,34 @@ export const MAX_SUMMARY = 20_000;
 export function escapeSummary(text: string): string {
   let clean = sanitizeUntrusted(text).replace(/\r\n?/g, '\n').trim();
   if (clean.length > MAX_SUMMARY) clean = `${clean.slice(0, MAX_SUMMARY)}\n…(cut)`;
-  return clean
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/@(?=[A-Za-z0-9])/g, '@\u200b')
-    .replace(/!\[/g, '\\![');
+  return defuse(clean);
+}
+
+/** HTML shown as text, mentions that ping no one, images and links that load and lead nowhere. */
+function defuse(text: string): string {
+  return (
+    text
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/@(?=[A-Za-z0-9])/g, '@\u200b')
+      .replace(/!\[/g, '\\![')
+      // `[text](url)` and `[text][ref]` stay text; a bare URL is not linked.
+      .replace(/\]\(/g, ']\\(')
+      .replace(/\]\[/g, ']\\[')
+      .replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, '$1:/\u200b/')
+      .replace(/\bwww\./gi, 'www\u200b.')
+  );
+}
+
+/**
+ * Text the agent or its changes produced that goes inside the loop's own sentence (a reason, on
+ * the PR, the issue, the check run): sanitised and defused like a summary, and on one line.
+ */
+export function escapeInline(text: string, limit = 500): string {
+  let flat = sanitizeUntrusted(text).replace(/\s+/g, ' ').trim();
+  if (flat.length > limit) flat = `${flat.slice(0, limit)}…`;
+  return defuse(flat).replace(/[`*_#|~]/g, '\\$&');
 }
 
 const NODE_NAMES: Record<AgentNode, string> = {
@@ -60,7 +82,7 @@ export const agentReply = {
     `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${quoted(summary)}`,
 
   failed: (p: AgentPayload, reason: string, summary: string): string =>
-    `**Agent failed.** ${what(p)} ${reason}; nothing was committed. This counts as a failed attempt.${quoted(summary)}`,
+    `**Agent failed.** ${what(p)} ${escapeInline(reason)}; nothing was committed. This counts as a failed attempt.${quoted(summary)}`,
 
   refused: (p: AgentPayload, problems: readonly string[]): string =>
     `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:\n\n${problems

@@ -1,0 +1,156 @@
+import { checkEntries, type AgentChange, type ChangeLimits, type ValidChange } from './changes.js';
+
+/** An entry of the head's tree as GitHub lists it: a file, an executable or a symbolic link. */
+export interface BaseEntry {
+  path: string;
+  mode: string;
+  /** A symbolic link's target (mode 120000). */
+  target?: string;
+}
+
+export type ApplyDecision =
+  { ok: true; changes: ValidChange[] } | { ok: false; problems: string[] };
+
+/** A tree after the change set: path → mode and, for a link, its target. Folders are implied. */
+type Tree = Map<string, { mode: string; target?: string }>;
+
+const parentsOf = (path: string): string[] => {
+  const parts = path.split('/');
+  return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join('/'));
+};
+
+/** Removes `path` and everything under it (a folder replaced or deleted goes whole). */
+function removeTree(tree: Tree, path: string): void {
+  tree.delete(path);
+  for (const key of [...tree.keys()]) if (key.startsWith(`${path}/`)) tree.delete(key);
+}
+
+function treeOf(base: readonly BaseEntry[]): Tree {
+  return new Map(
+    base.map((e) => [
+      e.path,
+      { mode: e.mode, ...(e.target === undefined ? {} : { target: e.target }) },
+    ]),
+  );
+}
+
+/** What the commit's tree will be: GitHub replaces or deletes a folder whole. */
+function applied(base: readonly BaseEntry[], changes: readonly ValidChange[]): Tree {
+  const tree = treeOf(base);
+  for (const change of changes) {
+    removeTree(tree, change.path);
+    if (!('deleted' in change))
+      tree.set(change.path, {
+        mode: change.mode,
+        ...(change.mode === '120000' ? { target: change.bytes.toString('utf8') } : {}),
+      });
+  }
+  return tree;
+}
+
+/** Links followed before a chain is called a loop (Linux's own limit). */
+const MAX_LINKS = 40;
+
+type Resolution = { inside: true } | { inside: false; via: string[]; why: 'leaves' | 'loop' };
+
+/**
+ * Where link `path` points in `tree`, resolved as the kernel would: component by component, every
+ * link met on the way followed from the folder it is in, `..` taken after the link it follows.
+ * A component the tree does not hold is taken as a folder (a later change is checked again).
+ */
+function resolveLink(tree: Tree, path: string): Resolution {
+  const via: string[] = [];
+  let followed = 0;
+  const walk = (from: string[], target: string): string[] | Resolution => {
+    if (target.startsWith('/')) return { inside: false, via, why: 'leaves' };
+    let at = [...from];
+    for (const part of target.split('/')) {
+      if (part === '' || part === '.') continue;
+      if (part === '..') {
+        if (at.length === 0) return { inside: false, via, why: 'leaves' };
+        at.pop();
+        continue;
+      }
+      at.push(part);
+      const entry = tree.get(at.join('/'));
+      if (entry?.mode === '120000') {
+        via.push(`${at.join('/')} -> ${entry.target ?? ''}`);
+        if (++followed > MAX_LINKS) return { inside: false, via, why: 'loop' };
+        const next = walk(at.slice(0, -1), entry.target ?? '');
+        if (!Array.isArray(next)) return next;
+        at = next;
+      }
+    }
+    return at;
+  };
+  const entry = tree.get(path)!;
+  via.push(`${path} -> ${entry.target ?? ''}`);
+  const end = walk(path.split('/').slice(0, -1), entry.target ?? '');
+  return Array.isArray(end) ? { inside: true } : end;
+}
+
+function sameEntry(a: { mode: string; target?: string } | undefined, b: typeof a): boolean {
+  return !!a && !!b && a.mode === b.mode && a.target === b.target;
+}
+
+/**
+ * Whether `step: apply` may write the agent's change set on the head, and what it writes: every
+ * check of `validateChanges` (paths, protected areas, modes, sizes), then the checks that need
+ * the head's tree (`base`) and the change set together:
+ * - no entry replaces or deletes a folder that holds a protected path (a parent of `plansDir`);
+ * - no file is written inside a path that is a file or a symbolic link;
+ * - no symbolic link of the resulting tree leaves the repository through any chain of links
+ *   (`a/s -> ..` with `a/q -> s/../..`), nor loops, where it did not already at the head.
+ * Every problem is listed; one problem refuses the whole set.
+ */
+export function decideApply(input: {
+  changes: readonly AgentChange[];
+  plansDir: string;
+  base: readonly BaseEntry[];
+  limits?: ChangeLimits;
+}): ApplyDecision {
+  const { valid, problems } = checkEntries(input.changes, input.plansDir, input.limits);
+  const name = (p: string) => JSON.stringify(p);
+
+  const dir = input.plansDir.replace(/^\.\/+/, '').replace(/\/+$/, '');
+  const guarded = parentsOf(`${dir}/x`).map((p) => p.toLowerCase());
+  for (const change of valid) {
+    if (guarded.includes(change.path.toLowerCase()))
+      problems.push(
+        `${name(change.path)} — ${'deleted' in change ? 'deletes' : 'replaces'} the folder that holds the plan documents (${dir}/)`,
+      );
+  }
+
+  const before = treeOf(input.base);
+  const after = applied(input.base, valid);
+  for (const change of valid) {
+    if ('deleted' in change) continue;
+    for (const parent of parentsOf(change.path)) {
+      const entry = after.get(parent);
+      if (!entry) continue;
+      problems.push(
+        entry.mode === '120000'
+          ? `${name(change.path)} is beyond the symbolic link ${name(parent)}`
+          : `${name(change.path)} is inside ${name(parent)}, which is a file`,
+      );
+      break;
+    }
+  }
+  for (const [path, entry] of after) {
+    if (entry.mode !== '120000') continue;
+    const now = resolveLink(after, path);
+    if (now.inside) continue;
+    // A link that already left the repository at the head, unchanged, is not the agent's doing.
+    if (sameEntry(before.get(path), entry) && !resolveLink(before, path).inside) continue;
+    problems.push(
+      now.why === 'loop'
+        ? `${name(path)} is a symbolic link in a loop of links (${now.via.slice(0, 4).join(', ')}, …)`
+        : now.via.length > 1
+          ? `${name(path)} is a symbolic link that leaves the repository through a chain of links (${now.via.join(', ')})`
+          : `${name(path)} is a symbolic link that leaves the repository`,
+    );
+  }
+  return problems.length
+    ? { ok: false, problems: [...new Set(problems)] }
+    : { ok: true, changes: valid };
+}

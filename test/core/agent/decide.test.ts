@@ -1,0 +1,227 @@
+import fc from 'fast-check';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, sep } from 'node:path';
+import { decideApply, type AgentChange, type BaseEntry } from '../../../src/core/index.js';
+
+const file = (path: string, text = 'x\n'): AgentChange => ({
+  path,
+  mode: '100644',
+  content: Buffer.from(text).toString('base64'),
+});
+const link = (path: string, target: string): AgentChange => ({
+  path,
+  mode: '120000',
+  content: Buffer.from(target).toString('base64'),
+});
+const baseFile = (path: string): BaseEntry => ({ path, mode: '100644' });
+const baseLink = (path: string, target: string): BaseEntry => ({ path, mode: '120000', target });
+
+const PLANS = 'docs/plans';
+const BASE: BaseEntry[] = [
+  baseFile('README.md'),
+  baseFile('docs/plans/Example/01_Master Plan/01_Checklist.md'),
+  baseFile('docs/guide.md'),
+  baseFile('.github/coder.yml'),
+  baseFile('a/x.txt'),
+];
+const decide = (changes: AgentChange[], base: BaseEntry[] = BASE) =>
+  decideApply({ changes, plansDir: PLANS, base });
+
+describe('decideApply: symbolic links', () => {
+  it('refuses two links that each stay inside but chain out of the repository', () => {
+    // a/s -> .. is the root; a/q -> s/../.. is then above it.
+    const result = decide([link('a/s', '..'), link('a/q', 's/../..')]);
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        '"a/q" is a symbolic link that leaves the repository through a chain of links (a/q -> s/../.., a/s -> ..)',
+      ],
+    });
+  });
+
+  it('the issue case: a/s -> ../.. and a/q -> s/../../..', () => {
+    const result = decide([link('a/s', '../..'), link('a/q', 's/../../..')]);
+    expect(result.ok).toBe(false);
+    expect(result.ok || result.problems).toEqual([
+      '"a/s" is a symbolic link that leaves the repository',
+      '"a/q" is a symbolic link that leaves the repository',
+    ]);
+  });
+
+  it('with the base tree: a new link that turns a link of the head into one that leaves', () => {
+    const base = [...BASE, baseLink('a/l', 'b/..')];
+    expect(decide([link('a/b', '..')], base)).toEqual({
+      ok: false,
+      problems: [
+        '"a/l" is a symbolic link that leaves the repository through a chain of links (a/l -> b/.., a/b -> ..)',
+      ],
+    });
+    // And a new link through a link of the head.
+    expect(decide([link('a/q', 'l/..')], [...BASE, baseLink('a/l', '..')]).ok).toBe(false);
+  });
+
+  it('accepts links inside, and leaves alone a link of the head that already left', () => {
+    const base = [...BASE, baseLink('vendor/sdk', '/opt/sdk')];
+    expect(decide([link('a/s', '..'), link('a/q', 's/docs/guide.md')], base).ok).toBe(true);
+  });
+
+  it('refuses a loop of links and a file beyond a link', () => {
+    expect(decide([link('a/p', 'q'), link('a/q', 'p/x')]).ok).toBe(false);
+    expect(decide([link('a/s', '..'), file('a/s/x.txt')])).toEqual({
+      ok: false,
+      problems: [
+        '"a/s" is both a file and a folder',
+        '"a/s/x.txt" is beyond the symbolic link "a/s"',
+      ],
+    });
+    expect(decide([file('a/x.txt/y')])).toEqual({
+      ok: false,
+      problems: ['"a/x.txt/y" is inside "a/x.txt", which is a file'],
+    });
+  });
+});
+
+describe('decideApply: folders of protected paths', () => {
+  it.each([
+    [file('docs'), 'replaces'],
+    [{ path: 'docs', deleted: true } as AgentChange, 'deletes'],
+    [link('docs', 'a'), 'replaces'],
+  ])('refuses %j, a parent of plansDir', (change, verb) => {
+    expect(decide([change])).toEqual({
+      ok: false,
+      problems: [`"docs" — ${verb} the folder that holds the plan documents (docs/plans/)`],
+    });
+  });
+
+  it('refuses .github itself, and DOCS in any case', () => {
+    expect(decide([{ path: '.github', deleted: true }]).ok).toBe(false);
+    expect(decide([{ path: 'Docs', deleted: true }]).ok).toBe(false);
+    expect(decide([file('docs/other.md'), { path: 'docs/guide.md', deleted: true }]).ok).toBe(true);
+  });
+});
+
+/** The tree GitHub makes of `base` and an accepted change set: a folder replaced or deleted goes whole. */
+function applyModel(base: BaseEntry[], changes: AgentChange[]): Map<string, BaseEntry> {
+  const tree = new Map(base.map((e) => [e.path, e]));
+  for (const c of changes) {
+    for (const key of [...tree.keys()])
+      if (key === c.path || key.startsWith(`${c.path}/`)) tree.delete(key);
+    if (!('deleted' in c))
+      tree.set(c.path, {
+        path: c.path,
+        mode: c.mode,
+        ...(c.mode === '120000' ? { target: Buffer.from(c.content, 'base64').toString() } : {}),
+      });
+  }
+  return tree;
+}
+
+const NAMES = ['a', 'b', 's', 'docs', 'plans', '.github'];
+const segment = fc.constantFrom(...NAMES);
+const pathArb = fc.array(segment, { minLength: 1, maxLength: 3 }).map((p) => p.join('/'));
+const targetArb = fc
+  .array(fc.constantFrom('a', 'b', 's', '..', '..', '.', 'docs'), { minLength: 1, maxLength: 5 })
+  .map((p) => p.join('/'));
+
+/** A consistent tree: no path is both a file and a folder. */
+function consistent(entries: BaseEntry[]): BaseEntry[] {
+  const out: BaseEntry[] = [];
+  for (const e of entries) {
+    if (
+      out.some(
+        (o) =>
+          o.path === e.path || o.path.startsWith(`${e.path}/`) || e.path.startsWith(`${o.path}/`),
+      )
+    )
+      continue;
+    out.push(e);
+  }
+  return out;
+}
+const baseArb = fc
+  .array(
+    fc.oneof(
+      pathArb.map((p) => baseFile(p)),
+      fc.tuple(pathArb, targetArb).map(([p, t]) => baseLink(p, t)),
+    ),
+    { maxLength: 8 },
+  )
+  .map((entries) =>
+    consistent([baseFile('docs/plans/c.md'), baseFile('.github/coder.yml'), ...entries]),
+  );
+const changeArb = fc.oneof(
+  pathArb.map((p) => file(p)),
+  pathArb.map((p): AgentChange => ({ path: p, deleted: true })),
+  fc.tuple(pathArb, targetArb).map(([p, t]) => link(p, t)),
+);
+const changesArb = fc
+  .array(changeArb, { maxLength: 5 })
+  .map((cs) => cs.filter((c, i) => cs.findIndex((d) => d.path === c.path) === i));
+
+describe('decideApply: properties over generated trees', () => {
+  it('an accepted change set leaves every file under plansDir and .github as it was', () => {
+    fc.assert(
+      fc.property(baseArb, changesArb, (base, changes) => {
+        const result = decideApply({ changes, plansDir: PLANS, base });
+        if (!result.ok) return;
+        const before = new Map(base.map((e) => [e.path, e]));
+        const after = applyModel(base, changes);
+        const guarded = (p: string) =>
+          p === PLANS || p.startsWith(`${PLANS}/`) || p === '.github' || p.startsWith('.github/');
+        for (const p of new Set([...before.keys(), ...after.keys()]))
+          if (guarded(p)) expect(after.get(p)).toEqual(before.get(p));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('in an accepted change set no link leaves the repository on a real file system (unless it did at the head)', () => {
+    // The repository sits deep in a folder whose every level holds the names links use, so a
+    // link that leaves it resolves to something real.
+    const root = mkdtempSync(join(tmpdir(), 'coder-loop-links-'));
+    try {
+      let outside = root;
+      for (let i = 0; i < 6; i++) {
+        for (const n of NAMES) mkdirSync(join(outside, n, 'a', 'b'), { recursive: true });
+        outside = join(outside, 'o');
+        mkdirSync(outside);
+      }
+      let run = 0;
+      fc.assert(
+        fc.property(baseArb, changesArb, (base, changes) => {
+          const result = decideApply({ changes, plansDir: PLANS, base });
+          if (!result.ok) return;
+          const escapes = (tree: Map<string, BaseEntry>): Set<string> => {
+            const repo = join(outside, `r${run++}`);
+            for (const e of tree.values()) {
+              mkdirSync(dirname(join(repo, e.path)), { recursive: true });
+              if (e.mode === '120000') symlinkSync(e.target!, join(repo, e.path));
+              else writeFileSync(join(repo, e.path), 'x');
+            }
+            const out = new Set<string>();
+            for (const e of tree.values()) {
+              if (e.mode !== '120000') continue;
+              let real: string;
+              try {
+                real = realpathSync(join(repo, e.path));
+              } catch {
+                continue; // dangling or a loop: it points nowhere
+              }
+              if (real !== repo && !real.startsWith(`${repo}${sep}`))
+                out.add(`${e.path}>${e.target}`);
+            }
+            rmSync(repo, { recursive: true, force: true });
+            return out;
+          };
+          const before = escapes(new Map(base.map((e) => [e.path, e])));
+          const after = escapes(applyModel(base, changes));
+          expect([...after].filter((l) => !before.has(l))).toEqual([]);
+        }),
+        { numRuns: 300 },
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,53 @@
+import {
+  agentReply,
+  buildAgentPayload,
+  escapeInline,
+  escapeSummary,
+} from '../../../src/core/index.js';
+
+const payload = buildAgentPayload({
+  node: 'tdd',
+  repo: { owner: 'o', repo: 'r' },
+  branch: 'coder/example/phase-1',
+  headSha: 'a'.repeat(40),
+  pullRequest: 2,
+  issue: 1,
+  plan: { name: 'Example', phase: 1 },
+  attempt: 1,
+  agent: { command: 'true', timeoutMinutes: 30, maxReviewRounds: 3, env: [] },
+});
+
+const HOSTILE =
+  'exited\n\n## Approved\n@octocat <img src=https://evil.example/x.png> [click](https://evil.example) ![i](https://evil.example/i.png) https://evil.example `x` \u001b[31mred\u001b[0m';
+
+describe('text the agent produced, as the loop posts it', () => {
+  it('a reason is one line: no heading, no mention, no HTML, no link, no image, no colour', () => {
+    const out = escapeInline(HOSTILE);
+    expect(out).not.toContain('\n');
+    expect(out).not.toMatch(/@octocat/);
+    expect(out).not.toContain('<img');
+    expect(out).not.toContain('](');
+    expect(out).not.toMatch(/(?<!\\)!\[/);
+    expect(out).not.toContain('https://');
+    expect(out).not.toContain('\u001b');
+    expect(out).not.toContain('[31m');
+    expect(out).toContain('\\#\\# Approved @\u200boctocat &lt;img');
+    expect(out).toContain('\\`x\\` red');
+  });
+
+  it("the failed-run comment escapes the reason; the agent's output tail loses its colours", () => {
+    const body = agentReply.failed(payload, HOSTILE, '\u001b[1;32mPASS\u001b[0m tests\n@team done');
+    expect(body).toMatch(
+      /^\*\*Agent failed\.\*\* the coding agent \(TDD, attempt 1\) exited \\#\\# /,
+    );
+    expect(body.split('\n')[0]).toContain('; nothing was committed.');
+    expect(body).toContain('> PASS tests\n> @\u200bteam done');
+    expect(body).not.toContain('[1;32m');
+  });
+
+  it('a summary keeps its markdown but links, images and bare URLs lead nowhere', () => {
+    expect(escapeSummary('See [the docs](https://evil.example) and https://evil.example/a')).toBe(
+      'See [the docs]\\(https:/\u200b/evil.example) and https:/\u200b/evil.example/a',
+    );
+  });
+});
