@@ -77,21 +77,22 @@ export async function findPullRequest(
 
 /**
  * Opens the pull request, safe to retry: when GitHub says one already exists for the branch (a
- * create that succeeded before a retried request, or a concurrent one), that one is returned.
+ * create that succeeded before a retried request, or a concurrent one), that one is returned,
+ * with `created: false`.
  */
-export async function ensurePullRequest(
+export async function openPullRequest(
   gh: GitHub,
   repo: Repo,
   pr: { head: string; base: string; title: string; body: string },
-): Promise<PullRequest> {
+): Promise<PullRequest & { created: boolean }> {
   try {
     const { data } = await gh.request('POST /repos/{owner}/{repo}/pulls', { ...repo, ...pr });
-    return data;
+    return { ...data, created: true };
   } catch (error) {
     if (!isHttpError(error, 422)) throw error;
     const existing = await findPullRequest(gh, repo, pr.head);
     if (!existing) throw error;
-    return existing;
+    return { ...existing, created: false };
   }
 }
 

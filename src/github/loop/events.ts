@@ -5,12 +5,13 @@ import {
   reply,
   type Actor,
   type Config,
+  type Orchestrator,
+  type QuickIssue,
 } from '../../core/index.js';
 import { canCommand, reactEyes, replyOnIssue } from '../issues.js';
 import type { LoopEnv, LoopOutcome } from './env.js';
 import { assess, release, status } from './manage.js';
-import { startPhase } from './next.js';
-import { startQuick } from './quick.js';
+import { start } from './start.js';
 import { retryOrResume } from './resume.js';
 
 /** The parts of webhook payloads the loop reads (the real payloads carry much more). */
@@ -123,15 +124,13 @@ async function commentCommand(env: LoopEnv, payload: IssueCommentPayload): Promi
   };
   switch (command.name) {
     case 'next':
-      return startPhase(env, config, who, command.plan);
     case 'quick':
-      return startQuick(
-        env,
-        config,
-        who,
-        { number: issue.number, title: issue.title, body: issue.body ?? null },
-        'command',
-      );
+      return start(env, {
+        ...startOf(env, config, who, 'command'),
+        ...(command.name === 'next'
+          ? { mode: 'plan', plan: command.plan }
+          : { mode: 'quick', issue: quickIssue(issue) }),
+      });
     case 'assess':
       return assess(env, config, {
         number: issue.number,
@@ -176,11 +175,26 @@ export async function onIssuesLabeled(
     return { state: 'not-permitted', reason: `${payload.sender.login} lacks write access` };
   }
   const who = { issue: issue.number, issueUrl: issue.html_url, actor: payload.sender.login };
-  return startQuick(
-    env,
+  return start(env, {
+    ...startOf(env, config, who, 'label'),
+    mode: 'quick',
+    issue: quickIssue(issue),
+  });
+}
+
+/** What every start is asked with, from the event's env. */
+function startOf(env: LoopEnv, config: Config, who: Orchestrator, via: 'command' | 'label') {
+  return {
     config,
     who,
-    { number: issue.number, title: issue.title, body: issue.body ?? null },
-    'label',
-  );
+    via,
+    repo: env.repo,
+    repoUrl: env.repoUrl,
+    defaultBranch: env.defaultBranch,
+    now: env.now().toISOString(),
+  };
+}
+
+function quickIssue(issue: IssueLike): QuickIssue {
+  return { number: issue.number, title: issue.title, body: issue.body ?? null };
 }

@@ -1,7 +1,6 @@
 export * from './env.js';
 export * from './events.js';
-export { startPhase } from './next.js';
-export { startQuick } from './quick.js';
+export { start } from './start.js';
 export { assess, release, status } from './manage.js';
 export { onCiEvent, onPullRequest, type CiPayload, type PullRequestPayload } from './ci.js';
 export { onReview, type ReviewPayload } from './review.js';
