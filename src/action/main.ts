@@ -14,7 +14,12 @@ import {
 } from '../core/index.js';
 import { loadConfigFromRepo } from '../github/config.js';
 import { once, tokenIdentity } from '../github/identity.js';
-import { agentRunFailed, dispatch, type LoopEnv, type LoopOutcome } from '../github/loop/index.js';
+import {
+  dispatch,
+  dispatchAgentFailure,
+  type LoopEnv,
+  type LoopOutcome,
+} from '../github/loop/index.js';
 import { applyStep } from './agent/apply.js';
 import { agentStep } from './agent/step.js';
 import { createOctokit } from './octokit.js';
@@ -235,7 +240,7 @@ async function runAgentSide(
   });
   // A run that produced no commit is a failed attempt: Debug & Fix again, or escalation.
   if (outcome.failedAttempt)
-    await agentRunFailed(side.loopEnv, config, payload, outcome.reason ?? outcome.state);
+    await dispatchAgentFailure(side.loopEnv, config, payload, outcome.reason ?? outcome.state);
   core.setOutput('state', outcome.state);
   core.setOutput('commit', 'commit' in outcome ? (outcome.commit ?? '') : '');
   core.setOutput('failed-attempt', String(outcome.failedAttempt));

@@ -48,25 +48,6 @@ export async function onIssueComment(
   env: LoopEnv,
   payload: IssueCommentPayload,
 ): Promise<LoopOutcome> {
-  try {
-    return await commentCommand(env, payload);
-  } catch (error) {
-    // The commander hears of a failure on the thread, not only in a log nobody reads.
-    const verb = parseComment(payload.comment.body ?? '');
-    if (verb.kind === 'command') {
-      const message = error instanceof Error ? error.message : String(error);
-      await replyOnIssue(
-        env.gh,
-        env.repo,
-        payload.issue.number,
-        reply.failed(`/coder ${verb.command.name}`, message),
-      ).catch(() => undefined);
-    }
-    throw error;
-  }
-}
-
-async function commentCommand(env: LoopEnv, payload: IssueCommentPayload): Promise<LoopOutcome> {
   if (payload.action !== 'created')
     return { state: 'ignored', reason: `issue_comment.${payload.action}` };
   const author = payload.comment.user;

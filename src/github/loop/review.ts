@@ -2,7 +2,7 @@ import { codeReview, isBot, reply, reviewStanding } from '../../core/index.js';
 import { readPermission } from '../identity.js';
 import { replyOnIssue } from '../issues.js';
 import type { PullRequest } from '../pulls.js';
-import { tellOnFailure, type LoopEnv, type LoopOutcome } from './env.js';
+import type { LoopEnv, LoopOutcome } from './env.js';
 import { isArchitect, pullContext, run } from './pull.js';
 import { trustedLoopPull } from './trust.js';
 
@@ -32,7 +32,7 @@ export async function onReview(env: LoopEnv, payload: ReviewPayload): Promise<Lo
     return { state: 'ignored', reason: `review ${state}` };
   const loop = await trustedLoopPull(env, payload.pull_request);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
-  const { pr, marker } = loop;
+  const { marker } = loop;
   if (marker.mode === 'quick')
     return { state: 'ignored', reason: 'quick mode: CI is the only gate' };
   const kind = state === 'approved' ? 'approval' : 'changes';
@@ -40,33 +40,27 @@ export async function onReview(env: LoopEnv, payload: ReviewPayload): Promise<Lo
   const permission = await readPermission(env.gh, env.repo, reviewer.login);
   const standing = reviewStanding({ ...reviewer, permission, pushed: false }, kind, true);
   if (!standing.counts) return { state: 'ignored', reason: standing.why };
-  return tellOnFailure(
-    env,
-    { issue: marker.issue, pullRequest: pr.number, what: `@${reviewer.login}'s review` },
-    async () => {
-      const { config, problems } = await env.loadConfig();
-      if (!config) {
-        await replyOnIssue(env.gh, env.repo, marker.issue, reply.configInvalid(problems));
-        return { state: 'config-invalid' };
-      }
-      const ctx = pullContext(env, config, loop);
-      // While escalated, only an architect's approval is read on: it is what the escalation waits for.
-      const architect =
-        ctx.snap.pr.escalated && kind === 'approval'
-          ? await isArchitect(env, config, reviewer.login)
-          : undefined;
-      const facts = {
-        login: reviewer.login,
-        permission,
-        kind,
-        commit: payload.review.commit_id,
-        ...(architect !== undefined ? { architect } : {}),
-      } as const;
-      return run(ctx, (snap) => codeReview(snap, config, facts), {
-        login: reviewer.login,
-        permission,
-        ...(architect !== undefined ? { architect } : {}),
-      });
-    },
-  );
+  const { config, problems } = await env.loadConfig();
+  if (!config) {
+    await replyOnIssue(env.gh, env.repo, marker.issue, reply.configInvalid(problems));
+    return { state: 'config-invalid' };
+  }
+  const ctx = pullContext(env, config, loop);
+  // While escalated, only an architect's approval is read on: it is what the escalation waits for.
+  const architect =
+    ctx.snap.pr.escalated && kind === 'approval'
+      ? await isArchitect(env, config, reviewer.login)
+      : undefined;
+  const facts = {
+    login: reviewer.login,
+    permission,
+    kind,
+    commit: payload.review.commit_id,
+    ...(architect !== undefined ? { architect } : {}),
+  } as const;
+  return run(ctx, (snap) => codeReview(snap, config, facts), {
+    login: reviewer.login,
+    permission,
+    ...(architect !== undefined ? { architect } : {}),
+  });
 }
