@@ -193,7 +193,7 @@ export interface StartSnapshot {
   readonly lock?: LockAnswer;
   /** The lock was held: its open PR, and the comment that started it (from the PR or commit). */
   readonly holder?: { readonly pr?: StartPull; readonly comment?: number | undefined };
-  /** The phase's PR: `created` by this event, or found open (opened by another delivery). */
+  /** The phase's PR: `created` by this event, or found open (opened by a twin delivery). */
   readonly pull?: StartPull & { readonly created: boolean };
 }
 
@@ -303,10 +303,8 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   if (!snap.pull)
     return { write: 'openPull', head: branch, base: req.defaultBranch, ...plotted.pull };
   const pr = snap.pull;
-  if (!pr.created && !snap.lock.acquired)
-    // Finishing an earlier delivery's start, this one found the PR open: that delivery was not
-    // gone but racing this one (GitHub delivered the command twice), and it replies. The event
-    // that took the lock replies on a PR it found: its own create answered late (a retry's 422).
+  if (!pr.created)
+    // A twin delivery of this command (the two raced past the lock) opened the PR: it replies.
     return {
       done: { ...outcome, state: 'already-started', pullRequest: pr.number },
       effects: [],

@@ -179,15 +179,10 @@ describe('decideStart: plan mode (/coder next)', () => {
       },
     ],
     [
-      'the PR found, not created, after taking the lock (a retried create) → the reply all the same',
+      'the lock taken, the PR found open (a twin delivery finishing this start opened it) → silent',
       plan(),
       { ...taken, pull: pull(false) },
-      {
-        state: 'started',
-        node: 'TDD',
-        pullRequest: 9,
-        effects: ['reply #7: **Coder started** on Pha', `check TDD on ${START}`],
-      },
+      { state: 'already-started', node: 'TDD', pullRequest: 9, effects: [] },
     ],
     [
       'the lock held → who holds it',
