@@ -1,9 +1,4 @@
-import {
-  type Config,
-  type LoopIdentity,
-  type LoopOutcome,
-  type Problem,
-} from '../../core/index.js';
+import { type Config, type LoopIdentity, type Problem } from '../../core/index.js';
 import type { GitHub, Repo } from '../client.js';
 import { keepsStatus, writeCheckRun, type CheckRunWrite, type OwnCheckRun } from '../checks.js';
 import { GitReader } from '../git.js';
