@@ -167,4 +167,3 @@ export function validateContext(plan: PlanFiles): PlanContext {
   }
   return result({ checklist, ...(current ? { current } : {}), ...(taskPlan ? { taskPlan } : {}) });
 }
-
