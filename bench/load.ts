@@ -15,6 +15,8 @@ export interface LoadRequest {
   head: string;
   total: number;
   concurrency: number;
+  /** Stop sending after this many seconds (deliveries under way are still waited for). */
+  seconds?: number;
 }
 export interface LoadResult {
   seconds: number;
@@ -91,9 +93,10 @@ export async function load(request: LoadRequest): Promise<LoadResult> {
   const latencies: LoadResult['latencies'] = [];
   let next = 0;
   const began = performance.now();
+  const until = request.seconds === undefined ? Infinity : began + request.seconds * 1000;
   await Promise.all(
     Array.from({ length: request.concurrency }, async () => {
-      while (next < prepared.length) {
+      while (next < prepared.length && performance.now() < until) {
         const { kind, name, payload } = prepared[next++]!;
         const t = performance.now();
         await deliver(request.url, request.secret, name, payload);

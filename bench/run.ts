@@ -1,18 +1,22 @@
 import { benchAction } from './action.js';
 import { benchApp, benchNextCold } from './app.js';
 import { benchChecklist } from './checklist.js';
+import { benchLatency } from './latency.js';
+import { benchLimits } from './limits.js';
 import { benchLoop } from './loop.js';
 import { benchServer } from './server.js';
 
 // `npm run bench`: figures and ratios, printed; never asserted (see docs/benchmarks.md).
-// `npm run bench -- server` (or checklist, app, next-cold, loop, action) runs only the named parts.
+// `npm run bench -- server` (or checklist, app, next-cold, loop, latency, action, server, limits) runs only the named parts.
 const parts: [string, () => string | Promise<string>][] = [
   ['checklist', benchChecklist],
   ['app', benchApp],
   ['next-cold', benchNextCold],
   ['loop', benchLoop],
+  ['latency', benchLatency],
   ['action', benchAction],
   ['server', benchServer],
+  ['limits', benchLimits],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !parts.some(([name]) => name === w));

@@ -3374,13 +3374,13 @@ var require_data_url = __commonJS({
     }
     function collectASequenceOfCodePointsFast(char, input2, position2) {
       const idx = input2.indexOf(char, position2.position);
-      const start = position2.position;
+      const start2 = position2.position;
       if (idx === -1) {
         position2.position = input2.length;
-        return input2.slice(start);
+        return input2.slice(start2);
       }
       position2.position = idx;
-      return input2.slice(start, position2.position);
+      return input2.slice(start2, position2.position);
     }
     function stringPercentDecode(input2) {
       const bytes = encoder.encode(input2);
@@ -5194,13 +5194,13 @@ var require_formdata_parser = __commonJS({
       }
       return true;
     }
-    function validateBoundary(boundary) {
-      const length = boundary.length;
+    function validateBoundary(boundary2) {
+      const length = boundary2.length;
       if (length < 27 || length > 70) {
         return false;
       }
       for (let i = 0; i < length; ++i) {
-        const cp = boundary.charCodeAt(i);
+        const cp = boundary2.charCodeAt(i);
         if (!(cp >= 48 && cp <= 57 || cp >= 65 && cp <= 90 || cp >= 97 && cp <= 122 || cp === 39 || cp === 45 || cp === 95)) {
           return false;
         }
@@ -5213,7 +5213,7 @@ var require_formdata_parser = __commonJS({
       if (boundaryString === void 0) {
         return "failure";
       }
-      const boundary = Buffer.from(`--${boundaryString}`, "utf8");
+      const boundary2 = Buffer.from(`--${boundaryString}`, "utf8");
       const entryList = [];
       const position2 = { position: 0 };
       while (input2[position2.position] === 13 && input2[position2.position + 1] === 10) {
@@ -5227,8 +5227,8 @@ var require_formdata_parser = __commonJS({
         input2 = input2.subarray(0, trailing);
       }
       while (true) {
-        if (input2.subarray(position2.position, position2.position + boundary.length).equals(boundary)) {
-          position2.position += boundary.length;
+        if (input2.subarray(position2.position, position2.position + boundary2.length).equals(boundary2)) {
+          position2.position += boundary2.length;
         } else {
           return "failure";
         }
@@ -5247,7 +5247,7 @@ var require_formdata_parser = __commonJS({
         position2.position += 2;
         let body;
         {
-          const boundaryIndex = input2.indexOf(boundary.subarray(2), position2.position);
+          const boundaryIndex = input2.indexOf(boundary2.subarray(2), position2.position);
           if (boundaryIndex === -1) {
             return "failure";
           }
@@ -5386,11 +5386,11 @@ var require_formdata_parser = __commonJS({
       return name;
     }
     function collectASequenceOfBytes(condition, input2, position2) {
-      let start = position2.position;
-      while (start < input2.length && condition(input2[start])) {
-        ++start;
+      let start2 = position2.position;
+      while (start2 < input2.length && condition(input2[start2])) {
+        ++start2;
       }
-      return input2.subarray(position2.position, position2.position = start);
+      return input2.subarray(position2.position, position2.position = start2);
     }
     function removeChars(buf, leading, trailing, predicate) {
       let lead = 0;
@@ -5403,12 +5403,12 @@ var require_formdata_parser = __commonJS({
       }
       return lead === 0 && trail2 === buf.length - 1 ? buf : buf.subarray(lead, trail2 + 1);
     }
-    function bufferStartsWith(buffer, start, position2) {
-      if (buffer.length < start.length) {
+    function bufferStartsWith(buffer, start2, position2) {
+      if (buffer.length < start2.length) {
         return false;
       }
-      for (let i = 0; i < start.length; i++) {
-        if (start[i] !== buffer[position2.position + i]) {
+      for (let i = 0; i < start2.length; i++) {
+        if (start2[i] !== buffer[position2.position + i]) {
           return false;
         }
       }
@@ -5501,8 +5501,8 @@ var require_body = __commonJS({
       } else if (ArrayBuffer.isView(object2)) {
         source = new Uint8Array(object2.buffer.slice(object2.byteOffset, object2.byteOffset + object2.byteLength));
       } else if (util.isFormDataLike(object2)) {
-        const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
-        const prefix = `--${boundary}\r
+        const boundary2 = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
+        const prefix = `--${boundary2}\r
 Content-Disposition: form-data`;
         const escape = (str2) => str2.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value2) => value2.replace(/\r?\n|\r/g, "\r\n");
@@ -5531,7 +5531,7 @@ Content-Type: ${value2.type || "application/octet-stream"}\r
             }
           }
         }
-        const chunk = textEncoder.encode(`--${boundary}--\r
+        const chunk = textEncoder.encode(`--${boundary2}--\r
 `);
         blobParts.push(chunk);
         length += chunk.byteLength;
@@ -5548,7 +5548,7 @@ Content-Type: ${value2.type || "application/octet-stream"}\r
             }
           }
         };
-        type2 = `multipart/form-data; boundary=${boundary}`;
+        type2 = `multipart/form-data; boundary=${boundary2}`;
       } else if (isBlobLike(object2)) {
         source = object2;
         length = object2.size;
@@ -5814,8 +5814,8 @@ var require_client_h1 = __commonJS({
           },
           wasm_on_status: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
-            return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
+            const start2 = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start2, len)) || 0;
           },
           wasm_on_message_begin: (p) => {
             assert2(currentParser.ptr === p);
@@ -5823,13 +5823,13 @@ var require_client_h1 = __commonJS({
           },
           wasm_on_header_field: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
-            return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
+            const start2 = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start2, len)) || 0;
           },
           wasm_on_header_value: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
-            return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
+            const start2 = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start2, len)) || 0;
           },
           wasm_on_headers_complete: (p, statusCode, upgrade, shouldKeepAlive) => {
             assert2(currentParser.ptr === p);
@@ -5837,8 +5837,8 @@ var require_client_h1 = __commonJS({
           },
           wasm_on_body: (p, at2, len) => {
             assert2(currentParser.ptr === p);
-            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
-            return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
+            const start2 = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start2, len)) || 0;
           },
           wasm_on_message_complete: (p) => {
             assert2(currentParser.ptr === p);
@@ -9286,8 +9286,8 @@ var require_retry_handler = __commonJS({
             this.abort(contentLengthError);
             return false;
           }
-          const { start, size, end = size - 1 } = contentRange;
-          if (this.start !== start || this.end != null && this.end !== end) {
+          const { start: start2, size, end = size - 1 } = contentRange;
+          if (this.start !== start2 || this.end != null && this.end !== end) {
             this.abort(
               new RequestRetryError("Content-Range mismatch", statusCode, {
                 headers,
@@ -9316,13 +9316,13 @@ var require_retry_handler = __commonJS({
               this.abort(contentLengthError);
               return false;
             }
-            const { start, size, end = size - 1 } = range;
+            const { start: start2, size, end = size - 1 } = range;
             assert2(
-              start != null && Number.isFinite(start),
+              start2 != null && Number.isFinite(start2),
               "content-range mismatch"
             );
             assert2(end != null && Number.isFinite(end), "invalid content-length");
-            this.start = start;
+            this.start = start2;
             this.end = end;
           }
           if (this.end == null) {
@@ -9648,9 +9648,9 @@ var require_readable = __commonJS({
       }
       const { _readableState: state } = consume2.stream;
       if (state.bufferIndex) {
-        const start = state.bufferIndex;
+        const start2 = state.bufferIndex;
         const end = state.buffer.length;
-        for (let n = start; n < end; n++) {
+        for (let n = start2; n < end; n++) {
           consumePush(consume2, state.buffer[n]);
         }
       } else {
@@ -9675,8 +9675,8 @@ var require_readable = __commonJS({
       }
       const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length);
       const bufferLength = buffer.length;
-      const start = bufferLength > 2 && buffer[0] === 239 && buffer[1] === 187 && buffer[2] === 191 ? 3 : 0;
-      return buffer.utf8Slice(start, bufferLength);
+      const start2 = bufferLength > 2 && buffer[0] === 239 && buffer[1] === 187 && buffer[2] === 191 ? 3 : 0;
+      return buffer.utf8Slice(start2, bufferLength);
     }
     function chunksConcat(chunks, length) {
       if (chunks.length === 0 || length === 0) {
@@ -18326,19 +18326,19 @@ var require_eventsource_stream = __commonJS({
     var minParserItems = 1024;
     var maxParserItems = 131072;
     var bytesPerParserItem = 128;
-    function isASCIINumberBytes(buffer2, start) {
-      if (start >= buffer2.length) {
+    function isASCIINumberBytes(buffer2, start2) {
+      if (start2 >= buffer2.length) {
         return false;
       }
-      for (let i = start; i < buffer2.length; i++) {
+      for (let i = start2; i < buffer2.length; i++) {
         if (buffer2[i] < 48 || buffer2[i] > 57) {
           return false;
         }
       }
       return true;
     }
-    function isValidLastEventIdBytes(buffer2, start) {
-      for (let i = start; i < buffer2.length; i++) {
+    function isValidLastEventIdBytes(buffer2, start2) {
+      for (let i = start2; i < buffer2.length; i++) {
         if (buffer2[i] === 0) {
           return false;
         }
@@ -18641,9 +18641,9 @@ ${value2}`;
         let length = 0;
         for (let i = this.lineChunkIndex; i <= this.chunkIndex; i++) {
           const chunk = this.chunks[i];
-          const start = i === this.lineChunkIndex ? this.linePos : 0;
+          const start2 = i === this.lineChunkIndex ? this.linePos : 0;
           const end = i === this.chunkIndex ? this.pos : chunk.length;
-          const slice = chunk.subarray(start, end);
+          const slice = chunk.subarray(start2, end);
           length += slice.length;
           chunks.push(slice);
         }
@@ -19662,7 +19662,7 @@ var require_scan = __commonJS({
       const parts = [];
       let str2 = input2;
       let index2 = -1;
-      let start = 0;
+      let start2 = 0;
       let lastIndex = 0;
       let isBrace = false;
       let isBracket = false;
@@ -19745,8 +19745,8 @@ var require_scan = __commonJS({
           tokens.push(token);
           token = { value: "", depth: 0, isGlob: false };
           if (finished === true) continue;
-          if (prev === CHAR_DOT && index2 === start + 1) {
-            start += 2;
+          if (prev === CHAR_DOT && index2 === start2 + 1) {
+            start2 += 2;
             continue;
           }
           lastIndex = index2 + 1;
@@ -19758,7 +19758,7 @@ var require_scan = __commonJS({
             isGlob = token.isGlob = true;
             isExtglob = token.isExtglob = true;
             finished = true;
-            if (code3 === CHAR_EXCLAMATION_MARK && index2 === start) {
+            if (code3 === CHAR_EXCLAMATION_MARK && index2 === start2) {
               negatedExtglob = true;
             }
             if (scanToEnd === true) {
@@ -19819,9 +19819,9 @@ var require_scan = __commonJS({
           }
           break;
         }
-        if (opts.nonegate !== true && code3 === CHAR_EXCLAMATION_MARK && index2 === start) {
+        if (opts.nonegate !== true && code3 === CHAR_EXCLAMATION_MARK && index2 === start2) {
           negated = token.negated = true;
-          start++;
+          start2++;
           continue;
         }
         if (opts.noparen !== true && code3 === CHAR_LEFT_PARENTHESES) {
@@ -19862,10 +19862,10 @@ var require_scan = __commonJS({
       let base = str2;
       let prefix = "";
       let glob = "";
-      if (start > 0) {
-        prefix = str2.slice(0, start);
-        str2 = str2.slice(start);
-        lastIndex -= start;
+      if (start2 > 0) {
+        prefix = str2.slice(0, start2);
+        str2 = str2.slice(start2);
+        lastIndex -= start2;
       }
       if (base && isGlob === true && lastIndex > 0) {
         base = str2.slice(0, lastIndex);
@@ -19890,7 +19890,7 @@ var require_scan = __commonJS({
       const state = {
         prefix,
         input: input2,
-        start,
+        start: start2,
         base,
         glob,
         isBrace,
@@ -19911,11 +19911,11 @@ var require_scan = __commonJS({
       if (opts.parts === true || opts.tokens === true) {
         let prevIndex;
         for (let idx = 0; idx < slashes.length; idx++) {
-          const n2 = prevIndex !== void 0 ? prevIndex + 1 : start;
+          const n2 = prevIndex !== void 0 ? prevIndex + 1 : start2;
           const i = slashes[idx];
           const value3 = input2.slice(n2, i);
           if (opts.tokens) {
-            if (idx === 0 && start !== 0) {
+            if (idx === 0 && start2 !== 0) {
               tokens[idx].isPrefix = true;
               tokens[idx].value = prefix;
             } else {
@@ -19924,12 +19924,12 @@ var require_scan = __commonJS({
             depth(tokens[idx]);
             state.maxDepth += tokens[idx].depth;
           }
-          if (i >= start) {
+          if (i >= start2) {
             parts.push(value3);
             prevIndex = i;
           }
         }
-        const n = prevIndex !== void 0 ? prevIndex + 1 : start;
+        const n = prevIndex !== void 0 ? prevIndex + 1 : start2;
         const value2 = input2.slice(n);
         parts.push(value2);
         if (opts.tokens && prevIndex && prevIndex + 1 < input2.length) {
@@ -21238,8 +21238,8 @@ var require_dist = __commonJS({
       }
       return index2;
     }
-    function trailingOWS(header, start, end) {
-      while (end > start) {
+    function trailingOWS(header, start2, end) {
+      while (end > start2) {
         const char = header.charCodeAt(end - 1);
         if (char !== SP && char !== HTAB)
           break;
@@ -22035,20 +22035,20 @@ var require_light = __commonJS({
             return Object.keys(this.instances);
           }
           async clusterKeys() {
-            var cursor, end, found, i, k, keys, len, next, start;
+            var cursor, end, found, i, k, keys, len, next, start2;
             if (this.connection == null) {
               return this.Promise.resolve(this.keys());
             }
             keys = [];
             cursor = null;
-            start = `b_${this.id}-`.length;
+            start2 = `b_${this.id}-`.length;
             end = "_settings".length;
             while (cursor !== 0) {
               [next, found] = await this.connection.__runCommand__(["scan", cursor != null ? cursor : 0, "match", `b_${this.id}-*_settings`, "count", 1e4]);
               cursor = ~~next;
               for (i = 0, len = found.length; i < len; i++) {
                 k = found[i];
-                keys.push(k.slice(start, -end));
+                keys.push(k.slice(start2, -end));
               }
             }
             return keys;
@@ -24352,9 +24352,9 @@ function requireLoader() {
       state.tagMap[handle2] = prefix;
     }
   };
-  function captureSegment(state, start, end, checkJson) {
-    if (start < end) {
-      const _result = state.input.slice(start, end);
+  function captureSegment(state, start2, end, checkJson) {
+    if (start2 < end) {
+      const _result = state.input.slice(start2, end);
       if (checkJson) {
         for (let _position = 0, _length2 = _result.length; _position < _length2; _position += 1) {
           const _character = _result.charCodeAt(_position);
@@ -25785,25 +25785,25 @@ function requireDumper() {
     if (line === "" || line[0] === " ") return line;
     const breakRe = / [^ ]/g;
     let match;
-    let start = 0;
+    let start2 = 0;
     let end;
     let curr = 0;
     let next = 0;
     let result = "";
     while (match = breakRe.exec(line)) {
       next = match.index;
-      if (next - start > width) {
-        end = curr > start ? curr : next;
-        result += "\n" + line.slice(start, end);
-        start = end + 1;
+      if (next - start2 > width) {
+        end = curr > start2 ? curr : next;
+        result += "\n" + line.slice(start2, end);
+        start2 = end + 1;
       }
       curr = next;
     }
     result += "\n";
-    if (line.length - start > width && curr > start) {
-      result += line.slice(start, curr) + "\n" + line.slice(curr + 1);
+    if (line.length - start2 > width && curr > start2) {
+      result += line.slice(start2, curr) + "\n" + line.slice(curr + 1);
     } else {
-      result += line.slice(start);
+      result += line.slice(start2);
     }
     return result.slice(1);
   }
@@ -26866,9 +26866,9 @@ function nullish(input2) {
   return input2 === null || input2 === void 0;
 }
 function cleanRegex(source) {
-  const start = source.startsWith("^") ? 1 : 0;
+  const start2 = source.startsWith("^") ? 1 : 0;
   const end = source.endsWith("$") ? source.length - 1 : source.length;
-  return source.slice(start, end);
+  return source.slice(start2, end);
 }
 function floatSafeRemainder(val, step) {
   const ratio = val / step;
@@ -27339,9 +27339,9 @@ function sizeCaps(defChecks) {
   }
   return caps;
 }
-function attachSchema(issues, start, inst) {
+function attachSchema(issues, start2, inst) {
   var _a3;
-  for (let i = start; i < issues.length; i++) {
+  for (let i = start2; i < issues.length; i++) {
     (_a3 = issues[i]).schema ?? (_a3.schema = inst);
   }
 }
@@ -29526,10 +29526,10 @@ function capSize(inst, size) {
     if (n > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
       for (const [max, ch] of sizeCaps(inst._zod.def.checks)) {
         if (n > max && ch._zod.def.when(payload)) {
-          const start = payload.issues.length;
+          const start2 = payload.issues.length;
           ch._zod.check(payload);
-          payload.issues[start].continue = false;
-          attachSchema(payload.issues, start, inst);
+          payload.issues[start2].continue = false;
+          attachSchema(payload.issues, start2, inst);
           return payload;
         }
       }
@@ -46612,14 +46612,14 @@ var VFileMessage = class extends Error {
         options.place = parent.position;
       }
     }
-    const start = options.place && "start" in options.place ? options.place.start : options.place;
+    const start2 = options.place && "start" in options.place ? options.place.start : options.place;
     this.ancestors = options.ancestors || void 0;
     this.cause = options.cause || void 0;
-    this.column = start ? start.column : void 0;
+    this.column = start2 ? start2.column : void 0;
     this.fatal = void 0;
     this.file = "";
     this.message = reason;
-    this.line = start ? start.line : void 0;
+    this.line = start2 ? start2.line : void 0;
     this.name = stringifyPosition(options.place) || "1:1";
     this.place = options.place || void 0;
     this.reason = this.message;
@@ -49922,28 +49922,28 @@ function decodeNamedCharacterReference(value2) {
 }
 
 // node_modules/micromark-util-chunked/index.js
-function splice(list4, start, remove, items) {
+function splice(list4, start2, remove, items) {
   const end = list4.length;
   let chunkStart = 0;
   let parameters;
-  if (start < 0) {
-    start = -start > end ? 0 : end + start;
+  if (start2 < 0) {
+    start2 = -start2 > end ? 0 : end + start2;
   } else {
-    start = start > end ? end : start;
+    start2 = start2 > end ? end : start2;
   }
   remove = remove > 0 ? remove : 0;
   if (items.length < 1e4) {
     parameters = Array.from(items);
-    parameters.unshift(start, remove);
+    parameters.unshift(start2, remove);
     list4.splice(...parameters);
   } else {
-    if (remove) list4.splice(start, remove);
+    if (remove) list4.splice(start2, remove);
     while (chunkStart < items.length) {
       parameters = items.slice(chunkStart, chunkStart + 1e4);
-      parameters.unshift(start, 0);
+      parameters.unshift(start2, 0);
       list4.splice(...parameters);
       chunkStart += 1e4;
-      start += 1e4;
+      start2 += 1e4;
     }
   }
 }
@@ -50054,8 +50054,8 @@ function regexCheck(regex2) {
 function factorySpace(effects, ok3, type2, max) {
   const limit = max ? max - 1 : Infinity;
   let size = 0;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     if (markdownSpace(code3)) {
       effects.enter(type2);
       return prefix(code3);
@@ -50073,8 +50073,8 @@ function factorySpace(effects, ok3, type2, max) {
 }
 function factorySpaceMinMax(effects, ok3, nok, type2, min, max) {
   let size = 0;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     if (max > 0 && markdownSpace(code3)) {
       effects.enter(type2);
       return prefix(code3);
@@ -50257,8 +50257,8 @@ function initializeDocument(effects) {
   let childFlow;
   let childToken;
   let lineStartOffset;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     if (continued < stack.length) {
       const item = stack[continued];
       self2.containerState = item[1];
@@ -50296,7 +50296,7 @@ function initializeDocument(effects) {
       editMap.consume(self2.events);
       return checkNewContainers(code3);
     }
-    return start(code3);
+    return start2(code3);
   }
   function checkNewContainers(code3) {
     if (continued === stack.length) {
@@ -50361,7 +50361,7 @@ function initializeDocument(effects) {
       writeToChild(effects.exit("chunkFlow"));
       continued = 0;
       self2.interrupt = void 0;
-      return start;
+      return start2;
     }
     effects.consume(code3);
     return flowContinue;
@@ -50480,17 +50480,17 @@ function resolveAllAttention(events, context) {
             continue;
           }
           const use = events[open3][1].end.offset - events[open3][1].start.offset > 1 && events[index2][1].end.offset - events[index2][1].start.offset > 1 ? 2 : 1;
-          const start = {
+          const start2 = {
             ...events[open3][1].end
           };
           const end = {
             ...events[index2][1].start
           };
-          movePoint(start, -use);
+          movePoint(start2, -use);
           movePoint(end, use);
           const openingSequence = {
             type: use > 1 ? "strongSequence" : "emphasisSequence",
-            start,
+            start: start2,
             end: {
               ...events[open3][1].end
             }
@@ -50558,8 +50558,8 @@ function tokenizeAttention(effects, ok3) {
   const previous3 = this.previous;
   const before = classifyCharacter(previous3);
   let marker;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     marker = code3;
     effects.enter("attentionSequence");
     return inside2(code3);
@@ -50591,8 +50591,8 @@ var autolink = {
 };
 function tokenizeAutolink(effects, ok3, nok) {
   let size = 0;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("autolink");
     effects.enter("autolinkMarker");
     effects.consume(code3);
@@ -50691,8 +50691,8 @@ var blankLine = {
   tokenize: tokenizeBlankLine
 };
 function tokenizeBlankLine(effects, ok3, nok) {
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     return markdownSpace(code3) ? factorySpace(effects, after, "linePrefix")(code3) : after(code3);
   }
   function after(code3) {
@@ -50711,8 +50711,8 @@ var blockQuote = {
 };
 function tokenizeBlockQuoteStart(effects, ok3, nok) {
   const self2 = this;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     if (code3 === 62) {
       const state = self2.containerState;
       if (!state.open) {
@@ -50764,8 +50764,8 @@ var characterEscape = {
   tokenize: tokenizeCharacterEscape
 };
 function tokenizeCharacterEscape(effects, ok3, nok) {
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("characterEscape");
     effects.enter("escapeMarker");
     effects.consume(code3);
@@ -50794,8 +50794,8 @@ function tokenizeCharacterReference(effects, ok3, nok) {
   let size = 0;
   let max;
   let test;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("characterReference");
     effects.enter("characterReferenceMarker");
     effects.consume(code3);
@@ -50856,8 +50856,8 @@ var nonLazyContinuation = {
 };
 function tokenizeNonLazyContinuation(effects, ok3, nok) {
   const self2 = this;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     if (code3 === null) {
       return nok(code3);
     }
@@ -50886,8 +50886,8 @@ function tokenizeCodeFenced(effects, ok3, nok) {
   let initialPrefix = 0;
   let sizeOpen = 0;
   let marker;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     return beforeSequenceOpen(code3);
   }
   function beforeSequenceOpen(code3) {
@@ -50999,9 +50999,9 @@ function tokenizeCodeFenced(effects, ok3, nok) {
       effects2.enter("lineEnding");
       effects2.consume(code3);
       effects2.exit("lineEnding");
-      return start2;
+      return start3;
     }
-    function start2(code3) {
+    function start3(code3) {
       effects2.enter("codeFencedFence");
       return markdownSpace(code3) ? factorySpace(effects2, beforeSequenceClose, "linePrefix", self2.parser.constructs.disable.null.includes("codeIndented") ? void 0 : 4)(code3) : beforeSequenceClose(code3);
     }
@@ -51044,8 +51044,8 @@ var furtherStart = {
   tokenize: tokenizeFurtherStart
 };
 function tokenizeCodeIndented(effects, ok3, nok) {
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("codeIndented");
     return factorySpaceMinMax(effects, atBreak, nok, "linePrefix", 4, 4)(code3);
   }
@@ -51144,8 +51144,8 @@ function tokenizeCodeText(effects, ok3, nok) {
   let sizeOpen = 0;
   let size;
   let token;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("codeText");
     effects.enter("codeTextSequence");
     return sequenceOpen(code3);
@@ -51264,15 +51264,15 @@ var SpliceBuffer = class {
    * @returns {Array<T>}
    *   Array of items.
    */
-  slice(start, end) {
+  slice(start2, end) {
     const stop = end === null || end === void 0 ? Number.POSITIVE_INFINITY : end;
     if (stop < this.left.length) {
-      return this.left.slice(start, stop);
+      return this.left.slice(start2, stop);
     }
-    if (start > this.left.length) {
-      return this.right.slice(this.right.length - stop + this.left.length, this.right.length - start + this.left.length).reverse();
+    if (start2 > this.left.length) {
+      return this.right.slice(this.right.length - stop + this.left.length, this.right.length - start2 + this.left.length).reverse();
     }
-    return this.left.slice(start).concat(this.right.slice(this.right.length - stop + this.left.length).reverse());
+    return this.left.slice(start2).concat(this.right.slice(this.right.length - stop + this.left.length).reverse());
   }
   /**
    * Mimics the behavior of Array.prototype.splice() except for the change of
@@ -51294,9 +51294,9 @@ var SpliceBuffer = class {
    * @return {Array<T>}
    *   Any removed items.
    */
-  splice(start, deleteCount, items) {
+  splice(start2, deleteCount, items) {
     const count = deleteCount || 0;
-    this.setCursor(Math.trunc(start));
+    this.setCursor(Math.trunc(start2));
     const removed = this.right.splice(this.right.length - count, Number.POSITIVE_INFINITY);
     if (items) chunkedPush(this.left, items);
     return removed.reverse();
@@ -51492,8 +51492,8 @@ function subcontent(events, eventIndex) {
   let index2 = -1;
   let current = token;
   let adjust = 0;
-  let start = 0;
-  const breaks = [start];
+  let start2 = 0;
+  const breaks = [start2];
   while (current) {
     while (events.get(++startPosition)[1] !== current) {
     }
@@ -51523,8 +51523,8 @@ function subcontent(events, eventIndex) {
       // Find a void token that includes a break.
       childEvents[index2][0] === "exit" && childEvents[index2 - 1][0] === "enter" && childEvents[index2][1].type === childEvents[index2 - 1][1].type && childEvents[index2][1].start.line !== childEvents[index2][1].end.line
     ) {
-      start = index2 + 1;
-      breaks.push(start);
+      start2 = index2 + 1;
+      breaks.push(start2);
       current._tokenizer = void 0;
       current.previous = void 0;
       current = current.next;
@@ -51540,9 +51540,9 @@ function subcontent(events, eventIndex) {
   index2 = breaks.length;
   while (index2--) {
     const slice = childEvents.slice(breaks[index2], breaks[index2 + 1]);
-    const start2 = startPositions.pop();
-    jumps.push([start2, start2 + slice.length - 1]);
-    events.splice(start2, 2, slice);
+    const start3 = startPositions.pop();
+    jumps.push([start3, start3 + slice.length - 1]);
+    events.splice(start3, 2, slice);
   }
   jumps.reverse();
   index2 = -1;
@@ -51628,8 +51628,8 @@ function tokenizeContinuation(effects, ok3, nok) {
 function factoryDestination(effects, ok3, nok, type2, literalType, literalMarkerType, rawType, stringType, max) {
   const limit = max || Number.POSITIVE_INFINITY;
   let balance = 0;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     if (code3 === 60) {
       effects.enter(type2);
       effects.enter(literalType);
@@ -51721,8 +51721,8 @@ function factoryLabel(effects, ok3, nok, type2, markerType, stringType) {
   const self2 = this;
   let size = 0;
   let seen;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter(type2);
     effects.enter(markerType);
     effects.consume(code3);
@@ -51780,8 +51780,8 @@ function factoryLabel(effects, ok3, nok, type2, markerType, stringType) {
 // node_modules/micromark-factory-title/index.js
 function factoryTitle(effects, ok3, nok, type2, markerType, stringType) {
   let marker;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     if (code3 === 34 || code3 === 39 || code3 === 40) {
       effects.enter(type2);
       effects.enter(markerType);
@@ -51842,17 +51842,17 @@ function factoryTitle(effects, ok3, nok, type2, markerType, stringType) {
 // node_modules/micromark-factory-whitespace/index.js
 function factoryWhitespace(effects, ok3) {
   let seen;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     if (markdownLineEnding(code3)) {
       effects.enter("lineEnding");
       effects.consume(code3);
       effects.exit("lineEnding");
       seen = true;
-      return start;
+      return start2;
     }
     if (markdownSpace(code3)) {
-      return factorySpace(effects, start, seen ? "linePrefix" : "lineSuffix")(code3);
+      return factorySpace(effects, start2, seen ? "linePrefix" : "lineSuffix")(code3);
     }
     return ok3(code3);
   }
@@ -51870,8 +51870,8 @@ var titleBefore = {
 function tokenizeDefinition(effects, ok3, nok) {
   const self2 = this;
   let identifier;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("definition");
     return before(code3);
   }
@@ -51950,8 +51950,8 @@ var hardBreakEscape = {
   tokenize: tokenizeHardBreakEscape
 };
 function tokenizeHardBreakEscape(effects, ok3, nok) {
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("hardBreakEscape");
     effects.consume(code3);
     return after;
@@ -52001,8 +52001,8 @@ function resolveHeadingAtx(events, context) {
 }
 function tokenizeHeadingAtx(effects, ok3, nok) {
   let size = 0;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("atxHeading");
     return before(code3);
   }
@@ -52153,8 +52153,8 @@ function tokenizeHtmlFlow(effects, ok3, nok) {
   let buffer;
   let index2;
   let markerB;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     return before(code3);
   }
   function before(code3) {
@@ -52471,8 +52471,8 @@ function tokenizeHtmlFlow(effects, ok3, nok) {
   }
 }
 function tokenizeBlankLineBefore(effects, ok3, nok) {
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("lineEnding");
     effects.consume(code3);
     effects.exit("lineEnding");
@@ -52490,8 +52490,8 @@ function tokenizeHtmlText(effects, ok3, nok) {
   let marker;
   let index2;
   let returnState;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("htmlText");
     effects.enter("htmlTextData");
     effects.consume(code3);
@@ -52894,8 +52894,8 @@ function tokenizeLabelEnd(effects, ok3, nok) {
     }
     labelStart = labelStarts[labelStarts.length - 1];
   }
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     if (!labelStart) {
       return nok(code3);
     }
@@ -53021,8 +53021,8 @@ var labelStartImage = {
 function tokenizeLabelStartImage(effects, ok3, nok) {
   const self2 = this;
   let labelImage;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("labelImage");
     effects.enter("labelImageMarker");
     effects.consume(code3);
@@ -53058,8 +53058,8 @@ var labelStartLink = {
 function tokenizeLabelStartLink(effects, ok3, nok) {
   const self2 = this;
   let labelLink;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("labelLink");
     effects.enter("labelMarker");
     effects.consume(code3);
@@ -53083,8 +53083,8 @@ var lineEnding = {
   tokenize: tokenizeLineEnding
 };
 function tokenizeLineEnding(effects, ok3) {
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("lineEnding");
     effects.consume(code3);
     effects.exit("lineEnding");
@@ -53100,8 +53100,8 @@ var thematicBreak = {
 function tokenizeThematicBreak(effects, ok3, nok) {
   let size = 0;
   let marker;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("thematicBreak");
     return before(code3);
   }
@@ -53153,8 +53153,8 @@ function tokenizeListStart(effects, ok3, nok) {
   const tail = self2.events[self2.events.length - 1];
   let initialSize = tail && tail[1].type === "linePrefix" ? tail[2].sliceSerialize(tail[1], true).length : 0;
   let size = 0;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     const kind = self2.containerState.type || (code3 === 42 || code3 === 43 || code3 === 45 ? "listUnordered" : "listOrdered");
     if (kind === "listUnordered" ? !self2.containerState.marker || code3 === self2.containerState.marker : asciiDigit(code3)) {
       if (!self2.containerState.type) {
@@ -53317,8 +53317,8 @@ function resolveToSetextUnderline(events, context) {
 function tokenizeSetextUnderline(effects, ok3, nok) {
   const self2 = this;
   let marker;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     let index2 = self2.events.length;
     let paragraph2;
     while (index2--) {
@@ -53407,9 +53407,9 @@ function initializeFactory(field) {
   function initializeText(effects) {
     const self2 = this;
     const constructs2 = this.parser.constructs[field];
-    const text5 = effects.attempt(constructs2, start, notText);
-    return start;
-    function start(code3) {
+    const text5 = effects.attempt(constructs2, start2, notText);
+    return start2;
+    function start2(code3) {
       return atBreak(code3) ? text5(code3) : notText(code3);
     }
     function notText(code3) {
@@ -53644,7 +53644,7 @@ function createTokenizer(parser, initialize, from) {
     previous: null,
     sliceSerialize,
     sliceStream,
-    write
+    write: write2
   };
   let state = initialize.tokenize.call(context, effects);
   let expectedCode;
@@ -53652,7 +53652,7 @@ function createTokenizer(parser, initialize, from) {
     resolveAllConstructs.push(initialize);
   }
   return context;
-  function write(slice) {
+  function write2(slice) {
     chunks = push(chunks, slice);
     main();
     if (chunks[chunks.length - 1] !== null) {
@@ -53772,8 +53772,8 @@ function createTokenizer(parser, initialize, from) {
         ])
       ) : handleMapOfConstructs(constructs2);
       function handleMapOfConstructs(map5) {
-        return start;
-        function start(code3) {
+        return start2;
+        function start2(code3) {
           const left = code3 !== null && map5[code3];
           const all2 = code3 !== null && map5.null;
           const list4 = [
@@ -53794,8 +53794,8 @@ function createTokenizer(parser, initialize, from) {
         return handleConstruct(list4[constructIndex]);
       }
       function handleConstruct(construct) {
-        return start;
-        function start(code3) {
+        return start2;
+        function start2(code3) {
           info2 = store();
           currentConstruct = construct;
           if (!construct.partial) {
@@ -53974,7 +53974,7 @@ var search = /[\0\t\n\r]/g;
 function preprocess2() {
   let column = 1;
   let buffer = "";
-  let start = true;
+  let start2 = true;
   let atCarriageReturn;
   return preprocessor;
   function preprocessor(value2, encoding, end) {
@@ -53982,11 +53982,11 @@ function preprocess2() {
     const chunks = [];
     let startPosition = 0;
     buffer = "";
-    if (start) {
+    if (start2) {
       if (value2.charCodeAt(0) === 65279) {
         startPosition++;
       }
-      start = void 0;
+      start2 = void 0;
     }
     while (startPosition < value2.length) {
       search.lastIndex = startPosition;
@@ -54262,9 +54262,9 @@ function compiler(options) {
       listeners[index2].call(context, token);
     }
   }
-  function prepareList(events, start) {
+  function prepareList(events, start2) {
     const end = events.length - 1;
-    let index2 = start - 1;
+    let index2 = start2 - 1;
     let containerBalance = -1;
     let listSpread = false;
     let listItem3;
@@ -54352,16 +54352,16 @@ function compiler(options) {
         }
       }
     }
-    const listEvents = events.splice(start);
+    const listEvents = events.splice(start2);
     let insertion = 0;
     index2 = -1;
     while (++index2 < listEvents.length) {
-      while (insertion < insertions.length && insertions[insertion].at === start + index2) {
+      while (insertion < insertions.length && insertions[insertion].at === start2 + index2) {
         events.push(insertions[insertion++].event);
       }
       events.push(listEvents[index2]);
     }
-    events[start][1]._spread = listSpread;
+    events[start2][1]._spread = listSpread;
   }
   function opener2(create2, and) {
     return open3;
@@ -55120,7 +55120,7 @@ function findAndReplace(tree, list4, options) {
     const parent = parents[parents.length - 1];
     const find = pairs2[pairIndex][0];
     const replace2 = pairs2[pairIndex][1];
-    let start = 0;
+    let start2 = 0;
     let change = false;
     let nodes = [];
     find.lastIndex = 0;
@@ -55139,15 +55139,15 @@ function findAndReplace(tree, list4, options) {
       if (value2 === false) {
         find.lastIndex = position2 + 1;
       } else {
-        if (start !== position2) {
-          add({ type: "text", value: node3.value.slice(start, position2) });
+        if (start2 !== position2) {
+          add({ type: "text", value: node3.value.slice(start2, position2) });
         }
         if (Array.isArray(value2)) {
           for (const child of value2) add(child);
         } else if (value2) {
           add(value2);
         }
-        start = position2 + match[0].length;
+        start2 = position2 + match[0].length;
         change = true;
       }
       if (!find.global) {
@@ -55156,8 +55156,8 @@ function findAndReplace(tree, list4, options) {
       match = find.exec(node3.value);
     }
     if (change) {
-      if (start < node3.value.length) {
-        add({ type: "text", value: node3.value.slice(start) });
+      if (start2 < node3.value.length) {
+        add({ type: "text", value: node3.value.slice(start2) });
       }
       parent.children.splice(index2, 1, ...nodes);
     } else {
@@ -56031,14 +56031,14 @@ function htmlKind(value2) {
   }
   if (next === 63) return 3;
   const closing = next === 47;
-  const start = closing ? 2 : 1;
-  let end = start;
+  const start2 = closing ? 2 : 1;
+  let end = start2;
   let code3 = value2.charCodeAt(end);
   if (!asciiAlpha(code3)) return;
   while (code3 === 45 || asciiAlphanumeric(code3)) {
     code3 = value2.charCodeAt(++end);
   }
-  const name = value2.slice(start, end).toLowerCase();
+  const name = value2.slice(start2, end).toLowerCase();
   if (!closing && code3 !== 47 && htmlRawNames.includes(name)) {
     return 1;
   }
@@ -56120,15 +56120,15 @@ function check2(tokens, before, after) {
     if (involved) return { attention: candidates(tokens, involved, runOf), index: index2 };
   }
 }
-function encode3(tokens, start) {
-  const token = tokens[start ? 0 : tokens.length - 1];
+function encode3(tokens, start2) {
+  const token = tokens[start2 ? 0 : tokens.length - 1];
   if (!token || token.attention) return;
-  const character = start ? firstCharacter(token.value) : lastCharacter(token.value);
+  const character = start2 ? firstCharacter(token.value) : lastCharacter(token.value);
   const reference = encodeCharacterReference(
     /** @type {number} */
     character.codePointAt(0)
   );
-  if (start) {
+  if (start2) {
     token.value = reference + token.value.slice(character.length);
   } else {
     let value2 = token.value.slice(0, token.value.length - character.length);
@@ -57217,19 +57217,19 @@ function gfmTableToMarkdown(options) {
     const value2 = handle.inlineCode(node3, parent, state);
     if (!state.stack.includes("tableCell")) return value2;
     const result = [];
-    let start = 0;
+    let start2 = 0;
     let index2 = value2.indexOf("|");
     while (index2 !== -1) {
       let before = index2;
-      while (before > start && value2.charCodeAt(before - 1) === 92) {
+      while (before > start2 && value2.charCodeAt(before - 1) === 92) {
         before--;
       }
-      result.push(value2.slice(start, index2));
+      result.push(value2.slice(start2, index2));
       if ((index2 - before) % 2 === 0) result.push("\\");
-      start = index2;
+      start2 = index2;
       index2 = value2.indexOf("|", index2 + 1);
     }
-    result.push(value2.slice(start));
+    result.push(value2.slice(start2));
     return result.join("");
   }
 }
@@ -57424,8 +57424,8 @@ function tokenizeEmailAutolink(effects, ok3, nok) {
   const self2 = this;
   let dot;
   let data;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     if (!gfmAtext(code3) || !previousEmail.call(self2, self2.previous) || previousUnbalanced(self2.events)) {
       return nok(code3);
     }
@@ -57664,8 +57664,8 @@ function tokenizeTrail(effects, ok3, nok) {
   }
 }
 function tokenizeEmailDomainDotTrail(effects, ok3, nok) {
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.consume(code3);
     return after;
   }
@@ -57751,8 +57751,8 @@ function tokenizePotentialGfmFootnoteCall(effects, ok3, nok) {
       break;
     }
   }
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     if (!labelStart || !labelStart._balanced) {
       return nok(code3);
     }
@@ -57833,8 +57833,8 @@ function tokenizeGfmFootnoteCall(effects, ok3, nok) {
   const defined = self2.parser.gfmFootnotes || (self2.parser.gfmFootnotes = []);
   let size = 0;
   let data;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("gfmFootnoteCall");
     effects.enter("gfmFootnoteCallLabelMarker");
     effects.consume(code3);
@@ -57894,8 +57894,8 @@ function tokenizeDefinitionStart(effects, ok3, nok) {
   let identifier;
   let size = 0;
   let data;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     effects.enter("gfmFootnoteDefinition")._container = true;
     effects.enter("gfmFootnoteDefinitionLabel");
     effects.enter("gfmFootnoteDefinitionLabelMarker");
@@ -58048,8 +58048,8 @@ function gfmStrikethrough(options) {
     const previous3 = this.previous;
     const events = this.events;
     let size = 0;
-    return start;
-    function start(code3) {
+    return start2;
+    function start2(code3) {
       if (previous3 === 126 && events[events.length - 1][1].type !== "characterEscape") {
         return nok(code3);
       }
@@ -58204,8 +58204,8 @@ function tokenizeTable(effects, ok3, nok) {
   let size = 0;
   let sizeB = 0;
   let seen;
-  return start;
-  function start(code3) {
+  return start2;
+  function start2(code3) {
     let index2 = self2.events.length - 1;
     while (index2 > -1) {
       const {
@@ -58541,11 +58541,11 @@ function flushCell(map5, context, range, rowKind, rowEnd, previousCell) {
     };
     map5.add(range[2], 0, [["enter", valueToken, context]]);
     if (rowKind !== 2) {
-      const start = context.events[range[2]];
+      const start2 = context.events[range[2]];
       const end = context.events[range[3]];
-      start[1].end = Object.assign({}, end[1].end);
-      start[1].type = "chunkText";
-      start[1].contentType = "text";
+      start2[1].end = Object.assign({}, end[1].end);
+      start2[1].type = "chunkText";
+      start2[1].contentType = "text";
       if (range[3] > range[2] + 1) {
         const a = range[2] + 1;
         const b = range[3] - range[2] - 1;
@@ -58786,8 +58786,8 @@ function createConstruct(matter2) {
   };
   function tokenizeFrontmatter(effects, ok3, nok) {
     const self2 = this;
-    return start;
-    function start(code3) {
+    return start2;
+    function start2(code3) {
       const position2 = self2.now();
       if (
         // Indent not allowed.
@@ -59093,11 +59093,11 @@ function endsClosed(root2, segment, first, frontMatter) {
     return value2.startsWith("<!--") && /-->[^\n]*$/.test(value2);
   }
   if (last.type !== "code") return true;
-  const start = last.position.start.offset;
+  const start2 = last.position.start.offset;
   const end = last.position.end.offset;
-  const open3 = /^ {0,3}(`{3,}|~{3,})/.exec(segment.slice(start, end));
+  const open3 = /^ {0,3}(`{3,}|~{3,})/.exec(segment.slice(start2, end));
   if (!open3) return true;
-  const lines = segment.slice(start, end).split(/\r?\n/);
+  const lines = segment.slice(start2, end).split(/\r?\n/);
   const close2 = lines.length > 1 ? CLOSING_FENCE.exec(lines[lines.length - 1]) : null;
   return !!close2 && close2[1][0] === open3[1][0] && close2[1].length >= open3[1].length;
 }
@@ -59123,7 +59123,7 @@ function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
   const parser = frontMatter ? processor : withoutFrontMatter;
   if (source.length <= segmentSize) return parser.parse(source);
   const children = [];
-  let start = 0;
+  let start2 = 0;
   let line = 0;
   const take = (root3, from, firstLine) => {
     for (const child of root3.children) {
@@ -59133,15 +59133,15 @@ function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
   };
   for (const m of source.matchAll(HEADING_LINE)) {
     const at2 = m.index;
-    if (at2 - start < segmentSize) continue;
-    const segment = source.slice(start, at2);
-    const root3 = (start === 0 ? parser : processor).parse(segment);
-    if (!endsClosed(root3, segment, start === 0, frontMatter)) break;
-    take(root3, start, line);
+    if (at2 - start2 < segmentSize) continue;
+    const segment = source.slice(start2, at2);
+    const root3 = (start2 === 0 ? parser : processor).parse(segment);
+    if (!endsClosed(root3, segment, start2 === 0, frontMatter)) break;
+    take(root3, start2, line);
     line += countBreaks(segment);
-    start = at2;
+    start2 = at2;
   }
-  take((start === 0 ? parser : processor).parse(source.slice(start)), start, line);
+  take((start2 === 0 ? parser : processor).parse(source.slice(start2)), start2, line);
   const root2 = { type: "root", children };
   root2.position = {
     start: { line: 1, column: 1, offset: 0 },
@@ -59184,29 +59184,29 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
   let line = firstLine - 1;
   for (let pos = from; pos < to; ) {
     line++;
-    const start = pos;
+    const start2 = pos;
     let next = source.indexOf("\n", pos);
     if (next === -1 || next >= to) next = to;
-    const end = next > start && source.charCodeAt(next - 1) === 13 ? next - 1 : next;
+    const end = next > start2 && source.charCodeAt(next - 1) === 13 ? next - 1 : next;
     pos = next + 1;
     if (fence3) {
-      const close2 = at(CLOSING_FENCE2, source, start);
+      const close2 = at(CLOSING_FENCE2, source, start2);
       if (close2 && close2[1][0] === fence3.char && close2[1].length >= fence3.length) {
         fence3 = void 0;
       }
       continue;
     }
-    if (start === from && documentStart) {
-      const head = source.slice(start, start + 3);
+    if (start2 === from && documentStart) {
+      const head = source.slice(start2, start2 + 3);
       if (head === "---" || head === "+++") return void 0;
     }
-    let first = start;
+    let first = start2;
     while (first < end && source.charCodeAt(first) === 32) first++;
     if (first === end) {
       para = false;
       continue;
     }
-    const indent2 = first - start;
+    const indent2 = first - start2;
     let k = 0;
     while (k < stack.length && stack[k] <= indent2) k++;
     const rel = indent2 - (k > 0 ? stack[k - 1] : 0);
@@ -59262,7 +59262,7 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
         if (!box && at(NOT_PLAIN_CONTENT, source, content3)) return void 0;
         stack.length = k;
         events.push(0, box ? content3 : -1, line, k);
-        stack.push(content3 - start);
+        stack.push(content3 - start2);
         para = true;
         continue;
       }
@@ -59751,9 +59751,9 @@ function findCheckpoint(source, path2) {
     });
     return { problems };
   }
-  const start = starts[0];
+  const start2 = starts[0];
   const end = ends[0];
-  const innerStart = start.position.end.offset;
+  const innerStart = start2.position.end.offset;
   const innerEnd = end.position.start.offset;
   if (innerEnd < innerStart) {
     problems.push({
@@ -60081,10 +60081,10 @@ var ATTEMPTS_START = "<!-- coder-loop:attempts -->";
 var ATTEMPTS_END = "<!-- /coder-loop:attempts -->";
 function updateMarker(body, marker) {
   let text5 = body;
-  const start = text5.indexOf(PREFIX);
-  const end = start === -1 ? -1 : text5.indexOf(SUFFIX, start + PREFIX.length);
-  text5 = start === -1 || end === -1 ? `${renderMarker(marker)}
-${text5}` : text5.slice(0, start) + renderMarker(marker) + text5.slice(end + SUFFIX.length);
+  const start2 = text5.indexOf(PREFIX);
+  const end = start2 === -1 ? -1 : text5.indexOf(SUFFIX, start2 + PREFIX.length);
+  text5 = start2 === -1 || end === -1 ? `${renderMarker(marker)}
+${text5}` : text5.slice(0, start2) + renderMarker(marker) + text5.slice(end + SUFFIX.length);
   const block = renderAttempts(marker.attempts ?? []);
   const a = text5.indexOf(ATTEMPTS_START);
   const b = text5.indexOf(ATTEMPTS_END);
@@ -60107,12 +60107,12 @@ function renderAttempts(attempts) {
 }
 function readMarker(text5) {
   if (!text5) return void 0;
-  const start = text5.indexOf(PREFIX);
-  if (start === -1) return void 0;
-  const end = text5.indexOf(SUFFIX, start + PREFIX.length);
+  const start2 = text5.indexOf(PREFIX);
+  if (start2 === -1) return void 0;
+  const end = text5.indexOf(SUFFIX, start2 + PREFIX.length);
   if (end === -1) return void 0;
   try {
-    const value2 = JSON.parse(text5.slice(start + PREFIX.length, end));
+    const value2 = JSON.parse(text5.slice(start2 + PREFIX.length, end));
     if (value2.mode !== "plan" && value2.mode !== "quick" || typeof value2.issue !== "number") {
       return void 0;
     }
@@ -60166,13 +60166,13 @@ function encodeRecord(marker, head) {
 }
 function decodeRecord(text5, head) {
   if (!text5) return void 0;
-  const start = text5.lastIndexOf(OPEN);
-  if (start === -1) return void 0;
-  const end = text5.indexOf(CLOSE, start + OPEN.length);
+  const start2 = text5.lastIndexOf(OPEN);
+  if (start2 === -1) return void 0;
+  const end = text5.indexOf(CLOSE, start2 + OPEN.length);
   if (end === -1) return void 0;
   let value2;
   try {
-    value2 = JSON.parse(text5.slice(start + OPEN.length, end));
+    value2 = JSON.parse(text5.slice(start2 + OPEN.length, end));
   } catch {
     return void 0;
   }
@@ -60190,8 +60190,8 @@ ${encodeRecord(marker, head)}`;
 }
 function withoutRecord(text5) {
   const body = text5 ?? "";
-  const start = body.lastIndexOf(OPEN);
-  return (start === -1 ? body : body.slice(0, start)).trimEnd();
+  const start2 = body.lastIndexOf(OPEN);
+  return (start2 === -1 ? body : body.slice(0, start2)).trimEnd();
 }
 function pick4(m) {
   return {
@@ -60221,90 +60221,6 @@ function pick4(m) {
 }
 function modeOfBranch(branch2) {
   return branch2.startsWith("coder/quick/") ? "quick" : "plan";
-}
-
-// src/core/loop/start.ts
-function markInProgress(config2, plan, context, who, now) {
-  const phase = context.current;
-  const checklist = plan.files.get(PLAN_FILES.checklist);
-  const marked = markPhase(checklist, phase, "doing", ["todo"]).source;
-  const log = appendLogEntry(plan.files.get(PLAN_FILES.masterLog), {
-    timestamp: now,
-    event: "Coder started",
-    plan: plan.name,
-    phase: { number: phase.number, name: phase.name },
-    actor: who.actor,
-    links: [{ label: `#${who.issue}`, url: who.issueUrl }]
-  });
-  const at2 = (file2) => planPath(config2.plansDir, plan.name, file2);
-  const changes = [];
-  if (marked !== checklist) changes.push({ path: at2(PLAN_FILES.checklist), content: marked });
-  changes.push({ path: at2(PLAN_FILES.masterLog), content: log });
-  const marker = {
-    mode: "plan",
-    plan: plan.name,
-    phase: phase.number,
-    issue: who.issue,
-    ...who.comment !== void 0 ? { comment: who.comment } : {}
-  };
-  const title = phaseTitle(phase);
-  return {
-    phase,
-    branch: phaseBranch(plan.name, phase.number),
-    marker,
-    changes,
-    message: `coder-loop: ${plan.name} ${title} \u2014 Coder started
-
-Mark the phase's tasks [~] and log "Coder started" (#${who.issue}).
-
-${renderMarker(marker)}
-`
-  };
-}
-function phaseTitle(phase) {
-  return `Phase ${phase.number}${phase.name ? ` \u2014 ${phase.name}` : ""}`;
-}
-function phasePullRequest(config2, plan, context, start, repoUrl) {
-  const { phase, branch: branch2 } = start;
-  const at2 = (file2) => planPath(config2.plansDir, plan.name, file2);
-  const link3 = (file2) => `[${oneLine(file2)}](${repoUrl}/blob/${encodePath(branch2)}/${encodePath(at2(file2))})`;
-  const lines = [
-    renderMarker(start.marker),
-    // Plan, phase and task text come from the default branch, written by people with write
-    // access: shown as the markdown they are. Untrusted text (comments, titles) is escaped.
-    `Phase ${phase.number} of plan ${codeSpan(plan.name)}${phase.name ? `: ${oneLine(phase.name)}` : ""}.`,
-    "",
-    `Refs #${start.marker.issue}`,
-    "",
-    "### Tasks",
-    ""
-  ];
-  for (const task of phase.tasks) {
-    const box = task.state === "done" ? "[x]" : "[~]";
-    lines.push(`${"  ".repeat(task.depth)}- ${box} ${oneLine(task.text)}`);
-  }
-  lines.push("", "### Task plan", "");
-  if (context.taskPlan) {
-    lines.push(`From ${link3(context.taskPlan)}:`, "");
-    const text5 = plan.files.get(context.taskPlan) ?? "";
-    lines.push(
-      ...text5.slice(0, 2e4).split(/\r?\n/).map((l) => `> ${l}`)
-    );
-  }
-  lines.push("", "### Guidance", "");
-  if (context.codemap) lines.push(`- Codemap: ${link3(context.codemap)}`);
-  for (const r of context.requirements) lines.push(`- Requirements: ${link3(r)}`);
-  lines.push(
-    `- Context: ${link3(PLAN_FILES.context)}`,
-    `- Checklist: ${link3(PLAN_FILES.checklist)}`
-  );
-  lines.push(
-    "",
-    "### How this pull request moves",
-    "",
-    `Push the implementation to ${codeSpan(branch2)}, test first. CI on this pull request is the verification gate (up to ${config2.maxRetries} failed attempts before escalation); an approving review marks the tasks \`[x]\`, writes the phase report and updates the context and the master log. The \`coder-loop\` check shows where the phase stands.`
-  );
-  return { title: `[coder] ${plan.name}: ${phaseTitle(phase)}`, body: lines.join("\n") };
 }
 
 // src/core/loop/replies.ts
@@ -60397,6 +60313,8 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
   released: (branch2, pr) => `Released: ${pr ? `pull request #${pr.number} closed and ` : ""}branch ${codeSpan(branch2)} deleted. The phase is free again; nothing on the default branch changed.`,
   nothingToRelease: () => "There is no coder-loop lock for this issue to release.",
   failed: (command, message) => `${codeSpan(command)} could not finish: ${escapeMarkdown(message)}. Every step the loop takes is safe to repeat: run the command again; if a branch was left without its pull request, ${codeSpan("/coder release")} frees it.`,
+  /** The quick label's start that could not finish. */
+  labelFailed: (label, message) => `Quick mode for the ${codeSpan(label)} label could not finish: ${escapeMarkdown(message)}. Every step the loop takes is safe to repeat: remove the label and add it again; if a branch was left without its pull request, ${codeSpan("/coder release")} frees it.`,
   /** A webhook the loop could not finish handling (GitHub failed or did not answer). */
   eventFailed: (what2, pr, message) => `The loop could not finish handling ${what2} on pull request #${pr}: ${escapeMarkdown(message)}. Nothing was left half-done; ${codeSpan("/coder retry")} evaluates the pull request again.`,
   noLoopPullRequest: () => "There is no open coder-loop pull request for this issue.",
@@ -60437,6 +60355,429 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
   notEscalated: (pr) => `Pull request #${pr} is not escalated; nothing to resume.`,
   resumed: (pr) => `Resumed pull request #${pr}: the escalation is cleared, the attempt count starts again, and the gate is evaluated now.`
 };
+
+// src/core/loop/choose.ts
+function choosePlan(plansDir, plans, requested) {
+  let plan;
+  if (requested !== void 0) {
+    if (!plans.includes(requested))
+      return { reply: reply.noSuchPlan(requested, plans), outcome: { state: "no-plan" } };
+    plan = requested;
+  } else {
+    if (plans.length === 0)
+      return { reply: reply.noPlans(plansDir), outcome: { state: "no-plan" } };
+    if (plans.length > 1)
+      return { reply: reply.choosePlan(plans), outcome: { state: "choose-plan" } };
+    plan = plans[0];
+  }
+  const other = slugConflicts(plans).get(plan);
+  if (other !== void 0)
+    return {
+      reply: reply.slugConflict(plan, other, phaseBranch(plan, 1).replace(/\/phase-1$/, "/\u2026")),
+      outcome: { state: "plan-required", node: "ValidateContext", mode: "plan", plan }
+    };
+  return { plan };
+}
+function phaseToStart(plan, context) {
+  if (!context.valid)
+    return {
+      reply: reply.planRequired(plan, context.problems),
+      outcome: { state: "plan-required", node: "ValidateContext", mode: "plan", plan }
+    };
+  if (!context.current)
+    return {
+      reply: reply.planComplete(plan),
+      outcome: { state: "plan-complete", node: "End", mode: "plan", plan }
+    };
+  return { context: { ...context, current: context.current } };
+}
+function afterLock(lock) {
+  if (lock.acquired) return "take";
+  if (lock.via === "label") return "done";
+  const ours = lock.comment !== void 0 && lock.holder === lock.comment;
+  if (!ours) return "locked";
+  return lock.pr ? "done" : "finish";
+}
+function releaseTarget(issue4, branch2, marker) {
+  if (branch2 === quickBranch(issue4)) return "release";
+  if (marker === "unread") return "read-commit";
+  return marker?.issue === issue4 ? "release" : "keep";
+}
+
+// src/core/agent/payload.ts
+var AGENT_EVENT_TYPE = "coder-loop-agent";
+var AGENT_NODES = ["tdd", "debug-fix", "review-fix"];
+function branchProblem(name) {
+  if (!name.startsWith("coder/")) return "must be a coder/ branch";
+  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) return "holds a character git refuses";
+  if (name.includes("..") || name.includes("//") || name.includes("@{"))
+    return 'holds "..", "//" or "@{"';
+  if (/(^|\/)\.|\/$|\.lock(\/|$)|\.$/.test(name)) return "is not a valid ref name";
+  return void 0;
+}
+var branch = external_exports.string().max(255).superRefine((name, ctx) => {
+  const problem = branchProblem(name);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+var AgentPayloadSchema = external_exports.strictObject({
+  node: external_exports.enum(AGENT_NODES),
+  repository: external_exports.string().max(140).regex(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, 'must be "owner/name"'),
+  branch,
+  headSha: external_exports.string().regex(/^[0-9a-f]{40}$/, "must be a full commit sha (40 hex digits)"),
+  pullRequest: external_exports.number().int().positive(),
+  issue: external_exports.number().int().positive(),
+  /** Null in quick mode. */
+  plan: external_exports.string().nullable().superRefine((name, ctx) => {
+    const problem = name === null ? void 0 : checkPlanName(name);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  }),
+  /** Null in quick mode. */
+  phase: external_exports.number().int().min(0).nullable(),
+  attempt: external_exports.number().int().min(1).max(100),
+  agent: AgentConfigSchema.pick({ command: true, timeoutMinutes: true, env: true }).required()
+});
+function buildAgentPayload(handOff2) {
+  return AgentPayloadSchema.parse({
+    node: handOff2.node,
+    repository: `${handOff2.repo.owner}/${handOff2.repo.repo}`,
+    branch: handOff2.branch,
+    headSha: handOff2.headSha,
+    pullRequest: handOff2.pullRequest,
+    issue: handOff2.issue,
+    plan: handOff2.plan?.name ?? null,
+    phase: handOff2.plan?.phase ?? null,
+    attempt: handOff2.attempt,
+    agent: {
+      command: handOff2.agent.command,
+      timeoutMinutes: handOff2.agent.timeoutMinutes,
+      env: handOff2.agent.env
+    }
+  });
+}
+function parseAgentPayload(data) {
+  const result = AgentPayloadSchema.safeParse(data);
+  if (result.success) return { payload: result.data, problems: [] };
+  return {
+    problems: result.error.issues.map((issue4) => {
+      const where = issue4.path.length ? `\`${issue4.path.join(".")}\`` : "The payload";
+      return issue4.code === "unrecognized_keys" ? `${where} has unknown key(s) ${issue4.keys.map((k) => `\`${k}\``).join(", ")}` : `${where}: ${issue4.message}`;
+    })
+  };
+}
+
+// src/core/loop/handoff.ts
+function agentHandOff(config2, at2) {
+  if (!config2.agent) return void 0;
+  const { marker } = at2;
+  return buildAgentPayload({
+    node: at2.node,
+    repo: at2.repo,
+    branch: at2.branch,
+    headSha: at2.headSha,
+    pullRequest: at2.pullRequest,
+    issue: marker.issue,
+    ...marker.mode === "plan" && marker.plan && marker.phase ? { plan: { name: marker.plan, phase: marker.phase } } : {},
+    attempt: at2.attempt,
+    agent: config2.agent
+  });
+}
+var WHAT = {
+  tdd: "writes a failing test, then the code",
+  "debug-fix": "fixes the failing checks",
+  "review-fix": "answers the review"
+};
+function agentWorking(payload, repoUrl) {
+  const runs = `${repoUrl}/actions?query=${encodeURIComponent("event:repository_dispatch")}`;
+  return `Agent working (attempt ${payload.attempt}): the coding agent ${WHAT[payload.node]} and pushes one commit; CI runs on it. [Workflow runs](${runs}).`;
+}
+function withAgent(view, payload, repoUrl) {
+  return payload ? { ...view, next: agentWorking(payload, repoUrl) } : view;
+}
+function reviewRound(marker, head, config2) {
+  const rounds = marker.reviewRounds ?? [];
+  const repeat = rounds.includes(head);
+  const round = repeat ? rounds.indexOf(head) + 1 : rounds.length + 1;
+  const max = config2.agent?.maxReviewRounds ?? Infinity;
+  return { round, repeat, exhausted: round > max };
+}
+
+// src/core/loop/start.ts
+function markInProgress(config2, plan, context, who, now) {
+  const phase = context.current;
+  const checklist = plan.files.get(PLAN_FILES.checklist);
+  const marked = markPhase(checklist, phase, "doing", ["todo"]).source;
+  const log = appendLogEntry(plan.files.get(PLAN_FILES.masterLog), {
+    timestamp: now,
+    event: "Coder started",
+    plan: plan.name,
+    phase: { number: phase.number, name: phase.name },
+    actor: who.actor,
+    links: [{ label: `#${who.issue}`, url: who.issueUrl }]
+  });
+  const at2 = (file2) => planPath(config2.plansDir, plan.name, file2);
+  const changes = [];
+  if (marked !== checklist) changes.push({ path: at2(PLAN_FILES.checklist), content: marked });
+  changes.push({ path: at2(PLAN_FILES.masterLog), content: log });
+  const marker = {
+    mode: "plan",
+    plan: plan.name,
+    phase: phase.number,
+    issue: who.issue,
+    ...who.comment !== void 0 ? { comment: who.comment } : {}
+  };
+  const title = phaseTitle(phase);
+  return {
+    phase,
+    branch: phaseBranch(plan.name, phase.number),
+    marker,
+    changes,
+    message: `coder-loop: ${plan.name} ${title} \u2014 Coder started
+
+Mark the phase's tasks [~] and log "Coder started" (#${who.issue}).
+
+${renderMarker(marker)}
+`
+  };
+}
+function phaseTitle(phase) {
+  return `Phase ${phase.number}${phase.name ? ` \u2014 ${phase.name}` : ""}`;
+}
+function phasePullRequest(config2, plan, context, start2, repoUrl) {
+  const { phase, branch: branch2 } = start2;
+  const at2 = (file2) => planPath(config2.plansDir, plan.name, file2);
+  const link3 = (file2) => `[${oneLine(file2)}](${repoUrl}/blob/${encodePath(branch2)}/${encodePath(at2(file2))})`;
+  const lines = [
+    renderMarker(start2.marker),
+    // Plan, phase and task text come from the default branch, written by people with write
+    // access: shown as the markdown they are. Untrusted text (comments, titles) is escaped.
+    `Phase ${phase.number} of plan ${codeSpan(plan.name)}${phase.name ? `: ${oneLine(phase.name)}` : ""}.`,
+    "",
+    `Refs #${start2.marker.issue}`,
+    "",
+    "### Tasks",
+    ""
+  ];
+  for (const task of phase.tasks) {
+    const box = task.state === "done" ? "[x]" : "[~]";
+    lines.push(`${"  ".repeat(task.depth)}- ${box} ${oneLine(task.text)}`);
+  }
+  lines.push("", "### Task plan", "");
+  if (context.taskPlan) {
+    lines.push(`From ${link3(context.taskPlan)}:`, "");
+    const text5 = plan.files.get(context.taskPlan) ?? "";
+    lines.push(
+      ...text5.slice(0, 2e4).split(/\r?\n/).map((l) => `> ${l}`)
+    );
+  }
+  lines.push("", "### Guidance", "");
+  if (context.codemap) lines.push(`- Codemap: ${link3(context.codemap)}`);
+  for (const r of context.requirements) lines.push(`- Requirements: ${link3(r)}`);
+  lines.push(
+    `- Context: ${link3(PLAN_FILES.context)}`,
+    `- Checklist: ${link3(PLAN_FILES.checklist)}`
+  );
+  lines.push(
+    "",
+    "### How this pull request moves",
+    "",
+    `Push the implementation to ${codeSpan(branch2)}, test first. CI on this pull request is the verification gate (up to ${config2.maxRetries} failed attempts before escalation); an approving review marks the tasks \`[x]\`, writes the phase report and updates the context and the master log. The \`coder-loop\` check shows where the phase stands.`
+  );
+  return { title: `[coder] ${plan.name}: ${phaseTitle(phase)}`, body: lines.join("\n") };
+}
+function planNames(paths, plansDir) {
+  const prefix = `${plansDir.replace(/\/+$/, "")}/`;
+  const names = /* @__PURE__ */ new Set();
+  for (const path2 of paths) {
+    if (!path2.startsWith(prefix)) continue;
+    const rest = path2.slice(prefix.length);
+    const slash = rest.indexOf("/");
+    if (slash > 0) names.add(rest.slice(0, slash));
+  }
+  return [...names].sort();
+}
+function decideStart(req, snap) {
+  if (!snap.base) return { need: "base" };
+  const plotted = req.mode === "plan" ? plotPhase(req, snap, snap.base) : plotQuick(req, snap, snap.base);
+  if (!("marker" in plotted)) return plotted;
+  const { branch: branch2, outcome } = plotted;
+  const say = (body) => ({ kind: "reply", to: req.who.issue, body });
+  if (snap.commit === void 0)
+    return {
+      write: "commit",
+      parent: { sha: snap.base.sha, tree: snap.base.tree },
+      changes: plotted.changes,
+      message: plotted.message
+    };
+  if (!snap.lock) return { write: "createLockRef", branch: branch2, sha: snap.commit };
+  if (!snap.lock.acquired) {
+    if (!snap.holder) return { need: "holder", branch: branch2, sha: snap.lock.sha };
+    const { pr: pr2 } = snap.holder;
+    const next = afterLock({
+      acquired: false,
+      pr: pr2 !== void 0,
+      holder: snap.holder.comment,
+      comment: req.who.comment,
+      via: req.via
+    });
+    const withPr = pr2 ? { pullRequest: pr2.number } : {};
+    if (next === "done")
+      return {
+        // A repeated label or a redelivered event finds its own run going: nothing to say.
+        done: { ...outcome, state: "already-started", ...withPr },
+        effects: [],
+        note: `${req.via === "label" ? "the quick label" : `comment ${req.who.comment}`} was handled already: ${branch2}${pr2 ? `, PR #${pr2.number}` : ""}`
+      };
+    if (next === "locked")
+      return {
+        done: { ...outcome, state: "locked", node: "LockCheck", ...withPr },
+        effects: [say(plotted.locked(pr2))]
+      };
+  }
+  const sha = snap.lock.acquired ? snap.commit : snap.lock.sha;
+  if (!snap.pull)
+    return { write: "openPull", head: branch2, base: req.defaultBranch, ...plotted.pull };
+  const pr = snap.pull;
+  if (!pr.created)
+    return {
+      done: { ...outcome, state: "already-started", pullRequest: pr.number },
+      effects: [],
+      note: `comment ${req.who.comment}: ${branch2} got its PR #${pr.number} from another delivery`
+    };
+  const handOff2 = agentHandOff(req.config, {
+    node: "tdd",
+    repo: req.repo,
+    branch: branch2,
+    headSha: sha,
+    pullRequest: pr.number,
+    marker: plotted.marker,
+    attempt: 1
+  });
+  return {
+    done: { ...outcome, pullRequest: pr.number },
+    effects: [
+      say(plotted.started(pr)),
+      {
+        kind: "check",
+        sha,
+        branch: branch2,
+        view: withAgent(plotted.view, handOff2, req.repoUrl),
+        // The loop's first record of the PR; a quick task keeps the issue's text as the permitted
+        // user saw it when they acted: the agent's assignment, whatever the issue says later.
+        record: req.mode === "quick" ? {
+          ...plotted.marker,
+          vetted: { title: req.issue.title, body: req.issue.body ?? "" }
+        } : plotted.marker
+      },
+      ...handOff2 ? [{ kind: "dispatch", payload: handOff2 }] : []
+    ]
+  };
+}
+function plotPhase(req, snap, base) {
+  const { config: config2, who } = req;
+  const answer = (a) => ({
+    done: a.outcome,
+    effects: [{ kind: "reply", to: who.issue, body: a.reply }]
+  });
+  const chosen2 = choosePlan(
+    config2.plansDir,
+    planNames(base.files.keys(), config2.plansDir),
+    req.plan
+  );
+  if ("reply" in chosen2) return answer(chosen2);
+  if (!snap.plan) return { need: "plan", plan: chosen2.plan, plansDir: config2.plansDir };
+  const { files } = snap.plan;
+  const phase = phaseToStart(chosen2.plan, snap.plan.context);
+  if ("reply" in phase) return answer(phase);
+  const { context } = phase;
+  const start2 = markInProgress(config2, files, context, who, req.now);
+  const at2 = (file2) => planPath(config2.plansDir, files.name, file2);
+  const current = context.current;
+  return {
+    branch: start2.branch,
+    marker: start2.marker,
+    changes: start2.changes,
+    message: start2.message,
+    pull: phasePullRequest(config2, files, context, start2, req.repoUrl),
+    outcome: {
+      state: "started",
+      node: "TDD",
+      mode: "plan",
+      plan: files.name,
+      phase: current.number,
+      branch: start2.branch
+    },
+    locked: (pr) => reply.locked(files.name, current, start2.branch, pr),
+    started: (pr) => reply.started(files.name, current, start2.branch, pr),
+    view: {
+      mode: "plan",
+      node: "TDD",
+      title: `Phase ${current.number}: implementation (TDD)`,
+      next: "Write a failing test, then the minimal code, and push both to this branch. CI on the pull request is the verification gate.",
+      links: [
+        ...context.taskPlan ? [{ label: "Task plan", path: at2(context.taskPlan) }] : [],
+        { label: "Checklist", path: at2(PLAN_FILES.checklist) },
+        ...context.codemap ? [{ label: "Codemap", path: at2(context.codemap) }] : [],
+        ...context.requirements.map((r) => ({ label: r.split("/").pop(), path: at2(r) }))
+      ]
+    }
+  };
+}
+function plotQuick(req, snap, base) {
+  const { config: config2, who, issue: issue4 } = req;
+  const branch2 = quickBranch(issue4.number);
+  const changes = [];
+  const plans = config2.quick.log ? planNames(base.files.keys(), config2.plansDir) : [];
+  if (plans.length === 1) {
+    const path2 = planPath(config2.plansDir, plans[0], PLAN_FILES.masterLog);
+    const sha = base.files.get(path2);
+    if (sha !== void 0 && !snap.masterLog) return { need: "masterLog", sha };
+    changes.push({
+      path: path2,
+      content: appendLogEntry(snap.masterLog?.text, {
+        timestamp: req.now,
+        event: "Quick mode started",
+        plan: plans[0],
+        actor: who.actor,
+        links: [{ label: `#${issue4.number}`, url: who.issueUrl }]
+      })
+    });
+  }
+  const marker = {
+    mode: "quick",
+    issue: issue4.number,
+    ...who.comment !== void 0 ? { comment: who.comment } : {}
+  };
+  const assessment = assessComplexity({ title: issue4.title, body: issue4.body ?? "" }, config2.quick);
+  return {
+    branch: branch2,
+    marker,
+    changes,
+    message: `coder-loop: quick mode for #${issue4.number}
+
+${renderMarker(marker)}
+`,
+    pull: {
+      title: `[coder] Quick: ${issue4.title}`.slice(0, 256),
+      body: [
+        renderMarker(marker),
+        `Quick mode for #${issue4.number}: ${escapeMarkdown(issue4.title)}`,
+        "",
+        `Fixes #${issue4.number}`,
+        "",
+        `Push the fix to \`${branch2}\`. CI is the gate ("Run basic tests"); there is no plan bookkeeping. A change larger than ${config2.quick.maxFiles} file(s) or ${config2.quick.maxLines} lines is better done in plan mode.`
+      ].join("\n")
+    },
+    outcome: { state: "started", node: "QuickMode", mode: "quick", branch: branch2 },
+    locked: (pr) => reply.quickLocked(branch2, pr),
+    started: (pr) => reply.quickStarted(branch2, pr, assessment),
+    view: {
+      mode: "quick",
+      node: "QuickMode",
+      title: "Quick mode: implementation",
+      next: "Push the fix to this branch; CI is the gate."
+    }
+  };
+}
 
 // src/core/loop/checkRun.ts
 var CHECK_NAME = "coder-loop";
@@ -60672,103 +61013,6 @@ function pushers(commits, identity) {
     for (const who of [c.author, c.committer])
       if (who?.login && !sameLogin(who.login, identity.login)) out.add(who.login.toLowerCase());
   return out;
-}
-
-// src/core/agent/payload.ts
-var AGENT_EVENT_TYPE = "coder-loop-agent";
-var AGENT_NODES = ["tdd", "debug-fix", "review-fix"];
-function branchProblem(name) {
-  if (!name.startsWith("coder/")) return "must be a coder/ branch";
-  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) return "holds a character git refuses";
-  if (name.includes("..") || name.includes("//") || name.includes("@{"))
-    return 'holds "..", "//" or "@{"';
-  if (/(^|\/)\.|\/$|\.lock(\/|$)|\.$/.test(name)) return "is not a valid ref name";
-  return void 0;
-}
-var branch = external_exports.string().max(255).superRefine((name, ctx) => {
-  const problem = branchProblem(name);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
-var AgentPayloadSchema = external_exports.strictObject({
-  node: external_exports.enum(AGENT_NODES),
-  repository: external_exports.string().max(140).regex(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, 'must be "owner/name"'),
-  branch,
-  headSha: external_exports.string().regex(/^[0-9a-f]{40}$/, "must be a full commit sha (40 hex digits)"),
-  pullRequest: external_exports.number().int().positive(),
-  issue: external_exports.number().int().positive(),
-  /** Null in quick mode. */
-  plan: external_exports.string().nullable().superRefine((name, ctx) => {
-    const problem = name === null ? void 0 : checkPlanName(name);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  }),
-  /** Null in quick mode. */
-  phase: external_exports.number().int().min(0).nullable(),
-  attempt: external_exports.number().int().min(1).max(100),
-  agent: AgentConfigSchema.pick({ command: true, timeoutMinutes: true, env: true }).required()
-});
-function buildAgentPayload(handOff2) {
-  return AgentPayloadSchema.parse({
-    node: handOff2.node,
-    repository: `${handOff2.repo.owner}/${handOff2.repo.repo}`,
-    branch: handOff2.branch,
-    headSha: handOff2.headSha,
-    pullRequest: handOff2.pullRequest,
-    issue: handOff2.issue,
-    plan: handOff2.plan?.name ?? null,
-    phase: handOff2.plan?.phase ?? null,
-    attempt: handOff2.attempt,
-    agent: {
-      command: handOff2.agent.command,
-      timeoutMinutes: handOff2.agent.timeoutMinutes,
-      env: handOff2.agent.env
-    }
-  });
-}
-function parseAgentPayload(data) {
-  const result = AgentPayloadSchema.safeParse(data);
-  if (result.success) return { payload: result.data, problems: [] };
-  return {
-    problems: result.error.issues.map((issue4) => {
-      const where = issue4.path.length ? `\`${issue4.path.join(".")}\`` : "The payload";
-      return issue4.code === "unrecognized_keys" ? `${where} has unknown key(s) ${issue4.keys.map((k) => `\`${k}\``).join(", ")}` : `${where}: ${issue4.message}`;
-    })
-  };
-}
-
-// src/core/loop/handoff.ts
-function agentHandOff(config2, at2) {
-  if (!config2.agent) return void 0;
-  const { marker } = at2;
-  return buildAgentPayload({
-    node: at2.node,
-    repo: at2.repo,
-    branch: at2.branch,
-    headSha: at2.headSha,
-    pullRequest: at2.pullRequest,
-    issue: marker.issue,
-    ...marker.mode === "plan" && marker.plan && marker.phase ? { plan: { name: marker.plan, phase: marker.phase } } : {},
-    attempt: at2.attempt,
-    agent: config2.agent
-  });
-}
-var WHAT = {
-  tdd: "writes a failing test, then the code",
-  "debug-fix": "fixes the failing checks",
-  "review-fix": "answers the review"
-};
-function agentWorking(payload, repoUrl) {
-  const runs = `${repoUrl}/actions?query=${encodeURIComponent("event:repository_dispatch")}`;
-  return `Agent working (attempt ${payload.attempt}): the coding agent ${WHAT[payload.node]} and pushes one commit; CI runs on it. [Workflow runs](${runs}).`;
-}
-function withAgent(view, payload, repoUrl) {
-  return payload ? { ...view, next: agentWorking(payload, repoUrl) } : view;
-}
-function reviewRound(marker, head, config2) {
-  const rounds = marker.reviewRounds ?? [];
-  const repeat = rounds.includes(head);
-  const round = repeat ? rounds.indexOf(head) + 1 : rounds.length + 1;
-  const max = config2.agent?.maxReviewRounds ?? Infinity;
-  return { round, repeat, exhausted: round > max };
 }
 
 // src/core/loop/pull.ts
@@ -61223,54 +61467,6 @@ function resume(snap, thread) {
     { kind: "marker", marker: { ...marker, attempts: [], reviewRounds: [] } },
     { kind: "reply", body: reply.resumed(snap.pr.number) }
   ]);
-}
-
-// src/core/loop/choose.ts
-function choosePlan(plansDir, plans, requested) {
-  let plan;
-  if (requested !== void 0) {
-    if (!plans.includes(requested))
-      return { reply: reply.noSuchPlan(requested, plans), outcome: { state: "no-plan" } };
-    plan = requested;
-  } else {
-    if (plans.length === 0)
-      return { reply: reply.noPlans(plansDir), outcome: { state: "no-plan" } };
-    if (plans.length > 1)
-      return { reply: reply.choosePlan(plans), outcome: { state: "choose-plan" } };
-    plan = plans[0];
-  }
-  const other = slugConflicts(plans).get(plan);
-  if (other !== void 0)
-    return {
-      reply: reply.slugConflict(plan, other, phaseBranch(plan, 1).replace(/\/phase-1$/, "/\u2026")),
-      outcome: { state: "plan-required", node: "ValidateContext", mode: "plan", plan }
-    };
-  return { plan };
-}
-function phaseToStart(plan, context) {
-  if (!context.valid)
-    return {
-      reply: reply.planRequired(plan, context.problems),
-      outcome: { state: "plan-required", node: "ValidateContext", mode: "plan", plan }
-    };
-  if (!context.current)
-    return {
-      reply: reply.planComplete(plan),
-      outcome: { state: "plan-complete", node: "End", mode: "plan", plan }
-    };
-  return { context: { ...context, current: context.current } };
-}
-function afterLock(lock) {
-  if (lock.acquired) return "take";
-  if (lock.via === "label") return "done";
-  const ours = lock.comment !== void 0 && lock.holder === lock.comment;
-  if (!ours) return "locked";
-  return lock.pr ? "done" : "finish";
-}
-function releaseTarget(issue4, branch2, marker) {
-  if (branch2 === quickBranch(issue4)) return "release";
-  if (marker === "unread") return "read-commit";
-  return marker?.issue === issue4 ? "release" : "keep";
 }
 
 // src/core/loop/ci.ts
@@ -62020,21 +62216,21 @@ async function readHeadChecks(gh, repo2, sha, identity) {
     ...mine ? { own: ownOf(mine.run, mine.record) } : status2 ? { own: { id: 0, ...status2, commitStatus: true } } : {}
   };
 }
-async function writeCheckRun(gh, repo2, headSha, own6, write, repoUrl, ref, statusFallback = async () => true) {
-  const output2 = checkRunOutput(write.view, repoUrl, ref);
-  if (write.record) output2.text = withRecord(output2.text, write.record, headSha);
+async function writeCheckRun(gh, repo2, headSha, own6, write2, repoUrl, ref, statusFallback = async () => true) {
+  const output2 = checkRunOutput(write2.view, repoUrl, ref);
+  if (write2.record) output2.text = withRecord(output2.text, write2.record, headSha);
   const fields = {
-    external_id: encodeCheckState({ node: write.view.node, next: write.next }),
+    external_id: encodeCheckState({ node: write2.view.node, next: write2.next }),
     output: output2,
-    ...write.conclusion ? { status: "completed", conclusion: write.conclusion } : { status: "in_progress" }
+    ...write2.conclusion ? { status: "completed", conclusion: write2.conclusion } : { status: "in_progress" }
   };
   const written = (id, commitStatus) => ({
     id,
     ...decodeCheckState(fields.external_id),
     externalId: fields.external_id,
-    conclusion: write.conclusion ?? null,
+    conclusion: write2.conclusion ?? null,
     ...commitStatus ? { commitStatus } : { output: output2 },
-    ...write.record && !commitStatus ? { record: write.record } : {}
+    ...write2.record && !commitStatus ? { record: write2.record } : {}
   });
   const asStatus = async () => {
     await writeLoopStatus(
@@ -62042,8 +62238,8 @@ async function writeCheckRun(gh, repo2, headSha, own6, write, repoUrl, ref, stat
       repo2,
       headSha,
       fields.external_id,
-      write.view,
-      write.conclusion,
+      write2.view,
+      write2.conclusion,
       `${repoUrl}/tree/${encodePath(ref)}`
     );
     return written(0, true);
@@ -62245,6 +62441,36 @@ async function branchesWithPrefix(gh, repo2, prefix) {
   return data.map((r) => ({ branch: r.ref.replace(/^refs\/heads\//, ""), sha: r.object.sha }));
 }
 
+// src/github/loop/env.ts
+function readerFor(env) {
+  return new GitReader(env.gh, env.repo);
+}
+function showCheck(env, head, own6, write2) {
+  return writeCheckRun(
+    env.gh,
+    env.repo,
+    head.sha,
+    own6,
+    write2,
+    env.repoUrl,
+    head.ref,
+    async () => keepsStatus(await env.identity())
+  );
+}
+var threads = /* @__PURE__ */ new WeakMap();
+async function onThread(thread, handle2) {
+  try {
+    return await handle2();
+  } catch (error63) {
+    if (typeof error63 === "object" && error63 !== null && !threads.has(error63))
+      threads.set(error63, thread);
+    throw error63;
+  }
+}
+function threadOfError(error63) {
+  return typeof error63 === "object" && error63 !== null ? threads.get(error63) : void 0;
+}
+
 // src/github/issues.ts
 var MAX_COMMENT = 6e4;
 async function replyOnIssue(gh, repo2, issue4, body) {
@@ -62268,48 +62494,9 @@ async function canCommand(gh, repo2, login2) {
   return mayCommand(await readPermission(gh, repo2, login2));
 }
 
-// src/github/loop/env.ts
-function readerFor(env) {
-  return new GitReader(env.gh, env.repo);
-}
-function showCheck(env, head, own6, write) {
-  return writeCheckRun(
-    env.gh,
-    env.repo,
-    head.sha,
-    own6,
-    write,
-    env.repoUrl,
-    head.ref,
-    async () => keepsStatus(await env.identity())
-  );
-}
-async function tellOnFailure(env, where, handle2) {
-  try {
-    return await handle2();
-  } catch (error63) {
-    const message = error63 instanceof Error ? error63.message : String(error63);
-    await replyOnIssue(
-      env.gh,
-      env.repo,
-      where.issue,
-      reply.eventFailed(where.what, where.pullRequest, message)
-    ).catch(() => void 0);
-    throw error63;
-  }
-}
-
 // src/github/plans.ts
 function plansInTree(tree, plansDir) {
-  const prefix = `${plansDir.replace(/\/+$/, "")}/`;
-  const names = /* @__PURE__ */ new Set();
-  for (const path2 of tree.files.keys()) {
-    if (!path2.startsWith(prefix)) continue;
-    const rest = path2.slice(prefix.length);
-    const slash = rest.indexOf("/");
-    if (slash > 0) names.add(rest.slice(0, slash));
-  }
-  return [...names].sort();
+  return planNames(tree.files.keys(), plansDir);
 }
 var validated = /* @__PURE__ */ new Map();
 var PLAN_CACHE = { entries: 32, maxSourceBytes: 1 << 20 };
@@ -62325,8 +62512,8 @@ async function readPlan(reader, tree, plansDir, name, { contents: wanted = true 
   for (const [path2, sha] of tree.files)
     if (path2.startsWith(prefix)) shas.set(path2.slice(prefix.length), sha);
   const paths = [...shas.keys()].sort();
-  const read = [...CONTEXT_FILES, PLAN_FILES.masterLog];
-  const key = JSON.stringify([dir, paths, read.map((file2) => shas.get(file2) ?? null)]);
+  const read2 = [...CONTEXT_FILES, PLAN_FILES.masterLog];
+  const key = JSON.stringify([dir, paths, read2.map((file2) => shas.get(file2) ?? null)]);
   const contents = /* @__PURE__ */ new Map();
   const files = { name, dir, paths, files: contents };
   const load2 = async (file2) => {
@@ -62335,7 +62522,7 @@ async function readPlan(reader, tree, plansDir, name, { contents: wanted = true 
   };
   const known = validated.get(key);
   if (known && !wanted) return { files, context: known };
-  await Promise.all(read.map(load2));
+  await Promise.all(read2.map(load2));
   const context = known ?? validateContext(files);
   let size = 0;
   for (const text5 of contents.values()) size += text5.length;
@@ -62385,15 +62572,26 @@ async function findPullRequest(gh, repo2, branch2) {
   });
   return data[0];
 }
-async function ensurePullRequest(gh, repo2, pr) {
-  try {
-    const { data } = await gh.request("POST /repos/{owner}/{repo}/pulls", { ...repo2, ...pr });
-    return data;
-  } catch (error63) {
-    if (!isHttpError(error63, 422)) throw error63;
-    const existing = await findPullRequest(gh, repo2, pr.head);
-    if (!existing) throw error63;
-    return existing;
+var OPEN_RETRIES = 3;
+async function openPullRequest(gh, repo2, pr) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const { data } = await gh.request("POST /repos/{owner}/{repo}/pulls", {
+        ...repo2,
+        ...pr,
+        request: { retries: 0 }
+      });
+      return { ...data, created: true };
+    } catch (error63) {
+      if (isHttpError(error63, 422)) {
+        const existing = await findPullRequest(gh, repo2, pr.head);
+        if (!existing) throw error63;
+        return { ...existing, created: attempt > 0 };
+      }
+      const status2 = isHttpError(error63) ? error63.status : void 0;
+      const transient = status2 === void 0 || status2 >= 500;
+      if (!transient || attempt >= OPEN_RETRIES) throw error63;
+    }
   }
 }
 async function requestReviews(gh, repo2, pr, names) {
@@ -62505,8 +62703,7 @@ async function trustedLoopPull(env, pr, what2) {
   if (notOurs) return notOurs;
   const identity = await env.identity();
   if (what2 === void 0) return readLoopPull(env, pr, identity);
-  return tellOnFailure(
-    env,
+  return onThread(
     { issue: pr.number, pullRequest: pr.number, what: what2 },
     () => readLoopPull(env, pr, identity)
   );
@@ -62866,226 +63063,84 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir) {
   }
 }
 
-// src/github/loop/next.ts
-async function startPhase(env, config2, who, requested) {
-  const { gh, repo: repo2 } = env;
-  const answer = async (body, outcome2) => {
-    await replyOnIssue(gh, repo2, who.issue, body);
-    return outcome2;
-  };
+// src/github/loop/start.ts
+var MOST_STEPS = 12;
+async function start(env, req) {
   const reader = readerFor(env);
-  const head = await reader.branchHead(env.defaultBranch);
-  if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
-  const tree = await reader.tree(head);
-  const chosen2 = choosePlan(config2.plansDir, plansInTree(tree, config2.plansDir), requested);
-  if ("reply" in chosen2) return answer(chosen2.reply, chosen2.outcome);
-  const name = chosen2.plan;
-  const { files, context: read } = await readPlan(reader, tree, config2.plansDir, name);
-  const phase = phaseToStart(name, read);
-  if ("reply" in phase) return answer(phase.reply, phase.outcome);
-  const { context } = phase;
-  const current = context.current;
-  const start = markInProgress(config2, files, context, who, env.now().toISOString());
-  const commit = await createCommit(
-    gh,
-    repo2,
-    { sha: head, tree: tree.sha },
-    start.changes,
-    start.message
-  );
-  const outcome = {
-    state: "started",
-    node: "TDD",
-    mode: "plan",
-    plan: name,
-    phase: current.number,
-    branch: start.branch
-  };
-  const lock = await createLockRef(gh, repo2, start.branch, commit);
-  if (!lock.acquired) {
-    const pr2 = await findPullRequest(gh, repo2, start.branch);
-    const holder = pr2 ? readMarker(pr2.body) : await commitMarker(env, lock.sha);
-    const next = afterLock({
-      acquired: false,
-      pr: pr2 !== void 0,
-      holder: holder?.comment,
-      comment: who.comment,
-      via: "command"
-    });
-    if (next === "done") {
-      env.log.info(
-        `comment ${who.comment} was handled already: ${start.branch}, PR #${pr2.number}`
-      );
-      return { ...outcome, state: "already-started", pullRequest: pr2.number };
+  let snap = {};
+  for (let steps = 0; steps < MOST_STEPS; steps++) {
+    const step = decideStart(req, snap);
+    if ("done" in step) {
+      if (step.note) env.log.info(step.note);
+      await applyStart(env, step.effects);
+      return step.done;
     }
-    if (next === "locked") {
-      return answer(reply.locked(name, current, start.branch, pr2), {
-        ...outcome,
-        state: "locked",
-        node: "LockCheck",
-        ...pr2 ? { pullRequest: pr2.number } : {}
-      });
-    }
-    env.log.info(`resuming comment ${who.comment}: ${start.branch} exists without its PR`);
+    snap = {
+      ...snap,
+      ..."need" in step ? await read(env, reader, step, snap) : await write(env, step)
+    };
   }
-  const startSha = lock.acquired ? commit : lock.sha;
-  const text5 = phasePullRequest(config2, files, context, start, env.repoUrl);
-  const pr = await ensurePullRequest(gh, repo2, {
-    head: start.branch,
-    base: env.defaultBranch,
-    ...text5
-  });
-  await replyOnIssue(gh, repo2, who.issue, reply.started(name, current, start.branch, pr));
-  const at2 = (file2) => planPath(config2.plansDir, name, file2);
-  const marker = readMarker(pr.body);
-  const handOff2 = marker ? agentHandOff(config2, {
-    node: "tdd",
-    repo: repo2,
-    branch: start.branch,
-    headSha: startSha,
-    pullRequest: pr.number,
-    marker,
-    attempt: 1
-  }) : void 0;
-  await createCheckRun(
-    gh,
-    repo2,
-    startSha,
-    withAgent(
-      {
-        mode: "plan",
-        node: "TDD",
-        title: `Phase ${current.number}: implementation (TDD)`,
-        next: "Write a failing test, then the minimal code, and push both to this branch. CI on the pull request is the verification gate.",
-        links: [
-          ...context.taskPlan ? [{ label: "Task plan", path: at2(context.taskPlan) }] : [],
-          { label: "Checklist", path: at2(PLAN_FILES.checklist) },
-          ...context.codemap ? [{ label: "Codemap", path: at2(context.codemap) }] : [],
-          ...context.requirements.map((r) => ({ label: r.split("/").pop(), path: at2(r) }))
-        ]
-      },
-      handOff2,
-      env.repoUrl
-    ),
-    start.marker,
-    env.repoUrl,
-    start.branch,
-    async () => keepsStatus(await env.identity())
-  );
-  if (handOff2) await sendAgentDispatch(gh, repo2, handOff2);
-  return { ...outcome, pullRequest: pr.number };
+  throw new Error(`The start decision did not finish in ${MOST_STEPS} steps.`);
 }
-async function commitMarker(env, sha) {
-  return readMarker(await commitMessage(env.gh, env.repo, sha));
+async function read(env, reader, need, snap) {
+  switch (need.need) {
+    case "base": {
+      const head = await reader.branchHead(env.defaultBranch);
+      if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
+      const tree = await reader.tree(head);
+      return { base: { sha: head, tree: tree.sha, files: tree.files } };
+    }
+    case "plan": {
+      const base = snap.base;
+      const tree = { sha: base.tree, files: new Map(base.files) };
+      return { plan: await readPlan(reader, tree, need.plansDir, need.plan) };
+    }
+    case "masterLog":
+      return { masterLog: { text: await reader.blob(need.sha) } };
+    case "holder": {
+      const pr = await findPullRequest(env.gh, env.repo, need.branch);
+      const marker = pr ? readMarker(pr.body) : readMarker(await commitMessage(env.gh, env.repo, need.sha));
+      return { holder: { ...pr ? { pr } : {}, comment: marker?.comment } };
+    }
+  }
 }
-
-// src/github/loop/quick.ts
-async function startQuick(env, config2, who, issue4, via) {
+async function write(env, step) {
   const { gh, repo: repo2 } = env;
-  const branch2 = quickBranch(issue4.number);
-  const outcome = { state: "started", node: "QuickMode", mode: "quick", branch: branch2 };
-  const assessment = assessComplexity({ title: issue4.title, body: issue4.body ?? "" }, config2.quick);
-  const reader = readerFor(env);
-  const head = await reader.branchHead(env.defaultBranch);
-  if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
-  const tree = await reader.tree(head);
-  const changes = [];
-  const plans = config2.quick.log ? plansInTree(tree, config2.plansDir) : [];
-  if (plans.length === 1) {
-    const path2 = planPath(config2.plansDir, plans[0], PLAN_FILES.masterLog);
-    const sha = tree.files.get(path2);
-    const log = sha === void 0 ? void 0 : await reader.blob(sha);
-    changes.push({
-      path: path2,
-      content: appendLogEntry(log, {
-        timestamp: env.now().toISOString(),
-        event: "Quick mode started",
-        plan: plans[0],
-        actor: who.actor,
-        links: [{ label: `#${issue4.number}`, url: who.issueUrl }]
-      })
-    });
-  }
-  const marker = {
-    mode: "quick",
-    issue: issue4.number,
-    ...who.comment !== void 0 ? { comment: who.comment } : {}
-  };
-  const message = `coder-loop: quick mode for #${issue4.number}
-
-${renderMarker(marker)}
-`;
-  const commit = await createCommit(gh, repo2, { sha: head, tree: tree.sha }, changes, message);
-  const lock = await createLockRef(gh, repo2, branch2, commit);
-  if (!lock.acquired) {
-    const pr2 = await findPullRequest(gh, repo2, branch2);
-    const next = afterLock({
-      acquired: false,
-      pr: pr2 !== void 0,
-      holder: readMarker(pr2?.body)?.comment,
-      comment: who.comment,
-      via
-    });
-    if (next === "done")
-      return { ...outcome, state: "already-started", ...pr2 ? { pullRequest: pr2.number } : {} };
-    if (next === "locked") {
-      await replyOnIssue(gh, repo2, issue4.number, reply.quickLocked(branch2, pr2));
-      return {
-        ...outcome,
-        state: "locked",
-        node: "LockCheck",
-        ...pr2 ? { pullRequest: pr2.number } : {}
-      };
+  switch (step.write) {
+    case "commit":
+      return { commit: await createCommit(gh, repo2, step.parent, step.changes, step.message) };
+    case "createLockRef":
+      return { lock: await createLockRef(gh, repo2, step.branch, step.sha) };
+    case "openPull": {
+      const { head, base, title, body } = step;
+      return { pull: await openPullRequest(gh, repo2, { head, base, title, body }) };
     }
   }
-  const startSha = lock.acquired ? commit : lock.sha;
-  const body = [
-    renderMarker(marker),
-    `Quick mode for #${issue4.number}: ${escapeMarkdown(issue4.title)}`,
-    "",
-    `Fixes #${issue4.number}`,
-    "",
-    `Push the fix to \`${branch2}\`. CI is the gate ("Run basic tests"); there is no plan bookkeeping. A change larger than ${config2.quick.maxFiles} file(s) or ${config2.quick.maxLines} lines is better done in plan mode.`
-  ].join("\n");
-  const pr = await ensurePullRequest(gh, repo2, {
-    head: branch2,
-    base: env.defaultBranch,
-    title: `[coder] Quick: ${issue4.title}`.slice(0, 256),
-    body
-  });
-  await replyOnIssue(gh, repo2, issue4.number, reply.quickStarted(branch2, pr, assessment));
-  const handOff2 = agentHandOff(config2, {
-    node: "tdd",
-    repo: repo2,
-    branch: branch2,
-    headSha: startSha,
-    pullRequest: pr.number,
-    marker,
-    attempt: 1
-  });
-  await createCheckRun(
-    gh,
-    repo2,
-    startSha,
-    withAgent(
-      {
-        mode: "quick",
-        node: "QuickMode",
-        title: "Quick mode: implementation",
-        next: "Push the fix to this branch; CI is the gate."
-      },
-      handOff2,
-      env.repoUrl
-    ),
-    // The issue's text as it stands now, when a permitted user acted on it: the agent's
-    // assignment, whatever the issue says later (SPEC §6).
-    { ...marker, vetted: { title: issue4.title, body: issue4.body ?? "" } },
-    env.repoUrl,
-    branch2,
-    async () => keepsStatus(await env.identity())
-  );
-  if (handOff2) await sendAgentDispatch(gh, repo2, handOff2);
-  return { ...outcome, pullRequest: pr.number };
+}
+async function applyStart(env, effects) {
+  const { gh, repo: repo2 } = env;
+  for (const effect of effects) {
+    switch (effect.kind) {
+      case "reply":
+        await replyOnIssue(gh, repo2, effect.to, effect.body);
+        break;
+      case "check":
+        await createCheckRun(
+          gh,
+          repo2,
+          effect.sha,
+          effect.view,
+          effect.record,
+          env.repoUrl,
+          effect.branch,
+          async () => keepsStatus(await env.identity())
+        );
+        break;
+      case "dispatch":
+        await sendAgentDispatch(gh, repo2, effect.payload);
+        break;
+    }
+  }
 }
 
 // src/github/loop/complete.ts
@@ -63120,14 +63175,14 @@ async function completionCommit(env, config2, snap, approver, facts) {
   const reader = new GitReader(gh, repo2);
   const parent = pr.head.sha;
   const tree = await reader.tree(parent);
-  const read = async (file2) => {
+  const read2 = async (file2) => {
     const sha = tree.files.get(at2(file2));
     return sha === void 0 ? void 0 : reader.blob(sha);
   };
   const [checklist, context, masterLog] = await Promise.all([
-    read(PLAN_FILES.checklist),
-    read(PLAN_FILES.context),
-    read(PLAN_FILES.masterLog)
+    read2(PLAN_FILES.checklist),
+    read2(PLAN_FILES.context),
+    read2(PLAN_FILES.masterLog)
   ]);
   const completion = markComplete(
     config2,
@@ -63228,9 +63283,9 @@ function withChecks2(ctx, checks) {
 }
 async function commitsOf(ctx) {
   if (!ctx.commits) {
-    const read = await pullCommits(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
-    ctx.commits = read.items;
-    if (!read.complete) ctx.snap = { ...ctx.snap, commitsIncomplete: true };
+    const read2 = await pullCommits(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
+    ctx.commits = read2.items;
+    if (!read2.complete) ctx.snap = { ...ctx.snap, commitsIncomplete: true };
   }
   return ctx.commits;
 }
@@ -63525,23 +63580,6 @@ async function configOrReply(env, issue4) {
   return void 0;
 }
 async function onIssueComment(env, payload) {
-  try {
-    return await commentCommand(env, payload);
-  } catch (error63) {
-    const verb = parseComment(payload.comment.body ?? "");
-    if (verb.kind === "command") {
-      const message = error63 instanceof Error ? error63.message : String(error63);
-      await replyOnIssue(
-        env.gh,
-        env.repo,
-        payload.issue.number,
-        reply.failed(`/coder ${verb.command.name}`, message)
-      ).catch(() => void 0);
-    }
-    throw error63;
-  }
-}
-async function commentCommand(env, payload) {
   if (payload.action !== "created")
     return { state: "ignored", reason: `issue_comment.${payload.action}` };
   const author = payload.comment.user;
@@ -63592,15 +63630,11 @@ async function commentCommand(env, payload) {
   };
   switch (command.name) {
     case "next":
-      return startPhase(env, config2, who, command.plan);
     case "quick":
-      return startQuick(
-        env,
-        config2,
-        who,
-        { number: issue4.number, title: issue4.title, body: issue4.body ?? null },
-        "command"
-      );
+      return start(env, {
+        ...startOf(env, config2, who, "command"),
+        ...command.name === "next" ? { mode: "plan", plan: command.plan } : { mode: "quick", issue: quickIssue(issue4) }
+      });
     case "assess":
       return assess(env, config2, {
         number: issue4.number,
@@ -63639,13 +63673,25 @@ async function onIssuesLabeled(env, payload) {
     return { state: "not-permitted", reason: `${payload.sender.login} lacks write access` };
   }
   const who = { issue: issue4.number, issueUrl: issue4.html_url, actor: payload.sender.login };
-  return startQuick(
-    env,
-    config2,
+  return start(env, {
+    ...startOf(env, config2, who, "label"),
+    mode: "quick",
+    issue: quickIssue(issue4)
+  });
+}
+function startOf(env, config2, who, via) {
+  return {
+    config: config2,
     who,
-    { number: issue4.number, title: issue4.title, body: issue4.body ?? null },
-    "label"
-  );
+    via,
+    repo: env.repo,
+    repoUrl: env.repoUrl,
+    defaultBranch: env.defaultBranch,
+    now: env.now().toISOString()
+  };
+}
+function quickIssue(issue4) {
+  return { number: issue4.number, title: issue4.title, body: issue4.body ?? null };
 }
 
 // src/github/loop/ci.ts
@@ -63665,8 +63711,7 @@ async function onCiEvent(env, event, payload) {
     return { state: "ignored", reason: "the loop\u2019s own commit status" };
   const loop = await loopPullForHead(env, head.branch, head.sha, `a ${event} event`);
   if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
-  return tellOnFailure(
-    env,
+  return onThread(
     { issue: loop.marker.issue, pullRequest: loop.pr.number, what: `a ${event} event` },
     async () => {
       const config2 = await configOrLog(env);
@@ -63694,13 +63739,13 @@ async function onPullRequest(env, payload) {
     what: `pull_request.${payload.action}`
   };
   if (payload.action === "closed") {
-    return tellOnFailure(env, where, async () => {
+    return onThread(where, async () => {
       const config2 = await configOrLog(env);
       const ctx = pullContext(env, config2 ?? DEFAULT_CONFIG, loop);
       return run(ctx, (snap) => closed(snap, config2, payload.pull_request.merged === true));
     });
   }
-  return tellOnFailure(env, where, async () => {
+  return onThread(where, async () => {
     const config2 = loop.marker.mode === "quick" ? await configOrLog(env) : DEFAULT_CONFIG;
     const pusher = payload.sender.login;
     return run(
@@ -63730,8 +63775,7 @@ async function onReview(env, payload) {
   const loop = await trustedLoopPull(env, payload.pull_request, `@${reviewer.login}'s review`);
   if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
   const { pr, marker } = loop;
-  return tellOnFailure(
-    env,
+  return onThread(
     { issue: marker.issue, pullRequest: pr.number, what: `@${reviewer.login}'s review` },
     async () => {
       const { config: config2, problems } = await env.loadConfig();
@@ -63850,6 +63894,50 @@ function payloadProblem(event, payload) {
 async function dispatch(env, name, payload) {
   const problem = payloadProblem(name, payload);
   if (problem) return { state: "ignored", reason: `malformed ${name} payload: ${problem}` };
+  return boundary(env, threadOf(name, payload), () => route(env, name, payload));
+}
+function dispatchAgentFailure(env, config2, payload, reason) {
+  const thread = {
+    issue: payload.issue,
+    pullRequest: payload.pullRequest,
+    what: `the coding agent's ${payload.node} run`
+  };
+  return boundary(env, thread, () => agentRunFailed(env, config2, payload, reason));
+}
+async function boundary(env, thread, handle2) {
+  try {
+    return await handle2();
+  } catch (error63) {
+    const where = thread ?? threadOfError(error63);
+    if (where) {
+      const message = error63 instanceof Error ? error63.message : String(error63);
+      const body = "command" in where ? reply.failed(where.command, message) : "label" in where ? reply.labelFailed(where.label, message) : reply.eventFailed(where.what, where.pullRequest, message);
+      await replyOnIssue(env.gh, env.repo, where.issue, body).catch(() => void 0);
+    }
+    throw error63;
+  }
+}
+function threadOf(name, payload) {
+  switch (name) {
+    case "issue_comment": {
+      const p = payload;
+      if (p.action !== "created" || isBot(p.comment.user) || isBot(p.sender)) return void 0;
+      const parsed = parseComment(p.comment.body ?? "");
+      return parsed.kind === "command" ? { issue: p.issue.number, command: `/coder ${parsed.command.name}` } : void 0;
+    }
+    case "issues": {
+      const p = payload;
+      if (p.action !== "labeled" || !p.label || isBot(p.sender) || p.issue.pull_request)
+        return void 0;
+      return { issue: p.issue.number, label: p.label.name };
+    }
+    // A loop PR's events: the thread is known only once who acts is established and the loop's
+    // record read (`trustedLoopPull`, then the handler's `onThread`) — never from the PR body.
+    default:
+      return void 0;
+  }
+}
+function route(env, name, payload) {
   switch (name) {
     case "issue_comment":
       return onIssueComment(env, payload);
@@ -63866,7 +63954,10 @@ async function dispatch(env, name, payload) {
     case "workflow_run":
       return onCiEvent(env, name, payload);
     default:
-      return { state: "ignored", reason: `coder-loop does not handle ${name} events` };
+      return Promise.resolve({
+        state: "ignored",
+        reason: `coder-loop does not handle ${name} events`
+      });
   }
 }
 
@@ -63962,7 +64053,7 @@ async function collectChanges(cwd, base) {
 import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join2 } from "node:path";
 async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, identity) {
-  const write = async (name, text5) => {
+  const write2 = async (name, text5) => {
     await mkdir2(join2(dirs.context, name, ".."), { recursive: true });
     await writeFile2(join2(dirs.context, name), text5);
   };
@@ -64009,22 +64100,22 @@ async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, ide
       ...codemap ? { codemap } : {},
       requirements: requirements.filter((r) => r !== void 0)
     };
-    if (contextDoc) await write("context.md", contextDoc.text);
-    if (checklist) await write("checklist.md", checklist.text);
-    if (taskPlan) await write("task-plan.md", taskPlan.text);
-    if (codemap) await write("codemap.mmd", codemap.text);
+    if (contextDoc) await write2("context.md", contextDoc.text);
+    if (checklist) await write2("checklist.md", checklist.text);
+    if (taskPlan) await write2("task-plan.md", taskPlan.text);
+    if (codemap) await write2("codemap.mmd", codemap.text);
     for (const r of input2.plan.requirements)
-      await write(`requirements/${r.path.split("/").pop()}`, r.text);
-    await write(
+      await write2(`requirements/${r.path.split("/").pop()}`, r.text);
+    await write2(
       "tasks.json",
       `${JSON.stringify({ plan: payload.plan, phase: { number: phase.number, name: phase.name }, tasks }, null, 2)}
 `
     );
   } else {
     input2.issue = await readIssueText(gh, repo2, payload.issue, payload.headSha, identity);
-    await write("issue.json", `${JSON.stringify(input2.issue, null, 2)}
+    await write2("issue.json", `${JSON.stringify(input2.issue, null, 2)}
 `);
-    await write(
+    await write2(
       "tasks.json",
       `${JSON.stringify({ plan: null, issue: payload.issue, tasks: [] }, null, 2)}
 `
@@ -64032,13 +64123,13 @@ async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, ide
   }
   if (payload.node === "debug-fix") {
     input2.ciFailures = await readCiFailures(gh, repo2, payload.headSha, config2, secrets, identity);
-    await write("ci-failures.json", `${JSON.stringify(input2.ciFailures, null, 2)}
+    await write2("ci-failures.json", `${JSON.stringify(input2.ciFailures, null, 2)}
 `);
   }
   if (payload.node === "review-fix") {
     const review = await readReviewToFix(gh, repo2, payload.pullRequest, payload.headSha);
     if (review) input2.review = review;
-    await write("review-comments.json", `${JSON.stringify(review ?? null, null, 2)}
+    await write2("review-comments.json", `${JSON.stringify(review ?? null, null, 2)}
 `);
   }
   await writeFile2(dirs.prompt, buildPrompt(input2));
@@ -64752,12 +64843,12 @@ function removeUndefinedProperties(obj) {
   }
   return obj;
 }
-function merge3(defaults, route, options) {
-  if (typeof route === "string") {
-    let [method, url2] = route.split(" ");
+function merge3(defaults, route2, options) {
+  if (typeof route2 === "string") {
+    let [method, url2] = route2.split(" ");
     options = Object.assign(url2 ? { method, url: url2 } : { url: method }, options);
   } else {
-    options = Object.assign({}, route);
+    options = Object.assign({}, route2);
   }
   options.headers = lowercaseKeys(options.headers);
   removeUndefinedProperties(options);
@@ -64999,8 +65090,8 @@ function parse4(options) {
     options.request ? { request: options.request } : null
   );
 }
-function endpointWithDefaults(defaults, route, options) {
-  return parse4(merge3(defaults, route, options));
+function endpointWithDefaults(defaults, route2, options) {
+  return parse4(merge3(defaults, route2, options));
 }
 function withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge3(oldDefaults, newDefaults);
@@ -65550,14 +65641,14 @@ function toErrorMessage(data) {
 }
 function withDefaults2(oldEndpoint, newDefaults) {
   const endpoint2 = oldEndpoint.defaults(newDefaults);
-  const newApi = function(route, parameters) {
-    const endpointOptions = endpoint2.merge(route, parameters);
+  const newApi = function(route2, parameters) {
+    const endpointOptions = endpoint2.merge(route2, parameters);
     if (!endpointOptions.request || !endpointOptions.request.hook) {
       return fetchWrapper(endpoint2.parse(endpointOptions));
     }
-    const request2 = (route2, parameters2) => {
+    const request2 = (route22, parameters2) => {
       return fetchWrapper(
-        endpoint2.parse(endpoint2.merge(route2, parameters2))
+        endpoint2.parse(endpoint2.merge(route22, parameters2))
       );
     };
     Object.assign(request2, {
@@ -65705,9 +65796,9 @@ function withAuthorizationPrefix(token) {
   }
   return `token ${token}`;
 }
-async function hook(token, request2, route, parameters) {
+async function hook(token, request2, route2, parameters) {
   const endpoint2 = request2.endpoint.merge(
-    route,
+    route2,
     parameters
   );
   endpoint2.headers.authorization = withAuthorizationPrefix(token);
@@ -66169,6 +66260,54 @@ function throttling(octokit, octokitOptions) {
 throttling.VERSION = VERSION6;
 throttling.triggersNotification = triggersNotification;
 
+// src/github/throttle.ts
+var import_light3 = __toESM(require_light(), 1);
+var WRITE_BUCKETS = {
+  minute: { burst: 15, every: 1e3 },
+  hour: { burst: 70, every: 8500 }
+};
+var queues = /* @__PURE__ */ new WeakMap();
+var LOCAL = {};
+function writeQueues(options = {}) {
+  const key = options.connection ?? LOCAL;
+  let made = queues.get(key);
+  if (!made) {
+    const { write: write2, notifications } = makeWriteQueues(options.Bottleneck, options.connection);
+    made = { write: write2, notifications };
+    queues.set(key, made);
+  }
+  return made;
+}
+function makeWriteQueues(B = import_light3.default, connection) {
+  const clustered = connection ? (
+    // Redis: a queued write is looked at again every second, not Bottleneck's default 5 s.
+    { connection, heartbeatInterval: 1e3 }
+  ) : {};
+  const bucket = ({ burst, every }) => ({
+    reservoir: burst,
+    reservoirIncreaseAmount: 1,
+    reservoirIncreaseInterval: every,
+    reservoirIncreaseMaximum: burst
+  });
+  const hour = new B.Group({
+    id: "coder-loop-write-hour",
+    ...bucket(WRITE_BUCKETS.hour),
+    // Kept (and in Redis, its keys) until the bucket would be full again, not the plugin's 2 min:
+    // a bucket forgotten earlier would start full too soon.
+    timeout: WRITE_BUCKETS.hour.burst * WRITE_BUCKETS.hour.every,
+    ...clustered
+  });
+  const write2 = new B.Group({
+    id: "coder-loop-write",
+    ...bucket(WRITE_BUCKETS.minute),
+    timeout: WRITE_BUCKETS.minute.burst * WRITE_BUCKETS.minute.every * 2,
+    ...clustered
+  });
+  write2.on("created", (limiter, key) => limiter.chain(hour.key(key)));
+  const notifications = new B.Group({ id: "coder-loop-notifications" });
+  return { write: write2, notifications, hour };
+}
+
 // src/action/octokit.ts
 var RETRIES = 2;
 var ActionOctokit = Octokit.plugin(
@@ -66178,6 +66317,7 @@ var ActionOctokit = Octokit.plugin(
   requestTimeout()
 ).defaults({
   throttle: {
+    ...writeQueues(),
     onRateLimit: (_after, _options, _octokit, retryCount) => retryCount < RETRIES,
     onSecondaryRateLimit: (_after, _options, _octokit, retryCount) => retryCount < RETRIES
   }
@@ -66364,7 +66504,7 @@ async function runAgentSide(step, side) {
     identity: await side.loopEnv.identity()
   });
   if (outcome.failedAttempt)
-    await agentRunFailed(
+    await dispatchAgentFailure(
       side.loopEnv,
       config2,
       payload,

@@ -15,7 +15,12 @@ import {
 } from '../core/index.js';
 import { loadConfigFromRepo } from '../github/config.js';
 import { once, tokenIdentity } from '../github/identity.js';
-import { agentRunFailed, dispatch, type LoopEnv, type LoopOutcome } from '../github/loop/index.js';
+import {
+  dispatch,
+  dispatchAgentFailure,
+  type LoopEnv,
+  type LoopOutcome,
+} from '../github/loop/index.js';
 import { applyStep } from './agent/apply.js';
 import { agentStep } from './agent/step.js';
 import { createOctokit } from './octokit.js';
@@ -238,7 +243,7 @@ async function runAgentSide(
   });
   // A run that produced no commit is a failed attempt: Debug & Fix again, or escalation.
   if (outcome.failedAttempt)
-    await agentRunFailed(
+    await dispatchAgentFailure(
       side.loopEnv,
       config,
       payload,

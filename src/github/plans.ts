@@ -1,6 +1,7 @@
 import {
   CONTEXT_FILES,
   PLAN_FILES,
+  planNames,
   validateContext,
   type PlanContext,
   type PlanFiles,
@@ -9,15 +10,7 @@ import type { GitReader, Tree } from './git.js';
 
 /** The plan folders under `plansDir` in a tree. */
 export function plansInTree(tree: Tree, plansDir: string): string[] {
-  const prefix = `${plansDir.replace(/\/+$/, '')}/`;
-  const names = new Set<string>();
-  for (const path of tree.files.keys()) {
-    if (!path.startsWith(prefix)) continue;
-    const rest = path.slice(prefix.length);
-    const slash = rest.indexOf('/');
-    if (slash > 0) names.add(rest.slice(0, slash));
-  }
-  return [...names].sort();
+  return planNames(tree.files.keys(), plansDir);
 }
 
 export interface ReadPlan {

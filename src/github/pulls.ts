@@ -87,23 +87,39 @@ export async function findPullRequest(
   return data[0];
 }
 
+/** How often `openPullRequest` tries again after a server error (as Octokit's retry plugin). */
+const OPEN_RETRIES = 3;
+
 /**
- * Opens the pull request, safe to retry: when GitHub says one already exists for the branch (a
- * create that succeeded before a retried request, or a concurrent one), that one is returned.
+ * Opens the pull request, safe to retry, and says whether this call opened it. GitHub's "already
+ * exists" (422) to a first attempt means someone else did (`created: false`: a twin delivery of
+ * the same command); after an attempt that failed with a server error or no answer, the PR found
+ * is taken as this call's own (the create may have taken effect before the answer was lost), so
+ * the retries are made here, not by the retry plugin, which would hide the first failure.
  */
-export async function ensurePullRequest(
+export async function openPullRequest(
   gh: GitHub,
   repo: Repo,
   pr: { head: string; base: string; title: string; body: string },
-): Promise<PullRequest> {
-  try {
-    const { data } = await gh.request('POST /repos/{owner}/{repo}/pulls', { ...repo, ...pr });
-    return data;
-  } catch (error) {
-    if (!isHttpError(error, 422)) throw error;
-    const existing = await findPullRequest(gh, repo, pr.head);
-    if (!existing) throw error;
-    return existing;
+): Promise<PullRequest & { created: boolean }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const { data } = await gh.request('POST /repos/{owner}/{repo}/pulls', {
+        ...repo,
+        ...pr,
+        request: { retries: 0 },
+      });
+      return { ...data, created: true };
+    } catch (error) {
+      if (isHttpError(error, 422)) {
+        const existing = await findPullRequest(gh, repo, pr.head);
+        if (!existing) throw error;
+        return { ...existing, created: attempt > 0 };
+      }
+      const status = isHttpError(error) ? error.status : undefined;
+      const transient = status === undefined || status >= 500;
+      if (!transient || attempt >= OPEN_RETRIES) throw error;
+    }
   }
 }
 

@@ -73,9 +73,9 @@ const { privateKey } = generateKeyPairSync('rsa', {
 export const NOW = new Date('2026-11-22T12:00:00.000Z');
 
 /**
- * How tests run the throttling plugin: `off`; `real` (writes a second apart, as GitHub asks, and
+ * How tests run the throttling plugin: `off`; `real` (the App's write buckets, as in production, and
  * `retry-after` in seconds); `unspaced` — the real plugin and the loop's secondary-limit handler,
- * but its write and notification queues without spacing and `retry-after` read as milliseconds,
+ * but its write and notification queues without limits and `retry-after` read as milliseconds,
  * so thousands of model runs can meet secondary rate limits in seconds.
  */
 export type Throttle = 'off' | 'real' | 'unspaced';
@@ -102,7 +102,7 @@ export function testProbotOptions(options: { throttle?: Throttle } = {}) {
   };
 }
 
-/** The plugin's own queues (it accepts them as options), without the one-second spacing. */
+/** Write and notification queues for the plugin (it accepts them as options), without limits. */
 function unspaced() {
   unspacedQueues ??= {
     write: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),

@@ -6,8 +6,7 @@ import { reply } from './replies.js';
 
 /**
  * The start of a phase, decided: which plan, whether its context is valid and which phase is
- * current, and what the atomic lock's answer means. `src/github/loop/next.ts` and `quick.ts` read
- * and write around these.
+ * current, and what the atomic lock's answer means. `decideStart` (start.ts) is built on these.
  */
 
 /** An answer that ends the command: the reply on the thread and the outcome. */

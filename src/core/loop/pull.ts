@@ -5,7 +5,7 @@ import type { NodeId } from './flowchart.js';
 import { changesATest, evaluateGate, touchedLockedItems, type CheckResult } from './gate.js';
 import { agentHandOff, reviewRound, withAgent } from './handoff.js';
 import type { Attempt, LoopMarker } from './marker.js';
-import type { LoopOutcome } from './outcome.js';
+import type { LoopOutcome, LoopState } from './outcome.js';
 import { reply } from './replies.js';
 import { chooseApproval, reviewStanding, type Permission } from './trust.js';
 
@@ -110,7 +110,7 @@ export type Decision =
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function outcomeOf(snap: PullSnapshot, state: string, node?: NodeId): LoopOutcome {
+function outcomeOf(snap: PullSnapshot, state: LoopState, node?: NodeId): LoopOutcome {
   const { marker, pr } = snap;
   return {
     state,
@@ -125,7 +125,7 @@ function outcomeOf(snap: PullSnapshot, state: string, node?: NodeId): LoopOutcom
 
 const done = (
   snap: PullSnapshot,
-  state: string,
+  state: LoopState,
   node: NodeId | undefined,
   effects: Effect[],
   extra: Partial<LoopOutcome> = {},
@@ -181,7 +181,7 @@ export function verification(
     });
   if (!snap.checks) return { need: 'checks' };
   const gate = evaluateGate(snap.checks, config);
-  const reported = (state: string, node: NodeId) =>
+  const reported = (state: LoopState, node: NodeId) =>
     done(snap, state, node, [], { reason: 'already reported' });
 
   if (gate.verdict === 'pending') {

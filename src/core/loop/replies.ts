@@ -134,6 +134,10 @@ export const reply = {
   failed: (command: string, message: string): string =>
     `${codeSpan(command)} could not finish: ${escapeMarkdown(message)}. Every step the loop takes is safe to repeat: run the command again; if a branch was left without its pull request, ${codeSpan('/coder release')} frees it.`,
 
+  /** The quick label's start that could not finish. */
+  labelFailed: (label: string, message: string): string =>
+    `Quick mode for the ${codeSpan(label)} label could not finish: ${escapeMarkdown(message)}. Every step the loop takes is safe to repeat: remove the label and add it again; if a branch was left without its pull request, ${codeSpan('/coder release')} frees it.`,
+
   /** A webhook the loop could not finish handling (GitHub failed or did not answer). */
   eventFailed: (what: string, pr: number, message: string): string =>
     `The loop could not finish handling ${what} on pull request #${pr}: ${escapeMarkdown(message)}. Nothing was left half-done; ${codeSpan('/coder retry')} evaluates the pull request again.`,

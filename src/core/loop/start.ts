@@ -1,12 +1,19 @@
+import type { AgentPayload } from '../agent/payload.js';
+import { assessComplexity } from '../assess.js';
 import type { Config } from '../config.js';
-import { codeSpan, encodePath } from '../markdown.js';
+import { codeSpan, encodePath, escapeMarkdown } from '../markdown.js';
 import { oneLine } from '../plan/text.js';
 import type { Phase } from '../plan/checklist.js';
-import { PLAN_FILES, phaseBranch, planPath } from '../plan/layout.js';
+import { PLAN_FILES, phaseBranch, planPath, quickBranch } from '../plan/layout.js';
 import { markPhase } from '../plan/mark.js';
 import { appendLogEntry } from '../plan/masterLog.js';
 import type { PlanContext, PlanFiles } from '../plan/validate.js';
+import type { CheckRunView } from './checkRun.js';
+import { afterLock, choosePlan, phaseToStart, type Answer } from './choose.js';
+import { agentHandOff, withAgent } from './handoff.js';
 import { renderMarker, type LoopMarker } from './marker.js';
+import type { LoopOutcome } from './outcome.js';
+import { reply } from './replies.js';
 
 export interface Orchestrator {
   issue: number;
@@ -133,4 +140,328 @@ export function phasePullRequest(
     `Push the implementation to ${codeSpan(branch)}, test first. CI on this pull request is the verification gate (up to ${config.maxRetries} failed attempts before escalation); an approving review marks the tasks \`[x]\`, writes the phase report and updates the context and the master log. The \`coder-loop\` check shows where the phase stands.`,
   );
   return { title: `[coder] ${plan.name}: ${phaseTitle(phase)}`, body: lines.join('\n') };
+}
+
+// ——— The start side as one decision: snapshot in, the next read, write or the effects out ———
+
+/** The issue quick mode works on. */
+export interface QuickIssue {
+  number: number;
+  title: string;
+  body: string | null;
+}
+
+/** What a start was asked: `/coder next [PlanName]` (plan mode), or quick mode on an issue. */
+export type StartRequest = {
+  config: Config;
+  who: Orchestrator;
+  /** A command (a redelivery finds its own comment in the lock) or the quick label. */
+  via: 'command' | 'label';
+  repo: { owner: string; repo: string };
+  repoUrl: string;
+  defaultBranch: string;
+  /** The time the log entry is written with (ISO 8601). */
+  now: string;
+} & ({ mode: 'plan'; plan: string | undefined } | { mode: 'quick'; issue: QuickIssue });
+
+/** A PR as the start side sees it. */
+export interface StartPull {
+  number: number;
+  body: string | null;
+}
+
+/** The lock's answer: this event created the ref, or it exists (at `sha`). */
+export type LockAnswer = { acquired: true } | { acquired: false; sha: string };
+
+/**
+ * What the start side knows so far: each read or write answered adds one fact (a new object —
+ * the applier never changes one it was given). Absent: not read or written yet.
+ */
+export interface StartSnapshot {
+  /** The default branch's head commit, its root tree and every file's blob sha. */
+  readonly base?: {
+    readonly sha: string;
+    readonly tree: string;
+    readonly files: ReadonlyMap<string, string>;
+  };
+  /** Plan mode: the chosen plan's files and its validated context. */
+  readonly plan?: { readonly files: PlanFiles; readonly context: PlanContext };
+  /** Quick mode with `quick.log`: the one plan's master log (undefined: no such file). */
+  readonly masterLog?: { readonly text: string | undefined };
+  /** The start commit, made on the default branch's head. */
+  readonly commit?: string;
+  readonly lock?: LockAnswer;
+  /** The lock was held: its open PR, and the comment that started it (from the PR or commit). */
+  readonly holder?: { readonly pr?: StartPull; readonly comment?: number | undefined };
+  /** The phase's PR: `created` by this event, or found open (opened by a twin delivery). */
+  readonly pull?: StartPull & { readonly created: boolean };
+}
+
+/** A read the decision asks for before it can go on. */
+export type StartNeed =
+  | { need: 'base' }
+  | { need: 'plan'; plan: string; plansDir: string }
+  | { need: 'masterLog'; sha: string }
+  /** The lock's open PR; without one, the marker in the commit `sha` the lock points at. */
+  | { need: 'holder'; branch: string; sha: string };
+
+/** A write whose answer the decision needs next (so the writes go in dependency order). */
+export type StartWrite =
+  | {
+      write: 'commit';
+      parent: { sha: string; tree: string };
+      changes: readonly FileChange[];
+      message: string;
+    }
+  | { write: 'createLockRef'; branch: string; sha: string }
+  | { write: 'openPull'; head: string; base: string; title: string; body: string };
+
+/** The last effects of a start, carried out in order once the decision is done. */
+export type StartEffect =
+  | { kind: 'reply'; to: number; body: string }
+  /** The `coder-loop` check run on the start commit. */
+  | { kind: 'check'; sha: string; branch: string; view: CheckRunView; record: LoopMarker }
+  | { kind: 'dispatch'; payload: AgentPayload };
+
+/** The decision's answer: read, write, or done (the effects and the outcome, and a log line). */
+export type StartStep =
+  StartNeed | StartWrite | { done: LoopOutcome; effects: readonly StartEffect[]; note?: string };
+
+/** The plan folders under `plansDir` among a tree's paths. */
+export function planNames(paths: Iterable<string>, plansDir: string): string[] {
+  const prefix = `${plansDir.replace(/\/+$/, '')}/`;
+  const names = new Set<string>();
+  for (const path of paths) {
+    if (!path.startsWith(prefix)) continue;
+    const rest = path.slice(prefix.length);
+    const slash = rest.indexOf('/');
+    if (slash > 0) names.add(rest.slice(0, slash));
+  }
+  return [...names].sort();
+}
+
+/** What a start commits, on which lock branch, with which PR and check run. */
+interface Plotted {
+  branch: string;
+  marker: LoopMarker;
+  changes: readonly FileChange[];
+  message: string;
+  pull: PullRequestText;
+  outcome: LoopOutcome;
+  locked: (pr: StartPull | undefined) => string;
+  started: (pr: StartPull) => string;
+  view: CheckRunView;
+}
+
+/**
+ * Start (seed 002), both modes: Context valid? → Locked? → Mark [~] (one commit, which the lock
+ * ref is created on) → the automatic PR → the reply, the `coder-loop` check run and, with an
+ * agent, the hand-off. Called again with each answer until it is `done`.
+ */
+export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
+  if (!snap.base) return { need: 'base' };
+  const plotted =
+    req.mode === 'plan' ? plotPhase(req, snap, snap.base) : plotQuick(req, snap, snap.base);
+  if (!('marker' in plotted)) return plotted;
+  const { branch, outcome } = plotted;
+  const say = (body: string) => ({ kind: 'reply' as const, to: req.who.issue, body });
+
+  if (snap.commit === undefined)
+    return {
+      write: 'commit',
+      parent: { sha: snap.base.sha, tree: snap.base.tree },
+      changes: plotted.changes,
+      message: plotted.message,
+    };
+  if (!snap.lock) return { write: 'createLockRef', branch, sha: snap.commit };
+  if (!snap.lock.acquired) {
+    if (!snap.holder) return { need: 'holder', branch, sha: snap.lock.sha };
+    const { pr } = snap.holder;
+    const next = afterLock({
+      acquired: false,
+      pr: pr !== undefined,
+      holder: snap.holder.comment,
+      comment: req.who.comment,
+      via: req.via,
+    });
+    const withPr = pr ? { pullRequest: pr.number } : {};
+    if (next === 'done')
+      return {
+        // A repeated label or a redelivered event finds its own run going: nothing to say.
+        done: { ...outcome, state: 'already-started', ...withPr },
+        effects: [],
+        note: `${req.via === 'label' ? 'the quick label' : `comment ${req.who.comment}`} was handled already: ${branch}${pr ? `, PR #${pr.number}` : ''}`,
+      };
+    if (next === 'locked')
+      return {
+        done: { ...outcome, state: 'locked', node: 'LockCheck', ...withPr },
+        effects: [say(plotted.locked(pr))],
+      };
+    // `finish`: this command's earlier delivery took the lock and stopped before the PR.
+  }
+  const sha = snap.lock.acquired ? snap.commit : snap.lock.sha;
+  if (!snap.pull)
+    return { write: 'openPull', head: branch, base: req.defaultBranch, ...plotted.pull };
+  const pr = snap.pull;
+  if (!pr.created)
+    // A twin delivery of this command (the two raced past the lock) opened the PR: it replies.
+    return {
+      done: { ...outcome, state: 'already-started', pullRequest: pr.number },
+      effects: [],
+      note: `comment ${req.who.comment}: ${branch} got its PR #${pr.number} from another delivery`,
+    };
+  // TDD: handed to the coding agent when one is configured (SPEC §9).
+  const handOff = agentHandOff(req.config, {
+    node: 'tdd',
+    repo: req.repo,
+    branch,
+    headSha: sha,
+    pullRequest: pr.number,
+    marker: plotted.marker,
+    attempt: 1,
+  });
+  return {
+    done: { ...outcome, pullRequest: pr.number },
+    effects: [
+      say(plotted.started(pr)),
+      {
+        kind: 'check',
+        sha,
+        branch,
+        view: withAgent(plotted.view, handOff, req.repoUrl),
+        // The loop's first record of the PR; a quick task keeps the issue's text as the permitted
+        // user saw it when they acted: the agent's assignment, whatever the issue says later.
+        record:
+          req.mode === 'quick'
+            ? {
+                ...plotted.marker,
+                vetted: { title: req.issue.title, body: req.issue.body ?? '' },
+              }
+            : plotted.marker,
+      },
+      ...(handOff ? [{ kind: 'dispatch' as const, payload: handOff }] : []),
+    ],
+  };
+}
+
+type Base = NonNullable<StartSnapshot['base']>;
+type Early = StartNeed | { done: LoopOutcome; effects: readonly StartEffect[] };
+
+/** Plan mode: Start → the plan → Context valid? → the current phase, and what starting it writes. */
+function plotPhase(
+  req: StartRequest & { mode: 'plan' },
+  snap: StartSnapshot,
+  base: Base,
+): Plotted | Early {
+  const { config, who } = req;
+  const answer = (a: Answer) => ({
+    done: a.outcome,
+    effects: [{ kind: 'reply' as const, to: who.issue, body: a.reply }],
+  });
+  const chosen = choosePlan(
+    config.plansDir,
+    planNames(base.files.keys(), config.plansDir),
+    req.plan,
+  );
+  if ('reply' in chosen) return answer(chosen);
+  if (!snap.plan) return { need: 'plan', plan: chosen.plan, plansDir: config.plansDir };
+  const { files } = snap.plan;
+  const phase = phaseToStart(chosen.plan, snap.plan.context);
+  if ('reply' in phase) return answer(phase);
+  const { context } = phase;
+  const start = markInProgress(config, files, context, who, req.now);
+  const at = (file: string) => planPath(config.plansDir, files.name, file);
+  const current = context.current;
+  return {
+    branch: start.branch,
+    marker: start.marker,
+    changes: start.changes,
+    message: start.message,
+    pull: phasePullRequest(config, files, context, start, req.repoUrl),
+    outcome: {
+      state: 'started',
+      node: 'TDD',
+      mode: 'plan',
+      plan: files.name,
+      phase: current.number,
+      branch: start.branch,
+    },
+    locked: (pr) => reply.locked(files.name, current, start.branch, pr),
+    started: (pr) => reply.started(files.name, current, start.branch, pr),
+    view: {
+      mode: 'plan',
+      node: 'TDD',
+      title: `Phase ${current.number}: implementation (TDD)`,
+      next: 'Write a failing test, then the minimal code, and push both to this branch. CI on the pull request is the verification gate.',
+      links: [
+        ...(context.taskPlan ? [{ label: 'Task plan', path: at(context.taskPlan) }] : []),
+        { label: 'Checklist', path: at(PLAN_FILES.checklist) },
+        ...(context.codemap ? [{ label: 'Codemap', path: at(context.codemap) }] : []),
+        ...context.requirements.map((r) => ({ label: r.split('/').pop()!, path: at(r) })),
+      ],
+    },
+  };
+}
+
+/**
+ * Quick mode (the seed's "Simple/Quick" branch): lock branch `coder/quick/issue-N`, a PR that
+ * says `Fixes #N`, CI as the only gate. No plan file changes, except one master-log entry when
+ * `quick.log` is on and the repository has exactly one plan (Plan exists? → Optionally log).
+ */
+function plotQuick(
+  req: StartRequest & { mode: 'quick' },
+  snap: StartSnapshot,
+  base: Base,
+): Plotted | Early {
+  const { config, who, issue } = req;
+  const branch = quickBranch(issue.number);
+  const changes: FileChange[] = [];
+  const plans = config.quick.log ? planNames(base.files.keys(), config.plansDir) : [];
+  if (plans.length === 1) {
+    const path = planPath(config.plansDir, plans[0]!, PLAN_FILES.masterLog);
+    const sha = base.files.get(path);
+    if (sha !== undefined && !snap.masterLog) return { need: 'masterLog', sha };
+    changes.push({
+      path,
+      content: appendLogEntry(snap.masterLog?.text, {
+        timestamp: req.now,
+        event: 'Quick mode started',
+        plan: plans[0]!,
+        actor: who.actor,
+        links: [{ label: `#${issue.number}`, url: who.issueUrl }],
+      }),
+    });
+  }
+  const marker: LoopMarker = {
+    mode: 'quick',
+    issue: issue.number,
+    ...(who.comment !== undefined ? { comment: who.comment } : {}),
+  };
+  const assessment = assessComplexity({ title: issue.title, body: issue.body ?? '' }, config.quick);
+  return {
+    branch,
+    marker,
+    changes,
+    message: `coder-loop: quick mode for #${issue.number}\n\n${renderMarker(marker)}\n`,
+    pull: {
+      title: `[coder] Quick: ${issue.title}`.slice(0, 256),
+      body: [
+        renderMarker(marker),
+        `Quick mode for #${issue.number}: ${escapeMarkdown(issue.title)}`,
+        '',
+        `Fixes #${issue.number}`,
+        '',
+        `Push the fix to \`${branch}\`. CI is the gate ("Run basic tests"); there is no plan bookkeeping. A change larger than ${config.quick.maxFiles} file(s) or ${config.quick.maxLines} lines is better done in plan mode.`,
+      ].join('\n'),
+    },
+    outcome: { state: 'started', node: 'QuickMode', mode: 'quick', branch },
+    locked: (pr) => reply.quickLocked(branch, pr),
+    started: (pr) => reply.quickStarted(branch, pr, assessment),
+    view: {
+      mode: 'quick',
+      node: 'QuickMode',
+      title: 'Quick mode: implementation',
+      next: 'Push the fix to this branch; CI is the gate.',
+    },
+  };
 }

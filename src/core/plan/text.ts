@@ -13,11 +13,6 @@ export function countLineBreaks(source: string, from: number, to: number): numbe
   return count;
 }
 
-/** 1-based line number of a string offset. */
-export function lineAt(source: string, offset: number): number {
-  return 1 + countLineBreaks(source, 0, offset);
-}
-
 /** Offset just past the end of the line holding `offset` (before its line break). */
 export function endOfLine(source: string, offset: number): number {
   const lf = source.indexOf('\n', offset);

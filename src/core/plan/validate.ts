@@ -1,4 +1,4 @@
-import { formatProblem, hasErrors, type Problem } from '../problem.js';
+import { hasErrors, type Problem } from '../problem.js';
 import { currentPhase, parseChecklist, type Checklist, type Phase } from './checklist.js';
 import { findCheckpoint } from './checkpoint.js';
 import { checkPlanName, indexTaskPlans, isRequirementsFile, PLAN_FILES } from './layout.js';
@@ -166,12 +166,4 @@ export function validateContext(plan: PlanFiles): PlanContext {
     });
   }
   return result({ checklist, ...(current ? { current } : {}), ...(taskPlan ? { taskPlan } : {}) });
-}
-
-/** Problems as text, one per line, errors first. */
-export function describeProblems(problems: readonly Problem[]): string {
-  return [...problems]
-    .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1))
-    .map(formatProblem)
-    .join('\n');
 }

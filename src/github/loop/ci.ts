@@ -15,7 +15,7 @@ export type { CiPayload } from '../../core/index.js';
 import { keepsStatus } from '../checks.js';
 import { readPermission } from '../identity.js';
 import type { PullRequest } from '../pulls.js';
-import { tellOnFailure, type LoopEnv } from './env.js';
+import { onThread, type LoopEnv } from './env.js';
 import { evaluate, pullContext, run } from './pull.js';
 import { loopPullForHead, notLoopPull, trustedLoopPull } from './trust.js';
 
@@ -48,8 +48,7 @@ export async function onCiEvent(
     return { state: 'ignored', reason: 'the loop’s own commit status' };
   const loop = await loopPullForHead(env, head.branch, head.sha, `a ${event} event`);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
-  return tellOnFailure(
-    env,
+  return onThread(
     { issue: loop.marker.issue, pullRequest: loop.pr.number, what: `a ${event} event` },
     async () => {
       const config = await configOrLog(env);
@@ -94,13 +93,13 @@ export async function onPullRequest(
     what: `pull_request.${payload.action}`,
   };
   if (payload.action === 'closed') {
-    return tellOnFailure(env, where, async () => {
+    return onThread(where, async () => {
       const config = await configOrLog(env);
       const ctx = pullContext(env, config ?? DEFAULT_CONFIG, loop);
       return run(ctx, (snap) => closed(snap, config, payload.pull_request.merged === true));
     });
   }
-  return tellOnFailure(env, where, async () => {
+  return onThread(where, async () => {
     // Only quick mode reads the config on a push (its limits); plan mode needs none.
     const config = loop.marker.mode === 'quick' ? await configOrLog(env) : DEFAULT_CONFIG;
     const pusher = payload.sender.login;

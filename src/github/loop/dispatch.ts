@@ -1,4 +1,14 @@
-import type { LoopEnv, LoopOutcome } from './env.js';
+import {
+  isBot,
+  parseComment,
+  readMarker,
+  reply,
+  type AgentPayload,
+  type Config,
+} from '../../core/index.js';
+import { replyOnIssue } from '../issues.js';
+import { threadOfError, type LoopEnv, type LoopOutcome, type Thread } from './env.js';
+import { agentRunFailed } from './pull.js';
 import { onCiEvent, onPullRequest, type CiPayload, type PullRequestPayload } from './ci.js';
 import {
   onIssueComment,
@@ -24,10 +34,86 @@ export const HANDLED_EVENTS = [
 /**
  * One event to its handler — the App's deliveries and the Action's workflow event alike. The
  * payload is checked first: one that lacks a field its handler reads is ignored, with the reason.
+ * The one error boundary: a handler that fails (GitHub answered 5xx past the retries, or not at
+ * all) says so once on the event's thread, then the error goes on to the adapter (the App logs
+ * it, the Action fails the step). The note itself may fail too: then the log is all there is.
  */
 export async function dispatch(env: LoopEnv, name: string, payload: unknown): Promise<LoopOutcome> {
   const problem = payloadProblem(name, payload);
   if (problem) return { state: 'ignored', reason: `malformed ${name} payload: ${problem}` };
+  return boundary(env, threadOf(name, payload), () => route(env, name, payload));
+}
+
+/**
+ * The Action's apply step, when the coding agent's run produced no commit: a failed attempt on
+ * the loop PR (`agentRunFailed`), inside the same boundary, on the orchestrator's issue.
+ */
+export function dispatchAgentFailure(
+  env: LoopEnv,
+  config: Config,
+  payload: AgentPayload,
+  reason: string,
+): Promise<LoopOutcome> {
+  const thread = {
+    issue: payload.issue,
+    pullRequest: payload.pullRequest,
+    what: `the coding agent's ${payload.node} run`,
+  };
+  return boundary(env, thread, () => agentRunFailed(env, config, payload, reason));
+}
+
+async function boundary(
+  env: LoopEnv,
+  thread: Thread | undefined,
+  handle: () => Promise<LoopOutcome>,
+): Promise<LoopOutcome> {
+  try {
+    return await handle();
+  } catch (error) {
+    const where = thread ?? threadOfError(error);
+    if (where) {
+      const message = error instanceof Error ? error.message : String(error);
+      const body =
+        'command' in where
+          ? reply.failed(where.command, message)
+          : 'label' in where
+            ? reply.labelFailed(where.label, message)
+            : reply.eventFailed(where.what, where.pullRequest, message);
+      await replyOnIssue(env.gh, env.repo, where.issue, body).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The thread an event's failure is said on, from its payload: a writer's `/coder` command (its
+ * issue or PR), the label on an issue. A loop PR's events name no trusted thread: their handlers
+ * give it (`onThread`) once they know who acts and have read the loop's record. Bots and anything else: no thread, only the log.
+ */
+function threadOf(name: string, payload: unknown): Thread | undefined {
+  switch (name) {
+    case 'issue_comment': {
+      const p = payload as IssueCommentPayload;
+      if (p.action !== 'created' || isBot(p.comment.user) || isBot(p.sender)) return undefined;
+      const parsed = parseComment(p.comment.body ?? '');
+      return parsed.kind === 'command'
+        ? { issue: p.issue.number, command: `/coder ${parsed.command.name}` }
+        : undefined;
+    }
+    case 'issues': {
+      const p = payload as IssuesLabeledPayload;
+      if (p.action !== 'labeled' || !p.label || isBot(p.sender) || p.issue.pull_request)
+        return undefined;
+      return { issue: p.issue.number, label: p.label.name };
+    }
+    // A loop PR's events: the thread is known only once who acts is established and the loop's
+    // record read (`trustedLoopPull`, then the handler's `onThread`) — never from the PR body.
+    default:
+      return undefined;
+  }
+}
+
+function route(env: LoopEnv, name: string, payload: unknown): Promise<LoopOutcome> {
   switch (name) {
     case 'issue_comment':
       return onIssueComment(env, payload as IssueCommentPayload);
@@ -44,6 +130,9 @@ export async function dispatch(env: LoopEnv, name: string, payload: unknown): Pr
     case 'workflow_run':
       return onCiEvent(env, name, payload as CiPayload);
     default:
-      return { state: 'ignored', reason: `coder-loop does not handle ${name} events` };
+      return Promise.resolve({
+        state: 'ignored',
+        reason: `coder-loop does not handle ${name} events`,
+      });
   }
 }

@@ -1,14 +1,7 @@
-import {
-  reply,
-  type Config,
-  type LoopIdentity,
-  type LoopOutcome,
-  type Problem,
-} from '../../core/index.js';
+import { type Config, type LoopIdentity, type Problem } from '../../core/index.js';
 import type { GitHub, Repo } from '../client.js';
 import { keepsStatus, writeCheckRun, type CheckRunWrite, type OwnCheckRun } from '../checks.js';
 import { GitReader } from '../git.js';
-import { replyOnIssue } from '../issues.js';
 
 export interface Logger {
   info: (message: string) => void;
@@ -52,27 +45,30 @@ export function showCheck(
   );
 }
 
+/** Where a failed event is said, and how: a command's, a label's or a loop PR's event. */
+export type Thread =
+  | { issue: number; command: string }
+  | { issue: number; label: string }
+  | { issue: number; pullRequest: number; what: string };
+
+const threads = new WeakMap<object, Thread>();
+
 /**
- * The error boundary of a loop PR's events: a handler that fails (GitHub answered 5xx past the
- * retries, or not at all) says so once on the orchestrator's thread, then the error goes on to
- * the adapter (the App logs it, the Action fails the step). The reply itself may fail too: then
- * the log is all there is.
+ * For an event whose payload does not name the thread (a CI result: the loop PR, and with it the
+ * orchestrator's issue, is found by reading): an error out of `handle` carries the thread to
+ * `dispatch`'s boundary, which says it there. Nothing is written here.
  */
-export async function tellOnFailure<T = LoopOutcome>(
-  env: LoopEnv,
-  where: { issue: number; pullRequest: number; what: string },
-  handle: () => Promise<T>,
-): Promise<T> {
+export async function onThread<T>(thread: Thread, handle: () => Promise<T>): Promise<T> {
   try {
     return await handle();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    await replyOnIssue(
-      env.gh,
-      env.repo,
-      where.issue,
-      reply.eventFailed(where.what, where.pullRequest, message),
-    ).catch(() => undefined);
+    if (typeof error === 'object' && error !== null && !threads.has(error))
+      threads.set(error, thread);
     throw error;
   }
+}
+
+/** The thread an error was given by `onThread`, if any. */
+export function threadOfError(error: unknown): Thread | undefined {
+  return typeof error === 'object' && error !== null ? threads.get(error) : undefined;
 }

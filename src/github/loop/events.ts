@@ -5,12 +5,13 @@ import {
   reply,
   type Actor,
   type Config,
+  type Orchestrator,
+  type QuickIssue,
 } from '../../core/index.js';
 import { canCommand, reactEyes, replyOnIssue } from '../issues.js';
 import type { LoopEnv, LoopOutcome } from './env.js';
 import { assess, release, status } from './manage.js';
-import { startPhase } from './next.js';
-import { startQuick } from './quick.js';
+import { start } from './start.js';
 import { retryOrResume } from './resume.js';
 
 /** The parts of webhook payloads the loop reads (the real payloads carry much more). */
@@ -47,25 +48,6 @@ export async function onIssueComment(
   env: LoopEnv,
   payload: IssueCommentPayload,
 ): Promise<LoopOutcome> {
-  try {
-    return await commentCommand(env, payload);
-  } catch (error) {
-    // The commander hears of a failure on the thread, not only in a log nobody reads.
-    const verb = parseComment(payload.comment.body ?? '');
-    if (verb.kind === 'command') {
-      const message = error instanceof Error ? error.message : String(error);
-      await replyOnIssue(
-        env.gh,
-        env.repo,
-        payload.issue.number,
-        reply.failed(`/coder ${verb.command.name}`, message),
-      ).catch(() => undefined);
-    }
-    throw error;
-  }
-}
-
-async function commentCommand(env: LoopEnv, payload: IssueCommentPayload): Promise<LoopOutcome> {
   if (payload.action !== 'created')
     return { state: 'ignored', reason: `issue_comment.${payload.action}` };
   const author = payload.comment.user;
@@ -123,15 +105,13 @@ async function commentCommand(env: LoopEnv, payload: IssueCommentPayload): Promi
   };
   switch (command.name) {
     case 'next':
-      return startPhase(env, config, who, command.plan);
     case 'quick':
-      return startQuick(
-        env,
-        config,
-        who,
-        { number: issue.number, title: issue.title, body: issue.body ?? null },
-        'command',
-      );
+      return start(env, {
+        ...startOf(env, config, who, 'command'),
+        ...(command.name === 'next'
+          ? { mode: 'plan', plan: command.plan }
+          : { mode: 'quick', issue: quickIssue(issue) }),
+      });
     case 'assess':
       return assess(env, config, {
         number: issue.number,
@@ -176,11 +156,26 @@ export async function onIssuesLabeled(
     return { state: 'not-permitted', reason: `${payload.sender.login} lacks write access` };
   }
   const who = { issue: issue.number, issueUrl: issue.html_url, actor: payload.sender.login };
-  return startQuick(
-    env,
+  return start(env, {
+    ...startOf(env, config, who, 'label'),
+    mode: 'quick',
+    issue: quickIssue(issue),
+  });
+}
+
+/** What every start is asked with, from the event's env. */
+function startOf(env: LoopEnv, config: Config, who: Orchestrator, via: 'command' | 'label') {
+  return {
     config,
     who,
-    { number: issue.number, title: issue.title, body: issue.body ?? null },
-    'label',
-  );
+    via,
+    repo: env.repo,
+    repoUrl: env.repoUrl,
+    defaultBranch: env.defaultBranch,
+    now: env.now().toISOString(),
+  };
+}
+
+function quickIssue(issue: IssueLike): QuickIssue {
+  return { number: issue.number, title: issue.title, body: issue.body ?? null };
 }

@@ -1,11 +1,10 @@
 export * from './env.js';
 export * from './events.js';
-export { startPhase } from './next.js';
-export { startQuick } from './quick.js';
+export { start } from './start.js';
 export { assess, release, status } from './manage.js';
 export { onCiEvent, onPullRequest, type CiPayload, type PullRequestPayload } from './ci.js';
 export { onReview, type ReviewPayload } from './review.js';
 export { agentRunFailed, evaluate } from './pull.js';
 export { loopPullForHead } from './trust.js';
 export { retryOrResume } from './resume.js';
-export { dispatch, HANDLED_EVENTS } from './dispatch.js';
+export { dispatch, dispatchAgentFailure, HANDLED_EVENTS } from './dispatch.js';

@@ -2,7 +2,7 @@ import { codeReview, isBot, modeOfBranch, reply, reviewStanding } from '../../co
 import { readPermission } from '../identity.js';
 import { replyOnIssue } from '../issues.js';
 import type { PullRequest } from '../pulls.js';
-import { tellOnFailure, type LoopEnv, type LoopOutcome } from './env.js';
+import { onThread, type LoopEnv, type LoopOutcome } from './env.js';
 import { isArchitect, pullContext, run } from './pull.js';
 import { notLoopPull, trustedLoopPull } from './trust.js';
 
@@ -42,8 +42,7 @@ export async function onReview(env: LoopEnv, payload: ReviewPayload): Promise<Lo
   const loop = await trustedLoopPull(env, payload.pull_request, `@${reviewer.login}'s review`);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
   const { pr, marker } = loop;
-  return tellOnFailure(
-    env,
+  return onThread(
     { issue: marker.issue, pullRequest: pr.number, what: `@${reviewer.login}'s review` },
     async () => {
       const { config, problems } = await env.loadConfig();

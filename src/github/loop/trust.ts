@@ -8,7 +8,7 @@ import {
 import { keepsStatus, readHeadChecks, recordOn, type HeadChecks } from '../checks.js';
 import { findPullRequest, pullCommits, type PullCommits, type PullRequest } from '../pulls.js';
 import type { Whole } from '../pages.js';
-import { tellOnFailure, type LoopEnv } from './env.js';
+import { onThread, type LoopEnv } from './env.js';
 
 /** A loop PR, the loop's record of it, and the head's checks read beside it. */
 export interface LoopPull {
@@ -44,7 +44,7 @@ export async function trustedLoopPull(
   const identity = await env.identity();
   if (what === undefined) return readLoopPull(env, pr, identity);
   // The record names the issue; until it is read, the PR's own thread is the one to tell.
-  return tellOnFailure(env, { issue: pr.number, pullRequest: pr.number, what }, () =>
+  return onThread({ issue: pr.number, pullRequest: pr.number, what }, () =>
     readLoopPull(env, pr, identity),
   );
 }

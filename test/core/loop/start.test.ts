@@ -1,101 +1,352 @@
 import {
-  afterLock,
-  choosePlan,
-  phaseToStart,
-  releaseTarget,
-  type PlanContext,
+  ConfigSchema,
+  decideStart,
+  readMarker,
+  validateContext,
+  type Config,
+  type StartRequest,
+  type StartSnapshot,
+  type StartStep,
 } from '../../../src/core/index.js';
+import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../../helpers/plans.js';
 
-/** The start of a phase, decided: Start → which plan → Context valid? → current phase → Locked?. */
+/**
+ * Start (seed 002), both modes, as one decision: a snapshot in, the next read, write or the
+ * effects out. Each row is one snapshot and exactly what the decision asks or does next.
+ */
 
-describe('Start → the plan', () => {
-  it.each<[string, string[], string | undefined, string]>([
-    ['no plan at all → a reply that says how to make one', [], undefined, 'no-plan'],
-    ['several plans, none named → a reply listing them', ['A', 'B'], undefined, 'choose-plan'],
-    ['a name that is no plan → a reply listing the plans', ['A'], 'Z', 'no-plan'],
-    ['the only plan', ['A'], undefined, 'plan A'],
-    ['the named plan', ['A', 'B'], 'B', 'plan B'],
+const BRANCH = 'coder/example/phase-1';
+const QUICK = 'coder/quick/issue-7';
+const START = 'a'.repeat(40);
+const EARLIER = 'b'.repeat(40);
+const NOW = '2026-11-22T12:00:00.000Z';
+const config = (extra: Record<string, unknown> = {}): Config => ConfigSchema.parse(extra);
+const who = { issue: 7, issueUrl: 'https://github.com/o/r/issues/7', actor: 'alice', comment: 42 };
+const common = {
+  who,
+  via: 'command' as const,
+  repo: { owner: 'o', repo: 'r' },
+  repoUrl: 'https://github.com/o/r',
+  defaultBranch: 'main',
+  now: NOW,
+};
+const plan = (cfg = config(), named?: string): StartRequest => ({
+  ...common,
+  config: cfg,
+  mode: 'plan',
+  plan: named,
+});
+const quick = (cfg = config(), via: 'command' | 'label' = 'command'): StartRequest => ({
+  ...common,
+  via,
+  ...(via === 'label' ? { who: { ...who, comment: undefined } } : {}),
+  config: cfg,
+  mode: 'quick',
+  issue: { number: 7, title: 'Fix the typo', body: 'In the README.' },
+});
+
+/** The default branch holding `files`: each blob's sha is `sha:<path>`. */
+function base(files: Record<string, string>): StartSnapshot['base'] {
+  return {
+    sha: 'head',
+    tree: 'tree',
+    files: new Map(Object.keys(files).map((path) => [path, `sha:${path}`])),
+  };
+}
+
+/** The example plan as read and validated (`need: 'plan'` answered). */
+function examplePlan(files = examplePlanFiles()): NonNullable<StartSnapshot['plan']> {
+  const dir = 'docs/plans/Example';
+  const contents = new Map(
+    Object.entries(files)
+      .filter(([path]) => path.startsWith(`${dir}/`))
+      .map(([path, text]) => [path.slice(dir.length + 1), text]),
+  );
+  const planFiles = { name: 'Example', dir, paths: [...contents.keys()].sort(), files: contents };
+  return { files: planFiles, context: validateContext(planFiles) };
+}
+
+const read: StartSnapshot = { base: base(examplePlanFiles()), plan: examplePlan() };
+const taken: StartSnapshot = { ...read, commit: START, lock: { acquired: true } };
+const held = (holder: StartSnapshot['holder']): StartSnapshot => ({
+  ...read,
+  commit: START,
+  lock: { acquired: false, sha: EARLIER },
+  ...(holder ? { holder } : {}),
+});
+const pull = (created: boolean) => ({ number: 9, body: '', created });
+
+/** A step, shortened to what a row compares: the kind and its main fields. */
+function summary(step: StartStep): unknown {
+  if ('need' in step) return { ...step };
+  if ('write' in step)
+    return step.write === 'commit'
+      ? { write: 'commit', parent: step.parent, paths: step.changes.map((c) => c.path) }
+      : step.write === 'openPull'
+        ? { write: 'openPull', head: step.head, base: step.base, title: step.title }
+        : { ...step };
+  return {
+    state: step.done.state,
+    node: step.done.node,
+    ...(step.done.pullRequest !== undefined ? { pullRequest: step.done.pullRequest } : {}),
+    effects: step.effects.map((e) =>
+      e.kind === 'reply'
+        ? `reply #${e.to}: ${e.body.slice(0, 24)}`
+        : e.kind === 'check'
+          ? `check ${e.view.node} on ${e.sha}`
+          : `dispatch ${e.payload.node}`,
+    ),
+  };
+}
+
+describe('decideStart: plan mode (/coder next)', () => {
+  it.each<[string, StartRequest, StartSnapshot, unknown]>([
+    ['nothing read → the default branch', plan(), {}, { need: 'base' }],
     [
-      'two plans with one slug → plan required, nothing written',
-      ['Café', 'Cafe'],
-      'Cafe',
-      'plan-required',
+      'no plan in the tree → the reply saying how to make one, nothing written',
+      plan(),
+      { base: base({ 'README.md': '' }) },
+      { state: 'no-plan', node: undefined, effects: ['reply #7: There is no plan under `'] },
     ],
-  ])('%s', (_name, plans, requested, expected) => {
-    const chosen = choosePlan('docs/plans', plans, requested);
-    expect('plan' in chosen ? `plan ${chosen.plan}` : chosen.outcome.state).toBe(expected);
+    [
+      'a named plan that does not exist → the reply listing the plans',
+      plan(config(), 'Nope'),
+      { base: base(examplePlanFiles()) },
+      { state: 'no-plan', node: undefined, effects: ['reply #7: There is no plan `Nope`.'] },
+    ],
+    [
+      'the only plan → its files',
+      plan(),
+      { base: base(examplePlanFiles()) },
+      { need: 'plan', plan: 'Example', plansDir: 'docs/plans' },
+    ],
+    [
+      'Context valid? no → Plan Required, nothing written',
+      plan(),
+      {
+        base: base(examplePlanFiles()),
+        plan: examplePlan({ ...examplePlanFiles(), [CHECKLIST]: '# Checklist\n\nno phases\n' }),
+      },
+      {
+        state: 'plan-required',
+        node: 'ValidateContext',
+        effects: ['reply #7: **Plan required.** Plan '],
+      },
+    ],
+    [
+      'Mark [~]: one commit on the default head, the checklist and the log',
+      plan(),
+      read,
+      { write: 'commit', parent: { sha: 'head', tree: 'tree' }, paths: [CHECKLIST, MASTER_LOG] },
+    ],
+    [
+      'Locked? the lock ref, on the start commit',
+      plan(),
+      { ...read, commit: START },
+      { write: 'createLockRef', branch: BRANCH, sha: START },
+    ],
+    [
+      'the lock taken → the automatic PR',
+      plan(),
+      taken,
+      {
+        write: 'openPull',
+        head: BRANCH,
+        base: 'main',
+        title: '[coder] Example: Phase 1 — Endpoint',
+      },
+    ],
+    [
+      'the PR opened → the reply, then the TDD check run on the start commit',
+      plan(),
+      { ...taken, pull: pull(true) },
+      {
+        state: 'started',
+        node: 'TDD',
+        pullRequest: 9,
+        effects: ['reply #7: **Coder started** on Pha', `check TDD on ${START}`],
+      },
+    ],
+    [
+      'with an agent → and the hand-off (TDD)',
+      plan(config({ agent: { command: './agent.sh' } })),
+      { ...taken, pull: pull(true) },
+      {
+        state: 'started',
+        node: 'TDD',
+        pullRequest: 9,
+        effects: ['reply #7: **Coder started** on Pha', `check TDD on ${START}`, 'dispatch tdd'],
+      },
+    ],
+    [
+      'the lock taken, the PR found open (a twin delivery finishing this start opened it) → silent',
+      plan(),
+      { ...taken, pull: pull(false) },
+      { state: 'already-started', node: 'TDD', pullRequest: 9, effects: [] },
+    ],
+    [
+      'the lock held → who holds it',
+      plan(),
+      held(undefined),
+      { need: 'holder', branch: BRANCH, sha: EARLIER },
+    ],
+    [
+      'held by another command → Locked: the reply naming the branch and its PR',
+      plan(),
+      held({ pr: { number: 3, body: '' }, comment: 41 }),
+      {
+        state: 'locked',
+        node: 'LockCheck',
+        pullRequest: 3,
+        effects: ['reply #7: **Locked.** Phase 1 — En'],
+      },
+    ],
+    [
+      'held by this command, PR open (a redelivery) → nothing to do or say',
+      plan(),
+      held({ pr: { number: 3, body: '' }, comment: 42 }),
+      { state: 'already-started', node: 'TDD', pullRequest: 3, effects: [] },
+    ],
+    [
+      'held by this command, no PR (its delivery stopped) → finish: the PR',
+      plan(),
+      held({ comment: 42 }),
+      {
+        write: 'openPull',
+        head: BRANCH,
+        base: 'main',
+        title: '[coder] Example: Phase 1 — Endpoint',
+      },
+    ],
+    [
+      'finishing, the PR found open → the racing delivery replies, this one is silent',
+      plan(),
+      { ...held({ comment: 42 }), pull: pull(false) },
+      { state: 'already-started', node: 'TDD', pullRequest: 9, effects: [] },
+    ],
+    [
+      'finishing, the PR opened → the reply and the check run on the lock commit',
+      plan(),
+      { ...held({ comment: 42 }), pull: pull(true) },
+      {
+        state: 'started',
+        node: 'TDD',
+        pullRequest: 9,
+        effects: ['reply #7: **Coder started** on Pha', `check TDD on ${EARLIER}`],
+      },
+    ],
+  ])('%s', (_name, req, snap, expected) => {
+    expect(summary(decideStart(req, snap))).toEqual(expected);
+  });
+
+  it('the start commit and the PR carry the marker of this command', () => {
+    const commit = decideStart(plan(), read);
+    const opened = decideStart(plan(), taken);
+    if (!('write' in commit) || commit.write !== 'commit') throw new Error('no commit');
+    if (!('write' in opened) || opened.write !== 'openPull') throw new Error('no PR');
+    const marker = { mode: 'plan', plan: 'Example', phase: 1, issue: 7, comment: 42 };
+    expect(readMarker(commit.message)).toEqual(marker);
+    expect(readMarker(opened.body)).toEqual(marker);
+    expect(commit.changes.find((c) => c.path === CHECKLIST)!.content).toContain('- [~] 1.1');
+    expect(commit.changes.find((c) => c.path === MASTER_LOG)!.content).toContain(
+      '**Coder started**',
+    );
+  });
+
+  it('never changes the snapshot it is given', () => {
+    const snap = Object.freeze({ ...held({ comment: 42 }), pull: Object.freeze(pull(true)) });
+    const before = JSON.stringify(snap);
+    decideStart(plan(), snap);
+    expect(JSON.stringify(snap)).toBe(before);
   });
 });
 
-describe('Context valid? → the current phase', () => {
-  it('plan required: a reply naming each problem; complete: a reply; else the current phase', () => {
-    const invalid = phaseToStart('Example', {
-      valid: false,
-      problems: [{ severity: 'error', path: 'x.md', line: 3, message: 'Broken.', fix: 'Fix it.' }],
-    } as unknown as PlanContext);
-    expect('reply' in invalid && invalid.outcome).toMatchObject({
-      state: 'plan-required',
-      node: 'ValidateContext',
-    });
-    expect('reply' in invalid && invalid.reply).toContain('x.md:3');
-    const complete = phaseToStart('Example', {
-      valid: true,
-      problems: [],
-    } as unknown as PlanContext);
-    expect('reply' in complete && complete.outcome.state).toBe('plan-complete');
-    const phase = { number: 2, name: 'Two' };
-    const current = phaseToStart('Example', {
-      valid: true,
-      problems: [],
-      current: phase,
-    } as unknown as PlanContext);
-    expect('context' in current && current.context.current).toBe(phase);
+describe('decideStart: quick mode (/coder quick, the quick label)', () => {
+  const logging = config({ quick: { log: true } });
+  it.each<[string, StartRequest, StartSnapshot, unknown]>([
+    ['nothing read → the default branch', quick(), {}, { need: 'base' }],
+    [
+      'no logging → an empty commit on the default head',
+      quick(),
+      { base: base(examplePlanFiles()) },
+      { write: 'commit', parent: { sha: 'head', tree: 'tree' }, paths: [] },
+    ],
+    [
+      'quick.log and one plan → its master log',
+      quick(logging),
+      { base: base(examplePlanFiles()) },
+      { need: 'masterLog', sha: `sha:${MASTER_LOG}` },
+    ],
+    [
+      'quick.log, the log read → one log entry in the commit',
+      quick(logging),
+      { base: base(examplePlanFiles()), masterLog: { text: '# Master Log\n' } },
+      { write: 'commit', parent: { sha: 'head', tree: 'tree' }, paths: [MASTER_LOG] },
+    ],
+    [
+      'quick.log and no plan → no entry, nothing read',
+      quick(logging),
+      { base: base({ 'README.md': '' }) },
+      { write: 'commit', parent: { sha: 'head', tree: 'tree' }, paths: [] },
+    ],
+    [
+      'the commit → the quick lock',
+      quick(),
+      { base: base({}), commit: START },
+      { write: 'createLockRef', branch: QUICK, sha: START },
+    ],
+    [
+      'the lock taken → the PR that fixes the issue',
+      quick(),
+      { base: base({}), commit: START, lock: { acquired: true } },
+      { write: 'openPull', head: QUICK, base: 'main', title: '[coder] Quick: Fix the typo' },
+    ],
+    [
+      'the PR opened → the reply with the assessment, the QuickMode check run',
+      quick(),
+      { base: base({}), commit: START, lock: { acquired: true }, pull: pull(true) },
+      {
+        state: 'started',
+        node: 'QuickMode',
+        pullRequest: 9,
+        effects: ['reply #7: **Quick mode**: branch `', `check QuickMode on ${START}`],
+      },
+    ],
+    [
+      'the label again on a running quick fix → nothing to do or say',
+      quick(config(), 'label'),
+      {
+        base: base({}),
+        commit: START,
+        lock: { acquired: false, sha: EARLIER },
+        holder: { pr: { number: 3, body: '' } },
+      },
+      { state: 'already-started', node: 'QuickMode', pullRequest: 3, effects: [] },
+    ],
+    [
+      'held by another command → the quick Locked reply',
+      quick(),
+      {
+        base: base({}),
+        commit: START,
+        lock: { acquired: false, sha: EARLIER },
+        holder: { pr: { number: 3, body: '' }, comment: 41 },
+      },
+      {
+        state: 'locked',
+        node: 'LockCheck',
+        pullRequest: 3,
+        effects: ['reply #7: Quick mode is already ru'],
+      },
+    ],
+  ])('%s', (_name, req, snap, expected) => {
+    expect(summary(decideStart(req, snap))).toEqual(expected);
   });
-});
 
-describe('Locked? after the atomic ref creation', () => {
-  it.each<[string, Parameters<typeof afterLock>[0], ReturnType<typeof afterLock>]>([
-    ['created the lock → take', { acquired: true, pr: false, via: 'command', comment: 1 }, 'take'],
-    [
-      'held by another command → locked',
-      { acquired: false, pr: true, holder: 2, comment: 1, via: 'command' },
-      'locked',
-    ],
-    [
-      'held, no marker to tell → locked',
-      { acquired: false, pr: false, comment: 1, via: 'command' },
-      'locked',
-    ],
-    [
-      'held by this command, PR open → done (a redelivery)',
-      { acquired: false, pr: true, holder: 1, comment: 1, via: 'command' },
-      'done',
-    ],
-    [
-      'held by this command, no PR yet → finish its work',
-      { acquired: false, pr: false, holder: 1, comment: 1, via: 'command' },
-      'finish',
-    ],
-    [
-      'a command without a comment id never matches → locked',
-      { acquired: false, pr: true, via: 'command' },
-      'locked',
-    ],
-    ['a repeated label → done', { acquired: false, pr: false, via: 'label' }, 'done'],
-  ])('%s', (_name, lock, expected) => {
-    expect(afterLock(lock)).toBe(expected);
-  });
-});
-
-describe("/coder release: which locks are the issue's", () => {
-  it.each<[string, string, Parameters<typeof releaseTarget>[2], ReturnType<typeof releaseTarget>]>([
-    ["the issue's quick branch", 'coder/quick/issue-7', 'unread', 'release'],
-    ['a loop PR whose marker names the issue', 'coder/a/phase-1', { issue: 7 }, 'release'],
-    ['a loop PR of another issue', 'coder/a/phase-1', { issue: 8 }, 'keep'],
-    ['no loop PR: ask the start commit', 'coder/a/phase-1', 'unread', 'read-commit'],
-    ['no marker anywhere', 'coder/a/phase-1', undefined, 'keep'],
-    ["another issue's quick branch", 'coder/quick/issue-8', undefined, 'keep'],
-  ])('%s', (_name, branch, marker, expected) => {
-    expect(releaseTarget(7, branch, marker)).toBe(expected);
+  it('the quick PR says Fixes #N and carries the marker; its title is the escaped issue title', () => {
+    const opened = decideStart(quick(), { base: base({}), commit: 's', lock: { acquired: true } });
+    if (!('write' in opened) || opened.write !== 'openPull') throw new Error('no PR');
+    expect(opened.body).toContain('Fixes #7');
+    expect(readMarker(opened.body)).toEqual({ mode: 'quick', issue: 7, comment: 42 });
   });
 });

@@ -1,0 +1,115 @@
+import {
+  decideStart,
+  readMarker,
+  type StartEffect,
+  type StartNeed,
+  type StartRequest,
+  type StartSnapshot,
+  type StartWrite,
+} from '../../core/index.js';
+import { sendAgentDispatch } from '../agent.js';
+import { createCheckRun, keepsStatus } from '../checks.js';
+import { commitMessage, createCommit, createLockRef, type GitReader } from '../git.js';
+import { replyOnIssue } from '../issues.js';
+import { readPlan } from '../plans.js';
+import { findPullRequest, openPullRequest } from '../pulls.js';
+import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
+
+/** More rounds than any start takes (base, plan, commit, lock, holder, PR): a decision loop. */
+const MOST_STEPS = 12;
+
+/**
+ * The start side (`/coder next`, quick mode by command or label): `decideStart` asks for each
+ * read and write in turn, each answer becomes one more fact of a new snapshot, and the effects it
+ * ends with are carried out here, in order. Who acts was established by the caller.
+ */
+export async function start(env: LoopEnv, req: StartRequest): Promise<LoopOutcome> {
+  const reader = readerFor(env);
+  let snap: StartSnapshot = {};
+  for (let steps = 0; steps < MOST_STEPS; steps++) {
+    const step = decideStart(req, snap);
+    if ('done' in step) {
+      if (step.note) env.log.info(step.note);
+      await applyStart(env, step.effects);
+      return step.done;
+    }
+    snap = {
+      ...snap,
+      ...('need' in step ? await read(env, reader, step, snap) : await write(env, step)),
+    };
+  }
+  throw new Error(`The start decision did not finish in ${MOST_STEPS} steps.`);
+}
+
+/** One read the decision asked for, as the fact it adds. */
+async function read(
+  env: LoopEnv,
+  reader: GitReader,
+  need: StartNeed,
+  snap: StartSnapshot,
+): Promise<StartSnapshot> {
+  switch (need.need) {
+    case 'base': {
+      const head = await reader.branchHead(env.defaultBranch);
+      if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
+      const tree = await reader.tree(head);
+      return { base: { sha: head, tree: tree.sha, files: tree.files } };
+    }
+    case 'plan': {
+      const base = snap.base!;
+      const tree = { sha: base.tree, files: new Map(base.files) };
+      return { plan: await readPlan(reader, tree, need.plansDir, need.plan) };
+    }
+    case 'masterLog':
+      return { masterLog: { text: await reader.blob(need.sha) } };
+    case 'holder': {
+      const pr = await findPullRequest(env.gh, env.repo, need.branch);
+      const marker = pr
+        ? readMarker(pr.body)
+        : readMarker(await commitMessage(env.gh, env.repo, need.sha));
+      return { holder: { ...(pr ? { pr } : {}), comment: marker?.comment } };
+    }
+  }
+}
+
+/** One write the decision needs the answer of, as the fact it adds. */
+async function write(env: LoopEnv, step: StartWrite): Promise<StartSnapshot> {
+  const { gh, repo } = env;
+  switch (step.write) {
+    case 'commit':
+      return { commit: await createCommit(gh, repo, step.parent, step.changes, step.message) };
+    case 'createLockRef':
+      return { lock: await createLockRef(gh, repo, step.branch, step.sha) };
+    case 'openPull': {
+      const { head, base, title, body } = step;
+      return { pull: await openPullRequest(gh, repo, { head, base, title, body }) };
+    }
+  }
+}
+
+/** The start's last effects, in order: the reply, the check run, the hand-off. */
+async function applyStart(env: LoopEnv, effects: readonly StartEffect[]): Promise<void> {
+  const { gh, repo } = env;
+  for (const effect of effects) {
+    switch (effect.kind) {
+      case 'reply':
+        await replyOnIssue(gh, repo, effect.to, effect.body);
+        break;
+      case 'check':
+        await createCheckRun(
+          gh,
+          repo,
+          effect.sha,
+          effect.view,
+          effect.record,
+          env.repoUrl,
+          effect.branch,
+          async () => keepsStatus(await env.identity()),
+        );
+        break;
+      case 'dispatch':
+        await sendAgentDispatch(gh, repo, effect.payload);
+        break;
+    }
+  }
+}

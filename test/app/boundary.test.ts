@@ -1,0 +1,56 @@
+import { afterScenario, beforeScenario, testProbot } from '../helpers/github.js';
+import { examplePayload } from '../helpers/payloads.js';
+import { BRANCH, started, world } from '../helpers/world.js';
+
+/**
+ * The one error boundary (`dispatch`): an event whose handling fails says so once, on the thread
+ * its payload names — a command's issue, the labelled issue, a loop PR's orchestrator issue — and
+ * the error still reaches the adapter.
+ */
+beforeEach(beforeScenario);
+afterEach(afterScenario);
+
+/** GitHub answering 503 more often than Octokit retries. */
+const OUTAGE = 4;
+
+it('a /coder command that fails says so once on its issue', async () => {
+  const { sim, deliver } = await world();
+  sim.outages.set('POST /git/refs', OUTAGE);
+  await expect(deliver.comment('/coder next', { issue: 3 })).rejects.toThrow();
+  const notes = sim.comments.filter((c) => c.body.includes('could not finish'));
+  expect(notes.map((c) => [c.issue, c.body.split(':')[0]])).toEqual([
+    [3, '`/coder next` could not finish'],
+  ]);
+});
+
+it('the quick label whose start fails says so once on the labelled issue', async () => {
+  const { sim } = await world();
+  sim.outages.set('POST /git/refs', OUTAGE);
+  const payload = examplePayload('issues', 'labeled');
+  payload.label.name = 'coder:quick';
+  payload.issue.number = 5;
+  payload.sender.login = 'Codertocat';
+  payload.sender.type = 'User';
+  delete (payload.issue as { pull_request?: unknown }).pull_request;
+  const probot = await testProbot();
+  await expect(probot.receive({ id: 'label-1', name: 'issues', payload })).rejects.toThrow();
+  const notes = sim.comments.filter((c) => c.body.includes('could not finish'));
+  expect(notes.map((c) => [c.issue, c.body.split(':')[0]])).toEqual([
+    [5, 'Quick mode for the `coder'],
+  ]);
+});
+
+it("a loop PR's event that fails — even before who acts is known — says so once on the orchestrator's issue", async () => {
+  const { sim, deliver, pr } = await started();
+  const before = sim.comments.length;
+  sim.push(BRANCH, { 'src/more.ts': 'more\n' });
+  sim.outages.set('GET /collaborators/Codertocat/permission', OUTAGE);
+  await expect(deliver.pullRequest('synchronize', pr.number)).rejects.toThrow();
+  const notes = sim.comments.slice(before);
+  expect(notes.map((c) => [c.issue, c.body.split(':')[0]])).toEqual([
+    [
+      1,
+      `The loop could not finish handling pull_request.synchronize on pull request #${pr.number}`,
+    ],
+  ]);
+});
