@@ -1,11 +1,4 @@
-import {
-  isBot,
-  parseComment,
-  readMarker,
-  reply,
-  type AgentPayload,
-  type Config,
-} from '../../core/index.js';
+import { isBot, parseComment, reply, type AgentPayload, type Config } from '../../core/index.js';
 import { replyOnIssue } from '../issues.js';
 import { threadOfError, type LoopEnv, type LoopOutcome, type Thread } from './env.js';
 import { agentRunFailed } from './pull.js';
