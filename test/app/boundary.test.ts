@@ -40,14 +40,32 @@ it('the quick label whose start fails says so once on the labelled issue', async
   ]);
 });
 
-it("a loop PR's event that fails — even before who acts is known — says so once on the orchestrator's issue", async () => {
+it("a loop PR's event whose sender cannot be checked writes nothing: who acts comes first", async () => {
   const { sim, deliver, pr } = await started();
   const before = sim.comments.length;
   sim.push(BRANCH, { 'src/more.ts': 'more\n' });
   sim.outages.set('GET /collaborators/Codertocat/permission', OUTAGE);
   await expect(deliver.pullRequest('synchronize', pr.number)).rejects.toThrow();
+  expect(sim.comments.slice(before)).toEqual([]);
+});
+
+it("a loop PR's event that fails after who acts is known says so once: on the PR until the loop's record names the issue, then on the issue", async () => {
+  const { sim, deliver, pr } = await started();
+  const before = sim.comments.length;
+  const head = sim.push(BRANCH, { 'src/more.ts': 'more\n' });
+  // The record is read from the loop's check runs: the PR's own thread is the one known then.
+  sim.outages.set(`GET /commits/${head}/check-runs`, OUTAGE);
+  await expect(deliver.pullRequest('synchronize', pr.number)).rejects.toThrow();
+  sim.outages.clear();
+  // Once the record is read, the orchestrator's issue.
+  sim.outages.set(`POST /check-runs`, OUTAGE);
+  await expect(deliver.pullRequest('synchronize', pr.number)).rejects.toThrow();
   const notes = sim.comments.slice(before);
   expect(notes.map((c) => [c.issue, c.body.split(':')[0]])).toEqual([
+    [
+      pr.number,
+      `The loop could not finish handling pull_request.synchronize on pull request #${pr.number}`,
+    ],
     [
       1,
       `The loop could not finish handling pull_request.synchronize on pull request #${pr.number}`,
