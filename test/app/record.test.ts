@@ -1,6 +1,6 @@
 import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import { parseConfigText } from '../../src/core/index.js';
+import { decodeRecord, parseConfigText } from '../../src/core/index.js';
 import { pinApiVersion } from '../../src/github/client.js';
 import { agentRunFailed, type LoopEnv } from '../../src/github/loop/index.js';
 import { afterScenario, beforeScenario, LOOP_APP, OWNER, REPO } from '../helpers/github.js';
@@ -49,6 +49,33 @@ describe('what others can edit does not decide', () => {
     expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
     expect(sim.files(sim.headOf(pr))[CHECKLIST]).toContain('- [~] 1.1');
     // The architect's approval of a head that passed CI is what the escalation waits for.
+    await deliver.review(pr.number, 'archie', 'approved');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(true);
+  });
+
+  it('an architect’s approval whose head moved before the completion leaves the escalation standing (1)', async () => {
+    const { sim, deliver, pr } = await started('architects: [archie]\n');
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await deliver.ci(BRANCH, 'failure');
+      sim.push(BRANCH, { 'src/health.ts': `export const ok = ${attempt};\n` });
+    }
+    expect(replies(sim).at(-1)).toMatch(/^\*\*Escalated to architect\*\*/);
+    await deliver.ci(BRANCH, 'success');
+    const approved = sim.headOf(pr);
+    // The architect approves; a writer's push lands as the loop moves the branch.
+    sim.beforeRefUpdate = () => {
+      sim.push(BRANCH, { 'src/health.ts': 'unreviewed code pushed meanwhile\n' });
+    };
+    await deliver.review(pr.number, 'archie', 'approved');
+    expect(replies(sim).at(-1)).toMatch(/but the branch moved to/);
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+    // The approval was about the old head: the escalation it would have ended still stands.
+    const record = (sha: string) => decodeRecord(sim.own(sha)?.output?.text, sha);
+    expect(record(approved)?.escalation).toBeDefined();
+    expect(pr.labels.has('coder:escalated')).toBe(true);
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
     await deliver.review(pr.number, 'archie', 'approved');
     expect(completed(sim.files(sim.headOf(pr)))).toBe(true);
   });

@@ -270,6 +270,8 @@ export async function apply(
   const { env } = ctx;
   const { gh, repo } = env;
   const { pr } = ctx.snap;
+  /** The escalation as this event found it: an approval's completion ends it, nothing less. */
+  const escalated = ctx.snap.marker.escalation;
   let merged: boolean | undefined;
   let result = outcome;
   for (const effect of effects) {
@@ -350,7 +352,12 @@ export async function apply(
           commits: await commitsOf(ctx),
         });
         if (!done.ok && 'moved' in done) {
-          // The approval was for this head only: nothing is written on the new one.
+          // The approval was for this head only: nothing is written on the new one, and an
+          // escalation the architect's approval was to end stands (it ends with the completion).
+          if (escalated && !ctx.snap.marker.escalation) {
+            remember(ctx, { ...ctx.snap.marker, escalation: escalated });
+            await labelEscalated(gh, repo, [pr.number, marker.issue]);
+          }
           ctx.ownRun = await showCheck(env, pr.head, ctx.ownRun, {
             view: {
               mode: 'plan',
