@@ -278,7 +278,10 @@ export async function apply(
     if ('when' in effect && effect.when && effect.when !== (merged ? 'merged' : 'not-merged'))
       continue;
     const { marker } = ctx.snap;
-    if (effect.kind !== 'marker' && effect.kind !== 'label' && effect.kind !== 'unlabel')
+    // An escalation ends with the completion commit, not before: until the commit is in place the
+    // head's record keeps it (a completion GitHub refuses, or whose head moved, leaves it standing).
+    const ending = effect.kind === 'complete' && escalated !== undefined && !marker.escalation;
+    if (effect.kind !== 'marker' && effect.kind !== 'label' && effect.kind !== 'unlabel' && !ending)
       if (effect.kind !== 'check' || effect.sha) await writeUnwritten(ctx);
     switch (effect.kind) {
       case 'check': {
