@@ -1,12 +1,13 @@
 import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import { parseConfigText } from '../../src/core/index.js';
+import { decodeRecord, parseConfigText } from '../../src/core/index.js';
 import { pinApiVersion } from '../../src/github/client.js';
 import { readCiFailures, readIssueText } from '../../src/github/agent.js';
 import { agentRunFailed, type LoopEnv } from '../../src/github/loop/index.js';
 import { afterScenario, beforeScenario, LOOP_APP, OWNER, REPO } from '../helpers/github.js';
 import { checkedFetch } from '../helpers/openapi.js';
 import { CHECKLIST, MASTER_LOG } from '../helpers/plans.js';
+import type { SimGitHub } from '../sim/github.js';
 import { BRANCH, replies, started, world } from '../helpers/world.js';
 
 /**
@@ -20,6 +21,15 @@ afterEach(() => {
   nock.cleanAll();
   afterScenario();
 });
+
+/** The record the loop reads at `sha`: its own check run's there, else the newest earlier one. */
+function newestRecord(sim: SimGitHub, sha: string) {
+  for (let at: string | undefined = sha; at; at = sim.commits.get(at)?.parents[0]) {
+    const record = decodeRecord(sim.own(at)?.output?.text, at);
+    if (record) return record;
+  }
+  return undefined;
+}
 
 const completed = (files: Record<string, string>) =>
   (files[MASTER_LOG] ?? '').includes('Coder completed');
@@ -50,6 +60,54 @@ describe('what others can edit does not decide', () => {
     expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
     expect(sim.files(sim.headOf(pr))[CHECKLIST]).toContain('- [~] 1.1');
     // The architect's approval of a head that passed CI is what the escalation waits for.
+    await deliver.review(pr.number, 'archie', 'approved');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(true);
+  });
+
+  it('an architect’s approval whose head moved before the completion leaves the escalation standing (1)', async () => {
+    const { sim, deliver, pr } = await started('architects: [archie]\n');
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await deliver.ci(BRANCH, 'failure');
+      sim.push(BRANCH, { 'src/health.ts': `export const ok = ${attempt};\n` });
+    }
+    expect(replies(sim).at(-1)).toMatch(/^\*\*Escalated to architect\*\*/);
+    await deliver.ci(BRANCH, 'success');
+    const approved = sim.headOf(pr);
+    // The architect approves; a writer's push lands as the loop moves the branch.
+    sim.beforeRefUpdate = () => {
+      sim.push(BRANCH, { 'src/health.ts': 'unreviewed code pushed meanwhile\n' });
+    };
+    await deliver.review(pr.number, 'archie', 'approved');
+    expect(replies(sim).at(-1)).toMatch(/but the branch moved to/);
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+    // The approval was about the old head: the escalation it would have ended still stands.
+    expect(newestRecord(sim, approved)?.escalation).toBeDefined();
+    expect(pr.labels.has('coder:escalated')).toBe(true);
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+    await deliver.review(pr.number, 'archie', 'approved');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(true);
+  });
+
+  it('an architect’s approval whose completion commit GitHub refused leaves the escalation standing', async () => {
+    const { sim, deliver, pr } = await started('architects: [archie]\n');
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await deliver.ci(BRANCH, 'failure');
+      sim.push(BRANCH, { 'src/health.ts': `export const ok = ${attempt};\n` });
+    }
+    await deliver.ci(BRANCH, 'success');
+    const approved = sim.headOf(pr);
+    // GitHub refuses the ref update (an outage that outlasts the retries): nothing is completed.
+    sim.outages.set(`PATCH /git/refs/heads/${BRANCH}`, 4);
+    await expect(deliver.review(pr.number, 'archie', 'approved')).rejects.toThrow();
+    expect(sim.headOf(pr)).toBe(approved);
+    expect(newestRecord(sim, approved)?.escalation).toBeDefined();
+    // A writer's push and approval do not complete the phase: it is still escalated.
+    sim.push(BRANCH, { 'src/health.ts': 'export const ok = 4;\n' });
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
     await deliver.review(pr.number, 'archie', 'approved');
     expect(completed(sim.files(sim.headOf(pr)))).toBe(true);
   });

@@ -96,6 +96,15 @@ export class Deliver {
     prNumber: number,
     { login = 'Codertocat' } = {},
   ) {
+    await this.probot.receive(this.pullRequestEvent(action, prNumber, { login }));
+  }
+
+  /** The `pull_request` event `pullRequest` delivers, for a caller that delivers it itself. */
+  pullRequestEvent(
+    action: 'synchronize' | 'closed',
+    prNumber: number,
+    { login = 'Codertocat' } = {},
+  ) {
     const payload = examplePayload('pull_request', action === 'closed' ? 'closed' : 'synchronize');
     payload.pull_request = {
       ...payload.pull_request,
@@ -103,6 +112,6 @@ export class Deliver {
     };
     payload.sender.login = login;
     payload.sender.type = 'User';
-    await this.probot.receive({ id: `pr-${++this.n}`, name: 'pull_request', payload });
+    return { id: `pr-${++this.n}`, name: 'pull_request' as const, payload };
   }
 }

@@ -537,7 +537,12 @@ export class SimGitHub {
       const level = this.permissions.get(m[1]!) ?? 'read';
       return [
         200,
-        { permission: level === 'maintain' ? 'write' : level, role_name: level, user: user(m[1]!) },
+        {
+          // The legacy field names the nearest of admin, write, read, none (as GitHub does).
+          permission: level === 'maintain' ? 'write' : level === 'triage' ? 'read' : level,
+          role_name: level,
+          user: user(m[1]!),
+        },
       ];
     });
     route('post', p('/issues/comments/(\\d+)/reactions'), () => [201, { id: 1, content: 'eyes' }]);

@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import { parseAgentPayload, parseConfigText, type ChangeSet } from '../../src/core/index.js';
+import picomatch from 'picomatch';
+import {
+  decodeRecord,
+  parseAgentPayload,
+  parseConfigText,
+  readMarker,
+  updateMarker,
+  type ChangeSet,
+  type LoopMarker,
+} from '../../src/core/index.js';
 import { applyAgentRun } from '../../src/github/agent.js';
 import { pinApiVersion } from '../../src/github/client.js';
 import { agentRunFailed, type LoopEnv } from '../../src/github/loop/index.js';
@@ -19,12 +28,16 @@ import { checkedFetch, transport, violations, wire } from '../helpers/openapi.js
 import { commentDelivery } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 import { Deliver } from './events.js';
-import { SimGitHub } from './github.js';
+import { SimGitHub, type SimReview } from './github.js';
 
 /**
  * Model-based runs: random sequences of commands, duplicate deliveries, concurrent commands, CI
  * results (also for old heads), reviews (also of stale heads), releases, human pushes and config
- * changes, with faults injected — and the loop's promises checked after every step.
+ * changes, with faults injected — and the loop's promises checked after every step. Beside them,
+ * what others do to get around the loop's record (issue 18): a push racing an approval, a writer
+ * editing the PR body, a triage user adding and removing `coder:escalated`, pushes made with an
+ * email linked to no account, more than 100 reviews and check runs, and renames (a locked path,
+ * a plan document).
  *
  * The runs are split over the `model.shard*.test.ts` files so Jest's workers run them side by
  * side (each run spends half its time waiting on Octokit's request queue timers).
@@ -44,11 +57,39 @@ interface Real {
   /** Heads each branch has had, for events about old heads. */
   heads: Map<string, string[]>;
   step: number;
+  /** What the model knows of each loop PR (by number): from the events it delivered and the loop's writes. */
+  beliefs: Map<number, Belief>;
+  /** This step delivered a writer's `/coder resume` (which may clear an escalation and attempts). */
+  resumed: boolean;
+  /** Completion commits already judged: each once, against the config and reviews of its step. */
+  judged: Set<string>;
 }
 type Model = Record<string, never>;
 
+/** What the model knows about one loop PR, independently of what the loop believes. */
+interface Belief {
+  /** `synchronize` senders whose delivery the loop took without failing: it knows they pushed. */
+  pushers: Set<string>;
+  /** Every `synchronize` sender delivered: the only people the record may name as pushers. */
+  senders: Set<string>;
+  /** The loop's newest record as of the last step (decoded from its own check run). */
+  record?: LoopMarker;
+  /** The record said escalated, and neither a writer's `/coder resume` nor a completion came since. */
+  escalated: boolean;
+}
+
+function belief(r: Real, pr: number): Belief {
+  let b = r.beliefs.get(pr);
+  if (!b) r.beliefs.set(pr, (b = { pushers: new Set(), senders: new Set(), escalated: false }));
+  return b;
+}
+
 const WRITERS = ['alice', 'bob'] as const;
 const PLAN_PREFIX = 'coder/example/phase-';
+/** A locked file on the default branch, and a plain one (both may be moved on the branch). */
+const LOCKED_FILE = 'src/core/auth.ts';
+const PLAIN_FILE = 'src/util.ts';
+const CODEMAP = 'docs/plans/Example/01_Master Plan/10_Master_Codemap.mmd';
 
 function openLoopPull(r: Real) {
   return r.sim.pulls.find(
@@ -82,6 +123,23 @@ async function receive(r: Real, ...events: Delivery[]) {
     ),
   );
   for (const branch of r.sim.refs.keys()) remember(r, branch);
+  events.forEach((event, i) => {
+    if (event.name === 'pull_request') {
+      const { action, pull_request, sender } = event.payload as {
+        action: string;
+        pull_request: { number: number };
+        sender: { login: string };
+      };
+      if (action !== 'synchronize') return;
+      const b = belief(r, pull_request.number);
+      b.senders.add(sender.login);
+      if (!failed[i]) b.pushers.add(sender.login);
+    }
+    if (isWritersCommand(event)) {
+      const { comment } = event.payload as { comment: { body: string } };
+      if (comment.body.startsWith('/coder resume')) r.resumed = true;
+    }
+  });
   const told = r.sim.comments.slice(said).filter((c) => c.body.includes('could not finish'));
   const threads = events
     .filter((event, i) => failed[i] && isWritersCommand(event))
@@ -278,6 +336,194 @@ class OutsiderPullEvent implements fc.AsyncCommand<Model, Real> {
   toString = () => `pull_request.${this.action} by mallory`;
 }
 
+/**
+ * A push racing an approval: work with a test, CI green on it, an approval of that head — and
+ * bob's push lands right when the loop moves the branch (its completion commit's compare-and-swap),
+ * then its `synchronize`. The approval was about the old head: nothing may complete on the new one.
+ */
+class RacingApproval implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly reviewer: 'reviewer1' | 'archie') {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    await new Push(true, false).run(m, r);
+    await new Ci('success', false).run(m, r);
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    let raced = false;
+    r.sim.beforeRefUpdate = () => {
+      if (!r.sim.refs.has(pr.head)) return;
+      r.sim.push(pr.head, { [`src/race${++r.step}.ts`]: 'unreviewed\n' }, 'race', 'bob');
+      raced = true;
+    };
+    await new Review(this.reviewer, 'approved', false).run(m, r);
+    // No ref update in that step (nothing to complete): the push does not wait for a later one.
+    r.sim.beforeRefUpdate = undefined;
+    remember(r, pr.head);
+    if (raced)
+      await receive(r, r.deliver.pullRequestEvent('synchronize', pr.number, { login: 'bob' }));
+  }
+  toString = () => `push racing an approval by ${this.reviewer}`;
+}
+
+/**
+ * A writer edits the loop PR's body — the marker people see there: to quick mode, its attempts
+ * cleared or forged, its escalation and pushers dropped, or the marker deleted. No event: GitHub's
+ * `pull_request.edited` is not one the loop handles. The loop must believe what it did before.
+ */
+class EditBody implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly kind: 'quick' | 'clear' | 'forge' | 'unescalate' | 'delete') {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    const marker = readMarker(pr.body);
+    if (this.kind === 'quick') pr.body = pr.body.replace('"mode":"plan"', '"mode":"quick"');
+    else if (this.kind === 'delete') {
+      const start = pr.body.indexOf('<!-- coder-loop {');
+      const end = pr.body.indexOf(' -->', start);
+      if (start !== -1 && end !== -1) pr.body = pr.body.slice(0, start) + pr.body.slice(end + 4);
+    } else if (marker) {
+      const edited: LoopMarker = { ...marker };
+      if (this.kind === 'clear') {
+        edited.attempts = [];
+        delete edited.escalation;
+      } else if (this.kind === 'forge') {
+        const sha = r.sim.refs.get(pr.head) ?? '';
+        edited.attempts = [1, 2, 3].map(() => ({
+          sha,
+          checks: [{ name: 'forged', conclusion: 'failure' }],
+        }));
+      } else {
+        delete edited.escalation;
+        delete edited.pushers;
+        delete edited.reviewRounds;
+      }
+      pr.body = updateMarker(pr.body, edited);
+    }
+  }
+  toString = () => `alice edits the PR body (${this.kind})`;
+}
+
+/**
+ * A triage user (no write) adds or removes `coder:escalated` on the PR and its issue. No event:
+ * the loop does not handle `labeled` on a PR, and the label is only what people see. The attack
+ * goes on (`then`) with the main path at once: work with a test, green CI, a writer's approval.
+ */
+class TriageLabel implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly add: boolean,
+    readonly then = false,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    for (const n of [pr.number, 1]) {
+      const set = r.sim.issueLabels.get(n) ?? new Set<string>();
+      if (this.add) set.add('coder:escalated');
+      else set.delete('coder:escalated');
+      r.sim.issueLabels.set(n, set);
+    }
+    if (this.add) pr.labels.add('coder:escalated');
+    else pr.labels.delete('coder:escalated');
+    if (this.then) await new Progress().run(m, r);
+  }
+  toString = () =>
+    `tracy (triage) ${this.add ? 'adds' : 'removes'} coder:escalated${this.then ? ', then progress' : ''}`;
+}
+
+/**
+ * A reviewer pushes work (with a test) from an email linked to no account — the API names no
+ * author — and the loop gets the `synchronize` they sent. Their approval must never count.
+ */
+class HiddenPush implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly user: 'reviewer1' | 'archie') {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    const n = ++r.step;
+    r.sim.push(
+      pr.head,
+      { [`test/hidden${n}.test.ts`]: 'test\n', [`src/hidden${n}.ts`]: `export const h = ${n};\n` },
+      'mine',
+      null,
+    );
+    remember(r, pr.head);
+    await receive(r, r.deliver.pullRequestEvent('synchronize', pr.number, { login: this.user }));
+  }
+  toString = () => `${this.user} pushes with an unlinked email`;
+}
+
+let reviewIds = 500_000;
+
+/**
+ * Work with a test is pushed, reviewer1 approves it, an outsider then leaves 101 COMMENTED reviews
+ * (no events), and reviewer1 asks for changes: the later "changes requested" is on the reviews'
+ * second page when CI on that head passes.
+ */
+class ManyReviews implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  async run(m: Model, r: Real) {
+    await new Push(true, false).run(m, r);
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    await new Review('reviewer1', 'approved', false).run(m, r);
+    const head = r.sim.refs.get(pr.head);
+    if (!head) return;
+    for (let i = 0; i < 101; i++)
+      r.sim.reviews.push({
+        id: ++reviewIds,
+        pr: pr.number,
+        user: 'mallory',
+        state: 'COMMENTED',
+        commit_id: head,
+      });
+    await new Review('reviewer1', 'changes_requested', false).run(m, r);
+  }
+  toString = () => 'approval, 101 comments by an outsider, changes requested';
+}
+
+/** 101 green CI jobs on the head, and perhaps one red after them (on the second page); CI done. */
+class ManyChecks implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly failing: boolean) {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    const head = pr && r.sim.refs.get(pr.head);
+    if (!pr || !head) return;
+    for (let i = 0; i < 101; i++) r.sim.ci(head, 'success', `job-${i}`);
+    if (this.failing) r.sim.ci(head, 'failure', 'late-job');
+    await r.deliver.ci(pr.head, 'success', { sha: head }).catch(() => undefined);
+  }
+  toString = () => `101 check runs${this.failing ? ', a failed one on page 2' : ''}`;
+}
+
+/**
+ * A file moved on the branch with the same content (GitHub lists one `renamed` file): the locked
+ * file out of `src/core/`, the codemap out of the plan, or a plain file — with a test beside it.
+ */
+class Rename implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly what: 'locked' | 'plan' | 'plain') {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    const [from, to] =
+      this.what === 'locked'
+        ? [LOCKED_FILE, 'src/auth.ts']
+        : this.what === 'plan'
+          ? [CODEMAP, 'docs/codemap.mmd']
+          : [PLAIN_FILE, 'lib/util.ts'];
+    const text = r.sim.files(pr.head)[from];
+    if (text === undefined) return;
+    r.sim.push(pr.head, { [from]: null, [to]: text, [`test/moved${++r.step}.test.ts`]: 'test\n' });
+    remember(r, pr.head);
+    await r.deliver.pullRequest('synchronize', pr.number).catch(() => undefined);
+  }
+  toString = () => `rename (${this.what})`;
+}
+
 /** The coding agent is configured in every run: each TDD, Debug & Fix and review fix hands off. */
 const AGENT_CONFIG = 'agent:\n  command: ./agent.sh\n  maxReviewRounds: 2\n';
 const ApplyOctokit = Octokit.plugin(pinApiVersion);
@@ -366,7 +612,7 @@ class Comment implements fc.AsyncCommand<Model, Real> {
     await receive(r, event);
     // Outsiders: no write at all by a bot; one short reply at most for a read-only user.
     if (bot) expect(requestLog.length).toBe(from);
-    if (this.user === 'mallory') {
+    if (this.user === 'mallory' || this.user === 'tracy') {
       expect(writesSince(from).map((w) => `${w.method} ${w.path.replace(/\?.*/, '')}`)).toEqual([
         'POST /repos/Codertocat/Hello-World/issues/1/comments',
       ]);
@@ -375,15 +621,23 @@ class Comment implements fc.AsyncCommand<Model, Real> {
   toString = () => `comment(${this.user}: ${JSON.stringify(this.body)})`;
 }
 
+/** The model's config: `src/core/**` locked, archie the architect, the agent configured. */
+const configText = (maxRetries: number, selfApproval = false) =>
+  `maxRetries: ${maxRetries}\narchitects: [archie]\nlocked: ["src/core/**"]\n${
+    selfApproval ? 'allowSelfApproval: true\n' : ''
+  }${AGENT_CONFIG}`;
+
 class SetConfig implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly maxRetries: number) {}
+  constructor(
+    readonly maxRetries: number,
+    readonly selfApproval: boolean,
+  ) {}
   check = () => true;
   async run(_m: Model, r: Real) {
-    r.sim.push('master', {
-      '.github/coder.yml': `maxRetries: ${this.maxRetries}\narchitects: [archie]\n${AGENT_CONFIG}`,
-    });
+    r.sim.push('master', { '.github/coder.yml': configText(this.maxRetries, this.selfApproval) });
   }
-  toString = () => `config(maxRetries=${this.maxRetries})`;
+  toString = () =>
+    `config(maxRetries=${this.maxRetries}${this.selfApproval ? ', allowSelfApproval' : ''})`;
 }
 
 class Fault implements fc.AsyncCommand<Model, Real> {
@@ -435,6 +689,9 @@ function invariants(r: Real) {
   for (const count of byHandOff.values()) expect(count).toBe(1);
   agentCommits += byHandOff.size;
   const master = sim.files('master');
+  const onMaster = ancestry(sim, sim.refs.get('master'));
+  /** Loop PRs (by branch) on which a completion commit appeared in this step. */
+  const completedNow = new Set<string>();
   for (const [branch] of sim.refs) {
     if (!branch.startsWith(PLAN_PREFIX)) continue;
     // One open PR per lock branch.
@@ -465,6 +722,11 @@ function invariants(r: Real) {
       const commit = sim.commits.get(sha)!;
       if (!commit.message.includes('— Coder completed')) continue;
       const parent = commit.parents[0]!;
+      if (!r.judged.has(sha)) {
+        r.judged.add(sha);
+        completedNow.add(branch);
+        judgeCompletion(r, branch, sha, master, onMaster);
+      }
       // ... by a human with write permission (never an outsider, a bot or a fork's reviewer).
       expect(
         sim.reviews.some(
@@ -485,6 +747,189 @@ function invariants(r: Real) {
       expect([...latest.values()].every((c) => c === 'success')).toBe(true);
     }
   }
+  // A plan-mode PR's `coder-loop` concludes success only on a completion commit (final
+  // verification): never on CI alone, whatever its body says the mode is.
+  for (const run of sim.checkRuns)
+    if (run.app.id === LOOP_APP.id && run.name === 'coder-loop' && run.conclusion === 'success')
+      expect(sim.commits.get(run.head_sha)?.message ?? '').toContain('— Coder completed');
+  // Nothing but the loop changes what the loop believes.
+  for (const pr of sim.pulls) {
+    if (pr.state !== 'open' || pr.fork || !pr.head.startsWith(PLAN_PREFIX)) continue;
+    if (!sim.refs.has(pr.head)) continue;
+    believed(r, pr.number, pr.head, onMaster, completedNow.has(pr.head));
+  }
+}
+
+/** Every commit reachable from `sha` (first parents and merges alike). */
+function ancestry(sim: SimGitHub, sha: string | undefined): Set<string> {
+  const seen = new Set<string>();
+  const stack = sha ? [sha] : [];
+  while (stack.length) {
+    const s = stack.pop()!;
+    if (seen.has(s)) continue;
+    seen.add(s);
+    stack.push(...(sim.commits.get(s)?.parents ?? []));
+  }
+  return seen;
+}
+
+/** The record the loop reads for a branch: on its head's check run, else the newest earlier one. */
+function newestRecord(
+  sim: SimGitHub,
+  branch: string,
+  onMaster: Set<string>,
+): LoopMarker | undefined {
+  for (
+    let sha: string | undefined = sim.refs.get(branch);
+    sha && !onMaster.has(sha);
+    sha = sim.commits.get(sha)?.parents[0]
+  ) {
+    const runs = sim.checkRuns.filter(
+      (c) => c.head_sha === sha && c.name === 'coder-loop' && c.app.id === LOOP_APP.id,
+    );
+    for (let i = runs.length - 1; i >= 0; i--) {
+      const record = decodeRecord(runs[i]!.output?.text, sha);
+      if (record) return record;
+    }
+  }
+  return undefined;
+}
+
+const COUNTING = ['write', 'maintain', 'admin'];
+
+/**
+ * A completion commit, judged once, in the step it appeared: its parent is a head approved by a
+ * reviewer who counts — write permission, not a bot, no push to the branch (its commits' authors
+ * and the `synchronize` senders the model delivered) unless `allowSelfApproval`, whose latest
+ * review of the PR is that approval — and, where the approval needs an architect (a locked path
+ * or a plan document touched, a rename's old path included) or the phase was escalated (and no
+ * `/coder resume` came since), an architect.
+ */
+function judgeCompletion(
+  r: Real,
+  branch: string,
+  completion: string,
+  master: Record<string, string>,
+  onMaster: Set<string>,
+) {
+  const { sim } = r;
+  const parent = sim.commits.get(completion)!.parents[0]!;
+  const pr = sim.pulls.filter((p) => p.head === branch && !p.fork).at(-1)!;
+  const b = belief(r, pr.number);
+  const { config } = parseConfigText(master['.github/coder.yml'] ?? '');
+  expect(config).toBeDefined();
+  if (!config) return;
+  const pushed = new Set(b.pushers);
+  for (
+    let sha: string | undefined = parent;
+    sha && !onMaster.has(sha);
+    sha = sim.commits.get(sha)?.parents[0]
+  ) {
+    const author = sim.commits.get(sha)?.author;
+    if (author) pushed.add(author);
+  }
+  const head = sim.files(parent);
+  const touched = [...new Set([...Object.keys(master), ...Object.keys(head)])].filter(
+    (path) => master[path] !== head[path],
+  );
+  const isLocked = config.locked.length ? picomatch(config.locked, { dot: true }) : () => false;
+  const plan = `${config.plansDir}/Example/`;
+  const owned = (path: string) =>
+    path === `${plan}01_Master Plan/01_Checklist.md` ||
+    path === `${plan}00_context.md` ||
+    (path.startsWith(`${plan}Reports/`) && path.endsWith('.md'));
+  const needsArchitect = touched.some(
+    (path) => isLocked(path) || (path.startsWith(`${config.plansDir}/`) && !owned(path)),
+  );
+  // Each reviewer's latest review as it stood then: reviews of the parent or an earlier head
+  // (a review of the completion commit, or of anything later, came after it).
+  const before = ancestry(sim, parent);
+  const latest = new Map<string, SimReview>();
+  for (const v of sim.reviews)
+    if (v.pr === pr.number && v.state !== 'COMMENTED' && before.has(v.commit_id))
+      latest.set(v.user, v);
+  const counting = [...latest.values()].filter(
+    (v) =>
+      v.state === 'APPROVED' &&
+      v.commit_id === parent &&
+      !v.user.endsWith('[bot]') &&
+      COUNTING.includes(sim.permissions.get(v.user) ?? 'read') &&
+      (config.allowSelfApproval || !pushed.has(v.user)) &&
+      ((!needsArchitect && !b.escalated) || config.architects.includes(v.user)),
+  );
+  if (counting.length === 0)
+    throw new Error(
+      `completion ${completion.slice(0, 7)} of ${parent.slice(0, 7)} on ${branch}: no approval that counts ` +
+        JSON.stringify({
+          latest: [...latest.values()].map(
+            (v) => `${v.user} ${v.state} ${v.commit_id.slice(0, 7)}`,
+          ),
+          pushed: [...pushed],
+          needsArchitect,
+          escalated: b.escalated,
+          touched: touched.filter((p) => !owned(p)),
+        }),
+    );
+}
+
+/**
+ * What the loop believes about an open loop PR — the record decoded from its newest own check
+ * run — moves only by the loop's own steps, never by a body edit, a label or a forged list:
+ * the same plan, phase, issue and mode throughout; attempts and review rounds only appended to
+ * (reset only by a writer's `/coder resume`), each attempt about a commit of the branch whose
+ * listed checks failed there; pushers only added, each one a `synchronize` sender; an
+ * escalation kept until a writer's `/coder resume` or a completion.
+ */
+function believed(r: Real, pr: number, branch: string, onMaster: Set<string>, completed: boolean) {
+  const { sim } = r;
+  const b = belief(r, pr);
+  const record = newestRecord(sim, branch, onMaster);
+  if (!record) return;
+  expect({
+    mode: record.mode,
+    plan: record.plan,
+    phase: record.phase,
+    issue: record.issue,
+    grew: record.grew,
+    vetted: record.vetted,
+  }).toEqual({
+    mode: 'plan',
+    plan: 'Example',
+    phase: Number(branch.slice(PLAN_PREFIX.length)),
+    issue: 1,
+    grew: undefined,
+    vetted: undefined,
+  });
+  const onBranch = ancestry(sim, sim.refs.get(branch));
+  for (const attempt of record.attempts ?? []) {
+    expect(onBranch.has(attempt.sha)).toBe(true);
+    for (const check of attempt.checks)
+      expect(
+        sim.checkRuns.some(
+          (c) =>
+            c.head_sha === attempt.sha &&
+            c.name === check.name &&
+            c.conclusion === check.conclusion &&
+            !(c.app.id === LOOP_APP.id && c.name === 'coder-loop'),
+        ),
+      ).toBe(true);
+  }
+  for (const pusher of record.pushers ?? []) expect(b.senders.has(pusher)).toBe(true);
+  const before = b.record;
+  if (before) {
+    if (!r.resumed) {
+      // An attempt is one per failed head (and agent run); a head failing again is updated.
+      const key = (a: { sha: string; agent?: string }) => `${a.sha} ${a.agent ?? ''}`;
+      const attempts = (record.attempts ?? []).map(key);
+      for (const attempt of before.attempts ?? []) expect(attempts).toContain(key(attempt));
+      for (const round of before.reviewRounds ?? []) expect(record.reviewRounds).toContain(round);
+    }
+    for (const pusher of before.pushers ?? []) expect(record.pushers ?? []).toContain(pusher);
+    expect(record.comment).toBe(before.comment);
+  }
+  if (b.escalated && !r.resumed && !completed) expect(record.escalation).toBeDefined();
+  b.record = record;
+  b.escalated = record.escalation !== undefined;
 }
 
 const next = fc.tuple(fc.constantFrom(...WRITERS), fc.boolean()).map(([u, c]) => new Next(u, c));
@@ -526,7 +971,7 @@ const commands = [
     .map((a) => new OutsiderPullEvent(a)),
   fc
     .tuple(
-      fc.constantFrom('alice', 'mallory', 'dependabot[bot]'),
+      fc.constantFrom('alice', 'mallory', 'tracy', 'dependabot[bot]'),
       fc.constantFrom(
         '/coder release',
         '/coder retry',
@@ -536,7 +981,20 @@ const commands = [
       ),
     )
     .map(([u, b]) => new Comment(u, b)),
-  fc.integer({ min: 1, max: 3 }).map((n) => new SetConfig(n)),
+  fc
+    .tuple(fc.integer({ min: 1, max: 3 }), fc.constantFrom(false, false, false, true))
+    .map(([n, self]) => new SetConfig(n, self)),
+  fc.constantFrom<'reviewer1' | 'archie'>('reviewer1', 'archie').map((u) => new RacingApproval(u)),
+  fc
+    .constantFrom<EditBody['kind']>('quick', 'clear', 'forge', 'unescalate', 'delete')
+    .map((k) => new EditBody(k)),
+  fc.boolean().map((add) => new TriageLabel(add)),
+  // Taking the label off, then a writer's approval of a green head: the attack, weighted up.
+  fc.constant(new TriageLabel(false, true)),
+  fc.constantFrom<'reviewer1' | 'archie'>('reviewer1', 'archie').map((u) => new HiddenPush(u)),
+  fc.constant(new ManyReviews()),
+  fc.boolean().map((f) => new ManyChecks(f)),
+  fc.constantFrom<Rename['what']>('locked', 'plan', 'plain').map((w) => new Rename(w)),
   fc
     .constantFrom(
       'POST /pulls',
@@ -571,6 +1029,9 @@ export function describeModel(shard: number): void {
     escalated: 0,
     merged: 0,
     rateLimited: 0,
+    raced: 0,
+    lockedOrPlanEscalated: 0,
+    approvalNotCounted: 0,
   };
   describe(`model-based runs against the in-memory GitHub (shard ${shard} of ${SHARDS})`, () => {
     it('never acts twice, never loses an edit, never obeys an outsider, a bot or a fork', async () => {
@@ -586,12 +1047,15 @@ export function describeModel(shard: number): void {
             beforeScenario();
             const sim = new SimGitHub({
               ...examplePlanFiles(),
-              '.github/coder.yml': `maxRetries: 2\narchitects: [archie]\n${AGENT_CONFIG}`,
+              [LOCKED_FILE]: 'export const strict = true;\n',
+              [PLAIN_FILE]: 'export const util = 1;\n',
+              '.github/coder.yml': configText(2),
             });
             transport.fetch = sim.fetch;
             for (const login of ['alice', 'bob', 'reviewer1', 'archie'])
               sim.permissions.set(login, 'write');
             sim.permissions.set('mallory', 'read');
+            sim.permissions.set('tracy', 'triage');
             sim.permissions.set('nobody', 'none');
             wire.faults.length = 0;
             const steps = [...cmds];
@@ -606,6 +1070,9 @@ export function describeModel(shard: number): void {
               notes: new Map(),
               heads: new Map(),
               step: 0,
+              beliefs: new Map(),
+              resumed: false,
+              judged: new Set(),
             };
             // Most runs begin with a started phase, so the sequence explores what follows.
             if (startFirst) await wrap(new Next('alice', false)).run({} as Model, real);
@@ -626,6 +1093,11 @@ export function describeModel(shard: number): void {
             reached.escalated += sim.pulls.some((p) => p.labels.has('coder:escalated')) ? 1 : 0;
             reached.merged += sim.checkRuns.some((c) => c.external_id === 'End') ? 1 : 0;
             reached.rateLimited += requestLog.some((q) => q.status === 403) ? 1 : 0;
+            const said = (text: string) =>
+              sim.comments.some((c) => c.body.includes(text)) ? 1 : 0;
+            reached.raced += said('before the loop could complete the phase');
+            reached.lockedOrPlanEscalated += said('is not an architect');
+            reached.approvalNotCounted += said('does not count');
           },
         ),
         {
@@ -648,6 +1120,7 @@ function wrap(command: fc.AsyncCommand<Model, Real>): fc.AsyncCommand<Model, Rea
   return {
     check: () => true,
     run: async (m, r) => {
+      r.resumed = false;
       await command.run(m, r);
       // A deleted branch ends that attempt: a new branch of the same name starts afresh.
       for (const branch of [...r.notes.keys(), ...r.heads.keys()]) {

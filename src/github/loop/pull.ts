@@ -270,13 +270,18 @@ export async function apply(
   const { env } = ctx;
   const { gh, repo } = env;
   const { pr } = ctx.snap;
+  /** The escalation as this event found it: an approval's completion ends it, nothing less. */
+  const escalated = ctx.snap.marker.escalation;
   let merged: boolean | undefined;
   let result = outcome;
   for (const effect of effects) {
     if ('when' in effect && effect.when && effect.when !== (merged ? 'merged' : 'not-merged'))
       continue;
     const { marker } = ctx.snap;
-    if (effect.kind !== 'marker' && effect.kind !== 'label' && effect.kind !== 'unlabel')
+    // An escalation ends with the completion commit, not before: until the commit is in place the
+    // head's record keeps it (a completion GitHub refuses, or whose head moved, leaves it standing).
+    const ending = effect.kind === 'complete' && escalated !== undefined && !marker.escalation;
+    if (effect.kind !== 'marker' && effect.kind !== 'label' && effect.kind !== 'unlabel' && !ending)
       if (effect.kind !== 'check' || effect.sha) await writeUnwritten(ctx);
     switch (effect.kind) {
       case 'check': {
@@ -350,7 +355,12 @@ export async function apply(
           commits: await commitsOf(ctx),
         });
         if (!done.ok && 'moved' in done) {
-          // The approval was for this head only: nothing is written on the new one.
+          // The approval was for this head only: nothing is written on the new one, and an
+          // escalation the architect's approval was to end stands (it ends with the completion).
+          if (escalated && !ctx.snap.marker.escalation) {
+            remember(ctx, { ...ctx.snap.marker, escalation: escalated });
+            await labelEscalated(gh, repo, [pr.number, marker.issue]);
+          }
           ctx.ownRun = await showCheck(env, pr.head, ctx.ownRun, {
             view: {
               mode: 'plan',
