@@ -167,9 +167,15 @@ export function parseConfig(
   path: string = CONFIG_PATH,
   text?: string,
 ): { config?: Config; problems: Problem[] } {
-  const result = ConfigSchema.safeParse(data ?? {});
-  if (result.success) return { config: result.data, problems: [] };
-  const problems = result.error.issues.map((issue): Problem => {
+  // `_extends` (Probot's way to inherit another repository's file) is not followed: the config is
+  // this repository's own file (SPEC §6). Named as such, rather than as an unknown key.
+  const extended = isMapping(data) && EXTENDS_KEY in data;
+  const own = extended
+    ? Object.fromEntries(Object.entries(data).filter(([key]) => key !== EXTENDS_KEY))
+    : data;
+  const result = ConfigSchema.safeParse(own ?? {});
+  if (result.success && !extended) return { config: result.data, problems: [] };
+  const problems = (result.success ? [] : result.error.issues).map((issue): Problem => {
     const keys = issue.path.map(String);
     const unknown = issue.code === 'unrecognized_keys' ? issue.keys : [];
     const key = [...keys.filter((k) => !/^\d+$/.test(k)), ...unknown.slice(0, 1)].pop();
@@ -186,9 +192,24 @@ export function parseConfig(
       fix: 'See docs/configuration.md for every key and its type.',
     };
   });
+  if (extended) {
+    problems.push({
+      severity: 'error',
+      path,
+      line: lineOfKey(text, EXTENDS_KEY),
+      message: `\`${EXTENDS_KEY}\` is not followed: coder-loop reads only this repository's own ${path}, never another repository's.`,
+      fix: `Copy the settings you want from the extended file into this file, and remove \`${EXTENDS_KEY}\`.`,
+    });
+  }
   problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   return { problems };
 }
+
+/** Probot's key for inheriting another repository's config; refused (see `parseConfig`). */
+export const EXTENDS_KEY = '_extends';
+
+const isMapping = (data: unknown): data is Record<string, unknown> =>
+  typeof data === 'object' && data !== null && !Array.isArray(data);
 
 /** Parses and validates `.github/coder.yml` text. Empty text means the defaults. */
 export function parseConfigText(

@@ -81,6 +81,33 @@ describe('config', () => {
     );
   });
 
+  it('refuses `_extends` by name, with its line and the fix, alongside any other problem', () => {
+    const { config, problems } = parseConfigText(
+      'maxRetries: 2\n_extends: other-repo:.github/coder.yml\nquick:\n  maxFile: 2\n',
+    );
+    expect(config).toBeUndefined();
+    expect(problems.map((p) => [p.line, p.message, p.fix])).toEqual([
+      [
+        2,
+        "`_extends` is not followed: coder-loop reads only this repository's own .github/coder.yml, never another repository's.",
+        'Copy the settings you want from the extended file into this file, and remove `_extends`.',
+      ],
+      [
+        4,
+        '`quick` has unknown key `maxFile`.',
+        'See docs/configuration.md for every key and its type.',
+      ],
+    ]);
+    // Without the text (no line to give) and under another path (the Action's `config-path`).
+    expect(parseConfig({ _extends: '.github' }, 'ci/coder.yml').problems).toEqual([
+      expect.objectContaining({
+        path: 'ci/coder.yml',
+        line: undefined,
+        message: expect.stringContaining("this repository's own ci/coder.yml"),
+      }),
+    ]);
+  });
+
   it('reports YAML syntax errors with their line', () => {
     const { problems } = parseConfigText('maxRetries: 3\nquick: [unclosed\n');
     expect(problems).toHaveLength(1);
