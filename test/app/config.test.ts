@@ -65,3 +65,43 @@ describe("someone else's config never decides", () => {
     expect(orgRequests()).toEqual([]);
   });
 });
+
+/** Issue 18, item 9c: path-valued keys are normalised (or refused), so what passes the schema works. */
+describe('paths in the config are read as written by people', () => {
+  it('`plansDir: ./docs/plans/` finds the plan: /coder next opens the phase', async () => {
+    const { sim, deliver } = await world('plansDir: ./docs/plans/\n');
+    await deliver.comment('/coder next');
+    expect(sim.pulls.map((p) => p.head)).toEqual([BRANCH]);
+    expect(sim.files(BRANCH)['docs/plans/Example/01_Master Plan/01_Checklist.md']).toContain(
+      '- [~] 1.1',
+    );
+  });
+
+  it('with `plansDir: docs//plans`, a change to a task plan is still a plan document: escalated, not completed', async () => {
+    const { sim, deliver, pr } = await started('plansDir: docs//plans\narchitects: [archie]\n');
+    sim.push(BRANCH, { 'docs/plans/Example/Task Plans/Phase 1 - Endpoint.md': '# rewritten\n' });
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(replies(sim).at(-1)).toBe(
+      '**Escalated to architect** (pull request #2): plan change needed, and @reviewer1 is not an architect.',
+    );
+    expect(sim.files(BRANCH)[MASTER_LOG]).not.toContain('Coder completed');
+  });
+
+  it("`locked: [./src/]` locks everything under src/: a plain writer's approval escalates", async () => {
+    const { sim, deliver, pr } = await started('locked: [./src/]\narchitects: [archie]\n');
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(replies(sim).at(-1)).toMatch(/^\*\*Escalated to architect\*\* \(pull request #2\): /);
+    expect(sim.files(BRANCH)[MASTER_LOG]).not.toContain('Coder completed');
+  });
+
+  it('`plansDir: /docs/plans` is refused with its line; nothing is written but the reply', async () => {
+    const { sim, deliver } = await world('maxRetries: 3\nplansDir: /docs/plans\n');
+    await deliver.comment('/coder next');
+    expect(sim.comments.map((c) => c.body)).toEqual([
+      'The coder-loop config is invalid, so nothing was done:\n\n- ``.github/coder.yml:2: error: `plansDir`: must be a folder relative to the repository root, not the absolute "/docs/plans". See docs/configuration.md for every key and its type.``',
+    ]);
+    expect(sim.pulls).toEqual([]);
+  });
+});
