@@ -8,8 +8,10 @@ import {
   guardedProbot,
   MAX_WEBHOOK_BYTES,
   SMALL_BODY_BYTES,
+  startServer,
   UnverifiedBudget,
 } from '../../src/app/server.js';
+import { LoopOctokit } from '../../src/app/octokit.js';
 import {
   afterScenario,
   beforeScenario,
@@ -316,5 +318,18 @@ describe('unverified bodies are bounded in total and in time (issue 18, item 7)'
     expect(refusals('body not received within 300 ms')).toBe(2);
     await until(() => budget.held === 0);
     expect(budget.held).toBe(0);
+  });
+});
+
+describe('the bounds from the environment', () => {
+  it.each([
+    ['CODER_LOOP_UNVERIFIED_BYTES', '1000', 'at least 34952534'],
+    ['CODER_LOOP_UNVERIFIED_BYTES', '64MB', 'at least 34952534'],
+    ['CODER_LOOP_BODY_TIMEOUT_MS', '10', 'at least 1000'],
+    ['CODER_LOOP_BODY_TIMEOUT_MS', '1.5', 'at least 1000'],
+  ])('%s=%s stops the start with a message, before anything listens', async (name, value, why) => {
+    await expect(
+      startServer(createApp(), LoopOctokit, { WEBHOOK_SECRET: SECRET, APP_ID: '1', [name]: value }),
+    ).rejects.toThrow(`${name}=${value} is not valid: write a whole number, ${why}.`);
   });
 });
