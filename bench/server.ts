@@ -3,10 +3,17 @@ import nock from 'nock';
 import { pino } from 'pino';
 import { Probot, Server } from 'probot';
 import { createApp } from '../src/app/app.js';
+import {
+  BODY_TIMEOUT_MS,
+  guardedProbot,
+  UNVERIFIED_BYTES,
+  UnverifiedBudget,
+} from '../src/app/server.js';
 import { NOW, testProbotOptions } from '../test/helpers/github.js';
 import { commentDelivery } from '../test/helpers/payloads.js';
 import { examplePlanFiles } from '../test/helpers/plans.js';
 import { SimGitHub } from '../test/sim/github.js';
+import type { FloodRequest, FloodResult } from './flood.js';
 import { deliver, type LoadRequest, type LoadResult } from './load.js';
 import { median, ms, p99, table } from './stats.js';
 
@@ -27,9 +34,118 @@ const cpuMs = () => {
 export async function benchServer(): Promise<string> {
   nock.restore();
   try {
-    return await run();
+    return [await run(), '', await floods()].join('\n');
   } finally {
     nock.activate();
+  }
+}
+
+const MiB = 1024 * 1024;
+const rssMiB = () => process.memoryUsage().rss / MiB;
+const settle = () => new Promise((r) => setTimeout(r, 200));
+
+/**
+ * 16 connections, from a second process, each declare 25,000,000 bytes, send 24,000,000 unsigned
+ * and stall; meanwhile a signed `/coder help` is delivered. Run against the guarded server with
+ * the defaults (the budget and the body time limit), and with both lifted (as before issue 18).
+ */
+async function floods(): Promise<string> {
+  const rows: (string | number)[][] = [];
+  for (const [name, limit, timeoutMs] of [
+    [
+      `defaults (${UNVERIFIED_BYTES / MiB} MiB, ${BODY_TIMEOUT_MS / 1000} s)`,
+      UNVERIFIED_BYTES,
+      BODY_TIMEOUT_MS,
+    ],
+    ['unbounded (before issue 18)', Infinity, 300_000],
+  ] as const) {
+    rows.push([name, ...(await flood(limit, timeoutMs))]);
+  }
+  return [
+    '16 stalled unsigned uploads of 24,000,000 bytes each (from a second process), then a signed /coder help',
+    table(
+      [
+        'bounds',
+        'held / refused',
+        'unverified bytes held',
+        'RSS over idle (peak)',
+        'signed delivery',
+        'budget released after',
+      ],
+      rows,
+    ),
+  ].join('\n');
+}
+
+async function flood(limit: number, timeoutMs: number): Promise<(string | number)[]> {
+  const sim = new SimGitHub({ ...examplePlanFiles(), 'src/a.ts': 'a\n' });
+  sim.permissions.set('Codertocat', 'write');
+  const budget = new UnverifiedBudget(limit);
+  const fetch = sim.fetch.bind(sim) as typeof globalThis.fetch;
+  const server = new Server({
+    Probot: guardedProbot(
+      Probot.defaults({ ...testProbotOptions(), request: { fetch }, secret: SECRET }),
+      { secret: SECRET, log: pino({ level: 'silent' }), budget, bodyTimeoutMs: timeoutMs },
+    ),
+    host: '127.0.0.1',
+    port: 0,
+    enableStaticFiles: false,
+    log: pino({ level: 'silent' }),
+    request: { fetch },
+  });
+  await server.load(createApp({ now: () => NOW }));
+  const http = await server.start();
+  const { port } = http.address() as { port: number };
+  const url = `http://127.0.0.1:${port}/api/github/webhooks`;
+  const help = commentDelivery('/coder help');
+  delete help.payload.issue.pull_request;
+  await deliver(url, SECRET, help.name, help.payload); // warm-up: modules, JIT, the token
+
+  const child = fork(new URL('./flood.ts', import.meta.url), { stdio: 'inherit' });
+  const ask = <T>(message: FloodRequest | 'close') =>
+    new Promise<T>((resolve, reject) => {
+      child.once('message', (m: T & { error?: string }) =>
+        m.error ? reject(new Error(m.error)) : resolve(m),
+      );
+      child.send(message);
+    });
+  try {
+    globalThis.gc?.();
+    await settle();
+    const rss0 = rssMiB();
+    let peak = rss0;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMiB())), 10);
+    const began = performance.now();
+    const { result } = await ask<{ result: FloodResult }>({
+      port,
+      count: 16,
+      bytes: 24_000_000,
+      declared: 25_000_000,
+    });
+    // The last bytes may still be in the kernel's buffers: wait until the server has them all.
+    for (let last = -1; budget.held !== last; await settle()) last = budget.held;
+    const held = budget.held;
+    const t = performance.now();
+    let signed = 'answered 2xx';
+    await deliver(url, SECRET, help.name, help.payload).catch((e: Error) => (signed = e.message));
+    signed += ` in ${(performance.now() - t).toFixed(0)} ms`;
+    while (budget.held > 0 && performance.now() - began < 20_000) await settle();
+    const released =
+      budget.held === 0
+        ? `${((performance.now() - began) / 1000).toFixed(1)} s (the body time limit)`
+        : 'not within 20 s';
+    clearInterval(sampler);
+    return [
+      `${result.held} / ${result.refused}`,
+      `${(held / MiB).toFixed(1)} MiB`,
+      `${(peak - rss0).toFixed(0)} MiB`,
+      signed,
+      released,
+    ];
+  } finally {
+    await ask('close').catch(() => undefined);
+    child.kill();
+    await server.stop();
   }
 }
 

@@ -19861,7 +19861,7 @@ var require_scan = __commonJS({
       }
       let base = str2;
       let prefix = "";
-      let glob = "";
+      let glob2 = "";
       if (start2 > 0) {
         prefix = str2.slice(0, start2);
         str2 = str2.slice(start2);
@@ -19869,10 +19869,10 @@ var require_scan = __commonJS({
       }
       if (base && isGlob === true && lastIndex > 0) {
         base = str2.slice(0, lastIndex);
-        glob = str2.slice(lastIndex);
+        glob2 = str2.slice(lastIndex);
       } else if (isGlob === true) {
         base = "";
-        glob = str2;
+        glob2 = str2;
       } else {
         base = str2;
       }
@@ -19882,7 +19882,7 @@ var require_scan = __commonJS({
         }
       }
       if (opts.unescape === true) {
-        if (glob) glob = utils.removeBackslashes(glob);
+        if (glob2) glob2 = utils.removeBackslashes(glob2);
         if (base && backslashes === true) {
           base = utils.removeBackslashes(base);
         }
@@ -19892,7 +19892,7 @@ var require_scan = __commonJS({
         input: input2,
         start: start2,
         base,
-        glob,
+        glob: glob2,
         isBrace,
         isBracket,
         isGlob,
@@ -20970,9 +20970,9 @@ var require_picomatch = __commonJS({
     var utils = require_utils2();
     var constants3 = require_constants6();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch2 = (glob, options, returnState = false) => {
-      if (Array.isArray(glob)) {
-        const fns = glob.map((input2) => picomatch2(input2, options, returnState));
+    var picomatch2 = (glob2, options, returnState = false) => {
+      if (Array.isArray(glob2)) {
+        const fns = glob2.map((input2) => picomatch2(input2, options, returnState));
         const arrayMatcher = (str2) => {
           for (const isMatch of fns) {
             const state2 = isMatch(str2);
@@ -20982,13 +20982,13 @@ var require_picomatch = __commonJS({
         };
         return arrayMatcher;
       }
-      const isState = isObject2(glob) && glob.tokens && glob.input;
-      if (glob === "" || typeof glob !== "string" && !isState) {
+      const isState = isObject2(glob2) && glob2.tokens && glob2.input;
+      if (glob2 === "" || typeof glob2 !== "string" && !isState) {
         throw new TypeError("Expected pattern to be a non-empty string");
       }
       const opts = options || {};
       const posix = opts.windows;
-      const regex2 = isState ? picomatch2.compileRe(glob, options) : picomatch2.makeRe(glob, options, false, true);
+      const regex2 = isState ? picomatch2.compileRe(glob2, options) : picomatch2.makeRe(glob2, options, false, true);
       const state = regex2.state;
       delete regex2.state;
       let isIgnored = () => false;
@@ -20997,8 +20997,8 @@ var require_picomatch = __commonJS({
         isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input2, returnObject = false) => {
-        const { isMatch, match, output: output2 } = picomatch2.test(input2, regex2, options, { glob, posix });
-        const result = { glob, state, regex: regex2, posix, input: input2, output: output2, match, isMatch };
+        const { isMatch, match, output: output2 } = picomatch2.test(input2, regex2, options, { glob: glob2, posix });
+        const result = { glob: glob2, state, regex: regex2, posix, input: input2, output: output2, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
         }
@@ -21023,7 +21023,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch2.test = (input2, regex2, options, { glob, posix } = {}) => {
+    picomatch2.test = (input2, regex2, options, { glob: glob2, posix } = {}) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -21032,11 +21032,11 @@ var require_picomatch = __commonJS({
       }
       const opts = options || {};
       const format = opts.format || (posix ? utils.toPosixSlashes : null);
-      let match = input2 === glob;
+      let match = input2 === glob2;
       let output2 = match && format ? format(input2) : input2;
       if (match === false) {
         output2 = format ? format(input2) : input2;
-        match = output2 === glob;
+        match = output2 === glob2;
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
@@ -21047,8 +21047,8 @@ var require_picomatch = __commonJS({
       }
       return { isMatch: Boolean(match), match, output: output2 };
     };
-    picomatch2.matchBase = (input2, glob, options, posix = options && options.windows) => {
-      const regex2 = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options);
+    picomatch2.matchBase = (input2, glob2, options, posix = options && options.windows) => {
+      const regex2 = glob2 instanceof RegExp ? glob2 : picomatch2.makeRe(glob2, options);
       return regex2.test(utils.basename(input2, { windows: posix }));
     };
     picomatch2.isMatch = (str2, patterns, options) => picomatch2(patterns, options)(str2);
@@ -21107,11 +21107,11 @@ var require_picomatch2 = __commonJS({
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils2();
-    function picomatch2(glob, options, returnState = false) {
+    function picomatch2(glob2, options, returnState = false) {
       if (options && (options.windows === null || options.windows === void 0)) {
         options = { ...options, windows: utils.isWindows() };
       }
-      return pico(glob, options, returnState);
+      return pico(glob2, options, returnState);
     }
     Object.assign(picomatch2, pico);
     module.exports = picomatch2;
@@ -24676,7 +24676,7 @@ function requireLoader() {
     let terminator;
     let isPair;
     let isExplicitPair;
-    let isMapping;
+    let isMapping2;
     const overridableKeys = /* @__PURE__ */ Object.create(null);
     let keyNode;
     let keyTag;
@@ -24684,11 +24684,11 @@ function requireLoader() {
     let ch = state.input.charCodeAt(state.position);
     if (ch === 91) {
       terminator = 93;
-      isMapping = false;
+      isMapping2 = false;
       _result = [];
     } else if (ch === 123) {
       terminator = 125;
-      isMapping = true;
+      isMapping2 = true;
       _result = {};
     } else {
       return false;
@@ -24704,7 +24704,7 @@ function requireLoader() {
         state.position++;
         state.tag = _tag;
         state.anchor = _anchor;
-        state.kind = isMapping ? "mapping" : "sequence";
+        state.kind = isMapping2 ? "mapping" : "sequence";
         state.result = _result;
         return true;
       } else if (!readNext) {
@@ -24737,7 +24737,7 @@ function requireLoader() {
         composeNode(state, nodeIndent, CONTEXT_FLOW_IN, false, true);
         valueNode = state.result;
       }
-      if (isMapping) {
+      if (isMapping2) {
         storeMappingPair(state, _result, overridableKeys, keyTag, keyNode, valueNode, _line, _lineStart, _pos);
       } else if (isPair) {
         _result.push(storeMappingPair(state, null, overridableKeys, keyTag, keyNode, valueNode, _line, _lineStart, _pos));
@@ -45880,9 +45880,44 @@ var login = external_exports.string().regex(
   /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9._-]+)?$/,
   'must be a GitHub login ("alice") or a team ("my-org/architects")'
 );
-var relativeDir = external_exports.string().min(1).refine((p) => !p.startsWith("/") && !p.split(/[/\\]/).includes(".."), {
-  message: 'must be a path inside the repository, without ".."'
-});
+function normaliseFolder(raw) {
+  const path2 = raw.trim().replace(/\\/g, "/");
+  if (path2.startsWith("/") || /^[A-Za-z]:/.test(path2))
+    return { error: `must be a folder relative to the repository root, not the absolute "${raw}"` };
+  const segments = path2.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.includes(".."))
+    return { error: 'must be a path inside the repository, without ".."' };
+  if (segments.length === 0)
+    return { error: 'must name a folder inside the repository, not its root or ""' };
+  return { value: segments.join("/") };
+}
+function normaliseGlob(raw) {
+  const negated = raw.startsWith("!");
+  const body = negated ? raw.slice(1) : raw;
+  if (body.startsWith("/"))
+    return {
+      error: `is matched against paths from the repository root, which never start with "/": write "${body.replace(/^\/+/, "")}"`
+    };
+  const segments = body.split("/");
+  if (segments.includes(".."))
+    return { error: 'must match paths inside the repository, without ".."' };
+  const folder = body.endsWith("/");
+  const kept = segments.filter((s) => s !== "" && s !== ".");
+  if (kept.length === 0) return { error: "must match some path of the repository" };
+  return { value: `${negated ? "!" : ""}${kept.join("/")}${folder ? "/**" : ""}` };
+}
+function normalised(normalise) {
+  return external_exports.string().min(1, { abort: true }).check((ctx) => {
+    const result = normalise(ctx.value);
+    if ("error" in result)
+      ctx.issues.push({ code: "custom", message: result.error, input: ctx.value });
+  }).overwrite((raw) => {
+    const result = normalise(raw);
+    return "value" in result ? result.value : raw;
+  });
+}
+var relativeDir = normalised(normaliseFolder);
+var glob = normalised(normaliseGlob);
 var AgentConfigSchema = external_exports.strictObject({
   command: external_exports.string().trim().min(1).max(4e3).describe(
     "The coding agent: a command run with bash in the checkout (the prompt is in $CODER_PROMPT_FILE). Setting it turns the hand-off on."
@@ -45906,8 +45941,8 @@ var ConfigSchema = external_exports.strictObject({
   allowSelfApproval: external_exports.boolean().default(false).describe(
     "Let an approval count from someone who pushed commits to the loop branch. Off: the approval must come from another person with write access."
   ),
-  locked: external_exports.array(external_exports.string().min(1)).default([]).describe("Globs of paths only an architect may approve changes to (picomatch syntax)."),
-  testPaths: external_exports.array(external_exports.string().min(1)).default(["**/*.test.*", "**/*.spec.*", "**/test/**", "**/tests/**", "**/__tests__/**"]).describe(
+  locked: external_exports.array(glob).default([]).describe("Globs of paths only an architect may approve changes to (picomatch syntax)."),
+  testPaths: external_exports.array(glob).default(["**/*.test.*", "**/*.spec.*", "**/test/**", "**/tests/**", "**/__tests__/**"]).describe(
     "Globs of test files. Plan mode needs a change to one of them to pass the gate; [] turns the rule off."
   ),
   requiredChecks: external_exports.array(external_exports.string().min(1)).default([]).describe(
@@ -45936,9 +45971,11 @@ function lineOfKey(text5, key) {
   return m ? text5.slice(0, m.index).split("\n").length : void 0;
 }
 function parseConfig(data, path2 = CONFIG_PATH, text5) {
-  const result = ConfigSchema.safeParse(data ?? {});
-  if (result.success) return { config: result.data, problems: [] };
-  const problems = result.error.issues.map((issue4) => {
+  const extended2 = isMapping(data) && EXTENDS_KEY in data;
+  const own6 = extended2 ? Object.fromEntries(Object.entries(data).filter(([key]) => key !== EXTENDS_KEY)) : data;
+  const result = ConfigSchema.safeParse(own6 ?? {});
+  if (result.success && !extended2) return { config: result.data, problems: [] };
+  const problems = (result.success ? [] : result.error.issues).map((issue4) => {
     const keys = issue4.path.map(String);
     const unknown2 = issue4.code === "unrecognized_keys" ? issue4.keys : [];
     const key = [...keys.filter((k) => !/^\d+$/.test(k)), ...unknown2.slice(0, 1)].pop();
@@ -45952,9 +45989,20 @@ function parseConfig(data, path2 = CONFIG_PATH, text5) {
       fix: "See docs/configuration.md for every key and its type."
     };
   });
+  if (extended2) {
+    problems.push({
+      severity: "error",
+      path: path2,
+      line: lineOfKey(text5, EXTENDS_KEY),
+      message: `\`${EXTENDS_KEY}\` is not followed: coder-loop reads only this repository's own ${path2}, never another repository's.`,
+      fix: `Copy the settings you want from the extended file into this file, and remove \`${EXTENDS_KEY}\`.`
+    });
+  }
   problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   return { problems };
 }
+var EXTENDS_KEY = "_extends";
+var isMapping = (data) => typeof data === "object" && data !== null && !Array.isArray(data);
 function parseConfigText(text5, path2 = CONFIG_PATH) {
   if (text5.length > MAX_CONFIG_BYTES) {
     return {
@@ -63387,13 +63435,15 @@ async function apply(ctx, effects, outcome) {
   const { env } = ctx;
   const { gh, repo: repo2 } = env;
   const { pr } = ctx.snap;
+  const escalated = ctx.snap.marker.escalation;
   let merged;
   let result = outcome;
   for (const effect of effects) {
     if ("when" in effect && effect.when && effect.when !== (merged ? "merged" : "not-merged"))
       continue;
     const { marker } = ctx.snap;
-    if (effect.kind !== "marker" && effect.kind !== "label" && effect.kind !== "unlabel") {
+    const ending = effect.kind === "complete" && escalated !== void 0 && !marker.escalation;
+    if (effect.kind !== "marker" && effect.kind !== "label" && effect.kind !== "unlabel" && !ending) {
       if (effect.kind !== "check" || effect.sha) await writeUnwritten(ctx);
     }
     switch (effect.kind) {
@@ -63461,6 +63511,10 @@ async function apply(ctx, effects, outcome) {
           commits: await commitsOf(ctx)
         });
         if (!done2.ok && "moved" in done2) {
+          if (escalated && !ctx.snap.marker.escalation) {
+            remember2(ctx, { ...ctx.snap.marker, escalation: escalated });
+            await labelEscalated(gh, repo2, [pr.number, marker.issue]);
+          }
           ctx.ownRun = await showCheck(env, pr.head, ctx.ownRun, {
             view: {
               mode: "plan",

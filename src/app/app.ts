@@ -1,11 +1,12 @@
 import type { Context, Probot } from 'probot';
-import { CONFIG_PATH, parseConfig, type LoopIdentity } from '../core/index.js';
+import { CONFIG_PATH, type LoopIdentity } from '../core/index.js';
+import { loadConfigFromRepo } from '../github/config.js';
 import { appIdentity, once } from '../github/identity.js';
 import { dispatch, type LoopEnv, type LoopOutcome } from '../github/loop/index.js';
 import { REPOSITORY } from '../github/loop/payloads.js';
 
 /** What the adapter uses of a Probot context: every event the loop handles has a repository. */
-type RepoEvent = Pick<Context, 'octokit' | 'log' | 'config' | 'repo'> & {
+type RepoEvent = Pick<Context, 'octokit' | 'log' | 'repo'> & {
   payload: { repository: { html_url: string; default_branch: string } };
 };
 
@@ -21,23 +22,11 @@ export function envFrom(
     repo: context.repo(),
     repoUrl: repository.html_url,
     defaultBranch: repository.default_branch,
-    // Probot reads .github/coder.yml from the default branch (and follows `_extends`).
-    async loadConfig() {
-      try {
-        return parseConfig(await context.config('coder.yml'), CONFIG_PATH);
-      } catch (error) {
-        return {
-          problems: [
-            {
-              severity: 'error',
-              path: CONFIG_PATH,
-              message: `The config cannot be read: ${(error as Error).message}.`,
-              fix: 'Fix the YAML syntax; see docs/configuration.md.',
-            },
-          ],
-        };
-      }
-    },
+    // This repository's own .github/coder.yml on its default branch, read as the Action reads it
+    // (SPEC §6): never Probot's `context.config`, which falls back to `<owner>/.github` and
+    // follows `_extends`, so that whoever writes another repository would decide for this one.
+    loadConfig: () =>
+      loadConfigFromRepo(context.octokit, context.repo(), CONFIG_PATH, repository.default_branch),
     identity,
     log: { info: (m) => context.log.info(m), warn: (m) => context.log.warn(m) },
     now,

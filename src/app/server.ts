@@ -7,6 +7,16 @@ import { Probot, ProbotOctokit, Server } from 'probot';
 /** GitHub caps webhook payloads at 25 MB; a larger body is not GitHub's, and is not read. */
 export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
 export const WEBHOOK_PATH = '/api/github/webhooks';
+/** The bytes of unverified bodies held at once, across all connections (SPEC §6). */
+export const UNVERIFIED_BYTES = 64 * 1024 * 1024;
+export const UNVERIFIED_BYTES_ENV = 'CODER_LOOP_UNVERIFIED_BYTES';
+/** How long a webhook body may take to arrive, from the request's headers to its last byte. */
+export const BODY_TIMEOUT_MS = 15_000;
+export const BODY_TIMEOUT_ENV = 'CODER_LOOP_BODY_TIMEOUT_MS';
+/** Bytes of each body that may use the whole budget; beyond them only the large share. */
+export const SMALL_BODY_BYTES = 1024 * 1024;
+/** The least budget whose large share (three quarters) still takes a 25 MB body. */
+export const MIN_UNVERIFIED_BYTES = Math.ceil((MAX_WEBHOOK_BYTES * 4) / 3);
 
 type Handler = (
   req: IncomingMessage & { body?: unknown },
@@ -14,63 +24,139 @@ type Handler = (
   next?: () => void,
 ) => boolean | Promise<boolean>;
 
+/**
+ * The bytes of unverified webhook bodies held at once, shared by every connection of a server.
+ * A body's first `SMALL_BODY_BYTES` may use the whole budget; the rest of a larger body only the
+ * first three quarters of it. So stalled large uploads never take the last quarter, which ordinary
+ * deliveries (a few KB; GitHub's are rarely over a megabyte) keep using.
+ */
+export class UnverifiedBudget {
+  held = 0;
+  constructor(readonly limit: number = UNVERIFIED_BYTES) {}
+
+  /** Takes `bytes` more for a body that already holds `size`; false (nothing taken) if over. */
+  take(size: number, bytes: number): boolean {
+    const ceiling = size + bytes <= SMALL_BODY_BYTES ? this.limit : Math.floor(this.limit * 0.75);
+    if (this.held + bytes > ceiling) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  release(bytes: number): void {
+    this.held -= bytes;
+  }
+}
+
 interface GuardOptions {
   secret: string;
   path?: string;
   maxBytes?: number;
+  /** Shared by every request this guard sees (one per server); a new one of `UNVERIFIED_BYTES`. */
+  budget?: UnverifiedBudget;
+  /** The time a body may take, from the request's headers to its last byte. */
+  bodyTimeoutMs?: number;
   log: Pick<Logger, 'warn'>;
 }
 
-function refuse(res: ServerResponse, status: number, error: string): true {
-  res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
-  res.end(JSON.stringify({ error }));
+function refuse(
+  res: ServerResponse,
+  status: number,
+  error: string,
+  headers: Record<string, string> = {},
+): true {
+  if (!res.headersSent) {
+    res.writeHead(status, { 'content-type': 'application/json', connection: 'close', ...headers });
+    res.end(JSON.stringify({ error }));
+  }
   return true;
 }
+
+type Refusal = 'too-large' | 'budget' | 'timeout' | 'aborted';
 
 /**
  * In front of Probot's webhook middleware: a body over `maxBytes` is refused before it is buffered
  * (by its Content-Length, or as soon as the stream passes the limit), and a body whose signature
  * does not verify is refused with 400 — logged as one line (event, delivery, size), never with its
- * payload. Only a verified body reaches the middleware (as `req.body`, which it reads instead of
- * the stream).
+ * payload. Unverified bodies are bounded in total and in time: a body that would take the shared
+ * `budget` past its limit gets 503 (`Retry-After`), one that has not arrived `bodyTimeoutMs` after
+ * its headers gets 408; either way its socket is closed and its bytes are released at once. Only a
+ * verified body reaches the middleware (as `req.body`, which it reads instead of the stream).
  */
 export function guardWebhooks(inner: Handler, options: GuardOptions): Handler {
   const path = options.path ?? WEBHOOK_PATH;
   const max = options.maxBytes ?? MAX_WEBHOOK_BYTES;
+  const budget = options.budget ?? new UnverifiedBudget();
+  const timeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+  const retryAfter = String(Math.max(1, Math.ceil(timeoutMs / 1000)));
   return async (req, res, next) => {
     const pathname = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '');
     if (req.method !== 'POST' || pathname !== path) return inner(req, res, next);
     const event = String(req.headers['x-github-event'] ?? '?');
     const delivery = String(req.headers['x-github-delivery'] ?? '?');
     const declared = Number(req.headers['content-length']);
-    const tooLarge = () => {
-      options.log.warn(`webhook ${event} (${delivery}) refused: body over ${max} bytes`);
-      refuse(res, 413, `Payload too large: GitHub's webhook bodies are at most ${max} bytes.`);
-      req.destroy();
+    const refused = (why: Refusal, size: number) => {
+      if (why === 'too-large') {
+        options.log.warn(`webhook ${event} (${delivery}) refused: body over ${max} bytes`);
+        refuse(res, 413, `Payload too large: GitHub's webhook bodies are at most ${max} bytes.`);
+      } else if (why === 'budget') {
+        options.log.warn(
+          `webhook ${event} (${delivery}) refused: unverified bodies in flight over ${budget.limit} bytes (${UNVERIFIED_BYTES_ENV}) at ${size} bytes`,
+        );
+        refuse(res, 503, 'Too many webhook bodies in flight; retry later.', {
+          'retry-after': retryAfter,
+        });
+      } else if (why === 'timeout') {
+        options.log.warn(
+          `webhook ${event} (${delivery}) refused: body not received within ${timeoutMs} ms (${BODY_TIMEOUT_ENV}), ${size} bytes so far`,
+        );
+        refuse(res, 408, `The body did not arrive within ${timeoutMs} ms.`);
+      }
+      // Closed once the answer is out (at once when it cannot be written): no more bytes are read.
+      if (res.writableFinished || why === 'aborted') req.destroy();
+      else res.once('finish', () => req.destroy()).once('close', () => req.destroy());
       return true;
     };
-    if (declared > max) return tooLarge();
+    if (declared > max) return refused('too-large', 0);
+    // A declared length that cannot fit is refused before a byte of it is read.
+    if (declared > 0 && !budget.take(0, declared)) return refused('budget', 0);
+    if (declared > 0) budget.release(declared);
+
     const chunks: Buffer[] = [];
     let size = 0;
-    const complete = await new Promise<boolean>((resolve) => {
-      req.on('data', (chunk: Buffer) => {
+    const outcome = await new Promise<Refusal | undefined>((resolve) => {
+      let settled = false;
+      const settle = (result: Refusal | undefined) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        req.removeListener('data', onData);
+        resolve(result);
+      };
+      const timer = setTimeout(() => settle('timeout'), timeoutMs);
+      const onData = (chunk: Buffer) => {
+        if (size + chunk.length > max) return settle('too-large');
+        if (!budget.take(size, chunk.length)) return settle('budget');
         size += chunk.length;
-        if (size > max) {
-          resolve(false);
-          return;
-        }
         chunks.push(chunk);
-      });
-      req.on('end', () => resolve(true));
-      req.on('error', () => resolve(false));
+      };
+      req.on('data', onData);
+      req.on('end', () => settle(undefined));
+      req.on('error', () => settle('aborted'));
+      req.on('close', () => settle('aborted'));
     });
-    if (!complete) return size > max ? tooLarge() : true;
+    if (outcome) {
+      chunks.length = 0;
+      budget.release(size);
+      return refused(outcome, size);
+    }
     const body = Buffer.concat(chunks).toString('utf8');
     chunks.length = 0;
     const signature = req.headers['x-hub-signature-256'];
     const valid =
       typeof signature === 'string' &&
       (await verify(options.secret, body, signature).catch(() => false));
+    // Verified or refused, this body's bytes are no longer held as unverified.
+    budget.release(size);
     if (!valid) {
       options.log.warn(
         `webhook ${event} (${delivery}) refused: ${signature ? 'the signature does not match' : 'no signature'} (${size} bytes, payload not logged)`,
@@ -84,8 +170,9 @@ export function guardWebhooks(inner: Handler, options: GuardOptions): Handler {
 
 type ProbotClass = typeof Probot;
 
-/** A Probot whose webhook middleware is guarded (see `guardWebhooks`). */
-export function guardedProbot(Base: ProbotClass, options: GuardOptions): ProbotClass {
+/** A Probot whose webhook middleware is guarded (see `guardWebhooks`); one budget per class. */
+export function guardedProbot(Base: ProbotClass, guard: GuardOptions): ProbotClass {
+  const options = { ...guard, budget: guard.budget ?? new UnverifiedBudget() };
   return class GuardedProbot extends Base {
     override async getNodeMiddleware(
       ...args: Parameters<Probot['getNodeMiddleware']>
@@ -99,10 +186,21 @@ export function guardedProbot(Base: ProbotClass, options: GuardOptions): ProbotC
   };
 }
 
+/** An integer setting from the environment (its default when unset); below `min` stops the start. */
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number) {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new Error(`${name}=${raw} is not valid: write a whole number, at least ${min}.`);
+  return value;
+}
+
 /**
  * The App's server from the standard Probot variables (APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH,
  * WEBHOOK_SECRET, GHE_HOST, GHE_PROTOCOL, PORT, HOST, WEBHOOK_PATH, WEBHOOK_PROXY_URL,
- * REDIS_URL, LOG_LEVEL), with the guarded webhook path. `/ping` answers `PONG` (health).
+ * REDIS_URL, LOG_LEVEL), with the guarded webhook path (CODER_LOOP_UNVERIFIED_BYTES and
+ * CODER_LOOP_BODY_TIMEOUT_MS bound the unverified bodies). `/ping` answers `PONG` (health).
  */
 export async function startServer(
   appFn: (app: Probot) => void,
@@ -114,6 +212,10 @@ export async function startServer(
   if (!secret) throw new Error('WEBHOOK_SECRET is not set: the App cannot verify deliveries.');
   const privateKey = getPrivateKey({ env }) ?? undefined;
   const webhookPath = env.WEBHOOK_PATH || WEBHOOK_PATH;
+  const budget = new UnverifiedBudget(
+    positiveInteger(env, UNVERIFIED_BYTES_ENV, UNVERIFIED_BYTES, MIN_UNVERIFIED_BYTES),
+  );
+  const bodyTimeoutMs = positiveInteger(env, BODY_TIMEOUT_ENV, BODY_TIMEOUT_MS, 1000);
   const Base = Probot.defaults({
     appId: Number(env.APP_ID),
     ...(privateKey ? { privateKey } : {}),
@@ -126,7 +228,7 @@ export async function startServer(
     Octokit,
   });
   const server = new Server({
-    Probot: guardedProbot(Base, { secret, path: webhookPath, log }),
+    Probot: guardedProbot(Base, { secret, path: webhookPath, log, budget, bodyTimeoutMs }),
     host: env.HOST || undefined,
     port: Number(env.PORT) || 3000,
     webhookPath,

@@ -13,12 +13,66 @@ const login = z
     'must be a GitHub login ("alice") or a team ("my-org/architects")',
   );
 
-const relativeDir = z
-  .string()
-  .min(1)
-  .refine((p) => !p.startsWith('/') && !p.split(/[/\\]/).includes('..'), {
-    message: 'must be a path inside the repository, without ".."',
-  });
+/**
+ * A folder of the repository as git names it, from what people write: `./docs/plans/`,
+ * `docs//plans` and `docs\\plans` are `docs/plans`. A path that names no folder inside the
+ * repository (absolute, with `..`, or the root itself) is refused with the reason.
+ */
+export function normaliseFolder(raw: string): { value: string } | { error: string } {
+  const path = raw.trim().replace(/\\/g, '/');
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path))
+    return { error: `must be a folder relative to the repository root, not the absolute "${raw}"` };
+  const segments = path.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.includes('..'))
+    return { error: 'must be a path inside the repository, without ".."' };
+  if (segments.length === 0)
+    return { error: 'must name a folder inside the repository, not its root or ""' };
+  return { value: segments.join('/') };
+}
+
+/**
+ * A glob of repository paths (picomatch), as the loop matches it against paths from the root:
+ * `./src/**` and `src//core/**` are `src/**` and `src/core/**`; a trailing `/` means everything
+ * under the folder (`src/core/` is `src/core/**`). A leading `!` is kept. A glob that can match no
+ * repository path (absolute, or with a `..` segment) is refused with the reason.
+ */
+export function normaliseGlob(raw: string): { value: string } | { error: string } {
+  const negated = raw.startsWith('!');
+  const body = negated ? raw.slice(1) : raw;
+  if (body.startsWith('/'))
+    return {
+      error: `is matched against paths from the repository root, which never start with "/": write "${body.replace(/^\/+/, '')}"`,
+    };
+  const segments = body.split('/');
+  if (segments.includes('..'))
+    return { error: 'must match paths inside the repository, without ".."' };
+  const folder = body.endsWith('/');
+  const kept = segments.filter((s) => s !== '' && s !== '.');
+  if (kept.length === 0) return { error: 'must match some path of the repository' };
+  return { value: `${negated ? '!' : ''}${kept.join('/')}${folder ? '/**' : ''}` };
+}
+
+/**
+ * A string checked by `normalise` and replaced by its normal form (`overwrite` keeps the type a
+ * plain string, so the JSON Schema keeps its default).
+ */
+function normalised(normalise: (raw: string) => { value: string } | { error: string }) {
+  return z
+    .string()
+    .min(1, { abort: true })
+    .check((ctx) => {
+      const result = normalise(ctx.value);
+      if ('error' in result)
+        ctx.issues.push({ code: 'custom', message: result.error, input: ctx.value });
+    })
+    .overwrite((raw) => {
+      const result = normalise(raw);
+      return 'value' in result ? result.value : raw;
+    });
+}
+
+const relativeDir = normalised(normaliseFolder);
+const glob = normalised(normaliseGlob);
 
 export const AgentConfigSchema = z.strictObject({
   command: z
@@ -80,11 +134,11 @@ export const ConfigSchema = z
         'Let an approval count from someone who pushed commits to the loop branch. Off: the approval must come from another person with write access.',
       ),
     locked: z
-      .array(z.string().min(1))
+      .array(glob)
       .default([])
       .describe('Globs of paths only an architect may approve changes to (picomatch syntax).'),
     testPaths: z
-      .array(z.string().min(1))
+      .array(glob)
       .default(['**/*.test.*', '**/*.spec.*', '**/test/**', '**/tests/**', '**/__tests__/**'])
       .describe(
         'Globs of test files. Plan mode needs a change to one of them to pass the gate; [] turns the rule off.',
@@ -166,9 +220,15 @@ export function parseConfig(
   path: string = CONFIG_PATH,
   text?: string,
 ): { config?: Config; problems: Problem[] } {
-  const result = ConfigSchema.safeParse(data ?? {});
-  if (result.success) return { config: result.data, problems: [] };
-  const problems = result.error.issues.map((issue): Problem => {
+  // `_extends` (Probot's way to inherit another repository's file) is not followed: the config is
+  // this repository's own file (SPEC §6). Named as such, rather than as an unknown key.
+  const extended = isMapping(data) && EXTENDS_KEY in data;
+  const own = extended
+    ? Object.fromEntries(Object.entries(data).filter(([key]) => key !== EXTENDS_KEY))
+    : data;
+  const result = ConfigSchema.safeParse(own ?? {});
+  if (result.success && !extended) return { config: result.data, problems: [] };
+  const problems = (result.success ? [] : result.error.issues).map((issue): Problem => {
     const keys = issue.path.map(String);
     const unknown = issue.code === 'unrecognized_keys' ? issue.keys : [];
     const key = [...keys.filter((k) => !/^\d+$/.test(k)), ...unknown.slice(0, 1)].pop();
@@ -185,9 +245,24 @@ export function parseConfig(
       fix: 'See docs/configuration.md for every key and its type.',
     };
   });
+  if (extended) {
+    problems.push({
+      severity: 'error',
+      path,
+      line: lineOfKey(text, EXTENDS_KEY),
+      message: `\`${EXTENDS_KEY}\` is not followed: coder-loop reads only this repository's own ${path}, never another repository's.`,
+      fix: `Copy the settings you want from the extended file into this file, and remove \`${EXTENDS_KEY}\`.`,
+    });
+  }
   problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   return { problems };
 }
+
+/** Probot's key for inheriting another repository's config; refused (see `parseConfig`). */
+export const EXTENDS_KEY = '_extends';
+
+const isMapping = (data: unknown): data is Record<string, unknown> =>
+  typeof data === 'object' && data !== null && !Array.isArray(data);
 
 /** Parses and validates `.github/coder.yml` text. Empty text means the defaults. */
 export function parseConfigText(

@@ -2,8 +2,9 @@ import { parseConfigText, type Config, type Problem } from '../core/index.js';
 import { isHttpError, type GitHub, type Repo } from './client.js';
 
 /**
- * `.github/coder.yml` (or another path) from the default branch, validated. Absent: the
- * defaults. The App reads it through Probot's `context.config`; the Action through this.
+ * `.github/coder.yml` (or another path) of this repository, from its default branch, validated.
+ * Absent: the defaults. The one loader of both modes (SPEC §6): no other repository's file (no
+ * `<owner>/.github` fallback, no `_extends`) decides for this one.
  */
 export async function loadConfigFromRepo(
   gh: GitHub,

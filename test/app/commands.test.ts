@@ -155,7 +155,7 @@ describe('commands that only reply', () => {
       `POST ${BASE}/issues/1/comments`,
     ]);
     expect(replyBody()).toContain(
-      '- ``.github/coder.yml: error: `maxRetries`: Invalid input: expected number, received string. See docs/configuration.md for every key and its type.``',
+      '- ``.github/coder.yml:1: error: `maxRetries`: Invalid input: expected number, received string. See docs/configuration.md for every key and its type.``',
     );
     expect(replyBody()).toContain('`quick` has unknown key');
   });

@@ -1,9 +1,17 @@
+import { connect, type Socket } from 'node:net';
 import { sign } from '@octokit/webhooks-methods';
 import nock from 'nock';
 import { pino } from 'pino';
 import { Probot, Server } from 'probot';
 import { createApp } from '../../src/app/app.js';
-import { guardedProbot, MAX_WEBHOOK_BYTES } from '../../src/app/server.js';
+import {
+  guardedProbot,
+  MAX_WEBHOOK_BYTES,
+  SMALL_BODY_BYTES,
+  startServer,
+  UnverifiedBudget,
+} from '../../src/app/server.js';
+import { LoopOctokit } from '../../src/app/octokit.js';
 import {
   afterScenario,
   beforeScenario,
@@ -168,5 +176,160 @@ describe('the real webhook server on a loopback port', () => {
     expect(log).toContain('malformed check_suite payload: check_suite');
     expect(log).toContain('malformed status payload: sha');
     expect(log).not.toContain('TypeError');
+  });
+});
+
+/** A raw upload: headers, then `bytes` of body, then nothing (a stalled client). */
+function stalledUpload(port: number, headers: Record<string, string>, bytes: number) {
+  const socket: Socket = connect(port, '127.0.0.1');
+  sockets.push(socket);
+  let answer = '';
+  socket.on('data', (d: Buffer) => (answer += d.toString('latin1')));
+  socket.on('error', () => {}); // a reset after the answer is what a refused upload may see
+  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(answer)));
+  const head = Object.entries({
+    host: `127.0.0.1:${port}`,
+    'content-type': 'application/json',
+    'x-github-event': 'issue_comment',
+    'x-hub-signature-256': 'sha256=00',
+    ...headers,
+  })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.write(`POST /api/github/webhooks HTTP/1.1\r\n${head}\r\n`);
+  if (bytes > 0) {
+    const chunked = headers['transfer-encoding'] === 'chunked';
+    const body = Buffer.alloc(bytes, 120);
+    socket.write(chunked ? Buffer.concat([Buffer.from(`${bytes.toString(16)}\r\n`), body]) : body);
+  }
+  return { socket, closed };
+}
+
+/** Waits (polling, never timing anything) until `done` holds; gives up after 2,000 polls. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; !done(); i++) {
+    if (i > 2000) throw new Error('the condition never held');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Every raw socket a test opened: closed after it, so a failing test cannot hold the server. */
+const sockets: Socket[] = [];
+
+describe('unverified bodies are bounded in total and in time (issue 18, item 7)', () => {
+  let server: Server;
+  let port: number;
+  let logged: string[];
+  let budget: UnverifiedBudget;
+  const MiB = 1024 * 1024;
+
+  async function start(bodyTimeoutMs: number) {
+    beforeScenario();
+    nock.enableNetConnect('127.0.0.1');
+    logged = [];
+    budget = new UnverifiedBudget(8 * MiB); // large bodies may hold 6 MiB of it together
+    const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
+    server = new Server({
+      Probot: guardedProbot(Probot.defaults({ ...testProbotOptions(), secret: SECRET }), {
+        secret: SECRET,
+        log,
+        budget,
+        bodyTimeoutMs,
+      }),
+      host: '127.0.0.1',
+      port: await freePort(),
+      enableStaticFiles: false,
+      log,
+      request: testProbotOptions().request,
+    });
+    await server.load(createApp({ now: () => NOW }));
+    await server.start();
+    port = server.port;
+  }
+  const refusals = (status: string) => logged.filter((l) => l.includes(status)).length;
+
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.destroy();
+    await server.stop();
+    afterScenario();
+  });
+
+  it('stalled large unsigned uploads hold at most the large share; more are refused 503 with Retry-After; a signed delivery still gets 200; closing them releases every byte', async () => {
+    await start(60_000); // longer than the test: only the budget frees anything here
+    const uploads: ReturnType<typeof stalledUpload>[] = [];
+    // One at a time, each 2 MiB then stalled: three fit in the 6 MiB large share, the rest not.
+    for (let i = 0; i < 6; i++) {
+      const before = refusals('unverified bodies in flight');
+      const held = budget.held;
+      uploads.push(stalledUpload(port, { 'transfer-encoding': 'chunked' }, 2 * MiB));
+      await until(
+        () => budget.held === held + 2 * MiB || refusals('unverified bodies in flight') > before,
+      );
+    }
+    expect(budget.held).toBe(6 * MiB);
+    expect(budget.held).toBeLessThanOrEqual(budget.limit * 0.75);
+    expect(refusals('unverified bodies in flight')).toBe(3);
+    // A declared 24 MB body is refused before a byte of it is read: 503, Retry-After, closed.
+    const declared = stalledUpload(port, { 'content-length': String(24 * MiB) }, 0);
+    const answer = await declared.closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+    expect(answer).toMatch(/\r\nretry-after: 60\r\n/i);
+    expect(budget.held).toBe(6 * MiB);
+
+    // A signed delivery (a real payload) is still answered: it fits in the quarter kept for them.
+    const payload = examplePayload('issue_comment', 'created');
+    payload.comment.body = '/coder help';
+    const body = JSON.stringify(payload);
+    permission('Codertocat', 'write');
+    nock(API)
+      .post(`${BASE}/issues/comments/${payload.comment.id}/reactions`)
+      .reply(201, { id: 1, content: 'eyes' })
+      .post(`${BASE}/issues/1/comments`)
+      .reply(201, { id: 2 });
+    const response = await fetch(`http://127.0.0.1:${port}/api/github/webhooks`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'issue_comment',
+        'x-github-delivery': 'signed-under-flood',
+        'x-hub-signature-256': await sign(SECRET, body),
+      },
+      body,
+    });
+    expect(response.status).toBe(200);
+    await until(() => requestLog.some((r) => r.path === `${BASE}/issues/1/comments`));
+    expect(budget.held).toBe(6 * MiB); // the signed body's bytes were released once verified
+
+    // The stalled clients go away: every byte they held is released.
+    for (const u of uploads) u.socket.destroy();
+    await Promise.all(uploads.map((u) => u.closed));
+    await until(() => budget.held === 0);
+    expect(budget.held).toBe(0);
+  });
+
+  it('a body that has not arrived within the time limit gets 408 and is closed; its bytes are released', async () => {
+    await start(300);
+    const small = stalledUpload(port, { 'transfer-encoding': 'chunked' }, SMALL_BODY_BYTES / 2);
+    const large = stalledUpload(port, { 'content-length': String(4 * MiB) }, 3 * MiB);
+    const [a, b] = await Promise.all([small.closed, large.closed]);
+    expect(a).toMatch(/^HTTP\/1\.1 408 /);
+    // The large one's unread bytes may turn the close into a reset before the answer is read.
+    if (b) expect(b).toMatch(/^HTTP\/1\.1 408 /);
+    expect(refusals('body not received within 300 ms')).toBe(2);
+    await until(() => budget.held === 0);
+    expect(budget.held).toBe(0);
+  });
+});
+
+describe('the bounds from the environment', () => {
+  it.each([
+    ['CODER_LOOP_UNVERIFIED_BYTES', '1000', 'at least 34952534'],
+    ['CODER_LOOP_UNVERIFIED_BYTES', '64MB', 'at least 34952534'],
+    ['CODER_LOOP_BODY_TIMEOUT_MS', '10', 'at least 1000'],
+    ['CODER_LOOP_BODY_TIMEOUT_MS', '1.5', 'at least 1000'],
+  ])('%s=%s stops the start with a message, before anything listens', async (name, value, why) => {
+    await expect(
+      startServer(createApp(), LoopOctokit, { WEBHOOK_SECRET: SECRET, APP_ID: '1', [name]: value }),
+    ).rejects.toThrow(`${name}=${value} is not valid: write a whole number, ${why}.`);
   });
 });

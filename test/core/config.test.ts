@@ -75,10 +75,105 @@ describe('config', () => {
     ]);
   });
 
+  it.each([
+    ['docs/plans', 'docs/plans'],
+    ['./docs/plans', 'docs/plans'],
+    ['./docs/plans/', 'docs/plans'],
+    ['docs//plans', 'docs/plans'],
+    ['docs/./plans/', 'docs/plans'],
+    ['docs\\plans', 'docs/plans'],
+    [' plans ', 'plans'],
+    ['.coder/plans', '.coder/plans'],
+  ])('normalises plansDir %j to %j', (written, normal) => {
+    expect(parseConfig({ plansDir: written })).toEqual({
+      config: { ...DEFAULT_CONFIG, plansDir: normal },
+      problems: [],
+    });
+  });
+
+  it.each([
+    [
+      '/docs/plans',
+      'must be a folder relative to the repository root, not the absolute "/docs/plans"',
+    ],
+    ['C:\\plans', 'must be a folder relative to the repository root, not the absolute "C:\\plans"'],
+    ['../plans', 'must be a path inside the repository, without ".."'],
+    ['docs/../../plans', 'must be a path inside the repository, without ".."'],
+    ['.', 'must name a folder inside the repository, not its root or ""'],
+    ['./', 'must name a folder inside the repository, not its root or ""'],
+    ['', 'Too small: expected string to have >=1 characters'],
+  ])('refuses plansDir %j: %s', (written, why) => {
+    const { config, problems } = parseConfigText(
+      `maxRetries: 3\nplansDir: ${JSON.stringify(written)}\n`,
+    );
+    expect(config).toBeUndefined();
+    expect(problems.map((p) => [p.line, p.message])).toEqual([[2, `\`plansDir\`: ${why}.`]]);
+  });
+
+  it.each([
+    ['src/core/**', 'src/core/**'],
+    ['./src/core/**', 'src/core/**'],
+    ['src//core/**', 'src/core/**'],
+    ['src/./core/*.ts', 'src/core/*.ts'],
+    ['src/core/', 'src/core/**'],
+    ['!./src/core/**', '!src/core/**'],
+    ['**/*.test.*', '**/*.test.*'],
+    ['*.md', '*.md'],
+  ])('normalises the glob %j to %j, in locked and in testPaths', (written, normal) => {
+    const { config } = parseConfig({ locked: [written], testPaths: [written] });
+    expect(config?.locked).toEqual([normal]);
+    expect(config?.testPaths).toEqual([normal]);
+  });
+
+  it.each([
+    [
+      '/src/**',
+      'is matched against paths from the repository root, which never start with "/": write "src/**"',
+    ],
+    ['../src/**', 'must match paths inside the repository, without ".."'],
+    ['src/../lib/**', 'must match paths inside the repository, without ".."'],
+    ['./', 'must match some path of the repository'],
+    ['', 'Too small: expected string to have >=1 characters'],
+  ])('refuses the glob %j: %s', (written, why) => {
+    expect(parseConfig({ locked: ['ok/**', written] }).problems.map((p) => p.message)).toEqual([
+      `\`locked.1\`: ${why}.`,
+    ]);
+    expect(parseConfig({ testPaths: [written] }).problems.map((p) => p.message)).toEqual([
+      `\`testPaths.0\`: ${why}.`,
+    ]);
+  });
+
   it('refuses a plansDir outside the repository', () => {
     expect(parseConfig({ plansDir: '../elsewhere' }).problems[0]!.message).toBe(
       '`plansDir`: must be a path inside the repository, without "..".',
     );
+  });
+
+  it('refuses `_extends` by name, with its line and the fix, alongside any other problem', () => {
+    const { config, problems } = parseConfigText(
+      'maxRetries: 2\n_extends: other-repo:.github/coder.yml\nquick:\n  maxFile: 2\n',
+    );
+    expect(config).toBeUndefined();
+    expect(problems.map((p) => [p.line, p.message, p.fix])).toEqual([
+      [
+        2,
+        "`_extends` is not followed: coder-loop reads only this repository's own .github/coder.yml, never another repository's.",
+        'Copy the settings you want from the extended file into this file, and remove `_extends`.',
+      ],
+      [
+        4,
+        '`quick` has unknown key `maxFile`.',
+        'See docs/configuration.md for every key and its type.',
+      ],
+    ]);
+    // Without the text (no line to give) and under another path (the Action's `config-path`).
+    expect(parseConfig({ _extends: '.github' }, 'ci/coder.yml').problems).toEqual([
+      expect.objectContaining({
+        path: 'ci/coder.yml',
+        line: undefined,
+        message: expect.stringContaining("this repository's own ci/coder.yml"),
+      }),
+    ]);
   });
 
   it('reports YAML syntax errors with their line', () => {

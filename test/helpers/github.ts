@@ -177,15 +177,15 @@ export class FakeRepo {
       });
     }
     const configPath = `${BASE}/contents/${encodeURIComponent('.github/coder.yml')}`;
+    // This repository's file, from the default branch (never `<owner>/.github`'s: SPEC §6).
+    const config = scope.get(configPath).query({ ref: this.defaultBranch });
     if (this.config === undefined) {
-      scope
-        .get(configPath)
-        .reply(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
-      scope
-        .get(`/repos/${OWNER}/.github/contents/${encodeURIComponent('.github/coder.yml')}`)
-        .reply(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
+      config.reply(404, {
+        message: 'Not Found',
+        documentation_url: 'https://docs.github.com/rest',
+      });
     } else {
-      scope.get(configPath).reply(200, this.config);
+      config.reply(200, this.config);
     }
     return scope;
   }

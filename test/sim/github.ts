@@ -141,6 +141,8 @@ export class SimGitHub {
   readonly issueLabels = new Map<number, Set<string>>();
   readonly repoLabels = new Set<string>(['bug']);
   readonly checkRuns: SimCheckRun[] = [];
+  /** `<owner>/.github`'s `.github/coder.yml` (another repository's file: never this one's config). */
+  orgConfig: string | undefined;
   readonly statuses: SimStatus[] = [];
   /**
    * The token may not write check runs (a PAT): check-run writes get GitHub's 403 with this
@@ -549,9 +551,10 @@ export class SimGitHub {
     route(
       'get',
       new RegExp(`^/repos/${OWNER}/(${REPO}|\\.github)/contents/\\.github/coder\\.yml$`),
-      (m) => {
-        const text =
-          m[1] === REPO ? this.files(this.defaultBranch)['.github/coder.yml'] : undefined;
+      (m, _body, url) => {
+        const ref = url.searchParams.get('ref') ?? this.defaultBranch;
+        if (!this.commits.has(this.refs.get(ref) ?? ref)) return notFound;
+        const text = m[1] === REPO ? this.files(ref)['.github/coder.yml'] : this.orgConfig;
         return text === undefined ? notFound : [200, text];
       },
     );
