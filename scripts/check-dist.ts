@@ -7,13 +7,15 @@ import { bundle } from './package.js';
 const dir = await mkdtemp(join(tmpdir(), 'coder-loop-dist-'));
 try {
   await bundle(join(dir, 'index.js'));
-  const fresh = await readFile(join(dir, 'index.js'), 'utf8');
-  const committed = await readFile('dist/index.js', 'utf8').catch(() => '');
-  if (fresh !== committed) {
-    console.error('dist/index.js is stale: run "npm run package" and commit dist/.');
-    process.exit(1);
+  for (const file of ['index.js', 'licenses.txt']) {
+    const fresh = await readFile(join(dir, file), 'utf8');
+    const committed = await readFile(join('dist', file), 'utf8').catch(() => '');
+    if (fresh !== committed) {
+      console.error(`dist/${file} is stale: run "npm run package" and commit dist/.`);
+      process.exit(1);
+    }
   }
-  console.log('dist/index.js is up to date');
+  console.log('dist/index.js and dist/licenses.txt are up to date');
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Publishes a release of the Action: `scripts/release.sh v1.2.3` on the commit to release (dist/
 # current, tests green). It checks the tag against package.json, tags the commit v1.2.3 and moves
-# the major tag v1 to it — what `uses: coder-loop/coder-loop@v1` resolves — then pushes both.
+# the major tag (v1) to it, creating it on the first release of that major — what
+# `uses: <owner>/coder-loop@v1` resolves — then pushes both.
 # The release workflow (.github/workflows/release.yml) runs it when a v1.2.3 tag is pushed.
 set -euo pipefail
 tag="${1:?usage: scripts/release.sh vMAJOR.MINOR.PATCH}"

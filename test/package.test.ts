@@ -81,6 +81,7 @@ describe('npm pack, installed into an empty directory', () => {
     const paths = files.map((f) => f.path);
     expect(paths).toContain(pkg.bin['coder-loop']);
     expect(paths).toContain('app.yml');
+    expect(paths).toContain('LICENSE');
     expect(paths.filter((p) => p.startsWith('src/') || p.startsWith('test/'))).toEqual([]);
 
     const project = join(work, 'project');
@@ -102,5 +103,30 @@ describe('npm pack, installed into an empty directory', () => {
     const status = await npx('status', 'My Plan', '--json');
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ plan: 'My Plan', currentPhase: 1 });
+  });
+});
+
+describe('dist/licenses.txt (npm run package)', () => {
+  it('names every package the bundle holds, with its license text', () => {
+    // The source map lists every file esbuild bundled; licenses.txt comes from the metafile.
+    const map = JSON.parse(readFileSync(join(repoRoot, 'dist', 'index.js.map'), 'utf8')) as {
+      sources: string[];
+    };
+    const bundled = new Set(
+      map.sources.flatMap((source) => {
+        const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(source);
+        return match ? [match[1]!] : [];
+      }),
+    );
+    const text = readFileSync(join(repoRoot, 'dist', 'licenses.txt'), 'utf8');
+    const entries = text.split(`${'-'.repeat(78)}\n\n`).slice(1);
+    const listed = new Map(entries.map((entry) => [entry.split(' ')[0]!, entry]));
+    expect([...listed.keys()].sort()).toEqual([...bundled].sort());
+    expect(bundled.has('@actions/core')).toBe(true);
+    for (const [name, entry] of listed) {
+      // A license line, then a copyright or license text of its own.
+      expect([name, /^License: \S+\n\n\S/m.test(entry)]).toEqual([name, true]);
+      expect([name, entry]).not.toEqual([name, expect.stringContaining('ships no license file')]);
+    }
   });
 });

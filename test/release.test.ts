@@ -6,7 +6,7 @@ import { repoRoot } from './paths.js';
 
 /**
  * scripts/release.sh (what the release workflow runs) against a throwaway clone and its bare
- * origin: the vX.Y.Z tag and the moving major tag that `uses: coder-loop/coder-loop@v1` resolves.
+ * origin: the vX.Y.Z tag and the moving major tag that `uses: <owner>/coder-loop@v1` resolves.
  */
 const SCRIPT = join(repoRoot, 'scripts', 'release.sh');
 let root: string;
@@ -83,4 +83,32 @@ it('refuses a tag that is not package.json’s version, or not vX.Y.Z', async ()
   const malformed = await run('bash', [SCRIPT, '1.0.0']);
   expect(malformed.code).toBe(2);
   expect(await originTags()).toEqual({});
+});
+
+it('makes the major tag of the version: v0 for 0.x releases, v1 appears with 1.0.0', async () => {
+  const zero = await commitVersion('0.2.0');
+  expect((await run('bash', [SCRIPT, 'v0.2.0'])).code).toBe(0);
+  expect(await originTags()).toEqual({ 'v0.2.0': zero, v0: zero });
+
+  const one = await commitVersion('1.0.0');
+  expect((await run('bash', [SCRIPT, 'v1.0.0'])).code).toBe(0);
+  expect(await originTags()).toEqual({ 'v0.2.0': zero, v0: zero, 'v1.0.0': one, v1: one });
+});
+
+it('runs again on a pushed tag (what the release workflow does); refuses a tag on another commit', async () => {
+  const first = await commitVersion('1.0.0');
+  await run('git', ['tag', '-a', 'v1.0.0', '-m', 'v1.0.0']);
+  await run('git', ['push', '-q', 'origin', 'refs/tags/v1.0.0']);
+  expect((await run('bash', [SCRIPT, 'v1.0.0'])).code).toBe(0);
+  expect((await run('bash', [SCRIPT, 'v1.0.0'])).code).toBe(0);
+  expect(await originTags()).toEqual({ 'v1.0.0': first, v1: first });
+
+  // A commit after the tag, package.json unchanged: v1.0.0 names another commit.
+  await writeFile(join(work, 'other.txt'), 'x');
+  await run('git', ['add', 'other.txt']);
+  await run('git', ['commit', '-q', '-m', 'later']);
+  const moved = await run('bash', [SCRIPT, 'v1.0.0']);
+  expect(moved.code).toBe(1);
+  expect(moved.out).toContain(`v1.0.0 already names ${first}`);
+  expect(await originTags()).toEqual({ 'v1.0.0': first, v1: first });
 });

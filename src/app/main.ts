@@ -1,22 +1,55 @@
-import { run } from 'probot';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { Probot, Server } from 'probot';
 import coderLoop from './app.js';
 import { LoopOctokit } from './octokit.js';
 import { startServer } from './server.js';
-import { setupWithoutProxy } from './setup.js';
+import { missingCredentials, productionRefusal, setupHandler } from './setup.js';
 
-// `npm start`. With the App's credentials (APP_ID and PRIVATE_KEY or PRIVATE_KEY_PATH): the App,
-// its webhook path guarded (src/app/server.ts). Without them: Probot's setup page, which
-// registers the App from app.yml and writes the credentials to .env.
+// `npm start`. `.env` first (what the setup page wrote; the environment wins over it). With the
+// App's credentials (APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET): the App, its webhook
+// path guarded (src/app/server.ts). Without them: coder-loop's setup page (src/app/setup.ts), or in
+// production one line naming what is missing, and exit code 1.
 const env = process.env;
-if (env.APP_ID && (env.PRIVATE_KEY || env.PRIVATE_KEY_PATH)) {
+const dotenv = join(process.cwd(), '.env');
+if (existsSync(dotenv)) process.loadEnvFile(dotenv);
+const missing = missingCredentials(env);
+const log = pino({ level: env.LOG_LEVEL ?? 'info', name: 'coder-loop' });
+
+if (missing.length === 0) {
   const server = await startServer(coderLoop, LoopOctokit);
   // A container stops with SIGINT (Dockerfile STOPSIGNAL) or SIGTERM: stop serving, then exit.
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => {
       void server.stop().finally(() => process.exit(0));
     });
+} else if (env.NODE_ENV === 'production') {
+  console.error(productionRefusal(missing));
+  process.exit(1);
 } else {
-  await run(coderLoop, { Octokit: LoopOctokit });
-  const setupWarning = setupWithoutProxy(env);
-  if (setupWarning) console.warn(setupWarning);
+  // A smee.io channel for the App's webhooks, unless one is set or NO_SMEE_SETUP=true.
+  let proxyUrl = env.WEBHOOK_PROXY_URL || undefined;
+  if (!proxyUrl && env.NO_SMEE_SETUP !== 'true') {
+    try {
+      const { SmeeClient } = await import('smee-client');
+      proxyUrl = await SmeeClient.createChannel();
+    } catch (error) {
+      log.warn(
+        `coder-loop: no smee.io channel (${(error as Error).message}); the page names the webhook URL to use instead.`,
+      );
+    }
+  }
+  // Probot's server for its logging and /ping; the Probot inside only satisfies its constructor.
+  const server = new Server({
+    Probot: Probot.defaults({ appId: 1, privateKey: 'setup mode', log }),
+    host: env.HOST || 'localhost',
+    port: Number(env.PORT) || 3000,
+    log,
+  });
+  await server.loadHandlerFactory(() => setupHandler({ env, cwd: process.cwd(), log, proxyUrl }));
+  await server.start();
+  log.info(
+    `coder-loop setup: open http://${env.HOST || 'localhost'}:${server.port} to register the GitHub App (missing: ${missing.join(', ')}).`,
+  );
 }

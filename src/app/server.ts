@@ -200,7 +200,8 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number,
  * The App's server from the standard Probot variables (APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH,
  * WEBHOOK_SECRET, GHE_HOST, GHE_PROTOCOL, PORT, HOST, WEBHOOK_PATH, WEBHOOK_PROXY_URL,
  * REDIS_URL, LOG_LEVEL), with the guarded webhook path (CODER_LOOP_UNVERIFIED_BYTES and
- * CODER_LOOP_BODY_TIMEOUT_MS bound the unverified bodies). `/ping` answers `PONG` (health).
+ * CODER_LOOP_BODY_TIMEOUT_MS bound the unverified bodies). `/ping` answers `PONG` (health). The
+ * smee.io channel (WEBHOOK_PROXY_URL) is started after the server listens, and never stops it.
  */
 export async function startServer(
   appFn: (app: Probot) => void,
@@ -232,10 +233,68 @@ export async function startServer(
     host: env.HOST || undefined,
     port: Number(env.PORT) || 3000,
     webhookPath,
-    ...(env.WEBHOOK_PROXY_URL ? { webhookProxy: env.WEBHOOK_PROXY_URL } : {}),
     log,
   } as ConstructorParameters<typeof Server>[0]);
   await server.load(appFn);
   await server.start();
+  if (env.WEBHOOK_PROXY_URL) {
+    const proxy = await startWebhookProxy(env.WEBHOOK_PROXY_URL, {
+      target: `http://${server.host}:${server.port}${webhookPath}`,
+      log,
+    });
+    if (proxy) {
+      const stop = server.stop.bind(server);
+      server.stop = async () => {
+        await proxy.stop();
+        await stop();
+      };
+    }
+  }
   return server;
+}
+
+/**
+ * Development: forwards a smee.io channel's deliveries to the webhook path. A channel that cannot
+ * be reached (no network, a wrong URL) is one warning line, and the server goes on serving.
+ */
+export async function startWebhookProxy(
+  source: string,
+  options: { target: string; log: Pick<Logger, 'info' | 'warn' | 'error'> },
+): Promise<{ stop(): Promise<void> } | undefined> {
+  const { log } = options;
+  let SmeeClient: typeof import('smee-client').SmeeClient;
+  try {
+    ({ SmeeClient } = await import('smee-client'));
+  } catch {
+    log.warn(
+      `coder-loop: WEBHOOK_PROXY_URL is set but smee-client is not installed (npm install --save-dev smee-client); serving without it.`,
+    );
+    return undefined;
+  }
+  let connected = false;
+  const client = new SmeeClient({
+    source,
+    target: options.target,
+    // smee-client logs every failed reconnection with the whole error: only the first, in a line.
+    logger: {
+      info: (message: string) => {
+        if (connected || !message.startsWith('Connection closed')) log.info(message);
+      },
+      error: (message: string) => {
+        if (connected) log.warn(`coder-loop: webhook proxy ${source}: ${message}`);
+      },
+    } as unknown as Console,
+  });
+  try {
+    await client.start();
+    connected = true;
+    return client;
+  } catch (error) {
+    await client.stop().catch(() => undefined);
+    const reason = (error as { message?: string }).message || String(error);
+    log.warn(
+      `coder-loop: the webhook proxy channel ${source} cannot be reached (${reason.split('\n')[0]}); serving without it on ${options.target}. Check WEBHOOK_PROXY_URL and restart.`,
+    );
+    return undefined;
+  }
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { main } from './main.js';
+import { render, styleFor } from './render.js';
 
 // `coder-loop status | head` closes the pipe early: that is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -9,8 +10,10 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 process.exitCode = await main(process.argv.slice(2), {
   cwd: process.cwd(),
-  stdout: (text) => process.stdout.write(`${text}\n`),
-  stderr: (text) => process.stderr.write(`${text}\n`),
+  stdout: (text) =>
+    process.stdout.write(`${render(text, styleFor(process.stdout, process.env))}\n`),
+  stderr: (text) =>
+    process.stderr.write(`${render(text, styleFor(process.stderr, process.env))}\n`),
   now: () => new Date(),
   env: process.env,
 });

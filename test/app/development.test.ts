@@ -1,13 +1,16 @@
 import { jest } from '@jest/globals';
 import { sign } from '@octokit/webhooks-methods';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { check } from '../helpers/openapi.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { examplePlanFiles } from '../helpers/plans.js';
-import { appPrivateKey, startNode, type NodeProcess } from '../helpers/process.js';
+import { appPrivateKey, freePort, startNode, type NodeProcess } from '../helpers/process.js';
 import { repoRoot } from '../paths.js';
 import { SimGitHub } from '../sim/github.js';
 
@@ -78,29 +81,156 @@ afterEach(async () => {
   expect(violations).toEqual([]);
 });
 
-it('the setup page registers the manifest with the proxy channel as its webhook URL', async () => {
+/** The manifest the setup page's form posts to GitHub. */
+async function manifestOf(url: string): Promise<Record<string, unknown>> {
+  const page = await (await fetch(url)).text();
+  const value = /name="manifest" id="manifest" value="([^"]*)"/.exec(page)![1]!;
+  return JSON.parse(
+    value.replace(/&(quot|#39|lt|gt|amp);/g, (_, e: string) =>
+      e === 'quot' ? '"' : e === '#39' ? "'" : e === 'lt' ? '<' : e === 'gt' ? '>' : '&',
+    ),
+  ) as Record<string, unknown>;
+}
+
+it("the setup page is coder-loop's and registers the manifest with the proxy channel as its webhook URL", async () => {
   app = await startNode([MAIN], { cwd, env: { WEBHOOK_PROXY_URL: smee.url } });
-  // smee-client is installed (no "SmeeClient is not available") and forwards to the real path.
-  await app.waitFor(
-    /Forwarding http:\/\/127\.0\.0\.1:\d+\/channel to http:\/\/127\.0\.0\.1:\d+\/api\/github\/webhooks/,
-  );
-  const page = await (await fetch(`${app.url}/probot`)).text();
-  const manifest = JSON.parse(/name="manifest" id="manifest" value='([^']*)'/.exec(page)![1]!);
-  expect(manifest.hook_attributes).toEqual({ url: smee.url });
+  const page = await (await fetch(`${app.url}/`)).text();
+  expect(page).toContain('<title>Set up coder-loop</title>');
+  expect(page).toContain('<a href="/docs/github-app.md">');
+  expect(page).not.toMatch(/probot\.github\.io|To start building a GitHub App/);
+  const doc = await fetch(`${app.url}/docs/github-app.md`);
+  expect([doc.status, (await doc.text()).split('\n')[0]]).toEqual([
+    200,
+    '# Running coder-loop as a GitHub App',
+  ]);
+  const manifest = await manifestOf(`${app.url}/probot`);
+  expect(manifest.hook_attributes).toEqual({ url: smee.url, active: true });
   expect(manifest.public).toBe(false);
   expect(manifest.redirect_url).toBe(`${app.url}/probot/setup`);
-  expect(manifest.default_permissions.members).toBe('read');
-  expect(app.output()).not.toContain('SmeeClient is not available');
+  expect((manifest.default_permissions as Record<string, string>).members).toBe('read');
 });
 
-it('without a proxy channel, the setup page says where to point the webhook URL', async () => {
+it('without a proxy channel, the manifest names the webhook path, and the App answers deliveries there', async () => {
   app = await startNode([MAIN], { cwd, env: { NO_SMEE_SETUP: 'true' } });
-  await app.waitFor(/coder-loop: no webhook proxy channel/);
-  expect(app.output()).toContain('https://<public host>/api/github/webhooks');
   const page = await (await fetch(`${app.url}/probot`)).text();
-  const manifest = JSON.parse(/name="manifest" id="manifest" value='([^']*)'/.exec(page)![1]!);
-  // Probot's fallback, which the warning is about.
-  expect(manifest.hook_attributes).toEqual({ url: `${app.url}/` });
+  expect(page).toContain('GitHub cannot reach this machine there');
+  const hook = ((await manifestOf(`${app.url}/probot`)).hook_attributes as { url: string }).url;
+  expect(hook).toBe(`${app.url}/api/github/webhooks`);
+  await app.stop();
+
+  // The App as registered: the same host and port, now with its credentials.
+  const host = new URL(github.url).host;
+  app = await startNode([MAIN], {
+    cwd,
+    env: {
+      APP_ID: '1',
+      PRIVATE_KEY: appPrivateKey(),
+      WEBHOOK_SECRET: SECRET,
+      GHE_HOST: host,
+      GHE_PROTOCOL: 'http',
+    },
+  });
+  const payload = examplePayload('issue_comment', 'created');
+  payload.comment.body = '/coder help';
+  const body = JSON.stringify(payload);
+  const response = await fetch(hook.replace(/:\d+\//, `:${app.port}/`), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'issue_comment',
+      'x-github-delivery': 'setup-delivery-1',
+      'x-hub-signature-256': await sign(SECRET, body),
+    },
+    body,
+  });
+  expect(response.status).toBe(200);
+});
+
+it("GitHub's redirect after registering: the code becomes .env, and the next start serves the App", async () => {
+  const spec = JSON.parse(
+    readFileSync(
+      createRequire(import.meta.url).resolve('@octokit/openapi/generated/api.github.com.json'),
+      'utf8',
+    ),
+  ) as { components: { examples: Record<string, { value: { id: number; html_url: string } }> } };
+  const conversion = {
+    ...spec.components.examples['integration-from-manifest']!.value,
+    pem: appPrivateKey(),
+    webhook_secret: SECRET,
+  };
+  const requests: string[] = [];
+  const ghes = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    violations.push(
+      ...check(req.method!, new URL(req.url!, 'http://ghes'), req.headers, undefined).problems,
+    );
+    res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(conversion));
+  });
+  await new Promise<void>((resolve) => ghes.listen(0, '127.0.0.1', resolve));
+  const ghesHost = `127.0.0.1:${(ghes.address() as { port: number }).port}`;
+  try {
+    app = await startNode([MAIN], {
+      cwd,
+      env: { NO_SMEE_SETUP: 'true', GHE_HOST: ghesHost, GHE_PROTOCOL: 'http' },
+    });
+    const redirect = await fetch(`${app.url}/probot/setup?code=abc123`, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe(`${conversion.html_url}/installations/new`);
+    expect(requests).toEqual(['POST /api/v3/app-manifests/abc123/conversions']);
+    const dotenv = readFileSync(join(cwd, '.env'), 'utf8');
+    expect(dotenv).toContain(`APP_ID=${conversion.id}\n`);
+    expect(dotenv).toContain(`WEBHOOK_SECRET=${SECRET}\n`);
+    await app.stop();
+
+    // npm start again, with nothing in the environment but .env: the App, not the setup page.
+    app = await startNode([MAIN], {
+      cwd,
+      env: { GHE_HOST: new URL(github.url).host, GHE_PROTOCOL: 'http' },
+    });
+    expect((await fetch(`${app.url}/probot`)).status).toBe(404);
+    expect(app.output()).not.toContain('coder-loop setup');
+  } finally {
+    await new Promise((resolve) => ghes.close(resolve));
+  }
+});
+
+it('an unreachable proxy channel is one warning line, and the App goes on serving', async () => {
+  const refused = `http://127.0.0.1:${await freePort()}/channel`;
+  app = await startNode([MAIN], {
+    cwd,
+    env: {
+      APP_ID: '1',
+      PRIVATE_KEY: appPrivateKey(),
+      WEBHOOK_SECRET: SECRET,
+      WEBHOOK_PROXY_URL: refused,
+    },
+  });
+  await app.waitFor(/cannot be reached/);
+  expect((await fetch(`${app.url}/ping`)).status).toBe(200);
+  const lines = app.output().trim().split('\n');
+  expect(lines.filter((line) => line.includes(refused))).toEqual([
+    expect.stringMatching(
+      /the webhook proxy channel .* cannot be reached \(.*ECONNREFUSED.*\); serving without it/,
+    ),
+  ]);
+  expect(app.output()).not.toMatch(/ErrorEvent|\n\s+at /);
+});
+
+it('production without credentials: one line naming what is missing, exit code 1', async () => {
+  const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn(process.execPath, [MAIN], {
+      cwd,
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', APP_ID: '7' },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+  expect(result).toEqual({
+    code: 1,
+    out: 'coder-loop: NODE_ENV=production and PRIVATE_KEY (or PRIVATE_KEY_PATH), WEBHOOK_SECRET not set: the App cannot start without its credentials (docs/deployment.md; .env.example lists every variable).\n',
+  });
 });
 
 it('a signed delivery through the proxy channel reaches the App and is answered', async () => {

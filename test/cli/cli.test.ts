@@ -230,7 +230,7 @@ describe('coder-loop CLI (built binary)', () => {
     await mkdir(join(work, '.github'));
     await writeFile(join(work, '.github', 'coder.yml'), 'quick:\n  maxLines: 3\n');
     const plan = await cli(work, 'assess', '--title', 'Fix typo', '--files', '1', '--lines', '4');
-    expect(plan.stdout).toContain('Assessment: **plan mode**.');
+    expect(plan.stdout).toContain('Assessment: plan mode.');
     await writeFile(join(work, '.github', 'coder.yml'), 'quick:\n  maxLine: 3\n');
     const broken = await cli(work, 'assess', '--title', 'x');
     expect(broken.code).toBe(1);

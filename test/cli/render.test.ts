@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { render, styleFor } from '../../src/cli/render.js';
+import { repoRoot } from '../paths.js';
+
+const plain = { color: false };
+const color = { color: true };
+
+describe('render: the core’s markdown as terminal text', () => {
+  it('plain: no bold, heading or link markup left; code spans keep their backticks as quotes', () => {
+    expect(render('Assessment: **quick mode**.', plain)).toBe('Assessment: quick mode.');
+    expect(render('label `coder:quick` on [the issue](https://x/1)', plain)).toBe(
+      'label `coder:quick` on the issue (https://x/1)',
+    );
+    expect(render('## Phase 1\n- **done**', plain)).toBe('Phase 1\n- done');
+  });
+
+  it('keeps what a code span shows, and file names with underscores', () => {
+    expect(render('write `**Phase 1:**` as a heading', plain)).toBe(
+      'write `**Phase 1:**` as a heading',
+    );
+    expect(render('write `**Phase 1:**` as a heading', color)).toBe(
+      'write \x1b[36m**Phase 1:**\x1b[0m as a heading',
+    );
+    expect(render('Reports/01_Master_Log.md:3: a_b', plain)).toBe(
+      'Reports/01_Master_Log.md:3: a_b',
+    );
+  });
+
+  it('colour: bold and cyan codes', () => {
+    expect(render('**quick mode** `x`', color)).toBe('\x1b[1mquick mode\x1b[0m \x1b[36mx\x1b[0m');
+  });
+
+  it('leaves JSON untouched', () => {
+    const json = JSON.stringify({ text: '**bold** `code`' });
+    expect(render(json, color)).toBe(json);
+  });
+});
+
+describe('styleFor', () => {
+  it('colour only on a TTY, never with NO_COLOR or TERM=dumb', () => {
+    expect(styleFor({ isTTY: true }, {})).toEqual({ color: true });
+    expect(styleFor({ isTTY: false }, {})).toEqual({ color: false });
+    expect(styleFor({}, {})).toEqual({ color: false });
+    expect(styleFor({ isTTY: true }, { NO_COLOR: '1' })).toEqual({ color: false });
+    expect(styleFor({ isTTY: true }, { TERM: 'dumb' })).toEqual({ color: false });
+  });
+});
+
+it('the built CLI prints the assessment without markdown or colour codes to a pipe', async () => {
+  const stdout = await new Promise<string>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      [join(repoRoot, 'lib', 'cli', 'index.js'), 'assess', '--title', 'fix a typo'],
+      { env: { PATH: process.env.PATH } },
+      (error, out) => (error ? reject(error) : resolve(out)),
+    ),
+  );
+  expect(stdout.split('\n')[0]).toBe('Assessment: quick mode.');
+  expect(stdout).not.toContain('**');
+  expect(stdout).not.toContain('\x1b[');
+});
