@@ -18730,7 +18730,7 @@ var require_eventsource = __commonJS({
     var experimentalWarned = false;
     var defaultReconnectionTime = 3e3;
     var CONNECTING = 0;
-    var OPEN = 1;
+    var OPEN2 = 1;
     var CLOSED = 2;
     var ANONYMOUS = "anonymous";
     var USE_CREDENTIALS = "use-credentials";
@@ -18862,7 +18862,7 @@ var require_eventsource = __commonJS({
             this.dispatchEvent(new Event("error"));
             return;
           }
-          this.#readyState = OPEN;
+          this.#readyState = OPEN2;
           this.dispatchEvent(new Event("open"));
           this.#state.origin = response.urlList[response.urlList.length - 1].origin;
           const eventSourceStream = new EventSourceStream({
@@ -18969,7 +18969,7 @@ var require_eventsource = __commonJS({
         __proto__: null,
         configurable: false,
         enumerable: true,
-        value: OPEN,
+        value: OPEN2,
         writable: false
       },
       CLOSED: {
@@ -60122,6 +60122,107 @@ function readMarker(text5) {
   }
 }
 
+// src/core/loop/record.ts
+var SHA = external_exports.string().regex(/^[0-9a-f]{40}$/);
+var TEXT = (max) => external_exports.string().max(max);
+var AttemptSchema = external_exports.object({
+  sha: SHA,
+  checks: external_exports.array(
+    external_exports.object({
+      name: TEXT(300),
+      conclusion: TEXT(60),
+      url: TEXT(2e3).optional()
+    })
+  ).max(100),
+  reason: TEXT(4e3).optional(),
+  agent: TEXT(100).optional()
+});
+var RECORD_VERSION = 1;
+var LoopRecordSchema = external_exports.object({
+  v: external_exports.literal(RECORD_VERSION),
+  /** The head commit this record is about: it reads only on a check run of that commit. */
+  head: SHA,
+  mode: external_exports.enum(["plan", "quick"]),
+  plan: TEXT(300).optional(),
+  phase: external_exports.number().int().nonnegative().optional(),
+  issue: external_exports.number().int().positive(),
+  comment: external_exports.number().int().positive().optional(),
+  attempts: external_exports.array(AttemptSchema).max(100).optional(),
+  reviewRounds: external_exports.array(SHA).max(100).optional(),
+  grew: external_exports.literal(true).optional(),
+  escalation: external_exports.object({ reason: TEXT(4e3), sha: SHA }).optional(),
+  pushers: external_exports.array(TEXT(100)).max(500).optional(),
+  vetted: external_exports.object({ title: TEXT(1e3), body: TEXT(3e4) }).optional()
+});
+var OPEN = "<!-- coder-loop:record ";
+var CLOSE = " -->";
+function encodeRecord(marker, head) {
+  const record2 = LoopRecordSchema.parse({ ...pick4(marker), v: RECORD_VERSION, head });
+  const json3 = JSON.stringify(record2).replace(
+    /[<>-]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+  return `${OPEN}${json3}${CLOSE}`;
+}
+function decodeRecord(text5, head) {
+  if (!text5) return void 0;
+  const start = text5.lastIndexOf(OPEN);
+  if (start === -1) return void 0;
+  const end = text5.indexOf(CLOSE, start + OPEN.length);
+  if (end === -1) return void 0;
+  let value2;
+  try {
+    value2 = JSON.parse(text5.slice(start + OPEN.length, end));
+  } catch {
+    return void 0;
+  }
+  const parsed = LoopRecordSchema.safeParse(value2);
+  if (!parsed.success || parsed.data.head !== head) return void 0;
+  const marker = { ...parsed.data };
+  delete marker.v;
+  delete marker.head;
+  return marker;
+}
+function withRecord(text5, marker, head) {
+  return `${withoutRecord(text5)}
+
+${encodeRecord(marker, head)}`;
+}
+function withoutRecord(text5) {
+  const body = text5 ?? "";
+  const start = body.lastIndexOf(OPEN);
+  return (start === -1 ? body : body.slice(0, start)).trimEnd();
+}
+function pick4(m) {
+  return {
+    mode: m.mode,
+    issue: m.issue,
+    ...m.plan !== void 0 ? { plan: m.plan } : {},
+    ...m.phase !== void 0 ? { phase: m.phase } : {},
+    ...m.comment !== void 0 ? { comment: m.comment } : {},
+    ...m.attempts?.length ? {
+      attempts: m.attempts.map((a) => ({
+        sha: a.sha,
+        checks: a.checks.slice(0, 100).map((c) => ({
+          name: c.name.slice(0, 300),
+          conclusion: c.conclusion.slice(0, 60),
+          ...c.url ? { url: c.url.slice(0, 2e3) } : {}
+        })),
+        ...a.reason !== void 0 ? { reason: a.reason.slice(0, 4e3) } : {},
+        ...a.agent !== void 0 ? { agent: a.agent.slice(0, 100) } : {}
+      }))
+    } : {},
+    ...m.reviewRounds?.length ? { reviewRounds: m.reviewRounds } : {},
+    ...m.grew ? { grew: true } : {},
+    ...m.escalation ? { escalation: { reason: m.escalation.reason.slice(0, 4e3), sha: m.escalation.sha } } : {},
+    ...m.pushers?.length ? { pushers: m.pushers } : {},
+    ...m.vetted ? { vetted: { title: m.vetted.title.slice(0, 1e3), body: m.vetted.body.slice(0, 3e4) } } : {}
+  };
+}
+function modeOfBranch(branch2) {
+  return branch2.startsWith("coder/quick/") ? "quick" : "plan";
+}
+
 // src/core/loop/start.ts
 function markInProgress(config2, plan, context, who, now) {
   const phase = context.current;
@@ -60316,6 +60417,10 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
   approvalNotCounted: (pr, why) => `The approval on pull request #${pr} does not count: ${why}. Nothing was done; an approval from another person with write access completes the phase.`,
   /** An architect approved an escalated head whose CI has not passed: the escalation stays. */
   architectApprovalBeforeGate: (pr, architect) => `@${architect}'s approval on pull request #${pr} is noted, but CI has not passed on its head (or it changes no test file), so the escalation stays. Push a fix, then \`/coder resume\`.`,
+  /** A list the verdict needs cannot be read whole (GitHub's caps): not passed, and why. */
+  tooLargeToJudge: (pr, why) => `**Not passed:** pull request #${pr} is too large to judge. ${why}`,
+  /** The completion commit was not written: the branch moved after the approved head. */
+  branchMoved: (pr, approved, head) => `The approval on pull request #${pr} was for \`${approved.slice(0, 7)}\`, but the branch moved to \`${head.slice(0, 7)}\` before the loop could complete the phase. Nothing was written: the new head needs CI and an approval.`,
   approvalBeforeGate: (pr) => `Approval on pull request #${pr} noted, but CI has not passed on its head yet. The phase completes when it does.`,
   escalated: (pr, architects, reason, details) => [
     `**Escalated to architect** (pull request #${pr}): ${reason}.`,
@@ -60667,6 +60772,9 @@ function reviewRound(marker, head, config2) {
 }
 
 // src/core/loop/pull.ts
+function touchedPaths(files) {
+  return files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
+}
 var plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 function outcomeOf(snap, state, node3) {
   const { marker, pr } = snap;
@@ -60755,6 +60863,7 @@ function verification(snap, config2, options = {}) {
   }
   if (own6?.node === "CodeReview" && !again) return reported("code-review", "CodeReview");
   if (!snap.files) return { need: "files" };
+  if (snap.filesIncomplete) return unreadable(snap, "files");
   if (!changesATest(
     snap.files.map((f) => f.path),
     config2
@@ -60784,6 +60893,33 @@ function verification(snap, config2, options = {}) {
     // An approval that came before CI passed completes the phase now.
     then: "approvals"
   };
+}
+var UNREADABLE = {
+  files: "GitHub lists no more than 3,000 files of a pull request, so the loop cannot see everything this one changes (locked paths, plan documents, tests). Split it into smaller pull requests.",
+  commits: "GitHub lists no more than 250 commits of a pull request, so the loop cannot tell who pushed to this one. Squash or split it."
+};
+function unreadable(snap, what2) {
+  if (snap.own?.node === "Verification" && snap.own.conclusion === "failure")
+    return done(snap, "unreadable", "Verification", [], { reason: "already reported" });
+  return done(
+    snap,
+    "unreadable",
+    "Verification",
+    [
+      {
+        kind: "check",
+        view: {
+          mode: snap.marker.mode,
+          node: "Verification",
+          title: "Verification: the pull request is too large to judge",
+          next: UNREADABLE[what2]
+        },
+        conclusion: "failure"
+      },
+      { kind: "reply", body: reply.tooLargeToJudge(snap.pr.number, UNREADABLE[what2]) }
+    ],
+    { reason: `the ${what2} of the pull request cannot be read whole` }
+  );
 }
 function debugFix(snap, config2, failing, reason, agent) {
   const { marker, pr } = snap;
@@ -60836,7 +60972,7 @@ function debugFix(snap, config2, failing, reason, agent) {
 }
 function escalation(snap, config2, reason, details) {
   return [
-    { kind: "label" },
+    { kind: "label", reason },
     { kind: "requestReviews", names: config2.architects },
     {
       kind: "check",
@@ -60936,6 +61072,7 @@ function codeReview(snap, config2, review) {
   const passed = evaluateGate(snap.checks, config2).verdict === "passed";
   if (snap.pr.escalated) {
     if (passed && !snap.files) return { need: "files" };
+    if (passed && snap.filesIncomplete) return unreadable(snap, "files");
     if (!passed || !changesATest(
       (snap.files ?? []).map((f) => f.path),
       config2
@@ -60954,11 +61091,22 @@ function codeReview(snap, config2, review) {
       { kind: "reply", body: reply.approvalBeforeGate(pr.number) }
     ]);
   if (!snap.files) return { need: "files" };
+  if (snap.filesIncomplete) return unreadable(snap, "files");
   return { outcome: outcomeOf(snap, "approved", "LockCheck2"), effects: [], then: "approvals" };
 }
 function approvals(snap, config2, found) {
   const { marker, pr } = snap;
   if (found.length === 0) return done(snap, "code-review", "CodeReview", []);
+  if (snap.commitsIncomplete && !config2.allowSelfApproval)
+    return done(
+      snap,
+      "approval-not-counted",
+      "CodeReview",
+      [{ kind: "reply", body: reply.approvalNotCounted(pr.number, UNREADABLE.commits) }],
+      { reason: "the commits of the pull request cannot be read whole" }
+    );
+  if (!snap.files) return { need: "files" };
+  if (snap.filesIncomplete) return unreadable(snap, "files");
   const counting = [];
   const refused = [];
   for (const a of found) {
@@ -60977,7 +61125,7 @@ function approvals(snap, config2, found) {
     );
   }
   const { locked, planDocuments } = touchedLockedItems(
-    (snap.files ?? []).map((f) => f.path),
+    touchedPaths(snap.files),
     config2,
     marker.plan
   );
@@ -61017,10 +61165,15 @@ function closed(snap, config2, merged) {
   ]);
 }
 var GREW_COMMENT = "<!-- coder-loop:grew -->";
-function pushed(snap, config2) {
+function pushed(snap, config2, pusher) {
   if (!snap.checks) return { need: "checks" };
-  const { marker, pr } = snap;
-  const effects = waitingForCi(snap, "CI runs on this head; the gate decides when it completes.");
+  const { pr } = snap;
+  const known = (snap.marker.pushers ?? []).some((p) => p.toLowerCase() === pusher?.toLowerCase());
+  const marker = pusher && !known ? { ...snap.marker, pushers: [...snap.marker.pushers ?? [], pusher] } : snap.marker;
+  const effects = [
+    ...marker !== snap.marker ? [{ kind: "marker", marker }] : [],
+    ...waitingForCi(snap, "CI runs on this head; the gate decides when it completes.")
+  ];
   if (marker.mode === "quick") {
     if (!config2) return done(snap, "config-invalid", void 0, effects);
     if (!snap.files) return { need: "files" };
@@ -61063,9 +61216,11 @@ function resume(snap, thread) {
     return done(snap, "not-escalated", void 0, [
       { kind: "reply", to: thread, body: reply.notEscalated(snap.pr.number) }
     ]);
+  const marker = { ...snap.marker };
+  delete marker.escalation;
   return done(snap, "resumed", "Verification", [
     { kind: "unlabel" },
-    { kind: "marker", marker: { ...snap.marker, attempts: [], reviewRounds: [] } },
+    { kind: "marker", marker: { ...marker, attempts: [], reviewRounds: [] } },
     { kind: "reply", body: reply.resumed(snap.pr.number) }
   ]);
 }
@@ -61613,6 +61768,18 @@ async function isTeamMember(gh, team, login2) {
   }
 }
 
+// src/github/pages.ts
+var PER_PAGE = 100;
+async function readWhole(page, cap = 1e4) {
+  const items = [];
+  for (let n = 1; ; n++) {
+    const data = await page(n);
+    items.push(...data);
+    if (items.length >= cap) return { items: items.slice(0, cap), complete: false };
+    if (data.length < PER_PAGE) return { items, complete: true };
+  }
+}
+
 // src/github/status.ts
 function checkRunRefused(error63) {
   const { status: status2, message } = error63;
@@ -61647,32 +61814,68 @@ async function writeLoopStatus(gh, repo2, headSha, externalId, view, conclusion,
 function keepsStatus(identity) {
   return identity.app === void 0;
 }
+async function commitCheckRuns(gh, repo2, sha, name) {
+  const { items } = await readWhole(async (page) => {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
+      ...repo2,
+      ref: sha,
+      ...name ? { check_name: name } : {},
+      filter: "all",
+      per_page: PER_PAGE,
+      page
+    });
+    return data.check_runs;
+  });
+  return items;
+}
+function ownRuns(runs, sha, identity) {
+  return runs.filter((r) => identity ? isOwnCheckRun(r, identity) : r.name === CHECK_NAME).map((r) => ({ run: r, record: decodeRecord(r.output?.text, sha) })).filter((r) => r.record !== void 0).sort((a, b) => Number(a.run.id) - Number(b.run.id));
+}
+function ownOf(run3, record2) {
+  return {
+    id: Number(run3.id),
+    ...decodeCheckState(run3.external_id),
+    externalId: run3.external_id ?? "",
+    conclusion: run3.conclusion,
+    record: record2,
+    output: {
+      title: run3.output?.title ?? "",
+      summary: run3.output?.summary ?? "",
+      text: run3.output?.text ?? ""
+    }
+  };
+}
+async function recordOn(gh, repo2, sha, identity) {
+  const mine = ownRuns(await commitCheckRuns(gh, repo2, sha, CHECK_NAME), sha, identity).pop();
+  return mine ? ownOf(mine.run, mine.record) : void 0;
+}
 async function readHeadChecks(gh, repo2, sha, identity) {
-  const [runs, combined] = await Promise.all([
-    gh.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
-      ...repo2,
-      ref: sha,
-      per_page: 100
-    }),
-    gh.request("GET /repos/{owner}/{repo}/commits/{ref}/status", {
-      ...repo2,
-      ref: sha,
-      per_page: 100
+  const [runs, statuses] = await Promise.all([
+    commitCheckRuns(gh, repo2, sha),
+    readWhole(async (page) => {
+      const { data } = await gh.request("GET /repos/{owner}/{repo}/commits/{ref}/status", {
+        ...repo2,
+        ref: sha,
+        per_page: PER_PAGE,
+        page
+      });
+      return data.statuses;
     })
   ]);
-  const byId = [...runs.data.check_runs].sort((a, b) => Number(a.id) - Number(b.id));
-  const mine = byId.filter((r) => isOwnCheckRun(r, identity)).pop();
+  const byId = [...runs].sort((a, b) => Number(a.id) - Number(b.id));
+  const own6 = ownRuns(byId, sha, identity);
+  const ownIds = new Set(own6.map((o) => o.run.id));
+  const mine = own6.pop();
   const latest = /* @__PURE__ */ new Map();
-  for (const r of byId)
-    if (!isOwnCheckRun(r, identity)) latest.set(`${r.app?.id ?? ""}/${r.name}`, r);
+  for (const r of byId) if (!ownIds.has(r.id)) latest.set(`${r.app?.id ?? ""}/${r.name}`, r);
   const results = [...latest.values()].map((r) => ({
     name: r.name,
     status: r.status,
     conclusion: r.conclusion,
     ...r.html_url ? { url: r.html_url } : {}
   }));
-  const statusIsMine = keepsStatus(identity);
-  for (const s of combined.data.statuses) {
+  const statusIsMine = identity !== void 0 && keepsStatus(identity);
+  for (const s of statuses.items) {
     if (statusIsMine && s.context === CHECK_NAME) continue;
     results.push({
       name: s.context,
@@ -61681,23 +61884,18 @@ async function readHeadChecks(gh, repo2, sha, identity) {
       ...s.target_url ? { url: s.target_url } : {}
     });
   }
-  const status2 = mine || !statusIsMine ? void 0 : ownFromStatus(combined.data.statuses);
+  const status2 = mine || !statusIsMine ? void 0 : ownFromStatus(statuses.items);
   return {
     results,
-    ...mine ? {
-      own: {
-        id: Number(mine.id),
-        ...decodeCheckState(mine.external_id),
-        externalId: mine.external_id ?? "",
-        conclusion: mine.conclusion
-      }
-    } : status2 ? { own: { id: 0, ...status2, commitStatus: true } } : {}
+    ...mine ? { own: ownOf(mine.run, mine.record) } : status2 ? { own: { id: 0, ...status2, commitStatus: true } } : {}
   };
 }
 async function writeCheckRun(gh, repo2, headSha, own6, write, repoUrl, ref, statusFallback = async () => true) {
+  const output2 = checkRunOutput(write.view, repoUrl, ref);
+  if (write.record) output2.text = withRecord(output2.text, write.record, headSha);
   const fields = {
     external_id: encodeCheckState({ node: write.view.node, next: write.next }),
-    output: checkRunOutput(write.view, repoUrl, ref),
+    output: output2,
     ...write.conclusion ? { status: "completed", conclusion: write.conclusion } : { status: "in_progress" }
   };
   const written = (id, commitStatus) => ({
@@ -61705,7 +61903,8 @@ async function writeCheckRun(gh, repo2, headSha, own6, write, repoUrl, ref, stat
     ...decodeCheckState(fields.external_id),
     externalId: fields.external_id,
     conclusion: write.conclusion ?? null,
-    ...commitStatus ? { commitStatus } : {}
+    ...commitStatus ? { commitStatus } : { output: output2 },
+    ...write.record && !commitStatus ? { record: write.record } : {}
   });
   const asStatus = async () => {
     await writeLoopStatus(
@@ -61744,8 +61943,21 @@ async function writeOwnCheckRun(gh, repo2, headSha, own6, fields) {
   });
   return Number(data.id);
 }
-async function createCheckRun(gh, repo2, headSha, view, repoUrl, ref, statusFallback) {
-  await writeCheckRun(gh, repo2, headSha, void 0, { view }, repoUrl, ref, statusFallback);
+async function createCheckRun(gh, repo2, headSha, view, record2, repoUrl, ref, statusFallback) {
+  await writeCheckRun(gh, repo2, headSha, void 0, { view, record: record2 }, repoUrl, ref, statusFallback);
+}
+async function writeRecord(gh, repo2, own6, record2, headSha) {
+  const output2 = {
+    title: own6.output?.title || "coder-loop",
+    summary: own6.output?.summary || "coder-loop",
+    text: withRecord(own6.output?.text, record2, headSha)
+  };
+  await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
+    ...repo2,
+    check_run_id: own6.id,
+    output: output2
+  });
+  return { ...own6, output: output2, record: record2 };
 }
 
 // src/github/git.ts
@@ -62004,9 +62216,6 @@ async function readPlan(reader, tree, plansDir, name, { contents: wanted = true 
 
 // src/github/pulls.ts
 var ESCALATED_LABEL = "coder:escalated";
-function isEscalated(pr) {
-  return (pr.labels ?? []).some((l) => l.name === ESCALATED_LABEL);
-}
 async function clearEscalated(gh, repo2, numbers) {
   for (const n of new Set(numbers)) {
     try {
@@ -62020,21 +62229,22 @@ async function clearEscalated(gh, repo2, numbers) {
     }
   }
 }
+var PULL_FILES_CAP = 3e3;
 async function pullRequestFiles(gh, repo2, pr) {
-  const files = [];
-  for (let page = 1; page <= 30; page++) {
+  return readWhole(async (page) => {
     const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", {
       ...repo2,
       pull_number: pr,
-      per_page: 100,
+      per_page: PER_PAGE,
       page
     });
-    files.push(
-      ...data.map((f) => ({ path: f.filename, additions: f.additions, deletions: f.deletions }))
-    );
-    if (data.length < 100) break;
-  }
-  return files;
+    return data.map((f) => ({
+      path: f.filename,
+      ...f.previous_filename ? { previous: f.previous_filename } : {},
+      additions: f.additions,
+      deletions: f.deletions
+    }));
+  }, PULL_FILES_CAP);
 }
 async function findPullRequest(gh, repo2, branch2) {
   const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls", {
@@ -62088,12 +62298,16 @@ async function getPull(gh, repo2, pr) {
   return data;
 }
 async function openPulls(gh, repo2) {
-  const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls", {
-    ...repo2,
-    state: "open",
-    per_page: 100
+  const { items } = await readWhole(async (page) => {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls", {
+      ...repo2,
+      state: "open",
+      per_page: PER_PAGE,
+      page
+    });
+    return data;
   });
-  return data;
+  return items;
 }
 async function mergePull(gh, repo2, pr, sha) {
   try {
@@ -62129,20 +62343,83 @@ async function labelEscalated(gh, repo2, numbers) {
   }
 }
 async function pullReviews(gh, repo2, pr) {
-  const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", {
+  const { items } = await readWhole(async (page) => {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", {
+      ...repo2,
+      pull_number: pr,
+      per_page: PER_PAGE,
+      page
+    });
+    return data;
+  });
+  return items;
+}
+var PULL_COMMITS_CAP = 250;
+async function pullCommitsPage(gh, repo2, pr, page) {
+  const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/commits", {
     ...repo2,
     pull_number: pr,
-    per_page: 100
+    per_page: PER_PAGE,
+    page
   });
   return data;
 }
 async function pullCommits(gh, repo2, pr) {
-  const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/commits", {
-    ...repo2,
-    pull_number: pr,
-    per_page: 100
-  });
-  return data;
+  return readWhole((page) => pullCommitsPage(gh, repo2, pr, page), PULL_COMMITS_CAP);
+}
+
+// src/github/loop/trust.ts
+var RECORD_SEARCH = 5;
+async function trustedLoopPull(env, pr, what2) {
+  const notOurs = await notLoopPull(env, pr);
+  if (notOurs) return notOurs;
+  const identity = await env.identity();
+  if (what2 === void 0) return readLoopPull(env, pr, identity);
+  return tellOnFailure(
+    env,
+    { issue: pr.number, pullRequest: pr.number, what: what2 },
+    () => readLoopPull(env, pr, identity)
+  );
+}
+async function notLoopPull(env, pr) {
+  if (!pr.head.ref.startsWith("coder/")) return { ignored: "not a coder-loop branch" };
+  const problem = loopPullProblem(pr, await env.identity());
+  if (problem) return { ignored: `pull request #${pr.number} is not the loop's: ${problem}` };
+  return void 0;
+}
+async function readLoopPull(env, pr, identity) {
+  const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity);
+  let marker;
+  let commits;
+  if (keepsStatus(identity)) marker = readMarker(pr.body);
+  else if (checks.own?.record) marker = checks.own.record;
+  else {
+    commits = await pullCommits(env.gh, env.repo, pr.number);
+    const earlier = commits.items.map((c) => c.sha).filter((sha) => sha !== pr.head.sha).reverse();
+    for (let i = 0; i < earlier.length && !marker; i += RECORD_SEARCH) {
+      const found = await Promise.all(
+        earlier.slice(i, i + RECORD_SEARCH).map((sha) => recordOn(env.gh, env.repo, sha, identity))
+      );
+      marker = found.find((f) => f !== void 0)?.record;
+    }
+  }
+  if (!marker)
+    return {
+      ignored: `pull request #${pr.number} carries no record of the loop (its check runs on the branch's commits hold none)`
+    };
+  if (marker.mode !== modeOfBranch(pr.head.ref))
+    return {
+      ignored: `pull request #${pr.number}: the record says ${marker.mode} mode, the branch ${pr.head.ref} does not`
+    };
+  return { pr, marker, checks, ...commits ? { commits } : {} };
+}
+async function loopPullForHead(env, branch2, sha, what2) {
+  if (!branch2 || !branch2.startsWith("coder/")) return { ignored: "not a coder-loop branch" };
+  const pr = await findPullRequest(env.gh, env.repo, branch2);
+  if (!pr) return { ignored: `no open pull request for ${branch2}` };
+  if (pr.head.sha !== sha)
+    return { ignored: `old head ${sha.slice(0, 7)} (the head is ${pr.head.sha.slice(0, 7)})` };
+  return trustedLoopPull(env, pr, what2);
 }
 
 // src/github/loop/manage.ts
@@ -62200,7 +62477,12 @@ async function release(env, issue4) {
     for (const ref of refs) {
       const { branch: branch2 } = ref;
       const pr = pulls.find((p) => p.head.ref === branch2 && !loopPullProblem(p, identity));
-      let target = releaseTarget(issue4.number, branch2, pr ? readMarker(pr.body) : "unread");
+      const loop = pr ? await trustedLoopPull(env, pr) : void 0;
+      let target = releaseTarget(
+        issue4.number,
+        branch2,
+        loop ? "ignored" in loop ? void 0 : loop.marker : "unread"
+      );
       if (target === "read-commit")
         target = releaseTarget(
           issue4.number,
@@ -62529,6 +62811,7 @@ async function startPhase(env, config2, who, requested) {
       handOff2,
       env.repoUrl
     ),
+    start.marker,
     env.repoUrl,
     start.branch,
     async () => keepsStatus(await env.identity())
@@ -62638,6 +62921,9 @@ ${renderMarker(marker)}
       handOff2,
       env.repoUrl
     ),
+    // The issue's text as it stands now, when a permitted user acted on it: the agent's
+    // assignment, whatever the issue says later (SPEC §6).
+    { ...marker, vetted: { title: issue4.title, body: issue4.body ?? "" } },
     env.repoUrl,
     branch2,
     async () => keepsStatus(await env.identity())
@@ -62676,90 +62962,70 @@ async function completionCommit(env, config2, snap, approver, facts) {
     }))
   });
   const reader = new GitReader(gh, repo2);
-  let parent = pr.head.sha;
-  for (let tries = 0; tries < 3; tries++) {
-    const tree = await reader.tree(parent);
-    const read = async (file2) => {
-      const sha = tree.files.get(at2(file2));
-      return sha === void 0 ? void 0 : reader.blob(sha);
-    };
-    const [checklist, context, masterLog] = await Promise.all([
-      read(PLAN_FILES.checklist),
-      read(PLAN_FILES.context),
-      read(PLAN_FILES.masterLog)
-    ]);
-    const completion = markComplete(
-      config2,
-      plan,
-      {
-        ...checklist !== void 0 ? { checklist } : {},
-        ...context !== void 0 ? { context } : {},
-        ...masterLog !== void 0 ? { masterLog } : {}
-      },
-      marker,
-      {
-        pullRequest: { number: pr.number, url: pr.url },
-        issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
-        approver,
-        reviewers: [...latest].map(([login2, state]) => ({ login: login2, state })),
-        commits: facts.commits.map((c) => ({
-          sha: c.sha,
-          message: c.commit.message,
-          url: c.html_url
-        })),
-        attempts,
-        files: [...snap.files ?? []],
-        now: env.now().toISOString()
-      }
-    );
-    if (!completion.ok) return { ok: false, problems: completion.problems };
-    const commit = await createCommit(
-      gh,
-      repo2,
-      { sha: parent, tree: tree.sha },
-      completion.changes,
-      completion.message
-    );
-    if (await advanceBranch(gh, repo2, pr.head.ref, commit))
-      return {
-        ok: true,
-        commit,
-        phase: completion.phase,
-        ...completion.next ? { next: { number: completion.next.number } } : {}
-      };
+  const parent = pr.head.sha;
+  const tree = await reader.tree(parent);
+  const read = async (file2) => {
+    const sha = tree.files.get(at2(file2));
+    return sha === void 0 ? void 0 : reader.blob(sha);
+  };
+  const [checklist, context, masterLog] = await Promise.all([
+    read(PLAN_FILES.checklist),
+    read(PLAN_FILES.context),
+    read(PLAN_FILES.masterLog)
+  ]);
+  const completion = markComplete(
+    config2,
+    plan,
+    {
+      ...checklist !== void 0 ? { checklist } : {},
+      ...context !== void 0 ? { context } : {},
+      ...masterLog !== void 0 ? { masterLog } : {}
+    },
+    marker,
+    {
+      pullRequest: { number: pr.number, url: pr.url },
+      issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
+      approver,
+      reviewers: [...latest].map(([login2, state]) => ({ login: login2, state })),
+      commits: facts.commits.map((c) => ({
+        sha: c.sha,
+        message: c.commit.message,
+        url: c.html_url
+      })),
+      attempts,
+      files: [...snap.files ?? []],
+      now: env.now().toISOString()
+    }
+  );
+  if (!completion.ok) return { ok: false, problems: completion.problems };
+  const commit = await createCommit(
+    gh,
+    repo2,
+    { sha: parent, tree: tree.sha },
+    completion.changes,
+    completion.message
+  );
+  if (!await advanceBranch(gh, repo2, pr.head.ref, commit)) {
     const head = await reader.branchHead(pr.head.ref);
     if (!head || head === parent)
       throw new Error(`The lock branch ${pr.head.ref} refused the completion commit.`);
-    env.log.info(`completion commit met a new head ${head.slice(0, 7)}; applying again`);
-    parent = head;
+    env.log.info(
+      `completion of ${parent.slice(0, 7)} not written: the branch moved to ${head.slice(0, 7)}`
+    );
+    return { ok: false, moved: head };
   }
-  throw new Error(
-    `The lock branch ${pr.head.ref} kept moving; the completion commit was not applied.`
-  );
-}
-
-// src/github/loop/trust.ts
-async function trustedLoopPull(env, pr) {
-  if (!pr.head.ref.startsWith("coder/")) return { ignored: "not a coder-loop branch" };
-  const problem = loopPullProblem(pr, await env.identity());
-  if (problem) return { ignored: `pull request #${pr.number} is not the loop's: ${problem}` };
-  const marker = readMarker(pr.body);
-  if (!marker) return { ignored: `pull request #${pr.number} carries no coder-loop marker` };
-  return { pr, marker };
-}
-async function loopPullForHead(env, branch2, sha) {
-  if (!branch2 || !branch2.startsWith("coder/")) return { ignored: "not a coder-loop branch" };
-  const pr = await findPullRequest(env.gh, env.repo, branch2);
-  if (!pr) return { ignored: `no open pull request for ${branch2}` };
-  if (pr.head.sha !== sha)
-    return { ignored: `old head ${sha.slice(0, 7)} (the head is ${pr.head.sha.slice(0, 7)})` };
-  return trustedLoopPull(env, pr);
+  return {
+    ok: true,
+    commit,
+    phase: completion.phase,
+    ...completion.next ? { next: { number: completion.next.number } } : {}
+  };
 }
 
 // src/github/loop/pull.ts
 function pullContext(env, config2, loop) {
   const { pr, marker } = loop;
-  return {
+  const ctx = {
     env,
     config: config2,
     loop,
@@ -62771,15 +63037,26 @@ function pullContext(env, config2, loop) {
         url: pr.html_url,
         body: pr.body ?? "",
         head: { sha: pr.head.sha, ref: pr.head.ref },
-        escalated: isEscalated(pr)
+        escalated: marker.escalation !== void 0
       },
       marker
     }
   };
+  if (loop.commits) {
+    ctx.commits = loop.commits.items;
+    if (!loop.commits.complete) ctx.snap = { ...ctx.snap, commitsIncomplete: true };
+  }
+  withChecks2(ctx, loop.checks);
+  return ctx;
 }
 async function readChecks(ctx) {
   const { env } = ctx;
-  const checks = await readHeadChecks(env.gh, env.repo, ctx.snap.pr.head.sha, await env.identity());
+  withChecks2(
+    ctx,
+    await readHeadChecks(env.gh, env.repo, ctx.snap.pr.head.sha, await env.identity())
+  );
+}
+function withChecks2(ctx, checks) {
   ctx.ownRun = checks.own;
   ctx.snap = {
     ...ctx.snap,
@@ -62794,7 +63071,11 @@ async function readChecks(ctx) {
   };
 }
 async function commitsOf(ctx) {
-  ctx.commits ??= await pullCommits(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
+  if (!ctx.commits) {
+    const read = await pullCommits(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
+    ctx.commits = read.items;
+    if (!read.complete) ctx.snap = { ...ctx.snap, commitsIncomplete: true };
+  }
   return ctx.commits;
 }
 async function reviewsOf(ctx) {
@@ -62811,12 +63092,15 @@ async function fill(ctx, need, found) {
   switch (need) {
     case "checks":
       return readChecks(ctx);
-    case "files":
+    case "files": {
+      const files = await pullRequestFiles(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
       ctx.snap = {
         ...ctx.snap,
-        files: await pullRequestFiles(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number)
+        files: files.items,
+        ...files.complete ? {} : { filesIncomplete: true }
       };
       return;
+    }
     case "architects":
       for (const a of found) a.architect ??= await isArchitect(ctx.env, ctx.config, a.login);
       return;
@@ -62838,6 +63122,7 @@ async function approvalsOf(ctx, given) {
   }
   if (candidates2.length === 0) return [];
   const pushed2 = pushers(await commitsOf(ctx), await ctx.env.identity());
+  for (const login2 of ctx.snap.marker.pushers ?? []) pushed2.add(login2.toLowerCase());
   return candidates2.map((c) => ({ ...c, pushed: pushed2.has(c.login.toLowerCase()) }));
 }
 async function run(ctx, decide, given) {
@@ -62857,49 +63142,98 @@ async function run(ctx, decide, given) {
   if (next.effects.length === 0) return first;
   return apply(ctx, next.effects, next.outcome);
 }
+async function writeUnwritten(ctx) {
+  if (!ctx.unwritten) return;
+  const { env } = ctx;
+  const { pr, marker } = ctx.snap;
+  if (await keepsBody(ctx)) {
+    const body = updateMarker(pr.body, marker);
+    await setPullBody(env.gh, env.repo, pr.number, body);
+    ctx.snap = { ...ctx.snap, pr: { ...pr, body } };
+  } else if (ctx.ownRun) {
+    ctx.ownRun = await writeRecord(env.gh, env.repo, ctx.ownRun, marker, pr.head.sha);
+  } else {
+    ctx.ownRun = await showCheck(env, pr.head, void 0, {
+      view: {
+        mode: marker.mode,
+        node: "Verification",
+        title: "Verification",
+        next: "CI runs on this head; the gate decides when it completes."
+      },
+      record: marker
+    });
+  }
+  delete ctx.unwritten;
+}
+async function keepsBody(ctx) {
+  return ctx.ownRun?.commitStatus === true || keepsStatus(await ctx.env.identity());
+}
+function remember2(ctx, marker) {
+  ctx.snap = { ...ctx.snap, marker, pr: { ...ctx.snap.pr, escalated: !!marker.escalation } };
+  ctx.unwritten = true;
+}
 async function apply(ctx, effects, outcome) {
   const { env } = ctx;
   const { gh, repo: repo2 } = env;
-  const { pr, marker } = ctx.snap;
+  const { pr } = ctx.snap;
+  const escalated = ctx.snap.marker.escalation;
   let merged;
   let result = outcome;
   for (const effect of effects) {
     if ("when" in effect && effect.when && effect.when !== (merged ? "merged" : "not-merged"))
       continue;
+    const { marker } = ctx.snap;
+    const ending = effect.kind === "complete" && escalated !== void 0 && !marker.escalation;
+    if (effect.kind !== "marker" && effect.kind !== "label" && effect.kind !== "unlabel" && !ending) {
+      if (effect.kind !== "check" || effect.sha) await writeUnwritten(ctx);
+    }
     switch (effect.kind) {
       case "check": {
-        const shown = await showCheck(
-          env,
-          { sha: effect.sha ?? pr.head.sha, ref: pr.head.ref },
-          effect.sha ? void 0 : ctx.ownRun,
-          {
+        if (effect.sha) {
+          await showCheck(env, { sha: effect.sha, ref: pr.head.ref }, void 0, {
             view: effect.view,
+            record: marker,
             ...effect.conclusion ? { conclusion: effect.conclusion } : {},
             ...effect.next !== void 0 ? { next: effect.next } : {}
-          }
-        );
-        if (!effect.sha) ctx.ownRun = shown;
+          });
+          break;
+        }
+        ctx.ownRun = await showCheck(env, pr.head, ctx.ownRun, {
+          view: effect.view,
+          record: marker,
+          ...effect.conclusion ? { conclusion: effect.conclusion } : {},
+          ...effect.next !== void 0 ? { next: effect.next } : {}
+        });
+        if (!ctx.ownRun.commitStatus) delete ctx.unwritten;
         break;
       }
       case "reply":
         await replyOnIssue(gh, repo2, effect.to ?? marker.issue, effect.body);
         break;
       case "marker": {
-        const body = updateMarker(ctx.snap.pr.body, effect.marker);
-        await setPullBody(gh, repo2, pr.number, body);
-        ctx.snap = { ...ctx.snap, marker: effect.marker, pr: { ...ctx.snap.pr, body } };
+        const attemptsShown = JSON.stringify(effect.marker.attempts ?? []) !== JSON.stringify(marker.attempts ?? []);
+        remember2(ctx, effect.marker);
+        if (attemptsShown && !await keepsBody(ctx)) {
+          const body = updateMarker(ctx.snap.pr.body, effect.marker);
+          await setPullBody(gh, repo2, pr.number, body);
+          ctx.snap = { ...ctx.snap, pr: { ...ctx.snap.pr, body } };
+        }
         break;
       }
       case "requestReviews":
         await requestReviews(gh, repo2, pr.number, effect.names);
         break;
       case "label":
+        remember2(ctx, { ...marker, escalation: { reason: effect.reason, sha: pr.head.sha } });
         await labelEscalated(gh, repo2, [pr.number, marker.issue]);
         break;
-      case "unlabel":
+      case "unlabel": {
+        const rest = { ...marker };
+        delete rest.escalation;
+        remember2(ctx, rest);
         await clearEscalated(gh, repo2, [pr.number, marker.issue]);
-        ctx.snap = { ...ctx.snap, pr: { ...ctx.snap.pr, escalated: false } };
         break;
+      }
       case "dispatch":
         await sendAgentDispatch(gh, repo2, effect.payload);
         break;
@@ -62917,6 +63251,33 @@ async function apply(ctx, effects, outcome) {
           reviews: await reviewsOf(ctx),
           commits: await commitsOf(ctx)
         });
+        if (!done2.ok && "moved" in done2) {
+          if (escalated && !ctx.snap.marker.escalation) {
+            remember2(ctx, { ...ctx.snap.marker, escalation: escalated });
+            await labelEscalated(gh, repo2, [pr.number, marker.issue]);
+          }
+          ctx.ownRun = await showCheck(env, pr.head, ctx.ownRun, {
+            view: {
+              mode: "plan",
+              node: "CodeReview",
+              title: "The branch moved after the approval",
+              next: `The approved head is ${pr.head.sha.slice(0, 7)}, the branch is at ${done2.moved.slice(0, 7)} now: the new head needs CI and an approval.`
+            },
+            record: ctx.snap.marker
+          });
+          await replyOnIssue(
+            gh,
+            repo2,
+            marker.issue,
+            reply.branchMoved(pr.number, pr.head.sha, done2.moved)
+          );
+          return {
+            ...result,
+            state: "branch-moved",
+            node: "CodeReview",
+            reason: `the branch moved to ${done2.moved.slice(0, 7)}`
+          };
+        }
         if (!done2.ok) {
           await replyOnIssue(
             gh,
@@ -62938,6 +63299,7 @@ async function apply(ctx, effects, outcome) {
             title: "Final verification",
             next: "CI on the completion commit decides: green completes the phase, red goes back to implementation."
           },
+          record: ctx.snap.marker,
           ...done2.next ? { next: done2.next.number } : {}
         });
         await replyOnIssue(gh, repo2, marker.issue, reply.completing(pr.number, done2.phase));
@@ -62946,6 +63308,7 @@ async function apply(ctx, effects, outcome) {
       }
     }
   }
+  await writeUnwritten(ctx);
   return result;
 }
 async function evaluate(env, config2, loop, options = {}) {
@@ -62954,7 +63317,7 @@ async function evaluate(env, config2, loop, options = {}) {
 async function agentRunFailed(env, config2, handOff2, reason) {
   const loop = await loopPullForHead(env, handOff2.branch, handOff2.headSha);
   if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
-  if (isEscalated(loop.pr)) return { state: "escalated", node: "Escalate", reason: "escalated" };
+  if (loop.marker.escalation) return { state: "escalated", node: "Escalate", reason: "escalated" };
   return run(
     pullContext(env, config2, loop),
     (snap) => debugFix(
@@ -63150,7 +63513,7 @@ async function onCiEvent(env, event, payload) {
     return { state: "ignored", reason: "the loop\u2019s own check run" };
   if (event === "status" && payload.context === CHECK_NAME && keepsStatus(await env.identity()))
     return { state: "ignored", reason: "the loop\u2019s own commit status" };
-  const loop = await loopPullForHead(env, head.branch, head.sha);
+  const loop = await loopPullForHead(env, head.branch, head.sha, `a ${event} event`);
   if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
   return tellOnFailure(
     env,
@@ -63166,18 +63529,20 @@ async function onPullRequest(env, payload) {
   if (payload.action !== "closed" && payload.action !== "synchronize")
     return { state: "ignored", reason: `pull_request.${payload.action}` };
   if (isBot(payload.sender)) return { state: "ignored", reason: "pull request event by a bot" };
-  const loop = await trustedLoopPull(env, payload.pull_request);
+  const notOurs = await notLoopPull(env, payload.pull_request);
+  if (notOurs) return { state: "ignored", reason: notOurs.ignored };
+  if (!mayCommand(await readPermission(env.gh, env.repo, payload.sender.login)))
+    return {
+      state: "ignored",
+      reason: `pull_request.${payload.action} by @${payload.sender.login}, who lacks write access`
+    };
+  const loop = await trustedLoopPull(env, payload.pull_request, `pull_request.${payload.action}`);
   if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
   const where = {
     issue: loop.marker.issue,
     pullRequest: loop.pr.number,
     what: `pull_request.${payload.action}`
   };
-  if (!mayCommand(await readPermission(env.gh, env.repo, payload.sender.login)))
-    return {
-      state: "ignored",
-      reason: `pull_request.${payload.action} by @${payload.sender.login}, who lacks write access`
-    };
   if (payload.action === "closed") {
     return tellOnFailure(env, where, async () => {
       const config2 = await configOrLog(env);
@@ -63187,7 +63552,11 @@ async function onPullRequest(env, payload) {
   }
   return tellOnFailure(env, where, async () => {
     const config2 = loop.marker.mode === "quick" ? await configOrLog(env) : DEFAULT_CONFIG;
-    return run(pullContext(env, config2 ?? DEFAULT_CONFIG, loop), (snap) => pushed(snap, config2));
+    const pusher = payload.sender.login;
+    return run(
+      pullContext(env, config2 ?? DEFAULT_CONFIG, loop),
+      (snap) => pushed(snap, config2, pusher)
+    );
   });
 }
 
@@ -63200,15 +63569,17 @@ async function onReview(env, payload) {
   const state = payload.review.state.toLowerCase();
   if (state !== "approved" && state !== "changes_requested")
     return { state: "ignored", reason: `review ${state}` };
-  const loop = await trustedLoopPull(env, payload.pull_request);
-  if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
-  const { pr, marker } = loop;
-  if (marker.mode === "quick")
+  const notOurs = await notLoopPull(env, payload.pull_request);
+  if (notOurs) return { state: "ignored", reason: notOurs.ignored };
+  if (modeOfBranch(payload.pull_request.head.ref) === "quick")
     return { state: "ignored", reason: "quick mode: CI is the only gate" };
   const kind = state === "approved" ? "approval" : "changes";
   const permission = await readPermission(env.gh, env.repo, reviewer.login);
   const standing = reviewStanding({ ...reviewer, permission, pushed: false }, kind, true);
   if (!standing.counts) return { state: "ignored", reason: standing.why };
+  const loop = await trustedLoopPull(env, payload.pull_request, `@${reviewer.login}'s review`);
+  if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
+  const { pr, marker } = loop;
   return tellOnFailure(
     env,
     { issue: marker.issue, pullRequest: pr.number, what: `@${reviewer.login}'s review` },
@@ -63466,7 +63837,7 @@ async function collectChanges(cwd, base) {
 // src/action/agent/context.ts
 import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join3 } from "node:path";
-async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, identity = { login: "" }) {
+async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, identity) {
   const write = async (name, text5) => {
     await mkdir2(join3(dirs.context, name, ".."), { recursive: true });
     await writeFile2(join3(dirs.context, name), text5);
