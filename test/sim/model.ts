@@ -991,6 +991,8 @@ const commands = [
   fc.boolean().map((add) => new TriageLabel(add)),
   // Taking the label off, then a writer's approval of a green head: the attack, weighted up.
   fc.constant(new TriageLabel(false, true)),
+  fc.constant(new TriageLabel(false, true)),
+  fc.constant(new TriageLabel(false, true)),
   fc.constantFrom<'reviewer1' | 'archie'>('reviewer1', 'archie').map((u) => new HiddenPush(u)),
   fc.constant(new ManyReviews()),
   fc.boolean().map((f) => new ManyChecks(f)),
@@ -1042,7 +1044,7 @@ export function describeModel(shard: number): void {
       await fc.assert(
         fc.asyncProperty(
           fc.constantFrom(true, true, true, false),
-          fc.commands(commands, { maxCommands: 16, size: 'large' }),
+          fc.commands(commands, { maxCommands: 14, size: 'large' }),
           async (startFirst, cmds) => {
             beforeScenario();
             const sim = new SimGitHub({
