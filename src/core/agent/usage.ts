@@ -28,7 +28,10 @@ export interface AgentRunEntry {
 export const RunFileSchema = z.strictObject({
   version: z.literal(1),
   /** Wall time of the agent's command, in minutes. */
-  minutes: z.number().nonnegative().max(24 * 60),
+  minutes: z
+    .number()
+    .nonnegative()
+    .max(24 * 60),
   timedOut: z.boolean(),
   usage: UsageSchema.optional(),
 });

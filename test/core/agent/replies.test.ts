@@ -14,7 +14,13 @@ const payload = buildAgentPayload({
   issue: 1,
   plan: { name: 'Example', phase: 1 },
   attempt: 1,
-  agent: { command: 'true', timeoutMinutes: 30, keepPartialWork: false, maxReviewRounds: 3, env: [] },
+  agent: {
+    command: 'true',
+    timeoutMinutes: 30,
+    keepPartialWork: false,
+    maxReviewRounds: 3,
+    env: [],
+  },
 });
 
 const HOSTILE =
