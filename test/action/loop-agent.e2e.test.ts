@@ -227,8 +227,10 @@ describe('a phase from /coder next to "Phase 1 complete" with only a scripted ag
     expect(sim.comments.at(-1)!.body).toMatch(/^\*\*Phase 1 complete\*\*/);
 
     // Every agent run is in the loop's record, carried from head to head, and in the report.
-    const report = Object.entries(sim.files(BRANCH)).find(([path]) => path.includes('/Reports/'));
-    expect(report?.[1]).toMatch(
+    const report = Object.values(sim.files(BRANCH)).find((text) =>
+      text.startsWith('# Phase 1: Endpoint — report'),
+    );
+    expect(report).toMatch(
       /## Agent runs\n\n1\. TDD on `[0-9a-f]{7}`: [\d.]+ min\n2\. Debug & Fix on `[0-9a-f]{7}`: [\d.]+ min\n3\. Review fix on `[0-9a-f]{7}`: [\d.]+ min\n\nTotal: [\d.]+ min \(/,
     );
 
