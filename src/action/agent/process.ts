@@ -219,12 +219,20 @@ export async function runAgent(
         tail = Buffer.concat([tail, chunk]);
         if (tail.length > TAIL_BYTES) tail = tail.subarray(tail.length - TAIL_BYTES);
       };
-      let stdout = Buffer.alloc(0);
+      // The newest chunks of stdout, at most STDOUT_BYTES past the oldest one kept.
+      const stdoutChunks: Buffer[] = [];
+      let stdoutBytes = 0;
       child.stdout.on('data', (chunk: Buffer) => {
         keep(chunk);
-        stdout = Buffer.concat([stdout, chunk]);
-        if (stdout.length > STDOUT_BYTES) stdout = stdout.subarray(stdout.length - STDOUT_BYTES);
+        stdoutChunks.push(chunk);
+        stdoutBytes += chunk.length;
+        while (stdoutChunks.length > 1 && stdoutBytes - stdoutChunks[0]!.length >= STDOUT_BYTES)
+          stdoutBytes -= stdoutChunks.shift()!.length;
       });
+      const stdoutTail = () => {
+        const all = Buffer.concat(stdoutChunks);
+        return all.subarray(Math.max(0, all.length - STDOUT_BYTES)).toString('utf8');
+      };
       child.stderr.on('data', keep);
       // The supervisor ends the run itself; this only ends a supervisor that hangs.
       const backstop = setTimeout(
@@ -244,7 +252,7 @@ export async function runAgent(
           clearTimeout(wait);
           child.stdout.destroy();
           child.stderr.destroy();
-          resolve({ tail: tail.toString('utf8'), out: stdout.toString('utf8'), code });
+          resolve({ tail: tail.toString('utf8'), out: stdoutTail(), code });
         };
         // The last output is read; a survivor of the fallback holding the pipes is not waited for.
         const wait = setTimeout(done, 2_000);
