@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   decodeRecord,
   describeRun,
@@ -250,5 +251,43 @@ describe('phase report: agent runs', () => {
       '',
       'Total: 35 min, 1,500 input tokens, 40 output tokens, $0.75 (tokens and cost as the agent reported them, where it did).',
     ]);
+  });
+});
+
+describe('usageFromOutput: properties', () => {
+  it('never throws, and what it reports is whole non-negative tokens and a non-negative cost', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string(), fc.json()), { maxLength: 20 }), (lines) => {
+        const u = usageFromOutput(lines.join('\n'));
+        if (!u) return;
+        for (const n of [u.inputTokens, u.outputTokens])
+          if (n !== undefined) expect(Number.isInteger(n) && n >= 0).toBe(true);
+        if (u.costUsd !== undefined) expect(u.costUsd).toBeGreaterThanOrEqual(0);
+      }),
+    );
+  });
+
+  it("Codex's turns, among other lines, add up to the run's tokens", () => {
+    const turn = fc.record({
+      input_tokens: fc.nat({ max: 1e6 }),
+      cached_input_tokens: fc.nat({ max: 1e6 }),
+      output_tokens: fc.nat({ max: 1e6 }),
+    });
+    const noise = fc.constantFrom(
+      '{"type":"turn.started"}',
+      '{"type":"item.completed","item":{"type":"agent_message","text":"x"}}',
+      'plain text',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(turn, noise), { minLength: 1, maxLength: 10 }), (turns) => {
+        const text = turns
+          .flatMap(([usage, other]) => [other, JSON.stringify({ type: 'turn.completed', usage })])
+          .join('\n');
+        expect(usageFromOutput(text)).toEqual({
+          inputTokens: turns.reduce((a, [u]) => a + u.input_tokens, 0),
+          outputTokens: turns.reduce((a, [u]) => a + u.output_tokens, 0),
+        });
+      }),
+    );
   });
 });
