@@ -1014,8 +1014,8 @@ var require_util = __commonJS({
     }
     function nop() {
     }
-    function isStream(obj) {
-      return obj && typeof obj === "object" && typeof obj.pipe === "function" && typeof obj.on === "function";
+    function isStream(obj2) {
+      return obj2 && typeof obj2 === "object" && typeof obj2.pipe === "function" && typeof obj2.on === "function";
     }
     function isBlobLike(object2) {
       if (object2 === null) {
@@ -1120,14 +1120,14 @@ var require_util = __commonJS({
       }
       return servername;
     }
-    function deepClone(obj) {
-      return JSON.parse(JSON.stringify(obj));
+    function deepClone(obj2) {
+      return JSON.parse(JSON.stringify(obj2));
     }
-    function isAsyncIterable(obj) {
-      return !!(obj != null && typeof obj[Symbol.asyncIterator] === "function");
+    function isAsyncIterable(obj2) {
+      return !!(obj2 != null && typeof obj2[Symbol.asyncIterator] === "function");
     }
-    function isIterable(obj) {
-      return !!(obj != null && (typeof obj[Symbol.iterator] === "function" || typeof obj[Symbol.asyncIterator] === "function"));
+    function isIterable(obj2) {
+      return !!(obj2 != null && (typeof obj2[Symbol.iterator] === "function" || typeof obj2[Symbol.asyncIterator] === "function"));
     }
     function bodyLength(body) {
       if (body == null) {
@@ -1174,30 +1174,30 @@ var require_util = __commonJS({
     function bufferToLowerCasedHeaderName(value2) {
       return tree.lookup(value2) ?? value2.toString("latin1").toLowerCase();
     }
-    function parseHeaders(headers, obj) {
-      if (obj === void 0) obj = {};
+    function parseHeaders(headers, obj2) {
+      if (obj2 === void 0) obj2 = {};
       for (let i = 0; i < headers.length; i += 2) {
         const key = headerNameToString(headers[i]);
-        let val = obj[key];
+        let val = obj2[key];
         if (val) {
           if (typeof val === "string") {
             val = [val];
-            obj[key] = val;
+            obj2[key] = val;
           }
           val.push(headers[i + 1].toString("utf8"));
         } else {
           const headersValue = headers[i + 1];
           if (typeof headersValue === "string") {
-            obj[key] = headersValue;
+            obj2[key] = headersValue;
           } else {
-            obj[key] = Array.isArray(headersValue) ? headersValue.map((x) => x.toString("utf8")) : headersValue.toString("utf8");
+            obj2[key] = Array.isArray(headersValue) ? headersValue.map((x) => x.toString("utf8")) : headersValue.toString("utf8");
           }
         }
       }
-      if ("content-length" in obj && "content-disposition" in obj) {
-        obj["content-disposition"] = Buffer.from(obj["content-disposition"]).toString("latin1");
+      if ("content-length" in obj2 && "content-disposition" in obj2) {
+        obj2["content-disposition"] = Buffer.from(obj2["content-disposition"]).toString("latin1");
       }
-      return obj;
+      return obj2;
     }
     function parseRawHeaders(headers) {
       const len = headers.length;
@@ -1375,17 +1375,17 @@ var require_util = __commonJS({
         size: m[3] ? parseInt(m[3]) : null
       } : null;
     }
-    function addListener(obj, name, listener) {
-      const listeners = obj[kListeners] ??= [];
+    function addListener(obj2, name, listener) {
+      const listeners = obj2[kListeners] ??= [];
       listeners.push([name, listener]);
-      obj.on(name, listener);
-      return obj;
+      obj2.on(name, listener);
+      return obj2;
     }
-    function removeAllListeners(obj) {
-      for (const [name, listener] of obj[kListeners] ?? []) {
-        obj.removeListener(name, listener);
+    function removeAllListeners(obj2) {
+      for (const [name, listener] of obj2[kListeners] ?? []) {
+        obj2.removeListener(name, listener);
       }
-      obj[kListeners] = null;
+      obj2[kListeners] = null;
     }
     function errorRequest2(client, request2, err) {
       try {
@@ -2698,10 +2698,10 @@ var require_utils = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.enumToMap = void 0;
-    function enumToMap(obj) {
+    function enumToMap(obj2) {
       const res = {};
-      Object.keys(obj).forEach((key) => {
-        const value2 = obj[key];
+      Object.keys(obj2).forEach((key) => {
+        const value2 = obj2[key];
         if (typeof value2 === "number") {
           res[key] = value2;
         }
@@ -11240,11 +11240,11 @@ var require_pluralizer = __commonJS({
         this.singular = singular;
         this.plural = plural3;
       }
-      pluralize(count) {
-        const one2 = count === 1;
+      pluralize(count2) {
+        const one2 = count2 === 1;
         const keys = one2 ? singulars : plurals;
         const noun = one2 ? this.singular : this.plural;
-        return { ...keys, count, noun };
+        return { ...keys, count: count2, noun };
       }
     };
   }
@@ -18663,15 +18663,15 @@ ${value2}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -19167,19 +19167,19 @@ var require_extend = __commonJS({
       }
       return toStr.call(arr) === "[object Array]";
     };
-    var isPlainObject5 = function isPlainObject6(obj) {
-      if (!obj || toStr.call(obj) !== "[object Object]") {
+    var isPlainObject5 = function isPlainObject6(obj2) {
+      if (!obj2 || toStr.call(obj2) !== "[object Object]") {
         return false;
       }
-      var hasOwnConstructor = hasOwn.call(obj, "constructor");
-      var hasIsPrototypeOf = obj.constructor && obj.constructor.prototype && hasOwn.call(obj.constructor.prototype, "isPrototypeOf");
-      if (obj.constructor && !hasOwnConstructor && !hasIsPrototypeOf) {
+      var hasOwnConstructor = hasOwn.call(obj2, "constructor");
+      var hasIsPrototypeOf = obj2.constructor && obj2.constructor.prototype && hasOwn.call(obj2.constructor.prototype, "isPrototypeOf");
+      if (obj2.constructor && !hasOwnConstructor && !hasIsPrototypeOf) {
         return false;
       }
       var key;
-      for (key in obj) {
+      for (key in obj2) {
       }
-      return typeof key === "undefined" || hasOwn.call(obj, key);
+      return typeof key === "undefined" || hasOwn.call(obj2, key);
     };
     var setProperty = function setProperty2(target, options) {
       if (defineProperty && options.name === "__proto__") {
@@ -19193,15 +19193,15 @@ var require_extend = __commonJS({
         target[options.name] = options.newValue;
       }
     };
-    var getProperty = function getProperty2(obj, name) {
+    var getProperty = function getProperty2(obj2, name) {
       if (name === "__proto__") {
-        if (!hasOwn.call(obj, name)) {
+        if (!hasOwn.call(obj2, name)) {
           return void 0;
         } else if (gOPD) {
-          return gOPD(obj, name).value;
+          return gOPD(obj2, name).value;
         }
       }
-      return obj[name];
+      return obj2[name];
     };
     module.exports = function extend3() {
       var options, name, src, copy, copyIsArray, clone2;
@@ -20199,7 +20199,7 @@ var require_parse2 = __commonJS({
       }
       return { risky: false };
     };
-    var parse6 = (input2, options) => {
+    var parse7 = (input2, options) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected a string");
       }
@@ -20278,13 +20278,13 @@ var require_parse2 = __commonJS({
         consume(token.value);
       };
       const negate = () => {
-        let count = 1;
+        let count2 = 1;
         while (peek3() === "!" && (peek3(2) !== "(" || peek3(3) === "?")) {
           advance();
           state.start++;
-          count++;
+          count2++;
         }
-        if (count % 2 === 0) {
+        if (count2 % 2 === 0) {
           return false;
         }
         state.negated = true;
@@ -20369,7 +20369,7 @@ var require_parse2 = __commonJS({
             output2 = token.close = `)$))${extglobStar}`;
           }
           if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-            const expression = parse6(rest, { ...options, fastpaths: false }).output;
+            const expression = parse7(rest, { ...options, fastpaths: false }).output;
             output2 = token.close = `)${expression})${extglobStar})`;
           }
           if (token.prev.type === "bos") {
@@ -20892,7 +20892,7 @@ var require_parse2 = __commonJS({
       }
       return state;
     };
-    parse6.fastpaths = (input2, options) => {
+    parse7.fastpaths = (input2, options) => {
       const opts = { ...options };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
       const len = input2.length;
@@ -20957,7 +20957,7 @@ var require_parse2 = __commonJS({
       }
       return source;
     };
-    module.exports = parse6;
+    module.exports = parse7;
   }
 });
 
@@ -20966,7 +20966,7 @@ var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
     var scan = require_scan();
-    var parse6 = require_parse2();
+    var parse7 = require_parse2();
     var utils = require_utils2();
     var constants3 = require_constants6();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
@@ -21054,7 +21054,7 @@ var require_picomatch = __commonJS({
     picomatch2.isMatch = (str2, patterns, options) => picomatch2(patterns, options)(str2);
     picomatch2.parse = (pattern, options) => {
       if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
-      return parse6(pattern, { ...options, fastpaths: false });
+      return parse7(pattern, { ...options, fastpaths: false });
     };
     picomatch2.scan = (input2, options) => scan(input2, options);
     picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
@@ -21080,10 +21080,10 @@ var require_picomatch = __commonJS({
       }
       let parsed = { negated: false, fastpaths: true };
       if (options.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
-        parsed.output = parse6.fastpaths(input2, options);
+        parsed.output = parse7.fastpaths(input2, options);
       }
       if (!parsed.output) {
-        parsed = parse6(input2, options);
+        parsed = parse7(input2, options);
       }
       return picomatch2.compileRe(parsed, options, returnOutput, returnState);
     };
@@ -21124,7 +21124,7 @@ var require_dist = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.format = format;
-    exports.parse = parse6;
+    exports.parse = parse7;
     var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
     var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
     var QUOTE_REGEXP = /[\\"]/g;
@@ -21135,8 +21135,8 @@ var require_dist = __commonJS({
       C.prototype = /* @__PURE__ */ Object.create(null);
       return C;
     })();
-    function format(obj) {
-      const { type: type2, parameters } = obj;
+    function format(obj2) {
+      const { type: type2, parameters } = obj2;
       if (!type2 || !TYPE_REGEXP.test(type2)) {
         throw new TypeError(`Invalid type: ${type2}`);
       }
@@ -21151,7 +21151,7 @@ var require_dist = __commonJS({
       }
       return result;
     }
-    function parse6(header, options) {
+    function parse7(header, options) {
       const stopChar = options?.comma === true ? COMMA : 65536;
       const len = header.length;
       let index2 = skipOWS(header, options?.start ?? 0, len);
@@ -23122,9 +23122,9 @@ function requireCommon() {
     }
     return target;
   }
-  function repeat(string6, count) {
+  function repeat(string6, count2) {
     let result = "";
-    for (let cycle = 0; cycle < count; cycle += 1) {
+    for (let cycle = 0; cycle < count2; cycle += 1) {
       result += string6;
     }
     return result;
@@ -23641,17 +23641,17 @@ function requireInt() {
     construct: constructYamlInteger,
     predicate: isInteger,
     represent: {
-      binary: function(obj) {
-        return obj >= 0 ? "0b" + obj.toString(2) : "-0b" + obj.toString(2).slice(1);
+      binary: function(obj2) {
+        return obj2 >= 0 ? "0b" + obj2.toString(2) : "-0b" + obj2.toString(2).slice(1);
       },
-      octal: function(obj) {
-        return obj >= 0 ? "0o" + obj.toString(8) : "-0o" + obj.toString(8).slice(1);
+      octal: function(obj2) {
+        return obj2 >= 0 ? "0o" + obj2.toString(8) : "-0o" + obj2.toString(8).slice(1);
       },
-      decimal: function(obj) {
-        return obj.toString(10);
+      decimal: function(obj2) {
+        return obj2.toString(10);
       },
-      hexadecimal: function(obj) {
-        return obj >= 0 ? "0x" + obj.toString(16).toUpperCase() : "-0x" + obj.toString(16).toUpperCase().slice(1);
+      hexadecimal: function(obj2) {
+        return obj2 >= 0 ? "0x" + obj2.toString(16).toUpperCase() : "-0x" + obj2.toString(16).toUpperCase().slice(1);
       }
     },
     defaultStyle: "decimal",
@@ -23929,8 +23929,8 @@ function requireBinary() {
     }
     return result;
   }
-  function isBinary(obj) {
-    return Object.prototype.toString.call(obj) === "[object Uint8Array]";
+  function isBinary(obj2) {
+    return Object.prototype.toString.call(obj2) === "[object Uint8Array]";
   }
   binary = new Type2("tag:yaml.org,2002:binary", {
     kind: "scalar",
@@ -24085,8 +24085,8 @@ function requireLoader() {
   const PATTERN_FLOW_INDICATORS = /[,\[\]{}]/;
   const PATTERN_TAG_HANDLE = /^(?:!|!!|![0-9A-Za-z-]+!)$/;
   const PATTERN_TAG_URI = /^(?:!|[^,\[\]{}])(?:%[0-9a-f]{2}|[0-9a-z\-#;/?:@&=+$,_.!~*'()\[\]])*$/i;
-  function _class(obj) {
-    return Object.prototype.toString.call(obj);
+  function _class(obj2) {
+    return Object.prototype.toString.call(obj2);
   }
   function isEol(c) {
     return c === 10 || c === 13;
@@ -24492,11 +24492,11 @@ function requireLoader() {
     }
     return false;
   }
-  function writeFoldedLines(state, count) {
-    if (count === 1) {
+  function writeFoldedLines(state, count2) {
+    if (count2 === 1) {
       state.result += " ";
-    } else if (count > 1) {
-      state.result += common2.repeat("\n", count - 1);
+    } else if (count2 > 1) {
+      state.result += common2.repeat("\n", count2 - 1);
     }
   }
   function readPlainScalar(state, nodeIndent, withinFlowCollection) {
@@ -26901,8 +26901,8 @@ function defineLazy(object2, key, getter) {
     configurable: true
   });
 }
-function objectClone(obj) {
-  return Object.create(Object.getPrototypeOf(obj), Object.getOwnPropertyDescriptors(obj));
+function objectClone(obj2) {
+  return Object.create(Object.getPrototypeOf(obj2), Object.getOwnPropertyDescriptors(obj2));
 }
 function assignProp(target, prop, value2) {
   Object.defineProperty(target, prop, {
@@ -26973,10 +26973,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema2) {
   return mergeDefs(schema2._zod.def);
 }
-function getElementAtPath(obj, path2) {
+function getElementAtPath(obj2, path2) {
   if (!path2)
-    return obj;
-  return path2.reduce((acc, key) => acc?.[key], obj);
+    return obj2;
+  return path2.reduce((acc, key) => acc?.[key], obj2);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -27383,14 +27383,14 @@ function codePointLength(str2) {
   const units = str2.length;
   if (!highSurrogate.test(str2))
     return units;
-  let count = units;
+  let count2 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
-      count--;
+      count2--;
       i++;
     }
   }
-  return count;
+  return count2;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -27412,9 +27412,9 @@ function parsedType(data) {
       if (Array.isArray(data)) {
         return "array";
       }
-      const obj = data;
-      if (obj && Object.getPrototypeOf(obj) !== Object.prototype && "constructor" in obj && obj.constructor) {
-        return obj.constructor.name;
+      const obj2 = data;
+      if (obj2 && Object.getPrototypeOf(obj2) !== Object.prototype && "constructor" in obj2 && obj2.constructor) {
+        return obj2.constructor.name;
       }
     }
   }
@@ -27432,8 +27432,8 @@ function issue2(...args) {
   }
   return { ...iss };
 }
-function cleanEnum(obj) {
-  return Object.entries(obj).filter(([k, _]) => {
+function cleanEnum(obj2) {
+  return Object.entries(obj2).filter(([k, _]) => {
     return Number.isNaN(Number.parseInt(k, 10));
   }).map((el) => el[1]);
 }
@@ -27758,15 +27758,15 @@ var $ZodError = $constructor("$ZodError", initializer);
 var $ZodRealError = $constructor("$ZodError", initializer, void 0, {
   Parent: Error
 });
-function node(obj, key, make) {
-  if (!Object.prototype.hasOwnProperty.call(obj, key)) {
+function node(obj2, key, make) {
+  if (!Object.prototype.hasOwnProperty.call(obj2, key)) {
     if (key === "__proto__") {
-      Object.defineProperty(obj, key, { value: make(), writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(obj2, key, { value: make(), writable: true, enumerable: true, configurable: true });
     } else {
-      obj[key] = make();
+      obj2[key] = make();
     }
   }
-  return obj[key];
+  return obj2[key];
 }
 function flattenError(error63, mapper = (issue4) => issue4.message) {
   const fieldErrors = {};
@@ -28014,18 +28014,18 @@ var validateAsync = async (schema2, value2, _ctx) => {
   return result.issues.length === 0;
 };
 var _encode = (_Err) => {
-  const parse6 = _parse(_Err);
+  const parse7 = _parse(_Err);
   const fn = (schema2, value2, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return parse6(schema2, value2, ctx, finalizeParams(fn, _params));
+    return parse7(schema2, value2, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encode = /* @__PURE__ */ _encode($ZodRealError);
 var _decode = (_Err) => {
-  const parse6 = _parse(_Err);
+  const parse7 = _parse(_Err);
   const fn = (schema2, value2, _ctx, _params) => {
-    return parse6(schema2, value2, _ctx, finalizeParams(fn, _params));
+    return parse7(schema2, value2, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
@@ -29225,13 +29225,13 @@ var CC_SANITIZE = /[- ]/g;
 function isLuhnAlgo(digits) {
   let length = digits.length;
   let bit = 1;
-  let sum = 0;
+  let sum2 = 0;
   while (length) {
     const value2 = digits.charCodeAt(--length) - 48;
     bit ^= 1;
-    sum += bit ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value2] : value2;
+    sum2 += bit ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value2] : value2;
   }
-  return sum % 10 === 0;
+  return sum2 % 10 === 0;
 }
 function isValidCreditCard(input2) {
   if (!creditCard.test(input2))
@@ -29520,7 +29520,7 @@ function capSize(inst, size) {
   if (!caps.length)
     return;
   const cap = Math.min(...caps.map((c) => c[0]));
-  const parse6 = inst._zod.parse;
+  const parse7 = inst._zod.parse;
   inst._zod.parse = (payload, ctx) => {
     const n = size(payload.value);
     if (n > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
@@ -29534,7 +29534,7 @@ function capSize(inst, size) {
         }
       }
     }
-    return parse6(payload, ctx);
+    return parse7(payload, ctx);
   };
 }
 var arraySize = (input2) => Array.isArray(input2) ? input2.length : -1;
@@ -31773,8 +31773,8 @@ function az_default() {
 }
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count, one2, few, many) {
-  const absCount = Math.abs(count);
+function getBelarusianPlural(count2, one2, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -34421,8 +34421,8 @@ function hu_default() {
 }
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count, one2, many) {
-  return Math.abs(count) === 1 ? one2 : many;
+function getArmenianPlural(count2, one2, many) {
+  return Math.abs(count2) === 1 ? one2 : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -37160,8 +37160,8 @@ function ro_default() {
 }
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count, one2, few, many) {
-  const absCount = Math.abs(count);
+function getRussianPlural(count2, one2, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -45923,6 +45923,9 @@ var AgentConfigSchema = external_exports.strictObject({
     "The coding agent: a command run with bash in the checkout (the prompt is in $CODER_PROMPT_FILE). Setting it turns the hand-off on."
   ),
   timeoutMinutes: external_exports.number().int().min(1).max(360).default(30).describe("The agent's process group is killed past this many minutes."),
+  keepPartialWork: external_exports.boolean().default(false).describe(
+    "When the agent runs out of time, commit what it changed so far as one commit marked partial (still a failed attempt), so the next attempt starts from it. Off: a timed-out run is discarded."
+  ),
   maxReviewRounds: external_exports.number().int().min(0).max(20).default(3).describe("Review-fix rounds handed to the agent before escalation to the architects."),
   env: external_exports.array(
     external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine((name) => !/^(CODER_|GITHUB_|ACTIONS_|RUNNER_|INPUT_)/.test(name), {
@@ -46348,11 +46351,11 @@ function detectEol(source) {
   return lf > 0 && source[lf - 1] === "\r" ? "\r\n" : "\n";
 }
 function countLineBreaks(source, from, to) {
-  let count = 0;
+  let count2 = 0;
   for (let i = source.indexOf("\n", from); i !== -1 && i < to; i = source.indexOf("\n", i + 1)) {
-    count++;
+    count2++;
   }
-  return count;
+  return count2;
 }
 function endOfLine(source, offset) {
   const lf = source.indexOf("\n", offset);
@@ -47725,7 +47728,7 @@ var Processor = class _Processor extends CallableInstance {
       throw new TypeError("Expected usable value, not `" + value2 + "`");
     }
     return this;
-    function add(value3) {
+    function add2(value3) {
       if (typeof value3 === "function") {
         addPlugin(value3, []);
       } else if (typeof value3 === "object") {
@@ -47759,7 +47762,7 @@ var Processor = class _Processor extends CallableInstance {
       } else if (Array.isArray(plugins)) {
         while (++index2 < plugins.length) {
           const thing = plugins[index2];
-          add(thing);
+          add2(thing);
         }
       } else {
         throw new TypeError("Expected a list of plugins, not `" + plugins + "`");
@@ -50217,8 +50220,8 @@ var EditMap = class {
    * @returns {undefined}
    *   Nothing.
    */
-  add(index2, remove, add) {
-    addImplementation(this, index2, remove, add, false);
+  add(index2, remove, add2) {
+    addImplementation(this, index2, remove, add2, false);
   }
   /**
    * Create an edit: but insert `add` before existing additions, instead of
@@ -50233,8 +50236,8 @@ var EditMap = class {
    * @returns {undefined}
    *   Nothing.
    */
-  addBefore(index2, remove, add) {
-    addImplementation(this, index2, remove, add, true);
+  addBefore(index2, remove, add2) {
+    addImplementation(this, index2, remove, add2, true);
   }
   /**
    * Done, change the events.
@@ -50271,22 +50274,22 @@ var EditMap = class {
     this.index.clear();
   }
 };
-function addImplementation(editMap, at2, remove, add, before) {
-  if (remove === 0 && add.length === 0) {
+function addImplementation(editMap, at2, remove, add2, before) {
+  if (remove === 0 && add2.length === 0) {
     return;
   }
   const existing = editMap.index.get(at2);
   if (existing) {
     existing[1] += remove;
     if (before) {
-      add.push(...existing[2]);
-      existing[2] = add;
+      add2.push(...existing[2]);
+      existing[2] = add2;
     } else {
-      existing[2].push(...add);
+      existing[2].push(...add2);
     }
     return;
   }
-  const change = [at2, remove, add];
+  const change = [at2, remove, add2];
   editMap.map.push(change);
   editMap.index.set(at2, change);
 }
@@ -51343,9 +51346,9 @@ var SpliceBuffer = class {
    *   Any removed items.
    */
   splice(start2, deleteCount, items) {
-    const count = deleteCount || 0;
+    const count2 = deleteCount || 0;
     this.setCursor(Math.trunc(start2));
-    const removed = this.right.splice(this.right.length - count, Number.POSITIVE_INFINITY);
+    const removed = this.right.splice(this.right.length - count2, Number.POSITIVE_INFINITY);
     if (items) chunkedPush(this.left, items);
     return removed.reverse();
   }
@@ -54908,13 +54911,13 @@ function ccount(value2, character) {
   if (typeof character !== "string") {
     throw new TypeError("Expected character");
   }
-  let count = 0;
+  let count2 = 0;
   let index2 = source.indexOf(character);
   while (index2 !== -1) {
-    count++;
+    count2++;
     index2 = source.indexOf(character, index2 + character.length);
   }
-  return count;
+  return count2;
 }
 
 // node_modules/mdast-util-find-and-replace/node_modules/escape-string-regexp/index.js
@@ -55188,12 +55191,12 @@ function findAndReplace(tree, list4, options) {
         find.lastIndex = position2 + 1;
       } else {
         if (start2 !== position2) {
-          add({ type: "text", value: node3.value.slice(start2, position2) });
+          add2({ type: "text", value: node3.value.slice(start2, position2) });
         }
         if (Array.isArray(value2)) {
-          for (const child of value2) add(child);
+          for (const child of value2) add2(child);
         } else if (value2) {
-          add(value2);
+          add2(value2);
         }
         start2 = position2 + match[0].length;
         change = true;
@@ -55205,14 +55208,14 @@ function findAndReplace(tree, list4, options) {
     }
     if (change) {
       if (start2 < node3.value.length) {
-        add({ type: "text", value: node3.value.slice(start2) });
+        add2({ type: "text", value: node3.value.slice(start2) });
       }
       parent.children.splice(index2, 1, ...nodes);
     } else {
       nodes = [node3];
     }
     return index2 + nodes.length;
-    function add(child) {
+    function add2(child) {
       const previous3 = nodes[nodes.length - 1];
       if (previous3 && previous3.type === "text" && child.type === "text") {
         previous3.value += child.value;
@@ -55839,18 +55842,18 @@ function longestStreak(value2, substring) {
   const source = String(value2);
   let index2 = source.indexOf(substring);
   let expected = index2;
-  let count = 0;
+  let count2 = 0;
   let max = 0;
   if (typeof substring !== "string") {
     throw new TypeError("Expected substring");
   }
   while (index2 !== -1) {
     if (index2 === expected) {
-      if (++count > max) {
-        max = count;
+      if (++count2 > max) {
+        max = count2;
       }
     } else {
-      count = 1;
+      count2 = 1;
     }
     expected = index2 + substring.length;
     index2 = source.indexOf(substring, expected);
@@ -58143,8 +58146,8 @@ var EditMap2 = class {
    * @returns {undefined}
    *   Nothing.
    */
-  add(index2, remove, add) {
-    addImplementation2(this, index2, remove, add);
+  add(index2, remove, add2) {
+    addImplementation2(this, index2, remove, add2);
   }
   // To do: add this when moving to `micromark`.
   // /**
@@ -58193,17 +58196,17 @@ var EditMap2 = class {
     this.index.clear();
   }
 };
-function addImplementation2(editMap, at2, remove, add) {
-  if (remove === 0 && add.length === 0) {
+function addImplementation2(editMap, at2, remove, add2) {
+  if (remove === 0 && add2.length === 0) {
     return;
   }
   const existing = editMap.index.get(at2);
   if (existing) {
     existing[1] += remove;
-    existing[2].push(...add);
+    existing[2].push(...add2);
     return;
   }
-  const change = [at2, remove, add];
+  const change = [at2, remove, add2];
   editMap.map.push(change);
   editMap.index.set(at2, change);
 }
@@ -59842,6 +59845,147 @@ function renderCheckpoint(checkpoint) {
   return lines;
 }
 
+// src/core/agent/usage.ts
+var UsageSchema = external_exports.strictObject({
+  inputTokens: external_exports.number().int().nonnegative().optional(),
+  outputTokens: external_exports.number().int().nonnegative().optional(),
+  costUsd: external_exports.number().nonnegative().optional()
+});
+var RunFileSchema = external_exports.strictObject({
+  version: external_exports.literal(1),
+  /** Wall time of the agent's command, in minutes. */
+  minutes: external_exports.number().nonnegative().max(24 * 60),
+  timedOut: external_exports.boolean(),
+  usage: UsageSchema.optional()
+});
+var count = (v) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.round(v) : void 0;
+var money = (v) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : void 0;
+var obj = (v) => typeof v === "object" && v !== null && !Array.isArray(v) ? v : void 0;
+function sum(values) {
+  const known = values.filter((v) => v !== void 0);
+  return known.length ? known.reduce((a, b) => a + b, 0) : void 0;
+}
+function usageOf(input2, output2, cost) {
+  const u = {
+    ...input2 !== void 0 ? { inputTokens: input2 } : {},
+    ...output2 !== void 0 ? { outputTokens: output2 } : {},
+    ...cost !== void 0 ? { costUsd: cost } : {}
+  };
+  return Object.keys(u).length ? u : void 0;
+}
+function claude(v) {
+  if (v.type !== "result" || !("total_cost_usd" in v || "usage" in v)) return void 0;
+  const u = obj(v.usage) ?? {};
+  return usageOf(
+    sum([
+      count(u.input_tokens),
+      count(u.cache_creation_input_tokens),
+      count(u.cache_read_input_tokens)
+    ]),
+    count(u.output_tokens),
+    money(v.total_cost_usd)
+  );
+}
+function gemini(v) {
+  const stats = obj(v.stats);
+  if (!stats) return void 0;
+  const models = obj(stats.models);
+  if (models) {
+    const tokens = Object.values(models).map((m) => obj(obj(m)?.tokens) ?? {});
+    return usageOf(
+      sum(tokens.map((t) => count(t.prompt))),
+      sum(tokens.map((t) => sum([count(t.candidates), count(t.thoughts)])))
+    );
+  }
+  if (v.type === "result") return usageOf(count(stats.input_tokens), count(stats.output_tokens));
+  return void 0;
+}
+function codex(v) {
+  if (v.type !== "turn.completed") return void 0;
+  const u = obj(v.usage) ?? {};
+  return usageOf(count(u.input_tokens), count(u.output_tokens));
+}
+function opencode(v) {
+  if (v.type !== "step_finish") return void 0;
+  const part = obj(v.part) ?? {};
+  const t = obj(part.tokens) ?? {};
+  const cache = obj(t.cache) ?? {};
+  return usageOf(
+    sum([count(t.input), count(cache.read), count(cache.write)]),
+    sum([count(t.output), count(t.reasoning)]),
+    money(part.cost)
+  );
+}
+function add(a, b) {
+  if (!a) return b;
+  if (!b) return a;
+  return usageOf(
+    sum([a.inputTokens, b.inputTokens]),
+    sum([a.outputTokens, b.outputTokens]),
+    sum([a.costUsd, b.costUsd])
+  );
+}
+function parse4(text5) {
+  try {
+    return obj(JSON.parse(text5));
+  } catch {
+    return void 0;
+  }
+}
+function usageFromOutput(stdout) {
+  const text5 = stdout.trim();
+  if (!text5) return void 0;
+  const starts = [0, ...[...text5.matchAll(/\n\{/g)].map((m) => m.index + 1)];
+  for (const start2 of starts.slice(-3)) {
+    const whole = parse4(text5.slice(start2));
+    if (whole) {
+      const found = claude(whole) ?? gemini(whole);
+      if (found) return found;
+    }
+  }
+  let final;
+  let turns;
+  for (const line of text5.split("\n")) {
+    const trimmed = line.trim();
+    if (!trimmed.startsWith("{")) continue;
+    const v = parse4(trimmed);
+    if (!v) continue;
+    const result = claude(v) ?? gemini(v);
+    if (result) final = result;
+    turns = add(turns, codex(v) ?? opencode(v));
+  }
+  return final ?? turns;
+}
+function usageFromFile(text5) {
+  const parsed = UsageSchema.safeParse(parse4(text5));
+  return parsed.success && Object.keys(parsed.data).length ? parsed.data : void 0;
+}
+function describeRun(run3) {
+  const parts = [`${formatMinutes(run3.minutes)}`];
+  const u = run3.usage;
+  if (u?.inputTokens !== void 0 || u?.outputTokens !== void 0) {
+    const tokens = [
+      u.inputTokens !== void 0 ? `${u.inputTokens.toLocaleString("en-US")} input` : "",
+      u.outputTokens !== void 0 ? `${u.outputTokens.toLocaleString("en-US")} output` : ""
+    ].filter(Boolean);
+    parts.push(`${tokens.join(" and ")} tokens`);
+  }
+  if (u?.costUsd !== void 0) parts.push(formatCost(u.costUsd));
+  return parts.join(", ");
+}
+function formatCost(usd) {
+  return `$${usd > 0 && usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2)}`;
+}
+function formatMinutes(minutes) {
+  return `${minutes < 10 ? minutes.toFixed(1) : Math.round(minutes)} min`;
+}
+function totalUsage(runs) {
+  let usage;
+  for (const r of runs) usage = add(usage, r.usage);
+  const minutes = runs.reduce((a, r) => a + r.minutes, 0);
+  return { minutes, ...usage ? { usage } : {} };
+}
+
 // src/core/plan/report.ts
 var STATE_BOX = { todo: "[ ]", doing: "[~]", done: "[x]" };
 function cell(text5) {
@@ -59889,6 +60033,21 @@ function renderPhaseReport(report) {
     lines.push("", "## Reviews", "");
     if (report.reviewers.length === 0) lines.push("No reviews.");
     for (const r of report.reviewers) lines.push(`- @${cell(r.login)}: ${cell(r.state)}`);
+  }
+  if (report.agentRuns?.length) {
+    const names = { tdd: "TDD", "debug-fix": "Debug & Fix", "review-fix": "Review fix" };
+    lines.push("", "## Agent runs", "");
+    report.agentRuns.forEach((r, i) => {
+      lines.push(
+        `${i + 1}. ${names[r.node]} on \`${r.sha.slice(0, 7)}\`${r.partial ? " (partial: timed out)" : ""}: ${describeRun(r)}`
+      );
+    });
+    const total = totalUsage(report.agentRuns);
+    const u = total.usage;
+    lines.push(
+      "",
+      `Total: ${formatMinutes(total.minutes)}${u?.inputTokens !== void 0 ? `, ${u.inputTokens.toLocaleString("en-US")} input tokens` : ""}${u?.outputTokens !== void 0 ? `, ${u.outputTokens.toLocaleString("en-US")} output tokens` : ""}${u?.costUsd !== void 0 ? `, ${formatCost(u.costUsd)}` : ""} (tokens and cost as the agent reported them, where it did).`
+    );
   }
   if (report.files) {
     lines.push("", "## Files changed", "");
@@ -60200,7 +60359,22 @@ var LoopRecordSchema = external_exports.object({
   grew: external_exports.literal(true).optional(),
   escalation: external_exports.object({ reason: TEXT(4e3), sha: SHA }).optional(),
   pushers: external_exports.array(TEXT(100)).max(500).optional(),
-  vetted: external_exports.object({ title: TEXT(1e3), body: TEXT(3e4) }).optional()
+  vetted: external_exports.object({ title: TEXT(1e3), body: TEXT(3e4) }).optional(),
+  /** Every coding-agent run on the PR: its node, the head it started from, its wall time, usage. */
+  agentRuns: external_exports.array(
+    external_exports.object({
+      node: external_exports.enum(["tdd", "debug-fix", "review-fix"]),
+      sha: SHA,
+      // the head the agent started from
+      minutes: external_exports.number().nonnegative(),
+      partial: external_exports.literal(true).optional(),
+      usage: external_exports.object({
+        inputTokens: external_exports.number().int().nonnegative().optional(),
+        outputTokens: external_exports.number().int().nonnegative().optional(),
+        costUsd: external_exports.number().nonnegative().optional()
+      }).optional()
+    })
+  ).max(100).optional()
 });
 var OPEN = "<!-- coder-loop:record ";
 var CLOSE = " -->";
@@ -60264,7 +60438,17 @@ function pick4(m) {
     ...m.grew ? { grew: true } : {},
     ...m.escalation ? { escalation: { reason: m.escalation.reason.slice(0, 4e3), sha: m.escalation.sha } } : {},
     ...m.pushers?.length ? { pushers: m.pushers } : {},
-    ...m.vetted ? { vetted: { title: m.vetted.title.slice(0, 1e3), body: m.vetted.body.slice(0, 3e4) } } : {}
+    ...m.vetted ? { vetted: { title: m.vetted.title.slice(0, 1e3), body: m.vetted.body.slice(0, 3e4) } } : {},
+    // The newest 100 runs: what a budget counts is kept whole in the record for as long as it fits.
+    ...m.agentRuns?.length ? {
+      agentRuns: m.agentRuns.slice(-100).map((r) => ({
+        node: r.node,
+        sha: r.sha,
+        minutes: r.minutes,
+        ...r.partial ? { partial: true } : {},
+        ...r.usage ? { usage: { ...r.usage } } : {}
+      }))
+    } : {}
   };
 }
 function modeOfBranch(branch2) {
@@ -60950,7 +61134,8 @@ function markComplete(config2, plan, files, marker, facts) {
     commits: facts.commits,
     attempts: facts.attempts,
     reviewers: facts.reviewers,
-    files: facts.files
+    files: facts.files,
+    ...marker.agentRuns?.length ? { agentRuns: marker.agentRuns } : {}
   });
   const context = writeCheckpoint(
     files.context,
@@ -61794,6 +61979,9 @@ function sameEntry(a, b) {
   return !!a && !!b && a.mode === b.mode && a.target === b.target;
 }
 function decideApply(input2) {
+  const timedOut = input2.outcome === "timed-out";
+  if (timedOut && (!input2.keepPartialWork || input2.changes.length === 0))
+    return { ok: false, discarded: true, problems: [] };
   const { valid, problems } = checkEntries(input2.changes, input2.plansDir, input2.limits);
   const name = (p) => JSON.stringify(p);
   const dir = input2.plansDir.replace(/^\.\/+/, "").replace(/\/+$/, "");
@@ -61826,7 +62014,8 @@ function decideApply(input2) {
       now.why === "loop" ? `${name(path2)} is a symbolic link in a loop of links (${now.via.slice(0, 4).join(", ")}, \u2026)` : now.via.length > 1 ? `${name(path2)} is a symbolic link that leaves the repository through a chain of links (${now.via.join(", ")})` : `${name(path2)} is a symbolic link that leaves the repository`
     );
   }
-  return problems.length ? { ok: false, problems: [...new Set(problems)] } : { ok: true, changes: valid };
+  if (problems.length) return { ok: false, problems: [...new Set(problems)] };
+  return timedOut ? { ok: true, changes: valid, partial: true } : { ok: true, changes: valid };
 }
 
 // src/core/agent/prompt.ts
@@ -62011,17 +62200,32 @@ ${text5.replace(/^/gm, "> ")}` : "";
 function agentTrailer(p) {
   return `Coder-Loop-Agent: ${p.node} ${p.headSha} ${p.attempt}`;
 }
-function agentCommitMessage(p) {
+var PARTIAL_TRAILER = "Coder-Loop-Partial: timed out";
+function agentCommitMessage(p, options = {}) {
   const where = p.plan === null ? `issue #${p.issue}` : `${p.plan} phase ${p.phase}`;
+  if (options.partial)
+    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, timed out)
+
+What the agent changed before its time ran out; the next attempt starts from it.
+
+${agentTrailer(p)}
+${PARTIAL_TRAILER}
+`;
   return `coder-loop agent: ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt})
 
 ${agentTrailer(p)}
 `;
 }
+function usageLine(run3) {
+  return run3 ? `
+
+Agent run: ${describeRun(run3)}.` : "";
+}
 var agentReply = {
-  committed: (p, commit, summary3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${quoted(summary3)}`,
-  noChange: (p, summary3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${quoted(summary3)}`,
-  failed: (p, reason, summary3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${quoted(summary3)}`,
+  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted(summary3)}`,
+  partial: (p, commit, reason, summary3, run3) => `**Partial agent commit** ${short(commit)}: ${what(p)} ${escapeInline2(reason)}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. This counts as a failed attempt; the next attempt starts from it.${usageLine(run3)}${quoted(summary3)}`,
+  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted(summary3)}`,
+  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted(summary3)}`,
   refused: (p, problems) => `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:
 
 ${problems.slice(0, 50).map((problem) => `- ${codeSpan(problem)}`).join("\n")}${problems.length > 50 ? `
@@ -63059,47 +63263,88 @@ async function readBaseEntries(gh, repo2, sha) {
   }
   return entries;
 }
-async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir) {
+async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, options = {}) {
   const say = (body) => replyOnIssue(gh, repo2, payload.pullRequest, body);
+  const measured = options.measured;
+  const entry = (partial3) => measured && {
+    node: payload.node,
+    sha: payload.headSha,
+    minutes: measured.minutes,
+    ...partial3 ? { partial: true } : {},
+    ...measured.usage ? { usage: measured.usage } : {}
+  };
+  const recorded = async (at2, partial3 = false) => {
+    const e = entry(partial3);
+    if (e && options.record) await recordAgentRun(gh, repo2, payload, at2, e, options.record);
+  };
   if (run3.headSha !== payload.headSha) {
     const reason = `the changes were made on ${run3.headSha.slice(0, 7)}, not on the hand-off's head ${payload.headSha.slice(0, 7)}`;
     await say(agentReply.refused(payload, [reason]));
     return { state: "refused", failedAttempt: true, reason };
   }
+  const failed = async () => {
+    const reason = run3.reason ?? (run3.outcome === "failed" ? "failed" : "timed out");
+    await recorded(payload.headSha);
+    await say(agentReply.failed(payload, reason, summary3, measured));
+    return { state: "agent-failed", failedAttempt: true, reason };
+  };
   switch (run3.outcome) {
     case "stale":
       return { state: "stale", failedAttempt: false, reason: run3.reason ?? "the head moved" };
     case "failed":
-    case "timed-out": {
-      const reason = run3.reason ?? (run3.outcome === "failed" ? "failed" : "timed out");
-      await say(agentReply.failed(payload, reason, summary3));
-      return { state: "agent-failed", failedAttempt: true, reason };
-    }
+      return failed();
+    case "timed-out":
+      if (!options.keepPartialWork || run3.changes.length === 0) return failed();
+      break;
     default:
       break;
   }
   if (run3.outcome === "no-change" || run3.changes.length === 0) {
-    await say(agentReply.noChange(payload, summary3));
+    await recorded(payload.headSha);
+    await say(agentReply.noChange(payload, summary3, measured));
     return { state: "no-change", failedAttempt: true };
   }
   const base = await readBaseEntries(gh, repo2, payload.headSha);
-  const checked = typeof base === "string" ? { ok: false, problems: [`the changes cannot be checked: ${base}`] } : decideApply({ changes: run3.changes, plansDir, base });
+  const checked = typeof base === "string" ? { ok: false, problems: [`the changes cannot be checked: ${base}`] } : decideApply({
+    changes: run3.changes,
+    plansDir,
+    base,
+    outcome: run3.outcome,
+    keepPartialWork: options.keepPartialWork ?? false
+  });
   if (!checked.ok) {
+    if ("discarded" in checked) return failed();
+    await recorded(payload.headSha);
     await say(agentReply.refused(payload, checked.problems));
     return { state: "refused", failedAttempt: true, reason: checked.problems.join("; ") };
   }
+  const partial2 = checked.partial === true;
+  await recorded(payload.headSha, partial2);
   const result = await commitAgentChanges(
     gh,
     repo2,
     payload,
     checked.changes,
-    agentCommitMessage(payload)
+    agentCommitMessage(payload, { partial: partial2 })
   );
   switch (result.state) {
     case "committed":
-      await say(agentReply.committed(payload, result.commit, summary3));
+      await recorded(result.commit, partial2);
+      if (partial2) {
+        const reason = run3.reason ?? "ran out of time";
+        await say(agentReply.partial(payload, result.commit, reason, summary3, measured));
+        return {
+          state: "committed",
+          commit: result.commit,
+          partial: true,
+          failedAttempt: true,
+          reason: `partial work: the agent ${reason}`
+        };
+      }
+      await say(agentReply.committed(payload, result.commit, summary3, measured));
       return { state: "committed", commit: result.commit, failedAttempt: false };
     case "already-applied":
+      await recorded(result.commit, partial2);
       return { state: "already-applied", commit: result.commit, failedAttempt: false };
     case "moved":
       await say(agentReply.moved(payload, result.head));
@@ -63109,6 +63354,43 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir) {
         reason: result.head ? `the branch moved to ${result.head}` : "the branch is gone"
       };
   }
+}
+async function recordAgentRun(gh, repo2, payload, at2, entry, where) {
+  if (keepsStatus(where.identity)) return;
+  const from = await recordOn(gh, repo2, payload.headSha, where.identity);
+  if (!from?.record) return;
+  const add2 = (runs) => (runs ?? []).some((r) => JSON.stringify(r) === JSON.stringify(entry)) ? [...runs ?? []] : [...runs ?? [], entry];
+  if (at2 === payload.headSha) {
+    await writeRecord(
+      gh,
+      repo2,
+      from,
+      { ...from.record, agentRuns: add2(from.record.agentRuns) },
+      payload.headSha
+    );
+    return;
+  }
+  const there = await recordOn(gh, repo2, at2, where.identity);
+  if (there?.record) {
+    const runs = add2(there.record.agentRuns);
+    if (runs.length !== (there.record.agentRuns ?? []).length)
+      await writeRecord(gh, repo2, there, { ...there.record, agentRuns: runs }, at2);
+    return;
+  }
+  await createCheckRun(
+    gh,
+    repo2,
+    at2,
+    {
+      mode: from.record.mode,
+      node: "Verification",
+      title: "Verification: waiting for CI",
+      next: `The coding agent's commit${entry.partial ? " (partial work)" : ""} is judged by CI next. Agent run: ${describeRun(entry)}.`
+    },
+    { ...from.record, agentRuns: add2(from.record.agentRuns) },
+    where.repoUrl,
+    payload.branch
+  );
 }
 
 // src/github/loop/start.ts
@@ -64353,6 +64635,7 @@ function finish() {
 
 // src/action/agent/process.ts
 var TAIL_BYTES = 16 * 1024;
+var STDOUT_BYTES = 4 * 1024 * 1024;
 var KILL_GRACE_MS = 5e3;
 var SUPERVISOR_SLACK_MS = 3e4;
 var UNSHARE = ["--pid", "--fork", "--mount-proc", "--kill-child"];
@@ -64443,50 +64726,60 @@ async function runAgent(command, options, echo = (chunk) => process.stdout.write
   echo(Buffer.from(`::stop-commands::${stop}
 `));
   try {
-    const { tail, code: code3 } = await new Promise(
-      (resolve4, reject) => {
-        const argv = [...how.prefix, process.execPath, "-e", AGENT_INIT_SOURCE];
-        const child = spawn(argv[0], argv.slice(1), {
-          cwd: options.cwd,
-          env: { PATH: options.env.PATH ?? process.env.PATH ?? "/usr/bin:/bin" },
-          detached: true,
-          stdio: ["pipe", "pipe", "pipe"]
-        });
-        child.stdin.on("error", () => {
-        });
-        child.stdin.end(orders);
-        let tail2 = Buffer.alloc(0);
-        const keep = (chunk) => {
-          echo(chunk);
-          tail2 = Buffer.concat([tail2, chunk]);
-          if (tail2.length > TAIL_BYTES) tail2 = tail2.subarray(tail2.length - TAIL_BYTES);
+    const { tail, out, code: code3 } = await new Promise((resolve4, reject) => {
+      const argv = [...how.prefix, process.execPath, "-e", AGENT_INIT_SOURCE];
+      const child = spawn(argv[0], argv.slice(1), {
+        cwd: options.cwd,
+        env: { PATH: options.env.PATH ?? process.env.PATH ?? "/usr/bin:/bin" },
+        detached: true,
+        stdio: ["pipe", "pipe", "pipe"]
+      });
+      child.stdin.on("error", () => {
+      });
+      child.stdin.end(orders);
+      let tail2 = Buffer.alloc(0);
+      const keep = (chunk) => {
+        echo(chunk);
+        tail2 = Buffer.concat([tail2, chunk]);
+        if (tail2.length > TAIL_BYTES) tail2 = tail2.subarray(tail2.length - TAIL_BYTES);
+      };
+      const stdoutChunks = [];
+      let stdoutBytes = 0;
+      child.stdout.on("data", (chunk) => {
+        keep(chunk);
+        stdoutChunks.push(chunk);
+        stdoutBytes += chunk.length;
+        while (stdoutChunks.length > 1 && stdoutBytes - stdoutChunks[0].length >= STDOUT_BYTES)
+          stdoutBytes -= stdoutChunks.shift().length;
+      });
+      const stdoutTail = () => {
+        const all2 = Buffer.concat(stdoutChunks);
+        return all2.subarray(Math.max(0, all2.length - STDOUT_BYTES)).toString("utf8");
+      };
+      child.stderr.on("data", keep);
+      const backstop = setTimeout(
+        () => signalGroup(child.pid, "SIGKILL"),
+        options.timeoutMs + graceMs + SUPERVISOR_SLACK_MS
+      );
+      child.on("error", (error63) => {
+        clearTimeout(backstop);
+        reject(error63);
+      });
+      child.on("exit", (code4) => {
+        clearTimeout(backstop);
+        let finished = false;
+        const done2 = () => {
+          if (finished) return;
+          finished = true;
+          clearTimeout(wait);
+          child.stdout.destroy();
+          child.stderr.destroy();
+          resolve4({ tail: tail2.toString("utf8"), out: stdoutTail(), code: code4 });
         };
-        child.stdout.on("data", keep);
-        child.stderr.on("data", keep);
-        const backstop = setTimeout(
-          () => signalGroup(child.pid, "SIGKILL"),
-          options.timeoutMs + graceMs + SUPERVISOR_SLACK_MS
-        );
-        child.on("error", (error63) => {
-          clearTimeout(backstop);
-          reject(error63);
-        });
-        child.on("exit", (code4) => {
-          clearTimeout(backstop);
-          let finished = false;
-          const done2 = () => {
-            if (finished) return;
-            finished = true;
-            clearTimeout(wait);
-            child.stdout.destroy();
-            child.stderr.destroy();
-            resolve4({ tail: tail2.toString("utf8"), code: code4 });
-          };
-          const wait = setTimeout(done2, 2e3);
-          child.once("close", done2);
-        });
-      }
-    );
+        const wait = setTimeout(done2, 2e3);
+        child.once("close", done2);
+      });
+    });
     let status2;
     try {
       status2 = JSON.parse(await readFile(statusFile, "utf8"));
@@ -64498,6 +64791,7 @@ async function runAgent(command, options, echo = (chunk) => process.stdout.write
       signal: status2.signal,
       timedOut: status2.timedOut,
       outputTail: tail,
+      stdoutTail: out,
       containment: how.containment,
       launcher: how.name,
       survivors: status2.survivors
@@ -64525,9 +64819,10 @@ function agentEnvironment(env, agent, coder) {
   }
   return { ...out, ...coder };
 }
-function changesDigest(changesJson, summary3) {
+var MAX_USAGE_BYTES = 4 * 1024;
+function changesDigest(changesJson, summary3, run3) {
   const hash2 = createHash("sha256");
-  for (const part of [changesJson, summary3]) {
+  for (const part of run3 === void 0 ? [changesJson, summary3] : [changesJson, summary3, run3]) {
     const bytes = Buffer.from(part);
     hash2.update(`${bytes.length}
 `);
@@ -64535,18 +64830,32 @@ function changesDigest(changesJson, summary3) {
   }
   return `sha256:${hash2.digest("hex")}`;
 }
-async function writeResult(dir, run3, summary3) {
+async function writeResult(dir, run3, summary3, measured) {
   const changes = `${JSON.stringify(run3)}
 `;
   const text5 = summary3.endsWith("\n") ? summary3 : `${summary3}
 `;
+  const runJson = measured ? `${JSON.stringify(measured)}
+` : void 0;
   await mkdir3(dirname(dir), { recursive: true });
   const fresh = await mkdtemp3(join4(dirname(dir), `.${basename(dir)}-`));
   await writeFile3(join4(fresh, "changes.json"), changes);
   await writeFile3(join4(fresh, "summary.md"), text5);
+  if (runJson) await writeFile3(join4(fresh, "run.json"), runJson);
   await rm4(dir, { recursive: true, force: true });
   await rename2(fresh, dir);
-  return changesDigest(changes, text5);
+  return changesDigest(changes, text5, runJson);
+}
+async function readUsage(outputDir, stdout) {
+  try {
+    const bytes = await readFile2(join4(outputDir, "usage.json"));
+    if (bytes.length <= MAX_USAGE_BYTES) {
+      const usage = usageFromFile(bytes.toString("utf8"));
+      if (usage) return usage;
+    }
+  } catch {
+  }
+  return usageFromOutput(stdout);
 }
 var FILE_COMMANDS = [
   "GITHUB_ENV",
@@ -64633,6 +64942,7 @@ async function agentStep(input2) {
   const ignoreUsr1 = () => void 0;
   process.on("SIGUSR1", ignoreUsr1);
   const sizes = await fileCommandSizes(input2.env);
+  const started = Date.now();
   const run3 = await runAgent(agent.command, {
     cwd: workspace,
     env,
@@ -64641,6 +64951,7 @@ async function agentStep(input2) {
     processEnv: input2.env
   });
   process.off("SIGUSR1", ignoreUsr1);
+  const minutes = Math.round((Date.now() - started) / 6e4 * 1e3) / 1e3;
   for (const path2 of await restoreFileCommands(sizes))
     log.warn(`coder-loop agent: the agent wrote to ${path2}; that was undone.`);
   if (run3.containment === "pid-namespace")
@@ -64665,6 +64976,7 @@ async function agentStep(input2) {
   if (run3.timedOut) {
     outcome = "timed-out";
     reason = `was stopped after ${agent.timeoutMinutes} minutes (it and every process it started were killed)`;
+    if (agent.keepPartialWork) changes = await collectChanges(workspace, payload.headSha);
   } else if (run3.exitCode !== 0) {
     outcome = "failed";
     reason = run3.exitCode === null ? `was ended by ${run3.signal ?? "a signal"}` : `exited with code ${run3.exitCode}`;
@@ -64672,12 +64984,17 @@ async function agentStep(input2) {
     changes = await collectChanges(workspace, payload.headSha);
     outcome = changes.length ? "changed" : "no-change";
   }
+  const usage = await readUsage(dirs.output, run3.stdoutTail);
   const digest = await writeResult(
     changesDir,
     { version: 1, headSha: payload.headSha, outcome, ...reason ? { reason } : {}, changes },
-    summary3
+    summary3,
+    { version: 1, minutes, timedOut: run3.timedOut, ...usage ? { usage } : {} }
   );
-  if (reason) log.warn(`coder-loop agent: the agent ${reason}; its changes are not applied.`);
+  if (reason)
+    log.warn(
+      `coder-loop agent: the agent ${reason}; ${changes.length ? `its ${changes.length} changed files are handed on as partial work` : "its changes are not applied"}.`
+    );
   return { outcome, files: changes.length, ...reason ? { reason } : {}, digest };
 }
 function agentTimeoutMs(agent, env) {
@@ -64688,13 +65005,29 @@ function agentTimeoutMs(agent, env) {
 
 // src/action/agent/apply.ts
 var MAX_CHANGES_JSON = 32 * 1024 * 1024;
-async function readChangeSet(dir, digest, summary3) {
+var MAX_RUN_JSON = 8 * 1024;
+async function readRunFile(dir) {
+  let bytes;
+  try {
+    bytes = await readFile3(join5(dir, "run.json"));
+  } catch {
+    return {};
+  }
+  if (bytes.length > MAX_RUN_JSON) return { bytes };
+  try {
+    const parsed = RunFileSchema.safeParse(JSON.parse(bytes.toString("utf8")));
+    return parsed.success ? { bytes, run: parsed.data } : { bytes };
+  } catch {
+    return { bytes };
+  }
+}
+async function readChangeSet(dir, digest, summary3, runBytes) {
   let text5;
   try {
     const bytes = await readFile3(join5(dir, "changes.json"));
     if (bytes.length > MAX_CHANGES_JSON)
       return `changes.json is ${bytes.length} bytes, more than the ${MAX_CHANGES_JSON} read`;
-    if (digest && changesDigest(bytes, summary3) !== digest)
+    if (digest && changesDigest(bytes, summary3, runBytes) !== digest)
       return "left a changes-dir that is not what step agent wrote (its digest differs: something altered it after the agent step)";
     text5 = bytes.toString("utf8");
   } catch (error63) {
@@ -64720,13 +65053,26 @@ async function applyStep(input2) {
     summaryBytes = await readFile3(join5(input2.changesDir, "summary.md"));
   } catch {
   }
-  const run3 = await readChangeSet(input2.changesDir, input2.digest ?? "", summaryBytes);
+  const measured = await readRunFile(input2.changesDir);
+  const run3 = await readChangeSet(
+    input2.changesDir,
+    input2.digest ?? "",
+    summaryBytes,
+    measured.bytes
+  );
   if (typeof run3 === "string") {
     await replyOnIssue(gh, repo2, payload.pullRequest, agentReply.failed(payload, run3, ""));
     return { state: "agent-failed", failedAttempt: true, reason: run3 };
   }
   const summary3 = summaryBytes.toString("utf8");
-  return applyAgentRun(gh, repo2, payload, run3, summary3, input2.plansDir);
+  return applyAgentRun(gh, repo2, payload, run3, summary3, input2.plansDir, {
+    keepPartialWork: input2.keepPartialWork ?? false,
+    ...measured.run ? { measured: measured.run } : {},
+    record: {
+      identity: input2.identity,
+      repoUrl: input2.repoUrl ?? `https://github.com/${repo2.owner}/${repo2.repo}`
+    }
+  });
 }
 
 // node_modules/universal-user-agent/index.js
@@ -64889,13 +65235,13 @@ function mergeDeep(defaults, options) {
   });
   return result;
 }
-function removeUndefinedProperties(obj) {
-  for (const key in obj) {
-    if (obj[key] === void 0) {
-      delete obj[key];
+function removeUndefinedProperties(obj2) {
+  for (const key in obj2) {
+    if (obj2[key] === void 0) {
+      delete obj2[key];
     }
   }
-  return obj;
+  return obj2;
 }
 function merge3(defaults, route2, options) {
   if (typeof route2 === "string") {
@@ -65081,7 +65427,7 @@ function expand(template, context) {
     return template.replace(/\/$/, "");
   }
 }
-function parse4(options) {
+function parse5(options) {
   let method = options.method.toUpperCase();
   let url2 = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
   let headers = Object.assign({}, options.headers);
@@ -65145,7 +65491,7 @@ function parse4(options) {
   );
 }
 function endpointWithDefaults(defaults, route2, options) {
-  return parse4(merge3(defaults, route2, options));
+  return parse5(merge3(defaults, route2, options));
 }
 function withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge3(oldDefaults, newDefaults);
@@ -65154,7 +65500,7 @@ function withDefaults(oldDefaults, newDefaults) {
     DEFAULTS: DEFAULTS2,
     defaults: withDefaults.bind(null, DEFAULTS2),
     merge: merge3.bind(null, DEFAULTS2),
-    parse: parse4
+    parse: parse5
   });
 }
 var endpoint = withDefaults(null, DEFAULTS);
@@ -66555,13 +66901,15 @@ async function runAgentSide(step, side) {
     plansDir: config2.plansDir,
     changesDir,
     digest: getInput("changes-digest"),
-    identity: await side.loopEnv.identity()
+    identity: await side.loopEnv.identity(),
+    keepPartialWork: config2.agent?.keepPartialWork ?? false,
+    repoUrl: side.loopEnv.repoUrl
   });
   if (outcome.failedAttempt)
     await dispatchAgentFailure(
       side.loopEnv,
       config2,
-      payload,
+      "partial" in outcome && outcome.partial && outcome.commit ? { ...payload, headSha: outcome.commit } : payload,
       escapeInline2(outcome.reason ?? outcome.state)
     );
   setOutput("state", outcome.state);

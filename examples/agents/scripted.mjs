@@ -19,6 +19,11 @@
 //            changes.json once the step wrote it; then exits 3. `--token T` puts T on the
 //            left-behind process's command line so a test can look for it.
 //   partial  writes part of the work (the failing test), then sleeps past the timeout
+//
+// `--usage file` writes $CODER_OUTPUT_DIR/usage.json ({"inputTokens","outputTokens","costUsd"}),
+// `--usage stdout` prints the same numbers as Claude Code's `--output-format json` result object:
+// the two ways a run's usage reaches the loop (docs/agent.md, "Usage"). Either is done first, so
+// a run that is stopped later has reported it too.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -33,6 +38,9 @@ if (!contextDir || !outputDir || !env.CODER_NODE) {
 const mode = process.argv.includes('--mode')
   ? process.argv[process.argv.indexOf('--mode') + 1]
   : 'normal';
+const usage = process.argv.includes('--usage')
+  ? process.argv[process.argv.indexOf('--usage') + 1]
+  : undefined;
 const readJson = (name) => JSON.parse(readFileSync(join(contextDir, name), 'utf8'));
 const write = (path, text) => {
   mkdirSync(dirname(path), { recursive: true });
@@ -66,6 +74,21 @@ function moduleText(fixes) {
     '',
   ].join('\n');
 }
+
+// Made-up numbers, the same on every run, so a test can look for them.
+const used = { inputTokens: 1234, outputTokens: 567, costUsd: 0.089 };
+if (usage === 'file') write(join(outputDir, 'usage.json'), `${JSON.stringify(used)}\n`);
+if (usage === 'stdout')
+  console.log(
+    JSON.stringify({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      result: 'scripted',
+      total_cost_usd: used.costUsd,
+      usage: { input_tokens: used.inputTokens, output_tokens: used.outputTokens },
+    }),
+  );
 
 switch (mode) {
   case 'fail':

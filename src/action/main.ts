@@ -240,13 +240,18 @@ async function runAgentSide(
     changesDir,
     digest: core.getInput('changes-digest'),
     identity: await side.loopEnv.identity(),
+    keepPartialWork: config.agent?.keepPartialWork ?? false,
+    repoUrl: side.loopEnv.repoUrl,
   });
-  // A run that produced no commit is a failed attempt: Debug & Fix again, or escalation.
+  // A run that produced no commit is a failed attempt: Debug & Fix again, or escalation. Partial
+  // work is a failed attempt on the commit that holds it: the next attempt starts from there.
   if (outcome.failedAttempt)
     await dispatchAgentFailure(
       side.loopEnv,
       config,
-      payload,
+      'partial' in outcome && outcome.partial && outcome.commit
+        ? { ...payload, headSha: outcome.commit }
+        : payload,
       escapeInline(outcome.reason ?? outcome.state),
     );
   core.setOutput('state', outcome.state);

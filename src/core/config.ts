@@ -90,6 +90,12 @@ export const AgentConfigSchema = z.strictObject({
     .max(360)
     .default(30)
     .describe("The agent's process group is killed past this many minutes."),
+  keepPartialWork: z
+    .boolean()
+    .default(false)
+    .describe(
+      'When the agent runs out of time, commit what it changed so far as one commit marked partial (still a failed attempt), so the next attempt starts from it. Off: a timed-out run is discarded.',
+    ),
   maxReviewRounds: z
     .number()
     .int()

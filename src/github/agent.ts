@@ -14,12 +14,15 @@ import {
   type Config,
   type ReviewToFix,
   type ValidChange,
+  type AgentRunEntry,
+  type RunFile,
+  describeRun,
   isBot,
   loopPullProblem,
   mayCommand,
   type LoopIdentity,
 } from '../core/index.js';
-import { readHeadChecks, recordOn } from './checks.js';
+import { createCheckRun, keepsStatus, readHeadChecks, recordOn, writeRecord } from './checks.js';
 import { errorMessage, isHttpError, type GitHub, type Repo } from './client.js';
 import {
   advanceBranch,
@@ -305,6 +308,8 @@ export interface AgentApplyOutcome {
   state: AgentApplyState;
   /** The agent's commit (committed, already-applied). */
   commit?: string;
+  /** The commit is partial work of a timed-out agent: a failed attempt on that commit. */
+  partial?: true;
   /** No change, a failed or timed-out agent, refused changes: a failed attempt for the gate. */
   failedAttempt: boolean;
   reason?: string;
@@ -352,50 +357,103 @@ export async function applyAgentRun(
   run: ChangeSet,
   summary: string,
   plansDir: string,
+  options: {
+    /** `agent.keepPartialWork` of the default branch's config. */
+    keepPartialWork?: boolean;
+    /** What `step: agent` measured of the run (`run.json`), when it is known. */
+    measured?: RunFile;
+    /** Where the run is recorded: the loop's record on the head (none: not recorded). */
+    record?: { identity: LoopIdentity; repoUrl: string };
+  } = {},
 ): Promise<AgentApplyOutcome> {
   const say = (body: string) => replyOnIssue(gh, repo, payload.pullRequest, body);
+  const measured = options.measured;
+  const entry = (partial: boolean): AgentRunEntry | undefined =>
+    measured && {
+      node: payload.node,
+      sha: payload.headSha,
+      minutes: measured.minutes,
+      ...(partial ? { partial: true as const } : {}),
+      ...(measured.usage ? { usage: measured.usage } : {}),
+    };
+  const recorded = async (at: string, partial = false) => {
+    const e = entry(partial);
+    if (e && options.record) await recordAgentRun(gh, repo, payload, at, e, options.record);
+  };
   if (run.headSha !== payload.headSha) {
     const reason = `the changes were made on ${run.headSha.slice(0, 7)}, not on the hand-off's head ${payload.headSha.slice(0, 7)}`;
     await say(agentReply.refused(payload, [reason]));
     return { state: 'refused', failedAttempt: true, reason };
   }
+  const failed = async (): Promise<AgentApplyOutcome> => {
+    const reason = run.reason ?? (run.outcome === 'failed' ? 'failed' : 'timed out');
+    await recorded(payload.headSha);
+    await say(agentReply.failed(payload, reason, summary, measured));
+    return { state: 'agent-failed', failedAttempt: true, reason };
+  };
   switch (run.outcome) {
     case 'stale':
       return { state: 'stale', failedAttempt: false, reason: run.reason ?? 'the head moved' };
     case 'failed':
-    case 'timed-out': {
-      const reason = run.reason ?? (run.outcome === 'failed' ? 'failed' : 'timed out');
-      await say(agentReply.failed(payload, reason, summary));
-      return { state: 'agent-failed', failedAttempt: true, reason };
-    }
+      return failed();
+    case 'timed-out':
+      // Partial work is kept only with the setting and when there is some (decideApply).
+      if (!options.keepPartialWork || run.changes.length === 0) return failed();
+      break;
     default:
       break;
   }
   if (run.outcome === 'no-change' || run.changes.length === 0) {
-    await say(agentReply.noChange(payload, summary));
+    await recorded(payload.headSha);
+    await say(agentReply.noChange(payload, summary, measured));
     return { state: 'no-change', failedAttempt: true };
   }
   const base = await readBaseEntries(gh, repo, payload.headSha);
   const checked =
     typeof base === 'string'
       ? { ok: false as const, problems: [`the changes cannot be checked: ${base}`] }
-      : decideApply({ changes: run.changes, plansDir, base });
+      : decideApply({
+          changes: run.changes,
+          plansDir,
+          base,
+          outcome: run.outcome,
+          keepPartialWork: options.keepPartialWork ?? false,
+        });
   if (!checked.ok) {
+    if ('discarded' in checked) return failed();
+    await recorded(payload.headSha);
     await say(agentReply.refused(payload, checked.problems));
     return { state: 'refused', failedAttempt: true, reason: checked.problems.join('; ') };
   }
+  const partial = checked.partial === true;
+  // On the handed head first: a PR side that judges the new commit before its own record is
+  // written there goes on from this one, and a branch that moved still has the run recorded.
+  await recorded(payload.headSha, partial);
   const result = await commitAgentChanges(
     gh,
     repo,
     payload,
     checked.changes,
-    agentCommitMessage(payload),
+    agentCommitMessage(payload, { partial }),
   );
   switch (result.state) {
     case 'committed':
-      await say(agentReply.committed(payload, result.commit, summary));
+      await recorded(result.commit, partial);
+      if (partial) {
+        const reason = run.reason ?? 'ran out of time';
+        await say(agentReply.partial(payload, result.commit, reason, summary, measured));
+        return {
+          state: 'committed',
+          commit: result.commit,
+          partial: true,
+          failedAttempt: true,
+          reason: `partial work: the agent ${reason}`,
+        };
+      }
+      await say(agentReply.committed(payload, result.commit, summary, measured));
       return { state: 'committed', commit: result.commit, failedAttempt: false };
     case 'already-applied':
+      await recorded(result.commit, partial);
       return { state: 'already-applied', commit: result.commit, failedAttempt: false };
     case 'moved':
       await say(agentReply.moved(payload, result.head));
@@ -405,4 +463,60 @@ export async function applyAgentRun(
         reason: result.head ? `the branch moved to ${result.head}` : 'the branch is gone',
       };
   }
+}
+
+/**
+ * The agent's run in the loop's record (`agentRuns`), on the head it left: `at` is the commit it
+ * made, or the head it was handed when it made none. On a new commit the loop's check run is
+ * created there, holding the record of the head it came from plus this run (so the PR side,
+ * judging that commit, goes on from it); on the handed head, only its record is updated. A run
+ * already recorded (a re-run job) is not added twice. A loop that acts as a person keeps no check
+ * runs: nothing is recorded then.
+ */
+export async function recordAgentRun(
+  gh: GitHub,
+  repo: Repo,
+  payload: AgentPayload,
+  at: string,
+  entry: AgentRunEntry,
+  where: { identity: LoopIdentity; repoUrl: string },
+): Promise<void> {
+  if (keepsStatus(where.identity)) return;
+  const from = await recordOn(gh, repo, payload.headSha, where.identity);
+  if (!from?.record) return;
+  const add = (runs: readonly AgentRunEntry[] | undefined) =>
+    (runs ?? []).some((r) => JSON.stringify(r) === JSON.stringify(entry))
+      ? [...(runs ?? [])]
+      : [...(runs ?? []), entry];
+  if (at === payload.headSha) {
+    await writeRecord(
+      gh,
+      repo,
+      from,
+      { ...from.record, agentRuns: add(from.record.agentRuns) },
+      payload.headSha,
+    );
+    return;
+  }
+  const there = await recordOn(gh, repo, at, where.identity);
+  if (there?.record) {
+    const runs = add(there.record.agentRuns);
+    if (runs.length !== (there.record.agentRuns ?? []).length)
+      await writeRecord(gh, repo, there, { ...there.record, agentRuns: runs }, at);
+    return;
+  }
+  await createCheckRun(
+    gh,
+    repo,
+    at,
+    {
+      mode: from.record.mode,
+      node: 'Verification',
+      title: 'Verification: waiting for CI',
+      next: `The coding agent's commit${entry.partial ? ' (partial work)' : ''} is judged by CI next. Agent run: ${describeRun(entry)}.`,
+    },
+    { ...from.record, agentRuns: add(from.record.agentRuns) },
+    where.repoUrl,
+    payload.branch,
+  );
 }

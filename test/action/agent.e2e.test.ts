@@ -265,6 +265,31 @@ describe('the built Action, step agent then step apply', () => {
     expect(prComments()[0]).toContain('> Scripted agent, tdd (attempt 1):');
   });
 
+  it("usage the CLI printed (Claude Code's result object) is measured into run.json and shown on the PR; run.json is under the digest", async () => {
+    await world(`node ${JSON.stringify(SCRIPTED)} --usage stdout`);
+    const agent = await action('agent');
+    expect(agent.outputs.state).toBe('changed');
+    const run = JSON.parse(await readFile(join(work, 'changes', 'run.json'), 'utf8'));
+    expect(run).toEqual({
+      version: 1,
+      minutes: expect.any(Number),
+      timedOut: false,
+      usage: { inputTokens: 1234, outputTokens: 567, costUsd: 0.089 },
+    });
+    // A changed run.json is caught by the digest the agent job handed on.
+    const original = await readFile(join(work, 'changes', 'run.json'), 'utf8');
+    await writeFile(join(work, 'changes', 'run.json'), original.replace('1234', '1'));
+    const refused = await action('apply', { 'INPUT_CHANGES-DIGEST': agent.outputs.digest! });
+    expect(refused.outputs).toMatchObject({ state: 'agent-failed', 'failed-attempt': 'true' });
+    expect(sim.refs.get(BRANCH)).toBe(head);
+    await writeFile(join(work, 'changes', 'run.json'), original);
+    const apply = await action('apply', { 'INPUT_CHANGES-DIGEST': agent.outputs.digest! });
+    expect(apply.outputs).toMatchObject({ state: 'committed', 'failed-attempt': 'false' });
+    expect(prComments().at(-1)).toMatch(
+      /CI runs on it next\.\n\nAgent run: [\d.]+ min, 1,234 input and 567 output tokens, \$0\.09\./,
+    );
+  });
+
   it('runs the agent with PATH, HOME, its own variables and CODER_* only; no change is a failed attempt', async () => {
     const envFile = join(tmpdir(), `coder-loop-env-${process.pid}-${Date.now()}.txt`);
     await world(`env > ${JSON.stringify(envFile)}`);

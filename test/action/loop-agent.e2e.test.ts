@@ -226,6 +226,14 @@ describe('a phase from /coder next to "Phase 1 complete" with only a scripted ag
     expect((await ci('success')).outputs.state).toBe('complete');
     expect(sim.comments.at(-1)!.body).toMatch(/^\*\*Phase 1 complete\*\*/);
 
+    // Every agent run is in the loop's record, carried from head to head, and in the report.
+    const report = Object.values(sim.files(BRANCH)).find((text) =>
+      text.startsWith('# Phase 1: Endpoint — report'),
+    );
+    expect(report).toMatch(
+      /## Agent runs\n\n1\. TDD on `[0-9a-f]{7}`: [\d.]+ min\n2\. Debug & Fix on `[0-9a-f]{7}`: [\d.]+ min\n3\. Review fix on `[0-9a-f]{7}`: [\d.]+ min\n\nTotal: [\d.]+ min \(/,
+    );
+
     // No human pushed: every commit on the branch is the loop's or the agent's.
     const messages: string[] = [];
     for (
@@ -237,5 +245,144 @@ describe('a phase from /coder next to "Phase 1 complete" with only a scripted ag
     expect(messages).toHaveLength(5);
     expect(messages.filter((m) => /agent/i.test(m))).toHaveLength(3);
     expect(nodes()).toEqual(['tdd', 'debug-fix', 'review-fix']);
+  });
+});
+
+/** The loop's record on a commit: the newest `coder-loop` check run there. */
+function recordOf(sha: string): Record<string, unknown> | undefined {
+  const run = sim.checkRuns.filter((r) => r.head_sha === sha && r.name === 'coder-loop').at(-1);
+  const text = run?.output?.text ?? '';
+  const start = text.lastIndexOf('<!-- coder-loop:record ');
+  if (start === -1) return undefined;
+  return JSON.parse(
+    text.slice(start + '<!-- coder-loop:record '.length, text.indexOf(' -->', start)),
+  );
+}
+
+/** The two jobs of the hand-off for an agent that runs out of time (the same as `workflow`). */
+async function timedOutWorkflow(at: { dir: string; head: string }) {
+  const dispatch = sim.dispatches.at(-1)!;
+  const clientPayload = { ...dispatch.client_payload, headSha: at.head };
+  const changesDir = join(work, `changes-${++runs}`);
+  const event = { action: 'coder-loop-agent', client_payload: clientPayload, repository };
+  const env = {
+    GITHUB_API_URL: server.url,
+    GITHUB_WORKSPACE: at.dir,
+    RUNNER_TEMP: join(work, `temp-${runs}`),
+    'INPUT_CHANGES-DIR': changesDir,
+    'INPUT_APP-SLUG': 'coder-loop',
+  };
+  await mkdir(env.RUNNER_TEMP, { recursive: true });
+  const agent = await runBundle({
+    work: join(work, `temp-${runs}`),
+    event: 'repository_dispatch',
+    payload: event,
+    cwd: at.dir,
+    env: {
+      ...env,
+      INPUT_STEP: 'agent',
+      INPUT_TOKEN: 'ghs_read_only_job_token',
+      CODER_LOOP_AGENT_TIMEOUT_MS: '3000',
+    },
+  });
+  expect(agent.outputs.state).toBe('timed-out');
+  const apply = await runBundle({
+    work: join(work, `temp-${runs}`),
+    event: 'repository_dispatch',
+    payload: event,
+    env: {
+      ...env,
+      INPUT_STEP: 'apply',
+      INPUT_TOKEN: 'ghs_app_installation_token',
+      'INPUT_CHANGES-DIGEST': agent.outputs.digest!,
+    },
+  });
+  expect(apply.code).toBe(0);
+  return apply.outputs;
+}
+
+describe('an agent that runs out of time (agent.keepPartialWork)', () => {
+  const config = (keep: boolean) =>
+    [
+      'reviewers: [reviewer1]',
+      'agent:',
+      `  command: ${JSON.stringify(`node ${JSON.stringify(SCRIPTED)} --mode partial --usage file`)}`,
+      ...(keep ? ['  keepPartialWork: true'] : []),
+      '',
+    ].join('\n');
+  const start = async (keep: boolean) => {
+    const files = { ...sim.files('master'), '.github/coder.yml': config(keep) };
+    sim.refs.set('master', sim.commit(files, [sim.refs.get('master')!], 'agent config'));
+    const next = examplePayload('issue_comment', 'created');
+    next.comment.body = '/coder next';
+    delete next.issue.pull_request;
+    expect((await loop('issue_comment', next)).outputs.state).toBe('started');
+  };
+
+  it('on: its work so far lands as one commit marked partial, a failed attempt the next one starts from', async () => {
+    await start(true);
+    const at = await checkout();
+    const apply = await timedOutWorkflow(at);
+    expect(apply).toMatchObject({ state: 'committed', 'failed-attempt': 'true' });
+    const partial = sim.refs.get(BRANCH)!;
+    expect(apply.commit).toBe(partial);
+    const commit = sim.commits.get(partial)!;
+    expect(commit.parents).toEqual([at.head]);
+    expect(commit.message).toMatch(
+      /^coder-loop agent: partial TDD for Example phase 1 \(attempt 1, timed out\)/,
+    );
+    expect(commit.message.split('\n')).toContain('Coder-Loop-Partial: timed out');
+    // Only what the agent wrote before its time ran out: the failing test.
+    expect(sim.files(partial)['test/coder/example-phase-1.test.mjs']).toBe(
+      '// the failing test, written before the time ran out\n',
+    );
+    expect(sim.files(partial)['src/coder/example-phase-1.mjs']).toBeUndefined();
+    const comments = sim.comments.filter((c) => c.issue === 2).map((c) => c.body);
+    const said = comments.find((b) => b.startsWith('**Partial agent commit**'));
+    expect(said).toContain('This counts as a failed attempt; the next attempt starts from it.');
+    expect(said).toMatch(/Agent run: [\d.]+ min, 1,234 input and 567 output tokens, \$0\.09\./);
+    // A failed attempt on the partial commit: Debug & Fix starts from it (attempt 1).
+    expect(sim.dispatches.at(-1)!.client_payload).toMatchObject({
+      node: 'debug-fix',
+      attempt: 1,
+      headSha: partial,
+    });
+    // The record on the partial commit: the attempt, and the run with its usage, marked partial.
+    const record = recordOf(partial)!;
+    expect(record.attempts).toEqual([
+      expect.objectContaining({ sha: partial, agent: expect.stringMatching(/^tdd#/) }),
+    ]);
+    expect(record.agentRuns).toEqual([
+      {
+        node: 'tdd',
+        sha: at.head,
+        minutes: expect.any(Number),
+        partial: true,
+        usage: { inputTokens: 1234, outputTokens: 567, costUsd: 0.089 },
+      },
+    ]);
+  });
+
+  it('off: nothing is written, the run is a failed attempt on the head it was handed', async () => {
+    await start(false);
+    const at = await checkout();
+    const apply = await timedOutWorkflow(at);
+    expect(apply).toMatchObject({ state: 'agent-failed', 'failed-attempt': 'true', commit: '' });
+    expect(sim.refs.get(BRANCH)).toBe(at.head);
+    expect([...sim.commits.values()].filter((c) => c.parents.includes(at.head))).toEqual([]);
+    expect(sim.dispatches.at(-1)!.client_payload).toMatchObject({
+      node: 'debug-fix',
+      attempt: 1,
+      headSha: at.head,
+    });
+    const record = recordOf(at.head)!;
+    expect(record.agentRuns).toEqual([
+      {
+        node: 'tdd',
+        sha: at.head,
+        minutes: expect.any(Number),
+        usage: { inputTokens: 1234, outputTokens: 567, costUsd: 0.089 },
+      },
+    ]);
   });
 });

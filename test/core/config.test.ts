@@ -57,9 +57,19 @@ describe('config', () => {
     expect(config?.agent).toEqual({
       command: 'claude -p "$(cat "$CODER_PROMPT_FILE")"',
       timeoutMinutes: 30,
+      keepPartialWork: false,
       maxReviewRounds: 3,
       env: ['ANTHROPIC_API_KEY'],
     });
+  });
+
+  it('agent.keepPartialWork: a boolean, off unless set', () => {
+    expect(
+      parseConfigText('agent:\n  command: x\n  keepPartialWork: true\n').config?.agent,
+    ).toMatchObject({ keepPartialWork: true });
+    const bad = parseConfigText('agent:\n  command: x\n  keepPartialWork: sometimes\n');
+    expect(bad.config).toBeUndefined();
+    expect(bad.problems[0]?.message).toMatch(/boolean/);
   });
 
   it('refuses an agent without a command, a bad variable name, a reserved variable', () => {

@@ -31,7 +31,13 @@ describe('the hand-off request', () => {
       issue: 1,
       plan: { name: 'Example', phase: 1 },
       attempt: 2,
-      agent: { command: 'aider', timeoutMinutes: 30, maxReviewRounds: 3, env: [] },
+      agent: {
+        command: 'aider',
+        timeoutMinutes: 30,
+        keepPartialWork: false,
+        maxReviewRounds: 3,
+        env: [],
+      },
     });
     await sendAgentDispatch(gh, { owner: OWNER, repo: REPO }, payload);
     expect(violations).toEqual([]);

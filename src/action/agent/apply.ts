@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import {
   agentReply,
   ChangeSetSchema,
+  RunFileSchema,
+  type RunFile,
   type AgentPayload,
   type ChangeSet,
   type LoopIdentity,
@@ -15,17 +17,41 @@ import { changesDigest } from './step.js';
 /** `changes.json` larger than this is not read (the change limits are far below it). */
 const MAX_CHANGES_JSON = 32 * 1024 * 1024;
 
+/** `run.json` larger than this is not what `step: agent` writes. */
+const MAX_RUN_JSON = 8 * 1024;
+
+/**
+ * `run.json` (the run's wall time and usage), as bytes for the digest and, when it is in shape,
+ * parsed. Untrusted like the rest of changes-dir: out of shape, it records nothing.
+ */
+async function readRunFile(dir: string): Promise<{ bytes?: Buffer; run?: RunFile }> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(join(dir, 'run.json'));
+  } catch {
+    return {};
+  }
+  if (bytes.length > MAX_RUN_JSON) return { bytes };
+  try {
+    const parsed = RunFileSchema.safeParse(JSON.parse(bytes.toString('utf8')));
+    return parsed.success ? { bytes, run: parsed.data } : { bytes };
+  } catch {
+    return { bytes };
+  }
+}
+
 async function readChangeSet(
   dir: string,
   digest: string,
   summary: Buffer,
+  runBytes: Buffer | undefined,
 ): Promise<ChangeSet | string> {
   let text: string;
   try {
     const bytes = await readFile(join(dir, 'changes.json'));
     if (bytes.length > MAX_CHANGES_JSON)
       return `changes.json is ${bytes.length} bytes, more than the ${MAX_CHANGES_JSON} read`;
-    if (digest && changesDigest(bytes, summary) !== digest)
+    if (digest && changesDigest(bytes, summary, runBytes) !== digest)
       return 'left a changes-dir that is not what step agent wrote (its digest differs: something altered it after the agent step)';
     text = bytes.toString('utf8');
   } catch (error) {
@@ -59,6 +85,10 @@ export async function applyStep(input: {
   digest?: string;
   /** The writing token's identity: the PR must be the loop's own. */
   identity: LoopIdentity;
+  /** `agent.keepPartialWork` of the default branch's config. */
+  keepPartialWork?: boolean;
+  /** The repository's page: the loop's check run on a new commit links into it. */
+  repoUrl?: string;
 }): Promise<AgentApplyOutcome | { state: 'ignored'; reason: string; failedAttempt: false }> {
   const { gh, repo, payload } = input;
   const pr = await agentPullRequest(gh, repo, payload, input.identity);
@@ -69,11 +99,24 @@ export async function applyStep(input: {
   } catch {
     // No summary: the comment goes without one.
   }
-  const run = await readChangeSet(input.changesDir, input.digest ?? '', summaryBytes);
+  const measured = await readRunFile(input.changesDir);
+  const run = await readChangeSet(
+    input.changesDir,
+    input.digest ?? '',
+    summaryBytes,
+    measured.bytes,
+  );
   if (typeof run === 'string') {
     await replyOnIssue(gh, repo, payload.pullRequest, agentReply.failed(payload, run, ''));
     return { state: 'agent-failed', failedAttempt: true, reason: run };
   }
   const summary = summaryBytes.toString('utf8');
-  return applyAgentRun(gh, repo, payload, run, summary, input.plansDir);
+  return applyAgentRun(gh, repo, payload, run, summary, input.plansDir, {
+    keepPartialWork: input.keepPartialWork ?? false,
+    ...(measured.run ? { measured: measured.run } : {}),
+    record: {
+      identity: input.identity,
+      repoUrl: input.repoUrl ?? `https://github.com/${repo.owner}/${repo.repo}`,
+    },
+  });
 }

@@ -31,6 +31,8 @@ export interface AgentRun {
   timedOut: boolean;
   /** The end of what the agent printed (stdout and stderr, interleaved). */
   outputTail: string;
+  /** The end of what the agent printed on stdout alone: where a CLI reports its usage. */
+  stdoutTail: string;
   containment: Containment;
   /** How the namespace was made (`unshare`, `unshare --user`, `sudo unshare`), or why none was. */
   launcher: string;
@@ -40,6 +42,8 @@ export interface AgentRun {
 
 /** How much of the agent's output is kept for the summary. */
 const TAIL_BYTES = 16 * 1024;
+/** How much of the agent's stdout is kept for its usage report (JSON lines or a final document). */
+const STDOUT_BYTES = 4 * 1024 * 1024;
 /** Between SIGTERM and SIGKILL of the agent's processes. */
 export const KILL_GRACE_MS = 5_000;
 /** Past the agent's timeout and grace, how long the supervisor itself is waited for. */
@@ -195,51 +199,66 @@ export async function runAgent(
   const stop = randomBytes(16).toString('hex');
   echo(Buffer.from(`::stop-commands::${stop}\n`));
   try {
-    const { tail, code } = await new Promise<{ tail: string; code: number | null }>(
-      (resolve, reject) => {
-        const argv = [...how.prefix, process.execPath, '-e', AGENT_INIT_SOURCE];
-        const child = spawn(argv[0]!, argv.slice(1), {
-          cwd: options.cwd,
-          env: { PATH: options.env.PATH ?? process.env.PATH ?? '/usr/bin:/bin' },
-          detached: true,
-          stdio: ['pipe', 'pipe', 'pipe'],
-        });
-        child.stdin.on('error', () => {});
-        child.stdin.end(orders);
-        let tail = Buffer.alloc(0);
-        const keep = (chunk: Buffer) => {
-          echo(chunk);
-          tail = Buffer.concat([tail, chunk]);
-          if (tail.length > TAIL_BYTES) tail = tail.subarray(tail.length - TAIL_BYTES);
+    const { tail, out, code } = await new Promise<{
+      tail: string;
+      out: string;
+      code: number | null;
+    }>((resolve, reject) => {
+      const argv = [...how.prefix, process.execPath, '-e', AGENT_INIT_SOURCE];
+      const child = spawn(argv[0]!, argv.slice(1), {
+        cwd: options.cwd,
+        env: { PATH: options.env.PATH ?? process.env.PATH ?? '/usr/bin:/bin' },
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      child.stdin.on('error', () => {});
+      child.stdin.end(orders);
+      let tail = Buffer.alloc(0);
+      const keep = (chunk: Buffer) => {
+        echo(chunk);
+        tail = Buffer.concat([tail, chunk]);
+        if (tail.length > TAIL_BYTES) tail = tail.subarray(tail.length - TAIL_BYTES);
+      };
+      // The newest chunks of stdout, at most STDOUT_BYTES past the oldest one kept.
+      const stdoutChunks: Buffer[] = [];
+      let stdoutBytes = 0;
+      child.stdout.on('data', (chunk: Buffer) => {
+        keep(chunk);
+        stdoutChunks.push(chunk);
+        stdoutBytes += chunk.length;
+        while (stdoutChunks.length > 1 && stdoutBytes - stdoutChunks[0]!.length >= STDOUT_BYTES)
+          stdoutBytes -= stdoutChunks.shift()!.length;
+      });
+      const stdoutTail = () => {
+        const all = Buffer.concat(stdoutChunks);
+        return all.subarray(Math.max(0, all.length - STDOUT_BYTES)).toString('utf8');
+      };
+      child.stderr.on('data', keep);
+      // The supervisor ends the run itself; this only ends a supervisor that hangs.
+      const backstop = setTimeout(
+        () => signalGroup(child.pid!, 'SIGKILL'),
+        options.timeoutMs + graceMs + SUPERVISOR_SLACK_MS,
+      );
+      child.on('error', (error) => {
+        clearTimeout(backstop);
+        reject(error);
+      });
+      child.on('exit', (code) => {
+        clearTimeout(backstop);
+        let finished = false;
+        const done = () => {
+          if (finished) return;
+          finished = true;
+          clearTimeout(wait);
+          child.stdout.destroy();
+          child.stderr.destroy();
+          resolve({ tail: tail.toString('utf8'), out: stdoutTail(), code });
         };
-        child.stdout.on('data', keep);
-        child.stderr.on('data', keep);
-        // The supervisor ends the run itself; this only ends a supervisor that hangs.
-        const backstop = setTimeout(
-          () => signalGroup(child.pid!, 'SIGKILL'),
-          options.timeoutMs + graceMs + SUPERVISOR_SLACK_MS,
-        );
-        child.on('error', (error) => {
-          clearTimeout(backstop);
-          reject(error);
-        });
-        child.on('exit', (code) => {
-          clearTimeout(backstop);
-          let finished = false;
-          const done = () => {
-            if (finished) return;
-            finished = true;
-            clearTimeout(wait);
-            child.stdout.destroy();
-            child.stderr.destroy();
-            resolve({ tail: tail.toString('utf8'), code });
-          };
-          // The last output is read; a survivor of the fallback holding the pipes is not waited for.
-          const wait = setTimeout(done, 2_000);
-          child.once('close', done);
-        });
-      },
-    );
+        // The last output is read; a survivor of the fallback holding the pipes is not waited for.
+        const wait = setTimeout(done, 2_000);
+        child.once('close', done);
+      });
+    });
     let status: Status;
     try {
       status = JSON.parse(await readFile(statusFile, 'utf8')) as Status;
@@ -252,6 +271,7 @@ export async function runAgent(
       signal: status.signal,
       timedOut: status.timedOut,
       outputTail: tail,
+      stdoutTail: out,
       containment: how.containment,
       launcher: how.name,
       survivors: status.survivors,

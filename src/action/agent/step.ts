@@ -3,6 +3,10 @@ import { mkdir, mkdtemp, readFile, rename, rm, stat, truncate, writeFile } from 
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import {
   sanitizeUntrusted,
+  usageFromFile,
+  usageFromOutput,
+  type RunFile,
+  type Usage,
   type AgentConfig,
   type AgentOutcome,
   type AgentPayload,
@@ -68,10 +72,20 @@ export function agentEnvironment(
   return { ...out, ...coder };
 }
 
-/** The digest of a result, over both files' bytes: what `step: apply` recomputes. */
-export function changesDigest(changesJson: Buffer | string, summary: Buffer | string): string {
+/** `usage.json` in the output folder, read at most. */
+const MAX_USAGE_BYTES = 4 * 1024;
+
+/**
+ * The digest of a result, over its files' bytes: what `step: apply` recomputes. `run.json` counts
+ * when it is there (a result without it, from before it was written, keeps its digest).
+ */
+export function changesDigest(
+  changesJson: Buffer | string,
+  summary: Buffer | string,
+  run?: Buffer | string,
+): string {
   const hash = createHash('sha256');
-  for (const part of [changesJson, summary]) {
+  for (const part of run === undefined ? [changesJson, summary] : [changesJson, summary, run]) {
     const bytes = Buffer.from(part);
     hash.update(`${bytes.length}\n`);
     hash.update(bytes);
@@ -84,16 +98,40 @@ export function changesDigest(changesJson: Buffer | string, summary: Buffer | st
  * `changes-dir`, which then replaces it, so nothing the agent planted there (files, links, a
  * `changes.json` of its own) is left and no earlier writer can touch the new files.
  */
-async function writeResult(dir: string, run: ChangeSet, summary: string): Promise<string> {
+async function writeResult(
+  dir: string,
+  run: ChangeSet,
+  summary: string,
+  measured?: RunFile,
+): Promise<string> {
   const changes = `${JSON.stringify(run)}\n`;
   const text = summary.endsWith('\n') ? summary : `${summary}\n`;
+  const runJson = measured ? `${JSON.stringify(measured)}\n` : undefined;
   await mkdir(dirname(dir), { recursive: true });
   const fresh = await mkdtemp(join(dirname(dir), `.${basename(dir)}-`));
   await writeFile(join(fresh, 'changes.json'), changes);
   await writeFile(join(fresh, 'summary.md'), text);
+  if (runJson) await writeFile(join(fresh, 'run.json'), runJson);
   await rm(dir, { recursive: true, force: true });
   await rename(fresh, dir);
-  return changesDigest(changes, text);
+  return changesDigest(changes, text, runJson);
+}
+
+/**
+ * What the run used, as the agent reported it: `$CODER_OUTPUT_DIR/usage.json` when it wrote one,
+ * else what its CLI printed in its machine-readable output (src/core/agent/usage.ts).
+ */
+async function readUsage(outputDir: string, stdout: string): Promise<Usage | undefined> {
+  try {
+    const bytes = await readFile(join(outputDir, 'usage.json'));
+    if (bytes.length <= MAX_USAGE_BYTES) {
+      const usage = usageFromFile(bytes.toString('utf8'));
+      if (usage) return usage;
+    }
+  } catch {
+    // None written: the output may tell.
+  }
+  return usageFromOutput(stdout);
 }
 
 /** The runner's file commands (GITHUB_ENV, GITHUB_OUTPUT, …) as they stood before the agent. */
@@ -196,6 +234,7 @@ export async function agentStep(input: AgentStepInput): Promise<AgentStepResult>
   const ignoreUsr1 = () => undefined;
   process.on('SIGUSR1', ignoreUsr1);
   const sizes = await fileCommandSizes(input.env);
+  const started = Date.now();
   const run = await runAgent(agent.command, {
     cwd: workspace,
     env,
@@ -204,6 +243,8 @@ export async function agentStep(input: AgentStepInput): Promise<AgentStepResult>
     processEnv: input.env,
   });
   process.off('SIGUSR1', ignoreUsr1);
+  // Wall time, measured here: what a budget counts, whatever the agent says.
+  const minutes = Math.round(((Date.now() - started) / 60_000) * 1000) / 1000;
   for (const path of await restoreFileCommands(sizes))
     log.warn(`coder-loop agent: the agent wrote to ${path}; that was undone.`);
   if (run.containment === 'pid-namespace')
@@ -230,6 +271,8 @@ export async function agentStep(input: AgentStepInput): Promise<AgentStepResult>
   if (run.timedOut) {
     outcome = 'timed-out';
     reason = `was stopped after ${agent.timeoutMinutes} minutes (it and every process it started were killed)`;
+    // Its work so far, for `step: apply` to keep as partial (it decides, with the same setting).
+    if (agent.keepPartialWork) changes = await collectChanges(workspace, payload.headSha);
   } else if (run.exitCode !== 0) {
     outcome = 'failed';
     reason =
@@ -240,12 +283,17 @@ export async function agentStep(input: AgentStepInput): Promise<AgentStepResult>
     changes = await collectChanges(workspace, payload.headSha);
     outcome = changes.length ? 'changed' : 'no-change';
   }
+  const usage = await readUsage(dirs.output, run.stdoutTail);
   const digest = await writeResult(
     changesDir,
     { version: 1, headSha: payload.headSha, outcome, ...(reason ? { reason } : {}), changes },
     summary,
+    { version: 1, minutes, timedOut: run.timedOut, ...(usage ? { usage } : {}) },
   );
-  if (reason) log.warn(`coder-loop agent: the agent ${reason}; its changes are not applied.`);
+  if (reason)
+    log.warn(
+      `coder-loop agent: the agent ${reason}; ${changes.length ? `its ${changes.length} changed files are handed on as partial work` : 'its changes are not applied'}.`,
+    );
   return { outcome, files: changes.length, ...(reason ? { reason } : {}), digest };
 }
 

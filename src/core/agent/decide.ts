@@ -1,4 +1,10 @@
-import { checkEntries, type AgentChange, type ChangeLimits, type ValidChange } from './changes.js';
+import {
+  checkEntries,
+  type AgentChange,
+  type AgentOutcome,
+  type ChangeLimits,
+  type ValidChange,
+} from './changes.js';
 
 /** An entry of the head's tree as GitHub lists it: a file, an executable or a symbolic link. */
 export interface BaseEntry {
@@ -9,7 +15,15 @@ export interface BaseEntry {
 }
 
 export type ApplyDecision =
-  { ok: true; changes: ValidChange[] } | { ok: false; problems: string[] };
+  | {
+      ok: true;
+      changes: ValidChange[];
+      /** The agent ran out of time: one commit marked partial, and still a failed attempt. */
+      partial?: true;
+    }
+  | { ok: false; problems: string[] }
+  /** A timed-out run whose work is not kept (`agent.keepPartialWork` off, or nothing changed). */
+  | { ok: false; discarded: true; problems: [] };
 
 /** A tree after the change set: path → mode and, for a link, its target. Folders are implied. */
 type Tree = Map<string, { mode: string; target?: string }>;
@@ -102,13 +116,24 @@ function sameEntry(a: { mode: string; target?: string } | undefined, b: typeof a
  * - no symbolic link of the resulting tree leaves the repository through any chain of links
  *   (`a/s -> ..` with `a/q -> s/../..`), nor loops, where it did not already at the head.
  * Every problem is listed; one problem refuses the whole set.
+ *
+ * A run that timed out is discarded unless `keepPartialWork` is on and it changed something;
+ * then the same checks hold, and what passes is applied as partial work (`partial`): one commit
+ * marked partial, still a failed attempt, so the next attempt starts from it.
  */
 export function decideApply(input: {
   changes: readonly AgentChange[];
   plansDir: string;
   base: readonly BaseEntry[];
   limits?: ChangeLimits;
+  /** How the run ended (`changes.json`); a timed-out run is applied only as partial work. */
+  outcome?: AgentOutcome;
+  /** `agent.keepPartialWork`: what a timed-out agent changed is kept as one partial commit. */
+  keepPartialWork?: boolean;
 }): ApplyDecision {
+  const timedOut = input.outcome === 'timed-out';
+  if (timedOut && (!input.keepPartialWork || input.changes.length === 0))
+    return { ok: false, discarded: true, problems: [] };
   const { valid, problems } = checkEntries(input.changes, input.plansDir, input.limits);
   const name = (p: string) => JSON.stringify(p);
 
@@ -150,7 +175,6 @@ export function decideApply(input: {
           : `${name(path)} is a symbolic link that leaves the repository`,
     );
   }
-  return problems.length
-    ? { ok: false, problems: [...new Set(problems)] }
-    : { ok: true, changes: valid };
+  if (problems.length) return { ok: false, problems: [...new Set(problems)] };
+  return timedOut ? { ok: true, changes: valid, partial: true } : { ok: true, changes: valid };
 }

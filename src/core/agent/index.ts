@@ -4,3 +4,4 @@ export * from './changes.js';
 export * from './decide.js';
 export * from './prompt.js';
 export * from './replies.js';
+export * from './usage.js';

@@ -1,6 +1,7 @@
 import { codeSpan } from '../markdown.js';
 import type { AgentNode, AgentPayload } from './payload.js';
 import { sanitizeUntrusted } from './redact.js';
+import { describeRun, type AgentRunEntry } from './usage.js';
 
 /** What the agent wrote about its run, as it may appear on a PR at most. */
 export const MAX_SUMMARY = 20_000;
@@ -66,23 +67,45 @@ export function agentTrailer(p: Pick<AgentPayload, 'node' | 'headSha' | 'attempt
   return `Coder-Loop-Agent: ${p.node} ${p.headSha} ${p.attempt}`;
 }
 
+/** The trailer that marks an agent commit as partial work (the agent ran out of time). */
+export const PARTIAL_TRAILER = 'Coder-Loop-Partial: timed out';
+
 export function agentCommitMessage(
   p: Pick<AgentPayload, 'node' | 'headSha' | 'attempt' | 'plan' | 'phase' | 'issue'>,
+  options: { partial?: boolean } = {},
 ): string {
   const where = p.plan === null ? `issue #${p.issue}` : `${p.plan} phase ${p.phase}`;
+  if (options.partial)
+    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, timed out)\n\nWhat the agent changed before its time ran out; the next attempt starts from it.\n\n${agentTrailer(p)}\n${PARTIAL_TRAILER}\n`;
   return `coder-loop agent: ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt})\n\n${agentTrailer(p)}\n`;
 }
 
+/** The run's wall time and usage, as a line of a reply (empty without a measured run). */
+function usageLine(run: Pick<AgentRunEntry, 'minutes' | 'usage'> | undefined): string {
+  return run ? `\n\nAgent run: ${describeRun(run)}.` : '';
+}
+
+type RunShown = Pick<AgentRunEntry, 'minutes' | 'usage'>;
+
 /** The comments `step: apply` posts on the loop PR. */
 export const agentReply = {
-  committed: (p: AgentPayload, commit: string, summary: string): string =>
-    `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${quoted(summary)}`,
+  committed: (p: AgentPayload, commit: string, summary: string, run?: RunShown): string =>
+    `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run)}${quoted(summary)}`,
 
-  noChange: (p: AgentPayload, summary: string): string =>
-    `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${quoted(summary)}`,
+  partial: (
+    p: AgentPayload,
+    commit: string,
+    reason: string,
+    summary: string,
+    run?: RunShown,
+  ): string =>
+    `**Partial agent commit** ${short(commit)}: ${what(p)} ${escapeInline(reason)}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. This counts as a failed attempt; the next attempt starts from it.${usageLine(run)}${quoted(summary)}`,
 
-  failed: (p: AgentPayload, reason: string, summary: string): string =>
-    `**Agent failed.** ${what(p)} ${escapeInline(reason)}; nothing was committed. This counts as a failed attempt.${quoted(summary)}`,
+  noChange: (p: AgentPayload, summary: string, run?: RunShown): string =>
+    `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run)}${quoted(summary)}`,
+
+  failed: (p: AgentPayload, reason: string, summary: string, run?: RunShown): string =>
+    `**Agent failed.** ${what(p)} ${escapeInline(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run)}${quoted(summary)}`,
 
   refused: (p: AgentPayload, problems: readonly string[]): string =>
     `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:\n\n${problems

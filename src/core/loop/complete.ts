@@ -90,6 +90,7 @@ export function markComplete(
     attempts: facts.attempts,
     reviewers: facts.reviewers,
     files: facts.files,
+    ...(marker.agentRuns?.length ? { agentRuns: marker.agentRuns } : {}),
   });
   const context = writeCheckpoint(
     files.context,

@@ -1,3 +1,4 @@
+import type { AgentRunEntry } from '../agent/usage.js';
 /**
  * What the loop believes about one of its pull requests: which plan, phase, issue and command it
  * belongs to, and its verdicts so far. Later events — on any replica, or in the Action — read it
@@ -24,6 +25,8 @@ export interface LoopMarker {
   pushers?: string[];
   /** The issue's text as it stood when a permitted user acted on it (quick mode's assignment). */
   vetted?: { title: string; body: string };
+  /** Every coding-agent run on the PR (written by `step: apply`): wall time and reported usage. */
+  agentRuns?: AgentRunEntry[];
 }
 
 export interface Attempt {

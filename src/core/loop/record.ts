@@ -48,6 +48,25 @@ export const LoopRecordSchema = z.object({
   escalation: z.object({ reason: TEXT(4_000), sha: SHA }).optional(),
   pushers: z.array(TEXT(100)).max(500).optional(),
   vetted: z.object({ title: TEXT(1_000), body: TEXT(30_000) }).optional(),
+  /** Every coding-agent run on the PR: its node, the head it started from, its wall time, usage. */
+  agentRuns: z
+    .array(
+      z.object({
+        node: z.enum(['tdd', 'debug-fix', 'review-fix']),
+        sha: SHA, // the head the agent started from
+        minutes: z.number().nonnegative(),
+        partial: z.literal(true).optional(),
+        usage: z
+          .object({
+            inputTokens: z.number().int().nonnegative().optional(),
+            outputTokens: z.number().int().nonnegative().optional(),
+            costUsd: z.number().nonnegative().optional(),
+          })
+          .optional(),
+      }),
+    )
+    .max(100)
+    .optional(),
 });
 
 export type LoopRecord = z.infer<typeof LoopRecordSchema>;
@@ -135,6 +154,18 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
     ...(m.pushers?.length ? { pushers: m.pushers } : {}),
     ...(m.vetted
       ? { vetted: { title: m.vetted.title.slice(0, 1_000), body: m.vetted.body.slice(0, 30_000) } }
+      : {}),
+    // The newest 100 runs: what a budget counts is kept whole in the record for as long as it fits.
+    ...(m.agentRuns?.length
+      ? {
+          agentRuns: m.agentRuns.slice(-100).map((r) => ({
+            node: r.node,
+            sha: r.sha,
+            minutes: r.minutes,
+            ...(r.partial ? { partial: true as const } : {}),
+            ...(r.usage ? { usage: { ...r.usage } } : {}),
+          })),
+        }
       : {}),
   };
 }

@@ -1,3 +1,10 @@
+import {
+  describeRun,
+  formatCost,
+  formatMinutes,
+  totalUsage,
+  type AgentRunEntry,
+} from '../agent/usage.js';
 import type { Task } from './checklist.js';
 import { oneLine } from './text.js';
 
@@ -46,6 +53,8 @@ export interface PhaseReport {
   reviewers?: ReportReviewer[];
   approver?: string;
   files?: ReportFile[];
+  /** The coding agent's runs on the PR, from the loop's record: wall time and reported usage. */
+  agentRuns?: readonly AgentRunEntry[];
 }
 
 const STATE_BOX = { todo: '[ ]', doing: '[~]', done: '[x]' } as const;
@@ -102,6 +111,22 @@ export function renderPhaseReport(report: PhaseReport): string[] {
     lines.push('', '## Reviews', '');
     if (report.reviewers.length === 0) lines.push('No reviews.');
     for (const r of report.reviewers) lines.push(`- @${cell(r.login)}: ${cell(r.state)}`);
+  }
+
+  if (report.agentRuns?.length) {
+    const names = { tdd: 'TDD', 'debug-fix': 'Debug & Fix', 'review-fix': 'Review fix' } as const;
+    lines.push('', '## Agent runs', '');
+    report.agentRuns.forEach((r, i) => {
+      lines.push(
+        `${i + 1}. ${names[r.node]} on \`${r.sha.slice(0, 7)}\`${r.partial ? ' (partial: timed out)' : ''}: ${describeRun(r)}`,
+      );
+    });
+    const total = totalUsage(report.agentRuns);
+    const u = total.usage;
+    lines.push(
+      '',
+      `Total: ${formatMinutes(total.minutes)}${u?.inputTokens !== undefined ? `, ${u.inputTokens.toLocaleString('en-US')} input tokens` : ''}${u?.outputTokens !== undefined ? `, ${u.outputTokens.toLocaleString('en-US')} output tokens` : ''}${u?.costUsd !== undefined ? `, ${formatCost(u.costUsd)}` : ''} (tokens and cost as the agent reported them, where it did).`,
+    );
   }
 
   if (report.files) {

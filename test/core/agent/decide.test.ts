@@ -225,3 +225,82 @@ describe('decideApply: properties over generated trees', () => {
     }
   });
 });
+
+describe('decideApply: partial work of a timed-out agent (agent.keepPartialWork)', () => {
+  const changes = [file('src/a.ts')];
+  const cases: {
+    name: string;
+    outcome: 'changed' | 'timed-out';
+    keep: boolean | undefined;
+    changes: AgentChange[];
+    expected: 'applied' | 'partial' | 'discarded' | 'refused';
+  }[] = [
+    {
+      name: 'a finished run is applied whole',
+      outcome: 'changed',
+      keep: false,
+      changes,
+      expected: 'applied',
+    },
+    {
+      name: 'a finished run with the setting on is not partial',
+      outcome: 'changed',
+      keep: true,
+      changes,
+      expected: 'applied',
+    },
+    {
+      name: 'timed out, setting off: discarded',
+      outcome: 'timed-out',
+      keep: false,
+      changes,
+      expected: 'discarded',
+    },
+    {
+      name: 'timed out, setting absent: discarded',
+      outcome: 'timed-out',
+      keep: undefined,
+      changes,
+      expected: 'discarded',
+    },
+    {
+      name: 'timed out, setting on: partial',
+      outcome: 'timed-out',
+      keep: true,
+      changes,
+      expected: 'partial',
+    },
+    {
+      name: 'timed out, setting on, nothing changed: discarded',
+      outcome: 'timed-out',
+      keep: true,
+      changes: [],
+      expected: 'discarded',
+    },
+    {
+      name: 'timed out, setting on, a protected path: refused like any change set',
+      outcome: 'timed-out',
+      keep: true,
+      changes: [file('src/a.ts'), file('.github/workflows/x.yml')],
+      expected: 'refused',
+    },
+  ];
+  it.each(cases)('$name', ({ outcome, keep, changes: set, expected }) => {
+    const result = decideApply({
+      changes: set,
+      plansDir: PLANS,
+      base: BASE,
+      outcome,
+      ...(keep === undefined ? {} : { keepPartialWork: keep }),
+    });
+    const got = result.ok
+      ? result.partial
+        ? 'partial'
+        : 'applied'
+      : 'discarded' in result
+        ? 'discarded'
+        : 'refused';
+    expect(got).toBe(expected);
+    if (result.ok) expect(result.changes.map((c) => c.path)).toEqual(set.map((c) => c.path));
+  });
+});

@@ -15,7 +15,13 @@ const handOff: AgentHandOff = {
   issue: 1,
   plan: { name: 'Example', phase: 1 },
   attempt: 1,
-  agent: { command: 'node agent.mjs', timeoutMinutes: 30, maxReviewRounds: 3, env: ['KEY'] },
+  agent: {
+    command: 'node agent.mjs',
+    timeoutMinutes: 30,
+    keepPartialWork: false,
+    maxReviewRounds: 3,
+    env: ['KEY'],
+  },
 };
 
 describe('the hand-off payload', () => {

@@ -1,5 +1,7 @@
 import {
+  agentCommitMessage,
   agentReply,
+  agentTrailer,
   buildAgentPayload,
   escapeInline,
   escapeSummary,
@@ -14,7 +16,13 @@ const payload = buildAgentPayload({
   issue: 1,
   plan: { name: 'Example', phase: 1 },
   attempt: 1,
-  agent: { command: 'true', timeoutMinutes: 30, maxReviewRounds: 3, env: [] },
+  agent: {
+    command: 'true',
+    timeoutMinutes: 30,
+    keepPartialWork: false,
+    maxReviewRounds: 3,
+    env: [],
+  },
 });
 
 const HOSTILE =
@@ -49,5 +57,36 @@ describe('text the agent produced, as the loop posts it', () => {
     expect(escapeSummary('See [the docs](https://evil.example) and https://evil.example/a')).toBe(
       'See [the docs]\\(https:/\u200b/evil.example) and https:/\u200b/evil.example/a',
     );
+  });
+});
+
+describe('partial work and usage, as the loop posts them', () => {
+  it('the partial commit is marked in its subject and by a trailer, and keeps the hand-off trailer', () => {
+    const message = agentCommitMessage(payload, { partial: true });
+    expect(message.split('\n')[0]).toBe(
+      'coder-loop agent: partial TDD for Example phase 1 (attempt 1, timed out)',
+    );
+    expect(message.split('\n')).toEqual(
+      expect.arrayContaining([agentTrailer(payload), 'Coder-Loop-Partial: timed out']),
+    );
+    expect(agentCommitMessage(payload)).not.toContain('partial');
+  });
+
+  it('the replies say partial, failed attempt, and the run with its usage; the reason is escaped', () => {
+    const run = { minutes: 30.2, usage: { inputTokens: 1000, outputTokens: 20, costUsd: 0.5 } };
+    const body = agentReply.partial(
+      payload,
+      'b'.repeat(40),
+      'was stopped @octocat',
+      'wrote a test',
+      run,
+    );
+    expect(body).toBe(
+      '**Partial agent commit** bbbbbbb: the coding agent (TDD, attempt 1) was stopped @\u200boctocat. What it changed until then is committed on `coder/example/phase-1` on top of aaaaaaa, marked partial. This counts as a failed attempt; the next attempt starts from it.\n\nAgent run: 30 min, 1,000 input and 20 output tokens, $0.50.\n\n> wrote a test',
+    );
+    expect(agentReply.committed(payload, 'b'.repeat(40), '', { minutes: 1.25 })).toContain(
+      'CI runs on it next.\n\nAgent run: 1.3 min.',
+    );
+    expect(agentReply.committed(payload, 'b'.repeat(40), '')).not.toContain('Agent run');
   });
 });

@@ -1,0 +1,293 @@
+import fc from 'fast-check';
+import {
+  decodeRecord,
+  describeRun,
+  encodeRecord,
+  renderPhaseReport,
+  usageFromFile,
+  usageFromOutput,
+  type LoopMarker,
+  type Usage,
+} from '../../../src/core/index.js';
+
+// Output shapes as each CLI prints them (field names from the CLIs' own sources).
+const CLAUDE_JSON = JSON.stringify({
+  type: 'result',
+  subtype: 'success',
+  is_error: false,
+  duration_ms: 12000,
+  num_turns: 4,
+  result: 'Done.',
+  session_id: 's-1',
+  total_cost_usd: 0.0421,
+  usage: {
+    input_tokens: 120,
+    cache_creation_input_tokens: 3000,
+    cache_read_input_tokens: 9000,
+    output_tokens: 850,
+  },
+});
+const CLAUDE_STREAM = [
+  JSON.stringify({ type: 'system', subtype: 'init', session_id: 's-1' }),
+  JSON.stringify({
+    type: 'assistant',
+    message: { usage: { input_tokens: 5, output_tokens: 7 }, content: [] },
+  }),
+  CLAUDE_JSON,
+].join('\n');
+const CODEX_JSONL = [
+  '{"type":"thread.started","thread_id":"0199a213-81c0-7800-8aa1-bbab2a035a53"}',
+  '{"type":"turn.started"}',
+  '{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"ok"}}',
+  '{"type":"turn.completed","usage":{"input_tokens":24763,"cached_input_tokens":24448,"output_tokens":122}}',
+  '{"type":"turn.started"}',
+  '{"type":"turn.completed","usage":{"input_tokens":1000,"cached_input_tokens":0,"output_tokens":78}}',
+].join('\n');
+const GEMINI_JSON = JSON.stringify(
+  {
+    response: 'Done.',
+    stats: {
+      models: {
+        'gemini-2.5-pro': {
+          api: { totalRequests: 2, totalErrors: 0, totalLatencyMs: 5000 },
+          tokens: {
+            prompt: 4000,
+            candidates: 300,
+            total: 4500,
+            cached: 1000,
+            thoughts: 200,
+            tool: 0,
+          },
+        },
+        'gemini-2.5-flash': {
+          api: { totalRequests: 1, totalErrors: 0, totalLatencyMs: 800 },
+          tokens: { prompt: 500, candidates: 50, total: 550, cached: 0, thoughts: 0, tool: 0 },
+        },
+      },
+      tools: { totalCalls: 3 },
+      files: { totalLinesAdded: 10, totalLinesRemoved: 0 },
+    },
+  },
+  null,
+  2,
+);
+const GEMINI_STREAM = [
+  '{"type":"init","timestamp":"2026-01-01T00:00:00Z","session_id":"x","model":"gemini-2.5-pro"}',
+  '{"type":"message","role":"assistant","content":"Done.","delta":true}',
+  '{"type":"result","status":"success","stats":{"total_tokens":700,"input_tokens":600,"output_tokens":100,"duration_ms":900,"tool_calls":1}}',
+].join('\n');
+const OPENCODE_JSONL = [
+  '{"type":"step_start","timestamp":1767036059338,"sessionID":"ses_1","part":{"type":"step-start"}}',
+  '{"type":"text","timestamp":1767036059400,"sessionID":"ses_1","part":{"type":"text","text":"hi"}}',
+  '{"type":"step_finish","timestamp":1767036059500,"sessionID":"ses_1","part":{"type":"step-finish","reason":"tool-calls","cost":0.01,"tokens":{"input":100,"output":20,"reasoning":5,"cache":{"read":1000,"write":0}}}}',
+  '{"type":"step_finish","timestamp":1767036059900,"sessionID":"ses_1","part":{"type":"step-finish","reason":"stop","cost":0.02,"tokens":{"input":50,"output":30,"reasoning":0,"cache":{"read":1100,"write":10}}}}',
+].join('\n');
+
+describe('usageFromOutput: each CLI as it reports usage', () => {
+  it.each([
+    [
+      'Claude Code --output-format json',
+      CLAUDE_JSON,
+      { inputTokens: 12120, outputTokens: 850, costUsd: 0.0421 },
+    ],
+    [
+      'Claude Code --output-format stream-json (the result line)',
+      CLAUDE_STREAM,
+      { inputTokens: 12120, outputTokens: 850, costUsd: 0.0421 },
+    ],
+    ['Codex exec --json (turns summed)', CODEX_JSONL, { inputTokens: 25763, outputTokens: 200 }],
+    [
+      'Gemini CLI --output-format json (models summed)',
+      GEMINI_JSON,
+      { inputTokens: 4500, outputTokens: 550 },
+    ],
+    [
+      'Gemini CLI after other output',
+      `Loaded cached credentials.\n${GEMINI_JSON}\n`,
+      { inputTokens: 4500, outputTokens: 550 },
+    ],
+    [
+      'Gemini CLI --output-format stream-json',
+      GEMINI_STREAM,
+      { inputTokens: 600, outputTokens: 100 },
+    ],
+    [
+      'OpenCode run --format json (steps summed)',
+      OPENCODE_JSONL,
+      { inputTokens: 2260, outputTokens: 55, costUsd: 0.03 },
+    ],
+  ] as [string, string, Usage][])('%s', (_name, output, expected) => {
+    const got = usageFromOutput(output);
+    // Costs are summed in floating point: compared to the micro-dollar.
+    const rounded = (u?: Usage) =>
+      u && { ...u, ...(u.costUsd !== undefined ? { costUsd: Number(u.costUsd.toFixed(6)) } : {}) };
+    expect(rounded(got)).toEqual(expected);
+  });
+
+  it.each([
+    ['plain text', 'All done, 3 files changed.\n'],
+    ['nothing', ''],
+    ['JSON without usage', '{"type":"item.completed","item":{"type":"agent_message"}}\n'],
+    [
+      'negative and non-numbers',
+      '{"type":"turn.completed","usage":{"input_tokens":-5,"output_tokens":"9"}}',
+    ],
+    ['a broken line', '{"type":"turn.completed","usage":{"input_tok'],
+  ])('reports nothing for %s', (_name, output) => {
+    expect(usageFromOutput(output)).toBeUndefined();
+  });
+});
+
+describe('usageFromFile: $CODER_OUTPUT_DIR/usage.json', () => {
+  it.each([
+    [
+      '{"inputTokens":10,"outputTokens":2,"costUsd":0.5}',
+      { inputTokens: 10, outputTokens: 2, costUsd: 0.5 },
+    ],
+    ['{"costUsd":1.25}', { costUsd: 1.25 }],
+    ['{}', undefined],
+    ['{"inputTokens":1.5}', undefined],
+    ['{"inputTokens":-1}', undefined],
+    ['{"inputTokens":1,"extra":true}', undefined],
+    ['[1,2]', undefined],
+    ['not json', undefined],
+  ])('%s', (text, expected) => {
+    expect(usageFromFile(text)).toEqual(expected);
+  });
+});
+
+describe('describeRun', () => {
+  it.each([
+    [{ minutes: 2.345 }, '2.3 min'],
+    [{ minutes: 31.6, usage: { costUsd: 1.5 } }, '32 min, $1.50'],
+    [
+      { minutes: 1, usage: { inputTokens: 12000, outputTokens: 800, costUsd: 0.004 } },
+      '1.0 min, 12,000 input and 800 output tokens, $0.0040',
+    ],
+    [{ minutes: 0.5, usage: { outputTokens: 3 } }, '0.5 min, 3 output tokens'],
+  ])('%j', (run, text) => {
+    expect(describeRun(run)).toBe(text);
+  });
+});
+
+const SHA = 'a'.repeat(40);
+const HEAD = 'b'.repeat(40);
+
+describe("agentRuns in the loop's record", () => {
+  const marker: LoopMarker = {
+    mode: 'plan',
+    plan: 'Example',
+    phase: 1,
+    issue: 3,
+    agentRuns: [
+      { node: 'tdd', sha: SHA, minutes: 30.5, partial: true },
+      {
+        node: 'debug-fix',
+        sha: HEAD,
+        minutes: 2,
+        usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.1 },
+      },
+    ],
+  };
+
+  it('round-trips through the record on a head', () => {
+    expect(decodeRecord(encodeRecord(marker, HEAD), HEAD)).toEqual(marker);
+  });
+
+  it('keeps the newest 100 runs', () => {
+    const many: LoopMarker = {
+      ...marker,
+      agentRuns: Array.from({ length: 130 }, (_, i) => ({
+        node: 'debug-fix' as const,
+        sha: SHA,
+        minutes: i,
+      })),
+    };
+    const runs = decodeRecord(encodeRecord(many, HEAD), HEAD)?.agentRuns;
+    expect(runs).toHaveLength(100);
+    expect(runs?.[0]?.minutes).toBe(30);
+  });
+
+  it('a record with a malformed run is no record', () => {
+    const bad = encodeRecord(marker, HEAD).replace('"minutes":2', '"minutes":-2');
+    expect(decodeRecord(bad, HEAD)).toBeUndefined();
+  });
+});
+
+describe('phase report: agent runs', () => {
+  it('lists each run and the total, only when there were runs', () => {
+    const base = {
+      plan: 'Example',
+      phase: { number: 1, name: 'Setup' },
+      tasks: [],
+      completedAt: '2026-11-22T12:00:00Z',
+    };
+    expect(renderPhaseReport(base).join('\n')).not.toContain('Agent runs');
+    const lines = renderPhaseReport({
+      ...base,
+      agentRuns: [
+        {
+          node: 'tdd',
+          sha: SHA,
+          minutes: 30,
+          partial: true,
+          usage: { inputTokens: 1000, costUsd: 0.5 },
+        },
+        {
+          node: 'debug-fix',
+          sha: HEAD,
+          minutes: 4.25,
+          usage: { inputTokens: 500, outputTokens: 40, costUsd: 0.25 },
+        },
+        { node: 'review-fix', sha: HEAD, minutes: 1 },
+      ],
+    });
+    expect(lines.slice(lines.indexOf('## Agent runs'))).toEqual([
+      '## Agent runs',
+      '',
+      '1. TDD on `aaaaaaa` (partial: timed out): 30 min, 1,000 input tokens, $0.50',
+      '2. Debug & Fix on `bbbbbbb`: 4.3 min, 500 input and 40 output tokens, $0.25',
+      '3. Review fix on `bbbbbbb`: 1.0 min',
+      '',
+      'Total: 35 min, 1,500 input tokens, 40 output tokens, $0.75 (tokens and cost as the agent reported them, where it did).',
+    ]);
+  });
+});
+
+describe('usageFromOutput: properties', () => {
+  it('never throws, and what it reports is whole non-negative tokens and a non-negative cost', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string(), fc.json()), { maxLength: 20 }), (lines) => {
+        const u = usageFromOutput(lines.join('\n'));
+        if (!u) return;
+        for (const n of [u.inputTokens, u.outputTokens])
+          if (n !== undefined) expect(Number.isInteger(n) && n >= 0).toBe(true);
+        if (u.costUsd !== undefined) expect(u.costUsd).toBeGreaterThanOrEqual(0);
+      }),
+    );
+  });
+
+  it("Codex's turns, among other lines, add up to the run's tokens", () => {
+    const turn = fc.record({
+      input_tokens: fc.nat({ max: 1e6 }),
+      cached_input_tokens: fc.nat({ max: 1e6 }),
+      output_tokens: fc.nat({ max: 1e6 }),
+    });
+    const noise = fc.constantFrom(
+      '{"type":"turn.started"}',
+      '{"type":"item.completed","item":{"type":"agent_message","text":"x"}}',
+      'plain text',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(turn, noise), { minLength: 1, maxLength: 10 }), (turns) => {
+        const text = turns
+          .flatMap(([usage, other]) => [other, JSON.stringify({ type: 'turn.completed', usage })])
+          .join('\n');
+        expect(usageFromOutput(text)).toEqual({
+          inputTokens: turns.reduce((a, [u]) => a + u.input_tokens, 0),
+          outputTokens: turns.reduce((a, [u]) => a + u.output_tokens, 0),
+        });
+      }),
+    );
+  });
+});
