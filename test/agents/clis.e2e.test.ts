@@ -140,6 +140,11 @@ async function action(step: 'agent' | 'apply', example: AgentExample) {
   await writeFile(output, '');
   await mkdir(runnerTemp(), { recursive: true });
   await mkdir(join(work, 'home'), { recursive: true });
+  // The runner user's own settings, where a CLI needs one (examples/agents/<cli>.yml `test.home`).
+  for (const [path, text] of Object.entries(example.test.home ?? {})) {
+    await mkdir(dirname(join(work, 'home', path)), { recursive: true });
+    await writeFile(join(work, 'home', path), text);
+  }
   const testEnv = Object.fromEntries(
     Object.entries(example.test.env).map(([k, v]) => [k, v.replace('{model}', model.url)]),
   );

@@ -13,7 +13,7 @@ export interface AgentExample {
   hosts: string;
   notes: string;
   /** What the test sets through agent.env (`{model}`: the scripted model's address). */
-  test: { env: Record<string, string> };
+  test: { env: Record<string, string>; home?: Record<string, string> };
   agent: { command: string; timeoutMinutes: number; env: string[] };
 }
 
