@@ -88,9 +88,9 @@ async function world(example: AgentExample, extra: Record<string, string> = {}):
     labels: new Set(),
     requested: [],
   });
-  const { config, errors } = parseConfigText(files['.github/coder.yml']!);
+  const { config, problems } = parseConfigText(files['.github/coder.yml']!);
   if (!config?.agent)
-    throw new Error(`the example's agent config is refused: ${JSON.stringify(errors)}`);
+    throw new Error(`the example's agent config is refused: ${JSON.stringify(problems)}`);
   payload = buildAgentPayload({
     node: 'tdd',
     repo: { owner: OWNER, repo: REPO },

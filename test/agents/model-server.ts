@@ -153,7 +153,10 @@ async function anthropic(script: Script, body: Body, res: ServerResponse, calls:
   const t: Turn = tools.some((n) => n in FILE_TOOLS || SHELL_TOOLS.includes(n))
     ? await turn(script, tools, results)
     : { kind: 'text', text: 'TDD run' };
-  const blocks =
+  type Block =
+    | { type: 'text'; text: string }
+    | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+  const blocks: Block[] =
     t.kind === 'text'
       ? [{ type: 'text', text: t.text }]
       : t.calls.map((c) => ({ type: 'tool_use', id: id('toolu'), name: c.name, input: c.args }));
