@@ -31,6 +31,8 @@ const CODE_FILE = 'src/coder/health.mjs';
 const TEST_TEXT =
   "import assert from 'node:assert/strict';\nimport { health } from '../../src/coder/health.mjs';\n\nassert.deepEqual(health(), { status: 'ok' });\n";
 const CODE_TEXT = "export const health = () => ({ status: 'ok' });\n";
+/** The test, run with the CLI's shell tool; what it prints is what the model gets back. */
+const RUN_TEST = `node ${TEST_FILE} > /dev/null 2>&1; echo "the test exited with $?"`;
 
 let sim: SimGitHub;
 let github: { url: string; close: () => Promise<void> };
@@ -110,9 +112,11 @@ async function world(example: AgentExample, extra: Record<string, string> = {}):
   model = await startModelServer({
     cwd: checkout,
     final: 'Done: the health test and its code.',
-    writes: async () => [
+    steps: async () => [
       { path: TEST_FILE, content: TEST_TEXT },
+      { run: RUN_TEST },
       { path: CODE_FILE, content: CODE_TEXT },
+      { run: RUN_TEST },
       {
         path: join(await agentFolder(), 'output', 'summary.md'),
         content: `${example.name} wrote the failing test \`${TEST_FILE}\`, then \`${CODE_FILE}\`.\n`,
@@ -220,11 +224,17 @@ async function expectLanded(
   // The WHOLE prompt reached the model, as one text.
   const texts = model.requests.flatMap((r) => strings(r.body));
   expect(texts.some((t) => t.includes(prompt.trim()))).toBe(true);
-  // Through the CLI's own tools: the test first, then the code, then the summary.
-  expect(model.calls).toHaveLength(3);
+  // Through the CLI's own tools: the test, red; the code, green; the summary.
+  expect(model.calls).toHaveLength(5);
   expect(model.calls[0]).toContain(TEST_FILE);
-  expect(model.calls[1]).toContain(CODE_FILE);
-  expect(model.calls[2]).toContain('summary.md');
+  expect(model.calls[2]).toContain(CODE_FILE);
+  expect(model.calls[4]).toContain('summary.md');
+  const firstWith = (text: string) =>
+    model.requests.findIndex((r) => strings(r.body).some((t) => t.includes(text)));
+  const red = firstWith('the test exited with 1');
+  const green = firstWith('the test exited with 0');
+  expect(red).toBeGreaterThan(-1);
+  expect(green).toBeGreaterThan(red);
   expect(agent.outputs).toMatchObject({ state: 'changed', branch: BRANCH });
   const changes = JSON.parse(await readFile(join(work, 'changes', 'changes.json'), 'utf8')) as {
     changes: { path: string }[];

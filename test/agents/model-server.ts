@@ -24,11 +24,14 @@ export interface FileWrite {
   content: string;
 }
 
+/** One turn of the conversation: a file written, or a shell command run, with the CLI's tools. */
+export type Step = FileWrite | { run: string };
+
 export interface Script {
   /** The agent's working directory (the checkout); tools that want absolute paths get them. */
   cwd: string;
-  /** The writes, in order: the failing test, the code, the summary. */
-  writes: () => Promise<FileWrite[]>;
+  /** The turns, in order: the failing test, its run, the code, its run, the summary. */
+  steps: () => Promise<Step[]>;
   /** The last answer, as text. */
   final: string;
 }
@@ -98,11 +101,29 @@ function writeCall(tools: string[], file: FileWrite, cwd: string): Call {
   return { name: shell, args: { command: script, description: 'write a file' } };
 }
 
+/** The call that runs `command` with this CLI's shell tool. */
+function runCall(tools: string[], command: string): Call {
+  // Codex's code mode: its shell is a nested tool of one JavaScript cell, whose text is returned.
+  if (tools.includes('exec') && !tools.includes('exec_command'))
+    return {
+      name: 'exec',
+      args: {
+        input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(command)}, login: false });\ntext(JSON.stringify(r));\n`,
+      },
+    };
+  const shell = SHELL_TOOLS.find((t) => tools.includes(t));
+  if (!shell) throw new Error(`no shell tool among ${tools.join(', ')}`);
+  if (shell === 'shell') return { name: shell, args: { command: ['bash', '-c', command] } };
+  if (shell === 'exec_command') return { name: shell, args: { cmd: command } };
+  return { name: shell, args: { command, description: 'run the test' } };
+}
+
 async function turn(script: Script, tools: string[], results: number): Promise<Turn> {
-  const writes = await script.writes();
-  if (results < writes.length)
-    return { kind: 'calls', calls: [writeCall(tools, writes[results]!, script.cwd)] };
-  return { kind: 'text', text: script.final };
+  const steps = await script.steps();
+  const step = steps[results];
+  if (!step) return { kind: 'text', text: script.final };
+  const call = 'run' in step ? runCall(tools, step.run) : writeCall(tools, step, script.cwd);
+  return { kind: 'calls', calls: [call] };
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
