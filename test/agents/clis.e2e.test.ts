@@ -2,7 +2,6 @@ import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import yaml from 'js-yaml';
 import { buildAgentPayload, parseConfigText, type AgentPayload } from '../../src/core/index.js';
@@ -25,6 +24,11 @@ import { startModelServer, strings, type ModelServer } from './model-server.js';
 const CLIS = join(repoRoot, 'test', 'agents', 'clis');
 const BIN = join(CLIS, 'node_modules', '.bin');
 const BRANCH = 'coder/example/phase-1';
+/**
+ * Where each run's checkout and RUNNER_TEMP live: not under /tmp, as on GitHub's runners
+ * (/home/runner/work/_temp), where a CLI's sandbox that allows /tmp does not reach them.
+ */
+const WORK_ROOT = join(repoRoot, 'test', 'agents', '.work');
 
 const TEST_FILE = 'test/coder/health.test.mjs';
 const CODE_FILE = 'src/coder/health.mjs';
@@ -196,7 +200,8 @@ beforeAll(() => {
 beforeEach(async () => {
   requests = [];
   violations = [];
-  work = await mkdtemp(join(tmpdir(), 'coder-loop-cli-e2e-'));
+  await mkdir(WORK_ROOT, { recursive: true });
+  work = await mkdtemp(join(WORK_ROOT, 'run-'));
 });
 
 afterEach(async () => {
