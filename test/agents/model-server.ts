@@ -397,13 +397,16 @@ async function gemini(
   let t: Turn;
   if (tools.length) t = await turn(script, tools, results);
   else {
-    // A side question (the next speaker, a loop check) asks for JSON: the model is done.
-    const config = body.generationConfig as { responseMimeType?: string } | undefined;
+    // A side question (the model router, the next speaker, a loop check) asks for JSON of a
+    // schema: the smallest value of that schema.
+    const config = body.generationConfig as
+      | { responseMimeType?: string; responseJsonSchema?: Schema; responseSchema?: Schema }
+      | undefined;
     t = {
       kind: 'text',
       text:
         config?.responseMimeType === 'application/json'
-          ? JSON.stringify({ reasoning: 'The model answered.', next_speaker: 'user' })
+          ? JSON.stringify(sample(config.responseJsonSchema ?? config.responseSchema ?? {}))
           : 'TDD run',
     };
   }
@@ -419,6 +422,27 @@ async function gemini(
   };
   if (path.includes(':streamGenerateContent')) return sse(res, [{ data: chunk }]);
   json(res, 200, chunk);
+}
+
+interface Schema {
+  type?: string | string[];
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+}
+
+/** The smallest value a JSON schema (or Gemini's upper-case variant) accepts. */
+function sample(schema: Schema): unknown {
+  if (schema.enum?.length) return schema.enum[0];
+  const type = String(Array.isArray(schema.type) ? schema.type[0] : schema.type).toLowerCase();
+  if (type === 'object' || schema.properties)
+    return Object.fromEntries(
+      Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sample(v)]),
+    );
+  if (type === 'string') return 'scripted';
+  if (type === 'number' || type === 'integer') return 1;
+  if (type === 'boolean') return false;
+  if (type === 'array') return [];
+  return null;
 }
 
 function describe(c: Call): string {
