@@ -10,6 +10,9 @@ export default {
   testTimeout: 30_000,
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The agent CLIs' own install (test/agents/clis, 1 GB): nothing there is a test or a module.
+  modulePathIgnorePatterns: ['<rootDir>/test/agents/clis/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/agents/clis/'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../paths.js';
+import { AGENT_DOCS_FILE, updateAgentDocs } from '../../scripts/agent-docs.js';
 import { DOCS_FILE, SCHEMA_FILE, schemaText, updateDocs } from '../../scripts/config-docs.js';
 
 const repo = repoRoot;
@@ -14,5 +15,10 @@ describe('generated files match the zod schema (run "npm run schema" to refresh)
   it(DOCS_FILE, () => {
     const doc = read(DOCS_FILE);
     expect(doc).toBe(updateDocs(doc));
+  });
+
+  it(`${AGENT_DOCS_FILE} (its table of agent CLIs, from examples/agents/<cli>.yml)`, () => {
+    const doc = read(AGENT_DOCS_FILE);
+    expect(doc).toBe(updateAgentDocs(doc, repo));
   });
 });

@@ -1,0 +1,290 @@
+import { jest } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { delimiter, dirname, join } from 'node:path';
+import yaml from 'js-yaml';
+import { buildAgentPayload, parseConfigText, type AgentPayload } from '../../src/core/index.js';
+import { DIST, gitIn, parseOutputs } from '../helpers/bundle.js';
+import { OWNER, REPO } from '../helpers/github.js';
+import { check } from '../helpers/openapi.js';
+import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
+import { repoRoot } from '../paths.js';
+import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
+import { readAgentExamples, type AgentExample } from './examples.js';
+import { startModelServer, strings, type ModelServer } from './model-server.js';
+
+/**
+ * Every agent CLI docs/agent.md lists, its real npm package (pinned in test/agents/clis), run by
+ * the BUILT Action's `step: agent` with the command examples/agents/<cli>.yml documents, against
+ * the scripted model on 127.0.0.1 (test/agents/model-server.ts) that drives it through its own
+ * tools: the failing test, the code, the summary. Then `step: apply` against the in-memory
+ * GitHub: one commit on the head, the agent's own summary on the PR.
+ */
+const CLIS = join(repoRoot, 'test', 'agents', 'clis');
+const BIN = join(CLIS, 'node_modules', '.bin');
+const BRANCH = 'coder/example/phase-1';
+/**
+ * Where each run's checkout and RUNNER_TEMP live: not under /tmp, as on GitHub's runners
+ * (/home/runner/work/_temp), where a CLI's sandbox that allows /tmp does not reach them.
+ */
+const WORK_ROOT = join(repoRoot, 'test', 'agents', '.work');
+
+const TEST_FILE = 'test/coder/health.test.mjs';
+const CODE_FILE = 'src/coder/health.mjs';
+const TEST_TEXT =
+  "import assert from 'node:assert/strict';\nimport { health } from '../../src/coder/health.mjs';\n\nassert.deepEqual(health(), { status: 'ok' });\n";
+const CODE_TEXT = "export const health = () => ({ status: 'ok' });\n";
+/** The test, run with the CLI's shell tool; what it prints is what the model gets back. */
+const RUN_TEST = `node ${TEST_FILE} > /dev/null 2>&1; echo "the test exited with $?"`;
+
+let sim: SimGitHub;
+let github: { url: string; close: () => Promise<void> };
+let model: ModelServer;
+let work: string;
+let checkout: string;
+let head: string;
+let payload: AgentPayload;
+let requests: string[];
+let violations: string[];
+
+const git = (...args: string[]) => gitIn(checkout, work, ...args);
+const runnerTemp = () => join(work, 'runner-temp');
+
+/** The agent run's own folder under RUNNER_TEMP (prompt.md, context/, output/). */
+async function agentFolder(): Promise<string> {
+  const [name] = (await readdir(runnerTemp())).filter((n) => n.startsWith('coder-loop-agent-'));
+  if (!name) throw new Error('step agent made no folder under RUNNER_TEMP');
+  return join(runnerTemp(), name);
+}
+
+/** The world after `/coder next`, with the example's agent config (plus the test's variables). */
+async function world(example: AgentExample, extra: Record<string, string> = {}): Promise<void> {
+  const agent = { ...example.agent, env: [...example.agent.env] };
+  for (const name of Object.keys(example.test.env))
+    if (!agent.env.includes(name)) agent.env.push(name);
+  const files: Record<string, string> = {
+    ...examplePlanFiles(),
+    'src/server.ts': 'export const port = 3000;\n',
+    '.github/coder.yml': yaml.dump({ agent }, { lineWidth: -1 }),
+    ...extra,
+  };
+  sim = new SimGitHub(files);
+  const started = { ...files, [CHECKLIST]: files[CHECKLIST]!.replace(/\[ \] (1\.)/g, '[~] $1') };
+  const start = sim.commit(started, [sim.refs.get('master')!], 'coder-loop: start phase 1');
+  checkout = join(work, 'checkout');
+  for (const [path, text] of Object.entries(started)) {
+    await mkdir(dirname(join(checkout, path)), { recursive: true });
+    await writeFile(join(checkout, path), text);
+  }
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'coder-loop: start phase 1');
+  head = git('rev-parse', 'HEAD');
+  sim.refs.set(BRANCH, start);
+  sim.rekey(start, head);
+  sim.pulls.push({
+    number: 2,
+    title: 'Phase 1',
+    body: '',
+    head: BRANCH,
+    base: 'master',
+    state: 'open',
+    merged: false,
+    labels: new Set(),
+    requested: [],
+  });
+  const { config, problems } = parseConfigText(files['.github/coder.yml']!);
+  if (!config?.agent)
+    throw new Error(`the example's agent config is refused: ${JSON.stringify(problems)}`);
+  payload = buildAgentPayload({
+    node: 'tdd',
+    repo: { owner: OWNER, repo: REPO },
+    branch: BRANCH,
+    headSha: head,
+    pullRequest: 2,
+    issue: 1,
+    plan: { name: 'Example', phase: 1 },
+    attempt: 1,
+    agent: config.agent,
+  });
+  github = await sim.serve((method, url, headers, body) => {
+    if (url.pathname.startsWith(SIM_STORAGE)) return;
+    requests.push(`${method} ${decodeURIComponent(url.pathname)}`);
+    violations.push(...check(method, url, headers, body).problems);
+  });
+  model = await startModelServer({
+    cwd: checkout,
+    final: 'Done: the health test and its code.',
+    steps: async () => [
+      { path: TEST_FILE, content: TEST_TEXT },
+      { run: RUN_TEST },
+      { path: CODE_FILE, content: CODE_TEXT },
+      { run: RUN_TEST },
+      {
+        path: join(await agentFolder(), 'output', 'summary.md'),
+        content: `${example.name} wrote the failing test \`${TEST_FILE}\`, then \`${CODE_FILE}\`.\n`,
+      },
+    ],
+  });
+}
+
+async function action(step: 'agent' | 'apply', example: AgentExample) {
+  const eventPath = join(work, 'event.json');
+  const output = join(work, `output-${step}.txt`);
+  await writeFile(
+    eventPath,
+    JSON.stringify({
+      action: 'coder-loop-agent',
+      client_payload: payload,
+      repository: {
+        name: REPO,
+        owner: { login: OWNER },
+        html_url: `https://github.com/${OWNER}/${REPO}`,
+        default_branch: 'master',
+      },
+    }),
+  );
+  await writeFile(output, '');
+  await mkdir(runnerTemp(), { recursive: true });
+  await mkdir(join(work, 'home'), { recursive: true });
+  // The runner user's own settings, where a CLI needs one (examples/agents/<cli>.yml `test.home`).
+  for (const [path, text] of Object.entries(example.test.home ?? {})) {
+    await mkdir(dirname(join(work, 'home', path)), { recursive: true });
+    await writeFile(join(work, 'home', path), text);
+  }
+  const testEnv = Object.fromEntries(
+    Object.entries(example.test.env).map(([k, v]) => [k, v.replace('{model}', model.url)]),
+  );
+  const env = {
+    // The CLIs as a workflow's `npm install -g` would put them on PATH.
+    PATH: `${BIN}${delimiter}${process.env.PATH}`,
+    HOME: join(work, 'home'),
+    GITHUB_EVENT_NAME: 'repository_dispatch',
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_API_URL: github.url,
+    GITHUB_OUTPUT: output,
+    GITHUB_WORKSPACE: checkout,
+    RUNNER_TEMP: runnerTemp(),
+    INPUT_TOKEN: step === 'agent' ? 'ghs_read_only_job_token' : 'ghs_app_installation_token',
+    INPUT_STEP: step,
+    'INPUT_APP-SLUG': 'coder-loop',
+    'INPUT_CHANGES-DIR': join(work, 'changes'),
+    ...testEnv,
+  };
+  const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [DIST],
+      { env, cwd: checkout, maxBuffer: 64 * 1024 * 1024 },
+      (error, out) => resolve({ code: error ? Number(error.code) : 0, stdout: out }),
+    );
+  });
+  return { code, stdout, outputs: parseOutputs(await readFile(output, 'utf8')) };
+}
+
+const prComments = () => sim.comments.filter((c) => c.issue === 2).map((c) => c.body);
+
+const EXAMPLES = readAgentExamples();
+
+beforeAll(() => {
+  const missing = EXAMPLES.filter(
+    (e) => !existsSync(join(CLIS, 'node_modules', e.package, 'package.json')),
+  );
+  if (missing.length)
+    throw new Error(
+      `The agent CLIs are not installed (${missing.map((e) => e.package).join(', ')}): run \`npm run agent-clis\` (npm ci --prefix test/agents/clis).`,
+    );
+});
+
+beforeEach(async () => {
+  requests = [];
+  violations = [];
+  await mkdir(WORK_ROOT, { recursive: true });
+  work = await mkdtemp(join(WORK_ROOT, 'run-'));
+});
+
+afterEach(async () => {
+  await github?.close();
+  await model?.close();
+  await rm(work, { recursive: true, force: true });
+  expect(violations).toEqual([]);
+});
+
+// A real CLI's cold start, its tool runs, and the bundle's throttled writes.
+jest.setTimeout(240_000);
+
+async function tdd(example: AgentExample, extra: Record<string, string> = {}) {
+  await world(example, extra);
+  const agent = await action('agent', example);
+  const prompt = await readFile(join(await agentFolder(), 'prompt.md'), 'utf8');
+  return { agent, prompt };
+}
+
+async function expectLanded(
+  example: AgentExample,
+  agent: Awaited<ReturnType<typeof action>>,
+  prompt: string,
+) {
+  // The WHOLE prompt reached the model, as one text.
+  const texts = model.requests.flatMap((r) => strings(r.body));
+  expect(texts.some((t) => t.includes(prompt.trim()))).toBe(true);
+  // Through the CLI's own tools: the test, red; the code, green; the summary.
+  expect(model.calls).toHaveLength(5);
+  expect(model.calls[0]).toContain(TEST_FILE);
+  expect(model.calls[2]).toContain(CODE_FILE);
+  expect(model.calls[4]).toContain('summary.md');
+  const firstWith = (text: string) =>
+    model.requests.findIndex((r) => strings(r.body).some((t) => t.includes(text)));
+  const red = firstWith('the test exited with 1');
+  const green = firstWith('the test exited with 0');
+  expect(red).toBeGreaterThan(-1);
+  expect(green).toBeGreaterThan(red);
+  expect(agent.outputs).toMatchObject({ state: 'changed', branch: BRANCH });
+  const changes = JSON.parse(await readFile(join(work, 'changes', 'changes.json'), 'utf8')) as {
+    changes: { path: string }[];
+  };
+  expect(changes.changes.map((c) => c.path).sort()).toEqual([CODE_FILE, TEST_FILE]);
+
+  const apply = await action('apply', example);
+  expect(apply.outputs).toMatchObject({ state: 'committed', 'failed-attempt': 'false' });
+  const commit = apply.outputs.commit!;
+  expect(sim.refs.get(BRANCH)).toBe(commit);
+  expect(sim.commits.get(commit)!.parents).toEqual([head]);
+  expect(sim.files(BRANCH)[TEST_FILE]).toBe(TEST_TEXT);
+  expect(sim.files(BRANCH)[CODE_FILE]).toBe(CODE_TEXT);
+  // The agent's own summary, not the output tail.
+  expect(prComments()).toHaveLength(1);
+  expect(prComments()[0]).toContain(`${example.name} wrote the failing test`);
+}
+
+describe.each(EXAMPLES.map((e) => [e.name, e] as const))(
+  '%s, as docs/agent.md documents it',
+  (_name, example) => {
+    it('step agent runs it against the scripted model; step apply lands its work as one commit', async () => {
+      const { agent, prompt } = await tdd(example);
+      await expectLanded(example, agent, prompt);
+    });
+  },
+);
+
+describe('a prompt of ~200 KB (a large phase)', () => {
+  it('reaches the model whole through stdin', async () => {
+    const example = EXAMPLES.find((e) => e.id === 'claude-code')!;
+    // A phase of 260 tasks, each with a long text: the prompt lists every one.
+    const files = examplePlanFiles();
+    const tasks = Array.from(
+      { length: 260 },
+      (_, i) =>
+        `  - [ ] 1.2.${i + 2} Handle case ${i + 2}: ${'the endpoint answers within the documented limits, '.repeat(14).trim()}`,
+    ).join('\n');
+    const { agent, prompt } = await tdd(example, {
+      [CHECKLIST]: files[CHECKLIST]!.replace(
+        '  - [ ] 1.2.1 Register the route before authentication middleware\n',
+        `  - [ ] 1.2.1 Register the route before authentication middleware\n${tasks}\n`,
+      ),
+    });
+    expect(Buffer.byteLength(prompt)).toBeGreaterThan(150_000);
+    await expectLanded(example, agent, prompt);
+  });
+});

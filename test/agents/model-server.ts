@@ -1,0 +1,490 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isAbsolute, join } from 'node:path';
+
+/**
+ * A scripted model on 127.0.0.1 that speaks the API of each agent CLI docs/agent.md lists:
+ * - Anthropic Messages, streamed as server-sent events (Claude Code, `ANTHROPIC_BASE_URL`);
+ * - OpenAI Responses, streamed (Codex, a `model_providers.<id>` with `wire_api = "responses"`);
+ * - OpenAI-compatible chat completions, streamed (OpenCode, an `@ai-sdk/openai-compatible`
+ *   provider with `baseURL`);
+ * - Gemini `generateContent` / `streamGenerateContent` (Gemini CLI, `GOOGLE_GEMINI_BASE_URL`).
+ *
+ * It plays one TDD conversation through the CLI's OWN tools, whatever the CLI offers (its
+ * file-write tool, else `apply_patch`, else its shell): the failing test first, then the code,
+ * then the summary in `$CODER_OUTPUT_DIR/summary.md`, then a final answer. Which turn it is comes
+ * from the request itself (how many tool results the history holds), so a CLI that retries or
+ * asks side questions (a title, a token count) gets consistent answers. Every request is
+ * recorded, so a test can check that the whole prompt reached the model.
+ */
+
+export interface FileWrite {
+  /** Relative to the checkout, or absolute. */
+  path: string;
+  content: string;
+}
+
+/** One turn of the conversation: a file written, or a shell command run, with the CLI's tools. */
+export type Step = FileWrite | { run: string };
+
+export interface Script {
+  /** The agent's working directory (the checkout); tools that want absolute paths get them. */
+  cwd: string;
+  /** The turns, in order: the failing test, its run, the code, its run, the summary. */
+  steps: () => Promise<Step[]>;
+  /** The last answer, as text. */
+  final: string;
+}
+
+export interface Recorded {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+export interface ModelServer {
+  url: string;
+  requests: Recorded[];
+  /** Tool calls the model made, `tool path`. */
+  calls: string[];
+  close: () => Promise<void>;
+}
+
+type Call = { name: string; args: Record<string, unknown> };
+type Turn = { kind: 'calls'; calls: Call[] } | { kind: 'text'; text: string };
+
+const FILE_TOOLS: Record<string, { path: string; content: string; absolute: boolean }> = {
+  Write: { path: 'file_path', content: 'content', absolute: true }, // Claude Code
+  write: { path: 'filePath', content: 'content', absolute: true }, // OpenCode
+  write_file: { path: 'file_path', content: 'content', absolute: true }, // Gemini CLI
+};
+
+const SHELL_TOOLS = ['exec_command', 'shell', 'Bash', 'bash', 'run_shell_command'];
+
+/** Every string in a JSON value, to find the prompt wherever an API puts it. */
+export function strings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value && typeof value === 'object')
+    for (const v of Object.values(value)) strings(v, out);
+  return out;
+}
+
+function heredoc(path: string, content: string): string {
+  const tag = 'CODER_LOOP_EOF';
+  return `mkdir -p "$(dirname '${path}')" && cat > '${path}' <<'${tag}'\n${content}${content.endsWith('\n') ? '' : '\n'}${tag}`;
+}
+
+/** The call that writes `file`, with the tool this CLI offers. */
+function writeCall(tools: string[], file: FileWrite, cwd: string): Call {
+  const abs = isAbsolute(file.path) ? file.path : join(cwd, file.path);
+  for (const [name, spec] of Object.entries(FILE_TOOLS))
+    if (tools.includes(name))
+      return {
+        name,
+        args: { [spec.path]: spec.absolute ? abs : file.path, [spec.content]: file.content },
+      };
+  const lines = file.content.replace(/\n$/, '').split('\n');
+  const patch = `*** Begin Patch\n*** Add File: ${abs}\n${lines.map((l) => `+${l}`).join('\n')}\n*** End Patch\n`;
+  if (tools.includes('apply_patch')) return { name: 'apply_patch', args: { input: patch } };
+  // Codex's code mode: one JavaScript cell calling its nested tools.
+  if (tools.includes('exec'))
+    return {
+      name: 'exec',
+      args: { input: `await tools.apply_patch(${JSON.stringify(patch)});\n` },
+    };
+  const shell = SHELL_TOOLS.find((t) => tools.includes(t));
+  if (!shell) throw new Error(`no tool to write a file with among ${tools.join(', ')}`);
+  const script = heredoc(abs, file.content);
+  if (shell === 'shell') return { name: shell, args: { command: ['bash', '-c', script] } };
+  if (shell === 'exec_command') return { name: shell, args: { cmd: script } };
+  return { name: shell, args: { command: script, description: 'write a file' } };
+}
+
+/** The call that runs `command` with this CLI's shell tool. */
+function runCall(tools: string[], command: string): Call {
+  // Codex's code mode: its shell is a nested tool of one JavaScript cell, whose text is returned.
+  if (tools.includes('exec') && !tools.includes('exec_command'))
+    return {
+      name: 'exec',
+      args: {
+        input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(command)}, login: false });\ntext(JSON.stringify(r));\n`,
+      },
+    };
+  const shell = SHELL_TOOLS.find((t) => tools.includes(t));
+  if (!shell) throw new Error(`no shell tool among ${tools.join(', ')}`);
+  if (shell === 'shell') return { name: shell, args: { command: ['bash', '-c', command] } };
+  if (shell === 'exec_command') return { name: shell, args: { cmd: command } };
+  return { name: shell, args: { command, description: 'run the test' } };
+}
+
+async function turn(script: Script, tools: string[], results: number): Promise<Turn> {
+  const steps = await script.steps();
+  const step = steps[results];
+  if (!step) return { kind: 'text', text: script.final };
+  const call = 'run' in step ? runCall(tools, step.run) : writeCall(tools, step, script.cwd);
+  return { kind: 'calls', calls: [call] };
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return text;
+  }
+}
+
+function sse(res: ServerResponse, events: { event?: string; data: unknown }[]): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const e of events)
+    res.write(`${e.event ? `event: ${e.event}\n` : ''}data: ${JSON.stringify(e.data)}\n\n`);
+  res.end();
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+type Body = Record<string, unknown> & {
+  tools?: unknown[];
+  messages?: unknown[];
+  input?: unknown;
+  contents?: unknown[];
+  stream?: boolean;
+  model?: string;
+};
+
+let ids = 0;
+const id = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(ids++).toString(36)}`;
+const usage = { input_tokens: 1000, output_tokens: 100 };
+
+// ---- Anthropic Messages (Claude Code) ----
+async function anthropic(script: Script, body: Body, res: ServerResponse, calls: string[]) {
+  const tools = (body.tools ?? []).map((t) => String((t as { name?: string }).name));
+  const results = (body.messages ?? []).filter(
+    (m) =>
+      Array.isArray((m as { content?: unknown }).content) &&
+      (m as { content: { type?: string }[] }).content.some((c) => c.type === 'tool_result'),
+  ).length;
+  // A side question (no file tools offered: a title, a summary): a short answer.
+  const t: Turn = tools.some((n) => n in FILE_TOOLS || SHELL_TOOLS.includes(n))
+    ? await turn(script, tools, results)
+    : { kind: 'text', text: 'TDD run' };
+  type Block =
+    | { type: 'text'; text: string }
+    | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+  const blocks: Block[] =
+    t.kind === 'text'
+      ? [{ type: 'text', text: t.text }]
+      : t.calls.map((c) => ({ type: 'tool_use', id: id('toolu'), name: c.name, input: c.args }));
+  if (t.kind === 'calls') calls.push(...t.calls.map(describe));
+  const stop = t.kind === 'text' ? 'end_turn' : 'tool_use';
+  const message = {
+    id: id('msg'),
+    type: 'message',
+    role: 'assistant',
+    model: body.model ?? 'claude',
+    stop_sequence: null,
+    usage,
+  };
+  if (!body.stream) return json(res, 200, { ...message, content: blocks, stop_reason: stop });
+  const events: { event: string; data: unknown }[] = [
+    {
+      event: 'message_start',
+      data: { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+    },
+  ];
+  blocks.forEach((b, index) => {
+    if (b.type === 'text') {
+      events.push(
+        {
+          event: 'content_block_start',
+          data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+        },
+        {
+          event: 'content_block_delta',
+          data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text } },
+        },
+      );
+    } else {
+      events.push(
+        {
+          event: 'content_block_start',
+          data: { type: 'content_block_start', index, content_block: { ...b, input: {} } },
+        },
+        {
+          event: 'content_block_delta',
+          data: {
+            type: 'content_block_delta',
+            index,
+            delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) },
+          },
+        },
+      );
+    }
+    events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
+  });
+  events.push(
+    {
+      event: 'message_delta',
+      data: {
+        type: 'message_delta',
+        delta: { stop_reason: stop, stop_sequence: null },
+        usage: { output_tokens: 100 },
+      },
+    },
+    { event: 'message_stop', data: { type: 'message_stop' } },
+  );
+  sse(res, events);
+}
+
+// ---- OpenAI Responses (Codex) ----
+async function responses(script: Script, body: Body, res: ServerResponse, calls: string[]) {
+  // Tools come in `tools`, or (code mode) as `additional_tools` items of the input, in namespaces.
+  const input = Array.isArray(body.input)
+    ? (body.input as { type?: string; tools?: unknown[] }[])
+    : [];
+  const offered: { type?: string; name?: string; tools?: unknown[] }[] = [];
+  const flatten = (list: unknown[] = []) => {
+    for (const t of list as { type?: string; name?: string; tools?: unknown[] }[])
+      if (t.type === 'namespace') flatten(t.tools);
+      else offered.push(t);
+  };
+  flatten(body.tools);
+  for (const i of input) if (i.type === 'additional_tools') flatten(i.tools);
+  const tools = offered.map((t) => String(t.name));
+  const results = input.filter((i) => /_call_output$/.test(i.type ?? '')).length;
+  const t = await turn(script, tools, results);
+  const items =
+    t.kind === 'text'
+      ? [
+          {
+            type: 'message',
+            id: id('msg'),
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: t.text, annotations: [] }],
+          },
+        ]
+      : t.calls.map((c) => {
+          const custom = offered.some((x) => x.name === c.name && x.type === 'custom');
+          return custom
+            ? {
+                type: 'custom_tool_call',
+                id: id('ctc'),
+                call_id: id('call'),
+                name: c.name,
+                input: String(c.args.input),
+                status: 'completed',
+              }
+            : {
+                type: 'function_call',
+                id: id('fc'),
+                call_id: id('call'),
+                name: c.name,
+                arguments: JSON.stringify(c.args),
+                status: 'completed',
+              };
+        });
+  if (t.kind === 'calls') calls.push(...t.calls.map(describe));
+  const response = {
+    id: id('resp'),
+    object: 'response',
+    status: 'completed',
+    model: body.model ?? 'gpt',
+    output: items,
+    usage: {
+      input_tokens: 1000,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 100,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 1100,
+    },
+  };
+  const events: { event: string; data: unknown }[] = [
+    {
+      event: 'response.created',
+      data: {
+        type: 'response.created',
+        response: { ...response, status: 'in_progress', output: [] },
+      },
+    },
+  ];
+  items.forEach((item, output_index) => {
+    events.push({
+      event: 'response.output_item.added',
+      data: { type: 'response.output_item.added', output_index, item },
+    });
+    events.push({
+      event: 'response.output_item.done',
+      data: { type: 'response.output_item.done', output_index, item },
+    });
+  });
+  events.push({ event: 'response.completed', data: { type: 'response.completed', response } });
+  sse(res, events);
+}
+
+// ---- OpenAI-compatible chat completions (OpenCode) ----
+async function chat(script: Script, body: Body, res: ServerResponse, calls: string[]) {
+  const tools = (body.tools ?? []).map((t) =>
+    String((t as { function?: { name?: string } }).function?.name),
+  );
+  const results = (body.messages ?? []).filter(
+    (m) => (m as { role?: string }).role === 'tool',
+  ).length;
+  const t: Turn = tools.length
+    ? await turn(script, tools, results)
+    : { kind: 'text', text: 'TDD run' };
+  if (t.kind === 'calls') calls.push(...t.calls.map(describe));
+  const base = {
+    id: id('chatcmpl'),
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model ?? 'model',
+  };
+  const delta =
+    t.kind === 'text'
+      ? { role: 'assistant', content: t.text }
+      : {
+          role: 'assistant',
+          content: null,
+          tool_calls: t.calls.map((c, index) => ({
+            index,
+            id: id('call'),
+            type: 'function',
+            function: { name: c.name, arguments: JSON.stringify(c.args) },
+          })),
+        };
+  const finish = t.kind === 'text' ? 'stop' : 'tool_calls';
+  if (!body.stream)
+    return json(res, 200, {
+      ...base,
+      object: 'chat.completion',
+      choices: [{ index: 0, message: delta, finish_reason: finish }],
+      usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 },
+    });
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.write(
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`,
+  );
+  res.write(
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }], usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 } })}\n\n`,
+  );
+  res.end('data: [DONE]\n\n');
+}
+
+// ---- Gemini generateContent (Gemini CLI) ----
+async function gemini(
+  script: Script,
+  body: Body,
+  res: ServerResponse,
+  path: string,
+  calls: string[],
+) {
+  const decls = (body.tools ?? []).flatMap(
+    (t) => (t as { functionDeclarations?: { name?: string }[] }).functionDeclarations ?? [],
+  );
+  const tools = decls.map((d) => String(d.name));
+  const results = (body.contents ?? []).filter((c) =>
+    ((c as { parts?: { functionResponse?: unknown }[] }).parts ?? []).some(
+      (p) => p.functionResponse,
+    ),
+  ).length;
+  let t: Turn;
+  if (tools.length) t = await turn(script, tools, results);
+  else {
+    // A side question (the model router, the next speaker, a loop check) asks for JSON of a
+    // schema: the smallest value of that schema.
+    const config = body.generationConfig as
+      | { responseMimeType?: string; responseJsonSchema?: Schema; responseSchema?: Schema }
+      | undefined;
+    t = {
+      kind: 'text',
+      text:
+        config?.responseMimeType === 'application/json'
+          ? JSON.stringify(sample(config.responseJsonSchema ?? config.responseSchema ?? {}))
+          : 'TDD run',
+    };
+  }
+  if (t.kind === 'calls') calls.push(...t.calls.map(describe));
+  const parts =
+    t.kind === 'text'
+      ? [{ text: t.text }]
+      : t.calls.map((c) => ({ functionCall: { name: c.name, args: c.args } }));
+  const chunk = {
+    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 1000, candidatesTokenCount: 100, totalTokenCount: 1100 },
+    modelVersion: body.model ?? 'gemini',
+  };
+  if (path.includes(':streamGenerateContent')) return sse(res, [{ data: chunk }]);
+  json(res, 200, chunk);
+}
+
+interface Schema {
+  type?: string | string[];
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+}
+
+/** The smallest value a JSON schema (or Gemini's upper-case variant) accepts. */
+function sample(schema: Schema): unknown {
+  if (schema.enum?.length) return schema.enum[0];
+  const type = String(Array.isArray(schema.type) ? schema.type[0] : schema.type).toLowerCase();
+  if (type === 'object' || schema.properties)
+    return Object.fromEntries(
+      Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sample(v)]),
+    );
+  if (type === 'string') return 'scripted';
+  if (type === 'number' || type === 'integer') return 1;
+  if (type === 'boolean') return false;
+  if (type === 'array') return [];
+  return null;
+}
+
+function describe(c: Call): string {
+  const a = c.args;
+  const target = a.file_path ?? a.filePath ?? a.input ?? a.cmd ?? a.command;
+  return `${c.name} ${typeof target === 'string' ? target.split('\n')[0] : JSON.stringify(target)}`;
+}
+
+export async function startModelServer(script: Script): Promise<ModelServer> {
+  const requests: Recorded[] = [];
+  const calls: string[] = [];
+  const server = createServer((req, res) => {
+    void (async () => {
+      const path = req.url ?? '/';
+      const body = (await readBody(req)) as Body;
+      requests.push({ method: req.method ?? 'GET', path, body });
+      try {
+        if (req.method === 'GET' && /\/models(\?|$)/.test(path))
+          return json(res, 200, { object: 'list', data: [], models: [] });
+        if (/\/messages\/count_tokens/.test(path)) return json(res, 200, { input_tokens: 1000 });
+        if (/\/messages(\?|$)/.test(path)) return await anthropic(script, body, res, calls);
+        if (/\/responses(\?|$)/.test(path)) return await responses(script, body, res, calls);
+        if (/\/chat\/completions(\?|$)/.test(path)) return await chat(script, body, res, calls);
+        if (/:countTokens/.test(path)) return json(res, 200, { totalTokens: 1000 });
+        if (/:(stream)?[gG]enerateContent/.test(path))
+          return await gemini(script, body, res, path, calls);
+        json(res, 404, { error: { message: `the scripted model has no ${req.method} ${path}` } });
+      } catch (error) {
+        json(res, 500, { error: { message: String(error) } });
+      }
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    calls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
