@@ -24,6 +24,27 @@ export interface LoopMarker {
   pushers?: string[];
   /** The issue's text as it stood when a permitted user acted on it (quick mode's assignment). */
   vetted?: { title: string; body: string };
+  /** Agent runs the loop handed off on this PR, with their time and cost (budgets count them). */
+  agentRuns?: AgentRun[];
+  /** `/coder run`: the run this phase belongs to, carried from phase to phase by the loop. */
+  run?: RunState;
+}
+
+export interface AgentRun {
+  node: 'tdd' | 'debug-fix' | 'review-fix';
+  sha: string;
+  minutes: number;
+  partial?: true;
+  usage?: { inputTokens?: number; outputTokens?: number; costUsd?: number };
+}
+
+/** A `/coder run` in progress: who started it, on which plan, and what the phases before spent. */
+export interface RunState {
+  starter: string;
+  plan: string;
+  startedAt?: string;
+  /** Totals of the run's phases already merged (this phase's own figures are on its record). */
+  totals?: { failedAttempts: number; minutes: number; costUsd: number };
 }
 
 export interface Attempt {

@@ -48,6 +48,38 @@ export const LoopRecordSchema = z.object({
   escalation: z.object({ reason: TEXT(4_000), sha: SHA }).optional(),
   pushers: z.array(TEXT(100)).max(500).optional(),
   vetted: z.object({ title: TEXT(1_000), body: TEXT(30_000) }).optional(),
+  agentRuns: z
+    .array(
+      z.object({
+        node: z.enum(['tdd', 'debug-fix', 'review-fix']),
+        sha: SHA,
+        minutes: z.number().nonnegative(),
+        partial: z.literal(true).optional(),
+        usage: z
+          .object({
+            inputTokens: z.number().int().nonnegative().optional(),
+            outputTokens: z.number().int().nonnegative().optional(),
+            costUsd: z.number().nonnegative().optional(),
+          })
+          .optional(),
+      }),
+    )
+    .max(100)
+    .optional(),
+  run: z
+    .object({
+      starter: TEXT(100),
+      plan: TEXT(300),
+      startedAt: TEXT(40).optional(),
+      totals: z
+        .object({
+          failedAttempts: z.number().int().nonnegative(),
+          minutes: z.number().nonnegative(),
+          costUsd: z.number().nonnegative(),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 export type LoopRecord = z.infer<typeof LoopRecordSchema>;
@@ -136,6 +168,8 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
     ...(m.vetted
       ? { vetted: { title: m.vetted.title.slice(0, 1_000), body: m.vetted.body.slice(0, 30_000) } }
       : {}),
+    ...(m.agentRuns?.length ? { agentRuns: m.agentRuns.slice(-100) } : {}),
+    ...(m.run ? { run: m.run } : {}),
   };
 }
 
