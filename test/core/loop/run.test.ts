@@ -8,6 +8,9 @@ import {
 } from '../../../src/core/loop/run.js';
 import type { LoopMarker } from '../../../src/core/loop/marker.js';
 import { decodeRecord, encodeRecord } from '../../../src/core/loop/record.js';
+import { markInProgress } from '../../../src/core/loop/start.js';
+import { ConfigSchema, validateContext } from '../../../src/core/index.js';
+import { examplePlanFiles } from '../../helpers/plans.js';
 
 /**
  * `/coder run` after a phase's PR closes: one snapshot in, one decision out. Each row names the
@@ -215,5 +218,41 @@ describe('the record keeps the run and the agent runs', () => {
       run: { ...RUN, totals: { failedAttempts: 1, minutes: 2, costUsd: 0.5 } },
     };
     expect(decodeRecord(encodeRecord(marker, SHA), SHA)).toEqual(marker);
+  });
+});
+
+describe('a phase started by /coder run', () => {
+  test('carries the run, on its plan, in its marker (what the record is written from)', () => {
+    const dir = 'docs/plans/Example';
+    const contents = new Map(
+      Object.entries(examplePlanFiles())
+        .filter(([path]) => path.startsWith(`${dir}/`))
+        .map(([path, text]) => [path.slice(dir.length + 1), text]),
+    );
+    const files = { name: 'Example', dir, paths: [...contents.keys()].sort(), files: contents };
+    const context = validateContext(files);
+    const current = context.current;
+    if (!current) throw new Error('the example plan has a current phase');
+    const who = { issue: 7, issueUrl: 'https://github.com/o/r/issues/7', actor: 'alice' };
+    const plain = markInProgress(
+      ConfigSchema.parse({}),
+      files,
+      { ...context, current },
+      who,
+      '2026-11-24T10:00:00Z',
+    );
+    expect(plain.marker.run).toBeUndefined();
+    const run = markInProgress(
+      ConfigSchema.parse({}),
+      files,
+      { ...context, current },
+      { ...who, run: { starter: 'alice', startedAt: '2026-11-24T10:00:00Z' } },
+      '2026-11-24T10:00:00Z',
+    );
+    expect(run.marker.run).toEqual({
+      starter: 'alice',
+      plan: 'Example',
+      startedAt: '2026-11-24T10:00:00Z',
+    });
   });
 });
