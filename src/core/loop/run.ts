@@ -70,10 +70,10 @@ export function budgetSpent(
     const limit = budget[key];
     if (!limit) continue;
     if (limit.phase !== undefined && phase[field] >= limit.phase) {
-      return `The phase's budget of ${name} is spent: ${show(phase[field])} of ${show(limit.phase)}.`;
+      return `The phase's budget of ${name} is spent: ${show(phase[field])} of ${show(limit.phase)}`;
     }
     if (limit.run !== undefined && run[field] >= limit.run) {
-      return `The run's budget of ${name} is spent: ${show(run[field])} of ${show(limit.run)}.`;
+      return `The run's budget of ${name} is spent: ${show(run[field])} of ${show(limit.run)}`;
     }
   }
   return undefined;
@@ -158,7 +158,7 @@ export function decideRunNext(s: RunSnapshot): RunDecision {
   }
   const spent = budgetSpent(s.budget, NO_SPEND, totals);
   if (spent) {
-    return { kind: 'stop', state: 'run-budget-spent', reason: `${spent} The run stops.` };
+    return { kind: 'stop', state: 'run-budget-spent', reason: `${spent}: the run stops.` };
   }
   if (s.otherPhaseOpen) return { kind: 'none' };
   if (record.phase !== undefined && s.nextPhase <= record.phase) {

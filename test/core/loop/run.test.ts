@@ -192,17 +192,17 @@ describe('budgets', () => {
         { ...ZERO, failedAttempts: 2 },
         { ...ZERO, failedAttempts: 2 },
       ],
-      "The phase's budget of failed attempts is spent: 2 of 2.",
+      "The phase's budget of failed attempts is spent: 2 of 2",
     ],
     [
       'run minutes reached',
       [{ agentMinutes: { run: 30 } }, { ...ZERO, minutes: 5 }, { ...ZERO, minutes: 31.5 }],
-      "The run's budget of agent minutes is spent: 31.5 of 30.",
+      "The run's budget of agent minutes is spent: 31.5 of 30",
     ],
     [
       'phase cost reached',
       [{ costUsd: { phase: 1 } }, { ...ZERO, costUsd: 1.2 }, { ...ZERO, costUsd: 1.2 }],
-      "The phase's budget of agent cost is spent: $1.20 of $1.00.",
+      "The phase's budget of agent cost is spent: $1.20 of $1.00",
     ],
   ];
   test.each(rows)('%s', (_name, args, expected) => {
