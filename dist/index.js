@@ -45935,6 +45935,13 @@ var AgentConfigSchema = external_exports.strictObject({
     "Names of the only environment variables passed through to the agent (besides PATH, HOME and CODER_*), e.g. its API key."
   )
 });
+function budgetLimit(integer2) {
+  const n = integer2 ? external_exports.number().int().positive() : external_exports.number().positive();
+  return external_exports.strictObject({
+    phase: n.optional().describe("The limit for one phase."),
+    run: n.optional().describe("The limit for a whole /coder run.")
+  }).optional();
+}
 var ConfigSchema = external_exports.strictObject({
   plansDir: relativeDir.default("docs/plans").describe("Folder that holds one folder per plan."),
   architects: external_exports.array(login).default([]).describe(
@@ -45952,6 +45959,19 @@ var ConfigSchema = external_exports.strictObject({
     "Names of the checks that gate a loop pull request. Empty: every check but coder-loop."
   ),
   maxRetries: external_exports.number().int().min(1).max(20).default(3).describe("Failed CI attempts (distinct head commits) before escalation to the architects."),
+  budget: external_exports.strictObject({
+    failedAttempts: budgetLimit(true).describe(
+      "Failed attempts (CI and agent runs) a phase, and a /coder run, may spend."
+    ),
+    agentMinutes: budgetLimit(false).describe(
+      "Minutes of coding-agent runs a phase, and a /coder run, may spend."
+    ),
+    costUsd: budgetLimit(false).describe(
+      "Cost in USD of coding-agent runs (as the agent reports it) a phase, and a /coder run, may spend."
+    )
+  }).default({}).describe(
+    "Budgets counted by the loop across retries, each per phase and per /coder run. A spent budget escalates with the figures. Absent: no limit."
+  ),
   autoMerge: external_exports.boolean().default(false).describe("Merge the phase pull request once final verification passes."),
   deleteBranchOnMerge: external_exports.boolean().default(true).describe(
     "Delete the lock branch when its pull request is merged. A PR closed without merging always frees its branch."
@@ -60374,7 +60394,17 @@ var LoopRecordSchema = external_exports.object({
         costUsd: external_exports.number().nonnegative().optional()
       }).optional()
     })
-  ).max(100).optional()
+  ).max(100).optional(),
+  run: external_exports.object({
+    starter: TEXT(100),
+    plan: TEXT(300),
+    startedAt: TEXT(40).optional(),
+    totals: external_exports.object({
+      failedAttempts: external_exports.number().int().nonnegative(),
+      minutes: external_exports.number().nonnegative(),
+      costUsd: external_exports.number().nonnegative()
+    }).optional()
+  }).optional()
 });
 var OPEN = "<!-- coder-loop:record ";
 var CLOSE = " -->";
@@ -60448,7 +60478,8 @@ function pick4(m) {
         ...r.partial ? { partial: true } : {},
         ...r.usage ? { usage: { ...r.usage } } : {}
       }))
-    } : {}
+    } : {},
+    ...m.run ? { run: m.run } : {}
   };
 }
 function modeOfBranch(branch2) {
@@ -60728,9 +60759,9 @@ function withAgent(view, payload, repoUrl) {
 function reviewRound(marker, head, config2) {
   const rounds = marker.reviewRounds ?? [];
   const repeat = rounds.includes(head);
-  const round = repeat ? rounds.indexOf(head) + 1 : rounds.length + 1;
+  const round2 = repeat ? rounds.indexOf(head) + 1 : rounds.length + 1;
   const max = config2.agent?.maxReviewRounds ?? Infinity;
-  return { round, repeat, exhausted: round > max };
+  return { round: round2, repeat, exhausted: round2 > max };
 }
 
 // src/core/loop/start.ts
@@ -60755,7 +60786,8 @@ function markInProgress(config2, plan, context, who, now) {
     plan: plan.name,
     phase: phase.number,
     issue: who.issue,
-    ...who.comment !== void 0 ? { comment: who.comment } : {}
+    ...who.comment !== void 0 ? { comment: who.comment } : {},
+    ...who.run ? { run: { ...who.run, plan: plan.name } } : {}
   };
   const title = phaseTitle(phase);
   return {
@@ -61248,6 +61280,49 @@ function pushers(commits, identity) {
   return out;
 }
 
+// src/core/loop/run.ts
+var NO_SPEND = { failedAttempts: 0, minutes: 0, costUsd: 0 };
+function phaseSpend(record2) {
+  const runs = record2.agentRuns ?? [];
+  return {
+    failedAttempts: (record2.attempts ?? []).length,
+    minutes: round(runs.reduce((sum2, r) => sum2 + r.minutes, 0)),
+    costUsd: round(runs.reduce((sum2, r) => sum2 + (r.usage?.costUsd ?? 0), 0))
+  };
+}
+function addSpend(a, b) {
+  return {
+    failedAttempts: a.failedAttempts + b.failedAttempts,
+    minutes: round(a.minutes + b.minutes),
+    costUsd: round(a.costUsd + b.costUsd)
+  };
+}
+function runSpend(record2) {
+  return addSpend(record2.run?.totals ?? NO_SPEND, phaseSpend(record2));
+}
+function budgetSpent(budget, phase, run3) {
+  if (!budget) return void 0;
+  const checks = [
+    ["failedAttempts", "failedAttempts", "failed attempts", (n) => String(n)],
+    ["agentMinutes", "minutes", "agent minutes", (n) => String(round(n))],
+    ["costUsd", "costUsd", "agent cost", (n) => `$${n.toFixed(2)}`]
+  ];
+  for (const [key, field, name, show] of checks) {
+    const limit = budget[key];
+    if (!limit) continue;
+    if (limit.phase !== void 0 && phase[field] >= limit.phase) {
+      return `The phase's budget of ${name} is spent: ${show(phase[field])} of ${show(limit.phase)}`;
+    }
+    if (limit.run !== void 0 && run3[field] >= limit.run) {
+      return `The run's budget of ${name} is spent: ${show(run3[field])} of ${show(limit.run)}`;
+    }
+  }
+  return void 0;
+}
+function round(n) {
+  return Math.round(n * 100) / 100;
+}
+
 // src/core/loop/pull.ts
 function touchedPaths(files) {
   return files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
@@ -61408,11 +61483,12 @@ function debugFix(snap, config2, failing, reason, agent) {
   const updated = { ...marker, attempts };
   const k = attempts.length;
   const stated = { reason: reason ?? `attempt ${k} of ${config2.maxRetries}` };
-  if (marker.mode === "plan" && k >= config2.maxRetries) {
+  const spent = marker.mode === "plan" ? budgetSpent(config2.budget, phaseSpend(updated), runSpend(updated)) : void 0;
+  if (marker.mode === "plan" && (k >= config2.maxRetries || spent)) {
     const escalated = escalation(
       { ...snap, marker: updated },
       config2,
-      `${plural2(k, "failed CI attempt")} (the limit is ${config2.maxRetries})`,
+      k >= config2.maxRetries ? `${plural2(k, "failed CI attempt")} (the limit is ${config2.maxRetries})` : spent ?? "",
       failing.map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ""}`).concat(reason ? [reason] : [])
     );
     return done(
@@ -61503,8 +61579,8 @@ function codeReview(snap, config2, review) {
     });
   if (review.kind === "changes") {
     if (!snap.checks) return { need: "checks" };
-    const round = config2.agent ? reviewRound(marker, pr.head.sha, config2) : void 0;
-    if (round && !round.repeat && round.exhausted) {
+    const round2 = config2.agent ? reviewRound(marker, pr.head.sha, config2) : void 0;
+    if (round2 && !round2.repeat && round2.exhausted) {
       const max = config2.agent.maxReviewRounds;
       return done(
         snap,
@@ -61519,7 +61595,7 @@ function codeReview(snap, config2, review) {
         { reason: "review rounds exhausted" }
       );
     }
-    const payload = round && !round.repeat ? handOff(snap, config2, "review-fix", round.round) : void 0;
+    const payload = round2 && !round2.repeat ? handOff(snap, config2, "review-fix", round2.round) : void 0;
     const view = {
       mode: "plan",
       node: "TDD",

@@ -120,6 +120,17 @@ export const AgentConfigSchema = z.strictObject({
     ),
 });
 
+/** A budget's limit per phase and per `/coder run`; absent means no limit. */
+function budgetLimit(integer: boolean) {
+  const n = integer ? z.number().int().positive() : z.number().positive();
+  return z
+    .strictObject({
+      phase: n.optional().describe('The limit for one phase.'),
+      run: n.optional().describe('The limit for a whole /coder run.'),
+    })
+    .optional();
+}
+
 export const ConfigSchema = z
   .strictObject({
     plansDir: relativeDir.default('docs/plans').describe('Folder that holds one folder per plan.'),
@@ -162,6 +173,22 @@ export const ConfigSchema = z
       .max(20)
       .default(3)
       .describe('Failed CI attempts (distinct head commits) before escalation to the architects.'),
+    budget: z
+      .strictObject({
+        failedAttempts: budgetLimit(true).describe(
+          'Failed attempts (CI and agent runs) a phase, and a /coder run, may spend.',
+        ),
+        agentMinutes: budgetLimit(false).describe(
+          'Minutes of coding-agent runs a phase, and a /coder run, may spend.',
+        ),
+        costUsd: budgetLimit(false).describe(
+          'Cost in USD of coding-agent runs (as the agent reports it) a phase, and a /coder run, may spend.',
+        ),
+      })
+      .default({})
+      .describe(
+        'Budgets counted by the loop across retries, each per phase and per /coder run. A spent budget escalates with the figures. Absent: no limit.',
+      ),
     autoMerge: z
       .boolean()
       .default(false)

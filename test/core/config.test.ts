@@ -11,6 +11,7 @@ describe('config', () => {
       testPaths: ['**/*.test.*', '**/*.spec.*', '**/test/**', '**/tests/**', '**/__tests__/**'],
       requiredChecks: [],
       maxRetries: 3,
+      budget: {},
       autoMerge: false,
       deleteBranchOnMerge: true,
       quick: { label: 'coder:quick', maxFiles: 1, maxLines: 50, log: false },

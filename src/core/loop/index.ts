@@ -13,3 +13,4 @@ export * from './outcome.js';
 export * from './pull.js';
 export * from './choose.js';
 export * from './ci.js';
+export * from './run.js';

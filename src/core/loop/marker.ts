@@ -27,6 +27,17 @@ export interface LoopMarker {
   vetted?: { title: string; body: string };
   /** Every coding-agent run on the PR (written by `step: apply`): wall time and reported usage. */
   agentRuns?: AgentRunEntry[];
+  /** `/coder run`: the run this phase belongs to, carried from phase to phase by the loop. */
+  run?: RunState;
+}
+
+/** A `/coder run` in progress: who started it, on which plan, and what the phases before spent. */
+export interface RunState {
+  starter: string;
+  plan: string;
+  startedAt?: string;
+  /** Totals of the run's phases already merged (this phase's own figures are on its record). */
+  totals?: { failedAttempts: number; minutes: number; costUsd: number };
 }
 
 export interface Attempt {

@@ -6,6 +6,7 @@ import { changesATest, evaluateGate, touchedLockedItems, type CheckResult } from
 import { agentHandOff, reviewRound, withAgent } from './handoff.js';
 import type { Attempt, LoopMarker } from './marker.js';
 import type { LoopOutcome, LoopState } from './outcome.js';
+import { budgetSpent, phaseSpend, runSpend } from './run.js';
 import { reply } from './replies.js';
 import { chooseApproval, reviewStanding, type Permission } from './trust.js';
 
@@ -320,11 +321,17 @@ export function debugFix(
   const updated: LoopMarker = { ...marker, attempts };
   const k = attempts.length;
   const stated = { reason: reason ?? `attempt ${k} of ${config.maxRetries}` };
-  if (marker.mode === 'plan' && k >= config.maxRetries) {
+  const spent =
+    marker.mode === 'plan'
+      ? budgetSpent(config.budget, phaseSpend(updated), runSpend(updated))
+      : undefined;
+  if (marker.mode === 'plan' && (k >= config.maxRetries || spent)) {
     const escalated = escalation(
       { ...snap, marker: updated },
       config,
-      `${plural(k, 'failed CI attempt')} (the limit is ${config.maxRetries})`,
+      k >= config.maxRetries
+        ? `${plural(k, 'failed CI attempt')} (the limit is ${config.maxRetries})`
+        : (spent ?? ''),
       failing
         .map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ''}`)
         .concat(reason ? [reason] : []),

@@ -67,6 +67,20 @@ export const LoopRecordSchema = z.object({
     )
     .max(100)
     .optional(),
+  run: z
+    .object({
+      starter: TEXT(100),
+      plan: TEXT(300),
+      startedAt: TEXT(40).optional(),
+      totals: z
+        .object({
+          failedAttempts: z.number().int().nonnegative(),
+          minutes: z.number().nonnegative(),
+          costUsd: z.number().nonnegative(),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 export type LoopRecord = z.infer<typeof LoopRecordSchema>;
@@ -167,6 +181,7 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
           })),
         }
       : {}),
+    ...(m.run ? { run: m.run } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import type { PlanContext, PlanFiles } from '../plan/validate.js';
 import type { CheckRunView } from './checkRun.js';
 import { afterLock, choosePlan, phaseToStart, type Answer } from './choose.js';
 import { agentHandOff, withAgent } from './handoff.js';
-import { renderMarker, type LoopMarker } from './marker.js';
+import { renderMarker, type LoopMarker, type RunState } from './marker.js';
 import type { LoopOutcome } from './outcome.js';
 import { reply } from './replies.js';
 
@@ -20,6 +20,8 @@ export interface Orchestrator {
   issueUrl: string;
   actor: string;
   comment?: number;
+  /** A `/coder run` this start belongs to: kept in the phase's record (its plan is the plan's). */
+  run?: Omit<RunState, 'plan'>;
 }
 
 export interface FileChange {
@@ -68,6 +70,7 @@ export function markInProgress(
     phase: phase.number,
     issue: who.issue,
     ...(who.comment !== undefined ? { comment: who.comment } : {}),
+    ...(who.run ? { run: { ...who.run, plan: plan.name } } : {}),
   };
   const title = phaseTitle(phase);
   return {

@@ -168,6 +168,57 @@ describe('Verification (CI is the gate)', () => {
       escalate3,
     ],
     [
+      'failed with the phase budget of failed attempts spent → Escalate with the figures',
+      snap({ checks: [ci('failure')] }),
+      config({ architects: ['archie'], budget: { failedAttempts: { phase: 1 } } }),
+      'escalated @Escalate',
+      [
+        'marker attempts=1 rounds=0',
+        'label',
+        'request reviews [archie]',
+        'check Escalate failure',
+        "reply: **Escalated to architect** (pull request #2): The phase's budget of failed attempts is spent: 1 of 1.",
+      ],
+    ],
+    [
+      'failed with the run budget of agent cost spent → Escalate with the figures',
+      snap({
+        checks: [ci('failure')],
+        marker: {
+          mode: 'plan',
+          plan: 'Example',
+          phase: 1,
+          issue: 1,
+          agentRuns: [{ node: 'tdd', sha: HEAD, minutes: 3, usage: { costUsd: 0.5 } }],
+          run: {
+            starter: 'alice',
+            plan: 'Example',
+            totals: { failedAttempts: 0, minutes: 10, costUsd: 1.75 },
+          },
+        },
+      }),
+      config({ architects: ['archie'], budget: { costUsd: { phase: 5, run: 2 } } }),
+      'escalated @Escalate',
+      [
+        'marker attempts=1 rounds=0',
+        'label',
+        'request reviews [archie]',
+        'check Escalate failure',
+        "reply: **Escalated to architect** (pull request #2): The run's budget of agent cost is spent: $2.25 of $2.00.",
+      ],
+    ],
+    [
+      'failed under every budget → Debug & Fix',
+      snap({ checks: [ci('failure')] }),
+      config({ budget: { failedAttempts: { phase: 2, run: 5 }, agentMinutes: { phase: 60 } } }),
+      'failed @Debug',
+      [
+        'marker attempts=1 rounds=0',
+        'check Debug failure',
+        'reply: **CI failed** on pull request #2 — attempt 1 of 3. Back to implementation (Debug & Fix).',
+      ],
+    ],
+    [
       'failed in quick mode past maxRetries → no escalation',
       snap({ checks: [ci('failure')], marker: { mode: 'quick', issue: 1, ...twoFailed } }),
       DEFAULT_CONFIG,
