@@ -61073,7 +61073,7 @@ function decodeCheckState(text5) {
   const [node3, ...data] = (text5 ?? "").split(";");
   const next = data.map((d) => /^next=(\d+)$/.exec(d)?.[1]).find((n) => n !== void 0);
   return {
-    node: node3 && node3 in NODES ? node3 : void 0,
+    node: node3 && Object.prototype.hasOwnProperty.call(NODES, node3) ? node3 : void 0,
     ...next !== void 0 ? { next: Number(next) } : {}
   };
 }

@@ -62,7 +62,7 @@ export function decodeCheckState(text: string | null | undefined): CheckState {
   const [node, ...data] = (text ?? '').split(';');
   const next = data.map((d) => /^next=(\d+)$/.exec(d)?.[1]).find((n) => n !== undefined);
   return {
-    node: node && node in NODES ? (node as NodeId) : undefined,
+    node: node && Object.prototype.hasOwnProperty.call(NODES, node) ? (node as NodeId) : undefined,
     ...(next !== undefined ? { next: Number(next) } : {}),
   };
 }

@@ -1,0 +1,126 @@
+import {
+  changesATest,
+  ConfigSchema,
+  evaluateGate,
+  touchedLockedItems,
+  type CheckResult,
+  type Gate,
+} from '../../../src/core/index.js';
+
+/** Verification (CI is the gate), Write Failing Test, Touched Locked Items?: one table each. */
+
+const run = (name: string, conclusion: string | null, status = 'completed'): CheckResult => ({
+  name,
+  status,
+  conclusion,
+});
+
+describe('evaluateGate', () => {
+  it.each<[string, CheckResult[], string[], Gate]>([
+    ['nothing reported yet', [], [], { verdict: 'pending', waiting: [] }],
+    [
+      'all green, neutral and skipped pass',
+      [run('a', 'success'), run('b', 'neutral'), run('c', 'skipped')],
+      [],
+      {
+        verdict: 'passed',
+        checks: [run('a', 'success'), run('b', 'neutral'), run('c', 'skipped')],
+      },
+    ],
+    [
+      'one red among green',
+      [run('a', 'success'), run('b', 'timed_out')],
+      [],
+      { verdict: 'failed', failing: [run('b', 'timed_out')], reason: '1 check(s) failed' },
+    ],
+    [
+      'red wins over still running',
+      [run('a', null, 'in_progress'), run('b', 'cancelled'), run('c', 'failure')],
+      [],
+      {
+        verdict: 'failed',
+        failing: [run('b', 'cancelled'), run('c', 'failure')],
+        reason: '2 check(s) failed',
+      },
+    ],
+    [
+      'one still running',
+      [run('a', 'success'), run('b', null, 'queued')],
+      [],
+      { verdict: 'pending', waiting: ['b'] },
+    ],
+    [
+      'an unknown conclusion waits',
+      [run('a', 'pending')],
+      [],
+      { verdict: 'pending', waiting: ['a'] },
+    ],
+    [
+      'required checks only: a red other check does not count',
+      [run('req', 'success'), run('other', 'failure')],
+      ['req'],
+      { verdict: 'passed', checks: [run('req', 'success')] },
+    ],
+    [
+      'a required check not reported yet',
+      [run('other', 'success')],
+      ['req'],
+      { verdict: 'pending', waiting: ['req'] },
+    ],
+  ])('%s', (_name, checks, requiredChecks, expected) => {
+    expect(evaluateGate(checks, { requiredChecks })).toEqual(expected);
+  });
+});
+
+describe('changesATest', () => {
+  it.each<[string, string[], string[] | undefined, boolean]>([
+    ['a test file changed (default paths)', ['src/a.ts', 'test/a.test.ts'], undefined, true],
+    ['no test file changed', ['src/a.ts', 'README.md'], undefined, false],
+    ['testPaths [] turns the rule off', ['src/a.ts'], [], true],
+    ['custom testPaths', ['spec/a_spec.rb'], ['spec/**'], true],
+  ])('%s', (_name, files, testPaths, expected) => {
+    const config = ConfigSchema.parse(testPaths === undefined ? {} : { testPaths });
+    expect(changesATest(files, config)).toBe(expected);
+  });
+});
+
+describe('touchedLockedItems', () => {
+  const config = ConfigSchema.parse({ locked: ['infra/**', '.github/**'] });
+  const plans = config.plansDir.replace(/\/+$/, '');
+  it.each<[string, string[], string | undefined, { locked: string[]; planDocuments: string[] }]>([
+    ['nothing locked', ['src/a.ts'], 'A', { locked: [], planDocuments: [] }],
+    [
+      'locked paths, dot folders included',
+      ['infra/main.tf', '.github/workflows/ci.yml', 'src/a.ts'],
+      'A',
+      { locked: ['infra/main.tf', '.github/workflows/ci.yml'], planDocuments: [] },
+    ],
+    [
+      'what the loop writes in its own plan is not locked',
+      [
+        `${plans}/A/01_Master Plan/01_Checklist.md`,
+        `${plans}/A/00_context.md`,
+        `${plans}/A/Reports/phase-1.md`,
+      ],
+      'A',
+      { locked: [], planDocuments: [] },
+    ],
+    [
+      'other plan documents are',
+      [`${plans}/A/01_Master Plan/02_Design.md`, `${plans}/B/00_context.md`],
+      'A',
+      {
+        locked: [],
+        planDocuments: [`${plans}/A/01_Master Plan/02_Design.md`, `${plans}/B/00_context.md`],
+      },
+    ],
+    [
+      'without a plan (quick mode) every plan file is',
+      [`${plans}/A/00_context.md`],
+      undefined,
+      { locked: [], planDocuments: [`${plans}/A/00_context.md`] },
+    ],
+  ])('%s', (_name, files, plan, expected) => {
+    expect(touchedLockedItems(files, config, plan)).toEqual(expected);
+  });
+});
