@@ -245,12 +245,7 @@ const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
 
 function requirementsOf(item: ListItem): string[] {
   const m = REQUIREMENTS.exec(toString(item));
-  return m
-    ? m[1]!
-        .split(/[,\s]+/)
-        .map((r) => r.trim())
-        .filter(Boolean)
-    : [];
+  return m ? m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : [];
 }
 
 /**
