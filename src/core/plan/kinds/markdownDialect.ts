@@ -88,22 +88,28 @@ const LOOKS_LIKE_TASK =
 export function lookalikeWarnings(
   source: string,
   path: string,
-  root: Root,
+  root: Root | (() => Root),
   taskLines: ReadonlySet<number>,
   fix: string,
 ): Problem[] {
+  const lines = source.split('\n');
+  const candidates: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!taskLines.has(i + 1) && LOOKS_LIKE_TASK.test(lines[i]!)) candidates.push(i);
+  }
+  if (candidates.length === 0) return [];
+  // Only when a line looks like a task is the tree needed, to leave code and HTML alone.
+  const tree = typeof root === 'function' ? root() : root;
   const skip = new Set<number>();
-  for (const { node } of walk(root.children, 0, true)) {
+  for (const { node } of walk(tree.children, 0, true)) {
     if (node.type === 'code' || node.type === 'html') {
       for (let l = lineOf(node); l <= node.position!.end.line; l++) skip.add(l);
     }
   }
   const out: Problem[] = [];
-  const lines = source.split('\n');
-  for (let i = 0; i < lines.length; i++) {
+  for (const i of candidates) {
     const line = i + 1;
-    if (taskLines.has(line) || skip.has(line)) continue;
-    if (!LOOKS_LIKE_TASK.test(lines[i]!)) continue;
+    if (skip.has(line)) continue;
     out.push({
       severity: 'warning',
       path,
