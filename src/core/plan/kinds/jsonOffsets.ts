@@ -20,10 +20,25 @@ export class JsonSyntaxError extends Error {
   }
 }
 
+let lastSource = '';
+let lastStarts: number[] = [0];
+
+/** 1-based line of an offset; the line index of the last source is kept, so many calls stay linear. */
 export function lineAt(source: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < source.length; i++) if (source.charCodeAt(i) === 10) line++;
-  return line;
+  if (source !== lastSource) {
+    lastStarts = [0];
+    for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1))
+      lastStarts.push(i + 1);
+    lastSource = source;
+  }
+  let lo = 0;
+  let hi = lastStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lastStarts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
