@@ -81,6 +81,8 @@ function itemText(item: ListItem, after: string): string {
 const LOOKS_LIKE_TASK =
   /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[^\p{L}\p{N}\]\n]|[xX])?\]|\|[^\n]*\[[ xX~-]\]/u;
 
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
 /**
  * Lines that look like tasks but were not read as one (`-[ ]`, `- [?]`, `- [ ]x`, a box in a
  * table or a paragraph, a task outside every phase): one warning each, never a silent drop.
@@ -94,7 +96,19 @@ export function lookalikeWarnings(
 ): Problem[] {
   const lines = source.split('\n');
   const candidates: number[] = [];
+  // Lines inside top-level fences are code: a cheap pass keeps remark out of the common case.
+  let fence: string | undefined;
   for (let i = 0; i < lines.length; i++) {
+    const open = FENCE_LINE.exec(lines[i]!);
+    if (open) {
+      const marker = open[1]!;
+      if (fence === undefined) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length && open[2]!.trim() === '') {
+        fence = undefined;
+      }
+      continue;
+    }
+    if (fence !== undefined) continue;
     if (!taskLines.has(i + 1) && LOOKS_LIKE_TASK.test(lines[i]!)) candidates.push(i);
   }
   if (candidates.length === 0) return [];
