@@ -4,12 +4,14 @@ import { benchChecklist } from './checklist.js';
 import { benchLatency } from './latency.js';
 import { benchLimits } from './limits.js';
 import { benchLoop } from './loop.js';
+import { benchPlans } from './plans.js';
 import { benchServer } from './server.js';
 
 // `npm run bench`: figures and ratios, printed; never asserted (see docs/benchmarks.md).
-// `npm run bench -- server` (or checklist, app, next-cold, loop, latency, action, server, limits) runs only the named parts.
+// `npm run bench -- server` (or checklist, plans, app, next-cold, loop, latency, action, server, limits) runs only the named parts.
 const parts: [string, () => string | Promise<string>][] = [
   ['checklist', benchChecklist],
+  ['plans', benchPlans],
   ['app', benchApp],
   ['next-cold', benchNextCold],
   ['loop', benchLoop],

@@ -59226,6 +59226,59 @@ function countBreaks(text5) {
   return n;
 }
 
+// src/core/plan/kinds/markdownDialect.ts
+function* walk(nodes, depth, top) {
+  for (const node3 of nodes) {
+    yield { node: node3, depth, top };
+    if (node3.type === "listItem") yield* walk(node3.children, depth + 1, false);
+    else if ((node3.type === "list" || node3.type === "blockquote") && "children" in node3) {
+      yield* walk(node3.children, depth, false);
+    }
+  }
+}
+var lineOf = (node3) => node3.position.start.line;
+var LOOKS_LIKE_TASK = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[^\p{L}\p{N}\]\n]|[xX])?\]|\|[^\n]*\[[ xX~-]\]/u;
+var FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+function lookalikeWarnings(source, path2, root2, taskLines2, fix2) {
+  const lines = source.split("\n");
+  const candidates2 = [];
+  let fence3;
+  for (let i = 0; i < lines.length; i++) {
+    const open3 = FENCE_LINE.exec(lines[i]);
+    if (open3) {
+      const marker = open3[1];
+      if (fence3 === void 0) fence3 = marker;
+      else if (marker[0] === fence3[0] && marker.length >= fence3.length && open3[2].trim() === "") {
+        fence3 = void 0;
+      }
+      continue;
+    }
+    if (fence3 !== void 0) continue;
+    if (!taskLines2.has(i + 1) && LOOKS_LIKE_TASK.test(lines[i])) candidates2.push(i);
+  }
+  if (candidates2.length === 0) return [];
+  const tree = typeof root2 === "function" ? root2() : root2;
+  const skip = /* @__PURE__ */ new Set();
+  for (const { node: node3 } of walk(tree.children, 0, true)) {
+    if (node3.type === "code" || node3.type === "html") {
+      for (let l = lineOf(node3); l <= node3.position.end.line; l++) skip.add(l);
+    }
+  }
+  const out = [];
+  for (const i of candidates2) {
+    const line = i + 1;
+    if (skip.has(line)) continue;
+    out.push({
+      severity: "warning",
+      path: path2,
+      line,
+      message: `"${lines[i].trim().slice(0, 60)}" looks like a task but is not read as one.`,
+      fix: fix2
+    });
+  }
+  return out;
+}
+
 // src/core/plan/scan.ts
 function isBox(source, at2) {
   if (source[at2] !== "[" || source[at2 + 2] !== "]") return false;
@@ -59698,7 +59751,20 @@ function parseChecklist(source, path2, { fast = true } = {}) {
   const builder = new ChecklistBuilder(source, path2);
   if (fast) readSegments(source, builder);
   else walkTree(parseMarkdown(source), source, builder);
-  return builder.finish();
+  const checklist = builder.finish();
+  const known = /* @__PURE__ */ new Set();
+  for (const phase of checklist.phases) for (const task of phase.tasks) known.add(task.line);
+  for (const problem of checklist.problems) if (problem.line !== void 0) known.add(problem.line);
+  checklist.problems.push(
+    ...lookalikeWarnings(
+      source,
+      path2,
+      () => parseMarkdown(source),
+      known,
+      'Write a task as "- [ ] 1.1 Description" under a "## Phase N: Name" heading.'
+    )
+  );
+  return checklist;
 }
 function currentPhase(checklist) {
   return checklist.phases.find((p) => p.tasks.some((t) => t.state !== "done"));
@@ -62024,7 +62090,7 @@ var MAX_LINKS = 40;
 function resolveLink(tree, path2) {
   const via = [];
   let followed = 0;
-  const walk = (from, target) => {
+  const walk2 = (from, target) => {
     if (target.startsWith("/")) return { inside: false, via, why: "leaves" };
     let at2 = [...from];
     for (const part of target.split("/")) {
@@ -62039,7 +62105,7 @@ function resolveLink(tree, path2) {
       if (entry2?.mode === "120000") {
         via.push(`${at2.join("/")} -> ${entry2.target ?? ""}`);
         if (++followed > MAX_LINKS) return { inside: false, via, why: "loop" };
-        const next = walk(at2.slice(0, -1), entry2.target ?? "");
+        const next = walk2(at2.slice(0, -1), entry2.target ?? "");
         if (!Array.isArray(next)) return next;
         at2 = next;
       }
@@ -62048,7 +62114,7 @@ function resolveLink(tree, path2) {
   };
   const entry = tree.get(path2);
   via.push(`${path2} -> ${entry.target ?? ""}`);
-  const end = walk(path2.split("/").slice(0, -1), entry.target ?? "");
+  const end = walk2(path2.split("/").slice(0, -1), entry.target ?? "");
   return Array.isArray(end) ? { inside: true } : end;
 }
 function sameEntry(a, b) {

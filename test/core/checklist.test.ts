@@ -148,3 +148,34 @@ describe('readPhaseHeading', () => {
     expect(readPhaseHeading(text)).toBeUndefined();
   });
 });
+
+describe('lines that look like tasks are never dropped silently', () => {
+  it('names -[ ], - [?], - [ ]x and a box in a table with their lines; code stays quiet', () => {
+    const source = [
+      '## Phase 1: Setup',
+      '',
+      '- [ ] 1.1 Real task',
+      '-[ ] 1.2 Missing space',
+      '- [?] 1.3 Unknown mark',
+      '- [ ]1.4 Glued',
+      '',
+      '| task | done |',
+      '| --- | --- |',
+      '| 1.5 | [ ] |',
+      '',
+      '```',
+      '- [?] in code',
+      '```',
+      '',
+    ].join('\n');
+    const checklist = parseChecklist(source, 'c.md');
+    expect(checklist.phases[0]!.tasks.map((t) => t.id)).toEqual(['1.1']);
+    expect(checklist.problems.map((p) => [p.severity, p.line])).toEqual([
+      ['warning', 4],
+      ['warning', 5],
+      ['warning', 6],
+      ['warning', 10],
+    ]);
+    expect(checklist.problems[0]!.fix).toContain('- [ ] 1.1');
+  });
+});

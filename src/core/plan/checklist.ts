@@ -8,6 +8,7 @@ import {
   parseMarkdown,
   parseSegment,
 } from './markdown.js';
+import { lookalikeWarnings } from './kinds/markdownDialect.js';
 import { isBox, scanPlain } from './scan.js';
 import { countLineBreaks, endOfLine } from './text.js';
 
@@ -485,7 +486,22 @@ export function parseChecklist(
   const builder = new ChecklistBuilder(source, path);
   if (fast) readSegments(source, builder);
   else walkTree(parseMarkdown(source), source, builder);
-  return builder.finish();
+  const checklist = builder.finish();
+  // Lines that look like tasks and were neither read as one nor named already: never dropped
+  // silently (`-[ ]`, `- [?]`, `- [ ]x`, a box in a table or a paragraph, outside every phase).
+  const known = new Set<number>();
+  for (const phase of checklist.phases) for (const task of phase.tasks) known.add(task.line);
+  for (const problem of checklist.problems) if (problem.line !== undefined) known.add(problem.line);
+  checklist.problems.push(
+    ...lookalikeWarnings(
+      source,
+      path,
+      () => parseMarkdown(source),
+      known,
+      'Write a task as "- [ ] 1.1 Description" under a "## Phase N: Name" heading.',
+    ),
+  );
+  return checklist;
 }
 
 /** The first phase, in document order, with a task not done; undefined when the plan is complete. */

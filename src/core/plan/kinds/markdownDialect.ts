@@ -1,0 +1,403 @@
+import type { Heading, ListItem, Nodes, Root, RootContent } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import type { Problem } from '../../problem.js';
+import { markdownLimit, parseMarkdown } from '../markdown.js';
+
+/**
+ * Readers and writers for the markdown plans other tools write (SPEC §2b): spec-kit's tasks.md
+ * and Kiro's tasks.md. remark reads the structure; a task's mark is the one character between
+ * its brackets, found from the list item's own position, so a writer changes that byte only.
+ */
+export type DialectState = 'todo' | 'doing' | 'done';
+
+export interface DialectTask {
+  /** `T001` (spec-kit), `1.1` (Kiro), or `<phase>.<index>` when the task names none. */
+  id: string;
+  text: string;
+  state: DialectState;
+  mark: string;
+  /** Kiro's `[ ]*`: not required for the phase to complete. */
+  optional: boolean;
+  /** Requirement ids the task cites (`_Requirements: 1.1, 2.3_`, spec-kit's `[US1]`). */
+  requirements: string[];
+  line: number;
+  markOffset: number;
+}
+
+export interface DialectPhase {
+  /** `3`, `3.1`, `5.5` (spec-kit); the top-level task's number (Kiro). */
+  number: string;
+  name: string;
+  line: number;
+  tasks: DialectTask[];
+}
+
+export interface DialectPlan {
+  phases: DialectPhase[];
+  problems: Problem[];
+}
+
+const ITEM_LEAD = /^(?:[-*+]|\d{1,9}[.)])[ \t]+\[(.)\]/;
+
+/** Where the mark of a list item's box sits, reading the item's first line as written. */
+function boxAt(
+  source: string,
+  item: ListItem,
+): { offset: number; mark: string; after: string } | undefined {
+  const start = item.position!.start.offset!;
+  const lineEnd = source.indexOf('\n', start);
+  const line = source.slice(start, lineEnd === -1 ? source.length : lineEnd);
+  const m = ITEM_LEAD.exec(line);
+  if (!m) return undefined;
+  const offset = start + m[0].length - 2;
+  return { offset, mark: m[1]!, after: line.slice(m[0].length) };
+}
+
+function* walk(
+  nodes: readonly RootContent[],
+  depth: number,
+  top: boolean,
+): Generator<{ node: Nodes; depth: number; top: boolean }> {
+  for (const node of nodes) {
+    yield { node, depth, top };
+    if (node.type === 'listItem') yield* walk(node.children, depth + 1, false);
+    else if ((node.type === 'list' || node.type === 'blockquote') && 'children' in node) {
+      yield* walk(node.children as RootContent[], depth, false);
+    }
+  }
+}
+
+const lineOf = (node: Nodes): number => node.position!.start.line;
+
+/** A first paragraph's text without the box: what the task says. */
+function itemText(item: ListItem, after: string): string {
+  const first = item.children[0];
+  const text = first?.type === 'paragraph' ? toString(first).split('\n')[0]! : after;
+  return text.replace(/^\[.\]\*?\s*/, '').trim();
+}
+
+// A box-like bracket: empty, or one character that is not a letter or digit, or an x. `[P]` and
+// `[US1]` are spec-kit labels, not boxes.
+const LOOKS_LIKE_TASK =
+  /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[^\p{L}\p{N}\]\n]|[xX])?\]|\|[^\n]*\[[ xX~-]\]/u;
+
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/**
+ * Lines that look like tasks but were not read as one (`-[ ]`, `- [?]`, `- [ ]x`, a box in a
+ * table or a paragraph, a task outside every phase): one warning each, never a silent drop.
+ */
+export function lookalikeWarnings(
+  source: string,
+  path: string,
+  root: Root | (() => Root),
+  taskLines: ReadonlySet<number>,
+  fix: string,
+): Problem[] {
+  const lines = source.split('\n');
+  const candidates: number[] = [];
+  // Lines inside top-level fences are code: a cheap pass keeps remark out of the common case.
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE_LINE.exec(lines[i]!);
+    if (open) {
+      const marker = open[1]!;
+      if (fence === undefined) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length && open[2]!.trim() === '') {
+        fence = undefined;
+      }
+      continue;
+    }
+    if (fence !== undefined) continue;
+    if (!taskLines.has(i + 1) && LOOKS_LIKE_TASK.test(lines[i]!)) candidates.push(i);
+  }
+  if (candidates.length === 0) return [];
+  // Only when a line looks like a task is the tree needed, to leave code and HTML alone.
+  const tree = typeof root === 'function' ? root() : root;
+  const skip = new Set<number>();
+  for (const { node } of walk(tree.children, 0, true)) {
+    if (node.type === 'code' || node.type === 'html') {
+      for (let l = lineOf(node); l <= node.position!.end.line; l++) skip.add(l);
+    }
+  }
+  const out: Problem[] = [];
+  for (const i of candidates) {
+    const line = i + 1;
+    if (skip.has(line)) continue;
+    out.push({
+      severity: 'warning',
+      path,
+      line,
+      message: `"${lines[i]!.trim().slice(0, 60)}" looks like a task but is not read as one.`,
+      fix,
+    });
+  }
+  return out;
+}
+
+function finish(
+  source: string,
+  path: string,
+  root: Root,
+  phases: DialectPhase[],
+  problems: Problem[],
+  fix: string,
+): DialectPlan {
+  // A phase's own line (Kiro's top-level task) is read too.
+  const taskLines = new Set(phases.flatMap((p) => [p.line, ...p.tasks.map((t) => t.line)]));
+  return {
+    phases,
+    problems: [...problems, ...lookalikeWarnings(source, path, root, taskLines, fix)],
+  };
+}
+
+function limitProblem(source: string, path: string): DialectPlan | undefined {
+  const limit = markdownLimit(source);
+  if (!limit) return undefined;
+  return {
+    phases: [],
+    problems: [
+      {
+        severity: 'error',
+        path,
+        ...(limit.line ? { line: limit.line } : {}),
+        message: limit.message,
+        fix: 'Split the plan.',
+      },
+    ],
+  };
+}
+
+// ---------------------------------------------------------------- spec-kit
+
+const SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:\-—–]\s*|\s+|$)(.*)$/i;
+const SPECKIT_ID = /^T\d{3,}\b/;
+const STORY = /\[(US\d+)\]/g;
+const SPECKIT_STATE: Record<string, DialectState> = {
+  ' ': 'todo',
+  x: 'done',
+  X: 'done',
+  '\t': 'todo',
+};
+
+/** Compares `3.1` and `5.5` as numbers: major, then minor (3 < 3.1 < 3.2 < 3.10 < 4). */
+export function comparePhaseNumbers(a: string, b: string): number {
+  const [a1, a2 = -1] = a.split('.').map(Number);
+  const [b1, b2 = -1] = b.split('.').map(Number);
+  return a1! - b1! || a2 - b2;
+}
+
+/** spec-kit's tasks.md: `## Phase N: …` headings, `- [ ] T001 [P] [US1] …` tasks. */
+export function readSpeckit(source: string, path: string): DialectPlan {
+  const limited = limitProblem(source, path);
+  if (limited) return limited;
+  const root = parseMarkdown(source);
+  const phases: DialectPhase[] = [];
+  const problems: Problem[] = [];
+  let current: { phase: DialectPhase; level: number } | undefined;
+  for (const { node, top } of walk(root.children, 0, true)) {
+    if (node.type === 'heading' && top) {
+      const heading = node as Heading;
+      const m = SPECKIT_PHASE.exec(toString(heading).trim());
+      if (m) {
+        current = {
+          phase: { number: m[1]!, name: m[2]!.trim(), line: lineOf(node), tasks: [] },
+          level: heading.depth,
+        };
+        phases.push(current.phase);
+      } else if (current && heading.depth <= current.level) current = undefined;
+      continue;
+    }
+    if (node.type !== 'listItem' || !current) continue;
+    const box = boxAt(source, node);
+    if (!box || !(box.mark in SPECKIT_STATE) || !/^(?:[ \t]|$)/.test(box.after)) continue;
+    const text = itemText(node, box.after);
+    const phase = current.phase;
+    phase.tasks.push({
+      id: SPECKIT_ID.exec(text)?.[0] ?? `${phase.number}.${phase.tasks.length + 1}`,
+      text,
+      state: SPECKIT_STATE[box.mark]!,
+      mark: box.mark,
+      optional: false,
+      requirements: [...text.matchAll(STORY)].map((r) => r[1]!),
+      line: lineOf(node),
+      markOffset: box.offset,
+    });
+  }
+  const seen = new Map<string, number>();
+  for (const phase of phases) {
+    const before = seen.get(phase.number);
+    if (before !== undefined) {
+      problems.push({
+        severity: 'error',
+        path,
+        line: phase.line,
+        message: `Phase ${phase.number} is also on line ${before}.`,
+        fix: 'Number each phase once.',
+      });
+    }
+    seen.set(phase.number, phase.line);
+  }
+  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
+  return finish(
+    source,
+    path,
+    root,
+    phases,
+    problems,
+    'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
+  );
+}
+
+// ---------------------------------------------------------------- Kiro
+
+const KIRO_TOP = /^(\d+)\.\s*(.*)$/;
+const KIRO_SUB = /^(\d+)\.(\d+)\.?\s*(.*)$/;
+const KIRO_STATE: Record<string, DialectState> = {
+  ' ': 'todo',
+  '\t': 'todo',
+  '-': 'doing',
+  x: 'done',
+  X: 'done',
+};
+// `_Requirements: 1.1, 2.3_`: remark reads the underscores as emphasis, so the text has none.
+const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
+
+function requirementsOf(item: ListItem): string[] {
+  const m = REQUIREMENTS.exec(toString(item));
+  return m ? m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : [];
+}
+
+/**
+ * Kiro's tasks.md: each top-level numbered task (`- [ ] 1. Title`) is a phase; its sub-tasks
+ * (`- [ ] 1.1 …`, nested or at column 0) are the tasks, or the top-level task itself when it has
+ * none. `[-]` is in progress, `[x]` done, `[ ]*` optional.
+ */
+export function readKiro(source: string, path: string): DialectPlan {
+  const limited = limitProblem(source, path);
+  if (limited) return limited;
+  const root = parseMarkdown(source);
+  const phases = new Map<string, { phase: DialectPhase; self: DialectTask }>();
+  const problems: Problem[] = [];
+  for (const { node } of walk(root.children, 0, true)) {
+    if (node.type !== 'listItem') continue;
+    const box = boxAt(source, node);
+    if (!box || !(box.mark in KIRO_STATE)) continue;
+    const optional = box.after.startsWith('*');
+    const after = optional ? box.after.slice(1) : box.after;
+    if (!/^(?:[ \t]|$)/.test(after)) continue;
+    const text = after.trim();
+    const task = (id: string): DialectTask => ({
+      id,
+      text,
+      state: KIRO_STATE[box.mark]!,
+      mark: box.mark,
+      optional,
+      requirements: requirementsOf(node),
+      line: lineOf(node),
+      markOffset: box.offset,
+    });
+    const sub = KIRO_SUB.exec(text);
+    if (sub) {
+      const parent = phases.get(sub[1]!);
+      if (!parent) {
+        problems.push({
+          severity: 'warning',
+          path,
+          line: lineOf(node),
+          message: `Sub-task ${sub[1]}.${sub[2]} has no top-level task ${sub[1]} before it.`,
+          fix: `Add "- [ ] ${sub[1]}. Title" above it.`,
+        });
+        continue;
+      }
+      parent.phase.tasks.push(task(`${sub[1]}.${sub[2]}`));
+      continue;
+    }
+    const top = KIRO_TOP.exec(text);
+    if (top) {
+      if (phases.has(top[1]!)) {
+        problems.push({
+          severity: 'error',
+          path,
+          line: lineOf(node),
+          message: `Task ${top[1]} is also on line ${phases.get(top[1]!)!.phase.line}.`,
+          fix: 'Number each top-level task once.',
+        });
+        continue;
+      }
+      phases.set(top[1]!, {
+        phase: { number: top[1]!, name: top[2]!.trim(), line: lineOf(node), tasks: [] },
+        self: task(top[1]!),
+      });
+    }
+  }
+  const list = [...phases.values()].map(({ phase, self }) =>
+    phase.tasks.length > 0 ? phase : { ...phase, tasks: [self] },
+  );
+  return finish(
+    source,
+    path,
+    root,
+    list,
+    problems,
+    'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
+  );
+}
+
+// ---------------------------------------------------------------- both
+
+/** Whether a phase is finished: every required task done (Kiro's optional tasks may stay open). */
+export function dialectPhaseFinished(phase: DialectPhase): boolean {
+  return phase.tasks.every((t) => t.state === 'done' || t.optional);
+}
+
+export function currentDialectPhase(plan: DialectPlan): DialectPhase | undefined {
+  return plan.phases.find((p) => !dialectPhaseFinished(p));
+}
+
+/** The marks each tool writes itself: spec-kit has no in-progress mark. */
+export const DIALECT_MARKS = {
+  speckit: { doing: undefined, done: 'X' },
+  kiro: { doing: '-', done: 'x' },
+} as const;
+
+export class StaleDialectError extends Error {
+  constructor(readonly task: DialectTask) {
+    super(
+      `Task ${task.id} on line ${task.line} no longer reads "[${task.mark}]"; read tasks.md again.`,
+    );
+    this.name = 'StaleDialectError';
+  }
+}
+
+/** Writes tasks' marks in the kind's own dialect: one byte per task, every other byte kept. */
+export function setDialectStates(
+  source: string,
+  kind: keyof typeof DIALECT_MARKS,
+  tasks: readonly DialectTask[],
+  state: 'doing' | 'done',
+): string {
+  const mark = DIALECT_MARKS[kind][state];
+  if (mark === undefined) return source;
+  const changed = tasks.filter(
+    (t) => t.state !== state && !(t.state === 'done' && state === 'doing'),
+  );
+  for (const t of changed) {
+    if (
+      source[t.markOffset - 1] !== '[' ||
+      source[t.markOffset] !== t.mark ||
+      source[t.markOffset + 1] !== ']'
+    ) {
+      throw new StaleDialectError(t);
+    }
+  }
+  const sorted = [...changed].sort((a, b) => a.markOffset - b.markOffset);
+  const parts: string[] = [];
+  let from = 0;
+  for (const t of sorted) {
+    parts.push(source.slice(from, t.markOffset), mark);
+    from = t.markOffset + 1;
+  }
+  parts.push(source.slice(from));
+  return parts.join('');
+}

@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../paths.js';
+import {
+  comparePhaseNumbers,
+  currentDialectPhase,
+  readKiro,
+  readSpeckit,
+  setDialectStates,
+  StaleDialectError,
+} from '../../src/core/plan/kinds/markdownDialect.js';
+
+const fixture = (path: string): string =>
+  readFileSync(join(repoRoot, 'test', 'fixtures', path), 'utf8');
+
+describe('spec-kit tasks.md', () => {
+  const source = fixture('speckit/001-photo-albums/tasks.md');
+  const plan = readSpeckit(source, 'specs/001-photo-albums/tasks.md');
+
+  it('reads Phase N headings, Phase 3.1 ordered as a number, task ids and labels kept', () => {
+    expect(plan.phases.map((p) => [p.number, p.tasks.map((t) => t.id)])).toEqual([
+      ['1', ['T001', 'T002', 'T003']],
+      ['2', ['T004', 'T005']],
+      ['3', ['T006', 'T007', 'T008']],
+      ['3.1', ['T009']],
+    ]);
+    expect(plan.phases[2]!.tasks[1]).toMatchObject({
+      text: 'T007 [P] [US1] Create Album model in src/models/album.ts',
+      requirements: ['US1'],
+      state: 'todo',
+    });
+    expect(currentDialectPhase(plan)?.number).toBe('2');
+  });
+
+  it('names the template placeholder phase and lines outside every phase, not the [P] notes', () => {
+    expect(plan.problems.map((p) => [p.severity, p.line])).toEqual([['warning', 60]]);
+    expect(plan.problems[0]!.message).toContain('T010');
+    expect(plan.problems[0]!.fix).toContain('## Phase N: Name');
+  });
+
+  it('orders phase numbers as numbers', () => {
+    const sorted = ['5.5', '3', '10', '3.10', '3.2', '5'].sort(comparePhaseNumbers);
+    expect(sorted).toEqual(['3', '3.2', '3.10', '5', '5.5', '10']);
+  });
+
+  it('writes [X] when done, nothing for in progress, one byte per task', () => {
+    const phase = plan.phases[1]!;
+    expect(setDialectStates(source, 'speckit', phase.tasks, 'doing')).toBe(source);
+    const done = setDialectStates(source, 'speckit', phase.tasks, 'done');
+    expect(done).toBe(
+      source.replace('- [ ] T004', '- [X] T004').replace('- [ ] T005', '- [X] T005'),
+    );
+  });
+});
+
+describe('Kiro tasks.md', () => {
+  const source = fixture('kiro/user-auth/tasks.md');
+  const plan = readKiro(source, '.kiro/specs/user-auth/tasks.md');
+
+  it('reads top-level tasks as phases, sub-tasks nested or at column 0, optional ones', () => {
+    expect(plan.problems).toEqual([]);
+    expect(plan.phases.map((p) => [p.number, p.tasks.map((t) => t.id)])).toEqual([
+      ['1', ['1']],
+      ['2', ['2.1', '2.2', '2.3']],
+      ['3', ['3.1', '3.2']],
+    ]);
+    const [t21, , t23] = plan.phases[1]!.tasks;
+    expect(t21).toMatchObject({ state: 'doing', requirements: ['2.1', '3.3', '1.2'] });
+    expect(t23).toMatchObject({ optional: true, state: 'todo' });
+    expect(currentDialectPhase(plan)?.number).toBe('2');
+  });
+
+  it('an open optional task does not keep its phase open', () => {
+    const phase = plan.phases[1]!;
+    const required = phase.tasks.filter((t) => !t.optional);
+    const done = setDialectStates(source, 'kiro', required, 'done');
+    expect(currentDialectPhase(readKiro(done, 'tasks.md'))?.number).toBe('3');
+  });
+
+  it('writes [-] then [x], one byte each, CRLF and a missing final newline kept', () => {
+    const crlf = source.replace(/\n/g, '\r\n').replace(/\r\n$/, '');
+    const read = readKiro(crlf, 'tasks.md');
+    const phase = read.phases[2]!;
+    const doing = setDialectStates(crlf, 'kiro', phase.tasks, 'doing');
+    expect(doing).toBe(
+      crlf.replace('  - [ ] 3.1', '  - [-] 3.1').replace('  - [ ] 3.2', '  - [-] 3.2'),
+    );
+    const again = readKiro(doing, 'tasks.md').phases[2]!;
+    const done = setDialectStates(doing, 'kiro', again.tasks, 'done');
+    expect(done).toBe(
+      crlf.replace('  - [ ] 3.1', '  - [x] 3.1').replace('  - [ ] 3.2', '  - [x] 3.2'),
+    );
+    expect(() => setDialectStates(done, 'kiro', phase.tasks, 'doing')).toThrow(StaleDialectError);
+  });
+});
+
+describe('no silent drop, in both dialects', () => {
+  it.each([
+    ['-[ ] T001 Missing space'],
+    ['- [?] T001 Unknown mark'],
+    ['| T001 | [ ] |'],
+    ['Some text\n[ ] T001 inside a paragraph'],
+  ])('%j gets a warning with its line', (body) => {
+    const source = `# Tasks\n\n## Phase 1: Setup\n\n${body}\n`;
+    const plan = readSpeckit(source, 'tasks.md');
+    expect(plan.phases[0]!.tasks).toEqual([]);
+    expect(plan.problems).toEqual([
+      expect.objectContaining({ severity: 'warning', line: source.split('\n').length - 1 }),
+    ]);
+  });
+
+  it('a box GFM accepts ([<tab>], or [ ] after a tab) is a task', () => {
+    const source = '## Phase 1: Setup\n\n- [\t] T001 tab in the box\n-\t[ ] T002 tab before\n';
+    const plan = readSpeckit(source, 'tasks.md');
+    expect(plan.problems).toEqual([]);
+    expect(plan.phases[0]!.tasks.map((t) => [t.id, t.state])).toEqual([
+      ['T001', 'todo'],
+      ['T002', 'todo'],
+    ]);
+  });
+
+  it('boxes in fenced code are neither tasks nor warnings', () => {
+    const source = '## Phase 1: Setup\n\n```md\n- [ ] T001 example\n-[ ] T002\n```\n';
+    expect(readSpeckit(source, 'tasks.md')).toEqual({ phases: [expect.anything()], problems: [] });
+  });
+});

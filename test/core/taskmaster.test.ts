@@ -1,0 +1,155 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { repoRoot } from '../paths.js';
+import {
+  currentTaskmasterPhase,
+  readTaskmaster,
+  setTaskmasterStatus,
+  StaleTasksJsonError,
+  TASKMASTER_STATUSES,
+} from '../../src/core/plan/kinds/taskmaster.js';
+
+const fixture = (name: string): string =>
+  readFileSync(join(repoRoot, 'test', 'fixtures', 'taskmaster', name), 'utf8');
+
+describe('Task Master tasks.json', () => {
+  it('reads the tagged format: tags, phases per top-level task, subtasks as tasks', () => {
+    const plan = readTaskmaster(fixture('tagged.json'), '.taskmaster/tasks/tasks.json');
+    expect(plan.problems).toEqual([]);
+    expect(plan.tags.map((t) => t.name)).toEqual(['master', 'feature-x']);
+    const master = plan.tags[0]!;
+    expect(master.phases.map((p) => [p.id, p.tasks.map((t) => t.id)])).toEqual([
+      ['1', ['1']],
+      ['2', ['2.1', '2.2']],
+      ['3', ['3']],
+    ]);
+    expect(master.phases[1]!.tasks[0]).toMatchObject({
+      title: 'Configure OAuth',
+      status: 'pending',
+      state: 'todo',
+      details: 'Add the client id to the config.',
+      line: 31,
+    });
+    expect(currentTaskmasterPhase(master)?.id).toBe('2');
+    // A deferred task is set aside: nothing is current in that tag.
+    expect(currentTaskmasterPhase(plan.tags[1]!)).toBeUndefined();
+  });
+
+  it('reads the legacy format as the tag "master" and keeps CRLF and the missing final newline', () => {
+    const source = fixture('legacy-crlf-no-final-newline.json');
+    const plan = readTaskmaster(source, 'tasks/tasks.json');
+    expect(plan.problems).toEqual([]);
+    expect(plan.tags).toHaveLength(1);
+    expect(plan.tags[0]).toMatchObject({ name: 'master', legacy: true });
+    const task = plan.tags[0]!.phases[0]!.tasks[0]!;
+    const written = setTaskmasterStatus(source, task, 'in-progress');
+    expect(written).toBe(source.replace('"pending"', '"in-progress"'));
+    expect(written.endsWith('}')).toBe(true);
+  });
+
+  it('a dependency that is not done keeps a phase from being current', () => {
+    const source = fixture('tagged.json');
+    const master = readTaskmaster(source, 'tasks.json').tags[0]!;
+    let edited = source;
+    // Each write moves the offsets after it: read again before the next one.
+    for (const id of master.phases[1]!.tasks.map((t) => t.id)) {
+      const fresh = readTaskmaster(edited, 'tasks.json').tags[0]!.phases[1]!.tasks;
+      edited = setTaskmasterStatus(
+        edited,
+        fresh.find((t) => t.id === id)!,
+        'done',
+      );
+    }
+    const after = readTaskmaster(edited, 'tasks.json').tags[0]!;
+    expect(currentTaskmasterPhase(after)?.id).toBe('3');
+  });
+
+  it('names bad JSON and unknown statuses with file:line and a fix', () => {
+    const bad = readTaskmaster('{\n  "master": {\n    "tasks": [,]\n  }\n}\n', 'tasks.json');
+    expect(bad.problems).toEqual([
+      expect.objectContaining({ severity: 'error', path: 'tasks.json', line: 3 }),
+    ]);
+    expect(bad.problems[0]!.fix).toBeDefined();
+    const unknown = readTaskmaster(
+      '{"tasks": [\n{"id": 1, "title": "a",\n "status": "wip"}]}',
+      'tasks.json',
+    );
+    expect(unknown.problems).toEqual([
+      expect.objectContaining({ line: 3, message: expect.stringContaining('"wip"') }),
+    ]);
+  });
+
+  it('refuses to write over a status that changed since it was read', () => {
+    const source = fixture('tagged.json');
+    const task = readTaskmaster(source, 'tasks.json').tags[0]!.phases[2]!.tasks[0]!;
+    const changed = setTaskmasterStatus(source, task, 'done');
+    expect(() => setTaskmasterStatus(changed, task, 'in-progress')).toThrow(StaleTasksJsonError);
+  });
+
+  it('property: marking any task of any valid tasks.json changes exactly its status value', () => {
+    const status = fc.constantFrom(...TASKMASTER_STATUSES);
+    const id = fc.oneof(
+      fc.integer({ min: 1, max: 50 }),
+      fc.integer({ min: 1, max: 50 }).map(String),
+    );
+    const sub = fc.record({ id, title: fc.string(), status, details: fc.string() });
+    const task = fc.record({
+      id,
+      title: fc.string(),
+      description: fc.string(),
+      status,
+      dependencies: fc.array(fc.integer({ min: 1, max: 50 }), { maxLength: 3 }),
+      subtasks: fc.uniqueArray(sub, { selector: (s) => String(s.id), maxLength: 4 }),
+    });
+    const tasks = fc.uniqueArray(task, {
+      selector: (t) => String(t.id),
+      minLength: 1,
+      maxLength: 6,
+    });
+    const doc = fc.oneof(
+      tasks.map((ts) => ({ tasks: ts }) as unknown),
+      fc
+        .tuple(tasks, fc.string({ minLength: 1 }))
+        .map(([ts, tag]) => ({ [tag]: { tasks: ts, metadata: { description: tag } } }) as unknown),
+    );
+    const layout = fc.constantFrom<[number | string, string]>(
+      [2, '\n'],
+      [4, '\r\n'],
+      ['\t', '\n'],
+      [0, ''],
+    );
+    fc.assert(
+      fc.property(
+        doc,
+        layout,
+        fc.boolean(),
+        fc.nat(),
+        fc.constantFrom('in-progress', 'done'),
+        (d, [indent, eol], finalNewline, pick, to) => {
+          let source = JSON.stringify(d, null, indent).replace(/\n/g, eol);
+          if (finalNewline) source += eol || '\n';
+          const plan = readTaskmaster(source, 'tasks.json');
+          const all = plan.tags.flatMap((t) => t.phases.flatMap((p) => p.tasks));
+          if (all.length === 0) return;
+          const chosen = all[pick % all.length]!;
+          const written = setTaskmasterStatus(source, chosen, to as 'in-progress' | 'done');
+          // Outside the one value, every byte is the same.
+          const tail = source.length - chosen.statusEnd;
+          expect(written.slice(0, chosen.statusStart)).toBe(source.slice(0, chosen.statusStart));
+          expect(written.slice(written.length - tail)).toBe(source.slice(chosen.statusEnd));
+          expect(written.slice(chosen.statusStart, written.length - tail)).toBe(JSON.stringify(to));
+          // And the JSON reads as before with only that status changed.
+          const reread = readTaskmaster(written, 'tasks.json');
+          const after = reread.tags.flatMap((t) => t.phases.flatMap((p) => p.tasks));
+          expect(
+            after.map((t) => (t.id === chosen.id && t.line === chosen.line ? t.status : null)),
+          ).toEqual(all.map((t) => (t === chosen ? to : null)));
+          expect(after.map((t) => t.status)).toEqual(
+            all.map((t) => (t === chosen ? to : t.status)),
+          );
+        },
+      ),
+    );
+  });
+});
