@@ -256,6 +256,10 @@ async function expectLanded(
   // The agent's own summary, not the output tail.
   expect(prComments()).toHaveLength(1);
   expect(prComments()[0]).toContain(`${example.name} wrote the failing test`);
+  // The usage the CLI printed in its machine-readable output, parsed and shown on the PR.
+  expect(prComments()[0]).toMatch(
+    /Agent run: [^\n]*[1-9][\d,]* input and [1-9][\d,]* output tokens/,
+  );
 }
 
 describe.each(EXAMPLES.map((e) => [e.name, e] as const))(
