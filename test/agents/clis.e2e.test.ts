@@ -1,8 +1,9 @@
 import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { delimiter, dirname, join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
 import yaml from 'js-yaml';
 import { buildAgentPayload, parseConfigText, type AgentPayload } from '../../src/core/index.js';
 import { DIST, gitIn, parseOutputs } from '../helpers/bundle.js';
@@ -26,9 +27,18 @@ const BIN = join(CLIS, 'node_modules', '.bin');
 const BRANCH = 'coder/example/phase-1';
 /**
  * Where each run's checkout and RUNNER_TEMP live: not under /tmp, as on GitHub's runners
- * (/home/runner/work/_temp), where a CLI's sandbox that allows /tmp does not reach them.
+ * (/home/runner/work/_temp), where a CLI's sandbox that allows /tmp does not reach them. Beside
+ * the tests, or, when this clone itself is under /tmp, in the user's cache: Codex's sandbox gives
+ * its shell a /tmp of its own, so a checkout under /tmp is not there for its commands.
  */
-const WORK_ROOT = join(repoRoot, 'test', 'agents', '.work');
+const WORK_ROOT = isInside(tmpdir(), repoRoot)
+  ? join(homedir(), '.cache', 'coder-loop-test', 'agent-runs')
+  : join(repoRoot, 'test', 'agents', '.work');
+
+function isInside(folder: string, path: string): boolean {
+  const rel = relative(realpathSync(folder), realpathSync(path));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
 
 const TEST_FILE = 'test/coder/health.test.mjs';
 const CODE_FILE = 'src/coder/health.mjs';
