@@ -81,7 +81,7 @@ async function candidates(root: string, globs: readonly string[]): Promise<strin
 export async function discoverPlans(
   root: string,
   plansDir: string,
-): Promise<{ plans: NamedPlan[]; problems: Problem[] }> {
+): Promise<{ plans: NamedPlan[]; problems: Problem[]; unnamed: NamedPlan[] }> {
   const globs = defaultPlanGlobs(plansDir);
   const files = findPlanFiles(await candidates(root, globs), globs);
   const tags = new Map<string, string[]>();
@@ -96,7 +96,12 @@ export async function discoverPlans(
     if (read.tags.length === 0) problems.push(...read.problems);
   }
   const named = namePlans(files, tags);
-  return { plans: named.plans, problems: [...problems, ...named.problems] };
+  // A tasks.json with no tag to read (not JSON, no task list) names no plan; its path still
+  // reaches it, so that lint and status can say what is wrong with it.
+  const unnamed = files
+    .filter((f) => f.kind === 'taskmaster' && (tags.get(f.path) ?? []).length === 0)
+    .map((f) => ({ ...f, name: f.path }));
+  return { plans: named.plans, problems: [...problems, ...named.problems], unnamed };
 }
 
 /** Reads a spec-kit, Kiro or Task Master plan for status and lint. */

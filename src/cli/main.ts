@@ -183,9 +183,12 @@ async function otherKindPlan(
   wanted: string | undefined,
 ): Promise<NamedPlan | undefined> {
   if (wanted === undefined) return undefined;
-  const { plans } = await discoverPlans(io.cwd, plansDirFromRoot(args, io));
-  const found = resolvePlan(plans, wanted.split('\\').join('/').replace(/^\.\//, ''));
+  const { plans, unnamed } = await discoverPlans(io.cwd, plansDirFromRoot(args, io));
+  const path = wanted.split('\\').join('/').replace(/^\.\//, '');
+  const found = resolvePlan(plans, path);
   if ('error' in found) {
+    const broken = unnamed.find((p) => p.path === path);
+    if (broken) return broken;
     // Two plans of one name: say so, whatever their kinds.
     if (found.error.startsWith('Two plans') || found.error.includes(' holds the tags ')) {
       throw new InputError(found.error);
@@ -350,7 +353,9 @@ export const COMMANDS: Record<string, CommandSpec> = {
     options: { ...DIR_OPTION, json: { type: 'boolean' } },
     async run(args, io) {
       if (args.positionals.length > 0) throw new UsageError('plans takes options only');
-      const { plans, problems } = await discoverPlans(io.cwd, plansDirFromRoot(args, io));
+      const found = await discoverPlans(io.cwd, plansDirFromRoot(args, io));
+      const { problems } = found;
+      const plans = [...found.plans, ...found.unnamed];
       const rows = [];
       for (const plan of plans) {
         const counts =
@@ -432,8 +437,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
       // Without a name: every coder plan, then every plan of the other kinds.
       const others =
         wanted === undefined
-          ? (await discoverPlans(io.cwd, plansDirFromRoot(args, io))).plans.filter(
-              (p) => p.kind !== 'coder',
+          ? await discoverPlans(io.cwd, plansDirFromRoot(args, io)).then((found) =>
+              [...found.plans, ...found.unnamed].filter((p) => p.kind !== 'coder'),
             )
           : [];
       const names = wanted ? [needPlanName(wanted)] : await listPlans(args.plansDir);
