@@ -486,6 +486,16 @@ export const COMMANDS: Record<string, CommandSpec> = {
     async run(args, io) {
       const other = await otherKindPlan(args, io, args.positionals[0]);
       if (other) return kindStatus(args, io, other);
+      if (args.positionals[0] === undefined) {
+        // Without a name: the only plan there is, of any kind.
+        const found = await discoverPlans(io.cwd, plansDirFromRoot(args, io));
+        const others = found.plans.filter((p) => p.kind !== 'coder');
+        const coder = await listPlans(args.plansDir);
+        if (others.length === 1 && coder.length === 0) return kindStatus(args, io, others[0]!);
+        if (others.length > 0 && coder.length + others.length > 1) {
+          throw new UsageError(`name a plan: ${[...coder, ...others.map(planRef)].join(', ')}`);
+        }
+      }
       const name = await pickPlan(args, args.positionals[0]);
       if (args.values.json) {
         // JSON either way: a caller reads the problems of an invalid plan from it too.

@@ -623,6 +623,27 @@ describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)',
     });
   });
 
+  it('status without a name reads the only plan there is, of any kind, or asks for one', async () => {
+    const several = await cli(work, 'status');
+    expect(several).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: [
+        'coder-loop status: name a plan: Sample, .kiro/specs/user-auth/tasks.md, .taskmaster/tasks/tasks.json#master, .taskmaster/tasks/tasks.json#feature-x, specs/001-photo-albums/tasks.md',
+        'Usage: coder-loop status [PlanName | path of its tasks file] [--json] [--dir <plansDir>]',
+        '',
+      ].join('\n'),
+    });
+    for (const dir of ['docs', '.kiro', '.taskmaster']) {
+      await rm(join(work, dir), { recursive: true });
+    }
+    const only = await cli(work, 'status');
+    expect(only.code).toBe(0);
+    expect(only.stdout.split('\n')[0]).toBe(
+      '001-photo-albums (spec-kit, specs/001-photo-albums/tasks.md): current phase 2',
+    );
+  });
+
   it('lint runs every kind: context check and lookalike lines with file:line', async () => {
     const run = await cli(work, 'lint');
     expect(run).toEqual({
