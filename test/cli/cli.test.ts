@@ -644,6 +644,33 @@ describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)',
     );
   });
 
+  it('reads a legacy tasks/tasks.json (CRLF, no final newline) as the tag master, by its path', async () => {
+    await mkdir(join(work, 'tasks'));
+    await cp(
+      join(repo, 'test', 'fixtures', 'taskmaster', 'legacy-crlf-no-final-newline.json'),
+      join(work, 'tasks', 'tasks.json'),
+    );
+    const byName = await cli(work, 'status', 'master');
+    expect(byName).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'coder-loop status: Two plans are named "master": .taskmaster/tasks/tasks.json and tasks/tasks.json. Name one by the path of its tasks file.\n',
+    });
+    const byPath = await cli(work, 'status', 'tasks/tasks.json');
+    expect(byPath).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        'master (Task Master, tasks/tasks.json#master): current phase 1',
+        'Tasks: 0 done, 0 in progress, 1 open',
+        'Phase 1: Only (0/1 done) ← current',
+        '  [ ] 1  Only',
+        '',
+      ].join('\n'),
+    });
+  });
+
   it('lint runs every kind: context check and lookalike lines with file:line', async () => {
     const run = await cli(work, 'lint');
     expect(run).toEqual({
