@@ -14,7 +14,7 @@ import {
   type NamedPlan,
   type PlanKind,
 } from '../core/plan/kinds/index.js';
-import { readText } from './files.js';
+import { InputError, readText } from './files.js';
 
 /** How the CLI names a kind to people. */
 export const KIND_NAMES: Record<PlanKind, string> = {
@@ -88,7 +88,21 @@ export async function discoverPlans(
   const problems: Problem[] = [];
   for (const file of files) {
     if (file.kind !== 'taskmaster') continue;
-    const read = readTaskmaster(await readText(join(root, file.path)), file.path);
+    let source: string;
+    try {
+      source = await readText(join(root, file.path));
+    } catch (error) {
+      // A file that is not UTF-8 names no plan; it must not stop the commands on other plans.
+      if (!(error instanceof InputError)) throw error;
+      problems.push({
+        severity: 'error',
+        path: file.path,
+        message: 'not valid UTF-8.',
+        fix: 'Save the file as UTF-8.',
+      });
+      continue;
+    }
+    const read = readTaskmaster(source, file.path);
     tags.set(
       file.path,
       read.tags.map((t) => t.name),

@@ -338,8 +338,12 @@ async function kindCounts(
 ): Promise<
   { phases: { done: number; total: number }; tasks: ReturnType<typeof countTasks> } | undefined
 > {
-  const view = await viewPlan(io.cwd, plan);
-  if (view.problems.some((p) => p.severity === 'error')) return undefined;
+  // A file that cannot be read (not UTF-8) is listed as invalid; lint says why.
+  const view = await viewPlan(io.cwd, plan).catch((error: unknown) => {
+    if (error instanceof InputError) return undefined;
+    throw error;
+  });
+  if (!view || view.problems.some((p) => p.severity === 'error')) return undefined;
   return {
     phases: { done: view.phases.filter(phaseDone).length, total: view.phases.length },
     tasks: countTasks(view),

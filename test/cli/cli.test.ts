@@ -711,6 +711,23 @@ describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)',
     expect(broken.stderr).toMatch(/^\.taskmaster\/tasks\/tasks\.json:4: error: not valid JSON: /);
   });
 
+  it('a tasks.json that is not UTF-8 is listed as invalid and stops no other plan', async () => {
+    await writeFile(
+      join(work, tasksJson),
+      Buffer.from('{"master":{"tasks":[{"id":1,"title":"\xff","status":"pending"}]}}', 'latin1'),
+    );
+    const plans = await cli(work, 'plans');
+    expect(plans.code).toBe(0);
+    expect(plans.stdout).toContain(
+      'taskmaster .taskmaster/tasks/tasks.json  .taskmaster/tasks/tasks.json  (invalid: run coder-loop lint)\n.taskmaster/tasks/tasks.json: error: not valid UTF-8. Save the file as UTF-8.\n',
+    );
+    const status = await cli(work, 'status', 'user-auth');
+    expect(status.code).toBe(0);
+    const lint = await cli(work, 'lint', tasksJson);
+    expect(lint.code).toBe(1);
+    expect(lint.stderr).toContain('.taskmaster/tasks/tasks.json: not valid UTF-8');
+  });
+
   it('mark, log and report refuse a plan of another kind and leave its file alone', async () => {
     const before = await readFile(join(work, kiroTasks));
     const mark = await cli(work, 'mark', 'user-auth', '2.2', 'done');
