@@ -38,6 +38,15 @@ import {
   writeAtomic,
   writeInPlan,
 } from './files.js';
+import {
+  discoverPlans,
+  KIND_NAMES,
+  kindContextProblems,
+  phaseDone,
+  viewPlan,
+  type PlanView,
+} from './kinds.js';
+import { resolvePlan, type NamedPlan } from '../core/plan/kinds/index.js';
 
 export interface CliIo {
   cwd: string;
@@ -159,7 +168,235 @@ async function markLocked(
   return EXIT.ok;
 }
 
+/** The plans directory as the kinds' globs name it: relative to the current directory. */
+function plansDirFromRoot(args: Parsed, io: CliIo): string {
+  return relative(io.cwd, args.plansDir).split('\\').join('/') || '.';
+}
+
+/**
+ * The plan of another kind (spec-kit, Kiro, Task Master) a user named, by name or by the path of
+ * its tasks file; undefined for a coder plan or a name no plan has (the coder reader answers).
+ */
+async function otherKindPlan(
+  args: Parsed,
+  io: CliIo,
+  wanted: string | undefined,
+): Promise<NamedPlan | undefined> {
+  if (wanted === undefined) return undefined;
+  const { plans, unnamed } = await discoverPlans(io.cwd, plansDirFromRoot(args, io));
+  const path = wanted.split('\\').join('/').replace(/^\.\//, '');
+  const found = resolvePlan(plans, path);
+  if ('error' in found) {
+    const broken = unnamed.find((p) => p.path === path);
+    if (broken) return broken;
+    // Two plans of one name: say so, whatever their kinds.
+    if (found.error.startsWith('Two plans') || found.error.includes(' holds the tags ')) {
+      throw new InputError(found.error);
+    }
+    return undefined;
+  }
+  return found.plan.kind === 'coder' ? undefined : found.plan;
+}
+
+/** Commands that write handle coder plans only, for now: refuse another kind by name. */
+async function refuseOtherKinds(
+  args: Parsed,
+  io: CliIo,
+  command: string,
+  wanted: string | undefined,
+): Promise<void> {
+  const plan = await otherKindPlan(args, io, wanted);
+  if (!plan) return;
+  throw new InputError(
+    `"${wanted}" is a ${KIND_NAMES[plan.kind]} plan (${plan.path}); coder-loop ${command} writes coder plans only. Nothing was written.`,
+  );
+}
+
+function planLabel(plan: NamedPlan): string {
+  return `${plan.name} (${KIND_NAMES[plan.kind]}, ${planRef(plan)})`;
+}
+
+const BOX: Record<PlanView['phases'][number]['tasks'][number]['state'], string> = {
+  todo: '[ ]',
+  doing: '[~]',
+  done: '[x]',
+  'set-aside': '[-]',
+};
+
+function countTasks(view: PlanView): {
+  done: number;
+  doing: number;
+  open: number;
+  setAside: number;
+} {
+  const all = view.phases.flatMap((p) => p.tasks);
+  return {
+    done: all.filter((t) => t.state === 'done').length,
+    doing: all.filter((t) => t.state === 'doing').length,
+    open: all.filter((t) => t.state === 'todo').length,
+    setAside: all.filter((t) => t.state === 'set-aside').length,
+  };
+}
+
+/** How people name a plan on the command line: its tasks file, with the tag for Task Master. */
+function planRef(plan: NamedPlan): string {
+  return plan.tag === undefined ? plan.path : `${plan.path}#${plan.tag}`;
+}
+
+function sortProblems(problems: readonly Problem[]): Problem[] {
+  return [...problems].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : (a.line ?? 0) - (b.line ?? 0),
+  );
+}
+
+async function kindStatus(args: Parsed, io: CliIo, plan: NamedPlan): Promise<number> {
+  const view = await viewPlan(io.cwd, plan);
+  const errors = view.problems.filter((p) => p.severity === 'error');
+  if (args.values.json) {
+    io.stdout(
+      JSON.stringify({
+        plan: plan.name,
+        kind: plan.kind,
+        path: plan.path,
+        ...(plan.tag !== undefined ? { tag: plan.tag } : {}),
+        currentPhase: errors.length === 0 ? (view.current ?? null) : null,
+        phases: view.phases.map((p) => ({
+          number: p.number,
+          name: p.name,
+          tasks: p.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text })),
+        })),
+        ...(errors.length > 0 ? { valid: false, problems: errors } : {}),
+      }),
+    );
+    return errors.length > 0 ? EXIT.invalid : EXIT.ok;
+  }
+  if (errors.length > 0) {
+    for (const p of sortProblems(errors)) io.stderr(formatProblem(p));
+    throw new InputError(`${plan.path}: fix the tasks file first.`);
+  }
+  const counts = countTasks(view);
+  io.stdout(
+    `${planLabel(plan)}: ${view.current !== undefined ? `current phase ${view.current}` : 'complete'}`,
+  );
+  io.stdout(
+    `Tasks: ${counts.done} done, ${counts.doing} in progress, ${counts.open} open${counts.setAside ? `, ${counts.setAside} set aside` : ''}`,
+  );
+  for (const p of view.phases) {
+    const done = p.tasks.filter((t) => t.state === 'done').length;
+    const marker = p.number === view.current ? ' ← current' : '';
+    io.stdout(
+      `Phase ${p.number}${p.name ? `: ${p.name}` : ''} (${done}/${p.tasks.length} done)${marker}`,
+    );
+    for (const t of p.tasks) {
+      const label = t.text.startsWith(t.id) ? t.text : `${t.id}  ${t.text}`;
+      io.stdout(`  ${BOX[t.state]} ${label}${t.note ? ` (${t.note})` : ''}`);
+    }
+  }
+  return EXIT.ok;
+}
+
+/** Lints one plan of another kind; true when it is valid. */
+async function kindLint(io: CliIo, plan: NamedPlan): Promise<boolean> {
+  const view = await viewPlan(io.cwd, plan);
+  const problems = [...(await kindContextProblems(io.cwd, plan)), ...view.problems];
+  for (const p of sortProblems(problems)) {
+    (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p));
+  }
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  io.stdout(`${plan.path}: ${errors} error(s), ${problems.length - errors} warning(s).`);
+  return errors === 0;
+}
+
+/** Phases done/total and task counts of a coder plan, for `plans`; undefined when invalid. */
+async function coderCounts(
+  args: Parsed,
+  name: string,
+): Promise<
+  { phases: { done: number; total: number }; tasks: ReturnType<typeof countTasks> } | undefined
+> {
+  const context = await loadContext(args, name);
+  const checklist = context.checklist;
+  if (!checklist || checklistErrors(context).length > 0) return undefined;
+  const view: PlanView = {
+    phases: checklist.phases.map((p) => ({
+      number: String(p.number),
+      name: p.name,
+      tasks: p.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text })),
+    })),
+    current: undefined,
+    problems: [],
+  };
+  return {
+    phases: { done: view.phases.filter(phaseDone).length, total: view.phases.length },
+    tasks: countTasks(view),
+  };
+}
+
+async function kindCounts(
+  io: CliIo,
+  plan: NamedPlan,
+): Promise<
+  { phases: { done: number; total: number }; tasks: ReturnType<typeof countTasks> } | undefined
+> {
+  // A file that cannot be read (not UTF-8) is listed as invalid; lint says why.
+  const view = await viewPlan(io.cwd, plan).catch((error: unknown) => {
+    if (error instanceof InputError) return undefined;
+    throw error;
+  });
+  if (!view || view.problems.some((p) => p.severity === 'error')) return undefined;
+  return {
+    phases: { done: view.phases.filter(phaseDone).length, total: view.phases.length },
+    tasks: countTasks(view),
+  };
+}
+
 export const COMMANDS: Record<string, CommandSpec> = {
+  plans: {
+    usage: 'coder-loop plans [--json] [--dir <plansDir>]',
+    summary: 'every plan found (coder, spec-kit, Kiro, Task Master): kind, name, path, phases',
+    options: { ...DIR_OPTION, json: { type: 'boolean' } },
+    async run(args, io) {
+      if (args.positionals.length > 0) throw new UsageError('plans takes options only');
+      const found = await discoverPlans(io.cwd, plansDirFromRoot(args, io));
+      const { problems } = found;
+      const plans = [...found.plans, ...found.unnamed];
+      const rows = [];
+      for (const plan of plans) {
+        const counts =
+          plan.kind === 'coder' ? await coderCounts(args, plan.name) : await kindCounts(io, plan);
+        rows.push({ plan, counts });
+      }
+      if (args.values.json) {
+        io.stdout(
+          JSON.stringify(
+            rows.map(({ plan, counts }) => ({
+              name: plan.name,
+              kind: plan.kind,
+              path: plan.path,
+              ...(plan.tag !== undefined ? { tag: plan.tag } : {}),
+              phases: counts?.phases ?? null,
+              tasks: counts?.tasks ?? null,
+              ...(counts ? {} : { valid: false }),
+            })),
+          ),
+        );
+        return EXIT.ok;
+      }
+      if (plans.length === 0) {
+        io.stdout('No plans found.');
+        return EXIT.ok;
+      }
+      for (const { plan, counts } of rows) {
+        const summary = counts
+          ? `${counts.phases.done}/${counts.phases.total} phases done`
+          : 'invalid: run coder-loop lint';
+        io.stdout(`${plan.kind.padEnd(10)} ${plan.name}  ${planRef(plan)}  (${summary})`);
+      }
+      for (const p of problems) io.stdout(formatProblem(p));
+      return EXIT.ok;
+    },
+  },
+
   init: {
     usage: 'coder-loop init <PlanName> [--dir <plansDir>]',
     summary: 'scaffold the plan directory from templates',
@@ -194,15 +431,32 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
 
   lint: {
-    usage: 'coder-loop lint [PlanName] [--dir <plansDir>]',
+    usage: 'coder-loop lint [PlanName | path of its tasks file] [--dir <plansDir>]',
     summary: 'validate; file:line messages; exit 1 when invalid',
     options: DIR_OPTION,
     async run(args, io) {
-      const names = args.positionals[0]
-        ? [needPlanName(args.positionals[0])]
-        : await listPlans(args.plansDir);
-      if (names.length === 0) throw new InputError(`${args.shownPlansDir}: no plans here.`);
+      const wanted = args.positionals[0];
+      const other = await otherKindPlan(args, io, wanted);
+      if (other) return (await kindLint(io, other)) ? EXIT.ok : EXIT.invalid;
+      // Without a name: every coder plan, then every plan of the other kinds.
+      const others =
+        wanted === undefined
+          ? await discoverPlans(io.cwd, plansDirFromRoot(args, io)).then((found) =>
+              [...found.plans, ...found.unnamed].filter((p) => p.kind !== 'coder'),
+            )
+          : [];
+      const names = wanted ? [needPlanName(wanted)] : await listPlans(args.plansDir);
+      if (names.length === 0 && others.length === 0) {
+        throw new InputError(`${args.shownPlansDir}: no plans here.`);
+      }
       let invalid = false;
+      // A Task Master file's problems are the file's: lint it once, whatever its tags.
+      const linted = new Set<string>();
+      for (const plan of others) {
+        if (linted.has(plan.path)) continue;
+        linted.add(plan.path);
+        invalid = !(await kindLint(io, plan)) || invalid;
+      }
       const all = await listPlans(args.plansDir);
       for (const name of names) {
         const context = await loadContext(args, name);
@@ -230,10 +484,22 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
 
   status: {
-    usage: 'coder-loop status [PlanName] [--json] [--dir <plansDir>]',
+    usage: 'coder-loop status [PlanName | path of its tasks file] [--json] [--dir <plansDir>]',
     summary: 'phases, tasks and states, current phase',
     options: { ...DIR_OPTION, json: { type: 'boolean' } },
     async run(args, io) {
+      const other = await otherKindPlan(args, io, args.positionals[0]);
+      if (other) return kindStatus(args, io, other);
+      if (args.positionals[0] === undefined) {
+        // Without a name: the only plan there is, of any kind.
+        const found = await discoverPlans(io.cwd, plansDirFromRoot(args, io));
+        const others = found.plans.filter((p) => p.kind !== 'coder');
+        const coder = await listPlans(args.plansDir);
+        if (others.length === 1 && coder.length === 0) return kindStatus(args, io, others[0]!);
+        if (others.length > 0 && coder.length + others.length > 1) {
+          throw new UsageError(`name a plan: ${[...coder, ...others.map(planRef)].join(', ')}`);
+        }
+      }
       const name = await pickPlan(args, args.positionals[0]);
       if (args.values.json) {
         // JSON either way: a caller reads the problems of an invalid plan from it too.
@@ -282,6 +548,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'set one task, or every task of a phase, to a state (one byte per task)',
     options: { ...DIR_OPTION, phase: { type: 'string' } },
     async run(args, io) {
+      await refuseOtherKinds(args, io, 'mark', args.positionals[0]);
       const name = needPlanName(args.positionals[0]);
       const phaseNumber = parseCount(args.values.phase, 'phase');
       const expected = phaseNumber === undefined ? 3 : 2;
@@ -298,6 +565,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'append an entry to the master log',
     options: { ...DIR_OPTION, phase: { type: 'string' }, actor: { type: 'string' } },
     async run(args, io) {
+      await refuseOtherKinds(args, io, 'log', args.positionals[0]);
       const name = needPlanName(args.positionals[0]);
       const message = args.positionals.slice(1).join(' ').trim();
       if (message === '') throw new UsageError('say what to log');
@@ -332,6 +600,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: 'write the phase report',
     options: { ...DIR_OPTION, phase: { type: 'string' } },
     async run(args, io) {
+      await refuseOtherKinds(args, io, 'report', args.positionals[0]);
       const name = needPlanName(args.positionals[0]);
       const phaseNumber = parseCount(args.values.phase, 'phase');
       if (phaseNumber === undefined) throw new UsageError('--phase <N> is required');

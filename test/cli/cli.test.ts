@@ -419,3 +419,333 @@ describe('coder-loop CLI small answers (built binary)', () => {
     expect(run.stdout).toContain('docs/plans/Sample: 0 error(s), 0 warning(s).');
   });
 });
+
+describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)', () => {
+  const speckitTasks = 'specs/001-photo-albums/tasks.md';
+  const kiroTasks = '.kiro/specs/user-auth/tasks.md';
+  const tasksJson = '.taskmaster/tasks/tasks.json';
+
+  /** The repository layout each tool writes, from the fixtures, with the files beside the tasks. */
+  beforeEach(async () => {
+    const kinds = join(repo, 'test', 'fixtures');
+    await mkdir(join(work, 'specs', '001-photo-albums'), { recursive: true });
+    await cp(join(kinds, 'speckit', '001-photo-albums', 'tasks.md'), join(work, speckitTasks));
+    for (const f of ['spec.md', 'plan.md']) {
+      await writeFile(join(work, 'specs', '001-photo-albums', f), `# ${f}\n`);
+    }
+    await mkdir(join(work, '.kiro', 'specs', 'user-auth'), { recursive: true });
+    await cp(join(kinds, 'kiro', 'user-auth', 'tasks.md'), join(work, kiroTasks));
+    for (const f of ['requirements.md', 'design.md']) {
+      await writeFile(join(work, '.kiro', 'specs', 'user-auth', f), `# ${f}\n`);
+    }
+    await mkdir(join(work, '.taskmaster', 'tasks'), { recursive: true });
+    await cp(join(kinds, 'taskmaster', 'tagged.json'), join(work, tasksJson));
+  });
+
+  it('plans lists every plan of every kind, with its tasks file and phases done', async () => {
+    const run = await cli(work, 'plans');
+    expect(run).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        'kiro       user-auth  .kiro/specs/user-auth/tasks.md  (1/3 phases done)',
+        'taskmaster master  .taskmaster/tasks/tasks.json#master  (1/3 phases done)',
+        'taskmaster feature-x  .taskmaster/tasks/tasks.json#feature-x  (1/1 phases done)',
+        'coder      Sample  docs/plans/Sample/01_Master Plan/01_Checklist.md  (0/2 phases done)',
+        'speckit    001-photo-albums  specs/001-photo-albums/tasks.md  (1/4 phases done)',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('plans --json gives kind, name, path, phases and task counts', async () => {
+    const run = await cli(work, 'plans', '--json');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([
+      {
+        name: 'user-auth',
+        kind: 'kiro',
+        path: kiroTasks,
+        phases: { done: 1, total: 3 },
+        tasks: { done: 1, doing: 1, open: 4, setAside: 0 },
+      },
+      {
+        name: 'master',
+        kind: 'taskmaster',
+        path: tasksJson,
+        tag: 'master',
+        phases: { done: 1, total: 3 },
+        tasks: { done: 1, doing: 0, open: 3, setAside: 0 },
+      },
+      {
+        name: 'feature-x',
+        kind: 'taskmaster',
+        path: tasksJson,
+        tag: 'feature-x',
+        phases: { done: 1, total: 1 },
+        tasks: { done: 0, doing: 0, open: 0, setAside: 1 },
+      },
+      {
+        name: 'Sample',
+        kind: 'coder',
+        path: 'docs/plans/Sample/01_Master Plan/01_Checklist.md',
+        phases: { done: 0, total: 2 },
+        tasks: { done: 2, doing: 0, open: 3, setAside: 0 },
+      },
+      {
+        name: '001-photo-albums',
+        kind: 'speckit',
+        path: speckitTasks,
+        phases: { done: 1, total: 4 },
+        tasks: { done: 3, doing: 0, open: 6, setAside: 0 },
+      },
+    ]);
+  });
+
+  it('plans names both paths of two plans with one name; status asks for the path', async () => {
+    await mkdir(join(work, '.kiro', 'specs', '001-photo-albums'), { recursive: true });
+    await cp(join(work, kiroTasks), join(work, '.kiro/specs/001-photo-albums/tasks.md'));
+    const run = await cli(work, 'plans');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      '.kiro/specs/001-photo-albums/tasks.md: warning: Two plans are named "001-photo-albums": .kiro/specs/001-photo-albums/tasks.md and specs/001-photo-albums/tasks.md. Name the plan by the path of its tasks file.',
+    );
+    const status = await cli(work, 'status', '001-photo-albums');
+    expect(status).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'coder-loop status: Two plans are named "001-photo-albums": .kiro/specs/001-photo-albums/tasks.md and specs/001-photo-albums/tasks.md. Name one by the path of its tasks file.\n',
+    });
+    const byPath = await cli(work, 'status', speckitTasks);
+    expect(byPath.code).toBe(0);
+    expect(byPath.stdout.split('\n')[0]).toBe(
+      '001-photo-albums (spec-kit, specs/001-photo-albums/tasks.md): current phase 2',
+    );
+  });
+
+  it('status reads a spec-kit plan by name: phases in number order, tasks done and open', async () => {
+    const run = await cli(work, 'status', '001-photo-albums');
+    expect(run).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        '001-photo-albums (spec-kit, specs/001-photo-albums/tasks.md): current phase 2',
+        'Tasks: 3 done, 0 in progress, 6 open',
+        'Phase 1: Setup (Shared Infrastructure) (3/3 done)',
+        '  [x] T001 Create project structure per implementation plan',
+        '  [x] T002 Initialize TypeScript project with Vite dependencies',
+        '  [x] T003 [P] Configure linting and formatting tools',
+        'Phase 2: Foundational (Blocking Prerequisites) (0/2 done) ← current',
+        '  [ ] T004 Setup database schema and migrations framework',
+        '  [ ] T005 [P] Implement authentication/authorization framework',
+        'Phase 3: User Story 1 - Organise photos in albums (Priority: P1) 🎯 MVP (0/3 done)',
+        '  [ ] T006 [P] [US1] Contract test for POST /albums in tests/contract/test_albums.ts',
+        '  [ ] T007 [P] [US1] Create Album model in src/models/album.ts',
+        '  [ ] T008 [US1] Implement AlbumService in src/services/album.ts (depends on T007)',
+        'Phase 3.1: Review fixes (0/1 done)',
+        '  [ ] T009 [US1] Address review feedback on album ordering',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('status reads a Kiro plan by the path of its tasks file: in progress and optional tasks', async () => {
+    const run = await cli(work, 'status', `./${kiroTasks}`);
+    expect(run).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        'user-auth (Kiro, .kiro/specs/user-auth/tasks.md): current phase 2',
+        'Tasks: 1 done, 1 in progress, 4 open',
+        'Phase 1: Set up project structure and core interfaces (1/1 done)',
+        '  [x] 1. Set up project structure and core interfaces',
+        'Phase 2: Implement data models and validation (0/3 done) ← current',
+        '  [~] 2.1 Create core data model interfaces and types',
+        '  [ ] 2.2 Implement User model with validation',
+        '  [ ] 2.3 Write unit tests for User model (optional)',
+        'Phase 3: Create storage mechanism (0/2 done)',
+        '  [ ] 3.1 Implement database connection utilities',
+        '  [ ] 3.2 Implement repository pattern for data access',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('status reads a Task Master tag by name, and by path#tag, with --json', async () => {
+    const run = await cli(work, 'status', 'feature-x');
+    expect(run).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        'feature-x (Task Master, .taskmaster/tasks/tasks.json#feature-x): complete',
+        'Tasks: 0 done, 0 in progress, 0 open, 1 set aside',
+        'Phase 1: Spike (0/1 done)',
+        '  [-] 1  Spike (deferred)',
+        '',
+      ].join('\n'),
+    });
+    const json = await cli(work, 'status', `${tasksJson}#master`, '--json');
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({
+      plan: 'master',
+      kind: 'taskmaster',
+      path: tasksJson,
+      tag: 'master',
+      currentPhase: '2',
+      phases: [
+        {
+          number: '1',
+          name: 'Initialize Repo',
+          tasks: [{ id: '1', state: 'done', text: 'Initialize Repo' }],
+        },
+        {
+          number: '2',
+          name: 'Implement GitHub OAuth',
+          tasks: [
+            { id: '2.1', state: 'todo', text: 'Configure OAuth' },
+            { id: '2.2', state: 'todo', text: 'Handle callback' },
+          ],
+        },
+        {
+          number: '3',
+          name: 'Add dashboard',
+          tasks: [{ id: '3', state: 'todo', text: 'Add dashboard' }],
+        },
+      ],
+    });
+    const ambiguous = await cli(work, 'status', tasksJson);
+    expect(ambiguous).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'coder-loop status: .taskmaster/tasks/tasks.json holds the tags master, feature-x; name one as .taskmaster/tasks/tasks.json#<tag>.\n',
+    });
+  });
+
+  it('status without a name reads the only plan there is, of any kind, or asks for one', async () => {
+    const several = await cli(work, 'status');
+    expect(several).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: [
+        'coder-loop status: name a plan: Sample, .kiro/specs/user-auth/tasks.md, .taskmaster/tasks/tasks.json#master, .taskmaster/tasks/tasks.json#feature-x, specs/001-photo-albums/tasks.md',
+        'Usage: coder-loop status [PlanName | path of its tasks file] [--json] [--dir <plansDir>]',
+        '',
+      ].join('\n'),
+    });
+    for (const dir of ['docs', '.kiro', '.taskmaster']) {
+      await rm(join(work, dir), { recursive: true });
+    }
+    const only = await cli(work, 'status');
+    expect(only.code).toBe(0);
+    expect(only.stdout.split('\n')[0]).toBe(
+      '001-photo-albums (spec-kit, specs/001-photo-albums/tasks.md): current phase 2',
+    );
+  });
+
+  it('reads a legacy tasks/tasks.json (CRLF, no final newline) as the tag master, by its path', async () => {
+    await mkdir(join(work, 'tasks'));
+    await cp(
+      join(repo, 'test', 'fixtures', 'taskmaster', 'legacy-crlf-no-final-newline.json'),
+      join(work, 'tasks', 'tasks.json'),
+    );
+    const byName = await cli(work, 'status', 'master');
+    expect(byName).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'coder-loop status: Two plans are named "master": .taskmaster/tasks/tasks.json and tasks/tasks.json. Name one by the path of its tasks file.\n',
+    });
+    const byPath = await cli(work, 'status', 'tasks/tasks.json');
+    expect(byPath).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        'master (Task Master, tasks/tasks.json#master): current phase 1',
+        'Tasks: 0 done, 0 in progress, 1 open',
+        'Phase 1: Only (0/1 done) ← current',
+        '  [ ] 1  Only',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('lint runs every kind: context check and lookalike lines with file:line', async () => {
+    const run = await cli(work, 'lint');
+    expect(run).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        '.kiro/specs/user-auth/tasks.md: 0 error(s), 0 warning(s).',
+        '.taskmaster/tasks/tasks.json: 0 error(s), 0 warning(s).',
+        'specs/001-photo-albums/tasks.md:60: warning: "- [ ] T010 [P] Documentation updates in docs/" looks like a task but is not read as one. Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
+        'specs/001-photo-albums/tasks.md: 0 error(s), 1 warning(s).',
+        'docs/plans/Sample: 0 error(s), 0 warning(s).',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it("lint fails a plan whose kind's context is missing, and a tasks.json that is not JSON", async () => {
+    await rm(join(work, 'specs', '001-photo-albums', 'plan.md'));
+    const speckit = await cli(work, 'lint', '001-photo-albums');
+    expect(speckit.code).toBe(1);
+    expect(speckit.stderr).toBe(
+      "specs/001-photo-albums/tasks.md: error: spec-kit's plan is missing: specs/001-photo-albums/plan.md. Write plan.md beside tasks.md.\n",
+    );
+    expect(speckit.stdout).toContain('specs/001-photo-albums/tasks.md: 1 error(s), 1 warning(s).');
+
+    await rm(join(work, '.kiro', 'specs', 'user-auth', 'design.md'));
+    const kiro = await cli(work, 'lint', kiroTasks);
+    expect(kiro).toEqual({
+      code: 1,
+      stdout: '.kiro/specs/user-auth/tasks.md: 1 error(s), 0 warning(s).\n',
+      stderr:
+        ".kiro/specs/user-auth/tasks.md: error: Kiro's design is missing: .kiro/specs/user-auth/design.md. Write design.md beside tasks.md.\n",
+    });
+
+    await writeFile(join(work, tasksJson), '{\n  "master": {\n    "tasks": [\n  }\n}\n');
+    const broken = await cli(work, 'lint', `${tasksJson}`);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/^\.taskmaster\/tasks\/tasks\.json:4: error: not valid JSON: /);
+  });
+
+  it('a tasks.json that is not UTF-8 is listed as invalid and stops no other plan', async () => {
+    await writeFile(
+      join(work, tasksJson),
+      Buffer.from('{"master":{"tasks":[{"id":1,"title":"\xff","status":"pending"}]}}', 'latin1'),
+    );
+    const plans = await cli(work, 'plans');
+    expect(plans.code).toBe(0);
+    expect(plans.stdout).toContain(
+      'taskmaster .taskmaster/tasks/tasks.json  .taskmaster/tasks/tasks.json  (invalid: run coder-loop lint)\n.taskmaster/tasks/tasks.json: error: not valid UTF-8. Save the file as UTF-8.\n',
+    );
+    const status = await cli(work, 'status', 'user-auth');
+    expect(status.code).toBe(0);
+    const lint = await cli(work, 'lint', tasksJson);
+    expect(lint.code).toBe(1);
+    expect(lint.stderr).toContain('.taskmaster/tasks/tasks.json: not valid UTF-8');
+  });
+
+  it('mark, log and report refuse a plan of another kind and leave its file alone', async () => {
+    const before = await readFile(join(work, kiroTasks));
+    const mark = await cli(work, 'mark', 'user-auth', '2.2', 'done');
+    expect(mark).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'coder-loop mark: "user-auth" is a Kiro plan (.kiro/specs/user-auth/tasks.md); coder-loop mark writes coder plans only. Nothing was written.\n',
+    });
+    const log = await cli(work, 'log', speckitTasks, 'hello');
+    expect(log.code).toBe(1);
+    expect(log.stderr).toBe(
+      'coder-loop log: "specs/001-photo-albums/tasks.md" is a spec-kit plan (specs/001-photo-albums/tasks.md); coder-loop log writes coder plans only. Nothing was written.\n',
+    );
+    const report = await cli(work, 'report', 'master', '--phase', '1');
+    expect(report.code).toBe(1);
+    expect(report.stderr).toContain('is a Task Master plan');
+    expect(await readFile(join(work, kiroTasks))).toEqual(before);
+    expect(existsSync(join(work, 'specs', '001-photo-albums', 'coder-loop'))).toBe(false);
+  });
+});
