@@ -138,7 +138,7 @@ export function lookalikeWarnings(
 function finish(
   source: string,
   path: string,
-  root: Root,
+  root: Root | (() => Root),
   phases: DialectPhase[],
   problems: Problem[],
   fix: string,
@@ -187,41 +187,175 @@ export function comparePhaseNumbers(a: string, b: string): number {
   return a1! - b1! || a2 - b2;
 }
 
-/** spec-kit's tasks.md: `## Phase N: …` headings, `- [ ] T001 [P] [US1] …` tasks. */
-export function readSpeckit(source: string, path: string): DialectPlan {
-  const limited = limitProblem(source, path);
-  if (limited) return limited;
-  const root = parseMarkdown(source);
-  const phases: DialectPhase[] = [];
-  const problems: Problem[] = [];
-  let current: { phase: DialectPhase; level: number } | undefined;
+/** What the spec-kit reader takes from a document, in order: phase headings and task lines. */
+type SpeckitEvent =
+  | { kind: 'heading'; depth: number; text: string; line: number }
+  | { kind: 'item'; line: number; offset: number; mark: string; after: string; text: string };
+
+function* speckitEventsOfTree(source: string, root: Root): Generator<SpeckitEvent> {
   for (const { node, top } of walk(root.children, 0, true)) {
     if (node.type === 'heading' && top) {
       const heading = node as Heading;
-      const m = SPECKIT_PHASE.exec(toString(heading).trim());
-      if (m) {
-        current = {
-          phase: { number: m[1]!, name: m[2]!.trim(), line: lineOf(node), tasks: [] },
-          level: heading.depth,
-        };
-        phases.push(current.phase);
-      } else if (current && heading.depth <= current.level) current = undefined;
+      yield { kind: 'heading', depth: heading.depth, text: toString(heading), line: lineOf(node) };
       continue;
     }
-    if (node.type !== 'listItem' || !current) continue;
+    if (node.type !== 'listItem') continue;
     const box = boxAt(source, node);
-    if (!box || !(box.mark in SPECKIT_STATE) || !/^(?:[ \t]|$)/.test(box.after)) continue;
-    const text = itemText(node, box.after);
+    if (!box) continue;
+    yield {
+      kind: 'item',
+      line: lineOf(node),
+      offset: box.offset,
+      mark: box.mark,
+      after: box.after,
+      text: itemText(node, box.after),
+    };
+  }
+}
+
+// The fast path's subset of spec-kit's tasks.md. Characters no line may hold: tabs, carriage
+// returns and other controls, a byte order mark.
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const SPECKIT_NOT_PLAIN = /[\0-\x09\x0b-\x1f\x7f\ufeff]/;
+// Heading text whose mdast text could differ from the source.
+const HEADING_NOT_PLAIN = /[\\`*_[\]<>!~]|&[#A-Za-z]/;
+// Task text whose mdast text could differ from the source: emphasis, escapes, HTML, entities,
+// strikethrough, images, links and references, footnotes, tables. An underscore between two
+// letters or digits opens and closes nothing, so `test_users.ts` stays plain.
+const TASK_NOT_PLAIN =
+  /[\\*~<>|!]|&[#A-Za-z]|\](?:\(|\[|:)|\[\^|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/;
+const HEADING_LINE = /^(#{1,6})(?: (.*))?$/;
+
+/** `a `b` c` as mdast's text reads it: single-backtick code spans lose their backticks. */
+function codeSpansText(text: string): string | undefined {
+  if (!text.includes('`')) return text;
+  const parts = text.split('`');
+  if (parts.length % 2 === 0 || text.includes('``')) return undefined;
+  return parts
+    .map((part, i) => {
+      if (i % 2 === 0) return part;
+      if (part.trim() === '') return undefined;
+      return part.startsWith(' ') && part.endsWith(' ') ? part.slice(1, -1) : part;
+    })
+    .join('');
+}
+
+/**
+ * The fast path: a line scanner for the subset spec-kit writes — ATX headings, paragraphs that
+ * start with a letter or bold, `---` after a blank line, and `- [ ] T001 …` items at column 0
+ * with plain text. Anything else (front matter, nesting, indentation, fences, quotes, HTML,
+ * tables, markup inside a task) returns undefined and remark reads the document: remark stays
+ * the authority, and a differential test holds the two to the same plan.
+ */
+export function scanSpeckit(source: string): SpeckitEvent[] | undefined {
+  if (SPECKIT_NOT_PLAIN.test(source)) return undefined;
+  const events: SpeckitEvent[] = [];
+  let previous: 'blank' | 'heading' | 'paragraph' | 'item' | 'rule' = 'blank';
+  let line = 0;
+  for (let start = 0; start <= source.length;) {
+    let end = source.indexOf('\n', start);
+    if (end === -1) end = source.length;
+    line++;
+    const text = source.slice(start, end);
+    const lineStart = start;
+    start = end + 1;
+    if (end === source.length && text === '') break;
+    const c = text.charCodeAt(0);
+    if (text.trim() === '') {
+      previous = 'blank';
+    } else if (c === 35 /* # */) {
+      const m = HEADING_LINE.exec(text);
+      if (!m) return undefined;
+      const content = (m[2] ?? '')
+        .trim()
+        .replace(/(?:^| +)#+$/, '')
+        .trim();
+      if (HEADING_NOT_PLAIN.test(content)) return undefined;
+      events.push({ kind: 'heading', depth: m[1]!.length, text: content, line });
+      previous = 'heading';
+    } else if (text === '---') {
+      if (previous !== 'blank' || line === 1) return undefined;
+      previous = 'rule';
+    } else if (text.startsWith('- ')) {
+      const rest = text.slice(2);
+      const r = rest.charCodeAt(0);
+      if (rest[0] === '[' && rest[2] === ']' && rest[3] === ' ' && /^[ xX]$/.test(rest[1]!)) {
+        // A GFM task: the box and one space are the marker; remark keeps the rest as text.
+        const after = rest.slice(3);
+        const body = after.slice(1).trimEnd();
+        if (body.trim() === '' || TASK_NOT_PLAIN.test(body)) return undefined;
+        const plain = codeSpansText(body);
+        if (plain === undefined) return undefined;
+        events.push({
+          kind: 'item',
+          line,
+          offset: lineStart + 3,
+          mark: rest[1]!,
+          after,
+          text: plain.replace(/^\[.\]\*?\s*/, '').trim(),
+        });
+      } else if (
+        !((r >= 65 && r <= 90) || (r >= 97 && r <= 122)) &&
+        !(rest.startsWith('**') && /^[^\s*]/.test(rest.slice(2)))
+      ) {
+        return undefined;
+      }
+      previous = 'item';
+    } else if (
+      (c >= 65 && c <= 90) ||
+      (c >= 97 && c <= 122) ||
+      (text.startsWith('**') && /^[^\s*]/.test(text.slice(2)))
+    ) {
+      // Right after an item, a line continues the item's paragraph (lazily): left to remark.
+      if (previous === 'item') return undefined;
+      previous = 'paragraph';
+    } else {
+      return undefined;
+    }
+  }
+  return events;
+}
+
+/** spec-kit's tasks.md: `## Phase N: …` headings, `- [ ] T001 [P] [US1] …` tasks. */
+export function readSpeckit(
+  source: string,
+  path: string,
+  options: { fast?: boolean } = {},
+): DialectPlan {
+  const limited = limitProblem(source, path);
+  if (limited) return limited;
+  const scanned = options.fast === false ? undefined : scanSpeckit(source);
+  let tree: Root | undefined;
+  const root = (): Root => (tree ??= parseMarkdown(source));
+  const events = scanned ?? speckitEventsOfTree(source, root());
+  const phases: DialectPhase[] = [];
+  const problems: Problem[] = [];
+  let current: { phase: DialectPhase; level: number } | undefined;
+  for (const event of events) {
+    if (event.kind === 'heading') {
+      const m = SPECKIT_PHASE.exec(event.text.trim());
+      if (m) {
+        current = {
+          phase: { number: m[1]!, name: m[2]!.trim(), line: event.line, tasks: [] },
+          level: event.depth,
+        };
+        phases.push(current.phase);
+      } else if (current && event.depth <= current.level) current = undefined;
+      continue;
+    }
+    if (!current) continue;
+    if (!(event.mark in SPECKIT_STATE) || !/^(?:[ \t]|$)/.test(event.after)) continue;
+    const { text } = event;
     const phase = current.phase;
     phase.tasks.push({
       id: SPECKIT_ID.exec(text)?.[0] ?? `${phase.number}.${phase.tasks.length + 1}`,
       text,
-      state: SPECKIT_STATE[box.mark]!,
-      mark: box.mark,
+      state: SPECKIT_STATE[event.mark]!,
+      mark: event.mark,
       optional: false,
       requirements: [...text.matchAll(STORY)].map((r) => r[1]!),
-      line: lineOf(node),
-      markOffset: box.offset,
+      line: event.line,
+      markOffset: event.offset,
     });
   }
   const seen = new Map<string, number>();
