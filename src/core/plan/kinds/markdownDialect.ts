@@ -144,7 +144,11 @@ function finish(
   fix: string,
 ): DialectPlan {
   // A phase's own line (Kiro's top-level task) is read too.
-  const taskLines = new Set(phases.flatMap((p) => [p.line, ...p.tasks.map((t) => t.line)]));
+  const taskLines = new Set<number>();
+  for (const p of phases) {
+    taskLines.add(p.line);
+    for (const t of p.tasks) taskLines.add(t.line);
+  }
   return {
     phases,
     problems: [...problems, ...lookalikeWarnings(source, path, root, taskLines, fix)],
@@ -171,14 +175,33 @@ function limitProblem(source: string, path: string): DialectPlan | undefined {
 // ---------------------------------------------------------------- spec-kit
 
 const SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:\-—–]\s*|\s+|$)(.*)$/i;
-const SPECKIT_ID = /^T\d{3,}\b/;
-const STORY = /\[(US\d+)\]/g;
 const SPECKIT_STATE: Record<string, DialectState> = {
   ' ': 'todo',
   x: 'done',
   X: 'done',
   '\t': 'todo',
 };
+
+/** A task's own id, `T` and three digits or more, then no word character (`/^T\d{3,}\b/`). */
+function speckitId(text: string): string | undefined {
+  if (text[0] !== 'T') return undefined;
+  let end = 1;
+  while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+  if (end < 4 || /\w/.test(text[end] ?? '')) return undefined;
+  return text.slice(0, end);
+}
+
+/** The user stories a task cites (`[US1]`), in order. */
+function storiesOf(text: string): string[] {
+  const out: string[] = [];
+  // `/\[(US\d+)\]/g`, without a match array per task.
+  for (let at = text.indexOf('[US'); at !== -1; at = text.indexOf('[US', at + 1)) {
+    let end = at + 3;
+    while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+    if (end > at + 3 && text[end] === ']') out.push(text.slice(at + 1, end));
+  }
+  return out;
+}
 
 /** Compares `3.1` and `5.5` as numbers: major, then minor (3 < 3.1 < 3.2 < 3.10 < 4). */
 export function comparePhaseNumbers(a: string, b: string): number {
@@ -240,6 +263,14 @@ function codeSpansText(text: string): string | undefined {
     .join('');
 }
 
+/** What `itemText` keeps of the text after the box: a leading `[.]` or `[.]*` and spaces dropped. */
+function withoutBox(text: string): string {
+  if (text[0] !== '[' || text[2] !== ']' || /[\n\r\u2028\u2029]/.test(text[1] ?? '\n')) {
+    return text.trim();
+  }
+  return text.slice(text[3] === '*' ? 4 : 3).trim();
+}
+
 /**
  * The fast path: a line scanner for the subset spec-kit writes — ATX headings, paragraphs that
  * start with a letter or bold, `---` after a blank line, and `- [ ] T001 …` items at column 0
@@ -279,7 +310,12 @@ export function scanSpeckit(source: string): SpeckitEvent[] | undefined {
     } else if (text.startsWith('- ')) {
       const rest = text.slice(2);
       const r = rest.charCodeAt(0);
-      if (rest[0] === '[' && rest[2] === ']' && rest[3] === ' ' && /^[ xX]$/.test(rest[1]!)) {
+      if (
+        rest[0] === '[' &&
+        rest[2] === ']' &&
+        rest[3] === ' ' &&
+        (rest[1] === ' ' || rest[1] === 'x' || rest[1] === 'X')
+      ) {
         // A GFM task: the box and one space are the marker; remark keeps the rest as text.
         const after = rest.slice(3);
         const body = after.slice(1).trimEnd();
@@ -292,7 +328,7 @@ export function scanSpeckit(source: string): SpeckitEvent[] | undefined {
           offset: lineStart + 3,
           mark: rest[1]!,
           after,
-          text: plain.replace(/^\[.\]\*?\s*/, '').trim(),
+          text: withoutBox(plain),
         });
       } else if (
         !((r >= 65 && r <= 90) || (r >= 97 && r <= 122)) &&
@@ -344,16 +380,19 @@ export function readSpeckit(
       continue;
     }
     if (!current) continue;
-    if (!(event.mark in SPECKIT_STATE) || !/^(?:[ \t]|$)/.test(event.after)) continue;
+    const next = event.after[0];
+    if (!(event.mark in SPECKIT_STATE) || (next !== undefined && next !== ' ' && next !== '\t')) {
+      continue;
+    }
     const { text } = event;
     const phase = current.phase;
     phase.tasks.push({
-      id: SPECKIT_ID.exec(text)?.[0] ?? `${phase.number}.${phase.tasks.length + 1}`,
+      id: speckitId(text) ?? `${phase.number}.${phase.tasks.length + 1}`,
       text,
       state: SPECKIT_STATE[event.mark]!,
       mark: event.mark,
       optional: false,
-      requirements: [...text.matchAll(STORY)].map((r) => r[1]!),
+      requirements: storiesOf(text),
       line: event.line,
       markOffset: event.offset,
     });
