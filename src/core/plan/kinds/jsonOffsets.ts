@@ -20,22 +20,20 @@ export class JsonSyntaxError extends Error {
   }
 }
 
-let lastSource = '';
-let lastStarts: number[] = [0];
+/** Where each line starts: the index `lineAt` reads, built once per source by its caller. */
+export function lineStarts(source: string): number[] {
+  const starts = [0];
+  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
 
-/** 1-based line of an offset; the line index of the last source is kept, so many calls stay linear. */
-export function lineAt(source: string, offset: number): number {
-  if (source !== lastSource) {
-    lastStarts = [0];
-    for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1))
-      lastStarts.push(i + 1);
-    lastSource = source;
-  }
+/** 1-based line of an offset, by binary search in the source's `lineStarts`. */
+export function lineAt(starts: readonly number[], offset: number): number {
   let lo = 0;
-  let hi = lastStarts.length - 1;
+  let hi = starts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (lastStarts[mid]! <= offset) lo = mid;
+    if (starts[mid]! <= offset) lo = mid;
     else hi = mid - 1;
   }
   return lo + 1;
@@ -51,7 +49,7 @@ export function parseJsonWithOffsets(source: string): JsonNode {
     throw new JsonSyntaxError(
       at >= source.length ? `unexpected end of JSON (${what})` : `${what} at column ${column()}`,
       at,
-      lineAt(source, at),
+      lineAt(lineStarts(source), at),
     );
   };
   const column = (): number => at - source.lastIndexOf('\n', at - 1);
@@ -67,8 +65,11 @@ export function parseJsonWithOffsets(source: string): JsonNode {
     const m = STRING.exec(source);
     if (!m) fail('expected a string');
     const start = at;
-    at += m![0].length;
-    return { kind: 'string', start, end: at, value: JSON.parse(m![0]) as string };
+    const literal = m![0];
+    at += literal.length;
+    // Without an escape the value is the text between the quotes: JSON.parse only for escapes.
+    const value = literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1);
+    return { kind: 'string', start, end: at, value };
   };
   const value = (): JsonNode => {
     skip();
@@ -113,15 +114,10 @@ export function parseJsonWithOffsets(source: string): JsonNode {
       }
     }
     if (c === '"') return readString();
-    for (const [word, v] of [
-      ['true', true],
-      ['false', false],
-      ['null', null],
-    ] as const) {
-      if (source.startsWith(word, at)) {
-        at += word.length;
-        return { kind: 'literal', start, end: at, value: v };
-      }
+    const word = c === 't' ? 'true' : c === 'f' ? 'false' : c === 'n' ? 'null' : undefined;
+    if (word !== undefined && source.startsWith(word, at)) {
+      at += word.length;
+      return { kind: 'literal', start, end: at, value: word === 'null' ? null : word === 'true' };
     }
     NUMBER.lastIndex = at;
     const m = NUMBER.exec(source);
