@@ -43,6 +43,10 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 // eslint-disable-next-line no-control-regex -- JSON forbids raw control characters in strings
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 
+// What makes a string's text differ from its value, or the string invalid: escapes, controls.
+// eslint-disable-next-line no-control-regex -- JSON forbids raw control characters in strings
+const PLAIN_STRING_BREAK = /[\\\u0000-\u001f]/;
+
 export function parseJsonWithOffsets(source: string): JsonNode {
   let at = 0;
   const fail = (what: string): never => {
@@ -61,15 +65,21 @@ export function parseJsonWithOffsets(source: string): JsonNode {
     }
   };
   const readString = (): { kind: 'string'; start: number; end: number; value: string } => {
+    const start = at;
+    // The common string has no escape and no control character: the text between the quotes.
+    const close = source.indexOf('"', at + 1);
+    if (close !== -1) {
+      const inner = source.slice(at + 1, close);
+      if (!PLAIN_STRING_BREAK.test(inner)) {
+        at = close + 1;
+        return { kind: 'string', start, end: at, value: inner };
+      }
+    }
     STRING.lastIndex = at;
     const m = STRING.exec(source);
     if (!m) fail('expected a string');
-    const start = at;
-    const literal = m![0];
-    at += literal.length;
-    // Without an escape the value is the text between the quotes: JSON.parse only for escapes.
-    const value = literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1);
-    return { kind: 'string', start, end: at, value };
+    at += m![0].length;
+    return { kind: 'string', start, end: at, value: JSON.parse(m![0]) as string };
   };
   const value = (): JsonNode => {
     skip();
