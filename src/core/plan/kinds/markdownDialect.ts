@@ -436,9 +436,20 @@ const KIRO_STATE: Record<string, DialectState> = {
 // `_Requirements: 1.1, 2.3_`: remark reads the underscores as emphasis, so the text has none.
 const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
 
+/**
+ * The first `Requirements:` line of an item, read paragraph by paragraph: the item's text as one
+ * string would run a list's next line into the numbers (`2.3` then `4 notes` read as `2.34`).
+ */
 function requirementsOf(item: ListItem): string[] {
-  const m = REQUIREMENTS.exec(toString(item));
-  return m ? m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : [];
+  const stack: Nodes[] = [item];
+  while (stack.length > 0) {
+    const node = stack.shift()!;
+    if (node.type === 'paragraph' || node.type === 'heading') {
+      const m = REQUIREMENTS.exec(toString(node));
+      if (m) return m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
+    } else if ('children' in node) stack.unshift(...(node.children as Nodes[]));
+  }
+  return [];
 }
 
 /**
