@@ -54,6 +54,11 @@ describe('spec-kit tasks.md', () => {
 });
 
 describe('Kiro tasks.md', () => {
+  it("reads a task's requirements from their own line, not run into the next one", () => {
+    const source = '- [ ] 1. Top\n  - Detail\n  - _Requirements: 1.1, 2.3_\n  - 4 more notes\n';
+    expect(readKiro(source, 'tasks.md').phases[0]!.tasks[0]!.requirements).toEqual(['1.1', '2.3']);
+  });
+
   const source = fixture('kiro/user-auth/tasks.md');
   const plan = readKiro(source, '.kiro/specs/user-auth/tasks.md');
 

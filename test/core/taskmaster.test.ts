@@ -9,6 +9,13 @@ import {
   StaleTasksJsonError,
   TASKMASTER_STATUSES,
 } from '../../src/core/plan/kinds/taskmaster.js';
+import {
+  type JsonNode,
+  JsonSyntaxError,
+  lineAt,
+  lineStarts,
+  parseJsonWithOffsets,
+} from '../../src/core/plan/kinds/jsonOffsets.js';
 
 const fixture = (name: string): string =>
   readFileSync(join(repoRoot, 'test', 'fixtures', 'taskmaster', name), 'utf8');
@@ -150,6 +157,58 @@ describe('Task Master tasks.json', () => {
           );
         },
       ),
+    );
+  });
+});
+
+describe('JSON with offsets', () => {
+  const valueOf = (node: JsonNode): unknown => {
+    switch (node.kind) {
+      case 'object':
+        return Object.fromEntries(node.entries.map((e) => [e.key, valueOf(e.value)]));
+      case 'array':
+        return node.items.map(valueOf);
+      default:
+        return node.value;
+    }
+  };
+  const nodes = (node: JsonNode): JsonNode[] => [
+    node,
+    ...(node.kind === 'object'
+      ? node.entries.flatMap((e) => nodes(e.value))
+      : node.kind === 'array'
+        ? node.items.flatMap(nodes)
+        : []),
+  ];
+
+  it('reads what JSON.parse reads, and every value sits where its offsets say', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom(0, 2, '\t'), (value, space) => {
+        const source = JSON.stringify(value, null, space);
+        const root = parseJsonWithOffsets(source);
+        expect(valueOf(root)).toEqual(JSON.parse(source));
+        for (const node of nodes(root)) {
+          expect(JSON.parse(source.slice(node.start, node.end))).toEqual(valueOf(node));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads escapes and refuses raw control characters in strings', () => {
+    const root = parseJsonWithOffsets('{"a": "x\\"y\\u00e9", "b": "plain"}');
+    expect(valueOf(root)).toEqual({ a: 'x"yé', b: 'plain' });
+    expect(() => parseJsonWithOffsets('{"a": "x\ny"}')).toThrow(JsonSyntaxError);
+  });
+
+  it('finds the line of an offset from the index its caller builds', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', '\n', '\r') }), (source) => {
+        const starts = lineStarts(source);
+        for (let i = 0; i <= source.length; i++) {
+          expect(lineAt(starts, i)).toBe(source.slice(0, i).split('\n').length);
+        }
+      }),
     );
   });
 });

@@ -20,22 +20,20 @@ export class JsonSyntaxError extends Error {
   }
 }
 
-let lastSource = '';
-let lastStarts: number[] = [0];
+/** Where each line starts: the index `lineAt` reads, built once per source by its caller. */
+export function lineStarts(source: string): number[] {
+  const starts = [0];
+  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
 
-/** 1-based line of an offset; the line index of the last source is kept, so many calls stay linear. */
-export function lineAt(source: string, offset: number): number {
-  if (source !== lastSource) {
-    lastStarts = [0];
-    for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1))
-      lastStarts.push(i + 1);
-    lastSource = source;
-  }
+/** 1-based line of an offset, by binary search in the source's `lineStarts`. */
+export function lineAt(starts: readonly number[], offset: number): number {
   let lo = 0;
-  let hi = lastStarts.length - 1;
+  let hi = starts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (lastStarts[mid]! <= offset) lo = mid;
+    if (starts[mid]! <= offset) lo = mid;
     else hi = mid - 1;
   }
   return lo + 1;
@@ -45,13 +43,17 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 // eslint-disable-next-line no-control-regex -- JSON forbids raw control characters in strings
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 
+// What makes a string's text differ from its value, or the string invalid: escapes, controls.
+// eslint-disable-next-line no-control-regex -- JSON forbids raw control characters in strings
+const PLAIN_STRING_BREAK = /[\\\u0000-\u001f]/;
+
 export function parseJsonWithOffsets(source: string): JsonNode {
   let at = 0;
   const fail = (what: string): never => {
     throw new JsonSyntaxError(
       at >= source.length ? `unexpected end of JSON (${what})` : `${what} at column ${column()}`,
       at,
-      lineAt(source, at),
+      lineAt(lineStarts(source), at),
     );
   };
   const column = (): number => at - source.lastIndexOf('\n', at - 1);
@@ -63,10 +65,19 @@ export function parseJsonWithOffsets(source: string): JsonNode {
     }
   };
   const readString = (): { kind: 'string'; start: number; end: number; value: string } => {
+    const start = at;
+    // The common string has no escape and no control character: the text between the quotes.
+    const close = source.indexOf('"', at + 1);
+    if (close !== -1) {
+      const inner = source.slice(at + 1, close);
+      if (!PLAIN_STRING_BREAK.test(inner)) {
+        at = close + 1;
+        return { kind: 'string', start, end: at, value: inner };
+      }
+    }
     STRING.lastIndex = at;
     const m = STRING.exec(source);
     if (!m) fail('expected a string');
-    const start = at;
     at += m![0].length;
     return { kind: 'string', start, end: at, value: JSON.parse(m![0]) as string };
   };
@@ -113,15 +124,10 @@ export function parseJsonWithOffsets(source: string): JsonNode {
       }
     }
     if (c === '"') return readString();
-    for (const [word, v] of [
-      ['true', true],
-      ['false', false],
-      ['null', null],
-    ] as const) {
-      if (source.startsWith(word, at)) {
-        at += word.length;
-        return { kind: 'literal', start, end: at, value: v };
-      }
+    const word = c === 't' ? 'true' : c === 'f' ? 'false' : c === 'n' ? 'null' : undefined;
+    if (word !== undefined && source.startsWith(word, at)) {
+      at += word.length;
+      return { kind: 'literal', start, end: at, value: word === 'null' ? null : word === 'true' };
     }
     NUMBER.lastIndex = at;
     const m = NUMBER.exec(source);

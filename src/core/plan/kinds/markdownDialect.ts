@@ -138,13 +138,17 @@ export function lookalikeWarnings(
 function finish(
   source: string,
   path: string,
-  root: Root,
+  root: Root | (() => Root),
   phases: DialectPhase[],
   problems: Problem[],
   fix: string,
 ): DialectPlan {
   // A phase's own line (Kiro's top-level task) is read too.
-  const taskLines = new Set(phases.flatMap((p) => [p.line, ...p.tasks.map((t) => t.line)]));
+  const taskLines = new Set<number>();
+  for (const p of phases) {
+    taskLines.add(p.line);
+    for (const t of p.tasks) taskLines.add(t.line);
+  }
   return {
     phases,
     problems: [...problems, ...lookalikeWarnings(source, path, root, taskLines, fix)],
@@ -171,14 +175,33 @@ function limitProblem(source: string, path: string): DialectPlan | undefined {
 // ---------------------------------------------------------------- spec-kit
 
 const SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:\-—–]\s*|\s+|$)(.*)$/i;
-const SPECKIT_ID = /^T\d{3,}\b/;
-const STORY = /\[(US\d+)\]/g;
 const SPECKIT_STATE: Record<string, DialectState> = {
   ' ': 'todo',
   x: 'done',
   X: 'done',
   '\t': 'todo',
 };
+
+/** A task's own id, `T` and three digits or more, then no word character (`/^T\d{3,}\b/`). */
+function speckitId(text: string): string | undefined {
+  if (text[0] !== 'T') return undefined;
+  let end = 1;
+  while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+  if (end < 4 || /\w/.test(text[end] ?? '')) return undefined;
+  return text.slice(0, end);
+}
+
+/** The user stories a task cites (`[US1]`), in order. */
+function storiesOf(text: string): string[] {
+  const out: string[] = [];
+  // `/\[(US\d+)\]/g`, without a match array per task.
+  for (let at = text.indexOf('[US'); at !== -1; at = text.indexOf('[US', at + 1)) {
+    let end = at + 3;
+    while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+    if (end > at + 3 && text[end] === ']') out.push(text.slice(at + 1, end));
+  }
+  return out;
+}
 
 /** Compares `3.1` and `5.5` as numbers: major, then minor (3 < 3.1 < 3.2 < 3.10 < 4). */
 export function comparePhaseNumbers(a: string, b: string): number {
@@ -187,41 +210,191 @@ export function comparePhaseNumbers(a: string, b: string): number {
   return a1! - b1! || a2 - b2;
 }
 
-/** spec-kit's tasks.md: `## Phase N: …` headings, `- [ ] T001 [P] [US1] …` tasks. */
-export function readSpeckit(source: string, path: string): DialectPlan {
-  const limited = limitProblem(source, path);
-  if (limited) return limited;
-  const root = parseMarkdown(source);
-  const phases: DialectPhase[] = [];
-  const problems: Problem[] = [];
-  let current: { phase: DialectPhase; level: number } | undefined;
+/** What the spec-kit reader takes from a document, in order: phase headings and task lines. */
+type SpeckitEvent =
+  | { kind: 'heading'; depth: number; text: string; line: number }
+  | { kind: 'item'; line: number; offset: number; mark: string; after: string; text: string };
+
+function* speckitEventsOfTree(source: string, root: Root): Generator<SpeckitEvent> {
   for (const { node, top } of walk(root.children, 0, true)) {
     if (node.type === 'heading' && top) {
       const heading = node as Heading;
-      const m = SPECKIT_PHASE.exec(toString(heading).trim());
-      if (m) {
-        current = {
-          phase: { number: m[1]!, name: m[2]!.trim(), line: lineOf(node), tasks: [] },
-          level: heading.depth,
-        };
-        phases.push(current.phase);
-      } else if (current && heading.depth <= current.level) current = undefined;
+      yield { kind: 'heading', depth: heading.depth, text: toString(heading), line: lineOf(node) };
       continue;
     }
-    if (node.type !== 'listItem' || !current) continue;
+    if (node.type !== 'listItem') continue;
     const box = boxAt(source, node);
-    if (!box || !(box.mark in SPECKIT_STATE) || !/^(?:[ \t]|$)/.test(box.after)) continue;
-    const text = itemText(node, box.after);
+    if (!box) continue;
+    yield {
+      kind: 'item',
+      line: lineOf(node),
+      offset: box.offset,
+      mark: box.mark,
+      after: box.after,
+      text: itemText(node, box.after),
+    };
+  }
+}
+
+// The fast path's subset of spec-kit's tasks.md. Characters no line may hold: tabs, carriage
+// returns and other controls, a byte order mark.
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const SPECKIT_NOT_PLAIN = /[\0-\x09\x0b-\x1f\x7f\ufeff]/;
+// Heading text whose mdast text could differ from the source.
+const HEADING_NOT_PLAIN = /[\\`*_[\]<>!~]|&[#A-Za-z]/;
+// Task text whose mdast text could differ from the source: emphasis, escapes, HTML, entities,
+// strikethrough, images, links and references, footnotes, tables. An underscore between two
+// letters or digits opens and closes nothing, so `test_users.ts` stays plain.
+const TASK_NOT_PLAIN =
+  /[\\*~<>|!]|&[#A-Za-z]|\](?:\(|\[|:)|\[\^|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/;
+const HEADING_LINE = /^(#{1,6})(?: (.*))?$/;
+
+/** `a `b` c` as mdast's text reads it: single-backtick code spans lose their backticks. */
+function codeSpansText(text: string): string | undefined {
+  if (!text.includes('`')) return text;
+  const parts = text.split('`');
+  if (parts.length % 2 === 0 || text.includes('``')) return undefined;
+  return parts
+    .map((part, i) => {
+      if (i % 2 === 0) return part;
+      if (part.trim() === '') return undefined;
+      return part.startsWith(' ') && part.endsWith(' ') ? part.slice(1, -1) : part;
+    })
+    .join('');
+}
+
+/** What `itemText` keeps of the text after the box: a leading `[.]` or `[.]*` and spaces dropped. */
+function withoutBox(text: string): string {
+  if (text[0] !== '[' || text[2] !== ']' || /[\n\r\u2028\u2029]/.test(text[1] ?? '\n')) {
+    return text.trim();
+  }
+  return text.slice(text[3] === '*' ? 4 : 3).trim();
+}
+
+/**
+ * The fast path: a line scanner for the subset spec-kit writes — ATX headings, paragraphs that
+ * start with a letter or bold, `---` after a blank line, and `- [ ] T001 …` items at column 0
+ * with plain text. Anything else (front matter, nesting, indentation, fences, quotes, HTML,
+ * tables, markup inside a task) returns undefined and remark reads the document: remark stays
+ * the authority, and a differential test holds the two to the same plan.
+ */
+export function scanSpeckit(source: string): SpeckitEvent[] | undefined {
+  if (SPECKIT_NOT_PLAIN.test(source)) return undefined;
+  const events: SpeckitEvent[] = [];
+  let previous: 'blank' | 'heading' | 'paragraph' | 'item' | 'rule' = 'blank';
+  let line = 0;
+  for (let start = 0; start <= source.length;) {
+    let end = source.indexOf('\n', start);
+    if (end === -1) end = source.length;
+    line++;
+    const text = source.slice(start, end);
+    const lineStart = start;
+    start = end + 1;
+    if (end === source.length && text === '') break;
+    const c = text.charCodeAt(0);
+    if (text.trim() === '') {
+      previous = 'blank';
+    } else if (c === 35 /* # */) {
+      const m = HEADING_LINE.exec(text);
+      if (!m) return undefined;
+      const content = (m[2] ?? '')
+        .trim()
+        .replace(/(?:^| +)#+$/, '')
+        .trim();
+      if (HEADING_NOT_PLAIN.test(content)) return undefined;
+      events.push({ kind: 'heading', depth: m[1]!.length, text: content, line });
+      previous = 'heading';
+    } else if (text === '---') {
+      if (previous !== 'blank' || line === 1) return undefined;
+      previous = 'rule';
+    } else if (text.startsWith('- ')) {
+      const rest = text.slice(2);
+      const r = rest.charCodeAt(0);
+      if (
+        rest[0] === '[' &&
+        rest[2] === ']' &&
+        rest[3] === ' ' &&
+        (rest[1] === ' ' || rest[1] === 'x' || rest[1] === 'X')
+      ) {
+        // A GFM task: the box and one space are the marker; remark keeps the rest as text.
+        const after = rest.slice(3);
+        const body = after.slice(1).trimEnd();
+        if (body.trim() === '' || TASK_NOT_PLAIN.test(body)) return undefined;
+        const plain = codeSpansText(body);
+        if (plain === undefined) return undefined;
+        events.push({
+          kind: 'item',
+          line,
+          offset: lineStart + 3,
+          mark: rest[1]!,
+          after,
+          text: withoutBox(plain),
+        });
+      } else if (
+        !((r >= 65 && r <= 90) || (r >= 97 && r <= 122)) &&
+        !(rest.startsWith('**') && /^[^\s*]/.test(rest.slice(2)))
+      ) {
+        return undefined;
+      }
+      previous = 'item';
+    } else if (
+      (c >= 65 && c <= 90) ||
+      (c >= 97 && c <= 122) ||
+      (text.startsWith('**') && /^[^\s*]/.test(text.slice(2)))
+    ) {
+      // Right after an item, a line continues the item's paragraph (lazily): left to remark.
+      if (previous === 'item') return undefined;
+      previous = 'paragraph';
+    } else {
+      return undefined;
+    }
+  }
+  return events;
+}
+
+/** spec-kit's tasks.md: `## Phase N: …` headings, `- [ ] T001 [P] [US1] …` tasks. */
+export function readSpeckit(
+  source: string,
+  path: string,
+  options: { fast?: boolean } = {},
+): DialectPlan {
+  const limited = limitProblem(source, path);
+  if (limited) return limited;
+  const scanned = options.fast === false ? undefined : scanSpeckit(source);
+  let tree: Root | undefined;
+  const root = (): Root => (tree ??= parseMarkdown(source));
+  const events = scanned ?? speckitEventsOfTree(source, root());
+  const phases: DialectPhase[] = [];
+  const problems: Problem[] = [];
+  let current: { phase: DialectPhase; level: number } | undefined;
+  for (const event of events) {
+    if (event.kind === 'heading') {
+      const m = SPECKIT_PHASE.exec(event.text.trim());
+      if (m) {
+        current = {
+          phase: { number: m[1]!, name: m[2]!.trim(), line: event.line, tasks: [] },
+          level: event.depth,
+        };
+        phases.push(current.phase);
+      } else if (current && event.depth <= current.level) current = undefined;
+      continue;
+    }
+    if (!current) continue;
+    const next = event.after[0];
+    if (!(event.mark in SPECKIT_STATE) || (next !== undefined && next !== ' ' && next !== '\t')) {
+      continue;
+    }
+    const { text } = event;
     const phase = current.phase;
     phase.tasks.push({
-      id: SPECKIT_ID.exec(text)?.[0] ?? `${phase.number}.${phase.tasks.length + 1}`,
+      id: speckitId(text) ?? `${phase.number}.${phase.tasks.length + 1}`,
       text,
-      state: SPECKIT_STATE[box.mark]!,
-      mark: box.mark,
+      state: SPECKIT_STATE[event.mark]!,
+      mark: event.mark,
       optional: false,
-      requirements: [...text.matchAll(STORY)].map((r) => r[1]!),
-      line: lineOf(node),
-      markOffset: box.offset,
+      requirements: storiesOf(text),
+      line: event.line,
+      markOffset: event.offset,
     });
   }
   const seen = new Map<string, number>();
@@ -263,9 +436,20 @@ const KIRO_STATE: Record<string, DialectState> = {
 // `_Requirements: 1.1, 2.3_`: remark reads the underscores as emphasis, so the text has none.
 const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
 
+/**
+ * The first `Requirements:` line of an item, read paragraph by paragraph: the item's text as one
+ * string would run a list's next line into the numbers (`2.3` then `4 notes` read as `2.34`).
+ */
 function requirementsOf(item: ListItem): string[] {
-  const m = REQUIREMENTS.exec(toString(item));
-  return m ? m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : [];
+  const stack: Nodes[] = [item];
+  while (stack.length > 0) {
+    const node = stack.shift()!;
+    if (node.type === 'paragraph' || node.type === 'heading') {
+      const m = REQUIREMENTS.exec(toString(node));
+      if (m) return m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
+    } else if ('children' in node) stack.unshift(...(node.children as Nodes[]));
+  }
+  return [];
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Problem } from '../../problem.js';
 import {
   JsonSyntaxError,
   lineAt,
+  lineStarts,
   member,
   parseJsonWithOffsets,
   type JsonNode,
@@ -102,21 +103,22 @@ export function readTaskmaster(source: string, path: string): TaskmasterPlan {
   }
   if (root.kind !== 'object') {
     error(
-      lineAt(source, root.start),
+      lineAt(lineStarts(source), root.start),
       'the file is not a JSON object.',
       'Write { "master": { "tasks": [...] } }.',
     );
     return { tags: [], problems };
   }
   const tags: TaskmasterTag[] = [];
+  const lines = lineStarts(source);
   const legacyTasks = member(root, 'tasks');
   if (legacyTasks?.kind === 'array') {
-    tags.push(readTag('master', true, legacyTasks, source, error));
+    tags.push(readTag('master', true, legacyTasks, lines, error));
   } else {
     for (const entry of root.entries) {
       const tasks = member(entry.value, 'tasks');
       if (tasks?.kind !== 'array') continue;
-      tags.push(readTag(entry.key, false, tasks, source, error));
+      tags.push(readTag(entry.key, false, tasks, lines, error));
     }
   }
   if (tags.length === 0) {
@@ -133,14 +135,14 @@ function readTag(
   name: string,
   legacy: boolean,
   list: Extract<JsonNode, { kind: 'array' }>,
-  source: string,
+  lines: readonly number[],
   error: (line: number | undefined, message: string, fix: string) => void,
 ): TaskmasterTag {
   const phases: TaskmasterPhase[] = [];
   const seen = new Set<string>();
   const readTask = (node: JsonNode, id: string): TaskmasterTask | undefined => {
     const status = member(node, 'status');
-    const line = lineAt(source, node.start);
+    const line = lineAt(lines, node.start);
     if (status?.kind !== 'string') {
       error(line, `task ${id} has no "status" string.`, 'Give it "status": "pending".');
       return undefined;
@@ -148,7 +150,7 @@ function readTag(
     const known = (TASKMASTER_STATUSES as readonly string[]).includes(status.value);
     if (!known) {
       error(
-        lineAt(source, status.start),
+        lineAt(lines, status.start),
         `task ${id} has status "${status.value}", which Task Master does not use.`,
         `Use one of ${TASKMASTER_STATUSES.join(', ')}.`,
       );
@@ -161,7 +163,7 @@ function readTag(
       state: STATE_OF[status.value as TaskmasterStatus],
       details: text(member(node, 'details')),
       testStrategy: text(member(node, 'testStrategy')),
-      line: lineAt(source, status.start),
+      line: lineAt(lines, status.start),
       statusStart: status.start,
       statusEnd: status.end,
     };
@@ -170,7 +172,7 @@ function readTag(
     const id = idOf(member(node, 'id'));
     if (id === undefined) {
       error(
-        lineAt(source, node.start),
+        lineAt(lines, node.start),
         `a task in tag "${name}" has no id.`,
         'Give every task a number "id".',
       );
@@ -178,7 +180,7 @@ function readTag(
     }
     if (seen.has(id)) {
       error(
-        lineAt(source, node.start),
+        lineAt(lines, node.start),
         `tag "${name}" has two tasks with id ${id}.`,
         'Give each task its own id.',
       );
@@ -197,7 +199,7 @@ function readTag(
         const subId = idOf(member(sub, 'id'));
         if (subId === undefined) {
           error(
-            lineAt(source, sub.start),
+            lineAt(lines, sub.start),
             `a subtask of task ${id} has no id.`,
             'Give every subtask an "id".',
           );
@@ -213,7 +215,7 @@ function readTag(
     phases.push({
       id,
       title: text(member(node, 'title')),
-      line: lineAt(source, node.start),
+      line: lineAt(lines, node.start),
       dependencies,
       tasks,
     });

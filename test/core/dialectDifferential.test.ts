@@ -1,0 +1,215 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { repoRoot } from '../paths.js';
+import { readSpeckit, scanSpeckit } from '../../src/core/plan/kinds/markdownDialect.js';
+
+/**
+ * spec-kit's fast path (a line scanner for the subset spec-kit writes) against remark alone: the
+ * same phases, tasks, states, lines, mark offsets and problems for every document.
+ */
+const fixture = (path: string): string =>
+  readFileSync(join(repoRoot, 'test', 'fixtures', path), 'utf8');
+
+const text = fc.constantFrom(
+  'T001 Create project structure',
+  'T002 [P] [US1] Create model in src/models/album.ts',
+  'T003 [P] Contract test in tests/contract/test_albums.ts',
+  '[P] T004 label first',
+  'T005 run `npm test` first',
+  'T006 `` double ``',
+  'T007 ` spaced code `',
+  'T008 odd ` backtick',
+  'T009 **bold** text',
+  'T010 _under_ and snake_case',
+  'T011 [link](https://x.y)',
+  'T012 [ref][P] and [^1]',
+  'T013 <b>html</b> & &amp; entity',
+  'T014 ~strike~ !bang ![img](x)',
+  'T015 a | b',
+  'T016 escaped \\* star',
+  'T017 trailing spaces   ',
+  'T018 https://example.com/a_b www.x.y',
+  '[x] T019 box in text',
+  'Phase 9: not a heading',
+  '',
+  ' ',
+);
+const taskLine = fc
+  .tuple(
+    fc.constantFrom('- ', '- ', '- ', '* ', '1. ', '-  ', '  - ', '    - ', '\t- ', '-'),
+    fc.constantFrom('[ ]', '[ ]', '[x]', '[X]', '[-]', '[?]', '[]', '[\t]', ''),
+    fc.constantFrom(' ', ' ', ' ', '  ', '\t', ''),
+    text,
+  )
+  .map((p) => p.join(''));
+const headingLine = fc
+  .tuple(
+    fc.constantFrom('#', '##', '##', '###', '####', '#######', '  ##', '#'),
+    fc.constantFrom(
+      ' Phase 1: Setup (Shared Infrastructure)',
+      ' Phase 2: Foundational',
+      ' Phase 2 — API',
+      ' Phase 3: User Story 1 - Albums (Priority: P1) 🎯 MVP',
+      ' Phase 3.1: Review fixes',
+      ' Phase N: Polish & Cross-Cutting Concerns',
+      ' Phase 4 &amp; more',
+      ' Phase `5`',
+      ' **Phase 6**',
+      ' Phase 7 ##',
+      ' Tests for User Story 1 ⚠️',
+      ' Implementation',
+      ' Format: `[ID] [P?] [Story] Description`',
+      'NoSpace',
+      '',
+    ),
+  )
+  .map((p) => p.join(''));
+const otherLine = fc.constantFrom(
+  '',
+  '',
+  '',
+  '   ',
+  '---',
+  '---',
+  '***',
+  '===',
+  '**Goal**: Users group photos',
+  '**Checkpoint**: Foundation ready',
+  'Some text',
+  '- **[P]**: Can run in parallel',
+  '- plain bullet',
+  '- [P]: /definition',
+  '[P]: /definition',
+  '> - [ ] T099 quoted',
+  '<!-- - [ ] T098 comment -->',
+  '```',
+  '```md',
+  '~~~',
+  '| a | b |',
+  '|---|---|',
+  '  indented text',
+  '    indented code',
+  'description: front matter?',
+  '\ufeff# bom',
+);
+const line = fc.oneof(
+  { weight: 4, arbitrary: taskLine },
+  { weight: 2, arbitrary: headingLine },
+  { weight: 3, arbitrary: otherLine },
+);
+/** The common case: spec-kit's own shapes only, so most documents take the fast path. */
+const plainLine = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc
+      .tuple(fc.constantFrom('[ ]', '[ ]', '[x]', '[X]'), fc.constantFrom(...text_plain()))
+      .map(([b, t]) => `- ${b} ${t}`),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '## Phase 1: Setup (Shared Infrastructure)',
+      '## Phase 2: Foundational',
+      '## Phase 3.1: Review fixes',
+      '## Phase N: Polish & Cross-Cutting Concerns',
+      '### Implementation for User Story 1',
+      '# Tasks: Photo Albums',
+    ),
+  },
+  { weight: 3, arbitrary: fc.constantFrom('', '', '---', '**Goal**: Work.', 'Some text') },
+);
+function text_plain(): string[] {
+  return [
+    'T001 Create project structure',
+    'T002 [P] [US1] Create model in src/models/album.ts',
+    'T003 [P] Contract test in tests/contract/test_albums.ts',
+    '[P] T004 label first',
+    'T005 run `npm test` first',
+    'T007 ` spaced code `',
+    'T017 trailing spaces   ',
+  ];
+}
+const eol = fc.constantFrom('\n', '\n', '\n', '\r\n');
+
+function document(l: fc.Arbitrary<string>, ends = eol) {
+  return fc
+    .tuple(fc.array(fc.tuple(l, ends), { minLength: 1, maxLength: 40 }), fc.boolean())
+    .map(([lines, final]) => {
+      const t = lines.map(([x, e]) => x + e).join('');
+      return final ? t : t.replace(/\r?\n$/, '');
+    });
+}
+
+function agree(source: string): void {
+  expect(readSpeckit(source, 'tasks.md')).toEqual(readSpeckit(source, 'tasks.md', { fast: false }));
+}
+
+describe('spec-kit fast path against remark (differential)', () => {
+  it('agrees on 2,000 mixed documents: nesting, markup, fences, HTML, quotes, tables, CRLF…', () => {
+    fc.assert(fc.property(document(line), agree), { numRuns: 2000 });
+  });
+
+  it('agrees on 1,000 documents of the common case, most of them read by the scanner alone', () => {
+    let scanned = 0;
+    fc.assert(
+      fc.property(document(plainLine, fc.constant('\n')), (source) => {
+        if (scanSpeckit(source)) scanned++;
+        agree(source);
+      }),
+      { numRuns: 1000 },
+    );
+    // The scanner must really run: it gives up only on what it leaves to remark.
+    expect(scanned).toBeGreaterThan(300);
+  });
+
+  it('agrees on the spec-kit fixture, with and without its front matter', () => {
+    const source = fixture('speckit/001-photo-albums/tasks.md');
+    agree(source);
+    const body = source.slice(source.indexOf('# Tasks'));
+    agree(body);
+    expect(readSpeckit(body, 'tasks.md').phases.flatMap((p) => p.tasks)).toHaveLength(9);
+  });
+
+  it("scans spec-kit's template shape", () => {
+    const source = [
+      '# Tasks: Photo Albums',
+      '',
+      '**Input**: Design documents from `/specs/001-photo-albums/`',
+      '',
+      '## Phase 1: Setup (Shared Infrastructure)',
+      '',
+      '- [X] T001 Create project structure per implementation plan',
+      '- [ ] T002 [P] [US1] Contract test in tests/contract/test_albums.ts',
+      '',
+      '---',
+      '',
+      '## Phase 2: Polish & Cross-Cutting Concerns',
+      '',
+      '- [ ] T003 [P] Documentation updates in docs/',
+      '',
+    ].join('\n');
+    expect(scanSpeckit(source)).toBeDefined();
+    agree(source);
+    expect(
+      readSpeckit(source, 'tasks.md').phases.map((p) => p.tasks.map((t) => [t.id, t.markOffset])),
+    ).toEqual([
+      [
+        ['T001', source.indexOf('[X]') + 1],
+        ['T002', source.indexOf('[ ] T002') + 1],
+      ],
+      [['T003', source.indexOf('[ ] T003') + 1]],
+    ]);
+  });
+
+  it.each([
+    ['a setext heading', '## Phase 1\n- [ ] T001 a\n\nPhase 2\n---\n- [ ] T002 b\n'],
+    ['a lazy line', '## Phase 1\n- [ ] T001 a\nlazy\n- [ ] T002 b\n'],
+    ['a fence that hides a heading', '## Phase 1\n```\n## Phase 2\n- [ ] T001 no\n```\n'],
+    ['front matter', '---\ntitle: x\n---\n## Phase 1\n- [ ] T001 a\n'],
+    ['a nested task', '## Phase 1\n- [ ] T001 a\n  - [ ] T002 b\n'],
+    ['a label as the first text', '## Phase 1\n- [ ] [P] T001 a\n'],
+  ])('agrees on %s', (_name, source) => {
+    agree(source);
+  });
+});
