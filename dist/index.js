@@ -59098,6 +59098,17 @@ function opensUnclosedFrontMatter(source) {
 var MAX_MARKDOWN_BYTES = 4 * 1024 * 1024;
 var MAX_LIST_ITEMS = 6e4;
 var MAX_NESTING = 40;
+function markdownLimitProblem(source, path2, fix2) {
+  const limit = markdownLimit(source);
+  if (!limit) return void 0;
+  return {
+    severity: "error",
+    path: path2,
+    ...limit.line ? { line: limit.line } : {},
+    message: limit.message,
+    fix: fix2
+  };
+}
 function markdownLimit(source) {
   if (source.length > MAX_MARKDOWN_BYTES) {
     return { message: `The file is larger than ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB.` };
@@ -59733,21 +59744,8 @@ function readSegments(source, builder) {
   }
 }
 function parseChecklist(source, path2, { fast = true } = {}) {
-  const limit = markdownLimit(source);
-  if (limit) {
-    return {
-      phases: [],
-      problems: [
-        {
-          severity: "error",
-          path: path2,
-          ...limit.line ? { line: limit.line } : {},
-          message: limit.message,
-          fix: "Split the plan, or flatten the nesting."
-        }
-      ]
-    };
-  }
+  const limit = markdownLimitProblem(source, path2, "Split the plan, or flatten the nesting.");
+  if (limit) return { phases: [], problems: [limit] };
   const builder = new ChecklistBuilder(source, path2);
   if (fast) readSegments(source, builder);
   else walkTree(parseMarkdown(source), source, builder);
@@ -59852,20 +59850,8 @@ function loggedSinceStart(log, event, plan, phase) {
 var CHECKPOINT_START = "<!-- coder-loop:checkpoint -->";
 var CHECKPOINT_END = "<!-- /coder-loop:checkpoint -->";
 function findCheckpoint(source, path2) {
-  const limit = markdownLimit(source);
-  if (limit) {
-    return {
-      problems: [
-        {
-          severity: "error",
-          path: path2,
-          ...limit.line ? { line: limit.line } : {},
-          message: limit.message,
-          fix: "Keep the context file small and flat."
-        }
-      ]
-    };
-  }
+  const limit = markdownLimitProblem(source, path2, "Keep the context file small and flat.");
+  if (limit) return { problems: [limit] };
   const starts = [];
   const ends = [];
   for (const node3 of parseMarkdown(source).children) {

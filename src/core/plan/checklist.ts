@@ -3,7 +3,7 @@ import { toString } from 'mdast-util-to-string';
 import type { Problem } from '../problem.js';
 import {
   endsClosed,
-  markdownLimit,
+  markdownLimitProblem,
   opensUnclosedFrontMatter,
   parseMarkdown,
   parseSegment,
@@ -468,21 +468,8 @@ export function parseChecklist(
   path: string,
   { fast = true }: { fast?: boolean } = {},
 ): Checklist {
-  const limit = markdownLimit(source);
-  if (limit) {
-    return {
-      phases: [],
-      problems: [
-        {
-          severity: 'error',
-          path,
-          ...(limit.line ? { line: limit.line } : {}),
-          message: limit.message,
-          fix: 'Split the plan, or flatten the nesting.',
-        },
-      ],
-    };
-  }
+  const limit = markdownLimitProblem(source, path, 'Split the plan, or flatten the nesting.');
+  if (limit) return { phases: [], problems: [limit] };
   const builder = new ChecklistBuilder(source, path);
   if (fast) readSegments(source, builder);
   else walkTree(parseMarkdown(source), source, builder);

@@ -1,6 +1,6 @@
 import type { Html } from 'mdast';
 import type { Problem } from '../problem.js';
-import { markdownLimit, parseMarkdown } from './markdown.js';
+import { markdownLimitProblem, parseMarkdown } from './markdown.js';
 import { detectEol } from './text.js';
 
 export const CHECKPOINT_START = '<!-- coder-loop:checkpoint -->';
@@ -21,20 +21,8 @@ export function findCheckpoint(
   source: string,
   path: string,
 ): { block?: CheckpointBlock; problems: Problem[] } {
-  const limit = markdownLimit(source);
-  if (limit) {
-    return {
-      problems: [
-        {
-          severity: 'error',
-          path,
-          ...(limit.line ? { line: limit.line } : {}),
-          message: limit.message,
-          fix: 'Keep the context file small and flat.',
-        },
-      ],
-    };
-  }
+  const limit = markdownLimitProblem(source, path, 'Keep the context file small and flat.');
+  if (limit) return { problems: [limit] };
   const starts: Html[] = [];
   const ends: Html[] = [];
   for (const node of parseMarkdown(source).children) {

@@ -3,6 +3,7 @@ import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
 import type { Nodes, Root, RootContent } from 'mdast';
+import type { Problem } from '../problem.js';
 
 // Processors, built once: GFM for task-list items, front matter so it is never read as tasks.
 const processor = unified()
@@ -36,6 +37,23 @@ export const MAX_NESTING = 40;
  * or undefined when it is fine. A linear scan of each line's container prefix (`>`, bullets,
  * numbers, indentation), made before remark sees the text.
  */
+/** `markdownLimit` as the one error a reader reports (nothing else of the file is read). */
+export function markdownLimitProblem(
+  source: string,
+  path: string,
+  fix: string,
+): Problem | undefined {
+  const limit = markdownLimit(source);
+  if (!limit) return undefined;
+  return {
+    severity: 'error',
+    path,
+    ...(limit.line ? { line: limit.line } : {}),
+    message: limit.message,
+    fix,
+  };
+}
+
 export function markdownLimit(source: string): { line?: number; message: string } | undefined {
   if (source.length > MAX_MARKDOWN_BYTES) {
     return { message: `The file is larger than ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB.` };

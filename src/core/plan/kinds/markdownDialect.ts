@@ -1,7 +1,7 @@
 import type { Heading, ListItem, Nodes, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Problem } from '../../problem.js';
-import { markdownLimit, parseMarkdown } from '../markdown.js';
+import { markdownLimitProblem, parseMarkdown } from '../markdown.js';
 
 /**
  * Readers and writers for the markdown plans other tools write (SPEC §2b): spec-kit's tasks.md
@@ -156,20 +156,8 @@ function finish(
 }
 
 function limitProblem(source: string, path: string): DialectPlan | undefined {
-  const limit = markdownLimit(source);
-  if (!limit) return undefined;
-  return {
-    phases: [],
-    problems: [
-      {
-        severity: 'error',
-        path,
-        ...(limit.line ? { line: limit.line } : {}),
-        message: limit.message,
-        fix: 'Split the plan.',
-      },
-    ],
-  };
+  const limit = markdownLimitProblem(source, path, 'Split the plan.');
+  return limit ? { phases: [], problems: [limit] } : undefined;
 }
 
 // ---------------------------------------------------------------- spec-kit
