@@ -2,9 +2,9 @@ import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { buildAgentPayload, parseConfigText, type AgentPayload } from '../../src/core/index.js';
-import { gitIn } from '../helpers/bundle.js';
+import { phaseStartedWorld } from '../helpers/agentWorld.js';
 import { OWNER, REPO } from '../helpers/github.js';
 import { check } from '../helpers/openapi.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
@@ -47,8 +47,6 @@ function parseOutputs(text: string): Record<string, string> {
   return outputs;
 }
 
-const git = (...args: string[]) => gitIn(checkout, work, ...args);
-
 /**
  * The world after `/coder next`: the default branch holds the plan and a config whose agent is
  * `command`; the lock branch holds the [~] commit, checked out in a local git repository whose
@@ -61,31 +59,7 @@ async function world(command: string, extra: Record<string, string> = {}): Promi
     '.github/coder.yml': `agent:\n  command: ${JSON.stringify(command)}\n  env: [AGENT_KEY]\n`,
     ...extra,
   };
-  sim = new SimGitHub(files);
-  const started = { ...files, [CHECKLIST]: files[CHECKLIST]!.replace(/\[ \] (1\.)/g, '[~] $1') };
-  const start = sim.commit(started, [sim.refs.get('master')!], 'coder-loop: start phase 1');
-  checkout = join(work, 'checkout');
-  for (const [path, text] of Object.entries(started)) {
-    await mkdir(dirname(join(checkout, path)), { recursive: true });
-    await writeFile(join(checkout, path), text);
-  }
-  git('init', '-q');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'coder-loop: start phase 1');
-  head = git('rev-parse', 'HEAD');
-  sim.refs.set(BRANCH, start);
-  sim.rekey(start, head);
-  sim.pulls.push({
-    number: 2,
-    title: 'Phase 1',
-    body: '',
-    head: BRANCH,
-    base: 'master',
-    state: 'open',
-    merged: false,
-    labels: new Set(),
-    requested: [],
-  });
+  ({ sim, checkout, head } = await phaseStartedWorld(files, work, BRANCH));
   sim.permissions.set('reviewer1', 'write');
   const { config } = parseConfigText(files['.github/coder.yml']!);
   payload = buildAgentPayload({

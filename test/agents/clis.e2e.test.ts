@@ -6,7 +6,8 @@ import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
 import yaml from 'js-yaml';
 import { buildAgentPayload, parseConfigText, type AgentPayload } from '../../src/core/index.js';
-import { DIST, gitIn, parseOutputs } from '../helpers/bundle.js';
+import { phaseStartedWorld } from '../helpers/agentWorld.js';
+import { DIST, parseOutputs } from '../helpers/bundle.js';
 import { OWNER, REPO } from '../helpers/github.js';
 import { check } from '../helpers/openapi.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
@@ -58,7 +59,6 @@ let payload: AgentPayload;
 let requests: string[];
 let violations: string[];
 
-const git = (...args: string[]) => gitIn(checkout, work, ...args);
 const runnerTemp = () => join(work, 'runner-temp');
 
 /** The agent run's own folder under RUNNER_TEMP (prompt.md, context/, output/). */
@@ -79,31 +79,7 @@ async function world(example: AgentExample, extra: Record<string, string> = {}):
     '.github/coder.yml': yaml.dump({ agent }, { lineWidth: -1 }),
     ...extra,
   };
-  sim = new SimGitHub(files);
-  const started = { ...files, [CHECKLIST]: files[CHECKLIST]!.replace(/\[ \] (1\.)/g, '[~] $1') };
-  const start = sim.commit(started, [sim.refs.get('master')!], 'coder-loop: start phase 1');
-  checkout = join(work, 'checkout');
-  for (const [path, text] of Object.entries(started)) {
-    await mkdir(dirname(join(checkout, path)), { recursive: true });
-    await writeFile(join(checkout, path), text);
-  }
-  git('init', '-q');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'coder-loop: start phase 1');
-  head = git('rev-parse', 'HEAD');
-  sim.refs.set(BRANCH, start);
-  sim.rekey(start, head);
-  sim.pulls.push({
-    number: 2,
-    title: 'Phase 1',
-    body: '',
-    head: BRANCH,
-    base: 'master',
-    state: 'open',
-    merged: false,
-    labels: new Set(),
-    requested: [],
-  });
+  ({ sim, checkout, head } = await phaseStartedWorld(files, work, BRANCH));
   const { config, problems } = parseConfigText(files['.github/coder.yml']!);
   if (!config?.agent)
     throw new Error(`the example's agent config is refused: ${JSON.stringify(problems)}`);
