@@ -42,6 +42,9 @@ export const LOOP_STATES = [
   'closed',
   'quick-grew',
   'resumed',
+  // /coder stop.
+  'run-stopped',
+  'no-run',
   // /coder retry, /coder resume, /coder release without a loop PR or lock.
   'no-pull-request',
   'released',
