@@ -230,4 +230,30 @@ describe('a run goes on after a merge', () => {
     await deliver.pullRequest('closed', first.number, { login: 'coder-loop[bot]' });
     expect(sim.pulls).toHaveLength(2);
   });
+
+  it('with an agent configured, the next phase is handed to it (TDD) like a /coder next start', async () => {
+    const agent =
+      'agent:\n  command: node examples/agents/scripted.mjs\n  env: [ANTHROPIC_API_KEY]\n';
+    const { sim, deliver } = await world(agent);
+    await deliver.comment('/coder run');
+    const first = sim.pulls[0]!;
+    await verified(sim, deliver, first, 1);
+    await mergeByPerson(sim, deliver, first);
+    const second = sim.pulls[1]!;
+    expect([second.number, second.head]).toEqual([3, PHASE_2]);
+    const tdd = sim.dispatches.filter((d) => (d.client_payload as { node: string }).node === 'tdd');
+    expect(tdd.map((d) => d.client_payload)).toMatchObject([
+      { node: 'tdd', branch: BRANCH, pullRequest: 2, phase: 1, attempt: 1 },
+      {
+        node: 'tdd',
+        branch: PHASE_2,
+        headSha: sim.headOf(second),
+        pullRequest: 3,
+        issue: 1,
+        plan: 'Example',
+        phase: 2,
+        attempt: 1,
+      },
+    ]);
+  });
 });
