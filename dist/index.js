@@ -46166,6 +46166,8 @@ function planPath(plansDir, planName, file2) {
 // src/core/command.ts
 var COMMANDS = [
   "next",
+  "run",
+  "stop",
   "quick",
   "assess",
   "status",
@@ -46207,7 +46209,8 @@ function parseComment(body) {
   const verb = verbWord.toLowerCase();
   const name = COMMANDS.find((c) => c === verb);
   if (!name) return { kind: "unknown", verb: verbWord };
-  if (name !== "next" && name !== "status") return { kind: "command", command: { name } };
+  if (name !== "next" && name !== "run" && name !== "status")
+    return { kind: "command", command: { name } };
   const plan = unquote(rest.slice(verbWord.length).trim());
   if (plan === "") return { kind: "command", command: { name } };
   const problem = checkPlanName(plan);
@@ -46220,6 +46223,8 @@ var HELP_TEXT = [
   "| command | what it does |",
   "| --- | --- |",
   "| `/coder next [PlanName]` | take the next phase of a plan: lock branch, `[~]` commit, pull request |",
+  "| `/coder run [PlanName]` | like `/coder next`, and each phase merged after final verification starts the next one by itself |",
+  "| `/coder stop` | end the run of this issue: the open phase stays as it is, nothing starts after it |",
   "| `/coder quick` | quick mode for this issue: a branch, a pull request and CI, no plan bookkeeping |",
   "| `/coder assess` | say whether this issue is quick or plan work, and why |",
   "| `/coder status [PlanName]` | the plan's phases, tasks, lock and pull request |",
@@ -51336,14 +51341,14 @@ var SpliceBuffer = class {
    *   Array of items.
    */
   slice(start2, end) {
-    const stop = end === null || end === void 0 ? Number.POSITIVE_INFINITY : end;
-    if (stop < this.left.length) {
-      return this.left.slice(start2, stop);
+    const stop2 = end === null || end === void 0 ? Number.POSITIVE_INFINITY : end;
+    if (stop2 < this.left.length) {
+      return this.left.slice(start2, stop2);
     }
     if (start2 > this.left.length) {
-      return this.right.slice(this.right.length - stop + this.left.length, this.right.length - start2 + this.left.length).reverse();
+      return this.right.slice(this.right.length - stop2 + this.left.length, this.right.length - start2 + this.left.length).reverse();
     }
-    return this.left.slice(start2).concat(this.right.slice(this.right.length - stop + this.left.length).reverse());
+    return this.left.slice(start2).concat(this.right.slice(this.right.length - stop2 + this.left.length).reverse());
   }
   /**
    * Mimics the behavior of Array.prototype.splice() except for the change of
@@ -60633,6 +60638,10 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
   /** A webhook the loop could not finish handling (GitHub failed or did not answer). */
   eventFailed: (what2, pr, message) => `The loop could not finish handling ${what2} on pull request #${pr}: ${escapeMarkdown(message)}. Nothing was left half-done; ${codeSpan("/coder retry")} evaluates the pull request again.`,
   noLoopPullRequest: () => "There is no open coder-loop pull request for this issue.",
+  /** `/coder stop` on a phase PR of a run. */
+  runStopped: (pr, plan) => `Stopped the run of plan ${codeSpan(plan)}: pull request #${pr} stays as it is, and no phase starts after it. \`/coder run\` goes on.`,
+  /** `/coder stop` where no open phase PR belongs to a run. */
+  noRun: (pr) => `Pull request #${pr} is not part of a run (\`/coder run\`); nothing to stop.`,
   /** Verification → Fail: "Debug & Fix", attempt k of N. */
   ciFailed: (pr, attempt, of, failing, reason) => [
     `**CI failed** on pull request #${pr} \u2014 attempt ${attempt} of ${of}. Back to implementation (Debug & Fix).`,
@@ -61371,6 +61380,55 @@ function budgetSpent(budget, phase, run3) {
   }
   return void 0;
 }
+function decideRunNext(s) {
+  const record2 = s.record;
+  if (!record2 || record2.mode !== "plan" || !record2.run || record2.plan !== record2.run.plan) {
+    return { kind: "none" };
+  }
+  const run3 = record2.run;
+  if (!s.merged) {
+    return {
+      kind: "stop",
+      state: "run-closed-unmerged",
+      reason: `The pull request of phase ${record2.phase ?? "?"} was closed without merge: the run of plan \`${run3.plan}\` stops. \`/coder run\` starts it again.`
+    };
+  }
+  if (record2.escalation) {
+    return {
+      kind: "stop",
+      state: "run-escalated",
+      reason: `Phase ${record2.phase ?? "?"} was merged while escalated to the architects, so the run stops here: once the escalation is settled, \`/coder run\` goes on from the next open phase.`
+    };
+  }
+  if (!s.verified) return { kind: "none" };
+  if (!s.starterPermitted) {
+    return {
+      kind: "stop",
+      state: "run-permission-gone",
+      reason: `@${run3.starter}, who started the run, no longer has write access: the run of plan \`${run3.plan}\` stops.`
+    };
+  }
+  const totals = runSpend(record2);
+  if (s.planComplete || s.nextPhase === void 0) {
+    return {
+      kind: "stop",
+      state: "run-complete",
+      reason: `The run of plan \`${run3.plan}\` is complete: ${describeSpend(totals)}.`
+    };
+  }
+  const spent = budgetSpent(s.budget, NO_SPEND, totals);
+  if (spent) {
+    return { kind: "stop", state: "run-budget-spent", reason: `${spent}: the run stops.` };
+  }
+  if (s.otherPhaseOpen) return { kind: "none" };
+  if (record2.phase !== void 0 && s.nextPhase <= record2.phase) {
+    return { kind: "none" };
+  }
+  return { kind: "start", phase: s.nextPhase, run: { ...run3, totals } };
+}
+function describeSpend(spend) {
+  return `${spend.failedAttempts} failed attempt${spend.failedAttempts === 1 ? "" : "s"}, ${spend.minutes} agent minute${spend.minutes === 1 ? "" : "s"}, $${spend.costUsd.toFixed(2)}`;
+}
 function round(n) {
   return Math.round(n * 100) / 100;
 }
@@ -61827,6 +61885,19 @@ function resume(snap, thread) {
     { kind: "unlabel" },
     { kind: "marker", marker: { ...marker, attempts: [], reviewRounds: [] } },
     { kind: "reply", body: reply.resumed(snap.pr.number) }
+  ]);
+}
+function stopRun(snap, thread) {
+  const run3 = snap.marker.run;
+  if (!run3)
+    return done(snap, "no-run", void 0, [
+      { kind: "reply", to: thread, body: reply.noRun(snap.pr.number) }
+    ]);
+  const marker = { ...snap.marker };
+  delete marker.run;
+  return done(snap, "run-stopped", void 0, [
+    { kind: "marker", marker },
+    { kind: "reply", to: thread, body: reply.runStopped(snap.pr.number, run3.plan) }
   ]);
 }
 
@@ -63691,6 +63762,69 @@ async function completionCommit(env, config2, snap, approver, facts) {
   };
 }
 
+// src/github/loop/continue.ts
+async function continueRun(env, config2, closed2) {
+  const { marker } = closed2;
+  const run3 = marker.run;
+  if (!run3 || marker.mode !== "plan" || marker.plan !== run3.plan) return void 0;
+  const { gh, repo: repo2 } = env;
+  const reader = readerFor(env);
+  const head = await reader.branchHead(env.defaultBranch);
+  if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
+  const [permission, tree, pulls] = await Promise.all([
+    readPermission(gh, repo2, run3.starter),
+    reader.tree(head),
+    openPulls(gh, repo2)
+  ]);
+  const { context } = await readPlan(reader, tree, config2.plansDir, run3.plan, { contents: false });
+  const phasePrefix = phaseBranch(run3.plan, 0).replace(/0$/, "");
+  const decision = decideRunNext({
+    record: marker,
+    merged: closed2.merged,
+    verified: closed2.verified,
+    starterPermitted: mayCommand(permission),
+    nextPhase: context.current?.number,
+    planComplete: context.checklist !== void 0 && context.current === void 0,
+    otherPhaseOpen: pulls.some(
+      (p) => p.number !== closed2.pr.number && p.head.ref.startsWith(phasePrefix)
+    ),
+    ...config2.budget ? { budget: config2.budget } : {},
+    now: env.now().toISOString()
+  });
+  switch (decision.kind) {
+    case "none":
+      return void 0;
+    case "stop": {
+      if (closed2.own && !closed2.own.commitStatus) {
+        const rest = { ...marker };
+        delete rest.run;
+        await writeRecord(gh, repo2, closed2.own, rest, closed2.pr.head.sha);
+      }
+      await replyOnIssue(gh, repo2, marker.issue, decision.reason);
+      return { state: decision.state, mode: "plan", plan: run3.plan };
+    }
+    case "start": {
+      const { plan, ...carried } = decision.run;
+      return start(env, {
+        config: config2,
+        who: {
+          issue: marker.issue,
+          issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
+          actor: run3.starter,
+          run: carried
+        },
+        via: "command",
+        repo: repo2,
+        repoUrl: env.repoUrl,
+        defaultBranch: env.defaultBranch,
+        now: env.now().toISOString(),
+        mode: "plan",
+        plan
+      });
+    }
+  }
+}
+
 // src/github/loop/pull.ts
 function pullContext(env, config2, loop) {
   const { pr, marker } = loop;
@@ -63978,6 +64112,16 @@ async function apply(ctx, effects, outcome) {
     }
   }
   await writeUnwritten(ctx);
+  if (merged) {
+    const next = await continueRun(env, ctx.config, {
+      pr,
+      marker: ctx.snap.marker,
+      own: ctx.ownRun,
+      merged: true,
+      verified: true
+    });
+    if (next) return next;
+  }
   return result;
 }
 async function evaluate(env, config2, loop, options = {}) {
@@ -64032,6 +64176,21 @@ async function retryOrResume(env, config2, command, issue4) {
     last = await apply(ctx, cleared.effects, cleared.outcome);
     if (cleared.outcome.state !== "resumed") continue;
     last = await run(ctx, (snap) => verification(snap, config2, { again: true }));
+  }
+  return last;
+}
+async function stop(env, config2, issue4) {
+  const pulls = await loopPulls(env, issue4);
+  if (pulls.length === 0) {
+    await replyOnIssue(env.gh, env.repo, issue4.number, reply.noLoopPullRequest());
+    return { state: "no-pull-request" };
+  }
+  let last = { state: "ignored" };
+  for (const loop of pulls) {
+    const ctx = pullContext(env, config2, loop);
+    const stopped = stopRun(ctx.snap, issue4.number);
+    if ("need" in stopped) throw new Error("stop needs nothing read");
+    last = await apply(ctx, stopped.effects, stopped.outcome);
   }
   return last;
 }
@@ -64098,6 +64257,20 @@ async function onIssueComment(env, payload) {
       return start(env, {
         ...startOf(env, config2, who, "command"),
         ...command.name === "next" ? { mode: "plan", plan: command.plan } : { mode: "quick", issue: quickIssue(issue4) }
+      });
+    case "run": {
+      const now = env.now().toISOString();
+      const run3 = { starter: login2, startedAt: now };
+      return start(env, {
+        ...startOf(env, config2, { ...who, run: run3 }, "command"),
+        mode: "plan",
+        plan: command.plan
+      });
+    }
+    case "stop":
+      return stop(env, config2, {
+        number: issue4.number,
+        isPullRequest: issue4.pull_request !== void 0
       });
     case "assess":
       return assess(env, config2, {
@@ -64206,7 +64379,18 @@ async function onPullRequest(env, payload) {
     return onThread(where, async () => {
       const config2 = await configOrLog(env);
       const ctx = pullContext(env, config2 ?? DEFAULT_CONFIG, loop);
-      return run(ctx, (snap) => closed(snap, config2, payload.pull_request.merged === true));
+      const merged = payload.pull_request.merged === true;
+      const outcome = await run(ctx, (snap) => closed(snap, config2, merged));
+      if (!config2) return outcome;
+      const own6 = ctx.ownRun ?? loop.checks.own;
+      const next = await continueRun(env, config2, {
+        pr: loop.pr,
+        marker: ctx.snap.marker,
+        own: own6,
+        merged,
+        verified: own6?.node === "End" && own6.conclusion === "success"
+      });
+      return next ?? outcome;
     });
   }
   return onThread(where, async () => {
@@ -64850,8 +65034,8 @@ async function runAgent(command, options, echo = (chunk) => process.stdout.write
     statusFile,
     marker: how.containment === "process-tree" ? marker : ""
   });
-  const stop = randomBytes(16).toString("hex");
-  echo(Buffer.from(`::stop-commands::${stop}
+  const stop2 = randomBytes(16).toString("hex");
+  echo(Buffer.from(`::stop-commands::${stop2}
 `));
   try {
     const { tail, out, code: code3 } = await new Promise((resolve4, reject) => {
@@ -64926,7 +65110,7 @@ async function runAgent(command, options, echo = (chunk) => process.stdout.write
     };
   } finally {
     echo(Buffer.from(`
-::${stop}::
+::${stop2}::
 `));
     await rm3(dir, { recursive: true, force: true });
   }

@@ -3,6 +3,8 @@ import { checkPlanName } from './plan/layout.js';
 /** The `/coder` commands of SPEC §5. */
 export const COMMANDS = [
   'next',
+  'run',
+  'stop',
   'quick',
   'assess',
   'status',
@@ -15,7 +17,7 @@ export type CommandName = (typeof COMMANDS)[number];
 
 export interface CoderCommand {
   name: CommandName;
-  /** `/coder next <PlanName>` and `/coder status <PlanName>`. */
+  /** `/coder next <PlanName>`, `/coder run <PlanName>` and `/coder status <PlanName>`. */
   plan?: string;
 }
 
@@ -68,7 +70,8 @@ export function parseComment(body: string): ParsedComment {
   const verb = verbWord.toLowerCase();
   const name = COMMANDS.find((c) => c === verb);
   if (!name) return { kind: 'unknown', verb: verbWord };
-  if (name !== 'next' && name !== 'status') return { kind: 'command', command: { name } };
+  if (name !== 'next' && name !== 'run' && name !== 'status')
+    return { kind: 'command', command: { name } };
   const plan = unquote(rest.slice(verbWord.length).trim());
   if (plan === '') return { kind: 'command', command: { name } };
   const problem = checkPlanName(plan);
@@ -83,6 +86,8 @@ export const HELP_TEXT = [
   '| command | what it does |',
   '| --- | --- |',
   '| `/coder next [PlanName]` | take the next phase of a plan: lock branch, `[~]` commit, pull request |',
+  '| `/coder run [PlanName]` | like `/coder next`, and each phase merged after final verification starts the next one by itself |',
+  '| `/coder stop` | end the run of this issue: the open phase stays as it is, nothing starts after it |',
   '| `/coder quick` | quick mode for this issue: a branch, a pull request and CI, no plan bookkeeping |',
   '| `/coder assess` | say whether this issue is quick or plan work, and why |',
   "| `/coder status [PlanName]` | the plan's phases, tasks, lock and pull request |",

@@ -11,6 +11,10 @@ describe('parseComment', () => {
     ['/coder status Example', { name: 'status', plan: 'Example' }],
     ['/coder retry now', { name: 'retry' }],
     ['/coder resume', { name: 'resume' }],
+    ['/coder run', { name: 'run' }],
+    ['/coder run Example', { name: 'run', plan: 'Example' }],
+    ['/coder stop', { name: 'stop' }],
+    ['/coder stop Example', { name: 'stop' }],
     ['/coder release', { name: 'release' }],
     ['/coder help', { name: 'help' }],
     ['/coder', { name: 'help' }],
@@ -56,7 +60,18 @@ describe('parseComment', () => {
   });
 
   it('has help text that names every command', () => {
-    for (const c of ['next', 'quick', 'assess', 'status', 'retry', 'resume', 'release', 'help']) {
+    for (const c of [
+      'next',
+      'run',
+      'stop',
+      'quick',
+      'assess',
+      'status',
+      'retry',
+      'resume',
+      'release',
+      'help',
+    ]) {
       expect(HELP_TEXT).toContain(`/coder ${c}`);
     }
   });

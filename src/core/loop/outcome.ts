@@ -42,6 +42,14 @@ export const LOOP_STATES = [
   'closed',
   'quick-grew',
   'resumed',
+  // /coder run goes on, or stops (run.ts); /coder stop.
+  'run-complete',
+  'run-budget-spent',
+  'run-permission-gone',
+  'run-closed-unmerged',
+  'run-escalated',
+  'run-stopped',
+  'no-run',
   // /coder retry, /coder resume, /coder release without a loop PR or lock.
   'no-pull-request',
   'released',

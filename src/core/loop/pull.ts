@@ -717,3 +717,21 @@ export function resume(snap: PullSnapshot, thread: number): Decision {
     { kind: 'reply', body: reply.resumed(snap.pr.number) },
   ]);
 }
+
+/**
+ * `/coder stop`: the run ends with this phase. The PR keeps its state; only `run` leaves its
+ * record, so its merge starts nothing (`decideRunNext` finds no run).
+ */
+export function stopRun(snap: PullSnapshot, thread: number): Decision {
+  const run = snap.marker.run;
+  if (!run)
+    return done(snap, 'no-run', undefined, [
+      { kind: 'reply', to: thread, body: reply.noRun(snap.pr.number) },
+    ]);
+  const marker = { ...snap.marker };
+  delete marker.run;
+  return done(snap, 'run-stopped', undefined, [
+    { kind: 'marker', marker },
+    { kind: 'reply', to: thread, body: reply.runStopped(snap.pr.number, run.plan) },
+  ]);
+}

@@ -144,6 +144,14 @@ export const reply = {
 
   noLoopPullRequest: (): string => 'There is no open coder-loop pull request for this issue.',
 
+  /** `/coder stop` on a phase PR of a run. */
+  runStopped: (pr: number, plan: string): string =>
+    `Stopped the run of plan ${codeSpan(plan)}: pull request #${pr} stays as it is, and no phase starts after it. \`/coder run\` goes on.`,
+
+  /** `/coder stop` where no open phase PR belongs to a run. */
+  noRun: (pr: number): string =>
+    `Pull request #${pr} is not part of a run (\`/coder run\`); nothing to stop.`,
+
   /** Verification → Fail: "Debug & Fix", attempt k of N. */
   ciFailed: (
     pr: number,

@@ -137,7 +137,7 @@ export function decideRunNext(s: RunSnapshot): RunDecision {
     return {
       kind: 'stop',
       state: 'run-escalated',
-      reason: `Phase ${record.phase ?? '?'} is escalated: the run waits for \`/coder resume\`.`,
+      reason: `Phase ${record.phase ?? '?'} was merged while escalated to the architects, so the run stops here: once the escalation is settled, \`/coder run\` goes on from the next open phase.`,
     };
   }
   if (!s.verified) return { kind: 'none' };

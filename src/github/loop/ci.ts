@@ -16,6 +16,7 @@ import { keepsStatus } from '../checks.js';
 import { readPermission } from '../identity.js';
 import type { PullRequest } from '../pulls.js';
 import { onThread, type LoopEnv } from './env.js';
+import { continueRun } from './continue.js';
 import { evaluate, pullContext, run } from './pull.js';
 import { loopPullForHead, notLoopPull, trustedLoopPull } from './trust.js';
 
@@ -96,7 +97,19 @@ export async function onPullRequest(
     return onThread(where, async () => {
       const config = await configOrLog(env);
       const ctx = pullContext(env, config ?? DEFAULT_CONFIG, loop);
-      return run(ctx, (snap) => closed(snap, config, payload.pull_request.merged === true));
+      const merged = payload.pull_request.merged === true;
+      const outcome = await run(ctx, (snap) => closed(snap, config, merged));
+      if (!config) return outcome;
+      // A phase of `/coder run`: the next one starts, or the run stops and says why (run.ts).
+      const own = ctx.ownRun ?? loop.checks.own;
+      const next = await continueRun(env, config, {
+        pr: loop.pr,
+        marker: ctx.snap.marker,
+        own,
+        merged,
+        verified: own?.node === 'End' && own.conclusion === 'success',
+      });
+      return next ?? outcome;
     });
   }
   return onThread(where, async () => {

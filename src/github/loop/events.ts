@@ -12,7 +12,7 @@ import { canCommand, reactEyes, replyOnIssue } from '../issues.js';
 import type { LoopEnv, LoopOutcome } from './env.js';
 import { assess, release, status } from './manage.js';
 import { start } from './start.js';
-import { retryOrResume } from './resume.js';
+import { retryOrResume, stop } from './resume.js';
 
 /** The parts of webhook payloads the loop reads (the real payloads carry much more). */
 interface IssueLike {
@@ -111,6 +111,21 @@ export async function onIssueComment(
         ...(command.name === 'next'
           ? { mode: 'plan', plan: command.plan }
           : { mode: 'quick', issue: quickIssue(issue) }),
+      });
+    case 'run': {
+      // `/coder next` whose record carries the run: its merge starts the next phase (run.ts).
+      const now = env.now().toISOString();
+      const run = { starter: login, startedAt: now };
+      return start(env, {
+        ...startOf(env, config, { ...who, run }, 'command'),
+        mode: 'plan',
+        plan: command.plan,
+      });
+    }
+    case 'stop':
+      return stop(env, config, {
+        number: issue.number,
+        isPullRequest: issue.pull_request !== undefined,
       });
     case 'assess':
       return assess(env, config, {

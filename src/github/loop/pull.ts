@@ -40,6 +40,7 @@ import {
   type PullReviews,
 } from '../pulls.js';
 import { completionCommit } from './complete.js';
+import { continueRun } from './continue.js';
 import { showCheck, type LoopEnv } from './env.js';
 import { loopPullForHead, type LoopPull } from './trust.js';
 
@@ -414,6 +415,18 @@ export async function apply(
     }
   }
   await writeUnwritten(ctx);
+  if (merged) {
+    // The loop merged it (`autoMerge`): GitHub's `closed` event comes from the loop's own
+    // identity and is ignored, so a run goes on from here, after final verification passed.
+    const next = await continueRun(env, ctx.config, {
+      pr,
+      marker: ctx.snap.marker,
+      own: ctx.ownRun,
+      merged: true,
+      verified: true,
+    });
+    if (next) return next;
+  }
   return result;
 }
 

@@ -1,4 +1,4 @@
-import { reply, resume, retry, verification, type Config } from '../../core/index.js';
+import { reply, resume, retry, stopRun, verification, type Config } from '../../core/index.js';
 import { replyOnIssue } from '../issues.js';
 import { getPull, openPulls, type PullRequest } from '../pulls.js';
 import type { LoopEnv, LoopOutcome } from './env.js';
@@ -51,6 +51,31 @@ export async function retryOrResume(
     last = await apply(ctx, cleared.effects, cleared.outcome);
     if (cleared.outcome.state !== 'resumed') continue;
     last = await run(ctx, (snap) => verification(snap, config, { again: true }));
+  }
+  return last;
+}
+
+/**
+ * `/coder stop`: takes `run` out of the record of each open phase PR of this issue (or this PR),
+ * on the head the loop judged; the PRs keep their state. One reply per PR found, or one saying
+ * there is none.
+ */
+export async function stop(
+  env: LoopEnv,
+  config: Config,
+  issue: { number: number; isPullRequest: boolean },
+): Promise<LoopOutcome> {
+  const pulls = await loopPulls(env, issue);
+  if (pulls.length === 0) {
+    await replyOnIssue(env.gh, env.repo, issue.number, reply.noLoopPullRequest());
+    return { state: 'no-pull-request' };
+  }
+  let last: LoopOutcome = { state: 'ignored' };
+  for (const loop of pulls) {
+    const ctx = pullContext(env, config, loop);
+    const stopped = stopRun(ctx.snap, issue.number);
+    if ('need' in stopped) throw new Error('stop needs nothing read');
+    last = await apply(ctx, stopped.effects, stopped.outcome);
   }
   return last;
 }

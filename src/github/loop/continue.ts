@@ -1,0 +1,101 @@
+import {
+  decideRunNext,
+  mayCommand,
+  phaseBranch,
+  type Config,
+  type LoopMarker,
+  type LoopOutcome,
+} from '../../core/index.js';
+import { writeRecord, type OwnCheckRun } from '../checks.js';
+import { readPermission } from '../identity.js';
+import { replyOnIssue } from '../issues.js';
+import { readPlan } from '../plans.js';
+import { openPulls, type PullRequest } from '../pulls.js';
+import { readerFor, type LoopEnv } from './env.js';
+import { start } from './start.js';
+
+/** The closed phase PR of a run, as the loop read it (its record from its head's check run). */
+export interface ClosedPhase {
+  pr: Pick<PullRequest, 'number' | 'head'>;
+  /** The loop's record of the PR's last head (trust.ts): never its body, labels or comments. */
+  marker: LoopMarker;
+  /** The loop's check run on that head (where a stopped run is written off). */
+  own: OwnCheckRun | undefined;
+  merged: boolean;
+  /** The loop's final verification passed on that head (its check run shows End, green). */
+  verified: boolean;
+}
+
+/**
+ * `/coder run` goes on (SPEC §3 item 12): after a phase PR of a run closes, reads what
+ * `decideRunNext` needs — the starter's permission now, the plan on the default branch's new head,
+ * the plan's other open phase PRs — and starts the next phase through the start path of
+ * `/coder next` (its lock branch is the one start), or says once on the issue why the run stops
+ * (the run is taken out of the closed PR's record first, so a redelivery says nothing).
+ * Undefined when the record holds no run: the close was all there was.
+ */
+export async function continueRun(
+  env: LoopEnv,
+  config: Config,
+  closed: ClosedPhase,
+): Promise<LoopOutcome | undefined> {
+  const { marker } = closed;
+  const run = marker.run;
+  if (!run || marker.mode !== 'plan' || marker.plan !== run.plan) return undefined;
+  const { gh, repo } = env;
+  const reader = readerFor(env);
+  const head = await reader.branchHead(env.defaultBranch);
+  if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
+  const [permission, tree, pulls] = await Promise.all([
+    readPermission(gh, repo, run.starter),
+    reader.tree(head),
+    openPulls(gh, repo),
+  ]);
+  const { context } = await readPlan(reader, tree, config.plansDir, run.plan, { contents: false });
+  const phasePrefix = phaseBranch(run.plan, 0).replace(/0$/, '');
+  const decision = decideRunNext({
+    record: marker,
+    merged: closed.merged,
+    verified: closed.verified,
+    starterPermitted: mayCommand(permission),
+    nextPhase: context.current?.number,
+    planComplete: context.checklist !== undefined && context.current === undefined,
+    otherPhaseOpen: pulls.some(
+      (p) => p.number !== closed.pr.number && p.head.ref.startsWith(phasePrefix),
+    ),
+    ...(config.budget ? { budget: config.budget } : {}),
+    now: env.now().toISOString(),
+  });
+  switch (decision.kind) {
+    case 'none':
+      return undefined;
+    case 'stop': {
+      if (closed.own && !closed.own.commitStatus) {
+        const rest = { ...marker };
+        delete rest.run;
+        await writeRecord(gh, repo, closed.own, rest, closed.pr.head.sha);
+      }
+      await replyOnIssue(gh, repo, marker.issue, decision.reason);
+      return { state: decision.state, mode: 'plan', plan: run.plan };
+    }
+    case 'start': {
+      const { plan, ...carried } = decision.run;
+      return start(env, {
+        config,
+        who: {
+          issue: marker.issue,
+          issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
+          actor: run.starter,
+          run: carried,
+        },
+        via: 'command',
+        repo,
+        repoUrl: env.repoUrl,
+        defaultBranch: env.defaultBranch,
+        now: env.now().toISOString(),
+        mode: 'plan',
+        plan,
+      });
+    }
+  }
+}

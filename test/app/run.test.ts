@@ -1,0 +1,259 @@
+import nock from 'nock';
+import { decodeRecord } from '../../src/core/index.js';
+import { afterScenario, beforeScenario, NOW, sha } from '../helpers/github.js';
+import { CHECKLIST } from '../helpers/plans.js';
+import { BRANCH, replies, world } from '../helpers/world.js';
+import type { Deliver } from '../sim/events.js';
+import type { SimGitHub, SimPull } from '../sim/github.js';
+
+/** `/coder run` and `/coder stop` (SPEC §3 item 12, §5; issue 23), against the in-memory GitHub. */
+
+beforeEach(beforeScenario);
+afterEach(() => {
+  nock.cleanAll();
+  afterScenario();
+});
+
+/** The record on a head's own `coder-loop` check run (the only place the loop reads it from). */
+function recordAt(sim: SimGitHub, sha: string) {
+  return decodeRecord(sim.own(sha)?.output?.text, sha);
+}
+
+describe('/coder run', () => {
+  it('starts the current phase as /coder next does, and the record carries the run', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder run Example');
+    expect(sim.pulls.map((p) => [p.number, p.head])).toEqual([[2, BRANCH]]);
+    expect([...sim.refs.keys()].filter((r) => r.startsWith('coder/'))).toEqual([BRANCH]);
+    const record = recordAt(sim, sim.headOf(sim.pulls[0]!));
+    expect(record).toMatchObject({ mode: 'plan', plan: 'Example', phase: 1, issue: 1 });
+    expect(record!.run).toEqual({
+      starter: 'Codertocat',
+      plan: 'Example',
+      startedAt: NOW.toISOString(),
+    });
+    expect(replies(sim)).toHaveLength(1);
+  });
+
+  it('/coder next carries no run', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder next');
+    expect(recordAt(sim, sim.headOf(sim.pulls[0]!))!.run).toBeUndefined();
+  });
+
+  it('a reader cannot start a run', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder run', { login: 'stranger' });
+    expect(sim.pulls).toEqual([]);
+    expect(replies(sim)).toHaveLength(1);
+  });
+});
+
+describe('/coder stop', () => {
+  it('takes the run out of the open phase PR’s record, keeps its state, replies once', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder run');
+    const pr = sim.pulls[0]!;
+    const head = sim.headOf(pr);
+    const before = sim.own(head)!;
+    await deliver.comment('/coder stop');
+    expect(sim.headOf(pr)).toBe(head);
+    expect(pr.state).toBe('open');
+    const after = sim.own(head)!;
+    expect(after.external_id).toBe(before.external_id);
+    const record = recordAt(sim, head)!;
+    expect(record.run).toBeUndefined();
+    expect(record).toMatchObject({ mode: 'plan', plan: 'Example', phase: 1, issue: 1 });
+    expect(replies(sim).slice(1)).toEqual([
+      'Stopped the run of plan `Example`: pull request #2 stays as it is, and no phase starts after it. `/coder run` goes on.',
+    ]);
+    // Again: nothing left to stop, said once.
+    await deliver.comment('/coder stop');
+    expect(replies(sim).slice(2)).toEqual([
+      'Pull request #2 is not part of a run (`/coder run`); nothing to stop.',
+    ]);
+    expect(sim.refs.has(BRANCH)).toBe(true);
+  });
+
+  it('without a loop PR: one reply, nothing written', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder stop');
+    expect(replies(sim)).toEqual(['There is no open coder-loop pull request for this issue.']);
+    expect(sim.pulls).toEqual([]);
+  });
+});
+
+const PHASE_2 = 'coder/example/phase-2';
+
+/** The coder's test and code pushed, CI green, an approval, final verification green. */
+async function verified(sim: SimGitHub, deliver: Deliver, pr: SimPull, n: number) {
+  sim.push(pr.head, {
+    [`test/phase${n}.test.ts`]: `test("phase ${n}", () => {});\n`,
+    [`src/phase${n}.ts`]: `export const done = ${n};\n`,
+  });
+  await deliver.pullRequest('synchronize', pr.number);
+  await deliver.ci(pr.head, 'success');
+  await deliver.review(pr.number, 'reviewer1', 'approved');
+  await deliver.ci(pr.head, 'success');
+  expect(sim.own(sim.headOf(pr))).toMatchObject({ conclusion: 'success', external_id: 'End' });
+}
+
+/** A person merges the PR on GitHub (as the merge endpoint does), then GitHub sends `closed`. */
+async function mergeByPerson(sim: SimGitHub, deliver: Deliver, pr: SimPull, login = 'Codertocat') {
+  const head = sim.headOf(pr);
+  const merge = sha(`merge-${pr.number}`);
+  sim.commits.set(merge, {
+    sha: merge,
+    tree: sim.commits.get(head)!.tree,
+    parents: [sim.refs.get(pr.base)!, head],
+    message: `Merge pull request #${pr.number}`,
+  });
+  sim.refs.set(pr.base, merge);
+  pr.merged = true;
+  pr.state = 'closed';
+  (pr as SimPull & { lastHead?: string }).lastHead = head;
+  await deliver.pullRequest('closed', pr.number, { login });
+}
+
+const coderRefs = (sim: SimGitHub) => [...sim.refs.keys()].filter((r) => r.startsWith('coder/'));
+
+describe('a run goes on after a merge', () => {
+  it('phase 1 verified and merged by a person: phase 2 opens by itself, its record carries the run', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder run Example');
+    const first = sim.pulls[0]!;
+    await verified(sim, deliver, first, 1);
+    const before = sim.comments.length;
+    await mergeByPerson(sim, deliver, first);
+
+    expect(sim.files('master')[CHECKLIST]).toContain('- [x] 1.1');
+    expect(sim.pulls.map((p) => [p.number, p.head, p.state])).toEqual([
+      [2, BRANCH, 'closed'],
+      [3, PHASE_2, 'open'],
+    ]);
+    expect(coderRefs(sim)).toEqual([PHASE_2]);
+    const second = sim.pulls[1]!;
+    const head = sim.headOf(second);
+    expect(sim.commits.get(head)!.parents).toEqual([sim.refs.get('master')]);
+    expect(sim.files(head)[CHECKLIST]).toContain('- [~] 2.1');
+    expect(sim.files(head)[CHECKLIST]).toContain('- [x] 1.1');
+    const record = recordAt(sim, head)!;
+    expect(record).toMatchObject({ mode: 'plan', plan: 'Example', phase: 2, issue: 1 });
+    expect(record.run).toEqual({
+      starter: 'Codertocat',
+      plan: 'Example',
+      startedAt: NOW.toISOString(),
+      totals: { failedAttempts: 0, minutes: 0, costUsd: 0 },
+    });
+    // The close's reply, then the start's: nothing else.
+    const said = replies(sim).slice(before - sim.comments.length);
+    expect(said).toEqual([
+      'Pull request #2 merged; branch `coder/example/phase-1` deleted.',
+      '**Coder started** on Phase 2 — Database probe of `Example`: tasks marked `[~]` on branch `coder/example/phase-2`, pull request #3. Push the implementation there, test first; CI is the gate and a review completes the phase.',
+    ]);
+    expect(second.number).toBe(3);
+
+    // GitHub delivers the close again: no second start, nothing said.
+    const after = sim.comments.length;
+    await deliver.pullRequest('closed', first.number);
+    expect(sim.pulls).toHaveLength(2);
+    expect(coderRefs(sim)).toEqual([PHASE_2]);
+    expect(sim.comments.length).toBe(after + 1); // the close's own note only
+  });
+
+  it('/coder stop, then the merge: nothing starts, the stop is said once', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder run');
+    const first = sim.pulls[0]!;
+    await verified(sim, deliver, first, 1);
+    await deliver.comment('/coder stop');
+    const stopped = replies(sim).at(-1);
+    await mergeByPerson(sim, deliver, first);
+    expect(sim.pulls).toHaveLength(1);
+    expect(coderRefs(sim)).toEqual([]);
+    expect(stopped).toBe(
+      'Stopped the run of plan `Example`: pull request #2 stays as it is, and no phase starts after it. `/coder run` goes on.',
+    );
+    expect(replies(sim).filter((r) => r.startsWith('Stopped the run'))).toHaveLength(1);
+    // A later /coder run goes on with phase 2.
+    await deliver.comment('/coder run');
+    expect(coderRefs(sim)).toEqual([PHASE_2]);
+    expect(recordAt(sim, sim.headOf(sim.pulls[1]!))!.run?.starter).toBe('Codertocat');
+  });
+
+  it('closed without merge: the run stops, said once', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder run');
+    const first = sim.pulls[0]!;
+    (first as SimPull & { lastHead?: string }).lastHead = sim.headOf(first);
+    first.state = 'closed';
+    await deliver.pullRequest('closed', first.number);
+    expect(sim.pulls).toHaveLength(1);
+    expect(coderRefs(sim)).toEqual([]);
+    const stop =
+      'The pull request of phase 1 was closed without merge: the run of plan `Example` stops. `/coder run` starts it again.';
+    expect(replies(sim).at(-1)).toBe(stop);
+    await deliver.pullRequest('closed', first.number);
+    expect(replies(sim).filter((r) => r === stop)).toHaveLength(1);
+  });
+
+  it('the starter lost write access: the run stops after the merge', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder run', { login: 'archie' });
+    const first = sim.pulls[0]!;
+    await verified(sim, deliver, first, 1);
+    sim.permissions.set('archie', 'read');
+    await mergeByPerson(sim, deliver, first);
+    expect(sim.pulls).toHaveLength(1);
+    expect(coderRefs(sim)).toEqual([]);
+    expect(replies(sim).at(-1)).toBe(
+      '@archie, who started the run, no longer has write access: the run of plan `Example` stops.',
+    );
+  });
+
+  it('autoMerge: the loop merges phase 1 and starts phase 2 itself', async () => {
+    const { sim, deliver } = await world('autoMerge: true\n');
+    await deliver.comment('/coder run');
+    const first = sim.pulls[0]!;
+    await verified(sim, deliver, first, 1);
+    expect(first.merged).toBe(true);
+    expect(sim.files('master')[CHECKLIST]).toContain('- [x] 1.1');
+    expect(sim.pulls.map((p) => [p.head, p.state])).toEqual([
+      [BRANCH, 'closed'],
+      [PHASE_2, 'open'],
+    ]);
+    expect(recordAt(sim, sim.headOf(sim.pulls[1]!))).toMatchObject({
+      phase: 2,
+      run: { starter: 'Codertocat', plan: 'Example' },
+    });
+    // The loop's own `closed` event (from its bot identity) starts nothing more.
+    await deliver.pullRequest('closed', first.number, { login: 'coder-loop[bot]' });
+    expect(sim.pulls).toHaveLength(2);
+  });
+
+  it('with an agent configured, the next phase is handed to it (TDD) like a /coder next start', async () => {
+    const agent =
+      'agent:\n  command: node examples/agents/scripted.mjs\n  env: [ANTHROPIC_API_KEY]\n';
+    const { sim, deliver } = await world(agent);
+    await deliver.comment('/coder run');
+    const first = sim.pulls[0]!;
+    await verified(sim, deliver, first, 1);
+    await mergeByPerson(sim, deliver, first);
+    const second = sim.pulls[1]!;
+    expect([second.number, second.head]).toEqual([3, PHASE_2]);
+    const tdd = sim.dispatches.filter((d) => (d.client_payload as { node: string }).node === 'tdd');
+    expect(tdd.map((d) => d.client_payload)).toMatchObject([
+      { node: 'tdd', branch: BRANCH, pullRequest: 2, phase: 1, attempt: 1 },
+      {
+        node: 'tdd',
+        branch: PHASE_2,
+        headSha: sim.headOf(second),
+        pullRequest: 3,
+        issue: 1,
+        plan: 'Example',
+        phase: 2,
+        attempt: 1,
+      },
+    ]);
+  });
+});
