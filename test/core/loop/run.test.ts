@@ -67,7 +67,7 @@ describe('decideRunNext', () => {
       'escalated',
       { record: { ...RECORD, escalation: { reason: 'CI failed', sha: SHA } } },
       'run-escalated',
-      /\/coder resume/,
+      /merged while escalated.*`\/coder run` goes on/,
     ],
     ['permission gone', { starterPermitted: false }, 'run-permission-gone', /@octocat.*no longer/],
     ['plan complete', { planComplete: true, nextPhase: undefined }, 'run-complete', /complete/],
