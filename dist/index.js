@@ -64159,40 +64159,31 @@ async function loopPulls(env, issue4) {
   return found;
 }
 async function retryOrResume(env, config2, command, issue4) {
+  return eachLoopPull(env, config2, issue4, async (ctx) => {
+    if (command === "retry") return run(ctx, (snap) => retry(snap, config2, issue4.number));
+    const cleared = resume(ctx.snap, issue4.number);
+    if ("need" in cleared) throw new Error("resume needs nothing read");
+    const resumed = await apply(ctx, cleared.effects, cleared.outcome);
+    if (cleared.outcome.state !== "resumed") return resumed;
+    return run(ctx, (snap) => verification(snap, config2, { again: true }));
+  });
+}
+async function eachLoopPull(env, config2, issue4, fn) {
   const pulls = await loopPulls(env, issue4);
   if (pulls.length === 0) {
     await replyOnIssue(env.gh, env.repo, issue4.number, reply.noLoopPullRequest());
     return { state: "no-pull-request" };
   }
   let last = { state: "ignored" };
-  for (const loop of pulls) {
-    const ctx = pullContext(env, config2, loop);
-    if (command === "retry") {
-      last = await run(ctx, (snap) => retry(snap, config2, issue4.number));
-      continue;
-    }
-    const cleared = resume(ctx.snap, issue4.number);
-    if ("need" in cleared) throw new Error("resume needs nothing read");
-    last = await apply(ctx, cleared.effects, cleared.outcome);
-    if (cleared.outcome.state !== "resumed") continue;
-    last = await run(ctx, (snap) => verification(snap, config2, { again: true }));
-  }
+  for (const loop of pulls) last = await fn(pullContext(env, config2, loop));
   return last;
 }
 async function stop(env, config2, issue4) {
-  const pulls = await loopPulls(env, issue4);
-  if (pulls.length === 0) {
-    await replyOnIssue(env.gh, env.repo, issue4.number, reply.noLoopPullRequest());
-    return { state: "no-pull-request" };
-  }
-  let last = { state: "ignored" };
-  for (const loop of pulls) {
-    const ctx = pullContext(env, config2, loop);
+  return eachLoopPull(env, config2, issue4, async (ctx) => {
     const stopped = stopRun(ctx.snap, issue4.number);
     if ("need" in stopped) throw new Error("stop needs nothing read");
-    last = await apply(ctx, stopped.effects, stopped.outcome);
-  }
-  return last;
+    return apply(ctx, stopped.effects, stopped.outcome);
+  });
 }
 
 // src/github/loop/events.ts

@@ -34,24 +34,33 @@ export async function retryOrResume(
   command: 'retry' | 'resume',
   issue: { number: number; isPullRequest: boolean },
 ): Promise<LoopOutcome> {
+  return eachLoopPull(env, config, issue, async (ctx) => {
+    if (command === 'retry') return run(ctx, (snap) => retry(snap, config, issue.number));
+    const cleared = resume(ctx.snap, issue.number);
+    if ('need' in cleared) throw new Error('resume needs nothing read');
+    const resumed = await apply(ctx, cleared.effects, cleared.outcome);
+    if (cleared.outcome.state !== 'resumed') return resumed;
+    return run(ctx, (snap) => verification(snap, config, { again: true }));
+  });
+}
+
+/**
+ * `fn` on each open loop PR of this issue (or this PR), the outcome of the last; with none, one
+ * reply saying so.
+ */
+async function eachLoopPull(
+  env: LoopEnv,
+  config: Config,
+  issue: { number: number; isPullRequest: boolean },
+  fn: (ctx: ReturnType<typeof pullContext>) => Promise<LoopOutcome>,
+): Promise<LoopOutcome> {
   const pulls = await loopPulls(env, issue);
   if (pulls.length === 0) {
     await replyOnIssue(env.gh, env.repo, issue.number, reply.noLoopPullRequest());
     return { state: 'no-pull-request' };
   }
   let last: LoopOutcome = { state: 'ignored' };
-  for (const loop of pulls) {
-    const ctx = pullContext(env, config, loop);
-    if (command === 'retry') {
-      last = await run(ctx, (snap) => retry(snap, config, issue.number));
-      continue;
-    }
-    const cleared = resume(ctx.snap, issue.number);
-    if ('need' in cleared) throw new Error('resume needs nothing read');
-    last = await apply(ctx, cleared.effects, cleared.outcome);
-    if (cleared.outcome.state !== 'resumed') continue;
-    last = await run(ctx, (snap) => verification(snap, config, { again: true }));
-  }
+  for (const loop of pulls) last = await fn(pullContext(env, config, loop));
   return last;
 }
 
@@ -65,17 +74,9 @@ export async function stop(
   config: Config,
   issue: { number: number; isPullRequest: boolean },
 ): Promise<LoopOutcome> {
-  const pulls = await loopPulls(env, issue);
-  if (pulls.length === 0) {
-    await replyOnIssue(env.gh, env.repo, issue.number, reply.noLoopPullRequest());
-    return { state: 'no-pull-request' };
-  }
-  let last: LoopOutcome = { state: 'ignored' };
-  for (const loop of pulls) {
-    const ctx = pullContext(env, config, loop);
+  return eachLoopPull(env, config, issue, async (ctx) => {
     const stopped = stopRun(ctx.snap, issue.number);
     if ('need' in stopped) throw new Error('stop needs nothing read');
-    last = await apply(ctx, stopped.effects, stopped.outcome);
-  }
-  return last;
+    return apply(ctx, stopped.effects, stopped.outcome);
+  });
 }
