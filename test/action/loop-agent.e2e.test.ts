@@ -99,7 +99,10 @@ async function checkout(): Promise<{ dir: string; head: string }> {
  * The workflow a hand-off starts (docs/agent.md): job 1 runs the agent in a checkout of the head
  * with a read-only token; job 2 applies its changes with the App token. Returns apply's outputs.
  */
-async function workflow(at: { dir: string; head: string }): Promise<Record<string, string>> {
+async function workflow(
+  at: { dir: string; head: string },
+  { timesOut = false }: { timesOut?: boolean } = {},
+): Promise<Record<string, string>> {
   const dispatch = sim.dispatches.at(-1)!;
   expect(dispatch.event_type).toBe('coder-loop-agent');
   // The hand-off went out for the head before the test gave it git's sha.
@@ -119,14 +122,25 @@ async function workflow(at: { dir: string; head: string }): Promise<Record<strin
     event: 'repository_dispatch',
     payload: event,
     cwd: at.dir,
-    env: { ...env, INPUT_STEP: 'agent', INPUT_TOKEN: 'ghs_read_only_job_token' },
+    env: {
+      ...env,
+      INPUT_STEP: 'agent',
+      INPUT_TOKEN: 'ghs_read_only_job_token',
+      // An agent that runs out of time: the scripted one's partial mode outlives 3 s.
+      ...(timesOut ? { CODER_LOOP_AGENT_TIMEOUT_MS: '3000' } : {}),
+    },
   });
-  expect(agent.outputs.state).toBe('changed');
+  expect(agent.outputs.state).toBe(timesOut ? 'timed-out' : 'changed');
   const apply = await runBundle({
     work: join(work, `temp-${runs}`),
     event: 'repository_dispatch',
     payload: event,
-    env: { ...env, INPUT_STEP: 'apply', INPUT_TOKEN: 'ghs_app_installation_token' },
+    env: {
+      ...env,
+      INPUT_STEP: 'apply',
+      INPUT_TOKEN: 'ghs_app_installation_token',
+      ...(timesOut ? { 'INPUT_CHANGES-DIGEST': agent.outputs.digest! } : {}),
+    },
   });
   expect(apply.code).toBe(0);
   return apply.outputs;
@@ -259,48 +273,6 @@ function recordOf(sha: string): Record<string, unknown> | undefined {
   );
 }
 
-/** The two jobs of the hand-off for an agent that runs out of time (the same as `workflow`). */
-async function timedOutWorkflow(at: { dir: string; head: string }) {
-  const dispatch = sim.dispatches.at(-1)!;
-  const clientPayload = { ...dispatch.client_payload, headSha: at.head };
-  const changesDir = join(work, `changes-${++runs}`);
-  const event = { action: 'coder-loop-agent', client_payload: clientPayload, repository };
-  const env = {
-    GITHUB_API_URL: server.url,
-    GITHUB_WORKSPACE: at.dir,
-    RUNNER_TEMP: join(work, `temp-${runs}`),
-    'INPUT_CHANGES-DIR': changesDir,
-    'INPUT_APP-SLUG': 'coder-loop',
-  };
-  await mkdir(env.RUNNER_TEMP, { recursive: true });
-  const agent = await runBundle({
-    work: join(work, `temp-${runs}`),
-    event: 'repository_dispatch',
-    payload: event,
-    cwd: at.dir,
-    env: {
-      ...env,
-      INPUT_STEP: 'agent',
-      INPUT_TOKEN: 'ghs_read_only_job_token',
-      CODER_LOOP_AGENT_TIMEOUT_MS: '3000',
-    },
-  });
-  expect(agent.outputs.state).toBe('timed-out');
-  const apply = await runBundle({
-    work: join(work, `temp-${runs}`),
-    event: 'repository_dispatch',
-    payload: event,
-    env: {
-      ...env,
-      INPUT_STEP: 'apply',
-      INPUT_TOKEN: 'ghs_app_installation_token',
-      'INPUT_CHANGES-DIGEST': agent.outputs.digest!,
-    },
-  });
-  expect(apply.code).toBe(0);
-  return apply.outputs;
-}
-
 describe('an agent that runs out of time (agent.keepPartialWork)', () => {
   const config = (keep: boolean) =>
     [
@@ -322,7 +294,7 @@ describe('an agent that runs out of time (agent.keepPartialWork)', () => {
   it('on: its work so far lands as one commit marked partial, a failed attempt the next one starts from', async () => {
     await start(true);
     const at = await checkout();
-    const apply = await timedOutWorkflow(at);
+    const apply = await workflow(at, { timesOut: true });
     expect(apply).toMatchObject({ state: 'committed', 'failed-attempt': 'true' });
     const partial = sim.refs.get(BRANCH)!;
     expect(apply.commit).toBe(partial);
@@ -366,7 +338,7 @@ describe('an agent that runs out of time (agent.keepPartialWork)', () => {
   it('off: nothing is written, the run is a failed attempt on the head it was handed', async () => {
     await start(false);
     const at = await checkout();
-    const apply = await timedOutWorkflow(at);
+    const apply = await workflow(at, { timesOut: true });
     expect(apply).toMatchObject({ state: 'agent-failed', 'failed-attempt': 'true', commit: '' });
     expect(sim.refs.get(BRANCH)).toBe(at.head);
     expect([...sim.commits.values()].filter((c) => c.parents.includes(at.head))).toEqual([]);
