@@ -67226,4 +67226,3 @@ async function runAgentSide(step, side) {
 
 // src/action/index.ts
 await run2();
-//# sourceMappingURL=index.js.map

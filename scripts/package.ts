@@ -3,7 +3,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 
-/** The Action's bundle: one ESM file (its source map, the third-party licenses) in dist/, committed. */
+/**
+ * The Action's bundle: one ESM file and the third-party licenses in dist/, committed. No source
+ * map: a 5 MB one-line file rewritten by every rebuild would dwarf the history (the bundle keeps
+ * esbuild's `// path` comments, which name each module in a stack trace's neighbourhood).
+ */
 export async function bundle(outfile: string): Promise<void> {
   const result = await build({
     entryPoints: ['src/action/index.ts'],
@@ -12,7 +16,7 @@ export async function bundle(outfile: string): Promise<void> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    sourcemap: true,
+    sourcemap: false,
     legalComments: 'none',
     metafile: true,
     // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
