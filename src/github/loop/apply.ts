@@ -2,26 +2,122 @@ import {
   reply,
   updateMarker,
   type Effect,
+  type LoopMarker,
   type LoopOutcome,
+  type Phase,
+  type Problem,
   type PullSnapshot,
 } from '../../core/index.js';
 import { sendAgentDispatch } from '../agent.js';
-import { keepsStatus, writeRecord } from '../checks.js';
-import { deleteBranch } from '../git.js';
-import { replyOnIssue } from '../issues.js';
 import {
+  keepsStatus,
+  writeCheckRun,
+  writeRecord,
+  type CheckRunWrite,
+  type OwnCheckRun,
+} from '../checks.js';
+import { advanceBranch, createCommit, deleteBranch } from '../git.js';
+import { reactEyes, replyOnIssue } from '../issues.js';
+import {
+  closePull,
   clearEscalated,
   labelEscalated,
   mergePull,
   requestReviews,
   setPullBody,
 } from '../pulls.js';
-import { completionCommit } from './complete.js';
+import { completionCommit, type Completion } from './complete.js';
 import { continueRun } from './continue.js';
-import { showCheck } from './env.js';
+import { readerFor, type LoopEnv } from './env.js';
 import { commitsOf, reviewsOf, type PullContext } from './snapshot.js';
 
-/** The PR side's one applier: the effects of a decision carried out on GitHub, each once. */
+/**
+ * The one applier of every side but the start (`start.ts`): a decision's effects carried out on
+ * GitHub, each once. The handlers under `src/github/loop/` decide and read; only this file and
+ * `start.ts` write (test/github/writes.test.ts keeps it so).
+ */
+
+/** A write that needs no loop PR's snapshot: an answer on a thread, a lock given up. */
+export type RepoEffect =
+  /** A reply on an issue or pull request thread. */
+  | { kind: 'reply'; to: number; body: string }
+  /** 👀 on the comment of a command: it was seen. */
+  | { kind: 'react'; comment: number }
+  | { kind: 'closePull'; pr: number }
+  /** A lock freed: the branch deleted (already gone counts as done). */
+  | { kind: 'deleteBranch'; branch: string }
+  /** The loop's record written on its own check run of `sha` (a stopped run written off). */
+  | { kind: 'record'; own: OwnCheckRun; marker: LoopMarker; sha: string };
+
+/** Carries out effects that need no loop PR's snapshot, in order. */
+export async function applyRepo(env: LoopEnv, effects: readonly RepoEffect[]): Promise<void> {
+  const { gh, repo } = env;
+  for (const effect of effects) {
+    switch (effect.kind) {
+      case 'reply':
+        await replyOnIssue(gh, repo, effect.to, effect.body);
+        break;
+      case 'react':
+        await reactEyes(gh, repo, effect.comment);
+        break;
+      case 'closePull':
+        await closePull(gh, repo, effect.pr);
+        break;
+      case 'deleteBranch':
+        await deleteBranch(gh, repo, effect.branch);
+        break;
+      case 'record':
+        await writeRecord(gh, repo, effect.own, effect.marker, effect.sha);
+        break;
+    }
+  }
+}
+
+/** Shows where a PR head stands: the loop's check run on that head, updated or created. */
+function showCheck(
+  env: LoopEnv,
+  head: { sha: string; ref: string },
+  own: OwnCheckRun | undefined,
+  write: CheckRunWrite,
+): Promise<OwnCheckRun> {
+  return writeCheckRun(env.gh, env.repo, head.sha, own, write, env.repoUrl, head.ref, async () =>
+    keepsStatus(await env.identity()),
+  );
+}
+
+/**
+ * The completion commit written: its parent the approved head, the ref moved compare-and-swap on
+ * that head. When anyone pushed in between nothing is written (`moved`: the branch's new head).
+ */
+async function writeCompletion(
+  env: LoopEnv,
+  branch: string,
+  completion: Completion,
+): Promise<
+  | { ok: true; commit: string; phase: Phase; next?: { number: number } }
+  | { ok: false; problems: Problem[] }
+  | { ok: false; moved: string }
+> {
+  if (!completion.ok) return completion;
+  const { gh, repo } = env;
+  const { parent } = completion;
+  const commit = await createCommit(gh, repo, parent, completion.changes, completion.message);
+  if (!(await advanceBranch(gh, repo, branch, commit))) {
+    const head = await readerFor(env).branchHead(branch);
+    if (!head || head === parent.sha)
+      throw new Error(`The lock branch ${branch} refused the completion commit.`);
+    env.log.info(
+      `completion of ${parent.sha.slice(0, 7)} not written: the branch moved to ${head.slice(0, 7)}`,
+    );
+    return { ok: false, moved: head };
+  }
+  return {
+    ok: true,
+    commit,
+    phase: completion.phase,
+    ...(completion.next ? { next: completion.next } : {}),
+  };
+}
 
 /**
  * Writes the record where the loop keeps it, when this event changed it and no check-run write
@@ -158,10 +254,14 @@ export async function apply(
         await deleteBranch(gh, repo, pr.head.ref);
         break;
       case 'complete': {
-        const done = await completionCommit(env, ctx.config, ctx.snap, effect.approver, {
-          reviews: await reviewsOf(ctx),
-          commits: await commitsOf(ctx),
-        });
+        const done = await writeCompletion(
+          env,
+          pr.head.ref,
+          await completionCommit(env, ctx.config, ctx.snap, effect.approver, {
+            reviews: await reviewsOf(ctx),
+            commits: await commitsOf(ctx),
+          }),
+        );
         if (!done.ok && 'moved' in done) {
           // The approval was for this head only: nothing is written on the new one, and an
           // escalation the architect's approval was to end stands (it ends with the completion).
@@ -232,7 +332,10 @@ export async function apply(
       merged: true,
       verified: true,
     });
-    if (next) return next;
+    if (next) {
+      await applyRepo(env, next.effects);
+      return next.outcome;
+    }
   }
   return result;
 }

@@ -16,6 +16,7 @@ import { keepsStatus } from '../checks.js';
 import { readPermission } from '../identity.js';
 import type { PullRequest } from '../pulls.js';
 import { onThread, type LoopEnv } from './env.js';
+import { applyRepo } from './apply.js';
 import { continueRun } from './continue.js';
 import { evaluate, run } from './pull.js';
 import { pullContext } from './snapshot.js';
@@ -110,7 +111,9 @@ export async function onPullRequest(
         merged,
         verified: own?.node === 'End' && own.conclusion === 'success',
       });
-      return next ?? outcome;
+      if (!next) return outcome;
+      await applyRepo(env, next.effects);
+      return next.outcome;
     });
   }
   return onThread(where, async () => {

@@ -3,27 +3,36 @@ import {
   PLAN_FILES,
   planPath,
   type Config,
+  type FileChange,
   type LoopMarker,
   type Phase,
   type Problem,
   type PullSnapshot,
   type ReportAttempt,
 } from '../../core/index.js';
-import { advanceBranch, createCommit, GitReader } from '../git.js';
+import { GitReader } from '../git.js';
 import type { PullCommits, PullReviews } from '../pulls.js';
 import type { LoopEnv } from './env.js';
 
+/** The completion commit to write, or why there is none (the plan needs fixing first). */
 export type Completion =
-  | { ok: true; commit: string; phase: Phase; next?: { number: number } }
-  | { ok: false; problems: Problem[] }
-  /** The branch is no longer at the approved head: nothing was written. */
-  | { ok: false; moved: string };
+  | {
+      ok: true;
+      /** The approved head and its tree: the commit's parent. */
+      parent: { sha: string; tree: string };
+      changes: FileChange[];
+      message: string;
+      phase: Phase;
+      next?: { number: number };
+    }
+  | { ok: false; problems: Problem[] };
 
 /**
- * Mark [x] → Report → Update context → Log: ONE commit on the lock branch whose parent is the
- * head the approval was for. The ref moves compare-and-swap on that head: when anyone pushed in
- * between — a person, the agent — nothing is written, and the new head needs CI and an approval
- * of its own (the approval was a verdict about the old one).
+ * Mark [x] → Report → Update context → Log, as ONE commit on the lock branch whose parent is the
+ * head the approval was for: this reads the plan's files on that head and builds the commit
+ * (`markComplete`); the applier writes it and moves the ref compare-and-swap on that head (when
+ * anyone pushed in between — a person, the agent — nothing is written, and the new head needs CI
+ * and an approval of its own: the approval was a verdict about the old one).
  */
 export async function completionCommit(
   env: LoopEnv,
@@ -97,25 +106,11 @@ export async function completionCommit(
     },
   );
   if (!completion.ok) return { ok: false, problems: completion.problems };
-  const commit = await createCommit(
-    gh,
-    repo,
-    { sha: parent, tree: tree.sha },
-    completion.changes,
-    completion.message,
-  );
-  if (!(await advanceBranch(gh, repo, pr.head.ref, commit))) {
-    const head = await reader.branchHead(pr.head.ref);
-    if (!head || head === parent)
-      throw new Error(`The lock branch ${pr.head.ref} refused the completion commit.`);
-    env.log.info(
-      `completion of ${parent.slice(0, 7)} not written: the branch moved to ${head.slice(0, 7)}`,
-    );
-    return { ok: false, moved: head };
-  }
   return {
     ok: true,
-    commit,
+    parent: { sha: parent, tree: tree.sha },
+    changes: completion.changes,
+    message: completion.message,
     phase: completion.phase,
     ...(completion.next ? { next: { number: completion.next.number } } : {}),
   };

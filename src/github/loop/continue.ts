@@ -6,11 +6,11 @@ import {
   type LoopMarker,
   type LoopOutcome,
 } from '../../core/index.js';
-import { writeRecord, type OwnCheckRun } from '../checks.js';
+import type { OwnCheckRun } from '../checks.js';
 import { readPermission } from '../identity.js';
-import { replyOnIssue } from '../issues.js';
 import { readPlan } from '../plans.js';
 import { openPulls, type PullRequest } from '../pulls.js';
+import type { RepoEffect } from './apply.js';
 import { readerFor, type LoopEnv } from './env.js';
 import { start } from './start.js';
 
@@ -31,14 +31,15 @@ export interface ClosedPhase {
  * `decideRunNext` needs — the starter's permission now, the plan on the default branch's new head,
  * the plan's other open phase PRs — and starts the next phase through the start path of
  * `/coder next` (its lock branch is the one start), or says once on the issue why the run stops
- * (the run is taken out of the closed PR's record first, so a redelivery says nothing).
- * Undefined when the record holds no run: the close was all there was.
+ * (the run is taken out of the closed PR's record first, so a redelivery says nothing: the
+ * effects, in that order, for the caller's applier). Undefined when the record holds no run: the
+ * close was all there was.
  */
 export async function continueRun(
   env: LoopEnv,
   config: Config,
   closed: ClosedPhase,
-): Promise<LoopOutcome | undefined> {
+): Promise<{ outcome: LoopOutcome; effects: RepoEffect[] } | undefined> {
   const { marker } = closed;
   const run = marker.run;
   if (!run || marker.mode !== 'plan' || marker.plan !== run.plan) return undefined;
@@ -70,17 +71,18 @@ export async function continueRun(
     case 'none':
       return undefined;
     case 'stop': {
+      const effects: RepoEffect[] = [];
       if (closed.own && !closed.own.commitStatus) {
         const rest = { ...marker };
         delete rest.run;
-        await writeRecord(gh, repo, closed.own, rest, closed.pr.head.sha);
+        effects.push({ kind: 'record', own: closed.own, marker: rest, sha: closed.pr.head.sha });
       }
-      await replyOnIssue(gh, repo, marker.issue, decision.reason);
-      return { state: decision.state, mode: 'plan', plan: run.plan };
+      effects.push({ kind: 'reply', to: marker.issue, body: decision.reason });
+      return { outcome: { state: decision.state, mode: 'plan', plan: run.plan }, effects };
     }
     case 'start': {
       const { plan, ...carried } = decision.run;
-      return start(env, {
+      const outcome = await start(env, {
         config,
         who: {
           issue: marker.issue,
@@ -96,6 +98,7 @@ export async function continueRun(
         mode: 'plan',
         plan,
       });
+      return { outcome, effects: [] };
     }
   }
 }

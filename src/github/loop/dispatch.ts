@@ -1,5 +1,5 @@
 import { isBot, parseComment, reply, type AgentPayload, type Config } from '../../core/index.js';
-import { replyOnIssue } from '../issues.js';
+import { applyRepo } from './apply.js';
 import { threadOfError, type LoopEnv, type LoopOutcome, type Thread } from './env.js';
 import { agentRunFailed } from './pull.js';
 import { onCiEvent, onPullRequest, type CiPayload, type PullRequestPayload } from './ci.js';
@@ -72,7 +72,7 @@ async function boundary(
           : 'label' in where
             ? reply.labelFailed(where.label, message)
             : reply.eventFailed(where.what, where.pullRequest, message);
-      await replyOnIssue(env.gh, env.repo, where.issue, body).catch(() => undefined);
+      await applyRepo(env, [{ kind: 'reply', to: where.issue, body }]).catch(() => undefined);
     }
     throw error;
   }

@@ -1,6 +1,5 @@
 import { type Config, type LoopIdentity, type Problem } from '../../core/index.js';
 import type { GitHub, Repo } from '../client.js';
-import { keepsStatus, writeCheckRun, type CheckRunWrite, type OwnCheckRun } from '../checks.js';
 import { GitReader } from '../git.js';
 
 export interface Logger {
@@ -31,18 +30,6 @@ export type { LoopOutcome } from '../../core/index.js';
 
 export function readerFor(env: LoopEnv): GitReader {
   return new GitReader(env.gh, env.repo);
-}
-
-/** Shows where a PR head stands: the loop's check run on that head, updated or created. */
-export function showCheck(
-  env: LoopEnv,
-  head: { sha: string; ref: string },
-  own: OwnCheckRun | undefined,
-  write: CheckRunWrite,
-): Promise<OwnCheckRun> {
-  return writeCheckRun(env.gh, env.repo, head.sha, own, write, env.repoUrl, head.ref, async () =>
-    keepsStatus(await env.identity()),
-  );
 }
 
 /** Where a failed event is said, and how: a command's, a label's or a loop PR's event. */

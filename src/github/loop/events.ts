@@ -8,7 +8,8 @@ import {
   type Orchestrator,
   type QuickIssue,
 } from '../../core/index.js';
-import { canCommand, reactEyes, replyOnIssue } from '../issues.js';
+import { applyRepo } from './apply.js';
+import { canCommand } from '../issues.js';
 import type { LoopEnv, LoopOutcome } from './env.js';
 import { assess, release, status } from './manage.js';
 import { start } from './start.js';
@@ -39,7 +40,7 @@ export interface IssuesLabeledPayload {
 async function configOrReply(env: LoopEnv, issue: number): Promise<Config | undefined> {
   const { config, problems } = await env.loadConfig();
   if (config) return config;
-  await replyOnIssue(env.gh, env.repo, issue, reply.configInvalid(problems));
+  await applyRepo(env, [{ kind: 'reply', to: issue, body: reply.configInvalid(problems) }]);
   return undefined;
 }
 
@@ -60,7 +61,7 @@ export async function onIssueComment(
   const issue = payload.issue;
   const login = author!.login;
   if (!(await canCommand(gh, repo, login))) {
-    await replyOnIssue(gh, repo, issue.number, reply.notPermitted(login));
+    await applyRepo(env, [{ kind: 'reply', to: issue.number, body: reply.notPermitted(login) }]);
     return { state: 'not-permitted', reason: `${login} lacks write access` };
   }
   // The 👀 and the configuration do not depend on each other: one round trip to GitHub, not two.
@@ -70,24 +71,24 @@ export async function onIssueComment(
     parsed.command.name !== 'release';
   // Both settle before anything else: no reply still on its way after the handler has thrown.
   const [eyes, loaded] = await Promise.allSettled([
-    reactEyes(gh, repo, payload.comment.id),
+    applyRepo(env, [{ kind: 'react', comment: payload.comment.id }]),
     wantsConfig ? configOrReply(env, issue.number) : undefined,
   ]);
   if (eyes.status === 'rejected') throw eyes.reason;
   if (loaded.status === 'rejected') throw loaded.reason;
 
   if (parsed.kind === 'invalid') {
-    await replyOnIssue(gh, repo, issue.number, reply.invalid(parsed.reason));
+    await applyRepo(env, [{ kind: 'reply', to: issue.number, body: reply.invalid(parsed.reason) }]);
     return { state: 'invalid', reason: parsed.reason };
   }
   if (parsed.kind === 'unknown') {
-    await replyOnIssue(gh, repo, issue.number, reply.unknown(parsed.verb));
+    await applyRepo(env, [{ kind: 'reply', to: issue.number, body: reply.unknown(parsed.verb) }]);
     return { state: 'help' };
   }
   const { command } = parsed;
   switch (command.name) {
     case 'help':
-      await replyOnIssue(gh, repo, issue.number, reply.help());
+      await applyRepo(env, [{ kind: 'reply', to: issue.number, body: reply.help() }]);
       return { state: 'help' };
     case 'release':
       return release(env, {
@@ -158,7 +159,9 @@ export async function onIssuesLabeled(
   if (!config) {
     // Only the default quick label can be recognised without a config.
     if (payload.label.name === DEFAULT_CONFIG.quick.label) {
-      await replyOnIssue(env.gh, env.repo, payload.issue.number, reply.configInvalid(problems));
+      await applyRepo(env, [
+        { kind: 'reply', to: payload.issue.number, body: reply.configInvalid(problems) },
+      ]);
     }
     return { state: 'config-invalid' };
   }
@@ -167,7 +170,9 @@ export async function onIssuesLabeled(
   const { gh, repo } = env;
   const issue = payload.issue;
   if (!(await canCommand(gh, repo, payload.sender.login))) {
-    await replyOnIssue(gh, repo, issue.number, reply.notPermitted(payload.sender.login));
+    await applyRepo(env, [
+      { kind: 'reply', to: issue.number, body: reply.notPermitted(payload.sender.login) },
+    ]);
     return { state: 'not-permitted', reason: `${payload.sender.login} lacks write access` };
   }
   const who = { issue: issue.number, issueUrl: issue.html_url, actor: payload.sender.login };

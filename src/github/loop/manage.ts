@@ -7,10 +7,10 @@ import {
   reply,
   type Config,
 } from '../../core/index.js';
-import { replyOnIssue } from '../issues.js';
+import { applyRepo, type RepoEffect } from './apply.js';
 import { plansInTree, readPlan } from '../plans.js';
-import { branchesWithPrefix, commitMessage, deleteBranch } from '../git.js';
-import { closePull, findPullRequest, getPull, openPulls } from '../pulls.js';
+import { branchesWithPrefix, commitMessage } from '../git.js';
+import { findPullRequest, getPull, openPulls } from '../pulls.js';
 import { trustedLoopPull } from './trust.js';
 import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
 
@@ -21,7 +21,7 @@ export async function assess(
   issue: { number: number; title: string; body: string | null },
 ): Promise<LoopOutcome> {
   const assessment = assessComplexity({ title: issue.title, body: issue.body ?? '' }, config.quick);
-  await replyOnIssue(env.gh, env.repo, issue.number, reply.assessment(assessment));
+  await applyRepo(env, [{ kind: 'reply', to: issue.number, body: reply.assessment(assessment) }]);
   return { state: 'assessed', node: 'AssessTask', mode: assessment.mode };
 }
 
@@ -39,11 +39,11 @@ export async function status(
   const plans = plansInTree(tree, config.plansDir);
   const names = requested ? [requested] : plans;
   if (requested && !plans.includes(requested)) {
-    await replyOnIssue(env.gh, env.repo, issue, reply.noSuchPlan(requested, plans));
+    await applyRepo(env, [{ kind: 'reply', to: issue, body: reply.noSuchPlan(requested, plans) }]);
     return { state: 'no-plan' };
   }
   if (names.length === 0) {
-    await replyOnIssue(env.gh, env.repo, issue, reply.noPlans(config.plansDir));
+    await applyRepo(env, [{ kind: 'reply', to: issue, body: reply.noPlans(config.plansDir) }]);
     return { state: 'no-plan' };
   }
   const sections: string[] = [];
@@ -63,7 +63,7 @@ export async function status(
     }
     sections.push(reply.statusSection(name, context, lock));
   }
-  await replyOnIssue(env.gh, env.repo, issue, sections.join('\n\n'));
+  await applyRepo(env, [{ kind: 'reply', to: issue, body: sections.join('\n\n') }]);
   return { state: 'status' };
 }
 
@@ -107,19 +107,19 @@ export async function release(
     }
   }
   if (locks.length === 0) {
-    await replyOnIssue(gh, repo, issue.number, reply.nothingToRelease());
+    await applyRepo(env, [{ kind: 'reply', to: issue.number, body: reply.nothingToRelease() }]);
     return { state: 'nothing-to-release' };
   }
-  const lines: string[] = [];
-  for (const lock of locks) {
-    if (lock.pr !== undefined) await closePull(gh, repo, lock.pr);
-    // Already gone (a retried release): the lock is free either way.
-    await deleteBranch(gh, repo, lock.branch);
-    lines.push(
-      reply.released(lock.branch, lock.pr !== undefined ? { number: lock.pr } : undefined),
-    );
-  }
-  await replyOnIssue(gh, repo, issue.number, lines.join('\n'));
+  // Each lock: its PR closed, its branch deleted (already gone, a retried release: free either
+  // way); then one reply naming them all.
+  const effects: RepoEffect[] = locks.flatMap((lock): RepoEffect[] => [
+    ...(lock.pr !== undefined ? [{ kind: 'closePull' as const, pr: lock.pr }] : []),
+    { kind: 'deleteBranch', branch: lock.branch },
+  ]);
+  const lines = locks.map((lock) =>
+    reply.released(lock.branch, lock.pr !== undefined ? { number: lock.pr } : undefined),
+  );
+  await applyRepo(env, [...effects, { kind: 'reply', to: issue.number, body: lines.join('\n') }]);
   return {
     state: 'released',
     branch: locks[0]!.branch,

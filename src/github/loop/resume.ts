@@ -1,5 +1,5 @@
 import { reply, resume, retry, stopRun, verification, type Config } from '../../core/index.js';
-import { replyOnIssue } from '../issues.js';
+import { applyRepo } from './apply.js';
 import { getPull, openPulls, type PullRequest } from '../pulls.js';
 import type { LoopEnv, LoopOutcome } from './env.js';
 import { apply } from './apply.js';
@@ -58,7 +58,7 @@ async function eachLoopPull(
 ): Promise<LoopOutcome> {
   const pulls = await loopPulls(env, issue);
   if (pulls.length === 0) {
-    await replyOnIssue(env.gh, env.repo, issue.number, reply.noLoopPullRequest());
+    await applyRepo(env, [{ kind: 'reply', to: issue.number, body: reply.noLoopPullRequest() }]);
     return { state: 'no-pull-request' };
   }
   let last: LoopOutcome = { state: 'ignored' };

@@ -1,6 +1,6 @@
 import { codeReview, isBot, modeOfBranch, reply, reviewStanding } from '../../core/index.js';
+import { applyRepo } from './apply.js';
 import { readPermission } from '../identity.js';
-import { replyOnIssue } from '../issues.js';
 import type { PullRequest } from '../pulls.js';
 import { onThread, type LoopEnv, type LoopOutcome } from './env.js';
 import { run } from './pull.js';
@@ -48,7 +48,9 @@ export async function onReview(env: LoopEnv, payload: ReviewPayload): Promise<Lo
     async () => {
       const { config, problems } = await env.loadConfig();
       if (!config) {
-        await replyOnIssue(env.gh, env.repo, marker.issue, reply.configInvalid(problems));
+        await applyRepo(env, [
+          { kind: 'reply', to: marker.issue, body: reply.configInvalid(problems) },
+        ]);
         return { state: 'config-invalid' };
       }
       const ctx = pullContext(env, config, loop);
