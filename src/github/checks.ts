@@ -1,5 +1,6 @@
 import {
   CHECK_NAME,
+  latestCheckRuns,
   decodeRecord,
   withRecord,
   type LoopMarker,
@@ -157,9 +158,7 @@ export async function readHeadChecks(
   const ownIds = new Set(own.map((o) => o.run.id));
   const mine = own.pop();
   // A re-run adds a check run with the same name and app: the newest one counts.
-  const latest = new Map<string, (typeof byId)[number]>();
-  for (const r of byId) if (!ownIds.has(r.id)) latest.set(`${r.app?.id ?? ''}/${r.name}`, r);
-  const results: CheckResult[] = [...latest.values()].map((r) => ({
+  const results: CheckResult[] = latestCheckRuns(byId, ownIds).map((r) => ({
     name: r.name,
     status: r.status,
     conclusion: r.conclusion,

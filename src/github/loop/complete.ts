@@ -1,4 +1,5 @@
 import {
+  latestReviews,
   markComplete,
   PLAN_FILES,
   planPath,
@@ -45,9 +46,6 @@ export async function completionCommit(
   const { pr, marker } = snap;
   const plan = marker.plan!;
   const at = (file: string) => planPath(config.plansDir, plan, file);
-  const latest = new Map<string, string>();
-  for (const r of facts.reviews)
-    if (r.user && r.state !== 'COMMENTED') latest.set(r.user.login, r.state);
   const attempts: ReportAttempt[] = (marker.attempts ?? []).map((a, i) => ({
     number: i + 1,
     sha: a.sha,
@@ -94,7 +92,10 @@ export async function completionCommit(
       pullRequest: { number: pr.number, url: pr.url },
       issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
       approver,
-      reviewers: [...latest].map(([login, state]) => ({ login, state })),
+      reviewers: latestReviews(facts.reviews).map((r) => ({
+        login: r.user!.login,
+        state: r.state,
+      })),
       commits: facts.commits.map((c) => ({
         sha: c.sha,
         message: c.commit.message,

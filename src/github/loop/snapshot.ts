@@ -1,5 +1,5 @@
 import {
-  isBot,
+  approversOf,
   mayCommand,
   pushers,
   splitLogins,
@@ -147,14 +147,9 @@ export async function approvalsOf(
   const candidates: { login: string; permission: string; architect?: boolean }[] = [];
   if (given) candidates.push(given);
   else {
-    const latest = new Map<string, PullReviews[number]>();
-    for (const r of await reviewsOf(ctx))
-      if (r.user && r.state !== 'COMMENTED' && r.state !== 'PENDING')
-        latest.set(r.user.login.toLowerCase(), r);
-    for (const r of latest.values()) {
-      if (r.state !== 'APPROVED' || r.commit_id !== ctx.snap.pr.head.sha || isBot(r.user)) continue;
-      const permission = await readPermission(ctx.env.gh, ctx.env.repo, r.user!.login);
-      if (mayCommand(permission)) candidates.push({ login: r.user!.login, permission });
+    for (const login of approversOf(await reviewsOf(ctx), ctx.snap.pr.head.sha)) {
+      const permission = await readPermission(ctx.env.gh, ctx.env.repo, login);
+      if (mayCommand(permission)) candidates.push({ login, permission });
     }
   }
   if (candidates.length === 0) return [];
