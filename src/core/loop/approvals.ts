@@ -3,8 +3,27 @@ import { touchedLockedItems } from './gate.js';
 import { reply } from './replies.js';
 import { chooseApproval, reviewStanding, type Permission } from './trust.js';
 import { escalation } from './escalation.js';
-import { done, touchedPaths, type Decision, type PullSnapshot } from './pullSnapshot.js';
+import {
+  done,
+  touchedPaths,
+  type Decided,
+  type Decision,
+  type PullSnapshot,
+} from './pullSnapshot.js';
 import { UNREADABLE, unreadable } from './unreadable.js';
+
+/**
+ * Code Review reached (`reached`), then the approvals of the head decide: with none to act on,
+ * `reached` stands; otherwise its effects come first, then the approvals' (the completion, or
+ * the escalation). The approvals are read once the decision asks (`need: 'approvals'`).
+ */
+export function withApprovals(snap: PullSnapshot, config: Config, reached: Decided): Decision {
+  if (!snap.approvals) return { need: 'approvals' };
+  const next = approvals(snap, config, snap.approvals);
+  if ('need' in next) return next;
+  if (next.effects.length === 0) return reached;
+  return { outcome: next.outcome, effects: [...reached.effects, ...next.effects] };
+}
 
 /** An approval of the head by a user with write permission, with what the rules need to know. */
 export interface Approval {

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { reply } from './replies.js';
-import { done, type Decision, type PullSnapshot } from './pullSnapshot.js';
+import { done, type Decided, type PullSnapshot } from './pullSnapshot.js';
 
 /**
  * A loop PR closed by someone with write permission (the adapter checks): the lock is freed — the
@@ -10,7 +10,7 @@ export function closed(
   snap: PullSnapshot,
   config: Pick<Config, 'deleteBranchOnMerge'> | undefined,
   merged: boolean,
-): Decision {
+): Decided {
   const deleteBranch = !merged || (config?.deleteBranchOnMerge ?? true);
   return done(snap, merged ? 'merged' : 'closed', merged ? 'End' : undefined, [
     ...(deleteBranch ? [{ kind: 'deleteBranch' as const }] : []),

@@ -14,6 +14,7 @@ import {
   type PullSnapshot,
 } from './pullSnapshot.js';
 import { unreadable } from './unreadable.js';
+import { withApprovals } from './approvals.js';
 
 /** A review's author, as the reader established it before anything is decided. */
 export interface ReviewFacts {
@@ -108,7 +109,10 @@ export function codeReview(snap: PullSnapshot, config: Config, review: ReviewFac
         [{ kind: 'reply', body: reply.architectApprovalBeforeGate(pr.number, review.login) }],
         { reason: 'CI has not passed on the head' },
       );
-    return { outcome: outcomeOf(snap, 'approved', 'LockCheck2'), effects: [], then: 'approvals' };
+    return withApprovals(snap, config, {
+      outcome: outcomeOf(snap, 'approved', 'LockCheck2'),
+      effects: [],
+    });
   }
   if (!passed || own?.node !== 'CodeReview')
     return done(snap, 'waiting-for-ci', 'Verification', [
@@ -116,5 +120,8 @@ export function codeReview(snap: PullSnapshot, config: Config, review: ReviewFac
     ]);
   if (!snap.files) return { need: 'files' };
   if (snap.filesIncomplete) return unreadable(snap, 'files');
-  return { outcome: outcomeOf(snap, 'approved', 'LockCheck2'), effects: [], then: 'approvals' };
+  return withApprovals(snap, config, {
+    outcome: outcomeOf(snap, 'approved', 'LockCheck2'),
+    effects: [],
+  });
 }

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { reply } from './replies.js';
-import { done, type Decision, type PullSnapshot } from './pullSnapshot.js';
+import { done, type Decided, type Decision, type PullSnapshot } from './pullSnapshot.js';
 import { verification } from './verification.js';
 
 /** `/coder retry`: the gate evaluated again on the head — not while escalated. */
@@ -22,7 +22,7 @@ export function retry(snap: PullSnapshot, config: Config, thread: number): Decis
  * `/coder resume`: the escalation cleared, the attempt count and the review rounds started again;
  * then the gate is evaluated again on the head (the adapter runs `verification` next).
  */
-export function resume(snap: PullSnapshot, thread: number): Decision {
+export function resume(snap: PullSnapshot, thread: number): Decided {
   if (!snap.pr.escalated)
     return done(snap, 'not-escalated', undefined, [
       { kind: 'reply', to: thread, body: reply.notEscalated(snap.pr.number) },
@@ -40,7 +40,7 @@ export function resume(snap: PullSnapshot, thread: number): Decision {
  * `/coder stop`: the run ends with this phase. The PR keeps its state; only `run` leaves its
  * record, so its merge starts nothing (`decideRunNext` finds no run).
  */
-export function stopRun(snap: PullSnapshot, thread: number): Decision {
+export function stopRun(snap: PullSnapshot, thread: number): Decided {
   const run = snap.marker.run;
   if (!run)
     return done(snap, 'no-run', undefined, [

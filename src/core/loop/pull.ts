@@ -5,6 +5,7 @@
  */
 export {
   touchedPaths,
+  type Decided,
   type Decision,
   type Effect,
   type Need,
@@ -17,7 +18,7 @@ export { debugFix } from './debugFix.js';
 export { escalation } from './escalation.js';
 export { finalVerification } from './finalVerification.js';
 export { codeReview, type ReviewFacts } from './codeReview.js';
-export { approvals, type Approval } from './approvals.js';
+export { approvals, withApprovals, type Approval } from './approvals.js';
 export { closed } from './closed.js';
 export { pushed } from './pushed.js';
 export { resume, retry, stopRun } from './commands.js';

@@ -6,6 +6,7 @@ import type { CheckResult } from './gate.js';
 import { agentHandOff } from './handoff.js';
 import type { LoopMarker } from './marker.js';
 import type { LoopOutcome, LoopState } from './outcome.js';
+import type { Approval } from './approvals.js';
 
 /**
  * The PR side of the loop, from Verification to Final Verification, as pure decisions: a
@@ -68,6 +69,12 @@ export interface PullSnapshot {
   filesIncomplete?: true;
   /** GitHub stopped listing the commits (250): who pushed cannot be known whole. */
   commitsIncomplete?: true;
+  /**
+   * The approvals of the head by users with write permission, once read (`need: 'approvals'`):
+   * the one a review event brings, else each reviewer's latest verdict on the head. Whether each
+   * approver is an architect is filled in only when asked (`need: 'architects'`).
+   */
+  approvals?: readonly Approval[];
 }
 
 /** One thing to do on GitHub. The applier (src/github/loop/apply.ts) carries each out once. */
@@ -103,10 +110,20 @@ export type Effect =
   /** Mark [x] → Report → Update context → Log: ONE commit, compare-and-swap, by `approver`. */
   | { kind: 'complete'; approver: string };
 
-export type Need = 'checks' | 'files' | 'architects';
+/**
+ * One more fact a decision needs before it can decide: the head's checks, the PR's files, the
+ * approvals of the head (`approvals`), whether each approver is an architect. The reader answers
+ * with a new snapshot that holds it, and the same decision is asked again.
+ */
+export type Need = 'checks' | 'files' | 'approvals' | 'architects';
 
-export type Decision =
-  { outcome: LoopOutcome; effects: Effect[]; then?: 'approvals' } | { need: Need };
+/** A decision made: the outcome, and the effects the applier carries out, in order. */
+export interface Decided {
+  outcome: LoopOutcome;
+  effects: Effect[];
+}
+
+export type Decision = Decided | { need: Need };
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -129,7 +146,7 @@ export const done = (
   node: NodeId | undefined,
   effects: Effect[],
   extra: Partial<LoopOutcome> = {},
-): Decision => ({ outcome: { ...outcomeOf(snap, state, node), ...extra }, effects });
+): Decided => ({ outcome: { ...outcomeOf(snap, state, node), ...extra }, effects });
 
 /** A hand-off at a node of the Implementation Track, for this snapshot's head. */
 export function handOff(

@@ -7,6 +7,7 @@ import { debugFix } from './debugFix.js';
 import { finalVerification } from './finalVerification.js';
 import { done, waitingForCi, type Decision, type PullSnapshot } from './pullSnapshot.js';
 import { unreadable } from './unreadable.js';
+import { withApprovals } from './approvals.js';
 
 /**
  * Verification (CI is the gate) on the PR head, and what follows: Debug & Fix (attempt k of N,
@@ -91,8 +92,11 @@ export function verification(
       'Write failing test: the pull request changes no test file (`testPaths`).',
     );
   }
-  return {
-    ...done(snap, 'code-review', 'CodeReview', [
+  // An approval that came before CI passed completes the phase now.
+  return withApprovals(
+    snap,
+    config,
+    done(snap, 'code-review', 'CodeReview', [
       {
         kind: 'check',
         view: {
@@ -105,7 +109,5 @@ export function verification(
       { kind: 'requestReviews', names: config.reviewers },
       { kind: 'reply', body: reply.ciPassed(snap.pr.number, config.reviewers) },
     ]),
-    // An approval that came before CI passed completes the phase now.
-    then: 'approvals',
-  };
+  );
 }

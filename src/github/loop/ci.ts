@@ -18,7 +18,7 @@ import type { PullRequest } from '../pulls.js';
 import { onThread, type LoopEnv } from './env.js';
 import { applyRepo } from './apply.js';
 import { continueRun } from './continue.js';
-import { evaluate, run } from './pull.js';
+import { evaluate, run, runTo } from './pull.js';
 import { pullContext } from './snapshot.js';
 import { loopPullForHead, notLoopPull, trustedLoopPull } from './trust.js';
 
@@ -98,9 +98,11 @@ export async function onPullRequest(
   if (payload.action === 'closed') {
     return onThread(where, async () => {
       const config = await configOrLog(env);
-      const ctx = pullContext(env, config ?? DEFAULT_CONFIG, loop);
       const merged = payload.pull_request.merged === true;
-      const outcome = await run(ctx, (snap) => closed(snap, config, merged));
+      const { outcome, ctx } = await runTo(
+        pullContext(env, config ?? DEFAULT_CONFIG, loop),
+        (snap) => closed(snap, config, merged),
+      );
       if (!config) return outcome;
       // A phase of `/coder run`: the next one starts, or the run stops and says why (run.ts).
       const own = ctx.ownRun ?? loop.checks.own;

@@ -1,5 +1,4 @@
 import {
-  approvals as decideApprovals,
   debugFix,
   verification,
   type Config,
@@ -9,7 +8,7 @@ import {
 } from '../../core/index.js';
 import type { LoopEnv } from './env.js';
 import { apply } from './apply.js';
-import { approvalsOf, fill, pullContext, type PullContext } from './snapshot.js';
+import { pullContext, read, type GivenApproval, type PullContext } from './snapshot.js';
 import { loopPullForHead, type LoopPull } from './trust.js';
 
 /**
@@ -17,31 +16,37 @@ import { loopPullForHead, type LoopPull } from './trust.js';
  * → apply its effects. Every `if` here is about I/O: what to read, how to write it once.
  */
 
+/** More reads than any PR-side decision asks for (checks, files, approvals, architects). */
+const MOST_READS = 8;
+
 /**
- * Runs a decision to its end: reads what it needs, applies its effects, and — after Code Review
- * is reached, or an approval arrives — decides on the approvals of the head.
+ * Runs a decision to its end: each read it asks for yields a new snapshot and the decision is
+ * asked again, until it decides; then the applier carries its effects out. Returns the outcome
+ * and the context as the applier left it (the loop's check run, the record it wrote).
  */
+export async function runTo(
+  start: PullContext,
+  decide: (snap: PullSnapshot) => Decision,
+  given?: GivenApproval,
+): Promise<{ outcome: LoopOutcome; ctx: PullContext }> {
+  let ctx = start;
+  let decision = decide(ctx.snap);
+  for (let reads = 0; 'need' in decision; reads++) {
+    if (reads === MOST_READS)
+      throw new Error(`The decision on #${ctx.snap.pr.number} still needs ${decision.need}.`);
+    ctx = await read(ctx, decision.need, given);
+    decision = decide(ctx.snap);
+  }
+  return { outcome: await apply(ctx, decision.effects, decision.outcome), ctx };
+}
+
+/** `runTo`'s outcome. */
 export async function run(
   ctx: PullContext,
   decide: (snap: PullSnapshot) => Decision,
-  given?: { login: string; permission: string; architect?: boolean },
+  given?: GivenApproval,
 ): Promise<LoopOutcome> {
-  let decision = decide(ctx.snap);
-  while ('need' in decision) {
-    await fill(ctx, decision.need, []);
-    decision = decide(ctx.snap);
-  }
-  const first = await apply(ctx, decision.effects, decision.outcome);
-  if (decision.then !== 'approvals') return first;
-  const found = await approvalsOf(ctx, given);
-  let next = decideApprovals(ctx.snap, ctx.config, found);
-  while ('need' in next) {
-    await fill(ctx, next.need, found);
-    next = decideApprovals(ctx.snap, ctx.config, found);
-  }
-  // No approval to act on: the first decision's outcome stands (Code Review reached).
-  if (next.effects.length === 0) return first;
-  return apply(ctx, next.effects, next.outcome);
+  return (await runTo(ctx, decide, given)).outcome;
 }
 
 /**

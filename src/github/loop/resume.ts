@@ -39,7 +39,6 @@ export async function retryOrResume(
   return eachLoopPull(env, config, issue, async (ctx) => {
     if (command === 'retry') return run(ctx, (snap) => retry(snap, config, issue.number));
     const cleared = resume(ctx.snap, issue.number);
-    if ('need' in cleared) throw new Error('resume needs nothing read');
     const resumed = await apply(ctx, cleared.effects, cleared.outcome);
     if (cleared.outcome.state !== 'resumed') return resumed;
     return run(ctx, (snap) => verification(snap, config, { again: true }));
@@ -78,7 +77,6 @@ export async function stop(
 ): Promise<LoopOutcome> {
   return eachLoopPull(env, config, issue, async (ctx) => {
     const stopped = stopRun(ctx.snap, issue.number);
-    if ('need' in stopped) throw new Error('stop needs nothing read');
     return apply(ctx, stopped.effects, stopped.outcome);
   });
 }

@@ -57,54 +57,59 @@ export function pullContext(env: LoopEnv, config: Config, loop: LoopPull): PullC
         escalated: marker.escalation !== undefined,
       },
       marker,
+      ...(loop.commits && !loop.commits.complete ? { commitsIncomplete: true as const } : {}),
+    },
+    ...(loop.commits ? { commits: loop.commits.items } : {}),
+  };
+  return withChecks(ctx, loop.checks);
+}
+
+/** The context with the head's checks and statuses, and the loop's own state among them. */
+function withChecks(ctx: PullContext, checks: HeadChecks): PullContext {
+  return {
+    ...ctx,
+    ownRun: checks.own,
+    snap: {
+      ...ctx.snap,
+      ...(checks.own
+        ? {
+            own: {
+              node: checks.own.node,
+              ...(checks.own.next !== undefined ? { next: checks.own.next } : {}),
+              conclusion: checks.own.conclusion,
+            },
+          }
+        : {}),
+      checks: checks.results,
     },
   };
-  if (loop.commits) {
-    ctx.commits = loop.commits.items;
-    if (!loop.commits.complete) ctx.snap = { ...ctx.snap, commitsIncomplete: true };
-  }
-  withChecks(ctx, loop.checks);
-  return ctx;
 }
 
-/** The head's checks and statuses (every page), and the loop's own state among them. */
-async function readChecks(ctx: PullContext): Promise<void> {
-  const { env } = ctx;
-  withChecks(
-    ctx,
-    await readHeadChecks(env.gh, env.repo, ctx.snap.pr.head.sha, await env.identity()),
-  );
-}
-
-function withChecks(ctx: PullContext, checks: HeadChecks): void {
-  ctx.ownRun = checks.own;
-  ctx.snap = {
-    ...ctx.snap,
-    ...(checks.own
-      ? {
-          own: {
-            node: checks.own.node,
-            ...(checks.own.next !== undefined ? { next: checks.own.next } : {}),
-            conclusion: checks.own.conclusion,
-          },
-        }
-      : {}),
-    checks: checks.results,
+/** The PR's commits: as read already, or read now (every page, up to GitHub's 250). */
+async function withCommits(ctx: PullContext): Promise<PullContext> {
+  if (ctx.commits) return ctx;
+  const read = await pullCommits(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
+  return {
+    ...ctx,
+    commits: read.items,
+    ...(read.complete ? {} : { snap: { ...ctx.snap, commitsIncomplete: true as const } }),
   };
 }
 
-export async function commitsOf(ctx: PullContext): Promise<PullCommits> {
-  if (!ctx.commits) {
-    const read = await pullCommits(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
-    ctx.commits = read.items;
-    if (!read.complete) ctx.snap = { ...ctx.snap, commitsIncomplete: true };
-  }
-  return ctx.commits;
+/** The PR's reviews: as read already, or read now (every page). */
+async function withReviews(ctx: PullContext): Promise<PullContext> {
+  if (ctx.reviews) return ctx;
+  return { ...ctx, reviews: await pullReviews(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number) };
 }
 
+/** The PR's commits, for the applier (the completion's report): read once per event. */
+export async function commitsOf(ctx: PullContext): Promise<PullCommits> {
+  return (await withCommits(ctx)).commits!;
+}
+
+/** The PR's reviews, for the applier (the completion's report): read once per event. */
 export async function reviewsOf(ctx: PullContext): Promise<PullReviews> {
-  ctx.reviews ??= await pullReviews(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
-  return ctx.reviews;
+  return (await withReviews(ctx)).reviews!;
 }
 
 /** Whether a login is an architect: listed by login, or an active member of a listed team. */
@@ -115,24 +120,57 @@ export async function isArchitect(env: LoopEnv, config: Config, login: string): 
   return false;
 }
 
-/** Reads what a decision said it needs. */
-export async function fill(ctx: PullContext, need: Need, found: Approval[]): Promise<void> {
+/**
+ * What a decision said it needs, read: a new context whose snapshot holds it (nothing is changed
+ * in place). `given`: the approval the event brings (a review), for `need: 'approvals'`.
+ */
+export async function read(
+  ctx: PullContext,
+  need: Need,
+  given?: GivenApproval,
+): Promise<PullContext> {
   switch (need) {
-    case 'checks':
-      return readChecks(ctx);
+    case 'checks': {
+      const { env } = ctx;
+      const checks = await readHeadChecks(
+        env.gh,
+        env.repo,
+        ctx.snap.pr.head.sha,
+        await env.identity(),
+      );
+      return withChecks(ctx, checks);
+    }
     case 'files': {
       const files = await pullRequestFiles(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
-      ctx.snap = {
-        ...ctx.snap,
-        files: files.items,
-        ...(files.complete ? {} : { filesIncomplete: true as const }),
+      return {
+        ...ctx,
+        snap: {
+          ...ctx.snap,
+          files: files.items,
+          ...(files.complete ? {} : { filesIncomplete: true as const }),
+        },
       };
-      return;
     }
-    case 'architects':
-      for (const a of found) a.architect ??= await isArchitect(ctx.env, ctx.config, a.login);
-      return;
+    case 'approvals':
+      return withApprovals(ctx, given);
+    case 'architects': {
+      const approvals: Approval[] = [];
+      for (const a of ctx.snap.approvals ?? [])
+        approvals.push(
+          a.architect === undefined
+            ? { ...a, architect: await isArchitect(ctx.env, ctx.config, a.login) }
+            : a,
+        );
+      return { ...ctx, snap: { ...ctx.snap, approvals } };
+    }
   }
+}
+
+/** The approval a review event brings: its author, as the handler established them. */
+export interface GivenApproval {
+  login: string;
+  permission: string;
+  architect?: boolean;
 }
 
 /**
@@ -140,22 +178,22 @@ export async function fill(ctx: PullContext, need: Need, found: Approval[]): Pro
  * review); otherwise each reviewer's latest review of the PR, when it approves the head — and
  * only from users with write permission (an outsider's approval is not even mentioned).
  */
-export async function approvalsOf(
-  ctx: PullContext,
-  given?: { login: string; permission: string; architect?: boolean },
-): Promise<Approval[]> {
-  const candidates: { login: string; permission: string; architect?: boolean }[] = [];
+async function withApprovals(ctx: PullContext, given?: GivenApproval): Promise<PullContext> {
+  const candidates: GivenApproval[] = [];
   if (given) candidates.push(given);
   else {
-    for (const login of approversOf(await reviewsOf(ctx), ctx.snap.pr.head.sha)) {
+    ctx = await withReviews(ctx);
+    for (const login of approversOf(ctx.reviews!, ctx.snap.pr.head.sha)) {
       const permission = await readPermission(ctx.env.gh, ctx.env.repo, login);
       if (mayCommand(permission)) candidates.push({ login, permission });
     }
   }
-  if (candidates.length === 0) return [];
+  if (candidates.length === 0) return { ...ctx, snap: { ...ctx.snap, approvals: [] } };
   // Who pushed: the commits' matched users, and every pusher the loop recorded from the events
   // (a commit made with an email linked to no account names nobody).
-  const pushed = pushers(await commitsOf(ctx), await ctx.env.identity());
+  ctx = await withCommits(ctx);
+  const pushed = pushers(ctx.commits!, await ctx.env.identity());
   for (const login of ctx.snap.marker.pushers ?? []) pushed.add(login.toLowerCase());
-  return candidates.map((c) => ({ ...c, pushed: pushed.has(c.login.toLowerCase()) }));
+  const approvals = candidates.map((c) => ({ ...c, pushed: pushed.has(c.login.toLowerCase()) }));
+  return { ...ctx, snap: { ...ctx.snap, approvals } };
 }

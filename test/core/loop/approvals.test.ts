@@ -1,11 +1,13 @@
 import {
   approvals,
   DEFAULT_CONFIG,
+  withApprovals,
   type Approval,
   type Config,
+  type Decided,
   type PullSnapshot,
 } from '../../../src/core/index.js';
-import { config, effects, snap, state, TEST_FILE } from './pullFixtures.js';
+import { ci, config, effects, snap, state, TEST_FILE } from './pullFixtures.js';
 
 describe('Touched Locked Items? → Escalate or Mark [x]', () => {
   const locked = config({ architects: ['arch'], locked: ['src/core/**'] });
@@ -116,6 +118,54 @@ describe('Touched Locked Items? → Escalate or Mark [x]', () => {
     ],
   ])('%s', (_name, s, c, found, expectedState, expectedEffects) => {
     const decision = approvals(s, c, found);
+    expect(state(decision)).toBe(expectedState);
+    expect(effects(decision)).toEqual(expectedEffects);
+  });
+});
+
+describe('Code Review reached, then the approvals of the head (withApprovals)', () => {
+  const locked = config({ architects: ['arch'], locked: ['src/core/**'] });
+  const ann: Approval = { login: 'ann', permission: 'write', pushed: false };
+  const green = { checks: [ci('success')], files: TEST_FILE };
+  const reached = {
+    outcome: { state: 'code-review', node: 'CodeReview', mode: 'plan' },
+    effects: [{ kind: 'reply', to: 9, body: 'reached' }],
+  } as Decided;
+  it.each<[string, PullSnapshot, Config, string, string[]]>([
+    [
+      'approvals not read yet → read them',
+      snap({ ...green, approvals: undefined }),
+      DEFAULT_CONFIG,
+      'need approvals',
+      ['need approvals'],
+    ],
+    [
+      'none approves → Code Review stands',
+      snap(green),
+      DEFAULT_CONFIG,
+      'code-review @CodeReview',
+      ['reply to #9: reached'],
+    ],
+    [
+      'an approval → Code Review’s effects, then the completion',
+      snap({ ...green, approvals: [ann] }),
+      DEFAULT_CONFIG,
+      'completing @FinalVerify',
+      ['reply to #9: reached', 'complete by @ann'],
+    ],
+    [
+      'locked paths, architects unknown → ask',
+      snap({
+        ...green,
+        files: [...TEST_FILE, { path: 'src/core/x.ts', additions: 1, deletions: 0 }],
+        approvals: [ann],
+      }),
+      locked,
+      'need architects',
+      ['need architects'],
+    ],
+  ])('%s', (_name, s, c, expectedState, expectedEffects) => {
+    const decision = withApprovals(s, c, reached);
     expect(state(decision)).toBe(expectedState);
     expect(effects(decision)).toEqual(expectedEffects);
   });

@@ -36,6 +36,8 @@ export function snap(over: Partial<PullSnapshot> & { escalated?: boolean } = {})
     },
     marker: { mode: 'plan', plan: 'Example', phase: 1, issue: 1 },
     checks: [],
+    // Read: none approves the head (a table that needs approvals passes them, or `undefined`).
+    approvals: [],
     ...rest,
   };
 }

@@ -238,11 +238,14 @@ describe('Verification (CI is the gate)', () => {
 
   it('Code Review goes on to the approvals of the head; a failed head does not', () => {
     const passed = verification(
-      snap({ checks: [ci('success')], files: TEST_FILE }),
+      snap({ checks: [ci('success')], files: TEST_FILE, approvals: undefined }),
       DEFAULT_CONFIG,
     );
-    expect('then' in passed && passed.then).toBe('approvals');
-    const failed = verification(snap({ checks: [ci('failure')] }), DEFAULT_CONFIG);
-    expect('then' in failed && failed.then).toBeFalsy();
+    expect('need' in passed && passed.need).toBe('approvals');
+    const failed = verification(
+      snap({ checks: [ci('failure')], approvals: undefined }),
+      DEFAULT_CONFIG,
+    );
+    expect('need' in failed && failed.need).toBeFalsy();
   });
 });
