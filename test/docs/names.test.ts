@@ -5,15 +5,17 @@ import { repoRoot } from '../paths.js';
 
 /**
  * docs/loop.md and docs/architecture.md name only what exists: every backticked `src/...` path is
- * a file or folder, every backticked `name(...)` is defined somewhere in src/, and every
- * "`name` in `src/file.ts`" is in that file.
+ * a file or folder, every backticked `file.ts` (or `loop/file.ts`) is a file under src/, every
+ * backticked `name(...)`, camelCase or PascalCase name is defined somewhere in src/ (or is a
+ * string the code uses: an effect's kind, a state), and every "`name` in `src/file.ts`" is in
+ * that file.
  */
 const DOCS = ['docs/loop.md', 'docs/architecture.md'];
 
-const sources = (readdirSync(join(repoRoot, 'src'), { recursive: true }) as string[])
+const sourceFiles = (readdirSync(join(repoRoot, 'src'), { recursive: true }) as string[])
   .filter((f) => f.endsWith('.ts'))
-  .map((f) => readFileSync(join(repoRoot, 'src', f), 'utf8'))
-  .join('\n');
+  .map((f) => f.split('\\').join('/'));
+const sources = sourceFiles.map((f) => readFileSync(join(repoRoot, 'src', f), 'utf8')).join('\n');
 
 /** Whether `name` is declared (function, const, class, type, method or object key) in `text`. */
 function declares(text: string, name: string): boolean {
@@ -40,6 +42,25 @@ describe.each(DOCS)('%s', (doc) => {
       .filter((s): s is string => s !== undefined)
       .map((s) => s.split('.').pop()!);
     expect(calls.filter((name) => !declares(sources, name))).toEqual([]);
+  });
+
+  it('names only files that exist: a `file.ts` or `folder/file.ts` is one under src/ (or the repository)', () => {
+    const files = spans.filter((s) => /^[\w-]+(\/[\w.-]+)*\.ts$/.test(s) && !s.startsWith('src/'));
+    const missing = files.filter(
+      (f) =>
+        !existsSync(join(repoRoot, f)) &&
+        !sourceFiles.some((path) => path === f || path.endsWith(`/${f}`)),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('names only identifiers that exist: each camelCase or PascalCase name is in src/', () => {
+    const names = spans.filter((s) => /^[A-Za-z_$][\w$]*[a-z][A-Z][\w$]*$/.test(s));
+    expect(names.length).toBeGreaterThan(0);
+    const missing = names.filter(
+      (name) => !declares(sources, name) && !new RegExp(`['"]${name}['"]`).test(sources),
+    );
+    expect(missing).toEqual([]);
   });
 
   it('finds each "`name` in `src/file`" in that file', () => {
