@@ -34,7 +34,7 @@ interface RepositoryPayload {
  * The job summary. Everything in it that came from outside (branch and plan names, reasons that
  * quote them, the event name) is escaped: the summary renders markdown and HTML.
  */
-export function summary(outcome: LoopOutcome, event: string): string {
+function summary(outcome: LoopOutcome, event: string): string {
   const node = outcome.node;
   const lines = [
     `## coder-loop: ${escapeMarkdown(outcome.state)}`,

@@ -11,7 +11,7 @@ type RepoEvent = Pick<Context, 'octokit' | 'log' | 'repo'> & {
 };
 
 /** The LoopEnv of one webhook delivery: its installation's Octokit, repository and config. */
-export function envFrom(
+function envFrom(
   context: RepoEvent,
   identity: () => Promise<LoopIdentity>,
   now: () => Date = () => new Date(),

@@ -3,7 +3,7 @@ import { pinApiVersion, requestTimeout } from '../github/client.js';
 import { writeQueues } from '../github/throttle.js';
 
 /** How often a request that met a secondary rate limit is tried again (after `retry-after`). */
-export const SECONDARY_RATE_LIMIT_RETRIES = 2;
+const SECONDARY_RATE_LIMIT_RETRIES = 2;
 
 type Options = { throttle?: Record<string, unknown> } & Record<string, unknown>;
 

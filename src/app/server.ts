@@ -9,14 +9,14 @@ export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
 export const WEBHOOK_PATH = '/api/github/webhooks';
 /** The bytes of unverified bodies held at once, across all connections (SPEC §6). */
 export const UNVERIFIED_BYTES = 64 * 1024 * 1024;
-export const UNVERIFIED_BYTES_ENV = 'CODER_LOOP_UNVERIFIED_BYTES';
+const UNVERIFIED_BYTES_ENV = 'CODER_LOOP_UNVERIFIED_BYTES';
 /** How long a webhook body may take to arrive, from the request's headers to its last byte. */
 export const BODY_TIMEOUT_MS = 15_000;
-export const BODY_TIMEOUT_ENV = 'CODER_LOOP_BODY_TIMEOUT_MS';
+const BODY_TIMEOUT_ENV = 'CODER_LOOP_BODY_TIMEOUT_MS';
 /** Bytes of each body that may use the whole budget; beyond them only the large share. */
 export const SMALL_BODY_BYTES = 1024 * 1024;
 /** The least budget whose large share (three quarters) still takes a 25 MB body. */
-export const MIN_UNVERIFIED_BYTES = Math.ceil((MAX_WEBHOOK_BYTES * 4) / 3);
+const MIN_UNVERIFIED_BYTES = Math.ceil((MAX_WEBHOOK_BYTES * 4) / 3);
 
 type Handler = (
   req: IncomingMessage & { body?: unknown },
@@ -82,7 +82,7 @@ type Refusal = 'too-large' | 'budget' | 'timeout' | 'aborted';
  * its headers gets 408; either way its socket is closed and its bytes are released at once. Only a
  * verified body reaches the middleware (as `req.body`, which it reads instead of the stream).
  */
-export function guardWebhooks(inner: Handler, options: GuardOptions): Handler {
+function guardWebhooks(inner: Handler, options: GuardOptions): Handler {
   const path = options.path ?? WEBHOOK_PATH;
   const max = options.maxBytes ?? MAX_WEBHOOK_BYTES;
   const budget = options.budget ?? new UnverifiedBudget();
@@ -257,7 +257,7 @@ export async function startServer(
  * Development: forwards a smee.io channel's deliveries to the webhook path. A channel that cannot
  * be reached (no network, a wrong URL) is one warning line, and the server goes on serving.
  */
-export async function startWebhookProxy(
+async function startWebhookProxy(
   source: string,
   options: { target: string; log: Pick<Logger, 'info' | 'warn' | 'error'> },
 ): Promise<{ stop(): Promise<void> } | undefined> {

@@ -39,7 +39,7 @@ function escapeHtml(text: string): string {
 }
 
 /** The App manifest GitHub registers: app.yml, with this server's webhook and redirect URLs. */
-export function manifestFor(
+function manifestFor(
   appYml: string,
   baseUrl: string,
   hookUrl: string,
@@ -53,7 +53,7 @@ export function manifestFor(
 }
 
 /** Where GitHub's "new App" form lives: the account's, the organisation's (GH_ORG), on GHES. */
-export function createAppUrl(env: NodeJS.ProcessEnv): string {
+function createAppUrl(env: NodeJS.ProcessEnv): string {
   const host = env.GHE_HOST || 'github.com';
   const org = env.GH_ORG ? `/organizations/${encodeURIComponent(env.GH_ORG)}` : '';
   return `${env.GHE_PROTOCOL || 'https'}://${host}${org}/settings/apps/new`;
@@ -68,7 +68,7 @@ interface PageOptions {
 }
 
 /** coder-loop's setup page: what it is, the register button, the next steps, our docs. */
-export function setupPage(options: PageOptions): string {
+function setupPage(options: PageOptions): string {
   const hook = escapeHtml(options.hookUrl);
   const doc = (file: string, title: string) =>
     options.docs.includes(file)
@@ -116,7 +116,7 @@ ${reach}
 }
 
 /** `.env` with `values` merged in (Probot's format: one KEY=value a line, newlines as \n). */
-export function mergeEnvFile(current: string, values: Record<string, string>): string {
+function mergeEnvFile(current: string, values: Record<string, string>): string {
   const lines = current.split('\n').filter((line) => line.trim() !== '');
   const keys = new Set(Object.keys(values));
   const kept = lines.filter((line) => !keys.has(line.split('=')[0]!.trim()));

@@ -11,7 +11,7 @@ async function version(): Promise<string> {
   return (JSON.parse(text) as { version: string }).version;
 }
 
-export function usage(): string {
+function usage(): string {
   const lines = ['Usage: coder-loop <command> [options]', '', 'Commands:'];
   for (const [name, spec] of Object.entries(COMMANDS))
     lines.push(`  ${name.padEnd(8)} ${spec.summary}`);

@@ -32,7 +32,7 @@ export interface Assessment {
 }
 
 /** Only this much of an issue is read: enough for any real description, bounded for hostile ones. */
-export const MAX_ASSESS_CHARS = 20_000;
+const MAX_ASSESS_CHARS = 20_000;
 
 interface WordTrigger {
   mode: Mode;

@@ -1,7 +1,7 @@
 import { checkPlanName } from './plan/layout.js';
 
 /** The `/coder` commands of SPEC §5. */
-export const COMMANDS = [
+const COMMANDS = [
   'next',
   'run',
   'stop',
@@ -28,7 +28,7 @@ export type ParsedComment =
   | { kind: 'invalid'; reason: string };
 
 /** A command line longer than this is refused rather than read. */
-export const MAX_COMMAND_LINE = 500;
+const MAX_COMMAND_LINE = 500;
 
 const COMMAND_LINE = /^ {0,3}\/coder(?:[ \t]+(.*))?$/i;
 

@@ -4,7 +4,7 @@ import type { Problem } from './problem.js';
 
 export const CONFIG_PATH = '.github/coder.yml';
 /** A config larger than this is refused before it is parsed. */
-export const MAX_CONFIG_BYTES = 64 * 1024;
+const MAX_CONFIG_BYTES = 64 * 1024;
 
 const login = z
   .string()
@@ -18,7 +18,7 @@ const login = z
  * `docs//plans` and `docs\\plans` are `docs/plans`. A path that names no folder inside the
  * repository (absolute, with `..`, or the root itself) is refused with the reason.
  */
-export function normaliseFolder(raw: string): { value: string } | { error: string } {
+function normaliseFolder(raw: string): { value: string } | { error: string } {
   const path = raw.trim().replace(/\\/g, '/');
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path))
     return { error: `must be a folder relative to the repository root, not the absolute "${raw}"` };
@@ -36,7 +36,7 @@ export function normaliseFolder(raw: string): { value: string } | { error: strin
  * under the folder (`src/core/` is `src/core/**`). A leading `!` is kept. A glob that can match no
  * repository path (absolute, or with a `..` segment) is refused with the reason.
  */
-export function normaliseGlob(raw: string): { value: string } | { error: string } {
+function normaliseGlob(raw: string): { value: string } | { error: string } {
   const negated = raw.startsWith('!');
   const body = negated ? raw.slice(1) : raw;
   if (body.startsWith('/'))
@@ -292,7 +292,7 @@ export function parseConfig(
 }
 
 /** Probot's key for inheriting another repository's config; refused (see `parseConfig`). */
-export const EXTENDS_KEY = '_extends';
+const EXTENDS_KEY = '_extends';
 
 const isMapping = (data: unknown): data is Record<string, unknown> =>
   typeof data === 'object' && data !== null && !Array.isArray(data);

@@ -263,7 +263,7 @@ async function whenNotAtHead(
  * tree, one commit), then a compare-and-swap ref update (`force: false`). A branch that is not at
  * `headSha` is never written; one that already holds this hand-off's commit is left as it is.
  */
-export async function commitAgentChanges(
+async function commitAgentChanges(
   gh: GitHub,
   repo: Repo,
   payload: AgentPayload,
@@ -473,7 +473,7 @@ export async function applyAgentRun(
  * already recorded (a re-run job) is not added twice. A loop that acts as a person keeps no check
  * runs: nothing is recorded then.
  */
-export async function recordAgentRun(
+async function recordAgentRun(
   gh: GitHub,
   repo: Repo,
   payload: AgentPayload,

@@ -64,7 +64,7 @@ type CheckRunItem = {
 };
 
 /** Every check run of a commit (every page), optionally only those of one name. */
-export async function commitCheckRuns(
+async function commitCheckRuns(
   gh: GitHub,
   repo: Repo,
   sha: string,
@@ -89,7 +89,7 @@ export async function commitCheckRuns(
  * holding a well-formed record about that very commit. A CI job called `coder-loop` — even one
  * GitHub Actions created with the same token as the loop's — holds no such record: it is CI.
  */
-export function ownRuns(
+function ownRuns(
   runs: readonly CheckRunItem[],
   sha: string,
   identity: LoopIdentity | undefined,

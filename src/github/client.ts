@@ -38,11 +38,11 @@ export function pinApiVersion(octokit: Pick<Octokit, 'hook'>): void {
 }
 
 /** How long one GitHub request (one attempt) may take, unless the environment says otherwise. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
 /** The environment variable that overrides it, in milliseconds. */
 export const REQUEST_TIMEOUT_ENV = 'CODER_LOOP_REQUEST_TIMEOUT_MS';
 
-export function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   const value = Number(env[REQUEST_TIMEOUT_ENV]);
   return Number.isFinite(value) && value > 0 ? value : DEFAULT_REQUEST_TIMEOUT_MS;
 }

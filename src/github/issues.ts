@@ -3,7 +3,7 @@ import { readPermission } from './identity.js';
 import type { GitHub, Repo } from './client.js';
 
 /** GitHub rejects comment bodies over 65,536 characters; replies stay well under. */
-export const MAX_COMMENT = 60_000;
+const MAX_COMMENT = 60_000;
 
 export async function replyOnIssue(
   gh: GitHub,

@@ -25,7 +25,7 @@ export interface ReadPlan {
  * App keeps a few hundred KiB of parsed checklists, not every plan it ever saw.
  */
 const validated = new Map<string, PlanContext>();
-export const PLAN_CACHE = { entries: 32, maxSourceBytes: 1 << 20 } as const;
+const PLAN_CACHE = { entries: 32, maxSourceBytes: 1 << 20 } as const;
 
 function remember(key: string, context: PlanContext): void {
   validated.delete(key);

@@ -14,7 +14,7 @@ export interface PullRequest {
   labels?: { name?: string }[];
 }
 
-export const ESCALATED_LABEL = 'coder:escalated';
+const ESCALATED_LABEL = 'coder:escalated';
 
 /** Removes the escalation label from a PR and its issue; one already gone is no error. */
 export async function clearEscalated(
@@ -44,7 +44,7 @@ export interface ChangedFile {
 }
 
 /** GitHub lists at most 3,000 files of a pull request. */
-export const PULL_FILES_CAP = 3_000;
+const PULL_FILES_CAP = 3_000;
 
 /**
  * The files a PR changes, every page. A renamed file keeps its old path too: a rename touches
@@ -246,7 +246,7 @@ export async function pullReviews(gh: GitHub, repo: Repo, pr: number) {
 export type PullReviews = Awaited<ReturnType<typeof pullReviews>>;
 
 /** GitHub lists at most 250 commits of a pull request. */
-export const PULL_COMMITS_CAP = 250;
+const PULL_COMMITS_CAP = 250;
 
 async function pullCommitsPage(gh: GitHub, repo: Repo, pr: number, page: number) {
   const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/commits', {

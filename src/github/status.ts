@@ -19,7 +19,7 @@ export function checkRunRefused(error: unknown): boolean {
 }
 
 /** What the commit status says: `[node;data] title`, at most 140 characters. */
-export function statusDescription(externalId: string, view: CheckRunView): string {
+function statusDescription(externalId: string, view: CheckRunView): string {
   const text = `[${externalId}] ${view.title}`;
   return text.length <= 140 ? text : `${text.slice(0, 139)}…`;
 }

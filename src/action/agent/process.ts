@@ -45,7 +45,7 @@ const TAIL_BYTES = 16 * 1024;
 /** How much of the agent's stdout is kept for its usage report (JSON lines or a final document). */
 const STDOUT_BYTES = 4 * 1024 * 1024;
 /** Between SIGTERM and SIGKILL of the agent's processes. */
-export const KILL_GRACE_MS = 5_000;
+const KILL_GRACE_MS = 5_000;
 /** Past the agent's timeout and grace, how long the supervisor itself is waited for. */
 const SUPERVISOR_SLACK_MS = 30_000;
 

@@ -59,7 +59,7 @@ function inside(parent: string, child: string): boolean {
 }
 
 /** What the agent sees of the environment: PATH, HOME, its own variables, CODER_*. */
-export function agentEnvironment(
+function agentEnvironment(
   env: NodeJS.ProcessEnv,
   agent: Pick<AgentConfig, 'env'>,
   coder: Record<string, string>,

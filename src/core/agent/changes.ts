@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
 /** The file modes an agent's change may have: a file, an executable, a symbolic link. */
-export const FILE_MODES = ['100644', '100755', '120000'] as const;
+const FILE_MODES = ['100644', '100755', '120000'] as const;
 export type FileMode = (typeof FILE_MODES)[number];
 
 /** What the loop applies of one agent run, at most. */
-export const CHANGE_LIMITS = {
+const CHANGE_LIMITS = {
   files: 300,
   fileBytes: 1024 * 1024,
   totalBytes: 10 * 1024 * 1024,
@@ -24,7 +24,7 @@ const AgentChangeSchema = z.union([
 export type AgentChange = z.infer<typeof AgentChangeSchema>;
 
 /** How the agent's run ended, as `step: agent` saw it. */
-export const AGENT_OUTCOMES = ['changed', 'no-change', 'failed', 'timed-out', 'stale'] as const;
+const AGENT_OUTCOMES = ['changed', 'no-change', 'failed', 'timed-out', 'stale'] as const;
 export type AgentOutcome = (typeof AGENT_OUTCOMES)[number];
 
 /** `changes-dir/changes.json`: what `step: agent` hands to `step: apply`. */
@@ -42,7 +42,7 @@ export type ValidChange =
   { path: string; mode: FileMode; bytes: Buffer } | { path: string; deleted: true };
 
 /** Why a repository path cannot be written by an agent, or undefined when it can. */
-export function pathProblem(path: string): string | undefined {
+function pathProblem(path: string): string | undefined {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(path)) return 'holds a control character';
   if (path.includes('\\')) return 'holds a backslash';
@@ -56,7 +56,7 @@ export function pathProblem(path: string): string | undefined {
 }
 
 /** Where the agent may not write: `.github/` (workflows, the config) and the plans folder. */
-export function protectedArea(path: string, plansDir: string): string | undefined {
+function protectedArea(path: string, plansDir: string): string | undefined {
   const lower = path.toLowerCase();
   if (lower === '.github' || lower.startsWith('.github/'))
     return ".github/ is not the agent's (workflows and the loop's config)";

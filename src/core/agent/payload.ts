@@ -6,7 +6,7 @@ import { checkPlanName } from '../plan/layout.js';
 export const AGENT_EVENT_TYPE = 'coder-loop-agent';
 
 /** The seed's implementation nodes the agent is handed: TDD, Debug & Fix, Code Review → Issues. */
-export const AGENT_NODES = ['tdd', 'debug-fix', 'review-fix'] as const;
+const AGENT_NODES = ['tdd', 'debug-fix', 'review-fix'] as const;
 export type AgentNode = (typeof AGENT_NODES)[number];
 
 /** A branch name git and GitHub accept (git check-ref-format), under `coder/`. */
@@ -32,7 +32,7 @@ const branch = z
  * The `client_payload` of a hand-off (SPEC §9). GitHub allows at most 10 top-level properties in
  * a `client_payload`: this is exactly 10, so anything new goes inside one of them.
  */
-export const AgentPayloadSchema = z.strictObject({
+const AgentPayloadSchema = z.strictObject({
   node: z.enum(AGENT_NODES),
   repository: z
     .string()

@@ -66,7 +66,7 @@ export interface PromptInput {
 }
 
 /** A document longer than this is cut in the prompt; the whole file is in the context folder. */
-export const PROMPT_DOCUMENT_CHARS = 30_000;
+const PROMPT_DOCUMENT_CHARS = 30_000;
 
 /** Untrusted text that goes outside a fence (a name, a link): sanitised, on one line. */
 function oneLine(text: string, secrets: readonly string[]): string {

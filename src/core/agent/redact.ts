@@ -4,10 +4,10 @@
  * invisible and bidirectional characters) removed. After claude-code-action's sanitizer.
  */
 
-export const REDACTED = '[REDACTED]';
+const REDACTED = '[REDACTED]';
 
 /** ANSI colour and cursor sequences (CSI, and OSC such as terminal hyperlinks). */
-export const ANSI =
+const ANSI =
   // eslint-disable-next-line no-control-regex
   /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u009b[0-9;?]*[ -/]*[@-~]/g;
 
@@ -89,7 +89,7 @@ export function sanitizeUntrusted(text: string, known: readonly string[] = []): 
 
 const LOG_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/gm;
 
-export const LOG_TAIL = { lines: 150, chars: 12_000 } as const;
+const LOG_TAIL = { lines: 150, chars: 12_000 } as const;
 
 /** The end of a CI log, as an agent needs it: plain, short, no credentials. */
 export function logTail(

@@ -4,7 +4,7 @@ import { sanitizeUntrusted } from './redact.js';
 import { describeRun, type AgentRunEntry } from './usage.js';
 
 /** What the agent wrote about its run, as it may appear on a PR at most. */
-export const MAX_SUMMARY = 20_000;
+const MAX_SUMMARY = 20_000;
 
 /**
  * The agent's summary for a PR comment: its markdown kept readable, but hidden channels and
@@ -68,7 +68,7 @@ export function agentTrailer(p: Pick<AgentPayload, 'node' | 'headSha' | 'attempt
 }
 
 /** The trailer that marks an agent commit as partial work (the agent ran out of time). */
-export const PARTIAL_TRAILER = 'Coder-Loop-Partial: timed out';
+const PARTIAL_TRAILER = 'Coder-Loop-Partial: timed out';
 
 export function agentCommitMessage(
   p: Pick<AgentPayload, 'node' | 'headSha' | 'attempt' | 'plan' | 'phase' | 'issue'>,

@@ -6,7 +6,7 @@ import type { AgentNode } from './payload.js';
  * Input tokens count everything the model read, cached or not; output tokens everything it wrote,
  * reasoning included.
  */
-export const UsageSchema = z.strictObject({
+const UsageSchema = z.strictObject({
   inputTokens: z.number().int().nonnegative().optional(),
   outputTokens: z.number().int().nonnegative().optional(),
   costUsd: z.number().nonnegative().optional(),

@@ -48,7 +48,7 @@ const WHAT: Record<AgentNode, string> = {
 };
 
 /** The check run's "next" while the agent works: what it does, and where its runs are. */
-export function agentWorking(payload: AgentPayload, repoUrl: string): string {
+function agentWorking(payload: AgentPayload, repoUrl: string): string {
   const runs = `${repoUrl}/actions?query=${encodeURIComponent('event:repository_dispatch')}`;
   return `Agent working (attempt ${payload.attempt}): the coding agent ${WHAT[payload.node]} and pushes one commit; CI runs on it. [Workflow runs](${runs}).`;
 }

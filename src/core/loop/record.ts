@@ -31,9 +31,9 @@ const AttemptSchema = z.object({
   agent: TEXT(100).optional(),
 });
 
-export const RECORD_VERSION = 1;
+const RECORD_VERSION = 1;
 
-export const LoopRecordSchema = z.object({
+const LoopRecordSchema = z.object({
   v: z.literal(RECORD_VERSION),
   /** The head commit this record is about: it reads only on a check run of that commit. */
   head: SHA,

@@ -26,7 +26,7 @@ export interface Budget {
   costUsd?: Limit;
 }
 
-export const NO_SPEND: Spend = { failedAttempts: 0, minutes: 0, costUsd: 0 };
+const NO_SPEND: Spend = { failedAttempts: 0, minutes: 0, costUsd: 0 };
 
 /** A phase's spend from its record: failed attempts and the agent runs the loop recorded. */
 export function phaseSpend(record: Pick<LoopMarker, 'attempts' | 'agentRuns'>): Spend {
@@ -38,7 +38,7 @@ export function phaseSpend(record: Pick<LoopMarker, 'attempts' | 'agentRuns'>): 
   };
 }
 
-export function addSpend(a: Spend, b: Spend): Spend {
+function addSpend(a: Spend, b: Spend): Spend {
   return {
     failedAttempts: a.failedAttempts + b.failedAttempts,
     minutes: round(a.minutes + b.minutes),
@@ -168,7 +168,7 @@ export function decideRunNext(s: RunSnapshot): RunDecision {
   return { kind: 'start', phase: s.nextPhase, run: { ...run, totals } };
 }
 
-export function describeSpend(spend: Spend): string {
+function describeSpend(spend: Spend): string {
   return `${spend.failedAttempts} failed attempt${spend.failedAttempts === 1 ? '' : 's'}, ${spend.minutes} agent minute${spend.minutes === 1 ? '' : 's'}, $${spend.costUsd.toFixed(2)}`;
 }
 

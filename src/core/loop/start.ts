@@ -92,7 +92,7 @@ export interface PullRequestText {
 }
 
 /** Automatic PR per phase: the task plan, the tasks, the guidance links, `Refs #issue`. */
-export function phasePullRequest(
+function phasePullRequest(
   config: Config,
   plan: PlanFiles,
   context: PlanContext,

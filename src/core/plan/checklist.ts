@@ -70,7 +70,7 @@ export function readPhaseHeading(text: string): { number: number; name: string }
  * Why a text that almost reads as a phase (`Phase N`, `Phase I`, `Phase 1.5`, `Phase 1. Setup`)
  * is not one; undefined for a phase and for text that does not look like one (`Phase out …`).
  */
-export function nearPhaseReason(text: string): string | undefined {
+function nearPhaseReason(text: string): string | undefined {
   const trimmed = text.trim().replace(LEADING_SYMBOLS, '');
   if (PHASE_HEADING.test(trimmed)) return undefined;
   const token = NEAR_PHASE.exec(trimmed)?.[1];
@@ -93,7 +93,7 @@ export function nearPhaseReason(text: string): string | undefined {
  * Reads phases and tasks from the events of one walk over the document (remark's tree, or the
  * line scanner's plain subset): headings, list items and bold lines, in document order.
  */
-export class ChecklistBuilder {
+class ChecklistBuilder {
   private readonly phases: { phase: Phase; level: number }[] = [];
   private readonly problems: Problem[] = [];
   private readonly seenId = new Map<string, number>();
@@ -353,7 +353,7 @@ interface Frame {
 const CONTAINERS = new Set(['list', 'listItem', 'blockquote', 'footnoteDefinition']);
 
 /** Feeds a remark tree of `source` (or of a segment at `base`) to the builder, in document order. */
-export function walkTree(
+function walkTree(
   root: Root,
   source: string,
   builder: ChecklistBuilder,

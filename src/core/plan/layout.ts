@@ -25,7 +25,7 @@ export function isRequirementsFile(planPath: string): boolean {
   return REQUIREMENTS.test(planPath);
 }
 
-export const MAX_PLAN_NAME_LENGTH = 100;
+const MAX_PLAN_NAME_LENGTH = 100;
 
 /** Why a plan name cannot be used as a directory under `plansDir`, or undefined when it can. */
 export function checkPlanName(name: string): string | undefined {

@@ -8,7 +8,7 @@ import {
 } from './checklist.js';
 
 /** The checklist changed under us: the task no longer reads as it did when it was parsed. */
-export class StaleChecklistError extends Error {
+class StaleChecklistError extends Error {
   constructor(readonly task: Task) {
     super(
       `Task ${task.id} on line ${task.line} no longer reads "[${task.mark}]"; read the checklist again.`,
@@ -51,10 +51,6 @@ export function setTaskStates(
   }
   parts.push(source.slice(from));
   return { source: parts.join(''), changed };
-}
-
-export function markTask(source: string, task: Task, state: TaskState): string {
-  return setTaskStates(source, [task], state).source;
 }
 
 /**

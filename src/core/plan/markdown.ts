@@ -26,11 +26,11 @@ export function opensUnclosedFrontMatter(source: string): boolean {
 }
 
 /** Larger markdown is refused before parsing: about 80,000 tasks, parsed in a few seconds. */
-export const MAX_MARKDOWN_BYTES = 4 * 1024 * 1024;
+const MAX_MARKDOWN_BYTES = 4 * 1024 * 1024;
 /** More list items than this are refused: about five seconds of parsing. */
-export const MAX_LIST_ITEMS = 60_000;
+const MAX_LIST_ITEMS = 60_000;
 /** Deeper nesting (quotes, lists) is refused: the parser recurses once per level. */
-export const MAX_NESTING = 40;
+const MAX_NESTING = 40;
 
 /**
  * Why a markdown source is too large or too deeply nested to parse in bounded time and stack,
@@ -54,7 +54,7 @@ export function markdownLimitProblem(
   };
 }
 
-export function markdownLimit(source: string): { line?: number; message: string } | undefined {
+function markdownLimit(source: string): { line?: number; message: string } | undefined {
   if (source.length > MAX_MARKDOWN_BYTES) {
     return { message: `The file is larger than ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB.` };
   }
@@ -112,7 +112,7 @@ export function parseSegment(segment: string, first: boolean, frontMatter: boole
 }
 
 /** Segments smaller than this are not split further: fewer boundary checks, same result. */
-export const DEFAULT_SEGMENT = 16 * 1024;
+const DEFAULT_SEGMENT = 16 * 1024;
 
 // A line that starts, at column 0, an ATX heading.
 const HEADING_LINE = /(?<=\n)#{1,6}(?=[ \t\r\n]|$)/g;

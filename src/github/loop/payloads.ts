@@ -29,7 +29,7 @@ const pull = z.looseObject({
   merged: z.boolean().nullish(),
 });
 
-export const PAYLOADS = {
+const PAYLOADS = {
   issue_comment: z.looseObject({
     action: z.string(),
     comment: z.looseObject({ id: z.number(), body: z.string().nullish(), user: actor.nullable() }),

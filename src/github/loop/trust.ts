@@ -22,7 +22,7 @@ export interface LoopPull {
 }
 
 /** How many earlier commits of a PR are searched for the loop's record at once. */
-export const RECORD_SEARCH = 5;
+const RECORD_SEARCH = 5;
 
 /**
  * The loop's own PR, or why this one is not: opened by the loop's identity from a `coder/` branch

@@ -42,7 +42,7 @@ function baseOf(path: string): string {
 }
 
 /** The kind a tasks file is, from its path; undefined for a path no kind reads. */
-export function kindOfPath(path: string): PlanKind | undefined {
+function kindOfPath(path: string): PlanKind | undefined {
   if (path.endsWith('/01_Master Plan/01_Checklist.md')) return 'coder';
   if (baseOf(path) === 'tasks.json') return 'taskmaster';
   if (baseOf(path) !== 'tasks.md') return undefined;

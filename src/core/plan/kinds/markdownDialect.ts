@@ -519,7 +519,7 @@ export function readKiro(source: string, path: string): DialectPlan {
 // ---------------------------------------------------------------- both
 
 /** Whether a phase is finished: every required task done (Kiro's optional tasks may stay open). */
-export function dialectPhaseFinished(phase: DialectPhase): boolean {
+function dialectPhaseFinished(phase: DialectPhase): boolean {
   return phase.tasks.every((t) => t.state === 'done' || t.optional);
 }
 
@@ -528,7 +528,7 @@ export function currentDialectPhase(plan: DialectPlan): DialectPhase | undefined
 }
 
 /** The marks each tool writes itself: spec-kit has no in-progress mark. */
-export const DIALECT_MARKS = {
+const DIALECT_MARKS = {
   speckit: { doing: undefined, done: 'X' },
   kiro: { doing: '-', done: 'x' },
 } as const;

@@ -235,7 +235,7 @@ function readTag(
 }
 
 /** Whether a phase is finished: every task done or set aside. */
-export function phaseFinished(phase: TaskmasterPhase): boolean {
+function phaseFinished(phase: TaskmasterPhase): boolean {
   return phase.tasks.every((t) => t.state === 'done' || t.state === 'set-aside');
 }
 
