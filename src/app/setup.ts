@@ -39,11 +39,7 @@ function escapeHtml(text: string): string {
 }
 
 /** The App manifest GitHub registers: app.yml, with this server's webhook and redirect URLs. */
-function manifestFor(
-  appYml: string,
-  baseUrl: string,
-  hookUrl: string,
-): Record<string, unknown> {
+function manifestFor(appYml: string, baseUrl: string, hookUrl: string): Record<string, unknown> {
   const app = (yaml.load(appYml) ?? {}) as Record<string, unknown>;
   return {
     ...app,

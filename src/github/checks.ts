@@ -89,11 +89,7 @@ async function commitCheckRuns(
  * holding a well-formed record about that very commit. A CI job called `coder-loop` — even one
  * GitHub Actions created with the same token as the loop's — holds no such record: it is CI.
  */
-function ownRuns(
-  runs: readonly CheckRunItem[],
-  sha: string,
-  identity: LoopIdentity | undefined,
-) {
+function ownRuns(runs: readonly CheckRunItem[], sha: string, identity: LoopIdentity | undefined) {
   return (
     runs
       // Not knowing its identity (a read-only agent job), the loop knows its run by the record alone.
