@@ -2,6 +2,8 @@ import type { Heading, ListItem, Nodes, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Problem } from '../../problem.js';
 import { markdownLimitProblem, parseMarkdown } from '../markdown.js';
+import { isNarrowTab } from '../scan.js';
+import { countLineBreaks } from '../text.js';
 
 /**
  * Readers and writers for the markdown plans other tools write (SPEC §2b): spec-kit's tasks.md
@@ -37,20 +39,43 @@ export interface DialectPlan {
   problems: Problem[];
 }
 
-const ITEM_LEAD = /^(?:[-*+]|\d{1,9}[.)])[ \t]+\[(.)\]/;
-
-/** Where the mark of a list item's box sits, reading the item's first line as written. */
+/**
+ * Where the mark of a list item's box sits, as remark-gfm reads the item: GFM's own boxes (`[ ]`,
+ * `[x]`, `[X]`, `[\t]` where its tab is one column wide) from the item's `checked`, a dialect's
+ * other marks (`[-]`, `[ ]*`) where the item's first paragraph starts at a bracket. `after` is the
+ * rest of the box's line. The caller decides which marks and what may follow are its dialect's.
+ */
 function boxAt(
   source: string,
   item: ListItem,
-): { offset: number; mark: string; after: string } | undefined {
-  const start = item.position!.start.offset!;
-  const lineEnd = source.indexOf('\n', start);
-  const line = source.slice(start, lineEnd === -1 ? source.length : lineEnd);
-  const m = ITEM_LEAD.exec(line);
-  if (!m) return undefined;
-  const offset = start + m[0].length - 2;
-  return { offset, mark: m[1]!, after: line.slice(m[0].length) };
+): { offset: number; mark: string; after: string; line: number } | undefined {
+  const first = item.children[0];
+  if (!first || first.type !== 'paragraph') return undefined;
+  const p = first.position!.start.offset!;
+  let at = p;
+  if (item.checked === true || item.checked === false) {
+    // remark-gfm starts the paragraph after the box when text follows it: step back to its `]`.
+    let i = p - 1;
+    while (i >= 0) {
+      const c = source[i];
+      if (c !== ' ' && c !== '\t' && c !== '\r' && c !== '\n' && c !== '>') break;
+      i--;
+    }
+    if (source[i] === ']') at = i - 2;
+  }
+  if (source[at] !== '[' || source[at + 2] !== ']') return undefined;
+  const mark = source[at + 1]!;
+  if (mark === '\n' || mark === '\r' || (mark === '\t' && !isNarrowTab(source, at + 1))) {
+    return undefined;
+  }
+  const lineEnd = source.indexOf('\n', at);
+  const start = item.position!.start;
+  return {
+    offset: at + 1,
+    mark,
+    after: source.slice(at + 3, lineEnd === -1 ? source.length : lineEnd),
+    line: start.line + countLineBreaks(source, start.offset!, at),
+  };
 }
 
 function* walk(
@@ -215,7 +240,7 @@ function* speckitEventsOfTree(source: string, root: Root): Generator<SpeckitEven
     if (!box) continue;
     yield {
       kind: 'item',
-      line: lineOf(node),
+      line: box.line,
       offset: box.offset,
       mark: box.mark,
       after: box.after,
@@ -369,7 +394,10 @@ export function readSpeckit(
     }
     if (!current) continue;
     const next = event.after[0];
-    if (!(event.mark in SPECKIT_STATE) || (next !== undefined && next !== ' ' && next !== '\t')) {
+    if (
+      !(event.mark in SPECKIT_STATE) ||
+      (next !== undefined && next !== ' ' && next !== '\t' && next !== '\r')
+    ) {
       continue;
     }
     const { text } = event;
@@ -466,7 +494,7 @@ export function readKiro(source: string, path: string): DialectPlan {
       mark: box.mark,
       optional,
       requirements: requirementsOf(node),
-      line: lineOf(node),
+      line: box.line,
       markOffset: box.offset,
     });
     const sub = KIRO_SUB.exec(text);
@@ -476,7 +504,7 @@ export function readKiro(source: string, path: string): DialectPlan {
         problems.push({
           severity: 'warning',
           path,
-          line: lineOf(node),
+          line: box.line,
           message: `Sub-task ${sub[1]}.${sub[2]} has no top-level task ${sub[1]} before it.`,
           fix: `Add "- [ ] ${sub[1]}. Title" above it.`,
         });
@@ -491,14 +519,14 @@ export function readKiro(source: string, path: string): DialectPlan {
         problems.push({
           severity: 'error',
           path,
-          line: lineOf(node),
+          line: box.line,
           message: `Task ${top[1]} is also on line ${phases.get(top[1]!)!.phase.line}.`,
           fix: 'Number each top-level task once.',
         });
         continue;
       }
       phases.set(top[1]!, {
-        phase: { number: top[1]!, name: top[2]!.trim(), line: lineOf(node), tasks: [] },
+        phase: { number: top[1]!, name: top[2]!.trim(), line: box.line, tasks: [] },
         self: task(top[1]!),
       });
     }
