@@ -87,6 +87,34 @@ describe('Task Master tasks.json', () => {
     ]);
   });
 
+  it('names a subtask with an unknown status, a task with no id or no status, with line and fix', () => {
+    const source = [
+      '{"master": {"tasks": [',
+      '  {"id": 1, "title": "a", "status": "pending", "subtasks": [',
+      '    {"id": 1, "title": "s", "status": "todo"},',
+      '    {"title": "no id", "status": "pending"},',
+      '    {"id": 3, "title": "no status"},',
+      '    {"id": 4, "title": "number", "status": 2}',
+      '  ]},',
+      '  {"title": "no id", "status": "pending"},',
+      '  {"id": 3, "title": "no status"}',
+      ']}}',
+    ].join('\n');
+    const read = readTaskmaster(source, '.taskmaster/tasks/tasks.json');
+    expect(read.problems.map((p) => [p.severity, p.line, p.message])).toEqual([
+      ['error', 3, 'task 1.1 has status "todo", which Task Master does not use.'],
+      ['error', 4, 'a subtask of task 1 has no id.'],
+      ['error', 5, 'task 1.3 has no "status" string.'],
+      ['error', 6, 'task 1.4 has no "status" string.'],
+      ['error', 8, 'a task in tag "master" has no id.'],
+      ['error', 9, 'task 3 has no "status" string.'],
+    ]);
+    for (const p of read.problems) {
+      expect(p.path).toBe('.taskmaster/tasks/tasks.json');
+      expect(p.fix).toBeTruthy();
+    }
+  });
+
   it('refuses to write over a status that changed since it was read', () => {
     const source = fixture('tagged.json');
     const task = readTaskmaster(source, 'tasks.json').tags[0]!.phases[2]!.tasks[0]!;

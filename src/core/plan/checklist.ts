@@ -492,6 +492,7 @@ export function parseChecklist(
       () => parseMarkdown(source),
       known,
       'Write a task as "- [ ] 1.1 Description" under a "## Phase N: Name" heading.',
+      { marks: ' \t~xX', unread: 'it is not where the checklist reads tasks' },
     ),
   );
   return checklist;

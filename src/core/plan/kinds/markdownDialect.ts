@@ -108,9 +108,85 @@ const LOOKS_LIKE_TASK =
 
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
+/** What a dialect calls a task, for the reason a lookalike line is not one. */
+export interface LookalikeDialect {
+  /** The marks it reads between brackets, such as `" xX"`. */
+  marks: string;
+  /** Whether `[ ]*` (Kiro's optional task) is a box. */
+  star?: boolean;
+  /** Why a box GFM reads was still not taken as a task (`it is under no "Phase N" heading`). */
+  unread: string;
+}
+
+const SHOWN_MARK: Record<string, string> = { ' ': 'space', '\t': 'tab' };
+
+// A list marker (after quote markers and indentation), the gap, the box, and what follows it.
+const LIST_BOX = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])([ \t]*)\[([^\]\n]?)\](.?)/u;
+
+/** Why a line that looks like a task is not one, and how to write it; undefined: no reason known. */
+function lookalikeReason(
+  line: string,
+  offset: number,
+  source: string,
+  dialect: LookalikeDialect,
+): { why: string; fix?: string } {
+  const bar = line.indexOf('|');
+  const box = line.search(/\[[^\]\n]?\]/);
+  if (bar !== -1 && bar < box) {
+    return {
+      why: 'a box in a table is not a task',
+      fix: 'Write the task as a list item "- [ ] …".',
+    };
+  }
+  const m = LIST_BOX.exec(line);
+  if (!m) {
+    return {
+      why: 'a box that does not start a list item (inside a paragraph) is not a task',
+      fix: 'Start the line with "- " to make it a list item.',
+    };
+  }
+  const [, gap, mark, next] = m;
+  if (gap === '') {
+    return {
+      why: 'the list marker needs a space before the box',
+      fix: `Write "- [${mark === '\t' ? ' ' : mark}] …".`,
+    };
+  }
+  const marks = [...dialect.marks].map((c) => `[${SHOWN_MARK[c] ?? c}]`).join(', ');
+  if (mark === '' || !dialect.marks.includes(mark!)) {
+    return {
+      why: `"[${mark}]" is not a box this plan reads (it reads ${marks})`,
+      fix: 'Write "[ ]" for a task to do, "[x]" for one done.',
+    };
+  }
+  if (mark === '\t') {
+    const at = offset + m[0].length - 2 - (next === '' ? 0 : 1);
+    if (!isNarrowTab(source, at)) {
+      return {
+        why: 'the tab between the brackets spans more than one column, so GFM does not read a box',
+        fix: 'Write "[ ]" with a space.',
+      };
+    }
+  }
+  if (
+    next !== '' &&
+    next !== ' ' &&
+    next !== '\t' &&
+    next !== '\r' &&
+    !(dialect.star && next === '*')
+  ) {
+    return {
+      why: 'the box needs a space after it',
+      fix: `Write "[${mark === '\t' ? ' ' : mark}] " and then the text.`,
+    };
+  }
+  return { why: dialect.unread };
+}
+
 /**
  * Lines that look like tasks but were not read as one (`-[ ]`, `- [?]`, `- [ ]x`, a box in a
- * table or a paragraph, a task outside every phase): one warning each, never a silent drop.
+ * table or a paragraph, a task outside every phase): one warning each, never a silent drop, with
+ * why and how to write it when `dialect` says what the plan reads.
  */
 export function lookalikeWarnings(
   source: string,
@@ -118,6 +194,7 @@ export function lookalikeWarnings(
   root: Root | (() => Root),
   taskLines: ReadonlySet<number>,
   fix: string,
+  dialect?: LookalikeDialect,
 ): Problem[] {
   const lines = source.split('\n');
   const candidates: number[] = [];
@@ -145,16 +222,23 @@ export function lookalikeWarnings(
       for (let l = lineOf(node); l <= node.position!.end.line; l++) skip.add(l);
     }
   }
+  const starts: number[] = [];
+  if (dialect)
+    for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i++) starts.push(at);
   const out: Problem[] = [];
   for (const i of candidates) {
     const line = i + 1;
     if (skip.has(line)) continue;
+    const shown = `"${lines[i]!.trim().slice(0, 60)}"`;
+    const reason = dialect ? lookalikeReason(lines[i]!, starts[i]!, source, dialect) : undefined;
     out.push({
       severity: 'warning',
       path,
       line,
-      message: `"${lines[i]!.trim().slice(0, 60)}" looks like a task but is not read as one.`,
-      fix,
+      message: reason
+        ? `${shown} looks like a task but is not read as one: ${reason.why}.`
+        : `${shown} looks like a task but is not read as one.`,
+      fix: reason?.fix ?? fix,
     });
   }
   return out;
@@ -167,6 +251,7 @@ function finish(
   phases: DialectPhase[],
   problems: Problem[],
   fix: string,
+  dialect: LookalikeDialect,
 ): DialectPlan {
   // A phase's own line (Kiro's top-level task) is read too.
   const taskLines = new Set<number>();
@@ -174,9 +259,13 @@ function finish(
     taskLines.add(p.line);
     for (const t of p.tasks) taskLines.add(t.line);
   }
+  // A line the reader named already (a sub-task with no parent) gets no second warning.
+  for (const p of problems) if (p.line !== undefined) taskLines.add(p.line);
   return {
     phases,
-    problems: [...problems, ...lookalikeWarnings(source, path, root, taskLines, fix)],
+    problems: [...problems, ...lookalikeWarnings(source, path, root, taskLines, fix, dialect)].sort(
+      (a, b) => (a.line ?? 0) - (b.line ?? 0),
+    ),
   };
 }
 
@@ -435,6 +524,7 @@ export function readSpeckit(
     phases,
     problems,
     'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
+    { marks: ' \txX', unread: 'it is under no "## Phase N" heading' },
   );
 }
 
@@ -541,6 +631,11 @@ export function readKiro(source: string, path: string): DialectPlan {
     list,
     problems,
     'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
+    {
+      marks: ' \t-xX',
+      star: true,
+      unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"',
+    },
   );
 }
 
