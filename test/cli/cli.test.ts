@@ -681,7 +681,7 @@ describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)',
       stdout: [
         '.kiro/specs/user-auth/tasks.md: 0 error(s), 0 warning(s).',
         '.taskmaster/tasks/tasks.json: 0 error(s), 0 warning(s).',
-        'specs/001-photo-albums/tasks.md:60: warning: "- [ ] T010 [P] Documentation updates in docs/" looks like a task but is not read as one: it is under no \"## Phase N\" heading. Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
+        'specs/001-photo-albums/tasks.md:60: warning: "- [ ] T010 [P] Documentation updates in docs/" looks like a task but is not read as one: it is under no "## Phase N" heading. Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
         'specs/001-photo-albums/tasks.md: 0 error(s), 1 warning(s).',
         'docs/plans/Sample: 0 error(s), 0 warning(s).',
         '',
