@@ -558,21 +558,152 @@ function requirementsOf(item: ListItem): string[] {
   return [];
 }
 
-/**
- * Kiro's tasks.md: each top-level numbered task (`- [ ] 1. Title`) is a phase; its sub-tasks
- * (`- [ ] 1.1 …`, nested or at column 0) are the tasks, or the top-level task itself when it has
- * none. `[-]` is in progress, `[x]` done, `[ ]*` optional.
- */
-export function readKiro(source: string, path: string): DialectPlan {
-  const limited = limitProblem(source, path);
-  if (limited) return limited;
-  const root = parseMarkdown(source);
-  const phases = new Map<string, { phase: DialectPhase; self: DialectTask }>();
-  const problems: Problem[] = [];
+/** What the Kiro reader takes from a document, in order: each list item that opens with a box. */
+interface KiroEvent {
+  line: number;
+  offset: number;
+  mark: string;
+  after: string;
+  /** The item's requirements (its first `Requirements:` paragraph, nested items included). */
+  requirements: () => string[];
+}
+
+function* kiroEventsOfTree(source: string, root: Root): Generator<KiroEvent> {
   for (const { node } of walk(root.children, 0, true)) {
     if (node.type !== 'listItem') continue;
     const box = boxAt(source, node);
-    if (!box || !(box.mark in KIRO_STATE)) continue;
+    if (!box) continue;
+    yield { ...box, requirements: () => requirementsOf(node) };
+  }
+}
+
+/** Requirements as mdast's text reads them from one plain line (`_…_` is emphasis), or undefined. */
+function requirementsOfLine(text: string): string[] | 'not plain' | undefined {
+  if (!/requirement/i.test(text)) return undefined;
+  let plain = text.trim();
+  if (plain.length > 2 && plain[0] === '_' && plain[plain.length - 1] === '_') {
+    plain = plain.slice(1, -1);
+    if (/^\s|\s$/.test(plain)) return 'not plain';
+  }
+  if (/[\\`*_<>[\]&!~|]/.test(plain)) return 'not plain';
+  const m = REQUIREMENTS.exec(plain);
+  return m ? m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : undefined;
+}
+
+const KIRO_NOT_PLAIN = SPECKIT_NOT_PLAIN;
+// A bullet's content that remark could read as other than one plain paragraph line.
+const KIRO_ITEM_NOT_PLAIN = /^(?:[-*+>#<|=`~]|\d{1,9}[.)]|\[|\s|$)/;
+
+/**
+ * Kiro's fast path: a line scanner for the subset Kiro writes — ATX headings and paragraphs at
+ * column 0, `- ` items (nested by spaces) whose content is one line: a box (`[ ]`, `[-]`, `[x]`,
+ * `[ ]*`) and text, or a plain bullet such as `_Requirements: 1.1_`. Anything else (tabs, CR,
+ * front matter, continuation or lazy lines, code, quotes, HTML, tables, other markers, markup on
+ * a requirements line) returns undefined and remark reads the document: remark stays the
+ * authority, and a differential test holds the two to the same plan.
+ */
+export function scanKiro(source: string): KiroEvent[] | undefined {
+  if (KIRO_NOT_PLAIN.test(source)) return undefined;
+  const events: KiroEvent[] = [];
+  // Open list items: the column their content starts at, and their requirements once found.
+  const open: { content: number; requirements: string[] | undefined }[] = [];
+  let previous: 'blank' | 'heading' | 'paragraph' | 'item' = 'blank';
+  let line = 0;
+  const cite = (text: string): boolean => {
+    const r = requirementsOfLine(text);
+    if (r === 'not plain') return false;
+    if (r) for (const item of open) item.requirements ??= r;
+    return true;
+  };
+  for (let start = 0; start <= source.length;) {
+    let end = source.indexOf('\n', start);
+    if (end === -1) end = source.length;
+    line++;
+    const text = source.slice(start, end);
+    const lineStart = start;
+    start = end + 1;
+    if (end === source.length && text === '') break;
+    let indent = 0;
+    while (text.charCodeAt(indent) === 32) indent++;
+    if (indent === text.length) {
+      previous = 'blank';
+      continue;
+    }
+    const c = text.charCodeAt(indent);
+    if (c === 35 /* # */) {
+      if (indent > 0 || !/^#{1,6}(?: |$)/.test(text)) return undefined;
+      open.length = 0;
+      previous = 'heading';
+      continue;
+    }
+    if (c === 45 /* - */ && text[indent + 1] === ' ') {
+      // The item this one nests in: the innermost open item whose content starts at or before it.
+      let k = open.length;
+      while (k > 0 && open[k - 1]!.content > indent) k--;
+      if (indent - (k > 0 ? open[k - 1]!.content : 0) >= 4) return undefined; // code, continuation
+      open.length = k;
+      const content = text.slice(indent + 2);
+      if (KIRO_ITEM_NOT_PLAIN.test(content)) {
+        if (content[0] !== '[') return undefined;
+        // A box: one mark that is neither a letter nor a digit (x and X aside), then text.
+        const mark = content[1]!;
+        if (content[2] !== ']' || content.length < 4) return undefined;
+        if (/[\p{L}\p{N}[\]\\]/u.test(mark) && mark !== 'x' && mark !== 'X') return undefined;
+        const after = content.slice(3);
+        if (/^[:([]/.test(after) || after.trim() === '') return undefined;
+        const item = { content: indent + 2, requirements: undefined as string[] | undefined };
+        open.push(item);
+        if (!cite(after)) return undefined;
+        events.push({
+          line,
+          offset: lineStart + indent + 3,
+          mark,
+          after,
+          requirements: () => item.requirements ?? [],
+        });
+      } else {
+        open.push({ content: indent + 2, requirements: undefined });
+        if (!cite(content)) return undefined;
+      }
+      previous = 'item';
+      continue;
+    }
+    // Paragraph text: at column 0 outside every list after a blank line or a heading, or a new
+    // paragraph inside an open item after a blank line. Anything else is left to remark.
+    if (previous === 'item' || previous === 'paragraph') return undefined;
+    let k = open.length;
+    while (k > 0 && open[k - 1]!.content > indent) k--;
+    if (indent - (k > 0 ? open[k - 1]!.content : 0) >= 4) return undefined;
+    open.length = k;
+    if (k === 0 && indent > 0) return undefined;
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return undefined;
+    if (!cite(text.slice(indent))) return undefined;
+    previous = k === 0 ? 'paragraph' : 'item';
+  }
+  return events;
+}
+
+/**
+ * Kiro's tasks.md: each top-level numbered task (`- [ ] 1. Title`) is a phase; its sub-tasks
+ * (`- [ ] 1.1 …`, nested or at column 0) are the tasks, or the top-level task itself when it has
+ * none. `[-]` is in progress, `[x]` done, `[ ]*` optional. `fast: false` reads with remark alone:
+ * the authority the line scanner is tested against.
+ */
+export function readKiro(
+  source: string,
+  path: string,
+  options: { fast?: boolean } = {},
+): DialectPlan {
+  const limited = limitProblem(source, path);
+  if (limited) return limited;
+  const scanned = options.fast === false ? undefined : scanKiro(source);
+  let tree: Root | undefined;
+  const root = (): Root => (tree ??= parseMarkdown(source));
+  const events = scanned ?? kiroEventsOfTree(source, root());
+  const phases = new Map<string, { phase: DialectPhase; self: DialectTask }>();
+  const problems: Problem[] = [];
+  for (const box of events) {
+    if (!(box.mark in KIRO_STATE)) continue;
     const optional = box.after.startsWith('*');
     const after = optional ? box.after.slice(1) : box.after;
     if (!/^(?:[ \t]|$)/.test(after)) continue;
@@ -583,7 +714,7 @@ export function readKiro(source: string, path: string): DialectPlan {
       state: KIRO_STATE[box.mark]!,
       mark: box.mark,
       optional,
-      requirements: requirementsOf(node),
+      requirements: box.requirements(),
       line: box.line,
       markOffset: box.offset,
     });
