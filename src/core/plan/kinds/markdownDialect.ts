@@ -123,7 +123,7 @@ const SHOWN_MARK: Record<string, string> = { ' ': 'space', '\t': 'tab' };
 // A list marker (after quote markers and indentation), the gap, the box, and what follows it.
 const LIST_BOX = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])([ \t]*)\[([^\]\n]?)\](.?)/u;
 
-/** Why a line that looks like a task is not one, and how to write it; undefined: no reason known. */
+/** Why a line that looks like a task is not one, and how to write it (no fix: the reader's own). */
 function lookalikeReason(
   line: string,
   offset: number,
