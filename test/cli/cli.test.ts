@@ -528,7 +528,9 @@ describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)',
     const run = await cli(work, 'status', '001-photo-albums');
     expect(run).toEqual({
       code: 0,
-      stderr: '',
+      // The lookalike line lint names is named on status too: never dropped silently.
+      stderr:
+        'specs/001-photo-albums/tasks.md:60: warning: "- [ ] T010 [P] Documentation updates in docs/" looks like a task but is not read as one: it is under no "## Phase N" heading. Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.\n',
       stdout: [
         '001-photo-albums (spec-kit, specs/001-photo-albums/tasks.md): current phase 2',
         'Tasks: 3 done, 0 in progress, 6 open',
@@ -679,12 +681,54 @@ describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)',
       stdout: [
         '.kiro/specs/user-auth/tasks.md: 0 error(s), 0 warning(s).',
         '.taskmaster/tasks/tasks.json: 0 error(s), 0 warning(s).',
-        'specs/001-photo-albums/tasks.md:60: warning: "- [ ] T010 [P] Documentation updates in docs/" looks like a task but is not read as one. Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
+        'specs/001-photo-albums/tasks.md:60: warning: "- [ ] T010 [P] Documentation updates in docs/" looks like a task but is not read as one: it is under no "## Phase N" heading. Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
         'specs/001-photo-albums/tasks.md: 0 error(s), 1 warning(s).',
         'docs/plans/Sample: 0 error(s), 0 warning(s).',
         '',
       ].join('\n'),
     });
+  });
+
+  it('lint and status name lookalike lines in every kind, with file:line and a fix', async () => {
+    await writeFile(
+      join(work, kiroTasks),
+      (await readFile(join(work, kiroTasks), 'utf8')) +
+        '\n- [?] 9. Unknown mark\n-[ ] 9. No space\n',
+    );
+    const kiroLint = await cli(work, 'lint', 'user-auth');
+    expect(kiroLint.code).toBe(0);
+    const lines = (await readFile(join(work, kiroTasks), 'utf8')).split('\n').length;
+    const kiroWarnings = [
+      `${kiroTasks}:${lines - 2}: warning: "- [?] 9. Unknown mark" looks like a task but is not read as one: "[?]" is not a box this plan reads (it reads [space], [tab], [-], [x], [X]). Write "[ ]" for a task to do, "[x]" for one done.`,
+      `${kiroTasks}:${lines - 1}: warning: "-[ ] 9. No space" looks like a task but is not read as one: the list marker needs a space before the box. Write "- [ ] …".`,
+    ];
+    expect(kiroLint.stdout).toBe(
+      [...kiroWarnings, `${kiroTasks}: 0 error(s), 2 warning(s).`, ''].join('\n'),
+    );
+    const kiroStatus = await cli(work, 'status', 'user-auth');
+    expect(kiroStatus.code).toBe(0);
+    expect(kiroStatus.stderr).toBe(kiroWarnings.map((w) => `${w}\n`).join(''));
+    const kiroJson = JSON.parse((await cli(work, 'status', 'user-auth', '--json')).stdout) as {
+      warnings: { line: number }[];
+    };
+    expect(kiroJson.warnings.map((w) => w.line)).toEqual([lines - 2, lines - 1]);
+
+    // Task Master: a subtask whose status Task Master does not use is an error with its line.
+    const json = await readFile(join(work, tasksJson), 'utf8');
+    const at = json.indexOf('"status": "pending"', json.indexOf('"subtasks": [\n'));
+    await writeFile(
+      join(work, tasksJson),
+      json.slice(0, at) + '"status": "wip"    ' + json.slice(at + 19),
+    );
+    const line = json.slice(0, at).split('\n').length;
+    const tmLint = await cli(work, 'lint', `${tasksJson}#master`);
+    expect(tmLint.code).toBe(1);
+    expect(tmLint.stderr).toBe(
+      `${tasksJson}:${line}: error: task 2.1 has status "wip", which Task Master does not use. Use one of pending, in-progress, done, review, deferred, cancelled, blocked.\n`,
+    );
+    const tmStatus = await cli(work, 'status', 'master');
+    expect(tmStatus.code).toBe(1);
+    expect(tmStatus.stderr).toContain(`${tasksJson}:${line}: error: task 2.1 has status "wip"`);
   });
 
   it("lint fails a plan whose kind's context is missing, and a tasks.json that is not JSON", async () => {

@@ -176,6 +176,14 @@ describe('lines that look like tasks are never dropped silently', () => {
       ['warning', 6],
       ['warning', 10],
     ]);
-    expect(checklist.problems[0]!.fix).toContain('- [ ] 1.1');
+    expect(checklist.problems.map((p) => [p.message.replace(/^.*: /, ''), p.fix])).toEqual([
+      ['the list marker needs a space before the box.', 'Write "- [ ] …".'],
+      [
+        '"[?]" is not a box this plan reads (it reads [space], [tab], [~], [x], [X]).',
+        'Write "[ ]" for a task to do, "[x]" for one done.',
+      ],
+      ['the box needs a space after it.', 'Write "[ ] " and then the text.'],
+      ['a box in a table is not a task.', 'Write the task as a list item "- [ ] …".'],
+    ]);
   });
 });

@@ -9,7 +9,7 @@ import { eventsOf, scanPlain } from '../../src/core/plan/scan.js';
 const indent = fc.constantFrom('', '', '', ' ', '  ', '   ', '    ', '     ', '      ', '\t');
 const marker = fc.constantFrom('-', '-', '*', '+', '1.', '1)', '2.', '10.', '01.');
 const gap = fc.constantFrom(' ', ' ', ' ', '  ', '    ', '      ', '\t', '');
-const box = fc.constantFrom('[ ]', '[ ]', '[x]', '[X]', '[~]', '[?]', '[]', '\\[ ]', '');
+const box = fc.constantFrom('[ ]', '[ ]', '[x]', '[X]', '[~]', '[?]', '[]', '\\[ ]', '', '[\t]');
 const after = fc.constantFrom(
   ' 1.1 task',
   ' T003 plain text',

@@ -11,12 +11,29 @@ import {
   type LogEntry,
   type TaskState,
 } from '../../src/core/index.js';
+import {
+  readKiro,
+  readSpeckit,
+  readTaskmaster,
+  setDialectStates,
+  setTaskmasterStatus,
+  type TaskmasterTask,
+} from '../../src/core/plan/kinds/index.js';
 
 type Case =
   | { op: 'markPhase'; phase: number; state: TaskState; from?: TaskState[] }
   | { op: 'markTask'; id: string; state: TaskState }
   | { op: 'appendLog'; entry: LogEntry }
-  | { op: 'checkpoint'; lines: string[] };
+  | { op: 'checkpoint'; lines: string[] }
+  // Another tool's plan: the phase's open tasks started (`doing`), or all of them `done`.
+  | { op: 'speckit' | 'kiro' | 'taskmaster'; phase: string; state: 'doing' | 'done' };
+
+/** The tasks of a Task Master phase (tag master), read afresh from `source`. */
+function taskmasterTasks(source: string, phase: string): TaskmasterTask[] {
+  const read = readTaskmaster(source, 'tasks.json');
+  expect(read.problems).toEqual([]);
+  return read.tags.find((t) => t.name === 'master')!.phases.find((p) => p.id === phase)!.tasks;
+}
 
 const root = join(repoRoot, 'test', 'fixtures', 'edits');
 
@@ -37,6 +54,30 @@ function apply(spec: Case, input: string): string {
       return appendLogEntry(input, spec.entry);
     case 'checkpoint':
       return writeCheckpoint(input, 'input.md', spec.lines);
+    case 'speckit':
+    case 'kiro': {
+      const plan =
+        spec.op === 'kiro' ? readKiro(input, 'tasks.md') : readSpeckit(input, 'tasks.md');
+      expect(plan.problems).toEqual([]);
+      const phase = plan.phases.find((p) => p.number === spec.phase)!;
+      const tasks =
+        spec.state === 'doing' ? phase.tasks.filter((t) => t.state === 'todo') : phase.tasks;
+      return setDialectStates(input, spec.op, tasks, spec.state);
+    }
+    case 'taskmaster': {
+      // One status value at a time, each read afresh: a longer value moves what follows it.
+      const status = spec.state === 'doing' ? 'in-progress' : 'done';
+      const from = spec.state === 'doing' ? ['todo'] : ['todo', 'doing'];
+      let source = input;
+      const ids = taskmasterTasks(input, spec.phase)
+        .filter((t) => from.includes(t.state))
+        .map((t) => t.id);
+      for (const id of ids) {
+        const task = taskmasterTasks(source, spec.phase).find((t) => t.id === id)!;
+        source = setTaskmasterStatus(source, task, status);
+      }
+      return source;
+    }
   }
 }
 
@@ -47,28 +88,62 @@ function changedBytes(a: Buffer, b: Buffer): number[] {
   return out;
 }
 
-describe('golden edits: input.md → expected.md, byte for byte', () => {
+describe('golden edits: input → expected, byte for byte', () => {
   const cases = readdirSync(root).sort();
 
-  it('has fixtures', () => {
-    expect(cases.length).toBeGreaterThanOrEqual(15);
+  it('has fixtures, for the coder kind and for spec-kit, Kiro and Task Master', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(33);
+    for (const kind of ['speckit', 'kiro', 'taskmaster']) {
+      for (const variant of ['crlf', 'no-final-newline', 'tabs']) {
+        for (const op of ['start', 'done']) expect(cases).toContain(`${kind}-${variant}-${op}`);
+      }
+    }
   });
 
   it.each(cases)('%s', (name) => {
     const dir = join(root, name);
     const spec = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as Case;
-    const input = readFileSync(join(dir, 'input.md'));
-    const expected = readFileSync(join(dir, 'expected.md'));
+    const ext = spec.op === 'taskmaster' ? 'json' : 'md';
+    const input = readFileSync(join(dir, `input.${ext}`));
+    const expected = readFileSync(join(dir, `expected.${ext}`));
     const output = Buffer.from(apply(spec, input.toString('utf8')), 'utf8');
     expect(output.toString('utf8')).toBe(expected.toString('utf8'));
     expect(output.equals(expected)).toBe(true);
 
-    if (spec.op === 'markPhase' || spec.op === 'markTask') {
+    if (
+      spec.op === 'markPhase' ||
+      spec.op === 'markTask' ||
+      spec.op === 'speckit' ||
+      spec.op === 'kiro'
+    ) {
       // A mark changes one byte per task, and each changed byte sits between brackets.
       expect(output.length).toBe(input.length);
       for (const i of changedBytes(input, output)) {
         expect(String.fromCharCode(input[i - 1]!, input[i + 1]!)).toBe('[]');
       }
+    }
+    if (spec.op === 'taskmaster') {
+      // Only status values change: the text outside them is the same, and so is the JSON.
+      const before = input.toString('utf8');
+      const after = output.toString('utf8');
+      const outside = (source: string): string[] => {
+        const tasks = readTaskmaster(source, 'tasks.json').tags.flatMap((t) =>
+          t.phases.flatMap((p) => p.tasks),
+        );
+        const cuts = tasks.map((t) => [t.statusStart, t.statusEnd]).sort((a, b) => a[0]! - b[0]!);
+        const parts: string[] = [];
+        let from = 0;
+        for (const [start, end] of cuts) {
+          parts.push(source.slice(from, start));
+          from = end!;
+        }
+        parts.push(source.slice(from));
+        return parts;
+      };
+      expect(outside(after)).toEqual(outside(before));
+      const statuses = (source: string): unknown =>
+        JSON.parse(source, (key, value: unknown) => (key === 'status' ? undefined : value));
+      expect(statuses(after)).toEqual(statuses(before));
     }
     if (spec.op === 'appendLog') {
       // Appending adds bytes at the end only (after a line break when the file had none).

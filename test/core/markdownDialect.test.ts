@@ -129,3 +129,64 @@ describe('no silent drop, in both dialects', () => {
     expect(readSpeckit(source, 'tasks.md')).toEqual({ phases: [expect.anything()], problems: [] });
   });
 });
+
+describe('lookalikes: each named with file:line, why and a fix, in spec-kit and in Kiro', () => {
+  const cases: [string, string, string][] = [
+    ['-[ ] 9. Missing space', 'the list marker needs a space before the box', 'Write "- [ ] …"'],
+    ['- [?] 9. Unknown mark', '"[?]" is not a box this plan reads', '"[x]"'],
+    ['- [ ]9. Glued to its text', 'the box needs a space after it', 'then the text'],
+    ['| 9. In a table | [ ] |', 'a box in a table is not a task', '- [ ]'],
+    ['Some text\n[ ] 9. Inside a paragraph', 'inside a paragraph', 'Start the line with "- "'],
+    ['-   [\t] 9. A tab three columns wide', 'spans more than one column', '"[ ]"'],
+  ];
+  it.each(cases)('spec-kit: %j', (body, why, fix) => {
+    const source = `# Tasks\n\n## Phase 1: Setup\n\n- [ ] T001 Real\n${body}\n`;
+    const plan = readSpeckit(source, 'specs/f/tasks.md');
+    expect(plan.phases[0]!.tasks.map((t) => t.id)).toEqual(['T001']);
+    expect(plan.problems).toEqual([
+      {
+        severity: 'warning',
+        path: 'specs/f/tasks.md',
+        line: source.split('\n').length - 1,
+        message: expect.stringContaining(why),
+        fix: expect.stringContaining(fix),
+      },
+    ]);
+  });
+  it.each(cases)('Kiro: %j', (body, why, fix) => {
+    const source = `# Implementation Plan\n\n- [ ] 1. Real\n\n${body}\n`;
+    const plan = readKiro(source, '.kiro/specs/f/tasks.md');
+    expect(plan.phases.map((p) => p.number)).toEqual(['1']);
+    expect(plan.problems).toEqual([
+      {
+        severity: 'warning',
+        path: '.kiro/specs/f/tasks.md',
+        line: source.split('\n').length - 1,
+        message: expect.stringContaining(why),
+        fix: expect.stringContaining(fix),
+      },
+    ]);
+  });
+
+  it('spec-kit: a task under no phase, and [~] (not a spec-kit mark)', () => {
+    const source =
+      '# Tasks\n\n- [ ] T001 Before any phase\n\n## Phase 1: Setup\n\n- [~] T002 Doing?\n';
+    expect(readSpeckit(source, 'tasks.md').problems).toEqual([
+      expect.objectContaining({
+        line: 3,
+        message: expect.stringContaining('under no "## Phase N" heading'),
+      }),
+      expect.objectContaining({ line: 7, message: expect.stringContaining('"[~]" is not a box') }),
+    ]);
+  });
+
+  it('Kiro: a task with no number, a sub-task with no parent (one warning each), and [~]', () => {
+    const source = '- [ ] Unnumbered\n- [ ] 2.1 Orphan\n- [ ] 3. Real\n  - [~] 3.1 Doing?\n';
+    const plan = readKiro(source, 'tasks.md');
+    expect(plan.problems.map((p) => [p.line, p.message])).toEqual([
+      [1, expect.stringContaining('Kiro reads a task numbered "1. Title"')],
+      [2, 'Sub-task 2.1 has no top-level task 2 before it.'],
+      [4, expect.stringContaining('"[~]" is not a box')],
+    ]);
+  });
+});

@@ -87,6 +87,34 @@ describe('Task Master tasks.json', () => {
     ]);
   });
 
+  it('names a subtask with an unknown status, a task with no id or no status, with line and fix', () => {
+    const source = [
+      '{"master": {"tasks": [',
+      '  {"id": 1, "title": "a", "status": "pending", "subtasks": [',
+      '    {"id": 1, "title": "s", "status": "todo"},',
+      '    {"title": "no id", "status": "pending"},',
+      '    {"id": 3, "title": "no status"},',
+      '    {"id": 4, "title": "number", "status": 2}',
+      '  ]},',
+      '  {"title": "no id", "status": "pending"},',
+      '  {"id": 3, "title": "no status"}',
+      ']}}',
+    ].join('\n');
+    const read = readTaskmaster(source, '.taskmaster/tasks/tasks.json');
+    expect(read.problems.map((p) => [p.severity, p.line, p.message])).toEqual([
+      ['error', 3, 'task 1.1 has status "todo", which Task Master does not use.'],
+      ['error', 4, 'a subtask of task 1 has no id.'],
+      ['error', 5, 'task 1.3 has no "status" string.'],
+      ['error', 6, 'task 1.4 has no "status" string.'],
+      ['error', 8, 'a task in tag "master" has no id.'],
+      ['error', 9, 'task 3 has no "status" string.'],
+    ]);
+    for (const p of read.problems) {
+      expect(p.path).toBe('.taskmaster/tasks/tasks.json');
+      expect(p.fix).toBeTruthy();
+    }
+  });
+
   it('refuses to write over a status that changed since it was read', () => {
     const source = fixture('tagged.json');
     const task = readTaskmaster(source, 'tasks.json').tags[0]!.phases[2]!.tasks[0]!;
@@ -209,6 +237,94 @@ describe('JSON with offsets', () => {
           expect(lineAt(starts, i)).toBe(source.slice(0, i).split('\n').length);
         }
       }),
+    );
+  });
+});
+
+/**
+ * Writes JSON as people and tools lay it out: any whitespace between tokens (spaces, tabs, LF,
+ * CRLF), keys in any order, strings sometimes escaped (`\u0064one`). `pick` supplies the choices.
+ */
+function layOut(value: unknown, pick: () => number): string {
+  const gaps = ['', ' ', '  ', '\n', '\r\n', '\t', '\n  ', '\r\n\t\t', ' \n    '];
+  const gap = (): string => gaps[pick() % gaps.length]!;
+  const str = (text: string): string =>
+    pick() % 4 === 0 && text.length > 0
+      ? `"\\u${text.charCodeAt(0).toString(16).padStart(4, '0')}${JSON.stringify(text.slice(1)).slice(1)}`
+      : JSON.stringify(text);
+  const write = (v: unknown): string => {
+    if (Array.isArray(v))
+      return `[${gap()}${v.map((x) => write(x)).join(`${gap()},${gap()}`)}${gap()}]`;
+    if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i > 0; i--) {
+        const j = pick() % (i + 1);
+        [keys[i], keys[j]] = [keys[j]!, keys[i]!];
+      }
+      const entries = keys.map(
+        (k) => `${gap()}${str(k)}${gap()}:${gap()}${write((v as Record<string, unknown>)[k])}`,
+      );
+      return `{${entries.join(`${gap()},`)}${gap()}}`;
+    }
+    return typeof v === 'string' ? str(v) : JSON.stringify(v);
+  };
+  return `${gap()}${write(value)}${gap()}`;
+}
+
+describe('tasks.json: a status change in any layout', () => {
+  it('property: only that one string value changes, and JSON.parse reads the input with it changed', () => {
+    const status = fc.constantFrom(...TASKMASTER_STATUSES);
+    const sub = fc.record({ id: fc.integer({ min: 1, max: 9 }), title: fc.string(), status });
+    const task = fc.record({
+      id: fc.integer({ min: 1, max: 30 }),
+      title: fc.string(),
+      status,
+      priority: fc.constantFrom('high', 'medium', 'low'),
+      dependencies: fc.array(fc.integer({ min: 1, max: 30 }), { maxLength: 2 }),
+      subtasks: fc.uniqueArray(sub, { selector: (t) => t.id, maxLength: 3 }),
+    });
+    const tasks = fc.uniqueArray(task, { selector: (t) => t.id, minLength: 1, maxLength: 5 });
+    const doc = fc.oneof(
+      tasks.map((ts) => ({ tasks: ts }) as Record<string, unknown>),
+      fc
+        .tuple(tasks, fc.constantFrom('master', 'feature-x', 'ünï'))
+        .map(([ts, tag]) => ({ [tag]: { tasks: ts, metadata: { created: 'x' } } })),
+    );
+    fc.assert(
+      fc.property(
+        doc,
+        fc.array(fc.nat(), { minLength: 1, maxLength: 64 }),
+        fc.nat(),
+        fc.constantFrom<'in-progress' | 'done'>('in-progress', 'done'),
+        (d, choices, which, to) => {
+          let n = 0;
+          const source = layOut(d, () => choices[n++ % choices.length]! + n);
+          expect(JSON.parse(source)).toEqual(d);
+          const plan = readTaskmaster(source, 'tasks.json');
+          const tags = plan.tags;
+          const all = tags.flatMap((t) => t.phases.flatMap((p) => p.tasks.map((k) => ({ t, k }))));
+          if (all.length === 0) return;
+          const { t: tag, k: chosen } = all[which % all.length]!;
+          const written = setTaskmasterStatus(source, chosen, to);
+          // The bytes outside the one value are the input's.
+          const tail = source.length - chosen.statusEnd;
+          expect(written.slice(0, chosen.statusStart)).toBe(source.slice(0, chosen.statusStart));
+          expect(written.slice(written.length - tail)).toBe(source.slice(chosen.statusEnd));
+          // JSON.parse of the output is the input's value with that status changed.
+          const want = structuredClone(d) as Record<string, { tasks: typeof d.tasks }>;
+          const list = (tag.legacy ? want : want[tag.name]!).tasks as {
+            id: number;
+            status: string;
+            subtasks: { id: number; status: string }[];
+          }[];
+          const [top, subId] = chosen.id.split('.');
+          const parent = list.find((x) => String(x.id) === top)!;
+          if (subId === undefined) parent.status = to;
+          else parent.subtasks.find((x) => String(x.id) === subId)!.status = to;
+          expect(JSON.parse(written)).toEqual(want);
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 });

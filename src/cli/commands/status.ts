@@ -34,6 +34,7 @@ const BOX: Record<PlanView['phases'][number]['tasks'][number]['state'], string> 
 async function kindStatus(args: Parsed, io: CliIo, plan: NamedPlan): Promise<number> {
   const view = await viewPlan(io.cwd, plan);
   const errors = view.problems.filter((p) => p.severity === 'error');
+  const warnings = sortProblems(view.problems.filter((p) => p.severity === 'warning'));
   if (args.values.json) {
     io.stdout(
       JSON.stringify({
@@ -48,6 +49,7 @@ async function kindStatus(args: Parsed, io: CliIo, plan: NamedPlan): Promise<num
           tasks: p.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text })),
         })),
         ...(errors.length > 0 ? { valid: false, problems: errors } : {}),
+        ...(warnings.length > 0 ? { warnings } : {}),
       }),
     );
     return errors.length > 0 ? EXIT.invalid : EXIT.ok;
@@ -56,6 +58,8 @@ async function kindStatus(args: Parsed, io: CliIo, plan: NamedPlan): Promise<num
     for (const p of sortProblems(errors)) io.stderr(formatProblem(p));
     throw new InputError(`${plan.path}: fix the tasks file first.`);
   }
+  // Lines that look like tasks and are not one: named on every status, never dropped silently.
+  for (const p of warnings) io.stderr(formatProblem(p));
   const counts = countTasks(view);
   io.stdout(
     `${planLabel(plan)}: ${view.current !== undefined ? `current phase ${view.current}` : 'complete'}`,
@@ -101,6 +105,9 @@ export const status: CommandSpec = {
       const problems = checklistErrors(context);
       const checklist = context.checklist;
       const current = problems.length === 0 && checklist ? currentPhase(checklist) : undefined;
+      const warnings = sortProblems(
+        (checklist?.problems ?? []).filter((p) => p.severity === 'warning'),
+      );
       io.stdout(
         JSON.stringify({
           plan: name,
@@ -111,11 +118,15 @@ export const status: CommandSpec = {
             tasks: p.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text })),
           })),
           ...(problems.length > 0 ? { valid: false, problems } : {}),
+          ...(warnings.length > 0 ? { warnings } : {}),
         }),
       );
       return problems.length > 0 ? EXIT.invalid : EXIT.ok;
     }
     const checklist = await loadChecklist(args, name, io);
+    for (const p of sortProblems(checklist.problems.filter((q) => q.severity === 'warning'))) {
+      io.stderr(formatProblem(p));
+    }
     const current = currentPhase(checklist);
     io.stdout(`${name}: ${current ? `current phase ${current.number}` : 'complete'}`);
     const box = { todo: '[ ]', doing: '[~]', done: '[x]' } as const;

@@ -13,8 +13,8 @@ import { isBox, scanPlain } from './scan.js';
 import { countLineBreaks, endOfLine } from './text.js';
 
 export type TaskState = 'todo' | 'doing' | 'done';
-/** The character between a task's brackets. */
-export type TaskMark = ' ' | '~' | 'x' | 'X';
+/** The character between a task's brackets (a tab where GFM reads `[\t]` as unchecked). */
+export type TaskMark = ' ' | '\t' | '~' | 'x' | 'X';
 
 export interface Task {
   /** Written id (`1.2`, `T003`) or `<phase>.<index>`. */
@@ -52,7 +52,13 @@ const WRITTEN_ID = /^(\d+(?:\.\d+)+|[A-Z]{1,5}-?\d+(?:\.\d+)*)(?=$|[\s:.)—–-
 const NUMBER_WORDS =
   /^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|first|second|third)$/i;
 
-const STATE_OF: Record<TaskMark, TaskState> = { ' ': 'todo', '~': 'doing', x: 'done', X: 'done' };
+const STATE_OF: Record<TaskMark, TaskState> = {
+  ' ': 'todo',
+  '\t': 'todo',
+  '~': 'doing',
+  x: 'done',
+  X: 'done',
+};
 export const MARK_OF: Record<TaskState, TaskMark> = { todo: ' ', doing: '~', done: 'x' };
 
 export function stateOfMark(mark: TaskMark): TaskState {
@@ -486,6 +492,7 @@ export function parseChecklist(
       () => parseMarkdown(source),
       known,
       'Write a task as "- [ ] 1.1 Description" under a "## Phase N: Name" heading.',
+      { marks: ' \t~xX', unread: 'it is not where the checklist reads tasks' },
     ),
   );
   return checklist;

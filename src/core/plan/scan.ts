@@ -41,11 +41,30 @@ export function eventsOf(scan: PlainScan): PlainEvent[] {
   return out;
 }
 
-/** Whether `source[at]` starts a box: `[ ]`, `[~]`, `[x]` or `[X]` followed by whitespace or the end. */
+/**
+ * Whether the tab at `source[at]` is one column wide: tabs stop every four columns from the start
+ * of the line. micromark reads a wider tab as a tab and virtual spaces, so GFM takes `[\t]` for an
+ * unchecked box only where its tab is one column wide (`- [\t]` yes, `-   [\t]` no).
+ */
+export function isNarrowTab(source: string, at: number): boolean {
+  let from = at;
+  while (from > 0 && source[from - 1] !== '\n' && source[from - 1] !== '\r') from--;
+  let column = 0;
+  for (let i = from; i < at; i++)
+    column = source[i] === '\t' ? column + 4 - (column % 4) : column + 1;
+  return column % 4 === 3;
+}
+
+/**
+ * Whether `source[at]` starts a box: `[ ]`, `[~]`, `[x]`, `[X]`, or `[\t]` where GFM reads it (a
+ * tab one column wide), followed by whitespace or the end.
+ */
 export function isBox(source: string, at: number): boolean {
   if (source[at] !== '[' || source[at + 2] !== ']') return false;
   const mark = source[at + 1];
-  if (mark !== ' ' && mark !== '~' && mark !== 'x' && mark !== 'X') return false;
+  if (mark === '\t') {
+    if (!isNarrowTab(source, at + 1)) return false;
+  } else if (mark !== ' ' && mark !== '~' && mark !== 'x' && mark !== 'X') return false;
   const after = source[at + 3];
   return after === undefined || after === ' ' || after === '\t' || after === '\r' || after === '\n';
 }

@@ -2,6 +2,8 @@ import type { Heading, ListItem, Nodes, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Problem } from '../../problem.js';
 import { markdownLimitProblem, parseMarkdown } from '../markdown.js';
+import { isNarrowTab } from '../scan.js';
+import { countLineBreaks } from '../text.js';
 
 /**
  * Readers and writers for the markdown plans other tools write (SPEC §2b): spec-kit's tasks.md
@@ -37,20 +39,43 @@ export interface DialectPlan {
   problems: Problem[];
 }
 
-const ITEM_LEAD = /^(?:[-*+]|\d{1,9}[.)])[ \t]+\[(.)\]/;
-
-/** Where the mark of a list item's box sits, reading the item's first line as written. */
+/**
+ * Where the mark of a list item's box sits, as remark-gfm reads the item: GFM's own boxes (`[ ]`,
+ * `[x]`, `[X]`, `[\t]` where its tab is one column wide) from the item's `checked`, a dialect's
+ * other marks (`[-]`, `[ ]*`) where the item's first paragraph starts at a bracket. `after` is the
+ * rest of the box's line. The caller decides which marks and what may follow are its dialect's.
+ */
 function boxAt(
   source: string,
   item: ListItem,
-): { offset: number; mark: string; after: string } | undefined {
-  const start = item.position!.start.offset!;
-  const lineEnd = source.indexOf('\n', start);
-  const line = source.slice(start, lineEnd === -1 ? source.length : lineEnd);
-  const m = ITEM_LEAD.exec(line);
-  if (!m) return undefined;
-  const offset = start + m[0].length - 2;
-  return { offset, mark: m[1]!, after: line.slice(m[0].length) };
+): { offset: number; mark: string; after: string; line: number } | undefined {
+  const first = item.children[0];
+  if (!first || first.type !== 'paragraph') return undefined;
+  const p = first.position!.start.offset!;
+  let at = p;
+  if (item.checked === true || item.checked === false) {
+    // remark-gfm starts the paragraph after the box when text follows it: step back to its `]`.
+    let i = p - 1;
+    while (i >= 0) {
+      const c = source[i];
+      if (c !== ' ' && c !== '\t' && c !== '\r' && c !== '\n' && c !== '>') break;
+      i--;
+    }
+    if (source[i] === ']') at = i - 2;
+  }
+  if (source[at] !== '[' || source[at + 2] !== ']') return undefined;
+  const mark = source[at + 1]!;
+  if (mark === '\n' || mark === '\r' || (mark === '\t' && !isNarrowTab(source, at + 1))) {
+    return undefined;
+  }
+  const lineEnd = source.indexOf('\n', at);
+  const start = item.position!.start;
+  return {
+    offset: at + 1,
+    mark,
+    after: source.slice(at + 3, lineEnd === -1 ? source.length : lineEnd),
+    line: start.line + countLineBreaks(source, start.offset!, at),
+  };
 }
 
 function* walk(
@@ -83,9 +108,85 @@ const LOOKS_LIKE_TASK =
 
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
+/** What a dialect calls a task, for the reason a lookalike line is not one. */
+export interface LookalikeDialect {
+  /** The marks it reads between brackets, such as `" xX"`. */
+  marks: string;
+  /** Whether `[ ]*` (Kiro's optional task) is a box. */
+  star?: boolean;
+  /** Why a box GFM reads was still not taken as a task (`it is under no "Phase N" heading`). */
+  unread: string;
+}
+
+const SHOWN_MARK: Record<string, string> = { ' ': 'space', '\t': 'tab' };
+
+// A list marker (after quote markers and indentation), the gap, the box, and what follows it.
+const LIST_BOX = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])([ \t]*)\[([^\]\n]?)\](.?)/u;
+
+/** Why a line that looks like a task is not one, and how to write it (no fix: the reader's own). */
+function lookalikeReason(
+  line: string,
+  offset: number,
+  source: string,
+  dialect: LookalikeDialect,
+): { why: string; fix?: string } {
+  const bar = line.indexOf('|');
+  const box = line.search(/\[[^\]\n]?\]/);
+  if (bar !== -1 && bar < box) {
+    return {
+      why: 'a box in a table is not a task',
+      fix: 'Write the task as a list item "- [ ] …".',
+    };
+  }
+  const m = LIST_BOX.exec(line);
+  if (!m) {
+    return {
+      why: 'a box that does not start a list item (inside a paragraph) is not a task',
+      fix: 'Start the line with "- " to make it a list item.',
+    };
+  }
+  const [, gap, mark, next] = m;
+  if (gap === '') {
+    return {
+      why: 'the list marker needs a space before the box',
+      fix: `Write "- [${mark === '\t' ? ' ' : mark}] …".`,
+    };
+  }
+  const marks = [...dialect.marks].map((c) => `[${SHOWN_MARK[c] ?? c}]`).join(', ');
+  if (mark === '' || !dialect.marks.includes(mark!)) {
+    return {
+      why: `"[${mark}]" is not a box this plan reads (it reads ${marks})`,
+      fix: 'Write "[ ]" for a task to do, "[x]" for one done.',
+    };
+  }
+  if (mark === '\t') {
+    const at = offset + m[0].length - 2 - (next === '' ? 0 : 1);
+    if (!isNarrowTab(source, at)) {
+      return {
+        why: 'the tab between the brackets spans more than one column, so GFM does not read a box',
+        fix: 'Write "[ ]" with a space.',
+      };
+    }
+  }
+  if (
+    next !== '' &&
+    next !== ' ' &&
+    next !== '\t' &&
+    next !== '\r' &&
+    !(dialect.star && next === '*')
+  ) {
+    return {
+      why: 'the box needs a space after it',
+      fix: `Write "[${mark === '\t' ? ' ' : mark}] " and then the text.`,
+    };
+  }
+  return { why: dialect.unread };
+}
+
 /**
  * Lines that look like tasks but were not read as one (`-[ ]`, `- [?]`, `- [ ]x`, a box in a
- * table or a paragraph, a task outside every phase): one warning each, never a silent drop.
+ * table or a paragraph, a task outside every phase): one warning each, never a silent drop, with
+ * why and how to write it when `dialect` says what the plan reads.
  */
 export function lookalikeWarnings(
   source: string,
@@ -93,6 +194,7 @@ export function lookalikeWarnings(
   root: Root | (() => Root),
   taskLines: ReadonlySet<number>,
   fix: string,
+  dialect?: LookalikeDialect,
 ): Problem[] {
   const lines = source.split('\n');
   const candidates: number[] = [];
@@ -120,16 +222,23 @@ export function lookalikeWarnings(
       for (let l = lineOf(node); l <= node.position!.end.line; l++) skip.add(l);
     }
   }
+  const starts: number[] = [];
+  if (dialect)
+    for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i++) starts.push(at);
   const out: Problem[] = [];
   for (const i of candidates) {
     const line = i + 1;
     if (skip.has(line)) continue;
+    const shown = `"${lines[i]!.trim().slice(0, 60)}"`;
+    const reason = dialect ? lookalikeReason(lines[i]!, starts[i]!, source, dialect) : undefined;
     out.push({
       severity: 'warning',
       path,
       line,
-      message: `"${lines[i]!.trim().slice(0, 60)}" looks like a task but is not read as one.`,
-      fix,
+      message: reason
+        ? `${shown} looks like a task but is not read as one: ${reason.why}.`
+        : `${shown} looks like a task but is not read as one.`,
+      fix: reason?.fix ?? fix,
     });
   }
   return out;
@@ -142,6 +251,7 @@ function finish(
   phases: DialectPhase[],
   problems: Problem[],
   fix: string,
+  dialect: LookalikeDialect,
 ): DialectPlan {
   // A phase's own line (Kiro's top-level task) is read too.
   const taskLines = new Set<number>();
@@ -149,9 +259,13 @@ function finish(
     taskLines.add(p.line);
     for (const t of p.tasks) taskLines.add(t.line);
   }
+  // A line the reader named already (a sub-task with no parent) gets no second warning.
+  for (const p of problems) if (p.line !== undefined) taskLines.add(p.line);
   return {
     phases,
-    problems: [...problems, ...lookalikeWarnings(source, path, root, taskLines, fix)],
+    problems: [...problems, ...lookalikeWarnings(source, path, root, taskLines, fix, dialect)].sort(
+      (a, b) => (a.line ?? 0) - (b.line ?? 0),
+    ),
   };
 }
 
@@ -215,7 +329,7 @@ function* speckitEventsOfTree(source: string, root: Root): Generator<SpeckitEven
     if (!box) continue;
     yield {
       kind: 'item',
-      line: lineOf(node),
+      line: box.line,
       offset: box.offset,
       mark: box.mark,
       after: box.after,
@@ -369,7 +483,10 @@ export function readSpeckit(
     }
     if (!current) continue;
     const next = event.after[0];
-    if (!(event.mark in SPECKIT_STATE) || (next !== undefined && next !== ' ' && next !== '\t')) {
+    if (
+      !(event.mark in SPECKIT_STATE) ||
+      (next !== undefined && next !== ' ' && next !== '\t' && next !== '\r')
+    ) {
       continue;
     }
     const { text } = event;
@@ -407,6 +524,7 @@ export function readSpeckit(
     phases,
     problems,
     'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
+    { marks: ' \txX', unread: 'it is under no "## Phase N" heading' },
   );
 }
 
@@ -440,21 +558,152 @@ function requirementsOf(item: ListItem): string[] {
   return [];
 }
 
-/**
- * Kiro's tasks.md: each top-level numbered task (`- [ ] 1. Title`) is a phase; its sub-tasks
- * (`- [ ] 1.1 …`, nested or at column 0) are the tasks, or the top-level task itself when it has
- * none. `[-]` is in progress, `[x]` done, `[ ]*` optional.
- */
-export function readKiro(source: string, path: string): DialectPlan {
-  const limited = limitProblem(source, path);
-  if (limited) return limited;
-  const root = parseMarkdown(source);
-  const phases = new Map<string, { phase: DialectPhase; self: DialectTask }>();
-  const problems: Problem[] = [];
+/** What the Kiro reader takes from a document, in order: each list item that opens with a box. */
+interface KiroEvent {
+  line: number;
+  offset: number;
+  mark: string;
+  after: string;
+  /** The item's requirements (its first `Requirements:` paragraph, nested items included). */
+  requirements: () => string[];
+}
+
+function* kiroEventsOfTree(source: string, root: Root): Generator<KiroEvent> {
   for (const { node } of walk(root.children, 0, true)) {
     if (node.type !== 'listItem') continue;
     const box = boxAt(source, node);
-    if (!box || !(box.mark in KIRO_STATE)) continue;
+    if (!box) continue;
+    yield { ...box, requirements: () => requirementsOf(node) };
+  }
+}
+
+/** Requirements as mdast's text reads them from one plain line (`_…_` is emphasis), or undefined. */
+function requirementsOfLine(text: string): string[] | 'not plain' | undefined {
+  if (!/requirement/i.test(text)) return undefined;
+  let plain = text.trim();
+  if (plain.length > 2 && plain[0] === '_' && plain[plain.length - 1] === '_') {
+    plain = plain.slice(1, -1);
+    if (/^\s|\s$/.test(plain)) return 'not plain';
+  }
+  if (/[\\`*_<>[\]&!~|]/.test(plain)) return 'not plain';
+  const m = REQUIREMENTS.exec(plain);
+  return m ? m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : undefined;
+}
+
+const KIRO_NOT_PLAIN = SPECKIT_NOT_PLAIN;
+// A bullet's content that remark could read as other than one plain paragraph line.
+const KIRO_ITEM_NOT_PLAIN = /^(?:[-*+>#<|=`~]|\d{1,9}[.)]|\[|\s|$)/;
+
+/**
+ * Kiro's fast path: a line scanner for the subset Kiro writes — ATX headings and paragraphs at
+ * column 0, `- ` items (nested by spaces) whose content is one line: a box (`[ ]`, `[-]`, `[x]`,
+ * `[ ]*`) and text, or a plain bullet such as `_Requirements: 1.1_`. Anything else (tabs, CR,
+ * front matter, continuation or lazy lines, code, quotes, HTML, tables, other markers, markup on
+ * a requirements line) returns undefined and remark reads the document: remark stays the
+ * authority, and a differential test holds the two to the same plan.
+ */
+export function scanKiro(source: string): KiroEvent[] | undefined {
+  if (KIRO_NOT_PLAIN.test(source)) return undefined;
+  const events: KiroEvent[] = [];
+  // Open list items: the column their content starts at, and their requirements once found.
+  const open: { content: number; requirements: string[] | undefined }[] = [];
+  let previous: 'blank' | 'heading' | 'paragraph' | 'item' = 'blank';
+  let line = 0;
+  const cite = (text: string): boolean => {
+    const r = requirementsOfLine(text);
+    if (r === 'not plain') return false;
+    if (r) for (const item of open) item.requirements ??= r;
+    return true;
+  };
+  for (let start = 0; start <= source.length;) {
+    let end = source.indexOf('\n', start);
+    if (end === -1) end = source.length;
+    line++;
+    const text = source.slice(start, end);
+    const lineStart = start;
+    start = end + 1;
+    if (end === source.length && text === '') break;
+    let indent = 0;
+    while (text.charCodeAt(indent) === 32) indent++;
+    if (indent === text.length) {
+      previous = 'blank';
+      continue;
+    }
+    const c = text.charCodeAt(indent);
+    if (c === 35 /* # */) {
+      if (indent > 0 || !/^#{1,6}(?: |$)/.test(text)) return undefined;
+      open.length = 0;
+      previous = 'heading';
+      continue;
+    }
+    if (c === 45 /* - */ && text[indent + 1] === ' ') {
+      // The item this one nests in: the innermost open item whose content starts at or before it.
+      let k = open.length;
+      while (k > 0 && open[k - 1]!.content > indent) k--;
+      if (indent - (k > 0 ? open[k - 1]!.content : 0) >= 4) return undefined; // code, continuation
+      open.length = k;
+      const content = text.slice(indent + 2);
+      if (KIRO_ITEM_NOT_PLAIN.test(content)) {
+        if (content[0] !== '[') return undefined;
+        // A box: one mark that is neither a letter nor a digit (x and X aside), then text.
+        const mark = content[1]!;
+        if (content[2] !== ']' || content.length < 4) return undefined;
+        if (/[\p{L}\p{N}[\]\\]/u.test(mark) && mark !== 'x' && mark !== 'X') return undefined;
+        const after = content.slice(3);
+        if (/^[:([]/.test(after) || after.trim() === '') return undefined;
+        const item = { content: indent + 2, requirements: undefined as string[] | undefined };
+        open.push(item);
+        if (!cite(after)) return undefined;
+        events.push({
+          line,
+          offset: lineStart + indent + 3,
+          mark,
+          after,
+          requirements: () => item.requirements ?? [],
+        });
+      } else {
+        open.push({ content: indent + 2, requirements: undefined });
+        if (!cite(content)) return undefined;
+      }
+      previous = 'item';
+      continue;
+    }
+    // Paragraph text: at column 0 outside every list after a blank line or a heading, or a new
+    // paragraph inside an open item after a blank line. Anything else is left to remark.
+    if (previous === 'item' || previous === 'paragraph') return undefined;
+    let k = open.length;
+    while (k > 0 && open[k - 1]!.content > indent) k--;
+    if (indent - (k > 0 ? open[k - 1]!.content : 0) >= 4) return undefined;
+    open.length = k;
+    if (k === 0 && indent > 0) return undefined;
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return undefined;
+    if (!cite(text.slice(indent))) return undefined;
+    previous = k === 0 ? 'paragraph' : 'item';
+  }
+  return events;
+}
+
+/**
+ * Kiro's tasks.md: each top-level numbered task (`- [ ] 1. Title`) is a phase; its sub-tasks
+ * (`- [ ] 1.1 …`, nested or at column 0) are the tasks, or the top-level task itself when it has
+ * none. `[-]` is in progress, `[x]` done, `[ ]*` optional. `fast: false` reads with remark alone:
+ * the authority the line scanner is tested against.
+ */
+export function readKiro(
+  source: string,
+  path: string,
+  options: { fast?: boolean } = {},
+): DialectPlan {
+  const limited = limitProblem(source, path);
+  if (limited) return limited;
+  const scanned = options.fast === false ? undefined : scanKiro(source);
+  let tree: Root | undefined;
+  const root = (): Root => (tree ??= parseMarkdown(source));
+  const events = scanned ?? kiroEventsOfTree(source, root());
+  const phases = new Map<string, { phase: DialectPhase; self: DialectTask }>();
+  const problems: Problem[] = [];
+  for (const box of events) {
+    if (!(box.mark in KIRO_STATE)) continue;
     const optional = box.after.startsWith('*');
     const after = optional ? box.after.slice(1) : box.after;
     if (!/^(?:[ \t]|$)/.test(after)) continue;
@@ -465,8 +714,8 @@ export function readKiro(source: string, path: string): DialectPlan {
       state: KIRO_STATE[box.mark]!,
       mark: box.mark,
       optional,
-      requirements: requirementsOf(node),
-      line: lineOf(node),
+      requirements: box.requirements(),
+      line: box.line,
       markOffset: box.offset,
     });
     const sub = KIRO_SUB.exec(text);
@@ -476,7 +725,7 @@ export function readKiro(source: string, path: string): DialectPlan {
         problems.push({
           severity: 'warning',
           path,
-          line: lineOf(node),
+          line: box.line,
           message: `Sub-task ${sub[1]}.${sub[2]} has no top-level task ${sub[1]} before it.`,
           fix: `Add "- [ ] ${sub[1]}. Title" above it.`,
         });
@@ -491,14 +740,14 @@ export function readKiro(source: string, path: string): DialectPlan {
         problems.push({
           severity: 'error',
           path,
-          line: lineOf(node),
+          line: box.line,
           message: `Task ${top[1]} is also on line ${phases.get(top[1]!)!.phase.line}.`,
           fix: 'Number each top-level task once.',
         });
         continue;
       }
       phases.set(top[1]!, {
-        phase: { number: top[1]!, name: top[2]!.trim(), line: lineOf(node), tasks: [] },
+        phase: { number: top[1]!, name: top[2]!.trim(), line: box.line, tasks: [] },
         self: task(top[1]!),
       });
     }
@@ -513,6 +762,11 @@ export function readKiro(source: string, path: string): DialectPlan {
     list,
     problems,
     'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
+    {
+      marks: ' \t-xX',
+      star: true,
+      unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"',
+    },
   );
 }
 

@@ -1,0 +1,191 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import fc from 'fast-check';
+import { repoRoot } from '../paths.js';
+import { readKiro, scanKiro } from '../../src/core/plan/kinds/markdownDialect.js';
+
+/**
+ * Kiro's fast path (a line scanner for the subset Kiro writes) against remark alone: the same
+ * phases, tasks, states, optional flags, requirements, lines, mark offsets and problems for every
+ * document. 3,000+ generated documents and every Kiro fixture.
+ */
+const fixtures = join(repoRoot, 'test', 'fixtures');
+
+const indent = fc.constantFrom('', '', '', '  ', '  ', '    ', ' ', '   ', '      ', '\t');
+const box = fc.constantFrom(
+  '[ ]',
+  '[ ]',
+  '[x]',
+  '[-]',
+  '[ ]*',
+  '[x]*',
+  '[X]',
+  '[?]',
+  '[~]',
+  '[]',
+  '[\t]',
+  '[a]',
+  '',
+);
+const gap = fc.constantFrom(' ', ' ', ' ', '', '  ', '\t');
+const taskText = fc.constantFrom(
+  '1. Set up project structure',
+  '2. Implement data models',
+  '2.1 Create core data model interfaces',
+  '2.2. Implement User model',
+  '3.1 Implement database connection utilities',
+  '10. Late phase',
+  'No number',
+  '1. `code` in **bold**',
+  '2.3 Write tests _Requirements: 1.2_',
+  '4. Requirements: 5.1 in the title',
+  '(url)',
+  ': definition',
+  '',
+);
+const bulletText = fc.constantFrom(
+  '_Requirements: 1.1_',
+  '_Requirements: 2.1, 3.3, 1.2_',
+  'Requirements: 4.3',
+  '_Requirement: 7_',
+  '_Requirements: 1.1_, more',
+  '**Requirements:** 9.9',
+  '_Requirements: 1.1 *x*_',
+  'Write connection management code',
+  'Define interfaces that establish system boundaries',
+  '`code` bullet',
+  '[link](x) bullet',
+  '> quoted',
+  '# heading in an item',
+  '- nested on one line',
+  '1. ordered',
+  '',
+);
+const marker = fc.constantFrom('- ', '- ', '- ', '* ', '+ ', '1. ', '-');
+const taskLine = fc
+  .tuple(indent, marker, box, gap, taskText)
+  .map(([i, m, b, g, t]) => `${i}${m}${b}${g}${t}`);
+const bulletLine = fc.tuple(indent, marker, bulletText).map(([i, m, t]) => `${i}${m}${t}`);
+const otherLine = fc.constantFrom(
+  '',
+  '',
+  '',
+  '  ',
+  '# Implementation Plan',
+  '## Notes',
+  '#NoSpace',
+  'Convert the feature design into a series of prompts.',
+  'Requirements: 8.1',
+  '  Indented paragraph text',
+  '    indented code or a paragraph inside an item',
+  '---',
+  '===',
+  '```',
+  '```md',
+  '<!-- - [ ] 9. commented -->',
+  '| 9. task | [ ] |',
+  '> - [ ] 9. quoted',
+  '[ref]: /x',
+  '\ufeff# bom',
+);
+const line = fc.oneof(
+  { weight: 4, arbitrary: taskLine },
+  { weight: 3, arbitrary: bulletLine },
+  { weight: 2, arbitrary: otherLine },
+);
+
+/** Kiro's own shapes only, so most documents take the fast path. */
+const kiroLine = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('', '', '  ', '    '),
+        fc.constantFrom('[ ]', '[ ]', '[x]', '[-]', '[ ]*'),
+        fc.constantFrom(
+          '1. Set up project structure',
+          '2. Implement data models',
+          '2.1 Create interfaces',
+          '2.2 Implement the User model',
+          '3. Create storage',
+          '3.1 Implement the connection',
+          'Unnumbered task',
+        ),
+      )
+      .map(([i, b, t]) => `${i}- ${b} ${t}`),
+  },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('  ', '  ', '    ', '      '),
+        fc.constantFrom(
+          '_Requirements: 1.1_',
+          '_Requirements: 2.1, 3.3_',
+          'Write the validation functions',
+        ),
+      )
+      .map(([i, t]) => `${i}- ${t}`),
+  },
+  { weight: 2, arbitrary: fc.constantFrom('', '', '# Implementation Plan', 'Some intro text.') },
+);
+
+const eol = fc.constantFrom('\n', '\n', '\n', '\r\n');
+
+function document(l: fc.Arbitrary<string>, ends = eol) {
+  return fc
+    .tuple(fc.array(fc.tuple(l, ends), { minLength: 1, maxLength: 20 }), fc.boolean())
+    .map(([lines, final]) => {
+      const t = lines.map(([x, e]) => x + e).join('');
+      return final ? t : t.replace(/\r?\n$/, '');
+    });
+}
+
+function agree(source: string): void {
+  expect(readKiro(source, 'tasks.md')).toEqual(readKiro(source, 'tasks.md', { fast: false }));
+}
+
+describe('Kiro fast path against remark (differential)', () => {
+  it('agrees on 2,000 mixed documents: nesting, markup, fences, HTML, quotes, tables, tabs, CRLF…', () => {
+    fc.assert(fc.property(document(line), agree), { numRuns: 2000 });
+  });
+
+  it('agrees on 1,500 documents of the common case, most of them read by the scanner alone', () => {
+    let scanned = 0;
+    fc.assert(
+      fc.property(document(kiroLine, fc.constant('\n')), (source) => {
+        if (scanKiro(source)) scanned++;
+        agree(source);
+      }),
+      { numRuns: 1500 },
+    );
+    // The scanner must really run: it gives up only on what it leaves to remark.
+    expect(scanned).toBeGreaterThan(500);
+  });
+
+  const kiroFixtures = [
+    ...readdirSync(join(fixtures, 'kiro')).map((f) => join(fixtures, 'kiro', f, 'tasks.md')),
+    ...readdirSync(join(fixtures, 'edits'))
+      .filter((d) => d.startsWith('kiro-'))
+      .flatMap((d) => ['input.md', 'expected.md'].map((f) => join(fixtures, 'edits', d, f))),
+    join(repoRoot, 'examples', 'plans', '.kiro', 'specs', 'password-reset', 'tasks.md'),
+  ];
+  it.each(kiroFixtures.map((f) => [relative(repoRoot, f)]))('agrees on %s', (path) => {
+    const source = readFileSync(join(repoRoot, path), 'utf8');
+    agree(source);
+    if (!source.includes('\r') && !source.includes('\t')) expect(scanKiro(source)).toBeDefined();
+  });
+
+  it.each([
+    ['a lazy line', '- [ ] 1. a\nlazy\n- [ ] 2. b\n'],
+    ['a continuation line', '- [ ] 1. a\n  more text\n  - _Requirements: 1.1_\n'],
+    ['a setext underline', 'Title\n---\n- [ ] 1. a\n'],
+    ['indented code', '- [ ] 1. a\n\n      - [ ] 1.1 code?\n'],
+    ['a paragraph inside an item', '- [ ] 1. a\n\n  Requirements: 3.1\n- [ ] 2. b\n'],
+    ['requirements in a sub-task', '- [ ] 1. a\n  - [ ] 1.1 b\n    - _Requirements: 2.2_\n'],
+    ['a sibling at another indentation', '- [ ] 1. a\n  - [ ] 1.1 b\n   - [ ] 1.2 c\n'],
+    ['a heading that closes the list', '- [ ] 1. a\n# Notes\n  - _Requirements: 9_\n'],
+  ])('agrees on %s', (_name, source) => {
+    agree(source);
+  });
+});
