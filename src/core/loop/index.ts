@@ -14,3 +14,5 @@ export * from './pull.js';
 export * from './choose.js';
 export * from './ci.js';
 export * from './run.js';
+export * from './startKind.js';
+export * from './completeKind.js';

@@ -1,20 +1,30 @@
 import {
   markComplete,
+  markKindComplete,
+  phaseInteger,
   PLAN_FILES,
   planPath,
+  type CompletionFacts,
   type Config,
+  type KindCompletion,
   type LoopMarker,
   type Phase,
   type Problem,
   type PullSnapshot,
   type ReportAttempt,
 } from '../../core/index.js';
-import { advanceBranch, createCommit, GitReader } from '../git.js';
+import { kindPlanReads, openKindPlan, planFromRef } from '../../core/plan/kinds/plan.js';
+import { advanceBranch, createCommit, GitReader, type Tree } from '../git.js';
 import type { PullCommits, PullReviews } from '../pulls.js';
 import type { LoopEnv } from './env.js';
 
 export type Completion =
-  | { ok: true; commit: string; phase: Phase; next?: { number: number } }
+  | {
+      ok: true;
+      commit: string;
+      phase: Pick<Phase, 'number' | 'name'>;
+      next?: { number: number };
+    }
   | { ok: false; problems: Problem[] }
   /** The branch is no longer at the approved head: nothing was written. */
   | { ok: false; moved: string };
@@ -67,35 +77,24 @@ export async function completionCommit(
     const sha = tree.files.get(at(file));
     return sha === undefined ? undefined : reader.blob(sha);
   };
-  const [checklist, context, masterLog] = await Promise.all([
-    read(PLAN_FILES.checklist),
-    read(PLAN_FILES.context),
-    read(PLAN_FILES.masterLog),
-  ]);
-  const completion = markComplete(
-    config,
-    plan,
-    {
-      ...(checklist !== undefined ? { checklist } : {}),
-      ...(context !== undefined ? { context } : {}),
-      ...(masterLog !== undefined ? { masterLog } : {}),
-    },
-    marker,
-    {
-      pullRequest: { number: pr.number, url: pr.url },
-      issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
-      approver,
-      reviewers: [...latest].map(([login, state]) => ({ login, state })),
-      commits: facts.commits.map((c) => ({
-        sha: c.sha,
-        message: c.commit.message,
-        url: c.html_url,
-      })),
-      attempts,
-      files: [...(snap.files ?? [])],
-      now: env.now().toISOString(),
-    },
-  );
+  const facts2 = {
+    pullRequest: { number: pr.number, url: pr.url },
+    issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
+    approver,
+    reviewers: [...latest].map(([login, state]) => ({ login, state })),
+    commits: facts.commits.map((c) => ({
+      sha: c.sha,
+      message: c.commit.message,
+      url: c.html_url,
+    })),
+    attempts,
+    files: [...(snap.files ?? [])],
+    now: env.now().toISOString(),
+  };
+  // A plan of another kind (spec-kit, Kiro, Task Master): its own marks, the sidecar's files.
+  const completion = marker.planFile
+    ? await kindCompletion(reader, tree, plan, marker, facts2)
+    : await coderCompletion(config, plan, marker, facts2, read);
   if (!completion.ok) return { ok: false, problems: completion.problems };
   const commit = await createCommit(
     gh,
@@ -113,10 +112,77 @@ export async function completionCommit(
     );
     return { ok: false, moved: head };
   }
+  const phase = completion.phase;
   return {
     ok: true,
     commit,
-    phase: completion.phase,
-    ...(completion.next ? { next: { number: completion.next.number } } : {}),
+    phase: {
+      number: typeof phase.number === 'number' ? phase.number : phaseInteger(phase.number),
+      name: phase.name,
+    },
+    ...(completion.next
+      ? {
+          next: {
+            number:
+              typeof completion.next.number === 'number'
+                ? completion.next.number
+                : phaseInteger(completion.next.number),
+          },
+        }
+      : {}),
   };
+}
+
+async function coderCompletion(
+  config: Config,
+  plan: string,
+  marker: LoopMarker,
+  facts: CompletionFacts,
+  read: (file: string) => Promise<string | undefined>,
+) {
+  const [checklist, context, masterLog] = await Promise.all([
+    read(PLAN_FILES.checklist),
+    read(PLAN_FILES.context),
+    read(PLAN_FILES.masterLog),
+  ]);
+  return markComplete(
+    config,
+    plan,
+    {
+      ...(checklist !== undefined ? { checklist } : {}),
+      ...(context !== undefined ? { context } : {}),
+      ...(masterLog !== undefined ? { masterLog } : {}),
+    },
+    marker,
+    facts,
+  );
+}
+
+/** The completion of a plan of another kind, from its files on the approved head. */
+async function kindCompletion(
+  reader: GitReader,
+  tree: Tree,
+  label: string,
+  marker: LoopMarker,
+  facts: CompletionFacts,
+): Promise<KindCompletion> {
+  const plan = planFromRef(marker.planFile!);
+  const missing = (message: string): KindCompletion => ({
+    ok: false,
+    problems: [
+      {
+        severity: 'error',
+        path: marker.planFile!,
+        message,
+        fix: 'Restore it on the branch, then approve again.',
+      },
+    ],
+  });
+  if (!plan) return missing('The loop record names no plan the loop reads.');
+  const paths = [...tree.files.keys()];
+  const texts = new Map<string, string>();
+  for (const path of kindPlanReads(plan, paths))
+    texts.set(path, await reader.blob(tree.files.get(path)!));
+  if (!texts.has(plan.path)) return missing('The tasks file is missing on the lock branch.');
+  return markKindComplete(openKindPlan(plan, paths, texts), label, paths, texts, marker, facts);
 }
