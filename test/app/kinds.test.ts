@@ -153,3 +153,95 @@ describe('spec-kit', () => {
     expect(r.sim.own(r.head)).toMatchObject({ external_id: 'FinalVerify;next=3' });
   });
 });
+
+describe('Kiro', () => {
+  const branch = 'coder/user-auth/phase-2';
+  const tasks = `${KIRO}/tasks.md`;
+  const sidecar = `${KIRO}/coder-loop`;
+
+  it('/coder next marks [-] → PR with the cited requirements first and the design → approval → [x] and the sidecar', async () => {
+    const r = await toCompletion(KIND_FILES.kiro, branch);
+    const source = r.before[tasks]!;
+    // Start: the top-level task and the open required sub-task get [-]; [-] and [ ]* stay.
+    expect(r.started[tasks]).toBe(
+      source
+        .replace('- [ ] 2. Implement', '- [-] 2. Implement')
+        .replace('- [ ] 2.2 Implement', '- [-] 2.2 Implement'),
+    );
+    expect(changed(r.before, r.started)).toEqual([`${sidecar}/Master_Log.md`, tasks].sort());
+    const body = r.pr.body!;
+    expect(body).toContain(
+      '#### Requirements the tasks cite (Requirement 2, Requirement 3, Requirement 1)',
+    );
+    expect(body.indexOf('> ### Requirement 2')).toBeLessThan(body.indexOf('> ### Requirement 1'));
+    expect(body).toContain('> Sessions live in Redis.');
+    expect(body).toContain(`/${KIRO}/design.md)`);
+    expect(body).toContain('- [ ] 2.3 Write unit tests for User model (optional)');
+    // Completion: [-] → [x]; the optional task keeps its [ ]*.
+    expect(r.sim.commits.get(r.head)!.parents).toEqual([r.approved]);
+    expect(r.after[tasks]).toBe(
+      source
+        .replace('- [ ] 2. Implement', '- [x] 2. Implement')
+        .replace('- [-] 2.1 Create', '- [x] 2.1 Create')
+        .replace('- [ ] 2.2 Implement', '- [x] 2.2 Implement'),
+    );
+    expect(changed(r.atApproval, r.after)).toEqual(
+      [
+        tasks,
+        `${sidecar}/Checkpoint.md`,
+        `${sidecar}/Master_Log.md`,
+        `${sidecar}/Reports/02_Implement_data_models_and_validation.md`,
+      ].sort(),
+    );
+    expect(r.after[`${sidecar}/Checkpoint.md`]).toContain(
+      '- Next: Phase 3: Create storage mechanism',
+    );
+  });
+});
+
+describe('Task Master', () => {
+  const branch = 'coder/master/phase-2';
+  const sidecar = '.taskmaster/tasks/coder-loop/master';
+
+  it('/coder next master marks "in-progress" → PR with details and test strategy → approval → "done" and the sidecar', async () => {
+    const r = await toCompletion(KIND_FILES.taskmaster, branch, '/coder next master');
+    const source = r.before[TASKMASTER]!;
+    const nth = (text: string, from: string, value: string, to: string) => {
+      const at = text.indexOf(from);
+      const s = text.indexOf(`"status": "${value}"`, at);
+      return text.slice(0, s) + `"status": "${to}"` + text.slice(s + `"status": "${value}"`.length);
+    };
+    const start = [
+      '"title": "Implement GitHub OAuth"',
+      '"title": "Configure OAuth"',
+      '"title": "Handle callback"',
+    ];
+    let expected = source;
+    for (const title of start) expected = nth(expected, title, 'pending', 'in-progress');
+    expect(r.started[TASKMASTER]).toBe(expected);
+    expect(r.pr.body).toContain('- Details: Add the client id to the config.');
+    expect(r.pr.body).toContain('### Tasks\n\n- [~] Configure OAuth\n- [~] Handle callback');
+    let done = source;
+    for (const title of start) done = nth(done, title, 'pending', 'done');
+    expect(r.after[TASKMASTER]).toBe(done);
+    expect(changed(r.atApproval, r.after)).toEqual(
+      [
+        TASKMASTER,
+        `${sidecar}/Checkpoint.md`,
+        `${sidecar}/Master_Log.md`,
+        `${sidecar}/Reports/02_Implement_GitHub_OAuth.md`,
+      ].sort(),
+    );
+    expect(r.after[`${sidecar}/Checkpoint.md`]).toContain('- Next: Phase 3: Add dashboard');
+  });
+
+  it('a legacy tasks.json with CRLF and no final newline keeps both: only the status value changes', async () => {
+    const file = 'tasks/tasks.json';
+    const source = fixture('taskmaster/legacy-crlf-no-final-newline.json');
+    const r = await toCompletion({ [file]: source }, 'coder/master/phase-1');
+    expect(r.started[file]).toBe(source.replace('"pending"', '"in-progress"'));
+    expect(r.after[file]).toBe(source.replace('"pending"', '"done"'));
+    expect(r.after[file]!.endsWith('}')).toBe(true);
+    expect(r.after['tasks/coder-loop/master/Master_Log.md']).toContain('**Coder completed**');
+  });
+});
