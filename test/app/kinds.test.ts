@@ -245,3 +245,95 @@ describe('Task Master', () => {
     expect(r.after['tasks/coder-loop/master/Master_Log.md']).toContain('**Coder completed**');
   });
 });
+
+describe('which plan, and whether it may start', () => {
+  const nothingWritten = (sim: SimGitHub, base: string) => {
+    expect(sim.pulls).toEqual([]);
+    expect([...sim.refs.keys()].filter((r) => r.startsWith('coder/'))).toEqual([]);
+    expect(sim.refs.get('master')).toBe(base);
+  };
+
+  it('spec-kit without plan.md: "Plan required" with the file, nothing written', async () => {
+    const files = { ...KIND_FILES.speckit };
+    delete files[`${SPECKIT}/plan.md`];
+    const { sim, deliver } = await world(files);
+    const base = sim.refs.get('master')!;
+    await deliver.comment('/coder next');
+    expect(replies(sim)).toEqual([
+      '**Plan required.** Plan `001-photo-albums` is not ready for the loop; nothing was written. Fix these and run `/coder next 001-photo-albums` again:\n\n- `specs/001-photo-albums/tasks.md: error: spec-kit\'s plan is missing: specs/001-photo-albums/plan.md. Write plan.md beside tasks.md.`\n\nWarnings (these lines are not read as tasks):\n\n- `specs/001-photo-albums/tasks.md:60: warning: "- [ ] T010 [P] Documentation updates in docs/" looks like a task but is not read as one. Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.`',
+    ]);
+    nothingWritten(sim, base);
+  });
+
+  it('a tasks.json that is not JSON: "Plan required" with file:line, nothing written', async () => {
+    const { sim, deliver } = await world({
+      [TASKMASTER]: '{\n  "master": {\n    "tasks": [,]\n  }\n}\n',
+    });
+    const base = sim.refs.get('master')!;
+    await deliver.comment('/coder next');
+    expect(replies(sim)).toHaveLength(1);
+    expect(replies(sim)[0]).toMatch(
+      /^\*\*Plan required\.\*\* Plan `\.taskmaster\/tasks\/tasks\.json` is not ready[^\n]*\n\n- `\.taskmaster\/tasks\/tasks\.json:3: error: not valid JSON: expected a value at column 15\./,
+    );
+    nothingWritten(sim, base);
+  });
+
+  it('two plans with one name: both paths listed, nothing written; the path reaches each', async () => {
+    const files = {
+      ...KIND_FILES.kiro,
+      'specs/user-auth/tasks.md': '## Phase 1: Setup\n\n- [ ] T001 Create the project\n',
+      'specs/user-auth/spec.md': '# Spec\n',
+      'specs/user-auth/plan.md': '# Plan\n',
+    };
+    const { sim, deliver } = await world(files);
+    const base = sim.refs.get('master')!;
+    await deliver.comment('/coder next user-auth');
+    expect(replies(sim)).toEqual([
+      'Two plans are named `user-auth`; nothing was written. Name one by the path of its tasks file:\n\n- `/coder next .kiro/specs/user-auth/tasks.md`\n- `/coder next specs/user-auth/tasks.md`',
+    ]);
+    nothingWritten(sim, base);
+    await deliver.comment('/coder next');
+    expect(replies(sim)[1]).toBe(
+      'Which plan? Run `/coder next <PlanName>` with one of:\n\n- `.kiro/specs/user-auth/tasks.md`\n- `specs/user-auth/tasks.md`',
+    );
+    nothingWritten(sim, base);
+    await deliver.comment('/coder next specs/user-auth/tasks.md');
+    expect(sim.pulls.map((p) => p.head)).toEqual(['coder/specs-user-auth-tasks-md/phase-1']);
+  });
+
+  it('lookalike tasks are named in the reply to /coder next', async () => {
+    const tasks = `${KIRO}/tasks.md`;
+    const files = {
+      ...KIND_FILES.kiro,
+      [tasks]: `${KIND_FILES.kiro[tasks]}\n-[ ] 9. Not a task\n`,
+    };
+    const { sim, deliver } = await world(files);
+    await deliver.comment('/coder next');
+    expect(sim.pulls).toHaveLength(1);
+    expect(replies(sim)[0]).toContain('Warnings (these lines are not read as tasks):');
+    expect(replies(sim)[0]).toContain(
+      `- \`${tasks}:28: warning: "-[ ] 9. Not a task" looks like a task`,
+    );
+  });
+
+  it('/coder status lists the plans of every kind', async () => {
+    const { sim, deliver } = await world({
+      ...KIND_FILES.speckit,
+      ...KIND_FILES.kiro,
+      ...KIND_FILES.taskmaster,
+    });
+    await deliver.comment('/coder status');
+    const [said] = replies(sim);
+    expect(said).toContain(
+      '### 001\\-photo\\-albums (spec-kit, `specs/001-photo-albums/tasks.md`)',
+    );
+    expect(said).toContain('### user\\-auth (Kiro, `.kiro/specs/user-auth/tasks.md`)');
+    expect(said).toContain('### master (Task Master, `.taskmaster/tasks/tasks.json`)');
+    expect(said).toContain('### feature\\-x (Task Master, `.taskmaster/tasks/tasks.json`)');
+    expect(said).toContain(
+      '- **Phase 2: Foundational \\(Blocking Prerequisites\\)** (0/2) ← current',
+    );
+    expect(said).toContain('Phase 2 is free: `/coder next user-auth` takes it.');
+    expect(said).toContain('  - [ ] Spike (set aside)');
+  });
+});

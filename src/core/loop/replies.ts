@@ -75,6 +75,50 @@ export const reply = {
     return lines.join('\n');
   },
 
+  /** `/coder status`: a plan of another kind (spec-kit, Kiro, Task Master), as `statusSection`. */
+  kindStatusSection: (
+    label: string,
+    kind: string,
+    path: string,
+    plan: {
+      phases: readonly {
+        number: string;
+        name: string;
+        tasks: readonly {
+          text: string;
+          state: 'todo' | 'doing' | 'done' | 'set-aside';
+          optional: boolean;
+        }[];
+      }[];
+      current: { number: string } | undefined;
+      problems: readonly Problem[];
+    },
+    lock: { branch: string; held: boolean; pr?: number } | undefined,
+  ): string => {
+    const lines = [`### ${escapeMarkdown(label)} (${kind}, ${codeSpan(path)})`, ''];
+    for (const phase of plan.phases) {
+      const done = phase.tasks.filter((t) => t.state === 'done').length;
+      const here = phase.number === plan.current?.number ? ' ← current' : '';
+      lines.push(
+        `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ''}** (${done}/${phase.tasks.length})${here}`,
+      );
+      for (const t of phase.tasks)
+        lines.push(
+          `  - ${t.state === 'set-aside' ? '[ ]' : BOX[t.state]} ${escapeMarkdown(t.text)}${t.optional ? ' (optional)' : ''}${t.state === 'set-aside' ? ' (set aside)' : ''}`,
+        );
+    }
+    if (plan.problems.length > 0) lines.push('', `Not valid:\n\n${list(plan.problems)}`);
+    else if (plan.current && lock)
+      lines.push(
+        '',
+        lock.held
+          ? `Phase ${plan.current.number} is locked by ${codeSpan(lock.branch)}${lock.pr !== undefined ? `, pull request #${lock.pr}` : ''}.`
+          : `Phase ${plan.current.number} is free: ${codeSpan(`/coder next ${label}`)} takes it.`,
+      );
+    else lines.push('', 'Complete.');
+    return lines.join('\n');
+  },
+
   /** Two plans whose names make one lock branch: neither may start until one is renamed. */
   slugConflict: (name: string, other: string, branch: string): string =>
     `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch)}; nothing was written. Rename one of them (\`coder-loop lint\` reports it too).`,
@@ -92,6 +136,16 @@ export const reply = {
 
   started: (plan: string, phase: PhaseName, branch: string, pr: { number: number }): string =>
     `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: tasks marked \`[~]\` on branch ${codeSpan(branch)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
+
+  /** A phase of another kind started: its own in-progress mark (spec-kit has none). */
+  kindStarted: (
+    plan: string,
+    phase: PhaseName,
+    branch: string,
+    pr: { number: number },
+    marks: { mark: string | undefined; path: string },
+  ): string =>
+    `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: ${marks.mark ? `tasks marked ${codeSpan(marks.mark)} in ${codeSpan(marks.path)}` : `${codeSpan(marks.path)} is left as it is (spec-kit has no in-progress mark: this branch and its pull request are the record)`} on branch ${codeSpan(branch)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
 
   quickStarted: (branch: string, pr: { number: number }, assessment: Assessment): string => {
     const lines = [

@@ -81,6 +81,11 @@ export function plansOfAnyKind(
     );
   }
   const named = namePlans(files, tags);
+  // A tasks.json with no tag to read (not JSON, no task list) names no plan; its path still
+  // reaches it, so that "Plan required" can say what is wrong with it (file:line).
+  for (const f of files)
+    if (f.kind === 'taskmaster' && (tags.get(f.path) ?? []).length === 0)
+      named.plans.push({ ...f, name: f.path });
   const count = new Map<string, number>();
   for (const n of [...coderNames, ...named.plans.map((p) => p.name)])
     count.set(n, (count.get(n) ?? 0) + 1);
@@ -311,7 +316,7 @@ export function kindPullRequest(
 /** The reply's note on lookalike tasks and other warnings of the kind's reader. */
 export function warningsNote(warnings: readonly Problem[]): string {
   if (warnings.length === 0) return '';
-  const shown = warnings.slice(0, 20).map((w) => `- ${formatProblem(w)}`);
+  const shown = warnings.slice(0, 20).map((w) => `- ${codeSpan(formatProblem(w))}`);
   const more = warnings.length > 20 ? [`- … and ${warnings.length - 20} more`] : [];
   return `\n\nWarnings (these lines are not read as tasks):\n\n${[...shown, ...more].join('\n')}`;
 }

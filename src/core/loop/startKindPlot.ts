@@ -1,4 +1,5 @@
 import type { NamedPlan } from '../plan/kinds/index.js';
+import { KIND_MARKS, type OtherKind } from '../plan/kinds/plan.js';
 import { reply } from './replies.js';
 import type { Base, Early, Plotted, StartRequest } from './start.js';
 import {
@@ -33,6 +34,7 @@ export function plotKindPhase(
       effects: [{ kind: 'reply', to: who.issue, body: chosen.reply + warningsNote(kp.warnings) }],
     };
   const { phase } = chosen;
+  const kind = plan.kind as OtherKind;
   const start = markKindInProgress(kp, label, phase, texts, who, req.now);
   const context = kp.context(phase);
   const title = { number: phase.number, name: phase.name };
@@ -51,7 +53,11 @@ export function plotKindPhase(
       branch: start.branch,
     },
     locked: (pr) => reply.locked(label, title, start.branch, pr),
-    started: (pr) => reply.started(label, title, start.branch, pr) + warningsNote(kp.warnings),
+    started: (pr) =>
+      reply.kindStarted(label, title, start.branch, pr, {
+        mark: KIND_MARKS[kind].start,
+        path: plan.path,
+      }) + warningsNote(kp.warnings),
     view: {
       mode: 'plan',
       node: 'TDD',

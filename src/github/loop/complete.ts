@@ -13,7 +13,8 @@ import {
   type PullSnapshot,
   type ReportAttempt,
 } from '../../core/index.js';
-import { kindPlanReads, openKindPlan, planFromRef } from '../../core/plan/kinds/plan.js';
+import { planFromRef } from '../../core/plan/kinds/plan.js';
+import { readKindPlan } from '../kindPlans.js';
 import { advanceBranch, createCommit, GitReader, type Tree } from '../git.js';
 import type { PullCommits, PullReviews } from '../pulls.js';
 import type { LoopEnv } from './env.js';
@@ -77,7 +78,7 @@ export async function completionCommit(
     const sha = tree.files.get(at(file));
     return sha === undefined ? undefined : reader.blob(sha);
   };
-  const facts2 = {
+  const report: CompletionFacts = {
     pullRequest: { number: pr.number, url: pr.url },
     issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
     approver,
@@ -93,8 +94,8 @@ export async function completionCommit(
   };
   // A plan of another kind (spec-kit, Kiro, Task Master): its own marks, the sidecar's files.
   const completion = marker.planFile
-    ? await kindCompletion(reader, tree, plan, marker, facts2)
-    : await coderCompletion(config, plan, marker, facts2, read);
+    ? await kindCompletion(reader, tree, plan, marker, report)
+    : await coderCompletion(config, plan, marker, report, read);
   if (!completion.ok) return { ok: false, problems: completion.problems };
   const commit = await createCommit(
     gh,
@@ -179,10 +180,7 @@ async function kindCompletion(
     ],
   });
   if (!plan) return missing('The loop record names no plan the loop reads.');
-  const paths = [...tree.files.keys()];
-  const texts = new Map<string, string>();
-  for (const path of kindPlanReads(plan, paths))
-    texts.set(path, await reader.blob(tree.files.get(path)!));
+  const { kp, paths, texts } = await readKindPlan(reader, tree, plan);
   if (!texts.has(plan.path)) return missing('The tasks file is missing on the lock branch.');
-  return markKindComplete(openKindPlan(plan, paths, texts), label, paths, texts, marker, facts);
+  return markKindComplete(kp, label, paths, texts, marker, facts);
 }

@@ -360,12 +360,12 @@ function openTaskmaster(
   const read = readTaskmaster(source, plan.path);
   const { errors, warnings } = split(read.problems);
   const tag = read.tags.find((t) => t.name === plan.tag);
-  if (!tag) {
+  if (!tag && plan.tag !== undefined) {
     errors.push({
       severity: 'error',
       path: plan.path,
       line: 1,
-      message: `the tag "${plan.tag ?? ''}" is not in the file.`,
+      message: `the tag "${plan.tag}" is not in the file.`,
       fix: 'Name a tag the file has.',
     });
   }
