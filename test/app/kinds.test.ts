@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import nock from 'nock';
-import { afterScenario, beforeScenario, NOW, requestLog, testProbot } from '../helpers/github.js';
+import {
+  afterScenario,
+  beforeScenario,
+  NOW,
+  requestLog,
+  sha,
+  testProbot,
+} from '../helpers/github.js';
 import { Deliver } from '../sim/events.js';
 import { SimGitHub } from '../sim/github.js';
 
@@ -335,5 +342,59 @@ describe('which plan, and whether it may start', () => {
     );
     expect(said).toContain('Phase 2 is free: `/coder next user-auth` takes it.');
     expect(said).toContain('  - [ ] Spike (set aside)');
+  });
+});
+
+describe('/coder run over a Task Master plan', () => {
+  it('goes on in dependency order: the next ready task may have a lower id than the merged one', async () => {
+    const json = `${JSON.stringify(
+      {
+        master: {
+          tasks: [
+            { id: 1, title: 'Use the store', status: 'pending', dependencies: [3], subtasks: [] },
+            { id: 2, title: 'Later', status: 'pending', dependencies: [1], subtasks: [] },
+            { id: 3, title: 'Build the store', status: 'pending', dependencies: [], subtasks: [] },
+          ],
+        },
+      },
+      null,
+      2,
+    )}\n`;
+    const { sim, deliver } = await world({ [TASKMASTER]: json });
+    await deliver.comment('/coder run master');
+    const first = sim.pulls[0]!;
+    expect(first.head).toBe('coder/master/phase-3');
+    sim.push(first.head, {
+      'test/store.test.ts': 'test("store", () => {});\n',
+      'src/store.ts': 'export const store = 1;\n',
+    });
+    await deliver.pullRequest('synchronize', first.number);
+    await deliver.ci(first.head, 'success');
+    await deliver.review(first.number, 'reviewer1', 'approved');
+    await deliver.ci(first.head, 'success');
+    expect(sim.own(sim.headOf(first))).toMatchObject({ conclusion: 'success', external_id: 'End' });
+    // A person merges it; GitHub sends `closed`.
+    const head = sim.headOf(first);
+    const merge = sha(`merge-${first.number}`);
+    sim.commits.set(merge, {
+      sha: merge,
+      tree: sim.commits.get(head)!.tree,
+      parents: [sim.refs.get(first.base)!, head],
+      message: `Merge pull request #${first.number}`,
+    });
+    sim.refs.set(first.base, merge);
+    first.merged = true;
+    first.state = 'closed';
+    await deliver.pullRequest('closed', first.number);
+    expect(sim.pulls.map((p) => [p.head, p.state])).toEqual([
+      ['coder/master/phase-3', 'closed'],
+      ['coder/master/phase-1', 'open'],
+    ]);
+    const second = sim.headOf(sim.pulls[1]!);
+    expect(sim.files(second)[TASKMASTER]).toBe(
+      json
+        .replace('"status": "pending"', '"status": "in-progress"')
+        .replace(/("title": "Build the store",\n\s+)"status": "pending"/, '$1"status": "done"'),
+    );
   });
 });
