@@ -398,3 +398,24 @@ describe('/coder run over a Task Master plan', () => {
     );
   });
 });
+
+describe("the user's plan documents are locked", () => {
+  it("a PR that changes Kiro's design, approved by a non-architect, escalates", async () => {
+    const { sim, deliver } = await world(KIND_FILES.kiro, 'architects: [archie]\n');
+    await deliver.comment('/coder next');
+    const pr = sim.pulls[0]!;
+    sim.push(pr.head, {
+      'test/a.test.ts': 'test("a", () => {});\n',
+      [`${KIRO}/design.md`]: '# Design\n\nChanged by the coder.\n',
+    });
+    await deliver.pullRequest('synchronize', pr.number);
+    await deliver.ci(pr.head, 'success');
+    const head = sim.headOf(pr);
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(sim.headOf(pr)).toBe(head);
+    expect(replies(sim).at(-1)).toContain(
+      '**Escalated to architect** (pull request #2): plan change needed, and @reviewer1 is not an architect.',
+    );
+    expect(replies(sim).at(-1)).toContain(`${KIRO}/design.md`);
+  });
+});
