@@ -91,8 +91,6 @@ export function touchedLockedItems(
     path !== other.path &&
     !path.startsWith(`${other.folder === '' ? '' : `${other.folder}/`}coder-loop/`);
   const locked = files.filter((f) => isLocked(f));
-  const planDocuments = files.filter(
-    (f) => (f.startsWith(plans) && !owned(f)) || otherDocument(f),
-  );
+  const planDocuments = files.filter((f) => (f.startsWith(plans) && !owned(f)) || otherDocument(f));
   return { locked, planDocuments };
 }
