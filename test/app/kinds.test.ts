@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import nock from 'nock';
 import {
   afterScenario,
@@ -10,58 +9,12 @@ import {
 } from '../helpers/github.js';
 import { Deliver } from '../sim/events.js';
 import { SimGitHub } from '../sim/github.js';
+import { fixture, KIND_FILES, KIRO, SPECKIT, TASKMASTER } from '../helpers/kinds.js';
 
 /**
  * The loop runs plans of the other kinds unchanged (SPEC §2b): spec-kit, Kiro and Task Master,
  * from `/coder next` to the completion commit, on the in-memory GitHub.
  */
-const fixture = (path: string) =>
-  readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
-
-const SPECKIT = 'specs/001-photo-albums';
-const KIRO = '.kiro/specs/user-auth';
-const TASKMASTER = '.taskmaster/tasks/tasks.json';
-
-const REQUIREMENTS = [
-  '# Requirements Document',
-  '',
-  '## Requirements',
-  '',
-  '### Requirement 1',
-  '',
-  '**User Story:** As a user, I want to sign in.',
-  '',
-  '1. WHEN a user signs in THEN the system SHALL start a session',
-  '2. WHEN the password is wrong THEN the system SHALL refuse',
-  '',
-  '### Requirement 2',
-  '',
-  '**User Story:** As a user, I want my data kept.',
-  '',
-  '1. WHEN data is saved THEN the system SHALL validate it',
-  '',
-  '### Requirement 3',
-  '',
-  '**User Story:** As an admin, I want an audit trail.',
-  '',
-].join('\n');
-
-export const KIND_FILES: Record<'speckit' | 'kiro' | 'taskmaster', Record<string, string>> = {
-  speckit: {
-    [`${SPECKIT}/tasks.md`]: fixture('speckit/001-photo-albums/tasks.md'),
-    [`${SPECKIT}/spec.md`]: '# Feature Specification: Photo Albums\n',
-    [`${SPECKIT}/plan.md`]: '# Implementation Plan: Photo Albums\n',
-    [`${SPECKIT}/data-model.md`]: '# Data Model\n',
-    [`${SPECKIT}/contracts/albums.yaml`]: 'openapi: 3.0.0\n',
-  },
-  kiro: {
-    [`${KIRO}/tasks.md`]: fixture('kiro/user-auth/tasks.md'),
-    [`${KIRO}/requirements.md`]: REQUIREMENTS,
-    [`${KIRO}/design.md`]: '# Design\n\nSessions live in Redis.\n',
-  },
-  taskmaster: { [TASKMASTER]: fixture('taskmaster/tagged.json') },
-};
-
 beforeEach(beforeScenario);
 afterEach(() => {
   nock.cleanAll(); // the simulator's routes are persisted and optional
