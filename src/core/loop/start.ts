@@ -14,7 +14,13 @@ import { agentHandOff, withAgent } from './handoff.js';
 import { renderMarker, type LoopMarker, type RunState } from './marker.js';
 import type { LoopOutcome } from './outcome.js';
 import { reply } from './replies.js';
-import { chooseAnyPlan, coderPlanNames, plansOfAnyKind, taskmasterFiles } from './startKind.js';
+import {
+  chooseAnyPlan,
+  coderPlanNames,
+  plansOfAnyKind,
+  taskmasterFiles,
+  treePaths,
+} from './startKind.js';
 import { plotKindPhase } from './startKindPlot.js';
 
 export interface Orchestrator {
@@ -368,7 +374,7 @@ function plotPhase(
     effects: [{ kind: 'reply' as const, to: who.issue, body: a.reply }],
   });
   // Every kind's plans (SPEC §2b): a Task Master file's tags name its plans, so it is read first.
-  const paths = [...base.files.keys()];
+  const paths = treePaths(base.files);
   const unread = taskmasterFiles(config, paths).filter((p) => !snap.texts?.has(p));
   if (unread.length > 0) return { need: 'texts', paths: unread };
   const texts = snap.texts ?? new Map<string, string>();

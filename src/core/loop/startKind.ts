@@ -6,6 +6,7 @@ import {
   namePlans,
   readTaskmaster,
   resolvePlan,
+  type FoundPlanFile,
   type NamedPlan,
   type PlanKind,
 } from '../plan/kinds/index.js';
@@ -47,16 +48,37 @@ export type AnyPlan =
 /** The Task Master files among a tree's paths: their text is needed to name their tags. */
 export function taskmasterFiles(
   config: Pick<Config, 'plans' | 'plansDir'>,
-  paths: Iterable<string>,
+  paths: readonly string[],
 ) {
   return otherKindFiles(config, paths)
     .filter((f) => f.kind === 'taskmaster')
     .map((f) => f.path);
 }
 
-function otherKindFiles(config: Pick<Config, 'plans' | 'plansDir'>, paths: Iterable<string>) {
+// The start decision runs once per read or write of a start, on one tree: its paths as a list
+// and the plan files among them are computed once per tree (the list is the cache's key).
+const pathLists = new WeakMap<ReadonlyMap<string, unknown>, readonly string[]>();
+const foundIn = new WeakMap<readonly string[], Map<string, FoundPlanFile[]>>();
+
+/** A tree's paths as one list, the same list for the same tree. */
+export function treePaths(files: ReadonlyMap<string, unknown>): readonly string[] {
+  let paths = pathLists.get(files);
+  if (!paths) pathLists.set(files, (paths = [...files.keys()]));
+  return paths;
+}
+
+function otherKindFiles(
+  config: Pick<Config, 'plans' | 'plansDir'>,
+  paths: readonly string[],
+): FoundPlanFile[] {
   const globs = config.plans ?? defaultPlanGlobs(config.plansDir);
-  return findPlanFiles([...paths], globs).filter((f) => f.kind !== 'coder');
+  const key = JSON.stringify(globs);
+  let byGlobs = foundIn.get(paths);
+  if (!byGlobs) foundIn.set(paths, (byGlobs = new Map()));
+  let found = byGlobs.get(key);
+  if (!found)
+    byGlobs.set(key, (found = findPlanFiles(paths, globs).filter((f) => f.kind !== 'coder')));
+  return found;
 }
 
 /**

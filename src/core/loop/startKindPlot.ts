@@ -7,6 +7,7 @@ import {
   kindPullRequest,
   markKindInProgress,
   openWhenRead,
+  treePaths,
   warningsNote,
 } from './startKind.js';
 
@@ -24,7 +25,7 @@ export function plotKindPhase(
   texts: ReadonlyMap<string, string>,
 ): Plotted | Early {
   const { config, who } = req;
-  const opened = openWhenRead(plan, [...base.files.keys()], texts);
+  const opened = openWhenRead(plan, treePaths(base.files), texts);
   if ('need' in opened) return { need: 'texts', paths: opened.need };
   const kp = opened.open;
   const chosen = kindPhaseToStart(label, kp);
