@@ -1,4 +1,4 @@
-import { checkPlanName } from './plan/layout.js';
+import { checkPlanName, checkPlanPath, isPlanPath } from './plan/layout.js';
 
 /** The `/coder` commands of SPEC §5. */
 const COMMANDS = [
@@ -74,7 +74,7 @@ export function parseComment(body: string): ParsedComment {
     return { kind: 'command', command: { name } };
   const plan = unquote(rest.slice(verbWord.length).trim());
   if (plan === '') return { kind: 'command', command: { name } };
-  const problem = checkPlanName(plan);
+  const problem = isPlanPath(plan) ? checkPlanPath(plan) : checkPlanName(plan);
   if (problem) return { kind: 'invalid', reason: problem };
 
   return { kind: 'command', command: { name, plan } };

@@ -134,6 +134,13 @@ function budgetLimit(integer: boolean) {
 export const ConfigSchema = z
   .strictObject({
     plansDir: relativeDir.default('docs/plans').describe('Folder that holds one folder per plan.'),
+    plans: z
+      .array(glob)
+      .min(1)
+      .optional()
+      .describe(
+        'Globs of the tasks files the loop runs, of every kind (coder, spec-kit, Kiro, Task Master). Absent: the default places of each kind (docs/plan-format.md).',
+      ),
     architects: z
       .array(login)
       .default([])

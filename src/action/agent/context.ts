@@ -12,6 +12,8 @@ import type { GitHub, Repo } from '../../github/client.js';
 import { readCiFailures, readIssueText, readReviewToFix } from '../../github/agent.js';
 import { GitReader } from '../../github/git.js';
 import { readPlan } from '../../github/plans.js';
+import { readKindPlan } from '../../github/kindPlans.js';
+import { planFromRef } from '../../core/plan/kinds/plan.js';
 
 /**
  * `$CODER_CONTEXT_DIR` and `$CODER_PROMPT_FILE` of one hand-off: the plan's documents as they are
@@ -41,7 +43,9 @@ export async function writeAgentContext(
     plansDir: config.plansDir,
     secrets,
   };
-  if (payload.plan !== null) {
+  if (payload.plan !== null && payload.planFile !== undefined) {
+    await writeKindContext(gh, repo, payload, input, write);
+  } else if (payload.plan !== null) {
     const reader = new GitReader(gh, repo);
     const tree = await reader.tree(payload.headSha);
     const { files, context } = await readPlan(reader, tree, config.plansDir, payload.plan);
@@ -102,4 +106,61 @@ export async function writeAgentContext(
     await write('review-comments.json', `${JSON.stringify(review ?? null, null, 2)}\n`);
   }
   await writeFile(dirs.prompt, buildPrompt(input));
+}
+
+/**
+ * A plan of another kind (spec-kit, Kiro, Task Master) at `headSha`: the phase's tasks, the
+ * documents its PR links (spec, plan, data model, contracts; requirements and design), and the
+ * text the kind gives the phase (Kiro's cited requirements, Task Master's details and test
+ * strategy).
+ */
+async function writeKindContext(
+  gh: GitHub,
+  repo: Repo,
+  payload: AgentPayload,
+  input: PromptInput,
+  write: (name: string, text: string) => Promise<void>,
+): Promise<void> {
+  const plan = planFromRef(payload.planFile!);
+  if (!plan)
+    throw new Error(`The payload's planFile ${payload.planFile} is no plan the loop reads.`);
+  const reader = new GitReader(gh, repo);
+  const tree = await reader.tree(payload.headSha);
+  const { kp, texts } = await readKindPlan(reader, tree, plan);
+  const phase = kp.phases.find((p) => p.number === payload.phaseId);
+  if (!phase)
+    throw new Error(
+      `The plan ${payload.plan} at ${payload.headSha.slice(0, 7)} has no phase ${payload.phaseId}.`,
+    );
+  const context = kp.context(phase);
+  const documents: { label: string; doc: PromptDocument }[] = [];
+  for (const link of [{ label: 'Tasks', path: plan.path }, ...context.links]) {
+    if (documents.some((d) => d.doc.path === link.path)) continue;
+    const sha = tree.files.get(link.path);
+    const text = texts.get(link.path) ?? (sha ? await reader.blob(sha) : undefined);
+    if (text !== undefined) documents.push({ label: link.label, doc: { path: link.path, text } });
+  }
+  for (const section of context.sections)
+    documents.push({ label: section.title, doc: { path: plan.path, text: section.text } });
+  const tasks = phase.tasks.map((t) => ({
+    id: t.id,
+    state: t.state === 'set-aside' ? ('done' as const) : t.state,
+    text: t.text,
+  }));
+  input.documentsDir = plan.folder;
+  input.plan = {
+    name: payload.plan!,
+    phase: { number: phase.number, name: phase.name },
+    tasks,
+    requirements: [],
+    documents,
+  };
+  for (const { doc } of documents)
+    if (doc.path !== plan.path)
+      await write(`plan/${doc.path.slice(plan.folder.length + 1)}`, doc.text);
+  await write(`plan/${plan.path.split('/').pop()}`, texts.get(plan.path) ?? '');
+  await write(
+    'tasks.json',
+    `${JSON.stringify({ plan: payload.plan, phase: { number: phase.number, name: phase.name }, tasks }, null, 2)}\n`,
+  );
 }

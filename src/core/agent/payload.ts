@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AgentConfigSchema, type AgentConfig } from '../config.js';
-import { checkPlanName } from '../plan/layout.js';
+import { checkPlanName, checkPlanPath, isPlanPath } from '../plan/layout.js';
 
 /** The `repository_dispatch` event type of a hand-off to the coding agent. */
 export const AGENT_EVENT_TYPE = 'coder-loop-agent';
@@ -47,11 +47,16 @@ const AgentPayloadSchema = z.strictObject({
     .string()
     .nullable()
     .superRefine((name, ctx) => {
-      const problem = name === null ? undefined : checkPlanName(name);
+      const problem =
+        name === null ? undefined : isPlanPath(name) ? checkPlanPath(name) : checkPlanName(name);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
   /** Null in quick mode. */
   phase: z.number().int().min(0).nullable(),
+  /** A plan of another kind (spec-kit, Kiro, Task Master): its tasks file, `#<tag>` for Task Master. */
+  planFile: z.string().min(1).max(1_000).optional(),
+  /** That plan's phase as its kind numbers it (`3.1`, a Task Master id). */
+  phaseId: z.string().min(1).max(100).optional(),
   attempt: z.number().int().min(1).max(100),
   agent: AgentConfigSchema.pick({ command: true, timeoutMinutes: true, env: true }).required(),
 });
@@ -67,7 +72,7 @@ export interface AgentHandOff {
   /** The orchestrator's issue (plan mode) or the quick task's issue. */
   issue: number;
   /** Plan and phase number, in plan mode. */
-  plan?: { name: string; phase: number };
+  plan?: { name: string; phase: number; planFile?: string; phaseId?: string };
   /** 1 at TDD; the failed attempt's number k at Debug & Fix; the review round at review-fix. */
   attempt: number;
   /** `agent` of the default branch's config. */
@@ -85,6 +90,8 @@ export function buildAgentPayload(handOff: AgentHandOff): AgentPayload {
     issue: handOff.issue,
     plan: handOff.plan?.name ?? null,
     phase: handOff.plan?.phase ?? null,
+    ...(handOff.plan?.planFile !== undefined ? { planFile: handOff.plan.planFile } : {}),
+    ...(handOff.plan?.phaseId !== undefined ? { phaseId: handOff.plan.phaseId } : {}),
     attempt: handOff.attempt,
     agent: {
       command: handOff.agent.command,

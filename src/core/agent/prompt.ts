@@ -46,11 +46,15 @@ export interface PromptInput {
   headSha: string;
   pullRequest: number;
   plansDir: string;
+  /** A plan of another kind: the folder of its documents, which the agent must not edit. */
+  documentsDir?: string;
   /** Plan mode: the plan, its current phase, the phase's tasks and the documents. */
   plan?: {
     name: string;
-    phase: { number: number; name: string };
+    phase: { number: number | string; name: string };
     tasks: PromptTask[];
+    /** A plan of another kind: its documents (spec, plan, requirements, design, …), labelled. */
+    documents?: { label: string; doc: PromptDocument }[];
     context?: PromptDocument;
     checklist?: PromptDocument;
     taskPlan?: PromptDocument;
@@ -136,7 +140,7 @@ function assignment(input: PromptInput): string {
 export function buildPrompt(input: PromptInput): string {
   const secrets = input.secrets ?? [];
   const plan = input.plan;
-  const plansDir = input.plansDir.replace(/\/+$/, '');
+  const plansDir = (input.documentsDir ?? input.plansDir).replace(/\/+$/, '');
   const out: string[] = [];
   out.push(
     `# coder-loop — ${TITLES[input.node]} (attempt ${input.attempt})`,
@@ -173,6 +177,7 @@ export function buildPrompt(input: PromptInput): string {
       ['Context (the source of truth)', plan.context],
       ['Codemap', plan.codemap],
       ...plan.requirements.map((r): [string, PromptDocument] => ['Requirements', r]),
+      ...(plan.documents ?? []).map((d): [string, PromptDocument] => [d.label, d.doc]),
     ];
     for (const [label, doc] of documents) {
       if (doc) out.push('', untrusted(label, codeSpan(doc.path), doc.text, secrets));

@@ -79,6 +79,7 @@ export function approvals(
     touchedPaths(snap.files),
     config,
     marker.plan,
+    marker.planFile,
   );
   const needsArchitect = locked.length > 0 || planDocuments.length > 0;
   if (needsArchitect && counting.some((a) => a.architect === undefined))

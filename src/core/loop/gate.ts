@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { planFromRef } from '../plan/kinds/plan.js';
 import type { Config } from '../config.js';
 
 /** A check run or commit status of a head commit, as the gate sees it. */
@@ -69,6 +70,8 @@ export function touchedLockedItems(
   files: readonly string[],
   config: Pick<Config, 'locked' | 'plansDir'>,
   plan: string | undefined,
+  /** A plan of another kind: the record's `planFile` (its folder holds the user's documents). */
+  planFile?: string,
 ): { locked: string[]; planDocuments: string[] } {
   const isLocked = config.locked.length ? picomatch(config.locked, { dot: true }) : () => false;
   const plans = `${config.plansDir.replace(/\/+$/, '')}/`;
@@ -79,7 +82,15 @@ export function touchedLockedItems(
     (path === `${own}01_Master Plan/01_Checklist.md` ||
       path === `${own}00_context.md` ||
       (path.startsWith(`${own}Reports/`) && path.endsWith('.md')));
+  // Another kind's plan: its folder is the user's (spec, plan, requirements, design, contracts);
+  // the loop owns the marks of its tasks file (as the coder kind's checklist) and its sidecar.
+  const other = planFile ? planFromRef(planFile) : undefined;
+  const otherDocument = (path: string) =>
+    other !== undefined &&
+    path.startsWith(other.folder === '' ? '' : `${other.folder}/`) &&
+    path !== other.path &&
+    !path.startsWith(`${other.folder === '' ? '' : `${other.folder}/`}coder-loop/`);
   const locked = files.filter((f) => isLocked(f));
-  const planDocuments = files.filter((f) => f.startsWith(plans) && !owned(f));
+  const planDocuments = files.filter((f) => (f.startsWith(plans) && !owned(f)) || otherDocument(f));
   return { locked, planDocuments };
 }

@@ -33,8 +33,15 @@ export function agentHandOff(
     headSha: at.headSha,
     pullRequest: at.pullRequest,
     issue: marker.issue,
-    ...(marker.mode === 'plan' && marker.plan && marker.phase
-      ? { plan: { name: marker.plan, phase: marker.phase } }
+    ...(marker.mode === 'plan' && marker.plan && (marker.phase || marker.phaseId)
+      ? {
+          plan: {
+            name: marker.plan,
+            phase: marker.phase ?? 0,
+            ...(marker.planFile !== undefined ? { planFile: marker.planFile } : {}),
+            ...(marker.phaseId !== undefined ? { phaseId: marker.phaseId } : {}),
+          },
+        }
       : {}),
     attempt: at.attempt,
     agent: config.agent,

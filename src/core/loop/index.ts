@@ -15,3 +15,5 @@ export * from './choose.js';
 export * from './ci.js';
 export * from './run.js';
 export * from './latest.js';
+export * from './startKind.js';
+export * from './completeKind.js';

@@ -10,6 +10,13 @@ export interface LoopMarker {
   mode: 'plan' | 'quick';
   plan?: string;
   phase?: number;
+  /**
+   * A plan of another kind (spec-kit, Kiro, Task Master): the tasks file (`path#tag` for Task
+   * Master) the PR side, the completion and a run reopen. Absent: a coder plan under `plansDir`.
+   */
+  planFile?: string;
+  /** That plan's phase as its kind numbers it (`3.1`; a Task Master task id). */
+  phaseId?: string;
   issue: number;
   /** The comment that started it (absent when a label did). */
   comment?: number;

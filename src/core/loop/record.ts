@@ -40,6 +40,10 @@ const LoopRecordSchema = z.object({
   mode: z.enum(['plan', 'quick']),
   plan: TEXT(300).optional(),
   phase: z.number().int().nonnegative().optional(),
+  /** A plan of another kind (spec-kit, Kiro, Task Master): its tasks file (`#<tag>` for Task Master). */
+  planFile: TEXT(1_000).optional(),
+  /** That plan's phase as the kind numbers it (`3.1`, a Task Master id). */
+  phaseId: TEXT(100).optional(),
   issue: z.number().int().positive(),
   comment: z.number().int().positive().optional(),
   attempts: z.array(AttemptSchema).max(100).optional(),
@@ -145,6 +149,8 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
     issue: m.issue,
     ...(m.plan !== undefined ? { plan: m.plan } : {}),
     ...(m.phase !== undefined ? { phase: m.phase } : {}),
+    ...(m.planFile !== undefined ? { planFile: m.planFile } : {}),
+    ...(m.phaseId !== undefined ? { phaseId: m.phaseId } : {}),
     ...(m.comment !== undefined ? { comment: m.comment } : {}),
     ...(m.attempts?.length
       ? {

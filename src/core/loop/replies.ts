@@ -2,9 +2,11 @@ import type { Assessment } from '../assess.js';
 import { HELP_TEXT } from '../command.js';
 import { codeSpan, escapeMarkdown } from '../markdown.js';
 import { formatProblem, type Problem } from '../problem.js';
-import type { Phase } from '../plan/checklist.js';
 import type { PlanContext } from '../plan/validate.js';
 import { phaseTitle } from './start.js';
+
+/** A phase as a reply names it: its number (`3`, `3.1` for spec-kit) and name. */
+type PhaseName = { number: number | string; name: string };
 
 /** Every reply the loop posts, in one place: the orchestrator's side of the flowchart. */
 
@@ -33,6 +35,10 @@ export const reply = {
 
   choosePlan: (plans: readonly string[]): string =>
     `Which plan? Run ${codeSpan('/coder next <PlanName>')} with one of:\n\n${plans.map((p) => `- ${codeSpan(p)}`).join('\n')}`,
+
+  /** Two plans (of any kinds) share the name asked for: nothing is written. */
+  twoPlansNamed: (name: string, paths: readonly string[]): string =>
+    `Two plans are named ${codeSpan(name)}; nothing was written. Name one by the path of its tasks file:\n\n${paths.map((p) => `- ${codeSpan(`/coder next ${p}`)}`).join('\n')}`,
 
   noSuchPlan: (name: string, plans: readonly string[]): string =>
     `There is no plan ${codeSpan(name)}.${plans.length ? ` Plans: ${plans.map(codeSpan).join(', ')}.` : ''}`,
@@ -69,6 +75,50 @@ export const reply = {
     return lines.join('\n');
   },
 
+  /** `/coder status`: a plan of another kind (spec-kit, Kiro, Task Master), as `statusSection`. */
+  kindStatusSection: (
+    label: string,
+    kind: string,
+    path: string,
+    plan: {
+      phases: readonly {
+        number: string;
+        name: string;
+        tasks: readonly {
+          text: string;
+          state: 'todo' | 'doing' | 'done' | 'set-aside';
+          optional: boolean;
+        }[];
+      }[];
+      current: { number: string } | undefined;
+      problems: readonly Problem[];
+    },
+    lock: { branch: string; held: boolean; pr?: number } | undefined,
+  ): string => {
+    const lines = [`### ${escapeMarkdown(label)} (${kind}, ${codeSpan(path)})`, ''];
+    for (const phase of plan.phases) {
+      const done = phase.tasks.filter((t) => t.state === 'done').length;
+      const here = phase.number === plan.current?.number ? ' ← current' : '';
+      lines.push(
+        `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ''}** (${done}/${phase.tasks.length})${here}`,
+      );
+      for (const t of phase.tasks)
+        lines.push(
+          `  - ${t.state === 'set-aside' ? '[ ]' : BOX[t.state]} ${escapeMarkdown(t.text)}${t.optional ? ' (optional)' : ''}${t.state === 'set-aside' ? ' (set aside)' : ''}`,
+        );
+    }
+    if (plan.problems.length > 0) lines.push('', `Not valid:\n\n${list(plan.problems)}`);
+    else if (plan.current && lock)
+      lines.push(
+        '',
+        lock.held
+          ? `Phase ${plan.current.number} is locked by ${codeSpan(lock.branch)}${lock.pr !== undefined ? `, pull request #${lock.pr}` : ''}.`
+          : `Phase ${plan.current.number} is free: ${codeSpan(`/coder next ${label}`)} takes it.`,
+      );
+    else lines.push('', 'Complete.');
+    return lines.join('\n');
+  },
+
   /** Two plans whose names make one lock branch: neither may start until one is renamed. */
   slugConflict: (name: string, other: string, branch: string): string =>
     `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch)}; nothing was written. Rename one of them (\`coder-loop lint\` reports it too).`,
@@ -81,11 +131,21 @@ export const reply = {
     `Plan ${codeSpan(plan)} is complete: every task of every phase is done.`,
 
   /** LockCheck → Yes: "Return to Orchestrator: Select Next Item". */
-  locked: (plan: string, phase: Phase, branch: string, pr?: { number: number }): string =>
+  locked: (plan: string, phase: PhaseName, branch: string, pr?: { number: number }): string =>
     `**Locked.** ${phaseTitle(phase)} of ${codeSpan(plan)} is already taken: branch ${codeSpan(branch)}${pr ? `, pull request #${pr.number}` : ' (no pull request yet)'}. Select the next item, or ${codeSpan('/coder release')} it.`,
 
-  started: (plan: string, phase: Phase, branch: string, pr: { number: number }): string =>
+  started: (plan: string, phase: PhaseName, branch: string, pr: { number: number }): string =>
     `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: tasks marked \`[~]\` on branch ${codeSpan(branch)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
+
+  /** A phase of another kind started: its own in-progress mark (spec-kit has none). */
+  kindStarted: (
+    plan: string,
+    phase: PhaseName,
+    branch: string,
+    pr: { number: number },
+    marks: { mark: string | undefined; path: string },
+  ): string =>
+    `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: ${marks.mark ? `tasks marked ${codeSpan(marks.mark)} in ${codeSpan(marks.path)}` : `${codeSpan(marks.path)} is left as it is (spec-kit has no in-progress mark: this branch and its pull request are the record)`} on branch ${codeSpan(branch)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
 
   quickStarted: (branch: string, pr: { number: number }, assessment: Assessment): string => {
     const lines = [
@@ -215,7 +275,7 @@ export const reply = {
         : 'No architects are configured (`architects` in .github/coder.yml). Nothing advances by itself until someone with write access runs `/coder resume`.',
     ].join('\n'),
 
-  completing: (pr: number, phase: Phase): string =>
+  completing: (pr: number, phase: PhaseName): string =>
     `**${phaseTitle(phase)} approved**: tasks marked \`[x]\`, the phase report written, the checkpoint and master log updated in one commit on pull request #${pr}. Final verification (CI) runs on it now.`,
 
   phaseComplete: (

@@ -92,6 +92,12 @@ export interface RunSnapshot {
   nextPhase: number | undefined;
   /** The plan is complete on the default branch (every phase `[x]`). */
   planComplete: boolean;
+  /**
+   * The merged phase is finished on the default branch, for a plan whose phases are not taken in
+   * number order (Task Master's dependencies): then `nextPhase` may be lower than the merged one.
+   * Absent: the merged phase is finished when `nextPhase` is past it.
+   */
+  mergedPhaseFinished?: boolean;
   /** Another phase of this plan has an open lock branch or PR. */
   otherPhaseOpen: boolean;
   budget?: Budget;
@@ -161,7 +167,11 @@ export function decideRunNext(s: RunSnapshot): RunDecision {
     return { kind: 'stop', state: 'run-budget-spent', reason: `${spent}: the run stops.` };
   }
   if (s.otherPhaseOpen) return { kind: 'none' };
-  if (record.phase !== undefined && s.nextPhase <= record.phase) {
+  if (
+    s.mergedPhaseFinished !== undefined
+      ? !s.mergedPhaseFinished
+      : record.phase !== undefined && s.nextPhase <= record.phase
+  ) {
     // The merged phase is not `[x]` on the default branch yet (or was reopened): seed rule 2.
     return { kind: 'none' };
   }

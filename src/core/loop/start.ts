@@ -9,11 +9,19 @@ import { markPhase } from '../plan/mark.js';
 import { appendLogEntry } from '../plan/masterLog.js';
 import type { PlanContext, PlanFiles } from '../plan/validate.js';
 import type { CheckRunView } from './checkRun.js';
-import { afterLock, choosePlan, phaseToStart, type Answer } from './choose.js';
+import { afterLock, phaseToStart, type Answer } from './choose.js';
 import { agentHandOff, withAgent } from './handoff.js';
 import { renderMarker, type LoopMarker, type RunState } from './marker.js';
 import type { LoopOutcome } from './outcome.js';
 import { reply } from './replies.js';
+import {
+  chooseAnyPlan,
+  coderPlanNames,
+  plansOfAnyKind,
+  taskmasterFiles,
+  treePaths,
+} from './startKind.js';
+import { plotKindPhase } from './startKindPlot.js';
 
 export interface Orchestrator {
   issue: number;
@@ -82,7 +90,7 @@ export function markInProgress(
   };
 }
 
-export function phaseTitle(phase: { number: number; name: string }): string {
+export function phaseTitle(phase: { number: number | string; name: string }): string {
   return `Phase ${phase.number}${phase.name ? ` — ${phase.name}` : ''}`;
 }
 
@@ -189,6 +197,8 @@ export interface StartSnapshot {
   };
   /** Plan mode: the chosen plan's files and its validated context. */
   readonly plan?: { readonly files: PlanFiles; readonly context: PlanContext };
+  /** Texts of the default branch's files read so far, by path (plans of the other kinds). */
+  readonly texts?: ReadonlyMap<string, string>;
   /** Quick mode with `quick.log`: the one plan's master log (undefined: no such file). */
   readonly masterLog?: { readonly text: string | undefined };
   /** The start commit, made on the default branch's head. */
@@ -205,6 +215,8 @@ export type StartNeed =
   | { need: 'base' }
   | { need: 'plan'; plan: string; plansDir: string }
   | { need: 'masterLog'; sha: string }
+  /** The texts of these default-branch paths (added to `texts`). */
+  | { need: 'texts'; paths: string[] }
   /** The lock's open PR; without one, the marker in the commit `sha` the lock points at. */
   | { need: 'holder'; branch: string; sha: string };
 
@@ -244,7 +256,7 @@ export function planNames(paths: Iterable<string>, plansDir: string): string[] {
 }
 
 /** What a start commits, on which lock branch, with which PR and check run. */
-interface Plotted {
+export interface Plotted {
   branch: string;
   marker: LoopMarker;
   changes: readonly FileChange[];
@@ -347,8 +359,8 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   };
 }
 
-type Base = NonNullable<StartSnapshot['base']>;
-type Early = StartNeed | { done: LoopOutcome; effects: readonly StartEffect[] };
+export type Base = NonNullable<StartSnapshot['base']>;
+export type Early = StartNeed | { done: LoopOutcome; effects: readonly StartEffect[] };
 
 /** Plan mode: Start → the plan → Context valid? → the current phase, and what starting it writes. */
 function plotPhase(
@@ -361,12 +373,19 @@ function plotPhase(
     done: a.outcome,
     effects: [{ kind: 'reply' as const, to: who.issue, body: a.reply }],
   });
-  const chosen = choosePlan(
+  // Every kind's plans (SPEC §2b): a Task Master file's tags name its plans, so it is read first.
+  const paths = treePaths(base.files);
+  const unread = taskmasterFiles(config, paths).filter((p) => !snap.texts?.has(p));
+  if (unread.length > 0) return { need: 'texts', paths: unread };
+  const texts = snap.texts ?? new Map<string, string>();
+  const any = chooseAnyPlan(
     config.plansDir,
-    planNames(base.files.keys(), config.plansDir),
+    plansOfAnyKind(config, paths, coderPlanNames(config, paths), texts).plans,
     req.plan,
   );
-  if ('reply' in chosen) return answer(chosen);
+  if ('reply' in any) return answer(any);
+  if (any.kind === 'other') return plotKindPhase(req, base, any.plan, any.label, texts);
+  const chosen = { plan: any.name };
   if (!snap.plan) return { need: 'plan', plan: chosen.plan, plansDir: config.plansDir };
   const { files } = snap.plan;
   const phase = phaseToStart(chosen.plan, snap.plan.context);

@@ -83,15 +83,15 @@ export interface Checkpoint {
   plan: string;
   /** ISO date-time of the update. */
   updated: string;
-  completed?: { number: number; name: string };
-  next?: { number: number; name: string };
+  completed?: { number: number | string; name: string };
+  next?: { number: number | string; name: string };
   pullRequest?: { number: number; url: string };
   by?: string;
 }
 
 /** The checkpoint block's lines: what is done, what is next, where it happened. */
 export function renderCheckpoint(checkpoint: Checkpoint): string[] {
-  const phase = (p: { number: number; name: string }) =>
+  const phase = (p: { number: number | string; name: string }) =>
     `Phase ${p.number}${p.name ? `: ${p.name}` : ''}`;
   const lines = ['## Checkpoint', ''];
   lines.push(`- Updated: ${checkpoint.updated}${checkpoint.by ? ` by @${checkpoint.by}` : ''}`);

@@ -27,6 +27,25 @@ export function isRequirementsFile(planPath: string): boolean {
 
 const MAX_PLAN_NAME_LENGTH = 100;
 
+/**
+ * Why a plan named by the path of its tasks file (`specs/auth/tasks.md`, `…/tasks.json#tag`,
+ * `…/01_Checklist.md`: how two plans with one name are told apart) cannot be, or undefined.
+ */
+export function checkPlanPath(ref: string): string | undefined {
+  if (ref.length > 1_000) return 'the tasks file path is longer than 1000 characters';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f\\]/.test(ref)) return 'the path contains a control character or a \\';
+  if (ref.startsWith('/') || ref.split('/').some((part) => part === '..' || part === '.'))
+    return 'the path is not a path from the repository root';
+  if (/%2e|%2f|%5c/i.test(ref)) return 'the path contains an encoded path character';
+  return undefined;
+}
+
+/** Whether a command names its plan by the path of its tasks file. */
+export function isPlanPath(ref: string): boolean {
+  return /\/(?:tasks\.md|tasks\.json(?:#[^/]*)?|01_Checklist\.md)$/.test(ref);
+}
+
 /** Why a plan name cannot be used as a directory under `plansDir`, or undefined when it can. */
 export function checkPlanName(name: string): string | undefined {
   if (name.trim() === '') return 'the plan name is empty';

@@ -11,7 +11,7 @@ export interface LogEntry {
   /** "Coder started", "Coder completed", "Escalated to architect", … */
   event: string;
   plan: string;
-  phase?: { number: number; name: string };
+  phase?: { number: number | string; name: string };
   /** GitHub login or local user name, without `@`. */
   actor?: string;
   links?: LogLink[];
@@ -63,7 +63,7 @@ export function loggedSinceStart(
   log: string | undefined,
   event: string,
   plan: string,
-  phase: number,
+  phase: number | string,
 ): boolean {
   if (!log) return false;
   const where = `— ${escapeInline(plan)}, Phase ${phase}`;

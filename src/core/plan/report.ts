@@ -42,8 +42,8 @@ export interface ReportFile {
 /** Everything a phase report says; the GitHub side fills in commits, attempts and reviews. */
 export interface PhaseReport {
   plan: string;
-  phase: { number: number; name: string };
-  tasks: readonly Task[];
+  phase: { number: number | string; name: string };
+  tasks: readonly Pick<Task, 'depth' | 'state' | 'text'>[];
   /** ISO-8601 time the report was written (the loop writes it when the phase completes). */
   completedAt: string;
   pullRequest?: { number: number; url: string };

@@ -94,7 +94,7 @@ async function writeCompletion(
   branch: string,
   completion: Completion,
 ): Promise<
-  | { ok: true; commit: string; phase: Phase; next?: { number: number } }
+  | { ok: true; commit: string; phase: Pick<Phase, 'number' | 'name'>; next?: { number: number } }
   | { ok: false; problems: Problem[] }
   | { ok: false; moved: string }
 > {

@@ -1,17 +1,23 @@
 import {
   latestReviews,
   markComplete,
+  markKindComplete,
+  phaseInteger,
   PLAN_FILES,
   planPath,
+  type CompletionFacts,
   type Config,
   type FileChange,
+  type KindCompletion,
   type LoopMarker,
   type Phase,
   type Problem,
   type PullSnapshot,
   type ReportAttempt,
 } from '../../core/index.js';
-import { GitReader } from '../git.js';
+import { planFromRef } from '../../core/plan/kinds/plan.js';
+import { readKindPlan } from '../kindPlans.js';
+import { GitReader, type Tree } from '../git.js';
 import type { PullCommits, PullReviews } from '../pulls.js';
 import type { LoopEnv } from './env.js';
 
@@ -23,7 +29,7 @@ export type Completion =
       parent: { sha: string; tree: string };
       changes: FileChange[];
       message: string;
-      phase: Phase;
+      phase: Pick<Phase, 'number' | 'name'>;
       next?: { number: number };
     }
   | { ok: false; problems: Problem[] };
@@ -74,12 +80,52 @@ export async function completionCommit(
     const sha = tree.files.get(at(file));
     return sha === undefined ? undefined : reader.blob(sha);
   };
+  const report: CompletionFacts = {
+    pullRequest: { number: pr.number, url: pr.url },
+    issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
+    approver,
+    reviewers: latestReviews(facts.reviews).map((r) => ({
+      login: r.user!.login,
+      state: r.state,
+    })),
+    commits: facts.commits.map((c) => ({
+      sha: c.sha,
+      message: c.commit.message,
+      url: c.html_url,
+    })),
+    attempts,
+    files: [...(snap.files ?? [])],
+    now: env.now().toISOString(),
+  };
+  // A plan of another kind (spec-kit, Kiro, Task Master): its own marks, the sidecar's files.
+  const completion = marker.planFile
+    ? await kindCompletion(reader, tree, plan, marker, report)
+    : await coderCompletion(config, plan, marker, report, read);
+  if (!completion.ok) return { ok: false, problems: completion.problems };
+  const integer = (n: number | string) => (typeof n === 'number' ? n : phaseInteger(n));
+  return {
+    ok: true,
+    parent: { sha: parent, tree: tree.sha },
+    changes: completion.changes,
+    message: completion.message,
+    phase: { number: integer(completion.phase.number), name: completion.phase.name },
+    ...(completion.next ? { next: { number: integer(completion.next.number) } } : {}),
+  };
+}
+
+async function coderCompletion(
+  config: Config,
+  plan: string,
+  marker: LoopMarker,
+  facts: CompletionFacts,
+  read: (file: string) => Promise<string | undefined>,
+) {
   const [checklist, context, masterLog] = await Promise.all([
     read(PLAN_FILES.checklist),
     read(PLAN_FILES.context),
     read(PLAN_FILES.masterLog),
   ]);
-  const completion = markComplete(
+  return markComplete(
     config,
     plan,
     {
@@ -88,31 +134,32 @@ export async function completionCommit(
       ...(masterLog !== undefined ? { masterLog } : {}),
     },
     marker,
-    {
-      pullRequest: { number: pr.number, url: pr.url },
-      issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
-      approver,
-      reviewers: latestReviews(facts.reviews).map((r) => ({
-        login: r.user!.login,
-        state: r.state,
-      })),
-      commits: facts.commits.map((c) => ({
-        sha: c.sha,
-        message: c.commit.message,
-        url: c.html_url,
-      })),
-      attempts,
-      files: [...(snap.files ?? [])],
-      now: env.now().toISOString(),
-    },
+    facts,
   );
-  if (!completion.ok) return { ok: false, problems: completion.problems };
-  return {
-    ok: true,
-    parent: { sha: parent, tree: tree.sha },
-    changes: completion.changes,
-    message: completion.message,
-    phase: completion.phase,
-    ...(completion.next ? { next: { number: completion.next.number } } : {}),
-  };
+}
+
+/** The completion of a plan of another kind, from its files on the approved head. */
+async function kindCompletion(
+  reader: GitReader,
+  tree: Tree,
+  label: string,
+  marker: LoopMarker,
+  facts: CompletionFacts,
+): Promise<KindCompletion> {
+  const plan = planFromRef(marker.planFile!);
+  const missing = (message: string): KindCompletion => ({
+    ok: false,
+    problems: [
+      {
+        severity: 'error',
+        path: marker.planFile!,
+        message,
+        fix: 'Restore it on the branch, then approve again.',
+      },
+    ],
+  });
+  if (!plan) return missing('The loop record names no plan the loop reads.');
+  const { kp, paths, texts } = await readKindPlan(reader, tree, plan);
+  if (!texts.has(plan.path)) return missing('The tasks file is missing on the lock branch.');
+  return markKindComplete(kp, label, paths, texts, marker, facts);
 }

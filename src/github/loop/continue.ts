@@ -1,11 +1,16 @@
 import {
   decideRunNext,
+  phaseInteger,
   mayCommand,
   phaseBranch,
   type Config,
   type LoopMarker,
   type LoopOutcome,
+  type RunSnapshot,
 } from '../../core/index.js';
+import { planFromRef } from '../../core/plan/kinds/plan.js';
+import type { GitReader, Tree } from '../git.js';
+import { readKindPlan } from '../kindPlans.js';
 import type { OwnCheckRun } from '../checks.js';
 import { readPermission } from '../identity.js';
 import { readPlan } from '../plans.js';
@@ -52,15 +57,14 @@ export async function continueRun(
     reader.tree(head),
     openPulls(gh, repo),
   ]);
-  const { context } = await readPlan(reader, tree, config.plansDir, run.plan, { contents: false });
+  const where = await planState(reader, tree, config, marker);
   const phasePrefix = phaseBranch(run.plan, 0).replace(/0$/, '');
   const decision = decideRunNext({
     record: marker,
     merged: closed.merged,
     verified: closed.verified,
     starterPermitted: mayCommand(permission),
-    nextPhase: context.current?.number,
-    planComplete: context.checklist !== undefined && context.current === undefined,
+    ...where,
     otherPhaseOpen: pulls.some(
       (p) => p.number !== closed.pr.number && p.head.ref.startsWith(phasePrefix),
     ),
@@ -101,4 +105,34 @@ export async function continueRun(
       return { outcome, effects: [] };
     }
   }
+}
+
+/** Where the run's plan stands on the default branch: its next phase, complete or not. */
+async function planState(
+  reader: GitReader,
+  tree: Tree,
+  config: Config,
+  marker: LoopMarker,
+): Promise<Pick<RunSnapshot, 'nextPhase' | 'planComplete' | 'mergedPhaseFinished'>> {
+  const plan = marker.planFile ? planFromRef(marker.planFile) : undefined;
+  if (!plan) {
+    const { context } = await readPlan(reader, tree, config.plansDir, marker.run!.plan, {
+      contents: false,
+    });
+    return {
+      nextPhase: context.current?.number,
+      planComplete: context.checklist !== undefined && context.current === undefined,
+    };
+  }
+  // A plan of another kind: its next phase by its own order (Task Master: dependencies), and
+  // nothing starts while the merged phase is not finished on the default branch.
+  const { kp } = await readKindPlan(reader, tree, plan);
+  const merged = kp.phases.find((p) => p.number === marker.phaseId);
+  return {
+    nextPhase: kp.current ? phaseInteger(kp.current.number) : undefined,
+    planComplete: kp.problems.length === 0 && kp.current === undefined,
+    mergedPhaseFinished:
+      merged === undefined ||
+      merged.tasks.every((t) => t.state === 'done' || t.state === 'set-aside' || t.optional),
+  };
 }

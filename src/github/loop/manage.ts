@@ -1,5 +1,10 @@
 import {
   assessComplexity,
+  coderPlanNames,
+  KIND_LABELS,
+  kindPhaseBranch,
+  plansOfAnyKind,
+  taskmasterFiles,
   phaseBranch,
   loopPullProblem,
   readMarker,
@@ -8,7 +13,8 @@ import {
   type Config,
 } from '../../core/index.js';
 import { applyRepo, type RepoEffect } from './apply.js';
-import { plansInTree, readPlan } from '../plans.js';
+import { readKindPlan } from '../kindPlans.js';
+import { readPlan } from '../plans.js';
 import { branchesWithPrefix, commitMessage } from '../git.js';
 import { findPullRequest, getPull, openPulls } from '../pulls.js';
 import { trustedLoopPull } from './trust.js';
@@ -36,31 +42,58 @@ export async function status(
   const head = await reader.branchHead(env.defaultBranch);
   if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
   const tree = await reader.tree(head);
-  const plans = plansInTree(tree, config.plansDir);
-  const names = requested ? [requested] : plans;
-  if (requested && !plans.includes(requested)) {
-    await applyRepo(env, [{ kind: 'reply', to: issue, body: reply.noSuchPlan(requested, plans) }]);
+  // Every kind's plans (SPEC §2b); a Task Master file's tags name its plans.
+  const paths = [...tree.files.keys()];
+  const texts = new Map(
+    await Promise.all(
+      taskmasterFiles(config, paths).map(
+        async (path) => [path, await reader.blob(tree.files.get(path)!)] as const,
+      ),
+    ),
+  );
+  const all = plansOfAnyKind(config, paths, coderPlanNames(config, paths), texts).plans;
+  const labelOf = (p: (typeof all)[number]) => (p.kind === 'coder' ? p.name : p.label);
+  const labels = all.map(labelOf);
+  const chosen = requested
+    ? all.filter((p) => p.name === requested || labelOf(p) === requested)
+    : all;
+  if (requested && chosen.length === 0) {
+    await applyRepo(env, [{ kind: 'reply', to: issue, body: reply.noSuchPlan(requested, labels) }]);
     return { state: 'no-plan' };
   }
-  if (names.length === 0) {
+  if (chosen.length === 0) {
     await applyRepo(env, [{ kind: 'reply', to: issue, body: reply.noPlans(config.plansDir) }]);
     return { state: 'no-plan' };
   }
+  const lockOf = async (branch: string) => {
+    // Both reads at once: the pull request is only shown when the lock is there.
+    const [held, pr] = await Promise.all([
+      reader.branchHead(branch),
+      findPullRequest(env.gh, env.repo, branch),
+    ]);
+    return { branch, held: held !== undefined, ...(pr ? { pr: pr.number } : {}) };
+  };
   const sections: string[] = [];
-  for (const name of names.slice(0, 10)) {
+  for (const plan of chosen.slice(0, 10)) {
+    if (plan.kind === 'other') {
+      const { kp } = await readKindPlan(reader, tree, plan.plan);
+      const lock =
+        kp.current && kp.problems.length === 0
+          ? await lockOf(kindPhaseBranch(plan.label, kp.current))
+          : undefined;
+      sections.push(
+        reply.kindStatusSection(plan.label, KIND_LABELS[plan.plan.kind], plan.plan.path, kp, lock),
+      );
+      continue;
+    }
+    const name = plan.name;
     const { context } = await readPlan(reader, tree, config.plansDir, name, {
       contents: false,
     });
-    let lock: { branch: string; held: boolean; pr?: number } | undefined;
-    if (context.checklist && context.current) {
-      const branch = phaseBranch(name, context.current.number);
-      // Both reads at once: the pull request is only shown when the lock is there.
-      const [held, pr] = await Promise.all([
-        reader.branchHead(branch),
-        findPullRequest(env.gh, env.repo, branch),
-      ]);
-      lock = { branch, held: held !== undefined, ...(pr ? { pr: pr.number } : {}) };
-    }
+    const lock =
+      context.checklist && context.current
+        ? await lockOf(phaseBranch(name, context.current.number))
+        : undefined;
     sections.push(reply.statusSection(name, context, lock));
   }
   await applyRepo(env, [{ kind: 'reply', to: issue, body: sections.join('\n\n') }]);

@@ -62,6 +62,13 @@ async function read(
     }
     case 'masterLog':
       return { masterLog: { text: await reader.blob(need.sha) } };
+    case 'texts': {
+      const files = snap.base!.files;
+      const read = await Promise.all(
+        need.paths.map(async (path) => [path, await reader.blob(files.get(path)!)] as const),
+      );
+      return { texts: new Map([...(snap.texts ?? []), ...read]) };
+    }
     case 'holder': {
       const pr = await findPullRequest(env.gh, env.repo, need.branch);
       const marker = pr

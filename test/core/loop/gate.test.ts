@@ -123,4 +123,38 @@ describe('touchedLockedItems', () => {
   ])('%s', (_name, files, plan, expected) => {
     expect(touchedLockedItems(files, config, plan)).toEqual(expected);
   });
+
+  it.each<[string, string[], string, string[]]>([
+    [
+      "a Kiro plan: requirements and design are the user's; the tasks' marks and the sidecar the loop's",
+      [
+        '.kiro/specs/auth/requirements.md',
+        '.kiro/specs/auth/design.md',
+        '.kiro/specs/auth/tasks.md',
+        '.kiro/specs/auth/coder-loop/Master_Log.md',
+        '.kiro/specs/billing/design.md',
+        'src/a.ts',
+      ],
+      '.kiro/specs/auth/tasks.md',
+      ['.kiro/specs/auth/requirements.md', '.kiro/specs/auth/design.md'],
+    ],
+    [
+      'a spec-kit plan: spec, plan and contracts',
+      ['specs/001/spec.md', 'specs/001/contracts/api.yaml', 'specs/001/coder-loop/Checkpoint.md'],
+      'specs/001/tasks.md',
+      ['specs/001/spec.md', 'specs/001/contracts/api.yaml'],
+    ],
+    [
+      "a Task Master tag: the other tags' sidecars are the loop's too",
+      [
+        '.taskmaster/tasks/task_001.txt',
+        '.taskmaster/tasks/tasks.json',
+        '.taskmaster/tasks/coder-loop/master/Reports/01_A.md',
+      ],
+      '.taskmaster/tasks/tasks.json#master',
+      ['.taskmaster/tasks/task_001.txt'],
+    ],
+  ])('%s', (_name, files, planFile, planDocuments) => {
+    expect(touchedLockedItems(files, config, 'x', planFile)).toEqual({ locked: [], planDocuments });
+  });
 });

@@ -28,6 +28,10 @@ describe('record: round trip', () => {
   it.each<[string, LoopMarker]>([
     ['a plan-mode marker', plan],
     ['a quick-mode marker with every field, text that could end a comment', full],
+    [
+      'a plan of another kind: its tasks file and its phase id',
+      { ...plan, plan: 'master', planFile: '.taskmaster/tasks/tasks.json#master', phaseId: '3.1' },
+    ],
   ])('%s reads back the same on its head', (_name, marker) => {
     expect(decodeRecord(withRecord('Summary', marker, HEAD), HEAD)).toEqual(marker);
   });

@@ -56,6 +56,16 @@ describe('decideRunNext', () => {
     ['merged but not verified → nothing', { verified: false }, { kind: 'none' }],
     ['another phase open → nothing', { otherPhaseOpen: true }, { kind: 'none' }],
     ['merged phase not [x] on the default branch → nothing', { nextPhase: 1 }, { kind: 'none' }],
+    [
+      'a kind in dependency order: the merged phase finished, the next has a lower id → it starts',
+      { record: { ...RECORD, phase: 3, phaseId: '3' }, nextPhase: 1, mergedPhaseFinished: true },
+      { kind: 'start', phase: 1, run: { ...RUN, totals: ZERO } },
+    ],
+    [
+      'a kind: the merged phase not finished on the default branch → nothing',
+      { record: { ...RECORD, phase: 3, phaseId: '3' }, nextPhase: 4, mergedPhaseFinished: false },
+      { kind: 'none' },
+    ],
   ];
   test.each(rows)('%s', (_name, over, expected) => {
     expect(decideRunNext({ ...base, ...over })).toEqual(expected);

@@ -42,7 +42,7 @@ function baseOf(path: string): string {
 }
 
 /** The kind a tasks file is, from its path; undefined for a path no kind reads. */
-function kindOfPath(path: string): PlanKind | undefined {
+export function kindOfPath(path: string): PlanKind | undefined {
   if (path.endsWith('/01_Master Plan/01_Checklist.md')) return 'coder';
   if (baseOf(path) === 'tasks.json') return 'taskmaster';
   if (baseOf(path) !== 'tasks.md') return undefined;
@@ -53,10 +53,16 @@ function kindOfPath(path: string): PlanKind | undefined {
 export function findPlanFiles(paths: readonly string[], globs: readonly string[]): FoundPlanFile[] {
   const matches = picomatch([...globs], { dot: true });
   const out: FoundPlanFile[] = [];
-  for (const path of [...paths].sort()) {
-    if (!matches(path)) continue;
+  // Only a path some kind reads can be a plan: that cheap test first, so a tree of 100,000 files
+  // costs a string comparison each, not a glob match (and only the few plans are sorted).
+  const candidates: { path: string; kind: PlanKind }[] = [];
+  for (const path of paths) {
     const kind = kindOfPath(path);
-    if (!kind) continue;
+    if (kind) candidates.push({ path, kind });
+  }
+  candidates.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const { path, kind } of candidates) {
+    if (!matches(path)) continue;
     const folder = kind === 'coder' ? dirOf(dirOf(path)) : dirOf(path);
     out.push({
       kind,

@@ -1,0 +1,360 @@
+import type { Config } from '../config.js';
+import { codeSpan, encodePath } from '../markdown.js';
+import {
+  defaultPlanGlobs,
+  findPlanFiles,
+  namePlans,
+  readTaskmaster,
+  resolvePlan,
+  type FoundPlanFile,
+  type NamedPlan,
+  type PlanKind,
+} from '../plan/kinds/index.js';
+import {
+  kindPlanReads,
+  openKindPlan,
+  planRef,
+  type KindContext,
+  type KindPhase,
+  type KindPlan,
+} from '../plan/kinds/plan.js';
+import { PLAN_FILES, planPath, planSlug, slugConflicts } from '../plan/layout.js';
+import { appendLogEntry } from '../plan/masterLog.js';
+import { oneLine } from '../plan/text.js';
+import { formatProblem, type Problem } from '../problem.js';
+import type { Answer } from './choose.js';
+import { renderMarker, type LoopMarker } from './marker.js';
+import { reply } from './replies.js';
+import {
+  phaseTitle,
+  planNames,
+  type FileChange,
+  type Orchestrator,
+  type PullRequestText,
+} from './start.js';
+
+/** How replies and PR bodies name a kind. */
+export const KIND_LABELS: Record<PlanKind, string> = {
+  coder: 'coder',
+  speckit: 'spec-kit',
+  kiro: 'Kiro',
+  taskmaster: 'Task Master',
+};
+
+/** A plan the loop can run: a coder plan folder under `plansDir`, or a plan of another kind. */
+export type AnyPlan =
+  { kind: 'coder'; name: string } | { kind: 'other'; plan: NamedPlan; label: string };
+
+/** The Task Master files among a tree's paths: their text is needed to name their tags. */
+export function taskmasterFiles(
+  config: Pick<Config, 'plans' | 'plansDir'>,
+  paths: readonly string[],
+) {
+  return otherKindFiles(config, paths)
+    .filter((f) => f.kind === 'taskmaster')
+    .map((f) => f.path);
+}
+
+// The start decision runs once per read or write of a start, on one tree: its paths as a list
+// and the plan files among them are computed once per tree (the list is the cache's key).
+const pathLists = new WeakMap<ReadonlyMap<string, unknown>, readonly string[]>();
+const foundIn = new WeakMap<readonly string[], Map<string, FoundPlanFile[]>>();
+
+/** A tree's paths as one list, the same list for the same tree. */
+export function treePaths(files: ReadonlyMap<string, unknown>): readonly string[] {
+  let paths = pathLists.get(files);
+  if (!paths) pathLists.set(files, (paths = [...files.keys()]));
+  return paths;
+}
+
+function otherKindFiles(
+  config: Pick<Config, 'plans' | 'plansDir'>,
+  paths: readonly string[],
+): FoundPlanFile[] {
+  const globs = config.plans ?? defaultPlanGlobs(config.plansDir);
+  const key = JSON.stringify(globs);
+  let byGlobs = foundIn.get(paths);
+  if (!byGlobs) foundIn.set(paths, (byGlobs = new Map()));
+  let found = byGlobs.get(key);
+  if (!found)
+    byGlobs.set(key, (found = findPlanFiles(paths, globs).filter((f) => f.kind !== 'coder')));
+  return found;
+}
+
+/**
+ * Every plan of every kind in a tree (`plans` globs; coder plans are the folders under
+ * `plansDir`, as before the other kinds), each with the name people use and the label the loop
+ * writes: the name, or the tasks file's path (`#<tag>`) when two plans share the name.
+ */
+export function plansOfAnyKind(
+  config: Pick<Config, 'plans' | 'plansDir'>,
+  paths: readonly string[],
+  coderNames: readonly string[],
+  texts: ReadonlyMap<string, string>,
+): { plans: (AnyPlan & { name: string })[]; problems: Problem[] } {
+  const files = otherKindFiles(config, paths);
+  const tags = new Map<string, string[]>();
+  for (const f of files) {
+    if (f.kind !== 'taskmaster') continue;
+    const text = texts.get(f.path);
+    tags.set(
+      f.path,
+      text === undefined ? [] : readTaskmaster(text, f.path).tags.map((t) => t.name),
+    );
+  }
+  const named = namePlans(files, tags);
+  // A tasks.json with no tag to read (not JSON, no task list) names no plan; its path still
+  // reaches it, so that "Plan required" can say what is wrong with it (file:line).
+  for (const f of files)
+    if (f.kind === 'taskmaster' && (tags.get(f.path) ?? []).length === 0)
+      named.plans.push({ ...f, name: f.path });
+  const count = new Map<string, number>();
+  for (const n of [...coderNames, ...named.plans.map((p) => p.name)])
+    count.set(n, (count.get(n) ?? 0) + 1);
+  const plans: (AnyPlan & { name: string })[] = [
+    ...coderNames.map((name) => ({ kind: 'coder' as const, name })),
+    ...named.plans.map((plan) => ({
+      kind: 'other' as const,
+      plan,
+      name: plan.name,
+      label: count.get(plan.name)! > 1 ? planRef(plan) : plan.name,
+    })),
+  ];
+  return { plans, problems: named.problems };
+}
+
+const checklistOf = (plansDir: string, name: string) =>
+  planPath(plansDir, name, PLAN_FILES.checklist);
+
+const labelOf = (p: AnyPlan & { name: string }) => (p.kind === 'coder' ? p.name : p.label);
+
+/**
+ * Start → the plan, over every kind: the named one (by name, or by its tasks file's path when two
+ * share a name); else the only plan; else a reply listing them. Two plans named alike, asked by
+ * that name, are both listed and nothing is written.
+ */
+export function chooseAnyPlan(
+  plansDir: string,
+  plans: readonly (AnyPlan & { name: string })[],
+  requested: string | undefined,
+): AnyPlan | Answer {
+  const labels = plans.map(labelOf);
+  let chosen: (AnyPlan & { name: string }) | undefined;
+  if (requested === undefined) {
+    if (plans.length === 0)
+      return { reply: reply.noPlans(plansDir), outcome: { state: 'no-plan' } };
+    if (plans.length > 1)
+      return { reply: reply.choosePlan(labels), outcome: { state: 'choose-plan' } };
+    chosen = plans[0]!;
+  } else {
+    const byName = plans.filter((p) => p.name === requested);
+    if (byName.length > 1)
+      return {
+        reply: reply.twoPlansNamed(
+          requested,
+          byName.map((p) => (p.kind === 'coder' ? checklistOf(plansDir, p.name) : planRef(p.plan))),
+        ),
+        outcome: { state: 'choose-plan' },
+      };
+    chosen =
+      byName[0] ??
+      plans.find(
+        (p) =>
+          labelOf(p) === requested ||
+          (p.kind === 'coder' && checklistOf(plansDir, p.name) === requested),
+      );
+    if (!chosen) {
+      const others = plans.flatMap((p) => (p.kind === 'other' ? [p.plan] : []));
+      const byPath = others.length ? resolvePlan(others, requested) : undefined;
+      if (byPath && 'plan' in byPath)
+        chosen = plans.find((p) => p.kind === 'other' && p.plan === byPath.plan);
+    }
+    if (!chosen)
+      return { reply: reply.noSuchPlan(requested, labels), outcome: { state: 'no-plan' } };
+  }
+  // Two plans with one slug would share lock branches: one's lock would read as the other's.
+  const label = labelOf(chosen);
+  const other = slugConflicts([...new Set(labels)]).get(label);
+  if (other !== undefined)
+    return {
+      reply: reply.slugConflict(label, other, `coder/${planSlug(label)}/…`),
+      outcome: { state: 'plan-required', node: 'ValidateContext', mode: 'plan', plan: label },
+    };
+  return chosen.kind === 'coder'
+    ? { kind: 'coder', name: chosen.name }
+    : { kind: 'other', plan: chosen.plan, label: chosen.label };
+}
+
+/** A kind's phase number as a ref may hold it. */
+function branchPart(number: string): string {
+  return number.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/\.{2,}/g, '.');
+}
+
+/** `coder/<plan-slug>/phase-<number>`: the lock branch of a phase of another kind. */
+export function kindPhaseBranch(label: string, phase: Pick<KindPhase, 'number'>): string {
+  return `coder/${planSlug(label)}/phase-${branchPart(phase.number)}`;
+}
+
+/** The record's integer phase: the kind's number when it is one, else its leading number. */
+export function phaseInteger(number: string): number {
+  const m = /^\d+/.exec(number);
+  return m ? Number(m[0]) : 0;
+}
+
+/** The reads a plan of another kind needs before it can be opened, and it opened once read. */
+export function openWhenRead(
+  plan: NamedPlan,
+  paths: readonly string[],
+  texts: ReadonlyMap<string, string>,
+): { need: string[] } | { open: KindPlan } {
+  const need = kindPlanReads(plan, paths).filter((p) => !texts.has(p));
+  return need.length ? { need } : { open: openKindPlan(plan, paths, texts) };
+}
+
+/** Context valid? → the current phase, or Plan Required (each problem, file:line), or complete. */
+export function kindPhaseToStart(label: string, kp: KindPlan): { phase: KindPhase } | Answer {
+  if (kp.problems.length > 0)
+    return {
+      reply: reply.planRequired(label, kp.problems),
+      outcome: { state: 'plan-required', node: 'ValidateContext', mode: 'plan', plan: label },
+    };
+  if (!kp.current)
+    return {
+      reply: reply.planComplete(label),
+      outcome: { state: 'plan-complete', node: 'End', mode: 'plan', plan: label },
+    };
+  return { phase: kp.current };
+}
+
+export interface KindStart {
+  branch: string;
+  marker: LoopMarker;
+  changes: FileChange[];
+  message: string;
+}
+
+/**
+ * Mark in progress for another kind: the phase's open tasks get the kind's own in-progress mark
+ * (Kiro `[-]`, Task Master `"in-progress"`; spec-kit has none, so its lock branch and PR are the
+ * record), and "Coder started" is appended to the sidecar's master log: one start commit.
+ */
+export function markKindInProgress(
+  kp: KindPlan,
+  label: string,
+  phase: KindPhase,
+  texts: ReadonlyMap<string, string>,
+  who: Orchestrator,
+  now: string,
+): KindStart {
+  const source = texts.get(kp.plan.path)!;
+  const marked = kp.markStart(phase);
+  const log = appendLogEntry(texts.get(kp.sidecar.masterLog), {
+    timestamp: now,
+    event: 'Coder started',
+    plan: label,
+    phase: { number: phase.number, name: phase.name },
+    actor: who.actor,
+    links: [{ label: `#${who.issue}`, url: who.issueUrl }],
+  });
+  const changes: FileChange[] = [];
+  if (marked !== source) changes.push({ path: kp.plan.path, content: marked });
+  changes.push({ path: kp.sidecar.masterLog, content: log });
+  const marker: LoopMarker = {
+    mode: 'plan',
+    plan: label,
+    phase: phaseInteger(phase.number),
+    planFile: planRef(kp.plan),
+    phaseId: phase.number,
+    issue: who.issue,
+    ...(who.comment !== undefined ? { comment: who.comment } : {}),
+    ...(who.run ? { run: { ...who.run, plan: label } } : {}),
+  };
+  const mark = KIND_MARK_WORDS[kp.plan.kind];
+  return {
+    branch: kindPhaseBranch(label, phase),
+    marker,
+    changes,
+    message: `coder-loop: ${label} ${phaseTitle(phase)} — Coder started\n\n${mark ? `Mark the phase's tasks ${mark} and log` : 'Log'} "Coder started" (#${who.issue}).\n\n${renderMarker(marker)}\n`,
+  };
+}
+
+const KIND_MARK_WORDS: Record<PlanKind, string | undefined> = {
+  coder: '[~]',
+  speckit: undefined,
+  kiro: '[-]',
+  taskmaster: '"in-progress"',
+};
+
+const BOX = { todo: '[ ]', doing: '[~]', done: '[x]', 'set-aside': '[ ]' } as const;
+
+/** The phase PR of another kind: its tasks, the context the kind has, `Refs #issue`. */
+export function kindPullRequest(
+  config: Pick<Config, 'maxRetries'>,
+  kp: KindPlan,
+  label: string,
+  phase: KindPhase,
+  start: KindStart,
+  repoUrl: string,
+): PullRequestText {
+  const { branch } = start;
+  const link = (l: { label: string; path: string }) =>
+    `[${oneLine(l.label)}](${repoUrl}/blob/${encodePath(branch)}/${encodePath(l.path)})`;
+  const context: KindContext = kp.context(phase);
+  const lines = [
+    renderMarker(start.marker),
+    `Phase ${phase.number} of the ${KIND_LABELS[kp.plan.kind]} plan ${codeSpan(label)}${phase.name ? `: ${oneLine(phase.name)}` : ''} (${codeSpan(kp.plan.path)}).`,
+    '',
+    `Refs #${start.marker.issue}`,
+    '',
+    '### Tasks',
+    '',
+  ];
+  for (const t of phase.tasks) {
+    const box = t.state === 'done' ? '[x]' : t.optional ? BOX[t.state] : '[~]';
+    lines.push(
+      `- ${box} ${oneLine(t.text)}${t.optional ? ' (optional)' : ''}${t.state === 'set-aside' ? ' (set aside)' : ''}`,
+    );
+  }
+  lines.push('', '### Context', '');
+  for (const l of context.links) lines.push(`- ${oneLine(l.label)}: ${link(l)}`);
+  lines.push(`- Loop log: ${link({ label: kp.sidecar.masterLog, path: kp.sidecar.masterLog })}`);
+  for (const section of context.sections) {
+    lines.push(
+      '',
+      `#### ${oneLine(section.title)}`,
+      '',
+      ...section.text.split(/\r?\n/).map((l) => `> ${l}`),
+    );
+  }
+  lines.push(
+    '',
+    '### How this pull request moves',
+    '',
+    `Push the implementation to ${codeSpan(branch)}, test first. CI on this pull request is the verification gate (up to ${config.maxRetries} failed attempts before escalation); an approving review marks the tasks done in ${codeSpan(kp.plan.path)} and writes the phase report, the checkpoint and the log under ${codeSpan(`${kp.sidecar.dir}/`)}. The \`coder-loop\` check shows where the phase stands.`,
+  );
+  return { title: `[coder] ${label}: ${phaseTitle(phase)}`, body: lines.join('\n') };
+}
+
+/** The reply's note on lookalike tasks and other warnings of the kind's reader. */
+export function warningsNote(warnings: readonly Problem[]): string {
+  if (warnings.length === 0) return '';
+  const shown = warnings.slice(0, 20).map((w) => `- ${codeSpan(formatProblem(w))}`);
+  const more = warnings.length > 20 ? [`- … and ${warnings.length - 20} more`] : [];
+  return `\n\nWarnings (these lines are not read as tasks):\n\n${[...shown, ...more].join('\n')}`;
+}
+
+/**
+ * The coder plans of a tree: every folder under `plansDir` (as before the other kinds, so a
+ * folder without a checklist still gets its "Plan required"), or, when `plans` globs are set,
+ * the folders whose checklist they match.
+ */
+export function coderPlanNames(
+  config: Pick<Config, 'plans' | 'plansDir'>,
+  paths: readonly string[],
+): string[] {
+  if (!config.plans) return planNames(paths, config.plansDir);
+  return findPlanFiles(paths, config.plans)
+    .filter((f) => f.kind === 'coder')
+    .map((f) => f.folder.slice(f.folder.lastIndexOf('/') + 1))
+    .sort();
+}

@@ -1,0 +1,510 @@
+import type { Problem } from '../../problem.js';
+import { lineStarts, member, parseJsonWithOffsets, type JsonNode } from './jsonOffsets.js';
+import {
+  currentDialectPhase,
+  readKiro,
+  readSpeckit,
+  setDialectStates,
+  type DialectPhase,
+  type DialectTask,
+} from './markdownDialect.js';
+import {
+  currentTaskmasterPhase,
+  readTaskmaster,
+  type TaskmasterPhase,
+  type TaskmasterTask,
+} from './taskmaster.js';
+import { kindOfPath, validateKindContext, type NamedPlan } from './index.js';
+
+/**
+ * One kind-neutral view of a spec-kit, Kiro or Task Master plan, for the loop (SPEC §2b): its
+ * phases and the current one, what its context lacks, the marks a start and a completion write
+ * in the kind's own dialect, the context a phase's PR and agent are given, and the loop's sidecar
+ * (`<plan folder>/coder-loop/`) where its log, reports and checkpoint live. Nothing else in the
+ * loop knows which kind it runs.
+ */
+export type KindState = 'todo' | 'doing' | 'done' | 'set-aside';
+
+export interface KindTask {
+  id: string;
+  text: string;
+  state: KindState;
+  /** 1-based line of the task's mark (markdown) or `status` value (Task Master). */
+  line: number;
+  /** Kiro's `[ ]*`: not required for the phase to complete; the loop never marks it. */
+  optional: boolean;
+}
+
+export interface KindPhase {
+  /** `3`, `3.1` (spec-kit); a top-level task's number (Kiro) or id (Task Master). */
+  number: string;
+  name: string;
+  line: number;
+  tasks: KindTask[];
+}
+
+/** A link the PR body and the agent get, and text quoted for them. */
+export interface KindContext {
+  links: { label: string; path: string }[];
+  sections: { title: string; text: string }[];
+}
+
+export interface KindSidecar {
+  dir: string;
+  masterLog: string;
+  checkpoint: string;
+  report: (phase: KindPhase) => string;
+}
+
+export interface KindPlan {
+  plan: NamedPlan;
+  phases: KindPhase[];
+  /** The phase the loop starts next; undefined when the plan is complete. */
+  current: KindPhase | undefined;
+  /** Errors (context missing, a file the reader refuses): nothing may start. */
+  problems: Problem[];
+  /** Lookalike tasks and other warnings: named in the reply, the start goes on. */
+  warnings: Problem[];
+  sidecar: KindSidecar;
+  /** The tasks file with the phase's open tasks marked in progress (spec-kit: unchanged). */
+  markStart: (phase: KindPhase) => string;
+  /** The tasks file with the phase's tasks marked done. */
+  markDone: (phase: KindPhase) => string;
+  context: (phase: KindPhase) => KindContext;
+}
+
+/** The kind's marks, as docs/plan-format.md lists them. */
+export const KIND_MARKS = {
+  speckit: { start: undefined, done: '[X]' },
+  kiro: { start: '[-]', done: '[x]' },
+  taskmaster: { start: '"in-progress"', done: '"done"' },
+} as const;
+
+export type OtherKind = keyof typeof KIND_MARKS;
+
+/** The sidecar of a plan: the loop's own files, beside (never inside) the user's. */
+export function kindSidecar(plan: Pick<NamedPlan, 'sidecar'>): KindSidecar {
+  const dir = plan.sidecar;
+  return {
+    dir,
+    masterLog: `${dir}/Master_Log.md`,
+    checkpoint: `${dir}/Checkpoint.md`,
+    report: (phase) => {
+      const name =
+        phase.name
+          // eslint-disable-next-line no-control-regex
+          .replace(/[/\\\u0000-\u001f\u007f]/g, '')
+          .trim()
+          .replace(/\s+/g, '_') || `Phase_${phase.number}`;
+      return `${dir}/Reports/${phase.number.padStart(2, '0')}_${name}.md`;
+    },
+  };
+}
+
+const SPECKIT_LINKS = [
+  ['Spec', 'spec.md'],
+  ['Plan', 'plan.md'],
+  ['Data model', 'data-model.md'],
+  ['Research', 'research.md'],
+  ['Quickstart', 'quickstart.md'],
+] as const;
+
+/** The paths of the tree a kind's plan reads the text of: its tasks file, its context, its sidecar. */
+export function kindPlanReads(plan: NamedPlan, paths: Iterable<string>): string[] {
+  const present = new Set(paths);
+  const sidecar = kindSidecar(plan);
+  const wanted = [plan.path, sidecar.masterLog, sidecar.checkpoint];
+  if (plan.kind === 'kiro') {
+    for (const f of ['requirements.md', 'bugfix.md', 'design.md'])
+      wanted.push(`${plan.folder}/${f}`);
+  }
+  return [...new Set(wanted)].filter((p) => present.has(p));
+}
+
+/**
+ * Opens a plan of another kind from a tree: `paths` is every path of the tree (what exists),
+ * `files` the text of the paths `kindPlanReads` named.
+ */
+export function openKindPlan(
+  plan: NamedPlan,
+  paths: Iterable<string>,
+  files: ReadonlyMap<string, string>,
+): KindPlan {
+  const present = new Set(paths);
+  const source = files.get(plan.path);
+  const sidecar = kindSidecar(plan);
+  if (source === undefined) {
+    return empty(plan, sidecar, {
+      severity: 'error',
+      path: plan.path,
+      message: 'the tasks file is missing.',
+      fix: 'Restore it on the default branch.',
+    });
+  }
+  const context = validateKindContext(plan, (p) => present.has(p), source);
+  if (plan.kind === 'taskmaster') return openTaskmaster(plan, source, context, sidecar);
+  if (plan.kind === 'coder') throw new Error('coder plans are read by readPlan');
+  return openDialect(plan, plan.kind, source, context, sidecar, present, files);
+}
+
+function empty(plan: NamedPlan, sidecar: KindSidecar, problem: Problem): KindPlan {
+  return {
+    plan,
+    phases: [],
+    current: undefined,
+    problems: [problem],
+    warnings: [],
+    sidecar,
+    markStart: () => '',
+    markDone: () => '',
+    context: () => ({ links: [], sections: [] }),
+  };
+}
+
+function split(problems: readonly Problem[]): { errors: Problem[]; warnings: Problem[] } {
+  return {
+    errors: problems.filter((p) => p.severity === 'error'),
+    warnings: problems.filter((p) => p.severity !== 'error'),
+  };
+}
+
+function noPhase(path: string, fix: string): Problem {
+  return { severity: 'error', path, line: 1, message: 'no phase with a task was found.', fix };
+}
+
+// ---------------------------------------------------------------- spec-kit and Kiro
+
+function openDialect(
+  plan: NamedPlan,
+  kind: 'speckit' | 'kiro',
+  source: string,
+  contextProblems: Problem[],
+  sidecar: KindSidecar,
+  present: ReadonlySet<string>,
+  files: ReadonlyMap<string, string>,
+): KindPlan {
+  const read = kind === 'kiro' ? readKiro(source, plan.path) : readSpeckit(source, plan.path);
+  const { errors, warnings } = split(read.problems);
+  const tasked = read.phases.filter((p) => p.tasks.length > 0);
+  if (tasked.length === 0 && errors.length === 0) {
+    errors.push(
+      noPhase(
+        plan.path,
+        kind === 'kiro'
+          ? 'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".'
+          : 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.',
+      ),
+    );
+  }
+  const byNumber = new Map(tasked.map((p) => [p.number, p]));
+  const view = (p: DialectPhase): KindPhase => ({
+    number: p.number,
+    name: p.name,
+    line: p.line,
+    tasks: p.tasks.map((t) => ({
+      id: t.id,
+      text: t.text,
+      state: t.state,
+      line: t.line,
+      optional: t.optional,
+    })),
+  });
+  const phases = tasked.map(view);
+  const current = currentDialectPhase({ phases: tasked, problems: [] });
+  const own = (phase: KindPhase): DialectPhase => {
+    const p = byNumber.get(phase.number);
+    if (!p) throw new Error(`Phase ${phase.number} is not in ${plan.path}.`);
+    return p;
+  };
+  const mark = (phase: KindPhase, state: 'doing' | 'done'): string => {
+    const p = own(phase);
+    const tasks: DialectTask[] = p.tasks.filter((t) => !t.optional);
+    // Kiro's top-level task, when its sub-tasks are the phase's tasks, is marked with them.
+    const parent = kind === 'kiro' ? kiroParent(source, p) : undefined;
+    if (parent) tasks.push(parent);
+    return setDialectStates(source, kind, tasks, state);
+  };
+  return {
+    plan,
+    phases,
+    current: current ? view(current) : undefined,
+    problems: [...contextProblems, ...errors],
+    warnings,
+    sidecar,
+    markStart: (phase) => mark(phase, 'doing'),
+    markDone: (phase) => mark(phase, 'done'),
+    context: (phase) =>
+      kind === 'kiro'
+        ? kiroContext(plan, own(phase), present, files)
+        : speckitContext(plan, present),
+  };
+}
+
+const ITEM_BOX = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[(.)\]/;
+
+/** Kiro's top-level task line of a phase whose tasks are its sub-tasks, as a task to mark. */
+function kiroParent(source: string, phase: DialectPhase): DialectTask | undefined {
+  if (phase.tasks.some((t) => t.line === phase.line)) return undefined;
+  const start = lineStarts(source)[phase.line - 1];
+  if (start === undefined) return undefined;
+  const m = ITEM_BOX.exec(source.slice(start, start + 200));
+  if (!m) return undefined;
+  const mark = m[1]!;
+  const state = mark === '-' ? 'doing' : mark === 'x' || mark === 'X' ? 'done' : 'todo';
+  return {
+    id: phase.number,
+    text: phase.name,
+    state,
+    mark,
+    optional: false,
+    requirements: [],
+    line: phase.line,
+    markOffset: start + m[0].length - 2,
+  };
+}
+
+function speckitContext(plan: NamedPlan, present: ReadonlySet<string>): KindContext {
+  const links: KindContext['links'] = [];
+  for (const [label, file] of SPECKIT_LINKS) {
+    const path = `${plan.folder}/${file}`;
+    if (present.has(path)) links.push({ label, path });
+  }
+  const contracts = `${plan.folder}/contracts/`;
+  for (const path of [...present].filter((p) => p.startsWith(contracts)).sort()) {
+    links.push({ label: `Contract ${path.slice(contracts.length)}`, path });
+  }
+  return { links, sections: [] };
+}
+
+/** Kiro's `### Requirement N` blocks of requirements.md, by number. */
+function requirementBlocks(text: string): Map<string, string> {
+  const blocks = new Map<string, string>();
+  const lines = text.split(/\r?\n/);
+  let number: string | undefined;
+  let level = 0;
+  let body: string[] = [];
+  const flush = () => {
+    if (number !== undefined) blocks.set(number, body.join('\n').trim());
+  };
+  for (const line of lines) {
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (heading) {
+      const m = /^requirement\s+(\d+)\b/i.exec(heading[2]!.trim());
+      if (m) {
+        flush();
+        number = m[1]!;
+        level = heading[1]!.length;
+        body = [line];
+        continue;
+      }
+      if (number !== undefined && heading[1]!.length <= level) {
+        flush();
+        number = undefined;
+      }
+    }
+    if (number !== undefined) body.push(line);
+  }
+  flush();
+  return blocks;
+}
+
+const QUOTE_LIMIT = 20_000;
+
+function kiroContext(
+  plan: NamedPlan,
+  phase: DialectPhase,
+  present: ReadonlySet<string>,
+  files: ReadonlyMap<string, string>,
+): KindContext {
+  const links: KindContext['links'] = [];
+  const sections: KindContext['sections'] = [];
+  const at = (file: string) => `${plan.folder}/${file}`;
+  const requirementsFile = ['requirements.md', 'bugfix.md'].map(at).find((p) => present.has(p));
+  if (requirementsFile) {
+    links.push({ label: 'Requirements', path: requirementsFile });
+    const text = files.get(requirementsFile);
+    if (text !== undefined) {
+      const cited = [
+        ...new Set(phase.tasks.flatMap((t) => t.requirements.map((r) => r.split('.')[0]!))),
+      ];
+      const blocks = requirementBlocks(text);
+      const first = cited.filter((n) => blocks.has(n)).map((n) => blocks.get(n)!);
+      if (first.length > 0) {
+        sections.push({
+          title: `Requirements the tasks cite (${cited.map((n) => `Requirement ${n}`).join(', ')})`,
+          text: first.join('\n\n').slice(0, QUOTE_LIMIT),
+        });
+      } else sections.push({ title: 'Requirements', text: text.slice(0, QUOTE_LIMIT) });
+    }
+  }
+  const design = at('design.md');
+  if (present.has(design)) {
+    links.push({ label: 'Design', path: design });
+    const text = files.get(design);
+    if (text !== undefined) sections.push({ title: 'Design', text: text.slice(0, QUOTE_LIMIT) });
+  }
+  return { links, sections };
+}
+
+// ---------------------------------------------------------------- Task Master
+
+function openTaskmaster(
+  plan: NamedPlan,
+  source: string,
+  contextProblems: Problem[],
+  sidecar: KindSidecar,
+): KindPlan {
+  if (contextProblems.length > 0) {
+    return { ...empty(plan, sidecar, contextProblems[0]!), problems: contextProblems };
+  }
+  const read = readTaskmaster(source, plan.path);
+  const { errors, warnings } = split(read.problems);
+  const tag = read.tags.find((t) => t.name === plan.tag);
+  if (!tag && plan.tag !== undefined) {
+    errors.push({
+      severity: 'error',
+      path: plan.path,
+      line: 1,
+      message: `the tag "${plan.tag}" is not in the file.`,
+      fix: 'Name a tag the file has.',
+    });
+  }
+  const tasked = (tag?.phases ?? []).filter((p) => p.tasks.length > 0);
+  if (tag && tasked.length === 0) {
+    errors.push(noPhase(plan.path, 'Add a task with "task-master add-task".'));
+  }
+  const byId = new Map(tasked.map((p) => [p.id, p]));
+  const view = (p: TaskmasterPhase): KindPhase => ({
+    number: p.id,
+    name: p.title,
+    line: p.line,
+    tasks: p.tasks.map((t) => ({
+      id: t.id,
+      text: t.title,
+      state: t.state,
+      line: t.line,
+      optional: false,
+    })),
+  });
+  const current = tag ? currentTaskmasterPhase({ ...tag, phases: tag.phases }) : undefined;
+  const own = (phase: KindPhase): TaskmasterPhase => {
+    const p = byId.get(phase.number);
+    if (!p) throw new Error(`Task ${phase.number} is not in ${plan.path}.`);
+    return p;
+  };
+  const mark = (phase: KindPhase, status: 'in-progress' | 'done'): string => {
+    const p = own(phase);
+    const edits: { task: Pick<TaskmasterTask, 'statusStart' | 'statusEnd' | 'status'> }[] = [];
+    for (const t of p.tasks) {
+      if (t.state === 'set-aside' || t.status === status) continue;
+      if (status === 'in-progress' && t.state !== 'todo') continue;
+      edits.push({ task: t });
+    }
+    // The top-level task of a phase made of subtasks carries the phase's status too.
+    const parent = parentStatus(source, plan.tag, p);
+    if (parent && parent.status !== status && parent.status !== 'cancelled') {
+      if (!(status === 'in-progress' && parent.status === 'done')) edits.push({ task: parent });
+    }
+    return replaceStatuses(source, plan.path, edits, status);
+  };
+  return {
+    plan,
+    phases: tasked.map(view),
+    current: current ? view(current) : undefined,
+    problems: errors,
+    warnings,
+    sidecar,
+    markStart: (phase) => mark(phase, 'in-progress'),
+    markDone: (phase) => mark(phase, 'done'),
+    context: (phase) => taskmasterContext(plan, own(phase)),
+  };
+}
+
+/** The `status` value of the top-level task of a phase made of subtasks. */
+function parentStatus(
+  source: string,
+  tag: string | undefined,
+  phase: TaskmasterPhase,
+): { statusStart: number; statusEnd: number; status: string } | undefined {
+  if (phase.tasks.length === 1 && phase.tasks[0]!.id === phase.id) return undefined;
+  const root = parseJsonWithOffsets(source);
+  const legacy = member(root, 'tasks');
+  const list = legacy?.kind === 'array' ? legacy : member(member(root, tag ?? '') ?? root, 'tasks');
+  if (list?.kind !== 'array') return undefined;
+  const idOf = (n: JsonNode | undefined) =>
+    n?.kind === 'number' ? String(n.value) : n?.kind === 'string' ? n.value.trim() : undefined;
+  const node = list.items.find((item) => idOf(member(item, 'id')) === phase.id);
+  const status = node ? member(node, 'status') : undefined;
+  if (status?.kind !== 'string') return undefined;
+  return { statusStart: status.start, statusEnd: status.end, status: status.value };
+}
+
+/** Replaces status string values, last first so earlier offsets hold; each must read as read. */
+function replaceStatuses(
+  source: string,
+  path: string,
+  edits: readonly { task: Pick<TaskmasterTask, 'statusStart' | 'statusEnd' | 'status'> }[],
+  status: string,
+): string {
+  let out = source;
+  for (const { task } of [...edits].sort((a, b) => b.task.statusStart - a.task.statusStart)) {
+    const literal = out.slice(task.statusStart, task.statusEnd);
+    let value: unknown;
+    try {
+      value = JSON.parse(literal);
+    } catch {
+      value = undefined;
+    }
+    if (value !== task.status) {
+      throw new Error(`${path}: a status no longer reads "${task.status}"; read the file again.`);
+    }
+    out = out.slice(0, task.statusStart) + JSON.stringify(status) + out.slice(task.statusEnd);
+  }
+  return out;
+}
+
+function taskmasterContext(plan: NamedPlan, phase: TaskmasterPhase): KindContext {
+  const lines: string[] = [];
+  for (const t of phase.tasks) {
+    if (!t.details && !t.testStrategy) continue;
+    lines.push(`**${t.id} ${t.title}**`);
+    if (t.details) lines.push(`- Details: ${t.details}`);
+    if (t.testStrategy) lines.push(`- Test strategy: ${t.testStrategy}`);
+    lines.push('');
+  }
+  return {
+    links: [{ label: 'Tasks', path: plan.path }],
+    sections: lines.length
+      ? [
+          {
+            title: 'Details and test strategy',
+            text: lines.join('\n').trim().slice(0, QUOTE_LIMIT),
+          },
+        ]
+      : [],
+  };
+}
+
+/**
+ * The plan a loop record's `planFile` names (`<tasks file>` or `<tasks file>#<tag>`), as
+ * discovery names it; undefined for a path no kind reads.
+ */
+export function planFromRef(ref: string): NamedPlan | undefined {
+  const hash = ref.lastIndexOf('#');
+  const [path, tag] =
+    hash > ref.lastIndexOf('/') ? [ref.slice(0, hash), ref.slice(hash + 1)] : [ref];
+  const kind = kindOfPath(path!);
+  if (!kind || kind === 'coder' || (kind === 'taskmaster') !== (tag !== undefined))
+    return undefined;
+  const slash = path!.lastIndexOf('/');
+  const folder = slash === -1 ? '' : path!.slice(0, slash);
+  const sidecar = `${folder}/coder-loop`.replace(/^\//, '');
+  return tag !== undefined
+    ? { kind, path: path!, folder, sidecar: `${sidecar}/${tag}`, name: tag, tag }
+    : { kind, path: path!, folder, sidecar, name: folder.slice(folder.lastIndexOf('/') + 1) };
+}
+
+/** How a loop record names a plan of another kind: its tasks file, and its tag for Task Master. */
+export function planRef(plan: Pick<NamedPlan, 'path' | 'tag'>): string {
+  return plan.tag !== undefined ? `${plan.path}#${plan.tag}` : plan.path;
+}

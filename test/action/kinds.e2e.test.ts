@@ -1,0 +1,112 @@
+import { jest } from '@jest/globals';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runBundle } from '../helpers/bundle.js';
+import { KIND_FILES, KIRO } from '../helpers/kinds.js';
+import { check } from '../helpers/openapi.js';
+import { examplePayload } from '../helpers/payloads.js';
+import { SimGitHub } from '../sim/github.js';
+
+/**
+ * The BUILT Action (dist/index.js) runs a Kiro plan unchanged: `/coder next` marks `[-]` and logs
+ * in the sidecar, green CI and an approval make the one completion commit with `[x]`.
+ */
+const BRANCH = 'coder/user-auth/phase-2';
+const TASKS = `${KIRO}/tasks.md`;
+
+let sim: SimGitHub;
+let server: { url: string; close: () => Promise<void> };
+let work: string;
+let violations: string[];
+
+beforeEach(async () => {
+  sim = new SimGitHub({ ...KIND_FILES.kiro, 'src/server.ts': 'export {};\n' });
+  sim.permissions.set('Codertocat', 'write');
+  sim.permissions.set('reviewer1', 'write');
+  violations = [];
+  server = await sim.serve((method, url, headers, body) => {
+    violations.push(...check(method, url, headers, body).problems);
+  });
+  work = await mkdtemp(join(tmpdir(), 'coder-loop-kinds-'));
+});
+
+afterEach(async () => {
+  await server.close();
+  await rm(work, { recursive: true, force: true });
+  expect(violations).toEqual([]);
+});
+
+const action = (event: string, payload: unknown) =>
+  runBundle({
+    work,
+    event,
+    payload,
+    env: {
+      GITHUB_API_URL: server.url,
+      INPUT_TOKEN: 'ghs_app_installation_token',
+      'INPUT_APP-SLUG': 'coder-loop',
+    },
+  });
+
+// The bundle spaces writes a second apart, as GitHub asks of integrations (throttling plugin).
+jest.setTimeout(90_000);
+
+describe('the built Action on a Kiro plan', () => {
+  it('/coder next → green CI → approval: [-] then [x] in tasks.md, the log, report and checkpoint in the sidecar', async () => {
+    const source = sim.files('master')[TASKS]!;
+    const next = examplePayload('issue_comment', 'created');
+    next.comment.body = '/coder next user-auth';
+    delete next.issue.pull_request;
+    const started = await action('issue_comment', next);
+    expect(started.code).toBe(0);
+    expect(started.outputs).toMatchObject({
+      state: 'started',
+      branch: BRANCH,
+      'pull-request': '2',
+    });
+    expect(sim.files(BRANCH)[TASKS]).toBe(
+      source
+        .replace('- [ ] 2. Implement', '- [-] 2. Implement')
+        .replace('- [ ] 2.2 Implement', '- [-] 2.2 Implement'),
+    );
+    expect(sim.pull(2).body).toContain('#### Requirements the tasks cite');
+
+    sim.push(BRANCH, { 'test/a.test.ts': 'test\n', 'src/a.ts': 'a\n' });
+    sim.ci(sim.refs.get(BRANCH)!, 'success', 'build');
+    const ci = examplePayload('check_suite', 'completed');
+    ci.check_suite.head_branch = BRANCH;
+    ci.check_suite.head_sha = sim.refs.get(BRANCH)!;
+    expect((await action('check_suite', ci)).outputs.state).toBe('code-review');
+
+    const pr = sim.pull(2);
+    const approved = sim.headOf(pr);
+    sim.reviews.push({ id: 1, pr: 2, user: 'reviewer1', state: 'APPROVED', commit_id: approved });
+    const review = examplePayload('pull_request_review', 'submitted');
+    review.review.state = 'approved';
+    review.review.commit_id = approved;
+    review.review.user.login = 'reviewer1';
+    review.pull_request = { ...review.pull_request, ...sim.pullJson(pr) };
+    const done = await action('pull_request_review', review);
+    expect(done.code).toBe(0);
+    expect(done.outputs.state).toBe('completing');
+    const head = sim.headOf(pr);
+    expect(sim.commits.get(head)!.parents).toEqual([approved]);
+    const after = sim.files(head);
+    expect(after[TASKS]).toBe(
+      source
+        .replace('- [ ] 2. Implement', '- [x] 2. Implement')
+        .replace('- [-] 2.1 Create', '- [x] 2.1 Create')
+        .replace('- [ ] 2.2 Implement', '- [x] 2.2 Implement'),
+    );
+    expect(after[`${KIRO}/coder-loop/Master_Log.md`]).toContain(
+      '**Coder completed** — user-auth, Phase 2',
+    );
+    expect(after[`${KIRO}/coder-loop/Checkpoint.md`]).toContain(
+      '- Next: Phase 3: Create storage mechanism',
+    );
+    expect(
+      after[`${KIRO}/coder-loop/Reports/02_Implement_data_models_and_validation.md`],
+    ).toContain('- [x] 2.1 Create core data model interfaces and types');
+  });
+});
