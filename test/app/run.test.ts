@@ -257,3 +257,22 @@ describe('a run goes on after a merge', () => {
     ]);
   });
 });
+
+describe('run gaps (issue 23)', () => {
+  it('a fork’s PR named like the next phase’s branch does not hold the run up', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder run');
+    const first = sim.pulls[0]!;
+    await verified(sim, deliver, first, 1);
+    const fork = sim.forkPull(first, 'phase 2, from a fork');
+    fork.head = PHASE_2;
+    await mergeByPerson(sim, deliver, first);
+    const opened = sim.pulls.filter((p) => !p.fork && p.state === 'open');
+    expect(opened.map((p) => p.head)).toEqual([PHASE_2]);
+    expect(coderRefs(sim)).toEqual([PHASE_2]);
+    expect(recordAt(sim, sim.headOf(opened[0]!))).toMatchObject({
+      phase: 2,
+      run: { plan: 'Example' },
+    });
+  });
+});

@@ -781,7 +781,7 @@ export class SimGitHub {
       'post',
       p('/pulls'),
       (_m, body: { head: string; base: string; title: string; body: string }) => {
-        if (this.pulls.some((pr) => pr.state === 'open' && pr.head === body.head)) {
+        if (this.pulls.some((pr) => pr.state === 'open' && pr.head === body.head && !pr.fork)) {
           return [
             422,
             {

@@ -1,5 +1,6 @@
 import {
   decideRunNext,
+  loopPullProblem,
   mayCommand,
   phaseBranch,
   type Config,
@@ -53,6 +54,7 @@ export async function continueRun(
   ]);
   const { context } = await readPlan(reader, tree, config.plansDir, run.plan, { contents: false });
   const phasePrefix = phaseBranch(run.plan, 0).replace(/0$/, '');
+  const identity = await env.identity();
   const decision = decideRunNext({
     record: marker,
     merged: closed.merged,
@@ -60,8 +62,13 @@ export async function continueRun(
     starterPermitted: mayCommand(permission),
     nextPhase: context.current?.number,
     planComplete: context.checklist !== undefined && context.current === undefined,
+    // Only the loop's own phase PRs hold a run up: a fork's PR (or anyone's) named like a phase
+    // branch is not a phase of the plan.
     otherPhaseOpen: pulls.some(
-      (p) => p.number !== closed.pr.number && p.head.ref.startsWith(phasePrefix),
+      (p) =>
+        p.number !== closed.pr.number &&
+        p.head.ref.startsWith(phasePrefix) &&
+        !loopPullProblem(p, identity),
     ),
     ...(config.budget ? { budget: config.budget } : {}),
     now: env.now().toISOString(),
