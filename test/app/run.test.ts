@@ -94,8 +94,9 @@ async function verified(sim: SimGitHub, deliver: Deliver, pr: SimPull, n: number
   await deliver.pullRequest('synchronize', pr.number);
   await deliver.ci(pr.head, 'success');
   await deliver.review(pr.number, 'reviewer1', 'approved');
+  const completion = sim.headOf(pr); // autoMerge may delete the branch with the merge
   await deliver.ci(pr.head, 'success');
-  expect(sim.own(sim.headOf(pr))).toMatchObject({ conclusion: 'success', external_id: 'End' });
+  expect(sim.own(completion)).toMatchObject({ conclusion: 'success', external_id: 'End' });
 }
 
 /** A person merges the PR on GitHub (as the merge endpoint does), then GitHub sends `closed`. */
@@ -229,6 +230,8 @@ describe('a run goes on after a merge', () => {
     // The loop's own `closed` event (from its bot identity) starts nothing more.
     await deliver.pullRequest('closed', first.number, { login: 'coder-loop[bot]' });
     expect(sim.pulls).toHaveLength(2);
+    // The merged phase's lock branch went with the loop's merge (its `closed` event is ignored).
+    expect(coderRefs(sim)).toEqual([PHASE_2]);
   });
 
   it('with an agent configured, the next phase is handed to it (TDD) like a /coder next start', async () => {

@@ -99,8 +99,8 @@ export type Effect =
   | { kind: 'dispatch'; payload: AgentPayload }
   /** Merge the PR at its head (autoMerge); refused merges are not errors. */
   | { kind: 'merge' }
-  /** Free the lock: delete the PR's branch. */
-  | { kind: 'deleteBranch' }
+  /** Free the lock: delete the PR's branch (`when`: only once the loop's merge went through). */
+  | { kind: 'deleteBranch'; when?: 'merged' }
   /** Mark [x] → Report → Update context → Log: ONE commit, compare-and-swap, by `approver`. */
   | { kind: 'complete'; approver: string };
 
@@ -432,6 +432,10 @@ export function finalVerification(snap: PullSnapshot, config: Config): Decision 
     { kind: 'merge' },
     ...when(say(true), 'merged'),
     ...when(say(false), 'not-merged'),
+    // The loop's own `closed` event is ignored, so the lock goes with the loop's merge.
+    ...(config.deleteBranchOnMerge
+      ? [{ kind: 'deleteBranch' as const, when: 'merged' as const }]
+      : []),
   ]);
 }
 
