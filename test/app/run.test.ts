@@ -1,6 +1,11 @@
+import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import { decodeRecord } from '../../src/core/index.js';
-import { afterScenario, beforeScenario, NOW, sha } from '../helpers/github.js';
+import { decodeRecord, parseConfigText, readMarker } from '../../src/core/index.js';
+import { pinApiVersion } from '../../src/github/client.js';
+import { dispatch, type LoopEnv } from '../../src/github/loop/index.js';
+import { afterScenario, beforeScenario, NOW, OWNER, REPO, sha } from '../helpers/github.js';
+import { checkedFetch, violations } from '../helpers/openapi.js';
+import { examplePayload } from '../helpers/payloads.js';
 import { CHECKLIST } from '../helpers/plans.js';
 import { BRANCH, replies, world } from '../helpers/world.js';
 import type { Deliver } from '../sim/events.js';
@@ -279,3 +284,84 @@ describe('run gaps (issue 23)', () => {
     });
   });
 });
+
+/**
+ * The loop acting with a personal access token (the Action with a PAT): GitHub refuses it check
+ * runs, so its record is the marker in its own PR's body (docs/security.md).
+ */
+function asPerson(sim: SimGitHub) {
+  sim.checkRunsRefused = 'Resource not accessible by personal access token';
+  sim.actingAs = 'pat-user';
+  const env: LoopEnv = {
+    gh: new (Octokit.plugin(pinApiVersion))({
+      auth: 'ghp_token',
+      request: { fetch: checkedFetch },
+    }),
+    repo: { owner: OWNER, repo: REPO },
+    repoUrl: `https://github.com/${OWNER}/${REPO}`,
+    defaultBranch: 'master',
+    loadConfig: async () => parseConfigText(sim.files('master')['.github/coder.yml'] ?? ''),
+    identity: async () => ({ login: 'pat-user' }),
+    log: { info: () => undefined, warn: () => undefined },
+    now: () => NOW,
+  };
+  let n = 0;
+  return {
+    env,
+    /** GitHub answers a PAT's check-run write 403, which its API description does not list. */
+    forgive: () => {
+      const refused = (v: string) => /check-runs: a 403 response is not documented/.test(v);
+      const kept = violations.filter((v) => !refused(v));
+      violations.splice(0, violations.length, ...kept);
+    },
+    closed: (pr: SimPull) => dispatch(env, 'pull_request', deliverPr(sim, pr)),
+    comment: (body: string) => {
+      const payload = examplePayload('issue_comment', 'created');
+      payload.comment.body = body;
+      payload.comment.id = 5000 + ++n;
+      payload.issue.number = 1;
+      delete payload.issue.pull_request;
+      return dispatch(env, 'issue_comment', payload);
+    },
+  };
+}
+
+describe('/coder stop with a personal access token (no check runs)', () => {
+  it('takes the run out of the PR body’s record, once', async () => {
+    const { sim } = await world();
+    const pat = asPerson(sim);
+    expect((await pat.comment('/coder run')).state).toBe('started');
+    const pr = sim.pulls[0]!;
+    expect(readMarker(pr.body)!.run).toMatchObject({ starter: 'Codertocat', plan: 'Example' });
+    expect((await pat.comment('/coder stop')).state).toBe('run-stopped');
+    expect(readMarker(pr.body)!.run).toBeUndefined();
+    expect(readMarker(pr.body)).toMatchObject({ mode: 'plan', plan: 'Example', phase: 1 });
+    expect((await pat.comment('/coder stop')).state).toBe('no-run');
+    expect(sim.checkRuns.filter((r) => r.name === 'coder-loop')).toEqual([]);
+    pat.forgive();
+  });
+
+  it('a run that stops is taken out of the PR body’s record: a redelivery says nothing', async () => {
+    const { sim } = await world();
+    const pat = asPerson(sim);
+    await pat.comment('/coder run');
+    const pr = sim.pulls[0]!;
+    (pr as SimPull & { lastHead?: string }).lastHead = sim.headOf(pr);
+    pr.state = 'closed';
+    expect((await pat.closed(pr)).state).toBe('run-closed-unmerged');
+    expect(readMarker(pr.body)!.run).toBeUndefined();
+    await pat.closed(pr);
+    const stop = /^The pull request of phase 1 was closed without merge/;
+    expect(replies(sim).filter((r) => stop.test(r))).toHaveLength(1);
+    pat.forgive();
+  });
+});
+
+/** GitHub's `pull_request` `closed` payload for a PR, closed by Codertocat. */
+function deliverPr(sim: SimGitHub, pr: SimPull) {
+  const payload = examplePayload('pull_request', 'closed');
+  payload.pull_request = { ...payload.pull_request, ...sim.pullJson(pr) };
+  payload.sender.login = 'Codertocat';
+  payload.sender.type = 'User';
+  return payload;
+}

@@ -6,18 +6,19 @@ import {
   type Config,
   type LoopMarker,
   type LoopOutcome,
+  updateMarker,
 } from '../../core/index.js';
-import { writeRecord, type OwnCheckRun } from '../checks.js';
+import { keepsStatus, writeRecord, type OwnCheckRun } from '../checks.js';
 import { readPermission } from '../identity.js';
 import { replyOnIssue } from '../issues.js';
 import { readPlan } from '../plans.js';
-import { openPulls, type PullRequest } from '../pulls.js';
+import { openPulls, setPullBody, type PullRequest } from '../pulls.js';
 import { readerFor, type LoopEnv } from './env.js';
 import { start } from './start.js';
 
 /** The closed phase PR of a run, as the loop read it (its record from its head's check run). */
 export interface ClosedPhase {
-  pr: Pick<PullRequest, 'number' | 'head'>;
+  pr: Pick<PullRequest, 'number' | 'head'> & { body?: string | null };
   /** The loop's record of the PR's last head (trust.ts): never its body, labels or comments. */
   marker: LoopMarker;
   /** The loop's check run on that head (where a stopped run is written off). */
@@ -77,9 +78,12 @@ export async function continueRun(
     case 'none':
       return undefined;
     case 'stop': {
-      if (closed.own && !closed.own.commitStatus) {
-        const rest = { ...marker };
-        delete rest.run;
+      const rest = { ...marker };
+      delete rest.run;
+      if (keepsStatus(identity) || closed.own?.commitStatus) {
+        // Acting as a person (no check runs): the record is the marker in the PR's body.
+        await setPullBody(gh, repo, closed.pr.number, updateMarker(closed.pr.body ?? '', rest));
+      } else if (closed.own) {
         await writeRecord(gh, repo, closed.own, rest, closed.pr.head.sha);
       }
       await replyOnIssue(gh, repo, marker.issue, decision.reason);
