@@ -267,6 +267,43 @@ describe('a run goes on after a merge', () => {
 });
 
 describe('run gaps (issue 23)', () => {
+  it('/coder run after /coder stop, the phase PR still open: the run goes on from it', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder run');
+    const first = sim.pulls[0]!;
+    await deliver.comment('/coder stop');
+    await deliver.comment('/coder run', { login: 'archie' });
+    expect(sim.pulls).toHaveLength(1);
+    expect(replies(sim).at(-1)).toBe(
+      '**Run resumed** on plan `Example`: phase 1 is open as pull request #2, which stays as it is; once it is merged, the next phase starts by itself.',
+    );
+    expect(recordAt(sim, sim.headOf(first))!.run).toEqual({
+      starter: 'archie',
+      plan: 'Example',
+      startedAt: NOW.toISOString(),
+    });
+    // Said again: the run is going, nothing written.
+    await deliver.comment('/coder run');
+    expect(replies(sim).at(-1)).toBe(
+      'The run of plan `Example` is going already: pull request #2.',
+    );
+    expect(recordAt(sim, sim.headOf(first))!.run!.starter).toBe('archie');
+    await verified(sim, deliver, first, 1);
+    await mergeByPerson(sim, deliver, first);
+    expect(coderRefs(sim)).toEqual([PHASE_2]);
+    expect(recordAt(sim, sim.headOf(sim.pulls[1]!))!.run!.starter).toBe('archie');
+  });
+
+  it('/coder run when the open PR on the phase’s branch is not the loop’s: locked, nothing written', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder next');
+    const first = sim.pulls[0]!;
+    first.author = 'someone';
+    await deliver.comment('/coder run');
+    expect(replies(sim).at(-1)).toMatch(/^\*\*Locked\.\*\* Phase 1 /);
+    expect(sim.pulls).toHaveLength(1);
+  });
+
   it('a fork’s PR named like the next phase’s branch does not hold the run up', async () => {
     const { sim, deliver } = await world();
     await deliver.comment('/coder run');

@@ -14,3 +14,4 @@ export * from './pull.js';
 export * from './choose.js';
 export * from './ci.js';
 export * from './run.js';
+export * from './rerun.js';

@@ -228,7 +228,19 @@ export type StartEffect =
 
 /** The decision's answer: read, write, or done (the effects and the outcome, and a log line). */
 export type StartStep =
-  StartNeed | StartWrite | { done: LoopOutcome; effects: readonly StartEffect[]; note?: string };
+  | StartNeed
+  | StartWrite
+  | {
+      done: LoopOutcome;
+      effects: readonly StartEffect[];
+      note?: string;
+      /**
+       * `/coder run` found the phase locked by this open PR: the run may go on from it
+       * (`resumeRunOn`, once the PR is read and is the loop's); `effects` are the locked reply,
+       * for when it cannot.
+       */
+      held?: number;
+    };
 
 /** The plan folders under `plansDir` among a tree's paths. */
 export function planNames(paths: Iterable<string>, plansDir: string): string[] {
@@ -299,6 +311,7 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
       return {
         done: { ...outcome, state: 'locked', node: 'LockCheck', ...withPr },
         effects: [say(plotted.locked(pr))],
+        ...(req.mode === 'plan' && req.who.run && pr ? { held: pr.number } : {}),
       };
     // `finish`: this command's earlier delivery took the lock and stopped before the PR.
   }

@@ -23,13 +23,24 @@ const MOST_STEPS = 12;
  * read and write in turn, each answer becomes one more fact of a new snapshot, and the effects it
  * ends with are carried out here, in order. Who acts was established by the caller.
  */
-export async function start(env: LoopEnv, req: StartRequest): Promise<LoopOutcome> {
+export async function start(
+  env: LoopEnv,
+  req: StartRequest,
+  onHeld?: (pr: number, locked: () => Promise<LoopOutcome>) => Promise<LoopOutcome>,
+): Promise<LoopOutcome> {
   const reader = readerFor(env);
   let snap: StartSnapshot = {};
   for (let steps = 0; steps < MOST_STEPS; steps++) {
     const step = decideStart(req, snap);
     if ('done' in step) {
       if (step.note) env.log.info(step.note);
+      if (step.held !== undefined && onHeld) {
+        const locked = async () => {
+          await applyStart(env, step.effects);
+          return step.done;
+        };
+        return onHeld(step.held, locked);
+      }
       await applyStart(env, step.effects);
       return step.done;
     }
