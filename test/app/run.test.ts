@@ -1,6 +1,6 @@
 import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import { decodeRecord, parseConfigText, readMarker } from '../../src/core/index.js';
+import { decodeRecord, parseConfigText, readMarker, withRecord } from '../../src/core/index.js';
 import { pinApiVersion } from '../../src/github/client.js';
 import { dispatch, type LoopEnv } from '../../src/github/loop/index.js';
 import { afterScenario, beforeScenario, NOW, OWNER, REPO, sha } from '../helpers/github.js';
@@ -267,6 +267,36 @@ describe('a run goes on after a merge', () => {
 });
 
 describe('run gaps (issue 23)', () => {
+  it('a budget spent on a green attempt escalates with the figures, not to code review', async () => {
+    const { sim, deliver } = await world('budget:\n  agentMinutes:\n    phase: 30\n');
+    await deliver.comment('/coder run');
+    const pr = sim.pulls[0]!;
+    sim.push(pr.head, {
+      'test/phase1.test.ts': 'test("phase 1", () => {});\n',
+      'src/phase1.ts': 'export const done = 1;\n',
+    });
+    await deliver.pullRequest('synchronize', pr.number);
+    // What `step: apply` records of the agent's run that made this head (docs/agent.md, "Usage").
+    const head = sim.headOf(pr);
+    const own = sim.own(head)!;
+    const record = recordAt(sim, head)!;
+    const run = { node: 'tdd' as const, sha: head, minutes: 31.5, usage: { costUsd: 1.25 } };
+    own.output = {
+      ...own.output,
+      text: withRecord(own.output?.text, { ...record, agentRuns: [run] }, head),
+    };
+    await deliver.ci(pr.head, 'success');
+    expect(sim.own(head)).toMatchObject({ conclusion: 'failure', external_id: 'Escalate' });
+    expect(recordAt(sim, head)!.escalation?.reason).toBe(
+      "The phase's budget of agent minutes is spent: 31.5 of 30",
+    );
+    expect(replies(sim).at(-1)).toBe(
+      "**Escalated to architect** (pull request #2): The phase's budget of agent minutes is spent: 31.5 of 30.",
+    );
+    expect(pr.labels.has('coder:escalated')).toBe(true);
+    expect(replies(sim).some((r) => r.startsWith('**CI passed**'))).toBe(false);
+  });
+
   it('/coder run after /coder stop, the phase PR still open: the run goes on from it', async () => {
     const { sim, deliver } = await world();
     await deliver.comment('/coder run');

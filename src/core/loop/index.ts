@@ -15,3 +15,4 @@ export * from './choose.js';
 export * from './ci.js';
 export * from './run.js';
 export * from './rerun.js';
+export * from './budget.js';

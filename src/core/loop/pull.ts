@@ -6,6 +6,7 @@ import { changesATest, evaluateGate, touchedLockedItems, type CheckResult } from
 import { agentHandOff, reviewRound, withAgent } from './handoff.js';
 import type { Attempt, LoopMarker } from './marker.js';
 import type { LoopOutcome, LoopState } from './outcome.js';
+import { spentAtGreen } from './budget.js';
 import { budgetSpent, phaseSpend, runSpend } from './run.js';
 import { reply } from './replies.js';
 import { chooseApproval, reviewStanding, type Permission } from './trust.js';
@@ -230,6 +231,11 @@ export function verification(
     return finalVerification(snap, config);
   }
   if (own?.node === 'CodeReview' && !again) return reported('code-review', 'CodeReview');
+  const spent = spentAtGreen(marker, config, again);
+  if (spent)
+    return done(snap, 'escalated', 'Escalate', escalation(snap, config, spent, []), {
+      reason: spent,
+    });
   if (!snap.files) return { need: 'files' };
   if (snap.filesIncomplete) return unreadable(snap, 'files');
   if (
