@@ -2,6 +2,7 @@ import {
   CHECK_NAME,
   decodeRecord,
   withRecord,
+  progressLink,
   type LoopMarker,
   checkRunOutput,
   decodeCheckState,
@@ -214,6 +215,7 @@ export async function writeCheckRun(
   statusFallback: () => Promise<boolean> = async () => true,
 ): Promise<OwnCheckRun> {
   const output = checkRunOutput(write.view, repoUrl, ref);
+  output.summary += progressLink(repoUrl, write.record);
   if (write.record) output.text = withRecord(output.text, write.record, headSha);
   const fields = {
     external_id: encodeCheckState({ node: write.view.node, next: write.next }),

@@ -7,7 +7,7 @@ import { afterScenario, beforeScenario, NOW, OWNER, REPO, sha } from '../helpers
 import { checkedFetch, violations } from '../helpers/openapi.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { CHECKLIST } from '../helpers/plans.js';
-import { BRANCH, replies, world } from '../helpers/world.js';
+import { BRANCH, progressComments, replies, world } from '../helpers/world.js';
 import type { Deliver } from '../sim/events.js';
 import type { SimGitHub, SimPull } from '../sim/github.js';
 
@@ -36,8 +36,10 @@ describe('/coder run', () => {
       starter: 'Codertocat',
       plan: 'Example',
       startedAt: NOW.toISOString(),
+      progress: progressComments(sim)[0]!.id,
     });
     expect(replies(sim)).toHaveLength(1);
+    expect(progressComments(sim)).toHaveLength(1);
   });
 
   it('/coder next carries no run', async () => {
@@ -150,7 +152,10 @@ describe('a run goes on after a merge', () => {
       plan: 'Example',
       startedAt: NOW.toISOString(),
       totals: { failedAttempts: 0, minutes: 0, costUsd: 0 },
+      progress: progressComments(sim)[0]!.id,
+      phases: [{ phase: 1, pr: 2, failedAttempts: 0, minutes: 0, costUsd: 0 }],
     });
+    expect(progressComments(sim)).toHaveLength(1);
     // The close's reply, then the start's: nothing else.
     const said = replies(sim).slice(before - sim.comments.length);
     expect(said).toEqual([
@@ -311,6 +316,7 @@ describe('run gaps (issue 23)', () => {
       starter: 'archie',
       plan: 'Example',
       startedAt: NOW.toISOString(),
+      progress: progressComments(sim).at(-1)!.id,
     });
     // Said again: the run is going, nothing written.
     await deliver.comment('/coder run');

@@ -16,3 +16,4 @@ export * from './ci.js';
 export * from './run.js';
 export * from './rerun.js';
 export * from './budget.js';
+export * from './progress.js';

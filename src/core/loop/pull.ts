@@ -4,7 +4,7 @@ import type { CheckRunView } from './checkRun.js';
 import type { NodeId } from './flowchart.js';
 import { changesATest, evaluateGate, touchedLockedItems, type CheckResult } from './gate.js';
 import { agentHandOff, reviewRound, withAgent } from './handoff.js';
-import type { Attempt, LoopMarker } from './marker.js';
+import type { Attempt, LoopMarker, RunState } from './marker.js';
 import type { LoopOutcome, LoopState } from './outcome.js';
 import { spentAtGreen } from './budget.js';
 import { budgetSpent, phaseSpend, runSpend } from './run.js';
@@ -103,7 +103,9 @@ export type Effect =
   /** Free the lock: delete the PR's branch (`when`: only once the loop's merge went through). */
   | { kind: 'deleteBranch'; when?: 'merged' }
   /** Mark [x] → Report → Update context → Log: ONE commit, compare-and-swap, by `approver`. */
-  | { kind: 'complete'; approver: string };
+  | { kind: 'complete'; approver: string }
+  /** The run's progress comment on the issue, shown again (progress.ts: `withProgress`). */
+  | { kind: 'progress'; run: RunState; when?: 'not-merged' };
 
 export type Need = 'checks' | 'files' | 'architects';
 

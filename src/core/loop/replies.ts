@@ -156,6 +156,10 @@ export const reply = {
   runGoing: (pr: number, plan: string): string =>
     `The run of plan ${codeSpan(plan)} is going already: pull request #${pr}.`,
 
+  /** The progress comment's headline once `/coder stop` ended the run. */
+  progressStopped: (pr: number): string =>
+    `Stopped with \`/coder stop\`: pull request #${pr} stays as it is, and no phase starts after it. \`/coder run\` goes on.`,
+
   /** `/coder stop` where no open phase PR belongs to a run. */
   noRun: (pr: number): string =>
     `Pull request #${pr} is not part of a run (\`/coder run\`); nothing to stop.`,

@@ -94,6 +94,8 @@ export interface RunSnapshot {
   planComplete: boolean;
   /** Another phase of this plan has an open lock branch or PR. */
   otherPhaseOpen: boolean;
+  /** The closed PR's number (the merged phase's row in the progress comment). */
+  pr?: number;
   budget?: Budget;
   now: string;
 }
@@ -165,7 +167,17 @@ export function decideRunNext(s: RunSnapshot): RunDecision {
     // The merged phase is not `[x]` on the default branch yet (or was reopened): seed rule 2.
     return { kind: 'none' };
   }
-  return { kind: 'start', phase: s.nextPhase, run: { ...run, totals } };
+  const phases =
+    s.pr !== undefined && record.phase !== undefined
+      ? [...(run.phases ?? []), { phase: record.phase, pr: s.pr, ...phaseSpend(record) }].slice(
+          -200,
+        )
+      : run.phases;
+  return {
+    kind: 'start',
+    phase: s.nextPhase,
+    run: { ...run, totals, ...(phases ? { phases } : {}) },
+  };
 }
 
 export function describeSpend(spend: Spend): string {

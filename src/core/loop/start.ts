@@ -9,11 +9,14 @@ import { markPhase } from '../plan/mark.js';
 import { appendLogEntry } from '../plan/masterLog.js';
 import type { PlanContext, PlanFiles } from '../plan/validate.js';
 import type { CheckRunView } from './checkRun.js';
+import type { NodeId } from './flowchart.js';
 import { afterLock, choosePlan, phaseToStart, type Answer } from './choose.js';
 import { agentHandOff, withAgent } from './handoff.js';
 import { renderMarker, type LoopMarker, type RunState } from './marker.js';
 import type { LoopOutcome } from './outcome.js';
+import { progressPhases, type ProgressInput } from './progress.js';
 import { reply } from './replies.js';
+import { NO_SPEND } from './run.js';
 
 export interface Orchestrator {
   issue: number;
@@ -224,7 +227,12 @@ export type StartEffect =
   | { kind: 'reply'; to: number; body: string }
   /** The `coder-loop` check run on the start commit. */
   | { kind: 'check'; sha: string; branch: string; view: CheckRunView; record: LoopMarker }
-  | { kind: 'dispatch'; payload: AgentPayload };
+  | { kind: 'dispatch'; payload: AgentPayload }
+  /**
+   * A run's progress comment (progress.ts), written or made before the check run: the check
+   * run's record then keeps its id (`run.progress`). `id`: the comment the run has so far.
+   */
+  | { kind: 'progress'; progress: ProgressInput; id?: number };
 
 /** The decision's answer: read, write, or done (the effects and the outcome, and a log line). */
 export type StartStep =
@@ -336,10 +344,28 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
     marker: plotted.marker,
     attempt: 1,
   });
+  const run = plotted.marker.run;
+  const progress: StartEffect[] =
+    run && plotted.marker.phase !== undefined && req.mode === 'plan'
+      ? [
+          {
+            kind: 'progress',
+            progress: startProgress(
+              run,
+              plotted.marker,
+              snap,
+              pr.number,
+              plotted.view.node as NodeId | undefined,
+            ),
+            ...(run.progress !== undefined ? { id: run.progress } : {}),
+          },
+        ]
+      : [];
   return {
     done: { ...outcome, pullRequest: pr.number },
     effects: [
       say(plotted.started(pr)),
+      ...progress,
       {
         kind: 'check',
         sha,
@@ -357,6 +383,28 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
       },
       ...(handOff ? [{ kind: 'dispatch' as const, payload: handOff }] : []),
     ],
+  };
+}
+
+/** The progress comment as a run's phase starts: the plan's phases read from the default branch. */
+function startProgress(
+  run: RunState,
+  marker: LoopMarker,
+  snap: StartSnapshot,
+  pr: number,
+  node: NodeId | undefined,
+): ProgressInput {
+  return {
+    key: {
+      issue: marker.issue,
+      plan: run.plan,
+      ...(run.startedAt !== undefined ? { startedAt: run.startedAt } : {}),
+    },
+    starter: run.starter,
+    phases: progressPhases(snap.plan?.context.checklist?.phases ?? []),
+    merged: run.phases ?? [],
+    current: { phase: marker.phase!, pr, ...(node ? { node } : {}), spend: NO_SPEND },
+    totals: run.totals ?? NO_SPEND,
   };
 }
 

@@ -1,5 +1,6 @@
 import {
   decideRunNext,
+  pullProgress,
   loopPullProblem,
   mayCommand,
   phaseBranch,
@@ -14,6 +15,8 @@ import { replyOnIssue } from '../issues.js';
 import { readPlan } from '../plans.js';
 import { openPulls, setPullBody, type PullRequest } from '../pulls.js';
 import { readerFor, type LoopEnv } from './env.js';
+import { writeProgress } from './progress.js';
+import { planPhases } from './runProgress.js';
 import { start } from './start.js';
 
 /** The closed phase PR of a run, as the loop read it (its record from its head's check run). */
@@ -58,6 +61,7 @@ export async function continueRun(
   const identity = await env.identity();
   const decision = decideRunNext({
     record: marker,
+    pr: closed.pr.number,
     merged: closed.merged,
     verified: closed.verified,
     starterPermitted: mayCommand(permission),
@@ -87,6 +91,16 @@ export async function continueRun(
         await writeRecord(gh, repo, closed.own, rest, closed.pr.head.sha);
       }
       await replyOnIssue(gh, repo, marker.issue, decision.reason);
+      // The progress comment ends with the same sentence (and the merged phase's row).
+      await writeProgress(
+        env,
+        pullProgress(marker, run, closed.pr.number, closed.own?.node, {
+          reason: decision.reason,
+          merged: closed.merged,
+        }),
+        run.progress,
+        planPhases(env, config, run.plan),
+      );
       return { state: decision.state, mode: 'plan', plan: run.plan };
     }
     case 'start': {

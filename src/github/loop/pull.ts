@@ -2,6 +2,7 @@ import {
   approvals as decideApprovals,
   debugFix,
   verification,
+  withProgress,
   isBot,
   mayCommand,
   pushers,
@@ -42,6 +43,7 @@ import {
 import { completionCommit } from './complete.js';
 import { continueRun } from './continue.js';
 import { showCheck, type LoopEnv } from './env.js';
+import { showRunProgress } from './runProgress.js';
 import { loopPullForHead, type LoopPull } from './trust.js';
 
 /**
@@ -251,7 +253,7 @@ async function keepsBody(ctx: PullContext): Promise<boolean> {
 }
 
 /** A new record for this event: kept in memory until a check-run write (or the flush) stores it. */
-function remember(ctx: PullContext, marker: PullSnapshot['marker']): void {
+export function remember(ctx: PullContext, marker: PullSnapshot['marker']): void {
   ctx.snap = { ...ctx.snap, marker, pr: { ...ctx.snap.pr, escalated: !!marker.escalation } };
   ctx.unwritten = true;
 }
@@ -275,7 +277,7 @@ export async function apply(
   const escalated = ctx.snap.marker.escalation;
   let merged: boolean | undefined;
   let result = outcome;
-  for (const effect of effects) {
+  for (const effect of withProgress(ctx.snap.marker, effects)) {
     if ('when' in effect && effect.when && effect.when !== (merged ? 'merged' : 'not-merged'))
       continue;
     const { marker } = ctx.snap;
@@ -350,6 +352,11 @@ export async function apply(
       case 'deleteBranch':
         await deleteBranch(gh, repo, pr.head.ref);
         break;
+      case 'progress': {
+        const kept = await showRunProgress(ctx, effect.run);
+        if (kept) remember(ctx, kept);
+        break;
+      }
       case 'complete': {
         const done = await completionCommit(env, ctx.config, ctx.snap, effect.approver, {
           reviews: await reviewsOf(ctx),
