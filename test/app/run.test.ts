@@ -438,3 +438,109 @@ function deliverPr(sim: SimGitHub, pr: SimPull) {
   payload.sender.type = 'User';
   return payload;
 }
+
+describe('the progress comment (one, edited in place)', () => {
+  const body = (sim: SimGitHub) => progressComments(sim)[0]!.body;
+  const edits = (sim: SimGitHub) =>
+    sim.writes.filter((w) => /PATCH .*\/issues\/comments\//.test(w));
+
+  it('follows the run: one comment edited at each step, the check run links to it', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder run');
+    const first = sim.pulls[0]!;
+    expect(progressComments(sim)).toHaveLength(1);
+    const id = progressComments(sim)[0]!.id;
+    expect(body(sim)).toContain(
+      '| 1 — Endpoint | 🔄 Implementation (TDD) | #2 | 0 | 0 min | $0.00 |',
+    );
+    expect(sim.own(sim.headOf(first))!.output!.summary).toContain(
+      `[the run's progress](https://github.com/Codertocat/Hello-World/issues/1#issuecomment-${id})`,
+    );
+    sim.push(first.head, {
+      'test/a.test.ts': 'test("a", () => {});\n',
+      'src/a.ts': 'export {};\n',
+    });
+    await deliver.pullRequest('synchronize', first.number);
+    await deliver.ci(first.head, 'failure');
+    expect(body(sim)).toContain('| 1 — Endpoint | 🔄 Debug & Fix | #2 | 1 | 0 min | $0.00 |');
+    expect(body(sim)).toContain('waiting for a fix (a push: CI runs again)');
+    // The same verdict delivered again: the text is unchanged, nothing is written.
+    const before = edits(sim).length;
+    await deliver.ci(first.head, 'failure');
+    expect(edits(sim)).toHaveLength(before);
+    await deliver.ci(first.head, 'success');
+    expect(body(sim)).toContain('is at **Code Review**, waiting for a review.');
+    await deliver.review(first.number, 'reviewer1', 'approved');
+    expect(body(sim)).toContain(
+      'is at **Final Verification**, waiting for CI on the completion commit.',
+    );
+    await deliver.ci(first.head, 'success');
+    expect(body(sim)).toContain('waiting for a merge.');
+    await mergeByPerson(sim, deliver, first);
+    expect(body(sim)).toContain('| 1 — Endpoint | ✅ merged | #2 | 1 | 0 min | $0.00 |');
+    expect(body(sim)).toContain('| 2 — Database probe | 🔄 Implementation (TDD) | #3 |');
+    expect(progressComments(sim)).toHaveLength(1);
+    expect(recordAt(sim, sim.headOf(sim.pulls[1]!))!.run!.progress).toBe(id);
+    // The close delivered again: nothing more.
+    await deliver.pullRequest('closed', first.number);
+    expect(progressComments(sim)).toHaveLength(1);
+    await deliver.comment('/coder stop');
+    expect(body(sim)).toContain('Stopped with `/coder stop`: pull request #3 stays as it is');
+    expect(body(sim)).toContain('| 2 — Database probe | ⏹ Implementation (TDD) | #3 |');
+    expect(progressComments(sim)).toHaveLength(1);
+  });
+
+  it('a deleted comment is made again, and the record keeps the new one', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder run');
+    const pr = sim.pulls[0]!;
+    const gone = progressComments(sim)[0]!;
+    sim.comments.splice(sim.comments.indexOf(gone), 1);
+    sim.push(pr.head, { 'test/a.test.ts': 'test("a", () => {});\n' });
+    await deliver.pullRequest('synchronize', pr.number);
+    expect(progressComments(sim)).toHaveLength(1);
+    const again = progressComments(sim)[0]!;
+    expect(again.id).not.toBe(gone.id);
+    // Its phases read from the plan again.
+    expect(again.body).toContain('| 3 — Documentation | ⏳ to do |');
+    expect(recordAt(sim, sim.headOf(pr))!.run!.progress).toBe(again.id);
+    await deliver.ci(pr.head, 'failure');
+    expect(progressComments(sim)).toHaveLength(1);
+  });
+
+  it('a comment that is not the loop’s, or about another run, is never edited', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder run');
+    const pr = sim.pulls[0]!;
+    const first = progressComments(sim)[0]!;
+    // Someone wrote the comment with that id (as if the loop's had been replaced): not the loop's.
+    first.author = 'Codertocat';
+    const text = first.body;
+    sim.push(pr.head, { 'test/a.test.ts': 'test("a", () => {});\n' });
+    await deliver.pullRequest('synchronize', pr.number);
+    expect(first.body).toBe(text);
+    const made = progressComments(sim).filter((c) => c !== first);
+    expect(made).toHaveLength(1);
+    // The loop's own comment whose key names another run: left alone too.
+    made[0]!.body = made[0]!.body.replace('"issue":1', '"issue":9');
+    const other = made[0]!.body;
+    await deliver.ci(pr.head, 'failure');
+    expect(made[0]!.body).toBe(other);
+    expect(progressComments(sim)).toHaveLength(3);
+  });
+
+  it('ends showing the plan complete', async () => {
+    const { sim, deliver } = await world('autoMerge: true\n');
+    await deliver.comment('/coder run');
+    for (let n = 1; n <= 3; n++) await verified(sim, deliver, sim.pulls[n - 1]!, n);
+    expect(progressComments(sim)).toHaveLength(1);
+    expect(body(sim)).toContain('The run of plan `Example` is complete');
+    expect(rowsOf(body(sim))).toEqual([
+      '| 1 — Endpoint | ✅ merged | #2 | 0 | 0 min | $0.00 |',
+      '| 2 — Database probe | ✅ merged | #3 | 0 | 0 min | $0.00 |',
+      '| 3 — Documentation | ✅ merged | #4 | 0 | 0 min | $0.00 |',
+    ]);
+  });
+});
+
+const rowsOf = (text: string) => text.split('\n').filter((l) => /^\| \d/.test(l));

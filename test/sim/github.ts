@@ -1144,7 +1144,10 @@ export class SimGitHub {
       Object.assign(
         run,
         body,
-        body.conclusion ? {} : { conclusion: body.status === 'completed' ? run.conclusion : null },
+        // An update that names no status (the output only) keeps the conclusion, as GitHub does.
+        body.conclusion || body.status === undefined
+          ? {}
+          : { conclusion: body.status === 'completed' ? run.conclusion : null },
       );
       return [200, { ...run, app: LOOP_APP, node_id: 'CR' }];
     });

@@ -248,9 +248,21 @@ export function withProgress(marker: LoopMarker, effects: readonly Effect[]): Ef
     effects.find((e): e is Extract<Effect, { kind: 'marker' }> => e.kind === 'marker')?.marker.run;
   if (!moved || !run || marker.mode !== 'plan') return [...effects];
   const merging = effects.some((e) => e.kind === 'merge');
+  // The node the PR is at after these effects: the last one shown on its head, or Final
+  // Verification once the completion commit is made.
+  let node: NodeId | undefined;
+  for (const e of effects) {
+    if (e.kind === 'check' && !e.sha && e.when !== 'not-merged') node = e.view.node;
+    if (e.kind === 'complete') node = 'FinalVerify';
+  }
   return [
     ...effects,
-    { kind: 'progress', run, ...(merging ? { when: 'not-merged' as const } : {}) },
+    {
+      kind: 'progress',
+      run,
+      ...(node ? { node } : {}),
+      ...(merging ? { when: 'not-merged' as const } : {}),
+    },
   ];
 }
 

@@ -105,7 +105,7 @@ export type Effect =
   /** Mark [x] → Report → Update context → Log: ONE commit, compare-and-swap, by `approver`. */
   | { kind: 'complete'; approver: string }
   /** The run's progress comment on the issue, shown again (progress.ts: `withProgress`). */
-  | { kind: 'progress'; run: RunState; when?: 'not-merged' };
+  | { kind: 'progress'; run: RunState; node?: NodeId; when?: 'not-merged' };
 
 export type Need = 'checks' | 'files' | 'architects';
 

@@ -353,7 +353,7 @@ export async function apply(
         await deleteBranch(gh, repo, pr.head.ref);
         break;
       case 'progress': {
-        const kept = await showRunProgress(ctx, effect.run);
+        const kept = await showRunProgress(ctx, effect.run, effect.node);
         if (kept) remember(ctx, kept);
         break;
       }

@@ -4,6 +4,7 @@ import {
   reply,
   type Config,
   type LoopMarker,
+  type NodeId,
   type ProgressPhase,
   type RunState,
 } from '../../core/index.js';
@@ -37,10 +38,11 @@ export function planPhases(
 export async function showRunProgress(
   ctx: PullContext,
   run: RunState,
+  shown?: NodeId,
 ): Promise<LoopMarker | undefined> {
   const { marker, pr } = ctx.snap;
   const stopped = !marker.run;
-  const node = ctx.ownRun?.node ?? ctx.snap.own?.node;
+  const node = shown ?? ctx.ownRun?.node ?? ctx.snap.own?.node;
   const input = pullProgress(
     marker,
     run,
