@@ -17,7 +17,8 @@ import { readPermission } from '../identity.js';
 import type { PullRequest } from '../pulls.js';
 import { onThread, type LoopEnv } from './env.js';
 import { continueRun } from './continue.js';
-import { evaluate, pullContext, run } from './pull.js';
+import { evaluate, run } from './pull.js';
+import { pullContext } from './snapshot.js';
 import { loopPullForHead, notLoopPull, trustedLoopPull } from './trust.js';
 
 async function configOrLog(env: LoopEnv): Promise<Config | undefined> {

@@ -1,7 +1,8 @@
 import { resumeRunOn, type Config, type LoopOutcome, type RunState } from '../../core/index.js';
 import { getPull } from '../pulls.js';
 import type { LoopEnv } from './env.js';
-import { apply, pullContext } from './pull.js';
+import { apply } from './apply.js';
+import { pullContext } from './snapshot.js';
 import { trustedLoopPull } from './trust.js';
 
 /**

@@ -2,7 +2,9 @@ import { reply, resume, retry, stopRun, verification, type Config } from '../../
 import { replyOnIssue } from '../issues.js';
 import { getPull, openPulls, type PullRequest } from '../pulls.js';
 import type { LoopEnv, LoopOutcome } from './env.js';
-import { apply, pullContext, run } from './pull.js';
+import { apply } from './apply.js';
+import { run } from './pull.js';
+import { pullContext } from './snapshot.js';
 import { trustedLoopPull, type LoopPull } from './trust.js';
 
 /** The open loop PRs of an issue (or the PR the command was written on). */

@@ -3,7 +3,8 @@ import { readPermission } from '../identity.js';
 import { replyOnIssue } from '../issues.js';
 import type { PullRequest } from '../pulls.js';
 import { onThread, type LoopEnv, type LoopOutcome } from './env.js';
-import { isArchitect, pullContext, run } from './pull.js';
+import { run } from './pull.js';
+import { isArchitect, pullContext } from './snapshot.js';
 import { notLoopPull, trustedLoopPull } from './trust.js';
 
 export interface ReviewPayload {

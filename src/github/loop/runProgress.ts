@@ -11,7 +11,7 @@ import {
 import { readPlan } from '../plans.js';
 import { readerFor, type LoopEnv } from './env.js';
 import { writeProgress } from './progress.js';
-import type { PullContext } from './pull.js';
+import type { PullContext } from './snapshot.js';
 
 /** The plan's phases on the default branch, for a progress comment made again (it was deleted). */
 export function planPhases(

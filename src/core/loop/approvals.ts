@@ -1,0 +1,88 @@
+import type { Config } from '../config.js';
+import { touchedLockedItems } from './gate.js';
+import { reply } from './replies.js';
+import { chooseApproval, reviewStanding, type Permission } from './trust.js';
+import { escalation } from './escalation.js';
+import { done, touchedPaths, type Decision, type PullSnapshot } from './pullSnapshot.js';
+import { UNREADABLE, unreadable } from './unreadable.js';
+
+/** An approval of the head by a user with write permission, with what the rules need to know. */
+export interface Approval {
+  login: string;
+  permission: Permission | string;
+  /** Authored or committed a commit of the PR (the loop's own excluded). */
+  pushed: boolean;
+  /** Known once asked (`need: 'architects'`); only asked when the PR touches locked items. */
+  architect?: boolean;
+}
+
+/**
+ * Approvals of the head → (self-approval rule) → Touched Locked Items? → Escalate, or Mark [x].
+ * The approval that decides is the one whose role the decision needs: an architect's when the PR
+ * touches locked paths or plan documents. An architect's approval of an escalated head clears
+ * the escalation. No approval at all: nothing to do.
+ */
+export function approvals(
+  snap: PullSnapshot,
+  config: Config,
+  found: readonly Approval[],
+): Decision {
+  const { marker, pr } = snap;
+  if (found.length === 0) return done(snap, 'code-review', 'CodeReview', []);
+  if (snap.commitsIncomplete && !config.allowSelfApproval)
+    return done(
+      snap,
+      'approval-not-counted',
+      'CodeReview',
+      [{ kind: 'reply', body: reply.approvalNotCounted(pr.number, UNREADABLE.commits) }],
+      { reason: 'the commits of the pull request cannot be read whole' },
+    );
+  if (!snap.files) return { need: 'files' };
+  if (snap.filesIncomplete) return unreadable(snap, 'files');
+  const counting: Approval[] = [];
+  const refused: string[] = [];
+  for (const a of found) {
+    const standing = reviewStanding(a, 'approval', config.allowSelfApproval);
+    if (standing.counts) counting.push(a);
+    else if (!standing.quiet) refused.push(standing.why);
+  }
+  if (counting.length === 0) {
+    if (refused.length === 0) return done(snap, 'code-review', 'CodeReview', []);
+    return done(
+      snap,
+      'approval-not-counted',
+      'CodeReview',
+      [{ kind: 'reply', body: reply.approvalNotCounted(pr.number, refused.join('; ')) }],
+      { reason: refused.join('; ') },
+    );
+  }
+  const { locked, planDocuments } = touchedLockedItems(
+    touchedPaths(snap.files),
+    config,
+    marker.plan,
+  );
+  const needsArchitect = locked.length > 0 || planDocuments.length > 0;
+  if (needsArchitect && counting.some((a) => a.architect === undefined))
+    return { need: 'architects' };
+  const chosen = chooseApproval(
+    counting.map((a) => ({ ...a, architect: a.architect === true })),
+    needsArchitect,
+  )!;
+  if (chosen.escalate) {
+    const reason = locked.length ? 'locked paths touched' : 'plan change needed';
+    return done(
+      snap,
+      'escalated',
+      'Escalate',
+      escalation(snap, config, `${reason}, and @${chosen.approval.login} is not an architect`, [
+        ...locked.map((p) => `locked: \`${p}\``),
+        ...planDocuments.map((p) => `plan document: \`${p}\``),
+      ]),
+      { reason },
+    );
+  }
+  return done(snap, 'completing', 'FinalVerify', [
+    ...(snap.pr.escalated ? [{ kind: 'unlabel' as const }] : []),
+    { kind: 'complete', approver: chosen.approval.login },
+  ]);
+}

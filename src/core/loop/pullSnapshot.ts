@@ -1,0 +1,165 @@
+import type { AgentPayload } from '../agent/payload.js';
+import type { Config } from '../config.js';
+import type { CheckRunView } from './checkRun.js';
+import type { NodeId } from './flowchart.js';
+import type { CheckResult } from './gate.js';
+import { agentHandOff } from './handoff.js';
+import type { LoopMarker, RunState } from './marker.js';
+import type { LoopOutcome, LoopState } from './outcome.js';
+
+/**
+ * The PR side of the loop, from Verification to Final Verification, as pure decisions: a
+ * snapshot of the loop PR read from GitHub goes in, an outcome and the list of effects to carry
+ * out come out (XState's `transition()`, release-please's build-then-create). This file holds the
+ * snapshot, the effects and the helpers every node shares; each node of the flowchart has its own
+ * file beside it (`verification.ts`, `debugFix.ts`, …), and `src/github/loop` reads the snapshot
+ * and applies the effects.
+ *
+ * Where a decision needs a fact the snapshot does not hold yet (the PR's files, the approvals of
+ * the head, whether an approver is an architect), it says so (`need`), so each resource is read
+ * only when a branch needs it — the request counts stay those of the straight code.
+ */
+
+/** A file the PR changes; a rename names its old path too (it touches both). */
+export interface PullFile {
+  path: string;
+  previous?: string;
+  additions: number;
+  deletions: number;
+}
+
+/** Every path a list of changed files touches: a rename's old and new path alike. */
+export function touchedPaths(files: readonly PullFile[]): string[] {
+  return files.flatMap((f) => (f.previous ? [f.path, f.previous] : [f.path]));
+}
+
+/** The loop's own state on a head, as its check run (or commit status) keeps it. */
+export interface OwnState {
+  node: NodeId | undefined;
+  /** Final verification: the next phase's number, written by the completion step. */
+  next?: number;
+  conclusion: string | null;
+}
+
+/** What the PR side reads of GitHub before deciding. */
+export interface PullSnapshot {
+  repo: { owner: string; repo: string };
+  repoUrl: string;
+  pr: {
+    number: number;
+    url: string;
+    body: string;
+    head: { sha: string; ref: string };
+    /** From the loop's record (`marker.escalation`), never from the label people can change. */
+    escalated: boolean;
+  };
+  /** The loop's record of the PR (record.ts), as of this head. */
+  marker: LoopMarker;
+  /** The loop's check run on the head; absent before the loop showed anything there. */
+  own?: OwnState;
+  /**
+   * Every check run and commit status of the head but the loop's own, once read
+   * (`need: 'checks'`; `own` is known from then on too).
+   */
+  checks?: readonly CheckResult[];
+  /** The PR's files, once read (`need: 'files'`). */
+  files?: readonly PullFile[];
+  /** GitHub stopped listing the files (3,000): what the PR touches cannot be known whole. */
+  filesIncomplete?: true;
+  /** GitHub stopped listing the commits (250): who pushed cannot be known whole. */
+  commitsIncomplete?: true;
+}
+
+/** One thing to do on GitHub. The applier (src/github/loop/apply.ts) carries each out once. */
+export type Effect =
+  /** Show where the head stands: the loop's check run on the PR head (or on `sha`). */
+  | {
+      kind: 'check';
+      view: CheckRunView;
+      conclusion?: 'success' | 'failure';
+      /** Data kept beside the node for a later event (the next phase). */
+      next?: number;
+      sha?: string;
+      when?: 'merged' | 'not-merged';
+    }
+  /** A reply on the orchestrator's issue; `when` ties it to the outcome of a `merge`. */
+  | { kind: 'reply'; body: string; when?: 'merged' | 'not-merged'; to?: number }
+  /** The PR body's marker (and its attempts section) rewritten. */
+  | { kind: 'marker'; marker: LoopMarker }
+  | { kind: 'requestReviews'; names: readonly string[] }
+  /**
+   * Escalate: the record notes it (with the head and the reason), and the `coder:escalated` label
+   * shows it on the PR and its issue (created in the repository if missing).
+   */
+  | { kind: 'label'; reason: string }
+  /** The escalation cleared in the record, and its label removed. */
+  | { kind: 'unlabel' }
+  /** The hand-off to the coding agent (`repository_dispatch`). */
+  | { kind: 'dispatch'; payload: AgentPayload }
+  /** Merge the PR at its head (autoMerge); refused merges are not errors. */
+  | { kind: 'merge' }
+  /** Free the lock: delete the PR's branch (`when`: only once the loop's merge went through). */
+  | { kind: 'deleteBranch'; when?: 'merged' }
+  /** Mark [x] → Report → Update context → Log: ONE commit, compare-and-swap, by `approver`. */
+  | { kind: 'complete'; approver: string }
+  /** The run's progress comment on the issue, shown again (progress.ts: `withProgress`). */
+  | { kind: 'progress'; run: RunState; node?: NodeId; when?: 'not-merged' };
+
+export type Need = 'checks' | 'files' | 'architects';
+
+export type Decision =
+  { outcome: LoopOutcome; effects: Effect[]; then?: 'approvals' } | { need: Need };
+
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function outcomeOf(snap: PullSnapshot, state: LoopState, node?: NodeId): LoopOutcome {
+  const { marker, pr } = snap;
+  return {
+    state,
+    ...(node ? { node } : {}),
+    mode: marker.mode,
+    branch: pr.head.ref,
+    pullRequest: pr.number,
+    ...(marker.plan ? { plan: marker.plan } : {}),
+    ...(marker.phase ? { phase: marker.phase } : {}),
+  };
+}
+
+export const done = (
+  snap: PullSnapshot,
+  state: LoopState,
+  node: NodeId | undefined,
+  effects: Effect[],
+  extra: Partial<LoopOutcome> = {},
+): Decision => ({ outcome: { ...outcomeOf(snap, state, node), ...extra }, effects });
+
+/** A hand-off at a node of the Implementation Track, for this snapshot's head. */
+export function handOff(
+  snap: PullSnapshot,
+  config: Pick<Config, 'agent'>,
+  node: AgentPayload['node'],
+  attempt: number,
+  marker: LoopMarker = snap.marker,
+): AgentPayload | undefined {
+  return agentHandOff(config, {
+    node,
+    repo: snap.repo,
+    branch: snap.pr.head.ref,
+    headSha: snap.pr.head.sha,
+    pullRequest: snap.pr.number,
+    marker,
+    attempt,
+  });
+}
+
+/** Verification shown on a head the loop has shown nothing on yet. */
+export function waitingForCi(snap: PullSnapshot, next: string): Effect[] {
+  if (snap.own) return [];
+  const view: CheckRunView = {
+    mode: snap.marker.mode,
+    node: 'Verification',
+    title: 'Verification: waiting for CI',
+    next,
+  };
+  return [{ kind: 'check', view }];
+}

@@ -1,0 +1,118 @@
+import type { Config } from '../config.js';
+import { spentAtGreen } from './budget.js';
+import type { NodeId } from './flowchart.js';
+import { changesATest, evaluateGate } from './gate.js';
+import type { LoopState } from './outcome.js';
+import { reply } from './replies.js';
+import { debugFix } from './debugFix.js';
+import { escalation } from './escalation.js';
+import { finalVerification } from './finalVerification.js';
+import { done, waitingForCi, type Decision, type PullSnapshot } from './pullSnapshot.js';
+import { unreadable } from './unreadable.js';
+
+/**
+ * Verification (CI is the gate) on the PR head, and what follows: Debug & Fix (attempt k of N,
+ * escalation at N), Code Review when it passes — or, on the completion commit, Final
+ * Verification. Each step happens once per head: the loop's check run records the node reached,
+ * and a step already recorded is not repeated (unless `again`: `/coder retry`).
+ */
+export function verification(
+  snap: PullSnapshot,
+  config: Config,
+  options: { again?: boolean } = {},
+): Decision {
+  const { own, marker } = snap;
+  const again = options.again === true;
+  if (snap.pr.escalated)
+    return done(snap, 'escalated', 'Escalate', [], {
+      reason: 'escalated: waiting for /coder resume',
+    });
+  if (!snap.checks) return { need: 'checks' };
+  const gate = evaluateGate(snap.checks, config);
+  const reported = (state: LoopState, node: NodeId) =>
+    done(snap, state, node, [], { reason: 'already reported' });
+
+  if (gate.verdict === 'pending') {
+    const effects = waitingForCi(
+      snap,
+      `Waiting for ${gate.waiting.length ? gate.waiting.join(', ') : 'CI to report'}.`,
+    );
+    return done(snap, 'pending', 'Verification', effects, {
+      reason: gate.waiting.join(', ') || 'no check has reported',
+    });
+  }
+
+  if (gate.verdict === 'failed') {
+    if (own?.conclusion === 'failure' && !again) return reported('failed', 'Debug');
+    return debugFix(
+      snap,
+      config,
+      gate.failing.map((c) => ({
+        name: c.name,
+        conclusion: c.conclusion ?? 'failure',
+        ...(c.url ? { url: c.url } : {}),
+      })),
+    );
+  }
+
+  // passed
+  if (marker.mode === 'quick') {
+    if (own?.conclusion === 'success' && !again) return reported('passed', 'End');
+    return done(snap, 'passed', 'End', [
+      {
+        kind: 'check',
+        view: {
+          mode: 'quick',
+          node: 'End',
+          title: 'Quick mode: CI passed',
+          next: 'Review and merge.',
+        },
+        conclusion: 'success',
+      },
+      { kind: 'reply', body: reply.quickPassed(snap.pr.number) },
+    ]);
+  }
+  if (own?.node === 'FinalVerify' || own?.node === 'End') {
+    if (own.conclusion === 'success' && !again) return reported('complete', 'End');
+    return finalVerification(snap, config);
+  }
+  if (own?.node === 'CodeReview' && !again) return reported('code-review', 'CodeReview');
+  const spent = spentAtGreen(marker, config, again);
+  if (spent)
+    return done(snap, 'escalated', 'Escalate', escalation(snap, config, spent, []), {
+      reason: spent,
+    });
+  if (!snap.files) return { need: 'files' };
+  if (snap.filesIncomplete) return unreadable(snap, 'files');
+  if (
+    !changesATest(
+      snap.files.map((f) => f.path),
+      config,
+    )
+  ) {
+    if (own?.conclusion === 'failure' && !again) return reported('failed', 'Debug');
+    return debugFix(
+      snap,
+      config,
+      [],
+      'Write failing test: the pull request changes no test file (`testPaths`).',
+    );
+  }
+  return {
+    ...done(snap, 'code-review', 'CodeReview', [
+      {
+        kind: 'check',
+        view: {
+          mode: 'plan',
+          node: 'CodeReview',
+          title: 'Code review',
+          next: 'CI passed. An approving review of this head completes the phase; changes requested send it back to implementation.',
+        },
+      },
+      { kind: 'requestReviews', names: config.reviewers },
+      { kind: 'reply', body: reply.ciPassed(snap.pr.number, config.reviewers) },
+    ]),
+    // An approval that came before CI passed completes the phase now.
+    then: 'approvals',
+  };
+}

@@ -1,0 +1,245 @@
+import {
+  reply,
+  updateMarker,
+  withProgress,
+  type Effect,
+  type LoopOutcome,
+  type PullSnapshot,
+} from '../../core/index.js';
+import { sendAgentDispatch } from '../agent.js';
+import { keepsStatus, writeRecord } from '../checks.js';
+import { deleteBranch } from '../git.js';
+import { replyOnIssue } from '../issues.js';
+import {
+  clearEscalated,
+  labelEscalated,
+  mergePull,
+  requestReviews,
+  setPullBody,
+} from '../pulls.js';
+import { completionCommit } from './complete.js';
+import { continueRun } from './continue.js';
+import { showRunProgress } from './runProgress.js';
+import { showCheck } from './env.js';
+import { commitsOf, reviewsOf, type PullContext } from './snapshot.js';
+
+/** The PR side's one applier: the effects of a decision carried out on GitHub, each once. */
+
+/**
+ * Writes the record where the loop keeps it, when this event changed it and no check-run write
+ * carried it yet: on the head's own check run (created, showing Verification, if the loop has
+ * shown nothing there), or — acting as a person, without check runs — in its PR's body.
+ */
+async function writeUnwritten(ctx: PullContext): Promise<void> {
+  if (!ctx.unwritten) return;
+  const { env } = ctx;
+  const { pr, marker } = ctx.snap;
+  if (await keepsBody(ctx)) {
+    const body = updateMarker(pr.body, marker);
+    await setPullBody(env.gh, env.repo, pr.number, body);
+    ctx.snap = { ...ctx.snap, pr: { ...pr, body } };
+  } else if (ctx.ownRun) {
+    ctx.ownRun = await writeRecord(env.gh, env.repo, ctx.ownRun, marker, pr.head.sha);
+  } else {
+    ctx.ownRun = await showCheck(env, pr.head, undefined, {
+      view: {
+        mode: marker.mode,
+        node: 'Verification',
+        title: 'Verification',
+        next: 'CI runs on this head; the gate decides when it completes.',
+      },
+      record: marker,
+    });
+  }
+  delete ctx.unwritten;
+}
+
+/** Whether the record lives in the PR body: the loop acts as a person and has no check runs. */
+async function keepsBody(ctx: PullContext): Promise<boolean> {
+  return ctx.ownRun?.commitStatus === true || keepsStatus(await ctx.env.identity());
+}
+
+/** A new record for this event: kept in memory until a check-run write (or the flush) stores it. */
+function remember(ctx: PullContext, marker: PullSnapshot['marker']): void {
+  ctx.snap = { ...ctx.snap, marker, pr: { ...ctx.snap.pr, escalated: !!marker.escalation } };
+  ctx.unwritten = true;
+}
+
+/**
+ * Carries out effects in order, each once: creates that may already exist count as done (the
+ * label), refusals GitHub explains are answers (a merge). What the loop comes to believe (the
+ * record) is written on the head before anything leaves the PR — a reply, a hand-off, a
+ * completion — so a redelivered event finds it. Returns the outcome, which the completion commit
+ * completes (its phase) or replaces (the branch moved, or the plan needs fixing first).
+ */
+export async function apply(
+  ctx: PullContext,
+  effects: readonly Effect[],
+  outcome: LoopOutcome,
+): Promise<LoopOutcome> {
+  const { env } = ctx;
+  const { gh, repo } = env;
+  const { pr } = ctx.snap;
+  /** The escalation as this event found it: an approval's completion ends it, nothing less. */
+  const escalated = ctx.snap.marker.escalation;
+  let merged: boolean | undefined;
+  let result = outcome;
+  for (const effect of withProgress(ctx.snap.marker, effects)) {
+    if ('when' in effect && effect.when && effect.when !== (merged ? 'merged' : 'not-merged'))
+      continue;
+    const { marker } = ctx.snap;
+    // An escalation ends with the completion commit, not before: until the commit is in place the
+    // head's record keeps it (a completion GitHub refuses, or whose head moved, leaves it standing).
+    const ending = effect.kind === 'complete' && escalated !== undefined && !marker.escalation;
+    if (effect.kind !== 'marker' && effect.kind !== 'label' && effect.kind !== 'unlabel' && !ending)
+      if (effect.kind !== 'check' || effect.sha) await writeUnwritten(ctx);
+    switch (effect.kind) {
+      case 'check': {
+        if (effect.sha) {
+          // Another commit's run (the completion commit's): a record of its own, about it.
+          await showCheck(env, { sha: effect.sha, ref: pr.head.ref }, undefined, {
+            view: effect.view,
+            record: marker,
+            ...(effect.conclusion ? { conclusion: effect.conclusion } : {}),
+            ...(effect.next !== undefined ? { next: effect.next } : {}),
+          });
+          break;
+        }
+        // The head's check run now, with the record: a later effect of this event updates it.
+        ctx.ownRun = await showCheck(env, pr.head, ctx.ownRun, {
+          view: effect.view,
+          record: marker,
+          ...(effect.conclusion ? { conclusion: effect.conclusion } : {}),
+          ...(effect.next !== undefined ? { next: effect.next } : {}),
+        });
+        // A commit status cannot hold the record: it still goes to the body (`writeUnwritten`).
+        if (!ctx.ownRun.commitStatus) delete ctx.unwritten;
+        break;
+      }
+      case 'reply':
+        await replyOnIssue(gh, repo, effect.to ?? marker.issue, effect.body);
+        break;
+      case 'marker': {
+        const attemptsShown =
+          JSON.stringify(effect.marker.attempts ?? []) !== JSON.stringify(marker.attempts ?? []);
+        remember(ctx, effect.marker);
+        // People see the attempts in the PR body too; the loop never reads them back from there.
+        if (attemptsShown && !(await keepsBody(ctx))) {
+          const body = updateMarker(ctx.snap.pr.body, effect.marker);
+          await setPullBody(gh, repo, pr.number, body);
+          ctx.snap = { ...ctx.snap, pr: { ...ctx.snap.pr, body } };
+        }
+        break;
+      }
+      case 'requestReviews':
+        await requestReviews(gh, repo, pr.number, effect.names);
+        break;
+      case 'label':
+        remember(ctx, { ...marker, escalation: { reason: effect.reason, sha: pr.head.sha } });
+        // The label only shows it: removing it (anyone with triage can) changes nothing.
+        await labelEscalated(gh, repo, [pr.number, marker.issue]);
+        break;
+      case 'unlabel': {
+        const rest = { ...marker };
+        delete rest.escalation;
+        remember(ctx, rest);
+        await clearEscalated(gh, repo, [pr.number, marker.issue]);
+        break;
+      }
+      case 'dispatch':
+        await sendAgentDispatch(gh, repo, effect.payload);
+        break;
+      case 'merge': {
+        // Named by the verified sha: GitHub refuses the merge if the head moved since.
+        const answer = await mergePull(gh, repo, pr.number, pr.head.sha);
+        merged = answer.merged;
+        if (!answer.merged) env.log.warn(`auto-merge of #${pr.number} refused: ${answer.message}`);
+        break;
+      }
+      case 'deleteBranch':
+        await deleteBranch(gh, repo, pr.head.ref);
+        break;
+      case 'progress': {
+        const kept = await showRunProgress(ctx, effect.run, effect.node);
+        if (kept) remember(ctx, kept);
+        break;
+      }
+      case 'complete': {
+        const done = await completionCommit(env, ctx.config, ctx.snap, effect.approver, {
+          reviews: await reviewsOf(ctx),
+          commits: await commitsOf(ctx),
+        });
+        if (!done.ok && 'moved' in done) {
+          // The approval was for this head only: nothing is written on the new one, and an
+          // escalation the architect's approval was to end stands (it ends with the completion).
+          if (escalated && !ctx.snap.marker.escalation) {
+            remember(ctx, { ...ctx.snap.marker, escalation: escalated });
+            await labelEscalated(gh, repo, [pr.number, marker.issue]);
+          }
+          ctx.ownRun = await showCheck(env, pr.head, ctx.ownRun, {
+            view: {
+              mode: 'plan',
+              node: 'CodeReview',
+              title: 'The branch moved after the approval',
+              next: `The approved head is ${pr.head.sha.slice(0, 7)}, the branch is at ${done.moved.slice(0, 7)} now: the new head needs CI and an approval.`,
+            },
+            record: ctx.snap.marker,
+          });
+          await replyOnIssue(
+            gh,
+            repo,
+            marker.issue,
+            reply.branchMoved(pr.number, pr.head.sha, done.moved),
+          );
+          return {
+            ...result,
+            state: 'branch-moved',
+            node: 'CodeReview',
+            reason: `the branch moved to ${done.moved.slice(0, 7)}`,
+          };
+        }
+        if (!done.ok) {
+          await replyOnIssue(
+            gh,
+            repo,
+            marker.issue,
+            reply.planRequired(marker.plan ?? '', done.problems),
+          );
+          return {
+            state: 'plan-required',
+            node: 'ValidateContext',
+            mode: 'plan',
+            pullRequest: pr.number,
+          };
+        }
+        await showCheck(env, { sha: done.commit, ref: pr.head.ref }, undefined, {
+          view: {
+            mode: 'plan',
+            node: 'FinalVerify',
+            title: 'Final verification',
+            next: 'CI on the completion commit decides: green completes the phase, red goes back to implementation.',
+          },
+          record: ctx.snap.marker,
+          ...(done.next ? { next: done.next.number } : {}),
+        });
+        await replyOnIssue(gh, repo, marker.issue, reply.completing(pr.number, done.phase));
+        result = { ...result, phase: done.phase.number };
+        break;
+      }
+    }
+  }
+  await writeUnwritten(ctx);
+  if (merged) {
+    // The loop merged it (`autoMerge`): GitHub's `closed` event comes from the loop's own
+    // identity and is ignored, so a run goes on from here, after final verification passed.
+    const next = await continueRun(env, ctx.config, {
+      pr,
+      marker: ctx.snap.marker,
+      own: ctx.ownRun,
+      merged: true,
+      verified: true,
+    });
+    if (next) return next;
+  }
+  return result;
+}

@@ -1,0 +1,122 @@
+import {
+  approvals,
+  DEFAULT_CONFIG,
+  type Approval,
+  type Config,
+  type PullSnapshot,
+} from '../../../src/core/index.js';
+import { config, effects, snap, state, TEST_FILE } from './pullFixtures.js';
+
+describe('Touched Locked Items? → Escalate or Mark [x]', () => {
+  const locked = config({ architects: ['arch'], locked: ['src/core/**'] });
+  const files = [...TEST_FILE, { path: 'src/core/x.ts', additions: 1, deletions: 0 }];
+  const a = (login: string, over: Partial<Approval> = {}): Approval => ({
+    login,
+    permission: 'write',
+    pushed: false,
+    ...over,
+  });
+  it.each<[string, PullSnapshot, Config, Approval[], string, string[]]>([
+    [
+      'no approval → nothing',
+      snap({ files: TEST_FILE }),
+      DEFAULT_CONFIG,
+      [],
+      'code-review @CodeReview',
+      [],
+    ],
+    [
+      'a writer who pushed nothing → Mark [x]',
+      snap({ files: TEST_FILE }),
+      DEFAULT_CONFIG,
+      [a('rev')],
+      'completing @FinalVerify',
+      ['complete by @rev'],
+    ],
+    [
+      'only a writer who pushed → does not count, says why',
+      snap({ files: TEST_FILE }),
+      DEFAULT_CONFIG,
+      [a('dev', { pushed: true })],
+      'approval-not-counted @CodeReview',
+      [
+        'reply: The approval on pull request #2 does not count: @dev pushed commits to this branch, and an approval must come from someone else (config `allowSelfApproval`). Nothing was done; an approval from another person with write access completes the phase.',
+      ],
+    ],
+    [
+      'allowSelfApproval → the pusher counts',
+      snap({ files: TEST_FILE }),
+      config({ allowSelfApproval: true }),
+      [a('dev', { pushed: true })],
+      'completing @FinalVerify',
+      ['complete by @dev'],
+    ],
+    [
+      'a read-only approval → nothing, not even a reply',
+      snap({ files: TEST_FILE }),
+      DEFAULT_CONFIG,
+      [a('reader', { permission: 'read' })],
+      'code-review @CodeReview',
+      [],
+    ],
+    [
+      'locked paths, architects unknown → ask',
+      snap({ files }),
+      locked,
+      [a('dev')],
+      'need architects',
+      ['need architects'],
+    ],
+    [
+      'locked paths, no architect → Escalate',
+      snap({ files }),
+      locked,
+      [a('dev', { architect: false })],
+      'escalated @Escalate',
+      [
+        'label',
+        'request reviews [arch]',
+        'check Escalate failure',
+        'reply: **Escalated to architect** (pull request #2): locked paths touched, and @dev is not an architect.',
+      ],
+    ],
+    [
+      'locked paths, the first approval not an architect, the second is → Mark [x] by the architect',
+      snap({ files }),
+      locked,
+      [a('dev', { architect: false }), a('arch', { architect: true })],
+      'completing @FinalVerify',
+      ['complete by @arch'],
+    ],
+    [
+      'escalated head, the architect approves → unlabel, Mark [x]',
+      snap({ files, escalated: true }),
+      locked,
+      [a('arch', { architect: true })],
+      'completing @FinalVerify',
+      ['unlabel', 'complete by @arch'],
+    ],
+    [
+      'a plan document changed → plan change needed',
+      snap({
+        files: [
+          ...TEST_FILE,
+          { path: 'docs/plans/Example/Task Plans/Phase 1.md', additions: 1, deletions: 0 },
+        ],
+      }),
+      config({ architects: ['arch'] }),
+      [a('dev', { architect: false })],
+      'escalated @Escalate',
+      [
+        'label',
+        'request reviews [arch]',
+        'check Escalate failure',
+        'reply: **Escalated to architect** (pull request #2): plan change needed, and @dev is not an architect.',
+      ],
+    ],
+  ])('%s', (_name, s, c, found, expectedState, expectedEffects) => {
+    const decision = approvals(s, c, found);
+    expect(state(decision)).toBe(expectedState);
+    expect(effects(decision)).toEqual(expectedEffects);
+  });
+});
