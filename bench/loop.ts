@@ -28,8 +28,8 @@ async function measure(step: () => Promise<void>): Promise<Count> {
   };
 }
 
-/** API requests per loop event (REST, installation token excluded), against the in-memory GitHub. */
-export async function benchLoop(): Promise<string> {
+/** The events of one phase, started with `command` (`/coder next`, or `/coder run`: inside a run). */
+async function phaseEvents(command: string): Promise<[string, Count][]> {
   beforeScenario();
   const sim = new SimGitHub({
     ...examplePlanFiles(),
@@ -39,10 +39,10 @@ export async function benchLoop(): Promise<string> {
   sim.permissions.set('Codertocat', 'write');
   sim.permissions.set('reviewer1', 'write');
   const deliver = new Deliver(await testProbot(), sim);
-  await deliver.comment('/coder next');
+  const rows: [string, Count][] = [];
+  rows.push([command, await measure(() => deliver.comment(command))]);
   const pr = sim.pulls[0]!;
   sim.push(BRANCH, { 'test/health.test.ts': 'test\n', 'src/health.ts': 'code\n' });
-  const rows: [string, Count][] = [];
   rows.push(['CI red (attempt 1)', await measure(() => deliver.ci(BRANCH, 'failure'))]);
   sim.push(BRANCH, { 'src/health.ts': 'fixed\n' });
   rows.push(['CI green → code review', await measure(() => deliver.ci(BRANCH, 'success'))]);
@@ -51,13 +51,36 @@ export async function benchLoop(): Promise<string> {
     await measure(() => deliver.review(pr.number, 'reviewer1', 'approved')),
   ]);
   rows.push(['final verification green', await measure(() => deliver.ci(BRANCH, 'success'))]);
+  // A person merges the PR (as GitHub's merge endpoint does), then GitHub sends `closed`.
+  const head = sim.headOf(pr);
+  const merge = sim.commit(sim.files(head), [sim.refs.get(pr.base)!, head], 'Merge');
+  sim.refs.set(pr.base, merge);
+  pr.merged = true;
+  pr.state = 'closed';
+  (pr as typeof pr & { lastHead?: string }).lastHead = head;
+  rows.push([
+    command === '/coder run' ? 'merged → the next phase starts' : 'merged',
+    await measure(() => deliver.pullRequest('closed', pr.number)),
+  ]);
   nock.cleanAll();
   nock.enableNetConnect();
-  return [
-    'Loop events through the Probot app (REST requests; the installation token and GET /app, read once per process, excluded)',
+  return rows;
+}
+
+/** API requests per loop event (REST, installation token excluded), against the in-memory GitHub. */
+export async function benchLoop(): Promise<string> {
+  const show = (rows: [string, Count][]) =>
     table(
       ['event', 'requests', 'reads', 'writes', 'repeated reads'],
       rows.map(([name, c]) => [name, c.requests, c.reads, c.requests - c.reads, c.repeated]),
-    ),
+    );
+  const outside = await phaseEvents('/coder next');
+  const inside = await phaseEvents('/coder run');
+  return [
+    'Loop events through the Probot app (REST requests; the installation token and GET /app, read once per process, excluded)',
+    'Outside a run (/coder next):',
+    show(outside),
+    'Inside a run (/coder run: the progress comment kept up to date):',
+    show(inside),
   ].join('\n');
 }

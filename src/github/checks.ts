@@ -3,6 +3,7 @@ import {
   latestCheckRuns,
   decodeRecord,
   withRecord,
+  progressLink,
   type LoopMarker,
   checkRunOutput,
   decodeCheckState,
@@ -209,6 +210,7 @@ export async function writeCheckRun(
   statusFallback: () => Promise<boolean> = async () => true,
 ): Promise<OwnCheckRun> {
   const output = checkRunOutput(write.view, repoUrl, ref);
+  output.summary += progressLink(repoUrl, write.record);
   if (write.record) output.text = withRecord(output.text, write.record, headSha);
   const fields = {
     external_id: encodeCheckState({ node: write.view.node, next: write.next }),

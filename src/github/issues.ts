@@ -1,9 +1,12 @@
 import { mayCommand } from '../core/index.js';
 import { readPermission } from './identity.js';
-import type { GitHub, Repo } from './client.js';
+import { isHttpError, type GitHub, type Repo } from './client.js';
 
 /** GitHub rejects comment bodies over 65,536 characters; replies stay well under. */
 const MAX_COMMENT = 60_000;
+
+const cut = (body: string) =>
+  body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT)}\n\n…(cut)` : body;
 
 export async function replyOnIssue(
   gh: GitHub,
@@ -11,12 +14,64 @@ export async function replyOnIssue(
   issue: number,
   body: string,
 ): Promise<void> {
-  const text = body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT)}\n\n…(cut)` : body;
   await gh.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
     ...repo,
     issue_number: issue,
-    body: text,
+    body: cut(body),
   });
+}
+
+/** A new comment on an issue; its id (the progress comment is edited by it later). */
+export async function commentOnIssue(
+  gh: GitHub,
+  repo: Repo,
+  issue: number,
+  body: string,
+): Promise<number> {
+  const { data } = await gh.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+    ...repo,
+    issue_number: issue,
+    body: cut(body),
+  });
+  return Number(data.id);
+}
+
+/** An issue comment's text and author; undefined when it is gone (deleted). */
+export async function readComment(
+  gh: GitHub,
+  repo: Repo,
+  id: number,
+): Promise<{ body: string; login: string | undefined } | undefined> {
+  try {
+    const { data } = await gh.request('GET /repos/{owner}/{repo}/issues/comments/{comment_id}', {
+      ...repo,
+      comment_id: id,
+    });
+    return { body: data.body ?? '', login: data.user?.login };
+  } catch (error) {
+    if (isHttpError(error, 404)) return undefined;
+    throw error;
+  }
+}
+
+/** Edits an issue comment; false when it is gone (deleted in between). */
+export async function editComment(
+  gh: GitHub,
+  repo: Repo,
+  id: number,
+  body: string,
+): Promise<boolean> {
+  try {
+    await gh.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {
+      ...repo,
+      comment_id: id,
+      body: cut(body),
+    });
+    return true;
+  } catch (error) {
+    if (isHttpError(error, 404)) return false;
+    throw error;
+  }
 }
 
 /** 👀 on the command: GitHub answers 200 for a reaction that exists, so a retry adds nothing. */

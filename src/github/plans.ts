@@ -1,17 +1,11 @@
 import {
   CONTEXT_FILES,
   PLAN_FILES,
-  planNames,
   validateContext,
   type PlanContext,
   type PlanFiles,
 } from '../core/index.js';
 import type { GitReader, Tree } from './git.js';
-
-/** The plan folders under `plansDir` in a tree. */
-export function plansInTree(tree: Tree, plansDir: string): string[] {
-  return planNames(tree.files.keys(), plansDir);
-}
 
 export interface ReadPlan {
   files: PlanFiles;

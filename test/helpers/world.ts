@@ -45,5 +45,12 @@ export async function started(
   return { ...w, pr };
 }
 
-/** The first line of each reply on the thread. */
-export const replies = (sim: SimGitHub) => sim.comments.map((c) => c.body.split('\n')[0]!);
+/** The first line of each reply on the thread (a run's progress comment is not a reply). */
+export const replies = (sim: SimGitHub) =>
+  sim.comments.filter((c) => !isProgress(c.body)).map((c) => c.body.split('\n')[0]!);
+
+/** A run's progress comment: edited in place, never one of the replies. */
+export const isProgress = (body: string) => body.includes('<!-- coder-loop:progress ');
+
+/** The run's progress comments on the thread. */
+export const progressComments = (sim: SimGitHub) => sim.comments.filter((c) => isProgress(c.body));

@@ -137,7 +137,8 @@ export class SimGitHub {
   readonly trees = new Map<string, Files>();
   readonly blobs = new Map<string, string>();
   readonly pulls: SimPull[] = [];
-  readonly comments: { issue: number; body: string; id: number }[] = [];
+  /** Issue comments; `author`: who wrote it (the loop's identity unless a test says otherwise). */
+  readonly comments: { issue: number; body: string; id: number; author?: string }[] = [];
   readonly issueLabels = new Map<number, Set<string>>();
   readonly repoLabels = new Set<string>(['bug']);
   readonly checkRuns: SimCheckRun[] = [];
@@ -319,6 +320,22 @@ export class SimGitHub {
     return this.checkRuns
       .filter((r) => r.head_sha === sha && r.name === 'coder-loop' && r.app.id === LOOP_APP.id)
       .pop();
+  }
+
+  /** An issue comment as the REST API shows it. */
+  commentJson(c: { issue: number; body: string; id: number; author?: string }) {
+    return {
+      id: c.id,
+      node_id: `IC_${c.id}`,
+      url: `https://api.github.com/repos/${OWNER}/${REPO}/issues/comments/${c.id}`,
+      html_url: `https://github.com/${OWNER}/${REPO}/issues/${c.issue}#issuecomment-${c.id}`,
+      issue_url: `https://api.github.com/repos/${OWNER}/${REPO}/issues/${c.issue}`,
+      body: c.body,
+      user: user(c.author ?? this.actingAs ?? 'coder-loop[bot]'),
+      created_at: '2026-11-22T12:00:00Z',
+      updated_at: '2026-11-22T12:00:00Z',
+      author_association: 'NONE',
+    };
   }
 
   /** The PR object as GitHub's REST API and webhook payloads show it. */
@@ -781,7 +798,7 @@ export class SimGitHub {
       'post',
       p('/pulls'),
       (_m, body: { head: string; base: string; title: string; body: string }) => {
-        if (this.pulls.some((pr) => pr.state === 'open' && pr.head === body.head)) {
+        if (this.pulls.some((pr) => pr.state === 'open' && pr.head === body.head && !pr.fork)) {
           return [
             422,
             {
@@ -986,7 +1003,18 @@ export class SimGitHub {
     route('post', p('/issues/(\\d+)/comments'), (m, body: { body: string }) => {
       const comment = { issue: Number(m[1]), body: body.body, id: ++this.ids };
       this.comments.push(comment);
-      return [201, { id: comment.id, body: comment.body }];
+      return [201, this.commentJson(comment)];
+    });
+    route('get', p('/issues/comments/(\\d+)'), (m) => {
+      const comment = this.comments.find((c) => c.id === Number(m[1]));
+      if (!comment) return [404, { message: 'Not Found', documentation_url: '' }];
+      return [200, this.commentJson(comment)];
+    });
+    route('patch', p('/issues/comments/(\\d+)'), (m, body: { body: string }) => {
+      const comment = this.comments.find((c) => c.id === Number(m[1]));
+      if (!comment) return [404, { message: 'Not Found', documentation_url: '' }];
+      comment.body = body.body;
+      return [200, this.commentJson(comment)];
     });
     route('post', p('/labels'), (_m, body: { name: string }) => {
       if (this.repoLabels.has(body.name))
@@ -1116,7 +1144,10 @@ export class SimGitHub {
       Object.assign(
         run,
         body,
-        body.conclusion ? {} : { conclusion: body.status === 'completed' ? run.conclusion : null },
+        // An update that names no status (the output only) keeps the conclusion, as GitHub does.
+        body.conclusion || body.status === undefined
+          ? {}
+          : { conclusion: body.status === 'completed' ? run.conclusion : null },
       );
       return [200, { ...run, app: LOOP_APP, node_id: 'CR' }];
     });

@@ -5,6 +5,7 @@ import picomatch from 'picomatch';
 import {
   decodeRecord,
   parseAgentPayload,
+  parseChecklist,
   parseConfigText,
   readMarker,
   updateMarker,
@@ -594,6 +595,60 @@ class AgentApply implements fc.AsyncCommand<Model, Real> {
   toString = () => `agent apply(${this.which}, ${this.kind}${this.twice ? ', twice' : ''})`;
 }
 
+/**
+ * A person merges the open loop PR once its final verification passed (its head's `coder-loop`
+ * is End, green), as GitHub's merge endpoint does, then GitHub sends `closed`. With `autoMerge`
+ * the loop merges itself; this is the person's way.
+ */
+class Merge implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    const head = r.sim.headOf(pr);
+    const own = r.sim.own(head);
+    if (own?.external_id !== 'End' || own.conclusion !== 'success') return;
+    const merge = r.sim.commit(
+      r.sim.files(head),
+      [r.sim.refs.get(pr.base)!, head],
+      `Merge #${pr.number}`,
+    );
+    r.sim.refs.set(pr.base, merge);
+    pr.merged = true;
+    pr.state = 'closed';
+    (pr as typeof pr & { lastHead?: string }).lastHead = head;
+    await receive(r, r.deliver.pullRequestEvent('closed', pr.number, { login: 'alice' }));
+  }
+  toString = () => 'merge(by a person)';
+}
+
+/**
+ * A phase to its end in one step — the main path, CI green on the completion commit, and a
+ * person's merge (unless the loop merged it) — so runs reach the next phase of a `/coder run`.
+ */
+class Land implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  async run(m: Model, r: Real) {
+    await new Progress().run(m, r);
+    await new Ci('success', false).run(m, r);
+    await new Merge().run(m, r);
+  }
+  toString = () => 'land(progress, final CI green, merge)';
+}
+
+/** A writer closes the open loop PR without merging it. */
+class CloseUnmerged implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    (pr as typeof pr & { lastHead?: string }).lastHead = r.sim.headOf(pr);
+    pr.state = 'closed';
+    await receive(r, r.deliver.pullRequestEvent('closed', pr.number, { login: 'bob' }));
+  }
+  toString = () => 'close(unmerged)';
+}
+
 class Comment implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly user: string,
@@ -622,22 +677,25 @@ class Comment implements fc.AsyncCommand<Model, Real> {
 }
 
 /** The model's config: `src/core/**` locked, archie the architect, the agent configured. */
-const configText = (maxRetries: number, selfApproval = false) =>
+const configText = (maxRetries: number, selfApproval = false, autoMerge = false) =>
   `maxRetries: ${maxRetries}\narchitects: [archie]\nlocked: ["src/core/**"]\n${
     selfApproval ? 'allowSelfApproval: true\n' : ''
-  }${AGENT_CONFIG}`;
+  }${autoMerge ? 'autoMerge: true\n' : ''}${AGENT_CONFIG}`;
 
 class SetConfig implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly maxRetries: number,
     readonly selfApproval: boolean,
+    readonly autoMerge = false,
   ) {}
   check = () => true;
   async run(_m: Model, r: Real) {
-    r.sim.push('master', { '.github/coder.yml': configText(this.maxRetries, this.selfApproval) });
+    r.sim.push('master', {
+      '.github/coder.yml': configText(this.maxRetries, this.selfApproval, this.autoMerge),
+    });
   }
   toString = () =>
-    `config(maxRetries=${this.maxRetries}${this.selfApproval ? ', allowSelfApproval' : ''})`;
+    `config(maxRetries=${this.maxRetries}${this.selfApproval ? ', allowSelfApproval' : ''}${this.autoMerge ? ', autoMerge' : ''})`;
 }
 
 class Fault implements fc.AsyncCommand<Model, Real> {
@@ -690,6 +748,26 @@ function invariants(r: Real) {
   agentCommits += byHandOff.size;
   const master = sim.files('master');
   const onMaster = ancestry(sim, sim.refs.get('master'));
+  // Never two phases of one plan open at once (`/coder run` and `/coder next` alike).
+  const openPhases = sim.pulls.filter(
+    (p) => p.state === 'open' && !p.fork && p.head.startsWith(PLAN_PREFIX) && sim.refs.has(p.head),
+  );
+  expect(new Set(openPhases.map((p) => p.head)).size).toBeLessThanOrEqual(1);
+  // The seed's rule 2: no phase starts while an earlier one is not all `[x]` on the default
+  // branch — the commit a lock branch started from has every earlier phase done.
+  for (const pr of openPhases) {
+    let base: string | undefined = sim.refs.get(pr.head);
+    while (base && !onMaster.has(base)) base = sim.commits.get(base)?.parents[0];
+    if (!base) continue;
+    const phase = Number(pr.head.slice(PLAN_PREFIX.length));
+    const earlier = parseChecklist(sim.files(base)[CHECKLIST] ?? '', CHECKLIST).phases.filter(
+      (p) => p.number < phase,
+    );
+    for (const p of earlier)
+      expect(p.tasks.map((t) => `${p.number} ${t.state}`)).toEqual(
+        p.tasks.map(() => `${p.number} done`),
+      );
+  }
   /** Loop PRs (by branch) on which a completion commit appeared in this step. */
   const completedNow = new Set<string>();
   for (const [branch] of sim.refs) {
@@ -978,12 +1056,24 @@ const commands = [
         '/coder resume',
         '/coder next',
         '/coder status',
+        '/coder run',
+        '/coder stop',
       ),
     )
     .map(([u, b]) => new Comment(u, b)),
+  // A run, and its stop, by a writer; merges by a person; a PR closed unmerged.
+  fc.constant(new Comment('alice', '/coder run')),
+  fc.constant(new Comment('bob', '/coder stop')),
+  fc.constant(new Merge()),
+  fc.constant(new Land()),
+  fc.constant(new CloseUnmerged()),
   fc
-    .tuple(fc.integer({ min: 1, max: 3 }), fc.constantFrom(false, false, false, true))
-    .map(([n, self]) => new SetConfig(n, self)),
+    .tuple(
+      fc.integer({ min: 1, max: 3 }),
+      fc.constantFrom(false, false, false, true),
+      fc.constantFrom(false, false, true),
+    )
+    .map(([n, self, auto]) => new SetConfig(n, self, auto)),
   fc.constantFrom<'reviewer1' | 'archie'>('reviewer1', 'archie').map((u) => new RacingApproval(u)),
   fc
     .constantFrom<EditBody['kind']>('quick', 'clear', 'forge', 'unescalate', 'delete')
@@ -1034,6 +1124,8 @@ export function describeModel(shard: number): void {
     raced: 0,
     lockedOrPlanEscalated: 0,
     approvalNotCounted: 0,
+    nextPhaseStarted: 0,
+    runStopped: 0,
   };
   describe(`model-based runs against the in-memory GitHub (shard ${shard} of ${SHARDS})`, () => {
     it('never acts twice, never loses an edit, never obeys an outsider, a bot or a fork', async () => {
@@ -1100,6 +1192,8 @@ export function describeModel(shard: number): void {
             reached.raced += said('before the loop could complete the phase');
             reached.lockedOrPlanEscalated += said('is not an architect');
             reached.approvalNotCounted += said('does not count');
+            reached.nextPhaseStarted += sim.pulls.some((p) => p.head === `${PLAN_PREFIX}2`) ? 1 : 0;
+            reached.runStopped += said('Stopped the run');
           },
         ),
         {

@@ -34,5 +34,9 @@ export function finalVerification(snap: PullSnapshot, config: Config): Decision 
     { kind: 'merge' },
     ...when(say(true), 'merged'),
     ...when(say(false), 'not-merged'),
+    // The loop's own `closed` event is ignored, so the lock goes with the loop's merge.
+    ...(config.deleteBranchOnMerge
+      ? [{ kind: 'deleteBranch' as const, when: 'merged' as const }]
+      : []),
   ]);
 }

@@ -17,3 +17,6 @@ export * from './run.js';
 export * from './latest.js';
 export * from './startKind.js';
 export * from './completeKind.js';
+export * from './rerun.js';
+export * from './budget.js';
+export * from './progress.js';

@@ -45,6 +45,19 @@ export interface RunState {
   startedAt?: string;
   /** Totals of the run's phases already merged (this phase's own figures are on its record). */
   totals?: { failedAttempts: number; minutes: number; costUsd: number };
+  /** The run's progress comment on the issue (progress.ts): the loop edits it in place. */
+  progress?: number;
+  /** The run's merged phases: each one's PR and what it spent (the progress comment's rows). */
+  phases?: RunPhase[];
+}
+
+/** A merged phase of a run, as its record carried it on. */
+export interface RunPhase {
+  phase: number;
+  pr: number;
+  failedAttempts: number;
+  minutes: number;
+  costUsd: number;
 }
 
 export interface Attempt {

@@ -49,6 +49,7 @@ export const LOOP_STATES = [
   'run-closed-unmerged',
   'run-escalated',
   'run-stopped',
+  'run-resumed',
   'no-run',
   // /coder retry, /coder resume, /coder release without a loop PR or lock.
   'no-pull-request',

@@ -4,7 +4,7 @@ import type { CheckRunView } from './checkRun.js';
 import type { NodeId } from './flowchart.js';
 import type { CheckResult } from './gate.js';
 import { agentHandOff } from './handoff.js';
-import type { LoopMarker } from './marker.js';
+import type { LoopMarker, RunState } from './marker.js';
 import type { LoopOutcome, LoopState } from './outcome.js';
 import type { Approval } from './approvals.js';
 
@@ -105,10 +105,12 @@ export type Effect =
   | { kind: 'dispatch'; payload: AgentPayload }
   /** Merge the PR at its head (autoMerge); refused merges are not errors. */
   | { kind: 'merge' }
-  /** Free the lock: delete the PR's branch. */
-  | { kind: 'deleteBranch' }
+  /** Free the lock: delete the PR's branch (`when`: only once the loop's merge went through). */
+  | { kind: 'deleteBranch'; when?: 'merged' }
   /** Mark [x] → Report → Update context → Log: ONE commit, compare-and-swap, by `approver`. */
-  | { kind: 'complete'; approver: string };
+  | { kind: 'complete'; approver: string }
+  /** The run's progress comment on the issue, shown again (progress.ts: `withProgress`). */
+  | { kind: 'progress'; run: RunState; node?: NodeId; when?: 'not-merged' };
 
 /**
  * One more fact a decision needs before it can decide: the head's checks, the PR's files, the

@@ -83,6 +83,19 @@ const LoopRecordSchema = z.object({
           costUsd: z.number().nonnegative(),
         })
         .optional(),
+      progress: z.number().int().positive().optional(),
+      phases: z
+        .array(
+          z.object({
+            phase: z.number().int().nonnegative(),
+            pr: z.number().int().positive(),
+            failedAttempts: z.number().int().nonnegative(),
+            minutes: z.number().nonnegative(),
+            costUsd: z.number().nonnegative(),
+          }),
+        )
+        .max(200)
+        .optional(),
     })
     .optional(),
 });

@@ -208,6 +208,18 @@ export const reply = {
   runStopped: (pr: number, plan: string): string =>
     `Stopped the run of plan ${codeSpan(plan)}: pull request #${pr} stays as it is, and no phase starts after it. \`/coder run\` goes on.`,
 
+  /** `/coder run` with the current phase's PR open and no run on it: the run goes on from there. */
+  runResumed: (pr: number, plan: string, phase: number | undefined): string =>
+    `**Run resumed** on plan ${codeSpan(plan)}: phase ${phase ?? '?'} is open as pull request #${pr}, which stays as it is; once it is merged, the next phase starts by itself.`,
+
+  /** `/coder run` where the current phase's PR already belongs to a run. */
+  runGoing: (pr: number, plan: string): string =>
+    `The run of plan ${codeSpan(plan)} is going already: pull request #${pr}.`,
+
+  /** The progress comment's headline once `/coder stop` ended the run. */
+  progressStopped: (pr: number): string =>
+    `Stopped with \`/coder stop\`: pull request #${pr} stays as it is, and no phase starts after it. \`/coder run\` goes on.`,
+
   /** `/coder stop` where no open phase PR belongs to a run. */
   noRun: (pr: number): string =>
     `Pull request #${pr} is not part of a run (\`/coder run\`); nothing to stop.`,

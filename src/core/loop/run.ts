@@ -26,7 +26,7 @@ export interface Budget {
   costUsd?: Limit;
 }
 
-const NO_SPEND: Spend = { failedAttempts: 0, minutes: 0, costUsd: 0 };
+export const NO_SPEND: Spend = { failedAttempts: 0, minutes: 0, costUsd: 0 };
 
 /** A phase's spend from its record: failed attempts and the agent runs the loop recorded. */
 export function phaseSpend(record: Pick<LoopMarker, 'attempts' | 'agentRuns'>): Spend {
@@ -38,7 +38,7 @@ export function phaseSpend(record: Pick<LoopMarker, 'attempts' | 'agentRuns'>): 
   };
 }
 
-function addSpend(a: Spend, b: Spend): Spend {
+export function addSpend(a: Spend, b: Spend): Spend {
   return {
     failedAttempts: a.failedAttempts + b.failedAttempts,
     minutes: round(a.minutes + b.minutes),
@@ -100,6 +100,8 @@ export interface RunSnapshot {
   mergedPhaseFinished?: boolean;
   /** Another phase of this plan has an open lock branch or PR. */
   otherPhaseOpen: boolean;
+  /** The closed PR's number (the merged phase's row in the progress comment). */
+  pr?: number;
   budget?: Budget;
   now: string;
 }
@@ -175,7 +177,17 @@ export function decideRunNext(s: RunSnapshot): RunDecision {
     // The merged phase is not `[x]` on the default branch yet (or was reopened): seed rule 2.
     return { kind: 'none' };
   }
-  return { kind: 'start', phase: s.nextPhase, run: { ...run, totals } };
+  const phases =
+    s.pr !== undefined && record.phase !== undefined
+      ? [...(run.phases ?? []), { phase: record.phase, pr: s.pr, ...phaseSpend(record) }].slice(
+          -200,
+        )
+      : run.phases;
+  return {
+    kind: 'start',
+    phase: s.nextPhase,
+    run: { ...run, totals, ...(phases ? { phases } : {}) },
+  };
 }
 
 function describeSpend(spend: Spend): string {

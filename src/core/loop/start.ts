@@ -9,10 +9,12 @@ import { markPhase } from '../plan/mark.js';
 import { appendLogEntry } from '../plan/masterLog.js';
 import type { PlanContext, PlanFiles } from '../plan/validate.js';
 import type { CheckRunView } from './checkRun.js';
+import type { NodeId } from './flowchart.js';
 import { afterLock, phaseToStart, type Answer } from './choose.js';
 import { agentHandOff, withAgent } from './handoff.js';
 import { renderMarker, type LoopMarker, type RunState } from './marker.js';
 import type { LoopOutcome } from './outcome.js';
+import { progressPhases, type ProgressInput, type ProgressPhase } from './progress.js';
 import { reply } from './replies.js';
 import {
   chooseAnyPlan,
@@ -22,6 +24,7 @@ import {
   treePaths,
 } from './startKind.js';
 import { plotKindPhase } from './startKindPlot.js';
+import { NO_SPEND } from './run.js';
 
 export interface Orchestrator {
   issue: number;
@@ -236,11 +239,28 @@ export type StartEffect =
   | { kind: 'reply'; to: number; body: string }
   /** The `coder-loop` check run on the start commit. */
   | { kind: 'check'; sha: string; branch: string; view: CheckRunView; record: LoopMarker }
-  | { kind: 'dispatch'; payload: AgentPayload };
+  | { kind: 'dispatch'; payload: AgentPayload }
+  /**
+   * A run's progress comment (progress.ts), written or made before the check run: the check
+   * run's record then keeps its id (`run.progress`). `id`: the comment the run has so far.
+   */
+  | { kind: 'progress'; progress: ProgressInput; id?: number };
 
 /** The decision's answer: read, write, or done (the effects and the outcome, and a log line). */
 export type StartStep =
-  StartNeed | StartWrite | { done: LoopOutcome; effects: readonly StartEffect[]; note?: string };
+  | StartNeed
+  | StartWrite
+  | {
+      done: LoopOutcome;
+      effects: readonly StartEffect[];
+      note?: string;
+      /**
+       * `/coder run` found the phase locked by this open PR: the run may go on from it
+       * (`resumeRunOn`, once the PR is read and is the loop's); `effects` are the locked reply,
+       * for when it cannot.
+       */
+      held?: number;
+    };
 
 /** The plan folders under `plansDir` among a tree's paths. */
 export function planNames(paths: Iterable<string>, plansDir: string): string[] {
@@ -266,6 +286,8 @@ export interface Plotted {
   locked: (pr: StartPull | undefined) => string;
   started: (pr: StartPull) => string;
   view: CheckRunView;
+  /** A plan of another kind: its phases for a run's progress comment (the checklist's otherwise). */
+  phases?: ProgressPhase[];
 }
 
 /**
@@ -311,6 +333,7 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
       return {
         done: { ...outcome, state: 'locked', node: 'LockCheck', ...withPr },
         effects: [say(plotted.locked(pr))],
+        ...(req.mode === 'plan' && req.who.run && pr ? { held: pr.number } : {}),
       };
     // `finish`: this command's earlier delivery took the lock and stopped before the PR.
   }
@@ -335,10 +358,28 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
     marker: plotted.marker,
     attempt: 1,
   });
+  const run = plotted.marker.run;
+  const progress: StartEffect[] =
+    run && plotted.marker.phase !== undefined && req.mode === 'plan'
+      ? [
+          {
+            kind: 'progress',
+            progress: startProgress(
+              run,
+              plotted.marker,
+              plotted.phases ?? progressPhases(snap.plan?.context.checklist?.phases ?? []),
+              pr.number,
+              plotted.view.node as NodeId | undefined,
+            ),
+            ...(run.progress !== undefined ? { id: run.progress } : {}),
+          },
+        ]
+      : [];
   return {
     done: { ...outcome, pullRequest: pr.number },
     effects: [
       say(plotted.started(pr)),
+      ...progress,
       {
         kind: 'check',
         sha,
@@ -356,6 +397,28 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
       },
       ...(handOff ? [{ kind: 'dispatch' as const, payload: handOff }] : []),
     ],
+  };
+}
+
+/** The progress comment as a run's phase starts: the plan's phases read from the default branch. */
+function startProgress(
+  run: RunState,
+  marker: LoopMarker,
+  phases: ProgressPhase[],
+  pr: number,
+  node: NodeId | undefined,
+): ProgressInput {
+  return {
+    key: {
+      issue: marker.issue,
+      plan: run.plan,
+      ...(run.startedAt !== undefined ? { startedAt: run.startedAt } : {}),
+    },
+    starter: run.starter,
+    phases,
+    merged: run.phases ?? [],
+    current: { phase: marker.phase!, pr, ...(node ? { node } : {}), spend: NO_SPEND },
+    totals: run.totals ?? NO_SPEND,
   };
 }
 

@@ -7,6 +7,7 @@ import {
   kindPullRequest,
   markKindInProgress,
   openWhenRead,
+  phaseInteger,
   treePaths,
   warningsNote,
 } from './startKind.js';
@@ -53,6 +54,15 @@ export function plotKindPhase(
       phase: start.marker.phase!,
       branch: start.branch,
     },
+    // The run's progress comment lists the plan's phases in the kind's own order.
+    phases: kp.phases.map((p) => ({
+      number: phaseInteger(p.number),
+      title: p.name,
+      ...(p.tasks.length > 0 &&
+      p.tasks.every((t) => t.state === 'done' || t.state === 'set-aside' || t.optional)
+        ? { done: true as const }
+        : {}),
+    })),
     locked: (pr) => reply.locked(label, title, start.branch, pr),
     started: (pr) =>
       reply.kindStarted(label, title, start.branch, pr, {

@@ -1,9 +1,11 @@
 import type { Config } from '../config.js';
+import { spentAtGreen } from './budget.js';
 import type { NodeId } from './flowchart.js';
 import { changesATest, evaluateGate } from './gate.js';
 import type { LoopState } from './outcome.js';
 import { reply } from './replies.js';
 import { debugFix } from './debugFix.js';
+import { escalation } from './escalation.js';
 import { finalVerification } from './finalVerification.js';
 import { done, waitingForCi, type Decision, type PullSnapshot } from './pullSnapshot.js';
 import { unreadable } from './unreadable.js';
@@ -76,6 +78,11 @@ export function verification(
     return finalVerification(snap, config);
   }
   if (own?.node === 'CodeReview' && !again) return reported('code-review', 'CodeReview');
+  const spent = spentAtGreen(marker, config, again);
+  if (spent)
+    return done(snap, 'escalated', 'Escalate', escalation(snap, config, spent, []), {
+      reason: spent,
+    });
   if (!snap.files) return { need: 'files' };
   if (snap.filesIncomplete) return unreadable(snap, 'files');
   if (

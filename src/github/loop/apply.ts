@@ -1,7 +1,15 @@
 import {
+  pullProgress,
+  readProgress,
+  renderProgress,
   reply,
   updateMarker,
+  withProgress,
   type Effect,
+  type NodeId,
+  type ProgressInput,
+  type ProgressPhase,
+  type RunState,
   type LoopMarker,
   type LoopOutcome,
   type Phase,
@@ -17,7 +25,7 @@ import {
   type OwnCheckRun,
 } from '../checks.js';
 import { advanceBranch, createCommit, deleteBranch } from '../git.js';
-import { reactEyes, replyOnIssue } from '../issues.js';
+import { commentOnIssue, editComment, reactEyes, readComment, replyOnIssue } from '../issues.js';
 import {
   closePull,
   clearEscalated,
@@ -29,6 +37,7 @@ import {
 import { completionCommit, type Completion } from './complete.js';
 import { continueRun } from './continue.js';
 import { readerFor, type LoopEnv } from './env.js';
+import { planPhases } from './runProgress.js';
 import { commitsOf, reviewsOf, type PullContext } from './snapshot.js';
 
 /**
@@ -47,7 +56,17 @@ export type RepoEffect =
   /** A lock freed: the branch deleted (already gone counts as done). */
   | { kind: 'deleteBranch'; branch: string }
   /** The loop's record written on its own check run of `sha` (a stopped run written off). */
-  | { kind: 'record'; own: OwnCheckRun; marker: LoopMarker; sha: string };
+  | { kind: 'record'; own: OwnCheckRun; marker: LoopMarker; sha: string }
+  /** Acting as a person (no check runs): the record is the marker in the PR's body. */
+  | { kind: 'bodyRecord'; pr: number; body: string | null; marker: LoopMarker }
+  /** A run's progress comment shown (the plan's phases read again if it must be made anew). */
+  | {
+      kind: 'progress';
+      input: ProgressInput;
+      id: number | undefined;
+      plan: string;
+      plansDir: string;
+    };
 
 /** Carries out effects that need no loop PR's snapshot, in order. */
 export async function applyRepo(env: LoopEnv, effects: readonly RepoEffect[]): Promise<void> {
@@ -68,6 +87,17 @@ export async function applyRepo(env: LoopEnv, effects: readonly RepoEffect[]): P
         break;
       case 'record':
         await writeRecord(gh, repo, effect.own, effect.marker, effect.sha);
+        break;
+      case 'bodyRecord':
+        await setPullBody(gh, repo, effect.pr, updateMarker(effect.body ?? '', effect.marker));
+        break;
+      case 'progress':
+        await writeProgress(
+          env,
+          effect.input,
+          effect.id,
+          planPhases(env, effect.plansDir, effect.plan),
+        );
         break;
     }
   }
@@ -178,7 +208,7 @@ export async function apply(
   const escalated = ctx.snap.marker.escalation;
   let merged: boolean | undefined;
   let result = outcome;
-  for (const effect of effects) {
+  for (const effect of withProgress(ctx.snap.marker, effects)) {
     if ('when' in effect && effect.when && effect.when !== (merged ? 'merged' : 'not-merged'))
       continue;
     const { marker } = ctx.snap;
@@ -253,6 +283,11 @@ export async function apply(
       case 'deleteBranch':
         await deleteBranch(gh, repo, pr.head.ref);
         break;
+      case 'progress': {
+        const kept = await showRunProgress(ctx, effect.run, effect.node);
+        if (kept) remember(ctx, kept);
+        break;
+      }
       case 'complete': {
         const done = await writeCompletion(
           env,
@@ -338,4 +373,67 @@ export async function apply(
     }
   }
   return result;
+}
+
+const sameLogin = (a: string | undefined, b: string) =>
+  a !== undefined && a.toLowerCase() === b.toLowerCase();
+
+/**
+ * A run's progress comment (src/core/loop/progress.ts), written: the comment `id` the record
+ * keeps is edited when its author is the loop's identity and its hidden key names this run, and
+ * only when its text changes; otherwise (no id yet, deleted, someone else's, another run's) a new
+ * one is made. `progress.phases` empty: the phases the comment listed are kept (`phases()` reads
+ * them afresh when there is no comment to keep them from). Returns the comment's id.
+ */
+export async function writeProgress(
+  env: LoopEnv,
+  progress: ProgressInput,
+  id: number | undefined,
+  phases?: () => Promise<ProgressPhase[]>,
+): Promise<number> {
+  const { gh, repo } = env;
+  const found = id !== undefined ? await readComment(gh, repo, id) : undefined;
+  const ours =
+    found && sameLogin(found.login, (await env.identity()).login)
+      ? readProgress(found.body, progress.key)
+      : undefined;
+  let listed = progress.phases;
+  if (listed.length === 0) listed = ours?.phases ?? (phases ? await phases() : []);
+  const body = renderProgress({ ...progress, phases: listed });
+  if (ours && id !== undefined) {
+    if (found!.body === body) return id;
+    if (await editComment(gh, repo, id, body)) return id;
+  }
+  return commentOnIssue(gh, repo, progress.key.issue, body);
+}
+
+/**
+ * The `progress` effect of the PR side: the run's comment shown as the PR stands now (the record
+ * as this event left it, the node on its head); `/coder stop` shows the run stopped. A comment
+ * made anew (none yet, deleted, not the loop's) has its id kept in the record: the returned
+ * marker, for the applier to remember.
+ */
+async function showRunProgress(
+  ctx: PullContext,
+  run: RunState,
+  shown?: NodeId,
+): Promise<LoopMarker | undefined> {
+  const { marker, pr } = ctx.snap;
+  const stopped = !marker.run;
+  const node = shown ?? ctx.ownRun?.node ?? ctx.snap.own?.node;
+  const input = pullProgress(
+    marker,
+    run,
+    pr.number,
+    node,
+    stopped ? { reason: reply.progressStopped(pr.number), merged: false } : undefined,
+  );
+  const id = await writeProgress(
+    ctx.env,
+    input,
+    run.progress,
+    planPhases(ctx.env, ctx.config.plansDir, run.plan),
+  );
+  if (stopped || id === marker.run?.progress) return undefined;
+  return { ...marker, run: { ...marker.run!, progress: id } };
 }

@@ -1,6 +1,8 @@
 import {
   decideRunNext,
   phaseInteger,
+  pullProgress,
+  loopPullProblem,
   mayCommand,
   phaseBranch,
   type Config,
@@ -11,7 +13,7 @@ import {
 import { planFromRef } from '../../core/plan/kinds/plan.js';
 import type { GitReader, Tree } from '../git.js';
 import { readKindPlan } from '../kindPlans.js';
-import type { OwnCheckRun } from '../checks.js';
+import { keepsStatus, type OwnCheckRun } from '../checks.js';
 import { readPermission } from '../identity.js';
 import { readPlan } from '../plans.js';
 import { openPulls, type PullRequest } from '../pulls.js';
@@ -21,7 +23,7 @@ import { start } from './start.js';
 
 /** The closed phase PR of a run, as the loop read it (its record from its head's check run). */
 export interface ClosedPhase {
-  pr: Pick<PullRequest, 'number' | 'head'>;
+  pr: Pick<PullRequest, 'number' | 'head'> & { body?: string | null };
   /** The loop's record of the PR's last head (trust.ts): never its body, labels or comments. */
   marker: LoopMarker;
   /** The loop's check run on that head (where a stopped run is written off). */
@@ -59,14 +61,21 @@ export async function continueRun(
   ]);
   const where = await planState(reader, tree, config, marker);
   const phasePrefix = phaseBranch(run.plan, 0).replace(/0$/, '');
+  const identity = await env.identity();
   const decision = decideRunNext({
     record: marker,
+    pr: closed.pr.number,
     merged: closed.merged,
     verified: closed.verified,
     starterPermitted: mayCommand(permission),
     ...where,
+    // Only the loop's own phase PRs hold a run up: a fork's PR (or anyone's) named like a phase
+    // branch is not a phase of the plan.
     otherPhaseOpen: pulls.some(
-      (p) => p.number !== closed.pr.number && p.head.ref.startsWith(phasePrefix),
+      (p) =>
+        p.number !== closed.pr.number &&
+        p.head.ref.startsWith(phasePrefix) &&
+        !loopPullProblem(p, identity),
     ),
     ...(config.budget ? { budget: config.budget } : {}),
     now: env.now().toISOString(),
@@ -76,12 +85,31 @@ export async function continueRun(
       return undefined;
     case 'stop': {
       const effects: RepoEffect[] = [];
-      if (closed.own && !closed.own.commitStatus) {
-        const rest = { ...marker };
-        delete rest.run;
+      const rest = { ...marker };
+      delete rest.run;
+      if (keepsStatus(identity) || closed.own?.commitStatus) {
+        // Acting as a person (no check runs): the record is the marker in the PR's body.
+        effects.push({
+          kind: 'bodyRecord',
+          pr: closed.pr.number,
+          body: closed.pr.body ?? null,
+          marker: rest,
+        });
+      } else if (closed.own) {
         effects.push({ kind: 'record', own: closed.own, marker: rest, sha: closed.pr.head.sha });
       }
       effects.push({ kind: 'reply', to: marker.issue, body: decision.reason });
+      // The progress comment ends with the same sentence (and the merged phase's row).
+      effects.push({
+        kind: 'progress',
+        input: pullProgress(marker, run, closed.pr.number, closed.own?.node, {
+          reason: decision.reason,
+          merged: closed.merged,
+        }),
+        id: run.progress,
+        plan: run.plan,
+        plansDir: config.plansDir,
+      });
       return { outcome: { state: decision.state, mode: 'plan', plan: run.plan }, effects };
     }
     case 'start': {

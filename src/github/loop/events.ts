@@ -13,6 +13,7 @@ import { canCommand } from '../issues.js';
 import type { LoopEnv, LoopOutcome } from './env.js';
 import { assess, release, status } from './manage.js';
 import { start } from './start.js';
+import { goOnFromHeld } from './rerun.js';
 import { retryOrResume, stop } from './resume.js';
 
 /** The parts of webhook payloads the loop reads (the real payloads carry much more). */
@@ -117,11 +118,12 @@ export async function onIssueComment(
       // `/coder next` whose record carries the run: its merge starts the next phase (run.ts).
       const now = env.now().toISOString();
       const run = { starter: login, startedAt: now };
-      return start(env, {
-        ...startOf(env, config, { ...who, run }, 'command'),
-        mode: 'plan',
-        plan: command.plan,
-      });
+      // The phase's PR is open already (a stopped run, a `/coder next`): the run goes on from it.
+      return start(
+        env,
+        { ...startOf(env, config, { ...who, run }, 'command'), mode: 'plan', plan: command.plan },
+        (pr, locked) => goOnFromHeld(env, config, pr, run, issue.number, locked),
+      );
     }
     case 'stop':
       return stop(env, config, {

@@ -1,6 +1,7 @@
 import {
   decideStart,
   readMarker,
+  updateMarker,
   type StartEffect,
   type StartNeed,
   type StartRequest,
@@ -12,8 +13,9 @@ import { createCheckRun, keepsStatus } from '../checks.js';
 import { commitMessage, createCommit, createLockRef, type GitReader } from '../git.js';
 import { replyOnIssue } from '../issues.js';
 import { readPlan } from '../plans.js';
-import { findPullRequest, openPullRequest } from '../pulls.js';
+import { findPullRequest, getPull, openPullRequest, setPullBody } from '../pulls.js';
 import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
+import { writeProgress } from './apply.js';
 
 /** More rounds than any start takes (base, plan, commit, lock, holder, PR): a decision loop. */
 const MOST_STEPS = 12;
@@ -23,13 +25,24 @@ const MOST_STEPS = 12;
  * read and write in turn, each answer becomes one more fact of a new snapshot, and the effects it
  * ends with are carried out here, in order. Who acts was established by the caller.
  */
-export async function start(env: LoopEnv, req: StartRequest): Promise<LoopOutcome> {
+export async function start(
+  env: LoopEnv,
+  req: StartRequest,
+  onHeld?: (pr: number, locked: () => Promise<LoopOutcome>) => Promise<LoopOutcome>,
+): Promise<LoopOutcome> {
   const reader = readerFor(env);
   let snap: StartSnapshot = {};
   for (let steps = 0; steps < MOST_STEPS; steps++) {
     const step = decideStart(req, snap);
     if ('done' in step) {
       if (step.note) env.log.info(step.note);
+      if (step.held !== undefined && onHeld) {
+        const locked = async () => {
+          await applyStart(env, step.effects);
+          return step.done;
+        };
+        return onHeld(step.held, locked);
+      }
       await applyStart(env, step.effects);
       return step.done;
     }
@@ -97,18 +110,39 @@ async function write(env: LoopEnv, step: StartWrite): Promise<StartSnapshot> {
 /** The start's last effects, in order: the reply, the check run, the hand-off. */
 async function applyStart(env: LoopEnv, effects: readonly StartEffect[]): Promise<void> {
   const { gh, repo } = env;
+  /** The run's progress comment written just before: the check run's record keeps its id. */
+  let progress: number | undefined;
+  let progressPr: number | undefined;
   for (const effect of effects) {
     switch (effect.kind) {
       case 'reply':
         await replyOnIssue(gh, repo, effect.to, effect.body);
         break;
+      case 'progress':
+        progress = await writeProgress(env, effect.progress, effect.id);
+        progressPr = effect.progress.current?.pr;
+        break;
       case 'check':
+        if (progress !== undefined && progressPr !== undefined && effect.record.run)
+          if (keepsStatus(await env.identity())) {
+            // Acting as a person, the record is the PR body's marker: the comment's id goes there.
+            const pr = await getPull(gh, repo, progressPr);
+            const run = { ...effect.record.run, progress };
+            await setPullBody(
+              gh,
+              repo,
+              pr.number,
+              updateMarker(pr.body ?? '', { ...effect.record, run }),
+            );
+          }
         await createCheckRun(
           gh,
           repo,
           effect.sha,
           effect.view,
-          effect.record,
+          progress !== undefined && effect.record.run
+            ? { ...effect.record, run: { ...effect.record.run, progress } }
+            : effect.record,
           env.repoUrl,
           effect.branch,
           async () => keepsStatus(await env.identity()),

@@ -10,6 +10,13 @@ describe('Final Verification', () => {
       'reply (merged): **Phase 1 complete** (`Example`, pull request #2, merged). That was the last phase: the plan is complete once this is merged.',
       'check End success (not-merged)',
       'reply (not-merged): **Phase 1 complete** (`Example`, pull request #2). That was the last phase: the plan is complete once this is merged.',
+      'deleteBranch (merged)',
     ]);
+  });
+
+  it('autoMerge with deleteBranchOnMerge: false keeps the branch', () => {
+    const s = snap({ checks: [ci('success')], own: { node: 'FinalVerify', conclusion: null } });
+    const c = config({ autoMerge: true, deleteBranchOnMerge: false });
+    expect(effects(finalVerification(s, c))).not.toContain('deleteBranch (merged)');
   });
 });

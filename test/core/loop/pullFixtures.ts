@@ -66,6 +66,8 @@ function line(e: Effect): string {
       return `dispatch ${e.payload.node} #${e.payload.attempt}`;
     case 'complete':
       return `complete by @${e.approver}`;
+    case 'deleteBranch':
+      return `deleteBranch${e.when ? ` (${e.when})` : ''}`;
     default:
       return e.kind;
   }

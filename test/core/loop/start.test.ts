@@ -94,7 +94,9 @@ function summary(step: StartStep): unknown {
         ? `reply #${e.to}: ${e.body.slice(0, 24)}`
         : e.kind === 'check'
           ? `check ${e.view.node} on ${e.sha}`
-          : `dispatch ${e.payload.node}`,
+          : e.kind === 'progress'
+            ? `progress phase ${e.progress.current?.phase}`
+            : `dispatch ${e.payload.node}`,
     ),
   };
 }

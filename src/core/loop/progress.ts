@@ -1,0 +1,274 @@
+import { codeSpan, escapeMarkdown } from '../markdown.js';
+import { NODES, type NodeId } from './flowchart.js';
+import type { LoopMarker, RunPhase, RunState } from './marker.js';
+import type { Effect } from './pull.js';
+import { addSpend, NO_SPEND, phaseSpend, type Spend } from './run.js';
+
+/**
+ * The progress comment of a `/coder run` (SPEC §3 item 12): ONE comment of the loop's on the
+ * issue, edited in place as the run goes — every phase of the plan with its state, pull request,
+ * attempts, agent time and cost, the node the loop is at and what it waits for. Everything here is
+ * pure: the applier reads the comment, renders it again from the loop's record, and writes only
+ * when the text changed.
+ *
+ * The comment ends with a hidden key (an HTML comment GitHub does not render): which issue, plan
+ * and run it is about, and the plan's phases as the run last read them from the default branch
+ * (numbers and titles, shown and never decided on). The loop edits a comment only when its author
+ * is the loop's identity AND this key names the run; any other comment is left alone and a new
+ * one is made.
+ */
+
+/** A phase of the plan as the comment lists it. */
+export interface ProgressPhase {
+  number: number;
+  title: string;
+  /** Already `[x]` on the default branch when the run read the plan (before this run's PRs). */
+  done?: true;
+}
+
+/** Which run a progress comment is about. */
+export interface ProgressKey {
+  issue: number;
+  plan: string;
+  startedAt?: string;
+}
+
+/** The phase the run is at: its open PR, the loop's node on its head, what it spent so far. */
+export interface ProgressCurrent {
+  phase: number;
+  pr: number;
+  node?: NodeId;
+  spend: Spend;
+}
+
+export interface ProgressInput {
+  key: ProgressKey;
+  starter: string;
+  phases: readonly ProgressPhase[];
+  /** The run's merged phases, from the record (`run.phases`). */
+  merged: readonly RunPhase[];
+  current?: ProgressCurrent;
+  /** The run ended: the sentence said on the issue (complete, stopped, budget, …). */
+  ended?: string;
+  /** The run's spend so far, the current phase included. */
+  totals: Spend;
+}
+
+/** What the loop waits for at a node: CI, a review, a merge, an architect. */
+export function waitingFor(node: NodeId | undefined): string {
+  switch (node) {
+    case 'Escalate':
+      return 'an architect (`/coder resume`)';
+    case 'CodeReview':
+      return 'a review';
+    case 'FinalVerify':
+      return 'CI on the completion commit';
+    case 'End':
+      return 'a merge';
+    case 'Debug':
+      return 'a fix (a push: CI runs again)';
+    case 'TDD':
+    case undefined:
+    case 'MarkInProgress':
+      return 'the implementation (a push, test first)';
+    default:
+      return 'CI';
+  }
+}
+
+const OPEN = '<!-- coder-loop:progress ';
+const CLOSE = ' -->';
+
+const money = (n: number) => `$${n.toFixed(2)}`;
+const minutes = (n: number) => `${n} min`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function figures(spend: Spend): string[] {
+  return [String(spend.failedAttempts), minutes(spend.minutes), money(spend.costUsd)];
+}
+
+/** The comment's text: a headline, one row per phase, the run's totals, the hidden key. */
+export function renderProgress(input: ProgressInput): string {
+  const { key, current } = input;
+  const merged = new Map(input.merged.map((p) => [p.phase, p]));
+  const title = (n: number) => {
+    const phase = input.phases.find((p) => p.number === n);
+    return phase?.title ? `${n} — ${escapeMarkdown(phase.title)}` : String(n);
+  };
+  const numbers = [
+    ...new Set([
+      ...input.phases.map((p) => p.number),
+      ...merged.keys(),
+      ...(current ? [current.phase] : []),
+    ]),
+  ].sort((a, b) => a - b);
+  const rows = numbers.map((n) => {
+    const done = merged.get(n);
+    if (done) return [title(n), '✅ merged', `#${done.pr}`, ...figures(done)];
+    if (current?.phase === n) {
+      const at = current.node ? NODES[current.node] : 'Implementation (TDD)';
+      const mark = current.node === 'Escalate' ? '🛑' : input.ended ? '⏹' : '🔄';
+      return [title(n), `${mark} ${at}`, `#${current.pr}`, ...figures(current.spend)];
+    }
+    if (input.phases.find((p) => p.number === n)?.done)
+      return [title(n), '✅ done before the run', '', '', '', ''];
+    return [title(n), '⏳ to do', '', '', '', ''];
+  });
+  const headline = input.ended
+    ? input.ended
+    : current
+      ? `Phase ${current.phase} (pull request #${current.pr}) is at **${current.node ? NODES[current.node] : 'Implementation (TDD)'}**, waiting for ${waitingFor(current.node)}.`
+      : 'Starting.';
+  const t = input.totals;
+  return [
+    `### Coder run: ${codeSpan(key.plan)}`,
+    '',
+    `Started by @${input.starter}${key.startedAt ? ` at ${key.startedAt}` : ''}. ${headline}`,
+    '',
+    '| Phase | State | Pull request | Failed attempts | Agent time | Cost |',
+    '| --- | --- | --- | ---: | ---: | ---: |',
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+    `**The run so far:** ${plural(t.failedAttempts, 'failed attempt')}, ${plural(t.minutes, 'agent minute')}, ${money(t.costUsd)}.`,
+    '',
+    encodeKey(key, input.phases),
+  ].join('\n');
+}
+
+function encodeKey(key: ProgressKey, phases: readonly ProgressPhase[]): string {
+  const value = {
+    ...key,
+    phases: phases.map((p) => ({ n: p.number, t: p.title, ...(p.done ? { d: 1 } : {}) })),
+  };
+  // `<`, `>` and `-` escaped: nothing in the JSON can end the comment early.
+  const json = JSON.stringify(value).replace(
+    /[<>-]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `${OPEN}${json}${CLOSE}`;
+}
+
+/**
+ * A progress comment's key and phases, when its text holds a well-formed one about `key`;
+ * undefined for any other comment (another run's, a person's, a malformed key).
+ */
+export function readProgress(
+  body: string | null | undefined,
+  key: ProgressKey,
+): { phases: ProgressPhase[] } | undefined {
+  if (!body) return undefined;
+  const start = body.lastIndexOf(OPEN);
+  if (start === -1) return undefined;
+  const end = body.indexOf(CLOSE, start + OPEN.length);
+  if (end === -1) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(body.slice(start + OPEN.length, end));
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  if (v.issue !== key.issue || v.plan !== key.plan || v.startedAt !== key.startedAt)
+    return undefined;
+  const phases: ProgressPhase[] = [];
+  if (Array.isArray(v.phases))
+    for (const p of v.phases.slice(0, 500) as { n?: unknown; t?: unknown; d?: unknown }[]) {
+      if (typeof p?.n !== 'number' || !Number.isInteger(p.n) || typeof p.t !== 'string') continue;
+      phases.push({
+        number: p.n,
+        title: p.t.slice(0, 300),
+        ...(p.d ? { done: true as const } : {}),
+      });
+    }
+  return { phases };
+}
+
+/** The plan's phases for the comment, from a checklist read on the default branch. */
+export function progressPhases(
+  phases: readonly { number: number; name: string; tasks: readonly { state: string }[] }[],
+): ProgressPhase[] {
+  return phases.map((p) => ({
+    number: p.number,
+    title: p.name,
+    ...(p.tasks.length > 0 && p.tasks.every((t) => t.state === 'done')
+      ? { done: true as const }
+      : {}),
+  }));
+}
+
+/** The progress comment as a run's phase PR stands: its record, the node on its head. */
+export function pullProgress(
+  marker: LoopMarker,
+  run: RunState,
+  pr: number,
+  node: NodeId | undefined,
+  ended?: { reason: string; merged: boolean },
+): ProgressInput {
+  const spend = phaseSpend(marker);
+  const phase = marker.phase;
+  const mergedNow = ended?.merged && phase !== undefined;
+  return {
+    key: {
+      issue: marker.issue,
+      plan: run.plan,
+      ...(run.startedAt !== undefined ? { startedAt: run.startedAt } : {}),
+    },
+    starter: run.starter,
+    phases: [],
+    merged: [
+      ...(run.phases ?? []).filter((p) => !mergedNow || p.phase !== phase),
+      ...(mergedNow ? [{ phase, pr, ...spend }] : []),
+    ],
+    ...(phase !== undefined && !mergedNow
+      ? { current: { phase, pr, ...(node ? { node } : {}), spend } }
+      : {}),
+    ...(ended ? { ended: ended.reason } : {}),
+    totals: addSpend(run.totals ?? NO_SPEND, spend),
+  };
+}
+
+/**
+ * A decision's effects, and after them the run's progress comment when the PR belongs to a run
+ * and the event moved it (a check-run node, the record, an escalation, a completion) — with a
+ * merge, only when the merge was refused: a merged phase's run goes on (or ends) and says so.
+ * `/coder stop` shows the run stopped.
+ */
+export function withProgress(marker: LoopMarker, effects: readonly Effect[]): Effect[] {
+  const moved = effects.some(
+    (e) =>
+      e.kind === 'check' ||
+      e.kind === 'label' ||
+      e.kind === 'unlabel' ||
+      e.kind === 'marker' ||
+      e.kind === 'complete',
+  );
+  const run =
+    marker.run ??
+    effects.find((e): e is Extract<Effect, { kind: 'marker' }> => e.kind === 'marker')?.marker.run;
+  if (!moved || !run || marker.mode !== 'plan') return [...effects];
+  const merging = effects.some((e) => e.kind === 'merge');
+  // The node the PR is at after these effects: the last one shown on its head, or Final
+  // Verification once the completion commit is made.
+  let node: NodeId | undefined;
+  for (const e of effects) {
+    if (e.kind === 'check' && !e.sha && e.when !== 'not-merged') node = e.view.node;
+    if (e.kind === 'complete') node = 'FinalVerify';
+  }
+  return [
+    ...effects,
+    {
+      kind: 'progress',
+      run,
+      ...(node ? { node } : {}),
+      ...(merging ? { when: 'not-merged' as const } : {}),
+    },
+  ];
+}
+
+/** The line a run PR's `coder-loop` check run shows: a link to the run's progress comment. */
+export function progressLink(repoUrl: string, record: LoopMarker | undefined): string {
+  const run = record?.run;
+  if (!record || !run?.progress) return '';
+  return `\n\nPart of a \`/coder run\` of ${codeSpan(run.plan)}: [the run's progress](${repoUrl}/issues/${record.issue}#issuecomment-${run.progress}).`;
+}
