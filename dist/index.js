@@ -3672,8 +3672,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message.header}: ${message.message}`);
     };
     webidl.errors.conversionFailed = function(context) {
-      const plural3 = context.types.length === 1 ? "" : " one of";
-      const message = `${context.argument} could not be converted to${plural3}: ${context.types.join(", ")}.`;
+      const plural4 = context.types.length === 1 ? "" : " one of";
+      const message = `${context.argument} could not be converted to${plural4}: ${context.types.join(", ")}.`;
       return webidl.errors.exception({
         header: context.prefix,
         message
@@ -4400,9 +4400,9 @@ var require_util2 = __commonJS({
     var parseHashWithOptions = /(?<algo>sha256|sha384|sha512)-((?<hash>[A-Za-z0-9+/]+|[A-Za-z0-9_-]+)={0,2}(?:\s|$)( +[!-~]*)?)?/i;
     function parseMetadata(metadata) {
       const result = [];
-      let empty2 = true;
+      let empty3 = true;
       for (const token of metadata.split(" ")) {
-        empty2 = false;
+        empty3 = false;
         const parsedToken = parseHashWithOptions.exec(token);
         if (parsedToken === null || parsedToken.groups === void 0 || parsedToken.groups.algo === void 0) {
           continue;
@@ -4412,7 +4412,7 @@ var require_util2 = __commonJS({
           result.push(parsedToken.groups);
         }
       }
-      if (empty2 === true) {
+      if (empty3 === true) {
         return "no metadata";
       }
       return result;
@@ -11236,9 +11236,9 @@ var require_pluralizer = __commonJS({
       this: "these"
     };
     module.exports = class Pluralizer {
-      constructor(singular, plural3) {
+      constructor(singular, plural4) {
         this.singular = singular;
-        this.plural = plural3;
+        this.plural = plural4;
       }
       pluralize(count2) {
         const one2 = count2 === 1;
@@ -11955,7 +11955,7 @@ var require_headers = __commonJS({
       while (j > i && isHTTPWhiteSpaceCharCode(potentialValue.charCodeAt(i))) ++i;
       return i === 0 && j === potentialValue.length ? potentialValue : potentialValue.substring(i, j);
     }
-    function fill2(headers, object2) {
+    function fill(headers, object2) {
       if (Array.isArray(object2)) {
         for (let i = 0; i < object2.length; ++i) {
           const header = object2[i];
@@ -12180,7 +12180,7 @@ var require_headers = __commonJS({
         this.#guard = "none";
         if (init !== void 0) {
           init = webidl.converters.HeadersInit(init, "Headers contructor", "init");
-          fill2(this, init);
+          fill(this, init);
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
@@ -12360,7 +12360,7 @@ var require_headers = __commonJS({
       });
     };
     module.exports = {
-      fill: fill2,
+      fill,
       // for test.
       compareHeaderName,
       Headers: Headers2,
@@ -12377,7 +12377,7 @@ var require_headers = __commonJS({
 var require_response = __commonJS({
   "node_modules/undici/lib/web/fetch/response.js"(exports, module) {
     "use strict";
-    var { Headers: Headers2, HeadersList, fill: fill2, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers();
+    var { Headers: Headers2, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers();
     var { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = require_body();
     var util = require_util();
     var nodeUtil = __require("node:util");
@@ -12681,7 +12681,7 @@ var require_response = __commonJS({
         response[kState].statusText = init.statusText;
       }
       if ("headers" in init && init.headers != null) {
-        fill2(response[kHeaders], init.headers);
+        fill(response[kHeaders], init.headers);
       }
       if (body) {
         if (nullBodyStatus.includes(response.status)) {
@@ -18730,7 +18730,7 @@ var require_eventsource = __commonJS({
     var experimentalWarned = false;
     var defaultReconnectionTime = 3e3;
     var CONNECTING = 0;
-    var OPEN2 = 1;
+    var OPEN3 = 1;
     var CLOSED = 2;
     var ANONYMOUS = "anonymous";
     var USE_CREDENTIALS = "use-credentials";
@@ -18862,7 +18862,7 @@ var require_eventsource = __commonJS({
             this.dispatchEvent(new Event("error"));
             return;
           }
-          this.#readyState = OPEN2;
+          this.#readyState = OPEN3;
           this.dispatchEvent(new Event("open"));
           this.#state.origin = response.urlList[response.urlList.length - 1].origin;
           const eventSourceStream = new EventSourceStream({
@@ -18969,7 +18969,7 @@ var require_eventsource = __commonJS({
         __proto__: null,
         configurable: false,
         enumerable: true,
-        value: OPEN2,
+        value: OPEN3,
         writable: false
       },
       CLOSED: {
@@ -20970,9 +20970,9 @@ var require_picomatch = __commonJS({
     var utils = require_utils2();
     var constants3 = require_constants6();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch2 = (glob2, options, returnState = false) => {
+    var picomatch3 = (glob2, options, returnState = false) => {
       if (Array.isArray(glob2)) {
-        const fns = glob2.map((input2) => picomatch2(input2, options, returnState));
+        const fns = glob2.map((input2) => picomatch3(input2, options, returnState));
         const arrayMatcher = (str2) => {
           for (const isMatch of fns) {
             const state2 = isMatch(str2);
@@ -20988,16 +20988,16 @@ var require_picomatch = __commonJS({
       }
       const opts = options || {};
       const posix = opts.windows;
-      const regex2 = isState ? picomatch2.compileRe(glob2, options) : picomatch2.makeRe(glob2, options, false, true);
+      const regex2 = isState ? picomatch3.compileRe(glob2, options) : picomatch3.makeRe(glob2, options, false, true);
       const state = regex2.state;
       delete regex2.state;
       let isIgnored = () => false;
       if (opts.ignore) {
         const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
+        isIgnored = picomatch3(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input2, returnObject = false) => {
-        const { isMatch, match, output: output2 } = picomatch2.test(input2, regex2, options, { glob: glob2, posix });
+        const { isMatch, match, output: output2 } = picomatch3.test(input2, regex2, options, { glob: glob2, posix });
         const result = { glob: glob2, state, regex: regex2, posix, input: input2, output: output2, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
@@ -21023,7 +21023,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch2.test = (input2, regex2, options, { glob: glob2, posix } = {}) => {
+    picomatch3.test = (input2, regex2, options, { glob: glob2, posix } = {}) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -21040,24 +21040,24 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch2.matchBase(input2, regex2, options, posix);
+          match = picomatch3.matchBase(input2, regex2, options, posix);
         } else {
           match = regex2.exec(output2);
         }
       }
       return { isMatch: Boolean(match), match, output: output2 };
     };
-    picomatch2.matchBase = (input2, glob2, options, posix = options && options.windows) => {
-      const regex2 = glob2 instanceof RegExp ? glob2 : picomatch2.makeRe(glob2, options);
+    picomatch3.matchBase = (input2, glob2, options, posix = options && options.windows) => {
+      const regex2 = glob2 instanceof RegExp ? glob2 : picomatch3.makeRe(glob2, options);
       return regex2.test(utils.basename(input2, { windows: posix }));
     };
-    picomatch2.isMatch = (str2, patterns, options) => picomatch2(patterns, options)(str2);
-    picomatch2.parse = (pattern, options) => {
-      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
+    picomatch3.isMatch = (str2, patterns, options) => picomatch3(patterns, options)(str2);
+    picomatch3.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch3.parse(p, options));
       return parse7(pattern, { ...options, fastpaths: false });
     };
-    picomatch2.scan = (input2, options) => scan(input2, options);
-    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
+    picomatch3.scan = (input2, options) => scan(input2, options);
+    picomatch3.compileRe = (state, options, returnOutput = false, returnState = false) => {
       if (returnOutput === true) {
         return state.output;
       }
@@ -21068,13 +21068,13 @@ var require_picomatch = __commonJS({
       if (state && state.negated === true) {
         source = `^(?!${source}).*$`;
       }
-      const regex2 = picomatch2.toRegex(source, options);
+      const regex2 = picomatch3.toRegex(source, options);
       if (returnState === true) {
         regex2.state = state;
       }
       return regex2;
     };
-    picomatch2.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
+    picomatch3.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
       if (!input2 || typeof input2 !== "string") {
         throw new TypeError("Expected a non-empty string");
       }
@@ -21085,9 +21085,9 @@ var require_picomatch = __commonJS({
       if (!parsed.output) {
         parsed = parse7(input2, options);
       }
-      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
+      return picomatch3.compileRe(parsed, options, returnOutput, returnState);
     };
-    picomatch2.toRegex = (source, options) => {
+    picomatch3.toRegex = (source, options) => {
       try {
         const opts = options || {};
         return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
@@ -21096,8 +21096,8 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch2.constants = constants3;
-    module.exports = picomatch2;
+    picomatch3.constants = constants3;
+    module.exports = picomatch3;
   }
 });
 
@@ -21107,14 +21107,14 @@ var require_picomatch2 = __commonJS({
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils2();
-    function picomatch2(glob2, options, returnState = false) {
+    function picomatch3(glob2, options, returnState = false) {
       if (options && (options.windows === null || options.windows === void 0)) {
         options = { ...options, windows: utils.isWindows() };
       }
       return pico(glob2, options, returnState);
     }
-    Object.assign(picomatch2, pico);
-    module.exports = picomatch2;
+    Object.assign(picomatch3, pico);
+    module.exports = picomatch3;
   }
 });
 
@@ -22305,16 +22305,16 @@ var require_light = __commonJS({
               this.Events.trigger("debug", `Draining ${options.id}`, { args, options });
               index2 = this._randomIndex();
               return this._store.__register__(index2, options.weight, options.expiration).then(({ success: success2, wait, reservoir }) => {
-                var empty2;
+                var empty3;
                 this.Events.trigger("debug", `Drained ${options.id}`, { success: success2, args, options });
                 if (success2) {
                   queue.shift();
-                  empty2 = this.empty();
-                  if (empty2) {
+                  empty3 = this.empty();
+                  if (empty3) {
                     this.Events.trigger("empty");
                   }
                   if (reservoir === 0) {
-                    this.Events.trigger("depleted", empty2);
+                    this.Events.trigger("depleted", empty3);
                   }
                   this._run(index2, next, wait);
                   return this.Promise.resolve(options.weight);
@@ -22873,8 +22873,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addRaw(text5, addEOL = false) {
-    this._buffer += text5;
+  addRaw(text6, addEOL = false) {
+    this._buffer += text6;
     return addEOL ? this.addEOL() : this;
   }
   /**
@@ -22970,10 +22970,10 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addHeading(text5, level) {
+  addHeading(text6, level) {
     const tag = `h${level}`;
     const allowedTag = ["h1", "h2", "h3", "h4", "h5", "h6"].includes(tag) ? tag : "h1";
-    const element = this.wrap(allowedTag, text5);
+    const element = this.wrap(allowedTag, text6);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -23002,9 +23002,9 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addQuote(text5, cite) {
+  addQuote(text6, cite) {
     const attrs = Object.assign({}, cite && { cite });
-    const element = this.wrap("blockquote", text5, attrs);
+    const element = this.wrap("blockquote", text6, attrs);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -23015,8 +23015,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addLink(text5, href) {
-    const element = this.wrap("a", text5, { href });
+  addLink(text6, href) {
+    const element = this.wrap("a", text6, { href });
     return this.addRaw(element).addEOL();
   }
 };
@@ -23213,18 +23213,18 @@ function requireSnippet() {
     if (typeof options.linesBefore !== "number") options.linesBefore = 3;
     if (typeof options.linesAfter !== "number") options.linesAfter = 2;
     const re = /\r?\n|\r|\0/g;
-    const lineStarts = [0];
+    const lineStarts2 = [0];
     const lineEnds = [];
     let match;
     let foundLineNo = -1;
     while (match = re.exec(mark.buffer)) {
       lineEnds.push(match.index);
-      lineStarts.push(match.index + match[0].length);
+      lineStarts2.push(match.index + match[0].length);
       if (mark.position <= match.index && foundLineNo < 0) {
-        foundLineNo = lineStarts.length - 2;
+        foundLineNo = lineStarts2.length - 2;
       }
     }
-    if (foundLineNo < 0) foundLineNo = lineStarts.length - 1;
+    if (foundLineNo < 0) foundLineNo = lineStarts2.length - 1;
     let result = "";
     const lineNoLength = Math.min(mark.line + options.linesAfter, lineEnds.length).toString().length;
     const maxLineLength = options.maxLength - (options.indent + lineNoLength + 3);
@@ -23232,23 +23232,23 @@ function requireSnippet() {
       if (foundLineNo - i < 0) break;
       const line2 = getLine(
         mark.buffer,
-        lineStarts[foundLineNo - i],
+        lineStarts2[foundLineNo - i],
         lineEnds[foundLineNo - i],
-        mark.position - (lineStarts[foundLineNo] - lineStarts[foundLineNo - i]),
+        mark.position - (lineStarts2[foundLineNo] - lineStarts2[foundLineNo - i]),
         maxLineLength
       );
       result = common2.repeat(" ", options.indent) + padStart((mark.line - i + 1).toString(), lineNoLength) + " | " + line2.str + "\n" + result;
     }
-    const line = getLine(mark.buffer, lineStarts[foundLineNo], lineEnds[foundLineNo], mark.position, maxLineLength);
+    const line = getLine(mark.buffer, lineStarts2[foundLineNo], lineEnds[foundLineNo], mark.position, maxLineLength);
     result += common2.repeat(" ", options.indent) + padStart((mark.line + 1).toString(), lineNoLength) + " | " + line.str + "\n";
     result += common2.repeat("-", options.indent + lineNoLength + 3 + line.pos) + "^\n";
     for (let i = 1; i <= options.linesAfter; i++) {
       if (foundLineNo + i >= lineEnds.length) break;
       const line2 = getLine(
         mark.buffer,
-        lineStarts[foundLineNo + i],
+        lineStarts2[foundLineNo + i],
         lineEnds[foundLineNo + i],
-        mark.position - (lineStarts[foundLineNo] - lineStarts[foundLineNo + i]),
+        mark.position - (lineStarts2[foundLineNo] - lineStarts2[foundLineNo + i]),
         maxLineLength
       );
       result += common2.repeat(" ", options.indent) + padStart((mark.line + i + 1).toString(), lineNoLength) + " | " + line2.str + "\n";
@@ -31374,15 +31374,15 @@ function bucketFor(state, inst) {
 var handoff;
 var open2 = [];
 var memo = {
-  alloc(_inst, payload, empty2) {
+  alloc(_inst, payload, empty3) {
     const bucket = handoff;
     if (!bucket)
-      return empty2;
+      return empty3;
     handoff = void 0;
-    const entry = { value: empty2, issues: null };
+    const entry = { value: empty3, issues: null };
     bucket.set(payload.value, entry);
     open2.push(entry);
-    return empty2;
+    return empty3;
   },
   guard(inst) {
     var _a3;
@@ -35506,8 +35506,8 @@ function ko_default() {
 }
 
 // node_modules/zod/v4/locales/lt.js
-var capitalizeFirstCharacter = (text5) => {
-  return text5.charAt(0).toUpperCase() + text5.slice(1);
+var capitalizeFirstCharacter = (text6) => {
+  return text6.charAt(0).toUpperCase() + text6.slice(1);
 };
 function getUnitTypeFromNumber(number4) {
   const abs = Math.abs(number4);
@@ -36867,8 +36867,8 @@ var error44 = () => {
       case "not_multiple_of":
         return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue4.divisor}`;
       case "unrecognized_keys": {
-        const plural3 = issue4.keys.length > 1 ? "s" : "";
-        return `Chave${plural3} inv\xE1lida${plural3}: ${joinValues(issue4.keys, ", ")}`;
+        const plural4 = issue4.keys.length > 1 ? "s" : "";
+        return `Chave${plural4} inv\xE1lida${plural4}: ${joinValues(issue4.keys, ", ")}`;
       }
       case "invalid_key":
         return `Entrada inv\xE1lida n${translateOriginWithArticle(issue4.origin, "definite")}`;
@@ -37012,8 +37012,8 @@ var error45 = () => {
       case "not_multiple_of":
         return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue4.divisor}`;
       case "unrecognized_keys": {
-        const plural3 = issue4.keys.length > 1 ? "s" : "";
-        return `Chave${plural3} inv\xE1lida${plural3}: ${joinValues(issue4.keys, ", ")}`;
+        const plural4 = issue4.keys.length > 1 ? "s" : "";
+        return `Chave${plural4} inv\xE1lida${plural4}: ${joinValues(issue4.keys, ", ")}`;
       }
       case "invalid_key":
         return `Entrada inv\xE1lida n${translateOriginWithArticle(issue4.origin, "definite")}`;
@@ -41977,11 +41977,11 @@ function compactTypeUnion(schema2) {
     if (keys.length !== 1 || keys[0] !== "type")
       return;
     const type2 = option.type;
-    for (const member of Array.isArray(type2) ? type2 : [type2]) {
-      if (typeof member !== "string")
+    for (const member2 of Array.isArray(type2) ? type2 : [type2]) {
+      if (typeof member2 !== "string")
         return;
-      if (!types2.includes(member))
-        types2.push(member);
+      if (!types2.includes(member2))
+        types2.push(member2);
     }
   }
   delete schema2.anyOf;
@@ -41989,22 +41989,22 @@ function compactTypeUnion(schema2) {
 }
 var FOLDABLE_KEYS = /* @__PURE__ */ new Set(["type", "properties", "required", "additionalProperties"]);
 var UNION_KEYS = ["oneOf", "anyOf"];
-function undeclaredConstraint(member) {
-  const extra = member.additionalProperties;
+function undeclaredConstraint(member2) {
+  const extra = member2.additionalProperties;
   if (extra === void 0 || extra === false || typeof extra !== "object" || extra === null)
     return null;
   return Object.keys(extra).length ? extra : null;
 }
 function foldObjects(members2) {
   const objects = [];
-  for (const member of members2) {
-    if (typeof member !== "object" || member.type !== "object")
+  for (const member2 of members2) {
+    if (typeof member2 !== "object" || member2.type !== "object")
       return null;
-    for (const key in member) {
+    for (const key in member2) {
       if (!FOLDABLE_KEYS.has(key))
         return null;
     }
-    objects.push(member);
+    objects.push(member2);
   }
   const properties = {};
   const required2 = /* @__PURE__ */ new Set();
@@ -45944,6 +45944,9 @@ function budgetLimit(integer2) {
 }
 var ConfigSchema = external_exports.strictObject({
   plansDir: relativeDir.default("docs/plans").describe("Folder that holds one folder per plan."),
+  plans: external_exports.array(glob).min(1).optional().describe(
+    "Globs of the tasks files the loop runs, of every kind (coder, spec-kit, Kiro, Task Master). Absent: the default places of each kind (docs/plan-format.md)."
+  ),
   architects: external_exports.array(login).default([]).describe(
     "Who escalations go to: logins or org/team. Their approval may touch locked paths."
   ),
@@ -45987,13 +45990,13 @@ var ConfigSchema = external_exports.strictObject({
   )
 }).describe("coder-loop configuration (.github/coder.yml)");
 var DEFAULT_CONFIG = ConfigSchema.parse({});
-function lineOfKey(text5, key) {
-  if (!text5 || !key) return void 0;
+function lineOfKey(text6, key) {
+  if (!text6 || !key) return void 0;
   const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const m = new RegExp(`^[ \\t-]*["']?${escaped}["']?[ \\t]*:`, "m").exec(text5);
-  return m ? text5.slice(0, m.index).split("\n").length : void 0;
+  const m = new RegExp(`^[ \\t-]*["']?${escaped}["']?[ \\t]*:`, "m").exec(text6);
+  return m ? text6.slice(0, m.index).split("\n").length : void 0;
 }
-function parseConfig(data, path2 = CONFIG_PATH, text5) {
+function parseConfig(data, path2 = CONFIG_PATH, text6) {
   const extended2 = isMapping(data) && EXTENDS_KEY in data;
   const own6 = extended2 ? Object.fromEntries(Object.entries(data).filter(([key]) => key !== EXTENDS_KEY)) : data;
   const result = ConfigSchema.safeParse(own6 ?? {});
@@ -46007,7 +46010,7 @@ function parseConfig(data, path2 = CONFIG_PATH, text5) {
     return {
       severity: "error",
       path: path2,
-      line: lineOfKey(text5, key),
+      line: lineOfKey(text6, key),
       message,
       fix: "See docs/configuration.md for every key and its type."
     };
@@ -46016,7 +46019,7 @@ function parseConfig(data, path2 = CONFIG_PATH, text5) {
     problems.push({
       severity: "error",
       path: path2,
-      line: lineOfKey(text5, EXTENDS_KEY),
+      line: lineOfKey(text6, EXTENDS_KEY),
       message: `\`${EXTENDS_KEY}\` is not followed: coder-loop reads only this repository's own ${path2}, never another repository's.`,
       fix: `Copy the settings you want from the extended file into this file, and remove \`${EXTENDS_KEY}\`.`
     });
@@ -46026,8 +46029,8 @@ function parseConfig(data, path2 = CONFIG_PATH, text5) {
 }
 var EXTENDS_KEY = "_extends";
 var isMapping = (data) => typeof data === "object" && data !== null && !Array.isArray(data);
-function parseConfigText(text5, path2 = CONFIG_PATH) {
-  if (text5.length > MAX_CONFIG_BYTES) {
+function parseConfigText(text6, path2 = CONFIG_PATH) {
+  if (text6.length > MAX_CONFIG_BYTES) {
     return {
       problems: [
         {
@@ -46041,7 +46044,7 @@ function parseConfigText(text5, path2 = CONFIG_PATH) {
   }
   let data;
   try {
-    data = load(text5, { filename: path2, json: false });
+    data = load(text6, { filename: path2, json: false });
   } catch (error63) {
     const e = error63;
     return {
@@ -46069,7 +46072,7 @@ function parseConfigText(text5, path2 = CONFIG_PATH) {
       ]
     };
   }
-  return parseConfig(data, path2, text5);
+  return parseConfig(data, path2, text6);
 }
 
 // src/core/plan/layout.ts
@@ -46087,6 +46090,17 @@ function isRequirementsFile(planPath2) {
   return REQUIREMENTS.test(planPath2);
 }
 var MAX_PLAN_NAME_LENGTH = 100;
+function checkPlanPath(ref) {
+  if (ref.length > 1e3) return "the tasks file path is longer than 1000 characters";
+  if (/[\u0000-\u001f\u007f\\]/.test(ref)) return "the path contains a control character or a \\";
+  if (ref.startsWith("/") || ref.split("/").some((part) => part === ".." || part === "."))
+    return "the path is not a path from the repository root";
+  if (/%2e|%2f|%5c/i.test(ref)) return "the path contains an encoded path character";
+  return void 0;
+}
+function isPlanPath(ref) {
+  return /\/(?:tasks\.md|tasks\.json(?:#[^/]*)?|01_Checklist\.md)$/.test(ref);
+}
 function checkPlanName(name) {
   if (name.trim() === "") return "the plan name is empty";
   if (name.length > MAX_PLAN_NAME_LENGTH) {
@@ -46104,10 +46118,10 @@ function planSlug(name) {
   const slug = nfc.normalize("NFD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
   return slug === "" ? `plan-${fnv1a(nfc)}` : slug;
 }
-function fnv1a(text5) {
+function fnv1a(text6) {
   let hash2 = 2166136261;
-  for (let i = 0; i < text5.length; i++) {
-    hash2 ^= text5.charCodeAt(i);
+  for (let i = 0; i < text6.length; i++) {
+    hash2 ^= text6.charCodeAt(i);
     hash2 = Math.imul(hash2, 16777619) >>> 0;
   }
   return hash2.toString(16).padStart(8, "0");
@@ -46189,9 +46203,9 @@ function firstNonEmptyLine(body) {
   }
   return void 0;
 }
-function unquote(text5) {
-  const m = /^(["'`])(.*)\1$/.exec(text5);
-  return m ? m[2] : text5;
+function unquote(text6) {
+  const m = /^(["'`])(.*)\1$/.exec(text6);
+  return m ? m[2] : text6;
 }
 function parseComment(body) {
   const line = firstNonEmptyLine(body);
@@ -46213,7 +46227,7 @@ function parseComment(body) {
     return { kind: "command", command: { name } };
   const plan = unquote(rest.slice(verbWord.length).trim());
   if (plan === "") return { kind: "command", command: { name } };
-  const problem = checkPlanName(plan);
+  const problem = isPlanPath(plan) ? checkPlanPath(plan) : checkPlanName(plan);
   if (problem) return { kind: "invalid", reason: problem };
   return { kind: "command", command: { name, plan } };
 }
@@ -46294,8 +46308,8 @@ var WORD_TRIGGERS = [
   }
 ];
 var ESTIMATE = /\b(\d+(?:\.\d+)?)\s*(min(?:ute)?s?|h(?:ours?|rs?)?|days?|weeks?)\b/gi;
-function prose(text5) {
-  return text5.slice(0, MAX_ASSESS_CHARS).replace(/^( {0,3})(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\2[^\n]*$|(?![\s\S]))/gm, " ").replace(/^ {0,3}>.*$/gm, " ");
+function prose(text6) {
+  return text6.slice(0, MAX_ASSESS_CHARS).replace(/^( {0,3})(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\2[^\n]*$|(?![\s\S]))/gm, " ").replace(/^ {0,3}>.*$/gm, " ");
 }
 function quote(match) {
   const trimmed = match.trim().replace(/\s+/g, " ");
@@ -46303,18 +46317,18 @@ function quote(match) {
 }
 function assessComplexity(input2, limits) {
   const reasons = [];
-  const text5 = prose(`${input2.title ?? ""}
+  const text6 = prose(`${input2.title ?? ""}
 ${input2.body ?? ""}`);
   for (const t of WORD_TRIGGERS) {
-    const m = t.pattern.exec(text5);
+    const m = t.pattern.exec(text6);
     if (m)
       reasons.push({ mode: t.mode, trigger: t.trigger, evidence: `the text says ${quote(m[0])}` });
   }
-  for (const m of text5.matchAll(ESTIMATE)) {
+  for (const m of text6.matchAll(ESTIMATE)) {
     const n = Number(m[1]);
     const unit = (m[2] ?? "").toLowerCase();
-    const minutes = unit.startsWith("m") ? n : unit.startsWith("h") ? n * 60 : unit.startsWith("d") ? n * 480 : n * 2400;
-    if (minutes < 10)
+    const minutes2 = unit.startsWith("m") ? n : unit.startsWith("h") ? n * 60 : unit.startsWith("d") ? n * 480 : n * 2400;
+    if (minutes2 < 10)
       reasons.push({
         mode: "quick",
         trigger: "Estimated < 10 minutes",
@@ -46387,8 +46401,8 @@ function endOfLine(source, offset) {
   const end = lf === -1 ? source.length : lf;
   return end > offset && source[end - 1] === "\r" ? end - 1 : end;
 }
-function oneLine(text5) {
-  return text5.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").trim();
+function oneLine(text6) {
+  return text6.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").trim();
 }
 
 // node_modules/mdast-util-to-string/lib/index.js
@@ -50578,7 +50592,7 @@ function resolveAllAttention(events, context) {
             },
             end
           };
-          const text5 = {
+          const text6 = {
             type: use > 1 ? "strongText" : "emphasisText",
             start: {
               ...events[open3][1].end
@@ -50606,9 +50620,9 @@ function resolveAllAttention(events, context) {
           if (events[open3][1].end.offset - events[open3][1].start.offset) {
             nextEvents = push(nextEvents, [["enter", events[open3][1], context], ["exit", events[open3][1], context]]);
           }
-          nextEvents = push(nextEvents, [["enter", group, context], ["enter", openingSequence, context], ["exit", openingSequence, context], ["enter", text5, context]]);
+          nextEvents = push(nextEvents, [["enter", group, context], ["enter", openingSequence, context], ["exit", openingSequence, context], ["enter", text6, context]]);
           nextEvents = push(nextEvents, resolveAll(context.parser.constructs.insideSpan.null, events.slice(open3 + 1, index2), context));
-          nextEvents = push(nextEvents, [["exit", text5, context], ["enter", closingSequence, context], ["exit", closingSequence, context], ["exit", group, context]]);
+          nextEvents = push(nextEvents, [["exit", text6, context], ["enter", closingSequence, context], ["exit", closingSequence, context], ["exit", group, context]]);
           let offset = 0;
           if (events[index2][1].end.offset - events[index2][1].start.offset) {
             offset = 2;
@@ -52065,13 +52079,13 @@ function resolveHeadingAtx(events, context) {
       start: events[contentStart][1].start,
       end: events[contentEnd][1].end
     };
-    const text5 = {
+    const text6 = {
       type: "chunkText",
       start: events[contentStart][1].start,
       end: events[contentEnd][1].end,
       contentType: "text"
     };
-    splice(events, contentStart, contentEnd - contentStart + 1, [["enter", content3, context], ["enter", text5, context], ["exit", text5, context], ["exit", content3, context]]);
+    splice(events, contentStart, contentEnd - contentStart + 1, [["enter", content3, context], ["enter", text6, context], ["exit", text6, context], ["exit", content3, context]]);
   }
   return events;
 }
@@ -52940,7 +52954,7 @@ function resolveToLabelEnd(events, context) {
       ...events[close2][1].end
     }
   };
-  const text5 = {
+  const text6 = {
     type: "labelText",
     start: {
       ...events[open3 + offset + 2][1].end
@@ -52951,9 +52965,9 @@ function resolveToLabelEnd(events, context) {
   };
   media = [["enter", group, context], ["enter", label, context]];
   media = push(media, events.slice(open3 + 1, open3 + offset + 3));
-  media = push(media, [["enter", text5, context]]);
+  media = push(media, [["enter", text6, context]]);
   media = push(media, resolveAll(context.parser.constructs.insideSpan.null, events.slice(open3 + offset + 4, close2 - 3), context));
-  media = push(media, [["exit", text5, context], events[close2 - 2], events[close2 - 1], ["exit", label, context]]);
+  media = push(media, [["exit", text6, context], events[close2 - 2], events[close2 - 1], ["exit", label, context]]);
   media = push(media, events.slice(close2 + 1));
   media = push(media, [["exit", group, context]]);
   splice(events, open3, events.length, media);
@@ -53347,7 +53361,7 @@ function resolveToSetextUnderline(events, context) {
   const editMap = new EditMap();
   let index2 = events.length;
   let content3;
-  let text5;
+  let text6;
   let definition3;
   while (index2--) {
     if (events[index2][0] === "enter") {
@@ -53356,7 +53370,7 @@ function resolveToSetextUnderline(events, context) {
         break;
       }
       if (events[index2][1].type === "paragraph") {
-        text5 = index2;
+        text6 = index2;
       }
     } else {
       if (events[index2][1].type === "content") {
@@ -53376,9 +53390,9 @@ function resolveToSetextUnderline(events, context) {
       ...events[events.length - 1][1].end
     }
   };
-  events[text5][1].type = "setextHeadingText";
+  events[text6][1].type = "setextHeadingText";
   if (definition3) {
-    editMap.add(text5, 0, [["enter", heading2, context]]);
+    editMap.add(text6, 0, [["enter", heading2, context]]);
     editMap.add(definition3 + 1, 0, [["exit", events[content3][1], context]]);
     events[content3][1].end = {
       ...events[definition3][1].end
@@ -53483,10 +53497,10 @@ function initializeFactory(field) {
   function initializeText(effects) {
     const self2 = this;
     const constructs2 = this.parser.constructs[field];
-    const text5 = effects.attempt(constructs2, start2, notText);
+    const text6 = effects.attempt(constructs2, start2, notText);
     return start2;
     function start2(code3) {
-      return atBreak(code3) ? text5(code3) : notText(code3);
+      return atBreak(code3) ? text6(code3) : notText(code3);
     }
     function notText(code3) {
       if (code3 === null) {
@@ -53500,7 +53514,7 @@ function initializeFactory(field) {
     function data(code3) {
       if (atBreak(code3)) {
         effects.exit("data");
-        return text5(code3);
+        return text6(code3);
       }
       effects.consume(code3);
       return data;
@@ -54567,7 +54581,7 @@ function compiler(options) {
     const siblings = node3.children;
     let tail = siblings[siblings.length - 1];
     if (!tail || tail.type !== "text") {
-      tail = text5();
+      tail = text6();
       tail.position = {
         start: point2(token.start),
         // @ts-expect-error: we’ll add `end` later.
@@ -54826,7 +54840,7 @@ function compiler(options) {
       position: void 0
     };
   }
-  function text5() {
+  function text6() {
     return {
       type: "text",
       value: "",
@@ -56789,12 +56803,12 @@ function link(node3, _, state, info2) {
   const exit3 = state.enter("link");
   let subexit = state.enter("label");
   let value2 = tracker.move("[");
-  const text5 = state.containerPhrasing(node3, {
+  const text6 = state.containerPhrasing(node3, {
     before: value2,
     after: "](",
     ...tracker.current()
   });
-  value2 += tracker.move(text5);
+  value2 += tracker.move(text6);
   subexit();
   value2 += tracker.move("](");
   const enclose = /[\0- \u007F]/.test(node3.url);
@@ -56802,10 +56816,10 @@ function link(node3, _, state, info2) {
   let title = node3.title || void 0;
   if (!title && !enclose && (last === "\n" || last === "\r")) {
     let index2 = 0;
-    while (index2 < text5.length && text5.charCodeAt(index2) !== 93) {
-      index2 += text5.charCodeAt(index2) === 92 ? 2 : 1;
+    while (index2 < text6.length && text6.charCodeAt(index2) !== 93) {
+      index2 += text6.charCodeAt(index2) === 92 ? 2 : 1;
     }
-    if (text5.charCodeAt(index2 + 1) === 58) title = "";
+    if (text6.charCodeAt(index2 + 1) === 58) title = "";
   }
   if (
     // If there’s no url but there is a title…
@@ -56858,12 +56872,12 @@ function linkReference(node3, _, state, info2) {
   let subexit = state.enter("label");
   const tracker = state.createTracker(info2);
   let value2 = tracker.move("[");
-  const text5 = state.containerPhrasing(node3, {
+  const text6 = state.containerPhrasing(node3, {
     before: value2,
     after: "]",
     ...tracker.current()
   });
-  value2 += tracker.move(text5 + "][");
+  value2 += tracker.move(text6 + "][");
   subexit();
   const stack = state.stack;
   state.stack = stack.filter(function(d) {
@@ -56878,7 +56892,7 @@ function linkReference(node3, _, state, info2) {
   subexit();
   state.stack = stack;
   exit3();
-  if (type2 === "full" || !text5 || text5 !== reference) {
+  if (type2 === "full" || !text6 || text6 !== reference) {
     value2 += tracker.move(reference + "]");
   } else if (type2 === "shortcut") {
     value2 = value2.slice(0, -1);
@@ -58094,17 +58108,17 @@ function gfmStrikethrough(options) {
               start: Object.assign({}, events[open3][1].start),
               end: Object.assign({}, events[index2][1].end)
             };
-            const text5 = {
+            const text6 = {
               type: "strikethroughText",
               start: Object.assign({}, events[open3][1].end),
               end: Object.assign({}, events[index2][1].start)
             };
-            const nextEvents = [["enter", strikethrough, context], ["enter", events[open3][1], context], ["exit", events[open3][1], context], ["enter", text5, context]];
+            const nextEvents = [["enter", strikethrough, context], ["enter", events[open3][1], context], ["exit", events[open3][1], context], ["enter", text6, context]];
             const insideSpan2 = context.parser.constructs.insideSpan.null;
             if (insideSpan2) {
               splice(nextEvents, nextEvents.length, 0, resolveAll(insideSpan2, events.slice(open3 + 1, index2), context));
             }
-            splice(nextEvents, nextEvents.length, 0, [["exit", text5, context], ["enter", events[index2][1], context], ["exit", events[index2][1], context], ["exit", strikethrough, context]]);
+            splice(nextEvents, nextEvents.length, 0, [["exit", text6, context], ["enter", events[index2][1], context], ["exit", events[index2][1], context], ["exit", strikethrough, context]]);
             splice(events, open3 - 1, index2 - open3 + 3, nextEvents);
             index2 = open3 + nextEvents.length - 2;
             break;
@@ -59236,70 +59250,27 @@ function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
   };
   return root2;
 }
-function countBreaks(text5) {
+function countBreaks(text6) {
   let n = 0;
-  for (let i = text5.indexOf("\n"); i !== -1; i = text5.indexOf("\n", i + 1)) n++;
+  for (let i = text6.indexOf("\n"); i !== -1; i = text6.indexOf("\n", i + 1)) n++;
   return n;
 }
 
-// src/core/plan/kinds/markdownDialect.ts
-function* walk(nodes, depth, top) {
-  for (const node3 of nodes) {
-    yield { node: node3, depth, top };
-    if (node3.type === "listItem") yield* walk(node3.children, depth + 1, false);
-    else if ((node3.type === "list" || node3.type === "blockquote") && "children" in node3) {
-      yield* walk(node3.children, depth, false);
-    }
-  }
-}
-var lineOf = (node3) => node3.position.start.line;
-var LOOKS_LIKE_TASK = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[^\p{L}\p{N}\]\n]|[xX])?\]|\|[^\n]*\[[ xX~-]\]/u;
-var FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-function lookalikeWarnings(source, path2, root2, taskLines2, fix2) {
-  const lines = source.split("\n");
-  const candidates2 = [];
-  let fence3;
-  for (let i = 0; i < lines.length; i++) {
-    const open3 = FENCE_LINE.exec(lines[i]);
-    if (open3) {
-      const marker = open3[1];
-      if (fence3 === void 0) fence3 = marker;
-      else if (marker[0] === fence3[0] && marker.length >= fence3.length && open3[2].trim() === "") {
-        fence3 = void 0;
-      }
-      continue;
-    }
-    if (fence3 !== void 0) continue;
-    if (!taskLines2.has(i + 1) && LOOKS_LIKE_TASK.test(lines[i])) candidates2.push(i);
-  }
-  if (candidates2.length === 0) return [];
-  const tree = typeof root2 === "function" ? root2() : root2;
-  const skip = /* @__PURE__ */ new Set();
-  for (const { node: node3 } of walk(tree.children, 0, true)) {
-    if (node3.type === "code" || node3.type === "html") {
-      for (let l = lineOf(node3); l <= node3.position.end.line; l++) skip.add(l);
-    }
-  }
-  const out = [];
-  for (const i of candidates2) {
-    const line = i + 1;
-    if (skip.has(line)) continue;
-    out.push({
-      severity: "warning",
-      path: path2,
-      line,
-      message: `"${lines[i].trim().slice(0, 60)}" looks like a task but is not read as one.`,
-      fix: fix2
-    });
-  }
-  return out;
-}
-
 // src/core/plan/scan.ts
+function isNarrowTab(source, at2) {
+  let from = at2;
+  while (from > 0 && source[from - 1] !== "\n" && source[from - 1] !== "\r") from--;
+  let column = 0;
+  for (let i = from; i < at2; i++)
+    column = source[i] === "	" ? column + 4 - column % 4 : column + 1;
+  return column % 4 === 3;
+}
 function isBox(source, at2) {
   if (source[at2] !== "[" || source[at2 + 2] !== "]") return false;
   const mark = source[at2 + 1];
-  if (mark !== " " && mark !== "~" && mark !== "x" && mark !== "X") return false;
+  if (mark === "	") {
+    if (!isNarrowTab(source, at2 + 1)) return false;
+  } else if (mark !== " " && mark !== "~" && mark !== "x" && mark !== "X") return false;
   const after = source[at2 + 3];
   return after === void 0 || after === " " || after === "	" || after === "\r" || after === "\n";
 }
@@ -59419,24 +59390,611 @@ function isDigit(code3) {
   return code3 >= 48 && code3 <= 57;
 }
 
+// src/core/plan/kinds/markdownDialect.ts
+function boxAt(source, item) {
+  const first = item.children[0];
+  if (!first || first.type !== "paragraph") return void 0;
+  const p = first.position.start.offset;
+  let at2 = p;
+  if (item.checked === true || item.checked === false) {
+    let i = p - 1;
+    while (i >= 0) {
+      const c = source[i];
+      if (c !== " " && c !== "	" && c !== "\r" && c !== "\n" && c !== ">") break;
+      i--;
+    }
+    if (source[i] === "]") at2 = i - 2;
+  }
+  if (source[at2] !== "[" || source[at2 + 2] !== "]") return void 0;
+  const mark = source[at2 + 1];
+  if (mark === "\n" || mark === "\r" || mark === "	" && !isNarrowTab(source, at2 + 1)) {
+    return void 0;
+  }
+  const lineEnd = source.indexOf("\n", at2);
+  const start2 = item.position.start;
+  return {
+    offset: at2 + 1,
+    mark,
+    after: source.slice(at2 + 3, lineEnd === -1 ? source.length : lineEnd),
+    line: start2.line + countLineBreaks(source, start2.offset, at2)
+  };
+}
+function* walk(nodes, depth, top) {
+  for (const node3 of nodes) {
+    yield { node: node3, depth, top };
+    if (node3.type === "listItem") yield* walk(node3.children, depth + 1, false);
+    else if ((node3.type === "list" || node3.type === "blockquote") && "children" in node3) {
+      yield* walk(node3.children, depth, false);
+    }
+  }
+}
+var lineOf = (node3) => node3.position.start.line;
+function itemText(item, after) {
+  const first = item.children[0];
+  const text6 = first?.type === "paragraph" ? toString(first).split("\n")[0] : after;
+  return text6.replace(/^\[.\]\*?\s*/, "").trim();
+}
+var LOOKS_LIKE_TASK = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[^\p{L}\p{N}\]\n]|[xX])?\]|\|[^\n]*\[[ xX~-]\]/u;
+var FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+var SHOWN_MARK = { " ": "space", "	": "tab" };
+var LIST_BOX = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])([ \t]*)\[([^\]\n]?)\](.?)/u;
+function lookalikeReason(line, offset, source, dialect) {
+  const bar = line.indexOf("|");
+  const box = line.search(/\[[^\]\n]?\]/);
+  if (bar !== -1 && bar < box) {
+    return {
+      why: "a box in a table is not a task",
+      fix: 'Write the task as a list item "- [ ] \u2026".'
+    };
+  }
+  const m = LIST_BOX.exec(line);
+  if (!m) {
+    return {
+      why: "a box that does not start a list item (inside a paragraph) is not a task",
+      fix: 'Start the line with "- " to make it a list item.'
+    };
+  }
+  const [, gap, mark, next] = m;
+  if (gap === "") {
+    return {
+      why: "the list marker needs a space before the box",
+      fix: `Write "- [${mark === "	" ? " " : mark}] \u2026".`
+    };
+  }
+  const marks = [...dialect.marks].map((c) => `[${SHOWN_MARK[c] ?? c}]`).join(", ");
+  if (mark === "" || !dialect.marks.includes(mark)) {
+    return {
+      why: `"[${mark}]" is not a box this plan reads (it reads ${marks})`,
+      fix: 'Write "[ ]" for a task to do, "[x]" for one done.'
+    };
+  }
+  if (mark === "	") {
+    const at2 = offset + m[0].length - 2 - (next === "" ? 0 : 1);
+    if (!isNarrowTab(source, at2)) {
+      return {
+        why: "the tab between the brackets spans more than one column, so GFM does not read a box",
+        fix: 'Write "[ ]" with a space.'
+      };
+    }
+  }
+  if (next !== "" && next !== " " && next !== "	" && next !== "\r" && !(dialect.star && next === "*")) {
+    return {
+      why: "the box needs a space after it",
+      fix: `Write "[${mark === "	" ? " " : mark}] " and then the text.`
+    };
+  }
+  return { why: dialect.unread };
+}
+function lookalikeWarnings(source, path2, root2, taskLines2, fix2, dialect) {
+  const lines = source.split("\n");
+  const candidates2 = [];
+  let fence3;
+  for (let i = 0; i < lines.length; i++) {
+    const open3 = FENCE_LINE.exec(lines[i]);
+    if (open3) {
+      const marker = open3[1];
+      if (fence3 === void 0) fence3 = marker;
+      else if (marker[0] === fence3[0] && marker.length >= fence3.length && open3[2].trim() === "") {
+        fence3 = void 0;
+      }
+      continue;
+    }
+    if (fence3 !== void 0) continue;
+    if (!taskLines2.has(i + 1) && LOOKS_LIKE_TASK.test(lines[i])) candidates2.push(i);
+  }
+  if (candidates2.length === 0) return [];
+  const tree = typeof root2 === "function" ? root2() : root2;
+  const skip = /* @__PURE__ */ new Set();
+  for (const { node: node3 } of walk(tree.children, 0, true)) {
+    if (node3.type === "code" || node3.type === "html") {
+      for (let l = lineOf(node3); l <= node3.position.end.line; l++) skip.add(l);
+    }
+  }
+  const starts = [];
+  if (dialect)
+    for (let i = 0, at2 = 0; i < lines.length; at2 += lines[i].length + 1, i++) starts.push(at2);
+  const out = [];
+  for (const i of candidates2) {
+    const line = i + 1;
+    if (skip.has(line)) continue;
+    const shown = `"${lines[i].trim().slice(0, 60)}"`;
+    const reason = dialect ? lookalikeReason(lines[i], starts[i], source, dialect) : void 0;
+    out.push({
+      severity: "warning",
+      path: path2,
+      line,
+      message: reason ? `${shown} looks like a task but is not read as one: ${reason.why}.` : `${shown} looks like a task but is not read as one.`,
+      fix: reason?.fix ?? fix2
+    });
+  }
+  return out;
+}
+function finish(source, path2, root2, phases, problems, fix2, dialect) {
+  const taskLines2 = /* @__PURE__ */ new Set();
+  for (const p of phases) {
+    taskLines2.add(p.line);
+    for (const t of p.tasks) taskLines2.add(t.line);
+  }
+  for (const p of problems) if (p.line !== void 0) taskLines2.add(p.line);
+  return {
+    phases,
+    problems: [...problems, ...lookalikeWarnings(source, path2, root2, taskLines2, fix2, dialect)].sort(
+      (a, b) => (a.line ?? 0) - (b.line ?? 0)
+    )
+  };
+}
+function limitProblem(source, path2) {
+  const limit = markdownLimitProblem(source, path2, "Split the plan.");
+  return limit ? { phases: [], problems: [limit] } : void 0;
+}
+var SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:\-—–]\s*|\s+|$)(.*)$/i;
+var SPECKIT_STATE = {
+  " ": "todo",
+  x: "done",
+  X: "done",
+  "	": "todo"
+};
+function speckitId(text6) {
+  if (text6[0] !== "T") return void 0;
+  let end = 1;
+  while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
+  if (end < 4 || /\w/.test(text6[end] ?? "")) return void 0;
+  return text6.slice(0, end);
+}
+function storiesOf(text6) {
+  const out = [];
+  for (let at2 = text6.indexOf("[US"); at2 !== -1; at2 = text6.indexOf("[US", at2 + 1)) {
+    let end = at2 + 3;
+    while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
+    if (end > at2 + 3 && text6[end] === "]") out.push(text6.slice(at2 + 1, end));
+  }
+  return out;
+}
+function comparePhaseNumbers(a, b) {
+  const [a1, a2 = -1] = a.split(".").map(Number);
+  const [b1, b2 = -1] = b.split(".").map(Number);
+  return a1 - b1 || a2 - b2;
+}
+function* speckitEventsOfTree(source, root2) {
+  for (const { node: node3, top } of walk(root2.children, 0, true)) {
+    if (node3.type === "heading" && top) {
+      const heading2 = node3;
+      yield { kind: "heading", depth: heading2.depth, text: toString(heading2), line: lineOf(node3) };
+      continue;
+    }
+    if (node3.type !== "listItem") continue;
+    const box = boxAt(source, node3);
+    if (!box) continue;
+    yield {
+      kind: "item",
+      line: box.line,
+      offset: box.offset,
+      mark: box.mark,
+      after: box.after,
+      text: itemText(node3, box.after)
+    };
+  }
+}
+var SPECKIT_NOT_PLAIN = /[\0-\x09\x0b-\x1f\x7f\ufeff]/;
+var HEADING_NOT_PLAIN = /[\\`*_[\]<>!~]|&[#A-Za-z]/;
+var TASK_NOT_PLAIN = /[\\*~<>|!]|&[#A-Za-z]|\](?:\(|\[|:)|\[\^|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/;
+var HEADING_LINE2 = /^(#{1,6})(?: (.*))?$/;
+function codeSpansText(text6) {
+  if (!text6.includes("`")) return text6;
+  const parts = text6.split("`");
+  if (parts.length % 2 === 0 || text6.includes("``")) return void 0;
+  return parts.map((part, i) => {
+    if (i % 2 === 0) return part;
+    if (part.trim() === "") return void 0;
+    return part.startsWith(" ") && part.endsWith(" ") ? part.slice(1, -1) : part;
+  }).join("");
+}
+function withoutBox(text6) {
+  if (text6[0] !== "[" || text6[2] !== "]" || /[\n\r\u2028\u2029]/.test(text6[1] ?? "\n")) {
+    return text6.trim();
+  }
+  return text6.slice(text6[3] === "*" ? 4 : 3).trim();
+}
+function scanSpeckit(source) {
+  if (SPECKIT_NOT_PLAIN.test(source)) return void 0;
+  const events = [];
+  let previous3 = "blank";
+  let line = 0;
+  for (let start2 = 0; start2 <= source.length; ) {
+    let end = source.indexOf("\n", start2);
+    if (end === -1) end = source.length;
+    line++;
+    const text6 = source.slice(start2, end);
+    const lineStart = start2;
+    start2 = end + 1;
+    if (end === source.length && text6 === "") break;
+    const c = text6.charCodeAt(0);
+    if (text6.trim() === "") {
+      previous3 = "blank";
+    } else if (c === 35) {
+      const m = HEADING_LINE2.exec(text6);
+      if (!m) return void 0;
+      const content3 = (m[2] ?? "").trim().replace(/(?:^| +)#+$/, "").trim();
+      if (HEADING_NOT_PLAIN.test(content3)) return void 0;
+      events.push({ kind: "heading", depth: m[1].length, text: content3, line });
+      previous3 = "heading";
+    } else if (text6 === "---") {
+      if (previous3 !== "blank" || line === 1) return void 0;
+      previous3 = "rule";
+    } else if (text6.startsWith("- ")) {
+      const rest = text6.slice(2);
+      const r = rest.charCodeAt(0);
+      if (rest[0] === "[" && rest[2] === "]" && rest[3] === " " && (rest[1] === " " || rest[1] === "x" || rest[1] === "X")) {
+        const after = rest.slice(3);
+        const body = after.slice(1).trimEnd();
+        if (body.trim() === "" || TASK_NOT_PLAIN.test(body)) return void 0;
+        const plain = codeSpansText(body);
+        if (plain === void 0) return void 0;
+        events.push({
+          kind: "item",
+          line,
+          offset: lineStart + 3,
+          mark: rest[1],
+          after,
+          text: withoutBox(plain)
+        });
+      } else if (!(r >= 65 && r <= 90 || r >= 97 && r <= 122) && !(rest.startsWith("**") && /^[^\s*]/.test(rest.slice(2)))) {
+        return void 0;
+      }
+      previous3 = "item";
+    } else if (c >= 65 && c <= 90 || c >= 97 && c <= 122 || text6.startsWith("**") && /^[^\s*]/.test(text6.slice(2))) {
+      if (previous3 === "item") return void 0;
+      previous3 = "paragraph";
+    } else {
+      return void 0;
+    }
+  }
+  return events;
+}
+function readSpeckit(source, path2, options = {}) {
+  const limited = limitProblem(source, path2);
+  if (limited) return limited;
+  const scanned = options.fast === false ? void 0 : scanSpeckit(source);
+  let tree;
+  const root2 = () => tree ??= parseMarkdown(source);
+  const events = scanned ?? speckitEventsOfTree(source, root2());
+  const phases = [];
+  const problems = [];
+  let current;
+  for (const event of events) {
+    if (event.kind === "heading") {
+      const m = SPECKIT_PHASE.exec(event.text.trim());
+      if (m) {
+        current = {
+          phase: { number: m[1], name: m[2].trim(), line: event.line, tasks: [] },
+          level: event.depth
+        };
+        phases.push(current.phase);
+      } else if (current && event.depth <= current.level) current = void 0;
+      continue;
+    }
+    if (!current) continue;
+    const next = event.after[0];
+    if (!(event.mark in SPECKIT_STATE) || next !== void 0 && next !== " " && next !== "	" && next !== "\r") {
+      continue;
+    }
+    const { text: text6 } = event;
+    const phase = current.phase;
+    phase.tasks.push({
+      id: speckitId(text6) ?? `${phase.number}.${phase.tasks.length + 1}`,
+      text: text6,
+      state: SPECKIT_STATE[event.mark],
+      mark: event.mark,
+      optional: false,
+      requirements: storiesOf(text6),
+      line: event.line,
+      markOffset: event.offset
+    });
+  }
+  const seen = /* @__PURE__ */ new Map();
+  for (const phase of phases) {
+    const before = seen.get(phase.number);
+    if (before !== void 0) {
+      problems.push({
+        severity: "error",
+        path: path2,
+        line: phase.line,
+        message: `Phase ${phase.number} is also on line ${before}.`,
+        fix: "Number each phase once."
+      });
+    }
+    seen.set(phase.number, phase.line);
+  }
+  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
+  return finish(
+    source,
+    path2,
+    root2,
+    phases,
+    problems,
+    'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
+    { marks: " 	xX", unread: 'it is under no "## Phase N" heading' }
+  );
+}
+var KIRO_TOP = /^(\d+)\.\s*(.*)$/;
+var KIRO_SUB = /^(\d+)\.(\d+)\.?\s*(.*)$/;
+var KIRO_STATE = {
+  " ": "todo",
+  "	": "todo",
+  "-": "doing",
+  x: "done",
+  X: "done"
+};
+var REQUIREMENTS2 = /Requirements?:\s*(\d[\d.,\s]*)/i;
+function requirementsOf(item) {
+  const stack = [item];
+  while (stack.length > 0) {
+    const node3 = stack.shift();
+    if (node3.type === "paragraph" || node3.type === "heading") {
+      const m = REQUIREMENTS2.exec(toString(node3));
+      if (m) return m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
+    } else if ("children" in node3) stack.unshift(...node3.children);
+  }
+  return [];
+}
+function* kiroEventsOfTree(source, root2) {
+  for (const { node: node3 } of walk(root2.children, 0, true)) {
+    if (node3.type !== "listItem") continue;
+    const box = boxAt(source, node3);
+    if (!box) continue;
+    yield { ...box, requirements: () => requirementsOf(node3) };
+  }
+}
+function requirementsOfLine(text6) {
+  if (!/requirement/i.test(text6)) return void 0;
+  let plain = text6.trim();
+  if (plain.length > 2 && plain[0] === "_" && plain[plain.length - 1] === "_") {
+    plain = plain.slice(1, -1);
+    if (/^\s|\s$/.test(plain)) return "not plain";
+  }
+  if (/[\\`*_<>[\]&!~|]/.test(plain)) return "not plain";
+  const m = REQUIREMENTS2.exec(plain);
+  return m ? m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : void 0;
+}
+var KIRO_NOT_PLAIN = SPECKIT_NOT_PLAIN;
+var KIRO_ITEM_NOT_PLAIN = /^(?:[-*+>#<|=`~]|\d{1,9}[.)]|\[|\s|$)/;
+function scanKiro(source) {
+  if (KIRO_NOT_PLAIN.test(source)) return void 0;
+  const events = [];
+  const open3 = [];
+  let previous3 = "blank";
+  let line = 0;
+  const cite = (text6) => {
+    const r = requirementsOfLine(text6);
+    if (r === "not plain") return false;
+    if (r) for (const item of open3) item.requirements ??= r;
+    return true;
+  };
+  for (let start2 = 0; start2 <= source.length; ) {
+    let end = source.indexOf("\n", start2);
+    if (end === -1) end = source.length;
+    line++;
+    const text6 = source.slice(start2, end);
+    const lineStart = start2;
+    start2 = end + 1;
+    if (end === source.length && text6 === "") break;
+    let indent2 = 0;
+    while (text6.charCodeAt(indent2) === 32) indent2++;
+    if (indent2 === text6.length) {
+      previous3 = "blank";
+      continue;
+    }
+    const c = text6.charCodeAt(indent2);
+    if (c === 35) {
+      if (indent2 > 0 || !/^#{1,6}(?: |$)/.test(text6)) return void 0;
+      open3.length = 0;
+      previous3 = "heading";
+      continue;
+    }
+    if (c === 45 && text6[indent2 + 1] === " ") {
+      let k2 = open3.length;
+      while (k2 > 0 && open3[k2 - 1].content > indent2) k2--;
+      if (indent2 - (k2 > 0 ? open3[k2 - 1].content : 0) >= 4) return void 0;
+      open3.length = k2;
+      const content3 = text6.slice(indent2 + 2);
+      if (KIRO_ITEM_NOT_PLAIN.test(content3)) {
+        if (content3[0] !== "[") return void 0;
+        const mark = content3[1];
+        if (content3[2] !== "]" || content3.length < 4) return void 0;
+        if (/[\p{L}\p{N}[\]\\]/u.test(mark) && mark !== "x" && mark !== "X") return void 0;
+        const after = content3.slice(3);
+        if (/^[:([]/.test(after) || after.trim() === "") return void 0;
+        const item = { content: indent2 + 2, requirements: void 0 };
+        open3.push(item);
+        if (!cite(after)) return void 0;
+        events.push({
+          line,
+          offset: lineStart + indent2 + 3,
+          mark,
+          after,
+          requirements: () => item.requirements ?? []
+        });
+      } else {
+        open3.push({ content: indent2 + 2, requirements: void 0 });
+        if (!cite(content3)) return void 0;
+      }
+      previous3 = "item";
+      continue;
+    }
+    if (previous3 === "item" || previous3 === "paragraph") return void 0;
+    let k = open3.length;
+    while (k > 0 && open3[k - 1].content > indent2) k--;
+    if (indent2 - (k > 0 ? open3[k - 1].content : 0) >= 4) return void 0;
+    open3.length = k;
+    if (k === 0 && indent2 > 0) return void 0;
+    if (!(c >= 65 && c <= 90 || c >= 97 && c <= 122)) return void 0;
+    if (!cite(text6.slice(indent2))) return void 0;
+    previous3 = k === 0 ? "paragraph" : "item";
+  }
+  return events;
+}
+function readKiro(source, path2, options = {}) {
+  const limited = limitProblem(source, path2);
+  if (limited) return limited;
+  const scanned = options.fast === false ? void 0 : scanKiro(source);
+  let tree;
+  const root2 = () => tree ??= parseMarkdown(source);
+  const events = scanned ?? kiroEventsOfTree(source, root2());
+  const phases = /* @__PURE__ */ new Map();
+  const problems = [];
+  for (const box of events) {
+    if (!(box.mark in KIRO_STATE)) continue;
+    const optional2 = box.after.startsWith("*");
+    const after = optional2 ? box.after.slice(1) : box.after;
+    if (!/^(?:[ \t]|$)/.test(after)) continue;
+    const text6 = after.trim();
+    const task = (id) => ({
+      id,
+      text: text6,
+      state: KIRO_STATE[box.mark],
+      mark: box.mark,
+      optional: optional2,
+      requirements: box.requirements(),
+      line: box.line,
+      markOffset: box.offset
+    });
+    const sub = KIRO_SUB.exec(text6);
+    if (sub) {
+      const parent = phases.get(sub[1]);
+      if (!parent) {
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: box.line,
+          message: `Sub-task ${sub[1]}.${sub[2]} has no top-level task ${sub[1]} before it.`,
+          fix: `Add "- [ ] ${sub[1]}. Title" above it.`
+        });
+        continue;
+      }
+      parent.phase.tasks.push(task(`${sub[1]}.${sub[2]}`));
+      continue;
+    }
+    const top = KIRO_TOP.exec(text6);
+    if (top) {
+      if (phases.has(top[1])) {
+        problems.push({
+          severity: "error",
+          path: path2,
+          line: box.line,
+          message: `Task ${top[1]} is also on line ${phases.get(top[1]).phase.line}.`,
+          fix: "Number each top-level task once."
+        });
+        continue;
+      }
+      phases.set(top[1], {
+        phase: { number: top[1], name: top[2].trim(), line: box.line, tasks: [] },
+        self: task(top[1])
+      });
+    }
+  }
+  const list4 = [...phases.values()].map(
+    ({ phase, self: self2 }) => phase.tasks.length > 0 ? phase : { ...phase, tasks: [self2] }
+  );
+  return finish(
+    source,
+    path2,
+    root2,
+    list4,
+    problems,
+    'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
+    {
+      marks: " 	-xX",
+      star: true,
+      unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"'
+    }
+  );
+}
+function dialectPhaseFinished(phase) {
+  return phase.tasks.every((t) => t.state === "done" || t.optional);
+}
+function currentDialectPhase(plan) {
+  return plan.phases.find((p) => !dialectPhaseFinished(p));
+}
+var DIALECT_MARKS = {
+  speckit: { doing: void 0, done: "X" },
+  kiro: { doing: "-", done: "x" }
+};
+var StaleDialectError = class extends Error {
+  constructor(task) {
+    super(
+      `Task ${task.id} on line ${task.line} no longer reads "[${task.mark}]"; read tasks.md again.`
+    );
+    this.task = task;
+    this.name = "StaleDialectError";
+  }
+  task;
+};
+function setDialectStates(source, kind, tasks, state) {
+  const mark = DIALECT_MARKS[kind][state];
+  if (mark === void 0) return source;
+  const changed = tasks.filter(
+    (t) => t.state !== state && !(t.state === "done" && state === "doing")
+  );
+  for (const t of changed) {
+    if (source[t.markOffset - 1] !== "[" || source[t.markOffset] !== t.mark || source[t.markOffset + 1] !== "]") {
+      throw new StaleDialectError(t);
+    }
+  }
+  const sorted = [...changed].sort((a, b) => a.markOffset - b.markOffset);
+  const parts = [];
+  let from = 0;
+  for (const t of sorted) {
+    parts.push(source.slice(from, t.markOffset), mark);
+    from = t.markOffset + 1;
+  }
+  parts.push(source.slice(from));
+  return parts.join("");
+}
+
 // src/core/plan/checklist.ts
 var LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
 var PHASE_HEADING = /^phase\s+(\d+)(?:\s*[:\-—–]\s*|\s+|$)(.*)$/i;
 var NEAR_PHASE = /^phase\s+([^\s:—–-]+)/i;
 var WRITTEN_ID = /^(\d+(?:\.\d+)+|[A-Z]{1,5}-?\d+(?:\.\d+)*)(?=$|[\s:.)—–-])/;
 var NUMBER_WORDS = /^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|first|second|third)$/i;
-var STATE_OF = { " ": "todo", "~": "doing", x: "done", X: "done" };
+var STATE_OF = {
+  " ": "todo",
+  "	": "todo",
+  "~": "doing",
+  x: "done",
+  X: "done"
+};
 var MARK_OF = { todo: " ", doing: "~", done: "x" };
 function stateOfMark(mark) {
   return STATE_OF[mark];
 }
-function readPhaseHeading(text5) {
-  const m = PHASE_HEADING.exec(text5.trim().replace(LEADING_SYMBOLS, ""));
+function readPhaseHeading(text6) {
+  const m = PHASE_HEADING.exec(text6.trim().replace(LEADING_SYMBOLS, ""));
   if (!m) return void 0;
   return { number: Number(m[1]), name: (m[2] ?? "").trim() };
 }
-function nearPhaseReason(text5) {
-  const trimmed = text5.trim().replace(LEADING_SYMBOLS, "");
+function nearPhaseReason(text6) {
+  const trimmed = text6.trim().replace(LEADING_SYMBOLS, "");
   if (PHASE_HEADING.test(trimmed)) return void 0;
   const token = NEAR_PHASE.exec(trimmed)?.[1];
   if (token === void 0) return void 0;
@@ -59474,24 +60032,24 @@ var ChecklistBuilder = class {
     });
   }
   /** A heading at the top level of the document. */
-  heading(level, text5, line) {
-    const phase = readPhaseHeading(text5);
+  heading(level, text6, line) {
+    const phase = readPhaseHeading(text6);
     if (phase) {
       this.current = { phase: { ...phase, line, tasks: [] }, level };
       this.phases.push(this.current);
       this.ended = void 0;
       return;
     }
-    const reason = nearPhaseReason(text5);
+    const reason = nearPhaseReason(text6);
     if (reason) {
       this.warn(
         line,
-        `"${text5.trim()}" is not a phase: ${reason}.`,
+        `"${text6.trim()}" is not a phase: ${reason}.`,
         'Write a phase heading as "## Phase 1: Name".'
       );
     }
     if (this.current && level <= this.current.level) {
-      this.ended = { line, text: text5.trim() };
+      this.ended = { line, text: text6.trim() };
       this.current = void 0;
     }
   }
@@ -59499,25 +60057,25 @@ var ChecklistBuilder = class {
    * A heading inside a block quote or a list item: never a phase. When it reads as one, or would
    * end the current phase by its level, the rest of its container is not tracked (returns true).
    */
-  nestedHeading(level, text5, line) {
-    const phaseLike = readPhaseHeading(text5) !== void 0 || nearPhaseReason(text5) !== void 0;
+  nestedHeading(level, text6, line) {
+    const phaseLike = readPhaseHeading(text6) !== void 0 || nearPhaseReason(text6) !== void 0;
     if (phaseLike) {
       this.warn(
         line,
-        `"${text5.trim()}" is inside a block quote or a list item, so it is not a phase.`,
+        `"${text6.trim()}" is inside a block quote or a list item, so it is not a phase.`,
         "Move the heading out of the quote or list to make it a phase."
       );
     }
     return phaseLike || this.current !== void 0 && level <= this.current.level;
   }
   /** A paragraph at the top level that opens with bold text, such as `**Phase 1:** Setup`. */
-  boldLine(text5, line) {
-    if (readPhaseHeading(text5) === void 0 && nearPhaseReason(text5) === void 0) return;
+  boldLine(text6, line) {
+    if (readPhaseHeading(text6) === void 0 && nearPhaseReason(text6) === void 0) return;
     const where = this.current ? `its tasks count in Phase ${this.current.phase.number}` : "its tasks are not tracked";
     this.warn(
       line,
-      `"${text5.trim()}" is bold text, not a heading, so it is not a phase (${where}).`,
-      `Write it as a heading: "## ${text5.trim().replace(/:$/, "")}".`
+      `"${text6.trim()}" is bold text, not a heading, so it is not a phase (${where}).`,
+      `Write it as a heading: "## ${text6.trim().replace(/:$/, "")}".`
     );
   }
   /**
@@ -59538,8 +60096,8 @@ var ChecklistBuilder = class {
     }
     const phase = this.current.phase;
     const mark = this.source[at2 + 1];
-    const text5 = taskText(this.source, at2);
-    const written = WRITTEN_ID.exec(text5)?.[1];
+    const text6 = taskText(this.source, at2);
+    const written = WRITTEN_ID.exec(text6)?.[1];
     const index2 = phase.tasks.length + 1;
     const id = written ?? `${phase.number}.${index2}`;
     const firstLine = this.seenId.get(id);
@@ -59554,13 +60112,13 @@ var ChecklistBuilder = class {
     } else {
       this.seenId.set(id, line);
     }
-    if (text5 === "")
+    if (text6 === "")
       this.warn(line, "This task has no text.", "Say what the task is after the checkbox.");
     phase.tasks.push({
       id,
       state: STATE_OF[mark],
       mark,
-      text: text5,
+      text: text6,
       phase: phase.number,
       index: index2,
       depth,
@@ -59764,7 +60322,8 @@ function parseChecklist(source, path2, { fast = true } = {}) {
       path2,
       () => parseMarkdown(source),
       known,
-      'Write a task as "- [ ] 1.1 Description" under a "## Phase N: Name" heading.'
+      'Write a task as "- [ ] 1.1 Description" under a "## Phase N: Name" heading.',
+      { marks: " 	~xX", unread: "it is not where the checklist reads tasks" }
     )
   );
   return checklist;
@@ -59814,8 +60373,8 @@ function markPhase(source, phase, state, from) {
 
 // src/core/plan/masterLog.ts
 var MASTER_LOG_TITLE = "# Master Log";
-function escapeInline(text5) {
-  return oneLine(text5).replace(/([\\`*_[\]<>|])/g, "\\$1");
+function escapeInline(text6) {
+  return oneLine(text6).replace(/([\\`*_[\]<>|])/g, "\\$1");
 }
 function renderLogEntry(entry) {
   const parts = [oneLine(entry.timestamp), `**${escapeInline(entry.event)}**`];
@@ -60002,19 +60561,19 @@ function add(a, b) {
     sum([a.costUsd, b.costUsd])
   );
 }
-function parse4(text5) {
+function parse4(text6) {
   try {
-    return obj(JSON.parse(text5));
+    return obj(JSON.parse(text6));
   } catch {
     return void 0;
   }
 }
 function usageFromOutput(stdout) {
-  const text5 = stdout.trim();
-  if (!text5) return void 0;
-  const starts = [0, ...[...text5.matchAll(/\n\{/g)].map((m) => m.index + 1)];
+  const text6 = stdout.trim();
+  if (!text6) return void 0;
+  const starts = [0, ...[...text6.matchAll(/\n\{/g)].map((m) => m.index + 1)];
   for (const start2 of starts.slice(-3)) {
-    const whole = parse4(text5.slice(start2));
+    const whole = parse4(text6.slice(start2));
     if (whole) {
       const found = claude(whole) ?? gemini(whole);
       if (found) return found;
@@ -60022,7 +60581,7 @@ function usageFromOutput(stdout) {
   }
   let final;
   let turns;
-  for (const line of text5.split("\n")) {
+  for (const line of text6.split("\n")) {
     const trimmed = line.trim();
     if (!trimmed.startsWith("{")) continue;
     const v = parse4(trimmed);
@@ -60033,8 +60592,8 @@ function usageFromOutput(stdout) {
   }
   return final ?? turns;
 }
-function usageFromFile(text5) {
-  const parsed = UsageSchema.safeParse(parse4(text5));
+function usageFromFile(text6) {
+  const parsed = UsageSchema.safeParse(parse4(text6));
   return parsed.success && Object.keys(parsed.data).length ? parsed.data : void 0;
 }
 function describeRun(run3) {
@@ -60053,20 +60612,20 @@ function describeRun(run3) {
 function formatCost(usd) {
   return `$${usd > 0 && usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2)}`;
 }
-function formatMinutes(minutes) {
-  return `${minutes < 10 ? minutes.toFixed(1) : Math.round(minutes)} min`;
+function formatMinutes(minutes2) {
+  return `${minutes2 < 10 ? minutes2.toFixed(1) : Math.round(minutes2)} min`;
 }
 function totalUsage(runs) {
   let usage;
   for (const r of runs) usage = add(usage, r.usage);
-  const minutes = runs.reduce((a, r) => a + r.minutes, 0);
-  return { minutes, ...usage ? { usage } : {} };
+  const minutes2 = runs.reduce((a, r) => a + r.minutes, 0);
+  return { minutes: minutes2, ...usage ? { usage } : {} };
 }
 
 // src/core/plan/report.ts
 var STATE_BOX = { todo: "[ ]", doing: "[~]", done: "[x]" };
-function cell(text5) {
-  return oneLine(text5).replace(/\|/g, "\\|");
+function cell(text6) {
+  return oneLine(text6).replace(/\|/g, "\\|");
 }
 function link2(label, url2) {
   return url2 ? `[${cell(label)}](${url2})` : cell(label);
@@ -60270,11 +60829,11 @@ function validateContext(plan) {
 }
 
 // src/core/markdown.ts
-function escapeMarkdown(text5) {
-  return text5.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").replace(/([\\`*_{}[\]()#+\-.!|<>~])/g, "\\$1").replace(/@/g, "@\u200B");
+function escapeMarkdown(text6) {
+  return text6.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").replace(/([\\`*_{}[\]()#+\-.!|<>~])/g, "\\$1").replace(/@/g, "@\u200B");
 }
-function codeSpan(text5) {
-  const flat = text5.replace(/[\r\n]+/g, " ");
+function codeSpan(text6) {
+  const flat = text6.replace(/[\r\n]+/g, " ");
   const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
   const fence3 = "`".repeat(longest + 1);
   const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
@@ -60364,16 +60923,16 @@ function renderMarker(marker) {
 var ATTEMPTS_START = "<!-- coder-loop:attempts -->";
 var ATTEMPTS_END = "<!-- /coder-loop:attempts -->";
 function updateMarker(body, marker) {
-  let text5 = body;
-  const start2 = text5.indexOf(PREFIX);
-  const end = start2 === -1 ? -1 : text5.indexOf(SUFFIX, start2 + PREFIX.length);
-  text5 = start2 === -1 || end === -1 ? `${renderMarker(marker)}
-${text5}` : text5.slice(0, start2) + renderMarker(marker) + text5.slice(end + SUFFIX.length);
+  let text6 = body;
+  const start2 = text6.indexOf(PREFIX);
+  const end = start2 === -1 ? -1 : text6.indexOf(SUFFIX, start2 + PREFIX.length);
+  text6 = start2 === -1 || end === -1 ? `${renderMarker(marker)}
+${text6}` : text6.slice(0, start2) + renderMarker(marker) + text6.slice(end + SUFFIX.length);
   const block = renderAttempts(marker.attempts ?? []);
-  const a = text5.indexOf(ATTEMPTS_START);
-  const b = text5.indexOf(ATTEMPTS_END);
-  if (a !== -1 && b > a) return text5.slice(0, a) + block + text5.slice(b + ATTEMPTS_END.length);
-  return `${text5}
+  const a = text6.indexOf(ATTEMPTS_START);
+  const b = text6.indexOf(ATTEMPTS_END);
+  if (a !== -1 && b > a) return text6.slice(0, a) + block + text6.slice(b + ATTEMPTS_END.length);
+  return `${text6}
 
 ${block}`;
 }
@@ -60389,14 +60948,14 @@ function renderAttempts(attempts) {
   lines.push(ATTEMPTS_END);
   return lines.join("\n");
 }
-function readMarker(text5) {
-  if (!text5) return void 0;
-  const start2 = text5.indexOf(PREFIX);
+function readMarker(text6) {
+  if (!text6) return void 0;
+  const start2 = text6.indexOf(PREFIX);
   if (start2 === -1) return void 0;
-  const end = text5.indexOf(SUFFIX, start2 + PREFIX.length);
+  const end = text6.indexOf(SUFFIX, start2 + PREFIX.length);
   if (end === -1) return void 0;
   try {
-    const value2 = JSON.parse(text5.slice(start2 + PREFIX.length, end));
+    const value2 = JSON.parse(text6.slice(start2 + PREFIX.length, end));
     if (value2.mode !== "plan" && value2.mode !== "quick" || typeof value2.issue !== "number") {
       return void 0;
     }
@@ -60429,6 +60988,10 @@ var LoopRecordSchema = external_exports.object({
   mode: external_exports.enum(["plan", "quick"]),
   plan: TEXT(300).optional(),
   phase: external_exports.number().int().nonnegative().optional(),
+  /** A plan of another kind (spec-kit, Kiro, Task Master): its tasks file (`#<tag>` for Task Master). */
+  planFile: TEXT(1e3).optional(),
+  /** That plan's phase as the kind numbers it (`3.1`, a Task Master id). */
+  phaseId: TEXT(100).optional(),
   issue: external_exports.number().int().positive(),
   comment: external_exports.number().int().positive().optional(),
   attempts: external_exports.array(AttemptSchema).max(100).optional(),
@@ -60460,7 +61023,17 @@ var LoopRecordSchema = external_exports.object({
       failedAttempts: external_exports.number().int().nonnegative(),
       minutes: external_exports.number().nonnegative(),
       costUsd: external_exports.number().nonnegative()
-    }).optional()
+    }).optional(),
+    progress: external_exports.number().int().positive().optional(),
+    phases: external_exports.array(
+      external_exports.object({
+        phase: external_exports.number().int().nonnegative(),
+        pr: external_exports.number().int().positive(),
+        failedAttempts: external_exports.number().int().nonnegative(),
+        minutes: external_exports.number().nonnegative(),
+        costUsd: external_exports.number().nonnegative()
+      })
+    ).max(200).optional()
   }).optional()
 });
 var OPEN = "<!-- coder-loop:record ";
@@ -60473,15 +61046,15 @@ function encodeRecord(marker, head) {
   );
   return `${OPEN}${json3}${CLOSE}`;
 }
-function decodeRecord(text5, head) {
-  if (!text5) return void 0;
-  const start2 = text5.lastIndexOf(OPEN);
+function decodeRecord(text6, head) {
+  if (!text6) return void 0;
+  const start2 = text6.lastIndexOf(OPEN);
   if (start2 === -1) return void 0;
-  const end = text5.indexOf(CLOSE, start2 + OPEN.length);
+  const end = text6.indexOf(CLOSE, start2 + OPEN.length);
   if (end === -1) return void 0;
   let value2;
   try {
-    value2 = JSON.parse(text5.slice(start2 + OPEN.length, end));
+    value2 = JSON.parse(text6.slice(start2 + OPEN.length, end));
   } catch {
     return void 0;
   }
@@ -60492,13 +61065,13 @@ function decodeRecord(text5, head) {
   delete marker.head;
   return marker;
 }
-function withRecord(text5, marker, head) {
-  return `${withoutRecord(text5)}
+function withRecord(text6, marker, head) {
+  return `${withoutRecord(text6)}
 
 ${encodeRecord(marker, head)}`;
 }
-function withoutRecord(text5) {
-  const body = text5 ?? "";
+function withoutRecord(text6) {
+  const body = text6 ?? "";
   const start2 = body.lastIndexOf(OPEN);
   return (start2 === -1 ? body : body.slice(0, start2)).trimEnd();
 }
@@ -60508,6 +61081,8 @@ function pick4(m) {
     issue: m.issue,
     ...m.plan !== void 0 ? { plan: m.plan } : {},
     ...m.phase !== void 0 ? { phase: m.phase } : {},
+    ...m.planFile !== void 0 ? { planFile: m.planFile } : {},
+    ...m.phaseId !== void 0 ? { phaseId: m.phaseId } : {},
     ...m.comment !== void 0 ? { comment: m.comment } : {},
     ...m.attempts?.length ? {
       attempts: m.attempts.map((a) => ({
@@ -60561,6 +61136,10 @@ ${list3(problems)}`,
   choosePlan: (plans) => `Which plan? Run ${codeSpan("/coder next <PlanName>")} with one of:
 
 ${plans.map((p) => `- ${codeSpan(p)}`).join("\n")}`,
+  /** Two plans (of any kinds) share the name asked for: nothing is written. */
+  twoPlansNamed: (name, paths) => `Two plans are named ${codeSpan(name)}; nothing was written. Name one by the path of its tasks file:
+
+${paths.map((p) => `- ${codeSpan(`/coder next ${p}`)}`).join("\n")}`,
   noSuchPlan: (name, plans) => `There is no plan ${codeSpan(name)}.${plans.length ? ` Plans: ${plans.map(codeSpan).join(", ")}.` : ""}`,
   /** `/coder status`: one plan's phases and tasks, where it stands, and its lock. */
   statusSection: (name, context, lock) => {
@@ -60587,6 +61166,31 @@ ${plans.map((p) => `- ${codeSpan(p)}`).join("\n")}`,
       lines.push("", `Not valid: ${codeSpan(`npx coder-loop lint "${name}"`)} lists the problems.`);
     return lines.join("\n");
   },
+  /** `/coder status`: a plan of another kind (spec-kit, Kiro, Task Master), as `statusSection`. */
+  kindStatusSection: (label, kind, path2, plan, lock) => {
+    const lines = [`### ${escapeMarkdown(label)} (${kind}, ${codeSpan(path2)})`, ""];
+    for (const phase of plan.phases) {
+      const done2 = phase.tasks.filter((t) => t.state === "done").length;
+      const here = phase.number === plan.current?.number ? " \u2190 current" : "";
+      lines.push(
+        `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ""}** (${done2}/${phase.tasks.length})${here}`
+      );
+      for (const t of phase.tasks)
+        lines.push(
+          `  - ${t.state === "set-aside" ? "[ ]" : BOX[t.state]} ${escapeMarkdown(t.text)}${t.optional ? " (optional)" : ""}${t.state === "set-aside" ? " (set aside)" : ""}`
+        );
+    }
+    if (plan.problems.length > 0) lines.push("", `Not valid:
+
+${list3(plan.problems)}`);
+    else if (plan.current && lock)
+      lines.push(
+        "",
+        lock.held ? `Phase ${plan.current.number} is locked by ${codeSpan(lock.branch)}${lock.pr !== void 0 ? `, pull request #${lock.pr}` : ""}.` : `Phase ${plan.current.number} is free: ${codeSpan(`/coder next ${label}`)} takes it.`
+      );
+    else lines.push("", "Complete.");
+    return lines.join("\n");
+  },
   /** Two plans whose names make one lock branch: neither may start until one is renamed. */
   slugConflict: (name, other, branch2) => `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch2)}; nothing was written. Rename one of them (\`coder-loop lint\` reports it too).`,
   /** ValidateContext → No: "Return to Orchestrator: Plan Required". */
@@ -60597,6 +61201,8 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
   /** LockCheck → Yes: "Return to Orchestrator: Select Next Item". */
   locked: (plan, phase, branch2, pr) => `**Locked.** ${phaseTitle(phase)} of ${codeSpan(plan)} is already taken: branch ${codeSpan(branch2)}${pr ? `, pull request #${pr.number}` : " (no pull request yet)"}. Select the next item, or ${codeSpan("/coder release")} it.`,
   started: (plan, phase, branch2, pr) => `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: tasks marked \`[~]\` on branch ${codeSpan(branch2)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
+  /** A phase of another kind started: its own in-progress mark (spec-kit has none). */
+  kindStarted: (plan, phase, branch2, pr, marks) => `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: ${marks.mark ? `tasks marked ${codeSpan(marks.mark)} in ${codeSpan(marks.path)}` : `${codeSpan(marks.path)} is left as it is (spec-kit has no in-progress mark: this branch and its pull request are the record)`} on branch ${codeSpan(branch2)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
   quickStarted: (branch2, pr, assessment) => {
     const lines = [
       `**Quick mode**: branch ${codeSpan(branch2)}, pull request #${pr.number}. CI is the gate; no plan bookkeeping.`
@@ -60640,6 +61246,12 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
   noLoopPullRequest: () => "There is no open coder-loop pull request for this issue.",
   /** `/coder stop` on a phase PR of a run. */
   runStopped: (pr, plan) => `Stopped the run of plan ${codeSpan(plan)}: pull request #${pr} stays as it is, and no phase starts after it. \`/coder run\` goes on.`,
+  /** `/coder run` with the current phase's PR open and no run on it: the run goes on from there. */
+  runResumed: (pr, plan, phase) => `**Run resumed** on plan ${codeSpan(plan)}: phase ${phase ?? "?"} is open as pull request #${pr}, which stays as it is; once it is merged, the next phase starts by itself.`,
+  /** `/coder run` where the current phase's PR already belongs to a run. */
+  runGoing: (pr, plan) => `The run of plan ${codeSpan(plan)} is going already: pull request #${pr}.`,
+  /** The progress comment's headline once `/coder stop` ended the run. */
+  progressStopped: (pr) => `Stopped with \`/coder stop\`: pull request #${pr} stays as it is, and no phase starts after it. \`/coder run\` goes on.`,
   /** `/coder stop` where no open phase PR belongs to a run. */
   noRun: (pr) => `Pull request #${pr} is not part of a run (\`/coder run\`); nothing to stop.`,
   /** Verification → Fail: "Debug & Fix", attempt k of N. */
@@ -60681,27 +61293,6 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
 };
 
 // src/core/loop/choose.ts
-function choosePlan(plansDir, plans, requested) {
-  let plan;
-  if (requested !== void 0) {
-    if (!plans.includes(requested))
-      return { reply: reply.noSuchPlan(requested, plans), outcome: { state: "no-plan" } };
-    plan = requested;
-  } else {
-    if (plans.length === 0)
-      return { reply: reply.noPlans(plansDir), outcome: { state: "no-plan" } };
-    if (plans.length > 1)
-      return { reply: reply.choosePlan(plans), outcome: { state: "choose-plan" } };
-    plan = plans[0];
-  }
-  const other = slugConflicts(plans).get(plan);
-  if (other !== void 0)
-    return {
-      reply: reply.slugConflict(plan, other, phaseBranch(plan, 1).replace(/\/phase-1$/, "/\u2026")),
-      outcome: { state: "plan-required", node: "ValidateContext", mode: "plan", plan }
-    };
-  return { plan };
-}
 function phaseToStart(plan, context) {
   if (!context.valid)
     return {
@@ -60752,11 +61343,15 @@ var AgentPayloadSchema = external_exports.strictObject({
   issue: external_exports.number().int().positive(),
   /** Null in quick mode. */
   plan: external_exports.string().nullable().superRefine((name, ctx) => {
-    const problem = name === null ? void 0 : checkPlanName(name);
+    const problem = name === null ? void 0 : isPlanPath(name) ? checkPlanPath(name) : checkPlanName(name);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   }),
   /** Null in quick mode. */
   phase: external_exports.number().int().min(0).nullable(),
+  /** A plan of another kind (spec-kit, Kiro, Task Master): its tasks file, `#<tag>` for Task Master. */
+  planFile: external_exports.string().min(1).max(1e3).optional(),
+  /** That plan's phase as its kind numbers it (`3.1`, a Task Master id). */
+  phaseId: external_exports.string().min(1).max(100).optional(),
   attempt: external_exports.number().int().min(1).max(100),
   agent: AgentConfigSchema.pick({ command: true, timeoutMinutes: true, env: true }).required()
 });
@@ -60770,6 +61365,8 @@ function buildAgentPayload(handOff2) {
     issue: handOff2.issue,
     plan: handOff2.plan?.name ?? null,
     phase: handOff2.plan?.phase ?? null,
+    ...handOff2.plan?.planFile !== void 0 ? { planFile: handOff2.plan.planFile } : {},
+    ...handOff2.plan?.phaseId !== void 0 ? { phaseId: handOff2.plan.phaseId } : {},
     attempt: handOff2.attempt,
     agent: {
       command: handOff2.agent.command,
@@ -60800,7 +61397,14 @@ function agentHandOff(config2, at2) {
     headSha: at2.headSha,
     pullRequest: at2.pullRequest,
     issue: marker.issue,
-    ...marker.mode === "plan" && marker.plan && marker.phase ? { plan: { name: marker.plan, phase: marker.phase } } : {},
+    ...marker.mode === "plan" && marker.plan && (marker.phase || marker.phaseId) ? {
+      plan: {
+        name: marker.plan,
+        phase: marker.phase ?? 0,
+        ...marker.planFile !== void 0 ? { planFile: marker.planFile } : {},
+        ...marker.phaseId !== void 0 ? { phaseId: marker.phaseId } : {}
+      }
+    } : {},
     attempt: at2.attempt,
     agent: config2.agent
   });
@@ -60823,6 +61427,1337 @@ function reviewRound(marker, head, config2) {
   const round2 = repeat ? rounds.indexOf(head) + 1 : rounds.length + 1;
   const max = config2.agent?.maxReviewRounds ?? Infinity;
   return { round: round2, repeat, exhausted: round2 > max };
+}
+
+// src/core/loop/run.ts
+var NO_SPEND = { failedAttempts: 0, minutes: 0, costUsd: 0 };
+function phaseSpend(record2) {
+  const runs = record2.agentRuns ?? [];
+  return {
+    failedAttempts: (record2.attempts ?? []).length,
+    minutes: round(runs.reduce((sum2, r) => sum2 + r.minutes, 0)),
+    costUsd: round(runs.reduce((sum2, r) => sum2 + (r.usage?.costUsd ?? 0), 0))
+  };
+}
+function addSpend(a, b) {
+  return {
+    failedAttempts: a.failedAttempts + b.failedAttempts,
+    minutes: round(a.minutes + b.minutes),
+    costUsd: round(a.costUsd + b.costUsd)
+  };
+}
+function runSpend(record2) {
+  return addSpend(record2.run?.totals ?? NO_SPEND, phaseSpend(record2));
+}
+function budgetSpent(budget, phase, run3) {
+  if (!budget) return void 0;
+  const checks = [
+    ["failedAttempts", "failedAttempts", "failed attempts", (n) => String(n)],
+    ["agentMinutes", "minutes", "agent minutes", (n) => String(round(n))],
+    ["costUsd", "costUsd", "agent cost", (n) => `$${n.toFixed(2)}`]
+  ];
+  for (const [key, field, name, show] of checks) {
+    const limit = budget[key];
+    if (!limit) continue;
+    if (limit.phase !== void 0 && phase[field] >= limit.phase) {
+      return `The phase's budget of ${name} is spent: ${show(phase[field])} of ${show(limit.phase)}`;
+    }
+    if (limit.run !== void 0 && run3[field] >= limit.run) {
+      return `The run's budget of ${name} is spent: ${show(run3[field])} of ${show(limit.run)}`;
+    }
+  }
+  return void 0;
+}
+function decideRunNext(s) {
+  const record2 = s.record;
+  if (!record2 || record2.mode !== "plan" || !record2.run || record2.plan !== record2.run.plan) {
+    return { kind: "none" };
+  }
+  const run3 = record2.run;
+  if (!s.merged) {
+    return {
+      kind: "stop",
+      state: "run-closed-unmerged",
+      reason: `The pull request of phase ${record2.phase ?? "?"} was closed without merge: the run of plan \`${run3.plan}\` stops. \`/coder run\` starts it again.`
+    };
+  }
+  if (record2.escalation) {
+    return {
+      kind: "stop",
+      state: "run-escalated",
+      reason: `Phase ${record2.phase ?? "?"} was merged while escalated to the architects, so the run stops here: once the escalation is settled, \`/coder run\` goes on from the next open phase.`
+    };
+  }
+  if (!s.verified) return { kind: "none" };
+  if (!s.starterPermitted) {
+    return {
+      kind: "stop",
+      state: "run-permission-gone",
+      reason: `@${run3.starter}, who started the run, no longer has write access: the run of plan \`${run3.plan}\` stops.`
+    };
+  }
+  const totals = runSpend(record2);
+  if (s.planComplete || s.nextPhase === void 0) {
+    return {
+      kind: "stop",
+      state: "run-complete",
+      reason: `The run of plan \`${run3.plan}\` is complete: ${describeSpend(totals)}.`
+    };
+  }
+  const spent = budgetSpent(s.budget, NO_SPEND, totals);
+  if (spent) {
+    return { kind: "stop", state: "run-budget-spent", reason: `${spent}: the run stops.` };
+  }
+  if (s.otherPhaseOpen) return { kind: "none" };
+  if (s.mergedPhaseFinished !== void 0 ? !s.mergedPhaseFinished : record2.phase !== void 0 && s.nextPhase <= record2.phase) {
+    return { kind: "none" };
+  }
+  const phases = s.pr !== void 0 && record2.phase !== void 0 ? [...run3.phases ?? [], { phase: record2.phase, pr: s.pr, ...phaseSpend(record2) }].slice(
+    -200
+  ) : run3.phases;
+  return {
+    kind: "start",
+    phase: s.nextPhase,
+    run: { ...run3, totals, ...phases ? { phases } : {} }
+  };
+}
+function describeSpend(spend) {
+  return `${spend.failedAttempts} failed attempt${spend.failedAttempts === 1 ? "" : "s"}, ${spend.minutes} agent minute${spend.minutes === 1 ? "" : "s"}, $${spend.costUsd.toFixed(2)}`;
+}
+function round(n) {
+  return Math.round(n * 100) / 100;
+}
+
+// src/core/loop/progress.ts
+function waitingFor(node3) {
+  switch (node3) {
+    case "Escalate":
+      return "an architect (`/coder resume`)";
+    case "CodeReview":
+      return "a review";
+    case "FinalVerify":
+      return "CI on the completion commit";
+    case "End":
+      return "a merge";
+    case "Debug":
+      return "a fix (a push: CI runs again)";
+    case "TDD":
+    case void 0:
+    case "MarkInProgress":
+      return "the implementation (a push, test first)";
+    default:
+      return "CI";
+  }
+}
+var OPEN2 = "<!-- coder-loop:progress ";
+var CLOSE2 = " -->";
+var money2 = (n) => `$${n.toFixed(2)}`;
+var minutes = (n) => `${n} min`;
+var plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+function figures(spend) {
+  return [String(spend.failedAttempts), minutes(spend.minutes), money2(spend.costUsd)];
+}
+function renderProgress(input2) {
+  const { key, current } = input2;
+  const merged = new Map(input2.merged.map((p) => [p.phase, p]));
+  const title = (n) => {
+    const phase = input2.phases.find((p) => p.number === n);
+    return phase?.title ? `${n} \u2014 ${escapeMarkdown(phase.title)}` : String(n);
+  };
+  const numbers = [
+    .../* @__PURE__ */ new Set([
+      ...input2.phases.map((p) => p.number),
+      ...merged.keys(),
+      ...current ? [current.phase] : []
+    ])
+  ].sort((a, b) => a - b);
+  const rows = numbers.map((n) => {
+    const done2 = merged.get(n);
+    if (done2) return [title(n), "\u2705 merged", `#${done2.pr}`, ...figures(done2)];
+    if (current?.phase === n) {
+      const at2 = current.node ? NODES[current.node] : "Implementation (TDD)";
+      const mark = current.node === "Escalate" ? "\u{1F6D1}" : input2.ended ? "\u23F9" : "\u{1F504}";
+      return [title(n), `${mark} ${at2}`, `#${current.pr}`, ...figures(current.spend)];
+    }
+    if (input2.phases.find((p) => p.number === n)?.done)
+      return [title(n), "\u2705 done before the run", "", "", "", ""];
+    return [title(n), "\u23F3 to do", "", "", "", ""];
+  });
+  const headline = input2.ended ? input2.ended : current ? `Phase ${current.phase} (pull request #${current.pr}) is at **${current.node ? NODES[current.node] : "Implementation (TDD)"}**, waiting for ${waitingFor(current.node)}.` : "Starting.";
+  const t = input2.totals;
+  return [
+    `### Coder run: ${codeSpan(key.plan)}`,
+    "",
+    `Started by @${input2.starter}${key.startedAt ? ` at ${key.startedAt}` : ""}. ${headline}`,
+    "",
+    "| Phase | State | Pull request | Failed attempts | Agent time | Cost |",
+    "| --- | --- | --- | ---: | ---: | ---: |",
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+    "",
+    `**The run so far:** ${plural2(t.failedAttempts, "failed attempt")}, ${plural2(t.minutes, "agent minute")}, ${money2(t.costUsd)}.`,
+    "",
+    encodeKey(key, input2.phases)
+  ].join("\n");
+}
+function encodeKey(key, phases) {
+  const value2 = {
+    ...key,
+    phases: phases.map((p) => ({ n: p.number, t: p.title, ...p.done ? { d: 1 } : {} }))
+  };
+  const json3 = JSON.stringify(value2).replace(
+    /[<>-]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+  return `${OPEN2}${json3}${CLOSE2}`;
+}
+function readProgress(body, key) {
+  if (!body) return void 0;
+  const start2 = body.lastIndexOf(OPEN2);
+  if (start2 === -1) return void 0;
+  const end = body.indexOf(CLOSE2, start2 + OPEN2.length);
+  if (end === -1) return void 0;
+  let value2;
+  try {
+    value2 = JSON.parse(body.slice(start2 + OPEN2.length, end));
+  } catch {
+    return void 0;
+  }
+  if (typeof value2 !== "object" || value2 === null) return void 0;
+  const v = value2;
+  if (v.issue !== key.issue || v.plan !== key.plan || v.startedAt !== key.startedAt)
+    return void 0;
+  const phases = [];
+  if (Array.isArray(v.phases))
+    for (const p of v.phases.slice(0, 500)) {
+      if (typeof p?.n !== "number" || !Number.isInteger(p.n) || typeof p.t !== "string") continue;
+      phases.push({
+        number: p.n,
+        title: p.t.slice(0, 300),
+        ...p.d ? { done: true } : {}
+      });
+    }
+  return { phases };
+}
+function progressPhases(phases) {
+  return phases.map((p) => ({
+    number: p.number,
+    title: p.name,
+    ...p.tasks.length > 0 && p.tasks.every((t) => t.state === "done") ? { done: true } : {}
+  }));
+}
+function pullProgress(marker, run3, pr, node3, ended) {
+  const spend = phaseSpend(marker);
+  const phase = marker.phase;
+  const mergedNow = ended?.merged && phase !== void 0;
+  return {
+    key: {
+      issue: marker.issue,
+      plan: run3.plan,
+      ...run3.startedAt !== void 0 ? { startedAt: run3.startedAt } : {}
+    },
+    starter: run3.starter,
+    phases: [],
+    merged: [
+      ...(run3.phases ?? []).filter((p) => !mergedNow || p.phase !== phase),
+      ...mergedNow ? [{ phase, pr, ...spend }] : []
+    ],
+    ...phase !== void 0 && !mergedNow ? { current: { phase, pr, ...node3 ? { node: node3 } : {}, spend } } : {},
+    ...ended ? { ended: ended.reason } : {},
+    totals: addSpend(run3.totals ?? NO_SPEND, spend)
+  };
+}
+function withProgress(marker, effects) {
+  const moved = effects.some(
+    (e) => e.kind === "check" || e.kind === "label" || e.kind === "unlabel" || e.kind === "marker" || e.kind === "complete"
+  );
+  const run3 = marker.run ?? effects.find((e) => e.kind === "marker")?.marker.run;
+  if (!moved || !run3 || marker.mode !== "plan") return [...effects];
+  const merging = effects.some((e) => e.kind === "merge");
+  let node3;
+  for (const e of effects) {
+    if (e.kind === "check" && !e.sha && e.when !== "not-merged") node3 = e.view.node;
+    if (e.kind === "complete") node3 = "FinalVerify";
+  }
+  return [
+    ...effects,
+    {
+      kind: "progress",
+      run: run3,
+      ...node3 ? { node: node3 } : {},
+      ...merging ? { when: "not-merged" } : {}
+    }
+  ];
+}
+function progressLink(repoUrl, record2) {
+  const run3 = record2?.run;
+  if (!record2 || !run3?.progress) return "";
+  return `
+
+Part of a \`/coder run\` of ${codeSpan(run3.plan)}: [the run's progress](${repoUrl}/issues/${record2.issue}#issuecomment-${run3.progress}).`;
+}
+
+// src/core/plan/kinds/index.ts
+var import_picomatch = __toESM(require_picomatch2(), 1);
+
+// src/core/plan/kinds/jsonOffsets.ts
+var JsonSyntaxError = class extends Error {
+  constructor(message, offset, line) {
+    super(message);
+    this.offset = offset;
+    this.line = line;
+    this.name = "JsonSyntaxError";
+  }
+  offset;
+  line;
+};
+function lineStarts(source) {
+  const starts = [0];
+  for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+function lineAt(starts, offset) {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = lo + hi + 1 >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+var NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+var STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+var PLAIN_STRING_BREAK = /[\\\u0000-\u001f]/;
+function parseJsonWithOffsets(source) {
+  let at2 = 0;
+  const fail = (what2) => {
+    throw new JsonSyntaxError(
+      at2 >= source.length ? `unexpected end of JSON (${what2})` : `${what2} at column ${column()}`,
+      at2,
+      lineAt(lineStarts(source), at2)
+    );
+  };
+  const column = () => at2 - source.lastIndexOf("\n", at2 - 1);
+  const skip = () => {
+    while (at2 < source.length) {
+      const c = source.charCodeAt(at2);
+      if (c === 32 || c === 9 || c === 10 || c === 13) at2++;
+      else break;
+    }
+  };
+  const readString = () => {
+    const start2 = at2;
+    const close2 = source.indexOf('"', at2 + 1);
+    if (close2 !== -1) {
+      const inner = source.slice(at2 + 1, close2);
+      if (!PLAIN_STRING_BREAK.test(inner)) {
+        at2 = close2 + 1;
+        return { kind: "string", start: start2, end: at2, value: inner };
+      }
+    }
+    STRING.lastIndex = at2;
+    const m = STRING.exec(source);
+    if (!m) fail("expected a string");
+    at2 += m[0].length;
+    return { kind: "string", start: start2, end: at2, value: JSON.parse(m[0]) };
+  };
+  const value2 = () => {
+    skip();
+    const start2 = at2;
+    const c = source[at2];
+    if (c === "{") {
+      at2++;
+      const entries = [];
+      skip();
+      if (source[at2] === "}") return { kind: "object", start: start2, end: ++at2, entries };
+      for (; ; ) {
+        skip();
+        if (source[at2] !== '"') fail("expected a key in double quotes");
+        const key = readString().value;
+        skip();
+        if (source[at2] !== ":") fail('expected ":"');
+        at2++;
+        entries.push({ key, value: value2() });
+        skip();
+        if (source[at2] === ",") {
+          at2++;
+          continue;
+        }
+        if (source[at2] === "}") return { kind: "object", start: start2, end: ++at2, entries };
+        fail('expected "," or "}"');
+      }
+    }
+    if (c === "[") {
+      at2++;
+      const items = [];
+      skip();
+      if (source[at2] === "]") return { kind: "array", start: start2, end: ++at2, items };
+      for (; ; ) {
+        items.push(value2());
+        skip();
+        if (source[at2] === ",") {
+          at2++;
+          continue;
+        }
+        if (source[at2] === "]") return { kind: "array", start: start2, end: ++at2, items };
+        fail('expected "," or "]"');
+      }
+    }
+    if (c === '"') return readString();
+    const word = c === "t" ? "true" : c === "f" ? "false" : c === "n" ? "null" : void 0;
+    if (word !== void 0 && source.startsWith(word, at2)) {
+      at2 += word.length;
+      return { kind: "literal", start: start2, end: at2, value: word === "null" ? null : word === "true" };
+    }
+    NUMBER.lastIndex = at2;
+    const m = NUMBER.exec(source);
+    if (!m) return fail("expected a value");
+    at2 += m[0].length;
+    return { kind: "number", start: start2, end: at2, value: Number(m[0]) };
+  };
+  if (source.charCodeAt(0) === 65279) at2 = 1;
+  const root2 = value2();
+  skip();
+  if (at2 < source.length) fail("unexpected text after the JSON document");
+  return root2;
+}
+function member(node3, key) {
+  if (node3.kind !== "object") return void 0;
+  for (let i = node3.entries.length - 1; i >= 0; i--) {
+    if (node3.entries[i].key === key) return node3.entries[i].value;
+  }
+  return void 0;
+}
+
+// src/core/plan/kinds/taskmaster.ts
+var TASKMASTER_STATUSES = [
+  "pending",
+  "in-progress",
+  "done",
+  "review",
+  "deferred",
+  "cancelled",
+  "blocked"
+];
+var STATE_OF2 = {
+  pending: "todo",
+  blocked: "todo",
+  "in-progress": "doing",
+  review: "doing",
+  done: "done",
+  cancelled: "set-aside",
+  deferred: "set-aside"
+};
+function idOf(node3) {
+  if (node3?.kind === "number" && Number.isInteger(node3.value)) return String(node3.value);
+  if (node3?.kind === "string" && node3.value.trim() !== "") return node3.value.trim();
+  return void 0;
+}
+function text5(node3) {
+  return node3?.kind === "string" ? node3.value : "";
+}
+function readTaskmaster(source, path2) {
+  const problems = [];
+  const error63 = (line, message, fix2) => {
+    problems.push({ severity: "error", path: path2, ...line ? { line } : {}, message, fix: fix2 });
+  };
+  let root2;
+  try {
+    root2 = parseJsonWithOffsets(source);
+  } catch (e) {
+    if (!(e instanceof JsonSyntaxError)) throw e;
+    error63(
+      e.line,
+      `not valid JSON: ${e.message}.`,
+      "Fix the JSON, or let Task Master rewrite the file."
+    );
+    return { tags: [], problems };
+  }
+  if (root2.kind !== "object") {
+    error63(
+      lineAt(lineStarts(source), root2.start),
+      "the file is not a JSON object.",
+      'Write { "master": { "tasks": [...] } }.'
+    );
+    return { tags: [], problems };
+  }
+  const tags = [];
+  const lines = lineStarts(source);
+  const legacyTasks = member(root2, "tasks");
+  if (legacyTasks?.kind === "array") {
+    tags.push(readTag("master", true, legacyTasks, lines, error63));
+  } else {
+    for (const entry of root2.entries) {
+      const tasks = member(entry.value, "tasks");
+      if (tasks?.kind !== "array") continue;
+      tags.push(readTag(entry.key, false, tasks, lines, error63));
+    }
+  }
+  if (tags.length === 0) {
+    error63(
+      1,
+      "no task list found.",
+      'Task Master keeps tasks under { "<tag>": { "tasks": [...] } }.'
+    );
+  }
+  return { tags, problems };
+}
+function readTag(name, legacy, list4, lines, error63) {
+  const phases = [];
+  const seen = /* @__PURE__ */ new Set();
+  const readTask = (node3, id) => {
+    const status2 = member(node3, "status");
+    const line = lineAt(lines, node3.start);
+    if (status2?.kind !== "string") {
+      error63(line, `task ${id} has no "status" string.`, 'Give it "status": "pending".');
+      return void 0;
+    }
+    const known = TASKMASTER_STATUSES.includes(status2.value);
+    if (!known) {
+      error63(
+        lineAt(lines, status2.start),
+        `task ${id} has status "${status2.value}", which Task Master does not use.`,
+        `Use one of ${TASKMASTER_STATUSES.join(", ")}.`
+      );
+      return void 0;
+    }
+    return {
+      id,
+      title: text5(member(node3, "title")),
+      status: status2.value,
+      state: STATE_OF2[status2.value],
+      details: text5(member(node3, "details")),
+      testStrategy: text5(member(node3, "testStrategy")),
+      line: lineAt(lines, status2.start),
+      statusStart: status2.start,
+      statusEnd: status2.end
+    };
+  };
+  for (const node3 of list4.items) {
+    const id = idOf(member(node3, "id"));
+    if (id === void 0) {
+      error63(
+        lineAt(lines, node3.start),
+        `a task in tag "${name}" has no id.`,
+        'Give every task a number "id".'
+      );
+      continue;
+    }
+    if (seen.has(id)) {
+      error63(
+        lineAt(lines, node3.start),
+        `tag "${name}" has two tasks with id ${id}.`,
+        "Give each task its own id."
+      );
+      continue;
+    }
+    seen.add(id);
+    const deps = member(node3, "dependencies");
+    const dependencies = deps?.kind === "array" ? deps.items.map(idOf).filter((d) => d !== void 0) : [];
+    const subs = member(node3, "subtasks");
+    const tasks = [];
+    if (subs?.kind === "array" && subs.items.length > 0) {
+      for (const sub of subs.items) {
+        const subId = idOf(member(sub, "id"));
+        if (subId === void 0) {
+          error63(
+            lineAt(lines, sub.start),
+            `a subtask of task ${id} has no id.`,
+            'Give every subtask an "id".'
+          );
+          continue;
+        }
+        const task = readTask(sub, `${id}.${subId}`);
+        if (task) tasks.push(task);
+      }
+    } else {
+      const task = readTask(node3, id);
+      if (task) tasks.push(task);
+    }
+    phases.push({
+      id,
+      title: text5(member(node3, "title")),
+      line: lineAt(lines, node3.start),
+      dependencies,
+      tasks
+    });
+  }
+  for (const phase of phases) {
+    for (const dep of phase.dependencies) {
+      if (!seen.has(dep) && !dep.includes(".")) {
+        error63(
+          phase.line,
+          `task ${phase.id} depends on task ${dep}, which tag "${name}" does not have.`,
+          `Remove ${dep} from its dependencies.`
+        );
+      }
+    }
+  }
+  return { name, legacy, phases };
+}
+function phaseFinished(phase) {
+  return phase.tasks.every((t) => t.state === "done" || t.state === "set-aside");
+}
+function currentTaskmasterPhase(tag) {
+  const byId = new Map(tag.phases.map((p) => [p.id, p]));
+  const done2 = (id) => {
+    const p = byId.get(id);
+    return p !== void 0 && p.tasks.every((t) => t.state === "done");
+  };
+  return tag.phases.find((p) => !phaseFinished(p) && p.dependencies.every(done2));
+}
+
+// src/core/plan/kinds/index.ts
+function defaultPlanGlobs(plansDir) {
+  return [
+    `${plansDir}/*/01_Master Plan/01_Checklist.md`,
+    "specs/*/tasks.md",
+    ".specify/specs/*/tasks.md",
+    ".kiro/specs/*/tasks.md",
+    ".taskmaster/tasks/tasks.json",
+    "tasks/tasks.json"
+  ];
+}
+function dirOf(path2) {
+  const at2 = path2.lastIndexOf("/");
+  return at2 === -1 ? "" : path2.slice(0, at2);
+}
+function baseOf(path2) {
+  return path2.slice(path2.lastIndexOf("/") + 1);
+}
+function kindOfPath(path2) {
+  if (path2.endsWith("/01_Master Plan/01_Checklist.md")) return "coder";
+  if (baseOf(path2) === "tasks.json") return "taskmaster";
+  if (baseOf(path2) !== "tasks.md") return void 0;
+  return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path2) ? "kiro" : "speckit";
+}
+function findPlanFiles(paths, globs) {
+  const matches = (0, import_picomatch.default)([...globs], { dot: true });
+  const out = [];
+  const candidates2 = [];
+  for (const path2 of paths) {
+    const kind = kindOfPath(path2);
+    if (kind) candidates2.push({ path: path2, kind });
+  }
+  candidates2.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  for (const { path: path2, kind } of candidates2) {
+    if (!matches(path2)) continue;
+    const folder = kind === "coder" ? dirOf(dirOf(path2)) : dirOf(path2);
+    out.push({
+      kind,
+      path: path2,
+      folder,
+      sidecar: kind === "coder" ? folder : `${folder}/coder-loop`.replace(/^\//, "")
+    });
+  }
+  return out;
+}
+function namePlans(files, tags) {
+  const plans = [];
+  for (const file2 of files) {
+    if (file2.kind === "taskmaster") {
+      for (const tag of tags.get(file2.path) ?? []) {
+        const sidecar = `${file2.folder}/coder-loop/${tag}`;
+        plans.push({ ...file2, name: tag, tag, sidecar });
+      }
+    } else plans.push({ ...file2, name: baseOf(file2.folder) });
+  }
+  const problems = [];
+  const byName = /* @__PURE__ */ new Map();
+  for (const plan of plans) byName.set(plan.name, [...byName.get(plan.name) ?? [], plan]);
+  for (const [name, same] of byName) {
+    if (same.length < 2) continue;
+    problems.push({
+      severity: "warning",
+      path: same[0].path,
+      message: `Two plans are named "${name}": ${same.map((p) => p.path).join(" and ")}.`,
+      fix: "Name the plan by the path of its tasks file."
+    });
+  }
+  return { plans, problems };
+}
+function resolvePlan(plans, wanted) {
+  const byName = plans.filter((p) => p.name === wanted);
+  if (byName.length === 1) return { plan: byName[0] };
+  if (byName.length > 1) {
+    return {
+      error: `Two plans are named "${wanted}": ${byName.map((p) => p.path).join(" and ")}. Name one by the path of its tasks file.`
+    };
+  }
+  const [path2, tag] = wanted.split(/[#:](?=[^/]*$)/);
+  const byPath = plans.filter((p) => p.path === path2 && (tag === void 0 || p.tag === tag));
+  if (byPath.length === 1) return { plan: byPath[0] };
+  if (byPath.length > 1) {
+    return {
+      error: `${path2} holds the tags ${byPath.map((p) => p.tag).join(", ")}; name one as ${path2}#<tag>.`
+    };
+  }
+  const names = plans.map((p) => p.name);
+  return {
+    error: `No plan is named "${wanted}".${names.length ? ` Plans here: ${names.join(", ")}.` : " There are no plans here."}`
+  };
+}
+function validateKindContext(plan, exists2, tasksSource) {
+  const need = (names, what2) => names.some((n) => exists2(`${plan.folder}/${n}`)) ? [] : [
+    {
+      severity: "error",
+      path: plan.path,
+      message: `${what2} is missing: ${names.map((n) => `${plan.folder}/${n}`).join(" or ")}.`,
+      fix: `Write ${names[0]} beside ${baseOf(plan.path)}.`
+    }
+  ];
+  switch (plan.kind) {
+    case "speckit":
+      return [...need(["spec.md"], "spec-kit's spec"), ...need(["plan.md"], "spec-kit's plan")];
+    case "kiro":
+      return [
+        ...need(["requirements.md", "bugfix.md"], "Kiro's requirements"),
+        ...need(["design.md"], "Kiro's design")
+      ];
+    case "taskmaster": {
+      if (tasksSource === void 0) return [];
+      try {
+        parseJsonWithOffsets(tasksSource);
+        return [];
+      } catch (e) {
+        if (!(e instanceof JsonSyntaxError)) throw e;
+        return [
+          {
+            severity: "error",
+            path: plan.path,
+            line: e.line,
+            message: `not valid JSON: ${e.message}.`,
+            fix: "Fix the JSON, or let Task Master rewrite the file."
+          }
+        ];
+      }
+    }
+    case "coder":
+      return [];
+  }
+}
+
+// src/core/plan/kinds/plan.ts
+var KIND_MARKS = {
+  speckit: { start: void 0, done: "[X]" },
+  kiro: { start: "[-]", done: "[x]" },
+  taskmaster: { start: '"in-progress"', done: '"done"' }
+};
+function kindSidecar(plan) {
+  const dir = plan.sidecar;
+  return {
+    dir,
+    masterLog: `${dir}/Master_Log.md`,
+    checkpoint: `${dir}/Checkpoint.md`,
+    report: (phase) => {
+      const name = phase.name.replace(/[/\\\u0000-\u001f\u007f]/g, "").trim().replace(/\s+/g, "_") || `Phase_${phase.number}`;
+      return `${dir}/Reports/${phase.number.padStart(2, "0")}_${name}.md`;
+    }
+  };
+}
+var SPECKIT_LINKS = [
+  ["Spec", "spec.md"],
+  ["Plan", "plan.md"],
+  ["Data model", "data-model.md"],
+  ["Research", "research.md"],
+  ["Quickstart", "quickstart.md"]
+];
+function kindPlanReads(plan, paths) {
+  const present = new Set(paths);
+  const sidecar = kindSidecar(plan);
+  const wanted = [plan.path, sidecar.masterLog, sidecar.checkpoint];
+  if (plan.kind === "kiro") {
+    for (const f of ["requirements.md", "bugfix.md", "design.md"])
+      wanted.push(`${plan.folder}/${f}`);
+  }
+  return [...new Set(wanted)].filter((p) => present.has(p));
+}
+function openKindPlan(plan, paths, files) {
+  const present = new Set(paths);
+  const source = files.get(plan.path);
+  const sidecar = kindSidecar(plan);
+  if (source === void 0) {
+    return empty2(plan, sidecar, {
+      severity: "error",
+      path: plan.path,
+      message: "the tasks file is missing.",
+      fix: "Restore it on the default branch."
+    });
+  }
+  const context = validateKindContext(plan, (p) => present.has(p), source);
+  if (plan.kind === "taskmaster") return openTaskmaster(plan, source, context, sidecar);
+  if (plan.kind === "coder") throw new Error("coder plans are read by readPlan");
+  return openDialect(plan, plan.kind, source, context, sidecar, present, files);
+}
+function empty2(plan, sidecar, problem) {
+  return {
+    plan,
+    phases: [],
+    current: void 0,
+    problems: [problem],
+    warnings: [],
+    sidecar,
+    markStart: () => "",
+    markDone: () => "",
+    context: () => ({ links: [], sections: [] })
+  };
+}
+function split(problems) {
+  return {
+    errors: problems.filter((p) => p.severity === "error"),
+    warnings: problems.filter((p) => p.severity !== "error")
+  };
+}
+function noPhase(path2, fix2) {
+  return { severity: "error", path: path2, line: 1, message: "no phase with a task was found.", fix: fix2 };
+}
+function openDialect(plan, kind, source, contextProblems, sidecar, present, files) {
+  const read3 = kind === "kiro" ? readKiro(source, plan.path) : readSpeckit(source, plan.path);
+  const { errors, warnings } = split(read3.problems);
+  const tasked = read3.phases.filter((p) => p.tasks.length > 0);
+  if (tasked.length === 0 && errors.length === 0) {
+    errors.push(
+      noPhase(
+        plan.path,
+        kind === "kiro" ? 'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".' : 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.'
+      )
+    );
+  }
+  const byNumber = new Map(tasked.map((p) => [p.number, p]));
+  const view = (p) => ({
+    number: p.number,
+    name: p.name,
+    line: p.line,
+    tasks: p.tasks.map((t) => ({
+      id: t.id,
+      text: t.text,
+      state: t.state,
+      line: t.line,
+      optional: t.optional
+    }))
+  });
+  const phases = tasked.map(view);
+  const current = currentDialectPhase({ phases: tasked, problems: [] });
+  const own6 = (phase) => {
+    const p = byNumber.get(phase.number);
+    if (!p) throw new Error(`Phase ${phase.number} is not in ${plan.path}.`);
+    return p;
+  };
+  const mark = (phase, state) => {
+    const p = own6(phase);
+    const tasks = p.tasks.filter((t) => !t.optional);
+    const parent = kind === "kiro" ? kiroParent(source, p) : void 0;
+    if (parent) tasks.push(parent);
+    return setDialectStates(source, kind, tasks, state);
+  };
+  return {
+    plan,
+    phases,
+    current: current ? view(current) : void 0,
+    problems: [...contextProblems, ...errors],
+    warnings,
+    sidecar,
+    markStart: (phase) => mark(phase, "doing"),
+    markDone: (phase) => mark(phase, "done"),
+    context: (phase) => kind === "kiro" ? kiroContext(plan, own6(phase), present, files) : speckitContext(plan, present)
+  };
+}
+var ITEM_BOX = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[(.)\]/;
+function kiroParent(source, phase) {
+  if (phase.tasks.some((t) => t.line === phase.line)) return void 0;
+  const start2 = lineStarts(source)[phase.line - 1];
+  if (start2 === void 0) return void 0;
+  const m = ITEM_BOX.exec(source.slice(start2, start2 + 200));
+  if (!m) return void 0;
+  const mark = m[1];
+  const state = mark === "-" ? "doing" : mark === "x" || mark === "X" ? "done" : "todo";
+  return {
+    id: phase.number,
+    text: phase.name,
+    state,
+    mark,
+    optional: false,
+    requirements: [],
+    line: phase.line,
+    markOffset: start2 + m[0].length - 2
+  };
+}
+function speckitContext(plan, present) {
+  const links = [];
+  for (const [label, file2] of SPECKIT_LINKS) {
+    const path2 = `${plan.folder}/${file2}`;
+    if (present.has(path2)) links.push({ label, path: path2 });
+  }
+  const contracts = `${plan.folder}/contracts/`;
+  for (const path2 of [...present].filter((p) => p.startsWith(contracts)).sort()) {
+    links.push({ label: `Contract ${path2.slice(contracts.length)}`, path: path2 });
+  }
+  return { links, sections: [] };
+}
+function requirementBlocks(text6) {
+  const blocks = /* @__PURE__ */ new Map();
+  const lines = text6.split(/\r?\n/);
+  let number4;
+  let level = 0;
+  let body = [];
+  const flush = () => {
+    if (number4 !== void 0) blocks.set(number4, body.join("\n").trim());
+  };
+  for (const line of lines) {
+    const heading2 = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (heading2) {
+      const m = /^requirement\s+(\d+)\b/i.exec(heading2[2].trim());
+      if (m) {
+        flush();
+        number4 = m[1];
+        level = heading2[1].length;
+        body = [line];
+        continue;
+      }
+      if (number4 !== void 0 && heading2[1].length <= level) {
+        flush();
+        number4 = void 0;
+      }
+    }
+    if (number4 !== void 0) body.push(line);
+  }
+  flush();
+  return blocks;
+}
+var QUOTE_LIMIT = 2e4;
+function kiroContext(plan, phase, present, files) {
+  const links = [];
+  const sections = [];
+  const at2 = (file2) => `${plan.folder}/${file2}`;
+  const requirementsFile = ["requirements.md", "bugfix.md"].map(at2).find((p) => present.has(p));
+  if (requirementsFile) {
+    links.push({ label: "Requirements", path: requirementsFile });
+    const text6 = files.get(requirementsFile);
+    if (text6 !== void 0) {
+      const cited = [
+        ...new Set(phase.tasks.flatMap((t) => t.requirements.map((r) => r.split(".")[0])))
+      ];
+      const blocks = requirementBlocks(text6);
+      const first = cited.filter((n) => blocks.has(n)).map((n) => blocks.get(n));
+      if (first.length > 0) {
+        sections.push({
+          title: `Requirements the tasks cite (${cited.map((n) => `Requirement ${n}`).join(", ")})`,
+          text: first.join("\n\n").slice(0, QUOTE_LIMIT)
+        });
+      } else sections.push({ title: "Requirements", text: text6.slice(0, QUOTE_LIMIT) });
+    }
+  }
+  const design = at2("design.md");
+  if (present.has(design)) {
+    links.push({ label: "Design", path: design });
+    const text6 = files.get(design);
+    if (text6 !== void 0) sections.push({ title: "Design", text: text6.slice(0, QUOTE_LIMIT) });
+  }
+  return { links, sections };
+}
+function openTaskmaster(plan, source, contextProblems, sidecar) {
+  if (contextProblems.length > 0) {
+    return { ...empty2(plan, sidecar, contextProblems[0]), problems: contextProblems };
+  }
+  const read3 = readTaskmaster(source, plan.path);
+  const { errors, warnings } = split(read3.problems);
+  const tag = read3.tags.find((t) => t.name === plan.tag);
+  if (!tag && plan.tag !== void 0) {
+    errors.push({
+      severity: "error",
+      path: plan.path,
+      line: 1,
+      message: `the tag "${plan.tag}" is not in the file.`,
+      fix: "Name a tag the file has."
+    });
+  }
+  const tasked = (tag?.phases ?? []).filter((p) => p.tasks.length > 0);
+  if (tag && tasked.length === 0) {
+    errors.push(noPhase(plan.path, 'Add a task with "task-master add-task".'));
+  }
+  const byId = new Map(tasked.map((p) => [p.id, p]));
+  const view = (p) => ({
+    number: p.id,
+    name: p.title,
+    line: p.line,
+    tasks: p.tasks.map((t) => ({
+      id: t.id,
+      text: t.title,
+      state: t.state,
+      line: t.line,
+      optional: false
+    }))
+  });
+  const current = tag ? currentTaskmasterPhase({ ...tag, phases: tag.phases }) : void 0;
+  const own6 = (phase) => {
+    const p = byId.get(phase.number);
+    if (!p) throw new Error(`Task ${phase.number} is not in ${plan.path}.`);
+    return p;
+  };
+  const mark = (phase, status2) => {
+    const p = own6(phase);
+    const edits = [];
+    for (const t of p.tasks) {
+      if (t.state === "set-aside" || t.status === status2) continue;
+      if (status2 === "in-progress" && t.state !== "todo") continue;
+      edits.push({ task: t });
+    }
+    const parent = parentStatus(source, plan.tag, p);
+    if (parent && parent.status !== status2 && parent.status !== "cancelled") {
+      if (!(status2 === "in-progress" && parent.status === "done")) edits.push({ task: parent });
+    }
+    return replaceStatuses(source, plan.path, edits, status2);
+  };
+  return {
+    plan,
+    phases: tasked.map(view),
+    current: current ? view(current) : void 0,
+    problems: errors,
+    warnings,
+    sidecar,
+    markStart: (phase) => mark(phase, "in-progress"),
+    markDone: (phase) => mark(phase, "done"),
+    context: (phase) => taskmasterContext(plan, own6(phase))
+  };
+}
+function parentStatus(source, tag, phase) {
+  if (phase.tasks.length === 1 && phase.tasks[0].id === phase.id) return void 0;
+  const root2 = parseJsonWithOffsets(source);
+  const legacy = member(root2, "tasks");
+  const list4 = legacy?.kind === "array" ? legacy : member(member(root2, tag ?? "") ?? root2, "tasks");
+  if (list4?.kind !== "array") return void 0;
+  const idOf2 = (n) => n?.kind === "number" ? String(n.value) : n?.kind === "string" ? n.value.trim() : void 0;
+  const node3 = list4.items.find((item) => idOf2(member(item, "id")) === phase.id);
+  const status2 = node3 ? member(node3, "status") : void 0;
+  if (status2?.kind !== "string") return void 0;
+  return { statusStart: status2.start, statusEnd: status2.end, status: status2.value };
+}
+function replaceStatuses(source, path2, edits, status2) {
+  let out = source;
+  for (const { task } of [...edits].sort((a, b) => b.task.statusStart - a.task.statusStart)) {
+    const literal2 = out.slice(task.statusStart, task.statusEnd);
+    let value2;
+    try {
+      value2 = JSON.parse(literal2);
+    } catch {
+      value2 = void 0;
+    }
+    if (value2 !== task.status) {
+      throw new Error(`${path2}: a status no longer reads "${task.status}"; read the file again.`);
+    }
+    out = out.slice(0, task.statusStart) + JSON.stringify(status2) + out.slice(task.statusEnd);
+  }
+  return out;
+}
+function taskmasterContext(plan, phase) {
+  const lines = [];
+  for (const t of phase.tasks) {
+    if (!t.details && !t.testStrategy) continue;
+    lines.push(`**${t.id} ${t.title}**`);
+    if (t.details) lines.push(`- Details: ${t.details}`);
+    if (t.testStrategy) lines.push(`- Test strategy: ${t.testStrategy}`);
+    lines.push("");
+  }
+  return {
+    links: [{ label: "Tasks", path: plan.path }],
+    sections: lines.length ? [
+      {
+        title: "Details and test strategy",
+        text: lines.join("\n").trim().slice(0, QUOTE_LIMIT)
+      }
+    ] : []
+  };
+}
+function planFromRef(ref) {
+  const hash2 = ref.lastIndexOf("#");
+  const [path2, tag] = hash2 > ref.lastIndexOf("/") ? [ref.slice(0, hash2), ref.slice(hash2 + 1)] : [ref];
+  const kind = kindOfPath(path2);
+  if (!kind || kind === "coder" || kind === "taskmaster" !== (tag !== void 0))
+    return void 0;
+  const slash = path2.lastIndexOf("/");
+  const folder = slash === -1 ? "" : path2.slice(0, slash);
+  const sidecar = `${folder}/coder-loop`.replace(/^\//, "");
+  return tag !== void 0 ? { kind, path: path2, folder, sidecar: `${sidecar}/${tag}`, name: tag, tag } : { kind, path: path2, folder, sidecar, name: folder.slice(folder.lastIndexOf("/") + 1) };
+}
+function planRef(plan) {
+  return plan.tag !== void 0 ? `${plan.path}#${plan.tag}` : plan.path;
+}
+
+// src/core/loop/startKind.ts
+var KIND_LABELS = {
+  coder: "coder",
+  speckit: "spec-kit",
+  kiro: "Kiro",
+  taskmaster: "Task Master"
+};
+function taskmasterFiles(config2, paths) {
+  return otherKindFiles(config2, paths).filter((f) => f.kind === "taskmaster").map((f) => f.path);
+}
+var pathLists = /* @__PURE__ */ new WeakMap();
+var foundIn = /* @__PURE__ */ new WeakMap();
+function treePaths(files) {
+  let paths = pathLists.get(files);
+  if (!paths) pathLists.set(files, paths = [...files.keys()]);
+  return paths;
+}
+function otherKindFiles(config2, paths) {
+  const globs = config2.plans ?? defaultPlanGlobs(config2.plansDir);
+  const key = JSON.stringify(globs);
+  let byGlobs = foundIn.get(paths);
+  if (!byGlobs) foundIn.set(paths, byGlobs = /* @__PURE__ */ new Map());
+  let found = byGlobs.get(key);
+  if (!found)
+    byGlobs.set(key, found = findPlanFiles(paths, globs).filter((f) => f.kind !== "coder"));
+  return found;
+}
+function plansOfAnyKind(config2, paths, coderNames, texts) {
+  const files = otherKindFiles(config2, paths);
+  const tags = /* @__PURE__ */ new Map();
+  for (const f of files) {
+    if (f.kind !== "taskmaster") continue;
+    const text6 = texts.get(f.path);
+    tags.set(
+      f.path,
+      text6 === void 0 ? [] : readTaskmaster(text6, f.path).tags.map((t) => t.name)
+    );
+  }
+  const named = namePlans(files, tags);
+  for (const f of files)
+    if (f.kind === "taskmaster" && (tags.get(f.path) ?? []).length === 0)
+      named.plans.push({ ...f, name: f.path });
+  const count2 = /* @__PURE__ */ new Map();
+  for (const n of [...coderNames, ...named.plans.map((p) => p.name)])
+    count2.set(n, (count2.get(n) ?? 0) + 1);
+  const plans = [
+    ...coderNames.map((name) => ({ kind: "coder", name })),
+    ...named.plans.map((plan) => ({
+      kind: "other",
+      plan,
+      name: plan.name,
+      label: count2.get(plan.name) > 1 ? planRef(plan) : plan.name
+    }))
+  ];
+  return { plans, problems: named.problems };
+}
+var checklistOf = (plansDir, name) => planPath(plansDir, name, PLAN_FILES.checklist);
+var labelOf = (p) => p.kind === "coder" ? p.name : p.label;
+function chooseAnyPlan(plansDir, plans, requested) {
+  const labels = plans.map(labelOf);
+  let chosen2;
+  if (requested === void 0) {
+    if (plans.length === 0)
+      return { reply: reply.noPlans(plansDir), outcome: { state: "no-plan" } };
+    if (plans.length > 1)
+      return { reply: reply.choosePlan(labels), outcome: { state: "choose-plan" } };
+    chosen2 = plans[0];
+  } else {
+    const byName = plans.filter((p) => p.name === requested);
+    if (byName.length > 1)
+      return {
+        reply: reply.twoPlansNamed(
+          requested,
+          byName.map((p) => p.kind === "coder" ? checklistOf(plansDir, p.name) : planRef(p.plan))
+        ),
+        outcome: { state: "choose-plan" }
+      };
+    chosen2 = byName[0] ?? plans.find(
+      (p) => labelOf(p) === requested || p.kind === "coder" && checklistOf(plansDir, p.name) === requested
+    );
+    if (!chosen2) {
+      const others = plans.flatMap((p) => p.kind === "other" ? [p.plan] : []);
+      const byPath = others.length ? resolvePlan(others, requested) : void 0;
+      if (byPath && "plan" in byPath)
+        chosen2 = plans.find((p) => p.kind === "other" && p.plan === byPath.plan);
+    }
+    if (!chosen2)
+      return { reply: reply.noSuchPlan(requested, labels), outcome: { state: "no-plan" } };
+  }
+  const label = labelOf(chosen2);
+  const other = slugConflicts([...new Set(labels)]).get(label);
+  if (other !== void 0)
+    return {
+      reply: reply.slugConflict(label, other, `coder/${planSlug(label)}/\u2026`),
+      outcome: { state: "plan-required", node: "ValidateContext", mode: "plan", plan: label }
+    };
+  return chosen2.kind === "coder" ? { kind: "coder", name: chosen2.name } : { kind: "other", plan: chosen2.plan, label: chosen2.label };
+}
+function branchPart(number4) {
+  return number4.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/\.{2,}/g, ".");
+}
+function kindPhaseBranch(label, phase) {
+  return `coder/${planSlug(label)}/phase-${branchPart(phase.number)}`;
+}
+function phaseInteger(number4) {
+  const m = /^\d+/.exec(number4);
+  return m ? Number(m[0]) : 0;
+}
+function openWhenRead(plan, paths, texts) {
+  const need = kindPlanReads(plan, paths).filter((p) => !texts.has(p));
+  return need.length ? { need } : { open: openKindPlan(plan, paths, texts) };
+}
+function kindPhaseToStart(label, kp) {
+  if (kp.problems.length > 0)
+    return {
+      reply: reply.planRequired(label, kp.problems),
+      outcome: { state: "plan-required", node: "ValidateContext", mode: "plan", plan: label }
+    };
+  if (!kp.current)
+    return {
+      reply: reply.planComplete(label),
+      outcome: { state: "plan-complete", node: "End", mode: "plan", plan: label }
+    };
+  return { phase: kp.current };
+}
+function markKindInProgress(kp, label, phase, texts, who, now) {
+  const source = texts.get(kp.plan.path);
+  const marked = kp.markStart(phase);
+  const log = appendLogEntry(texts.get(kp.sidecar.masterLog), {
+    timestamp: now,
+    event: "Coder started",
+    plan: label,
+    phase: { number: phase.number, name: phase.name },
+    actor: who.actor,
+    links: [{ label: `#${who.issue}`, url: who.issueUrl }]
+  });
+  const changes = [];
+  if (marked !== source) changes.push({ path: kp.plan.path, content: marked });
+  changes.push({ path: kp.sidecar.masterLog, content: log });
+  const marker = {
+    mode: "plan",
+    plan: label,
+    phase: phaseInteger(phase.number),
+    planFile: planRef(kp.plan),
+    phaseId: phase.number,
+    issue: who.issue,
+    ...who.comment !== void 0 ? { comment: who.comment } : {},
+    ...who.run ? { run: { ...who.run, plan: label } } : {}
+  };
+  const mark = KIND_MARK_WORDS[kp.plan.kind];
+  return {
+    branch: kindPhaseBranch(label, phase),
+    marker,
+    changes,
+    message: `coder-loop: ${label} ${phaseTitle(phase)} \u2014 Coder started
+
+${mark ? `Mark the phase's tasks ${mark} and log` : "Log"} "Coder started" (#${who.issue}).
+
+${renderMarker(marker)}
+`
+  };
+}
+var KIND_MARK_WORDS = {
+  coder: "[~]",
+  speckit: void 0,
+  kiro: "[-]",
+  taskmaster: '"in-progress"'
+};
+var BOX2 = { todo: "[ ]", doing: "[~]", done: "[x]", "set-aside": "[ ]" };
+function kindPullRequest(config2, kp, label, phase, start2, repoUrl) {
+  const { branch: branch2 } = start2;
+  const link3 = (l) => `[${oneLine(l.label)}](${repoUrl}/blob/${encodePath(branch2)}/${encodePath(l.path)})`;
+  const context = kp.context(phase);
+  const lines = [
+    renderMarker(start2.marker),
+    `Phase ${phase.number} of the ${KIND_LABELS[kp.plan.kind]} plan ${codeSpan(label)}${phase.name ? `: ${oneLine(phase.name)}` : ""} (${codeSpan(kp.plan.path)}).`,
+    "",
+    `Refs #${start2.marker.issue}`,
+    "",
+    "### Tasks",
+    ""
+  ];
+  for (const t of phase.tasks) {
+    const box = t.state === "done" ? "[x]" : t.optional ? BOX2[t.state] : "[~]";
+    lines.push(
+      `- ${box} ${oneLine(t.text)}${t.optional ? " (optional)" : ""}${t.state === "set-aside" ? " (set aside)" : ""}`
+    );
+  }
+  lines.push("", "### Context", "");
+  for (const l of context.links) lines.push(`- ${oneLine(l.label)}: ${link3(l)}`);
+  lines.push(`- Loop log: ${link3({ label: kp.sidecar.masterLog, path: kp.sidecar.masterLog })}`);
+  for (const section of context.sections) {
+    lines.push(
+      "",
+      `#### ${oneLine(section.title)}`,
+      "",
+      ...section.text.split(/\r?\n/).map((l) => `> ${l}`)
+    );
+  }
+  lines.push(
+    "",
+    "### How this pull request moves",
+    "",
+    `Push the implementation to ${codeSpan(branch2)}, test first. CI on this pull request is the verification gate (up to ${config2.maxRetries} failed attempts before escalation); an approving review marks the tasks done in ${codeSpan(kp.plan.path)} and writes the phase report, the checkpoint and the log under ${codeSpan(`${kp.sidecar.dir}/`)}. The \`coder-loop\` check shows where the phase stands.`
+  );
+  return { title: `[coder] ${label}: ${phaseTitle(phase)}`, body: lines.join("\n") };
+}
+function warningsNote(warnings) {
+  if (warnings.length === 0) return "";
+  const shown = warnings.slice(0, 20).map((w) => `- ${codeSpan(formatProblem(w))}`);
+  const more = warnings.length > 20 ? [`- \u2026 and ${warnings.length - 20} more`] : [];
+  return `
+
+Warnings (these lines are not read as tasks):
+
+${[...shown, ...more].join("\n")}`;
+}
+function coderPlanNames(config2, paths) {
+  if (!config2.plans) return planNames(paths, config2.plansDir);
+  return findPlanFiles(paths, config2.plans).filter((f) => f.kind === "coder").map((f) => f.folder.slice(f.folder.lastIndexOf("/") + 1)).sort();
+}
+
+// src/core/loop/startKindPlot.ts
+function plotKindPhase(req, base, plan, label, texts) {
+  const { config: config2, who } = req;
+  const opened = openWhenRead(plan, treePaths(base.files), texts);
+  if ("need" in opened) return { need: "texts", paths: opened.need };
+  const kp = opened.open;
+  const chosen2 = kindPhaseToStart(label, kp);
+  if ("reply" in chosen2)
+    return {
+      done: chosen2.outcome,
+      effects: [{ kind: "reply", to: who.issue, body: chosen2.reply + warningsNote(kp.warnings) }]
+    };
+  const { phase } = chosen2;
+  const kind = plan.kind;
+  const start2 = markKindInProgress(kp, label, phase, texts, who, req.now);
+  const context = kp.context(phase);
+  const title = { number: phase.number, name: phase.name };
+  return {
+    branch: start2.branch,
+    marker: start2.marker,
+    changes: start2.changes,
+    message: start2.message,
+    pull: kindPullRequest(config2, kp, label, phase, start2, req.repoUrl),
+    outcome: {
+      state: "started",
+      node: "TDD",
+      mode: "plan",
+      plan: label,
+      phase: start2.marker.phase,
+      branch: start2.branch
+    },
+    // The run's progress comment lists the plan's phases in the kind's own order.
+    phases: kp.phases.map((p) => ({
+      number: phaseInteger(p.number),
+      title: p.name,
+      ...p.tasks.length > 0 && p.tasks.every((t) => t.state === "done" || t.state === "set-aside" || t.optional) ? { done: true } : {}
+    })),
+    locked: (pr) => reply.locked(label, title, start2.branch, pr),
+    started: (pr) => reply.kindStarted(label, title, start2.branch, pr, {
+      mark: KIND_MARKS[kind].start,
+      path: plan.path
+    }) + warningsNote(kp.warnings),
+    view: {
+      mode: "plan",
+      node: "TDD",
+      title: `Phase ${phase.number}: implementation (TDD)`,
+      next: "Write a failing test, then the minimal code, and push both to this branch. CI on the pull request is the verification gate.",
+      links: [
+        { label: "Tasks", path: plan.path },
+        ...context.links.filter((l) => l.path !== plan.path)
+      ]
+    }
+  };
 }
 
 // src/core/loop/start.ts
@@ -60889,9 +62824,9 @@ function phasePullRequest(config2, plan, context, start2, repoUrl) {
   lines.push("", "### Task plan", "");
   if (context.taskPlan) {
     lines.push(`From ${link3(context.taskPlan)}:`, "");
-    const text5 = plan.files.get(context.taskPlan) ?? "";
+    const text6 = plan.files.get(context.taskPlan) ?? "";
     lines.push(
-      ...text5.slice(0, 2e4).split(/\r?\n/).map((l) => `> ${l}`)
+      ...text6.slice(0, 2e4).split(/\r?\n/).map((l) => `> ${l}`)
     );
   }
   lines.push("", "### Guidance", "");
@@ -60955,7 +62890,8 @@ function decideStart(req, snap) {
     if (next === "locked")
       return {
         done: { ...outcome, state: "locked", node: "LockCheck", ...withPr },
-        effects: [say(plotted.locked(pr2))]
+        effects: [say(plotted.locked(pr2))],
+        ...req.mode === "plan" && req.who.run && pr2 ? { held: pr2.number } : {}
       };
   }
   const sha = snap.lock.acquired ? snap.commit : snap.lock.sha;
@@ -60977,10 +62913,25 @@ function decideStart(req, snap) {
     marker: plotted.marker,
     attempt: 1
   });
+  const run3 = plotted.marker.run;
+  const progress = run3 && plotted.marker.phase !== void 0 && req.mode === "plan" ? [
+    {
+      kind: "progress",
+      progress: startProgress(
+        run3,
+        plotted.marker,
+        plotted.phases ?? progressPhases(snap.plan?.context.checklist?.phases ?? []),
+        pr.number,
+        plotted.view.node
+      ),
+      ...run3.progress !== void 0 ? { id: run3.progress } : {}
+    }
+  ] : [];
   return {
     done: { ...outcome, pullRequest: pr.number },
     effects: [
       say(plotted.started(pr)),
+      ...progress,
       {
         kind: "check",
         sha,
@@ -60997,18 +62948,38 @@ function decideStart(req, snap) {
     ]
   };
 }
+function startProgress(run3, marker, phases, pr, node3) {
+  return {
+    key: {
+      issue: marker.issue,
+      plan: run3.plan,
+      ...run3.startedAt !== void 0 ? { startedAt: run3.startedAt } : {}
+    },
+    starter: run3.starter,
+    phases,
+    merged: run3.phases ?? [],
+    current: { phase: marker.phase, pr, ...node3 ? { node: node3 } : {}, spend: NO_SPEND },
+    totals: run3.totals ?? NO_SPEND
+  };
+}
 function plotPhase(req, snap, base) {
   const { config: config2, who } = req;
   const answer = (a) => ({
     done: a.outcome,
     effects: [{ kind: "reply", to: who.issue, body: a.reply }]
   });
-  const chosen2 = choosePlan(
+  const paths = treePaths(base.files);
+  const unread = taskmasterFiles(config2, paths).filter((p) => !snap.texts?.has(p));
+  if (unread.length > 0) return { need: "texts", paths: unread };
+  const texts = snap.texts ?? /* @__PURE__ */ new Map();
+  const any2 = chooseAnyPlan(
     config2.plansDir,
-    planNames(base.files.keys(), config2.plansDir),
+    plansOfAnyKind(config2, paths, coderPlanNames(config2, paths), texts).plans,
     req.plan
   );
-  if ("reply" in chosen2) return answer(chosen2);
+  if ("reply" in any2) return answer(any2);
+  if (any2.kind === "other") return plotKindPhase(req, base, any2.plan, any2.label, texts);
+  const chosen2 = { plan: any2.name };
   if (!snap.plan) return { need: "plan", plan: chosen2.plan, plansDir: config2.plansDir };
   const { files } = snap.plan;
   const phase = phaseToStart(chosen2.plan, snap.plan.context);
@@ -61112,7 +63083,7 @@ function checkRunOutput(view, repoUrl, ref) {
     view.attempt ? `
 CI attempts failed so far: ${view.attempt.number} of ${view.attempt.of}.` : ""
   ].join("");
-  const text5 = [
+  const text6 = [
     "```mermaid",
     flowchart(view.mode, view.node),
     "```",
@@ -61125,13 +63096,13 @@ CI attempts failed so far: ${view.attempt.number} of ${view.attempt.of}.` : ""
       )
     ] : []
   ].join("\n");
-  return { title: view.title, summary: summary3, text: text5 };
+  return { title: view.title, summary: summary3, text: text6 };
 }
 function encodeCheckState(state) {
   return state.next === void 0 ? state.node : `${state.node};next=${state.next}`;
 }
-function decodeCheckState(text5) {
-  const [node3, ...data] = (text5 ?? "").split(";");
+function decodeCheckState(text6) {
+  const [node3, ...data] = (text6 ?? "").split(";");
   const next = data.map((d) => /^next=(\d+)$/.exec(d)?.[1]).find((n) => n !== void 0);
   return {
     node: node3 && Object.prototype.hasOwnProperty.call(NODES, node3) ? node3 : void 0,
@@ -61140,7 +63111,7 @@ function decodeCheckState(text5) {
 }
 
 // src/core/loop/gate.ts
-var import_picomatch = __toESM(require_picomatch2(), 1);
+var import_picomatch2 = __toESM(require_picomatch2(), 1);
 var PASS = /* @__PURE__ */ new Set(["success", "neutral", "skipped"]);
 var FAIL = /* @__PURE__ */ new Set([
   "failure",
@@ -61168,16 +63139,18 @@ function evaluateGate(checks, config2) {
 }
 function changesATest(files, config2) {
   if (config2.testPaths.length === 0) return true;
-  const isTest = (0, import_picomatch.default)(config2.testPaths, { dot: true });
+  const isTest = (0, import_picomatch2.default)(config2.testPaths, { dot: true });
   return files.some((f) => isTest(f));
 }
-function touchedLockedItems(files, config2, plan) {
-  const isLocked = config2.locked.length ? (0, import_picomatch.default)(config2.locked, { dot: true }) : () => false;
+function touchedLockedItems(files, config2, plan, planFile) {
+  const isLocked = config2.locked.length ? (0, import_picomatch2.default)(config2.locked, { dot: true }) : () => false;
   const plans = `${config2.plansDir.replace(/\/+$/, "")}/`;
   const own6 = plan ? `${plans}${plan}/` : void 0;
   const owned = (path2) => own6 !== void 0 && (path2 === `${own6}01_Master Plan/01_Checklist.md` || path2 === `${own6}00_context.md` || path2.startsWith(`${own6}Reports/`) && path2.endsWith(".md"));
+  const other = planFile ? planFromRef(planFile) : void 0;
+  const otherDocument = (path2) => other !== void 0 && path2.startsWith(other.folder === "" ? "" : `${other.folder}/`) && path2 !== other.path && !path2.startsWith(`${other.folder === "" ? "" : `${other.folder}/`}coder-loop/`);
   const locked = files.filter((f) => isLocked(f));
-  const planDocuments = files.filter((f) => f.startsWith(plans) && !owned(f));
+  const planDocuments = files.filter((f) => f.startsWith(plans) && !owned(f) || otherDocument(f));
   return { locked, planDocuments };
 }
 
@@ -61341,103 +63314,11 @@ function pushers(commits, identity) {
   return out;
 }
 
-// src/core/loop/run.ts
-var NO_SPEND = { failedAttempts: 0, minutes: 0, costUsd: 0 };
-function phaseSpend(record2) {
-  const runs = record2.agentRuns ?? [];
-  return {
-    failedAttempts: (record2.attempts ?? []).length,
-    minutes: round(runs.reduce((sum2, r) => sum2 + r.minutes, 0)),
-    costUsd: round(runs.reduce((sum2, r) => sum2 + (r.usage?.costUsd ?? 0), 0))
-  };
-}
-function addSpend(a, b) {
-  return {
-    failedAttempts: a.failedAttempts + b.failedAttempts,
-    minutes: round(a.minutes + b.minutes),
-    costUsd: round(a.costUsd + b.costUsd)
-  };
-}
-function runSpend(record2) {
-  return addSpend(record2.run?.totals ?? NO_SPEND, phaseSpend(record2));
-}
-function budgetSpent(budget, phase, run3) {
-  if (!budget) return void 0;
-  const checks = [
-    ["failedAttempts", "failedAttempts", "failed attempts", (n) => String(n)],
-    ["agentMinutes", "minutes", "agent minutes", (n) => String(round(n))],
-    ["costUsd", "costUsd", "agent cost", (n) => `$${n.toFixed(2)}`]
-  ];
-  for (const [key, field, name, show] of checks) {
-    const limit = budget[key];
-    if (!limit) continue;
-    if (limit.phase !== void 0 && phase[field] >= limit.phase) {
-      return `The phase's budget of ${name} is spent: ${show(phase[field])} of ${show(limit.phase)}`;
-    }
-    if (limit.run !== void 0 && run3[field] >= limit.run) {
-      return `The run's budget of ${name} is spent: ${show(run3[field])} of ${show(limit.run)}`;
-    }
-  }
-  return void 0;
-}
-function decideRunNext(s) {
-  const record2 = s.record;
-  if (!record2 || record2.mode !== "plan" || !record2.run || record2.plan !== record2.run.plan) {
-    return { kind: "none" };
-  }
-  const run3 = record2.run;
-  if (!s.merged) {
-    return {
-      kind: "stop",
-      state: "run-closed-unmerged",
-      reason: `The pull request of phase ${record2.phase ?? "?"} was closed without merge: the run of plan \`${run3.plan}\` stops. \`/coder run\` starts it again.`
-    };
-  }
-  if (record2.escalation) {
-    return {
-      kind: "stop",
-      state: "run-escalated",
-      reason: `Phase ${record2.phase ?? "?"} was merged while escalated to the architects, so the run stops here: once the escalation is settled, \`/coder run\` goes on from the next open phase.`
-    };
-  }
-  if (!s.verified) return { kind: "none" };
-  if (!s.starterPermitted) {
-    return {
-      kind: "stop",
-      state: "run-permission-gone",
-      reason: `@${run3.starter}, who started the run, no longer has write access: the run of plan \`${run3.plan}\` stops.`
-    };
-  }
-  const totals = runSpend(record2);
-  if (s.planComplete || s.nextPhase === void 0) {
-    return {
-      kind: "stop",
-      state: "run-complete",
-      reason: `The run of plan \`${run3.plan}\` is complete: ${describeSpend(totals)}.`
-    };
-  }
-  const spent = budgetSpent(s.budget, NO_SPEND, totals);
-  if (spent) {
-    return { kind: "stop", state: "run-budget-spent", reason: `${spent}: the run stops.` };
-  }
-  if (s.otherPhaseOpen) return { kind: "none" };
-  if (record2.phase !== void 0 && s.nextPhase <= record2.phase) {
-    return { kind: "none" };
-  }
-  return { kind: "start", phase: s.nextPhase, run: { ...run3, totals } };
-}
-function describeSpend(spend) {
-  return `${spend.failedAttempts} failed attempt${spend.failedAttempts === 1 ? "" : "s"}, ${spend.minutes} agent minute${spend.minutes === 1 ? "" : "s"}, $${spend.costUsd.toFixed(2)}`;
-}
-function round(n) {
-  return Math.round(n * 100) / 100;
-}
-
-// src/core/loop/pull.ts
+// src/core/loop/pullSnapshot.ts
 function touchedPaths(files) {
   return files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
 }
-var plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+var plural3 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 function outcomeOf(snap, state, node3) {
   const { marker, pr } = snap;
   return {
@@ -61472,6 +63353,219 @@ function waitingForCi(snap, next) {
   };
   return [{ kind: "check", view }];
 }
+
+// src/core/loop/budget.ts
+function spentAtGreen(marker, config2, again) {
+  if (marker.mode !== "plan" || again) return void 0;
+  return budgetSpent(config2.budget, phaseSpend(marker), runSpend(marker));
+}
+
+// src/core/loop/escalation.ts
+function escalation(snap, config2, reason, details) {
+  return [
+    { kind: "label", reason },
+    { kind: "requestReviews", names: config2.architects },
+    {
+      kind: "check",
+      view: {
+        mode: snap.marker.mode,
+        node: "Escalate",
+        title: "Escalated to architect",
+        next: `${reason}. Waiting for an architect; \`/coder resume\` continues.`
+      },
+      conclusion: "failure"
+    },
+    {
+      kind: "reply",
+      body: reply.escalated(snap.pr.number, config2.architects, reason, details)
+    }
+  ];
+}
+
+// src/core/loop/debugFix.ts
+function debugFix(snap, config2, failing, reason, agent) {
+  const { marker, pr } = snap;
+  const head = pr.head.sha;
+  const attempts = [
+    ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
+    { sha: head, checks: failing, ...reason ? { reason } : {}, ...agent ? { agent } : {} }
+  ];
+  const updated = { ...marker, attempts };
+  const k = attempts.length;
+  const stated = { reason: reason ?? `attempt ${k} of ${config2.maxRetries}` };
+  const spent = marker.mode === "plan" ? budgetSpent(config2.budget, phaseSpend(updated), runSpend(updated)) : void 0;
+  if (marker.mode === "plan" && (k >= config2.maxRetries || spent)) {
+    const escalated = escalation(
+      { ...snap, marker: updated },
+      config2,
+      k >= config2.maxRetries ? `${plural3(k, "failed CI attempt")} (the limit is ${config2.maxRetries})` : spent ?? "",
+      failing.map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ""}`).concat(reason ? [reason] : [])
+    );
+    return done(
+      snap,
+      "escalated",
+      "Escalate",
+      [{ kind: "marker", marker: updated }, ...escalated],
+      stated
+    );
+  }
+  const payload = k < config2.maxRetries ? handOff(snap, config2, "debug-fix", k, updated) : void 0;
+  const view = {
+    mode: marker.mode,
+    node: "Debug",
+    title: `Debug & Fix (attempt ${k} of ${config2.maxRetries})`,
+    next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
+    attempt: { number: k, of: config2.maxRetries }
+  };
+  return done(
+    snap,
+    "failed",
+    "Debug",
+    [
+      { kind: "marker", marker: updated },
+      { kind: "check", view: withAgent(view, payload, snap.repoUrl), conclusion: "failure" },
+      {
+        kind: "reply",
+        body: reply.ciFailed(pr.number, k, config2.maxRetries, failing, reason)
+      },
+      ...payload ? [{ kind: "dispatch", payload }] : []
+    ],
+    payload ? { reason: `${stated.reason}; handed to the coding agent` } : stated
+  );
+}
+
+// src/core/loop/finalVerification.ts
+function finalVerification(snap, config2) {
+  const { marker, pr, own: own6 } = snap;
+  const phase = marker.phase ?? 0;
+  const next = own6?.next !== void 0 ? { number: own6.next } : void 0;
+  const say = (merged) => [
+    {
+      kind: "check",
+      view: {
+        mode: "plan",
+        node: "End",
+        title: `Phase ${phase} complete`,
+        next: merged ? "Merged. `/coder next` takes the next phase." : "Merge this pull request; then `/coder next` takes the next phase."
+      },
+      conclusion: "success"
+    },
+    {
+      kind: "reply",
+      body: reply.phaseComplete(marker.plan ?? "", phase, pr.number, next, merged)
+    }
+  ];
+  if (!config2.autoMerge) return done(snap, "complete", "End", say(false));
+  const when = (effects, w) => effects.map((e) => ({ ...e, when: w }));
+  return done(snap, "complete", "End", [
+    { kind: "merge" },
+    ...when(say(true), "merged"),
+    ...when(say(false), "not-merged"),
+    // The loop's own `closed` event is ignored, so the lock goes with the loop's merge.
+    ...config2.deleteBranchOnMerge ? [{ kind: "deleteBranch", when: "merged" }] : []
+  ]);
+}
+
+// src/core/loop/unreadable.ts
+var UNREADABLE = {
+  files: "GitHub lists no more than 3,000 files of a pull request, so the loop cannot see everything this one changes (locked paths, plan documents, tests). Split it into smaller pull requests.",
+  commits: "GitHub lists no more than 250 commits of a pull request, so the loop cannot tell who pushed to this one. Squash or split it."
+};
+function unreadable(snap, what2) {
+  if (snap.own?.node === "Verification" && snap.own.conclusion === "failure")
+    return done(snap, "unreadable", "Verification", [], { reason: "already reported" });
+  return done(
+    snap,
+    "unreadable",
+    "Verification",
+    [
+      {
+        kind: "check",
+        view: {
+          mode: snap.marker.mode,
+          node: "Verification",
+          title: "Verification: the pull request is too large to judge",
+          next: UNREADABLE[what2]
+        },
+        conclusion: "failure"
+      },
+      { kind: "reply", body: reply.tooLargeToJudge(snap.pr.number, UNREADABLE[what2]) }
+    ],
+    { reason: `the ${what2} of the pull request cannot be read whole` }
+  );
+}
+
+// src/core/loop/approvals.ts
+function withApprovals(snap, config2, reached) {
+  if (!snap.approvals) return { need: "approvals" };
+  const next = approvals(snap, config2, snap.approvals);
+  if ("need" in next) return next;
+  if (next.effects.length === 0) return reached;
+  return { outcome: next.outcome, effects: [...reached.effects, ...next.effects] };
+}
+function approvals(snap, config2, found) {
+  const { marker, pr } = snap;
+  if (found.length === 0) return done(snap, "code-review", "CodeReview", []);
+  if (snap.commitsIncomplete && !config2.allowSelfApproval)
+    return done(
+      snap,
+      "approval-not-counted",
+      "CodeReview",
+      [{ kind: "reply", body: reply.approvalNotCounted(pr.number, UNREADABLE.commits) }],
+      { reason: "the commits of the pull request cannot be read whole" }
+    );
+  if (!snap.files) return { need: "files" };
+  if (snap.filesIncomplete) return unreadable(snap, "files");
+  const counting = [];
+  const refused = [];
+  for (const a of found) {
+    const standing = reviewStanding(a, "approval", config2.allowSelfApproval);
+    if (standing.counts) counting.push(a);
+    else if (!standing.quiet) refused.push(standing.why);
+  }
+  if (counting.length === 0) {
+    if (refused.length === 0) return done(snap, "code-review", "CodeReview", []);
+    return done(
+      snap,
+      "approval-not-counted",
+      "CodeReview",
+      [{ kind: "reply", body: reply.approvalNotCounted(pr.number, refused.join("; ")) }],
+      { reason: refused.join("; ") }
+    );
+  }
+  const { locked, planDocuments } = touchedLockedItems(
+    touchedPaths(snap.files),
+    config2,
+    marker.plan,
+    marker.planFile
+  );
+  const needsArchitect = locked.length > 0 || planDocuments.length > 0;
+  if (needsArchitect && counting.some((a) => a.architect === void 0))
+    return { need: "architects" };
+  const chosen2 = chooseApproval(
+    counting.map((a) => ({ ...a, architect: a.architect === true })),
+    needsArchitect
+  );
+  if (chosen2.escalate) {
+    const reason = locked.length ? "locked paths touched" : "plan change needed";
+    return done(
+      snap,
+      "escalated",
+      "Escalate",
+      escalation(snap, config2, `${reason}, and @${chosen2.approval.login} is not an architect`, [
+        ...locked.map((p) => `locked: \`${p}\``),
+        ...planDocuments.map((p) => `plan document: \`${p}\``)
+      ]),
+      { reason }
+    );
+  }
+  return done(snap, "completing", "FinalVerify", [
+    ...snap.pr.escalated ? [{ kind: "unlabel" }] : [],
+    { kind: "complete", approver: chosen2.approval.login }
+  ]);
+}
+
+// src/core/loop/verification.ts
 function verification(snap, config2, options = {}) {
   const { own: own6, marker } = snap;
   const again = options.again === true;
@@ -61524,6 +63618,11 @@ function verification(snap, config2, options = {}) {
     return finalVerification(snap, config2);
   }
   if (own6?.node === "CodeReview" && !again) return reported("code-review", "CodeReview");
+  const spent = spentAtGreen(marker, config2, again);
+  if (spent)
+    return done(snap, "escalated", "Escalate", escalation(snap, config2, spent, []), {
+      reason: spent
+    });
   if (!snap.files) return { need: "files" };
   if (snap.filesIncomplete) return unreadable(snap, "files");
   if (!changesATest(
@@ -61538,8 +63637,10 @@ function verification(snap, config2, options = {}) {
       "Write failing test: the pull request changes no test file (`testPaths`)."
     );
   }
-  return {
-    ...done(snap, "code-review", "CodeReview", [
+  return withApprovals(
+    snap,
+    config2,
+    done(snap, "code-review", "CodeReview", [
       {
         kind: "check",
         view: {
@@ -61551,136 +63652,11 @@ function verification(snap, config2, options = {}) {
       },
       { kind: "requestReviews", names: config2.reviewers },
       { kind: "reply", body: reply.ciPassed(snap.pr.number, config2.reviewers) }
-    ]),
-    // An approval that came before CI passed completes the phase now.
-    then: "approvals"
-  };
-}
-var UNREADABLE = {
-  files: "GitHub lists no more than 3,000 files of a pull request, so the loop cannot see everything this one changes (locked paths, plan documents, tests). Split it into smaller pull requests.",
-  commits: "GitHub lists no more than 250 commits of a pull request, so the loop cannot tell who pushed to this one. Squash or split it."
-};
-function unreadable(snap, what2) {
-  if (snap.own?.node === "Verification" && snap.own.conclusion === "failure")
-    return done(snap, "unreadable", "Verification", [], { reason: "already reported" });
-  return done(
-    snap,
-    "unreadable",
-    "Verification",
-    [
-      {
-        kind: "check",
-        view: {
-          mode: snap.marker.mode,
-          node: "Verification",
-          title: "Verification: the pull request is too large to judge",
-          next: UNREADABLE[what2]
-        },
-        conclusion: "failure"
-      },
-      { kind: "reply", body: reply.tooLargeToJudge(snap.pr.number, UNREADABLE[what2]) }
-    ],
-    { reason: `the ${what2} of the pull request cannot be read whole` }
+    ])
   );
 }
-function debugFix(snap, config2, failing, reason, agent) {
-  const { marker, pr } = snap;
-  const head = pr.head.sha;
-  const attempts = [
-    ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
-    { sha: head, checks: failing, ...reason ? { reason } : {}, ...agent ? { agent } : {} }
-  ];
-  const updated = { ...marker, attempts };
-  const k = attempts.length;
-  const stated = { reason: reason ?? `attempt ${k} of ${config2.maxRetries}` };
-  const spent = marker.mode === "plan" ? budgetSpent(config2.budget, phaseSpend(updated), runSpend(updated)) : void 0;
-  if (marker.mode === "plan" && (k >= config2.maxRetries || spent)) {
-    const escalated = escalation(
-      { ...snap, marker: updated },
-      config2,
-      k >= config2.maxRetries ? `${plural2(k, "failed CI attempt")} (the limit is ${config2.maxRetries})` : spent ?? "",
-      failing.map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ""}`).concat(reason ? [reason] : [])
-    );
-    return done(
-      snap,
-      "escalated",
-      "Escalate",
-      [{ kind: "marker", marker: updated }, ...escalated],
-      stated
-    );
-  }
-  const payload = k < config2.maxRetries ? handOff(snap, config2, "debug-fix", k, updated) : void 0;
-  const view = {
-    mode: marker.mode,
-    node: "Debug",
-    title: `Debug & Fix (attempt ${k} of ${config2.maxRetries})`,
-    next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
-    attempt: { number: k, of: config2.maxRetries }
-  };
-  return done(
-    snap,
-    "failed",
-    "Debug",
-    [
-      { kind: "marker", marker: updated },
-      { kind: "check", view: withAgent(view, payload, snap.repoUrl), conclusion: "failure" },
-      {
-        kind: "reply",
-        body: reply.ciFailed(pr.number, k, config2.maxRetries, failing, reason)
-      },
-      ...payload ? [{ kind: "dispatch", payload }] : []
-    ],
-    payload ? { reason: `${stated.reason}; handed to the coding agent` } : stated
-  );
-}
-function escalation(snap, config2, reason, details) {
-  return [
-    { kind: "label", reason },
-    { kind: "requestReviews", names: config2.architects },
-    {
-      kind: "check",
-      view: {
-        mode: snap.marker.mode,
-        node: "Escalate",
-        title: "Escalated to architect",
-        next: `${reason}. Waiting for an architect; \`/coder resume\` continues.`
-      },
-      conclusion: "failure"
-    },
-    {
-      kind: "reply",
-      body: reply.escalated(snap.pr.number, config2.architects, reason, details)
-    }
-  ];
-}
-function finalVerification(snap, config2) {
-  const { marker, pr, own: own6 } = snap;
-  const phase = marker.phase ?? 0;
-  const next = own6?.next !== void 0 ? { number: own6.next } : void 0;
-  const say = (merged) => [
-    {
-      kind: "check",
-      view: {
-        mode: "plan",
-        node: "End",
-        title: `Phase ${phase} complete`,
-        next: merged ? "Merged. `/coder next` takes the next phase." : "Merge this pull request; then `/coder next` takes the next phase."
-      },
-      conclusion: "success"
-    },
-    {
-      kind: "reply",
-      body: reply.phaseComplete(marker.plan ?? "", phase, pr.number, next, merged)
-    }
-  ];
-  if (!config2.autoMerge) return done(snap, "complete", "End", say(false));
-  const when = (effects, w) => effects.map((e) => ({ ...e, when: w }));
-  return done(snap, "complete", "End", [
-    { kind: "merge" },
-    ...when(say(true), "merged"),
-    ...when(say(false), "not-merged")
-  ]);
-}
+
+// src/core/loop/codeReview.ts
 function codeReview(snap, config2, review) {
   const { marker, pr, own: own6 } = snap;
   if (snap.pr.escalated && (review.kind !== "approval" || review.architect !== true))
@@ -61699,7 +63675,7 @@ function codeReview(snap, config2, review) {
         escalation(
           snap,
           config2,
-          `${plural2(max, "review round")} handed to the coding agent (the limit is ${max}), and @${review.login} asked for changes again`,
+          `${plural3(max, "review round")} handed to the coding agent (the limit is ${max}), and @${review.login} asked for changes again`,
           []
         ),
         { reason: "review rounds exhausted" }
@@ -61747,7 +63723,10 @@ function codeReview(snap, config2, review) {
         [{ kind: "reply", body: reply.architectApprovalBeforeGate(pr.number, review.login) }],
         { reason: "CI has not passed on the head" }
       );
-    return { outcome: outcomeOf(snap, "approved", "LockCheck2"), effects: [], then: "approvals" };
+    return withApprovals(snap, config2, {
+      outcome: outcomeOf(snap, "approved", "LockCheck2"),
+      effects: []
+    });
   }
   if (!passed || own6?.node !== "CodeReview")
     return done(snap, "waiting-for-ci", "Verification", [
@@ -61755,68 +63734,13 @@ function codeReview(snap, config2, review) {
     ]);
   if (!snap.files) return { need: "files" };
   if (snap.filesIncomplete) return unreadable(snap, "files");
-  return { outcome: outcomeOf(snap, "approved", "LockCheck2"), effects: [], then: "approvals" };
+  return withApprovals(snap, config2, {
+    outcome: outcomeOf(snap, "approved", "LockCheck2"),
+    effects: []
+  });
 }
-function approvals(snap, config2, found) {
-  const { marker, pr } = snap;
-  if (found.length === 0) return done(snap, "code-review", "CodeReview", []);
-  if (snap.commitsIncomplete && !config2.allowSelfApproval)
-    return done(
-      snap,
-      "approval-not-counted",
-      "CodeReview",
-      [{ kind: "reply", body: reply.approvalNotCounted(pr.number, UNREADABLE.commits) }],
-      { reason: "the commits of the pull request cannot be read whole" }
-    );
-  if (!snap.files) return { need: "files" };
-  if (snap.filesIncomplete) return unreadable(snap, "files");
-  const counting = [];
-  const refused = [];
-  for (const a of found) {
-    const standing = reviewStanding(a, "approval", config2.allowSelfApproval);
-    if (standing.counts) counting.push(a);
-    else if (!standing.quiet) refused.push(standing.why);
-  }
-  if (counting.length === 0) {
-    if (refused.length === 0) return done(snap, "code-review", "CodeReview", []);
-    return done(
-      snap,
-      "approval-not-counted",
-      "CodeReview",
-      [{ kind: "reply", body: reply.approvalNotCounted(pr.number, refused.join("; ")) }],
-      { reason: refused.join("; ") }
-    );
-  }
-  const { locked, planDocuments } = touchedLockedItems(
-    touchedPaths(snap.files),
-    config2,
-    marker.plan
-  );
-  const needsArchitect = locked.length > 0 || planDocuments.length > 0;
-  if (needsArchitect && counting.some((a) => a.architect === void 0))
-    return { need: "architects" };
-  const chosen2 = chooseApproval(
-    counting.map((a) => ({ ...a, architect: a.architect === true })),
-    needsArchitect
-  );
-  if (chosen2.escalate) {
-    const reason = locked.length ? "locked paths touched" : "plan change needed";
-    return done(
-      snap,
-      "escalated",
-      "Escalate",
-      escalation(snap, config2, `${reason}, and @${chosen2.approval.login} is not an architect`, [
-        ...locked.map((p) => `locked: \`${p}\``),
-        ...planDocuments.map((p) => `plan document: \`${p}\``)
-      ]),
-      { reason }
-    );
-  }
-  return done(snap, "completing", "FinalVerify", [
-    ...snap.pr.escalated ? [{ kind: "unlabel" }] : [],
-    { kind: "complete", approver: chosen2.approval.login }
-  ]);
-}
+
+// src/core/loop/closed.ts
 function closed(snap, config2, merged) {
   const deleteBranch2 = !merged || (config2?.deleteBranchOnMerge ?? true);
   return done(snap, merged ? "merged" : "closed", merged ? "End" : void 0, [
@@ -61827,6 +63751,8 @@ function closed(snap, config2, merged) {
     }
   ]);
 }
+
+// src/core/loop/pushed.ts
 var GREW_COMMENT = "<!-- coder-loop:grew -->";
 function pushed(snap, config2, pusher) {
   if (!snap.checks) return { need: "checks" };
@@ -61861,6 +63787,8 @@ function pushed(snap, config2, pusher) {
   }
   return done(snap, "verification", "Verification", effects);
 }
+
+// src/core/loop/commands.ts
 function retry(snap, config2, thread) {
   if (snap.pr.escalated)
     return done(snap, "escalated", "Escalate", [
@@ -61928,6 +63856,143 @@ function ciHead(event, payload) {
   }
 }
 
+// src/core/loop/latest.ts
+function latestReviews(reviews) {
+  const latest = /* @__PURE__ */ new Map();
+  for (const r of reviews)
+    if (r.user && r.state !== "COMMENTED" && r.state !== "PENDING")
+      latest.set(r.user.login.toLowerCase(), r);
+  return [...latest.values()];
+}
+function approversOf(reviews, head) {
+  return latestReviews(reviews).filter((r) => r.state === "APPROVED" && r.commit_id === head && !isBot(r.user)).map((r) => r.user.login);
+}
+function latestCheckRuns(runs, skip = /* @__PURE__ */ new Set()) {
+  const byId = [...runs].sort((a, b) => Number(a.id) - Number(b.id));
+  const latest = /* @__PURE__ */ new Map();
+  for (const r of byId) if (!skip.has(r.id)) latest.set(`${r.app?.id ?? ""}/${r.name}`, r);
+  return [...latest.values()];
+}
+
+// src/core/loop/completeKind.ts
+var DONE_WORDS = { speckit: "[X]", kiro: "[x]", taskmaster: '"done"', coder: "[x]" };
+function markKindComplete(kp, label, paths, texts, marker, facts) {
+  const phaseId = marker.phaseId ?? String(marker.phase ?? "");
+  const phase = kp.phases.find((p) => p.number === phaseId);
+  if (!phase) {
+    const problems = kp.problems.length ? kp.problems : [
+      {
+        severity: "error",
+        path: kp.plan.path,
+        message: `Phase ${phaseId} is no longer in the plan on the lock branch.`,
+        fix: "Restore it on the branch, then approve again."
+      }
+    ];
+    return { ok: false, problems };
+  }
+  const source = texts.get(kp.plan.path);
+  const marked = kp.markDone(phase);
+  const after = openKindPlan(kp.plan, paths, new Map([...texts, [kp.plan.path, marked]]));
+  const done2 = after.phases.find((p) => p.number === phase.number) ?? phase;
+  const next = after.current;
+  const eol = detectEol(source);
+  const report = renderPhaseReport({
+    plan: label,
+    phase: { number: phase.number, name: phase.name },
+    tasks: done2.tasks.map((t) => ({
+      depth: 0,
+      state: t.state === "set-aside" ? "todo" : t.state,
+      text: `${t.text.startsWith(t.id) ? t.text : `${t.id} ${t.text}`}${t.state === "set-aside" ? " (set aside)" : ""}${t.optional ? " (optional)" : ""}`
+    })),
+    completedAt: facts.now,
+    pullRequest: facts.pullRequest,
+    issue: { number: marker.issue, url: facts.issueUrl },
+    approver: facts.approver,
+    commits: facts.commits,
+    attempts: facts.attempts,
+    reviewers: facts.reviewers,
+    files: facts.files,
+    ...marker.agentRuns?.length ? { agentRuns: marker.agentRuns } : {}
+  });
+  const { sidecar } = kp;
+  const checkpoint = writeCheckpoint(
+    texts.get(sidecar.checkpoint) ?? "",
+    sidecar.checkpoint,
+    renderCheckpoint({
+      plan: label,
+      updated: facts.now,
+      completed: { number: phase.number, name: phase.name },
+      ...next ? { next: { number: next.number, name: next.name } } : {},
+      pullRequest: facts.pullRequest,
+      by: facts.approver
+    })
+  );
+  const log = texts.get(sidecar.masterLog);
+  const already = loggedSinceStart(log, "Coder completed", label, phase.number);
+  const newLog = already ? log : appendLogEntry(log, {
+    timestamp: facts.now,
+    event: "Coder completed",
+    plan: label,
+    phase: { number: phase.number, name: phase.name },
+    actor: facts.approver,
+    links: [
+      { label: `PR #${facts.pullRequest.number}`, url: facts.pullRequest.url },
+      { label: `#${marker.issue}`, url: facts.issueUrl }
+    ]
+  });
+  const changes = [
+    ...marked !== source ? [{ path: kp.plan.path, content: marked }] : [],
+    { path: sidecar.report(phase), content: report.join(eol) + eol },
+    { path: sidecar.checkpoint, content: checkpoint },
+    ...newLog !== void 0 && newLog !== log ? [{ path: sidecar.masterLog, content: newLog }] : []
+  ];
+  const record2 = {
+    mode: "plan",
+    plan: label,
+    phase: phaseInteger(phase.number),
+    ...marker.planFile !== void 0 ? { planFile: marker.planFile } : {},
+    phaseId: phase.number,
+    issue: marker.issue
+  };
+  return {
+    ok: true,
+    phase,
+    ...next ? { next } : {},
+    changes,
+    message: `coder-loop: ${label} Phase ${phase.number} \u2014 Coder completed
+
+Mark the phase's tasks ${DONE_WORDS[kp.plan.kind]}, write the phase report, update the checkpoint and log "Coder completed" (approved by @${facts.approver}).
+
+${renderMarker(record2)}
+`
+  };
+}
+
+// src/core/loop/rerun.ts
+function resumeRunOn(snap, run3, thread) {
+  const { marker, pr } = snap;
+  const plan = marker.plan ?? "";
+  const outcome = {
+    mode: "plan",
+    plan,
+    branch: pr.head.ref,
+    pullRequest: pr.number,
+    ...marker.phase ? { phase: marker.phase } : {}
+  };
+  if (marker.run && marker.run.plan === plan)
+    return {
+      outcome: { ...outcome, state: "already-started" },
+      effects: [{ kind: "reply", to: thread, body: reply.runGoing(pr.number, plan) }]
+    };
+  return {
+    outcome: { ...outcome, state: "run-resumed" },
+    effects: [
+      { kind: "marker", marker: { ...marker, run: { ...run3, plan } } },
+      { kind: "reply", to: thread, body: reply.runResumed(pr.number, plan, marker.phase) }
+    ]
+  };
+}
+
 // src/core/agent/redact.ts
 var REDACTED = "[REDACTED]";
 var ANSI = (
@@ -61960,8 +64025,8 @@ var FLAGS = [
   /((?:^|\s)(?:-u|--user)(?:=|\s+)[^\s:"']+:)(?!\/\/)([^\s"']+)/gm
 ];
 var URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi;
-function redactSecrets(text5, known = []) {
-  let out = text5;
+function redactSecrets(text6, known = []) {
+  let out = text6;
   for (const value2 of [...known].filter((v) => v.length >= 6).sort((a, b) => b.length - a.length))
     out = out.split(value2).join(REDACTED);
   for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, REDACTED);
@@ -61977,8 +64042,8 @@ function redactSecrets(text5, known = []) {
   );
   return out;
 }
-function sanitizeUntrusted(text5, known = []) {
-  const visible = text5.replace(ANSI, "").replace(/<!--[\s\S]*?(?:-->|$)/g, "").replace(/^ {0,3}\[(?:\/\/|comment)\]:[^\n]*(?:\n|$)/gim, "").replace(/^ {0,3}\[[^\]\n]+\]:[ \t]*(?:#|<>)(?:[ \t][^\n]*)?(?:\n|$)/gm, "").replace(/[\u{E0000}-\u{E007F}]/gu, "").replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, "").replace(/[\u202A-\u202E\u2066-\u2069]/g, "").replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, "");
+function sanitizeUntrusted(text6, known = []) {
+  const visible = text6.replace(ANSI, "").replace(/<!--[\s\S]*?(?:-->|$)/g, "").replace(/^ {0,3}\[(?:\/\/|comment)\]:[^\n]*(?:\n|$)/gim, "").replace(/^ {0,3}\[[^\]\n]+\]:[ \t]*(?:#|<>)(?:[ \t][^\n]*)?(?:\n|$)/gm, "").replace(/[\u{E0000}-\u{E007F}]/gu, "").replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, "").replace(/[\u202A-\u202E\u2066-\u2069]/g, "").replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, "");
   return redactSecrets(visible, known);
 }
 var LOG_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/gm;
@@ -62110,8 +64175,8 @@ function checkEntries(changes, plansDir, limits = CHANGE_LIMITS) {
   return { valid, problems };
 }
 function asText(bytes) {
-  const text5 = bytes.toString("utf8");
-  return Buffer.from(text5, "utf8").equals(bytes) && !text5.includes("\0") ? text5 : void 0;
+  const text6 = bytes.toString("utf8");
+  return Buffer.from(text6, "utf8").equals(bytes) && !text6.includes("\0") ? text6 : void 0;
 }
 
 // src/core/agent/decide.ts
@@ -62219,17 +64284,17 @@ function decideApply(input2) {
 
 // src/core/agent/prompt.ts
 var PROMPT_DOCUMENT_CHARS = 3e4;
-function oneLine2(text5, secrets) {
-  return sanitizeUntrusted(text5, secrets).replace(/\s+/g, " ").trim().slice(0, 300);
+function oneLine2(text6, secrets) {
+  return sanitizeUntrusted(text6, secrets).replace(/\s+/g, " ").trim().slice(0, 300);
 }
-function fenced(text5, info2 = "") {
-  const longest = Math.max(2, ...[...text5.matchAll(/`+/g)].map((m) => m[0].length));
+function fenced(text6, info2 = "") {
+  const longest = Math.max(2, ...[...text6.matchAll(/`+/g)].map((m) => m[0].length));
   const fence3 = "`".repeat(longest + 1);
   return `${fence3}${info2}
-${text5.replace(/\n?$/, "\n")}${fence3}`;
+${text6.replace(/\n?$/, "\n")}${fence3}`;
 }
-function untrusted(label, source, text5, secrets, limit = PROMPT_DOCUMENT_CHARS) {
-  let clean = sanitizeUntrusted(text5, secrets);
+function untrusted(label, source, text6, secrets, limit = PROMPT_DOCUMENT_CHARS) {
+  let clean = sanitizeUntrusted(text6, secrets);
   if (clean.length > limit)
     clean = `${clean.slice(0, limit)}
 \u2026(cut; the whole text is in the context folder)`;
@@ -62264,7 +64329,7 @@ function assignment(input2) {
 function buildPrompt(input2) {
   const secrets = input2.secrets ?? [];
   const plan = input2.plan;
-  const plansDir = input2.plansDir.replace(/\/+$/, "");
+  const plansDir = (input2.documentsDir ?? input2.plansDir).replace(/\/+$/, "");
   const out = [];
   out.push(
     `# coder-loop \u2014 ${TITLES[input2.node]} (attempt ${input2.attempt})`,
@@ -62300,7 +64365,8 @@ function buildPrompt(input2) {
       ["Checklist", plan.checklist],
       ["Context (the source of truth)", plan.context],
       ["Codemap", plan.codemap],
-      ...plan.requirements.map((r) => ["Requirements", r])
+      ...plan.requirements.map((r) => ["Requirements", r]),
+      ...(plan.documents ?? []).map((d) => [d.label, d.doc])
     ];
     for (const [label, doc] of documents) {
       if (doc) out.push("", untrusted(label, codeSpan(doc.path), doc.text, secrets));
@@ -62367,17 +64433,17 @@ No log: ${f.logMissing ?? "not available"}.`
 
 // src/core/agent/replies.ts
 var MAX_SUMMARY = 2e4;
-function escapeSummary(text5) {
-  let clean = sanitizeUntrusted(text5).replace(/\r\n?/g, "\n").trim();
+function escapeSummary(text6) {
+  let clean = sanitizeUntrusted(text6).replace(/\r\n?/g, "\n").trim();
   if (clean.length > MAX_SUMMARY) clean = `${clean.slice(0, MAX_SUMMARY)}
 \u2026(cut)`;
   return defuse(clean);
 }
-function defuse(text5) {
-  return text5.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/@(?=[A-Za-z0-9])/g, "@\u200B").replace(/!\[/g, "\\![").replace(/\]\(/g, "]\\(").replace(/\]\[/g, "]\\[").replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, "$1:/\u200B/").replace(/\bwww\./gi, "www\u200B.");
+function defuse(text6) {
+  return text6.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/@(?=[A-Za-z0-9])/g, "@\u200B").replace(/!\[/g, "\\![").replace(/\]\(/g, "]\\(").replace(/\]\[/g, "]\\[").replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, "$1:/\u200B/").replace(/\bwww\./gi, "www\u200B.");
 }
-function escapeInline2(text5, limit = 500) {
-  let flat = sanitizeUntrusted(text5).replace(/\s+/g, " ").trim();
+function escapeInline2(text6, limit = 500) {
+  let flat = sanitizeUntrusted(text6).replace(/\s+/g, " ").trim();
   if (flat.length > limit) flat = `${flat.slice(0, limit)}\u2026`;
   return defuse(flat).replace(/[`*_#|~]/g, "\\$&");
 }
@@ -62391,10 +64457,10 @@ function what(p) {
   return `the coding agent (${NODE_NAMES[p.node]}, attempt ${p.attempt})`;
 }
 function quoted(summary3) {
-  const text5 = escapeSummary(summary3);
-  return text5 ? `
+  const text6 = escapeSummary(summary3);
+  return text6 ? `
 
-${text5.replace(/^/gm, "> ")}` : "";
+${text6.replace(/^/gm, "> ")}` : "";
 }
 function agentTrailer(p) {
   return `Coder-Loop-Agent: ${p.node} ${p.headSha} ${p.attempt}`;
@@ -62545,198 +64611,6 @@ async function isTeamMember(gh, team, login2) {
   }
 }
 
-// src/github/pages.ts
-var PER_PAGE = 100;
-async function readWhole(page, cap = 1e4) {
-  const items = [];
-  for (let n = 1; ; n++) {
-    const data = await page(n);
-    items.push(...data);
-    if (items.length >= cap) return { items: items.slice(0, cap), complete: false };
-    if (data.length < PER_PAGE) return { items, complete: true };
-  }
-}
-
-// src/github/status.ts
-function checkRunRefused(error63) {
-  const { status: status2, message } = error63;
-  return status2 === 403 && /not accessible by|must authenticate via a GitHub App/i.test(message ?? "");
-}
-function statusDescription(externalId, view) {
-  const text5 = `[${externalId}] ${view.title}`;
-  return text5.length <= 140 ? text5 : `${text5.slice(0, 139)}\u2026`;
-}
-function ownFromStatus(statuses) {
-  const mine = statuses.find((s) => s.context === CHECK_NAME);
-  const externalId = /^\[([^\]]*)\]/.exec(mine?.description ?? "")?.[1];
-  if (!mine || externalId === void 0) return void 0;
-  return {
-    ...decodeCheckState(externalId),
-    externalId,
-    conclusion: mine.state === "pending" ? null : mine.state
-  };
-}
-async function writeLoopStatus(gh, repo2, headSha, externalId, view, conclusion, targetUrl) {
-  await gh.request("POST /repos/{owner}/{repo}/statuses/{sha}", {
-    ...repo2,
-    sha: headSha,
-    context: CHECK_NAME,
-    state: conclusion ?? "pending",
-    description: statusDescription(externalId, view),
-    target_url: targetUrl
-  });
-}
-
-// src/github/checks.ts
-function keepsStatus(identity) {
-  return identity.app === void 0;
-}
-async function commitCheckRuns(gh, repo2, sha, name) {
-  const { items } = await readWhole(async (page) => {
-    const { data } = await gh.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
-      ...repo2,
-      ref: sha,
-      ...name ? { check_name: name } : {},
-      filter: "all",
-      per_page: PER_PAGE,
-      page
-    });
-    return data.check_runs;
-  });
-  return items;
-}
-function ownRuns(runs, sha, identity) {
-  return runs.filter((r) => identity ? isOwnCheckRun(r, identity) : r.name === CHECK_NAME).map((r) => ({ run: r, record: decodeRecord(r.output?.text, sha) })).filter((r) => r.record !== void 0).sort((a, b) => Number(a.run.id) - Number(b.run.id));
-}
-function ownOf(run3, record2) {
-  return {
-    id: Number(run3.id),
-    ...decodeCheckState(run3.external_id),
-    externalId: run3.external_id ?? "",
-    conclusion: run3.conclusion,
-    record: record2,
-    output: {
-      title: run3.output?.title ?? "",
-      summary: run3.output?.summary ?? "",
-      text: run3.output?.text ?? ""
-    }
-  };
-}
-async function recordOn(gh, repo2, sha, identity) {
-  const mine = ownRuns(await commitCheckRuns(gh, repo2, sha, CHECK_NAME), sha, identity).pop();
-  return mine ? ownOf(mine.run, mine.record) : void 0;
-}
-async function readHeadChecks(gh, repo2, sha, identity) {
-  const [runs, statuses] = await Promise.all([
-    commitCheckRuns(gh, repo2, sha),
-    readWhole(async (page) => {
-      const { data } = await gh.request("GET /repos/{owner}/{repo}/commits/{ref}/status", {
-        ...repo2,
-        ref: sha,
-        per_page: PER_PAGE,
-        page
-      });
-      return data.statuses;
-    })
-  ]);
-  const byId = [...runs].sort((a, b) => Number(a.id) - Number(b.id));
-  const own6 = ownRuns(byId, sha, identity);
-  const ownIds = new Set(own6.map((o) => o.run.id));
-  const mine = own6.pop();
-  const latest = /* @__PURE__ */ new Map();
-  for (const r of byId) if (!ownIds.has(r.id)) latest.set(`${r.app?.id ?? ""}/${r.name}`, r);
-  const results = [...latest.values()].map((r) => ({
-    name: r.name,
-    status: r.status,
-    conclusion: r.conclusion,
-    ...r.html_url ? { url: r.html_url } : {}
-  }));
-  const statusIsMine = identity !== void 0 && keepsStatus(identity);
-  for (const s of statuses.items) {
-    if (statusIsMine && s.context === CHECK_NAME) continue;
-    results.push({
-      name: s.context,
-      status: s.state === "pending" ? "in_progress" : "completed",
-      conclusion: s.state === "pending" ? null : s.state,
-      ...s.target_url ? { url: s.target_url } : {}
-    });
-  }
-  const status2 = mine || !statusIsMine ? void 0 : ownFromStatus(statuses.items);
-  return {
-    results,
-    ...mine ? { own: ownOf(mine.run, mine.record) } : status2 ? { own: { id: 0, ...status2, commitStatus: true } } : {}
-  };
-}
-async function writeCheckRun(gh, repo2, headSha, own6, write2, repoUrl, ref, statusFallback = async () => true) {
-  const output2 = checkRunOutput(write2.view, repoUrl, ref);
-  if (write2.record) output2.text = withRecord(output2.text, write2.record, headSha);
-  const fields = {
-    external_id: encodeCheckState({ node: write2.view.node, next: write2.next }),
-    output: output2,
-    ...write2.conclusion ? { status: "completed", conclusion: write2.conclusion } : { status: "in_progress" }
-  };
-  const written = (id, commitStatus) => ({
-    id,
-    ...decodeCheckState(fields.external_id),
-    externalId: fields.external_id,
-    conclusion: write2.conclusion ?? null,
-    ...commitStatus ? { commitStatus } : { output: output2 },
-    ...write2.record && !commitStatus ? { record: write2.record } : {}
-  });
-  const asStatus = async () => {
-    await writeLoopStatus(
-      gh,
-      repo2,
-      headSha,
-      fields.external_id,
-      write2.view,
-      write2.conclusion,
-      `${repoUrl}/tree/${encodePath(ref)}`
-    );
-    return written(0, true);
-  };
-  if (own6?.commitStatus) return asStatus();
-  try {
-    return written(await writeOwnCheckRun(gh, repo2, headSha, own6, fields));
-  } catch (error63) {
-    if (!checkRunRefused(error63) || !await statusFallback()) throw error63;
-    return asStatus();
-  }
-}
-async function writeOwnCheckRun(gh, repo2, headSha, own6, fields) {
-  if (own6) {
-    await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
-      ...repo2,
-      check_run_id: own6.id,
-      ...fields
-    });
-    return own6.id;
-  }
-  const { data } = await gh.request("POST /repos/{owner}/{repo}/check-runs", {
-    ...repo2,
-    name: CHECK_NAME,
-    head_sha: headSha,
-    ...fields
-  });
-  return Number(data.id);
-}
-async function createCheckRun(gh, repo2, headSha, view, record2, repoUrl, ref, statusFallback) {
-  await writeCheckRun(gh, repo2, headSha, void 0, { view, record: record2 }, repoUrl, ref, statusFallback);
-}
-async function writeRecord(gh, repo2, own6, record2, headSha) {
-  const output2 = {
-    title: own6.output?.title || "coder-loop",
-    summary: own6.output?.summary || "coder-loop",
-    text: withRecord(own6.output?.text, record2, headSha)
-  };
-  await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
-    ...repo2,
-    check_run_id: own6.id,
-    output: output2
-  });
-  return { ...own6, output: output2, record: record2 };
-}
-
 // src/github/git.ts
 var GitReader = class {
   constructor(gh, repo2) {
@@ -62788,16 +64662,16 @@ var GitReader = class {
   }
   /** A UTF-8 text file by blob sha. */
   blob(sha) {
-    let text5 = this.blobs.get(sha);
-    if (!text5) {
-      text5 = this.gh.request("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...this.repo, file_sha: sha }).then(
+    let text6 = this.blobs.get(sha);
+    if (!text6) {
+      text6 = this.gh.request("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...this.repo, file_sha: sha }).then(
         ({ data }) => Buffer.from(data.content, data.encoding === "base64" ? "base64" : "utf8").toString(
           "utf8"
         )
       );
-      this.blobs.set(sha, text5);
+      this.blobs.set(sha, text6);
     }
-    return text5;
+    return text6;
   }
 };
 async function createBlob(gh, repo2, bytes) {
@@ -62896,18 +64770,6 @@ async function branchesWithPrefix(gh, repo2, prefix) {
 function readerFor(env) {
   return new GitReader(env.gh, env.repo);
 }
-function showCheck(env, head, own6, write2) {
-  return writeCheckRun(
-    env.gh,
-    env.repo,
-    head.sha,
-    own6,
-    write2,
-    env.repoUrl,
-    head.ref,
-    async () => keepsStatus(await env.identity())
-  );
-}
 var threads = /* @__PURE__ */ new WeakMap();
 async function onThread(thread, handle2) {
   try {
@@ -62922,17 +64784,241 @@ function threadOfError(error63) {
   return typeof error63 === "object" && error63 !== null ? threads.get(error63) : void 0;
 }
 
+// src/github/pages.ts
+var PER_PAGE = 100;
+async function readWhole(page, cap = 1e4) {
+  const items = [];
+  for (let n = 1; ; n++) {
+    const data = await page(n);
+    items.push(...data);
+    if (items.length >= cap) return { items: items.slice(0, cap), complete: false };
+    if (data.length < PER_PAGE) return { items, complete: true };
+  }
+}
+
+// src/github/status.ts
+function checkRunRefused(error63) {
+  const { status: status2, message } = error63;
+  return status2 === 403 && /not accessible by|must authenticate via a GitHub App/i.test(message ?? "");
+}
+function statusDescription(externalId, view) {
+  const text6 = `[${externalId}] ${view.title}`;
+  return text6.length <= 140 ? text6 : `${text6.slice(0, 139)}\u2026`;
+}
+function ownFromStatus(statuses) {
+  const mine = statuses.find((s) => s.context === CHECK_NAME);
+  const externalId = /^\[([^\]]*)\]/.exec(mine?.description ?? "")?.[1];
+  if (!mine || externalId === void 0) return void 0;
+  return {
+    ...decodeCheckState(externalId),
+    externalId,
+    conclusion: mine.state === "pending" ? null : mine.state
+  };
+}
+async function writeLoopStatus(gh, repo2, headSha, externalId, view, conclusion, targetUrl) {
+  await gh.request("POST /repos/{owner}/{repo}/statuses/{sha}", {
+    ...repo2,
+    sha: headSha,
+    context: CHECK_NAME,
+    state: conclusion ?? "pending",
+    description: statusDescription(externalId, view),
+    target_url: targetUrl
+  });
+}
+
+// src/github/checks.ts
+function keepsStatus(identity) {
+  return identity.app === void 0;
+}
+async function commitCheckRuns(gh, repo2, sha, name) {
+  const { items } = await readWhole(async (page) => {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
+      ...repo2,
+      ref: sha,
+      ...name ? { check_name: name } : {},
+      filter: "all",
+      per_page: PER_PAGE,
+      page
+    });
+    return data.check_runs;
+  });
+  return items;
+}
+function ownRuns(runs, sha, identity) {
+  return runs.filter((r) => identity ? isOwnCheckRun(r, identity) : r.name === CHECK_NAME).map((r) => ({ run: r, record: decodeRecord(r.output?.text, sha) })).filter((r) => r.record !== void 0).sort((a, b) => Number(a.run.id) - Number(b.run.id));
+}
+function ownOf(run3, record2) {
+  return {
+    id: Number(run3.id),
+    ...decodeCheckState(run3.external_id),
+    externalId: run3.external_id ?? "",
+    conclusion: run3.conclusion,
+    record: record2,
+    output: {
+      title: run3.output?.title ?? "",
+      summary: run3.output?.summary ?? "",
+      text: run3.output?.text ?? ""
+    }
+  };
+}
+async function recordOn(gh, repo2, sha, identity) {
+  const mine = ownRuns(await commitCheckRuns(gh, repo2, sha, CHECK_NAME), sha, identity).pop();
+  return mine ? ownOf(mine.run, mine.record) : void 0;
+}
+async function readHeadChecks(gh, repo2, sha, identity) {
+  const [runs, statuses] = await Promise.all([
+    commitCheckRuns(gh, repo2, sha),
+    readWhole(async (page) => {
+      const { data } = await gh.request("GET /repos/{owner}/{repo}/commits/{ref}/status", {
+        ...repo2,
+        ref: sha,
+        per_page: PER_PAGE,
+        page
+      });
+      return data.statuses;
+    })
+  ]);
+  const byId = [...runs].sort((a, b) => Number(a.id) - Number(b.id));
+  const own6 = ownRuns(byId, sha, identity);
+  const ownIds = new Set(own6.map((o) => o.run.id));
+  const mine = own6.pop();
+  const results = latestCheckRuns(byId, ownIds).map((r) => ({
+    name: r.name,
+    status: r.status,
+    conclusion: r.conclusion,
+    ...r.html_url ? { url: r.html_url } : {}
+  }));
+  const statusIsMine = identity !== void 0 && keepsStatus(identity);
+  for (const s of statuses.items) {
+    if (statusIsMine && s.context === CHECK_NAME) continue;
+    results.push({
+      name: s.context,
+      status: s.state === "pending" ? "in_progress" : "completed",
+      conclusion: s.state === "pending" ? null : s.state,
+      ...s.target_url ? { url: s.target_url } : {}
+    });
+  }
+  const status2 = mine || !statusIsMine ? void 0 : ownFromStatus(statuses.items);
+  return {
+    results,
+    ...mine ? { own: ownOf(mine.run, mine.record) } : status2 ? { own: { id: 0, ...status2, commitStatus: true } } : {}
+  };
+}
+async function writeCheckRun(gh, repo2, headSha, own6, write2, repoUrl, ref, statusFallback = async () => true) {
+  const output2 = checkRunOutput(write2.view, repoUrl, ref);
+  output2.summary += progressLink(repoUrl, write2.record);
+  if (write2.record) output2.text = withRecord(output2.text, write2.record, headSha);
+  const fields = {
+    external_id: encodeCheckState({ node: write2.view.node, next: write2.next }),
+    output: output2,
+    ...write2.conclusion ? { status: "completed", conclusion: write2.conclusion } : { status: "in_progress" }
+  };
+  const written = (id, commitStatus) => ({
+    id,
+    ...decodeCheckState(fields.external_id),
+    externalId: fields.external_id,
+    conclusion: write2.conclusion ?? null,
+    ...commitStatus ? { commitStatus } : { output: output2 },
+    ...write2.record && !commitStatus ? { record: write2.record } : {}
+  });
+  const asStatus = async () => {
+    await writeLoopStatus(
+      gh,
+      repo2,
+      headSha,
+      fields.external_id,
+      write2.view,
+      write2.conclusion,
+      `${repoUrl}/tree/${encodePath(ref)}`
+    );
+    return written(0, true);
+  };
+  if (own6?.commitStatus) return asStatus();
+  try {
+    return written(await writeOwnCheckRun(gh, repo2, headSha, own6, fields));
+  } catch (error63) {
+    if (!checkRunRefused(error63) || !await statusFallback()) throw error63;
+    return asStatus();
+  }
+}
+async function writeOwnCheckRun(gh, repo2, headSha, own6, fields) {
+  if (own6) {
+    await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
+      ...repo2,
+      check_run_id: own6.id,
+      ...fields
+    });
+    return own6.id;
+  }
+  const { data } = await gh.request("POST /repos/{owner}/{repo}/check-runs", {
+    ...repo2,
+    name: CHECK_NAME,
+    head_sha: headSha,
+    ...fields
+  });
+  return Number(data.id);
+}
+async function createCheckRun(gh, repo2, headSha, view, record2, repoUrl, ref, statusFallback) {
+  await writeCheckRun(gh, repo2, headSha, void 0, { view, record: record2 }, repoUrl, ref, statusFallback);
+}
+async function writeRecord(gh, repo2, own6, record2, headSha) {
+  const output2 = {
+    title: own6.output?.title || "coder-loop",
+    summary: own6.output?.summary || "coder-loop",
+    text: withRecord(own6.output?.text, record2, headSha)
+  };
+  await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
+    ...repo2,
+    check_run_id: own6.id,
+    output: output2
+  });
+  return { ...own6, output: output2, record: record2 };
+}
+
 // src/github/issues.ts
 var MAX_COMMENT = 6e4;
-async function replyOnIssue(gh, repo2, issue4, body) {
-  const text5 = body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT)}
+var cut = (body) => body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT)}
 
 \u2026(cut)` : body;
+async function replyOnIssue(gh, repo2, issue4, body) {
   await gh.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
     ...repo2,
     issue_number: issue4,
-    body: text5
+    body: cut(body)
   });
+}
+async function commentOnIssue(gh, repo2, issue4, body) {
+  const { data } = await gh.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+    ...repo2,
+    issue_number: issue4,
+    body: cut(body)
+  });
+  return Number(data.id);
+}
+async function readComment(gh, repo2, id) {
+  try {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+      ...repo2,
+      comment_id: id
+    });
+    return { body: data.body ?? "", login: data.user?.login };
+  } catch (error63) {
+    if (isHttpError(error63, 404)) return void 0;
+    throw error63;
+  }
+}
+async function editComment(gh, repo2, id, body) {
+  try {
+    await gh.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+      ...repo2,
+      comment_id: id,
+      body: cut(body)
+    });
+    return true;
+  } catch (error63) {
+    if (isHttpError(error63, 404)) return false;
+    throw error63;
+  }
 }
 async function reactEyes(gh, repo2, commentId) {
   await gh.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", {
@@ -62943,43 +65029,6 @@ async function reactEyes(gh, repo2, commentId) {
 }
 async function canCommand(gh, repo2, login2) {
   return mayCommand(await readPermission(gh, repo2, login2));
-}
-
-// src/github/plans.ts
-function plansInTree(tree, plansDir) {
-  return planNames(tree.files.keys(), plansDir);
-}
-var validated = /* @__PURE__ */ new Map();
-var PLAN_CACHE = { entries: 32, maxSourceBytes: 1 << 20 };
-function remember(key, context) {
-  validated.delete(key);
-  validated.set(key, context);
-  while (validated.size > PLAN_CACHE.entries) validated.delete(validated.keys().next().value);
-}
-async function readPlan(reader, tree, plansDir, name, { contents: wanted = true } = {}) {
-  const dir = `${plansDir.replace(/\/+$/, "")}/${name}`;
-  const prefix = `${dir}/`;
-  const shas = /* @__PURE__ */ new Map();
-  for (const [path2, sha] of tree.files)
-    if (path2.startsWith(prefix)) shas.set(path2.slice(prefix.length), sha);
-  const paths = [...shas.keys()].sort();
-  const read2 = [...CONTEXT_FILES, PLAN_FILES.masterLog];
-  const key = JSON.stringify([dir, paths, read2.map((file2) => shas.get(file2) ?? null)]);
-  const contents = /* @__PURE__ */ new Map();
-  const files = { name, dir, paths, files: contents };
-  const load2 = async (file2) => {
-    const sha = shas.get(file2);
-    if (sha !== void 0) contents.set(file2, await reader.blob(sha));
-  };
-  const known = validated.get(key);
-  if (known && !wanted) return { files, context: known };
-  await Promise.all(read2.map(load2));
-  const context = known ?? validateContext(files);
-  let size = 0;
-  for (const text5 of contents.values()) size += text5.length;
-  if (size <= PLAN_CACHE.maxSourceBytes) remember(key, context);
-  if (wanted && context.valid && context.taskPlan) await load2(context.taskPlan);
-  return { files, context };
 }
 
 // src/github/pulls.ts
@@ -63147,149 +65196,6 @@ async function pullCommits(gh, repo2, pr) {
   return readWhole((page) => pullCommitsPage(gh, repo2, pr, page), PULL_COMMITS_CAP);
 }
 
-// src/github/loop/trust.ts
-var RECORD_SEARCH = 5;
-async function trustedLoopPull(env, pr, what2) {
-  const notOurs = await notLoopPull(env, pr);
-  if (notOurs) return notOurs;
-  const identity = await env.identity();
-  if (what2 === void 0) return readLoopPull(env, pr, identity);
-  return onThread(
-    { issue: pr.number, pullRequest: pr.number, what: what2 },
-    () => readLoopPull(env, pr, identity)
-  );
-}
-async function notLoopPull(env, pr) {
-  if (!pr.head.ref.startsWith("coder/")) return { ignored: "not a coder-loop branch" };
-  const problem = loopPullProblem(pr, await env.identity());
-  if (problem) return { ignored: `pull request #${pr.number} is not the loop's: ${problem}` };
-  return void 0;
-}
-async function readLoopPull(env, pr, identity) {
-  const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity);
-  let marker;
-  let commits;
-  if (keepsStatus(identity)) marker = readMarker(pr.body);
-  else if (checks.own?.record) marker = checks.own.record;
-  else {
-    commits = await pullCommits(env.gh, env.repo, pr.number);
-    const earlier = commits.items.map((c) => c.sha).filter((sha) => sha !== pr.head.sha).reverse();
-    for (let i = 0, n = 1; i < earlier.length && !marker; i += n, n = RECORD_SEARCH) {
-      const found = await Promise.all(
-        earlier.slice(i, i + n).map((sha) => recordOn(env.gh, env.repo, sha, identity))
-      );
-      marker = found.find((f) => f !== void 0)?.record;
-    }
-  }
-  if (!marker)
-    return {
-      ignored: `pull request #${pr.number} carries no record of the loop (its check runs on the branch's commits hold none)`
-    };
-  if (marker.mode !== modeOfBranch(pr.head.ref))
-    return {
-      ignored: `pull request #${pr.number}: the record says ${marker.mode} mode, the branch ${pr.head.ref} does not`
-    };
-  return { pr, marker, checks, ...commits ? { commits } : {} };
-}
-async function loopPullForHead(env, branch2, sha, what2) {
-  if (!branch2 || !branch2.startsWith("coder/")) return { ignored: "not a coder-loop branch" };
-  const pr = await findPullRequest(env.gh, env.repo, branch2);
-  if (!pr) return { ignored: `no open pull request for ${branch2}` };
-  if (pr.head.sha !== sha)
-    return { ignored: `old head ${sha.slice(0, 7)} (the head is ${pr.head.sha.slice(0, 7)})` };
-  return trustedLoopPull(env, pr, what2);
-}
-
-// src/github/loop/manage.ts
-async function assess(env, config2, issue4) {
-  const assessment = assessComplexity({ title: issue4.title, body: issue4.body ?? "" }, config2.quick);
-  await replyOnIssue(env.gh, env.repo, issue4.number, reply.assessment(assessment));
-  return { state: "assessed", node: "AssessTask", mode: assessment.mode };
-}
-async function status(env, config2, issue4, requested) {
-  const reader = readerFor(env);
-  const head = await reader.branchHead(env.defaultBranch);
-  if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
-  const tree = await reader.tree(head);
-  const plans = plansInTree(tree, config2.plansDir);
-  const names = requested ? [requested] : plans;
-  if (requested && !plans.includes(requested)) {
-    await replyOnIssue(env.gh, env.repo, issue4, reply.noSuchPlan(requested, plans));
-    return { state: "no-plan" };
-  }
-  if (names.length === 0) {
-    await replyOnIssue(env.gh, env.repo, issue4, reply.noPlans(config2.plansDir));
-    return { state: "no-plan" };
-  }
-  const sections = [];
-  for (const name of names.slice(0, 10)) {
-    const { context } = await readPlan(reader, tree, config2.plansDir, name, {
-      contents: false
-    });
-    let lock;
-    if (context.checklist && context.current) {
-      const branch2 = phaseBranch(name, context.current.number);
-      const [held, pr] = await Promise.all([
-        reader.branchHead(branch2),
-        findPullRequest(env.gh, env.repo, branch2)
-      ]);
-      lock = { branch: branch2, held: held !== void 0, ...pr ? { pr: pr.number } : {} };
-    }
-    sections.push(reply.statusSection(name, context, lock));
-  }
-  await replyOnIssue(env.gh, env.repo, issue4, sections.join("\n\n"));
-  return { state: "status" };
-}
-async function release(env, issue4) {
-  const { gh, repo: repo2 } = env;
-  const locks = [];
-  if (issue4.isPullRequest) {
-    const data = await getPull(gh, repo2, issue4.number);
-    if (!loopPullProblem(data, await env.identity())) {
-      locks.push({ branch: data.head.ref, pr: data.number });
-    }
-  } else {
-    const refs = await branchesWithPrefix(gh, repo2, "coder/");
-    const pulls = await openPulls(gh, repo2);
-    const identity = refs.length ? await env.identity() : void 0;
-    for (const ref of refs) {
-      const { branch: branch2 } = ref;
-      const pr = pulls.find((p) => p.head.ref === branch2 && !loopPullProblem(p, identity));
-      const loop = pr ? await trustedLoopPull(env, pr) : void 0;
-      let target = releaseTarget(
-        issue4.number,
-        branch2,
-        loop ? "ignored" in loop ? void 0 : loop.marker : "unread"
-      );
-      if (target === "read-commit")
-        target = releaseTarget(
-          issue4.number,
-          branch2,
-          readMarker(await commitMessage(gh, repo2, ref.sha))
-        );
-      if (target === "release") locks.push({ branch: branch2, ...pr ? { pr: pr.number } : {} });
-    }
-  }
-  if (locks.length === 0) {
-    await replyOnIssue(gh, repo2, issue4.number, reply.nothingToRelease());
-    return { state: "nothing-to-release" };
-  }
-  const lines = [];
-  for (const lock of locks) {
-    if (lock.pr !== void 0) await closePull(gh, repo2, lock.pr);
-    await deleteBranch(gh, repo2, lock.branch);
-    lines.push(
-      reply.released(lock.branch, lock.pr !== void 0 ? { number: lock.pr } : void 0)
-    );
-  }
-  await replyOnIssue(gh, repo2, issue4.number, lines.join("\n"));
-  return {
-    state: "released",
-    branch: locks[0].branch,
-    ...locks[0].pr !== void 0 ? { pullRequest: locks[0].pr } : {}
-  };
-}
-
 // src/github/agent.ts
 async function sendAgentDispatch(gh, repo2, payload) {
   await gh.request("POST /repos/{owner}/{repo}/dispatches", {
@@ -63349,8 +65255,8 @@ async function jobLogTail(gh, repo2, job, secrets) {
       ...repo2,
       job_id: job
     });
-    const text5 = typeof data === "string" ? data : Buffer.from(data).toString("utf8");
-    return { logTail: logTail(text5, secrets) };
+    const text6 = typeof data === "string" ? data : Buffer.from(data).toString("utf8");
+    return { logTail: logTail(text6, secrets) };
   } catch (error63) {
     if (isHttpError(error63, 403))
       return { logMissing: "this job may not read Actions logs (give it `actions: read`)" };
@@ -63422,9 +65328,9 @@ async function commitAgentChanges(gh, repo2, payload, changes, message) {
       files.push({ path: change.path, sha: null });
       continue;
     }
-    const text5 = asText(change.bytes);
+    const text6 = asText(change.bytes);
     files.push(
-      text5 === void 0 ? { path: change.path, sha: await createBlob(gh, repo2, change.bytes), mode: change.mode } : { path: change.path, content: text5, mode: change.mode }
+      text6 === void 0 ? { path: change.path, sha: await createBlob(gh, repo2, change.bytes), mode: change.mode } : { path: change.path, content: text6, mode: change.mode }
     );
   }
   const commit = await createCommit(
@@ -63592,15 +65498,167 @@ async function recordAgentRun(gh, repo2, payload, at2, entry, where) {
   );
 }
 
+// src/github/kindPlans.ts
+async function readKindPlan(reader, tree, plan) {
+  const paths = [...tree.files.keys()];
+  const reads = kindPlanReads(plan, paths);
+  const texts = new Map(
+    await Promise.all(
+      reads.map(async (path2) => [path2, await reader.blob(tree.files.get(path2))])
+    )
+  );
+  return { kp: openKindPlan(plan, paths, texts), paths, texts };
+}
+
+// src/github/loop/complete.ts
+async function completionCommit(env, config2, snap, approver, facts) {
+  const { gh, repo: repo2 } = env;
+  const { pr, marker } = snap;
+  const plan = marker.plan;
+  const at2 = (file2) => planPath(config2.plansDir, plan, file2);
+  const attempts = (marker.attempts ?? []).map((a, i) => ({
+    number: i + 1,
+    sha: a.sha,
+    outcome: "failed",
+    checks: a.checks.map((c) => ({
+      name: c.name,
+      conclusion: c.conclusion,
+      ...c.url ? { url: c.url } : {}
+    }))
+  }));
+  attempts.push({
+    number: attempts.length + 1,
+    sha: pr.head.sha,
+    outcome: "passed",
+    checks: (snap.checks ?? []).map((c) => ({
+      name: c.name,
+      conclusion: c.conclusion ?? "pending",
+      ...c.url ? { url: c.url } : {}
+    }))
+  });
+  const reader = new GitReader(gh, repo2);
+  const parent = pr.head.sha;
+  const tree = await reader.tree(parent);
+  const read3 = async (file2) => {
+    const sha = tree.files.get(at2(file2));
+    return sha === void 0 ? void 0 : reader.blob(sha);
+  };
+  const report = {
+    pullRequest: { number: pr.number, url: pr.url },
+    issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
+    approver,
+    reviewers: latestReviews(facts.reviews).map((r) => ({
+      login: r.user.login,
+      state: r.state
+    })),
+    commits: facts.commits.map((c) => ({
+      sha: c.sha,
+      message: c.commit.message,
+      url: c.html_url
+    })),
+    attempts,
+    files: [...snap.files ?? []],
+    now: env.now().toISOString()
+  };
+  const completion = marker.planFile ? await kindCompletion(reader, tree, plan, marker, report) : await coderCompletion(config2, plan, marker, report, read3);
+  if (!completion.ok) return { ok: false, problems: completion.problems };
+  const integer2 = (n) => typeof n === "number" ? n : phaseInteger(n);
+  return {
+    ok: true,
+    parent: { sha: parent, tree: tree.sha },
+    changes: completion.changes,
+    message: completion.message,
+    phase: { number: integer2(completion.phase.number), name: completion.phase.name },
+    ...completion.next ? { next: { number: integer2(completion.next.number) } } : {}
+  };
+}
+async function coderCompletion(config2, plan, marker, facts, read3) {
+  const [checklist, context, masterLog] = await Promise.all([
+    read3(PLAN_FILES.checklist),
+    read3(PLAN_FILES.context),
+    read3(PLAN_FILES.masterLog)
+  ]);
+  return markComplete(
+    config2,
+    plan,
+    {
+      ...checklist !== void 0 ? { checklist } : {},
+      ...context !== void 0 ? { context } : {},
+      ...masterLog !== void 0 ? { masterLog } : {}
+    },
+    marker,
+    facts
+  );
+}
+async function kindCompletion(reader, tree, label, marker, facts) {
+  const plan = planFromRef(marker.planFile);
+  const missing = (message) => ({
+    ok: false,
+    problems: [
+      {
+        severity: "error",
+        path: marker.planFile,
+        message,
+        fix: "Restore it on the branch, then approve again."
+      }
+    ]
+  });
+  if (!plan) return missing("The loop record names no plan the loop reads.");
+  const { kp, paths, texts } = await readKindPlan(reader, tree, plan);
+  if (!texts.has(plan.path)) return missing("The tasks file is missing on the lock branch.");
+  return markKindComplete(kp, label, paths, texts, marker, facts);
+}
+
+// src/github/plans.ts
+var validated = /* @__PURE__ */ new Map();
+var PLAN_CACHE = { entries: 32, maxSourceBytes: 1 << 20 };
+function remember(key, context) {
+  validated.delete(key);
+  validated.set(key, context);
+  while (validated.size > PLAN_CACHE.entries) validated.delete(validated.keys().next().value);
+}
+async function readPlan(reader, tree, plansDir, name, { contents: wanted = true } = {}) {
+  const dir = `${plansDir.replace(/\/+$/, "")}/${name}`;
+  const prefix = `${dir}/`;
+  const shas = /* @__PURE__ */ new Map();
+  for (const [path2, sha] of tree.files)
+    if (path2.startsWith(prefix)) shas.set(path2.slice(prefix.length), sha);
+  const paths = [...shas.keys()].sort();
+  const read3 = [...CONTEXT_FILES, PLAN_FILES.masterLog];
+  const key = JSON.stringify([dir, paths, read3.map((file2) => shas.get(file2) ?? null)]);
+  const contents = /* @__PURE__ */ new Map();
+  const files = { name, dir, paths, files: contents };
+  const load2 = async (file2) => {
+    const sha = shas.get(file2);
+    if (sha !== void 0) contents.set(file2, await reader.blob(sha));
+  };
+  const known = validated.get(key);
+  if (known && !wanted) return { files, context: known };
+  await Promise.all(read3.map(load2));
+  const context = known ?? validateContext(files);
+  let size = 0;
+  for (const text6 of contents.values()) size += text6.length;
+  if (size <= PLAN_CACHE.maxSourceBytes) remember(key, context);
+  if (wanted && context.valid && context.taskPlan) await load2(context.taskPlan);
+  return { files, context };
+}
+
 // src/github/loop/start.ts
 var MOST_STEPS = 12;
-async function start(env, req) {
+async function start(env, req, onHeld) {
   const reader = readerFor(env);
   let snap = {};
   for (let steps = 0; steps < MOST_STEPS; steps++) {
     const step = decideStart(req, snap);
     if ("done" in step) {
       if (step.note) env.log.info(step.note);
+      if (step.held !== void 0 && onHeld) {
+        const locked = async () => {
+          await applyStart(env, step.effects);
+          return step.done;
+        };
+        return onHeld(step.held, locked);
+      }
       await applyStart(env, step.effects);
       return step.done;
     }
@@ -63626,6 +65684,13 @@ async function read(env, reader, need, snap) {
     }
     case "masterLog":
       return { masterLog: { text: await reader.blob(need.sha) } };
+    case "texts": {
+      const files = snap.base.files;
+      const read3 = await Promise.all(
+        need.paths.map(async (path2) => [path2, await reader.blob(files.get(path2))])
+      );
+      return { texts: new Map([...snap.texts ?? [], ...read3]) };
+    }
     case "holder": {
       const pr = await findPullRequest(env.gh, env.repo, need.branch);
       const marker = pr ? readMarker(pr.body) : readMarker(await commitMessage(env.gh, env.repo, need.sha));
@@ -63648,18 +65713,36 @@ async function write(env, step) {
 }
 async function applyStart(env, effects) {
   const { gh, repo: repo2 } = env;
+  let progress;
+  let progressPr;
   for (const effect of effects) {
     switch (effect.kind) {
       case "reply":
         await replyOnIssue(gh, repo2, effect.to, effect.body);
         break;
+      case "progress":
+        progress = await writeProgress(env, effect.progress, effect.id);
+        progressPr = effect.progress.current?.pr;
+        break;
       case "check":
+        if (progress !== void 0 && progressPr !== void 0 && effect.record.run) {
+          if (keepsStatus(await env.identity())) {
+            const pr = await getPull(gh, repo2, progressPr);
+            const run3 = { ...effect.record.run, progress };
+            await setPullBody(
+              gh,
+              repo2,
+              pr.number,
+              updateMarker(pr.body ?? "", { ...effect.record, run: run3 })
+            );
+          }
+        }
         await createCheckRun(
           gh,
           repo2,
           effect.sha,
           effect.view,
-          effect.record,
+          progress !== void 0 && effect.record.run ? { ...effect.record, run: { ...effect.record.run, progress } } : effect.record,
           env.repoUrl,
           effect.branch,
           async () => keepsStatus(await env.identity())
@@ -63670,96 +65753,6 @@ async function applyStart(env, effects) {
         break;
     }
   }
-}
-
-// src/github/loop/complete.ts
-async function completionCommit(env, config2, snap, approver, facts) {
-  const { gh, repo: repo2 } = env;
-  const { pr, marker } = snap;
-  const plan = marker.plan;
-  const at2 = (file2) => planPath(config2.plansDir, plan, file2);
-  const latest = /* @__PURE__ */ new Map();
-  for (const r of facts.reviews)
-    if (r.user && r.state !== "COMMENTED") latest.set(r.user.login, r.state);
-  const attempts = (marker.attempts ?? []).map((a, i) => ({
-    number: i + 1,
-    sha: a.sha,
-    outcome: "failed",
-    checks: a.checks.map((c) => ({
-      name: c.name,
-      conclusion: c.conclusion,
-      ...c.url ? { url: c.url } : {}
-    }))
-  }));
-  attempts.push({
-    number: attempts.length + 1,
-    sha: pr.head.sha,
-    outcome: "passed",
-    checks: (snap.checks ?? []).map((c) => ({
-      name: c.name,
-      conclusion: c.conclusion ?? "pending",
-      ...c.url ? { url: c.url } : {}
-    }))
-  });
-  const reader = new GitReader(gh, repo2);
-  const parent = pr.head.sha;
-  const tree = await reader.tree(parent);
-  const read2 = async (file2) => {
-    const sha = tree.files.get(at2(file2));
-    return sha === void 0 ? void 0 : reader.blob(sha);
-  };
-  const [checklist, context, masterLog] = await Promise.all([
-    read2(PLAN_FILES.checklist),
-    read2(PLAN_FILES.context),
-    read2(PLAN_FILES.masterLog)
-  ]);
-  const completion = markComplete(
-    config2,
-    plan,
-    {
-      ...checklist !== void 0 ? { checklist } : {},
-      ...context !== void 0 ? { context } : {},
-      ...masterLog !== void 0 ? { masterLog } : {}
-    },
-    marker,
-    {
-      pullRequest: { number: pr.number, url: pr.url },
-      issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
-      approver,
-      reviewers: [...latest].map(([login2, state]) => ({ login: login2, state })),
-      commits: facts.commits.map((c) => ({
-        sha: c.sha,
-        message: c.commit.message,
-        url: c.html_url
-      })),
-      attempts,
-      files: [...snap.files ?? []],
-      now: env.now().toISOString()
-    }
-  );
-  if (!completion.ok) return { ok: false, problems: completion.problems };
-  const commit = await createCommit(
-    gh,
-    repo2,
-    { sha: parent, tree: tree.sha },
-    completion.changes,
-    completion.message
-  );
-  if (!await advanceBranch(gh, repo2, pr.head.ref, commit)) {
-    const head = await reader.branchHead(pr.head.ref);
-    if (!head || head === parent)
-      throw new Error(`The lock branch ${pr.head.ref} refused the completion commit.`);
-    env.log.info(
-      `completion of ${parent.slice(0, 7)} not written: the branch moved to ${head.slice(0, 7)}`
-    );
-    return { ok: false, moved: head };
-  }
-  return {
-    ok: true,
-    commit,
-    phase: completion.phase,
-    ...completion.next ? { next: { number: completion.next.number } } : {}
-  };
 }
 
 // src/github/loop/continue.ts
@@ -63776,17 +65769,20 @@ async function continueRun(env, config2, closed2) {
     reader.tree(head),
     openPulls(gh, repo2)
   ]);
-  const { context } = await readPlan(reader, tree, config2.plansDir, run3.plan, { contents: false });
+  const where = await planState(reader, tree, config2, marker);
   const phasePrefix = phaseBranch(run3.plan, 0).replace(/0$/, "");
+  const identity = await env.identity();
   const decision = decideRunNext({
     record: marker,
+    pr: closed2.pr.number,
     merged: closed2.merged,
     verified: closed2.verified,
     starterPermitted: mayCommand(permission),
-    nextPhase: context.current?.number,
-    planComplete: context.checklist !== void 0 && context.current === void 0,
+    ...where,
+    // Only the loop's own phase PRs hold a run up: a fork's PR (or anyone's) named like a phase
+    // branch is not a phase of the plan.
     otherPhaseOpen: pulls.some(
-      (p) => p.number !== closed2.pr.number && p.head.ref.startsWith(phasePrefix)
+      (p) => p.number !== closed2.pr.number && p.head.ref.startsWith(phasePrefix) && !loopPullProblem(p, identity)
     ),
     ...config2.budget ? { budget: config2.budget } : {},
     now: env.now().toISOString()
@@ -63795,17 +65791,35 @@ async function continueRun(env, config2, closed2) {
     case "none":
       return void 0;
     case "stop": {
-      if (closed2.own && !closed2.own.commitStatus) {
-        const rest = { ...marker };
-        delete rest.run;
-        await writeRecord(gh, repo2, closed2.own, rest, closed2.pr.head.sha);
+      const effects = [];
+      const rest = { ...marker };
+      delete rest.run;
+      if (keepsStatus(identity) || closed2.own?.commitStatus) {
+        effects.push({
+          kind: "bodyRecord",
+          pr: closed2.pr.number,
+          body: closed2.pr.body ?? null,
+          marker: rest
+        });
+      } else if (closed2.own) {
+        effects.push({ kind: "record", own: closed2.own, marker: rest, sha: closed2.pr.head.sha });
       }
-      await replyOnIssue(gh, repo2, marker.issue, decision.reason);
-      return { state: decision.state, mode: "plan", plan: run3.plan };
+      effects.push({ kind: "reply", to: marker.issue, body: decision.reason });
+      effects.push({
+        kind: "progress",
+        input: pullProgress(marker, run3, closed2.pr.number, closed2.own?.node, {
+          reason: decision.reason,
+          merged: closed2.merged
+        }),
+        id: run3.progress,
+        plan: run3.plan,
+        plansDir: config2.plansDir
+      });
+      return { outcome: { state: decision.state, mode: "plan", plan: run3.plan }, effects };
     }
     case "start": {
       const { plan, ...carried } = decision.run;
-      return start(env, {
+      const outcome = await start(env, {
         config: config2,
         who: {
           issue: marker.issue,
@@ -63821,11 +65835,43 @@ async function continueRun(env, config2, closed2) {
         mode: "plan",
         plan
       });
+      return { outcome, effects: [] };
     }
   }
 }
+async function planState(reader, tree, config2, marker) {
+  const plan = marker.planFile ? planFromRef(marker.planFile) : void 0;
+  if (!plan) {
+    const { context } = await readPlan(reader, tree, config2.plansDir, marker.run.plan, {
+      contents: false
+    });
+    return {
+      nextPhase: context.current?.number,
+      planComplete: context.checklist !== void 0 && context.current === void 0
+    };
+  }
+  const { kp } = await readKindPlan(reader, tree, plan);
+  const merged = kp.phases.find((p) => p.number === marker.phaseId);
+  return {
+    nextPhase: kp.current ? phaseInteger(kp.current.number) : void 0,
+    planComplete: kp.problems.length === 0 && kp.current === void 0,
+    mergedPhaseFinished: merged === void 0 || merged.tasks.every((t) => t.state === "done" || t.state === "set-aside" || t.optional)
+  };
+}
 
-// src/github/loop/pull.ts
+// src/github/loop/runProgress.ts
+function planPhases(env, plansDir, plan) {
+  return async () => {
+    const reader = readerFor(env);
+    const head = await reader.branchHead(env.defaultBranch);
+    if (!head) return [];
+    const tree = await reader.tree(head);
+    const { context } = await readPlan(reader, tree, plansDir, plan, { contents: false });
+    return progressPhases(context.checklist?.phases ?? []);
+  };
+}
+
+// src/github/loop/snapshot.ts
 function pullContext(env, config2, loop) {
   const { pr, marker } = loop;
   const ctx = {
@@ -63842,48 +65888,48 @@ function pullContext(env, config2, loop) {
         head: { sha: pr.head.sha, ref: pr.head.ref },
         escalated: marker.escalation !== void 0
       },
-      marker
-    }
+      marker,
+      ...loop.commits && !loop.commits.complete ? { commitsIncomplete: true } : {}
+    },
+    ...loop.commits ? { commits: loop.commits.items } : {}
   };
-  if (loop.commits) {
-    ctx.commits = loop.commits.items;
-    if (!loop.commits.complete) ctx.snap = { ...ctx.snap, commitsIncomplete: true };
-  }
-  withChecks2(ctx, loop.checks);
-  return ctx;
-}
-async function readChecks(ctx) {
-  const { env } = ctx;
-  withChecks2(
-    ctx,
-    await readHeadChecks(env.gh, env.repo, ctx.snap.pr.head.sha, await env.identity())
-  );
+  return withChecks2(ctx, loop.checks);
 }
 function withChecks2(ctx, checks) {
-  ctx.ownRun = checks.own;
-  ctx.snap = {
-    ...ctx.snap,
-    ...checks.own ? {
-      own: {
-        node: checks.own.node,
-        ...checks.own.next !== void 0 ? { next: checks.own.next } : {},
-        conclusion: checks.own.conclusion
-      }
-    } : {},
-    checks: checks.results
+  return {
+    ...ctx,
+    ownRun: checks.own,
+    snap: {
+      ...ctx.snap,
+      ...checks.own ? {
+        own: {
+          node: checks.own.node,
+          ...checks.own.next !== void 0 ? { next: checks.own.next } : {},
+          conclusion: checks.own.conclusion
+        }
+      } : {},
+      checks: checks.results
+    }
   };
 }
+async function withCommits(ctx) {
+  if (ctx.commits) return ctx;
+  const read3 = await pullCommits(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
+  return {
+    ...ctx,
+    commits: read3.items,
+    ...read3.complete ? {} : { snap: { ...ctx.snap, commitsIncomplete: true } }
+  };
+}
+async function withReviews(ctx) {
+  if (ctx.reviews) return ctx;
+  return { ...ctx, reviews: await pullReviews(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number) };
+}
 async function commitsOf(ctx) {
-  if (!ctx.commits) {
-    const read2 = await pullCommits(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
-    ctx.commits = read2.items;
-    if (!read2.complete) ctx.snap = { ...ctx.snap, commitsIncomplete: true };
-  }
-  return ctx.commits;
+  return (await withCommits(ctx)).commits;
 }
 async function reviewsOf(ctx) {
-  ctx.reviews ??= await pullReviews(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
-  return ctx.reviews;
+  return (await withReviews(ctx)).reviews;
 }
 async function isArchitect(env, config2, login2) {
   const { users, teams } = splitLogins(config2.architects);
@@ -63891,59 +65937,125 @@ async function isArchitect(env, config2, login2) {
   for (const team of teams) if (await isTeamMember(env.gh, team, login2)) return true;
   return false;
 }
-async function fill(ctx, need, found) {
+async function read2(ctx, need, given) {
   switch (need) {
-    case "checks":
-      return readChecks(ctx);
+    case "checks": {
+      const { env } = ctx;
+      const checks = await readHeadChecks(
+        env.gh,
+        env.repo,
+        ctx.snap.pr.head.sha,
+        await env.identity()
+      );
+      return withChecks2(ctx, checks);
+    }
     case "files": {
       const files = await pullRequestFiles(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
-      ctx.snap = {
-        ...ctx.snap,
-        files: files.items,
-        ...files.complete ? {} : { filesIncomplete: true }
+      return {
+        ...ctx,
+        snap: {
+          ...ctx.snap,
+          files: files.items,
+          ...files.complete ? {} : { filesIncomplete: true }
+        }
       };
-      return;
     }
-    case "architects":
-      for (const a of found) a.architect ??= await isArchitect(ctx.env, ctx.config, a.login);
-      return;
+    case "approvals":
+      return withApprovals2(ctx, given);
+    case "architects": {
+      const approvals2 = [];
+      for (const a of ctx.snap.approvals ?? [])
+        approvals2.push(
+          a.architect === void 0 ? { ...a, architect: await isArchitect(ctx.env, ctx.config, a.login) } : a
+        );
+      return { ...ctx, snap: { ...ctx.snap, approvals: approvals2 } };
+    }
   }
 }
-async function approvalsOf(ctx, given) {
+async function withApprovals2(ctx, given) {
   const candidates2 = [];
   if (given) candidates2.push(given);
   else {
-    const latest = /* @__PURE__ */ new Map();
-    for (const r of await reviewsOf(ctx))
-      if (r.user && r.state !== "COMMENTED" && r.state !== "PENDING")
-        latest.set(r.user.login.toLowerCase(), r);
-    for (const r of latest.values()) {
-      if (r.state !== "APPROVED" || r.commit_id !== ctx.snap.pr.head.sha || isBot(r.user)) continue;
-      const permission = await readPermission(ctx.env.gh, ctx.env.repo, r.user.login);
-      if (mayCommand(permission)) candidates2.push({ login: r.user.login, permission });
+    ctx = await withReviews(ctx);
+    for (const login2 of approversOf(ctx.reviews, ctx.snap.pr.head.sha)) {
+      const permission = await readPermission(ctx.env.gh, ctx.env.repo, login2);
+      if (mayCommand(permission)) candidates2.push({ login: login2, permission });
     }
   }
-  if (candidates2.length === 0) return [];
-  const pushed2 = pushers(await commitsOf(ctx), await ctx.env.identity());
+  if (candidates2.length === 0) return { ...ctx, snap: { ...ctx.snap, approvals: [] } };
+  ctx = await withCommits(ctx);
+  const pushed2 = pushers(ctx.commits, await ctx.env.identity());
   for (const login2 of ctx.snap.marker.pushers ?? []) pushed2.add(login2.toLowerCase());
-  return candidates2.map((c) => ({ ...c, pushed: pushed2.has(c.login.toLowerCase()) }));
+  const approvals2 = candidates2.map((c) => ({ ...c, pushed: pushed2.has(c.login.toLowerCase()) }));
+  return { ...ctx, snap: { ...ctx.snap, approvals: approvals2 } };
 }
-async function run(ctx, decide, given) {
-  let decision = decide(ctx.snap);
-  while ("need" in decision) {
-    await fill(ctx, decision.need, []);
-    decision = decide(ctx.snap);
+
+// src/github/loop/apply.ts
+async function applyRepo(env, effects) {
+  const { gh, repo: repo2 } = env;
+  for (const effect of effects) {
+    switch (effect.kind) {
+      case "reply":
+        await replyOnIssue(gh, repo2, effect.to, effect.body);
+        break;
+      case "react":
+        await reactEyes(gh, repo2, effect.comment);
+        break;
+      case "closePull":
+        await closePull(gh, repo2, effect.pr);
+        break;
+      case "deleteBranch":
+        await deleteBranch(gh, repo2, effect.branch);
+        break;
+      case "record":
+        await writeRecord(gh, repo2, effect.own, effect.marker, effect.sha);
+        break;
+      case "bodyRecord":
+        await setPullBody(gh, repo2, effect.pr, updateMarker(effect.body ?? "", effect.marker));
+        break;
+      case "progress":
+        await writeProgress(
+          env,
+          effect.input,
+          effect.id,
+          planPhases(env, effect.plansDir, effect.plan)
+        );
+        break;
+    }
   }
-  const first = await apply(ctx, decision.effects, decision.outcome);
-  if (decision.then !== "approvals") return first;
-  const found = await approvalsOf(ctx, given);
-  let next = approvals(ctx.snap, ctx.config, found);
-  while ("need" in next) {
-    await fill(ctx, next.need, found);
-    next = approvals(ctx.snap, ctx.config, found);
+}
+function showCheck(env, head, own6, write2) {
+  return writeCheckRun(
+    env.gh,
+    env.repo,
+    head.sha,
+    own6,
+    write2,
+    env.repoUrl,
+    head.ref,
+    async () => keepsStatus(await env.identity())
+  );
+}
+async function writeCompletion(env, branch2, completion) {
+  if (!completion.ok) return completion;
+  const { gh, repo: repo2 } = env;
+  const { parent } = completion;
+  const commit = await createCommit(gh, repo2, parent, completion.changes, completion.message);
+  if (!await advanceBranch(gh, repo2, branch2, commit)) {
+    const head = await readerFor(env).branchHead(branch2);
+    if (!head || head === parent.sha)
+      throw new Error(`The lock branch ${branch2} refused the completion commit.`);
+    env.log.info(
+      `completion of ${parent.sha.slice(0, 7)} not written: the branch moved to ${head.slice(0, 7)}`
+    );
+    return { ok: false, moved: head };
   }
-  if (next.effects.length === 0) return first;
-  return apply(ctx, next.effects, next.outcome);
+  return {
+    ok: true,
+    commit,
+    phase: completion.phase,
+    ...completion.next ? { next: completion.next } : {}
+  };
 }
 async function writeUnwritten(ctx) {
   if (!ctx.unwritten) return;
@@ -63982,7 +66094,7 @@ async function apply(ctx, effects, outcome) {
   const escalated = ctx.snap.marker.escalation;
   let merged;
   let result = outcome;
-  for (const effect of effects) {
+  for (const effect of withProgress(ctx.snap.marker, effects)) {
     if ("when" in effect && effect.when && effect.when !== (merged ? "merged" : "not-merged"))
       continue;
     const { marker } = ctx.snap;
@@ -64049,11 +66161,20 @@ async function apply(ctx, effects, outcome) {
       case "deleteBranch":
         await deleteBranch(gh, repo2, pr.head.ref);
         break;
+      case "progress": {
+        const kept = await showRunProgress(ctx, effect.run, effect.node);
+        if (kept) remember2(ctx, kept);
+        break;
+      }
       case "complete": {
-        const done2 = await completionCommit(env, ctx.config, ctx.snap, effect.approver, {
-          reviews: await reviewsOf(ctx),
-          commits: await commitsOf(ctx)
-        });
+        const done2 = await writeCompletion(
+          env,
+          pr.head.ref,
+          await completionCommit(env, ctx.config, ctx.snap, effect.approver, {
+            reviews: await reviewsOf(ctx),
+            commits: await commitsOf(ctx)
+          })
+        );
         if (!done2.ok && "moved" in done2) {
           if (escalated && !ctx.snap.marker.escalation) {
             remember2(ctx, { ...ctx.snap.marker, escalation: escalated });
@@ -64120,9 +66241,235 @@ async function apply(ctx, effects, outcome) {
       merged: true,
       verified: true
     });
-    if (next) return next;
+    if (next) {
+      await applyRepo(env, next.effects);
+      return next.outcome;
+    }
   }
   return result;
+}
+var sameLogin2 = (a, b) => a !== void 0 && a.toLowerCase() === b.toLowerCase();
+async function writeProgress(env, progress, id, phases) {
+  const { gh, repo: repo2 } = env;
+  const found = id !== void 0 ? await readComment(gh, repo2, id) : void 0;
+  const ours = found && sameLogin2(found.login, (await env.identity()).login) ? readProgress(found.body, progress.key) : void 0;
+  let listed = progress.phases;
+  if (listed.length === 0) listed = ours?.phases ?? (phases ? await phases() : []);
+  const body = renderProgress({ ...progress, phases: listed });
+  if (ours && id !== void 0) {
+    if (found.body === body) return id;
+    if (await editComment(gh, repo2, id, body)) return id;
+  }
+  return commentOnIssue(gh, repo2, progress.key.issue, body);
+}
+async function showRunProgress(ctx, run3, shown) {
+  const { marker, pr } = ctx.snap;
+  const stopped = !marker.run;
+  const node3 = shown ?? ctx.ownRun?.node ?? ctx.snap.own?.node;
+  const input2 = pullProgress(
+    marker,
+    run3,
+    pr.number,
+    node3,
+    stopped ? { reason: reply.progressStopped(pr.number), merged: false } : void 0
+  );
+  const id = await writeProgress(
+    ctx.env,
+    input2,
+    run3.progress,
+    planPhases(ctx.env, ctx.config.plansDir, run3.plan)
+  );
+  if (stopped || id === marker.run?.progress) return void 0;
+  return { ...marker, run: { ...marker.run, progress: id } };
+}
+
+// src/github/loop/trust.ts
+var RECORD_SEARCH = 5;
+async function trustedLoopPull(env, pr, what2) {
+  const notOurs = await notLoopPull(env, pr);
+  if (notOurs) return notOurs;
+  const identity = await env.identity();
+  if (what2 === void 0) return readLoopPull(env, pr, identity);
+  return onThread(
+    { issue: pr.number, pullRequest: pr.number, what: what2 },
+    () => readLoopPull(env, pr, identity)
+  );
+}
+async function notLoopPull(env, pr) {
+  if (!pr.head.ref.startsWith("coder/")) return { ignored: "not a coder-loop branch" };
+  const problem = loopPullProblem(pr, await env.identity());
+  if (problem) return { ignored: `pull request #${pr.number} is not the loop's: ${problem}` };
+  return void 0;
+}
+async function readLoopPull(env, pr, identity) {
+  const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity);
+  let marker;
+  let commits;
+  if (keepsStatus(identity)) marker = readMarker(pr.body);
+  else if (checks.own?.record) marker = checks.own.record;
+  else {
+    commits = await pullCommits(env.gh, env.repo, pr.number);
+    const earlier = commits.items.map((c) => c.sha).filter((sha) => sha !== pr.head.sha).reverse();
+    for (let i = 0, n = 1; i < earlier.length && !marker; i += n, n = RECORD_SEARCH) {
+      const found = await Promise.all(
+        earlier.slice(i, i + n).map((sha) => recordOn(env.gh, env.repo, sha, identity))
+      );
+      marker = found.find((f) => f !== void 0)?.record;
+    }
+  }
+  if (!marker)
+    return {
+      ignored: `pull request #${pr.number} carries no record of the loop (its check runs on the branch's commits hold none)`
+    };
+  if (marker.mode !== modeOfBranch(pr.head.ref))
+    return {
+      ignored: `pull request #${pr.number}: the record says ${marker.mode} mode, the branch ${pr.head.ref} does not`
+    };
+  return { pr, marker, checks, ...commits ? { commits } : {} };
+}
+async function loopPullForHead(env, branch2, sha, what2) {
+  if (!branch2 || !branch2.startsWith("coder/")) return { ignored: "not a coder-loop branch" };
+  const pr = await findPullRequest(env.gh, env.repo, branch2);
+  if (!pr) return { ignored: `no open pull request for ${branch2}` };
+  if (pr.head.sha !== sha)
+    return { ignored: `old head ${sha.slice(0, 7)} (the head is ${pr.head.sha.slice(0, 7)})` };
+  return trustedLoopPull(env, pr, what2);
+}
+
+// src/github/loop/manage.ts
+async function assess(env, config2, issue4) {
+  const assessment = assessComplexity({ title: issue4.title, body: issue4.body ?? "" }, config2.quick);
+  await applyRepo(env, [{ kind: "reply", to: issue4.number, body: reply.assessment(assessment) }]);
+  return { state: "assessed", node: "AssessTask", mode: assessment.mode };
+}
+async function status(env, config2, issue4, requested) {
+  const reader = readerFor(env);
+  const head = await reader.branchHead(env.defaultBranch);
+  if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
+  const tree = await reader.tree(head);
+  const paths = [...tree.files.keys()];
+  const texts = new Map(
+    await Promise.all(
+      taskmasterFiles(config2, paths).map(
+        async (path2) => [path2, await reader.blob(tree.files.get(path2))]
+      )
+    )
+  );
+  const all2 = plansOfAnyKind(config2, paths, coderPlanNames(config2, paths), texts).plans;
+  const labelOf2 = (p) => p.kind === "coder" ? p.name : p.label;
+  const labels = all2.map(labelOf2);
+  const chosen2 = requested ? all2.filter((p) => p.name === requested || labelOf2(p) === requested) : all2;
+  if (requested && chosen2.length === 0) {
+    await applyRepo(env, [{ kind: "reply", to: issue4, body: reply.noSuchPlan(requested, labels) }]);
+    return { state: "no-plan" };
+  }
+  if (chosen2.length === 0) {
+    await applyRepo(env, [{ kind: "reply", to: issue4, body: reply.noPlans(config2.plansDir) }]);
+    return { state: "no-plan" };
+  }
+  const lockOf = async (branch2) => {
+    const [held, pr] = await Promise.all([
+      reader.branchHead(branch2),
+      findPullRequest(env.gh, env.repo, branch2)
+    ]);
+    return { branch: branch2, held: held !== void 0, ...pr ? { pr: pr.number } : {} };
+  };
+  const sections = [];
+  for (const plan of chosen2.slice(0, 10)) {
+    if (plan.kind === "other") {
+      const { kp } = await readKindPlan(reader, tree, plan.plan);
+      const lock2 = kp.current && kp.problems.length === 0 ? await lockOf(kindPhaseBranch(plan.label, kp.current)) : void 0;
+      sections.push(
+        reply.kindStatusSection(plan.label, KIND_LABELS[plan.plan.kind], plan.plan.path, kp, lock2)
+      );
+      continue;
+    }
+    const name = plan.name;
+    const { context } = await readPlan(reader, tree, config2.plansDir, name, {
+      contents: false
+    });
+    const lock = context.checklist && context.current ? await lockOf(phaseBranch(name, context.current.number)) : void 0;
+    sections.push(reply.statusSection(name, context, lock));
+  }
+  await applyRepo(env, [{ kind: "reply", to: issue4, body: sections.join("\n\n") }]);
+  return { state: "status" };
+}
+async function release(env, issue4) {
+  const { gh, repo: repo2 } = env;
+  const locks = [];
+  if (issue4.isPullRequest) {
+    const data = await getPull(gh, repo2, issue4.number);
+    if (!loopPullProblem(data, await env.identity())) {
+      locks.push({ branch: data.head.ref, pr: data.number });
+    }
+  } else {
+    const refs = await branchesWithPrefix(gh, repo2, "coder/");
+    const pulls = await openPulls(gh, repo2);
+    const identity = refs.length ? await env.identity() : void 0;
+    for (const ref of refs) {
+      const { branch: branch2 } = ref;
+      const pr = pulls.find((p) => p.head.ref === branch2 && !loopPullProblem(p, identity));
+      const loop = pr ? await trustedLoopPull(env, pr) : void 0;
+      let target = releaseTarget(
+        issue4.number,
+        branch2,
+        loop ? "ignored" in loop ? void 0 : loop.marker : "unread"
+      );
+      if (target === "read-commit")
+        target = releaseTarget(
+          issue4.number,
+          branch2,
+          readMarker(await commitMessage(gh, repo2, ref.sha))
+        );
+      if (target === "release") locks.push({ branch: branch2, ...pr ? { pr: pr.number } : {} });
+    }
+  }
+  if (locks.length === 0) {
+    await applyRepo(env, [{ kind: "reply", to: issue4.number, body: reply.nothingToRelease() }]);
+    return { state: "nothing-to-release" };
+  }
+  const effects = locks.flatMap((lock) => [
+    ...lock.pr !== void 0 ? [{ kind: "closePull", pr: lock.pr }] : [],
+    { kind: "deleteBranch", branch: lock.branch }
+  ]);
+  const lines = locks.map(
+    (lock) => reply.released(lock.branch, lock.pr !== void 0 ? { number: lock.pr } : void 0)
+  );
+  await applyRepo(env, [...effects, { kind: "reply", to: issue4.number, body: lines.join("\n") }]);
+  return {
+    state: "released",
+    branch: locks[0].branch,
+    ...locks[0].pr !== void 0 ? { pullRequest: locks[0].pr } : {}
+  };
+}
+
+// src/github/loop/rerun.ts
+async function goOnFromHeld(env, config2, number4, run3, thread, locked) {
+  const pr = await getPull(env.gh, env.repo, number4);
+  if (pr.state !== "open") return locked();
+  const loop = await trustedLoopPull(env, pr);
+  if ("ignored" in loop || loop.marker.mode !== "plan") return locked();
+  const ctx = pullContext(env, config2, loop);
+  const decided = resumeRunOn(ctx.snap, run3, thread);
+  if ("need" in decided) throw new Error("resuming a run needs nothing read");
+  return apply(ctx, decided.effects, decided.outcome);
+}
+
+// src/github/loop/pull.ts
+var MOST_READS = 8;
+async function runTo(start2, decide, given) {
+  let ctx = start2;
+  let decision = decide(ctx.snap);
+  for (let reads = 0; "need" in decision; reads++) {
+    if (reads === MOST_READS)
+      throw new Error(`The decision on #${ctx.snap.pr.number} still needs ${decision.need}.`);
+    ctx = await read2(ctx, decision.need, given);
+    decision = decide(ctx.snap);
+  }
+  return { outcome: await apply(ctx, decision.effects, decision.outcome), ctx };
+}
+async function run(ctx, decide, given) {
+  return (await runTo(ctx, decide, given)).outcome;
 }
 async function evaluate(env, config2, loop, options = {}) {
   return run(pullContext(env, config2, loop), (snap) => verification(snap, config2, options));
@@ -64162,7 +66509,6 @@ async function retryOrResume(env, config2, command, issue4) {
   return eachLoopPull(env, config2, issue4, async (ctx) => {
     if (command === "retry") return run(ctx, (snap) => retry(snap, config2, issue4.number));
     const cleared = resume(ctx.snap, issue4.number);
-    if ("need" in cleared) throw new Error("resume needs nothing read");
     const resumed = await apply(ctx, cleared.effects, cleared.outcome);
     if (cleared.outcome.state !== "resumed") return resumed;
     return run(ctx, (snap) => verification(snap, config2, { again: true }));
@@ -64171,7 +66517,7 @@ async function retryOrResume(env, config2, command, issue4) {
 async function eachLoopPull(env, config2, issue4, fn) {
   const pulls = await loopPulls(env, issue4);
   if (pulls.length === 0) {
-    await replyOnIssue(env.gh, env.repo, issue4.number, reply.noLoopPullRequest());
+    await applyRepo(env, [{ kind: "reply", to: issue4.number, body: reply.noLoopPullRequest() }]);
     return { state: "no-pull-request" };
   }
   let last = { state: "ignored" };
@@ -64181,7 +66527,6 @@ async function eachLoopPull(env, config2, issue4, fn) {
 async function stop(env, config2, issue4) {
   return eachLoopPull(env, config2, issue4, async (ctx) => {
     const stopped = stopRun(ctx.snap, issue4.number);
-    if ("need" in stopped) throw new Error("stop needs nothing read");
     return apply(ctx, stopped.effects, stopped.outcome);
   });
 }
@@ -64190,7 +66535,7 @@ async function stop(env, config2, issue4) {
 async function configOrReply(env, issue4) {
   const { config: config2, problems } = await env.loadConfig();
   if (config2) return config2;
-  await replyOnIssue(env.gh, env.repo, issue4, reply.configInvalid(problems));
+  await applyRepo(env, [{ kind: "reply", to: issue4, body: reply.configInvalid(problems) }]);
   return void 0;
 }
 async function onIssueComment(env, payload) {
@@ -64205,28 +66550,28 @@ async function onIssueComment(env, payload) {
   const issue4 = payload.issue;
   const login2 = author.login;
   if (!await canCommand(gh, repo2, login2)) {
-    await replyOnIssue(gh, repo2, issue4.number, reply.notPermitted(login2));
+    await applyRepo(env, [{ kind: "reply", to: issue4.number, body: reply.notPermitted(login2) }]);
     return { state: "not-permitted", reason: `${login2} lacks write access` };
   }
   const wantsConfig = parsed.kind === "command" && parsed.command.name !== "help" && parsed.command.name !== "release";
   const [eyes, loaded] = await Promise.allSettled([
-    reactEyes(gh, repo2, payload.comment.id),
+    applyRepo(env, [{ kind: "react", comment: payload.comment.id }]),
     wantsConfig ? configOrReply(env, issue4.number) : void 0
   ]);
   if (eyes.status === "rejected") throw eyes.reason;
   if (loaded.status === "rejected") throw loaded.reason;
   if (parsed.kind === "invalid") {
-    await replyOnIssue(gh, repo2, issue4.number, reply.invalid(parsed.reason));
+    await applyRepo(env, [{ kind: "reply", to: issue4.number, body: reply.invalid(parsed.reason) }]);
     return { state: "invalid", reason: parsed.reason };
   }
   if (parsed.kind === "unknown") {
-    await replyOnIssue(gh, repo2, issue4.number, reply.unknown(parsed.verb));
+    await applyRepo(env, [{ kind: "reply", to: issue4.number, body: reply.unknown(parsed.verb) }]);
     return { state: "help" };
   }
   const { command } = parsed;
   switch (command.name) {
     case "help":
-      await replyOnIssue(gh, repo2, issue4.number, reply.help());
+      await applyRepo(env, [{ kind: "reply", to: issue4.number, body: reply.help() }]);
       return { state: "help" };
     case "release":
       return release(env, {
@@ -64252,11 +66597,11 @@ async function onIssueComment(env, payload) {
     case "run": {
       const now = env.now().toISOString();
       const run3 = { starter: login2, startedAt: now };
-      return start(env, {
-        ...startOf(env, config2, { ...who, run: run3 }, "command"),
-        mode: "plan",
-        plan: command.plan
-      });
+      return start(
+        env,
+        { ...startOf(env, config2, { ...who, run: run3 }, "command"), mode: "plan", plan: command.plan },
+        (pr, locked) => goOnFromHeld(env, config2, pr, run3, issue4.number, locked)
+      );
     }
     case "stop":
       return stop(env, config2, {
@@ -64288,7 +66633,9 @@ async function onIssuesLabeled(env, payload) {
   const { config: config2, problems } = await env.loadConfig();
   if (!config2) {
     if (payload.label.name === DEFAULT_CONFIG.quick.label) {
-      await replyOnIssue(env.gh, env.repo, payload.issue.number, reply.configInvalid(problems));
+      await applyRepo(env, [
+        { kind: "reply", to: payload.issue.number, body: reply.configInvalid(problems) }
+      ]);
     }
     return { state: "config-invalid" };
   }
@@ -64297,7 +66644,9 @@ async function onIssuesLabeled(env, payload) {
   const { gh, repo: repo2 } = env;
   const issue4 = payload.issue;
   if (!await canCommand(gh, repo2, payload.sender.login)) {
-    await replyOnIssue(gh, repo2, issue4.number, reply.notPermitted(payload.sender.login));
+    await applyRepo(env, [
+      { kind: "reply", to: issue4.number, body: reply.notPermitted(payload.sender.login) }
+    ]);
     return { state: "not-permitted", reason: `${payload.sender.login} lacks write access` };
   }
   const who = { issue: issue4.number, issueUrl: issue4.html_url, actor: payload.sender.login };
@@ -64369,9 +66718,11 @@ async function onPullRequest(env, payload) {
   if (payload.action === "closed") {
     return onThread(where, async () => {
       const config2 = await configOrLog(env);
-      const ctx = pullContext(env, config2 ?? DEFAULT_CONFIG, loop);
       const merged = payload.pull_request.merged === true;
-      const outcome = await run(ctx, (snap) => closed(snap, config2, merged));
+      const { outcome, ctx } = await runTo(
+        pullContext(env, config2 ?? DEFAULT_CONFIG, loop),
+        (snap) => closed(snap, config2, merged)
+      );
       if (!config2) return outcome;
       const own6 = ctx.ownRun ?? loop.checks.own;
       const next = await continueRun(env, config2, {
@@ -64381,7 +66732,9 @@ async function onPullRequest(env, payload) {
         merged,
         verified: own6?.node === "End" && own6.conclusion === "success"
       });
-      return next ?? outcome;
+      if (!next) return outcome;
+      await applyRepo(env, next.effects);
+      return next.outcome;
     });
   }
   return onThread(where, async () => {
@@ -64419,7 +66772,9 @@ async function onReview(env, payload) {
     async () => {
       const { config: config2, problems } = await env.loadConfig();
       if (!config2) {
-        await replyOnIssue(env.gh, env.repo, marker.issue, reply.configInvalid(problems));
+        await applyRepo(env, [
+          { kind: "reply", to: marker.issue, body: reply.configInvalid(problems) }
+        ]);
         return { state: "config-invalid" };
       }
       const ctx = pullContext(env, config2, loop);
@@ -64551,7 +66906,7 @@ async function boundary(env, thread, handle2) {
     if (where) {
       const message = error63 instanceof Error ? error63.message : String(error63);
       const body = "command" in where ? reply.failed(where.command, message) : "label" in where ? reply.labelFailed(where.label, message) : reply.eventFailed(where.what, where.pullRequest, message);
-      await replyOnIssue(env.gh, env.repo, where.issue, body).catch(() => void 0);
+      await applyRepo(env, [{ kind: "reply", to: where.issue, body }]).catch(() => void 0);
     }
     throw error63;
   }
@@ -64692,9 +67047,9 @@ async function collectChanges(cwd, base) {
 import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join2 } from "node:path";
 async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, identity) {
-  const write2 = async (name, text5) => {
+  const write2 = async (name, text6) => {
     await mkdir2(join2(dirs.context, name, ".."), { recursive: true });
-    await writeFile2(join2(dirs.context, name), text5);
+    await writeFile2(join2(dirs.context, name), text6);
   };
   const input2 = {
     node: payload.node,
@@ -64706,7 +67061,9 @@ async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, ide
     plansDir: config2.plansDir,
     secrets
   };
-  if (payload.plan !== null) {
+  if (payload.plan !== null && payload.planFile !== void 0) {
+    await writeKindContext(gh, repo2, payload, input2, write2);
+  } else if (payload.plan !== null) {
     const reader = new GitReader(gh, repo2);
     const tree = await reader.tree(payload.headSha);
     const { files, context } = await readPlan(reader, tree, config2.plansDir, payload.plan);
@@ -64718,8 +67075,8 @@ async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, ide
     const doc = async (file2) => {
       if (!file2) return void 0;
       const sha = tree.files.get(`${files.dir}/${file2}`);
-      const text5 = files.files.get(file2) ?? (sha ? await reader.blob(sha) : void 0);
-      return text5 === void 0 ? void 0 : { path: `${files.dir}/${file2}`, text: text5 };
+      const text6 = files.files.get(file2) ?? (sha ? await reader.blob(sha) : void 0);
+      return text6 === void 0 ? void 0 : { path: `${files.dir}/${file2}`, text: text6 };
     };
     const [taskPlan, checklist, contextDoc, codemap, ...requirements] = await Promise.all([
       doc(context.taskPlan),
@@ -64772,6 +67129,51 @@ async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, ide
 `);
   }
   await writeFile2(dirs.prompt, buildPrompt(input2));
+}
+async function writeKindContext(gh, repo2, payload, input2, write2) {
+  const plan = planFromRef(payload.planFile);
+  if (!plan)
+    throw new Error(`The payload's planFile ${payload.planFile} is no plan the loop reads.`);
+  const reader = new GitReader(gh, repo2);
+  const tree = await reader.tree(payload.headSha);
+  const { kp, texts } = await readKindPlan(reader, tree, plan);
+  const phase = kp.phases.find((p) => p.number === payload.phaseId);
+  if (!phase)
+    throw new Error(
+      `The plan ${payload.plan} at ${payload.headSha.slice(0, 7)} has no phase ${payload.phaseId}.`
+    );
+  const context = kp.context(phase);
+  const documents = [];
+  for (const link3 of [{ label: "Tasks", path: plan.path }, ...context.links]) {
+    if (documents.some((d) => d.doc.path === link3.path)) continue;
+    const sha = tree.files.get(link3.path);
+    const text6 = texts.get(link3.path) ?? (sha ? await reader.blob(sha) : void 0);
+    if (text6 !== void 0) documents.push({ label: link3.label, doc: { path: link3.path, text: text6 } });
+  }
+  for (const section of context.sections)
+    documents.push({ label: section.title, doc: { path: plan.path, text: section.text } });
+  const tasks = phase.tasks.map((t) => ({
+    id: t.id,
+    state: t.state === "set-aside" ? "done" : t.state,
+    text: t.text
+  }));
+  input2.documentsDir = plan.folder;
+  input2.plan = {
+    name: payload.plan,
+    phase: { number: phase.number, name: phase.name },
+    tasks,
+    requirements: [],
+    documents
+  };
+  for (const { doc } of documents)
+    if (doc.path !== plan.path)
+      await write2(`plan/${doc.path.slice(plan.folder.length + 1)}`, doc.text);
+  await write2(`plan/${plan.path.split("/").pop()}`, texts.get(plan.path) ?? "");
+  await write2(
+    "tasks.json",
+    `${JSON.stringify({ plan: payload.plan, phase: { number: phase.number, name: phase.name }, tasks }, null, 2)}
+`
+  );
 }
 
 // src/action/agent/process.ts
@@ -65136,18 +67538,18 @@ function changesDigest(changesJson, summary3, run3) {
 async function writeResult(dir, run3, summary3, measured) {
   const changes = `${JSON.stringify(run3)}
 `;
-  const text5 = summary3.endsWith("\n") ? summary3 : `${summary3}
+  const text6 = summary3.endsWith("\n") ? summary3 : `${summary3}
 `;
   const runJson = measured ? `${JSON.stringify(measured)}
 ` : void 0;
   await mkdir3(dirname(dir), { recursive: true });
   const fresh = await mkdtemp3(join4(dirname(dir), `.${basename(dir)}-`));
   await writeFile3(join4(fresh, "changes.json"), changes);
-  await writeFile3(join4(fresh, "summary.md"), text5);
+  await writeFile3(join4(fresh, "summary.md"), text6);
   if (runJson) await writeFile3(join4(fresh, "run.json"), runJson);
   await rm4(dir, { recursive: true, force: true });
   await rename2(fresh, dir);
-  return changesDigest(changes, text5, runJson);
+  return changesDigest(changes, text6, runJson);
 }
 async function readUsage(outputDir, stdout) {
   try {
@@ -65181,17 +67583,17 @@ async function fileCommandSizes(env) {
   return sizes;
 }
 async function restoreFileCommands(sizes) {
-  const cut = [];
+  const cut2 = [];
   for (const [path2, size] of sizes) {
     try {
       if ((await stat2(path2)).size !== size) {
         await truncate(path2, size);
-        cut.push(path2);
+        cut2.push(path2);
       }
     } catch {
     }
   }
-  return cut;
+  return cut2;
 }
 async function agentStep(input2) {
   const { gh, repo: repo2, payload, config: config2, workspace, changesDir, log } = input2;
@@ -65254,7 +67656,7 @@ async function agentStep(input2) {
     processEnv: input2.env
   });
   process.off("SIGUSR1", ignoreUsr1);
-  const minutes = Math.round((Date.now() - started) / 6e4 * 1e3) / 1e3;
+  const minutes2 = Math.round((Date.now() - started) / 6e4 * 1e3) / 1e3;
   for (const path2 of await restoreFileCommands(sizes))
     log.warn(`coder-loop agent: the agent wrote to ${path2}; that was undone.`);
   if (run3.containment === "pid-namespace")
@@ -65292,7 +67694,7 @@ async function agentStep(input2) {
     changesDir,
     { version: 1, headSha: payload.headSha, outcome, ...reason ? { reason } : {}, changes },
     summary3,
-    { version: 1, minutes, timedOut: run3.timedOut, ...usage ? { usage } : {} }
+    { version: 1, minutes: minutes2, timedOut: run3.timedOut, ...usage ? { usage } : {} }
   );
   if (reason)
     log.warn(
@@ -65325,14 +67727,14 @@ async function readRunFile(dir) {
   }
 }
 async function readChangeSet(dir, digest, summary3, runBytes) {
-  let text5;
+  let text6;
   try {
     const bytes = await readFile3(join5(dir, "changes.json"));
     if (bytes.length > MAX_CHANGES_JSON)
       return `changes.json is ${bytes.length} bytes, more than the ${MAX_CHANGES_JSON} read`;
     if (digest && changesDigest(bytes, summary3, runBytes) !== digest)
       return "left a changes-dir that is not what step agent wrote (its digest differs: something altered it after the agent step)";
-    text5 = bytes.toString("utf8");
+    text6 = bytes.toString("utf8");
   } catch (error63) {
     if (error63.code === "ENOENT")
       return "left no changes.json (did the agent job fail before it wrote one?)";
@@ -65340,7 +67742,7 @@ async function readChangeSet(dir, digest, summary3, runBytes) {
   }
   let data;
   try {
-    data = JSON.parse(text5);
+    data = JSON.parse(text6);
   } catch {
     return "left a changes.json that is not JSON";
   }
@@ -66053,8 +68455,8 @@ var convertMarkedBigIntsReviver = (key, value2, context, userReviver) => {
   if (!hasUserReviver) return value2;
   return userReviver(key, value2, context);
 };
-var JSONParseV2 = (text5, reviver) => {
-  return JSON.parse(text5, (key, value2, context) => {
+var JSONParseV2 = (text6, reviver) => {
+  return JSON.parse(text6, (key, value2, context) => {
     const isNumber = typeof value2 === "number";
     const isOutOfBounds = value2 > Number.MAX_SAFE_INTEGER || value2 < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber && isOutOfBounds;
@@ -66112,8 +68514,8 @@ var applyReviverIteratively = (parsed, userReviver) => {
   }
   return rootHolder[""];
 };
-var serializeBigInts = (text5) => {
-  return text5.replace(
+var serializeBigInts = (text6) => {
+  return text6.replace(
     stringsOrLargeNumbers,
     (match, digits, fractional, exponential) => {
       const isString = match[0] === '"';
@@ -66127,18 +68529,18 @@ var serializeBigInts = (text5) => {
     }
   );
 };
-var JSONParse = (text5, reviver) => {
-  if (!text5) return originalParse(text5, reviver);
+var JSONParse = (text6, reviver) => {
+  if (!text6) return originalParse(text6, reviver);
   try {
-    if (isContextSourceSupported()) return JSONParseV2(text5, reviver);
-    const serializedData = serializeBigInts(text5);
+    if (isContextSourceSupported()) return JSONParseV2(text6, reviver);
+    const serializedData = serializeBigInts(text6);
     return originalParse(
       serializedData,
       (key, value2, context) => convertMarkedBigIntsReviver(key, value2, context, reviver)
     );
   } catch (error63) {
     if (error63 instanceof RangeError) {
-      const serializedData = serializeBigInts(text5);
+      const serializedData = serializeBigInts(text6);
       const parsed = originalParse(serializedData);
       return applyReviverIteratively(parsed, reviver);
     }
@@ -66306,12 +68708,12 @@ async function getResponseData(response) {
   }
   const mimetype = (0, import_content_type.parse)(contentType);
   if (isJSONResponse(mimetype)) {
-    let text5 = "";
+    let text6 = "";
     try {
-      text5 = await response.text();
-      return JSONParse(text5);
+      text6 = await response.text();
+      return JSONParse(text6);
     } catch (err) {
-      return text5;
+      return text6;
     }
   } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
   // (RFC 2046) and must never be decoded as text, even when the response

@@ -82,15 +82,7 @@ export function markComplete(
     plan,
     phase: { number: phase.number, name: phase.name },
     tasks: done.phases.find((p) => p.number === phase.number)!.tasks,
-    completedAt: facts.now,
-    pullRequest: facts.pullRequest,
-    issue: { number: marker.issue, url: facts.issueUrl },
-    approver: facts.approver,
-    commits: facts.commits,
-    attempts: facts.attempts,
-    reviewers: facts.reviewers,
-    files: facts.files,
-    ...(marker.agentRuns?.length ? { agentRuns: marker.agentRuns } : {}),
+    ...reportFacts(marker, facts),
   });
   const context = writeCheckpoint(
     files.context,
@@ -136,6 +128,21 @@ export function markComplete(
 }
 
 /** Logins and `org/team` names (config `architects`, `reviewers`) apart. */
+/** What a phase report says of the PR, its review, CI and agent runs (every plan kind alike). */
+export function reportFacts(marker: LoopMarker, facts: CompletionFacts) {
+  return {
+    completedAt: facts.now,
+    pullRequest: facts.pullRequest,
+    issue: { number: marker.issue, url: facts.issueUrl },
+    approver: facts.approver,
+    commits: facts.commits,
+    attempts: facts.attempts,
+    reviewers: facts.reviewers,
+    files: facts.files,
+    ...(marker.agentRuns?.length ? { agentRuns: marker.agentRuns } : {}),
+  };
+}
+
 export function splitLogins(names: readonly string[]): {
   users: string[];
   teams: { org: string; slug: string }[];

@@ -4,7 +4,7 @@ import { appendLogEntry, loggedSinceStart } from '../plan/masterLog.js';
 import { renderPhaseReport } from '../plan/report.js';
 import { detectEol } from '../plan/text.js';
 import type { Problem } from '../problem.js';
-import type { CompletionFacts } from './complete.js';
+import { reportFacts, type CompletionFacts } from './complete.js';
 import { renderMarker, type LoopMarker } from './marker.js';
 import type { FileChange } from './start.js';
 import { phaseInteger } from './startKind.js';
@@ -58,15 +58,7 @@ export function markKindComplete(
       state: t.state === 'set-aside' ? 'todo' : t.state,
       text: `${t.text.startsWith(t.id) ? t.text : `${t.id} ${t.text}`}${t.state === 'set-aside' ? ' (set aside)' : ''}${t.optional ? ' (optional)' : ''}`,
     })),
-    completedAt: facts.now,
-    pullRequest: facts.pullRequest,
-    issue: { number: marker.issue, url: facts.issueUrl },
-    approver: facts.approver,
-    commits: facts.commits,
-    attempts: facts.attempts,
-    reviewers: facts.reviewers,
-    files: facts.files,
-    ...(marker.agentRuns?.length ? { agentRuns: marker.agentRuns } : {}),
+    ...reportFacts(marker, facts),
   });
   const { sidecar } = kp;
   const checkpoint = writeCheckpoint(

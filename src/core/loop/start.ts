@@ -14,7 +14,12 @@ import { afterLock, phaseToStart, type Answer } from './choose.js';
 import { agentHandOff, withAgent } from './handoff.js';
 import { renderMarker, type LoopMarker, type RunState } from './marker.js';
 import type { LoopOutcome } from './outcome.js';
-import { progressPhases, type ProgressInput, type ProgressPhase } from './progress.js';
+import {
+  progressPhases,
+  pullProgress,
+  type ProgressInput,
+  type ProgressPhase,
+} from './progress.js';
 import { reply } from './replies.js';
 import {
   chooseAnyPlan,
@@ -24,7 +29,6 @@ import {
   treePaths,
 } from './startKind.js';
 import { plotKindPhase } from './startKindPlot.js';
-import { NO_SPEND } from './run.js';
 
 export interface Orchestrator {
   issue: number;
@@ -400,7 +404,10 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   };
 }
 
-/** The progress comment as a run's phase starts: the plan's phases read from the default branch. */
+/**
+ * The progress comment as a run's phase starts: the PR side's view of its fresh record (nothing
+ * spent yet), with the plan's phases as the default branch has them.
+ */
 function startProgress(
   run: RunState,
   marker: LoopMarker,
@@ -408,18 +415,7 @@ function startProgress(
   pr: number,
   node: NodeId | undefined,
 ): ProgressInput {
-  return {
-    key: {
-      issue: marker.issue,
-      plan: run.plan,
-      ...(run.startedAt !== undefined ? { startedAt: run.startedAt } : {}),
-    },
-    starter: run.starter,
-    phases,
-    merged: run.phases ?? [],
-    current: { phase: marker.phase!, pr, ...(node ? { node } : {}), spend: NO_SPEND },
-    totals: run.totals ?? NO_SPEND,
-  };
+  return { ...pullProgress(marker, run, pr, node), phases };
 }
 
 export type Base = NonNullable<StartSnapshot['base']>;
