@@ -62949,18 +62949,7 @@ function decideStart(req, snap) {
   };
 }
 function startProgress(run3, marker, phases, pr, node3) {
-  return {
-    key: {
-      issue: marker.issue,
-      plan: run3.plan,
-      ...run3.startedAt !== void 0 ? { startedAt: run3.startedAt } : {}
-    },
-    starter: run3.starter,
-    phases,
-    merged: run3.phases ?? [],
-    current: { phase: marker.phase, pr, ...node3 ? { node: node3 } : {}, spend: NO_SPEND },
-    totals: run3.totals ?? NO_SPEND
-  };
+  return { ...pullProgress(marker, run3, pr, node3), phases };
 }
 function plotPhase(req, snap, base) {
   const { config: config2, who } = req;
@@ -63193,15 +63182,7 @@ function markComplete(config2, plan, files, marker, facts) {
     plan,
     phase: { number: phase.number, name: phase.name },
     tasks: done2.phases.find((p) => p.number === phase.number).tasks,
-    completedAt: facts.now,
-    pullRequest: facts.pullRequest,
-    issue: { number: marker.issue, url: facts.issueUrl },
-    approver: facts.approver,
-    commits: facts.commits,
-    attempts: facts.attempts,
-    reviewers: facts.reviewers,
-    files: facts.files,
-    ...marker.agentRuns?.length ? { agentRuns: marker.agentRuns } : {}
+    ...reportFacts(marker, facts)
   });
   const context = writeCheckpoint(
     files.context,
@@ -63244,6 +63225,19 @@ Mark the phase's tasks [x], write the phase report, update the checkpoint and lo
 
 ${renderMarker({ mode: "plan", plan, phase: phase.number, issue: marker.issue })}
 `
+  };
+}
+function reportFacts(marker, facts) {
+  return {
+    completedAt: facts.now,
+    pullRequest: facts.pullRequest,
+    issue: { number: marker.issue, url: facts.issueUrl },
+    approver: facts.approver,
+    commits: facts.commits,
+    attempts: facts.attempts,
+    reviewers: facts.reviewers,
+    files: facts.files,
+    ...marker.agentRuns?.length ? { agentRuns: marker.agentRuns } : {}
   };
 }
 function splitLogins(names) {
@@ -63904,15 +63898,7 @@ function markKindComplete(kp, label, paths, texts, marker, facts) {
       state: t.state === "set-aside" ? "todo" : t.state,
       text: `${t.text.startsWith(t.id) ? t.text : `${t.id} ${t.text}`}${t.state === "set-aside" ? " (set aside)" : ""}${t.optional ? " (optional)" : ""}`
     })),
-    completedAt: facts.now,
-    pullRequest: facts.pullRequest,
-    issue: { number: marker.issue, url: facts.issueUrl },
-    approver: facts.approver,
-    commits: facts.commits,
-    attempts: facts.attempts,
-    reviewers: facts.reviewers,
-    files: facts.files,
-    ...marker.agentRuns?.length ? { agentRuns: marker.agentRuns } : {}
+    ...reportFacts(marker, facts)
   });
   const { sidecar } = kp;
   const checkpoint = writeCheckpoint(
