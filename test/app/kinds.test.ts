@@ -10,6 +10,7 @@ import {
 import { Deliver } from '../sim/events.js';
 import { SimGitHub } from '../sim/github.js';
 import { fixture, KIND_FILES, KIRO, SPECKIT, TASKMASTER } from '../helpers/kinds.js';
+import { progressComments } from '../helpers/world.js';
 
 /**
  * The loop runs plans of the other kinds unchanged (SPEC §2b): spec-kit, Kiro and Task Master,
@@ -348,6 +349,31 @@ describe('/coder run over a Task Master plan', () => {
       json
         .replace('"status": "pending"', '"status": "in-progress"')
         .replace(/("title": "Build the store",\n\s+)"status": "pending"/, '$1"status": "done"'),
+    );
+  });
+});
+
+describe('the progress comment of a run over a Kiro plan', () => {
+  const rows = (text: string) => text.split('\n').filter((l) => /^\| \d/.test(l));
+
+  it("lists the plan's phases, and lists them again when the comment was deleted", async () => {
+    const { sim, deliver } = await world(KIND_FILES.kiro);
+    await deliver.comment('/coder run user-auth');
+    const pr = sim.pulls[0]!;
+    const first = progressComments(sim)[0]!;
+    const listed = rows(first.body);
+    // Phase 1 is done on the default branch, phase 2 is the run's, phase 3 and on are to do.
+    expect(listed.length).toBeGreaterThan(2);
+    expect(listed.filter((r) => r.includes('⏳ to do')).length).toBe(listed.length - 2);
+    sim.comments.splice(sim.comments.indexOf(first), 1);
+    sim.push(pr.head, { 'test/user.test.ts': 'test("user", () => {});\n' });
+    await deliver.pullRequest('synchronize', pr.number);
+    const again = progressComments(sim);
+    expect(again).toHaveLength(1);
+    expect(again[0]!.id).not.toBe(first.id);
+    // Read again from the Kiro tasks file on the default branch: the same phases to do.
+    expect(rows(again[0]!.body).filter((r) => r.includes('⏳ to do'))).toEqual(
+      listed.filter((r) => r.includes('⏳ to do')),
     );
   });
 });

@@ -3,6 +3,7 @@ import { NODES, type NodeId } from './flowchart.js';
 import type { LoopMarker, RunPhase, RunState } from './marker.js';
 import type { Effect } from './pull.js';
 import { addSpend, NO_SPEND, phaseSpend, type Spend } from './run.js';
+import { phaseInteger } from './startKind.js';
 
 /**
  * The progress comment of a `/coder run` (SPEC §3 item 12): ONE comment of the loop's on the
@@ -192,6 +193,24 @@ export function progressPhases(
     number: p.number,
     title: p.name,
     ...(p.tasks.length > 0 && p.tasks.every((t) => t.state === 'done')
+      ? { done: true as const }
+      : {}),
+  }));
+}
+
+/** A plan of another kind's phases, as the progress comment lists them (in the kind's order). */
+export function kindProgressPhases(
+  phases: readonly {
+    number: string;
+    name: string;
+    tasks: readonly { state: string; optional: boolean }[];
+  }[],
+): ProgressPhase[] {
+  return phases.map((p) => ({
+    number: phaseInteger(p.number),
+    title: p.name,
+    ...(p.tasks.length > 0 &&
+    p.tasks.every((t) => t.state === 'done' || t.state === 'set-aside' || t.optional)
       ? { done: true as const }
       : {}),
   }));

@@ -1,5 +1,6 @@
 import type { NamedPlan } from '../plan/kinds/index.js';
 import { KIND_MARKS, type OtherKind } from '../plan/kinds/plan.js';
+import { kindProgressPhases } from './progress.js';
 import { reply } from './replies.js';
 import type { Base, Early, Plotted, StartRequest } from './start.js';
 import {
@@ -7,7 +8,6 @@ import {
   kindPullRequest,
   markKindInProgress,
   openWhenRead,
-  phaseInteger,
   treePaths,
   warningsNote,
 } from './startKind.js';
@@ -55,14 +55,7 @@ export function plotKindPhase(
       branch: start.branch,
     },
     // The run's progress comment lists the plan's phases in the kind's own order.
-    phases: kp.phases.map((p) => ({
-      number: phaseInteger(p.number),
-      title: p.name,
-      ...(p.tasks.length > 0 &&
-      p.tasks.every((t) => t.state === 'done' || t.state === 'set-aside' || t.optional)
-        ? { done: true as const }
-        : {}),
-    })),
+    phases: kindProgressPhases(kp.phases),
     locked: (pr) => reply.locked(label, title, start.branch, pr),
     started: (pr) =>
       reply.kindStarted(label, title, start.branch, pr, {

@@ -66,6 +66,8 @@ export type RepoEffect =
       id: number | undefined;
       plan: string;
       plansDir: string;
+      /** A plan of another kind: its tasks file (the record's `planFile`). */
+      planFile?: string;
     };
 
 /** Carries out effects that need no loop PR's snapshot, in order. */
@@ -96,7 +98,7 @@ export async function applyRepo(env: LoopEnv, effects: readonly RepoEffect[]): P
           env,
           effect.input,
           effect.id,
-          planPhases(env, effect.plansDir, effect.plan),
+          planPhases(env, effect.plansDir, effect.plan, effect.planFile),
         );
         break;
     }
@@ -432,7 +434,7 @@ async function showRunProgress(
     ctx.env,
     input,
     run.progress,
-    planPhases(ctx.env, ctx.config.plansDir, run.plan),
+    planPhases(ctx.env, ctx.config.plansDir, run.plan, ctx.snap.marker.planFile),
   );
   if (stopped || id === marker.run?.progress) return undefined;
   return { ...marker, run: { ...marker.run!, progress: id } };

@@ -109,6 +109,7 @@ export async function continueRun(
         id: run.progress,
         plan: run.plan,
         plansDir: config.plansDir,
+        ...(marker.planFile !== undefined ? { planFile: marker.planFile } : {}),
       });
       return { outcome: { state: decision.state, mode: 'plan', plan: run.plan }, effects };
     }
