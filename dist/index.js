@@ -61528,174 +61528,6 @@ function round(n) {
   return Math.round(n * 100) / 100;
 }
 
-// src/core/loop/progress.ts
-function waitingFor(node3) {
-  switch (node3) {
-    case "Escalate":
-      return "an architect (`/coder resume`)";
-    case "CodeReview":
-      return "a review";
-    case "FinalVerify":
-      return "CI on the completion commit";
-    case "End":
-      return "a merge";
-    case "Debug":
-      return "a fix (a push: CI runs again)";
-    case "TDD":
-    case void 0:
-    case "MarkInProgress":
-      return "the implementation (a push, test first)";
-    default:
-      return "CI";
-  }
-}
-var OPEN2 = "<!-- coder-loop:progress ";
-var CLOSE2 = " -->";
-var money2 = (n) => `$${n.toFixed(2)}`;
-var minutes = (n) => `${n} min`;
-var plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-function figures(spend) {
-  return [String(spend.failedAttempts), minutes(spend.minutes), money2(spend.costUsd)];
-}
-function renderProgress(input2) {
-  const { key, current } = input2;
-  const merged = new Map(input2.merged.map((p) => [p.phase, p]));
-  const title = (n) => {
-    const phase = input2.phases.find((p) => p.number === n);
-    return phase?.title ? `${n} \u2014 ${escapeMarkdown(phase.title)}` : String(n);
-  };
-  const numbers = [
-    .../* @__PURE__ */ new Set([
-      ...input2.phases.map((p) => p.number),
-      ...merged.keys(),
-      ...current ? [current.phase] : []
-    ])
-  ].sort((a, b) => a - b);
-  const rows = numbers.map((n) => {
-    const done2 = merged.get(n);
-    if (done2) return [title(n), "\u2705 merged", `#${done2.pr}`, ...figures(done2)];
-    if (current?.phase === n) {
-      const at2 = current.node ? NODES[current.node] : "Implementation (TDD)";
-      const mark = current.node === "Escalate" ? "\u{1F6D1}" : input2.ended ? "\u23F9" : "\u{1F504}";
-      return [title(n), `${mark} ${at2}`, `#${current.pr}`, ...figures(current.spend)];
-    }
-    if (input2.phases.find((p) => p.number === n)?.done)
-      return [title(n), "\u2705 done before the run", "", "", "", ""];
-    return [title(n), "\u23F3 to do", "", "", "", ""];
-  });
-  const headline = input2.ended ? input2.ended : current ? `Phase ${current.phase} (pull request #${current.pr}) is at **${current.node ? NODES[current.node] : "Implementation (TDD)"}**, waiting for ${waitingFor(current.node)}.` : "Starting.";
-  const t = input2.totals;
-  return [
-    `### Coder run: ${codeSpan(key.plan)}`,
-    "",
-    `Started by @${input2.starter}${key.startedAt ? ` at ${key.startedAt}` : ""}. ${headline}`,
-    "",
-    "| Phase | State | Pull request | Failed attempts | Agent time | Cost |",
-    "| --- | --- | --- | ---: | ---: | ---: |",
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
-    "",
-    `**The run so far:** ${plural2(t.failedAttempts, "failed attempt")}, ${plural2(t.minutes, "agent minute")}, ${money2(t.costUsd)}.`,
-    "",
-    encodeKey(key, input2.phases)
-  ].join("\n");
-}
-function encodeKey(key, phases) {
-  const value2 = {
-    ...key,
-    phases: phases.map((p) => ({ n: p.number, t: p.title, ...p.done ? { d: 1 } : {} }))
-  };
-  const json3 = JSON.stringify(value2).replace(
-    /[<>-]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
-  return `${OPEN2}${json3}${CLOSE2}`;
-}
-function readProgress(body, key) {
-  if (!body) return void 0;
-  const start2 = body.lastIndexOf(OPEN2);
-  if (start2 === -1) return void 0;
-  const end = body.indexOf(CLOSE2, start2 + OPEN2.length);
-  if (end === -1) return void 0;
-  let value2;
-  try {
-    value2 = JSON.parse(body.slice(start2 + OPEN2.length, end));
-  } catch {
-    return void 0;
-  }
-  if (typeof value2 !== "object" || value2 === null) return void 0;
-  const v = value2;
-  if (v.issue !== key.issue || v.plan !== key.plan || v.startedAt !== key.startedAt)
-    return void 0;
-  const phases = [];
-  if (Array.isArray(v.phases))
-    for (const p of v.phases.slice(0, 500)) {
-      if (typeof p?.n !== "number" || !Number.isInteger(p.n) || typeof p.t !== "string") continue;
-      phases.push({
-        number: p.n,
-        title: p.t.slice(0, 300),
-        ...p.d ? { done: true } : {}
-      });
-    }
-  return { phases };
-}
-function progressPhases(phases) {
-  return phases.map((p) => ({
-    number: p.number,
-    title: p.name,
-    ...p.tasks.length > 0 && p.tasks.every((t) => t.state === "done") ? { done: true } : {}
-  }));
-}
-function pullProgress(marker, run3, pr, node3, ended) {
-  const spend = phaseSpend(marker);
-  const phase = marker.phase;
-  const mergedNow = ended?.merged && phase !== void 0;
-  return {
-    key: {
-      issue: marker.issue,
-      plan: run3.plan,
-      ...run3.startedAt !== void 0 ? { startedAt: run3.startedAt } : {}
-    },
-    starter: run3.starter,
-    phases: [],
-    merged: [
-      ...(run3.phases ?? []).filter((p) => !mergedNow || p.phase !== phase),
-      ...mergedNow ? [{ phase, pr, ...spend }] : []
-    ],
-    ...phase !== void 0 && !mergedNow ? { current: { phase, pr, ...node3 ? { node: node3 } : {}, spend } } : {},
-    ...ended ? { ended: ended.reason } : {},
-    totals: addSpend(run3.totals ?? NO_SPEND, spend)
-  };
-}
-function withProgress(marker, effects) {
-  const moved = effects.some(
-    (e) => e.kind === "check" || e.kind === "label" || e.kind === "unlabel" || e.kind === "marker" || e.kind === "complete"
-  );
-  const run3 = marker.run ?? effects.find((e) => e.kind === "marker")?.marker.run;
-  if (!moved || !run3 || marker.mode !== "plan") return [...effects];
-  const merging = effects.some((e) => e.kind === "merge");
-  let node3;
-  for (const e of effects) {
-    if (e.kind === "check" && !e.sha && e.when !== "not-merged") node3 = e.view.node;
-    if (e.kind === "complete") node3 = "FinalVerify";
-  }
-  return [
-    ...effects,
-    {
-      kind: "progress",
-      run: run3,
-      ...node3 ? { node: node3 } : {},
-      ...merging ? { when: "not-merged" } : {}
-    }
-  ];
-}
-function progressLink(repoUrl, record2) {
-  const run3 = record2?.run;
-  if (!record2 || !run3?.progress) return "";
-  return `
-
-Part of a \`/coder run\` of ${codeSpan(run3.plan)}: [the run's progress](${repoUrl}/issues/${record2.issue}#issuecomment-${run3.progress}).`;
-}
-
 // src/core/plan/kinds/index.ts
 var import_picomatch = __toESM(require_picomatch2(), 1);
 
@@ -62705,6 +62537,181 @@ function coderPlanNames(config2, paths) {
   return findPlanFiles(paths, config2.plans).filter((f) => f.kind === "coder").map((f) => f.folder.slice(f.folder.lastIndexOf("/") + 1)).sort();
 }
 
+// src/core/loop/progress.ts
+function waitingFor(node3) {
+  switch (node3) {
+    case "Escalate":
+      return "an architect (`/coder resume`)";
+    case "CodeReview":
+      return "a review";
+    case "FinalVerify":
+      return "CI on the completion commit";
+    case "End":
+      return "a merge";
+    case "Debug":
+      return "a fix (a push: CI runs again)";
+    case "TDD":
+    case void 0:
+    case "MarkInProgress":
+      return "the implementation (a push, test first)";
+    default:
+      return "CI";
+  }
+}
+var OPEN2 = "<!-- coder-loop:progress ";
+var CLOSE2 = " -->";
+var money2 = (n) => `$${n.toFixed(2)}`;
+var minutes = (n) => `${n} min`;
+var plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+function figures(spend) {
+  return [String(spend.failedAttempts), minutes(spend.minutes), money2(spend.costUsd)];
+}
+function renderProgress(input2) {
+  const { key, current } = input2;
+  const merged = new Map(input2.merged.map((p) => [p.phase, p]));
+  const title = (n) => {
+    const phase = input2.phases.find((p) => p.number === n);
+    return phase?.title ? `${n} \u2014 ${escapeMarkdown(phase.title)}` : String(n);
+  };
+  const numbers = [
+    .../* @__PURE__ */ new Set([
+      ...input2.phases.map((p) => p.number),
+      ...merged.keys(),
+      ...current ? [current.phase] : []
+    ])
+  ].sort((a, b) => a - b);
+  const rows = numbers.map((n) => {
+    const done2 = merged.get(n);
+    if (done2) return [title(n), "\u2705 merged", `#${done2.pr}`, ...figures(done2)];
+    if (current?.phase === n) {
+      const at2 = current.node ? NODES[current.node] : "Implementation (TDD)";
+      const mark = current.node === "Escalate" ? "\u{1F6D1}" : input2.ended ? "\u23F9" : "\u{1F504}";
+      return [title(n), `${mark} ${at2}`, `#${current.pr}`, ...figures(current.spend)];
+    }
+    if (input2.phases.find((p) => p.number === n)?.done)
+      return [title(n), "\u2705 done before the run", "", "", "", ""];
+    return [title(n), "\u23F3 to do", "", "", "", ""];
+  });
+  const headline = input2.ended ? input2.ended : current ? `Phase ${current.phase} (pull request #${current.pr}) is at **${current.node ? NODES[current.node] : "Implementation (TDD)"}**, waiting for ${waitingFor(current.node)}.` : "Starting.";
+  const t = input2.totals;
+  return [
+    `### Coder run: ${codeSpan(key.plan)}`,
+    "",
+    `Started by @${input2.starter}${key.startedAt ? ` at ${key.startedAt}` : ""}. ${headline}`,
+    "",
+    "| Phase | State | Pull request | Failed attempts | Agent time | Cost |",
+    "| --- | --- | --- | ---: | ---: | ---: |",
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+    "",
+    `**The run so far:** ${plural2(t.failedAttempts, "failed attempt")}, ${plural2(t.minutes, "agent minute")}, ${money2(t.costUsd)}.`,
+    "",
+    encodeKey(key, input2.phases)
+  ].join("\n");
+}
+function encodeKey(key, phases) {
+  const value2 = {
+    ...key,
+    phases: phases.map((p) => ({ n: p.number, t: p.title, ...p.done ? { d: 1 } : {} }))
+  };
+  const json3 = JSON.stringify(value2).replace(
+    /[<>-]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+  return `${OPEN2}${json3}${CLOSE2}`;
+}
+function readProgress(body, key) {
+  if (!body) return void 0;
+  const start2 = body.lastIndexOf(OPEN2);
+  if (start2 === -1) return void 0;
+  const end = body.indexOf(CLOSE2, start2 + OPEN2.length);
+  if (end === -1) return void 0;
+  let value2;
+  try {
+    value2 = JSON.parse(body.slice(start2 + OPEN2.length, end));
+  } catch {
+    return void 0;
+  }
+  if (typeof value2 !== "object" || value2 === null) return void 0;
+  const v = value2;
+  if (v.issue !== key.issue || v.plan !== key.plan || v.startedAt !== key.startedAt)
+    return void 0;
+  const phases = [];
+  if (Array.isArray(v.phases))
+    for (const p of v.phases.slice(0, 500)) {
+      if (typeof p?.n !== "number" || !Number.isInteger(p.n) || typeof p.t !== "string") continue;
+      phases.push({
+        number: p.n,
+        title: p.t.slice(0, 300),
+        ...p.d ? { done: true } : {}
+      });
+    }
+  return { phases };
+}
+function progressPhases(phases) {
+  return phases.map((p) => ({
+    number: p.number,
+    title: p.name,
+    ...p.tasks.length > 0 && p.tasks.every((t) => t.state === "done") ? { done: true } : {}
+  }));
+}
+function kindProgressPhases(phases) {
+  return phases.map((p) => ({
+    number: phaseInteger(p.number),
+    title: p.name,
+    ...p.tasks.length > 0 && p.tasks.every((t) => t.state === "done" || t.state === "set-aside" || t.optional) ? { done: true } : {}
+  }));
+}
+function pullProgress(marker, run3, pr, node3, ended) {
+  const spend = phaseSpend(marker);
+  const phase = marker.phase;
+  const mergedNow = ended?.merged && phase !== void 0;
+  return {
+    key: {
+      issue: marker.issue,
+      plan: run3.plan,
+      ...run3.startedAt !== void 0 ? { startedAt: run3.startedAt } : {}
+    },
+    starter: run3.starter,
+    phases: [],
+    merged: [
+      ...(run3.phases ?? []).filter((p) => !mergedNow || p.phase !== phase),
+      ...mergedNow ? [{ phase, pr, ...spend }] : []
+    ],
+    ...phase !== void 0 && !mergedNow ? { current: { phase, pr, ...node3 ? { node: node3 } : {}, spend } } : {},
+    ...ended ? { ended: ended.reason } : {},
+    totals: addSpend(run3.totals ?? NO_SPEND, spend)
+  };
+}
+function withProgress(marker, effects) {
+  const moved = effects.some(
+    (e) => e.kind === "check" || e.kind === "label" || e.kind === "unlabel" || e.kind === "marker" || e.kind === "complete"
+  );
+  const run3 = marker.run ?? effects.find((e) => e.kind === "marker")?.marker.run;
+  if (!moved || !run3 || marker.mode !== "plan") return [...effects];
+  const merging = effects.some((e) => e.kind === "merge");
+  let node3;
+  for (const e of effects) {
+    if (e.kind === "check" && !e.sha && e.when !== "not-merged") node3 = e.view.node;
+    if (e.kind === "complete") node3 = "FinalVerify";
+  }
+  return [
+    ...effects,
+    {
+      kind: "progress",
+      run: run3,
+      ...node3 ? { node: node3 } : {},
+      ...merging ? { when: "not-merged" } : {}
+    }
+  ];
+}
+function progressLink(repoUrl, record2) {
+  const run3 = record2?.run;
+  if (!record2 || !run3?.progress) return "";
+  return `
+
+Part of a \`/coder run\` of ${codeSpan(run3.plan)}: [the run's progress](${repoUrl}/issues/${record2.issue}#issuecomment-${run3.progress}).`;
+}
+
 // src/core/loop/startKindPlot.ts
 function plotKindPhase(req, base, plan, label, texts) {
   const { config: config2, who } = req;
@@ -62737,11 +62744,7 @@ function plotKindPhase(req, base, plan, label, texts) {
       branch: start2.branch
     },
     // The run's progress comment lists the plan's phases in the kind's own order.
-    phases: kp.phases.map((p) => ({
-      number: phaseInteger(p.number),
-      title: p.name,
-      ...p.tasks.length > 0 && p.tasks.every((t) => t.state === "done" || t.state === "set-aside" || t.optional) ? { done: true } : {}
-    })),
+    phases: kindProgressPhases(kp.phases),
     locked: (pr) => reply.locked(label, title, start2.branch, pr),
     started: (pr) => reply.kindStarted(label, title, start2.branch, pr, {
       mark: KIND_MARKS[kind].start,
@@ -65799,7 +65802,8 @@ async function continueRun(env, config2, closed2) {
         }),
         id: run3.progress,
         plan: run3.plan,
-        plansDir: config2.plansDir
+        plansDir: config2.plansDir,
+        ...marker.planFile !== void 0 ? { planFile: marker.planFile } : {}
       });
       return { outcome: { state: decision.state, mode: "plan", plan: run3.plan }, effects };
     }
@@ -65846,12 +65850,14 @@ async function planState(reader, tree, config2, marker) {
 }
 
 // src/github/loop/runProgress.ts
-function planPhases(env, plansDir, plan) {
+function planPhases(env, plansDir, plan, planFile) {
   return async () => {
     const reader = readerFor(env);
     const head = await reader.branchHead(env.defaultBranch);
     if (!head) return [];
     const tree = await reader.tree(head);
+    const other = planFile !== void 0 ? planFromRef(planFile) : void 0;
+    if (other) return kindProgressPhases((await readKindPlan(reader, tree, other)).kp.phases);
     const { context } = await readPlan(reader, tree, plansDir, plan, { contents: false });
     return progressPhases(context.checklist?.phases ?? []);
   };
@@ -66004,7 +66010,7 @@ async function applyRepo(env, effects) {
           env,
           effect.input,
           effect.id,
-          planPhases(env, effect.plansDir, effect.plan)
+          planPhases(env, effect.plansDir, effect.plan, effect.planFile)
         );
         break;
     }
@@ -66263,7 +66269,7 @@ async function showRunProgress(ctx, run3, shown) {
     ctx.env,
     input2,
     run3.progress,
-    planPhases(ctx.env, ctx.config.plansDir, run3.plan)
+    planPhases(ctx.env, ctx.config.plansDir, run3.plan, ctx.snap.marker.planFile)
   );
   if (stopped || id === marker.run?.progress) return void 0;
   return { ...marker, run: { ...marker.run, progress: id } };
