@@ -3,14 +3,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBundle } from '../helpers/bundle.js';
-import { KIND_FILES, KIRO } from '../helpers/kinds.js';
+import { KIND_FILES, KIRO, SPECKIT, TASKMASTER } from '../helpers/kinds.js';
 import { check } from '../helpers/openapi.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { SimGitHub } from '../sim/github.js';
 
 /**
- * The BUILT Action (dist/index.js) runs a Kiro plan unchanged: `/coder next` marks `[-]` and logs
- * in the sidecar, green CI and an approval make the one completion commit with `[x]`.
+ * The BUILT Action (dist/index.js) runs a plan of each other kind unchanged: `/coder next` marks
+ * the phase in the kind's own dialect (Kiro `[-]`, Task Master "in-progress", spec-kit none) and
+ * logs in the sidecar; green CI and an approval make the one completion commit with the kind's
+ * done marks.
  */
 const BRANCH = 'coder/user-auth/phase-2';
 const TASKS = `${KIRO}/tasks.md`;
@@ -20,14 +22,17 @@ let server: { url: string; close: () => Promise<void> };
 let work: string;
 let violations: string[];
 
-beforeEach(async () => {
-  sim = new SimGitHub({ ...KIND_FILES.kiro, 'src/server.ts': 'export {};\n' });
+async function serve(files: Record<string, string>) {
+  sim = new SimGitHub({ ...files, 'src/server.ts': 'export {};\n' });
   sim.permissions.set('Codertocat', 'write');
   sim.permissions.set('reviewer1', 'write');
   violations = [];
   server = await sim.serve((method, url, headers, body) => {
     violations.push(...check(method, url, headers, body).problems);
   });
+}
+
+beforeEach(async () => {
   work = await mkdtemp(join(tmpdir(), 'coder-loop-kinds-'));
 });
 
@@ -52,8 +57,85 @@ const action = (event: string, payload: unknown) =>
 // The bundle spaces writes a second apart, as GitHub asks of integrations (throttling plugin).
 jest.setTimeout(90_000);
 
+/** The `status` value after the task titled `title` (the first after it), changed to `to`. */
+function setStatus(text: string, title: string, from: string, to: string): string {
+  const at = text.indexOf(`"status": "${from}"`, text.indexOf(`"title": "${title}"`));
+  return text.slice(0, at) + `"status": "${to}"` + text.slice(at + `"status": "${from}"`.length);
+}
+
+/** `/coder next`, a test pushed, green CI, an approval — each through the built Action. */
+async function throughApproval(command: string, branch: string) {
+  const next = examplePayload('issue_comment', 'created');
+  next.comment.body = command;
+  delete next.issue.pull_request;
+  const started = await action('issue_comment', next);
+  expect([started.code, started.outputs.state, started.outputs.branch]).toEqual([
+    0,
+    'started',
+    branch,
+  ]);
+  const atStart = sim.files(branch);
+  sim.push(branch, { 'test/a.test.ts': 'test\n', 'src/a.ts': 'a\n' });
+  sim.ci(sim.refs.get(branch)!, 'success', 'build');
+  const ci = examplePayload('check_suite', 'completed');
+  ci.check_suite.head_branch = branch;
+  ci.check_suite.head_sha = sim.refs.get(branch)!;
+  expect((await action('check_suite', ci)).outputs.state).toBe('code-review');
+  const pr = sim.pull(2);
+  const approved = sim.headOf(pr);
+  sim.reviews.push({ id: 1, pr: 2, user: 'reviewer1', state: 'APPROVED', commit_id: approved });
+  const review = examplePayload('pull_request_review', 'submitted');
+  review.review.state = 'approved';
+  review.review.commit_id = approved;
+  review.review.user.login = 'reviewer1';
+  review.pull_request = { ...review.pull_request, ...sim.pullJson(pr) };
+  const done = await action('pull_request_review', review);
+  expect([done.code, done.outputs.state]).toEqual([0, 'completing']);
+  const head = sim.headOf(pr);
+  expect(sim.commits.get(head)!.parents).toEqual([approved]);
+  return { atStart, after: sim.files(head) };
+}
+
+describe('the built Action on a spec-kit plan', () => {
+  it('/coder next → green CI → approval: no start mark, then [X] in tasks.md; the sidecar', async () => {
+    await serve(KIND_FILES.speckit);
+    const tasks = `${SPECKIT}/tasks.md`;
+    const source = sim.files('master')[tasks]!;
+    const { atStart, after } = await throughApproval(
+      '/coder next 001-photo-albums',
+      'coder/001-photo-albums/phase-2',
+    );
+    expect(atStart[tasks]).toBe(source);
+    expect(after[tasks]).toBe(
+      source.replace('- [ ] T004', '- [X] T004').replace('- [ ] T005', '- [X] T005'),
+    );
+    expect(after[`${SPECKIT}/coder-loop/Master_Log.md`]).toContain(
+      '**Coder completed** — 001-photo-albums, Phase 2',
+    );
+  });
+});
+
+describe('the built Action on a Task Master plan', () => {
+  it('/coder next master → green CI → approval: "in-progress" then "done", nothing else in tasks.json', async () => {
+    await serve(KIND_FILES.taskmaster);
+    const source = sim.files('master')[TASKMASTER]!;
+    const { atStart, after } = await throughApproval('/coder next master', 'coder/master/phase-2');
+    const titles = ['Implement GitHub OAuth', 'Configure OAuth', 'Handle callback'];
+    expect(atStart[TASKMASTER]).toBe(
+      titles.reduce((text, t) => setStatus(text, t, 'pending', 'in-progress'), source),
+    );
+    expect(after[TASKMASTER]).toBe(
+      titles.reduce((text, t) => setStatus(text, t, 'pending', 'done'), source),
+    );
+    expect(after['.taskmaster/tasks/coder-loop/master/Checkpoint.md']).toContain(
+      '- Next: Phase 3: Add dashboard',
+    );
+  });
+});
+
 describe('the built Action on a Kiro plan', () => {
   it('/coder next → green CI → approval: [-] then [x] in tasks.md, the log, report and checkpoint in the sidecar', async () => {
+    await serve(KIND_FILES.kiro);
     const source = sim.files('master')[TASKS]!;
     const next = examplePayload('issue_comment', 'created');
     next.comment.body = '/coder next user-auth';
