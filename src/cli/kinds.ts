@@ -2,18 +2,15 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Problem } from '../core/index.js';
 import {
-  currentDialectPhase,
-  currentTaskmasterPhase,
   defaultPlanGlobs,
   findPlanFiles,
   namePlans,
-  readKiro,
-  readSpeckit,
   readTaskmaster,
   validateKindContext,
   type NamedPlan,
   type PlanKind,
 } from '../core/plan/kinds/index.js';
+import { readKindTasks } from '../core/plan/kinds/plan.js';
 import { InputError, readText } from './files.js';
 
 /** How the CLI names a kind to people. */
@@ -32,9 +29,17 @@ export interface PlanView {
     number: string;
     name: string;
     tasks: { id: string; state: ViewState; text: string; note?: string }[];
+    /** As the kind's tool counts it (the core's reading); absent: every task done. */
+    finished?: boolean;
   }[];
   current: string | undefined;
+  /** Every phase finished and the plan read without an error (never for a plan with no task). */
+  complete: boolean;
+  /** Work is left and no phase can start: why. */
+  waiting?: string;
   problems: Problem[];
+  /** The whole tasks file's problems: a Task Master file's, every tag's (lint of the file). */
+  fileProblems: Problem[];
 }
 
 async function entries(dir: string): Promise<string[]> {
@@ -85,6 +90,7 @@ export async function discoverPlans(
   const globs = defaultPlanGlobs(plansDir);
   const files = findPlanFiles(await candidates(root, globs), globs);
   const tags = new Map<string, string[]>();
+  const notPlans = new Set<string>();
   const problems: Problem[] = [];
   for (const file of files) {
     if (file.kind !== 'taskmaster') continue;
@@ -103,6 +109,12 @@ export async function discoverPlans(
       continue;
     }
     const read = readTaskmaster(source, file.path);
+    // A legacy tasks/tasks.json that is not Task Master's (VS Code's, a config) is no plan.
+    if (read.notTaskmaster) {
+      problems.push(read.notTaskmaster);
+      notPlans.add(file.path);
+      continue;
+    }
     tags.set(
       file.path,
       read.tags.map((t) => t.name),
@@ -113,37 +125,22 @@ export async function discoverPlans(
   // A tasks.json with no tag to read (not JSON, no task list) names no plan; its path still
   // reaches it, so that lint and status can say what is wrong with it.
   const unnamed = files
-    .filter((f) => f.kind === 'taskmaster' && (tags.get(f.path) ?? []).length === 0)
+    .filter(
+      (f) =>
+        f.kind === 'taskmaster' && !notPlans.has(f.path) && (tags.get(f.path) ?? []).length === 0,
+    )
     .map((f) => ({ ...f, name: f.path }));
   return { plans: named.plans, problems: [...problems, ...named.problems], unnamed };
 }
 
-/** Reads a spec-kit, Kiro or Task Master plan for status and lint. */
+/**
+ * Reads a spec-kit, Kiro or Task Master plan for status and lint, through the loop's own reading
+ * (readKindTasks): the CLI and the loop agree on the current phase and on completeness.
+ */
 export async function viewPlan(root: string, plan: NamedPlan): Promise<PlanView> {
   const source = await readText(join(root, plan.path));
-  if (plan.kind === 'taskmaster') {
-    const read = readTaskmaster(source, plan.path);
-    const tag = read.tags.find((t) => t.name === plan.tag);
-    const current = tag ? currentTaskmasterPhase(tag) : undefined;
-    return {
-      phases: (tag?.phases ?? []).map((p) => ({
-        number: p.id,
-        name: p.title,
-        tasks: p.tasks.map((t) => ({
-          id: t.id,
-          state: t.state,
-          text: t.title,
-          ...(t.state === 'set-aside' || t.status === 'review' || t.status === 'blocked'
-            ? { note: t.status }
-            : {}),
-        })),
-      })),
-      current: current?.id,
-      problems: read.problems,
-    };
-  }
   if (plan.kind === 'coder') throw new Error('coder plans are read by the plan directory reader');
-  const read = plan.kind === 'kiro' ? readKiro(source, plan.path) : readSpeckit(source, plan.path);
+  const read = readKindTasks(plan, source);
   return {
     phases: read.phases.map((p) => ({
       number: p.number,
@@ -152,11 +149,18 @@ export async function viewPlan(root: string, plan: NamedPlan): Promise<PlanView>
         id: t.id,
         state: t.state,
         text: t.text,
-        ...(t.optional ? { note: 'optional' } : {}),
+        ...(t.note ? { note: t.note } : {}),
       })),
+      finished: p.finished,
     })),
-    current: currentDialectPhase(read)?.number,
-    problems: read.problems,
+    current: read.current?.number,
+    complete: read.complete,
+    ...(read.waiting !== undefined ? { waiting: read.waiting } : {}),
+    problems: [...read.problems, ...read.warnings],
+    fileProblems:
+      plan.kind === 'taskmaster'
+        ? readTaskmaster(source, plan.path).problems
+        : [...read.problems, ...read.warnings],
   };
 }
 
@@ -169,9 +173,7 @@ export async function kindContextProblems(root: string, plan: NamedPlan): Promis
   return validateKindContext(plan, (path) => present.has(path));
 }
 
-/** A phase is finished when every task is done, set aside, or optional. */
+/** A phase is finished as its kind's tool counts it (a coder phase: every task done). */
 export function phaseDone(phase: PlanView['phases'][number]): boolean {
-  return phase.tasks.every(
-    (t) => t.state === 'done' || t.state === 'set-aside' || t.note === 'optional',
-  );
+  return phase.finished ?? phase.tasks.every((t) => t.state === 'done');
 }

@@ -16,9 +16,13 @@ import {
 } from './shared.js';
 
 /** Lints one plan of another kind; true when it is valid. */
-async function kindLint(io: CliIo, plan: NamedPlan): Promise<boolean> {
+async function kindLint(io: CliIo, plan: NamedPlan, wholeFile = false): Promise<boolean> {
   const view = await viewPlan(io.cwd, plan);
-  const problems = [...(await kindContextProblems(io.cwd, plan)), ...view.problems];
+  // Named, a Task Master tag is linted alone; the file, unnamed, with every tag's problems.
+  const problems = [
+    ...(await kindContextProblems(io.cwd, plan)),
+    ...(wholeFile ? view.fileProblems : view.problems),
+  ];
   for (const p of sortProblems(problems)) {
     (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p));
   }
@@ -52,7 +56,7 @@ export const lint: CommandSpec = {
     for (const plan of others) {
       if (linted.has(plan.path)) continue;
       linted.add(plan.path);
-      invalid = !(await kindLint(io, plan)) || invalid;
+      invalid = !(await kindLint(io, plan, true)) || invalid;
     }
     const all = await listPlans(args.plansDir);
     for (const name of names) {

@@ -33,7 +33,9 @@ async function coderCounts(
       tasks: p.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text })),
     })),
     current: undefined,
+    complete: false,
     problems: [],
+    fileProblems: [],
   };
   return {
     phases: { done: view.phases.filter(phaseDone).length, total: view.phases.length },

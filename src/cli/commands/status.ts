@@ -62,7 +62,7 @@ async function kindStatus(args: Parsed, io: CliIo, plan: NamedPlan): Promise<num
   for (const p of warnings) io.stderr(formatProblem(p));
   const counts = countTasks(view);
   io.stdout(
-    `${planLabel(plan)}: ${view.current !== undefined ? `current phase ${view.current}` : 'complete'}`,
+    `${planLabel(plan)}: ${view.current !== undefined ? `current phase ${view.current}` : view.complete ? 'complete' : `no phase can start: ${view.waiting ?? 'work is left'}`}`,
   );
   io.stdout(
     `Tasks: ${counts.done} done, ${counts.doing} in progress, ${counts.open} open${counts.setAside ? `, ${counts.setAside} set aside` : ''}`,
