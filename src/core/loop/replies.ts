@@ -107,7 +107,7 @@ export const reply = {
       );
       for (const t of phase.tasks)
         lines.push(
-          `  - ${t.state === 'set-aside' ? '[ ]' : BOX[t.state]} ${escapeMarkdown(t.text)}${t.note ? ` (${t.note})` : t.optional ? ' (optional)' : ''}${t.state === 'set-aside' ? ' (set aside)' : ''}`,
+          `  - ${t.state === 'set-aside' ? '[ ]' : BOX[t.state]} ${escapeMarkdown(t.text)}${t.state === 'set-aside' ? ' (set aside)' : t.note ? ` (${t.note})` : t.optional ? ' (optional)' : ''}`,
         );
     }
     if (plan.problems.length > 0) lines.push('', `Not valid:\n\n${list(plan.problems)}`);
