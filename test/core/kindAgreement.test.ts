@@ -244,3 +244,40 @@ describe('the loop, /coder run and the CLI agree on every kind', () => {
     expect([...seen].sort()).toEqual(['complete', 'invalid', 'start', 'waiting']);
   });
 });
+
+describe('the CLI on the cases the loop reads differently from before', () => {
+  it('an error inside one Task Master tag leaves the other tags readable', async () => {
+    const source = `${JSON.stringify(
+      {
+        master: { tasks: [{ id: 1, title: 'A', status: 'pending', dependencies: [] }] },
+        'test-tag': { tasks: [{ id: 1, title: 'B', status: 'pending', dependencies: [16] }] },
+      },
+      null,
+      2,
+    )}\n`;
+    const cwd = checkout({ '.taskmaster/tasks/tasks.json': source });
+    const master = await cli(cwd, 'status', 'master');
+    expect(master.code).toBe(0);
+    expect(master.out.split('\n')[0]).toBe(
+      'master (Task Master, .taskmaster/tasks/tasks.json#master): current phase 1',
+    );
+    expect((await cli(cwd, 'status', 'test-tag')).code).toBe(1);
+    expect((await cli(cwd, 'lint', '.taskmaster/tasks/tasks.json#master')).code).toBe(0);
+  });
+
+  it('a VS Code tasks/tasks.json is no plan: at most a warning, and lint exits 0', async () => {
+    const cwd = checkout({
+      'tasks/tasks.json':
+        '{\n  // VS Code reads comments here\n  "version": "2.0.0",\n  "tasks": [{ "label": "build", "type": "shell", "command": "make" }]\n}\n',
+      'specs/001-x/tasks.md': '## Phase 1: Setup\n\n- [ ] T001 Init\n',
+      'specs/001-x/spec.md': '# Spec\n',
+      'specs/001-x/plan.md': '# Plan\n',
+    });
+    const listed = JSON.parse((await cli(cwd, 'plans', '--json')).out) as { path: string }[];
+    expect(listed.map((p) => p.path)).toEqual(['specs/001-x/tasks.md']);
+    expect((await cli(cwd, 'plans')).out).toContain(
+      'tasks/tasks.json: warning: not read as a Task Master plan',
+    );
+    expect((await cli(cwd, 'lint')).code).toBe(0);
+  });
+});
