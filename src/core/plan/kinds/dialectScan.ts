@@ -113,7 +113,7 @@ function startsText(s: string): boolean {
  * code spans lose their backticks (and one space each side when both are there); the text
  * outside them must be plain, with at most one `~` (two could strike through).
  */
-export function plainText(text: string): string | undefined {
+function plainText(text: string): string | undefined {
   const parts = text.split('`');
   if (parts.length % 2 === 0 || text.includes('``')) return undefined;
   let tildes = 0;
