@@ -119,7 +119,7 @@ async function walkGlob(root: string, dir: string, segments: string[], out: Set<
  * (a `**` walks everything below it, but `.git` and `node_modules`); the loop matches the globs
  * against these paths as against a git tree's.
  */
-export async function globPaths(root: string, globs: readonly string[]): Promise<string[]> {
+async function globPaths(root: string, globs: readonly string[]): Promise<string[]> {
   const out = new Set<string>();
   for (const glob of globs) {
     if (glob.startsWith('!')) continue;
