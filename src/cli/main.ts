@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { closest, describeFsError, InputError } from './files.js';
+import { readRepoConfig } from './repo.js';
 import { type CliIo, EXIT, UsageError, type Parsed } from './commands/shared.js';
 import { COMMANDS } from './commands/index.js';
 
@@ -17,7 +18,8 @@ function usage(): string {
     lines.push(`  ${name.padEnd(8)} ${spec.summary}`);
   lines.push(
     '',
-    'Every command takes --dir <plansDir> (default: docs/plans under the current directory).',
+    'Every command reads .github/coder.yml in the current directory, as the loop does, and takes',
+    "--dir <plansDir> (default: the config's plansDir, else docs/plans).",
     'coder-loop --version prints the version.',
     'Exit codes: 0 ok, 1 invalid plan or input, 2 usage error.',
     'Run "coder-loop <command> --help" for a command\'s usage.',
@@ -54,13 +56,25 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stdout(`Usage: ${spec.usage}\n\n${spec.summary}`);
       return EXIT.ok;
     }
-    const dirOption = typeof values.dir === 'string' ? values.dir : 'docs/plans';
+    // The repository's config, read as the loop reads it; --dir names another plans folder.
+    const { config, problems } = await readRepoConfig(io.cwd);
+    const dirOption = typeof values.dir === 'string' ? values.dir : config.plansDir;
     const plansDir = resolve(io.cwd, dirOption);
     const shownPlansDir = isAbsolute(dirOption)
       ? plansDir
       : relative(io.cwd, plansDir).split('\\').join('/') || '.';
+    const plansDirRel = relative(io.cwd, plansDir).split('\\').join('/') || '.';
+    const repo = {
+      root: io.cwd,
+      config: { ...config, plansDir: plansDirRel },
+      plansDir,
+      plansDirRel,
+    };
     const flat = values as Parsed['values']; // no option is declared `multiple`
-    return await spec.run({ positionals, values: flat, plansDir, shownPlansDir }, io);
+    return await spec.run(
+      { positionals, values: flat, plansDir, shownPlansDir, repo, configProblems: problems },
+      io,
+    );
   } catch (error) {
     if (error instanceof InputError) {
       io.stderr(`coder-loop ${command}: ${error.message}`);
