@@ -118,7 +118,7 @@ export function namedPaths(text: string): string[] {
 const CITED = /\b((?:US|FR|NFR|SC|REQ|AC|R)-?\d+(?:\.\d+)*)\b/g;
 
 /** The ids a task cites in its text (beside those the plan lists for it). */
-export function citedIds(text: string): string[] {
+function citedIds(text: string): string[] {
   return [...new Set([...text.matchAll(CITED)].map((m) => m[1]!.toUpperCase()))];
 }
 
@@ -193,7 +193,7 @@ const DOC_OR_CONFIG_NAME =
   /^(license|licence|readme|changelog|contributing|notice|authors|codeowners|makefile|dockerfile|\.[^/]*)(\.[^/]*)?$/i;
 
 /** Documentation and configuration: what a phase may change without a test. */
-export function isDocOrConfig(path: string, plansDir = 'docs/plans'): boolean {
+function isDocOrConfig(path: string, plansDir = 'docs/plans'): boolean {
   const name = path.slice(path.lastIndexOf('/') + 1);
   return (
     path.startsWith('docs/') ||
@@ -440,7 +440,7 @@ export function specVerdictOf(
 }
 
 /** The verdict as the record keeps it: about this head, the missing lines bounded. */
-export function specRecord(verdict: SpecVerdict, sha: string): SpecRecord {
+function specRecord(verdict: SpecVerdict, sha: string): SpecRecord {
   return { sha, passed: verdict.passed, missing: verdict.missing.slice(0, MISSING_LINES) };
 }
 
