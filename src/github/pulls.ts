@@ -41,6 +41,9 @@ export interface ChangedFile {
   previous?: string;
   additions: number;
   deletions: number;
+  /** The diff GitHub lists with the file (Passes Spec? reads what changed tests name). */
+  patch?: string;
+  deleted?: true;
 }
 
 /** GitHub lists at most 3,000 files of a pull request. */
@@ -68,6 +71,8 @@ export async function pullRequestFiles(
       ...(f.previous_filename ? { previous: f.previous_filename } : {}),
       additions: f.additions,
       deletions: f.deletions,
+      ...(f.patch !== undefined ? { patch: f.patch } : {}),
+      ...(f.status === 'removed' ? { deleted: true as const } : {}),
     }));
   }, PULL_FILES_CAP);
 }

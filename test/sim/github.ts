@@ -858,7 +858,14 @@ export class SimGitHub {
         .map((filename) => ({
           filename,
           sha: '',
-          status: renamed.has(filename) ? 'renamed' : 'modified',
+          status: renamed.has(filename)
+            ? 'renamed'
+            : head[filename] === undefined
+              ? 'removed'
+              : base[filename] === undefined
+                ? 'added'
+                : 'modified',
+          patch: simPatch(base[filename], head[filename]),
           ...(renamed.has(filename) ? { previous_filename: renamed.get(filename) } : {}),
           additions: (head[filename] ?? '').split('\n').length,
           deletions: (base[filename] ?? '').split('\n').length,
@@ -1157,4 +1164,17 @@ export class SimGitHub {
         : notFound,
     );
   }
+}
+
+/** A unified diff as GitHub lists it with a file: the whole old text out, the whole new text in. */
+function simPatch(before: string | undefined, after: string | undefined): string {
+  const lines = (text: string | undefined) =>
+    text === undefined || text === '' ? [] : text.replace(/\n$/, '').split('\n');
+  const old = lines(before);
+  const now = lines(after);
+  return [
+    `@@ -${old.length ? 1 : 0},${old.length} +${now.length ? 1 : 0},${now.length} @@`,
+    ...old.map((l) => `-${l}`),
+    ...now.map((l) => `+${l}`),
+  ].join('\n');
 }

@@ -36,6 +36,16 @@ export interface LoopMarker {
   agentRuns?: AgentRunEntry[];
   /** `/coder run`: the run this phase belongs to, carried from phase to phase by the loop. */
   run?: RunState;
+  /** Passes Spec?: the verdict computed on `sha`, and the tasks that lacked evidence there. */
+  spec?: SpecRecord;
+}
+
+/** The Passes Spec? verdict of one head (passesSpec.ts), as the record keeps it: bounded. */
+export interface SpecRecord {
+  sha: string;
+  passed: boolean;
+  /** One line per task lacking evidence (the first 50), as the Revise hand-off gives them. */
+  missing: string[];
 }
 
 /** A `/coder run` in progress: who started it, on which plan, and what the phases before spent. */

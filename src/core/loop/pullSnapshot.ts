@@ -7,6 +7,7 @@ import { agentHandOff } from './handoff.js';
 import type { LoopMarker, RunState } from './marker.js';
 import type { LoopOutcome, LoopState } from './outcome.js';
 import type { Approval } from './approvals.js';
+import type { SpecTask } from './passesSpec.js';
 
 /**
  * The PR side of the loop, from Verification to Final Verification, as pure decisions: a
@@ -27,6 +28,10 @@ export interface PullFile {
   previous?: string;
   additions: number;
   deletions: number;
+  /** The diff GitHub lists for the file (absent for binary files and very large diffs). */
+  patch?: string;
+  /** GitHub's `removed`: the head no longer has it. */
+  deleted?: true;
 }
 
 /** Every path a list of changed files touches: a rename's old and new path alike. */
@@ -65,6 +70,11 @@ export interface PullSnapshot {
   checks?: readonly CheckResult[];
   /** The PR's files, once read (`need: 'files'`). */
   files?: readonly PullFile[];
+  /**
+   * The phase's tasks as the plan at the head writes them, once read (`need: 'tasks'`), for
+   * Passes Spec?; `problem` when they cannot be read there.
+   */
+  tasks?: { tasks: readonly SpecTask[] } | { problem: string };
   /** GitHub stopped listing the files (3,000): what the PR touches cannot be known whole. */
   filesIncomplete?: true;
   /** GitHub stopped listing the commits (250): who pushed cannot be known whole. */
@@ -114,10 +124,10 @@ export type Effect =
 
 /**
  * One more fact a decision needs before it can decide: the head's checks, the PR's files, the
- * approvals of the head (`approvals`), whether each approver is an architect. The reader answers
+ * phase's tasks at the head (Passes Spec?), the approvals of the head (`approvals`), whether each approver is an architect. The reader answers
  * with a new snapshot that holds it, and the same decision is asked again.
  */
-export type Need = 'checks' | 'files' | 'approvals' | 'architects';
+export type Need = 'checks' | 'files' | 'tasks' | 'approvals' | 'architects';
 
 /** A decision made: the outcome, and the effects the applier carries out, in order. */
 export interface Decided {

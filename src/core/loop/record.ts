@@ -33,6 +33,9 @@ const AttemptSchema = z.object({
 
 const RECORD_VERSION = 1;
 
+/** Most lines of missing evidence the record keeps (the check run's table shows them all). */
+const SPEC_MISSING = 50;
+
 const LoopRecordSchema = z.object({
   v: z.literal(RECORD_VERSION),
   /** The head commit this record is about: it reads only on a check run of that commit. */
@@ -56,7 +59,7 @@ const LoopRecordSchema = z.object({
   agentRuns: z
     .array(
       z.object({
-        node: z.enum(['tdd', 'debug-fix', 'review-fix']),
+        node: z.enum(['tdd', 'debug-fix', 'review-fix', 'revise']),
         sha: SHA, // the head the agent started from
         minutes: z.number().nonnegative(),
         partial: z.literal(true).optional(),
@@ -97,6 +100,10 @@ const LoopRecordSchema = z.object({
         .max(200)
         .optional(),
     })
+    .optional(),
+  /** Passes Spec?: the verdict on `sha` and what lacked evidence (the Revise hand-off's list). */
+  spec: z
+    .object({ sha: SHA, passed: z.boolean(), missing: z.array(TEXT(500)).max(SPEC_MISSING) })
     .optional(),
 });
 
@@ -201,6 +208,15 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
         }
       : {}),
     ...(m.run ? { run: m.run } : {}),
+    ...(m.spec
+      ? {
+          spec: {
+            sha: m.spec.sha,
+            passed: m.spec.passed,
+            missing: m.spec.missing.slice(0, SPEC_MISSING).map((l) => l.slice(0, 500)),
+          },
+        }
+      : {}),
   };
 }
 

@@ -243,8 +243,18 @@ export const reply = {
     ].join('\n'),
 
   /** Verification → Pass: on to Code Review. */
-  ciPassed: (pr: number, reviewers: readonly string[]): string =>
-    `**CI passed** on pull request #${pr}. Code review${reviewers.length ? ` requested from ${reviewers.map((r) => `@${r}`).join(', ')}` : ' is next'}: an approval completes the phase.`,
+  ciPassed: (pr: number, reviewers: readonly string[], spec?: boolean): string =>
+    `**CI passed** on pull request #${pr}. Code review${reviewers.length ? ` requested from ${reviewers.map((r) => `@${r}`).join(', ')}` : ' is next'}: an approval completes the phase.${spec ? '\n\nEach task of the phase and its evidence (Passes Spec?) are in the `coder-loop` check run of the head.' : ''}`,
+
+  /** Passes Spec? said no: Revise Code, with the tasks that lack evidence. */
+  specMissing: (pr: number, attempt: number, of: number, missing: readonly string[]): string =>
+    [
+      `**Passes Spec? no** on pull request #${pr} — attempt ${attempt} of ${of}. Back to implementation (Revise Code): these lack evidence in the pull request.`,
+      '',
+      ...missing.map((m) => `- ${m}`),
+      '',
+      'The `coder-loop` check run of the head shows every task and its evidence.',
+    ].join('\n'),
 
   changesRequested: (pr: number, reviewer: string): string =>
     `**Changes requested** on pull request #${pr} by @${reviewer}. Back to implementation.`,
@@ -258,7 +268,7 @@ export const reply = {
 
   /** An architect approved an escalated head whose CI has not passed: the escalation stays. */
   architectApprovalBeforeGate: (pr: number, architect: string): string =>
-    `@${architect}'s approval on pull request #${pr} is noted, but CI has not passed on its head (or it changes no test file), so the escalation stays. Push a fix, then \`/coder resume\`.`,
+    `@${architect}'s approval on pull request #${pr} is noted, but CI has not passed on its head (or a task of the phase lacks evidence: Passes Spec?), so the escalation stays. Push a fix, then \`/coder resume\`.`,
 
   /** A list the verdict needs cannot be read whole (GitHub's caps): not passed, and why. */
   tooLargeToJudge: (pr: number, why: string): string =>
