@@ -4,11 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import picomatch from 'picomatch';
 import {
-  CONFIG_PATH,
   currentPhase,
   DEFAULT_CONFIG,
-  formatProblem,
-  parseConfigText,
   passesSpec,
   specTable,
   specTasksOfKindPhase,
@@ -28,9 +25,8 @@ import { InputError, readText } from '../files.js';
 import {
   DIR_OPTION,
   EXIT,
+  findPlan,
   loadChecklist,
-  otherKindPlan,
-  pickPlan,
   type CliIo,
   type CommandSpec,
 } from './shared.js';
@@ -50,26 +46,12 @@ async function git(io: CliIo, args: string[]): Promise<string> {
   }
 }
 
-async function loadConfig(io: CliIo): Promise<Config> {
-  const text = await readText(join(io.cwd, CONFIG_PATH)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (text === undefined) return DEFAULT_CONFIG;
-  const { config, problems } = parseConfigText(text, CONFIG_PATH);
-  if (!config) {
-    for (const p of problems) io.stderr(formatProblem(p));
-    throw new InputError(`${CONFIG_PATH} is invalid.`);
-  }
-  return config;
-}
-
 /** The current phase's tasks of a spec-kit, Kiro or Task Master plan, read from its tasks file. */
 async function kindTasks(
-  io: CliIo,
+  root: string,
   plan: NamedPlan,
 ): Promise<{ label: string; tasks: SpecTask[] }> {
-  const source = await readText(join(io.cwd, plan.path));
+  const source = await readText(join(root, plan.path));
   if (plan.kind === 'taskmaster') {
     const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
     const phase = tag ? currentTaskmasterPhase(tag) : undefined;
@@ -135,13 +117,13 @@ export const spec: CommandSpec = {
   summary: "the Passes Spec? verdict for the working tree's changes",
   options: { ...DIR_OPTION, base: { type: 'string' } },
   async run(args, io) {
-    const config = await loadConfig(io);
+    const { config } = args.repo;
     const base = (args.values.base as string | undefined) ?? 'HEAD';
-    const other = await otherKindPlan(args, io, args.positionals[0]);
+    const found = await findPlan(args, io, args.positionals[0]);
     let phase: { label: string; tasks: SpecTask[] };
-    if (other) phase = await kindTasks(io, other);
+    if (found.kind === 'other') phase = await kindTasks(args.repo.root, found.plan);
     else {
-      const name = await pickPlan(args, args.positionals[0]);
+      const name = found.name;
       const current = currentPhase(await loadChecklist(args, name, io));
       if (!current) throw new InputError(`${name}: the plan is complete.`);
       phase = { label: `phase ${current.number}`, tasks: specTasksOfPhase(current) };
