@@ -38,6 +38,9 @@ const LoopRecordSchema = z.object({
   /** The head commit this record is about: it reads only on a check run of that commit. */
   head: SHA,
   mode: z.enum(['plan', 'quick']),
+  /** The pull request and lock branch it belongs to (a record on another PR's commit is not its). */
+  pr: z.number().int().positive().optional(),
+  branch: TEXT(300).optional(),
   plan: TEXT(300).optional(),
   phase: z.number().int().nonnegative().optional(),
   /** A plan of another kind (spec-kit, Kiro, Task Master): its tasks file (`#<tag>` for Task Master). */
@@ -160,6 +163,8 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
   return {
     mode: m.mode,
     issue: m.issue,
+    ...(m.pr !== undefined ? { pr: m.pr } : {}),
+    ...(m.branch !== undefined ? { branch: m.branch } : {}),
     ...(m.plan !== undefined ? { plan: m.plan } : {}),
     ...(m.phase !== undefined ? { phase: m.phase } : {}),
     ...(m.planFile !== undefined ? { planFile: m.planFile } : {}),

@@ -391,13 +391,14 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
         view: withAgent(plotted.view, handOff, req.repoUrl),
         // The loop's first record of the PR; a quick task keeps the issue's text as the permitted
         // user saw it when they acted: the agent's assignment, whatever the issue says later.
-        record:
-          req.mode === 'quick'
-            ? {
-                ...plotted.marker,
-                vetted: { title: req.issue.title, body: req.issue.body ?? '' },
-              }
-            : plotted.marker,
+        record: {
+          ...plotted.marker,
+          pr: pr.number,
+          branch,
+          ...(req.mode === 'quick'
+            ? { vetted: { title: req.issue.title, body: req.issue.body ?? '' } }
+            : {}),
+        },
       },
       ...(handOff ? [{ kind: 'dispatch' as const, payload: handOff }] : []),
     ],

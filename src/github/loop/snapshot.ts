@@ -11,6 +11,7 @@ import {
 import { readHeadChecks, type HeadChecks, type OwnCheckRun } from '../checks.js';
 import { isTeamMember, readPermission } from '../identity.js';
 import {
+  escalationStands,
   pullCommits,
   pullRequestFiles,
   pullReviews,
@@ -153,6 +154,11 @@ export async function read(
     }
     case 'approvals':
       return withApprovals(ctx, given);
+    case 'escalation': {
+      const login = (await ctx.env.identity()).login;
+      const stands = await escalationStands(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number, login);
+      return { ...ctx, snap: { ...ctx.snap, escalatedBefore: stands } };
+    }
     case 'architects': {
       const approvals: Approval[] = [];
       for (const a of ctx.snap.approvals ?? [])

@@ -38,6 +38,8 @@ export function snap(over: Partial<PullSnapshot> & { escalated?: boolean } = {})
     checks: [],
     // Read: none approves the head (a table that needs approvals passes them, or `undefined`).
     approvals: [],
+    // Read: the PR's history holds no standing escalation either.
+    escalatedBefore: false,
     ...rest,
   };
 }
