@@ -144,3 +144,25 @@ describe('the loop PR of a lock branch is found among every PR from it', () => {
     expect(sim.own(sim.headOf(pr))).toMatchObject({ external_id: 'CodeReview' });
   });
 });
+
+describe('the record stays within GitHub’s limits whatever the input', () => {
+  it('an issue too long for the record gets a clear reply, and nothing is written', async () => {
+    const { sim, deliver } = await world();
+    // 12,000 dashes: each is escaped in the record, which would pass GitHub's 65,535 characters.
+    await deliver.label('coder:quick', { title: 'Fix the typo', body: '-'.repeat(12_000) });
+    expect(replies(sim)).toEqual([
+      expect.stringMatching(/^The issue’s text is too long for quick mode/),
+    ]);
+    expect(sim.refs.has('coder/quick/issue-1')).toBe(false);
+    expect(sim.pulls).toEqual([]);
+  });
+
+  it('a long issue that fits is kept whole, and its PR is judged', async () => {
+    const { sim, deliver } = await world();
+    await deliver.label('coder:quick', { title: 'Fix the typo', body: '-'.repeat(3_000) });
+    const pr = sim.pulls[0]!;
+    sim.push(pr.head, { 'src/typo.ts': 'export const greeting = "Hello";\n' });
+    await deliver.ci(pr.head, 'success');
+    expect(sim.own(sim.headOf(pr))).toMatchObject({ conclusion: 'success' });
+  });
+});

@@ -112,6 +112,20 @@ const refused = (message: string) =>
     403,
     { message, documentation_url: 'https://docs.github.com/rest/checks/runs#create-a-check-run' },
   ] as const;
+/** GitHub's limit on a check run's `output.summary` and `output.text`: 65,535 characters each. */
+export const CHECK_OUTPUT_LIMIT = 65_535;
+/** GitHub's 422 to a check-run output over its limit. */
+const tooLong = (output: { summary?: string; text?: string } | undefined) =>
+  (output?.summary?.length ?? 0) > CHECK_OUTPUT_LIMIT ||
+  (output?.text?.length ?? 0) > CHECK_OUTPUT_LIMIT
+    ? ([
+        422,
+        {
+          message: 'Invalid request.\n\nOnly 65535 characters are allowed; 65536 were supplied.',
+          documentation_url: 'https://docs.github.com/rest/checks/runs#create-a-check-run',
+        },
+      ] as const)
+    : undefined;
 /** A REST answer: status, body and extra headers. */
 type Answer = readonly [number, unknown, Record<string, string>?];
 /** Where the simulator serves what GitHub hands out through redirects (job logs), off the API. */
@@ -1309,6 +1323,7 @@ export class SimGitHub {
         },
       ) => {
         if (this.checkRunsRefused) return refused(this.checkRunsRefused);
+        if (tooLong(body.output)) return tooLong(body.output)!;
         const run: SimCheckRun = {
           id: ++this.ids,
           app: { id: LOOP_APP.id, slug: LOOP_APP.slug },
@@ -1326,6 +1341,7 @@ export class SimGitHub {
     );
     route('patch', p('/check-runs/(\\d+)'), (m, body: Partial<SimCheckRun>) => {
       if (this.checkRunsRefused) return refused(this.checkRunsRefused);
+      if (tooLong(body.output)) return tooLong(body.output)!;
       const run = this.checkRuns.find((r) => r.id === Number(m[1]));
       if (!run) return notFound;
       Object.assign(
