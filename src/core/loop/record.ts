@@ -119,7 +119,7 @@ export const RECORD_LIMIT = 45_000;
  * agent runs, a run's phases — has the remainder of `RECORD_LIMIT`. A longer issue is refused
  * with a reply (quick mode's start), never cut.
  */
-export const VETTED_LIMIT = 20_000;
+const VETTED_LIMIT = 20_000;
 
 /** The record as the last line of a check run's text: an HTML comment GitHub does not render. */
 export function encodeRecord(marker: LoopMarker, head: string): string {
