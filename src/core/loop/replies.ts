@@ -164,6 +164,9 @@ export const reply = {
     return lines.join('\n');
   },
 
+  issueTooLong: (title: number, body: number): string =>
+    `The issue’s text is too long for quick mode (a title of ${title.toLocaleString('en-US')} and a body of ${body.toLocaleString('en-US')} characters): the loop keeps the issue’s text, as it is now, as the task, and this one does not fit. Shorten the issue (or link to a document with the details), then ask again; or put the work in a plan.`,
+
   quickLocked: (branch: string, pr?: { number: number }): string =>
     `Quick mode is already running for this issue: branch ${codeSpan(branch)}${pr ? `, pull request #${pr.number}` : ''}.`,
 

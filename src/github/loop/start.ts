@@ -83,7 +83,7 @@ async function read(
       return { texts: new Map([...(snap.texts ?? []), ...read]) };
     }
     case 'holder': {
-      const pr = await findPullRequest(env.gh, env.repo, need.branch);
+      const pr = await findPullRequest(env.gh, env.repo, need.branch, (await env.identity()).login);
       const marker = pr
         ? readMarker(pr.body)
         : readMarker(await commitMessage(env.gh, env.repo, need.sha));
