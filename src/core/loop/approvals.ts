@@ -82,6 +82,21 @@ export function approvals(
     marker.planFile,
   );
   const needsArchitect = locked.length > 0 || planDocuments.length > 0;
+  // With a shared identity the record that says what needs an architect may be anyone's.
+  if ((needsArchitect || snap.pr.escalated) && snap.shared) {
+    const why = snap.pr.escalated
+      ? 'it is escalated'
+      : locked.length
+        ? 'locked paths touched'
+        : 'plan documents changed';
+    return done(
+      snap,
+      snap.pr.escalated ? 'escalated' : 'approval-not-counted',
+      snap.pr.escalated ? 'Escalate' : 'CodeReview',
+      [{ kind: 'reply', body: reply.sharedIdentityArchitect(pr.number, why) }],
+      { reason: `${why}: an architect's call, by hand with the default GITHUB_TOKEN` },
+    );
+  }
   if (needsArchitect && counting.some((a) => a.architect === undefined))
     return { need: 'architects' };
   const chosen = chooseApproval(
