@@ -196,6 +196,20 @@ export class SimGitHub {
   /** The token may not read Actions logs (a job without `actions: read`): 403. */
   logsForbidden = false;
   readonly teams = new Map<string, Set<string>>(); // "org/slug" → members
+  /**
+   * Deployment environments: name → its deployment branch policy. `branches`: "Selected branches
+   * and tags" (each name a pattern, as GitHub keeps them); `protectedBranches`: "Protected
+   * branches only"; neither: every branch. The docs' `coder-loop`, limited to the default branch.
+   */
+  readonly environments = new Map<
+    string,
+    { branches?: { name: string; type: 'branch' | 'tag' }[]; protectedBranches?: true }
+  >([['coder-loop', { branches: [{ name: 'master', type: 'branch' }] }]]);
+  /**
+   * The app installation tokens act as: its check runs and its bot's pull requests. The
+   * default GITHUB_TOKEN's is `github-actions` (`CI_APP`): every workflow job's token.
+   */
+  tokenApp: { id: number; slug: string } = { id: LOOP_APP.id, slug: LOOP_APP.slug };
   /** Requests to fail once, not carried out: "METHOD path-suffix" → status. */
   readonly faults = new Map<string, number>();
   /**
@@ -403,7 +417,7 @@ export class SimGitHub {
       html_url: `https://github.com/${OWNER}/${REPO}/issues/${c.issue}#issuecomment-${c.id}`,
       issue_url: `https://api.github.com/repos/${OWNER}/${REPO}/issues/${c.issue}`,
       body: c.body,
-      user: user(c.author ?? this.actingAs ?? 'coder-loop[bot]'),
+      user: user(c.author ?? this.actingAs ?? `${this.tokenApp.slug}[bot]`),
       created_at: '2026-11-22T12:00:00Z',
       updated_at: '2026-11-22T12:00:00Z',
       author_association: 'NONE',
@@ -422,7 +436,7 @@ export class SimGitHub {
       merged: pr.merged,
       html_url: `https://github.com/${OWNER}/${REPO}/pull/${pr.number}`,
       labels: [...pr.labels].map((name) => ({ name })),
-      user: user(pr.author ?? 'coder-loop[bot]'),
+      user: user(pr.author ?? `${this.tokenApp.slug}[bot]`),
       head: {
         ref: pr.head,
         sha: this.headOf(pr) || (pr as SimPull & { lastHead?: string }).lastHead || '',
@@ -980,8 +994,9 @@ export class SimGitHub {
           },
           // The loop's commits are its bot's; a human push is attributed to its author (nobody,
           // for an email linked to no account).
-          author: c.author === null ? null : user(c.author ?? 'coder-loop[bot]'),
-          committer: c.author === null ? null : user(c.author ? 'web-flow' : 'coder-loop[bot]'),
+          author: c.author === null ? null : user(c.author ?? `${this.tokenApp.slug}[bot]`),
+          committer:
+            c.author === null ? null : user(c.author ? 'web-flow' : `${this.tokenApp.slug}[bot]`),
           parents: [],
         })),
       ];
@@ -1333,7 +1348,7 @@ export class SimGitHub {
         if (tooLong(body.output)) return tooLong(body.output)!;
         const run: SimCheckRun = {
           id: ++this.ids,
-          app: { id: LOOP_APP.id, slug: LOOP_APP.slug },
+          app: { ...this.tokenApp },
           head_sha: body.head_sha,
           name: body.name,
           status: body.status ?? 'queued',
@@ -1343,7 +1358,7 @@ export class SimGitHub {
           html_url: '',
         };
         this.checkRuns.push(run);
-        return [201, { ...run, app: LOOP_APP, node_id: 'CR' }];
+        return [201, { ...run, app: { ...LOOP_APP, ...run.app }, node_id: 'CR' }];
       },
     );
     route('patch', p('/check-runs/(\\d+)'), (m, body: Partial<SimCheckRun>) => {
@@ -1359,7 +1374,41 @@ export class SimGitHub {
           ? {}
           : { conclusion: body.status === 'completed' ? run.conclusion : null },
       );
-      return [200, { ...run, app: LOOP_APP, node_id: 'CR' }];
+      return [200, { ...run, app: { ...LOOP_APP, ...run.app }, node_id: 'CR' }];
+    });
+    route('get', p('/environments/([^/]+)'), (m) => {
+      const env = this.environments.get(decodeURIComponent(m[1]!));
+      if (!env) return notFound;
+      return [
+        200,
+        {
+          id: 1,
+          node_id: 'EN_1',
+          name: decodeURIComponent(m[1]!),
+          url: '',
+          html_url: '',
+          created_at: '2026-01-01T00:00:00Z',
+          updated_at: '2026-01-01T00:00:00Z',
+          deployment_branch_policy:
+            env.branches || env.protectedBranches
+              ? {
+                  protected_branches: env.protectedBranches === true,
+                  custom_branch_policies: env.branches !== undefined,
+                }
+              : null,
+        },
+      ];
+    });
+    route('get', p('/environments/([^/]+)/deployment-branch-policies'), (m, _b, url) => {
+      const env = this.environments.get(decodeURIComponent(m[1]!));
+      if (!env) return notFound;
+      const all = (env.branches ?? []).map((b, i) => ({ id: i + 1, node_id: `BP_${i}`, ...b }));
+      const per = Number(url.searchParams.get('per_page') ?? 30);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      return [
+        200,
+        { total_count: all.length, branch_policies: all.slice((page - 1) * per, page * per) },
+      ];
     });
     route('get', /^\/orgs\/([^/]+)\/teams\/([^/]+)\/memberships\/([^/]+)$/, (m) =>
       this.teams.get(`${m[1]}/${m[2]}`)?.has(m[3]!)

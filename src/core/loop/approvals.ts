@@ -87,6 +87,21 @@ export function approvals(
     marker.planFile,
   );
   const needsArchitect = locked.length > 0 || planDocuments.length > 0 || escalated;
+  // With a shared identity the record that says what needs an architect may be anyone's.
+  if (needsArchitect && snap.shared) {
+    const why = escalated
+      ? 'it is escalated'
+      : locked.length
+        ? 'locked paths touched'
+        : 'plan documents changed';
+    return done(
+      snap,
+      escalated ? 'escalated' : 'approval-not-counted',
+      escalated ? 'Escalate' : 'CodeReview',
+      [{ kind: 'reply', body: reply.sharedIdentityArchitect(pr.number, why) }],
+      { reason: `${why}: an architect's call, by hand with the default GITHUB_TOKEN` },
+    );
+  }
   if (needsArchitect && counting.some((a) => a.architect === undefined))
     return { need: 'architects' };
   const chosen = chooseApproval(

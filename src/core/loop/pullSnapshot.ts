@@ -59,6 +59,12 @@ export interface PullSnapshot {
     /** From the loop's record (`marker.escalation`), never from the label people can change. */
     escalated: boolean;
   };
+  /**
+   * The loop's identity is shared with every writer's workflow (the default `GITHUB_TOKEN`,
+   * `identityShared`): the record may be anyone's, so nothing that depends on it being the loop's
+   * is done — no merge, no architect's resolution.
+   */
+  shared?: true;
   /** The loop's record of the PR (record.ts), as of this head. */
   marker: LoopMarker;
   /** The loop's check run on the head; absent before the loop showed anything there. */

@@ -269,6 +269,18 @@ export const reply = {
   approvalNotCounted: (pr: number, why: string): string =>
     `The approval on pull request #${pr} does not count: ${why}. Nothing was done; an approval from another person with write access completes the phase.`,
 
+  /**
+   * Said with a start when the loop acts with a workflow's default `GITHUB_TOKEN`: every writer's
+   * workflow acts as the same `github-actions[bot]`, so the loop cannot tell its own record from
+   * theirs, and refuses what depends on that.
+   */
+  sharedIdentity: (): string =>
+    "\n\n> [!WARNING]\n> This loop runs on the workflow's default `GITHUB_TOKEN`: every writer's workflow acts as `github-actions[bot]`, the loop's identity, and can write what looks like the loop's record. So the loop merges nothing (`autoMerge` is off) and completes no phase that needs an architect (locked paths, plan documents, an escalation): review and merge those by hand. An App token in an environment limited to the default branch lifts this (docs/security.md).",
+
+  /** An approval the loop cannot act on with a shared identity: an architect's call, made by hand. */
+  sharedIdentityArchitect: (pr: number, why: string): string =>
+    `Pull request #${pr} needs an architect (${why}), and this loop runs on the default \`GITHUB_TOKEN\`, whose identity every writer's workflow shares: the loop cannot vouch for its record, so it does not complete the phase. An architect reviews and merges it by hand; an App token lifts this (docs/security.md).`,
+
   /** An architect approved an escalated head whose CI has not passed: the escalation stays. */
   architectApprovalBeforeGate: (pr: number, architect: string): string =>
     `@${architect}'s approval on pull request #${pr} is noted, but CI has not passed on its head (or a task of the phase lacks evidence: Passes Spec?), so the escalation stays. Push a fix, then \`/coder resume\`.`,

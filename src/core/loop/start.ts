@@ -181,6 +181,8 @@ export type StartRequest = {
   defaultBranch: string;
   /** The time the log entry is written with (ISO 8601). */
   now: string;
+  /** The loop's identity is every writer's too (`identityShared`): the start reply says so. */
+  shared?: boolean;
 } & ({ mode: 'plan'; plan: string | undefined } | { mode: 'quick'; issue: QuickIssue });
 
 /** A PR as the start side sees it. */
@@ -383,7 +385,7 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   return {
     done: { ...outcome, pullRequest: pr.number },
     effects: [
-      say(plotted.started(pr)),
+      say(plotted.started(pr) + (req.shared ? reply.sharedIdentity() : '')),
       ...progress,
       {
         kind: 'check',

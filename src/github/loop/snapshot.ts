@@ -69,6 +69,7 @@ export function pullContext(env: LoopEnv, config: Config, loop: LoopPull): PullC
       },
       marker,
       ...(loop.commits && !loop.commits.complete ? { commitsIncomplete: true as const } : {}),
+      ...(loop.shared ? { shared: true as const } : {}),
     },
     ...(loop.commits ? { commits: loop.commits.items } : {}),
   };

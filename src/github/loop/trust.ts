@@ -1,4 +1,5 @@
 import {
+  identityShared,
   loopPullProblem,
   modeOfBranch,
   readMarker,
@@ -19,6 +20,8 @@ export interface LoopPull {
   checks: HeadChecks;
   /** The PR's commits, when finding the record needed them. */
   commits?: Whole<PullCommits[number]>;
+  /** The loop's identity is every writer's too (`identityShared`: the default GITHUB_TOKEN). */
+  shared?: true;
 }
 
 /** How many earlier commits of a PR are searched for the loop's record at once. */
@@ -106,7 +109,13 @@ async function readLoopPull(
     return {
       ignored: `pull request #${pr.number}: the record says ${marker.mode} mode, the branch ${pr.head.ref} does not`,
     };
-  return { pr, marker, checks, ...(commits ? { commits } : {}) };
+  return {
+    pr,
+    marker,
+    checks,
+    ...(commits ? { commits } : {}),
+    ...(identityShared(identity) ? { shared: true as const } : {}),
+  };
 }
 
 /** The open loop PR whose head is `branch`, when `sha` is still its head (else: an old head). */
