@@ -115,6 +115,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       );
     }
     const loopEnv = loopEnvOf(gh, repo, repository, loadConfig);
+    const loopWorkflow = ownWorkflow(env.GITHUB_WORKFLOW_REF, repo, repository.default_branch);
+    if (loopWorkflow) loopEnv.loopWorkflow = loopWorkflow;
     const outcome = await dispatch(loopEnv, eventName, payload);
     core.setOutput('state', outcome.state);
     core.setOutput('mode', outcome.mode ?? '');
@@ -138,6 +140,21 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   } catch (error) {
     core.setFailed(`coder-loop: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/**
+ * This workflow's file, when it runs from the default branch's definition: GITHUB_WORKFLOW_REF
+ * reads `owner/repo/.github/workflows/coder-loop.yml@refs/heads/main`.
+ */
+function ownWorkflow(
+  ref: string | undefined,
+  repo: { owner: string; repo: string },
+  defaultBranch: string,
+): string | undefined {
+  const prefix = `${repo.owner}/${repo.repo}/`.toLowerCase();
+  const suffix = `@refs/heads/${defaultBranch}`;
+  if (!ref?.toLowerCase().startsWith(prefix) || !ref.endsWith(suffix)) return undefined;
+  return ref.slice(prefix.length, -suffix.length);
 }
 
 /** The loop's environment in the Action: the token's client, the repository, its config. */

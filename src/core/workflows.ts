@@ -113,7 +113,7 @@ export function isLoopWorkflow(workflow: Workflow): boolean {
 }
 
 /** Runs the coding agent's hand-off (`step: agent` / `step: apply`). */
-export function isAgentWorkflow(workflow: Workflow): boolean {
+function isAgentWorkflow(workflow: Workflow): boolean {
   return Object.values(workflow.jobs).some((job) =>
     stepsOf(job).some((s) => usesCoderLoop(s) && coderLoopStep(s) !== 'loop'),
   );
@@ -132,7 +132,7 @@ function isCi(workflow: Workflow): boolean {
 }
 
 /** The names in `on.workflow_run.workflows` (a list, or one name). */
-export function waitedFor(workflow: Workflow): string[] | undefined {
+function waitedFor(workflow: Workflow): string[] | undefined {
   const run = workflow.on.workflow_run;
   if (!Object.hasOwn(workflow.on, 'workflow_run')) return undefined;
   const names = isMapping(run) ? run.workflows : undefined;

@@ -11,6 +11,7 @@ import type { PlanContext, PlanFiles } from '../plan/validate.js';
 import type { CheckRunView } from './checkRun.js';
 import type { NodeId } from './flowchart.js';
 import { afterLock, phaseToStart, type Answer } from './choose.js';
+import { ciGateAtStart } from './ciGate.js';
 import { agentHandOff, withAgent } from './handoff.js';
 import { renderMarker, type LoopMarker, type RunState } from './marker.js';
 import type { LoopOutcome } from './outcome.js';
@@ -180,6 +181,11 @@ export type StartRequest = {
   defaultBranch: string;
   /** The time the log entry is written with (ISO 8601). */
   now: string;
+  /**
+   * The Action's own workflow file on the default branch: the start checks that the CI it waits
+   * for exists (ciGate.ts). Absent in the App, which hears every check suite.
+   */
+  loopWorkflow?: string;
 } & ({ mode: 'plan'; plan: string | undefined } | { mode: 'quick'; issue: QuickIssue });
 
 /** A PR as the start side sees it. */
@@ -301,6 +307,8 @@ export interface Plotted {
  */
 export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   if (!snap.base) return { need: 'base' };
+  const gate = ciGateAtStart(req.loopWorkflow, snap.base.files, snap.texts);
+  if ('need' in gate) return gate;
   const plotted =
     req.mode === 'plan' ? plotPhase(req, snap, snap.base) : plotQuick(req, snap, snap.base);
   if (!('marker' in plotted)) return plotted;
@@ -382,7 +390,7 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   return {
     done: { ...outcome, pullRequest: pr.number },
     effects: [
-      say(plotted.started(pr)),
+      say(gate.note ? `${plotted.started(pr)}\n\n${gate.note}` : plotted.started(pr)),
       ...progress,
       {
         kind: 'check',
