@@ -61,6 +61,14 @@ function summary(outcome: LoopOutcome, event: string): string {
   return lines.join('\n');
 }
 
+/**
+ * An empty `token` input where GitHub gives the run its secrets: the token step before it made
+ * none. In the documented workflow that is a secret or variable that is not set (or not in the
+ * environment the job names): say which, and where they are set.
+ */
+const NO_TOKEN =
+  "the `token` input is empty: the step before it made no App token. In the documented workflow (examples/workflows/coder-loop.yml) the token step runs only when the secret CODER_LOOP_PRIVATE_KEY is set, and needs the variable CODER_LOOP_APP_ID: store the App's private key as that secret (in the environment the job names, if it names one) and its id as that variable, as docs/github-action.md says. `npx coder-loop doctor` in your repository checks the names the workflows use.";
+
 /** The Action's steps: the loop itself (default), the agent's run, applying its changes. */
 const STEPS = ['loop', 'agent', 'apply'] as const;
 type Step = (typeof STEPS)[number];
@@ -87,7 +95,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       SecretsPayload;
     if (!token) {
       const reason = withoutSecrets(payload, env);
-      if (!reason) throw new Error('Input required and not supplied: token');
+      if (!reason) throw new Error(NO_TOKEN);
       core.notice(`coder-loop did nothing: ${reason}, so the token input is empty.`);
       return;
     }

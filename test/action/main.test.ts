@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jest } from '@jest/globals';
 import { run } from '../../src/action/main.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { examplePlanFiles } from '../helpers/plans.js';
@@ -142,16 +143,34 @@ describe('action main: run()', () => {
     expect(process.exitCode).toBe(1);
   });
 
-  it('fails when the token input is missing', async () => {
+  it('fails when the token input is missing, naming the secret and the variable to set', async () => {
+    await writeFile(
+      join(work, 'x.json'),
+      JSON.stringify(examplePayload('issue_comment', 'created')),
+    );
     const env = {
       ...saved,
       INPUT_TOKEN: '',
-      GITHUB_EVENT_NAME: 'push',
+      GITHUB_EVENT_NAME: 'issue_comment',
       GITHUB_EVENT_PATH: join(work, 'x.json'),
     };
     process.env = env;
-    await run(env);
+    const written: string[] = [];
+    const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      await run(env);
+    } finally {
+      spy.mockRestore();
+    }
     expect(process.exitCode).toBe(1);
+    const error = written.find((line) => line.startsWith('::error::'));
+    expect(error).toContain('the secret CODER_LOOP_PRIVATE_KEY is set');
+    expect(error).toContain('the variable CODER_LOOP_APP_ID');
+    expect(error).toContain('coder-loop doctor');
+    expect(error).not.toContain('Input required and not supplied');
   });
 
   it('escapes what it echoes into the job summary: a branch name cannot inject HTML', async () => {
