@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { Probot, Server } from 'probot';
 import coderLoop from './app.js';
 import { LoopOctokit } from './octokit.js';
-import { startServer } from './server.js';
+import { appLog, startServer } from './server.js';
 import { envFileProblems, missingCredentials, productionRefusal, setupHandler } from './setup.js';
 
 // `npm start`. `.env` first (what the setup page wrote; the environment wins over it). With the
@@ -22,7 +21,7 @@ if (existsSync(dotenv)) {
   process.loadEnvFile(dotenv);
 }
 const missing = missingCredentials(env);
-const log = pino({ level: env.LOG_LEVEL ?? 'info', name: 'coder-loop' });
+const log = appLog(env);
 
 if (missing.length === 0) {
   const server = await startServer(coderLoop, LoopOctokit);

@@ -144,6 +144,18 @@ it('without a proxy channel, the manifest names the webhook path, and the App an
     body,
   });
   expect(response.status).toBe(200);
+  // The request's line names method, path and status; its headers (the signature) stay out.
+  await app.waitFor(/POST \/api\/github\/webhooks 200/);
+  expect(app.output()).not.toMatch(/"headers"|x-hub-signature|user-agent/);
+});
+
+it('LOG_FORMAT=pretty: readable lines, not JSON', async () => {
+  app = await startNode([MAIN], { cwd, env: { NO_SMEE_SETUP: 'true', LOG_FORMAT: 'pretty' } });
+  await fetch(`${app.url}/ping`);
+  await app.waitFor(/GET \/ping 200/);
+  const lines = app.output().trim().split('\n');
+  expect(lines.some((line) => /^\[[\d:.]+\] INFO \(http\): GET \/ping 200/.test(line))).toBe(true);
+  expect(lines.filter((line) => line.startsWith('{'))).toEqual([]);
 });
 
 it("GitHub's redirect after registering: the code becomes .env, and the next start serves the App", async () => {
