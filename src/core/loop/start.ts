@@ -11,6 +11,7 @@ import type { PlanContext, PlanFiles } from '../plan/validate.js';
 import type { CheckRunView } from './checkRun.js';
 import type { NodeId } from './flowchart.js';
 import { afterLock, phaseToStart, type Answer } from './choose.js';
+import { ciGateAtStart } from './ciGate.js';
 import { agentHandOff, withAgent } from './handoff.js';
 import { renderMarker, type LoopMarker, type RunState } from './marker.js';
 import { vettedFits } from './record.js';
@@ -183,6 +184,11 @@ export type StartRequest = {
   now: string;
   /** The loop's identity is every writer's too (`identityShared`): the start reply says so. */
   shared?: boolean;
+  /**
+   * The Action's own workflow file on the default branch: the start checks that the CI it waits
+   * for exists (ciGate.ts). Absent in the App, which hears every check suite.
+   */
+  loopWorkflow?: string;
 } & ({ mode: 'plan'; plan: string | undefined } | { mode: 'quick'; issue: QuickIssue });
 
 /** A PR as the start side sees it. */
@@ -304,6 +310,8 @@ export interface Plotted {
  */
 export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   if (!snap.base) return { need: 'base' };
+  const gate = ciGateAtStart(req.loopWorkflow, snap.base.files, snap.texts);
+  if ('need' in gate) return gate;
   const plotted =
     req.mode === 'plan' ? plotPhase(req, snap, snap.base) : plotQuick(req, snap, snap.base);
   if (!('marker' in plotted)) return plotted;
@@ -385,7 +393,10 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   return {
     done: { ...outcome, pullRequest: pr.number },
     effects: [
-      say(plotted.started(pr) + (req.shared ? reply.sharedIdentity() : '')),
+      say(
+        (gate.note ? `${plotted.started(pr)}\n\n${gate.note}` : plotted.started(pr)) +
+          (req.shared ? reply.sharedIdentity() : ''),
+      ),
       ...progress,
       {
         kind: 'check',
