@@ -7,6 +7,7 @@ import {
   setTaskmasterStatus,
 } from '../src/core/plan/kinds/index.js';
 import { makeChecklist } from './checklist.js';
+import { benchRealPlans } from './realPlans.js';
 import { median, ms } from './stats.js';
 
 /** A spec-kit tasks.md of `tasks` tasks, 100 per phase, written as spec-kit's template does. */
@@ -144,5 +145,7 @@ export function benchPlans(): string {
     `  Kiro tasks.md parse + mark:        ${ms(kiroTime)} (${Math.round(Buffer.byteLength(kiro) / 1024)} KiB), ${(kiroTime / coder).toFixed(1)}× the checklist`,
     `  Kiro tasks.md of 1,000 tasks:       ${ms(kiroFastSmall)} fast path, ${ms(kiroRemark)} remark alone`,
     `  Task Master tasks.json read + mark: ${ms(tm)} (${Math.round(Buffer.byteLength(json) / 1024)} KiB)`,
+    '',
+    benchRealPlans(),
   ].join('\n');
 }

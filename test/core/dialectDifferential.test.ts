@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { repoRoot } from '../paths.js';
 import { readSpeckit, scanSpeckit } from '../../src/core/plan/kinds/markdownDialect.js';
+import { plainSpeckit, realSpeckit } from '../helpers/realShapes.js';
 
 /**
  * spec-kit's fast path (a line scanner for the subset spec-kit writes) against remark alone: the
@@ -210,6 +211,74 @@ describe('spec-kit fast path against remark (differential)', () => {
     ['a nested task', '## Phase 1\n- [ ] T001 a\n  - [ ] T002 b\n'],
     ['a label as the first text', '## Phase 1\n- [ ] [P] T001 a\n'],
   ])('agrees on %s', (_name, source) => {
+    agree(source);
+  });
+
+  it('agrees on 1,000 real-shaped documents: template headings, CJK and Cyrillic prose, CRLF, BOM, front matter, quotes, fences, comments', () => {
+    fc.assert(fc.property(realSpeckit, agree), { numRuns: 1000 });
+  });
+
+  it('reads every real-shaped document of its subset with the scanner alone (500), agreeing with remark', () => {
+    fc.assert(
+      fc.property(plainSpeckit, (source) => {
+        expect(scanSpeckit(source)).toBeDefined();
+        agree(source);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  const lf = (lines: string[]) => `${lines.join('\n')}\n`;
+  const phase = [
+    '## Phase 1: Setup',
+    '',
+    '- [ ] T001 Create the project',
+    '- [x] T002 [P] Add CI',
+    '',
+  ];
+  it.each([
+    [
+      "the template's Format heading",
+      lf(['## Format: `[ID] [P?] [Story] Description`', '', ...phase]),
+    ],
+    ['a paragraph in Chinese', lf(['本阶段完成后，用户可以创建相册。', '', ...phase])],
+    ['a paragraph in Russian', lf(['Эта фаза добавляет хранение.', '', ...phase])],
+    ['CRLF line ends', `${phase.join('\r\n')}\r\n`],
+    ['a byte order mark', `\ufeff${lf(phase)}`],
+    ['front matter', lf(['---', '', 'description: "Task list"', '---', '', ...phase])],
+    [
+      'a block quote',
+      lf(['> **NOTE: Write the tests first**', '> и убедитесь, что они падают', '', ...phase]),
+    ],
+    ['fenced code', lf([...phase, '```bash', '- [ ] T099 not a task', '# not a heading', '```'])],
+    ['an HTML comment', lf(['<!-- generated:', '  - [ ] T098 not a task -->', '', ...phase])],
+    ['a ~ in a task', lf(['## Phase 1: Setup', '', '- [ ] T001 Expand `~/.config` and ~ alone'])],
+    [
+      'nested and ordered lists',
+      lf([...phase, '  - detail', '1. Complete Phase 1', '2. Then Phase 2', '   - Developer A']),
+    ],
+    [
+      'a task outside every phase, next to code',
+      lf(['- [ ] T000 early', '', '```', '- [ ] T097 code', '```', '', ...phase]),
+    ],
+  ])('reads %s with the scanner, as remark does', (_name, source) => {
+    expect(scanSpeckit(source)).toBeDefined();
+    agree(source);
+    expect(readSpeckit(source, 'tasks.md').phases.flatMap((p) => p.tasks).length).toBeGreaterThan(
+      0,
+    );
+  });
+
+  it.each([
+    ['two ~ that could strike through', '## Phase 1\n- [ ] T001 ~a~ b\n'],
+    ['a table', '## Phase 1\n\n| a | b |\n|---|---|\n- [ ] T001 a\n'],
+    ['a quoted task', '## Phase 1\n\n> - [ ] T001 quoted\n'],
+    ['a lazy line after a task', '## Phase 1\n- [ ] T001 a `b\nc` d\n'],
+    ['an unclosed front matter', '---\ntitle: x\n## Phase 1\n- [ ] T001 a\n'],
+    ['a lone carriage return', '## Phase 1\r- [ ] T001 a\n'],
+    ['a link definition', '## Phase 1\n- [ ] T001 [P] a\n\n[P]: /url\n'],
+  ])('leaves %s to remark', (_name, source) => {
+    expect(scanSpeckit(source)).toBeUndefined();
     agree(source);
   });
 });

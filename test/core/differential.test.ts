@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { parseChecklist } from '../../src/core/index.js';
 import { eventsOf, scanPlain } from '../../src/core/plan/scan.js';
+import { realKiro, realSpeckit } from '../helpers/realShapes.js';
 
 /**
  * The fast path (line scanner for the plain subset, remark for every other segment) against the
@@ -198,5 +199,9 @@ describe('fast path against remark (differential)', () => {
     for (const other of ['> - [ ] q\n', '<!-- x -->\n', '| a |\n', 'a\n===\n', '\t- [ ] t\n']) {
       expect(scanPlain(other, 0, other.length, 1)).toBeUndefined();
     }
+  });
+
+  it('agrees on 600 real-shaped spec-kit and Kiro files read as checklists (CRLF, BOM, front matter, CJK…)', () => {
+    fc.assert(fc.property(fc.oneof(realSpeckit, realKiro), agree), { numRuns: 600 });
   });
 });

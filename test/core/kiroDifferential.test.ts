@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { repoRoot } from '../paths.js';
 import { readKiro, scanKiro } from '../../src/core/plan/kinds/markdownDialect.js';
+import { plainKiro, realKiro } from '../helpers/realShapes.js';
 
 /**
  * Kiro's fast path (a line scanner for the subset Kiro writes) against remark alone: the same
@@ -187,5 +188,50 @@ describe('Kiro fast path against remark (differential)', () => {
     ['a heading that closes the list', '- [ ] 1. a\n# Notes\n  - _Requirements: 9_\n'],
   ])('agrees on %s', (_name, source) => {
     agree(source);
+  });
+
+  it('agrees on 1,000 real-shaped documents: property bullets, CJK and Cyrillic text, CRLF, BOM, front matter, quotes, fences', () => {
+    fc.assert(fc.property(realKiro, agree), { numRuns: 1000 });
+  });
+
+  it('reads every real-shaped document of its subset with the scanner alone (500), agreeing with remark', () => {
+    fc.assert(
+      fc.property(plainKiro, (source) => {
+        expect(scanKiro(source)).toBeDefined();
+        agree(source);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  const plan = [
+    '- [ ] 1. Set up the project',
+    '  - Create `src/index.ts` with the entry point',
+    '  - **Property 1: Round trip**',
+    '  - **Validates: Requirements 1.1, 1.2**',
+    '  - _Requirements: 1.1_',
+    '',
+    '- [ ]* 1.1 Write property tests',
+    '  - 클래스 초기화 메서드 구현',
+    '  - _Requirements: 2.3_',
+  ];
+  it.each([
+    ['CRLF line ends', `${plan.join('\r\n')}\r\n`],
+    ['a byte order mark', `\ufeff${plan.join('\n')}\n`],
+    ['front matter', `---\ntitle: plan\n---\n${plan.join('\n')}\n`],
+    [
+      'a paragraph in Japanese',
+      `# 実装計画\n\nこの計画は段階的に進めます。\n次の行。\n\n${plan.join('\n')}\n`,
+    ],
+    ['a paragraph in Russian', `Этот план разбивает работу на шаги.\n\n${plan.join('\n')}\n`],
+    [
+      'fenced code',
+      `${plan.join('\n')}\n\n\u0060\u0060\u0060\n- [ ] 9. code\n\u0060\u0060\u0060\n`,
+    ],
+    ['a block quote', `> Note: optional tasks are marked\n\n${plan.join('\n')}\n`],
+  ])('reads %s with the scanner, as remark does', (_name, source) => {
+    expect(scanKiro(source)).toBeDefined();
+    agree(source);
+    expect(readKiro(source, 'tasks.md').phases).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@ import type { Problem } from '../../problem.js';
 import { markdownLimitProblem, parseMarkdown } from '../markdown.js';
 import { isNarrowTab } from '../scan.js';
 import { countLineBreaks } from '../text.js';
+import { scanDialect, type DialectScan } from './dialectScan.js';
 
 /**
  * Readers and writers for the markdown plans other tools write (SPEC §2b): spec-kit's tasks.md
@@ -203,7 +204,7 @@ function lookalikeReason(
 export function lookalikeWarnings(
   source: string,
   path: string,
-  root: Root | (() => Root),
+  root: Root | (() => Root | ReadonlySet<number>),
   taskLines: ReadonlySet<number>,
   fix: string,
   dialect?: LookalikeDialect,
@@ -227,13 +228,16 @@ export function lookalikeWarnings(
   }
   if (candidates.length === 0) return [];
   // Only when a line looks like a task is the tree needed, to leave code and HTML alone.
+  // (or the lines in code and HTML, as the line scanner found them).
   const tree = typeof root === 'function' ? root() : root;
   const skip = new Set<number>();
-  for (const { node } of walk(tree.children, 0, true)) {
-    if (node.type === 'code' || node.type === 'html') {
-      for (let l = lineOf(node); l <= node.position!.end.line; l++) skip.add(l);
+  if (tree instanceof Set) for (const l of tree) skip.add(l);
+  else
+    for (const { node } of walk((tree as Root).children, 0, true)) {
+      if (node.type === 'code' || node.type === 'html') {
+        for (let l = lineOf(node); l <= node.position!.end.line; l++) skip.add(l);
+      }
     }
-  }
   const starts: number[] = [];
   if (dialect)
     for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i++) starts.push(at);
@@ -259,7 +263,7 @@ export function lookalikeWarnings(
 function finish(
   source: string,
   path: string,
-  root: Root | (() => Root),
+  root: Root | (() => Root | ReadonlySet<number>),
   phases: DialectPhase[],
   problems: Problem[],
   fix: string,
@@ -350,120 +354,9 @@ function* speckitEventsOfTree(source: string, root: Root): Generator<SpeckitEven
   }
 }
 
-// The fast path's subset of spec-kit's tasks.md. Characters no line may hold: tabs, carriage
-// returns and other controls, a byte order mark.
-// eslint-disable-next-line no-control-regex -- control characters are what it looks for
-const SPECKIT_NOT_PLAIN = /[\0-\x09\x0b-\x1f\x7f\ufeff]/;
-// Heading text whose mdast text could differ from the source.
-const HEADING_NOT_PLAIN = /[\\`*_[\]<>!~]|&[#A-Za-z]/;
-// Task text whose mdast text could differ from the source: emphasis, escapes, HTML, entities,
-// strikethrough, images, links and references, footnotes, tables. An underscore between two
-// letters or digits opens and closes nothing, so `test_users.ts` stays plain.
-const TASK_NOT_PLAIN =
-  /[\\*~<>|!]|&[#A-Za-z]|\](?:\(|\[|:)|\[\^|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/;
-const HEADING_LINE = /^(#{1,6})(?: (.*))?$/;
-
-/** `a `b` c` as mdast's text reads it: single-backtick code spans lose their backticks. */
-function codeSpansText(text: string): string | undefined {
-  if (!text.includes('`')) return text;
-  const parts = text.split('`');
-  if (parts.length % 2 === 0 || text.includes('``')) return undefined;
-  return parts
-    .map((part, i) => {
-      if (i % 2 === 0) return part;
-      if (part.trim() === '') return undefined;
-      return part.startsWith(' ') && part.endsWith(' ') ? part.slice(1, -1) : part;
-    })
-    .join('');
-}
-
-/** What `itemText` keeps of the text after the box: a leading `[.]` or `[.]*` and spaces dropped. */
-function withoutBox(text: string): string {
-  if (text[0] !== '[' || text[2] !== ']' || /[\n\r\u2028\u2029]/.test(text[1] ?? '\n')) {
-    return text.trim();
-  }
-  return text.slice(text[3] === '*' ? 4 : 3).trim();
-}
-
-/**
- * The fast path: a line scanner for the subset spec-kit writes — ATX headings, paragraphs that
- * start with a letter or bold, `---` after a blank line, and `- [ ] T001 …` items at column 0
- * with plain text. Anything else (front matter, nesting, indentation, fences, quotes, HTML,
- * tables, markup inside a task) returns undefined and remark reads the document: remark stays
- * the authority, and a differential test holds the two to the same plan.
- */
-export function scanSpeckit(source: string): SpeckitEvent[] | undefined {
-  if (SPECKIT_NOT_PLAIN.test(source)) return undefined;
-  const events: SpeckitEvent[] = [];
-  let previous: 'blank' | 'heading' | 'paragraph' | 'item' | 'rule' = 'blank';
-  let line = 0;
-  for (let start = 0; start <= source.length;) {
-    let end = source.indexOf('\n', start);
-    if (end === -1) end = source.length;
-    line++;
-    const text = source.slice(start, end);
-    const lineStart = start;
-    start = end + 1;
-    if (end === source.length && text === '') break;
-    const c = text.charCodeAt(0);
-    if (text.trim() === '') {
-      previous = 'blank';
-    } else if (c === 35 /* # */) {
-      const m = HEADING_LINE.exec(text);
-      if (!m) return undefined;
-      const content = (m[2] ?? '')
-        .trim()
-        .replace(/(?:^| +)#+$/, '')
-        .trim();
-      if (HEADING_NOT_PLAIN.test(content)) return undefined;
-      events.push({ kind: 'heading', depth: m[1]!.length, text: content, line });
-      previous = 'heading';
-    } else if (text === '---') {
-      if (previous !== 'blank' || line === 1) return undefined;
-      previous = 'rule';
-    } else if (text.startsWith('- ')) {
-      const rest = text.slice(2);
-      const r = rest.charCodeAt(0);
-      if (
-        rest[0] === '[' &&
-        rest[2] === ']' &&
-        rest[3] === ' ' &&
-        (rest[1] === ' ' || rest[1] === 'x' || rest[1] === 'X')
-      ) {
-        // A GFM task: the box and one space are the marker; remark keeps the rest as text.
-        const after = rest.slice(3);
-        const body = after.slice(1).trimEnd();
-        if (body.trim() === '' || TASK_NOT_PLAIN.test(body)) return undefined;
-        const plain = codeSpansText(body);
-        if (plain === undefined) return undefined;
-        events.push({
-          kind: 'item',
-          line,
-          offset: lineStart + 3,
-          mark: rest[1]!,
-          after,
-          text: withoutBox(plain),
-        });
-      } else if (
-        !((r >= 65 && r <= 90) || (r >= 97 && r <= 122)) &&
-        !(rest.startsWith('**') && /^[^\s*]/.test(rest.slice(2)))
-      ) {
-        return undefined;
-      }
-      previous = 'item';
-    } else if (
-      (c >= 65 && c <= 90) ||
-      (c >= 97 && c <= 122) ||
-      (text.startsWith('**') && /^[^\s*]/.test(text.slice(2)))
-    ) {
-      // Right after an item, a line continues the item's paragraph (lazily): left to remark.
-      if (previous === 'item') return undefined;
-      previous = 'paragraph';
-    } else {
-      return undefined;
-    }
-  }
-  return events;
+/** spec-kit's fast path: the line scanner's reading, or undefined where remark must read. */
+export function scanSpeckit(source: string): DialectScan | undefined {
+  return scanDialect(source, 'speckit');
 }
 
 /** spec-kit's tasks.md: `## Phase N: …` headings, `- [ ] T001 [P] [US1] …` tasks. */
@@ -477,7 +370,7 @@ export function readSpeckit(
   const scanned = options.fast === false ? undefined : scanSpeckit(source);
   let tree: Root | undefined;
   const root = (): Root => (tree ??= parseMarkdown(source));
-  const events = scanned ?? speckitEventsOfTree(source, root());
+  const events = scanned?.events ?? speckitEventsOfTree(source, root());
   const phases: DialectPhase[] = [];
   const problems: Problem[] = [];
   // The phases open at this point, outermost first: a heading ends those of its level or deeper,
@@ -569,7 +462,7 @@ export function readSpeckit(
   return finish(
     source,
     path,
-    root,
+    scanned ? () => scanned.skip : root,
     phases,
     problems,
     'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
@@ -627,110 +520,9 @@ function* kiroEventsOfTree(source: string, root: Root): Generator<KiroEvent> {
   }
 }
 
-/** Requirements as mdast's text reads them from one plain line (`_…_` is emphasis), or undefined. */
-function requirementsOfLine(text: string): string[] | 'not plain' | undefined {
-  if (!/requirement/i.test(text)) return undefined;
-  let plain = text.trim();
-  if (plain.length > 2 && plain[0] === '_' && plain[plain.length - 1] === '_') {
-    plain = plain.slice(1, -1);
-    if (/^\s|\s$/.test(plain)) return 'not plain';
-  }
-  if (/[\\`*_<>[\]&!~|]/.test(plain)) return 'not plain';
-  const m = REQUIREMENTS.exec(plain);
-  return m ? m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : undefined;
-}
-
-const KIRO_NOT_PLAIN = SPECKIT_NOT_PLAIN;
-// A bullet's content that remark could read as other than one plain paragraph line.
-const KIRO_ITEM_NOT_PLAIN = /^(?:[-*+>#<|=`~]|\d{1,9}[.)]|\[|\s|$)/;
-
-/**
- * Kiro's fast path: a line scanner for the subset Kiro writes — ATX headings and paragraphs at
- * column 0, `- ` items (nested by spaces) whose content is one line: a box (`[ ]`, `[-]`, `[x]`,
- * `[ ]*`) and text, or a plain bullet such as `_Requirements: 1.1_`. Anything else (tabs, CR,
- * front matter, continuation or lazy lines, code, quotes, HTML, tables, other markers, markup on
- * a requirements line) returns undefined and remark reads the document: remark stays the
- * authority, and a differential test holds the two to the same plan.
- */
-export function scanKiro(source: string): KiroEvent[] | undefined {
-  if (KIRO_NOT_PLAIN.test(source)) return undefined;
-  const events: KiroEvent[] = [];
-  // Open list items: the column their content starts at, and their requirements once found.
-  const open: { content: number; requirements: string[] | undefined }[] = [];
-  let previous: 'blank' | 'heading' | 'paragraph' | 'item' = 'blank';
-  let line = 0;
-  const cite = (text: string): boolean => {
-    const r = requirementsOfLine(text);
-    if (r === 'not plain') return false;
-    if (r) for (const item of open) item.requirements ??= r;
-    return true;
-  };
-  for (let start = 0; start <= source.length;) {
-    let end = source.indexOf('\n', start);
-    if (end === -1) end = source.length;
-    line++;
-    const text = source.slice(start, end);
-    const lineStart = start;
-    start = end + 1;
-    if (end === source.length && text === '') break;
-    let indent = 0;
-    while (text.charCodeAt(indent) === 32) indent++;
-    if (indent === text.length) {
-      previous = 'blank';
-      continue;
-    }
-    const c = text.charCodeAt(indent);
-    if (c === 35 /* # */) {
-      if (indent > 0 || !/^#{1,6}(?: |$)/.test(text)) return undefined;
-      open.length = 0;
-      previous = 'heading';
-      continue;
-    }
-    if (c === 45 /* - */ && text[indent + 1] === ' ') {
-      // The item this one nests in: the innermost open item whose content starts at or before it.
-      let k = open.length;
-      while (k > 0 && open[k - 1]!.content > indent) k--;
-      if (indent - (k > 0 ? open[k - 1]!.content : 0) >= 4) return undefined; // code, continuation
-      open.length = k;
-      const content = text.slice(indent + 2);
-      if (KIRO_ITEM_NOT_PLAIN.test(content)) {
-        if (content[0] !== '[') return undefined;
-        // A box: one mark that is neither a letter nor a digit (x and X aside), then text.
-        const mark = content[1]!;
-        if (content[2] !== ']' || content.length < 4) return undefined;
-        if (/[\p{L}\p{N}[\]\\]/u.test(mark) && mark !== 'x' && mark !== 'X') return undefined;
-        const after = content.slice(3);
-        if (/^[:([]/.test(after) || after.trim() === '') return undefined;
-        const item = { content: indent + 2, requirements: undefined as string[] | undefined };
-        open.push(item);
-        if (!cite(after)) return undefined;
-        events.push({
-          line,
-          offset: lineStart + indent + 3,
-          mark,
-          after,
-          requirements: () => item.requirements ?? [],
-        });
-      } else {
-        open.push({ content: indent + 2, requirements: undefined });
-        if (!cite(content)) return undefined;
-      }
-      previous = 'item';
-      continue;
-    }
-    // Paragraph text: at column 0 outside every list after a blank line or a heading, or a new
-    // paragraph inside an open item after a blank line. Anything else is left to remark.
-    if (previous === 'item' || previous === 'paragraph') return undefined;
-    let k = open.length;
-    while (k > 0 && open[k - 1]!.content > indent) k--;
-    if (indent - (k > 0 ? open[k - 1]!.content : 0) >= 4) return undefined;
-    open.length = k;
-    if (k === 0 && indent > 0) return undefined;
-    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return undefined;
-    if (!cite(text.slice(indent))) return undefined;
-    previous = k === 0 ? 'paragraph' : 'item';
-  }
-  return events;
+/** Kiro's fast path: the line scanner's reading, or undefined where remark must read. */
+export function scanKiro(source: string): DialectScan | undefined {
+  return scanDialect(source, 'kiro');
 }
 
 /**
@@ -749,7 +541,9 @@ export function readKiro(
   const scanned = options.fast === false ? undefined : scanKiro(source);
   let tree: Root | undefined;
   const root = (): Root => (tree ??= parseMarkdown(source));
-  const events = scanned ?? kiroEventsOfTree(source, root());
+  const events = scanned
+    ? scanned.events.filter((e) => e.kind === 'item')
+    : kiroEventsOfTree(source, root());
   const phases = new Map<string, { phase: DialectPhase; self: DialectTask; subs: DialectTask[] }>();
   const problems: Problem[] = [];
   const ids = new Map<string, number>();
@@ -827,7 +621,7 @@ export function readKiro(
   return finish(
     source,
     path,
-    root,
+    scanned ? () => scanned.skip : root,
     list,
     problems,
     'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
@@ -850,10 +644,10 @@ export function currentDialectPhase(plan: DialectPlan): DialectPhase | undefined
   return plan.phases.find((p) => !dialectPhaseFinished(p));
 }
 
-/** The marks each tool writes itself: spec-kit has no in-progress mark. */
+/** The marks each tool writes itself (`[ ]` reopens a task): spec-kit has no in-progress mark. */
 const DIALECT_MARKS = {
-  speckit: { doing: undefined, done: 'X' },
-  kiro: { doing: '-', done: 'x' },
+  speckit: { todo: ' ', doing: undefined, done: 'X' },
+  kiro: { todo: ' ', doing: '-', done: 'x' },
 } as const;
 
 export class StaleDialectError extends Error {
@@ -870,7 +664,7 @@ export function setDialectStates(
   source: string,
   kind: keyof typeof DIALECT_MARKS,
   tasks: readonly DialectTask[],
-  state: 'doing' | 'done',
+  state: DialectState,
 ): string {
   const mark = DIALECT_MARKS[kind][state];
   if (mark === undefined) return source;

@@ -40,6 +40,11 @@ export interface KindTask {
    * started over a person's block), `review`, `deferred`, `cancelled`.
    */
   note?: KindNote;
+  /** Requirement ids the task cites (Kiro's `_Requirements: 1.2_`, spec-kit's `[US1]`). */
+  requirements?: string[];
+  /** Task Master's details and test strategy (Passes Spec? reads paths and ids in them). */
+  details?: string;
+  testStrategy?: string;
 }
 
 export type KindNote = 'optional' | 'blocked' | 'review' | 'deferred' | 'cancelled';
@@ -247,6 +252,7 @@ function readDialectTasks(plan: NamedPlan, kind: 'speckit' | 'kiro', source: str
       line: t.line,
       optional: t.optional,
       ...(t.optional ? { note: 'optional' as const } : {}),
+      requirements: t.requirements,
     })),
     finished: dialectPhaseFinished(p),
   });
@@ -430,6 +436,8 @@ function readTaskmasterTasks(plan: NamedPlan, source: string) {
         line: t.line,
         optional: false,
         ...(note ? { note } : {}),
+        ...(t.details ? { details: t.details } : {}),
+        ...(t.testStrategy ? { testStrategy: t.testStrategy } : {}),
       };
     }),
     finished: taskmasterPhaseFinished(p),

@@ -1,0 +1,406 @@
+/**
+ * The fast path of the spec-kit and Kiro readers: one line scanner for the subset of markdown
+ * their real tasks.md files are made of. It reads ATX headings at column 0, paragraphs (any
+ * language), bullet and ordered lists nested by spaces, `---` rules, block quotes that hold only
+ * paragraphs, fenced code and HTML comments at the top level, CRLF line ends, a byte order mark
+ * and closed front matter. Anything else — and anything it cannot be sure reads the same (a lazy
+ * line after a task, setext underlines, tables, indented code, markup in a heading or a task,
+ * link definitions) — returns undefined, and remark reads the whole document: remark stays the
+ * authority, and differential tests hold the two to the same plan.
+ */
+
+/** A heading at the top level of the document, as mdast's text reads it. */
+export interface ScannedHeading {
+  kind: 'heading';
+  depth: number;
+  text: string;
+  line: number;
+}
+
+/** A list item whose content opens with a bracketed mark (`[ ]`, `[x]`, `[-]`, `[P]`, `[ ]*`). */
+export interface ScannedItem {
+  kind: 'item';
+  line: number;
+  /** Offset of the mark between the brackets. */
+  offset: number;
+  mark: string;
+  /** The rest of the box's line, its carriage return included (as remark's reading gives it). */
+  after: string;
+  /** spec-kit: the first line of the item's text without the box, as mdast's text reads it. */
+  text: string;
+  /** Kiro: the item's requirements (its first `Requirements:` paragraph, nested items included). */
+  requirements: () => string[];
+}
+
+export interface DialectScan {
+  events: (ScannedHeading | ScannedItem)[];
+  /** Lines inside fenced code and HTML blocks (never tasks), as remark's tree would give them. */
+  skip: Set<number>;
+}
+
+/** Which reader the scan is for: what it must read exactly (task text, or requirements). */
+export type ScanMode = 'speckit' | 'kiro';
+
+// Characters that make a line other than plain text outside code: controls (tabs among them),
+// a byte order mark after the start. A carriage return is fine only before a line feed.
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const CONTROL = /[\0-\x09\x0b-\x1f\x7f\ufeff]/;
+// eslint-disable-next-line no-control-regex -- the same, with a lone carriage return
+const SUSPECT = /[\0-\x09\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)|(?<!^)\ufeff/;
+
+// Lines that are no paragraph text: thematic breaks, setext underlines, table delimiter rows.
+const NOT_TEXT_LINE = /^(?:[-:|=][-:|= ]*|(?:\* *){3,}|(?:_ *){3,})$/;
+const ORDERED = /^(\d{1,9})[.)](?= |$)/;
+const ATX = /^(#{1,6})(?: (.*))?$/;
+// A bracket that opens no link definition: closed on its line, not followed by `:`.
+const NOT_DEFINITION = /^\[[^\]\\[]*\](?!:)/;
+// Text whose mdast text could differ from the source, outside code spans: escapes, emphasis,
+// HTML and autolinks, entities, images, links and references, footnotes. An underscore between
+// two letters or digits opens and closes nothing, so `test_users.ts` stays plain.
+const NOT_PLAIN =
+  /[\\*<]|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)|!\[|\](?:\(|\[|:)|\[\^|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/;
+const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/** Whether `s` (from its first character, not a space) is paragraph text, not a block's start. */
+function startsText(s: string): boolean {
+  const c = s.charCodeAt(0);
+  if (isLetter(c) || c >= 0x80) return true;
+  if (NOT_TEXT_LINE.test(s)) return false;
+  switch (s[0]) {
+    case '*':
+    case '-':
+    case '+':
+      return s.length > 1 && s[1] !== ' '; // a bullet, or an empty item
+    case '_':
+    case '!':
+    case '"':
+    case "'":
+    case '(':
+    case ')':
+    case ',':
+    case '.':
+    case '/':
+    case ';':
+    case '?':
+    case '@':
+    case '$':
+    case '%':
+    case '^':
+    case '{':
+    case '}':
+    case '&':
+    case '\\':
+      return true;
+    case '`':
+      return !s.startsWith('```');
+    case '~':
+      return !s.startsWith('~~~');
+    case '#':
+      return !/^#{1,6}(?: |$)/.test(s);
+    case '[':
+      return NOT_DEFINITION.test(s);
+    default:
+      return c >= 48 && c <= 57 && !ORDERED.test(s);
+  }
+}
+
+/**
+ * `a `b` c` as mdast's text reads it, or undefined when it may read otherwise: single-backtick
+ * code spans lose their backticks (and one space each side when both are there); the text
+ * outside them must be plain, with at most one `~` (two could strike through).
+ */
+function plainText(text: string): string | undefined {
+  const parts = text.split('`');
+  if (parts.length % 2 === 0 || text.includes('``')) return undefined;
+  let tildes = 0;
+  let out = '';
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (i % 2 === 1) {
+      if (part.trim() === '') return undefined;
+      out += part.startsWith(' ') && part.endsWith(' ') ? part.slice(1, -1) : part;
+      continue;
+    }
+    if (NOT_PLAIN.test(part)) return undefined;
+    for (let t = part.indexOf('~'); t !== -1; t = part.indexOf('~', t + 1)) tildes++;
+    out += part;
+  }
+  return tildes > 1 ? undefined : out;
+}
+
+/** What `itemText` keeps of the text after the box: a leading `[.]` or `[.]*` and spaces dropped. */
+function withoutBox(text: string): string {
+  if (text[0] !== '[' || text[2] !== ']' || /[\n\r\u2028\u2029]/.test(text[1] ?? '\n')) {
+    return text.trim();
+  }
+  return text.slice(text[3] === '*' ? 4 : 3).trim();
+}
+
+/**
+ * Requirements as mdast's text reads them from one line (`_…_` and `**…**` around the whole line
+ * are emphasis), undefined when it cites none, 'not plain' when markup could change them.
+ */
+function requirementsOfLine(text: string): string[] | 'not plain' | undefined {
+  if (!/requirement/i.test(text)) return undefined;
+  let plain = text.trim();
+  const wrap = /^(\*\*|__|\*|_)(?=\S)(.*\S)\1$/.exec(plain);
+  if (wrap) plain = wrap[2]!;
+  if (/[\\`*_<>[\]&!~|]/.test(plain)) return 'not plain';
+  const m = REQUIREMENTS.exec(plain);
+  return m ? m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : undefined;
+}
+
+interface OpenItem {
+  /** The column its content starts at. */
+  content: number;
+  requirements: string[] | undefined;
+}
+
+/** The scan of a whole document, or undefined when remark must read it (see the file's note). */
+export function scanDialect(source: string, mode: ScanMode): DialectScan | undefined {
+  const suspect = SUSPECT.test(source);
+  if (suspect && /\r(?!\n)|(?<!^)\ufeff/.test(source)) return undefined;
+  const events: (ScannedHeading | ScannedItem)[] = [];
+  const skip = new Set<number>();
+  const open: OpenItem[] = [];
+  // The open paragraph: the number of list items around it (-1: none), whether it is a box's
+  // first paragraph, whether it is inside the block quote, whether it names requirements.
+  let para = -1;
+  let paraBox = false;
+  let paraReq = false;
+  let quote = false;
+  let fence: { char: string; length: number } | undefined;
+  let html = false;
+  let line = 0;
+  let pos = source.charCodeAt(0) === 0xfeff ? 1 : 0;
+
+  const nextLine = (): { text: string; start: number } | undefined => {
+    if (pos > source.length) return undefined;
+    let end = source.indexOf('\n', pos);
+    if (end === -1) end = source.length;
+    const start = pos;
+    pos = end + 1;
+    line++;
+    if (end === source.length && start === end) return undefined;
+    return {
+      text: source.slice(start, end > start && source[end - 1] === '\r' ? end - 1 : end),
+      start,
+    };
+  };
+
+  // Front matter, read as remark-frontmatter does: `---` (or `+++`) alone on the first line, up
+  // to the same alone on a later line. One that never closes goes to remark.
+  if (source.startsWith('---', pos) || source.startsWith('+++', pos)) {
+    const first = nextLine()!;
+    const fenceText = first.text.slice(0, 3);
+    if (!/^(?:---|\+\+\+)[ \t]*$/.test(first.text)) return undefined;
+    for (;;) {
+      const l = nextLine();
+      if (!l) return undefined;
+      if (l.text.startsWith(fenceText) && /^[ \t]*$/.test(l.text.slice(3))) break;
+    }
+  }
+
+  const cite = (text: string): boolean => {
+    const r = requirementsOfLine(text);
+    if (r === 'not plain') return false;
+    if (r) for (const item of open) item.requirements ??= r;
+    return true;
+  };
+
+  for (let l = nextLine(); l; l = nextLine()) {
+    const { text, start } = l;
+    if (fence) {
+      skip.add(line);
+      const close = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(text);
+      if (close && close[1]![0] === fence.char && close[1]!.length >= fence.length) {
+        fence = undefined;
+      }
+      continue;
+    }
+    if (html) {
+      skip.add(line);
+      if (text.includes('-->')) html = false;
+      continue;
+    }
+    if (suspect && CONTROL.test(text)) return undefined;
+    let first = 0;
+    while (text.charCodeAt(first) === 32) first++;
+    if (first === text.length) {
+      para = -1;
+      quote = false;
+      continue;
+    }
+    const indent = first;
+    const rest = first === 0 ? text : text.slice(first);
+    // The open items this line is inside: those whose content starts at or before its indent.
+    let k = open.length;
+    while (k > 0 && open[k - 1]!.content > indent) k--;
+    const rel = indent - (k > 0 ? open[k - 1]!.content : 0);
+    const c = rest.charCodeAt(0);
+
+    if (c === 62 /* > */) {
+      // A block quote at the top level holding paragraphs only.
+      if (indent > 0) return undefined;
+      let q = 1;
+      if (rest[q] === ' ') q++;
+      if (q < rest.length) {
+        if (rest[q] === ' ' || !startsText(rest.slice(q))) return undefined;
+        para = 0;
+      } else para = -1;
+      open.length = 0;
+      quote = true;
+      paraBox = false;
+      paraReq = false;
+      continue;
+    }
+    if (rel >= 4) {
+      // Indented: the continuation of an open paragraph, or indented code.
+      if (para < 0 || paraBox) return undefined;
+      if (mode === 'kiro' && (paraReq || /requirement/i.test(rest))) return undefined;
+      continue;
+    }
+    if (c === 35 /* # */) {
+      const m = ATX.exec(rest);
+      if (m) {
+        if (indent > 0) return undefined;
+        const content = (m[2] ?? '')
+          .trim()
+          .replace(/(?:^| +)#+$/, '')
+          .trim();
+        // Kiro reads no heading's text; spec-kit's phases are named by theirs.
+        const plain = mode === 'speckit' ? plainText(content) : content;
+        if (plain === undefined) return undefined;
+        events.push({ kind: 'heading', depth: m[1]!.length, text: plain, line });
+        open.length = 0;
+        para = -1;
+        quote = false;
+        continue;
+      }
+    }
+    if ((c === 96 /* ` */ && rest.startsWith('```')) || (c === 126 && rest.startsWith('~~~'))) {
+      const m = /^(`{3,}|~{3,})(.*)$/.exec(rest)!;
+      if (m[1]![0] === '`' && m[2]!.includes('`')) return undefined; // inline code, not a fence
+      if (indent > 0) return undefined;
+      fence = { char: m[1]![0]!, length: m[1]!.length };
+      skip.add(line);
+      open.length = 0;
+      para = -1;
+      quote = false;
+      continue;
+    }
+    if (c === 60 /* < */) {
+      if (indent > 0 || !rest.startsWith('<!--') || /^<!---?>/.test(rest)) return undefined;
+      html = !rest.includes('-->', 4);
+      skip.add(line);
+      open.length = 0;
+      para = -1;
+      quote = false;
+      continue;
+    }
+    if (NOT_TEXT_LINE.test(rest)) {
+      // A thematic break between blocks; after text it could underline a setext heading.
+      if (indent > 0 || para >= 0 || !/^(?:-{3,}|\*{3,}|_{3,}) *$/.test(rest)) return undefined;
+      open.length = 0;
+      quote = false;
+      continue;
+    }
+    // A list marker: a bullet, or one to nine digits and `.` or `)`, then a space.
+    let marker = 0;
+    if ((c === 45 || c === 42 || c === 43) && (rest.length === 1 || rest[1] === ' ')) marker = 1;
+    const ordered = marker === 0 && c >= 48 && c <= 57 ? ORDERED.exec(rest) : null;
+    if (ordered) {
+      marker = ordered[0].length;
+      // An ordered item other than 1 does not interrupt a paragraph: on the paragraph's own
+      // level the line is its text; a list item only where it closes the paragraph's item.
+      if (para >= 0 && Number(ordered[1]) !== 1) {
+        if (quote) return undefined;
+        if (k >= para) {
+          if (paraBox || (mode === 'kiro' && (paraReq || /requirement/i.test(rest)))) {
+            return undefined;
+          }
+          continue;
+        }
+      }
+    }
+    if (marker > 0) {
+      let at = marker;
+      while (rest.charCodeAt(at) === 32) at++;
+      const spaces = at - marker;
+      if (at >= rest.length || spaces > 4) return undefined; // an empty item, or code in it
+      const content = rest.slice(at);
+      open.length = k;
+      const item: OpenItem = { content: indent + at, requirements: undefined };
+      open.push(item);
+      quote = false;
+      para = open.length;
+      paraBox = false;
+      paraReq = false;
+      if (content[0] === '[' && content[2] === ']') {
+        // A mark between brackets: GFM's box, or a dialect's own (`[-]`, `[ ]*`), or a label.
+        const mark = content[1]!;
+        const afterText = content.slice(3);
+        if (/^[:([]/.test(afterText) || afterText.trim() === '' || !startsText(content)) {
+          return undefined;
+        }
+        const lineEnd = source.indexOf('\n', start);
+        const after = source.slice(
+          start + indent + at + 3,
+          lineEnd === -1 ? source.length : lineEnd,
+        );
+        paraBox = true;
+        let taskText = '';
+        if (mode === 'speckit' && (mark === ' ' || mark === 'x' || mark === 'X')) {
+          if (afterText[0] === ' ') {
+            const plain = plainText(afterText.slice(1));
+            if (plain === undefined) return undefined;
+            taskText = withoutBox(plain);
+          }
+        }
+        if (mode === 'kiro') {
+          paraReq = /requirement/i.test(afterText);
+          if (!cite(afterText)) return undefined;
+        }
+        events.push({
+          kind: 'item',
+          line,
+          offset: start + indent + at + 1,
+          mark,
+          after,
+          text: taskText,
+          requirements: () => item.requirements ?? [],
+        });
+        continue;
+      }
+      if (!startsText(content)) return undefined;
+      if (mode === 'kiro') {
+        paraReq = /requirement/i.test(content);
+        if (!cite(content)) return undefined;
+      }
+      continue;
+    }
+    // Paragraph text.
+    if (!startsText(rest)) return undefined;
+    if (para >= 0) {
+      if (quote) continue; // a lazy line of the quote's paragraph
+      // The paragraph goes on (lazily when the line is less indented than its item).
+      if (paraBox && mode === 'speckit') return undefined;
+      if (mode === 'kiro' && (paraReq || /requirement/i.test(rest))) return undefined;
+      continue;
+    }
+    quote = false;
+    open.length = k;
+    para = k;
+    paraBox = false;
+    paraReq = false;
+    if (mode === 'kiro' && k > 0) {
+      paraReq = /requirement/i.test(rest);
+      if (!cite(rest)) return undefined;
+    }
+  }
+  return { events, skip };
+}
