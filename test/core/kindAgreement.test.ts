@@ -92,13 +92,16 @@ async function answers(plan: NamedPlan, files: Record<string, string>) {
   const listed = JSON.parse((await cli(cwd, 'plans', '--json')).out) as {
     name: string;
     phases: { done: number; total: number } | null;
+    valid?: false;
   }[];
   const row = listed.find((r) => r.name === plan.name)!;
-  const plansSays: Answer | 'open' = !row.phases
-    ? 'invalid'
-    : row.phases.done === row.phases.total
-      ? 'complete'
-      : 'open';
+  // `plans --json` counts what it could read, and says `"valid": false` for a plan the loop refuses.
+  const plansSays: Answer | 'open' =
+    row.valid === false || !row.phases
+      ? 'invalid'
+      : row.phases.done === row.phases.total
+        ? 'complete'
+        : 'open';
   return { loop, run, cliStatus, plansSays, kp };
 }
 

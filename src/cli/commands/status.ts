@@ -45,7 +45,8 @@ async function kindStatus(
         path: plan.path,
         ...(plan.tag !== undefined ? { tag: plan.tag } : {}),
         currentPhase: errors.length === 0 ? (view.current ?? null) : null,
-        phases: view.phases,
+        // The phases as people read them; `finished` is the view's, for the counts.
+        phases: view.phases.map((p) => ({ number: p.number, name: p.name, tasks: p.tasks })),
         ...(errors.length > 0 ? { valid: false, problems: errors } : {}),
         ...(warnings.length > 0 ? { warnings } : {}),
       }),
