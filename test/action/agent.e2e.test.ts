@@ -11,6 +11,10 @@ import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
 import { killProcessesWith, processesWith } from '../helpers/process.js';
 import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
+import { freshBuild } from '../helpers/build.js';
+
+// Runs the built Action (dist/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('dist'));
 
 /**
  * The hand-off's two jobs, run as the BUILT Action (dist/index.js) in child processes: `step:

@@ -9,6 +9,10 @@ import { examplePayload } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
+import { freshBuild } from '../helpers/build.js';
+
+// Runs the built Action (dist/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('dist'));
 
 /**
  * The Implementation Track run by itself (issue 15): the BUILT Action drives a phase from

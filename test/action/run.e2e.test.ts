@@ -10,6 +10,10 @@ import { examplePayload } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
 import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
+import { freshBuild } from '../helpers/build.js';
+
+// Runs the built Action (dist/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('dist'));
 
 /**
  * `/coder run` end to end on the BUILT Action (issue 23): a three-phase plan run by the scripted

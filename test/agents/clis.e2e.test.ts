@@ -15,6 +15,10 @@ import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
 import { readAgentExamples, type AgentExample } from './examples.js';
 import { startModelServer, strings, type ModelServer } from './model-server.js';
+import { freshBuild } from '../helpers/build.js';
+
+// Runs the built Action (dist/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('dist'));
 
 /**
  * Every agent CLI docs/agent.md lists, its real npm package (pinned in test/agents/clis), run by

@@ -13,6 +13,10 @@ import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 import { appPrivateKey, freePort, startNode, type NodeProcess } from '../helpers/process.js';
 import { repoRoot } from '../paths.js';
 import { SimGitHub } from '../sim/github.js';
+import { freshBuild } from '../helpers/build.js';
+
+// Runs the built App (lib/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('lib'));
 
 /**
  * Two replicas of the BUILT App (`node lib/app/main.js`) behind one webhook secret, sharing
