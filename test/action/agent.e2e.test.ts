@@ -12,6 +12,7 @@ import { killProcessesWith, processesWith } from '../helpers/process.js';
 import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
 import { freshBuild } from '../helpers/build.js';
+import { dispatchPayload } from '../helpers/payloads.js';
 
 // Runs the built Action (dist/): stale after an edit to src/ until built again.
 beforeAll(() => freshBuild('dist'));
@@ -94,16 +95,7 @@ async function action(
   const output = join(work, `output-${step}.txt`);
   await writeFile(
     eventPath,
-    JSON.stringify({
-      action: 'coder-loop-agent',
-      client_payload: clientPayload,
-      repository: {
-        name: REPO,
-        owner: { login: OWNER },
-        html_url: `https://github.com/${OWNER}/${REPO}`,
-        default_branch: 'master',
-      },
-    }),
+    JSON.stringify(dispatchPayload(clientPayload, { owner: OWNER, repo: REPO })),
   );
   await writeFile(output, '');
   await mkdir(join(work, 'runner-temp'), { recursive: true });

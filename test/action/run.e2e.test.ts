@@ -6,7 +6,7 @@ import { parseChecklist } from '../../src/core/index.js';
 import { gitIn, runBundle, type BundleRun } from '../helpers/bundle.js';
 import { OWNER, REPO } from '../helpers/github.js';
 import { check } from '../helpers/openapi.js';
-import { examplePayload } from '../helpers/payloads.js';
+import { dispatchPayload, examplePayload } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
 import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
@@ -111,7 +111,7 @@ async function agentWorkflow(at: { dir: string; head: string }): Promise<Record<
   const dispatch = sim.dispatches.at(-1)!;
   const clientPayload = { ...dispatch.client_payload, headSha: at.head };
   const changesDir = join(work, `changes-${++runs}`);
-  const event = { action: 'coder-loop-agent', client_payload: clientPayload, repository };
+  const event = dispatchPayload(clientPayload, { owner: OWNER, repo: REPO });
   const temp = join(work, `temp-${runs}`);
   await mkdir(temp, { recursive: true });
   const env = {
