@@ -2,6 +2,10 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { render, styleFor } from '../../src/cli/render.js';
 import { repoRoot } from '../paths.js';
+import { freshBuild } from '../helpers/build.js';
+
+// Runs the built CLI (lib/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('lib'));
 
 const plain = { color: false };
 const color = { color: true };

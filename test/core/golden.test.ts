@@ -93,10 +93,24 @@ describe('golden edits: input → expected, byte for byte', () => {
 
   it('has fixtures, for the coder kind and for spec-kit, Kiro and Task Master', () => {
     expect(cases.length).toBeGreaterThanOrEqual(33);
-    for (const kind of ['speckit', 'kiro', 'taskmaster']) {
+    // Spec-kit has no in-progress mark (a start writes nothing: below), so its second case per
+    // layout is the last phase done, whose boxes sit on the file's last lines.
+    const ops = {
+      speckit: ['last-done', 'done'],
+      kiro: ['start', 'done'],
+      taskmaster: ['start', 'done'],
+    };
+    for (const [kind, names] of Object.entries(ops)) {
       for (const variant of ['crlf', 'no-final-newline', 'tabs']) {
-        for (const op of ['start', 'done']) expect(cases).toContain(`${kind}-${variant}-${op}`);
+        for (const op of names) expect(cases).toContain(`${kind}-${variant}-${op}`);
       }
+    }
+  });
+
+  it('spec-kit has no in-progress mark: a start returns the file as it was', () => {
+    for (const variant of ['crlf', 'no-final-newline', 'tabs']) {
+      const input = readFileSync(join(root, `speckit-${variant}-done`, 'input.md'), 'utf8');
+      expect(apply({ op: 'speckit', phase: '2', state: 'doing' }, input)).toBe(input);
     }
   });
 
@@ -107,6 +121,8 @@ describe('golden edits: input → expected, byte for byte', () => {
     const input = readFileSync(join(dir, `input.${ext}`));
     const expected = readFileSync(join(dir, `expected.${ext}`));
     const output = Buffer.from(apply(spec, input.toString('utf8')), 'utf8');
+    // A case where nothing changes cannot fail for its line endings, tabs or final newline.
+    expect(expected.equals(input)).toBe(false);
     expect(output.toString('utf8')).toBe(expected.toString('utf8'));
     expect(output.equals(expected)).toBe(true);
 
