@@ -36,6 +36,27 @@ export interface LoopMarker {
   agentRuns?: AgentRunEntry[];
   /** `/coder run`: the run this phase belongs to, carried from phase to phase by the loop. */
   run?: RunState;
+  /** The agent stopped at its provider's usage or rate limit: the node resumes at `until`. */
+  pause?: PauseState;
+  /** Every pause of the phase so far (bounded by `agent.maxPauses`), for the counts and report. */
+  pauses?: PauseEntry[];
+}
+
+/** A pause in force: the hand-off to send again at `until`, and why. */
+export interface PauseState {
+  node: 'tdd' | 'debug-fix' | 'review-fix';
+  attempt: number;
+  /** ISO 8601: when the limit resets (the CLI's own time, or `agent.pauseMinutes` from `since`). */
+  until: string;
+  since: string;
+  reason: string;
+}
+
+/** A pause, as the record lists it. */
+export interface PauseEntry {
+  since: string;
+  until: string;
+  reason: string;
 }
 
 /** A `/coder run` in progress: who started it, on which plan, and what the phases before spent. */

@@ -23,6 +23,22 @@ export interface LoopEnv {
   identity: () => Promise<LoopIdentity>;
   log: Logger;
   now: () => Date;
+  /**
+   * Wakes the loop for a loop PR's head at a time (a pause's end): the App's delayed job in the
+   * shared Redis (src/app/wake.ts). Absent in the Action, whose scheduled sweep reads the
+   * records, and in an App without Redis, which says it cannot keep a pause across a restart.
+   */
+  wake?: (job: WakeJob) => Promise<void>;
+}
+
+/** A wake-up the host keeps: which PR head, and when. */
+export interface WakeJob {
+  owner: string;
+  repo: string;
+  pullRequest: number;
+  branch: string;
+  sha: string;
+  at: string;
 }
 
 /** What a handled event came to (src/core/loop/outcome.ts). */
