@@ -22,14 +22,70 @@ export class InputError extends Error {
   override name = 'InputError';
 }
 
-/** Reads a UTF-8 text file, refusing one that would not survive a decode/encode round trip. */
-export async function readText(path: string): Promise<string> {
-  const bytes = await readFile(path);
-  const text = bytes.toString('utf8');
-  if (!Buffer.from(text, 'utf8').equals(bytes)) {
-    throw new InputError(`${path}: not valid UTF-8; coder-loop will not rewrite it.`);
+/** A usage error: it becomes exit code 2 with the message and the command's usage. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** A file that is not UTF-8: its path as shown, and the line of its first byte that is not. */
+export class NotUtf8Error extends InputError {
+  constructor(
+    readonly shown: string,
+    readonly line: number,
+  ) {
+    super(
+      `${shown}:${line}: not valid UTF-8; coder-loop will not rewrite it. Save the file as UTF-8.`,
+    );
   }
-  return text;
+}
+
+/** The offset of the first byte of `bytes` that is not part of a well-formed UTF-8 sequence. */
+export function firstInvalidUtf8(bytes: Uint8Array): number | undefined {
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i]!;
+    const [length, min, max] =
+      b < 0x80
+        ? [1, 0, 0]
+        : b >= 0xc2 && b <= 0xdf
+          ? [2, 0x80, 0xbf]
+          : b === 0xe0
+            ? [3, 0xa0, 0xbf]
+            : b === 0xed
+              ? [3, 0x80, 0x9f]
+              : b >= 0xe1 && b <= 0xef
+                ? [3, 0x80, 0xbf]
+                : b === 0xf0
+                  ? [4, 0x90, 0xbf]
+                  : b === 0xf4
+                    ? [4, 0x80, 0x8f]
+                    : b >= 0xf1 && b <= 0xf3
+                      ? [4, 0x80, 0xbf]
+                      : [0, 0, 0];
+    if (length === 0) return i;
+    for (let k = 1; k < length; k++) {
+      const c = bytes[i + k];
+      // The second byte has the narrower range (no overlong form, no surrogate, ≤ U+10FFFF).
+      const [lo, hi] = k === 1 ? [min, max] : [0x80, 0xbf];
+      if (c === undefined || c < lo || c > hi) return i;
+    }
+    i += length;
+  }
+  return undefined;
+}
+
+/**
+ * Reads a UTF-8 text file, refusing one that is not (NotUtf8Error, with the line of the first
+ * byte that is not); `shown` is how messages name the file (default: its path).
+ */
+export async function readText(path: string, shown: string = path): Promise<string> {
+  const bytes = await readFile(path);
+  const bad = firstInvalidUtf8(bytes);
+  if (bad !== undefined) {
+    let line = 1;
+    for (let i = 0; i < bad; i++) if (bytes[i] === 0x0a) line++;
+    throw new NotUtf8Error(shown, line);
+  }
+  return bytes.toString('utf8');
 }
 
 function inside(root: string, path: string): boolean {
@@ -189,7 +245,8 @@ export async function readPlan(
   }
   const files = new Map<string, string>();
   for (const path of paths) {
-    if (path.endsWith('.md')) files.set(path, await readText(join(root, path)));
+    if (path.endsWith('.md'))
+      files.set(path, await readText(join(root, path), `${shownDir}/${path}`));
   }
   return { name, dir: shownDir, paths, files };
 }

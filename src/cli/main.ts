@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { closest, describeFsError, InputError } from './files.js';
+import { readRepoConfig } from './repo.js';
 import { type CliIo, EXIT, UsageError, type Parsed } from './commands/shared.js';
 import { COMMANDS } from './commands/index.js';
 
@@ -17,12 +18,28 @@ function usage(): string {
     lines.push(`  ${name.padEnd(8)} ${spec.summary}`);
   lines.push(
     '',
-    'Every command takes --dir <plansDir> (default: docs/plans under the current directory).',
+    'Every command reads .github/coder.yml in the current directory, as the loop does, and takes',
+    "--dir <plansDir> (default: the config's plansDir, else docs/plans).",
     'coder-loop --version prints the version.',
     'Exit codes: 0 ok, 1 invalid plan or input, 2 usage error.',
     'Run "coder-loop <command> --help" for a command\'s usage.',
   );
   return lines.join('\n');
+}
+
+/** Node's parseArgs errors, said as the CLI says things: the option, what is wrong, a near name. */
+function optionProblem(error: unknown, options: readonly string[]): string {
+  const { code, message } = error as { code?: string; message: string };
+  const option = /'(-[^' ]+)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
+    const near = closest(option.replace(/^-+/, ''), options);
+    return `unknown option ${option}.${near ? ` Did you mean --${near}?` : ''}`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option)
+    return message.includes('argument missing')
+      ? `${option} needs a value.`
+      : `${option} takes no value.`;
+  return message;
 }
 
 /** Runs one CLI invocation; returns the exit code. The only error boundary of the CLI. */
@@ -54,13 +71,25 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stdout(`Usage: ${spec.usage}\n\n${spec.summary}`);
       return EXIT.ok;
     }
-    const dirOption = typeof values.dir === 'string' ? values.dir : 'docs/plans';
+    // The repository's config, read as the loop reads it; --dir names another plans folder.
+    const { config, problems } = await readRepoConfig(io.cwd);
+    const dirOption = typeof values.dir === 'string' ? values.dir : config.plansDir;
     const plansDir = resolve(io.cwd, dirOption);
     const shownPlansDir = isAbsolute(dirOption)
       ? plansDir
       : relative(io.cwd, plansDir).split('\\').join('/') || '.';
+    const plansDirRel = relative(io.cwd, plansDir).split('\\').join('/') || '.';
+    const repo = {
+      root: io.cwd,
+      config: { ...config, plansDir: plansDirRel },
+      plansDir,
+      plansDirRel,
+    };
     const flat = values as Parsed['values']; // no option is declared `multiple`
-    return await spec.run({ positionals, values: flat, plansDir, shownPlansDir }, io);
+    return await spec.run(
+      { positionals, values: flat, plansDir, shownPlansDir, repo, configProblems: problems },
+      io,
+    );
   } catch (error) {
     if (error instanceof InputError) {
       io.stderr(`coder-loop ${command}: ${error.message}`);
@@ -70,7 +99,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       error instanceof UsageError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
-      io.stderr(`coder-loop ${command}: ${(error as Error).message}\nUsage: ${spec.usage}`);
+      const message = optionProblem(error, Object.keys(spec.options ?? {}));
+      io.stderr(`coder-loop ${command}: ${message}\nUsage: ${spec.usage}`);
       return EXIT.usage;
     }
     if (error instanceof Error && error.name === 'StaleChecklistError') {

@@ -157,6 +157,7 @@ describe('worked examples (examples/plans, docs/plans/Example) through the built
               id: '2.3',
               state: 'todo',
               text: '2.3 Write a timing test for unknown and known emails',
+              note: 'optional',
             },
           ],
         },

@@ -1,4 +1,5 @@
 import { assess } from './assess.js';
+import { doctor } from './doctor.js';
 import { init } from './init.js';
 import { lint } from './lint.js';
 import { log } from './log.js';
@@ -6,6 +7,7 @@ import { mark } from './mark.js';
 import { plans } from './plans.js';
 import { report } from './report.js';
 import type { CommandSpec } from './shared.js';
+import { spec } from './spec.js';
 import { status } from './status.js';
 
 /** The CLI's commands, in the order `coder-loop --help` lists them; one file each. */
@@ -18,4 +20,6 @@ export const COMMANDS: Record<string, CommandSpec> = {
   log,
   report,
   assess,
+  spec,
+  doctor,
 };

@@ -1,81 +1,109 @@
-import { formatProblem, planSlug, slugConflicts } from '../../core/index.js';
-import { InputError, listPlans } from '../files.js';
-import { discoverPlans, kindContextProblems, viewPlan } from '../kinds.js';
-import { type NamedPlan } from '../../core/plan/kinds/index.js';
+import {
+  CONFIG_PATH,
+  formatProblem,
+  planSlug,
+  slugConflicts,
+  type PlanContext,
+  type Problem,
+} from '../../core/index.js';
+import type { NamedPlan } from '../../core/plan/kinds/index.js';
+import { NotUtf8Error } from '../files.js';
+import { choose, discover, notUtf8Problem, openPlan } from '../repo.js';
 import {
   type CliIo,
   EXIT,
   DIR_OPTION,
   type CommandSpec,
+  type Parsed,
   planDirShown,
-  needPlanName,
   loadContext,
-  plansDirFromRoot,
-  otherKindPlan,
   sortProblems,
 } from './shared.js';
 
-/** Lints one plan of another kind; true when it is valid. */
-async function kindLint(io: CliIo, plan: NamedPlan): Promise<boolean> {
-  const view = await viewPlan(io.cwd, plan);
-  const problems = [...(await kindContextProblems(io.cwd, plan)), ...view.problems];
+function print(io: CliIo, subject: string, problems: readonly Problem[]): boolean {
   for (const p of sortProblems(problems)) {
     (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p));
   }
   const errors = problems.filter((p) => p.severity === 'error').length;
-  io.stdout(`${plan.path}: ${errors} error(s), ${problems.length - errors} warning(s).`);
+  io.stdout(`${subject}: ${errors} error(s), ${problems.length - errors} warning(s).`);
   return errors === 0;
 }
 
+/**
+ * Lints the plans of one tasks file (a Task Master file's tags together: a problem of the file
+ * is named once); true when valid. What the loop's reader refuses is an error here.
+ */
+async function kindLint(args: Parsed, io: CliIo, plans: readonly NamedPlan[]): Promise<boolean> {
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  for (const plan of plans) {
+    const { kp } = await openPlan(args.repo, plan);
+    for (const p of [...kp.problems, ...kp.warnings]) {
+      const key = `${p.path}:${p.line ?? ''}:${p.severity}:${p.message}`;
+      if (!seen.has(key)) problems.push(p);
+      seen.add(key);
+    }
+  }
+  return print(io, plans[0]!.path, problems);
+}
+
+/** Lints one coder plan; a file of it that is not UTF-8 is its problem, and lint goes on. */
+async function coderLint(
+  args: Parsed,
+  io: CliIo,
+  name: string,
+  clash: string | undefined,
+): Promise<boolean> {
+  let context: Pick<PlanContext, 'problems' | 'valid'>;
+  try {
+    context = await loadContext(args, name);
+  } catch (error) {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    context = { problems: [notUtf8Problem(error)], valid: false };
+  }
+  if (clash) {
+    context.problems.push({
+      severity: 'error',
+      path: planDirShown(args, name),
+      message: `"${name}" and "${clash}" share the plan slug "${planSlug(name)}", so their lock branches would collide.`,
+      fix: 'Rename one of the plans.',
+    });
+  }
+  return print(io, planDirShown(args, name), context.problems) && context.valid;
+}
+
 export const lint: CommandSpec = {
-  usage: 'coder-loop lint [PlanName | path of its tasks file] [--dir <plansDir>]',
+  usage: 'coder-loop lint [PlanName | path of its tasks file or folder] [--dir <plansDir>]',
   summary: 'validate; file:line messages; exit 1 when invalid',
   options: DIR_OPTION,
   async run(args, io) {
+    if (args.configProblems.length > 0) {
+      // An invalid config stops the loop before it reads a plan: it stops lint the same way.
+      print(io, CONFIG_PATH, args.configProblems);
+      return EXIT.invalid;
+    }
+    const found = await discover(args.repo);
     const wanted = args.positionals[0];
-    const other = await otherKindPlan(args, io, wanted);
-    if (other) return (await kindLint(io, other)) ? EXIT.ok : EXIT.invalid;
-    // Without a name: every coder plan, then every plan of the other kinds.
-    const others =
-      wanted === undefined
-        ? await discoverPlans(io.cwd, plansDirFromRoot(args, io)).then((found) =>
-            [...found.plans, ...found.unnamed].filter((p) => p.kind !== 'coder'),
-          )
-        : [];
-    const names = wanted ? [needPlanName(wanted)] : await listPlans(args.plansDir);
-    if (names.length === 0 && others.length === 0) {
-      throw new InputError(`${args.shownPlansDir}: no plans here.`);
+    // No plan at all: say where the loop looks (choose answers that).
+    const chosen =
+      wanted === undefined && found.plans.length > 0
+        ? found.plans
+        : [choose(args.repo, found, wanted)];
+    const coder = found.plans.flatMap((p) => (p.kind === 'coder' ? [p.name] : []));
+    // Every plan of the other kinds (one tasks file at a time), then every coder plan.
+    const files = new Map<string, NamedPlan[]>();
+    for (const p of chosen) {
+      if (p.kind === 'other') files.set(p.plan.path, [...(files.get(p.plan.path) ?? []), p.plan]);
     }
-    let invalid = false;
-    // A Task Master file's problems are the file's: lint it once, whatever its tags.
-    const linted = new Set<string>();
-    for (const plan of others) {
-      if (linted.has(plan.path)) continue;
-      linted.add(plan.path);
-      invalid = !(await kindLint(io, plan)) || invalid;
+    let valid = true;
+    for (const path of [...files.keys()].sort()) {
+      valid = (await kindLint(args, io, files.get(path)!)) && valid;
     }
-    const all = await listPlans(args.plansDir);
-    for (const name of names) {
-      const context = await loadContext(args, name);
-      const clash = slugConflicts(all).get(name);
-      if (clash) {
-        context.problems.push({
-          severity: 'error',
-          path: planDirShown(args, name),
-          message: `"${name}" and "${clash}" share the plan slug "${planSlug(name)}", so their lock branches would collide.`,
-          fix: 'Rename one of the plans.',
-        });
-        context.valid = false;
-      }
-      const sorted = [...context.problems].sort((a, b) =>
-        a.path < b.path ? -1 : a.path > b.path ? 1 : (a.line ?? 0) - (b.line ?? 0),
-      );
-      for (const p of sorted) (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p));
-      const errors = context.problems.filter((p) => p.severity === 'error').length;
-      const warnings = context.problems.length - errors;
-      io.stdout(`${planDirShown(args, name)}: ${errors} error(s), ${warnings} warning(s).`);
-      invalid ||= !context.valid;
+    const clashes = slugConflicts(coder);
+    for (const p of chosen) {
+      if (p.kind === 'coder')
+        valid = (await coderLint(args, io, p.name, clashes.get(p.name))) && valid;
     }
-    return invalid ? EXIT.invalid : EXIT.ok;
+    return valid ? EXIT.ok : EXIT.invalid;
   },
 };

@@ -1,7 +1,8 @@
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { type ParseArgsConfig } from 'node:util';
 import {
   checkPlanName,
+  CONFIG_PATH,
   formatProblem,
   PLAN_FILES,
   validateContext,
@@ -9,9 +10,10 @@ import {
   type PlanContext,
   type Problem,
 } from '../../core/index.js';
-import { InputError, listPlans, readPlan } from '../files.js';
-import { discoverPlans, KIND_NAMES, type PlanView } from '../kinds.js';
-import { resolvePlan, type NamedPlan } from '../../core/plan/kinds/index.js';
+import { readTaskmaster } from '../../core/plan/kinds/index.js';
+import type { KindState } from '../../core/plan/kinds/plan.js';
+import { InputError, readPlan, UsageError } from '../files.js';
+import { choose, discover, type FoundPlan, type OpenedPlan, type Repo } from '../repo.js';
 
 /** What the CLI's commands share: the io, the exit codes, the options, reading a plan. */
 
@@ -25,9 +27,7 @@ export interface CliIo {
 
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError };
 
 export const DIR_OPTION = {
   dir: { type: 'string' },
@@ -46,6 +46,10 @@ export interface Parsed {
   values: Record<string, string | boolean | undefined>;
   plansDir: string;
   shownPlansDir: string;
+  /** The repository: its config (plansDir from --dir when given), its root. */
+  repo: Repo;
+  /** What is wrong with `.github/coder.yml`; the plan commands refuse to go on with any. */
+  configProblems: Problem[];
 }
 
 export function planDirShown(args: Parsed, name: string): string {
@@ -59,13 +63,24 @@ export function needPlanName(name: string | undefined): string {
   return name;
 }
 
-/** The named plan, else the only plan under the plans directory. */
-export async function pickPlan(args: Parsed, name: string | undefined): Promise<string> {
-  if (name !== undefined) return needPlanName(name);
-  const plans = await listPlans(args.plansDir);
-  if (plans.length === 1) return plans[0]!;
-  if (plans.length === 0) throw new InputError(`${args.shownPlansDir}: no plans here.`);
-  throw new UsageError(`name a plan: ${plans.join(', ')}`);
+/** Exit 1 with the config's problems, as the loop stops on an invalid config. */
+export function needValidConfig(args: Parsed, io: CliIo): void {
+  if (args.configProblems.length === 0) return;
+  for (const p of args.configProblems) io.stderr(formatProblem(p));
+  throw new InputError(`${CONFIG_PATH} is invalid: fix it first (the loop stops on it too).`);
+}
+
+/**
+ * The plan of any kind a user named (by name, by the path of its tasks file or folder), or the
+ * only plan there is when none is named: chosen as `/coder next` chooses.
+ */
+export async function findPlan(
+  args: Parsed,
+  io: CliIo,
+  wanted: string | undefined,
+): Promise<FoundPlan> {
+  needValidConfig(args, io);
+  return choose(args.repo, await discover(args.repo), wanted);
 }
 
 export async function loadContext(args: Parsed, name: string): Promise<PlanContext> {
@@ -102,51 +117,51 @@ export function parseCount(
 export const checklistPath = (args: Parsed, name: string) =>
   join(args.plansDir, name, PLAN_FILES.checklist);
 
-/** The plans directory as the kinds' globs name it: relative to the current directory. */
-export function plansDirFromRoot(args: Parsed, io: CliIo): string {
-  return relative(io.cwd, args.plansDir).split('\\').join('/') || '.';
+export type ViewState = KindState;
+
+/** One plan of any kind, as status and plans show it. */
+export interface PlanView {
+  phases: {
+    number: string;
+    name: string;
+    tasks: { id: string; state: ViewState; text: string; note?: string }[];
+  }[];
+  current: string | undefined;
 }
 
 /**
- * The plan of another kind (spec-kit, Kiro, Task Master) a user named, by name or by the path of
- * its tasks file; undefined for a coder plan or a name no plan has (the coder reader answers).
+ * The loop's view of a plan of another kind, with the notes status shows: Kiro's optional tasks,
+ * and Task Master's statuses other than pending, in-progress and done.
  */
-export async function otherKindPlan(
-  args: Parsed,
-  io: CliIo,
-  wanted: string | undefined,
-): Promise<NamedPlan | undefined> {
-  if (wanted === undefined) return undefined;
-  const { plans, unnamed } = await discoverPlans(io.cwd, plansDirFromRoot(args, io));
-  const path = wanted.split('\\').join('/').replace(/^\.\//, '');
-  const found = resolvePlan(plans, path);
-  if ('error' in found) {
-    const broken = unnamed.find((p) => p.path === path);
-    if (broken) return broken;
-    // Two plans of one name: say so, whatever their kinds.
-    if (found.error.startsWith('Two plans') || found.error.includes(' holds the tags ')) {
-      throw new InputError(found.error);
-    }
-    return undefined;
+export function kindView({ kp, source }: OpenedPlan): PlanView {
+  const statuses = new Map<string, string>();
+  if (kp.plan.kind === 'taskmaster' && source !== undefined && kp.phases.length > 0) {
+    const tag = readTaskmaster(source, kp.plan.path).tags.find((t) => t.name === kp.plan.tag);
+    for (const t of tag?.phases.flatMap((p) => p.tasks) ?? []) statuses.set(t.id, t.status);
   }
-  return found.plan.kind === 'coder' ? undefined : found.plan;
+  const noted = new Set(['review', 'blocked', 'deferred', 'cancelled']);
+  return {
+    phases: kp.phases.map((p) => ({
+      number: p.number,
+      name: p.name,
+      tasks: p.tasks.map((t) => {
+        const status = statuses.get(t.id);
+        const note = t.optional ? 'optional' : status && noted.has(status) ? status : undefined;
+        return { id: t.id, state: t.state, text: t.text, ...(note ? { note } : {}) };
+      }),
+    })),
+    current: kp.current?.number,
+  };
 }
 
-/** Commands that write handle coder plans only, for now: refuse another kind by name. */
-export async function refuseOtherKinds(
-  args: Parsed,
-  io: CliIo,
-  command: string,
-  wanted: string | undefined,
-): Promise<void> {
-  const plan = await otherKindPlan(args, io, wanted);
-  if (!plan) return;
-  throw new InputError(
-    `"${wanted}" is a ${KIND_NAMES[plan.kind]} plan (${plan.path}); coder-loop ${command} writes coder plans only. Nothing was written.`,
+/** A phase is finished when every task is done, set aside, or optional. */
+export function phaseDone(phase: PlanView['phases'][number]): boolean {
+  return phase.tasks.every(
+    (t) => t.state === 'done' || t.state === 'set-aside' || t.note === 'optional',
   );
 }
 
-export function countTasks(view: PlanView): {
+export function countTasks(view: Pick<PlanView, 'phases'>): {
   done: number;
   doing: number;
   open: number;
@@ -159,11 +174,6 @@ export function countTasks(view: PlanView): {
     open: all.filter((t) => t.state === 'todo').length,
     setAside: all.filter((t) => t.state === 'set-aside').length,
   };
-}
-
-/** How people name a plan on the command line: its tasks file, with the tag for Task Master. */
-export function planRef(plan: NamedPlan): string {
-  return plan.tag === undefined ? plan.path : `${plan.path}#${plan.tag}`;
 }
 
 export function sortProblems(problems: readonly Problem[]): Problem[] {

@@ -1,7 +1,7 @@
 import { renderCheckpoint, writeCheckpoint } from '../plan/checkpoint.js';
 import { openKindPlan, type KindPhase, type KindPlan } from '../plan/kinds/plan.js';
 import { appendLogEntry, loggedSinceStart } from '../plan/masterLog.js';
-import { renderPhaseReport } from '../plan/report.js';
+import { renderPhaseReport, type PhaseReport } from '../plan/report.js';
 import { detectEol } from '../plan/text.js';
 import type { Problem } from '../problem.js';
 import { reportFacts, type CompletionFacts } from './complete.js';
@@ -14,6 +14,15 @@ export type KindCompletion =
   | { ok: false; problems: Problem[] };
 
 const DONE_WORDS = { speckit: '[X]', kiro: '[x]', taskmaster: '"done"', coder: '[x]' } as const;
+
+/** A phase's tasks as its report lists them: the id once, set-aside and optional ones noted. */
+export function kindReportTasks(phase: KindPhase): PhaseReport['tasks'] {
+  return phase.tasks.map((t) => ({
+    depth: 0,
+    state: t.state === 'set-aside' ? 'todo' : t.state,
+    text: `${t.text.startsWith(t.id) ? t.text : `${t.id} ${t.text}`}${t.state === 'set-aside' ? ' (set aside)' : ''}${t.optional ? ' (optional)' : ''}`,
+  }));
+}
 
 /**
  * Mark done → Report → Checkpoint → Log "Coder completed" for a plan of another kind: the file
@@ -53,11 +62,7 @@ export function markKindComplete(
   const report = renderPhaseReport({
     plan: label,
     phase: { number: phase.number, name: phase.name },
-    tasks: done.tasks.map((t) => ({
-      depth: 0,
-      state: t.state === 'set-aside' ? 'todo' : t.state,
-      text: `${t.text.startsWith(t.id) ? t.text : `${t.id} ${t.text}`}${t.state === 'set-aside' ? ' (set aside)' : ''}${t.optional ? ' (optional)' : ''}`,
-    })),
+    tasks: kindReportTasks(done),
     ...reportFacts(marker, facts),
   });
   const { sidecar } = kp;

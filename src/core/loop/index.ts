@@ -5,6 +5,7 @@ export * from './start.js';
 export * from './replies.js';
 export * from './checkRun.js';
 export * from './gate.js';
+export * from './passesSpec.js';
 export * from './complete.js';
 export * from './actors.js';
 export * from './trust.js';

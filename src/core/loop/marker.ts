@@ -1,3 +1,4 @@
+import type { AgentNode } from '../agent/payload.js';
 import type { AgentRunEntry } from '../agent/usage.js';
 /**
  * What the loop believes about one of its pull requests: which plan, phase, issue and command it
@@ -8,6 +9,12 @@ import type { AgentRunEntry } from '../agent/usage.js';
  */
 export interface LoopMarker {
   mode: 'plan' | 'quick';
+  /**
+   * The pull request and lock branch the record belongs to: a record read on a commit of another
+   * PR (one rebuilt on this PR's commits) is not that PR's.
+   */
+  pr?: number;
+  branch?: string;
   plan?: string;
   phase?: number;
   /**
@@ -40,11 +47,13 @@ export interface LoopMarker {
   pause?: PauseState;
   /** Every pause of the phase so far (bounded by `agent.maxPauses`), for the counts and report. */
   pauses?: PauseEntry[];
+  /** Passes Spec?: the verdict computed on `sha`, and the tasks that lacked evidence there. */
+  spec?: SpecRecord;
 }
 
 /** A pause in force: the hand-off to send again at `until`, and why. */
 export interface PauseState {
-  node: 'tdd' | 'debug-fix' | 'review-fix';
+  node: AgentNode;
   attempt: number;
   /** ISO 8601: when the limit resets (the CLI's own time, or `agent.pauseMinutes` from `since`). */
   until: string;
@@ -57,6 +66,14 @@ export interface PauseEntry {
   since: string;
   until: string;
   reason: string;
+}
+
+/** The Passes Spec? verdict of one head (passesSpec.ts), as the record keeps it: bounded. */
+export interface SpecRecord {
+  sha: string;
+  passed: boolean;
+  /** One line per task lacking evidence (the first 50), as the Revise hand-off gives them. */
+  missing: string[];
 }
 
 /** A `/coder run` in progress: who started it, on which plan, and what the phases before spent. */

@@ -20,6 +20,7 @@ const NODE_OF: Record<AgentNode, NodeId> = {
   tdd: 'TDD',
   'debug-fix': 'Debug',
   'review-fix': 'TDD',
+  revise: 'Revise',
 };
 
 /** `2026-03-10 15:00 UTC`: a pause's end, for people. */

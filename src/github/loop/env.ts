@@ -29,6 +29,11 @@ export interface LoopEnv {
    * records, and in an App without Redis, which says it cannot keep a pause across a restart.
    */
   wake?: (job: WakeJob) => Promise<void>;
+  /**
+   * The Action: its workflow file on the default branch (from GITHUB_WORKFLOW_REF), whose
+   * `workflow_run` names the CI a start checks exists. Absent in the App.
+   */
+  loopWorkflow?: string;
 }
 
 /** A wake-up the host keeps: which PR head, and when. */

@@ -1,3 +1,4 @@
+import type { AgentNode } from '../../core/agent/payload.js';
 import { pauseAt, pauseDue, resumePause, type Config, type LoopOutcome } from '../../core/index.js';
 import { findPullRequest, openPulls } from '../pulls.js';
 import type { LoopEnv } from './env.js';
@@ -21,7 +22,7 @@ export async function agentRunPaused(
   handOff: {
     branch: string;
     headSha: string;
-    node: 'tdd' | 'debug-fix' | 'review-fix';
+    node: AgentNode;
     attempt: number;
   },
   pause: { reason: string; until?: string },

@@ -575,10 +575,10 @@ export function currentDialectPhase(plan: DialectPlan): DialectPhase | undefined
   return plan.phases.find((p) => !dialectPhaseFinished(p));
 }
 
-/** The marks each tool writes itself: spec-kit has no in-progress mark. */
+/** The marks each tool writes itself (`[ ]` reopens a task): spec-kit has no in-progress mark. */
 const DIALECT_MARKS = {
-  speckit: { doing: undefined, done: 'X' },
-  kiro: { doing: '-', done: 'x' },
+  speckit: { todo: ' ', doing: undefined, done: 'X' },
+  kiro: { todo: ' ', doing: '-', done: 'x' },
 } as const;
 
 export class StaleDialectError extends Error {
@@ -595,7 +595,7 @@ export function setDialectStates(
   source: string,
   kind: keyof typeof DIALECT_MARKS,
   tasks: readonly DialectTask[],
-  state: 'doing' | 'done',
+  state: DialectState,
 ): string {
   const mark = DIALECT_MARKS[kind][state];
   if (mark === undefined) return source;

@@ -269,7 +269,7 @@ export class StaleTasksJsonError extends Error {
 export function setTaskmasterStatus(
   source: string,
   task: TaskmasterTask,
-  status: 'in-progress' | 'done',
+  status: 'pending' | 'in-progress' | 'done',
 ): string {
   if (!readsAs(source.slice(task.statusStart, task.statusEnd), task.status)) {
     throw new StaleTasksJsonError(task);

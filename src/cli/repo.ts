@@ -1,0 +1,321 @@
+import { readdir, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
+import picomatch from 'picomatch';
+import {
+  chooseAnyPlan,
+  CONFIG_PATH,
+  coderPlanNames,
+  DEFAULT_CONFIG,
+  parseConfigText,
+  plansOfAnyKind,
+  slugConflicts,
+  planSlug,
+  taskmasterFiles,
+  type AnyPlan,
+  type Config,
+  type Problem,
+} from '../core/index.js';
+import {
+  defaultPlanGlobs,
+  readTaskmaster,
+  resolvePlan,
+  validateKindContext,
+  type NamedPlan,
+} from '../core/plan/kinds/index.js';
+import {
+  kindPlanReads,
+  kindSidecar,
+  openKindPlan,
+  planRef,
+  type KindPlan,
+} from '../core/plan/kinds/plan.js';
+import { closest, InputError, listPlans, NotUtf8Error, readText, UsageError } from './files.js';
+
+/**
+ * The repository the CLI runs in, as the loop sees it: its `.github/coder.yml` (read through the
+ * loop's own parser), the plans its `plans` globs find, named and chosen by the loop's own
+ * functions, and a plan of another kind opened by the loop's own reader.
+ */
+
+/** `.github/coder.yml` in the current directory: the defaults when absent, else parsed. */
+export async function readRepoConfig(
+  cwd: string,
+): Promise<{ config: Config; problems: Problem[] }> {
+  let text: string;
+  try {
+    text = await readText(join(cwd, CONFIG_PATH), CONFIG_PATH);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { config: DEFAULT_CONFIG, problems: [] };
+    if (error instanceof NotUtf8Error) {
+      return { config: DEFAULT_CONFIG, problems: [notUtf8Problem(error)] };
+    }
+    throw error;
+  }
+  const { config, problems } = parseConfigText(text, CONFIG_PATH);
+  return { config: config ?? DEFAULT_CONFIG, problems };
+}
+
+export function notUtf8Problem(error: NotUtf8Error): Problem {
+  return {
+    severity: 'error',
+    path: error.shown,
+    line: error.line,
+    message: 'not valid UTF-8 (the first byte that is not is on this line).',
+    fix: 'Save the file as UTF-8.',
+  };
+}
+
+/** Folders never walked for a `**`: git's own, and installed packages (never in a plan's tree). */
+const SKIPPED = new Set(['.git', 'node_modules']);
+
+async function dirents(dir: string) {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw error;
+  }
+}
+
+async function kindOf(
+  full: string,
+  e: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean },
+) {
+  if (!e.isSymbolicLink()) return e.isFile() ? 'file' : e.isDirectory() ? 'dir' : undefined;
+  const s = await stat(full).catch(() => undefined);
+  return s?.isFile() ? 'file' : s?.isDirectory() ? 'dir' : undefined;
+}
+
+async function everyFile(root: string, dir: string, out: Set<string>): Promise<void> {
+  for (const e of await dirents(join(root, dir))) {
+    if (SKIPPED.has(e.name)) continue;
+    const path = dir ? `${dir}/${e.name}` : e.name;
+    const kind = await kindOf(join(root, path), e);
+    if (kind === 'file') out.add(path);
+    else if (kind === 'dir' && !e.isSymbolicLink()) await everyFile(root, path, out);
+  }
+}
+
+async function walkGlob(root: string, dir: string, segments: string[], out: Set<string>) {
+  const [segment, ...rest] = segments;
+  if (segment === undefined) return;
+  if (segment === '**') return everyFile(root, dir, out);
+  const literal = !picomatch.scan(segment).isGlob;
+  const matches = literal ? (name: string) => name === segment : picomatch(segment, { dot: true });
+  for (const e of await dirents(join(root, dir))) {
+    if (!matches(e.name)) continue;
+    const path = dir ? `${dir}/${e.name}` : e.name;
+    const kind = await kindOf(join(root, path), e);
+    if (rest.length === 0) {
+      if (kind === 'file') out.add(path);
+    } else if (kind === 'dir') await walkGlob(root, path, rest, out);
+  }
+}
+
+/**
+ * The files under `root` the globs can match, found by walking only the folders the globs name
+ * (a `**` walks everything below it, but `.git` and `node_modules`); the loop matches the globs
+ * against these paths as against a git tree's.
+ */
+async function globPaths(root: string, globs: readonly string[]): Promise<string[]> {
+  const out = new Set<string>();
+  for (const glob of globs) {
+    if (glob.startsWith('!')) continue;
+    await walkGlob(root, '', glob.split('/'), out);
+  }
+  return [...out].sort();
+}
+
+/** The repository as the commands see it. */
+export interface Repo {
+  root: string;
+  config: Config;
+  /** The plans folder: absolute, and as the loop names it (from the repository root). */
+  plansDir: string;
+  plansDirRel: string;
+}
+
+export type FoundPlan = AnyPlan & { name: string };
+
+export interface Discovered {
+  plans: FoundPlan[];
+  problems: Problem[];
+}
+
+/** The plan's path people name it by: a coder plan's checklist, else the tasks file (#tag). */
+export function refOf(repo: Repo, plan: FoundPlan): string {
+  return plan.kind === 'coder'
+    ? `${repo.plansDirRel}/${plan.name}/01_Master Plan/01_Checklist.md`
+    : planRef(plan.plan);
+}
+
+/** Every plan of every kind, found and named by the loop's own functions. */
+export async function discover(repo: Repo): Promise<Discovered> {
+  const { config } = repo;
+  const globs = config.plans ?? defaultPlanGlobs(repo.plansDirRel);
+  const paths = await globPaths(repo.root, globs);
+  const texts = new Map<string, string>();
+  const problems: Problem[] = [];
+  for (const path of taskmasterFiles(config, paths)) {
+    try {
+      texts.set(path, await readText(join(repo.root, path), path));
+    } catch (error) {
+      // A file that is not UTF-8 names no plan; it must not stop the commands on other plans.
+      if (!(error instanceof NotUtf8Error)) throw error;
+      problems.push(notUtf8Problem(error));
+    }
+  }
+  // Coder plans: every folder under the plans folder, as the loop counts them (a folder without
+  // a checklist still gets its "Plan required"); with `plans` set, the folders it matches.
+  const coder = config.plans ? coderPlanNames(config, paths) : await listPlans(repo.plansDir);
+  const found = plansOfAnyKind(config, paths, coder, texts);
+  // Tags of a file that is not JSON are reported by lint, for the file.
+  for (const path of taskmasterFiles(config, paths)) {
+    const text = texts.get(path);
+    if (text === undefined) continue;
+    const read = readTaskmaster(text, path);
+    if (read.tags.length === 0) problems.push(...read.problems);
+  }
+  return { plans: found.plans, problems: [...problems, ...found.problems] };
+}
+
+/** `./specs/x/`, `specs\x`, an absolute path: the path from the repository root. */
+function normalise(repo: Repo, wanted: string): string {
+  let path = wanted.split('\\').join('/');
+  if (isAbsolute(path)) path = relative(repo.root, path).split('\\').join('/');
+  return path.replace(/^(?:\.\/)+/, '').replace(/\/+$/, '') || '.';
+}
+
+/** "Did you mean": a close spelling, or the one name or path `wanted` begins. */
+function nearest(wanted: string, candidates: readonly string[]): string | undefined {
+  const near = closest(wanted, candidates);
+  if (near) return near;
+  const lower = wanted.toLowerCase();
+  const starts = candidates.filter((c) => c.toLowerCase().startsWith(lower));
+  return starts.length === 1 ? starts[0] : undefined;
+}
+
+/**
+ * The plan a user named, chosen as `/coder next` chooses it: by name, else by the path of its
+ * tasks file (`#tag` for one Task Master tag); here also by its folder. Without a name: the only
+ * plan there is. Otherwise a message that says why, with a "did you mean" for a typo.
+ */
+export function choose(repo: Repo, found: Discovered, wanted: string | undefined): FoundPlan {
+  const { plans } = found;
+  const others = plans.flatMap((p) => (p.kind === 'other' ? [p.plan] : []));
+  let requested = wanted === undefined ? undefined : normalise(repo, wanted);
+  if (requested !== undefined && !plans.some((p) => p.name === requested)) {
+    // A plan's folder names it, when the folder holds one plan.
+    const coder = plans.find(
+      (p) => p.kind === 'coder' && `${repo.plansDirRel}/${p.name}` === requested,
+    );
+    const inFolder = others.filter((p) => p.folder === requested);
+    if (coder) requested = coder.name;
+    else if (inFolder.length === 1) requested = planRef(inFolder[0]!);
+    else if (inFolder.length > 1) {
+      throw new InputError(
+        `${requested} holds the plans ${inFolder.map(planRef).join(', ')}; name one of them.`,
+      );
+    }
+  }
+  const chosen = chooseAnyPlan(repo.plansDirRel, plans, requested);
+  if (!('reply' in chosen)) {
+    return chosen.kind === 'coder'
+      ? { kind: 'coder', name: chosen.name }
+      : { ...chosen, name: chosen.plan.name };
+  }
+  const refs = plans.map((p) => (p.kind === 'coder' ? p.name : planRef(p.plan)));
+  switch (chosen.outcome.state) {
+    case 'choose-plan': {
+      if (requested === undefined) throw new UsageError(`name a plan: ${refs.join(', ')}`);
+      const same = plans
+        .filter((p) => p.name === requested)
+        .map((p) => (p.kind === 'coder' ? refOf(repo, p) : p.plan.path));
+      throw new InputError(
+        `Two plans are named "${requested}": ${same.join(' and ')}. Name one by the path of its tasks file.`,
+      );
+    }
+    case 'plan-required': {
+      const label = chosen.outcome.plan ?? requested ?? '';
+      const other = slugConflicts([
+        ...new Set(plans.map((p) => (p.kind === 'coder' ? p.name : p.label))),
+      ]).get(label);
+      throw new InputError(
+        `"${label}" and "${other}" share the plan slug "${planSlug(label)}", so their lock branches would collide. Rename one of the plans.`,
+      );
+    }
+    default: {
+      if (requested === undefined || plans.length === 0) {
+        throw new InputError(
+          `There are no plans here: none under ${repo.plansDirRel}/, and no spec-kit, Kiro or Task Master tasks file where ${repo.config.plans ? `the \`plans\` globs of ${CONFIG_PATH} look` : 'those tools write them'}.`,
+        );
+      }
+      const byPath = others.length ? resolvePlan(others, requested) : undefined;
+      if (byPath && 'error' in byPath && byPath.error.includes(' holds the tags ')) {
+        throw new InputError(byPath.error);
+      }
+      const names = [...new Set(plans.map((p) => p.name))];
+      const near = requested.includes('/')
+        ? nearest(requested, [...refs, ...others.map((p) => p.folder)])
+        : nearest(requested, names);
+      throw new InputError(
+        `No plan is named "${requested}".${near ? ` Did you mean "${near}"?` : ''} Plans here: ${refs.join(', ')}.`,
+      );
+    }
+  }
+}
+
+/** A plan of another kind as the commands see it: the loop's view, and its context's problems. */
+export interface OpenedPlan {
+  kp: KindPlan;
+  /** Context valid? per kind: the files the plan lacks beside its tasks file. */
+  context: Problem[];
+  /** The tasks file's text; undefined when it could not be read. */
+  source: string | undefined;
+}
+
+/**
+ * A plan of another kind opened by the loop's own reader (`openKindPlan`): its phases, the
+ * current one, what the loop would refuse (Context valid? per kind), the marks it writes, its
+ * sidecar. A file that is not UTF-8 is the plan's problem, with its line.
+ */
+export async function openPlan(repo: Repo, plan: NamedPlan): Promise<OpenedPlan> {
+  const paths = new Set<string>();
+  // The plan's folder (only its own files when it is the repository root), and its sidecar.
+  if (plan.folder === '') {
+    for (const e of await dirents(repo.root)) if (e.isFile()) paths.add(e.name);
+  } else await everyFile(repo.root, plan.folder, paths);
+  const sidecar = kindSidecar(plan);
+  for (const p of [sidecar.masterLog, sidecar.checkpoint]) {
+    const isFile = await stat(join(repo.root, p)).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+    if (isFile) paths.add(p);
+  }
+  const texts = new Map<string, string>();
+  const unreadable: Problem[] = [];
+  for (const path of kindPlanReads(plan, paths)) {
+    try {
+      texts.set(path, await readText(join(repo.root, path), path));
+    } catch (error) {
+      if (!(error instanceof NotUtf8Error)) throw error;
+      unreadable.push(notUtf8Problem(error));
+    }
+  }
+  const context = validateKindContext(plan, (p) => paths.has(p));
+  const source = texts.get(plan.path);
+  const kp = openKindPlan(plan, paths, texts);
+  if (unreadable.length === 0) return { kp, context, source };
+  // A tasks file that is not UTF-8 is that, not "missing": its problem and the context's.
+  const problems = source === undefined ? context : kp.problems;
+  return { kp: { ...kp, problems: [...unreadable, ...problems] }, context, source };
+}
+
+/** The errors of the tasks file itself (not of its context): those stop an edit. */
+export function tasksFileErrors(opened: OpenedPlan): Problem[] {
+  const context = new Set(opened.context.map((p) => p.message));
+  return opened.kp.problems.filter((p) => p.severity === 'error' && !context.has(p.message));
+}
