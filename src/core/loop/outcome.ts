@@ -43,6 +43,9 @@ export const LOOP_STATES = [
   'closed',
   'quick-grew',
   'resumed',
+  // The agent at its provider's limit (pause.ts): paused; the scheduled sweep found none due.
+  'paused',
+  'not-due',
   // /coder run goes on, or stops (run.ts); /coder stop.
   'run-complete',
   'run-waiting',
