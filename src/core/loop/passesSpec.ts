@@ -450,7 +450,9 @@ export function specTable(
   let size = out.join('\n').length;
   let shown = 0;
   for (const r of rows) {
-    const text = escapeMarkdown(r.text.replace(/\s+/g, ' ').slice(0, 120)).replace(/\|/g, '\\|');
+    // The id once: a task whose text starts with it (`T012 …`, `1.2 …`) is shown after it.
+    const own = r.text.startsWith(`${r.id} `) ? r.text.slice(r.id.length + 1) : r.text;
+    const text = escapeMarkdown(own.replace(/\s+/g, ' ').slice(0, 120)).replace(/\|/g, '\\|');
     const row = `| ${codeSpan(r.id)} ${text} | ${STATUS_MARK[r.status]} | ${lined(r.line).replace(/\|/g, '\\|')} |`;
     if (size + row.length > limit) break;
     out.push(row);
