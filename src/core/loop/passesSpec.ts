@@ -258,15 +258,26 @@ const DEFAULT_TESTS = [
   '**/__tests__/**',
 ];
 
+/**
+ * The globs as ONE regular expression, compiled once per verdict: picomatch's own matcher for an
+ * array calls each glob's matcher in turn, with its checks around each; on 3,000 paths in a cold
+ * process that alone took 0.1 s or more. Same answers: a path matches when some glob matches it
+ * (a negated glob matches what it does not name).
+ */
+function anyGlob(globs: readonly string[]): (path: string) => boolean {
+  const re = new RegExp(
+    globs.map((g) => `(?:${picomatch.makeRe(g, { dot: true }).source})`).join('|'),
+  );
+  return (path) => re.test(path);
+}
+
 /** Passes Spec?: every task of the phase, and the phase's test rule, against the PR's files. */
 export function passesSpec(
   tasks: readonly SpecTask[],
   files: readonly SpecFile[],
   options: SpecOptions,
 ): SpecVerdict {
-  const isTest = picomatch(options.testPaths.length ? [...options.testPaths] : DEFAULT_TESTS, {
-    dot: true,
-  });
+  const isTest = anyGlob(options.testPaths.length ? options.testPaths : DEFAULT_TESTS);
   const touched = files.flatMap((f) => (f.previous ? [f.path, f.previous] : [f.path]));
   const changed = new ChangedIndex(touched);
   const tests = files.filter((f) => !f.deleted && isTest(f.path));
