@@ -10,6 +10,7 @@ import {
   escapeMarkdown,
   flowchart,
   formatProblem,
+  identityShared,
   NODES,
   parseAgentPayload,
 } from '../core/index.js';
@@ -24,6 +25,14 @@ import {
 import { applyStep } from './agent/apply.js';
 import { agentStep } from './agent/step.js';
 import { createOctokit } from './octokit.js';
+import {
+  APPLY_EVENTS,
+  branchWorkflowProblem,
+  DEFAULT_ENVIRONMENT,
+  environmentProblem,
+  LOOP_EVENTS,
+  setupError,
+} from './setup.js';
 import { withoutSecrets, type SecretsPayload } from './secrets.js';
 
 interface RepositoryPayload {
@@ -61,6 +70,14 @@ function summary(outcome: LoopOutcome, event: string): string {
   return lines.join('\n');
 }
 
+/**
+ * An empty `token` input where GitHub gives the run its secrets: the token step before it made
+ * none. In the documented workflow that is a secret or variable that is not set (or not in the
+ * environment the job names): say which, and where they are set.
+ */
+const NO_TOKEN =
+  "the `token` input is empty: the step before it made no App token. In the documented workflow (examples/workflows/coder-loop.yml) the token step runs only when the secret CODER_LOOP_PRIVATE_KEY is set, and needs the variable CODER_LOOP_APP_ID: store the App's private key as that secret (in the environment the job names, if it names one) and its id as that variable, as docs/github-action.md says. `npx coder-loop doctor` in your repository checks the names the workflows use.";
+
 /** The Action's steps: the loop itself (default), the agent's run, applying its changes. */
 const STEPS = ['loop', 'agent', 'apply'] as const;
 type Step = (typeof STEPS)[number];
@@ -87,7 +104,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       SecretsPayload;
     if (!token) {
       const reason = withoutSecrets(payload, env);
-      if (!reason) throw new Error('Input required and not supplied: token');
+      if (!reason) throw new Error(NO_TOKEN);
       core.notice(`coder-loop did nothing: ${reason}, so the token input is empty.`);
       return;
     }
@@ -96,6 +113,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const gh = createOctokit(token, env.GITHUB_API_URL || 'https://api.github.com');
     const repo = { owner: repository.owner.login, repo: repository.name };
     const loadConfig = () => loadConfigFromRepo(gh, repo, configPath, repository.default_branch);
+    // The default GITHUB_TOKEN, passed as `token`, acts as github-actions[bot] whatever the slug.
+    const defaultToken = Boolean(env.GITHUB_TOKEN) && token === env.GITHUB_TOKEN;
+    const appSlug = defaultToken ? undefined : core.getInput('app-slug') || undefined;
+    const identity = once(() => tokenIdentity(gh, appSlug));
+    if (step !== 'agent') await checkSetup(env, eventName, step, gh, repo, repository, identity);
     if (step !== 'loop') {
       await runAgentSide(step, {
         gh,
@@ -104,17 +126,19 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         event: payload,
         loadConfig,
         env,
-        loopEnv: loopEnvOf(gh, repo, repository, loadConfig),
+        loopEnv: loopEnvOf(gh, repo, repository, loadConfig, identity),
       });
       return;
     }
-    const defaultToken = Boolean(env.GITHUB_TOKEN) && token === env.GITHUB_TOKEN;
-    if (defaultToken) {
+    const shared = identityShared(await identity());
+    if (shared) {
       core.warning(
-        'coder-loop runs on the default GITHUB_TOKEN: commits and pull requests it creates start no workflow runs, so CI never runs on them. Use an App token (actions/create-github-app-token) or a PAT; see docs/github-action.md.',
+        "coder-loop runs on the default GITHUB_TOKEN: commits and pull requests it creates start no workflow runs, so CI never runs on them, and every writer's workflow acts as github-actions[bot], the loop's identity: the loop merges nothing and completes no phase that needs an architect. Use an App token in an environment limited to the default branch; see docs/github-action.md and docs/security.md.",
       );
     }
-    const loopEnv = loopEnvOf(gh, repo, repository, loadConfig);
+    const loopEnv = loopEnvOf(gh, repo, repository, loadConfig, identity);
+    const loopWorkflow = ownWorkflow(env.GITHUB_WORKFLOW_REF, repo, repository.default_branch);
+    if (loopWorkflow) loopEnv.loopWorkflow = loopWorkflow;
     const outcome = await dispatch(loopEnv, eventName, payload);
     core.setOutput('state', outcome.state);
     core.setOutput('mode', outcome.mode ?? '');
@@ -130,8 +154,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       );
     else core.info(`coder-loop: ${outcome.state}${outcome.reason ? ` (${outcome.reason})` : ''}`);
     if (env.GITHUB_STEP_SUMMARY) {
-      const warning = defaultToken
-        ? "\n\n> [!WARNING]\n> This run used the default `GITHUB_TOKEN`: what it creates starts no workflow runs, so CI will not run on the loop's commits. Use an App token or a PAT."
+      const warning = shared
+        ? "\n\n> [!WARNING]\n> This run used the default `GITHUB_TOKEN`: what it creates starts no workflow runs, so CI will not run on the loop's commits, and every writer's workflow can act as the loop (docs/security.md). Use an App token in an environment limited to the default branch."
         : '';
       await core.summary.addRaw(summary(outcome, eventName) + warning).write();
     }
@@ -140,12 +164,59 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   }
 }
 
+/**
+ * The secure setup, checked at every run before anything is written (setup.ts): with a key (an
+ * App token, a PAT), the job runs the default branch's workflow, on an event that runs it, in an
+ * environment whose deployment branches are the default branch alone. The default
+ * `GITHUB_TOKEN` holds no key: the loop is reduced instead (`identityShared`).
+ */
+async function checkSetup(
+  env: NodeJS.ProcessEnv,
+  eventName: string,
+  step: 'loop' | 'apply',
+  gh: ReturnType<typeof createOctokit>,
+  repo: { owner: string; repo: string },
+  repository: { default_branch: string },
+  identity: LoopEnv['identity'],
+): Promise<void> {
+  if (identityShared(await identity())) return;
+  const environment = core.getInput('environment') || DEFAULT_ENVIRONMENT;
+  const problem =
+    branchWorkflowProblem(
+      {
+        eventName,
+        ref: env.GITHUB_REF,
+        workflowRef: env.GITHUB_WORKFLOW_REF,
+        repository: `${repo.owner}/${repo.repo}`,
+        defaultBranch: repository.default_branch,
+      },
+      step === 'loop' ? LOOP_EVENTS : APPLY_EVENTS,
+    ) ?? (await environmentProblem(gh, repo, environment, repository.default_branch));
+  if (problem) throw setupError(problem, environment, repository.default_branch);
+}
+
+/**
+ * This workflow's file, when it runs from the default branch's definition: GITHUB_WORKFLOW_REF
+ * reads `owner/repo/.github/workflows/coder-loop.yml@refs/heads/main`.
+ */
+function ownWorkflow(
+  ref: string | undefined,
+  repo: { owner: string; repo: string },
+  defaultBranch: string,
+): string | undefined {
+  const prefix = `${repo.owner}/${repo.repo}/`.toLowerCase();
+  const suffix = `@refs/heads/${defaultBranch}`;
+  if (!ref?.toLowerCase().startsWith(prefix) || !ref.endsWith(suffix)) return undefined;
+  return ref.slice(prefix.length, -suffix.length);
+}
+
 /** The loop's environment in the Action: the token's client, the repository, its config. */
 function loopEnvOf(
   gh: ReturnType<typeof createOctokit>,
   repo: { owner: string; repo: string },
   repository: { html_url: string; default_branch: string },
   loadConfig: LoopEnv['loadConfig'],
+  identity: LoopEnv['identity'],
 ): LoopEnv {
   return {
     gh,
@@ -153,7 +224,7 @@ function loopEnvOf(
     repoUrl: repository.html_url,
     defaultBranch: repository.default_branch,
     loadConfig,
-    identity: once(() => tokenIdentity(gh, core.getInput('app-slug') || undefined)),
+    identity,
     log: { info: (m) => core.info(m), warn: (m) => core.warning(m) },
     now: () => new Date(),
   };
@@ -220,9 +291,7 @@ async function runAgentSide(
       changesDir,
       tempDir: temp,
       env,
-      ...(core.getInput('app-slug')
-        ? { identity: await tokenIdentity(gh, core.getInput('app-slug')) }
-        : {}),
+      ...(core.getInput('app-slug') ? { identity: await side.loopEnv.identity() } : {}),
       log: { info: (m) => core.info(m), warn: (m) => core.warning(m) },
     });
     core.setOutput('state', result.outcome);

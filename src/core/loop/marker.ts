@@ -8,6 +8,12 @@ import type { AgentRunEntry } from '../agent/usage.js';
  */
 export interface LoopMarker {
   mode: 'plan' | 'quick';
+  /**
+   * The pull request and lock branch the record belongs to: a record read on a commit of another
+   * PR (one rebuilt on this PR's commits) is not that PR's.
+   */
+  pr?: number;
+  branch?: string;
   plan?: string;
   phase?: number;
   /**

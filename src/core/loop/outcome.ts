@@ -18,6 +18,7 @@ export const LOOP_STATES = [
   'choose-plan',
   'plan-required',
   'plan-complete',
+  'plan-waiting',
   'locked',
   'started',
   'already-started',
@@ -44,6 +45,7 @@ export const LOOP_STATES = [
   'resumed',
   // /coder run goes on, or stops (run.ts); /coder stop.
   'run-complete',
+  'run-waiting',
   'run-budget-spent',
   'run-permission-gone',
   'run-closed-unmerged',

@@ -59,6 +59,12 @@ export interface PullSnapshot {
     /** From the loop's record (`marker.escalation`), never from the label people can change. */
     escalated: boolean;
   };
+  /**
+   * The loop's identity is shared with every writer's workflow (the default `GITHUB_TOKEN`,
+   * `identityShared`): the record may be anyone's, so nothing that depends on it being the loop's
+   * is done — no merge, no architect's resolution.
+   */
+  shared?: true;
   /** The loop's record of the PR (record.ts), as of this head. */
   marker: LoopMarker;
   /** The loop's check run on the head; absent before the loop showed anything there. */
@@ -85,7 +91,17 @@ export interface PullSnapshot {
    * approver is an architect is filled in only when asked (`need: 'architects'`).
    */
   approvals?: readonly Approval[];
+  /**
+   * Whether an escalation stands by the PR's history (the loop's own label events), once read
+   * (`need: 'escalation'`): a push that brings back a head whose record predates the escalation
+   * does not end it.
+   */
+  escalatedBefore?: boolean;
 }
+
+/** Escalated, by the head's record or by the PR's history (once read). */
+export const isEscalated = (snap: PullSnapshot) =>
+  snap.pr.escalated || snap.escalatedBefore === true;
 
 /** One thing to do on GitHub. The applier (src/github/loop/apply.ts) carries each out once. */
 export type Effect =
@@ -124,10 +140,11 @@ export type Effect =
 
 /**
  * One more fact a decision needs before it can decide: the head's checks, the PR's files, the
- * phase's tasks at the head (Passes Spec?), the approvals of the head (`approvals`), whether each approver is an architect. The reader answers
- * with a new snapshot that holds it, and the same decision is asked again.
+ * phase's tasks at the head (Passes Spec?), the approvals of the head (`approvals`), whether each
+ * approver is an architect, whether the PR's history says it is escalated (`escalation`). The
+ * reader answers with a new snapshot that holds it, and the same decision is asked again.
  */
-export type Need = 'checks' | 'files' | 'tasks' | 'approvals' | 'architects';
+export type Need = 'checks' | 'files' | 'tasks' | 'approvals' | 'architects' | 'escalation';
 
 /** A decision made: the outcome, and the effects the applier carries out, in order. */
 export interface Decided {

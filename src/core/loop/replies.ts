@@ -88,9 +88,12 @@ export const reply = {
           text: string;
           state: 'todo' | 'doing' | 'done' | 'set-aside';
           optional: boolean;
+          note?: string;
         }[];
       }[];
       current: { number: string } | undefined;
+      complete: boolean;
+      waiting: string | undefined;
       problems: readonly Problem[];
     },
     lock: { branch: string; held: boolean; pr?: number } | undefined,
@@ -104,7 +107,7 @@ export const reply = {
       );
       for (const t of phase.tasks)
         lines.push(
-          `  - ${t.state === 'set-aside' ? '[ ]' : BOX[t.state]} ${escapeMarkdown(t.text)}${t.optional ? ' (optional)' : ''}${t.state === 'set-aside' ? ' (set aside)' : ''}`,
+          `  - ${t.state === 'set-aside' ? '[ ]' : BOX[t.state]} ${escapeMarkdown(t.text)}${t.state === 'set-aside' ? ' (set aside)' : t.note ? ` (${t.note})` : t.optional ? ' (optional)' : ''}`,
         );
     }
     if (plan.problems.length > 0) lines.push('', `Not valid:\n\n${list(plan.problems)}`);
@@ -115,7 +118,9 @@ export const reply = {
           ? `Phase ${plan.current.number} is locked by ${codeSpan(lock.branch)}${lock.pr !== undefined ? `, pull request #${lock.pr}` : ''}.`
           : `Phase ${plan.current.number} is free: ${codeSpan(`/coder next ${label}`)} takes it.`,
       );
-    else lines.push('', 'Complete.');
+    else if (plan.complete) lines.push('', 'Complete.');
+    else if (!plan.current)
+      lines.push('', `No phase can start: ${escapeMarkdown(plan.waiting ?? '')}`);
     return lines.join('\n');
   },
 
@@ -129,6 +134,10 @@ export const reply = {
 
   planComplete: (plan: string): string =>
     `Plan ${codeSpan(plan)} is complete: every task of every phase is done.`,
+
+  /** Work is left and none of it can start: a block or a dependency a person decides on. */
+  planWaiting: (plan: string, why: string): string =>
+    `Plan ${codeSpan(plan)} is not complete, but no phase can start: ${escapeMarkdown(why)} Nothing was written; once a task can start, ${codeSpan(`/coder next ${plan}`)} takes it.`,
 
   /** LockCheck → Yes: "Return to Orchestrator: Select Next Item". */
   locked: (plan: string, phase: PhaseName, branch: string, pr?: { number: number }): string =>
@@ -163,6 +172,9 @@ export const reply = {
     }
     return lines.join('\n');
   },
+
+  issueTooLong: (title: number, body: number): string =>
+    `The issue’s text is too long for quick mode (a title of ${title.toLocaleString('en-US')} and a body of ${body.toLocaleString('en-US')} characters): the loop keeps the issue’s text, as it is now, as the task, and this one does not fit. Shorten the issue (or link to a document with the details), then ask again; or put the work in a plan.`,
 
   quickLocked: (branch: string, pr?: { number: number }): string =>
     `Quick mode is already running for this issue: branch ${codeSpan(branch)}${pr ? `, pull request #${pr.number}` : ''}.`,
@@ -265,6 +277,18 @@ export const reply = {
   /** An approval from a permitted user that does not count: the reason (SPEC §3.8). */
   approvalNotCounted: (pr: number, why: string): string =>
     `The approval on pull request #${pr} does not count: ${why}. Nothing was done; an approval from another person with write access completes the phase.`,
+
+  /**
+   * Said with a start when the loop acts with a workflow's default `GITHUB_TOKEN`: every writer's
+   * workflow acts as the same `github-actions[bot]`, so the loop cannot tell its own record from
+   * theirs, and refuses what depends on that.
+   */
+  sharedIdentity: (): string =>
+    "\n\n> [!WARNING]\n> This loop runs on the workflow's default `GITHUB_TOKEN`: every writer's workflow acts as `github-actions[bot]`, the loop's identity, and can write what looks like the loop's record. So the loop merges nothing (`autoMerge` is off) and completes no phase that needs an architect (locked paths, plan documents, an escalation): review and merge those by hand. An App token in an environment limited to the default branch lifts this (docs/security.md).",
+
+  /** An approval the loop cannot act on with a shared identity: an architect's call, made by hand. */
+  sharedIdentityArchitect: (pr: number, why: string): string =>
+    `Pull request #${pr} needs an architect (${why}), and this loop runs on the default \`GITHUB_TOKEN\`, whose identity every writer's workflow shares: the loop cannot vouch for its record, so it does not complete the phase. An architect reviews and merges it by hand; an App token lifts this (docs/security.md).`,
 
   /** An architect approved an escalated head whose CI has not passed: the escalation stays. */
   architectApprovalBeforeGate: (pr: number, architect: string): string =>

@@ -11,8 +11,10 @@ import type { PlanContext, PlanFiles } from '../plan/validate.js';
 import type { CheckRunView } from './checkRun.js';
 import type { NodeId } from './flowchart.js';
 import { afterLock, phaseToStart, type Answer } from './choose.js';
+import { ciGateAtStart } from './ciGate.js';
 import { agentHandOff, withAgent } from './handoff.js';
 import { renderMarker, type LoopMarker, type RunState } from './marker.js';
+import { vettedFits } from './record.js';
 import type { LoopOutcome } from './outcome.js';
 import {
   progressPhases,
@@ -180,6 +182,13 @@ export type StartRequest = {
   defaultBranch: string;
   /** The time the log entry is written with (ISO 8601). */
   now: string;
+  /** The loop's identity is every writer's too (`identityShared`): the start reply says so. */
+  shared?: boolean;
+  /**
+   * The Action's own workflow file on the default branch: the start checks that the CI it waits
+   * for exists (ciGate.ts). Absent in the App, which hears every check suite.
+   */
+  loopWorkflow?: string;
 } & ({ mode: 'plan'; plan: string | undefined } | { mode: 'quick'; issue: QuickIssue });
 
 /** A PR as the start side sees it. */
@@ -301,6 +310,8 @@ export interface Plotted {
  */
 export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   if (!snap.base) return { need: 'base' };
+  const gate = ciGateAtStart(req.loopWorkflow, snap.base.files, snap.texts);
+  if ('need' in gate) return gate;
   const plotted =
     req.mode === 'plan' ? plotPhase(req, snap, snap.base) : plotQuick(req, snap, snap.base);
   if (!('marker' in plotted)) return plotted;
@@ -382,7 +393,10 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   return {
     done: { ...outcome, pullRequest: pr.number },
     effects: [
-      say(plotted.started(pr)),
+      say(
+        (gate.note ? `${plotted.started(pr)}\n\n${gate.note}` : plotted.started(pr)) +
+          (req.shared ? reply.sharedIdentity() : ''),
+      ),
       ...progress,
       {
         kind: 'check',
@@ -391,13 +405,14 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
         view: withAgent(plotted.view, handOff, req.repoUrl),
         // The loop's first record of the PR; a quick task keeps the issue's text as the permitted
         // user saw it when they acted: the agent's assignment, whatever the issue says later.
-        record:
-          req.mode === 'quick'
-            ? {
-                ...plotted.marker,
-                vetted: { title: req.issue.title, body: req.issue.body ?? '' },
-              }
-            : plotted.marker,
+        record: {
+          ...plotted.marker,
+          pr: pr.number,
+          branch,
+          ...(req.mode === 'quick'
+            ? { vetted: { title: req.issue.title, body: req.issue.body ?? '' } }
+            : {}),
+        },
       },
       ...(handOff ? [{ kind: 'dispatch' as const, payload: handOff }] : []),
     ],
@@ -496,6 +511,19 @@ function plotQuick(
 ): Plotted | Early {
   const { config, who, issue } = req;
   const branch = quickBranch(issue.number);
+  // The issue's text is the agent's assignment, kept whole in the record: one too long for it is
+  // refused before anything is written, never cut.
+  if (!vettedFits({ title: issue.title, body: issue.body ?? '' }))
+    return {
+      done: { state: 'invalid', mode: 'quick', reason: 'the issue is too long for quick mode' },
+      effects: [
+        {
+          kind: 'reply',
+          to: who.issue,
+          body: reply.issueTooLong(issue.title.length, (issue.body ?? '').length),
+        },
+      ],
+    };
   const changes: FileChange[] = [];
   const plans = config.quick.log ? planNames(base.files.keys(), config.plansDir) : [];
   if (plans.length === 1) {

@@ -21,6 +21,7 @@ import { GitReader } from '../git.js';
 import { readKindPlan } from '../kindPlans.js';
 import { isTeamMember, readPermission } from '../identity.js';
 import {
+  escalationStands,
   pullCommits,
   pullRequestFiles,
   pullReviews,
@@ -68,6 +69,7 @@ export function pullContext(env: LoopEnv, config: Config, loop: LoopPull): PullC
       },
       marker,
       ...(loop.commits && !loop.commits.complete ? { commitsIncomplete: true as const } : {}),
+      ...(loop.shared ? { shared: true as const } : {}),
     },
     ...(loop.commits ? { commits: loop.commits.items } : {}),
   };
@@ -165,6 +167,11 @@ export async function read(
       return { ...ctx, snap: { ...ctx.snap, tasks: await phaseTasks(ctx) } };
     case 'approvals':
       return withApprovals(ctx, given);
+    case 'escalation': {
+      const login = (await ctx.env.identity()).login;
+      const stands = await escalationStands(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number, login);
+      return { ...ctx, snap: { ...ctx.snap, escalatedBefore: stands } };
+    }
     case 'architects': {
       const approvals: Approval[] = [];
       for (const a of ctx.snap.approvals ?? [])

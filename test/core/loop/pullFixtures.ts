@@ -40,6 +40,8 @@ export function snap(over: Partial<PullSnapshot> & { escalated?: boolean } = {})
     approvals: [],
     // Read: the phase names no task (Passes Spec? checks the test rule only).
     tasks: { tasks: [] },
+    // Read: the PR's history holds no standing escalation either.
+    escalatedBefore: false,
     ...rest,
   };
 }

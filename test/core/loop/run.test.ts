@@ -82,6 +82,12 @@ describe('decideRunNext', () => {
     ['permission gone', { starterPermitted: false }, 'run-permission-gone', /@octocat.*no longer/],
     ['plan complete', { planComplete: true, nextPhase: undefined }, 'run-complete', /complete/],
     [
+      'work left and none can start (a Task Master block): not complete',
+      { planComplete: false, nextPhase: undefined, waiting: 'task 4 is blocked.' },
+      'run-waiting',
+      /no phase can start \(task 4 is blocked\)/,
+    ],
+    [
       'run budget spent',
       {
         budget: { failedAttempts: { run: 2 } },
