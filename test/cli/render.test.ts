@@ -31,6 +31,13 @@ describe('render: the core’s markdown as terminal text', () => {
     );
   });
 
+  it('shows a backslash escape as its character, outside code spans; a table keeps `\\|`', () => {
+    expect(render('in src/parse\\.ts \\*not bold\\* and C:\\dir', plain)).toBe(
+      'in src/parse.ts *not bold* and C:\\dir',
+    );
+    expect(render('| a\\|b | `x\\.y` |', plain)).toBe('| a\\|b | `x\\.y` |');
+  });
+
   it('colour: bold and cyan codes', () => {
     expect(render('**quick mode** `x`', color)).toBe('\x1b[1mquick mode\x1b[0m \x1b[36mx\x1b[0m');
   });
