@@ -448,8 +448,11 @@ export function specTable(
     link
       ? `[${codeSpan(path)}](${link.repoUrl}/blob/${link.sha}/${encodePath(path)})`
       : codeSpan(path);
+  // Only what reads as a path is linked (a folder or a file name with an extension): task and
+  // requirement ids (`1.2`, `T003`) stay text.
+  const isPath = (p: string) => !p.includes(' ') && (p.includes('/') || /\.[A-Za-z]\w*$/.test(p));
   const lined = (text: string) =>
-    text.replace(/`([^`]+)`/g, (_m, p: string) => (link && !p.includes(' ') ? at(p) : codeSpan(p)));
+    text.replace(/`([^`]+)`/g, (_m, p: string) => (link && isPath(p) ? at(p) : codeSpan(p)));
   const order: TaskStatus[] = ['missing', 'evidence', 'unchecked', 'optional', 'done'];
   const rows = [...verdict.tasks].sort((a, b) => order.indexOf(a.status) - order.indexOf(b.status));
   const out = [

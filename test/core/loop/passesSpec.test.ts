@@ -204,6 +204,9 @@ describe('Passes Spec? — the verdict', () => {
     const rows = table.split('\n').filter((l) => l.startsWith('| `T'));
     expect(rows[0]).toContain('❌ missing');
     expect(rows[1]).toContain(`[\`src/a.ts\`](https://github.com/o/r/blob/${HEAD}/src/a.ts)`);
+    // A task's id is no file: it stays text.
+    expect(table).not.toContain('/blob/' + HEAD + '/T1');
+    expect(table).not.toContain('/blob/' + HEAD + '/T2');
     const small = specTable(v, undefined, 200);
     expect(small).toContain('more tasks not shown');
     expect(small.length).toBeLessThan(500);
