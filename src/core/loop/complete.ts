@@ -14,7 +14,7 @@ import {
 import { detectEol } from '../plan/text.js';
 import type { Problem } from '../problem.js';
 import { renderMarker, type LoopMarker } from './marker.js';
-import type { FileChange } from './start.js';
+import type { FileChange } from './startSnapshot.js';
 
 /** What GitHub knows about the phase's PR when it is approved. */
 export interface CompletionFacts {

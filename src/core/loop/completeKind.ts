@@ -6,8 +6,8 @@ import { detectEol } from '../plan/text.js';
 import type { Problem } from '../problem.js';
 import { reportFacts, type CompletionFacts } from './complete.js';
 import { renderMarker, type LoopMarker } from './marker.js';
-import type { FileChange } from './start.js';
-import { phaseInteger } from './startKind.js';
+import type { FileChange } from './startSnapshot.js';
+import { phaseInteger } from './phaseName.js';
 
 export type KindCompletion =
   | { ok: true; phase: KindPhase; next?: KindPhase; changes: FileChange[]; message: string }

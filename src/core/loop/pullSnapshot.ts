@@ -6,7 +6,7 @@ import type { CheckResult } from './gate.js';
 import { agentHandOff } from './handoff.js';
 import type { LoopMarker, RunState } from './marker.js';
 import type { LoopOutcome, LoopState } from './outcome.js';
-import type { Approval } from './approvals.js';
+import type { Permission } from './trust.js';
 
 /**
  * The PR side of the loop, from Verification to Final Verification, as pure decisions: a
@@ -40,6 +40,16 @@ export interface OwnState {
   /** Final verification: the next phase's number, written by the completion step. */
   next?: number;
   conclusion: string | null;
+}
+
+/** An approval of the head by a user with write permission, with what the rules need to know. */
+export interface Approval {
+  login: string;
+  permission: Permission | string;
+  /** Authored or committed a commit of the PR (the loop's own excluded). */
+  pushed: boolean;
+  /** Known once asked (`need: 'architects'`); only asked when the PR touches locked items. */
+  architect?: boolean;
 }
 
 /** What the PR side reads of GitHub before deciding. */

@@ -3,7 +3,7 @@ import { HELP_TEXT } from '../command.js';
 import { codeSpan, escapeMarkdown } from '../markdown.js';
 import { formatProblem, type Problem } from '../problem.js';
 import type { PlanContext } from '../plan/validate.js';
-import { phaseTitle } from './start.js';
+import { phaseTitle } from './phaseName.js';
 
 /** A phase as a reply names it: its number (`3`, `3.1` for spec-kit) and name. */
 type PhaseName = { number: number | string; name: string };

@@ -18,20 +18,15 @@ import {
   type KindPhase,
   type KindPlan,
 } from '../plan/kinds/plan.js';
-import { PLAN_FILES, planPath, planSlug, slugConflicts } from '../plan/layout.js';
+import { PLAN_FILES, planNames, planPath, planSlug, slugConflicts } from '../plan/layout.js';
 import { appendLogEntry } from '../plan/masterLog.js';
 import { oneLine } from '../plan/text.js';
 import { formatProblem, type Problem } from '../problem.js';
 import type { Answer } from './choose.js';
 import { renderMarker, type LoopMarker } from './marker.js';
 import { reply } from './replies.js';
-import {
-  phaseTitle,
-  planNames,
-  type FileChange,
-  type Orchestrator,
-  type PullRequestText,
-} from './start.js';
+import { phaseInteger, phaseTitle } from './phaseName.js';
+import type { FileChange, Orchestrator, PullRequestText } from './startSnapshot.js';
 
 /** How replies and PR bodies name a kind. */
 export const KIND_LABELS: Record<PlanKind, string> = {
@@ -193,12 +188,6 @@ function branchPart(number: string): string {
 /** `coder/<plan-slug>/phase-<number>`: the lock branch of a phase of another kind. */
 export function kindPhaseBranch(label: string, phase: Pick<KindPhase, 'number'>): string {
   return `coder/${planSlug(label)}/phase-${branchPart(phase.number)}`;
-}
-
-/** The record's integer phase: the kind's number when it is one, else its leading number. */
-export function phaseInteger(number: string): number {
-  const m = /^\d+/.exec(number);
-  return m ? Number(m[0]) : 0;
 }
 
 /** The reads a plan of another kind needs before it can be opened, and it opened once read. */

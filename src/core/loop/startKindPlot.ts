@@ -2,7 +2,7 @@ import type { NamedPlan } from '../plan/kinds/index.js';
 import { KIND_MARKS, type OtherKind } from '../plan/kinds/plan.js';
 import { kindProgressPhases } from './progress.js';
 import { reply } from './replies.js';
-import type { Base, Early, Plotted, StartRequest } from './start.js';
+import type { Base, Early, Plotted, StartRequest } from './startSnapshot.js';
 import {
   kindPhaseToStart,
   kindPullRequest,

@@ -14,7 +14,7 @@ import {
   type TaskmasterPhase,
   type TaskmasterTask,
 } from './taskmaster.js';
-import { kindOfPath, validateKindContext, type NamedPlan } from './index.js';
+import { kindOfPath, validateKindContext, type NamedPlan } from './discovery.js';
 
 /**
  * One kind-neutral view of a spec-kit, Kiro or Task Master plan, for the loop (SPEC §2b): its
