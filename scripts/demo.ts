@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBundle, type BundleRun } from '../test/helpers/bundle.js';
 import { OWNER, REPO } from '../test/helpers/github.js';
-import { examplePayload } from '../test/helpers/payloads.js';
+import { examplePayload, reviewRelayRun } from '../test/helpers/payloads.js';
 import { examplePlanFiles } from '../test/helpers/plans.js';
 import { SimGitHub } from '../test/sim/github.js';
 
@@ -163,7 +163,12 @@ async function agentWorkflow(at: { dir: string; head: string }) {
     work: temp,
     event: 'repository_dispatch',
     payload: event,
-    env: { ...env, INPUT_STEP: 'apply', INPUT_TOKEN: 'ghs_demo_app_token' },
+    env: {
+      ...env,
+      INPUT_STEP: 'apply',
+      INPUT_TOKEN: 'ghs_demo_app_token',
+      'INPUT_CHANGES-DIGEST': agent.outputs.digest!,
+    },
   });
   if (apply.outputs.state !== 'committed')
     throw new Error(`step apply: ${apply.outputs.state}\n${apply.stdout}`);
@@ -224,14 +229,8 @@ try {
   node('Code Review', 'reviewer1 (write access) approves the head');
   const head = sim.headOf(pr);
   sim.reviews.push({ id: 1, pr: pr.number, user: 'reviewer1', state: 'APPROVED', commit_id: head });
-  const review = examplePayload('pull_request_review', 'submitted');
-  review.review.id = 1;
-  review.review.state = 'approved';
-  review.review.commit_id = head;
-  review.review.user.login = 'reviewer1';
-  review.review.user.type = 'User';
-  review.pull_request = { ...review.pull_request, ...sim.pullJson(pr) };
-  const approved = await loop('pull_request_review', review);
+  // The review reaches the loop through the relay's workflow_run (coder-loop-review.yml).
+  const approved = await loop('workflow_run', reviewRelayRun(BRANCH, head, 'reviewer1'));
   show('state', `${approved.outputs.state}: no locked paths touched`);
 
   node('Mark [x] → Report → Update context → Log', 'one commit on top of the approved head');

@@ -10,6 +10,7 @@ import {
   escapeMarkdown,
   flowchart,
   formatProblem,
+  identityShared,
   NODES,
   parseAgentPayload,
 } from '../core/index.js';
@@ -24,6 +25,14 @@ import {
 import { applyStep } from './agent/apply.js';
 import { agentStep } from './agent/step.js';
 import { createOctokit } from './octokit.js';
+import {
+  APPLY_EVENTS,
+  branchWorkflowProblem,
+  DEFAULT_ENVIRONMENT,
+  environmentProblem,
+  LOOP_EVENTS,
+  setupError,
+} from './setup.js';
 import { withoutSecrets, type SecretsPayload } from './secrets.js';
 
 interface RepositoryPayload {
@@ -96,6 +105,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const gh = createOctokit(token, env.GITHUB_API_URL || 'https://api.github.com');
     const repo = { owner: repository.owner.login, repo: repository.name };
     const loadConfig = () => loadConfigFromRepo(gh, repo, configPath, repository.default_branch);
+    // The default GITHUB_TOKEN, passed as `token`, acts as github-actions[bot] whatever the slug.
+    const defaultToken = Boolean(env.GITHUB_TOKEN) && token === env.GITHUB_TOKEN;
+    const appSlug = defaultToken ? undefined : core.getInput('app-slug') || undefined;
+    const identity = once(() => tokenIdentity(gh, appSlug));
+    if (step !== 'agent') await checkSetup(env, eventName, step, gh, repo, repository, identity);
     if (step !== 'loop') {
       await runAgentSide(step, {
         gh,
@@ -104,17 +118,17 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         event: payload,
         loadConfig,
         env,
-        loopEnv: loopEnvOf(gh, repo, repository, loadConfig),
+        loopEnv: loopEnvOf(gh, repo, repository, loadConfig, identity),
       });
       return;
     }
-    const defaultToken = Boolean(env.GITHUB_TOKEN) && token === env.GITHUB_TOKEN;
-    if (defaultToken) {
+    const shared = identityShared(await identity());
+    if (shared) {
       core.warning(
-        'coder-loop runs on the default GITHUB_TOKEN: commits and pull requests it creates start no workflow runs, so CI never runs on them. Use an App token (actions/create-github-app-token) or a PAT; see docs/github-action.md.',
+        "coder-loop runs on the default GITHUB_TOKEN: commits and pull requests it creates start no workflow runs, so CI never runs on them, and every writer's workflow acts as github-actions[bot], the loop's identity: the loop merges nothing and completes no phase that needs an architect. Use an App token in an environment limited to the default branch; see docs/github-action.md and docs/security.md.",
       );
     }
-    const loopEnv = loopEnvOf(gh, repo, repository, loadConfig);
+    const loopEnv = loopEnvOf(gh, repo, repository, loadConfig, identity);
     const outcome = await dispatch(loopEnv, eventName, payload);
     core.setOutput('state', outcome.state);
     core.setOutput('mode', outcome.mode ?? '');
@@ -130,8 +144,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       );
     else core.info(`coder-loop: ${outcome.state}${outcome.reason ? ` (${outcome.reason})` : ''}`);
     if (env.GITHUB_STEP_SUMMARY) {
-      const warning = defaultToken
-        ? "\n\n> [!WARNING]\n> This run used the default `GITHUB_TOKEN`: what it creates starts no workflow runs, so CI will not run on the loop's commits. Use an App token or a PAT."
+      const warning = shared
+        ? "\n\n> [!WARNING]\n> This run used the default `GITHUB_TOKEN`: what it creates starts no workflow runs, so CI will not run on the loop's commits, and every writer's workflow can act as the loop (docs/security.md). Use an App token in an environment limited to the default branch."
         : '';
       await core.summary.addRaw(summary(outcome, eventName) + warning).write();
     }
@@ -140,12 +154,44 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   }
 }
 
+/**
+ * The secure setup, checked at every run before anything is written (setup.ts): with a key (an
+ * App token, a PAT), the job runs the default branch's workflow, on an event that runs it, in an
+ * environment whose deployment branches are the default branch alone. The default
+ * `GITHUB_TOKEN` holds no key: the loop is reduced instead (`identityShared`).
+ */
+async function checkSetup(
+  env: NodeJS.ProcessEnv,
+  eventName: string,
+  step: 'loop' | 'apply',
+  gh: ReturnType<typeof createOctokit>,
+  repo: { owner: string; repo: string },
+  repository: { default_branch: string },
+  identity: LoopEnv['identity'],
+): Promise<void> {
+  if (identityShared(await identity())) return;
+  const environment = core.getInput('environment') || DEFAULT_ENVIRONMENT;
+  const problem =
+    branchWorkflowProblem(
+      {
+        eventName,
+        ref: env.GITHUB_REF,
+        workflowRef: env.GITHUB_WORKFLOW_REF,
+        repository: `${repo.owner}/${repo.repo}`,
+        defaultBranch: repository.default_branch,
+      },
+      step === 'loop' ? LOOP_EVENTS : APPLY_EVENTS,
+    ) ?? (await environmentProblem(gh, repo, environment, repository.default_branch));
+  if (problem) throw setupError(problem, environment, repository.default_branch);
+}
+
 /** The loop's environment in the Action: the token's client, the repository, its config. */
 function loopEnvOf(
   gh: ReturnType<typeof createOctokit>,
   repo: { owner: string; repo: string },
   repository: { html_url: string; default_branch: string },
   loadConfig: LoopEnv['loadConfig'],
+  identity: LoopEnv['identity'],
 ): LoopEnv {
   return {
     gh,
@@ -153,7 +199,7 @@ function loopEnvOf(
     repoUrl: repository.html_url,
     defaultBranch: repository.default_branch,
     loadConfig,
-    identity: once(() => tokenIdentity(gh, core.getInput('app-slug') || undefined)),
+    identity,
     log: { info: (m) => core.info(m), warn: (m) => core.warning(m) },
     now: () => new Date(),
   };
@@ -220,9 +266,7 @@ async function runAgentSide(
       changesDir,
       tempDir: temp,
       env,
-      ...(core.getInput('app-slug')
-        ? { identity: await tokenIdentity(gh, core.getInput('app-slug')) }
-        : {}),
+      ...(core.getInput('app-slug') ? { identity: await side.loopEnv.identity() } : {}),
       log: { info: (m) => core.info(m), warn: (m) => core.warning(m) },
     });
     core.setOutput('state', result.outcome);

@@ -165,7 +165,13 @@ export const ConfigSchema = z
       .array(glob)
       .default(['**/*.test.*', '**/*.spec.*', '**/test/**', '**/tests/**', '**/__tests__/**'])
       .describe(
-        'Globs of test files. Plan mode needs a change to one of them to pass the gate; [] turns the rule off.',
+        'Globs of test files. In plan mode a pull request that changes code outside documentation and configuration must change one of them (Passes Spec?); [] turns that rule off.',
+      ),
+    specCheck: z
+      .enum(['require', 'report', 'off'])
+      .default('require')
+      .describe(
+        'Passes Spec? in plan mode: each task of the phase traced to evidence in the pull request. require: missing evidence goes back to implementation (Revise Code); report: the table is shown, nothing is blocked; off: no table and no test rule.',
       ),
     requiredChecks: z
       .array(z.string().min(1))

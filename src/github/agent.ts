@@ -225,6 +225,20 @@ export async function readIssueText(
   };
 }
 
+/**
+ * Revise Code's list: the tasks that lacked evidence on the head, as the loop's record of that
+ * head keeps them (Passes Spec?). Empty when the record holds no verdict about it.
+ */
+export async function readSpecMissing(
+  gh: GitHub,
+  repo: Repo,
+  headSha: string,
+  identity: LoopIdentity | undefined,
+): Promise<string[]> {
+  const spec = (await recordOn(gh, repo, headSha, identity))?.record?.spec;
+  return spec && spec.sha === headSha ? spec.missing : [];
+}
+
 export type AgentCommitResult =
   | { state: 'committed'; commit: string }
   /** This hand-off's commit is on the branch already (a redelivered dispatch, a re-run job). */

@@ -1,6 +1,9 @@
 import {
   CHECK_NAME,
   latestCheckRuns,
+  latestStatuses,
+  runsToTrace,
+  type RunJob,
   decodeRecord,
   withRecord,
   progressLink,
@@ -128,9 +131,59 @@ export async function recordOn(
 }
 
 /**
+ * The job of each GitHub Actions check run named (`runsToTrace`): its workflow run and attempt,
+ * or null when it is no job of any workflow run of the head (created through the API). Read from
+ * the head's workflow runs and every attempt's jobs, every page.
+ */
+async function jobsOf(gh: GitHub, repo: Repo, sha: string, ids: readonly number[]) {
+  const jobs = new Map<number, RunJob | null>(ids.map((id) => [id, null]));
+  if (ids.length === 0) return jobs;
+  const runs = await readWhole(async (page) => {
+    const { data } = await gh.request('GET /repos/{owner}/{repo}/actions/runs', {
+      ...repo,
+      head_sha: sha,
+      per_page: PER_PAGE,
+      page,
+    });
+    return data.workflow_runs;
+  });
+  for (const run of runs.items) {
+    const listed = await readWhole(async (page) => {
+      const { data } = await gh.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', {
+        ...repo,
+        run_id: Number(run.id),
+        filter: 'all',
+        per_page: PER_PAGE,
+        page,
+      });
+      return data.jobs;
+    });
+    for (const job of listed.items)
+      if (jobs.has(Number(job.id)) && job.head_sha === sha)
+        jobs.set(Number(job.id), { run: Number(run.id), attempt: Number(job.run_attempt ?? 1) });
+  }
+  return jobs;
+}
+
+/** Every commit status of a commit, newest first, with who posted each (every page). */
+async function commitStatuses(gh: GitHub, repo: Repo, sha: string) {
+  const { items } = await readWhole(async (page) => {
+    const { data } = await gh.request('GET /repos/{owner}/{repo}/commits/{ref}/statuses', {
+      ...repo,
+      ref: sha,
+      per_page: PER_PAGE,
+      page,
+    });
+    return data;
+  });
+  return items;
+}
+
+/**
  * Check runs and commit statuses of a head commit, every page of both. The loop's own check run
  * is the newest one it wrote there (`ownRuns`); every other check run, a CI job called
- * `coder-loop` included, is CI and counts in the gate.
+ * `coder-loop` included, is CI and counts in the gate. A later check run or status supersedes
+ * an earlier one only when it is CI reporting again (`latestCheckRuns`, `latestStatuses`).
  */
 export async function readHeadChecks(
   gh: GitHub,
@@ -140,30 +193,27 @@ export async function readHeadChecks(
 ): Promise<HeadChecks> {
   const [runs, statuses] = await Promise.all([
     commitCheckRuns(gh, repo, sha),
-    readWhole(async (page) => {
-      const { data } = await gh.request('GET /repos/{owner}/{repo}/commits/{ref}/status', {
-        ...repo,
-        ref: sha,
-        per_page: PER_PAGE,
-        page,
-      });
-      return data.statuses;
-    }),
+    commitStatuses(gh, repo, sha),
   ]);
   const byId = [...runs].sort((a, b) => Number(a.id) - Number(b.id));
   const own = ownRuns(byId, sha, identity);
   const ownIds = new Set(own.map((o) => o.run.id));
   const mine = own.pop();
-  // A re-run adds a check run with the same name and app: the newest one counts.
-  const results: CheckResult[] = latestCheckRuns(byId, ownIds).map((r) => ({
+  const jobs = await jobsOf(gh, repo, sha, runsToTrace(byId, ownIds));
+  const results: CheckResult[] = latestCheckRuns(byId, ownIds, jobs).map((r) => ({
     name: r.name,
     status: r.status,
     conclusion: r.conclusion,
     ...(r.html_url ? { url: r.html_url } : {}),
   }));
   const statusIsMine = identity !== undefined && keepsStatus(identity);
-  for (const s of statuses.items) {
-    if (statusIsMine && s.context === CHECK_NAME) continue;
+  // Acting as a person, the loop's own status is the `coder-loop` one that person posted.
+  const isMine = (s: (typeof statuses)[number]) =>
+    statusIsMine &&
+    s.context === CHECK_NAME &&
+    s.creator?.login?.toLowerCase() === identity.login.toLowerCase();
+  for (const s of latestStatuses(statuses)) {
+    if (isMine(s)) continue;
     results.push({
       name: s.context,
       status: s.state === 'pending' ? 'in_progress' : 'completed',
@@ -171,7 +221,7 @@ export async function readHeadChecks(
       ...(s.target_url ? { url: s.target_url } : {}),
     });
   }
-  const status = mine || !statusIsMine ? undefined : ownFromStatus(statuses.items);
+  const status = mine || !statusIsMine ? undefined : ownFromStatus(statuses.filter(isMine));
   return {
     results,
     ...(mine

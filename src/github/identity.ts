@@ -1,4 +1,4 @@
-import type { LoopIdentity, Permission } from '../core/index.js';
+import { ACTIONS_BOT, type LoopIdentity, type Permission } from '../core/index.js';
 import { isHttpError, type GitHub, type Repo } from './client.js';
 
 /**
@@ -25,7 +25,7 @@ export async function tokenIdentity(gh: GitHub, appSlug?: string): Promise<LoopI
     return { login: data.login };
   } catch (error) {
     if (!isHttpError(error, 403) && !isHttpError(error, 401)) throw error;
-    return { login: 'github-actions[bot]', app: { slug: 'github-actions' } };
+    return { login: ACTIONS_BOT, app: { slug: 'github-actions' } };
   }
 }
 

@@ -30,9 +30,53 @@ export async function clearEscalated(
         name: ESCALATED_LABEL,
       });
     } catch (error) {
-      if (!isHttpError(error, 404)) throw error; // already removed
+      if (!isHttpError(error, 404)) throw error;
+      // Removed already, by someone else: the loop's own removal is what ends the escalation in
+      // the PR's history (`escalationStands`), so it shows it again and takes it off itself.
+      await gh.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+        ...repo,
+        issue_number: n,
+        labels: [ESCALATED_LABEL],
+      });
+      await gh.request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', {
+        ...repo,
+        issue_number: n,
+        name: ESCALATED_LABEL,
+      });
     }
   }
+}
+
+/**
+ * Whether the loop's escalation of a PR stands, by GitHub's record of the PR's label events: the
+ * loop's own (`loop`: its login) last adding or removing of `coder:escalated`. A person who takes
+ * the label off, or a push that brings back a head whose record predates the escalation, leaves
+ * it standing: the loop removes the label only when the escalation ends (`/coder resume`, an
+ * architect's approval). Every page is read.
+ */
+export async function escalationStands(
+  gh: GitHub,
+  repo: Repo,
+  pr: number,
+  loop: string,
+): Promise<boolean> {
+  const { items } = await readWhole(async (page) => {
+    const { data } = await gh.request('GET /repos/{owner}/{repo}/issues/{issue_number}/events', {
+      ...repo,
+      issue_number: pr,
+      per_page: PER_PAGE,
+      page,
+    });
+    return data;
+  });
+  let stands = false;
+  for (const e of items) {
+    const label = 'label' in e ? (e.label as { name?: string } | undefined)?.name : undefined;
+    if (label !== ESCALATED_LABEL || e.actor?.login.toLowerCase() !== loop.toLowerCase()) continue;
+    if (e.event === 'labeled') stands = true;
+    if (e.event === 'unlabeled') stands = false;
+  }
+  return stands;
 }
 
 /** A file a PR changes; a rename also names the path it had (`previous`). */
@@ -41,6 +85,9 @@ export interface ChangedFile {
   previous?: string;
   additions: number;
   deletions: number;
+  /** The diff GitHub lists with the file (Passes Spec? reads what changed tests name). */
+  patch?: string;
+  deleted?: true;
 }
 
 /** GitHub lists at most 3,000 files of a pull request. */
@@ -68,23 +115,38 @@ export async function pullRequestFiles(
       ...(f.previous_filename ? { previous: f.previous_filename } : {}),
       additions: f.additions,
       deletions: f.deletions,
+      ...(f.patch !== undefined ? { patch: f.patch } : {}),
+      ...(f.status === 'removed' ? { deleted: true as const } : {}),
     }));
   }, PULL_FILES_CAP);
 }
 
-/** The open pull request whose head is `branch` in this repository, if any. */
+/**
+ * The open pull request whose head is `branch` in this repository, if any. GitHub allows one open
+ * PR per head and base, so a writer can open a second one from a lock branch to another base:
+ * every open PR from the branch is read (every page), and the one `opener` opened — the loop's
+ * own — is the one returned; without one of theirs, the newest.
+ */
 export async function findPullRequest(
   gh: GitHub,
   repo: Repo,
   branch: string,
+  opener?: string,
 ): Promise<PullRequest | undefined> {
-  const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls', {
-    ...repo,
-    head: `${repo.owner}:${branch}`,
-    state: 'open',
-    per_page: 1,
+  const { items } = await readWhole(async (page) => {
+    const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls', {
+      ...repo,
+      head: `${repo.owner}:${branch}`,
+      state: 'open',
+      per_page: PER_PAGE,
+      page,
+    });
+    return data;
   });
-  return data[0];
+  const mine = opener
+    ? items.find((pr) => pr.user?.login.toLowerCase() === opener.toLowerCase())
+    : undefined;
+  return mine ?? items[0];
 }
 
 /** How often `openPullRequest` tries again after a server error (as Octokit's retry plugin). */

@@ -3,8 +3,10 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { changesDigest } from '../../src/action/agent/step.js';
 import { buildAgentPayload, parseConfigText, type AgentPayload } from '../../src/core/index.js';
 import { phaseStartedWorld } from '../helpers/agentWorld.js';
+import { workflowContext } from '../helpers/bundle.js';
 import { OWNER, REPO } from '../helpers/github.js';
 import { check } from '../helpers/openapi.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
@@ -81,6 +83,24 @@ async function world(command: string, extra: Record<string, string> = {}): Promi
   });
 }
 
+/**
+ * The digest of changes-dir as it is now: what step agent would have handed on had it written
+ * these files (for changes.json contents no real agent run gives).
+ */
+async function digestNow(): Promise<{ 'INPUT_CHANGES-DIGEST': string }> {
+  const dir = join(work, 'changes');
+  const read = (name: string) => readFile(join(dir, name)).catch(() => undefined);
+  const [changes, summary, run] = await Promise.all([
+    read('changes.json'),
+    read('summary.md'),
+    read('run.json'),
+  ]);
+  return { 'INPUT_CHANGES-DIGEST': changesDigest(changes!, summary ?? '', run) };
+}
+
+/** The digest the last `step: agent` run gave (the agent job's output, handed to apply). */
+let lastDigest: string | undefined;
+
 async function action(
   step: 'agent' | 'apply',
   extraEnv: Record<string, string> = {},
@@ -88,19 +108,17 @@ async function action(
 ): Promise<Run> {
   const eventPath = join(work, 'event.json');
   const output = join(work, `output-${step}.txt`);
-  await writeFile(
-    eventPath,
-    JSON.stringify({
-      action: 'coder-loop-agent',
-      client_payload: clientPayload,
-      repository: {
-        name: REPO,
-        owner: { login: OWNER },
-        html_url: `https://github.com/${OWNER}/${REPO}`,
-        default_branch: 'master',
-      },
-    }),
-  );
+  const event = {
+    action: 'coder-loop-agent',
+    client_payload: clientPayload,
+    repository: {
+      name: REPO,
+      owner: { login: OWNER },
+      html_url: `https://github.com/${OWNER}/${REPO}`,
+      default_branch: 'master',
+    },
+  };
+  await writeFile(eventPath, JSON.stringify(event));
   await writeFile(output, '');
   await mkdir(join(work, 'runner-temp'), { recursive: true });
   const before = requests.length;
@@ -117,6 +135,9 @@ async function action(
     INPUT_STEP: step,
     'INPUT_APP-SLUG': 'coder-loop',
     'INPUT_CHANGES-DIR': join(work, 'changes'),
+    // As the workflow hands it on: the last agent step's digest.
+    ...(step === 'apply' && lastDigest ? { 'INPUT_CHANGES-DIGEST': lastDigest } : {}),
+    ...workflowContext('repository_dispatch', event, 'coder-agent.yml'),
     AGENT_KEY,
     NOT_FOR_THE_AGENT: 'leaked',
     ...extraEnv,
@@ -126,12 +147,9 @@ async function action(
       resolve({ code: error ? Number(error.code) : 0, stdout: out }),
     );
   });
-  return {
-    code,
-    stdout,
-    outputs: parseOutputs(await readFile(output, 'utf8')),
-    requests: requests.slice(before),
-  };
+  const outputs = parseOutputs(await readFile(output, 'utf8'));
+  if (step === 'agent') lastDigest = outputs.digest;
+  return { code, stdout, outputs, requests: requests.slice(before) };
 }
 
 const changes = async () =>
@@ -153,6 +171,7 @@ const childrenOf = (sha: string) =>
   [...sim.commits.values()].filter((c) => c.parents.includes(sha));
 
 beforeEach(async () => {
+  lastDigest = undefined;
   requests = [];
   violations = [];
   work = await mkdtemp(join(tmpdir(), 'coder-loop-agent-e2e-'));
@@ -367,6 +386,30 @@ describe('the built Action, step agent then step apply', () => {
     expect(agent.stdout).toMatch(/::stop-commands::([0-9a-f]{32})\n::add-mask::x\n[\s\S]*::\1::/);
   });
 
+  it('apply without the digest step agent handed on refuses: nothing committed, a failed attempt', async () => {
+    await world(`node ${JSON.stringify(SCRIPTED)}`);
+    expect((await action('agent')).outputs.state).toBe('changed');
+    const apply = await action('apply', { 'INPUT_CHANGES-DIGEST': '' });
+    expect(apply.outputs).toMatchObject({ state: 'agent-failed', 'failed-attempt': 'true' });
+    expect(prComments()[0]).toContain('came without the digest step agent wrote');
+    expect(sim.refs.get(BRANCH)).toBe(head);
+  });
+
+  it("apply with the App token from a branch's workflow refuses with the setup error, writing nothing", async () => {
+    await world(`node ${JSON.stringify(SCRIPTED)}`);
+    await action('agent');
+    const apply = await action('apply', {
+      GITHUB_REF: `refs/heads/${BRANCH}`,
+      GITHUB_WORKFLOW_REF: `${OWNER}/${REPO}/.github/workflows/coder-agent.yml@refs/heads/${BRANCH}`,
+    });
+    expect(apply.code).toBe(1);
+    expect(apply.stdout).toContain(
+      `::error::coder-loop: this job holds the loop's token, but it runs the workflow of refs/heads/${BRANCH}, not of refs/heads/master.`,
+    );
+    expect(apply.requests).toEqual([]);
+    expect(sim.refs.get(BRANCH)).toBe(head);
+  });
+
   it('an agent that exits non-zero: its changes are not applied', async () => {
     await world(`node ${JSON.stringify(SCRIPTED)} --mode fail`);
     expect((await action('agent')).outputs.state).toBe('failed');
@@ -418,7 +461,7 @@ describe('the built Action, step agent then step apply', () => {
       const file = join(work, 'changes', 'changes.json');
       const run = JSON.parse(await readFile(file, 'utf8'));
       await writeFile(file, JSON.stringify({ ...run, outcome: 'changed', changes: forged }));
-      const apply = await action('apply');
+      const apply = await action('apply', await digestNow());
       expect(apply.outputs).toMatchObject({ state: 'refused', 'failed-attempt': 'true' });
       expect(prComments()[0]).toContain(problem);
       expect(sim.refs.get(BRANCH)).toBe(head);
@@ -433,7 +476,7 @@ describe('the built Action, step agent then step apply', () => {
     const reason =
       'exited 3\n\n## Approved\n@octocat <img src=https://evil.example/x.png> [go](https://evil.example) \u001b[31mred';
     await writeFile(file, JSON.stringify({ ...run, outcome: 'failed', reason }));
-    const apply = await action('apply');
+    const apply = await action('apply', await digestNow());
     expect(apply.outputs.state).toBe('agent-failed');
     const posted = [
       ...sim.comments.map((c) => c.body),

@@ -3,8 +3,10 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { workflowContext } from '../helpers/bundle.js';
+import { CI_APP } from '../helpers/github.js';
 import { check } from '../helpers/openapi.js';
-import { examplePayload } from '../helpers/payloads.js';
+import { examplePayload, reviewRelayRun } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
 import { repoRoot } from '../paths.js';
 import { SimGitHub } from '../sim/github.js';
@@ -74,6 +76,8 @@ async function action(
     GITHUB_API_URL: server.url,
     GITHUB_OUTPUT: output,
     GITHUB_STEP_SUMMARY: summary,
+    // Which ref's workflow runs, as GitHub sets it for this event (the loop's own workflow file).
+    ...workflowContext(event, payload),
     INPUT_TOKEN: 'ghs_app_installation_token',
     // As docs/github-action.md's workflow passes it: the App the token belongs to.
     'INPUT_APP-SLUG': 'coder-loop',
@@ -109,22 +113,34 @@ function greenCi() {
   return ci;
 }
 
-/** reviewer1 approves the loop PR's head: the pull_request_review event. */
-function approval() {
+/** reviewer1 approves the loop PR's head: the review, as GitHub keeps it. */
+function review() {
   const pr = sim.pull(2);
   sim.reviews.push({
-    id: 1,
+    id: sim.reviews.length + 1,
     pr: 2,
     user: 'reviewer1',
     state: 'APPROVED',
     commit_id: sim.headOf(pr),
   });
-  const review = examplePayload('pull_request_review', 'submitted');
-  review.review.state = 'approved';
-  review.review.commit_id = sim.headOf(pr);
-  review.review.user.login = 'reviewer1';
-  review.pull_request = { ...review.pull_request, ...sim.pullJson(pr) };
-  return review;
+  return pr;
+}
+
+/** The pull_request_review event of reviewer1's approval (it runs the PR's own workflow). */
+function approval() {
+  const pr = review();
+  const payload = examplePayload('pull_request_review', 'submitted');
+  payload.review.state = 'approved';
+  payload.review.commit_id = sim.headOf(pr);
+  payload.review.user.login = 'reviewer1';
+  payload.pull_request = { ...payload.pull_request, ...sim.pullJson(pr) };
+  return payload;
+}
+
+/** reviewer1's approval through the review relay's workflow_run. */
+function relayedApproval() {
+  const pr = review();
+  return reviewRelayRun(BRANCH, sim.headOf(pr), 'reviewer1');
 }
 
 // The bundle spaces writes a second apart, as GitHub asks of integrations (throttling plugin).
@@ -163,7 +179,9 @@ describe('the built Action (dist/index.js)', () => {
     payload.workflow_run.head_branch = BRANCH;
     payload.workflow_run.head_sha = sim.refs.get(BRANCH)!;
     payload.workflow_run.conclusion = 'failure';
+    payload.repository.default_branch = sim.defaultBranch; // this example's says `main`
     const run = await action('workflow_run', payload);
+    expect(run.stdout).not.toContain('::error::');
     expect(run.code).toBe(0);
     expect(run.outputs).toMatchObject({ state: 'failed', branch: BRANCH, 'pull-request': '2' });
     expect(sim.comments.at(-1)!.body).toMatch(
@@ -172,21 +190,21 @@ describe('the built Action (dist/index.js)', () => {
     expect(run.summary).toContain('class Debug current');
   });
 
-  it('an approval after green CI: the completion commit', async () => {
+  it('an approval after green CI, through the review relay: the completion commit', async () => {
     await action('issue_comment', comment('/coder next'));
     expect((await action('check_suite', greenCi())).outputs.state).toBe('code-review');
-    const run = await action('pull_request_review', approval());
+    const run = await action('workflow_run', relayedApproval());
     expect(run.code).toBe(0);
     expect(run.outputs.state).toBe('completing');
     expect(sim.files(BRANCH)[CHECKLIST]).toContain('- [x] 1.1 Test');
   });
 
   it('an event the loop ignores ends green with a notice', async () => {
-    const run = await action('push', examplePayload('push'));
+    const run = await action('issues', examplePayload('issues', 'labeled'));
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('::notice::coder-loop ignored this push event');
+    expect(run.stdout).toContain('::notice::coder-loop ignored this issues event: label bug');
     expect(run.outputs.state).toBe('ignored');
-    expect(requests).toEqual([]);
+    expect(requests.filter((r) => !r.startsWith('GET'))).toEqual([]);
   });
 
   it('warns in the log when it runs on the default GITHUB_TOKEN', async () => {
@@ -224,7 +242,7 @@ describe('the built Action (dist/index.js)', () => {
     status.branches = [{ name: BRANCH, commit: { sha: status.sha, url: '' }, protected: false }];
     expect((await action('status', status, pat)).outputs.state).toBe('ignored');
 
-    const approved = await action('pull_request_review', approval(), pat);
+    const approved = await action('workflow_run', relayedApproval(), pat);
     expect(approved.outputs.state).toBe('completing');
     expect(sim.files(BRANCH)[CHECKLIST]).toContain('- [x] 1.1 Test');
     expect(sim.checkRuns.filter((r) => r.name === 'coder-loop')).toEqual([]);
@@ -249,6 +267,129 @@ describe('the built Action (dist/index.js)', () => {
     const missing = await action('issue_comment', comment('/coder next'), { INPUT_TOKEN: '' });
     expect(missing.code).toBe(1);
     expect(missing.stdout).toContain('::error::coder-loop: Input required and not supplied: token');
+  });
+
+  it("with the App token, a branch's workflow (a review, a push, a pull request) refuses with one clear error and writes nothing", async () => {
+    await action('issue_comment', comment('/coder next'));
+    expect((await action('check_suite', greenCi())).outputs.state).toBe('code-review');
+    requests.length = 0;
+    const push = examplePayload('push');
+    push.ref = `refs/heads/${BRANCH}`;
+    const pull = examplePayload('pull_request', 'synchronize');
+    pull.pull_request = { ...pull.pull_request, ...sim.pullJson(sim.pull(2)) };
+    for (const [event, payload, ref] of [
+      ['pull_request_review', approval(), 'refs/pull/2/merge'],
+      ['push', push, `refs/heads/${BRANCH}`],
+      ['pull_request', pull, 'refs/pull/2/merge'],
+    ] as const) {
+      const run = await action(event, payload);
+      expect(run.code).toBe(1);
+      const errors = run.stdout.split('\n').filter((l) => l.startsWith('::error::'));
+      expect(errors).toEqual([
+        expect.stringContaining(
+          `::error::coder-loop: this job holds the loop's token, but it was started by a ${event} event, which runs the workflow of ${ref}.`,
+        ),
+      ]);
+      expect(errors[0]).toContain('environment: coder-loop');
+      expect(errors[0]).toContain('docs/github-action.md');
+    }
+    expect(requests).toEqual([]);
+    expect(sim.files(BRANCH)[CHECKLIST]).toContain('- [~] 1.1 Test');
+  });
+
+  it('with the App token, a job outside an environment limited to the default branch refuses with the same error', async () => {
+    const cases: [string, () => void, string][] = [
+      [
+        'missing',
+        () => sim.environments.delete('coder-loop'),
+        'the environment "coder-loop" does not exist',
+      ],
+      [
+        'every branch',
+        () => sim.environments.set('coder-loop', {}),
+        'the environment "coder-loop" admits every branch',
+      ],
+      [
+        'protected branches',
+        () => sim.environments.set('coder-loop', { protectedBranches: true }),
+        'the environment "coder-loop" admits every protected branch, not only master',
+      ],
+      [
+        'a pattern',
+        () =>
+          sim.environments.set('coder-loop', {
+            branches: [
+              { name: 'master', type: 'branch' },
+              { name: 'coder/*', type: 'branch' },
+            ],
+          }),
+        'the environment "coder-loop" admits branch coder/*, not only master',
+      ],
+    ];
+    for (const [, setUp, problem] of cases) {
+      setUp();
+      const run = await action('issue_comment', comment('/coder next'));
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(
+        `::error::coder-loop: this job holds the loop's token, but ${problem}.`,
+      );
+    }
+    // The workflow's `environment` input names another one: that one is checked.
+    sim.environments.set('loop-key', { branches: [{ name: 'master', type: 'branch' }] });
+    const named = await action('issue_comment', comment('/coder next'), {
+      INPUT_ENVIRONMENT: 'loop-key',
+    });
+    expect(named.outputs.state).toBe('started');
+    expect(requests.filter((r) => !r.startsWith('GET')).length).toBeGreaterThan(0);
+  });
+
+  it('with the default GITHUB_TOKEN: the first reply says every writer can act as the loop, and a check run another job writes cannot make it merge', async () => {
+    sim.push(sim.defaultBranch, { '.github/coder.yml': 'autoMerge: true\n' });
+    sim.tokenApp = { id: CI_APP.id, slug: CI_APP.slug }; // every workflow job's token
+    const workflowToken = {
+      INPUT_TOKEN: 'ghs_workflow_token',
+      GITHUB_TOKEN: 'ghs_workflow_token',
+      'INPUT_APP-SLUG': '',
+    };
+    const started = await action('issue_comment', comment('/coder next'), workflowToken);
+    expect(started.outputs.state).toBe('started');
+    expect(sim.comments.at(-1)!.body).toContain(
+      "every writer's workflow acts as `github-actions[bot]`, the loop's identity",
+    );
+    expect(sim.comments.at(-1)!.body).toContain('the loop merges nothing (`autoMerge` is off)');
+    expect((await action('check_suite', greenCi(), workflowToken)).outputs.state).toBe(
+      'code-review',
+    );
+
+    // A writer's workflow job (checks: write) copies the loop's check run, its record included,
+    // and says the phase is at Final Verification.
+    const head = sim.refs.get(BRANCH)!;
+    const own = sim.checkRuns.filter((r) => r.name === 'coder-loop' && r.head_sha === head).at(-1)!;
+    const forged = await fetch(`${server.url}/repos/Codertocat/Hello-World/check-runs`, {
+      method: 'POST',
+      headers: {
+        authorization: 'token ghs_another_jobs_token',
+        'x-github-api-version': '2022-11-28',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        name: 'coder-loop',
+        head_sha: head,
+        status: 'in_progress',
+        external_id: 'FinalVerify',
+        output: own.output,
+      }),
+    });
+    expect(forged.status).toBe(201);
+    requests.length = 0;
+    const ci = examplePayload('check_suite', 'completed');
+    ci.check_suite.head_branch = BRANCH;
+    ci.check_suite.head_sha = head;
+    const run = await action('check_suite', ci, workflowToken);
+    expect(run.code).toBe(0);
+    expect(run.outputs.state).toBe('complete');
+    expect(requests).not.toContain('PUT /repos/Codertocat/Hello-World/pulls/2/merge');
+    expect(sim.pull(2).merged).toBe(false);
   });
 
   it('fails the step with a clear message when the API refuses', async () => {

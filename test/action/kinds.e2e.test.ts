@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runBundle } from '../helpers/bundle.js';
 import { KIND_FILES, KIRO, SPECKIT, TASKMASTER } from '../helpers/kinds.js';
 import { check } from '../helpers/openapi.js';
-import { examplePayload } from '../helpers/payloads.js';
+import { examplePayload, reviewRelayRun } from '../helpers/payloads.js';
 import { SimGitHub } from '../sim/github.js';
 
 /**
@@ -83,12 +83,8 @@ async function throughApproval(command: string, branch: string) {
   const pr = sim.pull(2);
   const approved = sim.headOf(pr);
   sim.reviews.push({ id: 1, pr: 2, user: 'reviewer1', state: 'APPROVED', commit_id: approved });
-  const review = examplePayload('pull_request_review', 'submitted');
-  review.review.state = 'approved';
-  review.review.commit_id = approved;
-  review.review.user.login = 'reviewer1';
-  review.pull_request = { ...review.pull_request, ...sim.pullJson(pr) };
-  const done = await action('pull_request_review', review);
+  // The review reaches the loop through the relay's workflow_run.
+  const done = await action('workflow_run', reviewRelayRun(branch, approved, 'reviewer1'));
   expect([done.code, done.outputs.state]).toEqual([0, 'completing']);
   const head = sim.headOf(pr);
   expect(sim.commits.get(head)!.parents).toEqual([approved]);

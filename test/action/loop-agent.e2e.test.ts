@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { gitIn, runBundle, type BundleRun } from '../helpers/bundle.js';
 import { OWNER, REPO } from '../helpers/github.js';
 import { check } from '../helpers/openapi.js';
-import { examplePayload } from '../helpers/payloads.js';
+import { examplePayload, reviewRelayRun } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
@@ -139,7 +139,7 @@ async function workflow(
       ...env,
       INPUT_STEP: 'apply',
       INPUT_TOKEN: 'ghs_app_installation_token',
-      ...(timesOut ? { 'INPUT_CHANGES-DIGEST': agent.outputs.digest! } : {}),
+      'INPUT_CHANGES-DIGEST': agent.outputs.digest!,
     },
   });
   expect(apply.code).toBe(0);
@@ -182,14 +182,8 @@ function review(state: 'approved' | 'changes_requested') {
         }
       : {}),
   });
-  const payload = examplePayload('pull_request_review', 'submitted');
-  payload.review.id = id;
-  payload.review.state = state;
-  payload.review.commit_id = head;
-  payload.review.user.login = 'reviewer1';
-  payload.review.user.type = 'User';
-  payload.pull_request = { ...payload.pull_request, ...sim.pullJson(pr) };
-  return loop('pull_request_review', payload);
+  // The review reaches the loop through the relay's workflow_run.
+  return loop('workflow_run', reviewRelayRun(pr.head, head, 'reviewer1'));
 }
 
 // Each run of the bundle spaces its writes a second apart (the throttling plugin), as GitHub asks.

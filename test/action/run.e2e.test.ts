@@ -6,7 +6,7 @@ import { parseChecklist } from '../../src/core/index.js';
 import { gitIn, runBundle, type BundleRun } from '../helpers/bundle.js';
 import { OWNER, REPO } from '../helpers/github.js';
 import { check } from '../helpers/openapi.js';
-import { examplePayload } from '../helpers/payloads.js';
+import { examplePayload, reviewRelayRun } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
 import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
@@ -129,7 +129,12 @@ async function agentWorkflow(at: { dir: string; head: string }): Promise<Record<
     work: temp,
     event: 'repository_dispatch',
     payload: event,
-    env: { ...env, INPUT_STEP: 'apply', INPUT_TOKEN: 'ghs_app_installation_token' },
+    env: {
+      ...env,
+      INPUT_STEP: 'apply',
+      INPUT_TOKEN: 'ghs_app_installation_token',
+      'INPUT_CHANGES-DIGEST': agent.outputs.digest!,
+    },
   });
   expect(apply.code).toBe(0);
   mostOpen = Math.max(mostOpen, openLoopPulls().length);
@@ -157,14 +162,8 @@ function approve(prNumber: number) {
   const head = sim.headOf(pr);
   const id = ++reviewId;
   sim.reviews.push({ id, pr: prNumber, user: 'reviewer1', state: 'APPROVED', commit_id: head });
-  const payload = examplePayload('pull_request_review', 'submitted');
-  payload.review.id = id;
-  payload.review.state = 'approved';
-  payload.review.commit_id = head;
-  payload.review.user.login = 'reviewer1';
-  payload.review.user.type = 'User';
-  payload.pull_request = { ...payload.pull_request, ...sim.pullJson(pr) };
-  return loop('pull_request_review', payload);
+  // The review reaches the loop through the relay's workflow_run.
+  return loop('workflow_run', reviewRelayRun(pr.head, head, 'reviewer1'));
 }
 
 // Each run of the bundle spaces its writes a second apart (the throttling plugin), as GitHub asks.

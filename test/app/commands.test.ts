@@ -232,7 +232,7 @@ describe('/coder next outcomes that write nothing but a reply', () => {
         object: { type: 'commit', sha: held, url: '' },
       })
       .get(`${BASE}/pulls`)
-      .query({ head: `${OWNER}:coder/example/phase-1`, state: 'open', per_page: '1' })
+      .query({ head: `${OWNER}:coder/example/phase-1`, state: 'open', per_page: '100', page: '1' })
       .reply(200, [
         {
           number: 12,

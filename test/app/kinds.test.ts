@@ -52,7 +52,8 @@ async function toCompletion(
     );
   const started = sim.files(branch);
   sim.push(branch, {
-    'test/albums.test.ts': 'test("albums", () => {});\n',
+    // Kiro's tasks cite requirement 1.2: the test says it validates it (Passes Spec?).
+    'test/albums.test.ts': '// Validates: Requirements 1.2\ntest("albums", () => {});\n',
     'src/albums.ts': 'export const albums = [];\n',
   });
   await deliver.pullRequest('synchronize', pr.number);
@@ -384,7 +385,7 @@ describe("the user's plan documents are locked", () => {
     await deliver.comment('/coder next');
     const pr = sim.pulls[0]!;
     sim.push(pr.head, {
-      'test/a.test.ts': 'test("a", () => {});\n',
+      'test/a.test.ts': '// Validates: Requirements 1.2\ntest("a", () => {});\n',
       [`${KIRO}/design.md`]: '# Design\n\nChanged by the coder.\n',
     });
     await deliver.pullRequest('synchronize', pr.number);

@@ -56,17 +56,17 @@ describe('Verification: CI is the gate', () => {
     });
   });
 
-  it('green without a test change fails the gate with "Write failing test"', async () => {
+  it('green without a test change stops at Passes Spec? with "Write failing test"', async () => {
     const { sim, deliver } = await world();
     await deliver.comment('/coder next');
     sim.push(BRANCH, { 'src/health.ts': 'export const ok = true;\n' });
     await deliver.ci(BRANCH, 'success');
     expect(sim.comments.at(-1)!.body).toContain(
-      '- Write failing test: the pull request changes no test file (`testPaths`).',
+      '- Write failing test: the pull request changes code (`src/health.ts`) but no test file (`testPaths`).',
     );
     expect(sim.own(sim.headOf(sim.pulls[0]!))).toMatchObject({
       conclusion: 'failure',
-      external_id: 'Debug',
+      external_id: 'Revise',
     });
   });
 

@@ -65,7 +65,7 @@ describe('/coder status', () => {
         object: { type: 'commit', sha: sha('x'), url: '' },
       })
       .get(`${BASE}/pulls`)
-      .query({ head: `${OWNER}:coder/example/phase-1`, state: 'open', per_page: '1' })
+      .query({ head: `${OWNER}:coder/example/phase-1`, state: 'open', per_page: '100', page: '1' })
       .reply(200, [pullJson(7, 'coder/example/phase-1', '')])
       .post(`${BASE}/issues/1/comments`)
       .reply(201, { id: 2 });
@@ -157,11 +157,20 @@ describe('/coder release', () => {
     // Which issue a loop PR belongs to is what its record says, whatever its body says.
     recordOnHead(sha('coder/example/phase-1'), {
       mode: 'plan',
+      pr: 7,
+      branch: 'coder/example/phase-1',
       plan: 'Example',
       phase: 1,
       issue: 1,
     });
-    recordOnHead(sha('coder/other/phase-2'), { mode: 'plan', plan: 'Other', phase: 2, issue: 5 });
+    recordOnHead(sha('coder/other/phase-2'), {
+      mode: 'plan',
+      pr: 8,
+      branch: 'coder/other/phase-2',
+      plan: 'Other',
+      phase: 2,
+      issue: 5,
+    });
     await (await testProbot()).receive(comment('/coder release'));
     expect(writes()).toEqual([
       `POST ${BASE}/issues/comments/492700400/reactions`,

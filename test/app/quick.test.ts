@@ -160,7 +160,7 @@ describe('quick mode', () => {
         object: { type: 'commit', sha: START, url: '' },
       })
       .get(`${BASE}/pulls`)
-      .query({ head: `${OWNER}:${BRANCH}`, state: 'open', per_page: '1' })
+      .query({ head: `${OWNER}:${BRANCH}`, state: 'open', per_page: '100', page: '1' })
       .reply(200, [
         {
           number: 9,

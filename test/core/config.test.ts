@@ -6,6 +6,7 @@ describe('config', () => {
       plansDir: 'docs/plans',
       architects: [],
       reviewers: [],
+      specCheck: 'require',
       allowSelfApproval: false,
       locked: [],
       testPaths: ['**/*.test.*', '**/*.spec.*', '**/test/**', '**/tests/**', '**/__tests__/**'],

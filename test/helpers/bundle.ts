@@ -14,6 +14,24 @@ export function parseOutputs(text: string): Record<string, string> {
   return outputs;
 }
 
+/**
+ * What GitHub sets for a run of the loop's workflow (`file`) started by `event`: which ref's
+ * workflow definition runs (GitHub's "Events that trigger workflows"). A pull request's and a
+ * review's run the pull request's merge ref, a push its branch; the others — comments, issues,
+ * `pull_request_target`, `workflow_run`, `check_suite`, `status`, `repository_dispatch` — the
+ * default branch's.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a webhook payload
+export function workflowContext(event: string, payload: any, file = 'coder-loop.yml') {
+  const repository = payload.repository;
+  const full = repository.full_name ?? `${repository.owner.login}/${repository.name}`;
+  let ref = `refs/heads/${repository.default_branch}`;
+  if (event === 'pull_request' || event.startsWith('pull_request_review'))
+    ref = `refs/pull/${payload.pull_request.number}/merge`;
+  else if (event === 'push') ref = payload.ref;
+  return { GITHUB_REF: ref, GITHUB_WORKFLOW_REF: `${full}/.github/workflows/${file}@${ref}` };
+}
+
 export interface BundleRun {
   code: number;
   stdout: string;
@@ -41,6 +59,7 @@ export async function runBundle(run: {
     GITHUB_EVENT_NAME: run.event,
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_OUTPUT: output,
+    ...workflowContext(run.event, run.payload),
     ...run.env,
   };
   const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {

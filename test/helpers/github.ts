@@ -303,15 +303,7 @@ export function recordOnHead(head: string, marker: LoopMarker, node = 'Verificat
     .get(`${BASE}/commits/${head}/check-runs`)
     .query(true)
     .reply(200, { total_count: 1, check_runs: [run] })
-    .get(`${BASE}/commits/${head}/status`)
+    .get(`${BASE}/commits/${head}/statuses`)
     .query(true)
-    .reply(200, {
-      state: 'pending',
-      sha: head,
-      total_count: 0,
-      statuses: [],
-      repository: {},
-      commit_url: '',
-      url: '',
-    });
+    .reply(200, []);
 }

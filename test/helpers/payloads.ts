@@ -40,3 +40,27 @@ export function commentDelivery(
   payload.sender.type = type;
   return { id: `delivery-${id}`, name: 'issue_comment' as const, payload };
 }
+
+/**
+ * The loop's `workflow_run` when the review relay's run completed (the Action): a real
+ * `workflow_run.completed` payload whose run GitHub started for a `pull_request_review` on
+ * `branch` at `sha`, by `reviewer` (its actor). The review itself is not in it: the loop reads it
+ * from the API.
+ */
+export function reviewRelayRun(branch: string, sha: string, reviewer: string) {
+  const payload = examplePayload('workflow_run', 'completed');
+  payload.workflow_run.name = 'coder-loop-review';
+  payload.workflow_run.path = '.github/workflows/coder-loop-review.yml';
+  payload.workflow_run.event = 'pull_request_review';
+  payload.workflow_run.head_branch = branch;
+  payload.workflow_run.head_sha = sha;
+  // This example's repository says its default branch is `main`; the other examples' (and the
+  // simulator's) is `master`.
+  payload.repository = examplePayload('check_suite', 'completed').repository;
+  payload.workflow_run.head_repository = payload.repository;
+  // An older example without the actor: the shape is that of a newer one's.
+  const actor = examplePayload('workflow_run', 'completed', 1).workflow_run.actor;
+  payload.workflow_run.actor = { ...actor, login: reviewer };
+  payload.workflow_run.triggering_actor = { ...actor, login: reviewer };
+  return payload;
+}

@@ -47,6 +47,15 @@ export class Deliver {
   ) {
     const head = sha ?? this.sim.refs.get(branch)!;
     this.sim.ci(head, conclusion, name);
+    await this.checkSuite(branch, { sha: head, conclusion });
+  }
+
+  /** `check_suite.completed` on a branch head, for check runs or statuses already there. */
+  async checkSuite(
+    branch: string,
+    { sha, conclusion = 'success' }: { sha?: string; conclusion?: string } = {},
+  ) {
+    const head = sha ?? this.sim.refs.get(branch)!;
     const payload = examplePayload('check_suite', 'completed');
     payload.check_suite.head_branch = branch;
     payload.check_suite.head_sha = head;

@@ -70,6 +70,11 @@ export interface SimCheckRun {
   html_url: string;
   /** A GitHub Actions job's log (the check run's id is the job's id). */
   log?: string;
+  /**
+   * A GitHub Actions job (the check run's id is the job's id): its workflow run and that run's
+   * attempt. Absent: a check run created through the API (by an app, or a workflow's token).
+   */
+  job?: { run: number; attempt: number };
 }
 export interface SimStatus {
   sha: string;
@@ -77,6 +82,8 @@ export interface SimStatus {
   state: string;
   target_url: string;
   description?: string;
+  /** Who posted it (the token's user: an app's bot, or a person). */
+  creator?: string;
 }
 export interface SimReview {
   id: number;
@@ -105,6 +112,20 @@ const refused = (message: string) =>
     403,
     { message, documentation_url: 'https://docs.github.com/rest/checks/runs#create-a-check-run' },
   ] as const;
+/** GitHub's limit on a check run's `output.summary` and `output.text`: 65,535 characters each. */
+export const CHECK_OUTPUT_LIMIT = 65_535;
+/** GitHub's 422 to a check-run output over its limit. */
+const tooLong = (output: { summary?: string; text?: string } | undefined) =>
+  (output?.summary?.length ?? 0) > CHECK_OUTPUT_LIMIT ||
+  (output?.text?.length ?? 0) > CHECK_OUTPUT_LIMIT
+    ? ([
+        422,
+        {
+          message: 'Invalid request.\n\nOnly 65535 characters are allowed; 65536 were supplied.',
+          documentation_url: 'https://docs.github.com/rest/checks/runs#create-a-check-run',
+        },
+      ] as const)
+    : undefined;
 /** A REST answer: status, body and extra headers. */
 type Answer = readonly [number, unknown, Record<string, string>?];
 /** Where the simulator serves what GitHub hands out through redirects (job logs), off the API. */
@@ -141,6 +162,13 @@ export class SimGitHub {
   readonly comments: { issue: number; body: string; id: number; author?: string }[] = [];
   readonly issueLabels = new Map<number, Set<string>>();
   readonly repoLabels = new Set<string>(['bug']);
+  /** Labels added and removed, and by whom (an issue's or PR's events, as GitHub keeps them). */
+  readonly labelEvents: {
+    issue: number;
+    event: 'labeled' | 'unlabeled';
+    label: string;
+    actor: string;
+  }[] = [];
   readonly checkRuns: SimCheckRun[] = [];
   /** `<owner>/.github`'s `.github/coder.yml` (another repository's file: never this one's config). */
   orgConfig: string | undefined;
@@ -168,6 +196,20 @@ export class SimGitHub {
   /** The token may not read Actions logs (a job without `actions: read`): 403. */
   logsForbidden = false;
   readonly teams = new Map<string, Set<string>>(); // "org/slug" → members
+  /**
+   * Deployment environments: name → its deployment branch policy. `branches`: "Selected branches
+   * and tags" (each name a pattern, as GitHub keeps them); `protectedBranches`: "Protected
+   * branches only"; neither: every branch. The docs' `coder-loop`, limited to the default branch.
+   */
+  readonly environments = new Map<
+    string,
+    { branches?: { name: string; type: 'branch' | 'tag' }[]; protectedBranches?: true }
+  >([['coder-loop', { branches: [{ name: 'master', type: 'branch' }] }]]);
+  /**
+   * The app installation tokens act as: its check runs and its bot's pull requests. The
+   * default GITHUB_TOKEN's is `github-actions` (`CI_APP`): every workflow job's token.
+   */
+  tokenApp: { id: number; slug: string } = { id: LOOP_APP.id, slug: LOOP_APP.slug };
   /** Requests to fail once, not carried out: "METHOD path-suffix" → status. */
   readonly faults = new Map<string, number>();
   /**
@@ -201,6 +243,11 @@ export class SimGitHub {
   }
 
   // ——— test-side helpers ———
+
+  /** Who the token acts as: the person of a personal token, else the App's bot. */
+  tokenUser(): string {
+    return this.actingAs ?? 'coder-loop[bot]';
+  }
 
   /** A commit holding exactly `files` (path → content). */
   commit(files: Record<string, string>, parents: string[], message: string): string {
@@ -272,7 +319,15 @@ export class SimGitHub {
   /** CI reporting on a head: a check run named `name` with a conclusion (a GitHub Actions job with `log`). */
   ci(sha: string, conclusion: string, name = 'test', log?: string): SimCheckRun {
     const id = ++this.ids;
+    // The same job reporting again on the same head is a re-run: its workflow run's next attempt.
+    const earlier = this.checkRuns.filter(
+      (r) => r.head_sha === sha && r.name === name && r.app.id === CI_APP.id && r.job,
+    );
+    const job = earlier.length
+      ? { run: earlier.at(-1)!.job!.run, attempt: earlier.at(-1)!.job!.attempt + 1 }
+      : { run: ++this.ids, attempt: 1 };
     const run: SimCheckRun = {
+      job,
       id,
       app: { id: CI_APP.id, slug: CI_APP.slug },
       head_sha: sha,
@@ -288,6 +343,37 @@ export class SimGitHub {
     };
     this.checkRuns.push(run);
     return run;
+  }
+
+  /**
+   * A check run a writer's workflow creates through the API with its `GITHUB_TOKEN` (`checks:
+   * write`): GitHub Actions' app, but no job of any workflow run.
+   */
+  forgeCheck(sha: string, name: string, conclusion: string): SimCheckRun {
+    const id = ++this.ids;
+    const run: SimCheckRun = {
+      id,
+      app: { id: CI_APP.id, slug: CI_APP.slug },
+      head_sha: sha,
+      name,
+      status: 'completed',
+      conclusion,
+      external_id: '',
+      html_url: `https://github.com/${OWNER}/${REPO}/runs/${id}`,
+    };
+    this.checkRuns.push(run);
+    return run;
+  }
+
+  /** A commit status posted by `creator` (CI's bot, a workflow's `github-actions[bot]`, …). */
+  postStatus(sha: string, context: string, state: string, creator: string): void {
+    this.statuses.push({
+      sha,
+      context,
+      state,
+      creator,
+      target_url: `https://ci.example.com/${context}/${this.statuses.length + 1}`,
+    });
   }
 
   /**
@@ -331,7 +417,7 @@ export class SimGitHub {
       html_url: `https://github.com/${OWNER}/${REPO}/issues/${c.issue}#issuecomment-${c.id}`,
       issue_url: `https://api.github.com/repos/${OWNER}/${REPO}/issues/${c.issue}`,
       body: c.body,
-      user: user(c.author ?? this.actingAs ?? 'coder-loop[bot]'),
+      user: user(c.author ?? this.actingAs ?? `${this.tokenApp.slug}[bot]`),
       created_at: '2026-11-22T12:00:00Z',
       updated_at: '2026-11-22T12:00:00Z',
       author_association: 'NONE',
@@ -350,7 +436,7 @@ export class SimGitHub {
       merged: pr.merged,
       html_url: `https://github.com/${OWNER}/${REPO}/pull/${pr.number}`,
       labels: [...pr.labels].map((name) => ({ name })),
-      user: user(pr.author ?? 'coder-loop[bot]'),
+      user: user(pr.author ?? `${this.tokenApp.slug}[bot]`),
       head: {
         ref: pr.head,
         sha: this.headOf(pr) || (pr as SimPull & { lastHead?: string }).lastHead || '',
@@ -787,11 +873,14 @@ export class SimGitHub {
     route('get', p('/pulls'), (_m, _b, url) => {
       const [owner, head] = url.searchParams.get('head')?.split(':') ?? [];
       const state = url.searchParams.get('state') ?? 'open';
-      const listed = this.pulls.filter(
-        (pr) =>
-          (state === 'all' || pr.state === state) &&
-          (!head || (pr.head === head && owner === (pr.fork ? 'attacker' : OWNER))),
-      );
+      // GitHub lists the newest first (`sort: created`, `direction: desc` by default).
+      const listed = this.pulls
+        .filter(
+          (pr) =>
+            (state === 'all' || pr.state === state) &&
+            (!head || (pr.head === head && owner === (pr.fork ? 'attacker' : OWNER))),
+        )
+        .sort((a, b) => b.number - a.number);
       return [200, page(listed, url).map((pr) => this.pullJson(pr))];
     });
     route(
@@ -858,7 +947,14 @@ export class SimGitHub {
         .map((filename) => ({
           filename,
           sha: '',
-          status: renamed.has(filename) ? 'renamed' : 'modified',
+          status: renamed.has(filename)
+            ? 'renamed'
+            : head[filename] === undefined
+              ? 'removed'
+              : base[filename] === undefined
+                ? 'added'
+                : 'modified',
+          patch: simPatch(base[filename], head[filename]),
           ...(renamed.has(filename) ? { previous_filename: renamed.get(filename) } : {}),
           additions: (head[filename] ?? '').split('\n').length,
           deletions: (base[filename] ?? '').split('\n').length,
@@ -898,8 +994,9 @@ export class SimGitHub {
           },
           // The loop's commits are its bot's; a human push is attributed to its author (nobody,
           // for an email linked to no account).
-          author: c.author === null ? null : user(c.author ?? 'coder-loop[bot]'),
-          committer: c.author === null ? null : user(c.author ? 'web-flow' : 'coder-loop[bot]'),
+          author: c.author === null ? null : user(c.author ?? `${this.tokenApp.slug}[bot]`),
+          committer:
+            c.author === null ? null : user(c.author ? 'web-flow' : `${this.tokenApp.slug}[bot]`),
           parents: [],
         })),
       ];
@@ -1032,14 +1129,44 @@ export class SimGitHub {
     route('post', p('/issues/(\\d+)/labels'), (m, body: { labels: string[] }) => {
       const n = Number(m[1]);
       const set = this.issueLabels.get(n) ?? new Set<string>();
-      for (const l of body.labels) set.add(l);
+      for (const l of body.labels) {
+        set.add(l);
+        this.labelEvents.push({ issue: n, event: 'labeled', label: l, actor: this.tokenUser() });
+      }
       this.issueLabels.set(n, set);
       this.pulls.find((pr) => pr.number === n)?.labels.add(body.labels[0]!);
       return [200, [...set].map((name) => ({ name }))];
     });
+    route('get', p('/issues/(\\d+)/events'), (m, _b, url) => {
+      const events = this.labelEvents
+        .map((e, i) => ({ e, i }))
+        .filter(({ e }) => e.issue === Number(m[1]));
+      return [
+        200,
+        page(events, url).map(({ e, i }) => ({
+          id: i + 1,
+          node_id: 'LE',
+          url: '',
+          actor: user(e.actor),
+          event: e.event,
+          commit_id: null,
+          commit_url: null,
+          created_at: '2026-11-22T12:00:00Z',
+          performed_via_github_app: null,
+          label: { name: e.label, color: 'b60205' },
+        })),
+      ];
+    });
     route('delete', p('/issues/(\\d+)/labels/(.+)'), (m) => {
       const n = Number(m[1]);
       const had = this.issueLabels.get(n)?.delete(m[2]!);
+      if (had)
+        this.labelEvents.push({
+          issue: n,
+          event: 'unlabeled',
+          label: m[2]!,
+          actor: this.tokenUser(),
+        });
       this.pulls.find((pr) => pr.number === n)?.labels.delete(m[2]!);
       return had ? [200, []] : notFound;
     });
@@ -1102,9 +1229,105 @@ export class SimGitHub {
         },
       ];
     });
+    route('get', p('/commits/([0-9a-f]{40})/statuses'), (m, _b, url) => {
+      // Every status of the commit, newest first, with who posted it.
+      const statuses = this.statuses
+        .map((s, i) => ({ s, i }))
+        .filter(({ s }) => s.sha === m[1])
+        .reverse();
+      return [
+        200,
+        page(statuses, url).map(({ s, i }) => ({
+          id: i + 1,
+          node_id: 'S',
+          url: '',
+          avatar_url: '',
+          description: s.description ?? null,
+          context: s.context,
+          state: s.state,
+          target_url: s.target_url,
+          created_at: '',
+          updated_at: '',
+          creator: user(s.creator ?? 'ci-bot[bot]'),
+        })),
+      ];
+    });
+    // GitHub Actions: the workflow runs of a head, and each run's jobs (every attempt's).
+    route('get', p('/actions/runs'), (_m, _b, url) => {
+      const sha = url.searchParams.get('head_sha');
+      const ids = [
+        ...new Set(
+          this.checkRuns
+            .filter((r) => r.job && (!sha || r.head_sha === sha))
+            .map((r) => r.job!.run),
+        ),
+      ];
+      return [
+        200,
+        {
+          total_count: ids.length,
+          workflow_runs: page(ids, url).map((id) => {
+            const jobs = this.checkRuns.filter((r) => r.job?.run === id);
+            return {
+              id,
+              name: 'CI',
+              node_id: 'WR',
+              head_sha: jobs[0]!.head_sha,
+              run_number: id,
+              run_attempt: Math.max(...jobs.map((j) => j.job!.attempt)),
+              event: 'pull_request',
+              status: 'completed',
+              conclusion: jobs.at(-1)!.conclusion,
+              workflow_id: 1,
+              check_suite_id: id,
+              html_url: `https://github.com/${OWNER}/${REPO}/actions/runs/${id}`,
+              url: '',
+              created_at: '2026-11-22T12:00:00Z',
+              updated_at: '2026-11-22T12:00:00Z',
+            };
+          }),
+        },
+      ];
+    });
+    route('get', p('/actions/runs/(\\d+)/jobs'), (m, _b, url) => {
+      const all = url.searchParams.get('filter') === 'all';
+      const jobs = this.checkRuns.filter((r) => r.job?.run === Number(m[1]));
+      const latest = Math.max(0, ...jobs.map((j) => j.job!.attempt));
+      const listed = all ? jobs : jobs.filter((j) => j.job!.attempt === latest);
+      return [
+        200,
+        {
+          total_count: listed.length,
+          jobs: page(listed, url).map((run) => ({
+            id: run.id,
+            run_id: run.job!.run,
+            run_attempt: run.job!.attempt,
+            run_url: '',
+            node_id: 'J',
+            head_sha: run.head_sha,
+            workflow_name: 'CI',
+            head_branch: null,
+            name: run.name,
+            url: '',
+            html_url: `https://github.com/${OWNER}/${REPO}/actions/runs/${run.job!.run}/job/${run.id}`,
+            status: run.status,
+            conclusion: run.conclusion,
+            started_at: '2026-11-22T12:00:00Z',
+            completed_at: null,
+            check_run_url: '',
+            labels: [],
+            runner_id: null,
+            runner_name: null,
+            runner_group_id: null,
+            runner_group_name: null,
+            created_at: '2026-11-22T12:00:00Z',
+          })),
+        },
+      ];
+    });
     route('post', p('/statuses/([0-9a-f]{40})'), (m, body: Omit<SimStatus, 'sha'>) => {
       if (!this.commits.has(m[1]!)) return [422, { message: 'No commit found for SHA' }];
-      this.statuses.push({ sha: m[1]!, ...body });
+      this.statuses.push({ sha: m[1]!, ...body, creator: this.actingAs ?? 'coder-loop[bot]' });
       return [201, { id: this.statuses.length, context: body.context, state: body.state }];
     });
     route(
@@ -1122,9 +1345,10 @@ export class SimGitHub {
         },
       ) => {
         if (this.checkRunsRefused) return refused(this.checkRunsRefused);
+        if (tooLong(body.output)) return tooLong(body.output)!;
         const run: SimCheckRun = {
           id: ++this.ids,
-          app: { id: LOOP_APP.id, slug: LOOP_APP.slug },
+          app: { ...this.tokenApp },
           head_sha: body.head_sha,
           name: body.name,
           status: body.status ?? 'queued',
@@ -1134,11 +1358,12 @@ export class SimGitHub {
           html_url: '',
         };
         this.checkRuns.push(run);
-        return [201, { ...run, app: LOOP_APP, node_id: 'CR' }];
+        return [201, { ...run, app: { ...LOOP_APP, ...run.app }, node_id: 'CR' }];
       },
     );
     route('patch', p('/check-runs/(\\d+)'), (m, body: Partial<SimCheckRun>) => {
       if (this.checkRunsRefused) return refused(this.checkRunsRefused);
+      if (tooLong(body.output)) return tooLong(body.output)!;
       const run = this.checkRuns.find((r) => r.id === Number(m[1]));
       if (!run) return notFound;
       Object.assign(
@@ -1149,7 +1374,41 @@ export class SimGitHub {
           ? {}
           : { conclusion: body.status === 'completed' ? run.conclusion : null },
       );
-      return [200, { ...run, app: LOOP_APP, node_id: 'CR' }];
+      return [200, { ...run, app: { ...LOOP_APP, ...run.app }, node_id: 'CR' }];
+    });
+    route('get', p('/environments/([^/]+)'), (m) => {
+      const env = this.environments.get(decodeURIComponent(m[1]!));
+      if (!env) return notFound;
+      return [
+        200,
+        {
+          id: 1,
+          node_id: 'EN_1',
+          name: decodeURIComponent(m[1]!),
+          url: '',
+          html_url: '',
+          created_at: '2026-01-01T00:00:00Z',
+          updated_at: '2026-01-01T00:00:00Z',
+          deployment_branch_policy:
+            env.branches || env.protectedBranches
+              ? {
+                  protected_branches: env.protectedBranches === true,
+                  custom_branch_policies: env.branches !== undefined,
+                }
+              : null,
+        },
+      ];
+    });
+    route('get', p('/environments/([^/]+)/deployment-branch-policies'), (m, _b, url) => {
+      const env = this.environments.get(decodeURIComponent(m[1]!));
+      if (!env) return notFound;
+      const all = (env.branches ?? []).map((b, i) => ({ id: i + 1, node_id: `BP_${i}`, ...b }));
+      const per = Number(url.searchParams.get('per_page') ?? 30);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      return [
+        200,
+        { total_count: all.length, branch_policies: all.slice((page - 1) * per, page * per) },
+      ];
     });
     route('get', /^\/orgs\/([^/]+)\/teams\/([^/]+)\/memberships\/([^/]+)$/, (m) =>
       this.teams.get(`${m[1]}/${m[2]}`)?.has(m[3]!)
@@ -1157,4 +1416,17 @@ export class SimGitHub {
         : notFound,
     );
   }
+}
+
+/** A unified diff as GitHub lists it with a file: the whole old text out, the whole new text in. */
+function simPatch(before: string | undefined, after: string | undefined): string {
+  const lines = (text: string | undefined) =>
+    text === undefined || text === '' ? [] : text.replace(/\n$/, '').split('\n');
+  const old = lines(before);
+  const now = lines(after);
+  return [
+    `@@ -${old.length ? 1 : 0},${old.length} +${now.length ? 1 : 0},${now.length} @@`,
+    ...old.map((l) => `-${l}`),
+    ...now.map((l) => `+${l}`),
+  ].join('\n');
 }

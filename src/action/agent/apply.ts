@@ -51,7 +51,10 @@ async function readChangeSet(
     const bytes = await readFile(join(dir, 'changes.json'));
     if (bytes.length > MAX_CHANGES_JSON)
       return `changes.json is ${bytes.length} bytes, more than the ${MAX_CHANGES_JSON} read`;
-    if (digest && changesDigest(bytes, summary, runBytes) !== digest)
+    // Without the digest step agent handed on, nothing tells these files from anyone's.
+    if (!digest)
+      return 'came without the digest step agent wrote (the `changes-digest` input is empty): nothing is applied that step agent did not vouch for — pass `changes-digest: ${{ needs.agent.outputs.digest }}`';
+    if (changesDigest(bytes, summary, runBytes) !== digest)
       return 'left a changes-dir that is not what step agent wrote (its digest differs: something altered it after the agent step)';
     text = bytes.toString('utf8');
   } catch (error) {

@@ -9,7 +9,12 @@ import {
   type LoopIdentity,
 } from '../../core/index.js';
 import type { GitHub, Repo } from '../../github/client.js';
-import { readCiFailures, readIssueText, readReviewToFix } from '../../github/agent.js';
+import {
+  readCiFailures,
+  readIssueText,
+  readReviewToFix,
+  readSpecMissing,
+} from '../../github/agent.js';
 import { GitReader } from '../../github/git.js';
 import { readPlan } from '../../github/plans.js';
 import { readKindPlan } from '../../github/kindPlans.js';
@@ -99,6 +104,10 @@ export async function writeAgentContext(
   if (payload.node === 'debug-fix') {
     input.ciFailures = await readCiFailures(gh, repo, payload.headSha, config, secrets, identity);
     await write('ci-failures.json', `${JSON.stringify(input.ciFailures, null, 2)}\n`);
+  }
+  if (payload.node === 'revise') {
+    input.specMissing = await readSpecMissing(gh, repo, payload.headSha, identity);
+    await write('spec-missing.json', `${JSON.stringify(input.specMissing, null, 2)}\n`);
   }
   if (payload.node === 'review-fix') {
     const review = await readReviewToFix(gh, repo, payload.pullRequest, payload.headSha);

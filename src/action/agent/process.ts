@@ -101,6 +101,9 @@ export function launcher(env: NodeJS.ProcessEnv = process.env): Launcher {
               `--reuid=${uid}`,
               `--regid=${gid}`,
               '--init-groups',
+              // No way back up: sudo (and so `sudo systemd-run`, which would start a process
+              // outside the namespace that outlives the step) refuses under no_new_privs.
+              '--no-new-privs',
               '--',
             ],
           ],

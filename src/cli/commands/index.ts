@@ -6,6 +6,7 @@ import { mark } from './mark.js';
 import { plans } from './plans.js';
 import { report } from './report.js';
 import type { CommandSpec } from './shared.js';
+import { spec } from './spec.js';
 import { status } from './status.js';
 
 /** The CLI's commands, in the order `coder-loop --help` lists them; one file each. */
@@ -18,4 +19,5 @@ export const COMMANDS: Record<string, CommandSpec> = {
   log,
   report,
   assess,
+  spec,
 };

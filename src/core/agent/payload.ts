@@ -5,8 +5,11 @@ import { checkPlanName, checkPlanPath, isPlanPath } from '../plan/layout.js';
 /** The `repository_dispatch` event type of a hand-off to the coding agent. */
 export const AGENT_EVENT_TYPE = 'coder-loop-agent';
 
-/** The seed's implementation nodes the agent is handed: TDD, Debug & Fix, Code Review → Issues. */
-const AGENT_NODES = ['tdd', 'debug-fix', 'review-fix'] as const;
+/**
+ * The seed's implementation nodes the agent is handed: TDD, Debug & Fix, Code Review → Issues,
+ * and Revise Code (Passes Spec? said no).
+ */
+const AGENT_NODES = ['tdd', 'debug-fix', 'review-fix', 'revise'] as const;
 export type AgentNode = (typeof AGENT_NODES)[number];
 
 /** A branch name git and GitHub accept (git check-ref-format), under `coder/`. */

@@ -40,6 +40,8 @@ export interface ReviewToFix {
 
 export interface PromptInput {
   node: AgentNode;
+  /** Revise Code: the tasks that lacked evidence on the head (the loop's record). */
+  specMissing?: readonly string[];
   attempt: number;
   repository: string;
   branch: string;
@@ -102,6 +104,7 @@ const TITLES: Record<AgentNode, string> = {
   tdd: 'Test-Driven Development: write the failing test, then implement',
   'debug-fix': 'Debug & Fix: CI failed on the head',
   'review-fix': 'Code Review → Issues: a reviewer requested changes',
+  revise: 'Revise Code: tasks of the phase lack evidence (Passes Spec?)',
 };
 
 const MARKS = { todo: '[ ]', doing: '[~]', done: '[x]' } as const;
@@ -129,6 +132,8 @@ function assignment(input: PromptInput): string {
       return `CI failed on the head of ${where} (attempt ${input.attempt}). Find the cause in the failing checks below, fix the code (or the test, when the test is wrong about the spec), and run the tests again. Do not disable, skip or delete tests to make CI green.`;
     case 'review-fix':
       return `A reviewer requested changes on ${where}. Address every comment below (each names its file and line); where you disagree, leave the code and say why in your summary.`;
+    case 'revise':
+      return `The loop traced each task of ${where} to evidence in the pull request, and the tasks listed under "Missing evidence" below have none. For each: do the work the task asks for where it is not done (change the file it names), and write or extend a test whose text names the task's id or the requirement it cites (for example a comment \`Validates: Requirements 1.2\`). Do not touch tasks that are not listed.`;
   }
 }
 
@@ -213,6 +218,17 @@ export function buildPrompt(input: PromptInput): string {
           : `### Failing check — ${head}\nNo log: ${f.logMissing ?? 'not available'}.`,
       );
     }
+  }
+  if (input.node === 'revise') {
+    const missing = input.specMissing ?? [];
+    out.push(
+      '',
+      '### Missing evidence',
+      '',
+      missing.length
+        ? fenced(sanitizeUntrusted(missing.map((m) => `- ${m}`).join('\n'), secrets))
+        : 'The list could not be read; the `coder-loop` check run of the head shows it.',
+    );
   }
   if (input.node === 'review-fix' && input.review) {
     const r = input.review;

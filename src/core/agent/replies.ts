@@ -48,6 +48,7 @@ const NODE_NAMES: Record<AgentNode, string> = {
   tdd: 'TDD',
   'debug-fix': 'Debug & Fix',
   'review-fix': 'review fix',
+  revise: 'Revise Code',
 };
 
 const short = (sha: string) => sha.slice(0, 7);

@@ -5,6 +5,7 @@ import { chooseApproval, reviewStanding } from './trust.js';
 import { escalation } from './escalation.js';
 import {
   done,
+  isEscalated,
   touchedPaths,
   type Approval,
   type Decided,
@@ -66,13 +67,32 @@ export function approvals(
       { reason: refused.join('; ') },
     );
   }
+  // An escalation stands until an architect's approval or `/coder resume` ends it: a push, even
+  // one that brings back a head whose record predates it, does not (the PR's history says).
+  if (!snap.pr.escalated && snap.escalatedBefore === undefined) return { need: 'escalation' };
+  const escalated = isEscalated(snap);
   const { locked, planDocuments } = touchedLockedItems(
     touchedPaths(snap.files),
     config,
     marker.plan,
     marker.planFile,
   );
-  const needsArchitect = locked.length > 0 || planDocuments.length > 0;
+  const needsArchitect = locked.length > 0 || planDocuments.length > 0 || escalated;
+  // With a shared identity the record that says what needs an architect may be anyone's.
+  if (needsArchitect && snap.shared) {
+    const why = escalated
+      ? 'it is escalated'
+      : locked.length
+        ? 'locked paths touched'
+        : 'plan documents changed';
+    return done(
+      snap,
+      escalated ? 'escalated' : 'approval-not-counted',
+      escalated ? 'Escalate' : 'CodeReview',
+      [{ kind: 'reply', body: reply.sharedIdentityArchitect(pr.number, why) }],
+      { reason: `${why}: an architect's call, by hand with the default GITHUB_TOKEN` },
+    );
+  }
   if (needsArchitect && counting.some((a) => a.architect === undefined))
     return { need: 'architects' };
   const chosen = chooseApproval(
@@ -80,7 +100,11 @@ export function approvals(
     needsArchitect,
   )!;
   if (chosen.escalate) {
-    const reason = locked.length ? 'locked paths touched' : 'plan change needed';
+    const reason = locked.length
+      ? 'locked paths touched'
+      : planDocuments.length
+        ? 'plan change needed'
+        : 'escalated before, and only an architect’s approval or `/coder resume` ends it';
     return done(
       snap,
       'escalated',
@@ -93,7 +117,7 @@ export function approvals(
     );
   }
   return done(snap, 'completing', 'FinalVerify', [
-    ...(snap.pr.escalated ? [{ kind: 'unlabel' as const }] : []),
+    ...(escalated ? [{ kind: 'unlabel' as const }] : []),
     { kind: 'complete', approver: chosen.approval.login },
   ]);
 }

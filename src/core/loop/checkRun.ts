@@ -10,6 +10,8 @@ export interface CheckRunView {
   /** What happens next, in one or two sentences. */
   next: string;
   attempt?: { number: number; of: number };
+  /** The Passes Spec? table (passesSpec.ts: `specTable`), shown under the summary. */
+  spec?: string;
   /** Repository paths to link (plan files). */
   links?: { label: string; path: string }[];
 }
@@ -25,6 +27,7 @@ export function checkRunOutput(
     view.attempt
       ? `\nCI attempts failed so far: ${view.attempt.number} of ${view.attempt.of}.`
       : '',
+    view.spec ? `\n\n${view.spec}` : '',
   ].join('');
   const text = [
     '```mermaid',

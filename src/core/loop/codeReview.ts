@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { CheckRunView } from './checkRun.js';
-import { changesATest, evaluateGate } from './gate.js';
+import { evaluateGate } from './gate.js';
+import { specVerdictOf } from './passesSpec.js';
 import { reviewRound, withAgent } from './handoff.js';
 import { reply } from './replies.js';
 import type { Permission } from './trust.js';
@@ -92,16 +93,12 @@ export function codeReview(snap: PullSnapshot, config: Config, review: ReviewFac
     return done(snap, 'ignored', undefined, [], { reason: 'the phase is already completing' });
   const passed = evaluateGate(snap.checks, config).verdict === 'passed';
   if (snap.pr.escalated) {
-    // The architect decides the escalation, but not CI: the head must pass the gate.
+    // The architect decides the escalation, but not CI, nor Passes Spec? (with `require`).
     if (passed && !snap.files) return { need: 'files' };
     if (passed && snap.filesIncomplete) return unreadable(snap, 'files');
-    if (
-      !passed ||
-      !changesATest(
-        (snap.files ?? []).map((f) => f.path),
-        config,
-      )
-    )
+    const spec = passed && config.specCheck === 'require' ? specVerdictOf(snap, config) : undefined;
+    if (spec && 'need' in spec) return spec;
+    if (!passed || (spec && !spec.verdict.passed))
       return done(
         snap,
         'escalated',

@@ -1,6 +1,12 @@
 import type { Config } from '../config.js';
 import { reply } from './replies.js';
-import { done, type Decided, type Decision, type PullSnapshot } from './pullSnapshot.js';
+import {
+  done,
+  isEscalated,
+  type Decided,
+  type Decision,
+  type PullSnapshot,
+} from './pullSnapshot.js';
 import { verification } from './verification.js';
 
 /** `/coder retry`: the gate evaluated again on the head — not while escalated. */
@@ -22,8 +28,10 @@ export function retry(snap: PullSnapshot, config: Config, thread: number): Decis
  * `/coder resume`: the escalation cleared, the attempt count and the review rounds started again;
  * then the gate is evaluated again on the head (the adapter runs `verification` next).
  */
-export function resume(snap: PullSnapshot, thread: number): Decided {
-  if (!snap.pr.escalated)
+export function resume(snap: PullSnapshot, thread: number): Decision {
+  // Not escalated by the head's record: the PR's history may still say so (a force-push).
+  if (!snap.pr.escalated && snap.escalatedBefore === undefined) return { need: 'escalation' };
+  if (!isEscalated(snap))
     return done(snap, 'not-escalated', undefined, [
       { kind: 'reply', to: thread, body: reply.notEscalated(snap.pr.number) },
     ]);

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { CheckRunView } from './checkRun.js';
 import { withAgent } from './handoff.js';
-import type { Attempt, LoopMarker } from './marker.js';
+import type { Attempt, LoopMarker, SpecRecord } from './marker.js';
 import { budgetSpent, phaseSpend, runSpend } from './run.js';
 import { reply } from './replies.js';
 import { escalation } from './escalation.js';
@@ -10,7 +10,8 @@ import { done, handOff, plural, type Decision, type PullSnapshot } from './pullS
 /**
  * Debug & Fix: one more failed attempt on this head (per distinct failed head, and per failed
  * agent run on a head: `agent`); at `maxRetries` in plan mode, escalation. While attempts are
- * left, the head goes to the coding agent when one is configured.
+ * left, the head goes to the coding agent when one is configured. `revise`: Passes Spec? said no
+ * (passesSpec.ts) — the same attempt, shown as Revise Code, with the verdict and its table.
  */
 export function debugFix(
   snap: PullSnapshot,
@@ -18,6 +19,7 @@ export function debugFix(
   failing: Attempt['checks'],
   reason?: string,
   agent?: string,
+  revise?: { spec: SpecRecord; table: string },
 ): Decision {
   const { marker, pr } = snap;
   const head = pr.head.sha;
@@ -25,7 +27,7 @@ export function debugFix(
     ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
     { sha: head, checks: failing, ...(reason ? { reason } : {}), ...(agent ? { agent } : {}) },
   ];
-  const updated: LoopMarker = { ...marker, attempts };
+  const updated: LoopMarker = { ...marker, attempts, ...(revise ? { spec: revise.spec } : {}) };
   const k = attempts.length;
   const stated = { reason: reason ?? `attempt ${k} of ${config.maxRetries}` };
   const spent =
@@ -41,7 +43,8 @@ export function debugFix(
         : (spent ?? ''),
       failing
         .map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ''}`)
-        .concat(reason ? [reason] : []),
+        .concat(reason ? [reason] : [])
+        .concat(revise?.spec.missing ?? []),
     );
     return done(
       snap,
@@ -52,24 +55,29 @@ export function debugFix(
     );
   }
   const payload =
-    k < config.maxRetries ? handOff(snap, config, 'debug-fix', k, updated) : undefined;
+    k < config.maxRetries
+      ? handOff(snap, config, revise ? 'revise' : 'debug-fix', k, updated)
+      : undefined;
   const view: CheckRunView = {
     mode: marker.mode,
-    node: 'Debug',
-    title: `Debug & Fix (attempt ${k} of ${config.maxRetries})`,
+    node: revise ? 'Revise' : 'Debug',
+    title: `${revise ? 'Passes Spec? no — Revise Code' : 'Debug & Fix'} (attempt ${k} of ${config.maxRetries})`,
     next: reason ?? 'Fix the failing checks and push; CI runs again on the new head.',
     attempt: { number: k, of: config.maxRetries },
+    ...(revise ? { spec: revise.table } : {}),
   };
   return done(
     snap,
     'failed',
-    'Debug',
+    revise ? 'Revise' : 'Debug',
     [
       { kind: 'marker', marker: updated },
       { kind: 'check', view: withAgent(view, payload, snap.repoUrl), conclusion: 'failure' },
       {
         kind: 'reply',
-        body: reply.ciFailed(pr.number, k, config.maxRetries, failing, reason),
+        body: revise
+          ? reply.specMissing(pr.number, k, config.maxRetries, revise.spec.missing)
+          : reply.ciFailed(pr.number, k, config.maxRetries, failing, reason),
       },
       ...(payload ? [{ kind: 'dispatch' as const, payload }] : []),
     ],

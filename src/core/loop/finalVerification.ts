@@ -25,7 +25,16 @@ export function finalVerification(snap: PullSnapshot, config: Config): Decision 
       body: reply.phaseComplete(marker.plan ?? '', phase, pr.number, next, merged),
     },
   ];
-  if (!config.autoMerge) return done(snap, 'complete', 'End', say(false));
+  // With a shared identity (the default GITHUB_TOKEN) the loop merges nothing: a writer's
+  // workflow could have written the record that brought it here.
+  if (!config.autoMerge || snap.shared)
+    return done(
+      snap,
+      'complete',
+      'End',
+      say(false),
+      config.autoMerge ? { reason: 'autoMerge is off with the default GITHUB_TOKEN' } : {},
+    );
   // The merge may be refused (a required review is missing, the head moved): each text comes in
   // both forms, and the applier keeps the one the merge's result calls for.
   const when = (effects: Effect[], w: 'merged' | 'not-merged') =>

@@ -12,6 +12,8 @@ export const NODES = {
   TDD: 'Implementation (TDD)',
   Verification: 'Verification',
   Debug: 'Debug & Fix',
+  ValidateVsSpec: 'Passes Spec?',
+  Revise: 'Revise Code',
   CodeReview: 'Code Review',
   LockCheck2: 'Touched Locked Items?',
   MarkComplete: 'Mark [x]',
@@ -34,7 +36,11 @@ const PLAN_GRAPH = `flowchart TD
     Verification -- Fail --> Debug["Debug & Fix (attempt k of N)"]
     Debug --> TDD
     Debug -- N failures --> Escalate["Escalate to Architect"]
-    Verification -- Pass --> CodeReview{"Code Review"}
+    Verification -- Pass --> ValidateVsSpec{"Passes Spec?"}
+    ValidateVsSpec -- No --> Revise["Revise Code (attempt k of N)"]
+    Revise --> TDD
+    Revise -- N failures --> Escalate
+    ValidateVsSpec -- Yes --> CodeReview{"Code Review"}
     CodeReview -- Changes requested --> TDD
     CodeReview -- Approved --> LockCheck2{"Touched Locked Items?"}
     LockCheck2 -- Yes --> Escalate
@@ -57,6 +63,8 @@ const GRAPH_NODE_OF: Partial<Record<NodeId, string>> = {
   TDD: 'TDD',
   Verification: 'Verification',
   Debug: 'Debug',
+  ValidateVsSpec: 'ValidateVsSpec',
+  Revise: 'Revise',
   CodeReview: 'CodeReview',
   LockCheck2: 'LockCheck2',
   MarkComplete: 'MarkComplete',

@@ -58,13 +58,6 @@ export function evaluateGate(
   return { verdict: 'passed', checks: considered };
 }
 
-/** Plan mode's "Write Failing Test": the PR must change a test file (unless `testPaths` is []). */
-export function changesATest(files: readonly string[], config: Pick<Config, 'testPaths'>): boolean {
-  if (config.testPaths.length === 0) return true;
-  const isTest = picomatch(config.testPaths, { dot: true });
-  return files.some((f) => isTest(f));
-}
-
 /** "Touched Locked Items?": paths matching `locked`, and plan documents the loop does not own. */
 export function touchedLockedItems(
   files: readonly string[],

@@ -52,6 +52,7 @@ const WHAT: Record<AgentNode, string> = {
   tdd: 'writes a failing test, then the code',
   'debug-fix': 'fixes the failing checks',
   'review-fix': 'answers the review',
+  revise: 'gives the tasks that lack evidence their change and test',
 };
 
 /** The check run's "next" while the agent works: what it does, and where its runs are. */

@@ -13,6 +13,7 @@ export * from './start.js';
 export * from './replies.js';
 export * from './checkRun.js';
 export * from './gate.js';
+export * from './passesSpec.js';
 export * from './complete.js';
 export * from './actors.js';
 export * from './trust.js';
@@ -28,6 +29,7 @@ export {
   type OwnState,
   type PullFile,
   type PullSnapshot,
+  type SpecTask,
 } from './pullSnapshot.js';
 export { verification } from './verification.js';
 export { debugFix } from './debugFix.js';

@@ -8,6 +8,12 @@ import type { AgentRunEntry } from '../agent/usage.js';
  */
 export interface LoopMarker {
   mode: 'plan' | 'quick';
+  /**
+   * The pull request and lock branch the record belongs to: a record read on a commit of another
+   * PR (one rebuilt on this PR's commits) is not that PR's.
+   */
+  pr?: number;
+  branch?: string;
   plan?: string;
   phase?: number;
   /**
@@ -36,6 +42,16 @@ export interface LoopMarker {
   agentRuns?: AgentRunEntry[];
   /** `/coder run`: the run this phase belongs to, carried from phase to phase by the loop. */
   run?: RunState;
+  /** Passes Spec?: the verdict computed on `sha`, and the tasks that lacked evidence there. */
+  spec?: SpecRecord;
+}
+
+/** The Passes Spec? verdict of one head (passesSpec.ts), as the record keeps it: bounded. */
+export interface SpecRecord {
+  sha: string;
+  passed: boolean;
+  /** One line per task lacking evidence (the first 50), as the Revise hand-off gives them. */
+  missing: string[];
 }
 
 /** A `/coder run` in progress: who started it, on which plan, and what the phases before spent. */

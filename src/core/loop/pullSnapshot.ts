@@ -27,6 +27,10 @@ export interface PullFile {
   previous?: string;
   additions: number;
   deletions: number;
+  /** The diff GitHub lists for the file (absent for binary files and very large diffs). */
+  patch?: string;
+  /** GitHub's `removed`: the head no longer has it. */
+  deleted?: true;
 }
 
 /** Every path a list of changed files touches: a rename's old and new path alike. */
@@ -52,6 +56,24 @@ export interface Approval {
   architect?: boolean;
 }
 
+/** A task of the phase, as Passes Spec? reads it. */
+export interface SpecTask {
+  id: string;
+  /** The task's text as the plan writes it (its first line; Task Master: the title). */
+  text: string;
+  state: 'todo' | 'doing' | 'done' | 'set-aside';
+  /** Kiro's `[ ]*`: never lacks evidence. */
+  optional?: boolean;
+  /** Requirement ids the task cites (Kiro's `_Requirements: 1.2_`); ids in `text` are read too. */
+  requirements?: readonly string[];
+  /** Task Master's `details` and `testStrategy`: more text that may name paths and ids. */
+  detail?: string;
+  /** Task Master's `testStrategy`: a criterion only a changed test can show. */
+  criterion?: string;
+  /** The plan writes the id (`T012`, `1.2`), rather than the loop numbering the task. */
+  writtenId: boolean;
+}
+
 /** What the PR side reads of GitHub before deciding. */
 export interface PullSnapshot {
   repo: { owner: string; repo: string };
@@ -64,6 +86,12 @@ export interface PullSnapshot {
     /** From the loop's record (`marker.escalation`), never from the label people can change. */
     escalated: boolean;
   };
+  /**
+   * The loop's identity is shared with every writer's workflow (the default `GITHUB_TOKEN`,
+   * `identityShared`): the record may be anyone's, so nothing that depends on it being the loop's
+   * is done — no merge, no architect's resolution.
+   */
+  shared?: true;
   /** The loop's record of the PR (record.ts), as of this head. */
   marker: LoopMarker;
   /** The loop's check run on the head; absent before the loop showed anything there. */
@@ -75,6 +103,11 @@ export interface PullSnapshot {
   checks?: readonly CheckResult[];
   /** The PR's files, once read (`need: 'files'`). */
   files?: readonly PullFile[];
+  /**
+   * The phase's tasks as the plan at the head writes them, once read (`need: 'tasks'`), for
+   * Passes Spec?; `problem` when they cannot be read there.
+   */
+  tasks?: { tasks: readonly SpecTask[] } | { problem: string };
   /** GitHub stopped listing the files (3,000): what the PR touches cannot be known whole. */
   filesIncomplete?: true;
   /** GitHub stopped listing the commits (250): who pushed cannot be known whole. */
@@ -85,7 +118,17 @@ export interface PullSnapshot {
    * approver is an architect is filled in only when asked (`need: 'architects'`).
    */
   approvals?: readonly Approval[];
+  /**
+   * Whether an escalation stands by the PR's history (the loop's own label events), once read
+   * (`need: 'escalation'`): a push that brings back a head whose record predates the escalation
+   * does not end it.
+   */
+  escalatedBefore?: boolean;
 }
+
+/** Escalated, by the head's record or by the PR's history (once read). */
+export const isEscalated = (snap: PullSnapshot) =>
+  snap.pr.escalated || snap.escalatedBefore === true;
 
 /** One thing to do on GitHub. The applier (src/github/loop/apply.ts) carries each out once. */
 export type Effect =
@@ -124,10 +167,11 @@ export type Effect =
 
 /**
  * One more fact a decision needs before it can decide: the head's checks, the PR's files, the
- * approvals of the head (`approvals`), whether each approver is an architect. The reader answers
- * with a new snapshot that holds it, and the same decision is asked again.
+ * phase's tasks at the head (Passes Spec?), the approvals of the head (`approvals`), whether each
+ * approver is an architect, whether the PR's history says it is escalated (`escalation`). The
+ * reader answers with a new snapshot that holds it, and the same decision is asked again.
  */
-export type Need = 'checks' | 'files' | 'approvals' | 'architects';
+export type Need = 'checks' | 'files' | 'tasks' | 'approvals' | 'architects' | 'escalation';
 
 /** A decision made: the outcome, and the effects the applier carries out, in order. */
 export interface Decided {

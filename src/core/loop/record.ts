@@ -33,11 +33,17 @@ const AttemptSchema = z.object({
 
 const RECORD_VERSION = 1;
 
+/** Most lines of missing evidence the record keeps (the check run's table shows them all). */
+const SPEC_MISSING = 50;
+
 const LoopRecordSchema = z.object({
   v: z.literal(RECORD_VERSION),
   /** The head commit this record is about: it reads only on a check run of that commit. */
   head: SHA,
   mode: z.enum(['plan', 'quick']),
+  /** The pull request and lock branch it belongs to (a record on another PR's commit is not its). */
+  pr: z.number().int().positive().optional(),
+  branch: TEXT(300).optional(),
   plan: TEXT(300).optional(),
   phase: z.number().int().nonnegative().optional(),
   /** A plan of another kind (spec-kit, Kiro, Task Master): its tasks file (`#<tag>` for Task Master). */
@@ -56,7 +62,7 @@ const LoopRecordSchema = z.object({
   agentRuns: z
     .array(
       z.object({
-        node: z.enum(['tdd', 'debug-fix', 'review-fix']),
+        node: z.enum(['tdd', 'debug-fix', 'review-fix', 'revise']),
         sha: SHA, // the head the agent started from
         minutes: z.number().nonnegative(),
         partial: z.literal(true).optional(),
@@ -98,6 +104,10 @@ const LoopRecordSchema = z.object({
         .optional(),
     })
     .optional(),
+  /** Passes Spec?: the verdict on `sha` and what lacked evidence (the Revise hand-off's list). */
+  spec: z
+    .object({ sha: SHA, passed: z.boolean(), missing: z.array(TEXT(500)).max(SPEC_MISSING) })
+    .optional(),
 });
 
 export type LoopRecord = z.infer<typeof LoopRecordSchema>;
@@ -105,15 +115,76 @@ export type LoopRecord = z.infer<typeof LoopRecordSchema>;
 const OPEN = '<!-- coder-loop:record ';
 const CLOSE = ' -->';
 
+/**
+ * How long an encoded record may be. GitHub keeps at most 65,535 characters of a check run's
+ * text, and the text shows where the PR stands before the record: the record keeps well within.
+ */
+export const RECORD_LIMIT = 45_000;
+
+/**
+ * How long the issue's text (`vetted`) may be once encoded: the rest of the record — attempts,
+ * agent runs, a run's phases — has the remainder of `RECORD_LIMIT`. A longer issue is refused
+ * with a reply (quick mode's start), never cut.
+ */
+const VETTED_LIMIT = 20_000;
+
 /** The record as the last line of a check run's text: an HTML comment GitHub does not render. */
 export function encodeRecord(marker: LoopMarker, head: string): string {
-  const record: LoopRecord = LoopRecordSchema.parse({ ...pick(marker), v: RECORD_VERSION, head });
+  let text = encodeWhole(pick(marker), head);
+  // Bounded whatever the input: a failed attempt's detail (its checks' links, long names) is
+  // shown in replies and the PR body already; the record keeps what the loop decides from.
+  for (let level = 1; text.length > RECORD_LIMIT && level <= 2; level++)
+    text = encodeWhole(compact(pick(marker), level), head);
+  return text;
+}
+
+function encodeWhole(fields: Omit<LoopRecord, 'v' | 'head'>, head: string): string {
+  const record: LoopRecord = LoopRecordSchema.parse({ ...fields, v: RECORD_VERSION, head });
   // `<`, `>` and `-` escaped: nothing in the JSON can end the comment early.
   const json = JSON.stringify(record).replace(
     /[<>-]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
   return `${OPEN}${json}${CLOSE}`;
+}
+
+/**
+ * The record with less detail: level 1 keeps each attempt's first ten checks by name only, and a
+ * shorter reason; level 2 keeps each attempt's head and agent run alone (what the attempt count
+ * and the budget read) and the escalation's reason shortened.
+ */
+function compact(
+  fields: Omit<LoopRecord, 'v' | 'head'>,
+  level: number,
+): Omit<LoopRecord, 'v' | 'head'> {
+  const attempts = fields.attempts?.map((a) => ({
+    sha: a.sha,
+    checks:
+      level === 1
+        ? a.checks
+            .slice(0, 10)
+            .map((c) => ({ name: c.name.slice(0, 100), conclusion: c.conclusion }))
+        : [],
+    ...(a.reason !== undefined && level === 1 ? { reason: a.reason.slice(0, 300) } : {}),
+    ...(a.agent !== undefined ? { agent: a.agent } : {}),
+  }));
+  return {
+    ...fields,
+    ...(attempts ? { attempts } : {}),
+    ...(fields.escalation && level === 2
+      ? { escalation: { ...fields.escalation, reason: fields.escalation.reason.slice(0, 300) } }
+      : {}),
+  };
+}
+
+/** Whether an issue's text fits the record (`VETTED_LIMIT`), as quick mode keeps it. */
+export function vettedFits(vetted: { title: string; body: string }): boolean {
+  const bare = encodeWhole({ mode: 'quick', issue: 1 }, '0'.repeat(40)).length;
+  return (
+    vetted.title.length <= 1_000 &&
+    vetted.body.length <= 30_000 &&
+    encodeWhole({ mode: 'quick', issue: 1, vetted }, '0'.repeat(40)).length - bare <= VETTED_LIMIT
+  );
 }
 
 /**
@@ -160,6 +231,8 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
   return {
     mode: m.mode,
     issue: m.issue,
+    ...(m.pr !== undefined ? { pr: m.pr } : {}),
+    ...(m.branch !== undefined ? { branch: m.branch } : {}),
     ...(m.plan !== undefined ? { plan: m.plan } : {}),
     ...(m.phase !== undefined ? { phase: m.phase } : {}),
     ...(m.planFile !== undefined ? { planFile: m.planFile } : {}),
@@ -201,6 +274,15 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
         }
       : {}),
     ...(m.run ? { run: m.run } : {}),
+    ...(m.spec
+      ? {
+          spec: {
+            sha: m.spec.sha,
+            passed: m.spec.passed,
+            missing: m.spec.missing.slice(0, SPEC_MISSING).map((l) => l.slice(0, 500)),
+          },
+        }
+      : {}),
   };
 }
 

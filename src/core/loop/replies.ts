@@ -164,6 +164,9 @@ export const reply = {
     return lines.join('\n');
   },
 
+  issueTooLong: (title: number, body: number): string =>
+    `The issue’s text is too long for quick mode (a title of ${title.toLocaleString('en-US')} and a body of ${body.toLocaleString('en-US')} characters): the loop keeps the issue’s text, as it is now, as the task, and this one does not fit. Shorten the issue (or link to a document with the details), then ask again; or put the work in a plan.`,
+
   quickLocked: (branch: string, pr?: { number: number }): string =>
     `Quick mode is already running for this issue: branch ${codeSpan(branch)}${pr ? `, pull request #${pr.number}` : ''}.`,
 
@@ -243,8 +246,18 @@ export const reply = {
     ].join('\n'),
 
   /** Verification → Pass: on to Code Review. */
-  ciPassed: (pr: number, reviewers: readonly string[]): string =>
-    `**CI passed** on pull request #${pr}. Code review${reviewers.length ? ` requested from ${reviewers.map((r) => `@${r}`).join(', ')}` : ' is next'}: an approval completes the phase.`,
+  ciPassed: (pr: number, reviewers: readonly string[], spec?: boolean): string =>
+    `**CI passed** on pull request #${pr}. Code review${reviewers.length ? ` requested from ${reviewers.map((r) => `@${r}`).join(', ')}` : ' is next'}: an approval completes the phase.${spec ? '\n\nEach task of the phase and its evidence (Passes Spec?) are in the `coder-loop` check run of the head.' : ''}`,
+
+  /** Passes Spec? said no: Revise Code, with the tasks that lack evidence. */
+  specMissing: (pr: number, attempt: number, of: number, missing: readonly string[]): string =>
+    [
+      `**Passes Spec? no** on pull request #${pr} — attempt ${attempt} of ${of}. Back to implementation (Revise Code): these lack evidence in the pull request.`,
+      '',
+      ...missing.map((m) => `- ${m}`),
+      '',
+      'The `coder-loop` check run of the head shows every task and its evidence.',
+    ].join('\n'),
 
   changesRequested: (pr: number, reviewer: string): string =>
     `**Changes requested** on pull request #${pr} by @${reviewer}. Back to implementation.`,
@@ -256,9 +269,21 @@ export const reply = {
   approvalNotCounted: (pr: number, why: string): string =>
     `The approval on pull request #${pr} does not count: ${why}. Nothing was done; an approval from another person with write access completes the phase.`,
 
+  /**
+   * Said with a start when the loop acts with a workflow's default `GITHUB_TOKEN`: every writer's
+   * workflow acts as the same `github-actions[bot]`, so the loop cannot tell its own record from
+   * theirs, and refuses what depends on that.
+   */
+  sharedIdentity: (): string =>
+    "\n\n> [!WARNING]\n> This loop runs on the workflow's default `GITHUB_TOKEN`: every writer's workflow acts as `github-actions[bot]`, the loop's identity, and can write what looks like the loop's record. So the loop merges nothing (`autoMerge` is off) and completes no phase that needs an architect (locked paths, plan documents, an escalation): review and merge those by hand. An App token in an environment limited to the default branch lifts this (docs/security.md).",
+
+  /** An approval the loop cannot act on with a shared identity: an architect's call, made by hand. */
+  sharedIdentityArchitect: (pr: number, why: string): string =>
+    `Pull request #${pr} needs an architect (${why}), and this loop runs on the default \`GITHUB_TOKEN\`, whose identity every writer's workflow shares: the loop cannot vouch for its record, so it does not complete the phase. An architect reviews and merges it by hand; an App token lifts this (docs/security.md).`,
+
   /** An architect approved an escalated head whose CI has not passed: the escalation stays. */
   architectApprovalBeforeGate: (pr: number, architect: string): string =>
-    `@${architect}'s approval on pull request #${pr} is noted, but CI has not passed on its head (or it changes no test file), so the escalation stays. Push a fix, then \`/coder resume\`.`,
+    `@${architect}'s approval on pull request #${pr} is noted, but CI has not passed on its head (or a task of the phase lacks evidence: Passes Spec?), so the escalation stays. Push a fix, then \`/coder resume\`.`,
 
   /** A list the verdict needs cannot be read whole (GitHub's caps): not passed, and why. */
   tooLargeToJudge: (pr: number, why: string): string =>

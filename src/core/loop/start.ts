@@ -11,6 +11,7 @@ import type { NodeId } from './flowchart.js';
 import { afterLock, phaseToStart, type Answer } from './choose.js';
 import { agentHandOff, withAgent } from './handoff.js';
 import { renderMarker, type LoopMarker, type RunState } from './marker.js';
+import { vettedFits } from './record.js';
 import {
   progressPhases,
   pullProgress,
@@ -236,7 +237,7 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   return {
     done: { ...outcome, pullRequest: pr.number },
     effects: [
-      say(plotted.started(pr)),
+      say(plotted.started(pr) + (req.shared ? reply.sharedIdentity() : '')),
       ...progress,
       {
         kind: 'check',
@@ -245,13 +246,14 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
         view: withAgent(plotted.view, handOff, req.repoUrl),
         // The loop's first record of the PR; a quick task keeps the issue's text as the permitted
         // user saw it when they acted: the agent's assignment, whatever the issue says later.
-        record:
-          req.mode === 'quick'
-            ? {
-                ...plotted.marker,
-                vetted: { title: req.issue.title, body: req.issue.body ?? '' },
-              }
-            : plotted.marker,
+        record: {
+          ...plotted.marker,
+          pr: pr.number,
+          branch,
+          ...(req.mode === 'quick'
+            ? { vetted: { title: req.issue.title, body: req.issue.body ?? '' } }
+            : {}),
+        },
       },
       ...(handOff ? [{ kind: 'dispatch' as const, payload: handOff }] : []),
     ],
@@ -347,6 +349,19 @@ function plotQuick(
 ): Plotted | Early {
   const { config, who, issue } = req;
   const branch = quickBranch(issue.number);
+  // The issue's text is the agent's assignment, kept whole in the record: one too long for it is
+  // refused before anything is written, never cut.
+  if (!vettedFits({ title: issue.title, body: issue.body ?? '' }))
+    return {
+      done: { state: 'invalid', mode: 'quick', reason: 'the issue is too long for quick mode' },
+      effects: [
+        {
+          kind: 'reply',
+          to: who.issue,
+          body: reply.issueTooLong(issue.title.length, (issue.body ?? '').length),
+        },
+      ],
+    };
   const changes: FileChange[] = [];
   const plans = config.quick.log ? planNames(base.files.keys(), config.plansDir) : [];
   if (plans.length === 1) {

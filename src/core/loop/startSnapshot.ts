@@ -50,6 +50,8 @@ export type StartRequest = {
   defaultBranch: string;
   /** The time the log entry is written with (ISO 8601). */
   now: string;
+  /** The loop's identity is every writer's too (`identityShared`): the start reply says so. */
+  shared?: boolean;
 } & ({ mode: 'plan'; plan: string | undefined } | { mode: 'quick'; issue: QuickIssue });
 
 /** A PR as the start side sees it. */

@@ -27,6 +27,20 @@ export function mayCommand(permission: Permission | string): boolean {
 const sameLogin = (a: string | undefined, b: string | undefined) =>
   a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 
+/** The login every GitHub Actions job's default `GITHUB_TOKEN` acts as. */
+export const ACTIONS_BOT = 'github-actions[bot]';
+
+/**
+ * Whether the loop's identity is shared with every writer: acting with a workflow's default
+ * `GITHUB_TOKEN`, the loop is `github-actions[bot]`, and so is every job of every workflow a
+ * writer can push: its check runs, statuses and pull requests look like the loop's own. Then
+ * the loop refuses what depends on its identity being its own (docs/security.md): it merges
+ * nothing (`autoMerge`), and completes nothing that needs an architect.
+ */
+export function identityShared(identity: LoopIdentity): boolean {
+  return sameLogin(identity.login, ACTIONS_BOT) || sameLogin(identity.app?.slug, 'github-actions');
+}
+
 /** The fields of a pull request (REST or webhook) that tell whether it is a loop PR. */
 export interface PullFacts {
   user?: Actor | null;

@@ -1,7 +1,8 @@
 import type { Config } from '../config.js';
 import { spentAtGreen } from './budget.js';
 import type { NodeId } from './flowchart.js';
-import { changesATest, evaluateGate } from './gate.js';
+import { evaluateGate } from './gate.js';
+import { validateVsSpec } from './passesSpec.js';
 import type { LoopState } from './outcome.js';
 import { reply } from './replies.js';
 import { debugFix } from './debugFix.js';
@@ -13,7 +14,8 @@ import { withApprovals } from './approvals.js';
 
 /**
  * Verification (CI is the gate) on the PR head, and what follows: Debug & Fix (attempt k of N,
- * escalation at N), Code Review when it passes — or, on the completion commit, Final
+ * escalation at N), Passes Spec? when it passes (Revise Code when a task lacks evidence), then
+ * Code Review — or, on the completion commit, Final
  * Verification. Each step happens once per head: the loop's check run records the node reached,
  * and a step already recorded is not repeated (unless `again`: `/coder retry`).
  */
@@ -85,36 +87,31 @@ export function verification(
     });
   if (!snap.files) return { need: 'files' };
   if (snap.filesIncomplete) return unreadable(snap, 'files');
-  if (
-    !changesATest(
-      snap.files.map((f) => f.path),
-      config,
-    )
-  ) {
-    if (own?.conclusion === 'failure' && !again) return reported('failed', 'Debug');
-    return debugFix(
-      snap,
-      config,
-      [],
-      'Write failing test: the pull request changes no test file (`testPaths`).',
-    );
-  }
+  // Passes Spec? (passesSpec.ts): no → Revise Code; yes (or `report`) → Code Review.
+  const spec = validateVsSpec(snap, config, again);
+  if (!('passed' in spec)) return spec;
+  const { table } = spec.passed;
   // An approval that came before CI passed completes the phase now.
   return withApprovals(
     snap,
     config,
     done(snap, 'code-review', 'CodeReview', [
+      ...spec.passed.effects,
       {
         kind: 'check',
         view: {
           mode: 'plan',
           node: 'CodeReview',
           title: 'Code review',
-          next: 'CI passed. An approving review of this head completes the phase; changes requested send it back to implementation.',
+          next: `CI passed${table ? ' and each task of the phase is traced below' : ''}. An approving review of this head completes the phase; changes requested send it back to implementation.`,
+          ...(table ? { spec: table } : {}),
         },
       },
       { kind: 'requestReviews', names: config.reviewers },
-      { kind: 'reply', body: reply.ciPassed(snap.pr.number, config.reviewers) },
+      {
+        kind: 'reply',
+        body: reply.ciPassed(snap.pr.number, config.reviewers, table !== undefined),
+      },
     ]),
   );
 }

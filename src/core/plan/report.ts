@@ -114,7 +114,12 @@ export function renderPhaseReport(report: PhaseReport): string[] {
   }
 
   if (report.agentRuns?.length) {
-    const names = { tdd: 'TDD', 'debug-fix': 'Debug & Fix', 'review-fix': 'Review fix' } as const;
+    const names = {
+      tdd: 'TDD',
+      'debug-fix': 'Debug & Fix',
+      'review-fix': 'Review fix',
+      revise: 'Revise Code',
+    } as const;
     lines.push('', '## Agent runs', '');
     report.agentRuns.forEach((r, i) => {
       lines.push(

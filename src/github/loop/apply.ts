@@ -181,7 +181,11 @@ export async function apply(
   const { gh, repo } = env;
   const { pr } = ctx.snap;
   /** The escalation as this event found it: an approval's completion ends it, nothing less. */
-  const escalated = ctx.snap.marker.escalation;
+  const escalated =
+    ctx.snap.marker.escalation ??
+    (ctx.snap.escalatedBefore
+      ? { reason: 'escalated before this head', sha: ctx.snap.pr.head.sha }
+      : undefined);
   let merged: boolean | undefined;
   let result = outcome;
   for (const effect of withProgress(ctx.snap.marker, effects)) {

@@ -10,7 +10,7 @@ import {
   type IssuesLabeledPayload,
 } from './events.js';
 import { payloadProblem } from './payloads.js';
-import { onReview, type ReviewPayload } from './review.js';
+import { onReview, onReviewRelay, type ReviewPayload, type ReviewRelayPayload } from './review.js';
 
 /** The events the loop handles, by webhook name (the App registers the same set with Probot). */
 export const HANDLED_EVENTS = [
@@ -117,10 +117,14 @@ function route(env: LoopEnv, name: string, payload: unknown): Promise<LoopOutcom
       return onPullRequest(env, payload as PullRequestPayload);
     case 'pull_request_review':
       return onReview(env, payload as ReviewPayload);
+    case 'workflow_run':
+      // A review relayed by a `pull_request_review` workflow's run (the Action): not CI.
+      if ((payload as ReviewRelayPayload).workflow_run.event === 'pull_request_review')
+        return onReviewRelay(env, payload as ReviewRelayPayload);
+      return onCiEvent(env, name, payload as CiPayload);
     case 'check_suite':
     case 'check_run':
     case 'status':
-    case 'workflow_run':
       return onCiEvent(env, name, payload as CiPayload);
     default:
       return Promise.resolve({

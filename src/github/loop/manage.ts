@@ -70,7 +70,7 @@ export async function status(
     // Both reads at once: the pull request is only shown when the lock is there.
     const [held, pr] = await Promise.all([
       reader.branchHead(branch),
-      findPullRequest(env.gh, env.repo, branch),
+      env.identity().then(({ login }) => findPullRequest(env.gh, env.repo, branch, login)),
     ]);
     return { branch, held: held !== undefined, ...(pr ? { pr: pr.number } : {}) };
   };

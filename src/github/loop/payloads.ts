@@ -75,7 +75,12 @@ const PAYLOADS = {
   }),
   workflow_run: z.looseObject({
     action: z.string(),
-    workflow_run: z.looseObject({ head_branch: z.string().nullable(), head_sha: z.string() }),
+    workflow_run: z.looseObject({
+      head_branch: z.string().nullable(),
+      head_sha: z.string(),
+      event: z.string().optional(),
+      actor: actor.nullish(),
+    }),
   }),
 } as const;
 

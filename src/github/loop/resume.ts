@@ -3,7 +3,7 @@ import { applyRepo } from './apply.js';
 import { getPull, openPulls, type PullRequest } from '../pulls.js';
 import type { LoopEnv, LoopOutcome } from './env.js';
 import { apply } from './apply.js';
-import { run } from './pull.js';
+import { run, runTo } from './pull.js';
 import { pullContext } from './snapshot.js';
 import { trustedLoopPull, type LoopPull } from './trust.js';
 
@@ -38,10 +38,9 @@ export async function retryOrResume(
 ): Promise<LoopOutcome> {
   return eachLoopPull(env, config, issue, async (ctx) => {
     if (command === 'retry') return run(ctx, (snap) => retry(snap, config, issue.number));
-    const cleared = resume(ctx.snap, issue.number);
-    const resumed = await apply(ctx, cleared.effects, cleared.outcome);
-    if (cleared.outcome.state !== 'resumed') return resumed;
-    return run(ctx, (snap) => verification(snap, config, { again: true }));
+    const cleared = await runTo(ctx, (snap) => resume(snap, issue.number));
+    if (cleared.outcome.state !== 'resumed') return cleared.outcome;
+    return run(cleared.ctx, (snap) => verification(snap, config, { again: true }));
   });
 }
 

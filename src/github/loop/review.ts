@@ -1,7 +1,7 @@
 import { codeReview, isBot, modeOfBranch, reply, reviewStanding } from '../../core/index.js';
 import { applyRepo } from './apply.js';
 import { readPermission } from '../identity.js';
-import type { PullRequest } from '../pulls.js';
+import { findPullRequest, pullReviews, type PullRequest, type PullReviews } from '../pulls.js';
 import { onThread, type LoopEnv, type LoopOutcome } from './env.js';
 import { run } from './pull.js';
 import { isArchitect, pullContext } from './snapshot.js';
@@ -73,4 +73,60 @@ export async function onReview(env: LoopEnv, payload: ReviewPayload): Promise<Lo
       });
     },
   );
+}
+
+/** The parts of a `workflow_run` the review relay is read from: all set by GitHub itself. */
+export interface ReviewRelayPayload {
+  action: string;
+  workflow_run: {
+    event?: string;
+    head_branch: string | null;
+    actor?: { login: string; type?: string } | null;
+  };
+}
+
+/**
+ * A review, in the Action, through the relay: a `pull_request_review` workflow with no secret and
+ * no permission, whose completion starts the loop's `workflow_run` (a review event runs the
+ * pull request's own workflow, where the loop's key must never be). Nothing the relay ran or
+ * wrote is read: its definition comes from the pull request's merge ref. What GitHub says of the
+ * run — its event, its head branch, its actor (the reviewer) — finds the loop PR in this
+ * repository through the API, and the reviewer's newest review on it, read from the API, is
+ * handled as the review event would be.
+ */
+export async function onReviewRelay(
+  env: LoopEnv,
+  payload: ReviewRelayPayload,
+): Promise<LoopOutcome> {
+  const run = payload.workflow_run;
+  if (payload.action !== 'completed')
+    return { state: 'ignored', reason: `workflow_run.${payload.action}` };
+  const reviewer = run.actor;
+  if (!reviewer) return { state: 'ignored', reason: 'the relayed run names no reviewer' };
+  if (isBot(reviewer)) return { state: 'ignored', reason: 'review by a bot' };
+  if (!run.head_branch?.startsWith('coder/'))
+    return { state: 'ignored', reason: 'not a coder-loop branch' };
+  const pr = await findPullRequest(env.gh, env.repo, run.head_branch);
+  if (!pr) return { state: 'ignored', reason: `no open pull request for ${run.head_branch}` };
+  const notOurs = await notLoopPull(env, pr);
+  if (notOurs) return { state: 'ignored', reason: notOurs.ignored };
+  const login = reviewer.login.toLowerCase();
+  const review = (await pullReviews(env.gh, env.repo, pr.number))
+    .filter((r) => r.user?.login.toLowerCase() === login && r.state !== 'PENDING')
+    .reduce<PullReviews[number] | undefined>((a, r) => (!a || r.id > a.id ? r : a), undefined);
+  if (!review?.user || !review.commit_id)
+    return {
+      state: 'ignored',
+      reason: `@${reviewer.login} has no review on pull request #${pr.number}`,
+    };
+  return onReview(env, {
+    action: 'submitted',
+    review: {
+      id: Number(review.id),
+      state: review.state,
+      commit_id: review.commit_id,
+      user: { login: review.user.login, type: review.user.type },
+    },
+    pull_request: pr,
+  });
 }

@@ -8,9 +8,20 @@ import {
   type Need,
   type PullSnapshot,
 } from '../../core/index.js';
+import {
+  parseChecklist,
+  PLAN_FILES,
+  planPath,
+  specTasksOfKindPhase,
+  specTasksOfPhase,
+} from '../../core/index.js';
+import { planFromRef } from '../../core/plan/kinds/plan.js';
 import { readHeadChecks, type HeadChecks, type OwnCheckRun } from '../checks.js';
+import { GitReader } from '../git.js';
+import { readKindPlan } from '../kindPlans.js';
 import { isTeamMember, readPermission } from '../identity.js';
 import {
+  escalationStands,
   pullCommits,
   pullRequestFiles,
   pullReviews,
@@ -58,6 +69,7 @@ export function pullContext(env: LoopEnv, config: Config, loop: LoopPull): PullC
       },
       marker,
       ...(loop.commits && !loop.commits.complete ? { commitsIncomplete: true as const } : {}),
+      ...(loop.shared ? { shared: true as const } : {}),
     },
     ...(loop.commits ? { commits: loop.commits.items } : {}),
   };
@@ -151,8 +163,15 @@ export async function read(
         },
       };
     }
+    case 'tasks':
+      return { ...ctx, snap: { ...ctx.snap, tasks: await phaseTasks(ctx) } };
     case 'approvals':
       return withApprovals(ctx, given);
+    case 'escalation': {
+      const login = (await ctx.env.identity()).login;
+      const stands = await escalationStands(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number, login);
+      return { ...ctx, snap: { ...ctx.snap, escalatedBefore: stands } };
+    }
     case 'architects': {
       const approvals: Approval[] = [];
       for (const a of ctx.snap.approvals ?? [])
@@ -164,6 +183,33 @@ export async function read(
       return { ...ctx, snap: { ...ctx.snap, approvals } };
     }
   }
+}
+
+/**
+ * The phase's tasks as the plan on the head writes them (Passes Spec?): the head's tree and the
+ * plan's tasks file (with what its kind reads beside it) — a few reads per head, none per task.
+ */
+async function phaseTasks(ctx: PullContext): Promise<NonNullable<PullSnapshot['tasks']>> {
+  const { env, config } = ctx;
+  const { marker, pr } = ctx.snap;
+  const reader = new GitReader(env.gh, env.repo);
+  const tree = await reader.tree(pr.head.sha);
+  if (marker.planFile !== undefined) {
+    const plan = planFromRef(marker.planFile);
+    if (!plan) return { problem: `the record names no plan the loop reads (${marker.planFile}).` };
+    const { kp } = await readKindPlan(reader, tree, plan);
+    const phase = kp.phases.find((p) => p.number === marker.phaseId);
+    if (!phase) return { problem: `${plan.path} has no phase ${marker.phaseId ?? '?'}.` };
+    return { tasks: specTasksOfKindPhase(phase) };
+  }
+  const path = planPath(config.plansDir, marker.plan ?? '', PLAN_FILES.checklist);
+  const sha = tree.files.get(path);
+  if (sha === undefined) return { problem: `${path} is missing.` };
+  const phase = parseChecklist(await reader.blob(sha), path).phases.find(
+    (p) => p.number === marker.phase,
+  );
+  if (!phase) return { problem: `${path} has no phase ${marker.phase ?? '?'}.` };
+  return { tasks: specTasksOfPhase(phase) };
 }
 
 /** The approval a review event brings: its author, as the handler established them. */

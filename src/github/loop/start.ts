@@ -1,5 +1,6 @@
 import {
   decideStart,
+  identityShared,
   readMarker,
   updateMarker,
   type StartEffect,
@@ -31,6 +32,7 @@ export async function start(
   onHeld?: (pr: number, locked: () => Promise<LoopOutcome>) => Promise<LoopOutcome>,
 ): Promise<LoopOutcome> {
   const reader = readerFor(env);
+  req = { ...req, shared: identityShared(await env.identity()) };
   let snap: StartSnapshot = {};
   for (let steps = 0; steps < MOST_STEPS; steps++) {
     const step = decideStart(req, snap);
@@ -83,7 +85,7 @@ async function read(
       return { texts: new Map([...(snap.texts ?? []), ...read]) };
     }
     case 'holder': {
-      const pr = await findPullRequest(env.gh, env.repo, need.branch);
+      const pr = await findPullRequest(env.gh, env.repo, need.branch, (await env.identity()).login);
       const marker = pr
         ? readMarker(pr.body)
         : readMarker(await commitMessage(env.gh, env.repo, need.sha));

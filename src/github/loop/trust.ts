@@ -1,4 +1,5 @@
 import {
+  identityShared,
   loopPullProblem,
   modeOfBranch,
   readMarker,
@@ -19,6 +20,8 @@ export interface LoopPull {
   checks: HeadChecks;
   /** The PR's commits, when finding the record needed them. */
   commits?: Whole<PullCommits[number]>;
+  /** The loop's identity is every writer's too (`identityShared`: the default GITHUB_TOKEN). */
+  shared?: true;
 }
 
 /** How many earlier commits of a PR are searched for the loop's record at once. */
@@ -95,12 +98,24 @@ async function readLoopPull(
     return {
       ignored: `pull request #${pr.number} carries no record of the loop (its check runs on the branch's commits hold none)`,
     };
+  // A record names its PR and lock branch: one read on a commit another loop PR brought in (a
+  // branch rebuilt on that PR's head) is that PR's, never this one's.
+  if (!keepsStatus(identity) && (marker.pr !== pr.number || marker.branch !== pr.head.ref))
+    return {
+      ignored: `pull request #${pr.number}: the loop's record on its commits is ${marker.pr ? `pull request #${marker.pr}'s` : 'no pull request’s'} (${marker.branch ?? 'no branch'}), not this one's`,
+    };
   // The mode follows from the branch: a record cannot turn a phase PR into a quick one.
   if (marker.mode !== modeOfBranch(pr.head.ref))
     return {
       ignored: `pull request #${pr.number}: the record says ${marker.mode} mode, the branch ${pr.head.ref} does not`,
     };
-  return { pr, marker, checks, ...(commits ? { commits } : {}) };
+  return {
+    pr,
+    marker,
+    checks,
+    ...(commits ? { commits } : {}),
+    ...(identityShared(identity) ? { shared: true as const } : {}),
+  };
 }
 
 /** The open loop PR whose head is `branch`, when `sha` is still its head (else: an old head). */
@@ -111,7 +126,7 @@ export async function loopPullForHead(
   what?: string,
 ): Promise<LoopPull | { ignored: string }> {
   if (!branch || !branch.startsWith('coder/')) return { ignored: 'not a coder-loop branch' };
-  const pr = await findPullRequest(env.gh, env.repo, branch);
+  const pr = await findPullRequest(env.gh, env.repo, branch, (await env.identity()).login);
   if (!pr) return { ignored: `no open pull request for ${branch}` };
   if (pr.head.sha !== sha)
     return { ignored: `old head ${sha.slice(0, 7)} (the head is ${pr.head.sha.slice(0, 7)})` };

@@ -99,6 +99,35 @@ describe('Touched Locked Items? → Escalate or Mark [x]', () => {
       ['unlabel', 'complete by @arch'],
     ],
     [
+      'the record does not say escalated: the PR’s history is asked',
+      snap({ files, escalatedBefore: undefined }),
+      config({ architects: ['arch'] }),
+      [a('dev', { architect: false })],
+      'need escalation',
+      ['need escalation'],
+    ],
+    [
+      'escalated by the PR’s history (a force-push brought back an older record) → escalated again',
+      snap({ files, escalatedBefore: true }),
+      config({ architects: ['arch'] }),
+      [a('dev', { architect: false })],
+      'escalated @Escalate',
+      [
+        'label',
+        'request reviews [arch]',
+        'check Escalate failure',
+        'reply: **Escalated to architect** (pull request #2): escalated before, and only an architect’s approval or `/coder resume` ends it, and @dev is not an architect.',
+      ],
+    ],
+    [
+      'escalated by the PR’s history, the architect approves → unlabel, Mark [x]',
+      snap({ files, escalatedBefore: true }),
+      config({ architects: ['arch'] }),
+      [a('arch', { architect: true })],
+      'completing @FinalVerify',
+      ['unlabel', 'complete by @arch'],
+    ],
+    [
       'a plan document changed → plan change needed',
       snap({
         files: [

@@ -142,7 +142,7 @@ describe('Code Review', () => {
       review({ architect: true }),
       'escalated @Escalate',
       [
-        "reply: @rev's approval on pull request #2 is noted, but CI has not passed on its head (or it changes no test file), so the escalation stays. Push a fix, then `/coder resume`.",
+        "reply: @rev's approval on pull request #2 is noted, but CI has not passed on its head (or a task of the phase lacks evidence: Passes Spec?), so the escalation stays. Push a fix, then `/coder resume`.",
       ],
     ],
     [

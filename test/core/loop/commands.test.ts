@@ -10,6 +10,22 @@ describe('/coder resume', () => {
       ['reply to #9: Pull request #2 is not escalated; nothing to resume.'],
     ],
     [
+      'resume, the record not escalated → the PR’s history is asked',
+      resume(snap({ escalatedBefore: undefined }), 9),
+      'need escalation',
+      ['need escalation'],
+    ],
+    [
+      'resume, escalated by the PR’s history only → unlabel, attempts and rounds reset',
+      resume(snap({ escalatedBefore: true }), 9),
+      'resumed @Verification',
+      [
+        'unlabel',
+        'marker attempts=0 rounds=0',
+        'reply: Resumed pull request #2: the escalation is cleared, the attempt count starts again, and the gate is evaluated now.',
+      ],
+    ],
+    [
       'resume, escalated → unlabel, attempts and rounds reset',
       resume(snap({ escalated: true }), 9),
       'resumed @Verification',

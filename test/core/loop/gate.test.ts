@@ -1,5 +1,4 @@
 import {
-  changesATest,
   ConfigSchema,
   evaluateGate,
   touchedLockedItems,
@@ -69,18 +68,6 @@ describe('evaluateGate', () => {
     ],
   ])('%s', (_name, checks, requiredChecks, expected) => {
     expect(evaluateGate(checks, { requiredChecks })).toEqual(expected);
-  });
-});
-
-describe('changesATest', () => {
-  it.each<[string, string[], string[] | undefined, boolean]>([
-    ['a test file changed (default paths)', ['src/a.ts', 'test/a.test.ts'], undefined, true],
-    ['no test file changed', ['src/a.ts', 'README.md'], undefined, false],
-    ['testPaths [] turns the rule off', ['src/a.ts'], [], true],
-    ['custom testPaths', ['spec/a_spec.rb'], ['spec/**'], true],
-  ])('%s', (_name, files, testPaths, expected) => {
-    const config = ConfigSchema.parse(testPaths === undefined ? {} : { testPaths });
-    expect(changesATest(files, config)).toBe(expected);
   });
 });
 

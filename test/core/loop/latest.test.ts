@@ -1,4 +1,11 @@
-import { approversOf, latestCheckRuns, latestReviews } from '../../../src/core/index.js';
+import {
+  approversOf,
+  latestCheckRuns,
+  latestReviews,
+  latestStatuses,
+  runsToTrace,
+  type RunJob,
+} from '../../../src/core/index.js';
 
 /** Which of several counts: a reviewer's reviews, a check's re-runs — a table each. */
 
@@ -90,5 +97,89 @@ describe('latestCheckRuns: a re-run replaces its run', () => {
     ['first-run order kept', [run(1, 'b', 7), run(2, 'a', 7), run(3, 'b', 7)], [], [3, 2]],
   ])('%s', (_name, runs, skip, expected) => {
     expect(latestCheckRuns(runs, new Set(skip)).map((r) => r.id)).toEqual(expected);
+  });
+});
+
+describe('GitHub Actions runs: only a re-run of the same job replaces it', () => {
+  const actions = (id: number, name = 'test') => ({
+    id,
+    name,
+    app: { id: 15368, slug: 'github-actions' },
+  });
+  const job = (run: number, attempt: number): RunJob => ({ run, attempt });
+  it.each<[string, ReturnType<typeof actions>[], [number, RunJob | null][], number[]]>([
+    [
+      'a re-run of the job (same workflow run, later attempt): the newest counts',
+      [actions(1), actions(2)],
+      [
+        [1, job(9, 1)],
+        [2, job(9, 2)],
+      ],
+      [2],
+    ],
+    [
+      'a run created through the API (no job) stands beside CI’s, never over it',
+      [actions(1), actions(2)],
+      [
+        [1, job(9, 1)],
+        [2, null],
+      ],
+      [1, 2],
+    ],
+    [
+      'a job of another workflow run stands beside it',
+      [actions(1), actions(2)],
+      [
+        [1, job(9, 1)],
+        [2, job(10, 1)],
+      ],
+      [1, 2],
+    ],
+    ['jobs not known: both stand', [actions(1), actions(2)], [], [1, 2]],
+    [
+      'an API run first, then CI’s job: both stand',
+      [actions(1), actions(2)],
+      [
+        [1, null],
+        [2, job(9, 1)],
+      ],
+      [1, 2],
+    ],
+  ])('%s', (_name, runs, jobs, expected) => {
+    expect(latestCheckRuns(runs, new Set(), new Map(jobs)).map((r) => r.id)).toEqual(expected);
+  });
+
+  it('the runs to trace: Actions runs sharing a name, not the loop’s own, not other apps’', () => {
+    const other = { id: 5, name: 'test', app: { id: 7, slug: 'ci' } };
+    const runs = [actions(1), actions(2), actions(3, 'lint'), other, { ...other, id: 6 }];
+    expect(runsToTrace(runs)).toEqual([1, 2]);
+    expect(runsToTrace(runs, new Set([2]))).toEqual([]);
+  });
+});
+
+describe('latestStatuses: each creator’s newest status of a context', () => {
+  const status = (context: string, state: string, login: string) => ({
+    context,
+    state,
+    creator: { login },
+  });
+  it.each<[string, ReturnType<typeof status>[], string[]]>([
+    [
+      'CI reporting again replaces its own verdict',
+      [status('ci', 'success', 'ci-bot'), status('ci', 'failure', 'ci-bot')],
+      ['ci:success'],
+    ],
+    [
+      'another creator’s status of the same context stands beside it',
+      [status('ci', 'success', 'github-actions[bot]'), status('ci', 'failure', 'ci-bot')],
+      ['ci:failure', 'ci:success'],
+    ],
+    [
+      'creators compare without case',
+      [status('ci', 'success', 'CI-Bot'), status('ci', 'failure', 'ci-bot')],
+      ['ci:success'],
+    ],
+  ])('%s (newest first)', (_name, statuses, expected) => {
+    expect(latestStatuses(statuses).map((s) => `${s.context}:${s.state}`)).toEqual(expected);
   });
 });

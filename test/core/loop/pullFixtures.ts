@@ -38,6 +38,10 @@ export function snap(over: Partial<PullSnapshot> & { escalated?: boolean } = {})
     checks: [],
     // Read: none approves the head (a table that needs approvals passes them, or `undefined`).
     approvals: [],
+    // Read: the phase names no task (Passes Spec? checks the test rule only).
+    tasks: { tasks: [] },
+    // Read: the PR's history holds no standing escalation either.
+    escalatedBefore: false,
     ...rest,
   };
 }
@@ -59,7 +63,7 @@ function line(e: Effect): string {
     case 'reply':
       return `reply${e.to ? ` to #${e.to}` : ''}${e.when ? ` (${e.when})` : ''}: ${e.body.split('\n')[0]}`;
     case 'marker':
-      return `marker attempts=${e.marker.attempts?.length ?? 0} rounds=${e.marker.reviewRounds?.length ?? 0}${e.marker.grew ? ' grew' : ''}`;
+      return `marker attempts=${e.marker.attempts?.length ?? 0} rounds=${e.marker.reviewRounds?.length ?? 0}${e.marker.grew ? ' grew' : ''}${e.marker.spec ? ` spec=${e.marker.spec.passed ? 'passed' : 'missing'}` : ''}`;
     case 'requestReviews':
       return `request reviews [${e.names.join(', ')}]`;
     case 'dispatch':

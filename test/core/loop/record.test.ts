@@ -2,6 +2,8 @@ import {
   decodeRecord,
   encodeRecord,
   modeOfBranch,
+  RECORD_LIMIT,
+  vettedFits,
   withRecord,
   withoutRecord,
   type LoopMarker,
@@ -88,5 +90,39 @@ describe('modeOfBranch', () => {
     ['coder/quickly', 'plan'],
   ])('%s → %s', (branch, mode) => {
     expect(modeOfBranch(branch)).toBe(mode);
+  });
+});
+
+describe('record: bounded whatever the input', () => {
+  it('a hundred failed attempts of a hundred long-named checks: within the limit, every attempt kept', () => {
+    const sha = (i: number) => i.toString(16).padStart(40, '0');
+    const marker: LoopMarker = {
+      mode: 'plan',
+      issue: 1,
+      pr: 2,
+      branch: 'coder/a/phase-1',
+      attempts: Array.from({ length: 100 }, (_, i) => ({
+        sha: sha(i),
+        checks: Array.from({ length: 100 }, (_c, j) => ({
+          name: `<${'-'.repeat(290)}> ${j}`,
+          conclusion: 'failure',
+          url: `https://ci.example.com/${'-'.repeat(1_900)}`,
+        })),
+        reason: '-'.repeat(4_000),
+      })),
+      escalation: { reason: '<'.repeat(4_000), sha: HEAD },
+    };
+    const text = encodeRecord(marker, HEAD);
+    expect(text.length).toBeLessThanOrEqual(RECORD_LIMIT);
+    const back = decodeRecord(text, HEAD)!;
+    expect(back.attempts!.map((a) => a.sha)).toEqual(marker.attempts!.map((a) => a.sha));
+    expect(back).toMatchObject({ pr: 2, branch: 'coder/a/phase-1', escalation: { sha: HEAD } });
+  });
+
+  it('an issue’s text fits the record, or is refused whole (never cut)', () => {
+    expect(vettedFits({ title: 't', body: '-'.repeat(3_000) })).toBe(true);
+    expect(vettedFits({ title: 't', body: '-'.repeat(12_000) })).toBe(false);
+    expect(vettedFits({ title: 't', body: 'x'.repeat(19_000) })).toBe(true);
+    expect(vettedFits({ title: 't', body: 'x'.repeat(30_001) })).toBe(false);
   });
 });

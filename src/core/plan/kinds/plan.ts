@@ -33,6 +33,11 @@ export interface KindTask {
   line: number;
   /** Kiro's `[ ]*`: not required for the phase to complete; the loop never marks it. */
   optional: boolean;
+  /** Requirement ids the task cites (Kiro's `_Requirements: 1.2_`, spec-kit's `[US1]`). */
+  requirements?: string[];
+  /** Task Master's details and test strategy (Passes Spec? reads paths and ids in them). */
+  details?: string;
+  testStrategy?: string;
 }
 
 export interface KindPhase {
@@ -207,6 +212,7 @@ function openDialect(
       state: t.state,
       line: t.line,
       optional: t.optional,
+      requirements: t.requirements,
     })),
   });
   const phases = tasked.map(view);
@@ -384,6 +390,8 @@ function openTaskmaster(
       state: t.state,
       line: t.line,
       optional: false,
+      ...(t.details ? { details: t.details } : {}),
+      ...(t.testStrategy ? { testStrategy: t.testStrategy } : {}),
     })),
   });
   const current = tag ? currentTaskmasterPhase({ ...tag, phases: tag.phases }) : undefined;

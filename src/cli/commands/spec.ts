@@ -1,0 +1,141 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import picomatch from 'picomatch';
+import {
+  currentPhase,
+  DEFAULT_CONFIG,
+  passesSpec,
+  specTable,
+  specTasksOfKindPhase,
+  specTasksOfPhase,
+  type Config,
+  type SpecFile,
+  type SpecTask,
+} from '../../core/index.js';
+import {
+  currentDialectPhase,
+  readKiro,
+  readSpeckit,
+} from '../../core/plan/kinds/markdownDialect.js';
+import type { NamedPlan } from '../../core/plan/kinds/index.js';
+import { currentTaskmasterPhase, readTaskmaster } from '../../core/plan/kinds/taskmaster.js';
+import { InputError, readText } from '../files.js';
+import {
+  DIR_OPTION,
+  EXIT,
+  findPlan,
+  loadChecklist,
+  type CliIo,
+  type CommandSpec,
+} from './shared.js';
+
+const run = promisify(execFile);
+
+/** Most bytes of diff read per test file (a test names its ids near its changes). */
+const PATCH_BYTES = 200_000;
+
+async function git(io: CliIo, args: string[]): Promise<string> {
+  try {
+    const { stdout } = await run('git', args, { cwd: io.cwd, maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  } catch (error) {
+    const e = error as { stderr?: string; message: string };
+    throw new InputError(`git ${args.join(' ')} failed: ${(e.stderr ?? e.message).trim()}`);
+  }
+}
+
+/** The current phase's tasks of a spec-kit, Kiro or Task Master plan, read from its tasks file. */
+async function kindTasks(
+  root: string,
+  plan: NamedPlan,
+): Promise<{ label: string; tasks: SpecTask[] }> {
+  const source = await readText(join(root, plan.path));
+  if (plan.kind === 'taskmaster') {
+    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
+    const phase = tag ? currentTaskmasterPhase(tag) : undefined;
+    if (!phase) throw new InputError(`${plan.path}: no task with work left.`);
+    return {
+      label: `task ${phase.id}`,
+      tasks: specTasksOfKindPhase({
+        tasks: phase.tasks.map((t) => ({
+          id: t.id,
+          text: t.title,
+          state: t.state,
+          line: t.line,
+          optional: false,
+          details: t.details,
+          testStrategy: t.testStrategy,
+        })),
+      }),
+    };
+  }
+  const read = plan.kind === 'kiro' ? readKiro(source, plan.path) : readSpeckit(source, plan.path);
+  const phase = currentDialectPhase(read);
+  if (!phase) throw new InputError(`${plan.path}: no phase with work left.`);
+  return { label: `phase ${phase.number}`, tasks: specTasksOfKindPhase(phase) };
+}
+
+/**
+ * The working tree's changes against `base`, as Passes Spec? reads a pull request's files: every
+ * changed, added, deleted or renamed path (untracked files too), and the diff of each test file.
+ */
+async function changedFiles(io: CliIo, base: string, config: Config): Promise<SpecFile[]> {
+  const files: SpecFile[] = [];
+  const status = await git(io, ['diff', '--name-status', '-M', '-z', base, '--']);
+  const parts = status.split('\0').filter((p) => p !== '');
+  for (let i = 0; i < parts.length;) {
+    const code = parts[i++]!;
+    if (code.startsWith('R') || code.startsWith('C')) {
+      const from = parts[i++]!;
+      files.push({ path: parts[i++]!, ...(code.startsWith('R') ? { previous: from } : {}) });
+    } else files.push({ path: parts[i++]!, ...(code === 'D' ? { deleted: true } : {}) });
+  }
+  const untracked = await git(io, ['ls-files', '--others', '--exclude-standard', '-z']);
+  const fresh = untracked.split('\0').filter((p) => p !== '');
+  for (const path of fresh) files.push({ path });
+  // The diffs of test files only: the one more read the verdict needs.
+  const isTest = picomatch(config.testPaths.length ? config.testPaths : DEFAULT_CONFIG.testPaths, {
+    dot: true,
+  });
+  for (const file of files) {
+    if (file.deleted || !isTest(file.path)) continue;
+    if (fresh.includes(file.path)) {
+      const text = (await readFile(join(io.cwd, file.path), 'utf8')).slice(0, PATCH_BYTES);
+      file.patch = text
+        .split('\n')
+        .map((l) => `+${l}`)
+        .join('\n');
+    } else file.patch = (await git(io, ['diff', base, '--', file.path])).slice(0, PATCH_BYTES);
+  }
+  return files;
+}
+
+export const spec: CommandSpec = {
+  usage: 'coder-loop spec [PlanName | path of its tasks file] [--base <ref>] [--dir <plansDir>]',
+  summary: "the Passes Spec? verdict for the working tree's changes",
+  options: { ...DIR_OPTION, base: { type: 'string' } },
+  async run(args, io) {
+    const { config } = args.repo;
+    const base = (args.values.base as string | undefined) ?? 'HEAD';
+    const found = await findPlan(args, io, args.positionals[0]);
+    let phase: { label: string; tasks: SpecTask[] };
+    if (found.kind === 'other') phase = await kindTasks(args.repo.root, found.plan);
+    else {
+      const name = found.name;
+      const current = currentPhase(await loadChecklist(args, name, io));
+      if (!current) throw new InputError(`${name}: the plan is complete.`);
+      phase = { label: `phase ${current.number}`, tasks: specTasksOfPhase(current) };
+    }
+    const files = await changedFiles(io, base, config);
+    const verdict = passesSpec(phase.tasks, files, {
+      testPaths: config.testPaths,
+      plansDir: config.plansDir,
+    });
+    io.stdout(`Passes Spec? for ${phase.label}, the working tree against ${base}:`);
+    io.stdout('');
+    io.stdout(specTable(verdict));
+    return verdict.passed || config.specCheck !== 'require' ? EXIT.ok : EXIT.invalid;
+  },
+};
