@@ -14,11 +14,8 @@ import {
   type SpecFile,
   type SpecTask,
 } from '../../core/index.js';
-import {
-  currentDialectPhase,
-  readKiro,
-  readSpeckit,
-} from '../../core/plan/kinds/markdownDialect.js';
+import { currentDialectPhase } from '../../core/plan/kinds/markdownDialect.js';
+import { isMarkdownKind, readMarkdownPlan } from '../../core/plan/kinds/dialects.js';
 import type { NamedPlan } from '../../core/plan/kinds/index.js';
 import { currentTaskmasterPhase, readTaskmaster } from '../../core/plan/kinds/taskmaster.js';
 import { InputError, readText } from '../files.js';
@@ -46,7 +43,7 @@ async function git(io: CliIo, args: string[]): Promise<string> {
   }
 }
 
-/** The current phase's tasks of a spec-kit, Kiro or Task Master plan, read from its tasks file. */
+/** The current phase's tasks of a spec-kit, Kiro, OpenSpec or Task Master plan, read from its tasks file. */
 async function kindTasks(
   root: string,
   plan: NamedPlan,
@@ -71,7 +68,8 @@ async function kindTasks(
       }),
     };
   }
-  const read = plan.kind === 'kiro' ? readKiro(source, plan.path) : readSpeckit(source, plan.path);
+  if (!isMarkdownKind(plan.kind)) throw new InputError(`${plan.path}: not a tasks file of a kind.`);
+  const read = readMarkdownPlan(plan.kind, source, plan.path);
   const phase = currentDialectPhase(read);
   if (!phase) throw new InputError(`${plan.path}: no phase with work left.`);
   return { label: `phase ${phase.number}`, tasks: specTasksOfKindPhase(phase) };

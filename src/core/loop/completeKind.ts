@@ -13,7 +13,13 @@ export type KindCompletion =
   | { ok: true; phase: KindPhase; next?: KindPhase; changes: FileChange[]; message: string }
   | { ok: false; problems: Problem[] };
 
-const DONE_WORDS = { speckit: '[X]', kiro: '[x]', taskmaster: '"done"', coder: '[x]' } as const;
+const DONE_WORDS = {
+  speckit: '[X]',
+  kiro: '[x]',
+  taskmaster: '"done"',
+  openspec: '[x]',
+  coder: '[x]',
+} as const;
 
 /** A phase's tasks as its report lists them: the id once, set-aside and optional ones noted. */
 export function kindReportTasks(phase: KindPhase): PhaseReport['tasks'] {

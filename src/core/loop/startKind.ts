@@ -33,6 +33,7 @@ export const KIND_LABELS: Record<PlanKind, string> = {
   coder: 'coder',
   speckit: 'spec-kit',
   kiro: 'Kiro',
+  openspec: 'OpenSpec',
   taskmaster: 'Task Master',
 };
 
@@ -272,6 +273,7 @@ const KIND_MARK_WORDS: Record<PlanKind, string | undefined> = {
   speckit: undefined,
   kiro: '[-]',
   taskmaster: '"in-progress"',
+  openspec: undefined,
 };
 
 const BOX = { todo: '[ ]', doing: '[~]', done: '[x]', 'set-aside': '[ ]' } as const;

@@ -4,6 +4,7 @@ import { kindProgressPhases } from './progress.js';
 import { reply } from './replies.js';
 import type { Base, Early, Plotted, StartRequest } from './startSnapshot.js';
 import {
+  KIND_LABELS,
   kindPhaseToStart,
   kindPullRequest,
   markKindInProgress,
@@ -61,6 +62,7 @@ export function plotKindPhase(
       reply.kindStarted(label, title, start.branch, pr, {
         mark: KIND_MARKS[kind].start,
         path: plan.path,
+        tool: KIND_LABELS[kind],
       }) + warningsNote(kp.warnings),
     view: {
       mode: 'plan',

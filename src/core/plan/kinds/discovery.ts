@@ -3,7 +3,7 @@ import type { Problem } from '../../problem.js';
 import { parseJsonWithOffsets, JsonSyntaxError } from './jsonOffsets.js';
 
 /** The plan kinds the loop reads (SPEC §2b). */
-export type PlanKind = 'coder' | 'speckit' | 'kiro' | 'taskmaster';
+export type PlanKind = 'coder' | 'speckit' | 'kiro' | 'taskmaster' | 'openspec';
 
 /** Where each kind's tasks file lives, as globs from the repository root; the default of `plans`. */
 export function defaultPlanGlobs(plansDir: string): string[] {
@@ -14,6 +14,7 @@ export function defaultPlanGlobs(plansDir: string): string[] {
     '.kiro/specs/*/tasks.md',
     '.taskmaster/tasks/tasks.json',
     'tasks/tasks.json',
+    'openspec/changes/*/tasks.md',
   ];
 }
 
@@ -42,6 +43,9 @@ export function kindOfPath(path: string): PlanKind | undefined {
   if (path.endsWith('/01_Master Plan/01_Checklist.md')) return 'coder';
   if (baseOf(path) === 'tasks.json') return 'taskmaster';
   if (baseOf(path) !== 'tasks.md') return undefined;
+  // OpenSpec: an active change's tasks; `changes/archive/` holds completed changes, never started.
+  if (/(?:^|\/)openspec\/changes\/(?!archive\/)[^/]+\/tasks\.md$/.test(path)) return 'openspec';
+  if (/(?:^|\/)openspec\/changes\//.test(path)) return undefined;
   return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path) ? 'kiro' : 'speckit';
 }
 
@@ -168,6 +172,8 @@ export function validateKindContext(
         ...need(['requirements.md', 'bugfix.md'], "Kiro's requirements"),
         ...need(['design.md'], "Kiro's design"),
       ];
+    case 'openspec':
+      return need(['proposal.md'], "OpenSpec's proposal");
     case 'taskmaster': {
       if (tasksSource === undefined) return [];
       try {

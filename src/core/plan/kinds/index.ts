@@ -3,3 +3,4 @@ export * from './discovery.js';
 export * from './jsonOffsets.js';
 export * from './taskmaster.js';
 export * from './markdownDialect.js';
+export * from './dialects.js';

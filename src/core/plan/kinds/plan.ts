@@ -2,12 +2,11 @@ import type { Problem } from '../../problem.js';
 import { lineStarts, member, parseJsonWithOffsets, type JsonNode } from './jsonOffsets.js';
 import {
   currentDialectPhase,
-  readKiro,
-  readSpeckit,
   setDialectStates,
   type DialectPhase,
   type DialectTask,
 } from './markdownDialect.js';
+import { readMarkdownPlan, type MarkdownKind } from './dialects.js';
 import {
   currentTaskmasterPhase,
   readTaskmaster,
@@ -83,6 +82,7 @@ export const KIND_MARKS = {
   speckit: { start: undefined, done: '[X]' },
   kiro: { start: '[-]', done: '[x]' },
   taskmaster: { start: '"in-progress"', done: '"done"' },
+  openspec: { start: undefined, done: '[x]' },
 } as const;
 
 export type OtherKind = keyof typeof KIND_MARKS;
@@ -181,14 +181,14 @@ function noPhase(path: string, fix: string): Problem {
 
 function openDialect(
   plan: NamedPlan,
-  kind: 'speckit' | 'kiro',
+  kind: MarkdownKind,
   source: string,
   contextProblems: Problem[],
   sidecar: KindSidecar,
   present: ReadonlySet<string>,
   files: ReadonlyMap<string, string>,
 ): KindPlan {
-  const read = kind === 'kiro' ? readKiro(source, plan.path) : readSpeckit(source, plan.path);
+  const read = readMarkdownPlan(kind, source, plan.path);
   const { errors, warnings } = split(read.problems);
   const tasked = read.phases.filter((p) => p.tasks.length > 0);
   if (tasked.length === 0 && errors.length === 0) {
@@ -197,7 +197,9 @@ function openDialect(
         plan.path,
         kind === 'kiro'
           ? 'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".'
-          : 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.',
+          : kind === 'openspec'
+            ? 'Write tasks as "- [ ] 1.1 Description" under a "## 1. Group" heading.'
+            : 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.',
       ),
     );
   }
@@ -242,7 +244,9 @@ function openDialect(
     context: (phase) =>
       kind === 'kiro'
         ? kiroContext(plan, own(phase), present, files)
-        : speckitContext(plan, present),
+        : kind === 'openspec'
+          ? openspecContext(plan, present)
+          : speckitContext(plan, present),
   };
 }
 
@@ -267,6 +271,25 @@ function kiroParent(source: string, phase: DialectPhase): DialectTask | undefine
     line: phase.line,
     markOffset: start + m[0].length - 2,
   };
+}
+
+/** OpenSpec's change documents: the proposal, the design, and the change's delta specs. */
+function openspecContext(plan: NamedPlan, present: ReadonlySet<string>): KindContext {
+  const links: KindContext['links'] = [];
+  for (const [label, file] of [
+    ['Proposal', 'proposal.md'],
+    ['Design', 'design.md'],
+  ] as const) {
+    const path = `${plan.folder}/${file}`;
+    if (present.has(path)) links.push({ label, path });
+  }
+  const specs = `${plan.folder}/specs/`;
+  for (const path of [...present]
+    .filter((p) => p.startsWith(specs) && p.endsWith('/spec.md'))
+    .sort()) {
+    links.push({ label: `Spec delta ${path.slice(specs.length, -'/spec.md'.length)}`, path });
+  }
+  return { links, sections: [] };
 }
 
 function speckitContext(plan: NamedPlan, present: ReadonlySet<string>): KindContext {
