@@ -70,6 +70,14 @@ function summary(outcome: LoopOutcome, event: string): string {
   return lines.join('\n');
 }
 
+/**
+ * An empty `token` input where GitHub gives the run its secrets: the token step before it made
+ * none. In the documented workflow that is a secret or variable that is not set (or not in the
+ * environment the job names): say which, and where they are set.
+ */
+const NO_TOKEN =
+  "the `token` input is empty: the step before it made no App token. In the documented workflow (examples/workflows/coder-loop.yml) the token step runs only when the secret CODER_LOOP_PRIVATE_KEY is set, and needs the variable CODER_LOOP_APP_ID: store the App's private key as that secret (in the environment the job names, if it names one) and its id as that variable, as docs/github-action.md says. `npx coder-loop doctor` in your repository checks the names the workflows use.";
+
 /** The Action's steps: the loop itself (default), the agent's run, applying its changes. */
 const STEPS = ['loop', 'agent', 'apply'] as const;
 type Step = (typeof STEPS)[number];
@@ -96,7 +104,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       SecretsPayload;
     if (!token) {
       const reason = withoutSecrets(payload, env);
-      if (!reason) throw new Error('Input required and not supplied: token');
+      if (!reason) throw new Error(NO_TOKEN);
       core.notice(`coder-loop did nothing: ${reason}, so the token input is empty.`);
       return;
     }
@@ -129,6 +137,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       );
     }
     const loopEnv = loopEnvOf(gh, repo, repository, loadConfig, identity);
+    const loopWorkflow = ownWorkflow(env.GITHUB_WORKFLOW_REF, repo, repository.default_branch);
+    if (loopWorkflow) loopEnv.loopWorkflow = loopWorkflow;
     const outcome = await dispatch(loopEnv, eventName, payload);
     core.setOutput('state', outcome.state);
     core.setOutput('mode', outcome.mode ?? '');
@@ -183,6 +193,21 @@ async function checkSetup(
       step === 'loop' ? LOOP_EVENTS : APPLY_EVENTS,
     ) ?? (await environmentProblem(gh, repo, environment, repository.default_branch));
   if (problem) throw setupError(problem, environment, repository.default_branch);
+}
+
+/**
+ * This workflow's file, when it runs from the default branch's definition: GITHUB_WORKFLOW_REF
+ * reads `owner/repo/.github/workflows/coder-loop.yml@refs/heads/main`.
+ */
+function ownWorkflow(
+  ref: string | undefined,
+  repo: { owner: string; repo: string },
+  defaultBranch: string,
+): string | undefined {
+  const prefix = `${repo.owner}/${repo.repo}/`.toLowerCase();
+  const suffix = `@refs/heads/${defaultBranch}`;
+  if (!ref?.toLowerCase().startsWith(prefix) || !ref.endsWith(suffix)) return undefined;
+  return ref.slice(prefix.length, -suffix.length);
 }
 
 /** The loop's environment in the Action: the token's client, the repository, its config. */

@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { Probot, Server } from 'probot';
 import coderLoop from './app.js';
 import { LoopOctokit } from './octokit.js';
-import { startServer } from './server.js';
-import { missingCredentials, productionRefusal, setupHandler } from './setup.js';
+import { appLog, startServer } from './server.js';
+import { envFileProblems, missingCredentials, productionRefusal, setupHandler } from './setup.js';
 
 // `npm start`. `.env` first (what the setup page wrote; the environment wins over it). With the
 // App's credentials (APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET): the App, its webhook
@@ -13,9 +12,16 @@ import { missingCredentials, productionRefusal, setupHandler } from './setup.js'
 // production one line naming what is missing, and exit code 1.
 const env = process.env;
 const dotenv = join(process.cwd(), '.env');
-if (existsSync(dotenv)) process.loadEnvFile(dotenv);
+if (existsSync(dotenv)) {
+  const problems = envFileProblems(readFileSync(dotenv, 'utf8'));
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(`coder-loop: ${problem}`);
+    process.exit(1);
+  }
+  process.loadEnvFile(dotenv);
+}
 const missing = missingCredentials(env);
-const log = pino({ level: env.LOG_LEVEL ?? 'info', name: 'coder-loop' });
+const log = appLog(env);
 
 if (missing.length === 0) {
   const server = await startServer(coderLoop, LoopOctokit);

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { verify } from '@octokit/webhooks-methods';
 import { getPrivateKey } from '@probot/get-private-key';
 import { pino, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import { Probot, ProbotOctokit, Server } from 'probot';
 
 /** GitHub caps webhook payloads at 25 MB; a larger body is not GitHub's, and is not read. */
@@ -197,6 +198,30 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number,
 }
 
 /**
+ * One line per HTTP request: method, path, status and time. pino-http logs every header of the
+ * request and the response (about 1.5 KB a delivery), and Probot 14's Server passes it no options:
+ * the logger itself leaves them out.
+ */
+const HTTP_QUIET = {
+  paths: ['req.headers', 'req.remoteAddress', 'req.remotePort', 'res.headers'],
+  remove: true,
+};
+
+/**
+ * The App's logger: JSON lines (`LOG_FORMAT=json`, the default), or readable lines for a person
+ * at a terminal with `LOG_FORMAT=pretty`. Levels by `LOG_LEVEL`.
+ */
+export function appLog(env: NodeJS.ProcessEnv): Logger {
+  const options = {
+    level: env.LOG_LEVEL ?? 'info',
+    name: 'coder-loop',
+    redact: HTTP_QUIET,
+  };
+  if (env.LOG_FORMAT !== 'pretty') return pino(options);
+  return pino(options, pretty({ ignore: 'pid,hostname', colorize: process.stdout.isTTY }));
+}
+
+/**
  * The App's server from the standard Probot variables (APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH,
  * WEBHOOK_SECRET, GHE_HOST, GHE_PROTOCOL, PORT, HOST, WEBHOOK_PATH, WEBHOOK_PROXY_URL,
  * REDIS_URL, LOG_LEVEL), with the guarded webhook path (CODER_LOOP_UNVERIFIED_BYTES and
@@ -208,7 +233,7 @@ export async function startServer(
   Octokit: typeof ProbotOctokit,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Server> {
-  const log = pino({ level: env.LOG_LEVEL ?? 'info', name: 'coder-loop' });
+  const log = appLog(env);
   const secret = env.WEBHOOK_SECRET;
   if (!secret) throw new Error('WEBHOOK_SECRET is not set: the App cannot verify deliveries.');
   const privateKey = getPrivateKey({ env }) ?? undefined;

@@ -26,6 +26,27 @@ export function missingCredentials(env: NodeJS.ProcessEnv): string[] {
   ];
 }
 
+/**
+ * A private key pasted into `.env` over several lines without quotes: the file keeps one line per
+ * variable, so the variable holds only `-----BEGIN … KEY-----` and the lines after it are lost
+ * (Node's parser may drop the variables that follow too). Said with the line and the fix.
+ */
+export function envFileProblems(text: string, path = '.env'): string[] {
+  const lines = text.split(/\r?\n/);
+  const problems: string[] = [];
+  lines.forEach((line, i) => {
+    const m =
+      /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(-----BEGIN [A-Z ]*PRIVATE KEY-----)\s*$/.exec(
+        line,
+      );
+    if (m)
+      problems.push(
+        `${path}:${i + 1}: ${m[1]} is a private key pasted over several lines without quotes, and .env keeps one line per variable. Put the whole key in double quotes ("-----BEGIN … KEY-----" to "-----END … KEY-----", the line breaks kept), or save it as a .pem file and set PRIVATE_KEY_PATH to its path.`,
+      );
+  });
+  return problems;
+}
+
 /** The one line `npm start` prints, and exits 1, in production without credentials. */
 export function productionRefusal(missing: string[]): string {
   return `coder-loop: NODE_ENV=production and ${missing.join(', ')} not set: the App cannot start without its credentials (docs/deployment.md; .env.example lists every variable).`;

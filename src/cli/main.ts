@@ -27,6 +27,21 @@ function usage(): string {
   return lines.join('\n');
 }
 
+/** Node's parseArgs errors, said as the CLI says things: the option, what is wrong, a near name. */
+function optionProblem(error: unknown, options: readonly string[]): string {
+  const { code, message } = error as { code?: string; message: string };
+  const option = /'(-[^' ]+)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
+    const near = closest(option.replace(/^-+/, ''), options);
+    return `unknown option ${option}.${near ? ` Did you mean --${near}?` : ''}`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option)
+    return message.includes('argument missing')
+      ? `${option} needs a value.`
+      : `${option} takes no value.`;
+  return message;
+}
+
 /** Runs one CLI invocation; returns the exit code. The only error boundary of the CLI. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -84,7 +99,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       error instanceof UsageError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
-      io.stderr(`coder-loop ${command}: ${(error as Error).message}\nUsage: ${spec.usage}`);
+      const message = optionProblem(error, Object.keys(spec.options ?? {}));
+      io.stderr(`coder-loop ${command}: ${message}\nUsage: ${spec.usage}`);
       return EXIT.usage;
     }
     if (error instanceof Error && error.name === 'StaleChecklistError') {

@@ -14,3 +14,4 @@ export * from './plan/skeleton.js';
 export * from './markdown.js';
 export * from './loop/index.js';
 export * from './agent/index.js';
+export * from './workflows.js';

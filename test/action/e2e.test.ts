@@ -266,7 +266,8 @@ describe('the built Action (dist/index.js)', () => {
     // Anywhere else an empty token is a mistake in the workflow: red.
     const missing = await action('issue_comment', comment('/coder next'), { INPUT_TOKEN: '' });
     expect(missing.code).toBe(1);
-    expect(missing.stdout).toContain('::error::coder-loop: Input required and not supplied: token');
+    expect(missing.stdout).toContain('::error::coder-loop: the `token` input is empty');
+    expect(missing.stdout).toContain('the secret CODER_LOOP_PRIVATE_KEY');
   });
 
   it("with the App token, a branch's workflow (a review, a push, a pull request) refuses with one clear error and writes nothing", async () => {

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { sign } from '@octokit/webhooks-methods';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -144,6 +144,18 @@ it('without a proxy channel, the manifest names the webhook path, and the App an
     body,
   });
   expect(response.status).toBe(200);
+  // The request's line names method, path and status; its headers (the signature) stay out.
+  await app.waitFor(/POST \/api\/github\/webhooks 200/);
+  expect(app.output()).not.toMatch(/"headers"|x-hub-signature|user-agent/);
+});
+
+it('LOG_FORMAT=pretty: readable lines, not JSON', async () => {
+  app = await startNode([MAIN], { cwd, env: { NO_SMEE_SETUP: 'true', LOG_FORMAT: 'pretty' } });
+  await fetch(`${app.url}/ping`);
+  await app.waitFor(/GET \/ping 200/);
+  const lines = app.output().trim().split('\n');
+  expect(lines.some((line) => /^\[[\d:.]+\] INFO \(http\): GET \/ping 200/.test(line))).toBe(true);
+  expect(lines.filter((line) => line.startsWith('{'))).toEqual([]);
 });
 
 it("GitHub's redirect after registering: the code becomes .env, and the next start serves the App", async () => {
@@ -231,6 +243,26 @@ it('production without credentials: one line naming what is missing, exit code 1
     code: 1,
     out: 'coder-loop: NODE_ENV=production and PRIVATE_KEY (or PRIVATE_KEY_PATH), WEBHOOK_SECRET not set: the App cannot start without its credentials (docs/deployment.md; .env.example lists every variable).\n',
   });
+});
+
+it('a private key pasted into .env over several lines without quotes is named, with the fix', async () => {
+  const key = appPrivateKey();
+  await writeFile(
+    join(cwd, '.env'),
+    `APP_ID=1\nPRIVATE_KEY=${key.trim()}\nWEBHOOK_SECRET=${SECRET}\n`,
+  );
+  const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn(process.execPath, [MAIN], { cwd, env: { PATH: process.env.PATH } });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+  expect(result.code).toBe(1);
+  expect(result.out).toMatch(
+    /^coder-loop: \.env:2: PRIVATE_KEY is a private key pasted over several lines without quotes, and \.env keeps one line per variable\. Put the whole key in double quotes .* or save it as a \.pem file and set PRIVATE_KEY_PATH to its path\.\n$/,
+  );
+  expect(result.out).not.toContain('missing');
 });
 
 it('a signed delivery through the proxy channel reaches the App and is answered', async () => {

@@ -1,4 +1,5 @@
 import { assess } from './assess.js';
+import { doctor } from './doctor.js';
 import { init } from './init.js';
 import { lint } from './lint.js';
 import { log } from './log.js';
@@ -20,4 +21,5 @@ export const COMMANDS: Record<string, CommandSpec> = {
   report,
   assess,
   spec,
+  doctor,
 };

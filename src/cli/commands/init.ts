@@ -28,7 +28,7 @@ export const init: CommandSpec = {
       await rename(temp, target);
       io.stdout(`Created ${shown}:`);
       for (const path of files.keys()) io.stdout(`  ${path}`);
-      io.stdout(`Next: edit the plan, then run "coder-loop lint ${name}".`);
+      io.stdout(`Next: edit the plan, then run: coder-loop lint ${JSON.stringify(name)}`);
     } catch (error) {
       await rm(temp, { recursive: true, force: true });
       throw error;

@@ -9,6 +9,7 @@ import { appendLogEntry } from '../plan/masterLog.js';
 import type { PlanContext, PlanFiles } from '../plan/validate.js';
 import type { NodeId } from './flowchart.js';
 import { afterLock, phaseToStart, type Answer } from './choose.js';
+import { ciGateAtStart } from './ciGate.js';
 import { agentHandOff, withAgent } from './handoff.js';
 import { renderMarker, type LoopMarker, type RunState } from './marker.js';
 import { vettedFits } from './record.js';
@@ -156,6 +157,8 @@ function phasePullRequest(
  */
 export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   if (!snap.base) return { need: 'base' };
+  const gate = ciGateAtStart(req.loopWorkflow, snap.base.files, snap.texts);
+  if ('need' in gate) return gate;
   const plotted =
     req.mode === 'plan' ? plotPhase(req, snap, snap.base) : plotQuick(req, snap, snap.base);
   if (!('marker' in plotted)) return plotted;
@@ -237,7 +240,10 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   return {
     done: { ...outcome, pullRequest: pr.number },
     effects: [
-      say(plotted.started(pr) + (req.shared ? reply.sharedIdentity() : '')),
+      say(
+        (gate.note ? `${plotted.started(pr)}\n\n${gate.note}` : plotted.started(pr)) +
+          (req.shared ? reply.sharedIdentity() : ''),
+      ),
       ...progress,
       {
         kind: 'check',

@@ -52,6 +52,11 @@ export type StartRequest = {
   now: string;
   /** The loop's identity is every writer's too (`identityShared`): the start reply says so. */
   shared?: boolean;
+  /**
+   * The Action's own workflow file on the default branch: the start checks that the CI it waits
+   * for exists (ciGate.ts). Absent in the App, which hears every check suite.
+   */
+  loopWorkflow?: string;
 } & ({ mode: 'plan'; plan: string | undefined } | { mode: 'quick'; issue: QuickIssue });
 
 /** A PR as the start side sees it. */

@@ -23,6 +23,11 @@ export interface LoopEnv {
   identity: () => Promise<LoopIdentity>;
   log: Logger;
   now: () => Date;
+  /**
+   * The Action: its workflow file on the default branch (from GITHUB_WORKFLOW_REF), whose
+   * `workflow_run` names the CI a start checks exists. Absent in the App.
+   */
+  loopWorkflow?: string;
 }
 
 /** What a handled event came to (src/core/loop/outcome.ts). */

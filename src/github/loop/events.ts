@@ -195,6 +195,7 @@ function startOf(env: LoopEnv, config: Config, who: Orchestrator, via: 'command'
     repoUrl: env.repoUrl,
     defaultBranch: env.defaultBranch,
     now: env.now().toISOString(),
+    ...(env.loopWorkflow !== undefined ? { loopWorkflow: env.loopWorkflow } : {}),
   };
 }
 

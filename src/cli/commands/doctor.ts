@@ -1,0 +1,205 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  agentWorkflowProblems,
+  ciGateProblems,
+  CONFIG_PATH,
+  formatProblem,
+  isLoopWorkflow,
+  isWorkflowPath,
+  KIND_LABELS,
+  keyProblems,
+  parseConfigText,
+  parseWorkflow,
+  WORKFLOWS_DIR,
+  type Config,
+  type Problem,
+  type Workflow,
+  type WorkflowFile,
+} from '../../core/index.js';
+import { InputError, readText } from '../files.js';
+import { discover, openPlan, refOf } from '../repo.js';
+import {
+  checklistErrors,
+  DIR_OPTION,
+  EXIT,
+  loadContext,
+  UsageError,
+  type CommandSpec,
+  type Parsed,
+} from './shared.js';
+
+/**
+ * `coder-loop doctor`: what the loop will need in this repository, read from its files only —
+ * the config, the plans, the workflows (the CI gate's names, the App key's reach, the agent's
+ * hand-off) — each problem with its fix, and what only GitHub can show, with where to look.
+ */
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readText(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function workflowFiles(root: string): Promise<WorkflowFile[]> {
+  let names: string[];
+  try {
+    names = await readdir(join(root, WORKFLOWS_DIR));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw error;
+  }
+  const files: WorkflowFile[] = [];
+  for (const name of names.sort()) {
+    const path = `${WORKFLOWS_DIR}/${name}`;
+    if (!isWorkflowPath(path)) continue;
+    files.push({ path, text: await readText(join(root, path)) });
+  }
+  return files;
+}
+
+/** The plans the loop would find, each checked as `lint` checks it; one line per plan. */
+async function planProblems(args: Parsed): Promise<{ lines: string[]; problems: Problem[] }> {
+  const { repo } = args;
+  const found = await discover(repo);
+  const problems: Problem[] = [...found.problems];
+  if (found.plans.length === 0)
+    return {
+      lines: [`plans: none under ${repo.plansDirRel}/ (nor spec-kit, Kiro or Task Master plans).`],
+      problems: [
+        ...problems,
+        {
+          severity: 'warning',
+          path: repo.plansDirRel,
+          message: '`/coder next` has no plan to take a phase from (quick mode still works).',
+          fix: 'Run `coder-loop init "My Plan"` and commit it, or add a spec-kit, Kiro or Task Master plan.',
+        },
+      ],
+    };
+  const lines: string[] = [];
+  for (const plan of found.plans) {
+    let errors: number;
+    try {
+      if (plan.kind === 'coder') {
+        const context = await loadContext(args, plan.name);
+        errors = checklistErrors(context).length + (context.valid ? 0 : 1);
+      } else {
+        const opened = await openPlan(repo, plan.plan);
+        errors = opened.kp.problems.filter((p) => p.severity === 'error').length;
+      }
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      errors = 1;
+    }
+    const kind = plan.kind === 'coder' ? 'coder' : plan.plan.kind;
+    const path = refOf(repo, plan);
+    lines.push(`plan "${plan.name}" (${KIND_LABELS[kind]}, ${path}): ${errors ? 'invalid' : 'ok'}`);
+    if (errors)
+      problems.push({
+        severity: 'error',
+        path,
+        message: `The plan "${plan.name}" does not read as valid: the loop would refuse to start it.`,
+        fix: `Run \`coder-loop lint "${plan.name}"\` for each problem and its fix.`,
+      });
+  }
+  return { lines, problems };
+}
+
+/** The workflows' problems: the loop's own, the CI gate, the key, the agent's hand-off. */
+function workflowProblems(
+  files: readonly WorkflowFile[],
+  config: Config | undefined,
+  configFile: WorkflowFile,
+): { lines: string[]; problems: Problem[]; loops: Workflow[] } {
+  const problems: Problem[] = [];
+  const workflows: Workflow[] = [];
+  for (const file of files) {
+    const read = parseWorkflow(file);
+    if ('problem' in read) problems.push(read.problem);
+    else workflows.push(read.workflow);
+  }
+  const loops = workflows.filter(isLoopWorkflow);
+  const lines = loops.map((w) => `loop workflow: ${w.path} ("${w.name}")`);
+  if (loops.length === 0)
+    problems.push({
+      severity: 'error',
+      path: WORKFLOWS_DIR,
+      message:
+        'No workflow runs coder-loop, so nothing hears `/coder` commands here (if you run coder-loop as a GitHub App instead, ignore this and the other workflow checks).',
+      fix: 'Copy examples/workflows/coder-loop.yml from coder-loop to .github/workflows/ and put your fork in its `uses:` line.',
+    });
+  for (const loop of loops) {
+    problems.push(...ciGateProblems(loop, workflows));
+    const placeholder = /^\s*-?\s*uses:\s*your-org\/coder-loop@/m.exec(loop.text);
+    if (placeholder)
+      problems.push({
+        severity: 'error',
+        path: loop.path,
+        line: loop.text.slice(0, placeholder.index).split('\n').length,
+        message: '`uses: your-org/coder-loop@…` still names the placeholder owner.',
+        fix: 'Put the owner of your fork of coder-loop there (e.g. `uses: my-org/coder-loop@main`).',
+      });
+  }
+  problems.push(...keyProblems(workflows));
+  problems.push(...agentWorkflowProblems(workflows, config?.agent, configFile));
+  return { lines, problems, loops };
+}
+
+/** What doctor cannot read from files: where to check it on GitHub. */
+function byHand(loops: readonly Workflow[], config: Config | undefined): string[] {
+  const text = loops.map((w) => w.text).join('\n');
+  const key = /secrets\.([A-Za-z0-9_]+)/.exec(text)?.[1] ?? 'CODER_LOOP_PRIVATE_KEY';
+  const id = /vars\.([A-Za-z0-9_]+)/.exec(text)?.[1] ?? 'CODER_LOOP_APP_ID';
+  const environment = /^\s*environment:\s*(?:name:\s*)?["']?([\w.-]+)/m.exec(text)?.[1];
+  const lines = [
+    'Check by hand (doctor reads files only; these live on GitHub):',
+    `  - the variable ${id} holds the App's id: Settings → Secrets and variables → Actions → Variables.`,
+    environment
+      ? `  - the secret ${key} (the App's private key) is in the environment "${environment}", whose deployment branches are the default branch only: Settings → Environments → ${environment}.`
+      : `  - the secret ${key} holds the App's private key: Settings → Secrets and variables → Actions.`,
+    '  - the App is installed on this repository: Settings → GitHub Apps (Contents, Pull requests, Issues, Checks: write; Commit statuses, Actions, Members: read).',
+    '  - branch protection: a rule or ruleset covering `coder/**` branches must let the App push and delete them; the default branch may require reviews and the CI checks (the loop waits for the same).',
+  ];
+  if (config?.requiredChecks.length)
+    lines.push(
+      `  - the checks in requiredChecks (${config.requiredChecks.join(', ')}) are the names CI's check runs show on a pull request.`,
+    );
+  return lines;
+}
+
+export const doctor: CommandSpec = {
+  usage: 'coder-loop doctor [--dir <plansDir>]',
+  summary: 'what the loop needs in this repository, each problem with its fix',
+  options: DIR_OPTION,
+  async run(args, io) {
+    if (args.positionals.length > 0) throw new UsageError('doctor takes options only');
+    const configText = await readOptional(join(io.cwd, CONFIG_PATH));
+    const { config, problems: configProblems } = parseConfigText(configText ?? '', CONFIG_PATH);
+    const plans = await planProblems(args);
+    const workflows = workflowProblems(await workflowFiles(io.cwd), config, {
+      path: CONFIG_PATH,
+      text: configText ?? '',
+    });
+    io.stdout(
+      `config: ${CONFIG_PATH} ${configText === undefined ? 'absent (the defaults apply)' : config ? 'valid' : 'invalid'}`,
+    );
+    for (const line of [...plans.lines, ...workflows.lines]) io.stdout(line);
+    const problems = [...configProblems, ...plans.problems, ...workflows.problems];
+    if (problems.length) io.stdout('');
+    for (const p of problems) (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p));
+    io.stdout('');
+    for (const line of byHand(workflows.loops, config)) io.stdout(line);
+    const errors = problems.filter((p) => p.severity === 'error').length;
+    io.stdout('');
+    io.stdout(
+      errors || problems.length
+        ? `${errors} error(s), ${problems.length - errors} warning(s).`
+        : 'No problems found in the files.',
+    );
+    return errors ? EXIT.invalid : EXIT.ok;
+  },
+};

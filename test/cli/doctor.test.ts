@@ -1,0 +1,276 @@
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import { repoRoot } from '../paths.js';
+
+/** A user's repository set up as docs/github-action.md says: the loop, the review relay, CI. */
+const LOOP = `name: coder-loop
+on:
+  issue_comment:
+    types: [created]
+  issues:
+    types: [labeled]
+  pull_request_target:
+    types: [closed, synchronize]
+  workflow_run:
+    workflows: [CI, coder-loop-review] # the CI gate and the review relay
+    types: [completed]
+  check_suite:
+    types: [completed]
+  status: {}
+permissions:
+  contents: read
+jobs:
+  loop:
+    runs-on: ubuntu-latest
+    environment: coder-loop
+    steps:
+      - uses: actions/create-github-app-token@v2
+        id: app-token
+        with:
+          app-id: \${{ vars.CODER_LOOP_APP_ID }}
+          private-key: \${{ secrets.CODER_LOOP_PRIVATE_KEY }}
+      - uses: my-org/coder-loop@main
+        with:
+          token: \${{ steps.app-token.outputs.token }}
+`;
+const RELAY = `name: coder-loop-review
+on:
+  pull_request_review:
+    types: [submitted]
+permissions: {}
+jobs:
+  relay:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "review \${{ github.event.review.id }}"
+`;
+const CI = `name: CI
+on: [pull_request, push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - run: npm test
+`;
+const AGENT = `name: coder-agent
+on:
+  repository_dispatch:
+    types: [coder-loop-agent]
+permissions: {}
+jobs:
+  agent:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: my-org/coder-loop@main
+        with:
+          step: agent
+        env:
+          ANTHROPIC_API_KEY: \${{ secrets.ANTHROPIC_API_KEY }}
+  apply:
+    needs: agent
+    runs-on: ubuntu-latest
+    environment: coder-loop
+    steps:
+      - uses: actions/create-github-app-token@v2
+        id: app-token
+        with:
+          app-id: \${{ vars.CODER_LOOP_APP_ID }}
+          private-key: \${{ secrets.CODER_LOOP_PRIVATE_KEY }}
+      - uses: my-org/coder-loop@main
+        with:
+          step: apply
+`;
+
+let work: string;
+
+async function write(files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(work, path)), { recursive: true });
+    await writeFile(join(work, path), text);
+  }
+}
+
+async function doctor(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(['doctor', ...args], {
+    cwd: work,
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    now: () => new Date('2025-01-01T00:00:00Z'),
+    env: {},
+  });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+beforeEach(async () => {
+  work = await mkdtemp(join(tmpdir(), 'coder-loop-doctor-'));
+  await cp(join(repoRoot, 'test', 'fixtures', 'plans', 'Sample'), join(work, 'docs/plans/Sample'), {
+    recursive: true,
+  });
+  await write({
+    '.github/workflows/coder-loop.yml': LOOP,
+    '.github/workflows/review.yml': RELAY,
+    '.github/workflows/ci.yml': CI,
+  });
+});
+
+afterEach(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('coder-loop doctor', () => {
+  it('finds nothing wrong in a repository set up as documented, and says what to check by hand', async () => {
+    const run = await doctor();
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('config: .github/coder.yml absent (the defaults apply)');
+    expect(run.stdout).toContain('plan "Sample" (coder, ');
+    expect(run.stdout).toContain('loop workflow: .github/workflows/coder-loop.yml ("coder-loop")');
+    expect(run.stdout).toContain(
+      'the secret CODER_LOOP_PRIVATE_KEY (the App\'s private key) is in the environment "coder-loop"',
+    );
+    expect(run.stdout).toContain('the variable CODER_LOOP_APP_ID');
+    expect(run.stdout).toContain('branch protection');
+    expect(run.stdout).toMatch(/No problems found in the files\.$/);
+  });
+
+  it('names the line to change when the CI workflow is called Tests, not CI', async () => {
+    await write({ '.github/workflows/ci.yml': CI.replace('name: CI', 'name: Tests') });
+    const run = await doctor();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      '.github/workflows/coder-loop.yml:10: error: The loop waits for the workflow "CI", and no workflow here has that name: loop pull requests wait for CI forever. The workflows here that run on pull requests: "Tests" (.github/workflows/ci.yml). Change line 10 to `workflows: [coder-loop-review, Tests] # the CI gate and the review relay`.',
+    );
+  });
+
+  it('a CI workflow without a name is matched by its path', async () => {
+    await write({ '.github/workflows/ci.yml': CI.replace('name: CI\n', '') });
+    const run = await doctor();
+    expect(run.stderr).toContain(
+      'Change line 10 to `workflows: [coder-loop-review, .github/workflows/ci.yml] # the CI gate and the review relay`.',
+    );
+  });
+
+  it('an invalid config, with its line', async () => {
+    await write({ '.github/coder.yml': 'maxRetries: many\n' });
+    const run = await doctor();
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('config: .github/coder.yml invalid');
+    expect(run.stderr).toMatch(/^\.github\/coder\.yml:1: error: `maxRetries`: /);
+  });
+
+  it('an invalid plan sends to lint; no plan at all is a warning', async () => {
+    await write({ 'docs/plans/Sample/01_Master Plan/01_Checklist.md': '# nothing here\n' });
+    const broken = await doctor();
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain('plan "Sample" (coder, ');
+    expect(broken.stderr).toContain('Run `coder-loop lint "Sample"`');
+    await rm(join(work, 'docs'), { recursive: true });
+    const none = await doctor();
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain('docs/plans: warning: `/coder next` has no plan');
+  });
+
+  it('no loop workflow at all', async () => {
+    await rm(join(work, '.github/workflows/coder-loop.yml'));
+    const run = await doctor();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('.github/workflows: error: No workflow runs coder-loop');
+  });
+
+  it('the placeholder owner left in the uses: line', async () => {
+    await write({
+      '.github/workflows/coder-loop.yml': LOOP.replace('my-org/coder-loop', 'your-org/coder-loop'),
+    });
+    const run = await doctor();
+    expect(run.stderr).toBe(
+      '.github/workflows/coder-loop.yml:27: error: `uses: your-org/coder-loop@…` still names the placeholder owner. Put the owner of your fork of coder-loop there (e.g. `uses: my-org/coder-loop@main`).',
+    );
+  });
+
+  it.each([
+    ['pull_request_review', 'pull_request_review:\n    types: [submitted]'],
+    ['pull_request', 'pull_request:\n    types: [closed]'],
+    ['push', 'push: {}'],
+  ])('the key held by a workflow that runs on %s', async (event, trigger) => {
+    await write({
+      '.github/workflows/coder-loop.yml': LOOP.replace(
+        '  status: {}',
+        `  status: {}\n  ${trigger}`,
+      ),
+    });
+    const run = await doctor();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `.github/workflows/coder-loop.yml:15: error: This workflow holds the loop's App key and runs on \`${event}\``,
+    );
+  });
+
+  it('the key in a job without an environment', async () => {
+    await write({
+      '.github/workflows/coder-loop.yml': LOOP.replace('    environment: coder-loop\n', ''),
+    });
+    const run = await doctor();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      ".github/workflows/coder-loop.yml:18: error: Job `loop` mints the App's token with no `environment:`: the key is a repository secret, which a workflow on any branch a writer pushes can read. Add `environment: coder-loop` to job `loop`, move secrets.CODER_LOOP_PRIVATE_KEY into that environment (Settings → Environments → coder-loop) and limit its deployment branches to the default branch.",
+    );
+    expect(run.stdout).toContain(
+      "the secret CODER_LOOP_PRIVATE_KEY holds the App's private key: Settings → Secrets and variables → Actions.",
+    );
+  });
+
+  it('pull_request_target that checks out the pull request next to the key', async () => {
+    await write({
+      '.github/workflows/coder-loop.yml': LOOP.replace(
+        '    steps:\n',
+        '    steps:\n      - uses: actions/checkout@v5\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n',
+      ),
+    });
+    const run = await doctor();
+    expect(run.stderr).toContain("and checks out the pull request's code");
+  });
+
+  it('the agent: no workflow for the hand-off, a variable it passes not set, the key named differently', async () => {
+    await write({
+      '.github/coder.yml':
+        'agent:\n  command: claude -p hi\n  env: [ANTHROPIC_API_KEY, OPENAI_API_KEY]\n',
+    });
+    const missing = await doctor();
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(
+      '.github/coder.yml:1: error: `agent` is set, and no workflow in .github/workflows/ runs on the `repository_dispatch` type `coder-loop-agent`',
+    );
+    await write({
+      '.github/workflows/coder-agent.yml': AGENT.replace(
+        'secrets.CODER_LOOP_PRIVATE_KEY',
+        'secrets.APP_KEY',
+      ),
+    });
+    const run = await doctor();
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '.github/workflows/coder-agent.yml:7: warning: `agent.env` passes OPENAI_API_KEY to the agent, and job `agent` does not set it.',
+    );
+    expect(run.stdout).not.toContain('passes ANTHROPIC_API_KEY');
+    expect(run.stderr).toContain(
+      ".github/workflows/coder-agent.yml: error: The workflows name the App's private key differently: secrets.APP_KEY (.github/workflows/coder-agent.yml, job apply), secrets.CODER_LOOP_PRIVATE_KEY (.github/workflows/coder-loop.yml, job loop).",
+    );
+  });
+
+  it('a workflow that does not parse is named with its line', async () => {
+    await write({ '.github/workflows/broken.yml': 'name: x\non: [push\n' });
+    const run = await doctor();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^\.github\/workflows\/broken\.yml:\d+: error: The YAML does not parse/,
+    );
+  });
+
+  it('takes no plan name', async () => {
+    expect((await doctor('Sample')).code).toBe(2);
+  });
+});

@@ -1,0 +1,53 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../src/cli/main.js';
+
+/** What a newcomer types wrong, and what the CLI answers: the option, the fix, the usage. */
+let work: string;
+
+async function cli(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, {
+    cwd: work,
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    now: () => new Date('2025-01-01T00:00:00Z'),
+    env: {},
+  });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+beforeEach(async () => {
+  work = await mkdtemp(join(tmpdir(), 'coder-loop-usage-'));
+});
+afterEach(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('usage errors', () => {
+  it('an unknown option is named, with the near one, not in parseArgs words', async () => {
+    expect(await cli('plans', '--jsn')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'coder-loop plans: unknown option --jsn. Did you mean --json?\nUsage: coder-loop plans [--json] [--dir <plansDir>]',
+    });
+  });
+
+  it('an option without its value, and a value given to a flag', async () => {
+    expect((await cli('plans', '--dir')).stderr).toMatch(
+      /^coder-loop plans: --dir needs a value\.\n/,
+    );
+    expect((await cli('plans', '--json=yes')).stderr).toMatch(
+      /^coder-loop plans: --json takes no value\.\n/,
+    );
+  });
+
+  it("init's hint quotes the plan name, so that it can be pasted", async () => {
+    const run = await cli('init', 'My Plan');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Next: edit the plan, then run: coder-loop lint "My Plan"$/);
+  });
+});
