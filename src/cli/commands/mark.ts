@@ -15,7 +15,7 @@ import {
   setTaskmasterStatus,
   type NamedPlan,
 } from '../../core/plan/kinds/index.js';
-import { KIND_MARKS, type KindPlan, type OtherKind } from '../../core/plan/kinds/plan.js';
+import { KIND_MARKS, type KindPlan } from '../../core/plan/kinds/plan.js';
 import { KIND_LABELS } from '../../core/loop/startKind.js';
 import { InputError, readText, withLock, writeInPlan } from '../files.js';
 import { openPlan, tasksFileErrors, type Repo } from '../repo.js';
@@ -125,7 +125,7 @@ async function markKind(
   target: { task: string } | { phase: string },
   state: TaskState,
 ): Promise<number> {
-  if (state === 'doing' && KIND_MARKS[plan.kind as OtherKind]?.start === undefined) {
+  if (state === 'doing' && KIND_MARKS[plan.kind].start === undefined) {
     const tool = KIND_LABELS[plan.kind];
     throw new InputError(
       `${label} is a ${tool} plan: ${tool} has no in-progress mark (the loop's lock branch and pull request are the record of a phase under way). Nothing was written.`,

@@ -11,6 +11,7 @@ import {
   type PlanKind,
 } from '../plan/kinds/index.js';
 import {
+  KIND_MARKS,
   kindPlanReads,
   openKindPlan,
   planRef,
@@ -259,7 +260,7 @@ export function markKindInProgress(
     ...(who.comment !== undefined ? { comment: who.comment } : {}),
     ...(who.run ? { run: { ...who.run, plan: label } } : {}),
   };
-  const mark = KIND_MARK_WORDS[kp.plan.kind];
+  const mark = KIND_MARKS[kp.plan.kind].start;
   return {
     branch: kindPhaseBranch(label, phase),
     marker,
@@ -267,14 +268,6 @@ export function markKindInProgress(
     message: `coder-loop: ${label} ${phaseTitle(phase)} — Coder started\n\n${mark ? `Mark the phase's tasks ${mark} and log` : 'Log'} "Coder started" (#${who.issue}).\n\n${renderMarker(marker)}\n`,
   };
 }
-
-const KIND_MARK_WORDS: Record<PlanKind, string | undefined> = {
-  coder: '[~]',
-  speckit: undefined,
-  kiro: '[-]',
-  taskmaster: '"in-progress"',
-  openspec: undefined,
-};
 
 const BOX = { todo: '[ ]', doing: '[~]', done: '[x]', 'set-aside': '[ ]' } as const;
 

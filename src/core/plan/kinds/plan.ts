@@ -13,7 +13,7 @@ import {
   type TaskmasterPhase,
   type TaskmasterTask,
 } from './taskmaster.js';
-import { kindOfPath, validateKindContext, type NamedPlan } from './discovery.js';
+import { kindOfPath, validateKindContext, type NamedPlan, type PlanKind } from './discovery.js';
 
 /**
  * One kind-neutral view of a spec-kit, Kiro or Task Master plan, for the loop (SPEC §2b): its
@@ -77,15 +77,22 @@ export interface KindPlan {
   context: (phase: KindPhase) => KindContext;
 }
 
-/** The kind's marks, as docs/plan-format.md lists them. */
-export const KIND_MARKS = {
+/**
+ * Each kind's marks, as docs/plan-format.md lists them: what a start writes on the phase's open
+ * tasks (none where the tool has no in-progress mark) and what a completion writes.
+ */
+export const KIND_MARKS: Readonly<
+  Record<PlanKind, { readonly start: string | undefined; readonly done: string }>
+> = {
+  coder: { start: '[~]', done: '[x]' },
   speckit: { start: undefined, done: '[X]' },
   kiro: { start: '[-]', done: '[x]' },
   taskmaster: { start: '"in-progress"', done: '"done"' },
   openspec: { start: undefined, done: '[x]' },
-} as const;
+};
 
-export type OtherKind = keyof typeof KIND_MARKS;
+/** A kind other than the coder layout's. */
+export type OtherKind = Exclude<PlanKind, 'coder'>;
 
 /** The sidecar of a plan: the loop's own files, beside (never inside) the user's. */
 export function kindSidecar(plan: Pick<NamedPlan, 'sidecar'>): KindSidecar {
