@@ -6,9 +6,10 @@ import { benchLimits } from './limits.js';
 import { benchLoop } from './loop.js';
 import { benchPlans } from './plans.js';
 import { benchServer } from './server.js';
+import { benchSpec } from './spec.js';
 
 // `npm run bench`: figures and ratios, printed; never asserted (see docs/benchmarks.md).
-// `npm run bench -- server` (or checklist, plans, app, next-cold, loop, latency, action, server, limits) runs only the named parts.
+// `npm run bench -- server` (or checklist, plans, app, next-cold, loop, latency, action, server, limits, spec) runs only the named parts.
 const parts: [string, () => string | Promise<string>][] = [
   ['checklist', benchChecklist],
   ['plans', benchPlans],
@@ -19,6 +20,7 @@ const parts: [string, () => string | Promise<string>][] = [
   ['action', benchAction],
   ['server', benchServer],
   ['limits', benchLimits],
+  ['spec', benchSpec],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !parts.some(([name]) => name === w));

@@ -6,6 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import semver from 'semver';
 import { repoRoot } from './paths.js';
+import { freshBuild } from './helpers/build.js';
+
+// Reads the built Action (dist/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('dist'));
 
 /**
  * The package as others get it: every locked dependency runs on the Node.js floor that

@@ -19,6 +19,7 @@ import { once, tokenIdentity } from '../github/identity.js';
 import {
   dispatch,
   dispatchAgentFailure,
+  dispatchAgentPause,
   type LoopEnv,
   type LoopOutcome,
 } from '../github/loop/index.js';
@@ -108,9 +109,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       core.notice(`coder-loop did nothing: ${reason}, so the token input is empty.`);
       return;
     }
-    const repository = payload.repository;
-    if (!repository) throw new Error(`The ${eventName} event has no repository.`);
     const gh = createOctokit(token, env.GITHUB_API_URL || 'https://api.github.com');
+    // A `schedule` event (the pause sweep) may carry no repository: the run's own is read.
+    const repository =
+      payload.repository ??
+      (eventName === 'schedule' && env.GITHUB_REPOSITORY
+        ? await readRepository(gh, env.GITHUB_REPOSITORY)
+        : undefined);
+    if (!repository) throw new Error(`The ${eventName} event has no repository.`);
     const repo = { owner: repository.owner.login, repo: repository.name };
     const loadConfig = () => loadConfigFromRepo(gh, repo, configPath, repository.default_branch);
     // The default GITHUB_TOKEN, passed as `token`, acts as github-actions[bot] whatever the slug.
@@ -230,6 +236,16 @@ function loopEnvOf(
   };
 }
 
+/** The repository `owner/name` as its payload would show it (a `schedule` event has none). */
+async function readRepository(
+  gh: ReturnType<typeof createOctokit>,
+  fullName: string,
+): Promise<NonNullable<RepositoryPayload['repository']>> {
+  const [owner = '', name = ''] = fullName.split('/');
+  const { data } = await gh.request('GET /repos/{owner}/{repo}', { owner, repo: name });
+  return data;
+}
+
 /**
  * `step: agent` / `step: apply`: the hand-off comes as a `repository_dispatch` whose
  * `client_payload` is validated first; the config (plans folder, the agent's command) is the
@@ -314,6 +330,14 @@ async function runAgentSide(
   });
   // A run that produced no commit is a failed attempt: Debug & Fix again, or escalation. Partial
   // work is a failed attempt on the commit that holds it: the next attempt starts from there.
+  // Stopped at the provider's limit: paused, no attempt; the loop resumes it at the reset.
+  if (outcome.state === 'paused' && 'pause' in outcome && outcome.pause)
+    await dispatchAgentPause(
+      side.loopEnv,
+      config,
+      outcome.commit ? { ...payload, headSha: outcome.commit } : payload,
+      outcome.pause,
+    );
   if (outcome.failedAttempt)
     await dispatchAgentFailure(
       side.loopEnv,

@@ -2,8 +2,9 @@ import type { Context, Probot } from 'probot';
 import { CONFIG_PATH, type LoopIdentity } from '../core/index.js';
 import { loadConfigFromRepo } from '../github/config.js';
 import { appIdentity, once } from '../github/identity.js';
-import { dispatch, type LoopEnv, type LoopOutcome } from '../github/loop/index.js';
+import { dispatch, resumeBranch, type LoopEnv, type LoopOutcome } from '../github/loop/index.js';
 import { REPOSITORY } from '../github/loop/payloads.js';
+import { redisWaker, type AppWakeJob } from './wake.js';
 
 /** What the adapter uses of a Probot context: every event the loop handles has a repository. */
 type RepoEvent = Pick<Context, 'octokit' | 'log' | 'repo'> & {
@@ -43,6 +44,11 @@ function report(context: RepoEvent, outcome: LoopOutcome): void {
 export interface AppOptions {
   /** The clock (tests pin it). */
   now?: () => Date;
+  /**
+   * The Redis the replicas share (`REDIS_URL`): a pause's resume is a delayed BullMQ job there.
+   * Without it the App cannot keep a pause across a restart, and says so.
+   */
+  redisUrl?: string;
 }
 
 /** The deliveries the App acts on (each also needs its handler's fields: see `dispatch`). */
@@ -63,6 +69,30 @@ export function createApp(options: AppOptions = {}): (app: Probot) => void {
   return (app) => {
     // The App's bot login and id: read once per process (GET /app), when an event first needs it.
     const identity = once(async () => appIdentity(await app.auth()));
+    const now = options.now ?? (() => new Date());
+    // A pause's end: the installation's token, the repository read, the PR resumed if still due.
+    const resume = async (job: AppWakeJob): Promise<void> => {
+      const octokit = await app.auth(job.installation);
+      const { data } = await octokit.request('GET /repos/{owner}/{repo}', {
+        owner: job.owner,
+        repo: job.repo,
+      });
+      const context = {
+        octokit,
+        log: app.log,
+        repo: () => ({ owner: job.owner, repo: job.repo }),
+        payload: { repository: data },
+      } as unknown as RepoEvent;
+      const env = envFrom(context, identity, now);
+      const { config } = await env.loadConfig();
+      if (!config) return;
+      report(context, await resumeBranch(env, config, job.branch));
+    };
+    const waker = options.redisUrl ? redisWaker(options.redisUrl, resume) : undefined;
+    if (!waker)
+      app.log.warn(
+        "coder-loop: no REDIS_URL: a pause at the agent's usage limit is not kept across a restart of this process; `/coder resume` resumes it (see docs/agent.md).",
+      );
     app.on([...APP_EVENTS], async (context) => {
       // A signed payload without its repository is logged and answered 2xx, like any other
       // malformed one (dispatch checks the rest): never a TypeError and a 500.
@@ -70,10 +100,13 @@ export function createApp(options: AppOptions = {}): (app: Probot) => void {
         context.log.warn(`coder-loop: ignored a ${context.name} delivery without its repository`);
         return;
       }
-      const env = envFrom(context as unknown as RepoEvent, identity, options.now);
+      const env = envFrom(context as unknown as RepoEvent, identity, now);
+      const installation = (context.payload as { installation?: { id: number } }).installation?.id;
+      if (waker && installation !== undefined)
+        env.wake = (job) => waker.wake({ ...job, installation });
       report(context as unknown as RepoEvent, await dispatch(env, context.name, context.payload));
     });
   };
 }
 
-export default createApp();
+export default createApp({ ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}) });

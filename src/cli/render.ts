@@ -3,7 +3,8 @@
  * `` `code` ``, `[text](url)`, `#` headings); a terminal shows them plain, or with ANSI bold and
  * colour where stdout is a TTY and `NO_COLOR` is not set (https://no-color.org). Plain text keeps
  * a code span's backticks, as quotes (`quick` has unknown key `maxLine`); on a colour terminal the
- * span is cyan instead. JSON output is passed through untouched.
+ * span is cyan instead. A backslash escape shows its character, but for `\|` (a table's cell
+ * holds it). JSON output is passed through untouched.
  */
 export interface Style {
   color: boolean;
@@ -47,6 +48,10 @@ function renderInline(text: string, style: Style): string {
             .replace(/\*\*([^*\n]+)\*\*/g, (_, strong: string) => ansi(style, '1', strong))
             .replace(/\[([^\]\n]+)\]\(([^)\s]+)\)/g, (_, label: string, url: string) =>
               label === url ? url : `${label} (${url})`,
+            )
+            // A backslash escape shows the character (`src/a\.ts`); `\|` stays, in a table.
+            .replace(/\\([!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~])/g, (escape: string, c: string) =>
+              c === '|' ? escape : c,
             ),
     )
     .join('');

@@ -103,6 +103,22 @@ export const AgentConfigSchema = z.strictObject({
     .max(20)
     .default(3)
     .describe('Review-fix rounds handed to the agent before escalation to the architects.'),
+  maxPauses: z
+    .number()
+    .int()
+    .min(0)
+    .max(50)
+    .default(3)
+    .describe(
+      "Pauses at the provider's usage or rate limit a phase may take (each resumes by itself at the reset); one more escalates to the architects.",
+    ),
+  pauseMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(60)
+    .describe('How long a pause lasts when the agent CLI does not say when its limit resets.'),
   env: z
     .array(
       z

@@ -316,7 +316,14 @@ async function commitAgentChanges(
 }
 
 export type AgentApplyState =
-  'committed' | 'already-applied' | 'moved' | 'no-change' | 'agent-failed' | 'refused' | 'stale';
+  | 'committed'
+  | 'already-applied'
+  | 'moved'
+  | 'no-change'
+  | 'agent-failed'
+  | 'refused'
+  | 'stale'
+  | 'paused';
 
 export interface AgentApplyOutcome {
   state: AgentApplyState;
@@ -327,6 +334,8 @@ export interface AgentApplyOutcome {
   /** No change, a failed or timed-out agent, refused changes: a failed attempt for the gate. */
   failedAttempt: boolean;
   reason?: string;
+  /** The agent stopped at its provider's limit: no attempt; the loop resumes at `until`. */
+  pause?: { reason: string; until?: string };
 }
 
 /** Symbolic links of the head read for the chain check, at most. */
@@ -405,6 +414,13 @@ export async function applyAgentRun(
     await say(agentReply.failed(payload, reason, summary, measured));
     return { state: 'agent-failed', failedAttempt: true, reason };
   };
+  const pause =
+    run.outcome === 'paused' ? (run.pause ?? { reason: run.reason ?? 'paused' }) : undefined;
+  if (pause && run.changes.length === 0) {
+    // Nothing to keep: the pause is recorded on the handed head (the loop says it, once).
+    await recorded(payload.headSha);
+    return { state: 'paused', failedAttempt: false, pause, reason: pause.reason };
+  }
   switch (run.outcome) {
     case 'stale':
       return { state: 'stale', failedAttempt: false, reason: run.reason ?? 'the head moved' };
@@ -435,6 +451,12 @@ export async function applyAgentRun(
         });
   if (!checked.ok) {
     if ('discarded' in checked) return failed();
+    if (pause) {
+      // Its work cannot be kept as it is: said, and still no attempt (the limit is not its fault).
+      await recorded(payload.headSha);
+      await say(agentReply.refused(payload, checked.problems));
+      return { state: 'paused', failedAttempt: false, pause, reason: pause.reason };
+    }
     await recorded(payload.headSha);
     await say(agentReply.refused(payload, checked.problems));
     return { state: 'refused', failedAttempt: true, reason: checked.problems.join('; ') };
@@ -448,11 +470,22 @@ export async function applyAgentRun(
     repo,
     payload,
     checked.changes,
-    agentCommitMessage(payload, { partial }),
+    agentCommitMessage(payload, { partial, paused: !!pause }),
   );
   switch (result.state) {
     case 'committed':
       await recorded(result.commit, partial);
+      if (pause) {
+        await say(agentReply.paused(payload, result.commit, pause.reason, summary, measured));
+        return {
+          state: 'paused',
+          commit: result.commit,
+          partial: true,
+          failedAttempt: false,
+          pause,
+          reason: pause.reason,
+        };
+      }
       if (partial) {
         const reason = run.reason ?? 'ran out of time';
         await say(agentReply.partial(payload, result.commit, reason, summary, measured));
@@ -468,6 +501,15 @@ export async function applyAgentRun(
       return { state: 'committed', commit: result.commit, failedAttempt: false };
     case 'already-applied':
       await recorded(result.commit, partial);
+      if (pause)
+        return {
+          state: 'paused',
+          commit: result.commit,
+          partial: true,
+          failedAttempt: false,
+          pause,
+          reason: pause.reason,
+        };
       return { state: 'already-applied', commit: result.commit, failedAttempt: false };
     case 'moved':
       await say(agentReply.moved(payload, result.head));

@@ -13,6 +13,11 @@ import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
 import { killProcessesWith, processesWith } from '../helpers/process.js';
 import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
+import { freshBuild } from '../helpers/build.js';
+import { dispatchPayload } from '../helpers/payloads.js';
+
+// Runs the built Action (dist/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('dist'));
 
 /**
  * The hand-off's two jobs, run as the BUILT Action (dist/index.js) in child processes: `step:
@@ -108,16 +113,7 @@ async function action(
 ): Promise<Run> {
   const eventPath = join(work, 'event.json');
   const output = join(work, `output-${step}.txt`);
-  const event = {
-    action: 'coder-loop-agent',
-    client_payload: clientPayload,
-    repository: {
-      name: REPO,
-      owner: { login: OWNER },
-      html_url: `https://github.com/${OWNER}/${REPO}`,
-      default_branch: 'master',
-    },
-  };
+  const event = dispatchPayload(clientPayload, { owner: OWNER, repo: REPO });
   await writeFile(eventPath, JSON.stringify(event));
   await writeFile(output, '');
   await mkdir(join(work, 'runner-temp'), { recursive: true });

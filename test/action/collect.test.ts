@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,6 +111,19 @@ describe('collecting the agent changes against the head', () => {
   });
 });
 
+/** The live processes running `sleep <seconds>` (a zombie has no command line). */
+function sleepers(seconds: string): string[] {
+  return readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === `sleep\0${seconds}\0`;
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+}
+
 describe('running the agent', () => {
   it('passes exactly the environment given and keeps the tail of the output', async () => {
     const run = await runAgent(
@@ -127,14 +141,29 @@ describe('running the agent', () => {
   });
 
   it('past the timeout: TERM to the group, then KILL when it is ignored', async () => {
-    const began = Date.now();
+    // The shell says when TERM reached it and goes on; a child ignores TERM outright. Order and
+    // outcome are asserted, not how long it took.
+    // A sleep this test can find among the machine's processes afterwards.
+    const seconds = `30.${process.pid}${Math.floor(Math.random() * 1e6)}`;
     const run = await runAgent(
-      "trap '' TERM; sleep 30 & sleep 30",
-      { cwd: repo, env: { PATH: process.env.PATH! }, timeoutMs: 200, graceMs: 300 },
+      `trap 'echo TERM' TERM; (trap '' TERM; sleep ${seconds}) & echo started; while :; do sleep 0.1; done`,
+      { cwd: repo, env: { PATH: process.env.PATH! }, timeoutMs: 1_000, graceMs: 300 },
       () => undefined,
     );
-    expect(run.timedOut).toBe(true);
-    expect(run.signal).toBe('SIGKILL');
-    expect(Date.now() - began).toBeLessThan(5_000);
+    expect(run).toMatchObject({
+      timedOut: true,
+      // Killed: the shell did not exit on TERM, so no exit code.
+      exitCode: null,
+      signal: 'SIGKILL',
+      // The child that ignored TERM was killed too.
+      survivors: 0,
+    });
+    expect(sleepers(seconds)).toEqual([]);
+    // (bash may also print "Terminated" for the sleep that TERM ended.)
+    const lines = run.outputTail.split('\n');
+    expect(lines.filter((line) => line === 'started' || line === 'TERM')).toEqual([
+      'started',
+      'TERM',
+    ]);
   });
 });

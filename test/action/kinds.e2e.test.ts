@@ -7,6 +7,10 @@ import { KIND_FILES, KIRO, SPECKIT, TASKMASTER } from '../helpers/kinds.js';
 import { check } from '../helpers/openapi.js';
 import { examplePayload, reviewRelayRun } from '../helpers/payloads.js';
 import { SimGitHub } from '../sim/github.js';
+import { freshBuild } from '../helpers/build.js';
+
+// Runs the built Action (dist/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('dist'));
 
 /**
  * The BUILT Action (dist/index.js) runs a plan of each other kind unchanged: `/coder next` marks

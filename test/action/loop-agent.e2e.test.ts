@@ -5,10 +5,14 @@ import { dirname, join } from 'node:path';
 import { gitIn, runBundle, type BundleRun } from '../helpers/bundle.js';
 import { OWNER, REPO } from '../helpers/github.js';
 import { check } from '../helpers/openapi.js';
-import { examplePayload, reviewRelayRun } from '../helpers/payloads.js';
+import { dispatchPayload, examplePayload, reviewRelayRun } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
+import { freshBuild } from '../helpers/build.js';
+
+// Runs the built Action (dist/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('dist'));
 
 /**
  * The Implementation Track run by itself (issue 15): the BUILT Action drives a phase from
@@ -108,7 +112,7 @@ async function workflow(
   // The hand-off went out for the head before the test gave it git's sha.
   const clientPayload = { ...dispatch.client_payload, headSha: at.head };
   const changesDir = join(work, `changes-${++runs}`);
-  const event = { action: 'coder-loop-agent', client_payload: clientPayload, repository };
+  const event = dispatchPayload(clientPayload, { owner: OWNER, repo: REPO });
   const env = {
     GITHUB_API_URL: server.url,
     GITHUB_WORKSPACE: at.dir,

@@ -6,10 +6,14 @@ import { parseChecklist } from '../../src/core/index.js';
 import { gitIn, runBundle, type BundleRun } from '../helpers/bundle.js';
 import { OWNER, REPO } from '../helpers/github.js';
 import { check } from '../helpers/openapi.js';
-import { examplePayload, reviewRelayRun } from '../helpers/payloads.js';
+import { dispatchPayload, examplePayload, reviewRelayRun } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
 import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
+import { freshBuild } from '../helpers/build.js';
+
+// Runs the built Action (dist/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('dist'));
 
 /**
  * `/coder run` end to end on the BUILT Action (issue 23): a three-phase plan run by the scripted
@@ -107,7 +111,7 @@ async function agentWorkflow(at: { dir: string; head: string }): Promise<Record<
   const dispatch = sim.dispatches.at(-1)!;
   const clientPayload = { ...dispatch.client_payload, headSha: at.head };
   const changesDir = join(work, `changes-${++runs}`);
-  const event = { action: 'coder-loop-agent', client_payload: clientPayload, repository };
+  const event = dispatchPayload(clientPayload, { owner: OWNER, repo: REPO });
   const temp = join(work, `temp-${runs}`);
   await mkdir(temp, { recursive: true });
   const env = {

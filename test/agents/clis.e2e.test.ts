@@ -15,6 +15,11 @@ import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
 import { readAgentExamples, type AgentExample } from './examples.js';
 import { startModelServer, strings, type ModelServer } from './model-server.js';
+import { freshBuild } from '../helpers/build.js';
+import { dispatchPayload } from '../helpers/payloads.js';
+
+// Runs the built Action (dist/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('dist'));
 
 /**
  * Every agent CLI docs/agent.md lists, its real npm package (pinned in test/agents/clis), run by
@@ -120,16 +125,7 @@ async function action(step: 'agent' | 'apply', example: AgentExample) {
   const output = join(work, `output-${step}.txt`);
   await writeFile(
     eventPath,
-    JSON.stringify({
-      action: 'coder-loop-agent',
-      client_payload: payload,
-      repository: {
-        name: REPO,
-        owner: { login: OWNER },
-        html_url: `https://github.com/${OWNER}/${REPO}`,
-        default_branch: 'master',
-      },
-    }),
+    JSON.stringify(dispatchPayload(payload, { owner: OWNER, repo: REPO })),
   );
   await writeFile(output, '');
   await mkdir(runnerTemp(), { recursive: true });

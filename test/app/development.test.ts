@@ -13,6 +13,10 @@ import { examplePlanFiles } from '../helpers/plans.js';
 import { appPrivateKey, freePort, startNode, type NodeProcess } from '../helpers/process.js';
 import { repoRoot } from '../paths.js';
 import { SimGitHub } from '../sim/github.js';
+import { freshBuild } from '../helpers/build.js';
+
+// Runs the built App (lib/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('lib'));
 
 /**
  * Webhooks in development, as docs/github-app.md sets them up: the BUILT App (`npm start`) with

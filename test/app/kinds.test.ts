@@ -51,11 +51,15 @@ async function toCompletion(
       `${replies(sim).join('\n')}\n${requestLog.map((r) => `${r.method} ${r.path} ${r.status}`).join('\n')}`,
     );
   const started = sim.files(branch);
-  sim.push(branch, {
-    // Kiro's tasks cite requirement 1.2: the test says it validates it (Passes Spec?).
-    'test/albums.test.ts': '// Validates: Requirements 1.2\ntest("albums", () => {});\n',
-    'src/albums.ts': 'export const albums = [];\n',
-  });
+  sim.push(
+    branch,
+    {
+      // Kiro's tasks cite requirement 1.2: the test says it validates it (Passes Spec?).
+      'test/albums.test.ts': '// Validates: Requirements 1.2\ntest("albums", () => {});\n',
+      'src/albums.ts': 'export const albums = [];\n',
+    },
+    'T004, tasks 2.1 and 2.2: the models\n\nValidates: Requirements 1.2',
+  );
   await deliver.pullRequest('synchronize', pr.number);
   await deliver.ci(branch, 'success');
   const approved = sim.headOf(pr);
@@ -111,6 +115,25 @@ describe('spec-kit', () => {
     );
     expect(r.after[`${sidecar}/Reports/02_Foundational_(Blocking_Prerequisites).md`]).toContain(
       '- [x] T004 Setup database schema and migrations framework',
+    );
+    // The report's traceability: the verdict on the approved head, the commit naming T004.
+    const commit = `[${r.approved.slice(0, 7)}](https://github.com/Codertocat/Hello-World/commit/${r.approved})`;
+    const report = r.after[`${sidecar}/Reports/02_Foundational_(Blocking_Prerequisites).md`]!;
+    expect(report).toContain(
+      [
+        '## Traceability',
+        '',
+        'Passes Spec? yes on the approved head: 0 of 2 tasks traced to evidence, 0 lacking.',
+        '',
+        '| Task | Evidence | Tests | Commits |',
+        '| --- | --- | --- | --- |',
+        `| \`T004\` | names nothing checkable (no path, no requirement): the reviewer judges it. | — | ${commit} |`,
+        '| `T005` | names nothing checkable (no path, no requirement): the reviewer judges it. | — | — |',
+        '',
+        '- Tests: changed (1 test file).',
+        '',
+        '## Commits',
+      ].join('\n'),
     );
     expect(r.sim.own(r.head)).toMatchObject({ external_id: 'FinalVerify;next=3' });
   });
@@ -191,6 +214,23 @@ describe('Kiro', () => {
     expect(r.after[`${sidecar}/Checkpoint.md`]).toContain(
       '- Next: Phase 3: Create storage mechanism',
     );
+    // Each task and each requirement it cites → the test and the commit that name it.
+    const commit = `[${r.approved.slice(0, 7)}](https://github.com/Codertocat/Hello-World/commit/${r.approved})`;
+    const report = r.after[`${sidecar}/Reports/02_Implement_data_models_and_validation.md`]!;
+    expect(report).toContain(
+      'Passes Spec? yes on the approved head: 3 of 3 tasks traced to evidence, 0 lacking.',
+    );
+    expect(report).toContain(
+      `| \`2.1\` | \`test/albums.test.ts\` names \`1.2\`. | \`test/albums.test.ts\` | ${commit} |`,
+    );
+    expect(report).toContain(
+      // 2.3 cites 1.2, which the commit names: it covers the task too.
+      `| \`2.3\` | \`test/albums.test.ts\` names \`1.2\`. | \`test/albums.test.ts\` | ${commit} |`,
+    );
+    expect(report).toContain(
+      `| \`1.2\` | \`2.1\`, \`2.2\`, \`2.3\` | \`test/albums.test.ts\` | ${commit} |`,
+    );
+    expect(report).toContain('| `3.3` | `2.1` | — | — |');
   });
 });
 

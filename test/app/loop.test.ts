@@ -115,6 +115,18 @@ describe('Code Review → Mark [x] → Final Verification', () => {
     expect(report).toContain('- Approved by: @reviewer1');
     expect(report).toContain('- [x] 1.1 Test: `GET /health` answers 200');
     expect(report).toContain('| `test/health.test.ts` |');
+    expect(report).toContain(
+      [
+        '## Traceability',
+        '',
+        'Passes Spec? yes on the approved head: 0 of 3 tasks traced to evidence, 0 lacking.',
+        '',
+        '| Task | Evidence | Tests | Commits |',
+        '| --- | --- | --- | --- |',
+        '| `1.1` | names nothing checkable (no path, no requirement): the reviewer judges it. | — | — |',
+      ].join('\n'),
+    );
+    expect(report).toContain('- Tests: changed (1 test file).\n\n## Commits');
     // The checkpoint block changed, and nothing outside it.
     const [head1, tail1] = before[CONTEXT]!.split(
       /<!-- coder-loop:checkpoint -->[\s\S]*<!-- \/coder-loop:checkpoint -->/,

@@ -18,6 +18,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { repoRoot } from '../paths.js';
+import { freshBuild } from '../helpers/build.js';
+
+// Runs the built CLI (lib/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('lib'));
 
 const repo = repoRoot;
 const bin = join(repo, 'lib', 'cli', 'index.js');

@@ -4,6 +4,10 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../paths.js';
+import { freshBuild } from '../helpers/build.js';
+
+// Runs the built CLI (lib/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('lib'));
 
 /**
  * The worked examples of docs/plan-format.md (examples/plans: a spec-kit feature, a Kiro spec, a

@@ -2,6 +2,10 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { render, styleFor } from '../../src/cli/render.js';
 import { repoRoot } from '../paths.js';
+import { freshBuild } from '../helpers/build.js';
+
+// Runs the built CLI (lib/): stale after an edit to src/ until built again.
+beforeAll(() => freshBuild('lib'));
 
 const plain = { color: false };
 const color = { color: true };
@@ -25,6 +29,13 @@ describe('render: the core’s markdown as terminal text', () => {
     expect(render('Reports/01_Master_Log.md:3: a_b', plain)).toBe(
       'Reports/01_Master_Log.md:3: a_b',
     );
+  });
+
+  it('shows a backslash escape as its character, outside code spans; a table keeps `\\|`', () => {
+    expect(render('in src/parse\\.ts \\*not bold\\* and C:\\dir', plain)).toBe(
+      'in src/parse.ts *not bold* and C:\\dir',
+    );
+    expect(render('| a\\|b | `x\\.y` |', plain)).toBe('| a\\|b | `x\\.y` |');
   });
 
   it('colour: bold and cyan codes', () => {

@@ -61,6 +61,8 @@ describe('config', () => {
       timeoutMinutes: 30,
       keepPartialWork: false,
       maxReviewRounds: 3,
+      maxPauses: 3,
+      pauseMinutes: 60,
       env: ['ANTHROPIC_API_KEY'],
     });
   });

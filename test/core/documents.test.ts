@@ -62,7 +62,7 @@ describe('checkpoint', () => {
 });
 
 describe('phase report', () => {
-  it('lists tasks, commits, attempts, reviews and files', () => {
+  it('lists tasks, their traceability, commits, attempts, reviews and files', () => {
     const { phases } = parseChecklist(
       '## Phase 1: Setup\n- [x] 1.1 a | b\n  - [x] child\n',
       'c.md',
@@ -97,6 +97,27 @@ describe('phase report', () => {
       ],
       reviewers: [{ login: 'reviewer1', state: 'APPROVED' }],
       files: [{ path: 'src/a|b.ts', additions: 3, deletions: 1 }],
+      trace: {
+        passed: false,
+        tasks: [
+          {
+            id: '1.1',
+            status: 'missing',
+            line: 'names `src/a|b.ts`, not changed.',
+            tests: [],
+            commits: [],
+          },
+          {
+            id: 'child',
+            status: 'evidence',
+            line: 'changes `src/c.ts`.',
+            tests: Array.from({ length: 12 }, (_, i) => `test/t${i}.test.ts`),
+            commits: [{ sha: 'abcdef1234567', message: 'child', url: 'https://c/1' }],
+          },
+        ],
+        requirements: [{ id: 'FR-1', tasks: ['child'], tests: ['test/t0.test.ts'], commits: [] }],
+        testRule: 'Tests: changed (12 test files).',
+      },
     });
     expect(lines.join('\n')).toBe(
       [
@@ -111,6 +132,21 @@ describe('phase report', () => {
         '',
         '- [x] 1.1 a | b',
         '  - [x] child',
+        '',
+        '## Traceability',
+        '',
+        'Passes Spec? no on the approved head: 1 of 2 tasks traced to evidence, 1 lacking.',
+        '',
+        '| Task | Evidence | Tests | Commits |',
+        '| --- | --- | --- | --- |',
+        '| `1.1` | missing: names `src/a\\|b.ts`, not changed. | — | — |',
+        `| \`child\` | changes \`src/c.ts\`. | ${Array.from({ length: 10 }, (_, i) => `\`test/t${i}.test.ts\``).join(', ')} and 2 more | [abcdef1](https://c/1) |`,
+        '',
+        '| Requirement | Tasks | Tests | Commits |',
+        '| --- | --- | --- | --- |',
+        '| `FR-1` | `child` | `test/t0.test.ts` | — |',
+        '',
+        '- Tests: changed (12 test files).',
         '',
         '## Commits',
         '',

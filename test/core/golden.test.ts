@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { repoRoot } from '../paths.js';
 import {
   appendLogEntry,
+  DEFAULT_CONFIG,
   findTask,
+  markComplete,
+  markKindComplete,
+  type CompletionFacts,
   markPhase,
   parseChecklist,
   setTaskStates,
@@ -17,8 +21,10 @@ import {
   readTaskmaster,
   setDialectStates,
   setTaskmasterStatus,
+  type NamedPlan,
   type TaskmasterTask,
 } from '../../src/core/plan/kinds/index.js';
+import { openKindPlan } from '../../src/core/plan/kinds/plan.js';
 
 type Case =
   | { op: 'markPhase'; phase: number; state: TaskState; from?: TaskState[] }
@@ -26,7 +32,67 @@ type Case =
   | { op: 'appendLog'; entry: LogEntry }
   | { op: 'checkpoint'; lines: string[] }
   // Another tool's plan: the phase's open tasks started (`doing`), or all of them `done`.
-  | { op: 'speckit' | 'kiro' | 'taskmaster'; phase: string; state: 'doing' | 'done' };
+  | { op: 'speckit' | 'kiro' | 'taskmaster'; phase: string; state: 'doing' | 'done' }
+  // The phase report the completion writes, from the plan (input) and the PR's files and commits.
+  | {
+      op: 'report';
+      kind: 'coder' | 'speckit' | 'kiro';
+      phase: string;
+      facts: Pick<CompletionFacts, 'files' | 'commits'>;
+    };
+
+/** The facts of an approved PR beside the files and commits a report case gives. */
+function completionFacts(given: Pick<CompletionFacts, 'files' | 'commits'>): CompletionFacts {
+  const url = 'https://github.com/o/r';
+  return {
+    pullRequest: { number: 2, url: `${url}/pull/2` },
+    issueUrl: `${url}/issues/1`,
+    approver: 'reviewer1',
+    reviewers: [{ login: 'reviewer1', state: 'APPROVED' }],
+    attempts: [],
+    now: '2026-11-22T12:00:00.000Z',
+    spec: { testPaths: DEFAULT_CONFIG.testPaths, plansDir: DEFAULT_CONFIG.plansDir },
+    ...given,
+  };
+}
+
+/** The report a completion writes for a report case: its path and its bytes. */
+function report(spec: Extract<Case, { op: 'report' }>, input: string): string {
+  const facts = completionFacts(spec.facts);
+  if (spec.kind === 'coder') {
+    const marker = { mode: 'plan' as const, plan: 'Example', phase: Number(spec.phase), issue: 1 };
+    const done = markComplete(
+      DEFAULT_CONFIG,
+      'Example',
+      { checklist: input, context: '' },
+      marker,
+      facts,
+    );
+    if (!done.ok) throw new Error(JSON.stringify(done.problems));
+    return done.changes.find((c) => c.path.includes('/Reports/'))!.content;
+  }
+  const folder = spec.kind === 'kiro' ? '.kiro/specs/user-auth' : 'specs/001-photo-albums';
+  const plan: NamedPlan = {
+    kind: spec.kind,
+    path: `${folder}/tasks.md`,
+    folder,
+    sidecar: `${folder}/coder-loop`,
+    name: folder.slice(folder.lastIndexOf('/') + 1),
+  };
+  const texts = new Map([[plan.path, input]]);
+  const kp = openKindPlan(plan, [plan.path], texts);
+  const marker = {
+    mode: 'plan' as const,
+    plan: plan.name,
+    phase: 0,
+    phaseId: spec.phase,
+    planFile: plan.path,
+    issue: 1,
+  };
+  const done = markKindComplete(kp, plan.name, [plan.path], texts, marker, facts);
+  if (!done.ok) throw new Error(JSON.stringify(done.problems));
+  return done.changes.find((c) => c.path.includes('/Reports/'))!.content;
+}
 
 /** The tasks of a Task Master phase (tag master), read afresh from `source`. */
 function taskmasterTasks(source: string, phase: string): TaskmasterTask[] {
@@ -78,6 +144,8 @@ function apply(spec: Case, input: string): string {
       }
       return source;
     }
+    case 'report':
+      return report(spec, input);
   }
 }
 
@@ -93,10 +161,27 @@ describe('golden edits: input → expected, byte for byte', () => {
 
   it('has fixtures, for the coder kind and for spec-kit, Kiro and Task Master', () => {
     expect(cases.length).toBeGreaterThanOrEqual(33);
-    for (const kind of ['speckit', 'kiro', 'taskmaster']) {
+    // Spec-kit has no in-progress mark (a start writes nothing: below), so its second case per
+    // layout is the last phase done, whose boxes sit on the file's last lines.
+    const ops = {
+      speckit: ['last-done', 'done'],
+      kiro: ['start', 'done'],
+      taskmaster: ['start', 'done'],
+    };
+    for (const [kind, names] of Object.entries(ops)) {
       for (const variant of ['crlf', 'no-final-newline', 'tabs']) {
-        for (const op of ['start', 'done']) expect(cases).toContain(`${kind}-${variant}-${op}`);
+        for (const op of names) expect(cases).toContain(`${kind}-${variant}-${op}`);
       }
+    }
+    // The phase report a completion writes, with its traceability section.
+    for (const kind of ['coder', 'speckit-crlf', 'kiro'])
+      expect(cases).toContain(`report-${kind}-trace`);
+  });
+
+  it('spec-kit has no in-progress mark: a start returns the file as it was', () => {
+    for (const variant of ['crlf', 'no-final-newline', 'tabs']) {
+      const input = readFileSync(join(root, `speckit-${variant}-done`, 'input.md'), 'utf8');
+      expect(apply({ op: 'speckit', phase: '2', state: 'doing' }, input)).toBe(input);
     }
   });
 
@@ -107,6 +192,8 @@ describe('golden edits: input → expected, byte for byte', () => {
     const input = readFileSync(join(dir, `input.${ext}`));
     const expected = readFileSync(join(dir, `expected.${ext}`));
     const output = Buffer.from(apply(spec, input.toString('utf8')), 'utf8');
+    // A case where nothing changes cannot fail for its line endings, tabs or final newline.
+    expect(expected.equals(input)).toBe(false);
     expect(output.toString('utf8')).toBe(expected.toString('utf8'));
     expect(output.equals(expected)).toBe(true);
 

@@ -68,8 +68,15 @@ describe('Task Master tasks.json', () => {
         'done',
       );
     }
+    // Task Master counts a dependency done by the task's own status, not by its subtasks'.
     const after = readTaskmaster(edited, 'tasks.json').tags[0]!;
-    expect(currentTaskmasterPhase(after)?.id).toBe('3');
+    expect(currentTaskmasterPhase(after)?.id).toBe('2');
+    const parentDone = edited.replace(
+      '"dependencies": [1],\n        "status": "pending"',
+      '"dependencies": [1],\n        "status": "done"',
+    );
+    expect(parentDone).not.toBe(edited);
+    expect(currentTaskmasterPhase(readTaskmaster(parentDone, 'tasks.json').tags[0]!)?.id).toBe('3');
   });
 
   it('names bad JSON and unknown statuses with file:line and a fix', () => {

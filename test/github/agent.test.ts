@@ -36,6 +36,8 @@ describe('the hand-off request', () => {
         timeoutMinutes: 30,
         keepPartialWork: false,
         maxReviewRounds: 3,
+        maxPauses: 3,
+        pauseMinutes: 60,
         env: [],
       },
     });

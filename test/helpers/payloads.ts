@@ -64,3 +64,39 @@ export function reviewRelayRun(branch: string, sha: string, reviewer: string) {
   payload.workflow_run.triggering_actor = { ...actor, login: reviewer };
   return payload;
 }
+
+/**
+ * A real `repository_dispatch` event (the example's installation and organization kept; the
+ * sender the App's bot) for the repository `owner/repo`, with the loop's hand-off type and
+ * `clientPayload`: what a workflow started by the loop's dispatch reads from `GITHUB_EVENT_PATH`.
+ */
+export function dispatchPayload(
+  clientPayload: unknown,
+  {
+    owner,
+    repo,
+    defaultBranch = 'master',
+  }: { owner: string; repo: string; defaultBranch?: string },
+) {
+  const payload = examplePayload('repository_dispatch');
+  payload.action = 'coder-loop-agent';
+  payload.branch = defaultBranch;
+  payload.client_payload = clientPayload;
+  Object.assign(payload.repository, {
+    name: repo,
+    full_name: `${owner}/${repo}`,
+    html_url: `https://github.com/${owner}/${repo}`,
+    default_branch: defaultBranch,
+  });
+  payload.repository.owner.login = owner;
+  // The loop's App sends the dispatch: its bot is the sender.
+  payload.sender.login = 'coder-loop[bot]';
+  payload.sender.type = 'Bot';
+  return payload as {
+    action: string;
+    client_payload: unknown;
+    repository: { name: string; full_name: string; owner: { login: string } };
+    sender: { login: string };
+    installation: { id: number };
+  };
+}

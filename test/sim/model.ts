@@ -1023,6 +1023,41 @@ const review = fc
   )
   .map(([u, s, st]) => new Review(u, s, st));
 // The loop's main path is weighted up, so runs reach review, completion and escalation.
+/** The faults a run may meet: a write that fails after GitHub did it, a 422, a secondary rate
+ * limit, an outage (several 5xx in a row), a request that times out before or after GitHub. */
+const FAULTS = [
+  'POST /pulls',
+  'POST /git/refs',
+  'PATCH /git/refs/heads/coder/example/phase-1',
+  'POST /git/commits',
+  '422 ref',
+  '403 secondary POST /git/refs',
+  '403 secondary POST /pulls',
+  '403 secondary POST /comments',
+  '403 secondary GET /permission',
+  '403 secondary PATCH /git/refs/heads/coder/example/phase-1',
+  'outage POST /git/trees',
+  'outage POST /pulls',
+  'outage PATCH /git/refs/heads/coder/example/phase-1',
+  'timeout before /git/refs',
+  'timeout after /git/refs',
+  'timeout after /pulls',
+  'timeout before /check-runs',
+];
+
+/** Steps run one after the other as one command: a situation the generator reaches on purpose. */
+class Then implements fc.AsyncCommand<Model, Real> {
+  readonly steps: fc.AsyncCommand<Model, Real>[];
+  constructor(...steps: fc.AsyncCommand<Model, Real>[]) {
+    this.steps = steps;
+  }
+  check = () => true;
+  async run(m: Model, r: Real) {
+    for (const step of this.steps) await step.run(m, r);
+  }
+  toString = () => this.steps.map((step) => step.toString()).join(', then ');
+}
+
 const commands = [
   next,
   next,
@@ -1087,28 +1122,60 @@ const commands = [
   fc.constant(new ManyReviews()),
   fc.boolean().map((f) => new ManyChecks(f)),
   fc.constantFrom<Rename['what']>('locked', 'plan', 'plain').map((w) => new Rename(w)),
+  fc.constantFrom(...FAULTS).map((k) => new Fault(k)),
+  // Weighted up so that every shard reaches each kind of step its coverage asserts (see
+  // `MINIMUM_REACHED`): a secondary rate limit, a writer's command failing under a fault, a run
+  // stopped, a run's next phase, an approval that does not count, a locked file's escalation.
+  fc.constantFrom(...FAULTS.filter((k) => k.startsWith('403'))).map((k) => new Fault(k)),
+  // A writer's command meeting an outage of a request every command makes, or of a start's.
   fc
-    .constantFrom(
-      'POST /pulls',
-      'POST /git/refs',
-      'PATCH /git/refs/heads/coder/example/phase-1',
-      'POST /git/commits',
-      '422 ref',
-      '403 secondary POST /git/refs',
-      '403 secondary POST /pulls',
-      '403 secondary POST /comments',
-      '403 secondary GET /permission',
-      '403 secondary PATCH /git/refs/heads/coder/example/phase-1',
-      'outage POST /git/trees',
-      'outage POST /pulls',
-      'outage PATCH /git/refs/heads/coder/example/phase-1',
-      'timeout before /git/refs',
-      'timeout after /git/refs',
-      'timeout after /pulls',
-      'timeout before /check-runs',
+    .tuple(
+      fc.constantFrom(
+        'outage GET /permission',
+        'outage GET /permission',
+        'outage POST /git/refs',
+        'outage POST /pulls',
+      ),
+      fc.constantFrom<fc.AsyncCommand<Model, Real>>(
+        new Next('alice', false),
+        new Comment('alice', '/coder run'),
+        new Comment('bob', '/coder release'),
+      ),
     )
-    .map((k) => new Fault(k)),
+    .map(([k, c]) => new Then(new Fault(k), c)),
+  // A reviewer's push from an unlinked email, CI green on it, then their approval.
+  fc
+    .constantFrom<'reviewer1' | 'archie'>('reviewer1', 'archie')
+    .map(
+      (u) =>
+        new Then(new HiddenPush(u), new Ci('success', false), new Review(u, 'approved', false)),
+    ),
+  fc.constant(new Comment('alice', '/coder run')),
+  fc.constant(new Comment('bob', '/coder stop')),
+  fc.constant(new Land()),
+  fc.constant(new Rename('locked')),
 ];
+
+/**
+ * The least each kind of step must be reached, per 1,000 runs (scaled to a shard's runs): about
+ * half of what a shard of 250 runs reaches (the generator's weights above are set for it), so a
+ * change that stops the sequences reaching a kind of step fails, and chance does not.
+ */
+const MINIMUM_REACHED = {
+  started: 600,
+  approved: 240,
+  completed: 120,
+  escalated: 50,
+  merged: 100,
+  rateLimited: 60,
+  raced: 48,
+  lockedOrPlanEscalated: 32,
+  approvalNotCounted: 32,
+  nextPhaseStarted: 32,
+  runStopped: 24,
+  commandsFailed: 24,
+  agentCommits: 240,
+};
 
 /** Shards of the model-based runs (one per `model.shard*.test.ts` file). */
 export const SHARDS = 4;
@@ -1207,6 +1274,24 @@ export function describeModel(shard: number): void {
       console.log(
         `model runs (shard ${shard}): ${runs}; reached ${JSON.stringify(reached)}; commands that failed and said so: ${commandsFailed}; agent commits checked: ${agentCommits}`,
       );
+      // ... and asserted: runs that never escalate, race or fail a command prove nothing about
+      // them. A replay (FC_PATH) runs one sequence and is not held to it.
+      if (!process.env.FC_PATH) {
+        const counts: Record<keyof typeof MINIMUM_REACHED, number> = {
+          ...reached,
+          commandsFailed,
+          agentCommits,
+        };
+        const short = Object.entries(MINIMUM_REACHED)
+          .map(([name, per1000]) => ({
+            name,
+            reached: counts[name as keyof typeof MINIMUM_REACHED],
+            minimum: Math.floor((per1000 * runs) / 1000),
+          }))
+          .filter((c) => c.reached < c.minimum)
+          .map((c) => `${c.name}: ${c.reached} of ${runs} runs, fewer than ${c.minimum}`);
+        expect(short).toEqual([]);
+      }
     }, 1_800_000);
   });
 }

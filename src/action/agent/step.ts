@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rename, rm, stat, truncate, writeFile } from 
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import {
   sanitizeUntrusted,
+  usageLimitOf,
   usageFromFile,
   usageFromOutput,
   type RunFile,
@@ -267,8 +268,23 @@ export async function agentStep(input: AgentStepInput): Promise<AgentStepResult>
 
   let outcome: AgentOutcome;
   let reason: string | undefined;
+  let pause: ChangeSet['pause'];
   let changes: ChangeSet['changes'] = [];
-  if (run.timedOut) {
+  // The provider's usage or rate limit ended it (or kept it retrying until its time ran out).
+  const limit =
+    run.timedOut || run.exitCode !== 0
+      ? usageLimitOf(run.outputTail, new Date(), input.env.TZ || 'UTC')
+      : undefined;
+  if (limit) {
+    outcome = 'paused';
+    reason = sanitizeUntrusted(
+      `${limit.cli} reached its ${limit.kind}: ${limit.message}`,
+      secrets,
+    ).slice(0, 1000);
+    pause = { reason, ...(limit.until ? { until: limit.until } : {}) };
+    // Its work so far is kept, as partial work (`step: apply`), whatever `keepPartialWork` says.
+    changes = await collectChanges(workspace, payload.headSha);
+  } else if (run.timedOut) {
     outcome = 'timed-out';
     reason = `was stopped after ${agent.timeoutMinutes} minutes (it and every process it started were killed)`;
     // Its work so far, for `step: apply` to keep as partial (it decides, with the same setting).
@@ -286,11 +302,22 @@ export async function agentStep(input: AgentStepInput): Promise<AgentStepResult>
   const usage = await readUsage(dirs.output, run.stdoutTail);
   const digest = await writeResult(
     changesDir,
-    { version: 1, headSha: payload.headSha, outcome, ...(reason ? { reason } : {}), changes },
+    {
+      version: 1,
+      headSha: payload.headSha,
+      outcome,
+      ...(reason ? { reason } : {}),
+      ...(pause ? { pause } : {}),
+      changes,
+    },
     summary,
     { version: 1, minutes, timedOut: run.timedOut, ...(usage ? { usage } : {}) },
   );
-  if (reason)
+  if (pause)
+    log.warn(
+      `coder-loop agent: paused at the provider's limit${pause.until ? ` until ${pause.until}` : ''} (${reason}); ${changes.length ? `its ${changes.length} changed files are handed on as partial work` : 'it changed nothing'}. No attempt is spent.`,
+    );
+  else if (reason)
     log.warn(
       `coder-loop agent: the agent ${reason}; ${changes.length ? `its ${changes.length} changed files are handed on as partial work` : 'its changes are not applied'}.`,
     );

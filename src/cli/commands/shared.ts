@@ -10,7 +10,6 @@ import {
   type PlanContext,
   type Problem,
 } from '../../core/index.js';
-import { readTaskmaster } from '../../core/plan/kinds/index.js';
 import type { KindState } from '../../core/plan/kinds/plan.js';
 import { InputError, readPlan, UsageError } from '../files.js';
 import { choose, discover, type FoundPlan, type OpenedPlan, type Repo } from '../repo.js';
@@ -125,40 +124,42 @@ export interface PlanView {
     number: string;
     name: string;
     tasks: { id: string; state: ViewState; text: string; note?: string }[];
+    /** As the kind's tool counts it (the loop's reading); absent: every task done. */
+    finished?: boolean;
   }[];
   current: string | undefined;
+  /** Every phase finished and the plan read without an error (never for a plan with no task). */
+  complete?: boolean;
+  /** Work is left and no phase can start: why. */
+  waiting?: string;
 }
 
 /**
  * The loop's view of a plan of another kind, with the notes status shows: Kiro's optional tasks,
  * and Task Master's statuses other than pending, in-progress and done.
  */
-export function kindView({ kp, source }: OpenedPlan): PlanView {
-  const statuses = new Map<string, string>();
-  if (kp.plan.kind === 'taskmaster' && source !== undefined && kp.phases.length > 0) {
-    const tag = readTaskmaster(source, kp.plan.path).tags.find((t) => t.name === kp.plan.tag);
-    for (const t of tag?.phases.flatMap((p) => p.tasks) ?? []) statuses.set(t.id, t.status);
-  }
-  const noted = new Set(['review', 'blocked', 'deferred', 'cancelled']);
+export function kindView({ kp }: OpenedPlan): PlanView {
   return {
     phases: kp.phases.map((p) => ({
       number: p.number,
       name: p.name,
-      tasks: p.tasks.map((t) => {
-        const status = statuses.get(t.id);
-        const note = t.optional ? 'optional' : status && noted.has(status) ? status : undefined;
-        return { id: t.id, state: t.state, text: t.text, ...(note ? { note } : {}) };
-      }),
+      tasks: p.tasks.map((t) => ({
+        id: t.id,
+        state: t.state,
+        text: t.text,
+        ...(t.note ? { note: t.note } : {}),
+      })),
+      finished: p.finished,
     })),
     current: kp.current?.number,
+    complete: kp.complete,
+    ...(kp.waiting !== undefined ? { waiting: kp.waiting } : {}),
   };
 }
 
-/** A phase is finished when every task is done, set aside, or optional. */
+/** A phase is finished as its kind's tool counts it (a coder phase: every task done). */
 export function phaseDone(phase: PlanView['phases'][number]): boolean {
-  return phase.tasks.every(
-    (t) => t.state === 'done' || t.state === 'set-aside' || t.note === 'optional',
-  );
+  return phase.finished ?? phase.tasks.every((t) => t.state === 'done');
 }
 
 export function countTasks(view: Pick<PlanView, 'phases'>): {

@@ -6,6 +6,7 @@ import picomatch from 'picomatch';
 import {
   currentPhase,
   DEFAULT_CONFIG,
+  formatProblem,
   passesSpec,
   specTable,
   specTasksOfKindPhase,
@@ -14,16 +15,14 @@ import {
   type SpecFile,
   type SpecTask,
 } from '../../core/index.js';
-import { currentDialectPhase } from '../../core/plan/kinds/markdownDialect.js';
-import { isMarkdownKind, readMarkdownPlan } from '../../core/plan/kinds/dialects.js';
-import type { NamedPlan } from '../../core/plan/kinds/index.js';
-import { currentTaskmasterPhase, readTaskmaster } from '../../core/plan/kinds/taskmaster.js';
-import { InputError, readText } from '../files.js';
+import { InputError } from '../files.js';
+import { openPlan, tasksFileErrors } from '../repo.js';
 import {
   DIR_OPTION,
   EXIT,
   findPlan,
   loadChecklist,
+  sortProblems,
   type CliIo,
   type CommandSpec,
 } from './shared.js';
@@ -43,43 +42,12 @@ async function git(io: CliIo, args: string[]): Promise<string> {
   }
 }
 
-/** The current phase's tasks of a spec-kit, Kiro, OpenSpec or Task Master plan, read from its tasks file. */
-async function kindTasks(
-  root: string,
-  plan: NamedPlan,
-): Promise<{ label: string; tasks: SpecTask[] }> {
-  const source = await readText(join(root, plan.path));
-  if (plan.kind === 'taskmaster') {
-    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
-    const phase = tag ? currentTaskmasterPhase(tag) : undefined;
-    if (!phase) throw new InputError(`${plan.path}: no task with work left.`);
-    return {
-      label: `task ${phase.id}`,
-      tasks: specTasksOfKindPhase({
-        tasks: phase.tasks.map((t) => ({
-          id: t.id,
-          text: t.title,
-          state: t.state,
-          line: t.line,
-          optional: false,
-          details: t.details,
-          testStrategy: t.testStrategy,
-        })),
-      }),
-    };
-  }
-  if (!isMarkdownKind(plan.kind)) throw new InputError(`${plan.path}: not a tasks file of a kind.`);
-  const read = readMarkdownPlan(plan.kind, source, plan.path);
-  const phase = currentDialectPhase(read);
-  if (!phase) throw new InputError(`${plan.path}: no phase with work left.`);
-  return { label: `phase ${phase.number}`, tasks: specTasksOfKindPhase(phase) };
-}
-
 /**
  * The working tree's changes against `base`, as Passes Spec? reads a pull request's files: every
  * changed, added, deleted or renamed path (untracked files too), and the diff of each test file.
  */
 async function changedFiles(io: CliIo, base: string, config: Config): Promise<SpecFile[]> {
+  // git answers with paths from the repository root, whatever folder it runs in.
   const files: SpecFile[] = [];
   const status = await git(io, ['diff', '--name-status', '-M', '-z', base, '--']);
   const parts = status.split('\0').filter((p) => p !== '');
@@ -90,7 +58,14 @@ async function changedFiles(io: CliIo, base: string, config: Config): Promise<Sp
       files.push({ path: parts[i++]!, ...(code.startsWith('R') ? { previous: from } : {}) });
     } else files.push({ path: parts[i++]!, ...(code === 'D' ? { deleted: true } : {}) });
   }
-  const untracked = await git(io, ['ls-files', '--others', '--exclude-standard', '-z']);
+  const untracked = await git(io, [
+    'ls-files',
+    '--others',
+    '--exclude-standard',
+    '--full-name',
+    '-z',
+  ]);
+  const root = (await git(io, ['rev-parse', '--show-toplevel'])).trim();
   const fresh = untracked.split('\0').filter((p) => p !== '');
   for (const path of fresh) files.push({ path });
   // The diffs of test files only: the one more read the verdict needs.
@@ -100,7 +75,7 @@ async function changedFiles(io: CliIo, base: string, config: Config): Promise<Sp
   for (const file of files) {
     if (file.deleted || !isTest(file.path)) continue;
     if (fresh.includes(file.path)) {
-      const text = (await readFile(join(io.cwd, file.path), 'utf8')).slice(0, PATCH_BYTES);
+      const text = (await readFile(join(root, file.path), 'utf8')).slice(0, PATCH_BYTES);
       file.patch = text
         .split('\n')
         .map((l) => `+${l}`)
@@ -115,21 +90,33 @@ export const spec: CommandSpec = {
   summary: "the Passes Spec? verdict for the working tree's changes",
   options: { ...DIR_OPTION, base: { type: 'string' } },
   async run(args, io) {
-    const { config } = args.repo;
+    const { repo } = args;
+    const { config } = repo;
     const base = (args.values.base as string | undefined) ?? 'HEAD';
     const found = await findPlan(args, io, args.positionals[0]);
     let phase: { label: string; tasks: SpecTask[] };
-    if (found.kind === 'other') phase = await kindTasks(args.repo.root, found.plan);
-    else {
-      const name = found.name;
-      const current = currentPhase(await loadChecklist(args, name, io));
-      if (!current) throw new InputError(`${name}: the plan is complete.`);
-      phase = { label: `phase ${current.number}`, tasks: specTasksOfPhase(current) };
+    if (found.kind === 'other') {
+      const opened = await openPlan(repo, found.plan);
+      const blocking = tasksFileErrors(opened);
+      if (opened.source === undefined || blocking.length > 0) {
+        for (const p of sortProblems(blocking)) io.stderr(formatProblem(p));
+        throw new InputError(`${found.plan.path}: fix the tasks file first.`);
+      }
+      const current = opened.kp.current;
+      if (!current) throw new InputError(`${found.label}: no phase with work left.`);
+      phase = {
+        label: `${found.label} phase ${current.number}`,
+        tasks: specTasksOfKindPhase(current),
+      };
+    } else {
+      const current = currentPhase(await loadChecklist(args, found.name, io));
+      if (!current) throw new InputError(`${found.name}: the plan is complete.`);
+      phase = { label: `${found.name} phase ${current.number}`, tasks: specTasksOfPhase(current) };
     }
     const files = await changedFiles(io, base, config);
     const verdict = passesSpec(phase.tasks, files, {
       testPaths: config.testPaths,
-      plansDir: config.plansDir,
+      plansDir: repo.plansDirRel,
     });
     io.stdout(`Passes Spec? for ${phase.label}, the working tree against ${base}:`);
     io.stdout('');

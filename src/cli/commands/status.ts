@@ -45,7 +45,8 @@ async function kindStatus(
         path: plan.path,
         ...(plan.tag !== undefined ? { tag: plan.tag } : {}),
         currentPhase: errors.length === 0 ? (view.current ?? null) : null,
-        phases: view.phases,
+        // The phases as people read them; `finished` is the view's, for the counts.
+        phases: view.phases.map((p) => ({ number: p.number, name: p.name, tasks: p.tasks })),
         ...(errors.length > 0 ? { valid: false, problems: errors } : {}),
         ...(warnings.length > 0 ? { warnings } : {}),
       }),
@@ -60,7 +61,9 @@ async function kindStatus(
       ? `invalid: ${REFUSED}`
       : view.current !== undefined
         ? `current phase ${view.current}`
-        : 'complete';
+        : view.complete
+          ? 'complete'
+          : `no phase can start: ${view.waiting ?? 'work is left'}`;
   io.stdout(`${plan.name} (${KIND_LABELS[plan.kind]}, ${planRef(plan)}): ${where}`);
   if (view.phases.length > 0) {
     io.stdout(

@@ -24,7 +24,7 @@ const AgentChangeSchema = z.union([
 export type AgentChange = z.infer<typeof AgentChangeSchema>;
 
 /** How the agent's run ended, as `step: agent` saw it. */
-const AGENT_OUTCOMES = ['changed', 'no-change', 'failed', 'timed-out', 'stale'] as const;
+const AGENT_OUTCOMES = ['changed', 'no-change', 'failed', 'timed-out', 'stale', 'paused'] as const;
 export type AgentOutcome = (typeof AGENT_OUTCOMES)[number];
 
 /** `changes-dir/changes.json`: what `step: agent` hands to `step: apply`. */
@@ -34,6 +34,13 @@ export const ChangeSetSchema = z.strictObject({
   outcome: z.enum(AGENT_OUTCOMES),
   /** Why the run produced nothing to apply (exit code, timeout, stale head). */
   reason: z.string().max(2000).optional(),
+  /** `paused`: the provider's usage or rate limit stopped the agent (limit.ts); when it resets. */
+  pause: z
+    .strictObject({
+      reason: z.string().max(1000),
+      until: z.string().datetime().optional(),
+    })
+    .optional(),
   changes: z.array(AgentChangeSchema).max(10_000),
 });
 export type ChangeSet = z.infer<typeof ChangeSetSchema>;

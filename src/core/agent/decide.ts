@@ -131,8 +131,10 @@ export function decideApply(input: {
   /** `agent.keepPartialWork`: what a timed-out agent changed is kept as one partial commit. */
   keepPartialWork?: boolean;
 }): ApplyDecision {
-  const timedOut = input.outcome === 'timed-out';
-  if (timedOut && (!input.keepPartialWork || input.changes.length === 0))
+  // A run stopped at its provider's limit keeps its work whatever `keepPartialWork` says (pause.ts).
+  const paused = input.outcome === 'paused';
+  const timedOut = input.outcome === 'timed-out' || paused;
+  if (timedOut && ((!input.keepPartialWork && !paused) || input.changes.length === 0))
     return { ok: false, discarded: true, problems: [] };
   const { valid, problems } = checkEntries(input.changes, input.plansDir, input.limits);
   const name = (p: string) => JSON.stringify(p);

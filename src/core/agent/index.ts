@@ -5,3 +5,4 @@ export * from './decide.js';
 export * from './prompt.js';
 export * from './replies.js';
 export * from './usage.js';
+export * from './limit.js';

@@ -73,9 +73,11 @@ const PARTIAL_TRAILER = 'Coder-Loop-Partial: timed out';
 
 export function agentCommitMessage(
   p: Pick<AgentPayload, 'node' | 'headSha' | 'attempt' | 'plan' | 'phase' | 'issue'>,
-  options: { partial?: boolean } = {},
+  options: { partial?: boolean; paused?: boolean } = {},
 ): string {
   const where = p.plan === null ? `issue #${p.issue}` : `${p.plan} phase ${p.phase}`;
+  if (options.paused)
+    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, paused at the provider's limit)\n\nWhat the agent changed before its provider's limit stopped it; it resumes from here.\n\n${agentTrailer(p)}\nCoder-Loop-Partial: paused\n`;
   if (options.partial)
     return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, timed out)\n\nWhat the agent changed before its time ran out; the next attempt starts from it.\n\n${agentTrailer(p)}\n${PARTIAL_TRAILER}\n`;
   return `coder-loop agent: ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt})\n\n${agentTrailer(p)}\n`;
@@ -92,6 +94,15 @@ type RunShown = Pick<AgentRunEntry, 'minutes' | 'usage'>;
 export const agentReply = {
   committed: (p: AgentPayload, commit: string, summary: string, run?: RunShown): string =>
     `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run)}${quoted(summary)}`,
+
+  paused: (
+    p: AgentPayload,
+    commit: string,
+    reason: string,
+    summary: string,
+    run?: RunShown,
+  ): string =>
+    `**Partial agent commit** ${short(commit)}: ${what(p)} stopped at its provider's limit (${escapeInline(reason)}). What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. No attempt is spent: the loop resumes it when the limit resets.${usageLine(run)}${quoted(summary)}`,
 
   partial: (
     p: AgentPayload,

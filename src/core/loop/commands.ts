@@ -49,15 +49,23 @@ export function resume(snap: PullSnapshot, thread: number): Decision {
  * record, so its merge starts nothing (`decideRunNext` finds no run).
  */
 export function stopRun(snap: PullSnapshot, thread: number): Decided {
-  const run = snap.marker.run;
-  if (!run)
+  const { run, pause } = snap.marker;
+  if (!run && !pause)
     return done(snap, 'no-run', undefined, [
       { kind: 'reply', to: thread, body: reply.noRun(snap.pr.number) },
     ]);
+  // A pause ends with it: nothing resumes the agent by itself any more (pause.ts).
   const marker = { ...snap.marker };
   delete marker.run;
+  delete marker.pause;
   return done(snap, 'run-stopped', undefined, [
     { kind: 'marker', marker },
-    { kind: 'reply', to: thread, body: reply.runStopped(snap.pr.number, run.plan) },
+    {
+      kind: 'reply',
+      to: thread,
+      body: run
+        ? reply.runStopped(snap.pr.number, run.plan)
+        : `⏹️ The pause on #${snap.pr.number} is ended: the coding agent is not handed the node again by itself. Push to the branch, or \`/coder retry\` to evaluate it again.`,
+    },
   ]);
 }

@@ -14,6 +14,14 @@ import {
 import { detectEol } from '../plan/text.js';
 import type { Problem } from '../problem.js';
 import { renderMarker, type LoopMarker } from './marker.js';
+import {
+  passesSpec,
+  specTasksOfPhase,
+  specTrace,
+  type SpecFile,
+  type SpecOptions,
+} from './passesSpec.js';
+import type { SpecTask } from './pullSnapshot.js';
 import type { FileChange } from './startSnapshot.js';
 
 /** What GitHub knows about the phase's PR when it is approved. */
@@ -24,8 +32,11 @@ export interface CompletionFacts {
   reviewers: ReportReviewer[];
   commits: ReportCommit[];
   attempts: ReportAttempt[];
-  files: ReportFile[];
+  /** The PR's files, with the patch GitHub lists for each (Passes Spec?'s evidence). */
+  files: (ReportFile & SpecFile)[];
   now: string;
+  /** Passes Spec?'s options; absent with `specCheck: off` (no traceability section). */
+  spec?: SpecOptions;
 }
 
 export type Completion =
@@ -82,7 +93,7 @@ export function markComplete(
     plan,
     phase: { number: phase.number, name: phase.name },
     tasks: done.phases.find((p) => p.number === phase.number)!.tasks,
-    ...reportFacts(marker, facts),
+    ...reportFacts(marker, facts, specTasksOfPhase(phase)),
   });
   const context = writeCheckpoint(
     files.context,
@@ -127,9 +138,16 @@ export function markComplete(
   };
 }
 
-/** Logins and `org/team` names (config `architects`, `reviewers`) apart. */
-/** What a phase report says of the PR, its review, CI and agent runs (every plan kind alike). */
-export function reportFacts(marker: LoopMarker, facts: CompletionFacts) {
+/**
+ * What a phase report says of the PR, its review, CI and agent runs (every plan kind alike), and
+ * its traceability: Passes Spec?'s verdict recomputed from the phase's tasks on the approved head
+ * (before they are marked) and the PR's files, with the commits naming each task and requirement.
+ */
+export function reportFacts(
+  marker: LoopMarker,
+  facts: CompletionFacts,
+  tasks: readonly SpecTask[],
+) {
   return {
     completedAt: facts.now,
     pullRequest: facts.pullRequest,
@@ -140,9 +158,13 @@ export function reportFacts(marker: LoopMarker, facts: CompletionFacts) {
     reviewers: facts.reviewers,
     files: facts.files,
     ...(marker.agentRuns?.length ? { agentRuns: marker.agentRuns } : {}),
+    ...(facts.spec
+      ? { trace: specTrace(passesSpec(tasks, facts.files, facts.spec), facts.commits) }
+      : {}),
   };
 }
 
+/** Logins and `org/team` names (config `architects`, `reviewers`) apart. */
 export function splitLogins(names: readonly string[]): {
   users: string[];
   teams: { org: string; slug: string }[];

@@ -6,6 +6,7 @@ import { detectEol } from '../plan/text.js';
 import type { Problem } from '../problem.js';
 import { reportFacts, type CompletionFacts } from './complete.js';
 import { renderMarker, type LoopMarker } from './marker.js';
+import { specTasksOfKindPhase } from './passesSpec.js';
 import type { FileChange } from './startSnapshot.js';
 import { phaseInteger } from './phaseName.js';
 
@@ -61,7 +62,7 @@ export function markKindComplete(
     plan: label,
     phase: { number: phase.number, name: phase.name },
     tasks: kindReportTasks(done),
-    ...reportFacts(marker, facts),
+    ...reportFacts(marker, facts, specTasksOfKindPhase(phase)),
   });
   const { sidecar } = kp;
   const checkpoint = writeCheckpoint(

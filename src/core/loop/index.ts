@@ -49,3 +49,4 @@ export * from './completeKind.js';
 export * from './rerun.js';
 export * from './budget.js';
 export * from './progress.js';
+export * from './pause.js';

@@ -1,3 +1,4 @@
+import type { AgentNode } from '../agent/payload.js';
 import type { AgentRunEntry } from '../agent/usage.js';
 /**
  * What the loop believes about one of its pull requests: which plan, phase, issue and command it
@@ -42,8 +43,29 @@ export interface LoopMarker {
   agentRuns?: AgentRunEntry[];
   /** `/coder run`: the run this phase belongs to, carried from phase to phase by the loop. */
   run?: RunState;
+  /** The agent stopped at its provider's usage or rate limit: the node resumes at `until`. */
+  pause?: PauseState;
+  /** Every pause of the phase so far (bounded by `agent.maxPauses`), for the counts and report. */
+  pauses?: PauseEntry[];
   /** Passes Spec?: the verdict computed on `sha`, and the tasks that lacked evidence there. */
   spec?: SpecRecord;
+}
+
+/** A pause in force: the hand-off to send again at `until`, and why. */
+export interface PauseState {
+  node: AgentNode;
+  attempt: number;
+  /** ISO 8601: when the limit resets (the CLI's own time, or `agent.pauseMinutes` from `since`). */
+  until: string;
+  since: string;
+  reason: string;
+}
+
+/** A pause, as the record lists it. */
+export interface PauseEntry {
+  since: string;
+  until: string;
+  reason: string;
 }
 
 /** The Passes Spec? verdict of one head (passesSpec.ts), as the record keeps it: bounded. */

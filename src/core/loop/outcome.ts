@@ -18,6 +18,7 @@ export const LOOP_STATES = [
   'choose-plan',
   'plan-required',
   'plan-complete',
+  'plan-waiting',
   'locked',
   'started',
   'already-started',
@@ -42,8 +43,12 @@ export const LOOP_STATES = [
   'closed',
   'quick-grew',
   'resumed',
+  // The agent at its provider's limit (pause.ts): paused; the scheduled sweep found none due.
+  'paused',
+  'not-due',
   // /coder run goes on, or stops (run.ts); /coder stop.
   'run-complete',
+  'run-waiting',
   'run-budget-spent',
   'run-permission-gone',
   'run-closed-unmerged',

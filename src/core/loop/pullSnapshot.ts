@@ -162,6 +162,11 @@ export type Effect =
   | { kind: 'deleteBranch'; when?: 'merged' }
   /** Mark [x] → Report → Update context → Log: ONE commit, compare-and-swap, by `approver`. */
   | { kind: 'complete'; approver: string }
+  /**
+   * Wake the loop at `at` for this PR's head (a pause's end, pause.ts): the App's delayed job in
+   * the shared Redis; the Action's scheduled sweep finds it in the record without being told.
+   */
+  | { kind: 'wake'; at: string }
   /** The run's progress comment on the issue, shown again (progress.ts: `withProgress`). */
   | { kind: 'progress'; run: RunState; node?: NodeId; when?: 'not-merged' };
 

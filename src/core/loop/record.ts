@@ -77,6 +77,19 @@ const LoopRecordSchema = z.object({
     )
     .max(100)
     .optional(),
+  pause: z
+    .object({
+      node: z.enum(['tdd', 'debug-fix', 'review-fix', 'revise']),
+      attempt: z.number().int().nonnegative(),
+      until: TEXT(40),
+      since: TEXT(40),
+      reason: TEXT(1_000),
+    })
+    .optional(),
+  pauses: z
+    .array(z.object({ since: TEXT(40), until: TEXT(40), reason: TEXT(1_000) }))
+    .max(100)
+    .optional(),
   run: z
     .object({
       starter: TEXT(100),
@@ -272,6 +285,10 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
             ...(r.usage ? { usage: { ...r.usage } } : {}),
           })),
         }
+      : {}),
+    ...(m.pause ? { pause: { ...m.pause, reason: m.pause.reason.slice(0, 1_000) } } : {}),
+    ...(m.pauses?.length
+      ? { pauses: m.pauses.slice(-100).map((p) => ({ ...p, reason: p.reason.slice(0, 1_000) })) }
       : {}),
     ...(m.run ? { run: m.run } : {}),
     ...(m.spec

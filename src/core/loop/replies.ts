@@ -88,9 +88,12 @@ export const reply = {
           text: string;
           state: 'todo' | 'doing' | 'done' | 'set-aside';
           optional: boolean;
+          note?: string;
         }[];
       }[];
       current: { number: string } | undefined;
+      complete: boolean;
+      waiting: string | undefined;
       problems: readonly Problem[];
     },
     lock: { branch: string; held: boolean; pr?: number } | undefined,
@@ -104,7 +107,7 @@ export const reply = {
       );
       for (const t of phase.tasks)
         lines.push(
-          `  - ${t.state === 'set-aside' ? '[ ]' : BOX[t.state]} ${escapeMarkdown(t.text)}${t.optional ? ' (optional)' : ''}${t.state === 'set-aside' ? ' (set aside)' : ''}`,
+          `  - ${t.state === 'set-aside' ? '[ ]' : BOX[t.state]} ${escapeMarkdown(t.text)}${t.state === 'set-aside' ? ' (set aside)' : t.note ? ` (${t.note})` : t.optional ? ' (optional)' : ''}`,
         );
     }
     if (plan.problems.length > 0) lines.push('', `Not valid:\n\n${list(plan.problems)}`);
@@ -115,7 +118,9 @@ export const reply = {
           ? `Phase ${plan.current.number} is locked by ${codeSpan(lock.branch)}${lock.pr !== undefined ? `, pull request #${lock.pr}` : ''}.`
           : `Phase ${plan.current.number} is free: ${codeSpan(`/coder next ${label}`)} takes it.`,
       );
-    else lines.push('', 'Complete.');
+    else if (plan.complete) lines.push('', 'Complete.');
+    else if (!plan.current)
+      lines.push('', `No phase can start: ${escapeMarkdown(plan.waiting ?? '')}`);
     return lines.join('\n');
   },
 
@@ -129,6 +134,10 @@ export const reply = {
 
   planComplete: (plan: string): string =>
     `Plan ${codeSpan(plan)} is complete: every task of every phase is done.`,
+
+  /** Work is left and none of it can start: a block or a dependency a person decides on. */
+  planWaiting: (plan: string, why: string): string =>
+    `Plan ${codeSpan(plan)} is not complete, but no phase can start: ${escapeMarkdown(why)} Nothing was written; once a task can start, ${codeSpan(`/coder next ${plan}`)} takes it.`,
 
   /** LockCheck → Yes: "Return to Orchestrator: Select Next Item". */
   locked: (plan: string, phase: PhaseName, branch: string, pr?: { number: number }): string =>

@@ -93,6 +93,11 @@ export interface RunSnapshot {
   /** The plan is complete on the default branch (every phase `[x]`). */
   planComplete: boolean;
   /**
+   * Work is left on the default branch and no phase can start (Task Master: a task blocked or in
+   * review, a dependency not done): why. The run stops and says so; it is not complete.
+   */
+  waiting?: string;
+  /**
    * The merged phase is finished on the default branch, for a plan whose phases are not taken in
    * number order (Task Master's dependencies): then `nextPhase` may be lower than the merged one.
    * Absent: the merged phase is finished when `nextPhase` is past it.
@@ -115,6 +120,7 @@ export type RunDecision =
 
 export type RunStopState =
   | 'run-complete'
+  | 'run-waiting'
   | 'run-stopped'
   | 'run-budget-spent'
   | 'run-permission-gone'
@@ -157,6 +163,13 @@ export function decideRunNext(s: RunSnapshot): RunDecision {
     };
   }
   const totals = runSpend(record);
+  if (!s.planComplete && s.nextPhase === undefined && s.waiting !== undefined) {
+    return {
+      kind: 'stop',
+      state: 'run-waiting',
+      reason: `The run of plan \`${run.plan}\` stops: work is left but no phase can start (${s.waiting.replace(/\.$/, '')}). \`/coder run\` goes on once one can: ${describeSpend(totals)} so far.`,
+    };
+  }
   if (s.planComplete || s.nextPhase === undefined) {
     return {
       kind: 'stop',

@@ -24,6 +24,7 @@ import { appendLogEntry } from '../plan/masterLog.js';
 import { oneLine } from '../plan/text.js';
 import { formatProblem, type Problem } from '../problem.js';
 import type { Answer } from './choose.js';
+import type { RunSnapshot } from './run.js';
 import { renderMarker, type LoopMarker } from './marker.js';
 import { reply } from './replies.js';
 import { phaseInteger, phaseTitle } from './phaseName.js';
@@ -89,16 +90,20 @@ export function plansOfAnyKind(
   coderNames: readonly string[],
   texts: ReadonlyMap<string, string>,
 ): { plans: (AnyPlan & { name: string })[]; problems: Problem[] } {
-  const files = otherKindFiles(config, paths);
   const tags = new Map<string, string[]>();
-  for (const f of files) {
-    if (f.kind !== 'taskmaster') continue;
+  const notPlans: Problem[] = [];
+  // A legacy tasks/tasks.json that is not Task Master's (VS Code's, a config) is no plan.
+  const files = otherKindFiles(config, paths).filter((f) => {
+    if (f.kind !== 'taskmaster') return true;
     const text = texts.get(f.path);
-    tags.set(
-      f.path,
-      text === undefined ? [] : readTaskmaster(text, f.path).tags.map((t) => t.name),
-    );
-  }
+    const read = text === undefined ? undefined : readTaskmaster(text, f.path);
+    if (read?.notTaskmaster) {
+      notPlans.push(read.notTaskmaster);
+      return false;
+    }
+    tags.set(f.path, read ? read.tags.map((t) => t.name) : []);
+    return true;
+  });
   const named = namePlans(files, tags);
   // A tasks.json with no tag to read (not JSON, no task list) names no plan; its path still
   // reaches it, so that "Plan required" can say what is wrong with it (file:line).
@@ -117,7 +122,7 @@ export function plansOfAnyKind(
       label: count.get(plan.name)! > 1 ? planRef(plan) : plan.name,
     })),
   ];
-  return { plans, problems: named.problems };
+  return { plans, problems: [...notPlans, ...named.problems] };
 }
 
 const checklistOf = (plansDir: string, name: string) =>
@@ -202,6 +207,24 @@ export function openWhenRead(
   return need.length ? { need } : { open: openKindPlan(plan, paths, texts) };
 }
 
+/**
+ * Where a run over a plan of another kind stands after a merge, read from the default branch:
+ * its next phase by the kind's own order (Task Master: dependencies, priority), complete or
+ * waiting, and whether the merged phase is finished there (nothing starts while it is not).
+ */
+export function kindRunState(
+  kp: KindPlan,
+  mergedPhase: string | undefined,
+): Pick<RunSnapshot, 'nextPhase' | 'planComplete' | 'waiting' | 'mergedPhaseFinished'> {
+  const merged = kp.phases.find((p) => p.number === mergedPhase);
+  return {
+    nextPhase: kp.current ? phaseInteger(kp.current.number) : undefined,
+    planComplete: kp.complete,
+    ...(kp.waiting !== undefined ? { waiting: kp.waiting } : {}),
+    mergedPhaseFinished: merged === undefined || merged.finished,
+  };
+}
+
 /** Context valid? → the current phase, or Plan Required (each problem, file:line), or complete. */
 export function kindPhaseToStart(label: string, kp: KindPlan): { phase: KindPhase } | Answer {
   if (kp.problems.length > 0)
@@ -209,10 +232,15 @@ export function kindPhaseToStart(label: string, kp: KindPlan): { phase: KindPhas
       reply: reply.planRequired(label, kp.problems),
       outcome: { state: 'plan-required', node: 'ValidateContext', mode: 'plan', plan: label },
     };
-  if (!kp.current)
+  if (!kp.current && kp.complete)
     return {
       reply: reply.planComplete(label),
       outcome: { state: 'plan-complete', node: 'End', mode: 'plan', plan: label },
+    };
+  if (!kp.current)
+    return {
+      reply: reply.planWaiting(label, kp.waiting ?? 'no phase has work that can start.'),
+      outcome: { state: 'plan-waiting', mode: 'plan', plan: label },
     };
   return { phase: kp.current };
 }

@@ -30,6 +30,9 @@ export function verification(
     return done(snap, 'escalated', 'Escalate', [], {
       reason: 'escalated: waiting for /coder resume',
     });
+  // Paused at the agent's limit (pause.ts): the node waits for its resume, whatever CI says.
+  if (marker.pause && !again)
+    return done(snap, 'paused', undefined, [], { reason: `paused until ${marker.pause.until}` });
   if (!snap.checks) return { need: 'checks' };
   const gate = evaluateGate(snap.checks, config);
   const reported = (state: LoopState, node: NodeId) =>

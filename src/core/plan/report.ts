@@ -39,6 +39,36 @@ export interface ReportFile {
   deletions?: number;
 }
 
+/** How a task stands in Passes Spec?'s verdict on the approved head. */
+export type TraceStatus = 'evidence' | 'missing' | 'unchecked' | 'done' | 'optional';
+
+/** A task of the phase → the evidence the verdict found, the tests and commits that cover it. */
+export interface TraceTask {
+  id: string;
+  status: TraceStatus;
+  /** The verdict's one line for the task. */
+  line: string;
+  tests: string[];
+  commits: ReportCommit[];
+}
+
+/** A requirement (user story, criterion) the phase's tasks cite → who covers it. */
+export interface TraceRequirement {
+  id: string;
+  tasks: string[];
+  tests: string[];
+  commits: ReportCommit[];
+}
+
+/** The report's traceability section: Passes Spec?'s verdict, recomputed at completion. */
+export interface ReportTrace {
+  passed: boolean;
+  tasks: TraceTask[];
+  requirements: TraceRequirement[];
+  /** The phase's test rule, in one line. */
+  testRule: string;
+}
+
 /** Everything a phase report says; the GitHub side fills in commits, attempts and reviews. */
 export interface PhaseReport {
   plan: string;
@@ -55,6 +85,8 @@ export interface PhaseReport {
   files?: ReportFile[];
   /** The coding agent's runs on the PR, from the loop's record: wall time and reported usage. */
   agentRuns?: readonly AgentRunEntry[];
+  /** Each task and requirement → the tests and commits covering it (absent: `specCheck: off`). */
+  trace?: ReportTrace;
 }
 
 const STATE_BOX = { todo: '[ ]', doing: '[~]', done: '[x]' } as const;
@@ -86,6 +118,8 @@ export function renderPhaseReport(report: PhaseReport): string[] {
     lines.push(`${'  '.repeat(task.depth)}- ${STATE_BOX[task.state]} ${oneLine(task.text)}`);
   }
   if (report.tasks.length === 0) lines.push('No tasks.');
+
+  if (report.trace) lines.push(...renderTrace(report.trace));
 
   if (report.commits) {
     lines.push('', '## Commits', '');
@@ -144,5 +178,46 @@ export function renderPhaseReport(report: PhaseReport): string[] {
       }
     }
   }
+  return lines;
+}
+
+/** At most this many tests or commits in one cell of the traceability tables; the rest counted. */
+const CELL_ITEMS = 10;
+
+function items(list: readonly string[]): string {
+  if (list.length === 0) return '—';
+  const shown = list.slice(0, CELL_ITEMS).join(', ');
+  return list.length > CELL_ITEMS ? `${shown} and ${list.length - CELL_ITEMS} more` : shown;
+}
+
+const testCells = (tests: readonly string[]) => items(tests.map((t) => `\`${cell(t)}\``));
+const commitCells = (commits: readonly ReportCommit[]) =>
+  items(commits.map((c) => link(c.sha.slice(0, 7), c.url)));
+
+/** The traceability section: one row per task, one per requirement cited, the test rule. */
+function renderTrace(trace: ReportTrace): string[] {
+  const traced = trace.tasks.filter((t) => t.status === 'evidence').length;
+  const lacking = trace.tasks.filter((t) => t.status === 'missing').length;
+  const lines = [
+    '',
+    '## Traceability',
+    '',
+    `Passes Spec? ${trace.passed ? 'yes' : 'no'} on the approved head: ${traced} of ${trace.tasks.length} tasks traced to evidence, ${lacking} lacking.`,
+  ];
+  if (trace.tasks.length) {
+    lines.push('', '| Task | Evidence | Tests | Commits |', '| --- | --- | --- | --- |');
+    for (const t of trace.tasks)
+      lines.push(
+        `| \`${cell(t.id)}\` | ${t.status === 'missing' ? 'missing: ' : ''}${cell(t.line)} | ${testCells(t.tests)} | ${commitCells(t.commits)} |`,
+      );
+  }
+  if (trace.requirements.length) {
+    lines.push('', '| Requirement | Tasks | Tests | Commits |', '| --- | --- | --- | --- |');
+    for (const r of trace.requirements)
+      lines.push(
+        `| \`${cell(r.id)}\` | ${items(r.tasks.map((t) => `\`${cell(t)}\``))} | ${testCells(r.tests)} | ${commitCells(r.commits)} |`,
+      );
+  }
+  lines.push('', `- ${cell(trace.testRule)}`);
   return lines;
 }

@@ -253,6 +253,9 @@ export async function apply(
       case 'dispatch':
         await sendAgentDispatch(gh, repo, effect.payload);
         break;
+      case 'wake':
+        await wakeAt(ctx, effect.at);
+        break;
       case 'merge': {
         // Named by the verified sha: GitHub refuses the merge if the head moved since.
         const answer = await mergePull(gh, repo, pr.number, pr.head.sha);
@@ -353,6 +356,26 @@ export async function apply(
     }
   }
   return result;
+}
+
+/** A pause's end handed to the host's scheduler (the App's Redis); without one, it is said. */
+async function wakeAt(ctx: PullContext, at: string): Promise<void> {
+  const { env } = ctx;
+  const { pr } = ctx.snap;
+  if (!env.wake) {
+    env.log.info(
+      `#${pr.number} paused until ${at}: resumed by the scheduled sweep or \`/coder resume\` (no delayed job here)`,
+    );
+    return;
+  }
+  await env.wake({
+    owner: env.repo.owner,
+    repo: env.repo.repo,
+    pullRequest: pr.number,
+    branch: pr.head.ref,
+    sha: pr.head.sha,
+    at,
+  });
 }
 
 /**

@@ -96,6 +96,9 @@ export async function completionCommit(
     attempts,
     files: [...(snap.files ?? [])],
     now: env.now().toISOString(),
+    ...(config.specCheck === 'off'
+      ? {}
+      : { spec: { testPaths: config.testPaths, plansDir: config.plansDir } }),
   };
   // A plan of another kind (spec-kit, Kiro, Task Master): its own marks, the sidecar's files.
   const completion = marker.planFile

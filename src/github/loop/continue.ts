@@ -1,6 +1,6 @@
 import {
   decideRunNext,
-  phaseInteger,
+  kindRunState,
   pullProgress,
   loopPullProblem,
   mayCommand,
@@ -142,7 +142,7 @@ async function planState(
   tree: Tree,
   config: Config,
   marker: LoopMarker,
-): Promise<Pick<RunSnapshot, 'nextPhase' | 'planComplete' | 'mergedPhaseFinished'>> {
+): Promise<Pick<RunSnapshot, 'nextPhase' | 'planComplete' | 'waiting' | 'mergedPhaseFinished'>> {
   const plan = marker.planFile ? planFromRef(marker.planFile) : undefined;
   if (!plan) {
     const { context } = await readPlan(reader, tree, config.plansDir, marker.run!.plan, {
@@ -156,12 +156,5 @@ async function planState(
   // A plan of another kind: its next phase by its own order (Task Master: dependencies), and
   // nothing starts while the merged phase is not finished on the default branch.
   const { kp } = await readKindPlan(reader, tree, plan);
-  const merged = kp.phases.find((p) => p.number === marker.phaseId);
-  return {
-    nextPhase: kp.current ? phaseInteger(kp.current.number) : undefined,
-    planComplete: kp.problems.length === 0 && kp.current === undefined,
-    mergedPhaseFinished:
-      merged === undefined ||
-      merged.tasks.every((t) => t.state === 'done' || t.state === 'set-aside' || t.optional),
-  };
+  return kindRunState(kp, marker.phaseId);
 }

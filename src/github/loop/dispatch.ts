@@ -10,6 +10,7 @@ import {
   type IssuesLabeledPayload,
 } from './events.js';
 import { payloadProblem } from './payloads.js';
+import { agentRunPaused, sweepPauses } from './pause.js';
 import { onReview, onReviewRelay, type ReviewPayload, type ReviewRelayPayload } from './review.js';
 
 /** The events the loop handles, by webhook name (the App registers the same set with Probot). */
@@ -53,6 +54,24 @@ export function dispatchAgentFailure(
     what: `the coding agent's ${payload.node} run`,
   };
   return boundary(env, thread, () => agentRunFailed(env, config, payload, reason));
+}
+
+/**
+ * The Action's apply step, when the coding agent stopped at its provider's limit: the pause on
+ * the head it left (pause.ts), no attempt, inside the same boundary.
+ */
+export function dispatchAgentPause(
+  env: LoopEnv,
+  config: Config,
+  payload: AgentPayload,
+  pause: { reason: string; until?: string },
+): Promise<LoopOutcome> {
+  const thread = {
+    issue: payload.issue,
+    pullRequest: payload.pullRequest,
+    what: `the coding agent's ${payload.node} run`,
+  };
+  return boundary(env, thread, () => agentRunPaused(env, config, payload, pause));
 }
 
 async function boundary(
@@ -126,10 +145,20 @@ function route(env: LoopEnv, name: string, payload: unknown): Promise<LoopOutcom
     case 'check_run':
     case 'status':
       return onCiEvent(env, name, payload as CiPayload);
+    // The Action's scheduled sweep: pauses that are due resume (pause.ts).
+    case 'schedule':
+    case 'workflow_dispatch':
+      return onSchedule(env);
     default:
       return Promise.resolve({
         state: 'ignored',
         reason: `coder-loop does not handle ${name} events`,
       });
   }
+}
+
+async function onSchedule(env: LoopEnv): Promise<LoopOutcome> {
+  const { config } = await env.loadConfig();
+  if (!config) return { state: 'config-invalid' };
+  return sweepPauses(env, config);
 }

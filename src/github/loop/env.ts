@@ -24,10 +24,26 @@ export interface LoopEnv {
   log: Logger;
   now: () => Date;
   /**
+   * Wakes the loop for a loop PR's head at a time (a pause's end): the App's delayed job in the
+   * shared Redis (src/app/wake.ts). Absent in the Action, whose scheduled sweep reads the
+   * records, and in an App without Redis, which says it cannot keep a pause across a restart.
+   */
+  wake?: (job: WakeJob) => Promise<void>;
+  /**
    * The Action: its workflow file on the default branch (from GITHUB_WORKFLOW_REF), whose
    * `workflow_run` names the CI a start checks exists. Absent in the App.
    */
   loopWorkflow?: string;
+}
+
+/** A wake-up the host keeps: which PR head, and when. */
+export interface WakeJob {
+  owner: string;
+  repo: string;
+  pullRequest: number;
+  branch: string;
+  sha: string;
+  at: string;
 }
 
 /** What a handled event came to (src/core/loop/outcome.ts). */

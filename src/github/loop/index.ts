@@ -7,4 +7,5 @@ export { onReview, type ReviewPayload } from './review.js';
 export { agentRunFailed, evaluate } from './pull.js';
 export { loopPullForHead } from './trust.js';
 export { retryOrResume } from './resume.js';
-export { dispatch, dispatchAgentFailure, HANDLED_EVENTS } from './dispatch.js';
+export { dispatch, dispatchAgentFailure, dispatchAgentPause, HANDLED_EVENTS } from './dispatch.js';
+export { resumeBranch, sweepPauses } from './pause.js';

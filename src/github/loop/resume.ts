@@ -1,4 +1,12 @@
-import { reply, resume, retry, stopRun, verification, type Config } from '../../core/index.js';
+import {
+  reply,
+  resume,
+  resumePause,
+  retry,
+  stopRun,
+  verification,
+  type Config,
+} from '../../core/index.js';
 import { applyRepo } from './apply.js';
 import { getPull, openPulls, type PullRequest } from '../pulls.js';
 import type { LoopEnv, LoopOutcome } from './env.js';
@@ -38,6 +46,11 @@ export async function retryOrResume(
 ): Promise<LoopOutcome> {
   return eachLoopPull(env, config, issue, async (ctx) => {
     if (command === 'retry') return run(ctx, (snap) => retry(snap, config, issue.number));
+    // Paused at the agent's limit: `/coder resume` resumes it now (pause.ts).
+    if (ctx.snap.marker.pause && !ctx.snap.marker.escalation)
+      return run(ctx, (snap) =>
+        resumePause(snap, config, env.now(), { early: true, thread: issue.number }),
+      );
     const cleared = await runTo(ctx, (snap) => resume(snap, issue.number));
     if (cleared.outcome.state !== 'resumed') return cleared.outcome;
     return run(cleared.ctx, (snap) => verification(snap, config, { again: true }));

@@ -20,6 +20,8 @@ const handOff: AgentHandOff = {
     timeoutMinutes: 30,
     keepPartialWork: false,
     maxReviewRounds: 3,
+    maxPauses: 3,
+    pauseMinutes: 60,
     env: ['KEY'],
   },
 };

@@ -21,6 +21,8 @@ const payload = buildAgentPayload({
     timeoutMinutes: 30,
     keepPartialWork: false,
     maxReviewRounds: 3,
+    maxPauses: 3,
+    pauseMinutes: 60,
     env: [],
   },
 });

@@ -254,8 +254,235 @@ describe('phase report: agent runs', () => {
   });
 });
 
+// Usage-shaped outputs of each CLI, with the usage each reports, for the properties below. A field
+// is a valid count (read), a near-miss (negative, a string, null: not read) or absent.
+type Field = { raw?: unknown; value?: number };
+const field: fc.Arbitrary<Field> = fc.oneof(
+  { weight: 6, arbitrary: fc.nat({ max: 1_000_000 }).map((n) => ({ raw: n, value: n })) },
+  { weight: 1, arbitrary: fc.constantFrom<Field>({ raw: -5 }, { raw: '12' }, { raw: null }, {}) },
+);
+const costField: fc.Arbitrary<Field> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.nat({ max: 100_000 }).map((n) => ({ raw: n / 1000, value: n / 1000 })),
+  },
+  { weight: 1, arbitrary: fc.constantFrom<Field>({ raw: -0.5 }, { raw: '0.1' }, {}) },
+);
+/** The JSON object of some named fields, absent ones left out. */
+const fields = (named: Record<string, Field>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(named)
+      .filter(([, f]) => 'raw' in f)
+      .map(([k, f]) => [k, f.raw]),
+  );
+/** A sum over known values, undefined when none is known (as a CLI's usage is summed). */
+const total = (values: (number | undefined)[]): number | undefined => {
+  const known = values.filter((v): v is number => v !== undefined);
+  return known.length ? known.reduce((a, b) => a + b, 0) : undefined;
+};
+const usage = (
+  inputTokens?: number,
+  outputTokens?: number,
+  costUsd?: number,
+): Usage | undefined => {
+  const u: Usage = {
+    ...(inputTokens !== undefined ? { inputTokens } : {}),
+    ...(outputTokens !== undefined ? { outputTokens } : {}),
+    ...(costUsd !== undefined ? { costUsd } : {}),
+  };
+  return Object.keys(u).length ? u : undefined;
+};
+interface CliOutput {
+  cli: string;
+  lines: string[];
+  expected: Usage | undefined;
+}
+/** Lines a CLI or a shell prints around its JSON, none of them a JSON object. */
+const noise = fc.oneof(
+  fc.constantFrom('Loaded cached credentials.', 'plain text', '[1, 2]', '', '{not json'),
+  fc.string().filter((s) => !s.includes('{')),
+);
+/** Near-miss types: a CLI's line with a type the parser must not take for usage. */
+const typed = (right: string, ...wrong: string[]) =>
+  fc.oneof(
+    { weight: 5, arbitrary: fc.constant({ type: right, right: true }) },
+    { weight: 1, arbitrary: fc.constantFrom(...wrong).map((type) => ({ type, right: false })) },
+  );
+
+const claudeOutput: fc.Arbitrary<CliOutput> = fc
+  .record({
+    type: typed('result', 'results', 'assistant'),
+    input: field,
+    cacheCreation: field,
+    cacheRead: field,
+    output: field,
+    cost: costField,
+    withUsage: fc.boolean(),
+    stream: fc.boolean(),
+  })
+  .map((x) => {
+    const result = {
+      type: x.type.type,
+      subtype: 'success',
+      result: 'Done.',
+      ...(x.withUsage
+        ? {
+            usage: fields({
+              input_tokens: x.input,
+              cache_creation_input_tokens: x.cacheCreation,
+              cache_read_input_tokens: x.cacheRead,
+              output_tokens: x.output,
+            }),
+          }
+        : {}),
+      ...fields({ total_cost_usd: x.cost }),
+    };
+    const reported = x.type.right && ('usage' in result || 'total_cost_usd' in result);
+    return {
+      cli: 'claude',
+      lines: [
+        ...(x.stream ? ['{"type":"system","subtype":"init","session_id":"s-1"}'] : []),
+        JSON.stringify(result),
+      ],
+      expected: reported
+        ? usage(
+            x.withUsage
+              ? total([x.input.value, x.cacheCreation.value, x.cacheRead.value])
+              : undefined,
+            x.withUsage ? x.output.value : undefined,
+            x.cost.value,
+          )
+        : undefined,
+    };
+  });
+
+const codexOutput: fc.Arbitrary<CliOutput> = fc
+  .array(
+    fc.record({
+      type: typed('turn.completed', 'turn.complete', 'turn.started'),
+      input: field,
+      cached: field,
+      output: field,
+    }),
+    { minLength: 1, maxLength: 5 },
+  )
+  .map((turns) => {
+    const counted = turns.filter((t) => t.type.right);
+    return {
+      cli: 'codex',
+      lines: turns.flatMap((t) => [
+        '{"type":"turn.started"}',
+        JSON.stringify({
+          type: t.type.type,
+          usage: fields({
+            input_tokens: t.input,
+            cached_input_tokens: t.cached,
+            output_tokens: t.output,
+          }),
+        }),
+      ]),
+      expected: usage(
+        total(counted.map((t) => t.input.value)),
+        total(counted.map((t) => t.output.value)),
+      ),
+    };
+  });
+
+const geminiJsonOutput: fc.Arbitrary<CliOutput> = fc
+  .array(fc.record({ prompt: field, candidates: field, thoughts: field, cached: field }), {
+    minLength: 1,
+    maxLength: 3,
+  })
+  .map((models) => ({
+    cli: 'gemini-json',
+    lines: [
+      JSON.stringify(
+        {
+          response: 'Done.',
+          stats: {
+            models: Object.fromEntries(
+              models.map((m, i) => [
+                `gemini-model-${i}`,
+                {
+                  api: { totalRequests: 1, totalErrors: 0 },
+                  tokens: fields({
+                    prompt: m.prompt,
+                    candidates: m.candidates,
+                    thoughts: m.thoughts,
+                    cached: m.cached,
+                  }),
+                },
+              ]),
+            ),
+          },
+        },
+        null,
+        2,
+      ),
+    ],
+    expected: usage(
+      total(models.map((m) => m.prompt.value)),
+      total(models.map((m) => total([m.candidates.value, m.thoughts.value]))),
+    ),
+  }));
+
+const geminiStreamOutput: fc.Arbitrary<CliOutput> = fc
+  .record({ type: typed('result', 'message', 'init'), input: field, output: field })
+  .map((x) => ({
+    cli: 'gemini-stream',
+    lines: [
+      '{"type":"init","session_id":"x","model":"gemini-2.5-pro"}',
+      '{"type":"message","role":"assistant","content":"Done.","delta":true}',
+      JSON.stringify({
+        type: x.type.type,
+        status: 'success',
+        stats: { ...fields({ input_tokens: x.input, output_tokens: x.output }), duration_ms: 9 },
+      }),
+    ],
+    expected: x.type.right ? usage(x.input.value, x.output.value) : undefined,
+  }));
+
+const opencodeOutput: fc.Arbitrary<CliOutput> = fc
+  .array(
+    fc.record({
+      type: typed('step_finish', 'step-finish', 'step_start'),
+      input: field,
+      output: field,
+      reasoning: field,
+      cacheRead: field,
+      cacheWrite: field,
+      cost: costField,
+    }),
+    { minLength: 1, maxLength: 5 },
+  )
+  .map((steps) => {
+    const counted = steps.filter((s) => s.type.right);
+    return {
+      cli: 'opencode',
+      lines: steps.map((s) =>
+        JSON.stringify({
+          type: s.type.type,
+          sessionID: 'ses_1',
+          part: {
+            type: 'step-finish',
+            ...fields({ cost: s.cost }),
+            tokens: {
+              ...fields({ input: s.input, output: s.output, reasoning: s.reasoning }),
+              cache: fields({ read: s.cacheRead, write: s.cacheWrite }),
+            },
+          },
+        }),
+      ),
+      expected: usage(
+        total(counted.map((s) => total([s.input.value, s.cacheRead.value, s.cacheWrite.value]))),
+        total(counted.map((s) => total([s.output.value, s.reasoning.value]))),
+        total(counted.map((s) => s.cost.value)),
+      ),
+    };
+  });
+
 describe('usageFromOutput: properties', () => {
-  it('never throws, and what it reports is whole non-negative tokens and a non-negative cost', () => {
+  it('never throws on any text, and what it reports is whole non-negative tokens and a non-negative cost', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.string(), fc.json()), { maxLength: 20 }), (lines) => {
         const u = usageFromOutput(lines.join('\n'));
@@ -265,6 +492,39 @@ describe('usageFromOutput: properties', () => {
         if (u.costUsd !== undefined) expect(u.costUsd).toBeGreaterThanOrEqual(0);
       }),
     );
+  });
+
+  it("reads each CLI's usage-shaped output, near-misses included, to exactly what it reported", () => {
+    const outputs = fc.oneof(
+      claudeOutput,
+      codexOutput,
+      geminiJsonOutput,
+      geminiStreamOutput,
+      opencodeOutput,
+    );
+    const seen = { parsed: 0, nothing: 0, clis: new Set<string>() };
+    fc.assert(
+      fc.property(fc.array(noise, { maxLength: 4 }), outputs, (before, out) => {
+        const got = usageFromOutput([...before, ...out.lines].join('\n'));
+        expect(got).toEqual(out.expected);
+        if (got) {
+          seen.parsed++;
+          seen.clis.add(out.cli);
+        } else seen.nothing++;
+      }),
+      { numRuns: 300 },
+    );
+    // Both sides were checked, for every CLI: outputs that report usage, and near-misses that
+    // report none.
+    expect(seen.parsed).toBeGreaterThanOrEqual(150);
+    expect(seen.nothing).toBeGreaterThanOrEqual(10);
+    expect([...seen.clis].sort()).toEqual([
+      'claude',
+      'codex',
+      'gemini-json',
+      'gemini-stream',
+      'opencode',
+    ]);
   });
 
   it("Codex's turns, among other lines, add up to the run's tokens", () => {

@@ -6,6 +6,8 @@ import {
   type SpecFile,
   type SpecTask,
 } from '../../../src/core/index.js';
+import fc from 'fast-check';
+import picomatch from 'picomatch';
 import { ci, config, effects, HEAD, snap, state } from './pullFixtures.js';
 
 const DEFAULT_TESTS = { testPaths: config().testPaths };
@@ -131,6 +133,52 @@ describe('Passes Spec? — the verdict', () => {
     expect(docs.passed).toBe(true);
     expect(docs.testRule.line).toContain('documentation and configuration only');
     expect(passesSpec(none, [added('src/a.ts')], { testPaths: [] }).passed).toBe(true);
+  });
+
+  it('tells tests from other files as picomatch does, for any globs and paths (one regex per verdict)', () => {
+    const segment = fc.constantFrom(
+      'src',
+      'test',
+      'tests',
+      '__tests__',
+      'a.test.ts',
+      'b.spec.js',
+      '.hidden',
+      'x.ts',
+      'lib',
+      'c d',
+    );
+    const glob = fc.constantFrom(
+      ...config().testPaths,
+      'spec/**',
+      '**/*_spec.rb',
+      '!src/**',
+      'src/*.ts',
+      '**/*.{test,spec}.[jt]s',
+      'lib/?.ts',
+      'c d/**',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(glob, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.array(segment, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 8 }),
+        (globs, parts) => {
+          const paths = [...new Set(parts.map((p) => p.join('/')))];
+          const isTest = picomatch(globs, { dot: true });
+          const expected = paths.filter((p) => isTest(p)).length;
+          const verdict = passesSpec(
+            [],
+            paths.map((p) => added(p)),
+            { testPaths: globs },
+          );
+          const line = verdict.testRule.line;
+          const counted = /changed \((\d+) test files?\)/.exec(line);
+          if (counted) expect(Number(counted[1])).toBe(expected);
+          else expect(expected === 0 || !verdict.testRule.applies).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('done and optional tasks never lack evidence', () => {

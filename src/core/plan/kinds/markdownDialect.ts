@@ -33,6 +33,11 @@ export interface DialectPhase {
   name: string;
   line: number;
   tasks: DialectTask[];
+  /**
+   * Kiro: the top-level task's own box. It is one of `tasks` when the phase has no required
+   * sub-task; else it is marked with them (never when it is optional).
+   */
+  self?: DialectTask;
 }
 
 export interface DialectPlan {
@@ -168,6 +173,13 @@ function lookalikeReason(
         fix: 'Write "[ ]" with a space.',
       };
     }
+  }
+  if (dialect.star && next === '\\' && line[m.index + m[0].length] === '*') {
+    const id = /^\*[ \t]+(\d+(?:\.\d+)*\.?)/.exec(line.slice(m.index + m[0].length))?.[1];
+    return {
+      why: 'the "*" after the box is escaped ("\\*"), so it is no optional mark and the box is no task',
+      fix: `Write "- [${mark === '\t' ? ' ' : mark}]* ${id ? `${id} ` : ''}…": Kiro's optional mark, unescaped.`,
+    };
   }
   if (
     next !== '' &&
@@ -361,19 +373,22 @@ export function readSpeckit(
   const events = scanned?.events ?? speckitEventsOfTree(source, root());
   const phases: DialectPhase[] = [];
   const problems: Problem[] = [];
-  let current: { phase: DialectPhase; level: number } | undefined;
+  // The phases open at this point, outermost first: a heading ends those of its level or deeper,
+  // so the tasks after a nested `### Phase 3.1` and its `### Notes` are `## Phase 3`'s again.
+  const open: { phase: DialectPhase; level: number }[] = [];
+  const ids = new Map<string, number>();
   for (const event of events) {
     if (event.kind === 'heading') {
+      while (open.length > 0 && open[open.length - 1]!.level >= event.depth) open.pop();
       const m = SPECKIT_PHASE.exec(event.text.trim());
       if (m) {
-        current = {
-          phase: { number: m[1]!, name: m[2]!.trim(), line: event.line, tasks: [] },
-          level: event.depth,
-        };
-        phases.push(current.phase);
-      } else if (current && event.depth <= current.level) current = undefined;
+        const phase = { number: m[1]!, name: m[2]!.trim(), line: event.line, tasks: [] };
+        open.push({ phase, level: event.depth });
+        phases.push(phase);
+      }
       continue;
     }
+    const current = open[open.length - 1];
     if (!current) continue;
     const next = event.after[0];
     if (
@@ -384,8 +399,21 @@ export function readSpeckit(
     }
     const { text } = event;
     const phase = current.phase;
+    const own = speckitId(text);
+    if (own !== undefined) {
+      const before = ids.get(own);
+      if (before !== undefined) {
+        problems.push({
+          severity: 'warning',
+          path,
+          line: event.line,
+          message: `Task id ${own} is also on line ${before}.`,
+          fix: 'Give each task its own id: `coder-loop mark` names a task by it.',
+        });
+      } else ids.set(own, event.line);
+    }
     phase.tasks.push({
-      id: speckitId(text) ?? `${phase.number}.${phase.tasks.length + 1}`,
+      id: own ?? `${phase.number}.${phase.tasks.length + 1}`,
       text,
       state: SPECKIT_STATE[event.mark]!,
       mark: event.mark,
@@ -395,20 +423,41 @@ export function readSpeckit(
       markOffset: event.offset,
     });
   }
-  const seen = new Map<string, number>();
-  for (const phase of phases) {
-    const before = seen.get(phase.number);
-    if (before !== undefined) {
-      problems.push({
-        severity: 'error',
-        path,
-        line: phase.line,
-        message: `Phase ${phase.number} is also on line ${before}.`,
-        fix: 'Number each phase once.',
-      });
+  // One phase number, several headings: the one with tasks is the phase; one without any is a
+  // reference (a summary, "Dependencies & Execution Order"); two with tasks conflict.
+  const byNumber = new Map<string, DialectPhase[]>();
+  for (const phase of phases)
+    byNumber.set(phase.number, [...(byNumber.get(phase.number) ?? []), phase]);
+  const kept: DialectPhase[] = [];
+  for (const [number, same] of byNumber) {
+    const tasked = same.filter((p) => p.tasks.length > 0);
+    const first = tasked[0] ?? same[0]!;
+    for (const phase of same) {
+      if (phase.tasks.length === 0 && same.length > 1) {
+        problems.push({
+          severity: 'warning',
+          path,
+          line: phase.line,
+          message: `Phase ${number} is also on line ${(phase === first ? same.find((p) => p !== phase)! : first).line}; this heading holds no task, so it is read as a reference.`,
+          fix: 'Leave it as it is, or name it without "Phase N" if it is no phase.',
+        });
+        continue;
+      }
+      if (phase.tasks.length > 0 && phase !== first) {
+        problems.push({
+          severity: 'error',
+          path,
+          line: phase.line,
+          message: `Phase ${number} is also on line ${first.line}.`,
+          fix: 'Number each phase once.',
+        });
+        continue;
+      }
+      kept.push(phase);
     }
-    seen.set(phase.number, phase.line);
   }
+  phases.length = 0;
+  phases.push(...kept);
   phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
   return finish(
     source,
@@ -424,7 +473,8 @@ export function readSpeckit(
 // ---------------------------------------------------------------- Kiro
 
 const KIRO_TOP = /^(\d+)\.\s*(.*)$/;
-const KIRO_SUB = /^(\d+)\.(\d+)\.?\s*(.*)$/;
+// A sub-task keeps every level of its id (`7.3`, `7.3.1`); its phase is the first number.
+const KIRO_SUB = /^(\d+)((?:\.\d+)+)\.?\s*(.*)$/;
 const KIRO_STATE: Record<string, DialectState> = {
   ' ': 'todo',
   '\t': 'todo',
@@ -494,38 +544,51 @@ export function readKiro(
   const events = scanned
     ? scanned.events.filter((e) => e.kind === 'item')
     : kiroEventsOfTree(source, root());
-  const phases = new Map<string, { phase: DialectPhase; self: DialectTask }>();
+  const phases = new Map<string, { phase: DialectPhase; self: DialectTask; subs: DialectTask[] }>();
   const problems: Problem[] = [];
+  const ids = new Map<string, number>();
   for (const box of events) {
     if (!(box.mark in KIRO_STATE)) continue;
     const optional = box.after.startsWith('*');
     const after = optional ? box.after.slice(1) : box.after;
     if (!/^(?:[ \t]|$)/.test(after)) continue;
     const text = after.trim();
-    const task = (id: string): DialectTask => ({
+    const task = (id: string, inOptional = false): DialectTask => ({
       id,
       text,
       state: KIRO_STATE[box.mark]!,
       mark: box.mark,
-      optional,
+      optional: optional || inOptional,
       requirements: box.requirements(),
       line: box.line,
       markOffset: box.offset,
     });
     const sub = KIRO_SUB.exec(text);
     if (sub) {
+      const id = `${sub[1]}${sub[2]}`;
       const parent = phases.get(sub[1]!);
       if (!parent) {
         problems.push({
           severity: 'warning',
           path,
           line: box.line,
-          message: `Sub-task ${sub[1]}.${sub[2]} has no top-level task ${sub[1]} before it.`,
+          message: `Sub-task ${id} has no top-level task ${sub[1]} before it.`,
           fix: `Add "- [ ] ${sub[1]}. Title" above it.`,
         });
         continue;
       }
-      parent.phase.tasks.push(task(`${sub[1]}.${sub[2]}`));
+      const before = ids.get(id);
+      if (before !== undefined) {
+        problems.push({
+          severity: 'warning',
+          path,
+          line: box.line,
+          message: `Task id ${id} is also on line ${before}.`,
+          fix: 'Give each task its own id: `coder-loop mark` names a task by it.',
+        });
+      } else ids.set(id, box.line);
+      // The sub-tasks of an optional task are optional with it.
+      parent.subs.push(task(id, parent.self.optional));
       continue;
     }
     const top = KIRO_TOP.exec(text);
@@ -540,15 +603,21 @@ export function readKiro(
         });
         continue;
       }
+      ids.set(top[1]!, box.line);
       phases.set(top[1]!, {
         phase: { number: top[1]!, name: top[2]!.trim(), line: box.line, tasks: [] },
         self: task(top[1]!),
+        subs: [],
       });
     }
   }
-  const list = [...phases.values()].map(({ phase, self }) =>
-    phase.tasks.length > 0 ? phase : { ...phase, tasks: [self] },
-  );
+  // A phase's tasks are its sub-tasks; its top-level task is one of them when no sub-task is
+  // required (Kiro's "implement X" with optional tests): then its own box decides.
+  const list = [...phases.values()].map(({ phase, self, subs }) => ({
+    ...phase,
+    tasks: subs.some((t) => !t.optional) ? subs : [self, ...subs],
+    self,
+  }));
   return finish(
     source,
     path,
@@ -567,7 +636,7 @@ export function readKiro(
 // ---------------------------------------------------------------- both
 
 /** Whether a phase is finished: every required task done (Kiro's optional tasks may stay open). */
-function dialectPhaseFinished(phase: DialectPhase): boolean {
+export function dialectPhaseFinished(phase: DialectPhase): boolean {
   return phase.tasks.every((t) => t.state === 'done' || t.optional);
 }
 

@@ -1,19 +1,21 @@
 import type { Problem } from '../../problem.js';
-import { lineStarts, member, parseJsonWithOffsets, type JsonNode } from './jsonOffsets.js';
+import { member, parseJsonWithOffsets, type JsonNode } from './jsonOffsets.js';
 import {
   currentDialectPhase,
+  dialectPhaseFinished,
   setDialectStates,
   type DialectPhase,
   type DialectTask,
 } from './markdownDialect.js';
-import { readMarkdownPlan, type MarkdownKind } from './dialects.js';
 import {
-  currentTaskmasterPhase,
   readTaskmaster,
+  taskmasterPhaseFinished,
+  taskmasterProgress,
   type TaskmasterPhase,
   type TaskmasterTask,
 } from './taskmaster.js';
 import { kindOfPath, validateKindContext, type NamedPlan, type PlanKind } from './discovery.js';
+import { readMarkdownPlan, type MarkdownKind } from './dialects.js';
 
 /**
  * One kind-neutral view of a spec-kit, Kiro or Task Master plan, for the loop (SPEC §2b): its
@@ -32,6 +34,11 @@ export interface KindTask {
   line: number;
   /** Kiro's `[ ]*`: not required for the phase to complete; the loop never marks it. */
   optional: boolean;
+  /**
+   * What the state alone does not say: `optional` (Kiro), or Task Master's `blocked` (not
+   * started over a person's block), `review`, `deferred`, `cancelled`.
+   */
+  note?: KindNote;
   /** Requirement ids the task cites (Kiro's `_Requirements: 1.2_`, spec-kit's `[US1]`). */
   requirements?: string[];
   /** Task Master's details and test strategy (Passes Spec? reads paths and ids in them). */
@@ -39,12 +46,19 @@ export interface KindTask {
   testStrategy?: string;
 }
 
+export type KindNote = 'optional' | 'blocked' | 'review' | 'deferred' | 'cancelled';
+
 export interface KindPhase {
   /** `3`, `3.1` (spec-kit); a top-level task's number (Kiro) or id (Task Master). */
   number: string;
   name: string;
   line: number;
   tasks: KindTask[];
+  /**
+   * Nothing is left to do in it, as its tool counts: every required task done (spec-kit, Kiro),
+   * or the task's own status `done`, `cancelled` or `deferred` (Task Master).
+   */
+  finished: boolean;
 }
 
 /** A link the PR body and the agent get, and text quoted for them. */
@@ -57,14 +71,21 @@ export interface KindSidecar {
   dir: string;
   masterLog: string;
   checkpoint: string;
-  report: (phase: KindPhase) => string;
+  report: (phase: Pick<KindPhase, 'number' | 'name'> & Partial<KindPhase>) => string;
 }
 
 export interface KindPlan {
   plan: NamedPlan;
   phases: KindPhase[];
-  /** The phase the loop starts next; undefined when the plan is complete. */
+  /** The phase the loop starts next; undefined when the plan is complete or must wait. */
   current: KindPhase | undefined;
+  /**
+   * Every phase finished, and the plan read without an error: a plan from which no task could be
+   * read is never complete.
+   */
+  complete: boolean;
+  /** Work remains and no phase can start (Task Master: blocked, in review, a dependency): why. */
+  waiting: string | undefined;
   /** Errors (context missing, a file the reader refuses): nothing may start. */
   problems: Problem[];
   /** Lookalike tasks and other warnings: named in the reply, the start goes on. */
@@ -159,11 +180,38 @@ export function openKindPlan(
   return openDialect(plan, plan.kind, source, context, sidecar, present, files);
 }
 
+/**
+ * A plan's tasks file read as its own tool reads it — phases, tasks with their notes, the phase
+ * to start next, complete or waiting — without its context files: what `coder-loop status`,
+ * `plans` and `lint` show, and what the loop decides from (openKindPlan reads through it).
+ */
+export interface KindTasks {
+  phases: KindPhase[];
+  current: KindPhase | undefined;
+  complete: boolean;
+  waiting: string | undefined;
+  /** Errors: nothing may start. */
+  problems: Problem[];
+  warnings: Problem[];
+}
+
+export function readKindTasks(plan: NamedPlan, source: string): KindTasks {
+  if (plan.kind === 'coder') throw new Error('coder plans are read by readPlan');
+  const read =
+    plan.kind === 'taskmaster'
+      ? readTaskmasterTasks(plan, source)
+      : readDialectTasks(plan, plan.kind, source);
+  const { phases, current, complete, waiting, problems, warnings } = read;
+  return { phases, current, complete, waiting, problems, warnings };
+}
+
 function empty(plan: NamedPlan, sidecar: KindSidecar, problem: Problem): KindPlan {
   return {
     plan,
     phases: [],
     current: undefined,
+    complete: false,
+    waiting: undefined,
     problems: [problem],
     warnings: [],
     sidecar,
@@ -186,15 +234,7 @@ function noPhase(path: string, fix: string): Problem {
 
 // ---------------------------------------------------------------- spec-kit and Kiro
 
-function openDialect(
-  plan: NamedPlan,
-  kind: MarkdownKind,
-  source: string,
-  contextProblems: Problem[],
-  sidecar: KindSidecar,
-  present: ReadonlySet<string>,
-  files: ReadonlyMap<string, string>,
-): KindPlan {
+function readDialectTasks(plan: NamedPlan, kind: MarkdownKind, source: string) {
   const read = readMarkdownPlan(kind, source, plan.path);
   const { errors, warnings } = split(read.problems);
   const tasked = read.phases.filter((p) => p.tasks.length > 0);
@@ -210,7 +250,6 @@ function openDialect(
       ),
     );
   }
-  const byNumber = new Map(tasked.map((p) => [p.number, p]));
   const view = (p: DialectPhase): KindPhase => ({
     number: p.number,
     name: p.name,
@@ -221,11 +260,35 @@ function openDialect(
       state: t.state,
       line: t.line,
       optional: t.optional,
+      ...(t.optional ? { note: 'optional' as const } : {}),
       requirements: t.requirements,
     })),
+    finished: dialectPhaseFinished(p),
   });
   const phases = tasked.map(view);
   const current = currentDialectPhase({ phases: tasked, problems: [] });
+  return {
+    tasked,
+    phases,
+    current: current ? phases[tasked.indexOf(current)] : undefined,
+    complete: errors.length === 0 && phases.length > 0 && phases.every((p) => p.finished),
+    waiting: undefined,
+    problems: errors,
+    warnings,
+  };
+}
+
+function openDialect(
+  plan: NamedPlan,
+  kind: MarkdownKind,
+  source: string,
+  contextProblems: Problem[],
+  sidecar: KindSidecar,
+  present: ReadonlySet<string>,
+  files: ReadonlyMap<string, string>,
+): KindPlan {
+  const read = readDialectTasks(plan, kind, source);
+  const byNumber = new Map(read.tasked.map((p) => [p.number, p]));
   const own = (phase: KindPhase): DialectPhase => {
     const p = byNumber.get(phase.number);
     if (!p) throw new Error(`Phase ${phase.number} is not in ${plan.path}.`);
@@ -234,17 +297,19 @@ function openDialect(
   const mark = (phase: KindPhase, state: 'doing' | 'done'): string => {
     const p = own(phase);
     const tasks: DialectTask[] = p.tasks.filter((t) => !t.optional);
-    // Kiro's top-level task, when its sub-tasks are the phase's tasks, is marked with them.
-    const parent = kind === 'kiro' ? kiroParent(source, p) : undefined;
-    if (parent) tasks.push(parent);
+    // Kiro's top-level task, when its sub-tasks are the phase's tasks, is marked with them;
+    // an optional one never is.
+    if (p.self && !p.self.optional && !p.tasks.includes(p.self)) tasks.push(p.self);
     return setDialectStates(source, kind, tasks, state);
   };
   return {
     plan,
-    phases,
-    current: current ? view(current) : undefined,
-    problems: [...contextProblems, ...errors],
-    warnings,
+    phases: read.phases,
+    current: read.current,
+    complete: read.complete && contextProblems.length === 0,
+    waiting: read.waiting,
+    problems: [...contextProblems, ...read.problems],
+    warnings: read.warnings,
     sidecar,
     markStart: (phase) => mark(phase, 'doing'),
     markDone: (phase) => mark(phase, 'done'),
@@ -254,29 +319,6 @@ function openDialect(
         : kind === 'openspec'
           ? openspecContext(plan, present)
           : speckitContext(plan, present),
-  };
-}
-
-const ITEM_BOX = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[(.)\]/;
-
-/** Kiro's top-level task line of a phase whose tasks are its sub-tasks, as a task to mark. */
-function kiroParent(source: string, phase: DialectPhase): DialectTask | undefined {
-  if (phase.tasks.some((t) => t.line === phase.line)) return undefined;
-  const start = lineStarts(source)[phase.line - 1];
-  if (start === undefined) return undefined;
-  const m = ITEM_BOX.exec(source.slice(start, start + 200));
-  if (!m) return undefined;
-  const mark = m[1]!;
-  const state = mark === '-' ? 'doing' : mark === 'x' || mark === 'X' ? 'done' : 'todo';
-  return {
-    id: phase.number,
-    text: phase.name,
-    state,
-    mark,
-    optional: false,
-    requirements: [],
-    line: phase.line,
-    markOffset: start + m[0].length - 2,
   };
 }
 
@@ -384,19 +426,21 @@ function kiroContext(
 
 // ---------------------------------------------------------------- Task Master
 
-function openTaskmaster(
-  plan: NamedPlan,
-  source: string,
-  contextProblems: Problem[],
-  sidecar: KindSidecar,
-): KindPlan {
-  if (contextProblems.length > 0) {
-    return { ...empty(plan, sidecar, contextProblems[0]!), problems: contextProblems };
-  }
+const TASKMASTER_NOTES: Record<string, KindNote> = {
+  blocked: 'blocked',
+  review: 'review',
+  deferred: 'deferred',
+  cancelled: 'cancelled',
+};
+
+function readTaskmasterTasks(plan: NamedPlan, source: string) {
   const read = readTaskmaster(source, plan.path);
-  const { errors, warnings } = split(read.problems);
   const tag = read.tags.find((t) => t.name === plan.tag);
-  if (!tag && plan.tag !== undefined) {
+  // The file's own problems, and this tag's: an error inside another tag blocks that tag only.
+  const others = new Set(read.tags.filter((t) => t !== tag).flatMap((t) => t.problems));
+  const { errors, warnings } = split(read.problems.filter((p) => !others.has(p)));
+  if (read.notTaskmaster) errors.push({ ...read.notTaskmaster, severity: 'error' });
+  if (!tag && plan.tag !== undefined && !read.notTaskmaster) {
     errors.push({
       severity: 'error',
       path: plan.path,
@@ -406,25 +450,53 @@ function openTaskmaster(
     });
   }
   const tasked = (tag?.phases ?? []).filter((p) => p.tasks.length > 0);
-  if (tag && tasked.length === 0) {
+  if (tag && tasked.length === 0 && errors.length === 0) {
     errors.push(noPhase(plan.path, 'Add a task with "task-master add-task".'));
   }
-  const byId = new Map(tasked.map((p) => [p.id, p]));
   const view = (p: TaskmasterPhase): KindPhase => ({
     number: p.id,
     name: p.title,
     line: p.line,
-    tasks: p.tasks.map((t) => ({
-      id: t.id,
-      text: t.title,
-      state: t.state,
-      line: t.line,
-      optional: false,
-      ...(t.details ? { details: t.details } : {}),
-      ...(t.testStrategy ? { testStrategy: t.testStrategy } : {}),
-    })),
+    tasks: p.tasks.map((t) => {
+      const note = TASKMASTER_NOTES[t.status];
+      return {
+        id: t.id,
+        text: t.title,
+        state: t.state,
+        line: t.line,
+        optional: false,
+        ...(note ? { note } : {}),
+        ...(t.details ? { details: t.details } : {}),
+        ...(t.testStrategy ? { testStrategy: t.testStrategy } : {}),
+      };
+    }),
+    finished: taskmasterPhaseFinished(p),
   });
-  const current = tag ? currentTaskmasterPhase({ ...tag, phases: tag.phases }) : undefined;
+  const phases = tasked.map(view);
+  const progress = tag ? taskmasterProgress(tag) : undefined;
+  const current = progress?.current ? phases[tasked.indexOf(progress.current)] : undefined;
+  return {
+    tasked,
+    phases,
+    current,
+    complete: errors.length === 0 && (progress?.complete ?? false),
+    waiting: errors.length === 0 ? progress?.waiting : undefined,
+    problems: errors,
+    warnings,
+  };
+}
+
+function openTaskmaster(
+  plan: NamedPlan,
+  source: string,
+  contextProblems: Problem[],
+  sidecar: KindSidecar,
+): KindPlan {
+  if (contextProblems.length > 0) {
+    return { ...empty(plan, sidecar, contextProblems[0]!), problems: contextProblems };
+  }
+  const read = readTaskmasterTasks(plan, source);
+  const byId = new Map(read.tasked.map((p) => [p.id, p]));
   const own = (phase: KindPhase): TaskmasterPhase => {
     const p = byId.get(phase.number);
     if (!p) throw new Error(`Task ${phase.number} is not in ${plan.path}.`);
@@ -434,23 +506,31 @@ function openTaskmaster(
     const p = own(phase);
     const edits: { task: Pick<TaskmasterTask, 'statusStart' | 'statusEnd' | 'status'> }[] = [];
     for (const t of p.tasks) {
-      if (t.state === 'set-aside' || t.status === status) continue;
+      // A block a person set is theirs to lift: never written over.
+      if (t.state === 'set-aside' || t.status === status || t.status === 'blocked') continue;
       if (status === 'in-progress' && t.state !== 'todo') continue;
       edits.push({ task: t });
     }
     // The top-level task of a phase made of subtasks carries the phase's status too.
     const parent = parentStatus(source, plan.tag, p);
-    if (parent && parent.status !== status && parent.status !== 'cancelled') {
+    if (
+      parent &&
+      parent.status !== status &&
+      parent.status !== 'cancelled' &&
+      parent.status !== 'blocked'
+    ) {
       if (!(status === 'in-progress' && parent.status === 'done')) edits.push({ task: parent });
     }
     return replaceStatuses(source, plan.path, edits, status);
   };
   return {
     plan,
-    phases: tasked.map(view),
-    current: current ? view(current) : undefined,
-    problems: errors,
-    warnings,
+    phases: read.phases,
+    current: read.current,
+    complete: read.complete,
+    waiting: read.waiting,
+    problems: read.problems,
+    warnings: read.warnings,
     sidecar,
     markStart: (phase) => mark(phase, 'in-progress'),
     markDone: (phase) => mark(phase, 'done'),

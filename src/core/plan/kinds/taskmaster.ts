@@ -18,7 +18,9 @@ export const TASKMASTER_STATUSES = [
   'cancelled',
   'blocked',
 ] as const;
-export type TaskmasterStatus = (typeof TASKMASTER_STATUSES)[number];
+/** What the reader takes: Task Master's statuses and `completed`, which its `next` reads as done. */
+const READ_STATUSES: readonly string[] = [...TASKMASTER_STATUSES, 'completed'];
+export type TaskmasterStatus = (typeof TASKMASTER_STATUSES)[number] | 'completed';
 
 /** What a status means to the loop: work to do, work under way, finished, or set aside. */
 export type TaskmasterState = 'todo' | 'doing' | 'done' | 'set-aside';
@@ -29,6 +31,7 @@ const STATE_OF: Record<TaskmasterStatus, TaskmasterState> = {
   'in-progress': 'doing',
   review: 'doing',
   done: 'done',
+  completed: 'done',
   cancelled: 'set-aside',
   deferred: 'set-aside',
 };
@@ -53,6 +56,10 @@ export interface TaskmasterPhase {
   id: string;
   title: string;
   line: number;
+  /** The top-level task's own status (`""` when it has none Task Master reads). */
+  status: string;
+  /** `critical`, `high`, `medium` (the default) or `low`: Task Master's `next` takes it first. */
+  priority: string;
   dependencies: string[];
   /** The subtasks, or the top-level task itself when it has none. */
   tasks: TaskmasterTask[];
@@ -63,11 +70,52 @@ export interface TaskmasterTag {
   name: string;
   legacy: boolean;
   phases: TaskmasterPhase[];
+  /** What is wrong inside this tag: it blocks this tag only. */
+  problems: Problem[];
 }
 
 export interface TaskmasterPlan {
   tags: TaskmasterTag[];
+  /** Every problem: the file's own (not JSON, no task list) and each tag's. */
   problems: Problem[];
+  /**
+   * A legacy `tasks/tasks.json` without Task Master's shape (a VS Code task file, a config): not
+   * a plan. The warning says so; `tags` and `problems` are then empty.
+   */
+  notTaskmaster?: Problem;
+}
+
+/**
+ * Whether a path is the legacy `tasks/tasks.json`, outside Task Master's own folder
+ * (`.taskmaster/`, where any tasks.json is Task Master's): other tools keep files there too.
+ */
+function legacyTasksPath(path: string): boolean {
+  return /(?:^|\/)tasks\/tasks\.json$/.test(path) && !/(?:^|\/)\.taskmaster\//.test(path);
+}
+
+/**
+ * Task Master's shape: an object holding a task list (`{ "tasks": [...] }`, or tags of
+ * `{ "tasks": [...] }`), where some task has an `id` and a `title` or `status`, or a tag also
+ * carries Task Master's `metadata`.
+ */
+function hasTaskmasterShape(root: JsonNode): boolean {
+  if (root.kind !== 'object') return false;
+  const lists: JsonNode[] = [];
+  let tagged = false;
+  const legacy = member(root, 'tasks');
+  if (legacy?.kind === 'array') lists.push(legacy);
+  else
+    for (const entry of root.entries) {
+      const tasks = member(entry.value, 'tasks');
+      if (tasks?.kind !== 'array') continue;
+      lists.push(tasks);
+      if (member(entry.value, 'metadata')?.kind === 'object') tagged = true;
+    }
+  const taskLike = (n: JsonNode) =>
+    n.kind === 'object' &&
+    member(n, 'id') !== undefined &&
+    (member(n, 'title') !== undefined || member(n, 'status') !== undefined);
+  return tagged || lists.some((l) => l.kind === 'array' && l.items.some(taskLike));
 }
 
 function idOf(node: JsonNode | undefined): string | undefined {
@@ -89,17 +137,32 @@ export function readTaskmaster(source: string, path: string): TaskmasterPlan {
   const error = (line: number | undefined, message: string, fix: string): void => {
     problems.push({ severity: 'error', path, ...(line ? { line } : {}), message, fix });
   };
+  const notTaskmaster = (why: string): TaskmasterPlan => ({
+    tags: [],
+    problems: [],
+    notTaskmaster: {
+      severity: 'warning',
+      path,
+      message: `not read as a Task Master plan: ${why}.`,
+      fix: "Move Task Master's tasks to .taskmaster/tasks/tasks.json, or leave this file be.",
+    },
+  });
+  const legacyPath = legacyTasksPath(path);
   let root: JsonNode;
   try {
     root = parseJsonWithOffsets(source);
   } catch (e) {
     if (!(e instanceof JsonSyntaxError)) throw e;
+    if (legacyPath) return notTaskmaster(`it is not JSON (line ${e.line}: ${e.message})`);
     error(
       e.line,
       `not valid JSON: ${e.message}.`,
       'Fix the JSON, or let Task Master rewrite the file.',
     );
     return { tags: [], problems };
+  }
+  if (legacyPath && !hasTaskmasterShape(root)) {
+    return notTaskmaster('it holds no task list of Task Master\'s shape (tasks with an "id")');
   }
   if (root.kind !== 'object') {
     error(
@@ -113,14 +176,15 @@ export function readTaskmaster(source: string, path: string): TaskmasterPlan {
   const lines = lineStarts(source);
   const legacyTasks = member(root, 'tasks');
   if (legacyTasks?.kind === 'array') {
-    tags.push(readTag('master', true, legacyTasks, lines, error));
+    tags.push(readTag('master', true, legacyTasks, lines, path));
   } else {
     for (const entry of root.entries) {
       const tasks = member(entry.value, 'tasks');
       if (tasks?.kind !== 'array') continue;
-      tags.push(readTag(entry.key, false, tasks, lines, error));
+      tags.push(readTag(entry.key, false, tasks, lines, path));
     }
   }
+  for (const tag of tags) problems.push(...tag.problems);
   if (tags.length === 0) {
     error(
       1,
@@ -136,8 +200,12 @@ function readTag(
   legacy: boolean,
   list: Extract<JsonNode, { kind: 'array' }>,
   lines: readonly number[],
-  error: (line: number | undefined, message: string, fix: string) => void,
+  path: string,
 ): TaskmasterTag {
+  const problems: Problem[] = [];
+  const error = (line: number | undefined, message: string, fix: string): void => {
+    problems.push({ severity: 'error', path, ...(line ? { line } : {}), message, fix });
+  };
   const phases: TaskmasterPhase[] = [];
   const seen = new Set<string>();
   const readTask = (node: JsonNode, id: string): TaskmasterTask | undefined => {
@@ -147,7 +215,7 @@ function readTag(
       error(line, `task ${id} has no "status" string.`, 'Give it "status": "pending".');
       return undefined;
     }
-    const known = (TASKMASTER_STATUSES as readonly string[]).includes(status.value);
+    const known = READ_STATUSES.includes(status.value);
     if (!known) {
       error(
         lineAt(lines, status.start),
@@ -212,10 +280,23 @@ function readTag(
       const task = readTask(node, id);
       if (task) tasks.push(task);
     }
+    // The task's own status: Task Master reads a parent without one as `pending`.
+    const own = member(node, 'status');
+    let status = own === undefined && tasks.length > 0 ? 'pending' : '';
+    if (own?.kind === 'string' && READ_STATUSES.includes(own.value)) status = own.value;
+    else if (own?.kind === 'string' && subs?.kind === 'array' && subs.items.length > 0)
+      error(
+        lineAt(lines, own.start),
+        `task ${id} has status "${own.value}", which Task Master does not use.`,
+        `Use one of ${TASKMASTER_STATUSES.join(', ')}.`,
+      );
+    const priority = member(node, 'priority');
     phases.push({
       id,
       title: text(member(node, 'title')),
       line: lineAt(lines, node.start),
+      status,
+      priority: priority?.kind === 'string' ? priority.value : 'medium',
       dependencies,
       tasks,
     });
@@ -231,25 +312,92 @@ function readTag(
       }
     }
   }
-  return { name, legacy, phases };
+  return { name, legacy, phases, problems };
 }
 
-/** Whether a phase is finished: every task done or set aside. */
-function phaseFinished(phase: TaskmasterPhase): boolean {
-  return phase.tasks.every((t) => t.state === 'done' || t.state === 'set-aside');
+const DONE = new Set(['done', 'completed']);
+const SET_ASIDE = new Set(['cancelled', 'deferred']);
+const PRIORITY: Record<string, number> = { critical: 4, high: 3, medium: 2, low: 1 };
+
+/**
+ * Whether a top-level task is finished, by its own status as Task Master counts it: `done` (or
+ * `completed`), or set aside (`cancelled`, `deferred`). Its subtasks do not decide.
+ */
+export function taskmasterPhaseFinished(phase: TaskmasterPhase): boolean {
+  return DONE.has(phase.status) || SET_ASIDE.has(phase.status);
+}
+
+/** Where a tag stands: the task to start next, whether it is complete, or why nothing can start. */
+export interface TaskmasterProgress {
+  current: TaskmasterPhase | undefined;
+  /** Every top-level task finished (done or set aside). */
+  complete: boolean;
+  /** Work remains and none of it can start: why (blocked, in review, waiting for a dependency). */
+  waiting: string | undefined;
 }
 
 /**
- * The current phase: the first top-level task with work left whose dependencies are done
- * (a dependency that is cancelled or deferred does not count as done, as in Task Master's `next`).
+ * Task Master's `next`, for a loop that runs a whole top-level task at a time: a task is eligible
+ * when its own status is `pending` or `in-progress` and every dependency is done by its own
+ * status (`done`, `completed`; a cancelled or deferred one is not done); a task in progress with
+ * open subtasks comes first (Task Master's own first pick is such a subtask), then the highest
+ * priority, the fewest dependencies, the lowest id. Where the loop differs on purpose: a blocked
+ * subtask holds its whole task (the loop would otherwise mark over a block a person set).
  */
-export function currentTaskmasterPhase(tag: TaskmasterTag): TaskmasterPhase | undefined {
+export function taskmasterProgress(tag: TaskmasterTag): TaskmasterProgress {
   const byId = new Map(tag.phases.map((p) => [p.id, p]));
   const done = (id: string): boolean => {
     const p = byId.get(id);
-    return p !== undefined && p.tasks.every((t) => t.state === 'done');
+    if (p) return DONE.has(p.status);
+    const dot = id.indexOf('.');
+    if (dot === -1) return false;
+    const sub = byId.get(id.slice(0, dot))?.tasks.find((t) => t.id === id);
+    return sub !== undefined && DONE.has(sub.status);
   };
-  return tag.phases.find((p) => !phaseFinished(p) && p.dependencies.every(done));
+  const blockedSubtask = (p: TaskmasterPhase) =>
+    p.tasks.find((t) => t.id !== p.id && t.status === 'blocked');
+  const eligible = tag.phases.filter(
+    (p) =>
+      (p.status === 'pending' || p.status === 'in-progress') &&
+      p.dependencies.every(done) &&
+      !blockedSubtask(p),
+  );
+  const underWay = (p: TaskmasterPhase) =>
+    p.status === 'in-progress' &&
+    p.tasks.some((t) => t.id !== p.id && (t.status === 'pending' || t.status === 'in-progress'))
+      ? 1
+      : 0;
+  const rank = (p: TaskmasterPhase) => PRIORITY[p.priority] ?? 2;
+  const byNumber = (a: string, b: string) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0);
+  const current = [...eligible].sort(
+    (a, b) =>
+      underWay(b) - underWay(a) ||
+      rank(b) - rank(a) ||
+      a.dependencies.length - b.dependencies.length ||
+      byNumber(a.id, b.id),
+  )[0];
+  const open = tag.phases.filter((p) => !taskmasterPhaseFinished(p));
+  const complete = tag.phases.length > 0 && open.length === 0;
+  let waiting: string | undefined;
+  if (!current && !complete) {
+    const why: string[] = [];
+    for (const p of open) {
+      const sub = blockedSubtask(p);
+      if (p.status === 'blocked') why.push(`task ${p.id} is blocked`);
+      else if (p.status === 'review') why.push(`task ${p.id} is in review`);
+      else if (sub) why.push(`task ${sub.id} is blocked`);
+      const unmet = p.dependencies.filter((d) => !done(d));
+      if (unmet.length > 0)
+        why.push(`task ${p.id} waits for ${unmet.map((d) => `task ${d}`).join(' and ')}`);
+    }
+    waiting = why.length > 0 ? `${why.join('; ')}.` : 'no task can start.';
+  }
+  return { current, complete, waiting };
+}
+
+/** The task the loop starts next (see taskmasterProgress); undefined when none can start. */
+export function currentTaskmasterPhase(tag: TaskmasterTag): TaskmasterPhase | undefined {
+  return taskmasterProgress(tag).current;
 }
 
 /** The task's status value no longer reads as it did when the file was read. */

@@ -1,0 +1,261 @@
+/**
+ * A run that ended at the provider's usage or rate limit (SPEC §9, "Paused, not failed"): each
+ * documented CLI's own ending, as its real package prints it, with the reset time when it gives
+ * one. Pure: `now` and the runner's time zone (the CLIs print local times) come from the caller.
+ *
+ * - Claude Code: `You've hit your session limit · resets 3pm (UTC)` (also weekly, Opus, Sonnet
+ *   limits, `Aug 20, 3:30pm (Europe/Paris)` past a day), the older `Claude AI usage limit
+ *   reached|<epoch>`, and with an API key `API Error: 429 … rate_limit_error`.
+ * - Codex: `You've hit your usage limit. … Try again at 3:39 AM.` / `… or try again at Mar 10th,
+ *   2026 3:39 AM.` (its log line before it carries `"resets_at":<epoch>`, preferred), `Quota
+ *   exceeded. Check your plan and billing details.`, `exceeded retry limit, last status: 429`.
+ * - Gemini CLI: `TerminalQuotaError` / `RetryableQuotaError` (its JSON error), `You have exhausted
+ *   your daily quota on this model.`, `RESOURCE_EXHAUSTED`, with `Please retry in 45.1s` or a
+ *   `retryDelay` when the API gave one.
+ * - OpenCode: an `error` event of `run --format json` with status 429 (or the provider's quota
+ *   words), its `retry-after` / `retry-after-ms` response header when given.
+ */
+export interface UsageLimit {
+  cli: 'Claude Code' | 'Codex' | 'Gemini CLI' | 'OpenCode';
+  kind: 'usage limit' | 'rate limit';
+  /** The CLI's own words (one line, at most 300 characters). */
+  message: string;
+  /** When the limit resets, ISO 8601, when the CLI said. */
+  until?: string;
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+/** The offset of `timeZone` from UTC at `utc`, in ms (undefined for an unknown zone). */
+function zoneOffset(utc: number, timeZone: string): number | undefined {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    }).formatToParts(new Date(utc));
+  } catch {
+    return undefined;
+  }
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const local = Date.UTC(
+    get('year'),
+    get('month') - 1,
+    get('day'),
+    get('hour') % 24,
+    get('minute'),
+    get('second'),
+  );
+  return local - (utc - (utc % 1000));
+}
+
+/** A wall time in `timeZone` as a UTC instant. */
+function fromZone(
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  timeZone: string,
+): number | undefined {
+  const guess = Date.UTC(y, mo, d, h, mi);
+  const offset = zoneOffset(guess, timeZone);
+  if (offset === undefined) return undefined;
+  const second = zoneOffset(guess - offset, timeZone) ?? offset;
+  return guess - second;
+}
+
+/** The wall date of `now` in `timeZone`. */
+function today(now: Date, timeZone: string): { y: number; mo: number; d: number } {
+  const offset = zoneOffset(now.getTime(), timeZone) ?? 0;
+  const local = new Date(now.getTime() + offset);
+  return { y: local.getUTCFullYear(), mo: local.getUTCMonth(), d: local.getUTCDate() };
+}
+
+function hour24(h: number, meridiem: string): number {
+  const pm = meridiem.toLowerCase() === 'pm';
+  return (h % 12) + (pm ? 12 : 0);
+}
+
+/**
+ * A local time as the CLIs print it — `3pm`, `3:30 PM`, `Aug 20, 3pm`, `Aug 20, 2027, 3pm`,
+ * `Mar 10th, 2026 3:39 AM` — in `timeZone`; a time of day alone is its next occurrence.
+ */
+export function parseLocalTime(text: string, now: Date, timeZone: string): number | undefined {
+  const m =
+    /^(?:([A-Za-z]{3})[a-z]*\.? (\d{1,2})(?:st|nd|rd|th)?,? (?:(\d{4}),? )?)?(\d{1,2})(?::(\d{2}))? ?([AaPp][Mm])$/.exec(
+      text.trim(),
+    );
+  if (!m) return undefined;
+  const [, mon, day, year, hh, mm, meridiem] = m;
+  if (Number(hh) < 1 || Number(hh) > 12) return undefined;
+  const h = hour24(Number(hh), meridiem!);
+  const mi = Number(mm ?? 0);
+  if (h > 23 || mi > 59) return undefined;
+  const base = today(now, timeZone);
+  if (mon) {
+    const mo = MONTHS.indexOf(mon.toLowerCase());
+    if (mo === -1) return undefined;
+    let at = fromZone(year ? Number(year) : base.y, mo, Number(day), h, mi, timeZone);
+    // `Jan 2` printed in late December is next year's.
+    if (at !== undefined && !year && at < now.getTime() - DAY)
+      at = fromZone(base.y + 1, mo, Number(day), h, mi, timeZone);
+    return at;
+  }
+  const at = fromZone(base.y, base.mo, base.d, h, mi, timeZone);
+  if (at === undefined) return undefined;
+  return at <= now.getTime() ? at + DAY : at;
+}
+
+const iso = (ms: number | undefined) =>
+  ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString();
+
+/** A `retry-after` header value: seconds, or an HTTP date. */
+function retryAfter(value: string, now: Date): number | undefined {
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return now.getTime() + Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : date;
+}
+
+const line = (text: string, index: number): string => {
+  const start = text.lastIndexOf('\n', index) + 1;
+  const end = text.indexOf('\n', index);
+  return text
+    .slice(start, end === -1 ? undefined : end)
+    .trim()
+    .slice(0, 300);
+};
+
+function claude(text: string, now: Date, tz: string): UsageLimit | undefined {
+  const old = /Claude AI usage limit reached(?:\|(\d{9,11}))?/.exec(text);
+  if (old)
+    return {
+      cli: 'Claude Code',
+      kind: 'usage limit',
+      message: 'Claude AI usage limit reached',
+      ...(old[1] ? { until: iso(Number(old[1]) * 1000) } : {}),
+    };
+  const hit =
+    /(You've hit your [A-Za-z0-9 ]*limit|You're out of usage credits|Your org is out of usage)(?: \u00b7 resets ([^"\n\u00b7]+?) \(([A-Za-z0-9_+\-/]+)\))?(?=["\n\u00b7.]|\\n|$)/.exec(
+      text,
+    );
+  if (hit) {
+    const until = hit[2] ? parseLocalTime(hit[2], now, hit[3] ?? tz) : undefined;
+    return {
+      cli: 'Claude Code',
+      kind: 'usage limit',
+      message: hit[0].slice(0, 300),
+      ...(until !== undefined ? { until: iso(until) } : {}),
+    };
+  }
+  const api = /API Error: 429\b[^\n]*rate_limit_error/.exec(text);
+  if (api) return { cli: 'Claude Code', kind: 'rate limit', message: line(text, api.index) };
+  return undefined;
+}
+
+function codex(text: string, now: Date, tz: string): UsageLimit | undefined {
+  const hit = /You've hit your usage limit\.[^\n"]*/.exec(text);
+  if (hit) {
+    const epoch = /resets_at\\?"\s*:\s*(\d{9,11})/.exec(text);
+    const at = /[Tt]ry again at (.+?)\.(?=\s|"|\\|$)/.exec(hit[0]);
+    const until = epoch
+      ? Number(epoch[1]) * 1000
+      : at
+        ? parseLocalTime(at[1]!, now, tz)
+        : undefined;
+    return {
+      cli: 'Codex',
+      kind: 'usage limit',
+      message: hit[0].slice(0, 300),
+      ...(until !== undefined ? { until: iso(until) } : {}),
+    };
+  }
+  const quota = /Quota exceeded\. Check your plan and billing details\./.exec(text);
+  if (quota) return { cli: 'Codex', kind: 'usage limit', message: quota[0] };
+  const retries = /exceeded retry limit, last status: 429 Too Many Requests/.exec(text);
+  if (retries) return { cli: 'Codex', kind: 'rate limit', message: line(text, retries.index) };
+  return undefined;
+}
+
+function gemini(text: string, now: Date): UsageLimit | undefined {
+  const hit =
+    /TerminalQuotaError|RetryableQuotaError|You have exhausted your daily quota on this model\.|Usage limit reached for [^\n"]+|RESOURCE_EXHAUSTED/.exec(
+      text,
+    );
+  if (!hit) return undefined;
+  const delay =
+    /Please retry in ([0-9.]+)(ms|s)\b/.exec(text) ??
+    /retryDelay\\?"\s*:\s*\\?"([0-9.]+)(s)\\?"/.exec(text);
+  const until = delay
+    ? now.getTime() + Number(delay[1]) * (delay[2] === 'ms' ? 1 : 1000)
+    : undefined;
+  return {
+    cli: 'Gemini CLI',
+    kind: /daily|Terminal|Usage limit/.test(hit[0]) ? 'usage limit' : 'rate limit',
+    message: line(text, hit.index),
+    ...(until !== undefined ? { until: iso(Math.ceil(until)) } : {}),
+  };
+}
+
+const obj = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : undefined;
+
+function opencode(text: string, now: Date): UsageLimit | undefined {
+  for (const raw of text.split('\n').reverse()) {
+    const trimmed = raw.trim();
+    if (!trimmed.startsWith('{') || !trimmed.includes('"error"')) continue;
+    let event: Record<string, unknown> | undefined;
+    try {
+      event = obj(JSON.parse(trimmed));
+    } catch {
+      continue;
+    }
+    if (event?.type !== 'error') continue;
+    const error = obj(event.error);
+    const data = obj(error?.data) ?? {};
+    const message = typeof data.message === 'string' ? data.message : '';
+    const limited =
+      data.statusCode === 429 ||
+      /rate.?limit|too many requests|usage limit|quota|insufficient_quota/i.test(message);
+    if (!limited) continue;
+    const headers = obj(data.responseHeaders) ?? {};
+    const ms = typeof headers['retry-after-ms'] === 'string' ? headers['retry-after-ms'] : '';
+    const after = typeof headers['retry-after'] === 'string' ? headers['retry-after'] : '';
+    const until = ms ? now.getTime() + Number(ms) : after ? retryAfter(after, now) : undefined;
+    return {
+      cli: 'OpenCode',
+      kind: /usage limit|quota/i.test(message) ? 'usage limit' : 'rate limit',
+      message: (message || `${String(error?.name ?? 'APIError')} 429`)
+        .split('\n')[0]!
+        .slice(0, 300),
+      ...(until !== undefined && Number.isFinite(until) ? { until: iso(until) } : {}),
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Whether an agent run's output (the tail of stdout and stderr) ends at a usage or rate limit,
+ * and when it resets. `timeZone` is the runner's (the CLIs print local times; GitHub's runners
+ * are UTC). Undefined for any other ending.
+ */
+export function usageLimitOf(output: string, now: Date, timeZone = 'UTC'): UsageLimit | undefined {
+  // eslint-disable-next-line no-control-regex
+  const text = output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+  return (
+    codex(text, now, timeZone) ??
+    claude(text, now, timeZone) ??
+    gemini(text, now) ??
+    opencode(text, now)
+  );
+}

@@ -1,0 +1,149 @@
+import type { AgentNode } from '../agent/payload.js';
+import type { Config } from '../config.js';
+import type { CheckRunView } from './checkRun.js';
+import type { NodeId } from './flowchart.js';
+import { withAgent } from './handoff.js';
+import type { LoopMarker, PauseState } from './marker.js';
+import { escalation } from './escalation.js';
+import { done, handOff, type Decided, type Effect, type PullSnapshot } from './pullSnapshot.js';
+
+/**
+ * Paused, not failed: an agent run that ended at its provider's usage or rate limit spends no
+ * attempt. Its work is kept (a partial commit, by `step: apply`), the record says *paused until T*
+ * and why, the issue is told once, and the same node is handed to the agent again at T — by the
+ * App's delayed job, the Action's scheduled sweep, or early by `/coder resume`. Pauses that recur
+ * are bounded (`agent.maxPauses`), then escalate with the reason. Pure: `now` is given.
+ */
+
+/** Where the flowchart stands while a node's agent run is paused. */
+const NODE_OF: Record<AgentNode, NodeId> = {
+  tdd: 'TDD',
+  'debug-fix': 'Debug',
+  'review-fix': 'TDD',
+  revise: 'Revise',
+};
+
+/** `2026-03-10 15:00 UTC`: a pause's end, for people. */
+function formatUntil(until: string): string {
+  return `${until.slice(0, 10)} ${until.slice(11, 16)} UTC`;
+}
+
+/** The pause's end: the CLI's reset time, else `agent.pauseMinutes` from now; never in the past. */
+function untilOf(reported: string | undefined, now: Date, minutes: number): string {
+  const at = reported ? Date.parse(reported) : NaN;
+  if (Number.isFinite(at) && at > now.getTime()) return new Date(at).toISOString();
+  return new Date(now.getTime() + minutes * 60_000).toISOString();
+}
+
+/** What the check run shows while paused. */
+function pausedView(snap: PullSnapshot, pause: PauseState): CheckRunView {
+  return {
+    mode: snap.marker.mode,
+    node: NODE_OF[pause.node],
+    title: `Paused until ${formatUntil(pause.until)}`,
+    next: `The coding agent stopped at its provider's limit (${pause.reason}). No attempt was spent; its work so far is kept. The loop hands ${pause.node} to the agent again at ${formatUntil(pause.until)} by itself; \`/coder resume\` resumes now, \`/coder stop\` ends it.`,
+  };
+}
+
+/**
+ * The agent stopped at a usage or rate limit on this head (the partial commit, when it made one):
+ * the pause is recorded, shown and said once; the wake-up is asked of the host (`wake`). One
+ * pause past `agent.maxPauses` escalates instead. A pause already recorded for this run is not
+ * recorded again (a redelivered apply).
+ */
+export function pauseAt(
+  snap: PullSnapshot,
+  config: Config,
+  at: { node: AgentNode; attempt: number; reason: string; until?: string },
+  now: Date,
+): Decided {
+  const { marker } = snap;
+  if (marker.pause && marker.pause.node === at.node && marker.pause.attempt === at.attempt)
+    return done(snap, 'paused', NODE_OF[at.node], [], { reason: 'already paused' });
+  const since = now.toISOString();
+  const pause: PauseState = {
+    node: at.node,
+    attempt: at.attempt,
+    until: untilOf(at.until, now, config.agent?.pauseMinutes ?? 60),
+    since,
+    reason: at.reason.slice(0, 1_000),
+  };
+  const pauses = [...(marker.pauses ?? []), { since, until: pause.until, reason: pause.reason }];
+  const max = config.agent?.maxPauses ?? 3;
+  if (pauses.length > max) {
+    const updated: LoopMarker = { ...marker, pauses };
+    delete updated.pause;
+    const reason = `the coding agent reached its provider's limit ${pauses.length} times (the limit is ${max} pauses): ${pause.reason}`;
+    return done(
+      snap,
+      'escalated',
+      'Escalate',
+      [{ kind: 'marker', marker: updated }, ...escalation(snap, config, reason, [])],
+      { reason },
+    );
+  }
+  const updated: LoopMarker = { ...marker, pause, pauses };
+  return done(
+    snap,
+    'paused',
+    NODE_OF[at.node],
+    [
+      { kind: 'marker', marker: updated },
+      { kind: 'check', view: pausedView(snap, pause) },
+      {
+        kind: 'reply',
+        body: `⏸️ Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at.node}, attempt ${at.attempt}) stopped at its provider's limit — ${pause.reason}. No attempt was spent and its work so far is kept; the loop resumes by itself at that time. \`/coder resume\` resumes now, \`/coder stop\` ends it.`,
+      },
+      { kind: 'wake', at: pause.until },
+    ],
+    { reason: `paused until ${pause.until}: ${pause.reason}` },
+  );
+}
+
+/** Whether the record's pause is due at `now`. */
+export function pauseDue(marker: LoopMarker, now: Date): boolean {
+  return !!marker.pause && Date.parse(marker.pause.until) <= now.getTime();
+}
+
+/**
+ * The paused node goes on: the same hand-off again, on the head as it is now (the partial commit
+ * included), with the pause cleared. Not due yet (a job early, a sweep): nothing, unless `early`
+ * (`/coder resume`). No pause (resumed already, stopped): nothing.
+ */
+export function resumePause(
+  snap: PullSnapshot,
+  config: Config,
+  now: Date,
+  options: { early?: boolean; thread?: number } = {},
+): Decided {
+  const { marker } = snap;
+  const pause = marker.pause;
+  if (!pause) return done(snap, 'ignored', undefined, [], { reason: 'not paused' });
+  if (!options.early && !pauseDue(marker, now))
+    return done(snap, 'not-due', NODE_OF[pause.node], [], {
+      reason: `paused until ${pause.until}`,
+    });
+  const updated: LoopMarker = { ...marker };
+  delete updated.pause;
+  const payload = handOff(snap, config, pause.node, pause.attempt, updated);
+  const view: CheckRunView = {
+    mode: marker.mode,
+    node: NODE_OF[pause.node],
+    title: 'Resumed after the pause',
+    next: 'The pause ended: the node goes on.',
+  };
+  const effects: Effect[] = [
+    { kind: 'marker', marker: updated },
+    { kind: 'check', view: withAgent(view, payload, snap.repoUrl) },
+    ...(payload ? [{ kind: 'dispatch' as const, payload }] : []),
+  ];
+  if (options.early)
+    effects.push({
+      kind: 'reply',
+      ...(options.thread !== undefined ? { to: options.thread } : {}),
+      body: `▶️ Resumed #${snap.pr.number} before ${formatUntil(pause.until)}: ${pause.node} goes to the coding agent again now.`,
+    });
+  return done(snap, 'resumed', NODE_OF[pause.node], effects, {
+    reason: options.early ? 'resumed early' : `resumed at ${now.toISOString()}`,
+  });
+}

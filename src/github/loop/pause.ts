@@ -1,0 +1,69 @@
+import type { AgentNode } from '../../core/agent/payload.js';
+import { pauseAt, pauseDue, resumePause, type Config, type LoopOutcome } from '../../core/index.js';
+import { findPullRequest, openPulls } from '../pulls.js';
+import type { LoopEnv } from './env.js';
+import { run } from './pull.js';
+import { pullContext } from './snapshot.js';
+import { loopPullForHead, trustedLoopPull } from './trust.js';
+
+/**
+ * Paused, not failed (src/core/loop/pause.ts), on GitHub: the apply step's pause recorded on the
+ * head it left, and the resumes — the App's delayed job, the Action's scheduled sweep — each a
+ * read of the loop's record, a pure decision and the one applier.
+ */
+
+/**
+ * `step: apply` found the agent stopped at its provider's limit: the pause on `headSha` (the
+ * partial commit when its work was kept). Spends no attempt.
+ */
+export async function agentRunPaused(
+  env: LoopEnv,
+  config: Config,
+  handOff: {
+    branch: string;
+    headSha: string;
+    node: AgentNode;
+    attempt: number;
+  },
+  pause: { reason: string; until?: string },
+): Promise<LoopOutcome> {
+  const loop = await loopPullForHead(env, handOff.branch, handOff.headSha);
+  if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
+  if (loop.marker.escalation) return { state: 'escalated', node: 'Escalate', reason: 'escalated' };
+  return run(pullContext(env, config, loop), (snap) =>
+    pauseAt(snap, config, { node: handOff.node, attempt: handOff.attempt, ...pause }, env.now()),
+  );
+}
+
+/**
+ * A wake-up for the loop PR of `branch` (the App's delayed job): its head as it is now is read,
+ * and a pause that is due resumes. Nothing when the PR is gone, the pause was resumed or stopped
+ * already, or it is not due (a job that fired early).
+ */
+export async function resumeBranch(
+  env: LoopEnv,
+  config: Config,
+  branch: string,
+): Promise<LoopOutcome> {
+  const pr = await findPullRequest(env.gh, env.repo, branch);
+  if (!pr) return { state: 'ignored', reason: `no open pull request for ${branch}` };
+  const loop = await loopPullForHead(env, branch, pr.head.sha);
+  if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
+  return run(pullContext(env, config, loop), (snap) => resumePause(snap, config, env.now()));
+}
+
+/**
+ * The Action's scheduled sweep (`schedule` event): every open loop PR whose record holds a pause
+ * that is due resumes. Returns the outcome of the last resumed, or `not-due`.
+ */
+export async function sweepPauses(env: LoopEnv, config: Config): Promise<LoopOutcome> {
+  let last: LoopOutcome = { state: 'not-due', reason: 'no pause is due' };
+  const now = env.now();
+  for (const pr of await openPulls(env.gh, env.repo)) {
+    if (!pr.head.ref.startsWith('coder/')) continue;
+    const loop = await trustedLoopPull(env, pr);
+    if ('ignored' in loop || !pauseDue(loop.marker, now)) continue;
+    last = await run(pullContext(env, config, loop), (snap) => resumePause(snap, config, now));
+  }
+  return last;
+}

@@ -1,0 +1,91 @@
+import {
+  decodeRecord,
+  encodeRecord,
+  pauseAt,
+  resumePause,
+  stopRun,
+  verification,
+  type Decided,
+  type LoopMarker,
+} from '../../../src/core/index.js';
+import { ci, config, effects, HEAD, snap } from './pullFixtures.js';
+
+const agent = config({ agent: { command: './agent.sh', maxPauses: 2 } });
+const NOW = new Date('2026-03-10T12:20:00Z');
+const LIMIT = {
+  node: 'debug-fix' as const,
+  attempt: 1,
+  reason: "Claude Code reached its usage limit: You've hit your session limit · resets 3pm (UTC)",
+  until: '2026-03-10T15:00:00.000Z',
+};
+const markerOf = (d: Decided): LoopMarker =>
+  d.effects.flatMap((e) => (e.kind === 'marker' ? [e.marker] : [])).at(-1)!;
+
+describe('Paused, not failed', () => {
+  test('a run at the limit: the record says paused until T and why, the issue is told once, no attempt', () => {
+    const d = pauseAt(snap(), agent, LIMIT, NOW);
+    expect(d.outcome.state).toBe('paused');
+    expect(effects(d)).toEqual([
+      'marker attempts=0 rounds=0',
+      'check Debug',
+      expect.stringMatching(/^reply: ⏸️ Paused until \*\*2026-03-10 15:00 UTC\*\* on #2/),
+      'wake',
+    ]);
+    const marker = markerOf(d);
+    expect(marker.pause).toMatchObject({ until: LIMIT.until, node: 'debug-fix', attempt: 1 });
+    expect(marker.attempts ?? []).toEqual([]);
+    // The record keeps it on the head, and reads it back.
+    expect(decodeRecord(encodeRecord(marker, HEAD), HEAD)?.pause).toEqual(marker.pause);
+    // Said once: the same run's pause again (a redelivered apply) writes nothing.
+    expect(pauseAt(snap({ marker }), agent, LIMIT, NOW).effects).toEqual([]);
+  });
+
+  test('no reset time given: agent.pauseMinutes from now', () => {
+    const d = pauseAt(snap(), agent, { ...LIMIT, until: undefined } as never, NOW);
+    expect(markerOf(d).pause?.until).toBe('2026-03-10T13:20:00.000Z');
+  });
+
+  test('while paused, CI on the partial commit neither spends an attempt nor hands off', () => {
+    const marker = markerOf(pauseAt(snap(), agent, LIMIT, NOW));
+    const d = verification(snap({ marker, checks: [ci('failure')] }), agent) as Decided;
+    expect(d.outcome.state).toBe('paused');
+    expect(d.effects).toEqual([]);
+  });
+
+  test('resumes the same node at T, by itself; not before', () => {
+    const marker = markerOf(pauseAt(snap(), agent, LIMIT, NOW));
+    expect(resumePause(snap({ marker }), agent, NOW).outcome.state).toBe('not-due');
+    const d = resumePause(snap({ marker }), agent, new Date(LIMIT.until));
+    expect(effects(d)).toEqual([
+      'marker attempts=0 rounds=0',
+      'check Debug',
+      'dispatch debug-fix #1',
+    ]);
+    expect(markerOf(d).pause).toBeUndefined();
+    // A second wake-up (another replica, the sweep) finds no pause: nothing.
+    expect(
+      resumePause(snap({ marker: markerOf(d) }), agent, new Date(LIMIT.until)).effects,
+    ).toEqual([]);
+  });
+
+  test('`/coder resume` resumes early; `/coder stop` ends it', () => {
+    const marker = markerOf(pauseAt(snap(), agent, LIMIT, NOW));
+    const early = resumePause(snap({ marker }), agent, NOW, { early: true, thread: 1 });
+    expect(effects(early)).toContain('dispatch debug-fix #1');
+    const stopped = stopRun(snap({ marker }), 1);
+    expect(markerOf(stopped).pause).toBeUndefined();
+    expect(stopped.outcome.state).toBe('run-stopped');
+  });
+
+  test('pauses that recur are bounded (agent.maxPauses), then escalate with the reason', () => {
+    let marker: LoopMarker = snap().marker;
+    for (const attempt of [1, 2]) {
+      marker = markerOf(pauseAt(snap({ marker }), agent, { ...LIMIT, attempt }, NOW));
+      marker = markerOf(resumePause(snap({ marker }), agent, NOW, { early: true }));
+    }
+    const d = pauseAt(snap({ marker }), agent, { ...LIMIT, attempt: 3 }, NOW);
+    expect(d.outcome.state).toBe('escalated');
+    expect(d.outcome.reason).toMatch(/3 times \(the limit is 2 pauses\).*session limit/);
+    expect(effects(d)).toContain('label');
+  });
+});

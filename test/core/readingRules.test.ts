@@ -1,0 +1,352 @@
+import type { NamedPlan } from '../../src/core/plan/kinds/index.js';
+import { readKiro, readSpeckit, readTaskmaster } from '../../src/core/plan/kinds/index.js';
+import { openKindPlan, type KindPlan } from '../../src/core/plan/kinds/plan.js';
+
+/**
+ * Which work remains, read as each tool reads its own plan (docs/plan-format.md, "Reading
+ * rules"): minimal excerpts of real plans, byte-exact, each a case the reader got wrong.
+ */
+
+const SPECKIT: NamedPlan = {
+  kind: 'speckit',
+  path: 'specs/001-x/tasks.md',
+  folder: 'specs/001-x',
+  sidecar: 'specs/001-x/coder-loop',
+  name: '001-x',
+};
+const KIRO: NamedPlan = {
+  kind: 'kiro',
+  path: '.kiro/specs/x/tasks.md',
+  folder: '.kiro/specs/x',
+  sidecar: '.kiro/specs/x/coder-loop',
+  name: 'x',
+};
+const tm = (tag: string, path = '.taskmaster/tasks/tasks.json'): NamedPlan => {
+  const folder = path.slice(0, path.lastIndexOf('/'));
+  return {
+    kind: 'taskmaster',
+    path,
+    folder,
+    sidecar: `${folder}/coder-loop/${tag}`,
+    name: tag,
+    tag,
+  };
+};
+
+function open(plan: NamedPlan, source: string): KindPlan {
+  const files = new Map([[plan.path, source]]);
+  const context =
+    plan.kind === 'speckit'
+      ? ['spec.md', 'plan.md']
+      : plan.kind === 'kiro'
+        ? ['requirements.md', 'design.md']
+        : [];
+  for (const f of context) files.set(`${plan.folder}/${f}`, '# x\n');
+  return openKindPlan(plan, [...files.keys()], files);
+}
+
+/** The phases as `number: id state[ note], …`, and where the plan stands. */
+function shape(kp: KindPlan): string[] {
+  return [
+    ...kp.phases.map(
+      (p) =>
+        `${p.number}${p.finished ? ' finished' : ''}: ${p.tasks
+          .map((t) => `${t.id} ${t.state}${t.note ? ` ${t.note}` : ''}`)
+          .join(', ')}`,
+    ),
+    kp.current
+      ? `current ${kp.current.number}`
+      : kp.complete
+        ? 'complete'
+        : `waiting: ${kp.waiting ?? '-'}`,
+  ];
+}
+
+const errors = (kp: KindPlan) => kp.problems.map((p) => `${p.line}: ${p.message}`);
+const warnings = (kp: KindPlan) => kp.warnings.map((p) => `${p.line}: ${p.message}`);
+
+describe('Kiro: required work is never skipped', () => {
+  const PLAN =
+    '- [x] 1. Set up infrastructure\n' +
+    '- [ ] 2. Implement authentication API endpoints\n' +
+    '  - Create /api/auth/login\n' +
+    '- [ ]* 2.1 Write property test for invalid credentials\n' +
+    '- [ ] 3. Checkpoint - Ensure all tests pass\n';
+
+  it('an open top-level task whose sub-tasks are all optional is itself a task, and current', () => {
+    const kp = open(KIRO, PLAN);
+    expect(shape(kp)).toEqual([
+      '1 finished: 1 done',
+      '2: 2 todo, 2.1 todo optional',
+      '3: 3 todo',
+      'current 2',
+    ]);
+  });
+
+  it('a done top-level task with only optional sub-tasks counts as done in its phase', () => {
+    const kp = open(KIRO, '- [x] 1. Set up\n  - [ ]* 1.1 Unit tests\n- [ ] 2. Next\n');
+    expect(shape(kp)).toEqual(['1 finished: 1 done, 1.1 todo optional', '2: 2 todo', 'current 2']);
+  });
+
+  it('the start and the completion mark the top-level task, never an optional task', () => {
+    const kp = open(KIRO, PLAN);
+    const phase = kp.current!;
+    expect(kp.markStart(phase)).toBe(PLAN.replace('- [ ] 2.', '- [-] 2.'));
+    expect(kp.markDone(phase)).toBe(PLAN.replace('- [ ] 2.', '- [x] 2.'));
+  });
+
+  it('an optional top-level task (and its sub-tasks) never keeps the plan open, and is never marked', () => {
+    const source =
+      '- [x] 10. Wire routing\n' +
+      '- [ ]* 11. Add storybook stories\n' +
+      '  - [ ] 11.1 Button stories\n';
+    const kp = open(KIRO, source);
+    expect(shape(kp)).toEqual([
+      '10 finished: 10 done',
+      '11 finished: 11 todo optional, 11.1 todo optional',
+      'complete',
+    ]);
+    expect(kp.markDone(kp.phases[1]!)).toBe(source);
+  });
+
+  it('a phase with required sub-tasks is marked with its top-level task', () => {
+    const source = '- [ ] 1. API\n  - [ ] 1.1 Route\n  - [ ]* 1.2 Tests\n';
+    const kp = open(KIRO, source);
+    expect(shape(kp)).toEqual(['1: 1.1 todo, 1.2 todo optional', 'current 1']);
+    expect(kp.markDone(kp.current!)).toBe('- [x] 1. API\n  - [x] 1.1 Route\n  - [ ]* 1.2 Tests\n');
+  });
+
+  it('three-level ids keep every level, and a warning names the whole id', () => {
+    const kp = open(
+      KIRO,
+      '- [ ] 7. Build\n  - [ ] 7.3 Parser\n    - [ ] 7.3.1 Lexer\n- [ ] 1.1.1 Orphan\n',
+    );
+    expect(shape(kp)).toEqual(['7: 7.3 todo, 7.3.1 todo', 'current 7']);
+    expect(warnings(kp)).toEqual(['4: Sub-task 1.1.1 has no top-level task 1 before it.']);
+  });
+
+  it('an escaped optional mark is named, and the fix keeps the optional mark', () => {
+    const read = readKiro('- [ ] 10. Tests\n  - [ ]\\* 10.1 Property tests\n', 'tasks.md');
+    expect(read.problems).toHaveLength(1);
+    expect(read.problems[0]!.line).toBe(2);
+    expect(read.problems[0]!.fix).toBe('Write "- [ ]* 10.1 …": Kiro\'s optional mark, unescaped.');
+  });
+
+  it('a duplicated sub-task id is reported', () => {
+    const kp = open(KIRO, '- [ ] 1. A\n  - [ ] 1.1 B\n  - [ ] 1.1 C\n');
+    expect(warnings(kp)).toEqual(['3: Task id 1.1 is also on line 2.']);
+  });
+
+  it('tasks only under "### 1.1" headings: no task is read, so the plan is not complete', () => {
+    const kp = open(KIRO, '# Tasks\n\n### 1.1 Create the store\n\n- Write the reducer\n');
+    expect(kp.complete).toBe(false);
+    expect(errors(kp)).toEqual(['1: no phase with a task was found.']);
+  });
+});
+
+describe('spec-kit: headings', () => {
+  it('a nested "### Phase 3.1" does not end "## Phase 3" for the tasks after it', () => {
+    const kp = open(
+      SPECKIT,
+      '## Phase 3: Core\n\n### Phase 3.1: Tests\n\n- [ ] T001 Test\n\n### Notes\n\n- [ ] T002 Build\n\n## Phase 4: Polish\n\n- [ ] T003 Docs\n',
+    );
+    expect(shape(kp)).toEqual(['3: T002 todo', '3.1: T001 todo', '4: T003 todo', 'current 3']);
+    expect(warnings(kp)).toEqual([]);
+  });
+
+  it('a repeated phase heading with no task is a reference: a warning, not a second phase', () => {
+    const kp = open(
+      SPECKIT,
+      '## Phase 1: Setup\n\n- [x] T001 Init\n\n## Phase 2: Core\n\n- [ ] T002 Build\n\n' +
+        '## Dependencies & Execution Order\n\n### Phase 1: Setup\n\nNo dependencies.\n\n### Phase 2: Core\n\nAfter Phase 1.\n',
+    );
+    expect(errors(kp)).toEqual([]);
+    expect(warnings(kp)).toEqual([
+      '11: Phase 1 is also on line 1; this heading holds no task, so it is read as a reference.',
+      '15: Phase 2 is also on line 5; this heading holds no task, so it is read as a reference.',
+    ]);
+    expect(shape(kp)).toEqual(['1 finished: T001 done', '2: T002 todo', 'current 2']);
+  });
+
+  it('two headings of one phase that both hold tasks stay an error', () => {
+    const kp = open(SPECKIT, '## Phase 1: A\n\n- [ ] T001 a\n\n## Phase 1: B\n\n- [ ] T002 b\n');
+    expect(errors(kp)).toEqual(['5: Phase 1 is also on line 1.']);
+  });
+
+  it('a duplicated task id is reported', () => {
+    const kp = open(SPECKIT, '## Phase 1: A\n\n- [ ] T001 a\n- [ ] T001 b\n');
+    expect(warnings(kp)).toEqual(['4: Task id T001 is also on line 3.']);
+  });
+
+  it.each([
+    ['bold bullets', '## Phase 1: Setup\n\n- **T016 [US5]**: Add the endpoint\n'],
+    ['headings the reader does not read', '## フェーズ 1\n\n- [ ] T001 初期化\n'],
+  ])('%s: no task is read, so the plan is not complete', (_name, source) => {
+    const kp = open(SPECKIT, source);
+    expect(kp.complete).toBe(false);
+    expect(kp.current).toBeUndefined();
+    expect(errors(kp)).toEqual(['1: no phase with a task was found.']);
+  });
+});
+
+const TM = (tasks: unknown[], more: Record<string, unknown> = {}) =>
+  JSON.stringify({ master: { tasks, metadata: {} }, ...more }, null, 2) + '\n';
+
+describe('Task Master: which task is next', () => {
+  it('an error inside one tag blocks that tag only', () => {
+    const source = TM([{ id: 1, title: 'A', status: 'pending', dependencies: [] }], {
+      'test-tag': { tasks: [{ id: 1, title: 'B', status: 'pending', dependencies: [16] }] },
+    });
+    const master = open(tm('master'), source);
+    expect(errors(master)).toEqual([]);
+    expect(shape(master)).toEqual(['1: 1 todo', 'current 1']);
+    const broken = open(tm('test-tag'), source);
+    expect(errors(broken)).toEqual([
+      '15: task 1 depends on task 16, which tag "test-tag" does not have.',
+    ]);
+    // The file's own reading still names every tag's problems (lint).
+    expect(readTaskmaster(source, 'tasks.json').problems).toHaveLength(1);
+  });
+
+  it("a dependency is done by the task's own status, whatever its subtasks", () => {
+    const source = TM([
+      {
+        id: 1,
+        title: 'A',
+        status: 'done',
+        dependencies: [],
+        subtasks: [
+          { id: 1, title: 'a', status: 'done' },
+          { id: 2, title: 'b', status: 'deferred' },
+        ],
+      },
+      { id: 2, title: 'B', status: 'pending', dependencies: [1] },
+    ]);
+    expect(shape(open(tm('master'), source))).toEqual([
+      '1 finished: 1.1 done, 1.2 set-aside deferred',
+      '2: 2 todo',
+      'current 2',
+    ]);
+  });
+
+  it('a blocked task is never started, nor its dependents: the plan waits, it is not complete', () => {
+    const source = TM([
+      { id: 1, title: 'A', status: 'blocked', dependencies: [] },
+      { id: 2, title: 'B', status: 'pending', dependencies: [1] },
+    ]);
+    const kp = open(tm('master'), source);
+    expect(shape(kp)).toEqual([
+      '1: 1 todo blocked',
+      '2: 2 todo',
+      'waiting: task 1 is blocked; task 2 waits for task 1.',
+    ]);
+  });
+
+  it('a blocked subtask holds its task: the loop runs a whole task and never overrides a block', () => {
+    const source = TM([
+      {
+        id: 1,
+        title: 'A',
+        status: 'pending',
+        dependencies: [],
+        subtasks: [
+          { id: 1, title: 'a', status: 'pending' },
+          { id: 2, title: 'b', status: 'blocked' },
+        ],
+      },
+    ]);
+    expect(shape(open(tm('master'), source))).toEqual([
+      '1: 1.1 todo, 1.2 todo blocked',
+      'waiting: task 1.2 is blocked.',
+    ]);
+  });
+
+  it('a task in review is not started again; a cancelled or deferred one is set aside', () => {
+    const source = TM([
+      { id: 1, title: 'A', status: 'review', dependencies: [] },
+      { id: 2, title: 'B', status: 'cancelled', dependencies: [] },
+      { id: 3, title: 'C', status: 'deferred', dependencies: [] },
+    ]);
+    expect(shape(open(tm('master'), source))).toEqual([
+      '1: 1 doing review',
+      '2 finished: 2 set-aside cancelled',
+      '3 finished: 3 set-aside deferred',
+      'waiting: task 1 is in review.',
+    ]);
+  });
+
+  it('next as Task Master picks it: priority first, then fewer dependencies, then the lower id', () => {
+    const source = TM([
+      { id: 1, title: 'A', status: 'done', dependencies: [] },
+      { id: 2, title: 'B', status: 'pending', priority: 'low', dependencies: [] },
+      { id: 3, title: 'C', status: 'pending', priority: 'medium', dependencies: [1] },
+      { id: 4, title: 'D', status: 'pending', priority: 'high', dependencies: [1] },
+      { id: 5, title: 'E', status: 'pending', priority: 'high', dependencies: [] },
+    ]);
+    expect(open(tm('master'), source).current?.number).toBe('5');
+  });
+
+  it('a task in progress with open subtasks is taken before any pending one', () => {
+    const source = TM([
+      { id: 1, title: 'A', status: 'pending', priority: 'high', dependencies: [] },
+      {
+        id: 2,
+        title: 'B',
+        status: 'in-progress',
+        priority: 'low',
+        dependencies: [],
+        subtasks: [{ id: 1, title: 'b', status: 'pending' }],
+      },
+      { id: 3, title: 'C', status: 'in-progress', priority: 'low', dependencies: [] },
+    ]);
+    expect(open(tm('master'), source).current?.number).toBe('2');
+    // Without open subtasks, an in-progress task is ranked as a pending one: priority first.
+    const flat = TM([
+      { id: 1, title: 'A', status: 'pending', priority: 'high', dependencies: [] },
+      { id: 2, title: 'B', status: 'in-progress', priority: 'low', dependencies: [] },
+    ]);
+    expect(open(tm('master'), flat).current?.number).toBe('1');
+  });
+
+  it("a dependency on a subtask is done by that subtask's own status", () => {
+    const source = TM([
+      {
+        id: 1,
+        title: 'A',
+        status: 'in-progress',
+        dependencies: [],
+        subtasks: [
+          { id: 1, title: 'a', status: 'done' },
+          { id: 2, title: 'b', status: 'blocked' },
+        ],
+      },
+      { id: 2, title: 'B', status: 'pending', dependencies: ['1.1'] },
+    ]);
+    expect(open(tm('master'), source).current?.number).toBe('2');
+  });
+
+  it("a tasks/tasks.json that is not Task Master's is no plan: at most a warning", () => {
+    const vscode =
+      '{\n  "version": "2.0.0",\n  "tasks": [\n    { "label": "build", "type": "shell", "command": "make" }\n  ]\n}\n';
+    const read = readTaskmaster(vscode, 'tasks/tasks.json');
+    expect(read.tags).toEqual([]);
+    expect(read.problems).toEqual([]);
+    expect(read.notTaskmaster?.severity).toBe('warning');
+    const jsonc = '// a comment\n{ "tasks": { "train": { "epochs": 3 } } }\n';
+    expect(readTaskmaster(jsonc, 'tasks/tasks.json').notTaskmaster?.severity).toBe('warning');
+    // In Task Master's own folder the file is Task Master's, and what is wrong is an error.
+    expect(readTaskmaster(vscode, '.taskmaster/tasks/tasks.json').notTaskmaster).toBeUndefined();
+    // A legacy file of Task Master's shape is read.
+    const legacy = '{ "tasks": [ { "id": 1, "title": "A", "status": "pending" } ] }';
+    expect(readTaskmaster(legacy, 'tasks/tasks.json').tags.map((t) => t.name)).toEqual(['master']);
+  });
+});
+
+describe('spec-kit and Kiro readers keep their phases as their own tools number them', () => {
+  it('readSpeckit and readKiro expose the same phases openKindPlan shows', () => {
+    const speckit = readSpeckit('## Phase 1: A\n\n- [ ] T001 a\n', 'tasks.md');
+    expect(speckit.phases.map((p) => p.number)).toEqual(['1']);
+    const kiro = readKiro('- [ ] 1. A\n  - [ ]* 1.1 b\n', 'tasks.md');
+    expect(kiro.phases[0]!.tasks.map((t) => t.id)).toEqual(['1', '1.1']);
+  });
+});

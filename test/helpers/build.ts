@@ -1,0 +1,69 @@
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { bundle } from '../../scripts/package.js';
+import { repoRoot } from '../paths.js';
+
+/**
+ * Suites that run the BUILT code (lib/ from `npm run build`, dist/ from `npm run package`) check
+ * first that it was built from src/ as it is now: run alone after an edit to src/, such a suite
+ * would otherwise test the old build without a word. `npm test` builds lib/ before jest, and
+ * `npm run check-dist` holds the committed dist/ to src/.
+ */
+export async function freshBuild(built: 'lib' | 'dist'): Promise<void> {
+  const stale = built === 'lib' ? staleLib() : await staleDist();
+  if (stale) throw new Error(`stale build: ${stale}`);
+}
+
+const SRC = join(repoRoot, 'src');
+
+function sources(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+const named = (paths: string[]) =>
+  `${paths
+    .slice(0, 3)
+    .map((p) => relative(repoRoot, p))
+    .join(', ')}${paths.length > 3 ? ` and ${paths.length - 3} more` : ''}`;
+
+/** lib/ is tsc's output, file for file: each source's .js must be no older than the source. */
+function staleLib(): string | undefined {
+  const newer = sources().filter((source) => {
+    const out = join(repoRoot, 'lib', relative(SRC, source).replace(/\.ts$/, '.js'));
+    return !existsSync(out) || statSync(out).mtimeMs < statSync(source).mtimeMs;
+  });
+  if (!newer.length) return undefined;
+  return `${named(newer)} ${newer.length === 1 ? 'is' : 'are'} newer than lib/ (or not built): run "npm run build" first.`;
+}
+
+/**
+ * dist/ is committed: a checkout sets its mtime and the sources' in any order, so a source newer
+ * than dist/index.js only says "maybe". Then the bundle is made again and compared, as
+ * `npm run check-dist` does; when it is the same, dist/index.js is touched so that the next suite
+ * need not make it again.
+ */
+async function staleDist(): Promise<string | undefined> {
+  const dist = join(repoRoot, 'dist', 'index.js');
+  if (!existsSync(dist)) return 'dist/index.js is missing: run "npm run package" first.';
+  const built = statSync(dist).mtimeMs;
+  const newer = sources().filter((source) => statSync(source).mtimeMs > built);
+  if (!newer.length) return undefined;
+  const dir = await mkdtemp(join(tmpdir(), 'coder-loop-fresh-'));
+  try {
+    await bundle(join(dir, 'index.js'));
+    if (readFileSync(join(dir, 'index.js'), 'utf8') !== readFileSync(dist, 'utf8')) {
+      return `dist/index.js is not what "npm run package" builds from src/ now (${named(newer)} changed since): run "npm run package" first.`;
+    }
+    const now = new Date();
+    utimesSync(dist, now, now);
+    return undefined;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
