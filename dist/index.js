@@ -1014,8 +1014,8 @@ var require_util = __commonJS({
     }
     function nop() {
     }
-    function isStream(obj2) {
-      return obj2 && typeof obj2 === "object" && typeof obj2.pipe === "function" && typeof obj2.on === "function";
+    function isStream(obj3) {
+      return obj3 && typeof obj3 === "object" && typeof obj3.pipe === "function" && typeof obj3.on === "function";
     }
     function isBlobLike(object2) {
       if (object2 === null) {
@@ -1120,14 +1120,14 @@ var require_util = __commonJS({
       }
       return servername;
     }
-    function deepClone(obj2) {
-      return JSON.parse(JSON.stringify(obj2));
+    function deepClone(obj3) {
+      return JSON.parse(JSON.stringify(obj3));
     }
-    function isAsyncIterable(obj2) {
-      return !!(obj2 != null && typeof obj2[Symbol.asyncIterator] === "function");
+    function isAsyncIterable(obj3) {
+      return !!(obj3 != null && typeof obj3[Symbol.asyncIterator] === "function");
     }
-    function isIterable(obj2) {
-      return !!(obj2 != null && (typeof obj2[Symbol.iterator] === "function" || typeof obj2[Symbol.asyncIterator] === "function"));
+    function isIterable(obj3) {
+      return !!(obj3 != null && (typeof obj3[Symbol.iterator] === "function" || typeof obj3[Symbol.asyncIterator] === "function"));
     }
     function bodyLength(body) {
       if (body == null) {
@@ -1174,30 +1174,30 @@ var require_util = __commonJS({
     function bufferToLowerCasedHeaderName(value2) {
       return tree.lookup(value2) ?? value2.toString("latin1").toLowerCase();
     }
-    function parseHeaders(headers, obj2) {
-      if (obj2 === void 0) obj2 = {};
+    function parseHeaders(headers, obj3) {
+      if (obj3 === void 0) obj3 = {};
       for (let i = 0; i < headers.length; i += 2) {
         const key = headerNameToString(headers[i]);
-        let val = obj2[key];
+        let val = obj3[key];
         if (val) {
           if (typeof val === "string") {
             val = [val];
-            obj2[key] = val;
+            obj3[key] = val;
           }
           val.push(headers[i + 1].toString("utf8"));
         } else {
           const headersValue = headers[i + 1];
           if (typeof headersValue === "string") {
-            obj2[key] = headersValue;
+            obj3[key] = headersValue;
           } else {
-            obj2[key] = Array.isArray(headersValue) ? headersValue.map((x) => x.toString("utf8")) : headersValue.toString("utf8");
+            obj3[key] = Array.isArray(headersValue) ? headersValue.map((x) => x.toString("utf8")) : headersValue.toString("utf8");
           }
         }
       }
-      if ("content-length" in obj2 && "content-disposition" in obj2) {
-        obj2["content-disposition"] = Buffer.from(obj2["content-disposition"]).toString("latin1");
+      if ("content-length" in obj3 && "content-disposition" in obj3) {
+        obj3["content-disposition"] = Buffer.from(obj3["content-disposition"]).toString("latin1");
       }
-      return obj2;
+      return obj3;
     }
     function parseRawHeaders(headers) {
       const len = headers.length;
@@ -1375,17 +1375,17 @@ var require_util = __commonJS({
         size: m[3] ? parseInt(m[3]) : null
       } : null;
     }
-    function addListener(obj2, name, listener) {
-      const listeners = obj2[kListeners] ??= [];
+    function addListener(obj3, name, listener) {
+      const listeners = obj3[kListeners] ??= [];
       listeners.push([name, listener]);
-      obj2.on(name, listener);
-      return obj2;
+      obj3.on(name, listener);
+      return obj3;
     }
-    function removeAllListeners(obj2) {
-      for (const [name, listener] of obj2[kListeners] ?? []) {
-        obj2.removeListener(name, listener);
+    function removeAllListeners(obj3) {
+      for (const [name, listener] of obj3[kListeners] ?? []) {
+        obj3.removeListener(name, listener);
       }
-      obj2[kListeners] = null;
+      obj3[kListeners] = null;
     }
     function errorRequest2(client, request2, err) {
       try {
@@ -2698,10 +2698,10 @@ var require_utils = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.enumToMap = void 0;
-    function enumToMap(obj2) {
+    function enumToMap(obj3) {
       const res = {};
-      Object.keys(obj2).forEach((key) => {
-        const value2 = obj2[key];
+      Object.keys(obj3).forEach((key) => {
+        const value2 = obj3[key];
         if (typeof value2 === "number") {
           res[key] = value2;
         }
@@ -9073,9 +9073,9 @@ var require_retry_handler = __commonJS({
       parseRangeHeader,
       wrapRequestBody
     } = require_util();
-    function calculateRetryAfterHeader(retryAfter) {
+    function calculateRetryAfterHeader(retryAfter2) {
       const current = Date.now();
-      return new Date(retryAfter).getTime() - current;
+      return new Date(retryAfter2).getTime() - current;
     }
     function validatePartialResponseContentLength(headers, range, statusCode, retryCount) {
       const contentLength = headers["content-length"];
@@ -9108,7 +9108,7 @@ var require_retry_handler = __commonJS({
           // Response scoped
           methods,
           errorCodes,
-          retryAfter,
+          retryAfter: retryAfter2,
           statusCodes
         } = retryOptions ?? {};
         this.dispatch = handlers.dispatch;
@@ -9118,7 +9118,7 @@ var require_retry_handler = __commonJS({
         this.aborted = false;
         this.retryOpts = {
           retry: retryFn ?? _RetryHandler[kRetryHandlerDefaultRetry],
-          retryAfter: retryAfter ?? true,
+          retryAfter: retryAfter2 ?? true,
           maxTimeout: maxTimeout ?? 30 * 1e3,
           // 30s,
           minTimeout: minTimeout ?? 500,
@@ -18345,12 +18345,12 @@ var require_eventsource_stream = __commonJS({
       }
       return true;
     }
-    function isFieldName(line, length, field) {
+    function isFieldName(line2, length, field) {
       if (length !== field.length) {
         return false;
       }
       for (let i = 0; i < length; i++) {
-        if (line[i] !== field[i]) {
+        if (line2[i] !== field[i]) {
           return false;
         }
       }
@@ -18496,31 +18496,31 @@ var require_eventsource_stream = __commonJS({
        * @param {Buffer} line
        * @param {EventSourceStreamEvent} event
        */
-      parseLine(line, event) {
-        if (line.length === 0) {
+      parseLine(line2, event) {
+        if (line2.length === 0) {
           return;
         }
-        const colonPosition = line.indexOf(COLON);
+        const colonPosition = line2.indexOf(COLON);
         if (colonPosition === 0) {
           return;
         }
-        let fieldLength = line.length;
-        let valueStart = line.length;
+        let fieldLength = line2.length;
+        let valueStart = line2.length;
         if (colonPosition !== -1) {
           fieldLength = colonPosition;
           valueStart = colonPosition + 1;
-          if (line[valueStart] === SPACE) {
+          if (line2[valueStart] === SPACE) {
             ++valueStart;
           }
         }
-        if (isFieldName(line, fieldLength, DATA)) {
+        if (isFieldName(line2, fieldLength, DATA)) {
           if (this.maxEventSize > 0 && this.dataLineCount >= this.maxDataLines) {
             throw createMaxEventSizeExceededError();
           }
-          const valueBytes = line.length - valueStart;
+          const valueBytes = line2.length - valueStart;
           const dataSize = this.eventFieldSizes.data + (event.data === void 0 ? 0 : 1) + valueBytes;
           this.setEventFieldSize("data", dataSize);
-          const value2 = line.toString("utf8", valueStart);
+          const value2 = line2.toString("utf8", valueStart);
           if (event.data === void 0) {
             event.data = value2;
           } else {
@@ -18530,24 +18530,24 @@ ${value2}`;
           this.dataLineCount++;
           return;
         }
-        if (isFieldName(line, fieldLength, RETRY)) {
-          if (isASCIINumberBytes(line, valueStart)) {
-            this.setEventFieldSize("retry", line.length - valueStart);
-            event.retry = line.toString("utf8", valueStart);
+        if (isFieldName(line2, fieldLength, RETRY)) {
+          if (isASCIINumberBytes(line2, valueStart)) {
+            this.setEventFieldSize("retry", line2.length - valueStart);
+            event.retry = line2.toString("utf8", valueStart);
           }
           return;
         }
-        if (isFieldName(line, fieldLength, ID)) {
-          if (isValidLastEventIdBytes(line, valueStart)) {
-            this.setEventFieldSize("id", line.length - valueStart);
-            event.id = line.toString("utf8", valueStart);
+        if (isFieldName(line2, fieldLength, ID)) {
+          if (isValidLastEventIdBytes(line2, valueStart)) {
+            this.setEventFieldSize("id", line2.length - valueStart);
+            event.id = line2.toString("utf8", valueStart);
           }
           return;
         }
-        if (isFieldName(line, fieldLength, EVENT)) {
-          if (valueStart < line.length) {
-            this.setEventFieldSize("event", line.length - valueStart);
-            event.event = line.toString("utf8", valueStart);
+        if (isFieldName(line2, fieldLength, EVENT)) {
+          if (valueStart < line2.length) {
+            this.setEventFieldSize("event", line2.length - valueStart);
+            event.event = line2.toString("utf8", valueStart);
           }
         }
       }
@@ -19167,19 +19167,19 @@ var require_extend = __commonJS({
       }
       return toStr.call(arr) === "[object Array]";
     };
-    var isPlainObject5 = function isPlainObject6(obj2) {
-      if (!obj2 || toStr.call(obj2) !== "[object Object]") {
+    var isPlainObject5 = function isPlainObject6(obj3) {
+      if (!obj3 || toStr.call(obj3) !== "[object Object]") {
         return false;
       }
-      var hasOwnConstructor = hasOwn.call(obj2, "constructor");
-      var hasIsPrototypeOf = obj2.constructor && obj2.constructor.prototype && hasOwn.call(obj2.constructor.prototype, "isPrototypeOf");
-      if (obj2.constructor && !hasOwnConstructor && !hasIsPrototypeOf) {
+      var hasOwnConstructor = hasOwn.call(obj3, "constructor");
+      var hasIsPrototypeOf = obj3.constructor && obj3.constructor.prototype && hasOwn.call(obj3.constructor.prototype, "isPrototypeOf");
+      if (obj3.constructor && !hasOwnConstructor && !hasIsPrototypeOf) {
         return false;
       }
       var key;
-      for (key in obj2) {
+      for (key in obj3) {
       }
-      return typeof key === "undefined" || hasOwn.call(obj2, key);
+      return typeof key === "undefined" || hasOwn.call(obj3, key);
     };
     var setProperty = function setProperty2(target, options) {
       if (defineProperty && options.name === "__proto__") {
@@ -19193,15 +19193,15 @@ var require_extend = __commonJS({
         target[options.name] = options.newValue;
       }
     };
-    var getProperty = function getProperty2(obj2, name) {
+    var getProperty = function getProperty2(obj3, name) {
       if (name === "__proto__") {
-        if (!hasOwn.call(obj2, name)) {
+        if (!hasOwn.call(obj3, name)) {
           return void 0;
         } else if (gOPD) {
-          return gOPD(obj2, name).value;
+          return gOPD(obj3, name).value;
         }
       }
-      return obj2[name];
+      return obj3[name];
     };
     module.exports = function extend3() {
       var options, name, src, copy, copyIsArray, clone2;
@@ -20970,9 +20970,9 @@ var require_picomatch = __commonJS({
     var utils = require_utils2();
     var constants3 = require_constants6();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch3 = (glob2, options, returnState = false) => {
+    var picomatch5 = (glob2, options, returnState = false) => {
       if (Array.isArray(glob2)) {
-        const fns = glob2.map((input2) => picomatch3(input2, options, returnState));
+        const fns = glob2.map((input2) => picomatch5(input2, options, returnState));
         const arrayMatcher = (str2) => {
           for (const isMatch of fns) {
             const state2 = isMatch(str2);
@@ -20988,16 +20988,16 @@ var require_picomatch = __commonJS({
       }
       const opts = options || {};
       const posix = opts.windows;
-      const regex2 = isState ? picomatch3.compileRe(glob2, options) : picomatch3.makeRe(glob2, options, false, true);
+      const regex2 = isState ? picomatch5.compileRe(glob2, options) : picomatch5.makeRe(glob2, options, false, true);
       const state = regex2.state;
       delete regex2.state;
       let isIgnored = () => false;
       if (opts.ignore) {
         const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-        isIgnored = picomatch3(opts.ignore, ignoreOpts, returnState);
+        isIgnored = picomatch5(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input2, returnObject = false) => {
-        const { isMatch, match, output: output2 } = picomatch3.test(input2, regex2, options, { glob: glob2, posix });
+        const { isMatch, match, output: output2 } = picomatch5.test(input2, regex2, options, { glob: glob2, posix });
         const result = { glob: glob2, state, regex: regex2, posix, input: input2, output: output2, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
@@ -21023,7 +21023,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch3.test = (input2, regex2, options, { glob: glob2, posix } = {}) => {
+    picomatch5.test = (input2, regex2, options, { glob: glob2, posix } = {}) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -21040,24 +21040,24 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch3.matchBase(input2, regex2, options, posix);
+          match = picomatch5.matchBase(input2, regex2, options, posix);
         } else {
           match = regex2.exec(output2);
         }
       }
       return { isMatch: Boolean(match), match, output: output2 };
     };
-    picomatch3.matchBase = (input2, glob2, options, posix = options && options.windows) => {
-      const regex2 = glob2 instanceof RegExp ? glob2 : picomatch3.makeRe(glob2, options);
+    picomatch5.matchBase = (input2, glob2, options, posix = options && options.windows) => {
+      const regex2 = glob2 instanceof RegExp ? glob2 : picomatch5.makeRe(glob2, options);
       return regex2.test(utils.basename(input2, { windows: posix }));
     };
-    picomatch3.isMatch = (str2, patterns, options) => picomatch3(patterns, options)(str2);
-    picomatch3.parse = (pattern, options) => {
-      if (Array.isArray(pattern)) return pattern.map((p) => picomatch3.parse(p, options));
+    picomatch5.isMatch = (str2, patterns, options) => picomatch5(patterns, options)(str2);
+    picomatch5.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch5.parse(p, options));
       return parse7(pattern, { ...options, fastpaths: false });
     };
-    picomatch3.scan = (input2, options) => scan(input2, options);
-    picomatch3.compileRe = (state, options, returnOutput = false, returnState = false) => {
+    picomatch5.scan = (input2, options) => scan(input2, options);
+    picomatch5.compileRe = (state, options, returnOutput = false, returnState = false) => {
       if (returnOutput === true) {
         return state.output;
       }
@@ -21068,13 +21068,13 @@ var require_picomatch = __commonJS({
       if (state && state.negated === true) {
         source = `^(?!${source}).*$`;
       }
-      const regex2 = picomatch3.toRegex(source, options);
+      const regex2 = picomatch5.toRegex(source, options);
       if (returnState === true) {
         regex2.state = state;
       }
       return regex2;
     };
-    picomatch3.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
+    picomatch5.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
       if (!input2 || typeof input2 !== "string") {
         throw new TypeError("Expected a non-empty string");
       }
@@ -21085,9 +21085,9 @@ var require_picomatch = __commonJS({
       if (!parsed.output) {
         parsed = parse7(input2, options);
       }
-      return picomatch3.compileRe(parsed, options, returnOutput, returnState);
+      return picomatch5.compileRe(parsed, options, returnOutput, returnState);
     };
-    picomatch3.toRegex = (source, options) => {
+    picomatch5.toRegex = (source, options) => {
       try {
         const opts = options || {};
         return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
@@ -21096,8 +21096,8 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch3.constants = constants3;
-    module.exports = picomatch3;
+    picomatch5.constants = constants3;
+    module.exports = picomatch5;
   }
 });
 
@@ -21107,14 +21107,14 @@ var require_picomatch2 = __commonJS({
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils2();
-    function picomatch3(glob2, options, returnState = false) {
+    function picomatch5(glob2, options, returnState = false) {
       if (options && (options.windows === null || options.windows === void 0)) {
         options = { ...options, windows: utils.isWindows() };
       }
       return pico(glob2, options, returnState);
     }
-    Object.assign(picomatch3, pico);
-    module.exports = picomatch3;
+    Object.assign(picomatch5, pico);
+    module.exports = picomatch5;
   }
 });
 
@@ -21135,8 +21135,8 @@ var require_dist = __commonJS({
       C.prototype = /* @__PURE__ */ Object.create(null);
       return C;
     })();
-    function format(obj2) {
-      const { type: type2, parameters } = obj2;
+    function format(obj3) {
+      const { type: type2, parameters } = obj3;
       if (!type2 || !TYPE_REGEXP.test(type2)) {
         throw new TypeError(`Invalid type: ${type2}`);
       }
@@ -21631,14 +21631,14 @@ var require_light = __commonJS({
           return this._onFailure(error63, eventInfo, clearGlobalState, run3, free);
         }
         async _onFailure(error63, eventInfo, clearGlobalState, run3, free) {
-          var retry3, retryAfter;
+          var retry3, retryAfter2;
           if (clearGlobalState()) {
             retry3 = await this.Events.trigger("failed", error63, eventInfo);
             if (retry3 != null) {
-              retryAfter = ~~retry3;
-              this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
+              retryAfter2 = ~~retry3;
+              this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter2} ms`, eventInfo);
               this.retryCount++;
-              return run3(retryAfter);
+              return run3(retryAfter2);
             } else {
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
@@ -22906,9 +22906,9 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addList(items, ordered = false) {
+  addList(items2, ordered = false) {
     const tag = ordered ? "ol" : "ul";
-    const listItems = items.map((item) => this.wrap("li", item)).join("");
+    const listItems = items2.map((item) => this.wrap("li", item)).join("");
     const element = this.wrap(tag, listItems);
     return this.addRaw(element).addEOL();
   }
@@ -23145,7 +23145,7 @@ var hasRequiredException;
 function requireException() {
   if (hasRequiredException) return exception;
   hasRequiredException = 1;
-  function formatError2(exception2, compact) {
+  function formatError2(exception2, compact2) {
     let where = "";
     const message = exception2.reason || "(unknown reason)";
     if (!exception2.mark) return message;
@@ -23153,7 +23153,7 @@ function requireException() {
       where += 'in "' + exception2.mark.name + '" ';
     }
     where += "(" + (exception2.mark.line + 1) + ":" + (exception2.mark.column + 1) + ")";
-    if (!compact && exception2.mark.snippet) {
+    if (!compact2 && exception2.mark.snippet) {
       where += "\n\n" + exception2.mark.snippet;
     }
     return message + " " + where;
@@ -23172,8 +23172,8 @@ function requireException() {
   }
   YAMLException22.prototype = Object.create(Error.prototype);
   YAMLException22.prototype.constructor = YAMLException22;
-  YAMLException22.prototype.toString = function toString2(compact) {
-    return this.name + ": " + formatError2(this, compact);
+  YAMLException22.prototype.toString = function toString2(compact2) {
+    return this.name + ": " + formatError2(this, compact2);
   };
   exception = YAMLException22;
   return exception;
@@ -23230,28 +23230,28 @@ function requireSnippet() {
     const maxLineLength = options.maxLength - (options.indent + lineNoLength + 3);
     for (let i = 1; i <= options.linesBefore; i++) {
       if (foundLineNo - i < 0) break;
-      const line2 = getLine(
+      const line22 = getLine(
         mark.buffer,
         lineStarts2[foundLineNo - i],
         lineEnds[foundLineNo - i],
         mark.position - (lineStarts2[foundLineNo] - lineStarts2[foundLineNo - i]),
         maxLineLength
       );
-      result = common2.repeat(" ", options.indent) + padStart((mark.line - i + 1).toString(), lineNoLength) + " | " + line2.str + "\n" + result;
+      result = common2.repeat(" ", options.indent) + padStart((mark.line - i + 1).toString(), lineNoLength) + " | " + line22.str + "\n" + result;
     }
-    const line = getLine(mark.buffer, lineStarts2[foundLineNo], lineEnds[foundLineNo], mark.position, maxLineLength);
-    result += common2.repeat(" ", options.indent) + padStart((mark.line + 1).toString(), lineNoLength) + " | " + line.str + "\n";
-    result += common2.repeat("-", options.indent + lineNoLength + 3 + line.pos) + "^\n";
+    const line2 = getLine(mark.buffer, lineStarts2[foundLineNo], lineEnds[foundLineNo], mark.position, maxLineLength);
+    result += common2.repeat(" ", options.indent) + padStart((mark.line + 1).toString(), lineNoLength) + " | " + line2.str + "\n";
+    result += common2.repeat("-", options.indent + lineNoLength + 3 + line2.pos) + "^\n";
     for (let i = 1; i <= options.linesAfter; i++) {
       if (foundLineNo + i >= lineEnds.length) break;
-      const line2 = getLine(
+      const line22 = getLine(
         mark.buffer,
         lineStarts2[foundLineNo + i],
         lineEnds[foundLineNo + i],
         mark.position - (lineStarts2[foundLineNo] - lineStarts2[foundLineNo + i]),
         maxLineLength
       );
-      result += common2.repeat(" ", options.indent) + padStart((mark.line + i + 1).toString(), lineNoLength) + " | " + line2.str + "\n";
+      result += common2.repeat(" ", options.indent) + padStart((mark.line + i + 1).toString(), lineNoLength) + " | " + line22.str + "\n";
     }
     return result.replace(/\n$/, "");
   }
@@ -23641,17 +23641,17 @@ function requireInt() {
     construct: constructYamlInteger,
     predicate: isInteger,
     represent: {
-      binary: function(obj2) {
-        return obj2 >= 0 ? "0b" + obj2.toString(2) : "-0b" + obj2.toString(2).slice(1);
+      binary: function(obj3) {
+        return obj3 >= 0 ? "0b" + obj3.toString(2) : "-0b" + obj3.toString(2).slice(1);
       },
-      octal: function(obj2) {
-        return obj2 >= 0 ? "0o" + obj2.toString(8) : "-0o" + obj2.toString(8).slice(1);
+      octal: function(obj3) {
+        return obj3 >= 0 ? "0o" + obj3.toString(8) : "-0o" + obj3.toString(8).slice(1);
       },
-      decimal: function(obj2) {
-        return obj2.toString(10);
+      decimal: function(obj3) {
+        return obj3.toString(10);
       },
-      hexadecimal: function(obj2) {
-        return obj2 >= 0 ? "0x" + obj2.toString(16).toUpperCase() : "-0x" + obj2.toString(16).toUpperCase().slice(1);
+      hexadecimal: function(obj3) {
+        return obj3 >= 0 ? "0x" + obj3.toString(16).toUpperCase() : "-0x" + obj3.toString(16).toUpperCase().slice(1);
       }
     },
     defaultStyle: "decimal",
@@ -23929,8 +23929,8 @@ function requireBinary() {
     }
     return result;
   }
-  function isBinary(obj2) {
-    return Object.prototype.toString.call(obj2) === "[object Uint8Array]";
+  function isBinary(obj3) {
+    return Object.prototype.toString.call(obj3) === "[object Uint8Array]";
   }
   binary = new Type2("tag:yaml.org,2002:binary", {
     kind: "scalar",
@@ -24085,8 +24085,8 @@ function requireLoader() {
   const PATTERN_FLOW_INDICATORS = /[,\[\]{}]/;
   const PATTERN_TAG_HANDLE = /^(?:!|!!|![0-9A-Za-z-]+!)$/;
   const PATTERN_TAG_URI = /^(?:!|[^,\[\]{}])(?:%[0-9a-f]{2}|[0-9a-z\-#;/?:@&=+$,_.!~*'()\[\]])*$/i;
-  function _class(obj2) {
-    return Object.prototype.toString.call(obj2);
+  function _class(obj3) {
+    return Object.prototype.toString.call(obj3);
   }
   function isEol(c) {
     return c === 10 || c === 13;
@@ -24676,7 +24676,7 @@ function requireLoader() {
     let terminator;
     let isPair;
     let isExplicitPair;
-    let isMapping2;
+    let isMapping3;
     const overridableKeys = /* @__PURE__ */ Object.create(null);
     let keyNode;
     let keyTag;
@@ -24684,11 +24684,11 @@ function requireLoader() {
     let ch = state.input.charCodeAt(state.position);
     if (ch === 91) {
       terminator = 93;
-      isMapping2 = false;
+      isMapping3 = false;
       _result = [];
     } else if (ch === 123) {
       terminator = 125;
-      isMapping2 = true;
+      isMapping3 = true;
       _result = {};
     } else {
       return false;
@@ -24704,7 +24704,7 @@ function requireLoader() {
         state.position++;
         state.tag = _tag;
         state.anchor = _anchor;
-        state.kind = isMapping2 ? "mapping" : "sequence";
+        state.kind = isMapping3 ? "mapping" : "sequence";
         state.result = _result;
         return true;
       } else if (!readNext) {
@@ -24737,7 +24737,7 @@ function requireLoader() {
         composeNode(state, nodeIndent, CONTEXT_FLOW_IN, false, true);
         valueNode = state.result;
       }
-      if (isMapping2) {
+      if (isMapping3) {
         storeMappingPair(state, _result, overridableKeys, keyTag, keyNode, valueNode, _line, _lineStart, _pos);
       } else if (isPair) {
         _result.push(storeMappingPair(state, null, overridableKeys, keyTag, keyNode, valueNode, _line, _lineStart, _pos));
@@ -25579,17 +25579,17 @@ function requireDumper() {
     let result = "";
     const length = string6.length;
     while (position2 < length) {
-      let line;
+      let line2;
       const next = string6.indexOf("\n", position2);
       if (next === -1) {
-        line = string6.slice(position2);
+        line2 = string6.slice(position2);
         position2 = length;
       } else {
-        line = string6.slice(position2, next + 1);
+        line2 = string6.slice(position2, next + 1);
         position2 = next + 1;
       }
-      if (line.length && line !== "\n") result += ind;
-      result += line;
+      if (line2.length && line2 !== "\n") result += ind;
+      result += line2;
     }
     return result;
   }
@@ -25774,15 +25774,15 @@ function requireDumper() {
     let match;
     while (match = lineRe.exec(string6)) {
       const prefix = match[1];
-      const line = match[2];
-      moreIndented = line[0] === " ";
-      result += prefix + (!prevMoreIndented && !moreIndented && line !== "" ? "\n" : "") + foldLine(line, width);
+      const line2 = match[2];
+      moreIndented = line2[0] === " ";
+      result += prefix + (!prevMoreIndented && !moreIndented && line2 !== "" ? "\n" : "") + foldLine(line2, width);
       prevMoreIndented = moreIndented;
     }
     return result;
   }
-  function foldLine(line, width) {
-    if (line === "" || line[0] === " ") return line;
+  function foldLine(line2, width) {
+    if (line2 === "" || line2[0] === " ") return line2;
     const breakRe = / [^ ]/g;
     let match;
     let start2 = 0;
@@ -25790,20 +25790,20 @@ function requireDumper() {
     let curr = 0;
     let next = 0;
     let result = "";
-    while (match = breakRe.exec(line)) {
+    while (match = breakRe.exec(line2)) {
       next = match.index;
       if (next - start2 > width) {
         end = curr > start2 ? curr : next;
-        result += "\n" + line.slice(start2, end);
+        result += "\n" + line2.slice(start2, end);
         start2 = end + 1;
       }
       curr = next;
     }
     result += "\n";
-    if (line.length - start2 > width && curr > start2) {
-      result += line.slice(start2, curr) + "\n" + line.slice(curr + 1);
+    if (line2.length - start2 > width && curr > start2) {
+      result += line2.slice(start2, curr) + "\n" + line2.slice(curr + 1);
     } else {
-      result += line.slice(start2);
+      result += line2.slice(start2);
     }
     return result.slice(1);
   }
@@ -25838,7 +25838,7 @@ function requireDumper() {
     state.tag = _tag;
     state.dump = "[" + _result + "]";
   }
-  function writeBlockSequence(state, level, object2, compact) {
+  function writeBlockSequence(state, level, object2, compact2) {
     let _result = "";
     const _tag = state.tag;
     for (let index2 = 0, length = object2.length; index2 < length; index2 += 1) {
@@ -25847,7 +25847,7 @@ function requireDumper() {
         value2 = state.replacer.call(object2, String(index2), value2);
       }
       if (writeNode(state, level + 1, value2, true, true, false, true) || typeof value2 === "undefined" && writeNode(state, level + 1, null, true, true, false, true)) {
-        if (!compact || _result !== "") {
+        if (!compact2 || _result !== "") {
           _result += generateNextLine(state, level);
         }
         if (state.dump && CHAR_LINE_FEED === state.dump.charCodeAt(0)) {
@@ -25888,7 +25888,7 @@ function requireDumper() {
     state.tag = _tag;
     state.dump = "{" + _result + "}";
   }
-  function writeBlockMapping(state, level, object2, compact) {
+  function writeBlockMapping(state, level, object2, compact2) {
     let _result = "";
     const _tag = state.tag;
     const objectKeyList = Object.keys(object2);
@@ -25901,7 +25901,7 @@ function requireDumper() {
     }
     for (let index2 = 0, length = objectKeyList.length; index2 < length; index2 += 1) {
       let pairBuffer = "";
-      if (!compact || _result !== "") {
+      if (!compact2 || _result !== "") {
         pairBuffer += generateNextLine(state, level);
       }
       const objectKey = objectKeyList[index2];
@@ -25969,7 +25969,7 @@ function requireDumper() {
     }
     return false;
   }
-  function writeNode(state, level, object2, block, compact, iskey, isblockseq) {
+  function writeNode(state, level, object2, block, compact2, iskey, isblockseq) {
     state.tag = null;
     state.dump = object2;
     if (!detectType(state, object2, false)) {
@@ -25988,7 +25988,7 @@ function requireDumper() {
       duplicate = duplicateIndex !== -1;
     }
     if (state.tag !== null && state.tag !== "?" || duplicate || state.indent !== 2 && level > 0) {
-      compact = false;
+      compact2 = false;
     }
     if (duplicate && state.usedDuplicates[duplicateIndex]) {
       state.dump = "*ref_" + duplicateIndex;
@@ -25998,7 +25998,7 @@ function requireDumper() {
       }
       if (type2 === "[object Object]") {
         if (block && Object.keys(state.dump).length !== 0) {
-          writeBlockMapping(state, level, state.dump, compact);
+          writeBlockMapping(state, level, state.dump, compact2);
           if (duplicate) {
             state.dump = "&ref_" + duplicateIndex + state.dump;
           }
@@ -26011,9 +26011,9 @@ function requireDumper() {
       } else if (type2 === "[object Array]") {
         if (block && state.dump.length !== 0) {
           if (state.noArrayIndent && !isblockseq && level > 0) {
-            writeBlockSequence(state, level - 1, state.dump, compact);
+            writeBlockSequence(state, level - 1, state.dump, compact2);
           } else {
-            writeBlockSequence(state, level, state.dump, compact);
+            writeBlockSequence(state, level, state.dump, compact2);
           }
           if (duplicate) {
             state.dump = "&ref_" + duplicateIndex + state.dump;
@@ -26901,8 +26901,8 @@ function defineLazy(object2, key, getter) {
     configurable: true
   });
 }
-function objectClone(obj2) {
-  return Object.create(Object.getPrototypeOf(obj2), Object.getOwnPropertyDescriptors(obj2));
+function objectClone(obj3) {
+  return Object.create(Object.getPrototypeOf(obj3), Object.getOwnPropertyDescriptors(obj3));
 }
 function assignProp(target, prop, value2) {
   Object.defineProperty(target, prop, {
@@ -26973,10 +26973,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema2) {
   return mergeDefs(schema2._zod.def);
 }
-function getElementAtPath(obj2, path2) {
+function getElementAtPath(obj3, path2) {
   if (!path2)
-    return obj2;
-  return path2.reduce((acc, key) => acc?.[key], obj2);
+    return obj3;
+  return path2.reduce((acc, key) => acc?.[key], obj3);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -27412,9 +27412,9 @@ function parsedType(data) {
       if (Array.isArray(data)) {
         return "array";
       }
-      const obj2 = data;
-      if (obj2 && Object.getPrototypeOf(obj2) !== Object.prototype && "constructor" in obj2 && obj2.constructor) {
-        return obj2.constructor.name;
+      const obj3 = data;
+      if (obj3 && Object.getPrototypeOf(obj3) !== Object.prototype && "constructor" in obj3 && obj3.constructor) {
+        return obj3.constructor.name;
       }
     }
   }
@@ -27432,8 +27432,8 @@ function issue2(...args) {
   }
   return { ...iss };
 }
-function cleanEnum(obj2) {
-  return Object.entries(obj2).filter(([k, _]) => {
+function cleanEnum(obj3) {
+  return Object.entries(obj3).filter(([k, _]) => {
     return Number.isNaN(Number.parseInt(k, 10));
   }).map((el) => el[1]);
 }
@@ -27758,15 +27758,15 @@ var $ZodError = $constructor("$ZodError", initializer);
 var $ZodRealError = $constructor("$ZodError", initializer, void 0, {
   Parent: Error
 });
-function node(obj2, key, make) {
-  if (!Object.prototype.hasOwnProperty.call(obj2, key)) {
+function node(obj3, key, make) {
+  if (!Object.prototype.hasOwnProperty.call(obj3, key)) {
     if (key === "__proto__") {
-      Object.defineProperty(obj2, key, { value: make(), writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(obj3, key, { value: make(), writable: true, enumerable: true, configurable: true });
     } else {
-      obj2[key] = make();
+      obj3[key] = make();
     }
   }
-  return obj2[key];
+  return obj3[key];
 }
 function flattenError(error63, mapper = (issue4) => issue4.message) {
   const fieldErrors = {};
@@ -28741,8 +28741,8 @@ var Doc = class {
     const lines = content3.split("\n").filter((x) => x);
     const minIndent = Math.min(...lines.map((x) => x.length - x.trimStart().length));
     const dedented = lines.map((x) => x.slice(minIndent)).map((x) => " ".repeat(this.indent * 2) + x);
-    for (const line of dedented) {
-      this.content.push(line);
+    for (const line2 of dedented) {
+      this.content.push(line2);
     }
   }
   compile() {
@@ -30225,7 +30225,7 @@ function handleIntersectionResults(result, left, right) {
 }
 var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
   $ZodType.init(inst, def);
-  const items = def.items;
+  const items2 = def.items;
   const memo2 = globalConfig.memoizer;
   memo2?.attach(inst);
   inst._zod.parse = (payload, ctx) => {
@@ -30241,8 +30241,8 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
     }
     payload.value = memo2 ? memo2.alloc(inst, payload, [], ctx) : [];
     const proms = [];
-    const optinStart = getTupleOptStart(items, "optin");
-    const optoutStart = getTupleOptStart(items, "optout");
+    const optinStart = getTupleOptStart(items2, "optin");
+    const optoutStart = getTupleOptStart(items2, "optout");
     if (!def.rest) {
       if (input2.length < optinStart) {
         payload.issues.push({
@@ -30255,10 +30255,10 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
         });
         return payload;
       }
-      if (input2.length > items.length) {
+      if (input2.length > items2.length) {
         payload.issues.push({
           code: "too_big",
-          maximum: items.length,
+          maximum: items2.length,
           inclusive: true,
           input: input2,
           inst,
@@ -30266,11 +30266,11 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
         });
       }
     }
-    const itemResults = new Array(items.length);
+    const itemResults = new Array(items2.length);
     const abortEarly = def.rest ? ctx?.abortEarly : void 0;
     let itemAborted = false;
-    for (let i = 0; i < items.length; i++) {
-      const r = items[i]._zod.run({ value: input2[i], issues: [] }, ctx);
+    for (let i = 0; i < items2.length; i++) {
+      const r = items2[i]._zod.run({ value: input2[i], issues: [] }, ctx);
       if (r instanceof Promise) {
         proms.push(r.then((rr) => {
           itemResults[i] = rr;
@@ -30282,8 +30282,8 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
       }
     }
     if (def.rest && !itemAborted) {
-      let i = items.length - 1;
-      const rest = input2.slice(items.length);
+      let i = items2.length - 1;
+      const rest = input2.slice(items2.length);
       let seen = payload.issues.length;
       for (const el of rest) {
         if (abortEarly && payload.issues.length !== seen) {
@@ -30301,14 +30301,14 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
       }
     }
     if (proms.length) {
-      return Promise.all(proms).then(() => handleTupleResults(itemResults, payload, items, input2, optoutStart));
+      return Promise.all(proms).then(() => handleTupleResults(itemResults, payload, items2, input2, optoutStart));
     }
-    return handleTupleResults(itemResults, payload, items, input2, optoutStart);
+    return handleTupleResults(itemResults, payload, items2, input2, optoutStart);
   };
 });
-function getTupleOptStart(items, key) {
-  for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+function getTupleOptStart(items2, key) {
+  for (let i = items2.length - 1; i >= 0; i--) {
+    const omittable = key === "optin" ? items2[i]._zod.optin !== void 0 : items2[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -30320,11 +30320,11 @@ function handleTupleResult(result, final, index2) {
   }
   final.value[index2] = result.value;
 }
-function handleTupleResults(itemResults, final, items, input2, optoutStart) {
-  for (let i = 0; i < items.length; i++) {
+function handleTupleResults(itemResults, final, items2, input2, optoutStart) {
+  for (let i = 0; i < items2.length; i++) {
     const r = itemResults[i];
     const isPresent = i < input2.length;
-    if (!isPresent && i >= optoutStart && items[i]._zod.optin === "optional") {
+    if (!isPresent && i >= optoutStart && items2[i]._zod.optin === "optional") {
       final.value.length = i;
       break;
     }
@@ -30338,7 +30338,7 @@ function handleTupleResults(itemResults, final, items, input2, optoutStart) {
     final.value[i] = r.value;
   }
   for (let i = final.value.length - 1; i >= input2.length; i--) {
-    if (items[i]._zod.optout === "optional" && final.value[i] === void 0) {
+    if (items2[i]._zod.optout === "optional" && final.value[i] === void 0) {
       final.value.length = i;
     } else {
       break;
@@ -40254,20 +40254,20 @@ function generateNonOptionalCheck(doc, ctx, schema2, accessor) {
 }
 function generateTupleCheck(doc, ctx, schema2, accessor) {
   const def = schema2._zod.def;
-  const items = def.items;
+  const items2 = def.items;
   const rest = def.rest;
   doc.write(`if (!Array.isArray(${accessor})) return INVALID;`);
-  const optinStart = getTupleOptStart2(items, "optin");
-  const optoutStart = getTupleOptStart2(items, "optout");
+  const optinStart = getTupleOptStart2(items2, "optin");
+  const optoutStart = getTupleOptStart2(items2, "optout");
   if (rest) {
     doc.write(`if (${accessor}.length < ${optinStart}) return INVALID;`);
   } else {
-    doc.write(`if (${accessor}.length < ${optinStart} || ${accessor}.length > ${items.length}) return INVALID;`);
+    doc.write(`if (${accessor}.length < ${optinStart} || ${accessor}.length > ${items2.length}) return INVALID;`);
   }
   const outputVar = newVar(ctx);
   doc.write(`const ${outputVar} = [];`);
-  for (let i = 0; i < items.length; i++) {
-    const itemSchema = items[i];
+  for (let i = 0; i < items2.length; i++) {
+    const itemSchema = items2[i];
     if (i >= optoutStart) {
       doc.write(`if (${outputVar}.length === ${i}) {`);
       doc.indented((d) => {
@@ -40309,7 +40309,7 @@ function generateTupleCheck(doc, ctx, schema2, accessor) {
   if (rest) {
     const iVar = newVar(ctx);
     const elemVar = newVar(ctx);
-    doc.write(`for (let ${iVar} = ${items.length}; ${iVar} < ${accessor}.length; ${iVar}++) {`);
+    doc.write(`for (let ${iVar} = ${items2.length}; ${iVar} < ${accessor}.length; ${iVar}++) {`);
     doc.indented((d) => {
       d.write(`const ${elemVar} = ${accessor}[${iVar}];`);
       const elemOutput = compileChild(d, ctx, rest, elemVar);
@@ -40319,9 +40319,9 @@ function generateTupleCheck(doc, ctx, schema2, accessor) {
   }
   return outputVar;
 }
-function getTupleOptStart2(items, key) {
-  for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+function getTupleOptStart2(items2, key) {
+  for (let i = items2.length - 1; i >= 0; i--) {
+    const omittable = key === "optin" ? items2[i]._zod.optin !== void 0 : items2[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -41457,13 +41457,13 @@ function _intersection(Class2, left, right) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _tuple(Class2, items, _paramsOrRest, _params) {
+function _tuple(Class2, items2, _paramsOrRest, _params) {
   const hasRest = _paramsOrRest instanceof $ZodType;
   const params = hasRest ? _params : _paramsOrRest;
   const rest = hasRest ? _paramsOrRest : null;
   return new Class2({
     type: "tuple",
-    items,
+    items: items2,
     rest,
     ...normalizeParams(params)
   });
@@ -44361,13 +44361,13 @@ var ZodTuple = /* @__PURE__ */ $constructor("ZodTuple", (inst, def) => {
     });
   }
 });
-function tuple(items, _paramsOrRest, _params) {
+function tuple(items2, _paramsOrRest, _params) {
   const hasRest = _paramsOrRest instanceof $ZodType;
   const params = hasRest ? _params : _paramsOrRest;
   const rest = hasRest ? _paramsOrRest : null;
   return new ZodTuple({
     type: "tuple",
-    items,
+    items: items2,
     rest,
     ...util_exports.normalizeParams(params)
   });
@@ -45008,8 +45008,8 @@ function detectVersion(schema2, defaultTarget) {
   }
   return defaultTarget ?? "draft-2020-12";
 }
-function applyMinItems(items, minItems) {
-  return items.map((item, index2) => index2 < minItems ? item : item.optional());
+function applyMinItems(items2, minItems) {
+  return items2.map((item, index2) => index2 < minItems ? item : item.optional());
 }
 function decodeJSONPointerSegment(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -45163,13 +45163,13 @@ function plural(n) {
 }
 function checkArrayGuards(arraySchema, guards) {
   const guard = z.transform((value2) => value2).check((payload) => {
-    const items = payload.value;
-    if (!Array.isArray(items))
+    const items2 = payload.value;
+    if (!Array.isArray(items2))
       return;
     if (guards.uniqueItems === true) {
       const firstSeen = /* @__PURE__ */ new Map();
-      for (let i = 0; i < items.length; i++) {
-        const key = canonicalKey(items[i], /* @__PURE__ */ new Set());
+      for (let i = 0; i < items2.length; i++) {
+        const key = canonicalKey(items2[i], /* @__PURE__ */ new Set());
         if (key === null)
           continue;
         const first = firstSeen.get(key);
@@ -45180,7 +45180,7 @@ function checkArrayGuards(arraySchema, guards) {
         payload.issues.push({
           code: "custom",
           message: `Array items must be unique: element at index ${i} duplicates the one at index ${first}`,
-          input: items,
+          input: items2,
           path: [i],
           continue: true
         });
@@ -45190,7 +45190,7 @@ function checkArrayGuards(arraySchema, guards) {
       const minContains = guards.minContains ?? 1;
       const ceiling = guards.maxContains !== void 0 ? guards.maxContains + 1 : Number.POSITIVE_INFINITY;
       let matches = 0;
-      for (const item of items) {
+      for (const item of items2) {
         if (guards.containsSchema.safeParse(item).success && ++matches >= ceiling)
           break;
       }
@@ -45198,7 +45198,7 @@ function checkArrayGuards(arraySchema, guards) {
         payload.issues.push({
           code: "custom",
           message: `Array must contain at least ${minContains} matching ${plural(minContains)}; found ${matches}`,
-          input: items,
+          input: items2,
           continue: true
         });
       }
@@ -45206,7 +45206,7 @@ function checkArrayGuards(arraySchema, guards) {
         payload.issues.push({
           code: "custom",
           message: `Array must contain at most ${guards.maxContains} matching ${plural(guards.maxContains)}`,
-          input: items,
+          input: items2,
           continue: true
         });
       }
@@ -45492,12 +45492,12 @@ function convertBaseSchema(schema2, ctx) {
     }
     case "array": {
       const prefixItems = schema2.prefixItems;
-      const items = schema2.items;
+      const items2 = schema2.items;
       if (prefixItems && Array.isArray(prefixItems)) {
         const minItems = typeof schema2.minItems === "number" ? schema2.minItems : 0;
         const tupleItems = prefixItems.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
-        const rest = !Array.isArray(items) ? getTupleRest(items, ctx) : void 0;
+        const rest = !Array.isArray(items2) ? getTupleRest(items2, ctx) : void 0;
         const tupleSchema = z.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
         if (typeof schema2.minItems === "number") {
@@ -45506,9 +45506,9 @@ function convertBaseSchema(schema2, ctx) {
         if (typeof schema2.maxItems === "number") {
           zodSchema = zodSchema.check(z.maxLength(schema2.maxItems));
         }
-      } else if (Array.isArray(items)) {
+      } else if (Array.isArray(items2)) {
         const minItems = typeof schema2.minItems === "number" ? schema2.minItems : 0;
-        const tupleItems = items.map((item) => convertSchema(item, ctx));
+        const tupleItems = items2.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = getTupleRest(schema2.additionalItems, ctx);
         const tupleSchema = z.tuple(positionalItems);
@@ -45519,8 +45519,8 @@ function convertBaseSchema(schema2, ctx) {
         if (typeof schema2.maxItems === "number") {
           zodSchema = zodSchema.check(z.maxLength(schema2.maxItems));
         }
-      } else if (items !== void 0) {
-        const element = convertSchema(items, ctx);
+      } else if (items2 !== void 0) {
+        const element = convertSchema(items2, ctx);
         let arraySchema = z.array(element);
         if (typeof schema2.minItems === "number") {
           arraySchema = arraySchema.min(schema2.minItems);
@@ -45927,6 +45927,10 @@ var AgentConfigSchema = external_exports.strictObject({
     "When the agent runs out of time, commit what it changed so far as one commit marked partial (still a failed attempt), so the next attempt starts from it. Off: a timed-out run is discarded."
   ),
   maxReviewRounds: external_exports.number().int().min(0).max(20).default(3).describe("Review-fix rounds handed to the agent before escalation to the architects."),
+  maxPauses: external_exports.number().int().min(0).max(50).default(3).describe(
+    "Pauses at the provider's usage or rate limit a phase may take (each resumes by itself at the reset); one more escalates to the architects."
+  ),
+  pauseMinutes: external_exports.number().int().min(1).max(7 * 24 * 60).default(60).describe("How long a pause lasts when the agent CLI does not say when its limit resets."),
   env: external_exports.array(
     external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine((name) => !/^(CODER_|GITHUB_|ACTIONS_|RUNNER_|INPUT_)/.test(name), {
       message: "must not be a CODER_, GITHUB_, ACTIONS_, RUNNER_ or INPUT_ variable (the loop sets or withholds those)"
@@ -45956,7 +45960,10 @@ var ConfigSchema = external_exports.strictObject({
   ),
   locked: external_exports.array(glob).default([]).describe("Globs of paths only an architect may approve changes to (picomatch syntax)."),
   testPaths: external_exports.array(glob).default(["**/*.test.*", "**/*.spec.*", "**/test/**", "**/tests/**", "**/__tests__/**"]).describe(
-    "Globs of test files. Plan mode needs a change to one of them to pass the gate; [] turns the rule off."
+    "Globs of test files. In plan mode a pull request that changes code outside documentation and configuration must change one of them (Passes Spec?); [] turns that rule off."
+  ),
+  specCheck: external_exports.enum(["require", "report", "off"]).default("require").describe(
+    "Passes Spec? in plan mode: each task of the phase traced to evidence in the pull request. require: missing evidence goes back to implementation (Revise Code); report: the table is shown, nothing is blocked; off: no table and no test rule."
   ),
   requiredChecks: external_exports.array(external_exports.string().min(1)).default([]).describe(
     "Names of the checks that gate a loop pull request. Empty: every check but coder-loop."
@@ -46197,8 +46204,8 @@ function firstNonEmptyLine(body) {
   while (from <= body.length) {
     let to = body.indexOf("\n", from);
     if (to === -1) to = body.length;
-    const line = body.slice(from, to).replace(/\r$/, "");
-    if (line.trim() !== "") return line;
+    const line2 = body.slice(from, to).replace(/\r$/, "");
+    if (line2.trim() !== "") return line2;
     from = to + 1;
   }
   return void 0;
@@ -46208,16 +46215,16 @@ function unquote(text6) {
   return m ? m[2] : text6;
 }
 function parseComment(body) {
-  const line = firstNonEmptyLine(body);
-  if (line === void 0) return { kind: "none" };
-  if (!/^ {0,3}\/coder(?:[ \t]|$)/i.test(line)) return { kind: "none" };
-  if (line.length > MAX_COMMAND_LINE) {
+  const line2 = firstNonEmptyLine(body);
+  if (line2 === void 0) return { kind: "none" };
+  if (!/^ {0,3}\/coder(?:[ \t]|$)/i.test(line2)) return { kind: "none" };
+  if (line2.length > MAX_COMMAND_LINE) {
     return {
       kind: "invalid",
       reason: `the command line is longer than ${MAX_COMMAND_LINE} characters`
     };
   }
-  const rest = (COMMAND_LINE.exec(line)?.[1] ?? "").trim();
+  const rest = (COMMAND_LINE.exec(line2)?.[1] ?? "").trim();
   if (rest === "") return { kind: "command", command: { name: "help" } };
   const [verbWord = ""] = rest.split(/[ \t]+/);
   const verb = verbWord.toLowerCase();
@@ -50012,7 +50019,7 @@ function decodeNamedCharacterReference(value2) {
 }
 
 // node_modules/micromark-util-chunked/index.js
-function splice(list4, start2, remove, items) {
+function splice(list4, start2, remove, items2) {
   const end = list4.length;
   let chunkStart = 0;
   let parameters;
@@ -50022,14 +50029,14 @@ function splice(list4, start2, remove, items) {
     start2 = start2 > end ? end : start2;
   }
   remove = remove > 0 ? remove : 0;
-  if (items.length < 1e4) {
-    parameters = Array.from(items);
+  if (items2.length < 1e4) {
+    parameters = Array.from(items2);
     parameters.unshift(start2, remove);
     list4.splice(...parameters);
   } else {
     if (remove) list4.splice(start2, remove);
-    while (chunkStart < items.length) {
-      parameters = items.slice(chunkStart, chunkStart + 1e4);
+    while (chunkStart < items2.length) {
+      parameters = items2.slice(chunkStart, chunkStart + 1e4);
       parameters.unshift(start2, 0);
       list4.splice(...parameters);
       chunkStart += 1e4;
@@ -50037,12 +50044,12 @@ function splice(list4, start2, remove, items) {
     }
   }
 }
-function push(list4, items) {
+function push(list4, items2) {
   if (list4.length > 0) {
-    splice(list4, list4.length, 0, items);
+    splice(list4, list4.length, 0, items2);
     return list4;
   }
-  return items;
+  return items2;
 }
 
 // node_modules/micromark-util-combine-extensions/index.js
@@ -51384,11 +51391,11 @@ var SpliceBuffer = class {
    * @return {Array<T>}
    *   Any removed items.
    */
-  splice(start2, deleteCount, items) {
+  splice(start2, deleteCount, items2) {
     const count2 = deleteCount || 0;
     this.setCursor(Math.trunc(start2));
     const removed = this.right.splice(this.right.length - count2, Number.POSITIVE_INFINITY);
-    if (items) chunkedPush(this.left, items);
+    if (items2) chunkedPush(this.left, items2);
     return removed.reverse();
   }
   /**
@@ -51425,9 +51432,9 @@ var SpliceBuffer = class {
    * @returns {undefined}
    *   Nothing.
    */
-  pushMany(items) {
+  pushMany(items2) {
     this.setCursor(Number.POSITIVE_INFINITY);
-    chunkedPush(this.left, items);
+    chunkedPush(this.left, items2);
   }
   /**
    * Inserts a single item to the low-numbered side of the array;
@@ -51451,9 +51458,9 @@ var SpliceBuffer = class {
    * @returns {undefined}
    *   Nothing.
    */
-  unshiftMany(items) {
+  unshiftMany(items2) {
     this.setCursor(0);
-    chunkedPush(this.right, items.reverse());
+    chunkedPush(this.right, items2.reverse());
   }
   /**
    * Move the cursor to a specific position in the array. Requires
@@ -53762,14 +53769,14 @@ function createTokenizer(parser, initialize, from) {
     const {
       _bufferIndex,
       _index,
-      line,
+      line: line2,
       column,
       offset
     } = point3;
     return {
       _bufferIndex,
       _index,
-      line,
+      line: line2,
       column,
       offset
     };
@@ -55592,11 +55599,11 @@ function gfmFootnoteToMarkdown(options) {
     return value2;
   }
 }
-function mapExceptFirst(line, index2, blank) {
-  return index2 === 0 ? line : mapAll(line, index2, blank);
+function mapExceptFirst(line2, index2, blank) {
+  return index2 === 0 ? line2 : mapAll(line2, index2, blank);
 }
-function mapAll(line, index2, blank) {
-  return (blank ? "" : "    ") + line;
+function mapAll(line2, index2, blank) {
+  return (blank ? "" : "    ") + line2;
 }
 
 // node_modules/mdast-util-gfm-strikethrough/lib/index.js
@@ -55740,7 +55747,7 @@ function markdownTable(table, options) {
     const sizes2 = sizeMatrix[rowIndex];
     const cellsInRow = settings.fillRows === false ? Math.max(1, cellMatrix[rowIndex === 1 ? 0 : rowIndex].length) : mostCellsPerRow;
     columnIndex = -1;
-    const line = [];
+    const line2 = [];
     while (++columnIndex < cellsInRow) {
       const cell2 = row2[columnIndex] || "";
       let before = "";
@@ -55764,29 +55771,29 @@ function markdownTable(table, options) {
         }
       }
       if (settings.delimiterStart !== false && !columnIndex) {
-        line.push("|");
+        line2.push("|");
       }
       if (settings.padding !== false && // Don’t add the opening space if we’re not aligning and the cell is
       // empty: there will be a closing space.
       !(settings.alignDelimiters === false && cell2 === "") && (settings.delimiterStart !== false || columnIndex)) {
-        line.push(" ");
+        line2.push(" ");
       }
       if (settings.alignDelimiters !== false) {
-        line.push(before);
+        line2.push(before);
       }
-      line.push(cell2);
+      line2.push(cell2);
       if (settings.alignDelimiters !== false) {
-        line.push(after);
+        line2.push(after);
       }
       if (settings.padding !== false) {
-        line.push(" ");
+        line2.push(" ");
       }
       if (settings.delimiterEnd !== false || columnIndex !== cellsInRow - 1) {
-        line.push("|");
+        line2.push("|");
       }
     }
     lines.push(
-      settings.delimiterEnd === false ? line.join("").replace(/ +$/, "") : line.join("")
+      settings.delimiterEnd === false ? line2.join("").replace(/ +$/, "") : line2.join("")
     );
   }
   return lines.join("\n");
@@ -55840,8 +55847,8 @@ function blockquote(node3, _, state, info2) {
   exit3();
   return value2;
 }
-function map3(line, _, blank) {
-  return ">" + (blank ? "" : " ") + line;
+function map3(line2, _, blank) {
+  return ">" + (blank ? "" : " ") + line2;
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/pattern-in-scope.js
@@ -55969,8 +55976,8 @@ function code(node3, _, state, info2) {
   exit3();
   return value2;
 }
-function map4(line, _, blank) {
-  return (blank ? "" : "    ") + line;
+function map4(line2, _, blank) {
+  return (blank ? "" : "    ") + line2;
 }
 
 // node_modules/mdast-util-to-markdown/lib/util/check-quote.js
@@ -56230,14 +56237,14 @@ function encode3(tokens, start2) {
     token.value = value2 + reference;
   }
 }
-function improve(items, chosen2, mistake, before, after) {
+function improve(items2, chosen2, mistake, before, after) {
   for (const attention4 of mistake.attention) {
     const current = chosen2.get(attention4) || attention4.sequences[0];
     for (const sequence of attention4.sequences) {
       if (sequence === current) continue;
       const trial = new Map(chosen2);
       trial.set(attention4, sequence);
-      const tokens = render(items, trial, before, after);
+      const tokens = render(items2, trial, before, after);
       const next = check2(tokens, before, after);
       if (!next || next.index > mistake.index) {
         return { chosen: trial, mistake: next, tokens };
@@ -56412,11 +56419,11 @@ function attentionItem(node3, attention4, state, tracker) {
   tracker.move(sequence);
   return { children, sequences };
 }
-function fix(items, chosen2, before, after) {
-  let tokens = render(items, chosen2, before, after);
+function fix(items2, chosen2, before, after) {
+  let tokens = render(items2, chosen2, before, after);
   let mistake = check2(tokens, before, after);
   while (mistake) {
-    const next = improve(items, chosen2, mistake, before, after);
+    const next = improve(items2, chosen2, mistake, before, after);
     if (!next) return;
     chosen2 = next.chosen;
     tokens = next.tokens;
@@ -56424,32 +56431,32 @@ function fix(items, chosen2, before, after) {
   }
   return tokens;
 }
-function guess(items, chosen2, before, after) {
+function guess(items2, chosen2, before, after) {
   let previous3 = before;
   let index2 = -1;
-  while (++index2 < items.length) {
-    const item = items[index2];
+  while (++index2 < items2.length) {
+    const item = items2[index2];
     if (typeof item === "string") {
       previous3 = "";
       continue;
     }
-    const next = index2 === items.length - 1 ? after : "";
+    const next = index2 === items2.length - 1 ? after : "";
     const sequence = item.sequences.find(function(value2) {
       const marker = value2.charAt(0);
-      return marker !== previous3.charAt(0) && marker !== next.charAt(0) || items.length === 1 && builtins.has(marker) && value2.length > before.length;
+      return marker !== previous3.charAt(0) && marker !== next.charAt(0) || items2.length === 1 && builtins.has(marker) && value2.length > before.length;
     }) || item.sequences[0];
     if (sequence !== item.sequences[0]) chosen2.set(item, sequence);
     guess(item.children, chosen2, sequence, sequence);
     previous3 = sequence;
   }
 }
-function render(items, chosen2, before, after) {
+function render(items2, chosen2, before, after) {
   const tokens = [];
   let encodeAfter;
   let previous3 = lastCharacter(before);
   let index2 = -1;
-  while (++index2 < items.length) {
-    const item = items[index2];
+  while (++index2 < items2.length) {
+    const item = items2[index2];
     if (typeof item === "string") {
       const token = { value: item, attention: void 0 };
       if (encodeAfter && encodeAfter === firstCharacter(item)) {
@@ -56462,7 +56469,7 @@ function render(items, chosen2, before, after) {
     }
     const sequence = chosen2.get(item) || item.sequences[0];
     const marker = sequence.charAt(0);
-    const next = items[index2 + 1];
+    const next = items2[index2 + 1];
     const outsideBefore = previous3;
     const outsideAfter = firstCharacter(
       next === void 0 ? after : typeof next === "string" ? next : chosen2.get(next) || next.sequences[0]
@@ -56494,14 +56501,14 @@ function render(items, chosen2, before, after) {
   }
   return tokens;
 }
-function serialize2(items, before, after) {
+function serialize2(items2, before, after) {
   const guessed = /* @__PURE__ */ new Map();
-  guess(items, guessed, before, after);
+  guess(items2, guessed, before, after);
   const tokens = (
     // Start from guesses (based on the preferred sequences).
-    (guessed.size > 0 ? fix(items, guessed, before, after) : void 0) || // If stuck, start from the preferred sequences instead.
-    fix(items, /* @__PURE__ */ new Map(), before, after) || // If stuck again, use the preferred sequences as they are.
-    render(items, /* @__PURE__ */ new Map(), before, after)
+    (guessed.size > 0 ? fix(items2, guessed, before, after) : void 0) || // If stuck, start from the preferred sequences instead.
+    fix(items2, /* @__PURE__ */ new Map(), before, after) || // If stuck again, use the preferred sequences as they are.
+    render(items2, /* @__PURE__ */ new Map(), before, after)
   );
   let result = "";
   for (const token of tokens) result += token.value;
@@ -57030,11 +57037,11 @@ function listItem(node3, parent, state, info2) {
   );
   exit3();
   return value2;
-  function map5(line, index2, blank) {
+  function map5(line2, index2, blank) {
     if (index2) {
-      return (blank ? "" : " ".repeat(size)) + line;
+      return (blank ? "" : " ".repeat(size)) + line2;
     }
-    return (blank ? bullet : bullet + " ".repeat(size - bullet.length)) + line;
+    return (blank ? bullet : bullet + " ".repeat(size - bullet.length)) + line2;
   }
 }
 
@@ -59132,9 +59139,9 @@ function markdownLimit(source) {
   if (source.length > MAX_MARKDOWN_BYTES) {
     return { message: `The file is larger than ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB.` };
   }
-  let line = 1;
+  let line2 = 1;
   let at2 = 0;
-  let items = 0;
+  let items2 = 0;
   while (at2 <= source.length) {
     let end = source.indexOf("\n", at2);
     if (end === -1) end = source.length;
@@ -59158,20 +59165,20 @@ function markdownLimit(source) {
         i += m[0].length;
       }
       depth++;
-      if (c !== ">" && ++items > MAX_LIST_ITEMS) {
+      if (c !== ">" && ++items2 > MAX_LIST_ITEMS) {
         return {
-          line,
+          line: line2,
           message: `The file has more than ${MAX_LIST_ITEMS.toLocaleString("en")} list items.`
         };
       }
       if (depth > MAX_NESTING || columns > MAX_NESTING * 4) {
-        return { line, message: `Line ${line} is nested more than ${MAX_NESTING} levels deep.` };
+        return { line: line2, message: `Line ${line2} is nested more than ${MAX_NESTING} levels deep.` };
       }
     }
     if (columns > MAX_NESTING * 4) {
-      return { line, message: `Line ${line} is indented more than ${MAX_NESTING * 4} columns.` };
+      return { line: line2, message: `Line ${line2} is indented more than ${MAX_NESTING * 4} columns.` };
     }
-    line++;
+    line2++;
     at2 = end + 1;
   }
   return void 0;
@@ -59225,7 +59232,7 @@ function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
   if (source.length <= segmentSize) return parser.parse(source);
   const children = [];
   let start2 = 0;
-  let line = 0;
+  let line2 = 0;
   const take = (root3, from, firstLine) => {
     for (const child of root3.children) {
       shift(child, from, firstLine);
@@ -59238,11 +59245,11 @@ function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
     const segment = source.slice(start2, at2);
     const root3 = (start2 === 0 ? parser : processor).parse(segment);
     if (!endsClosed(root3, segment, start2 === 0, frontMatter)) break;
-    take(root3, start2, line);
-    line += countBreaks(segment);
+    take(root3, start2, line2);
+    line2 += countBreaks(segment);
     start2 = at2;
   }
-  take((start2 === 0 ? parser : processor).parse(source.slice(start2)), start2, line);
+  take((start2 === 0 ? parser : processor).parse(source.slice(start2)), start2, line2);
   const root2 = { type: "root", children };
   root2.position = {
     start: { line: 1, column: 1, offset: 0 },
@@ -59292,9 +59299,9 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
   const stack = [];
   let para = false;
   let fence3;
-  let line = firstLine - 1;
+  let line2 = firstLine - 1;
   for (let pos = from; pos < to; ) {
-    line++;
+    line2++;
     const start2 = pos;
     let next = source.indexOf("\n", pos);
     if (next === -1 || next >= to) next = to;
@@ -59333,7 +59340,7 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
       if (indent2 > 0) return void 0;
       const content3 = source.slice(first + heading2[1].length, end).trim().replace(/(?:^| +)#+$/, "").trim();
       if (NOT_PLAIN_HEADING.test(content3)) return void 0;
-      events.push(1, texts.push(content3) - 1, line, heading2[1].length);
+      events.push(1, texts.push(content3) - 1, line2, heading2[1].length);
       stack.length = 0;
       para = false;
       continue;
@@ -59372,7 +59379,7 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
         const box = isBox(source, content3);
         if (!box && at(NOT_PLAIN_CONTENT, source, content3)) return void 0;
         stack.length = k;
-        events.push(0, box ? content3 : -1, line, k);
+        events.push(0, box ? content3 : -1, line2, k);
         stack.push(content3 - start2);
         para = true;
         continue;
@@ -59388,6 +59395,314 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
 }
 function isDigit(code3) {
   return code3 >= 48 && code3 <= 57;
+}
+
+// src/core/plan/kinds/dialectScan.ts
+var CONTROL = /[\0-\x09\x0b-\x1f\x7f\ufeff]/;
+var SUSPECT = /[\0-\x09\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)|(?<!^)\ufeff/;
+var NOT_TEXT_LINE = /^(?:[-:|=][-:|= ]*|(?:\* *){3,}|(?:_ *){3,})$/;
+var ORDERED = /^(\d{1,9})[.)](?= |$)/;
+var ATX2 = /^(#{1,6})(?: (.*))?$/;
+var NOT_DEFINITION = /^\[[^\]\\[]*\](?!:)/;
+var NOT_PLAIN = /[\\*<]|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)|!\[|\](?:\(|\[|:)|\[\^|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/;
+var REQUIREMENTS2 = /Requirements?:\s*(\d[\d.,\s]*)/i;
+function isLetter(c) {
+  return c >= 65 && c <= 90 || c >= 97 && c <= 122;
+}
+function startsText(s) {
+  const c = s.charCodeAt(0);
+  if (isLetter(c) || c >= 128) return true;
+  if (NOT_TEXT_LINE.test(s)) return false;
+  switch (s[0]) {
+    case "*":
+    case "-":
+    case "+":
+      return s.length > 1 && s[1] !== " ";
+    // a bullet, or an empty item
+    case "_":
+    case "!":
+    case '"':
+    case "'":
+    case "(":
+    case ")":
+    case ",":
+    case ".":
+    case "/":
+    case ";":
+    case "?":
+    case "@":
+    case "$":
+    case "%":
+    case "^":
+    case "{":
+    case "}":
+    case "&":
+    case "\\":
+      return true;
+    case "`":
+      return !s.startsWith("```");
+    case "~":
+      return !s.startsWith("~~~");
+    case "#":
+      return !/^#{1,6}(?: |$)/.test(s);
+    case "[":
+      return NOT_DEFINITION.test(s);
+    default:
+      return c >= 48 && c <= 57 && !ORDERED.test(s);
+  }
+}
+function plainText(text6) {
+  const parts = text6.split("`");
+  if (parts.length % 2 === 0 || text6.includes("``")) return void 0;
+  let tildes = 0;
+  let out = "";
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (i % 2 === 1) {
+      if (part.trim() === "") return void 0;
+      out += part.startsWith(" ") && part.endsWith(" ") ? part.slice(1, -1) : part;
+      continue;
+    }
+    if (NOT_PLAIN.test(part)) return void 0;
+    for (let t = part.indexOf("~"); t !== -1; t = part.indexOf("~", t + 1)) tildes++;
+    out += part;
+  }
+  return tildes > 1 ? void 0 : out;
+}
+function withoutBox(text6) {
+  if (text6[0] !== "[" || text6[2] !== "]" || /[\n\r\u2028\u2029]/.test(text6[1] ?? "\n")) {
+    return text6.trim();
+  }
+  return text6.slice(text6[3] === "*" ? 4 : 3).trim();
+}
+function requirementsOfLine(text6) {
+  if (!/requirement/i.test(text6)) return void 0;
+  let plain = text6.trim();
+  const wrap3 = /^(\*\*|__|\*|_)(?=\S)(.*\S)\1$/.exec(plain);
+  if (wrap3) plain = wrap3[2];
+  if (/[\\`*_<>[\]&!~|]/.test(plain)) return "not plain";
+  const m = REQUIREMENTS2.exec(plain);
+  return m ? m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : void 0;
+}
+function scanDialect(source, mode) {
+  const suspect = SUSPECT.test(source);
+  if (suspect && /\r(?!\n)|(?<!^)\ufeff/.test(source)) return void 0;
+  const events = [];
+  const skip = /* @__PURE__ */ new Set();
+  const open3 = [];
+  let para = -1;
+  let paraBox = false;
+  let paraReq = false;
+  let quote2 = false;
+  let fence3;
+  let html2 = false;
+  let line2 = 0;
+  let pos = source.charCodeAt(0) === 65279 ? 1 : 0;
+  const nextLine = () => {
+    if (pos > source.length) return void 0;
+    let end = source.indexOf("\n", pos);
+    if (end === -1) end = source.length;
+    const start2 = pos;
+    pos = end + 1;
+    line2++;
+    if (end === source.length && start2 === end) return void 0;
+    return {
+      text: source.slice(start2, end > start2 && source[end - 1] === "\r" ? end - 1 : end),
+      start: start2
+    };
+  };
+  if (source.startsWith("---", pos) || source.startsWith("+++", pos)) {
+    const first = nextLine();
+    const fenceText = first.text.slice(0, 3);
+    if (!/^(?:---|\+\+\+)[ \t]*$/.test(first.text)) return void 0;
+    for (; ; ) {
+      const l = nextLine();
+      if (!l) return void 0;
+      if (l.text.startsWith(fenceText) && /^[ \t]*$/.test(l.text.slice(3))) break;
+    }
+  }
+  const cite = (text6) => {
+    const r = requirementsOfLine(text6);
+    if (r === "not plain") return false;
+    if (r) for (const item of open3) item.requirements ??= r;
+    return true;
+  };
+  for (let l = nextLine(); l; l = nextLine()) {
+    const { text: text6, start: start2 } = l;
+    if (fence3) {
+      skip.add(line2);
+      const close2 = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(text6);
+      if (close2 && close2[1][0] === fence3.char && close2[1].length >= fence3.length) {
+        fence3 = void 0;
+      }
+      continue;
+    }
+    if (html2) {
+      skip.add(line2);
+      if (text6.includes("-->")) html2 = false;
+      continue;
+    }
+    if (suspect && CONTROL.test(text6)) return void 0;
+    let first = 0;
+    while (text6.charCodeAt(first) === 32) first++;
+    if (first === text6.length) {
+      para = -1;
+      quote2 = false;
+      continue;
+    }
+    const indent2 = first;
+    const rest = first === 0 ? text6 : text6.slice(first);
+    let k = open3.length;
+    while (k > 0 && open3[k - 1].content > indent2) k--;
+    const rel = indent2 - (k > 0 ? open3[k - 1].content : 0);
+    const c = rest.charCodeAt(0);
+    if (c === 62) {
+      if (indent2 > 0) return void 0;
+      let q = 1;
+      if (rest[q] === " ") q++;
+      if (q < rest.length) {
+        if (rest[q] === " " || !startsText(rest.slice(q))) return void 0;
+        para = 0;
+      } else para = -1;
+      open3.length = 0;
+      quote2 = true;
+      paraBox = false;
+      paraReq = false;
+      continue;
+    }
+    if (rel >= 4) {
+      if (para < 0 || paraBox) return void 0;
+      if (mode === "kiro" && (paraReq || /requirement/i.test(rest))) return void 0;
+      continue;
+    }
+    if (c === 35) {
+      const m = ATX2.exec(rest);
+      if (m) {
+        if (indent2 > 0) return void 0;
+        const content3 = (m[2] ?? "").trim().replace(/(?:^| +)#+$/, "").trim();
+        const plain = mode === "speckit" ? plainText(content3) : content3;
+        if (plain === void 0) return void 0;
+        events.push({ kind: "heading", depth: m[1].length, text: plain, line: line2 });
+        open3.length = 0;
+        para = -1;
+        quote2 = false;
+        continue;
+      }
+    }
+    if (c === 96 && rest.startsWith("```") || c === 126 && rest.startsWith("~~~")) {
+      const m = /^(`{3,}|~{3,})(.*)$/.exec(rest);
+      if (m[1][0] === "`" && m[2].includes("`")) return void 0;
+      if (indent2 > 0) return void 0;
+      fence3 = { char: m[1][0], length: m[1].length };
+      skip.add(line2);
+      open3.length = 0;
+      para = -1;
+      quote2 = false;
+      continue;
+    }
+    if (c === 60) {
+      if (indent2 > 0 || !rest.startsWith("<!--") || /^<!---?>/.test(rest)) return void 0;
+      html2 = !rest.includes("-->", 4);
+      skip.add(line2);
+      open3.length = 0;
+      para = -1;
+      quote2 = false;
+      continue;
+    }
+    if (NOT_TEXT_LINE.test(rest)) {
+      if (indent2 > 0 || para >= 0 || !/^(?:-{3,}|\*{3,}|_{3,}) *$/.test(rest)) return void 0;
+      open3.length = 0;
+      quote2 = false;
+      continue;
+    }
+    let marker = 0;
+    if ((c === 45 || c === 42 || c === 43) && (rest.length === 1 || rest[1] === " ")) marker = 1;
+    const ordered = marker === 0 && c >= 48 && c <= 57 ? ORDERED.exec(rest) : null;
+    if (ordered) {
+      marker = ordered[0].length;
+      if (para >= 0 && Number(ordered[1]) !== 1) {
+        if (quote2) return void 0;
+        if (k >= para) {
+          if (paraBox || mode === "kiro" && (paraReq || /requirement/i.test(rest))) {
+            return void 0;
+          }
+          continue;
+        }
+      }
+    }
+    if (marker > 0) {
+      let at2 = marker;
+      while (rest.charCodeAt(at2) === 32) at2++;
+      const spaces = at2 - marker;
+      if (at2 >= rest.length || spaces > 4) return void 0;
+      const content3 = rest.slice(at2);
+      open3.length = k;
+      const item = { content: indent2 + at2, requirements: void 0 };
+      open3.push(item);
+      quote2 = false;
+      para = open3.length;
+      paraBox = false;
+      paraReq = false;
+      if (content3[0] === "[" && content3[2] === "]") {
+        const mark = content3[1];
+        const afterText = content3.slice(3);
+        if (/^[:([]/.test(afterText) || afterText.trim() === "" || !startsText(content3)) {
+          return void 0;
+        }
+        const lineEnd = source.indexOf("\n", start2);
+        const after = source.slice(
+          start2 + indent2 + at2 + 3,
+          lineEnd === -1 ? source.length : lineEnd
+        );
+        paraBox = true;
+        let taskText2 = "";
+        if (mode === "speckit" && (mark === " " || mark === "x" || mark === "X")) {
+          if (afterText[0] === " ") {
+            const plain = plainText(afterText.slice(1));
+            if (plain === void 0) return void 0;
+            taskText2 = withoutBox(plain);
+          }
+        }
+        if (mode === "kiro") {
+          paraReq = /requirement/i.test(afterText);
+          if (!cite(afterText)) return void 0;
+        }
+        events.push({
+          kind: "item",
+          line: line2,
+          offset: start2 + indent2 + at2 + 1,
+          mark,
+          after,
+          text: taskText2,
+          requirements: () => item.requirements ?? []
+        });
+        continue;
+      }
+      if (!startsText(content3)) return void 0;
+      if (mode === "kiro") {
+        paraReq = /requirement/i.test(content3);
+        if (!cite(content3)) return void 0;
+      }
+      continue;
+    }
+    if (!startsText(rest)) return void 0;
+    if (para >= 0) {
+      if (quote2) continue;
+      if (paraBox && mode === "speckit") return void 0;
+      if (mode === "kiro" && (paraReq || /requirement/i.test(rest))) return void 0;
+      continue;
+    }
+    quote2 = false;
+    open3.length = k;
+    para = k;
+    paraBox = false;
+    paraReq = false;
+    if (mode === "kiro" && k > 0) {
+      paraReq = /requirement/i.test(rest);
+      if (!cite(rest)) return void 0;
+    }
+  }
+  return { events, skip };
 }
 
 // src/core/plan/kinds/markdownDialect.ts
@@ -59438,16 +59753,16 @@ var LOOKS_LIKE_TASK = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[^\p{L}\p{N}
 var FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 var SHOWN_MARK = { " ": "space", "	": "tab" };
 var LIST_BOX = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])([ \t]*)\[([^\]\n]?)\](.?)/u;
-function lookalikeReason(line, offset, source, dialect) {
-  const bar = line.indexOf("|");
-  const box = line.search(/\[[^\]\n]?\]/);
+function lookalikeReason(line2, offset, source, dialect) {
+  const bar = line2.indexOf("|");
+  const box = line2.search(/\[[^\]\n]?\]/);
   if (bar !== -1 && bar < box) {
     return {
       why: "a box in a table is not a task",
       fix: 'Write the task as a list item "- [ ] \u2026".'
     };
   }
-  const m = LIST_BOX.exec(line);
+  const m = LIST_BOX.exec(line2);
   if (!m) {
     return {
       why: "a box that does not start a list item (inside a paragraph) is not a task",
@@ -59477,6 +59792,13 @@ function lookalikeReason(line, offset, source, dialect) {
       };
     }
   }
+  if (dialect.star && next === "\\" && line2[m.index + m[0].length] === "*") {
+    const id = /^\*[ \t]+(\d+(?:\.\d+)*\.?)/.exec(line2.slice(m.index + m[0].length))?.[1];
+    return {
+      why: 'the "*" after the box is escaped ("\\*"), so it is no optional mark and the box is no task',
+      fix: `Write "- [${mark === "	" ? " " : mark}]* ${id ? `${id} ` : ""}\u2026": Kiro's optional mark, unescaped.`
+    };
+  }
   if (next !== "" && next !== " " && next !== "	" && next !== "\r" && !(dialect.star && next === "*")) {
     return {
       why: "the box needs a space after it",
@@ -59505,24 +59827,26 @@ function lookalikeWarnings(source, path2, root2, taskLines2, fix2, dialect) {
   if (candidates2.length === 0) return [];
   const tree = typeof root2 === "function" ? root2() : root2;
   const skip = /* @__PURE__ */ new Set();
-  for (const { node: node3 } of walk(tree.children, 0, true)) {
-    if (node3.type === "code" || node3.type === "html") {
-      for (let l = lineOf(node3); l <= node3.position.end.line; l++) skip.add(l);
+  if (tree instanceof Set) for (const l of tree) skip.add(l);
+  else
+    for (const { node: node3 } of walk(tree.children, 0, true)) {
+      if (node3.type === "code" || node3.type === "html") {
+        for (let l = lineOf(node3); l <= node3.position.end.line; l++) skip.add(l);
+      }
     }
-  }
   const starts = [];
   if (dialect)
     for (let i = 0, at2 = 0; i < lines.length; at2 += lines[i].length + 1, i++) starts.push(at2);
   const out = [];
   for (const i of candidates2) {
-    const line = i + 1;
-    if (skip.has(line)) continue;
+    const line2 = i + 1;
+    if (skip.has(line2)) continue;
     const shown = `"${lines[i].trim().slice(0, 60)}"`;
     const reason = dialect ? lookalikeReason(lines[i], starts[i], source, dialect) : void 0;
     out.push({
       severity: "warning",
       path: path2,
-      line,
+      line: line2,
       message: reason ? `${shown} looks like a task but is not read as one: ${reason.why}.` : `${shown} looks like a task but is not read as one.`,
       fix: reason?.fix ?? fix2
     });
@@ -59595,81 +59919,8 @@ function* speckitEventsOfTree(source, root2) {
     };
   }
 }
-var SPECKIT_NOT_PLAIN = /[\0-\x09\x0b-\x1f\x7f\ufeff]/;
-var HEADING_NOT_PLAIN = /[\\`*_[\]<>!~]|&[#A-Za-z]/;
-var TASK_NOT_PLAIN = /[\\*~<>|!]|&[#A-Za-z]|\](?:\(|\[|:)|\[\^|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/;
-var HEADING_LINE2 = /^(#{1,6})(?: (.*))?$/;
-function codeSpansText(text6) {
-  if (!text6.includes("`")) return text6;
-  const parts = text6.split("`");
-  if (parts.length % 2 === 0 || text6.includes("``")) return void 0;
-  return parts.map((part, i) => {
-    if (i % 2 === 0) return part;
-    if (part.trim() === "") return void 0;
-    return part.startsWith(" ") && part.endsWith(" ") ? part.slice(1, -1) : part;
-  }).join("");
-}
-function withoutBox(text6) {
-  if (text6[0] !== "[" || text6[2] !== "]" || /[\n\r\u2028\u2029]/.test(text6[1] ?? "\n")) {
-    return text6.trim();
-  }
-  return text6.slice(text6[3] === "*" ? 4 : 3).trim();
-}
 function scanSpeckit(source) {
-  if (SPECKIT_NOT_PLAIN.test(source)) return void 0;
-  const events = [];
-  let previous3 = "blank";
-  let line = 0;
-  for (let start2 = 0; start2 <= source.length; ) {
-    let end = source.indexOf("\n", start2);
-    if (end === -1) end = source.length;
-    line++;
-    const text6 = source.slice(start2, end);
-    const lineStart = start2;
-    start2 = end + 1;
-    if (end === source.length && text6 === "") break;
-    const c = text6.charCodeAt(0);
-    if (text6.trim() === "") {
-      previous3 = "blank";
-    } else if (c === 35) {
-      const m = HEADING_LINE2.exec(text6);
-      if (!m) return void 0;
-      const content3 = (m[2] ?? "").trim().replace(/(?:^| +)#+$/, "").trim();
-      if (HEADING_NOT_PLAIN.test(content3)) return void 0;
-      events.push({ kind: "heading", depth: m[1].length, text: content3, line });
-      previous3 = "heading";
-    } else if (text6 === "---") {
-      if (previous3 !== "blank" || line === 1) return void 0;
-      previous3 = "rule";
-    } else if (text6.startsWith("- ")) {
-      const rest = text6.slice(2);
-      const r = rest.charCodeAt(0);
-      if (rest[0] === "[" && rest[2] === "]" && rest[3] === " " && (rest[1] === " " || rest[1] === "x" || rest[1] === "X")) {
-        const after = rest.slice(3);
-        const body = after.slice(1).trimEnd();
-        if (body.trim() === "" || TASK_NOT_PLAIN.test(body)) return void 0;
-        const plain = codeSpansText(body);
-        if (plain === void 0) return void 0;
-        events.push({
-          kind: "item",
-          line,
-          offset: lineStart + 3,
-          mark: rest[1],
-          after,
-          text: withoutBox(plain)
-        });
-      } else if (!(r >= 65 && r <= 90 || r >= 97 && r <= 122) && !(rest.startsWith("**") && /^[^\s*]/.test(rest.slice(2)))) {
-        return void 0;
-      }
-      previous3 = "item";
-    } else if (c >= 65 && c <= 90 || c >= 97 && c <= 122 || text6.startsWith("**") && /^[^\s*]/.test(text6.slice(2))) {
-      if (previous3 === "item") return void 0;
-      previous3 = "paragraph";
-    } else {
-      return void 0;
-    }
-  }
-  return events;
+  return scanDialect(source, "speckit");
 }
 function readSpeckit(source, path2, options = {}) {
   const limited = limitProblem(source, path2);
@@ -59677,22 +59928,23 @@ function readSpeckit(source, path2, options = {}) {
   const scanned = options.fast === false ? void 0 : scanSpeckit(source);
   let tree;
   const root2 = () => tree ??= parseMarkdown(source);
-  const events = scanned ?? speckitEventsOfTree(source, root2());
+  const events = scanned?.events ?? speckitEventsOfTree(source, root2());
   const phases = [];
   const problems = [];
-  let current;
+  const open3 = [];
+  const ids = /* @__PURE__ */ new Map();
   for (const event of events) {
     if (event.kind === "heading") {
+      while (open3.length > 0 && open3[open3.length - 1].level >= event.depth) open3.pop();
       const m = SPECKIT_PHASE.exec(event.text.trim());
       if (m) {
-        current = {
-          phase: { number: m[1], name: m[2].trim(), line: event.line, tasks: [] },
-          level: event.depth
-        };
-        phases.push(current.phase);
-      } else if (current && event.depth <= current.level) current = void 0;
+        const phase2 = { number: m[1], name: m[2].trim(), line: event.line, tasks: [] };
+        open3.push({ phase: phase2, level: event.depth });
+        phases.push(phase2);
+      }
       continue;
     }
+    const current = open3[open3.length - 1];
     if (!current) continue;
     const next = event.after[0];
     if (!(event.mark in SPECKIT_STATE) || next !== void 0 && next !== " " && next !== "	" && next !== "\r") {
@@ -59700,8 +59952,21 @@ function readSpeckit(source, path2, options = {}) {
     }
     const { text: text6 } = event;
     const phase = current.phase;
+    const own6 = speckitId(text6);
+    if (own6 !== void 0) {
+      const before = ids.get(own6);
+      if (before !== void 0) {
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: event.line,
+          message: `Task id ${own6} is also on line ${before}.`,
+          fix: "Give each task its own id: `coder-loop mark` names a task by it."
+        });
+      } else ids.set(own6, event.line);
+    }
     phase.tasks.push({
-      id: speckitId(text6) ?? `${phase.number}.${phase.tasks.length + 1}`,
+      id: own6 ?? `${phase.number}.${phase.tasks.length + 1}`,
       text: text6,
       state: SPECKIT_STATE[event.mark],
       mark: event.mark,
@@ -59711,25 +59976,44 @@ function readSpeckit(source, path2, options = {}) {
       markOffset: event.offset
     });
   }
-  const seen = /* @__PURE__ */ new Map();
-  for (const phase of phases) {
-    const before = seen.get(phase.number);
-    if (before !== void 0) {
-      problems.push({
-        severity: "error",
-        path: path2,
-        line: phase.line,
-        message: `Phase ${phase.number} is also on line ${before}.`,
-        fix: "Number each phase once."
-      });
+  const byNumber = /* @__PURE__ */ new Map();
+  for (const phase of phases)
+    byNumber.set(phase.number, [...byNumber.get(phase.number) ?? [], phase]);
+  const kept = [];
+  for (const [number4, same] of byNumber) {
+    const tasked = same.filter((p) => p.tasks.length > 0);
+    const first = tasked[0] ?? same[0];
+    for (const phase of same) {
+      if (phase.tasks.length === 0 && same.length > 1) {
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: phase.line,
+          message: `Phase ${number4} is also on line ${(phase === first ? same.find((p) => p !== phase) : first).line}; this heading holds no task, so it is read as a reference.`,
+          fix: 'Leave it as it is, or name it without "Phase N" if it is no phase.'
+        });
+        continue;
+      }
+      if (phase.tasks.length > 0 && phase !== first) {
+        problems.push({
+          severity: "error",
+          path: path2,
+          line: phase.line,
+          message: `Phase ${number4} is also on line ${first.line}.`,
+          fix: "Number each phase once."
+        });
+        continue;
+      }
+      kept.push(phase);
     }
-    seen.set(phase.number, phase.line);
   }
+  phases.length = 0;
+  phases.push(...kept);
   phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
   return finish(
     source,
     path2,
-    root2,
+    scanned ? () => scanned.skip : root2,
     phases,
     problems,
     'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
@@ -59737,7 +60021,7 @@ function readSpeckit(source, path2, options = {}) {
   );
 }
 var KIRO_TOP = /^(\d+)\.\s*(.*)$/;
-var KIRO_SUB = /^(\d+)\.(\d+)\.?\s*(.*)$/;
+var KIRO_SUB = /^(\d+)((?:\.\d+)+)\.?\s*(.*)$/;
 var KIRO_STATE = {
   " ": "todo",
   "	": "todo",
@@ -59745,13 +60029,13 @@ var KIRO_STATE = {
   x: "done",
   X: "done"
 };
-var REQUIREMENTS2 = /Requirements?:\s*(\d[\d.,\s]*)/i;
+var REQUIREMENTS3 = /Requirements?:\s*(\d[\d.,\s]*)/i;
 function requirementsOf(item) {
   const stack = [item];
   while (stack.length > 0) {
     const node3 = stack.shift();
     if (node3.type === "paragraph" || node3.type === "heading") {
-      const m = REQUIREMENTS2.exec(toString(node3));
+      const m = REQUIREMENTS3.exec(toString(node3));
       if (m) return m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
     } else if ("children" in node3) stack.unshift(...node3.children);
   }
@@ -59765,93 +60049,8 @@ function* kiroEventsOfTree(source, root2) {
     yield { ...box, requirements: () => requirementsOf(node3) };
   }
 }
-function requirementsOfLine(text6) {
-  if (!/requirement/i.test(text6)) return void 0;
-  let plain = text6.trim();
-  if (plain.length > 2 && plain[0] === "_" && plain[plain.length - 1] === "_") {
-    plain = plain.slice(1, -1);
-    if (/^\s|\s$/.test(plain)) return "not plain";
-  }
-  if (/[\\`*_<>[\]&!~|]/.test(plain)) return "not plain";
-  const m = REQUIREMENTS2.exec(plain);
-  return m ? m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : void 0;
-}
-var KIRO_NOT_PLAIN = SPECKIT_NOT_PLAIN;
-var KIRO_ITEM_NOT_PLAIN = /^(?:[-*+>#<|=`~]|\d{1,9}[.)]|\[|\s|$)/;
 function scanKiro(source) {
-  if (KIRO_NOT_PLAIN.test(source)) return void 0;
-  const events = [];
-  const open3 = [];
-  let previous3 = "blank";
-  let line = 0;
-  const cite = (text6) => {
-    const r = requirementsOfLine(text6);
-    if (r === "not plain") return false;
-    if (r) for (const item of open3) item.requirements ??= r;
-    return true;
-  };
-  for (let start2 = 0; start2 <= source.length; ) {
-    let end = source.indexOf("\n", start2);
-    if (end === -1) end = source.length;
-    line++;
-    const text6 = source.slice(start2, end);
-    const lineStart = start2;
-    start2 = end + 1;
-    if (end === source.length && text6 === "") break;
-    let indent2 = 0;
-    while (text6.charCodeAt(indent2) === 32) indent2++;
-    if (indent2 === text6.length) {
-      previous3 = "blank";
-      continue;
-    }
-    const c = text6.charCodeAt(indent2);
-    if (c === 35) {
-      if (indent2 > 0 || !/^#{1,6}(?: |$)/.test(text6)) return void 0;
-      open3.length = 0;
-      previous3 = "heading";
-      continue;
-    }
-    if (c === 45 && text6[indent2 + 1] === " ") {
-      let k2 = open3.length;
-      while (k2 > 0 && open3[k2 - 1].content > indent2) k2--;
-      if (indent2 - (k2 > 0 ? open3[k2 - 1].content : 0) >= 4) return void 0;
-      open3.length = k2;
-      const content3 = text6.slice(indent2 + 2);
-      if (KIRO_ITEM_NOT_PLAIN.test(content3)) {
-        if (content3[0] !== "[") return void 0;
-        const mark = content3[1];
-        if (content3[2] !== "]" || content3.length < 4) return void 0;
-        if (/[\p{L}\p{N}[\]\\]/u.test(mark) && mark !== "x" && mark !== "X") return void 0;
-        const after = content3.slice(3);
-        if (/^[:([]/.test(after) || after.trim() === "") return void 0;
-        const item = { content: indent2 + 2, requirements: void 0 };
-        open3.push(item);
-        if (!cite(after)) return void 0;
-        events.push({
-          line,
-          offset: lineStart + indent2 + 3,
-          mark,
-          after,
-          requirements: () => item.requirements ?? []
-        });
-      } else {
-        open3.push({ content: indent2 + 2, requirements: void 0 });
-        if (!cite(content3)) return void 0;
-      }
-      previous3 = "item";
-      continue;
-    }
-    if (previous3 === "item" || previous3 === "paragraph") return void 0;
-    let k = open3.length;
-    while (k > 0 && open3[k - 1].content > indent2) k--;
-    if (indent2 - (k > 0 ? open3[k - 1].content : 0) >= 4) return void 0;
-    open3.length = k;
-    if (k === 0 && indent2 > 0) return void 0;
-    if (!(c >= 65 && c <= 90 || c >= 97 && c <= 122)) return void 0;
-    if (!cite(text6.slice(indent2))) return void 0;
-    previous3 = k === 0 ? "paragraph" : "item";
-  }
-  return events;
+  return scanDialect(source, "kiro");
 }
 function readKiro(source, path2, options = {}) {
   const limited = limitProblem(source, path2);
@@ -59859,39 +60058,51 @@ function readKiro(source, path2, options = {}) {
   const scanned = options.fast === false ? void 0 : scanKiro(source);
   let tree;
   const root2 = () => tree ??= parseMarkdown(source);
-  const events = scanned ?? kiroEventsOfTree(source, root2());
+  const events = scanned ? scanned.events.filter((e) => e.kind === "item") : kiroEventsOfTree(source, root2());
   const phases = /* @__PURE__ */ new Map();
   const problems = [];
+  const ids = /* @__PURE__ */ new Map();
   for (const box of events) {
     if (!(box.mark in KIRO_STATE)) continue;
     const optional2 = box.after.startsWith("*");
     const after = optional2 ? box.after.slice(1) : box.after;
     if (!/^(?:[ \t]|$)/.test(after)) continue;
     const text6 = after.trim();
-    const task = (id) => ({
+    const task = (id, inOptional = false) => ({
       id,
       text: text6,
       state: KIRO_STATE[box.mark],
       mark: box.mark,
-      optional: optional2,
+      optional: optional2 || inOptional,
       requirements: box.requirements(),
       line: box.line,
       markOffset: box.offset
     });
     const sub = KIRO_SUB.exec(text6);
     if (sub) {
+      const id = `${sub[1]}${sub[2]}`;
       const parent = phases.get(sub[1]);
       if (!parent) {
         problems.push({
           severity: "warning",
           path: path2,
           line: box.line,
-          message: `Sub-task ${sub[1]}.${sub[2]} has no top-level task ${sub[1]} before it.`,
+          message: `Sub-task ${id} has no top-level task ${sub[1]} before it.`,
           fix: `Add "- [ ] ${sub[1]}. Title" above it.`
         });
         continue;
       }
-      parent.phase.tasks.push(task(`${sub[1]}.${sub[2]}`));
+      const before = ids.get(id);
+      if (before !== void 0) {
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: box.line,
+          message: `Task id ${id} is also on line ${before}.`,
+          fix: "Give each task its own id: `coder-loop mark` names a task by it."
+        });
+      } else ids.set(id, box.line);
+      parent.subs.push(task(id, parent.self.optional));
       continue;
     }
     const top = KIRO_TOP.exec(text6);
@@ -59906,19 +60117,23 @@ function readKiro(source, path2, options = {}) {
         });
         continue;
       }
+      ids.set(top[1], box.line);
       phases.set(top[1], {
         phase: { number: top[1], name: top[2].trim(), line: box.line, tasks: [] },
-        self: task(top[1])
+        self: task(top[1]),
+        subs: []
       });
     }
   }
-  const list4 = [...phases.values()].map(
-    ({ phase, self: self2 }) => phase.tasks.length > 0 ? phase : { ...phase, tasks: [self2] }
-  );
+  const list4 = [...phases.values()].map(({ phase, self: self2, subs }) => ({
+    ...phase,
+    tasks: subs.some((t) => !t.optional) ? subs : [self2, ...subs],
+    self: self2
+  }));
   return finish(
     source,
     path2,
-    root2,
+    scanned ? () => scanned.skip : root2,
     list4,
     problems,
     'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
@@ -59936,8 +60151,8 @@ function currentDialectPhase(plan) {
   return plan.phases.find((p) => !dialectPhaseFinished(p));
 }
 var DIALECT_MARKS = {
-  speckit: { doing: void 0, done: "X" },
-  kiro: { doing: "-", done: "x" }
+  speckit: { todo: " ", doing: void 0, done: "X" },
+  kiro: { todo: " ", doing: "-", done: "x" }
 };
 var StaleDialectError = class extends Error {
   constructor(task) {
@@ -60022,20 +60237,20 @@ var ChecklistBuilder = class {
   current;
   /** The heading that ended the last phase, for the message of a task after it. */
   ended;
-  warn(line, message, fix2) {
+  warn(line2, message, fix2) {
     this.problems.push({
       severity: "warning",
       path: this.path,
-      line,
+      line: line2,
       message,
       ...fix2 ? { fix: fix2 } : {}
     });
   }
   /** A heading at the top level of the document. */
-  heading(level, text6, line) {
+  heading(level, text6, line2) {
     const phase = readPhaseHeading(text6);
     if (phase) {
-      this.current = { phase: { ...phase, line, tasks: [] }, level };
+      this.current = { phase: { ...phase, line: line2, tasks: [] }, level };
       this.phases.push(this.current);
       this.ended = void 0;
       return;
@@ -60043,13 +60258,13 @@ var ChecklistBuilder = class {
     const reason = nearPhaseReason(text6);
     if (reason) {
       this.warn(
-        line,
+        line2,
         `"${text6.trim()}" is not a phase: ${reason}.`,
         'Write a phase heading as "## Phase 1: Name".'
       );
     }
     if (this.current && level <= this.current.level) {
-      this.ended = { line, text: text6.trim() };
+      this.ended = { line: line2, text: text6.trim() };
       this.current = void 0;
     }
   }
@@ -60057,11 +60272,11 @@ var ChecklistBuilder = class {
    * A heading inside a block quote or a list item: never a phase. When it reads as one, or would
    * end the current phase by its level, the rest of its container is not tracked (returns true).
    */
-  nestedHeading(level, text6, line) {
+  nestedHeading(level, text6, line2) {
     const phaseLike = readPhaseHeading(text6) !== void 0 || nearPhaseReason(text6) !== void 0;
     if (phaseLike) {
       this.warn(
-        line,
+        line2,
         `"${text6.trim()}" is inside a block quote or a list item, so it is not a phase.`,
         "Move the heading out of the quote or list to make it a phase."
       );
@@ -60069,11 +60284,11 @@ var ChecklistBuilder = class {
     return phaseLike || this.current !== void 0 && level <= this.current.level;
   }
   /** A paragraph at the top level that opens with bold text, such as `**Phase 1:** Setup`. */
-  boldLine(text6, line) {
+  boldLine(text6, line2) {
     if (readPhaseHeading(text6) === void 0 && nearPhaseReason(text6) === void 0) return;
     const where = this.current ? `its tasks count in Phase ${this.current.phase.number}` : "its tasks are not tracked";
     this.warn(
-      line,
+      line2,
       `"${text6.trim()}" is bold text, not a heading, so it is not a phase (${where}).`,
       `Write it as a heading: "## ${text6.trim().replace(/:$/, "")}".`
     );
@@ -60083,12 +60298,12 @@ var ChecklistBuilder = class {
    * box's line, `depth` the list items around it, `suspendedBy` the line of a heading in a block
    * quote or list item that ended tracking for the rest of it.
    */
-  item(at2, line, depth, suspendedBy) {
+  item(at2, line2, depth, suspendedBy) {
     if (at2 === void 0) return;
     if (!this.current || suspendedBy !== void 0) {
       const why = suspendedBy !== void 0 ? `it follows the heading on line ${suspendedBy} inside a block quote or list item, which is not a phase` : this.ended ? `the heading "${this.ended.text}" on line ${this.ended.line} ended the phase before it` : this.phases.length === 0 ? 'it comes before the first "Phase <N>" heading' : 'it is not under a "Phase <N>" heading';
       this.warn(
-        line,
+        line2,
         `This task is not tracked by the loop: ${why}.`,
         "Move it under a phase heading if the loop should do it."
       );
@@ -60105,15 +60320,15 @@ var ChecklistBuilder = class {
       this.problems.push({
         severity: "error",
         path: this.path,
-        line,
+        line: line2,
         message: `Task id ${id} is used twice (first on line ${firstLine}).`,
         fix: 'Write a unique id at the start of each task, like "1.2" or "T003".'
       });
     } else {
-      this.seenId.set(id, line);
+      this.seenId.set(id, line2);
     }
     if (text6 === "")
-      this.warn(line, "This task has no text.", "Say what the task is after the checkbox.");
+      this.warn(line2, "This task has no text.", "Say what the task is after the checkbox.");
     phase.tasks.push({
       id,
       state: STATE_OF[mark],
@@ -60122,7 +60337,7 @@ var ChecklistBuilder = class {
       phase: phase.number,
       index: index2,
       depth,
-      line,
+      line: line2,
       markOffset: at2 + 1
     });
   }
@@ -60233,10 +60448,10 @@ function walkTree(root2, source, builder, base = { offset: 0, line: 0 }) {
     }
     if (node3.type === "heading") {
       const heading2 = node3;
-      const line = base.line + heading2.position.start.line;
-      if (frame.top) builder.heading(heading2.depth, toString(heading2), line);
-      else if (builder.nestedHeading(heading2.depth, toString(heading2), line)) {
-        frame.suspendedBy ??= line;
+      const line2 = base.line + heading2.position.start.line;
+      if (frame.top) builder.heading(heading2.depth, toString(heading2), line2);
+      else if (builder.nestedHeading(heading2.depth, toString(heading2), line2)) {
+        frame.suspendedBy ??= line2;
       }
     } else if (node3.type === "paragraph" && frame.top) {
       const lead = node3.children[0];
@@ -60278,11 +60493,11 @@ function readSegments(source, builder) {
   }
   cuts.push(source.length);
   const frontMatter = !opensUnclosedFrontMatter(source);
-  let line = 1;
+  let line2 = 1;
   for (let i = 0; i < cuts.length - 1; ) {
     const from = cuts[i];
     let j = i + 1;
-    const scan = scanPlain(source, from, cuts[j], line, i === 0);
+    const scan = scanPlain(source, from, cuts[j], line2, i === 0);
     if (scan) {
       const { events, texts } = scan;
       for (let e = 0; e < events.length; e += 4) {
@@ -60296,13 +60511,13 @@ function readSegments(source, builder) {
         const segment = source.slice(from, cuts[j]);
         const root2 = parseSegment(segment, i === 0, frontMatter);
         if (j === cuts.length - 1 || endsClosed(root2, segment, i === 0, frontMatter)) {
-          walkTree(root2, source, builder, { offset: from, line: line - 1 });
+          walkTree(root2, source, builder, { offset: from, line: line2 - 1 });
           break;
         }
         j++;
       }
     }
-    line += countLineBreaks(source, from, cuts[j]);
+    line2 += countLineBreaks(source, from, cuts[j]);
     i = j;
   }
 }
@@ -60392,20 +60607,20 @@ function renderLogEntry(entry) {
 function appendLogEntry(log, entry) {
   const existing = log ?? "";
   const eol = detectEol(existing);
-  const line = renderLogEntry(entry);
-  if (existing === "") return `${MASTER_LOG_TITLE}${eol}${eol}${line}${eol}`;
+  const line2 = renderLogEntry(entry);
+  if (existing === "") return `${MASTER_LOG_TITLE}${eol}${eol}${line2}${eol}`;
   const separator = existing.endsWith("\n") ? "" : eol;
-  return `${existing}${separator}${line}${eol}`;
+  return `${existing}${separator}${line2}${eol}`;
 }
 function loggedSinceStart(log, event, plan, phase) {
   if (!log) return false;
   const where = `\u2014 ${escapeInline(plan)}, Phase ${phase}`;
   let started = -1;
   let logged = -1;
-  log.split(/\r?\n/).forEach((line, i) => {
-    if (!line.includes(where)) return;
-    if (line.includes("**Coder started**")) started = i;
-    if (line.includes(`**${escapeInline(event)}**`)) logged = i;
+  log.split(/\r?\n/).forEach((line2, i) => {
+    if (!line2.includes(where)) return;
+    if (line2.includes("**Coder started**")) started = i;
+    if (line2.includes(`**${escapeInline(event)}**`)) logged = i;
   });
   return logged > started;
 }
@@ -60581,8 +60796,8 @@ function usageFromOutput(stdout) {
   }
   let final;
   let turns;
-  for (const line of text6.split("\n")) {
-    const trimmed = line.trim();
+  for (const line2 of text6.split("\n")) {
+    const trimmed = line2.trim();
     if (!trimmed.startsWith("{")) continue;
     const v = parse4(trimmed);
     if (!v) continue;
@@ -60647,6 +60862,7 @@ function renderPhaseReport(report) {
     lines.push(`${"  ".repeat(task.depth)}- ${STATE_BOX[task.state]} ${oneLine(task.text)}`);
   }
   if (report.tasks.length === 0) lines.push("No tasks.");
+  if (report.trace) lines.push(...renderTrace(report.trace));
   if (report.commits) {
     lines.push("", "## Commits", "");
     for (const c of report.commits) {
@@ -60671,7 +60887,12 @@ function renderPhaseReport(report) {
     for (const r of report.reviewers) lines.push(`- @${cell(r.login)}: ${cell(r.state)}`);
   }
   if (report.agentRuns?.length) {
-    const names = { tdd: "TDD", "debug-fix": "Debug & Fix", "review-fix": "Review fix" };
+    const names = {
+      tdd: "TDD",
+      "debug-fix": "Debug & Fix",
+      "review-fix": "Review fix",
+      revise: "Revise Code"
+    };
     lines.push("", "## Agent runs", "");
     report.agentRuns.forEach((r, i) => {
       lines.push(
@@ -60695,6 +60916,40 @@ function renderPhaseReport(report) {
       }
     }
   }
+  return lines;
+}
+var CELL_ITEMS = 10;
+function items(list4) {
+  if (list4.length === 0) return "\u2014";
+  const shown = list4.slice(0, CELL_ITEMS).join(", ");
+  return list4.length > CELL_ITEMS ? `${shown} and ${list4.length - CELL_ITEMS} more` : shown;
+}
+var testCells = (tests) => items(tests.map((t) => `\`${cell(t)}\``));
+var commitCells = (commits) => items(commits.map((c) => link2(c.sha.slice(0, 7), c.url)));
+function renderTrace(trace) {
+  const traced = trace.tasks.filter((t) => t.status === "evidence").length;
+  const lacking = trace.tasks.filter((t) => t.status === "missing").length;
+  const lines = [
+    "",
+    "## Traceability",
+    "",
+    `Passes Spec? ${trace.passed ? "yes" : "no"} on the approved head: ${traced} of ${trace.tasks.length} tasks traced to evidence, ${lacking} lacking.`
+  ];
+  if (trace.tasks.length) {
+    lines.push("", "| Task | Evidence | Tests | Commits |", "| --- | --- | --- | --- |");
+    for (const t of trace.tasks)
+      lines.push(
+        `| \`${cell(t.id)}\` | ${t.status === "missing" ? "missing: " : ""}${cell(t.line)} | ${testCells(t.tests)} | ${commitCells(t.commits)} |`
+      );
+  }
+  if (trace.requirements.length) {
+    lines.push("", "| Requirement | Tasks | Tests | Commits |", "| --- | --- | --- | --- |");
+    for (const r of trace.requirements)
+      lines.push(
+        `| \`${cell(r.id)}\` | ${items(r.tasks.map((t) => `\`${cell(t)}\``))} | ${testCells(r.tests)} | ${commitCells(r.commits)} |`
+      );
+  }
+  lines.push("", `- ${cell(trace.testRule)}`);
   return lines;
 }
 
@@ -60854,6 +61109,8 @@ var NODES = {
   TDD: "Implementation (TDD)",
   Verification: "Verification",
   Debug: "Debug & Fix",
+  ValidateVsSpec: "Passes Spec?",
+  Revise: "Revise Code",
   CodeReview: "Code Review",
   LockCheck2: "Touched Locked Items?",
   MarkComplete: "Mark [x]",
@@ -60873,7 +61130,11 @@ var PLAN_GRAPH = `flowchart TD
     Verification -- Fail --> Debug["Debug & Fix (attempt k of N)"]
     Debug --> TDD
     Debug -- N failures --> Escalate["Escalate to Architect"]
-    Verification -- Pass --> CodeReview{"Code Review"}
+    Verification -- Pass --> ValidateVsSpec{"Passes Spec?"}
+    ValidateVsSpec -- No --> Revise["Revise Code (attempt k of N)"]
+    Revise --> TDD
+    Revise -- N failures --> Escalate
+    ValidateVsSpec -- Yes --> CodeReview{"Code Review"}
     CodeReview -- Changes requested --> TDD
     CodeReview -- Approved --> LockCheck2{"Touched Locked Items?"}
     LockCheck2 -- Yes --> Escalate
@@ -60894,6 +61155,8 @@ var GRAPH_NODE_OF = {
   TDD: "TDD",
   Verification: "Verification",
   Debug: "Debug",
+  ValidateVsSpec: "ValidateVsSpec",
+  Revise: "Revise",
   CodeReview: "CodeReview",
   LockCheck2: "LockCheck2",
   MarkComplete: "MarkComplete",
@@ -60981,11 +61244,15 @@ var AttemptSchema = external_exports.object({
   agent: TEXT(100).optional()
 });
 var RECORD_VERSION = 1;
+var SPEC_MISSING = 50;
 var LoopRecordSchema = external_exports.object({
   v: external_exports.literal(RECORD_VERSION),
   /** The head commit this record is about: it reads only on a check run of that commit. */
   head: SHA,
   mode: external_exports.enum(["plan", "quick"]),
+  /** The pull request and lock branch it belongs to (a record on another PR's commit is not its). */
+  pr: external_exports.number().int().positive().optional(),
+  branch: TEXT(300).optional(),
   plan: TEXT(300).optional(),
   phase: external_exports.number().int().nonnegative().optional(),
   /** A plan of another kind (spec-kit, Kiro, Task Master): its tasks file (`#<tag>` for Task Master). */
@@ -61003,7 +61270,7 @@ var LoopRecordSchema = external_exports.object({
   /** Every coding-agent run on the PR: its node, the head it started from, its wall time, usage. */
   agentRuns: external_exports.array(
     external_exports.object({
-      node: external_exports.enum(["tdd", "debug-fix", "review-fix"]),
+      node: external_exports.enum(["tdd", "debug-fix", "review-fix", "revise"]),
       sha: SHA,
       // the head the agent started from
       minutes: external_exports.number().nonnegative(),
@@ -61015,6 +61282,14 @@ var LoopRecordSchema = external_exports.object({
       }).optional()
     })
   ).max(100).optional(),
+  pause: external_exports.object({
+    node: external_exports.enum(["tdd", "debug-fix", "review-fix", "revise"]),
+    attempt: external_exports.number().int().nonnegative(),
+    until: TEXT(40),
+    since: TEXT(40),
+    reason: TEXT(1e3)
+  }).optional(),
+  pauses: external_exports.array(external_exports.object({ since: TEXT(40), until: TEXT(40), reason: TEXT(1e3) })).max(100).optional(),
   run: external_exports.object({
     starter: TEXT(100),
     plan: TEXT(300),
@@ -61034,17 +61309,44 @@ var LoopRecordSchema = external_exports.object({
         costUsd: external_exports.number().nonnegative()
       })
     ).max(200).optional()
-  }).optional()
+  }).optional(),
+  /** Passes Spec?: the verdict on `sha` and what lacked evidence (the Revise hand-off's list). */
+  spec: external_exports.object({ sha: SHA, passed: external_exports.boolean(), missing: external_exports.array(TEXT(500)).max(SPEC_MISSING) }).optional()
 });
 var OPEN = "<!-- coder-loop:record ";
 var CLOSE = " -->";
+var RECORD_LIMIT = 45e3;
+var VETTED_LIMIT = 2e4;
 function encodeRecord(marker, head) {
-  const record2 = LoopRecordSchema.parse({ ...pick4(marker), v: RECORD_VERSION, head });
+  let text6 = encodeWhole(pick4(marker), head);
+  for (let level = 1; text6.length > RECORD_LIMIT && level <= 2; level++)
+    text6 = encodeWhole(compact(pick4(marker), level), head);
+  return text6;
+}
+function encodeWhole(fields, head) {
+  const record2 = LoopRecordSchema.parse({ ...fields, v: RECORD_VERSION, head });
   const json3 = JSON.stringify(record2).replace(
     /[<>-]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
   );
   return `${OPEN}${json3}${CLOSE}`;
+}
+function compact(fields, level) {
+  const attempts = fields.attempts?.map((a) => ({
+    sha: a.sha,
+    checks: level === 1 ? a.checks.slice(0, 10).map((c) => ({ name: c.name.slice(0, 100), conclusion: c.conclusion })) : [],
+    ...a.reason !== void 0 && level === 1 ? { reason: a.reason.slice(0, 300) } : {},
+    ...a.agent !== void 0 ? { agent: a.agent } : {}
+  }));
+  return {
+    ...fields,
+    ...attempts ? { attempts } : {},
+    ...fields.escalation && level === 2 ? { escalation: { ...fields.escalation, reason: fields.escalation.reason.slice(0, 300) } } : {}
+  };
+}
+function vettedFits(vetted) {
+  const bare = encodeWhole({ mode: "quick", issue: 1 }, "0".repeat(40)).length;
+  return vetted.title.length <= 1e3 && vetted.body.length <= 3e4 && encodeWhole({ mode: "quick", issue: 1, vetted }, "0".repeat(40)).length - bare <= VETTED_LIMIT;
 }
 function decodeRecord(text6, head) {
   if (!text6) return void 0;
@@ -61079,6 +61381,8 @@ function pick4(m) {
   return {
     mode: m.mode,
     issue: m.issue,
+    ...m.pr !== void 0 ? { pr: m.pr } : {},
+    ...m.branch !== void 0 ? { branch: m.branch } : {},
     ...m.plan !== void 0 ? { plan: m.plan } : {},
     ...m.phase !== void 0 ? { phase: m.phase } : {},
     ...m.planFile !== void 0 ? { planFile: m.planFile } : {},
@@ -61111,7 +61415,16 @@ function pick4(m) {
         ...r.usage ? { usage: { ...r.usage } } : {}
       }))
     } : {},
-    ...m.run ? { run: m.run } : {}
+    ...m.pause ? { pause: { ...m.pause, reason: m.pause.reason.slice(0, 1e3) } } : {},
+    ...m.pauses?.length ? { pauses: m.pauses.slice(-100).map((p) => ({ ...p, reason: p.reason.slice(0, 1e3) })) } : {},
+    ...m.run ? { run: m.run } : {},
+    ...m.spec ? {
+      spec: {
+        sha: m.spec.sha,
+        passed: m.spec.passed,
+        missing: m.spec.missing.slice(0, SPEC_MISSING).map((l) => l.slice(0, 500))
+      }
+    } : {}
   };
 }
 function modeOfBranch(branch2) {
@@ -61177,7 +61490,7 @@ ${paths.map((p) => `- ${codeSpan(`/coder next ${p}`)}`).join("\n")}`,
       );
       for (const t of phase.tasks)
         lines.push(
-          `  - ${t.state === "set-aside" ? "[ ]" : BOX[t.state]} ${escapeMarkdown(t.text)}${t.optional ? " (optional)" : ""}${t.state === "set-aside" ? " (set aside)" : ""}`
+          `  - ${t.state === "set-aside" ? "[ ]" : BOX[t.state]} ${escapeMarkdown(t.text)}${t.state === "set-aside" ? " (set aside)" : t.note ? ` (${t.note})` : t.optional ? " (optional)" : ""}`
         );
     }
     if (plan.problems.length > 0) lines.push("", `Not valid:
@@ -61188,7 +61501,9 @@ ${list3(plan.problems)}`);
         "",
         lock.held ? `Phase ${plan.current.number} is locked by ${codeSpan(lock.branch)}${lock.pr !== void 0 ? `, pull request #${lock.pr}` : ""}.` : `Phase ${plan.current.number} is free: ${codeSpan(`/coder next ${label}`)} takes it.`
       );
-    else lines.push("", "Complete.");
+    else if (plan.complete) lines.push("", "Complete.");
+    else if (!plan.current)
+      lines.push("", `No phase can start: ${escapeMarkdown(plan.waiting ?? "")}`);
     return lines.join("\n");
   },
   /** Two plans whose names make one lock branch: neither may start until one is renamed. */
@@ -61198,6 +61513,8 @@ ${list3(plan.problems)}`);
 
 ${list3(problems.filter((p) => p.severity === "error"))}`,
   planComplete: (plan) => `Plan ${codeSpan(plan)} is complete: every task of every phase is done.`,
+  /** Work is left and none of it can start: a block or a dependency a person decides on. */
+  planWaiting: (plan, why) => `Plan ${codeSpan(plan)} is not complete, but no phase can start: ${escapeMarkdown(why)} Nothing was written; once a task can start, ${codeSpan(`/coder next ${plan}`)} takes it.`,
   /** LockCheck → Yes: "Return to Orchestrator: Select Next Item". */
   locked: (plan, phase, branch2, pr) => `**Locked.** ${phaseTitle(phase)} of ${codeSpan(plan)} is already taken: branch ${codeSpan(branch2)}${pr ? `, pull request #${pr.number}` : " (no pull request yet)"}. Select the next item, or ${codeSpan("/coder release")} it.`,
   started: (plan, phase, branch2, pr) => `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: tasks marked \`[~]\` on branch ${codeSpan(branch2)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
@@ -61217,6 +61534,7 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
     }
     return lines.join("\n");
   },
+  issueTooLong: (title, body) => `The issue\u2019s text is too long for quick mode (a title of ${title.toLocaleString("en-US")} and a body of ${body.toLocaleString("en-US")} characters): the loop keeps the issue\u2019s text, as it is now, as the task, and this one does not fit. Shorten the issue (or link to a document with the details), then ask again; or put the work in a plan.`,
   quickLocked: (branch2, pr) => `Quick mode is already running for this issue: branch ${codeSpan(branch2)}${pr ? `, pull request #${pr.number}` : ""}.`,
   assessment: (assessment) => {
     const lines = [
@@ -61264,13 +61582,29 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
     )
   ].join("\n"),
   /** Verification → Pass: on to Code Review. */
-  ciPassed: (pr, reviewers) => `**CI passed** on pull request #${pr}. Code review${reviewers.length ? ` requested from ${reviewers.map((r) => `@${r}`).join(", ")}` : " is next"}: an approval completes the phase.`,
+  ciPassed: (pr, reviewers, spec) => `**CI passed** on pull request #${pr}. Code review${reviewers.length ? ` requested from ${reviewers.map((r) => `@${r}`).join(", ")}` : " is next"}: an approval completes the phase.${spec ? "\n\nEach task of the phase and its evidence (Passes Spec?) are in the `coder-loop` check run of the head." : ""}`,
+  /** Passes Spec? said no: Revise Code, with the tasks that lack evidence. */
+  specMissing: (pr, attempt, of, missing) => [
+    `**Passes Spec? no** on pull request #${pr} \u2014 attempt ${attempt} of ${of}. Back to implementation (Revise Code): these lack evidence in the pull request.`,
+    "",
+    ...missing.map((m) => `- ${m}`),
+    "",
+    "The `coder-loop` check run of the head shows every task and its evidence."
+  ].join("\n"),
   changesRequested: (pr, reviewer) => `**Changes requested** on pull request #${pr} by @${reviewer}. Back to implementation.`,
   staleApproval: (pr, reviewed, head) => `The approval on pull request #${pr} is for \`${reviewed.slice(0, 7)}\`, but the head is now \`${head.slice(0, 7)}\`. Nothing was done; approve the current head.`,
   /** An approval from a permitted user that does not count: the reason (SPEC §3.8). */
   approvalNotCounted: (pr, why) => `The approval on pull request #${pr} does not count: ${why}. Nothing was done; an approval from another person with write access completes the phase.`,
+  /**
+   * Said with a start when the loop acts with a workflow's default `GITHUB_TOKEN`: every writer's
+   * workflow acts as the same `github-actions[bot]`, so the loop cannot tell its own record from
+   * theirs, and refuses what depends on that.
+   */
+  sharedIdentity: () => "\n\n> [!WARNING]\n> This loop runs on the workflow's default `GITHUB_TOKEN`: every writer's workflow acts as `github-actions[bot]`, the loop's identity, and can write what looks like the loop's record. So the loop merges nothing (`autoMerge` is off) and completes no phase that needs an architect (locked paths, plan documents, an escalation): review and merge those by hand. An App token in an environment limited to the default branch lifts this (docs/security.md).",
+  /** An approval the loop cannot act on with a shared identity: an architect's call, made by hand. */
+  sharedIdentityArchitect: (pr, why) => `Pull request #${pr} needs an architect (${why}), and this loop runs on the default \`GITHUB_TOKEN\`, whose identity every writer's workflow shares: the loop cannot vouch for its record, so it does not complete the phase. An architect reviews and merges it by hand; an App token lifts this (docs/security.md).`,
   /** An architect approved an escalated head whose CI has not passed: the escalation stays. */
-  architectApprovalBeforeGate: (pr, architect) => `@${architect}'s approval on pull request #${pr} is noted, but CI has not passed on its head (or it changes no test file), so the escalation stays. Push a fix, then \`/coder resume\`.`,
+  architectApprovalBeforeGate: (pr, architect) => `@${architect}'s approval on pull request #${pr} is noted, but CI has not passed on its head (or a task of the phase lacks evidence: Passes Spec?), so the escalation stays. Push a fix, then \`/coder resume\`.`,
   /** A list the verdict needs cannot be read whole (GitHub's caps): not passed, and why. */
   tooLargeToJudge: (pr, why) => `**Not passed:** pull request #${pr} is too large to judge. ${why}`,
   /** The completion commit was not written: the branch moved after the approved head. */
@@ -61319,9 +61653,12 @@ function releaseTarget(issue4, branch2, marker) {
   return marker?.issue === issue4 ? "release" : "keep";
 }
 
+// src/core/workflows.ts
+var import_picomatch = __toESM(require_picomatch2(), 1);
+
 // src/core/agent/payload.ts
 var AGENT_EVENT_TYPE = "coder-loop-agent";
-var AGENT_NODES = ["tdd", "debug-fix", "review-fix"];
+var AGENT_NODES = ["tdd", "debug-fix", "review-fix", "revise"];
 function branchProblem(name) {
   if (!name.startsWith("coder/")) return "must be a coder/ branch";
   if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) return "holds a character git refuses";
@@ -61386,6 +61723,176 @@ function parseAgentPayload(data) {
   };
 }
 
+// src/core/workflows.ts
+function isWorkflowPath(path2) {
+  return /^\.github\/workflows\/[^/]+\.ya?ml$/.test(path2);
+}
+var isMapping2 = (data) => typeof data === "object" && data !== null && !Array.isArray(data);
+function parseWorkflow(file2) {
+  let data;
+  try {
+    data = load(file2.text, { filename: file2.path });
+  } catch (error63) {
+    const e = error63;
+    return {
+      problem: {
+        severity: "error",
+        path: file2.path,
+        line: e.mark ? e.mark.line + 1 : void 0,
+        message: `The YAML does not parse: ${e.reason ?? e.message}.`,
+        fix: "Fix the YAML syntax; GitHub does not run this workflow as it is."
+      }
+    };
+  }
+  if (!isMapping2(data))
+    return {
+      problem: {
+        severity: "error",
+        path: file2.path,
+        message: "This is not a workflow: its top level is not a mapping.",
+        fix: "Write it as a workflow (`on:` and `jobs:`), or move it out of .github/workflows/."
+      }
+    };
+  const raw = data.on;
+  const on = typeof raw === "string" ? { [raw]: null } : Array.isArray(raw) ? Object.fromEntries(raw.map((e) => [String(e), null])) : isMapping2(raw) ? raw : {};
+  return {
+    workflow: {
+      path: file2.path,
+      text: file2.text,
+      name: typeof data.name === "string" && data.name.trim() !== "" ? data.name : file2.path,
+      on,
+      jobs: isMapping2(data.jobs) ? data.jobs : {}
+    }
+  };
+}
+function stepsOf(job) {
+  return Array.isArray(job.steps) ? job.steps.filter(isMapping2) : [];
+}
+function usesCoderLoop(step) {
+  return typeof step.uses === "string" && /(^|\/)coder-loop(@|$)/.test(step.uses);
+}
+function coderLoopStep(step) {
+  const value2 = step.with?.step;
+  return typeof value2 === "string" ? value2 : "loop";
+}
+function isLoopWorkflow(workflow) {
+  return Object.values(workflow.jobs).some(
+    (job) => stepsOf(job).some((s) => usesCoderLoop(s) && coderLoopStep(s) === "loop")
+  );
+}
+function isAgentWorkflow(workflow) {
+  return Object.values(workflow.jobs).some(
+    (job) => stepsOf(job).some((s) => usesCoderLoop(s) && coderLoopStep(s) !== "loop")
+  );
+}
+var CI_EVENTS = ["pull_request", "push", "merge_group"];
+function isCi(workflow) {
+  return CI_EVENTS.some((e) => Object.hasOwn(workflow.on, e)) && !isLoopWorkflow(workflow) && !isAgentWorkflow(workflow);
+}
+function waitedFor(workflow) {
+  const run3 = workflow.on.workflow_run;
+  if (!Object.hasOwn(workflow.on, "workflow_run")) return void 0;
+  const names = isMapping2(run3) ? run3.workflows : void 0;
+  if (typeof names === "string") return [names];
+  return Array.isArray(names) ? names.map(String) : [];
+}
+function lineOf2(text6, key, from = 0) {
+  const lines = text6.split(/\r?\n/);
+  const pattern = new RegExp(`^\\s*(- )?["']?${key}["']?\\s*:`);
+  for (let i = from; i < lines.length; i++) if (pattern.test(lines[i])) return i + 1;
+  return void 0;
+}
+function workflowsLine(workflow) {
+  const run3 = lineOf2(workflow.text, "workflow_run");
+  if (run3 === void 0) return void 0;
+  const line2 = lineOf2(workflow.text, "workflows", run3);
+  if (line2 === void 0) return void 0;
+  return { line: line2, text: workflow.text.split(/\r?\n/)[line2 - 1] };
+}
+function yamlName(name) {
+  return /^[A-Za-z0-9_.][A-Za-z0-9_ ./-]*$/.test(name) && !name.endsWith(" ") ? name : JSON.stringify(name);
+}
+function replacedLine(current, names) {
+  const list4 = `workflows: [${names.map(yamlName).join(", ")}]`;
+  if (current === void 0) return list4;
+  const indent2 = /^\s*/.exec(current)[0];
+  const comment = /\s#[^\]]*$/.exec(current)?.[0] ?? "";
+  return `${indent2}${list4}${comment}`;
+}
+var quoted = (names) => names.map((n) => `"${n}"`).join(", ");
+function ciGateProblems(loop, workflows) {
+  const others = workflows.filter((w) => w.path !== loop.path);
+  const ci = others.filter(isCi);
+  const ciNames = ci.map((w) => w.name);
+  const waits = waitedFor(loop);
+  const where = workflowsLine(loop);
+  const found = ci.length ? `The workflows here that run on pull requests: ${ci.map((w) => `"${w.name}" (${w.path})`).join(", ")}.` : "No workflow here runs on pull requests.";
+  if (waits === void 0) {
+    if (ci.length === 0) return [];
+    return [
+      {
+        severity: "error",
+        path: loop.path,
+        line: lineOf2(loop.text, "on"),
+        message: `The loop's workflow has no \`workflow_run\` trigger, so it never hears that CI finished (a check suite made by GitHub Actions starts no workflow). ${found}`,
+        fix: `Add under \`on:\`: \`workflow_run: { ${replacedLine(void 0, ciNames)}, types: [completed] }\`.`
+      }
+    ];
+  }
+  const matches = (pattern) => (0, import_picomatch.default)(pattern);
+  const missing = waits.filter((p) => !others.some((w) => matches(p)(w.name)));
+  const kept = waits.filter((p) => !missing.includes(p));
+  const waitedCi = ci.filter((w) => waits.some((p) => matches(p)(w.name)));
+  if (ci.length === 0) {
+    if (missing.length === 0) return [];
+    return [
+      {
+        severity: "warning",
+        path: loop.path,
+        line: where?.line,
+        message: `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted(missing)}, and no workflow here has that name. ${found}`,
+        fix: "Add a CI workflow that runs on `pull_request` and name it so; if CI runs outside GitHub Actions (a GitHub App, commit statuses), this line can stay."
+      }
+    ];
+  }
+  if (missing.length === 0 && waitedCi.length > 0) return [];
+  const names = [...kept, ...ciNames.filter((n) => !kept.some((p) => matches(p)(n)))];
+  const what2 = missing.length > 0 ? `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted(missing)}, and no workflow here has that name` : `The loop waits for ${quoted(waits)}, none of which runs on pull requests`;
+  return [
+    {
+      severity: "error",
+      path: loop.path,
+      line: where?.line,
+      message: `${what2}: loop pull requests wait for CI forever. ${found}`,
+      fix: `Change line ${where?.line ?? "?"} to \`${replacedLine(where?.text, names).trim()}\`.`
+    }
+  ];
+}
+
+// src/core/loop/ciGate.ts
+function ciGateAtStart(loopWorkflow, files, texts) {
+  if (loopWorkflow === void 0 || !files.has(loopWorkflow)) return {};
+  const paths = [...files.keys()].filter(isWorkflowPath);
+  const unread = paths.filter((p) => !texts?.has(p));
+  if (unread.length > 0) return { need: "texts", paths: unread };
+  const workflows = [];
+  for (const path2 of paths) {
+    const read3 = parseWorkflow({ path: path2, text: texts.get(path2) });
+    if ("workflow" in read3) workflows.push(read3.workflow);
+  }
+  const loop = workflows.find((w) => w.path === loopWorkflow);
+  if (!loop) return {};
+  const problems = ciGateProblems(loop, workflows);
+  if (problems.length === 0) return {};
+  return {
+    note: [
+      "**CI will not reach this pull request's gate as the workflows stand:**",
+      "",
+      ...problems.map((p) => `- ${formatProblem(p)}`)
+    ].join("\n")
+  };
+}
+
 // src/core/loop/handoff.ts
 function agentHandOff(config2, at2) {
   if (!config2.agent) return void 0;
@@ -61412,7 +61919,8 @@ function agentHandOff(config2, at2) {
 var WHAT = {
   tdd: "writes a failing test, then the code",
   "debug-fix": "fixes the failing checks",
-  "review-fix": "answers the review"
+  "review-fix": "answers the review",
+  revise: "gives the tasks that lack evidence their change and test"
 };
 function agentWorking(payload, repoUrl) {
   const runs = `${repoUrl}/actions?query=${encodeURIComponent("event:repository_dispatch")}`;
@@ -61497,6 +62005,13 @@ function decideRunNext(s) {
     };
   }
   const totals = runSpend(record2);
+  if (!s.planComplete && s.nextPhase === void 0 && s.waiting !== void 0) {
+    return {
+      kind: "stop",
+      state: "run-waiting",
+      reason: `The run of plan \`${run3.plan}\` stops: work is left but no phase can start (${s.waiting.replace(/\.$/, "")}). \`/coder run\` goes on once one can: ${describeSpend(totals)} so far.`
+    };
+  }
   if (s.planComplete || s.nextPhase === void 0) {
     return {
       kind: "stop",
@@ -61529,14 +62044,14 @@ function round(n) {
 }
 
 // src/core/plan/kinds/index.ts
-var import_picomatch = __toESM(require_picomatch2(), 1);
+var import_picomatch2 = __toESM(require_picomatch2(), 1);
 
 // src/core/plan/kinds/jsonOffsets.ts
 var JsonSyntaxError = class extends Error {
-  constructor(message, offset, line) {
+  constructor(message, offset, line2) {
     super(message);
     this.offset = offset;
-    this.line = line;
+    this.line = line2;
     this.name = "JsonSyntaxError";
   }
   offset;
@@ -61621,17 +62136,17 @@ function parseJsonWithOffsets(source) {
     }
     if (c === "[") {
       at2++;
-      const items = [];
+      const items2 = [];
       skip();
-      if (source[at2] === "]") return { kind: "array", start: start2, end: ++at2, items };
+      if (source[at2] === "]") return { kind: "array", start: start2, end: ++at2, items: items2 };
       for (; ; ) {
-        items.push(value2());
+        items2.push(value2());
         skip();
         if (source[at2] === ",") {
           at2++;
           continue;
         }
-        if (source[at2] === "]") return { kind: "array", start: start2, end: ++at2, items };
+        if (source[at2] === "]") return { kind: "array", start: start2, end: ++at2, items: items2 };
         fail('expected "," or "]"');
       }
     }
@@ -61671,15 +62186,36 @@ var TASKMASTER_STATUSES = [
   "cancelled",
   "blocked"
 ];
+var READ_STATUSES = [...TASKMASTER_STATUSES, "completed"];
 var STATE_OF2 = {
   pending: "todo",
   blocked: "todo",
   "in-progress": "doing",
   review: "doing",
   done: "done",
+  completed: "done",
   cancelled: "set-aside",
   deferred: "set-aside"
 };
+function legacyTasksPath(path2) {
+  return /(?:^|\/)tasks\/tasks\.json$/.test(path2) && !/(?:^|\/)\.taskmaster\//.test(path2);
+}
+function hasTaskmasterShape(root2) {
+  if (root2.kind !== "object") return false;
+  const lists = [];
+  let tagged = false;
+  const legacy = member(root2, "tasks");
+  if (legacy?.kind === "array") lists.push(legacy);
+  else
+    for (const entry of root2.entries) {
+      const tasks = member(entry.value, "tasks");
+      if (tasks?.kind !== "array") continue;
+      lists.push(tasks);
+      if (member(entry.value, "metadata")?.kind === "object") tagged = true;
+    }
+  const taskLike = (n) => n.kind === "object" && member(n, "id") !== void 0 && (member(n, "title") !== void 0 || member(n, "status") !== void 0);
+  return tagged || lists.some((l) => l.kind === "array" && l.items.some(taskLike));
+}
 function idOf(node3) {
   if (node3?.kind === "number" && Number.isInteger(node3.value)) return String(node3.value);
   if (node3?.kind === "string" && node3.value.trim() !== "") return node3.value.trim();
@@ -61690,20 +62226,35 @@ function text5(node3) {
 }
 function readTaskmaster(source, path2) {
   const problems = [];
-  const error63 = (line, message, fix2) => {
-    problems.push({ severity: "error", path: path2, ...line ? { line } : {}, message, fix: fix2 });
+  const error63 = (line2, message, fix2) => {
+    problems.push({ severity: "error", path: path2, ...line2 ? { line: line2 } : {}, message, fix: fix2 });
   };
+  const notTaskmaster = (why) => ({
+    tags: [],
+    problems: [],
+    notTaskmaster: {
+      severity: "warning",
+      path: path2,
+      message: `not read as a Task Master plan: ${why}.`,
+      fix: "Move Task Master's tasks to .taskmaster/tasks/tasks.json, or leave this file be."
+    }
+  });
+  const legacyPath = legacyTasksPath(path2);
   let root2;
   try {
     root2 = parseJsonWithOffsets(source);
   } catch (e) {
     if (!(e instanceof JsonSyntaxError)) throw e;
+    if (legacyPath) return notTaskmaster(`it is not JSON (line ${e.line}: ${e.message})`);
     error63(
       e.line,
       `not valid JSON: ${e.message}.`,
       "Fix the JSON, or let Task Master rewrite the file."
     );
     return { tags: [], problems };
+  }
+  if (legacyPath && !hasTaskmasterShape(root2)) {
+    return notTaskmaster(`it holds no task list of Task Master's shape (tasks with an "id")`);
   }
   if (root2.kind !== "object") {
     error63(
@@ -61717,14 +62268,15 @@ function readTaskmaster(source, path2) {
   const lines = lineStarts(source);
   const legacyTasks = member(root2, "tasks");
   if (legacyTasks?.kind === "array") {
-    tags.push(readTag("master", true, legacyTasks, lines, error63));
+    tags.push(readTag("master", true, legacyTasks, lines, path2));
   } else {
     for (const entry of root2.entries) {
       const tasks = member(entry.value, "tasks");
       if (tasks?.kind !== "array") continue;
-      tags.push(readTag(entry.key, false, tasks, lines, error63));
+      tags.push(readTag(entry.key, false, tasks, lines, path2));
     }
   }
+  for (const tag of tags) problems.push(...tag.problems);
   if (tags.length === 0) {
     error63(
       1,
@@ -61734,17 +62286,21 @@ function readTaskmaster(source, path2) {
   }
   return { tags, problems };
 }
-function readTag(name, legacy, list4, lines, error63) {
+function readTag(name, legacy, list4, lines, path2) {
+  const problems = [];
+  const error63 = (line2, message, fix2) => {
+    problems.push({ severity: "error", path: path2, ...line2 ? { line: line2 } : {}, message, fix: fix2 });
+  };
   const phases = [];
   const seen = /* @__PURE__ */ new Set();
   const readTask = (node3, id) => {
     const status2 = member(node3, "status");
-    const line = lineAt(lines, node3.start);
+    const line2 = lineAt(lines, node3.start);
     if (status2?.kind !== "string") {
-      error63(line, `task ${id} has no "status" string.`, 'Give it "status": "pending".');
+      error63(line2, `task ${id} has no "status" string.`, 'Give it "status": "pending".');
       return void 0;
     }
-    const known = TASKMASTER_STATUSES.includes(status2.value);
+    const known = READ_STATUSES.includes(status2.value);
     if (!known) {
       error63(
         lineAt(lines, status2.start),
@@ -61806,10 +62362,22 @@ function readTag(name, legacy, list4, lines, error63) {
       const task = readTask(node3, id);
       if (task) tasks.push(task);
     }
+    const own6 = member(node3, "status");
+    let status2 = own6 === void 0 && tasks.length > 0 ? "pending" : "";
+    if (own6?.kind === "string" && READ_STATUSES.includes(own6.value)) status2 = own6.value;
+    else if (own6?.kind === "string" && subs?.kind === "array" && subs.items.length > 0)
+      error63(
+        lineAt(lines, own6.start),
+        `task ${id} has status "${own6.value}", which Task Master does not use.`,
+        `Use one of ${TASKMASTER_STATUSES.join(", ")}.`
+      );
+    const priority = member(node3, "priority");
     phases.push({
       id,
       title: text5(member(node3, "title")),
       line: lineAt(lines, node3.start),
+      status: status2,
+      priority: priority?.kind === "string" ? priority.value : "medium",
       dependencies,
       tasks
     });
@@ -61825,18 +62393,51 @@ function readTag(name, legacy, list4, lines, error63) {
       }
     }
   }
-  return { name, legacy, phases };
+  return { name, legacy, phases, problems };
 }
-function phaseFinished(phase) {
-  return phase.tasks.every((t) => t.state === "done" || t.state === "set-aside");
+var DONE = /* @__PURE__ */ new Set(["done", "completed"]);
+var SET_ASIDE = /* @__PURE__ */ new Set(["cancelled", "deferred"]);
+var PRIORITY = { critical: 4, high: 3, medium: 2, low: 1 };
+function taskmasterPhaseFinished(phase) {
+  return DONE.has(phase.status) || SET_ASIDE.has(phase.status);
 }
-function currentTaskmasterPhase(tag) {
+function taskmasterProgress(tag) {
   const byId = new Map(tag.phases.map((p) => [p.id, p]));
   const done2 = (id) => {
     const p = byId.get(id);
-    return p !== void 0 && p.tasks.every((t) => t.state === "done");
+    if (p) return DONE.has(p.status);
+    const dot = id.indexOf(".");
+    if (dot === -1) return false;
+    const sub = byId.get(id.slice(0, dot))?.tasks.find((t) => t.id === id);
+    return sub !== void 0 && DONE.has(sub.status);
   };
-  return tag.phases.find((p) => !phaseFinished(p) && p.dependencies.every(done2));
+  const blockedSubtask = (p) => p.tasks.find((t) => t.id !== p.id && t.status === "blocked");
+  const eligible = tag.phases.filter(
+    (p) => (p.status === "pending" || p.status === "in-progress") && p.dependencies.every(done2) && !blockedSubtask(p)
+  );
+  const underWay = (p) => p.status === "in-progress" && p.tasks.some((t) => t.id !== p.id && (t.status === "pending" || t.status === "in-progress")) ? 1 : 0;
+  const rank = (p) => PRIORITY[p.priority] ?? 2;
+  const byNumber = (a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0);
+  const current = [...eligible].sort(
+    (a, b) => underWay(b) - underWay(a) || rank(b) - rank(a) || a.dependencies.length - b.dependencies.length || byNumber(a.id, b.id)
+  )[0];
+  const open3 = tag.phases.filter((p) => !taskmasterPhaseFinished(p));
+  const complete = tag.phases.length > 0 && open3.length === 0;
+  let waiting;
+  if (!current && !complete) {
+    const why = [];
+    for (const p of open3) {
+      const sub = blockedSubtask(p);
+      if (p.status === "blocked") why.push(`task ${p.id} is blocked`);
+      else if (p.status === "review") why.push(`task ${p.id} is in review`);
+      else if (sub) why.push(`task ${sub.id} is blocked`);
+      const unmet = p.dependencies.filter((d) => !done2(d));
+      if (unmet.length > 0)
+        why.push(`task ${p.id} waits for ${unmet.map((d) => `task ${d}`).join(" and ")}`);
+    }
+    waiting = why.length > 0 ? `${why.join("; ")}.` : "no task can start.";
+  }
+  return { current, complete, waiting };
 }
 
 // src/core/plan/kinds/index.ts
@@ -61864,7 +62465,7 @@ function kindOfPath(path2) {
   return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path2) ? "kiro" : "speckit";
 }
 function findPlanFiles(paths, globs) {
-  const matches = (0, import_picomatch.default)([...globs], { dot: true });
+  const matches = (0, import_picomatch2.default)([...globs], { dot: true });
   const out = [];
   const candidates2 = [];
   for (const path2 of paths) {
@@ -62026,6 +62627,8 @@ function empty2(plan, sidecar, problem) {
     plan,
     phases: [],
     current: void 0,
+    complete: false,
+    waiting: void 0,
     problems: [problem],
     warnings: [],
     sidecar,
@@ -62043,7 +62646,7 @@ function split(problems) {
 function noPhase(path2, fix2) {
   return { severity: "error", path: path2, line: 1, message: "no phase with a task was found.", fix: fix2 };
 }
-function openDialect(plan, kind, source, contextProblems, sidecar, present, files) {
+function readDialectTasks(plan, kind, source) {
   const read3 = kind === "kiro" ? readKiro(source, plan.path) : readSpeckit(source, plan.path);
   const { errors, warnings } = split(read3.problems);
   const tasked = read3.phases.filter((p) => p.tasks.length > 0);
@@ -62055,7 +62658,6 @@ function openDialect(plan, kind, source, contextProblems, sidecar, present, file
       )
     );
   }
-  const byNumber = new Map(tasked.map((p) => [p.number, p]));
   const view = (p) => ({
     number: p.number,
     name: p.name,
@@ -62065,11 +62667,27 @@ function openDialect(plan, kind, source, contextProblems, sidecar, present, file
       text: t.text,
       state: t.state,
       line: t.line,
-      optional: t.optional
-    }))
+      optional: t.optional,
+      ...t.optional ? { note: "optional" } : {},
+      requirements: t.requirements
+    })),
+    finished: dialectPhaseFinished(p)
   });
   const phases = tasked.map(view);
   const current = currentDialectPhase({ phases: tasked, problems: [] });
+  return {
+    tasked,
+    phases,
+    current: current ? phases[tasked.indexOf(current)] : void 0,
+    complete: errors.length === 0 && phases.length > 0 && phases.every((p) => p.finished),
+    waiting: void 0,
+    problems: errors,
+    warnings
+  };
+}
+function openDialect(plan, kind, source, contextProblems, sidecar, present, files) {
+  const read3 = readDialectTasks(plan, kind, source);
+  const byNumber = new Map(read3.tasked.map((p) => [p.number, p]));
   const own6 = (phase) => {
     const p = byNumber.get(phase.number);
     if (!p) throw new Error(`Phase ${phase.number} is not in ${plan.path}.`);
@@ -62078,40 +62696,21 @@ function openDialect(plan, kind, source, contextProblems, sidecar, present, file
   const mark = (phase, state) => {
     const p = own6(phase);
     const tasks = p.tasks.filter((t) => !t.optional);
-    const parent = kind === "kiro" ? kiroParent(source, p) : void 0;
-    if (parent) tasks.push(parent);
+    if (p.self && !p.self.optional && !p.tasks.includes(p.self)) tasks.push(p.self);
     return setDialectStates(source, kind, tasks, state);
   };
   return {
     plan,
-    phases,
-    current: current ? view(current) : void 0,
-    problems: [...contextProblems, ...errors],
-    warnings,
+    phases: read3.phases,
+    current: read3.current,
+    complete: read3.complete && contextProblems.length === 0,
+    waiting: read3.waiting,
+    problems: [...contextProblems, ...read3.problems],
+    warnings: read3.warnings,
     sidecar,
     markStart: (phase) => mark(phase, "doing"),
     markDone: (phase) => mark(phase, "done"),
     context: (phase) => kind === "kiro" ? kiroContext(plan, own6(phase), present, files) : speckitContext(plan, present)
-  };
-}
-var ITEM_BOX = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[(.)\]/;
-function kiroParent(source, phase) {
-  if (phase.tasks.some((t) => t.line === phase.line)) return void 0;
-  const start2 = lineStarts(source)[phase.line - 1];
-  if (start2 === void 0) return void 0;
-  const m = ITEM_BOX.exec(source.slice(start2, start2 + 200));
-  if (!m) return void 0;
-  const mark = m[1];
-  const state = mark === "-" ? "doing" : mark === "x" || mark === "X" ? "done" : "todo";
-  return {
-    id: phase.number,
-    text: phase.name,
-    state,
-    mark,
-    optional: false,
-    requirements: [],
-    line: phase.line,
-    markOffset: start2 + m[0].length - 2
   };
 }
 function speckitContext(plan, present) {
@@ -62135,15 +62734,15 @@ function requirementBlocks(text6) {
   const flush = () => {
     if (number4 !== void 0) blocks.set(number4, body.join("\n").trim());
   };
-  for (const line of lines) {
-    const heading2 = /^(#{1,6})\s+(.*)$/.exec(line);
+  for (const line2 of lines) {
+    const heading2 = /^(#{1,6})\s+(.*)$/.exec(line2);
     if (heading2) {
       const m = /^requirement\s+(\d+)\b/i.exec(heading2[2].trim());
       if (m) {
         flush();
         number4 = m[1];
         level = heading2[1].length;
-        body = [line];
+        body = [line2];
         continue;
       }
       if (number4 !== void 0 && heading2[1].length <= level) {
@@ -62151,7 +62750,7 @@ function requirementBlocks(text6) {
         number4 = void 0;
       }
     }
-    if (number4 !== void 0) body.push(line);
+    if (number4 !== void 0) body.push(line2);
   }
   flush();
   return blocks;
@@ -62187,14 +62786,19 @@ function kiroContext(plan, phase, present, files) {
   }
   return { links, sections };
 }
-function openTaskmaster(plan, source, contextProblems, sidecar) {
-  if (contextProblems.length > 0) {
-    return { ...empty2(plan, sidecar, contextProblems[0]), problems: contextProblems };
-  }
+var TASKMASTER_NOTES = {
+  blocked: "blocked",
+  review: "review",
+  deferred: "deferred",
+  cancelled: "cancelled"
+};
+function readTaskmasterTasks(plan, source) {
   const read3 = readTaskmaster(source, plan.path);
-  const { errors, warnings } = split(read3.problems);
   const tag = read3.tags.find((t) => t.name === plan.tag);
-  if (!tag && plan.tag !== void 0) {
+  const others = new Set(read3.tags.filter((t) => t !== tag).flatMap((t) => t.problems));
+  const { errors, warnings } = split(read3.problems.filter((p) => !others.has(p)));
+  if (read3.notTaskmaster) errors.push({ ...read3.notTaskmaster, severity: "error" });
+  if (!tag && plan.tag !== void 0 && !read3.notTaskmaster) {
     errors.push({
       severity: "error",
       path: plan.path,
@@ -62204,23 +62808,47 @@ function openTaskmaster(plan, source, contextProblems, sidecar) {
     });
   }
   const tasked = (tag?.phases ?? []).filter((p) => p.tasks.length > 0);
-  if (tag && tasked.length === 0) {
+  if (tag && tasked.length === 0 && errors.length === 0) {
     errors.push(noPhase(plan.path, 'Add a task with "task-master add-task".'));
   }
-  const byId = new Map(tasked.map((p) => [p.id, p]));
   const view = (p) => ({
     number: p.id,
     name: p.title,
     line: p.line,
-    tasks: p.tasks.map((t) => ({
-      id: t.id,
-      text: t.title,
-      state: t.state,
-      line: t.line,
-      optional: false
-    }))
+    tasks: p.tasks.map((t) => {
+      const note = TASKMASTER_NOTES[t.status];
+      return {
+        id: t.id,
+        text: t.title,
+        state: t.state,
+        line: t.line,
+        optional: false,
+        ...note ? { note } : {},
+        ...t.details ? { details: t.details } : {},
+        ...t.testStrategy ? { testStrategy: t.testStrategy } : {}
+      };
+    }),
+    finished: taskmasterPhaseFinished(p)
   });
-  const current = tag ? currentTaskmasterPhase({ ...tag, phases: tag.phases }) : void 0;
+  const phases = tasked.map(view);
+  const progress = tag ? taskmasterProgress(tag) : void 0;
+  const current = progress?.current ? phases[tasked.indexOf(progress.current)] : void 0;
+  return {
+    tasked,
+    phases,
+    current,
+    complete: errors.length === 0 && (progress?.complete ?? false),
+    waiting: errors.length === 0 ? progress?.waiting : void 0,
+    problems: errors,
+    warnings
+  };
+}
+function openTaskmaster(plan, source, contextProblems, sidecar) {
+  if (contextProblems.length > 0) {
+    return { ...empty2(plan, sidecar, contextProblems[0]), problems: contextProblems };
+  }
+  const read3 = readTaskmasterTasks(plan, source);
+  const byId = new Map(read3.tasked.map((p) => [p.id, p]));
   const own6 = (phase) => {
     const p = byId.get(phase.number);
     if (!p) throw new Error(`Task ${phase.number} is not in ${plan.path}.`);
@@ -62230,22 +62858,24 @@ function openTaskmaster(plan, source, contextProblems, sidecar) {
     const p = own6(phase);
     const edits = [];
     for (const t of p.tasks) {
-      if (t.state === "set-aside" || t.status === status2) continue;
+      if (t.state === "set-aside" || t.status === status2 || t.status === "blocked") continue;
       if (status2 === "in-progress" && t.state !== "todo") continue;
       edits.push({ task: t });
     }
     const parent = parentStatus(source, plan.tag, p);
-    if (parent && parent.status !== status2 && parent.status !== "cancelled") {
+    if (parent && parent.status !== status2 && parent.status !== "cancelled" && parent.status !== "blocked") {
       if (!(status2 === "in-progress" && parent.status === "done")) edits.push({ task: parent });
     }
     return replaceStatuses(source, plan.path, edits, status2);
   };
   return {
     plan,
-    phases: tasked.map(view),
-    current: current ? view(current) : void 0,
-    problems: errors,
-    warnings,
+    phases: read3.phases,
+    current: read3.current,
+    complete: read3.complete,
+    waiting: read3.waiting,
+    problems: read3.problems,
+    warnings: read3.warnings,
     sidecar,
     markStart: (phase) => mark(phase, "in-progress"),
     markDone: (phase) => mark(phase, "done"),
@@ -62343,16 +62973,19 @@ function otherKindFiles(config2, paths) {
   return found;
 }
 function plansOfAnyKind(config2, paths, coderNames, texts) {
-  const files = otherKindFiles(config2, paths);
   const tags = /* @__PURE__ */ new Map();
-  for (const f of files) {
-    if (f.kind !== "taskmaster") continue;
+  const notPlans = [];
+  const files = otherKindFiles(config2, paths).filter((f) => {
+    if (f.kind !== "taskmaster") return true;
     const text6 = texts.get(f.path);
-    tags.set(
-      f.path,
-      text6 === void 0 ? [] : readTaskmaster(text6, f.path).tags.map((t) => t.name)
-    );
-  }
+    const read3 = text6 === void 0 ? void 0 : readTaskmaster(text6, f.path);
+    if (read3?.notTaskmaster) {
+      notPlans.push(read3.notTaskmaster);
+      return false;
+    }
+    tags.set(f.path, read3 ? read3.tags.map((t) => t.name) : []);
+    return true;
+  });
   const named = namePlans(files, tags);
   for (const f of files)
     if (f.kind === "taskmaster" && (tags.get(f.path) ?? []).length === 0)
@@ -62369,7 +63002,7 @@ function plansOfAnyKind(config2, paths, coderNames, texts) {
       label: count2.get(plan.name) > 1 ? planRef(plan) : plan.name
     }))
   ];
-  return { plans, problems: named.problems };
+  return { plans, problems: [...notPlans, ...named.problems] };
 }
 var checklistOf = (plansDir, name) => planPath(plansDir, name, PLAN_FILES.checklist);
 var labelOf = (p) => p.kind === "coder" ? p.name : p.label;
@@ -62427,16 +63060,30 @@ function openWhenRead(plan, paths, texts) {
   const need = kindPlanReads(plan, paths).filter((p) => !texts.has(p));
   return need.length ? { need } : { open: openKindPlan(plan, paths, texts) };
 }
+function kindRunState(kp, mergedPhase) {
+  const merged = kp.phases.find((p) => p.number === mergedPhase);
+  return {
+    nextPhase: kp.current ? phaseInteger(kp.current.number) : void 0,
+    planComplete: kp.complete,
+    ...kp.waiting !== void 0 ? { waiting: kp.waiting } : {},
+    mergedPhaseFinished: merged === void 0 || merged.finished
+  };
+}
 function kindPhaseToStart(label, kp) {
   if (kp.problems.length > 0)
     return {
       reply: reply.planRequired(label, kp.problems),
       outcome: { state: "plan-required", node: "ValidateContext", mode: "plan", plan: label }
     };
-  if (!kp.current)
+  if (!kp.current && kp.complete)
     return {
       reply: reply.planComplete(label),
       outcome: { state: "plan-complete", node: "End", mode: "plan", plan: label }
+    };
+  if (!kp.current)
+    return {
+      reply: reply.planWaiting(label, kp.waiting ?? "no phase has work that can start."),
+      outcome: { state: "plan-waiting", mode: "plan", plan: label }
     };
   return { phase: kp.current };
 }
@@ -62860,6 +63507,8 @@ function planNames(paths, plansDir) {
 }
 function decideStart(req, snap) {
   if (!snap.base) return { need: "base" };
+  const gate = ciGateAtStart(req.loopWorkflow, snap.base.files, snap.texts);
+  if ("need" in gate) return gate;
   const plotted = req.mode === "plan" ? plotPhase(req, snap, snap.base) : plotQuick(req, snap, snap.base);
   if (!("marker" in plotted)) return plotted;
   const { branch: branch2, outcome } = plotted;
@@ -62933,7 +63582,11 @@ function decideStart(req, snap) {
   return {
     done: { ...outcome, pullRequest: pr.number },
     effects: [
-      say(plotted.started(pr)),
+      say(
+        (gate.note ? `${plotted.started(pr)}
+
+${gate.note}` : plotted.started(pr)) + (req.shared ? reply.sharedIdentity() : "")
+      ),
       ...progress,
       {
         kind: "check",
@@ -62942,10 +63595,12 @@ function decideStart(req, snap) {
         view: withAgent(plotted.view, handOff2, req.repoUrl),
         // The loop's first record of the PR; a quick task keeps the issue's text as the permitted
         // user saw it when they acted: the agent's assignment, whatever the issue says later.
-        record: req.mode === "quick" ? {
+        record: {
           ...plotted.marker,
-          vetted: { title: req.issue.title, body: req.issue.body ?? "" }
-        } : plotted.marker
+          pr: pr.number,
+          branch: branch2,
+          ...req.mode === "quick" ? { vetted: { title: req.issue.title, body: req.issue.body ?? "" } } : {}
+        }
       },
       ...handOff2 ? [{ kind: "dispatch", payload: handOff2 }] : []
     ]
@@ -63013,6 +63668,17 @@ function plotPhase(req, snap, base) {
 function plotQuick(req, snap, base) {
   const { config: config2, who, issue: issue4 } = req;
   const branch2 = quickBranch(issue4.number);
+  if (!vettedFits({ title: issue4.title, body: issue4.body ?? "" }))
+    return {
+      done: { state: "invalid", mode: "quick", reason: "the issue is too long for quick mode" },
+      effects: [
+        {
+          kind: "reply",
+          to: who.issue,
+          body: reply.issueTooLong(issue4.title.length, (issue4.body ?? "").length)
+        }
+      ]
+    };
   const changes = [];
   const plans = config2.quick.log ? planNames(base.files.keys(), config2.plansDir) : [];
   if (plans.length === 1) {
@@ -63073,7 +63739,10 @@ function checkRunOutput(view, repoUrl, ref) {
   const summary3 = [
     `**${NODES[view.node]}** \u2014 ${view.next}`,
     view.attempt ? `
-CI attempts failed so far: ${view.attempt.number} of ${view.attempt.of}.` : ""
+CI attempts failed so far: ${view.attempt.number} of ${view.attempt.of}.` : "",
+    view.spec ? `
+
+${view.spec}` : ""
   ].join("");
   const text6 = [
     "```mermaid",
@@ -63103,7 +63772,7 @@ function decodeCheckState(text6) {
 }
 
 // src/core/loop/gate.ts
-var import_picomatch2 = __toESM(require_picomatch2(), 1);
+var import_picomatch3 = __toESM(require_picomatch2(), 1);
 var PASS = /* @__PURE__ */ new Set(["success", "neutral", "skipped"]);
 var FAIL = /* @__PURE__ */ new Set([
   "failure",
@@ -63129,13 +63798,8 @@ function evaluateGate(checks, config2) {
   if (waiting.length > 0 || considered.length === 0) return { verdict: "pending", waiting };
   return { verdict: "passed", checks: considered };
 }
-function changesATest(files, config2) {
-  if (config2.testPaths.length === 0) return true;
-  const isTest = (0, import_picomatch2.default)(config2.testPaths, { dot: true });
-  return files.some((f) => isTest(f));
-}
 function touchedLockedItems(files, config2, plan, planFile) {
-  const isLocked = config2.locked.length ? (0, import_picomatch2.default)(config2.locked, { dot: true }) : () => false;
+  const isLocked = config2.locked.length ? (0, import_picomatch3.default)(config2.locked, { dot: true }) : () => false;
   const plans = `${config2.plansDir.replace(/\/+$/, "")}/`;
   const own6 = plan ? `${plans}${plan}/` : void 0;
   const owned = (path2) => own6 !== void 0 && (path2 === `${own6}01_Master Plan/01_Checklist.md` || path2 === `${own6}00_context.md` || path2.startsWith(`${own6}Reports/`) && path2.endsWith(".md"));
@@ -63144,6 +63808,437 @@ function touchedLockedItems(files, config2, plan, planFile) {
   const locked = files.filter((f) => isLocked(f));
   const planDocuments = files.filter((f) => f.startsWith(plans) && !owned(f) || otherDocument(f));
   return { locked, planDocuments };
+}
+
+// src/core/loop/passesSpec.ts
+var import_picomatch4 = __toESM(require_picomatch2(), 1);
+
+// src/core/loop/escalation.ts
+function escalation(snap, config2, reason, details) {
+  return [
+    { kind: "label", reason },
+    { kind: "requestReviews", names: config2.architects },
+    {
+      kind: "check",
+      view: {
+        mode: snap.marker.mode,
+        node: "Escalate",
+        title: "Escalated to architect",
+        next: `${reason}. Waiting for an architect; \`/coder resume\` continues.`
+      },
+      conclusion: "failure"
+    },
+    {
+      kind: "reply",
+      body: reply.escalated(snap.pr.number, config2.architects, reason, details)
+    }
+  ];
+}
+
+// src/core/loop/pullSnapshot.ts
+function touchedPaths(files) {
+  return files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
+}
+var isEscalated = (snap) => snap.pr.escalated || snap.escalatedBefore === true;
+var plural3 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+function outcomeOf(snap, state, node3) {
+  const { marker, pr } = snap;
+  return {
+    state,
+    ...node3 ? { node: node3 } : {},
+    mode: marker.mode,
+    branch: pr.head.ref,
+    pullRequest: pr.number,
+    ...marker.plan ? { plan: marker.plan } : {},
+    ...marker.phase ? { phase: marker.phase } : {}
+  };
+}
+var done = (snap, state, node3, effects, extra = {}) => ({ outcome: { ...outcomeOf(snap, state, node3), ...extra }, effects });
+function handOff(snap, config2, node3, attempt, marker = snap.marker) {
+  return agentHandOff(config2, {
+    node: node3,
+    repo: snap.repo,
+    branch: snap.pr.head.ref,
+    headSha: snap.pr.head.sha,
+    pullRequest: snap.pr.number,
+    marker,
+    attempt
+  });
+}
+function waitingForCi(snap, next) {
+  if (snap.own) return [];
+  const view = {
+    mode: snap.marker.mode,
+    node: "Verification",
+    title: "Verification: waiting for CI",
+    next
+  };
+  return [{ kind: "check", view }];
+}
+
+// src/core/loop/debugFix.ts
+function debugFix(snap, config2, failing, reason, agent, revise) {
+  const { marker, pr } = snap;
+  const head = pr.head.sha;
+  const attempts = [
+    ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
+    { sha: head, checks: failing, ...reason ? { reason } : {}, ...agent ? { agent } : {} }
+  ];
+  const updated = { ...marker, attempts, ...revise ? { spec: revise.spec } : {} };
+  const k = attempts.length;
+  const stated = { reason: reason ?? `attempt ${k} of ${config2.maxRetries}` };
+  const spent = marker.mode === "plan" ? budgetSpent(config2.budget, phaseSpend(updated), runSpend(updated)) : void 0;
+  if (marker.mode === "plan" && (k >= config2.maxRetries || spent)) {
+    const escalated = escalation(
+      { ...snap, marker: updated },
+      config2,
+      k >= config2.maxRetries ? `${plural3(k, "failed CI attempt")} (the limit is ${config2.maxRetries})` : spent ?? "",
+      failing.map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ""}`).concat(reason ? [reason] : []).concat(revise?.spec.missing ?? [])
+    );
+    return done(
+      snap,
+      "escalated",
+      "Escalate",
+      [{ kind: "marker", marker: updated }, ...escalated],
+      stated
+    );
+  }
+  const payload = k < config2.maxRetries ? handOff(snap, config2, revise ? "revise" : "debug-fix", k, updated) : void 0;
+  const view = {
+    mode: marker.mode,
+    node: revise ? "Revise" : "Debug",
+    title: `${revise ? "Passes Spec? no \u2014 Revise Code" : "Debug & Fix"} (attempt ${k} of ${config2.maxRetries})`,
+    next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
+    attempt: { number: k, of: config2.maxRetries },
+    ...revise ? { spec: revise.table } : {}
+  };
+  return done(
+    snap,
+    "failed",
+    revise ? "Revise" : "Debug",
+    [
+      { kind: "marker", marker: updated },
+      { kind: "check", view: withAgent(view, payload, snap.repoUrl), conclusion: "failure" },
+      {
+        kind: "reply",
+        body: revise ? reply.specMissing(pr.number, k, config2.maxRetries, revise.spec.missing) : reply.ciFailed(pr.number, k, config2.maxRetries, failing, reason)
+      },
+      ...payload ? [{ kind: "dispatch", payload }] : []
+    ],
+    payload ? { reason: `${stated.reason}; handed to the coding agent` } : stated
+  );
+}
+
+// src/core/loop/passesSpec.ts
+var BARE_PATH = /(?:^|[\s(])((?:\.{0,2}\/)?(?:[\w@.-]+\/)+[\w@.-]*\.[A-Za-z0-9]{1,10})(?=$|[\s),;:])/g;
+var CODE_SPAN = /`([^`\n]+)`/g;
+var PATHLIKE = /^(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\/?$/;
+function cleanPath(raw) {
+  const p = raw.replace(/^\.\//, "").replace(/^\/+/, "").replace(/[.,;:]+$/, "");
+  if (!p || p.startsWith("../") || p.includes("/../")) return void 0;
+  return p;
+}
+function namedPaths(text6) {
+  const found = /* @__PURE__ */ new Set();
+  for (const m of text6.matchAll(CODE_SPAN)) {
+    const span = m[1].trim();
+    if (!PATHLIKE.test(span)) continue;
+    if (!/\.[A-Za-z0-9]{1,10}$/.test(span) && !span.includes("/")) continue;
+    if (/^\d+(\.\d+)*$/.test(span)) continue;
+    const p = cleanPath(span);
+    if (p) found.add(p);
+  }
+  const outside = text6.replace(CODE_SPAN, " ");
+  for (const m of outside.matchAll(BARE_PATH)) {
+    const p = cleanPath(m[1]);
+    if (p && !/^https?:/.test(p) && !p.includes("//")) found.add(p);
+  }
+  return [...found];
+}
+var CITED = /\b((?:US|FR|NFR|SC|REQ|AC|R)-?\d+(?:\.\d+)*)\b/g;
+function citedIds(text6) {
+  return [...new Set([...text6.matchAll(CITED)].map((m) => m[1].toUpperCase()))];
+}
+function specTasksOfPhase(phase) {
+  return phase.tasks.map((t) => ({
+    id: t.id,
+    text: t.text,
+    state: t.state,
+    writtenId: t.text.trimStart().startsWith(t.id)
+  }));
+}
+function specTasksOfKindPhase(phase) {
+  return phase.tasks.map((t) => {
+    const taskmaster = t.requirements === void 0;
+    const detail = [t.details, t.testStrategy].filter(Boolean).join("\n");
+    return {
+      id: t.id,
+      text: t.text,
+      state: t.state,
+      ...t.optional ? { optional: true } : {},
+      ...t.requirements?.length ? { requirements: t.requirements } : {},
+      ...detail ? { detail } : {},
+      ...t.testStrategy ? { criterion: t.testStrategy } : {},
+      writtenId: taskmaster || t.text.trimStart().startsWith(t.id)
+    };
+  });
+}
+var NUMERIC = /^\d+(?:\.\d+)*$/;
+var KEYWORD = /\b(?:tasks?|requirements?|validates|req|criteri(?:on|a)|acceptance)\b/i;
+var DISTINCT = /\b[A-Za-z]{1,6}-?\d+(?:\.\d+)*\b/g;
+var NUMBER2 = /(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)/g;
+function headLines(file2) {
+  if (file2.patch === void 0) return [];
+  const lines = [];
+  for (const line2 of file2.patch.split("\n")) {
+    if (line2.startsWith("@@") || line2.startsWith("-") || line2.startsWith("\\")) continue;
+    lines.push(line2.startsWith("+") || line2.startsWith(" ") ? line2.slice(1) : line2);
+  }
+  return lines;
+}
+function idsIn(sources) {
+  const named = /* @__PURE__ */ new Map();
+  const add2 = (id, key) => {
+    const list4 = named.get(id);
+    if (!list4) named.set(id, [key]);
+    else if (list4.at(-1) !== key) list4.push(key);
+  };
+  for (const { key, lines } of sources) {
+    for (const line2 of lines) {
+      for (const m of line2.matchAll(DISTINCT)) add2(m[0].toUpperCase(), key);
+      if (KEYWORD.test(line2)) for (const m of line2.matchAll(NUMBER2)) add2(m[0], key);
+    }
+  }
+  return named;
+}
+function idsInTests(tests) {
+  return idsIn(tests.map((f) => ({ key: f.path, lines: headLines(f) })));
+}
+var idKey = (id) => NUMERIC.test(id) ? id : id.toUpperCase();
+var DOC_OR_CONFIG_EXT = /\.(md|mdx|markdown|txt|rst|adoc|json|jsonc|json5|ya?ml|toml|ini|cfg|conf|lock|csv|svg|png|jpe?g|gif|webp|ico|mmd)$/i;
+var DOC_OR_CONFIG_NAME = /^(license|licence|readme|changelog|contributing|notice|authors|codeowners|makefile|dockerfile|\.[^/]*)(\.[^/]*)?$/i;
+function isDocOrConfig(path2, plansDir = "docs/plans") {
+  const name = path2.slice(path2.lastIndexOf("/") + 1);
+  return path2.startsWith("docs/") || path2.startsWith(".github/") || path2.startsWith(`${plansDir.replace(/\/+$/, "")}/`) || DOC_OR_CONFIG_EXT.test(name) || DOC_OR_CONFIG_NAME.test(name);
+}
+var ChangedIndex = class {
+  byName = /* @__PURE__ */ new Map();
+  dirs = /* @__PURE__ */ new Map();
+  constructor(paths) {
+    for (const p of paths) {
+      const name = p.slice(p.lastIndexOf("/") + 1);
+      const list4 = this.byName.get(name);
+      if (list4) list4.push(p);
+      else this.byName.set(name, [p]);
+      const segments = p.split("/").slice(0, -1);
+      for (let i = 0; i < segments.length && i < 8; i++)
+        for (let j = i + 1; j <= segments.length && j - i <= 8; j++) {
+          const dir = `${segments.slice(i, j).join("/")}/`;
+          if (!this.dirs.has(dir)) this.dirs.set(dir, p);
+        }
+    }
+  }
+  /** The changed path a named path stands for: itself, or written from a sub-folder's root. */
+  find(named) {
+    if (named.endsWith("/")) return this.dirs.get(named);
+    const name = named.slice(named.lastIndexOf("/") + 1);
+    return this.byName.get(name)?.find((p) => p === named || p.endsWith(`/${named}`));
+  }
+};
+var DEFAULT_TESTS = [
+  "**/*.test.*",
+  "**/*.spec.*",
+  "**/test/**",
+  "**/tests/**",
+  "**/__tests__/**"
+];
+function anyGlob(globs) {
+  const re = new RegExp(
+    globs.map((g) => `(?:${import_picomatch4.default.makeRe(g, { dot: true }).source})`).join("|")
+  );
+  return (path2) => re.test(path2);
+}
+function passesSpec(tasks, files, options) {
+  const isTest = anyGlob(options.testPaths.length ? options.testPaths : DEFAULT_TESTS);
+  const touched = files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
+  const changed = new ChangedIndex(touched);
+  const tests = files.filter((f) => !f.deleted && isTest(f.path));
+  const ids = idsInTests(tests);
+  const rows = tasks.map((task) => {
+    const paths = namedPaths(`${task.text}
+${task.detail ?? ""}`);
+    const cited = [
+      .../* @__PURE__ */ new Set([
+        ...task.requirements ?? [],
+        ...citedIds(task.text),
+        ...task.detail ? citedIds(task.detail) : []
+      ])
+    ];
+    const own6 = task.writtenId ? task.id : void 0;
+    const lookups = [...own6 ? [own6] : [], ...cited];
+    const found = paths.flatMap((p) => {
+      const hit = changed.find(p);
+      return hit ? [hit] : [];
+    });
+    const named = [];
+    for (const id of lookups) for (const path2 of ids.get(idKey(id)) ?? []) named.push({ path: path2, id });
+    const checkable = paths.length > 0 || cited.length > 0 || task.criterion !== void 0;
+    const has = found.length > 0 || named.length > 0;
+    const status2 = task.state === "done" || task.state === "set-aside" ? "done" : has ? "evidence" : task.optional ? "optional" : checkable ? "missing" : "unchecked";
+    return {
+      id: task.id,
+      text: task.text,
+      status: status2,
+      named: { paths, ids: lookups, cited },
+      paths: [...new Set(found)],
+      tests: named,
+      line: explain(status2, paths, cited, task, found, named)
+    };
+  });
+  const code3 = files.filter((f) => !isDocOrConfig(f.path, options.plansDir));
+  const applies = options.testPaths.length > 0 && code3.length > 0;
+  const testChanged = files.some((f) => isTest(f.path));
+  const testRule = {
+    applies,
+    passed: !applies || testChanged,
+    line: options.testPaths.length === 0 ? "Tests: not required (`testPaths` is empty)." : code3.length === 0 ? "Tests: not required \u2014 the pull request changes documentation and configuration only." : testChanged ? `Tests: changed (${tests.length} test file${tests.length === 1 ? "" : "s"}).` : `Write failing test: the pull request changes code (\`${code3[0].path}\`${code3.length > 1 ? ` and ${code3.length - 1} more` : ""}) but no test file (\`testPaths\`).`
+  };
+  const missing = rows.filter((r) => r.status === "missing").map((r) => `${r.id}: ${r.line}`).concat(testRule.passed ? [] : [testRule.line]);
+  return { passed: missing.length === 0, tasks: rows, testRule, missing };
+}
+function explain(status2, paths, cited, task, found, named) {
+  const list4 = (xs) => xs.map((x) => `\`${x}\``).join(", ");
+  switch (status2) {
+    case "done":
+      return "done before this pull request.";
+    case "unchecked":
+      return "names nothing checkable (no path, no requirement): the reviewer judges it.";
+    case "evidence": {
+      const parts = [];
+      if (found.length) parts.push(`changes ${list4([...new Set(found)])}`);
+      if (named.length)
+        parts.push(
+          `${list4([...new Set(named.map((n) => n.path))])} names ${list4([...new Set(named.map((n) => n.id))])}`
+        );
+      return `${parts.join("; ")}.`;
+    }
+    case "optional":
+    case "missing": {
+      const lacks = [];
+      if (paths.length) lacks.push(`names ${list4(paths)}, not changed`);
+      if (cited.length) lacks.push(`cites ${list4(cited)}, named by no changed test`);
+      if (!paths.length && !cited.length && task.criterion !== void 0)
+        lacks.push(`has a test strategy, and no changed test names task \`${task.id}\``);
+      return `${status2 === "optional" ? "optional: " : ""}${lacks.join("; ")}.`;
+    }
+  }
+}
+function specTrace(verdict, commits) {
+  const byId = idsIn(commits.map((c) => ({ key: c.sha, lines: c.message.split("\n") })));
+  const naming = (ids) => {
+    const shas = new Set(ids.flatMap((id) => byId.get(idKey(id)) ?? []));
+    return commits.filter((c) => shas.has(c.sha));
+  };
+  const requirements = /* @__PURE__ */ new Map();
+  const tasks = verdict.tasks.map((t) => {
+    for (const id of t.named.cited) {
+      const r = requirements.get(id) ?? { tasks: [], tests: /* @__PURE__ */ new Set() };
+      r.tasks.push(t.id);
+      for (const test of t.tests) if (test.id === id) r.tests.add(test.path);
+      requirements.set(id, r);
+    }
+    return {
+      id: t.id,
+      status: t.status,
+      line: t.line,
+      tests: [...new Set(t.tests.map((x) => x.path))],
+      commits: naming(t.named.ids)
+    };
+  });
+  return {
+    passed: verdict.passed,
+    tasks,
+    requirements: [...requirements].map(([id, r]) => ({
+      id,
+      tasks: r.tasks,
+      tests: [...r.tests],
+      commits: naming([id])
+    })),
+    testRule: verdict.testRule.line
+  };
+}
+var TABLE_CHARS = 4e4;
+var STATUS_MARK = {
+  missing: "\u274C missing",
+  evidence: "\u2705 evidence",
+  unchecked: "\u2796 nothing checkable",
+  done: "\u2714\uFE0F done before",
+  optional: "\u2796 optional"
+};
+function specTable(verdict, link3, limit = TABLE_CHARS) {
+  const at2 = (path2) => link3 ? `[${codeSpan(path2)}](${link3.repoUrl}/blob/${link3.sha}/${encodePath(path2)})` : codeSpan(path2);
+  const lined = (text6) => text6.replace(/`([^`]+)`/g, (_m, p) => link3 && !p.includes(" ") ? at2(p) : codeSpan(p));
+  const order2 = ["missing", "evidence", "unchecked", "optional", "done"];
+  const rows = [...verdict.tasks].sort((a, b) => order2.indexOf(a.status) - order2.indexOf(b.status));
+  const out = [
+    `**Passes Spec?** ${verdict.passed ? "yes" : "no"} \u2014 ${rows.filter((r) => r.status === "evidence").length} of ${rows.length} tasks traced to evidence, ${rows.filter((r) => r.status === "missing").length} lacking.`,
+    "",
+    "| task | | evidence |",
+    "| --- | --- | --- |"
+  ];
+  let size = out.join("\n").length;
+  let shown = 0;
+  for (const r of rows) {
+    const own6 = r.text.startsWith(`${r.id} `) ? r.text.slice(r.id.length + 1) : r.text;
+    const text6 = escapeMarkdown(own6.replace(/\s+/g, " ").slice(0, 120)).replace(/\|/g, "\\|");
+    const row = `| ${codeSpan(r.id)} ${text6} | ${STATUS_MARK[r.status]} | ${lined(r.line).replace(/\|/g, "\\|")} |`;
+    if (size + row.length > limit) break;
+    out.push(row);
+    size += row.length + 1;
+    shown++;
+  }
+  if (shown < rows.length) out.push(`| \u2026 | | ${rows.length - shown} more tasks not shown |`);
+  out.push("", `${verdict.testRule.passed ? "\u2705" : "\u274C"} ${verdict.testRule.line}`);
+  return out.join("\n");
+}
+var MISSING_LINES = 50;
+function specVerdictOf(snap, config2) {
+  if (!snap.files) return { need: "files" };
+  if (!snap.tasks) return { need: "tasks" };
+  const files = snap.files.map((f) => ({
+    path: f.path,
+    ...f.previous ? { previous: f.previous } : {},
+    ...f.patch !== void 0 ? { patch: f.patch } : {},
+    ...f.deleted ? { deleted: true } : {}
+  }));
+  const options = { testPaths: config2.testPaths, plansDir: config2.plansDir };
+  if ("problem" in snap.tasks) {
+    const verdict = passesSpec([], files, options);
+    const line2 = `The phase's tasks cannot be read on this head: ${snap.tasks.problem}`;
+    return { verdict: { ...verdict, passed: false, missing: [line2, ...verdict.missing] } };
+  }
+  return { verdict: passesSpec(snap.tasks.tasks, files, options) };
+}
+function specRecord(verdict, sha) {
+  return { sha, passed: verdict.passed, missing: verdict.missing.slice(0, MISSING_LINES) };
+}
+function validateVsSpec(snap, config2, again) {
+  if (config2.specCheck === "off") return { passed: { effects: [] } };
+  const read3 = specVerdictOf(snap, config2);
+  if ("need" in read3) return read3;
+  const { verdict } = read3;
+  const sha = snap.pr.head.sha;
+  const table = specTable(verdict, { repoUrl: snap.repoUrl, sha });
+  const spec = specRecord(verdict, sha);
+  if (verdict.passed || config2.specCheck === "report")
+    return {
+      passed: { effects: [{ kind: "marker", marker: { ...snap.marker, spec } }], table }
+    };
+  if (snap.own?.node === "Revise" && !again)
+    return done(snap, "failed", "Revise", [], { reason: "already reported" });
+  const lacking = verdict.tasks.filter((t) => t.status === "missing").length;
+  const reason = `Passes Spec?: ${lacking ? `${lacking} task${lacking === 1 ? "" : "s"} of the phase lack evidence` : "the phase lacks evidence"}${verdict.testRule.passed ? "" : lacking ? "; no test changed" : " (no test changed)"}.`;
+  return debugFix(snap, config2, [], reason, void 0, { spec, table });
 }
 
 // src/core/loop/complete.ts
@@ -63185,7 +64280,7 @@ function markComplete(config2, plan, files, marker, facts) {
     plan,
     phase: { number: phase.number, name: phase.name },
     tasks: done2.phases.find((p) => p.number === phase.number).tasks,
-    ...reportFacts(marker, facts)
+    ...reportFacts(marker, facts, specTasksOfPhase(phase))
   });
   const context = writeCheckpoint(
     files.context,
@@ -63230,7 +64325,7 @@ ${renderMarker({ mode: "plan", plan, phase: phase.number, issue: marker.issue })
 `
   };
 }
-function reportFacts(marker, facts) {
+function reportFacts(marker, facts, tasks) {
   return {
     completedAt: facts.now,
     pullRequest: facts.pullRequest,
@@ -63240,7 +64335,8 @@ function reportFacts(marker, facts) {
     attempts: facts.attempts,
     reviewers: facts.reviewers,
     files: facts.files,
-    ...marker.agentRuns?.length ? { agentRuns: marker.agentRuns } : {}
+    ...marker.agentRuns?.length ? { agentRuns: marker.agentRuns } : {},
+    ...facts.spec ? { trace: specTrace(passesSpec(tasks, facts.files, facts.spec), facts.commits) } : {}
   };
 }
 function splitLogins(names) {
@@ -63265,6 +64361,10 @@ function mayCommand(permission) {
   return WRITE.has(permission);
 }
 var sameLogin = (a, b) => a !== void 0 && b !== void 0 && a.toLowerCase() === b.toLowerCase();
+var ACTIONS_BOT = "github-actions[bot]";
+function identityShared(identity) {
+  return sameLogin(identity.login, ACTIONS_BOT) || sameLogin(identity.app?.slug, "github-actions");
+}
 function loopPullProblem(pr, identity) {
   if (!pr.head.ref.startsWith("coder/")) return "not a coder/ branch";
   const head = pr.head.repo;
@@ -63311,124 +64411,10 @@ function pushers(commits, identity) {
   return out;
 }
 
-// src/core/loop/pullSnapshot.ts
-function touchedPaths(files) {
-  return files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
-}
-var plural3 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-function outcomeOf(snap, state, node3) {
-  const { marker, pr } = snap;
-  return {
-    state,
-    ...node3 ? { node: node3 } : {},
-    mode: marker.mode,
-    branch: pr.head.ref,
-    pullRequest: pr.number,
-    ...marker.plan ? { plan: marker.plan } : {},
-    ...marker.phase ? { phase: marker.phase } : {}
-  };
-}
-var done = (snap, state, node3, effects, extra = {}) => ({ outcome: { ...outcomeOf(snap, state, node3), ...extra }, effects });
-function handOff(snap, config2, node3, attempt, marker = snap.marker) {
-  return agentHandOff(config2, {
-    node: node3,
-    repo: snap.repo,
-    branch: snap.pr.head.ref,
-    headSha: snap.pr.head.sha,
-    pullRequest: snap.pr.number,
-    marker,
-    attempt
-  });
-}
-function waitingForCi(snap, next) {
-  if (snap.own) return [];
-  const view = {
-    mode: snap.marker.mode,
-    node: "Verification",
-    title: "Verification: waiting for CI",
-    next
-  };
-  return [{ kind: "check", view }];
-}
-
 // src/core/loop/budget.ts
 function spentAtGreen(marker, config2, again) {
   if (marker.mode !== "plan" || again) return void 0;
   return budgetSpent(config2.budget, phaseSpend(marker), runSpend(marker));
-}
-
-// src/core/loop/escalation.ts
-function escalation(snap, config2, reason, details) {
-  return [
-    { kind: "label", reason },
-    { kind: "requestReviews", names: config2.architects },
-    {
-      kind: "check",
-      view: {
-        mode: snap.marker.mode,
-        node: "Escalate",
-        title: "Escalated to architect",
-        next: `${reason}. Waiting for an architect; \`/coder resume\` continues.`
-      },
-      conclusion: "failure"
-    },
-    {
-      kind: "reply",
-      body: reply.escalated(snap.pr.number, config2.architects, reason, details)
-    }
-  ];
-}
-
-// src/core/loop/debugFix.ts
-function debugFix(snap, config2, failing, reason, agent) {
-  const { marker, pr } = snap;
-  const head = pr.head.sha;
-  const attempts = [
-    ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
-    { sha: head, checks: failing, ...reason ? { reason } : {}, ...agent ? { agent } : {} }
-  ];
-  const updated = { ...marker, attempts };
-  const k = attempts.length;
-  const stated = { reason: reason ?? `attempt ${k} of ${config2.maxRetries}` };
-  const spent = marker.mode === "plan" ? budgetSpent(config2.budget, phaseSpend(updated), runSpend(updated)) : void 0;
-  if (marker.mode === "plan" && (k >= config2.maxRetries || spent)) {
-    const escalated = escalation(
-      { ...snap, marker: updated },
-      config2,
-      k >= config2.maxRetries ? `${plural3(k, "failed CI attempt")} (the limit is ${config2.maxRetries})` : spent ?? "",
-      failing.map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ""}`).concat(reason ? [reason] : [])
-    );
-    return done(
-      snap,
-      "escalated",
-      "Escalate",
-      [{ kind: "marker", marker: updated }, ...escalated],
-      stated
-    );
-  }
-  const payload = k < config2.maxRetries ? handOff(snap, config2, "debug-fix", k, updated) : void 0;
-  const view = {
-    mode: marker.mode,
-    node: "Debug",
-    title: `Debug & Fix (attempt ${k} of ${config2.maxRetries})`,
-    next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
-    attempt: { number: k, of: config2.maxRetries }
-  };
-  return done(
-    snap,
-    "failed",
-    "Debug",
-    [
-      { kind: "marker", marker: updated },
-      { kind: "check", view: withAgent(view, payload, snap.repoUrl), conclusion: "failure" },
-      {
-        kind: "reply",
-        body: reply.ciFailed(pr.number, k, config2.maxRetries, failing, reason)
-      },
-      ...payload ? [{ kind: "dispatch", payload }] : []
-    ],
-    payload ? { reason: `${stated.reason}; handed to the coding agent` } : stated
-  );
 }
 
 // src/core/loop/finalVerification.ts
@@ -63452,7 +64438,14 @@ function finalVerification(snap, config2) {
       body: reply.phaseComplete(marker.plan ?? "", phase, pr.number, next, merged)
     }
   ];
-  if (!config2.autoMerge) return done(snap, "complete", "End", say(false));
+  if (!config2.autoMerge || snap.shared)
+    return done(
+      snap,
+      "complete",
+      "End",
+      say(false),
+      config2.autoMerge ? { reason: "autoMerge is off with the default GITHUB_TOKEN" } : {}
+    );
   const when = (effects, w) => effects.map((e) => ({ ...e, when: w }));
   return done(snap, "complete", "End", [
     { kind: "merge" },
@@ -63530,13 +64523,25 @@ function approvals(snap, config2, found) {
       { reason: refused.join("; ") }
     );
   }
+  if (!snap.pr.escalated && snap.escalatedBefore === void 0) return { need: "escalation" };
+  const escalated = isEscalated(snap);
   const { locked, planDocuments } = touchedLockedItems(
     touchedPaths(snap.files),
     config2,
     marker.plan,
     marker.planFile
   );
-  const needsArchitect = locked.length > 0 || planDocuments.length > 0;
+  const needsArchitect = locked.length > 0 || planDocuments.length > 0 || escalated;
+  if (needsArchitect && snap.shared) {
+    const why = escalated ? "it is escalated" : locked.length ? "locked paths touched" : "plan documents changed";
+    return done(
+      snap,
+      escalated ? "escalated" : "approval-not-counted",
+      escalated ? "Escalate" : "CodeReview",
+      [{ kind: "reply", body: reply.sharedIdentityArchitect(pr.number, why) }],
+      { reason: `${why}: an architect's call, by hand with the default GITHUB_TOKEN` }
+    );
+  }
   if (needsArchitect && counting.some((a) => a.architect === void 0))
     return { need: "architects" };
   const chosen2 = chooseApproval(
@@ -63544,7 +64549,7 @@ function approvals(snap, config2, found) {
     needsArchitect
   );
   if (chosen2.escalate) {
-    const reason = locked.length ? "locked paths touched" : "plan change needed";
+    const reason = locked.length ? "locked paths touched" : planDocuments.length ? "plan change needed" : "escalated before, and only an architect\u2019s approval or `/coder resume` ends it";
     return done(
       snap,
       "escalated",
@@ -63557,7 +64562,7 @@ function approvals(snap, config2, found) {
     );
   }
   return done(snap, "completing", "FinalVerify", [
-    ...snap.pr.escalated ? [{ kind: "unlabel" }] : [],
+    ...escalated ? [{ kind: "unlabel" }] : [],
     { kind: "complete", approver: chosen2.approval.login }
   ]);
 }
@@ -63570,6 +64575,8 @@ function verification(snap, config2, options = {}) {
     return done(snap, "escalated", "Escalate", [], {
       reason: "escalated: waiting for /coder resume"
     });
+  if (marker.pause && !again)
+    return done(snap, "paused", void 0, [], { reason: `paused until ${marker.pause.until}` });
   if (!snap.checks) return { need: "checks" };
   const gate = evaluateGate(snap.checks, config2);
   const reported = (state, node3) => done(snap, state, node3, [], { reason: "already reported" });
@@ -63622,33 +64629,29 @@ function verification(snap, config2, options = {}) {
     });
   if (!snap.files) return { need: "files" };
   if (snap.filesIncomplete) return unreadable(snap, "files");
-  if (!changesATest(
-    snap.files.map((f) => f.path),
-    config2
-  )) {
-    if (own6?.conclusion === "failure" && !again) return reported("failed", "Debug");
-    return debugFix(
-      snap,
-      config2,
-      [],
-      "Write failing test: the pull request changes no test file (`testPaths`)."
-    );
-  }
+  const spec = validateVsSpec(snap, config2, again);
+  if (!("passed" in spec)) return spec;
+  const { table } = spec.passed;
   return withApprovals(
     snap,
     config2,
     done(snap, "code-review", "CodeReview", [
+      ...spec.passed.effects,
       {
         kind: "check",
         view: {
           mode: "plan",
           node: "CodeReview",
           title: "Code review",
-          next: "CI passed. An approving review of this head completes the phase; changes requested send it back to implementation."
+          next: `CI passed${table ? " and each task of the phase is traced below" : ""}. An approving review of this head completes the phase; changes requested send it back to implementation.`,
+          ...table ? { spec: table } : {}
         }
       },
       { kind: "requestReviews", names: config2.reviewers },
-      { kind: "reply", body: reply.ciPassed(snap.pr.number, config2.reviewers) }
+      {
+        kind: "reply",
+        body: reply.ciPassed(snap.pr.number, config2.reviewers, table !== void 0)
+      }
     ])
   );
 }
@@ -63709,10 +64712,9 @@ function codeReview(snap, config2, review) {
   if (snap.pr.escalated) {
     if (passed && !snap.files) return { need: "files" };
     if (passed && snap.filesIncomplete) return unreadable(snap, "files");
-    if (!passed || !changesATest(
-      (snap.files ?? []).map((f) => f.path),
-      config2
-    ))
+    const spec = passed && config2.specCheck === "require" ? specVerdictOf(snap, config2) : void 0;
+    if (spec && "need" in spec) return spec;
+    if (!passed || spec && !spec.verdict.passed)
       return done(
         snap,
         "escalated",
@@ -63800,7 +64802,8 @@ function retry(snap, config2, thread) {
   return verification(snap, config2, { again: true });
 }
 function resume(snap, thread) {
-  if (!snap.pr.escalated)
+  if (!snap.pr.escalated && snap.escalatedBefore === void 0) return { need: "escalation" };
+  if (!isEscalated(snap))
     return done(snap, "not-escalated", void 0, [
       { kind: "reply", to: thread, body: reply.notEscalated(snap.pr.number) }
     ]);
@@ -63813,16 +64816,21 @@ function resume(snap, thread) {
   ]);
 }
 function stopRun(snap, thread) {
-  const run3 = snap.marker.run;
-  if (!run3)
+  const { run: run3, pause } = snap.marker;
+  if (!run3 && !pause)
     return done(snap, "no-run", void 0, [
       { kind: "reply", to: thread, body: reply.noRun(snap.pr.number) }
     ]);
   const marker = { ...snap.marker };
   delete marker.run;
+  delete marker.pause;
   return done(snap, "run-stopped", void 0, [
     { kind: "marker", marker },
-    { kind: "reply", to: thread, body: reply.runStopped(snap.pr.number, run3.plan) }
+    {
+      kind: "reply",
+      to: thread,
+      body: run3 ? reply.runStopped(snap.pr.number, run3.plan) : `\u23F9\uFE0F The pause on #${snap.pr.number} is ended: the coding agent is not handed the node again by itself. Push to the branch, or \`/coder retry\` to evaluate it again.`
+    }
   ]);
 }
 
@@ -63864,15 +64872,53 @@ function latestReviews(reviews) {
 function approversOf(reviews, head) {
   return latestReviews(reviews).filter((r) => r.state === "APPROVED" && r.commit_id === head && !isBot(r.user)).map((r) => r.user.login);
 }
-function latestCheckRuns(runs, skip = /* @__PURE__ */ new Set()) {
+var ACTIONS_APP = "github-actions";
+var isActions = (r) => r.app?.slug === ACTIONS_APP;
+var groupOf = (r) => `${r.app?.id ?? ""}/${r.name}`;
+function runsToTrace(runs, skip = /* @__PURE__ */ new Set()) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const r of runs)
+    if (!skip.has(r.id) && isActions(r))
+      groups2.set(groupOf(r), [...groups2.get(groupOf(r)) ?? [], r.id]);
+  return [...groups2.values()].filter((ids) => ids.length > 1).flat();
+}
+function latestCheckRuns(runs, skip = /* @__PURE__ */ new Set(), jobs = /* @__PURE__ */ new Map()) {
   const byId = [...runs].sort((a, b) => Number(a.id) - Number(b.id));
+  const standing = /* @__PURE__ */ new Map();
+  for (const r of byId) {
+    if (skip.has(r.id)) continue;
+    const key = groupOf(r);
+    if (!isActions(r)) {
+      standing.set(key, [r]);
+      continue;
+    }
+    const job = jobs.get(r.id);
+    const rerunOf = (earlier) => {
+      const was = jobs.get(earlier.id);
+      return !!job && !!was && job.run === was.run && job.attempt > was.attempt;
+    };
+    standing.set(key, [...(standing.get(key) ?? []).filter((e) => !rerunOf(e)), r]);
+  }
+  return [...standing.values()].flat();
+}
+function latestStatuses(statuses) {
   const latest = /* @__PURE__ */ new Map();
-  for (const r of byId) if (!skip.has(r.id)) latest.set(`${r.app?.id ?? ""}/${r.name}`, r);
-  return [...latest.values()];
+  for (const s of statuses) {
+    const key = `${s.creator?.login?.toLowerCase() ?? ""}\0${s.context}`;
+    if (!latest.has(key)) latest.set(key, s);
+  }
+  return [...latest.values()].reverse();
 }
 
 // src/core/loop/completeKind.ts
 var DONE_WORDS = { speckit: "[X]", kiro: "[x]", taskmaster: '"done"', coder: "[x]" };
+function kindReportTasks(phase) {
+  return phase.tasks.map((t) => ({
+    depth: 0,
+    state: t.state === "set-aside" ? "todo" : t.state,
+    text: `${t.text.startsWith(t.id) ? t.text : `${t.id} ${t.text}`}${t.state === "set-aside" ? " (set aside)" : ""}${t.optional ? " (optional)" : ""}`
+  }));
+}
 function markKindComplete(kp, label, paths, texts, marker, facts) {
   const phaseId = marker.phaseId ?? String(marker.phase ?? "");
   const phase = kp.phases.find((p) => p.number === phaseId);
@@ -63896,12 +64942,8 @@ function markKindComplete(kp, label, paths, texts, marker, facts) {
   const report = renderPhaseReport({
     plan: label,
     phase: { number: phase.number, name: phase.name },
-    tasks: done2.tasks.map((t) => ({
-      depth: 0,
-      state: t.state === "set-aside" ? "todo" : t.state,
-      text: `${t.text.startsWith(t.id) ? t.text : `${t.id} ${t.text}`}${t.state === "set-aside" ? " (set aside)" : ""}${t.optional ? " (optional)" : ""}`
-    })),
-    ...reportFacts(marker, facts)
+    tasks: kindReportTasks(done2),
+    ...reportFacts(marker, facts, specTasksOfKindPhase(phase))
   });
   const { sidecar } = kp;
   const checkpoint = writeCheckpoint(
@@ -63980,6 +65022,108 @@ function resumeRunOn(snap, run3, thread) {
       { kind: "reply", to: thread, body: reply.runResumed(pr.number, plan, marker.phase) }
     ]
   };
+}
+
+// src/core/loop/pause.ts
+var NODE_OF = {
+  tdd: "TDD",
+  "debug-fix": "Debug",
+  "review-fix": "TDD",
+  revise: "Revise"
+};
+function formatUntil(until) {
+  return `${until.slice(0, 10)} ${until.slice(11, 16)} UTC`;
+}
+function untilOf(reported, now, minutes2) {
+  const at2 = reported ? Date.parse(reported) : NaN;
+  if (Number.isFinite(at2) && at2 > now.getTime()) return new Date(at2).toISOString();
+  return new Date(now.getTime() + minutes2 * 6e4).toISOString();
+}
+function pausedView(snap, pause) {
+  return {
+    mode: snap.marker.mode,
+    node: NODE_OF[pause.node],
+    title: `Paused until ${formatUntil(pause.until)}`,
+    next: `The coding agent stopped at its provider's limit (${pause.reason}). No attempt was spent; its work so far is kept. The loop hands ${pause.node} to the agent again at ${formatUntil(pause.until)} by itself; \`/coder resume\` resumes now, \`/coder stop\` ends it.`
+  };
+}
+function pauseAt(snap, config2, at2, now) {
+  const { marker } = snap;
+  if (marker.pause && marker.pause.node === at2.node && marker.pause.attempt === at2.attempt)
+    return done(snap, "paused", NODE_OF[at2.node], [], { reason: "already paused" });
+  const since = now.toISOString();
+  const pause = {
+    node: at2.node,
+    attempt: at2.attempt,
+    until: untilOf(at2.until, now, config2.agent?.pauseMinutes ?? 60),
+    since,
+    reason: at2.reason.slice(0, 1e3)
+  };
+  const pauses = [...marker.pauses ?? [], { since, until: pause.until, reason: pause.reason }];
+  const max = config2.agent?.maxPauses ?? 3;
+  if (pauses.length > max) {
+    const updated2 = { ...marker, pauses };
+    delete updated2.pause;
+    const reason = `the coding agent reached its provider's limit ${pauses.length} times (the limit is ${max} pauses): ${pause.reason}`;
+    return done(
+      snap,
+      "escalated",
+      "Escalate",
+      [{ kind: "marker", marker: updated2 }, ...escalation(snap, config2, reason, [])],
+      { reason }
+    );
+  }
+  const updated = { ...marker, pause, pauses };
+  return done(
+    snap,
+    "paused",
+    NODE_OF[at2.node],
+    [
+      { kind: "marker", marker: updated },
+      { kind: "check", view: pausedView(snap, pause) },
+      {
+        kind: "reply",
+        body: `\u23F8\uFE0F Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at2.node}, attempt ${at2.attempt}) stopped at its provider's limit \u2014 ${pause.reason}. No attempt was spent and its work so far is kept; the loop resumes by itself at that time. \`/coder resume\` resumes now, \`/coder stop\` ends it.`
+      },
+      { kind: "wake", at: pause.until }
+    ],
+    { reason: `paused until ${pause.until}: ${pause.reason}` }
+  );
+}
+function pauseDue(marker, now) {
+  return !!marker.pause && Date.parse(marker.pause.until) <= now.getTime();
+}
+function resumePause(snap, config2, now, options = {}) {
+  const { marker } = snap;
+  const pause = marker.pause;
+  if (!pause) return done(snap, "ignored", void 0, [], { reason: "not paused" });
+  if (!options.early && !pauseDue(marker, now))
+    return done(snap, "not-due", NODE_OF[pause.node], [], {
+      reason: `paused until ${pause.until}`
+    });
+  const updated = { ...marker };
+  delete updated.pause;
+  const payload = handOff(snap, config2, pause.node, pause.attempt, updated);
+  const view = {
+    mode: marker.mode,
+    node: NODE_OF[pause.node],
+    title: "Resumed after the pause",
+    next: "The pause ended: the node goes on."
+  };
+  const effects = [
+    { kind: "marker", marker: updated },
+    { kind: "check", view: withAgent(view, payload, snap.repoUrl) },
+    ...payload ? [{ kind: "dispatch", payload }] : []
+  ];
+  if (options.early)
+    effects.push({
+      kind: "reply",
+      ...options.thread !== void 0 ? { to: options.thread } : {},
+      body: `\u25B6\uFE0F Resumed #${snap.pr.number} before ${formatUntil(pause.until)}: ${pause.node} goes to the coding agent again now.`
+    });
+  return done(snap, "resumed", NODE_OF[pause.node], effects, {
+    reason: options.early ? "resumed early" : `resumed at ${now.toISOString()}`
+  });
 }
 
 // src/core/agent/redact.ts
@@ -64063,13 +65207,18 @@ var AgentChangeSchema = external_exports.union([
   }),
   external_exports.strictObject({ path: external_exports.string().min(1).max(4096), deleted: external_exports.literal(true) })
 ]);
-var AGENT_OUTCOMES = ["changed", "no-change", "failed", "timed-out", "stale"];
+var AGENT_OUTCOMES = ["changed", "no-change", "failed", "timed-out", "stale", "paused"];
 var ChangeSetSchema = external_exports.strictObject({
   version: external_exports.literal(1),
   headSha: external_exports.string().regex(/^[0-9a-f]{40}$/),
   outcome: external_exports.enum(AGENT_OUTCOMES),
   /** Why the run produced nothing to apply (exit code, timeout, stale head). */
   reason: external_exports.string().max(2e3).optional(),
+  /** `paused`: the provider's usage or rate limit stopped the agent (limit.ts); when it resets. */
+  pause: external_exports.strictObject({
+    reason: external_exports.string().max(1e3),
+    until: external_exports.string().datetime().optional()
+  }).optional(),
   changes: external_exports.array(AgentChangeSchema).max(1e4)
 });
 function pathProblem(path2) {
@@ -64232,8 +65381,9 @@ function sameEntry(a, b) {
   return !!a && !!b && a.mode === b.mode && a.target === b.target;
 }
 function decideApply(input2) {
-  const timedOut = input2.outcome === "timed-out";
-  if (timedOut && (!input2.keepPartialWork || input2.changes.length === 0))
+  const paused = input2.outcome === "paused";
+  const timedOut = input2.outcome === "timed-out" || paused;
+  if (timedOut && (!input2.keepPartialWork && !paused || input2.changes.length === 0))
     return { ok: false, discarded: true, problems: [] };
   const { valid, problems } = checkEntries(input2.changes, input2.plansDir, input2.limits);
   const name = (p) => JSON.stringify(p);
@@ -64295,7 +65445,8 @@ ${fenced(clean)}`;
 var TITLES = {
   tdd: "Test-Driven Development: write the failing test, then implement",
   "debug-fix": "Debug & Fix: CI failed on the head",
-  "review-fix": "Code Review \u2192 Issues: a reviewer requested changes"
+  "review-fix": "Code Review \u2192 Issues: a reviewer requested changes",
+  revise: "Revise Code: tasks of the phase lack evidence (Passes Spec?)"
 };
 var MARKS = { todo: "[ ]", doing: "[~]", done: "[x]" };
 function taskLines(tasks, secrets) {
@@ -64313,6 +65464,8 @@ function assignment(input2) {
       return `CI failed on the head of ${where} (attempt ${input2.attempt}). Find the cause in the failing checks below, fix the code (or the test, when the test is wrong about the spec), and run the tests again. Do not disable, skip or delete tests to make CI green.`;
     case "review-fix":
       return `A reviewer requested changes on ${where}. Address every comment below (each names its file and line); where you disagree, leave the code and say why in your summary.`;
+    case "revise":
+      return `The loop traced each task of ${where} to evidence in the pull request, and the tasks listed under "Missing evidence" below have none. For each: do the work the task asks for where it is not done (change the file it names), and write or extend a test whose text names the task's id or the requirement it cites (for example a comment \`Validates: Requirements 1.2\`). Do not touch tasks that are not listed.`;
   }
 }
 function buildPrompt(input2) {
@@ -64392,6 +65545,15 @@ No log: ${f.logMissing ?? "not available"}.`
       );
     }
   }
+  if (input2.node === "revise") {
+    const missing = input2.specMissing ?? [];
+    out.push(
+      "",
+      "### Missing evidence",
+      "",
+      missing.length ? fenced(sanitizeUntrusted(missing.map((m) => `- ${m}`).join("\n"), secrets)) : "The list could not be read; the `coder-loop` check run of the head shows it."
+    );
+  }
   if (input2.node === "review-fix" && input2.review) {
     const r = input2.review;
     out.push(
@@ -64439,13 +65601,14 @@ function escapeInline2(text6, limit = 500) {
 var NODE_NAMES = {
   tdd: "TDD",
   "debug-fix": "Debug & Fix",
-  "review-fix": "review fix"
+  "review-fix": "review fix",
+  revise: "Revise Code"
 };
 var short = (sha) => sha.slice(0, 7);
 function what(p) {
   return `the coding agent (${NODE_NAMES[p.node]}, attempt ${p.attempt})`;
 }
-function quoted(summary3) {
+function quoted2(summary3) {
   const text6 = escapeSummary(summary3);
   return text6 ? `
 
@@ -64457,6 +65620,14 @@ function agentTrailer(p) {
 var PARTIAL_TRAILER = "Coder-Loop-Partial: timed out";
 function agentCommitMessage(p, options = {}) {
   const where = p.plan === null ? `issue #${p.issue}` : `${p.plan} phase ${p.phase}`;
+  if (options.paused)
+    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, paused at the provider's limit)
+
+What the agent changed before its provider's limit stopped it; it resumes from here.
+
+${agentTrailer(p)}
+Coder-Loop-Partial: paused
+`;
   if (options.partial)
     return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, timed out)
 
@@ -64476,16 +65647,191 @@ function usageLine(run3) {
 Agent run: ${describeRun(run3)}.` : "";
 }
 var agentReply = {
-  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted(summary3)}`,
-  partial: (p, commit, reason, summary3, run3) => `**Partial agent commit** ${short(commit)}: ${what(p)} ${escapeInline2(reason)}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. This counts as a failed attempt; the next attempt starts from it.${usageLine(run3)}${quoted(summary3)}`,
-  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted(summary3)}`,
-  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted(summary3)}`,
+  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted2(summary3)}`,
+  paused: (p, commit, reason, summary3, run3) => `**Partial agent commit** ${short(commit)}: ${what(p)} stopped at its provider's limit (${escapeInline2(reason)}). What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. No attempt is spent: the loop resumes it when the limit resets.${usageLine(run3)}${quoted2(summary3)}`,
+  partial: (p, commit, reason, summary3, run3) => `**Partial agent commit** ${short(commit)}: ${what(p)} ${escapeInline2(reason)}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. This counts as a failed attempt; the next attempt starts from it.${usageLine(run3)}${quoted2(summary3)}`,
+  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted2(summary3)}`,
+  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted2(summary3)}`,
   refused: (p, problems) => `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:
 
 ${problems.slice(0, 50).map((problem) => `- ${codeSpan(problem)}`).join("\n")}${problems.length > 50 ? `
 - \u2026and ${problems.length - 50} more` : ""}`,
   moved: (p, head) => `**Not applied.** ${what(p)} worked on ${short(p.headSha)}, but the branch ${codeSpan(p.branch)} ${head ? `moved to ${short(head)}` : "is gone"} meanwhile, so nothing was written. The loop goes on from the new head.`
 };
+
+// src/core/agent/limit.ts
+var MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+var MINUTE = 6e4;
+var DAY = 24 * 60 * MINUTE;
+function zoneOffset(utc, timeZone) {
+  let parts;
+  try {
+    parts = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric"
+    }).formatToParts(new Date(utc));
+  } catch {
+    return void 0;
+  }
+  const get = (type2) => Number(parts.find((p) => p.type === type2)?.value);
+  const local = Date.UTC(
+    get("year"),
+    get("month") - 1,
+    get("day"),
+    get("hour") % 24,
+    get("minute"),
+    get("second")
+  );
+  return local - (utc - utc % 1e3);
+}
+function fromZone(y, mo, d, h, mi, timeZone) {
+  const guess2 = Date.UTC(y, mo, d, h, mi);
+  const offset = zoneOffset(guess2, timeZone);
+  if (offset === void 0) return void 0;
+  const second = zoneOffset(guess2 - offset, timeZone) ?? offset;
+  return guess2 - second;
+}
+function today(now, timeZone) {
+  const offset = zoneOffset(now.getTime(), timeZone) ?? 0;
+  const local = new Date(now.getTime() + offset);
+  return { y: local.getUTCFullYear(), mo: local.getUTCMonth(), d: local.getUTCDate() };
+}
+function hour24(h, meridiem) {
+  const pm = meridiem.toLowerCase() === "pm";
+  return h % 12 + (pm ? 12 : 0);
+}
+function parseLocalTime(text6, now, timeZone) {
+  const m = /^(?:([A-Za-z]{3})[a-z]*\.? (\d{1,2})(?:st|nd|rd|th)?,? (?:(\d{4}),? )?)?(\d{1,2})(?::(\d{2}))? ?([AaPp][Mm])$/.exec(
+    text6.trim()
+  );
+  if (!m) return void 0;
+  const [, mon, day, year, hh, mm, meridiem] = m;
+  if (Number(hh) < 1 || Number(hh) > 12) return void 0;
+  const h = hour24(Number(hh), meridiem);
+  const mi = Number(mm ?? 0);
+  if (h > 23 || mi > 59) return void 0;
+  const base = today(now, timeZone);
+  if (mon) {
+    const mo = MONTHS.indexOf(mon.toLowerCase());
+    if (mo === -1) return void 0;
+    let at3 = fromZone(year ? Number(year) : base.y, mo, Number(day), h, mi, timeZone);
+    if (at3 !== void 0 && !year && at3 < now.getTime() - DAY)
+      at3 = fromZone(base.y + 1, mo, Number(day), h, mi, timeZone);
+    return at3;
+  }
+  const at2 = fromZone(base.y, base.mo, base.d, h, mi, timeZone);
+  if (at2 === void 0) return void 0;
+  return at2 <= now.getTime() ? at2 + DAY : at2;
+}
+var iso = (ms) => ms === void 0 || !Number.isFinite(ms) ? void 0 : new Date(ms).toISOString();
+function retryAfter(value2, now) {
+  if (/^\d+(\.\d+)?$/.test(value2.trim())) return now.getTime() + Number(value2) * 1e3;
+  const date5 = Date.parse(value2);
+  return Number.isNaN(date5) ? void 0 : date5;
+}
+var line = (text6, index2) => {
+  const start2 = text6.lastIndexOf("\n", index2) + 1;
+  const end = text6.indexOf("\n", index2);
+  return text6.slice(start2, end === -1 ? void 0 : end).trim().slice(0, 300);
+};
+function claude2(text6, now, tz) {
+  const old = /Claude AI usage limit reached(?:\|(\d{9,11}))?/.exec(text6);
+  if (old)
+    return {
+      cli: "Claude Code",
+      kind: "usage limit",
+      message: "Claude AI usage limit reached",
+      ...old[1] ? { until: iso(Number(old[1]) * 1e3) } : {}
+    };
+  const hit = /(You've hit your [A-Za-z0-9 ]*limit|You're out of usage credits|Your org is out of usage)(?: \u00b7 resets ([^"\n\u00b7]+?) \(([A-Za-z0-9_+\-/]+)\))?(?=["\n\u00b7.]|\\n|$)/.exec(
+    text6
+  );
+  if (hit) {
+    const until = hit[2] ? parseLocalTime(hit[2], now, hit[3] ?? tz) : void 0;
+    return {
+      cli: "Claude Code",
+      kind: "usage limit",
+      message: hit[0].slice(0, 300),
+      ...until !== void 0 ? { until: iso(until) } : {}
+    };
+  }
+  const api = /API Error: 429\b[^\n]*rate_limit_error/.exec(text6);
+  if (api) return { cli: "Claude Code", kind: "rate limit", message: line(text6, api.index) };
+  return void 0;
+}
+function codex2(text6, now, tz) {
+  const hit = /You've hit your usage limit\.[^\n"]*/.exec(text6);
+  if (hit) {
+    const epoch = /resets_at\\?"\s*:\s*(\d{9,11})/.exec(text6);
+    const at2 = /[Tt]ry again at (.+?)\.(?=\s|"|\\|$)/.exec(hit[0]);
+    const until = epoch ? Number(epoch[1]) * 1e3 : at2 ? parseLocalTime(at2[1], now, tz) : void 0;
+    return {
+      cli: "Codex",
+      kind: "usage limit",
+      message: hit[0].slice(0, 300),
+      ...until !== void 0 ? { until: iso(until) } : {}
+    };
+  }
+  const quota = /Quota exceeded\. Check your plan and billing details\./.exec(text6);
+  if (quota) return { cli: "Codex", kind: "usage limit", message: quota[0] };
+  const retries = /exceeded retry limit, last status: 429 Too Many Requests/.exec(text6);
+  if (retries) return { cli: "Codex", kind: "rate limit", message: line(text6, retries.index) };
+  return void 0;
+}
+function gemini2(text6, now) {
+  const hit = /TerminalQuotaError|RetryableQuotaError|You have exhausted your daily quota on this model\.|Usage limit reached for [^\n"]+|RESOURCE_EXHAUSTED/.exec(
+    text6
+  );
+  if (!hit) return void 0;
+  const delay = /Please retry in ([0-9.]+)(ms|s)\b/.exec(text6) ?? /retryDelay\\?"\s*:\s*\\?"([0-9.]+)(s)\\?"/.exec(text6);
+  const until = delay ? now.getTime() + Number(delay[1]) * (delay[2] === "ms" ? 1 : 1e3) : void 0;
+  return {
+    cli: "Gemini CLI",
+    kind: /daily|Terminal|Usage limit/.test(hit[0]) ? "usage limit" : "rate limit",
+    message: line(text6, hit.index),
+    ...until !== void 0 ? { until: iso(Math.ceil(until)) } : {}
+  };
+}
+var obj2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v) ? v : void 0;
+function opencode2(text6, now) {
+  for (const raw of text6.split("\n").reverse()) {
+    const trimmed = raw.trim();
+    if (!trimmed.startsWith("{") || !trimmed.includes('"error"')) continue;
+    let event;
+    try {
+      event = obj2(JSON.parse(trimmed));
+    } catch {
+      continue;
+    }
+    if (event?.type !== "error") continue;
+    const error63 = obj2(event.error);
+    const data = obj2(error63?.data) ?? {};
+    const message = typeof data.message === "string" ? data.message : "";
+    const limited = data.statusCode === 429 || /rate.?limit|too many requests|usage limit|quota|insufficient_quota/i.test(message);
+    if (!limited) continue;
+    const headers = obj2(data.responseHeaders) ?? {};
+    const ms = typeof headers["retry-after-ms"] === "string" ? headers["retry-after-ms"] : "";
+    const after = typeof headers["retry-after"] === "string" ? headers["retry-after"] : "";
+    const until = ms ? now.getTime() + Number(ms) : after ? retryAfter(after, now) : void 0;
+    return {
+      cli: "OpenCode",
+      kind: /usage limit|quota/i.test(message) ? "usage limit" : "rate limit",
+      message: (message || `${String(error63?.name ?? "APIError")} 429`).split("\n")[0].slice(0, 300),
+      ...until !== void 0 && Number.isFinite(until) ? { until: iso(until) } : {}
+    };
+  }
+  return void 0;
+}
+function usageLimitOf(output2, now, timeZone = "UTC") {
+  const text6 = output2.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+  return codex2(text6, now, timeZone) ?? claude2(text6, now, timeZone) ?? gemini2(text6, now) ?? opencode2(text6, now);
+}
 
 // src/github/client.ts
 var API_VERSION = "2022-11-28";
@@ -64559,7 +65905,7 @@ async function tokenIdentity(gh, appSlug) {
     return { login: data.login };
   } catch (error63) {
     if (!isHttpError(error63, 403) && !isHttpError(error63, 401)) throw error63;
-    return { login: "github-actions[bot]", app: { slug: "github-actions" } };
+    return { login: ACTIONS_BOT, app: { slug: "github-actions" } };
   }
 }
 function once(load2) {
@@ -64776,12 +66122,12 @@ function threadOfError(error63) {
 // src/github/pages.ts
 var PER_PAGE = 100;
 async function readWhole(page, cap = 1e4) {
-  const items = [];
+  const items2 = [];
   for (let n = 1; ; n++) {
     const data = await page(n);
-    items.push(...data);
-    if (items.length >= cap) return { items: items.slice(0, cap), complete: false };
-    if (data.length < PER_PAGE) return { items, complete: true };
+    items2.push(...data);
+    if (items2.length >= cap) return { items: items2.slice(0, cap), complete: false };
+    if (data.length < PER_PAGE) return { items: items2, complete: true };
   }
 }
 
@@ -64820,7 +66166,7 @@ function keepsStatus(identity) {
   return identity.app === void 0;
 }
 async function commitCheckRuns(gh, repo2, sha, name) {
-  const { items } = await readWhole(async (page) => {
+  const { items: items2 } = await readWhole(async (page) => {
     const { data } = await gh.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
       ...repo2,
       ref: sha,
@@ -64831,7 +66177,7 @@ async function commitCheckRuns(gh, repo2, sha, name) {
     });
     return data.check_runs;
   });
-  return items;
+  return items2;
 }
 function ownRuns(runs, sha, identity) {
   return runs.filter((r) => identity ? isOwnCheckRun(r, identity) : r.name === CHECK_NAME).map((r) => ({ run: r, record: decodeRecord(r.output?.text, sha) })).filter((r) => r.record !== void 0).sort((a, b) => Number(a.run.id) - Number(b.run.id));
@@ -64854,32 +66200,67 @@ async function recordOn(gh, repo2, sha, identity) {
   const mine = ownRuns(await commitCheckRuns(gh, repo2, sha, CHECK_NAME), sha, identity).pop();
   return mine ? ownOf(mine.run, mine.record) : void 0;
 }
-async function readHeadChecks(gh, repo2, sha, identity) {
-  const [runs, statuses] = await Promise.all([
-    commitCheckRuns(gh, repo2, sha),
-    readWhole(async (page) => {
-      const { data } = await gh.request("GET /repos/{owner}/{repo}/commits/{ref}/status", {
+async function jobsOf(gh, repo2, sha, ids) {
+  const jobs = new Map(ids.map((id) => [id, null]));
+  if (ids.length === 0) return jobs;
+  const runs = await readWhole(async (page) => {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/actions/runs", {
+      ...repo2,
+      head_sha: sha,
+      per_page: PER_PAGE,
+      page
+    });
+    return data.workflow_runs;
+  });
+  for (const run3 of runs.items) {
+    const listed = await readWhole(async (page) => {
+      const { data } = await gh.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", {
         ...repo2,
-        ref: sha,
+        run_id: Number(run3.id),
+        filter: "all",
         per_page: PER_PAGE,
         page
       });
-      return data.statuses;
-    })
+      return data.jobs;
+    });
+    for (const job of listed.items)
+      if (jobs.has(Number(job.id)) && job.head_sha === sha)
+        jobs.set(Number(job.id), { run: Number(run3.id), attempt: Number(job.run_attempt ?? 1) });
+  }
+  return jobs;
+}
+async function commitStatuses(gh, repo2, sha) {
+  const { items: items2 } = await readWhole(async (page) => {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/commits/{ref}/statuses", {
+      ...repo2,
+      ref: sha,
+      per_page: PER_PAGE,
+      page
+    });
+    return data;
+  });
+  return items2;
+}
+async function readHeadChecks(gh, repo2, sha, identity) {
+  const [runs, statuses] = await Promise.all([
+    commitCheckRuns(gh, repo2, sha),
+    commitStatuses(gh, repo2, sha)
   ]);
   const byId = [...runs].sort((a, b) => Number(a.id) - Number(b.id));
   const own6 = ownRuns(byId, sha, identity);
   const ownIds = new Set(own6.map((o) => o.run.id));
   const mine = own6.pop();
-  const results = latestCheckRuns(byId, ownIds).map((r) => ({
+  const jobs = await jobsOf(gh, repo2, sha, runsToTrace(byId, ownIds));
+  const results = latestCheckRuns(byId, ownIds, jobs).map((r) => ({
     name: r.name,
     status: r.status,
     conclusion: r.conclusion,
     ...r.html_url ? { url: r.html_url } : {}
   }));
   const statusIsMine = identity !== void 0 && keepsStatus(identity);
-  for (const s of statuses.items) {
-    if (statusIsMine && s.context === CHECK_NAME) continue;
+  const isMine = (s) => statusIsMine && s.context === CHECK_NAME && s.creator?.login?.toLowerCase() === identity.login.toLowerCase();
+  for (const s of latestStatuses(statuses)) {
+    if (isMine(s)) continue;
     results.push({
       name: s.context,
       status: s.state === "pending" ? "in_progress" : "completed",
@@ -64887,7 +66268,7 @@ async function readHeadChecks(gh, repo2, sha, identity) {
       ...s.target_url ? { url: s.target_url } : {}
     });
   }
-  const status2 = mine || !statusIsMine ? void 0 : ownFromStatus(statuses.items);
+  const status2 = mine || !statusIsMine ? void 0 : ownFromStatus(statuses.filter(isMine));
   return {
     results,
     ...mine ? { own: ownOf(mine.run, mine.record) } : status2 ? { own: { id: 0, ...status2, commitStatus: true } } : {}
@@ -65032,8 +66413,37 @@ async function clearEscalated(gh, repo2, numbers) {
       });
     } catch (error63) {
       if (!isHttpError(error63, 404)) throw error63;
+      await gh.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", {
+        ...repo2,
+        issue_number: n,
+        labels: [ESCALATED_LABEL]
+      });
+      await gh.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", {
+        ...repo2,
+        issue_number: n,
+        name: ESCALATED_LABEL
+      });
     }
   }
+}
+async function escalationStands(gh, repo2, pr, loop) {
+  const { items: items2 } = await readWhole(async (page) => {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/issues/{issue_number}/events", {
+      ...repo2,
+      issue_number: pr,
+      per_page: PER_PAGE,
+      page
+    });
+    return data;
+  });
+  let stands = false;
+  for (const e of items2) {
+    const label = "label" in e ? e.label?.name : void 0;
+    if (label !== ESCALATED_LABEL || e.actor?.login.toLowerCase() !== loop.toLowerCase()) continue;
+    if (e.event === "labeled") stands = true;
+    if (e.event === "unlabeled") stands = false;
+  }
+  return stands;
 }
 var PULL_FILES_CAP = 3e3;
 async function pullRequestFiles(gh, repo2, pr) {
@@ -65048,18 +66458,25 @@ async function pullRequestFiles(gh, repo2, pr) {
       path: f.filename,
       ...f.previous_filename ? { previous: f.previous_filename } : {},
       additions: f.additions,
-      deletions: f.deletions
+      deletions: f.deletions,
+      ...f.patch !== void 0 ? { patch: f.patch } : {},
+      ...f.status === "removed" ? { deleted: true } : {}
     }));
   }, PULL_FILES_CAP);
 }
-async function findPullRequest(gh, repo2, branch2) {
-  const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls", {
-    ...repo2,
-    head: `${repo2.owner}:${branch2}`,
-    state: "open",
-    per_page: 1
+async function findPullRequest(gh, repo2, branch2, opener2) {
+  const { items: items2 } = await readWhole(async (page) => {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls", {
+      ...repo2,
+      head: `${repo2.owner}:${branch2}`,
+      state: "open",
+      per_page: PER_PAGE,
+      page
+    });
+    return data;
   });
-  return data[0];
+  const mine = opener2 ? items2.find((pr) => pr.user?.login.toLowerCase() === opener2.toLowerCase()) : void 0;
+  return mine ?? items2[0];
 }
 var OPEN_RETRIES = 3;
 async function openPullRequest(gh, repo2, pr) {
@@ -65115,7 +66532,7 @@ async function getPull(gh, repo2, pr) {
   return data;
 }
 async function openPulls(gh, repo2) {
-  const { items } = await readWhole(async (page) => {
+  const { items: items2 } = await readWhole(async (page) => {
     const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls", {
       ...repo2,
       state: "open",
@@ -65124,7 +66541,7 @@ async function openPulls(gh, repo2) {
     });
     return data;
   });
-  return items;
+  return items2;
 }
 async function mergePull(gh, repo2, pr, sha) {
   try {
@@ -65160,7 +66577,7 @@ async function labelEscalated(gh, repo2, numbers) {
   }
 }
 async function pullReviews(gh, repo2, pr) {
-  const { items } = await readWhole(async (page) => {
+  const { items: items2 } = await readWhole(async (page) => {
     const { data } = await gh.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", {
       ...repo2,
       pull_number: pr,
@@ -65169,7 +66586,7 @@ async function pullReviews(gh, repo2, pr) {
     });
     return data;
   });
-  return items;
+  return items2;
 }
 var PULL_COMMITS_CAP = 250;
 async function pullCommitsPage(gh, repo2, pr, page) {
@@ -65278,10 +66695,10 @@ async function readReviewToFix(gh, repo2, pr, headSha) {
     body: review.body ?? "",
     ...review.html_url ? { url: review.html_url } : {},
     comments: comments.map((c) => {
-      const line = c.line ?? c.original_line;
+      const line2 = c.line ?? c.original_line;
       return {
         path: c.path,
-        ...typeof line === "number" ? { line } : {},
+        ...typeof line2 === "number" ? { line: line2 } : {},
         body: c.body,
         ...c.html_url ? { url: c.html_url } : {}
       };
@@ -65296,6 +66713,10 @@ async function readIssueText(gh, repo2, issue4, headSha, identity) {
     title: `Issue #${issue4}`,
     body: `The issue's text was not recorded when this work started; read issue #${issue4} on GitHub.`
   };
+}
+async function readSpecMissing(gh, repo2, headSha, identity) {
+  const spec = (await recordOn(gh, repo2, headSha, identity))?.record?.spec;
+  return spec && spec.sha === headSha ? spec.missing : [];
 }
 async function isOurCommit(gh, repo2, head, payload) {
   const commit = await readCommit(gh, repo2, head);
@@ -65382,6 +66803,11 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, optio
     await say(agentReply.failed(payload, reason, summary3, measured));
     return { state: "agent-failed", failedAttempt: true, reason };
   };
+  const pause = run3.outcome === "paused" ? run3.pause ?? { reason: run3.reason ?? "paused" } : void 0;
+  if (pause && run3.changes.length === 0) {
+    await recorded(payload.headSha);
+    return { state: "paused", failedAttempt: false, pause, reason: pause.reason };
+  }
   switch (run3.outcome) {
     case "stale":
       return { state: "stale", failedAttempt: false, reason: run3.reason ?? "the head moved" };
@@ -65408,6 +66834,11 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, optio
   });
   if (!checked.ok) {
     if ("discarded" in checked) return failed();
+    if (pause) {
+      await recorded(payload.headSha);
+      await say(agentReply.refused(payload, checked.problems));
+      return { state: "paused", failedAttempt: false, pause, reason: pause.reason };
+    }
     await recorded(payload.headSha);
     await say(agentReply.refused(payload, checked.problems));
     return { state: "refused", failedAttempt: true, reason: checked.problems.join("; ") };
@@ -65419,11 +66850,22 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, optio
     repo2,
     payload,
     checked.changes,
-    agentCommitMessage(payload, { partial: partial2 })
+    agentCommitMessage(payload, { partial: partial2, paused: !!pause })
   );
   switch (result.state) {
     case "committed":
       await recorded(result.commit, partial2);
+      if (pause) {
+        await say(agentReply.paused(payload, result.commit, pause.reason, summary3, measured));
+        return {
+          state: "paused",
+          commit: result.commit,
+          partial: true,
+          failedAttempt: false,
+          pause,
+          reason: pause.reason
+        };
+      }
       if (partial2) {
         const reason = run3.reason ?? "ran out of time";
         await say(agentReply.partial(payload, result.commit, reason, summary3, measured));
@@ -65439,6 +66881,15 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, optio
       return { state: "committed", commit: result.commit, failedAttempt: false };
     case "already-applied":
       await recorded(result.commit, partial2);
+      if (pause)
+        return {
+          state: "paused",
+          commit: result.commit,
+          partial: true,
+          failedAttempt: false,
+          pause,
+          reason: pause.reason
+        };
       return { state: "already-applied", commit: result.commit, failedAttempt: false };
     case "moved":
       await say(agentReply.moved(payload, result.head));
@@ -65547,7 +66998,8 @@ async function completionCommit(env, config2, snap, approver, facts) {
     })),
     attempts,
     files: [...snap.files ?? []],
-    now: env.now().toISOString()
+    now: env.now().toISOString(),
+    ...config2.specCheck === "off" ? {} : { spec: { testPaths: config2.testPaths, plansDir: config2.plansDir } }
   };
   const completion = marker.planFile ? await kindCompletion(reader, tree, plan, marker, report) : await coderCompletion(config2, plan, marker, report, read3);
   if (!completion.ok) return { ok: false, problems: completion.problems };
@@ -65636,6 +67088,7 @@ async function readPlan(reader, tree, plansDir, name, { contents: wanted = true 
 var MOST_STEPS = 12;
 async function start(env, req, onHeld) {
   const reader = readerFor(env);
+  req = { ...req, shared: identityShared(await env.identity()) };
   let snap = {};
   for (let steps = 0; steps < MOST_STEPS; steps++) {
     const step = decideStart(req, snap);
@@ -65681,7 +67134,7 @@ async function read(env, reader, need, snap) {
       return { texts: new Map([...snap.texts ?? [], ...read3]) };
     }
     case "holder": {
-      const pr = await findPullRequest(env.gh, env.repo, need.branch);
+      const pr = await findPullRequest(env.gh, env.repo, need.branch, (await env.identity()).login);
       const marker = pr ? readMarker(pr.body) : readMarker(await commitMessage(env.gh, env.repo, need.sha));
       return { holder: { ...pr ? { pr } : {}, comment: marker?.comment } };
     }
@@ -65841,12 +67294,7 @@ async function planState(reader, tree, config2, marker) {
     };
   }
   const { kp } = await readKindPlan(reader, tree, plan);
-  const merged = kp.phases.find((p) => p.number === marker.phaseId);
-  return {
-    nextPhase: kp.current ? phaseInteger(kp.current.number) : void 0,
-    planComplete: kp.problems.length === 0 && kp.current === void 0,
-    mergedPhaseFinished: merged === void 0 || merged.tasks.every((t) => t.state === "done" || t.state === "set-aside" || t.optional)
-  };
+  return kindRunState(kp, marker.phaseId);
 }
 
 // src/github/loop/runProgress.ts
@@ -65881,7 +67329,8 @@ function pullContext(env, config2, loop) {
         escalated: marker.escalation !== void 0
       },
       marker,
-      ...loop.commits && !loop.commits.complete ? { commitsIncomplete: true } : {}
+      ...loop.commits && !loop.commits.complete ? { commitsIncomplete: true } : {},
+      ...loop.shared ? { shared: true } : {}
     },
     ...loop.commits ? { commits: loop.commits.items } : {}
   };
@@ -65952,8 +67401,15 @@ async function read2(ctx, need, given) {
         }
       };
     }
+    case "tasks":
+      return { ...ctx, snap: { ...ctx.snap, tasks: await phaseTasks(ctx) } };
     case "approvals":
       return withApprovals2(ctx, given);
+    case "escalation": {
+      const login2 = (await ctx.env.identity()).login;
+      const stands = await escalationStands(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number, login2);
+      return { ...ctx, snap: { ...ctx.snap, escalatedBefore: stands } };
+    }
     case "architects": {
       const approvals2 = [];
       for (const a of ctx.snap.approvals ?? [])
@@ -65963,6 +67419,28 @@ async function read2(ctx, need, given) {
       return { ...ctx, snap: { ...ctx.snap, approvals: approvals2 } };
     }
   }
+}
+async function phaseTasks(ctx) {
+  const { env, config: config2 } = ctx;
+  const { marker, pr } = ctx.snap;
+  const reader = new GitReader(env.gh, env.repo);
+  const tree = await reader.tree(pr.head.sha);
+  if (marker.planFile !== void 0) {
+    const plan = planFromRef(marker.planFile);
+    if (!plan) return { problem: `the record names no plan the loop reads (${marker.planFile}).` };
+    const { kp } = await readKindPlan(reader, tree, plan);
+    const phase2 = kp.phases.find((p) => p.number === marker.phaseId);
+    if (!phase2) return { problem: `${plan.path} has no phase ${marker.phaseId ?? "?"}.` };
+    return { tasks: specTasksOfKindPhase(phase2) };
+  }
+  const path2 = planPath(config2.plansDir, marker.plan ?? "", PLAN_FILES.checklist);
+  const sha = tree.files.get(path2);
+  if (sha === void 0) return { problem: `${path2} is missing.` };
+  const phase = parseChecklist(await reader.blob(sha), path2).phases.find(
+    (p) => p.number === marker.phase
+  );
+  if (!phase) return { problem: `${path2} has no phase ${marker.phase ?? "?"}.` };
+  return { tasks: specTasksOfPhase(phase) };
 }
 async function withApprovals2(ctx, given) {
   const candidates2 = [];
@@ -66083,7 +67561,7 @@ async function apply(ctx, effects, outcome) {
   const { env } = ctx;
   const { gh, repo: repo2 } = env;
   const { pr } = ctx.snap;
-  const escalated = ctx.snap.marker.escalation;
+  const escalated = ctx.snap.marker.escalation ?? (ctx.snap.escalatedBefore ? { reason: "escalated before this head", sha: ctx.snap.pr.head.sha } : void 0);
   let merged;
   let result = outcome;
   for (const effect of withProgress(ctx.snap.marker, effects)) {
@@ -66143,6 +67621,9 @@ async function apply(ctx, effects, outcome) {
       }
       case "dispatch":
         await sendAgentDispatch(gh, repo2, effect.payload);
+        break;
+      case "wake":
+        await wakeAt(ctx, effect.at);
         break;
       case "merge": {
         const answer = await mergePull(gh, repo2, pr.number, pr.head.sha);
@@ -66240,6 +67721,24 @@ async function apply(ctx, effects, outcome) {
   }
   return result;
 }
+async function wakeAt(ctx, at2) {
+  const { env } = ctx;
+  const { pr } = ctx.snap;
+  if (!env.wake) {
+    env.log.info(
+      `#${pr.number} paused until ${at2}: resumed by the scheduled sweep or \`/coder resume\` (no delayed job here)`
+    );
+    return;
+  }
+  await env.wake({
+    owner: env.repo.owner,
+    repo: env.repo.repo,
+    pullRequest: pr.number,
+    branch: pr.head.ref,
+    sha: pr.head.sha,
+    at: at2
+  });
+}
 var sameLogin2 = (a, b) => a !== void 0 && a.toLowerCase() === b.toLowerCase();
 async function writeProgress(env, progress, id, phases) {
   const { gh, repo: repo2 } = env;
@@ -66313,15 +67812,25 @@ async function readLoopPull(env, pr, identity) {
     return {
       ignored: `pull request #${pr.number} carries no record of the loop (its check runs on the branch's commits hold none)`
     };
+  if (!keepsStatus(identity) && (marker.pr !== pr.number || marker.branch !== pr.head.ref))
+    return {
+      ignored: `pull request #${pr.number}: the loop's record on its commits is ${marker.pr ? `pull request #${marker.pr}'s` : "no pull request\u2019s"} (${marker.branch ?? "no branch"}), not this one's`
+    };
   if (marker.mode !== modeOfBranch(pr.head.ref))
     return {
       ignored: `pull request #${pr.number}: the record says ${marker.mode} mode, the branch ${pr.head.ref} does not`
     };
-  return { pr, marker, checks, ...commits ? { commits } : {} };
+  return {
+    pr,
+    marker,
+    checks,
+    ...commits ? { commits } : {},
+    ...identityShared(identity) ? { shared: true } : {}
+  };
 }
 async function loopPullForHead(env, branch2, sha, what2) {
   if (!branch2 || !branch2.startsWith("coder/")) return { ignored: "not a coder-loop branch" };
-  const pr = await findPullRequest(env.gh, env.repo, branch2);
+  const pr = await findPullRequest(env.gh, env.repo, branch2, (await env.identity()).login);
   if (!pr) return { ignored: `no open pull request for ${branch2}` };
   if (pr.head.sha !== sha)
     return { ignored: `old head ${sha.slice(0, 7)} (the head is ${pr.head.sha.slice(0, 7)})` };
@@ -66362,7 +67871,7 @@ async function status(env, config2, issue4, requested) {
   const lockOf = async (branch2) => {
     const [held, pr] = await Promise.all([
       reader.branchHead(branch2),
-      findPullRequest(env.gh, env.repo, branch2)
+      env.identity().then(({ login: login2 }) => findPullRequest(env.gh, env.repo, branch2, login2))
     ]);
     return { branch: branch2, held: held !== void 0, ...pr ? { pr: pr.number } : {} };
   };
@@ -66500,10 +68009,14 @@ async function loopPulls(env, issue4) {
 async function retryOrResume(env, config2, command, issue4) {
   return eachLoopPull(env, config2, issue4, async (ctx) => {
     if (command === "retry") return run(ctx, (snap) => retry(snap, config2, issue4.number));
-    const cleared = resume(ctx.snap, issue4.number);
-    const resumed = await apply(ctx, cleared.effects, cleared.outcome);
-    if (cleared.outcome.state !== "resumed") return resumed;
-    return run(ctx, (snap) => verification(snap, config2, { again: true }));
+    if (ctx.snap.marker.pause && !ctx.snap.marker.escalation)
+      return run(
+        ctx,
+        (snap) => resumePause(snap, config2, env.now(), { early: true, thread: issue4.number })
+      );
+    const cleared = await runTo(ctx, (snap) => resume(snap, issue4.number));
+    if (cleared.outcome.state !== "resumed") return cleared.outcome;
+    return run(cleared.ctx, (snap) => verification(snap, config2, { again: true }));
   });
 }
 async function eachLoopPull(env, config2, issue4, fn) {
@@ -66656,7 +68169,8 @@ function startOf(env, config2, who, via) {
     repo: env.repo,
     repoUrl: env.repoUrl,
     defaultBranch: env.defaultBranch,
-    now: env.now().toISOString()
+    now: env.now().toISOString(),
+    ...env.loopWorkflow !== void 0 ? { loopWorkflow: env.loopWorkflow } : {}
   };
 }
 function quickIssue(issue4) {
@@ -66786,6 +68300,37 @@ async function onReview(env, payload) {
     }
   );
 }
+async function onReviewRelay(env, payload) {
+  const run3 = payload.workflow_run;
+  if (payload.action !== "completed")
+    return { state: "ignored", reason: `workflow_run.${payload.action}` };
+  const reviewer = run3.actor;
+  if (!reviewer) return { state: "ignored", reason: "the relayed run names no reviewer" };
+  if (isBot(reviewer)) return { state: "ignored", reason: "review by a bot" };
+  if (!run3.head_branch?.startsWith("coder/"))
+    return { state: "ignored", reason: "not a coder-loop branch" };
+  const pr = await findPullRequest(env.gh, env.repo, run3.head_branch);
+  if (!pr) return { state: "ignored", reason: `no open pull request for ${run3.head_branch}` };
+  const notOurs = await notLoopPull(env, pr);
+  if (notOurs) return { state: "ignored", reason: notOurs.ignored };
+  const login2 = reviewer.login.toLowerCase();
+  const review = (await pullReviews(env.gh, env.repo, pr.number)).filter((r) => r.user?.login.toLowerCase() === login2 && r.state !== "PENDING").reduce((a, r) => !a || r.id > a.id ? r : a, void 0);
+  if (!review?.user || !review.commit_id)
+    return {
+      state: "ignored",
+      reason: `@${reviewer.login} has no review on pull request #${pr.number}`
+    };
+  return onReview(env, {
+    action: "submitted",
+    review: {
+      id: Number(review.id),
+      state: review.state,
+      commit_id: review.commit_id,
+      user: { login: review.user.login, type: review.user.type }
+    },
+    pull_request: pr
+  });
+}
 
 // src/github/loop/payloads.ts
 var actor = external_exports.looseObject({ login: external_exports.string(), type: external_exports.string().optional() });
@@ -66857,7 +68402,12 @@ var PAYLOADS = {
   }),
   workflow_run: external_exports.looseObject({
     action: external_exports.string(),
-    workflow_run: external_exports.looseObject({ head_branch: external_exports.string().nullable(), head_sha: external_exports.string() })
+    workflow_run: external_exports.looseObject({
+      head_branch: external_exports.string().nullable(),
+      head_sha: external_exports.string(),
+      event: external_exports.string().optional(),
+      actor: actor.nullish()
+    })
   })
 };
 var REPOSITORY = external_exports.looseObject({
@@ -66876,6 +68426,28 @@ function payloadProblem(event, payload) {
   return result.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(payload)"}: ${i.message}`).join("; ");
 }
 
+// src/github/loop/pause.ts
+async function agentRunPaused(env, config2, handOff2, pause) {
+  const loop = await loopPullForHead(env, handOff2.branch, handOff2.headSha);
+  if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
+  if (loop.marker.escalation) return { state: "escalated", node: "Escalate", reason: "escalated" };
+  return run(
+    pullContext(env, config2, loop),
+    (snap) => pauseAt(snap, config2, { node: handOff2.node, attempt: handOff2.attempt, ...pause }, env.now())
+  );
+}
+async function sweepPauses(env, config2) {
+  let last = { state: "not-due", reason: "no pause is due" };
+  const now = env.now();
+  for (const pr of await openPulls(env.gh, env.repo)) {
+    if (!pr.head.ref.startsWith("coder/")) continue;
+    const loop = await trustedLoopPull(env, pr);
+    if ("ignored" in loop || !pauseDue(loop.marker, now)) continue;
+    last = await run(pullContext(env, config2, loop), (snap) => resumePause(snap, config2, now));
+  }
+  return last;
+}
+
 // src/github/loop/dispatch.ts
 async function dispatch(env, name, payload) {
   const problem = payloadProblem(name, payload);
@@ -66889,6 +68461,14 @@ function dispatchAgentFailure(env, config2, payload, reason) {
     what: `the coding agent's ${payload.node} run`
   };
   return boundary(env, thread, () => agentRunFailed(env, config2, payload, reason));
+}
+function dispatchAgentPause(env, config2, payload, pause) {
+  const thread = {
+    issue: payload.issue,
+    pullRequest: payload.pullRequest,
+    what: `the coding agent's ${payload.node} run`
+  };
+  return boundary(env, thread, () => agentRunPaused(env, config2, payload, pause));
 }
 async function boundary(env, thread, handle2) {
   try {
@@ -66934,17 +68514,29 @@ function route(env, name, payload) {
       return onPullRequest(env, payload);
     case "pull_request_review":
       return onReview(env, payload);
+    case "workflow_run":
+      if (payload.workflow_run.event === "pull_request_review")
+        return onReviewRelay(env, payload);
+      return onCiEvent(env, name, payload);
     case "check_suite":
     case "check_run":
     case "status":
-    case "workflow_run":
       return onCiEvent(env, name, payload);
+    // The Action's scheduled sweep: pauses that are due resume (pause.ts).
+    case "schedule":
+    case "workflow_dispatch":
+      return onSchedule(env);
     default:
       return Promise.resolve({
         state: "ignored",
         reason: `coder-loop does not handle ${name} events`
       });
   }
+}
+async function onSchedule(env) {
+  const { config: config2 } = await env.loadConfig();
+  if (!config2) return { state: "config-invalid" };
+  return sweepPauses(env, config2);
 }
 
 // src/action/agent/apply.ts
@@ -67112,6 +68704,11 @@ async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, ide
   if (payload.node === "debug-fix") {
     input2.ciFailures = await readCiFailures(gh, repo2, payload.headSha, config2, secrets, identity);
     await write2("ci-failures.json", `${JSON.stringify(input2.ciFailures, null, 2)}
+`);
+  }
+  if (payload.node === "revise") {
+    input2.specMissing = await readSpecMissing(gh, repo2, payload.headSha, identity);
+    await write2("spec-missing.json", `${JSON.stringify(input2.specMissing, null, 2)}
 `);
   }
   if (payload.node === "review-fix") {
@@ -67369,6 +68966,9 @@ function launcher(env = process.env) {
         `--reuid=${uid}`,
         `--regid=${gid}`,
         "--init-groups",
+        // No way back up: sudo (and so `sudo systemd-run`, which would start a process
+        // outside the namespace that outlives the step) refuses under no_new_privs.
+        "--no-new-privs",
         "--"
       ]
     ]
@@ -67669,8 +69269,18 @@ async function agentStep(input2) {
   summary3 = sanitizeUntrusted(summary3, secrets);
   let outcome;
   let reason;
+  let pause;
   let changes = [];
-  if (run3.timedOut) {
+  const limit = run3.timedOut || run3.exitCode !== 0 ? usageLimitOf(run3.outputTail, /* @__PURE__ */ new Date(), input2.env.TZ || "UTC") : void 0;
+  if (limit) {
+    outcome = "paused";
+    reason = sanitizeUntrusted(
+      `${limit.cli} reached its ${limit.kind}: ${limit.message}`,
+      secrets
+    ).slice(0, 1e3);
+    pause = { reason, ...limit.until ? { until: limit.until } : {} };
+    changes = await collectChanges(workspace, payload.headSha);
+  } else if (run3.timedOut) {
     outcome = "timed-out";
     reason = `was stopped after ${agent.timeoutMinutes} minutes (it and every process it started were killed)`;
     if (agent.keepPartialWork) changes = await collectChanges(workspace, payload.headSha);
@@ -67684,11 +69294,22 @@ async function agentStep(input2) {
   const usage = await readUsage(dirs.output, run3.stdoutTail);
   const digest = await writeResult(
     changesDir,
-    { version: 1, headSha: payload.headSha, outcome, ...reason ? { reason } : {}, changes },
+    {
+      version: 1,
+      headSha: payload.headSha,
+      outcome,
+      ...reason ? { reason } : {},
+      ...pause ? { pause } : {},
+      changes
+    },
     summary3,
     { version: 1, minutes: minutes2, timedOut: run3.timedOut, ...usage ? { usage } : {} }
   );
-  if (reason)
+  if (pause)
+    log.warn(
+      `coder-loop agent: paused at the provider's limit${pause.until ? ` until ${pause.until}` : ""} (${reason}); ${changes.length ? `its ${changes.length} changed files are handed on as partial work` : "it changed nothing"}. No attempt is spent.`
+    );
+  else if (reason)
     log.warn(
       `coder-loop agent: the agent ${reason}; ${changes.length ? `its ${changes.length} changed files are handed on as partial work` : "its changes are not applied"}.`
     );
@@ -67724,7 +69345,9 @@ async function readChangeSet(dir, digest, summary3, runBytes) {
     const bytes = await readFile3(join5(dir, "changes.json"));
     if (bytes.length > MAX_CHANGES_JSON)
       return `changes.json is ${bytes.length} bytes, more than the ${MAX_CHANGES_JSON} read`;
-    if (digest && changesDigest(bytes, summary3, runBytes) !== digest)
+    if (!digest)
+      return "came without the digest step agent wrote (the `changes-digest` input is empty): nothing is applied that step agent did not vouch for \u2014 pass `changes-digest: ${{ needs.agent.outputs.digest }}`";
+    if (changesDigest(bytes, summary3, runBytes) !== digest)
       return "left a changes-dir that is not what step agent wrote (its digest differs: something altered it after the agent step)";
     text6 = bytes.toString("utf8");
   } catch (error63) {
@@ -67932,13 +69555,13 @@ function mergeDeep(defaults, options) {
   });
   return result;
 }
-function removeUndefinedProperties(obj2) {
-  for (const key in obj2) {
-    if (obj2[key] === void 0) {
-      delete obj2[key];
+function removeUndefinedProperties(obj3) {
+  for (const key in obj3) {
+    if (obj3[key] === void 0) {
+      delete obj3[key];
     }
   }
-  return obj2;
+  return obj3;
 }
 function merge3(defaults, route2, options) {
   if (typeof route2 === "string") {
@@ -69065,8 +70688,8 @@ async function errorRequest(state, octokit, error63, options) {
   }
   if (error63.status >= 400 && !state.doNotRetry.includes(error63.status)) {
     const retries = options.request.retries != null ? options.request.retries : state.retries;
-    const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
-    throw octokit.retry.retryRequest(error63, retries, retryAfter);
+    const retryAfter2 = Math.pow((options.request.retryCount || 0) + 1, 2);
+    throw octokit.retry.retryRequest(error63, retries, retryAfter2);
   }
   throw error63;
 }
@@ -69110,10 +70733,10 @@ function retry2(octokit, octokitOptions) {
   );
   const retryPlugin = {
     retry: {
-      retryRequest: (error63, retries, retryAfter) => {
+      retryRequest: (error63, retries, retryAfter2) => {
         error63.request.request = Object.assign({}, error63.request.request, {
           retries,
-          retryAfter
+          retryAfter: retryAfter2
         });
         return error63;
       }
@@ -69307,17 +70930,17 @@ function throttling(octokit, octokitOptions) {
       const retryCount = ~~request2.retryCount;
       request2.retryCount = retryCount;
       options.request.retryCount = retryCount;
-      const { wantRetry, retryAfter = 0 } = await (async function() {
+      const { wantRetry, retryAfter: retryAfter2 = 0 } = await (async function() {
         if (/\bsecondary rate\b/i.test(error63.message)) {
-          const retryAfter2 = Number(error63.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+          const retryAfter22 = Number(error63.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
           const wantRetry2 = await emitter.trigger(
             "secondary-limit",
-            retryAfter2,
+            retryAfter22,
             options,
             octokit,
             retryCount
           );
-          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+          return { wantRetry: wantRetry2, retryAfter: retryAfter22 };
         }
         if (error63.response.headers != null && error63.response.headers["x-ratelimit-remaining"] === "0" || (error63.response.data?.errors ?? []).some(
           (error210) => error210.type === "RATE_LIMITED"
@@ -69325,7 +70948,7 @@ function throttling(octokit, octokitOptions) {
           const rateLimitReset = new Date(
             ~~error63.response.headers["x-ratelimit-reset"] * 1e3
           ).getTime();
-          const retryAfter2 = Math.max(
+          const retryAfter22 = Math.max(
             // Add one second so we retry _after_ the reset time
             // https://docs.github.com/en/rest/overview/resources-in-the-rest-api?apiVersion=2022-11-28#exceeding-the-rate-limit
             Math.ceil((rateLimitReset - Date.now()) / 1e3) + 1,
@@ -69333,18 +70956,18 @@ function throttling(octokit, octokitOptions) {
           );
           const wantRetry2 = await emitter.trigger(
             "rate-limit",
-            retryAfter2,
+            retryAfter22,
             options,
             octokit,
             retryCount
           );
-          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+          return { wantRetry: wantRetry2, retryAfter: retryAfter22 };
         }
         return {};
       })();
       if (wantRetry) {
         request2.retryCount++;
-        return retryAfter * state2.retryAfterBaseValue;
+        return retryAfter2 * state2.retryAfterBaseValue;
       }
     });
   };
@@ -69423,6 +71046,68 @@ function createOctokit(token, baseUrl) {
   return new ActionOctokit({ auth: token, baseUrl, userAgent: "coder-loop-action" });
 }
 
+// src/action/setup.ts
+var LOOP_EVENTS = [
+  "issue_comment",
+  "issues",
+  "pull_request_target",
+  "workflow_run",
+  "check_suite",
+  "status",
+  "schedule",
+  "workflow_dispatch"
+];
+var APPLY_EVENTS = ["repository_dispatch"];
+var DEFAULT_ENVIRONMENT = "coder-loop";
+function branchWorkflowProblem(run3, events) {
+  const want = `refs/heads/${run3.defaultBranch}`;
+  if (!events.includes(run3.eventName)) {
+    const from = run3.workflowRef?.split("@").at(-1) ?? run3.ref;
+    return `it was started by a ${run3.eventName} event${from ? `, which runs the workflow of ${from}` : ""}`;
+  }
+  if (!run3.workflowRef) return "GITHUB_WORKFLOW_REF is not set: which workflow runs is unknown";
+  const at2 = run3.workflowRef.lastIndexOf("@");
+  const path2 = run3.workflowRef.slice(0, at2);
+  const ref = run3.workflowRef.slice(at2 + 1);
+  if (at2 < 0 || !path2.toLowerCase().startsWith(`${run3.repository.toLowerCase()}/`))
+    return `its workflow ${run3.workflowRef} is not this repository's`;
+  if (ref !== want) return `it runs the workflow of ${ref}, not of ${want}`;
+  if (run3.ref !== want) return `it runs at ${run3.ref ?? "no ref"}, not at ${want}`;
+  return void 0;
+}
+async function environmentProblem(gh, repo2, name, defaultBranch) {
+  let data;
+  try {
+    ({ data } = await gh.request("GET /repos/{owner}/{repo}/environments/{environment_name}", {
+      ...repo2,
+      environment_name: name
+    }));
+  } catch (error63) {
+    if (isHttpError(error63, 404)) return `the environment "${name}" does not exist`;
+    throw error63;
+  }
+  const policy = data.deployment_branch_policy;
+  if (!policy) return `the environment "${name}" admits every branch`;
+  if (!policy.custom_branch_policies)
+    return `the environment "${name}" admits every protected branch, not only ${defaultBranch}`;
+  const { items: items2 } = await readWhole(async (page) => {
+    const { data: list4 } = await gh.request(
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies",
+      { ...repo2, environment_name: name, per_page: PER_PAGE, page }
+    );
+    return list4.branch_policies;
+  });
+  const others = items2.filter((p) => p.type === "tag" || p.name !== defaultBranch);
+  if (others.length || items2.length === 0)
+    return `the environment "${name}" admits ${others.length ? others.map((p) => `${p.type === "tag" ? "tag" : "branch"} ${p.name}`).join(", ") : "no branch"}, not only ${defaultBranch}`;
+  return void 0;
+}
+function setupError(problem, environment, defaultBranch) {
+  return new Error(
+    `this job holds the loop's token, but ${problem}. Only a job that runs the default branch's workflow may hold it, or a writer's branch could act as the loop. Fix: run the loop on ${LOOP_EVENTS.join(", ")} only (reviews through the relay workflow), keep the App's key as a secret of the environment "${environment}" whose deployment branches are "${defaultBranch}" alone, and give the job \`environment: ${environment}\` \u2014 docs/github-action.md, "The workflow".`
+  );
+}
+
 // src/action/secrets.ts
 function withoutSecrets(payload, env) {
   if (env.GITHUB_ACTOR === "dependabot[bot]")
@@ -69460,6 +71145,7 @@ function summary2(outcome, event) {
     );
   return lines.join("\n");
 }
+var NO_TOKEN = "the `token` input is empty: the step before it made no App token. In the documented workflow (examples/workflows/coder-loop.yml) the token step runs only when the secret CODER_LOOP_PRIVATE_KEY is set, and needs the variable CODER_LOOP_APP_ID: store the App's private key as that secret (in the environment the job names, if it names one) and its id as that variable, as docs/github-action.md says. `npx coder-loop doctor` in your repository checks the names the workflows use.";
 var STEPS = ["loop", "agent", "apply"];
 async function run2(env = process.env) {
   try {
@@ -69477,15 +71163,19 @@ async function run2(env = process.env) {
     const payload = JSON.parse(await readFile4(eventPath, "utf8"));
     if (!token) {
       const reason = withoutSecrets(payload, env);
-      if (!reason) throw new Error("Input required and not supplied: token");
+      if (!reason) throw new Error(NO_TOKEN);
       notice(`coder-loop did nothing: ${reason}, so the token input is empty.`);
       return;
     }
-    const repository = payload.repository;
-    if (!repository) throw new Error(`The ${eventName} event has no repository.`);
     const gh = createOctokit(token, env.GITHUB_API_URL || "https://api.github.com");
+    const repository = payload.repository ?? (eventName === "schedule" && env.GITHUB_REPOSITORY ? await readRepository(gh, env.GITHUB_REPOSITORY) : void 0);
+    if (!repository) throw new Error(`The ${eventName} event has no repository.`);
     const repo2 = { owner: repository.owner.login, repo: repository.name };
     const loadConfig = () => loadConfigFromRepo(gh, repo2, configPath, repository.default_branch);
+    const defaultToken = Boolean(env.GITHUB_TOKEN) && token === env.GITHUB_TOKEN;
+    const appSlug = defaultToken ? void 0 : getInput("app-slug") || void 0;
+    const identity = once(() => tokenIdentity(gh, appSlug));
+    if (step !== "agent") await checkSetup(env, eventName, step, gh, repo2, repository, identity);
     if (step !== "loop") {
       await runAgentSide(step, {
         gh,
@@ -69494,17 +71184,19 @@ async function run2(env = process.env) {
         event: payload,
         loadConfig,
         env,
-        loopEnv: loopEnvOf(gh, repo2, repository, loadConfig)
+        loopEnv: loopEnvOf(gh, repo2, repository, loadConfig, identity)
       });
       return;
     }
-    const defaultToken = Boolean(env.GITHUB_TOKEN) && token === env.GITHUB_TOKEN;
-    if (defaultToken) {
+    const shared = identityShared(await identity());
+    if (shared) {
       warning(
-        "coder-loop runs on the default GITHUB_TOKEN: commits and pull requests it creates start no workflow runs, so CI never runs on them. Use an App token (actions/create-github-app-token) or a PAT; see docs/github-action.md."
+        "coder-loop runs on the default GITHUB_TOKEN: commits and pull requests it creates start no workflow runs, so CI never runs on them, and every writer's workflow acts as github-actions[bot], the loop's identity: the loop merges nothing and completes no phase that needs an architect. Use an App token in an environment limited to the default branch; see docs/github-action.md and docs/security.md."
       );
     }
-    const loopEnv = loopEnvOf(gh, repo2, repository, loadConfig);
+    const loopEnv = loopEnvOf(gh, repo2, repository, loadConfig, identity);
+    const loopWorkflow = ownWorkflow(env.GITHUB_WORKFLOW_REF, repo2, repository.default_branch);
+    if (loopWorkflow) loopEnv.loopWorkflow = loopWorkflow;
     const outcome = await dispatch(loopEnv, eventName, payload);
     setOutput("state", outcome.state);
     setOutput("mode", outcome.mode ?? "");
@@ -69520,24 +71212,50 @@ async function run2(env = process.env) {
       );
     else info(`coder-loop: ${outcome.state}${outcome.reason ? ` (${outcome.reason})` : ""}`);
     if (env.GITHUB_STEP_SUMMARY) {
-      const warning2 = defaultToken ? "\n\n> [!WARNING]\n> This run used the default `GITHUB_TOKEN`: what it creates starts no workflow runs, so CI will not run on the loop's commits. Use an App token or a PAT." : "";
+      const warning2 = shared ? "\n\n> [!WARNING]\n> This run used the default `GITHUB_TOKEN`: what it creates starts no workflow runs, so CI will not run on the loop's commits, and every writer's workflow can act as the loop (docs/security.md). Use an App token in an environment limited to the default branch." : "";
       await summary.addRaw(summary2(outcome, eventName) + warning2).write();
     }
   } catch (error63) {
     setFailed(`coder-loop: ${error63 instanceof Error ? error63.message : String(error63)}`);
   }
 }
-function loopEnvOf(gh, repo2, repository, loadConfig) {
+async function checkSetup(env, eventName, step, gh, repo2, repository, identity) {
+  if (identityShared(await identity())) return;
+  const environment = getInput("environment") || DEFAULT_ENVIRONMENT;
+  const problem = branchWorkflowProblem(
+    {
+      eventName,
+      ref: env.GITHUB_REF,
+      workflowRef: env.GITHUB_WORKFLOW_REF,
+      repository: `${repo2.owner}/${repo2.repo}`,
+      defaultBranch: repository.default_branch
+    },
+    step === "loop" ? LOOP_EVENTS : APPLY_EVENTS
+  ) ?? await environmentProblem(gh, repo2, environment, repository.default_branch);
+  if (problem) throw setupError(problem, environment, repository.default_branch);
+}
+function ownWorkflow(ref, repo2, defaultBranch) {
+  const prefix = `${repo2.owner}/${repo2.repo}/`.toLowerCase();
+  const suffix = `@refs/heads/${defaultBranch}`;
+  if (!ref?.toLowerCase().startsWith(prefix) || !ref.endsWith(suffix)) return void 0;
+  return ref.slice(prefix.length, -suffix.length);
+}
+function loopEnvOf(gh, repo2, repository, loadConfig, identity) {
   return {
     gh,
     repo: repo2,
     repoUrl: repository.html_url,
     defaultBranch: repository.default_branch,
     loadConfig,
-    identity: once(() => tokenIdentity(gh, getInput("app-slug") || void 0)),
+    identity,
     log: { info: (m) => info(m), warn: (m) => warning(m) },
     now: () => /* @__PURE__ */ new Date()
   };
+}
+async function readRepository(gh, fullName) {
+  const [owner = "", name = ""] = fullName.split("/");
+  const { data } = await gh.request("GET /repos/{owner}/{repo}", { owner, repo: name });
+  return data;
 }
 async function runAgentSide(step, side) {
   const { gh, repo: repo2, event, env } = side;
@@ -69581,7 +71299,7 @@ async function runAgentSide(step, side) {
       changesDir,
       tempDir: temp,
       env,
-      ...getInput("app-slug") ? { identity: await tokenIdentity(gh, getInput("app-slug")) } : {},
+      ...getInput("app-slug") ? { identity: await side.loopEnv.identity() } : {},
       log: { info: (m) => info(m), warn: (m) => warning(m) }
     });
     setOutput("state", result.outcome);
@@ -69602,6 +71320,13 @@ async function runAgentSide(step, side) {
     keepPartialWork: config2.agent?.keepPartialWork ?? false,
     repoUrl: side.loopEnv.repoUrl
   });
+  if (outcome.state === "paused" && "pause" in outcome && outcome.pause)
+    await dispatchAgentPause(
+      side.loopEnv,
+      config2,
+      outcome.commit ? { ...payload, headSha: outcome.commit } : payload,
+      outcome.pause
+    );
   if (outcome.failedAttempt)
     await dispatchAgentFailure(
       side.loopEnv,
@@ -69612,10 +71337,10 @@ async function runAgentSide(step, side) {
   setOutput("state", outcome.state);
   setOutput("commit", "commit" in outcome ? outcome.commit ?? "" : "");
   setOutput("failed-attempt", String(outcome.failedAttempt));
-  const line = `coder-loop apply: ${outcome.state}${outcome.reason ? ` (${outcome.reason})` : ""}`;
-  if (outcome.state === "ignored") notice(line);
-  else if (outcome.failedAttempt || outcome.state === "moved") warning(line);
-  else info(line);
+  const line2 = `coder-loop apply: ${outcome.state}${outcome.reason ? ` (${outcome.reason})` : ""}`;
+  if (outcome.state === "ignored") notice(line2);
+  else if (outcome.failedAttempt || outcome.state === "moved") warning(line2);
+  else info(line2);
 }
 
 // src/action/index.ts

@@ -6,6 +6,7 @@
  * coder is the scripted agent (examples/agents/scripted.mjs), run by the Action's `step: agent` in
  * a real git checkout and committed by `step: apply`. The demo plays the rest of GitHub: CI and
  * one approving reviewer. Each flowchart node is narrated: what GitHub shows now, the files written.
+ * Every line fits 80 columns. `--keep` keeps the working folder (the checkouts, each run's files).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -29,17 +30,56 @@ const repository = {
   default_branch: 'master',
 };
 
+const keep = process.argv.includes('--keep');
 const tty = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code: number, text: string) => (tty ? `\x1b[${code}m${text}\x1b[0m` : text);
 const say = (line = '') => process.stdout.write(`${line}\n`);
+/** Most columns of a line the demo prints. */
+const WIDTH = 80;
+
+/**
+ * `text` in lines of at most WIDTH columns, broken between words: the first line follows `used`
+ * columns already printed, the others are indented by `hang`. A word wider than a line is cut.
+ */
+function wrap(text: string, used: number, hang: number): string[] {
+  const lines: string[] = [];
+  const width = (s: string) => [...s].length;
+  let room = WIDTH - used;
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && width(next) > room) {
+      lines.push(line);
+      line = word;
+      room = WIDTH - hang;
+    } else line = next;
+    while (width(line) > room) {
+      lines.push([...line].slice(0, room).join(''));
+      line = [...line].slice(room).join('');
+      room = WIDTH - hang;
+    }
+  }
+  lines.push(line);
+  return lines.map((l, i) => (i ? `${' '.repeat(hang)}${l}` : l));
+}
+const sayWrapped = (text: string) => wrap(text, 0, 0).forEach((line) => say(line));
+
 const started = Date.now();
 let step = 0;
 function node(name: string, what: string) {
-  const seconds = ((Date.now() - started) / 1000).toFixed(1).padStart(5);
+  const seconds = `${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s`;
+  const title = `${++step}. ${name}`;
+  const [first, ...rest] = wrap(what, [...`${seconds} ${title} — `].length, 10);
   say();
-  say(`${paint(2, `${seconds}s`)} ${paint(1, `${++step}. ${name}`)} ${paint(2, '—')} ${what}`);
+  say(`${paint(2, seconds)} ${paint(1, title)} ${paint(2, '—')} ${first}`);
+  rest.forEach((line) => say(line));
 }
-const show = (label: string, text: string) => say(`         ${paint(36, label.padEnd(9))} ${text}`);
+/** A line of what GitHub shows: a label at column 9, the text at column 19, wrapped there. */
+function show(label: string, text: string) {
+  const [first, ...rest] = wrap(text, 19, 19);
+  say(`         ${paint(36, label.padEnd(9))} ${first}`);
+  rest.forEach((line) => say(line));
+}
 
 const sim = new SimGitHub({
   ...examplePlanFiles(),
@@ -131,6 +171,39 @@ function showComment() {
   show('comment', `on ${where}: ${comment.body.split('\n')[0]!.replace(/\*\*/g, '')}`);
 }
 
+/** Markdown of a table cell as text: links as their text, code spans bare, escapes undone. */
+const plain = (markdown: string) =>
+  markdown
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(?<!\\)`/g, '')
+    .replace(/\\(.)/g, '$1')
+    .replace(/\*\*/g, '')
+    .trim();
+
+/**
+ * The Passes Spec? part of the check run's summary (its verdict line, the table of tasks, the test
+ * rule) as text within 80 columns: each task on a line, its evidence under it. The table is
+ * markdown for GitHub; its status marks become words here.
+ */
+function showSpecTable() {
+  const summary = sim.own(sim.refs.get(BRANCH)!)?.output?.summary ?? '';
+  const lines = summary.split('\n');
+  const from = lines.findIndex((line) => line.startsWith('**Passes Spec?**'));
+  if (from < 0) throw new Error(`no Passes Spec? table in the check run's summary:\n${summary}`);
+  show('summary', plain(lines[from]!));
+  for (const line of lines.slice(from + 1)) {
+    if (line.startsWith('| ---') || line.startsWith('| task |')) continue;
+    if (line.startsWith('|')) {
+      const [task, status, evidence] = line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((cell) => plain(cell));
+      show('', `task ${task}`);
+      show('', `  ${status!.replace(/^[^\p{L}]+/u, '')}: ${evidence}`);
+    } else if (line.trim()) show('', plain(line).replace(/^[^\p{L}]+/u, ''));
+  }
+}
+
 function showCheck() {
   const run = sim.own(sim.refs.get(BRANCH)!);
   if (run)
@@ -188,8 +261,15 @@ async function ci(conclusion: 'success' | 'failure') {
 
 try {
   say(paint(1, 'coder-loop demo: one phase of docs/plans/Example through the loop'));
-  say(`GitHub: in memory on ${server.url} · the loop: dist/index.js · the coder: scripted agent`);
-  say(`Everything written lands in ${work} and is removed at the end.`);
+  sayWrapped(
+    `GitHub: in memory on ${server.url} · the loop: dist/index.js · the coder: scripted agent`,
+  );
+  sayWrapped(
+    keep
+      ? `Everything written lands in ${work}, kept at the end (--keep).`
+      : `Everything written lands in ${work}, removed at the end (--keep keeps it).`,
+  );
+  sayWrapped('The red CI below is staged: the demo fails CI on purpose to show Debug & Fix.');
 
   node('Start', `Codertocat comments "/coder next" on issue #${ISSUE}`);
   const next = examplePayload('issue_comment', 'created');
@@ -210,7 +290,7 @@ try {
   node('TDD → Implement', 'handed to the coding agent (repository_dispatch "coder-loop-agent")');
   await agentWorkflow(await checkout());
 
-  node('Verification', 'CI reports red on the new head');
+  node('Verification', 'CI reports red on the new head (staged: the demo fails it on purpose)');
   let at = await checkout();
   const red = await ci('failure');
   show('state', `${red.outputs.state}: attempt 1 of 3`);
@@ -224,7 +304,10 @@ try {
   at = await checkout();
   const green = await ci('success');
   show('state', `${green.outputs.state}: reviewers requested (${pr.requested.join(', ')})`);
+
+  node('Passes Spec?', 'each task of the phase traced to evidence in the PR, on the green head');
   showCheck();
+  showSpecTable();
 
   node('Code Review', 'reviewer1 (write access) approves the head');
   const head = sim.headOf(pr);
@@ -253,8 +336,12 @@ try {
       `Phase 1 complete — in ${((Date.now() - started) / 1000).toFixed(1)} s, no account, no network.`,
     ),
   );
-  say('Next: README.md "Use it on your repository"; docs/loop.md explains every node.');
+  sayWrapped('Next: README.md "Use it on your repository"; docs/loop.md explains every node.');
 } finally {
   await server.close();
-  await rm(work, { recursive: true, force: true });
+  if (keep) sayWrapped(`Kept ${work}: each run's files and the checkouts (--keep).`);
+  else {
+    await rm(work, { recursive: true, force: true });
+    sayWrapped(`Removed ${work} (npm run demo -- --keep keeps it).`);
+  }
 }

@@ -131,6 +131,14 @@ function isCi(workflow: Workflow): boolean {
   );
 }
 
+/**
+ * The review relay: a workflow that runs on `pull_request_review` and nothing the CI gate waits
+ * for. The loop waits for it too (reviews reach the loop through its completion), but it is no CI.
+ */
+function isReviewRelay(workflow: Workflow): boolean {
+  return Object.hasOwn(workflow.on, 'pull_request_review') && !isCi(workflow);
+}
+
 /** The names in `on.workflow_run.workflows` (a list, or one name). */
 function waitedFor(workflow: Workflow): string[] | undefined {
   const run = workflow.on.workflow_run;
@@ -185,7 +193,9 @@ export function ciGateProblems(loop: Workflow, workflows: readonly Workflow[]): 
   const others = workflows.filter((w) => w.path !== loop.path);
   const ci = others.filter(isCi);
   const ciNames = ci.map((w) => w.name);
-  const waits = waitedFor(loop);
+  const relays = others.filter(isReviewRelay);
+  // The relay's name is waited for as well, for reviews: the CI gate's names are the others.
+  const waits = waitedFor(loop)?.filter((p) => !relays.some((w) => picomatch(p)(w.name)));
   const where = workflowsLine(loop);
   const found = ci.length
     ? `The workflows here that run on pull requests: ${ci.map((w) => `"${w.name}" (${w.path})`).join(', ')}.`
@@ -219,7 +229,12 @@ export function ciGateProblems(loop: Workflow, workflows: readonly Workflow[]): 
     ];
   }
   if (missing.length === 0 && waitedCi.length > 0) return [];
-  const names = [...kept, ...ciNames.filter((n) => !kept.some((p) => matches(p)(n)))];
+  const relayNames = (waitedFor(loop) ?? []).filter((p) => relays.some((w) => matches(p)(w.name)));
+  const names = [
+    ...kept,
+    ...ciNames.filter((n) => !kept.some((p) => matches(p)(n))),
+    ...relayNames,
+  ];
   const what =
     missing.length > 0
       ? `The loop waits for the workflow${missing.length > 1 ? 's' : ''} ${quoted(missing)}, and no workflow here has that name`

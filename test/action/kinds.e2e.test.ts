@@ -78,7 +78,11 @@ async function throughApproval(command: string, branch: string) {
     expect.objectContaining({ state: 'started', branch, 'pull-request': '2' }),
   ]);
   const atStart = sim.files(branch);
-  sim.push(branch, { 'test/a.test.ts': 'test\n', 'src/a.ts': 'a\n' });
+  // The test names what the phase's tasks cite, so Passes Spec? finds their evidence.
+  sim.push(branch, {
+    'test/a.test.ts': '// Validates: Requirements 1.2, 2.1, 3.3\ntest("a", () => {});\n',
+    'src/a.ts': 'a\n',
+  });
   sim.ci(sim.refs.get(branch)!, 'success', 'build');
   const ci = examplePayload('check_suite', 'completed');
   ci.check_suite.head_branch = branch;

@@ -80,10 +80,15 @@ describe('action main: run()', () => {
       join(repoRoot, 'examples/workflows/coder-loop.yml'),
       'utf8',
     );
+    const relayWorkflow = await readFile(
+      join(repoRoot, 'examples/workflows/coder-loop-review.yml'),
+      'utf8',
+    );
     const waits = loopWorkflow.split('\n').findIndex((l) => /^\s*workflows:/.test(l)) + 1;
     const sim = new SimGitHub({
       ...examplePlanFiles(),
       '.github/workflows/coder-loop.yml': loopWorkflow,
+      '.github/workflows/coder-loop-review.yml': relayWorkflow,
       '.github/workflows/tests.yml':
         'name: Tests\non: [pull_request]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n',
     });
@@ -98,7 +103,7 @@ describe('action main: run()', () => {
       const replies = sim.comments.map((c) => c.body);
       expect(replies).toHaveLength(1);
       expect(replies[0]).toContain(
-        `- .github/workflows/coder-loop.yml:${waits}: error: The loop waits for the workflow "CI", and no workflow here has that name: loop pull requests wait for CI forever. The workflows here that run on pull requests: "Tests" (.github/workflows/tests.yml). Change line ${waits} to \`workflows: [Tests]`,
+        `- .github/workflows/coder-loop.yml:${waits}: error: The loop waits for the workflow "CI", and no workflow here has that name: loop pull requests wait for CI forever. The workflows here that run on pull requests: "Tests" (.github/workflows/tests.yml). Change line ${waits} to \`workflows: [Tests, coder-loop-review]`,
       );
     } finally {
       await server.close();
@@ -110,9 +115,14 @@ describe('action main: run()', () => {
       join(repoRoot, 'examples/workflows/coder-loop.yml'),
       'utf8',
     );
+    const relayWorkflow = await readFile(
+      join(repoRoot, 'examples/workflows/coder-loop-review.yml'),
+      'utf8',
+    );
     const sim = new SimGitHub({
       ...examplePlanFiles(),
       '.github/workflows/coder-loop.yml': loopWorkflow,
+      '.github/workflows/coder-loop-review.yml': relayWorkflow,
       '.github/workflows/ci.yml':
         'name: CI\non: [pull_request]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n',
     });

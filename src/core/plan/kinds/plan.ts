@@ -180,31 +180,6 @@ export function openKindPlan(
   return openDialect(plan, plan.kind, source, context, sidecar, present, files);
 }
 
-/**
- * A plan's tasks file read as its own tool reads it — phases, tasks with their notes, the phase
- * to start next, complete or waiting — without its context files: what `coder-loop status`,
- * `plans` and `lint` show, and what the loop decides from (openKindPlan reads through it).
- */
-export interface KindTasks {
-  phases: KindPhase[];
-  current: KindPhase | undefined;
-  complete: boolean;
-  waiting: string | undefined;
-  /** Errors: nothing may start. */
-  problems: Problem[];
-  warnings: Problem[];
-}
-
-export function readKindTasks(plan: NamedPlan, source: string): KindTasks {
-  if (plan.kind === 'coder') throw new Error('coder plans are read by readPlan');
-  const read =
-    plan.kind === 'taskmaster'
-      ? readTaskmasterTasks(plan, source)
-      : readDialectTasks(plan, plan.kind, source);
-  const { phases, current, complete, waiting, problems, warnings } = read;
-  return { phases, current, complete, waiting, problems, warnings };
-}
-
 function empty(plan: NamedPlan, sidecar: KindSidecar, problem: Problem): KindPlan {
   return {
     plan,
