@@ -9,7 +9,7 @@ import {
 } from '../helpers/github.js';
 import { Deliver } from '../sim/events.js';
 import { SimGitHub } from '../sim/github.js';
-import { fixture, KIND_FILES, KIRO, SPECKIT, TASKMASTER } from '../helpers/kinds.js';
+import { fixture, KIND_FILES, KIRO, OPENSPEC, SPECKIT, TASKMASTER } from '../helpers/kinds.js';
 import { progressComments } from '../helpers/world.js';
 
 /**
@@ -136,6 +136,39 @@ describe('spec-kit', () => {
       ].join('\n'),
     );
     expect(r.sim.own(r.head)).toMatchObject({ external_id: 'FinalVerify;next=3' });
+  });
+});
+
+describe('OpenSpec', () => {
+  const branch = 'coder/add-profile-export/phase-1';
+  const tasks = `${OPENSPEC}/tasks.md`;
+  const sidecar = `${OPENSPEC}/coder-loop`;
+
+  it('/coder next → lock branch → PR with the proposal, design and delta specs → approval → one commit with [x] and the sidecar', async () => {
+    const r = await toCompletion(KIND_FILES.openspec, branch);
+    // The start commit: no mark (OpenSpec has no in-progress mark), the sidecar's log.
+    expect(changed(r.before, r.started)).toEqual([`${sidecar}/Master_Log.md`]);
+    expect(r.started[`${sidecar}/Master_Log.md`]).toBe(
+      `# Master Log\n\n- ${NOW.toISOString()} — **Coder started** — add-profile-export, Phase 1: Setup — @Codertocat — [#1](https://github.com/Codertocat/Hello-World/issues/1)\n`,
+    );
+    expect(r.pr.title).toBe('[coder] add-profile-export: Phase 1 — Setup');
+    for (const file of ['proposal.md', 'design.md', 'specs/user-profile/spec.md'])
+      expect(r.pr.body).toContain(`/blob/${branch}/${OPENSPEC}/${file})`);
+    expect(r.pr.body).toContain('- [~] 1.2 Add the csv-stringify dependency');
+    expect(replies(r.sim).join('\n')).toContain('OpenSpec has no in-progress mark');
+    // The completion commit: parent = the approved head; [ ] → [x] on the phase's open task only.
+    expect(r.sim.commits.get(r.head)!.parents).toEqual([r.approved]);
+    expect(r.after[tasks]).toBe(r.atApproval[tasks]!.replace('- [ ] 1.2', '- [x] 1.2'));
+    expect(changed(r.atApproval, r.after)).toEqual(
+      [
+        tasks,
+        `${sidecar}/Checkpoint.md`,
+        `${sidecar}/Master_Log.md`,
+        `${sidecar}/Reports/01_Setup.md`,
+      ].sort(),
+    );
+    expect(r.after[`${sidecar}/Checkpoint.md`]).toContain('- Next: Phase 2: Core Implementation');
+    expect(r.sim.own(r.head)).toMatchObject({ external_id: 'FinalVerify;next=2' });
   });
 });
 

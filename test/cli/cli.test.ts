@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import {
   chmod,
   cp,
@@ -777,5 +777,79 @@ describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)',
     const lint = await cli(work, 'lint', tasksJson);
     expect(lint.code).toBe(1);
     expect(lint.stderr).toContain('.taskmaster/tasks/tasks.json:1: error: not valid UTF-8');
+  });
+});
+
+describe('coder-loop CLI on an OpenSpec change', () => {
+  const change = 'openspec/changes/add-profile-export';
+  const tasks = `${change}/tasks.md`;
+  const original = readFileSync(
+    join(repo, 'test', 'fixtures', 'openspec', 'add-profile-export', 'tasks.md'),
+    'utf8',
+  );
+
+  beforeEach(async () => {
+    await mkdir(join(work, 'openspec', 'changes', 'archive', '2025-01-11-done'), {
+      recursive: true,
+    });
+    await cp(join(repo, 'test', 'fixtures', 'openspec', 'add-profile-export'), join(work, change), {
+      recursive: true,
+    });
+    // An archived change is complete: never a plan.
+    await writeFile(
+      join(work, 'openspec', 'changes', 'archive', '2025-01-11-done', 'tasks.md'),
+      '## 1. Old\n\n- [ ] 1.1 Never started\n',
+    );
+  });
+
+  it('plans lists the active change, not the archived one', async () => {
+    const run = await cli(work, 'plans', '--json');
+    expect(run.code).toBe(0);
+    const listed = (JSON.parse(run.stdout) as { kind: string }[]).filter((p) => p.kind !== 'coder');
+    expect(listed).toEqual([
+      {
+        name: 'add-profile-export',
+        kind: 'openspec',
+        path: tasks,
+        phases: { done: 0, total: 3 },
+        tasks: { doing: 0, done: 1, open: 5, setAside: 0 },
+      },
+    ]);
+  });
+
+  it('status reads the groups as phases, the current one first with work left', async () => {
+    const run = await cli(work, 'status', 'add-profile-export');
+    expect(run).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        `add-profile-export (OpenSpec, ${tasks}): current phase 1`,
+        'Tasks: 1 done, 0 in progress, 5 open',
+        'Phase 1: Setup (1/2 done) ← current',
+        '  [x] 1.1 Create src/export/index.ts and verify the module loads',
+        '  [ ] 1.2 Add the csv-stringify dependency and verify npm ci succeeds',
+        'Phase 2: Core Implementation (0/3 done)',
+        '  [ ] 2.1 Implement exportProfile() in src/export/profile.ts and verify the export test passes',
+        '  [ ] 2.2 Add CSV quoting utilities and verify unit tests cover quotes and delimiters',
+        '  [ ] 2.2.1 Quote fields that hold the delimiter',
+        'Phase 3: Documentation (0/1 done)',
+        '  [ ] 3.1 Document GET /profile/export in docs/api.md',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('mark writes [x], one byte; doing is refused (OpenSpec has no in-progress mark), nothing written', async () => {
+    const done = await cli(work, 'mark', 'add-profile-export', '1.2', 'done');
+    expect(done.code).toBe(0);
+    expect(readFileSync(join(work, tasks), 'utf8')).toBe(
+      original.replace('- [ ] 1.2', '- [x] 1.2'),
+    );
+    const doing = await cli(work, 'mark', 'add-profile-export', '--phase', '2', 'doing');
+    expect(doing.code).toBe(1);
+    expect(doing.stderr).toContain('OpenSpec has no in-progress mark');
+    expect(readFileSync(join(work, tasks), 'utf8')).toBe(
+      original.replace('- [ ] 1.2', '- [x] 1.2'),
+    );
   });
 });

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { main } from '../../src/cli/main.js';
 import { decideRunNext, type RunSnapshot } from '../../src/core/loop/run.js';
-import { kindPhaseToStart, kindRunState, phaseInteger } from '../../src/core/loop/startKind.js';
+import { phaseInteger } from '../../src/core/loop/phaseName.js';
+import { kindPhaseToStart, kindRunState } from '../../src/core/loop/startKind.js';
 import type { NamedPlan } from '../../src/core/plan/kinds/index.js';
 import { openKindPlan } from '../../src/core/plan/kinds/plan.js';
 

@@ -7,6 +7,7 @@ export const fixture = (path: string) =>
 export const SPECKIT = 'specs/001-photo-albums';
 export const KIRO = '.kiro/specs/user-auth';
 export const TASKMASTER = '.taskmaster/tasks/tasks.json';
+export const OPENSPEC = 'openspec/changes/add-profile-export';
 
 const REQUIREMENTS = [
   '# Requirements Document',
@@ -32,7 +33,10 @@ const REQUIREMENTS = [
   '',
 ].join('\n');
 
-export const KIND_FILES: Record<'speckit' | 'kiro' | 'taskmaster', Record<string, string>> = {
+export const KIND_FILES: Record<
+  'speckit' | 'kiro' | 'taskmaster' | 'openspec',
+  Record<string, string>
+> = {
   speckit: {
     [`${SPECKIT}/tasks.md`]: fixture('speckit/001-photo-albums/tasks.md'),
     [`${SPECKIT}/spec.md`]: '# Feature Specification: Photo Albums\n',
@@ -46,4 +50,10 @@ export const KIND_FILES: Record<'speckit' | 'kiro' | 'taskmaster', Record<string
     [`${KIRO}/design.md`]: '# Design\n\nSessions live in Redis.\n',
   },
   taskmaster: { [TASKMASTER]: fixture('taskmaster/tagged.json') },
+  openspec: Object.fromEntries(
+    ['tasks.md', 'proposal.md', 'design.md', 'specs/user-profile/spec.md'].map((f) => [
+      `${OPENSPEC}/${f}`,
+      fixture(`openspec/add-profile-export/${f}`),
+    ]),
+  ),
 };

@@ -8,14 +8,15 @@ import {
   type TaskState,
 } from '../../core/index.js';
 import {
-  readKiro,
-  readSpeckit,
+  isMarkdownKind,
+  readMarkdownPlan,
   readTaskmaster,
   setDialectStates,
   setTaskmasterStatus,
   type NamedPlan,
 } from '../../core/plan/kinds/index.js';
-import type { KindPlan } from '../../core/plan/kinds/plan.js';
+import { KIND_MARKS, type KindPlan } from '../../core/plan/kinds/plan.js';
+import { KIND_LABELS } from '../../core/loop/startKind.js';
 import { InputError, readText, withLock, writeInPlan } from '../files.js';
 import { openPlan, tasksFileErrors, type Repo } from '../repo.js';
 import {
@@ -79,9 +80,8 @@ function statesOf(plan: NamedPlan, source: string): Map<string, string> {
   if (plan.kind === 'taskmaster') {
     const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
     for (const t of tag?.phases.flatMap((p) => p.tasks) ?? []) states.set(t.id, t.state);
-  } else {
-    const read =
-      plan.kind === 'kiro' ? readKiro(source, plan.path) : readSpeckit(source, plan.path);
+  } else if (isMarkdownKind(plan.kind)) {
+    const read = readMarkdownPlan(plan.kind, source, plan.path);
     for (const t of read.phases.flatMap((p) => p.tasks)) states.set(t.id, t.state);
   }
   return states;
@@ -110,8 +110,9 @@ function setTasks(
     }
     return out;
   }
-  const kind = plan.kind === 'kiro' ? 'kiro' : 'speckit';
-  const read = kind === 'kiro' ? readKiro(source, plan.path) : readSpeckit(source, plan.path);
+  if (!isMarkdownKind(plan.kind)) return source;
+  const kind = plan.kind;
+  const read = readMarkdownPlan(kind, source, plan.path);
   const tasks = read.phases.flatMap((p) => p.tasks).filter((t) => ids.has(t.id));
   return setDialectStates(source, kind, tasks, state);
 }
@@ -124,9 +125,10 @@ async function markKind(
   target: { task: string } | { phase: string },
   state: TaskState,
 ): Promise<number> {
-  if (plan.kind === 'speckit' && state === 'doing') {
+  if (state === 'doing' && KIND_MARKS[plan.kind].start === undefined) {
+    const tool = KIND_LABELS[plan.kind];
     throw new InputError(
-      `${label} is a spec-kit plan: spec-kit has no in-progress mark (the loop's lock branch and pull request are the record of a phase under way). Nothing was written.`,
+      `${label} is a ${tool} plan: ${tool} has no in-progress mark (the loop's lock branch and pull request are the record of a phase under way). Nothing was written.`,
     );
   }
   const opened = await openPlan(repo, plan);

@@ -1,12 +1,13 @@
 import type { Config } from '../config.js';
 import { touchedLockedItems } from './gate.js';
 import { reply } from './replies.js';
-import { chooseApproval, reviewStanding, type Permission } from './trust.js';
+import { chooseApproval, reviewStanding } from './trust.js';
 import { escalation } from './escalation.js';
 import {
   done,
   isEscalated,
   touchedPaths,
+  type Approval,
   type Decided,
   type Decision,
   type PullSnapshot,
@@ -24,16 +25,6 @@ export function withApprovals(snap: PullSnapshot, config: Config, reached: Decid
   if ('need' in next) return next;
   if (next.effects.length === 0) return reached;
   return { outcome: next.outcome, effects: [...reached.effects, ...next.effects] };
-}
-
-/** An approval of the head by a user with write permission, with what the rules need to know. */
-export interface Approval {
-  login: string;
-  permission: Permission | string;
-  /** Authored or committed a commit of the PR (the loop's own excluded). */
-  pushed: boolean;
-  /** Known once asked (`need: 'architects'`); only asked when the PR touches locked items. */
-  architect?: boolean;
 }
 
 /**

@@ -20,9 +20,9 @@ import {
   specTrace,
   type SpecFile,
   type SpecOptions,
-  type SpecTask,
 } from './passesSpec.js';
-import type { FileChange } from './start.js';
+import type { SpecTask } from './pullSnapshot.js';
+import type { FileChange } from './startSnapshot.js';
 
 /** What GitHub knows about the phase's PR when it is approved. */
 export interface CompletionFacts {

@@ -1,5 +1,5 @@
 import { renderCheckpoint, writeCheckpoint } from '../plan/checkpoint.js';
-import { openKindPlan, type KindPhase, type KindPlan } from '../plan/kinds/plan.js';
+import { KIND_MARKS, openKindPlan, type KindPhase, type KindPlan } from '../plan/kinds/plan.js';
 import { appendLogEntry, loggedSinceStart } from '../plan/masterLog.js';
 import { renderPhaseReport, type PhaseReport } from '../plan/report.js';
 import { detectEol } from '../plan/text.js';
@@ -7,14 +7,12 @@ import type { Problem } from '../problem.js';
 import { reportFacts, type CompletionFacts } from './complete.js';
 import { renderMarker, type LoopMarker } from './marker.js';
 import { specTasksOfKindPhase } from './passesSpec.js';
-import type { FileChange } from './start.js';
-import { phaseInteger } from './startKind.js';
+import type { FileChange } from './startSnapshot.js';
+import { phaseInteger } from './phaseName.js';
 
 export type KindCompletion =
   | { ok: true; phase: KindPhase; next?: KindPhase; changes: FileChange[]; message: string }
   | { ok: false; problems: Problem[] };
-
-const DONE_WORDS = { speckit: '[X]', kiro: '[x]', taskmaster: '"done"', coder: '[x]' } as const;
 
 /** A phase's tasks as its report lists them: the id once, set-aside and optional ones noted. */
 export function kindReportTasks(phase: KindPhase): PhaseReport['tasks'] {
@@ -115,6 +113,6 @@ export function markKindComplete(
     phase,
     ...(next ? { next } : {}),
     changes,
-    message: `coder-loop: ${label} Phase ${phase.number} — Coder completed\n\nMark the phase's tasks ${DONE_WORDS[kp.plan.kind]}, write the phase report, update the checkpoint and log "Coder completed" (approved by @${facts.approver}).\n\n${renderMarker(record)}\n`,
+    message: `coder-loop: ${label} Phase ${phase.number} — Coder completed\n\nMark the phase's tasks ${KIND_MARKS[kp.plan.kind].done}, write the phase report, update the checkpoint and log "Coder completed" (approved by @${facts.approver}).\n\n${renderMarker(record)}\n`,
   };
 }

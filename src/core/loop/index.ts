@@ -1,6 +1,14 @@
+/**
+ * The loop's decisions, pure. The start side: `decideStart` (start.ts) over the start snapshot
+ * (startSnapshot.ts). The PR side, from Verification to Final Verification: one file per seed
+ * node over the pull snapshot (pullSnapshot.ts), each a pure decision — a snapshot in, an
+ * outcome and the effects to carry out (or the one more read it needs) out.
+ */
 export * from './flowchart.js';
 export * from './marker.js';
 export * from './record.js';
+export * from './startSnapshot.js';
+export * from './phaseName.js';
 export * from './start.js';
 export * from './replies.js';
 export * from './checkRun.js';
@@ -11,7 +19,27 @@ export * from './actors.js';
 export * from './trust.js';
 export * from './handoff.js';
 export * from './outcome.js';
-export * from './pull.js';
+export {
+  touchedPaths,
+  type Approval,
+  type Decided,
+  type Decision,
+  type Effect,
+  type Need,
+  type OwnState,
+  type PullFile,
+  type PullSnapshot,
+  type SpecTask,
+} from './pullSnapshot.js';
+export { verification } from './verification.js';
+export { debugFix } from './debugFix.js';
+export { escalation } from './escalation.js';
+export { finalVerification } from './finalVerification.js';
+export { codeReview, type ReviewFacts } from './codeReview.js';
+export { approvals, withApprovals } from './approvals.js';
+export { closed } from './closed.js';
+export { pushed } from './pushed.js';
+export { resume, retry, stopRun } from './commands.js';
 export * from './choose.js';
 export * from './ci.js';
 export * from './run.js';

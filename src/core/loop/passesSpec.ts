@@ -6,7 +6,14 @@ import type { ReportCommit, ReportTrace } from '../plan/report.js';
 import { codeSpan, encodePath, escapeMarkdown } from '../markdown.js';
 import { debugFix } from './debugFix.js';
 import type { SpecRecord } from './marker.js';
-import { done, type Decision, type Effect, type Need, type PullSnapshot } from './pullSnapshot.js';
+import {
+  done,
+  type Decision,
+  type Effect,
+  type Need,
+  type PullSnapshot,
+  type SpecTask,
+} from './pullSnapshot.js';
 
 /**
  * The seed's "Passes Spec?" node, without a model: each task of the phase — and each requirement,
@@ -24,24 +31,6 @@ import { done, type Decision, type Effect, type Need, type PullSnapshot } from '
  */
 
 export type SpecCheck = 'require' | 'report' | 'off';
-
-/** A task of the phase, as Passes Spec? reads it. */
-export interface SpecTask {
-  id: string;
-  /** The task's text as the plan writes it (its first line; Task Master: the title). */
-  text: string;
-  state: 'todo' | 'doing' | 'done' | 'set-aside';
-  /** Kiro's `[ ]*`: never lacks evidence. */
-  optional?: boolean;
-  /** Requirement ids the task cites (Kiro's `_Requirements: 1.2_`); ids in `text` are read too. */
-  requirements?: readonly string[];
-  /** Task Master's `details` and `testStrategy`: more text that may name paths and ids. */
-  detail?: string;
-  /** Task Master's `testStrategy`: a criterion only a changed test can show. */
-  criterion?: string;
-  /** The plan writes the id (`T012`, `1.2`), rather than the loop numbering the task. */
-  writtenId: boolean;
-}
 
 /** A file of the pull request: its path (and old path), and the patch GitHub lists, if any. */
 export interface SpecFile {

@@ -1,9 +1,9 @@
 import { codeSpan, escapeMarkdown } from '../markdown.js';
 import { NODES, type NodeId } from './flowchart.js';
 import type { LoopMarker, RunPhase, RunState } from './marker.js';
-import type { Effect } from './pull.js';
+import type { Effect } from './pullSnapshot.js';
 import { addSpend, NO_SPEND, phaseSpend, type Spend } from './run.js';
-import { phaseInteger } from './startKind.js';
+import { phaseInteger } from './phaseName.js';
 
 /**
  * The progress comment of a `/coder run` (SPEC §3 item 12): ONE comment of the loop's on the

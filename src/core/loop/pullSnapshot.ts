@@ -6,8 +6,7 @@ import type { CheckResult } from './gate.js';
 import { agentHandOff } from './handoff.js';
 import type { LoopMarker, RunState } from './marker.js';
 import type { LoopOutcome, LoopState } from './outcome.js';
-import type { Approval } from './approvals.js';
-import type { SpecTask } from './passesSpec.js';
+import type { Permission } from './trust.js';
 
 /**
  * The PR side of the loop, from Verification to Final Verification, as pure decisions: a
@@ -45,6 +44,34 @@ export interface OwnState {
   /** Final verification: the next phase's number, written by the completion step. */
   next?: number;
   conclusion: string | null;
+}
+
+/** An approval of the head by a user with write permission, with what the rules need to know. */
+export interface Approval {
+  login: string;
+  permission: Permission | string;
+  /** Authored or committed a commit of the PR (the loop's own excluded). */
+  pushed: boolean;
+  /** Known once asked (`need: 'architects'`); only asked when the PR touches locked items. */
+  architect?: boolean;
+}
+
+/** A task of the phase, as Passes Spec? reads it. */
+export interface SpecTask {
+  id: string;
+  /** The task's text as the plan writes it (its first line; Task Master: the title). */
+  text: string;
+  state: 'todo' | 'doing' | 'done' | 'set-aside';
+  /** Kiro's `[ ]*`: never lacks evidence. */
+  optional?: boolean;
+  /** Requirement ids the task cites (Kiro's `_Requirements: 1.2_`); ids in `text` are read too. */
+  requirements?: readonly string[];
+  /** Task Master's `details` and `testStrategy`: more text that may name paths and ids. */
+  detail?: string;
+  /** Task Master's `testStrategy`: a criterion only a changed test can show. */
+  criterion?: string;
+  /** The plan writes the id (`T012`, `1.2`), rather than the loop numbering the task. */
+  writtenId: boolean;
 }
 
 /** What the PR side reads of GitHub before deciding. */

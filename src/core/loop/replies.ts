@@ -3,7 +3,7 @@ import { HELP_TEXT } from '../command.js';
 import { codeSpan, escapeMarkdown } from '../markdown.js';
 import { formatProblem, type Problem } from '../problem.js';
 import type { PlanContext } from '../plan/validate.js';
-import { phaseTitle } from './start.js';
+import { phaseTitle } from './phaseName.js';
 
 /** A phase as a reply names it: its number (`3`, `3.1` for spec-kit) and name. */
 type PhaseName = { number: number | string; name: string };
@@ -146,15 +146,15 @@ export const reply = {
   started: (plan: string, phase: PhaseName, branch: string, pr: { number: number }): string =>
     `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: tasks marked \`[~]\` on branch ${codeSpan(branch)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
 
-  /** A phase of another kind started: its own in-progress mark (spec-kit has none). */
+  /** A phase of another kind started: its own in-progress mark (spec-kit and OpenSpec have none). */
   kindStarted: (
     plan: string,
     phase: PhaseName,
     branch: string,
     pr: { number: number },
-    marks: { mark: string | undefined; path: string },
+    marks: { mark: string | undefined; path: string; tool: string },
   ): string =>
-    `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: ${marks.mark ? `tasks marked ${codeSpan(marks.mark)} in ${codeSpan(marks.path)}` : `${codeSpan(marks.path)} is left as it is (spec-kit has no in-progress mark: this branch and its pull request are the record)`} on branch ${codeSpan(branch)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
+    `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: ${marks.mark ? `tasks marked ${codeSpan(marks.mark)} in ${codeSpan(marks.path)}` : `${codeSpan(marks.path)} is left as it is (${marks.tool} has no in-progress mark: this branch and its pull request are the record)`} on branch ${codeSpan(branch)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
 
   quickStarted: (branch: string, pr: { number: number }, assessment: Assessment): string => {
     const lines = [

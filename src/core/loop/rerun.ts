@@ -1,5 +1,5 @@
 import type { RunState } from './marker.js';
-import type { Decision, PullSnapshot } from './pull.js';
+import type { Decision, PullSnapshot } from './pullSnapshot.js';
 import { reply } from './replies.js';
 
 /**

@@ -11,6 +11,7 @@ import {
   type PlanKind,
 } from '../plan/kinds/index.js';
 import {
+  KIND_MARKS,
   kindPlanReads,
   openKindPlan,
   planRef,
@@ -18,7 +19,7 @@ import {
   type KindPhase,
   type KindPlan,
 } from '../plan/kinds/plan.js';
-import { PLAN_FILES, planPath, planSlug, slugConflicts } from '../plan/layout.js';
+import { PLAN_FILES, planNames, planPath, planSlug, slugConflicts } from '../plan/layout.js';
 import { appendLogEntry } from '../plan/masterLog.js';
 import { oneLine } from '../plan/text.js';
 import { formatProblem, type Problem } from '../problem.js';
@@ -26,19 +27,15 @@ import type { Answer } from './choose.js';
 import type { RunSnapshot } from './run.js';
 import { renderMarker, type LoopMarker } from './marker.js';
 import { reply } from './replies.js';
-import {
-  phaseTitle,
-  planNames,
-  type FileChange,
-  type Orchestrator,
-  type PullRequestText,
-} from './start.js';
+import { phaseInteger, phaseTitle } from './phaseName.js';
+import type { FileChange, Orchestrator, PullRequestText } from './startSnapshot.js';
 
 /** How replies and PR bodies name a kind. */
 export const KIND_LABELS: Record<PlanKind, string> = {
   coder: 'coder',
   speckit: 'spec-kit',
   kiro: 'Kiro',
+  openspec: 'OpenSpec',
   taskmaster: 'Task Master',
 };
 
@@ -200,12 +197,6 @@ export function kindPhaseBranch(label: string, phase: Pick<KindPhase, 'number'>)
   return `coder/${planSlug(label)}/phase-${branchPart(phase.number)}`;
 }
 
-/** The record's integer phase: the kind's number when it is one, else its leading number. */
-export function phaseInteger(number: string): number {
-  const m = /^\d+/.exec(number);
-  return m ? Number(m[0]) : 0;
-}
-
 /** The reads a plan of another kind needs before it can be opened, and it opened once read. */
 export function openWhenRead(
   plan: NamedPlan,
@@ -297,7 +288,7 @@ export function markKindInProgress(
     ...(who.comment !== undefined ? { comment: who.comment } : {}),
     ...(who.run ? { run: { ...who.run, plan: label } } : {}),
   };
-  const mark = KIND_MARK_WORDS[kp.plan.kind];
+  const mark = KIND_MARKS[kp.plan.kind].start;
   return {
     branch: kindPhaseBranch(label, phase),
     marker,
@@ -305,13 +296,6 @@ export function markKindInProgress(
     message: `coder-loop: ${label} ${phaseTitle(phase)} — Coder started\n\n${mark ? `Mark the phase's tasks ${mark} and log` : 'Log'} "Coder started" (#${who.issue}).\n\n${renderMarker(marker)}\n`,
   };
 }
-
-const KIND_MARK_WORDS: Record<PlanKind, string | undefined> = {
-  coder: '[~]',
-  speckit: undefined,
-  kiro: '[-]',
-  taskmaster: '"in-progress"',
-};
 
 const BOX = { todo: '[ ]', doing: '[~]', done: '[x]', 'set-aside': '[ ]' } as const;
 

@@ -2,8 +2,9 @@ import type { NamedPlan } from '../plan/kinds/index.js';
 import { KIND_MARKS, type OtherKind } from '../plan/kinds/plan.js';
 import { kindProgressPhases } from './progress.js';
 import { reply } from './replies.js';
-import type { Base, Early, Plotted, StartRequest } from './start.js';
+import type { Base, Early, Plotted, StartRequest } from './startSnapshot.js';
 import {
+  KIND_LABELS,
   kindPhaseToStart,
   kindPullRequest,
   markKindInProgress,
@@ -61,6 +62,7 @@ export function plotKindPhase(
       reply.kindStarted(label, title, start.branch, pr, {
         mark: KIND_MARKS[kind].start,
         path: plan.path,
+        tool: KIND_LABELS[kind],
       }) + warningsNote(kp.warnings),
     view: {
       mode: 'plan',

@@ -163,3 +163,16 @@ export function planPath(plansDir: string, planName: string, file: string): stri
   const dir = plansDir.replace(/\/+$/, '');
   return dir === '' || dir === '.' ? `${planName}/${file}` : `${dir}/${planName}/${file}`;
 }
+
+/** The plan folders under `plansDir` among a tree's paths. */
+export function planNames(paths: Iterable<string>, plansDir: string): string[] {
+  const prefix = `${plansDir.replace(/\/+$/, '')}/`;
+  const names = new Set<string>();
+  for (const path of paths) {
+    if (!path.startsWith(prefix)) continue;
+    const rest = path.slice(prefix.length);
+    const slash = rest.indexOf('/');
+    if (slash > 0) names.add(rest.slice(0, slash));
+  }
+  return [...names].sort();
+}

@@ -1,14 +1,10 @@
 import {
   pullProgress,
-  readProgress,
-  renderProgress,
   reply,
   updateMarker,
   withProgress,
   type Effect,
   type NodeId,
-  type ProgressInput,
-  type ProgressPhase,
   type RunState,
   type LoopMarker,
   type LoopOutcome,
@@ -25,7 +21,7 @@ import {
   type OwnCheckRun,
 } from '../checks.js';
 import { advanceBranch, createCommit, deleteBranch } from '../git.js';
-import { commentOnIssue, editComment, reactEyes, readComment, replyOnIssue } from '../issues.js';
+import { reactEyes, replyOnIssue } from '../issues.js';
 import {
   closePull,
   clearEscalated,
@@ -39,36 +35,14 @@ import { continueRun } from './continue.js';
 import { readerFor, type LoopEnv } from './env.js';
 import { planPhases } from './runProgress.js';
 import { commitsOf, reviewsOf, type PullContext } from './snapshot.js';
+import type { RepoEffect } from './repoEffect.js';
+import { writeProgress } from '../progress.js';
 
 /**
  * The one applier of every side but the start (`start.ts`): a decision's effects carried out on
  * GitHub, each once. The handlers under `src/github/loop/` decide and read; only this file and
  * `start.ts` write (test/github/writes.test.ts keeps it so).
  */
-
-/** A write that needs no loop PR's snapshot: an answer on a thread, a lock given up. */
-export type RepoEffect =
-  /** A reply on an issue or pull request thread. */
-  | { kind: 'reply'; to: number; body: string }
-  /** 👀 on the comment of a command: it was seen. */
-  | { kind: 'react'; comment: number }
-  | { kind: 'closePull'; pr: number }
-  /** A lock freed: the branch deleted (already gone counts as done). */
-  | { kind: 'deleteBranch'; branch: string }
-  /** The loop's record written on its own check run of `sha` (a stopped run written off). */
-  | { kind: 'record'; own: OwnCheckRun; marker: LoopMarker; sha: string }
-  /** Acting as a person (no check runs): the record is the marker in the PR's body. */
-  | { kind: 'bodyRecord'; pr: number; body: string | null; marker: LoopMarker }
-  /** A run's progress comment shown (the plan's phases read again if it must be made anew). */
-  | {
-      kind: 'progress';
-      input: ProgressInput;
-      id: number | undefined;
-      plan: string;
-      plansDir: string;
-      /** A plan of another kind: its tasks file (the record's `planFile`). */
-      planFile?: string;
-    };
 
 /** Carries out effects that need no loop PR's snapshot, in order. */
 export async function applyRepo(env: LoopEnv, effects: readonly RepoEffect[]): Promise<void> {
@@ -402,38 +376,6 @@ async function wakeAt(ctx: PullContext, at: string): Promise<void> {
     sha: pr.head.sha,
     at,
   });
-}
-
-const sameLogin = (a: string | undefined, b: string) =>
-  a !== undefined && a.toLowerCase() === b.toLowerCase();
-
-/**
- * A run's progress comment (src/core/loop/progress.ts), written: the comment `id` the record
- * keeps is edited when its author is the loop's identity and its hidden key names this run, and
- * only when its text changes; otherwise (no id yet, deleted, someone else's, another run's) a new
- * one is made. `progress.phases` empty: the phases the comment listed are kept (`phases()` reads
- * them afresh when there is no comment to keep them from). Returns the comment's id.
- */
-export async function writeProgress(
-  env: LoopEnv,
-  progress: ProgressInput,
-  id: number | undefined,
-  phases?: () => Promise<ProgressPhase[]>,
-): Promise<number> {
-  const { gh, repo } = env;
-  const found = id !== undefined ? await readComment(gh, repo, id) : undefined;
-  const ours =
-    found && sameLogin(found.login, (await env.identity()).login)
-      ? readProgress(found.body, progress.key)
-      : undefined;
-  let listed = progress.phases;
-  if (listed.length === 0) listed = ours?.phases ?? (phases ? await phases() : []);
-  const body = renderProgress({ ...progress, phases: listed });
-  if (ours && id !== undefined) {
-    if (found!.body === body) return id;
-    if (await editComment(gh, repo, id, body)) return id;
-  }
-  return commentOnIssue(gh, repo, progress.key.issue, body);
 }
 
 /**

@@ -17,7 +17,7 @@ import { keepsStatus, type OwnCheckRun } from '../checks.js';
 import { readPermission } from '../identity.js';
 import { readPlan } from '../plans.js';
 import { openPulls, type PullRequest } from '../pulls.js';
-import type { RepoEffect } from './apply.js';
+import type { RepoEffect } from './repoEffect.js';
 import { readerFor, type LoopEnv } from './env.js';
 import { start } from './start.js';
 

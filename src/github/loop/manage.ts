@@ -12,7 +12,8 @@ import {
   reply,
   type Config,
 } from '../../core/index.js';
-import { applyRepo, type RepoEffect } from './apply.js';
+import { applyRepo } from './apply.js';
+import type { RepoEffect } from './repoEffect.js';
 import { readKindPlan } from '../kindPlans.js';
 import { readPlan } from '../plans.js';
 import { branchesWithPrefix, commitMessage } from '../git.js';

@@ -16,7 +16,7 @@ import { replyOnIssue } from '../issues.js';
 import { readPlan } from '../plans.js';
 import { findPullRequest, getPull, openPullRequest, setPullBody } from '../pulls.js';
 import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
-import { writeProgress } from './apply.js';
+import { writeProgress } from '../progress.js';
 
 /** More rounds than any start takes (base, plan, commit, lock, holder, PR): a decision loop. */
 const MOST_STEPS = 12;

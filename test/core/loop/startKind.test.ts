@@ -1,7 +1,7 @@
+import { phaseInteger } from '../../../src/core/loop/phaseName.js';
 import {
   chooseAnyPlan,
   kindPhaseBranch,
-  phaseInteger,
   plansOfAnyKind,
 } from '../../../src/core/loop/startKind.js';
 

@@ -260,7 +260,7 @@ export function lookalikeWarnings(
   return out;
 }
 
-function finish(
+export function finish(
   source: string,
   path: string,
   root: Root | (() => Root | ReadonlySet<number>),
@@ -285,7 +285,7 @@ function finish(
   };
 }
 
-function limitProblem(source: string, path: string): DialectPlan | undefined {
+export function limitProblem(source: string, path: string): DialectPlan | undefined {
   const limit = markdownLimitProblem(source, path, 'Split the plan.');
   return limit ? { phases: [], problems: [limit] } : undefined;
 }
@@ -329,11 +329,11 @@ export function comparePhaseNumbers(a: string, b: string): number {
 }
 
 /** What the spec-kit reader takes from a document, in order: phase headings and task lines. */
-type SpeckitEvent =
+export type SpeckitEvent =
   | { kind: 'heading'; depth: number; text: string; line: number }
   | { kind: 'item'; line: number; offset: number; mark: string; after: string; text: string };
 
-function* speckitEventsOfTree(source: string, root: Root): Generator<SpeckitEvent> {
+export function* speckitEventsOfTree(source: string, root: Root): Generator<SpeckitEvent> {
   for (const { node, top } of walk(root.children, 0, true)) {
     if (node.type === 'heading' && top) {
       const heading = node as Heading;
@@ -648,6 +648,7 @@ export function currentDialectPhase(plan: DialectPlan): DialectPhase | undefined
 const DIALECT_MARKS = {
   speckit: { todo: ' ', doing: undefined, done: 'X' },
   kiro: { todo: ' ', doing: '-', done: 'x' },
+  openspec: { todo: ' ', doing: undefined, done: 'x' },
 } as const;
 
 export class StaleDialectError extends Error {

@@ -3,8 +3,6 @@ import { member, parseJsonWithOffsets, type JsonNode } from './jsonOffsets.js';
 import {
   currentDialectPhase,
   dialectPhaseFinished,
-  readKiro,
-  readSpeckit,
   setDialectStates,
   type DialectPhase,
   type DialectTask,
@@ -16,7 +14,8 @@ import {
   type TaskmasterPhase,
   type TaskmasterTask,
 } from './taskmaster.js';
-import { kindOfPath, validateKindContext, type NamedPlan } from './index.js';
+import { kindOfPath, validateKindContext, type NamedPlan, type PlanKind } from './discovery.js';
+import { readMarkdownPlan, type MarkdownKind } from './dialects.js';
 
 /**
  * One kind-neutral view of a spec-kit, Kiro or Task Master plan, for the loop (SPEC §2b): its
@@ -99,14 +98,22 @@ export interface KindPlan {
   context: (phase: KindPhase) => KindContext;
 }
 
-/** The kind's marks, as docs/plan-format.md lists them. */
-export const KIND_MARKS = {
+/**
+ * Each kind's marks, as docs/plan-format.md lists them: what a start writes on the phase's open
+ * tasks (none where the tool has no in-progress mark) and what a completion writes.
+ */
+export const KIND_MARKS: Readonly<
+  Record<PlanKind, { readonly start: string | undefined; readonly done: string }>
+> = {
+  coder: { start: '[~]', done: '[x]' },
   speckit: { start: undefined, done: '[X]' },
   kiro: { start: '[-]', done: '[x]' },
   taskmaster: { start: '"in-progress"', done: '"done"' },
-} as const;
+  openspec: { start: undefined, done: '[x]' },
+};
 
-export type OtherKind = keyof typeof KIND_MARKS;
+/** A kind other than the coder layout's. */
+export type OtherKind = Exclude<PlanKind, 'coder'>;
 
 /** The sidecar of a plan: the loop's own files, beside (never inside) the user's. */
 export function kindSidecar(plan: Pick<NamedPlan, 'sidecar'>): KindSidecar {
@@ -202,8 +209,8 @@ function noPhase(path: string, fix: string): Problem {
 
 // ---------------------------------------------------------------- spec-kit and Kiro
 
-function readDialectTasks(plan: NamedPlan, kind: 'speckit' | 'kiro', source: string) {
-  const read = kind === 'kiro' ? readKiro(source, plan.path) : readSpeckit(source, plan.path);
+function readDialectTasks(plan: NamedPlan, kind: MarkdownKind, source: string) {
+  const read = readMarkdownPlan(kind, source, plan.path);
   const { errors, warnings } = split(read.problems);
   const tasked = read.phases.filter((p) => p.tasks.length > 0);
   if (tasked.length === 0 && errors.length === 0) {
@@ -212,7 +219,9 @@ function readDialectTasks(plan: NamedPlan, kind: 'speckit' | 'kiro', source: str
         plan.path,
         kind === 'kiro'
           ? 'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".'
-          : 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.',
+          : kind === 'openspec'
+            ? 'Write tasks as "- [ ] 1.1 Description" under a "## 1. Group" heading.'
+            : 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.',
       ),
     );
   }
@@ -246,7 +255,7 @@ function readDialectTasks(plan: NamedPlan, kind: 'speckit' | 'kiro', source: str
 
 function openDialect(
   plan: NamedPlan,
-  kind: 'speckit' | 'kiro',
+  kind: MarkdownKind,
   source: string,
   contextProblems: Problem[],
   sidecar: KindSidecar,
@@ -282,8 +291,29 @@ function openDialect(
     context: (phase) =>
       kind === 'kiro'
         ? kiroContext(plan, own(phase), present, files)
-        : speckitContext(plan, present),
+        : kind === 'openspec'
+          ? openspecContext(plan, present)
+          : speckitContext(plan, present),
   };
+}
+
+/** OpenSpec's change documents: the proposal, the design, and the change's delta specs. */
+function openspecContext(plan: NamedPlan, present: ReadonlySet<string>): KindContext {
+  const links: KindContext['links'] = [];
+  for (const [label, file] of [
+    ['Proposal', 'proposal.md'],
+    ['Design', 'design.md'],
+  ] as const) {
+    const path = `${plan.folder}/${file}`;
+    if (present.has(path)) links.push({ label, path });
+  }
+  const specs = `${plan.folder}/specs/`;
+  for (const path of [...present]
+    .filter((p) => p.startsWith(specs) && p.endsWith('/spec.md'))
+    .sort()) {
+    links.push({ label: `Spec delta ${path.slice(specs.length, -'/spec.md'.length)}`, path });
+  }
+  return { links, sections: [] };
 }
 
 function speckitContext(plan: NamedPlan, present: ReadonlySet<string>): KindContext {

@@ -1,0 +1,198 @@
+import picomatch from 'picomatch';
+import type { Problem } from '../../problem.js';
+import { parseJsonWithOffsets, JsonSyntaxError } from './jsonOffsets.js';
+
+/** The plan kinds the loop reads (SPEC §2b). */
+export type PlanKind = 'coder' | 'speckit' | 'kiro' | 'taskmaster' | 'openspec';
+
+/** Where each kind's tasks file lives, as globs from the repository root; the default of `plans`. */
+export function defaultPlanGlobs(plansDir: string): string[] {
+  return [
+    `${plansDir}/*/01_Master Plan/01_Checklist.md`,
+    'specs/*/tasks.md',
+    '.specify/specs/*/tasks.md',
+    '.kiro/specs/*/tasks.md',
+    '.taskmaster/tasks/tasks.json',
+    'tasks/tasks.json',
+    'openspec/changes/*/tasks.md',
+  ];
+}
+
+/** A tasks file found in the repository, its kind read from where it sits. */
+export interface FoundPlanFile {
+  kind: PlanKind;
+  /** The tasks file's path from the repository root. */
+  path: string;
+  /** The folder the plan's other files sit in (spec.md, design.md, …). */
+  folder: string;
+  /** The loop's own folder for this plan's log, reports and checkpoint (never the user's files). */
+  sidecar: string;
+}
+
+function dirOf(path: string): string {
+  const at = path.lastIndexOf('/');
+  return at === -1 ? '' : path.slice(0, at);
+}
+
+function baseOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** The kind a tasks file is, from its path; undefined for a path no kind reads. */
+export function kindOfPath(path: string): PlanKind | undefined {
+  if (path.endsWith('/01_Master Plan/01_Checklist.md')) return 'coder';
+  if (baseOf(path) === 'tasks.json') return 'taskmaster';
+  if (baseOf(path) !== 'tasks.md') return undefined;
+  // OpenSpec: an active change's tasks; `changes/archive/` holds completed changes, never started.
+  if (/(?:^|\/)openspec\/changes\/(?!archive\/)[^/]+\/tasks\.md$/.test(path)) return 'openspec';
+  if (/(?:^|\/)openspec\/changes\//.test(path)) return undefined;
+  return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path) ? 'kiro' : 'speckit';
+}
+
+/** The files of `paths` the `plans` globs match, each with its kind and folders. */
+export function findPlanFiles(paths: readonly string[], globs: readonly string[]): FoundPlanFile[] {
+  const matches = picomatch([...globs], { dot: true });
+  const out: FoundPlanFile[] = [];
+  // Only a path some kind reads can be a plan: that cheap test first, so a tree of 100,000 files
+  // costs a string comparison each, not a glob match (and only the few plans are sorted).
+  const candidates: { path: string; kind: PlanKind }[] = [];
+  for (const path of paths) {
+    const kind = kindOfPath(path);
+    if (kind) candidates.push({ path, kind });
+  }
+  candidates.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const { path, kind } of candidates) {
+    if (!matches(path)) continue;
+    const folder = kind === 'coder' ? dirOf(dirOf(path)) : dirOf(path);
+    out.push({
+      kind,
+      path,
+      folder,
+      sidecar: kind === 'coder' ? folder : `${folder}/coder-loop`.replace(/^\//, ''),
+    });
+  }
+  return out;
+}
+
+/** A plan as the loop names it: a feature folder, a Task Master tag, or a coder plan folder. */
+export interface NamedPlan extends FoundPlanFile {
+  name: string;
+  /** The Task Master tag the plan is, for `taskmaster`. */
+  tag?: string;
+}
+
+/**
+ * Names the plans of the found files: a folder's name, or each tag of a tasks.json (read by the
+ * caller and given in `tags`). Two plans with one name are both reported, with both paths; such
+ * a plan is reached by its tasks file's path.
+ */
+export function namePlans(
+  files: readonly FoundPlanFile[],
+  tags: ReadonlyMap<string, readonly string[]>,
+): { plans: NamedPlan[]; problems: Problem[] } {
+  const plans: NamedPlan[] = [];
+  for (const file of files) {
+    if (file.kind === 'taskmaster') {
+      for (const tag of tags.get(file.path) ?? []) {
+        const sidecar = `${file.folder}/coder-loop/${tag}`;
+        plans.push({ ...file, name: tag, tag, sidecar });
+      }
+    } else plans.push({ ...file, name: baseOf(file.folder) });
+  }
+  const problems: Problem[] = [];
+  const byName = new Map<string, NamedPlan[]>();
+  for (const plan of plans) byName.set(plan.name, [...(byName.get(plan.name) ?? []), plan]);
+  for (const [name, same] of byName) {
+    if (same.length < 2) continue;
+    problems.push({
+      severity: 'warning',
+      path: same[0]!.path,
+      message: `Two plans are named "${name}": ${same.map((p) => p.path).join(' and ')}.`,
+      fix: 'Name the plan by the path of its tasks file.',
+    });
+  }
+  return { plans, problems };
+}
+
+/**
+ * The plan a user named: by name when exactly one plan has it, else by the path of its tasks
+ * file (with `#<tag>` or `:<tag>` for a Task Master tag other than the file's only one).
+ */
+export function resolvePlan(
+  plans: readonly NamedPlan[],
+  wanted: string,
+): { plan: NamedPlan } | { error: string } {
+  const byName = plans.filter((p) => p.name === wanted);
+  if (byName.length === 1) return { plan: byName[0]! };
+  if (byName.length > 1) {
+    return {
+      error: `Two plans are named "${wanted}": ${byName.map((p) => p.path).join(' and ')}. Name one by the path of its tasks file.`,
+    };
+  }
+  const [path, tag] = wanted.split(/[#:](?=[^/]*$)/);
+  const byPath = plans.filter((p) => p.path === path && (tag === undefined || p.tag === tag));
+  if (byPath.length === 1) return { plan: byPath[0]! };
+  if (byPath.length > 1) {
+    return {
+      error: `${path} holds the tags ${byPath.map((p) => p.tag).join(', ')}; name one as ${path}#<tag>.`,
+    };
+  }
+  const names = plans.map((p) => p.name);
+  return {
+    error: `No plan is named "${wanted}".${names.length ? ` Plans here: ${names.join(', ')}.` : ' There are no plans here.'}`,
+  };
+}
+
+/**
+ * Context valid? per kind (SPEC §2b): the files a kind's plan needs beside its tasks file.
+ * `exists` answers for paths from the repository root; `json` is the tasks file's text for
+ * Task Master.
+ */
+export function validateKindContext(
+  plan: FoundPlanFile,
+  exists: (path: string) => boolean,
+  tasksSource?: string,
+): Problem[] {
+  const need = (names: string[], what: string): Problem[] =>
+    names.some((n) => exists(`${plan.folder}/${n}`))
+      ? []
+      : [
+          {
+            severity: 'error',
+            path: plan.path,
+            message: `${what} is missing: ${names.map((n) => `${plan.folder}/${n}`).join(' or ')}.`,
+            fix: `Write ${names[0]} beside ${baseOf(plan.path)}.`,
+          },
+        ];
+  switch (plan.kind) {
+    case 'speckit':
+      return [...need(['spec.md'], "spec-kit's spec"), ...need(['plan.md'], "spec-kit's plan")];
+    case 'kiro':
+      return [
+        ...need(['requirements.md', 'bugfix.md'], "Kiro's requirements"),
+        ...need(['design.md'], "Kiro's design"),
+      ];
+    case 'openspec':
+      return need(['proposal.md'], "OpenSpec's proposal");
+    case 'taskmaster': {
+      if (tasksSource === undefined) return [];
+      try {
+        parseJsonWithOffsets(tasksSource);
+        return [];
+      } catch (e) {
+        if (!(e instanceof JsonSyntaxError)) throw e;
+        return [
+          {
+            severity: 'error',
+            path: plan.path,
+            line: e.line,
+            message: `not valid JSON: ${e.message}.`,
+            fix: 'Fix the JSON, or let Task Master rewrite the file.',
+          },
+        ];
+      }
+    }
+    case 'coder':
+      return [];
+  }
+}
