@@ -46183,6 +46183,17 @@ function planPath(plansDir, planName, file2) {
   const dir = plansDir.replace(/\/+$/, "");
   return dir === "" || dir === "." ? `${planName}/${file2}` : `${dir}/${planName}/${file2}`;
 }
+function planNames(paths, plansDir) {
+  const prefix = `${plansDir.replace(/\/+$/, "")}/`;
+  const names = /* @__PURE__ */ new Set();
+  for (const path2 of paths) {
+    if (!path2.startsWith(prefix)) continue;
+    const rest = path2.slice(prefix.length);
+    const slash = rest.indexOf("/");
+    if (slash > 0) names.add(rest.slice(0, slash));
+  }
+  return [...names].sort();
+}
 
 // src/core/command.ts
 var COMMANDS = [
@@ -60152,7 +60163,8 @@ function currentDialectPhase(plan) {
 }
 var DIALECT_MARKS = {
   speckit: { todo: " ", doing: void 0, done: "X" },
-  kiro: { todo: " ", doing: "-", done: "x" }
+  kiro: { todo: " ", doing: "-", done: "x" },
+  openspec: { todo: " ", doing: void 0, done: "x" }
 };
 var StaleDialectError = class extends Error {
   constructor(task) {
@@ -61431,6 +61443,15 @@ function modeOfBranch(branch2) {
   return branch2.startsWith("coder/quick/") ? "quick" : "plan";
 }
 
+// src/core/loop/phaseName.ts
+function phaseTitle(phase) {
+  return `Phase ${phase.number}${phase.name ? ` \u2014 ${phase.name}` : ""}`;
+}
+function phaseInteger(number4) {
+  const m = /^\d+/.exec(number4);
+  return m ? Number(m[0]) : 0;
+}
+
 // src/core/loop/replies.ts
 var BOX = { todo: "[ ]", doing: "[~]", done: "[x]" };
 var list3 = (problems) => problems.map((p) => `- ${codeSpan(formatProblem(p))}`).join("\n");
@@ -61518,8 +61539,8 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
   /** LockCheck → Yes: "Return to Orchestrator: Select Next Item". */
   locked: (plan, phase, branch2, pr) => `**Locked.** ${phaseTitle(phase)} of ${codeSpan(plan)} is already taken: branch ${codeSpan(branch2)}${pr ? `, pull request #${pr.number}` : " (no pull request yet)"}. Select the next item, or ${codeSpan("/coder release")} it.`,
   started: (plan, phase, branch2, pr) => `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: tasks marked \`[~]\` on branch ${codeSpan(branch2)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
-  /** A phase of another kind started: its own in-progress mark (spec-kit has none). */
-  kindStarted: (plan, phase, branch2, pr, marks) => `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: ${marks.mark ? `tasks marked ${codeSpan(marks.mark)} in ${codeSpan(marks.path)}` : `${codeSpan(marks.path)} is left as it is (spec-kit has no in-progress mark: this branch and its pull request are the record)`} on branch ${codeSpan(branch2)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
+  /** A phase of another kind started: its own in-progress mark (spec-kit and OpenSpec have none). */
+  kindStarted: (plan, phase, branch2, pr, marks) => `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: ${marks.mark ? `tasks marked ${codeSpan(marks.mark)} in ${codeSpan(marks.path)}` : `${codeSpan(marks.path)} is left as it is (${marks.tool} has no in-progress mark: this branch and its pull request are the record)`} on branch ${codeSpan(branch2)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
   quickStarted: (branch2, pr, assessment) => {
     const lines = [
       `**Quick mode**: branch ${codeSpan(branch2)}, pull request #${pr.number}. CI is the gate; no plan bookkeeping.`
@@ -61789,6 +61810,9 @@ var CI_EVENTS = ["pull_request", "push", "merge_group"];
 function isCi(workflow) {
   return CI_EVENTS.some((e) => Object.hasOwn(workflow.on, e)) && !isLoopWorkflow(workflow) && !isAgentWorkflow(workflow);
 }
+function isReviewRelay(workflow) {
+  return Object.hasOwn(workflow.on, "pull_request_review") && !isCi(workflow);
+}
 function waitedFor(workflow) {
   const run3 = workflow.on.workflow_run;
   if (!Object.hasOwn(workflow.on, "workflow_run")) return void 0;
@@ -61824,7 +61848,8 @@ function ciGateProblems(loop, workflows) {
   const others = workflows.filter((w) => w.path !== loop.path);
   const ci = others.filter(isCi);
   const ciNames = ci.map((w) => w.name);
-  const waits = waitedFor(loop);
+  const relays = others.filter(isReviewRelay);
+  const waits = waitedFor(loop)?.filter((p) => !relays.some((w) => (0, import_picomatch.default)(p)(w.name)));
   const where = workflowsLine(loop);
   const found = ci.length ? `The workflows here that run on pull requests: ${ci.map((w) => `"${w.name}" (${w.path})`).join(", ")}.` : "No workflow here runs on pull requests.";
   if (waits === void 0) {
@@ -61856,7 +61881,12 @@ function ciGateProblems(loop, workflows) {
     ];
   }
   if (missing.length === 0 && waitedCi.length > 0) return [];
-  const names = [...kept, ...ciNames.filter((n) => !kept.some((p) => matches(p)(n)))];
+  const relayNames = (waitedFor(loop) ?? []).filter((p) => relays.some((w) => matches(p)(w.name)));
+  const names = [
+    ...kept,
+    ...ciNames.filter((n) => !kept.some((p) => matches(p)(n))),
+    ...relayNames
+  ];
   const what2 = missing.length > 0 ? `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted(missing)}, and no workflow here has that name` : `The loop waits for ${quoted(waits)}, none of which runs on pull requests`;
   return [
     {
@@ -62043,7 +62073,182 @@ function round(n) {
   return Math.round(n * 100) / 100;
 }
 
-// src/core/plan/kinds/index.ts
+// src/core/loop/progress.ts
+function waitingFor(node3) {
+  switch (node3) {
+    case "Escalate":
+      return "an architect (`/coder resume`)";
+    case "CodeReview":
+      return "a review";
+    case "FinalVerify":
+      return "CI on the completion commit";
+    case "End":
+      return "a merge";
+    case "Debug":
+      return "a fix (a push: CI runs again)";
+    case "TDD":
+    case void 0:
+    case "MarkInProgress":
+      return "the implementation (a push, test first)";
+    default:
+      return "CI";
+  }
+}
+var OPEN2 = "<!-- coder-loop:progress ";
+var CLOSE2 = " -->";
+var money2 = (n) => `$${n.toFixed(2)}`;
+var minutes = (n) => `${n} min`;
+var plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+function figures(spend) {
+  return [String(spend.failedAttempts), minutes(spend.minutes), money2(spend.costUsd)];
+}
+function renderProgress(input2) {
+  const { key, current } = input2;
+  const merged = new Map(input2.merged.map((p) => [p.phase, p]));
+  const title = (n) => {
+    const phase = input2.phases.find((p) => p.number === n);
+    return phase?.title ? `${n} \u2014 ${escapeMarkdown(phase.title)}` : String(n);
+  };
+  const numbers = [
+    .../* @__PURE__ */ new Set([
+      ...input2.phases.map((p) => p.number),
+      ...merged.keys(),
+      ...current ? [current.phase] : []
+    ])
+  ].sort((a, b) => a - b);
+  const rows = numbers.map((n) => {
+    const done2 = merged.get(n);
+    if (done2) return [title(n), "\u2705 merged", `#${done2.pr}`, ...figures(done2)];
+    if (current?.phase === n) {
+      const at2 = current.node ? NODES[current.node] : "Implementation (TDD)";
+      const mark = current.node === "Escalate" ? "\u{1F6D1}" : input2.ended ? "\u23F9" : "\u{1F504}";
+      return [title(n), `${mark} ${at2}`, `#${current.pr}`, ...figures(current.spend)];
+    }
+    if (input2.phases.find((p) => p.number === n)?.done)
+      return [title(n), "\u2705 done before the run", "", "", "", ""];
+    return [title(n), "\u23F3 to do", "", "", "", ""];
+  });
+  const headline = input2.ended ? input2.ended : current ? `Phase ${current.phase} (pull request #${current.pr}) is at **${current.node ? NODES[current.node] : "Implementation (TDD)"}**, waiting for ${waitingFor(current.node)}.` : "Starting.";
+  const t = input2.totals;
+  return [
+    `### Coder run: ${codeSpan(key.plan)}`,
+    "",
+    `Started by @${input2.starter}${key.startedAt ? ` at ${key.startedAt}` : ""}. ${headline}`,
+    "",
+    "| Phase | State | Pull request | Failed attempts | Agent time | Cost |",
+    "| --- | --- | --- | ---: | ---: | ---: |",
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+    "",
+    `**The run so far:** ${plural2(t.failedAttempts, "failed attempt")}, ${plural2(t.minutes, "agent minute")}, ${money2(t.costUsd)}.`,
+    "",
+    encodeKey(key, input2.phases)
+  ].join("\n");
+}
+function encodeKey(key, phases) {
+  const value2 = {
+    ...key,
+    phases: phases.map((p) => ({ n: p.number, t: p.title, ...p.done ? { d: 1 } : {} }))
+  };
+  const json3 = JSON.stringify(value2).replace(
+    /[<>-]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+  return `${OPEN2}${json3}${CLOSE2}`;
+}
+function readProgress(body, key) {
+  if (!body) return void 0;
+  const start2 = body.lastIndexOf(OPEN2);
+  if (start2 === -1) return void 0;
+  const end = body.indexOf(CLOSE2, start2 + OPEN2.length);
+  if (end === -1) return void 0;
+  let value2;
+  try {
+    value2 = JSON.parse(body.slice(start2 + OPEN2.length, end));
+  } catch {
+    return void 0;
+  }
+  if (typeof value2 !== "object" || value2 === null) return void 0;
+  const v = value2;
+  if (v.issue !== key.issue || v.plan !== key.plan || v.startedAt !== key.startedAt)
+    return void 0;
+  const phases = [];
+  if (Array.isArray(v.phases))
+    for (const p of v.phases.slice(0, 500)) {
+      if (typeof p?.n !== "number" || !Number.isInteger(p.n) || typeof p.t !== "string") continue;
+      phases.push({
+        number: p.n,
+        title: p.t.slice(0, 300),
+        ...p.d ? { done: true } : {}
+      });
+    }
+  return { phases };
+}
+function progressPhases(phases) {
+  return phases.map((p) => ({
+    number: p.number,
+    title: p.name,
+    ...p.tasks.length > 0 && p.tasks.every((t) => t.state === "done") ? { done: true } : {}
+  }));
+}
+function kindProgressPhases(phases) {
+  return phases.map((p) => ({
+    number: phaseInteger(p.number),
+    title: p.name,
+    ...p.tasks.length > 0 && p.tasks.every((t) => t.state === "done" || t.state === "set-aside" || t.optional) ? { done: true } : {}
+  }));
+}
+function pullProgress(marker, run3, pr, node3, ended) {
+  const spend = phaseSpend(marker);
+  const phase = marker.phase;
+  const mergedNow = ended?.merged && phase !== void 0;
+  return {
+    key: {
+      issue: marker.issue,
+      plan: run3.plan,
+      ...run3.startedAt !== void 0 ? { startedAt: run3.startedAt } : {}
+    },
+    starter: run3.starter,
+    phases: [],
+    merged: [
+      ...(run3.phases ?? []).filter((p) => !mergedNow || p.phase !== phase),
+      ...mergedNow ? [{ phase, pr, ...spend }] : []
+    ],
+    ...phase !== void 0 && !mergedNow ? { current: { phase, pr, ...node3 ? { node: node3 } : {}, spend } } : {},
+    ...ended ? { ended: ended.reason } : {},
+    totals: addSpend(run3.totals ?? NO_SPEND, spend)
+  };
+}
+function withProgress(marker, effects) {
+  const moved = effects.some(
+    (e) => e.kind === "check" || e.kind === "label" || e.kind === "unlabel" || e.kind === "marker" || e.kind === "complete"
+  );
+  const run3 = marker.run ?? effects.find((e) => e.kind === "marker")?.marker.run;
+  if (!moved || !run3 || marker.mode !== "plan") return [...effects];
+  const merging = effects.some((e) => e.kind === "merge");
+  let node3;
+  for (const e of effects) {
+    if (e.kind === "check" && !e.sha && e.when !== "not-merged") node3 = e.view.node;
+    if (e.kind === "complete") node3 = "FinalVerify";
+  }
+  return [
+    ...effects,
+    {
+      kind: "progress",
+      run: run3,
+      ...node3 ? { node: node3 } : {},
+      ...merging ? { when: "not-merged" } : {}
+    }
+  ];
+}
+function progressLink(repoUrl, record2) {
+  const run3 = record2?.run;
+  if (!record2 || !run3?.progress) return "";
+  return `
+
+Part of a \`/coder run\` of ${codeSpan(run3.plan)}: [the run's progress](${repoUrl}/issues/${record2.issue}#issuecomment-${run3.progress}).`;
+}
+
+// src/core/plan/kinds/discovery.ts
 var import_picomatch2 = __toESM(require_picomatch2(), 1);
 
 // src/core/plan/kinds/jsonOffsets.ts
@@ -62174,6 +62379,141 @@ function member(node3, key) {
     if (node3.entries[i].key === key) return node3.entries[i].value;
   }
   return void 0;
+}
+
+// src/core/plan/kinds/discovery.ts
+function defaultPlanGlobs(plansDir) {
+  return [
+    `${plansDir}/*/01_Master Plan/01_Checklist.md`,
+    "specs/*/tasks.md",
+    ".specify/specs/*/tasks.md",
+    ".kiro/specs/*/tasks.md",
+    ".taskmaster/tasks/tasks.json",
+    "tasks/tasks.json",
+    "openspec/changes/*/tasks.md"
+  ];
+}
+function dirOf(path2) {
+  const at2 = path2.lastIndexOf("/");
+  return at2 === -1 ? "" : path2.slice(0, at2);
+}
+function baseOf(path2) {
+  return path2.slice(path2.lastIndexOf("/") + 1);
+}
+function kindOfPath(path2) {
+  if (path2.endsWith("/01_Master Plan/01_Checklist.md")) return "coder";
+  if (baseOf(path2) === "tasks.json") return "taskmaster";
+  if (baseOf(path2) !== "tasks.md") return void 0;
+  if (/(?:^|\/)openspec\/changes\/(?!archive\/)[^/]+\/tasks\.md$/.test(path2)) return "openspec";
+  if (/(?:^|\/)openspec\/changes\//.test(path2)) return void 0;
+  return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path2) ? "kiro" : "speckit";
+}
+function findPlanFiles(paths, globs) {
+  const matches = (0, import_picomatch2.default)([...globs], { dot: true });
+  const out = [];
+  const candidates2 = [];
+  for (const path2 of paths) {
+    const kind = kindOfPath(path2);
+    if (kind) candidates2.push({ path: path2, kind });
+  }
+  candidates2.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  for (const { path: path2, kind } of candidates2) {
+    if (!matches(path2)) continue;
+    const folder = kind === "coder" ? dirOf(dirOf(path2)) : dirOf(path2);
+    out.push({
+      kind,
+      path: path2,
+      folder,
+      sidecar: kind === "coder" ? folder : `${folder}/coder-loop`.replace(/^\//, "")
+    });
+  }
+  return out;
+}
+function namePlans(files, tags) {
+  const plans = [];
+  for (const file2 of files) {
+    if (file2.kind === "taskmaster") {
+      for (const tag of tags.get(file2.path) ?? []) {
+        const sidecar = `${file2.folder}/coder-loop/${tag}`;
+        plans.push({ ...file2, name: tag, tag, sidecar });
+      }
+    } else plans.push({ ...file2, name: baseOf(file2.folder) });
+  }
+  const problems = [];
+  const byName = /* @__PURE__ */ new Map();
+  for (const plan of plans) byName.set(plan.name, [...byName.get(plan.name) ?? [], plan]);
+  for (const [name, same] of byName) {
+    if (same.length < 2) continue;
+    problems.push({
+      severity: "warning",
+      path: same[0].path,
+      message: `Two plans are named "${name}": ${same.map((p) => p.path).join(" and ")}.`,
+      fix: "Name the plan by the path of its tasks file."
+    });
+  }
+  return { plans, problems };
+}
+function resolvePlan(plans, wanted) {
+  const byName = plans.filter((p) => p.name === wanted);
+  if (byName.length === 1) return { plan: byName[0] };
+  if (byName.length > 1) {
+    return {
+      error: `Two plans are named "${wanted}": ${byName.map((p) => p.path).join(" and ")}. Name one by the path of its tasks file.`
+    };
+  }
+  const [path2, tag] = wanted.split(/[#:](?=[^/]*$)/);
+  const byPath = plans.filter((p) => p.path === path2 && (tag === void 0 || p.tag === tag));
+  if (byPath.length === 1) return { plan: byPath[0] };
+  if (byPath.length > 1) {
+    return {
+      error: `${path2} holds the tags ${byPath.map((p) => p.tag).join(", ")}; name one as ${path2}#<tag>.`
+    };
+  }
+  const names = plans.map((p) => p.name);
+  return {
+    error: `No plan is named "${wanted}".${names.length ? ` Plans here: ${names.join(", ")}.` : " There are no plans here."}`
+  };
+}
+function validateKindContext(plan, exists2, tasksSource) {
+  const need = (names, what2) => names.some((n) => exists2(`${plan.folder}/${n}`)) ? [] : [
+    {
+      severity: "error",
+      path: plan.path,
+      message: `${what2} is missing: ${names.map((n) => `${plan.folder}/${n}`).join(" or ")}.`,
+      fix: `Write ${names[0]} beside ${baseOf(plan.path)}.`
+    }
+  ];
+  switch (plan.kind) {
+    case "speckit":
+      return [...need(["spec.md"], "spec-kit's spec"), ...need(["plan.md"], "spec-kit's plan")];
+    case "kiro":
+      return [
+        ...need(["requirements.md", "bugfix.md"], "Kiro's requirements"),
+        ...need(["design.md"], "Kiro's design")
+      ];
+    case "openspec":
+      return need(["proposal.md"], "OpenSpec's proposal");
+    case "taskmaster": {
+      if (tasksSource === void 0) return [];
+      try {
+        parseJsonWithOffsets(tasksSource);
+        return [];
+      } catch (e) {
+        if (!(e instanceof JsonSyntaxError)) throw e;
+        return [
+          {
+            severity: "error",
+            path: plan.path,
+            line: e.line,
+            message: `not valid JSON: ${e.message}.`,
+            fix: "Fix the JSON, or let Task Master rewrite the file."
+          }
+        ];
+      }
+    }
+    case "coder":
+      return [];
+  }
 }
 
 // src/core/plan/kinds/taskmaster.ts
@@ -62440,141 +62780,84 @@ function taskmasterProgress(tag) {
   return { current, complete, waiting };
 }
 
-// src/core/plan/kinds/index.ts
-function defaultPlanGlobs(plansDir) {
-  return [
-    `${plansDir}/*/01_Master Plan/01_Checklist.md`,
-    "specs/*/tasks.md",
-    ".specify/specs/*/tasks.md",
-    ".kiro/specs/*/tasks.md",
-    ".taskmaster/tasks/tasks.json",
-    "tasks/tasks.json"
-  ];
-}
-function dirOf(path2) {
-  const at2 = path2.lastIndexOf("/");
-  return at2 === -1 ? "" : path2.slice(0, at2);
-}
-function baseOf(path2) {
-  return path2.slice(path2.lastIndexOf("/") + 1);
-}
-function kindOfPath(path2) {
-  if (path2.endsWith("/01_Master Plan/01_Checklist.md")) return "coder";
-  if (baseOf(path2) === "tasks.json") return "taskmaster";
-  if (baseOf(path2) !== "tasks.md") return void 0;
-  return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path2) ? "kiro" : "speckit";
-}
-function findPlanFiles(paths, globs) {
-  const matches = (0, import_picomatch2.default)([...globs], { dot: true });
-  const out = [];
-  const candidates2 = [];
-  for (const path2 of paths) {
-    const kind = kindOfPath(path2);
-    if (kind) candidates2.push({ path: path2, kind });
-  }
-  candidates2.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  for (const { path: path2, kind } of candidates2) {
-    if (!matches(path2)) continue;
-    const folder = kind === "coder" ? dirOf(dirOf(path2)) : dirOf(path2);
-    out.push({
-      kind,
-      path: path2,
-      folder,
-      sidecar: kind === "coder" ? folder : `${folder}/coder-loop`.replace(/^\//, "")
-    });
-  }
-  return out;
-}
-function namePlans(files, tags) {
-  const plans = [];
-  for (const file2 of files) {
-    if (file2.kind === "taskmaster") {
-      for (const tag of tags.get(file2.path) ?? []) {
-        const sidecar = `${file2.folder}/coder-loop/${tag}`;
-        plans.push({ ...file2, name: tag, tag, sidecar });
-      }
-    } else plans.push({ ...file2, name: baseOf(file2.folder) });
-  }
+// src/core/plan/kinds/openspec.ts
+var GROUP = /^(\d+)\.(?:\s+([\s\S]*))?$/;
+var TASK_ID = /^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)/;
+var STATE2 = { " ": "todo", "	": "todo", x: "done", X: "done" };
+function readOpenspec(source, path2) {
+  const limited = limitProblem(source, path2);
+  if (limited) return limited;
+  const root2 = parseMarkdown(source);
+  const phases = [];
   const problems = [];
-  const byName = /* @__PURE__ */ new Map();
-  for (const plan of plans) byName.set(plan.name, [...byName.get(plan.name) ?? [], plan]);
-  for (const [name, same] of byName) {
-    if (same.length < 2) continue;
-    problems.push({
-      severity: "warning",
-      path: same[0].path,
-      message: `Two plans are named "${name}": ${same.map((p) => p.path).join(" and ")}.`,
-      fix: "Name the plan by the path of its tasks file."
+  let current;
+  for (const event of speckitEventsOfTree(source, root2)) {
+    if (event.kind === "heading") {
+      if (event.depth > 2) continue;
+      const m = event.depth === 2 ? GROUP.exec(event.text.trim()) : null;
+      current = m ? { number: m[1], name: (m[2] ?? "").trim(), line: event.line, tasks: [] } : void 0;
+      if (current) phases.push(current);
+      continue;
+    }
+    if (!current) continue;
+    const next = event.after[0];
+    if (!(event.mark in STATE2) || next !== void 0 && next !== " " && next !== "	" && next !== "\r") {
+      continue;
+    }
+    current.tasks.push({
+      id: TASK_ID.exec(event.text)?.[1] ?? `${current.number}.${current.tasks.length + 1}`,
+      text: event.text,
+      state: STATE2[event.mark],
+      mark: event.mark,
+      optional: false,
+      requirements: [],
+      line: event.line,
+      markOffset: event.offset
     });
   }
-  return { plans, problems };
-}
-function resolvePlan(plans, wanted) {
-  const byName = plans.filter((p) => p.name === wanted);
-  if (byName.length === 1) return { plan: byName[0] };
-  if (byName.length > 1) {
-    return {
-      error: `Two plans are named "${wanted}": ${byName.map((p) => p.path).join(" and ")}. Name one by the path of its tasks file.`
-    };
-  }
-  const [path2, tag] = wanted.split(/[#:](?=[^/]*$)/);
-  const byPath = plans.filter((p) => p.path === path2 && (tag === void 0 || p.tag === tag));
-  if (byPath.length === 1) return { plan: byPath[0] };
-  if (byPath.length > 1) {
-    return {
-      error: `${path2} holds the tags ${byPath.map((p) => p.tag).join(", ")}; name one as ${path2}#<tag>.`
-    };
-  }
-  const names = plans.map((p) => p.name);
-  return {
-    error: `No plan is named "${wanted}".${names.length ? ` Plans here: ${names.join(", ")}.` : " There are no plans here."}`
-  };
-}
-function validateKindContext(plan, exists2, tasksSource) {
-  const need = (names, what2) => names.some((n) => exists2(`${plan.folder}/${n}`)) ? [] : [
-    {
-      severity: "error",
-      path: plan.path,
-      message: `${what2} is missing: ${names.map((n) => `${plan.folder}/${n}`).join(" or ")}.`,
-      fix: `Write ${names[0]} beside ${baseOf(plan.path)}.`
+  const seen = /* @__PURE__ */ new Map();
+  for (const phase of phases) {
+    const before = seen.get(phase.number);
+    if (before !== void 0) {
+      problems.push({
+        severity: "error",
+        path: path2,
+        line: phase.line,
+        message: `Group ${phase.number} is also on line ${before}.`,
+        fix: 'Number each "## N." group once.'
+      });
     }
-  ];
-  switch (plan.kind) {
-    case "speckit":
-      return [...need(["spec.md"], "spec-kit's spec"), ...need(["plan.md"], "spec-kit's plan")];
-    case "kiro":
-      return [
-        ...need(["requirements.md", "bugfix.md"], "Kiro's requirements"),
-        ...need(["design.md"], "Kiro's design")
-      ];
-    case "taskmaster": {
-      if (tasksSource === void 0) return [];
-      try {
-        parseJsonWithOffsets(tasksSource);
-        return [];
-      } catch (e) {
-        if (!(e instanceof JsonSyntaxError)) throw e;
-        return [
-          {
-            severity: "error",
-            path: plan.path,
-            line: e.line,
-            message: `not valid JSON: ${e.message}.`,
-            fix: "Fix the JSON, or let Task Master rewrite the file."
-          }
-        ];
-      }
-    }
-    case "coder":
-      return [];
+    seen.set(phase.number, phase.line);
   }
+  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
+  return finish(
+    source,
+    path2,
+    root2,
+    phases,
+    problems,
+    'Write a task as "- [ ] 1.1 Description" under a "## 1. Group" heading.',
+    { marks: " 	xX", unread: 'it is under no "## N. Group" heading' }
+  );
+}
+
+// src/core/plan/kinds/dialects.ts
+var READERS = {
+  speckit: (source, path2) => readSpeckit(source, path2),
+  kiro: (source, path2) => readKiro(source, path2),
+  openspec: readOpenspec
+};
+function readMarkdownPlan(kind, source, path2) {
+  return READERS[kind](source, path2);
 }
 
 // src/core/plan/kinds/plan.ts
 var KIND_MARKS = {
+  coder: { start: "[~]", done: "[x]" },
   speckit: { start: void 0, done: "[X]" },
   kiro: { start: "[-]", done: "[x]" },
-  taskmaster: { start: '"in-progress"', done: '"done"' }
+  taskmaster: { start: '"in-progress"', done: '"done"' },
+  openspec: { start: void 0, done: "[x]" }
 };
 function kindSidecar(plan) {
   const dir = plan.sidecar;
@@ -62647,14 +62930,14 @@ function noPhase(path2, fix2) {
   return { severity: "error", path: path2, line: 1, message: "no phase with a task was found.", fix: fix2 };
 }
 function readDialectTasks(plan, kind, source) {
-  const read3 = kind === "kiro" ? readKiro(source, plan.path) : readSpeckit(source, plan.path);
+  const read3 = readMarkdownPlan(kind, source, plan.path);
   const { errors, warnings } = split(read3.problems);
   const tasked = read3.phases.filter((p) => p.tasks.length > 0);
   if (tasked.length === 0 && errors.length === 0) {
     errors.push(
       noPhase(
         plan.path,
-        kind === "kiro" ? 'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".' : 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.'
+        kind === "kiro" ? 'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".' : kind === "openspec" ? 'Write tasks as "- [ ] 1.1 Description" under a "## 1. Group" heading.' : 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.'
       )
     );
   }
@@ -62710,8 +62993,23 @@ function openDialect(plan, kind, source, contextProblems, sidecar, present, file
     sidecar,
     markStart: (phase) => mark(phase, "doing"),
     markDone: (phase) => mark(phase, "done"),
-    context: (phase) => kind === "kiro" ? kiroContext(plan, own6(phase), present, files) : speckitContext(plan, present)
+    context: (phase) => kind === "kiro" ? kiroContext(plan, own6(phase), present, files) : kind === "openspec" ? openspecContext(plan, present) : speckitContext(plan, present)
   };
+}
+function openspecContext(plan, present) {
+  const links = [];
+  for (const [label, file2] of [
+    ["Proposal", "proposal.md"],
+    ["Design", "design.md"]
+  ]) {
+    const path2 = `${plan.folder}/${file2}`;
+    if (present.has(path2)) links.push({ label, path: path2 });
+  }
+  const specs = `${plan.folder}/specs/`;
+  for (const path2 of [...present].filter((p) => p.startsWith(specs) && p.endsWith("/spec.md")).sort()) {
+    links.push({ label: `Spec delta ${path2.slice(specs.length, -"/spec.md".length)}`, path: path2 });
+  }
+  return { links, sections: [] };
 }
 function speckitContext(plan, present) {
   const links = [];
@@ -62950,6 +63248,7 @@ var KIND_LABELS = {
   coder: "coder",
   speckit: "spec-kit",
   kiro: "Kiro",
+  openspec: "OpenSpec",
   taskmaster: "Task Master"
 };
 function taskmasterFiles(config2, paths) {
@@ -63052,10 +63351,6 @@ function branchPart(number4) {
 function kindPhaseBranch(label, phase) {
   return `coder/${planSlug(label)}/phase-${branchPart(phase.number)}`;
 }
-function phaseInteger(number4) {
-  const m = /^\d+/.exec(number4);
-  return m ? Number(m[0]) : 0;
-}
 function openWhenRead(plan, paths, texts) {
   const need = kindPlanReads(plan, paths).filter((p) => !texts.has(p));
   return need.length ? { need } : { open: openKindPlan(plan, paths, texts) };
@@ -63111,7 +63406,7 @@ function markKindInProgress(kp, label, phase, texts, who, now) {
     ...who.comment !== void 0 ? { comment: who.comment } : {},
     ...who.run ? { run: { ...who.run, plan: label } } : {}
   };
-  const mark = KIND_MARK_WORDS[kp.plan.kind];
+  const mark = KIND_MARKS[kp.plan.kind].start;
   return {
     branch: kindPhaseBranch(label, phase),
     marker,
@@ -63124,12 +63419,6 @@ ${renderMarker(marker)}
 `
   };
 }
-var KIND_MARK_WORDS = {
-  coder: "[~]",
-  speckit: void 0,
-  kiro: "[-]",
-  taskmaster: '"in-progress"'
-};
 var BOX2 = { todo: "[ ]", doing: "[~]", done: "[x]", "set-aside": "[ ]" };
 function kindPullRequest(config2, kp, label, phase, start2, repoUrl) {
   const { branch: branch2 } = start2;
@@ -63184,181 +63473,6 @@ function coderPlanNames(config2, paths) {
   return findPlanFiles(paths, config2.plans).filter((f) => f.kind === "coder").map((f) => f.folder.slice(f.folder.lastIndexOf("/") + 1)).sort();
 }
 
-// src/core/loop/progress.ts
-function waitingFor(node3) {
-  switch (node3) {
-    case "Escalate":
-      return "an architect (`/coder resume`)";
-    case "CodeReview":
-      return "a review";
-    case "FinalVerify":
-      return "CI on the completion commit";
-    case "End":
-      return "a merge";
-    case "Debug":
-      return "a fix (a push: CI runs again)";
-    case "TDD":
-    case void 0:
-    case "MarkInProgress":
-      return "the implementation (a push, test first)";
-    default:
-      return "CI";
-  }
-}
-var OPEN2 = "<!-- coder-loop:progress ";
-var CLOSE2 = " -->";
-var money2 = (n) => `$${n.toFixed(2)}`;
-var minutes = (n) => `${n} min`;
-var plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-function figures(spend) {
-  return [String(spend.failedAttempts), minutes(spend.minutes), money2(spend.costUsd)];
-}
-function renderProgress(input2) {
-  const { key, current } = input2;
-  const merged = new Map(input2.merged.map((p) => [p.phase, p]));
-  const title = (n) => {
-    const phase = input2.phases.find((p) => p.number === n);
-    return phase?.title ? `${n} \u2014 ${escapeMarkdown(phase.title)}` : String(n);
-  };
-  const numbers = [
-    .../* @__PURE__ */ new Set([
-      ...input2.phases.map((p) => p.number),
-      ...merged.keys(),
-      ...current ? [current.phase] : []
-    ])
-  ].sort((a, b) => a - b);
-  const rows = numbers.map((n) => {
-    const done2 = merged.get(n);
-    if (done2) return [title(n), "\u2705 merged", `#${done2.pr}`, ...figures(done2)];
-    if (current?.phase === n) {
-      const at2 = current.node ? NODES[current.node] : "Implementation (TDD)";
-      const mark = current.node === "Escalate" ? "\u{1F6D1}" : input2.ended ? "\u23F9" : "\u{1F504}";
-      return [title(n), `${mark} ${at2}`, `#${current.pr}`, ...figures(current.spend)];
-    }
-    if (input2.phases.find((p) => p.number === n)?.done)
-      return [title(n), "\u2705 done before the run", "", "", "", ""];
-    return [title(n), "\u23F3 to do", "", "", "", ""];
-  });
-  const headline = input2.ended ? input2.ended : current ? `Phase ${current.phase} (pull request #${current.pr}) is at **${current.node ? NODES[current.node] : "Implementation (TDD)"}**, waiting for ${waitingFor(current.node)}.` : "Starting.";
-  const t = input2.totals;
-  return [
-    `### Coder run: ${codeSpan(key.plan)}`,
-    "",
-    `Started by @${input2.starter}${key.startedAt ? ` at ${key.startedAt}` : ""}. ${headline}`,
-    "",
-    "| Phase | State | Pull request | Failed attempts | Agent time | Cost |",
-    "| --- | --- | --- | ---: | ---: | ---: |",
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
-    "",
-    `**The run so far:** ${plural2(t.failedAttempts, "failed attempt")}, ${plural2(t.minutes, "agent minute")}, ${money2(t.costUsd)}.`,
-    "",
-    encodeKey(key, input2.phases)
-  ].join("\n");
-}
-function encodeKey(key, phases) {
-  const value2 = {
-    ...key,
-    phases: phases.map((p) => ({ n: p.number, t: p.title, ...p.done ? { d: 1 } : {} }))
-  };
-  const json3 = JSON.stringify(value2).replace(
-    /[<>-]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
-  return `${OPEN2}${json3}${CLOSE2}`;
-}
-function readProgress(body, key) {
-  if (!body) return void 0;
-  const start2 = body.lastIndexOf(OPEN2);
-  if (start2 === -1) return void 0;
-  const end = body.indexOf(CLOSE2, start2 + OPEN2.length);
-  if (end === -1) return void 0;
-  let value2;
-  try {
-    value2 = JSON.parse(body.slice(start2 + OPEN2.length, end));
-  } catch {
-    return void 0;
-  }
-  if (typeof value2 !== "object" || value2 === null) return void 0;
-  const v = value2;
-  if (v.issue !== key.issue || v.plan !== key.plan || v.startedAt !== key.startedAt)
-    return void 0;
-  const phases = [];
-  if (Array.isArray(v.phases))
-    for (const p of v.phases.slice(0, 500)) {
-      if (typeof p?.n !== "number" || !Number.isInteger(p.n) || typeof p.t !== "string") continue;
-      phases.push({
-        number: p.n,
-        title: p.t.slice(0, 300),
-        ...p.d ? { done: true } : {}
-      });
-    }
-  return { phases };
-}
-function progressPhases(phases) {
-  return phases.map((p) => ({
-    number: p.number,
-    title: p.name,
-    ...p.tasks.length > 0 && p.tasks.every((t) => t.state === "done") ? { done: true } : {}
-  }));
-}
-function kindProgressPhases(phases) {
-  return phases.map((p) => ({
-    number: phaseInteger(p.number),
-    title: p.name,
-    ...p.tasks.length > 0 && p.tasks.every((t) => t.state === "done" || t.state === "set-aside" || t.optional) ? { done: true } : {}
-  }));
-}
-function pullProgress(marker, run3, pr, node3, ended) {
-  const spend = phaseSpend(marker);
-  const phase = marker.phase;
-  const mergedNow = ended?.merged && phase !== void 0;
-  return {
-    key: {
-      issue: marker.issue,
-      plan: run3.plan,
-      ...run3.startedAt !== void 0 ? { startedAt: run3.startedAt } : {}
-    },
-    starter: run3.starter,
-    phases: [],
-    merged: [
-      ...(run3.phases ?? []).filter((p) => !mergedNow || p.phase !== phase),
-      ...mergedNow ? [{ phase, pr, ...spend }] : []
-    ],
-    ...phase !== void 0 && !mergedNow ? { current: { phase, pr, ...node3 ? { node: node3 } : {}, spend } } : {},
-    ...ended ? { ended: ended.reason } : {},
-    totals: addSpend(run3.totals ?? NO_SPEND, spend)
-  };
-}
-function withProgress(marker, effects) {
-  const moved = effects.some(
-    (e) => e.kind === "check" || e.kind === "label" || e.kind === "unlabel" || e.kind === "marker" || e.kind === "complete"
-  );
-  const run3 = marker.run ?? effects.find((e) => e.kind === "marker")?.marker.run;
-  if (!moved || !run3 || marker.mode !== "plan") return [...effects];
-  const merging = effects.some((e) => e.kind === "merge");
-  let node3;
-  for (const e of effects) {
-    if (e.kind === "check" && !e.sha && e.when !== "not-merged") node3 = e.view.node;
-    if (e.kind === "complete") node3 = "FinalVerify";
-  }
-  return [
-    ...effects,
-    {
-      kind: "progress",
-      run: run3,
-      ...node3 ? { node: node3 } : {},
-      ...merging ? { when: "not-merged" } : {}
-    }
-  ];
-}
-function progressLink(repoUrl, record2) {
-  const run3 = record2?.run;
-  if (!record2 || !run3?.progress) return "";
-  return `
-
-Part of a \`/coder run\` of ${codeSpan(run3.plan)}: [the run's progress](${repoUrl}/issues/${record2.issue}#issuecomment-${run3.progress}).`;
-}
-
 // src/core/loop/startKindPlot.ts
 function plotKindPhase(req, base, plan, label, texts) {
   const { config: config2, who } = req;
@@ -63395,7 +63509,8 @@ function plotKindPhase(req, base, plan, label, texts) {
     locked: (pr) => reply.locked(label, title, start2.branch, pr),
     started: (pr) => reply.kindStarted(label, title, start2.branch, pr, {
       mark: KIND_MARKS[kind].start,
-      path: plan.path
+      path: plan.path,
+      tool: KIND_LABELS[kind]
     }) + warningsNote(kp.warnings),
     view: {
       mode: "plan",
@@ -63449,9 +63564,6 @@ ${renderMarker(marker)}
 `
   };
 }
-function phaseTitle(phase) {
-  return `Phase ${phase.number}${phase.name ? ` \u2014 ${phase.name}` : ""}`;
-}
 function phasePullRequest(config2, plan, context, start2, repoUrl) {
   const { phase, branch: branch2 } = start2;
   const at2 = (file2) => planPath(config2.plansDir, plan.name, file2);
@@ -63493,17 +63605,6 @@ function phasePullRequest(config2, plan, context, start2, repoUrl) {
     `Push the implementation to ${codeSpan(branch2)}, test first. CI on this pull request is the verification gate (up to ${config2.maxRetries} failed attempts before escalation); an approving review marks the tasks \`[x]\`, writes the phase report and updates the context and the master log. The \`coder-loop\` check shows where the phase stands.`
   );
   return { title: `[coder] ${plan.name}: ${phaseTitle(phase)}`, body: lines.join("\n") };
-}
-function planNames(paths, plansDir) {
-  const prefix = `${plansDir.replace(/\/+$/, "")}/`;
-  const names = /* @__PURE__ */ new Set();
-  for (const path2 of paths) {
-    if (!path2.startsWith(prefix)) continue;
-    const rest = path2.slice(prefix.length);
-    const slash = rest.indexOf("/");
-    if (slash > 0) names.add(rest.slice(0, slash));
-  }
-  return [...names].sort();
 }
 function decideStart(req, snap) {
   if (!snap.base) return { need: "base" };
@@ -64177,7 +64278,8 @@ var STATUS_MARK = {
 };
 function specTable(verdict, link3, limit = TABLE_CHARS) {
   const at2 = (path2) => link3 ? `[${codeSpan(path2)}](${link3.repoUrl}/blob/${link3.sha}/${encodePath(path2)})` : codeSpan(path2);
-  const lined = (text6) => text6.replace(/`([^`]+)`/g, (_m, p) => link3 && !p.includes(" ") ? at2(p) : codeSpan(p));
+  const isPath = (p) => !p.includes(" ") && (p.includes("/") || /\.[A-Za-z]\w*$/.test(p));
+  const lined = (text6) => text6.replace(/`([^`]+)`/g, (_m, p) => link3 && isPath(p) ? at2(p) : codeSpan(p));
   const order2 = ["missing", "evidence", "unchecked", "optional", "done"];
   const rows = [...verdict.tasks].sort((a, b) => order2.indexOf(a.status) - order2.indexOf(b.status));
   const out = [
@@ -64911,7 +65013,6 @@ function latestStatuses(statuses) {
 }
 
 // src/core/loop/completeKind.ts
-var DONE_WORDS = { speckit: "[X]", kiro: "[x]", taskmaster: '"done"', coder: "[x]" };
 function kindReportTasks(phase) {
   return phase.tasks.map((t) => ({
     depth: 0,
@@ -64992,7 +65093,7 @@ function markKindComplete(kp, label, paths, texts, marker, facts) {
     changes,
     message: `coder-loop: ${label} Phase ${phase.number} \u2014 Coder completed
 
-Mark the phase's tasks ${DONE_WORDS[kp.plan.kind]}, write the phase report, update the checkpoint and log "Coder completed" (approved by @${facts.approver}).
+Mark the phase's tasks ${KIND_MARKS[kp.plan.kind].done}, write the phase report, update the checkpoint and log "Coder completed" (approved by @${facts.approver}).
 
 ${renderMarker(record2)}
 `
@@ -67084,6 +67185,22 @@ async function readPlan(reader, tree, plansDir, name, { contents: wanted = true 
   return { files, context };
 }
 
+// src/github/progress.ts
+var sameLogin2 = (a, b) => a !== void 0 && a.toLowerCase() === b.toLowerCase();
+async function writeProgress(env, progress, id, phases) {
+  const { gh, repo: repo2 } = env;
+  const found = id !== void 0 ? await readComment(gh, repo2, id) : void 0;
+  const ours = found && sameLogin2(found.login, (await env.identity()).login) ? readProgress(found.body, progress.key) : void 0;
+  let listed = progress.phases;
+  if (listed.length === 0) listed = ours?.phases ?? (phases ? await phases() : []);
+  const body = renderProgress({ ...progress, phases: listed });
+  if (ours && id !== void 0) {
+    if (found.body === body) return id;
+    if (await editComment(gh, repo2, id, body)) return id;
+  }
+  return commentOnIssue(gh, repo2, progress.key.issue, body);
+}
+
 // src/github/loop/start.ts
 var MOST_STEPS = 12;
 async function start(env, req, onHeld) {
@@ -67738,20 +67855,6 @@ async function wakeAt(ctx, at2) {
     sha: pr.head.sha,
     at: at2
   });
-}
-var sameLogin2 = (a, b) => a !== void 0 && a.toLowerCase() === b.toLowerCase();
-async function writeProgress(env, progress, id, phases) {
-  const { gh, repo: repo2 } = env;
-  const found = id !== void 0 ? await readComment(gh, repo2, id) : void 0;
-  const ours = found && sameLogin2(found.login, (await env.identity()).login) ? readProgress(found.body, progress.key) : void 0;
-  let listed = progress.phases;
-  if (listed.length === 0) listed = ours?.phases ?? (phases ? await phases() : []);
-  const body = renderProgress({ ...progress, phases: listed });
-  if (ours && id !== void 0) {
-    if (found.body === body) return id;
-    if (await editComment(gh, repo2, id, body)) return id;
-  }
-  return commentOnIssue(gh, repo2, progress.key.issue, body);
 }
 async function showRunProgress(ctx, run3, shown) {
   const { marker, pr } = ctx.snap;
