@@ -46114,7 +46114,7 @@ function checkPlanName(name) {
     return `the plan name is longer than ${MAX_PLAN_NAME_LENGTH} characters`;
   }
   if (/[\u0000-\u001f\u007f]/.test(name)) return "the plan name contains a control character";
-  if (/[/\\]/.test(name)) return "the plan name contains a path separator (/ or \\)";
+  if (/[/\\]/.test(name)) return "the plan name contains a path separator (`/` or `\\`)";
   if (name === "." || name.includes("..")) return 'the plan name contains ".."';
   if (/%2e|%2f|%5c/i.test(name)) return "the plan name contains an encoded path character";
   if (name !== name.trim()) return "the plan name starts or ends with a space";
@@ -61849,7 +61849,8 @@ function ciGateProblems(loop, workflows) {
   const ci = others.filter(isCi);
   const ciNames = ci.map((w) => w.name);
   const relays = others.filter(isReviewRelay);
-  const waits = waitedFor(loop)?.filter((p) => !relays.some((w) => (0, import_picomatch.default)(p)(w.name)));
+  const waitsAll = waitedFor(loop);
+  const waits = waitsAll?.filter((p) => !relays.some((w) => (0, import_picomatch.default)(p)(w.name)));
   const where = workflowsLine(loop);
   const found = ci.length ? `The workflows here that run on pull requests: ${ci.map((w) => `"${w.name}" (${w.path})`).join(", ")}.` : "No workflow here runs on pull requests.";
   if (waits === void 0) {
@@ -61866,7 +61867,7 @@ function ciGateProblems(loop, workflows) {
   }
   const matches = (pattern) => (0, import_picomatch.default)(pattern);
   const missing = waits.filter((p) => !others.some((w) => matches(p)(w.name)));
-  const kept = waits.filter((p) => !missing.includes(p));
+  const kept = (waitsAll ?? []).filter((p) => !missing.includes(p));
   const waitedCi = ci.filter((w) => waits.some((p) => matches(p)(w.name)));
   if (ci.length === 0) {
     if (missing.length === 0) return [];
@@ -61881,12 +61882,7 @@ function ciGateProblems(loop, workflows) {
     ];
   }
   if (missing.length === 0 && waitedCi.length > 0) return [];
-  const relayNames = (waitedFor(loop) ?? []).filter((p) => relays.some((w) => matches(p)(w.name)));
-  const names = [
-    ...kept,
-    ...ciNames.filter((n) => !kept.some((p) => matches(p)(n))),
-    ...relayNames
-  ];
+  const names = [...kept, ...ciNames.filter((n) => !kept.some((p) => matches(p)(n)))];
   const what2 = missing.length > 0 ? `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted(missing)}, and no workflow here has that name` : `The loop waits for ${quoted(waits)}, none of which runs on pull requests`;
   return [
     {

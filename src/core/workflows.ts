@@ -195,7 +195,8 @@ export function ciGateProblems(loop: Workflow, workflows: readonly Workflow[]): 
   const ciNames = ci.map((w) => w.name);
   const relays = others.filter(isReviewRelay);
   // The relay's name is waited for as well, for reviews: the CI gate's names are the others.
-  const waits = waitedFor(loop)?.filter((p) => !relays.some((w) => picomatch(p)(w.name)));
+  const waitsAll = waitedFor(loop);
+  const waits = waitsAll?.filter((p) => !relays.some((w) => picomatch(p)(w.name)));
   const where = workflowsLine(loop);
   const found = ci.length
     ? `The workflows here that run on pull requests: ${ci.map((w) => `"${w.name}" (${w.path})`).join(', ')}.`
@@ -214,7 +215,8 @@ export function ciGateProblems(loop: Workflow, workflows: readonly Workflow[]): 
   }
   const matches = (pattern: string) => picomatch(pattern);
   const missing = waits.filter((p) => !others.some((w) => matches(p)(w.name)));
-  const kept = waits.filter((p) => !missing.includes(p));
+  // The names kept on the line, in their order: the CI names found, and the relay's.
+  const kept = (waitsAll ?? []).filter((p) => !missing.includes(p));
   const waitedCi = ci.filter((w) => waits.some((p) => matches(p)(w.name)));
   if (ci.length === 0) {
     if (missing.length === 0) return [];
@@ -229,12 +231,7 @@ export function ciGateProblems(loop: Workflow, workflows: readonly Workflow[]): 
     ];
   }
   if (missing.length === 0 && waitedCi.length > 0) return [];
-  const relayNames = (waitedFor(loop) ?? []).filter((p) => relays.some((w) => matches(p)(w.name)));
-  const names = [
-    ...kept,
-    ...ciNames.filter((n) => !kept.some((p) => matches(p)(n))),
-    ...relayNames,
-  ];
+  const names = [...kept, ...ciNames.filter((n) => !kept.some((p) => matches(p)(n)))];
   const what =
     missing.length > 0
       ? `The loop waits for the workflow${missing.length > 1 ? 's' : ''} ${quoted(missing)}, and no workflow here has that name`

@@ -103,7 +103,7 @@ describe('action main: run()', () => {
       const replies = sim.comments.map((c) => c.body);
       expect(replies).toHaveLength(1);
       expect(replies[0]).toContain(
-        `- .github/workflows/coder-loop.yml:${waits}: error: The loop waits for the workflow "CI", and no workflow here has that name: loop pull requests wait for CI forever. The workflows here that run on pull requests: "Tests" (.github/workflows/tests.yml). Change line ${waits} to \`workflows: [Tests, coder-loop-review]`,
+        `- .github/workflows/coder-loop.yml:${waits}: error: The loop waits for the workflow "CI", and no workflow here has that name: loop pull requests wait for CI forever. The workflows here that run on pull requests: "Tests" (.github/workflows/tests.yml). Change line ${waits} to \`workflows: [coder-loop-review, Tests]`,
       );
     } finally {
       await server.close();

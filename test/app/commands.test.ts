@@ -122,7 +122,7 @@ describe('commands that only reply', () => {
       `POST ${BASE}/issues/1/comments`,
     ]);
     expect(replyBody()).toBe(
-      'That command cannot be run: the plan name contains a path separator (/ or \\).',
+      'That command cannot be run: the plan name contains a path separator (`/` or `\\`).',
     );
     expect(requestLog.filter((r) => r.path.includes('/git/'))).toEqual([]);
   });

@@ -52,7 +52,7 @@ describe('hostile comments', () => {
   });
 
   it.each([
-    ['../etc', 'the plan name contains a path separator (/ or \\)'],
+    ['../etc', 'the plan name contains a path separator (`/` or `\\`)'],
     ['%2e%2e', 'the plan name contains an encoded path character'],
     ['a\u0000b', 'the plan name contains a control character'],
     ['..', 'the plan name contains ".."'],

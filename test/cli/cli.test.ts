@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import {
   chmod,
@@ -18,34 +17,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { repoRoot } from '../paths.js';
+import { bin, cli } from '../helpers/cli.js';
 import { freshBuild } from '../helpers/build.js';
 
 // Runs the built CLI (lib/): stale after an edit to src/ until built again.
 beforeAll(() => freshBuild('lib'));
 
 const repo = repoRoot;
-const bin = join(repo, 'lib', 'cli', 'index.js');
 const fixtures = join(repo, 'test', 'fixtures', 'plans');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the built binary, as a user would. */
-function cli(cwd: string, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      { cwd, env: { PATH: process.env.PATH, USER: 'tester' } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-      },
-    );
-  });
-}
 
 let work: string;
 const plans = () => join(work, 'docs', 'plans');
@@ -105,7 +84,7 @@ describe('coder-loop CLI (built binary)', () => {
     const run = await cli(work, 'init', '../escape');
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'coder-loop init: "../escape" cannot be a plan name: the plan name contains a path separator (/ or \\).\n',
+      'coder-loop init: "../escape" cannot be a plan name: the plan name contains a path separator (`/` or `\\`).\n',
     );
     expect(existsSync(join(work, 'docs', 'escape'))).toBe(false);
   });

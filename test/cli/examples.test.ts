@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../paths.js';
+import { bin, cli } from '../helpers/cli.js';
 import { freshBuild } from '../helpers/build.js';
 
 // Runs the built CLI (lib/): stale after an edit to src/ until built again.
@@ -14,26 +14,6 @@ beforeAll(() => freshBuild('lib'));
  * Task Master tasks.json; the coder kind's is docs/plans/Example), read by the built CLI as a
  * user would: `plans --json`, `status`, `lint`. A copy is read, so nothing can touch the examples.
  */
-const bin = join(repoRoot, 'lib', 'cli', 'index.js');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(cwd: string, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      { cwd, env: { PATH: process.env.PATH, USER: 'tester' } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-      },
-    );
-  });
-}
 
 const speckit = 'specs/002-photo-sharing/tasks.md';
 const kiro = '.kiro/specs/password-reset/tasks.md';

@@ -1,10 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { repoRoot } from '../paths.js';
+import { bin, cli } from '../helpers/cli.js';
 
 /**
  * The CLI in the repository it runs in, as a new user meets it: it reads `.github/coder.yml` as
@@ -12,27 +12,7 @@ import { repoRoot } from '../paths.js';
  * with the loop's own functions (the kind's own marks, the sidecar's log and report), and gives
  * the loop's answer about what it would refuse.
  */
-const bin = join(repoRoot, 'lib', 'cli', 'index.js');
 const fixtures = join(repoRoot, 'test', 'fixtures');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(cwd: string, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      { cwd, env: { PATH: process.env.PATH, USER: 'tester' } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-      },
-    );
-  });
-}
 
 const speckitTasks = 'specs/001-photo-albums/tasks.md';
 const kiroTasks = '.kiro/specs/user-auth/tasks.md';

@@ -4,31 +4,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { repoRoot } from '../paths.js';
+import { bin, cli } from '../helpers/cli.js';
 
 /** `coder-loop spec`, the built binary in a real git repository, as a person runs it. */
 
-const bin = join(repoRoot, 'lib', 'cli', 'index.js');
 const run = promisify(execFile);
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(cwd: string, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      { cwd, env: { PATH: process.env.PATH, USER: 'tester' } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-      },
-    );
-  });
-}
 
 let work: string;
 

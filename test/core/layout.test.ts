@@ -67,8 +67,8 @@ describe('plan layout', () => {
 
   it.each([
     ['..', 'the plan name contains ".."'],
-    ['a/b', 'the plan name contains a path separator (/ or \\)'],
-    ['a\\b', 'the plan name contains a path separator (/ or \\)'],
+    ['a/b', 'the plan name contains a path separator (`/` or `\\`)'],
+    ['a\\b', 'the plan name contains a path separator (`/` or `\\`)'],
     ['%2e%2e', 'the plan name contains an encoded path character'],
     ['a\u0000b', 'the plan name contains a control character'],
     ['line\nbreak', 'the plan name contains a control character'],

@@ -100,7 +100,7 @@ describe('validateContext ("Context valid?")', () => {
     const context = validateContext({ ...plan(skeleton), name: '../x' });
     expect(context.valid).toBe(false);
     expect(context.problems[0]!.message).toBe(
-      '"../x" cannot be a plan name: the plan name contains a path separator (/ or \\).',
+      '"../x" cannot be a plan name: the plan name contains a path separator (`/` or `\\`).',
     );
   });
 });

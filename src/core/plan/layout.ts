@@ -54,7 +54,7 @@ export function checkPlanName(name: string): string | undefined {
   }
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'the plan name contains a control character';
-  if (/[/\\]/.test(name)) return 'the plan name contains a path separator (/ or \\)';
+  if (/[/\\]/.test(name)) return 'the plan name contains a path separator (`/` or `\\`)';
   if (name === '.' || name.includes('..')) return 'the plan name contains ".."';
   if (/%2e|%2f|%5c/i.test(name)) return 'the plan name contains an encoded path character';
   if (name !== name.trim()) return 'the plan name starts or ends with a space';

@@ -77,7 +77,7 @@ describe('the hand-off payload', () => {
       expect.stringMatching(/^`node`: Invalid option/),
       '`branch`: must be a coder/ branch',
       '`headSha`: must be a full commit sha (40 hex digits)',
-      '`plan`: the plan name contains a path separator (/ or \\)',
+      '`plan`: the plan name contains a path separator (`/` or `\\`)',
       'The payload has unknown key(s) `extra`',
     ]);
   });
