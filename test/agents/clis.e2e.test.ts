@@ -7,7 +7,7 @@ import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
 import yaml from 'js-yaml';
 import { buildAgentPayload, parseConfigText, type AgentPayload } from '../../src/core/index.js';
 import { phaseStartedWorld } from '../helpers/agentWorld.js';
-import { DIST, parseOutputs } from '../helpers/bundle.js';
+import { DIST, parseOutputs, workflowContext } from '../helpers/bundle.js';
 import { OWNER, REPO } from '../helpers/github.js';
 import { check } from '../helpers/openapi.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
@@ -55,6 +55,8 @@ const CODE_TEXT = "export const health = () => ({ status: 'ok' });\n";
 const RUN_TEST = `node ${TEST_FILE} > /dev/null 2>&1; echo "the test exited with $?"`;
 
 let sim: SimGitHub;
+/** The digest of the last `step: agent` run (its output), handed to `step: apply`. */
+let lastDigest: string | undefined;
 let github: { url: string; close: () => Promise<void> };
 let model: ModelServer;
 let work: string;
@@ -123,10 +125,8 @@ async function world(example: AgentExample, extra: Record<string, string> = {}):
 async function action(step: 'agent' | 'apply', example: AgentExample) {
   const eventPath = join(work, 'event.json');
   const output = join(work, `output-${step}.txt`);
-  await writeFile(
-    eventPath,
-    JSON.stringify(dispatchPayload(payload, { owner: OWNER, repo: REPO })),
-  );
+  const event = dispatchPayload(payload, { owner: OWNER, repo: REPO });
+  await writeFile(eventPath, JSON.stringify(event));
   await writeFile(output, '');
   await mkdir(runnerTemp(), { recursive: true });
   await mkdir(join(work, 'home'), { recursive: true });
@@ -152,6 +152,10 @@ async function action(step: 'agent' | 'apply', example: AgentExample) {
     INPUT_STEP: step,
     'INPUT_APP-SLUG': 'coder-loop',
     'INPUT_CHANGES-DIR': join(work, 'changes'),
+    // As the workflow hands it on: the agent step's digest, to the apply step.
+    ...(step === 'apply' && lastDigest ? { 'INPUT_CHANGES-DIGEST': lastDigest } : {}),
+    // What GitHub sets for the hand-off's run: the default branch's coder-agent.yml.
+    ...workflowContext('repository_dispatch', event, 'coder-agent.yml'),
     ...testEnv,
   };
   const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
@@ -162,7 +166,9 @@ async function action(step: 'agent' | 'apply', example: AgentExample) {
       (error, out) => resolve({ code: error ? Number(error.code) : 0, stdout: out }),
     );
   });
-  return { code, stdout, outputs: parseOutputs(await readFile(output, 'utf8')) };
+  const outputs = parseOutputs(await readFile(output, 'utf8'));
+  if (step === 'agent') lastDigest = outputs.digest;
+  return { code, stdout, outputs };
 }
 
 const prComments = () => sim.comments.filter((c) => c.issue === 2).map((c) => c.body);
@@ -181,6 +187,7 @@ beforeAll(() => {
 
 beforeEach(async () => {
   requests = [];
+  lastDigest = undefined;
   violations = [];
   await mkdir(WORK_ROOT, { recursive: true });
   work = await mkdtemp(join(WORK_ROOT, 'run-'));
