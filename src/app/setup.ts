@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Octokit } from '@octokit/core';
 import yaml from 'js-yaml';
 import type { Logger } from 'pino';
+import { homepageOfRemote } from '../core/index.js';
 import { WEBHOOK_PATH } from './server.js';
 
 /**
@@ -59,10 +61,34 @@ function escapeHtml(text: string): string {
   );
 }
 
-/** The App manifest GitHub registers: app.yml, with this server's webhook and redirect URLs. */
-function manifestFor(appYml: string, baseUrl: string, hookUrl: string): Record<string, unknown> {
+/** The web page of the clone this server runs from (its `origin` remote), if it has one. */
+function cloneHomepage(): string | undefined {
+  try {
+    const remote = execFileSync('git', ['remote', 'get-url', 'origin'], {
+      cwd: PACKAGE_ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return homepageOfRemote(remote);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The App manifest GitHub registers: app.yml, with this server's webhook and redirect URLs, and a
+ * homepage (GitHub requires one): app.yml's `url` if it has one, else your copy of coder-loop on
+ * GitHub (the clone's `origin`), else this server.
+ */
+function manifestFor(
+  appYml: string,
+  baseUrl: string,
+  hookUrl: string,
+  homepage: string | undefined,
+): Record<string, unknown> {
   const app = (yaml.load(appYml) ?? {}) as Record<string, unknown>;
   return {
+    url: homepage ?? `${baseUrl}/`,
     ...app,
     hook_attributes: { url: hookUrl, active: true },
     redirect_url: `${baseUrl}/probot/setup`,
@@ -160,6 +186,7 @@ export function setupHandler(options: SetupOptions): SetupHandler {
     existsSync(p),
   );
   const appYml = appYmlPath ? readFileSync(appYmlPath, 'utf8') : '';
+  const homepage = cloneHomepage();
   const docsDir = join(PACKAGE_ROOT, 'docs');
   const docs = existsSync(docsDir) ? readdirSync(docsDir).filter((f) => f.endsWith('.md')) : [];
   return async (req, res) => {
@@ -171,7 +198,7 @@ export function setupHandler(options: SetupOptions): SetupHandler {
     if (url.pathname === '/' || url.pathname === '/probot') {
       const hookUrl = options.proxyUrl ?? `${baseUrl}${env.WEBHOOK_PATH || WEBHOOK_PATH}`;
       const page = setupPage({
-        manifest: manifestFor(appYml, baseUrl, hookUrl),
+        manifest: manifestFor(appYml, baseUrl, hookUrl, homepage),
         createAppUrl: createAppUrl(env),
         hookUrl,
         proxied: Boolean(options.proxyUrl),

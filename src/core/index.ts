@@ -15,3 +15,4 @@ export * from './markdown.js';
 export * from './loop/index.js';
 export * from './agent/index.js';
 export * from './workflows.js';
+export * from './appRegistration.js';

@@ -1,12 +1,13 @@
 import { jest } from '@jest/globals';
 import { sign } from '@octokit/webhooks-methods';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { homepageOfRemote } from '../../src/core/appRegistration.js';
 import { check } from '../helpers/openapi.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { examplePlanFiles } from '../helpers/plans.js';
@@ -85,6 +86,15 @@ afterEach(async () => {
   expect(violations).toEqual([]);
 });
 
+/** A clone's `origin` remote ('' without one). */
+function originOf(dir: string): string {
+  try {
+    return execFileSync('git', ['remote', 'get-url', 'origin'], { cwd: dir, encoding: 'utf8' });
+  } catch {
+    return '';
+  }
+}
+
 /** The manifest the setup page's form posts to GitHub. */
 async function manifestOf(url: string): Promise<Record<string, unknown>> {
   const page = await (await fetch(url)).text();
@@ -112,6 +122,8 @@ it("the setup page is coder-loop's and registers the manifest with the proxy cha
   expect(manifest.public).toBe(false);
   expect(manifest.redirect_url).toBe(`${app.url}/probot/setup`);
   expect((manifest.default_permissions as Record<string, string>).members).toBe('read');
+  // GitHub requires a homepage: the clone's GitHub page, else this server — never a made-up one.
+  expect([`${app.url}/`, homepageOfRemote(originOf(repoRoot))]).toContain(manifest.url);
 });
 
 it('without a proxy channel, the manifest names the webhook path, and the App answers deliveries there', async () => {

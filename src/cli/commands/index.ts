@@ -1,3 +1,4 @@
+import { app } from './app.js';
 import { assess } from './assess.js';
 import { doctor } from './doctor.js';
 import { init } from './init.js';
@@ -22,4 +23,5 @@ export const COMMANDS: Record<string, CommandSpec> = {
   assess,
   spec,
   doctor,
+  app,
 };
