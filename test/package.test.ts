@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import semver from 'semver';
@@ -131,5 +131,44 @@ describe('dist/licenses.txt (npm run package)', () => {
       expect([name, /^License: \S+\n\n\S/m.test(entry)]).toEqual([name, true]);
       expect([name, entry]).not.toEqual([name, expect.stringContaining('ships no license file')]);
     }
+  });
+});
+
+describe('npm test names what the machine lacks before it starts', () => {
+  /** A PATH holding only `node` and the given programs, linked from where this machine has them. */
+  async function pathWith(...programs: string[]): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'coder-loop-path-'));
+    for (const program of ['node', ...programs]) {
+      const found = spawnSync('sh', ['-c', `command -v ${program}`], { encoding: 'utf8' });
+      if (found.status === 0) await symlink(found.stdout.trim(), join(dir, program));
+    }
+    return dir;
+  }
+
+  function needs(path: string) {
+    return spawnSync(process.execPath, [join(repoRoot, 'scripts', 'test-needs.js')], {
+      env: { PATH: path },
+      encoding: 'utf8',
+    });
+  }
+
+  it('one line naming each missing program, its package and bash .ci/run; exit 1', async () => {
+    const bare = await pathWith();
+    const run = needs(bare);
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^npm test needs redis-server and bwrap, missing .*apt-get install -y redis-server bubblewrap .*bash \.ci\/run/,
+      ),
+    ]);
+    await rm(bare, { recursive: true });
+  });
+
+  it('says nothing and goes on when both are there', async () => {
+    const full = await pathWith('redis-server', 'bwrap');
+    const run = needs(full);
+    // This machine runs the whole suite, so it has both: the check must pass here.
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    await rm(full, { recursive: true });
   });
 });
