@@ -1,4 +1,5 @@
 import { parseChecklist } from '../src/core/index.js';
+import { scannedAlone } from '../src/core/plan/checklist.js';
 import {
   readKiro,
   readSpeckit,
@@ -166,7 +167,7 @@ export function benchRealPlans(kib = 100): string {
   ][] = [
     ['spec-kit tasks.md', realSpeckit, (s) => readSpeckit(s, 'tasks.md'), scanSpeckit],
     ['Kiro tasks.md', realKiro, (s) => readKiro(s, 'tasks.md'), scanKiro],
-    ['coder checklist', realChecklist, (s) => parseChecklist(s, 'c.md'), undefined],
+    ['coder checklist', realChecklist, (s) => parseChecklist(s, 'c.md'), scannedAlone],
   ];
   const out = [
     `Real-shaped plans of about ${kib} KiB, 12 variants each (English, Chinese, Russian prose; LF, CRLF; with and without a BOM), median of 11 reads per file:`,

@@ -88,6 +88,11 @@ const plainLine = fc.oneof(
       '  indented text',
       '2. not an item after text',
       '1. one',
+      '> a note',
+      '> A quoted line of prose',
+      '>',
+      '>no space',
+      '   > indented quote',
     ),
   },
   { weight: 1, arbitrary: fc.constantFrom('```', '~~~', '```js', '- [ ] fenced?', '# fenced?') },
@@ -196,9 +201,27 @@ describe('fast path against remark (differential)', () => {
       { kind: 'item', box: 13, line: 2, depth: 0 },
       { kind: 'item', box: 23, line: 3, depth: 1 },
     ]);
-    for (const other of ['> - [ ] q\n', '<!-- x -->\n', '| a |\n', 'a\n===\n', '\t- [ ] t\n']) {
+    for (const other of [
+      '> - [ ] q\n',
+      '<!-- x -->\n',
+      '| a |\n',
+      'a\n===\n',
+      '\t- [ ] t\n',
+      '> ## Phase 2\n',
+      '> note\nlazy continuation\n',
+      '> note\n- [ ] after a quote, no blank line\n',
+      '- [ ] a\n  > a quote in an item\n',
+    ]) {
       expect(scanPlain(other, 0, other.length, 1)).toBeUndefined();
     }
+    // A quote of plain text at the top level holds no task and closes the list before it.
+    const quoted = '## Phase 1\n- [ ] a\n> note, **bold**\n>\n> more\n\n- [x] b\n';
+    expect(eventsOf(scanPlain(quoted, 0, quoted.length, 1)!)).toEqual([
+      { kind: 'heading', level: 2, text: 'Phase 1', line: 1 },
+      { kind: 'item', box: 13, line: 2, depth: 0 },
+      { kind: 'item', box: quoted.indexOf('[x]'), line: 7, depth: 0 },
+    ]);
+    agree(quoted);
   });
 
   it('agrees on 600 real-shaped spec-kit and Kiro files read as checklists (CRLF, BOM, front matter, CJK…)', () => {

@@ -419,18 +419,38 @@ const ATX_AFTER_BREAK = /^#{1,6}(?:[ \t\r\n]|$)/;
 /** A segment whose remark parse ends open (a fence, say) grows this many times, then takes the rest. */
 const MAX_GROWTH = 16;
 
-/**
- * The fast reading: the source is cut before column-0 ATX headings; each segment in the plain
- * subset is read by the line scanner, any other by remark, grown to the next cut until its parse
- * provably ends closed (see endsClosed), so a fence or comment spanning a cut stays whole.
- */
-function readSegments(source: string, builder: ChecklistBuilder): void {
+/** Where the fast reading cuts a source: its start (after a byte order mark), each column-0 ATX heading, its end. */
+function segmentCuts(source: string): number[] {
   // A byte order mark is no text: both readers start after it (see parseMarkdown).
   const cuts = [source.charCodeAt(0) === 0xfeff ? 1 : 0];
   for (let at = source.indexOf('\n#'); at !== -1; at = source.indexOf('\n#', at + 1)) {
     if (ATX_AFTER_BREAK.test(source.slice(at + 1, at + 9))) cuts.push(at + 1);
   }
   cuts.push(source.length);
+  return cuts;
+}
+
+/**
+ * Whether the fast reading reads every segment of `source` with the line scanner alone (no
+ * remark): what `npm run bench -- plans` counts as a checklist taking the fast path.
+ */
+export function scannedAlone(source: string): boolean {
+  const cuts = segmentCuts(source);
+  let line = 1;
+  for (let i = 0; i < cuts.length - 1; i++) {
+    if (!scanPlain(source, cuts[i]!, cuts[i + 1]!, line, i === 0)) return false;
+    line += countLineBreaks(source, cuts[i]!, cuts[i + 1]!);
+  }
+  return true;
+}
+
+/**
+ * The fast reading: the source is cut before column-0 ATX headings; each segment in the plain
+ * subset is read by the line scanner, any other by remark, grown to the next cut until its parse
+ * provably ends closed (see endsClosed), so a fence or comment spanning a cut stays whole.
+ */
+function readSegments(source: string, builder: ChecklistBuilder): void {
+  const cuts = segmentCuts(source);
   const frontMatter = !opensUnclosedFrontMatter(source);
   let line = 1;
   for (let i = 0; i < cuts.length - 1;) {

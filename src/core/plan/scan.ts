@@ -1,7 +1,8 @@
 /**
  * A line scanner for the plain subset of markdown that checklists are mostly made of: ATX
- * headings at column 0, paragraphs, bullet and ordered list items (nested), blank lines and
- * fenced code at the top level. Anything else — block quotes, HTML, tables, setext headings,
+ * headings at column 0, paragraphs, bullet and ordered list items (nested), blank lines, fenced
+ * code and block quotes of plain text at the top level. Anything else — block quotes holding
+ * lists, headings or code, a line continuing a quote lazily, HTML, tables, setext headings,
  * thematic breaks, indented code, tabs, lazy continuations, front matter, definitions, emphasis
  * or links in a heading — makes it give up on the segment, which then goes to remark. remark
  * stays the authority: a differential test holds the two to the same checklist.
@@ -106,6 +107,8 @@ export function scanPlain(
   const stack: number[] = []; // content column of each open list item
   let para = false;
   let fence: { char: string; length: number } | undefined;
+  // In a top-level block quote: 'text' after a line holding a paragraph, 'empty' after a bare `>`.
+  let quote: 'text' | 'empty' | undefined;
   let line = firstLine - 1;
   for (let pos = from; pos < to;) {
     line++;
@@ -130,6 +133,7 @@ export function scanPlain(
     while (first < end && source.charCodeAt(first) === 32) first++;
     if (first === end) {
       para = false;
+      quote = undefined;
       continue;
     }
     const indent = first - start;
@@ -144,6 +148,27 @@ export function scanPlain(
       return undefined;
     }
     const c = source.charCodeAt(first);
+    if (quote) {
+      // After a quote, only another quote line is read here: a line continuing the quote's
+      // paragraph lazily, or a block that may or may not interrupt it, is left to remark.
+      if (c !== 62 || indent > 3) return undefined;
+    }
+    if (c === 62 && k === 0 && indent <= 3) {
+      // A block quote at the top level (it interrupts a paragraph and closes every list): it holds
+      // no phase and no task, so it is read only far enough to know it is plain text.
+      let content = first + 1;
+      if (source.charCodeAt(content) === 32) content++;
+      if (content === end) quote = 'empty';
+      else {
+        const d = source.charCodeAt(content);
+        if (d === 32 || at(NOT_PLAIN_CONTENT, source, content)) return undefined;
+        if ((d === 45 || d === 61) && at(RULE, source, content)) return undefined;
+        quote = 'text';
+      }
+      stack.length = 0;
+      para = false;
+      continue;
+    }
     // Only `-`, `*`, `_`, `=` start a rule or an underline; only `#`, `` ` ``, `~` and bullets or
     // digits start anything but a paragraph line: try the patterns that can match.
     if ((c === 45 || c === 42 || c === 95 || c === 61) && at(RULE, source, first)) return undefined;
