@@ -4,12 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
 import {
   appRegistrationUrl,
   homepageOfRemote,
   parseAppManifest,
 } from '../../src/core/appRegistration.js';
+import { inProcess } from '../helpers/cli.js';
 import { repoRoot } from '../paths.js';
 
 const require = createRequire(import.meta.url);
@@ -17,17 +17,8 @@ const manifest = parseAppManifest(readFileSync(join(repoRoot, 'app.yml'), 'utf8'
 
 let work: string;
 
-async function app(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(['app', ...args], {
-    cwd: work,
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    now: () => new Date('2025-01-01T00:00:00Z'),
-    env: {},
-  });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+function app(...args: string[]) {
+  return inProcess(work, 'app', ...args);
 }
 
 /** The registration link printed on its own line. */

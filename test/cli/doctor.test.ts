@@ -1,7 +1,7 @@
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { main } from '../../src/cli/main.js';
+import { inProcess } from '../helpers/cli.js';
 import { repoRoot } from '../paths.js';
 
 /** A user's repository set up as docs/github-action.md says: the loop, the review relay, CI. */
@@ -92,17 +92,8 @@ async function write(files: Record<string, string>): Promise<void> {
   }
 }
 
-async function doctor(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(['doctor', ...args], {
-    cwd: work,
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    now: () => new Date('2025-01-01T00:00:00Z'),
-    env: {},
-  });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+function doctor(...args: string[]) {
+  return inProcess(work, 'doctor', ...args);
 }
 
 beforeEach(async () => {

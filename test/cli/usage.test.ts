@@ -1,22 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
+import { inProcess } from '../helpers/cli.js';
 
 /** What a newcomer types wrong, and what the CLI answers: the option, the fix, the usage. */
 let work: string;
 
-async function cli(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, {
-    cwd: work,
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    now: () => new Date('2025-01-01T00:00:00Z'),
-    env: {},
-  });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+function cli(...args: string[]) {
+  return inProcess(work, ...args);
 }
 
 beforeEach(async () => {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { main } from '../../src/cli/main.js';
 import { repoRoot } from '../paths.js';
 
 /** The built CLI (lib/), as `npx coder-loop` runs it. */
@@ -23,4 +24,18 @@ export function cli(cwd: string, ...args: string[]): Promise<Run> {
       },
     );
   });
+}
+
+/** Runs the CLI's `main` in this process, in `cwd`: its exit code and both outputs, as `cli` gives them. */
+export async function inProcess(cwd: string, ...args: string[]): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, {
+    cwd,
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    now: () => new Date('2025-01-01T00:00:00Z'),
+    env: {},
+  });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
 }
