@@ -203,7 +203,7 @@ export function openWhenRead(
 
 /**
  * Where a run over a plan of another kind stands after a merge, read from the default branch:
- * its next phase by the kind's own order (Task Master: dependencies, priority), complete or
+ * its next phase in the plan's order (Task Master: dependencies respected), complete or
  * waiting, and whether the merged phase is finished there (nothing starts while it is not).
  */
 export function kindRunState(
