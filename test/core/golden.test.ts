@@ -5,8 +5,9 @@ import {
   appendLogEntry,
   DEFAULT_CONFIG,
   findTask,
+  coderPlan,
+  kindPlan,
   markComplete,
-  markKindComplete,
   type CompletionFacts,
   markPhase,
   parseChecklist,
@@ -61,13 +62,17 @@ function report(spec: Extract<Case, { op: 'report' }>, input: string): string {
   const facts = completionFacts(spec.facts);
   if (spec.kind === 'coder') {
     const marker = { mode: 'plan' as const, plan: 'Example', phase: Number(spec.phase), issue: 1 };
-    const done = markComplete(
-      DEFAULT_CONFIG,
-      'Example',
-      { checklist: input, context: '' },
-      marker,
-      facts,
-    );
+    const files = new Map([
+      ['01_Master Plan/01_Checklist.md', input],
+      ['00_context.md', ''],
+    ]);
+    const plan = coderPlan(DEFAULT_CONFIG, {
+      name: 'Example',
+      dir: 'docs/plans/Example',
+      paths: [...files.keys()],
+      files,
+    });
+    const done = markComplete(plan, marker, facts);
     if (!done.ok) throw new Error(JSON.stringify(done.problems));
     return done.changes.find((c) => c.path.includes('/Reports/'))!.content;
   }
@@ -89,7 +94,7 @@ function report(spec: Extract<Case, { op: 'report' }>, input: string): string {
     planFile: plan.path,
     issue: 1,
   };
-  const done = markKindComplete(kp, plan.name, [plan.path], texts, marker, facts);
+  const done = markComplete(kindPlan(kp, plan.name, [plan.path], texts), marker, facts);
   if (!done.ok) throw new Error(JSON.stringify(done.problems));
   return done.changes.find((c) => c.path.includes('/Reports/'))!.content;
 }

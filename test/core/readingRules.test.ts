@@ -275,37 +275,44 @@ describe('Task Master: which task is next', () => {
     ]);
   });
 
-  it('next as Task Master picks it: priority first, then fewer dependencies, then the lower id', () => {
+  it('the current task is the first in the file with work left whose dependencies are done', () => {
+    // Priority and the count of dependencies do not reorder the tag: the file's order does.
     const source = TM([
       { id: 1, title: 'A', status: 'done', dependencies: [] },
-      { id: 2, title: 'B', status: 'pending', priority: 'low', dependencies: [] },
-      { id: 3, title: 'C', status: 'pending', priority: 'medium', dependencies: [1] },
+      { id: 2, title: 'B', status: 'pending', priority: 'high', dependencies: [6] },
+      { id: 3, title: 'C', status: 'pending', priority: 'low', dependencies: [1] },
       { id: 4, title: 'D', status: 'pending', priority: 'high', dependencies: [1] },
       { id: 5, title: 'E', status: 'pending', priority: 'high', dependencies: [] },
+      { id: 6, title: 'F', status: 'pending', priority: 'critical', dependencies: [] },
     ]);
-    expect(open(tm('master'), source).current?.number).toBe('5');
+    expect(open(tm('master'), source).current?.number).toBe('3');
+    // The file's order, not the ids': a task written first is taken first.
+    const reordered = TM([
+      { id: 9, title: 'I', status: 'pending', priority: 'low', dependencies: [] },
+      { id: 2, title: 'B', status: 'pending', priority: 'high', dependencies: [] },
+    ]);
+    expect(open(tm('master'), reordered).current?.number).toBe('9');
   });
 
-  it('a task in progress with open subtasks is taken before any pending one', () => {
+  it('a task in progress is taken where the file has it, like a pending one', () => {
     const source = TM([
-      { id: 1, title: 'A', status: 'pending', priority: 'high', dependencies: [] },
+      { id: 1, title: 'A', status: 'pending', priority: 'low', dependencies: [] },
       {
         id: 2,
         title: 'B',
         status: 'in-progress',
-        priority: 'low',
+        priority: 'high',
         dependencies: [],
         subtasks: [{ id: 1, title: 'b', status: 'pending' }],
       },
-      { id: 3, title: 'C', status: 'in-progress', priority: 'low', dependencies: [] },
     ]);
-    expect(open(tm('master'), source).current?.number).toBe('2');
-    // Without open subtasks, an in-progress task is ranked as a pending one: priority first.
-    const flat = TM([
-      { id: 1, title: 'A', status: 'pending', priority: 'high', dependencies: [] },
-      { id: 2, title: 'B', status: 'in-progress', priority: 'low', dependencies: [] },
+    expect(open(tm('master'), source).current?.number).toBe('1');
+    const started = TM([
+      { id: 1, title: 'A', status: 'done', dependencies: [] },
+      { id: 2, title: 'B', status: 'in-progress', priority: 'low', dependencies: [1] },
+      { id: 3, title: 'C', status: 'pending', priority: 'high', dependencies: [] },
     ]);
-    expect(open(tm('master'), flat).current?.number).toBe('1');
+    expect(open(tm('master'), started).current?.number).toBe('2');
   });
 
   it("a dependency on a subtask is done by that subtask's own status", () => {

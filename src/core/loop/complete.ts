@@ -1,8 +1,5 @@
-import type { Config } from '../config.js';
-import { parseChecklist, type Phase } from '../plan/checklist.js';
 import { renderCheckpoint, writeCheckpoint } from '../plan/checkpoint.js';
-import { PLAN_FILES, planPath, reportPath } from '../plan/layout.js';
-import { markPhase } from '../plan/mark.js';
+import { KIND_MARKS } from '../plan/kinds/plan.js';
 import { appendLogEntry, loggedSinceStart } from '../plan/masterLog.js';
 import {
   renderPhaseReport,
@@ -14,13 +11,8 @@ import {
 import { detectEol } from '../plan/text.js';
 import type { Problem } from '../problem.js';
 import { renderMarker, type LoopMarker } from './marker.js';
-import {
-  passesSpec,
-  specTasksOfPhase,
-  specTrace,
-  type SpecFile,
-  type SpecOptions,
-} from './passesSpec.js';
+import { passesSpec, specTrace, type SpecFile, type SpecOptions } from './passesSpec.js';
+import type { PhasePlan, PhaseRef } from './phasePlan.js';
 import type { SpecTask } from './pullSnapshot.js';
 import type { FileChange } from './startSnapshot.js';
 
@@ -39,67 +31,40 @@ export interface CompletionFacts {
   spec?: SpecOptions;
 }
 
-export type Completion =
-  | { ok: true; phase: Phase; next?: Phase; changes: FileChange[]; message: string }
+export type Completion<P extends PhaseRef = PhaseRef> =
+  | { ok: true; phase: P; next?: PhaseRef; changes: FileChange[]; message: string }
   | { ok: false; problems: Problem[] };
 
 /**
- * Mark [x] → Report → Update context → Log "Coder completed": the file changes of the ONE
- * completion commit, computed from the plan files as they are on the lock branch head (so a
- * human's edits there are kept: only the phase's boxes, the report, the checkpoint block and the
- * end of the log change).
+ * Mark done → Report → Update context → Log "Coder completed", for every kind: the file changes
+ * of the ONE completion commit, computed from the plan's files as they are on the approved head
+ * (so a human's edits there are kept: only the phase's marks in the tasks file, the report, the
+ * checkpoint block and the end of the log change). The tasks file gets the kind's own done marks;
+ * the report, checkpoint and log are the loop's (the plan folder, or the plan's sidecar).
  */
-export function markComplete(
-  config: Config,
-  plan: string,
-  files: { checklist?: string; context?: string; masterLog?: string },
+export function markComplete<P extends PhaseRef>(
+  plan: PhasePlan<P>,
   marker: LoopMarker,
   facts: CompletionFacts,
-): Completion {
-  const at = (file: string) => planPath(config.plansDir, plan, file);
-  if (files.checklist === undefined || files.context === undefined) {
-    return {
-      ok: false,
-      problems: [
-        {
-          severity: 'error',
-          path: at(files.checklist === undefined ? PLAN_FILES.checklist : PLAN_FILES.context),
-          message: 'The file is missing on the lock branch.',
-          fix: 'Restore it on the branch, then approve again.',
-        },
-      ],
-    };
-  }
-  const checklist = parseChecklist(files.checklist, at(PLAN_FILES.checklist));
-  const phase = checklist.phases.find((p) => p.number === marker.phase);
-  if (!phase) {
-    return {
-      ok: false,
-      problems: [
-        {
-          severity: 'error',
-          path: at(PLAN_FILES.checklist),
-          message: `Phase ${marker.phase} is no longer in the checklist on the lock branch.`,
-          fix: 'Restore the phase heading on the branch, then approve again.',
-        },
-      ],
-    };
-  }
-  const marked = markPhase(files.checklist, phase, 'done').source;
-  const done = parseChecklist(marked, at(PLAN_FILES.checklist));
-  const next = done.phases.find((p) => p.tasks.some((t) => t.state !== 'done'));
-  const eol = detectEol(files.checklist);
+): Completion<P> {
+  const phase = plan.phaseOf(marker);
+  if ('problems' in phase) return { ok: false, problems: phase.problems };
+  const { label, tasks, checkpoint, masterLog } = plan;
+  const marked = plan.markDone(phase);
+  const after = plan.afterDone(phase, marked);
+  const { next } = after;
+  const eol = detectEol(tasks.text);
   const report = renderPhaseReport({
-    plan,
+    plan: label,
     phase: { number: phase.number, name: phase.name },
-    tasks: done.phases.find((p) => p.number === phase.number)!.tasks,
-    ...reportFacts(marker, facts, specTasksOfPhase(phase)),
+    tasks: after.tasks,
+    ...reportFacts(marker, facts, plan.specTasks(phase)),
   });
   const context = writeCheckpoint(
-    files.context,
-    at(PLAN_FILES.context),
+    checkpoint.text ?? '',
+    checkpoint.path,
     renderCheckpoint({
-      plan,
+      plan: label,
       updated: facts.now,
       completed: { number: phase.number, name: phase.name },
       ...(next ? { next: { number: next.number, name: next.name } } : {}),
@@ -107,13 +72,14 @@ export function markComplete(
       by: facts.approver,
     }),
   );
-  const already = loggedSinceStart(files.masterLog, 'Coder completed', plan, phase.number);
-  const log = already
-    ? files.masterLog
-    : appendLogEntry(files.masterLog, {
+  const log = masterLog.text;
+  const already = loggedSinceStart(log, 'Coder completed', label, phase.number);
+  const newLog = already
+    ? log
+    : appendLogEntry(log, {
         timestamp: facts.now,
         event: 'Coder completed',
-        plan,
+        plan: label,
         phase: { number: phase.number, name: phase.name },
         actor: facts.approver,
         links: [
@@ -122,19 +88,23 @@ export function markComplete(
         ],
       });
   const changes: FileChange[] = [
-    { path: at(PLAN_FILES.checklist), content: marked },
-    { path: at(reportPath(phase.number, phase.name)), content: report.join(eol) + eol },
-    { path: at(PLAN_FILES.context), content: context },
-    ...(log !== undefined && log !== files.masterLog
-      ? [{ path: at(PLAN_FILES.masterLog), content: log }]
-      : []),
+    ...(marked !== tasks.text ? [{ path: tasks.path, content: marked }] : []),
+    { path: plan.reportPath(phase), content: report.join(eol) + eol },
+    { path: checkpoint.path, content: context },
+    ...(newLog !== undefined && newLog !== log ? [{ path: masterLog.path, content: newLog }] : []),
   ];
+  const record: LoopMarker = {
+    mode: 'plan',
+    plan: label,
+    ...plan.record(phase),
+    issue: marker.issue,
+  };
   return {
     ok: true,
     phase,
     ...(next ? { next } : {}),
     changes,
-    message: `coder-loop: ${plan} Phase ${phase.number} — Coder completed\n\nMark the phase's tasks [x], write the phase report, update the checkpoint and log "Coder completed" (approved by @${facts.approver}).\n\n${renderMarker({ mode: 'plan', plan, phase: phase.number, issue: marker.issue })}\n`,
+    message: `coder-loop: ${label} Phase ${phase.number} — Coder completed\n\nMark the phase's tasks ${KIND_MARKS[plan.kind].done}, write the phase report, update the checkpoint and log "Coder completed" (approved by @${facts.approver}).\n\n${renderMarker(record)}\n`,
   };
 }
 
@@ -143,7 +113,7 @@ export function markComplete(
  * its traceability: Passes Spec?'s verdict recomputed from the phase's tasks on the approved head
  * (before they are marked) and the PR's files, with the commits naming each task and requirement.
  */
-export function reportFacts(
+function reportFacts(
   marker: LoopMarker,
   facts: CompletionFacts,
   tasks: readonly SpecTask[],

@@ -1,24 +1,16 @@
 import { assessComplexity } from '../assess.js';
-import type { Config } from '../config.js';
-import { codeSpan, encodePath, escapeMarkdown } from '../markdown.js';
-import { oneLine } from '../plan/text.js';
-import type { Phase } from '../plan/checklist.js';
-import { PLAN_FILES, phaseBranch, planNames, planPath, quickBranch } from '../plan/layout.js';
-import { markPhase } from '../plan/mark.js';
+import { escapeMarkdown } from '../markdown.js';
+import { PLAN_FILES, planNames, planPath, quickBranch } from '../plan/layout.js';
 import { appendLogEntry } from '../plan/masterLog.js';
-import type { PlanContext, PlanFiles } from '../plan/validate.js';
 import type { NodeId } from './flowchart.js';
-import { afterLock, phaseToStart, type Answer } from './choose.js';
+import { afterLock, type Answer } from './choose.js';
 import { ciGateAtStart } from './ciGate.js';
 import { agentHandOff, withAgent } from './handoff.js';
 import { renderMarker, type LoopMarker, type RunState } from './marker.js';
+import { openToStart } from './openPlan.js';
+import { markInProgress, pullRequest } from './phasePlan.js';
 import { vettedFits } from './record.js';
-import {
-  progressPhases,
-  pullProgress,
-  type ProgressInput,
-  type ProgressPhase,
-} from './progress.js';
+import { pullProgress, type ProgressInput, type ProgressPhase } from './progress.js';
 import { reply } from './replies.js';
 import {
   chooseAnyPlan,
@@ -26,127 +18,19 @@ import {
   plansOfAnyKind,
   taskmasterFiles,
   treePaths,
+  warningsNote,
 } from './startKind.js';
-import { plotKindPhase } from './startKindPlot.js';
-import { phaseTitle } from './phaseName.js';
 import type {
   Base,
   Early,
   FileChange,
   Orchestrator,
   Plotted,
-  PullRequestText,
   StartEffect,
   StartRequest,
   StartSnapshot,
   StartStep,
 } from './startSnapshot.js';
-
-export interface PhaseStart {
-  phase: Phase;
-  branch: string;
-  marker: LoopMarker;
-  changes: FileChange[];
-  message: string;
-}
-
-/**
- * MarkInProgress: every `[ ]` task of the current phase becomes `[~]` and "Coder started" is
- * appended to the master log — the file changes of the one start commit on the lock branch.
- */
-export function markInProgress(
-  config: Config,
-  plan: PlanFiles,
-  context: PlanContext & { current: Phase },
-  who: Orchestrator,
-  now: string,
-): PhaseStart {
-  const phase = context.current;
-  const checklist = plan.files.get(PLAN_FILES.checklist)!;
-  const marked = markPhase(checklist, phase, 'doing', ['todo']).source;
-  const log = appendLogEntry(plan.files.get(PLAN_FILES.masterLog), {
-    timestamp: now,
-    event: 'Coder started',
-    plan: plan.name,
-    phase: { number: phase.number, name: phase.name },
-    actor: who.actor,
-    links: [{ label: `#${who.issue}`, url: who.issueUrl }],
-  });
-  const at = (file: string) => planPath(config.plansDir, plan.name, file);
-  const changes: FileChange[] = [];
-  if (marked !== checklist) changes.push({ path: at(PLAN_FILES.checklist), content: marked });
-  changes.push({ path: at(PLAN_FILES.masterLog), content: log });
-  const marker: LoopMarker = {
-    mode: 'plan',
-    plan: plan.name,
-    phase: phase.number,
-    issue: who.issue,
-    ...(who.comment !== undefined ? { comment: who.comment } : {}),
-    ...(who.run ? { run: { ...who.run, plan: plan.name } } : {}),
-  };
-  const title = phaseTitle(phase);
-  return {
-    phase,
-    branch: phaseBranch(plan.name, phase.number),
-    marker,
-    changes,
-    message: `coder-loop: ${plan.name} ${title} — Coder started\n\nMark the phase's tasks [~] and log "Coder started" (#${who.issue}).\n\n${renderMarker(marker)}\n`,
-  };
-}
-
-/** Automatic PR per phase: the task plan, the tasks, the guidance links, `Refs #issue`. */
-function phasePullRequest(
-  config: Config,
-  plan: PlanFiles,
-  context: PlanContext,
-  start: PhaseStart,
-  repoUrl: string,
-): PullRequestText {
-  const { phase, branch } = start;
-  const at = (file: string) => planPath(config.plansDir, plan.name, file);
-  const link = (file: string) =>
-    `[${oneLine(file)}](${repoUrl}/blob/${encodePath(branch)}/${encodePath(at(file))})`;
-  const lines = [
-    renderMarker(start.marker),
-    // Plan, phase and task text come from the default branch, written by people with write
-    // access: shown as the markdown they are. Untrusted text (comments, titles) is escaped.
-    `Phase ${phase.number} of plan ${codeSpan(plan.name)}${phase.name ? `: ${oneLine(phase.name)}` : ''}.`,
-    '',
-    `Refs #${start.marker.issue}`,
-    '',
-    '### Tasks',
-    '',
-  ];
-  for (const task of phase.tasks) {
-    const box = task.state === 'done' ? '[x]' : '[~]';
-    lines.push(`${'  '.repeat(task.depth)}- ${box} ${oneLine(task.text)}`);
-  }
-  lines.push('', '### Task plan', '');
-  if (context.taskPlan) {
-    lines.push(`From ${link(context.taskPlan)}:`, '');
-    const text = plan.files.get(context.taskPlan) ?? '';
-    lines.push(
-      ...text
-        .slice(0, 20_000)
-        .split(/\r?\n/)
-        .map((l) => `> ${l}`),
-    );
-  }
-  lines.push('', '### Guidance', '');
-  if (context.codemap) lines.push(`- Codemap: ${link(context.codemap)}`);
-  for (const r of context.requirements) lines.push(`- Requirements: ${link(r)}`);
-  lines.push(
-    `- Context: ${link(PLAN_FILES.context)}`,
-    `- Checklist: ${link(PLAN_FILES.checklist)}`,
-  );
-  lines.push(
-    '',
-    '### How this pull request moves',
-    '',
-    `Push the implementation to ${codeSpan(branch)}, test first. CI on this pull request is the verification gate (up to ${config.maxRetries} failed attempts before escalation); an approving review marks the tasks \`[x]\`, writes the phase report and updates the context and the master log. The \`coder-loop\` check shows where the phase stands.`,
-  );
-  return { title: `[coder] ${plan.name}: ${phaseTitle(phase)}`, body: lines.join('\n') };
-}
 
 // ——— The start side as one decision: snapshot in, the next read, write or the effects out ———
 
@@ -229,7 +113,7 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
             progress: startProgress(
               run,
               plotted.marker,
-              plotted.phases ?? progressPhases(snap.plan?.context.checklist?.phases ?? []),
+              plotted.phases ?? [],
               pr.number,
               plotted.view.node as NodeId | undefined,
             ),
@@ -280,17 +164,17 @@ function startProgress(
   return { ...pullProgress(marker, run, pr, node), phases };
 }
 
-/** Plan mode: Start → the plan → Context valid? → the current phase, and what starting it writes. */
+/**
+ * Plan mode, for every kind: Start → the plan → its files read → Context valid? (file:line) → the
+ * current phase → the kind's in-progress marks and "Coder started" in the master log (one start
+ * commit) → the phase PR with the context the kind has.
+ */
 function plotPhase(
   req: StartRequest & { mode: 'plan' },
   snap: StartSnapshot,
   base: Base,
 ): Plotted | Early {
   const { config, who } = req;
-  const answer = (a: Answer) => ({
-    done: a.outcome,
-    effects: [{ kind: 'reply' as const, to: who.issue, body: a.reply }],
-  });
   // Every kind's plans (SPEC §2b): a Task Master file's tags name its plans, so it is read first.
   const paths = treePaths(base.files);
   const unread = taskmasterFiles(config, paths).filter((p) => !snap.texts?.has(p));
@@ -301,46 +185,46 @@ function plotPhase(
     plansOfAnyKind(config, paths, coderPlanNames(config, paths), texts).plans,
     req.plan,
   );
-  if ('reply' in any) return answer(any);
-  if (any.kind === 'other') return plotKindPhase(req, base, any.plan, any.label, texts);
-  const chosen = { plan: any.name };
-  if (!snap.plan) return { need: 'plan', plan: chosen.plan, plansDir: config.plansDir };
-  const { files } = snap.plan;
-  const phase = phaseToStart(chosen.plan, snap.plan.context);
-  if ('reply' in phase) return answer(phase);
-  const { context } = phase;
-  const start = markInProgress(config, files, context, who, req.now);
-  const at = (file: string) => planPath(config.plansDir, files.name, file);
-  const current = context.current;
+  if ('reply' in any) return answer(who, any);
+  const opened = openToStart(config, any, snap, base, texts);
+  if ('need' in opened) return opened;
+  const plan = opened.open;
+  const warnings = warningsNote(plan.warnings);
+  const chosen = plan.toStart();
+  if ('reply' in chosen) return answer(who, { ...chosen, reply: chosen.reply + warnings });
+  const { phase } = chosen;
+  const start = markInProgress(plan, phase, who, req.now);
+  const { branch } = start;
   return {
-    branch: start.branch,
+    branch,
     marker: start.marker,
     changes: start.changes,
     message: start.message,
-    pull: phasePullRequest(config, files, context, start, req.repoUrl),
+    pull: pullRequest(config, plan, phase, start, req.repoUrl),
     outcome: {
       state: 'started',
       node: 'TDD',
       mode: 'plan',
-      plan: files.name,
-      phase: current.number,
-      branch: start.branch,
+      plan: plan.label,
+      phase: start.marker.phase!,
+      branch,
     },
-    locked: (pr) => reply.locked(files.name, current, start.branch, pr),
-    started: (pr) => reply.started(files.name, current, start.branch, pr),
+    // The run's progress comment lists the plan's phases in the kind's own order.
+    phases: plan.progress(),
+    locked: (pr) => reply.locked(plan.label, phase, branch, pr),
+    started: (pr) => plan.started(phase, branch, pr) + warnings,
     view: {
       mode: 'plan',
       node: 'TDD',
-      title: `Phase ${current.number}: implementation (TDD)`,
+      title: `Phase ${phase.number}: implementation (TDD)`,
       next: 'Write a failing test, then the minimal code, and push both to this branch. CI on the pull request is the verification gate.',
-      links: [
-        ...(context.taskPlan ? [{ label: 'Task plan', path: at(context.taskPlan) }] : []),
-        { label: 'Checklist', path: at(PLAN_FILES.checklist) },
-        ...(context.codemap ? [{ label: 'Codemap', path: at(context.codemap) }] : []),
-        ...context.requirements.map((r) => ({ label: r.split('/').pop()!, path: at(r) })),
-      ],
+      links: plan.links(phase),
     },
   };
+}
+
+function answer(who: Orchestrator, a: Answer): Early {
+  return { done: a.outcome, effects: [{ kind: 'reply', to: who.issue, body: a.reply }] };
 }
 
 /**

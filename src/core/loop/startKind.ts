@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { codeSpan, encodePath } from '../markdown.js';
+import { codeSpan } from '../markdown.js';
 import {
   defaultPlanGlobs,
   findPlanFiles,
@@ -11,24 +11,18 @@ import {
   type PlanKind,
 } from '../plan/kinds/index.js';
 import {
-  KIND_MARKS,
   kindPlanReads,
   openKindPlan,
   planRef,
-  type KindContext,
   type KindPhase,
   type KindPlan,
 } from '../plan/kinds/plan.js';
 import { PLAN_FILES, planNames, planPath, planSlug, slugConflicts } from '../plan/layout.js';
-import { appendLogEntry } from '../plan/masterLog.js';
-import { oneLine } from '../plan/text.js';
 import { formatProblem, type Problem } from '../problem.js';
 import type { Answer } from './choose.js';
 import type { RunSnapshot } from './run.js';
-import { renderMarker, type LoopMarker } from './marker.js';
 import { reply } from './replies.js';
-import { phaseInteger, phaseTitle } from './phaseName.js';
-import type { FileChange, Orchestrator, PullRequestText } from './startSnapshot.js';
+import { phaseInteger } from './phaseName.js';
 
 /** How replies and PR bodies name a kind. */
 export const KIND_LABELS: Record<PlanKind, string> = {
@@ -209,7 +203,7 @@ export function openWhenRead(
 
 /**
  * Where a run over a plan of another kind stands after a merge, read from the default branch:
- * its next phase by the kind's own order (Task Master: dependencies, priority), complete or
+ * its next phase in the plan's order (Task Master: dependencies respected), complete or
  * waiting, and whether the merged phase is finished there (nothing starts while it is not).
  */
 export function kindRunState(
@@ -243,108 +237,6 @@ export function kindPhaseToStart(label: string, kp: KindPlan): { phase: KindPhas
       outcome: { state: 'plan-waiting', mode: 'plan', plan: label },
     };
   return { phase: kp.current };
-}
-
-export interface KindStart {
-  branch: string;
-  marker: LoopMarker;
-  changes: FileChange[];
-  message: string;
-}
-
-/**
- * Mark in progress for another kind: the phase's open tasks get the kind's own in-progress mark
- * (Kiro `[-]`, Task Master `"in-progress"`; spec-kit has none, so its lock branch and PR are the
- * record), and "Coder started" is appended to the sidecar's master log: one start commit.
- */
-export function markKindInProgress(
-  kp: KindPlan,
-  label: string,
-  phase: KindPhase,
-  texts: ReadonlyMap<string, string>,
-  who: Orchestrator,
-  now: string,
-): KindStart {
-  const source = texts.get(kp.plan.path)!;
-  const marked = kp.markStart(phase);
-  const log = appendLogEntry(texts.get(kp.sidecar.masterLog), {
-    timestamp: now,
-    event: 'Coder started',
-    plan: label,
-    phase: { number: phase.number, name: phase.name },
-    actor: who.actor,
-    links: [{ label: `#${who.issue}`, url: who.issueUrl }],
-  });
-  const changes: FileChange[] = [];
-  if (marked !== source) changes.push({ path: kp.plan.path, content: marked });
-  changes.push({ path: kp.sidecar.masterLog, content: log });
-  const marker: LoopMarker = {
-    mode: 'plan',
-    plan: label,
-    phase: phaseInteger(phase.number),
-    planFile: planRef(kp.plan),
-    phaseId: phase.number,
-    issue: who.issue,
-    ...(who.comment !== undefined ? { comment: who.comment } : {}),
-    ...(who.run ? { run: { ...who.run, plan: label } } : {}),
-  };
-  const mark = KIND_MARKS[kp.plan.kind].start;
-  return {
-    branch: kindPhaseBranch(label, phase),
-    marker,
-    changes,
-    message: `coder-loop: ${label} ${phaseTitle(phase)} — Coder started\n\n${mark ? `Mark the phase's tasks ${mark} and log` : 'Log'} "Coder started" (#${who.issue}).\n\n${renderMarker(marker)}\n`,
-  };
-}
-
-const BOX = { todo: '[ ]', doing: '[~]', done: '[x]', 'set-aside': '[ ]' } as const;
-
-/** The phase PR of another kind: its tasks, the context the kind has, `Refs #issue`. */
-export function kindPullRequest(
-  config: Pick<Config, 'maxRetries'>,
-  kp: KindPlan,
-  label: string,
-  phase: KindPhase,
-  start: KindStart,
-  repoUrl: string,
-): PullRequestText {
-  const { branch } = start;
-  const link = (l: { label: string; path: string }) =>
-    `[${oneLine(l.label)}](${repoUrl}/blob/${encodePath(branch)}/${encodePath(l.path)})`;
-  const context: KindContext = kp.context(phase);
-  const lines = [
-    renderMarker(start.marker),
-    `Phase ${phase.number} of the ${KIND_LABELS[kp.plan.kind]} plan ${codeSpan(label)}${phase.name ? `: ${oneLine(phase.name)}` : ''} (${codeSpan(kp.plan.path)}).`,
-    '',
-    `Refs #${start.marker.issue}`,
-    '',
-    '### Tasks',
-    '',
-  ];
-  for (const t of phase.tasks) {
-    const box = t.state === 'done' ? '[x]' : t.optional ? BOX[t.state] : '[~]';
-    lines.push(
-      `- ${box} ${oneLine(t.text)}${t.optional ? ' (optional)' : ''}${t.state === 'set-aside' ? ' (set aside)' : ''}`,
-    );
-  }
-  lines.push('', '### Context', '');
-  for (const l of context.links) lines.push(`- ${oneLine(l.label)}: ${link(l)}`);
-  lines.push(`- Loop log: ${link({ label: kp.sidecar.masterLog, path: kp.sidecar.masterLog })}`);
-  for (const section of context.sections) {
-    lines.push(
-      '',
-      `#### ${oneLine(section.title)}`,
-      '',
-      ...section.text.split(/\r?\n/).map((l) => `> ${l}`),
-    );
-  }
-  lines.push(
-    '',
-    '### How this pull request moves',
-    '',
-    `Push the implementation to ${codeSpan(branch)}, test first. CI on this pull request is the verification gate (up to ${config.maxRetries} failed attempts before escalation); an approving review marks the tasks done in ${codeSpan(kp.plan.path)} and writes the phase report, the checkpoint and the log under ${codeSpan(`${kp.sidecar.dir}/`)}. The \`coder-loop\` check shows where the phase stands.`,
-  );
-  return { title: `[coder] ${label}: ${phaseTitle(phase)}`, body: lines.join('\n') };
 }
 
 /** The reply's note on lookalike tasks and other warnings of the kind's reader. */

@@ -1,16 +1,17 @@
 import {
+  coderPlan,
+  kindPlan,
   latestReviews,
   markComplete,
-  markKindComplete,
   phaseInteger,
   PLAN_FILES,
   planPath,
   type CompletionFacts,
   type Config,
   type FileChange,
-  type KindCompletion,
   type LoopMarker,
   type Phase,
+  type PhasePlan,
   type Problem,
   type PullSnapshot,
   type ReportAttempt,
@@ -37,7 +38,7 @@ export type Completion =
 /**
  * Mark [x] → Report → Update context → Log, as ONE commit on the lock branch whose parent is the
  * head the approval was for: this reads the plan's files on that head and builds the commit
- * (`markComplete`); the applier writes it and moves the ref compare-and-swap on that head (when
+ * (`markComplete`, over the plan the record names); the applier writes it and moves the ref compare-and-swap on that head (when
  * anyone pushed in between — a person, the agent — nothing is written, and the new head needs CI
  * and an approval of its own: the approval was a verdict about the old one).
  */
@@ -50,8 +51,6 @@ export async function completionCommit(
 ): Promise<Completion> {
   const { gh, repo } = env;
   const { pr, marker } = snap;
-  const plan = marker.plan!;
-  const at = (file: string) => planPath(config.plansDir, plan, file);
   const attempts: ReportAttempt[] = (marker.attempts ?? []).map((a, i) => ({
     number: i + 1,
     sha: a.sha,
@@ -76,10 +75,6 @@ export async function completionCommit(
   const reader = new GitReader(gh, repo);
   const parent = pr.head.sha;
   const tree = await reader.tree(parent);
-  const read = async (file: string) => {
-    const sha = tree.files.get(at(file));
-    return sha === undefined ? undefined : reader.blob(sha);
-  };
   const report: CompletionFacts = {
     pullRequest: { number: pr.number, url: pr.url },
     issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
@@ -100,10 +95,9 @@ export async function completionCommit(
       ? {}
       : { spec: { testPaths: config.testPaths, plansDir: config.plansDir } }),
   };
-  // A plan of another kind (spec-kit, Kiro, Task Master): its own marks, the sidecar's files.
-  const completion = marker.planFile
-    ? await kindCompletion(reader, tree, plan, marker, report)
-    : await coderCompletion(config, plan, marker, report, read);
+  const plan = await recordedPlan(reader, tree, config, marker);
+  if ('problems' in plan) return { ok: false, problems: plan.problems };
+  const completion = markComplete(plan, marker, report);
   if (!completion.ok) return { ok: false, problems: completion.problems };
   const integer = (n: number | string) => (typeof n === 'number' ? n : phaseInteger(n));
   return {
@@ -116,45 +110,33 @@ export async function completionCommit(
   };
 }
 
-async function coderCompletion(
-  config: Config,
-  plan: string,
-  marker: LoopMarker,
-  facts: CompletionFacts,
-  read: (file: string) => Promise<string | undefined>,
-) {
-  const [checklist, context, masterLog] = await Promise.all([
-    read(PLAN_FILES.checklist),
-    read(PLAN_FILES.context),
-    read(PLAN_FILES.masterLog),
-  ]);
-  return markComplete(
-    config,
-    plan,
-    {
-      ...(checklist !== undefined ? { checklist } : {}),
-      ...(context !== undefined ? { context } : {}),
-      ...(masterLog !== undefined ? { masterLog } : {}),
-    },
-    marker,
-    facts,
-  );
-}
-
-/** The completion of a plan of another kind, from its files on the approved head. */
-async function kindCompletion(
+/**
+ * The plan a loop record names, read on the approved head: the coder layout's plan folder (its
+ * checklist, context and master log), or another kind's tasks file, documents and sidecar.
+ */
+async function recordedPlan(
   reader: GitReader,
   tree: Tree,
-  label: string,
+  config: Config,
   marker: LoopMarker,
-  facts: CompletionFacts,
-): Promise<KindCompletion> {
-  const plan = planFromRef(marker.planFile!);
-  const missing = (message: string): KindCompletion => ({
-    ok: false,
+): Promise<PhasePlan | { problems: Problem[] }> {
+  if (marker.planFile === undefined) {
+    const name = marker.plan!;
+    const files = new Map<string, string>();
+    await Promise.all(
+      [PLAN_FILES.checklist, PLAN_FILES.context, PLAN_FILES.masterLog].map(async (file) => {
+        const sha = tree.files.get(planPath(config.plansDir, name, file));
+        if (sha !== undefined) files.set(file, await reader.blob(sha));
+      }),
+    );
+    const dir = planPath(config.plansDir, name, '').replace(/\/$/, '');
+    return coderPlan(config, { name, dir, paths: [...files.keys()], files });
+  }
+  const plan = planFromRef(marker.planFile);
+  const missing = (message: string) => ({
     problems: [
       {
-        severity: 'error',
+        severity: 'error' as const,
         path: marker.planFile!,
         message,
         fix: 'Restore it on the branch, then approve again.',
@@ -164,5 +146,5 @@ async function kindCompletion(
   if (!plan) return missing('The loop record names no plan the loop reads.');
   const { kp, paths, texts } = await readKindPlan(reader, tree, plan);
   if (!texts.has(plan.path)) return missing('The tasks file is missing on the lock branch.');
-  return markKindComplete(kp, label, paths, texts, marker, facts);
+  return kindPlan(kp, marker.plan!, paths, texts);
 }

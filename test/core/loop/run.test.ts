@@ -8,7 +8,8 @@ import {
 } from '../../../src/core/loop/run.js';
 import type { LoopMarker } from '../../../src/core/loop/marker.js';
 import { decodeRecord, encodeRecord } from '../../../src/core/loop/record.js';
-import { markInProgress } from '../../../src/core/loop/start.js';
+import { coderPlan } from '../../../src/core/loop/coderPlan.js';
+import { markInProgress } from '../../../src/core/loop/phasePlan.js';
 import { ConfigSchema, validateContext } from '../../../src/core/index.js';
 import { examplePlanFiles } from '../../helpers/plans.js';
 
@@ -284,18 +285,12 @@ describe('a phase started by /coder run', () => {
     const current = context.current;
     if (!current) throw new Error('the example plan has a current phase');
     const who = { issue: 7, issueUrl: 'https://github.com/o/r/issues/7', actor: 'alice' };
-    const plain = markInProgress(
-      ConfigSchema.parse({}),
-      files,
-      { ...context, current },
-      who,
-      '2026-11-24T10:00:00Z',
-    );
+    const plan = coderPlan(ConfigSchema.parse({}), files, context);
+    const plain = markInProgress(plan, current, who, '2026-11-24T10:00:00Z');
     expect(plain.marker.run).toBeUndefined();
     const run = markInProgress(
-      ConfigSchema.parse({}),
-      files,
-      { ...context, current },
+      plan,
+      current,
       { ...who, run: { starter: 'alice', startedAt: '2026-11-24T10:00:00Z' } },
       '2026-11-24T10:00:00Z',
     );

@@ -317,7 +317,6 @@ function readTag(
 
 const DONE = new Set(['done', 'completed']);
 const SET_ASIDE = new Set(['cancelled', 'deferred']);
-const PRIORITY: Record<string, number> = { critical: 4, high: 3, medium: 2, low: 1 };
 
 /**
  * Whether a top-level task is finished, by its own status as Task Master counts it: `done` (or
@@ -337,12 +336,11 @@ export interface TaskmasterProgress {
 }
 
 /**
- * Task Master's `next`, for a loop that runs a whole top-level task at a time: a task is eligible
- * when its own status is `pending` or `in-progress` and every dependency is done by its own
- * status (`done`, `completed`; a cancelled or deferred one is not done); a task in progress with
- * open subtasks comes first (Task Master's own first pick is such a subtask), then the highest
- * priority, the fewest dependencies, the lowest id. Where the loop differs on purpose: a blocked
- * subtask holds its whole task (the loop would otherwise mark over a block a person set).
+ * The task the loop starts next: the first top-level task in the file with work left (its own
+ * status `pending` or `in-progress`) whose every dependency is done by its own status (`done`,
+ * `completed`; a cancelled or deferred one is not done) — the file's order, as every kind's
+ * phases are taken, where Task Master's `next` would rank by priority and dependency count. A
+ * blocked subtask holds its whole task (the loop would otherwise mark over a block a person set).
  */
 export function taskmasterProgress(tag: TaskmasterTag): TaskmasterProgress {
   const byId = new Map(tag.phases.map((p) => [p.id, p]));
@@ -362,20 +360,7 @@ export function taskmasterProgress(tag: TaskmasterTag): TaskmasterProgress {
       p.dependencies.every(done) &&
       !blockedSubtask(p),
   );
-  const underWay = (p: TaskmasterPhase) =>
-    p.status === 'in-progress' &&
-    p.tasks.some((t) => t.id !== p.id && (t.status === 'pending' || t.status === 'in-progress'))
-      ? 1
-      : 0;
-  const rank = (p: TaskmasterPhase) => PRIORITY[p.priority] ?? 2;
-  const byNumber = (a: string, b: string) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0);
-  const current = [...eligible].sort(
-    (a, b) =>
-      underWay(b) - underWay(a) ||
-      rank(b) - rank(a) ||
-      a.dependencies.length - b.dependencies.length ||
-      byNumber(a.id, b.id),
-  )[0];
+  const current = eligible[0];
   const open = tag.phases.filter((p) => !taskmasterPhaseFinished(p));
   const complete = tag.phases.length > 0 && open.length === 0;
   let waiting: string | undefined;

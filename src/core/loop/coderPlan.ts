@@ -1,0 +1,129 @@
+import type { Config } from '../config.js';
+import { codeSpan } from '../markdown.js';
+import { parseChecklist, type Phase } from '../plan/checklist.js';
+import { PLAN_FILES, phaseBranch, planPath, reportPath } from '../plan/layout.js';
+import { markPhase } from '../plan/mark.js';
+import { oneLine } from '../plan/text.js';
+import { validateContext, type PlanContext, type PlanFiles } from '../plan/validate.js';
+import type { Problem } from '../problem.js';
+import { phaseToStart } from './choose.js';
+import { specTasksOfPhase } from './passesSpec.js';
+import type { PhasePlan } from './phasePlan.js';
+import { progressPhases } from './progress.js';
+import { reply } from './replies.js';
+
+/**
+ * The coder layout (`<plansDir>/<Plan>/`) as a `PhasePlan`: the checklist's `[~]` and `[x]`, the
+ * plan folder's master log, context checkpoint and reports, the task plan, codemap and
+ * requirements as the phase's context. `files` holds the plan's files by plan-relative path;
+ * `context` is Context valid?'s answer when the caller has it (the start reads it with the plan).
+ */
+export function coderPlan(
+  config: Pick<Config, 'plansDir'>,
+  files: PlanFiles,
+  context?: PlanContext,
+): PhasePlan<Phase> {
+  const { name } = files;
+  const at = (file: string) => planPath(config.plansDir, name, file);
+  const text = (file: string) => files.files.get(file);
+  const validated = () => (context ??= validateContext(files));
+  const checklistPath = at(PLAN_FILES.checklist);
+  const missing = (file: string, message: string): { problems: Problem[] } => ({
+    problems: [
+      {
+        severity: 'error',
+        path: at(file),
+        message,
+        fix: 'Restore it on the branch, then approve again.',
+      },
+    ],
+  });
+  return {
+    kind: 'coder',
+    label: name,
+    tasks: { path: checklistPath, text: text(PLAN_FILES.checklist) ?? '' },
+    masterLog: { path: at(PLAN_FILES.masterLog), text: text(PLAN_FILES.masterLog) },
+    checkpoint: { path: at(PLAN_FILES.context), text: text(PLAN_FILES.context) },
+    warnings: [],
+
+    toStart() {
+      const chosen = phaseToStart(name, validated());
+      return 'reply' in chosen ? chosen : { phase: chosen.context.current };
+    },
+    branch: (phase) => phaseBranch(name, phase.number),
+    record: (phase) => ({ phase: phase.number }),
+    markStart: (phase) => markPhase(text(PLAN_FILES.checklist)!, phase, 'doing', ['todo']).source,
+    started: (phase, branch, pr) => reply.started(name, phase, branch, pr),
+    links() {
+      const { taskPlan, codemap, requirements } = validated();
+      return [
+        ...(taskPlan ? [{ label: 'Task plan', path: at(taskPlan) }] : []),
+        { label: 'Checklist', path: checklistPath },
+        ...(codemap ? [{ label: 'Codemap', path: at(codemap) }] : []),
+        ...requirements.map((r) => ({ label: r.split('/').pop()!, path: at(r) })),
+      ];
+    },
+    progress: () => progressPhases(validated().checklist?.phases ?? []),
+    pullText(phase, link) {
+      const { taskPlan, codemap, requirements } = validated();
+      const file = (f: string) => link({ label: f, path: at(f) });
+      const tasks = phase.tasks.map(
+        (t) => `${'  '.repeat(t.depth)}- ${t.state === 'done' ? '[x]' : '[~]'} ${oneLine(t.text)}`,
+      );
+      const context = ['', '### Task plan', ''];
+      if (taskPlan) {
+        context.push(`From ${file(taskPlan)}:`, '');
+        const plan = text(taskPlan) ?? '';
+        context.push(
+          ...plan
+            .slice(0, 20_000)
+            .split(/\r?\n/)
+            .map((l) => `> ${l}`),
+        );
+      }
+      context.push('', '### Guidance', '');
+      if (codemap) context.push(`- Codemap: ${file(codemap)}`);
+      for (const r of requirements) context.push(`- Requirements: ${file(r)}`);
+      context.push(
+        `- Context: ${file(PLAN_FILES.context)}`,
+        `- Checklist: ${file(PLAN_FILES.checklist)}`,
+      );
+      return {
+        intro: `Phase ${phase.number} of plan ${codeSpan(name)}${phase.name ? `: ${oneLine(phase.name)}` : ''}.`,
+        tasks,
+        context,
+        completes:
+          'marks the tasks `[x]`, writes the phase report and updates the context and the master log',
+      };
+    },
+
+    phaseOf(marker) {
+      const checklist = text(PLAN_FILES.checklist);
+      if (checklist === undefined || text(PLAN_FILES.context) === undefined)
+        return missing(
+          checklist === undefined ? PLAN_FILES.checklist : PLAN_FILES.context,
+          'The file is missing on the lock branch.',
+        );
+      const phase = parseChecklist(checklist, checklistPath).phases.find(
+        (p) => p.number === marker.phase,
+      );
+      return (
+        phase ??
+        missing(
+          PLAN_FILES.checklist,
+          `Phase ${marker.phase} is no longer in the checklist on the lock branch.`,
+        )
+      );
+    },
+    markDone: (phase) => markPhase(text(PLAN_FILES.checklist)!, phase, 'done').source,
+    afterDone(phase, marked) {
+      const done = parseChecklist(marked, checklistPath);
+      return {
+        tasks: done.phases.find((p) => p.number === phase.number)!.tasks,
+        next: done.phases.find((p) => p.tasks.some((t) => t.state !== 'done')),
+      };
+    },
+    specTasks: specTasksOfPhase,
+    reportPath: (phase) => at(reportPath(phase.number, phase.name)),
+  };
+}
