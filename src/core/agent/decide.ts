@@ -67,32 +67,55 @@ const MAX_LINKS = 40;
 
 type Resolution = { inside: true } | { inside: false; via: string[]; why: 'leaves' | 'loop' };
 
+/** The folders a tree holds: every parent of an entry ('' is the root). */
+const foldersOf = new WeakMap<Tree, Set<string>>();
+function folders(tree: Tree): Set<string> {
+  let found = foldersOf.get(tree);
+  if (!found) {
+    found = new Set(['']);
+    for (const path of tree.keys())
+      for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1))
+        found.add(path.slice(0, at));
+    foldersOf.set(tree, found);
+  }
+  return found;
+}
+
 /**
  * Where link `path` points in `tree`, resolved as the kernel would: component by component, every
- * link met on the way followed from the folder it is in, `..` taken after the link it follows.
- * A component the tree does not hold is taken as a folder (a later change is checked again).
+ * link met on the way followed from the folder it is in, `..` taken after the link it follows. A
+ * component the tree does not hold, or a file, with more components after it, ends the walk as
+ * the kernel's does (ENOENT, ENOTDIR): the link points nowhere, and leaves nothing. The change set
+ * that later makes such a link point somewhere is checked then (`b/a` added under a head whose
+ * `a -> b/../..` was dangling makes `a` leave, and is refused).
  */
 function resolveLink(tree: Tree, path: string): Resolution {
   const via: string[] = [];
+  const dirs = folders(tree);
   let followed = 0;
   const walk = (from: string[], target: string): string[] | Resolution => {
     if (target.startsWith('/')) return { inside: false, via, why: 'leaves' };
     let at = [...from];
-    for (const part of target.split('/')) {
-      if (part === '' || part === '.') continue;
+    const parts = target.split('/').filter((part) => part !== '' && part !== '.');
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
       if (part === '..') {
         if (at.length === 0) return { inside: false, via, why: 'leaves' };
         at.pop();
         continue;
       }
       at.push(part);
-      const entry = tree.get(at.join('/'));
+      const here = at.join('/');
+      const entry = tree.get(here);
       if (entry?.mode === '120000') {
-        via.push(`${at.join('/')} -> ${entry.target ?? ''}`);
+        via.push(`${here} -> ${entry.target ?? ''}`);
         if (++followed > MAX_LINKS) return { inside: false, via, why: 'loop' };
         const next = walk(at.slice(0, -1), entry.target ?? '');
         if (!Array.isArray(next)) return next;
         at = next;
+        if (i < parts.length - 1 && !dirs.has(at.join('/'))) return { inside: true };
+      } else if (i < parts.length - 1 && !dirs.has(here)) {
+        return { inside: true }; // nothing there, or a file: the walk ends inside
       }
     }
     return at;

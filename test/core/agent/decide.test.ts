@@ -49,6 +49,18 @@ describe('decideApply: symbolic links', () => {
     ]);
   });
 
+  it("a folder that makes a head's dangling link leave is refused; an unrelated change is not", () => {
+    // At the head `b` does not exist, so `a -> b/../..` points nowhere (the kernel stops at `b`).
+    const base = [...BASE, baseLink('l', 'b/../..')];
+    expect(decide([file('b/a')], base)).toEqual({
+      ok: false,
+      problems: ['"l" is a symbolic link that leaves the repository'],
+    });
+    expect(decide([file('src/other.ts')], base).ok).toBe(true);
+    // Through a file it stays nowhere (ENOTDIR), as on a real file system.
+    expect(decide([file('b')], base).ok).toBe(true);
+  });
+
   it('with the base tree: a new link that turns a link of the head into one that leaves', () => {
     const base = [...BASE, baseLink('a/l', 'b/..')];
     expect(decide([link('a/b', '..')], base)).toEqual({
