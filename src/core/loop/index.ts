@@ -50,3 +50,4 @@ export * from './rerun.js';
 export * from './budget.js';
 export * from './progress.js';
 export * from './pause.js';
+export * from './planChanges.js';
