@@ -322,6 +322,7 @@ async function runAgentSide(
     repo,
     payload,
     plansDir: config.plansDir,
+    ...(config.plans ? { plans: config.plans } : {}),
     changesDir,
     digest: core.getInput('changes-digest'),
     identity: await side.loopEnv.identity(),

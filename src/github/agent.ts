@@ -383,6 +383,8 @@ export async function applyAgentRun(
   options: {
     /** `agent.keepPartialWork` of the default branch's config. */
     keepPartialWork?: boolean;
+    /** The config's `plans` globs (absent: each kind's default places). */
+    plans?: readonly string[];
     /** What `step: agent` measured of the run (`run.json`), when it is known. */
     measured?: RunFile;
     /** Where the run is recorded: the loop's record on the head (none: not recorded). */
@@ -445,6 +447,7 @@ export async function applyAgentRun(
       : decideApply({
           changes: run.changes,
           plansDir,
+          ...(options.plans ? { plans: options.plans } : {}),
           base,
           outcome: run.outcome,
           keepPartialWork: options.keepPartialWork ?? false,

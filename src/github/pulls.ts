@@ -7,7 +7,7 @@ export interface PullRequest {
   html_url: string;
   body: string | null;
   head: { ref: string; sha: string; repo?: { full_name?: string; id?: number | bigint } | null };
-  base: { repo?: { full_name?: string; id?: number | bigint } | null };
+  base: { sha?: string; repo?: { full_name?: string; id?: number | bigint } | null };
   /** Who opened it: a loop PR is opened by the loop's own identity. */
   user?: Actor | null;
   state: string;

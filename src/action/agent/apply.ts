@@ -83,6 +83,8 @@ export async function applyStep(input: {
   repo: Repo;
   payload: AgentPayload;
   plansDir: string;
+  /** The config's `plans` globs: every plan's documents are refused (absent: the defaults). */
+  plans?: readonly string[];
   changesDir: string;
   /** Step agent's `digest` output, handed on by the workflow; empty when the workflow does not. */
   digest?: string;
@@ -116,6 +118,7 @@ export async function applyStep(input: {
   const summary = summaryBytes.toString('utf8');
   return applyAgentRun(gh, repo, payload, run, summary, input.plansDir, {
     keepPartialWork: input.keepPartialWork ?? false,
+    ...(input.plans ? { plans: input.plans } : {}),
     ...(measured.run ? { measured: measured.run } : {}),
     record: {
       identity: input.identity,

@@ -5,6 +5,12 @@ import {
   type ChangeLimits,
   type ValidChange,
 } from './changes.js';
+import {
+  defaultPlanGlobs,
+  findPlanFiles,
+  isPlanDocument,
+  planDocumentsRoot,
+} from '../plan/kinds/discovery.js';
 
 /** An entry of the head's tree as GitHub lists it: a file, an executable or a symbolic link. */
 export interface BaseEntry {
@@ -135,6 +141,9 @@ function sameEntry(a: { mode: string; target?: string } | undefined, b: typeof a
  * check of `validateChanges` (paths, protected areas, modes, sizes), then the checks that need
  * the head's tree (`base`) and the change set together:
  * - no entry replaces or deletes a folder that holds a protected path (a parent of `plansDir`);
+ * - no entry touches a plan's documents, of any kind (`plans` globs, default each kind's places),
+ *   nor its sidecar, nor a folder that holds them: the plan is the architect's, and the loop's
+ *   own bookkeeping is the loop's (a plan the change set itself adds counts too);
  * - no file is written inside a path that is a file or a symbolic link;
  * - no symbolic link of the resulting tree leaves the repository through any chain of links
  *   (`a/s -> ..` with `a/q -> s/../..`), nor loops, where it did not already at the head.
@@ -147,6 +156,8 @@ function sameEntry(a: { mode: string; target?: string } | undefined, b: typeof a
 export function decideApply(input: {
   changes: readonly AgentChange[];
   plansDir: string;
+  /** The config's `plans` globs (absent: each kind's default places). */
+  plans?: readonly string[];
   base: readonly BaseEntry[];
   limits?: ChangeLimits;
   /** How the run ended (`changes.json`); a timed-out run is applied only as partial work. */
@@ -168,6 +179,22 @@ export function decideApply(input: {
     if (guarded.includes(change.path.toLowerCase()))
       problems.push(
         `${name(change.path)} — ${'deleted' in change ? 'deletes' : 'replaces'} the folder that holds the plan documents (${dir}/)`,
+      );
+  }
+  // Plans outside `plansDir` (which is guarded whole above).
+  const plans = findPlanFiles(
+    [...input.base.map((e) => e.path), ...valid.map((c) => c.path)],
+    input.plans ?? defaultPlanGlobs(dir),
+  ).filter((p) => !p.path.startsWith(`${dir}/`));
+  for (const change of valid) {
+    const plan = plans.find(
+      (p) =>
+        isPlanDocument(change.path, p) ||
+        (planDocumentsRoot(p) ?? p.path).startsWith(`${change.path}/`),
+    );
+    if (plan)
+      problems.push(
+        `${name(change.path)} — the documents of the plan ${plan.path} are the architect's, its bookkeeping the loop's`,
       );
   }
 

@@ -1,14 +1,14 @@
 import type { Config } from '../config.js';
-import { touchedLockedItems } from './gate.js';
+import { architectItems } from './planChanges.js';
 import { reply } from './replies.js';
 import { chooseApproval, reviewStanding } from './trust.js';
 import { escalation } from './escalation.js';
 import {
   done,
   isEscalated,
-  touchedPaths,
   type Approval,
   type Decided,
+  type Effect,
   type Decision,
   type PullSnapshot,
 } from './pullSnapshot.js';
@@ -71,12 +71,9 @@ export function approvals(
   // one that brings back a head whose record predates it, does not (the PR's history says).
   if (!snap.pr.escalated && snap.escalatedBefore === undefined) return { need: 'escalation' };
   const escalated = isEscalated(snap);
-  const { locked, planDocuments } = touchedLockedItems(
-    touchedPaths(snap.files),
-    config,
-    marker.plan,
-    marker.planFile,
-  );
+  const items = architectItems(snap, config);
+  if ('need' in items) return items;
+  const { locked, planDocuments } = items;
   const needsArchitect = locked.length > 0 || planDocuments.length > 0 || escalated;
   // With a shared identity the record that says what needs an architect may be anyone's.
   if (needsArchitect && snap.shared) {
@@ -116,8 +113,31 @@ export function approvals(
       { reason },
     );
   }
+  // Quick mode has no completion commit: the approval is what CI alone was not enough for.
+  if (marker.mode === 'quick')
+    return done(snap, 'passed', 'End', [
+      ...(escalated ? [{ kind: 'unlabel' as const }] : []),
+      ...quickPassed(snap),
+    ]);
   return done(snap, 'completing', 'FinalVerify', [
     ...(escalated ? [{ kind: 'unlabel' as const }] : []),
     { kind: 'complete', approver: chosen.approval.login },
   ]);
+}
+
+/** Quick mode's end: the loop's check run concludes success, and the orchestrator is told. */
+export function quickPassed(snap: PullSnapshot): Effect[] {
+  return [
+    {
+      kind: 'check',
+      view: {
+        mode: 'quick',
+        node: 'End',
+        title: 'Quick mode: CI passed',
+        next: 'Review and merge.',
+      },
+      conclusion: 'success',
+    },
+    { kind: 'reply', body: reply.quickPassed(snap.pr.number) },
+  ];
 }

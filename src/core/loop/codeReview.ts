@@ -41,6 +41,9 @@ export function codeReview(snap: PullSnapshot, config: Config, review: ReviewFac
     });
 
   if (review.kind === 'changes') {
+    // Quick mode has no review round: CI (and, where needed, an architect's approval) decides.
+    if (marker.mode === 'quick')
+      return done(snap, 'ignored', undefined, [], { reason: 'quick mode: CI is the gate' });
     if (!snap.checks) return { need: 'checks' };
     // Code Review → Issues with a coding agent: one review-fix round per head, at most
     // `agent.maxReviewRounds` of them; past that, the architects decide.
@@ -96,7 +99,10 @@ export function codeReview(snap: PullSnapshot, config: Config, review: ReviewFac
     // The architect decides the escalation, but not CI, nor Passes Spec? (with `require`).
     if (passed && !snap.files) return { need: 'files' };
     if (passed && snap.filesIncomplete) return unreadable(snap, 'files');
-    const spec = passed && config.specCheck === 'require' ? specVerdictOf(snap, config) : undefined;
+    const spec =
+      passed && config.specCheck === 'require' && marker.mode === 'plan'
+        ? specVerdictOf(snap, config)
+        : undefined;
     if (spec && 'need' in spec) return spec;
     if (!passed || (spec && !spec.verdict.passed))
       return done(
@@ -111,6 +117,12 @@ export function codeReview(snap: PullSnapshot, config: Config, review: ReviewFac
       effects: [],
     });
   }
+  // Quick mode asks for an approval only when CI passed on a head that needs an architect; one
+  // that came earlier is read then.
+  if (marker.mode === 'quick' && (!passed || own?.node !== 'CodeReview'))
+    return done(snap, 'ignored', undefined, [], {
+      reason: 'quick mode: no approval is asked for on this head',
+    });
   if (!passed || own?.node !== 'CodeReview')
     return done(snap, 'waiting-for-ci', 'Verification', [
       { kind: 'reply', body: reply.approvalBeforeGate(pr.number) },

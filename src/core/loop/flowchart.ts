@@ -54,7 +54,11 @@ const QUICK_GRAPH = `flowchart TD
     AssessTask --> QuickMode["Quick Mode: branch + pull request"]
     QuickMode --> Verification{"Run basic tests: CI"}
     Verification -- Fail --> QuickMode
-    Verification -- Pass --> End["Return result"]`;
+    Verification -- Pass --> LockCheck2{"Touched Locked Items?"}
+    LockCheck2 -- No --> End["Return result"]
+    LockCheck2 -- Yes --> CodeReview{"Architect's approval"}
+    CodeReview -- Architect --> End
+    CodeReview -- Anyone else --> Escalate["Escalate to Architect"]`;
 
 const GRAPH_NODE_OF: Partial<Record<NodeId, string>> = {
   ValidateContext: 'ValidateContext',

@@ -1,5 +1,3 @@
-import picomatch from 'picomatch';
-import { planFromRef } from '../plan/kinds/plan.js';
 import type { Config } from '../config.js';
 
 /** A check run or commit status of a head commit, as the gate sees it. */
@@ -56,34 +54,4 @@ export function evaluateGate(
   ];
   if (waiting.length > 0 || considered.length === 0) return { verdict: 'pending', waiting };
   return { verdict: 'passed', checks: considered };
-}
-
-/** "Touched Locked Items?": paths matching `locked`, and plan documents the loop does not own. */
-export function touchedLockedItems(
-  files: readonly string[],
-  config: Pick<Config, 'locked' | 'plansDir'>,
-  plan: string | undefined,
-  /** A plan of another kind: the record's `planFile` (its folder holds the user's documents). */
-  planFile?: string,
-): { locked: string[]; planDocuments: string[] } {
-  const isLocked = config.locked.length ? picomatch(config.locked, { dot: true }) : () => false;
-  const plans = `${config.plansDir.replace(/\/+$/, '')}/`;
-  const own = plan ? `${plans}${plan}/` : undefined;
-  // The loop owns what it writes: checklist marks, the log, reports and the context checkpoint.
-  const owned = (path: string) =>
-    own !== undefined &&
-    (path === `${own}01_Master Plan/01_Checklist.md` ||
-      path === `${own}00_context.md` ||
-      (path.startsWith(`${own}Reports/`) && path.endsWith('.md')));
-  // Another kind's plan: its folder is the user's (spec, plan, requirements, design, contracts);
-  // the loop owns the marks of its tasks file (as the coder kind's checklist) and its sidecar.
-  const other = planFile ? planFromRef(planFile) : undefined;
-  const otherDocument = (path: string) =>
-    other !== undefined &&
-    path.startsWith(other.folder === '' ? '' : `${other.folder}/`) &&
-    path !== other.path &&
-    !path.startsWith(`${other.folder === '' ? '' : `${other.folder}/`}coder-loop/`);
-  const locked = files.filter((f) => isLocked(f));
-  const planDocuments = files.filter((f) => (f.startsWith(plans) && !owned(f)) || otherDocument(f));
-  return { locked, planDocuments };
 }

@@ -52,3 +52,4 @@ export * from './rerun.js';
 export * from './budget.js';
 export * from './progress.js';
 export * from './pause.js';
+export * from './planChanges.js';

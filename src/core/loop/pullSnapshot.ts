@@ -7,6 +7,7 @@ import { agentHandOff } from './handoff.js';
 import type { LoopMarker, RunState } from './marker.js';
 import type { LoopOutcome, LoopState } from './outcome.js';
 import type { Permission } from './trust.js';
+import type { FoundPlanFile } from '../plan/kinds/discovery.js';
 
 /**
  * The PR side of the loop, from Verification to Final Verification, as pure decisions: a
@@ -83,6 +84,8 @@ export interface PullSnapshot {
     url: string;
     body: string;
     head: { sha: string; ref: string };
+    /** The base branch's head the PR is compared with (what its files list is against). */
+    base?: string;
     /** From the loop's record (`marker.escalation`), never from the label people can change. */
     escalated: boolean;
   };
@@ -108,6 +111,16 @@ export interface PullSnapshot {
    * Passes Spec?; `problem` when they cannot be read there.
    */
   tasks?: { tasks: readonly SpecTask[] } | { problem: string };
+  /**
+   * The plans of every kind in the base and head trees, once read (`need: 'plans'`): asked only
+   * when a path the PR touches could lie in a plan's folder.
+   */
+  plans?: readonly FoundPlanFile[];
+  /**
+   * The loop's own plan files the PR touches (`loopFilesTouched`), their texts at the base and
+   * the head, once read (`need: 'planTexts'`).
+   */
+  planTexts?: ReadonlyMap<string, { base?: string; head?: string }>;
   /** GitHub stopped listing the files (3,000): what the PR touches cannot be known whole. */
   filesIncomplete?: true;
   /** GitHub stopped listing the commits (250): who pushed cannot be known whole. */
@@ -172,11 +185,13 @@ export type Effect =
 
 /**
  * One more fact a decision needs before it can decide: the head's checks, the PR's files, the
- * phase's tasks at the head (Passes Spec?), the approvals of the head (`approvals`), whether each
+ * phase's tasks at the head (Passes Spec?), the plans of the trees and the texts of the loop's
+ * own plan files the PR touches (Touched Locked Items?), the approvals of the head (`approvals`), whether each
  * approver is an architect, whether the PR's history says it is escalated (`escalation`). The
  * reader answers with a new snapshot that holds it, and the same decision is asked again.
  */
-export type Need = 'checks' | 'files' | 'tasks' | 'approvals' | 'architects' | 'escalation';
+export type Need =
+  'checks' | 'files' | 'tasks' | 'approvals' | 'architects' | 'escalation' | 'plans' | 'planTexts';
 
 /** A decision made: the outcome, and the effects the applier carries out, in order. */
 export interface Decided {

@@ -338,6 +338,18 @@ export const reply = {
       ? `Pull request #${pr} merged${deleted ? `; branch ${codeSpan(branch)} deleted` : ''}.`
       : `Pull request #${pr} was closed without merging; branch ${codeSpan(branch)} deleted, so the phase is free again.`,
 
+  /** Quick mode, CI green, but the PR touches what only an architect may let through. */
+  quickNeedsArchitect: (
+    pr: number,
+    architects: readonly string[],
+    items: readonly string[],
+  ): string =>
+    [
+      `**CI passed** on quick pull request #${pr}, but it touches what needs an architect: an approval by ${architects.length ? architects.map((a) => `@${a}`).join(', ') : 'an architect (config `architects`)'} completes it; anyone else's escalates it.`,
+      '',
+      ...items.map((i) => `- ${i}`),
+    ].join('\n'),
+
   quickPassed: (pr: number): string =>
     `**CI passed** on quick pull request #${pr}: ready to review and merge.`,
 

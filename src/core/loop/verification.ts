@@ -10,7 +10,8 @@ import { escalation } from './escalation.js';
 import { finalVerification } from './finalVerification.js';
 import { done, waitingForCi, type Decision, type PullSnapshot } from './pullSnapshot.js';
 import { unreadable } from './unreadable.js';
-import { withApprovals } from './approvals.js';
+import { quickPassed, withApprovals } from './approvals.js';
+import { architectItems } from './planChanges.js';
 
 /**
  * Verification (CI is the gate) on the PR head, and what follows: Debug & Fix (attempt k of N,
@@ -64,19 +65,38 @@ export function verification(
   // passed
   if (marker.mode === 'quick') {
     if (own?.conclusion === 'success' && !again) return reported('passed', 'End');
-    return done(snap, 'passed', 'End', [
-      {
-        kind: 'check',
-        view: {
-          mode: 'quick',
-          node: 'End',
-          title: 'Quick mode: CI passed',
-          next: 'Review and merge.',
+    // Touched Locked Items?: locked paths and plan documents need an architect, as in plan mode.
+    if (!snap.files) return { need: 'files' };
+    if (snap.filesIncomplete) return unreadable(snap, 'files');
+    const items = architectItems(snap, config);
+    if ('need' in items) return items;
+    if (items.locked.length === 0 && items.planDocuments.length === 0)
+      return done(snap, 'passed', 'End', quickPassed(snap));
+    if (own?.node === 'CodeReview' && !again) return reported('code-review', 'CodeReview');
+    const listed = [
+      ...items.locked.map((p) => `locked: \`${p}\``),
+      ...items.planDocuments.map((p) => `plan document: \`${p}\``),
+    ];
+    return withApprovals(
+      snap,
+      config,
+      done(snap, 'code-review', 'CodeReview', [
+        {
+          kind: 'check',
+          view: {
+            mode: 'quick',
+            node: 'CodeReview',
+            title: 'An architect’s approval is needed',
+            next: `CI passed, but this pull request touches ${items.locked.length ? 'locked paths' : 'plan documents'}: an architect's approval of this head completes it.`,
+          },
         },
-        conclusion: 'success',
-      },
-      { kind: 'reply', body: reply.quickPassed(snap.pr.number) },
-    ]);
+        { kind: 'requestReviews', names: config.architects },
+        {
+          kind: 'reply',
+          body: reply.quickNeedsArchitect(snap.pr.number, config.architects, listed),
+        },
+      ]),
+    );
   }
   if (own?.node === 'FinalVerify' || own?.node === 'End') {
     if (own.conclusion === 'success' && !again) return reported('complete', 'End');

@@ -76,3 +76,42 @@ export function loggedSinceStart(
   });
   return logged > started;
 }
+
+/**
+ * Whether `head` is the master log `base` with only entries the loop writes appended (its
+ * `events`, for `phase` where one is given): the loop's log is append-only and its lines are its
+ * own; a rewritten line, or a line of anyone else's, is not the loop's.
+ */
+export function appendedByLoop(
+  base: string | undefined,
+  head: string,
+  of: { events: readonly string[]; phase?: string },
+): boolean {
+  const existing = base ?? '';
+  if (!head.startsWith(existing)) return false;
+  const eol = detectEol(existing === '' ? head : existing);
+  let rest = head.slice(existing.length);
+  if (existing === '') {
+    const title = `${MASTER_LOG_TITLE}${eol}${eol}`;
+    if (!rest.startsWith(title)) return false;
+    rest = rest.slice(title.length);
+  } else if (!existing.endsWith('\n')) {
+    if (!rest.startsWith(eol)) return false;
+    rest = rest.slice(eol.length);
+  }
+  if (rest === '' || !rest.endsWith(eol)) return false;
+  const events = of.events.map((e) => `**${escapeInline(e)}**`);
+  return rest
+    .slice(0, -eol.length)
+    .split(eol)
+    .every((line) => {
+      const parts = line.split(' — ');
+      if (parts.length < 3 || !/^- \S+$/.test(parts[0]!) || !events.includes(parts[1]!))
+        return false;
+      return (
+        of.phase === undefined || new RegExp(`, Phase ${escapeRe(of.phase)}(?::|$)`).test(parts[2]!)
+      );
+    });
+}
+
+const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -16,8 +16,11 @@ import { loopPullForHead, type LoopPull } from './trust.js';
  * → apply its effects. Every `if` here is about I/O: what to read, how to write it once.
  */
 
-/** More reads than any PR-side decision asks for (checks, files, approvals, architects). */
-const MOST_READS = 8;
+/**
+ * More reads than any PR-side decision asks for (checks, files, tasks, escalation, plans, plan
+ * texts, approvals, architects).
+ */
+const MOST_READS = 10;
 
 /**
  * Runs a decision to its end: each read it asks for yields a new snapshot and the decision is

@@ -33,8 +33,10 @@ export async function onReview(env: LoopEnv, payload: ReviewPayload): Promise<Lo
     return { state: 'ignored', reason: `review ${state}` };
   const notOurs = await notLoopPull(env, payload.pull_request);
   if (notOurs) return { state: 'ignored', reason: notOurs.ignored };
-  if (modeOfBranch(payload.pull_request.head.ref) === 'quick')
-    return { state: 'ignored', reason: 'quick mode: CI is the only gate' };
+  // Quick mode: CI is the gate, and an approval counts only where an architect's is needed
+  // (locked paths, plan documents); a request for changes there is nobody's gate.
+  if (modeOfBranch(payload.pull_request.head.ref) === 'quick' && state !== 'approved')
+    return { state: 'ignored', reason: 'quick mode: CI is the gate' };
   const kind = state === 'approved' ? 'approval' : 'changes';
   // Who acts, once, before anything is read of the loop's record or written.
   const permission = await readPermission(env.gh, env.repo, reviewer.login);

@@ -1,4 +1,6 @@
 import {
+  loopFilesTouched,
+  planGlobs,
   approversOf,
   mayCommand,
   pushers,
@@ -16,6 +18,7 @@ import {
   specTasksOfPhase,
 } from '../../core/index.js';
 import { planFromRef } from '../../core/plan/kinds/plan.js';
+import { findPlanFiles } from '../../core/plan/kinds/discovery.js';
 import { readHeadChecks, type HeadChecks, type OwnCheckRun } from '../checks.js';
 import { GitReader } from '../git.js';
 import { readKindPlan } from '../kindPlans.js';
@@ -65,6 +68,7 @@ export function pullContext(env: LoopEnv, config: Config, loop: LoopPull): PullC
         url: pr.html_url,
         body: pr.body ?? '',
         head: { sha: pr.head.sha, ref: pr.head.ref },
+        ...(pr.base.sha ? { base: pr.base.sha } : {}),
         escalated: marker.escalation !== undefined,
       },
       marker,
@@ -172,6 +176,34 @@ export async function read(
       const stands = await escalationStands(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number, login);
       return { ...ctx, snap: { ...ctx.snap, escalatedBefore: stands } };
     }
+    case 'plans': {
+      const reader = new GitReader(ctx.env.gh, ctx.env.repo);
+      const paths = new Set<string>();
+      for (const sha of treesOf(ctx.snap))
+        for (const p of (await reader.tree(sha)).files.keys()) paths.add(p);
+      return {
+        ...ctx,
+        snap: { ...ctx.snap, plans: findPlanFiles([...paths], planGlobs(ctx.config)) },
+      };
+    }
+    case 'planTexts': {
+      const reader = new GitReader(ctx.env.gh, ctx.env.repo);
+      const { base, head } = ctx.snap.pr;
+      const at = async (sha: string | undefined, path: string) => {
+        if (sha === undefined) return undefined;
+        const blob = (await reader.tree(sha)).files.get(path);
+        return blob === undefined ? undefined : reader.blob(blob);
+      };
+      const texts = new Map<string, { base?: string; head?: string }>();
+      for (const path of loopFilesTouched(ctx.snap, ctx.config)) {
+        const [b, h] = [await at(base, path), await at(head.sha, path)];
+        texts.set(path, {
+          ...(b !== undefined ? { base: b } : {}),
+          ...(h !== undefined ? { head: h } : {}),
+        });
+      }
+      return { ...ctx, snap: { ...ctx.snap, planTexts: texts } };
+    }
     case 'architects': {
       const approvals: Approval[] = [];
       for (const a of ctx.snap.approvals ?? [])
@@ -183,6 +215,11 @@ export async function read(
       return { ...ctx, snap: { ...ctx.snap, approvals } };
     }
   }
+}
+
+/** The trees whose plans count: the PR's base and its head. */
+function treesOf(snap: PullSnapshot): string[] {
+  return [...new Set([snap.pr.base, snap.pr.head.sha].filter((s): s is string => !!s))];
 }
 
 /**

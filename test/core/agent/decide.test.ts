@@ -316,3 +316,55 @@ describe('decideApply: partial work of a timed-out agent (agent.keepPartialWork)
     if (result.ok) expect(result.changes.map((c) => c.path)).toEqual(set.map((c) => c.path));
   });
 });
+
+describe("decideApply: every plan's documents, of every kind, and every sidecar", () => {
+  const base: BaseEntry[] = [
+    ...BASE,
+    baseFile('specs/001-albums/tasks.md'),
+    baseFile('specs/001-albums/spec.md'),
+    baseFile('.kiro/specs/auth/tasks.md'),
+    baseFile('.taskmaster/tasks/tasks.json'),
+    baseFile('.taskmaster/docs/prd.txt'),
+    baseFile('openspec/changes/add-export/tasks.md'),
+    baseFile('openspec/specs/profile/spec.md'),
+    baseFile('specs/api/openapi.yaml'),
+  ];
+  it.each([
+    'specs/001-albums/tasks.md',
+    'specs/001-albums/coder-loop/Master_Log.md',
+    'specs/001-albums/spec.md',
+    '.kiro/specs/auth/design.md',
+    '.taskmaster/tasks/tasks.json',
+    '.taskmaster/docs/prd.txt',
+    'openspec/changes/add-export/tasks.md',
+    'openspec/specs/profile/spec.md',
+  ])('refuses a change to %s', (path) => {
+    const result = decideApply({ changes: [file(path)], plansDir: PLANS, base });
+    expect(result).toEqual({
+      ok: false,
+      problems: [expect.stringContaining(`${JSON.stringify(path)} — `)],
+    });
+  });
+
+  it('refuses a new plan of another kind, and its deletion', () => {
+    expect(decide([file('.kiro/specs/new/tasks.md')], base).ok).toBe(false);
+    expect(decide([{ path: 'specs/001-albums', deleted: true }], base).ok).toBe(false);
+    expect(decide([{ path: 'specs', deleted: true }], base).ok).toBe(false);
+  });
+
+  it('applies a change to a folder that holds no plan', () => {
+    expect(decide([file('specs/api/openapi.yaml')], base).ok).toBe(true);
+    expect(decide([file('src/tasks.md')], base).ok).toBe(true);
+  });
+
+  it('follows the plans globs of the config', () => {
+    const custom = [...base, baseFile('work/features/x/tasks.md')];
+    const result = decideApply({
+      changes: [file('work/features/x/spec.md')],
+      plansDir: PLANS,
+      plans: ['work/features/*/tasks.md'],
+      base: custom,
+    });
+    expect(result.ok).toBe(false);
+  });
+});

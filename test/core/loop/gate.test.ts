@@ -5,6 +5,7 @@ import {
   type CheckResult,
   type Gate,
 } from '../../../src/core/index.js';
+import { defaultPlanGlobs, findPlanFiles } from '../../../src/core/plan/kinds/discovery.js';
 
 /** Verification (CI is the gate), Write Failing Test, Touched Locked Items?: one table each. */
 
@@ -74,74 +75,67 @@ describe('evaluateGate', () => {
 describe('touchedLockedItems', () => {
   const config = ConfigSchema.parse({ locked: ['infra/**', '.github/**'] });
   const plans = config.plansDir.replace(/\/+$/, '');
-  it.each<[string, string[], string | undefined, { locked: string[]; planDocuments: string[] }]>([
-    ['nothing locked', ['src/a.ts'], 'A', { locked: [], planDocuments: [] }],
+  const found = findPlanFiles(
+    [
+      `${plans}/A/01_Master Plan/01_Checklist.md`,
+      '.kiro/specs/auth/tasks.md',
+      'specs/001/tasks.md',
+      '.taskmaster/tasks/tasks.json',
+      'openspec/changes/export/tasks.md',
+    ],
+    defaultPlanGlobs(plans),
+  );
+  it.each<[string, string[], { locked: string[]; planDocuments: string[] }]>([
+    ['nothing locked', ['src/a.ts'], { locked: [], planDocuments: [] }],
     [
       'locked paths, dot folders included',
       ['infra/main.tf', '.github/workflows/ci.yml', 'src/a.ts'],
-      'A',
       { locked: ['infra/main.tf', '.github/workflows/ci.yml'], planDocuments: [] },
     ],
     [
-      'what the loop writes in its own plan is not locked',
-      [
-        `${plans}/A/01_Master Plan/01_Checklist.md`,
-        `${plans}/A/00_context.md`,
-        `${plans}/A/Reports/phase-1.md`,
-      ],
-      'A',
-      { locked: [], planDocuments: [] },
-    ],
-    [
-      'other plan documents are',
-      [`${plans}/A/01_Master Plan/02_Design.md`, `${plans}/B/00_context.md`],
-      'A',
+      'every file under plansDir',
+      [`${plans}/A/01_Master Plan/01_Checklist.md`, `${plans}/B/00_context.md`],
       {
         locked: [],
-        planDocuments: [`${plans}/A/01_Master Plan/02_Design.md`, `${plans}/B/00_context.md`],
+        planDocuments: [`${plans}/A/01_Master Plan/01_Checklist.md`, `${plans}/B/00_context.md`],
       },
     ],
     [
-      'without a plan (quick mode) every plan file is',
-      [`${plans}/A/00_context.md`],
-      undefined,
-      { locked: [], planDocuments: [`${plans}/A/00_context.md`] },
-    ],
-  ])('%s', (_name, files, plan, expected) => {
-    expect(touchedLockedItems(files, config, plan)).toEqual(expected);
-  });
-
-  it.each<[string, string[], string, string[]]>([
-    [
-      "a Kiro plan: requirements and design are the user's; the tasks' marks and the sidecar the loop's",
+      "every kind's folder: tasks, documents and sidecar alike",
       [
-        '.kiro/specs/auth/requirements.md',
-        '.kiro/specs/auth/design.md',
         '.kiro/specs/auth/tasks.md',
         '.kiro/specs/auth/coder-loop/Master_Log.md',
-        '.kiro/specs/billing/design.md',
-        'src/a.ts',
+        'specs/001/contracts/api.yaml',
+        '.taskmaster/docs/prd.txt',
+        'openspec/specs/profile/spec.md',
       ],
-      '.kiro/specs/auth/tasks.md',
-      ['.kiro/specs/auth/requirements.md', '.kiro/specs/auth/design.md'],
+      {
+        locked: [],
+        planDocuments: [
+          '.kiro/specs/auth/tasks.md',
+          '.kiro/specs/auth/coder-loop/Master_Log.md',
+          'specs/001/contracts/api.yaml',
+          '.taskmaster/docs/prd.txt',
+          'openspec/specs/profile/spec.md',
+        ],
+      },
     ],
     [
-      'a spec-kit plan: spec, plan and contracts',
-      ['specs/001/spec.md', 'specs/001/contracts/api.yaml', 'specs/001/coder-loop/Checkpoint.md'],
-      'specs/001/tasks.md',
-      ['specs/001/spec.md', 'specs/001/contracts/api.yaml'],
+      'a folder no plan was found in is not',
+      ['specs/api/openapi.yaml', '.kiro/steering/tech.md'],
+      { locked: [], planDocuments: [] },
     ],
-    [
-      "a Task Master tag: the other tags' sidecars are the loop's too",
-      [
-        '.taskmaster/tasks/task_001.txt',
-        '.taskmaster/tasks/tasks.json',
-        '.taskmaster/tasks/coder-loop/master/Reports/01_A.md',
-      ],
-      '.taskmaster/tasks/tasks.json#master',
-      ['.taskmaster/tasks/task_001.txt'],
-    ],
-  ])('%s', (_name, files, planFile, planDocuments) => {
-    expect(touchedLockedItems(files, config, 'x', planFile)).toEqual({ locked: [], planDocuments });
+  ])('%s', (_name, files, expected) => {
+    expect(touchedLockedItems(files, config, found)).toEqual(expected);
+  });
+
+  it('what the loop wrote is not', () => {
+    const mine = `${plans}/A/01_Master Plan/01_Checklist.md`;
+    expect(
+      touchedLockedItems([mine, 'specs/001/spec.md'], config, found, (p) => p === mine),
+    ).toEqual({
+      locked: [],
+      planDocuments: ['specs/001/spec.md'],
+    });
   });
 });

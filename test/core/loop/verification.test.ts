@@ -194,13 +194,39 @@ describe('Verification (CI is the gate)', () => {
       [],
     ],
     [
-      'passed in quick mode → End, success',
+      'passed in quick mode → the files, for Touched Locked Items?',
       snap({ checks: [ci('success')], marker: { mode: 'quick', issue: 1 } }),
+      DEFAULT_CONFIG,
+      'need files',
+      ['need files'],
+    ],
+    [
+      'passed in quick mode, nothing locked touched → End, success',
+      snap({ checks: [ci('success')], files: CODE_ONLY, marker: { mode: 'quick', issue: 1 } }),
       DEFAULT_CONFIG,
       'passed @End',
       [
         'check End success',
         'reply: **CI passed** on quick pull request #2: ready to review and merge.',
+      ],
+    ],
+    [
+      'passed in quick mode, a plan document touched → an architect’s approval is asked',
+      snap({
+        checks: [ci('success')],
+        files: [{ path: 'docs/plans/A/00_context.md', additions: 1, deletions: 0 }],
+        marker: { mode: 'quick', issue: 1 },
+        approvals: [],
+        escalatedBefore: false,
+      }),
+      DEFAULT_CONFIG,
+      'code-review @CodeReview',
+      [
+        'check CodeReview',
+        'request reviews []',
+        expect.stringMatching(
+          /^reply: \*\*CI passed\*\* on quick pull request #2, but it touches what needs an architect/,
+        ),
       ],
     ],
     [

@@ -196,3 +196,55 @@ export function validateKindContext(
       return [];
   }
 }
+
+/**
+ * The folder every file of a plan's lives in — the user's documents of its kind and the loop's
+ * sidecar: a coder plan's folder; a spec-kit or Kiro feature folder; OpenSpec's own folder (its
+ * changes, archive and specs); Task Master's `.taskmaster/` (tasks, docs, reports), or `tasks/`
+ * for its legacy layout. Undefined for a tasks file at the repository root (only that file,
+ * and its sidecar, are the plan's then).
+ */
+export function planDocumentsRoot(
+  plan: Pick<FoundPlanFile, 'kind' | 'folder'>,
+): string | undefined {
+  const { kind, folder } = plan;
+  let root = folder;
+  if (kind === 'openspec') root = dirOf(dirOf(folder));
+  else if (
+    kind === 'taskmaster' &&
+    baseOf(folder) === 'tasks' &&
+    baseOf(dirOf(folder)) === '.taskmaster'
+  )
+    root = dirOf(folder);
+  return root === '' ? undefined : root;
+}
+
+/** Whether `path` is one of a plan's files: under its root, or its tasks file and sidecar. */
+export function isPlanDocument(
+  path: string,
+  plan: Pick<FoundPlanFile, 'kind' | 'folder' | 'path' | 'sidecar'>,
+): boolean {
+  const root = planDocumentsRoot(plan);
+  const under = (dir: string) => path === dir || path.startsWith(`${dir}/`);
+  return root !== undefined ? under(root) : path === plan.path || under(plan.sidecar);
+}
+
+/**
+ * Whether `path` could be one of a plan's files, from its path alone (no tree): some folder
+ * above it would hold a tasks file the `plans` globs find. Only then is the tree read to know.
+ */
+export function mayBePlanDocument(path: string, globs: readonly string[]): boolean {
+  const matches = picomatch([...globs], { dot: true });
+  const found = (tasks: string) => kindOfPath(tasks) !== undefined && matches(tasks);
+  for (let dir = path; dir !== ''; dir = dirOf(dir)) {
+    if (
+      found(`${dir}/tasks.md`) ||
+      found(`${dir}/tasks.json`) ||
+      found(`${dir}/tasks/tasks.json`) ||
+      found(`${dir}/01_Master Plan/01_Checklist.md`) ||
+      found(`${dir}/changes/-/tasks.md`)
+    )
+      return true;
+  }
+  return false;
+}
