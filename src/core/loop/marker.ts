@@ -49,6 +49,21 @@ export interface LoopMarker {
   pauses?: PauseEntry[];
   /** Passes Spec?: the verdict computed on `sha`, and the tasks that lacked evidence there. */
   spec?: SpecRecord;
+  /** Triage (triage.ts): every workflow run the loop asked GitHub to re-run, per head. */
+  reruns?: RerunEntry[];
+  /** Checks that failed and passed on a re-run of the same head: flaky, named in the report. */
+  flaky?: { sha: string; name: string }[];
+}
+
+/** A re-run the loop asked for: the workflow run and its attempt that failed, on which head. */
+export interface RerunEntry {
+  sha: string;
+  run: number;
+  attempt: number;
+  /** The failing checks of that attempt, by name. */
+  checks: string[];
+  /** Infrastructure (cancelled, never started, failed before the project's steps), not a test. */
+  infrastructure?: true;
 }
 
 /** A pause in force: the hand-off to send again at `until`, and why. */

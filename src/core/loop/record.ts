@@ -117,6 +117,22 @@ const LoopRecordSchema = z.object({
         .optional(),
     })
     .optional(),
+  reruns: z
+    .array(
+      z.object({
+        sha: SHA,
+        run: z.number().int().positive(),
+        attempt: z.number().int().positive(),
+        checks: z.array(TEXT(300)).max(50),
+        infrastructure: z.literal(true).optional(),
+      }),
+    )
+    .max(100)
+    .optional(),
+  flaky: z
+    .array(z.object({ sha: SHA, name: TEXT(300) }))
+    .max(100)
+    .optional(),
   /** Passes Spec?: the verdict on `sha` and what lacked evidence (the Revise hand-off's list). */
   spec: z
     .object({ sha: SHA, passed: z.boolean(), missing: z.array(TEXT(500)).max(SPEC_MISSING) })
@@ -291,6 +307,20 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
       ? { pauses: m.pauses.slice(-100).map((p) => ({ ...p, reason: p.reason.slice(0, 1_000) })) }
       : {}),
     ...(m.run ? { run: m.run } : {}),
+    ...(m.reruns?.length
+      ? {
+          reruns: m.reruns.slice(-100).map((r) => ({
+            sha: r.sha,
+            run: r.run,
+            attempt: r.attempt,
+            checks: r.checks.slice(0, 50).map((c) => c.slice(0, 300)),
+            ...(r.infrastructure ? { infrastructure: true as const } : {}),
+          })),
+        }
+      : {}),
+    ...(m.flaky?.length
+      ? { flaky: m.flaky.slice(-100).map((f) => ({ sha: f.sha, name: f.name.slice(0, 300) })) }
+      : {}),
     ...(m.spec
       ? {
           spec: {
