@@ -96,6 +96,17 @@ describe('flaky: fails, is re-run, passes on the same head', () => {
     expect(record(sim).attempts).toBeUndefined();
     expect(agentRuns(sim)).toEqual([]);
     expect(sim.own(sim.refs.get(BRANCH)!)).toMatchObject({ external_id: 'CodeReview' });
+    // The phase report lists it, with the re-run the loop asked.
+    const head = sim.refs.get(BRANCH)!;
+    await deliver.review(2, 'reviewer1', 'approved');
+    const report = Object.entries(sim.files(BRANCH)).find(([path]) =>
+      /\/Reports\/01_Endpoint\.md$/.test(path),
+    )![1];
+    expect(report).toContain('## What the phase cost');
+    expect(report).toContain('- Re-runs asked by the loop: 1 (0 for infrastructure)');
+    expect(report).toContain(
+      `- Flaky checks: 1\n  - test on \`${head.slice(0, 7)}\`: failed, then passed on a re-run`,
+    );
   });
 
   it('a person’s re-run that passes on the same head takes back the attempt it cost', async () => {

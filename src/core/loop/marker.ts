@@ -104,6 +104,21 @@ export interface RunState {
   phases?: RunPhase[];
 }
 
+/**
+ * What a phase did besides its spend, for the progress comment and the report: its agent runs
+ * (and how many reported no cost: unknown, never $0), pauses at the provider's limit and how long
+ * they lasted, the re-runs triage asked, the checks found flaky.
+ */
+export interface PhaseCounts {
+  agentRuns: number;
+  /** Agent runs that reported no cost: the phase's cost is unknown for them. */
+  unpriced: number;
+  pauses: number;
+  pausedMinutes: number;
+  reruns: number;
+  flaky: number;
+}
+
 /** A merged phase of a run, as its record carried it on. */
 export interface RunPhase {
   phase: number;
@@ -111,6 +126,8 @@ export interface RunPhase {
   failedAttempts: number;
   minutes: number;
   costUsd: number;
+  /** Its agent runs, pauses, re-runs and flaky checks (run.ts: `phaseCounts`). */
+  counts?: PhaseCounts;
 }
 
 export interface Attempt {

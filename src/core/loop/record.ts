@@ -111,6 +111,16 @@ const LoopRecordSchema = z.object({
             failedAttempts: z.number().int().nonnegative(),
             minutes: z.number().nonnegative(),
             costUsd: z.number().nonnegative(),
+            counts: z
+              .object({
+                agentRuns: z.number().int().nonnegative(),
+                unpriced: z.number().int().nonnegative(),
+                pauses: z.number().int().nonnegative(),
+                pausedMinutes: z.number().nonnegative(),
+                reruns: z.number().int().nonnegative(),
+                flaky: z.number().int().nonnegative(),
+              })
+              .optional(),
           }),
         )
         .max(200)
