@@ -171,7 +171,7 @@ interface ActionsRead {
 }
 
 /**
- * The head's workflow runs (every page), and — only for the check runs named — their jobs: the
+ * The head's workflow runs (every page), and — for the check runs named — their jobs: the
  * workflow run and attempt of each (null when it is no job of any workflow run of the head:
  * created through the API), and whether any of the project's steps ran (triage.ts). A run that
  * never started (`startup_failure`) shows no check run at all: it is returned to count as one.
@@ -262,6 +262,8 @@ export async function readHeadChecks(
   repo: Repo,
   sha: string,
   identity: LoopIdentity | undefined,
+  /** Read the head's workflow runs for those that started no job (a `startup_failure` event). */
+  options: { unstarted?: boolean } = {},
 ): Promise<HeadChecks> {
   const [runs, statuses] = await Promise.all([
     commitCheckRuns(gh, repo, sha),
@@ -282,9 +284,11 @@ export async function readHeadChecks(
         !PASSING.has(r.conclusion),
     )
     .map((r) => r.id);
-  const { jobs, unstarted } = await readActions(gh, repo, sha, [
-    ...new Set([...runsToTrace(byId, ownIds), ...failed]),
-  ]);
+  const traced = [...new Set([...runsToTrace(byId, ownIds), ...failed])];
+  const { jobs, unstarted } =
+    traced.length > 0 || options.unstarted
+      ? await readActions(gh, repo, sha, traced)
+      : { jobs: new Map<number, null>(), unstarted: [] };
   const results: CheckResult[] = latestCheckRuns(byId, ownIds, jobs).map((r) => {
     const job = jobs.get(r.id);
     return {
