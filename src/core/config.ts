@@ -202,6 +202,32 @@ export const ConfigSchema = z
       .max(20)
       .default(3)
       .describe('Failed CI attempts (distinct head commits) before escalation to the architects.'),
+    rerun: z
+      .strictObject({
+        infrastructure: z
+          .boolean()
+          .default(true)
+          .describe(
+            'Re-run (through the API) a GitHub Actions run that was cancelled, never started (startup_failure), went stale, or failed before any of its steps ran, instead of counting an attempt.',
+          ),
+        failures: z
+          .boolean()
+          .default(false)
+          .describe(
+            'Re-run a failing GitHub Actions job once before it counts as an attempt: one that passes on the re-run is named flaky, and no attempt or agent run is spent on it.',
+          ),
+        perHead: z
+          .number()
+          .int()
+          .min(1)
+          .max(5)
+          .default(2)
+          .describe(
+            'Most re-runs the loop asks on one head; an infrastructure failure that outlasts them escalates to the architects.',
+          ),
+      })
+      .prefault({})
+      .describe('Triage: what the loop re-runs before a red head counts as a failed attempt.'),
     budget: z
       .strictObject({
         failedAttempts: budgetLimit(true).describe(

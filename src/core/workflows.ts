@@ -112,6 +112,11 @@ export function isLoopWorkflow(workflow: Workflow): boolean {
   );
 }
 
+/** The pauses' scheduled sweep: the loop run on `schedule` (examples/workflows/coder-resume.yml). */
+export function isResumeSweep(workflow: Workflow): boolean {
+  return 'schedule' in workflow.on && isLoopWorkflow(workflow);
+}
+
 /** Runs the coding agent's hand-off (`step: agent` / `step: apply`). */
 function isAgentWorkflow(workflow: Workflow): boolean {
   return Object.values(workflow.jobs).some((job) =>

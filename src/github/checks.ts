@@ -18,7 +18,7 @@ import {
   type LoopIdentity,
 } from '../core/index.js';
 import type { NodeId } from '../core/index.js';
-import type { GitHub, Repo } from './client.js';
+import { isHttpError, type GitHub, type Repo } from './client.js';
 import { PER_PAGE, readWhole } from './pages.js';
 import { checkRunRefused, ownFromStatus, writeLoopStatus } from './status.js';
 
@@ -120,6 +120,35 @@ function ownOf(run: CheckRunItem, record: LoopMarker): OwnCheckRun {
 }
 
 /** The newest record the loop wrote on a commit, if any (one filtered read). */
+/**
+ * Triage's re-run (the `rerun` effect): the failed jobs of a workflow run (and the jobs that
+ * depend on them) run again, or the whole run when it started none. False when GitHub refuses
+ * (the token lacks `actions: write`, the run is too old to re-run, it is running already).
+ */
+export async function rerunWorkflow(
+  gh: GitHub,
+  repo: Repo,
+  run: number,
+  whole: boolean,
+): Promise<boolean> {
+  try {
+    if (whole)
+      await gh.request('POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun', {
+        ...repo,
+        run_id: run,
+      });
+    else
+      await gh.request('POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs', {
+        ...repo,
+        run_id: run,
+      });
+    return true;
+  } catch (error) {
+    if ([403, 404, 409, 422].some((status) => isHttpError(error, status))) return false;
+    throw error;
+  }
+}
+
 export async function recordOn(
   gh: GitHub,
   repo: Repo,
@@ -130,14 +159,30 @@ export async function recordOn(
   return mine ? ownOf(mine.run, mine.record) : undefined;
 }
 
+/** GitHub's own steps of a job: none of them is the project's. */
+const RUNNER_STEPS = new Set(['Set up job', 'Initialize containers', 'Complete job']);
+
+/** What the head's GitHub Actions runs tell: each traced job, and the runs that started none. */
+interface ActionsRead {
+  /** Each check run named (`runsToTrace`, and every one that did not pass): its job, or null. */
+  jobs: Map<number, (RunJob & { projectRan: boolean }) | null>;
+  /** Workflow runs that never started a job (`startup_failure`), as the gate counts them. */
+  unstarted: CheckResult[];
+}
+
 /**
- * The job of each GitHub Actions check run named (`runsToTrace`): its workflow run and attempt,
- * or null when it is no job of any workflow run of the head (created through the API). Read from
- * the head's workflow runs and every attempt's jobs, every page.
+ * The head's workflow runs (every page), and — for the check runs named — their jobs: the
+ * workflow run and attempt of each (null when it is no job of any workflow run of the head:
+ * created through the API), and whether any of the project's steps ran (triage.ts). A run that
+ * never started (`startup_failure`) shows no check run at all: it is returned to count as one.
  */
-async function jobsOf(gh: GitHub, repo: Repo, sha: string, ids: readonly number[]) {
-  const jobs = new Map<number, RunJob | null>(ids.map((id) => [id, null]));
-  if (ids.length === 0) return jobs;
+async function readActions(
+  gh: GitHub,
+  repo: Repo,
+  sha: string,
+  ids: readonly number[],
+): Promise<ActionsRead> {
+  const jobs: ActionsRead['jobs'] = new Map(ids.map((id) => [id, null]));
   const runs = await readWhole(async (page) => {
     const { data } = await gh.request('GET /repos/{owner}/{repo}/actions/runs', {
       ...repo,
@@ -147,6 +192,21 @@ async function jobsOf(gh: GitHub, repo: Repo, sha: string, ids: readonly number[
     });
     return data.workflow_runs;
   });
+  const unstarted: CheckResult[] = runs.items
+    .filter((run) => run.head_sha === sha && run.conclusion === 'startup_failure')
+    .map((run) => ({
+      name: run.name ?? `workflow run ${run.id}`,
+      status: 'completed',
+      conclusion: 'startup_failure',
+      url: run.html_url,
+      job: {
+        run: Number(run.id),
+        attempt: Number(run.run_attempt ?? 1),
+        projectRan: false,
+        whole: true,
+      },
+    }));
+  if (ids.length === 0) return { jobs, unstarted };
   for (const run of runs.items) {
     const listed = await readWhole(async (page) => {
       const { data } = await gh.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', {
@@ -160,10 +220,22 @@ async function jobsOf(gh: GitHub, repo: Repo, sha: string, ids: readonly number[
     });
     for (const job of listed.items)
       if (jobs.has(Number(job.id)) && job.head_sha === sha)
-        jobs.set(Number(job.id), { run: Number(run.id), attempt: Number(job.run_attempt ?? 1) });
+        jobs.set(Number(job.id), {
+          run: Number(run.id),
+          attempt: Number(job.run_attempt ?? 1),
+          projectRan: (job.steps ?? []).some(
+            (step) =>
+              !RUNNER_STEPS.has(step.name) &&
+              step.conclusion !== null &&
+              step.conclusion !== 'skipped',
+          ),
+        });
   }
-  return jobs;
+  return { jobs, unstarted };
 }
+
+/** A check run's conclusion that passes the gate, or none yet: its job need not be read. */
+const PASSING = new Set(['success', 'neutral', 'skipped']);
 
 /** Every commit status of a commit, newest first, with who posted each (every page). */
 async function commitStatuses(gh: GitHub, repo: Repo, sha: string) {
@@ -190,6 +262,8 @@ export async function readHeadChecks(
   repo: Repo,
   sha: string,
   identity: LoopIdentity | undefined,
+  /** Read the head's workflow runs for those that started no job (a `startup_failure` event). */
+  options: { unstarted?: boolean } = {},
 ): Promise<HeadChecks> {
   const [runs, statuses] = await Promise.all([
     commitCheckRuns(gh, repo, sha),
@@ -199,13 +273,35 @@ export async function readHeadChecks(
   const own = ownRuns(byId, sha, identity);
   const ownIds = new Set(own.map((o) => o.run.id));
   const mine = own.pop();
-  const jobs = await jobsOf(gh, repo, sha, runsToTrace(byId, ownIds));
-  const results: CheckResult[] = latestCheckRuns(byId, ownIds, jobs).map((r) => ({
-    name: r.name,
-    status: r.status,
-    conclusion: r.conclusion,
-    ...(r.html_url ? { url: r.html_url } : {}),
-  }));
+  // Traced: runs sharing a name (the re-run rule), and every GitHub Actions run that did not
+  // pass (triage reads its job).
+  const failed = byId
+    .filter(
+      (r) =>
+        !ownIds.has(r.id) &&
+        r.app?.slug === 'github-actions' &&
+        r.conclusion !== null &&
+        !PASSING.has(r.conclusion),
+    )
+    .map((r) => r.id);
+  const traced = [...new Set([...runsToTrace(byId, ownIds), ...failed])];
+  const { jobs, unstarted } =
+    traced.length > 0 || options.unstarted
+      ? await readActions(gh, repo, sha, traced)
+      : { jobs: new Map<number, null>(), unstarted: [] };
+  const results: CheckResult[] = latestCheckRuns(byId, ownIds, jobs).map((r) => {
+    const job = jobs.get(r.id);
+    return {
+      name: r.name,
+      status: r.status,
+      conclusion: r.conclusion,
+      ...(r.html_url ? { url: r.html_url } : {}),
+      ...(job && r.conclusion !== null && !PASSING.has(r.conclusion)
+        ? { job: { run: job.run, attempt: job.attempt, projectRan: job.projectRan } }
+        : {}),
+    };
+  });
+  results.push(...unstarted);
   const statusIsMine = identity !== undefined && keepsStatus(identity);
   // Acting as a person, the loop's own status is the `coder-loop` one that person posted.
   const isMine = (s: (typeof statuses)[number]) =>

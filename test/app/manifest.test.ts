@@ -50,7 +50,7 @@ describe('app.yml (the manifest the setup page registers)', () => {
       issues: 'write',
       checks: 'write',
       statuses: 'read',
-      actions: 'read',
+      actions: 'write',
       metadata: 'read',
       members: 'read',
     });

@@ -153,7 +153,16 @@ describe('a run goes on after a merge', () => {
       startedAt: NOW.toISOString(),
       totals: { failedAttempts: 0, minutes: 0, costUsd: 0 },
       progress: progressComments(sim)[0]!.id,
-      phases: [{ phase: 1, pr: 2, failedAttempts: 0, minutes: 0, costUsd: 0 }],
+      phases: [
+        {
+          phase: 1,
+          pr: 2,
+          failedAttempts: 0,
+          minutes: 0,
+          costUsd: 0,
+          counts: { agentRuns: 0, unpriced: 0, pauses: 0, pausedMinutes: 0, reruns: 0, flaky: 0 },
+        },
+      ],
     });
     expect(progressComments(sim)).toHaveLength(1);
     // The close's reply, then the start's: nothing else.
@@ -451,7 +460,7 @@ describe('the progress comment (one, edited in place)', () => {
     expect(progressComments(sim)).toHaveLength(1);
     const id = progressComments(sim)[0]!.id;
     expect(body(sim)).toContain(
-      '| 1 — Endpoint | 🔄 Implementation (TDD) | #2 | 0 | 0 min | $0.00 |',
+      '| 1 — Endpoint | 🔄 Implementation (TDD) | #2 | 0 | 0 | 0 | 0 | 0 min | $0.00 |',
     );
     expect(sim.own(sim.headOf(first))!.output!.summary).toContain(
       `[the run's progress](https://github.com/Codertocat/Hello-World/issues/1#issuecomment-${id})`,
@@ -462,12 +471,15 @@ describe('the progress comment (one, edited in place)', () => {
     });
     await deliver.pullRequest('synchronize', first.number);
     await deliver.ci(first.head, 'failure');
-    expect(body(sim)).toContain('| 1 — Endpoint | 🔄 Debug & Fix | #2 | 1 | 0 min | $0.00 |');
+    expect(body(sim)).toContain(
+      '| 1 — Endpoint | 🔄 Debug & Fix | #2 | 0 | 1 | 0 | 0 | 0 min | $0.00 |',
+    );
     expect(body(sim)).toContain('waiting for a fix (a push: CI runs again)');
     // The same verdict delivered again: the text is unchanged, nothing is written.
     const before = edits(sim).length;
     await deliver.ci(first.head, 'failure');
     expect(edits(sim)).toHaveLength(before);
+    // The failed job passes on its re-run on the same head: flaky, its attempt taken back.
     await deliver.ci(first.head, 'success');
     expect(body(sim)).toContain('is at **Code Review**, waiting for a review.');
     await deliver.review(first.number, 'reviewer1', 'approved');
@@ -477,7 +489,10 @@ describe('the progress comment (one, edited in place)', () => {
     await deliver.ci(first.head, 'success');
     expect(body(sim)).toContain('waiting for a merge.');
     await mergeByPerson(sim, deliver, first);
-    expect(body(sim)).toContain('| 1 — Endpoint | ✅ merged | #2 | 1 | 0 min | $0.00 |');
+    expect(body(sim)).toContain(
+      '| 1 — Endpoint | ✅ merged | #2 | 0 | 0 | 0 | 0 | 0 min | $0.00 |',
+    );
+    expect(body(sim)).toContain('1 flaky check');
     expect(body(sim)).toContain('| 2 — Database probe | 🔄 Implementation (TDD) | #3 |');
     expect(progressComments(sim)).toHaveLength(1);
     expect(recordAt(sim, sim.headOf(sim.pulls[1]!))!.run!.progress).toBe(id);
@@ -488,6 +503,29 @@ describe('the progress comment (one, edited in place)', () => {
     expect(body(sim)).toContain('Stopped with `/coder stop`: pull request #3 stays as it is');
     expect(body(sim)).toContain('| 2 — Database probe | ⏹ Implementation (TDD) | #3 |');
     expect(progressComments(sim)).toHaveLength(1);
+  });
+
+  it('says what the phase really waits for: escalated after its third failed head, even after a green fix and an approval', async () => {
+    const { sim, deliver } = await world('architects: [archie]\n');
+    await deliver.comment('/coder run');
+    const pr = sim.pulls[0]!;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      sim.push(pr.head, { 'test/a.test.ts': `test("a${attempt}", () => {});\n` });
+      await deliver.pullRequest('synchronize', pr.number);
+      await deliver.ci(pr.head, 'failure');
+    }
+    const escalated =
+      'is **escalated**: waiting for an architect (`/coder resume`). 3 failed CI attempts (the limit is 3).';
+    expect(body(sim)).toContain(escalated);
+    sim.push(pr.head, { 'src/a.ts': 'export const fixed = true;\n' });
+    await deliver.pullRequest('synchronize', pr.number);
+    await deliver.ci(pr.head, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(body(sim)).toContain(escalated);
+    expect(body(sim)).not.toContain('waiting for CI');
+    expect(body(sim)).toMatch(
+      /\| 1 — Endpoint \| 🛑 Escalated \(at Verification\) \| #2 \| 0 \| 3 \| 0 \| 0 \| 0 min \| \$0\.00 \|/,
+    );
   });
 
   it('a deleted comment is made again, and the record keeps the new one', async () => {
@@ -536,9 +574,9 @@ describe('the progress comment (one, edited in place)', () => {
     expect(progressComments(sim)).toHaveLength(1);
     expect(body(sim)).toContain('The run of plan `Example` is complete');
     expect(rowsOf(body(sim))).toEqual([
-      '| 1 — Endpoint | ✅ merged | #2 | 0 | 0 min | $0.00 |',
-      '| 2 — Database probe | ✅ merged | #3 | 0 | 0 min | $0.00 |',
-      '| 3 — Documentation | ✅ merged | #4 | 0 | 0 min | $0.00 |',
+      '| 1 — Endpoint | ✅ merged | #2 | 0 | 0 | 0 | 0 | 0 min | $0.00 |',
+      '| 2 — Database probe | ✅ merged | #3 | 0 | 0 | 0 | 0 | 0 min | $0.00 |',
+      '| 3 — Documentation | ✅ merged | #4 | 0 | 0 | 0 | 0 | 0 min | $0.00 |',
     ]);
   });
 });

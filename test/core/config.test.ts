@@ -12,6 +12,7 @@ describe('config', () => {
       testPaths: ['**/*.test.*', '**/*.spec.*', '**/test/**', '**/tests/**', '**/__tests__/**'],
       requiredChecks: [],
       maxRetries: 3,
+      rerun: { infrastructure: true, failures: false, perHead: 2 },
       budget: {},
       autoMerge: false,
       deleteBranchOnMerge: true,

@@ -43,10 +43,10 @@ export class Deliver {
   async ci(
     branch: string,
     conclusion: string,
-    { sha, name = 'test' }: { sha?: string; name?: string } = {},
+    { sha, name = 'test', setup }: { sha?: string; name?: string; setup?: boolean } = {},
   ) {
     const head = sha ?? this.sim.refs.get(branch)!;
-    this.sim.ci(head, conclusion, name);
+    this.sim.ci(head, conclusion, name, undefined, { setup: setup === true });
     await this.checkSuite(branch, { sha: head, conclusion });
   }
 
@@ -72,6 +72,20 @@ export class Deliver {
     payload.workflow_run.head_sha = head;
     payload.workflow_run.conclusion = conclusion;
     await this.probot.receive({ id: `wr-${++this.n}`, name: 'workflow_run', payload });
+  }
+
+  /** A workflow run on the branch head that never started a job: `workflow_run.completed`. */
+  async startupFailure(branch: string, name = 'CI') {
+    const head = this.sim.refs.get(branch)!;
+    const run = this.sim.startupFailure(head, name);
+    const payload = examplePayload('workflow_run', 'completed');
+    payload.workflow_run.id = run.id;
+    payload.workflow_run.name = name;
+    payload.workflow_run.head_branch = branch;
+    payload.workflow_run.head_sha = head;
+    payload.workflow_run.conclusion = 'startup_failure';
+    await this.probot.receive({ id: `wr-${++this.n}`, name: 'workflow_run', payload });
+    return run;
   }
 
   async review(

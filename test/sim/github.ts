@@ -75,6 +75,17 @@ export interface SimCheckRun {
    * attempt. Absent: a check run created through the API (by an app, or a workflow's token).
    */
   job?: { run: number; attempt: number };
+  /** The job's steps as the jobs API lists them (GitHub's `Set up job` first). */
+  steps?: { name: string; status: string; conclusion: string | null; number: number }[];
+}
+/** A workflow run that started no job (`startup_failure`): no check run shows it. */
+export interface SimWorkflowRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  attempt: number;
+  status: string;
+  conclusion: string | null;
 }
 export interface SimStatus {
   sha: string;
@@ -170,6 +181,10 @@ export class SimGitHub {
     actor: string;
   }[] = [];
   readonly checkRuns: SimCheckRun[] = [];
+  /** Workflow runs that started no job (`startupFailure`). */
+  readonly workflowRuns: SimWorkflowRun[] = [];
+  /** Re-runs asked through the API: the workflow run, and whether the whole run (else failed jobs). */
+  readonly reruns: { run: number; whole: boolean }[] = [];
   /** `<owner>/.github`'s `.github/coder.yml` (another repository's file: never this one's config). */
   orgConfig: string | undefined;
   readonly statuses: SimStatus[] = [];
@@ -316,10 +331,34 @@ export class SimGitHub {
     return sha;
   }
 
-  /** CI reporting on a head: a check run named `name` with a conclusion (a GitHub Actions job with `log`). */
-  ci(sha: string, conclusion: string, name = 'test', log?: string): SimCheckRun {
+  /**
+   * CI reporting on a head: a check run named `name` with a conclusion (a GitHub Actions job with
+   * `log`). A job the loop had re-run (queued) completes; otherwise the same job reporting again
+   * is a re-run: its workflow run's next attempt. `setup`: the job failed in GitHub's own `Set up
+   * job`, before any of the project's steps ran.
+   */
+  ci(
+    sha: string,
+    conclusion: string,
+    name = 'test',
+    log?: string,
+    { setup = false }: { setup?: boolean } = {},
+  ): SimCheckRun {
+    const steps = setup
+      ? [{ name: 'Set up job', status: 'completed', conclusion, number: 1 }]
+      : [
+          { name: 'Set up job', status: 'completed', conclusion: 'success', number: 1 },
+          { name: `Run ${name}`, status: 'completed', conclusion, number: 2 },
+          { name: 'Complete job', status: 'completed', conclusion: 'success', number: 3 },
+        ];
+    const queued = this.checkRuns.find(
+      (r) => r.head_sha === sha && r.name === name && r.job && r.status === 'queued',
+    );
+    if (queued) {
+      Object.assign(queued, { status: 'completed', conclusion, steps });
+      return queued;
+    }
     const id = ++this.ids;
-    // The same job reporting again on the same head is a re-run: its workflow run's next attempt.
     const earlier = this.checkRuns.filter(
       (r) => r.head_sha === sha && r.name === name && r.app.id === CI_APP.id && r.job,
     );
@@ -340,8 +379,23 @@ export class SimGitHub {
           ? `https://github.com/${OWNER}/${REPO}/runs/${id}`
           : `https://github.com/${OWNER}/${REPO}/actions/runs/9/job/${id}`,
       ...(log === undefined ? {} : { log }),
+      steps,
     };
     this.checkRuns.push(run);
+    return run;
+  }
+
+  /** A workflow run on a head that never started a job: GitHub's `startup_failure`. */
+  startupFailure(sha: string, name = 'CI'): SimWorkflowRun {
+    const run: SimWorkflowRun = {
+      id: ++this.ids,
+      name,
+      head_sha: sha,
+      attempt: 1,
+      status: 'completed',
+      conclusion: 'startup_failure',
+    };
+    this.workflowRuns.push(run);
     return run;
   }
 
@@ -1262,11 +1316,32 @@ export class SimGitHub {
             .map((r) => r.job!.run),
         ),
       ];
+      const unstarted = this.workflowRuns.filter((r) => !sha || r.head_sha === sha);
+      const all = [...ids, ...unstarted.map((r) => r.id)];
       return [
         200,
         {
-          total_count: ids.length,
-          workflow_runs: page(ids, url).map((id) => {
+          total_count: all.length,
+          workflow_runs: page(all, url).map((id) => {
+            const bare = unstarted.find((r) => r.id === id);
+            if (bare)
+              return {
+                id,
+                name: bare.name,
+                node_id: 'WR',
+                head_sha: bare.head_sha,
+                run_number: id,
+                run_attempt: bare.attempt,
+                event: 'pull_request',
+                status: bare.status,
+                conclusion: bare.conclusion,
+                workflow_id: 1,
+                check_suite_id: id,
+                html_url: `https://github.com/${OWNER}/${REPO}/actions/runs/${id}`,
+                url: '',
+                created_at: '2026-11-22T12:00:00Z',
+                updated_at: '2026-11-22T12:00:00Z',
+              };
             const jobs = this.checkRuns.filter((r) => r.job?.run === id);
             return {
               id,
@@ -1315,6 +1390,7 @@ export class SimGitHub {
             started_at: '2026-11-22T12:00:00Z',
             completed_at: null,
             check_run_url: '',
+            ...(run.steps ? { steps: run.steps } : {}),
             labels: [],
             runner_id: null,
             runner_name: null,
@@ -1324,6 +1400,39 @@ export class SimGitHub {
           })),
         },
       ];
+    });
+    // Re-runs: the failed jobs of a run's latest attempt queued again as its next attempt (new
+    // check runs), or a run that started no job queued again whole.
+    route('post', p('/actions/runs/(\\d+)/rerun-failed-jobs'), (m) => {
+      const id = Number(m[1]);
+      const jobs = this.checkRuns.filter((r) => r.job?.run === id);
+      if (jobs.length === 0) return notFound;
+      const latest = Math.max(...jobs.map((j) => j.job!.attempt));
+      const failed = jobs.filter(
+        (j) =>
+          j.job!.attempt === latest &&
+          !['success', 'neutral', 'skipped'].includes(j.conclusion ?? ''),
+      );
+      if (failed.length === 0) return [403, { message: 'This workflow run has no failed jobs.' }];
+      this.reruns.push({ run: id, whole: false });
+      for (const j of failed)
+        this.checkRuns.push({
+          ...j,
+          id: ++this.ids,
+          job: { run: id, attempt: latest + 1 },
+          status: 'queued',
+          conclusion: null,
+          steps: [],
+          html_url: `https://github.com/${OWNER}/${REPO}/runs/${this.ids}`,
+        });
+      return [201, {}];
+    });
+    route('post', p('/actions/runs/(\\d+)/rerun'), (m) => {
+      const run = this.workflowRuns.find((r) => r.id === Number(m[1]));
+      if (!run) return notFound;
+      this.reruns.push({ run: run.id, whole: true });
+      Object.assign(run, { attempt: run.attempt + 1, status: 'queued', conclusion: null });
+      return [201, {}];
     });
     route('post', p('/statuses/([0-9a-f]{40})'), (m, body: Omit<SimStatus, 'sha'>) => {
       if (!this.commits.has(m[1]!)) return [422, { message: 'No commit found for SHA' }];

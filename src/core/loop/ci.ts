@@ -12,14 +12,14 @@ export interface CiHead {
 /** The fields of CI payloads the gate reads. */
 export interface CiPayload {
   action?: string;
-  check_suite?: { head_branch: string | null; head_sha: string };
+  check_suite?: { head_branch: string | null; head_sha: string; conclusion?: string | null };
   check_run?: {
     name: string;
     head_sha: string;
     app?: { id?: number; slug?: string } | null;
     check_suite?: { head_branch: string | null } | null;
   };
-  workflow_run?: { head_branch: string | null; head_sha: string };
+  workflow_run?: { head_branch: string | null; head_sha: string; conclusion?: string | null };
   state?: string;
   context?: string;
   sha?: string;
@@ -52,4 +52,18 @@ export function ciHead(event: string, payload: CiPayload): CiHead | { ignored: s
     default:
       return { ignored: event };
   }
+}
+
+/**
+ * A workflow run that started no job (`startup_failure`), as a `workflow_run` or `check_suite`
+ * completion says: no check run shows it, so the gate reads the head's workflow runs for it.
+ */
+export function startedNoJob(event: string, payload: CiPayload): boolean {
+  const conclusion =
+    event === 'workflow_run'
+      ? payload.workflow_run?.conclusion
+      : event === 'check_suite'
+        ? payload.check_suite?.conclusion
+        : undefined;
+  return conclusion === 'startup_failure';
 }

@@ -128,6 +128,12 @@ function reportFacts(
     reviewers: facts.reviewers,
     files: facts.files,
     ...(marker.agentRuns?.length ? { agentRuns: marker.agentRuns } : {}),
+    cost: {
+      failedAttempts: (marker.attempts ?? []).length,
+      pauses: marker.pauses ?? [],
+      reruns: marker.reruns ?? [],
+      flaky: marker.flaky ?? [],
+    },
     ...(facts.spec
       ? { trace: specTrace(passesSpec(tasks, facts.files, facts.spec), facts.commits) }
       : {}),

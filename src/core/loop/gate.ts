@@ -8,6 +8,21 @@ export interface CheckResult {
   /** success, failure, neutral, cancelled, skipped, timed_out, action_required, stale, error, pending… */
   conclusion: string | null;
   url?: string;
+  /**
+   * A GitHub Actions job (or a workflow run that started no job), read when it did not pass: its
+   * workflow run, that run's attempt, and whether any step of the project ran (GitHub's own
+   * set-up steps aside). Absent: a check run or status the loop cannot re-run.
+   */
+  job?: CheckJob;
+}
+
+/** A failing GitHub Actions job, as triage reads it. */
+export interface CheckJob {
+  run: number;
+  attempt: number;
+  projectRan: boolean;
+  /** The workflow run started no job (`startup_failure`): only the whole run can be re-run. */
+  whole?: true;
 }
 
 export type Gate =

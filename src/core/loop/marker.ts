@@ -49,6 +49,21 @@ export interface LoopMarker {
   pauses?: PauseEntry[];
   /** Passes Spec?: the verdict computed on `sha`, and the tasks that lacked evidence there. */
   spec?: SpecRecord;
+  /** Triage (triage.ts): every workflow run the loop asked GitHub to re-run, per head. */
+  reruns?: RerunEntry[];
+  /** Checks that failed and passed on a re-run of the same head: flaky, named in the report. */
+  flaky?: { sha: string; name: string }[];
+}
+
+/** A re-run the loop asked for: the workflow run and its attempt that failed, on which head. */
+export interface RerunEntry {
+  sha: string;
+  run: number;
+  attempt: number;
+  /** The failing checks of that attempt, by name. */
+  checks: string[];
+  /** Infrastructure (cancelled, never started, failed before the project's steps), not a test. */
+  infrastructure?: true;
 }
 
 /** A pause in force: the hand-off to send again at `until`, and why. */
@@ -89,6 +104,21 @@ export interface RunState {
   phases?: RunPhase[];
 }
 
+/**
+ * What a phase did besides its spend, for the progress comment and the report: its agent runs
+ * (and how many reported no cost: unknown, never $0), pauses at the provider's limit and how long
+ * they lasted, the re-runs triage asked, the checks found flaky.
+ */
+export interface PhaseCounts {
+  agentRuns: number;
+  /** Agent runs that reported no cost: the phase's cost is unknown for them. */
+  unpriced: number;
+  pauses: number;
+  pausedMinutes: number;
+  reruns: number;
+  flaky: number;
+}
+
 /** A merged phase of a run, as its record carried it on. */
 export interface RunPhase {
   phase: number;
@@ -96,6 +126,8 @@ export interface RunPhase {
   failedAttempts: number;
   minutes: number;
   costUsd: number;
+  /** Its agent runs, pauses, re-runs and flaky checks (run.ts: `phaseCounts`). */
+  counts?: PhaseCounts;
 }
 
 export interface Attempt {

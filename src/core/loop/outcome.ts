@@ -25,6 +25,8 @@ export const LOOP_STATES = [
   // The PR side.
   'pending',
   'waiting-for-ci',
+  // Triage (triage.ts): the loop asked GitHub to re-run a failure; no attempt is counted.
+  'rerun',
   'verification',
   'failed',
   'escalated',

@@ -35,13 +35,33 @@ function untilOf(reported: string | undefined, now: Date, minutes: number): stri
   return new Date(now.getTime() + minutes * 60_000).toISOString();
 }
 
+/**
+ * What wakes the loop at a pause's end, as the host knows it: its own delayed job (the App with
+ * Redis), the scheduled sweep workflow on the default branch (`isResumeSweep`), or nothing — then
+ * only `/coder resume` does, and the loop says so rather than promise it.
+ */
+export type Waker = 'job' | 'sweep' | undefined;
+
+/** How the pause ends, said on the issue and the check run: true to what the host can do. */
+function howItResumes(pause: PauseState, waker: Waker): string {
+  const until = formatUntil(pause.until);
+  switch (waker) {
+    case 'job':
+      return `The loop hands ${pause.node} to the agent again at ${until} by itself; \`/coder resume\` resumes now, \`/coder stop\` ends it.`;
+    case 'sweep':
+      return `The scheduled resume workflow hands ${pause.node} to the agent again at its first run after ${until}; \`/coder resume\` resumes now, \`/coder stop\` ends it.`;
+    default:
+      return `Nothing here resumes it by itself (no scheduled resume workflow on the default branch, no wake-up queue): run \`/coder resume\` after ${until}; \`/coder stop\` ends it.`;
+  }
+}
+
 /** What the check run shows while paused. */
-function pausedView(snap: PullSnapshot, pause: PauseState): CheckRunView {
+function pausedView(snap: PullSnapshot, pause: PauseState, waker: Waker): CheckRunView {
   return {
     mode: snap.marker.mode,
     node: NODE_OF[pause.node],
     title: `Paused until ${formatUntil(pause.until)}`,
-    next: `The coding agent stopped at its provider's limit (${pause.reason}). No attempt was spent; its work so far is kept. The loop hands ${pause.node} to the agent again at ${formatUntil(pause.until)} by itself; \`/coder resume\` resumes now, \`/coder stop\` ends it.`,
+    next: `The coding agent stopped at its provider's limit (${pause.reason}). No attempt was spent; its work so far is kept. ${howItResumes(pause, waker)}`,
   };
 }
 
@@ -56,6 +76,7 @@ export function pauseAt(
   config: Config,
   at: { node: AgentNode; attempt: number; reason: string; until?: string },
   now: Date,
+  waker: Waker,
 ): Decided {
   const { marker } = snap;
   if (marker.pause && marker.pause.node === at.node && marker.pause.attempt === at.attempt)
@@ -89,10 +110,10 @@ export function pauseAt(
     NODE_OF[at.node],
     [
       { kind: 'marker', marker: updated },
-      { kind: 'check', view: pausedView(snap, pause) },
+      { kind: 'check', view: pausedView(snap, pause, waker) },
       {
         kind: 'reply',
-        body: `⏸️ Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at.node}, attempt ${at.attempt}) stopped at its provider's limit — ${pause.reason}. No attempt was spent and its work so far is kept; the loop resumes by itself at that time. \`/coder resume\` resumes now, \`/coder stop\` ends it.`,
+        body: `⏸️ Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at.node}, attempt ${at.attempt}) stopped at its provider's limit — ${pause.reason}. No attempt was spent and its work so far is kept. ${howItResumes(pause, waker)}`,
       },
       { kind: 'wake', at: pause.until },
     ],

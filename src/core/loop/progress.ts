@@ -1,8 +1,16 @@
 import { codeSpan, escapeMarkdown } from '../markdown.js';
 import { NODES, type NodeId } from './flowchart.js';
-import type { LoopMarker, RunPhase, RunState } from './marker.js';
+import type { LoopMarker, PhaseCounts, RunPhase, RunState } from './marker.js';
 import type { Effect } from './pullSnapshot.js';
-import { addSpend, NO_SPEND, phaseSpend, type Spend } from './run.js';
+import {
+  addCounts,
+  addSpend,
+  NO_COUNTS,
+  NO_SPEND,
+  phaseCounts,
+  phaseSpend,
+  type Spend,
+} from './run.js';
 import { phaseInteger } from './phaseName.js';
 
 /**
@@ -40,6 +48,11 @@ export interface ProgressCurrent {
   pr: number;
   node?: NodeId;
   spend: Spend;
+  counts?: PhaseCounts;
+  /** Escalated to the architects (the record's reason): the phase waits for them, whatever CI says. */
+  escalated?: string;
+  /** Paused at the agent's provider limit: until when, and why. */
+  paused?: { until: string; reason: string };
 }
 
 export interface ProgressInput {
@@ -53,6 +66,8 @@ export interface ProgressInput {
   ended?: string;
   /** The run's spend so far, the current phase included. */
   totals: Spend;
+  /** The run's counts so far (phases merged before counts were kept add nothing). */
+  totalCounts?: PhaseCounts;
 }
 
 /** What the loop waits for at a node: CI, a review, a merge, an architect. */
@@ -84,8 +99,37 @@ const money = (n: number) => `$${n.toFixed(2)}`;
 const minutes = (n: number) => `${n} min`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function figures(spend: Spend): string[] {
-  return [String(spend.failedAttempts), minutes(spend.minutes), money(spend.costUsd)];
+/** The cost as far as it is known: an agent run that reported none makes it unknown, never $0. */
+function cost(spend: Spend, counts: PhaseCounts | undefined): string {
+  if (!counts || counts.unpriced === 0) return money(spend.costUsd);
+  if (counts.unpriced === counts.agentRuns) return 'unknown';
+  return `${money(spend.costUsd)} + unknown`;
+}
+
+/** `2026-03-10 15:00 UTC`. */
+const at = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+function figures(spend: Spend, counts: PhaseCounts | undefined): string[] {
+  const c = counts;
+  return [
+    c ? String(c.agentRuns) : '',
+    String(spend.failedAttempts),
+    c ? (c.pauses ? `${c.pauses} (${minutes(c.pausedMinutes)})` : '0') : '',
+    c ? String(c.reruns) : '',
+    minutes(spend.minutes),
+    cost(spend, c),
+  ];
+}
+
+/** What the phase really waits for: the architects, the end of a pause, or the node's next step. */
+function headlineOf(current: ProgressCurrent): string {
+  const where = `Phase ${current.phase} (pull request #${current.pr})`;
+  if (current.escalated !== undefined)
+    return `${where} is **escalated**: waiting for an architect (\`/coder resume\`). ${current.escalated.replace(/\.?$/, '.')}`;
+  if (current.paused)
+    return `${where} is **paused** until ${at(current.paused.until)}: ${current.paused.reason.replace(/\.?$/, '.')} No attempt was spent; \`/coder resume\` resumes now.`;
+  const node = current.node ? NODES[current.node] : 'Implementation (TDD)';
+  return `${where} is at **${node}**, waiting for ${waitingFor(current.node)}.`;
 }
 
 /** The comment's text: a headline, one row per phase, the run's totals, the hidden key. */
@@ -105,32 +149,38 @@ export function renderProgress(input: ProgressInput): string {
   ].sort((a, b) => a - b);
   const rows = numbers.map((n) => {
     const done = merged.get(n);
-    if (done) return [title(n), '✅ merged', `#${done.pr}`, ...figures(done)];
+    const empty = ['', '', '', '', '', ''];
+    if (done) return [title(n), '✅ merged', `#${done.pr}`, ...figures(done, done.counts)];
     if (current?.phase === n) {
-      const at = current.node ? NODES[current.node] : 'Implementation (TDD)';
-      const mark = current.node === 'Escalate' ? '🛑' : input.ended ? '⏹' : '🔄';
-      return [title(n), `${mark} ${at}`, `#${current.pr}`, ...figures(current.spend)];
+      const node = current.node ? NODES[current.node] : 'Implementation (TDD)';
+      const state =
+        current.escalated !== undefined || current.node === 'Escalate'
+          ? `🛑 Escalated${current.node && current.node !== 'Escalate' ? ` (at ${node})` : ''}`
+          : current.paused
+            ? `⏸️ Paused (${node})`
+            : `${input.ended ? '⏹' : '🔄'} ${node}`;
+      return [title(n), state, `#${current.pr}`, ...figures(current.spend, current.counts)];
     }
     if (input.phases.find((p) => p.number === n)?.done)
-      return [title(n), '✅ done before the run', '', '', '', ''];
-    return [title(n), '⏳ to do', '', '', '', ''];
+      return [title(n), '✅ done before the run', '', ...empty];
+    return [title(n), '⏳ to do', '', ...empty];
   });
-  const headline = input.ended
-    ? input.ended
-    : current
-      ? `Phase ${current.phase} (pull request #${current.pr}) is at **${current.node ? NODES[current.node] : 'Implementation (TDD)'}**, waiting for ${waitingFor(current.node)}.`
-      : 'Starting.';
+  const headline = input.ended ? input.ended : current ? headlineOf(current) : 'Starting.';
   const t = input.totals;
+  const c = input.totalCounts;
+  const extra = c
+    ? `, ${plural(c.agentRuns, 'agent run')}, ${plural(c.pauses, 'pause')}${c.pauses ? ` (${minutes(c.pausedMinutes)})` : ''}, ${plural(c.reruns, 're-run')}${c.flaky ? `, ${plural(c.flaky, 'flaky check')}` : ''}`
+    : '';
   return [
     `### Coder run: ${codeSpan(key.plan)}`,
     '',
     `Started by @${input.starter}${key.startedAt ? ` at ${key.startedAt}` : ''}. ${headline}`,
     '',
-    '| Phase | State | Pull request | Failed attempts | Agent time | Cost |',
-    '| --- | --- | --- | ---: | ---: | ---: |',
+    '| Phase | State | Pull request | Agent runs | Failed attempts | Pauses | Re-runs | Agent time | Cost |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map((r) => `| ${r.join(' | ')} |`),
     '',
-    `**The run so far:** ${plural(t.failedAttempts, 'failed attempt')}, ${plural(t.minutes, 'agent minute')}, ${money(t.costUsd)}.`,
+    `**The run so far:** ${plural(t.failedAttempts, 'failed attempt')}${extra}, ${plural(t.minutes, 'agent minute')}, ${cost(t, c)}.`,
     '',
     encodeKey(key, input.phases),
   ].join('\n');
@@ -225,8 +275,12 @@ export function pullProgress(
   ended?: { reason: string; merged: boolean },
 ): ProgressInput {
   const spend = phaseSpend(marker);
+  const counts = phaseCounts(marker);
   const phase = marker.phase;
   const mergedNow = ended?.merged && phase !== undefined;
+  const totalCounts = [...(run.phases ?? []).map((p) => p.counts ?? NO_COUNTS), counts].reduce(
+    addCounts,
+  );
   return {
     key: {
       issue: marker.issue,
@@ -237,13 +291,26 @@ export function pullProgress(
     phases: [],
     merged: [
       ...(run.phases ?? []).filter((p) => !mergedNow || p.phase !== phase),
-      ...(mergedNow ? [{ phase, pr, ...spend }] : []),
+      ...(mergedNow ? [{ phase, pr, ...spend, counts }] : []),
     ],
     ...(phase !== undefined && !mergedNow
-      ? { current: { phase, pr, ...(node ? { node } : {}), spend } }
+      ? {
+          current: {
+            phase,
+            pr,
+            ...(node ? { node } : {}),
+            spend,
+            counts,
+            ...(marker.escalation ? { escalated: marker.escalation.reason } : {}),
+            ...(marker.pause
+              ? { paused: { until: marker.pause.until, reason: marker.pause.reason } }
+              : {}),
+          },
+        }
       : {}),
     ...(ended ? { ended: ended.reason } : {}),
     totals: addSpend(run.totals ?? NO_SPEND, spend),
+    totalCounts,
   };
 }
 

@@ -180,6 +180,13 @@ export type Effect =
    * the shared Redis; the Action's scheduled sweep finds it in the record without being told.
    */
   | { kind: 'wake'; at: string }
+  /**
+   * Triage (triage.ts): re-run a GitHub Actions workflow run's failed jobs (`whole`: the whole
+   * run, which started no job). GitHub refusing it (no `actions: write`, the run too old) leaves
+   * the rest of the decision undone: `otherwise` is carried out instead (the head as a real
+   * failure).
+   */
+  | { kind: 'rerun'; run: number; whole: boolean; otherwise: Decided }
   /** The run's progress comment on the issue, shown again (progress.ts: `withProgress`). */
   | { kind: 'progress'; run: RunState; node?: NodeId; when?: 'not-merged' };
 

@@ -111,11 +111,37 @@ const LoopRecordSchema = z.object({
             failedAttempts: z.number().int().nonnegative(),
             minutes: z.number().nonnegative(),
             costUsd: z.number().nonnegative(),
+            counts: z
+              .object({
+                agentRuns: z.number().int().nonnegative(),
+                unpriced: z.number().int().nonnegative(),
+                pauses: z.number().int().nonnegative(),
+                pausedMinutes: z.number().nonnegative(),
+                reruns: z.number().int().nonnegative(),
+                flaky: z.number().int().nonnegative(),
+              })
+              .optional(),
           }),
         )
         .max(200)
         .optional(),
     })
+    .optional(),
+  reruns: z
+    .array(
+      z.object({
+        sha: SHA,
+        run: z.number().int().positive(),
+        attempt: z.number().int().positive(),
+        checks: z.array(TEXT(300)).max(50),
+        infrastructure: z.literal(true).optional(),
+      }),
+    )
+    .max(100)
+    .optional(),
+  flaky: z
+    .array(z.object({ sha: SHA, name: TEXT(300) }))
+    .max(100)
     .optional(),
   /** Passes Spec?: the verdict on `sha` and what lacked evidence (the Revise hand-off's list). */
   spec: z
@@ -291,6 +317,20 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
       ? { pauses: m.pauses.slice(-100).map((p) => ({ ...p, reason: p.reason.slice(0, 1_000) })) }
       : {}),
     ...(m.run ? { run: m.run } : {}),
+    ...(m.reruns?.length
+      ? {
+          reruns: m.reruns.slice(-100).map((r) => ({
+            sha: r.sha,
+            run: r.run,
+            attempt: r.attempt,
+            checks: r.checks.slice(0, 50).map((c) => c.slice(0, 300)),
+            ...(r.infrastructure ? { infrastructure: true as const } : {}),
+          })),
+        }
+      : {}),
+    ...(m.flaky?.length
+      ? { flaky: m.flaky.slice(-100).map((f) => ({ sha: f.sha, name: f.name.slice(0, 300) })) }
+      : {}),
     ...(m.spec
       ? {
           spec: {

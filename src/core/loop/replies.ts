@@ -254,6 +254,25 @@ export const reply = {
       ),
     ].join('\n'),
 
+  /** Triage: an infrastructure failure again on the same head, re-run by the loop. */
+  infrastructure: (
+    pr: number,
+    failing: readonly { name: string; conclusion: string | null; url?: string }[],
+    rerun: boolean,
+  ): string =>
+    [
+      `**CI failed again for a reason outside the code** on pull request #${pr}: infrastructure (cancelled, never started, or failed before any of the project's steps ran). No attempt is counted. ${rerun ? 'The loop re-runs it once more.' : ''}`.trimEnd(),
+      '',
+      ...failing.map(
+        (c) =>
+          `- ${c.url ? `[${escapeMarkdown(c.name)}](${c.url})` : escapeMarkdown(c.name)}: ${c.conclusion ?? 'failed'}`,
+      ),
+    ].join('\n'),
+
+  /** Triage: checks that failed and passed on a re-run of the same head. */
+  flaky: (pr: number, names: readonly string[]): string =>
+    `**Flaky** on pull request #${pr}: ${names.map((n) => codeSpan(n)).join(', ')} failed, then passed on a re-run of the same head. No attempt is counted; the phase report lists ${names.length === 1 ? 'it' : 'them'}.`,
+
   /** Verification → Pass: on to Code Review. */
   ciPassed: (pr: number, reviewers: readonly string[], spec?: boolean): string =>
     `**CI passed** on pull request #${pr}. Code review${reviewers.length ? ` requested from ${reviewers.map((r) => `@${r}`).join(', ')}` : ' is next'}: an approval completes the phase.${spec ? '\n\nEach task of the phase and its evidence (Passes Spec?) are in the `coder-loop` check run of the head.' : ''}`,

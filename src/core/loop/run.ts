@@ -1,4 +1,4 @@
-import type { LoopMarker, RunState } from './marker.js';
+import type { LoopMarker, PhaseCounts, RunState } from './marker.js';
 
 /**
  * `/coder run` (SPEC §3 item 12): after a phase of an active run is verified and merged, the loop
@@ -35,6 +35,44 @@ export function phaseSpend(record: Pick<LoopMarker, 'attempts' | 'agentRuns'>): 
     failedAttempts: (record.attempts ?? []).length,
     minutes: round(runs.reduce((sum, r) => sum + r.minutes, 0)),
     costUsd: round(runs.reduce((sum, r) => sum + (r.usage?.costUsd ?? 0), 0)),
+  };
+}
+
+export const NO_COUNTS: PhaseCounts = {
+  agentRuns: 0,
+  unpriced: 0,
+  pauses: 0,
+  pausedMinutes: 0,
+  reruns: 0,
+  flaky: 0,
+};
+
+/** A phase's counts from its record. */
+export function phaseCounts(
+  record: Pick<LoopMarker, 'agentRuns' | 'pauses' | 'reruns' | 'flaky'>,
+): PhaseCounts {
+  const runs = record.agentRuns ?? [];
+  const pauses = record.pauses ?? [];
+  const span = (p: { since: string; until: string }) =>
+    Math.max(0, (Date.parse(p.until) - Date.parse(p.since)) / 60_000) || 0;
+  return {
+    agentRuns: runs.length,
+    unpriced: runs.filter((r) => r.usage?.costUsd === undefined).length,
+    pauses: pauses.length,
+    pausedMinutes: Math.round(pauses.reduce((sum, p) => sum + span(p), 0)),
+    reruns: (record.reruns ?? []).length,
+    flaky: (record.flaky ?? []).length,
+  };
+}
+
+export function addCounts(a: PhaseCounts, b: PhaseCounts): PhaseCounts {
+  return {
+    agentRuns: a.agentRuns + b.agentRuns,
+    unpriced: a.unpriced + b.unpriced,
+    pauses: a.pauses + b.pauses,
+    pausedMinutes: a.pausedMinutes + b.pausedMinutes,
+    reruns: a.reruns + b.reruns,
+    flaky: a.flaky + b.flaky,
   };
 }
 
@@ -192,9 +230,10 @@ export function decideRunNext(s: RunSnapshot): RunDecision {
   }
   const phases =
     s.pr !== undefined && record.phase !== undefined
-      ? [...(run.phases ?? []), { phase: record.phase, pr: s.pr, ...phaseSpend(record) }].slice(
-          -200,
-        )
+      ? [
+          ...(run.phases ?? []),
+          { phase: record.phase, pr: s.pr, ...phaseSpend(record), counts: phaseCounts(record) },
+        ].slice(-200)
       : run.phases;
   return {
     kind: 'start',

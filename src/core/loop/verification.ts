@@ -8,7 +8,14 @@ import { reply } from './replies.js';
 import { debugFix } from './debugFix.js';
 import { escalation } from './escalation.js';
 import { finalVerification } from './finalVerification.js';
-import { done, waitingForCi, type Decision, type PullSnapshot } from './pullSnapshot.js';
+import {
+  done,
+  waitingForCi,
+  type Decided,
+  type Decision,
+  type PullSnapshot,
+} from './pullSnapshot.js';
+import { flakyOnPass, triaged } from './triage.js';
 import { unreadable } from './unreadable.js';
 import { quickPassed, withApprovals } from './approvals.js';
 import { architectItems } from './planChanges.js';
@@ -51,18 +58,34 @@ export function verification(
 
   if (gate.verdict === 'failed') {
     if (own?.conclusion === 'failure' && !again) return reported('failed', 'Debug');
-    return debugFix(
-      snap,
-      config,
-      gate.failing.map((c) => ({
-        name: c.name,
-        conclusion: c.conclusion ?? 'failure',
-        ...(c.url ? { url: c.url } : {}),
-      })),
-    );
+    const fix = () =>
+      debugFix(
+        snap,
+        config,
+        gate.failing.map((c) => ({
+          name: c.name,
+          conclusion: c.conclusion ?? 'failure',
+          ...(c.url ? { url: c.url } : {}),
+        })),
+      ) as Decided;
+    // Triage (triage.ts): what is not the code's fault is re-run, not counted (`/coder retry`
+    // asks for Debug & Fix itself).
+    return (again ? undefined : triaged(snap, config, gate.failing, fix)) ?? fix();
   }
 
-  // passed
+  // passed: a check that failed and passed on a re-run of this head is flaky (triage.ts).
+  const flaky = flakyOnPass(snap, gate.checks);
+  if (!flaky) return passed(snap, config, again);
+  const decided = passed({ ...snap, marker: flaky.marker }, config, again);
+  if ('need' in decided) return decided;
+  return { ...decided, effects: [...flaky.effects, ...decided.effects] };
+}
+
+/** Verification passed on the head: quick mode's end, Final Verification, or Passes Spec?. */
+function passed(snap: PullSnapshot, config: Config, again: boolean): Decision {
+  const { own, marker } = snap;
+  const reported = (state: LoopState, node: NodeId) =>
+    done(snap, state, node, [], { reason: 'already reported' });
   if (marker.mode === 'quick') {
     if (own?.conclusion === 'success' && !again) return reported('passed', 'End');
     // Touched Locked Items?: locked paths and plan documents need an architect, as in plan mode.

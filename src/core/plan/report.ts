@@ -87,6 +87,56 @@ export interface PhaseReport {
   agentRuns?: readonly AgentRunEntry[];
   /** Each task and requirement → the tests and commits covering it (absent: `specCheck: off`). */
   trace?: ReportTrace;
+  /** What the phase cost besides its agent runs: failed attempts, pauses, re-runs, flaky checks. */
+  cost?: ReportCost;
+}
+
+/** The phase's counts, from the loop's record. */
+export interface ReportCost {
+  failedAttempts: number;
+  pauses: readonly { since: string; until: string; reason: string }[];
+  reruns: readonly { sha: string; checks: readonly string[]; infrastructure?: true }[];
+  flaky: readonly { sha: string; name: string }[];
+}
+
+const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+/** `## What the phase cost`: agent runs and their cost (unknown where none was reported), the rest. */
+function renderCost(cost: ReportCost, runs: readonly AgentRunEntry[]): string[] {
+  const unpriced = runs.filter((r) => r.usage?.costUsd === undefined).length;
+  const priced = runs.reduce((sum, r) => sum + (r.usage?.costUsd ?? 0), 0);
+  const money =
+    runs.length === 0
+      ? 'no agent run'
+      : unpriced === runs.length
+        ? 'cost unknown: no run reported one'
+        : unpriced > 0
+          ? `${formatCost(priced)} reported, plus ${unpriced} run${unpriced === 1 ? '' : 's'} of unknown cost`
+          : formatCost(priced);
+  const lines = [
+    '',
+    '## What the phase cost',
+    '',
+    `- Agent runs: ${runs.length} (${money})`,
+    `- Failed attempts: ${cost.failedAttempts}`,
+    `- Pauses at the agent's limit: ${cost.pauses.length}`,
+  ];
+  for (const p of cost.pauses) {
+    const span = Math.max(0, Math.round((Date.parse(p.until) - Date.parse(p.since)) / 60_000)) || 0;
+    lines.push(`  - ${utc(p.since)} until ${utc(p.until)} (${span} min): ${oneLine(p.reason)}`);
+  }
+  const infra = cost.reruns.filter((r) => r.infrastructure).length;
+  lines.push(
+    `- Re-runs asked by the loop: ${cost.reruns.length}${cost.reruns.length ? ` (${infra} for infrastructure)` : ''}`,
+  );
+  for (const r of cost.reruns)
+    lines.push(
+      `  - \`${r.sha.slice(0, 7)}\`: ${r.checks.map(cell).join(', ')}${r.infrastructure ? ' (infrastructure)' : ''}`,
+    );
+  lines.push(`- Flaky checks: ${cost.flaky.length}`);
+  for (const f of cost.flaky)
+    lines.push(`  - ${cell(f.name)} on \`${f.sha.slice(0, 7)}\`: failed, then passed on a re-run`);
+  return lines;
 }
 
 const STATE_BOX = { todo: '[ ]', doing: '[~]', done: '[x]' } as const;
@@ -167,6 +217,17 @@ export function renderPhaseReport(report: PhaseReport): string[] {
       `Total: ${formatMinutes(total.minutes)}${u?.inputTokens !== undefined ? `, ${u.inputTokens.toLocaleString('en-US')} input tokens` : ''}${u?.outputTokens !== undefined ? `, ${u.outputTokens.toLocaleString('en-US')} output tokens` : ''}${u?.costUsd !== undefined ? `, ${formatCost(u.costUsd)}` : ''} (tokens and cost as the agent reported them, where it did).`,
     );
   }
+
+  const c = report.cost;
+  if (
+    c &&
+    (report.agentRuns?.length ||
+      c.failedAttempts ||
+      c.pauses.length ||
+      c.reruns.length ||
+      c.flaky.length)
+  )
+    lines.push(...renderCost(c, report.agentRuns ?? []));
 
   if (report.files) {
     lines.push('', '## Files changed', '');

@@ -15,6 +15,7 @@ import {
 import { sendAgentDispatch } from '../agent.js';
 import {
   keepsStatus,
+  rerunWorkflow,
   writeCheckRun,
   writeRecord,
   type CheckRunWrite,
@@ -255,6 +256,13 @@ export async function apply(
         break;
       case 'wake':
         await wakeAt(ctx, effect.at);
+        break;
+      case 'rerun':
+        // Refused (no `actions: write`, a run too old): the head is a real failure after all.
+        if (!(await rerunWorkflow(gh, repo, effect.run, effect.whole))) {
+          env.log.warn(`re-run of workflow run ${effect.run} refused: Debug & Fix instead`);
+          return apply(ctx, effect.otherwise.effects, effect.otherwise.outcome);
+        }
         break;
       case 'merge': {
         // Named by the verified sha: GitHub refuses the merge if the head moved since.

@@ -8,11 +8,12 @@ import {
   isOwnCheckRun,
   mayCommand,
   pushed,
+  startedNoJob,
   type Config,
   type LoopOutcome,
 } from '../../core/index.js';
 export type { CiPayload } from '../../core/index.js';
-import { keepsStatus } from '../checks.js';
+import { keepsStatus, readHeadChecks } from '../checks.js';
 import { readPermission } from '../identity.js';
 import type { PullRequest } from '../pulls.js';
 import { onThread, type LoopEnv } from './env.js';
@@ -49,8 +50,17 @@ export async function onCiEvent(
   // Acting as a person (a PAT), the loop keeps its state in a `coder-loop` status: not CI.
   if (event === 'status' && payload.context === CHECK_NAME && keepsStatus(await env.identity()))
     return { state: 'ignored', reason: 'the loop’s own commit status' };
-  const loop = await loopPullForHead(env, head.branch, head.sha, `a ${event} event`);
-  if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
+  const found = await loopPullForHead(env, head.branch, head.sha, `a ${event} event`);
+  if ('ignored' in found) return { state: 'ignored', reason: found.ignored };
+  // A run that started no job shows no check run: the head's workflow runs are read for it.
+  const loop = startedNoJob(event, payload)
+    ? {
+        ...found,
+        checks: await readHeadChecks(env.gh, env.repo, head.sha, await env.identity(), {
+          unstarted: true,
+        }),
+      }
+    : found;
   return onThread(
     { issue: loop.marker.issue, pullRequest: loop.pr.number, what: `a ${event} event` },
     async () => {

@@ -1,7 +1,18 @@
 import type { AgentNode } from '../../core/agent/payload.js';
-import { pauseAt, pauseDue, resumePause, type Config, type LoopOutcome } from '../../core/index.js';
+import {
+  isResumeSweep,
+  isWorkflowPath,
+  parseWorkflow,
+  pauseAt,
+  pauseDue,
+  resumePause,
+  type Config,
+  type LoopOutcome,
+  type Waker,
+} from '../../core/index.js';
+
 import { findPullRequest, openPulls } from '../pulls.js';
-import type { LoopEnv } from './env.js';
+import { readerFor, type LoopEnv } from './env.js';
 import { run } from './pull.js';
 import { pullContext } from './snapshot.js';
 import { loopPullForHead, trustedLoopPull } from './trust.js';
@@ -30,9 +41,33 @@ export async function agentRunPaused(
   const loop = await loopPullForHead(env, handOff.branch, handOff.headSha);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
   if (loop.marker.escalation) return { state: 'escalated', node: 'Escalate', reason: 'escalated' };
+  const waker: Waker = env.wake ? 'job' : (await sweepInstalled(env)) ? 'sweep' : undefined;
   return run(pullContext(env, config, loop), (snap) =>
-    pauseAt(snap, config, { node: handOff.node, attempt: handOff.attempt, ...pause }, env.now()),
+    pauseAt(
+      snap,
+      config,
+      { node: handOff.node, attempt: handOff.attempt, ...pause },
+      env.now(),
+      waker,
+    ),
   );
+}
+
+/**
+ * Whether the default branch has the pauses' scheduled sweep (a workflow that runs the loop on
+ * `schedule`): without it, and without the App's wake-up queue, nothing resumes a pause by itself.
+ */
+async function sweepInstalled(env: LoopEnv): Promise<boolean> {
+  const reader = readerFor(env);
+  const head = await reader.branchHead(env.defaultBranch);
+  if (!head) return false;
+  const { files } = await reader.tree(head);
+  for (const [path, sha] of files) {
+    if (!isWorkflowPath(path)) continue;
+    const read = parseWorkflow({ path, text: await reader.blob(sha) });
+    if ('workflow' in read && isResumeSweep(read.workflow)) return true;
+  }
+  return false;
 }
 
 /**

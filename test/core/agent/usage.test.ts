@@ -252,6 +252,49 @@ describe('phase report: agent runs', () => {
       'Total: 35 min, 1,500 input tokens, 40 output tokens, $0.75 (tokens and cost as the agent reported them, where it did).',
     ]);
   });
+
+  test('what the phase cost: a run without a reported cost makes it unknown, never $0; pauses, re-runs, flaky checks', () => {
+    const base = { plan: 'P', phase: { number: 1, name: 'One' }, tasks: [], completedAt: 'now' };
+    const cost = {
+      failedAttempts: 1,
+      pauses: [
+        {
+          since: '2026-03-10T12:20:00.000Z',
+          until: '2026-03-10T15:00:00.000Z',
+          reason: 'Claude Code reached its usage limit',
+        },
+      ],
+      reruns: [{ sha: HEAD, checks: ['build'], infrastructure: true as const }],
+      flaky: [{ sha: SHA, name: 'test' }],
+    };
+    const lines = renderPhaseReport({
+      ...base,
+      agentRuns: [
+        { node: 'tdd', sha: SHA, minutes: 3, usage: { costUsd: 0.5 } },
+        { node: 'debug-fix', sha: HEAD, minutes: 2 },
+      ],
+      cost,
+    });
+    expect(lines.slice(lines.indexOf('## What the phase cost'))).toEqual([
+      '## What the phase cost',
+      '',
+      '- Agent runs: 2 ($0.50 reported, plus 1 run of unknown cost)',
+      '- Failed attempts: 1',
+      "- Pauses at the agent's limit: 1",
+      '  - 2026-03-10 12:20 UTC until 2026-03-10 15:00 UTC (160 min): Claude Code reached its usage limit',
+      '- Re-runs asked by the loop: 1 (1 for infrastructure)',
+      '  - `bbbbbbb`: build (infrastructure)',
+      '- Flaky checks: 1',
+      '  - test on `aaaaaaa`: failed, then passed on a re-run',
+    ]);
+    const unpriced = renderPhaseReport({
+      ...base,
+      agentRuns: [{ node: 'tdd', sha: SHA, minutes: 3 }],
+      cost: { failedAttempts: 0, pauses: [], reruns: [], flaky: [] },
+    });
+    expect(unpriced).toContain('- Agent runs: 1 (cost unknown: no run reported one)');
+    expect(unpriced.join('\n')).not.toContain('$0');
+  });
 });
 
 // Usage-shaped outputs of each CLI, with the usage each reports, for the properties below. A field

@@ -23,7 +23,7 @@ const markerOf = (d: Decided): LoopMarker =>
 
 describe('Paused, not failed', () => {
   test('a run at the limit: the record says paused until T and why, the issue is told once, no attempt', () => {
-    const d = pauseAt(snap(), agent, LIMIT, NOW);
+    const d = pauseAt(snap(), agent, LIMIT, NOW, 'job');
     expect(d.outcome.state).toBe('paused');
     expect(effects(d)).toEqual([
       'marker attempts=0 rounds=0',
@@ -37,23 +37,23 @@ describe('Paused, not failed', () => {
     // The record keeps it on the head, and reads it back.
     expect(decodeRecord(encodeRecord(marker, HEAD), HEAD)?.pause).toEqual(marker.pause);
     // Said once: the same run's pause again (a redelivered apply) writes nothing.
-    expect(pauseAt(snap({ marker }), agent, LIMIT, NOW).effects).toEqual([]);
+    expect(pauseAt(snap({ marker }), agent, LIMIT, NOW, 'job').effects).toEqual([]);
   });
 
   test('no reset time given: agent.pauseMinutes from now', () => {
-    const d = pauseAt(snap(), agent, { ...LIMIT, until: undefined } as never, NOW);
+    const d = pauseAt(snap(), agent, { ...LIMIT, until: undefined } as never, NOW, 'job');
     expect(markerOf(d).pause?.until).toBe('2026-03-10T13:20:00.000Z');
   });
 
   test('while paused, CI on the partial commit neither spends an attempt nor hands off', () => {
-    const marker = markerOf(pauseAt(snap(), agent, LIMIT, NOW));
+    const marker = markerOf(pauseAt(snap(), agent, LIMIT, NOW, 'job'));
     const d = verification(snap({ marker, checks: [ci('failure')] }), agent) as Decided;
     expect(d.outcome.state).toBe('paused');
     expect(d.effects).toEqual([]);
   });
 
   test('resumes the same node at T, by itself; not before', () => {
-    const marker = markerOf(pauseAt(snap(), agent, LIMIT, NOW));
+    const marker = markerOf(pauseAt(snap(), agent, LIMIT, NOW, 'job'));
     expect(resumePause(snap({ marker }), agent, NOW).outcome.state).toBe('not-due');
     const d = resumePause(snap({ marker }), agent, new Date(LIMIT.until));
     expect(effects(d)).toEqual([
@@ -69,7 +69,7 @@ describe('Paused, not failed', () => {
   });
 
   test('`/coder resume` resumes early; `/coder stop` ends it', () => {
-    const marker = markerOf(pauseAt(snap(), agent, LIMIT, NOW));
+    const marker = markerOf(pauseAt(snap(), agent, LIMIT, NOW, 'job'));
     const early = resumePause(snap({ marker }), agent, NOW, { early: true, thread: 1 });
     expect(effects(early)).toContain('dispatch debug-fix #1');
     const stopped = stopRun(snap({ marker }), 1);
@@ -80,10 +80,10 @@ describe('Paused, not failed', () => {
   test('pauses that recur are bounded (agent.maxPauses), then escalate with the reason', () => {
     let marker: LoopMarker = snap().marker;
     for (const attempt of [1, 2]) {
-      marker = markerOf(pauseAt(snap({ marker }), agent, { ...LIMIT, attempt }, NOW));
+      marker = markerOf(pauseAt(snap({ marker }), agent, { ...LIMIT, attempt }, NOW, 'job'));
       marker = markerOf(resumePause(snap({ marker }), agent, NOW, { early: true }));
     }
-    const d = pauseAt(snap({ marker }), agent, { ...LIMIT, attempt: 3 }, NOW);
+    const d = pauseAt(snap({ marker }), agent, { ...LIMIT, attempt: 3 }, NOW, 'job');
     expect(d.outcome.state).toBe('escalated');
     expect(d.outcome.reason).toMatch(/3 times \(the limit is 2 pauses\).*session limit/);
     expect(effects(d)).toContain('label');

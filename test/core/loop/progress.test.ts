@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  NO_COUNTS,
   NO_SPEND,
   progressLink,
   progressPhases,
@@ -31,14 +32,25 @@ export const EXAMPLE: ProgressInput = {
   key: KEY,
   starter: 'octocat',
   phases: PHASES,
-  merged: [{ phase: 1, pr: 12, failedAttempts: 1, minutes: 12.5, costUsd: 0.84 }],
+  merged: [
+    {
+      phase: 1,
+      pr: 12,
+      failedAttempts: 1,
+      minutes: 12.5,
+      costUsd: 0.84,
+      counts: { agentRuns: 2, unpriced: 0, pauses: 1, pausedMinutes: 45, reruns: 1, flaky: 1 },
+    },
+  ],
   current: {
     phase: 2,
     pr: 13,
     node: 'CodeReview',
     spend: { failedAttempts: 0, minutes: 7, costUsd: 0.31 },
+    counts: { agentRuns: 2, unpriced: 1, pauses: 0, pausedMinutes: 0, reruns: 0, flaky: 0 },
   },
   totals: { failedAttempts: 1, minutes: 19.5, costUsd: 1.15 },
+  totalCounts: { agentRuns: 4, unpriced: 1, pauses: 1, pausedMinutes: 45, reruns: 1, flaky: 1 },
 };
 
 /** The table's rows, without the header: `| a | b | … |` → [a, b, …]. */
@@ -64,9 +76,9 @@ describe('renderProgress', () => {
         totals: NO_SPEND,
       },
       [
-        ['1 — Endpoint', '🔄 Implementation (TDD)', '#2', '0', '0 min', '$0.00'],
-        ['2 — Database probe', '⏳ to do', '', '', '', ''],
-        ['3 — Documentation', '⏳ to do', '', '', '', ''],
+        ['1 — Endpoint', '🔄 Implementation (TDD)', '#2', '', '0', '', '', '0 min', '$0.00'],
+        ['2 — Database probe', '⏳ to do', '', '', '', '', '', '', ''],
+        ['3 — Documentation', '⏳ to do', '', '', '', '', '', '', ''],
       ],
       'Started by @octocat at 2026-11-22T12:00:00.000Z. Phase 1 (pull request #2) is at **Implementation (TDD)**, waiting for the implementation (a push, test first).',
     ],
@@ -74,9 +86,19 @@ describe('renderProgress', () => {
       'phase 1 merged, phase 2 at Code Review',
       {},
       [
-        ['1 — Endpoint', '✅ merged', '#12', '1', '12.5 min', '$0.84'],
-        ['2 — Database probe', '🔄 Code Review', '#13', '0', '7 min', '$0.31'],
-        ['3 — Documentation', '⏳ to do', '', '', '', ''],
+        ['1 — Endpoint', '✅ merged', '#12', '2', '1', '1 (45 min)', '1', '12.5 min', '$0.84'],
+        [
+          '2 — Database probe',
+          '🔄 Code Review',
+          '#13',
+          '2',
+          '0',
+          '0',
+          '0',
+          '7 min',
+          '$0.31 + unknown',
+        ],
+        ['3 — Documentation', '⏳ to do', '', '', '', '', '', '', ''],
       ],
       'Started by @octocat at 2026-11-22T12:00:00.000Z. Phase 2 (pull request #13) is at **Code Review**, waiting for a review.',
     ],
@@ -84,9 +106,9 @@ describe('renderProgress', () => {
       'escalated: waiting for an architect',
       { current: { phase: 2, pr: 13, node: 'Escalate', spend: NO_SPEND } },
       [
-        ['1 — Endpoint', '✅ merged', '#12', '1', '12.5 min', '$0.84'],
-        ['2 — Database probe', '🛑 Escalated to architect', '#13', '0', '0 min', '$0.00'],
-        ['3 — Documentation', '⏳ to do', '', '', '', ''],
+        ['1 — Endpoint', '✅ merged', '#12', '2', '1', '1 (45 min)', '1', '12.5 min', '$0.84'],
+        ['2 — Database probe', '🛑 Escalated', '#13', '', '0', '', '', '0 min', '$0.00'],
+        ['3 — Documentation', '⏳ to do', '', '', '', '', '', '', ''],
       ],
       'Started by @octocat at 2026-11-22T12:00:00.000Z. Phase 2 (pull request #13) is at **Escalated to architect**, waiting for an architect (`/coder resume`).',
     ],
@@ -98,9 +120,9 @@ describe('renderProgress', () => {
         current: { phase: 2, pr: 4, node: 'Verification', spend: NO_SPEND },
       },
       [
-        ['1 — Endpoint', '✅ done before the run', '', '', '', ''],
-        ['2 — Database probe', '🔄 Verification', '#4', '0', '0 min', '$0.00'],
-        ['3 — Documentation', '⏳ to do', '', '', '', ''],
+        ['1 — Endpoint', '✅ done before the run', '', '', '', '', '', '', ''],
+        ['2 — Database probe', '🔄 Verification', '#4', '', '0', '', '', '0 min', '$0.00'],
+        ['3 — Documentation', '⏳ to do', '', '', '', '', '', '', ''],
       ],
       'Started by @octocat at 2026-11-22T12:00:00.000Z. Phase 2 (pull request #4) is at **Verification**, waiting for CI.',
     ],
@@ -115,9 +137,9 @@ describe('renderProgress', () => {
         ended: 'The run of plan `Example` is complete.',
       },
       [
-        ['1 — Endpoint', '✅ merged', '#2', '0', '1 min', '$0.00'],
-        ['2 — Database probe', '✅ merged', '#3', '0', '1 min', '$0.00'],
-        ['3 — Documentation', '✅ merged', '#4', '0', '1 min', '$0.00'],
+        ['1 — Endpoint', '✅ merged', '#2', '', '0', '', '', '1 min', '$0.00'],
+        ['2 — Database probe', '✅ merged', '#3', '', '0', '', '', '1 min', '$0.00'],
+        ['3 — Documentation', '✅ merged', '#4', '', '0', '', '', '1 min', '$0.00'],
       ],
       'Started by @octocat at 2026-11-22T12:00:00.000Z. The run of plan `Example` is complete.',
     ],
@@ -125,9 +147,9 @@ describe('renderProgress', () => {
       'stopped on an open phase',
       { ended: 'Stopped.', current: { phase: 2, pr: 13, node: 'CodeReview', spend: NO_SPEND } },
       [
-        ['1 — Endpoint', '✅ merged', '#12', '1', '12.5 min', '$0.84'],
-        ['2 — Database probe', '⏹ Code Review', '#13', '0', '0 min', '$0.00'],
-        ['3 — Documentation', '⏳ to do', '', '', '', ''],
+        ['1 — Endpoint', '✅ merged', '#12', '2', '1', '1 (45 min)', '1', '12.5 min', '$0.84'],
+        ['2 — Database probe', '⏹ Code Review', '#13', '', '0', '', '', '0 min', '$0.00'],
+        ['3 — Documentation', '⏳ to do', '', '', '', '', '', '', ''],
       ],
       'Started by @octocat at 2026-11-22T12:00:00.000Z. Stopped.',
     ],
@@ -135,8 +157,8 @@ describe('renderProgress', () => {
       'phases unknown (a comment made again without the plan): the rows the record has',
       { phases: [] },
       [
-        ['1', '✅ merged', '#12', '1', '12.5 min', '$0.84'],
-        ['2', '🔄 Code Review', '#13', '0', '7 min', '$0.31'],
+        ['1', '✅ merged', '#12', '2', '1', '1 (45 min)', '1', '12.5 min', '$0.84'],
+        ['2', '🔄 Code Review', '#13', '2', '0', '0', '0', '7 min', '$0.31 + unknown'],
       ],
       'Started by @octocat at 2026-11-22T12:00:00.000Z. Phase 2 (pull request #13) is at **Code Review**, waiting for a review.',
     ],
@@ -144,9 +166,29 @@ describe('renderProgress', () => {
       'a title is escaped: no mention, no link',
       { phases: [{ number: 1, title: '@team [x](http://e)' }, ...PHASES.slice(1)] },
       [
-        ['1 — @\u200bteam \\[x\\]\\(http://e\\)', '✅ merged', '#12', '1', '12.5 min', '$0.84'],
-        ['2 — Database probe', '🔄 Code Review', '#13', '0', '7 min', '$0.31'],
-        ['3 — Documentation', '⏳ to do', '', '', '', ''],
+        [
+          '1 — @\u200bteam \\[x\\]\\(http://e\\)',
+          '✅ merged',
+          '#12',
+          '2',
+          '1',
+          '1 (45 min)',
+          '1',
+          '12.5 min',
+          '$0.84',
+        ],
+        [
+          '2 — Database probe',
+          '🔄 Code Review',
+          '#13',
+          '2',
+          '0',
+          '0',
+          '0',
+          '7 min',
+          '$0.31 + unknown',
+        ],
+        ['3 — Documentation', '⏳ to do', '', '', '', '', '', '', ''],
       ],
       'Started by @octocat at 2026-11-22T12:00:00.000Z. Phase 2 (pull request #13) is at **Code Review**, waiting for a review.',
     ],
@@ -161,7 +203,9 @@ describe('renderProgress', () => {
 
   it('ends with the run’s totals and its hidden key, which reads back only for that run', () => {
     const text = renderProgress(EXAMPLE);
-    expect(text).toContain('**The run so far:** 1 failed attempt, 19.5 agent minutes, $1.15.');
+    expect(text).toContain(
+      '**The run so far:** 1 failed attempt, 4 agent runs, 1 pause (45 min), 1 re-run, 1 flaky check, 19.5 agent minutes, $1.15 + unknown.',
+    );
     expect(readProgress(text, KEY)).toEqual({ phases: PHASES });
     expect(readProgress(text, { ...KEY, startedAt: '2026-11-23T00:00:00.000Z' })).toBeUndefined();
     expect(readProgress(text, { ...KEY, issue: 8 })).toBeUndefined();
@@ -232,9 +276,71 @@ describe('pullProgress: the comment as a run PR stands', () => {
         pr: 13,
         node: 'Debug',
         spend: { failedAttempts: 1, minutes: 3, costUsd: 0.5 },
+        counts: { ...NO_COUNTS, agentRuns: 1 },
       },
       totals: { failedAttempts: 2, minutes: 15.5, costUsd: 1.34 },
+      // Phase 1 was merged before counts were kept: it adds nothing to them.
+      totalCounts: { ...NO_COUNTS, agentRuns: 1 },
     });
+  });
+
+  it('escalated or paused: the record says so, whatever node the head shows', () => {
+    const escalated = pullProgress(
+      { ...MARKER, escalation: { reason: '3 failed CI attempts', sha: SHA } },
+      RUN,
+      13,
+      'Verification',
+    );
+    expect(escalated.current).toMatchObject({ escalated: '3 failed CI attempts' });
+    expect(headline(renderProgress({ ...escalated, phases: PHASES }))).toBe(
+      'Started by @octocat at 2026-11-22T12:00:00.000Z. Phase 2 (pull request #13) is **escalated**: waiting for an architect (`/coder resume`). 3 failed CI attempts.',
+    );
+    const pause = {
+      node: 'debug-fix' as const,
+      attempt: 1,
+      since: '2026-11-22T12:00:00.000Z',
+      until: '2026-11-22T15:00:00.000Z',
+      reason: 'usage limit reached',
+    };
+    const paused = pullProgress(
+      {
+        ...MARKER,
+        pause,
+        pauses: [{ since: pause.since, until: pause.until, reason: pause.reason }],
+      },
+      RUN,
+      13,
+      'Debug',
+    );
+    const text = renderProgress({ ...paused, phases: PHASES });
+    expect(headline(text)).toBe(
+      'Started by @octocat at 2026-11-22T12:00:00.000Z. Phase 2 (pull request #13) is **paused** until 2026-11-22 15:00 UTC: usage limit reached. No attempt was spent; `/coder resume` resumes now.',
+    );
+    expect(rows(text)[1]).toEqual([
+      '2 — Database probe',
+      '⏸️ Paused (Debug & Fix)',
+      '#13',
+      '1',
+      '1',
+      '1 (180 min)',
+      '0',
+      '3 min',
+      '$0.50',
+    ]);
+  });
+
+  it('a cost no agent run reported is unknown, never $0', () => {
+    const unpriced = pullProgress(
+      { ...MARKER, agentRuns: [{ node: 'tdd', sha: SHA, minutes: 3 }] },
+      { ...RUN, phases: [], totals: NO_SPEND },
+      13,
+      'Debug',
+    );
+    const text = renderProgress({ ...unpriced, phases: PHASES });
+    expect(rows(text)[1]!.at(-1)).toBe('unknown');
+    expect(text).toContain(
+      '**The run so far:** 1 failed attempt, 1 agent run, 0 pauses, 0 re-runs, 3 agent minutes, unknown.',
+    );
   });
 
   it('merged as the run ends: the phase is a merged row, the sentence the headline', () => {
@@ -242,7 +348,14 @@ describe('pullProgress: the comment as a run PR stands', () => {
     expect(input.current).toBeUndefined();
     expect(input.merged).toEqual([
       ...RUN.phases!,
-      { phase: 2, pr: 13, failedAttempts: 1, minutes: 3, costUsd: 0.5 },
+      {
+        phase: 2,
+        pr: 13,
+        failedAttempts: 1,
+        minutes: 3,
+        costUsd: 0.5,
+        counts: { ...NO_COUNTS, agentRuns: 1 },
+      },
     ]);
     expect(input.ended).toBe('Done.');
   });

@@ -1,0 +1,189 @@
+import type { Config } from '../config.js';
+import type { CheckResult } from './gate.js';
+import type { LoopMarker, RerunEntry } from './marker.js';
+import { reply } from './replies.js';
+import { escalation } from './escalation.js';
+import { done, type Decided, type Effect, type PullSnapshot } from './pullSnapshot.js';
+
+/**
+ * Triage, before Debug & Fix: a red head's failures sorted without a model. What is not the
+ * code's fault — a run cancelled, one that never started (`startup_failure`), a `stale` one, a
+ * job that failed before any of the project's steps ran (a runner that never came, GitHub's own
+ * set-up failing) — is re-run by the loop through the API, and no attempt is counted; the same
+ * again is named as infrastructure on the issue and re-run once more; past `rerun.perHead`
+ * re-runs it escalates. With `rerun.failures`, a real failure is re-run once too: a check that
+ * then passes on the same head is flaky — named, listed in the report, no attempt counted.
+ * Everything else is a real failure: an attempt, Debug & Fix. Pure: the head's checks (with
+ * each failing GitHub Actions job's run, attempt and steps) and the record in, a decision out.
+ */
+
+const INFRASTRUCTURE = new Set(['cancelled', 'startup_failure', 'stale']);
+
+/** A failure outside the project's code: only a GitHub Actions job (re-runnable) is judged so. */
+function isInfrastructure(check: CheckResult): boolean {
+  if (!check.job) return false;
+  return INFRASTRUCTURE.has(check.conclusion ?? '') || !check.job.projectRan;
+}
+
+/** What triage makes of a red head. */
+type Triage =
+  /** Debug & Fix as before: an attempt. */
+  | { verdict: 'real' }
+  /** The re-run asked for these attempts has not started yet: nothing new. */
+  | { verdict: 'waiting'; checks: string[] }
+  | { verdict: 'rerun'; infrastructure: boolean; again: boolean; reruns: RerunEntry[] }
+  /** Infrastructure failures outlasted `rerun.perHead` re-runs of the head. */
+  | { verdict: 'persists'; reruns: number };
+
+/** Sorts a red head's failing checks (`failing`, from the gate) by the record's re-runs of it. */
+function triage(
+  failing: readonly CheckResult[],
+  marker: LoopMarker,
+  head: string,
+  config: Pick<Config, 'rerun'>,
+): Triage {
+  const asked = (marker.reruns ?? []).filter((r) => r.sha === head);
+  const waiting = failing.filter((c) =>
+    asked.some((r) => c.job && r.run === c.job.run && r.attempt === c.job.attempt),
+  );
+  if (waiting.length > 0) return { verdict: 'waiting', checks: waiting.map((c) => c.name) };
+  const infrastructure = failing.length > 0 && failing.every(isInfrastructure);
+  const rerunnable = failing.length > 0 && failing.every((c) => c.job !== undefined);
+  const rerun = config.rerun;
+  if (infrastructure && rerun.infrastructure) {
+    if (asked.length >= rerun.perHead) return { verdict: 'persists', reruns: asked.length };
+  } else if (!(rerun.failures && rerunnable && asked.length === 0)) return { verdict: 'real' };
+  const runs = new Map<number, RerunEntry>();
+  for (const c of failing) {
+    const job = c.job!;
+    const entry = runs.get(job.run) ?? {
+      sha: head,
+      run: job.run,
+      attempt: job.attempt,
+      checks: [],
+      ...(infrastructure ? { infrastructure: true as const } : {}),
+    };
+    entry.checks.push(c.name);
+    runs.set(job.run, entry);
+  }
+  return {
+    verdict: 'rerun',
+    infrastructure,
+    again: asked.some((r) => r.infrastructure),
+    reruns: [...runs.values()],
+  };
+}
+
+/**
+ * Triage's decision on a red head, or undefined for a real failure (the caller goes on to Debug &
+ * Fix, whose decision `realFailure` is: what the loop does instead when GitHub refuses a re-run).
+ */
+export function triaged(
+  snap: PullSnapshot,
+  config: Config,
+  failing: readonly CheckResult[],
+  realFailure: () => Decided,
+): Decided | undefined {
+  const { marker } = snap;
+  const head = snap.pr.head.sha;
+  const sorted = triage(failing, marker, head, config);
+  const named = (checks: readonly CheckResult[]) => checks.map((c) => c.name).join(', ');
+  switch (sorted.verdict) {
+    case 'real':
+      return undefined;
+    case 'waiting':
+      return done(snap, 'pending', 'Verification', [], {
+        reason: `re-run asked: ${sorted.checks.join(', ')}`,
+      });
+    case 'persists': {
+      const reason = `CI failed for a reason outside the code ${sorted.reruns + 1} times on the same head (${sorted.reruns} re-runs by the loop): infrastructure`;
+      return done(
+        snap,
+        'escalated',
+        'Escalate',
+        escalation(
+          snap,
+          config,
+          reason,
+          failing.map((c) => `${c.name}: ${c.conclusion ?? 'failed'}${c.url ? ` (${c.url})` : ''}`),
+        ),
+        { reason },
+      );
+    }
+    case 'rerun': {
+      const otherwise = realFailure();
+      const updated: LoopMarker = {
+        ...marker,
+        reruns: [...(marker.reruns ?? []), ...sorted.reruns],
+      };
+      const what = sorted.infrastructure ? 'infrastructure, not the code' : 'a re-run tells flaky';
+      const effects: Effect[] = [
+        ...sorted.reruns.map((r): Effect => ({
+          kind: 'rerun',
+          run: r.run,
+          whole: failing.some((c) => c.job?.run === r.run && c.job.whole),
+          otherwise,
+        })),
+        { kind: 'marker', marker: updated },
+        {
+          kind: 'check',
+          view: {
+            mode: marker.mode,
+            node: 'Verification',
+            title: `Triage: re-running ${named(failing)}`,
+            next: `The failure looks like ${what}: the loop asked GitHub to re-run it. No attempt is counted; CI's new verdict on this head decides.`,
+          },
+        },
+        ...(sorted.infrastructure && sorted.again
+          ? [{ kind: 'reply' as const, body: reply.infrastructure(snap.pr.number, failing, true) }]
+          : []),
+      ];
+      return done(snap, 'rerun', 'Verification', effects, {
+        reason: `re-run ${sorted.infrastructure ? '(infrastructure)' : '(once, before an attempt)'}: ${named(failing)}`,
+      });
+    }
+  }
+}
+
+/**
+ * The head passed: the checks of it that failed first and passed on a re-run — the loop's
+ * (`rerun.failures`), or anyone's after an attempt was counted on this head — are flaky. The
+ * record lists them (and drops the attempt they cost), the issue is told once. Nothing when none.
+ */
+export function flakyOnPass(
+  snap: PullSnapshot,
+  passing: readonly CheckResult[],
+): { marker: LoopMarker; effects: Effect[] } | undefined {
+  const { marker } = snap;
+  const head = snap.pr.head.sha;
+  const passed = new Set(passing.map((c) => c.name));
+  const fromReruns = (marker.reruns ?? [])
+    .filter((r) => r.sha === head && !r.infrastructure)
+    .flatMap((r) => r.checks);
+  const attempts = marker.attempts ?? [];
+  const retracted = attempts.filter(
+    (a) =>
+      a.sha === head &&
+      a.agent === undefined &&
+      a.checks.length > 0 &&
+      a.checks.every((c) => passed.has(c.name)),
+  );
+  const known = new Set((marker.flaky ?? []).filter((f) => f.sha === head).map((f) => f.name));
+  const names = [
+    ...new Set([...fromReruns, ...retracted.flatMap((a) => a.checks.map((c) => c.name))]),
+  ].filter((n) => passed.has(n) && !known.has(n));
+  if (names.length === 0) return undefined;
+  const updated: LoopMarker = {
+    ...marker,
+    attempts: attempts.filter((a) => !retracted.includes(a)),
+    flaky: [...(marker.flaky ?? []), ...names.map((name) => ({ sha: head, name }))],
+  };
+  if (updated.attempts!.length === 0) delete updated.attempts;
+  return {
+    marker: updated,
+    effects: [
+      { kind: 'marker', marker: updated },
+      { kind: 'reply', body: reply.flaky(snap.pr.number, names) },
+    ],
+  };
+}

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Octokit } from '@octokit/core';
+import nock from 'nock';
+import { parseConfigText } from '../../src/core/index.js';
+import { pinApiVersion } from '../../src/github/client.js';
+import { dispatchAgentPause, type LoopEnv } from '../../src/github/loop/index.js';
+import { afterScenario, beforeScenario, LOOP_APP, OWNER, REPO } from '../helpers/github.js';
+import { checkedFetch } from '../helpers/openapi.js';
+import { repoRoot } from '../paths.js';
+import { BRANCH, replies, started } from '../helpers/world.js';
+import type { SimGitHub } from '../sim/github.js';
+
+/**
+ * A pause says how it will end, as the host can really end it: by itself only where something
+ * wakes the loop (the App's wake-up queue, the scheduled resume workflow on the default branch);
+ * otherwise it names `/coder resume`.
+ */
+
+beforeEach(beforeScenario);
+afterEach(() => {
+  nock.cleanAll();
+  afterScenario();
+});
+
+const AGENT = 'agent:\n  command: "true"\n';
+const LIMIT = { reason: 'Claude Code reached its usage limit', until: '2026-11-22T15:00:00.000Z' };
+
+function envOf(sim: SimGitHub, wake?: LoopEnv['wake']): LoopEnv {
+  return {
+    gh: new (Octokit.plugin(pinApiVersion))({
+      auth: 'ghs_app_token',
+      request: { fetch: checkedFetch },
+    }),
+    repo: { owner: OWNER, repo: REPO },
+    repoUrl: `https://github.com/${OWNER}/${REPO}`,
+    defaultBranch: 'master',
+    loadConfig: async () => parseConfigText(sim.files('master')['.github/coder.yml'] ?? ''),
+    identity: async () => ({ login: 'coder-loop[bot]', app: { id: LOOP_APP.id } }),
+    log: { info: () => undefined, warn: () => undefined },
+    now: () => new Date('2026-11-22T12:00:00.000Z'),
+    ...(wake ? { wake } : {}),
+  };
+}
+
+async function pauseOn(sim: SimGitHub, env: LoopEnv) {
+  const { config } = await env.loadConfig();
+  const payload = {
+    node: 'tdd' as const,
+    repository: `${OWNER}/${REPO}`,
+    branch: BRANCH,
+    headSha: sim.refs.get(BRANCH)!,
+    pullRequest: 2,
+    issue: 1,
+    plan: 'Example',
+    phase: 1,
+    attempt: 1,
+    agent: { command: 'true', timeoutMinutes: 30, env: [] },
+  };
+  return dispatchAgentPause(env, config!, payload, LIMIT);
+}
+
+describe('the pause reply names what will resume it', () => {
+  it('no wake-up queue and no scheduled resume workflow: it names `/coder resume`, never "by itself"', async () => {
+    const { sim } = await started(AGENT);
+    const outcome = await pauseOn(sim, envOf(sim));
+    expect(outcome.state).toBe('paused');
+    const said = sim.comments.at(-1)!.body;
+    expect(replies(sim).at(-1)).toMatch(/^⏸️ Paused until \*\*2026-11-22 15:00 UTC\*\*/);
+    expect(said).toContain('Nothing here resumes it by itself');
+    expect(said).toContain('run `/coder resume` after 2026-11-22 15:00 UTC');
+    expect(said).not.toMatch(/resumes by itself at|again at 2026-11-22 15:00 UTC by itself/);
+    expect(sim.own(sim.refs.get(BRANCH)!)!.output!.summary).toContain('Nothing here resumes it');
+  });
+
+  it('the scheduled resume workflow on the default branch: it resumes at that workflow’s next run', async () => {
+    const sweep = readFileSync(join(repoRoot, 'examples/workflows/coder-resume.yml'), 'utf8');
+    const { sim } = await started(AGENT, { '.github/workflows/coder-resume.yml': sweep });
+    await pauseOn(sim, envOf(sim));
+    expect(sim.comments.at(-1)!.body).toContain(
+      'The scheduled resume workflow hands tdd to the agent again at its first run after 2026-11-22 15:00 UTC',
+    );
+  });
+
+  it('a wake-up queue (the App with Redis): the loop resumes by itself at that time', async () => {
+    const { sim } = await started(AGENT);
+    const jobs: string[] = [];
+    await pauseOn(
+      sim,
+      envOf(sim, async (job) => {
+        jobs.push(job.at);
+      }),
+    );
+    expect(jobs).toEqual([LIMIT.until]);
+    expect(sim.comments.at(-1)!.body).toContain(
+      'The loop hands tdd to the agent again at 2026-11-22 15:00 UTC by itself',
+    );
+  });
+});
