@@ -54,6 +54,34 @@ describe('Touched Locked Items? → Escalate or Mark [x]', () => {
       ['complete by @dev'],
     ],
     [
+      'a workflow or app pushed (GitHub names no person) → no approval counts, says why',
+      snap({ files: TEST_FILE, automationPushed: ['github-actions[bot]'] }),
+      DEFAULT_CONFIG,
+      [a('rev', { architect: true })],
+      'approval-not-counted @CodeReview',
+      [
+        "reply: The approval on pull request #2 does not count: @github-actions[bot] (a workflow or an app, not the loop) pushed to this branch, and GitHub does not name who ran it: no approval can be told apart from the pusher's own. Nothing was done. Set `allowSelfApproval: true` to accept it, or `/coder release` and start the phase again.",
+      ],
+    ],
+    [
+      'the record of pushes too long to read whole → no approval counts',
+      snap({ files: TEST_FILE, automationPushed: ['?'] }),
+      DEFAULT_CONFIG,
+      [a('rev')],
+      'approval-not-counted @CodeReview',
+      [
+        "reply: The approval on pull request #2 does not count: GitHub's record of the pushes to this branch is too long to read whole, so the loop cannot tell who pushed: no approval can be told apart from the pusher's own. Nothing was done. Set `allowSelfApproval: true` to accept it, or `/coder release` and start the phase again.",
+      ],
+    ],
+    [
+      'a workflow pushed, allowSelfApproval → Mark [x]',
+      snap({ files: TEST_FILE, automationPushed: ['github-actions[bot]'] }),
+      config({ allowSelfApproval: true }),
+      [a('rev')],
+      'completing @FinalVerify',
+      ['complete by @rev'],
+    ],
+    [
       'a read-only approval → nothing, not even a reply',
       snap({ files: TEST_FILE }),
       DEFAULT_CONFIG,
