@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import nock from 'nock';
 import {
+  decodeRecord,
+  withRecord,
+  type AgentPayload,
+  type LoopMarker,
+} from '../../src/core/index.js';
+import {
   API,
   CI_APP,
   LOOP_APP,
@@ -374,6 +380,39 @@ export class SimGitHub {
     this.refs.set(branch, sha);
     this.recordRef(branch, before, sha, pusher);
     return sha;
+  }
+
+  /**
+   * The loop's record on the hand-off's head asks for it, as the loop writes it there before it
+   * sends a dispatch: its App's `coder-loop` check run of that head (updated when there is one).
+   */
+  askHandOff(payload: AgentPayload): void {
+    const marker: LoopMarker = {
+      ...(decodeRecord(this.own(payload.headSha)?.output?.text, payload.headSha) ?? {
+        mode: payload.plan === null ? 'quick' : 'plan',
+        issue: payload.issue,
+        pr: payload.pullRequest,
+        branch: payload.branch,
+        ...(payload.plan !== null ? { plan: payload.plan } : {}),
+        ...(payload.phase !== null ? { phase: payload.phase } : {}),
+      }),
+      handOff: { node: payload.node, attempt: payload.attempt, sha: payload.headSha },
+    };
+    const text = withRecord('', marker, payload.headSha);
+    const run = this.own(payload.headSha);
+    if (run) run.output = { ...run.output, text };
+    else
+      this.checkRuns.push({
+        id: ++this.ids,
+        app: { id: LOOP_APP.id, slug: LOOP_APP.slug },
+        head_sha: payload.headSha,
+        name: 'coder-loop',
+        status: 'in_progress',
+        conclusion: null,
+        external_id: 'TDD',
+        output: { title: 'TDD', summary: '', text },
+        html_url: '',
+      });
   }
 
   /** CI reporting on a head: a check run named `name` with a conclusion (a GitHub Actions job with `log`). */

@@ -49,6 +49,19 @@ export interface LoopMarker {
   pauses?: PauseEntry[];
   /** Passes Spec?: the verdict computed on `sha`, and the tasks that lacked evidence there. */
   spec?: SpecRecord;
+  /**
+   * The hand-off the loop sent last, written on the head it names before it is sent: the agent's
+   * jobs run only a dispatch the loop's record asked for (anyone with `contents: write` can send
+   * a `repository_dispatch`).
+   */
+  handOff?: HandOffRecord;
+}
+
+/** A hand-off as the record asks for it: the node, the attempt, and the head it is for. */
+export interface HandOffRecord {
+  node: AgentNode;
+  attempt: number;
+  sha: string;
 }
 
 /** A pause in force: the hand-off to send again at `until`, and why. */

@@ -117,6 +117,14 @@ const LoopRecordSchema = z.object({
         .optional(),
     })
     .optional(),
+  /** The hand-off the loop sent last (the agent's jobs run only one the record asked for). */
+  handOff: z
+    .object({
+      node: z.enum(['tdd', 'debug-fix', 'review-fix', 'revise']),
+      attempt: z.number().int().min(1).max(100),
+      sha: SHA,
+    })
+    .optional(),
   /** Passes Spec?: the verdict on `sha` and what lacked evidence (the Revise hand-off's list). */
   spec: z
     .object({ sha: SHA, passed: z.boolean(), missing: z.array(TEXT(500)).max(SPEC_MISSING) })
@@ -291,6 +299,9 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
       ? { pauses: m.pauses.slice(-100).map((p) => ({ ...p, reason: p.reason.slice(0, 1_000) })) }
       : {}),
     ...(m.run ? { run: m.run } : {}),
+    ...(m.handOff
+      ? { handOff: { node: m.handOff.node, attempt: m.handOff.attempt, sha: m.handOff.sha } }
+      : {}),
     ...(m.spec
       ? {
           spec: {
