@@ -127,6 +127,54 @@ describe('Touched Locked Items? → Escalate or Mark [x]', () => {
       ['unlabel', 'complete by @arch'],
     ],
     [
+      'the default GITHUB_TOKEN (identity shared), locked paths, an architect approves → refused, by hand',
+      snap({ files, shared: true }),
+      locked,
+      [a('arch', { architect: true })],
+      'approval-not-counted @CodeReview',
+      [
+        "reply: Pull request #2 needs an architect (locked paths touched), and this loop runs on the default `GITHUB_TOKEN`, whose identity every writer's workflow shares: the loop cannot vouch for its record, so it does not complete the phase. An architect reviews and merges it by hand; an App token lifts this (docs/security.md).",
+      ],
+    ],
+    [
+      'identity shared, a plan document changed → refused, whoever approves',
+      snap({
+        files: [
+          ...TEST_FILE,
+          {
+            path: 'docs/plans/Example/Task Plans/Phase 1 - Endpoint.md',
+            additions: 1,
+            deletions: 0,
+          },
+        ],
+        shared: true,
+      }),
+      config({ architects: ['arch'] }),
+      [a('arch', { architect: true })],
+      'approval-not-counted @CodeReview',
+      [
+        "reply: Pull request #2 needs an architect (plan documents changed), and this loop runs on the default `GITHUB_TOKEN`, whose identity every writer's workflow shares: the loop cannot vouch for its record, so it does not complete the phase. An architect reviews and merges it by hand; an App token lifts this (docs/security.md).",
+      ],
+    ],
+    [
+      'identity shared, escalated, the architect approves → stays escalated, by hand',
+      snap({ files: TEST_FILE, escalated: true, shared: true }),
+      config({ architects: ['arch'] }),
+      [a('arch', { architect: true })],
+      'escalated @Escalate',
+      [
+        "reply: Pull request #2 needs an architect (it is escalated), and this loop runs on the default `GITHUB_TOKEN`, whose identity every writer's workflow shares: the loop cannot vouch for its record, so it does not complete the phase. An architect reviews and merges it by hand; an App token lifts this (docs/security.md).",
+      ],
+    ],
+    [
+      'identity shared, nothing needs an architect → Mark [x]',
+      snap({ files: TEST_FILE, shared: true }),
+      DEFAULT_CONFIG,
+      [a('rev')],
+      'completing @FinalVerify',
+      ['complete by @rev'],
+    ],
+    [
       'the record does not say escalated: the PR’s history is asked',
       snap({ files, escalatedBefore: undefined }),
       config({ architects: ['arch'] }),
