@@ -14,6 +14,7 @@ import {
   NODES,
   parseAgentPayload,
 } from '../core/index.js';
+import { handOffNotAsked } from '../github/agent.js';
 import { loadConfigFromRepo } from '../github/config.js';
 import { once, tokenIdentity } from '../github/identity.js';
 import {
@@ -257,7 +258,12 @@ async function runAgentSide(
     gh: ReturnType<typeof createOctokit>;
     repo: { owner: string; repo: string };
     eventName: string;
-    event: RepositoryPayload & { action?: string; client_payload?: unknown };
+    event: RepositoryPayload & {
+      action?: string;
+      client_payload?: unknown;
+      /** Who sent the dispatch, as GitHub says: the loop's own identity for a real hand-off. */
+      sender?: { login?: string } | null;
+    };
     loadConfig: LoopEnv['loadConfig'];
     env: NodeJS.ProcessEnv;
     loopEnv: LoopEnv;
@@ -274,6 +280,18 @@ async function runAgentSide(
   const payload = parsed.payload;
   if (payload.repository.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase())
     throw new Error(`The hand-off names ${payload.repository}, not this repository.`);
+  // Anyone with `contents: write` can send this event: only a hand-off the loop's record asked
+  // for runs (the agent, or the apply of its changes). Anything else runs nothing, and says why.
+  const identity =
+    step === 'apply' || core.getInput('app-slug') ? await side.loopEnv.identity() : undefined;
+  const notAsked = await handOffNotAsked(gh, repo, payload, event.sender, identity);
+  if (notAsked) {
+    core.warning(
+      `coder-loop ${step}: this dispatch is no hand-off the loop asked for: ${notAsked}. Nothing was run.`,
+    );
+    core.setOutput('state', 'ignored');
+    return;
+  }
   const { config, problems } = await side.loadConfig();
   if (!config) throw new Error(`The config is invalid: ${problems.map(formatProblem).join('; ')}`);
   const temp = env.RUNNER_TEMP || tmpdir();
@@ -307,7 +325,7 @@ async function runAgentSide(
       changesDir,
       tempDir: temp,
       env,
-      ...(core.getInput('app-slug') ? { identity: await side.loopEnv.identity() } : {}),
+      ...(identity ? { identity } : {}),
       log: { info: (m) => core.info(m), warn: (m) => core.warning(m) },
     });
     core.setOutput('state', result.outcome);
@@ -325,7 +343,7 @@ async function runAgentSide(
     ...(config.plans ? { plans: config.plans } : {}),
     changesDir,
     digest: core.getInput('changes-digest'),
-    identity: await side.loopEnv.identity(),
+    identity: identity!,
     keepPartialWork: config.agent?.keepPartialWork ?? false,
     repoUrl: side.loopEnv.repoUrl,
   });

@@ -21,6 +21,8 @@ import {
   loopPullProblem,
   mayCommand,
   type LoopIdentity,
+  type HandOffRecord,
+  readMarker,
 } from '../core/index.js';
 import { createCheckRun, keepsStatus, readHeadChecks, recordOn, writeRecord } from './checks.js';
 import { errorMessage, isHttpError, type GitHub, type Repo } from './client.js';
@@ -50,6 +52,60 @@ export async function sendAgentDispatch(
     event_type: AGENT_EVENT_TYPE,
     client_payload: { ...payload },
   });
+}
+
+/** The hand-off a payload is, as the record asks for it (on the head it names). */
+export function handOffOf(payload: AgentPayload): HandOffRecord {
+  return { node: payload.node, attempt: payload.attempt, sha: payload.headSha };
+}
+
+/**
+ * Whether the loop asked for this hand-off: a `repository_dispatch` anyone with `contents: write`
+ * can send, so its payload alone proves nothing. The dispatch must come from the loop PR's author
+ * (the loop's own identity: GitHub sets the sender), and the loop's record on the payload's head
+ * must name this very hand-off (node, attempt, head), which the loop writes there before it sends
+ * it. The record is read from the loop's check run of that head — the app of `identity` when the
+ * step knows it, else the app whose bot opened the PR — or, for a loop acting as a person (no
+ * check runs), from the PR body's marker. Returns why not, or undefined when it was asked.
+ */
+export async function handOffNotAsked(
+  gh: GitHub,
+  repo: Repo,
+  payload: AgentPayload,
+  sender: { login?: string } | null | undefined,
+  identity?: LoopIdentity,
+): Promise<string | undefined> {
+  let data;
+  try {
+    data = await getPull(gh, repo, payload.pullRequest);
+  } catch (error) {
+    if (isHttpError(error, 404)) return `pull request #${payload.pullRequest} does not exist`;
+    throw error;
+  }
+  const author = data.user?.login;
+  if (!author) return `pull request #${data.number} names no author`;
+  const loop = identity ?? {
+    login: author,
+    ...(isBot(data.user) ? { app: { slug: author.replace(/\[bot\]$/, '') } } : {}),
+  };
+  if (!sender?.login || sender.login.toLowerCase() !== loop.login.toLowerCase())
+    return `the dispatch was sent by ${sender?.login ? `@${sender.login}` : 'nobody GitHub names'}, not by the loop (${loop.login})`;
+  const record =
+    loop.app === undefined
+      ? readMarker(data.body)
+      : (await recordOn(gh, repo, payload.headSha, loop))?.record;
+  const asked = record?.handOff;
+  const wanted = handOffOf(payload);
+  if (
+    !asked ||
+    asked.node !== wanted.node ||
+    asked.attempt !== wanted.attempt ||
+    asked.sha !== wanted.sha
+  )
+    return `the loop's record on ${payload.headSha.slice(0, 7)} asks for ${
+      asked ? `${asked.node} (attempt ${asked.attempt}) on ${asked.sha.slice(0, 7)}` : 'no hand-off'
+    }, not ${wanted.node} (attempt ${wanted.attempt})`;
+  return undefined;
 }
 
 export interface AgentPull {
@@ -548,13 +604,9 @@ async function recordAgentRun(
       ? [...(runs ?? [])]
       : [...(runs ?? []), entry];
   if (at === payload.headSha) {
-    await writeRecord(
-      gh,
-      repo,
-      from,
-      { ...from.record, agentRuns: add(from.record.agentRuns) },
-      payload.headSha,
-    );
+    const runs = add(from.record.agentRuns);
+    if (runs.length !== (from.record.agentRuns ?? []).length)
+      await writeRecord(gh, repo, from, { ...from.record, agentRuns: runs }, payload.headSha);
     return;
   }
   const there = await recordOn(gh, repo, at, where.identity);

@@ -4,7 +4,12 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { changesDigest } from '../../src/action/agent/step.js';
-import { buildAgentPayload, parseConfigText, type AgentPayload } from '../../src/core/index.js';
+import {
+  buildAgentPayload,
+  parseAgentPayload,
+  parseConfigText,
+  type AgentPayload,
+} from '../../src/core/index.js';
 import { phaseStartedWorld } from '../helpers/agentWorld.js';
 import { workflowContext } from '../helpers/bundle.js';
 import { OWNER, REPO } from '../helpers/github.js';
@@ -110,10 +115,18 @@ async function action(
   step: 'agent' | 'apply',
   extraEnv: Record<string, string> = {},
   clientPayload: unknown = payload,
+  /**
+   * The loop asked for this hand-off (its record on the head names it, as the loop writes it
+   * before it sends one), and its App sent the dispatch: unless a test says otherwise.
+   */
+  { asked = true, sender = 'coder-loop[bot]' }: { asked?: boolean; sender?: string } = {},
 ): Promise<Run> {
   const eventPath = join(work, 'event.json');
   const output = join(work, `output-${step}.txt`);
+  const valid = parseAgentPayload(clientPayload).payload;
+  if (asked && valid) sim.askHandOff(valid);
   const event = dispatchPayload(clientPayload, { owner: OWNER, repo: REPO });
+  event.sender.login = sender;
   await writeFile(eventPath, JSON.stringify(event));
   await writeFile(output, '');
   await mkdir(join(work, 'runner-temp'), { recursive: true });
@@ -240,10 +253,14 @@ describe('the built Action, step agent then step apply', () => {
       'export const tasks = ["1.1","1.2","1.2.1"];',
     );
     expect(sim.files(BRANCH)['test/coder/example-phase-1.test.mjs']).toContain('assert.deepEqual');
+    // The run in the loop's record on the handed head, the commit, the loop's check run on it
+    // (the record goes on from there), the comment.
     expect(apply.requests.filter((r) => !r.startsWith('GET'))).toEqual([
+      'PATCH /repos/Codertocat/Hello-World/check-runs/101',
       'POST /repos/Codertocat/Hello-World/git/trees',
       'POST /repos/Codertocat/Hello-World/git/commits',
       `PATCH /repos/Codertocat/Hello-World/git/refs/heads/${BRANCH}`,
+      'POST /repos/Codertocat/Hello-World/check-runs',
       'POST /repos/Codertocat/Hello-World/issues/2/comments',
     ]);
     expect(prComments()).toEqual([
@@ -412,24 +429,22 @@ describe('the built Action, step agent then step apply', () => {
     const apply = await action('apply');
     expect(apply.outputs).toMatchObject({ state: 'agent-failed', 'failed-attempt': 'true' });
     expect(prComments()[0]).toMatch(/exited with code 3; nothing was committed/);
-    expect(apply.requests.filter((r) => !r.startsWith('GET'))).toEqual([
-      'POST /repos/Codertocat/Hello-World/issues/2/comments',
-    ]);
+    expect(apply.requests.filter((r) => !r.startsWith('GET') && r.includes('/git/'))).toEqual([]);
     expect(sim.refs.get(BRANCH)).toBe(head);
+    // A failed attempt on the loop's record: Debug & Fix is handed off next.
+    expect(sim.dispatches.at(-1)?.client_payload).toMatchObject({ node: 'debug-fix', attempt: 1 });
   });
 
   it.each([
     ['workflow', '.github/workflows/agent.yml'],
     ['checklist', CHECKLIST],
-  ])('refuses an edit to %s: nothing written but the comment', async (mode, path) => {
+  ])('refuses an edit to %s: nothing committed, the comment says why', async (mode, path) => {
     await world(`node ${JSON.stringify(SCRIPTED)} --mode ${mode}`);
     expect((await action('agent')).outputs.state).toBe('changed');
     expect((await changes()).changes.map((c) => c.path)).toEqual([path]);
     const apply = await action('apply');
     expect(apply.outputs).toMatchObject({ state: 'refused', 'failed-attempt': 'true' });
-    expect(apply.requests.filter((r) => !r.startsWith('GET'))).toEqual([
-      'POST /repos/Codertocat/Hello-World/issues/2/comments',
-    ]);
+    expect(apply.requests.filter((r) => !r.startsWith('GET') && r.includes('/git/'))).toEqual([]);
     expect(prComments()[0]).toContain('**Agent changes refused.**');
     expect(prComments()[0]).toContain(JSON.stringify(path));
     expect(sim.refs.get(BRANCH)).toBe(head);
@@ -480,7 +495,7 @@ describe('the built Action, step agent then step apply', () => {
       ...sim.pulls.map((p) => p.body),
     ].join('\n');
     expect(posted).toContain('&lt;img');
-    for (const raw of ['<img', '@octocat', '](https://', '## Approved', '[31m', 'https://evil'])
+    for (const raw of ['<img', '@octocat', '](https://evil', '## Approved', '[31m', 'https://evil'])
       expect(posted).not.toContain(raw);
   });
 
@@ -492,7 +507,9 @@ describe('the built Action, step agent then step apply', () => {
     expect(apply.outputs).toMatchObject({ state: 'moved', 'failed-attempt': 'false' });
     expect(sim.refs.get(BRANCH)).toBe(pushed);
     expect(childrenOf(head).map((c) => c.sha)).toEqual([pushed]);
+    // The run is in the record of the head it was handed; nothing else but the comment.
     expect(apply.requests.filter((r) => !r.startsWith('GET'))).toEqual([
+      'PATCH /repos/Codertocat/Hello-World/check-runs/101',
       'POST /repos/Codertocat/Hello-World/issues/2/comments',
     ]);
     expect(prComments()[0]).toMatch(/^\*\*Not applied\.\*\* .* moved to [0-9a-f]{7} meanwhile/);
@@ -595,6 +612,44 @@ describe('the built Action, step agent then step apply', () => {
     });
     expect((await action('apply', {}, fix)).outputs.state).toBe('committed');
     expect(sim.files(BRANCH)['src/server.ts']).toBe('export const port = 8080;\n');
+  });
+
+  it('a dispatch the loop’s record did not ask for runs nothing, and the log says why', async () => {
+    await world(`node ${SCRIPTED}`);
+    // Anyone with `contents: write` can send the event, with a well-formed payload for the loop
+    // PR's current head: the record there asks for no hand-off.
+    const agent = await action('agent', {}, payload, { asked: false });
+    expect(agent.code).toBe(0);
+    expect(agent.outputs.state).toBe('ignored');
+    expect(agent.stdout).toContain(
+      `::warning::coder-loop agent: this dispatch is no hand-off the loop asked for: the loop's record on ${head.slice(0, 7)} asks for no hand-off, not tdd (attempt 1). Nothing was run.`,
+    );
+    await expect(readdir(join(work, 'runner-temp'))).resolves.toEqual([]);
+    await expect(readFile(join(work, 'changes', 'changes.json'))).rejects.toThrow();
+    const apply = await action('apply', {}, payload, { asked: false });
+    expect(apply.outputs.state).toBe('ignored');
+    expect(apply.requests.filter((r) => !r.startsWith('GET'))).toEqual([]);
+    expect(childrenOf(head)).toEqual([]);
+  });
+
+  it('a hand-off the record asked for, sent again by a writer (the sender is not the loop): nothing runs', async () => {
+    await world(`node ${SCRIPTED}`);
+    const agent = await action('agent', {}, payload, { sender: 'mallory' });
+    expect(agent.outputs.state).toBe('ignored');
+    expect(agent.stdout).toContain(
+      '::warning::coder-loop agent: this dispatch is no hand-off the loop asked for: the dispatch was sent by @mallory, not by the loop (coder-loop[bot]). Nothing was run.',
+    );
+    await expect(readdir(join(work, 'runner-temp'))).resolves.toEqual([]);
+  });
+
+  it('an earlier hand-off replayed once the record asks for another: nothing runs', async () => {
+    await world(`node ${SCRIPTED}`);
+    sim.askHandOff({ ...payload, node: 'debug-fix', attempt: 2 });
+    const agent = await action('agent', {}, payload, { asked: false });
+    expect(agent.outputs.state).toBe('ignored');
+    expect(agent.stdout).toContain(
+      `asks for debug-fix (attempt 2) on ${head.slice(0, 7)}, not tdd (attempt 1). Nothing was run.`,
+    );
   });
 
   it('refuses a payload out of shape, and acts on no pull request that is not a loop PR', async () => {

@@ -125,6 +125,8 @@ async function world(example: AgentExample, extra: Record<string, string> = {}):
 async function action(step: 'agent' | 'apply', example: AgentExample) {
   const eventPath = join(work, 'event.json');
   const output = join(work, `output-${step}.txt`);
+  // The loop asked for this hand-off: its record on the head names it, as the loop writes it.
+  sim.askHandOff(payload);
   const event = dispatchPayload(payload, { owner: OWNER, repo: REPO });
   await writeFile(eventPath, JSON.stringify(event));
   await writeFile(output, '');

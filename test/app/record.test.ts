@@ -182,6 +182,71 @@ describe('who pushed is known from the events (4)', () => {
   });
 });
 
+describe('who pushed is known from GitHub’s record of the ref updates, read at the approval', () => {
+  const work = { 'src/health.ts': 'export const ok = 3;\n' };
+
+  it('a workflow pushes with its GITHUB_TOKEN (a bot’s synchronize, dropped): the writer who ran it cannot approve it', async () => {
+    const { sim, deliver, pr } = await started();
+    // The writer's workflow commits with an email linked to no account and pushes with the job's
+    // token: GitHub names `github-actions[bot]` for the push and sends the bot's `synchronize`.
+    sim.push(BRANCH, work, 'format', null, 'github-actions[bot]');
+    await deliver.pullRequest('synchronize', pr.number, { login: 'github-actions[bot]' });
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+    expect(replies(sim).at(-1)).toBe(
+      "The approval on pull request #2 does not count: @github-actions[bot] (a workflow or an app, not the loop) pushed to this branch, and GitHub does not name who ran it: no approval can be told apart from the pusher's own. Nothing was done. Set `allowSelfApproval: true` to accept it, or `/coder release` and start the phase again.",
+    );
+  });
+
+  it('with allowSelfApproval the same approval completes the phase', async () => {
+    const { sim, deliver, pr } = await started('allowSelfApproval: true\n');
+    sim.push(BRANCH, work, 'format', null, 'github-actions[bot]');
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(true);
+  });
+
+  it('a synchronize run cancelled (never handled): the pusher’s own approval does not count', async () => {
+    const { sim, deliver, pr } = await started();
+    // reviewer1 pushes from an email linked to no account; the Action's concurrency group
+    // cancels the run of that `synchronize` (or the App never gets it): no event is handled.
+    sim.push(BRANCH, work, 'mine', null, 'reviewer1');
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+    expect(replies(sim).at(-1)).toMatch(
+      /^The approval on pull request #2 does not count: @reviewer1 pushed commits to this branch/,
+    );
+  });
+
+  it('an unlinked commit email, its push behind 120 later ones: every page of the record is read', async () => {
+    const { sim, deliver, pr } = await started();
+    sim.push(BRANCH, work, 'mine', null, 'reviewer1');
+    for (let i = 0; i < 120; i++) sim.push(BRANCH, { 'src/n.ts': `export const n = ${i};\n` });
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+    expect(replies(sim).at(-1)).toMatch(/@reviewer1 pushed commits to this branch/);
+    // Another writer's approval still completes it: only the pushers are refused.
+    await deliver.review(pr.number, 'archie', 'approved');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(true);
+  });
+  it('a push to an earlier branch of the same name (released, started again) is not this one’s', async () => {
+    const { sim, deliver, pr } = await started();
+    sim.push(BRANCH, work, 'mine', null, 'reviewer1');
+    await deliver.comment('/coder release');
+    expect(sim.refs.has(BRANCH)).toBe(false);
+    await deliver.comment('/coder next');
+    const again = sim.pulls.at(-1)!;
+    expect(again.number).not.toBe(pr.number);
+    sim.push(BRANCH, { 'test/health.test.ts': 'test("health", () => {});\n', ...work });
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(again.number, 'reviewer1', 'approved');
+    expect(completed(sim.files(sim.headOf(again)))).toBe(true);
+  });
+});
+
 describe('every list is read whole (5)', () => {
   it('a writer’s later “changes requested” behind 100 outsider comments still counts', async () => {
     const { sim, deliver, pr } = await started();

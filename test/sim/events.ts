@@ -134,7 +134,8 @@ export class Deliver {
       ...this.sim.pullJson(this.sim.pull(prNumber)),
     };
     payload.sender.login = login;
-    payload.sender.type = 'User';
+    // A bot's push (a workflow's `GITHUB_TOKEN`: `github-actions[bot]`) is sent as a bot's.
+    payload.sender.type = login.endsWith('[bot]') ? 'Bot' : 'User';
     return { id: `pr-${++this.n}`, name: 'pull_request' as const, payload };
   }
 }

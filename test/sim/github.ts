@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import nock from 'nock';
 import {
+  decodeRecord,
+  withRecord,
+  type AgentPayload,
+  type LoopMarker,
+} from '../../src/core/index.js';
+import {
   API,
   CI_APP,
   LOOP_APP,
@@ -202,6 +208,25 @@ export class SimGitHub {
   readonly permissions = new Map<string, string>();
   /** Issues' current titles and texts (what `GET /issues/{n}` answers), as anyone may edit them. */
   readonly issueTexts = new Map<number, { title: string; body: string; author?: string }>();
+  /**
+   * GitHub's record of ref updates (`GET /activity`), oldest first: every push, force-push,
+   * creation and deletion of a branch, and a pull request's merge, with the account that made it
+   * (the token's user or app bot for API writes; the pusher for a `push`).
+   */
+  readonly activity: {
+    id: number;
+    ref: string;
+    before: string;
+    after: string;
+    activity_type:
+      | 'push'
+      | 'force_push'
+      | 'branch_creation'
+      | 'branch_deletion'
+      | 'pr_merge'
+      | 'merge_queue_merge';
+    actor: string;
+  }[] = [];
   /** `repository_dispatch` events created (POST /dispatches). */
   readonly dispatches: { event_type: string; client_payload?: Record<string, unknown> }[] = [];
   /** Modes of tree entries other than 100644: tree sha → path → mode. */
@@ -255,6 +280,39 @@ export class SimGitHub {
   constructor(files: Record<string, string>) {
     const commit = this.commit(files, [], 'initial');
     this.refs.set(this.defaultBranch, commit);
+    this.recordRef(this.defaultBranch, undefined, commit, OWNER);
+  }
+
+  /** Who the token's writes are made by: the person of a personal token, else the app's bot. */
+  tokenActor(): string {
+    return this.actingAs ?? `${this.tokenApp.slug}[bot]`;
+  }
+
+  /** One ref update in GitHub's activity record; `before`/`after` undefined: created/deleted. */
+  recordRef(
+    branch: string,
+    before: string | undefined,
+    after: string | undefined,
+    actor: string,
+    type?: 'pr_merge',
+  ): void {
+    const zero = '0'.repeat(40);
+    this.activity.push({
+      id: this.activity.length + 1,
+      ref: `refs/heads/${branch}`,
+      before: before ?? zero,
+      after: after ?? zero,
+      activity_type:
+        type ??
+        (before === undefined
+          ? 'branch_creation'
+          : after === undefined
+            ? 'branch_deletion'
+            : this.ancestors(after).has(before)
+              ? 'push'
+              : 'force_push'),
+      actor,
+    });
   }
 
   // ——— test-side helpers ———
@@ -289,6 +347,10 @@ export class SimGitHub {
     this.commits.set(to, { ...commit, sha: to });
     for (const c of this.commits.values()) c.parents = c.parents.map((p) => (p === from ? to : p));
     for (const [ref, sha] of this.refs) if (sha === from) this.refs.set(ref, to);
+    for (const a of this.activity) {
+      if (a.before === from) a.before = to;
+      if (a.after === from) a.after = to;
+    }
     for (const run of this.checkRuns) {
       if (run.head_sha === from) run.head_sha = to;
       // The loop's record names the commit it is about: it follows too.
@@ -312,13 +374,15 @@ export class SimGitHub {
 
   /**
    * A human push: `changes` (path → content, or null to delete) on top of the branch head, by
-   * `author` (GitHub's user for the commit; the PR's commits list names them).
+   * `author` (GitHub's user for the commit; the PR's commits list names them), pushed by `pusher`
+   * (the account GitHub's activity record names; the author's, unless said otherwise).
    */
   push(
     branch: string,
     changes: Record<string, string | null>,
     message = 'work',
     author: string | null = 'dev-pusher',
+    pusher: string = author ?? 'dev-pusher',
   ): string {
     const files = this.files(branch);
     for (const [path, content] of Object.entries(changes)) {
@@ -327,8 +391,43 @@ export class SimGitHub {
     }
     const sha = this.commit(files, [this.refs.get(branch)!], message);
     this.commits.get(sha)!.author = author;
+    const before = this.refs.get(branch);
     this.refs.set(branch, sha);
+    this.recordRef(branch, before, sha, pusher);
     return sha;
+  }
+
+  /**
+   * The loop's record on the hand-off's head asks for it, as the loop writes it there before it
+   * sends a dispatch: its App's `coder-loop` check run of that head (updated when there is one).
+   */
+  askHandOff(payload: AgentPayload): void {
+    const marker: LoopMarker = {
+      ...(decodeRecord(this.own(payload.headSha)?.output?.text, payload.headSha) ?? {
+        mode: payload.plan === null ? 'quick' : 'plan',
+        issue: payload.issue,
+        pr: payload.pullRequest,
+        branch: payload.branch,
+        ...(payload.plan !== null ? { plan: payload.plan } : {}),
+        ...(payload.phase !== null ? { phase: payload.phase } : {}),
+      }),
+      handOff: { node: payload.node, attempt: payload.attempt, sha: payload.headSha },
+    };
+    const text = withRecord('', marker, payload.headSha);
+    const run = this.own(payload.headSha);
+    if (run) run.output = { ...run.output, text };
+    else
+      this.checkRuns.push({
+        id: ++this.ids,
+        app: { id: LOOP_APP.id, slug: LOOP_APP.slug },
+        head_sha: payload.headSha,
+        name: 'coder-loop',
+        status: 'in_progress',
+        conclusion: null,
+        external_id: 'TDD',
+        output: { title: 'TDD', summary: '', text },
+        html_url: '',
+      });
   }
 
   /**
@@ -821,6 +920,42 @@ export class SimGitHub {
       this.blobs.set(sha, bytes.toString('utf8'));
       return [201, { sha, url: '' }];
     });
+    // The activity record: newest first unless `direction=asc`, paged by cursor (`after`, from
+    // the `Link` header's next page), filtered by ref (`refs/heads/<b>` or `<b>`) and actor.
+    route('get', p('/activity'), (_m, _b, url) => {
+      const q = url.searchParams;
+      const ref = q.get('ref');
+      const full = ref === null || ref.startsWith('refs/') ? ref : `refs/heads/${ref}`;
+      const listed = this.activity
+        .filter(
+          (a) =>
+            (full === null || a.ref === full) &&
+            (q.get('actor') === null || a.actor === q.get('actor')) &&
+            (q.get('activity_type') === null || a.activity_type === q.get('activity_type')),
+        )
+        .sort((a, b) => (q.get('direction') === 'asc' ? a.id - b.id : b.id - a.id));
+      const per = Math.min(Number(q.get('per_page') ?? 30), 100);
+      const after = q.get('after');
+      const from = after === null ? 0 : listed.findIndex((a) => `c${a.id}` === after) + 1;
+      const shown = listed.slice(from, from + per);
+      const more = from + per < listed.length;
+      const next = new URL(url.href);
+      next.searchParams.set('after', `c${shown.at(-1)?.id ?? 0}`);
+      return [
+        200,
+        shown.map((a) => ({
+          id: a.id,
+          node_id: `RA_${a.id}`,
+          before: a.before,
+          after: a.after,
+          ref: a.ref,
+          timestamp: '2026-11-22T12:00:00Z',
+          activity_type: a.activity_type,
+          actor: user(a.actor),
+        })),
+        more ? { link: `<${next.href}>; rel="next"` } : ({} as Record<string, string>),
+      ];
+    });
     route('post', p('/dispatches'), (_m, body: SimGitHub['dispatches'][number]) => {
       this.dispatches.push(body);
       return [204];
@@ -889,6 +1024,7 @@ export class SimGitHub {
       if (!this.commits.has(body.sha))
         return [422, { message: 'Object does not exist', documentation_url: '' }];
       this.refs.set(branch, body.sha);
+      this.recordRef(branch, undefined, body.sha, this.tokenActor());
       return [
         201,
         {
@@ -908,6 +1044,7 @@ export class SimGitHub {
       if (!body.force && !this.ancestors(body.sha).has(current))
         return [422, { message: 'Update is not a fast forward', documentation_url: '' }];
       this.refs.set(m[1]!, body.sha);
+      this.recordRef(m[1]!, current, body.sha, this.tokenActor());
       return [
         200,
         {
@@ -919,8 +1056,10 @@ export class SimGitHub {
       ];
     });
     route('delete', p('/git/refs/heads/(.+)'), (m) => {
+      const before = this.refs.get(m[1]!);
       if (!this.refs.delete(m[1]!))
         return [422, { message: 'Reference does not exist', documentation_url: '' }];
+      this.recordRef(m[1]!, before, undefined, this.tokenActor());
       return [204];
     });
 
@@ -1126,7 +1265,9 @@ export class SimGitHub {
         parents: [this.refs.get(pr.base)!, head],
         message: `Merge pull request #${pr.number}`,
       });
+      const before = this.refs.get(pr.base);
       this.refs.set(pr.base, merge);
+      this.recordRef(pr.base, before, merge, this.tokenActor(), 'pr_merge');
       pr.merged = true;
       pr.state = 'closed';
       (pr as SimPull & { lastHead?: string }).lastHead = head;

@@ -4,6 +4,7 @@ import nock from 'nock';
 import picomatch from 'picomatch';
 import {
   decodeRecord,
+  withRecord,
   parseAgentPayload,
   parseChecklist,
   parseConfigText,
@@ -449,11 +450,94 @@ class HiddenPush implements fc.AsyncCommand<Model, Real> {
       { [`test/hidden${n}.test.ts`]: 'test\n', [`src/hidden${n}.ts`]: `export const h = ${n};\n` },
       'mine',
       null,
+      this.user,
     );
     remember(r, pr.head);
     await receive(r, r.deliver.pullRequestEvent('synchronize', pr.number, { login: this.user }));
   }
   toString = () => `${this.user} pushes with an unlinked email`;
+}
+
+/**
+ * A writer's workflow, with its job's `GITHUB_TOKEN` (`github-actions`): it creates a check run
+ * or a commit status named like the loop's own (`coder-loop`, its record forged: the phase moved,
+ * the escalation and the pushers dropped, Final Verification or End, green) or like CI's, or it
+ * pushes to the lock branch (GitHub names `github-actions[bot]`; its `synchronize` is a bot's);
+ * then GitHub's `check_suite` comes. Nothing it does completes, merges, de-escalates or moves a
+ * phase: checked right after it (a red check may hold the loop back, as any CI's does).
+ */
+class WriterWorkflow implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly act: 'loop-check' | 'loop-status' | 'ci-check' | 'ci-status' | 'push') {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    const head = pr && r.sim.refs.get(pr.head);
+    if (!pr || !head) return;
+    const completions = (sha: string | undefined) => {
+      let n = 0;
+      for (let at = sha; at; at = r.sim.commits.get(at)?.parents[0])
+        if (r.sim.commits.get(at)!.message.includes('— Coder completed')) n++;
+      return n;
+    };
+    const final = () =>
+      r.sim.checkRuns.filter(
+        (c) =>
+          c.app.id === LOOP_APP.id &&
+          (c.external_id.startsWith('FinalVerify') || c.external_id === 'End'),
+      ).length;
+    const recordOf = () => newestRecord(r.sim, pr.head, ancestry(r.sim, r.sim.refs.get('master')));
+    const before = {
+      completions: completions(head),
+      final: final(),
+      pulls: r.sim.pulls.length,
+      merged: pr.merged,
+      escalated: recordOf()?.escalation !== undefined,
+    };
+    // CI's verdict on this head so far: the workflow's CI-named check agrees with it, or fails.
+    const ciGreen = r.sim.checkRuns.some(
+      (c) => c.head_sha === head && c.job && c.name === 'test' && c.conclusion === 'success',
+    );
+    if (this.act === 'loop-check') {
+      const record = recordOf();
+      const forged: LoopMarker = {
+        ...(record ?? { mode: 'plan', issue: 1 }),
+        phase: (record?.phase ?? 1) + 2,
+        pushers: [],
+      };
+      delete forged.escalation;
+      const run = r.sim.forgeCheck(head, 'coder-loop', 'success');
+      run.external_id = 'FinalVerify;next=3';
+      run.output = { title: 'Final verification', text: withRecord('', forged, head) };
+    } else if (this.act === 'loop-status')
+      r.sim.postStatus(head, 'coder-loop', 'success', 'github-actions[bot]');
+    else if (this.act === 'ci-check')
+      r.sim.forgeCheck(head, 'test', ciGreen ? 'success' : 'failure');
+    else if (this.act === 'ci-status')
+      r.sim.postStatus(head, 'test', ciGreen ? 'success' : 'failure', 'github-actions[bot]');
+    else {
+      r.sim.push(
+        pr.head,
+        { [`src/workflow${++r.step}.ts`]: 'export const formatted = true;\n' },
+        'style: format',
+        null,
+        'github-actions[bot]',
+      );
+      remember(r, pr.head);
+      await receive(
+        r,
+        r.deliver.pullRequestEvent('synchronize', pr.number, { login: 'github-actions[bot]' }),
+      );
+    }
+    await r.deliver.checkSuite(pr.head).catch(() => undefined);
+    remember(r, pr.head);
+    expect(completions(r.sim.refs.get(pr.head))).toBe(before.completions);
+    // A red check holds the loop back (Final Verification fails): never forward.
+    expect(final()).toBeLessThanOrEqual(before.final);
+    expect(r.sim.pulls.length).toBe(before.pulls);
+    expect(pr.merged).toBe(before.merged);
+    if (before.escalated && r.sim.refs.has(pr.head)) expect(recordOf()?.escalation).toBeDefined();
+  }
+  toString = () => `a writer's workflow (GITHUB_TOKEN): ${this.act}`;
 }
 
 let reviewIds = 500_000;
@@ -906,6 +990,18 @@ function judgeCompletion(
     const author = sim.commits.get(sha)?.author;
     if (author) pushed.add(author);
   }
+  // GitHub's record of the branch's ref updates since its creation: every pusher but the loop;
+  // a workflow's or an app's push names no person, and then no approval counts.
+  let automation = false;
+  for (let i = sim.activity.length - 1; i >= 0; i--) {
+    const a = sim.activity[i]!;
+    if (a.ref !== `refs/heads/${branch}`) continue;
+    if (a.actor !== 'coder-loop[bot]') {
+      if (a.actor.endsWith('[bot]')) automation = true;
+      else pushed.add(a.actor);
+    }
+    if (a.activity_type === 'branch_creation') break;
+  }
   const head = sim.files(parent);
   const touched = [...new Set([...Object.keys(master), ...Object.keys(head)])].filter(
     (path) => master[path] !== head[path],
@@ -932,7 +1028,7 @@ function judgeCompletion(
       v.commit_id === parent &&
       !v.user.endsWith('[bot]') &&
       COUNTING.includes(sim.permissions.get(v.user) ?? 'read') &&
-      (config.allowSelfApproval || !pushed.has(v.user)) &&
+      (config.allowSelfApproval || (!pushed.has(v.user) && !automation)) &&
       ((!needsArchitect && !b.escalated) || config.architects.includes(v.user)),
   );
   if (counting.length === 0)
@@ -989,7 +1085,11 @@ function believed(r: Real, pr: number, branch: string, onMaster: Set<string>, co
             c.name === check.name &&
             c.conclusion === check.conclusion &&
             !(c.app.id === LOOP_APP.id && c.name === 'coder-loop'),
-        ),
+        ) ||
+          sim.statuses.some(
+            (st) =>
+              st.sha === attempt.sha && st.context === check.name && st.state === check.conclusion,
+          ),
       ).toBe(true);
   }
   for (const pusher of record.pushers ?? []) expect(b.senders.has(pusher)).toBe(true);
@@ -1124,6 +1224,16 @@ const commands = [
   fc.constant(new TriageLabel(false, true)),
   fc.constantFrom<'reviewer1' | 'archie'>('reviewer1', 'archie').map((u) => new HiddenPush(u)),
   fc.constant(new ManyReviews()),
+  // A writer's workflow: a check run or status like the loop's or CI's, or its push then the
+  // main path (no approval counts: GitHub names no person for the push). One slot, so the other
+  // steps keep their weights.
+  fc.constantFrom<fc.AsyncCommand<Model, Real>>(
+    new WriterWorkflow('loop-check'),
+    new WriterWorkflow('loop-status'),
+    new WriterWorkflow('ci-check'),
+    new WriterWorkflow('ci-status'),
+    new Then(new WriterWorkflow('push'), new Progress()),
+  ),
   fc.boolean().map((f) => new ManyChecks(f)),
   fc.constantFrom<Rename['what']>('locked', 'plan', 'plain').map((w) => new Rename(w)),
   fc.constantFrom(...FAULTS).map((k) => new Fault(k)),
@@ -1270,11 +1380,12 @@ export function describeModel(shard: number): void {
             )
               ? 1
               : 0;
-            reached.completed += sim.checkRuns.some((c) => c.external_id.startsWith('FinalVerify'))
+            const loopRuns = sim.checkRuns.filter((c) => c.app.id === LOOP_APP.id);
+            reached.completed += loopRuns.some((c) => c.external_id.startsWith('FinalVerify'))
               ? 1
               : 0;
             reached.escalated += sim.pulls.some((p) => p.labels.has('coder:escalated')) ? 1 : 0;
-            reached.merged += sim.checkRuns.some((c) => c.external_id === 'End') ? 1 : 0;
+            reached.merged += loopRuns.some((c) => c.external_id === 'End') ? 1 : 0;
             reached.rateLimited += requestLog.some((q) => q.status === 403) ? 1 : 0;
             const said = (text: string) =>
               sim.comments.some((c) => c.body.includes(text)) ? 1 : 0;

@@ -48,6 +48,15 @@ export function approvals(
       [{ kind: 'reply', body: reply.approvalNotCounted(pr.number, UNREADABLE.commits) }],
       { reason: 'the commits of the pull request cannot be read whole' },
     );
+  // A push by a workflow or an app names no person: whoever approves may be the one who ran it.
+  if (snap.automationPushed?.length && !config.allowSelfApproval)
+    return done(
+      snap,
+      'approval-not-counted',
+      'CodeReview',
+      [{ kind: 'reply', body: reply.automationPushed(pr.number, snap.automationPushed) }],
+      { reason: 'a workflow or app pushed to the branch: who ran it is unknown' },
+    );
   if (!snap.files) return { need: 'files' };
   if (snap.filesIncomplete) return unreadable(snap, 'files');
   const counting: Approval[] = [];

@@ -53,6 +53,12 @@ export interface LoopMarker {
   reruns?: RerunEntry[];
   /** Checks that failed and passed on a re-run of the same head: flaky, named in the report. */
   flaky?: { sha: string; name: string }[];
+  /**
+   * The hand-off the loop sent last, written on the head it names before it is sent: the agent's
+   * jobs run only a dispatch the loop's record asked for (anyone with `contents: write` can send
+   * a `repository_dispatch`).
+   */
+  handOff?: HandOffRecord;
 }
 
 /** A re-run the loop asked for: the workflow run and its attempt that failed, on which head. */
@@ -64,6 +70,13 @@ export interface RerunEntry {
   checks: string[];
   /** Infrastructure (cancelled, never started, failed before the project's steps), not a test. */
   infrastructure?: true;
+}
+
+/** A hand-off as the record asks for it: the node, the attempt, and the head it is for. */
+export interface HandOffRecord {
+  node: AgentNode;
+  attempt: number;
+  sha: string;
 }
 
 /** A pause in force: the hand-off to send again at `until`, and why. */

@@ -126,6 +126,12 @@ export interface PullSnapshot {
   /** GitHub stopped listing the commits (250): who pushed cannot be known whole. */
   commitsIncomplete?: true;
   /**
+   * Apps or workflows other than the loop that pushed to the lock branch (GitHub's record of its
+   * ref updates), read with the approvals: GitHub does not name who ran them, so any writer may
+   * be the pusher. `['?']` when that record could not be read whole.
+   */
+  automationPushed?: readonly string[];
+  /**
    * The approvals of the head by users with write permission, once read (`need: 'approvals'`):
    * the one a review event brings, else each reviewer's latest verdict on the head. Whether each
    * approver is an architect is filled in only when asked (`need: 'architects'`).

@@ -143,6 +143,14 @@ const LoopRecordSchema = z.object({
     .array(z.object({ sha: SHA, name: TEXT(300) }))
     .max(100)
     .optional(),
+  /** The hand-off the loop sent last (the agent's jobs run only one the record asked for). */
+  handOff: z
+    .object({
+      node: z.enum(['tdd', 'debug-fix', 'review-fix', 'revise']),
+      attempt: z.number().int().min(1).max(100),
+      sha: SHA,
+    })
+    .optional(),
   /** Passes Spec?: the verdict on `sha` and what lacked evidence (the Revise hand-off's list). */
   spec: z
     .object({ sha: SHA, passed: z.boolean(), missing: z.array(TEXT(500)).max(SPEC_MISSING) })
@@ -330,6 +338,9 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
       : {}),
     ...(m.flaky?.length
       ? { flaky: m.flaky.slice(-100).map((f) => ({ sha: f.sha, name: f.name.slice(0, 300) })) }
+      : {}),
+    ...(m.handOff
+      ? { handOff: { node: m.handOff.node, attempt: m.handOff.attempt, sha: m.handOff.sha } }
       : {}),
     ...(m.spec
       ? {

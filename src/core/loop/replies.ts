@@ -293,6 +293,18 @@ export const reply = {
   staleApproval: (pr: number, reviewed: string, head: string): string =>
     `The approval on pull request #${pr} is for \`${reviewed.slice(0, 7)}\`, but the head is now \`${head.slice(0, 7)}\`. Nothing was done; approve the current head.`,
 
+  /**
+   * Approvals of a branch a workflow or an app pushed to (GitHub names its bot, not who ran it):
+   * none counts, since the approver may be the pusher. `who`: those bots; `?`: the record of
+   * the branch's pushes could not be read whole.
+   */
+  automationPushed: (pr: number, who: readonly string[]): string =>
+    `The approval on pull request #${pr} does not count: ${
+      who.includes('?')
+        ? "GitHub's record of the pushes to this branch is too long to read whole, so the loop cannot tell who pushed"
+        : `${who.map((w) => `@${w}`).join(', ')} (a workflow or an app, not the loop) pushed to this branch, and GitHub does not name who ran it`
+    }: no approval can be told apart from the pusher's own. Nothing was done. Set \`allowSelfApproval: true\` to accept it, or \`/coder release\` and start the phase again.`,
+
   /** An approval from a permitted user that does not count: the reason (SPEC §3.8). */
   approvalNotCounted: (pr: number, why: string): string =>
     `The approval on pull request #${pr} does not count: ${why}. Nothing was done; an approval from another person with write access completes the phase.`,

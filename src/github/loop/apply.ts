@@ -12,7 +12,7 @@ import {
   type Problem,
   type PullSnapshot,
 } from '../../core/index.js';
-import { sendAgentDispatch } from '../agent.js';
+import { handOffOf, sendAgentDispatch } from '../agent.js';
 import {
   keepsStatus,
   rerunWorkflow,
@@ -192,6 +192,10 @@ export async function apply(
   for (const effect of withProgress(ctx.snap.marker, effects)) {
     if ('when' in effect && effect.when && effect.when !== (merged ? 'merged' : 'not-merged'))
       continue;
+    // A hand-off is asked for in the record, on the head it names, before it is sent: the
+    // agent's jobs run only a dispatch the record asked for.
+    if (effect.kind === 'dispatch' && effect.payload.headSha === pr.head.sha)
+      remember(ctx, { ...ctx.snap.marker, handOff: handOffOf(effect.payload) });
     const { marker } = ctx.snap;
     // An escalation ends with the completion commit, not before: until the commit is in place the
     // head's record keeps it (a completion GitHub refuses, or whose head moved, leaves it standing).

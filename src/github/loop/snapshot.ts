@@ -19,6 +19,7 @@ import {
 } from '../../core/index.js';
 import { planFromRef } from '../../core/plan/kinds/plan.js';
 import { findPlanFiles } from '../../core/plan/kinds/discovery.js';
+import { branchPushers } from '../activity.js';
 import { readHeadChecks, type HeadChecks, type OwnCheckRun } from '../checks.js';
 import { GitReader } from '../git.js';
 import { readKindPlan } from '../kindPlans.js';
@@ -272,11 +273,28 @@ async function withApprovals(ctx: PullContext, given?: GivenApproval): Promise<P
     }
   }
   if (candidates.length === 0) return { ...ctx, snap: { ...ctx.snap, approvals: [] } };
-  // Who pushed: the commits' matched users, and every pusher the loop recorded from the events
-  // (a commit made with an email linked to no account names nobody).
+  // Who pushed: GitHub's record of the lock branch's ref updates and their actors (read now, at
+  // the approval: no dropped or cancelled event leaves anyone out), the commits' matched users,
+  // and every pusher the loop recorded from the events.
   ctx = await withCommits(ctx);
-  const pushed = pushers(ctx.commits!, await ctx.env.identity());
+  const identity = await ctx.env.identity();
+  const pushed = pushers(ctx.commits!, identity);
   for (const login of ctx.snap.marker.pushers ?? []) pushed.add(login.toLowerCase());
+  const activity = await branchPushers(
+    ctx.env.gh,
+    ctx.env.repo,
+    ctx.snap.pr.head.ref,
+    identity.login,
+  );
+  for (const login of activity.people) pushed.add(login);
+  const automation = activity.incomplete ? ['?'] : activity.automation;
   const approvals = candidates.map((c) => ({ ...c, pushed: pushed.has(c.login.toLowerCase()) }));
-  return { ...ctx, snap: { ...ctx.snap, approvals } };
+  return {
+    ...ctx,
+    snap: {
+      ...ctx.snap,
+      approvals,
+      ...(automation.length ? { automationPushed: automation } : {}),
+    },
+  };
 }

@@ -9,7 +9,7 @@ import {
   type StartSnapshot,
   type StartWrite,
 } from '../../core/index.js';
-import { sendAgentDispatch } from '../agent.js';
+import { handOffOf, sendAgentDispatch } from '../agent.js';
 import { createCheckRun, keepsStatus } from '../checks.js';
 import { commitMessage, createCommit, createLockRef, type GitReader } from '../git.js';
 import { replyOnIssue } from '../issues.js';
@@ -124,32 +124,34 @@ async function applyStart(env: LoopEnv, effects: readonly StartEffect[]): Promis
         progress = await writeProgress(env, effect.progress, effect.id);
         progressPr = effect.progress.current?.pr;
         break;
-      case 'check':
-        if (progress !== undefined && progressPr !== undefined && effect.record.run)
-          if (keepsStatus(await env.identity())) {
-            // Acting as a person, the record is the PR body's marker: the comment's id goes there.
-            const pr = await getPull(gh, repo, progressPr);
-            const run = { ...effect.record.run, progress };
-            await setPullBody(
-              gh,
-              repo,
-              pr.number,
-              updateMarker(pr.body ?? '', { ...effect.record, run }),
-            );
-          }
+      case 'check': {
+        // The hand-off this start sends is asked for in the record first (`handOffOf`).
+        const sent = effects.find(
+          (e): e is Extract<StartEffect, { kind: 'dispatch' }> =>
+            e.kind === 'dispatch' && e.payload.headSha === effect.sha,
+        );
+        let record = sent ? { ...effect.record, handOff: handOffOf(sent.payload) } : effect.record;
+        const withProgress = progress !== undefined && progressPr !== undefined && record.run;
+        if (withProgress) record = { ...record, run: { ...record.run!, progress } };
+        const number = record.pr ?? progressPr;
+        if ((withProgress || sent) && number !== undefined && keepsStatus(await env.identity())) {
+          // Acting as a person, the record is the PR body's marker: the comment's id and the
+          // hand-off go there.
+          const pr = await getPull(gh, repo, number);
+          await setPullBody(gh, repo, pr.number, updateMarker(pr.body ?? '', record));
+        }
         await createCheckRun(
           gh,
           repo,
           effect.sha,
           effect.view,
-          progress !== undefined && effect.record.run
-            ? { ...effect.record, run: { ...effect.record.run, progress } }
-            : effect.record,
+          record,
           env.repoUrl,
           effect.branch,
           async () => keepsStatus(await env.identity()),
         );
         break;
+      }
       case 'dispatch':
         await sendAgentDispatch(gh, repo, effect.payload);
         break;

@@ -54,6 +54,34 @@ describe('Touched Locked Items? → Escalate or Mark [x]', () => {
       ['complete by @dev'],
     ],
     [
+      'a workflow or app pushed (GitHub names no person) → no approval counts, says why',
+      snap({ files: TEST_FILE, automationPushed: ['github-actions[bot]'] }),
+      DEFAULT_CONFIG,
+      [a('rev', { architect: true })],
+      'approval-not-counted @CodeReview',
+      [
+        "reply: The approval on pull request #2 does not count: @github-actions[bot] (a workflow or an app, not the loop) pushed to this branch, and GitHub does not name who ran it: no approval can be told apart from the pusher's own. Nothing was done. Set `allowSelfApproval: true` to accept it, or `/coder release` and start the phase again.",
+      ],
+    ],
+    [
+      'the record of pushes too long to read whole → no approval counts',
+      snap({ files: TEST_FILE, automationPushed: ['?'] }),
+      DEFAULT_CONFIG,
+      [a('rev')],
+      'approval-not-counted @CodeReview',
+      [
+        "reply: The approval on pull request #2 does not count: GitHub's record of the pushes to this branch is too long to read whole, so the loop cannot tell who pushed: no approval can be told apart from the pusher's own. Nothing was done. Set `allowSelfApproval: true` to accept it, or `/coder release` and start the phase again.",
+      ],
+    ],
+    [
+      'a workflow pushed, allowSelfApproval → Mark [x]',
+      snap({ files: TEST_FILE, automationPushed: ['github-actions[bot]'] }),
+      config({ allowSelfApproval: true }),
+      [a('rev')],
+      'completing @FinalVerify',
+      ['complete by @rev'],
+    ],
+    [
       'a read-only approval → nothing, not even a reply',
       snap({ files: TEST_FILE }),
       DEFAULT_CONFIG,
@@ -97,6 +125,54 @@ describe('Touched Locked Items? → Escalate or Mark [x]', () => {
       [a('arch', { architect: true })],
       'completing @FinalVerify',
       ['unlabel', 'complete by @arch'],
+    ],
+    [
+      'the default GITHUB_TOKEN (identity shared), locked paths, an architect approves → refused, by hand',
+      snap({ files, shared: true }),
+      locked,
+      [a('arch', { architect: true })],
+      'approval-not-counted @CodeReview',
+      [
+        "reply: Pull request #2 needs an architect (locked paths touched), and this loop runs on the default `GITHUB_TOKEN`, whose identity every writer's workflow shares: the loop cannot vouch for its record, so it does not complete the phase. An architect reviews and merges it by hand; an App token lifts this (docs/security.md).",
+      ],
+    ],
+    [
+      'identity shared, a plan document changed → refused, whoever approves',
+      snap({
+        files: [
+          ...TEST_FILE,
+          {
+            path: 'docs/plans/Example/Task Plans/Phase 1 - Endpoint.md',
+            additions: 1,
+            deletions: 0,
+          },
+        ],
+        shared: true,
+      }),
+      config({ architects: ['arch'] }),
+      [a('arch', { architect: true })],
+      'approval-not-counted @CodeReview',
+      [
+        "reply: Pull request #2 needs an architect (plan documents changed), and this loop runs on the default `GITHUB_TOKEN`, whose identity every writer's workflow shares: the loop cannot vouch for its record, so it does not complete the phase. An architect reviews and merges it by hand; an App token lifts this (docs/security.md).",
+      ],
+    ],
+    [
+      'identity shared, escalated, the architect approves → stays escalated, by hand',
+      snap({ files: TEST_FILE, escalated: true, shared: true }),
+      config({ architects: ['arch'] }),
+      [a('arch', { architect: true })],
+      'escalated @Escalate',
+      [
+        "reply: Pull request #2 needs an architect (it is escalated), and this loop runs on the default `GITHUB_TOKEN`, whose identity every writer's workflow shares: the loop cannot vouch for its record, so it does not complete the phase. An architect reviews and merges it by hand; an App token lifts this (docs/security.md).",
+      ],
+    ],
+    [
+      'identity shared, nothing needs an architect → Mark [x]',
+      snap({ files: TEST_FILE, shared: true }),
+      DEFAULT_CONFIG,
+      [a('rev')],
+      'completing @FinalVerify',
+      ['complete by @rev'],
     ],
     [
       'the record does not say escalated: the PR’s history is asked',
