@@ -215,19 +215,20 @@ describe('/coder run on the built Action: a three-phase plan, the scripted agent
     ]);
     expect(mostOpen).toBe(1);
     expect([...sim.refs.keys()].filter((r) => r.startsWith('coder/'))).toEqual([]);
-    // The one progress comment ends showing the plan complete.
+    // The one progress comment ends showing the plan complete, and what each phase cost: one agent
+    // run, no failed attempt, pause or re-run; the scripted agent reports no cost, so it is unknown.
     const progress = sim.comments.filter((c) => c.body.includes('<!-- coder-loop:progress '));
     expect(progress).toHaveLength(1);
     expect(progress[0]!.body).toContain('The run of plan `Example` is complete');
     expect(progress[0]!.body.split('\n').filter((l) => /^\| \d/.test(l))).toEqual([
       expect.stringMatching(
-        /^\| 1 — Endpoint \| ✅ merged \| #2 \| 0 \| [\d.]+ min \| \$0\.00 \|$/,
+        /^\| 1 — Endpoint \| ✅ merged \| #2 \| 1 \| 0 \| 0 \| 0 \| [\d.]+ min \| unknown \|$/,
       ),
       expect.stringMatching(
-        /^\| 2 — Database probe \| ✅ merged \| #3 \| 0 \| [\d.]+ min \| \$0\.00 \|$/,
+        /^\| 2 — Database probe \| ✅ merged \| #3 \| 1 \| 0 \| 0 \| 0 \| [\d.]+ min \| unknown \|$/,
       ),
       expect.stringMatching(
-        /^\| 3 — Documentation \| ✅ merged \| #4 \| 0 \| [\d.]+ min \| \$0\.00 \|$/,
+        /^\| 3 — Documentation \| ✅ merged \| #4 \| 1 \| 0 \| 0 \| 0 \| [\d.]+ min \| unknown \|$/,
       ),
     ]);
   });
