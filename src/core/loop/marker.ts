@@ -49,6 +49,8 @@ export interface LoopMarker {
   pauses?: PauseEntry[];
   /** Passes Spec?: the verdict computed on `sha`, and the tasks that lacked evidence there. */
   spec?: SpecRecord;
+  /** The head on which no CI had reported for `ciStallMinutes`, once the issue was told. */
+  ciStall?: string;
 }
 
 /** A pause in force: the hand-off to send again at `until`, and why. */
