@@ -8,7 +8,7 @@ import { sweepPauses, type LoopEnv } from '../../src/github/loop/index.js';
 import { afterScenario, beforeScenario, LOOP_APP, NOW, OWNER, REPO } from '../helpers/github.js';
 import { checkedFetch } from '../helpers/openapi.js';
 import { repoRoot } from '../paths.js';
-import { replies, started } from '../helpers/world.js';
+import { BRANCH, replies, started, world } from '../helpers/world.js';
 import type { SimGitHub } from '../sim/github.js';
 
 /**
@@ -86,4 +86,31 @@ describe('a loop PR with no CI at all', () => {
     expect(await sweepAt(sim, 120)).toMatchObject({ state: 'not-due' });
     expect(sim.comments).toHaveLength(before);
   });
+
+  it('is told on /coder status too (the App: no sweep), once per head', async () => {
+    const { sim, deliver, pr } = await startedAgo(60);
+    const before = sim.comments.length;
+    await deliver.comment('/coder status');
+    const said = sim.comments.slice(before).map((c) => c.body);
+    expect(said).toHaveLength(2);
+    expect(said[1]).toContain(`No CI has reported on #${pr.number}`);
+    // The App has no workflow of its own: the reply says what to check.
+    expect(said[1]).toContain('GitHub Actions is enabled');
+    await deliver.comment('/coder status');
+    expect(sim.comments.slice(before)).toHaveLength(3);
+  });
 });
+
+/** `started`, with the loop's check runs created `minutes` before the App's clock (NOW). */
+async function startedAgo(minutes: number) {
+  const w = await world('', WORKFLOWS);
+  w.sim.checkRunTime = new Date(NOW.getTime() - minutes * 60_000).toISOString();
+  await w.deliver.comment('/coder next');
+  const pr = w.sim.pulls[0]!;
+  w.sim.push(BRANCH, {
+    'test/health.test.ts': 'test("health", () => {});\n',
+    'src/health.ts': 'export const ok = true;\n',
+  });
+  await w.deliver.pullRequest('synchronize', pr.number);
+  return { ...w, pr };
+}
