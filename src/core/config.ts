@@ -195,6 +195,15 @@ export const ConfigSchema = z
       .describe(
         'Names of the checks that gate a loop pull request. Empty: every check but coder-loop.',
       ),
+    ciStallMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_080)
+      .default(30)
+      .describe(
+        "Minutes a loop pull request head may wait with no CI at all (no check run or commit status but the loop's) before its issue is told, once per head, which CI the loop waits for and how to fix it (by the Action's scheduled sweep, coder-resume.yml, and on /coder status). 0: never.",
+      ),
     maxRetries: z
       .number()
       .int()

@@ -252,6 +252,12 @@ export function ciGateProblems(loop: Workflow, workflows: readonly Workflow[]): 
   ];
 }
 
+/** The names the loop's workflow waits for as CI (its `workflow_run` list, the review relay's aside). */
+export function ciGateNames(loop: Workflow, workflows: readonly Workflow[]): string[] | undefined {
+  const relays = workflows.filter((w) => w.path !== loop.path).filter(isReviewRelay);
+  return waitedFor(loop)?.filter((p) => !relays.some((w) => picomatch(p)(w.name)));
+}
+
 /** Events that run the default branch's workflow definition, whoever pushed what where. */
 const DEFAULT_BRANCH_EVENTS = new Set([
   'issue_comment',

@@ -37,6 +37,8 @@ export interface OwnCheckRun {
   output?: { title: string; summary: string; text: string };
   /** Kept in the `coder-loop` commit status: the token may not write check runs (status.ts). */
   commitStatus?: true;
+  /** When GitHub created the run (`started_at`): since when the loop waits on this head. */
+  startedAt?: string;
 }
 
 export interface HeadChecks {
@@ -63,6 +65,7 @@ type CheckRunItem = {
   conclusion: string | null;
   external_id: string | null;
   html_url: string | null;
+  started_at?: string | null;
   app: { id?: number; slug?: string } | null;
   output: { title: string | null; summary: string | null; text: string | null };
 };
@@ -111,6 +114,7 @@ function ownOf(run: CheckRunItem, record: LoopMarker): OwnCheckRun {
     externalId: run.external_id ?? '',
     conclusion: run.conclusion,
     record,
+    ...(run.started_at ? { startedAt: run.started_at } : {}),
     output: {
       title: run.output?.title ?? '',
       summary: run.output?.summary ?? '',

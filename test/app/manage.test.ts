@@ -69,6 +69,18 @@ describe('/coder status', () => {
       .reply(200, [pullJson(7, 'coder/example/phase-1', '')])
       .post(`${BASE}/issues/1/comments`)
       .reply(201, { id: 2 });
+    // The PR shown is read for a CI stall: its head's checks, and its commits for the record.
+    const head = pullJson(7, 'coder/example/phase-1', '').head.sha;
+    nock(API)
+      .get(`${BASE}/commits/${head}/check-runs`)
+      .query(true)
+      .reply(200, { total_count: 0, check_runs: [] })
+      .get(`${BASE}/commits/${head}/statuses`)
+      .query(true)
+      .reply(200, [])
+      .get(`${BASE}/pulls/7/commits`)
+      .query(true)
+      .reply(200, []);
     await (await testProbot()).receive(comment('/coder status'));
     expect(writes()).toEqual([
       `POST ${BASE}/issues/comments/492700400/reactions`,

@@ -11,6 +11,7 @@ describe('config', () => {
       locked: [],
       testPaths: ['**/*.test.*', '**/*.spec.*', '**/test/**', '**/tests/**', '**/__tests__/**'],
       requiredChecks: [],
+      ciStallMinutes: 30,
       maxRetries: 3,
       rerun: { infrastructure: true, failures: false, perHead: 2 },
       budget: {},

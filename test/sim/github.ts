@@ -74,6 +74,8 @@ export interface SimCheckRun {
   external_id: string;
   output?: { title?: string; summary?: string; text?: string };
   html_url: string;
+  /** When GitHub created it (`checkRunTime` then). */
+  started_at?: string;
   /** A GitHub Actions job's log (the check run's id is the job's id). */
   log?: string;
   /**
@@ -250,6 +252,8 @@ export class SimGitHub {
    * default GITHUB_TOKEN's is `github-actions` (`CI_APP`): every workflow job's token.
    */
   tokenApp: { id: number; slug: string } = { id: LOOP_APP.id, slug: LOOP_APP.slug };
+  /** The time GitHub gives a check run created now (its `started_at`). */
+  checkRunTime = '2026-11-22T12:00:00Z';
   /** Requests to fail once, not carried out: "METHOD path-suffix" → status. */
   readonly faults = new Map<string, number>();
   /**
@@ -1380,7 +1384,7 @@ export class SimGitHub {
             node_id: 'CR',
             url: '',
             details_url: '',
-            started_at: null,
+            started_at: r.started_at ?? null,
             completed_at: null,
             check_suite: null,
             app:
@@ -1606,6 +1610,7 @@ export class SimGitHub {
           external_id: body.external_id ?? '',
           ...(body.output ? { output: body.output } : {}),
           html_url: '',
+          started_at: this.checkRunTime,
         };
         this.checkRuns.push(run);
         return [201, { ...run, app: { ...LOOP_APP, ...run.app }, node_id: 'CR' }];

@@ -52,4 +52,5 @@ export * from './rerun.js';
 export * from './budget.js';
 export * from './progress.js';
 export * from './pause.js';
+export * from './ciStall.js';
 export * from './planChanges.js';

@@ -59,6 +59,8 @@ export interface LoopMarker {
    * a `repository_dispatch`).
    */
   handOff?: HandOffRecord;
+  /** The head on which no CI had reported for `ciStallMinutes`, once the issue was told. */
+  ciStall?: string;
 }
 
 /** A re-run the loop asked for: the workflow run and its attempt that failed, on which head. */

@@ -155,6 +155,8 @@ const LoopRecordSchema = z.object({
   spec: z
     .object({ sha: SHA, passed: z.boolean(), missing: z.array(TEXT(500)).max(SPEC_MISSING) })
     .optional(),
+  /** The head whose lack of any CI the issue was told of (ciStall.ts): said once per head. */
+  ciStall: SHA.optional(),
 });
 
 export type LoopRecord = z.infer<typeof LoopRecordSchema>;
@@ -351,6 +353,7 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
           },
         }
       : {}),
+    ...(m.ciStall !== undefined ? { ciStall: m.ciStall } : {}),
   };
 }
 

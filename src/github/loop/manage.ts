@@ -17,7 +17,8 @@ import type { RepoEffect } from './repoEffect.js';
 import { readKindPlan } from '../kindPlans.js';
 import { readPlan } from '../plans.js';
 import { branchesWithPrefix, commitMessage } from '../git.js';
-import { findPullRequest, getPull, openPulls } from '../pulls.js';
+import { findPullRequest, getPull, openPulls, type PullRequest } from '../pulls.js';
+import { gateReader, sayCiStall } from './ciStall.js';
 import { trustedLoopPull } from './trust.js';
 import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
 
@@ -32,7 +33,10 @@ export async function assess(
   return { state: 'assessed', node: 'AssessTask', mode: assessment.mode };
 }
 
-/** `/coder status [PlanName]`: phases, tasks, the current phase's lock and PR. */
+/**
+ * `/coder status [PlanName]`: phases, tasks, the current phase's lock and PR; a shown PR whose
+ * head has had no CI at all for `ciStallMinutes` tells its issue too, once per head (ciStall.ts).
+ */
 export async function status(
   env: LoopEnv,
   config: Config,
@@ -66,12 +70,14 @@ export async function status(
     await applyRepo(env, [{ kind: 'reply', to: issue, body: reply.noPlans(config.plansDir) }]);
     return { state: 'no-plan' };
   }
+  const shown: PullRequest[] = [];
   const lockOf = async (branch: string) => {
     // Both reads at once: the pull request is only shown when the lock is there.
     const [held, pr] = await Promise.all([
       reader.branchHead(branch),
       env.identity().then(({ login }) => findPullRequest(env.gh, env.repo, branch, login)),
     ]);
+    if (pr) shown.push(pr);
     return { branch, held: held !== undefined, ...(pr ? { pr: pr.number } : {}) };
   };
   const sections: string[] = [];
@@ -98,6 +104,11 @@ export async function status(
     sections.push(reply.statusSection(name, context, lock));
   }
   await applyRepo(env, [{ kind: 'reply', to: issue, body: sections.join('\n\n') }]);
+  const gate = gateReader(env);
+  for (const pr of shown) {
+    const loop = await trustedLoopPull(env, pr);
+    if (!('ignored' in loop)) await sayCiStall(env, config, loop, gate);
+  }
   return { state: 'status' };
 }
 

@@ -12,6 +12,7 @@ import {
 } from '../../core/index.js';
 
 import { findPullRequest, openPulls } from '../pulls.js';
+import { gateReader, sayCiStall } from './ciStall.js';
 import { readerFor, type LoopEnv } from './env.js';
 import { run } from './pull.js';
 import { pullContext } from './snapshot.js';
@@ -89,15 +90,21 @@ export async function resumeBranch(
 
 /**
  * The Action's scheduled sweep (`schedule` event): every open loop PR whose record holds a pause
- * that is due resumes. Returns the outcome of the last resumed, or `not-due`.
+ * that is due resumes; one whose head has had no CI for `ciStallMinutes` tells its issue once
+ * (ciStall.ts). Returns the outcome of the last resumed or told, or `not-due`.
  */
 export async function sweepPauses(env: LoopEnv, config: Config): Promise<LoopOutcome> {
   let last: LoopOutcome = { state: 'not-due', reason: 'no pause is due' };
   const now = env.now();
+  const gate = gateReader(env);
   for (const pr of await openPulls(env.gh, env.repo)) {
     if (!pr.head.ref.startsWith('coder/')) continue;
     const loop = await trustedLoopPull(env, pr);
-    if ('ignored' in loop || !pauseDue(loop.marker, now)) continue;
+    if ('ignored' in loop) continue;
+    if (!pauseDue(loop.marker, now)) {
+      last = (await sayCiStall(env, config, loop, gate)) ?? last;
+      continue;
+    }
     last = await run(pullContext(env, config, loop), (snap) => resumePause(snap, config, now));
   }
   return last;
