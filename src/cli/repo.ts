@@ -4,7 +4,6 @@ import picomatch from 'picomatch';
 import {
   chooseAnyPlan,
   CONFIG_PATH,
-  coderPlanNames,
   DEFAULT_CONFIG,
   parseConfigText,
   plansOfAnyKind,
@@ -137,18 +136,11 @@ export interface Repo {
   plansDirRel: string;
 }
 
-export type FoundPlan = AnyPlan & { name: string };
+export type FoundPlan = AnyPlan;
 
 export interface Discovered {
   plans: FoundPlan[];
   problems: Problem[];
-}
-
-/** The plan's path people name it by: a coder plan's checklist, else the tasks file (#tag). */
-export function refOf(repo: Repo, plan: FoundPlan): string {
-  return plan.kind === 'coder'
-    ? `${repo.plansDirRel}/${plan.name}/01_Master Plan/01_Checklist.md`
-    : planRef(plan.plan);
 }
 
 /** Every plan of every kind, found and named by the loop's own functions. */
@@ -169,8 +161,12 @@ export async function discover(repo: Repo): Promise<Discovered> {
   }
   // Coder plans: every folder under the plans folder, as the loop counts them (a folder without
   // a checklist still gets its "Plan required"); with `plans` set, the folders it matches.
-  const coder = config.plans ? coderPlanNames(config, paths) : await listPlans(repo.plansDir);
-  const found = plansOfAnyKind(config, paths, coder, texts);
+  const found = plansOfAnyKind(
+    config,
+    paths,
+    texts,
+    config.plans ? undefined : await listPlans(repo.plansDir),
+  );
   // Tags of a file that is not JSON are reported by lint, for the file.
   for (const path of taskmasterFiles(config, paths)) {
     const text = texts.get(path);
@@ -221,27 +217,19 @@ export function choose(repo: Repo, found: Discovered, wanted: string | undefined
     }
   }
   const chosen = chooseAnyPlan(repo.plansDirRel, plans, requested);
-  if (!('reply' in chosen)) {
-    return chosen.kind === 'coder'
-      ? { kind: 'coder', name: chosen.name }
-      : { ...chosen, name: chosen.plan.name };
-  }
-  const refs = plans.map((p) => (p.kind === 'coder' ? p.name : planRef(p.plan)));
+  if (!('reply' in chosen)) return chosen;
+  const refs = plans.map((p) => (p.kind === 'coder' ? p.name : p.ref));
   switch (chosen.outcome.state) {
     case 'choose-plan': {
       if (requested === undefined) throw new UsageError(`name a plan: ${refs.join(', ')}`);
-      const same = plans
-        .filter((p) => p.name === requested)
-        .map((p) => (p.kind === 'coder' ? refOf(repo, p) : p.plan.path));
+      const same = plans.filter((p) => p.name === requested).map((p) => p.path);
       throw new InputError(
         `Two plans are named "${requested}": ${same.join(' and ')}. Name one by the path of its tasks file.`,
       );
     }
     case 'plan-required': {
       const label = chosen.outcome.plan ?? requested ?? '';
-      const other = slugConflicts([
-        ...new Set(plans.map((p) => (p.kind === 'coder' ? p.name : p.label))),
-      ]).get(label);
+      const other = slugConflicts([...new Set(plans.map((p) => p.label))]).get(label);
       throw new InputError(
         `"${label}" and "${other}" share the plan slug "${planSlug(label)}", so their lock branches would collide. Rename one of the plans.`,
       );

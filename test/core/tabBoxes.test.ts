@@ -4,12 +4,9 @@ import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import type { Nodes, Root } from 'mdast';
 import { parseChecklist, setTaskStates } from '../../src/core/index.js';
-import {
-  readKiro,
-  readSpeckit,
-  setDialectStates,
-  type DialectPlan,
-} from '../../src/core/plan/kinds/markdownDialect.js';
+import { readKiro } from '../../src/core/plan/kinds/kiro.js';
+import { setDialectStates, type DialectPlan } from '../../src/core/plan/kinds/markdownDialect.js';
+import { readSpeckit } from '../../src/core/plan/kinds/speckit.js';
 
 /**
  * A box GFM accepts is a task in every markdown dialect, and only such a box (SPEC §2b): remark-gfm

@@ -18,12 +18,11 @@ import {
   type WorkflowFile,
 } from '../../core/index.js';
 import { InputError, readText } from '../files.js';
-import { discover, openPlan, refOf } from '../repo.js';
+import { discover } from '../repo.js';
 import {
-  checklistErrors,
   DIR_OPTION,
   EXIT,
-  loadContext,
+  planSummary,
   UsageError,
   type CommandSpec,
   type Parsed,
@@ -82,23 +81,18 @@ async function planProblems(args: Parsed): Promise<{ lines: string[]; problems: 
     };
   const lines: string[] = [];
   for (const plan of found.plans) {
-    let errors: number;
+    let valid: boolean;
     try {
-      if (plan.kind === 'coder') {
-        const context = await loadContext(args, plan.name);
-        errors = checklistErrors(context).length + (context.valid ? 0 : 1);
-      } else {
-        const opened = await openPlan(repo, plan.plan);
-        errors = opened.kp.problems.filter((p) => p.severity === 'error').length;
-      }
+      ({ valid } = await planSummary(args, plan));
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      errors = 1;
+      valid = false;
     }
-    const kind = plan.kind === 'coder' ? 'coder' : plan.plan.kind;
-    const path = refOf(repo, plan);
-    lines.push(`plan "${plan.name}" (${KIND_LABELS[kind]}, ${path}): ${errors ? 'invalid' : 'ok'}`);
-    if (errors)
+    const { ref: path } = plan;
+    lines.push(
+      `plan "${plan.name}" (${KIND_LABELS[plan.planKind]}, ${path}): ${valid ? 'ok' : 'invalid'}`,
+    );
+    if (!valid)
       problems.push({
         severity: 'error',
         path,

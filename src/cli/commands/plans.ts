@@ -1,19 +1,16 @@
 import { formatProblem } from '../../core/index.js';
-import { discover, openPlan, refOf } from '../repo.js';
+import { discover } from '../repo.js';
 import {
   DIR_OPTION,
   type CliIo,
   EXIT,
   UsageError,
   type CommandSpec,
-  type Parsed,
   type PlanView,
-  loadContext,
-  checklistErrors,
   countTasks,
-  kindView,
   needValidConfig,
   phaseDone,
+  planSummary,
 } from './shared.js';
 
 interface Counts {
@@ -28,22 +25,6 @@ function counts(view: Pick<PlanView, 'phases'>): Counts {
   };
 }
 
-/** A coder plan's counts (undefined when its checklist cannot be read), and whether it is valid. */
-async function coderCounts(
-  args: Parsed,
-  name: string,
-): Promise<{ counts?: Counts; valid: boolean }> {
-  const context = await loadContext(args, name);
-  const checklist = context.checklist;
-  if (!checklist || checklistErrors(context).length > 0) return { valid: false };
-  const phases = checklist.phases.map((p) => ({
-    number: String(p.number),
-    name: p.name,
-    tasks: p.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text })),
-  }));
-  return { counts: counts({ phases }), valid: context.valid };
-}
-
 export const plans: CommandSpec = {
   usage: 'coder-loop plans [--json] [--dir <plansDir>]',
   summary: 'every plan found (coder, spec-kit, Kiro, Task Master): kind, name, path, phases',
@@ -54,25 +35,14 @@ export const plans: CommandSpec = {
     const found = await discover(args.repo);
     const rows = [];
     for (const plan of found.plans) {
-      const path = refOf(args.repo, plan).replace(/#[^/]*$/, '');
-      if (plan.kind === 'coder') {
-        rows.push({
-          name: plan.name,
-          kind: 'coder',
-          path,
-          ...(await coderCounts(args, plan.name)),
-        });
-        continue;
-      }
-      // The loop's own reading: a plan it would refuse is listed as invalid, with what it read.
-      const opened = await openPlan(args.repo, plan.plan);
+      const { view, valid } = await planSummary(args, plan);
       rows.push({
         name: plan.name,
-        kind: plan.plan.kind,
-        path,
-        ...(plan.plan.tag !== undefined ? { tag: plan.plan.tag } : {}),
-        ...(opened.source !== undefined ? { counts: counts(kindView(opened)) } : {}),
-        valid: !opened.kp.problems.some((p) => p.severity === 'error'),
+        kind: plan.planKind,
+        path: plan.path,
+        ...(plan.kind === 'other' && plan.plan.tag !== undefined ? { tag: plan.plan.tag } : {}),
+        ...(view ? { counts: counts(view) } : {}),
+        valid,
       });
     }
     // Sorted by the path of the tasks file; one file's tags in the file's order.

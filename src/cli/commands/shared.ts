@@ -12,7 +12,7 @@ import {
 } from '../../core/index.js';
 import type { KindState } from '../../core/plan/kinds/plan.js';
 import { InputError, readPlan, UsageError } from '../files.js';
-import { choose, discover, type FoundPlan, type OpenedPlan, type Repo } from '../repo.js';
+import { choose, discover, openPlan, type FoundPlan, type OpenedPlan, type Repo } from '../repo.js';
 
 /** What the CLI's commands share: the io, the exit codes, the options, reading a plan. */
 
@@ -155,6 +155,33 @@ export function kindView({ kp }: OpenedPlan): PlanView {
     complete: kp.complete,
     ...(kp.waiting !== undefined ? { waiting: kp.waiting } : {}),
   };
+}
+
+/**
+ * Any plan as `plans` and `doctor` sum it up: its phases when they can be read (a coder plan's:
+ * when its checklist can be trusted), and whether the loop would start it.
+ */
+export async function planSummary(
+  args: Parsed,
+  plan: FoundPlan,
+): Promise<{ view?: Pick<PlanView, 'phases'>; valid: boolean }> {
+  if (plan.kind === 'other') {
+    // The loop's own reading: a plan it would refuse is invalid, with what it read.
+    const opened = await openPlan(args.repo, plan.plan);
+    return {
+      ...(opened.source !== undefined ? { view: kindView(opened) } : {}),
+      valid: !opened.kp.problems.some((p) => p.severity === 'error'),
+    };
+  }
+  const context = await loadContext(args, plan.name);
+  const { checklist } = context;
+  if (!checklist || checklistErrors(context).length > 0) return { valid: false };
+  const phases = checklist.phases.map((p) => ({
+    number: String(p.number),
+    name: p.name,
+    tasks: p.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text })),
+  }));
+  return { view: { phases }, valid: context.valid };
 }
 
 /** A phase is finished as its kind's tool counts it (a coder phase: every task done). */

@@ -125,5 +125,11 @@ export function coderPlan(
     },
     specTasks: specTasksOfPhase,
     reportPath: (phase) => at(reportPath(phase.number, phase.name)),
+
+    statusPhase() {
+      const { checklist, current } = validated();
+      return checklist ? current : undefined;
+    },
+    statusSection: (lock) => reply.statusSection(name, validated(), lock),
   };
 }

@@ -116,5 +116,8 @@ export function kindPlan(
     },
     specTasks: specTasksOfKindPhase,
     reportPath: (phase) => sidecar.report(phase),
+
+    statusPhase: () => (kp.problems.length === 0 ? kp.current : undefined),
+    statusSection: (lock) => reply.kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock),
   };
 }

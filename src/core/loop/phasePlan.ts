@@ -82,6 +82,19 @@ export interface PhasePlan<P extends PhaseRef = PhaseRef> {
   specTasks(phase: P): SpecTask[];
   /** Where the phase report is written. */
   reportPath(phase: P): string;
+
+  // ——— `/coder status`
+  /** The phase whose lock the status shows: the current one of a plan read without an error. */
+  statusPhase(): P | undefined;
+  /** The plan's section of the status reply: its phases and tasks, the lock, what is wrong. */
+  statusSection(lock: StatusLock | undefined): string;
+}
+
+/** The lock of the phase `/coder status` shows: its branch, held or not, and its open PR. */
+export interface StatusLock {
+  branch: string;
+  held: boolean;
+  pr?: number;
 }
 
 export interface PhaseStart {

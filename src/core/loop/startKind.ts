@@ -33,9 +33,19 @@ export const KIND_LABELS: Record<PlanKind, string> = {
   taskmaster: 'Task Master',
 };
 
-/** A plan the loop can run: a coder plan folder under `plansDir`, or a plan of another kind. */
-export type AnyPlan =
-  { kind: 'coder'; name: string } | { kind: 'other'; plan: NamedPlan; label: string };
+/**
+ * A plan the loop can run, of any kind: its kind, the name people use, the label the loop writes
+ * (the name, or the tasks file's path when two plans share the name), its tasks file (a coder
+ * plan's checklist) and the path that names it always (`#tag` for one Task Master tag); a coder
+ * plan folder under `plansDir`, or a plan of another kind as its reader found it.
+ */
+export type AnyPlan = {
+  planKind: PlanKind;
+  name: string;
+  label: string;
+  path: string;
+  ref: string;
+} & ({ kind: 'coder' } | { kind: 'other'; plan: NamedPlan });
 
 /** The Task Master files among a tree's paths: their text is needed to name their tags. */
 export function taskmasterFiles(
@@ -74,16 +84,17 @@ function otherKindFiles(
 }
 
 /**
- * Every plan of every kind in a tree (`plans` globs; coder plans are the folders under
- * `plansDir`, as before the other kinds), each with the name people use and the label the loop
- * writes: the name, or the tasks file's path (`#<tag>`) when two plans share the name.
+ * Every plan of every kind in a tree (`plans` globs; without them, coder plans are the folders
+ * under `plansDir`, as before the other kinds — `folders` when the caller lists them itself, as
+ * a working copy holds empty ones a git tree cannot), each named as `AnyPlan` says.
  */
 export function plansOfAnyKind(
   config: Pick<Config, 'plans' | 'plansDir'>,
   paths: readonly string[],
-  coderNames: readonly string[],
   texts: ReadonlyMap<string, string>,
-): { plans: (AnyPlan & { name: string })[]; problems: Problem[] } {
+  folders?: readonly string[],
+): { plans: AnyPlan[]; problems: Problem[] } {
+  const coderNames = coderPlanNames(config, paths, folders);
   const tags = new Map<string, string[]>();
   const notPlans: Problem[] = [];
   // A legacy tasks/tasks.json that is not Task Master's (VS Code's, a config) is no plan.
@@ -107,22 +118,30 @@ export function plansOfAnyKind(
   const count = new Map<string, number>();
   for (const n of [...coderNames, ...named.plans.map((p) => p.name)])
     count.set(n, (count.get(n) ?? 0) + 1);
-  const plans: (AnyPlan & { name: string })[] = [
-    ...coderNames.map((name) => ({ kind: 'coder' as const, name })),
+  const plans: AnyPlan[] = [
+    ...coderNames.map((name) => {
+      const path = planPath(config.plansDir, name, PLAN_FILES.checklist);
+      return {
+        kind: 'coder' as const,
+        planKind: 'coder' as const,
+        name,
+        label: name,
+        path,
+        ref: path,
+      };
+    }),
     ...named.plans.map((plan) => ({
       kind: 'other' as const,
+      planKind: plan.kind,
       plan,
       name: plan.name,
       label: count.get(plan.name)! > 1 ? planRef(plan) : plan.name,
+      path: plan.path,
+      ref: planRef(plan),
     })),
   ];
   return { plans, problems: [...notPlans, ...named.problems] };
 }
-
-const checklistOf = (plansDir: string, name: string) =>
-  planPath(plansDir, name, PLAN_FILES.checklist);
-
-const labelOf = (p: AnyPlan & { name: string }) => (p.kind === 'coder' ? p.name : p.label);
 
 /**
  * Start → the plan, over every kind: the named one (by name, or by its tasks file's path when two
@@ -131,11 +150,11 @@ const labelOf = (p: AnyPlan & { name: string }) => (p.kind === 'coder' ? p.name 
  */
 export function chooseAnyPlan(
   plansDir: string,
-  plans: readonly (AnyPlan & { name: string })[],
+  plans: readonly AnyPlan[],
   requested: string | undefined,
 ): AnyPlan | Answer {
-  const labels = plans.map(labelOf);
-  let chosen: (AnyPlan & { name: string }) | undefined;
+  const labels = plans.map((p) => p.label);
+  let chosen: AnyPlan | undefined;
   if (requested === undefined) {
     if (plans.length === 0)
       return { reply: reply.noPlans(plansDir), outcome: { state: 'no-plan' } };
@@ -148,17 +167,11 @@ export function chooseAnyPlan(
       return {
         reply: reply.twoPlansNamed(
           requested,
-          byName.map((p) => (p.kind === 'coder' ? checklistOf(plansDir, p.name) : planRef(p.plan))),
+          byName.map((p) => p.ref),
         ),
         outcome: { state: 'choose-plan' },
       };
-    chosen =
-      byName[0] ??
-      plans.find(
-        (p) =>
-          labelOf(p) === requested ||
-          (p.kind === 'coder' && checklistOf(plansDir, p.name) === requested),
-      );
+    chosen = byName[0] ?? plans.find((p) => p.label === requested || p.ref === requested);
     if (!chosen) {
       const others = plans.flatMap((p) => (p.kind === 'other' ? [p.plan] : []));
       const byPath = others.length ? resolvePlan(others, requested) : undefined;
@@ -169,16 +182,14 @@ export function chooseAnyPlan(
       return { reply: reply.noSuchPlan(requested, labels), outcome: { state: 'no-plan' } };
   }
   // Two plans with one slug would share lock branches: one's lock would read as the other's.
-  const label = labelOf(chosen);
+  const { label } = chosen;
   const other = slugConflicts([...new Set(labels)]).get(label);
   if (other !== undefined)
     return {
       reply: reply.slugConflict(label, other, `coder/${planSlug(label)}/…`),
       outcome: { state: 'plan-required', node: 'ValidateContext', mode: 'plan', plan: label },
     };
-  return chosen.kind === 'coder'
-    ? { kind: 'coder', name: chosen.name }
-    : { kind: 'other', plan: chosen.plan, label: chosen.label };
+  return chosen;
 }
 
 /** A kind's phase number as a ref may hold it. */
@@ -252,11 +263,12 @@ export function warningsNote(warnings: readonly Problem[]): string {
  * folder without a checklist still gets its "Plan required"), or, when `plans` globs are set,
  * the folders whose checklist they match.
  */
-export function coderPlanNames(
+function coderPlanNames(
   config: Pick<Config, 'plans' | 'plansDir'>,
   paths: readonly string[],
-): string[] {
-  if (!config.plans) return planNames(paths, config.plansDir);
+  folders: readonly string[] | undefined,
+): readonly string[] {
+  if (!config.plans) return folders ?? planNames(paths, config.plansDir);
   return findPlanFiles(paths, config.plans)
     .filter((f) => f.kind === 'coder')
     .map((f) => f.folder.slice(f.folder.lastIndexOf('/') + 1))

@@ -1,11 +1,7 @@
 import {
   assessComplexity,
-  coderPlanNames,
-  KIND_LABELS,
-  kindPhaseBranch,
   plansOfAnyKind,
   taskmasterFiles,
-  phaseBranch,
   loopPullProblem,
   readMarker,
   releaseTarget,
@@ -14,8 +10,7 @@ import {
 } from '../../core/index.js';
 import { applyRepo } from './apply.js';
 import type { RepoEffect } from './repoEffect.js';
-import { readKindPlan } from '../kindPlans.js';
-import { readPlan } from '../plans.js';
+import { openOnTree } from '../openPlan.js';
 import { branchesWithPrefix, commitMessage } from '../git.js';
 import { findPullRequest, getPull, openPulls, type PullRequest } from '../pulls.js';
 import { gateReader, sayCiStall } from './ciStall.js';
@@ -56,12 +51,9 @@ export async function status(
       ),
     ),
   );
-  const all = plansOfAnyKind(config, paths, coderPlanNames(config, paths), texts).plans;
-  const labelOf = (p: (typeof all)[number]) => (p.kind === 'coder' ? p.name : p.label);
-  const labels = all.map(labelOf);
-  const chosen = requested
-    ? all.filter((p) => p.name === requested || labelOf(p) === requested)
-    : all;
+  const all = plansOfAnyKind(config, paths, texts).plans;
+  const labels = all.map((p) => p.label);
+  const chosen = requested ? all.filter((p) => p.name === requested || p.label === requested) : all;
   if (requested && chosen.length === 0) {
     await applyRepo(env, [{ kind: 'reply', to: issue, body: reply.noSuchPlan(requested, labels) }]);
     return { state: 'no-plan' };
@@ -82,26 +74,9 @@ export async function status(
   };
   const sections: string[] = [];
   for (const plan of chosen.slice(0, 10)) {
-    if (plan.kind === 'other') {
-      const { kp } = await readKindPlan(reader, tree, plan.plan);
-      const lock =
-        kp.current && kp.problems.length === 0
-          ? await lockOf(kindPhaseBranch(plan.label, kp.current))
-          : undefined;
-      sections.push(
-        reply.kindStatusSection(plan.label, KIND_LABELS[plan.plan.kind], plan.plan.path, kp, lock),
-      );
-      continue;
-    }
-    const name = plan.name;
-    const { context } = await readPlan(reader, tree, config.plansDir, name, {
-      contents: false,
-    });
-    const lock =
-      context.checklist && context.current
-        ? await lockOf(phaseBranch(name, context.current.number))
-        : undefined;
-    sections.push(reply.statusSection(name, context, lock));
+    const open = await openOnTree(reader, tree, config, plan, { contents: false });
+    const phase = open.statusPhase();
+    sections.push(open.statusSection(phase ? await lockOf(open.branch(phase)) : undefined));
   }
   await applyRepo(env, [{ kind: 'reply', to: issue, body: sections.join('\n\n') }]);
   const gate = gateReader(env);

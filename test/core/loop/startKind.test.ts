@@ -17,12 +17,7 @@ const paths = [
   '.taskmaster/tasks/tasks.json',
   'src/tasks.md',
 ];
-const { plans } = plansOfAnyKind(
-  config,
-  paths,
-  ['Launch'],
-  new Map([['.taskmaster/tasks/tasks.json', TAGS]]),
-);
+const { plans } = plansOfAnyKind(config, paths, new Map([['.taskmaster/tasks/tasks.json', TAGS]]));
 
 const chosen = (requested: string | undefined, list = plans) => {
   const c = chooseAnyPlan('docs/plans', list, requested);
@@ -82,7 +77,6 @@ describe('chooseAnyPlan', () => {
     const { plans: two } = plansOfAnyKind(
       config,
       ['.kiro/specs/a-b/tasks.md', 'specs/A B/tasks.md'],
-      [],
       new Map(),
     );
     expect(chosen('a-b', two)).toMatch(
@@ -91,12 +85,7 @@ describe('chooseAnyPlan', () => {
   });
 
   it('`plans` globs choose what the loop sees, coder plans too', () => {
-    const only = plansOfAnyKind(
-      { ...config, plans: ['.kiro/specs/*/tasks.md'] },
-      paths,
-      [],
-      new Map(),
-    );
+    const only = plansOfAnyKind({ ...config, plans: ['.kiro/specs/*/tasks.md'] }, paths, new Map());
     expect(only.plans.map((p) => p.name)).toEqual(['auth', 'billing']);
   });
 });

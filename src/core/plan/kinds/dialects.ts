@@ -1,5 +1,7 @@
-import { readKiro, readSpeckit, type DialectPlan } from './markdownDialect.js';
+import { readKiro } from './kiro.js';
+import type { DialectPlan } from './markdownDialect.js';
 import { readOpenspec } from './openspec.js';
+import { readSpeckit } from './speckit.js';
 
 /** The markdown kinds, each with its reader: the one place a markdown kind is registered. */
 const READERS = {

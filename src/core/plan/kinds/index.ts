@@ -3,4 +3,6 @@ export * from './discovery.js';
 export * from './jsonOffsets.js';
 export * from './taskmaster.js';
 export * from './markdownDialect.js';
+export * from './speckit.js';
+export * from './kiro.js';
 export * from './dialects.js';

@@ -4,12 +4,14 @@ import type { Problem } from '../../problem.js';
 import { markdownLimitProblem, parseMarkdown } from '../markdown.js';
 import { isNarrowTab } from '../scan.js';
 import { countLineBreaks } from '../text.js';
-import { scanDialect, type DialectScan } from './dialectScan.js';
+import { scanDialect, type DialectScan, type ScanMode } from './dialectScan.js';
 
 /**
- * Readers and writers for the markdown plans other tools write (SPEC §2b): spec-kit's tasks.md
- * and Kiro's tasks.md. remark reads the structure; a task's mark is the one character between
- * its brackets, found from the list item's own position, so a writer changes that byte only.
+ * What the readers of the markdown plans other tools write share (spec-kit's `speckit.ts`, Kiro's
+ * `kiro.ts`, OpenSpec's `openspec.ts`): their phases and tasks, the boxes remark reads, the lines
+ * that look like tasks but are not, and the writer of their marks. remark reads the structure; a
+ * task's mark is the one character between its brackets, found from the list item's own
+ * position, so a writer changes that byte only.
  */
 export type DialectState = 'todo' | 'doing' | 'done';
 
@@ -51,7 +53,7 @@ export interface DialectPlan {
  * other marks (`[-]`, `[ ]*`) where the item's first paragraph starts at a bracket. `after` is the
  * rest of the box's line. The caller decides which marks and what may follow are its dialect's.
  */
-function boxAt(
+export function boxAt(
   source: string,
   item: ListItem,
 ): { offset: number; mark: string; after: string; line: number } | undefined {
@@ -84,7 +86,7 @@ function boxAt(
   };
 }
 
-function* walk(
+export function* walk(
   nodes: readonly RootContent[],
   depth: number,
   top: boolean,
@@ -290,35 +292,36 @@ export function limitProblem(source: string, path: string): DialectPlan | undefi
   return limit ? { phases: [], problems: [limit] } : undefined;
 }
 
-// ---------------------------------------------------------------- spec-kit
-
-const SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:\-—–]\s*|\s+|$)(.*)$/i;
-const SPECKIT_STATE: Record<string, DialectState> = {
-  ' ': 'todo',
-  x: 'done',
-  X: 'done',
-  '\t': 'todo',
-};
-
-/** A task's own id, `T` and three digits or more, then no word character (`/^T\d{3,}\b/`). */
-function speckitId(text: string): string | undefined {
-  if (text[0] !== 'T') return undefined;
-  let end = 1;
-  while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
-  if (end < 4 || /\w/.test(text[end] ?? '')) return undefined;
-  return text.slice(0, end);
+/**
+ * A tasks file as a markdown kind's reader takes it: the plan a file over the size limits reads
+ * as (`limited`); else the line scanner's reading when it has one (`scanned`; never with
+ * `fast: false`, which reads with remark alone), else remark's tree, parsed once and only when
+ * asked for (`root`); `skip` is what `finish` needs to leave code and HTML alone.
+ */
+export function dialectRead(
+  source: string,
+  path: string,
+  mode: ScanMode,
+  options: { fast?: boolean },
+):
+  | { limited: DialectPlan }
+  | { scanned: DialectScan | undefined; root: () => Root; skip: () => Root | ReadonlySet<number> } {
+  const limited = limitProblem(source, path);
+  if (limited) return { limited };
+  const scanned = options.fast === false ? undefined : scanDialect(source, mode);
+  let tree: Root | undefined;
+  const root = (): Root => (tree ??= parseMarkdown(source));
+  return { scanned, root, skip: scanned ? () => scanned.skip : root };
 }
 
-/** The user stories a task cites (`[US1]`), in order. */
-function storiesOf(text: string): string[] {
-  const out: string[] = [];
-  // `/\[(US\d+)\]/g`, without a match array per task.
-  for (let at = text.indexOf('[US'); at !== -1; at = text.indexOf('[US', at + 1)) {
-    let end = at + 3;
-    while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
-    if (end > at + 3 && text[end] === ']') out.push(text.slice(at + 1, end));
-  }
-  return out;
+/** Whether a box is a task of a dialect: one of its marks, then white space or the line's end. */
+export function readsBox(
+  states: Readonly<Record<string, DialectState>>,
+  mark: string,
+  after: string,
+) {
+  const next = after[0];
+  return mark in states && (next === undefined || next === ' ' || next === '\t' || next === '\r');
 }
 
 /** Compares `3.1` and `5.5` as numbers: major, then minor (3 < 3.1 < 3.2 < 3.10 < 4). */
@@ -328,7 +331,10 @@ export function comparePhaseNumbers(a: string, b: string): number {
   return a1! - b1! || a2 - b2;
 }
 
-/** What the spec-kit reader takes from a document, in order: phase headings and task lines. */
+/**
+ * What the spec-kit and OpenSpec readers take from a document, in order: top-level headings and
+ * the list items that open with a box.
+ */
 export type SpeckitEvent =
   | { kind: 'heading'; depth: number; text: string; line: number }
   | { kind: 'item'; line: number; offset: number; mark: string; after: string; text: string };
@@ -354,286 +360,27 @@ export function* speckitEventsOfTree(source: string, root: Root): Generator<Spec
   }
 }
 
-/** spec-kit's fast path: the line scanner's reading, or undefined where remark must read. */
-export function scanSpeckit(source: string): DialectScan | undefined {
-  return scanDialect(source, 'speckit');
-}
-
-/** spec-kit's tasks.md: `## Phase N: …` headings, `- [ ] T001 [P] [US1] …` tasks. */
-export function readSpeckit(
-  source: string,
-  path: string,
-  options: { fast?: boolean } = {},
-): DialectPlan {
-  const limited = limitProblem(source, path);
-  if (limited) return limited;
-  const scanned = options.fast === false ? undefined : scanSpeckit(source);
-  let tree: Root | undefined;
-  const root = (): Root => (tree ??= parseMarkdown(source));
-  const events = scanned?.events ?? speckitEventsOfTree(source, root());
-  const phases: DialectPhase[] = [];
-  const problems: Problem[] = [];
-  // The phases open at this point, outermost first: a heading ends those of its level or deeper,
-  // so the tasks after a nested `### Phase 3.1` and its `### Notes` are `## Phase 3`'s again.
-  const open: { phase: DialectPhase; level: number }[] = [];
-  const ids = new Map<string, number>();
-  for (const event of events) {
-    if (event.kind === 'heading') {
-      while (open.length > 0 && open[open.length - 1]!.level >= event.depth) open.pop();
-      const m = SPECKIT_PHASE.exec(event.text.trim());
-      if (m) {
-        const phase = { number: m[1]!, name: m[2]!.trim(), line: event.line, tasks: [] };
-        open.push({ phase, level: event.depth });
-        phases.push(phase);
-      }
-      continue;
-    }
-    const current = open[open.length - 1];
-    if (!current) continue;
-    const next = event.after[0];
-    if (
-      !(event.mark in SPECKIT_STATE) ||
-      (next !== undefined && next !== ' ' && next !== '\t' && next !== '\r')
-    ) {
-      continue;
-    }
-    const { text } = event;
-    const phase = current.phase;
-    const own = speckitId(text);
-    if (own !== undefined) {
-      const before = ids.get(own);
-      if (before !== undefined) {
-        problems.push({
-          severity: 'warning',
-          path,
-          line: event.line,
-          message: `Task id ${own} is also on line ${before}.`,
-          fix: 'Give each task its own id: `coder-loop mark` names a task by it.',
-        });
-      } else ids.set(own, event.line);
-    }
-    phase.tasks.push({
-      id: own ?? `${phase.number}.${phase.tasks.length + 1}`,
-      text,
-      state: SPECKIT_STATE[event.mark]!,
-      mark: event.mark,
-      optional: false,
-      requirements: storiesOf(text),
-      line: event.line,
-      markOffset: event.offset,
-    });
-  }
-  // One phase number, several headings: the one with tasks is the phase; one without any is a
-  // reference (a summary, "Dependencies & Execution Order"); two with tasks conflict.
-  const byNumber = new Map<string, DialectPhase[]>();
-  for (const phase of phases)
-    byNumber.set(phase.number, [...(byNumber.get(phase.number) ?? []), phase]);
-  const kept: DialectPhase[] = [];
-  for (const [number, same] of byNumber) {
-    const tasked = same.filter((p) => p.tasks.length > 0);
-    const first = tasked[0] ?? same[0]!;
-    for (const phase of same) {
-      if (phase.tasks.length === 0 && same.length > 1) {
-        problems.push({
-          severity: 'warning',
-          path,
-          line: phase.line,
-          message: `Phase ${number} is also on line ${(phase === first ? same.find((p) => p !== phase)! : first).line}; this heading holds no task, so it is read as a reference.`,
-          fix: 'Leave it as it is, or name it without "Phase N" if it is no phase.',
-        });
-        continue;
-      }
-      if (phase.tasks.length > 0 && phase !== first) {
-        problems.push({
-          severity: 'error',
-          path,
-          line: phase.line,
-          message: `Phase ${number} is also on line ${first.line}.`,
-          fix: 'Number each phase once.',
-        });
-        continue;
-      }
-      kept.push(phase);
-    }
-  }
-  phases.length = 0;
-  phases.push(...kept);
-  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
-  return finish(
-    source,
-    path,
-    scanned ? () => scanned.skip : root,
-    phases,
-    problems,
-    'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
-    { marks: ' \txX', unread: 'it is under no "## Phase N" heading' },
-  );
-}
-
-// ---------------------------------------------------------------- Kiro
-
-const KIRO_TOP = /^(\d+)\.\s*(.*)$/;
-// A sub-task keeps every level of its id (`7.3`, `7.3.1`); its phase is the first number.
-const KIRO_SUB = /^(\d+)((?:\.\d+)+)\.?\s*(.*)$/;
-const KIRO_STATE: Record<string, DialectState> = {
-  ' ': 'todo',
-  '\t': 'todo',
-  '-': 'doing',
-  x: 'done',
-  X: 'done',
-};
-// `_Requirements: 1.1, 2.3_`: remark reads the underscores as emphasis, so the text has none.
-const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
-
 /**
- * The first `Requirements:` line of an item, read paragraph by paragraph: the item's text as one
- * string would run a list's next line into the numbers (`2.3` then `4 notes` read as `2.34`).
+ * Task ids seen so far in a tasks file: a task whose id another task has already is named, with
+ * that task's line (`coder-loop mark` names a task by its id). Returns the id's recorder.
  */
-function requirementsOf(item: ListItem): string[] {
-  const stack: Nodes[] = [item];
-  while (stack.length > 0) {
-    const node = stack.shift()!;
-    if (node.type === 'paragraph' || node.type === 'heading') {
-      const m = REQUIREMENTS.exec(toString(node));
-      if (m) return m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
-    } else if ('children' in node) stack.unshift(...(node.children as Nodes[]));
-  }
-  return [];
-}
-
-/** What the Kiro reader takes from a document, in order: each list item that opens with a box. */
-interface KiroEvent {
-  line: number;
-  offset: number;
-  mark: string;
-  after: string;
-  /** The item's requirements (its first `Requirements:` paragraph, nested items included). */
-  requirements: () => string[];
-}
-
-function* kiroEventsOfTree(source: string, root: Root): Generator<KiroEvent> {
-  for (const { node } of walk(root.children, 0, true)) {
-    if (node.type !== 'listItem') continue;
-    const box = boxAt(source, node);
-    if (!box) continue;
-    yield { ...box, requirements: () => requirementsOf(node) };
-  }
-}
-
-/** Kiro's fast path: the line scanner's reading, or undefined where remark must read. */
-export function scanKiro(source: string): DialectScan | undefined {
-  return scanDialect(source, 'kiro');
-}
-
-/**
- * Kiro's tasks.md: each top-level numbered task (`- [ ] 1. Title`) is a phase; its sub-tasks
- * (`- [ ] 1.1 …`, nested or at column 0) are the tasks, or the top-level task itself when it has
- * none. `[-]` is in progress, `[x]` done, `[ ]*` optional. `fast: false` reads with remark alone:
- * the authority the line scanner is tested against.
- */
-export function readKiro(
-  source: string,
-  path: string,
-  options: { fast?: boolean } = {},
-): DialectPlan {
-  const limited = limitProblem(source, path);
-  if (limited) return limited;
-  const scanned = options.fast === false ? undefined : scanKiro(source);
-  let tree: Root | undefined;
-  const root = (): Root => (tree ??= parseMarkdown(source));
-  const events = scanned
-    ? scanned.events.filter((e) => e.kind === 'item')
-    : kiroEventsOfTree(source, root());
-  const phases = new Map<string, { phase: DialectPhase; self: DialectTask; subs: DialectTask[] }>();
-  const problems: Problem[] = [];
+export function taskIds(path: string, problems: Problem[]): (id: string, line: number) => void {
   const ids = new Map<string, number>();
-  for (const box of events) {
-    if (!(box.mark in KIRO_STATE)) continue;
-    const optional = box.after.startsWith('*');
-    const after = optional ? box.after.slice(1) : box.after;
-    if (!/^(?:[ \t]|$)/.test(after)) continue;
-    const text = after.trim();
-    const task = (id: string, inOptional = false): DialectTask => ({
-      id,
-      text,
-      state: KIRO_STATE[box.mark]!,
-      mark: box.mark,
-      optional: optional || inOptional,
-      requirements: box.requirements(),
-      line: box.line,
-      markOffset: box.offset,
+  return (id, line) => {
+    const before = ids.get(id);
+    if (before === undefined) {
+      ids.set(id, line);
+      return;
+    }
+    problems.push({
+      severity: 'warning',
+      path,
+      line,
+      message: `Task id ${id} is also on line ${before}.`,
+      fix: 'Give each task its own id: `coder-loop mark` names a task by it.',
     });
-    const sub = KIRO_SUB.exec(text);
-    if (sub) {
-      const id = `${sub[1]}${sub[2]}`;
-      const parent = phases.get(sub[1]!);
-      if (!parent) {
-        problems.push({
-          severity: 'warning',
-          path,
-          line: box.line,
-          message: `Sub-task ${id} has no top-level task ${sub[1]} before it.`,
-          fix: `Add "- [ ] ${sub[1]}. Title" above it.`,
-        });
-        continue;
-      }
-      const before = ids.get(id);
-      if (before !== undefined) {
-        problems.push({
-          severity: 'warning',
-          path,
-          line: box.line,
-          message: `Task id ${id} is also on line ${before}.`,
-          fix: 'Give each task its own id: `coder-loop mark` names a task by it.',
-        });
-      } else ids.set(id, box.line);
-      // The sub-tasks of an optional task are optional with it.
-      parent.subs.push(task(id, parent.self.optional));
-      continue;
-    }
-    const top = KIRO_TOP.exec(text);
-    if (top) {
-      if (phases.has(top[1]!)) {
-        problems.push({
-          severity: 'error',
-          path,
-          line: box.line,
-          message: `Task ${top[1]} is also on line ${phases.get(top[1]!)!.phase.line}.`,
-          fix: 'Number each top-level task once.',
-        });
-        continue;
-      }
-      ids.set(top[1]!, box.line);
-      phases.set(top[1]!, {
-        phase: { number: top[1]!, name: top[2]!.trim(), line: box.line, tasks: [] },
-        self: task(top[1]!),
-        subs: [],
-      });
-    }
-  }
-  // A phase's tasks are its sub-tasks; its top-level task is one of them when no sub-task is
-  // required (Kiro's "implement X" with optional tests): then its own box decides.
-  const list = [...phases.values()].map(({ phase, self, subs }) => ({
-    ...phase,
-    tasks: subs.some((t) => !t.optional) ? subs : [self, ...subs],
-    self,
-  }));
-  return finish(
-    source,
-    path,
-    scanned ? () => scanned.skip : root,
-    list,
-    problems,
-    'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
-    {
-      marks: ' \t-xX',
-      star: true,
-      unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"',
-    },
-  );
+  };
 }
-
-// ---------------------------------------------------------------- both
 
 /** Whether a phase is finished: every required task done (Kiro's optional tasks may stay open). */
 export function dialectPhaseFinished(phase: DialectPhase): boolean {

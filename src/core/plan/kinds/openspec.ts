@@ -5,6 +5,7 @@ import {
   comparePhaseNumbers,
   finish,
   limitProblem,
+  readsBox,
   speckitEventsOfTree,
   type DialectPhase,
   type DialectPlan,
@@ -40,13 +41,7 @@ export function readOpenspec(source: string, path: string): DialectPlan {
       continue;
     }
     if (!current) continue;
-    const next = event.after[0];
-    if (
-      !(event.mark in STATE) ||
-      (next !== undefined && next !== ' ' && next !== '\t' && next !== '\r')
-    ) {
-      continue;
-    }
+    if (!readsBox(STATE, event.mark, event.after)) continue;
     current.tasks.push({
       id: TASK_ID.exec(event.text)?.[1] ?? `${current.number}.${current.tasks.length + 1}`,
       text: event.text,

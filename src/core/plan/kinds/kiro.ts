@@ -1,0 +1,169 @@
+import type { ListItem, Nodes, Root } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import type { Problem } from '../../problem.js';
+import { scanDialect, type DialectScan } from './dialectScan.js';
+import {
+  boxAt,
+  dialectRead,
+  finish,
+  taskIds,
+  walk,
+  type DialectPhase,
+  type DialectPlan,
+  type DialectState,
+  type DialectTask,
+} from './markdownDialect.js';
+
+/**
+ * Kiro's tasks.md (`.kiro/specs/<feature>/tasks.md`): numbered top-level tasks as phases, their
+ * sub-tasks as the tasks; `[-]` in progress, `[x]` done, `[ ]*` optional.
+ */
+const KIRO_TOP = /^(\d+)\.\s*(.*)$/;
+// A sub-task keeps every level of its id (`7.3`, `7.3.1`); its phase is the first number.
+const KIRO_SUB = /^(\d+)((?:\.\d+)+)\.?\s*(.*)$/;
+const KIRO_STATE: Record<string, DialectState> = {
+  ' ': 'todo',
+  '\t': 'todo',
+  '-': 'doing',
+  x: 'done',
+  X: 'done',
+};
+// `_Requirements: 1.1, 2.3_`: remark reads the underscores as emphasis, so the text has none.
+const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
+
+/**
+ * The first `Requirements:` line of an item, read paragraph by paragraph: the item's text as one
+ * string would run a list's next line into the numbers (`2.3` then `4 notes` read as `2.34`).
+ */
+function requirementsOf(item: ListItem): string[] {
+  const stack: Nodes[] = [item];
+  while (stack.length > 0) {
+    const node = stack.shift()!;
+    if (node.type === 'paragraph' || node.type === 'heading') {
+      const m = REQUIREMENTS.exec(toString(node));
+      if (m) return m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
+    } else if ('children' in node) stack.unshift(...(node.children as Nodes[]));
+  }
+  return [];
+}
+
+/** What the Kiro reader takes from a document, in order: each list item that opens with a box. */
+interface KiroEvent {
+  line: number;
+  offset: number;
+  mark: string;
+  after: string;
+  /** The item's requirements (its first `Requirements:` paragraph, nested items included). */
+  requirements: () => string[];
+}
+
+function* kiroEventsOfTree(source: string, root: Root): Generator<KiroEvent> {
+  for (const { node } of walk(root.children, 0, true)) {
+    if (node.type !== 'listItem') continue;
+    const box = boxAt(source, node);
+    if (!box) continue;
+    yield { ...box, requirements: () => requirementsOf(node) };
+  }
+}
+
+/** Kiro's fast path: the line scanner's reading, or undefined where remark must read. */
+export function scanKiro(source: string): DialectScan | undefined {
+  return scanDialect(source, 'kiro');
+}
+
+/**
+ * Kiro's tasks.md: each top-level numbered task (`- [ ] 1. Title`) is a phase; its sub-tasks
+ * (`- [ ] 1.1 …`, nested or at column 0) are the tasks, or the top-level task itself when it has
+ * none. `[-]` is in progress, `[x]` done, `[ ]*` optional. `fast: false` reads with remark alone:
+ * the authority the line scanner is tested against.
+ */
+export function readKiro(
+  source: string,
+  path: string,
+  options: { fast?: boolean } = {},
+): DialectPlan {
+  const read = dialectRead(source, path, 'kiro', options);
+  if ('limited' in read) return read.limited;
+  const { scanned, root, skip } = read;
+  const events = scanned
+    ? scanned.events.filter((e) => e.kind === 'item')
+    : kiroEventsOfTree(source, root());
+  const phases = new Map<string, { phase: DialectPhase; self: DialectTask; subs: DialectTask[] }>();
+  const problems: Problem[] = [];
+  const seen = taskIds(path, problems);
+  for (const box of events) {
+    if (!(box.mark in KIRO_STATE)) continue;
+    const optional = box.after.startsWith('*');
+    const after = optional ? box.after.slice(1) : box.after;
+    if (!/^(?:[ \t]|$)/.test(after)) continue;
+    const text = after.trim();
+    const task = (id: string, inOptional = false): DialectTask => ({
+      id,
+      text,
+      state: KIRO_STATE[box.mark]!,
+      mark: box.mark,
+      optional: optional || inOptional,
+      requirements: box.requirements(),
+      line: box.line,
+      markOffset: box.offset,
+    });
+    const sub = KIRO_SUB.exec(text);
+    if (sub) {
+      const id = `${sub[1]}${sub[2]}`;
+      const parent = phases.get(sub[1]!);
+      if (!parent) {
+        problems.push({
+          severity: 'warning',
+          path,
+          line: box.line,
+          message: `Sub-task ${id} has no top-level task ${sub[1]} before it.`,
+          fix: `Add "- [ ] ${sub[1]}. Title" above it.`,
+        });
+        continue;
+      }
+      seen(id, box.line);
+      // The sub-tasks of an optional task are optional with it.
+      parent.subs.push(task(id, parent.self.optional));
+      continue;
+    }
+    const top = KIRO_TOP.exec(text);
+    if (top) {
+      if (phases.has(top[1]!)) {
+        problems.push({
+          severity: 'error',
+          path,
+          line: box.line,
+          message: `Task ${top[1]} is also on line ${phases.get(top[1]!)!.phase.line}.`,
+          fix: 'Number each top-level task once.',
+        });
+        continue;
+      }
+      seen(top[1]!, box.line);
+      phases.set(top[1]!, {
+        phase: { number: top[1]!, name: top[2]!.trim(), line: box.line, tasks: [] },
+        self: task(top[1]!),
+        subs: [],
+      });
+    }
+  }
+  // A phase's tasks are its sub-tasks; its top-level task is one of them when no sub-task is
+  // required (Kiro's "implement X" with optional tests): then its own box decides.
+  const list = [...phases.values()].map(({ phase, self, subs }) => ({
+    ...phase,
+    tasks: subs.some((t) => !t.optional) ? subs : [self, ...subs],
+    self,
+  }));
+  return finish(
+    source,
+    path,
+    skip,
+    list,
+    problems,
+    'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
+    {
+      marks: ' \t-xX',
+      star: true,
+      unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"',
+    },
+  );
+}

@@ -1,0 +1,143 @@
+import type { Problem } from '../../problem.js';
+import { scanDialect, type DialectScan } from './dialectScan.js';
+import {
+  comparePhaseNumbers,
+  dialectRead,
+  finish,
+  readsBox,
+  speckitEventsOfTree,
+  taskIds,
+  type DialectPhase,
+  type DialectPlan,
+  type DialectState,
+} from './markdownDialect.js';
+
+/**
+ * spec-kit's tasks.md (`specs/<feature>/tasks.md`): `## Phase N: …` headings (`### Phase 3.1`
+ * nested), `- [ ] T001 [P] [US1] …` tasks under them; `[x]` or `[X]` done, no in-progress mark.
+ */
+const SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:\-—–]\s*|\s+|$)(.*)$/i;
+const SPECKIT_STATE: Record<string, DialectState> = {
+  ' ': 'todo',
+  x: 'done',
+  X: 'done',
+  '\t': 'todo',
+};
+
+/** A task's own id, `T` and three digits or more, then no word character (`/^T\d{3,}\b/`). */
+function speckitId(text: string): string | undefined {
+  if (text[0] !== 'T') return undefined;
+  let end = 1;
+  while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+  if (end < 4 || /\w/.test(text[end] ?? '')) return undefined;
+  return text.slice(0, end);
+}
+
+/** The user stories a task cites (`[US1]`), in order. */
+function storiesOf(text: string): string[] {
+  const out: string[] = [];
+  // `/\[(US\d+)\]/g`, without a match array per task.
+  for (let at = text.indexOf('[US'); at !== -1; at = text.indexOf('[US', at + 1)) {
+    let end = at + 3;
+    while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+    if (end > at + 3 && text[end] === ']') out.push(text.slice(at + 1, end));
+  }
+  return out;
+}
+
+/** spec-kit's fast path: the line scanner's reading, or undefined where remark must read. */
+export function scanSpeckit(source: string): DialectScan | undefined {
+  return scanDialect(source, 'speckit');
+}
+
+/** spec-kit's tasks.md: `## Phase N: …` headings, `- [ ] T001 [P] [US1] …` tasks. */
+export function readSpeckit(
+  source: string,
+  path: string,
+  options: { fast?: boolean } = {},
+): DialectPlan {
+  const read = dialectRead(source, path, 'speckit', options);
+  if ('limited' in read) return read.limited;
+  const { scanned, root, skip } = read;
+  const events = scanned?.events ?? speckitEventsOfTree(source, root());
+  const phases: DialectPhase[] = [];
+  const problems: Problem[] = [];
+  // The phases open at this point, outermost first: a heading ends those of its level or deeper,
+  // so the tasks after a nested `### Phase 3.1` and its `### Notes` are `## Phase 3`'s again.
+  const open: { phase: DialectPhase; level: number }[] = [];
+  const seen = taskIds(path, problems);
+  for (const event of events) {
+    if (event.kind === 'heading') {
+      while (open.length > 0 && open[open.length - 1]!.level >= event.depth) open.pop();
+      const m = SPECKIT_PHASE.exec(event.text.trim());
+      if (m) {
+        const phase = { number: m[1]!, name: m[2]!.trim(), line: event.line, tasks: [] };
+        open.push({ phase, level: event.depth });
+        phases.push(phase);
+      }
+      continue;
+    }
+    const current = open[open.length - 1];
+    if (!current) continue;
+    if (!readsBox(SPECKIT_STATE, event.mark, event.after)) continue;
+    const { text } = event;
+    const phase = current.phase;
+    const own = speckitId(text);
+    if (own !== undefined) seen(own, event.line);
+    phase.tasks.push({
+      id: own ?? `${phase.number}.${phase.tasks.length + 1}`,
+      text,
+      state: SPECKIT_STATE[event.mark]!,
+      mark: event.mark,
+      optional: false,
+      requirements: storiesOf(text),
+      line: event.line,
+      markOffset: event.offset,
+    });
+  }
+  // One phase number, several headings: the one with tasks is the phase; one without any is a
+  // reference (a summary, "Dependencies & Execution Order"); two with tasks conflict.
+  const byNumber = new Map<string, DialectPhase[]>();
+  for (const phase of phases)
+    byNumber.set(phase.number, [...(byNumber.get(phase.number) ?? []), phase]);
+  const kept: DialectPhase[] = [];
+  for (const [number, same] of byNumber) {
+    const tasked = same.filter((p) => p.tasks.length > 0);
+    const first = tasked[0] ?? same[0]!;
+    for (const phase of same) {
+      if (phase.tasks.length === 0 && same.length > 1) {
+        problems.push({
+          severity: 'warning',
+          path,
+          line: phase.line,
+          message: `Phase ${number} is also on line ${(phase === first ? same.find((p) => p !== phase)! : first).line}; this heading holds no task, so it is read as a reference.`,
+          fix: 'Leave it as it is, or name it without "Phase N" if it is no phase.',
+        });
+        continue;
+      }
+      if (phase.tasks.length > 0 && phase !== first) {
+        problems.push({
+          severity: 'error',
+          path,
+          line: phase.line,
+          message: `Phase ${number} is also on line ${first.line}.`,
+          fix: 'Number each phase once.',
+        });
+        continue;
+      }
+      kept.push(phase);
+    }
+  }
+  phases.length = 0;
+  phases.push(...kept);
+  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
+  return finish(
+    source,
+    path,
+    skip,
+    phases,
+    problems,
+    'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
+    { marks: ' \txX', unread: 'it is under no "## Phase N" heading' },
+  );
+}
