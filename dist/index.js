@@ -5809,35 +5809,35 @@ var require_client_h1 = __commonJS({
       return await WebAssembly.instantiate(mod, {
         env: {
           /* eslint-disable camelcase */
-          wasm_on_url: (p, at2, len) => {
+          wasm_on_url: (p, at3, len) => {
             return 0;
           },
-          wasm_on_status: (p, at2, len) => {
+          wasm_on_status: (p, at3, len) => {
             assert2(currentParser.ptr === p);
-            const start2 = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            const start2 = at3 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start2, len)) || 0;
           },
           wasm_on_message_begin: (p) => {
             assert2(currentParser.ptr === p);
             return currentParser.onMessageBegin() || 0;
           },
-          wasm_on_header_field: (p, at2, len) => {
+          wasm_on_header_field: (p, at3, len) => {
             assert2(currentParser.ptr === p);
-            const start2 = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            const start2 = at3 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start2, len)) || 0;
           },
-          wasm_on_header_value: (p, at2, len) => {
+          wasm_on_header_value: (p, at3, len) => {
             assert2(currentParser.ptr === p);
-            const start2 = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            const start2 = at3 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start2, len)) || 0;
           },
           wasm_on_headers_complete: (p, statusCode, upgrade, shouldKeepAlive) => {
             assert2(currentParser.ptr === p);
             return currentParser.onHeadersComplete(statusCode, Boolean(upgrade), Boolean(shouldKeepAlive)) || 0;
           },
-          wasm_on_body: (p, at2, len) => {
+          wasm_on_body: (p, at3, len) => {
             assert2(currentParser.ptr === p);
-            const start2 = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            const start2 = at3 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start2, len)) || 0;
           },
           wasm_on_message_complete: (p) => {
@@ -21598,7 +21598,7 @@ var require_light = __commonJS({
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
         async doExecute(chained, clearGlobalState, run3, free) {
-          var error63, eventInfo, passed;
+          var error63, eventInfo, passed2;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
             this._states.next(this.options.id);
@@ -21608,12 +21608,12 @@ var require_light = __commonJS({
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
           this.Events.trigger("executing", eventInfo);
           try {
-            passed = await (chained != null ? chained.schedule(this.options, this.task, ...this.args) : this.task(...this.args));
+            passed2 = await (chained != null ? chained.schedule(this.options, this.task, ...this.args) : this.task(...this.args));
             if (clearGlobalState()) {
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
               this._assertStatus("DONE");
-              return this._resolve(passed);
+              return this._resolve(passed2);
             }
           } catch (error1) {
             error63 = error1;
@@ -22345,12 +22345,12 @@ var require_light = __commonJS({
           stop(options = {}) {
             var done2, waitForExecuting;
             options = parser$5.load(options, this.stopDefaults);
-            waitForExecuting = (at2) => {
+            waitForExecuting = (at3) => {
               var finished;
               finished = () => {
                 var counts;
                 counts = this._states.counts;
-                return counts[0] + counts[1] + counts[2] + counts[3] === at2;
+                return counts[0] + counts[1] + counts[2] + counts[3] === at3;
               };
               return new this.Promise((resolve4, reject) => {
                 if (finished()) {
@@ -31233,26 +31233,26 @@ function isRecursive(inst, stack, resolve4) {
   let result = NONE;
   const check3 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve4);
-      if (answer > result)
-        result = answer;
+      const answer2 = isRecursive(child, stack, resolve4);
+      if (answer2 > result)
+        result = answer2;
     }
   };
   const shape = (sh, spread) => {
-    let answer = NONE;
+    let answer2 = NONE;
     for (const key of Reflect.ownKeys(sh)) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
       const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve4) : NONE;
-      if (child > answer)
-        answer = child;
+      if (child > answer2)
+        answer2 = child;
     }
-    return answer;
+    return answer2;
   };
-  const merge4 = (answer) => {
-    if (answer > result)
-      result = answer;
+  const merge4 = (answer2) => {
+    if (answer2 > result)
+      result = answer2;
   };
   const def = inst._zod.def;
   const kind = def.type;
@@ -31355,10 +31355,10 @@ function isRecursive(inst, stack, resolve4) {
   stack.delete(inst);
   return settle(inst, result);
 }
-function settle(inst, answer) {
-  if (answer !== ASSUMED)
-    recursive.set(inst, answer === PROVEN);
-  return answer;
+function settle(inst, answer2) {
+  if (answer2 !== ASSUMED)
+    recursive.set(inst, answer2 === PROVEN);
+  return answer2;
 }
 function isRecursiveSchema(inst) {
   return isRecursive(inst, /* @__PURE__ */ new Set(), true) !== NONE;
@@ -45968,7 +45968,21 @@ var ConfigSchema = external_exports.strictObject({
   requiredChecks: external_exports.array(external_exports.string().min(1)).default([]).describe(
     "Names of the checks that gate a loop pull request. Empty: every check but coder-loop."
   ),
+  ciStallMinutes: external_exports.number().int().min(0).max(10080).default(30).describe(
+    "Minutes a loop pull request head may wait with no CI at all (no check run or commit status but the loop's) before its issue is told, once per head, which CI the loop waits for and how to fix it (by the Action's scheduled sweep, coder-resume.yml, and on /coder status). 0: never."
+  ),
   maxRetries: external_exports.number().int().min(1).max(20).default(3).describe("Failed CI attempts (distinct head commits) before escalation to the architects."),
+  rerun: external_exports.strictObject({
+    infrastructure: external_exports.boolean().default(true).describe(
+      "Re-run (through the API) a GitHub Actions run that was cancelled, never started (startup_failure), went stale, or failed before any of its steps ran, instead of counting an attempt."
+    ),
+    failures: external_exports.boolean().default(false).describe(
+      "Re-run a failing GitHub Actions job once before it counts as an attempt: one that passes on the re-run is named flaky, and no attempt or agent run is spent on it."
+    ),
+    perHead: external_exports.number().int().min(1).max(5).default(2).describe(
+      "Most re-runs the loop asks on one head; an infrastructure failure that outlasts them escalates to the architects."
+    )
+  }).prefault({}).describe("Triage: what the loop re-runs before a red head counts as a failed attempt."),
   budget: external_exports.strictObject({
     failedAttempts: budgetLimit(true).describe(
       "Failed attempts (CI and agent runs) a phase, and a /coder run, may spend."
@@ -50331,11 +50345,11 @@ var EditMap = class {
     this.index.clear();
   }
 };
-function addImplementation(editMap, at2, remove, add2, before) {
+function addImplementation(editMap, at3, remove, add2, before) {
   if (remove === 0 && add2.length === 0) {
     return;
   }
-  const existing = editMap.index.get(at2);
+  const existing = editMap.index.get(at3);
   if (existing) {
     existing[1] += remove;
     if (before) {
@@ -50346,9 +50360,9 @@ function addImplementation(editMap, at2, remove, add2, before) {
     }
     return;
   }
-  const change = [at2, remove, add2];
+  const change = [at3, remove, add2];
   editMap.map.push(change);
-  editMap.index.set(at2, change);
+  editMap.index.set(at3, change);
 }
 
 // node_modules/micromark/lib/initialize/document.js
@@ -58253,19 +58267,19 @@ var EditMap2 = class {
     this.index.clear();
   }
 };
-function addImplementation2(editMap, at2, remove, add2) {
+function addImplementation2(editMap, at3, remove, add2) {
   if (remove === 0 && add2.length === 0) {
     return;
   }
-  const existing = editMap.index.get(at2);
+  const existing = editMap.index.get(at3);
   if (existing) {
     existing[1] += remove;
     existing[2].push(...add2);
     return;
   }
-  const change = [at2, remove, add2];
+  const change = [at3, remove, add2];
   editMap.map.push(change);
-  editMap.index.set(at2, change);
+  editMap.index.set(at3, change);
 }
 
 // node_modules/micromark-extension-gfm-table/lib/infer.js
@@ -59151,14 +59165,14 @@ function markdownLimit(source) {
     return { message: `The file is larger than ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB.` };
   }
   let line2 = 1;
-  let at2 = 0;
+  let at3 = 0;
   let items2 = 0;
-  while (at2 <= source.length) {
-    let end = source.indexOf("\n", at2);
+  while (at3 <= source.length) {
+    let end = source.indexOf("\n", at3);
     if (end === -1) end = source.length;
     let depth = 0;
     let columns = 0;
-    let i = at2;
+    let i = at3;
     for (; ; ) {
       while (i < end && (source[i] === " " || source[i] === "	")) {
         columns += source[i] === "	" ? 4 : 1;
@@ -59190,7 +59204,7 @@ function markdownLimit(source) {
       return { line: line2, message: `Line ${line2} is indented more than ${MAX_NESTING * 4} columns.` };
     }
     line2++;
-    at2 = end + 1;
+    at3 = end + 1;
   }
   return void 0;
 }
@@ -59251,14 +59265,14 @@ function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
     }
   };
   for (const m of source.matchAll(HEADING_LINE)) {
-    const at2 = m.index;
-    if (at2 - start2 < segmentSize) continue;
-    const segment = source.slice(start2, at2);
+    const at3 = m.index;
+    if (at3 - start2 < segmentSize) continue;
+    const segment = source.slice(start2, at3);
     const root3 = (start2 === 0 ? parser : processor).parse(segment);
     if (!endsClosed(root3, segment, start2 === 0, frontMatter)) break;
     take(root3, start2, line2);
     line2 += countBreaks(segment);
-    start2 = at2;
+    start2 = at3;
   }
   take((start2 === 0 ? parser : processor).parse(source.slice(start2)), start2, line2);
   const root2 = { type: "root", children };
@@ -59275,21 +59289,21 @@ function countBreaks(text6) {
 }
 
 // src/core/plan/scan.ts
-function isNarrowTab(source, at2) {
-  let from = at2;
+function isNarrowTab(source, at3) {
+  let from = at3;
   while (from > 0 && source[from - 1] !== "\n" && source[from - 1] !== "\r") from--;
   let column = 0;
-  for (let i = from; i < at2; i++)
+  for (let i = from; i < at3; i++)
     column = source[i] === "	" ? column + 4 - column % 4 : column + 1;
   return column % 4 === 3;
 }
-function isBox(source, at2) {
-  if (source[at2] !== "[" || source[at2 + 2] !== "]") return false;
-  const mark = source[at2 + 1];
+function isBox(source, at3) {
+  if (source[at3] !== "[" || source[at3 + 2] !== "]") return false;
+  const mark = source[at3 + 1];
   if (mark === "	") {
-    if (!isNarrowTab(source, at2 + 1)) return false;
+    if (!isNarrowTab(source, at3 + 1)) return false;
   } else if (mark !== " " && mark !== "~" && mark !== "x" && mark !== "X") return false;
-  const after = source[at2 + 3];
+  const after = source[at3 + 3];
   return after === void 0 || after === " " || after === "	" || after === "\r" || after === "\n";
 }
 var NOT_PLAIN_CHARS = /[\t|\0]|\r(?!\n)/;
@@ -59310,6 +59324,7 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
   const stack = [];
   let para = false;
   let fence3;
+  let quote2;
   let line2 = firstLine - 1;
   for (let pos = from; pos < to; ) {
     line2++;
@@ -59333,6 +59348,7 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
     while (first < end && source.charCodeAt(first) === 32) first++;
     if (first === end) {
       para = false;
+      quote2 = void 0;
       continue;
     }
     const indent2 = first - start2;
@@ -59345,6 +59361,23 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
       return void 0;
     }
     const c = source.charCodeAt(first);
+    if (quote2) {
+      if (c !== 62 || indent2 > 3) return void 0;
+    }
+    if (c === 62 && k === 0 && indent2 <= 3) {
+      let content3 = first + 1;
+      if (source.charCodeAt(content3) === 32) content3++;
+      if (content3 === end) quote2 = "empty";
+      else {
+        const d = source.charCodeAt(content3);
+        if (d === 32 || at(NOT_PLAIN_CONTENT, source, content3)) return void 0;
+        if ((d === 45 || d === 61) && at(RULE, source, content3)) return void 0;
+        quote2 = "text";
+      }
+      stack.length = 0;
+      para = false;
+      continue;
+    }
     if ((c === 45 || c === 42 || c === 95 || c === 61) && at(RULE, source, first)) return void 0;
     const heading2 = c === 35 ? at(ATX, source, first) : null;
     if (heading2) {
@@ -59642,13 +59675,13 @@ function scanDialect(source, mode) {
       }
     }
     if (marker > 0) {
-      let at2 = marker;
-      while (rest.charCodeAt(at2) === 32) at2++;
-      const spaces = at2 - marker;
-      if (at2 >= rest.length || spaces > 4) return void 0;
-      const content3 = rest.slice(at2);
+      let at3 = marker;
+      while (rest.charCodeAt(at3) === 32) at3++;
+      const spaces = at3 - marker;
+      if (at3 >= rest.length || spaces > 4) return void 0;
+      const content3 = rest.slice(at3);
       open3.length = k;
-      const item = { content: indent2 + at2, requirements: void 0 };
+      const item = { content: indent2 + at3, requirements: void 0 };
       open3.push(item);
       quote2 = false;
       para = open3.length;
@@ -59662,7 +59695,7 @@ function scanDialect(source, mode) {
         }
         const lineEnd = source.indexOf("\n", start2);
         const after = source.slice(
-          start2 + indent2 + at2 + 3,
+          start2 + indent2 + at3 + 3,
           lineEnd === -1 ? source.length : lineEnd
         );
         paraBox = true;
@@ -59681,7 +59714,7 @@ function scanDialect(source, mode) {
         events.push({
           kind: "item",
           line: line2,
-          offset: start2 + indent2 + at2 + 1,
+          offset: start2 + indent2 + at3 + 1,
           mark,
           after,
           text: taskText2,
@@ -59721,7 +59754,7 @@ function boxAt(source, item) {
   const first = item.children[0];
   if (!first || first.type !== "paragraph") return void 0;
   const p = first.position.start.offset;
-  let at2 = p;
+  let at3 = p;
   if (item.checked === true || item.checked === false) {
     let i = p - 1;
     while (i >= 0) {
@@ -59729,20 +59762,20 @@ function boxAt(source, item) {
       if (c !== " " && c !== "	" && c !== "\r" && c !== "\n" && c !== ">") break;
       i--;
     }
-    if (source[i] === "]") at2 = i - 2;
+    if (source[i] === "]") at3 = i - 2;
   }
-  if (source[at2] !== "[" || source[at2 + 2] !== "]") return void 0;
-  const mark = source[at2 + 1];
-  if (mark === "\n" || mark === "\r" || mark === "	" && !isNarrowTab(source, at2 + 1)) {
+  if (source[at3] !== "[" || source[at3 + 2] !== "]") return void 0;
+  const mark = source[at3 + 1];
+  if (mark === "\n" || mark === "\r" || mark === "	" && !isNarrowTab(source, at3 + 1)) {
     return void 0;
   }
-  const lineEnd = source.indexOf("\n", at2);
+  const lineEnd = source.indexOf("\n", at3);
   const start2 = item.position.start;
   return {
-    offset: at2 + 1,
+    offset: at3 + 1,
     mark,
-    after: source.slice(at2 + 3, lineEnd === -1 ? source.length : lineEnd),
-    line: start2.line + countLineBreaks(source, start2.offset, at2)
+    after: source.slice(at3 + 3, lineEnd === -1 ? source.length : lineEnd),
+    line: start2.line + countLineBreaks(source, start2.offset, at3)
   };
 }
 function* walk(nodes, depth, top) {
@@ -59795,8 +59828,8 @@ function lookalikeReason(line2, offset, source, dialect) {
     };
   }
   if (mark === "	") {
-    const at2 = offset + m[0].length - 2 - (next === "" ? 0 : 1);
-    if (!isNarrowTab(source, at2)) {
+    const at3 = offset + m[0].length - 2 - (next === "" ? 0 : 1);
+    if (!isNarrowTab(source, at3)) {
       return {
         why: "the tab between the brackets spans more than one column, so GFM does not read a box",
         fix: 'Write "[ ]" with a space.'
@@ -59847,7 +59880,7 @@ function lookalikeWarnings(source, path2, root2, taskLines2, fix2, dialect) {
     }
   const starts = [];
   if (dialect)
-    for (let i = 0, at2 = 0; i < lines.length; at2 += lines[i].length + 1, i++) starts.push(at2);
+    for (let i = 0, at3 = 0; i < lines.length; at3 += lines[i].length + 1, i++) starts.push(at3);
   const out = [];
   for (const i of candidates2) {
     const line2 = i + 1;
@@ -59882,28 +59915,17 @@ function limitProblem(source, path2) {
   const limit = markdownLimitProblem(source, path2, "Split the plan.");
   return limit ? { phases: [], problems: [limit] } : void 0;
 }
-var SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:\-—–]\s*|\s+|$)(.*)$/i;
-var SPECKIT_STATE = {
-  " ": "todo",
-  x: "done",
-  X: "done",
-  "	": "todo"
-};
-function speckitId(text6) {
-  if (text6[0] !== "T") return void 0;
-  let end = 1;
-  while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
-  if (end < 4 || /\w/.test(text6[end] ?? "")) return void 0;
-  return text6.slice(0, end);
+function dialectRead(source, path2, mode, options) {
+  const limited = limitProblem(source, path2);
+  if (limited) return { limited };
+  const scanned = options.fast === false ? void 0 : scanDialect(source, mode);
+  let tree;
+  const root2 = () => tree ??= parseMarkdown(source);
+  return { scanned, root: root2, skip: scanned ? () => scanned.skip : root2 };
 }
-function storiesOf(text6) {
-  const out = [];
-  for (let at2 = text6.indexOf("[US"); at2 !== -1; at2 = text6.indexOf("[US", at2 + 1)) {
-    let end = at2 + 3;
-    while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
-    if (end > at2 + 3 && text6[end] === "]") out.push(text6.slice(at2 + 1, end));
-  }
-  return out;
+function readsBox(states, mark, after) {
+  const next = after[0];
+  return mark in states && (next === void 0 || next === " " || next === "	" || next === "\r");
 }
 function comparePhaseNumbers(a, b) {
   const [a1, a2 = -1] = a.split(".").map(Number);
@@ -59930,230 +59952,22 @@ function* speckitEventsOfTree(source, root2) {
     };
   }
 }
-function scanSpeckit(source) {
-  return scanDialect(source, "speckit");
-}
-function readSpeckit(source, path2, options = {}) {
-  const limited = limitProblem(source, path2);
-  if (limited) return limited;
-  const scanned = options.fast === false ? void 0 : scanSpeckit(source);
-  let tree;
-  const root2 = () => tree ??= parseMarkdown(source);
-  const events = scanned?.events ?? speckitEventsOfTree(source, root2());
-  const phases = [];
-  const problems = [];
-  const open3 = [];
+function taskIds(path2, problems) {
   const ids = /* @__PURE__ */ new Map();
-  for (const event of events) {
-    if (event.kind === "heading") {
-      while (open3.length > 0 && open3[open3.length - 1].level >= event.depth) open3.pop();
-      const m = SPECKIT_PHASE.exec(event.text.trim());
-      if (m) {
-        const phase2 = { number: m[1], name: m[2].trim(), line: event.line, tasks: [] };
-        open3.push({ phase: phase2, level: event.depth });
-        phases.push(phase2);
-      }
-      continue;
+  return (id, line2) => {
+    const before = ids.get(id);
+    if (before === void 0) {
+      ids.set(id, line2);
+      return;
     }
-    const current = open3[open3.length - 1];
-    if (!current) continue;
-    const next = event.after[0];
-    if (!(event.mark in SPECKIT_STATE) || next !== void 0 && next !== " " && next !== "	" && next !== "\r") {
-      continue;
-    }
-    const { text: text6 } = event;
-    const phase = current.phase;
-    const own6 = speckitId(text6);
-    if (own6 !== void 0) {
-      const before = ids.get(own6);
-      if (before !== void 0) {
-        problems.push({
-          severity: "warning",
-          path: path2,
-          line: event.line,
-          message: `Task id ${own6} is also on line ${before}.`,
-          fix: "Give each task its own id: `coder-loop mark` names a task by it."
-        });
-      } else ids.set(own6, event.line);
-    }
-    phase.tasks.push({
-      id: own6 ?? `${phase.number}.${phase.tasks.length + 1}`,
-      text: text6,
-      state: SPECKIT_STATE[event.mark],
-      mark: event.mark,
-      optional: false,
-      requirements: storiesOf(text6),
-      line: event.line,
-      markOffset: event.offset
+    problems.push({
+      severity: "warning",
+      path: path2,
+      line: line2,
+      message: `Task id ${id} is also on line ${before}.`,
+      fix: "Give each task its own id: `coder-loop mark` names a task by it."
     });
-  }
-  const byNumber = /* @__PURE__ */ new Map();
-  for (const phase of phases)
-    byNumber.set(phase.number, [...byNumber.get(phase.number) ?? [], phase]);
-  const kept = [];
-  for (const [number4, same] of byNumber) {
-    const tasked = same.filter((p) => p.tasks.length > 0);
-    const first = tasked[0] ?? same[0];
-    for (const phase of same) {
-      if (phase.tasks.length === 0 && same.length > 1) {
-        problems.push({
-          severity: "warning",
-          path: path2,
-          line: phase.line,
-          message: `Phase ${number4} is also on line ${(phase === first ? same.find((p) => p !== phase) : first).line}; this heading holds no task, so it is read as a reference.`,
-          fix: 'Leave it as it is, or name it without "Phase N" if it is no phase.'
-        });
-        continue;
-      }
-      if (phase.tasks.length > 0 && phase !== first) {
-        problems.push({
-          severity: "error",
-          path: path2,
-          line: phase.line,
-          message: `Phase ${number4} is also on line ${first.line}.`,
-          fix: "Number each phase once."
-        });
-        continue;
-      }
-      kept.push(phase);
-    }
-  }
-  phases.length = 0;
-  phases.push(...kept);
-  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
-  return finish(
-    source,
-    path2,
-    scanned ? () => scanned.skip : root2,
-    phases,
-    problems,
-    'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
-    { marks: " 	xX", unread: 'it is under no "## Phase N" heading' }
-  );
-}
-var KIRO_TOP = /^(\d+)\.\s*(.*)$/;
-var KIRO_SUB = /^(\d+)((?:\.\d+)+)\.?\s*(.*)$/;
-var KIRO_STATE = {
-  " ": "todo",
-  "	": "todo",
-  "-": "doing",
-  x: "done",
-  X: "done"
-};
-var REQUIREMENTS3 = /Requirements?:\s*(\d[\d.,\s]*)/i;
-function requirementsOf(item) {
-  const stack = [item];
-  while (stack.length > 0) {
-    const node3 = stack.shift();
-    if (node3.type === "paragraph" || node3.type === "heading") {
-      const m = REQUIREMENTS3.exec(toString(node3));
-      if (m) return m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
-    } else if ("children" in node3) stack.unshift(...node3.children);
-  }
-  return [];
-}
-function* kiroEventsOfTree(source, root2) {
-  for (const { node: node3 } of walk(root2.children, 0, true)) {
-    if (node3.type !== "listItem") continue;
-    const box = boxAt(source, node3);
-    if (!box) continue;
-    yield { ...box, requirements: () => requirementsOf(node3) };
-  }
-}
-function scanKiro(source) {
-  return scanDialect(source, "kiro");
-}
-function readKiro(source, path2, options = {}) {
-  const limited = limitProblem(source, path2);
-  if (limited) return limited;
-  const scanned = options.fast === false ? void 0 : scanKiro(source);
-  let tree;
-  const root2 = () => tree ??= parseMarkdown(source);
-  const events = scanned ? scanned.events.filter((e) => e.kind === "item") : kiroEventsOfTree(source, root2());
-  const phases = /* @__PURE__ */ new Map();
-  const problems = [];
-  const ids = /* @__PURE__ */ new Map();
-  for (const box of events) {
-    if (!(box.mark in KIRO_STATE)) continue;
-    const optional2 = box.after.startsWith("*");
-    const after = optional2 ? box.after.slice(1) : box.after;
-    if (!/^(?:[ \t]|$)/.test(after)) continue;
-    const text6 = after.trim();
-    const task = (id, inOptional = false) => ({
-      id,
-      text: text6,
-      state: KIRO_STATE[box.mark],
-      mark: box.mark,
-      optional: optional2 || inOptional,
-      requirements: box.requirements(),
-      line: box.line,
-      markOffset: box.offset
-    });
-    const sub = KIRO_SUB.exec(text6);
-    if (sub) {
-      const id = `${sub[1]}${sub[2]}`;
-      const parent = phases.get(sub[1]);
-      if (!parent) {
-        problems.push({
-          severity: "warning",
-          path: path2,
-          line: box.line,
-          message: `Sub-task ${id} has no top-level task ${sub[1]} before it.`,
-          fix: `Add "- [ ] ${sub[1]}. Title" above it.`
-        });
-        continue;
-      }
-      const before = ids.get(id);
-      if (before !== void 0) {
-        problems.push({
-          severity: "warning",
-          path: path2,
-          line: box.line,
-          message: `Task id ${id} is also on line ${before}.`,
-          fix: "Give each task its own id: `coder-loop mark` names a task by it."
-        });
-      } else ids.set(id, box.line);
-      parent.subs.push(task(id, parent.self.optional));
-      continue;
-    }
-    const top = KIRO_TOP.exec(text6);
-    if (top) {
-      if (phases.has(top[1])) {
-        problems.push({
-          severity: "error",
-          path: path2,
-          line: box.line,
-          message: `Task ${top[1]} is also on line ${phases.get(top[1]).phase.line}.`,
-          fix: "Number each top-level task once."
-        });
-        continue;
-      }
-      ids.set(top[1], box.line);
-      phases.set(top[1], {
-        phase: { number: top[1], name: top[2].trim(), line: box.line, tasks: [] },
-        self: task(top[1]),
-        subs: []
-      });
-    }
-  }
-  const list4 = [...phases.values()].map(({ phase, self: self2, subs }) => ({
-    ...phase,
-    tasks: subs.some((t) => !t.optional) ? subs : [self2, ...subs],
-    self: self2
-  }));
-  return finish(
-    source,
-    path2,
-    scanned ? () => scanned.skip : root2,
-    list4,
-    problems,
-    'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
-    {
-      marks: " 	-xX",
-      star: true,
-      unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"'
-    }
-  );
+  };
 }
 function dialectPhaseFinished(phase) {
   return phase.tasks.every((t) => t.state === "done" || t.optional);
@@ -60310,8 +60124,8 @@ var ChecklistBuilder = class {
    * box's line, `depth` the list items around it, `suspendedBy` the line of a heading in a block
    * quote or list item that ended tracking for the rest of it.
    */
-  item(at2, line2, depth, suspendedBy) {
-    if (at2 === void 0) return;
+  item(at3, line2, depth, suspendedBy) {
+    if (at3 === void 0) return;
     if (!this.current || suspendedBy !== void 0) {
       const why = suspendedBy !== void 0 ? `it follows the heading on line ${suspendedBy} inside a block quote or list item, which is not a phase` : this.ended ? `the heading "${this.ended.text}" on line ${this.ended.line} ended the phase before it` : this.phases.length === 0 ? 'it comes before the first "Phase <N>" heading' : 'it is not under a "Phase <N>" heading';
       this.warn(
@@ -60322,8 +60136,8 @@ var ChecklistBuilder = class {
       return;
     }
     const phase = this.current.phase;
-    const mark = this.source[at2 + 1];
-    const text6 = taskText(this.source, at2);
+    const mark = this.source[at3 + 1];
+    const text6 = taskText(this.source, at3);
     const written = WRITTEN_ID.exec(text6)?.[1];
     const index2 = phase.tasks.length + 1;
     const id = written ?? `${phase.number}.${index2}`;
@@ -60350,7 +60164,7 @@ var ChecklistBuilder = class {
       index: index2,
       depth,
       line: line2,
-      markOffset: at2 + 1
+      markOffset: at3 + 1
     });
   }
   finish() {
@@ -60409,9 +60223,9 @@ var ChecklistBuilder = class {
     return { phases: kept, problems };
   }
 };
-function taskText(source, at2) {
-  const end = endOfLine(source, at2 + 3);
-  let from = at2 + 3;
+function taskText(source, at3) {
+  const end = endOfLine(source, at3 + 3);
+  let from = at3 + 3;
   let to = end;
   while (from < to && isSpace(source.charCodeAt(from))) from++;
   while (to > from && isSpace(source.charCodeAt(to - 1))) to--;
@@ -60429,7 +60243,7 @@ function boxOfItem(item, source, base) {
   const first = item.children[0];
   if (!first || first.type !== "paragraph") return void 0;
   const p = base.offset + first.position.start.offset;
-  let at2 = p;
+  let at3 = p;
   if (item.checked === true || item.checked === false) {
     let i = p - 1;
     while (i >= 0) {
@@ -60437,13 +60251,13 @@ function boxOfItem(item, source, base) {
       if (c !== " " && c !== "	" && c !== "\r" && c !== "\n" && c !== ">") break;
       i--;
     }
-    if (source[i] === "]") at2 = i - 2;
+    if (source[i] === "]") at3 = i - 2;
   }
-  if (!isBox(source, at2)) return void 0;
+  if (!isBox(source, at3)) return void 0;
   const item0 = item.position.start;
   return {
-    box: at2,
-    line: base.line + item0.line + countLineBreaks(source, base.offset + item0.offset, at2)
+    box: at3,
+    line: base.line + item0.line + countLineBreaks(source, base.offset + item0.offset, at3)
   };
 }
 var CONTAINERS = /* @__PURE__ */ new Set(["list", "listItem", "blockquote", "footnoteDefinition"]);
@@ -60498,12 +60312,16 @@ function walkTree(root2, source, builder, base = { offset: 0, line: 0 }) {
 }
 var ATX_AFTER_BREAK = /^#{1,6}(?:[ \t\r\n]|$)/;
 var MAX_GROWTH = 16;
-function readSegments(source, builder) {
+function segmentCuts(source) {
   const cuts = [source.charCodeAt(0) === 65279 ? 1 : 0];
-  for (let at2 = source.indexOf("\n#"); at2 !== -1; at2 = source.indexOf("\n#", at2 + 1)) {
-    if (ATX_AFTER_BREAK.test(source.slice(at2 + 1, at2 + 9))) cuts.push(at2 + 1);
+  for (let at3 = source.indexOf("\n#"); at3 !== -1; at3 = source.indexOf("\n#", at3 + 1)) {
+    if (ATX_AFTER_BREAK.test(source.slice(at3 + 1, at3 + 9))) cuts.push(at3 + 1);
   }
   cuts.push(source.length);
+  return cuts;
+}
+function readSegments(source, builder) {
+  const cuts = segmentCuts(source);
   const frontMatter = !opensUnclosedFrontMatter(source);
   let line2 = 1;
   for (let i = 0; i < cuts.length - 1; ) {
@@ -60571,8 +60389,8 @@ var StaleChecklistError = class extends Error {
   task;
 };
 function assertUnchanged(source, task) {
-  const at2 = task.markOffset;
-  if (source[at2 - 1] !== "[" || source[at2] !== task.mark || source[at2 + 1] !== "]") {
+  const at3 = task.markOffset;
+  if (source[at3 - 1] !== "[" || source[at3] !== task.mark || source[at3 + 1] !== "]") {
     throw new StaleChecklistError(task);
   }
 }
@@ -60636,6 +60454,29 @@ function loggedSinceStart(log, event, plan, phase) {
   });
   return logged > started;
 }
+function appendedByLoop(base, head, of) {
+  const existing = base ?? "";
+  if (!head.startsWith(existing)) return false;
+  const eol = detectEol(existing === "" ? head : existing);
+  let rest = head.slice(existing.length);
+  if (existing === "") {
+    const title = `${MASTER_LOG_TITLE}${eol}${eol}`;
+    if (!rest.startsWith(title)) return false;
+    rest = rest.slice(title.length);
+  } else if (!existing.endsWith("\n")) {
+    if (!rest.startsWith(eol)) return false;
+    rest = rest.slice(eol.length);
+  }
+  if (rest === "" || !rest.endsWith(eol)) return false;
+  const events = of.events.map((e) => `**${escapeInline(e)}**`);
+  return rest.slice(0, -eol.length).split(eol).every((line2) => {
+    const parts = line2.split(" \u2014 ");
+    if (parts.length < 3 || !/^- \S+$/.test(parts[0]) || !events.includes(parts[1]))
+      return false;
+    return of.phase === void 0 || new RegExp(`, Phase ${escapeRe(of.phase)}(?::|$)`).test(parts[2]);
+  });
+}
+var escapeRe = (text6) => text6.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 // src/core/plan/checkpoint.ts
 var CHECKPOINT_START = "<!-- coder-loop:checkpoint -->";
@@ -60655,11 +60496,11 @@ function findCheckpoint(source, path2) {
   const fix2 = `Keep exactly one "${CHECKPOINT_START}" line followed by one "${CHECKPOINT_END}" line, or remove both.`;
   if (starts.length === 0 && ends.length === 0) return { problems };
   if (starts.length !== 1 || ends.length !== 1) {
-    const at2 = starts[1] ?? ends[1] ?? starts[0] ?? ends[0];
+    const at3 = starts[1] ?? ends[1] ?? starts[0] ?? ends[0];
     problems.push({
       severity: "error",
       path: path2,
-      line: at2.position?.start.line,
+      line: at3.position?.start.line,
       message: `The checkpoint markers are incomplete or repeated (${starts.length} start, ${ends.length} end).`,
       fix: fix2
     });
@@ -60707,6 +60548,11 @@ function renderCheckpoint(checkpoint) {
   }
   return lines;
 }
+function isLoopCheckpoint(lines, phase, pr) {
+  const at3 = (i, re) => lines[i] !== void 0 && re.test(lines[i]);
+  const number4 = phase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return (lines.length === 5 || lines.length === 6) && lines[0] === "## Checkpoint" && lines[1] === "" && at3(2, /^- Updated: \S+( by @\S+)?$/) && at3(3, new RegExp(`^- Completed: Phase ${number4}(: .*)?$`)) && at3(4, /^- Next: .+$/) && (lines.length === 5 || at3(5, new RegExp(`^- Pull request: \\[#${pr}\\]\\(\\S+\\)$`)));
+}
 
 // src/core/agent/usage.ts
 var UsageSchema = external_exports.strictObject({
@@ -60728,11 +60574,11 @@ function sum(values) {
   const known = values.filter((v) => v !== void 0);
   return known.length ? known.reduce((a, b) => a + b, 0) : void 0;
 }
-function usageOf(input2, output2, cost) {
+function usageOf(input2, output2, cost2) {
   const u = {
     ...input2 !== void 0 ? { inputTokens: input2 } : {},
     ...output2 !== void 0 ? { outputTokens: output2 } : {},
-    ...cost !== void 0 ? { costUsd: cost } : {}
+    ...cost2 !== void 0 ? { costUsd: cost2 } : {}
   };
   return Object.keys(u).length ? u : void 0;
 }
@@ -60850,6 +60696,36 @@ function totalUsage(runs) {
 }
 
 // src/core/plan/report.ts
+var utc = (iso2) => `${iso2.slice(0, 10)} ${iso2.slice(11, 16)} UTC`;
+function renderCost(cost2, runs) {
+  const unpriced = runs.filter((r) => r.usage?.costUsd === void 0).length;
+  const priced = runs.reduce((sum2, r) => sum2 + (r.usage?.costUsd ?? 0), 0);
+  const money3 = runs.length === 0 ? "no agent run" : unpriced === runs.length ? "cost unknown: no run reported one" : unpriced > 0 ? `${formatCost(priced)} reported, plus ${unpriced} run${unpriced === 1 ? "" : "s"} of unknown cost` : formatCost(priced);
+  const lines = [
+    "",
+    "## What the phase cost",
+    "",
+    `- Agent runs: ${runs.length} (${money3})`,
+    `- Failed attempts: ${cost2.failedAttempts}`,
+    `- Pauses at the agent's limit: ${cost2.pauses.length}`
+  ];
+  for (const p of cost2.pauses) {
+    const span = Math.max(0, Math.round((Date.parse(p.until) - Date.parse(p.since)) / 6e4)) || 0;
+    lines.push(`  - ${utc(p.since)} until ${utc(p.until)} (${span} min): ${oneLine(p.reason)}`);
+  }
+  const infra = cost2.reruns.filter((r) => r.infrastructure).length;
+  lines.push(
+    `- Re-runs asked by the loop: ${cost2.reruns.length}${cost2.reruns.length ? ` (${infra} for infrastructure)` : ""}`
+  );
+  for (const r of cost2.reruns)
+    lines.push(
+      `  - \`${r.sha.slice(0, 7)}\`: ${r.checks.map(cell).join(", ")}${r.infrastructure ? " (infrastructure)" : ""}`
+    );
+  lines.push(`- Flaky checks: ${cost2.flaky.length}`);
+  for (const f of cost2.flaky)
+    lines.push(`  - ${cell(f.name)} on \`${f.sha.slice(0, 7)}\`: failed, then passed on a re-run`);
+  return lines;
+}
 var STATE_BOX = { todo: "[ ]", doing: "[~]", done: "[x]" };
 function cell(text6) {
   return oneLine(text6).replace(/\|/g, "\\|");
@@ -60877,9 +60753,9 @@ function renderPhaseReport(report) {
   if (report.trace) lines.push(...renderTrace(report.trace));
   if (report.commits) {
     lines.push("", "## Commits", "");
-    for (const c of report.commits) {
-      const subject = oneLine(c.message.split("\n")[0] ?? "");
-      lines.push(`- ${link2(c.sha.slice(0, 7), c.url)} ${subject}`);
+    for (const c2 of report.commits) {
+      const subject = oneLine(c2.message.split("\n")[0] ?? "");
+      lines.push(`- ${link2(c2.sha.slice(0, 7), c2.url)} ${subject}`);
     }
     if (report.commits.length === 0) lines.push("No commits.");
   }
@@ -60918,6 +60794,9 @@ function renderPhaseReport(report) {
       `Total: ${formatMinutes(total.minutes)}${u?.inputTokens !== void 0 ? `, ${u.inputTokens.toLocaleString("en-US")} input tokens` : ""}${u?.outputTokens !== void 0 ? `, ${u.outputTokens.toLocaleString("en-US")} output tokens` : ""}${u?.costUsd !== void 0 ? `, ${formatCost(u.costUsd)}` : ""} (tokens and cost as the agent reported them, where it did).`
     );
   }
+  const c = report.cost;
+  if (c && (report.agentRuns?.length || c.failedAttempts || c.pauses.length || c.reruns.length || c.flaky.length))
+    lines.push(...renderCost(c, report.agentRuns ?? []));
   if (report.files) {
     lines.push("", "## Files changed", "");
     if (report.files.length === 0) lines.push("No files changed.");
@@ -60964,12 +60843,17 @@ function renderTrace(trace) {
   lines.push("", `- ${cell(trace.testRule)}`);
   return lines;
 }
+function isLoopReport(text6, phase) {
+  const title = text6.split(/\r?\n/, 1)[0];
+  const number4 = phase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^# Phase ${number4}(: .*)? \u2014 report$`).test(title);
+}
 
 // src/core/plan/validate.ts
 var CONTEXT_FILES = [PLAN_FILES.context, PLAN_FILES.checklist];
 function validateContext(plan) {
   const problems = [];
-  const at2 = (file2) => `${plan.dir}/${file2}`;
+  const at3 = (file2) => `${plan.dir}/${file2}`;
   const has = new Set(plan.paths);
   const requirements = plan.paths.filter(isRequirementsFile).sort();
   const codemap = has.has(PLAN_FILES.codemap) ? PLAN_FILES.codemap : void 0;
@@ -60994,32 +60878,32 @@ function validateContext(plan) {
   if (!has.has(PLAN_FILES.context) || context === void 0) {
     problems.push({
       severity: "error",
-      path: at2(PLAN_FILES.context),
+      path: at3(PLAN_FILES.context),
       message: "The plan has no 00_context.md (the source of truth).",
       fix: "Create it with the goal, constraints and decisions of the plan (`coder-loop init` writes one)."
     });
   } else if (context.trim() === "") {
     problems.push({
       severity: "error",
-      path: at2(PLAN_FILES.context),
+      path: at3(PLAN_FILES.context),
       line: 1,
       message: "00_context.md is empty.",
       fix: "Describe the goal, constraints and decisions of the plan."
     });
   } else {
-    problems.push(...findCheckpoint(context, at2(PLAN_FILES.context)).problems);
+    problems.push(...findCheckpoint(context, at3(PLAN_FILES.context)).problems);
   }
   const source = plan.files.get(PLAN_FILES.checklist);
   if (!has.has(PLAN_FILES.checklist) || source === void 0) {
     problems.push({
       severity: "error",
-      path: at2(PLAN_FILES.checklist),
+      path: at3(PLAN_FILES.checklist),
       message: "The plan has no checklist.",
       fix: 'Create "01_Master Plan/01_Checklist.md" with "## Phase 1: \u2026" headings and "- [ ] \u2026" tasks.'
     });
     return result();
   }
-  const checklist = parseChecklist(source, at2(PLAN_FILES.checklist));
+  const checklist = parseChecklist(source, at3(PLAN_FILES.checklist));
   problems.push(...checklist.problems);
   const current = currentPhase(checklist);
   const taskPlans = indexTaskPlans(plan.paths);
@@ -61037,14 +60921,14 @@ function validateContext(plan) {
     } else if (found.length === 0) {
       problems.push({
         severity: isCurrent ? "error" : "warning",
-        path: at2(`${PLAN_FILES.taskPlansDir}/Phase ${phase.number}.md`),
+        path: at3(`${PLAN_FILES.taskPlansDir}/Phase ${phase.number}.md`),
         message: `Phase ${phase.number} has no task plan${isCurrent ? ", and it is the current phase" : ""}.`,
         fix: `Write its steps in "${PLAN_FILES.taskPlansDir}/Phase ${phase.number}.md" (any name with "Phase ${phase.number}" or a leading ${phase.number} works).`
       });
     } else {
       problems.push({
         severity: isCurrent ? "error" : "warning",
-        path: at2(found[1]),
+        path: at3(found[1]),
         message: `Phase ${phase.number} has ${found.length} task plans: ${found.map((f) => `"${f}"`).join(", ")}.`,
         fix: "Keep one task plan per phase."
       });
@@ -61055,7 +60939,7 @@ function validateContext(plan) {
     for (const path2 of paths) {
       problems.push({
         severity: "warning",
-        path: at2(path2),
+        path: at3(path2),
         message: `This task plan is for Phase ${number4}, which the checklist does not have.`,
         fix: "Rename it to match a phase number, or add the phase to the checklist."
       });
@@ -61064,7 +60948,7 @@ function validateContext(plan) {
   for (const path2 of taskPlans.unmatched) {
     problems.push({
       severity: "warning",
-      path: at2(path2),
+      path: at3(path2),
       message: "This task plan names no phase number, so no phase uses it.",
       fix: 'Name it like "Phase 2 - API.md" or "02_API.md".'
     });
@@ -61072,7 +60956,7 @@ function validateContext(plan) {
   if (!codemap) {
     problems.push({
       severity: "warning",
-      path: at2(PLAN_FILES.codemap),
+      path: at3(PLAN_FILES.codemap),
       message: "The plan has no codemap; the loop has no architecture diagram to point coders to.",
       fix: "Add a mermaid diagram of the architecture."
     });
@@ -61080,7 +60964,7 @@ function validateContext(plan) {
   if (requirements.length === 0) {
     problems.push({
       severity: "warning",
-      path: at2(`${PLAN_FILES.masterPlanDir}/03_Requirements_*.md`),
+      path: at3(`${PLAN_FILES.masterPlanDir}/03_Requirements_*.md`),
       message: "The plan has no requirements file; nothing states what the work is validated against.",
       fix: 'Add "01_Master Plan/03_Requirements_<Topic>.md".'
     });
@@ -61088,7 +60972,7 @@ function validateContext(plan) {
   if (!has.has(PLAN_FILES.masterLog)) {
     problems.push({
       severity: "warning",
-      path: at2(PLAN_FILES.masterLog),
+      path: at3(PLAN_FILES.masterLog),
       message: "The plan has no master log yet; the loop creates it on its first entry."
     });
   }
@@ -61159,7 +61043,11 @@ var QUICK_GRAPH = `flowchart TD
     AssessTask --> QuickMode["Quick Mode: branch + pull request"]
     QuickMode --> Verification{"Run basic tests: CI"}
     Verification -- Fail --> QuickMode
-    Verification -- Pass --> End["Return result"]`;
+    Verification -- Pass --> LockCheck2{"Touched Locked Items?"}
+    LockCheck2 -- No --> End["Return result"]
+    LockCheck2 -- Yes --> CodeReview{"Architect's approval"}
+    CodeReview -- Architect --> End
+    CodeReview -- Anyone else --> Escalate["Escalate to Architect"]`;
 var GRAPH_NODE_OF = {
   ValidateContext: "ValidateContext",
   LockCheck: "LockCheck",
@@ -61318,12 +61206,38 @@ var LoopRecordSchema = external_exports.object({
         pr: external_exports.number().int().positive(),
         failedAttempts: external_exports.number().int().nonnegative(),
         minutes: external_exports.number().nonnegative(),
-        costUsd: external_exports.number().nonnegative()
+        costUsd: external_exports.number().nonnegative(),
+        counts: external_exports.object({
+          agentRuns: external_exports.number().int().nonnegative(),
+          unpriced: external_exports.number().int().nonnegative(),
+          pauses: external_exports.number().int().nonnegative(),
+          pausedMinutes: external_exports.number().nonnegative(),
+          reruns: external_exports.number().int().nonnegative(),
+          flaky: external_exports.number().int().nonnegative()
+        }).optional()
       })
     ).max(200).optional()
   }).optional(),
+  reruns: external_exports.array(
+    external_exports.object({
+      sha: SHA,
+      run: external_exports.number().int().positive(),
+      attempt: external_exports.number().int().positive(),
+      checks: external_exports.array(TEXT(300)).max(50),
+      infrastructure: external_exports.literal(true).optional()
+    })
+  ).max(100).optional(),
+  flaky: external_exports.array(external_exports.object({ sha: SHA, name: TEXT(300) })).max(100).optional(),
+  /** The hand-off the loop sent last (the agent's jobs run only one the record asked for). */
+  handOff: external_exports.object({
+    node: external_exports.enum(["tdd", "debug-fix", "review-fix", "revise"]),
+    attempt: external_exports.number().int().min(1).max(100),
+    sha: SHA
+  }).optional(),
   /** Passes Spec?: the verdict on `sha` and what lacked evidence (the Revise hand-off's list). */
-  spec: external_exports.object({ sha: SHA, passed: external_exports.boolean(), missing: external_exports.array(TEXT(500)).max(SPEC_MISSING) }).optional()
+  spec: external_exports.object({ sha: SHA, passed: external_exports.boolean(), missing: external_exports.array(TEXT(500)).max(SPEC_MISSING) }).optional(),
+  /** The head whose lack of any CI the issue was told of (ciStall.ts): said once per head. */
+  ciStall: SHA.optional()
 });
 var OPEN = "<!-- coder-loop:record ";
 var CLOSE = " -->";
@@ -61430,13 +61344,25 @@ function pick4(m) {
     ...m.pause ? { pause: { ...m.pause, reason: m.pause.reason.slice(0, 1e3) } } : {},
     ...m.pauses?.length ? { pauses: m.pauses.slice(-100).map((p) => ({ ...p, reason: p.reason.slice(0, 1e3) })) } : {},
     ...m.run ? { run: m.run } : {},
+    ...m.reruns?.length ? {
+      reruns: m.reruns.slice(-100).map((r) => ({
+        sha: r.sha,
+        run: r.run,
+        attempt: r.attempt,
+        checks: r.checks.slice(0, 50).map((c) => c.slice(0, 300)),
+        ...r.infrastructure ? { infrastructure: true } : {}
+      }))
+    } : {},
+    ...m.flaky?.length ? { flaky: m.flaky.slice(-100).map((f) => ({ sha: f.sha, name: f.name.slice(0, 300) })) } : {},
+    ...m.handOff ? { handOff: { node: m.handOff.node, attempt: m.handOff.attempt, sha: m.handOff.sha } } : {},
     ...m.spec ? {
       spec: {
         sha: m.spec.sha,
         passed: m.spec.passed,
         missing: m.spec.missing.slice(0, SPEC_MISSING).map((l) => l.slice(0, 500))
       }
-    } : {}
+    } : {},
+    ...m.ciStall !== void 0 ? { ciStall: m.ciStall } : {}
   };
 }
 function modeOfBranch(branch2) {
@@ -61602,6 +61528,16 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
       (c) => `- ${c.url ? `[${escapeMarkdown(c.name)}](${c.url})` : escapeMarkdown(c.name)}: ${c.conclusion ?? "failed"}`
     )
   ].join("\n"),
+  /** Triage: an infrastructure failure again on the same head, re-run by the loop. */
+  infrastructure: (pr, failing, rerun) => [
+    `**CI failed again for a reason outside the code** on pull request #${pr}: infrastructure (cancelled, never started, or failed before any of the project's steps ran). No attempt is counted. ${rerun ? "The loop re-runs it once more." : ""}`.trimEnd(),
+    "",
+    ...failing.map(
+      (c) => `- ${c.url ? `[${escapeMarkdown(c.name)}](${c.url})` : escapeMarkdown(c.name)}: ${c.conclusion ?? "failed"}`
+    )
+  ].join("\n"),
+  /** Triage: checks that failed and passed on a re-run of the same head. */
+  flaky: (pr, names) => `**Flaky** on pull request #${pr}: ${names.map((n) => codeSpan(n)).join(", ")} failed, then passed on a re-run of the same head. No attempt is counted; the phase report lists ${names.length === 1 ? "it" : "them"}.`,
   /** Verification → Pass: on to Code Review. */
   ciPassed: (pr, reviewers, spec) => `**CI passed** on pull request #${pr}. Code review${reviewers.length ? ` requested from ${reviewers.map((r) => `@${r}`).join(", ")}` : " is next"}: an approval completes the phase.${spec ? "\n\nEach task of the phase and its evidence (Passes Spec?) are in the `coder-loop` check run of the head." : ""}`,
   /** Passes Spec? said no: Revise Code, with the tasks that lack evidence. */
@@ -61614,6 +61550,12 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
   ].join("\n"),
   changesRequested: (pr, reviewer) => `**Changes requested** on pull request #${pr} by @${reviewer}. Back to implementation.`,
   staleApproval: (pr, reviewed, head) => `The approval on pull request #${pr} is for \`${reviewed.slice(0, 7)}\`, but the head is now \`${head.slice(0, 7)}\`. Nothing was done; approve the current head.`,
+  /**
+   * Approvals of a branch a workflow or an app pushed to (GitHub names its bot, not who ran it):
+   * none counts, since the approver may be the pusher. `who`: those bots; `?`: the record of
+   * the branch's pushes could not be read whole.
+   */
+  automationPushed: (pr, who) => `The approval on pull request #${pr} does not count: ${who.includes("?") ? "GitHub's record of the pushes to this branch is too long to read whole, so the loop cannot tell who pushed" : `${who.map((w) => `@${w}`).join(", ")} (a workflow or an app, not the loop) pushed to this branch, and GitHub does not name who ran it`}: no approval can be told apart from the pusher's own. Nothing was done. Set \`allowSelfApproval: true\` to accept it, or \`/coder release\` and start the phase again.`,
   /** An approval from a permitted user that does not count: the reason (SPEC §3.8). */
   approvalNotCounted: (pr, why) => `The approval on pull request #${pr} does not count: ${why}. Nothing was done; an approval from another person with write access completes the phase.`,
   /**
@@ -61641,6 +61583,12 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
   completing: (pr, phase) => `**${phaseTitle(phase)} approved**: tasks marked \`[x]\`, the phase report written, the checkpoint and master log updated in one commit on pull request #${pr}. Final verification (CI) runs on it now.`,
   phaseComplete: (plan, phase, pr, next, merged) => `**Phase ${phase} complete** (${codeSpan(plan)}, pull request #${pr}${merged ? ", merged" : ""}). ${next ? `Next: \`/coder next ${plan}\` takes Phase ${next.number}${merged ? "" : " once this pull request is merged"}.` : "That was the last phase: the plan is complete once this is merged."}`,
   prClosed: (pr, merged, branch2, deleted) => merged ? `Pull request #${pr} merged${deleted ? `; branch ${codeSpan(branch2)} deleted` : ""}.` : `Pull request #${pr} was closed without merging; branch ${codeSpan(branch2)} deleted, so the phase is free again.`,
+  /** Quick mode, CI green, but the PR touches what only an architect may let through. */
+  quickNeedsArchitect: (pr, architects, items2) => [
+    `**CI passed** on quick pull request #${pr}, but it touches what needs an architect: an approval by ${architects.length ? architects.map((a) => `@${a}`).join(", ") : "an architect (config `architects`)"} completes it; anyone else's escalates it.`,
+    "",
+    ...items2.map((i) => `- ${i}`)
+  ].join("\n"),
   quickPassed: (pr) => `**CI passed** on quick pull request #${pr}: ready to review and merge.`,
   quickGrew: (pr, files, lines, maxFiles, maxLines) => `Quick pull request #${pr} has grown to ${files} file(s) and ${lines} changed lines (quick mode: at most ${maxFiles} file(s), fewer than ${maxLines} lines). Consider plan mode: put the work into a plan phase and run \`/coder next\`.`,
   notEscalated: (pr) => `Pull request #${pr} is not escalated; nothing to resume.`,
@@ -61801,6 +61749,9 @@ function isLoopWorkflow(workflow) {
     (job) => stepsOf(job).some((s) => usesCoderLoop(s) && coderLoopStep(s) === "loop")
   );
 }
+function isResumeSweep(workflow) {
+  return "schedule" in workflow.on && isLoopWorkflow(workflow);
+}
 function isAgentWorkflow(workflow) {
   return Object.values(workflow.jobs).some(
     (job) => stepsOf(job).some((s) => usesCoderLoop(s) && coderLoopStep(s) !== "loop")
@@ -61894,6 +61845,10 @@ function ciGateProblems(loop, workflows) {
     }
   ];
 }
+function ciGateNames(loop, workflows) {
+  const relays = workflows.filter((w) => w.path !== loop.path).filter(isReviewRelay);
+  return waitedFor(loop)?.filter((p) => !relays.some((w) => (0, import_picomatch.default)(p)(w.name)));
+}
 
 // src/core/loop/ciGate.ts
 function ciGateAtStart(loopWorkflow, files, texts) {
@@ -61920,15 +61875,15 @@ function ciGateAtStart(loopWorkflow, files, texts) {
 }
 
 // src/core/loop/handoff.ts
-function agentHandOff(config2, at2) {
+function agentHandOff(config2, at3) {
   if (!config2.agent) return void 0;
-  const { marker } = at2;
+  const { marker } = at3;
   return buildAgentPayload({
-    node: at2.node,
-    repo: at2.repo,
-    branch: at2.branch,
-    headSha: at2.headSha,
-    pullRequest: at2.pullRequest,
+    node: at3.node,
+    repo: at3.repo,
+    branch: at3.branch,
+    headSha: at3.headSha,
+    pullRequest: at3.pullRequest,
     issue: marker.issue,
     ...marker.mode === "plan" && marker.plan && (marker.phase || marker.phaseId) ? {
       plan: {
@@ -61938,7 +61893,7 @@ function agentHandOff(config2, at2) {
         ...marker.phaseId !== void 0 ? { phaseId: marker.phaseId } : {}
       }
     } : {},
-    attempt: at2.attempt,
+    attempt: at3.attempt,
     agent: config2.agent
   });
 }
@@ -61963,6 +61918,9 @@ function reviewRound(marker, head, config2) {
   return { round: round2, repeat, exhausted: round2 > max };
 }
 
+// src/core/loop/passesSpec.ts
+var import_picomatch2 = __toESM(require_picomatch2(), 1);
+
 // src/core/loop/run.ts
 var NO_SPEND = { failedAttempts: 0, minutes: 0, costUsd: 0 };
 function phaseSpend(record2) {
@@ -61971,6 +61929,37 @@ function phaseSpend(record2) {
     failedAttempts: (record2.attempts ?? []).length,
     minutes: round(runs.reduce((sum2, r) => sum2 + r.minutes, 0)),
     costUsd: round(runs.reduce((sum2, r) => sum2 + (r.usage?.costUsd ?? 0), 0))
+  };
+}
+var NO_COUNTS = {
+  agentRuns: 0,
+  unpriced: 0,
+  pauses: 0,
+  pausedMinutes: 0,
+  reruns: 0,
+  flaky: 0
+};
+function phaseCounts(record2) {
+  const runs = record2.agentRuns ?? [];
+  const pauses = record2.pauses ?? [];
+  const span = (p) => Math.max(0, (Date.parse(p.until) - Date.parse(p.since)) / 6e4) || 0;
+  return {
+    agentRuns: runs.length,
+    unpriced: runs.filter((r) => r.usage?.costUsd === void 0).length,
+    pauses: pauses.length,
+    pausedMinutes: Math.round(pauses.reduce((sum2, p) => sum2 + span(p), 0)),
+    reruns: (record2.reruns ?? []).length,
+    flaky: (record2.flaky ?? []).length
+  };
+}
+function addCounts(a, b) {
+  return {
+    agentRuns: a.agentRuns + b.agentRuns,
+    unpriced: a.unpriced + b.unpriced,
+    pauses: a.pauses + b.pauses,
+    pausedMinutes: a.pausedMinutes + b.pausedMinutes,
+    reruns: a.reruns + b.reruns,
+    flaky: a.flaky + b.flaky
   };
 }
 function addSpend(a, b) {
@@ -62053,9 +62042,10 @@ function decideRunNext(s) {
   if (s.mergedPhaseFinished !== void 0 ? !s.mergedPhaseFinished : record2.phase !== void 0 && s.nextPhase <= record2.phase) {
     return { kind: "none" };
   }
-  const phases = s.pr !== void 0 && record2.phase !== void 0 ? [...run3.phases ?? [], { phase: record2.phase, pr: s.pr, ...phaseSpend(record2) }].slice(
-    -200
-  ) : run3.phases;
+  const phases = s.pr !== void 0 && record2.phase !== void 0 ? [
+    ...run3.phases ?? [],
+    { phase: record2.phase, pr: s.pr, ...phaseSpend(record2), counts: phaseCounts(record2) }
+  ].slice(-200) : run3.phases;
   return {
     kind: "start",
     phase: s.nextPhase,
@@ -62067,6 +62057,435 @@ function describeSpend(spend) {
 }
 function round(n) {
   return Math.round(n * 100) / 100;
+}
+
+// src/core/loop/escalation.ts
+function escalation(snap, config2, reason, details) {
+  return [
+    { kind: "label", reason },
+    { kind: "requestReviews", names: config2.architects },
+    {
+      kind: "check",
+      view: {
+        mode: snap.marker.mode,
+        node: "Escalate",
+        title: "Escalated to architect",
+        next: `${reason}. Waiting for an architect; \`/coder resume\` continues.`
+      },
+      conclusion: "failure"
+    },
+    {
+      kind: "reply",
+      body: reply.escalated(snap.pr.number, config2.architects, reason, details)
+    }
+  ];
+}
+
+// src/core/loop/pullSnapshot.ts
+function touchedPaths(files) {
+  return files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
+}
+var isEscalated = (snap) => snap.pr.escalated || snap.escalatedBefore === true;
+var plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+function outcomeOf(snap, state, node3) {
+  const { marker, pr } = snap;
+  return {
+    state,
+    ...node3 ? { node: node3 } : {},
+    mode: marker.mode,
+    branch: pr.head.ref,
+    pullRequest: pr.number,
+    ...marker.plan ? { plan: marker.plan } : {},
+    ...marker.phase ? { phase: marker.phase } : {}
+  };
+}
+var done = (snap, state, node3, effects, extra = {}) => ({ outcome: { ...outcomeOf(snap, state, node3), ...extra }, effects });
+function handOff(snap, config2, node3, attempt, marker = snap.marker) {
+  return agentHandOff(config2, {
+    node: node3,
+    repo: snap.repo,
+    branch: snap.pr.head.ref,
+    headSha: snap.pr.head.sha,
+    pullRequest: snap.pr.number,
+    marker,
+    attempt
+  });
+}
+function waitingForCi(snap, next) {
+  if (snap.own) return [];
+  const view = {
+    mode: snap.marker.mode,
+    node: "Verification",
+    title: "Verification: waiting for CI",
+    next
+  };
+  return [{ kind: "check", view }];
+}
+
+// src/core/loop/debugFix.ts
+function debugFix(snap, config2, failing, reason, agent, revise) {
+  const { marker, pr } = snap;
+  const head = pr.head.sha;
+  const attempts = [
+    ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
+    { sha: head, checks: failing, ...reason ? { reason } : {}, ...agent ? { agent } : {} }
+  ];
+  const updated = { ...marker, attempts, ...revise ? { spec: revise.spec } : {} };
+  const k = attempts.length;
+  const stated = { reason: reason ?? `attempt ${k} of ${config2.maxRetries}` };
+  const spent = marker.mode === "plan" ? budgetSpent(config2.budget, phaseSpend(updated), runSpend(updated)) : void 0;
+  if (marker.mode === "plan" && (k >= config2.maxRetries || spent)) {
+    const escalated = escalation(
+      { ...snap, marker: updated },
+      config2,
+      k >= config2.maxRetries ? `${plural2(k, "failed CI attempt")} (the limit is ${config2.maxRetries})` : spent ?? "",
+      failing.map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ""}`).concat(reason ? [reason] : []).concat(revise?.spec.missing ?? [])
+    );
+    return done(
+      snap,
+      "escalated",
+      "Escalate",
+      [{ kind: "marker", marker: updated }, ...escalated],
+      stated
+    );
+  }
+  const payload = k < config2.maxRetries ? handOff(snap, config2, revise ? "revise" : "debug-fix", k, updated) : void 0;
+  const view = {
+    mode: marker.mode,
+    node: revise ? "Revise" : "Debug",
+    title: `${revise ? "Passes Spec? no \u2014 Revise Code" : "Debug & Fix"} (attempt ${k} of ${config2.maxRetries})`,
+    next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
+    attempt: { number: k, of: config2.maxRetries },
+    ...revise ? { spec: revise.table } : {}
+  };
+  return done(
+    snap,
+    "failed",
+    revise ? "Revise" : "Debug",
+    [
+      { kind: "marker", marker: updated },
+      { kind: "check", view: withAgent(view, payload, snap.repoUrl), conclusion: "failure" },
+      {
+        kind: "reply",
+        body: revise ? reply.specMissing(pr.number, k, config2.maxRetries, revise.spec.missing) : reply.ciFailed(pr.number, k, config2.maxRetries, failing, reason)
+      },
+      ...payload ? [{ kind: "dispatch", payload }] : []
+    ],
+    payload ? { reason: `${stated.reason}; handed to the coding agent` } : stated
+  );
+}
+
+// src/core/loop/passesSpec.ts
+var BARE_PATH = /(?:^|[\s(])((?:\.{0,2}\/)?(?:[\w@.-]+\/)+[\w@.-]*\.[A-Za-z0-9]{1,10})(?=$|[\s),;:])/g;
+var CODE_SPAN = /`([^`\n]+)`/g;
+var PATHLIKE = /^(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\/?$/;
+function cleanPath(raw) {
+  const p = raw.replace(/^\.\//, "").replace(/^\/+/, "").replace(/[.,;:]+$/, "");
+  if (!p || p.startsWith("../") || p.includes("/../")) return void 0;
+  return p;
+}
+function namedPaths(text6) {
+  const found = /* @__PURE__ */ new Set();
+  for (const m of text6.matchAll(CODE_SPAN)) {
+    const span = m[1].trim();
+    if (!PATHLIKE.test(span)) continue;
+    if (!/\.[A-Za-z0-9]{1,10}$/.test(span) && !span.includes("/")) continue;
+    if (/^\d+(\.\d+)*$/.test(span)) continue;
+    const p = cleanPath(span);
+    if (p) found.add(p);
+  }
+  const outside = text6.replace(CODE_SPAN, " ");
+  for (const m of outside.matchAll(BARE_PATH)) {
+    const p = cleanPath(m[1]);
+    if (p && !/^https?:/.test(p) && !p.includes("//")) found.add(p);
+  }
+  return [...found];
+}
+var CITED = /\b((?:US|FR|NFR|SC|REQ|AC|R)-?\d+(?:\.\d+)*)\b/g;
+function citedIds(text6) {
+  return [...new Set([...text6.matchAll(CITED)].map((m) => m[1].toUpperCase()))];
+}
+function specTasksOfPhase(phase) {
+  return phase.tasks.map((t) => ({
+    id: t.id,
+    text: t.text,
+    state: t.state,
+    writtenId: t.text.trimStart().startsWith(t.id)
+  }));
+}
+function specTasksOfKindPhase(phase) {
+  return phase.tasks.map((t) => {
+    const taskmaster = t.requirements === void 0;
+    const detail = [t.details, t.testStrategy].filter(Boolean).join("\n");
+    return {
+      id: t.id,
+      text: t.text,
+      state: t.state,
+      ...t.optional ? { optional: true } : {},
+      ...t.requirements?.length ? { requirements: t.requirements } : {},
+      ...detail ? { detail } : {},
+      ...t.testStrategy ? { criterion: t.testStrategy } : {},
+      writtenId: taskmaster || t.text.trimStart().startsWith(t.id)
+    };
+  });
+}
+var NUMERIC = /^\d+(?:\.\d+)*$/;
+var KEYWORD = /\b(?:tasks?|requirements?|validates|req|criteri(?:on|a)|acceptance)\b/i;
+var DISTINCT = /\b[A-Za-z]{1,6}-?\d+(?:\.\d+)*\b/g;
+var NUMBER = /(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)/g;
+function headLines(file2) {
+  if (file2.patch === void 0) return [];
+  const lines = [];
+  for (const line2 of file2.patch.split("\n")) {
+    if (line2.startsWith("@@") || line2.startsWith("-") || line2.startsWith("\\")) continue;
+    lines.push(line2.startsWith("+") || line2.startsWith(" ") ? line2.slice(1) : line2);
+  }
+  return lines;
+}
+function idsIn(sources) {
+  const named = /* @__PURE__ */ new Map();
+  const add2 = (id, key) => {
+    const list4 = named.get(id);
+    if (!list4) named.set(id, [key]);
+    else if (list4.at(-1) !== key) list4.push(key);
+  };
+  for (const { key, lines } of sources) {
+    for (const line2 of lines) {
+      for (const m of line2.matchAll(DISTINCT)) add2(m[0].toUpperCase(), key);
+      if (KEYWORD.test(line2)) for (const m of line2.matchAll(NUMBER)) add2(m[0], key);
+    }
+  }
+  return named;
+}
+function idsInTests(tests) {
+  return idsIn(tests.map((f) => ({ key: f.path, lines: headLines(f) })));
+}
+var idKey = (id) => NUMERIC.test(id) ? id : id.toUpperCase();
+var DOC_OR_CONFIG_EXT = /\.(md|mdx|markdown|txt|rst|adoc|json|jsonc|json5|ya?ml|toml|ini|cfg|conf|lock|csv|svg|png|jpe?g|gif|webp|ico|mmd)$/i;
+var DOC_OR_CONFIG_NAME = /^(license|licence|readme|changelog|contributing|notice|authors|codeowners|makefile|dockerfile|\.[^/]*)(\.[^/]*)?$/i;
+function isDocOrConfig(path2, plansDir = "docs/plans") {
+  const name = path2.slice(path2.lastIndexOf("/") + 1);
+  return path2.startsWith("docs/") || path2.startsWith(".github/") || path2.startsWith(`${plansDir.replace(/\/+$/, "")}/`) || DOC_OR_CONFIG_EXT.test(name) || DOC_OR_CONFIG_NAME.test(name);
+}
+var ChangedIndex = class {
+  byName = /* @__PURE__ */ new Map();
+  dirs = /* @__PURE__ */ new Map();
+  constructor(paths) {
+    for (const p of paths) {
+      const name = p.slice(p.lastIndexOf("/") + 1);
+      const list4 = this.byName.get(name);
+      if (list4) list4.push(p);
+      else this.byName.set(name, [p]);
+      const segments = p.split("/").slice(0, -1);
+      for (let i = 0; i < segments.length && i < 8; i++)
+        for (let j = i + 1; j <= segments.length && j - i <= 8; j++) {
+          const dir = `${segments.slice(i, j).join("/")}/`;
+          if (!this.dirs.has(dir)) this.dirs.set(dir, p);
+        }
+    }
+  }
+  /** The changed path a named path stands for: itself, or written from a sub-folder's root. */
+  find(named) {
+    if (named.endsWith("/")) return this.dirs.get(named);
+    const name = named.slice(named.lastIndexOf("/") + 1);
+    return this.byName.get(name)?.find((p) => p === named || p.endsWith(`/${named}`));
+  }
+};
+var DEFAULT_TESTS = [
+  "**/*.test.*",
+  "**/*.spec.*",
+  "**/test/**",
+  "**/tests/**",
+  "**/__tests__/**"
+];
+function anyGlob(globs) {
+  const re = new RegExp(
+    globs.map((g) => `(?:${import_picomatch2.default.makeRe(g, { dot: true }).source})`).join("|")
+  );
+  return (path2) => re.test(path2);
+}
+function passesSpec(tasks, files, options) {
+  const isTest = anyGlob(options.testPaths.length ? options.testPaths : DEFAULT_TESTS);
+  const touched = files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
+  const changed = new ChangedIndex(touched);
+  const tests = files.filter((f) => !f.deleted && isTest(f.path));
+  const ids = idsInTests(tests);
+  const rows = tasks.map((task) => {
+    const paths = namedPaths(`${task.text}
+${task.detail ?? ""}`);
+    const cited = [
+      .../* @__PURE__ */ new Set([
+        ...task.requirements ?? [],
+        ...citedIds(task.text),
+        ...task.detail ? citedIds(task.detail) : []
+      ])
+    ];
+    const own6 = task.writtenId ? task.id : void 0;
+    const lookups = [...own6 ? [own6] : [], ...cited];
+    const found = paths.flatMap((p) => {
+      const hit = changed.find(p);
+      return hit ? [hit] : [];
+    });
+    const named = [];
+    for (const id of lookups) for (const path2 of ids.get(idKey(id)) ?? []) named.push({ path: path2, id });
+    const checkable = paths.length > 0 || cited.length > 0 || task.criterion !== void 0;
+    const has = found.length > 0 || named.length > 0;
+    const status2 = task.state === "done" || task.state === "set-aside" ? "done" : has ? "evidence" : task.optional ? "optional" : checkable ? "missing" : "unchecked";
+    return {
+      id: task.id,
+      text: task.text,
+      status: status2,
+      named: { paths, ids: lookups, cited },
+      paths: [...new Set(found)],
+      tests: named,
+      line: explain(status2, paths, cited, task, found, named)
+    };
+  });
+  const code3 = files.filter((f) => !isDocOrConfig(f.path, options.plansDir));
+  const applies = options.testPaths.length > 0 && code3.length > 0;
+  const testChanged = files.some((f) => isTest(f.path));
+  const testRule = {
+    applies,
+    passed: !applies || testChanged,
+    line: options.testPaths.length === 0 ? "Tests: not required (`testPaths` is empty)." : code3.length === 0 ? "Tests: not required \u2014 the pull request changes documentation and configuration only." : testChanged ? `Tests: changed (${tests.length} test file${tests.length === 1 ? "" : "s"}).` : `Write failing test: the pull request changes code (\`${code3[0].path}\`${code3.length > 1 ? ` and ${code3.length - 1} more` : ""}) but no test file (\`testPaths\`).`
+  };
+  const missing = rows.filter((r) => r.status === "missing").map((r) => `${r.id}: ${r.line}`).concat(testRule.passed ? [] : [testRule.line]);
+  return { passed: missing.length === 0, tasks: rows, testRule, missing };
+}
+function explain(status2, paths, cited, task, found, named) {
+  const list4 = (xs) => xs.map((x) => `\`${x}\``).join(", ");
+  switch (status2) {
+    case "done":
+      return "done before this pull request.";
+    case "unchecked":
+      return "names nothing checkable (no path, no requirement): the reviewer judges it.";
+    case "evidence": {
+      const parts = [];
+      if (found.length) parts.push(`changes ${list4([...new Set(found)])}`);
+      if (named.length)
+        parts.push(
+          `${list4([...new Set(named.map((n) => n.path))])} names ${list4([...new Set(named.map((n) => n.id))])}`
+        );
+      return `${parts.join("; ")}.`;
+    }
+    case "optional":
+    case "missing": {
+      const lacks = [];
+      if (paths.length) lacks.push(`names ${list4(paths)}, not changed`);
+      if (cited.length) lacks.push(`cites ${list4(cited)}, named by no changed test`);
+      if (!paths.length && !cited.length && task.criterion !== void 0)
+        lacks.push(`has a test strategy, and no changed test names task \`${task.id}\``);
+      return `${status2 === "optional" ? "optional: " : ""}${lacks.join("; ")}.`;
+    }
+  }
+}
+function specTrace(verdict, commits) {
+  const byId = idsIn(commits.map((c) => ({ key: c.sha, lines: c.message.split("\n") })));
+  const naming = (ids) => {
+    const shas = new Set(ids.flatMap((id) => byId.get(idKey(id)) ?? []));
+    return commits.filter((c) => shas.has(c.sha));
+  };
+  const requirements = /* @__PURE__ */ new Map();
+  const tasks = verdict.tasks.map((t) => {
+    for (const id of t.named.cited) {
+      const r = requirements.get(id) ?? { tasks: [], tests: /* @__PURE__ */ new Set() };
+      r.tasks.push(t.id);
+      for (const test of t.tests) if (test.id === id) r.tests.add(test.path);
+      requirements.set(id, r);
+    }
+    return {
+      id: t.id,
+      status: t.status,
+      line: t.line,
+      tests: [...new Set(t.tests.map((x) => x.path))],
+      commits: naming(t.named.ids)
+    };
+  });
+  return {
+    passed: verdict.passed,
+    tasks,
+    requirements: [...requirements].map(([id, r]) => ({
+      id,
+      tasks: r.tasks,
+      tests: [...r.tests],
+      commits: naming([id])
+    })),
+    testRule: verdict.testRule.line
+  };
+}
+var TABLE_CHARS = 4e4;
+var STATUS_MARK = {
+  missing: "\u274C missing",
+  evidence: "\u2705 evidence",
+  unchecked: "\u2796 nothing checkable",
+  done: "\u2714\uFE0F done before",
+  optional: "\u2796 optional"
+};
+function specTable(verdict, link3, limit = TABLE_CHARS) {
+  const at3 = (path2) => link3 ? `[${codeSpan(path2)}](${link3.repoUrl}/blob/${link3.sha}/${encodePath(path2)})` : codeSpan(path2);
+  const isPath = (p) => !p.includes(" ") && (p.includes("/") || /\.[A-Za-z]\w*$/.test(p));
+  const lined = (text6) => text6.replace(/`([^`]+)`/g, (_m, p) => link3 && isPath(p) ? at3(p) : codeSpan(p));
+  const order2 = ["missing", "evidence", "unchecked", "optional", "done"];
+  const rows = [...verdict.tasks].sort((a, b) => order2.indexOf(a.status) - order2.indexOf(b.status));
+  const out = [
+    `**Passes Spec?** ${verdict.passed ? "yes" : "no"} \u2014 ${rows.filter((r) => r.status === "evidence").length} of ${rows.length} tasks traced to evidence, ${rows.filter((r) => r.status === "missing").length} lacking.`,
+    "",
+    "| task | | evidence |",
+    "| --- | --- | --- |"
+  ];
+  let size = out.join("\n").length;
+  let shown = 0;
+  for (const r of rows) {
+    const own6 = r.text.startsWith(`${r.id} `) ? r.text.slice(r.id.length + 1) : r.text;
+    const text6 = escapeMarkdown(own6.replace(/\s+/g, " ").slice(0, 120)).replace(/\|/g, "\\|");
+    const row = `| ${codeSpan(r.id)} ${text6} | ${STATUS_MARK[r.status]} | ${lined(r.line).replace(/\|/g, "\\|")} |`;
+    if (size + row.length > limit) break;
+    out.push(row);
+    size += row.length + 1;
+    shown++;
+  }
+  if (shown < rows.length) out.push(`| \u2026 | | ${rows.length - shown} more tasks not shown |`);
+  out.push("", `${verdict.testRule.passed ? "\u2705" : "\u274C"} ${verdict.testRule.line}`);
+  return out.join("\n");
+}
+var MISSING_LINES = 50;
+function specVerdictOf(snap, config2) {
+  if (!snap.files) return { need: "files" };
+  if (!snap.tasks) return { need: "tasks" };
+  const files = snap.files.map((f) => ({
+    path: f.path,
+    ...f.previous ? { previous: f.previous } : {},
+    ...f.patch !== void 0 ? { patch: f.patch } : {},
+    ...f.deleted ? { deleted: true } : {}
+  }));
+  const options = { testPaths: config2.testPaths, plansDir: config2.plansDir };
+  if ("problem" in snap.tasks) {
+    const verdict = passesSpec([], files, options);
+    const line2 = `The phase's tasks cannot be read on this head: ${snap.tasks.problem}`;
+    return { verdict: { ...verdict, passed: false, missing: [line2, ...verdict.missing] } };
+  }
+  return { verdict: passesSpec(snap.tasks.tasks, files, options) };
+}
+function specRecord(verdict, sha) {
+  return { sha, passed: verdict.passed, missing: verdict.missing.slice(0, MISSING_LINES) };
+}
+function validateVsSpec(snap, config2, again) {
+  if (config2.specCheck === "off") return { passed: { effects: [] } };
+  const read3 = specVerdictOf(snap, config2);
+  if ("need" in read3) return read3;
+  const { verdict } = read3;
+  const sha = snap.pr.head.sha;
+  const table = specTable(verdict, { repoUrl: snap.repoUrl, sha });
+  const spec = specRecord(verdict, sha);
+  if (verdict.passed || config2.specCheck === "report")
+    return {
+      passed: { effects: [{ kind: "marker", marker: { ...snap.marker, spec } }], table }
+    };
+  if (snap.own?.node === "Revise" && !again)
+    return done(snap, "failed", "Revise", [], { reason: "already reported" });
+  const lacking = verdict.tasks.filter((t) => t.status === "missing").length;
+  const reason = `Passes Spec?: ${lacking ? `${lacking} task${lacking === 1 ? "" : "s"} of the phase lack evidence` : "the phase lacks evidence"}${verdict.testRule.passed ? "" : lacking ? "; no test changed" : " (no test changed)"}.`;
+  return debugFix(snap, config2, [], reason, void 0, { spec, table });
 }
 
 // src/core/loop/progress.ts
@@ -62094,9 +62513,32 @@ var OPEN2 = "<!-- coder-loop:progress ";
 var CLOSE2 = " -->";
 var money2 = (n) => `$${n.toFixed(2)}`;
 var minutes = (n) => `${n} min`;
-var plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-function figures(spend) {
-  return [String(spend.failedAttempts), minutes(spend.minutes), money2(spend.costUsd)];
+var plural3 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+function cost(spend, counts) {
+  if (!counts || counts.unpriced === 0) return money2(spend.costUsd);
+  if (counts.unpriced === counts.agentRuns) return "unknown";
+  return `${money2(spend.costUsd)} + unknown`;
+}
+var at2 = (iso2) => `${iso2.slice(0, 10)} ${iso2.slice(11, 16)} UTC`;
+function figures(spend, counts) {
+  const c = counts;
+  return [
+    c ? String(c.agentRuns) : "",
+    String(spend.failedAttempts),
+    c ? c.pauses ? `${c.pauses} (${minutes(c.pausedMinutes)})` : "0" : "",
+    c ? String(c.reruns) : "",
+    minutes(spend.minutes),
+    cost(spend, c)
+  ];
+}
+function headlineOf(current) {
+  const where = `Phase ${current.phase} (pull request #${current.pr})`;
+  if (current.escalated !== void 0)
+    return `${where} is **escalated**: waiting for an architect (\`/coder resume\`). ${current.escalated.replace(/\.?$/, ".")}`;
+  if (current.paused)
+    return `${where} is **paused** until ${at2(current.paused.until)}: ${current.paused.reason.replace(/\.?$/, ".")} No attempt was spent; \`/coder resume\` resumes now.`;
+  const node3 = current.node ? NODES[current.node] : "Implementation (TDD)";
+  return `${where} is at **${node3}**, waiting for ${waitingFor(current.node)}.`;
 }
 function renderProgress(input2) {
   const { key, current } = input2;
@@ -62114,28 +62556,31 @@ function renderProgress(input2) {
   ].sort((a, b) => a - b);
   const rows = numbers.map((n) => {
     const done2 = merged.get(n);
-    if (done2) return [title(n), "\u2705 merged", `#${done2.pr}`, ...figures(done2)];
+    const empty3 = ["", "", "", "", "", ""];
+    if (done2) return [title(n), "\u2705 merged", `#${done2.pr}`, ...figures(done2, done2.counts)];
     if (current?.phase === n) {
-      const at2 = current.node ? NODES[current.node] : "Implementation (TDD)";
-      const mark = current.node === "Escalate" ? "\u{1F6D1}" : input2.ended ? "\u23F9" : "\u{1F504}";
-      return [title(n), `${mark} ${at2}`, `#${current.pr}`, ...figures(current.spend)];
+      const node3 = current.node ? NODES[current.node] : "Implementation (TDD)";
+      const state = current.escalated !== void 0 || current.node === "Escalate" ? `\u{1F6D1} Escalated${current.node && current.node !== "Escalate" ? ` (at ${node3})` : ""}` : current.paused ? `\u23F8\uFE0F Paused (${node3})` : `${input2.ended ? "\u23F9" : "\u{1F504}"} ${node3}`;
+      return [title(n), state, `#${current.pr}`, ...figures(current.spend, current.counts)];
     }
     if (input2.phases.find((p) => p.number === n)?.done)
-      return [title(n), "\u2705 done before the run", "", "", "", ""];
-    return [title(n), "\u23F3 to do", "", "", "", ""];
+      return [title(n), "\u2705 done before the run", "", ...empty3];
+    return [title(n), "\u23F3 to do", "", ...empty3];
   });
-  const headline = input2.ended ? input2.ended : current ? `Phase ${current.phase} (pull request #${current.pr}) is at **${current.node ? NODES[current.node] : "Implementation (TDD)"}**, waiting for ${waitingFor(current.node)}.` : "Starting.";
+  const headline = input2.ended ? input2.ended : current ? headlineOf(current) : "Starting.";
   const t = input2.totals;
+  const c = input2.totalCounts;
+  const extra = c ? `, ${plural3(c.agentRuns, "agent run")}, ${plural3(c.pauses, "pause")}${c.pauses ? ` (${minutes(c.pausedMinutes)})` : ""}, ${plural3(c.reruns, "re-run")}${c.flaky ? `, ${plural3(c.flaky, "flaky check")}` : ""}` : "";
   return [
     `### Coder run: ${codeSpan(key.plan)}`,
     "",
     `Started by @${input2.starter}${key.startedAt ? ` at ${key.startedAt}` : ""}. ${headline}`,
     "",
-    "| Phase | State | Pull request | Failed attempts | Agent time | Cost |",
-    "| --- | --- | --- | ---: | ---: | ---: |",
+    "| Phase | State | Pull request | Agent runs | Failed attempts | Pauses | Re-runs | Agent time | Cost |",
+    "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...rows.map((r) => `| ${r.join(" | ")} |`),
     "",
-    `**The run so far:** ${plural2(t.failedAttempts, "failed attempt")}, ${plural2(t.minutes, "agent minute")}, ${money2(t.costUsd)}.`,
+    `**The run so far:** ${plural3(t.failedAttempts, "failed attempt")}${extra}, ${plural3(t.minutes, "agent minute")}, ${cost(t, c)}.`,
     "",
     encodeKey(key, input2.phases)
   ].join("\n");
@@ -62195,8 +62640,12 @@ function kindProgressPhases(phases) {
 }
 function pullProgress(marker, run3, pr, node3, ended) {
   const spend = phaseSpend(marker);
+  const counts = phaseCounts(marker);
   const phase = marker.phase;
   const mergedNow = ended?.merged && phase !== void 0;
+  const totalCounts = [...(run3.phases ?? []).map((p) => p.counts ?? NO_COUNTS), counts].reduce(
+    addCounts
+  );
   return {
     key: {
       issue: marker.issue,
@@ -62207,11 +62656,22 @@ function pullProgress(marker, run3, pr, node3, ended) {
     phases: [],
     merged: [
       ...(run3.phases ?? []).filter((p) => !mergedNow || p.phase !== phase),
-      ...mergedNow ? [{ phase, pr, ...spend }] : []
+      ...mergedNow ? [{ phase, pr, ...spend, counts }] : []
     ],
-    ...phase !== void 0 && !mergedNow ? { current: { phase, pr, ...node3 ? { node: node3 } : {}, spend } } : {},
+    ...phase !== void 0 && !mergedNow ? {
+      current: {
+        phase,
+        pr,
+        ...node3 ? { node: node3 } : {},
+        spend,
+        counts,
+        ...marker.escalation ? { escalated: marker.escalation.reason } : {},
+        ...marker.pause ? { paused: { until: marker.pause.until, reason: marker.pause.reason } } : {}
+      }
+    } : {},
     ...ended ? { ended: ended.reason } : {},
-    totals: addSpend(run3.totals ?? NO_SPEND, spend)
+    totals: addSpend(run3.totals ?? NO_SPEND, spend),
+    totalCounts
   };
 }
 function withProgress(marker, effects) {
@@ -62244,8 +62704,108 @@ function progressLink(repoUrl, record2) {
 Part of a \`/coder run\` of ${codeSpan(run3.plan)}: [the run's progress](${repoUrl}/issues/${record2.issue}#issuecomment-${run3.progress}).`;
 }
 
-// src/core/plan/kinds/discovery.ts
-var import_picomatch2 = __toESM(require_picomatch2(), 1);
+// src/core/loop/coderPlan.ts
+function coderPlan(config2, files, context) {
+  const { name } = files;
+  const at3 = (file2) => planPath(config2.plansDir, name, file2);
+  const text6 = (file2) => files.files.get(file2);
+  const validated2 = () => context ??= validateContext(files);
+  const checklistPath = at3(PLAN_FILES.checklist);
+  const missing = (file2, message) => ({
+    problems: [
+      {
+        severity: "error",
+        path: at3(file2),
+        message,
+        fix: "Restore it on the branch, then approve again."
+      }
+    ]
+  });
+  return {
+    kind: "coder",
+    label: name,
+    tasks: { path: checklistPath, text: text6(PLAN_FILES.checklist) ?? "" },
+    masterLog: { path: at3(PLAN_FILES.masterLog), text: text6(PLAN_FILES.masterLog) },
+    checkpoint: { path: at3(PLAN_FILES.context), text: text6(PLAN_FILES.context) },
+    warnings: [],
+    toStart() {
+      const chosen2 = phaseToStart(name, validated2());
+      return "reply" in chosen2 ? chosen2 : { phase: chosen2.context.current };
+    },
+    branch: (phase) => phaseBranch(name, phase.number),
+    record: (phase) => ({ phase: phase.number }),
+    markStart: (phase) => markPhase(text6(PLAN_FILES.checklist), phase, "doing", ["todo"]).source,
+    started: (phase, branch2, pr) => reply.started(name, phase, branch2, pr),
+    links() {
+      const { taskPlan, codemap, requirements } = validated2();
+      return [
+        ...taskPlan ? [{ label: "Task plan", path: at3(taskPlan) }] : [],
+        { label: "Checklist", path: checklistPath },
+        ...codemap ? [{ label: "Codemap", path: at3(codemap) }] : [],
+        ...requirements.map((r) => ({ label: r.split("/").pop(), path: at3(r) }))
+      ];
+    },
+    progress: () => progressPhases(validated2().checklist?.phases ?? []),
+    pullText(phase, link3) {
+      const { taskPlan, codemap, requirements } = validated2();
+      const file2 = (f) => link3({ label: f, path: at3(f) });
+      const tasks = phase.tasks.map(
+        (t) => `${"  ".repeat(t.depth)}- ${t.state === "done" ? "[x]" : "[~]"} ${oneLine(t.text)}`
+      );
+      const context2 = ["", "### Task plan", ""];
+      if (taskPlan) {
+        context2.push(`From ${file2(taskPlan)}:`, "");
+        const plan = text6(taskPlan) ?? "";
+        context2.push(
+          ...plan.slice(0, 2e4).split(/\r?\n/).map((l) => `> ${l}`)
+        );
+      }
+      context2.push("", "### Guidance", "");
+      if (codemap) context2.push(`- Codemap: ${file2(codemap)}`);
+      for (const r of requirements) context2.push(`- Requirements: ${file2(r)}`);
+      context2.push(
+        `- Context: ${file2(PLAN_FILES.context)}`,
+        `- Checklist: ${file2(PLAN_FILES.checklist)}`
+      );
+      return {
+        intro: `Phase ${phase.number} of plan ${codeSpan(name)}${phase.name ? `: ${oneLine(phase.name)}` : ""}.`,
+        tasks,
+        context: context2,
+        completes: "marks the tasks `[x]`, writes the phase report and updates the context and the master log"
+      };
+    },
+    phaseOf(marker) {
+      const checklist = text6(PLAN_FILES.checklist);
+      if (checklist === void 0 || text6(PLAN_FILES.context) === void 0)
+        return missing(
+          checklist === void 0 ? PLAN_FILES.checklist : PLAN_FILES.context,
+          "The file is missing on the lock branch."
+        );
+      const phase = parseChecklist(checklist, checklistPath).phases.find(
+        (p) => p.number === marker.phase
+      );
+      return phase ?? missing(
+        PLAN_FILES.checklist,
+        `Phase ${marker.phase} is no longer in the checklist on the lock branch.`
+      );
+    },
+    markDone: (phase) => markPhase(text6(PLAN_FILES.checklist), phase, "done").source,
+    afterDone(phase, marked) {
+      const done2 = parseChecklist(marked, checklistPath);
+      return {
+        tasks: done2.phases.find((p) => p.number === phase.number).tasks,
+        next: done2.phases.find((p) => p.tasks.some((t) => t.state !== "done"))
+      };
+    },
+    specTasks: specTasksOfPhase,
+    reportPath: (phase) => at3(reportPath(phase.number, phase.name)),
+    statusPhase() {
+      const { checklist, current } = validated2();
+      return checklist ? current : void 0;
+    },
+    statusSection: (lock) => reply.statusSection(name, validated2(), lock)
+  };
+}
 
 // src/core/plan/kinds/jsonOffsets.ts
 var JsonSyntaxError = class extends Error {
@@ -62273,100 +62833,100 @@ function lineAt(starts, offset) {
   }
   return lo + 1;
 }
-var NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+var NUMBER2 = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 var STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 var PLAIN_STRING_BREAK = /[\\\u0000-\u001f]/;
 function parseJsonWithOffsets(source) {
-  let at2 = 0;
+  let at3 = 0;
   const fail = (what2) => {
     throw new JsonSyntaxError(
-      at2 >= source.length ? `unexpected end of JSON (${what2})` : `${what2} at column ${column()}`,
-      at2,
-      lineAt(lineStarts(source), at2)
+      at3 >= source.length ? `unexpected end of JSON (${what2})` : `${what2} at column ${column()}`,
+      at3,
+      lineAt(lineStarts(source), at3)
     );
   };
-  const column = () => at2 - source.lastIndexOf("\n", at2 - 1);
+  const column = () => at3 - source.lastIndexOf("\n", at3 - 1);
   const skip = () => {
-    while (at2 < source.length) {
-      const c = source.charCodeAt(at2);
-      if (c === 32 || c === 9 || c === 10 || c === 13) at2++;
+    while (at3 < source.length) {
+      const c = source.charCodeAt(at3);
+      if (c === 32 || c === 9 || c === 10 || c === 13) at3++;
       else break;
     }
   };
   const readString = () => {
-    const start2 = at2;
-    const close2 = source.indexOf('"', at2 + 1);
+    const start2 = at3;
+    const close2 = source.indexOf('"', at3 + 1);
     if (close2 !== -1) {
-      const inner = source.slice(at2 + 1, close2);
+      const inner = source.slice(at3 + 1, close2);
       if (!PLAIN_STRING_BREAK.test(inner)) {
-        at2 = close2 + 1;
-        return { kind: "string", start: start2, end: at2, value: inner };
+        at3 = close2 + 1;
+        return { kind: "string", start: start2, end: at3, value: inner };
       }
     }
-    STRING.lastIndex = at2;
+    STRING.lastIndex = at3;
     const m = STRING.exec(source);
     if (!m) fail("expected a string");
-    at2 += m[0].length;
-    return { kind: "string", start: start2, end: at2, value: JSON.parse(m[0]) };
+    at3 += m[0].length;
+    return { kind: "string", start: start2, end: at3, value: JSON.parse(m[0]) };
   };
   const value2 = () => {
     skip();
-    const start2 = at2;
-    const c = source[at2];
+    const start2 = at3;
+    const c = source[at3];
     if (c === "{") {
-      at2++;
+      at3++;
       const entries = [];
       skip();
-      if (source[at2] === "}") return { kind: "object", start: start2, end: ++at2, entries };
+      if (source[at3] === "}") return { kind: "object", start: start2, end: ++at3, entries };
       for (; ; ) {
         skip();
-        if (source[at2] !== '"') fail("expected a key in double quotes");
+        if (source[at3] !== '"') fail("expected a key in double quotes");
         const key = readString().value;
         skip();
-        if (source[at2] !== ":") fail('expected ":"');
-        at2++;
+        if (source[at3] !== ":") fail('expected ":"');
+        at3++;
         entries.push({ key, value: value2() });
         skip();
-        if (source[at2] === ",") {
-          at2++;
+        if (source[at3] === ",") {
+          at3++;
           continue;
         }
-        if (source[at2] === "}") return { kind: "object", start: start2, end: ++at2, entries };
+        if (source[at3] === "}") return { kind: "object", start: start2, end: ++at3, entries };
         fail('expected "," or "}"');
       }
     }
     if (c === "[") {
-      at2++;
+      at3++;
       const items2 = [];
       skip();
-      if (source[at2] === "]") return { kind: "array", start: start2, end: ++at2, items: items2 };
+      if (source[at3] === "]") return { kind: "array", start: start2, end: ++at3, items: items2 };
       for (; ; ) {
         items2.push(value2());
         skip();
-        if (source[at2] === ",") {
-          at2++;
+        if (source[at3] === ",") {
+          at3++;
           continue;
         }
-        if (source[at2] === "]") return { kind: "array", start: start2, end: ++at2, items: items2 };
+        if (source[at3] === "]") return { kind: "array", start: start2, end: ++at3, items: items2 };
         fail('expected "," or "]"');
       }
     }
     if (c === '"') return readString();
     const word = c === "t" ? "true" : c === "f" ? "false" : c === "n" ? "null" : void 0;
-    if (word !== void 0 && source.startsWith(word, at2)) {
-      at2 += word.length;
-      return { kind: "literal", start: start2, end: at2, value: word === "null" ? null : word === "true" };
+    if (word !== void 0 && source.startsWith(word, at3)) {
+      at3 += word.length;
+      return { kind: "literal", start: start2, end: at3, value: word === "null" ? null : word === "true" };
     }
-    NUMBER.lastIndex = at2;
-    const m = NUMBER.exec(source);
+    NUMBER2.lastIndex = at3;
+    const m = NUMBER2.exec(source);
     if (!m) return fail("expected a value");
-    at2 += m[0].length;
-    return { kind: "number", start: start2, end: at2, value: Number(m[0]) };
+    at3 += m[0].length;
+    return { kind: "number", start: start2, end: at3, value: Number(m[0]) };
   };
-  if (source.charCodeAt(0) === 65279) at2 = 1;
+  if (source.charCodeAt(0) === 65279) at3 = 1;
   const root2 = value2();
   skip();
-  if (at2 < source.length) fail("unexpected text after the JSON document");
+  if (at3 < source.length) fail("unexpected text after the JSON document");
   return root2;
 }
 function member(node3, key) {
@@ -62375,141 +62935,6 @@ function member(node3, key) {
     if (node3.entries[i].key === key) return node3.entries[i].value;
   }
   return void 0;
-}
-
-// src/core/plan/kinds/discovery.ts
-function defaultPlanGlobs(plansDir) {
-  return [
-    `${plansDir}/*/01_Master Plan/01_Checklist.md`,
-    "specs/*/tasks.md",
-    ".specify/specs/*/tasks.md",
-    ".kiro/specs/*/tasks.md",
-    ".taskmaster/tasks/tasks.json",
-    "tasks/tasks.json",
-    "openspec/changes/*/tasks.md"
-  ];
-}
-function dirOf(path2) {
-  const at2 = path2.lastIndexOf("/");
-  return at2 === -1 ? "" : path2.slice(0, at2);
-}
-function baseOf(path2) {
-  return path2.slice(path2.lastIndexOf("/") + 1);
-}
-function kindOfPath(path2) {
-  if (path2.endsWith("/01_Master Plan/01_Checklist.md")) return "coder";
-  if (baseOf(path2) === "tasks.json") return "taskmaster";
-  if (baseOf(path2) !== "tasks.md") return void 0;
-  if (/(?:^|\/)openspec\/changes\/(?!archive\/)[^/]+\/tasks\.md$/.test(path2)) return "openspec";
-  if (/(?:^|\/)openspec\/changes\//.test(path2)) return void 0;
-  return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path2) ? "kiro" : "speckit";
-}
-function findPlanFiles(paths, globs) {
-  const matches = (0, import_picomatch2.default)([...globs], { dot: true });
-  const out = [];
-  const candidates2 = [];
-  for (const path2 of paths) {
-    const kind = kindOfPath(path2);
-    if (kind) candidates2.push({ path: path2, kind });
-  }
-  candidates2.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  for (const { path: path2, kind } of candidates2) {
-    if (!matches(path2)) continue;
-    const folder = kind === "coder" ? dirOf(dirOf(path2)) : dirOf(path2);
-    out.push({
-      kind,
-      path: path2,
-      folder,
-      sidecar: kind === "coder" ? folder : `${folder}/coder-loop`.replace(/^\//, "")
-    });
-  }
-  return out;
-}
-function namePlans(files, tags) {
-  const plans = [];
-  for (const file2 of files) {
-    if (file2.kind === "taskmaster") {
-      for (const tag of tags.get(file2.path) ?? []) {
-        const sidecar = `${file2.folder}/coder-loop/${tag}`;
-        plans.push({ ...file2, name: tag, tag, sidecar });
-      }
-    } else plans.push({ ...file2, name: baseOf(file2.folder) });
-  }
-  const problems = [];
-  const byName = /* @__PURE__ */ new Map();
-  for (const plan of plans) byName.set(plan.name, [...byName.get(plan.name) ?? [], plan]);
-  for (const [name, same] of byName) {
-    if (same.length < 2) continue;
-    problems.push({
-      severity: "warning",
-      path: same[0].path,
-      message: `Two plans are named "${name}": ${same.map((p) => p.path).join(" and ")}.`,
-      fix: "Name the plan by the path of its tasks file."
-    });
-  }
-  return { plans, problems };
-}
-function resolvePlan(plans, wanted) {
-  const byName = plans.filter((p) => p.name === wanted);
-  if (byName.length === 1) return { plan: byName[0] };
-  if (byName.length > 1) {
-    return {
-      error: `Two plans are named "${wanted}": ${byName.map((p) => p.path).join(" and ")}. Name one by the path of its tasks file.`
-    };
-  }
-  const [path2, tag] = wanted.split(/[#:](?=[^/]*$)/);
-  const byPath = plans.filter((p) => p.path === path2 && (tag === void 0 || p.tag === tag));
-  if (byPath.length === 1) return { plan: byPath[0] };
-  if (byPath.length > 1) {
-    return {
-      error: `${path2} holds the tags ${byPath.map((p) => p.tag).join(", ")}; name one as ${path2}#<tag>.`
-    };
-  }
-  const names = plans.map((p) => p.name);
-  return {
-    error: `No plan is named "${wanted}".${names.length ? ` Plans here: ${names.join(", ")}.` : " There are no plans here."}`
-  };
-}
-function validateKindContext(plan, exists2, tasksSource) {
-  const need = (names, what2) => names.some((n) => exists2(`${plan.folder}/${n}`)) ? [] : [
-    {
-      severity: "error",
-      path: plan.path,
-      message: `${what2} is missing: ${names.map((n) => `${plan.folder}/${n}`).join(" or ")}.`,
-      fix: `Write ${names[0]} beside ${baseOf(plan.path)}.`
-    }
-  ];
-  switch (plan.kind) {
-    case "speckit":
-      return [...need(["spec.md"], "spec-kit's spec"), ...need(["plan.md"], "spec-kit's plan")];
-    case "kiro":
-      return [
-        ...need(["requirements.md", "bugfix.md"], "Kiro's requirements"),
-        ...need(["design.md"], "Kiro's design")
-      ];
-    case "openspec":
-      return need(["proposal.md"], "OpenSpec's proposal");
-    case "taskmaster": {
-      if (tasksSource === void 0) return [];
-      try {
-        parseJsonWithOffsets(tasksSource);
-        return [];
-      } catch (e) {
-        if (!(e instanceof JsonSyntaxError)) throw e;
-        return [
-          {
-            severity: "error",
-            path: plan.path,
-            line: e.line,
-            message: `not valid JSON: ${e.message}.`,
-            fix: "Fix the JSON, or let Task Master rewrite the file."
-          }
-        ];
-      }
-    }
-    case "coder":
-      return [];
-  }
 }
 
 // src/core/plan/kinds/taskmaster.ts
@@ -62733,7 +63158,6 @@ function readTag(name, legacy, list4, lines, path2) {
 }
 var DONE = /* @__PURE__ */ new Set(["done", "completed"]);
 var SET_ASIDE = /* @__PURE__ */ new Set(["cancelled", "deferred"]);
-var PRIORITY = { critical: 4, high: 3, medium: 2, low: 1 };
 function taskmasterPhaseFinished(phase) {
   return DONE.has(phase.status) || SET_ASIDE.has(phase.status);
 }
@@ -62751,12 +63175,7 @@ function taskmasterProgress(tag) {
   const eligible = tag.phases.filter(
     (p) => (p.status === "pending" || p.status === "in-progress") && p.dependencies.every(done2) && !blockedSubtask(p)
   );
-  const underWay = (p) => p.status === "in-progress" && p.tasks.some((t) => t.id !== p.id && (t.status === "pending" || t.status === "in-progress")) ? 1 : 0;
-  const rank = (p) => PRIORITY[p.priority] ?? 2;
-  const byNumber = (a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0);
-  const current = [...eligible].sort(
-    (a, b) => underWay(b) - underWay(a) || rank(b) - rank(a) || a.dependencies.length - b.dependencies.length || byNumber(a.id, b.id)
-  )[0];
+  const current = eligible[0];
   const open3 = tag.phases.filter((p) => !taskmasterPhaseFinished(p));
   const complete = tag.phases.length > 0 && open3.length === 0;
   let waiting;
@@ -62774,6 +63193,276 @@ function taskmasterProgress(tag) {
     waiting = why.length > 0 ? `${why.join("; ")}.` : "no task can start.";
   }
   return { current, complete, waiting };
+}
+
+// src/core/plan/kinds/discovery.ts
+var import_picomatch3 = __toESM(require_picomatch2(), 1);
+function defaultPlanGlobs(plansDir) {
+  return [
+    `${plansDir}/*/01_Master Plan/01_Checklist.md`,
+    "specs/*/tasks.md",
+    ".specify/specs/*/tasks.md",
+    ".kiro/specs/*/tasks.md",
+    ".taskmaster/tasks/tasks.json",
+    "tasks/tasks.json",
+    "openspec/changes/*/tasks.md"
+  ];
+}
+function dirOf(path2) {
+  const at3 = path2.lastIndexOf("/");
+  return at3 === -1 ? "" : path2.slice(0, at3);
+}
+function baseOf(path2) {
+  return path2.slice(path2.lastIndexOf("/") + 1);
+}
+function kindOfPath(path2) {
+  if (path2.endsWith("/01_Master Plan/01_Checklist.md")) return "coder";
+  if (baseOf(path2) === "tasks.json") return "taskmaster";
+  if (baseOf(path2) !== "tasks.md") return void 0;
+  if (/(?:^|\/)openspec\/changes\/(?!archive\/)[^/]+\/tasks\.md$/.test(path2)) return "openspec";
+  if (/(?:^|\/)openspec\/changes\//.test(path2)) return void 0;
+  return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path2) ? "kiro" : "speckit";
+}
+function findPlanFiles(paths, globs) {
+  const matches = (0, import_picomatch3.default)([...globs], { dot: true });
+  const out = [];
+  const candidates2 = [];
+  for (const path2 of paths) {
+    const kind = kindOfPath(path2);
+    if (kind) candidates2.push({ path: path2, kind });
+  }
+  candidates2.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  for (const { path: path2, kind } of candidates2) {
+    if (!matches(path2)) continue;
+    const folder = kind === "coder" ? dirOf(dirOf(path2)) : dirOf(path2);
+    out.push({
+      kind,
+      path: path2,
+      folder,
+      sidecar: kind === "coder" ? folder : `${folder}/coder-loop`.replace(/^\//, "")
+    });
+  }
+  return out;
+}
+function namePlans(files, tags) {
+  const plans = [];
+  for (const file2 of files) {
+    if (file2.kind === "taskmaster") {
+      for (const tag of tags.get(file2.path) ?? []) {
+        const sidecar = `${file2.folder}/coder-loop/${tag}`;
+        plans.push({ ...file2, name: tag, tag, sidecar });
+      }
+    } else plans.push({ ...file2, name: baseOf(file2.folder) });
+  }
+  const problems = [];
+  const byName = /* @__PURE__ */ new Map();
+  for (const plan of plans) byName.set(plan.name, [...byName.get(plan.name) ?? [], plan]);
+  for (const [name, same] of byName) {
+    if (same.length < 2) continue;
+    problems.push({
+      severity: "warning",
+      path: same[0].path,
+      message: `Two plans are named "${name}": ${same.map((p) => p.path).join(" and ")}.`,
+      fix: "Name the plan by the path of its tasks file."
+    });
+  }
+  return { plans, problems };
+}
+function resolvePlan(plans, wanted) {
+  const byName = plans.filter((p) => p.name === wanted);
+  if (byName.length === 1) return { plan: byName[0] };
+  if (byName.length > 1) {
+    return {
+      error: `Two plans are named "${wanted}": ${byName.map((p) => p.path).join(" and ")}. Name one by the path of its tasks file.`
+    };
+  }
+  const [path2, tag] = wanted.split(/[#:](?=[^/]*$)/);
+  const byPath = plans.filter((p) => p.path === path2 && (tag === void 0 || p.tag === tag));
+  if (byPath.length === 1) return { plan: byPath[0] };
+  if (byPath.length > 1) {
+    return {
+      error: `${path2} holds the tags ${byPath.map((p) => p.tag).join(", ")}; name one as ${path2}#<tag>.`
+    };
+  }
+  const names = plans.map((p) => p.name);
+  return {
+    error: `No plan is named "${wanted}".${names.length ? ` Plans here: ${names.join(", ")}.` : " There are no plans here."}`
+  };
+}
+function validateKindContext(plan, exists2, tasksSource) {
+  const need = (names, what2) => names.some((n) => exists2(`${plan.folder}/${n}`)) ? [] : [
+    {
+      severity: "error",
+      path: plan.path,
+      message: `${what2} is missing: ${names.map((n) => `${plan.folder}/${n}`).join(" or ")}.`,
+      fix: `Write ${names[0]} beside ${baseOf(plan.path)}.`
+    }
+  ];
+  switch (plan.kind) {
+    case "speckit":
+      return [...need(["spec.md"], "spec-kit's spec"), ...need(["plan.md"], "spec-kit's plan")];
+    case "kiro":
+      return [
+        ...need(["requirements.md", "bugfix.md"], "Kiro's requirements"),
+        ...need(["design.md"], "Kiro's design")
+      ];
+    case "openspec":
+      return need(["proposal.md"], "OpenSpec's proposal");
+    case "taskmaster": {
+      if (tasksSource === void 0) return [];
+      try {
+        parseJsonWithOffsets(tasksSource);
+        return [];
+      } catch (e) {
+        if (!(e instanceof JsonSyntaxError)) throw e;
+        return [
+          {
+            severity: "error",
+            path: plan.path,
+            line: e.line,
+            message: `not valid JSON: ${e.message}.`,
+            fix: "Fix the JSON, or let Task Master rewrite the file."
+          }
+        ];
+      }
+    }
+    case "coder":
+      return [];
+  }
+}
+function planDocumentsRoot(plan) {
+  const { kind, folder } = plan;
+  let root2 = folder;
+  if (kind === "openspec") root2 = dirOf(dirOf(folder));
+  else if (kind === "taskmaster" && baseOf(folder) === "tasks" && baseOf(dirOf(folder)) === ".taskmaster")
+    root2 = dirOf(folder);
+  return root2 === "" ? void 0 : root2;
+}
+function isPlanDocument(path2, plan) {
+  const root2 = planDocumentsRoot(plan);
+  const under = (dir) => path2 === dir || path2.startsWith(`${dir}/`);
+  return root2 !== void 0 ? under(root2) : path2 === plan.path || under(plan.sidecar);
+}
+function mayBePlanDocument(path2, globs) {
+  const matches = (0, import_picomatch3.default)([...globs], { dot: true });
+  const found = (tasks) => kindOfPath(tasks) !== void 0 && matches(tasks);
+  for (let dir = path2; dir !== ""; dir = dirOf(dir)) {
+    if (found(`${dir}/tasks.md`) || found(`${dir}/tasks.json`) || found(`${dir}/tasks/tasks.json`) || found(`${dir}/01_Master Plan/01_Checklist.md`) || found(`${dir}/changes/-/tasks.md`))
+      return true;
+  }
+  return false;
+}
+
+// src/core/plan/kinds/kiro.ts
+var KIRO_TOP = /^(\d+)\.\s*(.*)$/;
+var KIRO_SUB = /^(\d+)((?:\.\d+)+)\.?\s*(.*)$/;
+var KIRO_STATE = {
+  " ": "todo",
+  "	": "todo",
+  "-": "doing",
+  x: "done",
+  X: "done"
+};
+var REQUIREMENTS3 = /Requirements?:\s*(\d[\d.,\s]*)/i;
+function requirementsOf(item) {
+  const stack = [item];
+  while (stack.length > 0) {
+    const node3 = stack.shift();
+    if (node3.type === "paragraph" || node3.type === "heading") {
+      const m = REQUIREMENTS3.exec(toString(node3));
+      if (m) return m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
+    } else if ("children" in node3) stack.unshift(...node3.children);
+  }
+  return [];
+}
+function* kiroEventsOfTree(source, root2) {
+  for (const { node: node3 } of walk(root2.children, 0, true)) {
+    if (node3.type !== "listItem") continue;
+    const box = boxAt(source, node3);
+    if (!box) continue;
+    yield { ...box, requirements: () => requirementsOf(node3) };
+  }
+}
+function readKiro(source, path2, options = {}) {
+  const read3 = dialectRead(source, path2, "kiro", options);
+  if ("limited" in read3) return read3.limited;
+  const { scanned, root: root2, skip } = read3;
+  const events = scanned ? scanned.events.filter((e) => e.kind === "item") : kiroEventsOfTree(source, root2());
+  const phases = /* @__PURE__ */ new Map();
+  const problems = [];
+  const seen = taskIds(path2, problems);
+  for (const box of events) {
+    if (!(box.mark in KIRO_STATE)) continue;
+    const optional2 = box.after.startsWith("*");
+    const after = optional2 ? box.after.slice(1) : box.after;
+    if (!/^(?:[ \t]|$)/.test(after)) continue;
+    const text6 = after.trim();
+    const task = (id, inOptional = false) => ({
+      id,
+      text: text6,
+      state: KIRO_STATE[box.mark],
+      mark: box.mark,
+      optional: optional2 || inOptional,
+      requirements: box.requirements(),
+      line: box.line,
+      markOffset: box.offset
+    });
+    const sub = KIRO_SUB.exec(text6);
+    if (sub) {
+      const id = `${sub[1]}${sub[2]}`;
+      const parent = phases.get(sub[1]);
+      if (!parent) {
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: box.line,
+          message: `Sub-task ${id} has no top-level task ${sub[1]} before it.`,
+          fix: `Add "- [ ] ${sub[1]}. Title" above it.`
+        });
+        continue;
+      }
+      seen(id, box.line);
+      parent.subs.push(task(id, parent.self.optional));
+      continue;
+    }
+    const top = KIRO_TOP.exec(text6);
+    if (top) {
+      if (phases.has(top[1])) {
+        problems.push({
+          severity: "error",
+          path: path2,
+          line: box.line,
+          message: `Task ${top[1]} is also on line ${phases.get(top[1]).phase.line}.`,
+          fix: "Number each top-level task once."
+        });
+        continue;
+      }
+      seen(top[1], box.line);
+      phases.set(top[1], {
+        phase: { number: top[1], name: top[2].trim(), line: box.line, tasks: [] },
+        self: task(top[1]),
+        subs: []
+      });
+    }
+  }
+  const list4 = [...phases.values()].map(({ phase, self: self2, subs }) => ({
+    ...phase,
+    tasks: subs.some((t) => !t.optional) ? subs : [self2, ...subs],
+    self: self2
+  }));
+  return finish(
+    source,
+    path2,
+    skip,
+    list4,
+    problems,
+    'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
+    {
+      marks: " 	-xX",
+      star: true,
+      unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"'
+    }
+  );
 }
 
 // src/core/plan/kinds/openspec.ts
@@ -62796,10 +63485,7 @@ function readOpenspec(source, path2) {
       continue;
     }
     if (!current) continue;
-    const next = event.after[0];
-    if (!(event.mark in STATE2) || next !== void 0 && next !== " " && next !== "	" && next !== "\r") {
-      continue;
-    }
+    if (!readsBox(STATE2, event.mark, event.after)) continue;
     current.tasks.push({
       id: TASK_ID.exec(event.text)?.[1] ?? `${current.number}.${current.tasks.length + 1}`,
       text: event.text,
@@ -62834,6 +63520,113 @@ function readOpenspec(source, path2) {
     problems,
     'Write a task as "- [ ] 1.1 Description" under a "## 1. Group" heading.',
     { marks: " 	xX", unread: 'it is under no "## N. Group" heading' }
+  );
+}
+
+// src/core/plan/kinds/speckit.ts
+var SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:\-—–]\s*|\s+|$)(.*)$/i;
+var SPECKIT_STATE = {
+  " ": "todo",
+  x: "done",
+  X: "done",
+  "	": "todo"
+};
+function speckitId(text6) {
+  if (text6[0] !== "T") return void 0;
+  let end = 1;
+  while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
+  if (end < 4 || /\w/.test(text6[end] ?? "")) return void 0;
+  return text6.slice(0, end);
+}
+function storiesOf(text6) {
+  const out = [];
+  for (let at3 = text6.indexOf("[US"); at3 !== -1; at3 = text6.indexOf("[US", at3 + 1)) {
+    let end = at3 + 3;
+    while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
+    if (end > at3 + 3 && text6[end] === "]") out.push(text6.slice(at3 + 1, end));
+  }
+  return out;
+}
+function readSpeckit(source, path2, options = {}) {
+  const read3 = dialectRead(source, path2, "speckit", options);
+  if ("limited" in read3) return read3.limited;
+  const { scanned, root: root2, skip } = read3;
+  const events = scanned?.events ?? speckitEventsOfTree(source, root2());
+  const phases = [];
+  const problems = [];
+  const open3 = [];
+  const seen = taskIds(path2, problems);
+  for (const event of events) {
+    if (event.kind === "heading") {
+      while (open3.length > 0 && open3[open3.length - 1].level >= event.depth) open3.pop();
+      const m = SPECKIT_PHASE.exec(event.text.trim());
+      if (m) {
+        const phase2 = { number: m[1], name: m[2].trim(), line: event.line, tasks: [] };
+        open3.push({ phase: phase2, level: event.depth });
+        phases.push(phase2);
+      }
+      continue;
+    }
+    const current = open3[open3.length - 1];
+    if (!current) continue;
+    if (!readsBox(SPECKIT_STATE, event.mark, event.after)) continue;
+    const { text: text6 } = event;
+    const phase = current.phase;
+    const own6 = speckitId(text6);
+    if (own6 !== void 0) seen(own6, event.line);
+    phase.tasks.push({
+      id: own6 ?? `${phase.number}.${phase.tasks.length + 1}`,
+      text: text6,
+      state: SPECKIT_STATE[event.mark],
+      mark: event.mark,
+      optional: false,
+      requirements: storiesOf(text6),
+      line: event.line,
+      markOffset: event.offset
+    });
+  }
+  const byNumber = /* @__PURE__ */ new Map();
+  for (const phase of phases)
+    byNumber.set(phase.number, [...byNumber.get(phase.number) ?? [], phase]);
+  const kept = [];
+  for (const [number4, same] of byNumber) {
+    const tasked = same.filter((p) => p.tasks.length > 0);
+    const first = tasked[0] ?? same[0];
+    for (const phase of same) {
+      if (phase.tasks.length === 0 && same.length > 1) {
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: phase.line,
+          message: `Phase ${number4} is also on line ${(phase === first ? same.find((p) => p !== phase) : first).line}; this heading holds no task, so it is read as a reference.`,
+          fix: 'Leave it as it is, or name it without "Phase N" if it is no phase.'
+        });
+        continue;
+      }
+      if (phase.tasks.length > 0 && phase !== first) {
+        problems.push({
+          severity: "error",
+          path: path2,
+          line: phase.line,
+          message: `Phase ${number4} is also on line ${first.line}.`,
+          fix: "Number each phase once."
+        });
+        continue;
+      }
+      kept.push(phase);
+    }
+  }
+  phases.length = 0;
+  phases.push(...kept);
+  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
+  return finish(
+    source,
+    path2,
+    skip,
+    phases,
+    problems,
+    'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
+    { marks: " 	xX", unread: 'it is under no "## Phase N" heading' }
   );
 }
 
@@ -63053,8 +63846,8 @@ var QUOTE_LIMIT = 2e4;
 function kiroContext(plan, phase, present, files) {
   const links = [];
   const sections = [];
-  const at2 = (file2) => `${plan.folder}/${file2}`;
-  const requirementsFile = ["requirements.md", "bugfix.md"].map(at2).find((p) => present.has(p));
+  const at3 = (file2) => `${plan.folder}/${file2}`;
+  const requirementsFile = ["requirements.md", "bugfix.md"].map(at3).find((p) => present.has(p));
   if (requirementsFile) {
     links.push({ label: "Requirements", path: requirementsFile });
     const text6 = files.get(requirementsFile);
@@ -63072,7 +63865,7 @@ function kiroContext(plan, phase, present, files) {
       } else sections.push({ title: "Requirements", text: text6.slice(0, QUOTE_LIMIT) });
     }
   }
-  const design = at2("design.md");
+  const design = at3("design.md");
   if (present.has(design)) {
     links.push({ label: "Design", path: design });
     const text6 = files.get(design);
@@ -63267,7 +64060,8 @@ function otherKindFiles(config2, paths) {
     byGlobs.set(key, found = findPlanFiles(paths, globs).filter((f) => f.kind !== "coder"));
   return found;
 }
-function plansOfAnyKind(config2, paths, coderNames, texts) {
+function plansOfAnyKind(config2, paths, texts, folders2) {
+  const coderNames = coderPlanNames(config2, paths, folders2);
   const tags = /* @__PURE__ */ new Map();
   const notPlans = [];
   const files = otherKindFiles(config2, paths).filter((f) => {
@@ -63289,20 +64083,31 @@ function plansOfAnyKind(config2, paths, coderNames, texts) {
   for (const n of [...coderNames, ...named.plans.map((p) => p.name)])
     count2.set(n, (count2.get(n) ?? 0) + 1);
   const plans = [
-    ...coderNames.map((name) => ({ kind: "coder", name })),
+    ...coderNames.map((name) => {
+      const path2 = planPath(config2.plansDir, name, PLAN_FILES.checklist);
+      return {
+        kind: "coder",
+        planKind: "coder",
+        name,
+        label: name,
+        path: path2,
+        ref: path2
+      };
+    }),
     ...named.plans.map((plan) => ({
       kind: "other",
+      planKind: plan.kind,
       plan,
       name: plan.name,
-      label: count2.get(plan.name) > 1 ? planRef(plan) : plan.name
+      label: count2.get(plan.name) > 1 ? planRef(plan) : plan.name,
+      path: plan.path,
+      ref: planRef(plan)
     }))
   ];
   return { plans, problems: [...notPlans, ...named.problems] };
 }
-var checklistOf = (plansDir, name) => planPath(plansDir, name, PLAN_FILES.checklist);
-var labelOf = (p) => p.kind === "coder" ? p.name : p.label;
 function chooseAnyPlan(plansDir, plans, requested) {
-  const labels = plans.map(labelOf);
+  const labels = plans.map((p) => p.label);
   let chosen2;
   if (requested === void 0) {
     if (plans.length === 0)
@@ -63316,13 +64121,11 @@ function chooseAnyPlan(plansDir, plans, requested) {
       return {
         reply: reply.twoPlansNamed(
           requested,
-          byName.map((p) => p.kind === "coder" ? checklistOf(plansDir, p.name) : planRef(p.plan))
+          byName.map((p) => p.ref)
         ),
         outcome: { state: "choose-plan" }
       };
-    chosen2 = byName[0] ?? plans.find(
-      (p) => labelOf(p) === requested || p.kind === "coder" && checklistOf(plansDir, p.name) === requested
-    );
+    chosen2 = byName[0] ?? plans.find((p) => p.label === requested || p.ref === requested);
     if (!chosen2) {
       const others = plans.flatMap((p) => p.kind === "other" ? [p.plan] : []);
       const byPath = others.length ? resolvePlan(others, requested) : void 0;
@@ -63332,14 +64135,14 @@ function chooseAnyPlan(plansDir, plans, requested) {
     if (!chosen2)
       return { reply: reply.noSuchPlan(requested, labels), outcome: { state: "no-plan" } };
   }
-  const label = labelOf(chosen2);
+  const { label } = chosen2;
   const other = slugConflicts([...new Set(labels)]).get(label);
   if (other !== void 0)
     return {
       reply: reply.slugConflict(label, other, `coder/${planSlug(label)}/\u2026`),
       outcome: { state: "plan-required", node: "ValidateContext", mode: "plan", plan: label }
     };
-  return chosen2.kind === "coder" ? { kind: "coder", name: chosen2.name } : { kind: "other", plan: chosen2.plan, label: chosen2.label };
+  return chosen2;
 }
 function branchPart(number4) {
   return number4.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/\.{2,}/g, ".");
@@ -63378,82 +64181,6 @@ function kindPhaseToStart(label, kp) {
     };
   return { phase: kp.current };
 }
-function markKindInProgress(kp, label, phase, texts, who, now) {
-  const source = texts.get(kp.plan.path);
-  const marked = kp.markStart(phase);
-  const log = appendLogEntry(texts.get(kp.sidecar.masterLog), {
-    timestamp: now,
-    event: "Coder started",
-    plan: label,
-    phase: { number: phase.number, name: phase.name },
-    actor: who.actor,
-    links: [{ label: `#${who.issue}`, url: who.issueUrl }]
-  });
-  const changes = [];
-  if (marked !== source) changes.push({ path: kp.plan.path, content: marked });
-  changes.push({ path: kp.sidecar.masterLog, content: log });
-  const marker = {
-    mode: "plan",
-    plan: label,
-    phase: phaseInteger(phase.number),
-    planFile: planRef(kp.plan),
-    phaseId: phase.number,
-    issue: who.issue,
-    ...who.comment !== void 0 ? { comment: who.comment } : {},
-    ...who.run ? { run: { ...who.run, plan: label } } : {}
-  };
-  const mark = KIND_MARKS[kp.plan.kind].start;
-  return {
-    branch: kindPhaseBranch(label, phase),
-    marker,
-    changes,
-    message: `coder-loop: ${label} ${phaseTitle(phase)} \u2014 Coder started
-
-${mark ? `Mark the phase's tasks ${mark} and log` : "Log"} "Coder started" (#${who.issue}).
-
-${renderMarker(marker)}
-`
-  };
-}
-var BOX2 = { todo: "[ ]", doing: "[~]", done: "[x]", "set-aside": "[ ]" };
-function kindPullRequest(config2, kp, label, phase, start2, repoUrl) {
-  const { branch: branch2 } = start2;
-  const link3 = (l) => `[${oneLine(l.label)}](${repoUrl}/blob/${encodePath(branch2)}/${encodePath(l.path)})`;
-  const context = kp.context(phase);
-  const lines = [
-    renderMarker(start2.marker),
-    `Phase ${phase.number} of the ${KIND_LABELS[kp.plan.kind]} plan ${codeSpan(label)}${phase.name ? `: ${oneLine(phase.name)}` : ""} (${codeSpan(kp.plan.path)}).`,
-    "",
-    `Refs #${start2.marker.issue}`,
-    "",
-    "### Tasks",
-    ""
-  ];
-  for (const t of phase.tasks) {
-    const box = t.state === "done" ? "[x]" : t.optional ? BOX2[t.state] : "[~]";
-    lines.push(
-      `- ${box} ${oneLine(t.text)}${t.optional ? " (optional)" : ""}${t.state === "set-aside" ? " (set aside)" : ""}`
-    );
-  }
-  lines.push("", "### Context", "");
-  for (const l of context.links) lines.push(`- ${oneLine(l.label)}: ${link3(l)}`);
-  lines.push(`- Loop log: ${link3({ label: kp.sidecar.masterLog, path: kp.sidecar.masterLog })}`);
-  for (const section of context.sections) {
-    lines.push(
-      "",
-      `#### ${oneLine(section.title)}`,
-      "",
-      ...section.text.split(/\r?\n/).map((l) => `> ${l}`)
-    );
-  }
-  lines.push(
-    "",
-    "### How this pull request moves",
-    "",
-    `Push the implementation to ${codeSpan(branch2)}, test first. CI on this pull request is the verification gate (up to ${config2.maxRetries} failed attempts before escalation); an approving review marks the tasks done in ${codeSpan(kp.plan.path)} and writes the phase report, the checkpoint and the log under ${codeSpan(`${kp.sidecar.dir}/`)}. The \`coder-loop\` check shows where the phase stands.`
-  );
-  return { title: `[coder] ${label}: ${phaseTitle(phase)}`, body: lines.join("\n") };
-}
 function warningsNote(warnings) {
   if (warnings.length === 0) return "";
   const shown = warnings.slice(0, 20).map((w) => `- ${codeSpan(formatProblem(w))}`);
@@ -63464,144 +64191,172 @@ Warnings (these lines are not read as tasks):
 
 ${[...shown, ...more].join("\n")}`;
 }
-function coderPlanNames(config2, paths) {
-  if (!config2.plans) return planNames(paths, config2.plansDir);
+function coderPlanNames(config2, paths, folders2) {
+  if (!config2.plans) return folders2 ?? planNames(paths, config2.plansDir);
   return findPlanFiles(paths, config2.plans).filter((f) => f.kind === "coder").map((f) => f.folder.slice(f.folder.lastIndexOf("/") + 1)).sort();
 }
 
-// src/core/loop/startKindPlot.ts
-function plotKindPhase(req, base, plan, label, texts) {
-  const { config: config2, who } = req;
-  const opened = openWhenRead(plan, treePaths(base.files), texts);
-  if ("need" in opened) return { need: "texts", paths: opened.need };
-  const kp = opened.open;
-  const chosen2 = kindPhaseToStart(label, kp);
-  if ("reply" in chosen2)
-    return {
-      done: chosen2.outcome,
-      effects: [{ kind: "reply", to: who.issue, body: chosen2.reply + warningsNote(kp.warnings) }]
-    };
-  const { phase } = chosen2;
+// src/core/loop/kindPlan.ts
+function kindReportTasks(phase) {
+  return phase.tasks.map((t) => ({
+    depth: 0,
+    state: t.state === "set-aside" ? "todo" : t.state,
+    text: `${t.text.startsWith(t.id) ? t.text : `${t.id} ${t.text}`}${t.state === "set-aside" ? " (set aside)" : ""}${t.optional ? " (optional)" : ""}`
+  }));
+}
+var BOX2 = { todo: "[ ]", doing: "[~]", done: "[x]", "set-aside": "[ ]" };
+function kindPlan(kp, label, paths, texts) {
+  const { plan, sidecar } = kp;
   const kind = plan.kind;
-  const start2 = markKindInProgress(kp, label, phase, texts, who, req.now);
-  const context = kp.context(phase);
-  const title = { number: phase.number, name: phase.name };
   return {
-    branch: start2.branch,
-    marker: start2.marker,
-    changes: start2.changes,
-    message: start2.message,
-    pull: kindPullRequest(config2, kp, label, phase, start2, req.repoUrl),
-    outcome: {
-      state: "started",
-      node: "TDD",
-      mode: "plan",
-      plan: label,
-      phase: start2.marker.phase,
-      branch: start2.branch
-    },
-    // The run's progress comment lists the plan's phases in the kind's own order.
-    phases: kindProgressPhases(kp.phases),
-    locked: (pr) => reply.locked(label, title, start2.branch, pr),
-    started: (pr) => reply.kindStarted(label, title, start2.branch, pr, {
+    kind,
+    label,
+    tasks: { path: plan.path, text: texts.get(plan.path) ?? "" },
+    masterLog: { path: sidecar.masterLog, text: texts.get(sidecar.masterLog) },
+    checkpoint: { path: sidecar.checkpoint, text: texts.get(sidecar.checkpoint) },
+    warnings: kp.warnings,
+    toStart: () => kindPhaseToStart(label, kp),
+    branch: (phase) => kindPhaseBranch(label, phase),
+    record: (phase) => ({
+      phase: phaseInteger(phase.number),
+      planFile: planRef(plan),
+      phaseId: phase.number
+    }),
+    markStart: kp.markStart,
+    started: (phase, branch2, pr) => reply.kindStarted(label, { number: phase.number, name: phase.name }, branch2, pr, {
       mark: KIND_MARKS[kind].start,
       path: plan.path,
       tool: KIND_LABELS[kind]
-    }) + warningsNote(kp.warnings),
-    view: {
-      mode: "plan",
-      node: "TDD",
-      title: `Phase ${phase.number}: implementation (TDD)`,
-      next: "Write a failing test, then the minimal code, and push both to this branch. CI on the pull request is the verification gate.",
-      links: [
-        { label: "Tasks", path: plan.path },
-        ...context.links.filter((l) => l.path !== plan.path)
-      ]
-    }
+    }),
+    links: (phase) => [
+      { label: "Tasks", path: plan.path },
+      ...kp.context(phase).links.filter((l) => l.path !== plan.path)
+    ],
+    progress: () => kindProgressPhases(kp.phases),
+    pullText(phase, link3) {
+      const context = kp.context(phase);
+      const tasks = phase.tasks.map((t) => {
+        const box = t.state === "done" ? "[x]" : t.optional ? BOX2[t.state] : "[~]";
+        return `- ${box} ${oneLine(t.text)}${t.optional ? " (optional)" : ""}${t.state === "set-aside" ? " (set aside)" : ""}`;
+      });
+      const lines = ["", "### Context", ""];
+      for (const l of context.links) lines.push(`- ${oneLine(l.label)}: ${link3(l)}`);
+      lines.push(`- Loop log: ${link3({ label: sidecar.masterLog, path: sidecar.masterLog })}`);
+      for (const section of context.sections) {
+        lines.push(
+          "",
+          `#### ${oneLine(section.title)}`,
+          "",
+          ...section.text.split(/\r?\n/).map((l) => `> ${l}`)
+        );
+      }
+      return {
+        intro: `Phase ${phase.number} of the ${KIND_LABELS[kind]} plan ${codeSpan(label)}${phase.name ? `: ${oneLine(phase.name)}` : ""} (${codeSpan(plan.path)}).`,
+        tasks,
+        context: lines,
+        completes: `marks the tasks done in ${codeSpan(plan.path)} and writes the phase report, the checkpoint and the log under ${codeSpan(`${sidecar.dir}/`)}`
+      };
+    },
+    phaseOf(marker) {
+      const phaseId = marker.phaseId ?? String(marker.phase ?? "");
+      const phase = kp.phases.find((p) => p.number === phaseId);
+      if (phase) return phase;
+      if (kp.problems.length) return { problems: kp.problems };
+      return {
+        problems: [
+          {
+            severity: "error",
+            path: plan.path,
+            message: `Phase ${phaseId} is no longer in the plan on the lock branch.`,
+            fix: "Restore it on the branch, then approve again."
+          }
+        ]
+      };
+    },
+    markDone: kp.markDone,
+    afterDone(phase, marked) {
+      const after = openKindPlan(plan, paths, new Map([...texts, [plan.path, marked]]));
+      const done2 = after.phases.find((p) => p.number === phase.number) ?? phase;
+      return { tasks: kindReportTasks(done2), next: after.current };
+    },
+    specTasks: specTasksOfKindPhase,
+    reportPath: (phase) => sidecar.report(phase),
+    statusPhase: () => kp.problems.length === 0 ? kp.current : void 0,
+    statusSection: (lock) => reply.kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock)
   };
 }
 
-// src/core/loop/start.ts
-function markInProgress(config2, plan, context, who, now) {
-  const phase = context.current;
-  const checklist = plan.files.get(PLAN_FILES.checklist);
-  const marked = markPhase(checklist, phase, "doing", ["todo"]).source;
-  const log = appendLogEntry(plan.files.get(PLAN_FILES.masterLog), {
+// src/core/loop/openPlan.ts
+function openToStart(config2, chosen2, snap, base, texts) {
+  if (chosen2.kind === "coder") {
+    if (!snap.plan) return { need: "plan", plan: chosen2.name, plansDir: config2.plansDir };
+    return { open: coderPlan(config2, snap.plan.files, snap.plan.context) };
+  }
+  const paths = treePaths(base.files);
+  const opened = openWhenRead(chosen2.plan, paths, texts);
+  if ("need" in opened) return { need: "texts", paths: opened.need };
+  return { open: kindPlan(opened.open, chosen2.label, paths, texts) };
+}
+
+// src/core/loop/phasePlan.ts
+function markInProgress(plan, phase, who, now) {
+  const { label } = plan;
+  const marked = plan.markStart(phase);
+  const log = appendLogEntry(plan.masterLog.text, {
     timestamp: now,
     event: "Coder started",
-    plan: plan.name,
+    plan: label,
     phase: { number: phase.number, name: phase.name },
     actor: who.actor,
     links: [{ label: `#${who.issue}`, url: who.issueUrl }]
   });
-  const at2 = (file2) => planPath(config2.plansDir, plan.name, file2);
   const changes = [];
-  if (marked !== checklist) changes.push({ path: at2(PLAN_FILES.checklist), content: marked });
-  changes.push({ path: at2(PLAN_FILES.masterLog), content: log });
+  if (marked !== plan.tasks.text) changes.push({ path: plan.tasks.path, content: marked });
+  changes.push({ path: plan.masterLog.path, content: log });
   const marker = {
     mode: "plan",
-    plan: plan.name,
-    phase: phase.number,
+    plan: label,
+    ...plan.record(phase),
     issue: who.issue,
     ...who.comment !== void 0 ? { comment: who.comment } : {},
-    ...who.run ? { run: { ...who.run, plan: plan.name } } : {}
+    ...who.run ? { run: { ...who.run, plan: label } } : {}
   };
-  const title = phaseTitle(phase);
+  const mark = KIND_MARKS[plan.kind].start;
   return {
-    phase,
-    branch: phaseBranch(plan.name, phase.number),
+    branch: plan.branch(phase),
     marker,
     changes,
-    message: `coder-loop: ${plan.name} ${title} \u2014 Coder started
+    message: `coder-loop: ${label} ${phaseTitle(phase)} \u2014 Coder started
 
-Mark the phase's tasks [~] and log "Coder started" (#${who.issue}).
+${mark ? `Mark the phase's tasks ${mark} and log` : "Log"} "Coder started" (#${who.issue}).
 
 ${renderMarker(marker)}
 `
   };
 }
-function phasePullRequest(config2, plan, context, start2, repoUrl) {
-  const { phase, branch: branch2 } = start2;
-  const at2 = (file2) => planPath(config2.plansDir, plan.name, file2);
-  const link3 = (file2) => `[${oneLine(file2)}](${repoUrl}/blob/${encodePath(branch2)}/${encodePath(at2(file2))})`;
+function pullRequest(config2, plan, phase, start2, repoUrl) {
+  const { branch: branch2 } = start2;
+  const link3 = (l) => `[${oneLine(l.label)}](${repoUrl}/blob/${encodePath(branch2)}/${encodePath(l.path)})`;
+  const text6 = plan.pullText(phase, link3);
   const lines = [
     renderMarker(start2.marker),
-    // Plan, phase and task text come from the default branch, written by people with write
-    // access: shown as the markdown they are. Untrusted text (comments, titles) is escaped.
-    `Phase ${phase.number} of plan ${codeSpan(plan.name)}${phase.name ? `: ${oneLine(phase.name)}` : ""}.`,
+    text6.intro,
     "",
     `Refs #${start2.marker.issue}`,
     "",
     "### Tasks",
-    ""
-  ];
-  for (const task of phase.tasks) {
-    const box = task.state === "done" ? "[x]" : "[~]";
-    lines.push(`${"  ".repeat(task.depth)}- ${box} ${oneLine(task.text)}`);
-  }
-  lines.push("", "### Task plan", "");
-  if (context.taskPlan) {
-    lines.push(`From ${link3(context.taskPlan)}:`, "");
-    const text6 = plan.files.get(context.taskPlan) ?? "";
-    lines.push(
-      ...text6.slice(0, 2e4).split(/\r?\n/).map((l) => `> ${l}`)
-    );
-  }
-  lines.push("", "### Guidance", "");
-  if (context.codemap) lines.push(`- Codemap: ${link3(context.codemap)}`);
-  for (const r of context.requirements) lines.push(`- Requirements: ${link3(r)}`);
-  lines.push(
-    `- Context: ${link3(PLAN_FILES.context)}`,
-    `- Checklist: ${link3(PLAN_FILES.checklist)}`
-  );
-  lines.push(
+    "",
+    ...text6.tasks,
+    ...text6.context,
     "",
     "### How this pull request moves",
     "",
-    `Push the implementation to ${codeSpan(branch2)}, test first. CI on this pull request is the verification gate (up to ${config2.maxRetries} failed attempts before escalation); an approving review marks the tasks \`[x]\`, writes the phase report and updates the context and the master log. The \`coder-loop\` check shows where the phase stands.`
-  );
-  return { title: `[coder] ${plan.name}: ${phaseTitle(phase)}`, body: lines.join("\n") };
+    `Push the implementation to ${codeSpan(branch2)}, test first. CI on this pull request is the verification gate (up to ${config2.maxRetries} failed attempts before escalation); an approving review ${text6.completes}. The \`coder-loop\` check shows where the phase stands.`
+  ];
+  return { title: `[coder] ${plan.label}: ${phaseTitle(phase)}`, body: lines.join("\n") };
 }
+
+// src/core/loop/start.ts
 function decideStart(req, snap) {
   if (!snap.base) return { need: "base" };
   const gate = ciGateAtStart(req.loopWorkflow, snap.base.files, snap.texts);
@@ -63669,7 +64424,7 @@ function decideStart(req, snap) {
       progress: startProgress(
         run3,
         plotted.marker,
-        plotted.phases ?? progressPhases(snap.plan?.context.checklist?.phases ?? []),
+        plotted.phases ?? [],
         pr.number,
         plotted.view.node
       ),
@@ -63708,59 +64463,50 @@ function startProgress(run3, marker, phases, pr, node3) {
 }
 function plotPhase(req, snap, base) {
   const { config: config2, who } = req;
-  const answer = (a) => ({
-    done: a.outcome,
-    effects: [{ kind: "reply", to: who.issue, body: a.reply }]
-  });
   const paths = treePaths(base.files);
   const unread = taskmasterFiles(config2, paths).filter((p) => !snap.texts?.has(p));
   if (unread.length > 0) return { need: "texts", paths: unread };
   const texts = snap.texts ?? /* @__PURE__ */ new Map();
-  const any2 = chooseAnyPlan(
-    config2.plansDir,
-    plansOfAnyKind(config2, paths, coderPlanNames(config2, paths), texts).plans,
-    req.plan
-  );
-  if ("reply" in any2) return answer(any2);
-  if (any2.kind === "other") return plotKindPhase(req, base, any2.plan, any2.label, texts);
-  const chosen2 = { plan: any2.name };
-  if (!snap.plan) return { need: "plan", plan: chosen2.plan, plansDir: config2.plansDir };
-  const { files } = snap.plan;
-  const phase = phaseToStart(chosen2.plan, snap.plan.context);
-  if ("reply" in phase) return answer(phase);
-  const { context } = phase;
-  const start2 = markInProgress(config2, files, context, who, req.now);
-  const at2 = (file2) => planPath(config2.plansDir, files.name, file2);
-  const current = context.current;
+  const any2 = chooseAnyPlan(config2.plansDir, plansOfAnyKind(config2, paths, texts).plans, req.plan);
+  if ("reply" in any2) return answer(who, any2);
+  const opened = openToStart(config2, any2, snap, base, texts);
+  if ("need" in opened) return opened;
+  const plan = opened.open;
+  const warnings = warningsNote(plan.warnings);
+  const chosen2 = plan.toStart();
+  if ("reply" in chosen2) return answer(who, { ...chosen2, reply: chosen2.reply + warnings });
+  const { phase } = chosen2;
+  const start2 = markInProgress(plan, phase, who, req.now);
+  const { branch: branch2 } = start2;
   return {
-    branch: start2.branch,
+    branch: branch2,
     marker: start2.marker,
     changes: start2.changes,
     message: start2.message,
-    pull: phasePullRequest(config2, files, context, start2, req.repoUrl),
+    pull: pullRequest(config2, plan, phase, start2, req.repoUrl),
     outcome: {
       state: "started",
       node: "TDD",
       mode: "plan",
-      plan: files.name,
-      phase: current.number,
-      branch: start2.branch
+      plan: plan.label,
+      phase: start2.marker.phase,
+      branch: branch2
     },
-    locked: (pr) => reply.locked(files.name, current, start2.branch, pr),
-    started: (pr) => reply.started(files.name, current, start2.branch, pr),
+    // The run's progress comment lists the plan's phases in the kind's own order.
+    phases: plan.progress(),
+    locked: (pr) => reply.locked(plan.label, phase, branch2, pr),
+    started: (pr) => plan.started(phase, branch2, pr) + warnings,
     view: {
       mode: "plan",
       node: "TDD",
-      title: `Phase ${current.number}: implementation (TDD)`,
+      title: `Phase ${phase.number}: implementation (TDD)`,
       next: "Write a failing test, then the minimal code, and push both to this branch. CI on the pull request is the verification gate.",
-      links: [
-        ...context.taskPlan ? [{ label: "Task plan", path: at2(context.taskPlan) }] : [],
-        { label: "Checklist", path: at2(PLAN_FILES.checklist) },
-        ...context.codemap ? [{ label: "Codemap", path: at2(context.codemap) }] : [],
-        ...context.requirements.map((r) => ({ label: r.split("/").pop(), path: at2(r) }))
-      ]
+      links: plan.links(phase)
     }
   };
+}
+function answer(who, a) {
+  return { done: a.outcome, effects: [{ kind: "reply", to: who.issue, body: a.reply }] };
 }
 function plotQuick(req, snap, base) {
   const { config: config2, who, issue: issue4 } = req;
@@ -63869,7 +64615,6 @@ function decodeCheckState(text6) {
 }
 
 // src/core/loop/gate.ts
-var import_picomatch3 = __toESM(require_picomatch2(), 1);
 var PASS = /* @__PURE__ */ new Set(["success", "neutral", "skipped"]);
 var FAIL = /* @__PURE__ */ new Set([
   "failure",
@@ -63895,496 +64640,27 @@ function evaluateGate(checks, config2) {
   if (waiting.length > 0 || considered.length === 0) return { verdict: "pending", waiting };
   return { verdict: "passed", checks: considered };
 }
-function touchedLockedItems(files, config2, plan, planFile) {
-  const isLocked = config2.locked.length ? (0, import_picomatch3.default)(config2.locked, { dot: true }) : () => false;
-  const plans = `${config2.plansDir.replace(/\/+$/, "")}/`;
-  const own6 = plan ? `${plans}${plan}/` : void 0;
-  const owned = (path2) => own6 !== void 0 && (path2 === `${own6}01_Master Plan/01_Checklist.md` || path2 === `${own6}00_context.md` || path2.startsWith(`${own6}Reports/`) && path2.endsWith(".md"));
-  const other = planFile ? planFromRef(planFile) : void 0;
-  const otherDocument = (path2) => other !== void 0 && path2.startsWith(other.folder === "" ? "" : `${other.folder}/`) && path2 !== other.path && !path2.startsWith(`${other.folder === "" ? "" : `${other.folder}/`}coder-loop/`);
-  const locked = files.filter((f) => isLocked(f));
-  const planDocuments = files.filter((f) => f.startsWith(plans) && !owned(f) || otherDocument(f));
-  return { locked, planDocuments };
-}
-
-// src/core/loop/passesSpec.ts
-var import_picomatch4 = __toESM(require_picomatch2(), 1);
-
-// src/core/loop/escalation.ts
-function escalation(snap, config2, reason, details) {
-  return [
-    { kind: "label", reason },
-    { kind: "requestReviews", names: config2.architects },
-    {
-      kind: "check",
-      view: {
-        mode: snap.marker.mode,
-        node: "Escalate",
-        title: "Escalated to architect",
-        next: `${reason}. Waiting for an architect; \`/coder resume\` continues.`
-      },
-      conclusion: "failure"
-    },
-    {
-      kind: "reply",
-      body: reply.escalated(snap.pr.number, config2.architects, reason, details)
-    }
-  ];
-}
-
-// src/core/loop/pullSnapshot.ts
-function touchedPaths(files) {
-  return files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
-}
-var isEscalated = (snap) => snap.pr.escalated || snap.escalatedBefore === true;
-var plural3 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-function outcomeOf(snap, state, node3) {
-  const { marker, pr } = snap;
-  return {
-    state,
-    ...node3 ? { node: node3 } : {},
-    mode: marker.mode,
-    branch: pr.head.ref,
-    pullRequest: pr.number,
-    ...marker.plan ? { plan: marker.plan } : {},
-    ...marker.phase ? { phase: marker.phase } : {}
-  };
-}
-var done = (snap, state, node3, effects, extra = {}) => ({ outcome: { ...outcomeOf(snap, state, node3), ...extra }, effects });
-function handOff(snap, config2, node3, attempt, marker = snap.marker) {
-  return agentHandOff(config2, {
-    node: node3,
-    repo: snap.repo,
-    branch: snap.pr.head.ref,
-    headSha: snap.pr.head.sha,
-    pullRequest: snap.pr.number,
-    marker,
-    attempt
-  });
-}
-function waitingForCi(snap, next) {
-  if (snap.own) return [];
-  const view = {
-    mode: snap.marker.mode,
-    node: "Verification",
-    title: "Verification: waiting for CI",
-    next
-  };
-  return [{ kind: "check", view }];
-}
-
-// src/core/loop/debugFix.ts
-function debugFix(snap, config2, failing, reason, agent, revise) {
-  const { marker, pr } = snap;
-  const head = pr.head.sha;
-  const attempts = [
-    ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
-    { sha: head, checks: failing, ...reason ? { reason } : {}, ...agent ? { agent } : {} }
-  ];
-  const updated = { ...marker, attempts, ...revise ? { spec: revise.spec } : {} };
-  const k = attempts.length;
-  const stated = { reason: reason ?? `attempt ${k} of ${config2.maxRetries}` };
-  const spent = marker.mode === "plan" ? budgetSpent(config2.budget, phaseSpend(updated), runSpend(updated)) : void 0;
-  if (marker.mode === "plan" && (k >= config2.maxRetries || spent)) {
-    const escalated = escalation(
-      { ...snap, marker: updated },
-      config2,
-      k >= config2.maxRetries ? `${plural3(k, "failed CI attempt")} (the limit is ${config2.maxRetries})` : spent ?? "",
-      failing.map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ""}`).concat(reason ? [reason] : []).concat(revise?.spec.missing ?? [])
-    );
-    return done(
-      snap,
-      "escalated",
-      "Escalate",
-      [{ kind: "marker", marker: updated }, ...escalated],
-      stated
-    );
-  }
-  const payload = k < config2.maxRetries ? handOff(snap, config2, revise ? "revise" : "debug-fix", k, updated) : void 0;
-  const view = {
-    mode: marker.mode,
-    node: revise ? "Revise" : "Debug",
-    title: `${revise ? "Passes Spec? no \u2014 Revise Code" : "Debug & Fix"} (attempt ${k} of ${config2.maxRetries})`,
-    next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
-    attempt: { number: k, of: config2.maxRetries },
-    ...revise ? { spec: revise.table } : {}
-  };
-  return done(
-    snap,
-    "failed",
-    revise ? "Revise" : "Debug",
-    [
-      { kind: "marker", marker: updated },
-      { kind: "check", view: withAgent(view, payload, snap.repoUrl), conclusion: "failure" },
-      {
-        kind: "reply",
-        body: revise ? reply.specMissing(pr.number, k, config2.maxRetries, revise.spec.missing) : reply.ciFailed(pr.number, k, config2.maxRetries, failing, reason)
-      },
-      ...payload ? [{ kind: "dispatch", payload }] : []
-    ],
-    payload ? { reason: `${stated.reason}; handed to the coding agent` } : stated
-  );
-}
-
-// src/core/loop/passesSpec.ts
-var BARE_PATH = /(?:^|[\s(])((?:\.{0,2}\/)?(?:[\w@.-]+\/)+[\w@.-]*\.[A-Za-z0-9]{1,10})(?=$|[\s),;:])/g;
-var CODE_SPAN = /`([^`\n]+)`/g;
-var PATHLIKE = /^(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\/?$/;
-function cleanPath(raw) {
-  const p = raw.replace(/^\.\//, "").replace(/^\/+/, "").replace(/[.,;:]+$/, "");
-  if (!p || p.startsWith("../") || p.includes("/../")) return void 0;
-  return p;
-}
-function namedPaths(text6) {
-  const found = /* @__PURE__ */ new Set();
-  for (const m of text6.matchAll(CODE_SPAN)) {
-    const span = m[1].trim();
-    if (!PATHLIKE.test(span)) continue;
-    if (!/\.[A-Za-z0-9]{1,10}$/.test(span) && !span.includes("/")) continue;
-    if (/^\d+(\.\d+)*$/.test(span)) continue;
-    const p = cleanPath(span);
-    if (p) found.add(p);
-  }
-  const outside = text6.replace(CODE_SPAN, " ");
-  for (const m of outside.matchAll(BARE_PATH)) {
-    const p = cleanPath(m[1]);
-    if (p && !/^https?:/.test(p) && !p.includes("//")) found.add(p);
-  }
-  return [...found];
-}
-var CITED = /\b((?:US|FR|NFR|SC|REQ|AC|R)-?\d+(?:\.\d+)*)\b/g;
-function citedIds(text6) {
-  return [...new Set([...text6.matchAll(CITED)].map((m) => m[1].toUpperCase()))];
-}
-function specTasksOfPhase(phase) {
-  return phase.tasks.map((t) => ({
-    id: t.id,
-    text: t.text,
-    state: t.state,
-    writtenId: t.text.trimStart().startsWith(t.id)
-  }));
-}
-function specTasksOfKindPhase(phase) {
-  return phase.tasks.map((t) => {
-    const taskmaster = t.requirements === void 0;
-    const detail = [t.details, t.testStrategy].filter(Boolean).join("\n");
-    return {
-      id: t.id,
-      text: t.text,
-      state: t.state,
-      ...t.optional ? { optional: true } : {},
-      ...t.requirements?.length ? { requirements: t.requirements } : {},
-      ...detail ? { detail } : {},
-      ...t.testStrategy ? { criterion: t.testStrategy } : {},
-      writtenId: taskmaster || t.text.trimStart().startsWith(t.id)
-    };
-  });
-}
-var NUMERIC = /^\d+(?:\.\d+)*$/;
-var KEYWORD = /\b(?:tasks?|requirements?|validates|req|criteri(?:on|a)|acceptance)\b/i;
-var DISTINCT = /\b[A-Za-z]{1,6}-?\d+(?:\.\d+)*\b/g;
-var NUMBER2 = /(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)/g;
-function headLines(file2) {
-  if (file2.patch === void 0) return [];
-  const lines = [];
-  for (const line2 of file2.patch.split("\n")) {
-    if (line2.startsWith("@@") || line2.startsWith("-") || line2.startsWith("\\")) continue;
-    lines.push(line2.startsWith("+") || line2.startsWith(" ") ? line2.slice(1) : line2);
-  }
-  return lines;
-}
-function idsIn(sources) {
-  const named = /* @__PURE__ */ new Map();
-  const add2 = (id, key) => {
-    const list4 = named.get(id);
-    if (!list4) named.set(id, [key]);
-    else if (list4.at(-1) !== key) list4.push(key);
-  };
-  for (const { key, lines } of sources) {
-    for (const line2 of lines) {
-      for (const m of line2.matchAll(DISTINCT)) add2(m[0].toUpperCase(), key);
-      if (KEYWORD.test(line2)) for (const m of line2.matchAll(NUMBER2)) add2(m[0], key);
-    }
-  }
-  return named;
-}
-function idsInTests(tests) {
-  return idsIn(tests.map((f) => ({ key: f.path, lines: headLines(f) })));
-}
-var idKey = (id) => NUMERIC.test(id) ? id : id.toUpperCase();
-var DOC_OR_CONFIG_EXT = /\.(md|mdx|markdown|txt|rst|adoc|json|jsonc|json5|ya?ml|toml|ini|cfg|conf|lock|csv|svg|png|jpe?g|gif|webp|ico|mmd)$/i;
-var DOC_OR_CONFIG_NAME = /^(license|licence|readme|changelog|contributing|notice|authors|codeowners|makefile|dockerfile|\.[^/]*)(\.[^/]*)?$/i;
-function isDocOrConfig(path2, plansDir = "docs/plans") {
-  const name = path2.slice(path2.lastIndexOf("/") + 1);
-  return path2.startsWith("docs/") || path2.startsWith(".github/") || path2.startsWith(`${plansDir.replace(/\/+$/, "")}/`) || DOC_OR_CONFIG_EXT.test(name) || DOC_OR_CONFIG_NAME.test(name);
-}
-var ChangedIndex = class {
-  byName = /* @__PURE__ */ new Map();
-  dirs = /* @__PURE__ */ new Map();
-  constructor(paths) {
-    for (const p of paths) {
-      const name = p.slice(p.lastIndexOf("/") + 1);
-      const list4 = this.byName.get(name);
-      if (list4) list4.push(p);
-      else this.byName.set(name, [p]);
-      const segments = p.split("/").slice(0, -1);
-      for (let i = 0; i < segments.length && i < 8; i++)
-        for (let j = i + 1; j <= segments.length && j - i <= 8; j++) {
-          const dir = `${segments.slice(i, j).join("/")}/`;
-          if (!this.dirs.has(dir)) this.dirs.set(dir, p);
-        }
-    }
-  }
-  /** The changed path a named path stands for: itself, or written from a sub-folder's root. */
-  find(named) {
-    if (named.endsWith("/")) return this.dirs.get(named);
-    const name = named.slice(named.lastIndexOf("/") + 1);
-    return this.byName.get(name)?.find((p) => p === named || p.endsWith(`/${named}`));
-  }
-};
-var DEFAULT_TESTS = [
-  "**/*.test.*",
-  "**/*.spec.*",
-  "**/test/**",
-  "**/tests/**",
-  "**/__tests__/**"
-];
-function anyGlob(globs) {
-  const re = new RegExp(
-    globs.map((g) => `(?:${import_picomatch4.default.makeRe(g, { dot: true }).source})`).join("|")
-  );
-  return (path2) => re.test(path2);
-}
-function passesSpec(tasks, files, options) {
-  const isTest = anyGlob(options.testPaths.length ? options.testPaths : DEFAULT_TESTS);
-  const touched = files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
-  const changed = new ChangedIndex(touched);
-  const tests = files.filter((f) => !f.deleted && isTest(f.path));
-  const ids = idsInTests(tests);
-  const rows = tasks.map((task) => {
-    const paths = namedPaths(`${task.text}
-${task.detail ?? ""}`);
-    const cited = [
-      .../* @__PURE__ */ new Set([
-        ...task.requirements ?? [],
-        ...citedIds(task.text),
-        ...task.detail ? citedIds(task.detail) : []
-      ])
-    ];
-    const own6 = task.writtenId ? task.id : void 0;
-    const lookups = [...own6 ? [own6] : [], ...cited];
-    const found = paths.flatMap((p) => {
-      const hit = changed.find(p);
-      return hit ? [hit] : [];
-    });
-    const named = [];
-    for (const id of lookups) for (const path2 of ids.get(idKey(id)) ?? []) named.push({ path: path2, id });
-    const checkable = paths.length > 0 || cited.length > 0 || task.criterion !== void 0;
-    const has = found.length > 0 || named.length > 0;
-    const status2 = task.state === "done" || task.state === "set-aside" ? "done" : has ? "evidence" : task.optional ? "optional" : checkable ? "missing" : "unchecked";
-    return {
-      id: task.id,
-      text: task.text,
-      status: status2,
-      named: { paths, ids: lookups, cited },
-      paths: [...new Set(found)],
-      tests: named,
-      line: explain(status2, paths, cited, task, found, named)
-    };
-  });
-  const code3 = files.filter((f) => !isDocOrConfig(f.path, options.plansDir));
-  const applies = options.testPaths.length > 0 && code3.length > 0;
-  const testChanged = files.some((f) => isTest(f.path));
-  const testRule = {
-    applies,
-    passed: !applies || testChanged,
-    line: options.testPaths.length === 0 ? "Tests: not required (`testPaths` is empty)." : code3.length === 0 ? "Tests: not required \u2014 the pull request changes documentation and configuration only." : testChanged ? `Tests: changed (${tests.length} test file${tests.length === 1 ? "" : "s"}).` : `Write failing test: the pull request changes code (\`${code3[0].path}\`${code3.length > 1 ? ` and ${code3.length - 1} more` : ""}) but no test file (\`testPaths\`).`
-  };
-  const missing = rows.filter((r) => r.status === "missing").map((r) => `${r.id}: ${r.line}`).concat(testRule.passed ? [] : [testRule.line]);
-  return { passed: missing.length === 0, tasks: rows, testRule, missing };
-}
-function explain(status2, paths, cited, task, found, named) {
-  const list4 = (xs) => xs.map((x) => `\`${x}\``).join(", ");
-  switch (status2) {
-    case "done":
-      return "done before this pull request.";
-    case "unchecked":
-      return "names nothing checkable (no path, no requirement): the reviewer judges it.";
-    case "evidence": {
-      const parts = [];
-      if (found.length) parts.push(`changes ${list4([...new Set(found)])}`);
-      if (named.length)
-        parts.push(
-          `${list4([...new Set(named.map((n) => n.path))])} names ${list4([...new Set(named.map((n) => n.id))])}`
-        );
-      return `${parts.join("; ")}.`;
-    }
-    case "optional":
-    case "missing": {
-      const lacks = [];
-      if (paths.length) lacks.push(`names ${list4(paths)}, not changed`);
-      if (cited.length) lacks.push(`cites ${list4(cited)}, named by no changed test`);
-      if (!paths.length && !cited.length && task.criterion !== void 0)
-        lacks.push(`has a test strategy, and no changed test names task \`${task.id}\``);
-      return `${status2 === "optional" ? "optional: " : ""}${lacks.join("; ")}.`;
-    }
-  }
-}
-function specTrace(verdict, commits) {
-  const byId = idsIn(commits.map((c) => ({ key: c.sha, lines: c.message.split("\n") })));
-  const naming = (ids) => {
-    const shas = new Set(ids.flatMap((id) => byId.get(idKey(id)) ?? []));
-    return commits.filter((c) => shas.has(c.sha));
-  };
-  const requirements = /* @__PURE__ */ new Map();
-  const tasks = verdict.tasks.map((t) => {
-    for (const id of t.named.cited) {
-      const r = requirements.get(id) ?? { tasks: [], tests: /* @__PURE__ */ new Set() };
-      r.tasks.push(t.id);
-      for (const test of t.tests) if (test.id === id) r.tests.add(test.path);
-      requirements.set(id, r);
-    }
-    return {
-      id: t.id,
-      status: t.status,
-      line: t.line,
-      tests: [...new Set(t.tests.map((x) => x.path))],
-      commits: naming(t.named.ids)
-    };
-  });
-  return {
-    passed: verdict.passed,
-    tasks,
-    requirements: [...requirements].map(([id, r]) => ({
-      id,
-      tasks: r.tasks,
-      tests: [...r.tests],
-      commits: naming([id])
-    })),
-    testRule: verdict.testRule.line
-  };
-}
-var TABLE_CHARS = 4e4;
-var STATUS_MARK = {
-  missing: "\u274C missing",
-  evidence: "\u2705 evidence",
-  unchecked: "\u2796 nothing checkable",
-  done: "\u2714\uFE0F done before",
-  optional: "\u2796 optional"
-};
-function specTable(verdict, link3, limit = TABLE_CHARS) {
-  const at2 = (path2) => link3 ? `[${codeSpan(path2)}](${link3.repoUrl}/blob/${link3.sha}/${encodePath(path2)})` : codeSpan(path2);
-  const isPath = (p) => !p.includes(" ") && (p.includes("/") || /\.[A-Za-z]\w*$/.test(p));
-  const lined = (text6) => text6.replace(/`([^`]+)`/g, (_m, p) => link3 && isPath(p) ? at2(p) : codeSpan(p));
-  const order2 = ["missing", "evidence", "unchecked", "optional", "done"];
-  const rows = [...verdict.tasks].sort((a, b) => order2.indexOf(a.status) - order2.indexOf(b.status));
-  const out = [
-    `**Passes Spec?** ${verdict.passed ? "yes" : "no"} \u2014 ${rows.filter((r) => r.status === "evidence").length} of ${rows.length} tasks traced to evidence, ${rows.filter((r) => r.status === "missing").length} lacking.`,
-    "",
-    "| task | | evidence |",
-    "| --- | --- | --- |"
-  ];
-  let size = out.join("\n").length;
-  let shown = 0;
-  for (const r of rows) {
-    const own6 = r.text.startsWith(`${r.id} `) ? r.text.slice(r.id.length + 1) : r.text;
-    const text6 = escapeMarkdown(own6.replace(/\s+/g, " ").slice(0, 120)).replace(/\|/g, "\\|");
-    const row = `| ${codeSpan(r.id)} ${text6} | ${STATUS_MARK[r.status]} | ${lined(r.line).replace(/\|/g, "\\|")} |`;
-    if (size + row.length > limit) break;
-    out.push(row);
-    size += row.length + 1;
-    shown++;
-  }
-  if (shown < rows.length) out.push(`| \u2026 | | ${rows.length - shown} more tasks not shown |`);
-  out.push("", `${verdict.testRule.passed ? "\u2705" : "\u274C"} ${verdict.testRule.line}`);
-  return out.join("\n");
-}
-var MISSING_LINES = 50;
-function specVerdictOf(snap, config2) {
-  if (!snap.files) return { need: "files" };
-  if (!snap.tasks) return { need: "tasks" };
-  const files = snap.files.map((f) => ({
-    path: f.path,
-    ...f.previous ? { previous: f.previous } : {},
-    ...f.patch !== void 0 ? { patch: f.patch } : {},
-    ...f.deleted ? { deleted: true } : {}
-  }));
-  const options = { testPaths: config2.testPaths, plansDir: config2.plansDir };
-  if ("problem" in snap.tasks) {
-    const verdict = passesSpec([], files, options);
-    const line2 = `The phase's tasks cannot be read on this head: ${snap.tasks.problem}`;
-    return { verdict: { ...verdict, passed: false, missing: [line2, ...verdict.missing] } };
-  }
-  return { verdict: passesSpec(snap.tasks.tasks, files, options) };
-}
-function specRecord(verdict, sha) {
-  return { sha, passed: verdict.passed, missing: verdict.missing.slice(0, MISSING_LINES) };
-}
-function validateVsSpec(snap, config2, again) {
-  if (config2.specCheck === "off") return { passed: { effects: [] } };
-  const read3 = specVerdictOf(snap, config2);
-  if ("need" in read3) return read3;
-  const { verdict } = read3;
-  const sha = snap.pr.head.sha;
-  const table = specTable(verdict, { repoUrl: snap.repoUrl, sha });
-  const spec = specRecord(verdict, sha);
-  if (verdict.passed || config2.specCheck === "report")
-    return {
-      passed: { effects: [{ kind: "marker", marker: { ...snap.marker, spec } }], table }
-    };
-  if (snap.own?.node === "Revise" && !again)
-    return done(snap, "failed", "Revise", [], { reason: "already reported" });
-  const lacking = verdict.tasks.filter((t) => t.status === "missing").length;
-  const reason = `Passes Spec?: ${lacking ? `${lacking} task${lacking === 1 ? "" : "s"} of the phase lack evidence` : "the phase lacks evidence"}${verdict.testRule.passed ? "" : lacking ? "; no test changed" : " (no test changed)"}.`;
-  return debugFix(snap, config2, [], reason, void 0, { spec, table });
-}
 
 // src/core/loop/complete.ts
-function markComplete(config2, plan, files, marker, facts) {
-  const at2 = (file2) => planPath(config2.plansDir, plan, file2);
-  if (files.checklist === void 0 || files.context === void 0) {
-    return {
-      ok: false,
-      problems: [
-        {
-          severity: "error",
-          path: at2(files.checklist === void 0 ? PLAN_FILES.checklist : PLAN_FILES.context),
-          message: "The file is missing on the lock branch.",
-          fix: "Restore it on the branch, then approve again."
-        }
-      ]
-    };
-  }
-  const checklist = parseChecklist(files.checklist, at2(PLAN_FILES.checklist));
-  const phase = checklist.phases.find((p) => p.number === marker.phase);
-  if (!phase) {
-    return {
-      ok: false,
-      problems: [
-        {
-          severity: "error",
-          path: at2(PLAN_FILES.checklist),
-          message: `Phase ${marker.phase} is no longer in the checklist on the lock branch.`,
-          fix: "Restore the phase heading on the branch, then approve again."
-        }
-      ]
-    };
-  }
-  const marked = markPhase(files.checklist, phase, "done").source;
-  const done2 = parseChecklist(marked, at2(PLAN_FILES.checklist));
-  const next = done2.phases.find((p) => p.tasks.some((t) => t.state !== "done"));
-  const eol = detectEol(files.checklist);
+function markComplete(plan, marker, facts) {
+  const phase = plan.phaseOf(marker);
+  if ("problems" in phase) return { ok: false, problems: phase.problems };
+  const { label, tasks, checkpoint, masterLog } = plan;
+  const marked = plan.markDone(phase);
+  const after = plan.afterDone(phase, marked);
+  const { next } = after;
+  const eol = detectEol(tasks.text);
   const report = renderPhaseReport({
-    plan,
+    plan: label,
     phase: { number: phase.number, name: phase.name },
-    tasks: done2.phases.find((p) => p.number === phase.number).tasks,
-    ...reportFacts(marker, facts, specTasksOfPhase(phase))
+    tasks: after.tasks,
+    ...reportFacts(marker, facts, plan.specTasks(phase))
   });
   const context = writeCheckpoint(
-    files.context,
-    at2(PLAN_FILES.context),
+    checkpoint.text ?? "",
+    checkpoint.path,
     renderCheckpoint({
-      plan,
+      plan: label,
       updated: facts.now,
       completed: { number: phase.number, name: phase.name },
       ...next ? { next: { number: next.number, name: next.name } } : {},
@@ -64392,11 +64668,12 @@ function markComplete(config2, plan, files, marker, facts) {
       by: facts.approver
     })
   );
-  const already = loggedSinceStart(files.masterLog, "Coder completed", plan, phase.number);
-  const log = already ? files.masterLog : appendLogEntry(files.masterLog, {
+  const log = masterLog.text;
+  const already = loggedSinceStart(log, "Coder completed", label, phase.number);
+  const newLog = already ? log : appendLogEntry(log, {
     timestamp: facts.now,
     event: "Coder completed",
-    plan,
+    plan: label,
     phase: { number: phase.number, name: phase.name },
     actor: facts.approver,
     links: [
@@ -64405,21 +64682,27 @@ function markComplete(config2, plan, files, marker, facts) {
     ]
   });
   const changes = [
-    { path: at2(PLAN_FILES.checklist), content: marked },
-    { path: at2(reportPath(phase.number, phase.name)), content: report.join(eol) + eol },
-    { path: at2(PLAN_FILES.context), content: context },
-    ...log !== void 0 && log !== files.masterLog ? [{ path: at2(PLAN_FILES.masterLog), content: log }] : []
+    ...marked !== tasks.text ? [{ path: tasks.path, content: marked }] : [],
+    { path: plan.reportPath(phase), content: report.join(eol) + eol },
+    { path: checkpoint.path, content: context },
+    ...newLog !== void 0 && newLog !== log ? [{ path: masterLog.path, content: newLog }] : []
   ];
+  const record2 = {
+    mode: "plan",
+    plan: label,
+    ...plan.record(phase),
+    issue: marker.issue
+  };
   return {
     ok: true,
     phase,
     ...next ? { next } : {},
     changes,
-    message: `coder-loop: ${plan} Phase ${phase.number} \u2014 Coder completed
+    message: `coder-loop: ${label} Phase ${phase.number} \u2014 Coder completed
 
-Mark the phase's tasks [x], write the phase report, update the checkpoint and log "Coder completed" (approved by @${facts.approver}).
+Mark the phase's tasks ${KIND_MARKS[plan.kind].done}, write the phase report, update the checkpoint and log "Coder completed" (approved by @${facts.approver}).
 
-${renderMarker({ mode: "plan", plan, phase: phase.number, issue: marker.issue })}
+${renderMarker(record2)}
 `
   };
 }
@@ -64434,6 +64717,12 @@ function reportFacts(marker, facts, tasks) {
     reviewers: facts.reviewers,
     files: facts.files,
     ...marker.agentRuns?.length ? { agentRuns: marker.agentRuns } : {},
+    cost: {
+      failedAttempts: (marker.attempts ?? []).length,
+      pauses: marker.pauses ?? [],
+      reruns: marker.reruns ?? [],
+      flaky: marker.flaky ?? []
+    },
     ...facts.spec ? { trace: specTrace(passesSpec(tasks, facts.files, facts.spec), facts.commits) } : {}
   };
 }
@@ -64554,6 +64843,132 @@ function finalVerification(snap, config2) {
   ]);
 }
 
+// src/core/loop/triage.ts
+var INFRASTRUCTURE = /* @__PURE__ */ new Set(["cancelled", "startup_failure", "stale"]);
+function isInfrastructure(check3) {
+  if (!check3.job) return false;
+  return INFRASTRUCTURE.has(check3.conclusion ?? "") || !check3.job.projectRan;
+}
+function triage(failing, marker, head, config2) {
+  const asked = (marker.reruns ?? []).filter((r) => r.sha === head);
+  const waiting = failing.filter(
+    (c) => asked.some((r) => c.job && r.run === c.job.run && r.attempt === c.job.attempt)
+  );
+  if (waiting.length > 0) return { verdict: "waiting", checks: waiting.map((c) => c.name) };
+  const infrastructure = failing.length > 0 && failing.every(isInfrastructure);
+  const rerunnable = failing.length > 0 && failing.every((c) => c.job !== void 0);
+  const rerun = config2.rerun;
+  if (infrastructure && rerun.infrastructure) {
+    if (asked.length >= rerun.perHead) return { verdict: "persists", reruns: asked.length };
+  } else if (!(rerun.failures && rerunnable && asked.length === 0)) return { verdict: "real" };
+  const runs = /* @__PURE__ */ new Map();
+  for (const c of failing) {
+    const job = c.job;
+    const entry = runs.get(job.run) ?? {
+      sha: head,
+      run: job.run,
+      attempt: job.attempt,
+      checks: [],
+      ...infrastructure ? { infrastructure: true } : {}
+    };
+    entry.checks.push(c.name);
+    runs.set(job.run, entry);
+  }
+  return {
+    verdict: "rerun",
+    infrastructure,
+    again: asked.some((r) => r.infrastructure),
+    reruns: [...runs.values()]
+  };
+}
+function triaged(snap, config2, failing, realFailure) {
+  const { marker } = snap;
+  const head = snap.pr.head.sha;
+  const sorted = triage(failing, marker, head, config2);
+  const named = (checks) => checks.map((c) => c.name).join(", ");
+  switch (sorted.verdict) {
+    case "real":
+      return void 0;
+    case "waiting":
+      return done(snap, "pending", "Verification", [], {
+        reason: `re-run asked: ${sorted.checks.join(", ")}`
+      });
+    case "persists": {
+      const reason = `CI failed for a reason outside the code ${sorted.reruns + 1} times on the same head (${sorted.reruns} re-runs by the loop): infrastructure`;
+      return done(
+        snap,
+        "escalated",
+        "Escalate",
+        escalation(
+          snap,
+          config2,
+          reason,
+          failing.map((c) => `${c.name}: ${c.conclusion ?? "failed"}${c.url ? ` (${c.url})` : ""}`)
+        ),
+        { reason }
+      );
+    }
+    case "rerun": {
+      const otherwise = realFailure();
+      const updated = {
+        ...marker,
+        reruns: [...marker.reruns ?? [], ...sorted.reruns]
+      };
+      const what2 = sorted.infrastructure ? "infrastructure, not the code" : "a re-run tells flaky";
+      const effects = [
+        ...sorted.reruns.map((r) => ({
+          kind: "rerun",
+          run: r.run,
+          whole: failing.some((c) => c.job?.run === r.run && c.job.whole),
+          otherwise
+        })),
+        { kind: "marker", marker: updated },
+        {
+          kind: "check",
+          view: {
+            mode: marker.mode,
+            node: "Verification",
+            title: `Triage: re-running ${named(failing)}`,
+            next: `The failure looks like ${what2}: the loop asked GitHub to re-run it. No attempt is counted; CI's new verdict on this head decides.`
+          }
+        },
+        ...sorted.infrastructure && sorted.again ? [{ kind: "reply", body: reply.infrastructure(snap.pr.number, failing, true) }] : []
+      ];
+      return done(snap, "rerun", "Verification", effects, {
+        reason: `re-run ${sorted.infrastructure ? "(infrastructure)" : "(once, before an attempt)"}: ${named(failing)}`
+      });
+    }
+  }
+}
+function flakyOnPass(snap, passing) {
+  const { marker } = snap;
+  const head = snap.pr.head.sha;
+  const passed2 = new Set(passing.map((c) => c.name));
+  const fromReruns = (marker.reruns ?? []).filter((r) => r.sha === head && !r.infrastructure).flatMap((r) => r.checks);
+  const attempts = marker.attempts ?? [];
+  const retracted = attempts.filter(
+    (a) => a.sha === head && a.agent === void 0 && a.checks.length > 0 && a.checks.every((c) => passed2.has(c.name))
+  );
+  const known = new Set((marker.flaky ?? []).filter((f) => f.sha === head).map((f) => f.name));
+  const names = [
+    .../* @__PURE__ */ new Set([...fromReruns, ...retracted.flatMap((a) => a.checks.map((c) => c.name))])
+  ].filter((n) => passed2.has(n) && !known.has(n));
+  if (names.length === 0) return void 0;
+  const updated = {
+    ...marker,
+    attempts: attempts.filter((a) => !retracted.includes(a)),
+    flaky: [...marker.flaky ?? [], ...names.map((name) => ({ sha: head, name }))]
+  };
+  if (updated.attempts.length === 0) delete updated.attempts;
+  return {
+    marker: updated,
+    effects: [
+      { kind: "marker", marker: updated },
+      { kind: "reply", body: reply.flaky(snap.pr.number, names) }
+    ]
+  };
+}
+
 // src/core/loop/unreadable.ts
 var UNREADABLE = {
   files: "GitHub lists no more than 3,000 files of a pull request, so the loop cannot see everything this one changes (locked paths, plan documents, tests). Split it into smaller pull requests.",
@@ -64583,6 +64998,118 @@ function unreadable(snap, what2) {
   );
 }
 
+// src/core/loop/planChanges.ts
+var import_picomatch4 = __toESM(require_picomatch2(), 1);
+function planGlobs(config2) {
+  return config2.plans ?? defaultPlanGlobs(config2.plansDir);
+}
+function loopFileRole(path2, marker, config2) {
+  const plans = config2.plansDir.replace(/\/+$/, "");
+  if (marker.mode === "quick") {
+    if (!config2.quick.log || !path2.startsWith(`${plans}/`)) return void 0;
+    const rest = path2.slice(plans.length + 1);
+    const slash = rest.indexOf("/");
+    return slash > 0 && rest.slice(slash + 1) === PLAN_FILES.masterLog ? "log" : void 0;
+  }
+  const report = (dir, phase) => path2.startsWith(`${dir}/${PLAN_FILES.reportsDir}/${phase.padStart(2, "0")}_`) && path2.endsWith(".md") && !path2.slice(dir.length + PLAN_FILES.reportsDir.length + 2).includes("/");
+  if (marker.planFile !== void 0) {
+    const plan = planFromRef(marker.planFile);
+    if (!plan || marker.phaseId === void 0) return void 0;
+    const sidecar = kindSidecar(plan);
+    if (path2 === plan.path) return "tasks";
+    if (path2 === sidecar.masterLog) return "log";
+    if (path2 === sidecar.checkpoint) return "checkpoint";
+    return report(sidecar.dir, marker.phaseId) ? "report" : void 0;
+  }
+  if (marker.plan === void 0 || marker.phase === void 0) return void 0;
+  const own6 = `${plans}/${marker.plan}`;
+  if (path2 === `${own6}/${PLAN_FILES.checklist}`) return "tasks";
+  if (path2 === `${own6}/${PLAN_FILES.context}`) return "checkpoint";
+  if (path2 === `${own6}/${PLAN_FILES.masterLog}`) return "log";
+  return report(own6, String(marker.phase)) ? "report" : void 0;
+}
+function loopFilesTouched(snap, config2) {
+  return [...new Set(touchedPaths(snap.files ?? []))].filter(
+    (p) => loopFileRole(p, snap.marker, config2) !== void 0
+  );
+}
+function tasksByLoop(path2, base, marker) {
+  if (marker.planFile !== void 0) {
+    const plan = planFromRef(marker.planFile);
+    const open3 = (source) => openKindPlan(plan, [path2], /* @__PURE__ */ new Map([[path2, source]]));
+    const kp = open3(base);
+    const phase2 = kp.phases.find((p) => p.number === marker.phaseId);
+    if (!phase2) return [base];
+    const started = kp.markStart(phase2);
+    const again = open3(started).phases.find((p) => p.number === marker.phaseId);
+    return [base, started, kp.markDone(phase2), ...again ? [open3(started).markDone(again)] : []];
+  }
+  const phase = parseChecklist(base, path2).phases.find((p) => p.number === marker.phase);
+  if (!phase) return [base];
+  return [
+    base,
+    markPhase(base, phase, "doing", ["todo"]).source,
+    markPhase(base, phase, "done").source
+  ];
+}
+function loopWroteOnly(path2, role, texts, snap) {
+  const { marker } = snap;
+  const { base, head } = texts;
+  if (head === void 0) return false;
+  if (head === base) return true;
+  const phase = marker.phaseId ?? (marker.phase !== void 0 ? String(marker.phase) : void 0);
+  try {
+    switch (role) {
+      case "tasks":
+        return base !== void 0 && tasksByLoop(path2, base, marker).includes(head);
+      case "log":
+        return appendedByLoop(
+          base,
+          head,
+          marker.mode === "quick" ? { events: ["Quick mode started"] } : { events: ["Coder started", "Coder completed"], phase: phase ?? "" }
+        );
+      case "checkpoint": {
+        const { block, problems } = findCheckpoint(head, path2);
+        if (!block || problems.length || phase === void 0) return false;
+        const eol = head.includes("\r\n") ? "\r\n" : "\n";
+        const inner = head.slice(block.innerStart, block.innerEnd);
+        const lines = inner.startsWith(eol) && inner.endsWith(eol) ? inner.slice(eol.length, -eol.length).split(eol) : void 0;
+        if (!lines || !isLoopCheckpoint(lines, phase, snap.pr.number)) return false;
+        return writeCheckpoint(base ?? "", path2, lines) === head;
+      }
+      case "report":
+        return phase !== void 0 && isLoopReport(head, phase);
+    }
+  } catch {
+    return false;
+  }
+}
+function touchedLockedItems(files, config2, found, loopWrote = () => false) {
+  const isLocked = config2.locked.length ? (0, import_picomatch4.default)(config2.locked, { dot: true }) : () => false;
+  const plans = `${config2.plansDir.replace(/\/+$/, "")}/`;
+  const unique = [...new Set(files)];
+  const locked = unique.filter((f) => isLocked(f));
+  const planDocuments = unique.filter(
+    (f) => (f.startsWith(plans) || found.some((p) => isPlanDocument(f, p))) && !loopWrote(f)
+  );
+  return { locked, planDocuments };
+}
+function architectItems(snap, config2) {
+  const touched = touchedPaths(snap.files ?? []);
+  const plans = `${config2.plansDir.replace(/\/+$/, "")}/`;
+  const globs = planGlobs(config2);
+  if (!snap.plans && touched.some((p) => !p.startsWith(plans) && mayBePlanDocument(p, globs)))
+    return { need: "plans" };
+  const own6 = loopFilesTouched(snap, config2);
+  if (own6.length && !snap.planTexts) return { need: "planTexts" };
+  const loopWrote = (path2) => {
+    const role = loopFileRole(path2, snap.marker, config2);
+    const texts = snap.planTexts?.get(path2);
+    return role !== void 0 && texts !== void 0 && loopWroteOnly(path2, role, texts, snap);
+  };
+  return touchedLockedItems(touched, config2, snap.plans ?? [], loopWrote);
+}
+
 // src/core/loop/approvals.ts
 function withApprovals(snap, config2, reached) {
   if (!snap.approvals) return { need: "approvals" };
@@ -64601,6 +65128,14 @@ function approvals(snap, config2, found) {
       "CodeReview",
       [{ kind: "reply", body: reply.approvalNotCounted(pr.number, UNREADABLE.commits) }],
       { reason: "the commits of the pull request cannot be read whole" }
+    );
+  if (snap.automationPushed?.length && !config2.allowSelfApproval)
+    return done(
+      snap,
+      "approval-not-counted",
+      "CodeReview",
+      [{ kind: "reply", body: reply.automationPushed(pr.number, snap.automationPushed) }],
+      { reason: "a workflow or app pushed to the branch: who ran it is unknown" }
     );
   if (!snap.files) return { need: "files" };
   if (snap.filesIncomplete) return unreadable(snap, "files");
@@ -64623,12 +65158,9 @@ function approvals(snap, config2, found) {
   }
   if (!snap.pr.escalated && snap.escalatedBefore === void 0) return { need: "escalation" };
   const escalated = isEscalated(snap);
-  const { locked, planDocuments } = touchedLockedItems(
-    touchedPaths(snap.files),
-    config2,
-    marker.plan,
-    marker.planFile
-  );
+  const items2 = architectItems(snap, config2);
+  if ("need" in items2) return items2;
+  const { locked, planDocuments } = items2;
   const needsArchitect = locked.length > 0 || planDocuments.length > 0 || escalated;
   if (needsArchitect && snap.shared) {
     const why = escalated ? "it is escalated" : locked.length ? "locked paths touched" : "plan documents changed";
@@ -64659,10 +65191,30 @@ function approvals(snap, config2, found) {
       { reason }
     );
   }
+  if (marker.mode === "quick")
+    return done(snap, "passed", "End", [
+      ...escalated ? [{ kind: "unlabel" }] : [],
+      ...quickPassed(snap)
+    ]);
   return done(snap, "completing", "FinalVerify", [
     ...escalated ? [{ kind: "unlabel" }] : [],
     { kind: "complete", approver: chosen2.approval.login }
   ]);
+}
+function quickPassed(snap) {
+  return [
+    {
+      kind: "check",
+      view: {
+        mode: "quick",
+        node: "End",
+        title: "Quick mode: CI passed",
+        next: "Review and merge."
+      },
+      conclusion: "success"
+    },
+    { kind: "reply", body: reply.quickPassed(snap.pr.number) }
+  ];
 }
 
 // src/core/loop/verification.ts
@@ -64689,7 +65241,7 @@ function verification(snap, config2, options = {}) {
   }
   if (gate.verdict === "failed") {
     if (own6?.conclusion === "failure" && !again) return reported("failed", "Debug");
-    return debugFix(
+    const fix2 = () => debugFix(
       snap,
       config2,
       gate.failing.map((c) => ({
@@ -64698,22 +65250,50 @@ function verification(snap, config2, options = {}) {
         ...c.url ? { url: c.url } : {}
       }))
     );
+    return (again ? void 0 : triaged(snap, config2, gate.failing, fix2)) ?? fix2();
   }
+  const flaky = flakyOnPass(snap, gate.checks);
+  if (!flaky) return passed(snap, config2, again);
+  const decided = passed({ ...snap, marker: flaky.marker }, config2, again);
+  if ("need" in decided) return decided;
+  return { ...decided, effects: [...flaky.effects, ...decided.effects] };
+}
+function passed(snap, config2, again) {
+  const { own: own6, marker } = snap;
+  const reported = (state, node3) => done(snap, state, node3, [], { reason: "already reported" });
   if (marker.mode === "quick") {
     if (own6?.conclusion === "success" && !again) return reported("passed", "End");
-    return done(snap, "passed", "End", [
-      {
-        kind: "check",
-        view: {
-          mode: "quick",
-          node: "End",
-          title: "Quick mode: CI passed",
-          next: "Review and merge."
+    if (!snap.files) return { need: "files" };
+    if (snap.filesIncomplete) return unreadable(snap, "files");
+    const items2 = architectItems(snap, config2);
+    if ("need" in items2) return items2;
+    if (items2.locked.length === 0 && items2.planDocuments.length === 0)
+      return done(snap, "passed", "End", quickPassed(snap));
+    if (own6?.node === "CodeReview" && !again) return reported("code-review", "CodeReview");
+    const listed = [
+      ...items2.locked.map((p) => `locked: \`${p}\``),
+      ...items2.planDocuments.map((p) => `plan document: \`${p}\``)
+    ];
+    return withApprovals(
+      snap,
+      config2,
+      done(snap, "code-review", "CodeReview", [
+        {
+          kind: "check",
+          view: {
+            mode: "quick",
+            node: "CodeReview",
+            title: "An architect\u2019s approval is needed",
+            next: `CI passed, but this pull request touches ${items2.locked.length ? "locked paths" : "plan documents"}: an architect's approval of this head completes it.`
+          }
         },
-        conclusion: "success"
-      },
-      { kind: "reply", body: reply.quickPassed(snap.pr.number) }
-    ]);
+        { kind: "requestReviews", names: config2.architects },
+        {
+          kind: "reply",
+          body: reply.quickNeedsArchitect(snap.pr.number, config2.architects, listed)
+        }
+      ])
+    );
   }
   if (own6?.node === "FinalVerify" || own6?.node === "End") {
     if (own6.conclusion === "success" && !again) return reported("complete", "End");
@@ -64762,6 +65342,8 @@ function codeReview(snap, config2, review) {
       reason: "escalated: waiting for an architect"
     });
   if (review.kind === "changes") {
+    if (marker.mode === "quick")
+      return done(snap, "ignored", void 0, [], { reason: "quick mode: CI is the gate" });
     if (!snap.checks) return { need: "checks" };
     const round2 = config2.agent ? reviewRound(marker, pr.head.sha, config2) : void 0;
     if (round2 && !round2.repeat && round2.exhausted) {
@@ -64773,7 +65355,7 @@ function codeReview(snap, config2, review) {
         escalation(
           snap,
           config2,
-          `${plural3(max, "review round")} handed to the coding agent (the limit is ${max}), and @${review.login} asked for changes again`,
+          `${plural2(max, "review round")} handed to the coding agent (the limit is ${max}), and @${review.login} asked for changes again`,
           []
         ),
         { reason: "review rounds exhausted" }
@@ -64806,13 +65388,13 @@ function codeReview(snap, config2, review) {
   if (!snap.checks) return { need: "checks" };
   if (own6?.node === "FinalVerify" || own6?.node === "End")
     return done(snap, "ignored", void 0, [], { reason: "the phase is already completing" });
-  const passed = evaluateGate(snap.checks, config2).verdict === "passed";
+  const passed2 = evaluateGate(snap.checks, config2).verdict === "passed";
   if (snap.pr.escalated) {
-    if (passed && !snap.files) return { need: "files" };
-    if (passed && snap.filesIncomplete) return unreadable(snap, "files");
-    const spec = passed && config2.specCheck === "require" ? specVerdictOf(snap, config2) : void 0;
+    if (passed2 && !snap.files) return { need: "files" };
+    if (passed2 && snap.filesIncomplete) return unreadable(snap, "files");
+    const spec = passed2 && config2.specCheck === "require" && marker.mode === "plan" ? specVerdictOf(snap, config2) : void 0;
     if (spec && "need" in spec) return spec;
-    if (!passed || spec && !spec.verdict.passed)
+    if (!passed2 || spec && !spec.verdict.passed)
       return done(
         snap,
         "escalated",
@@ -64825,7 +65407,11 @@ function codeReview(snap, config2, review) {
       effects: []
     });
   }
-  if (!passed || own6?.node !== "CodeReview")
+  if (marker.mode === "quick" && (!passed2 || own6?.node !== "CodeReview"))
+    return done(snap, "ignored", void 0, [], {
+      reason: "quick mode: no approval is asked for on this head"
+    });
+  if (!passed2 || own6?.node !== "CodeReview")
     return done(snap, "waiting-for-ci", "Verification", [
       { kind: "reply", body: reply.approvalBeforeGate(pr.number) }
     ]);
@@ -64958,6 +65544,10 @@ function ciHead(event, payload) {
       return { ignored: event };
   }
 }
+function startedNoJob(event, payload) {
+  const conclusion = event === "workflow_run" ? payload.workflow_run?.conclusion : event === "check_suite" ? payload.check_suite?.conclusion : void 0;
+  return conclusion === "startup_failure";
+}
 
 // src/core/loop/latest.ts
 function latestReviews(reviews) {
@@ -65008,94 +65598,6 @@ function latestStatuses(statuses) {
   return [...latest.values()].reverse();
 }
 
-// src/core/loop/completeKind.ts
-function kindReportTasks(phase) {
-  return phase.tasks.map((t) => ({
-    depth: 0,
-    state: t.state === "set-aside" ? "todo" : t.state,
-    text: `${t.text.startsWith(t.id) ? t.text : `${t.id} ${t.text}`}${t.state === "set-aside" ? " (set aside)" : ""}${t.optional ? " (optional)" : ""}`
-  }));
-}
-function markKindComplete(kp, label, paths, texts, marker, facts) {
-  const phaseId = marker.phaseId ?? String(marker.phase ?? "");
-  const phase = kp.phases.find((p) => p.number === phaseId);
-  if (!phase) {
-    const problems = kp.problems.length ? kp.problems : [
-      {
-        severity: "error",
-        path: kp.plan.path,
-        message: `Phase ${phaseId} is no longer in the plan on the lock branch.`,
-        fix: "Restore it on the branch, then approve again."
-      }
-    ];
-    return { ok: false, problems };
-  }
-  const source = texts.get(kp.plan.path);
-  const marked = kp.markDone(phase);
-  const after = openKindPlan(kp.plan, paths, new Map([...texts, [kp.plan.path, marked]]));
-  const done2 = after.phases.find((p) => p.number === phase.number) ?? phase;
-  const next = after.current;
-  const eol = detectEol(source);
-  const report = renderPhaseReport({
-    plan: label,
-    phase: { number: phase.number, name: phase.name },
-    tasks: kindReportTasks(done2),
-    ...reportFacts(marker, facts, specTasksOfKindPhase(phase))
-  });
-  const { sidecar } = kp;
-  const checkpoint = writeCheckpoint(
-    texts.get(sidecar.checkpoint) ?? "",
-    sidecar.checkpoint,
-    renderCheckpoint({
-      plan: label,
-      updated: facts.now,
-      completed: { number: phase.number, name: phase.name },
-      ...next ? { next: { number: next.number, name: next.name } } : {},
-      pullRequest: facts.pullRequest,
-      by: facts.approver
-    })
-  );
-  const log = texts.get(sidecar.masterLog);
-  const already = loggedSinceStart(log, "Coder completed", label, phase.number);
-  const newLog = already ? log : appendLogEntry(log, {
-    timestamp: facts.now,
-    event: "Coder completed",
-    plan: label,
-    phase: { number: phase.number, name: phase.name },
-    actor: facts.approver,
-    links: [
-      { label: `PR #${facts.pullRequest.number}`, url: facts.pullRequest.url },
-      { label: `#${marker.issue}`, url: facts.issueUrl }
-    ]
-  });
-  const changes = [
-    ...marked !== source ? [{ path: kp.plan.path, content: marked }] : [],
-    { path: sidecar.report(phase), content: report.join(eol) + eol },
-    { path: sidecar.checkpoint, content: checkpoint },
-    ...newLog !== void 0 && newLog !== log ? [{ path: sidecar.masterLog, content: newLog }] : []
-  ];
-  const record2 = {
-    mode: "plan",
-    plan: label,
-    phase: phaseInteger(phase.number),
-    ...marker.planFile !== void 0 ? { planFile: marker.planFile } : {},
-    phaseId: phase.number,
-    issue: marker.issue
-  };
-  return {
-    ok: true,
-    phase,
-    ...next ? { next } : {},
-    changes,
-    message: `coder-loop: ${label} Phase ${phase.number} \u2014 Coder completed
-
-Mark the phase's tasks ${KIND_MARKS[kp.plan.kind].done}, write the phase report, update the checkpoint and log "Coder completed" (approved by @${facts.approver}).
-
-${renderMarker(record2)}
-`
-  };
-}
-
 // src/core/loop/rerun.ts
 function resumeRunOn(snap, run3, thread) {
   const { marker, pr } = snap;
@@ -65132,29 +65634,40 @@ function formatUntil(until) {
   return `${until.slice(0, 10)} ${until.slice(11, 16)} UTC`;
 }
 function untilOf(reported, now, minutes2) {
-  const at2 = reported ? Date.parse(reported) : NaN;
-  if (Number.isFinite(at2) && at2 > now.getTime()) return new Date(at2).toISOString();
+  const at3 = reported ? Date.parse(reported) : NaN;
+  if (Number.isFinite(at3) && at3 > now.getTime()) return new Date(at3).toISOString();
   return new Date(now.getTime() + minutes2 * 6e4).toISOString();
 }
-function pausedView(snap, pause) {
+function howItResumes(pause, waker) {
+  const until = formatUntil(pause.until);
+  switch (waker) {
+    case "job":
+      return `The loop hands ${pause.node} to the agent again at ${until} by itself; \`/coder resume\` resumes now, \`/coder stop\` ends it.`;
+    case "sweep":
+      return `The scheduled resume workflow hands ${pause.node} to the agent again at its first run after ${until}; \`/coder resume\` resumes now, \`/coder stop\` ends it.`;
+    default:
+      return `Nothing here resumes it by itself (no scheduled resume workflow on the default branch, no wake-up queue): run \`/coder resume\` after ${until}; \`/coder stop\` ends it.`;
+  }
+}
+function pausedView(snap, pause, waker) {
   return {
     mode: snap.marker.mode,
     node: NODE_OF[pause.node],
     title: `Paused until ${formatUntil(pause.until)}`,
-    next: `The coding agent stopped at its provider's limit (${pause.reason}). No attempt was spent; its work so far is kept. The loop hands ${pause.node} to the agent again at ${formatUntil(pause.until)} by itself; \`/coder resume\` resumes now, \`/coder stop\` ends it.`
+    next: `The coding agent stopped at its provider's limit (${pause.reason}). No attempt was spent; its work so far is kept. ${howItResumes(pause, waker)}`
   };
 }
-function pauseAt(snap, config2, at2, now) {
+function pauseAt(snap, config2, at3, now, waker) {
   const { marker } = snap;
-  if (marker.pause && marker.pause.node === at2.node && marker.pause.attempt === at2.attempt)
-    return done(snap, "paused", NODE_OF[at2.node], [], { reason: "already paused" });
+  if (marker.pause && marker.pause.node === at3.node && marker.pause.attempt === at3.attempt)
+    return done(snap, "paused", NODE_OF[at3.node], [], { reason: "already paused" });
   const since = now.toISOString();
   const pause = {
-    node: at2.node,
-    attempt: at2.attempt,
-    until: untilOf(at2.until, now, config2.agent?.pauseMinutes ?? 60),
+    node: at3.node,
+    attempt: at3.attempt,
+    until: untilOf(at3.until, now, config2.agent?.pauseMinutes ?? 60),
     since,
-    reason: at2.reason.slice(0, 1e3)
+    reason: at3.reason.slice(0, 1e3)
   };
   const pauses = [...marker.pauses ?? [], { since, until: pause.until, reason: pause.reason }];
   const max = config2.agent?.maxPauses ?? 3;
@@ -65174,13 +65687,13 @@ function pauseAt(snap, config2, at2, now) {
   return done(
     snap,
     "paused",
-    NODE_OF[at2.node],
+    NODE_OF[at3.node],
     [
       { kind: "marker", marker: updated },
-      { kind: "check", view: pausedView(snap, pause) },
+      { kind: "check", view: pausedView(snap, pause, waker) },
       {
         kind: "reply",
-        body: `\u23F8\uFE0F Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at2.node}, attempt ${at2.attempt}) stopped at its provider's limit \u2014 ${pause.reason}. No attempt was spent and its work so far is kept; the loop resumes by itself at that time. \`/coder resume\` resumes now, \`/coder stop\` ends it.`
+        body: `\u23F8\uFE0F Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at3.node}, attempt ${at3.attempt}) stopped at its provider's limit \u2014 ${pause.reason}. No attempt was spent and its work so far is kept. ${howItResumes(pause, waker)}`
       },
       { kind: "wake", at: pause.until }
     ],
@@ -65221,6 +65734,71 @@ function resumePause(snap, config2, now, options = {}) {
   return done(snap, "resumed", NODE_OF[pause.node], effects, {
     reason: options.early ? "resumed early" : `resumed at ${now.toISOString()}`
   });
+}
+
+// src/core/loop/ciStall.ts
+function ciStallDue(snap, config2, facts, now) {
+  const minutes2 = config2.ciStallMinutes;
+  if (minutes2 === 0 || !snap.own || snap.own.node !== "Verification") return false;
+  if (snap.own.conclusion !== null || snap.pr.escalated || snap.marker.pause) return false;
+  if (snap.marker.ciStall === snap.pr.head.sha || facts.checks.length > 0) return false;
+  const since = facts.waitingSince ? Date.parse(facts.waitingSince) : NaN;
+  return Number.isFinite(since) && now.getTime() - since >= minutes2 * 6e4;
+}
+function ciGateOf(texts) {
+  const workflows = [];
+  for (const [path2, text6] of texts) {
+    if (!isWorkflowPath(path2)) continue;
+    const read3 = parseWorkflow({ path: path2, text: text6 });
+    if ("workflow" in read3) workflows.push(read3.workflow);
+  }
+  const loops = workflows.filter(isLoopWorkflow);
+  const loop = loops.find((w) => Object.hasOwn(w.on, "workflow_run")) ?? loops.find((w) => Object.hasOwn(w.on, "issue_comment"));
+  if (!loop) return void 0;
+  const waits = ciGateNames(loop, workflows);
+  return {
+    path: loop.path,
+    ...waits ? { waits } : {},
+    problems: ciGateProblems(loop, workflows)
+  };
+}
+var quoted2 = (names) => names.map((n) => `"${n}"`).join(", ");
+function stallReply(snap, config2, gate) {
+  const head = snap.pr.head.sha.slice(0, 7);
+  const lines = [
+    `\u23F3 No CI has reported on #${snap.pr.number} (head \`${head}\`) in the ${config2.ciStallMinutes} minutes since the loop began waiting for it: no check run or commit status but the loop's own. The loop waits at Verification for CI, and it waits forever if none runs.`,
+    ""
+  ];
+  if (gate?.waits !== void 0)
+    lines.push(
+      gate.waits.length > 0 ? `The loop's workflow (${gate.path}) waits for the workflow${gate.waits.length > 1 ? "s" : ""} ${quoted2(gate.waits)} through \`workflow_run\`.` : `The loop's workflow (${gate.path}) waits for no workflow through \`workflow_run\`.`
+    );
+  for (const p of gate?.problems ?? []) lines.push(`- ${formatProblem(p)}`);
+  if (!gate?.problems.length)
+    lines.push(
+      "Check that a CI workflow runs on `pull_request` for this branch under the name the loop waits for, and that GitHub Actions is enabled for the repository (Settings \u2192 Actions); a CI that reports through another app or commit statuses must report on this head."
+    );
+  lines.push(
+    "",
+    "Once CI has reported, the loop goes on by itself; `/coder retry` reads this head's checks again now. This is said once for this head."
+  );
+  return lines.join("\n");
+}
+function ciStalled(snap, config2, facts, now) {
+  if (!ciStallDue(snap, config2, facts, now)) return void 0;
+  const marker = { ...snap.marker, ciStall: snap.pr.head.sha };
+  return done(
+    snap,
+    "waiting-for-ci",
+    "Verification",
+    [
+      { kind: "marker", marker },
+      { kind: "reply", body: stallReply(snap, config2, facts.gate) }
+    ],
+    {
+      reason: `no CI reported on ${snap.pr.head.sha.slice(0, 7)} for ${config2.ciStallMinutes} minutes`
+    }
+  );
 }
 
 // src/core/agent/redact.ts
@@ -65444,30 +66022,48 @@ function applied(base, changes) {
   return tree;
 }
 var MAX_LINKS = 40;
+var foldersOf = /* @__PURE__ */ new WeakMap();
+function folders(tree) {
+  let found = foldersOf.get(tree);
+  if (!found) {
+    found = /* @__PURE__ */ new Set([""]);
+    for (const path2 of tree.keys())
+      for (let at3 = path2.lastIndexOf("/"); at3 > 0; at3 = path2.lastIndexOf("/", at3 - 1))
+        found.add(path2.slice(0, at3));
+    foldersOf.set(tree, found);
+  }
+  return found;
+}
 function resolveLink(tree, path2) {
   const via = [];
+  const dirs = folders(tree);
   let followed = 0;
   const walk2 = (from, target) => {
     if (target.startsWith("/")) return { inside: false, via, why: "leaves" };
-    let at2 = [...from];
-    for (const part of target.split("/")) {
-      if (part === "" || part === ".") continue;
+    let at3 = [...from];
+    const parts = target.split("/").filter((part) => part !== "" && part !== ".");
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i];
       if (part === "..") {
-        if (at2.length === 0) return { inside: false, via, why: "leaves" };
-        at2.pop();
+        if (at3.length === 0) return { inside: false, via, why: "leaves" };
+        at3.pop();
         continue;
       }
-      at2.push(part);
-      const entry2 = tree.get(at2.join("/"));
+      at3.push(part);
+      const here = at3.join("/");
+      const entry2 = tree.get(here);
       if (entry2?.mode === "120000") {
-        via.push(`${at2.join("/")} -> ${entry2.target ?? ""}`);
+        via.push(`${here} -> ${entry2.target ?? ""}`);
         if (++followed > MAX_LINKS) return { inside: false, via, why: "loop" };
-        const next = walk2(at2.slice(0, -1), entry2.target ?? "");
+        const next = walk2(at3.slice(0, -1), entry2.target ?? "");
         if (!Array.isArray(next)) return next;
-        at2 = next;
+        at3 = next;
+        if (i < parts.length - 1 && !dirs.has(at3.join("/"))) return { inside: true };
+      } else if (i < parts.length - 1 && !dirs.has(here)) {
+        return { inside: true };
       }
     }
-    return at2;
+    return at3;
   };
   const entry = tree.get(path2);
   via.push(`${path2} -> ${entry.target ?? ""}`);
@@ -65490,6 +66086,19 @@ function decideApply(input2) {
     if (guarded.includes(change.path.toLowerCase()))
       problems.push(
         `${name(change.path)} \u2014 ${"deleted" in change ? "deletes" : "replaces"} the folder that holds the plan documents (${dir}/)`
+      );
+  }
+  const plans = findPlanFiles(
+    [...input2.base.map((e) => e.path), ...valid.map((c) => c.path)],
+    input2.plans ?? defaultPlanGlobs(dir)
+  ).filter((p) => !p.path.startsWith(`${dir}/`));
+  for (const change of valid) {
+    const plan = plans.find(
+      (p) => isPlanDocument(change.path, p) || (planDocumentsRoot(p) ?? p.path).startsWith(`${change.path}/`)
+    );
+    if (plan)
+      problems.push(
+        `${name(change.path)} \u2014 the documents of the plan ${plan.path} are the architect's, its bookkeeping the loop's`
       );
   }
   const before = treeOf(input2.base);
@@ -65581,7 +66190,7 @@ function buildPrompt(input2) {
     "2. **Always verify your work against the phase document (the task plan) and the checklist** below: do what they ask, nothing else.",
     "3. **Never proceed to another phase's tasks.** Work only on the tasks of the current phase.",
     `4. **Reference the codemap** for architectural alignment and **the requirements** for validation criteria.`,
-    `5. **Do not edit the plan documents (\`${plansDir}/\`) or anything under \`.github/\`.** The loop marks tasks and writes reports and logs itself; task plans, requirements and the codemap are the architect's. Any such change refuses your whole run. When the task needs a plan change, do not make it: explain it in your summary, and the loop escalates to the architect.`,
+    `5. **Do not edit the plan documents (\`${plansDir}/\`), any other plan's (spec-kit and Kiro feature folders, \`.taskmaster/\`, \`openspec/\`, any \`coder-loop/\` sidecar) or anything under \`.github/\`.** The loop marks tasks and writes reports and logs itself; task plans, requirements and the codemap are the architect's. Any such change refuses your whole run. When the task needs a plan change, do not make it: explain it in your summary, and the loop escalates to the architect.`,
     "6. **Do not commit, push or open pull requests**, and never print secrets: you have no write access, and the loop commits for you.",
     "7. Write a short summary (what you changed, which tests, anything left open) to `$CODER_OUTPUT_DIR/summary.md`; the loop posts it on the pull request.",
     "",
@@ -65663,11 +66272,11 @@ No log: ${f.logMissing ?? "not available"}.`
       )
     );
     for (const c of r.comments) {
-      const at2 = `${codeSpan(oneLine2(c.path, secrets))}${c.line === void 0 ? "" : ` line ${c.line}`}`;
+      const at3 = `${codeSpan(oneLine2(c.path, secrets))}${c.line === void 0 ? "" : ` line ${c.line}`}`;
       out.push(
         "",
         untrusted(
-          `Comment on ${at2}`,
+          `Comment on ${at3}`,
           `a review comment${c.url ? ` (${c.url})` : ""}`,
           c.body,
           secrets
@@ -65705,7 +66314,7 @@ var short = (sha) => sha.slice(0, 7);
 function what(p) {
   return `the coding agent (${NODE_NAMES[p.node]}, attempt ${p.attempt})`;
 }
-function quoted2(summary3) {
+function quoted3(summary3) {
   const text6 = escapeSummary(summary3);
   return text6 ? `
 
@@ -65744,11 +66353,11 @@ function usageLine(run3) {
 Agent run: ${describeRun(run3)}.` : "";
 }
 var agentReply = {
-  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted2(summary3)}`,
-  paused: (p, commit, reason, summary3, run3) => `**Partial agent commit** ${short(commit)}: ${what(p)} stopped at its provider's limit (${escapeInline2(reason)}). What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. No attempt is spent: the loop resumes it when the limit resets.${usageLine(run3)}${quoted2(summary3)}`,
-  partial: (p, commit, reason, summary3, run3) => `**Partial agent commit** ${short(commit)}: ${what(p)} ${escapeInline2(reason)}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. This counts as a failed attempt; the next attempt starts from it.${usageLine(run3)}${quoted2(summary3)}`,
-  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted2(summary3)}`,
-  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted2(summary3)}`,
+  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted3(summary3)}`,
+  paused: (p, commit, reason, summary3, run3) => `**Partial agent commit** ${short(commit)}: ${what(p)} stopped at its provider's limit (${escapeInline2(reason)}). What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. No attempt is spent: the loop resumes it when the limit resets.${usageLine(run3)}${quoted3(summary3)}`,
+  partial: (p, commit, reason, summary3, run3) => `**Partial agent commit** ${short(commit)}: ${what(p)} ${escapeInline2(reason)}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. This counts as a failed attempt; the next attempt starts from it.${usageLine(run3)}${quoted3(summary3)}`,
+  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted3(summary3)}`,
+  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted3(summary3)}`,
   refused: (p, problems) => `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:
 
 ${problems.slice(0, 50).map((problem) => `- ${codeSpan(problem)}`).join("\n")}${problems.length > 50 ? `
@@ -65760,7 +66369,7 @@ ${problems.slice(0, 50).map((problem) => `- ${codeSpan(problem)}`).join("\n")}${
 var MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 var MINUTE = 6e4;
 var DAY = 24 * 60 * MINUTE;
-function zoneOffset(utc, timeZone) {
+function zoneOffset(utc2, timeZone) {
   let parts;
   try {
     parts = new Intl.DateTimeFormat("en-US", {
@@ -65772,7 +66381,7 @@ function zoneOffset(utc, timeZone) {
       hour: "numeric",
       minute: "numeric",
       second: "numeric"
-    }).formatToParts(new Date(utc));
+    }).formatToParts(new Date(utc2));
   } catch {
     return void 0;
   }
@@ -65785,7 +66394,7 @@ function zoneOffset(utc, timeZone) {
     get("minute"),
     get("second")
   );
-  return local - (utc - utc % 1e3);
+  return local - (utc2 - utc2 % 1e3);
 }
 function fromZone(y, mo, d, h, mi, timeZone) {
   const guess2 = Date.UTC(y, mo, d, h, mi);
@@ -65817,14 +66426,14 @@ function parseLocalTime(text6, now, timeZone) {
   if (mon) {
     const mo = MONTHS.indexOf(mon.toLowerCase());
     if (mo === -1) return void 0;
-    let at3 = fromZone(year ? Number(year) : base.y, mo, Number(day), h, mi, timeZone);
-    if (at3 !== void 0 && !year && at3 < now.getTime() - DAY)
-      at3 = fromZone(base.y + 1, mo, Number(day), h, mi, timeZone);
-    return at3;
+    let at4 = fromZone(year ? Number(year) : base.y, mo, Number(day), h, mi, timeZone);
+    if (at4 !== void 0 && !year && at4 < now.getTime() - DAY)
+      at4 = fromZone(base.y + 1, mo, Number(day), h, mi, timeZone);
+    return at4;
   }
-  const at2 = fromZone(base.y, base.mo, base.d, h, mi, timeZone);
-  if (at2 === void 0) return void 0;
-  return at2 <= now.getTime() ? at2 + DAY : at2;
+  const at3 = fromZone(base.y, base.mo, base.d, h, mi, timeZone);
+  if (at3 === void 0) return void 0;
+  return at3 <= now.getTime() ? at3 + DAY : at3;
 }
 var iso = (ms) => ms === void 0 || !Number.isFinite(ms) ? void 0 : new Date(ms).toISOString();
 function retryAfter(value2, now) {
@@ -65866,8 +66475,8 @@ function codex2(text6, now, tz) {
   const hit = /You've hit your usage limit\.[^\n"]*/.exec(text6);
   if (hit) {
     const epoch = /resets_at\\?"\s*:\s*(\d{9,11})/.exec(text6);
-    const at2 = /[Tt]ry again at (.+?)\.(?=\s|"|\\|$)/.exec(hit[0]);
-    const until = epoch ? Number(epoch[1]) * 1e3 : at2 ? parseLocalTime(at2[1], now, tz) : void 0;
+    const at3 = /[Tt]ry again at (.+?)\.(?=\s|"|\\|$)/.exec(hit[0]);
+    const until = epoch ? Number(epoch[1]) * 1e3 : at3 ? parseLocalTime(at3[1], now, tz) : void 0;
     return {
       cli: "Codex",
       kind: "usage limit",
@@ -65978,69 +66587,278 @@ function requestTimeout(fixed) {
   };
 }
 
-// src/github/config.ts
-async function loadConfigFromRepo(gh, repo2, path2, ref) {
-  try {
-    const { data } = await gh.request("GET /repos/{owner}/{repo}/contents/{path}", {
-      ...repo2,
-      path: path2,
-      ref,
-      headers: { accept: "application/vnd.github.raw+json" }
-    });
-    return parseConfigText(typeof data === "string" ? data : "", path2);
-  } catch (error63) {
-    if (isHttpError(error63, 404)) return parseConfigText("", path2);
-    throw error63;
+// src/github/pages.ts
+var PER_PAGE = 100;
+async function readWhole(page, cap = 1e4) {
+  const items2 = [];
+  for (let n = 1; ; n++) {
+    const data = await page(n);
+    items2.push(...data);
+    if (items2.length >= cap) return { items: items2.slice(0, cap), complete: false };
+    if (data.length < PER_PAGE) return { items: items2, complete: true };
   }
 }
 
-// src/github/identity.ts
-async function tokenIdentity(gh, appSlug) {
-  if (appSlug) return { login: `${appSlug}[bot]`, app: { slug: appSlug } };
-  try {
-    const { data } = await gh.request("GET /user");
-    return { login: data.login };
-  } catch (error63) {
-    if (!isHttpError(error63, 403) && !isHttpError(error63, 401)) throw error63;
-    return { login: ACTIONS_BOT, app: { slug: "github-actions" } };
-  }
+// src/github/status.ts
+function checkRunRefused(error63) {
+  const { status: status2, message } = error63;
+  return status2 === 403 && /not accessible by|must authenticate via a GitHub App/i.test(message ?? "");
 }
-function once(load2) {
-  let value2;
-  return () => {
-    value2 ??= load2().catch((error63) => {
-      value2 = void 0;
-      throw error63;
-    });
-    return value2;
+function statusDescription(externalId, view) {
+  const text6 = `[${externalId}] ${view.title}`;
+  return text6.length <= 140 ? text6 : `${text6.slice(0, 139)}\u2026`;
+}
+function ownFromStatus(statuses) {
+  const mine = statuses.find((s) => s.context === CHECK_NAME);
+  const externalId = /^\[([^\]]*)\]/.exec(mine?.description ?? "")?.[1];
+  if (!mine || externalId === void 0) return void 0;
+  return {
+    ...decodeCheckState(externalId),
+    externalId,
+    conclusion: mine.state === "pending" ? null : mine.state
   };
 }
-async function readPermission(gh, repo2, login2) {
+async function writeLoopStatus(gh, repo2, headSha, externalId, view, conclusion, targetUrl) {
+  await gh.request("POST /repos/{owner}/{repo}/statuses/{sha}", {
+    ...repo2,
+    sha: headSha,
+    context: CHECK_NAME,
+    state: conclusion ?? "pending",
+    description: statusDescription(externalId, view),
+    target_url: targetUrl
+  });
+}
+
+// src/github/checks.ts
+function keepsStatus(identity) {
+  return identity.app === void 0;
+}
+async function commitCheckRuns(gh, repo2, sha, name) {
+  const { items: items2 } = await readWhole(async (page) => {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
+      ...repo2,
+      ref: sha,
+      ...name ? { check_name: name } : {},
+      filter: "all",
+      per_page: PER_PAGE,
+      page
+    });
+    return data.check_runs;
+  });
+  return items2;
+}
+function ownRuns(runs, sha, identity) {
+  return runs.filter((r) => identity ? isOwnCheckRun(r, identity) : r.name === CHECK_NAME).map((r) => ({ run: r, record: decodeRecord(r.output?.text, sha) })).filter((r) => r.record !== void 0).sort((a, b) => Number(a.run.id) - Number(b.run.id));
+}
+function ownOf(run3, record2) {
+  return {
+    id: Number(run3.id),
+    ...decodeCheckState(run3.external_id),
+    externalId: run3.external_id ?? "",
+    conclusion: run3.conclusion,
+    record: record2,
+    ...run3.started_at ? { startedAt: run3.started_at } : {},
+    output: {
+      title: run3.output?.title ?? "",
+      summary: run3.output?.summary ?? "",
+      text: run3.output?.text ?? ""
+    }
+  };
+}
+async function rerunWorkflow(gh, repo2, run3, whole) {
   try {
-    const { data } = await gh.request(
-      "GET /repos/{owner}/{repo}/collaborators/{username}/permission",
-      { ...repo2, username: login2 }
-    );
-    const role = data.role_name;
-    if (role === "admin" || role === "maintain" || role === "write") return role;
-    return data.permission ?? "none";
+    if (whole)
+      await gh.request("POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun", {
+        ...repo2,
+        run_id: run3
+      });
+    else
+      await gh.request("POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs", {
+        ...repo2,
+        run_id: run3
+      });
+    return true;
   } catch (error63) {
-    if (isHttpError(error63, 404)) return "none";
+    if ([403, 404, 409, 422].some((status2) => isHttpError(error63, status2))) return false;
     throw error63;
   }
 }
-async function isTeamMember(gh, team, login2) {
-  try {
-    const { data } = await gh.request("GET /orgs/{org}/teams/{team_slug}/memberships/{username}", {
-      org: team.org,
-      team_slug: team.slug,
-      username: login2
+async function recordOn(gh, repo2, sha, identity) {
+  const mine = ownRuns(await commitCheckRuns(gh, repo2, sha, CHECK_NAME), sha, identity).pop();
+  return mine ? ownOf(mine.run, mine.record) : void 0;
+}
+var RUNNER_STEPS = /* @__PURE__ */ new Set(["Set up job", "Initialize containers", "Complete job"]);
+async function readActions(gh, repo2, sha, ids) {
+  const jobs = new Map(ids.map((id) => [id, null]));
+  const runs = await readWhole(async (page) => {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/actions/runs", {
+      ...repo2,
+      head_sha: sha,
+      per_page: PER_PAGE,
+      page
     });
-    return data.state === "active";
-  } catch (error63) {
-    if (isHttpError(error63, 404)) return false;
-    throw error63;
+    return data.workflow_runs;
+  });
+  const unstarted = runs.items.filter((run3) => run3.head_sha === sha && run3.conclusion === "startup_failure").map((run3) => ({
+    name: run3.name ?? `workflow run ${run3.id}`,
+    status: "completed",
+    conclusion: "startup_failure",
+    url: run3.html_url,
+    job: {
+      run: Number(run3.id),
+      attempt: Number(run3.run_attempt ?? 1),
+      projectRan: false,
+      whole: true
+    }
+  }));
+  if (ids.length === 0) return { jobs, unstarted };
+  for (const run3 of runs.items) {
+    const listed = await readWhole(async (page) => {
+      const { data } = await gh.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", {
+        ...repo2,
+        run_id: Number(run3.id),
+        filter: "all",
+        per_page: PER_PAGE,
+        page
+      });
+      return data.jobs;
+    });
+    for (const job of listed.items)
+      if (jobs.has(Number(job.id)) && job.head_sha === sha)
+        jobs.set(Number(job.id), {
+          run: Number(run3.id),
+          attempt: Number(job.run_attempt ?? 1),
+          projectRan: (job.steps ?? []).some(
+            (step) => !RUNNER_STEPS.has(step.name) && step.conclusion !== null && step.conclusion !== "skipped"
+          )
+        });
   }
+  return { jobs, unstarted };
+}
+var PASSING = /* @__PURE__ */ new Set(["success", "neutral", "skipped"]);
+async function commitStatuses(gh, repo2, sha) {
+  const { items: items2 } = await readWhole(async (page) => {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/commits/{ref}/statuses", {
+      ...repo2,
+      ref: sha,
+      per_page: PER_PAGE,
+      page
+    });
+    return data;
+  });
+  return items2;
+}
+async function readHeadChecks(gh, repo2, sha, identity, options = {}) {
+  const [runs, statuses] = await Promise.all([
+    commitCheckRuns(gh, repo2, sha),
+    commitStatuses(gh, repo2, sha)
+  ]);
+  const byId = [...runs].sort((a, b) => Number(a.id) - Number(b.id));
+  const own6 = ownRuns(byId, sha, identity);
+  const ownIds = new Set(own6.map((o) => o.run.id));
+  const mine = own6.pop();
+  const failed = byId.filter(
+    (r) => !ownIds.has(r.id) && r.app?.slug === "github-actions" && r.conclusion !== null && !PASSING.has(r.conclusion)
+  ).map((r) => r.id);
+  const traced = [.../* @__PURE__ */ new Set([...runsToTrace(byId, ownIds), ...failed])];
+  const { jobs, unstarted } = traced.length > 0 || options.unstarted ? await readActions(gh, repo2, sha, traced) : { jobs: /* @__PURE__ */ new Map(), unstarted: [] };
+  const results = latestCheckRuns(byId, ownIds, jobs).map((r) => {
+    const job = jobs.get(r.id);
+    return {
+      name: r.name,
+      status: r.status,
+      conclusion: r.conclusion,
+      ...r.html_url ? { url: r.html_url } : {},
+      ...job && r.conclusion !== null && !PASSING.has(r.conclusion) ? { job: { run: job.run, attempt: job.attempt, projectRan: job.projectRan } } : {}
+    };
+  });
+  results.push(...unstarted);
+  const statusIsMine = identity !== void 0 && keepsStatus(identity);
+  const isMine = (s) => statusIsMine && s.context === CHECK_NAME && s.creator?.login?.toLowerCase() === identity.login.toLowerCase();
+  for (const s of latestStatuses(statuses)) {
+    if (isMine(s)) continue;
+    results.push({
+      name: s.context,
+      status: s.state === "pending" ? "in_progress" : "completed",
+      conclusion: s.state === "pending" ? null : s.state,
+      ...s.target_url ? { url: s.target_url } : {}
+    });
+  }
+  const status2 = mine || !statusIsMine ? void 0 : ownFromStatus(statuses.filter(isMine));
+  return {
+    results,
+    ...mine ? { own: ownOf(mine.run, mine.record) } : status2 ? { own: { id: 0, ...status2, commitStatus: true } } : {}
+  };
+}
+async function writeCheckRun(gh, repo2, headSha, own6, write2, repoUrl, ref, statusFallback = async () => true) {
+  const output2 = checkRunOutput(write2.view, repoUrl, ref);
+  output2.summary += progressLink(repoUrl, write2.record);
+  if (write2.record) output2.text = withRecord(output2.text, write2.record, headSha);
+  const fields = {
+    external_id: encodeCheckState({ node: write2.view.node, next: write2.next }),
+    output: output2,
+    ...write2.conclusion ? { status: "completed", conclusion: write2.conclusion } : { status: "in_progress" }
+  };
+  const written = (id, commitStatus) => ({
+    id,
+    ...decodeCheckState(fields.external_id),
+    externalId: fields.external_id,
+    conclusion: write2.conclusion ?? null,
+    ...commitStatus ? { commitStatus } : { output: output2 },
+    ...write2.record && !commitStatus ? { record: write2.record } : {}
+  });
+  const asStatus = async () => {
+    await writeLoopStatus(
+      gh,
+      repo2,
+      headSha,
+      fields.external_id,
+      write2.view,
+      write2.conclusion,
+      `${repoUrl}/tree/${encodePath(ref)}`
+    );
+    return written(0, true);
+  };
+  if (own6?.commitStatus) return asStatus();
+  try {
+    return written(await writeOwnCheckRun(gh, repo2, headSha, own6, fields));
+  } catch (error63) {
+    if (!checkRunRefused(error63) || !await statusFallback()) throw error63;
+    return asStatus();
+  }
+}
+async function writeOwnCheckRun(gh, repo2, headSha, own6, fields) {
+  if (own6) {
+    await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
+      ...repo2,
+      check_run_id: own6.id,
+      ...fields
+    });
+    return own6.id;
+  }
+  const { data } = await gh.request("POST /repos/{owner}/{repo}/check-runs", {
+    ...repo2,
+    name: CHECK_NAME,
+    head_sha: headSha,
+    ...fields
+  });
+  return Number(data.id);
+}
+async function createCheckRun(gh, repo2, headSha, view, record2, repoUrl, ref, statusFallback) {
+  await writeCheckRun(gh, repo2, headSha, void 0, { view, record: record2 }, repoUrl, ref, statusFallback);
+}
+async function writeRecord(gh, repo2, own6, record2, headSha) {
+  const output2 = {
+    title: own6.output?.title || "coder-loop",
+    summary: own6.output?.summary || "coder-loop",
+    text: withRecord(own6.output?.text, record2, headSha)
+  };
+  await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
+    ...repo2,
+    check_run_id: own6.id,
+    output: output2
+  });
+  return { ...own6, output: output2, record: record2 };
 }
 
 // src/github/git.ts
@@ -66198,248 +67016,53 @@ async function branchesWithPrefix(gh, repo2, prefix) {
   return data.map((r) => ({ branch: r.ref.replace(/^refs\/heads\//, ""), sha: r.object.sha }));
 }
 
-// src/github/loop/env.ts
-function readerFor(env) {
-  return new GitReader(env.gh, env.repo);
-}
-var threads = /* @__PURE__ */ new WeakMap();
-async function onThread(thread, handle2) {
+// src/github/identity.ts
+async function tokenIdentity(gh, appSlug) {
+  if (appSlug) return { login: `${appSlug}[bot]`, app: { slug: appSlug } };
   try {
-    return await handle2();
+    const { data } = await gh.request("GET /user");
+    return { login: data.login };
   } catch (error63) {
-    if (typeof error63 === "object" && error63 !== null && !threads.has(error63))
-      threads.set(error63, thread);
+    if (!isHttpError(error63, 403) && !isHttpError(error63, 401)) throw error63;
+    return { login: ACTIONS_BOT, app: { slug: "github-actions" } };
+  }
+}
+function once(load2) {
+  let value2;
+  return () => {
+    value2 ??= load2().catch((error63) => {
+      value2 = void 0;
+      throw error63;
+    });
+    return value2;
+  };
+}
+async function readPermission(gh, repo2, login2) {
+  try {
+    const { data } = await gh.request(
+      "GET /repos/{owner}/{repo}/collaborators/{username}/permission",
+      { ...repo2, username: login2 }
+    );
+    const role = data.role_name;
+    if (role === "admin" || role === "maintain" || role === "write") return role;
+    return data.permission ?? "none";
+  } catch (error63) {
+    if (isHttpError(error63, 404)) return "none";
     throw error63;
   }
 }
-function threadOfError(error63) {
-  return typeof error63 === "object" && error63 !== null ? threads.get(error63) : void 0;
-}
-
-// src/github/pages.ts
-var PER_PAGE = 100;
-async function readWhole(page, cap = 1e4) {
-  const items2 = [];
-  for (let n = 1; ; n++) {
-    const data = await page(n);
-    items2.push(...data);
-    if (items2.length >= cap) return { items: items2.slice(0, cap), complete: false };
-    if (data.length < PER_PAGE) return { items: items2, complete: true };
-  }
-}
-
-// src/github/status.ts
-function checkRunRefused(error63) {
-  const { status: status2, message } = error63;
-  return status2 === 403 && /not accessible by|must authenticate via a GitHub App/i.test(message ?? "");
-}
-function statusDescription(externalId, view) {
-  const text6 = `[${externalId}] ${view.title}`;
-  return text6.length <= 140 ? text6 : `${text6.slice(0, 139)}\u2026`;
-}
-function ownFromStatus(statuses) {
-  const mine = statuses.find((s) => s.context === CHECK_NAME);
-  const externalId = /^\[([^\]]*)\]/.exec(mine?.description ?? "")?.[1];
-  if (!mine || externalId === void 0) return void 0;
-  return {
-    ...decodeCheckState(externalId),
-    externalId,
-    conclusion: mine.state === "pending" ? null : mine.state
-  };
-}
-async function writeLoopStatus(gh, repo2, headSha, externalId, view, conclusion, targetUrl) {
-  await gh.request("POST /repos/{owner}/{repo}/statuses/{sha}", {
-    ...repo2,
-    sha: headSha,
-    context: CHECK_NAME,
-    state: conclusion ?? "pending",
-    description: statusDescription(externalId, view),
-    target_url: targetUrl
-  });
-}
-
-// src/github/checks.ts
-function keepsStatus(identity) {
-  return identity.app === void 0;
-}
-async function commitCheckRuns(gh, repo2, sha, name) {
-  const { items: items2 } = await readWhole(async (page) => {
-    const { data } = await gh.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
-      ...repo2,
-      ref: sha,
-      ...name ? { check_name: name } : {},
-      filter: "all",
-      per_page: PER_PAGE,
-      page
-    });
-    return data.check_runs;
-  });
-  return items2;
-}
-function ownRuns(runs, sha, identity) {
-  return runs.filter((r) => identity ? isOwnCheckRun(r, identity) : r.name === CHECK_NAME).map((r) => ({ run: r, record: decodeRecord(r.output?.text, sha) })).filter((r) => r.record !== void 0).sort((a, b) => Number(a.run.id) - Number(b.run.id));
-}
-function ownOf(run3, record2) {
-  return {
-    id: Number(run3.id),
-    ...decodeCheckState(run3.external_id),
-    externalId: run3.external_id ?? "",
-    conclusion: run3.conclusion,
-    record: record2,
-    output: {
-      title: run3.output?.title ?? "",
-      summary: run3.output?.summary ?? "",
-      text: run3.output?.text ?? ""
-    }
-  };
-}
-async function recordOn(gh, repo2, sha, identity) {
-  const mine = ownRuns(await commitCheckRuns(gh, repo2, sha, CHECK_NAME), sha, identity).pop();
-  return mine ? ownOf(mine.run, mine.record) : void 0;
-}
-async function jobsOf(gh, repo2, sha, ids) {
-  const jobs = new Map(ids.map((id) => [id, null]));
-  if (ids.length === 0) return jobs;
-  const runs = await readWhole(async (page) => {
-    const { data } = await gh.request("GET /repos/{owner}/{repo}/actions/runs", {
-      ...repo2,
-      head_sha: sha,
-      per_page: PER_PAGE,
-      page
-    });
-    return data.workflow_runs;
-  });
-  for (const run3 of runs.items) {
-    const listed = await readWhole(async (page) => {
-      const { data } = await gh.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", {
-        ...repo2,
-        run_id: Number(run3.id),
-        filter: "all",
-        per_page: PER_PAGE,
-        page
-      });
-      return data.jobs;
-    });
-    for (const job of listed.items)
-      if (jobs.has(Number(job.id)) && job.head_sha === sha)
-        jobs.set(Number(job.id), { run: Number(run3.id), attempt: Number(job.run_attempt ?? 1) });
-  }
-  return jobs;
-}
-async function commitStatuses(gh, repo2, sha) {
-  const { items: items2 } = await readWhole(async (page) => {
-    const { data } = await gh.request("GET /repos/{owner}/{repo}/commits/{ref}/statuses", {
-      ...repo2,
-      ref: sha,
-      per_page: PER_PAGE,
-      page
-    });
-    return data;
-  });
-  return items2;
-}
-async function readHeadChecks(gh, repo2, sha, identity) {
-  const [runs, statuses] = await Promise.all([
-    commitCheckRuns(gh, repo2, sha),
-    commitStatuses(gh, repo2, sha)
-  ]);
-  const byId = [...runs].sort((a, b) => Number(a.id) - Number(b.id));
-  const own6 = ownRuns(byId, sha, identity);
-  const ownIds = new Set(own6.map((o) => o.run.id));
-  const mine = own6.pop();
-  const jobs = await jobsOf(gh, repo2, sha, runsToTrace(byId, ownIds));
-  const results = latestCheckRuns(byId, ownIds, jobs).map((r) => ({
-    name: r.name,
-    status: r.status,
-    conclusion: r.conclusion,
-    ...r.html_url ? { url: r.html_url } : {}
-  }));
-  const statusIsMine = identity !== void 0 && keepsStatus(identity);
-  const isMine = (s) => statusIsMine && s.context === CHECK_NAME && s.creator?.login?.toLowerCase() === identity.login.toLowerCase();
-  for (const s of latestStatuses(statuses)) {
-    if (isMine(s)) continue;
-    results.push({
-      name: s.context,
-      status: s.state === "pending" ? "in_progress" : "completed",
-      conclusion: s.state === "pending" ? null : s.state,
-      ...s.target_url ? { url: s.target_url } : {}
-    });
-  }
-  const status2 = mine || !statusIsMine ? void 0 : ownFromStatus(statuses.filter(isMine));
-  return {
-    results,
-    ...mine ? { own: ownOf(mine.run, mine.record) } : status2 ? { own: { id: 0, ...status2, commitStatus: true } } : {}
-  };
-}
-async function writeCheckRun(gh, repo2, headSha, own6, write2, repoUrl, ref, statusFallback = async () => true) {
-  const output2 = checkRunOutput(write2.view, repoUrl, ref);
-  output2.summary += progressLink(repoUrl, write2.record);
-  if (write2.record) output2.text = withRecord(output2.text, write2.record, headSha);
-  const fields = {
-    external_id: encodeCheckState({ node: write2.view.node, next: write2.next }),
-    output: output2,
-    ...write2.conclusion ? { status: "completed", conclusion: write2.conclusion } : { status: "in_progress" }
-  };
-  const written = (id, commitStatus) => ({
-    id,
-    ...decodeCheckState(fields.external_id),
-    externalId: fields.external_id,
-    conclusion: write2.conclusion ?? null,
-    ...commitStatus ? { commitStatus } : { output: output2 },
-    ...write2.record && !commitStatus ? { record: write2.record } : {}
-  });
-  const asStatus = async () => {
-    await writeLoopStatus(
-      gh,
-      repo2,
-      headSha,
-      fields.external_id,
-      write2.view,
-      write2.conclusion,
-      `${repoUrl}/tree/${encodePath(ref)}`
-    );
-    return written(0, true);
-  };
-  if (own6?.commitStatus) return asStatus();
+async function isTeamMember(gh, team, login2) {
   try {
-    return written(await writeOwnCheckRun(gh, repo2, headSha, own6, fields));
-  } catch (error63) {
-    if (!checkRunRefused(error63) || !await statusFallback()) throw error63;
-    return asStatus();
-  }
-}
-async function writeOwnCheckRun(gh, repo2, headSha, own6, fields) {
-  if (own6) {
-    await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
-      ...repo2,
-      check_run_id: own6.id,
-      ...fields
+    const { data } = await gh.request("GET /orgs/{org}/teams/{team_slug}/memberships/{username}", {
+      org: team.org,
+      team_slug: team.slug,
+      username: login2
     });
-    return own6.id;
+    return data.state === "active";
+  } catch (error63) {
+    if (isHttpError(error63, 404)) return false;
+    throw error63;
   }
-  const { data } = await gh.request("POST /repos/{owner}/{repo}/check-runs", {
-    ...repo2,
-    name: CHECK_NAME,
-    head_sha: headSha,
-    ...fields
-  });
-  return Number(data.id);
-}
-async function createCheckRun(gh, repo2, headSha, view, record2, repoUrl, ref, statusFallback) {
-  await writeCheckRun(gh, repo2, headSha, void 0, { view, record: record2 }, repoUrl, ref, statusFallback);
-}
-async function writeRecord(gh, repo2, own6, record2, headSha) {
-  const output2 = {
-    title: own6.output?.title || "coder-loop",
-    summary: own6.output?.summary || "coder-loop",
-    text: withRecord(own6.output?.text, record2, headSha)
-  };
-  await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
-    ...repo2,
-    check_run_id: own6.id,
-    output: output2
-  });
-  return { ...own6, output: output2, record: record2 };
 }
 
 // src/github/issues.ts
@@ -66707,6 +67330,32 @@ async function sendAgentDispatch(gh, repo2, payload) {
     client_payload: { ...payload }
   });
 }
+function handOffOf(payload) {
+  return { node: payload.node, attempt: payload.attempt, sha: payload.headSha };
+}
+async function handOffNotAsked(gh, repo2, payload, sender, identity) {
+  let data;
+  try {
+    data = await getPull(gh, repo2, payload.pullRequest);
+  } catch (error63) {
+    if (isHttpError(error63, 404)) return `pull request #${payload.pullRequest} does not exist`;
+    throw error63;
+  }
+  const author = data.user?.login;
+  if (!author) return `pull request #${data.number} names no author`;
+  const loop = identity ?? {
+    login: author,
+    ...isBot(data.user) ? { app: { slug: author.replace(/\[bot\]$/, "") } } : {}
+  };
+  if (!sender?.login || sender.login.toLowerCase() !== loop.login.toLowerCase())
+    return `the dispatch was sent by ${sender?.login ? `@${sender.login}` : "nobody GitHub names"}, not by the loop (${loop.login})`;
+  const record2 = loop.app === void 0 ? readMarker(data.body) : (await recordOn(gh, repo2, payload.headSha, loop))?.record;
+  const asked = record2?.handOff;
+  const wanted = handOffOf(payload);
+  if (!asked || asked.node !== wanted.node || asked.attempt !== wanted.attempt || asked.sha !== wanted.sha)
+    return `the loop's record on ${payload.headSha.slice(0, 7)} asks for ${asked ? `${asked.node} (attempt ${asked.attempt}) on ${asked.sha.slice(0, 7)}` : "no hand-off"}, not ${wanted.node} (attempt ${wanted.attempt})`;
+  return void 0;
+}
 async function agentPullRequest(gh, repo2, payload, identity) {
   let data;
   try {
@@ -66885,9 +67534,9 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, optio
     ...partial3 ? { partial: true } : {},
     ...measured.usage ? { usage: measured.usage } : {}
   };
-  const recorded = async (at2, partial3 = false) => {
+  const recorded = async (at3, partial3 = false) => {
     const e = entry(partial3);
-    if (e && options.record) await recordAgentRun(gh, repo2, payload, at2, e, options.record);
+    if (e && options.record) await recordAgentRun(gh, repo2, payload, at3, e, options.record);
   };
   if (run3.headSha !== payload.headSha) {
     const reason = `the changes were made on ${run3.headSha.slice(0, 7)}, not on the hand-off's head ${payload.headSha.slice(0, 7)}`;
@@ -66925,6 +67574,7 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, optio
   const checked = typeof base === "string" ? { ok: false, problems: [`the changes cannot be checked: ${base}`] } : decideApply({
     changes: run3.changes,
     plansDir,
+    ...options.plans ? { plans: options.plans } : {},
     base,
     outcome: run3.outcome,
     keepPartialWork: options.keepPartialWork ?? false
@@ -66997,32 +67647,28 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, optio
       };
   }
 }
-async function recordAgentRun(gh, repo2, payload, at2, entry, where) {
+async function recordAgentRun(gh, repo2, payload, at3, entry, where) {
   if (keepsStatus(where.identity)) return;
   const from = await recordOn(gh, repo2, payload.headSha, where.identity);
   if (!from?.record) return;
   const add2 = (runs) => (runs ?? []).some((r) => JSON.stringify(r) === JSON.stringify(entry)) ? [...runs ?? []] : [...runs ?? [], entry];
-  if (at2 === payload.headSha) {
-    await writeRecord(
-      gh,
-      repo2,
-      from,
-      { ...from.record, agentRuns: add2(from.record.agentRuns) },
-      payload.headSha
-    );
+  if (at3 === payload.headSha) {
+    const runs = add2(from.record.agentRuns);
+    if (runs.length !== (from.record.agentRuns ?? []).length)
+      await writeRecord(gh, repo2, from, { ...from.record, agentRuns: runs }, payload.headSha);
     return;
   }
-  const there = await recordOn(gh, repo2, at2, where.identity);
+  const there = await recordOn(gh, repo2, at3, where.identity);
   if (there?.record) {
     const runs = add2(there.record.agentRuns);
     if (runs.length !== (there.record.agentRuns ?? []).length)
-      await writeRecord(gh, repo2, there, { ...there.record, agentRuns: runs }, at2);
+      await writeRecord(gh, repo2, there, { ...there.record, agentRuns: runs }, at3);
     return;
   }
   await createCheckRun(
     gh,
     repo2,
-    at2,
+    at3,
     {
       mode: from.record.mode,
       node: "Verification",
@@ -67033,6 +67679,40 @@ async function recordAgentRun(gh, repo2, payload, at2, entry, where) {
     where.repoUrl,
     payload.branch
   );
+}
+
+// src/github/config.ts
+async function loadConfigFromRepo(gh, repo2, path2, ref) {
+  try {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/contents/{path}", {
+      ...repo2,
+      path: path2,
+      ref,
+      headers: { accept: "application/vnd.github.raw+json" }
+    });
+    return parseConfigText(typeof data === "string" ? data : "", path2);
+  } catch (error63) {
+    if (isHttpError(error63, 404)) return parseConfigText("", path2);
+    throw error63;
+  }
+}
+
+// src/github/loop/env.ts
+function readerFor(env) {
+  return new GitReader(env.gh, env.repo);
+}
+var threads = /* @__PURE__ */ new WeakMap();
+async function onThread(thread, handle2) {
+  try {
+    return await handle2();
+  } catch (error63) {
+    if (typeof error63 === "object" && error63 !== null && !threads.has(error63))
+      threads.set(error63, thread);
+    throw error63;
+  }
+}
+function threadOfError(error63) {
+  return typeof error63 === "object" && error63 !== null ? threads.get(error63) : void 0;
 }
 
 // src/github/kindPlans.ts
@@ -67051,8 +67731,6 @@ async function readKindPlan(reader, tree, plan) {
 async function completionCommit(env, config2, snap, approver, facts) {
   const { gh, repo: repo2 } = env;
   const { pr, marker } = snap;
-  const plan = marker.plan;
-  const at2 = (file2) => planPath(config2.plansDir, plan, file2);
   const attempts = (marker.attempts ?? []).map((a, i) => ({
     number: i + 1,
     sha: a.sha,
@@ -67076,10 +67754,6 @@ async function completionCommit(env, config2, snap, approver, facts) {
   const reader = new GitReader(gh, repo2);
   const parent = pr.head.sha;
   const tree = await reader.tree(parent);
-  const read3 = async (file2) => {
-    const sha = tree.files.get(at2(file2));
-    return sha === void 0 ? void 0 : reader.blob(sha);
-  };
   const report = {
     pullRequest: { number: pr.number, url: pr.url },
     issueUrl: `${env.repoUrl}/issues/${marker.issue}`,
@@ -67098,7 +67772,9 @@ async function completionCommit(env, config2, snap, approver, facts) {
     now: env.now().toISOString(),
     ...config2.specCheck === "off" ? {} : { spec: { testPaths: config2.testPaths, plansDir: config2.plansDir } }
   };
-  const completion = marker.planFile ? await kindCompletion(reader, tree, plan, marker, report) : await coderCompletion(config2, plan, marker, report, read3);
+  const plan = await recordedPlan(reader, tree, config2, marker);
+  if ("problems" in plan) return { ok: false, problems: plan.problems };
+  const completion = markComplete(plan, marker, report);
   if (!completion.ok) return { ok: false, problems: completion.problems };
   const integer2 = (n) => typeof n === "number" ? n : phaseInteger(n);
   return {
@@ -67110,28 +67786,21 @@ async function completionCommit(env, config2, snap, approver, facts) {
     ...completion.next ? { next: { number: integer2(completion.next.number) } } : {}
   };
 }
-async function coderCompletion(config2, plan, marker, facts, read3) {
-  const [checklist, context, masterLog] = await Promise.all([
-    read3(PLAN_FILES.checklist),
-    read3(PLAN_FILES.context),
-    read3(PLAN_FILES.masterLog)
-  ]);
-  return markComplete(
-    config2,
-    plan,
-    {
-      ...checklist !== void 0 ? { checklist } : {},
-      ...context !== void 0 ? { context } : {},
-      ...masterLog !== void 0 ? { masterLog } : {}
-    },
-    marker,
-    facts
-  );
-}
-async function kindCompletion(reader, tree, label, marker, facts) {
+async function recordedPlan(reader, tree, config2, marker) {
+  if (marker.planFile === void 0) {
+    const name = marker.plan;
+    const files = /* @__PURE__ */ new Map();
+    await Promise.all(
+      [PLAN_FILES.checklist, PLAN_FILES.context, PLAN_FILES.masterLog].map(async (file2) => {
+        const sha = tree.files.get(planPath(config2.plansDir, name, file2));
+        if (sha !== void 0) files.set(file2, await reader.blob(sha));
+      })
+    );
+    const dir = planPath(config2.plansDir, name, "").replace(/\/$/, "");
+    return coderPlan(config2, { name, dir, paths: [...files.keys()], files });
+  }
   const plan = planFromRef(marker.planFile);
   const missing = (message) => ({
-    ok: false,
     problems: [
       {
         severity: "error",
@@ -67144,7 +67813,7 @@ async function kindCompletion(reader, tree, label, marker, facts) {
   if (!plan) return missing("The loop record names no plan the loop reads.");
   const { kp, paths, texts } = await readKindPlan(reader, tree, plan);
   if (!texts.has(plan.path)) return missing("The tasks file is missing on the lock branch.");
-  return markKindComplete(kp, label, paths, texts, marker, facts);
+  return kindPlan(kp, marker.plan, paths, texts);
 }
 
 // src/github/plans.ts
@@ -67279,30 +67948,30 @@ async function applyStart(env, effects) {
         progress = await writeProgress(env, effect.progress, effect.id);
         progressPr = effect.progress.current?.pr;
         break;
-      case "check":
-        if (progress !== void 0 && progressPr !== void 0 && effect.record.run) {
-          if (keepsStatus(await env.identity())) {
-            const pr = await getPull(gh, repo2, progressPr);
-            const run3 = { ...effect.record.run, progress };
-            await setPullBody(
-              gh,
-              repo2,
-              pr.number,
-              updateMarker(pr.body ?? "", { ...effect.record, run: run3 })
-            );
-          }
+      case "check": {
+        const sent = effects.find(
+          (e) => e.kind === "dispatch" && e.payload.headSha === effect.sha
+        );
+        let record2 = sent ? { ...effect.record, handOff: handOffOf(sent.payload) } : effect.record;
+        const withProgress2 = progress !== void 0 && progressPr !== void 0 && record2.run;
+        if (withProgress2) record2 = { ...record2, run: { ...record2.run, progress } };
+        const number4 = record2.pr ?? progressPr;
+        if ((withProgress2 || sent) && number4 !== void 0 && keepsStatus(await env.identity())) {
+          const pr = await getPull(gh, repo2, number4);
+          await setPullBody(gh, repo2, pr.number, updateMarker(pr.body ?? "", record2));
         }
         await createCheckRun(
           gh,
           repo2,
           effect.sha,
           effect.view,
-          progress !== void 0 && effect.record.run ? { ...effect.record, run: { ...effect.record.run, progress } } : effect.record,
+          record2,
           env.repoUrl,
           effect.branch,
           async () => keepsStatus(await env.identity())
         );
         break;
+      }
       case "dispatch":
         await sendAgentDispatch(gh, repo2, effect.payload);
         break;
@@ -67424,6 +68093,44 @@ function planPhases(env, plansDir, plan, planFile) {
   };
 }
 
+// src/github/activity.ts
+var ACTIVITY_CAP = 1e4;
+function nextCursor(link3) {
+  for (const part of (link3 ?? "").split(",")) {
+    const m = /<([^>]+)>\s*;\s*rel="next"/.exec(part);
+    if (m) return new URL(m[1], "https://api.github.com").searchParams.get("after") ?? void 0;
+  }
+  return void 0;
+}
+async function branchPushers(gh, repo2, branch2, loop) {
+  const people = /* @__PURE__ */ new Set();
+  const automation = /* @__PURE__ */ new Set();
+  let read3 = 0;
+  let after;
+  for (; ; ) {
+    const { data, headers } = await gh.request("GET /repos/{owner}/{repo}/activity", {
+      ...repo2,
+      ref: `refs/heads/${branch2}`,
+      direction: "desc",
+      per_page: PER_PAGE,
+      ...after !== void 0 ? { after } : {}
+    });
+    for (const entry of data) {
+      const actor2 = entry.actor;
+      if (actor2 && actor2.login.toLowerCase() !== loop.toLowerCase())
+        (isBot(actor2) ? automation : people).add(actor2.login.toLowerCase());
+      if (entry.activity_type === "branch_creation")
+        return { people: [...people], automation: [...automation] };
+    }
+    read3 += data.length;
+    after = nextCursor(headers.link);
+    if (after === void 0 || data.length === 0)
+      return { people: [...people], automation: [...automation] };
+    if (read3 >= ACTIVITY_CAP)
+      return { people: [...people], automation: [...automation], incomplete: true };
+  }
+}
+
 // src/github/loop/snapshot.ts
 function pullContext(env, config2, loop) {
   const { pr, marker } = loop;
@@ -67439,6 +68146,7 @@ function pullContext(env, config2, loop) {
         url: pr.html_url,
         body: pr.body ?? "",
         head: { sha: pr.head.sha, ref: pr.head.ref },
+        ...pr.base.sha ? { base: pr.base.sha } : {},
         escalated: marker.escalation !== void 0
       },
       marker,
@@ -67523,6 +68231,34 @@ async function read2(ctx, need, given) {
       const stands = await escalationStands(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number, login2);
       return { ...ctx, snap: { ...ctx.snap, escalatedBefore: stands } };
     }
+    case "plans": {
+      const reader = new GitReader(ctx.env.gh, ctx.env.repo);
+      const paths = /* @__PURE__ */ new Set();
+      for (const sha of treesOf(ctx.snap))
+        for (const p of (await reader.tree(sha)).files.keys()) paths.add(p);
+      return {
+        ...ctx,
+        snap: { ...ctx.snap, plans: findPlanFiles([...paths], planGlobs(ctx.config)) }
+      };
+    }
+    case "planTexts": {
+      const reader = new GitReader(ctx.env.gh, ctx.env.repo);
+      const { base, head } = ctx.snap.pr;
+      const at3 = async (sha, path2) => {
+        if (sha === void 0) return void 0;
+        const blob = (await reader.tree(sha)).files.get(path2);
+        return blob === void 0 ? void 0 : reader.blob(blob);
+      };
+      const texts = /* @__PURE__ */ new Map();
+      for (const path2 of loopFilesTouched(ctx.snap, ctx.config)) {
+        const [b, h] = [await at3(base, path2), await at3(head.sha, path2)];
+        texts.set(path2, {
+          ...b !== void 0 ? { base: b } : {},
+          ...h !== void 0 ? { head: h } : {}
+        });
+      }
+      return { ...ctx, snap: { ...ctx.snap, planTexts: texts } };
+    }
     case "architects": {
       const approvals2 = [];
       for (const a of ctx.snap.approvals ?? [])
@@ -67532,6 +68268,9 @@ async function read2(ctx, need, given) {
       return { ...ctx, snap: { ...ctx.snap, approvals: approvals2 } };
     }
   }
+}
+function treesOf(snap) {
+  return [...new Set([snap.pr.base, snap.pr.head.sha].filter((s) => !!s))];
 }
 async function phaseTasks(ctx) {
   const { env, config: config2 } = ctx;
@@ -67567,10 +68306,26 @@ async function withApprovals2(ctx, given) {
   }
   if (candidates2.length === 0) return { ...ctx, snap: { ...ctx.snap, approvals: [] } };
   ctx = await withCommits(ctx);
-  const pushed2 = pushers(ctx.commits, await ctx.env.identity());
+  const identity = await ctx.env.identity();
+  const pushed2 = pushers(ctx.commits, identity);
   for (const login2 of ctx.snap.marker.pushers ?? []) pushed2.add(login2.toLowerCase());
+  const activity = await branchPushers(
+    ctx.env.gh,
+    ctx.env.repo,
+    ctx.snap.pr.head.ref,
+    identity.login
+  );
+  for (const login2 of activity.people) pushed2.add(login2);
+  const automation = activity.incomplete ? ["?"] : activity.automation;
   const approvals2 = candidates2.map((c) => ({ ...c, pushed: pushed2.has(c.login.toLowerCase()) }));
-  return { ...ctx, snap: { ...ctx.snap, approvals: approvals2 } };
+  return {
+    ...ctx,
+    snap: {
+      ...ctx.snap,
+      approvals: approvals2,
+      ...automation.length ? { automationPushed: automation } : {}
+    }
+  };
 }
 
 // src/github/loop/apply.ts
@@ -67680,6 +68435,8 @@ async function apply(ctx, effects, outcome) {
   for (const effect of withProgress(ctx.snap.marker, effects)) {
     if ("when" in effect && effect.when && effect.when !== (merged ? "merged" : "not-merged"))
       continue;
+    if (effect.kind === "dispatch" && effect.payload.headSha === pr.head.sha)
+      remember2(ctx, { ...ctx.snap.marker, handOff: handOffOf(effect.payload) });
     const { marker } = ctx.snap;
     const ending = effect.kind === "complete" && escalated !== void 0 && !marker.escalation;
     if (effect.kind !== "marker" && effect.kind !== "label" && effect.kind !== "unlabel" && !ending) {
@@ -67738,10 +68495,16 @@ async function apply(ctx, effects, outcome) {
       case "wake":
         await wakeAt(ctx, effect.at);
         break;
+      case "rerun":
+        if (!await rerunWorkflow(gh, repo2, effect.run, effect.whole)) {
+          env.log.warn(`re-run of workflow run ${effect.run} refused: Debug & Fix instead`);
+          return apply(ctx, effect.otherwise.effects, effect.otherwise.outcome);
+        }
+        break;
       case "merge": {
-        const answer = await mergePull(gh, repo2, pr.number, pr.head.sha);
-        merged = answer.merged;
-        if (!answer.merged) env.log.warn(`auto-merge of #${pr.number} refused: ${answer.message}`);
+        const answer2 = await mergePull(gh, repo2, pr.number, pr.head.sha);
+        merged = answer2.merged;
+        if (!answer2.merged) env.log.warn(`auto-merge of #${pr.number} refused: ${answer2.message}`);
         break;
       }
       case "deleteBranch":
@@ -67834,12 +68597,12 @@ async function apply(ctx, effects, outcome) {
   }
   return result;
 }
-async function wakeAt(ctx, at2) {
+async function wakeAt(ctx, at3) {
   const { env } = ctx;
   const { pr } = ctx.snap;
   if (!env.wake) {
     env.log.info(
-      `#${pr.number} paused until ${at2}: resumed by the scheduled sweep or \`/coder resume\` (no delayed job here)`
+      `#${pr.number} paused until ${at3}: resumed by the scheduled sweep or \`/coder resume\` (no delayed job here)`
     );
     return;
   }
@@ -67849,7 +68612,7 @@ async function wakeAt(ctx, at2) {
     pullRequest: pr.number,
     branch: pr.head.ref,
     sha: pr.head.sha,
-    at: at2
+    at: at3
   });
 }
 async function showRunProgress(ctx, run3, shown) {
@@ -67871,6 +68634,24 @@ async function showRunProgress(ctx, run3, shown) {
   );
   if (stopped || id === marker.run?.progress) return void 0;
   return { ...marker, run: { ...marker.run, progress: id } };
+}
+
+// src/github/openPlan.ts
+async function openOnTree(reader, tree, config2, chosen2, { contents = true } = {}) {
+  let plan;
+  let texts = /* @__PURE__ */ new Map();
+  for (; ; ) {
+    const opened = openToStart(config2, chosen2, plan ? { plan } : {}, tree, texts);
+    if ("open" in opened) return opened.open;
+    if (opened.need === "plan")
+      plan = await readPlan(reader, tree, opened.plansDir, opened.plan, { contents });
+    else {
+      const read3 = await Promise.all(
+        opened.paths.map(async (path2) => [path2, await reader.blob(tree.files.get(path2))])
+      );
+      texts = new Map([...texts, ...read3]);
+    }
+  }
 }
 
 // src/github/loop/trust.ts
@@ -67936,6 +68717,71 @@ async function loopPullForHead(env, branch2, sha, what2) {
   return trustedLoopPull(env, pr, what2);
 }
 
+// src/github/loop/pull.ts
+var MOST_READS = 10;
+async function runTo(start2, decide, given) {
+  let ctx = start2;
+  let decision = decide(ctx.snap);
+  for (let reads = 0; "need" in decision; reads++) {
+    if (reads === MOST_READS)
+      throw new Error(`The decision on #${ctx.snap.pr.number} still needs ${decision.need}.`);
+    ctx = await read2(ctx, decision.need, given);
+    decision = decide(ctx.snap);
+  }
+  return { outcome: await apply(ctx, decision.effects, decision.outcome), ctx };
+}
+async function run(ctx, decide, given) {
+  return (await runTo(ctx, decide, given)).outcome;
+}
+async function evaluate(env, config2, loop, options = {}) {
+  return run(pullContext(env, config2, loop), (snap) => verification(snap, config2, options));
+}
+async function agentRunFailed(env, config2, handOff2, reason) {
+  const loop = await loopPullForHead(env, handOff2.branch, handOff2.headSha);
+  if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
+  if (loop.marker.escalation) return { state: "escalated", node: "Escalate", reason: "escalated" };
+  return run(
+    pullContext(env, config2, loop),
+    (snap) => debugFix(
+      snap,
+      config2,
+      [],
+      `The coding agent (${handOff2.node}, attempt ${handOff2.attempt}) produced no commit: ${reason}`,
+      `${handOff2.node}#${handOff2.attempt}`
+    )
+  );
+}
+
+// src/github/loop/ciStall.ts
+function gateReader(env) {
+  let gate;
+  return () => gate ??= readGate(env);
+}
+async function readGate(env) {
+  if (env.loopWorkflow === void 0) return void 0;
+  const reader = readerFor(env);
+  const head = await reader.branchHead(env.defaultBranch);
+  if (!head) return void 0;
+  const { files } = await reader.tree(head);
+  const paths = [...files.keys()].filter(isWorkflowPath);
+  const texts = new Map(
+    await Promise.all(paths.map(async (p) => [p, await reader.blob(files.get(p))]))
+  );
+  return ciGateOf(texts);
+}
+async function sayCiStall(env, config2, loop, gate) {
+  const now = env.now();
+  const ctx = pullContext(env, config2, loop);
+  const facts = {
+    waitingSince: loop.checks.own?.startedAt,
+    checks: loop.checks.results
+  };
+  if (!ciStallDue(ctx.snap, config2, facts, now)) return void 0;
+  const read3 = await gate();
+  const withGate = { ...facts, ...read3 ? { gate: read3 } : {} };
+  return run(ctx, (snap) => ciStalled(snap, config2, withGate, now));
+}
+
 // src/github/loop/manage.ts
 async function assess(env, config2, issue4) {
   const assessment = assessComplexity({ title: issue4.title, body: issue4.body ?? "" }, config2.quick);
@@ -67955,10 +68801,9 @@ async function status(env, config2, issue4, requested) {
       )
     )
   );
-  const all2 = plansOfAnyKind(config2, paths, coderPlanNames(config2, paths), texts).plans;
-  const labelOf2 = (p) => p.kind === "coder" ? p.name : p.label;
-  const labels = all2.map(labelOf2);
-  const chosen2 = requested ? all2.filter((p) => p.name === requested || labelOf2(p) === requested) : all2;
+  const all2 = plansOfAnyKind(config2, paths, texts).plans;
+  const labels = all2.map((p) => p.label);
+  const chosen2 = requested ? all2.filter((p) => p.name === requested || p.label === requested) : all2;
   if (requested && chosen2.length === 0) {
     await applyRepo(env, [{ kind: "reply", to: issue4, body: reply.noSuchPlan(requested, labels) }]);
     return { state: "no-plan" };
@@ -67967,31 +68812,27 @@ async function status(env, config2, issue4, requested) {
     await applyRepo(env, [{ kind: "reply", to: issue4, body: reply.noPlans(config2.plansDir) }]);
     return { state: "no-plan" };
   }
+  const shown = [];
   const lockOf = async (branch2) => {
     const [held, pr] = await Promise.all([
       reader.branchHead(branch2),
       env.identity().then(({ login: login2 }) => findPullRequest(env.gh, env.repo, branch2, login2))
     ]);
+    if (pr) shown.push(pr);
     return { branch: branch2, held: held !== void 0, ...pr ? { pr: pr.number } : {} };
   };
   const sections = [];
   for (const plan of chosen2.slice(0, 10)) {
-    if (plan.kind === "other") {
-      const { kp } = await readKindPlan(reader, tree, plan.plan);
-      const lock2 = kp.current && kp.problems.length === 0 ? await lockOf(kindPhaseBranch(plan.label, kp.current)) : void 0;
-      sections.push(
-        reply.kindStatusSection(plan.label, KIND_LABELS[plan.plan.kind], plan.plan.path, kp, lock2)
-      );
-      continue;
-    }
-    const name = plan.name;
-    const { context } = await readPlan(reader, tree, config2.plansDir, name, {
-      contents: false
-    });
-    const lock = context.checklist && context.current ? await lockOf(phaseBranch(name, context.current.number)) : void 0;
-    sections.push(reply.statusSection(name, context, lock));
+    const open3 = await openOnTree(reader, tree, config2, plan, { contents: false });
+    const phase = open3.statusPhase();
+    sections.push(open3.statusSection(phase ? await lockOf(open3.branch(phase)) : void 0));
   }
   await applyRepo(env, [{ kind: "reply", to: issue4, body: sections.join("\n\n") }]);
+  const gate = gateReader(env);
+  for (const pr of shown) {
+    const loop = await trustedLoopPull(env, pr);
+    if (!("ignored" in loop)) await sayCiStall(env, config2, loop, gate);
+  }
   return { state: "status" };
 }
 async function release(env, issue4) {
@@ -68053,41 +68894,6 @@ async function goOnFromHeld(env, config2, number4, run3, thread, locked) {
   const decided = resumeRunOn(ctx.snap, run3, thread);
   if ("need" in decided) throw new Error("resuming a run needs nothing read");
   return apply(ctx, decided.effects, decided.outcome);
-}
-
-// src/github/loop/pull.ts
-var MOST_READS = 8;
-async function runTo(start2, decide, given) {
-  let ctx = start2;
-  let decision = decide(ctx.snap);
-  for (let reads = 0; "need" in decision; reads++) {
-    if (reads === MOST_READS)
-      throw new Error(`The decision on #${ctx.snap.pr.number} still needs ${decision.need}.`);
-    ctx = await read2(ctx, decision.need, given);
-    decision = decide(ctx.snap);
-  }
-  return { outcome: await apply(ctx, decision.effects, decision.outcome), ctx };
-}
-async function run(ctx, decide, given) {
-  return (await runTo(ctx, decide, given)).outcome;
-}
-async function evaluate(env, config2, loop, options = {}) {
-  return run(pullContext(env, config2, loop), (snap) => verification(snap, config2, options));
-}
-async function agentRunFailed(env, config2, handOff2, reason) {
-  const loop = await loopPullForHead(env, handOff2.branch, handOff2.headSha);
-  if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
-  if (loop.marker.escalation) return { state: "escalated", node: "Escalate", reason: "escalated" };
-  return run(
-    pullContext(env, config2, loop),
-    (snap) => debugFix(
-      snap,
-      config2,
-      [],
-      `The coding agent (${handOff2.node}, attempt ${handOff2.attempt}) produced no commit: ${reason}`,
-      `${handOff2.node}#${handOff2.attempt}`
-    )
-  );
 }
 
 // src/github/loop/resume.ts
@@ -68291,8 +69097,14 @@ async function onCiEvent(env, event, payload) {
     return { state: "ignored", reason: "the loop\u2019s own check run" };
   if (event === "status" && payload.context === CHECK_NAME && keepsStatus(await env.identity()))
     return { state: "ignored", reason: "the loop\u2019s own commit status" };
-  const loop = await loopPullForHead(env, head.branch, head.sha, `a ${event} event`);
-  if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
+  const found = await loopPullForHead(env, head.branch, head.sha, `a ${event} event`);
+  if ("ignored" in found) return { state: "ignored", reason: found.ignored };
+  const loop = startedNoJob(event, payload) ? {
+    ...found,
+    checks: await readHeadChecks(env.gh, env.repo, head.sha, await env.identity(), {
+      unstarted: true
+    })
+  } : found;
   return onThread(
     { issue: loop.marker.issue, pullRequest: loop.pr.number, what: `a ${event} event` },
     async () => {
@@ -68363,8 +69175,8 @@ async function onReview(env, payload) {
     return { state: "ignored", reason: `review ${state}` };
   const notOurs = await notLoopPull(env, payload.pull_request);
   if (notOurs) return { state: "ignored", reason: notOurs.ignored };
-  if (modeOfBranch(payload.pull_request.head.ref) === "quick")
-    return { state: "ignored", reason: "quick mode: CI is the only gate" };
+  if (modeOfBranch(payload.pull_request.head.ref) === "quick" && state !== "approved")
+    return { state: "ignored", reason: "quick mode: CI is the gate" };
   const kind = state === "approved" ? "approval" : "changes";
   const permission = await readPermission(env.gh, env.repo, reviewer.login);
   const standing = reviewStanding({ ...reviewer, permission, pushed: false }, kind, true);
@@ -68530,18 +69342,42 @@ async function agentRunPaused(env, config2, handOff2, pause) {
   const loop = await loopPullForHead(env, handOff2.branch, handOff2.headSha);
   if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
   if (loop.marker.escalation) return { state: "escalated", node: "Escalate", reason: "escalated" };
+  const waker = env.wake ? "job" : await sweepInstalled(env) ? "sweep" : void 0;
   return run(
     pullContext(env, config2, loop),
-    (snap) => pauseAt(snap, config2, { node: handOff2.node, attempt: handOff2.attempt, ...pause }, env.now())
+    (snap) => pauseAt(
+      snap,
+      config2,
+      { node: handOff2.node, attempt: handOff2.attempt, ...pause },
+      env.now(),
+      waker
+    )
   );
+}
+async function sweepInstalled(env) {
+  const reader = readerFor(env);
+  const head = await reader.branchHead(env.defaultBranch);
+  if (!head) return false;
+  const { files } = await reader.tree(head);
+  for (const [path2, sha] of files) {
+    if (!isWorkflowPath(path2)) continue;
+    const read3 = parseWorkflow({ path: path2, text: await reader.blob(sha) });
+    if ("workflow" in read3 && isResumeSweep(read3.workflow)) return true;
+  }
+  return false;
 }
 async function sweepPauses(env, config2) {
   let last = { state: "not-due", reason: "no pause is due" };
   const now = env.now();
+  const gate = gateReader(env);
   for (const pr of await openPulls(env.gh, env.repo)) {
     if (!pr.head.ref.startsWith("coder/")) continue;
     const loop = await trustedLoopPull(env, pr);
-    if ("ignored" in loop || !pauseDue(loop.marker, now)) continue;
+    if ("ignored" in loop) continue;
+    if (!pauseDue(loop.marker, now)) {
+      last = await sayCiStall(env, config2, loop, gate) ?? last;
+      continue;
+    }
     last = await run(pullContext(env, config2, loop), (snap) => resumePause(snap, config2, now));
   }
   return last;
@@ -69486,6 +70322,7 @@ async function applyStep(input2) {
   const summary3 = summaryBytes.toString("utf8");
   return applyAgentRun(gh, repo2, payload, run3, summary3, input2.plansDir, {
     keepPartialWork: input2.keepPartialWork ?? false,
+    ...input2.plans ? { plans: input2.plans } : {},
     ...measured.run ? { measured: measured.run } : {},
     record: {
       identity: input2.identity,
@@ -71165,10 +72002,10 @@ function branchWorkflowProblem(run3, events) {
     return `it was started by a ${run3.eventName} event${from ? `, which runs the workflow of ${from}` : ""}`;
   }
   if (!run3.workflowRef) return "GITHUB_WORKFLOW_REF is not set: which workflow runs is unknown";
-  const at2 = run3.workflowRef.lastIndexOf("@");
-  const path2 = run3.workflowRef.slice(0, at2);
-  const ref = run3.workflowRef.slice(at2 + 1);
-  if (at2 < 0 || !path2.toLowerCase().startsWith(`${run3.repository.toLowerCase()}/`))
+  const at3 = run3.workflowRef.lastIndexOf("@");
+  const path2 = run3.workflowRef.slice(0, at3);
+  const ref = run3.workflowRef.slice(at3 + 1);
+  if (at3 < 0 || !path2.toLowerCase().startsWith(`${run3.repository.toLowerCase()}/`))
     return `its workflow ${run3.workflowRef} is not this repository's`;
   if (ref !== want) return `it runs the workflow of ${ref}, not of ${want}`;
   if (run3.ref !== want) return `it runs at ${run3.ref ?? "no ref"}, not at ${want}`;
@@ -71368,6 +72205,15 @@ async function runAgentSide(step, side) {
   const payload = parsed.payload;
   if (payload.repository.toLowerCase() !== `${repo2.owner}/${repo2.repo}`.toLowerCase())
     throw new Error(`The hand-off names ${payload.repository}, not this repository.`);
+  const identity = step === "apply" || getInput("app-slug") ? await side.loopEnv.identity() : void 0;
+  const notAsked = await handOffNotAsked(gh, repo2, payload, event.sender, identity);
+  if (notAsked) {
+    warning(
+      `coder-loop ${step}: this dispatch is no hand-off the loop asked for: ${notAsked}. Nothing was run.`
+    );
+    setOutput("state", "ignored");
+    return;
+  }
   const { config: config2, problems } = await side.loadConfig();
   if (!config2) throw new Error(`The config is invalid: ${problems.map(formatProblem).join("; ")}`);
   const temp = env.RUNNER_TEMP || tmpdir3();
@@ -71398,7 +72244,7 @@ async function runAgentSide(step, side) {
       changesDir,
       tempDir: temp,
       env,
-      ...getInput("app-slug") ? { identity: await side.loopEnv.identity() } : {},
+      ...identity ? { identity } : {},
       log: { info: (m) => info(m), warn: (m) => warning(m) }
     });
     setOutput("state", result.outcome);
@@ -71413,9 +72259,10 @@ async function runAgentSide(step, side) {
     repo: repo2,
     payload,
     plansDir: config2.plansDir,
+    ...config2.plans ? { plans: config2.plans } : {},
     changesDir,
     digest: getInput("changes-digest"),
-    identity: await side.loopEnv.identity(),
+    identity,
     keepPartialWork: config2.agent?.keepPartialWork ?? false,
     repoUrl: side.loopEnv.repoUrl
   });

@@ -113,11 +113,7 @@ export function markComplete<P extends PhaseRef>(
  * its traceability: Passes Spec?'s verdict recomputed from the phase's tasks on the approved head
  * (before they are marked) and the PR's files, with the commits naming each task and requirement.
  */
-function reportFacts(
-  marker: LoopMarker,
-  facts: CompletionFacts,
-  tasks: readonly SpecTask[],
-) {
+function reportFacts(marker: LoopMarker, facts: CompletionFacts, tasks: readonly SpecTask[]) {
   return {
     completedAt: facts.now,
     pullRequest: facts.pullRequest,
