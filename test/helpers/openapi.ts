@@ -318,13 +318,18 @@ export interface Answer {
 
 /**
  * Problems of an answer to `method url` given on GitHub's behalf: its status is one the operation
- * documents, and its body is what the operation's response for that status describes. Not
- * checked, each for its reason (docs/reliability.md lists them too):
+ * documents, and its body is what the operation's response for that status describes (an error
+ * the description documents without a body is checked as GitHub's error, `basic-error`).
+ *
+ * Besides each operation's own, the statuses GitHub's REST documentation gives for the whole API
+ * are allowed on every operation, their bodies checked as `basic-error`: 401 (bad or expired
+ * credentials), 404 (a resource that does not exist, or one the token may not see), a 403 that
+ * says "Resource not accessible by …" (a token without the permission), and a rate limit's 403 or
+ * 429 (with `retry-after` or `x-ratelimit-remaining: 0`).
+ *
+ * Not checked, each for its reason (docs/reliability.md lists them too):
  * - a 5xx answer's body: GitHub documents server errors for a handful of operations only, and
- *   its proxies answer them with HTML as often as with JSON — the status alone is the contract;
- * - a rate-limited 403 or 429 is allowed for every operation (GitHub documents them for the
- *   whole API, with `retry-after` or `x-ratelimit-remaining: 0`), and its body is checked as the
- *   description's `basic-error`;
+ *   its proxies answer them with HTML as often as with JSON — any 5xx is allowed, unread;
  * - the body of an answer in the raw media type (`Accept: application/vnd.github.raw…`, a file's
  *   bytes): the description has no schema for bytes.
  */
@@ -343,10 +348,15 @@ export function checkAnswer(
   const { status } = answer;
   if (status >= 500) return [];
   let described = op.responses[String(status)] ?? op.responses.default;
-  if (!described && answer.rateLimited && (status === 403 || status === 429))
-    described = {
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/basic-error' } } },
-    };
+  const message = (answer.body as { message?: unknown } | undefined)?.message;
+  const apiWide =
+    status === 401 ||
+    status === 404 ||
+    (status === 403 &&
+      typeof message === 'string' &&
+      message.startsWith('Resource not accessible by')) ||
+    (answer.rateLimited === true && (status === 403 || status === 429));
+  if (!described && apiWide) described = {};
   if (!described) {
     return [
       `${method} ${url.pathname}: a ${status} response is not documented for ${op.operationId} (documented: ${Object.keys(op.responses).join(', ')})`,

@@ -86,6 +86,23 @@ export function restUser(login: string, type = login.endsWith('[bot]') ? 'Bot' :
   return user;
 }
 
+/** The token's own user, as `GET /user` shows a personal access token's (`private-user`). */
+export function restAuthenticatedUser(login: string): Json {
+  return {
+    ...template('private-user'),
+    ...restUser(login, 'User'),
+    name: login,
+    company: null,
+    blog: null,
+    location: null,
+    email: null,
+    bio: null,
+    twitter_username: null,
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+  };
+}
+
 /** An app as GitHub shows it on check runs and at `GET /app` (`integration`). */
 export function restApp(id: number, slug: string, owner: string = OWNER): Json {
   return {

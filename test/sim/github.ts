@@ -11,6 +11,7 @@ import {
 } from '../helpers/github.js';
 import { check, checkAnswer, rateLimited } from '../helpers/openapi.js';
 import {
+  restAuthenticatedUser,
   restBlob,
   restCheckRun,
   restCombinedStatus,
@@ -35,7 +36,6 @@ import {
   restStatus,
   restTeamMembership,
   restTree,
-  restUser,
   restWorkflowRun,
 } from '../helpers/rest.js';
 
@@ -154,7 +154,6 @@ type Answer = readonly [number, unknown, Record<string, string>?];
 /** Where the simulator serves what GitHub hands out through redirects (job logs), off the API. */
 export const SIM_STORAGE = '/_sim/';
 const installationToken: Answer = [201, restInstallationToken('ghs_sim_installation_token')];
-const user = restUser;
 
 export class SimGitHub {
   readonly defaultBranch = 'master';
@@ -651,7 +650,7 @@ export class SimGitHub {
     route('get', /^\/app$/, () => [200, LOOP_APP]);
     route('get', /^\/user$/, () =>
       this.actingAs
-        ? [200, user(this.actingAs)]
+        ? [200, restAuthenticatedUser(this.actingAs)]
         : [
             403,
             restError(
