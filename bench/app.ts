@@ -8,6 +8,7 @@ import {
   API,
   BASE,
   beforeScenario,
+  created,
   FakeRepo,
   NOW,
   permission,
@@ -81,30 +82,19 @@ function mockStart(): void {
   const start = sha('start');
   nock(API)
     .post(`${BASE}/issues/comments/492700400/reactions`)
-    .reply(201, { id: 1, content: 'eyes' })
+    .reply(201, created.reaction())
     .post(`${BASE}/git/trees`)
-    .reply(201, { sha: sha('tree'), url: '', tree: [], truncated: false })
+    .reply(201, created.tree(sha('tree')))
     .post(`${BASE}/git/commits`)
-    .reply(201, { sha: start, tree: { sha: sha('tree') }, parents: [] })
+    .reply(201, created.commit(start))
     .post(`${BASE}/git/refs`)
-    .reply(201, {
-      ref: 'refs/heads/coder/example/phase-1',
-      node_id: 'R',
-      url: '',
-      object: { type: 'commit', sha: start, url: '' },
-    })
+    .reply(201, created.ref())
     .post(`${BASE}/pulls`)
-    .reply(201, {
-      number: 7,
-      html_url: '',
-      body: '',
-      state: 'open',
-      head: { ref: 'coder/example/phase-1', sha: start },
-    })
+    .reply(201, created.pull(7, start))
     .post(`${BASE}/issues/1/comments`)
-    .reply(201, { id: 2 })
+    .reply(201, created.comment(2, 1))
     .post(`${BASE}/check-runs`)
-    .reply(201, { id: 3 });
+    .reply(201, created.checkRun(3));
 }
 
 /** `/coder next` with a cold plan cache on a 50-task and a 2,000-task plan: the App's own CPU. */

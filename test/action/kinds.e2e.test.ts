@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBundle } from '../helpers/bundle.js';
 import { KIND_FILES, KIRO, SPECKIT, TASKMASTER } from '../helpers/kinds.js';
-import { check } from '../helpers/openapi.js';
 import { examplePayload, reviewRelayRun } from '../helpers/payloads.js';
 import { SimGitHub } from '../sim/github.js';
 import { freshBuild } from '../helpers/build.js';
@@ -24,16 +23,12 @@ const TASKS = `${KIRO}/tasks.md`;
 let sim: SimGitHub;
 let server: { url: string; close: () => Promise<void> };
 let work: string;
-let violations: string[];
 
 async function serve(files: Record<string, string>) {
   sim = new SimGitHub({ ...files, 'src/server.ts': 'export {};\n' });
   sim.permissions.set('Codertocat', 'write');
   sim.permissions.set('reviewer1', 'write');
-  violations = [];
-  server = await sim.serve((method, url, headers, body) => {
-    violations.push(...check(method, url, headers, body).problems);
-  });
+  server = await sim.serve();
 }
 
 beforeEach(async () => {
@@ -43,7 +38,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
   await rm(work, { recursive: true, force: true });
-  expect(violations).toEqual([]);
+  expect(sim.violations).toEqual([]);
 });
 
 const action = (event: string, payload: unknown) =>

@@ -70,6 +70,7 @@ describe('action main: run()', () => {
       expect(process.exitCode).toBeUndefined();
       expect(out).toMatch(/^state<<ghadelimiter_[\w-]+\nignored\n/);
       expect(summary).toContain('label bug');
+      expect(sim.violations).toEqual([]);
     } finally {
       await server.close();
     }
@@ -105,6 +106,7 @@ describe('action main: run()', () => {
       expect(replies[0]).toContain(
         `- .github/workflows/coder-loop.yml:${waits}: error: The loop waits for the workflow "CI", and no workflow here has that name: loop pull requests wait for CI forever. The workflows here that run on pull requests: "Tests" (.github/workflows/tests.yml). Change line ${waits} to \`workflows: [coder-loop-review, Tests]`,
       );
+      expect(sim.violations).toEqual([]);
     } finally {
       await server.close();
     }
@@ -136,6 +138,7 @@ describe('action main: run()', () => {
       expect(sim.comments).toHaveLength(1);
       expect(sim.comments[0]!.body).not.toContain('CI will not reach');
       expect(sim.comments[0]!.body).toContain('**Coder started** on Phase 1');
+      expect(sim.violations).toEqual([]);
     } finally {
       await server.close();
     }
@@ -193,6 +196,7 @@ describe('action main: run()', () => {
       const { summary } = await runWith('check_suite', payload, server.url);
       expect(summary).toContain('check\\_suite\\.requested\\<script\\>alert\\(1\\)\\</script\\>');
       expect(summary).not.toMatch(/<script>|<img/);
+      expect(sim.violations).toEqual([]);
     } finally {
       await server.close();
     }

@@ -5,11 +5,10 @@ import { dirname, join } from 'node:path';
 import { parseChecklist } from '../../src/core/index.js';
 import { gitIn, runBundle, type BundleRun } from '../helpers/bundle.js';
 import { OWNER, REPO } from '../helpers/github.js';
-import { check } from '../helpers/openapi.js';
 import { dispatchPayload, examplePayload, reviewRelayRun } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
 import { repoRoot } from '../paths.js';
-import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
+import { SimGitHub } from '../sim/github.js';
 import { freshBuild } from '../helpers/build.js';
 
 // Runs the built Action (dist/): stale after an edit to src/ until built again.
@@ -34,7 +33,6 @@ const repository = {
 let sim: SimGitHub;
 let server: { url: string; close: () => Promise<void> };
 let work: string;
-let violations: string[];
 let runs = 0;
 /** Open loop PRs seen after each bundle run: never more than one. */
 let mostOpen = 0;
@@ -53,18 +51,14 @@ beforeEach(async () => {
   });
   sim.permissions.set('Codertocat', 'write');
   sim.permissions.set('reviewer1', 'write');
-  violations = [];
-  server = await sim.serve((method, url, headers, body) => {
-    if (!url.pathname.startsWith(SIM_STORAGE))
-      violations.push(...check(method, url, headers, body).problems);
-  });
+  server = await sim.serve();
   work = await mkdtemp(join(tmpdir(), 'coder-loop-run-e2e-'));
 });
 
 afterEach(async () => {
   await server.close();
   await rm(work, { recursive: true, force: true });
-  expect(violations).toEqual([]);
+  expect(sim.violations).toEqual([]);
 });
 
 const openLoopPulls = () =>

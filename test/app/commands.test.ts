@@ -5,7 +5,9 @@ import {
   BASE,
   beforeScenario,
   bodyOf,
+  created,
   FakeRepo,
+  loopPull,
   OWNER,
   permission,
   requestLog,
@@ -13,15 +15,16 @@ import {
   testProbot,
   writes,
 } from '../helpers/github.js';
+import { restError, restRef } from '../helpers/rest.js';
 import { commentDelivery } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
 
 const eyes = (id = 492700400) =>
   nock(API)
     .post(`${BASE}/issues/comments/${id}/reactions`, { content: 'eyes' })
-    .reply(201, { id: 1, content: 'eyes' });
+    .reply(201, created.reaction());
 const replyMock = (issue = 1) =>
-  nock(API).post(`${BASE}/issues/${issue}/comments`).reply(201, { id: 99, body: '' });
+  nock(API).post(`${BASE}/issues/${issue}/comments`).reply(201, created.comment(99, issue));
 const replyBody = (issue = 1) =>
   (bodyOf('POST', `/issues/${issue}/comments`) as { body: string }).body;
 
@@ -216,31 +219,28 @@ describe('/coder next outcomes that write nothing but a reply', () => {
     const held = sha('held');
     nock(API)
       .post(`${BASE}/git/trees`)
-      .reply(201, { sha: sha('t'), url: '', tree: [], truncated: false })
+      .reply(201, created.tree(sha('t')))
       .post(`${BASE}/git/commits`)
-      .reply(201, { sha: sha('mine'), tree: { sha: sha('t') }, parents: [] })
+      .reply(201, created.commit(sha('mine')))
       .post(`${BASE}/git/refs`)
-      .reply(422, {
-        message: 'Reference already exists',
-        documentation_url: 'https://docs.github.com/rest/git/refs#create-a-reference',
-      })
+      .reply(
+        422,
+        restError(
+          'Reference already exists',
+          'https://docs.github.com/rest/git/refs#create-a-reference',
+        ),
+      )
       .get(`${BASE}/git/ref/${encodeURIComponent('heads/coder/example/phase-1')}`)
-      .reply(200, {
-        ref: 'refs/heads/coder/example/phase-1',
-        node_id: 'R',
-        url: '',
-        object: { type: 'commit', sha: held, url: '' },
-      })
+      .reply(200, restRef('refs/heads/coder/example/phase-1', held))
       .get(`${BASE}/pulls`)
       .query({ head: `${OWNER}:coder/example/phase-1`, state: 'open', per_page: '100', page: '1' })
       .reply(200, [
-        {
-          number: 12,
-          html_url: '',
-          body: '<!-- coder-loop {"mode":"plan","plan":"Example","phase":1,"issue":3,"comment":111} -->',
-          state: 'open',
-          head: { ref: 'coder/example/phase-1', sha: held },
-        },
+        loopPull(
+          12,
+          'coder/example/phase-1',
+          '<!-- coder-loop {"mode":"plan","plan":"Example","phase":1,"issue":3,"comment":111} -->',
+          held,
+        ),
       ]);
     replyMock();
     await (await testProbot()).receive(commentDelivery('/coder next'));

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { homepageOfRemote } from '../../src/core/appRegistration.js';
-import { check } from '../helpers/openapi.js';
+import { check, checkAnswer } from '../helpers/openapi.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { examplePlanFiles } from '../helpers/plans.js';
 import { appPrivateKey, freePort, startNode, type NodeProcess } from '../helpers/process.js';
@@ -71,9 +71,7 @@ beforeEach(async () => {
   sim = new SimGitHub(examplePlanFiles());
   sim.permissions.set('Codertocat', 'write');
   violations = [];
-  github = await sim.serve((method, url, headers, body) => {
-    violations.push(...check(method, url, headers, body).problems);
-  });
+  github = await sim.serve();
   smee = await smeeChannel();
 });
 
@@ -83,7 +81,7 @@ afterEach(async () => {
   await smee.close();
   await github.close();
   await rm(cwd, { recursive: true, force: true });
-  expect(violations).toEqual([]);
+  expect([...violations, ...sim.violations]).toEqual([]);
 });
 
 /** A clone's `origin` remote ('' without one). */
@@ -189,8 +187,10 @@ it("GitHub's redirect after registering: the code becomes .env, and the next sta
   const requests: string[] = [];
   const ghes = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
+    const url = new URL(req.url!, 'http://ghes');
     violations.push(
-      ...check(req.method!, new URL(req.url!, 'http://ghes'), req.headers, undefined).problems,
+      ...check(req.method!, url, req.headers, undefined).problems,
+      ...checkAnswer(req.method!, url, req.headers, { status: 201, body: conversion }),
     );
     res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(conversion));
   });

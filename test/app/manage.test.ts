@@ -5,8 +5,9 @@ import {
   BASE,
   beforeScenario,
   bodyOf,
+  created,
   FakeRepo,
-  LOOP_APP,
+  loopPull,
   OWNER,
   permission,
   recordOnHead,
@@ -14,12 +15,11 @@ import {
   testProbot,
   writes,
 } from '../helpers/github.js';
+import { restError, restRef } from '../helpers/rest.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { requestLog, transport } from '../helpers/openapi.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
 import { SimGitHub } from '../sim/github.js';
-
-const LOOP_APP_BOT = `${LOOP_APP.slug}[bot]`;
 
 function comment(body: string, onPullRequest = false) {
   const payload = examplePayload('issue_comment', 'created');
@@ -35,18 +35,8 @@ function comment(body: string, onPullRequest = false) {
   return { id: `d-${body}`, name: 'issue_comment' as const, payload };
 }
 const eyes = () =>
-  nock(API)
-    .post(`${BASE}/issues/comments/492700400/reactions`)
-    .reply(201, { id: 1, content: 'eyes' });
-const pullJson = (n: number, ref: string, body: string) => ({
-  number: n,
-  html_url: '',
-  body,
-  state: 'open',
-  user: { login: LOOP_APP_BOT, type: 'Bot' },
-  head: { ref, sha: sha(ref), repo: { full_name: `${OWNER}/Hello-World` } },
-  base: { ref: 'master', repo: { full_name: `${OWNER}/Hello-World` } },
-});
+  nock(API).post(`${BASE}/issues/comments/492700400/reactions`).reply(201, created.reaction());
+const pullJson = (n: number, ref: string, body: string) => loopPull(n, ref, body);
 
 beforeEach(beforeScenario);
 afterEach(afterScenario);
@@ -58,17 +48,12 @@ describe('/coder status', () => {
     eyes();
     nock(API)
       .get(`${BASE}/git/ref/${encodeURIComponent('heads/coder/example/phase-1')}`)
-      .reply(200, {
-        ref: 'refs/heads/coder/example/phase-1',
-        node_id: 'R',
-        url: '',
-        object: { type: 'commit', sha: sha('x'), url: '' },
-      })
+      .reply(200, restRef('refs/heads/coder/example/phase-1', sha('x')))
       .get(`${BASE}/pulls`)
       .query({ head: `${OWNER}:coder/example/phase-1`, state: 'open', per_page: '100', page: '1' })
       .reply(200, [pullJson(7, 'coder/example/phase-1', '')])
       .post(`${BASE}/issues/1/comments`)
-      .reply(201, { id: 2 });
+      .reply(201, created.comment(2, 1));
     // The PR shown is read for a CI stall: its head's checks, and its commits for the record.
     const head = pullJson(7, 'coder/example/phase-1', '').head.sha;
     nock(API)
@@ -133,18 +118,8 @@ describe('/coder release', () => {
     nock(API)
       .get(`${BASE}/git/matching-refs/${encodeURIComponent('heads/coder/')}`)
       .reply(200, [
-        {
-          ref: 'refs/heads/coder/example/phase-1',
-          node_id: 'a',
-          url: '',
-          object: { type: 'commit', sha: sha('a'), url: '' },
-        },
-        {
-          ref: 'refs/heads/coder/other/phase-2',
-          node_id: 'b',
-          url: '',
-          object: { type: 'commit', sha: sha('b'), url: '' },
-        },
+        restRef('refs/heads/coder/example/phase-1', sha('a')),
+        restRef('refs/heads/coder/other/phase-2', sha('b')),
       ])
       .get(`${BASE}/pulls`)
       .query({ state: 'open', per_page: '100', page: '1' })
@@ -165,7 +140,7 @@ describe('/coder release', () => {
       .delete(`${BASE}/git/refs/${encodeURIComponent('heads/coder/example/phase-1')}`)
       .reply(204)
       .post(`${BASE}/issues/1/comments`)
-      .reply(201, { id: 2 });
+      .reply(201, created.comment(2, 1));
     // Which issue a loop PR belongs to is what its record says, whatever its body says.
     recordOnHead(sha('coder/example/phase-1'), {
       mode: 'plan',
@@ -205,7 +180,7 @@ describe('/coder release', () => {
       .query({ state: 'open', per_page: '100', page: '1' })
       .reply(200, [])
       .post(`${BASE}/issues/1/comments`)
-      .reply(201, { id: 2 });
+      .reply(201, created.comment(2, 1));
     await (await testProbot()).receive(comment('/coder release'));
     expect((bodyOf('POST', '/issues/1/comments') as { body: string }).body).toBe(
       'There is no coder-loop lock for this issue to release.',
@@ -221,9 +196,9 @@ describe('/coder release', () => {
       .patch(`${BASE}/pulls/1`, { state: 'closed' })
       .reply(200, pullJson(1, 'coder/quick/issue-3', ''))
       .delete(`${BASE}/git/refs/${encodeURIComponent('heads/coder/quick/issue-3')}`)
-      .reply(422, { message: 'Reference does not exist', documentation_url: '' })
+      .reply(422, restError('Reference does not exist'))
       .post(`${BASE}/issues/1/comments`)
-      .reply(201, { id: 2 });
+      .reply(201, created.comment(2, 1));
     await (await testProbot()).receive(comment('/coder release', true));
     expect(writes()).toContain(`PATCH ${BASE}/pulls/1`);
   });

@@ -5,9 +5,8 @@ import {
   BASE,
   beforeScenario,
   bodyOf,
+  created,
   FakeRepo,
-  NOW,
-  OWNER,
   permission,
   requestLog,
   sha,
@@ -24,52 +23,19 @@ const NEW_TREE = sha('new-tree');
 function mockStartWrites(pr = 7) {
   return nock(API)
     .post(`${BASE}/issues/comments/492700400/reactions`)
-    .reply(201, {
-      id: 1,
-      node_id: 'R_1',
-      content: 'eyes',
-      created_at: NOW.toISOString(),
-      user: null,
-    })
+    .reply(201, created.reaction())
     .post(`${BASE}/git/trees`)
-    .reply(201, {
-      sha: NEW_TREE,
-      url: `${API}${BASE}/git/trees/${NEW_TREE}`,
-      tree: [],
-      truncated: false,
-    })
+    .reply(201, created.tree(NEW_TREE))
     .post(`${BASE}/git/commits`)
-    .reply(201, {
-      sha: START_COMMIT,
-      node_id: 'C_1',
-      url: '',
-      html_url: '',
-      author: {},
-      committer: {},
-      message: '',
-      tree: { sha: NEW_TREE, url: '' },
-      parents: [],
-      verification: {},
-    })
+    .reply(201, created.commit(START_COMMIT))
     .post(`${BASE}/git/refs`)
-    .reply(201, {
-      ref: 'refs/heads/coder/example/phase-1',
-      node_id: 'REF_1',
-      url: '',
-      object: { type: 'commit', sha: START_COMMIT, url: '' },
-    })
+    .reply(201, created.ref())
     .post(`${BASE}/pulls`)
-    .reply(201, {
-      number: pr,
-      html_url: `https://github.com/${OWNER}/Hello-World/pull/${pr}`,
-      body: '',
-      state: 'open',
-      head: { ref: 'coder/example/phase-1', sha: START_COMMIT },
-    })
+    .reply(201, created.pull(pr, START_COMMIT))
     .post(`${BASE}/issues/1/comments`)
-    .reply(201, { id: 99, body: '' })
+    .reply(201, created.comment(99, 1))
     .post(`${BASE}/check-runs`)
-    .reply(201, { id: 555, head_sha: START_COMMIT, name: 'coder-loop', status: 'in_progress' });
+    .reply(201, created.checkRun(555));
 }
 
 describe('/coder next (App)', () => {

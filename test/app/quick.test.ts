@@ -5,13 +5,16 @@ import {
   BASE,
   beforeScenario,
   bodyOf,
+  created,
   FakeRepo,
+  loopPull,
   OWNER,
   permission,
   sha,
   testProbot,
   writes,
 } from '../helpers/github.js';
+import { restError, restRef } from '../helpers/rest.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 
@@ -21,35 +24,19 @@ const START = sha('quick-start');
 function mockQuickWrites({ tree = false, reaction = true } = {}) {
   const scope = nock(API);
   if (reaction)
-    scope
-      .post(`${BASE}/issues/comments/492700400/reactions`)
-      .reply(201, { id: 1, content: 'eyes' });
-  if (tree)
-    scope
-      .post(`${BASE}/git/trees`)
-      .reply(201, { sha: sha('qt'), url: '', tree: [], truncated: false });
+    scope.post(`${BASE}/issues/comments/492700400/reactions`).reply(201, created.reaction());
+  if (tree) scope.post(`${BASE}/git/trees`).reply(201, created.tree(sha('qt')));
   scope
     .post(`${BASE}/git/commits`)
-    .reply(201, { sha: START, tree: { sha: sha('qt') }, parents: [] })
+    .reply(201, created.commit(START))
     .post(`${BASE}/git/refs`)
-    .reply(201, {
-      ref: `refs/heads/${BRANCH}`,
-      node_id: 'R',
-      url: '',
-      object: { type: 'commit', sha: START, url: '' },
-    })
+    .reply(201, restRef(`refs/heads/${BRANCH}`, START))
     .post(`${BASE}/pulls`)
-    .reply(201, {
-      number: 9,
-      html_url: '',
-      body: '',
-      state: 'open',
-      head: { ref: BRANCH, sha: START },
-    })
+    .reply(201, created.pull(9, START))
     .post(`${BASE}/issues/1/comments`)
-    .reply(201, { id: 2 })
+    .reply(201, created.comment(2, 1))
     .post(`${BASE}/check-runs`)
-    .reply(201, { id: 3 });
+    .reply(201, created.checkRun(3));
 }
 
 function quickComment(title: string, body: string | null = null) {
@@ -149,27 +136,14 @@ describe('quick mode', () => {
     permission('Codertocat', 'write');
     nock(API)
       .post(`${BASE}/git/commits`)
-      .reply(201, { sha: sha('again'), tree: { sha: sha('qt') }, parents: [] })
+      .reply(201, created.commit(sha('again')))
       .post(`${BASE}/git/refs`)
-      .reply(422, { message: 'Reference already exists', documentation_url: '' })
+      .reply(422, restError('Reference already exists'))
       .get(`${BASE}/git/ref/${encodeURIComponent(`heads/${BRANCH}`)}`)
-      .reply(200, {
-        ref: `refs/heads/${BRANCH}`,
-        node_id: 'R',
-        url: '',
-        object: { type: 'commit', sha: START, url: '' },
-      })
+      .reply(200, restRef(`refs/heads/${BRANCH}`, START))
       .get(`${BASE}/pulls`)
       .query({ head: `${OWNER}:${BRANCH}`, state: 'open', per_page: '100', page: '1' })
-      .reply(200, [
-        {
-          number: 9,
-          html_url: '',
-          body: '<!-- coder-loop {"mode":"quick","issue":1} -->',
-          state: 'open',
-          head: { ref: BRANCH, sha: START },
-        },
-      ]);
+      .reply(200, [loopPull(9, BRANCH, '<!-- coder-loop {"mode":"quick","issue":1} -->', START)]);
     const payload = examplePayload('issues', 'labeled');
     payload.label.name = 'coder:quick';
     await (await testProbot()).receive({ id: 'd-label-2', name: 'issues', payload });

@@ -4,7 +4,9 @@ import {
   API,
   BASE,
   beforeScenario,
+  created,
   FakeRepo,
+  loopPull,
   OWNER,
   requestLog,
   SECONDARY_RATE_LIMIT,
@@ -12,6 +14,7 @@ import {
   testProbot,
   writes,
 } from '../helpers/github.js';
+import { restError, restGitCommit, restPermission, restRef } from '../helpers/rest.js';
 import { commentDelivery } from '../helpers/payloads.js';
 import { examplePlanFiles } from '../helpers/plans.js';
 
@@ -19,13 +22,8 @@ const BRANCH = 'coder/example/phase-1';
 const refPath = `${BASE}/git/ref/${encodeURIComponent(`heads/${BRANCH}`)}`;
 const marker = (comment: number) =>
   `<!-- coder-loop {"mode":"plan","plan":"Example","phase":1,"issue":1,"comment":${comment}} -->`;
-const pull = (n: number, comment: number, head: string) => ({
-  number: n,
-  html_url: `https://github.com/${OWNER}/Hello-World/pull/${n}`,
-  body: marker(comment),
-  state: 'open',
-  head: { ref: BRANCH, sha: head },
-});
+const pull = (n: number, comment: number, head: string) =>
+  loopPull(n, BRANCH, marker(comment), head);
 
 /**
  * A tiny stateful GitHub for the writes of a start: refs are created atomically (422 when they
@@ -37,38 +35,24 @@ class Writes {
   commits = 0;
   constructor(options: { pullFailsAfterCreate?: boolean } = {}) {
     const scope = nock(API).persist();
-    scope.post(/\/issues\/comments\/\d+\/reactions$/).reply(201, { id: 1, content: 'eyes' });
+    scope.post(/\/issues\/comments\/\d+\/reactions$/).reply(201, created.reaction());
+    scope.post(`${BASE}/git/trees`).reply(201, created.tree(sha('tree')));
     scope
-      .post(`${BASE}/git/trees`)
-      .reply(201, () => ({ sha: sha('tree'), url: '', tree: [], truncated: false }));
-    scope.post(`${BASE}/git/commits`).reply(201, () => ({
-      sha: sha(`commit-${++this.commits}`),
-      tree: { sha: sha('tree') },
-      parents: [],
-    }));
+      .post(`${BASE}/git/commits`)
+      .reply(201, (uri, body) =>
+        created.commit(sha(`commit-${++this.commits}`))(uri, body as Record<string, unknown>),
+      );
     scope.post(`${BASE}/git/refs`).reply((_uri, body) => {
       const { ref, sha: target } = body as { ref: string; sha: string };
-      if (this.refs.has(ref))
-        return [422, { message: 'Reference already exists', documentation_url: '' }];
+      if (this.refs.has(ref)) return [422, restError('Reference already exists')];
       this.refs.set(ref, target);
-      return [
-        201,
-        { ref, node_id: 'R', url: '', object: { type: 'commit', sha: target, url: '' } },
-      ];
+      return [201, restRef(ref, target)];
     });
     scope.get(refPath).reply(() => {
       const target = this.refs.get(`refs/heads/${BRANCH}`);
       return target
-        ? [
-            200,
-            {
-              ref: `refs/heads/${BRANCH}`,
-              node_id: 'R',
-              url: '',
-              object: { type: 'commit', sha: target, url: '' },
-            },
-          ]
-        : [404, { message: 'Not Found', documentation_url: '' }];
+        ? [200, restRef(`refs/heads/${BRANCH}`, target)]
+        : [404, restError('Not Found')];
     });
     let failedOnce = false;
     scope.post(`${BASE}/pulls`).reply((_uri, body) => {
@@ -85,7 +69,7 @@ class Writes {
                 message: `A pull request already exists for ${OWNER}:${head}.`,
               },
             ],
-            documentation_url: '',
+            documentation_url: 'https://docs.github.com/rest/pulls/pulls#create-a-pull-request',
           },
         ];
       }
@@ -93,7 +77,7 @@ class Writes {
       this.pulls.push(pull(7 + this.pulls.length, comment, this.refs.get(`refs/heads/${head}`)!));
       if (options.pullFailsAfterCreate && !failedOnce) {
         failedOnce = true;
-        return [502, { message: 'Server Error' }];
+        return [502, restError('Server Error')];
       }
       return [201, this.pulls[this.pulls.length - 1]];
     });
@@ -104,27 +88,13 @@ class Writes {
     scope.get(/\/git\/commits\/[0-9a-f]{40}$/).reply((uri) => {
       const commit = uri.split('/').pop();
       const comment = commit === this.refs.get(`refs/heads/${BRANCH}`) ? this.startedBy : 0;
-      return [
-        200,
-        {
-          sha: commit,
-          node_id: 'C',
-          url: '',
-          html_url: '',
-          author: {},
-          committer: {},
-          message: `start\n\n${marker(comment)}`,
-          tree: { sha: sha('tree'), url: '' },
-          parents: [],
-          verification: {},
-        },
-      ];
+      return [200, restGitCommit(commit!, `start\n\n${marker(comment)}`, sha('tree'), [])];
     });
-    scope.post(`${BASE}/issues/1/comments`).reply(201, (_uri, body) => {
+    scope.post(`${BASE}/issues/1/comments`).reply(201, (uri, body) => {
       this.replies.push((body as { body: string }).body);
-      return { id: 1 };
+      return created.comment(1, 1)(uri, body as Record<string, unknown>);
     });
-    scope.post(`${BASE}/check-runs`).reply(201, { id: 1 });
+    scope.post(`${BASE}/check-runs`).reply(201, created.checkRun(1));
   }
   startedBy = 0;
   replies: string[] = [];
@@ -139,7 +109,7 @@ describe('never act twice', () => {
     nock(API)
       .persist()
       .get(`${BASE}/collaborators/Codertocat/permission`)
-      .reply(200, { permission: 'write', role_name: 'write', user: null });
+      .reply(200, restPermission('Codertocat', 'write', 'write'));
     const github = new Writes();
     const probot = await testProbot();
     const event = commentDelivery('/coder next', { login: 'Codertocat', id: 1001 });
@@ -160,7 +130,7 @@ describe('never act twice', () => {
       nock(API)
         .persist()
         .get(`${BASE}/collaborators/${login}/permission`)
-        .reply(200, { permission: 'write', role_name: 'write', user: null });
+        .reply(200, restPermission('Codertocat', 'write', 'write'));
     }
     const github = new Writes();
     const probot = await testProbot();
@@ -179,7 +149,7 @@ describe('never act twice', () => {
     new FakeRepo(examplePlanFiles()).mount();
     nock(API)
       .get(`${BASE}/collaborators/Codertocat/permission`)
-      .reply(200, { permission: 'admin', role_name: 'admin', user: null });
+      .reply(200, restPermission('Codertocat', 'admin', 'admin'));
     const github = new Writes({ pullFailsAfterCreate: true });
     const probot = await testProbot();
     await probot.receive(commentDelivery('/coder next', { login: 'Codertocat', id: 3001 }));
@@ -196,7 +166,7 @@ describe('never act twice', () => {
     new FakeRepo(examplePlanFiles()).mount();
     nock(API)
       .get(`${BASE}/collaborators/Codertocat/permission`)
-      .reply(200, { permission: 'write', role_name: 'write', user: null });
+      .reply(200, restPermission('Codertocat', 'write', 'write'));
     const github = new Writes();
     github.refs.set(`refs/heads/${BRANCH}`, sha('earlier-start'));
     github.startedBy = 4001;
@@ -210,13 +180,13 @@ describe('never act twice', () => {
   it('waits out a secondary rate limit (403 with retry-after) and then replies once', async () => {
     nock(API)
       .get(`${BASE}/collaborators/Codertocat/permission`)
-      .reply(200, { permission: 'write', role_name: 'write', user: null });
-    nock(API).post(`${BASE}/issues/comments/5001/reactions`).reply(201, { id: 1, content: 'eyes' });
+      .reply(200, restPermission('Codertocat', 'write', 'write'));
+    nock(API).post(`${BASE}/issues/comments/5001/reactions`).reply(201, created.reaction());
     nock(API)
       .post(`${BASE}/issues/1/comments`)
       .reply(SECONDARY_RATE_LIMIT.status, SECONDARY_RATE_LIMIT.body, SECONDARY_RATE_LIMIT.headers)
       .post(`${BASE}/issues/1/comments`)
-      .reply(201, { id: 2 });
+      .reply(201, created.comment(2, 1));
     const probot = await testProbot({ throttle: 'real' });
     await probot.receive(commentDelivery('/coder help', { login: 'Codertocat', id: 5001 }));
     expect(

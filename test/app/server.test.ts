@@ -14,9 +14,10 @@ import {
 import { LoopOctokit } from '../../src/app/octokit.js';
 import {
   afterScenario,
-  beforeScenario,
-  BASE,
   API,
+  BASE,
+  beforeScenario,
+  created,
   NOW,
   permission,
   requestLog,
@@ -78,9 +79,9 @@ describe('the real webhook server on a loopback port', () => {
     permission('Codertocat', 'write');
     nock(API)
       .post(`${BASE}/issues/comments/${payload.comment.id}/reactions`)
-      .reply(201, { id: 1, content: 'eyes' })
+      .reply(201, created.reaction())
       .post(`${BASE}/issues/1/comments`)
-      .reply(201, { id: 2 });
+      .reply(201, created.comment(2, 1));
     const response = await deliver(body, await sign(SECRET, body));
     expect(response.status).toBe(200);
     // The middleware may answer before the handler's last request: wait for the reply.
@@ -283,9 +284,9 @@ describe('unverified bodies are bounded in total and in time (issue 18, item 7)'
     permission('Codertocat', 'write');
     nock(API)
       .post(`${BASE}/issues/comments/${payload.comment.id}/reactions`)
-      .reply(201, { id: 1, content: 'eyes' })
+      .reply(201, created.reaction())
       .post(`${BASE}/issues/1/comments`)
-      .reply(201, { id: 2 });
+      .reply(201, created.comment(2, 1));
     const response = await fetch(`http://127.0.0.1:${port}/api/github/webhooks`, {
       method: 'POST',
       headers: {

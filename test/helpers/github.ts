@@ -14,52 +14,39 @@ import {
   violations,
   type RecordedRequest,
 } from './openapi.js';
-
-export const API = 'https://api.github.com';
+import {
+  API,
+  OWNER,
+  REPO,
+  restApp,
+  restBlob,
+  restCheckRun,
+  restError,
+  restGitCommit,
+  restInstallationToken,
+  restIssueComment,
+  restPermission,
+  restPull,
+  restReaction,
+  restRef,
+  restTree,
+} from './rest.js';
 
 /** GitHub's answer to a request over a secondary rate limit (docs: "Rate limits for the REST API"). */
 export const SECONDARY_RATE_LIMIT = {
   status: 403,
-  body: {
-    message:
-      'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
-    documentation_url:
-      'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
-  },
+  body: restError(
+    'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+    'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+  ),
   headers: { 'retry-after': '1' },
 } as const;
-export const OWNER = 'Codertocat';
-export const REPO = 'Hello-World';
+export { API, OWNER, REPO };
 export const BASE = `/repos/${OWNER}/${REPO}`;
 export const INSTALLATION = 4242;
 
 /** An app as GitHub shows it on check runs and at `GET /app`. */
-export const simApp = (id: number, slug: string) => ({
-  id,
-  slug,
-  node_id: `A_${id}`,
-  client_id: `Iv1.${slug}`,
-  owner: {
-    login: OWNER,
-    id: 1,
-    node_id: 'U',
-    type: 'User',
-    site_admin: false,
-    avatar_url: '',
-    gravatar_id: '',
-    url: '',
-    html_url: '',
-  },
-  name: slug,
-  description: null,
-  external_url: '',
-  html_url: `https://github.com/apps/${slug}`,
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-  permissions: {},
-  events: [],
-});
-/** The loop's App (Probot's appId in tests is 1) and the app CI's check runs come from. */
+export const simApp = (id: number, slug: string) => restApp(id, slug);
 export const LOOP_APP = simApp(1, 'coder-loop');
 export const CI_APP = simApp(15368, 'github-actions');
 
@@ -143,47 +130,35 @@ export class FakeRepo {
 
   mount(): nock.Scope {
     const scope = nock(API).persist();
-    scope.get(`${BASE}/git/ref/${encodeURIComponent(`heads/${this.defaultBranch}`)}`).reply(200, {
-      ref: `refs/heads/${this.defaultBranch}`,
-      node_id: 'REF_x',
-      url: `${API}${BASE}/git/refs/heads/${this.defaultBranch}`,
-      object: { type: 'commit', sha: this.head, url: `${API}${BASE}/git/commits/${this.head}` },
-    });
+    scope
+      .get(`${BASE}/git/ref/${encodeURIComponent(`heads/${this.defaultBranch}`)}`)
+      .reply(200, restRef(`refs/heads/${this.defaultBranch}`, this.head));
     scope
       .get(`${BASE}/git/trees/${this.head}`)
       .query({ recursive: '1' })
-      .reply(200, {
-        sha: this.treeSha,
-        url: `${API}${BASE}/git/trees/${this.treeSha}`,
-        truncated: false,
-        tree: Object.entries(this.files).map(([path, content]) => ({
-          path,
-          mode: '100644',
-          type: 'blob',
-          sha: gitBlobSha(content),
-          size: Buffer.byteLength(content),
-          url: `${API}${BASE}/git/blobs/${gitBlobSha(content)}`,
-        })),
-      });
+      .reply(
+        200,
+        restTree(
+          this.treeSha,
+          Object.entries(this.files).map(([path, content]) => ({
+            path,
+            mode: '100644',
+            sha: gitBlobSha(content),
+            size: Buffer.byteLength(content),
+          })),
+        ),
+      );
     for (const content of new Set(Object.values(this.files))) {
       const blob = gitBlobSha(content);
-      scope.get(`${BASE}/git/blobs/${blob}`).reply(200, {
-        sha: blob,
-        node_id: `B_${blob}`,
-        size: Buffer.byteLength(content),
-        url: `${API}${BASE}/git/blobs/${blob}`,
-        content: Buffer.from(content, 'utf8').toString('base64'),
-        encoding: 'base64',
-      });
+      scope
+        .get(`${BASE}/git/blobs/${blob}`)
+        .reply(200, restBlob(blob, Buffer.from(content, 'utf8')));
     }
     const configPath = `${BASE}/contents/${encodeURIComponent('.github/coder.yml')}`;
     // This repository's file, from the default branch (never `<owner>/.github`'s: SPEC §6).
     const config = scope.get(configPath).query({ ref: this.defaultBranch });
     if (this.config === undefined) {
-      config.reply(404, {
-        message: 'Not Found',
-        documentation_url: 'https://docs.github.com/rest',
-      });
+      config.reply(404, restError('Not Found'));
     } else {
       config.reply(200, this.config);
     }
@@ -199,30 +174,7 @@ export function permission(
 ) {
   return nock(API)
     .get(`${BASE}/collaborators/${login}/permission`)
-    .reply(200, {
-      permission: level,
-      role_name: role,
-      user: {
-        login,
-        id: 1,
-        node_id: 'U_1',
-        avatar_url: '',
-        gravatar_id: '',
-        url: '',
-        html_url: '',
-        followers_url: '',
-        following_url: '',
-        gists_url: '',
-        starred_url: '',
-        subscriptions_url: '',
-        organizations_url: '',
-        repos_url: '',
-        events_url: '',
-        received_events_url: '',
-        type: 'User',
-        site_admin: false,
-      },
-    });
+    .reply(200, restPermission(login, level, role));
 }
 
 export function beforeScenario(): void {
@@ -234,12 +186,9 @@ export function beforeScenario(): void {
   // (`GET /app`, read once per Probot when an event first needs it).
   const scope = nock(API).persist();
   scope.get('/app').reply(200, LOOP_APP);
-  scope.post(`/app/installations/${INSTALLATION}/access_tokens`).reply(201, {
-    token: 'ghs_test_installation_token',
-    expires_at: '2099-01-01T00:00:00Z',
-    permissions: { contents: 'write', issues: 'write', pull_requests: 'write', checks: 'write' },
-    repository_selection: 'all',
-  });
+  scope
+    .post(`/app/installations/${INSTALLATION}/access_tokens`)
+    .reply(201, restInstallationToken('ghs_test_installation_token'));
 }
 
 export function afterScenario(): void {
@@ -274,30 +223,17 @@ export { requestLog };
  * its record (`marker`) — what a loop PR's head shows once the loop has written on it.
  */
 export function recordOnHead(head: string, marker: LoopMarker, node = 'Verification'): void {
-  const run = {
+  const run = restCheckRun({
     id: Number.parseInt(head.slice(0, 6), 16),
-    node_id: 'CR',
     head_sha: head,
     external_id: node,
-    url: '',
     html_url: '',
-    details_url: '',
     status: 'in_progress',
     conclusion: null,
-    started_at: null,
-    completed_at: null,
-    output: {
-      title: node,
-      summary: node,
-      text: encodeRecord(marker, head),
-      annotations_count: 0,
-      annotations_url: '',
-    },
+    output: { title: node, summary: node, text: encodeRecord(marker, head) },
     name: 'coder-loop',
-    check_suite: null,
     app: LOOP_APP,
-    pull_requests: [],
-  };
+  });
   nock(API)
     .persist()
     .get(`${BASE}/commits/${head}/check-runs`)
@@ -307,3 +243,76 @@ export function recordOnHead(head: string, marker: LoopMarker, node = 'Verificat
     .query(true)
     .reply(200, []);
 }
+
+/** The loop's bot: who an installation token's writes are by. */
+export const LOOP_BOT = 'coder-loop[bot]';
+
+type Sent = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a request body
+
+/**
+ * nock answers to the loop's writes, each what GitHub answers to the request it got (the fields
+ * it was sent, echoed into the real shape): `.reply(201, created.comment(99, 1))`.
+ */
+export const created = {
+  reaction:
+    (id = 1) =>
+    (_uri: string, body: Sent) =>
+      restReaction(id, body.content, LOOP_BOT),
+  tree: (sha: string) => (_uri: string, body: Sent) =>
+    restTree(
+      sha,
+      (body.tree as Sent[])
+        .filter((e) => e.sha !== null)
+        .map((e) => ({
+          path: e.path,
+          mode: e.mode ?? '100644',
+          sha: e.sha ?? gitBlobSha(e.content ?? ''),
+          size: Buffer.byteLength(e.content ?? ''),
+        })),
+    ),
+  commit: (sha: string) => (_uri: string, body: Sent) =>
+    restGitCommit(sha, body.message, body.tree, body.parents ?? []),
+  ref: () => (_uri: string, body: Sent) => restRef(body.ref, body.sha),
+  pull:
+    (number: number, headSha: string, baseSha = sha('base')) =>
+    (_uri: string, body: Sent) =>
+      restPull({
+        number,
+        title: body.title,
+        body: body.body ?? '',
+        state: 'open',
+        merged: false,
+        labels: [],
+        author: LOOP_BOT,
+        head: { ref: body.head, sha: headSha },
+        base: { ref: body.base, sha: baseSha },
+      }),
+  comment: (id: number, issue: number) => (_uri: string, body: Sent) =>
+    restIssueComment({ id, issue, body: body.body, author: LOOP_BOT }),
+  checkRun: (id: number) => (_uri: string, body: Sent) =>
+    restCheckRun({
+      id,
+      app: LOOP_APP,
+      head_sha: body.head_sha,
+      name: body.name,
+      status: body.status ?? 'queued',
+      conclusion: body.conclusion ?? null,
+      external_id: body.external_id ?? '',
+      html_url: '',
+      output: body.output,
+    }),
+};
+
+/** An open loop pull request of branch `ref` (head `headSha`), by the loop's bot, as listed. */
+export const loopPull = (number: number, ref: string, body: string, headSha = sha(ref)) =>
+  restPull({
+    number,
+    title: `[coder] ${ref}`,
+    body,
+    state: 'open',
+    merged: false,
+    labels: [],
+    author: LOOP_BOT,
+    head: { ref, sha: headSha },
+    base: { ref: 'master', sha: sha('base') },
+  });

@@ -1,12 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 import { API_VERSION } from '../../src/github/client.js';
 
 /**
  * Checks every request the code makes against GitHub's official OpenAPI description
  * (@octokit/openapi): the operation exists (method and path), required path, query and body
  * fields are there, no undeclared query or body field is sent, enum values are allowed, the API
- * version header is pinned — and every mocked response has a status the operation documents.
+ * version header is pinned. And every answer the tests give on GitHub's behalf (nock's, the
+ * in-memory GitHub's) is checked the same way: its status is one the operation documents and its
+ * body validates, with Ajv, against the operation's response schema for that status — see
+ * `checkAnswer` for the answers whose body is not checked, and why.
  */
 
 type Schema = {
@@ -38,6 +43,14 @@ interface Operation {
 interface Spec {
   paths: Record<string, Record<string, Operation>>;
   components: Record<string, Record<string, unknown>>;
+}
+
+/** The description's example `name` (`components.examples`), a deep copy. */
+export function specExample(name: string): unknown {
+  load();
+  const example = spec!.components.examples?.[name] as { value: unknown } | undefined;
+  if (!example) throw new Error(`GitHub's OpenAPI description has no example "${name}"`);
+  return structuredClone(example.value);
 }
 
 const require = createRequire(import.meta.url);
@@ -213,27 +226,185 @@ export function check(
   return { op: entry.op, problems };
 }
 
-function checkStatus(
-  op: Operation | undefined,
+/** OpenAPI's name for a component, `#/components/schemas/x`, as Ajv finds it in the `gh` document. */
+const GH = 'https://api.github.com/openapi.json';
+
+/**
+ * One of the description's (OpenAPI 3.0) schemas as JSON Schema draft-07, which Ajv reads:
+ * `nullable: true` becomes `null` among the types (and the enum), or "this or null" where there is
+ * no type; `oneOf` becomes `anyOf`, because the description's alternatives overlap (a file's
+ * `content-file` and `content-submodule`, a user and a bot) and a real answer matches several;
+ * `discriminator`, `example`, `deprecated` and `readOnly` are notes, dropped. References point
+ * into the `gh` document, so a schema compiles on its own.
+ */
+function toJsonSchema(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null) return raw;
+  const schema = raw as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    switch (key) {
+      case '$ref':
+        out.$ref = `${GH}${value as string}`;
+        break;
+      case 'properties':
+      case 'patternProperties':
+        out[key] = Object.fromEntries(
+          Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, toJsonSchema(v)]),
+        );
+        break;
+      case 'items':
+      case 'additionalProperties':
+      case 'not':
+        out[key] = toJsonSchema(value);
+        break;
+      case 'allOf':
+      case 'anyOf':
+      case 'oneOf':
+        out[key === 'oneOf' ? 'anyOf' : key] = (value as unknown[]).map(toJsonSchema);
+        break;
+      case 'nullable':
+      case 'discriminator':
+      case 'example':
+      case 'examples':
+      case 'deprecated':
+      case 'readOnly':
+      case 'writeOnly':
+      case 'xml':
+      case 'externalDocs':
+        break;
+      default:
+        if (!key.startsWith('x-')) out[key] = value;
+    }
+  }
+  if (schema.nullable !== true) return out;
+  if (typeof out.type === 'string') {
+    out.type = [out.type, 'null'];
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+    return out;
+  }
+  return { anyOf: [out, { type: 'null' }] };
+}
+
+let ajv: Ajv | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+/** The validator of one of the description's schemas (compiled once per process). */
+function validatorFor(key: string, schema: Schema): ValidateFunction {
+  let validate = compiled.get(key);
+  if (validate) return validate;
+  if (!ajv) {
+    ajv = new Ajv({ strict: false, validateSchema: false, allErrors: false });
+    addFormats.default(ajv);
+    // Formats the description names that JSON Schema has no check for.
+    for (const name of ['repo.nwo', 'timestamp']) ajv.addFormat(name, true);
+    const schemas = Object.fromEntries(
+      Object.entries(spec!.components.schemas ?? {}).map(([k, v]) => [k, toJsonSchema(v)]),
+    );
+    ajv.addSchema({ $id: GH, components: { schemas } });
+  }
+  validate = ajv.compile(toJsonSchema(schema) as object);
+  compiled.set(key, validate);
+  return validate;
+}
+
+/** What a test's answer looks like on the wire, for `checkAnswer`. */
+export interface Answer {
+  status: number;
+  /** The answer's body: parsed JSON, a string when it is not JSON, undefined when empty. */
+  body: unknown;
+  /** Whether a header names a primary or secondary rate limit (`retry-after`, remaining 0). */
+  rateLimited?: boolean;
+}
+
+/**
+ * Problems of an answer to `method url` given on GitHub's behalf: its status is one the operation
+ * documents, and its body is what the operation's response for that status describes (an error
+ * the description documents without a body is checked as GitHub's error, `basic-error`).
+ *
+ * Besides each operation's own, the statuses GitHub's REST documentation gives for the whole API
+ * are allowed on every operation, their bodies checked as `basic-error`: 401 (bad or expired
+ * credentials), 404 (a resource that does not exist, or one the token may not see), a 403 that
+ * says "Resource not accessible by …" (a token without the permission), and a rate limit's 403 or
+ * 429 (with `retry-after` or `x-ratelimit-remaining: 0`).
+ *
+ * Not checked, each for its reason (docs/reliability.md lists them too):
+ * - a 5xx answer's body: GitHub documents server errors for a handful of operations only, and
+ *   its proxies answer them with HTML as often as with JSON — any 5xx is allowed, unread;
+ * - the body of an answer in the raw media type (`Accept: application/vnd.github.raw…`, a file's
+ *   bytes): the description has no schema for bytes.
+ */
+export function checkAnswer(
   method: string,
   url: URL,
-  response: Response,
-): void {
-  if (!op) return;
-  const { status, headers } = response;
-  // Server errors (5xx) can answer any operation; the description lists them rarely.
-  if (status >= 500) return;
-  // So can rate limits: GitHub documents a 403 or 429 with `retry-after` (secondary) or
-  // `x-ratelimit-remaining: 0` (primary) for every endpoint, outside each operation's responses.
-  if (
-    (status === 403 || status === 429) &&
-    (headers.has('retry-after') || headers.get('x-ratelimit-remaining') === '0')
-  )
-    return;
-  if (!(String(status) in op.responses) && !('default' in op.responses)) {
-    violations.push(
+  requestHeaders: Record<string, unknown>,
+  answer: Answer,
+): string[] {
+  load();
+  const path = url.pathname.replace(/^\/api\/v3(?=\/)/, '');
+  const entry = (index.get(keyOf(method, path)) ?? []).find((e) => e.pattern.test(path));
+  if (!entry) return []; // the request check says so
+  const { op } = entry;
+  const where = `${method} ${url.pathname}: the ${answer.status} answer (${op.operationId})`;
+  const { status } = answer;
+  if (status >= 500) return [];
+  let described = op.responses[String(status)] ?? op.responses.default;
+  const message = (answer.body as { message?: unknown } | undefined)?.message;
+  const apiWide =
+    status === 401 ||
+    status === 404 ||
+    (status === 403 &&
+      typeof message === 'string' &&
+      message.startsWith('Resource not accessible by')) ||
+    (answer.rateLimited === true && (status === 403 || status === 429));
+  if (!described && apiWide) described = {};
+  if (!described) {
+    return [
       `${method} ${url.pathname}: a ${status} response is not documented for ${op.operationId} (documented: ${Object.keys(op.responses).join(', ')})`,
-    );
+    ];
+  }
+  const accept = String(requestHeaders.accept ?? '');
+  if (/application\/vnd\.github\.raw/.test(accept)) return [];
+  const content = deref(described as { content?: Record<string, { schema?: Schema }> }).content;
+  // GitHub's errors are JSON (`message`, `documentation_url`) where the description documents
+  // no body for them.
+  const schema =
+    content?.['application/json']?.schema ??
+    (status >= 400 ? { $ref: '#/components/schemas/basic-error' } : undefined);
+  if (!schema) {
+    return answer.body === undefined || answer.body === ''
+      ? []
+      : [`${where}: has a body; the description documents none`];
+  }
+  if (answer.body === undefined || typeof answer.body === 'string')
+    return [`${where}: is not JSON; the description documents a JSON body`];
+  const validate = validatorFor(`${method} ${entry.template} ${status}`, schema);
+  if (validate(answer.body)) return [];
+  return (validate.errors ?? []).slice(0, 3).map((e) => {
+    const at = e.instancePath || '/';
+    let value: unknown = answer.body;
+    for (const part of e.instancePath.split('/').slice(1))
+      value = (value as Record<string, unknown> | undefined)?.[
+        part.replace(/~1/g, '/').replace(/~0/g, '~')
+      ];
+    const shown = JSON.stringify(value) ?? 'undefined';
+    return `${where}: body${at} ${e.message ?? 'is invalid'} (${e.keyword} ${JSON.stringify(e.params)}; got ${shown.length > 120 ? `${shown.slice(0, 120)}…` : shown})`;
+  });
+}
+
+/** Whether an answer's headers say it is a rate limit's (primary or secondary). */
+export function rateLimited(headers: Headers | Record<string, unknown>): boolean {
+  const get = (name: string) =>
+    headers instanceof Headers ? headers.get(name) : (headers[name] as string | undefined);
+  return get('retry-after') != null || get('x-ratelimit-remaining') === '0';
+}
+
+/** An answer's body as `checkAnswer` takes it: parsed when it is JSON. */
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
   }
 }
 
@@ -304,6 +475,13 @@ const checkedFetchInner: typeof fetch = async (input, init) => {
   if (fault === 'after')
     throw new TypeError('fetch failed', { cause: new Error('ETIMEDOUT after the write') });
   record.status = response.status;
-  checkStatus(op, method, url, response);
+  if (op) {
+    const answer: Answer = {
+      status: response.status,
+      body: parseBody(await response.clone().text()),
+      rateLimited: rateLimited(response.headers),
+    };
+    violations.push(...checkAnswer(method, url, headers, answer));
+  }
   return response;
 };

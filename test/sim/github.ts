@@ -15,6 +15,36 @@ import {
   SECONDARY_RATE_LIMIT,
   simApp,
 } from '../helpers/github.js';
+import { check, checkAnswer, rateLimited } from '../helpers/openapi.js';
+import {
+  restAuthenticatedUser,
+  restBlob,
+  restCheckRun,
+  restCombinedStatus,
+  restCommit,
+  restDiffEntry,
+  restEnvironment,
+  restError,
+  restGitCommit,
+  restInstallationToken,
+  restIssue,
+  restIssueComment,
+  restJob,
+  restLabel,
+  restLabelEvent,
+  restPermission,
+  restPull,
+  restReaction,
+  restRef,
+  restReview,
+  restReviewComment,
+  restShortBlob,
+  restStatus,
+  restTeamMembership,
+  restTree,
+  restUser,
+  restWorkflowRun,
+} from '../helpers/rest.js';
 
 /**
  * An in-memory GitHub for tests only: git objects and refs (422 on an existing ref, non-fast-forward
@@ -121,16 +151,10 @@ const blobSha = (content: string) => {
   const bytes = Buffer.from(content, 'utf8');
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 };
-const notFound = [
-  404,
-  { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
-] as const;
+const notFound = [404, restError('Not Found')] as const;
 /** GitHub's answer to a check-run write with a token that may not write check runs. */
 const refused = (message: string) =>
-  [
-    403,
-    { message, documentation_url: 'https://docs.github.com/rest/checks/runs#create-a-check-run' },
-  ] as const;
+  [403, restError(message, 'https://docs.github.com/rest/checks/runs#create-a-check-run')] as const;
 /** GitHub's limit on a check run's `output.summary` and `output.text`: 65,535 characters each. */
 export const CHECK_OUTPUT_LIMIT = 65_535;
 /** GitHub's 422 to a check-run output over its limit. */
@@ -139,36 +163,17 @@ const tooLong = (output: { summary?: string; text?: string } | undefined) =>
   (output?.text?.length ?? 0) > CHECK_OUTPUT_LIMIT
     ? ([
         422,
-        {
-          message: 'Invalid request.\n\nOnly 65535 characters are allowed; 65536 were supplied.',
-          documentation_url: 'https://docs.github.com/rest/checks/runs#create-a-check-run',
-        },
+        restError(
+          'Invalid request.\n\nOnly 65535 characters are allowed; 65536 were supplied.',
+          'https://docs.github.com/rest/checks/runs#create-a-check-run',
+        ),
       ] as const)
     : undefined;
 /** A REST answer: status, body and extra headers. */
 type Answer = readonly [number, unknown, Record<string, string>?];
 /** Where the simulator serves what GitHub hands out through redirects (job logs), off the API. */
 export const SIM_STORAGE = '/_sim/';
-const installationToken: Answer = [
-  201,
-  {
-    token: 'ghs_sim_installation_token',
-    expires_at: '2099-01-01T00:00:00Z',
-    permissions: { contents: 'write', issues: 'write', pull_requests: 'write', checks: 'write' },
-    repository_selection: 'all',
-  },
-];
-const user = (login: string, type = login.endsWith('[bot]') ? 'Bot' : 'User') => ({
-  login,
-  id: 1,
-  node_id: 'U',
-  type,
-  site_admin: false,
-  avatar_url: '',
-  gravatar_id: '',
-  url: '',
-  html_url: '',
-});
+const installationToken: Answer = [201, restInstallationToken('ghs_sim_installation_token')];
 
 export class SimGitHub {
   readonly defaultBranch = 'master';
@@ -270,6 +275,8 @@ export class SimGitHub {
   readonly faultsAfter = new Set<string>();
   /** Run once, just before the next ref update is applied: a human pushing in between. */
   beforeRefUpdate?: () => void;
+  /** What the OpenAPI check found wrong with the requests and answers `serve` saw. */
+  readonly violations: string[] = [];
   /** REST requests answered so far (the installation token not counted). */
   requests = 0;
   /** Every request but a read, as `METHOD path` — carried out or refused: any write attempt. */
@@ -567,40 +574,41 @@ export class SimGitHub {
 
   /** An issue comment as the REST API shows it. */
   commentJson(c: { issue: number; body: string; id: number; author?: string }) {
-    return {
-      id: c.id,
-      node_id: `IC_${c.id}`,
-      url: `https://api.github.com/repos/${OWNER}/${REPO}/issues/comments/${c.id}`,
-      html_url: `https://github.com/${OWNER}/${REPO}/issues/${c.issue}#issuecomment-${c.id}`,
-      issue_url: `https://api.github.com/repos/${OWNER}/${REPO}/issues/${c.issue}`,
-      body: c.body,
-      user: user(c.author ?? this.actingAs ?? `${this.tokenApp.slug}[bot]`),
-      created_at: '2026-11-22T12:00:00Z',
-      updated_at: '2026-11-22T12:00:00Z',
-      author_association: 'NONE',
-    };
+    return restIssueComment({
+      ...c,
+      author: c.author ?? this.actingAs ?? `${this.tokenApp.slug}[bot]`,
+    });
   }
 
-  /** The PR object as GitHub's REST API and webhook payloads show it. */
+  /** The PR object as GitHub's REST API shows it. */
   pullJson(pr: SimPull) {
-    const repo = { id: 1296269, full_name: `${OWNER}/${REPO}`, name: REPO, owner: user(OWNER) };
-    const fork = { id: 666, full_name: `attacker/${REPO}`, name: REPO, owner: user('attacker') };
-    return {
+    return restPull({
       number: pr.number,
       title: pr.title,
       body: pr.body,
       state: pr.state,
       merged: pr.merged,
-      html_url: `https://github.com/${OWNER}/${REPO}/pull/${pr.number}`,
-      labels: [...pr.labels].map((name) => ({ name })),
-      user: user(pr.author ?? `${this.tokenApp.slug}[bot]`),
+      labels: [...pr.labels],
+      author: pr.author ?? `${this.tokenApp.slug}[bot]`,
       head: {
         ref: pr.head,
         sha: this.headOf(pr) || (pr as SimPull & { lastHead?: string }).lastHead || '',
-        repo: pr.fork ? fork : repo,
+        ...(pr.fork ? { owner: 'attacker' } : {}),
       },
-      base: { ref: pr.base, sha: this.refs.get(pr.base), repo },
-    };
+      base: { ref: pr.base, sha: this.refs.get(pr.base) ?? '' },
+      requested: pr.requested,
+    });
+  }
+
+  /** A check run as the REST API shows it, with its app. */
+  checkRunJson(r: SimCheckRun) {
+    const app =
+      r.app.id === LOOP_APP.id
+        ? LOOP_APP
+        : r.app.id === CI_APP.id
+          ? CI_APP
+          : simApp(r.app.id, r.app.slug);
+    return restCheckRun({ ...r, app });
   }
 
   private ancestors(sha: string): Set<string> {
@@ -623,14 +631,14 @@ export class SimGitHub {
     for (const [key, status] of this.faults) {
       if (matches(key)) {
         this.faults.delete(key);
-        return [status, { message: 'Injected fault' }];
+        return [status, restError('Injected fault')];
       }
     }
     for (const [key, left] of this.outages) {
       if (matches(key)) {
         if (left <= 1) this.outages.delete(key);
         else this.outages.set(key, left - 1);
-        return [503, { message: 'Service Unavailable' }];
+        return [503, restError('Service Unavailable')];
       }
     }
     for (const key of this.secondaryLimits) {
@@ -733,9 +741,12 @@ export class SimGitHub {
 
   /**
    * Answer over HTTP on a loopback port (the Action's end-to-end test; App processes reach it as
-   * GitHub Enterprise Server, under `/api/v3`): resolves to its base URL.
+   * GitHub Enterprise Server, under `/api/v3`): resolves to its base URL. Each request and its
+   * answer are checked against GitHub's OpenAPI description (`check`, `checkAnswer`); what fails
+   * is kept in `violations`, for the test to assert empty.
    */
   async serve(
+    /** Sees each request (after the checks), e.g. to log it. */
     onRequest?: (
       method: string,
       url: URL,
@@ -752,8 +763,20 @@ export class SimGitHub {
         const text = Buffer.concat(chunks).toString('utf8');
         const body = text ? JSON.parse(text) : undefined;
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-        onRequest?.(req.method ?? 'GET', url, req.headers, body);
-        const [status, data, headers] = this.answer(req.method ?? 'GET', url, body);
+        const method = req.method ?? 'GET';
+        const [status, data, headers] = this.answer(method, url, body);
+        // What GitHub hands out through a redirect (a job's log) is storage, not the REST API.
+        if (!url.pathname.startsWith(SIM_STORAGE)) {
+          this.violations.push(
+            ...check(method, url, req.headers, body).problems,
+            ...checkAnswer(method, url, req.headers, {
+              status,
+              body: status === 204 || data === '' ? undefined : data,
+              rateLimited: rateLimited(headers ?? {}),
+            }),
+          );
+        }
+        onRequest?.(method, url, req.headers, body);
         const raw = typeof data === 'string';
         res.writeHead(status, {
           'content-type': raw ? 'text/plain' : 'application/json',
@@ -785,29 +808,25 @@ export class SimGitHub {
     route('get', /^\/app$/, () => [200, LOOP_APP]);
     route('get', /^\/user$/, () =>
       this.actingAs
-        ? [200, user(this.actingAs)]
+        ? [200, restAuthenticatedUser(this.actingAs)]
         : [
             403,
-            {
-              message: 'Resource not accessible by integration',
-              documentation_url:
-                'https://docs.github.com/rest/users/users#get-the-authenticated-user',
-            },
+            restError(
+              'Resource not accessible by integration',
+              'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+            ),
           ],
     );
     route('get', p('/collaborators/([^/]+)/permission'), (m) => {
       const level = this.permissions.get(m[1]!) ?? 'read';
-      return [
-        200,
-        {
-          // The legacy field names the nearest of admin, write, read, none (as GitHub does).
-          permission: level === 'maintain' ? 'write' : level === 'triage' ? 'read' : level,
-          role_name: level,
-          user: user(m[1]!),
-        },
-      ];
+      // The legacy field names the nearest of admin, write, read, none (as GitHub does).
+      const legacy = level === 'maintain' ? 'write' : level === 'triage' ? 'read' : level;
+      return [200, restPermission(m[1]!, legacy, level)];
     });
-    route('post', p('/issues/comments/(\\d+)/reactions'), () => [201, { id: 1, content: 'eyes' }]);
+    route('post', p('/issues/comments/(\\d+)/reactions'), (_m, body: { content: string }) => [
+      201,
+      restReaction(++this.ids, body.content, this.tokenUser()),
+    ]);
     route(
       'get',
       new RegExp(`^/repos/${OWNER}/(${REPO}|\\.github)/contents/\\.github/coder\\.yml$`),
@@ -820,28 +839,13 @@ export class SimGitHub {
     );
     route('get', p('/git/ref/heads/(.+)'), (m) => {
       const sha = this.refs.get(m[1]!);
-      return sha
-        ? [
-            200,
-            {
-              ref: `refs/heads/${m[1]}`,
-              node_id: 'R',
-              url: '',
-              object: { type: 'commit', sha, url: '' },
-            },
-          ]
-        : notFound;
+      return sha ? [200, restRef(`refs/heads/${m[1]}`, sha)] : notFound;
     });
     route('get', p('/git/matching-refs/heads/(.*)'), (m) => [
       200,
       [...this.refs]
         .filter(([b]) => b.startsWith(m[1]!))
-        .map(([b, sha]) => ({
-          ref: `refs/heads/${b}`,
-          node_id: 'R',
-          url: '',
-          object: { type: 'commit', sha, url: '' },
-        })),
+        .map(([b, sha]) => restRef(`refs/heads/${b}`, sha)),
     ]);
     route('get', p('/git/trees/([0-9a-f]{40})'), (m) => {
       const commit = this.commits.get(m[1]!);
@@ -850,36 +854,20 @@ export class SimGitHub {
       if (!tree) return notFound;
       return [
         200,
-        {
-          sha: treeSha,
-          url: '',
-          truncated: false,
-          tree: [...tree].map(([path, sha]) => ({
+        restTree(
+          treeSha,
+          [...tree].map(([path, sha]) => ({
             path,
             mode: this.modes.get(treeSha)?.get(path) ?? '100644',
-            type: 'blob',
             sha,
             size: this.blobs.get(sha)!.length,
-            url: '',
           })),
-        },
+        ),
       ];
     });
     route('get', p('/git/blobs/([0-9a-f]{40})'), (m) => {
       const content = this.blobs.get(m[1]!);
-      return content === undefined
-        ? notFound
-        : [
-            200,
-            {
-              sha: m[1],
-              node_id: 'B',
-              size: content.length,
-              url: '',
-              content: Buffer.from(content).toString('base64'),
-              encoding: 'base64',
-            },
-          ];
+      return content === undefined ? notFound : [200, restBlob(m[1]!, Buffer.from(content))];
     });
     route(
       'post',
@@ -892,7 +880,7 @@ export class SimGitHub {
         },
       ) => {
         const base = this.trees.get(body.base_tree);
-        if (!base) return [422, { message: 'Invalid tree' }];
+        if (!base) return [422, restError('Invalid tree')];
         const tree: Files = new Map(base);
         const modes = new Map(this.modes.get(body.base_tree));
         for (const entry of body.tree) {
@@ -906,7 +894,7 @@ export class SimGitHub {
           if (sha === undefined) {
             sha = blobSha(entry.content ?? '');
             this.blobs.set(sha, entry.content ?? '');
-          } else if (!this.blobs.has(sha)) return [422, { message: 'Invalid sha' }];
+          } else if (!this.blobs.has(sha)) return [422, restError('Invalid sha')];
           tree.set(entry.path, sha);
           if (entry.mode && entry.mode !== '100644') modes.set(entry.path, entry.mode);
           else modes.delete(entry.path);
@@ -914,7 +902,18 @@ export class SimGitHub {
         const sha = hash('tree');
         this.trees.set(sha, tree);
         if (modes.size) this.modes.set(sha, modes);
-        return [201, { sha, url: '', tree: [], truncated: false }];
+        return [
+          201,
+          restTree(
+            sha,
+            [...tree].map(([path, blob]) => ({
+              path,
+              mode: modes.get(path) ?? '100644',
+              sha: blob,
+              size: this.blobs.get(blob)!.length,
+            })),
+          ),
+        ];
       },
     );
     route('post', p('/git/blobs'), (_m, body: { content: string; encoding?: string }) => {
@@ -922,7 +921,7 @@ export class SimGitHub {
       const sha = createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
       this.rawBlobs.set(sha, bytes);
       this.blobs.set(sha, bytes.toString('utf8'));
-      return [201, { sha, url: '' }];
+      return [201, restShortBlob(sha)];
     });
     // The activity record: newest first unless `direction=asc`, paged by cursor (`after`, from
     // the `Link` header's next page), filtered by ref (`refs/heads/<b>` or `<b>`) and actor.
@@ -955,7 +954,7 @@ export class SimGitHub {
           ref: a.ref,
           timestamp: '2026-11-22T12:00:00Z',
           activity_type: a.activity_type,
-          actor: user(a.actor),
+          actor: restUser(a.actor),
         })),
         more ? { link: `<${next.href}>; rel="next"` } : ({} as Record<string, string>),
       ];
@@ -967,8 +966,7 @@ export class SimGitHub {
     route('get', p('/actions/jobs/(\\d+)/logs'), (m) => {
       const run = this.checkRuns.find((r) => r.id === Number(m[1]) && r.log !== undefined);
       if (!run) return notFound;
-      if (this.logsForbidden)
-        return [403, { message: 'Resource not accessible by integration', documentation_url: '' }];
+      if (this.logsForbidden) return [403, restError('Resource not accessible by integration')];
       return [302, '', { location: `${SIM_STORAGE}logs/${run.id}` }];
     });
     route('get', new RegExp(`^${SIM_STORAGE}logs/(\\d+)$`), (m) => {
@@ -979,7 +977,7 @@ export class SimGitHub {
       'post',
       p('/git/commits'),
       (_m, body: { message: string; tree: string; parents: string[] }) => {
-        if (!this.trees.has(body.tree)) return [422, { message: 'Invalid tree' }];
+        if (!this.trees.has(body.tree)) return [422, restError('Invalid tree')];
         const sha = hash('commit');
         this.commits.set(sha, {
           sha,
@@ -987,82 +985,36 @@ export class SimGitHub {
           parents: body.parents,
           message: body.message,
         });
-        return [
-          201,
-          {
-            sha,
-            node_id: 'C',
-            url: '',
-            html_url: '',
-            message: body.message,
-            tree: { sha: body.tree, url: '' },
-            parents: [],
-          },
-        ];
+        return [201, restGitCommit(sha, body.message, body.tree, body.parents)];
       },
     );
     route('get', p('/git/commits/([0-9a-f]{40})'), (m) => {
       const c = this.commits.get(m[1]!);
-      return c
-        ? [
-            200,
-            {
-              sha: c.sha,
-              node_id: 'C',
-              url: '',
-              html_url: '',
-              message: c.message,
-              tree: { sha: c.tree, url: '' },
-              parents: c.parents.map((sha) => ({ sha, url: '', html_url: '' })),
-              author: {},
-              committer: {},
-              verification: {},
-            },
-          ]
-        : notFound;
+      return c ? [200, restGitCommit(c.sha, c.message, c.tree, c.parents)] : notFound;
     });
     route('post', p('/git/refs'), (_m, body: { ref: string; sha: string }) => {
       const branch = body.ref.replace(/^refs\/heads\//, '');
-      if (this.refs.has(branch))
-        return [422, { message: 'Reference already exists', documentation_url: '' }];
-      if (!this.commits.has(body.sha))
-        return [422, { message: 'Object does not exist', documentation_url: '' }];
+      if (this.refs.has(branch)) return [422, restError('Reference already exists')];
+      if (!this.commits.has(body.sha)) return [422, restError('Object does not exist')];
       this.refs.set(branch, body.sha);
       this.recordRef(branch, undefined, body.sha, this.tokenActor());
-      return [
-        201,
-        {
-          ref: body.ref,
-          node_id: 'R',
-          url: '',
-          object: { type: 'commit', sha: body.sha, url: '' },
-        },
-      ];
+      return [201, restRef(body.ref, body.sha)];
     });
     route('patch', p('/git/refs/heads/(.+)'), (m, body: { sha: string; force?: boolean }) => {
       const interleave = this.beforeRefUpdate;
       this.beforeRefUpdate = undefined;
       interleave?.();
       const current = this.refs.get(m[1]!);
-      if (!current) return [422, { message: 'Reference does not exist', documentation_url: '' }];
+      if (!current) return [422, restError('Reference does not exist')];
       if (!body.force && !this.ancestors(body.sha).has(current))
-        return [422, { message: 'Update is not a fast forward', documentation_url: '' }];
+        return [422, restError('Update is not a fast forward')];
       this.refs.set(m[1]!, body.sha);
       this.recordRef(m[1]!, current, body.sha, this.tokenActor());
-      return [
-        200,
-        {
-          ref: `refs/heads/${m[1]}`,
-          node_id: 'R',
-          url: '',
-          object: { type: 'commit', sha: body.sha, url: '' },
-        },
-      ];
+      return [200, restRef(`refs/heads/${m[1]}`, body.sha)];
     });
     route('delete', p('/git/refs/heads/(.+)'), (m) => {
       const before = this.refs.get(m[1]!);
-      if (!this.refs.delete(m[1]!))
-        return [422, { message: 'Reference does not exist', documentation_url: '' }];
+      if (!this.refs.delete(m[1]!)) return [422, restError('Reference does not exist')];
       this.recordRef(m[1]!, before, undefined, this.tokenActor());
       return [204];
     });
@@ -1096,7 +1048,7 @@ export class SimGitHub {
                   message: `A pull request already exists for ${OWNER}:${body.head}.`,
                 },
               ],
-              documentation_url: '',
+              documentation_url: 'https://docs.github.com/rest/pulls/pulls#create-a-pull-request',
             },
           ];
         }
@@ -1141,25 +1093,23 @@ export class SimGitHub {
       const gone = new Set(renamed.values());
       const files = changed
         .filter((path) => !gone.has(path))
-        .map((filename) => ({
-          filename,
-          sha: '',
-          status: renamed.has(filename)
-            ? 'renamed'
-            : head[filename] === undefined
-              ? 'removed'
-              : base[filename] === undefined
-                ? 'added'
-                : 'modified',
-          patch: simPatch(base[filename], head[filename]),
-          ...(renamed.has(filename) ? { previous_filename: renamed.get(filename) } : {}),
-          additions: (head[filename] ?? '').split('\n').length,
-          deletions: (base[filename] ?? '').split('\n').length,
-          changes: 0,
-          blob_url: '',
-          raw_url: '',
-          contents_url: '',
-        }))
+        .map((filename) =>
+          restDiffEntry({
+            filename,
+            sha: blobSha(head[filename] ?? base[filename] ?? ''),
+            status: renamed.has(filename)
+              ? 'renamed'
+              : head[filename] === undefined
+                ? 'removed'
+                : base[filename] === undefined
+                  ? 'added'
+                  : 'modified',
+            patch: simPatch(base[filename], head[filename]),
+            ...(renamed.has(filename) ? { previous_filename: renamed.get(filename) } : {}),
+            additions: (head[filename] ?? '').split('\n').length,
+            deletions: (base[filename] ?? '').split('\n').length,
+          }),
+        )
         .slice(0, PULL_FILES_LISTED);
       return [200, page(files, url)];
     });
@@ -1175,27 +1125,17 @@ export class SimGitHub {
         list.unshift(this.commits.get(sha)!);
       return [
         200,
-        page(list.slice(0, PULL_COMMITS_LISTED), url).map((c) => ({
-          sha: c.sha,
-          node_id: 'C',
-          url: '',
-          html_url: `https://github.com/${OWNER}/${REPO}/commit/${c.sha}`,
-          comments_url: '',
-          commit: {
-            message: c.message,
-            url: '',
-            author: null,
-            committer: null,
-            tree: { sha: c.tree, url: '' },
-            comment_count: 0,
-          },
-          // The loop's commits are its bot's; a human push is attributed to its author (nobody,
-          // for an email linked to no account).
-          author: c.author === null ? null : user(c.author ?? `${this.tokenApp.slug}[bot]`),
-          committer:
-            c.author === null ? null : user(c.author ? 'web-flow' : `${this.tokenApp.slug}[bot]`),
-          parents: [],
-        })),
+        // The loop's commits are its bot's; a human push is attributed to its author (nobody,
+        // for an email linked to no account).
+        page(list.slice(0, PULL_COMMITS_LISTED), url).map((c) =>
+          restCommit(
+            c.sha,
+            c.message,
+            c.tree,
+            c.author === null ? null : (c.author ?? `${this.tokenApp.slug}[bot]`),
+            c.author === null ? null : c.author ? 'web-flow' : `${this.tokenApp.slug}[bot]`,
+          ),
+        ),
       ];
     });
     route('get', p('/pulls/(\\d+)/reviews'), (m, _b, url) => [
@@ -1203,46 +1143,23 @@ export class SimGitHub {
       page(
         this.reviews.filter((r) => r.pr === Number(m[1])),
         url,
-      ).map((r) => ({
-        id: r.id,
-        node_id: 'RV',
-        user: user(r.user),
-        body: r.body ?? '',
-        state: r.state,
-        commit_id: r.commit_id,
-        html_url: '',
-        pull_request_url: '',
-        _links: {},
-        author_association: 'MEMBER',
-      })),
+      ).map((r) => restReview({ ...r, body: r.body ?? '' })),
     ]);
     route('get', p('/pulls/(\\d+)/reviews/(\\d+)/comments'), (m) => {
       const review = this.reviews.find((r) => r.pr === Number(m[1]) && r.id === Number(m[2]));
       if (!review) return notFound;
       return [
         200,
-        (review.comments ?? []).map((c, i) => ({
-          id: review.id * 100 + i,
-          node_id: 'PRRC',
-          pull_request_review_id: review.id,
-          diff_hunk: '',
-          path: c.path,
-          line: c.line,
-          original_line: c.line,
-          position: c.line,
-          original_position: c.line,
-          commit_id: review.commit_id,
-          original_commit_id: review.commit_id,
-          user: user(review.user),
-          body: c.body,
-          created_at: '',
-          updated_at: '',
-          html_url: '',
-          pull_request_url: '',
-          author_association: 'MEMBER',
-          url: '',
-          _links: {},
-        })),
+        (review.comments ?? []).map((c, i) =>
+          restReviewComment({
+            ...c,
+            id: review.id * 100 + i,
+            review: review.id,
+            pr: review.pr,
+            user: review.user,
+            commit_id: review.commit_id,
+          }),
+        ),
       ];
     });
     route(
@@ -1260,7 +1177,7 @@ export class SimGitHub {
     route('put', p('/pulls/(\\d+)/merge'), (m, body: { sha?: string }) => {
       const pr = this.pull(Number(m[1]));
       if (body.sha && body.sha !== this.headOf(pr))
-        return [409, { message: 'Head branch was modified. Review and try the merge again.' }];
+        return [409, restError('Head branch was modified. Review and try the merge again.')];
       const head = this.headOf(pr);
       const merge = hash('merge');
       this.commits.set(merge, {
@@ -1283,17 +1200,12 @@ export class SimGitHub {
       if (!text) return notFound;
       return [
         200,
-        {
-          id: Number(m[1]),
-          node_id: 'I',
+        restIssue({
           number: Number(m[1]),
           title: text.title,
           body: text.body,
-          state: 'open',
-          user: user(text.author ?? 'outsider'),
-          labels: [],
-          html_url: `https://github.com/${OWNER}/${REPO}/issues/${m[1]}`,
-        },
+          author: text.author ?? 'outsider',
+        }),
       ];
     });
     route('post', p('/issues/(\\d+)/comments'), (m, body: { body: string }) => {
@@ -1303,12 +1215,12 @@ export class SimGitHub {
     });
     route('get', p('/issues/comments/(\\d+)'), (m) => {
       const comment = this.comments.find((c) => c.id === Number(m[1]));
-      if (!comment) return [404, { message: 'Not Found', documentation_url: '' }];
+      if (!comment) return notFound;
       return [200, this.commentJson(comment)];
     });
     route('patch', p('/issues/comments/(\\d+)'), (m, body: { body: string }) => {
       const comment = this.comments.find((c) => c.id === Number(m[1]));
-      if (!comment) return [404, { message: 'Not Found', documentation_url: '' }];
+      if (!comment) return notFound;
       comment.body = body.body;
       return [200, this.commentJson(comment)];
     });
@@ -1319,11 +1231,11 @@ export class SimGitHub {
           {
             message: 'Validation Failed',
             errors: [{ resource: 'Label', code: 'already_exists', field: 'name' }],
-            documentation_url: '',
+            documentation_url: 'https://docs.github.com/rest/issues/labels#create-a-label',
           },
         ];
       this.repoLabels.add(body.name);
-      return [201, { name: body.name }];
+      return [201, restLabel(body.name, this.repoLabels.size)];
     });
     route('post', p('/issues/(\\d+)/labels'), (m, body: { labels: string[] }) => {
       const n = Number(m[1]);
@@ -1334,27 +1246,13 @@ export class SimGitHub {
       }
       this.issueLabels.set(n, set);
       this.pulls.find((pr) => pr.number === n)?.labels.add(body.labels[0]!);
-      return [200, [...set].map((name) => ({ name }))];
+      return [200, [...set].map((name, i) => restLabel(name, i + 1))];
     });
     route('get', p('/issues/(\\d+)/events'), (m, _b, url) => {
       const events = this.labelEvents
         .map((e, i) => ({ e, i }))
         .filter(({ e }) => e.issue === Number(m[1]));
-      return [
-        200,
-        page(events, url).map(({ e, i }) => ({
-          id: i + 1,
-          node_id: 'LE',
-          url: '',
-          actor: user(e.actor),
-          event: e.event,
-          commit_id: null,
-          commit_url: null,
-          created_at: '2026-11-22T12:00:00Z',
-          performed_via_github_app: null,
-          label: { name: e.label, color: 'b60205' },
-        })),
-      ];
+      return [200, page(events, url).map(({ e, i }) => restLabelEvent({ ...e, id: i + 1 }))];
     });
     route('delete', p('/issues/(\\d+)/labels/(.+)'), (m) => {
       const n = Number(m[1]);
@@ -1379,22 +1277,7 @@ export class SimGitHub {
         200,
         {
           total_count: runs.length,
-          check_runs: page(runs, url).map((r) => ({
-            ...r,
-            node_id: 'CR',
-            url: '',
-            details_url: '',
-            started_at: r.started_at ?? null,
-            completed_at: null,
-            check_suite: null,
-            app:
-              r.app.id === LOOP_APP.id
-                ? LOOP_APP
-                : r.app.id === CI_APP.id
-                  ? CI_APP
-                  : simApp(r.app.id, r.app.slug),
-            pull_requests: [],
-          })),
+          check_runs: page(runs, url).map((r) => this.checkRunJson(r)),
         },
       ];
     });
@@ -1406,26 +1289,12 @@ export class SimGitHub {
       const statuses = [...latest.values()];
       return [
         200,
-        {
-          state: 'success',
-          sha: m[1],
-          total_count: statuses.length,
-          statuses: page(statuses, url).map((s, i) => ({
-            id: i,
-            node_id: 'S',
-            url: '',
-            avatar_url: '',
-            description: s.description ?? null,
-            context: s.context,
-            state: s.state,
-            target_url: s.target_url,
-            created_at: '',
-            updated_at: '',
-          })),
-          repository: {},
-          commit_url: '',
-          url: '',
-        },
+        restCombinedStatus(
+          m[1]!,
+          page(statuses, url).map((s, i) =>
+            restStatus({ ...s, id: i + 1, creator: s.creator ?? 'ci-bot[bot]' }),
+          ),
+        ),
       ];
     });
     route('get', p('/commits/([0-9a-f]{40})/statuses'), (m, _b, url) => {
@@ -1436,19 +1305,9 @@ export class SimGitHub {
         .reverse();
       return [
         200,
-        page(statuses, url).map(({ s, i }) => ({
-          id: i + 1,
-          node_id: 'S',
-          url: '',
-          avatar_url: '',
-          description: s.description ?? null,
-          context: s.context,
-          state: s.state,
-          target_url: s.target_url,
-          created_at: '',
-          updated_at: '',
-          creator: user(s.creator ?? 'ci-bot[bot]'),
-        })),
+        page(statuses, url).map(({ s, i }) =>
+          restStatus({ ...s, id: i + 1, creator: s.creator ?? 'ci-bot[bot]' }),
+        ),
       ];
     });
     // GitHub Actions: the workflow runs of a head, and each run's jobs (every attempt's).
@@ -1488,23 +1347,15 @@ export class SimGitHub {
                 updated_at: '2026-11-22T12:00:00Z',
               };
             const jobs = this.checkRuns.filter((r) => r.job?.run === id);
-            return {
+            return restWorkflowRun({
               id,
               name: 'CI',
-              node_id: 'WR',
               head_sha: jobs[0]!.head_sha,
-              run_number: id,
               run_attempt: Math.max(...jobs.map((j) => j.job!.attempt)),
               event: 'pull_request',
               status: 'completed',
               conclusion: jobs.at(-1)!.conclusion,
-              workflow_id: 1,
-              check_suite_id: id,
-              html_url: `https://github.com/${OWNER}/${REPO}/actions/runs/${id}`,
-              url: '',
-              created_at: '2026-11-22T12:00:00Z',
-              updated_at: '2026-11-22T12:00:00Z',
-            };
+            });
           }),
         },
       ];
@@ -1518,31 +1369,18 @@ export class SimGitHub {
         200,
         {
           total_count: listed.length,
-          jobs: page(listed, url).map((run) => ({
-            id: run.id,
-            run_id: run.job!.run,
-            run_attempt: run.job!.attempt,
-            run_url: '',
-            node_id: 'J',
-            head_sha: run.head_sha,
-            workflow_name: 'CI',
-            head_branch: null,
-            name: run.name,
-            url: '',
-            html_url: `https://github.com/${OWNER}/${REPO}/actions/runs/${run.job!.run}/job/${run.id}`,
-            status: run.status,
-            conclusion: run.conclusion,
-            started_at: '2026-11-22T12:00:00Z',
-            completed_at: null,
-            check_run_url: '',
-            ...(run.steps ? { steps: run.steps } : {}),
-            labels: [],
-            runner_id: null,
-            runner_name: null,
-            runner_group_id: null,
-            runner_group_name: null,
-            created_at: '2026-11-22T12:00:00Z',
-          })),
+          jobs: page(listed, url).map((run) =>
+            restJob({
+              id: run.id,
+              run_id: run.job!.run,
+              run_attempt: run.job!.attempt,
+              head_sha: run.head_sha,
+              name: run.name,
+              status: run.status,
+              conclusion: run.conclusion,
+              ...(run.steps ? { steps: run.steps } : {}),
+            }),
+          ),
         },
       ];
     });
@@ -1580,9 +1418,14 @@ export class SimGitHub {
       return [201, {}];
     });
     route('post', p('/statuses/([0-9a-f]{40})'), (m, body: Omit<SimStatus, 'sha'>) => {
-      if (!this.commits.has(m[1]!)) return [422, { message: 'No commit found for SHA' }];
-      this.statuses.push({ sha: m[1]!, ...body, creator: this.actingAs ?? 'coder-loop[bot]' });
-      return [201, { id: this.statuses.length, context: body.context, state: body.state }];
+      if (!this.commits.has(m[1]!)) return [422, restError('No commit found for SHA')];
+      const status: SimStatus = {
+        sha: m[1]!,
+        ...body,
+        creator: this.actingAs ?? 'coder-loop[bot]',
+      };
+      this.statuses.push(status);
+      return [201, restStatus({ ...status, id: this.statuses.length, creator: status.creator! })];
     });
     route(
       'post',
@@ -1613,7 +1456,7 @@ export class SimGitHub {
           started_at: this.checkRunTime,
         };
         this.checkRuns.push(run);
-        return [201, { ...run, app: { ...LOOP_APP, ...run.app }, node_id: 'CR' }];
+        return [201, this.checkRunJson(run)];
       },
     );
     route('patch', p('/check-runs/(\\d+)'), (m, body: Partial<SimCheckRun>) => {
@@ -1629,29 +1472,22 @@ export class SimGitHub {
           ? {}
           : { conclusion: body.status === 'completed' ? run.conclusion : null },
       );
-      return [200, { ...run, app: { ...LOOP_APP, ...run.app }, node_id: 'CR' }];
+      return [200, this.checkRunJson(run)];
     });
     route('get', p('/environments/([^/]+)'), (m) => {
       const env = this.environments.get(decodeURIComponent(m[1]!));
       if (!env) return notFound;
       return [
         200,
-        {
-          id: 1,
-          node_id: 'EN_1',
-          name: decodeURIComponent(m[1]!),
-          url: '',
-          html_url: '',
-          created_at: '2026-01-01T00:00:00Z',
-          updated_at: '2026-01-01T00:00:00Z',
-          deployment_branch_policy:
-            env.branches || env.protectedBranches
-              ? {
-                  protected_branches: env.protectedBranches === true,
-                  custom_branch_policies: env.branches !== undefined,
-                }
-              : null,
-        },
+        restEnvironment(
+          decodeURIComponent(m[1]!),
+          env.branches || env.protectedBranches
+            ? {
+                protected_branches: env.protectedBranches === true,
+                custom_branch_policies: env.branches !== undefined,
+              }
+            : null,
+        ),
       ];
     });
     route('get', p('/environments/([^/]+)/deployment-branch-policies'), (m, _b, url) => {
@@ -1667,7 +1503,7 @@ export class SimGitHub {
     });
     route('get', /^\/orgs\/([^/]+)\/teams\/([^/]+)\/memberships\/([^/]+)$/, (m) =>
       this.teams.get(`${m[1]}/${m[2]}`)?.has(m[3]!)
-        ? [200, { state: 'active', role: 'member', url: '' }]
+        ? [200, restTeamMembership(m[2]!, m[3]!)]
         : notFound,
     );
   }

@@ -814,7 +814,8 @@ const normalize = (text: string, notes: readonly string[]) =>
 /** The loop's promises, checked against the simulated GitHub after every command. */
 function invariants(r: Real) {
   const { sim } = r;
-  // Every request and every answer passed the OpenAPI check (a request that fails it also throws).
+  // Every request passed the OpenAPI check (one that fails it also throws), and every answer's
+  // status and body the operation's response schema (see `checkAnswer` for what it leaves out).
   expect(violations).toEqual([]);
   // At most one agent commit per hand-off, and never on a moved branch: each agent commit in any
   // branch's history is the child of the head it was handed.
