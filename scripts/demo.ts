@@ -214,7 +214,9 @@ function showCheck() {
 async function agentWorkflow(at: { dir: string; head: string }) {
   const dispatch = sim.dispatches.at(-1)!;
   const clientPayload: Record<string, unknown> = { ...dispatch.client_payload, headSha: at.head };
-  const event = { action: 'coder-loop-agent', client_payload: clientPayload, repository };
+  // GitHub names the App that sent the dispatch as its sender: the loop, here `coder-loop[bot]`.
+  const sender = { login: 'coder-loop[bot]', id: 1, type: 'Bot' };
+  const event = { action: 'coder-loop-agent', client_payload: clientPayload, repository, sender };
   const temp = join(work, `temp-${++runs}`);
   await mkdir(temp, { recursive: true });
   const env = {

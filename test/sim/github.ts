@@ -1329,23 +1329,15 @@ export class SimGitHub {
           workflow_runs: page(all, url).map((id) => {
             const bare = unstarted.find((r) => r.id === id);
             if (bare)
-              return {
+              return restWorkflowRun({
                 id,
                 name: bare.name,
-                node_id: 'WR',
                 head_sha: bare.head_sha,
-                run_number: id,
                 run_attempt: bare.attempt,
                 event: 'pull_request',
                 status: bare.status,
                 conclusion: bare.conclusion,
-                workflow_id: 1,
-                check_suite_id: id,
-                html_url: `https://github.com/${OWNER}/${REPO}/actions/runs/${id}`,
-                url: '',
-                created_at: '2026-11-22T12:00:00Z',
-                updated_at: '2026-11-22T12:00:00Z',
-              };
+              });
             const jobs = this.checkRuns.filter((r) => r.job?.run === id);
             return restWorkflowRun({
               id,

@@ -889,11 +889,12 @@ function invariants(r: Real) {
       const commit = sim.commits.get(sha)!;
       if (!commit.message.includes('— Coder completed')) continue;
       const parent = commit.parents[0]!;
-      if (!r.judged.has(sha)) {
-        r.judged.add(sha);
-        completedNow.add(branch);
-        judgeCompletion(r, branch, sha, master, onMaster);
-      }
+      // Judged once, right after the command that completed it: CI that reports on the parent
+      // later (a re-run failing on an old head) does not undo what was true when it completed.
+      if (r.judged.has(sha)) continue;
+      r.judged.add(sha);
+      completedNow.add(branch);
+      judgeCompletion(r, branch, sha, master, onMaster);
       // ... by a human with write permission (never an outsider, a bot or a fork's reviewer).
       expect(
         sim.reviews.some(
