@@ -1,11 +1,17 @@
 import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import yaml from 'js-yaml';
-import { buildAgentPayload, parseConfigText, type AgentPayload } from '../../src/core/index.js';
+import {
+  buildAgentPayload,
+  decodeRecord,
+  parseConfigText,
+  type AgentPayload,
+} from '../../src/core/index.js';
 import { phaseStartedWorld } from '../helpers/agentWorld.js';
 import { DIST, parseOutputs, workflowContext } from '../helpers/bundle.js';
 import { OWNER, REPO } from '../helpers/github.js';
@@ -13,7 +19,7 @@ import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
 import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
 import { readAgentExamples, type AgentExample } from './examples.js';
-import { startModelServer, strings, type ModelServer } from './model-server.js';
+import { startModelServer, strings, type Limit, type ModelServer } from './model-server.js';
 import { freshBuild } from '../helpers/build.js';
 import { dispatchPayload } from '../helpers/payloads.js';
 
@@ -74,7 +80,11 @@ async function agentFolder(): Promise<string> {
 }
 
 /** The world after `/coder next`, with the example's agent config (plus the test's variables). */
-async function world(example: AgentExample, extra: Record<string, string> = {}): Promise<void> {
+async function world(
+  example: AgentExample,
+  extra: Record<string, string> = {},
+  limit?: Limit,
+): Promise<void> {
   const agent = { ...example.agent, env: [...example.agent.env] };
   for (const name of Object.keys(example.test.env))
     if (!agent.env.includes(name)) agent.env.push(name);
@@ -106,6 +116,7 @@ async function world(example: AgentExample, extra: Record<string, string> = {}):
   model = await startModelServer({
     cwd: checkout,
     final: 'Done: the health test and its code.',
+    ...(limit ? { limit } : {}),
     steps: async () => [
       { path: TEST_FILE, content: TEST_TEXT },
       { run: RUN_TEST },
@@ -277,5 +288,237 @@ describe('a prompt of ~200 KB (a large phase)', () => {
     });
     expect(Buffer.byteLength(prompt)).toBeGreaterThan(150_000);
     await expectLanded(example, agent, prompt);
+  });
+});
+
+/**
+ * The Action's scheduled sweep (examples/workflows/coder-resume.yml): the loop run on `schedule`
+ * from the default branch's workflow, whose event file holds the cron and, as GitHub's have since
+ * 2022, the repository and its organization (the same objects as a real event's). `aheadMs` runs
+ * it that much later than now: the first scheduled run after the pause's end (a preload moves
+ * the bundle's clock).
+ */
+async function sweep(aheadMs = 0) {
+  const eventPath = join(work, 'schedule.json');
+  const output = join(work, 'output-sweep.txt');
+  const { repository, organization } = dispatchPayload({}, { owner: OWNER, repo: REPO }) as {
+    repository: unknown;
+    organization?: unknown;
+  };
+  await writeFile(
+    eventPath,
+    JSON.stringify({
+      schedule: '*/15 * * * *',
+      repository,
+      ...(organization ? { organization } : {}),
+    }),
+  );
+  await writeFile(output, '');
+  const clock = join(work, 'clock-ahead.mjs');
+  await writeFile(
+    clock,
+    `const Real = Date;\nconst ahead = ${aheadMs};\nglobalThis.Date = class extends Real {\n  constructor(...args) {\n    if (args.length) super(...args);\n    else super(Real.now() + ahead);\n  }\n  static now() {\n    return Real.now() + ahead;\n  }\n};\n`,
+  );
+  const ref = 'refs/heads/master';
+  const env = {
+    PATH: process.env.PATH,
+    HOME: join(work, 'home'),
+    GITHUB_EVENT_NAME: 'schedule',
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_API_URL: github.url,
+    GITHUB_OUTPUT: output,
+    GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
+    GITHUB_REF: ref,
+    GITHUB_WORKFLOW_REF: `${OWNER}/${REPO}/.github/workflows/coder-resume.yml@${ref}`,
+    RUNNER_TEMP: runnerTemp(),
+    INPUT_TOKEN: 'ghs_app_installation_token',
+    'INPUT_APP-SLUG': 'coder-loop',
+  };
+  const stdout = await new Promise<string>((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', pathToFileURL(clock).href, DIST],
+      { env, cwd: work },
+      (_error, out) => resolve(out),
+    );
+  });
+  return { stdout, outputs: parseOutputs(await readFile(output, 'utf8')) };
+}
+
+/** The loop's record on `sha` (its App's `coder-loop` check run there). */
+const recordOn = (sha: string) => decodeRecord(sim.own(sha)?.output?.text, sha);
+
+/** What `step: agent` handed on (changes-dir/changes.json). */
+async function handedOn() {
+  return JSON.parse(await readFile(join(work, 'changes', 'changes.json'), 'utf8')) as {
+    outcome: string;
+    pause?: { reason: string; until?: string };
+    changes: { path: string }[];
+  };
+}
+
+/** Every workflow the repository's default branch holds, as examples/workflows has them. */
+const WORKFLOWS = Object.fromEntries(
+  readdirSync(join(repoRoot, 'examples', 'workflows')).map((name) => [
+    `.github/workflows/${name}`,
+    readFileSync(join(repoRoot, 'examples', 'workflows', name), 'utf8'),
+  ]),
+);
+
+/**
+ * Each CLI at its provider's limit, as its real package ends there: the scripted model answers
+ * the provider's own 429 once the failing test is written (test/agents/model-server.ts). Where a
+ * CLI retries a 429, its own knob keeps the test short.
+ */
+interface LimitCase {
+  id: string;
+  label: string;
+  /** The CLI's environment for this case (replacing the example's test variables). */
+  env?: Record<string, string>;
+  resetSeconds: number;
+  /** What the pause's reason says. */
+  reason: RegExp;
+  /** Whether the CLI said when the limit resets. */
+  until: boolean;
+  /** How many limit answers the CLI took before it gave up (its retries). */
+  answers: number;
+}
+
+const LIMIT_CASES: LimitCase[] = [
+  {
+    id: 'claude-code',
+    label: "a subscription's session limit (CLAUDE_CODE_OAUTH_TOKEN)",
+    env: { ANTHROPIC_BASE_URL: '{model}', CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-scripted' },
+    resetSeconds: 2 * 3600,
+    reason: /^Claude Code reached its usage limit: You've hit your session limit · resets /,
+    until: true,
+    answers: 1,
+  },
+  {
+    id: 'claude-code',
+    label: 'an API key past its retries (CLAUDE_CODE_MAX_RETRIES=1)',
+    env: {
+      ANTHROPIC_BASE_URL: '{model}',
+      ANTHROPIC_API_KEY: 'sk-ant-scripted',
+      CLAUDE_CODE_MAX_RETRIES: '1',
+    },
+    resetSeconds: 1,
+    reason: /^Claude Code reached its rate limit: API Error: Request rejected \(429\) · /,
+    until: false,
+    answers: 2,
+  },
+  {
+    id: 'codex',
+    label: 'a Plus plan at its usage limit (usage_limit_reached)',
+    resetSeconds: 2 * 3600,
+    reason: /^Codex reached its usage limit: You’ve hit your usage limit\. .* try again at /,
+    until: true,
+    answers: 1,
+  },
+  {
+    id: 'gemini-cli',
+    label: 'a daily quota (RESOURCE_EXHAUSTED, TerminalQuotaError)',
+    resetSeconds: 40,
+    reason:
+      /^Gemini CLI reached its usage limit: .*You have exhausted your daily quota on this model\./,
+    until: true,
+    answers: 1,
+  },
+  {
+    id: 'opencode',
+    label: 'a rate limit past its five retries (retry-after: 1)',
+    resetSeconds: 1,
+    reason: /^OpenCode reached its rate limit: Rate limit reached for /,
+    until: true,
+    answers: 6,
+  },
+];
+
+/** The example with this case's variables for the CLI (`agent.env` names them). */
+function limitExample(c: LimitCase): AgentExample {
+  const example = EXAMPLES.find((e) => e.id === c.id)!;
+  return c.env ? { ...example, test: { ...example.test, env: c.env } } : example;
+}
+
+/**
+ * `step: agent` of a CLI at the limit: it wrote the failing test, met the limit, gave up after its
+ * own retries, and the run ends paused, its work handed on, with the reset when the CLI said it.
+ */
+async function pausedAtLimit(c: LimitCase, extra: Record<string, string> = {}) {
+  const example = limitExample(c);
+  const started = Date.now();
+  await world(example, extra, { after: 1, resetSeconds: c.resetSeconds });
+  const agent = await action('agent', example);
+  expect(model.calls).toHaveLength(1);
+  expect(model.calls[0]).toContain(TEST_FILE);
+  expect(model.limits).toHaveLength(c.answers);
+  expect(agent.outputs).toMatchObject({ state: 'paused' });
+  const run = await handedOn();
+  expect(run.outcome).toBe('paused');
+  expect(run.changes.map((x) => x.path)).toEqual([TEST_FILE]);
+  expect(run.pause?.reason).toMatch(c.reason);
+  if (c.until) {
+    // To the minute the CLI printed (its seconds cut off), never past the real reset.
+    const until = Date.parse(run.pause!.until!);
+    expect(until).toBeGreaterThanOrEqual(started + c.resetSeconds * 1000 - 60_000);
+    expect(until).toBeLessThanOrEqual(Date.now() + c.resetSeconds * 1000 + 60_000);
+  } else expect(run.pause?.until).toBeUndefined();
+  return { example, pause: run.pause! };
+}
+
+// The first case runs the whole path below.
+describe.each(LIMIT_CASES.slice(1).map((c) => [`${limitExample(c).name}, ${c.label}`, c] as const))(
+  'at the provider limit: %s',
+  (_name, c) => {
+    it('step agent ends paused, the work so far handed on, with the reset when the CLI says it', async () => {
+      await pausedAtLimit(c);
+    });
+  },
+);
+
+describe(`at the provider limit: ${limitExample(LIMIT_CASES[0]!).name}, ${LIMIT_CASES[0]!.label}`, () => {
+  it('step agent ends paused; step apply keeps the work and records the pause, no attempt spent; the scheduled sweep resumes the node after the reset, not before', async () => {
+    const { example, pause } = await pausedAtLimit(LIMIT_CASES[0]!, WORKFLOWS);
+    const until = pause.until!;
+
+    const apply = await action('apply', example);
+    expect(apply.outputs).toMatchObject({ state: 'paused', 'failed-attempt': 'false' });
+    // The work so far, one partial commit on the head.
+    const commit = apply.outputs.commit!;
+    expect(sim.refs.get(BRANCH)).toBe(commit);
+    expect(sim.commits.get(commit)!.parents).toEqual([head]);
+    expect(sim.commits.get(commit)!.message).toContain('paused at the provider');
+    expect(sim.files(BRANCH)[TEST_FILE]).toBe(TEST_TEXT);
+    expect(sim.files(BRANCH)[CODE_FILE]).toBeUndefined();
+    // Paused until the reset, on that commit; no attempt spent.
+    const record = recordOn(commit)!;
+    expect(record.pause).toMatchObject({ node: 'tdd', attempt: 1, until });
+    expect(record.attempts ?? []).toEqual([]);
+    expect(record.pauses).toHaveLength(1);
+    // Said once on the issue, with how it resumes: the scheduled workflow is installed.
+    const told = sim.comments.filter((x) => x.body.includes('Paused until'));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.body).toContain('The scheduled resume workflow hands');
+    const dispatched = sim.dispatches.length;
+
+    // The sweep before the reset: nothing.
+    const early = await sweep();
+    expect(early.outputs.state).toBe('not-due');
+    expect(sim.dispatches).toHaveLength(dispatched);
+    expect(recordOn(commit)?.pause).toBeDefined();
+
+    // Its first run after the reset: the same node handed to the agent again, on the partial work.
+    const late = await sweep(Date.parse(until) - Date.now() + 15 * 60_000);
+    expect(late.outputs.state).toBe('resumed');
+    expect(sim.dispatches).toHaveLength(dispatched + 1);
+    const handOff = sim.dispatches.at(-1)!;
+    expect(handOff.client_payload).toMatchObject({
+      node: 'tdd',
+      attempt: 1,
+      headSha: commit,
+      branch: BRANCH,
+    });
+    expect(recordOn(commit)?.pause).toBeUndefined();
+    expect(recordOn(commit)?.attempts ?? []).toEqual([]);
   });
 });

@@ -34,6 +34,24 @@ export interface Script {
   steps: () => Promise<Step[]>;
   /** The last answer, as text. */
   final: string;
+  /** The provider's limit, reached part-way: every answer from then on is its 429. */
+  limit?: Limit;
+}
+
+/**
+ * The provider's usage or rate limit, answered as each real API answers it (429):
+ * - Anthropic: `rate_limit_error` with `retry-after` and the `anthropic-ratelimit-requests-*`
+ *   headers; to a subscription's OAuth token (`authorization: Bearer`, no `x-api-key`) also the
+ *   `anthropic-ratelimit-unified-*` headers Claude Code reads its usage limit from;
+ * - OpenAI Responses: the `usage_limit_reached` error Codex reads (`resets_at`, its plan);
+ * - OpenAI chat completions: `rate_limit_exceeded` with `retry-after` and `x-ratelimit-*`;
+ * - Gemini: `RESOURCE_EXHAUSTED` with its `QuotaFailure` (a per-day quota) and `RetryInfo`.
+ */
+export interface Limit {
+  /** From the answer after this many tool results on (0: the first answer). */
+  after: number;
+  /** When it resets, in seconds from the answer. */
+  resetSeconds: number;
 }
 
 export interface Recorded {
@@ -47,6 +65,8 @@ export interface ModelServer {
   requests: Recorded[];
   /** Tool calls the model made, `tool path`. */
   calls: string[];
+  /** The API of each answer that was the provider's limit (`Script.limit`). */
+  limits: string[];
   close: () => Promise<void>;
 }
 
@@ -119,11 +139,128 @@ function runCall(tools: string[], command: string): Call {
 }
 
 async function turn(script: Script, tools: string[], results: number): Promise<Turn> {
+  if (script.limit && results >= script.limit.after) throw new LimitReached(script.limit);
   const steps = await script.steps();
   const step = steps[results];
   if (!step) return { kind: 'text', text: script.final };
   const call = 'run' in step ? runCall(tools, step.run) : writeCall(tools, step, script.cwd);
   return { kind: 'calls', calls: [call] };
+}
+
+/** Thrown by `turn` at the limit: the server answers the API's 429 instead. */
+class LimitReached extends Error {
+  constructor(readonly limit: Limit) {
+    super('the provider limit');
+  }
+}
+
+const REQUEST_LIMIT = 50;
+
+/** The 429 each API answers at its limit (see `Limit`). */
+function limited(
+  api: 'anthropic' | 'responses' | 'chat' | 'gemini',
+  limit: Limit,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Body,
+): void {
+  const now = Date.now();
+  const seconds = limit.resetSeconds;
+  const resetsAt = Math.ceil(now / 1000) + seconds;
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  let answer: unknown;
+  switch (api) {
+    case 'anthropic': {
+      Object.assign(headers, {
+        'retry-after': String(seconds),
+        'anthropic-ratelimit-requests-limit': String(REQUEST_LIMIT),
+        'anthropic-ratelimit-requests-remaining': '0',
+        'anthropic-ratelimit-requests-reset': new Date(resetsAt * 1000).toISOString(),
+        'request-id': id('req'),
+      });
+      const oauth = !req.headers['x-api-key'] && /^Bearer /i.test(req.headers.authorization ?? '');
+      if (oauth)
+        Object.assign(headers, {
+          'anthropic-ratelimit-unified-status': 'rejected',
+          'anthropic-ratelimit-unified-reset': String(resetsAt),
+          'anthropic-ratelimit-unified-representative-claim': 'five_hour',
+        });
+      answer = {
+        type: 'error',
+        error: {
+          type: 'rate_limit_error',
+          message: "This request would exceed your account's rate limit. Please try again later.",
+        },
+        request_id: headers['request-id'],
+      };
+      break;
+    }
+    case 'responses':
+      answer = {
+        error: {
+          type: 'usage_limit_reached',
+          message: 'The usage limit has been reached',
+          plan_type: 'plus',
+          resets_at: resetsAt,
+          resets_in_seconds: seconds,
+        },
+      };
+      break;
+    case 'chat':
+      Object.assign(headers, {
+        'retry-after': String(seconds),
+        'x-ratelimit-limit-requests': String(REQUEST_LIMIT),
+        'x-ratelimit-remaining-requests': '0',
+        'x-ratelimit-reset-requests': `${seconds}s`,
+        'x-request-id': id('req'),
+      });
+      answer = {
+        error: {
+          message: `Rate limit reached for ${body.model ?? 'model'} in organization org-scripted on requests per min (RPM): Limit ${REQUEST_LIMIT}, Used ${REQUEST_LIMIT}, Requested 1. Please try again in ${seconds}s. Visit https://platform.openai.com/account/rate-limits to learn more.`,
+          type: 'requests',
+          param: null,
+          code: 'rate_limit_exceeded',
+        },
+      };
+      break;
+    case 'gemini': {
+      const metric = 'generativelanguage.googleapis.com/generate_content_free_tier_requests';
+      const model = String(body.model ?? /models\/([^:]+)/.exec(req.url ?? '')?.[1] ?? 'gemini');
+      answer = {
+        error: {
+          code: 429,
+          message: `You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits. To monitor your current usage, head to: https://ai.dev/usage?tab=rate-limit. \n* Quota exceeded for metric: ${metric}, limit: ${REQUEST_LIMIT}, model: ${model}\nPlease retry in ${seconds}s.`,
+          status: 'RESOURCE_EXHAUSTED',
+          details: [
+            {
+              '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+              violations: [
+                {
+                  quotaMetric: metric,
+                  quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier',
+                  quotaDimensions: { location: 'global', model },
+                  quotaValue: String(REQUEST_LIMIT),
+                },
+              ],
+            },
+            {
+              '@type': 'type.googleapis.com/google.rpc.Help',
+              links: [
+                {
+                  description: 'Learn more about Gemini API quotas',
+                  url: 'https://ai.google.dev/gemini-api/docs/rate-limits',
+                },
+              ],
+            },
+            { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${seconds}s` },
+          ],
+        },
+      };
+      break;
+    }
+  }
+  res.writeHead(429, headers);
+  res.end(JSON.stringify(answer));
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
@@ -454,23 +591,39 @@ function describe(c: Call): string {
 export async function startModelServer(script: Script): Promise<ModelServer> {
   const requests: Recorded[] = [];
   const calls: string[] = [];
+  const limits: string[] = [];
   const server = createServer((req, res) => {
     void (async () => {
       const path = req.url ?? '/';
       const body = (await readBody(req)) as Body;
+      let api: Parameters<typeof limited>[0] | undefined;
       requests.push({ method: req.method ?? 'GET', path, body });
       try {
         if (req.method === 'GET' && /\/models(\?|$)/.test(path))
           return json(res, 200, { object: 'list', data: [], models: [] });
         if (/\/messages\/count_tokens/.test(path)) return json(res, 200, { input_tokens: 1000 });
-        if (/\/messages(\?|$)/.test(path)) return await anthropic(script, body, res, calls);
-        if (/\/responses(\?|$)/.test(path)) return await responses(script, body, res, calls);
-        if (/\/chat\/completions(\?|$)/.test(path)) return await chat(script, body, res, calls);
+        api = /\/messages(\?|$)/.test(path)
+          ? 'anthropic'
+          : /\/responses(\?|$)/.test(path)
+            ? 'responses'
+            : /\/chat\/completions(\?|$)/.test(path)
+              ? 'chat'
+              : /:(stream)?[gG]enerateContent/.test(path)
+                ? 'gemini'
+                : undefined;
+        // Once reached, the limit answers every model request (side questions too).
+        if (api && script.limit && limits.length) throw new LimitReached(script.limit);
+        if (api === 'anthropic') return await anthropic(script, body, res, calls);
+        if (api === 'responses') return await responses(script, body, res, calls);
+        if (api === 'chat') return await chat(script, body, res, calls);
         if (/:countTokens/.test(path)) return json(res, 200, { totalTokens: 1000 });
-        if (/:(stream)?[gG]enerateContent/.test(path))
-          return await gemini(script, body, res, path, calls);
+        if (api === 'gemini') return await gemini(script, body, res, path, calls);
         json(res, 404, { error: { message: `the scripted model has no ${req.method} ${path}` } });
       } catch (error) {
+        if (error instanceof LimitReached && api) {
+          limits.push(api);
+          return limited(api, error.limit, req, res, body);
+        }
         json(res, 500, { error: { message: String(error) } });
       }
     })();
@@ -481,6 +634,7 @@ export async function startModelServer(script: Script): Promise<ModelServer> {
     url: `http://127.0.0.1:${port}`,
     requests,
     calls,
+    limits,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -3,12 +3,18 @@
  * documented CLI's own ending, as its real package prints it, with the reset time when it gives
  * one. Pure: `now` and the runner's time zone (the CLIs print local times) come from the caller.
  *
- * - Claude Code: `You've hit your session limit · resets 3pm (UTC)` (also weekly, Opus, Sonnet
- *   limits, `Aug 20, 3:30pm (Europe/Paris)` past a day), the older `Claude AI usage limit
- *   reached|<epoch>`, and with an API key `API Error: 429 … rate_limit_error`.
- * - Codex: `You've hit your usage limit. … Try again at 3:39 AM.` / `… or try again at Mar 10th,
- *   2026 3:39 AM.` (its log line before it carries `"resets_at":<epoch>`, preferred), `Quota
- *   exceeded. Check your plan and billing details.`, `exceeded retry limit, last status: 429`.
+ * - Claude Code: with a subscription's token, `You've hit your session limit · resets 3pm (UTC)`
+ *   (also weekly, Opus, Sonnet limits, `Aug 20, 3:30pm (Europe/Paris)` past a day), the older
+ *   `Claude AI usage limit reached|<epoch>`; with an API key, past its retries, `API Error:
+ *   Request rejected (429) · <the API's message>` (older: `API Error: 429 … rate_limit_error`);
+ *   any `-p --output-format json` result with `"api_error_status":429`.
+ * - Codex: `You’ve hit your usage limit. … Try again at 3:39 AM.` / `… or try again at Mar 10th,
+ *   2026 3:39 AM.` (a typographic apostrophe since 0.1xx; its log line before it, when logged,
+ *   carries `"resets_at":<epoch>`, preferred), `Quota exceeded. Check your plan and billing
+ *   details.`, `exceeded retry limit, last status: 429`.
+ *
+ * The CLIs print a reset time to the minute (seconds cut off): a time in the current minute is
+ * the end of that minute, not tomorrow.
  * - Gemini CLI: `TerminalQuotaError` / `RetryableQuotaError` (its JSON error), `You have exhausted
  *   your daily quota on this model.`, `RESOURCE_EXHAUSTED`, with `Please retry in 45.1s` or a
  *   `retryDelay` when the API gave one.
@@ -85,6 +91,10 @@ function hour24(h: number, meridiem: string): number {
   return (h % 12) + (pm ? 12 : 0);
 }
 
+/** A printed minute that is now's: the reset lies within it, so its end (else undefined). */
+const inMinute = (at: number, now: Date): number | undefined =>
+  at <= now.getTime() && now.getTime() < at + MINUTE ? at + MINUTE : undefined;
+
 /**
  * A local time as the CLIs print it — `3pm`, `3:30 PM`, `Aug 20, 3pm`, `Aug 20, 2027, 3pm`,
  * `Mar 10th, 2026 3:39 AM` — in `timeZone`; a time of day alone is its next occurrence.
@@ -108,11 +118,11 @@ export function parseLocalTime(text: string, now: Date, timeZone: string): numbe
     // `Jan 2` printed in late December is next year's.
     if (at !== undefined && !year && at < now.getTime() - DAY)
       at = fromZone(base.y + 1, mo, Number(day), h, mi, timeZone);
-    return at;
+    return at === undefined ? undefined : (inMinute(at, now) ?? at);
   }
   const at = fromZone(base.y, base.mo, base.d, h, mi, timeZone);
   if (at === undefined) return undefined;
-  return at <= now.getTime() ? at + DAY : at;
+  return inMinute(at, now) ?? (at <= now.getTime() ? at + DAY : at);
 }
 
 const iso = (ms: number | undefined) =>
@@ -156,13 +166,34 @@ function claude(text: string, now: Date, tz: string): UsageLimit | undefined {
       ...(until !== undefined ? { until: iso(until) } : {}),
     };
   }
+  const rejected =
+    /API Error: (?:Request rejected \(429\)|Server is temporarily limiting requests[^\n"\u00b7]*) \u00b7 [^\n"]*/.exec(
+      text,
+    );
+  if (rejected)
+    return { cli: 'Claude Code', kind: 'rate limit', message: rejected[0].slice(0, 300) };
   const api = /API Error: 429\b[^\n]*rate_limit_error/.exec(text);
   if (api) return { cli: 'Claude Code', kind: 'rate limit', message: line(text, api.index) };
+  const result = /"type"\s*:\s*"result"[^\n]*"api_error_status"\s*:\s*429\b[^\n]*/.exec(text);
+  if (result) {
+    const said = /"result"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(result[0]);
+    let message = 'API Error 429';
+    try {
+      if (said) message = String(JSON.parse(said[1]!));
+    } catch {
+      // Cut off: the status says enough.
+    }
+    return {
+      cli: 'Claude Code',
+      kind: 'rate limit',
+      message: message.split('\n')[0]!.slice(0, 300),
+    };
+  }
   return undefined;
 }
 
 function codex(text: string, now: Date, tz: string): UsageLimit | undefined {
-  const hit = /You've hit your usage limit\.[^\n"]*/.exec(text);
+  const hit = /You['\u2019]ve hit your usage limit\.[^\n"]*/.exec(text);
   if (hit) {
     const epoch = /resets_at\\?"\s*:\s*(\d{9,11})/.exec(text);
     const at = /[Tt]ry again at (.+?)\.(?=\s|"|\\|$)/.exec(hit[0]);

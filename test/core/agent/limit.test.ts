@@ -97,6 +97,103 @@ describe('usageLimitOf: OpenCode', () => {
   });
 });
 
+/**
+ * What each pinned CLI really printed, run against the scripted model's limit answer
+ * (test/agents/model-server.ts, `limit`), captured from its output as `step: agent` reads it.
+ */
+describe('usageLimitOf: the real CLIs at the limit (captured)', () => {
+  const AT = new Date('2026-11-26T03:22:56Z');
+  test('Claude Code 2.1.197, a subscription token (CLAUDE_CODE_OAUTH_TOKEN): its reset, to the minute', () => {
+    const out =
+      '{"type":"result","subtype":"success","is_error":true,"api_error_status":429,"duration_ms":1155,"duration_api_ms":272,"num_turns":2,"result":"You\'ve hit your session limit \u00b7 resets 3:24am (UTC)","stop_reason":"stop_sequence","session_id":"7ee2f7e9-26af-41f3-a709-1838cdac80b4","total_cost_usd":0.0045000000000000005,"usage":{"input_tokens":1000,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":100},"permission_denials":[],"terminal_reason":"completed","fast_mode_state":"off","uuid":"4b91a3a7-e39d-490b-8f26-921568744d1f"}\n';
+    expect(usageLimitOf(out, AT)).toEqual({
+      cli: 'Claude Code',
+      kind: 'usage limit',
+      message: "You've hit your session limit \u00b7 resets 3:24am (UTC)",
+      until: '2026-11-26T03:24:00.000Z',
+    });
+    // Printed in the minute it resets: the end of that minute, not tomorrow.
+    expect(usageLimitOf(out, new Date('2026-11-26T03:24:31Z'))?.until).toBe(
+      '2026-11-26T03:25:00.000Z',
+    );
+  });
+  test('Claude Code 2.1.197, an API key past its retries: `Request rejected (429)`', () => {
+    const out =
+      '{"type":"result","subtype":"success","is_error":true,"api_error_status":429,"duration_ms":799,"duration_api_ms":82,"num_turns":2,"result":"API Error: Request rejected (429) \u00b7 This request would exceed your account\'s rate limit. Please try again later.","stop_reason":"stop_sequence","session_id":"cbbb8f13-0a32-4ef0-8fbf-660758c1e608","total_cost_usd":0.0075,"permission_denials":[],"terminal_reason":"completed","fast_mode_state":"off","uuid":"1d4e9729-1b79-4128-9ee4-e40850b4fe57"}\n';
+    expect(usageLimitOf(out, AT)).toEqual({
+      cli: 'Claude Code',
+      kind: 'rate limit',
+      message:
+        "API Error: Request rejected (429) \u00b7 This request would exceed your account's rate limit. Please try again later.",
+    });
+  });
+  test('Claude Code: any result with `api_error_status` 429, whatever its words', () => {
+    const out =
+      '{"type":"result","subtype":"success","is_error":true,"api_error_status":429,"result":"Rate limited \\"now\\"","session_id":"s"}';
+    expect(usageLimitOf(out, AT)).toEqual({
+      cli: 'Claude Code',
+      kind: 'rate limit',
+      message: 'Rate limited "now"',
+    });
+  });
+  test('Codex 0.169.0 (`exec --json`, a Plus plan): a typographic apostrophe, the reset today', () => {
+    const out = [
+      '{"type":"item.completed","item":{"id":"item_1","type":"file_change","changes":[{"path":"/w/repo/test/a.test.mjs","kind":"add"}],"status":"completed"}}',
+      '{"type":"error","message":"You\u2019ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 3:25 AM."}',
+      '{"type":"turn.failed","error":{"message":"You\u2019ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 3:25 AM."}}',
+      '2026-11-26T03:22:56.336240Z ERROR codex_api::endpoint::responses_websocket: failed to connect to Responses WebSocket stage=Unknown',
+    ].join('\n');
+    expect(usageLimitOf(out, AT)).toEqual({
+      cli: 'Codex',
+      kind: 'usage limit',
+      message:
+        'You\u2019ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 3:25 AM.',
+      until: '2026-11-26T03:25:00.000Z',
+    });
+  });
+  test("Gemini CLI 0.61.0, a daily quota: TerminalQuotaError, the API's retry delay", () => {
+    const out = [
+      'Error when talking to Gemini API Full report available at: /tmp/gemini-client-error-Turn.run-sendMessageStream-2026-11-26T03-23-27-798Z.json TerminalQuotaError: You have exhausted your daily quota on this model.',
+      '    at classifyGoogleError (file:///clis/node_modules/@google/gemini-cli/bundle/chunk-JDPZ4CE3.js:307344:16)',
+      '  cause: {',
+      '    code: 429,',
+      "    message: 'You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits. To monitor your current usage, head to: https://ai.dev/usage?tab=rate-limit. \\n' +",
+      "      '* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 50, model: gemini-3.8-flash\\n' +",
+      "      'Please retry in 30s.',",
+      '    details: [ [Object], [Object], [Object] ]',
+      '  },',
+      '  retryDelayMs: undefined,',
+      '  reason: undefined,',
+      '  status: 429',
+      '}',
+      '{',
+      '  "session_id": "84ef76a7-be22-4ef2-bef1-6400f0a57a79",',
+      '  "error": {',
+      '    "type": "Error",',
+      '    "message": "You have exhausted your daily quota on this model.",',
+      '    "code": 429',
+      '  }',
+      '}',
+    ].join('\n');
+    expect(usageLimitOf(out, AT)).toMatchObject({
+      cli: 'Gemini CLI',
+      kind: 'usage limit',
+      until: '2026-11-26T03:23:26.000Z',
+    });
+  });
+  test('OpenCode 1.18.33 (`run --format json`), past its five retries: the 429 and its retry-after', () => {
+    const out = [
+      '{"type":"step_finish","timestamp":1795663432622,"sessionID":"ses_dea1ea41dffe12O6oWAj4LKJx2","part":{"id":"prt_215e18b3c00126y3lFQ7rdJw80","reason":"tool-calls","type":"step-finish","tokens":{"total":1100,"input":1000,"output":100,"reasoning":0,"cache":{"write":0,"read":0}},"cost":0}}',
+      '{"type":"error","timestamp":1795663459181,"sessionID":"ses_dea1ea41dffe12O6oWAj4LKJx2","error":{"name":"APIError","data":{"message":"Rate limit reached for model in organization org-scripted on requests per min (RPM): Limit 50, Used 50, Requested 1. Please try again in 5s. Visit https://platform.openai.com/account/rate-limits to learn more.","statusCode":429,"isRetryable":true,"responseHeaders":{"connection":"keep-alive","content-type":"application/json","date":"Thu, 26 Nov 2026 03:24:19 GMT","keep-alive":"timeout=5","retry-after":"5","transfer-encoding":"chunked","x-ratelimit-limit-requests":"50","x-ratelimit-remaining-requests":"0","x-ratelimit-reset-requests":"5s","x-request-id":"req_mwwznsiy8"},"responseBody":"{\\"error\\":{\\"message\\":\\"Rate limit reached for model in organization org-scripted on requests per min (RPM): Limit 50, Used 50, Requested 1. Please try again in 5s. Visit https://platform.openai.com/account/rate-limits to learn more.\\",\\"type\\":\\"requests\\",\\"param\\":null,\\"code\\":\\"rate_limit_exceeded\\"}}","metadata":{"url":"http://127.0.0.1:33495/v1/chat/completions"}}}}',
+    ].join('\n');
+    expect(usageLimitOf(out, AT)).toMatchObject({
+      cli: 'OpenCode',
+      kind: 'rate limit',
+      until: '2026-11-26T03:23:01.000Z',
+    });
+  });
+});
+
 describe('usageLimitOf: anything else', () => {
   test.each([
     'Error: the test failed\nexit 1',
