@@ -221,7 +221,7 @@ export async function listPlans(plansDir: string): Promise<string[]> {
 }
 
 /** Reads a plan folder: every path, and the content of every markdown file. */
-export async function readPlan(
+export async function readPlanFolder(
   plansDir: string,
   name: string,
   shownDir: string,

@@ -14,26 +14,13 @@ import {
   type Config,
   type Problem,
 } from '../core/index.js';
-import {
-  defaultPlanGlobs,
-  readTaskmaster,
-  resolvePlan,
-  validateKindContext,
-  type NamedPlan,
-} from '../core/plan/kinds/index.js';
-import {
-  kindPlanReads,
-  kindSidecar,
-  openKindPlan,
-  planRef,
-  type KindPlan,
-} from '../core/plan/kinds/plan.js';
+import { defaultPlanGlobs, readTaskmaster } from '../core/plan/kinds/index.js';
 import { closest, InputError, listPlans, NotUtf8Error, readText, UsageError } from './files.js';
 
 /**
  * The repository the CLI runs in, as the loop sees it: its `.github/coder.yml` (read through the
  * loop's own parser), the plans its `plans` globs find, named and chosen by the loop's own
- * functions, and a plan of another kind opened by the loop's own reader.
+ * functions (a plan is opened in `workingCopy.ts`).
  */
 
 /** `.github/coder.yml` in the current directory: the defaults when absent, else parsed. */
@@ -68,7 +55,7 @@ export function notUtf8Problem(error: NotUtf8Error): Problem {
 /** Folders never walked for a `**`: git's own, and installed packages (never in a plan's tree). */
 const SKIPPED = new Set(['.git', 'node_modules']);
 
-async function dirents(dir: string) {
+export async function dirents(dir: string) {
   try {
     return await readdir(dir, { withFileTypes: true });
   } catch (error) {
@@ -87,7 +74,8 @@ async function kindOf(
   return s?.isFile() ? 'file' : s?.isDirectory() ? 'dir' : undefined;
 }
 
-async function everyFile(root: string, dir: string, out: Set<string>): Promise<void> {
+/** Every file under `root/dir` (symbolic links to files included), but `.git` and `node_modules`. */
+export async function everyFile(root: string, dir: string, out: Set<string>): Promise<void> {
   for (const e of await dirents(join(root, dir))) {
     if (SKIPPED.has(e.name)) continue;
     const path = dir ? `${dir}/${e.name}` : e.name;
@@ -200,25 +188,20 @@ function nearest(wanted: string, candidates: readonly string[]): string | undefi
  */
 export function choose(repo: Repo, found: Discovered, wanted: string | undefined): FoundPlan {
   const { plans } = found;
-  const others = plans.flatMap((p) => (p.kind === 'other' ? [p.plan] : []));
   let requested = wanted === undefined ? undefined : normalise(repo, wanted);
   if (requested !== undefined && !plans.some((p) => p.name === requested)) {
     // A plan's folder names it, when the folder holds one plan.
-    const coder = plans.find(
-      (p) => p.kind === 'coder' && `${repo.plansDirRel}/${p.name}` === requested,
-    );
-    const inFolder = others.filter((p) => p.folder === requested);
-    if (coder) requested = coder.name;
-    else if (inFolder.length === 1) requested = planRef(inFolder[0]!);
+    const inFolder = plans.filter((p) => p.folder === requested);
+    if (inFolder.length === 1) requested = inFolder[0]!.ref;
     else if (inFolder.length > 1) {
       throw new InputError(
-        `${requested} holds the plans ${inFolder.map(planRef).join(', ')}; name one of them.`,
+        `${requested} holds the plans ${inFolder.map((p) => p.ref).join(', ')}; name one of them.`,
       );
     }
   }
   const chosen = chooseAnyPlan(repo.plansDirRel, plans, requested);
   if (!('reply' in chosen)) return chosen;
-  const refs = plans.map((p) => (p.kind === 'coder' ? p.name : p.ref));
+  const refs = plans.map((p) => p.handle);
   switch (chosen.outcome.state) {
     case 'choose-plan': {
       if (requested === undefined) throw new UsageError(`name a plan: ${refs.join(', ')}`);
@@ -240,70 +223,20 @@ export function choose(repo: Repo, found: Discovered, wanted: string | undefined
           `There are no plans here: none under ${repo.plansDirRel}/, and no spec-kit, Kiro or Task Master tasks file where ${repo.config.plans ? `the \`plans\` globs of ${CONFIG_PATH} look` : 'those tools write them'}.`,
         );
       }
-      const byPath = others.length ? resolvePlan(others, requested) : undefined;
-      if (byPath && 'error' in byPath && byPath.error.includes(' holds the tags ')) {
-        throw new InputError(byPath.error);
+      // A tasks file that holds several plans (Task Master's tags) names none of them.
+      const inFile = plans.filter((p) => p.path === requested);
+      if (inFile.length > 1) {
+        throw new InputError(
+          `${requested} holds the tags ${inFile.map((p) => p.ref.slice(requested.length + 1)).join(', ')}; name one as ${requested}#<tag>.`,
+        );
       }
       const names = [...new Set(plans.map((p) => p.name))];
       const near = requested.includes('/')
-        ? nearest(requested, [...refs, ...others.map((p) => p.folder)])
+        ? nearest(requested, [...refs, ...plans.map((p) => p.folder)])
         : nearest(requested, names);
       throw new InputError(
         `No plan is named "${requested}".${near ? ` Did you mean "${near}"?` : ''} Plans here: ${refs.join(', ')}.`,
       );
     }
   }
-}
-
-/** A plan of another kind as the commands see it: the loop's view, and its context's problems. */
-export interface OpenedPlan {
-  kp: KindPlan;
-  /** Context valid? per kind: the files the plan lacks beside its tasks file. */
-  context: Problem[];
-  /** The tasks file's text; undefined when it could not be read. */
-  source: string | undefined;
-}
-
-/**
- * A plan of another kind opened by the loop's own reader (`openKindPlan`): its phases, the
- * current one, what the loop would refuse (Context valid? per kind), the marks it writes, its
- * sidecar. A file that is not UTF-8 is the plan's problem, with its line.
- */
-export async function openPlan(repo: Repo, plan: NamedPlan): Promise<OpenedPlan> {
-  const paths = new Set<string>();
-  // The plan's folder (only its own files when it is the repository root), and its sidecar.
-  if (plan.folder === '') {
-    for (const e of await dirents(repo.root)) if (e.isFile()) paths.add(e.name);
-  } else await everyFile(repo.root, plan.folder, paths);
-  const sidecar = kindSidecar(plan);
-  for (const p of [sidecar.masterLog, sidecar.checkpoint]) {
-    const isFile = await stat(join(repo.root, p)).then(
-      (s) => s.isFile(),
-      () => false,
-    );
-    if (isFile) paths.add(p);
-  }
-  const texts = new Map<string, string>();
-  const unreadable: Problem[] = [];
-  for (const path of kindPlanReads(plan, paths)) {
-    try {
-      texts.set(path, await readText(join(repo.root, path), path));
-    } catch (error) {
-      if (!(error instanceof NotUtf8Error)) throw error;
-      unreadable.push(notUtf8Problem(error));
-    }
-  }
-  const context = validateKindContext(plan, (p) => paths.has(p));
-  const source = texts.get(plan.path);
-  const kp = openKindPlan(plan, paths, texts);
-  if (unreadable.length === 0) return { kp, context, source };
-  // A tasks file that is not UTF-8 is that, not "missing": its problem and the context's.
-  const problems = source === undefined ? context : kp.problems;
-  return { kp: { ...kp, problems: [...unreadable, ...problems] }, context, source };
-}
-
-/** The errors of the tasks file itself (not of its context): those stop an edit. */
-export function tasksFileErrors(opened: OpenedPlan): Problem[] {
-  const context = new Set(opened.context.map((p) => p.message));
-  return opened.kp.problems.filter((p) => p.severity === 'error' && !context.has(p.message));
 }

@@ -3,20 +3,18 @@ import {
   formatProblem,
   planSlug,
   slugConflicts,
-  type PlanContext,
   type Problem,
 } from '../../core/index.js';
-import type { NamedPlan } from '../../core/plan/kinds/index.js';
 import { NotUtf8Error } from '../files.js';
-import { choose, discover, notUtf8Problem, openPlan } from '../repo.js';
+import { choose, discover, notUtf8Problem, type FoundPlan } from '../repo.js';
 import {
   type CliIo,
   EXIT,
   DIR_OPTION,
   type CommandSpec,
   type Parsed,
+  openFound,
   planDirShown,
-  loadContext,
   sortProblems,
 } from './shared.js';
 
@@ -29,47 +27,32 @@ function print(io: CliIo, subject: string, problems: readonly Problem[]): boolea
   return errors === 0;
 }
 
-/**
- * Lints the plans of one tasks file (a Task Master file's tags together: a problem of the file
- * is named once); true when valid. What the loop's reader refuses is an error here.
- */
-async function kindLint(args: Parsed, io: CliIo, plans: readonly NamedPlan[]): Promise<boolean> {
-  const seen = new Set<string>();
-  const problems: Problem[] = [];
-  for (const plan of plans) {
-    const { kp } = await openPlan(args.repo, plan);
-    for (const p of [...kp.problems, ...kp.warnings]) {
-      const key = `${p.path}:${p.line ?? ''}:${p.severity}:${p.message}`;
-      if (!seen.has(key)) problems.push(p);
-      seen.add(key);
-    }
-  }
-  return print(io, plans[0]!.path, problems);
-}
-
-/** Lints one coder plan; a file of it that is not UTF-8 is its problem, and lint goes on. */
-async function coderLint(
+/** What lint names for one plan, and under what: its reading, or the file it cannot read. */
+async function lintOne(
   args: Parsed,
-  io: CliIo,
-  name: string,
+  found: FoundPlan,
   clash: string | undefined,
-): Promise<boolean> {
-  let context: Pick<PlanContext, 'problems' | 'valid'>;
+): Promise<{ subject: string; byFile: boolean; problems: Problem[] }> {
+  let read: { subject: string; byFile: boolean; problems: Problem[] };
   try {
-    context = await loadContext(args, name);
+    const plan = await openFound(args, found);
+    const { subject, problems } = plan.reading();
+    read = { subject, byFile: subject === plan.tasks.path, problems: [...problems] };
   } catch (error) {
+    // A plan folder with a file that is not UTF-8: that is its problem, and lint goes on.
     if (!(error instanceof NotUtf8Error)) throw error;
-    context = { problems: [notUtf8Problem(error)], valid: false };
+    const subject = planDirShown(args, found.name);
+    read = { subject, byFile: false, problems: [notUtf8Problem(error)] };
   }
   if (clash) {
-    context.problems.push({
+    read.problems.push({
       severity: 'error',
-      path: planDirShown(args, name),
-      message: `"${name}" and "${clash}" share the plan slug "${planSlug(name)}", so their lock branches would collide.`,
+      path: read.subject,
+      message: `"${found.label}" and "${clash}" share the plan slug "${planSlug(found.label)}", so their lock branches would collide.`,
       fix: 'Rename one of the plans.',
     });
   }
-  return print(io, planDirShown(args, name), context.problems) && context.valid;
+  return read;
 }
 
 export const lint: CommandSpec = {
@@ -89,20 +72,26 @@ export const lint: CommandSpec = {
       wanted === undefined && found.plans.length > 0
         ? found.plans
         : [choose(args.repo, found, wanted)];
-    const coder = found.plans.flatMap((p) => (p.kind === 'coder' ? [p.name] : []));
-    // Every plan of the other kinds (one tasks file at a time), then every coder plan.
-    const files = new Map<string, NamedPlan[]>();
+    const clashes = slugConflicts([...new Set(found.plans.map((p) => p.label))]);
+    // One count per subject: a tasks file's plans together (a problem of the file named once).
+    const subjects = new Map<string, { byFile: boolean; problems: Problem[]; seen: Set<string> }>();
     for (const p of chosen) {
-      if (p.kind === 'other') files.set(p.plan.path, [...(files.get(p.plan.path) ?? []), p.plan]);
+      const read = await lintOne(args, p, clashes.get(p.label));
+      let subject = subjects.get(read.subject);
+      if (!subject)
+        subjects.set(read.subject, (subject = { ...read, problems: [], seen: new Set() }));
+      for (const problem of read.problems) {
+        const key = `${problem.path}:${problem.line ?? ''}:${problem.severity}:${problem.message}`;
+        if (!subject.seen.has(key)) subject.problems.push(problem);
+        subject.seen.add(key);
+      }
     }
+    // Every tasks file first, by path; then every plan folder, in the order plans are found.
+    const files = [...subjects].filter(([, s]) => s.byFile).sort(([a], [b]) => (a < b ? -1 : 1));
+    const folders = [...subjects].filter(([, s]) => !s.byFile);
     let valid = true;
-    for (const path of [...files.keys()].sort()) {
-      valid = (await kindLint(args, io, files.get(path)!)) && valid;
-    }
-    const clashes = slugConflicts(coder);
-    for (const p of chosen) {
-      if (p.kind === 'coder')
-        valid = (await coderLint(args, io, p.name, clashes.get(p.name))) && valid;
+    for (const [subject, s] of [...files, ...folders]) {
+      valid = print(io, subject, s.problems) && valid;
     }
     return valid ? EXIT.ok : EXIT.invalid;
   },

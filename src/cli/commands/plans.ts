@@ -1,4 +1,4 @@
-import { formatProblem } from '../../core/index.js';
+import { formatProblem, type ReadingPhase } from '../../core/index.js';
 import { discover } from '../repo.js';
 import {
   DIR_OPTION,
@@ -6,10 +6,8 @@ import {
   EXIT,
   UsageError,
   type CommandSpec,
-  type PlanView,
   countTasks,
   needValidConfig,
-  phaseDone,
   planSummary,
 } from './shared.js';
 
@@ -18,10 +16,10 @@ interface Counts {
   tasks: ReturnType<typeof countTasks>;
 }
 
-function counts(view: Pick<PlanView, 'phases'>): Counts {
+function counts(phases: readonly ReadingPhase[]): Counts {
   return {
-    phases: { done: view.phases.filter(phaseDone).length, total: view.phases.length },
-    tasks: countTasks(view),
+    phases: { done: phases.filter((p) => p.finished).length, total: phases.length },
+    tasks: countTasks(phases),
   };
 }
 
@@ -35,13 +33,14 @@ export const plans: CommandSpec = {
     const found = await discover(args.repo);
     const rows = [];
     for (const plan of found.plans) {
-      const { view, valid } = await planSummary(args, plan);
+      const { reading, valid } = await planSummary(args, plan);
+      const { tag } = reading.names;
       rows.push({
         name: plan.name,
         kind: plan.planKind,
         path: plan.path,
-        ...(plan.kind === 'other' && plan.plan.tag !== undefined ? { tag: plan.plan.tag } : {}),
-        ...(view ? { counts: counts(view) } : {}),
+        ...(tag !== undefined ? { tag } : {}),
+        ...(reading.counted ? { counts: counts(reading.phases) } : {}),
         valid,
       });
     }

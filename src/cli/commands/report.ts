@@ -1,63 +1,15 @@
-import { join } from 'node:path';
-import {
-  detectEol,
-  formatProblem,
-  kindReportTasks,
-  renderPhaseReport,
-  reportPath,
-} from '../../core/index.js';
-import { InputError, readText, writeInPlan } from '../files.js';
-import { openPlan, tasksFileErrors, type FoundPlan, type Repo } from '../repo.js';
+import { detectEol, renderPhaseReport } from '../../core/index.js';
 import {
   DIR_OPTION,
-  type CliIo,
   EXIT,
   UsageError,
   type CommandSpec,
-  planDirShown,
-  loadChecklist,
-  parseCount,
-  checklistPath,
   findPlan,
-  sortProblems,
+  namedPhase,
+  openFound,
+  refuse,
+  writeForPlan,
 } from './shared.js';
-
-/** The phase report in the plan's sidecar (`<plan folder>/coder-loop/Reports/`), as the loop writes it. */
-async function reportKind(
-  repo: Repo,
-  io: CliIo,
-  found: Extract<FoundPlan, { kind: 'other' }>,
-  number: string,
-): Promise<string> {
-  const opened = await openPlan(repo, found.plan);
-  const blocking = tasksFileErrors(opened);
-  if (opened.source === undefined || blocking.length > 0) {
-    for (const p of sortProblems(blocking)) io.stderr(formatProblem(p));
-    throw new InputError(`${found.plan.path}: fix the tasks file first.`);
-  }
-  const { kp } = opened;
-  const phase = kp.phases.find((p) => p.number === number);
-  if (!phase) {
-    throw new InputError(
-      `${found.label}: there is no Phase ${number}. Phases: ${kp.phases.map((p) => p.number).join(', ')}.`,
-    );
-  }
-  const eol = detectEol(opened.source);
-  const lines = renderPhaseReport({
-    plan: found.label,
-    phase: { number: phase.number, name: phase.name },
-    tasks: kindReportTasks(phase),
-    completedAt: io.now().toISOString(),
-  });
-  const path = kp.sidecar.report(phase);
-  const folder = found.plan.folder;
-  await writeInPlan(
-    join(repo.root, folder),
-    folder ? path.slice(folder.length + 1) : path,
-    lines.join(eol) + eol,
-  );
-  return path;
-}
 
 export const report: CommandSpec = {
   usage: 'coder-loop report <PlanName | path> --phase <N> [--dir <plansDir>]',
@@ -74,25 +26,22 @@ export const report: CommandSpec = {
       throw new UsageError('--phase <N> is required');
     }
     const found = await findPlan(args, io, args.positionals[0]);
-    if (found.kind === 'other') {
-      io.stdout(`Wrote ${await reportKind(args.repo, io, found, phaseArg)}`);
-      return EXIT.ok;
-    }
-    const { name } = found;
-    const phaseNumber = parseCount(phaseArg, 'phase')!;
-    const checklist = await loadChecklist(args, name, io);
-    const phase = checklist.phases.find((p) => p.number === phaseNumber);
-    if (!phase) throw new InputError(`${name}: there is no Phase ${phaseNumber}.`);
-    const eol = detectEol(await readText(checklistPath(args, name)));
+    const plan = await openFound(args, found);
+    const named = plan.phaseNamed(phaseArg);
+    if ('usage' in named) throw new UsageError(named.usage);
+    refuse(io, plan.refusal());
+    const phase = namedPhase(io, named);
+    // The report the loop writes at the completion: in the plan folder, or the plan's sidecar.
+    const eol = detectEol(plan.tasks.text);
     const lines = renderPhaseReport({
-      plan: name,
+      plan: plan.label,
       phase: { number: phase.number, name: phase.name },
-      tasks: phase.tasks,
+      tasks: plan.afterDone(phase, plan.tasks.text).tasks,
       completedAt: io.now().toISOString(),
     });
-    const path = reportPath(phase.number, phase.name);
-    await writeInPlan(join(args.plansDir, name), path, lines.join(eol) + eol);
-    io.stdout(`Wrote ${planDirShown(args, name)}/${path}`);
+    const path = plan.reportPath(phase);
+    await writeForPlan(args, found, path, lines.join(eol) + eol);
+    io.stdout(`Wrote ${path}`);
     return EXIT.ok;
   },
 };

@@ -1,18 +1,19 @@
-import { join } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { type ParseArgsConfig } from 'node:util';
 import {
   checkPlanName,
   CONFIG_PATH,
   formatProblem,
-  PLAN_FILES,
-  validateContext,
-  type Checklist,
-  type PlanContext,
+  type NamedPhase,
+  type PhasePlan,
+  type PlanReading,
   type Problem,
+  type ReadingPhase,
+  type Refusal,
 } from '../../core/index.js';
-import type { KindState } from '../../core/plan/kinds/plan.js';
-import { InputError, readPlan, UsageError } from '../files.js';
-import { choose, discover, openPlan, type FoundPlan, type OpenedPlan, type Repo } from '../repo.js';
+import { InputError, UsageError, writeInPlan } from '../files.js';
+import { choose, discover, type FoundPlan, type Repo } from '../repo.js';
+import { openWorkingPlan } from '../workingCopy.js';
 
 /** What the CLI's commands share: the io, the exit codes, the options, reading a plan. */
 
@@ -82,24 +83,38 @@ export async function findPlan(
   return choose(args.repo, await discover(args.repo), wanted);
 }
 
-export async function loadContext(args: Parsed, name: string): Promise<PlanContext> {
-  return validateContext(await readPlan(args.plansDir, name, planDirShown(args, name)));
+/** The plan opened from the working copy, behind the one interface every kind has. */
+export function openFound(args: Parsed, found: FoundPlan): Promise<PhasePlan> {
+  return openWorkingPlan(args.repo, args.shownPlansDir, found);
 }
 
-/** The errors that make a checklist untrustworthy for edits (all errors when it has none). */
-export function checklistErrors(context: PlanContext): Problem[] {
-  return (context.checklist?.problems ?? context.problems).filter((p) => p.severity === 'error');
+/** A path as the plan names it (from the repository root, or absolute), on this machine. */
+export const inRepo = (args: Parsed, path: string) => resolve(args.repo.root, path);
+
+/** Writes one of the plan's files (its tasks file, log, report), never outside its folder. */
+export function writeForPlan(
+  args: Parsed,
+  found: FoundPlan,
+  path: string,
+  content: string,
+): Promise<void> {
+  const folder = inRepo(args, found.folder);
+  return writeInPlan(folder, relative(folder, inRepo(args, path)), content);
 }
 
-/** The checklist, or exit 1 with its problems when it cannot be trusted for edits. */
-export async function loadChecklist(args: Parsed, name: string, io: CliIo): Promise<Checklist> {
-  const context = await loadContext(args, name);
-  const blocking = checklistErrors(context);
-  if (!context.checklist || blocking.length > 0) {
-    for (const p of blocking) io.stderr(formatProblem(p));
-    throw new InputError(`${planDirShown(args, name)}: fix the checklist first.`);
-  }
-  return context.checklist;
+/** Exit 1 with what stops a command on the plan: its problems, then what to do. */
+export function refuse(io: CliIo, refusal: Refusal | undefined): void {
+  if (!refusal) return;
+  for (const p of sortProblems(refusal.problems)) io.stderr(formatProblem(p));
+  throw new InputError(refusal.message);
+}
+
+/** The phase a user named with `--phase`, or exit with why there is none. */
+export function namedPhase<P>(io: CliIo, named: NamedPhase<P>): P {
+  if ('usage' in named) throw new UsageError(named.usage);
+  if ('refused' in named) refuse(io, named.refused);
+  if ('missing' in named) throw new InputError(named.missing);
+  return (named as { phase: P }).phase;
 }
 
 export function parseCount(
@@ -113,89 +128,26 @@ export function parseCount(
   return Number(value);
 }
 
-export const checklistPath = (args: Parsed, name: string) =>
-  join(args.plansDir, name, PLAN_FILES.checklist);
-
-export type ViewState = KindState;
-
-/** One plan of any kind, as status and plans show it. */
-export interface PlanView {
-  phases: {
-    number: string;
-    name: string;
-    tasks: { id: string; state: ViewState; text: string; note?: string }[];
-    /** As the kind's tool counts it (the loop's reading); absent: every task done. */
-    finished?: boolean;
-  }[];
-  current: string | undefined;
-  /** Every phase finished and the plan read without an error (never for a plan with no task). */
-  complete?: boolean;
-  /** Work is left and no phase can start: why. */
-  waiting?: string;
-}
-
 /**
- * The loop's view of a plan of another kind, with the notes status shows: Kiro's optional tasks,
- * and Task Master's statuses other than pending, in-progress and done.
- */
-export function kindView({ kp }: OpenedPlan): PlanView {
-  return {
-    phases: kp.phases.map((p) => ({
-      number: p.number,
-      name: p.name,
-      tasks: p.tasks.map((t) => ({
-        id: t.id,
-        state: t.state,
-        text: t.text,
-        ...(t.note ? { note: t.note } : {}),
-      })),
-      finished: p.finished,
-    })),
-    current: kp.current?.number,
-    complete: kp.complete,
-    ...(kp.waiting !== undefined ? { waiting: kp.waiting } : {}),
-  };
-}
-
-/**
- * Any plan as `plans` and `doctor` sum it up: its phases when they can be read (a coder plan's:
- * when its checklist can be trusted), and whether the loop would start it.
+ * Any plan as `plans` and `doctor` sum it up: its phases when they can be counted, and whether
+ * the loop would start it (a plan whose phases cannot be counted never).
  */
 export async function planSummary(
   args: Parsed,
-  plan: FoundPlan,
-): Promise<{ view?: Pick<PlanView, 'phases'>; valid: boolean }> {
-  if (plan.kind === 'other') {
-    // The loop's own reading: a plan it would refuse is invalid, with what it read.
-    const opened = await openPlan(args.repo, plan.plan);
-    return {
-      ...(opened.source !== undefined ? { view: kindView(opened) } : {}),
-      valid: !opened.kp.problems.some((p) => p.severity === 'error'),
-    };
-  }
-  const context = await loadContext(args, plan.name);
-  const { checklist } = context;
-  if (!checklist || checklistErrors(context).length > 0) return { valid: false };
-  const phases = checklist.phases.map((p) => ({
-    number: String(p.number),
-    name: p.name,
-    tasks: p.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text })),
-  }));
-  return { view: { phases }, valid: context.valid };
+  found: FoundPlan,
+): Promise<{ reading: PlanReading; valid: boolean }> {
+  const reading = (await openFound(args, found)).reading();
+  const valid = reading.counted && !reading.problems.some((p) => p.severity === 'error');
+  return { reading, valid };
 }
 
-/** A phase is finished as its kind's tool counts it (a coder phase: every task done). */
-export function phaseDone(phase: PlanView['phases'][number]): boolean {
-  return phase.finished ?? phase.tasks.every((t) => t.state === 'done');
-}
-
-export function countTasks(view: Pick<PlanView, 'phases'>): {
+export function countTasks(phases: readonly ReadingPhase[]): {
   done: number;
   doing: number;
   open: number;
   setAside: number;
 } {
-  const all = view.phases.flatMap((p) => p.tasks);
+  const all = phases.flatMap((p) => p.tasks);
   return {
     done: all.filter((t) => t.state === 'done').length,
     doing: all.filter((t) => t.state === 'doing').length,

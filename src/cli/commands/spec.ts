@@ -4,25 +4,19 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import picomatch from 'picomatch';
 import {
-  currentPhase,
   DEFAULT_CONFIG,
-  formatProblem,
   passesSpec,
   specTable,
-  specTasksOfKindPhase,
-  specTasksOfPhase,
   type Config,
   type SpecFile,
-  type SpecTask,
 } from '../../core/index.js';
 import { InputError } from '../files.js';
-import { openPlan, tasksFileErrors } from '../repo.js';
 import {
   DIR_OPTION,
   EXIT,
   findPlan,
-  loadChecklist,
-  sortProblems,
+  openFound,
+  refuse,
   type CliIo,
   type CommandSpec,
 } from './shared.js';
@@ -93,26 +87,14 @@ export const spec: CommandSpec = {
     const { repo } = args;
     const { config } = repo;
     const base = (args.values.base as string | undefined) ?? 'HEAD';
-    const found = await findPlan(args, io, args.positionals[0]);
-    let phase: { label: string; tasks: SpecTask[] };
-    if (found.kind === 'other') {
-      const opened = await openPlan(repo, found.plan);
-      const blocking = tasksFileErrors(opened);
-      if (opened.source === undefined || blocking.length > 0) {
-        for (const p of sortProblems(blocking)) io.stderr(formatProblem(p));
-        throw new InputError(`${found.plan.path}: fix the tasks file first.`);
-      }
-      const current = opened.kp.current;
-      if (!current) throw new InputError(`${found.label}: no phase with work left.`);
-      phase = {
-        label: `${found.label} phase ${current.number}`,
-        tasks: specTasksOfKindPhase(current),
-      };
-    } else {
-      const current = currentPhase(await loadChecklist(args, found.name, io));
-      if (!current) throw new InputError(`${found.name}: the plan is complete.`);
-      phase = { label: `${found.name} phase ${current.number}`, tasks: specTasksOfPhase(current) };
-    }
+    const plan = await openFound(args, await findPlan(args, io, args.positionals[0]));
+    refuse(io, plan.refusal());
+    const work = plan.workPhase();
+    if ('missing' in work) throw new InputError(work.missing);
+    const phase = {
+      label: `${plan.label} phase ${work.phase.number}`,
+      tasks: plan.specTasks(work.phase),
+    };
     const files = await changedFiles(io, base, config);
     const verdict = passesSpec(phase.tasks, files, {
       testPaths: config.testPaths,

@@ -1,23 +1,17 @@
-import { currentPhase, formatProblem, KIND_LABELS } from '../../core/index.js';
-import { planRef } from '../../core/plan/kinds/plan.js';
-import { InputError } from '../files.js';
-import { openPlan, type FoundPlan } from '../repo.js';
+import { formatProblem, type PlanReading, type ReadingTask } from '../../core/index.js';
 import {
   DIR_OPTION,
   type CliIo,
   EXIT,
   type CommandSpec,
-  type Parsed,
-  type PlanView,
-  loadContext,
-  checklistErrors,
   countTasks,
   findPlan,
-  kindView,
+  openFound,
+  refuse,
   sortProblems,
 } from './shared.js';
 
-const BOX: Record<PlanView['phases'][number]['tasks'][number]['state'], string> = {
+const BOX: Record<ReadingTask['state'], string> = {
   todo: '[ ]',
   doing: '[~]',
   done: '[x]',
@@ -26,118 +20,58 @@ const BOX: Record<PlanView['phases'][number]['tasks'][number]['state'], string> 
 
 const REFUSED = 'the loop will not run this plan until the errors above are fixed';
 
-async function kindStatus(
-  args: Parsed,
-  io: CliIo,
-  found: Extract<FoundPlan, { kind: 'other' }>,
-): Promise<number> {
-  const { plan } = found;
-  const opened = await openPlan(args.repo, plan);
-  const view = kindView(opened);
-  // What the loop would refuse: the tasks file's errors and the context's (Context valid?).
-  const errors = sortProblems(opened.kp.problems.filter((p) => p.severity === 'error'));
-  const warnings = sortProblems(opened.kp.warnings);
-  if (args.values.json) {
-    io.stdout(
-      JSON.stringify({
-        plan: plan.name,
-        kind: plan.kind,
-        path: plan.path,
-        ...(plan.tag !== undefined ? { tag: plan.tag } : {}),
-        currentPhase: errors.length === 0 ? (view.current ?? null) : null,
-        // The phases as people read them; `finished` is the view's, for the counts.
-        phases: view.phases.map((p) => ({ number: p.number, name: p.name, tasks: p.tasks })),
-        ...(errors.length > 0 ? { valid: false, problems: errors } : {}),
-        ...(warnings.length > 0 ? { warnings } : {}),
-      }),
-    );
-    return errors.length > 0 ? EXIT.invalid : EXIT.ok;
-  }
+/** `status --json`: the plan's names, its phases as people read them, what the loop refuses. */
+function statusJson(reading: PlanReading, errors: readonly unknown[]): string {
+  const warnings = sortProblems(reading.warnings);
+  return JSON.stringify({
+    ...reading.names,
+    currentPhase: errors.length === 0 ? (reading.current ?? null) : null,
+    phases: reading.phases.map((p) => ({
+      number: p.number,
+      name: p.name,
+      tasks: p.tasks.map((t) => ({
+        id: t.id,
+        state: t.state,
+        text: t.text,
+        ...(t.note !== undefined ? { note: t.note } : {}),
+      })),
+    })),
+    ...(errors.length > 0 ? { valid: false, problems: errors } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
+  });
+}
+
+function statusText(io: CliIo, reading: PlanReading, errors: readonly unknown[]): void {
   // Lines that look like tasks and are not one: named on every status, never dropped silently.
-  for (const p of sortProblems([...errors, ...warnings])) io.stderr(formatProblem(p));
-  const counts = countTasks(view);
+  for (const p of sortProblems(reading.problems)) io.stderr(formatProblem(p));
+  const { phases, current } = reading;
   const where =
     errors.length > 0
       ? `invalid: ${REFUSED}`
-      : view.current !== undefined
-        ? `current phase ${view.current}`
-        : view.complete
+      : current !== undefined
+        ? `current phase ${current}`
+        : reading.complete
           ? 'complete'
-          : `no phase can start: ${view.waiting ?? 'work is left'}`;
-  io.stdout(`${plan.name} (${KIND_LABELS[plan.kind]}, ${planRef(plan)}): ${where}`);
-  if (view.phases.length > 0) {
+          : `no phase can start: ${reading.waiting ?? 'work is left'}`;
+  io.stdout(`${reading.title}: ${where}`);
+  if (reading.tally && phases.length > 0) {
+    const counts = countTasks(phases);
     io.stdout(
       `Tasks: ${counts.done} done, ${counts.doing} in progress, ${counts.open} open${counts.setAside ? `, ${counts.setAside} set aside` : ''}`,
     );
   }
-  for (const p of view.phases) {
+  for (const p of phases) {
     const done = p.tasks.filter((t) => t.state === 'done').length;
-    const marker = errors.length === 0 && p.number === view.current ? ' ← current' : '';
-    io.stdout(
-      `Phase ${p.number}${p.name ? `: ${p.name}` : ''} (${done}/${p.tasks.length} done)${marker}`,
-    );
-    for (const t of p.tasks) {
-      const label = t.text.startsWith(t.id) ? t.text : `${t.id}  ${t.text}`;
-      io.stdout(`  ${BOX[t.state]} ${label}${t.note ? ` (${t.note})` : ''}`);
-    }
-  }
-  return errors.length > 0 ? EXIT.invalid : EXIT.ok;
-}
-
-async function coderStatus(args: Parsed, io: CliIo, name: string): Promise<number> {
-  const context = await loadContext(args, name);
-  const problems = checklistErrors(context);
-  const checklist = context.checklist;
-  // What the loop would refuse besides the checklist: the plan's other files (Context valid?).
-  const errors = sortProblems(context.problems.filter((p) => p.severity === 'error'));
-  if (args.values.json) {
-    // JSON either way: a caller reads the problems of an invalid plan from it too.
-    const current = errors.length === 0 && checklist ? currentPhase(checklist) : undefined;
-    const warnings = sortProblems(
-      (checklist?.problems ?? []).filter((p) => p.severity === 'warning'),
-    );
-    io.stdout(
-      JSON.stringify({
-        plan: name,
-        currentPhase: current?.number ?? null,
-        phases: (checklist?.phases ?? []).map((p) => ({
-          number: p.number,
-          name: p.name,
-          tasks: p.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text })),
-        })),
-        ...(errors.length > 0 ? { valid: false, problems: errors } : {}),
-        ...(warnings.length > 0 ? { warnings } : {}),
-      }),
-    );
-    return errors.length > 0 ? EXIT.invalid : EXIT.ok;
-  }
-  if (!checklist || problems.length > 0) {
-    for (const p of sortProblems(problems)) io.stderr(formatProblem(p));
-    throw new InputError(`${args.shownPlansDir}/${name}: fix the checklist first.`);
-  }
-  for (const p of sortProblems(context.problems)) io.stderr(formatProblem(p));
-  const current = currentPhase(checklist);
-  const where =
-    errors.length > 0
-      ? `invalid: ${REFUSED}`
-      : current
-        ? `current phase ${current.number}`
-        : 'complete';
-  io.stdout(`${name}: ${where}`);
-  const box = { todo: '[ ]', doing: '[~]', done: '[x]' } as const;
-  for (const p of checklist.phases) {
-    const done = p.tasks.filter((t) => t.state === 'done').length;
-    const marker = errors.length === 0 && p === current ? ' ← current' : '';
+    const marker = errors.length === 0 && p.number === current ? ' ← current' : '';
     io.stdout(
       `Phase ${p.number}${p.name ? `: ${p.name}` : ''} (${done}/${p.tasks.length} done)${marker}`,
     );
     for (const t of p.tasks) {
       // Show the id once: most tasks write it at the start of their text.
       const label = t.text.startsWith(t.id) ? t.text : `${t.id}  ${t.text}`;
-      io.stdout(`  ${'  '.repeat(t.depth)}${box[t.state]} ${label}`);
+      io.stdout(`  ${'  '.repeat(t.depth)}${BOX[t.state]} ${label}${t.note ? ` (${t.note})` : ''}`);
     }
   }
-  return errors.length > 0 ? EXIT.invalid : EXIT.ok;
 }
 
 export const status: CommandSpec = {
@@ -146,7 +80,16 @@ export const status: CommandSpec = {
   summary: 'phases, tasks and states, current phase, and what the loop would refuse',
   options: { ...DIR_OPTION, json: { type: 'boolean' } },
   async run(args, io) {
-    const found = await findPlan(args, io, args.positionals[0]);
-    return found.kind === 'coder' ? coderStatus(args, io, found.name) : kindStatus(args, io, found);
+    const plan = await openFound(args, await findPlan(args, io, args.positionals[0]));
+    const reading = plan.reading();
+    // What the loop would refuse: the tasks file's errors and the context's (Context valid?).
+    const errors = sortProblems(reading.problems.filter((p) => p.severity === 'error'));
+    // JSON either way: a caller reads the problems of an invalid plan from it too.
+    if (args.values.json) io.stdout(statusJson(reading, errors));
+    else {
+      refuse(io, reading.stop);
+      statusText(io, reading, errors);
+    }
+    return errors.length > 0 ? EXIT.invalid : EXIT.ok;
   },
 };

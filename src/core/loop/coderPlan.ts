@@ -7,6 +7,7 @@ import { oneLine } from '../plan/text.js';
 import { validateContext, type PlanContext, type PlanFiles } from '../plan/validate.js';
 import type { Problem } from '../problem.js';
 import { phaseToStart } from './choose.js';
+import { coderPlanLocal } from './coderPlanLocal.js';
 import { specTasksOfPhase } from './passesSpec.js';
 import type { PhasePlan } from './phasePlan.js';
 import { progressPhases } from './progress.js';
@@ -131,5 +132,7 @@ export function coderPlan(
       return checklist ? current : undefined;
     },
     statusSection: (lock) => reply.statusSection(name, validated(), lock),
+
+    ...coderPlanLocal(name, files.dir, text(PLAN_FILES.checklist), validated),
   };
 }

@@ -48,6 +48,7 @@ export * from './startKind.js';
 export * from './kindPlan.js';
 export * from './coderPlan.js';
 export * from './phasePlan.js';
+export type * from './planReading.js';
 export * from './openPlan.js';
 export * from './rerun.js';
 export * from './budget.js';

@@ -11,12 +11,13 @@ import { oneLine } from '../plan/text.js';
 import { specTasksOfKindPhase } from './passesSpec.js';
 import { phaseInteger } from './phaseName.js';
 import type { PhasePlan } from './phasePlan.js';
+import { kindPlanLocal } from './kindPlanLocal.js';
 import { kindProgressPhases } from './progress.js';
 import { reply } from './replies.js';
 import { KIND_LABELS, kindPhaseBranch, kindPhaseToStart } from './startKind.js';
 
 /** A phase's tasks as its report lists them: the id once, set-aside and optional ones noted. */
-export function kindReportTasks(phase: KindPhase): PhaseReport['tasks'] {
+function kindReportTasks(phase: KindPhase): PhaseReport['tasks'] {
   return phase.tasks.map((t) => ({
     depth: 0,
     state: t.state === 'set-aside' ? 'todo' : t.state,
@@ -119,5 +120,7 @@ export function kindPlan(
 
     statusPhase: () => (kp.problems.length === 0 ? kp.current : undefined),
     statusSection: (lock) => reply.kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock),
+
+    ...kindPlanLocal(kp, label, paths, texts),
   };
 }

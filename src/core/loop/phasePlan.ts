@@ -4,11 +4,13 @@ import type { PlanKind } from '../plan/kinds/discovery.js';
 import { KIND_MARKS } from '../plan/kinds/plan.js';
 import { appendLogEntry } from '../plan/masterLog.js';
 import { oneLine } from '../plan/text.js';
+import type { TaskState } from '../plan/checklist.js';
 import type { PhaseReport } from '../plan/report.js';
 import type { Problem } from '../problem.js';
 import type { Answer } from './choose.js';
 import { renderMarker, type LoopMarker } from './marker.js';
 import { phaseTitle } from './phaseName.js';
+import type { Marked, MarkTarget, NamedPhase, PlanReading, Refusal } from './planReading.js';
 import type { ProgressPhase } from './progress.js';
 import type { SpecTask } from './pullSnapshot.js';
 import type { FileChange, Orchestrator, PullRequestText } from './startSnapshot.js';
@@ -88,6 +90,18 @@ export interface PhasePlan<P extends PhaseRef = PhaseRef> {
   statusPhase(): P | undefined;
   /** The plan's section of the status reply: its phases and tasks, the lock, what is wrong. */
   statusSection(lock: StatusLock | undefined): string;
+
+  // ——— The CLI, on a working copy
+  /** The plan as `coder-loop status`, `plans` and `lint` show it. */
+  reading(): PlanReading;
+  /** The tasks file's own errors (not its context's), which stop an edit; undefined: none. */
+  refusal(): Refusal | undefined;
+  /** The phase a user names by its number (`--phase`), or why there is none. */
+  phaseNamed(number: string): NamedPhase<P>;
+  /** The phase with work left, the one `coder-loop spec` checks; or why there is none. */
+  workPhase(): { phase: P } | { missing: string };
+  /** The tasks file with a task, or a phase's tasks, set to `state` in the kind's own marks. */
+  mark(target: MarkTarget<P>, state: TaskState): Marked | { missing: string };
 }
 
 /** The lock of the phase `/coder status` shows: its branch, held or not, and its open PR. */

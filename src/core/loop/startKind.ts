@@ -45,6 +45,11 @@ export type AnyPlan = {
   label: string;
   path: string;
   ref: string;
+  /** The folder of the plan's files, the loop's own (its log, reports) inside it or its sidecar. */
+  folder: string;
+  sidecar: string;
+  /** How a list of plans names it: a coder plan by its folder's name, another kind's by `ref`. */
+  handle: string;
 } & ({ kind: 'coder' } | { kind: 'other'; plan: NamedPlan });
 
 /** The Task Master files among a tree's paths: their text is needed to name their tags. */
@@ -121,6 +126,7 @@ export function plansOfAnyKind(
   const plans: AnyPlan[] = [
     ...coderNames.map((name) => {
       const path = planPath(config.plansDir, name, PLAN_FILES.checklist);
+      const folder = path.slice(0, -`/${PLAN_FILES.checklist}`.length);
       return {
         kind: 'coder' as const,
         planKind: 'coder' as const,
@@ -128,6 +134,9 @@ export function plansOfAnyKind(
         label: name,
         path,
         ref: path,
+        folder,
+        sidecar: folder,
+        handle: name,
       };
     }),
     ...named.plans.map((plan) => ({
@@ -138,6 +147,9 @@ export function plansOfAnyKind(
       label: count.get(plan.name)! > 1 ? planRef(plan) : plan.name,
       path: plan.path,
       ref: planRef(plan),
+      folder: plan.folder,
+      sidecar: plan.sidecar,
+      handle: planRef(plan),
     })),
   ];
   return { plans, problems: [...notPlans, ...named.problems] };
