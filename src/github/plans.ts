@@ -5,7 +5,17 @@ import {
   type PlanContext,
   type PlanFiles,
 } from '../core/index.js';
-import type { GitReader, Tree } from './git.js';
+import type { GitReader } from './git.js';
+
+/**
+ * How much of the folder is read: `contents: false` (a read-only caller) answers a plan validated
+ * before at the same blobs without reading them again; `taskPlan: false` leaves the current
+ * phase's task plan unread (a completion needs only the files it writes).
+ */
+export interface ReadPlanOptions {
+  contents?: boolean;
+  taskPlan?: boolean;
+}
 
 export interface ReadPlan {
   files: PlanFiles;
@@ -35,10 +45,10 @@ function remember(key: string, context: PlanContext): void {
  */
 export async function readPlan(
   reader: GitReader,
-  tree: Tree,
+  tree: { files: ReadonlyMap<string, string> },
   plansDir: string,
   name: string,
-  { contents: wanted = true }: { contents?: boolean } = {},
+  { contents: wanted = true, taskPlan = wanted }: ReadPlanOptions = {},
 ): Promise<ReadPlan> {
   const dir = `${plansDir.replace(/\/+$/, '')}/${name}`;
   const prefix = `${dir}/`;
@@ -62,6 +72,6 @@ export async function readPlan(
   let size = 0;
   for (const text of contents.values()) size += text.length;
   if (size <= PLAN_CACHE.maxSourceBytes) remember(key, context);
-  if (wanted && context.valid && context.taskPlan) await load(context.taskPlan);
+  if (wanted && taskPlan && context.valid && context.taskPlan) await load(context.taskPlan);
   return { files, context };
 }

@@ -1,6 +1,10 @@
 import type { Config } from '../config.js';
+import type { NamedPlan } from '../plan/kinds/discovery.js';
+import { planFromRef } from '../plan/kinds/plan.js';
+import type { Problem } from '../problem.js';
 import { coderPlan } from './coderPlan.js';
 import { kindPlan } from './kindPlan.js';
+import type { LoopMarker } from './marker.js';
 import type { PhasePlan } from './phasePlan.js';
 import { openWhenRead, treePaths, type AnyPlan } from './startKind.js';
 import type { Base, StartNeed, StartSnapshot } from './startSnapshot.js';
@@ -19,12 +23,57 @@ export function openToStart(
   base: Pick<Base, 'files'>,
   texts: ReadonlyMap<string, string>,
 ): PlanRead | { open: PhasePlan } {
-  if (chosen.kind === 'coder') {
-    if (!snap.plan) return { need: 'plan', plan: chosen.name, plansDir: config.plansDir };
-    return { open: coderPlan(config, snap.plan.files, snap.plan.context) };
-  }
+  if (chosen.kind === 'coder') return openCoder(config, chosen.name, snap);
+  return openKind(chosen.plan, chosen.label, base, texts);
+}
+
+/**
+ * The plan a loop record names, opened on a tree (the approved head, the PR's head, the default
+ * branch): the coder layout's plan folder, or — a `planFile` in the record — another kind's tasks
+ * file, documents and sidecar; or why the record names no plan.
+ */
+export function openRecorded(
+  config: Pick<Config, 'plansDir'>,
+  marker: Pick<LoopMarker, 'plan' | 'planFile'>,
+  snap: Pick<StartSnapshot, 'plan'>,
+  base: Pick<Base, 'files'>,
+  texts: ReadonlyMap<string, string>,
+): PlanRead | { open: PhasePlan } | { problems: Problem[] } {
+  if (marker.planFile === undefined) return openCoder(config, marker.plan ?? '', snap);
+  const plan = planFromRef(marker.planFile);
+  if (!plan)
+    return {
+      problems: [
+        {
+          severity: 'error',
+          path: marker.planFile,
+          message: 'The loop record names no plan the loop reads.',
+          fix: 'Restore it on the branch, then approve again.',
+        },
+      ],
+    };
+  return openKind(plan, marker.plan ?? plan.name, base, texts);
+}
+
+/** The coder layout: its plan folder read and validated first (`readPlan` on GitHub's side). */
+function openCoder(
+  config: Pick<Config, 'plansDir'>,
+  name: string,
+  snap: Pick<StartSnapshot, 'plan'>,
+): PlanRead | { open: PhasePlan } {
+  if (!snap.plan) return { need: 'plan', plan: name, plansDir: config.plansDir };
+  return { open: coderPlan(config, snap.plan.files, snap.plan.context) };
+}
+
+/** Another kind: the texts its reader names (tasks file, documents, sidecar) read first. */
+function openKind(
+  plan: NamedPlan,
+  label: string,
+  base: Pick<Base, 'files'>,
+  texts: ReadonlyMap<string, string>,
+): PlanRead | { open: PhasePlan } {
   const paths = treePaths(base.files);
-  const opened = openWhenRead(chosen.plan, paths, texts);
+  const opened = openWhenRead(plan, paths, texts);
   if ('need' in opened) return { need: 'texts', paths: opened.need };
-  return { open: kindPlan(opened.open, chosen.label, paths, texts) };
+  return { open: kindPlan(opened.open, label, paths, texts) };
 }
