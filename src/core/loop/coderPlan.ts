@@ -133,7 +133,11 @@ export function coderPlan(
     },
     statusSection: (lock) => reply.statusSection(name, validated(), lock),
 
-    phaseAt: (marker) => validated().checklist?.phases.find((p) => p.number === marker.phase),
+    phaseAt(marker) {
+      const checklist = text(PLAN_FILES.checklist);
+      const phases = checklist === undefined ? [] : parseChecklist(checklist, checklistPath).phases;
+      return phases.find((p) => p.number === marker.phase);
+    },
     runState() {
       const { checklist, current } = validated();
       return {

@@ -224,7 +224,7 @@ async function phaseTasks(ctx: PullContext): Promise<NonNullable<PullSnapshot['t
   const { marker, pr } = ctx.snap;
   const reader = new GitReader(env.gh, env.repo);
   const tree = await reader.tree(pr.head.sha);
-  const plan = await openRecordedOnTree(reader, tree, config, marker, { contents: false });
+  const plan = await openRecordedOnTree(reader, tree, config, marker, { tasksOnly: true });
   if ('problems' in plan)
     return { problem: `the record names no plan the loop reads (${marker.planFile}).` };
   const path = plan.tasks.path;
