@@ -1,6 +1,15 @@
-import { openToStart, type AnyPlan, type Config, type PhasePlan } from '../core/index.js';
+import {
+  openRecorded,
+  openToStart,
+  type AnyPlan,
+  type Config,
+  type LoopMarker,
+  type PhasePlan,
+  type PlanRead,
+  type Problem,
+} from '../core/index.js';
 import type { GitReader, Tree } from './git.js';
-import { readPlan } from './plans.js';
+import { readPlan, type ReadPlan, type ReadPlanOptions } from './plans.js';
 
 /**
  * A plan of any kind opened on a tree behind the one interface, the reads `openToStart` asks for
@@ -12,20 +21,77 @@ export async function openOnTree(
   tree: Tree,
   config: Pick<Config, 'plansDir'>,
   chosen: AnyPlan,
-  { contents = true }: { contents?: boolean } = {},
+  options: ReadPlanOptions = {},
 ): Promise<PhasePlan> {
-  let plan: Awaited<ReturnType<typeof readPlan>> | undefined;
-  let texts = new Map<string, string>();
+  const opened = await readUntilOpen(reader, tree, options, (plan, texts) =>
+    openToStart(config, chosen, plan ? { plan } : {}, tree, texts),
+  );
+  return opened.open;
+}
+
+/**
+ * The plan a loop record names, opened on a tree behind the one interface (`openRecorded`), or
+ * why the record names none; the reads as `openOnTree` does them.
+ */
+export async function openRecordedOnTree(
+  reader: GitReader,
+  tree: Tree,
+  config: Pick<Config, 'plansDir'>,
+  marker: Pick<LoopMarker, 'plan' | 'planFile'>,
+  options: ReadPlanOptions = {},
+): Promise<PhasePlan | { problems: Problem[] }> {
+  const opened = await readUntilOpen(reader, tree, options, (plan, texts) =>
+    openRecorded(config, marker, plan ? { plan } : {}, tree, texts),
+  );
+  return 'open' in opened ? opened.open : opened;
+}
+
+/** What has been read of a plan so far: its coder plan folder, other texts. */
+export interface PlanReads {
+  plan?: ReadPlan;
+  texts?: ReadonlyMap<string, string>;
+}
+
+/**
+ * One read a plan asks for before it opens, answered from the tree as the fact it adds: the coder
+ * plan folder as `readPlan` reads it (validated through its cache keyed by blob shas), or the
+ * texts of the paths it names, added to those read before.
+ */
+export async function answerPlanRead(
+  reader: GitReader,
+  tree: { files: ReadonlyMap<string, string> },
+  need: PlanRead,
+  read: PlanReads,
+  options: ReadPlanOptions = {},
+): Promise<PlanReads> {
+  if (need.need === 'plan')
+    return { plan: await readPlan(reader, tree, need.plansDir, need.plan, options) };
+  const texts = await readTexts(reader, tree, need.paths);
+  return { texts: new Map([...(read.texts ?? []), ...texts]) };
+}
+
+/** The texts of these paths of the tree (each path in it). */
+export function readTexts(
+  reader: GitReader,
+  tree: { files: ReadonlyMap<string, string> },
+  paths: readonly string[],
+): Promise<(readonly [string, string])[]> {
+  return Promise.all(
+    paths.map(async (path) => [path, await reader.blob(tree.files.get(path)!)] as const),
+  );
+}
+
+/** Answers each read a plan asks for before it opens, from the tree, until it opens. */
+async function readUntilOpen<T extends object>(
+  reader: GitReader,
+  tree: Tree,
+  options: ReadPlanOptions,
+  open: (plan: ReadPlan | undefined, texts: ReadonlyMap<string, string>) => PlanRead | T,
+): Promise<T> {
+  let read: PlanReads = {};
   for (;;) {
-    const opened = openToStart(config, chosen, plan ? { plan } : {}, tree, texts);
-    if ('open' in opened) return opened.open;
-    if (opened.need === 'plan')
-      plan = await readPlan(reader, tree, opened.plansDir, opened.plan, { contents });
-    else {
-      const read = await Promise.all(
-        opened.paths.map(async (path) => [path, await reader.blob(tree.files.get(path)!)] as const),
-      );
-      texts = new Map([...texts, ...read]);
-    }
+    const opened = open(read.plan, read.texts ?? new Map());
+    if (!('need' in opened)) return opened;
+    read = { ...read, ...(await answerPlanRead(reader, tree, opened, read, options)) };
   }
 }

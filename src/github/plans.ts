@@ -5,11 +5,24 @@ import {
   type PlanContext,
   type PlanFiles,
 } from '../core/index.js';
-import type { GitReader, Tree } from './git.js';
+import type { GitReader } from './git.js';
 
+/**
+ * How much of the folder is read: `contents: false` (a read-only caller) answers a plan validated
+ * before at the same blobs without reading them again; `taskPlan: false` leaves the current
+ * phase's task plan unread (a completion needs only the files it writes); `tasksOnly` reads the
+ * checklist alone, unvalidated (Passes Spec? needs only the phase's tasks).
+ */
+export interface ReadPlanOptions {
+  contents?: boolean;
+  taskPlan?: boolean;
+  tasksOnly?: boolean;
+}
+
+/** The plan folder's files read, and Context valid?'s answer (absent: `tasksOnly`, not known). */
 export interface ReadPlan {
   files: PlanFiles;
-  context: PlanContext;
+  context?: PlanContext;
 }
 
 /**
@@ -35,10 +48,10 @@ function remember(key: string, context: PlanContext): void {
  */
 export async function readPlan(
   reader: GitReader,
-  tree: Tree,
+  tree: { files: ReadonlyMap<string, string> },
   plansDir: string,
   name: string,
-  { contents: wanted = true }: { contents?: boolean } = {},
+  { contents: wanted = true, taskPlan = wanted, tasksOnly = false }: ReadPlanOptions = {},
 ): Promise<ReadPlan> {
   const dir = `${plansDir.replace(/\/+$/, '')}/${name}`;
   const prefix = `${dir}/`;
@@ -56,12 +69,16 @@ export async function readPlan(
     if (sha !== undefined) contents.set(file, await reader.blob(sha));
   };
   const known = validated.get(key);
+  if (tasksOnly) {
+    await load(PLAN_FILES.checklist);
+    return { files, ...(known ? { context: known } : {}) };
+  }
   if (known && !wanted) return { files, context: known };
   await Promise.all(read.map(load));
   const context = known ?? validateContext(files);
   let size = 0;
   for (const text of contents.values()) size += text.length;
   if (size <= PLAN_CACHE.maxSourceBytes) remember(key, context);
-  if (wanted && context.valid && context.taskPlan) await load(context.taskPlan);
+  if (wanted && taskPlan && context.valid && context.taskPlan) await load(context.taskPlan);
   return { files, context };
 }

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import {
   buildPrompt,
   type AgentPayload,
+  type AgentPlanContext,
   type Config,
-  type PromptDocument,
   type PromptInput,
   type LoopIdentity,
 } from '../../core/index.js';
@@ -16,9 +16,7 @@ import {
   readSpecMissing,
 } from '../../github/agent.js';
 import { GitReader } from '../../github/git.js';
-import { readPlan } from '../../github/plans.js';
-import { readKindPlan } from '../../github/kindPlans.js';
-import { planFromRef } from '../../core/plan/kinds/plan.js';
+import { openRecordedOnTree, readTexts } from '../../github/openPlan.js';
 
 /**
  * `$CODER_CONTEXT_DIR` and `$CODER_PROMPT_FILE` of one hand-off: the plan's documents as they are
@@ -48,47 +46,12 @@ export async function writeAgentContext(
     plansDir: config.plansDir,
     secrets,
   };
-  if (payload.plan !== null && payload.planFile !== undefined) {
-    await writeKindContext(gh, repo, payload, input, write);
-  } else if (payload.plan !== null) {
-    const reader = new GitReader(gh, repo);
-    const tree = await reader.tree(payload.headSha);
-    const { files, context } = await readPlan(reader, tree, config.plansDir, payload.plan);
-    const phase = context.checklist?.phases.find((p) => p.number === payload.phase);
-    if (!phase)
-      throw new Error(
-        `The plan ${payload.plan} at ${payload.headSha.slice(0, 7)} has no phase ${payload.phase}.`,
-      );
-    const doc = async (file: string | undefined): Promise<PromptDocument | undefined> => {
-      if (!file) return undefined;
-      const sha = tree.files.get(`${files.dir}/${file}`);
-      const text = files.files.get(file) ?? (sha ? await reader.blob(sha) : undefined);
-      return text === undefined ? undefined : { path: `${files.dir}/${file}`, text };
-    };
-    const [taskPlan, checklist, contextDoc, codemap, ...requirements] = await Promise.all([
-      doc(context.taskPlan),
-      doc('01_Master Plan/01_Checklist.md'),
-      doc('00_context.md'),
-      doc(context.codemap),
-      ...context.requirements.map(doc),
-    ]);
-    const tasks = phase.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text }));
-    input.plan = {
-      name: payload.plan,
-      phase: { number: phase.number, name: phase.name },
-      tasks,
-      ...(taskPlan ? { taskPlan } : {}),
-      ...(checklist ? { checklist } : {}),
-      ...(contextDoc ? { context: contextDoc } : {}),
-      ...(codemap ? { codemap } : {}),
-      requirements: requirements.filter((r): r is PromptDocument => r !== undefined),
-    };
-    if (contextDoc) await write('context.md', contextDoc.text);
-    if (checklist) await write('checklist.md', checklist.text);
-    if (taskPlan) await write('task-plan.md', taskPlan.text);
-    if (codemap) await write('codemap.mmd', codemap.text);
-    for (const r of input.plan.requirements)
-      await write(`requirements/${r.path.split('/').pop()}`, r.text);
+  if (payload.plan !== null) {
+    const plan = await planContext(gh, repo, payload, payload.plan, config);
+    input.plan = { name: payload.plan, ...plan.plan };
+    if (plan.documentsDir !== undefined) input.documentsDir = plan.documentsDir;
+    for (const file of plan.files) await write(file.name, file.text);
+    const { phase, tasks } = plan.plan;
     await write(
       'tasks.json',
       `${JSON.stringify({ plan: payload.plan, phase: { number: phase.number, name: phase.name }, tasks }, null, 2)}\n`,
@@ -118,58 +81,33 @@ export async function writeAgentContext(
 }
 
 /**
- * A plan of another kind (spec-kit, Kiro, Task Master) at `headSha`: the phase's tasks, the
- * documents its PR links (spec, plan, data model, contracts; requirements and design), and the
- * text the kind gives the phase (Kiro's cited requirements, Task Master's details and test
- * strategy).
+ * The plan of the hand-off at `headSha`, of any kind, as the agent gets it (`agentContext`): the
+ * phase's tasks and the documents its PR links, each read once.
  */
-async function writeKindContext(
+async function planContext(
   gh: GitHub,
   repo: Repo,
   payload: AgentPayload,
-  input: PromptInput,
-  write: (name: string, text: string) => Promise<void>,
-): Promise<void> {
-  const plan = planFromRef(payload.planFile!);
-  if (!plan)
-    throw new Error(`The payload's planFile ${payload.planFile} is no plan the loop reads.`);
+  name: string,
+  config: Config,
+): Promise<AgentPlanContext> {
   const reader = new GitReader(gh, repo);
   const tree = await reader.tree(payload.headSha);
-  const { kp, texts } = await readKindPlan(reader, tree, plan);
-  const phase = kp.phases.find((p) => p.number === payload.phaseId);
+  const marker = {
+    plan: name,
+    ...(payload.planFile !== undefined ? { planFile: payload.planFile } : {}),
+  };
+  const plan = await openRecordedOnTree(reader, tree, config, marker);
+  if ('problems' in plan)
+    throw new Error(`The payload's planFile ${payload.planFile} is no plan the loop reads.`);
+  const phase = plan.phaseAt({
+    ...(payload.phase !== null ? { phase: payload.phase } : {}),
+    ...(payload.phaseId !== undefined ? { phaseId: payload.phaseId } : {}),
+  });
   if (!phase)
     throw new Error(
-      `The plan ${payload.plan} at ${payload.headSha.slice(0, 7)} has no phase ${payload.phaseId}.`,
+      `The plan ${name} at ${payload.headSha.slice(0, 7)} has no phase ${payload.phaseId ?? payload.phase}.`,
     );
-  const context = kp.context(phase);
-  const documents: { label: string; doc: PromptDocument }[] = [];
-  for (const link of [{ label: 'Tasks', path: plan.path }, ...context.links]) {
-    if (documents.some((d) => d.doc.path === link.path)) continue;
-    const sha = tree.files.get(link.path);
-    const text = texts.get(link.path) ?? (sha ? await reader.blob(sha) : undefined);
-    if (text !== undefined) documents.push({ label: link.label, doc: { path: link.path, text } });
-  }
-  for (const section of context.sections)
-    documents.push({ label: section.title, doc: { path: plan.path, text: section.text } });
-  const tasks = phase.tasks.map((t) => ({
-    id: t.id,
-    state: t.state === 'set-aside' ? ('done' as const) : t.state,
-    text: t.text,
-  }));
-  input.documentsDir = plan.folder;
-  input.plan = {
-    name: payload.plan!,
-    phase: { number: phase.number, name: phase.name },
-    tasks,
-    requirements: [],
-    documents,
-  };
-  for (const { doc } of documents)
-    if (doc.path !== plan.path)
-      await write(`plan/${doc.path.slice(plan.folder.length + 1)}`, doc.text);
-  await write(`plan/${plan.path.split('/').pop()}`, texts.get(plan.path) ?? '');
-  await write(
-    'tasks.json',
-    `${JSON.stringify({ plan: payload.plan, phase: { number: phase.number, name: phase.name }, tasks }, null, 2)}\n`,
-  );
+  const reads = plan.agentReads(phase).filter((path) => tree.files.has(path));
+  return plan.agentContext(phase, new Map(await readTexts(reader, tree, reads)));
 }

@@ -6,6 +6,7 @@ import { markPhase } from '../plan/mark.js';
 import { oneLine } from '../plan/text.js';
 import { validateContext, type PlanContext, type PlanFiles } from '../plan/validate.js';
 import type { Problem } from '../problem.js';
+import { coderAgentContext, coderAgentFiles } from './agentPlan.js';
 import { phaseToStart } from './choose.js';
 import { coderPlanLocal } from './coderPlanLocal.js';
 import { specTasksOfPhase } from './passesSpec.js';
@@ -134,5 +135,29 @@ export function coderPlan(
     statusSection: (lock) => reply.statusSection(name, validated(), lock),
 
     ...coderPlanLocal(name, files.dir, text(PLAN_FILES.checklist), validated),
+
+    phaseAt(marker) {
+      const checklist = text(PLAN_FILES.checklist);
+      const phases = checklist === undefined ? [] : parseChecklist(checklist, checklistPath).phases;
+      return phases.find((p) => p.number === marker.phase);
+    },
+    runState() {
+      const { checklist, current } = validated();
+      return {
+        nextPhase: current?.number,
+        planComplete: checklist !== undefined && current === undefined,
+      };
+    },
+    agentReads: () =>
+      coderAgentFiles(validated())
+        .filter((file) => text(file) === undefined)
+        .map((file) => `${files.dir}/${file}`),
+    agentContext: (phase, texts) =>
+      coderAgentContext(
+        phase,
+        validated(),
+        files.dir,
+        (file) => text(file) ?? texts.get(`${files.dir}/${file}`),
+      ),
   };
 }

@@ -7,14 +7,16 @@ import {
   type KindPlan,
 } from '../plan/kinds/plan.js';
 import type { PhaseReport } from '../plan/report.js';
+import type { Problem } from '../problem.js';
 import { oneLine } from '../plan/text.js';
+import { kindAgentContext, kindAgentLinks } from './agentPlan.js';
 import { specTasksOfKindPhase } from './passesSpec.js';
 import { phaseInteger } from './phaseName.js';
 import type { PhasePlan } from './phasePlan.js';
 import { kindPlanLocal } from './kindPlanLocal.js';
 import { kindProgressPhases } from './progress.js';
 import { reply } from './replies.js';
-import { KIND_LABELS, kindPhaseBranch, kindPhaseToStart } from './startKind.js';
+import { KIND_LABELS, kindPhaseBranch, kindPhaseToStart, kindRunState } from './startKind.js';
 
 /** A phase's tasks as its report lists them: the id once, set-aside and optional ones noted. */
 function kindReportTasks(phase: KindPhase): PhaseReport['tasks'] {
@@ -41,6 +43,16 @@ export function kindPlan(
 ): PhasePlan<KindPhase> {
   const { plan, sidecar } = kp;
   const kind = plan.kind;
+  const missing = (message: string): { problems: Problem[] } => ({
+    problems: [
+      {
+        severity: 'error',
+        path: planRef(plan),
+        message,
+        fix: 'Restore it on the branch, then approve again.',
+      },
+    ],
+  });
   return {
     kind,
     label,
@@ -94,6 +106,7 @@ export function kindPlan(
     },
 
     phaseOf(marker) {
+      if (!texts.has(plan.path)) return missing('The tasks file is missing on the lock branch.');
       const phaseId = marker.phaseId ?? String(marker.phase ?? '');
       const phase = kp.phases.find((p) => p.number === phaseId);
       if (phase) return phase;
@@ -122,5 +135,14 @@ export function kindPlan(
     statusSection: (lock) => reply.kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock),
 
     ...kindPlanLocal(kp, label, paths, texts),
+
+    phaseAt: (marker) => kp.phases.find((p) => p.number === marker.phaseId),
+    runState: (marker) => kindRunState(kp, marker.phaseId),
+    agentReads: (phase) =>
+      kindAgentLinks(plan, kp.context(phase))
+        .map((l) => l.path)
+        .filter((path) => !texts.has(path)),
+    agentContext: (phase, more) =>
+      kindAgentContext(plan, phase, kp.context(phase), (path) => texts.get(path) ?? more.get(path)),
   };
 }

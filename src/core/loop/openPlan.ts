@@ -1,9 +1,11 @@
 import type { Config } from '../config.js';
+import type { NamedPlan } from '../plan/kinds/discovery.js';
 import { validateKindContext } from '../plan/kinds/index.js';
-import { openKindPlan, type KindPlan } from '../plan/kinds/plan.js';
+import { openKindPlan, planFromRef, type KindPlan } from '../plan/kinds/plan.js';
 import type { Problem } from '../problem.js';
 import { coderPlan } from './coderPlan.js';
 import { kindPlan } from './kindPlan.js';
+import type { LoopMarker } from './marker.js';
 import type { PhasePlan } from './phasePlan.js';
 import { openWhenRead, treePaths, type AnyPlan } from './startKind.js';
 import type { Base, StartNeed, StartSnapshot } from './startSnapshot.js';
@@ -14,8 +16,6 @@ export type PlanRead = Extract<StartNeed, { need: 'plan' | 'texts' }>;
 /**
  * The chosen plan, opened for a start: the read it needs first (the coder layout's plan folder,
  * another kind's tasks file and documents), or the plan behind the one interface every kind has.
- * `unreadable` holds the files of another kind that were read and are not text (not UTF-8 in a
- * working copy): each is the plan's problem, with its line, never a missing file.
  */
 export function openToStart(
   config: Pick<Config, 'plansDir'>,
@@ -25,17 +25,63 @@ export function openToStart(
   texts: ReadonlyMap<string, string>,
   unreadable: ReadonlyMap<string, Problem> = new Map(),
 ): PlanRead | { open: PhasePlan } {
-  if (chosen.kind === 'coder') {
-    if (!snap.plan) return { need: 'plan', plan: chosen.name, plansDir: config.plansDir };
-    return { open: coderPlan(config, snap.plan.files, snap.plan.context) };
-  }
+  if (chosen.kind === 'coder') return openCoder(config, chosen.name, snap);
+  return openKind(chosen.plan, chosen.label, base, texts, unreadable);
+}
+
+/**
+ * The plan a loop record names, opened on a tree (the approved head, the PR's head, the default
+ * branch): the coder layout's plan folder, or — a `planFile` in the record — another kind's tasks
+ * file, documents and sidecar; or why the record names no plan.
+ */
+export function openRecorded(
+  config: Pick<Config, 'plansDir'>,
+  marker: Pick<LoopMarker, 'plan' | 'planFile'>,
+  snap: Pick<StartSnapshot, 'plan'>,
+  base: Pick<Base, 'files'>,
+  texts: ReadonlyMap<string, string>,
+): PlanRead | { open: PhasePlan } | { problems: Problem[] } {
+  if (marker.planFile === undefined) return openCoder(config, marker.plan ?? '', snap);
+  const plan = planFromRef(marker.planFile);
+  if (!plan)
+    return {
+      problems: [
+        {
+          severity: 'error',
+          path: marker.planFile,
+          message: 'The loop record names no plan the loop reads.',
+          fix: 'Restore it on the branch, then approve again.',
+        },
+      ],
+    };
+  return openKind(plan, marker.plan ?? plan.name, base, texts);
+}
+
+/** The coder layout: its plan folder read and validated first (`readPlan` on GitHub's side). */
+function openCoder(
+  config: Pick<Config, 'plansDir'>,
+  name: string,
+  snap: Pick<StartSnapshot, 'plan'>,
+): PlanRead | { open: PhasePlan } {
+  if (!snap.plan) return { need: 'plan', plan: name, plansDir: config.plansDir };
+  return { open: coderPlan(config, snap.plan.files, snap.plan.context) };
+}
+
+/** Another kind: the texts its reader names (tasks file, documents, sidecar) read first. */
+function openKind(
+  plan: NamedPlan,
+  label: string,
+  base: Pick<Base, 'files'>,
+  texts: ReadonlyMap<string, string>,
+  unreadable: ReadonlyMap<string, Problem> = new Map(),
+): PlanRead | { open: PhasePlan } {
   const paths = treePaths(base.files);
-  const opened = openWhenRead(chosen.plan, paths, texts);
+  const opened = openWhenRead(plan, paths, texts);
   const need = 'need' in opened ? opened.need.filter((p) => !unreadable.has(p)) : [];
   if (need.length) return { need: 'texts', paths: need };
-  const kp = 'open' in opened ? opened.open : openKindPlan(chosen.plan, paths, texts);
+  const kp = 'open' in opened ? opened.open : openKindPlan(plan, paths, texts);
   const read = unreadable.size ? withUnreadable(kp, paths, texts, [...unreadable.values()]) : kp;
-  return { open: kindPlan(read, chosen.label, paths, texts) };
+  return { open: kindPlan(read, label, paths, texts) };
 }
 
 /** A plan with files that are not text: their problems first; a tasks file's, and the context's. */

@@ -1,3 +1,4 @@
+import type { PromptInput } from '../agent/prompt.js';
 import type { Config } from '../config.js';
 import { codeSpan, encodePath } from '../markdown.js';
 import type { PlanKind } from '../plan/kinds/discovery.js';
@@ -13,6 +14,7 @@ import { phaseTitle } from './phaseName.js';
 import type { Marked, MarkTarget, NamedPhase, PlanReading, Refusal } from './planReading.js';
 import type { ProgressPhase } from './progress.js';
 import type { SpecTask } from './pullSnapshot.js';
+import type { RunPlanState } from './run.js';
 import type { FileChange, Orchestrator, PullRequestText } from './startSnapshot.js';
 
 /** A phase as the start and the completion name it. */
@@ -102,6 +104,26 @@ export interface PhasePlan<P extends PhaseRef = PhaseRef> {
   workPhase(): { phase: P } | { missing: string };
   /** The tasks file with a task, or a phase's tasks, set to `state` in the kind's own marks. */
   mark(target: MarkTarget<P>, state: TaskState): Marked | { missing: string };
+
+  // ——— The plan a loop record names, read again (Passes Spec?, `/coder run`, the agent)
+  /** The phase a record names, as this plan has it now (undefined: not there). */
+  phaseAt(marker: Pick<LoopMarker, 'phase' | 'phaseId'>): P | undefined;
+  /** `/coder run` after a merge: the next phase on the default branch, complete or waiting. */
+  runState(marker: Pick<LoopMarker, 'phaseId'>): RunPlanState;
+  /** The repository paths the agent's context for the phase needs that were not read yet. */
+  agentReads(phase: P): string[];
+  /** The agent's context for the phase, with `texts` holding what `agentReads` named. */
+  agentContext(phase: P, texts: ReadonlyMap<string, string>): AgentPlanContext;
+}
+
+/** What the agent gets of a plan: the prompt's plan section and the context folder's files. */
+export interface AgentPlanContext {
+  /** The prompt's plan section, but its name (the hand-off's). */
+  plan: Omit<NonNullable<PromptInput['plan']>, 'name'>;
+  /** A plan of another kind: the folder of its documents, which the agent must not edit. */
+  documentsDir?: string;
+  /** The context folder's files, by name under it, in the order they are written. */
+  files: { name: string; text: string }[];
 }
 
 /** The lock of the phase `/coder status` shows: its branch, held or not, and its open PR. */

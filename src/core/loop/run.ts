@@ -118,6 +118,12 @@ export function budgetSpent(
 }
 
 /** What the loop sees when a phase's PR closes (all read before deciding). */
+/** Where a run's plan stands on the default branch after a merge (`PhasePlan.runState`). */
+export type RunPlanState = Pick<
+  RunSnapshot,
+  'nextPhase' | 'planComplete' | 'waiting' | 'mergedPhaseFinished'
+>;
+
 export interface RunSnapshot {
   /** The record on the closed PR's head `coder-loop` check run (undefined: none that reads). */
   record: LoopMarker | undefined;

@@ -79,8 +79,11 @@ export interface StartSnapshot {
     readonly tree: string;
     readonly files: ReadonlyMap<string, string>;
   };
-  /** Plan mode: the chosen plan's files and its validated context. */
-  readonly plan?: { readonly files: PlanFiles; readonly context: PlanContext };
+  /**
+   * Plan mode: the chosen plan's files and its validated context (absent only where a reader
+   * asked for the tasks file alone: it is validated when asked).
+   */
+  readonly plan?: { readonly files: PlanFiles; readonly context?: PlanContext };
   /** Texts of the default branch's files read so far, by path (plans of the other kinds). */
   readonly texts?: ReadonlyMap<string, string>;
   /** Quick mode with `quick.log`: the one plan's master log (undefined: no such file). */

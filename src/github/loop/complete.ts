@@ -1,24 +1,18 @@
 import {
-  coderPlan,
-  kindPlan,
   latestReviews,
   markComplete,
   phaseInteger,
-  PLAN_FILES,
-  planPath,
   type CompletionFacts,
   type Config,
   type FileChange,
   type LoopMarker,
   type Phase,
-  type PhasePlan,
   type Problem,
   type PullSnapshot,
   type ReportAttempt,
 } from '../../core/index.js';
-import { planFromRef } from '../../core/plan/kinds/plan.js';
-import { readKindPlan } from '../kindPlans.js';
-import { GitReader, type Tree } from '../git.js';
+import { GitReader } from '../git.js';
+import { openRecordedOnTree } from '../openPlan.js';
 import type { PullCommits, PullReviews } from '../pulls.js';
 import type { LoopEnv } from './env.js';
 
@@ -95,7 +89,8 @@ export async function completionCommit(
       ? {}
       : { spec: { testPaths: config.testPaths, plansDir: config.plansDir } }),
   };
-  const plan = await recordedPlan(reader, tree, config, marker);
+  // The plan the record names, read on the approved head: the files the completion writes.
+  const plan = await openRecordedOnTree(reader, tree, config, marker, { taskPlan: false });
   if ('problems' in plan) return { ok: false, problems: plan.problems };
   const completion = markComplete(plan, marker, report);
   if (!completion.ok) return { ok: false, problems: completion.problems };
@@ -108,43 +103,4 @@ export async function completionCommit(
     phase: { number: integer(completion.phase.number), name: completion.phase.name },
     ...(completion.next ? { next: { number: integer(completion.next.number) } } : {}),
   };
-}
-
-/**
- * The plan a loop record names, read on the approved head: the coder layout's plan folder (its
- * checklist, context and master log), or another kind's tasks file, documents and sidecar.
- */
-async function recordedPlan(
-  reader: GitReader,
-  tree: Tree,
-  config: Config,
-  marker: LoopMarker,
-): Promise<PhasePlan | { problems: Problem[] }> {
-  if (marker.planFile === undefined) {
-    const name = marker.plan!;
-    const files = new Map<string, string>();
-    await Promise.all(
-      [PLAN_FILES.checklist, PLAN_FILES.context, PLAN_FILES.masterLog].map(async (file) => {
-        const sha = tree.files.get(planPath(config.plansDir, name, file));
-        if (sha !== undefined) files.set(file, await reader.blob(sha));
-      }),
-    );
-    const dir = planPath(config.plansDir, name, '').replace(/\/$/, '');
-    return coderPlan(config, { name, dir, paths: [...files.keys()], files });
-  }
-  const plan = planFromRef(marker.planFile);
-  const missing = (message: string) => ({
-    problems: [
-      {
-        severity: 'error' as const,
-        path: marker.planFile!,
-        message,
-        fix: 'Restore it on the branch, then approve again.',
-      },
-    ],
-  });
-  if (!plan) return missing('The loop record names no plan the loop reads.');
-  const { kp, paths, texts } = await readKindPlan(reader, tree, plan);
-  if (!texts.has(plan.path)) return missing('The tasks file is missing on the lock branch.');
-  return kindPlan(kp, marker.plan!, paths, texts);
 }

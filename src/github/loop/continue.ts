@@ -1,6 +1,5 @@
 import {
   decideRunNext,
-  kindRunState,
   pullProgress,
   loopPullProblem,
   mayCommand,
@@ -8,14 +7,12 @@ import {
   type Config,
   type LoopMarker,
   type LoopOutcome,
-  type RunSnapshot,
+  type RunPlanState,
 } from '../../core/index.js';
-import { planFromRef } from '../../core/plan/kinds/plan.js';
 import type { GitReader, Tree } from '../git.js';
-import { readKindPlan } from '../kindPlans.js';
 import { keepsStatus, type OwnCheckRun } from '../checks.js';
 import { readPermission } from '../identity.js';
-import { readPlan } from '../plans.js';
+import { openRecordedOnTree } from '../openPlan.js';
 import { openPulls, type PullRequest } from '../pulls.js';
 import type { RepoEffect } from './repoEffect.js';
 import { readerFor, type LoopEnv } from './env.js';
@@ -136,25 +133,25 @@ export async function continueRun(
   }
 }
 
-/** Where the run's plan stands on the default branch: its next phase, complete or not. */
+/**
+ * Where the run's plan stands on the default branch: its next phase in the plan's order (Task
+ * Master: dependencies), complete or waiting, whether the merged phase is finished there.
+ */
 async function planState(
   reader: GitReader,
   tree: Tree,
   config: Config,
   marker: LoopMarker,
-): Promise<Pick<RunSnapshot, 'nextPhase' | 'planComplete' | 'waiting' | 'mergedPhaseFinished'>> {
-  const plan = marker.planFile ? planFromRef(marker.planFile) : undefined;
-  if (!plan) {
-    const { context } = await readPlan(reader, tree, config.plansDir, marker.run!.plan, {
-      contents: false,
-    });
-    return {
-      nextPhase: context.current?.number,
-      planComplete: context.checklist !== undefined && context.current === undefined,
-    };
-  }
-  // A plan of another kind: its next phase by its own order (Task Master: dependencies), and
-  // nothing starts while the merged phase is not finished on the default branch.
-  const { kp } = await readKindPlan(reader, tree, plan);
-  return kindRunState(kp, marker.phaseId);
+): Promise<RunPlanState> {
+  const plan = await openRecordedOnTree(
+    reader,
+    tree,
+    config,
+    {
+      plan: marker.run!.plan,
+      ...(marker.planFile !== undefined ? { planFile: marker.planFile } : {}),
+    },
+    { contents: false },
+  );
+  return 'problems' in plan ? { nextPhase: undefined, planComplete: false } : plan.runState(marker);
 }

@@ -10,20 +10,12 @@ import {
   type Need,
   type PullSnapshot,
 } from '../../core/index.js';
-import {
-  parseChecklist,
-  PLAN_FILES,
-  planPath,
-  specTasksOfKindPhase,
-  specTasksOfPhase,
-} from '../../core/index.js';
-import { planFromRef } from '../../core/plan/kinds/plan.js';
 import { findPlanFiles } from '../../core/plan/kinds/discovery.js';
 import { branchPushers } from '../activity.js';
 import { readHeadChecks, type HeadChecks, type OwnCheckRun } from '../checks.js';
 import { GitReader } from '../git.js';
-import { readKindPlan } from '../kindPlans.js';
 import { isTeamMember, readPermission } from '../identity.js';
+import { openRecordedOnTree } from '../openPlan.js';
 import {
   escalationStands,
   pullCommits,
@@ -232,22 +224,14 @@ async function phaseTasks(ctx: PullContext): Promise<NonNullable<PullSnapshot['t
   const { marker, pr } = ctx.snap;
   const reader = new GitReader(env.gh, env.repo);
   const tree = await reader.tree(pr.head.sha);
-  if (marker.planFile !== undefined) {
-    const plan = planFromRef(marker.planFile);
-    if (!plan) return { problem: `the record names no plan the loop reads (${marker.planFile}).` };
-    const { kp } = await readKindPlan(reader, tree, plan);
-    const phase = kp.phases.find((p) => p.number === marker.phaseId);
-    if (!phase) return { problem: `${plan.path} has no phase ${marker.phaseId ?? '?'}.` };
-    return { tasks: specTasksOfKindPhase(phase) };
-  }
-  const path = planPath(config.plansDir, marker.plan ?? '', PLAN_FILES.checklist);
-  const sha = tree.files.get(path);
-  if (sha === undefined) return { problem: `${path} is missing.` };
-  const phase = parseChecklist(await reader.blob(sha), path).phases.find(
-    (p) => p.number === marker.phase,
-  );
-  if (!phase) return { problem: `${path} has no phase ${marker.phase ?? '?'}.` };
-  return { tasks: specTasksOfPhase(phase) };
+  const plan = await openRecordedOnTree(reader, tree, config, marker, { tasksOnly: true });
+  if ('problems' in plan)
+    return { problem: `the record names no plan the loop reads (${marker.planFile}).` };
+  const path = plan.tasks.path;
+  if (!tree.files.has(path)) return { problem: `${path} is missing.` };
+  const phase = plan.phaseAt(marker);
+  if (!phase) return { problem: `${path} has no phase ${marker.phaseId ?? marker.phase ?? '?'}.` };
+  return { tasks: plan.specTasks(phase) };
 }
 
 /** The approval a review event brings: its author, as the handler established them. */

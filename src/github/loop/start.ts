@@ -13,7 +13,7 @@ import { handOffOf, sendAgentDispatch } from '../agent.js';
 import { createCheckRun, keepsStatus } from '../checks.js';
 import { commitMessage, createCommit, createLockRef, type GitReader } from '../git.js';
 import { replyOnIssue } from '../issues.js';
-import { readPlan } from '../plans.js';
+import { answerPlanRead } from '../openPlan.js';
 import { findPullRequest, getPull, openPullRequest, setPullBody } from '../pulls.js';
 import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
 import { writeProgress } from '../progress.js';
@@ -70,20 +70,11 @@ async function read(
       const tree = await reader.tree(head);
       return { base: { sha: head, tree: tree.sha, files: tree.files } };
     }
-    case 'plan': {
-      const base = snap.base!;
-      const tree = { sha: base.tree, files: new Map(base.files) };
-      return { plan: await readPlan(reader, tree, need.plansDir, need.plan) };
-    }
+    case 'plan':
+    case 'texts':
+      return answerPlanRead(reader, snap.base!, need, snap);
     case 'masterLog':
       return { masterLog: { text: await reader.blob(need.sha) } };
-    case 'texts': {
-      const files = snap.base!.files;
-      const read = await Promise.all(
-        need.paths.map(async (path) => [path, await reader.blob(files.get(path)!)] as const),
-      );
-      return { texts: new Map([...(snap.texts ?? []), ...read]) };
-    }
     case 'holder': {
       const pr = await findPullRequest(env.gh, env.repo, need.branch, (await env.identity()).login);
       const marker = pr
