@@ -93,6 +93,7 @@ describe("every plan's documents, of every kind, and every sidecar are the archi
     ["another spec-kit plan's spec", `${SPECKIT}/spec.md`],
     ["another spec-kit plan's tasks", `${SPECKIT}/tasks.md`],
     ["a Kiro plan's requirements", `${KIRO}/requirements.md`],
+    ["Kiro's steering", '.kiro/steering/product.md'],
     ["another plan's sidecar", `${SPECKIT}/coder-loop/Master_Log.md`],
   ])('a phase PR that rewrites %s is escalated', async (_what, path) => {
     const { sim, deliver } = await world(ARCHITECTS, { ...KIND_FILES.speckit, ...KIND_FILES.kiro });
