@@ -357,6 +357,8 @@ export async function apply(
           record: { ...ctx.snap.marker, loopFiles: done.loopFiles },
           ...(done.next ? { next: done.next.number } : {}),
         });
+        // Acting as a person, the record is the PR body's marker: the completion's files go there.
+        if (await keepsBody(ctx)) remember(ctx, { ...ctx.snap.marker, loopFiles: done.loopFiles });
         await replyOnIssue(gh, repo, marker.issue, reply.completing(pr.number, done.phase));
         result = { ...result, phase: done.phase.number };
         break;
