@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as core from '@actions/core';
 import {
+  ACTIONS_BOT,
   escapeInline,
   AGENT_EVENT_TYPE,
   codeSpan,
@@ -280,6 +281,7 @@ async function runAgentSide(
   const payload = parsed.payload;
   if (payload.repository.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase())
     throw new Error(`The hand-off names ${payload.repository}, not this repository.`);
+  if (step === 'agent' && !core.getInput('app-slug')) appSlugMissing(event.sender?.login);
   // Anyone with `contents: write` can send this event: only a hand-off the loop's record asked
   // for runs (the agent, or the apply of its changes). Anything else runs nothing, and says why.
   const identity =
@@ -373,4 +375,21 @@ async function runAgentSide(
   if (outcome.state === 'ignored') core.notice(line);
   else if (outcome.failedAttempt || outcome.state === 'moved') core.warning(line);
   else core.info(line);
+}
+
+/**
+ * Step agent knows the loop only by the `app-slug` it is given: without it, it can take only the
+ * pull request's author for the loop, and a writer's workflow opens PRs and sends dispatches as
+ * `github-actions[bot]` too. So a hand-off an App sent — the loop runs as a GitHub App, or the
+ * Action with an App token — is refused without the App's slug: the setup that lacks it stops at
+ * its first hand-off, with the fix. (A hand-off from `github-actions[bot]` is the default
+ * `GITHUB_TOKEN`'s, where every writer can act as the loop anyway; one from a person is a
+ * personal token's: docs/security.md says what each promises.)
+ */
+function appSlugMissing(sender: string | undefined): void {
+  if (!sender || !/\[bot\]$/i.test(sender) || sender.toLowerCase() === ACTIONS_BOT) return;
+  const slug = sender.replace(/\[bot\]$/i, '');
+  throw new Error(
+    `this hand-off comes from ${sender}, a GitHub App, and step agent has no \`app-slug\`: without it, a writer's workflow can pass for the loop (it acts as github-actions[bot]). Give the step \`app-slug: ${slug}\`, written in the default branch's workflow (a repository variable is not out of a writer's reach); see docs/github-action.md.`,
+  );
 }

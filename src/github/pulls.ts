@@ -88,6 +88,8 @@ export interface ChangedFile {
   /** The diff GitHub lists with the file (Passes Spec? reads what changed tests name). */
   patch?: string;
   deleted?: true;
+  /** The file's git blob at the head (GitHub's `sha`): the loop's own bytes are known by it. */
+  sha?: string;
 }
 
 /** GitHub lists at most 3,000 files of a pull request. */
@@ -117,6 +119,7 @@ export async function pullRequestFiles(
       deletions: f.deletions,
       ...(f.patch !== undefined ? { patch: f.patch } : {}),
       ...(f.status === 'removed' ? { deleted: true as const } : {}),
+      ...(f.sha ? { sha: f.sha } : {}),
     }));
   }, PULL_FILES_CAP);
 }

@@ -638,6 +638,33 @@ describe('the built Action, step agent then step apply', () => {
     await expect(readdir(join(work, 'runner-temp'))).resolves.toEqual([]);
   });
 
+  it('step agent without `app-slug` refuses a hand-off the loop’s App sent: one error naming the fix, nothing run', async () => {
+    await world(`node ${SCRIPTED}`);
+    // Without the App's slug the step could only take the PR's author for the loop — and a
+    // writer's workflow opens PRs and sends dispatches as github-actions[bot] too.
+    const agent = await action('agent', { 'INPUT_APP-SLUG': '' });
+    expect(agent.code).toBe(1);
+    const errors = agent.stdout.split('\n').filter((l) => l.startsWith('::error::'));
+    expect(errors).toEqual([
+      expect.stringContaining(
+        'this hand-off comes from coder-loop[bot], a GitHub App, and step agent has no `app-slug`',
+      ),
+    ]);
+    expect(errors[0]).toContain('app-slug: coder-loop');
+    await expect(readdir(join(work, 'runner-temp'))).resolves.toEqual([]);
+    expect(agent.requests.filter((r) => !r.startsWith('GET'))).toEqual([]);
+  });
+
+  it('with `app-slug`, a dispatch a writer’s workflow sends as github-actions[bot] runs nothing', async () => {
+    await world(`node ${SCRIPTED}`);
+    const agent = await action('agent', {}, payload, { sender: 'github-actions[bot]' });
+    expect(agent.outputs.state).toBe('ignored');
+    expect(agent.stdout).toContain(
+      'the dispatch was sent by @github-actions[bot], not by the loop (coder-loop[bot])',
+    );
+    await expect(readdir(join(work, 'runner-temp'))).resolves.toEqual([]);
+  });
+
   it('an earlier hand-off replayed once the record asks for another: nothing runs', async () => {
     await world(`node ${SCRIPTED}`);
     sim.askHandOff({ ...payload, node: 'debug-fix', attempt: 2 });

@@ -1,4 +1,5 @@
 import nock from 'nock';
+import { appendLogEntry } from '../../src/core/index.js';
 import { afterScenario, beforeScenario } from '../helpers/github.js';
 import { CHECKLIST, MASTER_LOG } from '../helpers/plans.js';
 import { KIND_FILES, KIRO, SPECKIT } from '../helpers/kinds.js';
@@ -93,6 +94,7 @@ describe("every plan's documents, of every kind, and every sidecar are the archi
     ["another spec-kit plan's spec", `${SPECKIT}/spec.md`],
     ["another spec-kit plan's tasks", `${SPECKIT}/tasks.md`],
     ["a Kiro plan's requirements", `${KIRO}/requirements.md`],
+    ["Kiro's steering", '.kiro/steering/product.md'],
     ["another plan's sidecar", `${SPECKIT}/coder-loop/Master_Log.md`],
   ])('a phase PR that rewrites %s is escalated', async (_what, path) => {
     const { sim, deliver } = await world(ARCHITECTS, { ...KIND_FILES.speckit, ...KIND_FILES.kiro });
@@ -148,6 +150,18 @@ describe('the loop owns only the bytes it writes in its own plan files', () => {
       (f) => ({ [MASTER_LOG]: `${f[MASTER_LOG]!}- 2026-01-01T00:00:00Z — all done\n` }),
     ],
     [
+      'a line in the loop’s own shape appended to the master log',
+      (f) => ({
+        [MASTER_LOG]: appendLogEntry(f[MASTER_LOG], {
+          timestamp: '2026-01-01T00:00:00Z',
+          event: 'Coder started',
+          plan: 'Example',
+          phase: { number: 1, name: 'Health endpoint' },
+          actor: 'reviewer1',
+        }),
+      }),
+    ],
+    [
       'the checkpoint rewritten',
       (f) => ({
         [CONTEXT]: `${f[CONTEXT]!}<!-- coder-loop:checkpoint -->\n## Checkpoint\n\n- Next: nothing, the plan is complete\n<!-- /coder-loop:checkpoint -->\n`,
@@ -167,6 +181,15 @@ describe('the loop owns only the bytes it writes in its own plan files', () => {
     expect(sim.comments.at(-1)!.body).toMatch(/plan document: `docs\/plans\/Example\//);
   });
 
+  it('the loop’s own start commit alone is no plan change, on a writer’s approval', async () => {
+    const { sim, deliver } = await world(ARCHITECTS);
+    await deliver.comment('/coder next');
+    const pr = sim.pulls[0]!;
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(completed(sim, sim.headOf(pr))).toBe(true);
+  });
+
   it('a spec-kit phase PR that marks every later phase [X] is escalated', async () => {
     const w = await world(`${ARCHITECTS}specCheck: report\n`, KIND_FILES.speckit);
     const { sim, deliver } = w;
@@ -182,5 +205,21 @@ describe('the loop owns only the bytes it writes in its own plan files', () => {
     await deliver.ci(branch, 'success');
     await deliver.review(pr.number, 'reviewer1', 'approved');
     expect(sim.comments.at(-1)!.body).toContain(`plan document: \`${tasks}\``);
+  });
+});
+
+describe('the PR is judged on its own changes: against the merge base, not the base branch’s head', () => {
+  it('a locked file and the plan’s log changed on the default branch after the start are not the PR’s', async () => {
+    const { sim, deliver, pr } = await started(`locked: ["infra/**"]\n${ARCHITECTS}`, {
+      'infra/main.tf': 'terraform {}\n',
+    });
+    // Merged to the default branch while the phase runs: a locked file, and a note in the log.
+    sim.push('master', {
+      'infra/main.tf': 'terraform { required_version = ">= 1.5" }\n',
+      [MASTER_LOG]: `${sim.files('master')[MASTER_LOG]!}- a note merged to the default branch\n`,
+    });
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(completed(sim, sim.headOf(pr))).toBe(true);
   });
 });

@@ -623,6 +623,26 @@ export class SimGitHub {
     return seen;
   }
 
+  /**
+   * The merge base of two commits, as GitHub's three-dot comparison takes it: the nearest commit,
+   * walking back from `head`, that `base` also reaches.
+   */
+  private mergeBase(base: string, head: string): string | undefined {
+    const reached = this.ancestors(base);
+    const seen = new Set<string>();
+    for (let queue = [head]; queue.length;) {
+      const next: string[] = [];
+      for (const sha of queue) {
+        if (reached.has(sha)) return sha;
+        if (seen.has(sha)) continue;
+        seen.add(sha);
+        next.push(...(this.commits.get(sha)?.parents ?? []));
+      }
+      queue = next;
+    }
+    return undefined;
+  }
+
   private fault(method: string, path: string): Answer | undefined {
     const matches = (key: string) => {
       const [m, suffix] = key.split(' ');
@@ -1080,7 +1100,10 @@ export class SimGitHub {
     });
     route('get', p('/pulls/(\\d+)/files'), (m, _b, url) => {
       const pr = this.pull(Number(m[1]));
-      const base = this.files(pr.base);
+      // GitHub lists what the PR itself changes: against the merge base of the base branch and
+      // the head, never against whatever the base branch gained since.
+      const tip = this.refs.get(pr.base)!;
+      const base = this.files(this.mergeBase(tip, this.headOf(pr)) ?? tip);
       const head = this.files(this.headOf(pr));
       const paths = new Set([...Object.keys(base), ...Object.keys(head)]);
       const changed = [...paths].filter((path) => base[path] !== head[path]);

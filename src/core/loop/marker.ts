@@ -61,6 +61,18 @@ export interface LoopMarker {
   handOff?: HandOffRecord;
   /** The head on which no CI had reported for `ciStallMinutes`, once the issue was told. */
   ciStall?: string;
+  /**
+   * The files the loop's own commits wrote on the branch (the start's marks and log entry, the
+   * completion's), each as the git blob it left: at review, one of the loop's plan files is the
+   * loop's only while the head holds exactly that blob (planChanges.ts).
+   */
+  loopFiles?: LoopFile[];
+}
+
+/** A file one of the loop's commits wrote, and the git blob id of the bytes it wrote there. */
+export interface LoopFile {
+  path: string;
+  blob: string;
 }
 
 /** A re-run the loop asked for: the workflow run and its attempt that failed, on which head. */

@@ -1,38 +1,29 @@
+import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
 import type { Config } from '../config.js';
-import { parseChecklist } from '../plan/checklist.js';
-import { findCheckpoint, isLoopCheckpoint, writeCheckpoint } from '../plan/checkpoint.js';
 import {
   defaultPlanGlobs,
   isPlanDocument,
   mayBePlanDocument,
   type FoundPlanFile,
 } from '../plan/kinds/discovery.js';
-import { kindSidecar, openKindPlan, planFromRef } from '../plan/kinds/plan.js';
+import { kindSidecar, planFromRef } from '../plan/kinds/plan.js';
 import { PLAN_FILES } from '../plan/layout.js';
-import { markPhase } from '../plan/mark.js';
-import { appendedByLoop } from '../plan/masterLog.js';
-import { isLoopReport } from '../plan/report.js';
-import type { LoopMarker } from './marker.js';
-import { touchedPaths, type Need, type PullSnapshot } from './pullSnapshot.js';
+import type { LoopFile, LoopMarker } from './marker.js';
+import { touchedPaths, type Need, type PullFile, type PullSnapshot } from './pullSnapshot.js';
 
 /**
  * "Touched Locked Items?" — what only an architect's approval may let through: paths matching
  * `locked`, and every plan's documents, of every kind, with every sidecar. The loop's own plan
  * files (its tasks file or checklist, log, checkpoint and this phase's report) are plan documents
- * too, except where the head holds exactly what the loop writes there: the base with the loop's
- * marks for this phase, its log entries appended, its checkpoint, its report. Anything else in
- * them — a later phase marked done, a line of the log rewritten — is a plan change.
+ * too, except where the head holds exactly the bytes the loop's own last commit wrote there (the
+ * start's marks and log entry, the completion's): the record keeps each such file's blob
+ * (`loopFiles`), and GitHub names the head's. Anything else in them — a later phase marked done,
+ * a line of the log rewritten, a line appended that looks like the loop's — is a plan change.
  */
 
 /** The part the loop writes of one of its own plan files. */
 export type LoopFileRole = 'tasks' | 'log' | 'checkpoint' | 'report';
-
-/** One file's text at the PR's base and at its head (absent: no such file there). */
-export interface PlanFileTexts {
-  base?: string;
-  head?: string;
-}
 
 /** The `plans` globs in force: the config's, else every kind's default places. */
 export function planGlobs(config: Pick<Config, 'plans' | 'plansDir'>): readonly string[] {
@@ -74,84 +65,44 @@ export function loopFileRole(
   return report(own, String(marker.phase)) ? 'report' : undefined;
 }
 
-/** The loop's own plan files the PR touches: their texts are read to tell its bytes from others'. */
-export function loopFilesTouched(
-  snap: Pick<PullSnapshot, 'files' | 'marker'>,
-  config: Pick<Config, 'plansDir' | 'quick'>,
-): string[] {
-  return [...new Set(touchedPaths(snap.files ?? []))].filter(
-    (p) => loopFileRole(p, snap.marker, config) !== undefined,
-  );
+/**
+ * The git blob id of a file's text (`git hash-object`): what GitHub's tree and files list name
+ * the file's bytes by, so the loop can tell its own bytes from anyone else's without reading them.
+ */
+export function gitBlobSha(text: string): string {
+  const bytes = Buffer.from(text, 'utf8');
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
-/** The tasks file as the loop leaves it in this phase: as found, the start's marks, the done marks. */
-function tasksByLoop(path: string, base: string, marker: LoopMarker): string[] {
-  if (marker.planFile !== undefined) {
-    const plan = planFromRef(marker.planFile)!;
-    const open = (source: string) => openKindPlan(plan, [path], new Map([[path, source]]));
-    const kp = open(base);
-    const phase = kp.phases.find((p) => p.number === marker.phaseId);
-    if (!phase) return [base];
-    const started = kp.markStart(phase);
-    const again = open(started).phases.find((p) => p.number === marker.phaseId);
-    return [base, started, kp.markDone(phase), ...(again ? [open(started).markDone(again)] : [])];
+/** Most of its own files the record keeps (a commit of the loop's writes four at most). */
+const LOOP_FILES = 20;
+
+/**
+ * The record's own files after one of the loop's commits: each file the commit wrote, as the blob
+ * it left (replacing what an earlier commit of the loop's left at that path).
+ */
+export function withLoopFiles(
+  files: readonly LoopFile[] | undefined,
+  changes: readonly { path: string; content: string }[],
+): LoopFile[] {
+  const wrote = new Map((files ?? []).map((f) => [f.path, f.blob]));
+  for (const c of changes) {
+    wrote.delete(c.path);
+    wrote.set(c.path, gitBlobSha(c.content));
   }
-  const phase = parseChecklist(base, path).phases.find((p) => p.number === marker.phase);
-  if (!phase) return [base];
-  return [
-    base,
-    markPhase(base, phase, 'doing', ['todo']).source,
-    markPhase(base, phase, 'done').source,
-  ];
+  return [...wrote].map(([path, blob]) => ({ path, blob })).slice(-LOOP_FILES);
 }
 
 /**
- * Whether the head's text of one of the loop's own plan files is the base's with only what the
- * loop writes there in this phase: the phase's marks (start, done), log entries appended at the
- * end, the checkpoint block, this phase's report. The loop never deletes one of them.
+ * Whether the PR's change to a file is exactly what the loop's own last commit left there: the
+ * head's blob (GitHub's `sha` of the changed file) is the one the record keeps for its path. A
+ * rename or a deletion never is (the loop does neither), and a record without the loop's files
+ * (one written before the loop kept them, or on a start whose commit an earlier delivery made)
+ * owns nothing: each of its own files the PR changes is then a plan change, for an architect.
  */
-export function loopWroteOnly(
-  path: string,
-  role: LoopFileRole,
-  texts: PlanFileTexts,
-  snap: Pick<PullSnapshot, 'marker' | 'pr'>,
-): boolean {
-  const { marker } = snap;
-  const { base, head } = texts;
-  if (head === undefined) return false;
-  if (head === base) return true;
-  const phase = marker.phaseId ?? (marker.phase !== undefined ? String(marker.phase) : undefined);
-  try {
-    switch (role) {
-      case 'tasks':
-        return base !== undefined && tasksByLoop(path, base, marker).includes(head);
-      case 'log':
-        return appendedByLoop(
-          base,
-          head,
-          marker.mode === 'quick'
-            ? { events: ['Quick mode started'] }
-            : { events: ['Coder started', 'Coder completed'], phase: phase ?? '' },
-        );
-      case 'checkpoint': {
-        const { block, problems } = findCheckpoint(head, path);
-        if (!block || problems.length || phase === undefined) return false;
-        const eol = head.includes('\r\n') ? '\r\n' : '\n';
-        const inner = head.slice(block.innerStart, block.innerEnd);
-        const lines =
-          inner.startsWith(eol) && inner.endsWith(eol)
-            ? inner.slice(eol.length, -eol.length).split(eol)
-            : undefined;
-        if (!lines || !isLoopCheckpoint(lines, phase, snap.pr.number)) return false;
-        return writeCheckpoint(base ?? '', path, lines) === head;
-      }
-      case 'report':
-        return phase !== undefined && isLoopReport(head, phase);
-    }
-  } catch {
-    // A file the loop's own reading refuses is not what the loop wrote.
-    return false;
-  }
+export function loopWroteExactly(file: PullFile, marker: Pick<LoopMarker, 'loopFiles'>): boolean {
+  if (file.deleted || file.previous !== undefined || file.sha === undefined) return false;
+  return marker.loopFiles?.some((f) => f.path === file.path && f.blob === file.sha) ?? false;
 }
 
 /**
@@ -177,24 +128,20 @@ export function touchedLockedItems(
 
 /**
  * The PR's items that need an architect, from the snapshot; or the read it needs first: the
- * plans of the base and head trees (only when a touched path could be in a plan's folder), the
- * texts of the loop's own plan files the PR touches.
+ * plans of the base and head trees (only when a touched path could be in a plan's folder).
  */
 export function architectItems(
   snap: PullSnapshot,
   config: Config,
 ): { locked: string[]; planDocuments: string[] } | { need: Need } {
-  const touched = touchedPaths(snap.files ?? []);
+  const files = snap.files ?? [];
+  const touched = touchedPaths(files);
   const plans = `${config.plansDir.replace(/\/+$/, '')}/`;
   const globs = planGlobs(config);
   if (!snap.plans && touched.some((p) => !p.startsWith(plans) && mayBePlanDocument(p, globs)))
     return { need: 'plans' };
-  const own = loopFilesTouched(snap, config);
-  if (own.length && !snap.planTexts) return { need: 'planTexts' };
-  const loopWrote = (path: string) => {
-    const role = loopFileRole(path, snap.marker, config);
-    const texts = snap.planTexts?.get(path);
-    return role !== undefined && texts !== undefined && loopWroteOnly(path, role, texts, snap);
-  };
+  const loopWrote = (path: string) =>
+    loopFileRole(path, snap.marker, config) !== undefined &&
+    files.some((f) => f.path === path && loopWroteExactly(f, snap.marker));
   return touchedLockedItems(touched, config, snap.plans ?? [], loopWrote);
 }

@@ -32,6 +32,8 @@ export interface PullFile {
   patch?: string;
   /** GitHub's `removed`: the head no longer has it. */
   deleted?: true;
+  /** The git blob of the file at the head (GitHub's `sha`), when GitHub names one. */
+  sha?: string;
 }
 
 /** Every path a list of changed files touches: a rename's old and new path alike. */
@@ -84,7 +86,10 @@ export interface PullSnapshot {
     url: string;
     body: string;
     head: { sha: string; ref: string };
-    /** The base branch's head the PR is compared with (what its files list is against). */
+    /**
+     * The base branch's head, whose tree's plans count (`need: 'plans'`). What the PR changes is
+     * GitHub's files list, against the merge base: what the base gained since is not the PR's.
+     */
     base?: string;
     /** From the loop's record (`marker.escalation`), never from the label people can change. */
     escalated: boolean;
@@ -116,11 +121,6 @@ export interface PullSnapshot {
    * when a path the PR touches could lie in a plan's folder.
    */
   plans?: readonly FoundPlanFile[];
-  /**
-   * The loop's own plan files the PR touches (`loopFilesTouched`), their texts at the base and
-   * the head, once read (`need: 'planTexts'`).
-   */
-  planTexts?: ReadonlyMap<string, { base?: string; head?: string }>;
   /** GitHub stopped listing the files (3,000): what the PR touches cannot be known whole. */
   filesIncomplete?: true;
   /** GitHub stopped listing the commits (250): who pushed cannot be known whole. */
@@ -198,13 +198,13 @@ export type Effect =
 
 /**
  * One more fact a decision needs before it can decide: the head's checks, the PR's files, the
- * phase's tasks at the head (Passes Spec?), the plans of the trees and the texts of the loop's
- * own plan files the PR touches (Touched Locked Items?), the approvals of the head (`approvals`), whether each
+ * phase's tasks at the head (Passes Spec?), the plans of the trees (Touched Locked Items?), the
+ * approvals of the head (`approvals`), whether each
  * approver is an architect, whether the PR's history says it is escalated (`escalation`). The
  * reader answers with a new snapshot that holds it, and the same decision is asked again.
  */
 export type Need =
-  'checks' | 'files' | 'tasks' | 'approvals' | 'architects' | 'escalation' | 'plans' | 'planTexts';
+  'checks' | 'files' | 'tasks' | 'approvals' | 'architects' | 'escalation' | 'plans';
 
 /** A decision made: the outcome, and the effects the applier carries out, in order. */
 export interface Decided {

@@ -157,6 +157,11 @@ const LoopRecordSchema = z.object({
     .optional(),
   /** The head whose lack of any CI the issue was told of (ciStall.ts): said once per head. */
   ciStall: SHA.optional(),
+  /** The files the loop's own commits wrote, as the blobs they left (planChanges.ts). */
+  loopFiles: z
+    .array(z.object({ path: TEXT(1_000), blob: SHA }))
+    .max(20)
+    .optional(),
 });
 
 export type LoopRecord = z.infer<typeof LoopRecordSchema>;
@@ -354,6 +359,13 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
         }
       : {}),
     ...(m.ciStall !== undefined ? { ciStall: m.ciStall } : {}),
+    ...(m.loopFiles?.length
+      ? {
+          loopFiles: m.loopFiles
+            .slice(-20)
+            .map((f) => ({ path: f.path.slice(0, 1_000), blob: f.blob })),
+        }
+      : {}),
   };
 }
 

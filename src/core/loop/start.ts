@@ -9,6 +9,7 @@ import { agentHandOff, withAgent } from './handoff.js';
 import { renderMarker, type LoopMarker, type RunState } from './marker.js';
 import { openToStart } from './openPlan.js';
 import { markInProgress, pullRequest } from './phasePlan.js';
+import { withLoopFiles } from './planChanges.js';
 import { vettedFits } from './record.js';
 import { pullProgress, type ProgressInput, type ProgressPhase } from './progress.js';
 import { reply } from './replies.js';
@@ -141,6 +142,11 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
           branch,
           ...(req.mode === 'quick'
             ? { vetted: { title: req.issue.title, body: req.issue.body ?? '' } }
+            : {}),
+          // The bytes the start commit wrote, when this delivery's commit is the branch's (an
+          // earlier delivery's start commit, `finish`, wrote its own: none are claimed then).
+          ...(snap.lock.acquired && plotted.changes.length
+            ? { loopFiles: withLoopFiles(undefined, plotted.changes) }
             : {}),
         },
       },

@@ -106,21 +106,3 @@ export function renderCheckpoint(checkpoint: Checkpoint): string[] {
   }
   return lines;
 }
-
-/**
- * Whether a checkpoint block's lines are the loop's, as `renderCheckpoint` writes them at the
- * completion of `phase` on pull request `pr`: the lines and their order, one free value each.
- */
-export function isLoopCheckpoint(lines: readonly string[], phase: string, pr: number): boolean {
-  const at = (i: number, re: RegExp) => lines[i] !== undefined && re.test(lines[i]);
-  const number = phase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return (
-    (lines.length === 5 || lines.length === 6) &&
-    lines[0] === '## Checkpoint' &&
-    lines[1] === '' &&
-    at(2, /^- Updated: \S+( by @\S+)?$/) &&
-    at(3, new RegExp(`^- Completed: Phase ${number}(: .*)?$`)) &&
-    at(4, /^- Next: .+$/) &&
-    (lines.length === 5 || at(5, new RegExp(`^- Pull request: \\[#${pr}\\]\\(\\S+\\)$`)))
-  );
-}

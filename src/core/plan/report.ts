@@ -282,10 +282,3 @@ function renderTrace(trace: ReportTrace): string[] {
   lines.push('', `- ${cell(trace.testRule)}`);
   return lines;
 }
-
-/** Whether a file reads as the loop's report of `phase` (`renderPhaseReport`'s title line). */
-export function isLoopReport(text: string, phase: string): boolean {
-  const title = text.split(/\r?\n/, 1)[0]!;
-  const number = phase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^# Phase ${number}(: .*)? — report$`).test(title);
-}

@@ -2,10 +2,12 @@ import {
   pullProgress,
   reply,
   updateMarker,
+  withLoopFiles,
   withProgress,
   type Effect,
   type NodeId,
   type RunState,
+  type LoopFile,
   type LoopMarker,
   type LoopOutcome,
   type Phase,
@@ -100,8 +102,15 @@ async function writeCompletion(
   env: LoopEnv,
   branch: string,
   completion: Completion,
+  marker: LoopMarker,
 ): Promise<
-  | { ok: true; commit: string; phase: Pick<Phase, 'number' | 'name'>; next?: { number: number } }
+  | {
+      ok: true;
+      commit: string;
+      phase: Pick<Phase, 'number' | 'name'>;
+      next?: { number: number };
+      loopFiles: LoopFile[];
+    }
   | { ok: false; problems: Problem[] }
   | { ok: false; moved: string }
 > {
@@ -121,6 +130,7 @@ async function writeCompletion(
   return {
     ok: true,
     commit,
+    loopFiles: withLoopFiles(marker.loopFiles, completion.changes),
     phase: completion.phase,
     ...(completion.next ? { next: completion.next } : {}),
   };
@@ -291,6 +301,7 @@ export async function apply(
             reviews: await reviewsOf(ctx),
             commits: await commitsOf(ctx),
           }),
+          ctx.snap.marker,
         );
         if (!done.ok && 'moved' in done) {
           // The approval was for this head only: nothing is written on the new one, and an
@@ -342,9 +353,12 @@ export async function apply(
             title: 'Final verification',
             next: 'CI on the completion commit decides: green completes the phase, red goes back to implementation.',
           },
-          record: ctx.snap.marker,
+          // The completion commit's files, as the blobs it left: the loop's own from here on.
+          record: { ...ctx.snap.marker, loopFiles: done.loopFiles },
           ...(done.next ? { next: done.next.number } : {}),
         });
+        // Acting as a person, the record is the PR body's marker: the completion's files go there.
+        if (await keepsBody(ctx)) remember(ctx, { ...ctx.snap.marker, loopFiles: done.loopFiles });
         await replyOnIssue(gh, repo, marker.issue, reply.completing(pr.number, done.phase));
         result = { ...result, phase: done.phase.number };
         break;

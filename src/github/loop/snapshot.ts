@@ -1,5 +1,4 @@
 import {
-  loopFilesTouched,
   planGlobs,
   approversOf,
   mayCommand,
@@ -178,24 +177,6 @@ export async function read(
         ...ctx,
         snap: { ...ctx.snap, plans: findPlanFiles([...paths], planGlobs(ctx.config)) },
       };
-    }
-    case 'planTexts': {
-      const reader = new GitReader(ctx.env.gh, ctx.env.repo);
-      const { base, head } = ctx.snap.pr;
-      const at = async (sha: string | undefined, path: string) => {
-        if (sha === undefined) return undefined;
-        const blob = (await reader.tree(sha)).files.get(path);
-        return blob === undefined ? undefined : reader.blob(blob);
-      };
-      const texts = new Map<string, { base?: string; head?: string }>();
-      for (const path of loopFilesTouched(ctx.snap, ctx.config)) {
-        const [b, h] = [await at(base, path), await at(head.sha, path)];
-        texts.set(path, {
-          ...(b !== undefined ? { base: b } : {}),
-          ...(h !== undefined ? { head: h } : {}),
-        });
-      }
-      return { ...ctx, snap: { ...ctx.snap, planTexts: texts } };
     }
     case 'architects': {
       const approvals: Approval[] = [];

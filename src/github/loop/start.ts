@@ -125,9 +125,14 @@ async function applyStart(env: LoopEnv, effects: readonly StartEffect[]): Promis
         const withProgress = progress !== undefined && progressPr !== undefined && record.run;
         if (withProgress) record = { ...record, run: { ...record.run!, progress } };
         const number = record.pr ?? progressPr;
-        if ((withProgress || sent) && number !== undefined && keepsStatus(await env.identity())) {
-          // Acting as a person, the record is the PR body's marker: the comment's id and the
-          // hand-off go there.
+        const wrote = record.loopFiles !== undefined;
+        if (
+          (withProgress || sent || wrote) &&
+          number !== undefined &&
+          keepsStatus(await env.identity())
+        ) {
+          // Acting as a person, the record is the PR body's marker: the comment's id, the
+          // hand-off and the start commit's files go there.
           const pr = await getPull(gh, repo, number);
           await setPullBody(gh, repo, pr.number, updateMarker(pr.body ?? '', record));
         }

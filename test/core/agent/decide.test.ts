@@ -334,6 +334,8 @@ describe("decideApply: every plan's documents, of every kind, and every sidecar"
     'specs/001-albums/coder-loop/Master_Log.md',
     'specs/001-albums/spec.md',
     '.kiro/specs/auth/design.md',
+    '.kiro/steering/product.md',
+    '.kiro/steering/tech.md',
     '.taskmaster/tasks/tasks.json',
     '.taskmaster/docs/prd.txt',
     'openspec/changes/add-export/tasks.md',

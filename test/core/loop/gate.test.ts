@@ -105,6 +105,7 @@ describe('touchedLockedItems', () => {
       [
         '.kiro/specs/auth/tasks.md',
         '.kiro/specs/auth/coder-loop/Master_Log.md',
+        '.kiro/steering/tech.md',
         'specs/001/contracts/api.yaml',
         '.taskmaster/docs/prd.txt',
         'openspec/specs/profile/spec.md',
@@ -114,6 +115,7 @@ describe('touchedLockedItems', () => {
         planDocuments: [
           '.kiro/specs/auth/tasks.md',
           '.kiro/specs/auth/coder-loop/Master_Log.md',
+          '.kiro/steering/tech.md',
           'specs/001/contracts/api.yaml',
           '.taskmaster/docs/prd.txt',
           'openspec/specs/profile/spec.md',
@@ -122,7 +124,7 @@ describe('touchedLockedItems', () => {
     ],
     [
       'a folder no plan was found in is not',
-      ['specs/api/openapi.yaml', '.kiro/steering/tech.md'],
+      ['specs/api/openapi.yaml', 'docs/.kiro/steering/tech.md'],
       { locked: [], planDocuments: [] },
     ],
   ])('%s', (_name, files, expected) => {

@@ -1,18 +1,18 @@
 import {
   appendLogEntry,
+  architectItems,
   ConfigSchema,
+  gitBlobSha,
   loopFileRole,
-  loopWroteOnly,
+  loopWroteExactly,
   markPhase,
   parseChecklist,
-  renderCheckpoint,
-  renderPhaseReport,
-  writeCheckpoint,
+  withLoopFiles,
   type LoopMarker,
+  type PullFile,
+  type PullSnapshot,
 } from '../../../src/core/index.js';
-import { openKindPlan, planFromRef } from '../../../src/core/plan/kinds/plan.js';
 import { mayBePlanDocument, defaultPlanGlobs } from '../../../src/core/plan/kinds/discovery.js';
-import { fixture, SPECKIT, TASKMASTER } from '../../helpers/kinds.js';
 
 /** The loop owns only the bytes it writes in its own plan files: everything else is a plan change. */
 
@@ -22,12 +22,6 @@ const CHECKLIST = `${PLAN}/01_Master Plan/01_Checklist.md`;
 const LOG = `${PLAN}/Reports/01_Master_Log.md`;
 const CONTEXT = `${PLAN}/00_context.md`;
 const coder: LoopMarker = { mode: 'plan', issue: 1, plan: 'Example', phase: 1, pr: 2 };
-const snap = (marker: LoopMarker) => ({
-  marker,
-  pr: { number: 2, url: '', body: '', head: { sha: 'h', ref: 'b' }, escalated: false },
-});
-const wrote = (path: string, base: string | undefined, head: string, marker = coder) =>
-  loopWroteOnly(path, loopFileRole(path, marker, config)!, { base, head }, snap(marker));
 
 const checklist = [
   '# Example',
@@ -63,129 +57,114 @@ describe('the roles of the loop’s own plan files', () => {
   });
 });
 
-describe('the checklist: the phase’s marks as the loop writes them, nothing else', () => {
+describe('the loop’s own bytes: the blobs its commits left, nothing else', () => {
   const phase = parseChecklist(checklist, CHECKLIST).phases[0]!;
   const started = markPhase(checklist, phase, 'doing', ['todo']).source;
-  const done = markPhase(started, parseChecklist(started, CHECKLIST).phases[0]!, 'done').source;
-  it.each<[string, string, boolean]>([
-    ['unchanged', checklist, true],
-    ['the start marks', started, true],
-    ['the completion marks', done, true],
-    ['one task of the phase done by hand', started.replace('[~] 1.1', '[x] 1.1'), false],
-    ['a later phase marked done', started.replace('[ ] 2.1', '[x] 2.1'), false],
-    ['a task added', `${started}- [x] 1.3 More\r\n`, false],
-    ['line endings changed', started.replace(/\r\n/g, '\n'), false],
-  ])('%s: %s', (_name, head, expected) => {
-    expect(wrote(CHECKLIST, checklist, head)).toBe(expected);
-  });
-
-  it('a deleted or added checklist is never the loop’s', () => {
-    expect(loopWroteOnly(CHECKLIST, 'tasks', { base: checklist }, snap(coder))).toBe(false);
-    expect(wrote(CHECKLIST, undefined, started)).toBe(false);
-  });
-});
-
-describe('the master log: the loop’s entries appended, nothing else', () => {
-  const base = '# Master Log\n\n- 2026-01-01T00:00:00Z — **Coder completed** — Example, Phase 0\n';
-  const entry = (event: string, phase: number) =>
-    appendLogEntry(base, {
-      timestamp: '2026-02-02T00:00:00Z',
-      event,
-      plan: 'Example',
-      phase: { number: phase, name: 'Endpoint' },
-      actor: 'alice',
-      links: [{ label: '#2', url: 'https://github.com/o/r/pull/2' }],
-    });
-  it.each<[string, string | undefined, string, boolean]>([
-    ['Coder started', base, entry('Coder started', 1), true],
-    ['Coder completed', base, entry('Coder completed', 1), true],
-    [
-      'a new log',
-      undefined,
-      appendLogEntry(undefined, {
-        timestamp: 't',
-        event: 'Coder started',
-        plan: 'Example',
-        phase: { number: 1, name: '' },
-      }),
-      true,
-    ],
-    ['another phase’s entry', base, entry('Coder started', 2), false],
-    ['another event', base, entry('Escalated', 1), false],
-    ['a line rewritten', base, entry('Coder started', 1).replace('Phase 0', 'Phase 9'), false],
-    ['free text', base, `${base}all done\n`, false],
-  ])('%s', (_name, before, head, expected) => {
-    expect(wrote(LOG, before, head)).toBe(expected);
-  });
-});
-
-describe('the checkpoint: the block the completion writes, nothing else', () => {
-  const base = '# Context\r\n\r\nThe source of truth.\r\n';
-  const lines = renderCheckpoint({
-    plan: 'Example',
-    updated: '2026-02-02T00:00:00Z',
-    completed: { number: 1, name: 'Endpoint' },
-    next: { number: 2, name: 'Probe' },
-    pullRequest: { number: 2, url: 'https://github.com/o/r/pull/2' },
-    by: 'alice',
-  });
-  const loops = writeCheckpoint(base, CONTEXT, lines);
-  it('as the loop writes it, in a file with or without a block', () => {
-    expect(wrote(CONTEXT, base, loops)).toBe(true);
-    const again = writeCheckpoint(
-      loops,
-      CONTEXT,
-      lines.map((l) => l.replace('2026-02', '2026-03')),
-    );
-    expect(wrote(CONTEXT, loops, again)).toBe(true);
-  });
-  it.each<[string, string]>([
-    ['another phase completed', loops.replace('Completed: Phase 1', 'Completed: Phase 3')],
-    ['another pull request', loops.replace('[#2]', '[#7]')],
-    ['a line added to the block', loops.replace('- Next:', '- Note: skip phase 2\r\n- Next:')],
-    ['text outside the block', loops.replace('The source of truth.', 'Phase 2 is dropped.')],
-  ])('%s is not the loop’s', (_name, head) => {
-    expect(wrote(CONTEXT, base, head)).toBe(false);
-  });
-});
-
-describe('the report: this phase’s, as the loop titles it', () => {
-  const report = renderPhaseReport({
+  const log = appendLogEntry('# Master Log\n', {
+    timestamp: '2026-02-02T00:00:00Z',
+    event: 'Coder started',
     plan: 'Example',
     phase: { number: 1, name: 'Endpoint' },
-    completedAt: '2026-02-02T00:00:00Z',
-    tasks: [],
-  } as unknown as Parameters<typeof renderPhaseReport>[0]).join('\n');
-  it('the loop’s report of the phase is; another title is not', () => {
-    expect(wrote(`${PLAN}/Reports/01_Endpoint.md`, undefined, report)).toBe(true);
-    expect(wrote(`${PLAN}/Reports/01_Endpoint.md`, undefined, '# Notes\n')).toBe(false);
+    actor: 'alice',
   });
-});
-
-describe('other kinds: the tasks file with the kind’s own marks of the phase', () => {
-  it('spec-kit: [X] on the phase is the loop’s; on a later phase it is not', () => {
-    const path = `${SPECKIT}/tasks.md`;
-    const marker: LoopMarker = { mode: 'plan', issue: 1, planFile: path, phaseId: '2', pr: 2 };
-    const base = fixture('speckit/001-photo-albums/tasks.md');
-    const plan = planFromRef(path)!;
-    const kp = openKindPlan(plan, [path], new Map([[path, base]]));
-    const phase2 = kp.phases.find((p) => p.number === '2')!;
-    const phase3 = kp.phases.find((p) => p.number === '3')!;
-    expect(wrote(path, base, kp.markDone(phase2), marker)).toBe(true);
-    expect(wrote(path, base, kp.markDone(phase3), marker)).toBe(false);
-    expect(wrote(path, base, base.replace(/- \[ \]/g, '- [X]'), marker)).toBe(false);
+  const recorded: LoopMarker = {
+    ...coder,
+    loopFiles: withLoopFiles(undefined, [
+      { path: CHECKLIST, content: started },
+      { path: LOG, content: log },
+    ]),
+  };
+  const changed = (path: string, text: string, extra: Partial<PullFile> = {}): PullFile => ({
+    path,
+    additions: 1,
+    deletions: 0,
+    sha: gitBlobSha(text),
+    ...extra,
+  });
+  const snapOf = (marker: LoopMarker, files: PullFile[]) =>
+    ({
+      repo: { owner: 'o', repo: 'r' },
+      repoUrl: 'https://github.com/o/r',
+      marker,
+      files,
+      pr: {
+        number: 2,
+        url: '',
+        body: '',
+        head: { sha: 'h', ref: 'coder/Example' },
+        escalated: false,
+      },
+    }) as PullSnapshot;
+  const forged = appendLogEntry(log, {
+    timestamp: '2026-02-02T00:00:01Z',
+    event: 'Coder started',
+    plan: 'Example',
+    phase: { number: 1, name: 'Endpoint' },
+    actor: 'mallory',
   });
 
-  it('Task Master: the phase’s statuses are the loop’s; another task’s are not', () => {
-    const ref = `${TASKMASTER}#master`;
-    const marker: LoopMarker = { mode: 'plan', issue: 1, planFile: ref, phaseId: '1', pr: 2 };
-    const base = fixture('taskmaster/tagged.json');
-    const plan = planFromRef(ref)!;
-    const kp = openKindPlan(plan, [TASKMASTER], new Map([[TASKMASTER, base]]));
-    const one = kp.phases.find((p) => p.number === '1')!;
-    const other = kp.phases.find((p) => p.number !== '1')!;
-    expect(wrote(TASKMASTER, base, kp.markStart(one), marker)).toBe(true);
-    expect(wrote(TASKMASTER, base, kp.markDone(other), marker)).toBe(false);
+  it('the blob id is git’s (git hash-object)', () => {
+    expect(gitBlobSha('')).toBe('e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
+    expect(gitBlobSha('hello\n')).toBe('ce013625030ba8dba906f756967f9e9ca394464a');
+    expect(gitBlobSha('é\r\n')).not.toBe(gitBlobSha('é\n'));
+  });
+
+  it('a later commit of the loop’s replaces its file’s blob and keeps the others', () => {
+    const after = withLoopFiles(recorded.loopFiles, [{ path: LOG, content: forged }]);
+    expect(after).toEqual([
+      { path: CHECKLIST, blob: gitBlobSha(started) },
+      { path: LOG, blob: gitBlobSha(forged) },
+    ]);
+    const many = Array.from({ length: 30 }, (_, i) => ({ path: `f${i}`, content: `${i}` }));
+    expect(withLoopFiles(undefined, many)).toHaveLength(20);
+  });
+
+  it.each<[string, PullFile, LoopMarker, boolean]>([
+    ['the start’s marks', changed(CHECKLIST, started), recorded, true],
+    ['the start’s log entry', changed(LOG, log), recorded, true],
+    ['a line in the loop’s shape appended to its log', changed(LOG, forged), recorded, false],
+    [
+      'a later phase marked',
+      changed(CHECKLIST, started.replace('[ ] 2.1', '[x] 2.1')),
+      recorded,
+      false,
+    ],
+    ['the same bytes at another path', changed(CONTEXT, log), recorded, false],
+    ['deleted', changed(LOG, log, { deleted: true }), recorded, false],
+    ['renamed here', changed(LOG, log, { previous: 'x.md' }), recorded, false],
+    ['no blob named', { path: LOG, additions: 1, deletions: 0 }, recorded, false],
+    ['a record that keeps no files (an older one)', changed(LOG, log), coder, false],
+  ])('%s: %s', (_name, file, marker, expected) => {
+    expect(loopWroteExactly(file, marker)).toBe(expected);
+  });
+
+  it('Touched Locked Items?: the start commit alone needs no architect; a forged log line does', () => {
+    const own = [changed(CHECKLIST, started), changed(LOG, log)];
+    expect(architectItems(snapOf(recorded, own), config)).toEqual({
+      locked: [],
+      planDocuments: [],
+    });
+    expect(architectItems(snapOf(recorded, [own[0]!, changed(LOG, forged)]), config)).toEqual({
+      locked: [],
+      planDocuments: [LOG],
+    });
+    // An older record keeps no bytes: its own files are plan changes, for an architect.
+    expect(architectItems(snapOf(coder, own), config)).toEqual({
+      locked: [],
+      planDocuments: [CHECKLIST, LOG],
+    });
+  });
+
+  it('the loop’s bytes at a path that is not one of this phase’s own files are a plan change', () => {
+    const other = 'docs/plans/Other/01_Master Plan/01_Checklist.md';
+    const marker = {
+      ...recorded,
+      loopFiles: withLoopFiles(undefined, [{ path: other, content: 'x' }]),
+    };
+    expect(architectItems(snapOf(marker, [changed(other, 'x')]), config)).toEqual({
+      locked: [],
+      planDocuments: [other],
+    });
   });
 });
 
@@ -195,6 +174,9 @@ describe('mayBePlanDocument: from the path alone, whether the trees are worth re
     ['specs/001/spec.md', true],
     ['specs/001/contracts/api.yaml', true],
     ['.kiro/specs/auth/design.md', true],
+    ['.kiro/steering/product.md', true],
+    ['.kiro/steering', true],
+    ['docs/steering/product.md', false],
     ['.taskmaster/docs/prd.txt', true],
     ['openspec/specs/profile/spec.md', true],
     ['src/specs/a.ts', false],

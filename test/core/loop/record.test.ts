@@ -34,6 +34,10 @@ describe('record: round trip', () => {
       'a plan of another kind: its tasks file and its phase id',
       { ...plan, plan: 'master', planFile: '.taskmaster/tasks/tasks.json#master', phaseId: '3.1' },
     ],
+    [
+      'the files the loop’s commits wrote, as their blobs',
+      { ...plan, loopFiles: [{ path: 'docs/plans/A/Reports/01_Master_Log.md', blob: OTHER }] },
+    ],
   ])('%s reads back the same on its head', (_name, marker) => {
     expect(decodeRecord(withRecord('Summary', marker, HEAD), HEAD)).toEqual(marker);
   });
@@ -94,6 +98,16 @@ describe('modeOfBranch', () => {
 });
 
 describe('record: bounded whatever the input', () => {
+  it('the loop’s own files: the newest twenty, blobs that are shas only', () => {
+    const loopFiles = Array.from({ length: 30 }, (_, i) => ({ path: `f${i}`, blob: HEAD }));
+    expect(decodeRecord(encodeRecord({ ...plan, loopFiles }, HEAD), HEAD)?.loopFiles).toEqual(
+      loopFiles.slice(-20),
+    );
+    expect(() =>
+      encodeRecord({ ...plan, loopFiles: [{ path: 'f', blob: 'not a sha' }] }, HEAD),
+    ).toThrow();
+  });
+
   it('a hundred failed attempts of a hundred long-named checks: within the limit, every attempt kept', () => {
     const sha = (i: number) => i.toString(16).padStart(40, '0');
     const marker: LoopMarker = {

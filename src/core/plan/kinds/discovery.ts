@@ -219,13 +219,28 @@ export function planDocumentsRoot(
   return root === '' ? undefined : root;
 }
 
-/** Whether `path` is one of a plan's files: under its root, or its tasks file and sidecar. */
+/**
+ * The folders a kind's plans share with every plan of that kind, beside their own: Kiro's
+ * steering documents (`.kiro/steering/`: product.md, tech.md, structure.md and any other), which
+ * Kiro reads into every spec's work.
+ */
+function sharedPlanFolders(plan: Pick<FoundPlanFile, 'kind' | 'folder'>): string[] {
+  if (plan.kind !== 'kiro') return [];
+  // `<dir>/.kiro/specs/<feature>` → `<dir>/.kiro/steering`.
+  return [`${dirOf(dirOf(plan.folder))}/steering`];
+}
+
+/**
+ * Whether `path` is one of a plan's files: under its root, or its tasks file and sidecar; or in
+ * a folder its kind shares (`sharedPlanFolders`).
+ */
 export function isPlanDocument(
   path: string,
   plan: Pick<FoundPlanFile, 'kind' | 'folder' | 'path' | 'sidecar'>,
 ): boolean {
   const root = planDocumentsRoot(plan);
   const under = (dir: string) => path === dir || path.startsWith(`${dir}/`);
+  if (sharedPlanFolders(plan).some(under)) return true;
   return root !== undefined ? under(root) : path === plan.path || under(plan.sidecar);
 }
 
@@ -242,7 +257,11 @@ export function mayBePlanDocument(path: string, globs: readonly string[]): boole
       found(`${dir}/tasks.json`) ||
       found(`${dir}/tasks/tasks.json`) ||
       found(`${dir}/01_Master Plan/01_Checklist.md`) ||
-      found(`${dir}/changes/-/tasks.md`)
+      found(`${dir}/changes/-/tasks.md`) ||
+      // Kiro's steering, shared by its specs beside it.
+      (baseOf(dir) === 'steering' &&
+        baseOf(dirOf(dir)) === '.kiro' &&
+        found(`${dirOf(dir)}/specs/-/tasks.md`))
     )
       return true;
   }
