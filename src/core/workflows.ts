@@ -300,6 +300,9 @@ function named(value: unknown): string | undefined {
   return m ? `${m[1]}.${m[2]}` : value.trim() || undefined;
 }
 
+/** The placeholder examples/workflows/coder-agent.yml gives for the App's slug. */
+const EXAMPLE_SLUG = 'your-coder-loop-app';
+
 function keyUses(workflow: Workflow): KeyUse[] {
   const uses: KeyUse[] = [];
   for (const [id, job] of Object.entries(workflow.jobs)) {
@@ -425,6 +428,8 @@ export function agentWorkflowProblems(
       },
     ];
   const problems: Problem[] = [];
+  // The App's token minted somewhere: the hand-off comes from the App, which step agent must know.
+  const appSetup = workflows.some((w) => keyUses(w).length > 0);
   for (const workflow of takers) {
     for (const [id, job] of Object.entries(workflow.jobs)) {
       const steps = stepsOf(job);
@@ -438,6 +443,23 @@ export function agentWorkflowProblems(
           line: lineOf(workflow.text, id),
           message: `\`agent.env\` passes ${name} to the agent, and job \`${id}\` does not set it.`,
           fix: `Add \`${name}: \${{ secrets.${name} }}\` to the \`env:\` of its coder-loop step (step: agent), and the secret ${name} to the repository.`,
+        });
+      const slug = agentStep.with?.['app-slug'];
+      if (appSetup && (typeof slug !== 'string' || slug.trim() === ''))
+        problems.push({
+          severity: 'error',
+          path: workflow.path,
+          line: lineOf(workflow.text, id),
+          message: `Job \`${id}\` runs the agent without \`app-slug\`, and the workflows mint an App's token: step agent refuses a hand-off an App sends unless it is told which App is the loop.`,
+          fix: "Add `app-slug: <your App's slug>` (the name in its page's address, github.com/apps/<slug>) to the `with:` of its coder-loop step (step: agent).",
+        });
+      else if (slug === EXAMPLE_SLUG)
+        problems.push({
+          severity: 'error',
+          path: workflow.path,
+          line: lineOf(workflow.text, 'app-slug', lineOf(workflow.text, id)),
+          message: `Job \`${id}\` names the example's App, \`${EXAMPLE_SLUG}\`: step agent ignores every hand-off your App sends.`,
+          fix: "Put your App's slug there (the name in its page's address, github.com/apps/<slug>).",
         });
       if (keyUses({ ...workflow, jobs: { [id]: job } }).length > 0)
         problems.push({

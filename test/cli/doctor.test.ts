@@ -252,6 +252,37 @@ describe('coder-loop doctor', () => {
     );
   });
 
+  it("the agent step of an App setup: without app-slug, or with the example's, it would refuse or ignore every hand-off", async () => {
+    await write({
+      '.github/coder.yml': 'agent:\n  command: claude -p hi\n  env: [ANTHROPIC_API_KEY]\n',
+    });
+    await write({ '.github/workflows/coder-agent.yml': AGENT });
+    const without = await doctor();
+    expect(without.code).toBe(1);
+    expect(without.stderr).toContain(
+      ".github/workflows/coder-agent.yml:7: error: Job `agent` runs the agent without `app-slug`, and the workflows mint an App's token",
+    );
+    const example = AGENT.replace(
+      'step: agent',
+      'step: agent\n          app-slug: your-coder-loop-app',
+    );
+    await write({ '.github/workflows/coder-agent.yml': example });
+    const placeholder = await doctor();
+    expect(placeholder.code).toBe(1);
+    expect(placeholder.stderr).toContain(
+      ".github/workflows/coder-agent.yml:13: error: Job `agent` names the example's App, `your-coder-loop-app`",
+    );
+    await write({
+      '.github/workflows/coder-agent.yml': example.replace(
+        'your-coder-loop-app',
+        'acme-coder-loop',
+      ),
+    });
+    const named = await doctor();
+    expect(named.stderr).toBe('');
+    expect(named.code).toBe(0);
+  });
+
   it('a workflow that does not parse is named with its line', async () => {
     await write({ '.github/workflows/broken.yml': 'name: x\non: [push\n' });
     const run = await doctor();
