@@ -145,6 +145,30 @@ function restRepository(owner = OWNER, name = REPO, id = REPO_ID): Json {
   return repo;
 }
 
+/** This repository as `GET /repos/{owner}/{repo}` answers (`full-repository`). */
+export function restFullRepository(defaultBranch = 'master'): Json {
+  return {
+    ...without(
+      template('full-repository'),
+      'parent',
+      'source',
+      'organization',
+      'template_repository',
+    ),
+    id: REPO_ID,
+    node_id: `R_${REPO_ID}`,
+    name: REPO,
+    full_name: `${OWNER}/${REPO}`,
+    owner: restUser(OWNER),
+    html_url: REPO_WEB,
+    fork: false,
+    private: false,
+    visibility: 'public',
+    default_branch: defaultBranch,
+    has_discussions: false,
+  };
+}
+
 /** A git reference (`git-ref`). */
 export function restRef(ref: string, sha: string): Json {
   return {

@@ -26,6 +26,7 @@ import {
   restEnvironment,
   restError,
   restGitCommit,
+  restFullRepository,
   restInstallationToken,
   restIssue,
   restIssueComment,
@@ -806,6 +807,7 @@ export class SimGitHub {
     const p = (s: string) => new RegExp(`^${R.replace(/\//g, '\\/')}${s}$`);
 
     route('get', /^\/app$/, () => [200, LOOP_APP]);
+    route('get', p(''), () => [200, restFullRepository(this.defaultBranch)]);
     route('get', /^\/user$/, () =>
       this.actingAs
         ? [200, restAuthenticatedUser(this.actingAs)]

@@ -89,6 +89,8 @@ export interface PauseState {
   until: string;
   since: string;
   reason: string;
+  /** The host's own delayed job for `until` is scheduled (the App with Redis): not again. */
+  wake?: 'job';
 }
 
 /** A pause, as the record lists it. */

@@ -84,6 +84,7 @@ const LoopRecordSchema = z.object({
       until: TEXT(40),
       since: TEXT(40),
       reason: TEXT(1_000),
+      wake: z.literal('job').optional(),
     })
     .optional(),
   pauses: z
