@@ -18,7 +18,7 @@ import {
   type LoopIdentity,
 } from '../core/index.js';
 import type { NodeId } from '../core/index.js';
-import { isHttpError, type GitHub, type Repo } from './client.js';
+import { errorMessage, isHttpError, type GitHub, type Repo } from './client.js';
 import { PER_PAGE, readWhole } from './pages.js';
 import { checkRunRefused, ownFromStatus, writeLoopStatus } from './status.js';
 
@@ -126,15 +126,16 @@ function ownOf(run: CheckRunItem, record: LoopMarker): OwnCheckRun {
 /** The newest record the loop wrote on a commit, if any (one filtered read). */
 /**
  * Triage's re-run (the `rerun` effect): the failed jobs of a workflow run (and the jobs that
- * depend on them) run again, or the whole run when it started none. False when GitHub refuses
- * (the token lacks `actions: write`, the run is too old to re-run, it is running already).
+ * depend on them) run again, or the whole run when it started none. When GitHub refuses (the
+ * token lacks `actions: write`, the run is over a month old, it is running already, it cannot be
+ * retried): GitHub's message.
  */
 export async function rerunWorkflow(
   gh: GitHub,
   repo: Repo,
   run: number,
   whole: boolean,
-): Promise<boolean> {
+): Promise<{ refused: string } | undefined> {
   try {
     if (whole)
       await gh.request('POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun', {
@@ -146,9 +147,10 @@ export async function rerunWorkflow(
         ...repo,
         run_id: run,
       });
-    return true;
+    return undefined;
   } catch (error) {
-    if ([403, 404, 409, 422].some((status) => isHttpError(error, status))) return false;
+    if ([403, 404, 409, 422].some((status) => isHttpError(error, status)))
+      return { refused: errorMessage(error) };
     throw error;
   }
 }

@@ -199,6 +199,13 @@ export class SimGitHub {
   readonly workflowRuns: SimWorkflowRun[] = [];
   /** Re-runs asked through the API: the workflow run, and whether the whole run (else failed jobs). */
   readonly reruns: { run: number; whole: boolean }[] = [];
+  /**
+   * GitHub refuses every re-run with this status and message (its error body: `message`,
+   * `documentation_url`, `status`), e.g. 403 "Unable to retry this workflow run because it was
+   * created over a month ago". Each refused request is counted in `rerunsRefused`.
+   */
+  rerunRefusal?: { status: 403 | 409 | 422; message: string };
+  readonly rerunsRefused: { run: number; whole: boolean }[] = [];
   /** `<owner>/.github`'s `.github/coder.yml` (another repository's file: never this one's config). */
   orgConfig: string | undefined;
   readonly statuses: SimStatus[] = [];
@@ -1380,8 +1387,27 @@ export class SimGitHub {
     });
     // Re-runs: the failed jobs of a run's latest attempt queued again as its next attempt (new
     // check runs), or a run that started no job queued again whole.
+    const rerunRefused = (run: number, whole: boolean): Answer | undefined => {
+      if (!this.rerunRefusal) return undefined;
+      this.rerunsRefused.push({ run, whole });
+      const { status, message } = this.rerunRefusal;
+      return [
+        status,
+        {
+          ...restError(
+            message,
+            whole
+              ? 'https://docs.github.com/rest/actions/workflow-runs#re-run-a-workflow'
+              : 'https://docs.github.com/rest/actions/workflow-runs#re-run-failed-jobs-from-a-workflow-run',
+          ),
+          status: String(status),
+        },
+      ];
+    };
     route('post', p('/actions/runs/(\\d+)/rerun-failed-jobs'), (m) => {
       const id = Number(m[1]);
+      const refusedNow = rerunRefused(id, false);
+      if (refusedNow) return refusedNow;
       const jobs = this.checkRuns.filter((r) => r.job?.run === id);
       if (jobs.length === 0) return notFound;
       const latest = Math.max(...jobs.map((j) => j.job!.attempt));
@@ -1407,6 +1433,8 @@ export class SimGitHub {
     route('post', p('/actions/runs/(\\d+)/rerun'), (m) => {
       const run = this.workflowRuns.find((r) => r.id === Number(m[1]));
       if (!run) return notFound;
+      const refusedNow = rerunRefused(run.id, true);
+      if (refusedNow) return refusedNow;
       this.reruns.push({ run: run.id, whole: true });
       Object.assign(run, { attempt: run.attempt + 1, status: 'queued', conclusion: null });
       return [201, {}];

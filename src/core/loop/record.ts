@@ -136,6 +136,7 @@ const LoopRecordSchema = z.object({
         attempt: z.number().int().positive(),
         checks: z.array(TEXT(300)).max(50),
         infrastructure: z.literal(true).optional(),
+        refused: z.literal(true).optional(),
       }),
     )
     .max(100)
@@ -336,6 +337,7 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
             attempt: r.attempt,
             checks: r.checks.slice(0, 50).map((c) => c.slice(0, 300)),
             ...(r.infrastructure ? { infrastructure: true as const } : {}),
+            ...(r.refused ? { refused: true as const } : {}),
           })),
         }
       : {}),

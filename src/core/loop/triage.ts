@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { escapeMarkdown } from '../markdown.js';
 import type { CheckResult } from './gate.js';
 import type { LoopMarker, RerunEntry } from './marker.js';
 import { reply } from './replies.js';
@@ -31,6 +32,8 @@ type Triage =
   | { verdict: 'real' }
   /** The re-run asked for these attempts has not started yet: nothing new. */
   | { verdict: 'waiting'; checks: string[] }
+  /** GitHub refused to re-run these attempts, and that was said: a person acts next. */
+  | { verdict: 'refused'; checks: string[] }
   | { verdict: 'rerun'; infrastructure: boolean; again: boolean; reruns: RerunEntry[] }
   /** Infrastructure failures outlasted `rerun.perHead` re-runs of the head. */
   | { verdict: 'persists'; reruns: number };
@@ -43,9 +46,13 @@ function triage(
   config: Pick<Config, 'rerun'>,
 ): Triage {
   const asked = (marker.reruns ?? []).filter((r) => r.sha === head);
-  const waiting = failing.filter((c) =>
-    asked.some((r) => c.job && r.run === c.job.run && r.attempt === c.job.attempt),
-  );
+  const askedFor = (c: CheckResult, refused: boolean) =>
+    asked.some(
+      (r) => c.job && r.run === c.job.run && r.attempt === c.job.attempt && !!r.refused === refused,
+    );
+  const refused = failing.filter((c) => askedFor(c, true));
+  if (refused.length > 0) return { verdict: 'refused', checks: refused.map((c) => c.name) };
+  const waiting = failing.filter((c) => askedFor(c, false));
   if (waiting.length > 0) return { verdict: 'waiting', checks: waiting.map((c) => c.name) };
   const infrastructure = failing.length > 0 && failing.every(isInfrastructure);
   const rerunnable = failing.length > 0 && failing.every((c) => c.job !== undefined);
@@ -95,6 +102,10 @@ export function triaged(
       return done(snap, 'pending', 'Verification', [], {
         reason: `re-run asked: ${sorted.checks.join(', ')}`,
       });
+    case 'refused':
+      return done(snap, 'failed', 'Verification', [], {
+        reason: `GitHub refused the re-run of ${sorted.checks.join(', ')}: said already`,
+      });
     case 'persists': {
       const reason = `CI failed for a reason outside the code ${sorted.reruns + 1} times on the same head (${sorted.reruns} re-runs by the loop): infrastructure`;
       return done(
@@ -111,18 +122,21 @@ export function triaged(
       );
     }
     case 'rerun': {
-      const otherwise = realFailure();
       const updated: LoopMarker = {
         ...marker,
         reruns: [...(marker.reruns ?? []), ...sorted.reruns],
       };
+      const refused = (run: number) => (message: string) =>
+        sorted.infrastructure
+          ? infrastructureRefused(snap, failing, sorted.reruns, run, message)
+          : withRefusal(realFailure(), message);
       const what = sorted.infrastructure ? 'infrastructure, not the code' : 'a re-run tells flaky';
       const effects: Effect[] = [
         ...sorted.reruns.map((r): Effect => ({
           kind: 'rerun',
           run: r.run,
           whole: failing.some((c) => c.job?.run === r.run && c.job.whole),
-          otherwise,
+          refused: refused(r.run),
         })),
         { kind: 'marker', marker: updated },
         {
@@ -143,6 +157,69 @@ export function triaged(
       });
     }
   }
+}
+
+/** GitHub's refusal as the loop quotes it: one line, bounded. */
+function quoted(message: string): string {
+  const line = message.replace(/\s+/g, ' ').trim().slice(0, 300);
+  return line ? `“${escapeMarkdown(line)}”` : 'without a reason';
+}
+
+/**
+ * A real failure whose re-run (to tell a flaky check, `rerun.failures`) GitHub refused: it is
+ * what it would have been without the re-run — an attempt, Debug & Fix or the escalation — and
+ * its reply says the re-run was refused.
+ */
+function withRefusal(decided: Decided, message: string): Decided {
+  const note = `The loop asked GitHub to re-run it first, to tell a flaky check; GitHub refused (${quoted(message)}).`;
+  let said = false;
+  const effects = decided.effects.map((e): Effect => {
+    if (e.kind !== 'reply' || said) return e;
+    said = true;
+    return { ...e, body: `${e.body}\n\n${note}` };
+  });
+  return {
+    effects: said ? effects : [...effects, { kind: 'reply', body: note }],
+    outcome: decided.outcome,
+  };
+}
+
+/**
+ * An infrastructure failure whose re-run GitHub refused (the run over a month old, running
+ * already, not retriable, no `actions: write`): still not the code's fault, so no attempt — the
+ * issue is told once, naming it as infrastructure and the refusal, and what a person can do. The
+ * record keeps the refusal, so the same attempt is not asked again; a new run or attempt of CI on
+ * the head is triaged afresh.
+ */
+function infrastructureRefused(
+  snap: PullSnapshot,
+  failing: readonly CheckResult[],
+  reruns: readonly RerunEntry[],
+  run: number,
+  message: string,
+): Decided {
+  const { marker } = snap;
+  const kept = reruns.map((r) => (r.run === run ? { ...r, refused: true as const } : r));
+  const updated: LoopMarker = { ...marker, reruns: [...(marker.reruns ?? []), ...kept] };
+  return done(
+    snap,
+    'failed',
+    'Verification',
+    [
+      { kind: 'marker', marker: updated },
+      {
+        kind: 'check',
+        view: {
+          mode: marker.mode,
+          node: 'Verification',
+          title: 'Triage: GitHub refused the re-run',
+          next: `CI failed for a reason outside the code, and GitHub refused to re-run it (${quoted(message)}). No attempt is counted: re-run it on GitHub or push to the branch, or \`/coder retry\` to hand it to Debug & Fix.`,
+        },
+      },
+      { kind: 'reply', body: reply.rerunRefused(snap.pr.number, failing, quoted(message)) },
+    ],
+    { reason: `GitHub refused the re-run of workflow run ${run}: ${message}` },
+  );
 }
 
 /**
