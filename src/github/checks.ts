@@ -13,6 +13,7 @@ import {
   encodeCheckState,
   encodePath,
   isOwnCheckRun,
+  outageSign,
   type CheckResult,
   type CheckRunView,
   type LoopIdentity,
@@ -67,7 +68,12 @@ type CheckRunItem = {
   html_url: string | null;
   started_at?: string | null;
   app: { id?: number; slug?: string } | null;
-  output: { title: string | null; summary: string | null; text: string | null };
+  output: {
+    title: string | null;
+    summary: string | null;
+    text: string | null;
+    annotations_count?: number;
+  };
 };
 
 /** Every check run of a commit (every page), optionally only those of one name. */
@@ -240,6 +246,21 @@ async function readActions(
   return { jobs, unstarted };
 }
 
+/**
+ * GitHub's own outage sign among a failed job's annotations (`outageSign`): every page read, as
+ * GitHub lists them (at most 50 a check run are kept by GitHub per update).
+ */
+async function jobOutage(gh: GitHub, repo: Repo, checkRun: number): Promise<string | undefined> {
+  const { items } = await readWhole(async (page) => {
+    const { data } = await gh.request(
+      'GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations',
+      { ...repo, check_run_id: checkRun, per_page: PER_PAGE, page },
+    );
+    return data;
+  });
+  return outageSign(items);
+}
+
 /** A check run's conclusion that passes the gate, or none yet: its job need not be read. */
 const PASSING = new Set(['success', 'neutral', 'skipped']);
 
@@ -295,18 +316,32 @@ export async function readHeadChecks(
     traced.length > 0 || options.unstarted
       ? await readActions(gh, repo, sha, traced)
       : { jobs: new Map<number, null>(), unstarted: [] };
-  const results: CheckResult[] = latestCheckRuns(byId, ownIds, jobs).map((r) => {
+  const results: CheckResult[] = [];
+  for (const r of latestCheckRuns(byId, ownIds, jobs)) {
     const job = jobs.get(r.id);
-    return {
+    const failedJob = job && r.conclusion !== null && !PASSING.has(r.conclusion) ? job : undefined;
+    // A job whose steps ran may still have failed for GitHub's own reason: its annotations say.
+    const outage =
+      failedJob?.projectRan && (r.output?.annotations_count ?? 0) > 0
+        ? await jobOutage(gh, repo, Number(r.id))
+        : undefined;
+    results.push({
       name: r.name,
       status: r.status,
       conclusion: r.conclusion,
       ...(r.html_url ? { url: r.html_url } : {}),
-      ...(job && r.conclusion !== null && !PASSING.has(r.conclusion)
-        ? { job: { run: job.run, attempt: job.attempt, projectRan: job.projectRan } }
+      ...(failedJob
+        ? {
+            job: {
+              run: failedJob.run,
+              attempt: failedJob.attempt,
+              projectRan: failedJob.projectRan,
+              ...(outage ? { outage } : {}),
+            },
+          }
         : {}),
-    };
-  });
+    });
+  }
   results.push(...unstarted);
   const statusIsMine = identity !== undefined && keepsStatus(identity);
   // Acting as a person, the loop's own status is the `coder-loop` one that person posted.

@@ -11,6 +11,10 @@ import type { SimGitHub } from '../sim/github.js';
  * real failure is an attempt, as ever.
  */
 
+/** GitHub's annotation on a job whose hosted runner went away mid-job. */
+const LOST =
+  'The hosted runner: GitHub Actions 2 lost communication with the server. Anything in your workflow that terminates the runner process, starves it for CPU/Memory, or blocks its network access can cause this error.';
+
 const AGENT = 'agent:\n  command: node examples/agents/scripted.mjs\narchitects: [archie]\n';
 
 beforeEach(beforeScenario);
@@ -60,6 +64,23 @@ describe('infrastructure: re-run by the loop, no attempt', () => {
     expect(sim.reruns).toHaveLength(1);
     expect(record(sim).attempts).toBeUndefined();
     expect(agentRuns(sim)).toEqual([]);
+  });
+
+  it('a job GitHub annotated with its own outage (its runner lost mid-job) is re-run, though its steps ran', async () => {
+    const { sim, deliver } = await started(AGENT);
+    await deliver.ci(BRANCH, 'failure', { annotation: LOST });
+    expect(sim.reruns).toHaveLength(1);
+    expect(record(sim).attempts).toBeUndefined();
+    expect(agentRuns(sim)).toEqual([]);
+  });
+
+  it('a failed job whose annotation is anyone else’s words is a real failure', async () => {
+    const { sim, deliver } = await started(AGENT);
+    await deliver.ci(BRANCH, 'failure', {
+      annotation: 'Process completed with exit code 1.',
+    });
+    expect(sim.reruns).toEqual([]);
+    expect(record(sim).attempts).toHaveLength(1);
   });
 
   it('the same again is named as infrastructure and re-run; past `rerun.perHead` it escalates', async () => {

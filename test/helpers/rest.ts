@@ -562,6 +562,8 @@ export function restCheckRun(run: {
   output?: { title?: string; summary?: string; text?: string };
   /** When GitHub started it (the in-memory GitHub's clock), else a fixed time. */
   started_at?: string | null;
+  /** How many annotations it has (GitHub's own about the job among them). */
+  annotations_count?: number;
 }): Json {
   const url = `${REPO_API}/check-runs/${run.id}`;
   return {
@@ -581,13 +583,33 @@ export function restCheckRun(run: {
       title: run.output?.title ?? null,
       summary: run.output?.summary ?? null,
       text: run.output?.text ?? null,
-      annotations_count: 0,
+      annotations_count: run.annotations_count ?? 0,
       annotations_url: `${url}/annotations`,
     },
     name: run.name,
     check_suite: { id: run.id },
     app: run.app,
     pull_requests: [],
+  };
+}
+
+/**
+ * A check run's annotation (`check-annotation`) as GitHub Actions writes its own about a job —
+ * a runner lost, a job never acquired — on the workflow folder, at the failure level.
+ */
+export function restAnnotation(message: string): Json {
+  return {
+    ...template('check-annotation-items', '0'),
+    path: '.github',
+    start_line: 1,
+    end_line: 1,
+    start_column: null,
+    end_column: null,
+    annotation_level: 'failure',
+    title: '',
+    message,
+    raw_details: '',
+    blob_href: `${REPO_WEB}/blob/0000000000000000000000000000000000000000/.github`,
   };
 }
 

@@ -26,6 +26,7 @@ import {
   restEnvironment,
   restError,
   restGitCommit,
+  restAnnotation,
   restFullRepository,
   restInstallationToken,
   restIssue,
@@ -116,6 +117,8 @@ export interface SimCheckRun {
   job?: { run: number; attempt: number };
   /** The job's steps as the jobs API lists them (GitHub's `Set up job` first). */
   steps?: { name: string; status: string; conclusion: string | null; number: number }[];
+  /** Its annotations' messages (GitHub's own about the job, e.g. a runner lost). */
+  annotations?: string[];
 }
 /** A workflow run that started no job (`startup_failure`): no check run shows it. */
 export interface SimWorkflowRun {
@@ -460,7 +463,14 @@ export class SimGitHub {
     conclusion: string,
     name = 'test',
     log?: string,
-    { setup = false }: { setup?: boolean } = {},
+    {
+      setup = false,
+      annotation,
+    }: {
+      setup?: boolean;
+      /** GitHub's own annotation on the job (a runner lost mid-job: its steps ran, unfinished). */
+      annotation?: string;
+    } = {},
   ): SimCheckRun {
     const steps = setup
       ? [{ name: 'Set up job', status: 'completed', conclusion, number: 1 }]
@@ -472,8 +482,9 @@ export class SimGitHub {
     const queued = this.checkRuns.find(
       (r) => r.head_sha === sha && r.name === name && r.job && r.status === 'queued',
     );
+    const annotations = annotation === undefined ? {} : { annotations: [annotation] };
     if (queued) {
-      Object.assign(queued, { status: 'completed', conclusion, steps });
+      Object.assign(queued, { status: 'completed', conclusion, steps, ...annotations });
       return queued;
     }
     const id = ++this.ids;
@@ -498,6 +509,7 @@ export class SimGitHub {
           : `https://github.com/${OWNER}/${REPO}/actions/runs/9/job/${id}`,
       ...(log === undefined ? {} : { log }),
       steps,
+      ...annotations,
     };
     this.checkRuns.push(run);
     return run;
@@ -616,7 +628,7 @@ export class SimGitHub {
         : r.app.id === CI_APP.id
           ? CI_APP
           : simApp(r.app.id, r.app.slug);
-    return restCheckRun({ ...r, app });
+    return restCheckRun({ ...r, app, annotations_count: r.annotations?.length ?? 0 });
   }
 
   private ancestors(sha: string): Set<string> {
@@ -815,6 +827,11 @@ export class SimGitHub {
 
     route('get', /^\/app$/, () => [200, LOOP_APP]);
     route('get', p(''), () => [200, restFullRepository(this.defaultBranch)]);
+    route('get', p('/check-runs/(\\d+)/annotations'), (m) => {
+      const run = this.checkRuns.find((r) => r.id === Number(m[1]));
+      if (!run) return notFound;
+      return [200, (run.annotations ?? []).map((message) => restAnnotation(message))];
+    });
     route('get', /^\/user$/, () =>
       this.actingAs
         ? [200, restAuthenticatedUser(this.actingAs)]

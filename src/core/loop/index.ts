@@ -50,6 +50,7 @@ export * from './coderPlan.js';
 export * from './phasePlan.js';
 export * from './openPlan.js';
 export * from './rerun.js';
+export { outageSign } from './triage.js';
 export * from './budget.js';
 export * from './progress.js';
 export * from './pause.js';

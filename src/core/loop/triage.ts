@@ -10,7 +10,7 @@ import { done, type Decided, type Effect, type PullSnapshot } from './pullSnapsh
  * Triage, before Debug & Fix: a red head's failures sorted without a model. What is not the
  * code's fault — a run cancelled, one that never started (`startup_failure`), a `stale` one, a
  * job that failed before any of the project's steps ran (a runner that never came, GitHub's own
- * set-up failing) — is re-run by the loop through the API, and no attempt is counted; the same
+ * set-up failing), a job GitHub annotated with its own outage (a runner lost mid-job) — is re-run by the loop through the API, and no attempt is counted; the same
  * again is named as infrastructure on the issue and re-run once more; past `rerun.perHead`
  * re-runs it escalates. With `rerun.failures`, a real failure is re-run once too: a check that
  * then passes on the same head is flaky — named, listed in the report, no attempt counted.
@@ -20,10 +20,44 @@ import { done, type Decided, type Effect, type PullSnapshot } from './pullSnapsh
 
 const INFRASTRUCTURE = new Set(['cancelled', 'startup_failure', 'stale']);
 
+/**
+ * GitHub's own words for a job it failed, as GitHub Actions annotates the job (on `.github`, at
+ * the failure level) — the start of the message, exactly: a runner (hosted or self-hosted) that
+ * lost communication with the server or was shut down mid-job, a job no runner took, GitHub
+ * Actions' internal error. Nothing a project's step prints starts so; anything else is not read.
+ */
+const OUTAGE = [
+  /^The (?:self-hosted |hosted )?runner(?:: [^\n]{1,200})? lost communication with the server\b/,
+  /^The runner has received a shutdown signal\b/,
+  /^The job was not acquired by Runner of type \S+ even after multiple attempts\b/,
+  /^GitHub Actions has encountered an internal error when running your job\b/,
+];
+
+/**
+ * The annotation of a failed job that is GitHub's own outage sign (`OUTAGE`), if one is: only
+ * GitHub's, on the workflow folder, at the failure level. Pure; src/github reads the annotations.
+ */
+export function outageSign(
+  annotations: readonly { path: string; annotation_level: string | null; message: string | null }[],
+): string | undefined {
+  return (
+    annotations.find(
+      (a) =>
+        a.path === '.github' &&
+        a.annotation_level === 'failure' &&
+        OUTAGE.some((sign) => sign.test(a.message ?? '')),
+    )?.message ?? undefined
+  );
+}
+
 /** A failure outside the project's code: only a GitHub Actions job (re-runnable) is judged so. */
 function isInfrastructure(check: CheckResult): boolean {
   if (!check.job) return false;
-  return INFRASTRUCTURE.has(check.conclusion ?? '') || !check.job.projectRan;
+  return (
+    INFRASTRUCTURE.has(check.conclusion ?? '') ||
+    !check.job.projectRan ||
+    check.job.outage !== undefined
+  );
 }
 
 /** What triage makes of a red head. */
