@@ -46,7 +46,7 @@ export interface AppOptions {
   now?: () => Date;
   /**
    * The Redis the replicas share (`REDIS_URL`): a pause's resume is a delayed BullMQ job there.
-   * Without it the App cannot keep a pause across a restart, and says so.
+   * Without it the App has no wake-up queue (none it could keep across a restart), and says so.
    */
   redisUrl?: string;
 }
@@ -88,10 +88,17 @@ export function createApp(options: AppOptions = {}): (app: Probot) => void {
       if (!config) return;
       report(context, await resumeBranch(env, config, job.branch));
     };
-    const waker = options.redisUrl ? redisWaker(options.redisUrl, resume) : undefined;
+    const waker = options.redisUrl
+      ? redisWaker(options.redisUrl, resume, (job, error) =>
+          app.log.error(
+            { err: error },
+            `coder-loop: the wake-up of ${job.owner}/${job.repo}#${job.pullRequest} at ${job.at} failed: ${error.message}`,
+          ),
+        )
+      : undefined;
     if (!waker)
       app.log.warn(
-        "coder-loop: no REDIS_URL: a pause at the agent's usage limit is not kept across a restart of this process; `/coder resume` resumes it (see docs/agent.md).",
+        "coder-loop: no REDIS_URL: no wake-up queue, so nothing here resumes a pause at the agent's usage limit by itself (none could be kept across a restart); the scheduled resume workflow or `/coder resume` does (see docs/agent.md).",
       );
     app.on([...APP_EVENTS], async (context) => {
       // A signed payload without its repository is logged and answered 2xx, like any other

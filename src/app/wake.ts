@@ -15,10 +15,15 @@ const QUEUE = 'coder-loop-wake';
 export function redisWaker(
   redisUrl: string,
   handle: (job: AppWakeJob) => Promise<void>,
+  /** A wake-up that failed (it is tried again, up to 5 times): said in the log. */
+  failed: (job: AppWakeJob, error: Error) => void,
 ): { wake: (job: AppWakeJob) => Promise<void>; close: () => Promise<void> } {
   const connection = { url: redisUrl, maxRetriesPerRequest: null };
   const queue = new Queue<AppWakeJob>(QUEUE, { connection });
   const worker = new Worker<AppWakeJob>(QUEUE, async (job) => handle(job.data), { connection });
+  worker.on('failed', (job, error) => {
+    if (job) failed(job.data, error);
+  });
   return {
     wake: async (job) => {
       const delay = Math.max(0, Date.parse(job.at) - Date.now());

@@ -474,10 +474,18 @@ export async function applyAgentRun(
   };
   const pause =
     run.outcome === 'paused' ? (run.pause ?? { reason: run.reason ?? 'paused' }) : undefined;
+  /** Paused, no attempt: on `commit`, the partial work it kept, if any. */
+  const paused = (limit: NonNullable<typeof pause>, commit?: string): AgentApplyOutcome => ({
+    state: 'paused',
+    ...(commit ? { commit, partial: true as const } : {}),
+    failedAttempt: false,
+    pause: limit,
+    reason: limit.reason,
+  });
   if (pause && run.changes.length === 0) {
     // Nothing to keep: the pause is recorded on the handed head (the loop says it, once).
     await recorded(payload.headSha);
-    return { state: 'paused', failedAttempt: false, pause, reason: pause.reason };
+    return paused(pause);
   }
   switch (run.outcome) {
     case 'stale':
@@ -514,7 +522,7 @@ export async function applyAgentRun(
       // Its work cannot be kept as it is: said, and still no attempt (the limit is not its fault).
       await recorded(payload.headSha);
       await say(agentReply.refused(payload, checked.problems));
-      return { state: 'paused', failedAttempt: false, pause, reason: pause.reason };
+      return paused(pause);
     }
     await recorded(payload.headSha);
     await say(agentReply.refused(payload, checked.problems));
@@ -536,14 +544,7 @@ export async function applyAgentRun(
       await recorded(result.commit, partial);
       if (pause) {
         await say(agentReply.paused(payload, result.commit, pause.reason, summary, measured));
-        return {
-          state: 'paused',
-          commit: result.commit,
-          partial: true,
-          failedAttempt: false,
-          pause,
-          reason: pause.reason,
-        };
+        return paused(pause, result.commit);
       }
       if (partial) {
         const reason = run.reason ?? 'ran out of time';
@@ -560,15 +561,7 @@ export async function applyAgentRun(
       return { state: 'committed', commit: result.commit, failedAttempt: false };
     case 'already-applied':
       await recorded(result.commit, partial);
-      if (pause)
-        return {
-          state: 'paused',
-          commit: result.commit,
-          partial: true,
-          failedAttempt: false,
-          pause,
-          reason: pause.reason,
-        };
+      if (pause) return paused(pause, result.commit);
       return { state: 'already-applied', commit: result.commit, failedAttempt: false };
     case 'moved':
       await say(agentReply.moved(payload, result.head));

@@ -13,12 +13,13 @@ import {
   encodeCheckState,
   encodePath,
   isOwnCheckRun,
+  outageSign,
   type CheckResult,
   type CheckRunView,
   type LoopIdentity,
 } from '../core/index.js';
 import type { NodeId } from '../core/index.js';
-import { isHttpError, type GitHub, type Repo } from './client.js';
+import { errorMessage, isHttpError, type GitHub, type Repo } from './client.js';
 import { PER_PAGE, readWhole } from './pages.js';
 import { checkRunRefused, ownFromStatus, writeLoopStatus } from './status.js';
 
@@ -67,7 +68,12 @@ type CheckRunItem = {
   html_url: string | null;
   started_at?: string | null;
   app: { id?: number; slug?: string } | null;
-  output: { title: string | null; summary: string | null; text: string | null };
+  output: {
+    title: string | null;
+    summary: string | null;
+    text: string | null;
+    annotations_count?: number;
+  };
 };
 
 /** Every check run of a commit (every page), optionally only those of one name. */
@@ -126,15 +132,16 @@ function ownOf(run: CheckRunItem, record: LoopMarker): OwnCheckRun {
 /** The newest record the loop wrote on a commit, if any (one filtered read). */
 /**
  * Triage's re-run (the `rerun` effect): the failed jobs of a workflow run (and the jobs that
- * depend on them) run again, or the whole run when it started none. False when GitHub refuses
- * (the token lacks `actions: write`, the run is too old to re-run, it is running already).
+ * depend on them) run again, or the whole run when it started none. When GitHub refuses (the
+ * token lacks `actions: write`, the run is over a month old, it is running already, it cannot be
+ * retried): GitHub's message.
  */
 export async function rerunWorkflow(
   gh: GitHub,
   repo: Repo,
   run: number,
   whole: boolean,
-): Promise<boolean> {
+): Promise<{ refused: string } | undefined> {
   try {
     if (whole)
       await gh.request('POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun', {
@@ -146,9 +153,10 @@ export async function rerunWorkflow(
         ...repo,
         run_id: run,
       });
-    return true;
+    return undefined;
   } catch (error) {
-    if ([403, 404, 409, 422].some((status) => isHttpError(error, status))) return false;
+    if ([403, 404, 409, 422].some((status) => isHttpError(error, status)))
+      return { refused: errorMessage(error) };
     throw error;
   }
 }
@@ -238,6 +246,21 @@ async function readActions(
   return { jobs, unstarted };
 }
 
+/**
+ * GitHub's own outage sign among a failed job's annotations (`outageSign`): every page read, as
+ * GitHub lists them (at most 50 a check run are kept by GitHub per update).
+ */
+async function jobOutage(gh: GitHub, repo: Repo, checkRun: number): Promise<string | undefined> {
+  const { items } = await readWhole(async (page) => {
+    const { data } = await gh.request(
+      'GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations',
+      { ...repo, check_run_id: checkRun, per_page: PER_PAGE, page },
+    );
+    return data;
+  });
+  return outageSign(items);
+}
+
 /** A check run's conclusion that passes the gate, or none yet: its job need not be read. */
 const PASSING = new Set(['success', 'neutral', 'skipped']);
 
@@ -293,18 +316,32 @@ export async function readHeadChecks(
     traced.length > 0 || options.unstarted
       ? await readActions(gh, repo, sha, traced)
       : { jobs: new Map<number, null>(), unstarted: [] };
-  const results: CheckResult[] = latestCheckRuns(byId, ownIds, jobs).map((r) => {
+  const results: CheckResult[] = [];
+  for (const r of latestCheckRuns(byId, ownIds, jobs)) {
     const job = jobs.get(r.id);
-    return {
+    const failedJob = job && r.conclusion !== null && !PASSING.has(r.conclusion) ? job : undefined;
+    // A job whose steps ran may still have failed for GitHub's own reason: its annotations say.
+    const outage =
+      failedJob?.projectRan && (r.output?.annotations_count ?? 0) > 0
+        ? await jobOutage(gh, repo, Number(r.id))
+        : undefined;
+    results.push({
       name: r.name,
       status: r.status,
       conclusion: r.conclusion,
       ...(r.html_url ? { url: r.html_url } : {}),
-      ...(job && r.conclusion !== null && !PASSING.has(r.conclusion)
-        ? { job: { run: job.run, attempt: job.attempt, projectRan: job.projectRan } }
+      ...(failedJob
+        ? {
+            job: {
+              run: failedJob.run,
+              attempt: failedJob.attempt,
+              projectRan: failedJob.projectRan,
+              ...(outage ? { outage } : {}),
+            },
+          }
         : {}),
-    };
-  });
+    });
+  }
   results.push(...unstarted);
   const statusIsMine = identity !== undefined && keepsStatus(identity);
   // Acting as a person, the loop's own status is the `coder-loop` one that person posted.

@@ -4,8 +4,9 @@ import { Octokit } from '@octokit/core';
 import nock from 'nock';
 import { parseConfigText } from '../../src/core/index.js';
 import { pinApiVersion } from '../../src/github/client.js';
-import { dispatchAgentPause, type LoopEnv } from '../../src/github/loop/index.js';
+import { dispatch, dispatchAgentPause, type LoopEnv } from '../../src/github/loop/index.js';
 import { afterScenario, beforeScenario, LOOP_APP, OWNER, REPO } from '../helpers/github.js';
+import { examplePayload } from '../helpers/payloads.js';
 import { checkedFetch } from '../helpers/openapi.js';
 import { repoRoot } from '../paths.js';
 import { BRANCH, replies, started } from '../helpers/world.js';
@@ -95,5 +96,40 @@ describe('the pause reply names what will resume it', () => {
     expect(sim.comments.at(-1)!.body).toContain(
       'The loop hands tdd to the agent again at 2026-11-22 15:00 UTC by itself',
     );
+  });
+});
+
+describe('a pause the Action recorded, heard by a host with a wake-up queue', () => {
+  it('CI on the paused head: the App schedules its wake-up once and says so; a host without a queue does nothing', async () => {
+    const { sim } = await started(AGENT);
+    await pauseOn(sim, envOf(sim));
+    const head = sim.refs.get(BRANCH)!;
+    sim.ci(head, 'failure', 'test');
+    const ci = () => {
+      const payload = examplePayload('check_suite', 'completed');
+      payload.check_suite.head_branch = BRANCH;
+      payload.check_suite.head_sha = head;
+      payload.check_suite.conclusion = 'failure';
+      payload.check_suite.pull_requests = [];
+      return payload;
+    };
+    const said = sim.comments.length;
+    // The Action (no queue): CI on a paused head waits; nothing is scheduled or said.
+    expect((await dispatch(envOf(sim), 'check_suite', ci())).state).toBe('paused');
+    expect(sim.comments).toHaveLength(said);
+
+    const jobs: { sha: string; at: string; pullRequest: number }[] = [];
+    const app = envOf(sim, async (job) => {
+      jobs.push(job);
+    });
+    expect((await dispatch(app, 'check_suite', ci())).state).toBe('paused');
+    expect(jobs).toEqual([expect.objectContaining({ sha: head, at: LIMIT.until, pullRequest: 2 })]);
+    expect(replies(sim).at(-1)).toMatch(/^⏰ #2 is paused until \*\*2026-11-22 15:00 UTC\*\*/);
+    expect(sim.own(head)!.output!.summary).toContain('again at 2026-11-22 15:00 UTC by itself');
+    // A redelivery: scheduled already, nothing more; and no attempt was spent.
+    await dispatch(app, 'check_suite', ci());
+    expect(jobs).toHaveLength(1);
+    expect(sim.comments).toHaveLength(said + 1);
+    expect(sim.dispatches.filter((d) => d.client_payload?.node === 'debug-fix')).toEqual([]);
   });
 });

@@ -1,6 +1,5 @@
 import { jest } from '@jest/globals';
 import { sign } from '@octokit/webhooks-methods';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,10 +8,11 @@ import { Redis } from 'ioredis';
 import { WRITE_BUCKETS } from '../../src/github/throttle.js';
 import { commentDelivery } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
-import { appPrivateKey, freePort, startNode, type NodeProcess } from '../helpers/process.js';
+import { appPrivateKey, startNode, type NodeProcess } from '../helpers/process.js';
 import { repoRoot } from '../paths.js';
 import { SimGitHub } from '../sim/github.js';
 import { freshBuild } from '../helpers/build.js';
+import { startRedis } from '../helpers/redis.js';
 
 // Runs the built App (lib/): stale after an edit to src/ until built again.
 beforeAll(() => freshBuild('lib'));
@@ -29,33 +29,6 @@ jest.setTimeout(180_000);
 const MAIN = join(repoRoot, 'lib', 'app', 'main.js');
 const SECRET = 'replicas-webhook-secret';
 const BRANCH = 'coder/example/phase-1';
-
-async function startRedis(): Promise<{ url: string; process: ChildProcess }> {
-  if (spawnSync('redis-server', ['--version']).error)
-    throw new Error(
-      'redis-server is not installed: this test needs it (Debian/Ubuntu: apt-get install -y redis-server; .ci/run installs it).',
-    );
-  const port = await freePort();
-  const child = spawn('redis-server', [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-  ]);
-  await new Promise<void>((resolve, reject) => {
-    let text = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      if (text.includes('Ready to accept connections')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${text}`)));
-  });
-  return { url: `redis://127.0.0.1:${port}`, process: child };
-}
 
 /** Tokens left in the shared minute bucket when the race starts. */
 const DRAINED = 2;

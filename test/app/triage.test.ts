@@ -11,6 +11,10 @@ import type { SimGitHub } from '../sim/github.js';
  * real failure is an attempt, as ever.
  */
 
+/** GitHub's annotation on a job whose hosted runner went away mid-job. */
+const LOST =
+  'The hosted runner: GitHub Actions 2 lost communication with the server. Anything in your workflow that terminates the runner process, starves it for CPU/Memory, or blocks its network access can cause this error.';
+
 const AGENT = 'agent:\n  command: node examples/agents/scripted.mjs\narchitects: [archie]\n';
 
 beforeEach(beforeScenario);
@@ -60,6 +64,23 @@ describe('infrastructure: re-run by the loop, no attempt', () => {
     expect(sim.reruns).toHaveLength(1);
     expect(record(sim).attempts).toBeUndefined();
     expect(agentRuns(sim)).toEqual([]);
+  });
+
+  it('a job GitHub annotated with its own outage (its runner lost mid-job) is re-run, though its steps ran', async () => {
+    const { sim, deliver } = await started(AGENT);
+    await deliver.ci(BRANCH, 'failure', { annotation: LOST });
+    expect(sim.reruns).toHaveLength(1);
+    expect(record(sim).attempts).toBeUndefined();
+    expect(agentRuns(sim)).toEqual([]);
+  });
+
+  it('a failed job whose annotation is anyone else’s words is a real failure', async () => {
+    const { sim, deliver } = await started(AGENT);
+    await deliver.ci(BRANCH, 'failure', {
+      annotation: 'Process completed with exit code 1.',
+    });
+    expect(sim.reruns).toEqual([]);
+    expect(record(sim).attempts).toHaveLength(1);
   });
 
   it('the same again is named as infrastructure and re-run; past `rerun.perHead` it escalates', async () => {
@@ -140,5 +161,67 @@ describe('a real failure is an attempt, as before', () => {
     expect(sim.reruns).toEqual([]);
     expect(record(sim).attempts).toHaveLength(1);
     expect(agentRuns(sim)).toHaveLength(1);
+  });
+});
+
+describe('GitHub refuses the re-run: no loop, no stall', () => {
+  it('an infrastructure failure whose re-run is refused: named with the refusal, no attempt, not asked again', async () => {
+    const { sim, deliver } = await started(AGENT);
+    sim.rerunRefusal = {
+      status: 403,
+      message: 'Unable to retry this workflow run because it was created over a month ago',
+    };
+    await deliver.ci(BRANCH, 'cancelled');
+    expect(sim.rerunsRefused).toHaveLength(1);
+    expect(sim.reruns).toEqual([]);
+    const said = sim.comments.at(-1)!.body;
+    expect(said).toMatch(
+      /^\*\*CI failed for a reason outside the code\*\* on pull request #2: infrastructure/,
+    );
+    expect(said).toContain(
+      'GitHub refused: “Unable to retry this workflow run because it was created over a month ago”',
+    );
+    expect(said).toContain('`/coder retry`');
+    expect(record(sim).attempts).toBeUndefined();
+    expect(record(sim).reruns).toEqual([expect.objectContaining({ refused: true })]);
+    expect(agentRuns(sim)).toEqual([]);
+    // The same completion again: not asked again, not said again.
+    const comments = sim.comments.length;
+    await deliver.checkSuite(BRANCH, { conclusion: 'cancelled' });
+    expect(sim.rerunsRefused).toHaveLength(1);
+    expect(sim.comments).toHaveLength(comments);
+    expect(agentRuns(sim)).toEqual([]);
+    // `/coder retry` hands it to Debug & Fix: attempt 1.
+    await deliver.comment('/coder retry');
+    expect(record(sim).attempts).toHaveLength(1);
+    expect(agentRuns(sim)).toHaveLength(1);
+  });
+
+  it('a real failure whose flaky-telling re-run is refused is attempt 1, and its reply says so', async () => {
+    const { sim, deliver } = await started(`${AGENT}rerun:\n  failures: true\n`);
+    sim.rerunRefusal = { status: 403, message: 'This workflow run cannot be retried' };
+    await deliver.ci(BRANCH, 'failure');
+    expect(sim.rerunsRefused).toHaveLength(1);
+    expect(record(sim).attempts).toHaveLength(1);
+    expect(agentRuns(sim)).toHaveLength(1);
+    const said = sim.comments.at(-1)!.body;
+    expect(said).toMatch(/^\*\*CI failed\*\* on pull request #2 — attempt 1 of 3/);
+    expect(said).toContain('GitHub refused (“This workflow run cannot be retried”)');
+    // Redelivered: reported already, nothing more.
+    await deliver.checkSuite(BRANCH, { conclusion: 'failure' });
+    expect(sim.rerunsRefused).toHaveLength(1);
+    expect(agentRuns(sim)).toHaveLength(1);
+  });
+
+  it('a refused re-run of a whole run that never started is no attempt either', async () => {
+    const { sim, deliver } = await started(AGENT);
+    sim.rerunRefusal = { status: 403, message: 'This workflow is already running' };
+    await deliver.startupFailure(BRANCH);
+    expect(sim.rerunsRefused).toEqual([expect.objectContaining({ whole: true })]);
+    expect(sim.comments.at(-1)!.body).toContain(
+      'GitHub refused: “This workflow is already running”',
+    );
+    expect(record(sim).attempts).toBeUndefined();
+    expect(agentRuns(sim)).toEqual([]);
   });
 });

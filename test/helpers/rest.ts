@@ -145,6 +145,30 @@ function restRepository(owner = OWNER, name = REPO, id = REPO_ID): Json {
   return repo;
 }
 
+/** This repository as `GET /repos/{owner}/{repo}` answers (`full-repository`). */
+export function restFullRepository(defaultBranch = 'master'): Json {
+  return {
+    ...without(
+      template('full-repository'),
+      'parent',
+      'source',
+      'organization',
+      'template_repository',
+    ),
+    id: REPO_ID,
+    node_id: `R_${REPO_ID}`,
+    name: REPO,
+    full_name: `${OWNER}/${REPO}`,
+    owner: restUser(OWNER),
+    html_url: REPO_WEB,
+    fork: false,
+    private: false,
+    visibility: 'public',
+    default_branch: defaultBranch,
+    has_discussions: false,
+  };
+}
+
 /** A git reference (`git-ref`). */
 export function restRef(ref: string, sha: string): Json {
   return {
@@ -538,6 +562,8 @@ export function restCheckRun(run: {
   output?: { title?: string; summary?: string; text?: string };
   /** When GitHub started it (the in-memory GitHub's clock), else a fixed time. */
   started_at?: string | null;
+  /** How many annotations it has (GitHub's own about the job among them). */
+  annotations_count?: number;
 }): Json {
   const url = `${REPO_API}/check-runs/${run.id}`;
   return {
@@ -557,13 +583,33 @@ export function restCheckRun(run: {
       title: run.output?.title ?? null,
       summary: run.output?.summary ?? null,
       text: run.output?.text ?? null,
-      annotations_count: 0,
+      annotations_count: run.annotations_count ?? 0,
       annotations_url: `${url}/annotations`,
     },
     name: run.name,
     check_suite: { id: run.id },
     app: run.app,
     pull_requests: [],
+  };
+}
+
+/**
+ * A check run's annotation (`check-annotation`) as GitHub Actions writes its own about a job —
+ * a runner lost, a job never acquired — on the workflow folder, at the failure level.
+ */
+export function restAnnotation(message: string): Json {
+  return {
+    ...template('check-annotation-items', '0'),
+    path: '.github',
+    start_line: 1,
+    end_line: 1,
+    start_column: null,
+    end_column: null,
+    annotation_level: 'failure',
+    title: '',
+    message,
+    raw_details: '',
+    blob_href: `${REPO_WEB}/blob/0000000000000000000000000000000000000000/.github`,
   };
 }
 

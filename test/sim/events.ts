@@ -43,10 +43,18 @@ export class Deliver {
   async ci(
     branch: string,
     conclusion: string,
-    { sha, name = 'test', setup }: { sha?: string; name?: string; setup?: boolean } = {},
+    {
+      sha,
+      name = 'test',
+      setup,
+      annotation,
+    }: { sha?: string; name?: string; setup?: boolean; annotation?: string } = {},
   ) {
     const head = sha ?? this.sim.refs.get(branch)!;
-    this.sim.ci(head, conclusion, name, undefined, { setup: setup === true });
+    this.sim.ci(head, conclusion, name, undefined, {
+      setup: setup === true,
+      ...(annotation === undefined ? {} : { annotation }),
+    });
     await this.checkSuite(branch, { sha: head, conclusion });
   }
 

@@ -26,6 +26,8 @@ import {
   restEnvironment,
   restError,
   restGitCommit,
+  restAnnotation,
+  restFullRepository,
   restInstallationToken,
   restIssue,
   restIssueComment,
@@ -115,6 +117,8 @@ export interface SimCheckRun {
   job?: { run: number; attempt: number };
   /** The job's steps as the jobs API lists them (GitHub's `Set up job` first). */
   steps?: { name: string; status: string; conclusion: string | null; number: number }[];
+  /** Its annotations' messages (GitHub's own about the job, e.g. a runner lost). */
+  annotations?: string[];
 }
 /** A workflow run that started no job (`startup_failure`): no check run shows it. */
 export interface SimWorkflowRun {
@@ -198,6 +202,13 @@ export class SimGitHub {
   readonly workflowRuns: SimWorkflowRun[] = [];
   /** Re-runs asked through the API: the workflow run, and whether the whole run (else failed jobs). */
   readonly reruns: { run: number; whole: boolean }[] = [];
+  /**
+   * GitHub refuses every re-run with this status and message (its error body: `message`,
+   * `documentation_url`, `status`), e.g. 403 "Unable to retry this workflow run because it was
+   * created over a month ago". Each refused request is counted in `rerunsRefused`.
+   */
+  rerunRefusal?: { status: 403 | 409 | 422; message: string };
+  readonly rerunsRefused: { run: number; whole: boolean }[] = [];
   /** `<owner>/.github`'s `.github/coder.yml` (another repository's file: never this one's config). */
   orgConfig: string | undefined;
   readonly statuses: SimStatus[] = [];
@@ -452,7 +463,14 @@ export class SimGitHub {
     conclusion: string,
     name = 'test',
     log?: string,
-    { setup = false }: { setup?: boolean } = {},
+    {
+      setup = false,
+      annotation,
+    }: {
+      setup?: boolean;
+      /** GitHub's own annotation on the job (a runner lost mid-job: its steps ran, unfinished). */
+      annotation?: string;
+    } = {},
   ): SimCheckRun {
     const steps = setup
       ? [{ name: 'Set up job', status: 'completed', conclusion, number: 1 }]
@@ -464,8 +482,9 @@ export class SimGitHub {
     const queued = this.checkRuns.find(
       (r) => r.head_sha === sha && r.name === name && r.job && r.status === 'queued',
     );
+    const annotations = annotation === undefined ? {} : { annotations: [annotation] };
     if (queued) {
-      Object.assign(queued, { status: 'completed', conclusion, steps });
+      Object.assign(queued, { status: 'completed', conclusion, steps, ...annotations });
       return queued;
     }
     const id = ++this.ids;
@@ -490,6 +509,7 @@ export class SimGitHub {
           : `https://github.com/${OWNER}/${REPO}/actions/runs/9/job/${id}`,
       ...(log === undefined ? {} : { log }),
       steps,
+      ...annotations,
     };
     this.checkRuns.push(run);
     return run;
@@ -608,7 +628,7 @@ export class SimGitHub {
         : r.app.id === CI_APP.id
           ? CI_APP
           : simApp(r.app.id, r.app.slug);
-    return restCheckRun({ ...r, app });
+    return restCheckRun({ ...r, app, annotations_count: r.annotations?.length ?? 0 });
   }
 
   private ancestors(sha: string): Set<string> {
@@ -826,6 +846,12 @@ export class SimGitHub {
     const p = (s: string) => new RegExp(`^${R.replace(/\//g, '\\/')}${s}$`);
 
     route('get', /^\/app$/, () => [200, LOOP_APP]);
+    route('get', p(''), () => [200, restFullRepository(this.defaultBranch)]);
+    route('get', p('/check-runs/(\\d+)/annotations'), (m) => {
+      const run = this.checkRuns.find((r) => r.id === Number(m[1]));
+      if (!run) return notFound;
+      return [200, (run.annotations ?? []).map((message) => restAnnotation(message))];
+    });
     route('get', /^\/user$/, () =>
       this.actingAs
         ? [200, restAuthenticatedUser(this.actingAs)]
@@ -1401,8 +1427,27 @@ export class SimGitHub {
     });
     // Re-runs: the failed jobs of a run's latest attempt queued again as its next attempt (new
     // check runs), or a run that started no job queued again whole.
+    const rerunRefused = (run: number, whole: boolean): Answer | undefined => {
+      if (!this.rerunRefusal) return undefined;
+      this.rerunsRefused.push({ run, whole });
+      const { status, message } = this.rerunRefusal;
+      return [
+        status,
+        {
+          ...restError(
+            message,
+            whole
+              ? 'https://docs.github.com/rest/actions/workflow-runs#re-run-a-workflow'
+              : 'https://docs.github.com/rest/actions/workflow-runs#re-run-failed-jobs-from-a-workflow-run',
+          ),
+          status: String(status),
+        },
+      ];
+    };
     route('post', p('/actions/runs/(\\d+)/rerun-failed-jobs'), (m) => {
       const id = Number(m[1]);
+      const refusedNow = rerunRefused(id, false);
+      if (refusedNow) return refusedNow;
       const jobs = this.checkRuns.filter((r) => r.job?.run === id);
       if (jobs.length === 0) return notFound;
       const latest = Math.max(...jobs.map((j) => j.job!.attempt));
@@ -1428,6 +1473,8 @@ export class SimGitHub {
     route('post', p('/actions/runs/(\\d+)/rerun'), (m) => {
       const run = this.workflowRuns.find((r) => r.id === Number(m[1]));
       if (!run) return notFound;
+      const refusedNow = rerunRefused(run.id, true);
+      if (refusedNow) return refusedNow;
       this.reruns.push({ run: run.id, whole: true });
       Object.assign(run, { attempt: run.attempt + 1, status: 'queued', conclusion: null });
       return [201, {}];

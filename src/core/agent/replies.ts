@@ -91,6 +91,18 @@ function usageLine(run: Pick<AgentRunEntry, 'minutes' | 'usage'> | undefined): s
 type RunShown = Pick<AgentRunEntry, 'minutes' | 'usage'>;
 
 /** The comments `step: apply` posts on the loop PR. */
+/** A partial agent commit: what stopped the agent (`why`), then what it costs (`after`). */
+function partialCommit(
+  p: AgentPayload,
+  commit: string,
+  why: string,
+  after: string,
+  summary: string,
+  run?: RunShown,
+): string {
+  return `**Partial agent commit** ${short(commit)}: ${what(p)} ${why}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. ${after}${usageLine(run)}${quoted(summary)}`;
+}
+
 export const agentReply = {
   committed: (p: AgentPayload, commit: string, summary: string, run?: RunShown): string =>
     `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run)}${quoted(summary)}`,
@@ -102,7 +114,14 @@ export const agentReply = {
     summary: string,
     run?: RunShown,
   ): string =>
-    `**Partial agent commit** ${short(commit)}: ${what(p)} stopped at its provider's limit (${escapeInline(reason)}). What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. No attempt is spent: the loop resumes it when the limit resets.${usageLine(run)}${quoted(summary)}`,
+    partialCommit(
+      p,
+      commit,
+      `stopped at its provider's limit (${escapeInline(reason)})`,
+      'No attempt is spent: the loop resumes it when the limit resets.',
+      summary,
+      run,
+    ),
 
   partial: (
     p: AgentPayload,
@@ -111,7 +130,14 @@ export const agentReply = {
     summary: string,
     run?: RunShown,
   ): string =>
-    `**Partial agent commit** ${short(commit)}: ${what(p)} ${escapeInline(reason)}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. This counts as a failed attempt; the next attempt starts from it.${usageLine(run)}${quoted(summary)}`,
+    partialCommit(
+      p,
+      commit,
+      escapeInline(reason),
+      'This counts as a failed attempt; the next attempt starts from it.',
+      summary,
+      run,
+    ),
 
   noChange: (p: AgentPayload, summary: string, run?: RunShown): string =>
     `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run)}${quoted(summary)}`,

@@ -127,7 +127,7 @@ function reportFacts(marker: LoopMarker, facts: CompletionFacts, tasks: readonly
     cost: {
       failedAttempts: (marker.attempts ?? []).length,
       pauses: marker.pauses ?? [],
-      reruns: marker.reruns ?? [],
+      reruns: (marker.reruns ?? []).filter((r) => !r.refused),
       flaky: marker.flaky ?? [],
     },
     ...(facts.spec

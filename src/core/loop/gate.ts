@@ -23,6 +23,11 @@ export interface CheckJob {
   projectRan: boolean;
   /** The workflow run started no job (`startup_failure`): only the whole run can be re-run. */
   whole?: true;
+  /**
+   * GitHub's own annotation on the job that names its outage (triage.ts `outageSign`): a runner
+   * lost mid-job, a job no runner took, GitHub Actions' internal error.
+   */
+  outage?: string;
 }
 
 export type Gate =

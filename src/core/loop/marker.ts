@@ -84,6 +84,8 @@ export interface RerunEntry {
   checks: string[];
   /** Infrastructure (cancelled, never started, failed before the project's steps), not a test. */
   infrastructure?: true;
+  /** GitHub refused the re-run: nothing re-runs that attempt, and it is not asked again. */
+  refused?: true;
 }
 
 /** A hand-off as the record asks for it: the node, the attempt, and the head it is for. */
@@ -101,6 +103,8 @@ export interface PauseState {
   until: string;
   since: string;
   reason: string;
+  /** The host's own delayed job for `until` is scheduled (the App with Redis): not again. */
+  wake?: 'job';
 }
 
 /** A pause, as the record lists it. */

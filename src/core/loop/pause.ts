@@ -88,6 +88,7 @@ export function pauseAt(
     until: untilOf(at.until, now, config.agent?.pauseMinutes ?? 60),
     since,
     reason: at.reason.slice(0, 1_000),
+    ...(waker === 'job' ? { wake: 'job' as const } : {}),
   };
   const pauses = [...(marker.pauses ?? []), { since, until: pause.until, reason: pause.reason }];
   const max = config.agent?.maxPauses ?? 3;
@@ -109,15 +110,46 @@ export function pauseAt(
     'paused',
     NODE_OF[at.node],
     [
+      // The host's wake-up first: the record says it is scheduled only once it is.
+      ...(waker === 'job' ? [{ kind: 'wake' as const, at: pause.until }] : []),
       { kind: 'marker', marker: updated },
       { kind: 'check', view: pausedView(snap, pause, waker) },
       {
         kind: 'reply',
         body: `⏸️ Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at.node}, attempt ${at.attempt}) stopped at its provider's limit — ${pause.reason}. No attempt was spent and its work so far is kept. ${howItResumes(pause, waker)}`,
       },
-      { kind: 'wake', at: pause.until },
     ],
     { reason: `paused until ${pause.until}: ${pause.reason}` },
+  );
+}
+
+/**
+ * A pause someone else recorded — the Action's `step: apply`, which has no wake-up queue — seen by
+ * a host that has one (the App with Redis), on any event about the loop PR: the host schedules its
+ * delayed job for the pause's end, and the record says so (`wake`), so that the next event, a
+ * redelivery or another replica schedules nothing more (the job's id is per head and time too).
+ * The check run and the issue say the loop now resumes by itself. Undefined: nothing to schedule
+ * (no pause, no queue here, scheduled already, escalated).
+ */
+export function scheduleWake(snap: PullSnapshot, waker: Waker): Decided | undefined {
+  const { marker } = snap;
+  const pause = marker.pause;
+  if (!pause || waker !== 'job' || pause.wake === 'job' || marker.escalation) return undefined;
+  const updated: LoopMarker = { ...marker, pause: { ...pause, wake: 'job' } };
+  return done(
+    snap,
+    'paused',
+    NODE_OF[pause.node],
+    [
+      { kind: 'wake', at: pause.until },
+      { kind: 'marker', marker: updated },
+      { kind: 'check', view: pausedView(snap, pause, 'job') },
+      {
+        kind: 'reply',
+        body: `⏰ #${snap.pr.number} is paused until **${formatUntil(pause.until)}** (${pause.reason}). ${howItResumes(pause, 'job')}`,
+      },
+    ],
+    { reason: `paused until ${pause.until}: its wake-up is scheduled` },
   );
 }
 

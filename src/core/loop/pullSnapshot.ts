@@ -188,11 +188,11 @@ export type Effect =
   | { kind: 'wake'; at: string }
   /**
    * Triage (triage.ts): re-run a GitHub Actions workflow run's failed jobs (`whole`: the whole
-   * run, which started no job). GitHub refusing it (no `actions: write`, the run too old) leaves
-   * the rest of the decision undone: `otherwise` is carried out instead (the head as a real
-   * failure).
+   * run, which started no job). GitHub refusing it (no `actions: write`, the run over a month
+   * old, running already) leaves the rest of the decision undone: triage's decision for the
+   * refusal, given GitHub's message, is carried out instead (`refused`).
    */
-  | { kind: 'rerun'; run: number; whole: boolean; otherwise: Decided }
+  | { kind: 'rerun'; run: number; whole: boolean; refused: (message: string) => Decided }
   /** The run's progress comment on the issue, shown again (progress.ts: `withProgress`). */
   | { kind: 'progress'; run: RunState; node?: NodeId; when?: 'not-merged' };
 

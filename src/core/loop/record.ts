@@ -84,6 +84,7 @@ const LoopRecordSchema = z.object({
       until: TEXT(40),
       since: TEXT(40),
       reason: TEXT(1_000),
+      wake: z.literal('job').optional(),
     })
     .optional(),
   pauses: z
@@ -135,6 +136,7 @@ const LoopRecordSchema = z.object({
         attempt: z.number().int().positive(),
         checks: z.array(TEXT(300)).max(50),
         infrastructure: z.literal(true).optional(),
+        refused: z.literal(true).optional(),
       }),
     )
     .max(100)
@@ -340,6 +342,7 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
             attempt: r.attempt,
             checks: r.checks.slice(0, 50).map((c) => c.slice(0, 300)),
             ...(r.infrastructure ? { infrastructure: true as const } : {}),
+            ...(r.refused ? { refused: true as const } : {}),
           })),
         }
       : {}),

@@ -269,6 +269,21 @@ export const reply = {
       ),
     ].join('\n'),
 
+  /** Triage: an infrastructure failure whose re-run GitHub refused (`refusal`: quoted). */
+  rerunRefused: (
+    pr: number,
+    failing: readonly { name: string; conclusion: string | null; url?: string }[],
+    refusal: string,
+  ): string =>
+    [
+      `**CI failed for a reason outside the code** on pull request #${pr}: infrastructure (cancelled, never started, or failed before any of the project's steps ran). The loop asked GitHub to re-run it, and GitHub refused: ${refusal}. No attempt is counted. Re-run it on GitHub or push to the branch (CI's new verdict decides), or \`/coder retry\` to hand it to Debug & Fix as a failure.`,
+      '',
+      ...failing.map(
+        (c) =>
+          `- ${c.url ? `[${escapeMarkdown(c.name)}](${c.url})` : escapeMarkdown(c.name)}: ${c.conclusion ?? 'failed'}`,
+      ),
+    ].join('\n'),
+
   /** Triage: checks that failed and passed on a re-run of the same head. */
   flaky: (pr: number, names: readonly string[]): string =>
     `**Flaky** on pull request #${pr}: ${names.map((n) => codeSpan(n)).join(', ')} failed, then passed on a re-run of the same head. No attempt is counted; the phase report lists ${names.length === 1 ? 'it' : 'them'}.`,

@@ -60,7 +60,7 @@ export function phaseCounts(
     unpriced: runs.filter((r) => r.usage?.costUsd === undefined).length,
     pauses: pauses.length,
     pausedMinutes: Math.round(pauses.reduce((sum, p) => sum + span(p), 0)),
-    reruns: (record.reruns ?? []).length,
+    reruns: (record.reruns ?? []).filter((r) => !r.refused).length,
     flaky: (record.flaky ?? []).length,
   };
 }

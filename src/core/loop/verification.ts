@@ -15,6 +15,7 @@ import {
   type Decision,
   type PullSnapshot,
 } from './pullSnapshot.js';
+import { scheduleWake, type Waker } from './pause.js';
 import { flakyOnPass, triaged } from './triage.js';
 import { unreadable } from './unreadable.js';
 import { quickPassed, withApprovals } from './approvals.js';
@@ -30,7 +31,11 @@ import { architectItems } from './planChanges.js';
 export function verification(
   snap: PullSnapshot,
   config: Config,
-  options: { again?: boolean } = {},
+  options: {
+    again?: boolean;
+    /** What wakes a pause's end here: a host with its own queue schedules it (pause.ts). */
+    waker?: Waker;
+  } = {},
 ): Decision {
   const { own, marker } = snap;
   const again = options.again === true;
@@ -38,9 +43,13 @@ export function verification(
     return done(snap, 'escalated', 'Escalate', [], {
       reason: 'escalated: waiting for /coder resume',
     });
-  // Paused at the agent's limit (pause.ts): the node waits for its resume, whatever CI says.
+  // Paused at the agent's limit (pause.ts): the node waits for its resume, whatever CI says —
+  // scheduled here first when this host has a wake-up queue and nobody scheduled it yet.
   if (marker.pause && !again)
-    return done(snap, 'paused', undefined, [], { reason: `paused until ${marker.pause.until}` });
+    return (
+      scheduleWake(snap, options.waker) ??
+      done(snap, 'paused', undefined, [], { reason: `paused until ${marker.pause.until}` })
+    );
   if (!snap.checks) return { need: 'checks' };
   const gate = evaluateGate(snap.checks, config);
   const reported = (state: LoopState, node: NodeId) =>

@@ -271,13 +271,17 @@ export async function apply(
       case 'wake':
         await wakeAt(ctx, effect.at);
         break;
-      case 'rerun':
-        // Refused (no `actions: write`, a run too old): the head is a real failure after all.
-        if (!(await rerunWorkflow(gh, repo, effect.run, effect.whole))) {
-          env.log.warn(`re-run of workflow run ${effect.run} refused: Debug & Fix instead`);
-          return apply(ctx, effect.otherwise.effects, effect.otherwise.outcome);
+      case 'rerun': {
+        // Refused (no `actions: write`, a run too old, running already): the rest of this
+        // decision is undone, and triage's decision for a refusal is carried out instead.
+        const answer = await rerunWorkflow(gh, repo, effect.run, effect.whole);
+        if (answer) {
+          env.log.warn(`re-run of workflow run ${effect.run} refused: ${answer.refused}`);
+          const instead = effect.refused(answer.refused);
+          return apply(ctx, instead.effects, instead.outcome);
         }
         break;
+      }
       case 'merge': {
         // Named by the verified sha: GitHub refuses the merge if the head moved since.
         const answer = await mergePull(gh, repo, pr.number, pr.head.sha);

@@ -10,7 +10,7 @@ import {
   type IssuesLabeledPayload,
 } from './events.js';
 import { payloadProblem } from './payloads.js';
-import { agentRunPaused, sweepPauses } from './pause.js';
+import { agentRunPaused, schedulePauses, sweepPauses } from './pause.js';
 import { onReview, onReviewRelay, type ReviewPayload, type ReviewRelayPayload } from './review.js';
 
 /** The events the loop handles, by webhook name (the App registers the same set with Probot). */
@@ -140,6 +140,10 @@ function route(env: LoopEnv, name: string, payload: unknown): Promise<LoopOutcom
       // A review relayed by a `pull_request_review` workflow's run (the Action): not CI.
       if ((payload as ReviewRelayPayload).workflow_run.event === 'pull_request_review')
         return onReviewRelay(env, payload as ReviewRelayPayload);
+      // The agent's workflow (started by the loop's hand-off, on the default branch) completed:
+      // a pause its apply step recorded gets this host's wake-up, where it has a queue (pause.ts).
+      if ((payload as ReviewRelayPayload).workflow_run.event === 'repository_dispatch')
+        return onAgentWorkflowRun(env, payload as ReviewRelayPayload);
       return onCiEvent(env, name, payload as CiPayload);
     case 'check_suite':
     case 'check_run':
@@ -155,6 +159,16 @@ function route(env: LoopEnv, name: string, payload: unknown): Promise<LoopOutcom
         reason: `coder-loop does not handle ${name} events`,
       });
   }
+}
+
+async function onAgentWorkflowRun(env: LoopEnv, payload: ReviewRelayPayload): Promise<LoopOutcome> {
+  if (payload.action !== 'completed')
+    return { state: 'ignored', reason: `workflow_run.${payload.action}` };
+  if (!env.wake)
+    return { state: 'ignored', reason: 'a repository_dispatch run, and no wake-up queue here' };
+  const { config } = await env.loadConfig();
+  if (!config) return { state: 'config-invalid' };
+  return schedulePauses(env, config);
 }
 
 async function onSchedule(env: LoopEnv): Promise<LoopOutcome> {

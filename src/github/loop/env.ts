@@ -26,7 +26,7 @@ export interface LoopEnv {
   /**
    * Wakes the loop for a loop PR's head at a time (a pause's end): the App's delayed job in the
    * shared Redis (src/app/wake.ts). Absent in the Action, whose scheduled sweep reads the
-   * records, and in an App without Redis, which says it cannot keep a pause across a restart.
+   * records, and in an App without Redis, which says it has no wake-up queue.
    */
   wake?: (job: WakeJob) => Promise<void>;
   /**

@@ -6,6 +6,7 @@ import {
   pauseAt,
   pauseDue,
   resumePause,
+  scheduleWake,
   type Config,
   type LoopOutcome,
   type Waker,
@@ -106,6 +107,32 @@ export async function sweepPauses(env: LoopEnv, config: Config): Promise<LoopOut
       continue;
     }
     last = await run(pullContext(env, config, loop), (snap) => resumePause(snap, config, now));
+  }
+  return last;
+}
+
+/**
+ * A host with a wake-up queue (the App with Redis), when the agent's workflow completed: every
+ * open loop PR whose record holds a pause this host has not scheduled yet — recorded by the
+ * Action's `step: apply`, which has no queue — gets its delayed job (`scheduleWake`). Returns the
+ * outcome of the last scheduled, or `ignored`.
+ */
+export async function schedulePauses(env: LoopEnv, config: Config): Promise<LoopOutcome> {
+  let last: LoopOutcome = { state: 'ignored', reason: 'no pause to schedule' };
+  const waker: Waker = env.wake ? 'job' : undefined;
+  for (const pr of await openPulls(env.gh, env.repo)) {
+    if (!pr.head.ref.startsWith('coder/')) continue;
+    const loop = await trustedLoopPull(env, pr);
+    if ('ignored' in loop || !loop.marker.pause) continue;
+    const outcome = await run(
+      pullContext(env, config, loop),
+      (snap) =>
+        scheduleWake(snap, waker) ?? {
+          effects: [],
+          outcome: { state: 'ignored', reason: `#${pr.number}: its wake-up is scheduled already` },
+        },
+    );
+    if (outcome.state === 'paused') last = outcome;
   }
   return last;
 }

@@ -63,7 +63,10 @@ export async function evaluate(
   loop: LoopPull,
   options: { again?: boolean } = {},
 ): Promise<LoopOutcome> {
-  return run(pullContext(env, config, loop), (snap) => verification(snap, config, options));
+  const waker = env.wake ? ('job' as const) : undefined;
+  return run(pullContext(env, config, loop), (snap) =>
+    verification(snap, config, { ...options, waker }),
+  );
 }
 
 /**

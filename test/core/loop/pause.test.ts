@@ -3,6 +3,7 @@ import {
   encodeRecord,
   pauseAt,
   resumePause,
+  scheduleWake,
   stopRun,
   verification,
   type Decided,
@@ -26,10 +27,10 @@ describe('Paused, not failed', () => {
     const d = pauseAt(snap(), agent, LIMIT, NOW, 'job');
     expect(d.outcome.state).toBe('paused');
     expect(effects(d)).toEqual([
+      'wake',
       'marker attempts=0 rounds=0',
       'check Debug',
       expect.stringMatching(/^reply: ⏸️ Paused until \*\*2026-03-10 15:00 UTC\*\* on #2/),
-      'wake',
     ]);
     const marker = markerOf(d);
     expect(marker.pause).toMatchObject({ until: LIMIT.until, node: 'debug-fix', attempt: 1 });
@@ -38,6 +39,41 @@ describe('Paused, not failed', () => {
     expect(decodeRecord(encodeRecord(marker, HEAD), HEAD)?.pause).toEqual(marker.pause);
     // Said once: the same run's pause again (a redelivered apply) writes nothing.
     expect(pauseAt(snap({ marker }), agent, LIMIT, NOW, 'job').effects).toEqual([]);
+  });
+
+  test('a pause recorded where no queue is (the Action) gets the wake-up of a host that has one, once', () => {
+    const marker = markerOf(pauseAt(snap(), agent, LIMIT, NOW, undefined));
+    expect(marker.pause?.wake).toBeUndefined();
+    // The host without a queue: nothing to schedule, CI on the head waits.
+    expect((verification(snap({ marker }), agent) as Decided).effects).toEqual([]);
+    const d = verification(snap({ marker, checks: [ci('failure')] }), agent, {
+      waker: 'job',
+    }) as Decided;
+    expect(d.outcome.state).toBe('paused');
+    expect(effects(d)).toEqual([
+      'wake',
+      'marker attempts=0 rounds=0',
+      'check Debug',
+      expect.stringMatching(
+        /^reply: ⏰ #2 is paused until \*\*2026-03-10 15:00 UTC\*\*.*again at 2026-03-10 15:00 UTC by itself/,
+      ),
+    ]);
+    expect(d.effects[0]).toEqual({ kind: 'wake', at: LIMIT.until });
+    const scheduled = markerOf(d);
+    expect(scheduled.pause).toEqual({ ...marker.pause, wake: 'job' });
+    expect(decodeRecord(encodeRecord(scheduled, HEAD), HEAD)?.pause?.wake).toBe('job');
+    // Scheduled: the next event (a redelivery, another replica) schedules nothing more.
+    expect(verification(snap({ marker: scheduled }), agent, { waker: 'job' })).toMatchObject({
+      effects: [],
+    });
+    expect(scheduleWake(snap({ marker: scheduled }), 'job')).toBeUndefined();
+    // A pause the App recorded itself is scheduled already.
+    expect(markerOf(pauseAt(snap(), agent, LIMIT, NOW, 'job')).pause?.wake).toBe('job');
+    // Escalated, or no pause: nothing.
+    expect(
+      scheduleWake(snap({ marker: { ...marker, escalation: { reason: 'x', sha: HEAD } } }), 'job'),
+    ).toBeUndefined();
+    expect(scheduleWake(snap(), 'job')).toBeUndefined();
   });
 
   test('no reset time given: agent.pauseMinutes from now', () => {
