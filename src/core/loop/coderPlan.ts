@@ -10,9 +10,20 @@ import { coderAgentContext, coderAgentFiles } from './agentPlan.js';
 import { phaseToStart } from './choose.js';
 import { coderPlanLocal } from './coderPlanLocal.js';
 import { specTasksOfPhase } from './passesSpec.js';
-import type { PhasePlan } from './phasePlan.js';
+import type { OwnFiles, PhasePlan } from './phasePlan.js';
 import { progressPhases } from './progress.js';
 import { reply } from './replies.js';
+
+/** The loop's own files of a coder plan: in its plan folder. */
+export function coderOwnFiles(plansDir: string, name: string): OwnFiles {
+  const at = (file: string) => planPath(plansDir, name, file);
+  return {
+    tasks: at(PLAN_FILES.checklist),
+    masterLog: at(PLAN_FILES.masterLog),
+    checkpoint: at(PLAN_FILES.context),
+    reportsDir: at(PLAN_FILES.reportsDir),
+  };
+}
 
 /**
  * The coder layout (`<plansDir>/<Plan>/`) as a `PhasePlan`: the checklist's `[~]` and `[x]`, the
@@ -29,7 +40,8 @@ export function coderPlan(
   const at = (file: string) => planPath(config.plansDir, name, file);
   const text = (file: string) => files.files.get(file);
   const validated = () => (context ??= validateContext(files));
-  const checklistPath = at(PLAN_FILES.checklist);
+  const own = coderOwnFiles(config.plansDir, name);
+  const checklistPath = own.tasks;
   const missing = (file: string, message: string): { problems: Problem[] } => ({
     problems: [
       {
@@ -44,8 +56,8 @@ export function coderPlan(
     kind: 'coder',
     label: name,
     tasks: { path: checklistPath, text: text(PLAN_FILES.checklist) ?? '' },
-    masterLog: { path: at(PLAN_FILES.masterLog), text: text(PLAN_FILES.masterLog) },
-    checkpoint: { path: at(PLAN_FILES.context), text: text(PLAN_FILES.context) },
+    masterLog: { path: own.masterLog, text: text(PLAN_FILES.masterLog) },
+    checkpoint: { path: own.checkpoint, text: text(PLAN_FILES.context) },
     warnings: [],
 
     toStart() {

@@ -1,18 +1,20 @@
 import { codeSpan } from '../markdown.js';
 import {
   KIND_MARKS,
+  kindSidecar,
   openKindPlan,
   planRef,
   type KindPhase,
   type KindPlan,
 } from '../plan/kinds/plan.js';
+import type { NamedPlan } from '../plan/kinds/discovery.js';
 import type { PhaseReport } from '../plan/report.js';
 import type { Problem } from '../problem.js';
 import { oneLine } from '../plan/text.js';
 import { kindAgentContext, kindAgentLinks } from './agentPlan.js';
 import { specTasksOfKindPhase } from './passesSpec.js';
 import { phaseInteger } from './phaseName.js';
-import type { PhasePlan } from './phasePlan.js';
+import type { OwnFiles, PhasePlan } from './phasePlan.js';
 import { kindPlanLocal } from './kindPlanLocal.js';
 import { kindProgressPhases } from './progress.js';
 import { reply } from './replies.js';
@@ -25,6 +27,17 @@ function kindReportTasks(phase: KindPhase): PhaseReport['tasks'] {
     state: t.state === 'set-aside' ? 'todo' : t.state,
     text: `${t.text.startsWith(t.id) ? t.text : `${t.id} ${t.text}`}${t.state === 'set-aside' ? ' (set aside)' : ''}${t.optional ? ' (optional)' : ''}`,
   }));
+}
+
+/** The loop's own files of a plan of another kind: its tasks file, and its sidecar's. */
+export function kindOwnFiles(plan: Pick<NamedPlan, 'path' | 'sidecar'>): OwnFiles {
+  const sidecar = kindSidecar(plan);
+  return {
+    tasks: plan.path,
+    masterLog: sidecar.masterLog,
+    checkpoint: sidecar.checkpoint,
+    reportsDir: sidecar.reportsDir,
+  };
 }
 
 const BOX = { todo: '[ ]', doing: '[~]', done: '[x]', 'set-aside': '[ ]' } as const;

@@ -29,6 +29,18 @@ export interface PlanLink {
   path: string;
 }
 
+/**
+ * The loop's own files of a plan, known from its name alone, before the plan is read: where the
+ * start and the completion write the marks, the log entry, the checkpoint and the phase reports.
+ */
+export interface OwnFiles {
+  tasks: string;
+  masterLog: string;
+  checkpoint: string;
+  /** The folder of the phase reports (`<NN>_<Phase_Name>.md`). */
+  reportsDir: string;
+}
+
 /** A file of the plan and its text on the tree it was read from (undefined: not there). */
 export interface PlanText {
   path: string;

@@ -71,6 +71,8 @@ export interface KindSidecar {
   dir: string;
   masterLog: string;
   checkpoint: string;
+  /** The folder of the phase reports. */
+  reportsDir: string;
   report: (phase: Pick<KindPhase, 'number' | 'name'> & Partial<KindPhase>) => string;
 }
 
@@ -118,10 +120,12 @@ export type OtherKind = Exclude<PlanKind, 'coder'>;
 /** The sidecar of a plan: the loop's own files, beside (never inside) the user's. */
 export function kindSidecar(plan: Pick<NamedPlan, 'sidecar'>): KindSidecar {
   const dir = plan.sidecar;
+  const reportsDir = `${dir}/Reports`;
   return {
     dir,
     masterLog: `${dir}/Master_Log.md`,
     checkpoint: `${dir}/Checkpoint.md`,
+    reportsDir,
     report: (phase) => {
       const name =
         phase.name
@@ -129,7 +133,7 @@ export function kindSidecar(plan: Pick<NamedPlan, 'sidecar'>): KindSidecar {
           .replace(/[/\\\u0000-\u001f\u007f]/g, '')
           .trim()
           .replace(/\s+/g, '_') || `Phase_${phase.number}`;
-      return `${dir}/Reports/${phase.number.padStart(2, '0')}_${name}.md`;
+      return `${reportsDir}/${phase.number.padStart(2, '0')}_${name}.md`;
     },
   };
 }
