@@ -9,7 +9,7 @@ import type { Problem } from '../problem.js';
 import { coderAgentContext, coderAgentFiles } from './agentPlan.js';
 import { phaseToStart } from './choose.js';
 import { coderPlanLocal } from './coderPlanLocal.js';
-import { specTasksOfPhase } from './passesSpec.js';
+import { specTasksOfPhase } from './specTasks.js';
 import type { OwnFiles, PhasePlan } from './phasePlan.js';
 import { progressPhases } from './progress.js';
 import { reply } from './replies.js';

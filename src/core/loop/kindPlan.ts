@@ -12,7 +12,7 @@ import type { PhaseReport } from '../plan/report.js';
 import type { Problem } from '../problem.js';
 import { oneLine } from '../plan/text.js';
 import { kindAgentContext, kindAgentLinks } from './agentPlan.js';
-import { specTasksOfKindPhase } from './passesSpec.js';
+import { specTasksOfKindPhase } from './specTasks.js';
 import { phaseInteger } from './phaseName.js';
 import type { OwnFiles, PhasePlan } from './phasePlan.js';
 import { kindPlanLocal } from './kindPlanLocal.js';
