@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import { codeSpan } from '../markdown.js';
-import { parseChecklist, type Phase } from '../plan/checklist.js';
+import { parseChecklist } from '../plan/checklist.js';
+import type { Phase } from '../plan/checklistModel.js';
 import { PLAN_FILES, phaseBranch, planPath, reportPath } from '../plan/layout.js';
 import { markPhase } from '../plan/mark.js';
 import { oneLine } from '../plan/text.js';

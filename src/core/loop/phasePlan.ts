@@ -5,7 +5,7 @@ import type { PlanKind } from '../plan/kinds/discovery.js';
 import { KIND_MARKS } from '../plan/kinds/plan.js';
 import { appendLogEntry } from '../plan/masterLog.js';
 import { oneLine } from '../plan/text.js';
-import type { TaskState } from '../plan/checklist.js';
+import type { TaskState } from '../plan/checklistModel.js';
 import type { PhaseReport } from '../plan/report.js';
 import type { Problem } from '../problem.js';
 import type { Answer } from './choose.js';

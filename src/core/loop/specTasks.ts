@@ -1,4 +1,4 @@
-import type { Phase } from '../plan/checklist.js';
+import type { Phase } from '../plan/checklistModel.js';
 import type { KindPhase } from '../plan/kinds/plan.js';
 import type { SpecTask } from './pullSnapshot.js';
 
