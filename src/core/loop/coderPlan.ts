@@ -14,6 +14,7 @@ import { specTasksOfPhase } from './specTasks.js';
 import type { OwnFiles, PhasePlan } from './phasePlan.js';
 import { progressPhases } from './progress.js';
 import { reply } from './replies.js';
+import { statusSection } from './statusSection.js';
 
 /** The loop's own files of a coder plan: in its plan folder. */
 export function coderOwnFiles(plansDir: string, name: string): OwnFiles {
@@ -145,7 +146,7 @@ export function coderPlan(
       const { checklist, current } = validated();
       return checklist ? current : undefined;
     },
-    statusSection: (lock) => reply.statusSection(name, validated(), lock),
+    statusSection: (lock) => statusSection(name, validated(), lock),
 
     ...coderPlanLocal(name, files.dir, text(PLAN_FILES.checklist), validated),
 

@@ -18,6 +18,7 @@ import type { OwnFiles, PhasePlan } from './phasePlan.js';
 import { kindPlanLocal } from './kindPlanLocal.js';
 import { kindProgressPhases } from './progress.js';
 import { reply } from './replies.js';
+import { kindStatusSection } from './statusSection.js';
 import { KIND_LABELS, kindPhaseBranch, kindPhaseToStart, kindRunState } from './startKind.js';
 
 /** A phase's tasks as its report lists them: the id once, set-aside and optional ones noted. */
@@ -145,7 +146,7 @@ export function kindPlan(
     reportPath: (phase) => sidecar.report(phase),
 
     statusPhase: () => (kp.problems.length === 0 ? kp.current : undefined),
-    statusSection: (lock) => reply.kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock),
+    statusSection: (lock) => kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock),
 
     ...kindPlanLocal(kp, label, paths, texts),
 
