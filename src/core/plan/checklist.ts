@@ -1,6 +1,7 @@
 import type { Heading, ListItem, Nodes, Paragraph, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import {
+  boxStart,
   endsClosed,
   markdownLimitProblem,
   opensUnclosedFrontMatter,
@@ -13,30 +14,14 @@ import { countLineBreaks } from './text.js';
 import { ChecklistBuilder } from './checklistBuilder.js';
 import type { Checklist } from './checklistModel.js';
 
-/**
- * Where a list item's box sits in remark's tree. remark-gfm moves the paragraph past the box when
- * plain text follows it, and leaves it at the box when markup (`code`, **bold**, a link) or
- * nothing does, or for `[~]`; so step back over whitespace, line breaks and quote markers to a
- * `]` when there is one, else take the paragraph's start.
- */
+/** Where a list item's box sits in remark's tree (`boxStart`), and its line; undefined: no box. */
 function boxOfItem(
   item: ListItem,
   source: string,
   base: Base,
 ): { box: number; line: number } | undefined {
-  const first = item.children[0];
-  if (!first || first.type !== 'paragraph') return undefined;
-  const p = base.offset + first.position!.start.offset!;
-  let at = p;
-  if (item.checked === true || item.checked === false) {
-    let i = p - 1;
-    while (i >= 0) {
-      const c = source[i];
-      if (c !== ' ' && c !== '\t' && c !== '\r' && c !== '\n' && c !== '>') break;
-      i--;
-    }
-    if (source[i] === ']') at = i - 2;
-  }
+  const at = boxStart(source, item, base.offset);
+  if (at === undefined) return undefined;
   if (!isBox(source, at)) return undefined;
   const item0 = item.position!.start;
   return {
