@@ -6,12 +6,11 @@ import { PLAN_FILES, phaseBranch, planPath, reportPath } from '../plan/layout.js
 import { markPhase } from '../plan/mark.js';
 import { oneLine } from '../plan/text.js';
 import { validateContext, type PlanContext, type PlanFiles } from '../plan/validate.js';
-import type { Problem } from '../problem.js';
 import { coderAgentContext, coderAgentFiles } from './agentPlan.js';
 import { phaseToStart } from './choose.js';
 import { coderPlanLocal } from './coderPlanLocal.js';
 import { specTasksOfPhase } from './specTasks.js';
-import type { OwnFiles, PhasePlan } from './phasePlan.js';
+import { restoreOnBranch, type OwnFiles, type PhasePlan } from './phasePlan.js';
 import { progressPhases } from './progress.js';
 import { reply } from './replies.js';
 import { statusSection } from './statusSection.js';
@@ -44,16 +43,7 @@ export function coderPlan(
   const validated = () => (context ??= validateContext(files));
   const own = coderOwnFiles(config.plansDir, name);
   const checklistPath = own.tasks;
-  const missing = (file: string, message: string): { problems: Problem[] } => ({
-    problems: [
-      {
-        severity: 'error',
-        path: at(file),
-        message,
-        fix: 'Restore it on the branch, then approve again.',
-      },
-    ],
-  });
+  const missing = (file: string, message: string) => restoreOnBranch(at(file), message);
   return {
     kind: 'coder',
     label: name,

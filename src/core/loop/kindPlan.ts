@@ -9,12 +9,11 @@ import {
 } from '../plan/kinds/plan.js';
 import type { NamedPlan } from '../plan/kinds/discovery.js';
 import type { PhaseReport } from '../plan/report.js';
-import type { Problem } from '../problem.js';
 import { oneLine } from '../plan/text.js';
 import { kindAgentContext, kindAgentLinks } from './agentPlan.js';
 import { specTasksOfKindPhase } from './specTasks.js';
 import { phaseInteger } from './phaseName.js';
-import type { OwnFiles, PhasePlan } from './phasePlan.js';
+import { restoreOnBranch, type OwnFiles, type PhasePlan } from './phasePlan.js';
 import { kindPlanLocal } from './kindPlanLocal.js';
 import { kindProgressPhases } from './progress.js';
 import { reply } from './replies.js';
@@ -57,16 +56,7 @@ export function kindPlan(
 ): PhasePlan<KindPhase> {
   const { plan, sidecar } = kp;
   const kind = plan.kind;
-  const missing = (message: string): { problems: Problem[] } => ({
-    problems: [
-      {
-        severity: 'error',
-        path: planRef(plan),
-        message,
-        fix: 'Restore it on the branch, then approve again.',
-      },
-    ],
-  });
+  const missing = (message: string) => restoreOnBranch(planRef(plan), message);
   return {
     kind,
     label,
@@ -125,16 +115,10 @@ export function kindPlan(
       const phase = kp.phases.find((p) => p.number === phaseId);
       if (phase) return phase;
       if (kp.problems.length) return { problems: kp.problems };
-      return {
-        problems: [
-          {
-            severity: 'error',
-            path: plan.path,
-            message: `Phase ${phaseId} is no longer in the plan on the lock branch.`,
-            fix: 'Restore it on the branch, then approve again.',
-          },
-        ],
-      };
+      return restoreOnBranch(
+        plan.path,
+        `Phase ${phaseId} is no longer in the plan on the lock branch.`,
+      );
     },
     markDone: kp.markDone,
     afterDone(phase, marked) {

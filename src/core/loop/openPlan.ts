@@ -6,7 +6,7 @@ import type { Problem } from '../problem.js';
 import { coderOwnFiles, coderPlan } from './coderPlan.js';
 import { kindOwnFiles, kindPlan } from './kindPlan.js';
 import type { LoopMarker } from './marker.js';
-import type { OwnFiles, PhasePlan } from './phasePlan.js';
+import { restoreOnBranch, type OwnFiles, type PhasePlan } from './phasePlan.js';
 import { openWhenRead, treePaths, type AnyPlan } from './startKind.js';
 import type { Base, StartNeed, StartSnapshot } from './startSnapshot.js';
 
@@ -44,16 +44,7 @@ export function openRecorded(
   if (marker.planFile === undefined) return openCoder(config, marker.plan ?? '', snap);
   const plan = planFromRef(marker.planFile);
   if (!plan)
-    return {
-      problems: [
-        {
-          severity: 'error',
-          path: marker.planFile,
-          message: 'The loop record names no plan the loop reads.',
-          fix: 'Restore it on the branch, then approve again.',
-        },
-      ],
-    };
+    return restoreOnBranch(marker.planFile, 'The loop record names no plan the loop reads.');
   return openKind(plan, marker.plan ?? plan.name, base, texts);
 }
 

@@ -138,6 +138,15 @@ export interface AgentPlanContext {
   files: { name: string; text: string }[];
 }
 
+/** Why a recorded phase cannot complete: a file of the plan missing or changed on the lock branch. */
+export function restoreOnBranch(path: string, message: string): { problems: Problem[] } {
+  return {
+    problems: [
+      { severity: 'error', path, message, fix: 'Restore it on the branch, then approve again.' },
+    ],
+  };
+}
+
 /** The lock of the phase `/coder status` shows: its branch, held or not, and its open PR. */
 export interface StatusLock {
   branch: string;
