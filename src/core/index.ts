@@ -5,6 +5,18 @@ export * from './assess.js';
 export * from './plan/layout.js';
 export * from './plan/text.js';
 export * from './plan/checklist.js';
+export {
+  currentPhase,
+  findTask,
+  MARK_OF,
+  readPhaseHeading,
+  stateOfMark,
+  type Checklist,
+  type Phase,
+  type Task,
+  type TaskMark,
+  type TaskState,
+} from './plan/checklistModel.js';
 export * from './plan/mark.js';
 export * from './plan/masterLog.js';
 export * from './plan/checkpoint.js';

@@ -1,5 +1,5 @@
 import type { PromptDocument } from '../agent/prompt.js';
-import type { Phase } from '../plan/checklist.js';
+import type { Phase } from '../plan/checklistModel.js';
 import type { NamedPlan } from '../plan/kinds/discovery.js';
 import type { KindContext, KindPhase } from '../plan/kinds/plan.js';
 import { PLAN_FILES } from '../plan/layout.js';

@@ -10,7 +10,7 @@ export interface CheckRunView {
   /** What happens next, in one or two sentences. */
   next: string;
   attempt?: { number: number; of: number };
-  /** The Passes Spec? table (passesSpec.ts: `specTable`), shown under the summary. */
+  /** The Passes Spec? table (`specTable` in specTable.ts), shown under the summary. */
   spec?: string;
   /** Repository paths to link (plan files). */
   links?: { label: string; path: string }[];

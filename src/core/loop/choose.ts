@@ -1,4 +1,4 @@
-import type { Phase } from '../plan/checklist.js';
+import type { Phase } from '../plan/checklistModel.js';
 import { phaseBranch, quickBranch, slugConflicts } from '../plan/layout.js';
 import type { PlanContext } from '../plan/validate.js';
 import type { LoopOutcome } from './outcome.js';

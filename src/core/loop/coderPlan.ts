@@ -1,18 +1,30 @@
 import type { Config } from '../config.js';
 import { codeSpan } from '../markdown.js';
-import { parseChecklist, type Phase } from '../plan/checklist.js';
+import { parseChecklist } from '../plan/checklist.js';
+import type { Phase } from '../plan/checklistModel.js';
 import { PLAN_FILES, phaseBranch, planPath, reportPath } from '../plan/layout.js';
 import { markPhase } from '../plan/mark.js';
 import { oneLine } from '../plan/text.js';
 import { validateContext, type PlanContext, type PlanFiles } from '../plan/validate.js';
-import type { Problem } from '../problem.js';
 import { coderAgentContext, coderAgentFiles } from './agentPlan.js';
 import { phaseToStart } from './choose.js';
 import { coderPlanLocal } from './coderPlanLocal.js';
-import { specTasksOfPhase } from './passesSpec.js';
-import type { PhasePlan } from './phasePlan.js';
+import { specTasksOfPhase } from './specTasks.js';
+import { restoreOnBranch, type OwnFiles, type PhasePlan } from './phasePlan.js';
 import { progressPhases } from './progress.js';
 import { reply } from './replies.js';
+import { statusSection } from './statusSection.js';
+
+/** The loop's own files of a coder plan: in its plan folder. */
+export function coderOwnFiles(plansDir: string, name: string): OwnFiles {
+  const at = (file: string) => planPath(plansDir, name, file);
+  return {
+    tasks: at(PLAN_FILES.checklist),
+    masterLog: at(PLAN_FILES.masterLog),
+    checkpoint: at(PLAN_FILES.context),
+    reportsDir: at(PLAN_FILES.reportsDir),
+  };
+}
 
 /**
  * The coder layout (`<plansDir>/<Plan>/`) as a `PhasePlan`: the checklist's `[~]` and `[x]`, the
@@ -29,23 +41,15 @@ export function coderPlan(
   const at = (file: string) => planPath(config.plansDir, name, file);
   const text = (file: string) => files.files.get(file);
   const validated = () => (context ??= validateContext(files));
-  const checklistPath = at(PLAN_FILES.checklist);
-  const missing = (file: string, message: string): { problems: Problem[] } => ({
-    problems: [
-      {
-        severity: 'error',
-        path: at(file),
-        message,
-        fix: 'Restore it on the branch, then approve again.',
-      },
-    ],
-  });
+  const own = coderOwnFiles(config.plansDir, name);
+  const checklistPath = own.tasks;
+  const missing = (file: string, message: string) => restoreOnBranch(at(file), message);
   return {
     kind: 'coder',
     label: name,
     tasks: { path: checklistPath, text: text(PLAN_FILES.checklist) ?? '' },
-    masterLog: { path: at(PLAN_FILES.masterLog), text: text(PLAN_FILES.masterLog) },
-    checkpoint: { path: at(PLAN_FILES.context), text: text(PLAN_FILES.context) },
+    masterLog: { path: own.masterLog, text: text(PLAN_FILES.masterLog) },
+    checkpoint: { path: own.checkpoint, text: text(PLAN_FILES.context) },
     warnings: [],
 
     toStart() {
@@ -132,7 +136,7 @@ export function coderPlan(
       const { checklist, current } = validated();
       return checklist ? current : undefined;
     },
-    statusSection: (lock) => reply.statusSection(name, validated(), lock),
+    statusSection: (lock) => statusSection(name, validated(), lock),
 
     ...coderPlanLocal(name, files.dir, text(PLAN_FILES.checklist), validated),
 

@@ -1,4 +1,4 @@
-import { currentPhase, findTask, type Phase } from '../plan/checklist.js';
+import { currentPhase, findTask, type Phase } from '../plan/checklistModel.js';
 import { markPhase, setTaskStates } from '../plan/mark.js';
 import type { PlanContext } from '../plan/validate.js';
 import type { PhasePlan } from './phasePlan.js';

@@ -11,7 +11,8 @@ import {
 import { detectEol } from '../plan/text.js';
 import type { Problem } from '../problem.js';
 import { renderMarker, type LoopMarker } from './marker.js';
-import { passesSpec, specTrace, type SpecFile, type SpecOptions } from './passesSpec.js';
+import { passesSpec, specTrace, type SpecOptions } from './passesSpec.js';
+import type { SpecFile } from './specEvidence.js';
 import type { PhasePlan, PhaseRef } from './phasePlan.js';
 import type { SpecTask } from './pullSnapshot.js';
 import type { FileChange } from './startSnapshot.js';

@@ -14,6 +14,15 @@ export * from './replies.js';
 export * from './checkRun.js';
 export * from './gate.js';
 export * from './passesSpec.js';
+export {
+  namedPaths,
+  type SpecFile,
+  type SpecVerdict,
+  type TaskEvidence,
+  type TaskStatus,
+} from './specEvidence.js';
+export * from './specTable.js';
+export * from './specTasks.js';
 export * from './complete.js';
 export * from './actors.js';
 export * from './trust.js';

@@ -1,21 +1,23 @@
 import { codeSpan } from '../markdown.js';
 import {
   KIND_MARKS,
+  kindSidecar,
   openKindPlan,
   planRef,
   type KindPhase,
   type KindPlan,
 } from '../plan/kinds/plan.js';
+import type { NamedPlan } from '../plan/kinds/discovery.js';
 import type { PhaseReport } from '../plan/report.js';
-import type { Problem } from '../problem.js';
 import { oneLine } from '../plan/text.js';
 import { kindAgentContext, kindAgentLinks } from './agentPlan.js';
-import { specTasksOfKindPhase } from './passesSpec.js';
+import { specTasksOfKindPhase } from './specTasks.js';
 import { phaseInteger } from './phaseName.js';
-import type { PhasePlan } from './phasePlan.js';
+import { restoreOnBranch, type OwnFiles, type PhasePlan } from './phasePlan.js';
 import { kindPlanLocal } from './kindPlanLocal.js';
 import { kindProgressPhases } from './progress.js';
 import { reply } from './replies.js';
+import { kindStatusSection } from './statusSection.js';
 import { KIND_LABELS, kindPhaseBranch, kindPhaseToStart, kindRunState } from './startKind.js';
 
 /** A phase's tasks as its report lists them: the id once, set-aside and optional ones noted. */
@@ -25,6 +27,17 @@ function kindReportTasks(phase: KindPhase): PhaseReport['tasks'] {
     state: t.state === 'set-aside' ? 'todo' : t.state,
     text: `${t.text.startsWith(t.id) ? t.text : `${t.id} ${t.text}`}${t.state === 'set-aside' ? ' (set aside)' : ''}${t.optional ? ' (optional)' : ''}`,
   }));
+}
+
+/** The loop's own files of a plan of another kind: its tasks file, and its sidecar's. */
+export function kindOwnFiles(plan: Pick<NamedPlan, 'path' | 'sidecar'>): OwnFiles {
+  const sidecar = kindSidecar(plan);
+  return {
+    tasks: plan.path,
+    masterLog: sidecar.masterLog,
+    checkpoint: sidecar.checkpoint,
+    reportsDir: sidecar.reportsDir,
+  };
 }
 
 const BOX = { todo: '[ ]', doing: '[~]', done: '[x]', 'set-aside': '[ ]' } as const;
@@ -43,16 +56,7 @@ export function kindPlan(
 ): PhasePlan<KindPhase> {
   const { plan, sidecar } = kp;
   const kind = plan.kind;
-  const missing = (message: string): { problems: Problem[] } => ({
-    problems: [
-      {
-        severity: 'error',
-        path: planRef(plan),
-        message,
-        fix: 'Restore it on the branch, then approve again.',
-      },
-    ],
-  });
+  const missing = (message: string) => restoreOnBranch(planRef(plan), message);
   return {
     kind,
     label,
@@ -111,16 +115,10 @@ export function kindPlan(
       const phase = kp.phases.find((p) => p.number === phaseId);
       if (phase) return phase;
       if (kp.problems.length) return { problems: kp.problems };
-      return {
-        problems: [
-          {
-            severity: 'error',
-            path: plan.path,
-            message: `Phase ${phaseId} is no longer in the plan on the lock branch.`,
-            fix: 'Restore it on the branch, then approve again.',
-          },
-        ],
-      };
+      return restoreOnBranch(
+        plan.path,
+        `Phase ${phaseId} is no longer in the plan on the lock branch.`,
+      );
     },
     markDone: kp.markDone,
     afterDone(phase, marked) {
@@ -132,7 +130,7 @@ export function kindPlan(
     reportPath: (phase) => sidecar.report(phase),
 
     statusPhase: () => (kp.problems.length === 0 ? kp.current : undefined),
-    statusSection: (lock) => reply.kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock),
+    statusSection: (lock) => kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock),
 
     ...kindPlanLocal(kp, label, paths, texts),
 

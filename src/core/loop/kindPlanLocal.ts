@@ -1,4 +1,4 @@
-import type { TaskState } from '../plan/checklist.js';
+import type { TaskState } from '../plan/checklistModel.js';
 import {
   isMarkdownKind,
   readMarkdownPlan,

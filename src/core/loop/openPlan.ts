@@ -3,10 +3,10 @@ import type { NamedPlan } from '../plan/kinds/discovery.js';
 import { validateKindContext } from '../plan/kinds/index.js';
 import { openKindPlan, planFromRef, type KindPlan } from '../plan/kinds/plan.js';
 import type { Problem } from '../problem.js';
-import { coderPlan } from './coderPlan.js';
-import { kindPlan } from './kindPlan.js';
+import { coderOwnFiles, coderPlan } from './coderPlan.js';
+import { kindOwnFiles, kindPlan } from './kindPlan.js';
 import type { LoopMarker } from './marker.js';
-import type { PhasePlan } from './phasePlan.js';
+import { restoreOnBranch, type OwnFiles, type PhasePlan } from './phasePlan.js';
 import { openWhenRead, treePaths, type AnyPlan } from './startKind.js';
 import type { Base, StartNeed, StartSnapshot } from './startSnapshot.js';
 
@@ -44,17 +44,27 @@ export function openRecorded(
   if (marker.planFile === undefined) return openCoder(config, marker.plan ?? '', snap);
   const plan = planFromRef(marker.planFile);
   if (!plan)
-    return {
-      problems: [
-        {
-          severity: 'error',
-          path: marker.planFile,
-          message: 'The loop record names no plan the loop reads.',
-          fix: 'Restore it on the branch, then approve again.',
-        },
-      ],
-    };
+    return restoreOnBranch(marker.planFile, 'The loop record names no plan the loop reads.');
   return openKind(plan, marker.plan ?? plan.name, base, texts);
+}
+
+/**
+ * The loop's own files of the plan a loop record names, from the record alone (no plan read):
+ * the coder layout's in its plan folder, another kind's tasks file and sidecar (`planFile`); with
+ * the phase the record names, as its report's name begins (`01_…`). Undefined: the record names
+ * no phase of a plan the loop reads.
+ */
+export function recordedFiles(
+  config: Pick<Config, 'plansDir'>,
+  marker: Pick<LoopMarker, 'plan' | 'planFile' | 'phase' | 'phaseId'>,
+): (OwnFiles & { phase: string }) | undefined {
+  if (marker.planFile === undefined) {
+    if (marker.plan === undefined || marker.phase === undefined) return undefined;
+    return { ...coderOwnFiles(config.plansDir, marker.plan), phase: String(marker.phase) };
+  }
+  const plan = planFromRef(marker.planFile);
+  if (!plan || marker.phaseId === undefined) return undefined;
+  return { ...kindOwnFiles(plan), phase: marker.phaseId };
 }
 
 /** The coder layout: its plan folder read and validated first (`readPlan` on GitHub's side). */

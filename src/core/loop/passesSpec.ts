@@ -1,9 +1,6 @@
 import picomatch from 'picomatch';
 import type { Config } from '../config.js';
-import type { Phase } from '../plan/checklist.js';
-import type { KindPhase } from '../plan/kinds/plan.js';
 import type { ReportCommit, ReportTrace } from '../plan/report.js';
-import { codeSpan, encodePath, escapeMarkdown } from '../markdown.js';
 import { debugFix } from './debugFix.js';
 import type { SpecRecord } from './marker.js';
 import {
@@ -14,6 +11,20 @@ import {
   type PullSnapshot,
   type SpecTask,
 } from './pullSnapshot.js';
+import {
+  ChangedIndex,
+  citedIds,
+  idKey,
+  idsIn,
+  idsInTests,
+  isDocOrConfig,
+  namedPaths,
+  type SpecFile,
+  type SpecVerdict,
+  type TaskEvidence,
+  type TaskStatus,
+} from './specEvidence.js';
+import { specTable } from './specTable.js';
 
 /**
  * The seed's "Passes Spec?" node, without a model: each task of the phase — and each requirement,
@@ -31,205 +42,6 @@ import {
  */
 
 export type SpecCheck = 'require' | 'report' | 'off';
-
-/** A file of the pull request: its path (and old path), and the patch GitHub lists, if any. */
-export interface SpecFile {
-  path: string;
-  previous?: string;
-  /** The unified diff of the file; absent for binary files and diffs GitHub does not show. */
-  patch?: string;
-  /** The file was deleted by the PR. */
-  deleted?: boolean;
-}
-
-export type TaskStatus = 'evidence' | 'missing' | 'unchecked' | 'done' | 'optional';
-
-export interface TaskEvidence {
-  id: string;
-  text: string;
-  status: TaskStatus;
-  /** What the plan makes checkable: the paths the task names, the ids a test may name. */
-  named: { paths: string[]; ids: string[]; cited: string[] };
-  /** Named paths the PR changes (the changed file's path). */
-  paths: string[];
-  /** Changed tests naming the task's id or a requirement it cites. */
-  tests: { path: string; id: string }[];
-  /** The one line a reviewer reads. */
-  line: string;
-}
-
-export interface SpecVerdict {
-  passed: boolean;
-  tasks: TaskEvidence[];
-  /** The phase rule: code outside documentation and configuration needs a changed test. */
-  testRule: { applies: boolean; passed: boolean; line: string };
-  /** One line per task lacking evidence (and the test rule, when it fails). */
-  missing: string[];
-}
-
-// ------------------------------------------------------------------ what a task names
-
-/** Known file extensions are not required: a word with `/` and `.ext`, or any code span path. */
-const BARE_PATH =
-  /(?:^|[\s(])((?:\.{0,2}\/)?(?:[\w@.-]+\/)+[\w@.-]*\.[A-Za-z0-9]{1,10})(?=$|[\s),;:])/g;
-const CODE_SPAN = /`([^`\n]+)`/g;
-const PATHLIKE = /^(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\/?$/;
-
-function cleanPath(raw: string): string | undefined {
-  const p = raw
-    .replace(/^\.\//, '')
-    .replace(/^\/+/, '')
-    .replace(/[.,;:]+$/, '');
-  if (!p || p.startsWith('../') || p.includes('/../')) return undefined;
-  return p;
-}
-
-/** The repository paths a task's text names: code spans that read as a path, and `dir/file.ext`. */
-export function namedPaths(text: string): string[] {
-  const found = new Set<string>();
-  for (const m of text.matchAll(CODE_SPAN)) {
-    const span = m[1]!.trim();
-    if (!PATHLIKE.test(span)) continue;
-    // `file.ext`, `dir/file.ext` or `dir/`: a bare word (`main`) is not a path.
-    if (!/\.[A-Za-z0-9]{1,10}$/.test(span) && !span.includes('/')) continue;
-    if (/^\d+(\.\d+)*$/.test(span)) continue; // a version or an id
-    const p = cleanPath(span);
-    if (p) found.add(p);
-  }
-  const outside = text.replace(CODE_SPAN, ' ');
-  for (const m of outside.matchAll(BARE_PATH)) {
-    const p = cleanPath(m[1]!);
-    if (p && !/^https?:/.test(p) && !p.includes('//')) found.add(p);
-  }
-  return [...found];
-}
-
-/** Ids a test can name: spec-kit's `[US1]`, `FR-003`, `SC-2`, `REQ-4`, `AC-1.2`, `NFR-1`. */
-const CITED = /\b((?:US|FR|NFR|SC|REQ|AC|R)-?\d+(?:\.\d+)*)\b/g;
-
-/** The ids a task cites in its text (beside those the plan lists for it). */
-function citedIds(text: string): string[] {
-  return [...new Set([...text.matchAll(CITED)].map((m) => m[1]!.toUpperCase()))];
-}
-
-/** The tasks of a coder plan's phase, as Passes Spec? reads them. */
-export function specTasksOfPhase(phase: Pick<Phase, 'tasks'>): SpecTask[] {
-  return phase.tasks.map((t) => ({
-    id: t.id,
-    text: t.text,
-    state: t.state,
-    writtenId: t.text.trimStart().startsWith(t.id),
-  }));
-}
-
-/** The tasks of another kind's phase (spec-kit, Kiro, Task Master), as Passes Spec? reads them. */
-export function specTasksOfKindPhase(phase: Pick<KindPhase, 'tasks'>): SpecTask[] {
-  return phase.tasks.map((t) => {
-    const taskmaster = t.requirements === undefined;
-    const detail = [t.details, t.testStrategy].filter(Boolean).join('\n');
-    return {
-      id: t.id,
-      text: t.text,
-      state: t.state,
-      ...(t.optional ? { optional: true } : {}),
-      ...(t.requirements?.length ? { requirements: t.requirements } : {}),
-      ...(detail ? { detail } : {}),
-      ...(t.testStrategy ? { criterion: t.testStrategy } : {}),
-      writtenId: taskmaster || t.text.trimStart().startsWith(t.id),
-    };
-  });
-}
-
-// ------------------------------------------------------------------ what the tests say
-
-const NUMERIC = /^\d+(?:\.\d+)*$/;
-const KEYWORD = /\b(?:tasks?|requirements?|validates|req|criteri(?:on|a)|acceptance)\b/i;
-const DISTINCT = /\b[A-Za-z]{1,6}-?\d+(?:\.\d+)*\b/g;
-const NUMBER = /(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)/g;
-
-/** The lines of a patch the head holds (added and context), or the whole text when no patch. */
-function headLines(file: SpecFile): string[] {
-  if (file.patch === undefined) return [];
-  const lines: string[] = [];
-  for (const line of file.patch.split('\n')) {
-    if (line.startsWith('@@') || line.startsWith('-') || line.startsWith('\\')) continue;
-    lines.push(line.startsWith('+') || line.startsWith(' ') ? line.slice(1) : line);
-  }
-  return lines;
-}
-
-/** Every id some lines name → the keys (test paths, commit shas) of the lines naming it. */
-function idsIn(
-  sources: readonly { key: string; lines: readonly string[] }[],
-): Map<string, string[]> {
-  const named = new Map<string, string[]>();
-  const add = (id: string, key: string) => {
-    const list = named.get(id);
-    if (!list) named.set(id, [key]);
-    else if (list.at(-1) !== key) list.push(key);
-  };
-  for (const { key, lines } of sources) {
-    for (const line of lines) {
-      for (const m of line.matchAll(DISTINCT)) add(m[0].toUpperCase(), key);
-      if (KEYWORD.test(line)) for (const m of line.matchAll(NUMBER)) add(m[0], key);
-    }
-  }
-  return named;
-}
-
-/** Every id the changed tests name → the tests naming it (one pass over the patches). */
-function idsInTests(tests: readonly SpecFile[]): Map<string, string[]> {
-  return idsIn(tests.map((f) => ({ key: f.path, lines: headLines(f) })));
-}
-
-/** The key an id is looked up by: numbers as written, other ids in capitals. */
-const idKey = (id: string) => (NUMERIC.test(id) ? id : id.toUpperCase());
-
-// ------------------------------------------------------------------ what the PR changes
-
-const DOC_OR_CONFIG_EXT =
-  /\.(md|mdx|markdown|txt|rst|adoc|json|jsonc|json5|ya?ml|toml|ini|cfg|conf|lock|csv|svg|png|jpe?g|gif|webp|ico|mmd)$/i;
-const DOC_OR_CONFIG_NAME =
-  /^(license|licence|readme|changelog|contributing|notice|authors|codeowners|makefile|dockerfile|\.[^/]*)(\.[^/]*)?$/i;
-
-/** Documentation and configuration: what a phase may change without a test. */
-function isDocOrConfig(path: string, plansDir = 'docs/plans'): boolean {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  return (
-    path.startsWith('docs/') ||
-    path.startsWith('.github/') ||
-    path.startsWith(`${plansDir.replace(/\/+$/, '')}/`) ||
-    DOC_OR_CONFIG_EXT.test(name) ||
-    DOC_OR_CONFIG_NAME.test(name)
-  );
-}
-
-/** The changed paths, indexed so each named path is looked up, not scanned for. */
-class ChangedIndex {
-  private readonly byName = new Map<string, string[]>();
-  private readonly dirs = new Map<string, string>();
-  constructor(paths: readonly string[]) {
-    for (const p of paths) {
-      const name = p.slice(p.lastIndexOf('/') + 1);
-      const list = this.byName.get(name);
-      if (list) list.push(p);
-      else this.byName.set(name, [p]);
-      // Every run of directories a path sits in (`a/b/`, `b/`): a named folder matches by lookup.
-      const segments = p.split('/').slice(0, -1);
-      for (let i = 0; i < segments.length && i < 8; i++)
-        for (let j = i + 1; j <= segments.length && j - i <= 8; j++) {
-          const dir = `${segments.slice(i, j).join('/')}/`;
-          if (!this.dirs.has(dir)) this.dirs.set(dir, p);
-        }
-    }
-  }
-  /** The changed path a named path stands for: itself, or written from a sub-folder's root. */
-  find(named: string): string | undefined {
-    if (named.endsWith('/')) return this.dirs.get(named);
-    const name = named.slice(named.lastIndexOf('/') + 1);
-    return this.byName.get(name)?.find((p) => p === named || p.endsWith(`/${named}`));
-  }
-}
 
 // ------------------------------------------------------------------ the verdict
 
@@ -409,62 +221,6 @@ export function specTrace(verdict: SpecVerdict, commits: readonly ReportCommit[]
     })),
     testRule: verdict.testRule.line,
   };
-}
-
-// ------------------------------------------------------------------ the table
-
-/** Most characters of the table in a check run (GitHub's summary holds 65,535). */
-const TABLE_CHARS = 40_000;
-
-const STATUS_MARK: Record<TaskStatus, string> = {
-  missing: '❌ missing',
-  evidence: '✅ evidence',
-  unchecked: '➖ nothing checkable',
-  done: '✔️ done before',
-  optional: '➖ optional',
-};
-
-/**
- * The verdict as markdown: one row per task (those lacking evidence first), the test rule under
- * it, file and test paths linked at `sha`. Bounded: past the limit, the rest are counted.
- */
-export function specTable(
-  verdict: SpecVerdict,
-  link?: { repoUrl: string; sha: string },
-  limit = TABLE_CHARS,
-): string {
-  const at = (path: string) =>
-    link
-      ? `[${codeSpan(path)}](${link.repoUrl}/blob/${link.sha}/${encodePath(path)})`
-      : codeSpan(path);
-  // Only what reads as a path is linked (a folder or a file name with an extension): task and
-  // requirement ids (`1.2`, `T003`) stay text.
-  const isPath = (p: string) => !p.includes(' ') && (p.includes('/') || /\.[A-Za-z]\w*$/.test(p));
-  const lined = (text: string) =>
-    text.replace(/`([^`]+)`/g, (_m, p: string) => (link && isPath(p) ? at(p) : codeSpan(p)));
-  const order: TaskStatus[] = ['missing', 'evidence', 'unchecked', 'optional', 'done'];
-  const rows = [...verdict.tasks].sort((a, b) => order.indexOf(a.status) - order.indexOf(b.status));
-  const out = [
-    `**Passes Spec?** ${verdict.passed ? 'yes' : 'no'} — ${rows.filter((r) => r.status === 'evidence').length} of ${rows.length} tasks traced to evidence, ${rows.filter((r) => r.status === 'missing').length} lacking.`,
-    '',
-    '| task | | evidence |',
-    '| --- | --- | --- |',
-  ];
-  let size = out.join('\n').length;
-  let shown = 0;
-  for (const r of rows) {
-    // The id once: a task whose text starts with it (`T012 …`, `1.2 …`) is shown after it.
-    const own = r.text.startsWith(`${r.id} `) ? r.text.slice(r.id.length + 1) : r.text;
-    const text = escapeMarkdown(own.replace(/\s+/g, ' ').slice(0, 120)).replace(/\|/g, '\\|');
-    const row = `| ${codeSpan(r.id)} ${text} | ${STATUS_MARK[r.status]} | ${lined(r.line).replace(/\|/g, '\\|')} |`;
-    if (size + row.length > limit) break;
-    out.push(row);
-    size += row.length + 1;
-    shown++;
-  }
-  if (shown < rows.length) out.push(`| … | | ${rows.length - shown} more tasks not shown |`);
-  out.push('', `${verdict.testRule.passed ? '✅' : '❌'} ${verdict.testRule.line}`);
-  return out.join('\n');
 }
 
 // ------------------------------------------------------------------ the node on a loop PR head

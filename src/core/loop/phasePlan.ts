@@ -5,7 +5,7 @@ import type { PlanKind } from '../plan/kinds/discovery.js';
 import { KIND_MARKS } from '../plan/kinds/plan.js';
 import { appendLogEntry } from '../plan/masterLog.js';
 import { oneLine } from '../plan/text.js';
-import type { TaskState } from '../plan/checklist.js';
+import type { TaskState } from '../plan/checklistModel.js';
 import type { PhaseReport } from '../plan/report.js';
 import type { Problem } from '../problem.js';
 import type { Answer } from './choose.js';
@@ -27,6 +27,18 @@ export interface PhaseRef {
 export interface PlanLink {
   label: string;
   path: string;
+}
+
+/**
+ * The loop's own files of a plan, known from its name alone, before the plan is read: where the
+ * start and the completion write the marks, the log entry, the checkpoint and the phase reports.
+ */
+export interface OwnFiles {
+  tasks: string;
+  masterLog: string;
+  checkpoint: string;
+  /** The folder of the phase reports (`<NN>_<Phase_Name>.md`). */
+  reportsDir: string;
 }
 
 /** A file of the plan and its text on the tree it was read from (undefined: not there). */
@@ -124,6 +136,15 @@ export interface AgentPlanContext {
   documentsDir?: string;
   /** The context folder's files, by name under it, in the order they are written. */
   files: { name: string; text: string }[];
+}
+
+/** Why a recorded phase cannot complete: a file of the plan missing or changed on the lock branch. */
+export function restoreOnBranch(path: string, message: string): { problems: Problem[] } {
+  return {
+    problems: [
+      { severity: 'error', path, message, fix: 'Restore it on the branch, then approve again.' },
+    ],
+  };
 }
 
 /** The lock of the phase `/coder status` shows: its branch, held or not, and its open PR. */

@@ -7,9 +7,9 @@ import {
   mayBePlanDocument,
   type FoundPlanFile,
 } from '../plan/kinds/discovery.js';
-import { kindSidecar, planFromRef } from '../plan/kinds/plan.js';
 import { PLAN_FILES } from '../plan/layout.js';
 import type { LoopFile, LoopMarker } from './marker.js';
+import { recordedFiles } from './openPlan.js';
 import { touchedPaths, type Need, type PullFile, type PullSnapshot } from './pullSnapshot.js';
 
 /**
@@ -44,25 +44,17 @@ export function loopFileRole(
     const slash = rest.indexOf('/');
     return slash > 0 && rest.slice(slash + 1) === PLAN_FILES.masterLog ? 'log' : undefined;
   }
-  const report = (dir: string, phase: string) =>
-    path.startsWith(`${dir}/${PLAN_FILES.reportsDir}/${phase.padStart(2, '0')}_`) &&
+  const own = recordedFiles(config, marker);
+  if (!own) return undefined;
+  if (path === own.tasks) return 'tasks';
+  if (path === own.masterLog) return 'log';
+  if (path === own.checkpoint) return 'checkpoint';
+  const reports = `${own.reportsDir}/`;
+  return path.startsWith(`${reports}${own.phase.padStart(2, '0')}_`) &&
     path.endsWith('.md') &&
-    !path.slice(dir.length + PLAN_FILES.reportsDir.length + 2).includes('/');
-  if (marker.planFile !== undefined) {
-    const plan = planFromRef(marker.planFile);
-    if (!plan || marker.phaseId === undefined) return undefined;
-    const sidecar = kindSidecar(plan);
-    if (path === plan.path) return 'tasks';
-    if (path === sidecar.masterLog) return 'log';
-    if (path === sidecar.checkpoint) return 'checkpoint';
-    return report(sidecar.dir, marker.phaseId) ? 'report' : undefined;
-  }
-  if (marker.plan === undefined || marker.phase === undefined) return undefined;
-  const own = `${plans}/${marker.plan}`;
-  if (path === `${own}/${PLAN_FILES.checklist}`) return 'tasks';
-  if (path === `${own}/${PLAN_FILES.context}`) return 'checkpoint';
-  if (path === `${own}/${PLAN_FILES.masterLog}`) return 'log';
-  return report(own, String(marker.phase)) ? 'report' : undefined;
+    !path.slice(reports.length).includes('/')
+    ? 'report'
+    : undefined;
 }
 
 /**

@@ -2,7 +2,6 @@ import type { Assessment } from '../assess.js';
 import { HELP_TEXT } from '../command.js';
 import { codeSpan, escapeMarkdown } from '../markdown.js';
 import { formatProblem, type Problem } from '../problem.js';
-import type { PlanContext } from '../plan/validate.js';
 import { phaseTitle } from './phaseName.js';
 
 /** A phase as a reply names it: its number (`3`, `3.1` for spec-kit) and name. */
@@ -10,9 +9,8 @@ type PhaseName = { number: number | string; name: string };
 
 /** Every reply the loop posts, in one place: the orchestrator's side of the flowchart. */
 
-const BOX = { todo: '[ ]', doing: '[~]', done: '[x]' } as const;
-
-const list = (problems: readonly Problem[]) =>
+/** Problems as a reply lists them: one code span per problem, its place and its fix. */
+export const problemList = (problems: readonly Problem[]) =>
   problems.map((p) => `- ${codeSpan(formatProblem(p))}`).join('\n');
 
 export const reply = {
@@ -28,7 +26,7 @@ export const reply = {
     `@${login}, coder-loop takes commands only from people with write access to this repository.`,
 
   configInvalid: (problems: readonly Problem[]): string =>
-    `The coder-loop config is invalid, so nothing was done:\n\n${list(problems)}`,
+    `The coder-loop config is invalid, so nothing was done:\n\n${problemList(problems)}`,
 
   noPlans: (plansDir: string): string =>
     `There is no plan under ${codeSpan(plansDir)} on the default branch. Create one with ${codeSpan('npx coder-loop init "My Plan"')}, commit it, then run ${codeSpan('/coder next')}.`,
@@ -43,94 +41,13 @@ export const reply = {
   noSuchPlan: (name: string, plans: readonly string[]): string =>
     `There is no plan ${codeSpan(name)}.${plans.length ? ` Plans: ${plans.map(codeSpan).join(', ')}.` : ''}`,
 
-  /** `/coder status`: one plan's phases and tasks, where it stands, and its lock. */
-  statusSection: (
-    name: string,
-    context: PlanContext,
-    lock: { branch: string; held: boolean; pr?: number } | undefined,
-  ): string => {
-    const lines = [`### ${escapeMarkdown(name)}`, ''];
-    if (!context.checklist) lines.push('No readable checklist.');
-    else {
-      for (const phase of context.checklist.phases) {
-        const done = phase.tasks.filter((t) => t.state === 'done').length;
-        const here = phase === context.current ? ' ← current' : '';
-        lines.push(
-          `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ''}** (${done}/${phase.tasks.length})${here}`,
-        );
-        for (const t of phase.tasks)
-          lines.push(`  ${'  '.repeat(t.depth)}- ${BOX[t.state]} ${escapeMarkdown(t.text)}`);
-      }
-      if (context.current && lock)
-        lines.push(
-          '',
-          lock.held
-            ? `Phase ${context.current.number} is locked by ${codeSpan(lock.branch)}${lock.pr !== undefined ? `, pull request #${lock.pr}` : ''}.`
-            : `Phase ${context.current.number} is free: ${codeSpan(`/coder next ${name}`)} takes it.`,
-        );
-      else lines.push('', 'Complete.');
-    }
-    if (!context.valid)
-      lines.push('', `Not valid: ${codeSpan(`npx coder-loop lint "${name}"`)} lists the problems.`);
-    return lines.join('\n');
-  },
-
-  /** `/coder status`: a plan of another kind (spec-kit, Kiro, Task Master), as `statusSection`. */
-  kindStatusSection: (
-    label: string,
-    kind: string,
-    path: string,
-    plan: {
-      phases: readonly {
-        number: string;
-        name: string;
-        tasks: readonly {
-          text: string;
-          state: 'todo' | 'doing' | 'done' | 'set-aside';
-          optional: boolean;
-          note?: string;
-        }[];
-      }[];
-      current: { number: string } | undefined;
-      complete: boolean;
-      waiting: string | undefined;
-      problems: readonly Problem[];
-    },
-    lock: { branch: string; held: boolean; pr?: number } | undefined,
-  ): string => {
-    const lines = [`### ${escapeMarkdown(label)} (${kind}, ${codeSpan(path)})`, ''];
-    for (const phase of plan.phases) {
-      const done = phase.tasks.filter((t) => t.state === 'done').length;
-      const here = phase.number === plan.current?.number ? ' ← current' : '';
-      lines.push(
-        `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ''}** (${done}/${phase.tasks.length})${here}`,
-      );
-      for (const t of phase.tasks)
-        lines.push(
-          `  - ${t.state === 'set-aside' ? '[ ]' : BOX[t.state]} ${escapeMarkdown(t.text)}${t.state === 'set-aside' ? ' (set aside)' : t.note ? ` (${t.note})` : t.optional ? ' (optional)' : ''}`,
-        );
-    }
-    if (plan.problems.length > 0) lines.push('', `Not valid:\n\n${list(plan.problems)}`);
-    else if (plan.current && lock)
-      lines.push(
-        '',
-        lock.held
-          ? `Phase ${plan.current.number} is locked by ${codeSpan(lock.branch)}${lock.pr !== undefined ? `, pull request #${lock.pr}` : ''}.`
-          : `Phase ${plan.current.number} is free: ${codeSpan(`/coder next ${label}`)} takes it.`,
-      );
-    else if (plan.complete) lines.push('', 'Complete.');
-    else if (!plan.current)
-      lines.push('', `No phase can start: ${escapeMarkdown(plan.waiting ?? '')}`);
-    return lines.join('\n');
-  },
-
   /** Two plans whose names make one lock branch: neither may start until one is renamed. */
   slugConflict: (name: string, other: string, branch: string): string =>
     `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch)}; nothing was written. Rename one of them (\`coder-loop lint\` reports it too).`,
 
   /** ValidateContext → No: "Return to Orchestrator: Plan Required". */
   planRequired: (plan: string, problems: readonly Problem[]): string =>
-    `**Plan required.** Plan ${codeSpan(plan)} is not ready for the loop; nothing was written. Fix these and run ${codeSpan(`/coder next ${plan}`)} again:\n\n${list(problems.filter((p) => p.severity === 'error'))}`,
+    `**Plan required.** Plan ${codeSpan(plan)} is not ready for the loop; nothing was written. Fix these and run ${codeSpan(`/coder next ${plan}`)} again:\n\n${problemList(problems.filter((p) => p.severity === 'error'))}`,
 
   planComplete: (plan: string): string =>
     `Plan ${codeSpan(plan)} is complete: every task of every phase is done.`,

@@ -5,7 +5,7 @@ import {
   type Task,
   type TaskMark,
   type TaskState,
-} from './checklist.js';
+} from './checklistModel.js';
 
 /** The checklist changed under us: the task no longer reads as it did when it was parsed. */
 class StaleChecklistError extends Error {

@@ -2,7 +2,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
-import type { Nodes, Root, RootContent } from 'mdast';
+import type { ListItem, Nodes, Root, RootContent } from 'mdast';
 import type { Problem } from '../problem.js';
 
 // Processors, built once: GFM for task-list items, front matter so it is never read as tasks.
@@ -215,4 +215,29 @@ function countBreaks(text: string): number {
   let n = 0;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/**
+ * Where a list item's box would start (its `[`) in `source`, the item parsed from the part of it
+ * at `offset`; undefined for an item that does not begin with a paragraph. remark-gfm moves the
+ * paragraph past the box when plain text follows it, and leaves it at the box when markup
+ * (`code`, **bold**, a link) or nothing does, or for a mark GFM does not know; so, for an item
+ * remark read as checked or unchecked, step back over whitespace, line breaks and quote markers
+ * to a `]` when there is one, else take the paragraph's start. The caller checks the bracket.
+ */
+export function boxStart(source: string, item: ListItem, offset = 0): number | undefined {
+  const first = item.children[0];
+  if (!first || first.type !== 'paragraph') return undefined;
+  const p = offset + first.position!.start.offset!;
+  let at = p;
+  if (item.checked === true || item.checked === false) {
+    let i = p - 1;
+    while (i >= 0) {
+      const c = source[i];
+      if (c !== ' ' && c !== '\t' && c !== '\r' && c !== '\n' && c !== '>') break;
+      i--;
+    }
+    if (source[i] === ']') at = i - 2;
+  }
+  return at;
 }

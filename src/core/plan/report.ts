@@ -5,7 +5,7 @@ import {
   totalUsage,
   type AgentRunEntry,
 } from '../agent/usage.js';
-import type { Task } from './checklist.js';
+import type { Task } from './checklistModel.js';
 import { oneLine } from './text.js';
 
 export interface ReportCommit {

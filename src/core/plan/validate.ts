@@ -1,5 +1,6 @@
 import { hasErrors, type Problem } from '../problem.js';
-import { currentPhase, parseChecklist, type Checklist, type Phase } from './checklist.js';
+import { parseChecklist } from './checklist.js';
+import { currentPhase, type Checklist, type Phase } from './checklistModel.js';
 import { findCheckpoint } from './checkpoint.js';
 import { checkPlanName, indexTaskPlans, isRequirementsFile, PLAN_FILES } from './layout.js';
 

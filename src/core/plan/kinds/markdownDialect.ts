@@ -1,7 +1,7 @@
 import type { Heading, ListItem, Nodes, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Problem } from '../../problem.js';
-import { markdownLimitProblem, parseMarkdown } from '../markdown.js';
+import { boxStart, markdownLimitProblem, parseMarkdown } from '../markdown.js';
 import { isNarrowTab } from '../scan.js';
 import { countLineBreaks } from '../text.js';
 import { scanDialect, type DialectScan, type ScanMode } from './dialectScan.js';
@@ -57,20 +57,8 @@ export function boxAt(
   source: string,
   item: ListItem,
 ): { offset: number; mark: string; after: string; line: number } | undefined {
-  const first = item.children[0];
-  if (!first || first.type !== 'paragraph') return undefined;
-  const p = first.position!.start.offset!;
-  let at = p;
-  if (item.checked === true || item.checked === false) {
-    // remark-gfm starts the paragraph after the box when text follows it: step back to its `]`.
-    let i = p - 1;
-    while (i >= 0) {
-      const c = source[i];
-      if (c !== ' ' && c !== '\t' && c !== '\r' && c !== '\n' && c !== '>') break;
-      i--;
-    }
-    if (source[i] === ']') at = i - 2;
-  }
+  const at = boxStart(source, item);
+  if (at === undefined) return undefined;
   if (source[at] !== '[' || source[at + 2] !== ']') return undefined;
   const mark = source[at + 1]!;
   if (mark === '\n' || mark === '\r' || (mark === '\t' && !isNarrowTab(source, at + 1))) {

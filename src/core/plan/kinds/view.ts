@@ -1,0 +1,117 @@
+import type { Problem } from '../../problem.js';
+import type { NamedPlan } from './discovery.js';
+
+/**
+ * The kind-neutral view of a plan of another kind (`KindPlan`, opened by `openKindPlan` in
+ * plan.ts), and what the kinds' openers share: the view of a plan that could not be read, errors
+ * told from warnings, the quoted sections' bound.
+ */
+
+export type KindState = 'todo' | 'doing' | 'done' | 'set-aside';
+
+export interface KindTask {
+  id: string;
+  text: string;
+  state: KindState;
+  /** 1-based line of the task's mark (markdown) or `status` value (Task Master). */
+  line: number;
+  /** Kiro's `[ ]*`: not required for the phase to complete; the loop never marks it. */
+  optional: boolean;
+  /**
+   * What the state alone does not say: `optional` (Kiro), or Task Master's `blocked` (not
+   * started over a person's block), `review`, `deferred`, `cancelled`.
+   */
+  note?: KindNote;
+  /** Requirement ids the task cites (Kiro's `_Requirements: 1.2_`, spec-kit's `[US1]`). */
+  requirements?: string[];
+  /** Task Master's details and test strategy (Passes Spec? reads paths and ids in them). */
+  details?: string;
+  testStrategy?: string;
+}
+
+export type KindNote = 'optional' | 'blocked' | 'review' | 'deferred' | 'cancelled';
+
+export interface KindPhase {
+  /** `3`, `3.1` (spec-kit); a top-level task's number (Kiro) or id (Task Master). */
+  number: string;
+  name: string;
+  line: number;
+  tasks: KindTask[];
+  /**
+   * Nothing is left to do in it, as its tool counts: every required task done (spec-kit, Kiro),
+   * or the task's own status `done`, `cancelled` or `deferred` (Task Master).
+   */
+  finished: boolean;
+}
+
+/** A link the PR body and the agent get, and text quoted for them. */
+export interface KindContext {
+  links: { label: string; path: string }[];
+  sections: { title: string; text: string }[];
+}
+
+export interface KindSidecar {
+  dir: string;
+  masterLog: string;
+  checkpoint: string;
+  /** The folder of the phase reports. */
+  reportsDir: string;
+  report: (phase: Pick<KindPhase, 'number' | 'name'> & Partial<KindPhase>) => string;
+}
+
+export interface KindPlan {
+  plan: NamedPlan;
+  phases: KindPhase[];
+  /** The phase the loop starts next; undefined when the plan is complete or must wait. */
+  current: KindPhase | undefined;
+  /**
+   * Every phase finished, and the plan read without an error: a plan from which no task could be
+   * read is never complete.
+   */
+  complete: boolean;
+  /** Work remains and no phase can start (Task Master: blocked, in review, a dependency): why. */
+  waiting: string | undefined;
+  /** Errors (context missing, a file the reader refuses): nothing may start. */
+  problems: Problem[];
+  /** Lookalike tasks and other warnings: named in the reply, the start goes on. */
+  warnings: Problem[];
+  sidecar: KindSidecar;
+  /** The tasks file with the phase's open tasks marked in progress (spec-kit: unchanged). */
+  markStart: (phase: KindPhase) => string;
+  /** The tasks file with the phase's tasks marked done. */
+  markDone: (phase: KindPhase) => string;
+  context: (phase: KindPhase) => KindContext;
+}
+
+/** Most characters of a document's text quoted for a phase's PR and agent. */
+export const QUOTE_LIMIT = 20_000;
+
+export function emptyKindPlan(plan: NamedPlan, sidecar: KindSidecar, problem: Problem): KindPlan {
+  return {
+    plan,
+    phases: [],
+    current: undefined,
+    complete: false,
+    waiting: undefined,
+    problems: [problem],
+    warnings: [],
+    sidecar,
+    markStart: () => '',
+    markDone: () => '',
+    context: () => ({ links: [], sections: [] }),
+  };
+}
+
+export function splitProblems(problems: readonly Problem[]): {
+  errors: Problem[];
+  warnings: Problem[];
+} {
+  return {
+    errors: problems.filter((p) => p.severity === 'error'),
+    warnings: problems.filter((p) => p.severity !== 'error'),
+  };
+}
+
+export function noPhase(path: string, fix: string): Problem {
+  return { severity: 'error', path, line: 1, message: 'no phase with a task was found.', fix };
+}
