@@ -1,5 +1,4 @@
 import { jest } from '@jest/globals';
-import { sign } from '@octokit/webhooks-methods';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +7,7 @@ import { Redis } from 'ioredis';
 import { WRITE_BUCKETS } from '../../src/github/throttle.js';
 import { commentDelivery } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
-import { appPrivateKey, startNode, type NodeProcess } from '../helpers/process.js';
+import { appPrivateKey, deliverWebhook, startNode, type NodeProcess } from '../helpers/process.js';
 import { repoRoot } from '../paths.js';
 import { SimGitHub } from '../sim/github.js';
 import { freshBuild } from '../helpers/build.js';
@@ -121,19 +120,8 @@ afterEach(async () => {
   expect(sim.violations).toEqual([]);
 });
 
-async function deliver(replica: NodeProcess, delivery: ReturnType<typeof commentDelivery>) {
-  const body = JSON.stringify(delivery.payload);
-  const response = await fetch(`${replica.url}/api/github/webhooks`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-github-event': delivery.name,
-      'x-github-delivery': delivery.id,
-      'x-hub-signature-256': await sign(SECRET, body),
-    },
-    body,
-  });
-  return response.status;
+function deliver(replica: NodeProcess, delivery: ReturnType<typeof commentDelivery>) {
+  return deliverWebhook(replica, SECRET, delivery);
 }
 
 /**

@@ -1,5 +1,4 @@
 import { jest } from '@jest/globals';
-import { sign } from '@octokit/webhooks-methods';
 import { Octokit } from '@octokit/core';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +10,7 @@ import { dispatchAgentPause, type LoopEnv } from '../../src/github/loop/index.js
 import { freshBuild } from '../helpers/build.js';
 import { commentDelivery, examplePayload } from '../helpers/payloads.js';
 import { examplePlanFiles } from '../helpers/plans.js';
-import { appPrivateKey, startNode, type NodeProcess } from '../helpers/process.js';
+import { appPrivateKey, deliverWebhook, startNode, type NodeProcess } from '../helpers/process.js';
 import { startRedis } from '../helpers/redis.js';
 import { repoRoot } from '../paths.js';
 import { SimGitHub } from '../sim/github.js';
@@ -82,18 +81,7 @@ async function deliver(
   replica: NodeProcess,
   delivery: { id: string; name: string; payload: unknown },
 ) {
-  const body = JSON.stringify(delivery.payload);
-  const response = await fetch(`${replica.url}/api/github/webhooks`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-github-event': delivery.name,
-      'x-github-delivery': delivery.id,
-      'x-hub-signature-256': await sign(SECRET, body),
-    },
-    body,
-  });
-  expect([200, 202]).toContain(response.status);
+  expect([200, 202]).toContain(await deliverWebhook(replica, SECRET, delivery));
 }
 
 /** Waits until `done` holds and GitHub then hears nothing for 3 s: no replica still acting. */

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { sign } from '@octokit/webhooks-methods';
 
 /** A free TCP port on the loopback interface. */
 export async function freePort(): Promise<number> {
@@ -132,4 +133,27 @@ export function killProcessesWith(needle: string): void {
     } catch {
       // Gone.
     }
+}
+
+/**
+ * Delivers a webhook to a running App as GitHub does (its event, delivery id and signature);
+ * resolves to the HTTP status the App answered.
+ */
+export async function deliverWebhook(
+  app: NodeProcess,
+  secret: string,
+  delivery: { id: string; name: string; payload: unknown },
+): Promise<number> {
+  const body = JSON.stringify(delivery.payload);
+  const response = await fetch(`${app.url}/api/github/webhooks`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': delivery.name,
+      'x-github-delivery': delivery.id,
+      'x-hub-signature-256': await sign(secret, body),
+    },
+    body,
+  });
+  return response.status;
 }
