@@ -7,7 +7,13 @@ import { Redis } from 'ioredis';
 import { WRITE_BUCKETS } from '../../src/github/throttle.js';
 import { commentDelivery } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
-import { appPrivateKey, deliverWebhook, startNode, type NodeProcess } from '../helpers/process.js';
+import {
+  appPrivateKey,
+  deliverWebhook,
+  settleQuiet,
+  startNode,
+  type NodeProcess,
+} from '../helpers/process.js';
 import { repoRoot } from '../paths.js';
 import { SimGitHub } from '../sim/github.js';
 import { freshBuild } from '../helpers/build.js';
@@ -129,18 +135,13 @@ function deliver(replica: NodeProcess, delivery: ReturnType<typeof commentDelive
  * wait for its next token (1 s, checked in Redis every second), so no replica still has a write
  * queued.
  */
-async function settle(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 150_000;
-  let last = sim.requests;
-  let quietSince = Date.now();
-  while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 250));
-    if (sim.requests !== last) {
-      last = sim.requests;
-      quietSince = Date.now();
-    } else if (done() && Date.now() - quietSince >= 5000) return;
-  }
-  throw new Error(`the replicas did not settle: ${sim.comments.length} comments so far`);
+function settle(done: () => boolean): Promise<void> {
+  return settleQuiet(() => sim.requests, done, {
+    quietMs: 5000,
+    timeoutMs: 150_000,
+    pollMs: 250,
+    failure: () => `the replicas did not settle: ${sim.comments.length} comments so far`,
+  });
 }
 
 it('concurrent /coder next and a duplicate delivery across two replicas: one branch, one PR, one start', async () => {

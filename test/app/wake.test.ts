@@ -10,7 +10,13 @@ import { dispatchAgentPause, type LoopEnv } from '../../src/github/loop/index.js
 import { freshBuild } from '../helpers/build.js';
 import { commentDelivery, examplePayload } from '../helpers/payloads.js';
 import { examplePlanFiles } from '../helpers/plans.js';
-import { appPrivateKey, deliverWebhook, startNode, type NodeProcess } from '../helpers/process.js';
+import {
+  appPrivateKey,
+  deliverWebhook,
+  settleQuiet,
+  startNode,
+  type NodeProcess,
+} from '../helpers/process.js';
 import { startRedis } from '../helpers/redis.js';
 import { repoRoot } from '../paths.js';
 import { SimGitHub } from '../sim/github.js';
@@ -85,20 +91,14 @@ async function deliver(
 }
 
 /** Waits until `done` holds and GitHub then hears nothing for 3 s: no replica still acting. */
-async function settle(what: string, done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  let last = sim.requests;
-  let quietSince = Date.now();
-  while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 200));
-    if (sim.requests !== last) {
-      last = sim.requests;
-      quietSince = Date.now();
-    } else if (done() && Date.now() - quietSince >= 3000) return;
-  }
-  throw new Error(
-    `${what} never happened; comments so far:\n${sim.comments.map((c) => c.body.split('\n')[0]).join('\n')}\nthe replicas said:\n${replicas.map((r) => r.output().slice(-3000)).join('\n---\n')}`,
-  );
+function settle(what: string, done: () => boolean): Promise<void> {
+  return settleQuiet(() => sim.requests, done, {
+    quietMs: 3000,
+    timeoutMs: 90_000,
+    pollMs: 200,
+    failure: () =>
+      `${what} never happened; comments so far:\n${sim.comments.map((c) => c.body.split('\n')[0]).join('\n')}\nthe replicas said:\n${replicas.map((r) => r.output().slice(-3000)).join('\n---\n')}`,
+  });
 }
 
 /** `/coder next`: the start, and the TDD hand-off the Action's agent workflow runs. */

@@ -157,3 +157,26 @@ export async function deliverWebhook(
   });
   return response.status;
 }
+
+/**
+ * Waits until `done` holds and the in-memory GitHub then hears nothing for `quietMs`: no App
+ * process still acting (a replica with a write queued, a job running). Throws `failure()` past
+ * `timeoutMs`.
+ */
+export async function settleQuiet(
+  requests: () => number,
+  done: () => boolean,
+  options: { quietMs: number; timeoutMs: number; pollMs: number; failure: () => string },
+): Promise<void> {
+  const deadline = Date.now() + options.timeoutMs;
+  let last = requests();
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, options.pollMs));
+    if (requests() !== last) {
+      last = requests();
+      quietSince = Date.now();
+    } else if (done() && Date.now() - quietSince >= options.quietMs) return;
+  }
+  throw new Error(options.failure());
+}
