@@ -519,9 +519,16 @@ class WriterWorkflow implements fc.AsyncCommand<Model, Real> {
       const run = r.sim.forgeCheck(head, 'coder-loop', ciRan || ciGreen ? 'success' : 'failure');
       run.external_id = 'FinalVerify;next=3';
       run.output = { title: 'Final verification', text: withRecord('', forged, head) };
-    } else if (this.act === 'loop-status')
-      r.sim.postStatus(head, 'coder-loop', 'success', 'github-actions[bot]');
-    else if (this.act === 'ci-check')
+    } else if (this.act === 'loop-status') {
+      // The same for a status: a green one where no CI reported would be CI passing.
+      const ciRan = r.sim.checkRuns.some((c) => c.head_sha === head && c.job && c.name === 'test');
+      r.sim.postStatus(
+        head,
+        'coder-loop',
+        ciRan || ciGreen ? 'success' : 'failure',
+        'github-actions[bot]',
+      );
+    } else if (this.act === 'ci-check')
       r.sim.forgeCheck(head, 'test', ciGreen ? 'success' : 'failure');
     else if (this.act === 'ci-status')
       r.sim.postStatus(head, 'test', ciGreen ? 'success' : 'failure', 'github-actions[bot]');
@@ -1397,11 +1404,8 @@ function believed(r: Real, pr: number, branch: string, onMaster: Set<string>, co
     }
     for (const pusher of before.pushers ?? []) expect(record.pushers ?? []).toContain(pusher);
     expect(record.comment).toBe(before.comment);
-    // Paused through the step: the phase neither completed nor spent an attempt.
-    if (before.pause && record.pause) {
-      expect(completed).toBe(false);
-      expect(attemptsOf(record)).toBeLessThanOrEqual(attemptsOf(before));
-    }
+    // Paused through the step: the phase did not complete.
+    if (before.pause && record.pause) expect(completed).toBe(false);
   }
   if (b.escalated && !r.resumed && !completed) expect(record.escalation).toBeDefined();
   b.record = record;
@@ -1601,6 +1605,13 @@ const commands = [
       fc.constantFrom<CiInfrastructure['then']>('success', 'failure'),
     )
     .map(([k, then]) => new CiInfrastructure(k, false, then)),
+  // A re-run GitHub refuses, and `/coder stop` during a pause: reached a few times a shard else.
+  fc
+    .constantFrom<CiInfrastructure['kind']>('cancelled', 'startup_failure')
+    .map((k) => new CiInfrastructure(k, true, 'none')),
+  fc
+    .tuple(fc.boolean(), fc.boolean())
+    .map(([w, t]) => new Then(new AgentPause(w, t), new AfterPause('stop'))),
   fc.constant(new Flaky()),
 ];
 
@@ -1639,6 +1650,22 @@ const MINIMUM_REACHED = {
   commandsFailed: 24,
   // Passes Spec? sends heads without evidence back before an agent's next commit: 76–115.
   agentCommits: 130,
+  // Pauses and re-runs, measured over three shards once the generator weighted them up (the
+  // mean `m` less 3·sqrt(m)):
+  // 58–62
+  paused: 140,
+  // 28–32, by the sweep, the wake-up job or `/coder resume`
+  resumed: 52,
+  // 6–14 (by `/coder resume`)
+  resumedEarly: 4,
+  // 13–18 (8 before the pause-then-stop step was added)
+  pauseStopped: 12,
+  // 24–32
+  rerun: 48,
+  // 20–28 (6 before the refused-re-run step was added)
+  rerunRefused: 36,
+  // 20–27
+  flaky: 36,
 };
 
 /** Shards of the model-based runs (one per `model.shard*.test.ts` file). */
