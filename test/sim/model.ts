@@ -1651,21 +1651,21 @@ const MINIMUM_REACHED = {
   // Passes Spec? sends heads without evidence back before an agent's next commit: 76–115.
   agentCommits: 130,
   // Pauses and re-runs, measured over three shards once the generator weighted them up (the
-  // mean `m` less 3·sqrt(m)):
-  // 58–62
+  // mean `m` less 3·sqrt(m); a count of 0 is as likely as e^-m):
+  // 57–62
   paused: 140,
   // 28–32, by the sweep, the wake-up job or `/coder resume`
   resumed: 52,
-  // 6–14 (by `/coder resume`)
+  // 6–12 (by `/coder resume`)
   resumedEarly: 4,
-  // 13–18 (8 before the pause-then-stop step was added)
-  pauseStopped: 12,
-  // 24–32
+  // 13–19 (8 before the pause-then-stop step was added)
+  pauseStopped: 16,
+  // 24–35
   rerun: 48,
   // 20–28 (6 before the refused-re-run step was added)
   rerunRefused: 36,
-  // 20–27
-  flaky: 36,
+  // 18–27
+  flaky: 28,
 };
 
 /** Shards of the model-based runs (one per `model.shard*.test.ts` file). */
