@@ -139,6 +139,18 @@ describe('flaky: fails, is re-run, passes on the same head', () => {
     expect(record(sim).attempts).toBeUndefined();
     expect(record(sim).flaky).toEqual([{ sha: sim.refs.get(BRANCH), name: 'test' }]);
   });
+  it('the same check flaking again on the same head takes back that attempt too, and is named once', async () => {
+    const { sim, deliver } = await started();
+    await deliver.ci(BRANCH, 'failure');
+    await deliver.ci(BRANCH, 'success');
+    expect(record(sim).attempts).toBeUndefined();
+    await deliver.ci(BRANCH, 'failure');
+    expect(record(sim).attempts).toHaveLength(1);
+    await deliver.ci(BRANCH, 'success');
+    expect(record(sim).attempts).toBeUndefined();
+    expect(record(sim).flaky).toEqual([{ sha: sim.refs.get(BRANCH), name: 'test' }]);
+    expect(replies(sim).filter((r) => r.startsWith('**Flaky**'))).toHaveLength(1);
+  });
 });
 
 describe('a real failure is an attempt, as before', () => {

@@ -259,7 +259,8 @@ function infrastructureRefused(
 /**
  * The head passed: the checks of it that failed first and passed on a re-run — the loop's
  * (`rerun.failures`), or anyone's after an attempt was counted on this head — are flaky. The
- * record lists them (and drops the attempt they cost), the issue is told once. Nothing when none.
+ * record lists them (and drops the attempt they cost), the issue is told once. One named before
+ * that flakes again on the head gives its attempt back too, unsaid. Nothing when none.
  */
 export function flakyOnPass(
   snap: PullSnapshot,
@@ -283,18 +284,22 @@ export function flakyOnPass(
   const names = [
     ...new Set([...fromReruns, ...retracted.flatMap((a) => a.checks.map((c) => c.name))]),
   ].filter((n) => passed.has(n) && !known.has(n));
-  if (names.length === 0) return undefined;
+  // A check already named flaky on this head that flakes again: its attempt goes back too, unsaid.
+  if (names.length === 0 && retracted.length === 0) return undefined;
   const updated: LoopMarker = {
     ...marker,
     attempts: attempts.filter((a) => !retracted.includes(a)),
     flaky: [...(marker.flaky ?? []), ...names.map((name) => ({ sha: head, name }))],
   };
   if (updated.attempts!.length === 0) delete updated.attempts;
+  if (updated.flaky!.length === 0) delete updated.flaky;
   return {
     marker: updated,
     effects: [
       { kind: 'marker', marker: updated },
-      { kind: 'reply', body: reply.flaky(snap.pr.number, names) },
+      ...(names.length
+        ? [{ kind: 'reply' as const, body: reply.flaky(snap.pr.number, names) }]
+        : []),
     ],
   };
 }
