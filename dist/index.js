@@ -3896,8 +3896,8 @@ var require_webidl = __commonJS({
           });
         }
         for (const options of converters) {
-          const { key, defaultValue, required: required2, converter } = options;
-          if (required2 === true) {
+          const { key, defaultValue, required: required3, converter } = options;
+          if (required3 === true) {
             if (!Object.hasOwn(dictionary, key)) {
               throw webidl.errors.exception({
                 header: prefix,
@@ -3910,7 +3910,7 @@ var require_webidl = __commonJS({
           if (hasDefault && value2 !== null) {
             value2 ??= defaultValue();
           }
-          if (required2 || hasDefault || value2 !== void 0) {
+          if (required3 || hasDefault || value2 !== void 0) {
             value2 = converter(value2, prefix, `${argument}.${key}`);
             if (options.allowedValues && !options.allowedValues.includes(value2)) {
               throw webidl.errors.exception({
@@ -4400,9 +4400,9 @@ var require_util2 = __commonJS({
     var parseHashWithOptions = /(?<algo>sha256|sha384|sha512)-((?<hash>[A-Za-z0-9+/]+|[A-Za-z0-9_-]+)={0,2}(?:\s|$)( +[!-~]*)?)?/i;
     function parseMetadata(metadata) {
       const result = [];
-      let empty3 = true;
+      let empty2 = true;
       for (const token of metadata.split(" ")) {
-        empty3 = false;
+        empty2 = false;
         const parsedToken = parseHashWithOptions.exec(token);
         if (parsedToken === null || parsedToken.groups === void 0 || parsedToken.groups.algo === void 0) {
           continue;
@@ -4412,7 +4412,7 @@ var require_util2 = __commonJS({
           result.push(parsedToken.groups);
         }
       }
-      if (empty3 === true) {
+      if (empty2 === true) {
         return "no metadata";
       }
       return result;
@@ -4859,8 +4859,8 @@ var require_util2 = __commonJS({
       }
       return values;
     }
-    function getDecodeSplit(name, list4) {
-      const value2 = list4.get(name, true);
+    function getDecodeSplit(name, list3) {
+      const value2 = list3.get(name, true);
       if (value2 === null) {
         return null;
       }
@@ -12272,9 +12272,9 @@ var require_headers = __commonJS({
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
         webidl.brandCheck(this, _Headers);
-        const list4 = this.#headersList.cookies;
-        if (list4) {
-          return [...list4];
+        const list3 = this.#headersList.cookies;
+        if (list3) {
+          return [...list3];
         }
         return [];
       }
@@ -12314,8 +12314,8 @@ var require_headers = __commonJS({
       static getHeadersList(o) {
         return o.#headersList;
       }
-      static setHeadersList(o, list4) {
-        o.#headersList = list4;
+      static setHeadersList(o, list3) {
+        o.#headersList = list3;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers2;
@@ -13283,13 +13283,13 @@ var require_request2 = __commonJS({
         if (this.signal.aborted) {
           ac.abort(this.signal.reason);
         } else {
-          let list4 = dependentControllerMap.get(this.signal);
-          if (list4 === void 0) {
-            list4 = /* @__PURE__ */ new Set();
-            dependentControllerMap.set(this.signal, list4);
+          let list3 = dependentControllerMap.get(this.signal);
+          if (list3 === void 0) {
+            list3 = /* @__PURE__ */ new Set();
+            dependentControllerMap.set(this.signal, list3);
           }
           const acRef = new WeakRef(ac);
-          list4.add(acRef);
+          list3.add(acRef);
           util.addAbortListener(
             ac.signal,
             buildAbort(acRef)
@@ -21500,16 +21500,16 @@ var require_light = __commonJS({
           }
         }
         shiftAll(fn) {
-          return this._lists.forEach(function(list4) {
-            return list4.forEachShift(fn);
+          return this._lists.forEach(function(list3) {
+            return list3.forEachShift(fn);
           });
         }
         getFirst(arr = this._lists) {
-          var j, len, list4;
+          var j, len, list3;
           for (j = 0, len = arr.length; j < len; j++) {
-            list4 = arr[j];
-            if (list4.length > 0) {
-              return list4;
+            list3 = arr[j];
+            if (list3.length > 0) {
+              return list3;
             }
           }
           return [];
@@ -22305,16 +22305,16 @@ var require_light = __commonJS({
               this.Events.trigger("debug", `Draining ${options.id}`, { args, options });
               index2 = this._randomIndex();
               return this._store.__register__(index2, options.weight, options.expiration).then(({ success: success2, wait, reservoir }) => {
-                var empty3;
+                var empty2;
                 this.Events.trigger("debug", `Drained ${options.id}`, { success: success2, args, options });
                 if (success2) {
                   queue.shift();
-                  empty3 = this.empty();
-                  if (empty3) {
+                  empty2 = this.empty();
+                  if (empty2) {
                     this.Events.trigger("empty");
                   }
                   if (reservoir === 0) {
-                    this.Events.trigger("depleted", empty3);
+                    this.Events.trigger("depleted", empty2);
                   }
                   this._run(index2, next, wait);
                   return this.Promise.resolve(options.weight);
@@ -31374,15 +31374,15 @@ function bucketFor(state, inst) {
 var handoff;
 var open2 = [];
 var memo = {
-  alloc(_inst, payload, empty3) {
+  alloc(_inst, payload, empty2) {
     const bucket = handoff;
     if (!bucket)
-      return empty3;
+      return empty2;
     handoff = void 0;
-    const entry = { value: empty3, issues: null };
+    const entry = { value: empty2, issues: null };
     bucket.set(payload.value, entry);
     open2.push(entry);
-    return empty3;
+    return empty2;
   },
   guard(inst) {
     var _a3;
@@ -42007,7 +42007,7 @@ function foldObjects(members2) {
     objects.push(member2);
   }
   const properties = {};
-  const required2 = /* @__PURE__ */ new Set();
+  const required3 = /* @__PURE__ */ new Set();
   for (const object2 of objects) {
     for (const key in object2.properties) {
       if (Object.prototype.hasOwnProperty.call(properties, key))
@@ -42024,11 +42024,11 @@ function foldObjects(members2) {
       assignProp(properties, key, merged);
     }
     for (const key of object2.required ?? [])
-      required2.add(key);
+      required3.add(key);
   }
   const folded = { type: "object", properties };
-  if (required2.size)
-    folded.required = [...required2];
+  if (required3.size)
+    folded.required = [...required3];
   if (objects.every((object2) => object2.additionalProperties === false)) {
     folded.additionalProperties = false;
   } else {
@@ -42361,8 +42361,8 @@ var contributors = {
 function aggregateChecks(schema2) {
   const agg = {};
   const def = schema2._zod.def;
-  const list4 = schema2._zod.traits.has("$ZodCheck") ? [schema2, ...def.checks ?? []] : def.checks ?? [];
-  for (const ch of list4)
+  const list3 = schema2._zod.traits.has("$ZodCheck") ? [schema2, ...def.checks ?? []] : def.checks ?? [];
+  for (const ch of list3)
     contributors[ch._zod.def.check]?.(agg, ch._zod.def);
   const bag = schema2._zod.bag;
   if (bag.minimum !== void 0)
@@ -50044,8 +50044,8 @@ function decodeNamedCharacterReference(value2) {
 }
 
 // node_modules/micromark-util-chunked/index.js
-function splice(list4, start2, remove, items2) {
-  const end = list4.length;
+function splice(list3, start2, remove, items2) {
+  const end = list3.length;
   let chunkStart = 0;
   let parameters;
   if (start2 < 0) {
@@ -50057,22 +50057,22 @@ function splice(list4, start2, remove, items2) {
   if (items2.length < 1e4) {
     parameters = Array.from(items2);
     parameters.unshift(start2, remove);
-    list4.splice(...parameters);
+    list3.splice(...parameters);
   } else {
-    if (remove) list4.splice(start2, remove);
+    if (remove) list3.splice(start2, remove);
     while (chunkStart < items2.length) {
       parameters = items2.slice(chunkStart, chunkStart + 1e4);
       parameters.unshift(start2, 0);
-      list4.splice(...parameters);
+      list3.splice(...parameters);
       chunkStart += 1e4;
       start2 += 1e4;
     }
   }
 }
-function push(list4, items2) {
-  if (list4.length > 0) {
-    splice(list4, list4.length, 0, items2);
-    return list4;
+function push(list3, items2) {
+  if (list3.length > 0) {
+    splice(list3, list3.length, 0, items2);
+    return list3;
   }
   return items2;
 }
@@ -50107,12 +50107,12 @@ function syntaxExtension(all2, extension2) {
     }
   }
 }
-function constructs(existing, list4) {
+function constructs(existing, list3) {
   let index2 = -1;
   const before = [];
-  while (++index2 < list4.length) {
+  while (++index2 < list3.length) {
     ;
-    (list4[index2].add === "after" ? existing : before).push(list4[index2]);
+    (list3[index2].add === "after" ? existing : before).push(list3[index2]);
   }
   splice(existing, 0, 0, before);
 }
@@ -51510,13 +51510,13 @@ var SpliceBuffer = class {
     }
   }
 };
-function chunkedPush(list4, right) {
+function chunkedPush(list3, right) {
   let chunkStart = 0;
   if (right.length < 1e4) {
-    list4.push(...right);
+    list3.push(...right);
   } else {
     while (chunkStart < right.length) {
-      list4.push(...right.slice(chunkStart, chunkStart + 1e4));
+      list3.push(...right.slice(chunkStart, chunkStart + 1e4));
       chunkStart += 1e4;
     }
   }
@@ -53555,11 +53555,11 @@ function initializeFactory(field) {
       if (code3 === null) {
         return true;
       }
-      const list4 = constructs2[code3];
+      const list3 = constructs2[code3];
       let index2 = -1;
-      if (list4) {
-        while (++index2 < list4.length) {
-          const item = list4[index2];
+      if (list3) {
+        while (++index2 < list3.length) {
+          const item = list3[index2];
           if (!item.previous || item.previous.call(self2, self2.previous)) {
             return true;
           }
@@ -53898,22 +53898,22 @@ function createTokenizer(parser, initialize, from) {
         function start2(code3) {
           const left = code3 !== null && map5[code3];
           const all2 = code3 !== null && map5.null;
-          const list4 = [
+          const list3 = [
             // To do: add more extension tests.
             /* c8 ignore next 2 */
             ...Array.isArray(left) ? left : left ? [left] : [],
             ...Array.isArray(all2) ? all2 : all2 ? [all2] : []
           ];
-          return handleListOfConstructs(list4)(code3);
+          return handleListOfConstructs(list3)(code3);
         }
       }
-      function handleListOfConstructs(list4) {
-        listOfConstructs = list4;
+      function handleListOfConstructs(list3) {
+        listOfConstructs = list3;
         constructIndex = 0;
-        if (list4.length === 0) {
+        if (list3.length === 0) {
           return bogusState;
         }
-        return handleConstruct(list4[constructIndex]);
+        return handleConstruct(list3[constructIndex]);
       }
       function handleConstruct(construct) {
         return start2;
@@ -54236,8 +54236,8 @@ function compiler(options) {
       link: opener2(link3),
       listItem: opener2(listItem2),
       listItemValue: onenterlistitemvalue,
-      listOrdered: opener2(list4, onenterlistordered),
-      listUnordered: opener2(list4),
+      listOrdered: opener2(list3, onenterlistordered),
+      listUnordered: opener2(list3),
       paragraph: opener2(paragraph2),
       reference: onenterreference,
       referenceString: buffer,
@@ -54839,7 +54839,7 @@ function compiler(options) {
       position: void 0
     };
   }
-  function list4(token) {
+  function list3(token) {
     return {
       type: "list",
       ordered: token.type === "listOrdered",
@@ -55224,10 +55224,10 @@ function toResult(value2) {
 }
 
 // node_modules/mdast-util-find-and-replace/lib/index.js
-function findAndReplace(tree, list4, options) {
+function findAndReplace(tree, list3, options) {
   const settings = options || {};
   const ignored = convert(settings.ignore || []);
-  const pairs2 = toPairs(list4);
+  const pairs2 = toPairs(list3);
   let pairIndex = -1;
   while (++pairIndex < pairs2.length) {
     visitParents(tree, visitor);
@@ -55301,7 +55301,7 @@ function toPairs(tupleOrList) {
     throw new TypeError("Expected find and replace tuple or list of tuples");
   }
   const result = [];
-  const list4 = !tupleOrList[0] || Array.isArray(tupleOrList[0]) ? (
+  const list3 = !tupleOrList[0] || Array.isArray(tupleOrList[0]) ? (
     /** @type {FindAndReplaceList} */
     tupleOrList
   ) : [
@@ -55309,8 +55309,8 @@ function toPairs(tupleOrList) {
     tupleOrList
   ];
   let index2 = -1;
-  while (++index2 < list4.length) {
-    const tuple2 = list4[index2];
+  while (++index2 < list3.length) {
+    const tuple2 = list3[index2];
     result.push([toExpression(tuple2[0]), toFunction(tuple2[1])]);
   }
   return result;
@@ -55880,16 +55880,16 @@ function map3(line2, _, blank) {
 function patternInScope(stack, pattern) {
   return listInScope(stack, pattern.inConstruct, true) && !listInScope(stack, pattern.notInConstruct, false);
 }
-function listInScope(stack, list4, none) {
-  if (typeof list4 === "string") {
-    list4 = [list4];
+function listInScope(stack, list3, none) {
+  if (typeof list3 === "string") {
+    list3 = [list3];
   }
-  if (!list4 || list4.length === 0) {
+  if (!list3 || list3.length === 0) {
     return none;
   }
   let index2 = -1;
-  while (++index2 < list4.length) {
-    if (stack.includes(list4[index2])) {
+  while (++index2 < list3.length) {
+    if (stack.includes(list3[index2])) {
       return true;
     }
   }
@@ -56318,8 +56318,8 @@ function pair(runs, wrong) {
       } else {
         const involved = [.../* @__PURE__ */ new Set([...opening, ...closing])];
         for (const token of involved) {
-          const list4 = wrong.get(token);
-          if (list4) list4.push(...involved);
+          const list3 = wrong.get(token);
+          if (list3) list3.push(...involved);
         }
       }
       opener2.end -= size;
@@ -59287,6 +59287,22 @@ function countBreaks(text6) {
   for (let i = text6.indexOf("\n"); i !== -1; i = text6.indexOf("\n", i + 1)) n++;
   return n;
 }
+function boxStart(source, item, offset = 0) {
+  const first = item.children[0];
+  if (!first || first.type !== "paragraph") return void 0;
+  const p = offset + first.position.start.offset;
+  let at3 = p;
+  if (item.checked === true || item.checked === false) {
+    let i = p - 1;
+    while (i >= 0) {
+      const c = source[i];
+      if (c !== " " && c !== "	" && c !== "\r" && c !== "\n" && c !== ">") break;
+      i--;
+    }
+    if (source[i] === "]") at3 = i - 2;
+  }
+  return at3;
+}
 
 // src/core/plan/scan.ts
 function isNarrowTab(source, at3) {
@@ -59751,19 +59767,8 @@ function scanDialect(source, mode) {
 
 // src/core/plan/kinds/markdownDialect.ts
 function boxAt(source, item) {
-  const first = item.children[0];
-  if (!first || first.type !== "paragraph") return void 0;
-  const p = first.position.start.offset;
-  let at3 = p;
-  if (item.checked === true || item.checked === false) {
-    let i = p - 1;
-    while (i >= 0) {
-      const c = source[i];
-      if (c !== " " && c !== "	" && c !== "\r" && c !== "\n" && c !== ">") break;
-      i--;
-    }
-    if (source[i] === "]") at3 = i - 2;
-  }
+  const at3 = boxStart(source, item);
+  if (at3 === void 0) return void 0;
   if (source[at3] !== "[" || source[at3 + 2] !== "]") return void 0;
   const mark = source[at3 + 1];
   if (mark === "\n" || mark === "\r" || mark === "	" && !isNarrowTab(source, at3 + 1)) {
@@ -60012,11 +60017,10 @@ function setDialectStates(source, kind, tasks, state) {
   return parts.join("");
 }
 
-// src/core/plan/checklist.ts
+// src/core/plan/checklistModel.ts
 var LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
 var PHASE_HEADING = /^phase\s+(\d+)(?:\s*[:\-—–]\s*|\s+|$)(.*)$/i;
 var NEAR_PHASE = /^phase\s+([^\s:—–-]+)/i;
-var WRITTEN_ID = /^(\d+(?:\.\d+)+|[A-Z]{1,5}-?\d+(?:\.\d+)*)(?=$|[\s:.)—–-])/;
 var NUMBER_WORDS = /^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|first|second|third)$/i;
 var STATE_OF = {
   " ": "todo",
@@ -60050,6 +60054,19 @@ function nearPhaseReason(text6) {
   if (NUMBER_WORDS.test(token)) return `"${token}" is a word; write the phase number in digits`;
   return void 0;
 }
+function currentPhase(checklist) {
+  return checklist.phases.find((p) => p.tasks.some((t) => t.state !== "done"));
+}
+function findTask(checklist, id) {
+  for (const phase of checklist.phases) {
+    const task = phase.tasks.find((t) => t.id === id);
+    if (task) return task;
+  }
+  return void 0;
+}
+
+// src/core/plan/checklistBuilder.ts
+var WRITTEN_ID = /^(\d+(?:\.\d+)+|[A-Z]{1,5}-?\d+(?:\.\d+)*)(?=$|[\s:.)—–-])/;
 var ChecklistBuilder = class {
   constructor(source, path2) {
     this.source = source;
@@ -60239,20 +60256,11 @@ function taskText(source, at3) {
 function isSpace(code3) {
   return code3 === 32 || code3 === 9;
 }
+
+// src/core/plan/checklist.ts
 function boxOfItem(item, source, base) {
-  const first = item.children[0];
-  if (!first || first.type !== "paragraph") return void 0;
-  const p = base.offset + first.position.start.offset;
-  let at3 = p;
-  if (item.checked === true || item.checked === false) {
-    let i = p - 1;
-    while (i >= 0) {
-      const c = source[i];
-      if (c !== " " && c !== "	" && c !== "\r" && c !== "\n" && c !== ">") break;
-      i--;
-    }
-    if (source[i] === "]") at3 = i - 2;
-  }
+  const at3 = boxStart(source, item, base.offset);
+  if (at3 === void 0) return void 0;
   if (!isBox(source, at3)) return void 0;
   const item0 = item.position.start;
   return {
@@ -60373,9 +60381,6 @@ function parseChecklist(source, path2, { fast = true } = {}) {
   );
   return checklist;
 }
-function currentPhase(checklist) {
-  return checklist.phases.find((p) => p.tasks.some((t) => t.state !== "done"));
-}
 
 // src/core/plan/mark.ts
 var StaleChecklistError = class extends Error {
@@ -60454,29 +60459,6 @@ function loggedSinceStart(log, event, plan, phase) {
   });
   return logged > started;
 }
-function appendedByLoop(base, head, of) {
-  const existing = base ?? "";
-  if (!head.startsWith(existing)) return false;
-  const eol = detectEol(existing === "" ? head : existing);
-  let rest = head.slice(existing.length);
-  if (existing === "") {
-    const title = `${MASTER_LOG_TITLE}${eol}${eol}`;
-    if (!rest.startsWith(title)) return false;
-    rest = rest.slice(title.length);
-  } else if (!existing.endsWith("\n")) {
-    if (!rest.startsWith(eol)) return false;
-    rest = rest.slice(eol.length);
-  }
-  if (rest === "" || !rest.endsWith(eol)) return false;
-  const events = of.events.map((e) => `**${escapeInline(e)}**`);
-  return rest.slice(0, -eol.length).split(eol).every((line2) => {
-    const parts = line2.split(" \u2014 ");
-    if (parts.length < 3 || !/^- \S+$/.test(parts[0]) || !events.includes(parts[1]))
-      return false;
-    return of.phase === void 0 || new RegExp(`, Phase ${escapeRe(of.phase)}(?::|$)`).test(parts[2]);
-  });
-}
-var escapeRe = (text6) => text6.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 // src/core/plan/checkpoint.ts
 var CHECKPOINT_START = "<!-- coder-loop:checkpoint -->";
@@ -60547,11 +60529,6 @@ function renderCheckpoint(checkpoint) {
     );
   }
   return lines;
-}
-function isLoopCheckpoint(lines, phase, pr) {
-  const at3 = (i, re) => lines[i] !== void 0 && re.test(lines[i]);
-  const number4 = phase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return (lines.length === 5 || lines.length === 6) && lines[0] === "## Checkpoint" && lines[1] === "" && at3(2, /^- Updated: \S+( by @\S+)?$/) && at3(3, new RegExp(`^- Completed: Phase ${number4}(: .*)?$`)) && at3(4, /^- Next: .+$/) && (lines.length === 5 || at3(5, new RegExp(`^- Pull request: \\[#${pr}\\]\\(\\S+\\)$`)));
 }
 
 // src/core/agent/usage.ts
@@ -60810,10 +60787,10 @@ function renderPhaseReport(report) {
   return lines;
 }
 var CELL_ITEMS = 10;
-function items(list4) {
-  if (list4.length === 0) return "\u2014";
-  const shown = list4.slice(0, CELL_ITEMS).join(", ");
-  return list4.length > CELL_ITEMS ? `${shown} and ${list4.length - CELL_ITEMS} more` : shown;
+function items(list3) {
+  if (list3.length === 0) return "\u2014";
+  const shown = list3.slice(0, CELL_ITEMS).join(", ");
+  return list3.length > CELL_ITEMS ? `${shown} and ${list3.length - CELL_ITEMS} more` : shown;
 }
 var testCells = (tests) => items(tests.map((t) => `\`${cell(t)}\``));
 var commitCells = (commits) => items(commits.map((c) => link2(c.sha.slice(0, 7), c.url)));
@@ -60842,11 +60819,6 @@ function renderTrace(trace) {
   }
   lines.push("", `- ${cell(trace.testRule)}`);
   return lines;
-}
-function isLoopReport(text6, phase) {
-  const title = text6.split(/\r?\n/, 1)[0];
-  const number4 = phase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`^# Phase ${number4}(: .*)? \u2014 report$`).test(title);
 }
 
 // src/core/plan/validate.ts
@@ -61187,7 +61159,8 @@ var LoopRecordSchema = external_exports.object({
     attempt: external_exports.number().int().nonnegative(),
     until: TEXT(40),
     since: TEXT(40),
-    reason: TEXT(1e3)
+    reason: TEXT(1e3),
+    wake: external_exports.literal("job").optional()
   }).optional(),
   pauses: external_exports.array(external_exports.object({ since: TEXT(40), until: TEXT(40), reason: TEXT(1e3) })).max(100).optional(),
   run: external_exports.object({
@@ -61224,7 +61197,8 @@ var LoopRecordSchema = external_exports.object({
       run: external_exports.number().int().positive(),
       attempt: external_exports.number().int().positive(),
       checks: external_exports.array(TEXT(300)).max(50),
-      infrastructure: external_exports.literal(true).optional()
+      infrastructure: external_exports.literal(true).optional(),
+      refused: external_exports.literal(true).optional()
     })
   ).max(100).optional(),
   flaky: external_exports.array(external_exports.object({ sha: SHA, name: TEXT(300) })).max(100).optional(),
@@ -61237,7 +61211,9 @@ var LoopRecordSchema = external_exports.object({
   /** Passes Spec?: the verdict on `sha` and what lacked evidence (the Revise hand-off's list). */
   spec: external_exports.object({ sha: SHA, passed: external_exports.boolean(), missing: external_exports.array(TEXT(500)).max(SPEC_MISSING) }).optional(),
   /** The head whose lack of any CI the issue was told of (ciStall.ts): said once per head. */
-  ciStall: SHA.optional()
+  ciStall: SHA.optional(),
+  /** The files the loop's own commits wrote, as the blobs they left (planChanges.ts). */
+  loopFiles: external_exports.array(external_exports.object({ path: TEXT(1e3), blob: SHA })).max(20).optional()
 });
 var OPEN = "<!-- coder-loop:record ";
 var CLOSE = " -->";
@@ -61350,7 +61326,8 @@ function pick4(m) {
         run: r.run,
         attempt: r.attempt,
         checks: r.checks.slice(0, 50).map((c) => c.slice(0, 300)),
-        ...r.infrastructure ? { infrastructure: true } : {}
+        ...r.infrastructure ? { infrastructure: true } : {},
+        ...r.refused ? { refused: true } : {}
       }))
     } : {},
     ...m.flaky?.length ? { flaky: m.flaky.slice(-100).map((f) => ({ sha: f.sha, name: f.name.slice(0, 300) })) } : {},
@@ -61362,7 +61339,10 @@ function pick4(m) {
         missing: m.spec.missing.slice(0, SPEC_MISSING).map((l) => l.slice(0, 500))
       }
     } : {},
-    ...m.ciStall !== void 0 ? { ciStall: m.ciStall } : {}
+    ...m.ciStall !== void 0 ? { ciStall: m.ciStall } : {},
+    ...m.loopFiles?.length ? {
+      loopFiles: m.loopFiles.slice(-20).map((f) => ({ path: f.path.slice(0, 1e3), blob: f.blob }))
+    } : {}
   };
 }
 function modeOfBranch(branch2) {
@@ -61379,8 +61359,7 @@ function phaseInteger(number4) {
 }
 
 // src/core/loop/replies.ts
-var BOX = { todo: "[ ]", doing: "[~]", done: "[x]" };
-var list3 = (problems) => problems.map((p) => `- ${codeSpan(formatProblem(p))}`).join("\n");
+var problemList = (problems) => problems.map((p) => `- ${codeSpan(formatProblem(p))}`).join("\n");
 var reply = {
   help: () => HELP_TEXT,
   unknown: (verb) => `Unknown command ${codeSpan(`/coder ${verb}`)}.
@@ -61391,7 +61370,7 @@ ${HELP_TEXT}`,
   notPermitted: (login2) => `@${login2}, coder-loop takes commands only from people with write access to this repository.`,
   configInvalid: (problems) => `The coder-loop config is invalid, so nothing was done:
 
-${list3(problems)}`,
+${problemList(problems)}`,
   noPlans: (plansDir) => `There is no plan under ${codeSpan(plansDir)} on the default branch. Create one with ${codeSpan('npx coder-loop init "My Plan"')}, commit it, then run ${codeSpan("/coder next")}.`,
   choosePlan: (plans) => `Which plan? Run ${codeSpan("/coder next <PlanName>")} with one of:
 
@@ -61401,64 +61380,12 @@ ${plans.map((p) => `- ${codeSpan(p)}`).join("\n")}`,
 
 ${paths.map((p) => `- ${codeSpan(`/coder next ${p}`)}`).join("\n")}`,
   noSuchPlan: (name, plans) => `There is no plan ${codeSpan(name)}.${plans.length ? ` Plans: ${plans.map(codeSpan).join(", ")}.` : ""}`,
-  /** `/coder status`: one plan's phases and tasks, where it stands, and its lock. */
-  statusSection: (name, context, lock) => {
-    const lines = [`### ${escapeMarkdown(name)}`, ""];
-    if (!context.checklist) lines.push("No readable checklist.");
-    else {
-      for (const phase of context.checklist.phases) {
-        const done2 = phase.tasks.filter((t) => t.state === "done").length;
-        const here = phase === context.current ? " \u2190 current" : "";
-        lines.push(
-          `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ""}** (${done2}/${phase.tasks.length})${here}`
-        );
-        for (const t of phase.tasks)
-          lines.push(`  ${"  ".repeat(t.depth)}- ${BOX[t.state]} ${escapeMarkdown(t.text)}`);
-      }
-      if (context.current && lock)
-        lines.push(
-          "",
-          lock.held ? `Phase ${context.current.number} is locked by ${codeSpan(lock.branch)}${lock.pr !== void 0 ? `, pull request #${lock.pr}` : ""}.` : `Phase ${context.current.number} is free: ${codeSpan(`/coder next ${name}`)} takes it.`
-        );
-      else lines.push("", "Complete.");
-    }
-    if (!context.valid)
-      lines.push("", `Not valid: ${codeSpan(`npx coder-loop lint "${name}"`)} lists the problems.`);
-    return lines.join("\n");
-  },
-  /** `/coder status`: a plan of another kind (spec-kit, Kiro, Task Master), as `statusSection`. */
-  kindStatusSection: (label, kind, path2, plan, lock) => {
-    const lines = [`### ${escapeMarkdown(label)} (${kind}, ${codeSpan(path2)})`, ""];
-    for (const phase of plan.phases) {
-      const done2 = phase.tasks.filter((t) => t.state === "done").length;
-      const here = phase.number === plan.current?.number ? " \u2190 current" : "";
-      lines.push(
-        `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ""}** (${done2}/${phase.tasks.length})${here}`
-      );
-      for (const t of phase.tasks)
-        lines.push(
-          `  - ${t.state === "set-aside" ? "[ ]" : BOX[t.state]} ${escapeMarkdown(t.text)}${t.state === "set-aside" ? " (set aside)" : t.note ? ` (${t.note})` : t.optional ? " (optional)" : ""}`
-        );
-    }
-    if (plan.problems.length > 0) lines.push("", `Not valid:
-
-${list3(plan.problems)}`);
-    else if (plan.current && lock)
-      lines.push(
-        "",
-        lock.held ? `Phase ${plan.current.number} is locked by ${codeSpan(lock.branch)}${lock.pr !== void 0 ? `, pull request #${lock.pr}` : ""}.` : `Phase ${plan.current.number} is free: ${codeSpan(`/coder next ${label}`)} takes it.`
-      );
-    else if (plan.complete) lines.push("", "Complete.");
-    else if (!plan.current)
-      lines.push("", `No phase can start: ${escapeMarkdown(plan.waiting ?? "")}`);
-    return lines.join("\n");
-  },
   /** Two plans whose names make one lock branch: neither may start until one is renamed. */
   slugConflict: (name, other, branch2) => `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch2)}; nothing was written. Rename one of them (\`coder-loop lint\` reports it too).`,
   /** ValidateContext → No: "Return to Orchestrator: Plan Required". */
   planRequired: (plan, problems) => `**Plan required.** Plan ${codeSpan(plan)} is not ready for the loop; nothing was written. Fix these and run ${codeSpan(`/coder next ${plan}`)} again:
 
-${list3(problems.filter((p) => p.severity === "error"))}`,
+${problemList(problems.filter((p) => p.severity === "error"))}`,
   planComplete: (plan) => `Plan ${codeSpan(plan)} is complete: every task of every phase is done.`,
   /** Work is left and none of it can start: a block or a dependency a person decides on. */
   planWaiting: (plan, why) => `Plan ${codeSpan(plan)} is not complete, but no phase can start: ${escapeMarkdown(why)} Nothing was written; once a task can start, ${codeSpan(`/coder next ${plan}`)} takes it.`,
@@ -61531,6 +61458,14 @@ ${list3(problems.filter((p) => p.severity === "error"))}`,
   /** Triage: an infrastructure failure again on the same head, re-run by the loop. */
   infrastructure: (pr, failing, rerun) => [
     `**CI failed again for a reason outside the code** on pull request #${pr}: infrastructure (cancelled, never started, or failed before any of the project's steps ran). No attempt is counted. ${rerun ? "The loop re-runs it once more." : ""}`.trimEnd(),
+    "",
+    ...failing.map(
+      (c) => `- ${c.url ? `[${escapeMarkdown(c.name)}](${c.url})` : escapeMarkdown(c.name)}: ${c.conclusion ?? "failed"}`
+    )
+  ].join("\n"),
+  /** Triage: an infrastructure failure whose re-run GitHub refused (`refusal`: quoted). */
+  rerunRefused: (pr, failing, refusal) => [
+    `**CI failed for a reason outside the code** on pull request #${pr}: infrastructure (cancelled, never started, or failed before any of the project's steps ran). The loop asked GitHub to re-run it, and GitHub refused: ${refusal}. No attempt is counted. Re-run it on GitHub or push to the branch (CI's new verdict decides), or \`/coder retry\` to hand it to Debug & Fix as a failure.`,
     "",
     ...failing.map(
       (c) => `- ${c.url ? `[${escapeMarkdown(c.name)}](${c.url})` : escapeMarkdown(c.name)}: ${c.conclusion ?? "failed"}`
@@ -61788,11 +61723,11 @@ function yamlName(name) {
   return /^[A-Za-z0-9_.][A-Za-z0-9_ ./-]*$/.test(name) && !name.endsWith(" ") ? name : JSON.stringify(name);
 }
 function replacedLine(current, names) {
-  const list4 = `workflows: [${names.map(yamlName).join(", ")}]`;
-  if (current === void 0) return list4;
+  const list3 = `workflows: [${names.map(yamlName).join(", ")}]`;
+  if (current === void 0) return list3;
   const indent2 = /^\s*/.exec(current)[0];
   const comment = /\s#[^\]]*$/.exec(current)?.[0] ?? "";
-  return `${indent2}${list4}${comment}`;
+  return `${indent2}${list3}${comment}`;
 }
 var quoted = (names) => names.map((n) => `"${n}"`).join(", ");
 function ciGateProblems(loop, workflows) {
@@ -61918,8 +61853,1504 @@ function reviewRound(marker, head, config2) {
   return { round: round2, repeat, exhausted: round2 > max };
 }
 
-// src/core/loop/passesSpec.ts
+// src/core/plan/kinds/discovery.ts
 var import_picomatch2 = __toESM(require_picomatch2(), 1);
+
+// src/core/plan/kinds/jsonOffsets.ts
+var JsonSyntaxError = class extends Error {
+  constructor(message, offset, line2) {
+    super(message);
+    this.offset = offset;
+    this.line = line2;
+    this.name = "JsonSyntaxError";
+  }
+  offset;
+  line;
+};
+function lineStarts(source) {
+  const starts = [0];
+  for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+function lineAt(starts, offset) {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = lo + hi + 1 >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+var NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+var STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+var PLAIN_STRING_BREAK = /[\\\u0000-\u001f]/;
+function parseJsonWithOffsets(source) {
+  let at3 = 0;
+  const fail = (what2) => {
+    throw new JsonSyntaxError(
+      at3 >= source.length ? `unexpected end of JSON (${what2})` : `${what2} at column ${column()}`,
+      at3,
+      lineAt(lineStarts(source), at3)
+    );
+  };
+  const column = () => at3 - source.lastIndexOf("\n", at3 - 1);
+  const skip = () => {
+    while (at3 < source.length) {
+      const c = source.charCodeAt(at3);
+      if (c === 32 || c === 9 || c === 10 || c === 13) at3++;
+      else break;
+    }
+  };
+  const readString = () => {
+    const start2 = at3;
+    const close2 = source.indexOf('"', at3 + 1);
+    if (close2 !== -1) {
+      const inner = source.slice(at3 + 1, close2);
+      if (!PLAIN_STRING_BREAK.test(inner)) {
+        at3 = close2 + 1;
+        return { kind: "string", start: start2, end: at3, value: inner };
+      }
+    }
+    STRING.lastIndex = at3;
+    const m = STRING.exec(source);
+    if (!m) fail("expected a string");
+    at3 += m[0].length;
+    return { kind: "string", start: start2, end: at3, value: JSON.parse(m[0]) };
+  };
+  const value2 = () => {
+    skip();
+    const start2 = at3;
+    const c = source[at3];
+    if (c === "{") {
+      at3++;
+      const entries = [];
+      skip();
+      if (source[at3] === "}") return { kind: "object", start: start2, end: ++at3, entries };
+      for (; ; ) {
+        skip();
+        if (source[at3] !== '"') fail("expected a key in double quotes");
+        const key = readString().value;
+        skip();
+        if (source[at3] !== ":") fail('expected ":"');
+        at3++;
+        entries.push({ key, value: value2() });
+        skip();
+        if (source[at3] === ",") {
+          at3++;
+          continue;
+        }
+        if (source[at3] === "}") return { kind: "object", start: start2, end: ++at3, entries };
+        fail('expected "," or "}"');
+      }
+    }
+    if (c === "[") {
+      at3++;
+      const items2 = [];
+      skip();
+      if (source[at3] === "]") return { kind: "array", start: start2, end: ++at3, items: items2 };
+      for (; ; ) {
+        items2.push(value2());
+        skip();
+        if (source[at3] === ",") {
+          at3++;
+          continue;
+        }
+        if (source[at3] === "]") return { kind: "array", start: start2, end: ++at3, items: items2 };
+        fail('expected "," or "]"');
+      }
+    }
+    if (c === '"') return readString();
+    const word = c === "t" ? "true" : c === "f" ? "false" : c === "n" ? "null" : void 0;
+    if (word !== void 0 && source.startsWith(word, at3)) {
+      at3 += word.length;
+      return { kind: "literal", start: start2, end: at3, value: word === "null" ? null : word === "true" };
+    }
+    NUMBER.lastIndex = at3;
+    const m = NUMBER.exec(source);
+    if (!m) return fail("expected a value");
+    at3 += m[0].length;
+    return { kind: "number", start: start2, end: at3, value: Number(m[0]) };
+  };
+  if (source.charCodeAt(0) === 65279) at3 = 1;
+  const root2 = value2();
+  skip();
+  if (at3 < source.length) fail("unexpected text after the JSON document");
+  return root2;
+}
+function member(node3, key) {
+  if (node3.kind !== "object") return void 0;
+  for (let i = node3.entries.length - 1; i >= 0; i--) {
+    if (node3.entries[i].key === key) return node3.entries[i].value;
+  }
+  return void 0;
+}
+
+// src/core/plan/kinds/discovery.ts
+function defaultPlanGlobs(plansDir) {
+  return [
+    `${plansDir}/*/01_Master Plan/01_Checklist.md`,
+    "specs/*/tasks.md",
+    ".specify/specs/*/tasks.md",
+    ".kiro/specs/*/tasks.md",
+    ".taskmaster/tasks/tasks.json",
+    "tasks/tasks.json",
+    "openspec/changes/*/tasks.md"
+  ];
+}
+function dirOf(path2) {
+  const at3 = path2.lastIndexOf("/");
+  return at3 === -1 ? "" : path2.slice(0, at3);
+}
+function baseOf(path2) {
+  return path2.slice(path2.lastIndexOf("/") + 1);
+}
+function kindOfPath(path2) {
+  if (path2.endsWith("/01_Master Plan/01_Checklist.md")) return "coder";
+  if (baseOf(path2) === "tasks.json") return "taskmaster";
+  if (baseOf(path2) !== "tasks.md") return void 0;
+  if (/(?:^|\/)openspec\/changes\/(?!archive\/)[^/]+\/tasks\.md$/.test(path2)) return "openspec";
+  if (/(?:^|\/)openspec\/changes\//.test(path2)) return void 0;
+  return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path2) ? "kiro" : "speckit";
+}
+function findPlanFiles(paths, globs) {
+  const matches = (0, import_picomatch2.default)([...globs], { dot: true });
+  const out = [];
+  const candidates2 = [];
+  for (const path2 of paths) {
+    const kind = kindOfPath(path2);
+    if (kind) candidates2.push({ path: path2, kind });
+  }
+  candidates2.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  for (const { path: path2, kind } of candidates2) {
+    if (!matches(path2)) continue;
+    const folder = kind === "coder" ? dirOf(dirOf(path2)) : dirOf(path2);
+    out.push({
+      kind,
+      path: path2,
+      folder,
+      sidecar: kind === "coder" ? folder : `${folder}/coder-loop`.replace(/^\//, "")
+    });
+  }
+  return out;
+}
+function namePlans(files, tags) {
+  const plans = [];
+  for (const file2 of files) {
+    if (file2.kind === "taskmaster") {
+      for (const tag of tags.get(file2.path) ?? []) {
+        const sidecar = `${file2.folder}/coder-loop/${tag}`;
+        plans.push({ ...file2, name: tag, tag, sidecar });
+      }
+    } else plans.push({ ...file2, name: baseOf(file2.folder) });
+  }
+  const problems = [];
+  const byName = /* @__PURE__ */ new Map();
+  for (const plan of plans) byName.set(plan.name, [...byName.get(plan.name) ?? [], plan]);
+  for (const [name, same] of byName) {
+    if (same.length < 2) continue;
+    problems.push({
+      severity: "warning",
+      path: same[0].path,
+      message: `Two plans are named "${name}": ${same.map((p) => p.path).join(" and ")}.`,
+      fix: "Name the plan by the path of its tasks file."
+    });
+  }
+  return { plans, problems };
+}
+function resolvePlan(plans, wanted) {
+  const byName = plans.filter((p) => p.name === wanted);
+  if (byName.length === 1) return { plan: byName[0] };
+  if (byName.length > 1) {
+    return {
+      error: `Two plans are named "${wanted}": ${byName.map((p) => p.path).join(" and ")}. Name one by the path of its tasks file.`
+    };
+  }
+  const [path2, tag] = wanted.split(/[#:](?=[^/]*$)/);
+  const byPath = plans.filter((p) => p.path === path2 && (tag === void 0 || p.tag === tag));
+  if (byPath.length === 1) return { plan: byPath[0] };
+  if (byPath.length > 1) {
+    return {
+      error: `${path2} holds the tags ${byPath.map((p) => p.tag).join(", ")}; name one as ${path2}#<tag>.`
+    };
+  }
+  const names = plans.map((p) => p.name);
+  return {
+    error: `No plan is named "${wanted}".${names.length ? ` Plans here: ${names.join(", ")}.` : " There are no plans here."}`
+  };
+}
+function validateKindContext(plan, exists2, tasksSource) {
+  const need = (names, what2) => names.some((n) => exists2(`${plan.folder}/${n}`)) ? [] : [
+    {
+      severity: "error",
+      path: plan.path,
+      message: `${what2} is missing: ${names.map((n) => `${plan.folder}/${n}`).join(" or ")}.`,
+      fix: `Write ${names[0]} beside ${baseOf(plan.path)}.`
+    }
+  ];
+  switch (plan.kind) {
+    case "speckit":
+      return [...need(["spec.md"], "spec-kit's spec"), ...need(["plan.md"], "spec-kit's plan")];
+    case "kiro":
+      return [
+        ...need(["requirements.md", "bugfix.md"], "Kiro's requirements"),
+        ...need(["design.md"], "Kiro's design")
+      ];
+    case "openspec":
+      return need(["proposal.md"], "OpenSpec's proposal");
+    case "taskmaster": {
+      if (tasksSource === void 0) return [];
+      try {
+        parseJsonWithOffsets(tasksSource);
+        return [];
+      } catch (e) {
+        if (!(e instanceof JsonSyntaxError)) throw e;
+        return [
+          {
+            severity: "error",
+            path: plan.path,
+            line: e.line,
+            message: `not valid JSON: ${e.message}.`,
+            fix: "Fix the JSON, or let Task Master rewrite the file."
+          }
+        ];
+      }
+    }
+    case "coder":
+      return [];
+  }
+}
+function planDocumentsRoot(plan) {
+  const { kind, folder } = plan;
+  let root2 = folder;
+  if (kind === "openspec") root2 = dirOf(dirOf(folder));
+  else if (kind === "taskmaster" && baseOf(folder) === "tasks" && baseOf(dirOf(folder)) === ".taskmaster")
+    root2 = dirOf(folder);
+  return root2 === "" ? void 0 : root2;
+}
+function sharedPlanFolders(plan) {
+  if (plan.kind !== "kiro") return [];
+  return [`${dirOf(dirOf(plan.folder))}/steering`];
+}
+function isPlanDocument(path2, plan) {
+  const root2 = planDocumentsRoot(plan);
+  const under = (dir) => path2 === dir || path2.startsWith(`${dir}/`);
+  if (sharedPlanFolders(plan).some(under)) return true;
+  return root2 !== void 0 ? under(root2) : path2 === plan.path || under(plan.sidecar);
+}
+function mayBePlanDocument(path2, globs) {
+  const matches = (0, import_picomatch2.default)([...globs], { dot: true });
+  const found = (tasks) => kindOfPath(tasks) !== void 0 && matches(tasks);
+  for (let dir = path2; dir !== ""; dir = dirOf(dir)) {
+    if (found(`${dir}/tasks.md`) || found(`${dir}/tasks.json`) || found(`${dir}/tasks/tasks.json`) || found(`${dir}/01_Master Plan/01_Checklist.md`) || found(`${dir}/changes/-/tasks.md`) || // Kiro's steering, shared by its specs beside it.
+    baseOf(dir) === "steering" && baseOf(dirOf(dir)) === ".kiro" && found(`${dirOf(dir)}/specs/-/tasks.md`))
+      return true;
+  }
+  return false;
+}
+
+// src/core/plan/kinds/taskmaster.ts
+var TASKMASTER_STATUSES = [
+  "pending",
+  "in-progress",
+  "done",
+  "review",
+  "deferred",
+  "cancelled",
+  "blocked"
+];
+var READ_STATUSES = [...TASKMASTER_STATUSES, "completed"];
+var STATE_OF2 = {
+  pending: "todo",
+  blocked: "todo",
+  "in-progress": "doing",
+  review: "doing",
+  done: "done",
+  completed: "done",
+  cancelled: "set-aside",
+  deferred: "set-aside"
+};
+function legacyTasksPath(path2) {
+  return /(?:^|\/)tasks\/tasks\.json$/.test(path2) && !/(?:^|\/)\.taskmaster\//.test(path2);
+}
+function hasTaskmasterShape(root2) {
+  if (root2.kind !== "object") return false;
+  const lists = [];
+  let tagged = false;
+  const legacy = member(root2, "tasks");
+  if (legacy?.kind === "array") lists.push(legacy);
+  else
+    for (const entry of root2.entries) {
+      const tasks = member(entry.value, "tasks");
+      if (tasks?.kind !== "array") continue;
+      lists.push(tasks);
+      if (member(entry.value, "metadata")?.kind === "object") tagged = true;
+    }
+  const taskLike = (n) => n.kind === "object" && member(n, "id") !== void 0 && (member(n, "title") !== void 0 || member(n, "status") !== void 0);
+  return tagged || lists.some((l) => l.kind === "array" && l.items.some(taskLike));
+}
+function idOf(node3) {
+  if (node3?.kind === "number" && Number.isInteger(node3.value)) return String(node3.value);
+  if (node3?.kind === "string" && node3.value.trim() !== "") return node3.value.trim();
+  return void 0;
+}
+function text5(node3) {
+  return node3?.kind === "string" ? node3.value : "";
+}
+function readTaskmaster(source, path2) {
+  const problems = [];
+  const error63 = (line2, message, fix2) => {
+    problems.push({ severity: "error", path: path2, ...line2 ? { line: line2 } : {}, message, fix: fix2 });
+  };
+  const notTaskmaster = (why) => ({
+    tags: [],
+    problems: [],
+    notTaskmaster: {
+      severity: "warning",
+      path: path2,
+      message: `not read as a Task Master plan: ${why}.`,
+      fix: "Move Task Master's tasks to .taskmaster/tasks/tasks.json, or leave this file be."
+    }
+  });
+  const legacyPath = legacyTasksPath(path2);
+  let root2;
+  try {
+    root2 = parseJsonWithOffsets(source);
+  } catch (e) {
+    if (!(e instanceof JsonSyntaxError)) throw e;
+    if (legacyPath) return notTaskmaster(`it is not JSON (line ${e.line}: ${e.message})`);
+    error63(
+      e.line,
+      `not valid JSON: ${e.message}.`,
+      "Fix the JSON, or let Task Master rewrite the file."
+    );
+    return { tags: [], problems };
+  }
+  if (legacyPath && !hasTaskmasterShape(root2)) {
+    return notTaskmaster(`it holds no task list of Task Master's shape (tasks with an "id")`);
+  }
+  if (root2.kind !== "object") {
+    error63(
+      lineAt(lineStarts(source), root2.start),
+      "the file is not a JSON object.",
+      'Write { "master": { "tasks": [...] } }.'
+    );
+    return { tags: [], problems };
+  }
+  const tags = [];
+  const lines = lineStarts(source);
+  const legacyTasks = member(root2, "tasks");
+  if (legacyTasks?.kind === "array") {
+    tags.push(readTag("master", true, legacyTasks, lines, path2));
+  } else {
+    for (const entry of root2.entries) {
+      const tasks = member(entry.value, "tasks");
+      if (tasks?.kind !== "array") continue;
+      tags.push(readTag(entry.key, false, tasks, lines, path2));
+    }
+  }
+  for (const tag of tags) problems.push(...tag.problems);
+  if (tags.length === 0) {
+    error63(
+      1,
+      "no task list found.",
+      'Task Master keeps tasks under { "<tag>": { "tasks": [...] } }.'
+    );
+  }
+  return { tags, problems };
+}
+function readTag(name, legacy, list3, lines, path2) {
+  const problems = [];
+  const error63 = (line2, message, fix2) => {
+    problems.push({ severity: "error", path: path2, ...line2 ? { line: line2 } : {}, message, fix: fix2 });
+  };
+  const phases = [];
+  const seen = /* @__PURE__ */ new Set();
+  const readTask = (node3, id) => {
+    const status2 = member(node3, "status");
+    const line2 = lineAt(lines, node3.start);
+    if (status2?.kind !== "string") {
+      error63(line2, `task ${id} has no "status" string.`, 'Give it "status": "pending".');
+      return void 0;
+    }
+    const known = READ_STATUSES.includes(status2.value);
+    if (!known) {
+      error63(
+        lineAt(lines, status2.start),
+        `task ${id} has status "${status2.value}", which Task Master does not use.`,
+        `Use one of ${TASKMASTER_STATUSES.join(", ")}.`
+      );
+      return void 0;
+    }
+    return {
+      id,
+      title: text5(member(node3, "title")),
+      status: status2.value,
+      state: STATE_OF2[status2.value],
+      details: text5(member(node3, "details")),
+      testStrategy: text5(member(node3, "testStrategy")),
+      line: lineAt(lines, status2.start),
+      statusStart: status2.start,
+      statusEnd: status2.end
+    };
+  };
+  for (const node3 of list3.items) {
+    const id = idOf(member(node3, "id"));
+    if (id === void 0) {
+      error63(
+        lineAt(lines, node3.start),
+        `a task in tag "${name}" has no id.`,
+        'Give every task a number "id".'
+      );
+      continue;
+    }
+    if (seen.has(id)) {
+      error63(
+        lineAt(lines, node3.start),
+        `tag "${name}" has two tasks with id ${id}.`,
+        "Give each task its own id."
+      );
+      continue;
+    }
+    seen.add(id);
+    const deps = member(node3, "dependencies");
+    const dependencies = deps?.kind === "array" ? deps.items.map(idOf).filter((d) => d !== void 0) : [];
+    const subs = member(node3, "subtasks");
+    const tasks = [];
+    if (subs?.kind === "array" && subs.items.length > 0) {
+      for (const sub of subs.items) {
+        const subId = idOf(member(sub, "id"));
+        if (subId === void 0) {
+          error63(
+            lineAt(lines, sub.start),
+            `a subtask of task ${id} has no id.`,
+            'Give every subtask an "id".'
+          );
+          continue;
+        }
+        const task = readTask(sub, `${id}.${subId}`);
+        if (task) tasks.push(task);
+      }
+    } else {
+      const task = readTask(node3, id);
+      if (task) tasks.push(task);
+    }
+    const own6 = member(node3, "status");
+    let status2 = own6 === void 0 && tasks.length > 0 ? "pending" : "";
+    if (own6?.kind === "string" && READ_STATUSES.includes(own6.value)) status2 = own6.value;
+    else if (own6?.kind === "string" && subs?.kind === "array" && subs.items.length > 0)
+      error63(
+        lineAt(lines, own6.start),
+        `task ${id} has status "${own6.value}", which Task Master does not use.`,
+        `Use one of ${TASKMASTER_STATUSES.join(", ")}.`
+      );
+    const priority = member(node3, "priority");
+    phases.push({
+      id,
+      title: text5(member(node3, "title")),
+      line: lineAt(lines, node3.start),
+      status: status2,
+      priority: priority?.kind === "string" ? priority.value : "medium",
+      dependencies,
+      tasks
+    });
+  }
+  for (const phase of phases) {
+    for (const dep of phase.dependencies) {
+      if (!seen.has(dep) && !dep.includes(".")) {
+        error63(
+          phase.line,
+          `task ${phase.id} depends on task ${dep}, which tag "${name}" does not have.`,
+          `Remove ${dep} from its dependencies.`
+        );
+      }
+    }
+  }
+  return { name, legacy, phases, problems };
+}
+var DONE = /* @__PURE__ */ new Set(["done", "completed"]);
+var SET_ASIDE = /* @__PURE__ */ new Set(["cancelled", "deferred"]);
+function taskmasterPhaseFinished(phase) {
+  return DONE.has(phase.status) || SET_ASIDE.has(phase.status);
+}
+function taskmasterProgress(tag) {
+  const byId = new Map(tag.phases.map((p) => [p.id, p]));
+  const done2 = (id) => {
+    const p = byId.get(id);
+    if (p) return DONE.has(p.status);
+    const dot = id.indexOf(".");
+    if (dot === -1) return false;
+    const sub = byId.get(id.slice(0, dot))?.tasks.find((t) => t.id === id);
+    return sub !== void 0 && DONE.has(sub.status);
+  };
+  const blockedSubtask = (p) => p.tasks.find((t) => t.id !== p.id && t.status === "blocked");
+  const eligible = tag.phases.filter(
+    (p) => (p.status === "pending" || p.status === "in-progress") && p.dependencies.every(done2) && !blockedSubtask(p)
+  );
+  const current = eligible[0];
+  const open3 = tag.phases.filter((p) => !taskmasterPhaseFinished(p));
+  const complete = tag.phases.length > 0 && open3.length === 0;
+  let waiting;
+  if (!current && !complete) {
+    const why = [];
+    for (const p of open3) {
+      const sub = blockedSubtask(p);
+      if (p.status === "blocked") why.push(`task ${p.id} is blocked`);
+      else if (p.status === "review") why.push(`task ${p.id} is in review`);
+      else if (sub) why.push(`task ${sub.id} is blocked`);
+      const unmet = p.dependencies.filter((d) => !done2(d));
+      if (unmet.length > 0)
+        why.push(`task ${p.id} waits for ${unmet.map((d) => `task ${d}`).join(" and ")}`);
+    }
+    waiting = why.length > 0 ? `${why.join("; ")}.` : "no task can start.";
+  }
+  return { current, complete, waiting };
+}
+var StaleTasksJsonError = class extends Error {
+  constructor(task) {
+    super(
+      `Task ${task.id} on line ${task.line} no longer reads "status": "${task.status}"; read tasks.json again.`
+    );
+    this.task = task;
+    this.name = "StaleTasksJsonError";
+  }
+  task;
+};
+function setTaskmasterStatus(source, task, status2) {
+  if (!readsAs(source.slice(task.statusStart, task.statusEnd), task.status)) {
+    throw new StaleTasksJsonError(task);
+  }
+  if (task.status === status2) return source;
+  return source.slice(0, task.statusStart) + JSON.stringify(status2) + source.slice(task.statusEnd);
+}
+function readsAs(literal2, value2) {
+  if (!literal2.startsWith('"') || !literal2.endsWith('"')) return false;
+  try {
+    return JSON.parse(literal2) === value2;
+  } catch {
+    return false;
+  }
+}
+
+// src/core/plan/kinds/speckit.ts
+var SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:\-—–]\s*|\s+|$)(.*)$/i;
+var SPECKIT_STATE = {
+  " ": "todo",
+  x: "done",
+  X: "done",
+  "	": "todo"
+};
+function speckitId(text6) {
+  if (text6[0] !== "T") return void 0;
+  let end = 1;
+  while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
+  if (end < 4 || /\w/.test(text6[end] ?? "")) return void 0;
+  return text6.slice(0, end);
+}
+function storiesOf(text6) {
+  const out = [];
+  for (let at3 = text6.indexOf("[US"); at3 !== -1; at3 = text6.indexOf("[US", at3 + 1)) {
+    let end = at3 + 3;
+    while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
+    if (end > at3 + 3 && text6[end] === "]") out.push(text6.slice(at3 + 1, end));
+  }
+  return out;
+}
+function readSpeckit(source, path2, options = {}) {
+  const read3 = dialectRead(source, path2, "speckit", options);
+  if ("limited" in read3) return read3.limited;
+  const { scanned, root: root2, skip } = read3;
+  const events = scanned?.events ?? speckitEventsOfTree(source, root2());
+  const phases = [];
+  const problems = [];
+  const open3 = [];
+  const seen = taskIds(path2, problems);
+  for (const event of events) {
+    if (event.kind === "heading") {
+      while (open3.length > 0 && open3[open3.length - 1].level >= event.depth) open3.pop();
+      const m = SPECKIT_PHASE.exec(event.text.trim());
+      if (m) {
+        const phase2 = { number: m[1], name: m[2].trim(), line: event.line, tasks: [] };
+        open3.push({ phase: phase2, level: event.depth });
+        phases.push(phase2);
+      }
+      continue;
+    }
+    const current = open3[open3.length - 1];
+    if (!current) continue;
+    if (!readsBox(SPECKIT_STATE, event.mark, event.after)) continue;
+    const { text: text6 } = event;
+    const phase = current.phase;
+    const own6 = speckitId(text6);
+    if (own6 !== void 0) seen(own6, event.line);
+    phase.tasks.push({
+      id: own6 ?? `${phase.number}.${phase.tasks.length + 1}`,
+      text: text6,
+      state: SPECKIT_STATE[event.mark],
+      mark: event.mark,
+      optional: false,
+      requirements: storiesOf(text6),
+      line: event.line,
+      markOffset: event.offset
+    });
+  }
+  const byNumber = /* @__PURE__ */ new Map();
+  for (const phase of phases)
+    byNumber.set(phase.number, [...byNumber.get(phase.number) ?? [], phase]);
+  const kept = [];
+  for (const [number4, same] of byNumber) {
+    const tasked = same.filter((p) => p.tasks.length > 0);
+    const first = tasked[0] ?? same[0];
+    for (const phase of same) {
+      if (phase.tasks.length === 0 && same.length > 1) {
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: phase.line,
+          message: `Phase ${number4} is also on line ${(phase === first ? same.find((p) => p !== phase) : first).line}; this heading holds no task, so it is read as a reference.`,
+          fix: 'Leave it as it is, or name it without "Phase N" if it is no phase.'
+        });
+        continue;
+      }
+      if (phase.tasks.length > 0 && phase !== first) {
+        problems.push({
+          severity: "error",
+          path: path2,
+          line: phase.line,
+          message: `Phase ${number4} is also on line ${first.line}.`,
+          fix: "Number each phase once."
+        });
+        continue;
+      }
+      kept.push(phase);
+    }
+  }
+  phases.length = 0;
+  phases.push(...kept);
+  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
+  return finish(
+    source,
+    path2,
+    skip,
+    phases,
+    problems,
+    'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
+    { marks: " 	xX", unread: 'it is under no "## Phase N" heading' }
+  );
+}
+
+// src/core/plan/kinds/kiro.ts
+var KIRO_TOP = /^(\d+)\.\s*(.*)$/;
+var KIRO_SUB = /^(\d+)((?:\.\d+)+)\.?\s*(.*)$/;
+var KIRO_STATE = {
+  " ": "todo",
+  "	": "todo",
+  "-": "doing",
+  x: "done",
+  X: "done"
+};
+var REQUIREMENTS3 = /Requirements?:\s*(\d[\d.,\s]*)/i;
+function requirementsOf(item) {
+  const stack = [item];
+  while (stack.length > 0) {
+    const node3 = stack.shift();
+    if (node3.type === "paragraph" || node3.type === "heading") {
+      const m = REQUIREMENTS3.exec(toString(node3));
+      if (m) return m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
+    } else if ("children" in node3) stack.unshift(...node3.children);
+  }
+  return [];
+}
+function* kiroEventsOfTree(source, root2) {
+  for (const { node: node3 } of walk(root2.children, 0, true)) {
+    if (node3.type !== "listItem") continue;
+    const box = boxAt(source, node3);
+    if (!box) continue;
+    yield { ...box, requirements: () => requirementsOf(node3) };
+  }
+}
+function readKiro(source, path2, options = {}) {
+  const read3 = dialectRead(source, path2, "kiro", options);
+  if ("limited" in read3) return read3.limited;
+  const { scanned, root: root2, skip } = read3;
+  const events = scanned ? scanned.events.filter((e) => e.kind === "item") : kiroEventsOfTree(source, root2());
+  const phases = /* @__PURE__ */ new Map();
+  const problems = [];
+  const seen = taskIds(path2, problems);
+  for (const box of events) {
+    if (!(box.mark in KIRO_STATE)) continue;
+    const optional2 = box.after.startsWith("*");
+    const after = optional2 ? box.after.slice(1) : box.after;
+    if (!/^(?:[ \t]|$)/.test(after)) continue;
+    const text6 = after.trim();
+    const task = (id, inOptional = false) => ({
+      id,
+      text: text6,
+      state: KIRO_STATE[box.mark],
+      mark: box.mark,
+      optional: optional2 || inOptional,
+      requirements: box.requirements(),
+      line: box.line,
+      markOffset: box.offset
+    });
+    const sub = KIRO_SUB.exec(text6);
+    if (sub) {
+      const id = `${sub[1]}${sub[2]}`;
+      const parent = phases.get(sub[1]);
+      if (!parent) {
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: box.line,
+          message: `Sub-task ${id} has no top-level task ${sub[1]} before it.`,
+          fix: `Add "- [ ] ${sub[1]}. Title" above it.`
+        });
+        continue;
+      }
+      seen(id, box.line);
+      parent.subs.push(task(id, parent.self.optional));
+      continue;
+    }
+    const top = KIRO_TOP.exec(text6);
+    if (top) {
+      if (phases.has(top[1])) {
+        problems.push({
+          severity: "error",
+          path: path2,
+          line: box.line,
+          message: `Task ${top[1]} is also on line ${phases.get(top[1]).phase.line}.`,
+          fix: "Number each top-level task once."
+        });
+        continue;
+      }
+      seen(top[1], box.line);
+      phases.set(top[1], {
+        phase: { number: top[1], name: top[2].trim(), line: box.line, tasks: [] },
+        self: task(top[1]),
+        subs: []
+      });
+    }
+  }
+  const list3 = [...phases.values()].map(({ phase, self: self2, subs }) => ({
+    ...phase,
+    tasks: subs.some((t) => !t.optional) ? subs : [self2, ...subs],
+    self: self2
+  }));
+  return finish(
+    source,
+    path2,
+    skip,
+    list3,
+    problems,
+    'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
+    {
+      marks: " 	-xX",
+      star: true,
+      unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"'
+    }
+  );
+}
+
+// src/core/plan/kinds/openspec.ts
+var GROUP = /^(\d+)\.(?:\s+([\s\S]*))?$/;
+var TASK_ID = /^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)/;
+var STATE2 = { " ": "todo", "	": "todo", x: "done", X: "done" };
+function readOpenspec(source, path2) {
+  const limited = limitProblem(source, path2);
+  if (limited) return limited;
+  const root2 = parseMarkdown(source);
+  const phases = [];
+  const problems = [];
+  let current;
+  for (const event of speckitEventsOfTree(source, root2)) {
+    if (event.kind === "heading") {
+      if (event.depth > 2) continue;
+      const m = event.depth === 2 ? GROUP.exec(event.text.trim()) : null;
+      current = m ? { number: m[1], name: (m[2] ?? "").trim(), line: event.line, tasks: [] } : void 0;
+      if (current) phases.push(current);
+      continue;
+    }
+    if (!current) continue;
+    if (!readsBox(STATE2, event.mark, event.after)) continue;
+    current.tasks.push({
+      id: TASK_ID.exec(event.text)?.[1] ?? `${current.number}.${current.tasks.length + 1}`,
+      text: event.text,
+      state: STATE2[event.mark],
+      mark: event.mark,
+      optional: false,
+      requirements: [],
+      line: event.line,
+      markOffset: event.offset
+    });
+  }
+  const seen = /* @__PURE__ */ new Map();
+  for (const phase of phases) {
+    const before = seen.get(phase.number);
+    if (before !== void 0) {
+      problems.push({
+        severity: "error",
+        path: path2,
+        line: phase.line,
+        message: `Group ${phase.number} is also on line ${before}.`,
+        fix: 'Number each "## N." group once.'
+      });
+    }
+    seen.set(phase.number, phase.line);
+  }
+  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
+  return finish(
+    source,
+    path2,
+    root2,
+    phases,
+    problems,
+    'Write a task as "- [ ] 1.1 Description" under a "## 1. Group" heading.',
+    { marks: " 	xX", unread: 'it is under no "## N. Group" heading' }
+  );
+}
+
+// src/core/plan/kinds/dialects.ts
+var READERS = {
+  speckit: (source, path2) => readSpeckit(source, path2),
+  kiro: (source, path2) => readKiro(source, path2),
+  openspec: readOpenspec
+};
+function isMarkdownKind(kind) {
+  return Object.hasOwn(READERS, kind);
+}
+function readMarkdownPlan(kind, source, path2) {
+  return READERS[kind](source, path2);
+}
+
+// src/core/plan/kinds/view.ts
+var QUOTE_LIMIT = 2e4;
+function emptyKindPlan(plan, sidecar, problem) {
+  return {
+    plan,
+    phases: [],
+    current: void 0,
+    complete: false,
+    waiting: void 0,
+    problems: [problem],
+    warnings: [],
+    sidecar,
+    markStart: () => "",
+    markDone: () => "",
+    context: () => ({ links: [], sections: [] })
+  };
+}
+function splitProblems(problems) {
+  return {
+    errors: problems.filter((p) => p.severity === "error"),
+    warnings: problems.filter((p) => p.severity !== "error")
+  };
+}
+function noPhase(path2, fix2) {
+  return { severity: "error", path: path2, line: 1, message: "no phase with a task was found.", fix: fix2 };
+}
+
+// src/core/plan/kinds/dialectPlan.ts
+var SPECKIT_LINKS = [
+  ["Spec", "spec.md"],
+  ["Plan", "plan.md"],
+  ["Data model", "data-model.md"],
+  ["Research", "research.md"],
+  ["Quickstart", "quickstart.md"]
+];
+function readDialectTasks(plan, kind, source) {
+  const read3 = readMarkdownPlan(kind, source, plan.path);
+  const { errors, warnings } = splitProblems(read3.problems);
+  const tasked = read3.phases.filter((p) => p.tasks.length > 0);
+  if (tasked.length === 0 && errors.length === 0) {
+    errors.push(
+      noPhase(
+        plan.path,
+        kind === "kiro" ? 'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".' : kind === "openspec" ? 'Write tasks as "- [ ] 1.1 Description" under a "## 1. Group" heading.' : 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.'
+      )
+    );
+  }
+  const view = (p) => ({
+    number: p.number,
+    name: p.name,
+    line: p.line,
+    tasks: p.tasks.map((t) => ({
+      id: t.id,
+      text: t.text,
+      state: t.state,
+      line: t.line,
+      optional: t.optional,
+      ...t.optional ? { note: "optional" } : {},
+      requirements: t.requirements
+    })),
+    finished: dialectPhaseFinished(p)
+  });
+  const phases = tasked.map(view);
+  const current = currentDialectPhase({ phases: tasked, problems: [] });
+  return {
+    tasked,
+    phases,
+    current: current ? phases[tasked.indexOf(current)] : void 0,
+    complete: errors.length === 0 && phases.length > 0 && phases.every((p) => p.finished),
+    waiting: void 0,
+    problems: errors,
+    warnings
+  };
+}
+function openDialect(plan, kind, source, contextProblems, sidecar, present, files) {
+  const read3 = readDialectTasks(plan, kind, source);
+  const byNumber = new Map(read3.tasked.map((p) => [p.number, p]));
+  const own6 = (phase) => {
+    const p = byNumber.get(phase.number);
+    if (!p) throw new Error(`Phase ${phase.number} is not in ${plan.path}.`);
+    return p;
+  };
+  const mark = (phase, state) => {
+    const p = own6(phase);
+    const tasks = p.tasks.filter((t) => !t.optional);
+    if (p.self && !p.self.optional && !p.tasks.includes(p.self)) tasks.push(p.self);
+    return setDialectStates(source, kind, tasks, state);
+  };
+  return {
+    plan,
+    phases: read3.phases,
+    current: read3.current,
+    complete: read3.complete && contextProblems.length === 0,
+    waiting: read3.waiting,
+    problems: [...contextProblems, ...read3.problems],
+    warnings: read3.warnings,
+    sidecar,
+    markStart: (phase) => mark(phase, "doing"),
+    markDone: (phase) => mark(phase, "done"),
+    context: (phase) => kind === "kiro" ? kiroContext(plan, own6(phase), present, files) : kind === "openspec" ? openspecContext(plan, present) : speckitContext(plan, present)
+  };
+}
+function openspecContext(plan, present) {
+  const links = [];
+  for (const [label, file2] of [
+    ["Proposal", "proposal.md"],
+    ["Design", "design.md"]
+  ]) {
+    const path2 = `${plan.folder}/${file2}`;
+    if (present.has(path2)) links.push({ label, path: path2 });
+  }
+  const specs = `${plan.folder}/specs/`;
+  for (const path2 of [...present].filter((p) => p.startsWith(specs) && p.endsWith("/spec.md")).sort()) {
+    links.push({ label: `Spec delta ${path2.slice(specs.length, -"/spec.md".length)}`, path: path2 });
+  }
+  return { links, sections: [] };
+}
+function speckitContext(plan, present) {
+  const links = [];
+  for (const [label, file2] of SPECKIT_LINKS) {
+    const path2 = `${plan.folder}/${file2}`;
+    if (present.has(path2)) links.push({ label, path: path2 });
+  }
+  const contracts = `${plan.folder}/contracts/`;
+  for (const path2 of [...present].filter((p) => p.startsWith(contracts)).sort()) {
+    links.push({ label: `Contract ${path2.slice(contracts.length)}`, path: path2 });
+  }
+  return { links, sections: [] };
+}
+function requirementBlocks(text6) {
+  const blocks = /* @__PURE__ */ new Map();
+  const lines = text6.split(/\r?\n/);
+  let number4;
+  let level = 0;
+  let body = [];
+  const flush = () => {
+    if (number4 !== void 0) blocks.set(number4, body.join("\n").trim());
+  };
+  for (const line2 of lines) {
+    const heading2 = /^(#{1,6})\s+(.*)$/.exec(line2);
+    if (heading2) {
+      const m = /^requirement\s+(\d+)\b/i.exec(heading2[2].trim());
+      if (m) {
+        flush();
+        number4 = m[1];
+        level = heading2[1].length;
+        body = [line2];
+        continue;
+      }
+      if (number4 !== void 0 && heading2[1].length <= level) {
+        flush();
+        number4 = void 0;
+      }
+    }
+    if (number4 !== void 0) body.push(line2);
+  }
+  flush();
+  return blocks;
+}
+function kiroContext(plan, phase, present, files) {
+  const links = [];
+  const sections = [];
+  const at3 = (file2) => `${plan.folder}/${file2}`;
+  const requirementsFile = ["requirements.md", "bugfix.md"].map(at3).find((p) => present.has(p));
+  if (requirementsFile) {
+    links.push({ label: "Requirements", path: requirementsFile });
+    const text6 = files.get(requirementsFile);
+    if (text6 !== void 0) {
+      const cited = [
+        ...new Set(phase.tasks.flatMap((t) => t.requirements.map((r) => r.split(".")[0])))
+      ];
+      const blocks = requirementBlocks(text6);
+      const first = cited.filter((n) => blocks.has(n)).map((n) => blocks.get(n));
+      if (first.length > 0) {
+        sections.push({
+          title: `Requirements the tasks cite (${cited.map((n) => `Requirement ${n}`).join(", ")})`,
+          text: first.join("\n\n").slice(0, QUOTE_LIMIT)
+        });
+      } else sections.push({ title: "Requirements", text: text6.slice(0, QUOTE_LIMIT) });
+    }
+  }
+  const design = at3("design.md");
+  if (present.has(design)) {
+    links.push({ label: "Design", path: design });
+    const text6 = files.get(design);
+    if (text6 !== void 0) sections.push({ title: "Design", text: text6.slice(0, QUOTE_LIMIT) });
+  }
+  return { links, sections };
+}
+
+// src/core/plan/kinds/taskmasterPlan.ts
+var TASKMASTER_NOTES = {
+  blocked: "blocked",
+  review: "review",
+  deferred: "deferred",
+  cancelled: "cancelled"
+};
+function readTaskmasterTasks(plan, source) {
+  const read3 = readTaskmaster(source, plan.path);
+  const tag = read3.tags.find((t) => t.name === plan.tag);
+  const others = new Set(read3.tags.filter((t) => t !== tag).flatMap((t) => t.problems));
+  const { errors, warnings } = splitProblems(read3.problems.filter((p) => !others.has(p)));
+  if (read3.notTaskmaster) errors.push({ ...read3.notTaskmaster, severity: "error" });
+  if (!tag && plan.tag !== void 0 && !read3.notTaskmaster) {
+    errors.push({
+      severity: "error",
+      path: plan.path,
+      line: 1,
+      message: `the tag "${plan.tag}" is not in the file.`,
+      fix: "Name a tag the file has."
+    });
+  }
+  const tasked = (tag?.phases ?? []).filter((p) => p.tasks.length > 0);
+  if (tag && tasked.length === 0 && errors.length === 0) {
+    errors.push(noPhase(plan.path, 'Add a task with "task-master add-task".'));
+  }
+  const view = (p) => ({
+    number: p.id,
+    name: p.title,
+    line: p.line,
+    tasks: p.tasks.map((t) => {
+      const note = TASKMASTER_NOTES[t.status];
+      return {
+        id: t.id,
+        text: t.title,
+        state: t.state,
+        line: t.line,
+        optional: false,
+        ...note ? { note } : {},
+        ...t.details ? { details: t.details } : {},
+        ...t.testStrategy ? { testStrategy: t.testStrategy } : {}
+      };
+    }),
+    finished: taskmasterPhaseFinished(p)
+  });
+  const phases = tasked.map(view);
+  const progress = tag ? taskmasterProgress(tag) : void 0;
+  const current = progress?.current ? phases[tasked.indexOf(progress.current)] : void 0;
+  return {
+    tasked,
+    phases,
+    current,
+    complete: errors.length === 0 && (progress?.complete ?? false),
+    waiting: errors.length === 0 ? progress?.waiting : void 0,
+    problems: errors,
+    warnings
+  };
+}
+function openTaskmaster(plan, source, contextProblems, sidecar) {
+  if (contextProblems.length > 0) {
+    return { ...emptyKindPlan(plan, sidecar, contextProblems[0]), problems: contextProblems };
+  }
+  const read3 = readTaskmasterTasks(plan, source);
+  const byId = new Map(read3.tasked.map((p) => [p.id, p]));
+  const own6 = (phase) => {
+    const p = byId.get(phase.number);
+    if (!p) throw new Error(`Task ${phase.number} is not in ${plan.path}.`);
+    return p;
+  };
+  const mark = (phase, status2) => {
+    const p = own6(phase);
+    const edits = [];
+    for (const t of p.tasks) {
+      if (t.state === "set-aside" || t.status === status2 || t.status === "blocked") continue;
+      if (status2 === "in-progress" && t.state !== "todo") continue;
+      edits.push({ task: t });
+    }
+    const parent = parentStatus(source, plan.tag, p);
+    if (parent && parent.status !== status2 && parent.status !== "cancelled" && parent.status !== "blocked") {
+      if (!(status2 === "in-progress" && parent.status === "done")) edits.push({ task: parent });
+    }
+    return replaceStatuses(source, plan.path, edits, status2);
+  };
+  return {
+    plan,
+    phases: read3.phases,
+    current: read3.current,
+    complete: read3.complete,
+    waiting: read3.waiting,
+    problems: read3.problems,
+    warnings: read3.warnings,
+    sidecar,
+    markStart: (phase) => mark(phase, "in-progress"),
+    markDone: (phase) => mark(phase, "done"),
+    context: (phase) => taskmasterContext(plan, own6(phase))
+  };
+}
+function parentStatus(source, tag, phase) {
+  if (phase.tasks.length === 1 && phase.tasks[0].id === phase.id) return void 0;
+  const root2 = parseJsonWithOffsets(source);
+  const legacy = member(root2, "tasks");
+  const list3 = legacy?.kind === "array" ? legacy : member(member(root2, tag ?? "") ?? root2, "tasks");
+  if (list3?.kind !== "array") return void 0;
+  const idOf2 = (n) => n?.kind === "number" ? String(n.value) : n?.kind === "string" ? n.value.trim() : void 0;
+  const node3 = list3.items.find((item) => idOf2(member(item, "id")) === phase.id);
+  const status2 = node3 ? member(node3, "status") : void 0;
+  if (status2?.kind !== "string") return void 0;
+  return { statusStart: status2.start, statusEnd: status2.end, status: status2.value };
+}
+function replaceStatuses(source, path2, edits, status2) {
+  let out = source;
+  for (const { task } of [...edits].sort((a, b) => b.task.statusStart - a.task.statusStart)) {
+    const literal2 = out.slice(task.statusStart, task.statusEnd);
+    let value2;
+    try {
+      value2 = JSON.parse(literal2);
+    } catch {
+      value2 = void 0;
+    }
+    if (value2 !== task.status) {
+      throw new Error(`${path2}: a status no longer reads "${task.status}"; read the file again.`);
+    }
+    out = out.slice(0, task.statusStart) + JSON.stringify(status2) + out.slice(task.statusEnd);
+  }
+  return out;
+}
+function taskmasterContext(plan, phase) {
+  const lines = [];
+  for (const t of phase.tasks) {
+    if (!t.details && !t.testStrategy) continue;
+    lines.push(`**${t.id} ${t.title}**`);
+    if (t.details) lines.push(`- Details: ${t.details}`);
+    if (t.testStrategy) lines.push(`- Test strategy: ${t.testStrategy}`);
+    lines.push("");
+  }
+  return {
+    links: [{ label: "Tasks", path: plan.path }],
+    sections: lines.length ? [
+      {
+        title: "Details and test strategy",
+        text: lines.join("\n").trim().slice(0, QUOTE_LIMIT)
+      }
+    ] : []
+  };
+}
+
+// src/core/plan/kinds/plan.ts
+var KIND_MARKS = {
+  coder: { start: "[~]", done: "[x]" },
+  speckit: { start: void 0, done: "[X]" },
+  kiro: { start: "[-]", done: "[x]" },
+  taskmaster: { start: '"in-progress"', done: '"done"' },
+  openspec: { start: void 0, done: "[x]" }
+};
+function kindSidecar(plan) {
+  const dir = plan.sidecar;
+  const reportsDir = `${dir}/Reports`;
+  return {
+    dir,
+    masterLog: `${dir}/Master_Log.md`,
+    checkpoint: `${dir}/Checkpoint.md`,
+    reportsDir,
+    report: (phase) => {
+      const name = phase.name.replace(/[/\\\u0000-\u001f\u007f]/g, "").trim().replace(/\s+/g, "_") || `Phase_${phase.number}`;
+      return `${reportsDir}/${phase.number.padStart(2, "0")}_${name}.md`;
+    }
+  };
+}
+function kindPlanReads(plan, paths) {
+  const present = new Set(paths);
+  const sidecar = kindSidecar(plan);
+  const wanted = [plan.path, sidecar.masterLog, sidecar.checkpoint];
+  if (plan.kind === "kiro") {
+    for (const f of ["requirements.md", "bugfix.md", "design.md"])
+      wanted.push(`${plan.folder}/${f}`);
+  }
+  return [...new Set(wanted)].filter((p) => present.has(p));
+}
+function openKindPlan(plan, paths, files) {
+  const present = new Set(paths);
+  const source = files.get(plan.path);
+  const sidecar = kindSidecar(plan);
+  if (source === void 0) {
+    return emptyKindPlan(plan, sidecar, {
+      severity: "error",
+      path: plan.path,
+      message: "the tasks file is missing.",
+      fix: "Restore it on the default branch."
+    });
+  }
+  const context = validateKindContext(plan, (p) => present.has(p), source);
+  if (plan.kind === "taskmaster") return openTaskmaster(plan, source, context, sidecar);
+  if (plan.kind === "coder") throw new Error("coder plans are read by readPlan");
+  return openDialect(plan, plan.kind, source, context, sidecar, present, files);
+}
+function planFromRef(ref) {
+  const hash2 = ref.lastIndexOf("#");
+  const [path2, tag] = hash2 > ref.lastIndexOf("/") ? [ref.slice(0, hash2), ref.slice(hash2 + 1)] : [ref];
+  const kind = kindOfPath(path2);
+  if (!kind || kind === "coder" || kind === "taskmaster" !== (tag !== void 0))
+    return void 0;
+  const slash = path2.lastIndexOf("/");
+  const folder = slash === -1 ? "" : path2.slice(0, slash);
+  const sidecar = `${folder}/coder-loop`.replace(/^\//, "");
+  return tag !== void 0 ? { kind, path: path2, folder, sidecar: `${sidecar}/${tag}`, name: tag, tag } : { kind, path: path2, folder, sidecar, name: folder.slice(folder.lastIndexOf("/") + 1) };
+}
+function planRef(plan) {
+  return plan.tag !== void 0 ? `${plan.path}#${plan.tag}` : plan.path;
+}
+
+// src/core/loop/agentPlan.ts
+function coderAgentFiles(context) {
+  const { taskPlan, codemap, requirements } = context;
+  return [taskPlan, PLAN_FILES.checklist, PLAN_FILES.context, codemap, ...requirements].filter(
+    (f) => f !== void 0
+  );
+}
+function coderAgentContext(phase, context, dir, text6) {
+  const doc = (file2) => {
+    const found = file2 === void 0 ? void 0 : text6(file2);
+    return found === void 0 ? void 0 : { path: `${dir}/${file2}`, text: found };
+  };
+  const taskPlan = doc(context.taskPlan);
+  const checklist = doc(PLAN_FILES.checklist);
+  const contextDoc = doc(PLAN_FILES.context);
+  const codemap = doc(context.codemap);
+  const requirements = context.requirements.map(doc).filter((r) => r !== void 0);
+  const files = [];
+  const add2 = (name, d) => {
+    if (d) files.push({ name, text: d.text });
+  };
+  add2("context.md", contextDoc);
+  add2("checklist.md", checklist);
+  add2("task-plan.md", taskPlan);
+  add2("codemap.mmd", codemap);
+  for (const r of requirements) add2(`requirements/${r.path.split("/").pop()}`, r);
+  return {
+    plan: {
+      phase: { number: phase.number, name: phase.name },
+      tasks: phase.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text })),
+      ...taskPlan ? { taskPlan } : {},
+      ...checklist ? { checklist } : {},
+      ...contextDoc ? { context: contextDoc } : {},
+      ...codemap ? { codemap } : {},
+      requirements
+    },
+    files
+  };
+}
+function kindAgentLinks(plan, context) {
+  const links = [];
+  for (const link3 of [{ label: "Tasks", path: plan.path }, ...context.links])
+    if (!links.some((l) => l.path === link3.path)) links.push(link3);
+  return links;
+}
+function kindAgentContext(plan, phase, context, text6) {
+  const documents = [];
+  for (const link3 of kindAgentLinks(plan, context)) {
+    const found = text6(link3.path);
+    if (found !== void 0)
+      documents.push({ label: link3.label, doc: { path: link3.path, text: found } });
+  }
+  for (const section of context.sections)
+    documents.push({ label: section.title, doc: { path: plan.path, text: section.text } });
+  const files = [];
+  for (const { doc } of documents)
+    if (doc.path !== plan.path)
+      files.push({ name: `plan/${doc.path.slice(plan.folder.length + 1)}`, text: doc.text });
+  files.push({ name: `plan/${plan.path.split("/").pop()}`, text: text6(plan.path) ?? "" });
+  return {
+    plan: {
+      phase: { number: phase.number, name: phase.name },
+      tasks: phase.tasks.map((t) => ({
+        id: t.id,
+        state: t.state === "set-aside" ? "done" : t.state,
+        text: t.text
+      })),
+      requirements: [],
+      documents
+    },
+    documentsDir: plan.folder,
+    files
+  };
+}
+
+// src/core/loop/coderPlanLocal.ts
+function coderPlanLocal(name, dir, checklist, validated2) {
+  const refusal = () => {
+    const context = validated2();
+    const blocking = (context.checklist?.problems ?? context.problems).filter(
+      (p) => p.severity === "error"
+    );
+    if (context.checklist && blocking.length === 0) return void 0;
+    return { problems: blocking, message: `${dir}: fix the checklist first.` };
+  };
+  const read3 = () => validated2().checklist;
+  return {
+    refusal,
+    reading() {
+      const context = validated2();
+      const current = context.checklist ? currentPhase(context.checklist) : void 0;
+      const stop2 = refusal();
+      return {
+        title: name,
+        names: { plan: name },
+        subject: dir,
+        phases: (context.checklist?.phases ?? []).map((p) => ({
+          number: p.number,
+          name: p.name,
+          tasks: p.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text, depth: t.depth })),
+          finished: p.tasks.every((t) => t.state === "done")
+        })),
+        counted: stop2 === void 0,
+        current: current?.number,
+        complete: current === void 0,
+        waiting: void 0,
+        problems: context.problems,
+        warnings: (context.checklist?.problems ?? []).filter((p) => p.severity === "warning"),
+        tally: false,
+        stop: stop2
+      };
+    },
+    phaseNamed(number4) {
+      if (!/^\d+$/.test(number4)) return { usage: "--phase takes a whole number" };
+      const stop2 = refusal();
+      if (stop2) return { refused: stop2 };
+      const phase = read3().phases.find((p) => p.number === Number(number4));
+      return phase ? { phase } : { missing: `${name}: there is no Phase ${Number(number4)}.` };
+    },
+    workPhase() {
+      const current = currentPhase(read3());
+      return current ? { phase: current } : { missing: `${name}: the plan is complete.` };
+    },
+    mark(target, state) {
+      let result;
+      if ("phase" in target) result = markPhase(checklist, target.phase, state);
+      else {
+        const task = findTask(read3(), target.task);
+        if (!task) return { missing: `${name}: there is no task ${target.task}.` };
+        result = setTaskStates(checklist, [task], state);
+      }
+      return {
+        text: result.source,
+        changes: result.changed.map((t) => `${t.id}: ${t.state} \u2192 ${state}`)
+      };
+    }
+  };
+}
+
+// src/core/loop/specTasks.ts
+function specTasksOfPhase(phase) {
+  return phase.tasks.map((t) => ({
+    id: t.id,
+    text: t.text,
+    state: t.state,
+    writtenId: t.text.trimStart().startsWith(t.id)
+  }));
+}
+function specTasksOfKindPhase(phase) {
+  return phase.tasks.map((t) => {
+    const taskmaster = t.requirements === void 0;
+    const detail = [t.details, t.testStrategy].filter(Boolean).join("\n");
+    return {
+      id: t.id,
+      text: t.text,
+      state: t.state,
+      ...t.optional ? { optional: true } : {},
+      ...t.requirements?.length ? { requirements: t.requirements } : {},
+      ...detail ? { detail } : {},
+      ...t.testStrategy ? { criterion: t.testStrategy } : {},
+      writtenId: taskmaster || t.text.trimStart().startsWith(t.id)
+    };
+  });
+}
+
+// src/core/loop/phasePlan.ts
+function restoreOnBranch(path2, message) {
+  return {
+    problems: [
+      { severity: "error", path: path2, message, fix: "Restore it on the branch, then approve again." }
+    ]
+  };
+}
+function markInProgress(plan, phase, who, now) {
+  const { label } = plan;
+  const marked = plan.markStart(phase);
+  const log = appendLogEntry(plan.masterLog.text, {
+    timestamp: now,
+    event: "Coder started",
+    plan: label,
+    phase: { number: phase.number, name: phase.name },
+    actor: who.actor,
+    links: [{ label: `#${who.issue}`, url: who.issueUrl }]
+  });
+  const changes = [];
+  if (marked !== plan.tasks.text) changes.push({ path: plan.tasks.path, content: marked });
+  changes.push({ path: plan.masterLog.path, content: log });
+  const marker = {
+    mode: "plan",
+    plan: label,
+    ...plan.record(phase),
+    issue: who.issue,
+    ...who.comment !== void 0 ? { comment: who.comment } : {},
+    ...who.run ? { run: { ...who.run, plan: label } } : {}
+  };
+  const mark = KIND_MARKS[plan.kind].start;
+  return {
+    branch: plan.branch(phase),
+    marker,
+    changes,
+    message: `coder-loop: ${label} ${phaseTitle(phase)} \u2014 Coder started
+
+${mark ? `Mark the phase's tasks ${mark} and log` : "Log"} "Coder started" (#${who.issue}).
+
+${renderMarker(marker)}
+`
+  };
+}
+function pullRequest(config2, plan, phase, start2, repoUrl) {
+  const { branch: branch2 } = start2;
+  const link3 = (l) => `[${oneLine(l.label)}](${repoUrl}/blob/${encodePath(branch2)}/${encodePath(l.path)})`;
+  const text6 = plan.pullText(phase, link3);
+  const lines = [
+    renderMarker(start2.marker),
+    text6.intro,
+    "",
+    `Refs #${start2.marker.issue}`,
+    "",
+    "### Tasks",
+    "",
+    ...text6.tasks,
+    ...text6.context,
+    "",
+    "### How this pull request moves",
+    "",
+    `Push the implementation to ${codeSpan(branch2)}, test first. CI on this pull request is the verification gate (up to ${config2.maxRetries} failed attempts before escalation); an approving review ${text6.completes}. The \`coder-loop\` check shows where the phase stands.`
+  ];
+  return { title: `[coder] ${plan.label}: ${phaseTitle(phase)}`, body: lines.join("\n") };
+}
 
 // src/core/loop/run.ts
 var NO_SPEND = { failedAttempts: 0, minutes: 0, costUsd: 0 };
@@ -61948,7 +63379,7 @@ function phaseCounts(record2) {
     unpriced: runs.filter((r) => r.usage?.costUsd === void 0).length,
     pauses: pauses.length,
     pausedMinutes: Math.round(pauses.reduce((sum2, p) => sum2 + span(p), 0)),
-    reruns: (record2.reruns ?? []).length,
+    reruns: (record2.reruns ?? []).filter((r) => !r.refused).length,
     flaky: (record2.flaky ?? []).length
   };
 }
@@ -62059,435 +63490,6 @@ function round(n) {
   return Math.round(n * 100) / 100;
 }
 
-// src/core/loop/escalation.ts
-function escalation(snap, config2, reason, details) {
-  return [
-    { kind: "label", reason },
-    { kind: "requestReviews", names: config2.architects },
-    {
-      kind: "check",
-      view: {
-        mode: snap.marker.mode,
-        node: "Escalate",
-        title: "Escalated to architect",
-        next: `${reason}. Waiting for an architect; \`/coder resume\` continues.`
-      },
-      conclusion: "failure"
-    },
-    {
-      kind: "reply",
-      body: reply.escalated(snap.pr.number, config2.architects, reason, details)
-    }
-  ];
-}
-
-// src/core/loop/pullSnapshot.ts
-function touchedPaths(files) {
-  return files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
-}
-var isEscalated = (snap) => snap.pr.escalated || snap.escalatedBefore === true;
-var plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-function outcomeOf(snap, state, node3) {
-  const { marker, pr } = snap;
-  return {
-    state,
-    ...node3 ? { node: node3 } : {},
-    mode: marker.mode,
-    branch: pr.head.ref,
-    pullRequest: pr.number,
-    ...marker.plan ? { plan: marker.plan } : {},
-    ...marker.phase ? { phase: marker.phase } : {}
-  };
-}
-var done = (snap, state, node3, effects, extra = {}) => ({ outcome: { ...outcomeOf(snap, state, node3), ...extra }, effects });
-function handOff(snap, config2, node3, attempt, marker = snap.marker) {
-  return agentHandOff(config2, {
-    node: node3,
-    repo: snap.repo,
-    branch: snap.pr.head.ref,
-    headSha: snap.pr.head.sha,
-    pullRequest: snap.pr.number,
-    marker,
-    attempt
-  });
-}
-function waitingForCi(snap, next) {
-  if (snap.own) return [];
-  const view = {
-    mode: snap.marker.mode,
-    node: "Verification",
-    title: "Verification: waiting for CI",
-    next
-  };
-  return [{ kind: "check", view }];
-}
-
-// src/core/loop/debugFix.ts
-function debugFix(snap, config2, failing, reason, agent, revise) {
-  const { marker, pr } = snap;
-  const head = pr.head.sha;
-  const attempts = [
-    ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
-    { sha: head, checks: failing, ...reason ? { reason } : {}, ...agent ? { agent } : {} }
-  ];
-  const updated = { ...marker, attempts, ...revise ? { spec: revise.spec } : {} };
-  const k = attempts.length;
-  const stated = { reason: reason ?? `attempt ${k} of ${config2.maxRetries}` };
-  const spent = marker.mode === "plan" ? budgetSpent(config2.budget, phaseSpend(updated), runSpend(updated)) : void 0;
-  if (marker.mode === "plan" && (k >= config2.maxRetries || spent)) {
-    const escalated = escalation(
-      { ...snap, marker: updated },
-      config2,
-      k >= config2.maxRetries ? `${plural2(k, "failed CI attempt")} (the limit is ${config2.maxRetries})` : spent ?? "",
-      failing.map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ""}`).concat(reason ? [reason] : []).concat(revise?.spec.missing ?? [])
-    );
-    return done(
-      snap,
-      "escalated",
-      "Escalate",
-      [{ kind: "marker", marker: updated }, ...escalated],
-      stated
-    );
-  }
-  const payload = k < config2.maxRetries ? handOff(snap, config2, revise ? "revise" : "debug-fix", k, updated) : void 0;
-  const view = {
-    mode: marker.mode,
-    node: revise ? "Revise" : "Debug",
-    title: `${revise ? "Passes Spec? no \u2014 Revise Code" : "Debug & Fix"} (attempt ${k} of ${config2.maxRetries})`,
-    next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
-    attempt: { number: k, of: config2.maxRetries },
-    ...revise ? { spec: revise.table } : {}
-  };
-  return done(
-    snap,
-    "failed",
-    revise ? "Revise" : "Debug",
-    [
-      { kind: "marker", marker: updated },
-      { kind: "check", view: withAgent(view, payload, snap.repoUrl), conclusion: "failure" },
-      {
-        kind: "reply",
-        body: revise ? reply.specMissing(pr.number, k, config2.maxRetries, revise.spec.missing) : reply.ciFailed(pr.number, k, config2.maxRetries, failing, reason)
-      },
-      ...payload ? [{ kind: "dispatch", payload }] : []
-    ],
-    payload ? { reason: `${stated.reason}; handed to the coding agent` } : stated
-  );
-}
-
-// src/core/loop/passesSpec.ts
-var BARE_PATH = /(?:^|[\s(])((?:\.{0,2}\/)?(?:[\w@.-]+\/)+[\w@.-]*\.[A-Za-z0-9]{1,10})(?=$|[\s),;:])/g;
-var CODE_SPAN = /`([^`\n]+)`/g;
-var PATHLIKE = /^(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\/?$/;
-function cleanPath(raw) {
-  const p = raw.replace(/^\.\//, "").replace(/^\/+/, "").replace(/[.,;:]+$/, "");
-  if (!p || p.startsWith("../") || p.includes("/../")) return void 0;
-  return p;
-}
-function namedPaths(text6) {
-  const found = /* @__PURE__ */ new Set();
-  for (const m of text6.matchAll(CODE_SPAN)) {
-    const span = m[1].trim();
-    if (!PATHLIKE.test(span)) continue;
-    if (!/\.[A-Za-z0-9]{1,10}$/.test(span) && !span.includes("/")) continue;
-    if (/^\d+(\.\d+)*$/.test(span)) continue;
-    const p = cleanPath(span);
-    if (p) found.add(p);
-  }
-  const outside = text6.replace(CODE_SPAN, " ");
-  for (const m of outside.matchAll(BARE_PATH)) {
-    const p = cleanPath(m[1]);
-    if (p && !/^https?:/.test(p) && !p.includes("//")) found.add(p);
-  }
-  return [...found];
-}
-var CITED = /\b((?:US|FR|NFR|SC|REQ|AC|R)-?\d+(?:\.\d+)*)\b/g;
-function citedIds(text6) {
-  return [...new Set([...text6.matchAll(CITED)].map((m) => m[1].toUpperCase()))];
-}
-function specTasksOfPhase(phase) {
-  return phase.tasks.map((t) => ({
-    id: t.id,
-    text: t.text,
-    state: t.state,
-    writtenId: t.text.trimStart().startsWith(t.id)
-  }));
-}
-function specTasksOfKindPhase(phase) {
-  return phase.tasks.map((t) => {
-    const taskmaster = t.requirements === void 0;
-    const detail = [t.details, t.testStrategy].filter(Boolean).join("\n");
-    return {
-      id: t.id,
-      text: t.text,
-      state: t.state,
-      ...t.optional ? { optional: true } : {},
-      ...t.requirements?.length ? { requirements: t.requirements } : {},
-      ...detail ? { detail } : {},
-      ...t.testStrategy ? { criterion: t.testStrategy } : {},
-      writtenId: taskmaster || t.text.trimStart().startsWith(t.id)
-    };
-  });
-}
-var NUMERIC = /^\d+(?:\.\d+)*$/;
-var KEYWORD = /\b(?:tasks?|requirements?|validates|req|criteri(?:on|a)|acceptance)\b/i;
-var DISTINCT = /\b[A-Za-z]{1,6}-?\d+(?:\.\d+)*\b/g;
-var NUMBER = /(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)/g;
-function headLines(file2) {
-  if (file2.patch === void 0) return [];
-  const lines = [];
-  for (const line2 of file2.patch.split("\n")) {
-    if (line2.startsWith("@@") || line2.startsWith("-") || line2.startsWith("\\")) continue;
-    lines.push(line2.startsWith("+") || line2.startsWith(" ") ? line2.slice(1) : line2);
-  }
-  return lines;
-}
-function idsIn(sources) {
-  const named = /* @__PURE__ */ new Map();
-  const add2 = (id, key) => {
-    const list4 = named.get(id);
-    if (!list4) named.set(id, [key]);
-    else if (list4.at(-1) !== key) list4.push(key);
-  };
-  for (const { key, lines } of sources) {
-    for (const line2 of lines) {
-      for (const m of line2.matchAll(DISTINCT)) add2(m[0].toUpperCase(), key);
-      if (KEYWORD.test(line2)) for (const m of line2.matchAll(NUMBER)) add2(m[0], key);
-    }
-  }
-  return named;
-}
-function idsInTests(tests) {
-  return idsIn(tests.map((f) => ({ key: f.path, lines: headLines(f) })));
-}
-var idKey = (id) => NUMERIC.test(id) ? id : id.toUpperCase();
-var DOC_OR_CONFIG_EXT = /\.(md|mdx|markdown|txt|rst|adoc|json|jsonc|json5|ya?ml|toml|ini|cfg|conf|lock|csv|svg|png|jpe?g|gif|webp|ico|mmd)$/i;
-var DOC_OR_CONFIG_NAME = /^(license|licence|readme|changelog|contributing|notice|authors|codeowners|makefile|dockerfile|\.[^/]*)(\.[^/]*)?$/i;
-function isDocOrConfig(path2, plansDir = "docs/plans") {
-  const name = path2.slice(path2.lastIndexOf("/") + 1);
-  return path2.startsWith("docs/") || path2.startsWith(".github/") || path2.startsWith(`${plansDir.replace(/\/+$/, "")}/`) || DOC_OR_CONFIG_EXT.test(name) || DOC_OR_CONFIG_NAME.test(name);
-}
-var ChangedIndex = class {
-  byName = /* @__PURE__ */ new Map();
-  dirs = /* @__PURE__ */ new Map();
-  constructor(paths) {
-    for (const p of paths) {
-      const name = p.slice(p.lastIndexOf("/") + 1);
-      const list4 = this.byName.get(name);
-      if (list4) list4.push(p);
-      else this.byName.set(name, [p]);
-      const segments = p.split("/").slice(0, -1);
-      for (let i = 0; i < segments.length && i < 8; i++)
-        for (let j = i + 1; j <= segments.length && j - i <= 8; j++) {
-          const dir = `${segments.slice(i, j).join("/")}/`;
-          if (!this.dirs.has(dir)) this.dirs.set(dir, p);
-        }
-    }
-  }
-  /** The changed path a named path stands for: itself, or written from a sub-folder's root. */
-  find(named) {
-    if (named.endsWith("/")) return this.dirs.get(named);
-    const name = named.slice(named.lastIndexOf("/") + 1);
-    return this.byName.get(name)?.find((p) => p === named || p.endsWith(`/${named}`));
-  }
-};
-var DEFAULT_TESTS = [
-  "**/*.test.*",
-  "**/*.spec.*",
-  "**/test/**",
-  "**/tests/**",
-  "**/__tests__/**"
-];
-function anyGlob(globs) {
-  const re = new RegExp(
-    globs.map((g) => `(?:${import_picomatch2.default.makeRe(g, { dot: true }).source})`).join("|")
-  );
-  return (path2) => re.test(path2);
-}
-function passesSpec(tasks, files, options) {
-  const isTest = anyGlob(options.testPaths.length ? options.testPaths : DEFAULT_TESTS);
-  const touched = files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
-  const changed = new ChangedIndex(touched);
-  const tests = files.filter((f) => !f.deleted && isTest(f.path));
-  const ids = idsInTests(tests);
-  const rows = tasks.map((task) => {
-    const paths = namedPaths(`${task.text}
-${task.detail ?? ""}`);
-    const cited = [
-      .../* @__PURE__ */ new Set([
-        ...task.requirements ?? [],
-        ...citedIds(task.text),
-        ...task.detail ? citedIds(task.detail) : []
-      ])
-    ];
-    const own6 = task.writtenId ? task.id : void 0;
-    const lookups = [...own6 ? [own6] : [], ...cited];
-    const found = paths.flatMap((p) => {
-      const hit = changed.find(p);
-      return hit ? [hit] : [];
-    });
-    const named = [];
-    for (const id of lookups) for (const path2 of ids.get(idKey(id)) ?? []) named.push({ path: path2, id });
-    const checkable = paths.length > 0 || cited.length > 0 || task.criterion !== void 0;
-    const has = found.length > 0 || named.length > 0;
-    const status2 = task.state === "done" || task.state === "set-aside" ? "done" : has ? "evidence" : task.optional ? "optional" : checkable ? "missing" : "unchecked";
-    return {
-      id: task.id,
-      text: task.text,
-      status: status2,
-      named: { paths, ids: lookups, cited },
-      paths: [...new Set(found)],
-      tests: named,
-      line: explain(status2, paths, cited, task, found, named)
-    };
-  });
-  const code3 = files.filter((f) => !isDocOrConfig(f.path, options.plansDir));
-  const applies = options.testPaths.length > 0 && code3.length > 0;
-  const testChanged = files.some((f) => isTest(f.path));
-  const testRule = {
-    applies,
-    passed: !applies || testChanged,
-    line: options.testPaths.length === 0 ? "Tests: not required (`testPaths` is empty)." : code3.length === 0 ? "Tests: not required \u2014 the pull request changes documentation and configuration only." : testChanged ? `Tests: changed (${tests.length} test file${tests.length === 1 ? "" : "s"}).` : `Write failing test: the pull request changes code (\`${code3[0].path}\`${code3.length > 1 ? ` and ${code3.length - 1} more` : ""}) but no test file (\`testPaths\`).`
-  };
-  const missing = rows.filter((r) => r.status === "missing").map((r) => `${r.id}: ${r.line}`).concat(testRule.passed ? [] : [testRule.line]);
-  return { passed: missing.length === 0, tasks: rows, testRule, missing };
-}
-function explain(status2, paths, cited, task, found, named) {
-  const list4 = (xs) => xs.map((x) => `\`${x}\``).join(", ");
-  switch (status2) {
-    case "done":
-      return "done before this pull request.";
-    case "unchecked":
-      return "names nothing checkable (no path, no requirement): the reviewer judges it.";
-    case "evidence": {
-      const parts = [];
-      if (found.length) parts.push(`changes ${list4([...new Set(found)])}`);
-      if (named.length)
-        parts.push(
-          `${list4([...new Set(named.map((n) => n.path))])} names ${list4([...new Set(named.map((n) => n.id))])}`
-        );
-      return `${parts.join("; ")}.`;
-    }
-    case "optional":
-    case "missing": {
-      const lacks = [];
-      if (paths.length) lacks.push(`names ${list4(paths)}, not changed`);
-      if (cited.length) lacks.push(`cites ${list4(cited)}, named by no changed test`);
-      if (!paths.length && !cited.length && task.criterion !== void 0)
-        lacks.push(`has a test strategy, and no changed test names task \`${task.id}\``);
-      return `${status2 === "optional" ? "optional: " : ""}${lacks.join("; ")}.`;
-    }
-  }
-}
-function specTrace(verdict, commits) {
-  const byId = idsIn(commits.map((c) => ({ key: c.sha, lines: c.message.split("\n") })));
-  const naming = (ids) => {
-    const shas = new Set(ids.flatMap((id) => byId.get(idKey(id)) ?? []));
-    return commits.filter((c) => shas.has(c.sha));
-  };
-  const requirements = /* @__PURE__ */ new Map();
-  const tasks = verdict.tasks.map((t) => {
-    for (const id of t.named.cited) {
-      const r = requirements.get(id) ?? { tasks: [], tests: /* @__PURE__ */ new Set() };
-      r.tasks.push(t.id);
-      for (const test of t.tests) if (test.id === id) r.tests.add(test.path);
-      requirements.set(id, r);
-    }
-    return {
-      id: t.id,
-      status: t.status,
-      line: t.line,
-      tests: [...new Set(t.tests.map((x) => x.path))],
-      commits: naming(t.named.ids)
-    };
-  });
-  return {
-    passed: verdict.passed,
-    tasks,
-    requirements: [...requirements].map(([id, r]) => ({
-      id,
-      tasks: r.tasks,
-      tests: [...r.tests],
-      commits: naming([id])
-    })),
-    testRule: verdict.testRule.line
-  };
-}
-var TABLE_CHARS = 4e4;
-var STATUS_MARK = {
-  missing: "\u274C missing",
-  evidence: "\u2705 evidence",
-  unchecked: "\u2796 nothing checkable",
-  done: "\u2714\uFE0F done before",
-  optional: "\u2796 optional"
-};
-function specTable(verdict, link3, limit = TABLE_CHARS) {
-  const at3 = (path2) => link3 ? `[${codeSpan(path2)}](${link3.repoUrl}/blob/${link3.sha}/${encodePath(path2)})` : codeSpan(path2);
-  const isPath = (p) => !p.includes(" ") && (p.includes("/") || /\.[A-Za-z]\w*$/.test(p));
-  const lined = (text6) => text6.replace(/`([^`]+)`/g, (_m, p) => link3 && isPath(p) ? at3(p) : codeSpan(p));
-  const order2 = ["missing", "evidence", "unchecked", "optional", "done"];
-  const rows = [...verdict.tasks].sort((a, b) => order2.indexOf(a.status) - order2.indexOf(b.status));
-  const out = [
-    `**Passes Spec?** ${verdict.passed ? "yes" : "no"} \u2014 ${rows.filter((r) => r.status === "evidence").length} of ${rows.length} tasks traced to evidence, ${rows.filter((r) => r.status === "missing").length} lacking.`,
-    "",
-    "| task | | evidence |",
-    "| --- | --- | --- |"
-  ];
-  let size = out.join("\n").length;
-  let shown = 0;
-  for (const r of rows) {
-    const own6 = r.text.startsWith(`${r.id} `) ? r.text.slice(r.id.length + 1) : r.text;
-    const text6 = escapeMarkdown(own6.replace(/\s+/g, " ").slice(0, 120)).replace(/\|/g, "\\|");
-    const row = `| ${codeSpan(r.id)} ${text6} | ${STATUS_MARK[r.status]} | ${lined(r.line).replace(/\|/g, "\\|")} |`;
-    if (size + row.length > limit) break;
-    out.push(row);
-    size += row.length + 1;
-    shown++;
-  }
-  if (shown < rows.length) out.push(`| \u2026 | | ${rows.length - shown} more tasks not shown |`);
-  out.push("", `${verdict.testRule.passed ? "\u2705" : "\u274C"} ${verdict.testRule.line}`);
-  return out.join("\n");
-}
-var MISSING_LINES = 50;
-function specVerdictOf(snap, config2) {
-  if (!snap.files) return { need: "files" };
-  if (!snap.tasks) return { need: "tasks" };
-  const files = snap.files.map((f) => ({
-    path: f.path,
-    ...f.previous ? { previous: f.previous } : {},
-    ...f.patch !== void 0 ? { patch: f.patch } : {},
-    ...f.deleted ? { deleted: true } : {}
-  }));
-  const options = { testPaths: config2.testPaths, plansDir: config2.plansDir };
-  if ("problem" in snap.tasks) {
-    const verdict = passesSpec([], files, options);
-    const line2 = `The phase's tasks cannot be read on this head: ${snap.tasks.problem}`;
-    return { verdict: { ...verdict, passed: false, missing: [line2, ...verdict.missing] } };
-  }
-  return { verdict: passesSpec(snap.tasks.tasks, files, options) };
-}
-function specRecord(verdict, sha) {
-  return { sha, passed: verdict.passed, missing: verdict.missing.slice(0, MISSING_LINES) };
-}
-function validateVsSpec(snap, config2, again) {
-  if (config2.specCheck === "off") return { passed: { effects: [] } };
-  const read3 = specVerdictOf(snap, config2);
-  if ("need" in read3) return read3;
-  const { verdict } = read3;
-  const sha = snap.pr.head.sha;
-  const table = specTable(verdict, { repoUrl: snap.repoUrl, sha });
-  const spec = specRecord(verdict, sha);
-  if (verdict.passed || config2.specCheck === "report")
-    return {
-      passed: { effects: [{ kind: "marker", marker: { ...snap.marker, spec } }], table }
-    };
-  if (snap.own?.node === "Revise" && !again)
-    return done(snap, "failed", "Revise", [], { reason: "already reported" });
-  const lacking = verdict.tasks.filter((t) => t.status === "missing").length;
-  const reason = `Passes Spec?: ${lacking ? `${lacking} task${lacking === 1 ? "" : "s"} of the phase lack evidence` : "the phase lacks evidence"}${verdict.testRule.passed ? "" : lacking ? "; no test changed" : " (no test changed)"}.`;
-  return debugFix(snap, config2, [], reason, void 0, { spec, table });
-}
-
 // src/core/loop/progress.ts
 function waitingFor(node3) {
   switch (node3) {
@@ -62513,7 +63515,7 @@ var OPEN2 = "<!-- coder-loop:progress ";
 var CLOSE2 = " -->";
 var money2 = (n) => `$${n.toFixed(2)}`;
 var minutes = (n) => `${n} min`;
-var plural3 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+var plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 function cost(spend, counts) {
   if (!counts || counts.unpriced === 0) return money2(spend.costUsd);
   if (counts.unpriced === counts.agentRuns) return "unknown";
@@ -62556,7 +63558,7 @@ function renderProgress(input2) {
   ].sort((a, b) => a - b);
   const rows = numbers.map((n) => {
     const done2 = merged.get(n);
-    const empty3 = ["", "", "", "", "", ""];
+    const empty2 = ["", "", "", "", "", ""];
     if (done2) return [title(n), "\u2705 merged", `#${done2.pr}`, ...figures(done2, done2.counts)];
     if (current?.phase === n) {
       const node3 = current.node ? NODES[current.node] : "Implementation (TDD)";
@@ -62564,13 +63566,13 @@ function renderProgress(input2) {
       return [title(n), state, `#${current.pr}`, ...figures(current.spend, current.counts)];
     }
     if (input2.phases.find((p) => p.number === n)?.done)
-      return [title(n), "\u2705 done before the run", "", ...empty3];
-    return [title(n), "\u23F3 to do", "", ...empty3];
+      return [title(n), "\u2705 done before the run", "", ...empty2];
+    return [title(n), "\u23F3 to do", "", ...empty2];
   });
   const headline = input2.ended ? input2.ended : current ? headlineOf(current) : "Starting.";
   const t = input2.totals;
   const c = input2.totalCounts;
-  const extra = c ? `, ${plural3(c.agentRuns, "agent run")}, ${plural3(c.pauses, "pause")}${c.pauses ? ` (${minutes(c.pausedMinutes)})` : ""}, ${plural3(c.reruns, "re-run")}${c.flaky ? `, ${plural3(c.flaky, "flaky check")}` : ""}` : "";
+  const extra = c ? `, ${plural2(c.agentRuns, "agent run")}, ${plural2(c.pauses, "pause")}${c.pauses ? ` (${minutes(c.pausedMinutes)})` : ""}, ${plural2(c.reruns, "re-run")}${c.flaky ? `, ${plural2(c.flaky, "flaky check")}` : ""}` : "";
   return [
     `### Coder run: ${codeSpan(key.plan)}`,
     "",
@@ -62580,7 +63582,7 @@ function renderProgress(input2) {
     "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...rows.map((r) => `| ${r.join(" | ")} |`),
     "",
-    `**The run so far:** ${plural3(t.failedAttempts, "failed attempt")}${extra}, ${plural3(t.minutes, "agent minute")}, ${cost(t, c)}.`,
+    `**The run so far:** ${plural2(t.failedAttempts, "failed attempt")}${extra}, ${plural2(t.minutes, "agent minute")}, ${cost(t, c)}.`,
     "",
     encodeKey(key, input2.phases)
   ].join("\n");
@@ -62704,29 +63706,75 @@ function progressLink(repoUrl, record2) {
 Part of a \`/coder run\` of ${codeSpan(run3.plan)}: [the run's progress](${repoUrl}/issues/${record2.issue}#issuecomment-${run3.progress}).`;
 }
 
+// src/core/loop/statusSection.ts
+var BOX = { todo: "[ ]", doing: "[~]", done: "[x]" };
+function phaseLine(phase, current) {
+  const done2 = phase.tasks.filter((t) => t.state === "done").length;
+  const here = current ? " \u2190 current" : "";
+  return `- **Phase ${phase.number}${phase.name ? `: ${escapeMarkdown(phase.name)}` : ""}** (${done2}/${phase.tasks.length})${here}`;
+}
+function lockLine(plan, phase, lock) {
+  return lock.held ? `Phase ${phase} is locked by ${codeSpan(lock.branch)}${lock.pr !== void 0 ? `, pull request #${lock.pr}` : ""}.` : `Phase ${phase} is free: ${codeSpan(`/coder next ${plan}`)} takes it.`;
+}
+function statusSection(name, context, lock) {
+  const lines = [`### ${escapeMarkdown(name)}`, ""];
+  if (!context.checklist) lines.push("No readable checklist.");
+  else {
+    for (const phase of context.checklist.phases) {
+      lines.push(phaseLine(phase, phase === context.current));
+      for (const t of phase.tasks)
+        lines.push(`  ${"  ".repeat(t.depth)}- ${BOX[t.state]} ${escapeMarkdown(t.text)}`);
+    }
+    if (context.current && lock) lines.push("", lockLine(name, context.current.number, lock));
+    else lines.push("", "Complete.");
+  }
+  if (!context.valid)
+    lines.push("", `Not valid: ${codeSpan(`npx coder-loop lint "${name}"`)} lists the problems.`);
+  return lines.join("\n");
+}
+function kindStatusSection(label, kind, path2, plan, lock) {
+  const lines = [`### ${escapeMarkdown(label)} (${kind}, ${codeSpan(path2)})`, ""];
+  for (const phase of plan.phases) {
+    lines.push(phaseLine(phase, phase.number === plan.current?.number));
+    for (const t of phase.tasks)
+      lines.push(
+        `  - ${t.state === "set-aside" ? "[ ]" : BOX[t.state]} ${escapeMarkdown(t.text)}${t.state === "set-aside" ? " (set aside)" : t.note ? ` (${t.note})` : t.optional ? " (optional)" : ""}`
+      );
+  }
+  if (plan.problems.length > 0) lines.push("", `Not valid:
+
+${problemList(plan.problems)}`);
+  else if (plan.current && lock) lines.push("", lockLine(label, plan.current.number, lock));
+  else if (plan.complete) lines.push("", "Complete.");
+  else if (!plan.current)
+    lines.push("", `No phase can start: ${escapeMarkdown(plan.waiting ?? "")}`);
+  return lines.join("\n");
+}
+
 // src/core/loop/coderPlan.ts
+function coderOwnFiles(plansDir, name) {
+  const at3 = (file2) => planPath(plansDir, name, file2);
+  return {
+    tasks: at3(PLAN_FILES.checklist),
+    masterLog: at3(PLAN_FILES.masterLog),
+    checkpoint: at3(PLAN_FILES.context),
+    reportsDir: at3(PLAN_FILES.reportsDir)
+  };
+}
 function coderPlan(config2, files, context) {
   const { name } = files;
   const at3 = (file2) => planPath(config2.plansDir, name, file2);
   const text6 = (file2) => files.files.get(file2);
   const validated2 = () => context ??= validateContext(files);
-  const checklistPath = at3(PLAN_FILES.checklist);
-  const missing = (file2, message) => ({
-    problems: [
-      {
-        severity: "error",
-        path: at3(file2),
-        message,
-        fix: "Restore it on the branch, then approve again."
-      }
-    ]
-  });
+  const own6 = coderOwnFiles(config2.plansDir, name);
+  const checklistPath = own6.tasks;
+  const missing = (file2, message) => restoreOnBranch(at3(file2), message);
   return {
     kind: "coder",
     label: name,
     tasks: { path: checklistPath, text: text6(PLAN_FILES.checklist) ?? "" },
-    masterLog: { path: at3(PLAN_FILES.masterLog), text: text6(PLAN_FILES.masterLog) },
-    checkpoint: { path: at3(PLAN_FILES.context), text: text6(PLAN_FILES.context) },
+    masterLog: { path: own6.masterLog, text: text6(PLAN_FILES.masterLog) },
+    checkpoint: { path: own6.checkpoint, text: text6(PLAN_FILES.context) },
     warnings: [],
     toStart() {
       const chosen2 = phaseToStart(name, validated2());
@@ -62803,1233 +63851,28 @@ function coderPlan(config2, files, context) {
       const { checklist, current } = validated2();
       return checklist ? current : void 0;
     },
-    statusSection: (lock) => reply.statusSection(name, validated2(), lock)
-  };
-}
-
-// src/core/plan/kinds/jsonOffsets.ts
-var JsonSyntaxError = class extends Error {
-  constructor(message, offset, line2) {
-    super(message);
-    this.offset = offset;
-    this.line = line2;
-    this.name = "JsonSyntaxError";
-  }
-  offset;
-  line;
-};
-function lineStarts(source) {
-  const starts = [0];
-  for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) starts.push(i + 1);
-  return starts;
-}
-function lineAt(starts, offset) {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = lo + hi + 1 >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
-var NUMBER2 = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-var STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
-var PLAIN_STRING_BREAK = /[\\\u0000-\u001f]/;
-function parseJsonWithOffsets(source) {
-  let at3 = 0;
-  const fail = (what2) => {
-    throw new JsonSyntaxError(
-      at3 >= source.length ? `unexpected end of JSON (${what2})` : `${what2} at column ${column()}`,
-      at3,
-      lineAt(lineStarts(source), at3)
-    );
-  };
-  const column = () => at3 - source.lastIndexOf("\n", at3 - 1);
-  const skip = () => {
-    while (at3 < source.length) {
-      const c = source.charCodeAt(at3);
-      if (c === 32 || c === 9 || c === 10 || c === 13) at3++;
-      else break;
-    }
-  };
-  const readString = () => {
-    const start2 = at3;
-    const close2 = source.indexOf('"', at3 + 1);
-    if (close2 !== -1) {
-      const inner = source.slice(at3 + 1, close2);
-      if (!PLAIN_STRING_BREAK.test(inner)) {
-        at3 = close2 + 1;
-        return { kind: "string", start: start2, end: at3, value: inner };
-      }
-    }
-    STRING.lastIndex = at3;
-    const m = STRING.exec(source);
-    if (!m) fail("expected a string");
-    at3 += m[0].length;
-    return { kind: "string", start: start2, end: at3, value: JSON.parse(m[0]) };
-  };
-  const value2 = () => {
-    skip();
-    const start2 = at3;
-    const c = source[at3];
-    if (c === "{") {
-      at3++;
-      const entries = [];
-      skip();
-      if (source[at3] === "}") return { kind: "object", start: start2, end: ++at3, entries };
-      for (; ; ) {
-        skip();
-        if (source[at3] !== '"') fail("expected a key in double quotes");
-        const key = readString().value;
-        skip();
-        if (source[at3] !== ":") fail('expected ":"');
-        at3++;
-        entries.push({ key, value: value2() });
-        skip();
-        if (source[at3] === ",") {
-          at3++;
-          continue;
-        }
-        if (source[at3] === "}") return { kind: "object", start: start2, end: ++at3, entries };
-        fail('expected "," or "}"');
-      }
-    }
-    if (c === "[") {
-      at3++;
-      const items2 = [];
-      skip();
-      if (source[at3] === "]") return { kind: "array", start: start2, end: ++at3, items: items2 };
-      for (; ; ) {
-        items2.push(value2());
-        skip();
-        if (source[at3] === ",") {
-          at3++;
-          continue;
-        }
-        if (source[at3] === "]") return { kind: "array", start: start2, end: ++at3, items: items2 };
-        fail('expected "," or "]"');
-      }
-    }
-    if (c === '"') return readString();
-    const word = c === "t" ? "true" : c === "f" ? "false" : c === "n" ? "null" : void 0;
-    if (word !== void 0 && source.startsWith(word, at3)) {
-      at3 += word.length;
-      return { kind: "literal", start: start2, end: at3, value: word === "null" ? null : word === "true" };
-    }
-    NUMBER2.lastIndex = at3;
-    const m = NUMBER2.exec(source);
-    if (!m) return fail("expected a value");
-    at3 += m[0].length;
-    return { kind: "number", start: start2, end: at3, value: Number(m[0]) };
-  };
-  if (source.charCodeAt(0) === 65279) at3 = 1;
-  const root2 = value2();
-  skip();
-  if (at3 < source.length) fail("unexpected text after the JSON document");
-  return root2;
-}
-function member(node3, key) {
-  if (node3.kind !== "object") return void 0;
-  for (let i = node3.entries.length - 1; i >= 0; i--) {
-    if (node3.entries[i].key === key) return node3.entries[i].value;
-  }
-  return void 0;
-}
-
-// src/core/plan/kinds/taskmaster.ts
-var TASKMASTER_STATUSES = [
-  "pending",
-  "in-progress",
-  "done",
-  "review",
-  "deferred",
-  "cancelled",
-  "blocked"
-];
-var READ_STATUSES = [...TASKMASTER_STATUSES, "completed"];
-var STATE_OF2 = {
-  pending: "todo",
-  blocked: "todo",
-  "in-progress": "doing",
-  review: "doing",
-  done: "done",
-  completed: "done",
-  cancelled: "set-aside",
-  deferred: "set-aside"
-};
-function legacyTasksPath(path2) {
-  return /(?:^|\/)tasks\/tasks\.json$/.test(path2) && !/(?:^|\/)\.taskmaster\//.test(path2);
-}
-function hasTaskmasterShape(root2) {
-  if (root2.kind !== "object") return false;
-  const lists = [];
-  let tagged = false;
-  const legacy = member(root2, "tasks");
-  if (legacy?.kind === "array") lists.push(legacy);
-  else
-    for (const entry of root2.entries) {
-      const tasks = member(entry.value, "tasks");
-      if (tasks?.kind !== "array") continue;
-      lists.push(tasks);
-      if (member(entry.value, "metadata")?.kind === "object") tagged = true;
-    }
-  const taskLike = (n) => n.kind === "object" && member(n, "id") !== void 0 && (member(n, "title") !== void 0 || member(n, "status") !== void 0);
-  return tagged || lists.some((l) => l.kind === "array" && l.items.some(taskLike));
-}
-function idOf(node3) {
-  if (node3?.kind === "number" && Number.isInteger(node3.value)) return String(node3.value);
-  if (node3?.kind === "string" && node3.value.trim() !== "") return node3.value.trim();
-  return void 0;
-}
-function text5(node3) {
-  return node3?.kind === "string" ? node3.value : "";
-}
-function readTaskmaster(source, path2) {
-  const problems = [];
-  const error63 = (line2, message, fix2) => {
-    problems.push({ severity: "error", path: path2, ...line2 ? { line: line2 } : {}, message, fix: fix2 });
-  };
-  const notTaskmaster = (why) => ({
-    tags: [],
-    problems: [],
-    notTaskmaster: {
-      severity: "warning",
-      path: path2,
-      message: `not read as a Task Master plan: ${why}.`,
-      fix: "Move Task Master's tasks to .taskmaster/tasks/tasks.json, or leave this file be."
-    }
-  });
-  const legacyPath = legacyTasksPath(path2);
-  let root2;
-  try {
-    root2 = parseJsonWithOffsets(source);
-  } catch (e) {
-    if (!(e instanceof JsonSyntaxError)) throw e;
-    if (legacyPath) return notTaskmaster(`it is not JSON (line ${e.line}: ${e.message})`);
-    error63(
-      e.line,
-      `not valid JSON: ${e.message}.`,
-      "Fix the JSON, or let Task Master rewrite the file."
-    );
-    return { tags: [], problems };
-  }
-  if (legacyPath && !hasTaskmasterShape(root2)) {
-    return notTaskmaster(`it holds no task list of Task Master's shape (tasks with an "id")`);
-  }
-  if (root2.kind !== "object") {
-    error63(
-      lineAt(lineStarts(source), root2.start),
-      "the file is not a JSON object.",
-      'Write { "master": { "tasks": [...] } }.'
-    );
-    return { tags: [], problems };
-  }
-  const tags = [];
-  const lines = lineStarts(source);
-  const legacyTasks = member(root2, "tasks");
-  if (legacyTasks?.kind === "array") {
-    tags.push(readTag("master", true, legacyTasks, lines, path2));
-  } else {
-    for (const entry of root2.entries) {
-      const tasks = member(entry.value, "tasks");
-      if (tasks?.kind !== "array") continue;
-      tags.push(readTag(entry.key, false, tasks, lines, path2));
-    }
-  }
-  for (const tag of tags) problems.push(...tag.problems);
-  if (tags.length === 0) {
-    error63(
-      1,
-      "no task list found.",
-      'Task Master keeps tasks under { "<tag>": { "tasks": [...] } }.'
-    );
-  }
-  return { tags, problems };
-}
-function readTag(name, legacy, list4, lines, path2) {
-  const problems = [];
-  const error63 = (line2, message, fix2) => {
-    problems.push({ severity: "error", path: path2, ...line2 ? { line: line2 } : {}, message, fix: fix2 });
-  };
-  const phases = [];
-  const seen = /* @__PURE__ */ new Set();
-  const readTask = (node3, id) => {
-    const status2 = member(node3, "status");
-    const line2 = lineAt(lines, node3.start);
-    if (status2?.kind !== "string") {
-      error63(line2, `task ${id} has no "status" string.`, 'Give it "status": "pending".');
-      return void 0;
-    }
-    const known = READ_STATUSES.includes(status2.value);
-    if (!known) {
-      error63(
-        lineAt(lines, status2.start),
-        `task ${id} has status "${status2.value}", which Task Master does not use.`,
-        `Use one of ${TASKMASTER_STATUSES.join(", ")}.`
-      );
-      return void 0;
-    }
-    return {
-      id,
-      title: text5(member(node3, "title")),
-      status: status2.value,
-      state: STATE_OF2[status2.value],
-      details: text5(member(node3, "details")),
-      testStrategy: text5(member(node3, "testStrategy")),
-      line: lineAt(lines, status2.start),
-      statusStart: status2.start,
-      statusEnd: status2.end
-    };
-  };
-  for (const node3 of list4.items) {
-    const id = idOf(member(node3, "id"));
-    if (id === void 0) {
-      error63(
-        lineAt(lines, node3.start),
-        `a task in tag "${name}" has no id.`,
-        'Give every task a number "id".'
-      );
-      continue;
-    }
-    if (seen.has(id)) {
-      error63(
-        lineAt(lines, node3.start),
-        `tag "${name}" has two tasks with id ${id}.`,
-        "Give each task its own id."
-      );
-      continue;
-    }
-    seen.add(id);
-    const deps = member(node3, "dependencies");
-    const dependencies = deps?.kind === "array" ? deps.items.map(idOf).filter((d) => d !== void 0) : [];
-    const subs = member(node3, "subtasks");
-    const tasks = [];
-    if (subs?.kind === "array" && subs.items.length > 0) {
-      for (const sub of subs.items) {
-        const subId = idOf(member(sub, "id"));
-        if (subId === void 0) {
-          error63(
-            lineAt(lines, sub.start),
-            `a subtask of task ${id} has no id.`,
-            'Give every subtask an "id".'
-          );
-          continue;
-        }
-        const task = readTask(sub, `${id}.${subId}`);
-        if (task) tasks.push(task);
-      }
-    } else {
-      const task = readTask(node3, id);
-      if (task) tasks.push(task);
-    }
-    const own6 = member(node3, "status");
-    let status2 = own6 === void 0 && tasks.length > 0 ? "pending" : "";
-    if (own6?.kind === "string" && READ_STATUSES.includes(own6.value)) status2 = own6.value;
-    else if (own6?.kind === "string" && subs?.kind === "array" && subs.items.length > 0)
-      error63(
-        lineAt(lines, own6.start),
-        `task ${id} has status "${own6.value}", which Task Master does not use.`,
-        `Use one of ${TASKMASTER_STATUSES.join(", ")}.`
-      );
-    const priority = member(node3, "priority");
-    phases.push({
-      id,
-      title: text5(member(node3, "title")),
-      line: lineAt(lines, node3.start),
-      status: status2,
-      priority: priority?.kind === "string" ? priority.value : "medium",
-      dependencies,
-      tasks
-    });
-  }
-  for (const phase of phases) {
-    for (const dep of phase.dependencies) {
-      if (!seen.has(dep) && !dep.includes(".")) {
-        error63(
-          phase.line,
-          `task ${phase.id} depends on task ${dep}, which tag "${name}" does not have.`,
-          `Remove ${dep} from its dependencies.`
-        );
-      }
-    }
-  }
-  return { name, legacy, phases, problems };
-}
-var DONE = /* @__PURE__ */ new Set(["done", "completed"]);
-var SET_ASIDE = /* @__PURE__ */ new Set(["cancelled", "deferred"]);
-function taskmasterPhaseFinished(phase) {
-  return DONE.has(phase.status) || SET_ASIDE.has(phase.status);
-}
-function taskmasterProgress(tag) {
-  const byId = new Map(tag.phases.map((p) => [p.id, p]));
-  const done2 = (id) => {
-    const p = byId.get(id);
-    if (p) return DONE.has(p.status);
-    const dot = id.indexOf(".");
-    if (dot === -1) return false;
-    const sub = byId.get(id.slice(0, dot))?.tasks.find((t) => t.id === id);
-    return sub !== void 0 && DONE.has(sub.status);
-  };
-  const blockedSubtask = (p) => p.tasks.find((t) => t.id !== p.id && t.status === "blocked");
-  const eligible = tag.phases.filter(
-    (p) => (p.status === "pending" || p.status === "in-progress") && p.dependencies.every(done2) && !blockedSubtask(p)
-  );
-  const current = eligible[0];
-  const open3 = tag.phases.filter((p) => !taskmasterPhaseFinished(p));
-  const complete = tag.phases.length > 0 && open3.length === 0;
-  let waiting;
-  if (!current && !complete) {
-    const why = [];
-    for (const p of open3) {
-      const sub = blockedSubtask(p);
-      if (p.status === "blocked") why.push(`task ${p.id} is blocked`);
-      else if (p.status === "review") why.push(`task ${p.id} is in review`);
-      else if (sub) why.push(`task ${sub.id} is blocked`);
-      const unmet = p.dependencies.filter((d) => !done2(d));
-      if (unmet.length > 0)
-        why.push(`task ${p.id} waits for ${unmet.map((d) => `task ${d}`).join(" and ")}`);
-    }
-    waiting = why.length > 0 ? `${why.join("; ")}.` : "no task can start.";
-  }
-  return { current, complete, waiting };
-}
-
-// src/core/plan/kinds/discovery.ts
-var import_picomatch3 = __toESM(require_picomatch2(), 1);
-function defaultPlanGlobs(plansDir) {
-  return [
-    `${plansDir}/*/01_Master Plan/01_Checklist.md`,
-    "specs/*/tasks.md",
-    ".specify/specs/*/tasks.md",
-    ".kiro/specs/*/tasks.md",
-    ".taskmaster/tasks/tasks.json",
-    "tasks/tasks.json",
-    "openspec/changes/*/tasks.md"
-  ];
-}
-function dirOf(path2) {
-  const at3 = path2.lastIndexOf("/");
-  return at3 === -1 ? "" : path2.slice(0, at3);
-}
-function baseOf(path2) {
-  return path2.slice(path2.lastIndexOf("/") + 1);
-}
-function kindOfPath(path2) {
-  if (path2.endsWith("/01_Master Plan/01_Checklist.md")) return "coder";
-  if (baseOf(path2) === "tasks.json") return "taskmaster";
-  if (baseOf(path2) !== "tasks.md") return void 0;
-  if (/(?:^|\/)openspec\/changes\/(?!archive\/)[^/]+\/tasks\.md$/.test(path2)) return "openspec";
-  if (/(?:^|\/)openspec\/changes\//.test(path2)) return void 0;
-  return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path2) ? "kiro" : "speckit";
-}
-function findPlanFiles(paths, globs) {
-  const matches = (0, import_picomatch3.default)([...globs], { dot: true });
-  const out = [];
-  const candidates2 = [];
-  for (const path2 of paths) {
-    const kind = kindOfPath(path2);
-    if (kind) candidates2.push({ path: path2, kind });
-  }
-  candidates2.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  for (const { path: path2, kind } of candidates2) {
-    if (!matches(path2)) continue;
-    const folder = kind === "coder" ? dirOf(dirOf(path2)) : dirOf(path2);
-    out.push({
-      kind,
-      path: path2,
-      folder,
-      sidecar: kind === "coder" ? folder : `${folder}/coder-loop`.replace(/^\//, "")
-    });
-  }
-  return out;
-}
-function namePlans(files, tags) {
-  const plans = [];
-  for (const file2 of files) {
-    if (file2.kind === "taskmaster") {
-      for (const tag of tags.get(file2.path) ?? []) {
-        const sidecar = `${file2.folder}/coder-loop/${tag}`;
-        plans.push({ ...file2, name: tag, tag, sidecar });
-      }
-    } else plans.push({ ...file2, name: baseOf(file2.folder) });
-  }
-  const problems = [];
-  const byName = /* @__PURE__ */ new Map();
-  for (const plan of plans) byName.set(plan.name, [...byName.get(plan.name) ?? [], plan]);
-  for (const [name, same] of byName) {
-    if (same.length < 2) continue;
-    problems.push({
-      severity: "warning",
-      path: same[0].path,
-      message: `Two plans are named "${name}": ${same.map((p) => p.path).join(" and ")}.`,
-      fix: "Name the plan by the path of its tasks file."
-    });
-  }
-  return { plans, problems };
-}
-function resolvePlan(plans, wanted) {
-  const byName = plans.filter((p) => p.name === wanted);
-  if (byName.length === 1) return { plan: byName[0] };
-  if (byName.length > 1) {
-    return {
-      error: `Two plans are named "${wanted}": ${byName.map((p) => p.path).join(" and ")}. Name one by the path of its tasks file.`
-    };
-  }
-  const [path2, tag] = wanted.split(/[#:](?=[^/]*$)/);
-  const byPath = plans.filter((p) => p.path === path2 && (tag === void 0 || p.tag === tag));
-  if (byPath.length === 1) return { plan: byPath[0] };
-  if (byPath.length > 1) {
-    return {
-      error: `${path2} holds the tags ${byPath.map((p) => p.tag).join(", ")}; name one as ${path2}#<tag>.`
-    };
-  }
-  const names = plans.map((p) => p.name);
-  return {
-    error: `No plan is named "${wanted}".${names.length ? ` Plans here: ${names.join(", ")}.` : " There are no plans here."}`
-  };
-}
-function validateKindContext(plan, exists2, tasksSource) {
-  const need = (names, what2) => names.some((n) => exists2(`${plan.folder}/${n}`)) ? [] : [
-    {
-      severity: "error",
-      path: plan.path,
-      message: `${what2} is missing: ${names.map((n) => `${plan.folder}/${n}`).join(" or ")}.`,
-      fix: `Write ${names[0]} beside ${baseOf(plan.path)}.`
-    }
-  ];
-  switch (plan.kind) {
-    case "speckit":
-      return [...need(["spec.md"], "spec-kit's spec"), ...need(["plan.md"], "spec-kit's plan")];
-    case "kiro":
-      return [
-        ...need(["requirements.md", "bugfix.md"], "Kiro's requirements"),
-        ...need(["design.md"], "Kiro's design")
-      ];
-    case "openspec":
-      return need(["proposal.md"], "OpenSpec's proposal");
-    case "taskmaster": {
-      if (tasksSource === void 0) return [];
-      try {
-        parseJsonWithOffsets(tasksSource);
-        return [];
-      } catch (e) {
-        if (!(e instanceof JsonSyntaxError)) throw e;
-        return [
-          {
-            severity: "error",
-            path: plan.path,
-            line: e.line,
-            message: `not valid JSON: ${e.message}.`,
-            fix: "Fix the JSON, or let Task Master rewrite the file."
-          }
-        ];
-      }
-    }
-    case "coder":
-      return [];
-  }
-}
-function planDocumentsRoot(plan) {
-  const { kind, folder } = plan;
-  let root2 = folder;
-  if (kind === "openspec") root2 = dirOf(dirOf(folder));
-  else if (kind === "taskmaster" && baseOf(folder) === "tasks" && baseOf(dirOf(folder)) === ".taskmaster")
-    root2 = dirOf(folder);
-  return root2 === "" ? void 0 : root2;
-}
-function isPlanDocument(path2, plan) {
-  const root2 = planDocumentsRoot(plan);
-  const under = (dir) => path2 === dir || path2.startsWith(`${dir}/`);
-  return root2 !== void 0 ? under(root2) : path2 === plan.path || under(plan.sidecar);
-}
-function mayBePlanDocument(path2, globs) {
-  const matches = (0, import_picomatch3.default)([...globs], { dot: true });
-  const found = (tasks) => kindOfPath(tasks) !== void 0 && matches(tasks);
-  for (let dir = path2; dir !== ""; dir = dirOf(dir)) {
-    if (found(`${dir}/tasks.md`) || found(`${dir}/tasks.json`) || found(`${dir}/tasks/tasks.json`) || found(`${dir}/01_Master Plan/01_Checklist.md`) || found(`${dir}/changes/-/tasks.md`))
-      return true;
-  }
-  return false;
-}
-
-// src/core/plan/kinds/kiro.ts
-var KIRO_TOP = /^(\d+)\.\s*(.*)$/;
-var KIRO_SUB = /^(\d+)((?:\.\d+)+)\.?\s*(.*)$/;
-var KIRO_STATE = {
-  " ": "todo",
-  "	": "todo",
-  "-": "doing",
-  x: "done",
-  X: "done"
-};
-var REQUIREMENTS3 = /Requirements?:\s*(\d[\d.,\s]*)/i;
-function requirementsOf(item) {
-  const stack = [item];
-  while (stack.length > 0) {
-    const node3 = stack.shift();
-    if (node3.type === "paragraph" || node3.type === "heading") {
-      const m = REQUIREMENTS3.exec(toString(node3));
-      if (m) return m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
-    } else if ("children" in node3) stack.unshift(...node3.children);
-  }
-  return [];
-}
-function* kiroEventsOfTree(source, root2) {
-  for (const { node: node3 } of walk(root2.children, 0, true)) {
-    if (node3.type !== "listItem") continue;
-    const box = boxAt(source, node3);
-    if (!box) continue;
-    yield { ...box, requirements: () => requirementsOf(node3) };
-  }
-}
-function readKiro(source, path2, options = {}) {
-  const read3 = dialectRead(source, path2, "kiro", options);
-  if ("limited" in read3) return read3.limited;
-  const { scanned, root: root2, skip } = read3;
-  const events = scanned ? scanned.events.filter((e) => e.kind === "item") : kiroEventsOfTree(source, root2());
-  const phases = /* @__PURE__ */ new Map();
-  const problems = [];
-  const seen = taskIds(path2, problems);
-  for (const box of events) {
-    if (!(box.mark in KIRO_STATE)) continue;
-    const optional2 = box.after.startsWith("*");
-    const after = optional2 ? box.after.slice(1) : box.after;
-    if (!/^(?:[ \t]|$)/.test(after)) continue;
-    const text6 = after.trim();
-    const task = (id, inOptional = false) => ({
-      id,
-      text: text6,
-      state: KIRO_STATE[box.mark],
-      mark: box.mark,
-      optional: optional2 || inOptional,
-      requirements: box.requirements(),
-      line: box.line,
-      markOffset: box.offset
-    });
-    const sub = KIRO_SUB.exec(text6);
-    if (sub) {
-      const id = `${sub[1]}${sub[2]}`;
-      const parent = phases.get(sub[1]);
-      if (!parent) {
-        problems.push({
-          severity: "warning",
-          path: path2,
-          line: box.line,
-          message: `Sub-task ${id} has no top-level task ${sub[1]} before it.`,
-          fix: `Add "- [ ] ${sub[1]}. Title" above it.`
-        });
-        continue;
-      }
-      seen(id, box.line);
-      parent.subs.push(task(id, parent.self.optional));
-      continue;
-    }
-    const top = KIRO_TOP.exec(text6);
-    if (top) {
-      if (phases.has(top[1])) {
-        problems.push({
-          severity: "error",
-          path: path2,
-          line: box.line,
-          message: `Task ${top[1]} is also on line ${phases.get(top[1]).phase.line}.`,
-          fix: "Number each top-level task once."
-        });
-        continue;
-      }
-      seen(top[1], box.line);
-      phases.set(top[1], {
-        phase: { number: top[1], name: top[2].trim(), line: box.line, tasks: [] },
-        self: task(top[1]),
-        subs: []
-      });
-    }
-  }
-  const list4 = [...phases.values()].map(({ phase, self: self2, subs }) => ({
-    ...phase,
-    tasks: subs.some((t) => !t.optional) ? subs : [self2, ...subs],
-    self: self2
-  }));
-  return finish(
-    source,
-    path2,
-    skip,
-    list4,
-    problems,
-    'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
-    {
-      marks: " 	-xX",
-      star: true,
-      unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"'
-    }
-  );
-}
-
-// src/core/plan/kinds/openspec.ts
-var GROUP = /^(\d+)\.(?:\s+([\s\S]*))?$/;
-var TASK_ID = /^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)/;
-var STATE2 = { " ": "todo", "	": "todo", x: "done", X: "done" };
-function readOpenspec(source, path2) {
-  const limited = limitProblem(source, path2);
-  if (limited) return limited;
-  const root2 = parseMarkdown(source);
-  const phases = [];
-  const problems = [];
-  let current;
-  for (const event of speckitEventsOfTree(source, root2)) {
-    if (event.kind === "heading") {
-      if (event.depth > 2) continue;
-      const m = event.depth === 2 ? GROUP.exec(event.text.trim()) : null;
-      current = m ? { number: m[1], name: (m[2] ?? "").trim(), line: event.line, tasks: [] } : void 0;
-      if (current) phases.push(current);
-      continue;
-    }
-    if (!current) continue;
-    if (!readsBox(STATE2, event.mark, event.after)) continue;
-    current.tasks.push({
-      id: TASK_ID.exec(event.text)?.[1] ?? `${current.number}.${current.tasks.length + 1}`,
-      text: event.text,
-      state: STATE2[event.mark],
-      mark: event.mark,
-      optional: false,
-      requirements: [],
-      line: event.line,
-      markOffset: event.offset
-    });
-  }
-  const seen = /* @__PURE__ */ new Map();
-  for (const phase of phases) {
-    const before = seen.get(phase.number);
-    if (before !== void 0) {
-      problems.push({
-        severity: "error",
-        path: path2,
-        line: phase.line,
-        message: `Group ${phase.number} is also on line ${before}.`,
-        fix: 'Number each "## N." group once.'
-      });
-    }
-    seen.set(phase.number, phase.line);
-  }
-  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
-  return finish(
-    source,
-    path2,
-    root2,
-    phases,
-    problems,
-    'Write a task as "- [ ] 1.1 Description" under a "## 1. Group" heading.',
-    { marks: " 	xX", unread: 'it is under no "## N. Group" heading' }
-  );
-}
-
-// src/core/plan/kinds/speckit.ts
-var SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:\-—–]\s*|\s+|$)(.*)$/i;
-var SPECKIT_STATE = {
-  " ": "todo",
-  x: "done",
-  X: "done",
-  "	": "todo"
-};
-function speckitId(text6) {
-  if (text6[0] !== "T") return void 0;
-  let end = 1;
-  while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
-  if (end < 4 || /\w/.test(text6[end] ?? "")) return void 0;
-  return text6.slice(0, end);
-}
-function storiesOf(text6) {
-  const out = [];
-  for (let at3 = text6.indexOf("[US"); at3 !== -1; at3 = text6.indexOf("[US", at3 + 1)) {
-    let end = at3 + 3;
-    while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
-    if (end > at3 + 3 && text6[end] === "]") out.push(text6.slice(at3 + 1, end));
-  }
-  return out;
-}
-function readSpeckit(source, path2, options = {}) {
-  const read3 = dialectRead(source, path2, "speckit", options);
-  if ("limited" in read3) return read3.limited;
-  const { scanned, root: root2, skip } = read3;
-  const events = scanned?.events ?? speckitEventsOfTree(source, root2());
-  const phases = [];
-  const problems = [];
-  const open3 = [];
-  const seen = taskIds(path2, problems);
-  for (const event of events) {
-    if (event.kind === "heading") {
-      while (open3.length > 0 && open3[open3.length - 1].level >= event.depth) open3.pop();
-      const m = SPECKIT_PHASE.exec(event.text.trim());
-      if (m) {
-        const phase2 = { number: m[1], name: m[2].trim(), line: event.line, tasks: [] };
-        open3.push({ phase: phase2, level: event.depth });
-        phases.push(phase2);
-      }
-      continue;
-    }
-    const current = open3[open3.length - 1];
-    if (!current) continue;
-    if (!readsBox(SPECKIT_STATE, event.mark, event.after)) continue;
-    const { text: text6 } = event;
-    const phase = current.phase;
-    const own6 = speckitId(text6);
-    if (own6 !== void 0) seen(own6, event.line);
-    phase.tasks.push({
-      id: own6 ?? `${phase.number}.${phase.tasks.length + 1}`,
-      text: text6,
-      state: SPECKIT_STATE[event.mark],
-      mark: event.mark,
-      optional: false,
-      requirements: storiesOf(text6),
-      line: event.line,
-      markOffset: event.offset
-    });
-  }
-  const byNumber = /* @__PURE__ */ new Map();
-  for (const phase of phases)
-    byNumber.set(phase.number, [...byNumber.get(phase.number) ?? [], phase]);
-  const kept = [];
-  for (const [number4, same] of byNumber) {
-    const tasked = same.filter((p) => p.tasks.length > 0);
-    const first = tasked[0] ?? same[0];
-    for (const phase of same) {
-      if (phase.tasks.length === 0 && same.length > 1) {
-        problems.push({
-          severity: "warning",
-          path: path2,
-          line: phase.line,
-          message: `Phase ${number4} is also on line ${(phase === first ? same.find((p) => p !== phase) : first).line}; this heading holds no task, so it is read as a reference.`,
-          fix: 'Leave it as it is, or name it without "Phase N" if it is no phase.'
-        });
-        continue;
-      }
-      if (phase.tasks.length > 0 && phase !== first) {
-        problems.push({
-          severity: "error",
-          path: path2,
-          line: phase.line,
-          message: `Phase ${number4} is also on line ${first.line}.`,
-          fix: "Number each phase once."
-        });
-        continue;
-      }
-      kept.push(phase);
-    }
-  }
-  phases.length = 0;
-  phases.push(...kept);
-  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
-  return finish(
-    source,
-    path2,
-    skip,
-    phases,
-    problems,
-    'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
-    { marks: " 	xX", unread: 'it is under no "## Phase N" heading' }
-  );
-}
-
-// src/core/plan/kinds/dialects.ts
-var READERS = {
-  speckit: (source, path2) => readSpeckit(source, path2),
-  kiro: (source, path2) => readKiro(source, path2),
-  openspec: readOpenspec
-};
-function readMarkdownPlan(kind, source, path2) {
-  return READERS[kind](source, path2);
-}
-
-// src/core/plan/kinds/plan.ts
-var KIND_MARKS = {
-  coder: { start: "[~]", done: "[x]" },
-  speckit: { start: void 0, done: "[X]" },
-  kiro: { start: "[-]", done: "[x]" },
-  taskmaster: { start: '"in-progress"', done: '"done"' },
-  openspec: { start: void 0, done: "[x]" }
-};
-function kindSidecar(plan) {
-  const dir = plan.sidecar;
-  return {
-    dir,
-    masterLog: `${dir}/Master_Log.md`,
-    checkpoint: `${dir}/Checkpoint.md`,
-    report: (phase) => {
-      const name = phase.name.replace(/[/\\\u0000-\u001f\u007f]/g, "").trim().replace(/\s+/g, "_") || `Phase_${phase.number}`;
-      return `${dir}/Reports/${phase.number.padStart(2, "0")}_${name}.md`;
-    }
-  };
-}
-var SPECKIT_LINKS = [
-  ["Spec", "spec.md"],
-  ["Plan", "plan.md"],
-  ["Data model", "data-model.md"],
-  ["Research", "research.md"],
-  ["Quickstart", "quickstart.md"]
-];
-function kindPlanReads(plan, paths) {
-  const present = new Set(paths);
-  const sidecar = kindSidecar(plan);
-  const wanted = [plan.path, sidecar.masterLog, sidecar.checkpoint];
-  if (plan.kind === "kiro") {
-    for (const f of ["requirements.md", "bugfix.md", "design.md"])
-      wanted.push(`${plan.folder}/${f}`);
-  }
-  return [...new Set(wanted)].filter((p) => present.has(p));
-}
-function openKindPlan(plan, paths, files) {
-  const present = new Set(paths);
-  const source = files.get(plan.path);
-  const sidecar = kindSidecar(plan);
-  if (source === void 0) {
-    return empty2(plan, sidecar, {
-      severity: "error",
-      path: plan.path,
-      message: "the tasks file is missing.",
-      fix: "Restore it on the default branch."
-    });
-  }
-  const context = validateKindContext(plan, (p) => present.has(p), source);
-  if (plan.kind === "taskmaster") return openTaskmaster(plan, source, context, sidecar);
-  if (plan.kind === "coder") throw new Error("coder plans are read by readPlan");
-  return openDialect(plan, plan.kind, source, context, sidecar, present, files);
-}
-function empty2(plan, sidecar, problem) {
-  return {
-    plan,
-    phases: [],
-    current: void 0,
-    complete: false,
-    waiting: void 0,
-    problems: [problem],
-    warnings: [],
-    sidecar,
-    markStart: () => "",
-    markDone: () => "",
-    context: () => ({ links: [], sections: [] })
-  };
-}
-function split(problems) {
-  return {
-    errors: problems.filter((p) => p.severity === "error"),
-    warnings: problems.filter((p) => p.severity !== "error")
-  };
-}
-function noPhase(path2, fix2) {
-  return { severity: "error", path: path2, line: 1, message: "no phase with a task was found.", fix: fix2 };
-}
-function readDialectTasks(plan, kind, source) {
-  const read3 = readMarkdownPlan(kind, source, plan.path);
-  const { errors, warnings } = split(read3.problems);
-  const tasked = read3.phases.filter((p) => p.tasks.length > 0);
-  if (tasked.length === 0 && errors.length === 0) {
-    errors.push(
-      noPhase(
-        plan.path,
-        kind === "kiro" ? 'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".' : kind === "openspec" ? 'Write tasks as "- [ ] 1.1 Description" under a "## 1. Group" heading.' : 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.'
-      )
-    );
-  }
-  const view = (p) => ({
-    number: p.number,
-    name: p.name,
-    line: p.line,
-    tasks: p.tasks.map((t) => ({
-      id: t.id,
-      text: t.text,
-      state: t.state,
-      line: t.line,
-      optional: t.optional,
-      ...t.optional ? { note: "optional" } : {},
-      requirements: t.requirements
-    })),
-    finished: dialectPhaseFinished(p)
-  });
-  const phases = tasked.map(view);
-  const current = currentDialectPhase({ phases: tasked, problems: [] });
-  return {
-    tasked,
-    phases,
-    current: current ? phases[tasked.indexOf(current)] : void 0,
-    complete: errors.length === 0 && phases.length > 0 && phases.every((p) => p.finished),
-    waiting: void 0,
-    problems: errors,
-    warnings
-  };
-}
-function openDialect(plan, kind, source, contextProblems, sidecar, present, files) {
-  const read3 = readDialectTasks(plan, kind, source);
-  const byNumber = new Map(read3.tasked.map((p) => [p.number, p]));
-  const own6 = (phase) => {
-    const p = byNumber.get(phase.number);
-    if (!p) throw new Error(`Phase ${phase.number} is not in ${plan.path}.`);
-    return p;
-  };
-  const mark = (phase, state) => {
-    const p = own6(phase);
-    const tasks = p.tasks.filter((t) => !t.optional);
-    if (p.self && !p.self.optional && !p.tasks.includes(p.self)) tasks.push(p.self);
-    return setDialectStates(source, kind, tasks, state);
-  };
-  return {
-    plan,
-    phases: read3.phases,
-    current: read3.current,
-    complete: read3.complete && contextProblems.length === 0,
-    waiting: read3.waiting,
-    problems: [...contextProblems, ...read3.problems],
-    warnings: read3.warnings,
-    sidecar,
-    markStart: (phase) => mark(phase, "doing"),
-    markDone: (phase) => mark(phase, "done"),
-    context: (phase) => kind === "kiro" ? kiroContext(plan, own6(phase), present, files) : kind === "openspec" ? openspecContext(plan, present) : speckitContext(plan, present)
-  };
-}
-function openspecContext(plan, present) {
-  const links = [];
-  for (const [label, file2] of [
-    ["Proposal", "proposal.md"],
-    ["Design", "design.md"]
-  ]) {
-    const path2 = `${plan.folder}/${file2}`;
-    if (present.has(path2)) links.push({ label, path: path2 });
-  }
-  const specs = `${plan.folder}/specs/`;
-  for (const path2 of [...present].filter((p) => p.startsWith(specs) && p.endsWith("/spec.md")).sort()) {
-    links.push({ label: `Spec delta ${path2.slice(specs.length, -"/spec.md".length)}`, path: path2 });
-  }
-  return { links, sections: [] };
-}
-function speckitContext(plan, present) {
-  const links = [];
-  for (const [label, file2] of SPECKIT_LINKS) {
-    const path2 = `${plan.folder}/${file2}`;
-    if (present.has(path2)) links.push({ label, path: path2 });
-  }
-  const contracts = `${plan.folder}/contracts/`;
-  for (const path2 of [...present].filter((p) => p.startsWith(contracts)).sort()) {
-    links.push({ label: `Contract ${path2.slice(contracts.length)}`, path: path2 });
-  }
-  return { links, sections: [] };
-}
-function requirementBlocks(text6) {
-  const blocks = /* @__PURE__ */ new Map();
-  const lines = text6.split(/\r?\n/);
-  let number4;
-  let level = 0;
-  let body = [];
-  const flush = () => {
-    if (number4 !== void 0) blocks.set(number4, body.join("\n").trim());
-  };
-  for (const line2 of lines) {
-    const heading2 = /^(#{1,6})\s+(.*)$/.exec(line2);
-    if (heading2) {
-      const m = /^requirement\s+(\d+)\b/i.exec(heading2[2].trim());
-      if (m) {
-        flush();
-        number4 = m[1];
-        level = heading2[1].length;
-        body = [line2];
-        continue;
-      }
-      if (number4 !== void 0 && heading2[1].length <= level) {
-        flush();
-        number4 = void 0;
-      }
-    }
-    if (number4 !== void 0) body.push(line2);
-  }
-  flush();
-  return blocks;
-}
-var QUOTE_LIMIT = 2e4;
-function kiroContext(plan, phase, present, files) {
-  const links = [];
-  const sections = [];
-  const at3 = (file2) => `${plan.folder}/${file2}`;
-  const requirementsFile = ["requirements.md", "bugfix.md"].map(at3).find((p) => present.has(p));
-  if (requirementsFile) {
-    links.push({ label: "Requirements", path: requirementsFile });
-    const text6 = files.get(requirementsFile);
-    if (text6 !== void 0) {
-      const cited = [
-        ...new Set(phase.tasks.flatMap((t) => t.requirements.map((r) => r.split(".")[0])))
-      ];
-      const blocks = requirementBlocks(text6);
-      const first = cited.filter((n) => blocks.has(n)).map((n) => blocks.get(n));
-      if (first.length > 0) {
-        sections.push({
-          title: `Requirements the tasks cite (${cited.map((n) => `Requirement ${n}`).join(", ")})`,
-          text: first.join("\n\n").slice(0, QUOTE_LIMIT)
-        });
-      } else sections.push({ title: "Requirements", text: text6.slice(0, QUOTE_LIMIT) });
-    }
-  }
-  const design = at3("design.md");
-  if (present.has(design)) {
-    links.push({ label: "Design", path: design });
-    const text6 = files.get(design);
-    if (text6 !== void 0) sections.push({ title: "Design", text: text6.slice(0, QUOTE_LIMIT) });
-  }
-  return { links, sections };
-}
-var TASKMASTER_NOTES = {
-  blocked: "blocked",
-  review: "review",
-  deferred: "deferred",
-  cancelled: "cancelled"
-};
-function readTaskmasterTasks(plan, source) {
-  const read3 = readTaskmaster(source, plan.path);
-  const tag = read3.tags.find((t) => t.name === plan.tag);
-  const others = new Set(read3.tags.filter((t) => t !== tag).flatMap((t) => t.problems));
-  const { errors, warnings } = split(read3.problems.filter((p) => !others.has(p)));
-  if (read3.notTaskmaster) errors.push({ ...read3.notTaskmaster, severity: "error" });
-  if (!tag && plan.tag !== void 0 && !read3.notTaskmaster) {
-    errors.push({
-      severity: "error",
-      path: plan.path,
-      line: 1,
-      message: `the tag "${plan.tag}" is not in the file.`,
-      fix: "Name a tag the file has."
-    });
-  }
-  const tasked = (tag?.phases ?? []).filter((p) => p.tasks.length > 0);
-  if (tag && tasked.length === 0 && errors.length === 0) {
-    errors.push(noPhase(plan.path, 'Add a task with "task-master add-task".'));
-  }
-  const view = (p) => ({
-    number: p.id,
-    name: p.title,
-    line: p.line,
-    tasks: p.tasks.map((t) => {
-      const note = TASKMASTER_NOTES[t.status];
+    statusSection: (lock) => statusSection(name, validated2(), lock),
+    ...coderPlanLocal(name, files.dir, text6(PLAN_FILES.checklist), validated2),
+    phaseAt(marker) {
+      const checklist = text6(PLAN_FILES.checklist);
+      const phases = checklist === void 0 ? [] : parseChecklist(checklist, checklistPath).phases;
+      return phases.find((p) => p.number === marker.phase);
+    },
+    runState() {
+      const { checklist, current } = validated2();
       return {
-        id: t.id,
-        text: t.title,
-        state: t.state,
-        line: t.line,
-        optional: false,
-        ...note ? { note } : {},
-        ...t.details ? { details: t.details } : {},
-        ...t.testStrategy ? { testStrategy: t.testStrategy } : {}
+        nextPhase: current?.number,
+        planComplete: checklist !== void 0 && current === void 0
       };
-    }),
-    finished: taskmasterPhaseFinished(p)
-  });
-  const phases = tasked.map(view);
-  const progress = tag ? taskmasterProgress(tag) : void 0;
-  const current = progress?.current ? phases[tasked.indexOf(progress.current)] : void 0;
-  return {
-    tasked,
-    phases,
-    current,
-    complete: errors.length === 0 && (progress?.complete ?? false),
-    waiting: errors.length === 0 ? progress?.waiting : void 0,
-    problems: errors,
-    warnings
+    },
+    agentReads: () => coderAgentFiles(validated2()).filter((file2) => text6(file2) === void 0).map((file2) => `${files.dir}/${file2}`),
+    agentContext: (phase, texts) => coderAgentContext(
+      phase,
+      validated2(),
+      files.dir,
+      (file2) => text6(file2) ?? texts.get(`${files.dir}/${file2}`)
+    )
   };
-}
-function openTaskmaster(plan, source, contextProblems, sidecar) {
-  if (contextProblems.length > 0) {
-    return { ...empty2(plan, sidecar, contextProblems[0]), problems: contextProblems };
-  }
-  const read3 = readTaskmasterTasks(plan, source);
-  const byId = new Map(read3.tasked.map((p) => [p.id, p]));
-  const own6 = (phase) => {
-    const p = byId.get(phase.number);
-    if (!p) throw new Error(`Task ${phase.number} is not in ${plan.path}.`);
-    return p;
-  };
-  const mark = (phase, status2) => {
-    const p = own6(phase);
-    const edits = [];
-    for (const t of p.tasks) {
-      if (t.state === "set-aside" || t.status === status2 || t.status === "blocked") continue;
-      if (status2 === "in-progress" && t.state !== "todo") continue;
-      edits.push({ task: t });
-    }
-    const parent = parentStatus(source, plan.tag, p);
-    if (parent && parent.status !== status2 && parent.status !== "cancelled" && parent.status !== "blocked") {
-      if (!(status2 === "in-progress" && parent.status === "done")) edits.push({ task: parent });
-    }
-    return replaceStatuses(source, plan.path, edits, status2);
-  };
-  return {
-    plan,
-    phases: read3.phases,
-    current: read3.current,
-    complete: read3.complete,
-    waiting: read3.waiting,
-    problems: read3.problems,
-    warnings: read3.warnings,
-    sidecar,
-    markStart: (phase) => mark(phase, "in-progress"),
-    markDone: (phase) => mark(phase, "done"),
-    context: (phase) => taskmasterContext(plan, own6(phase))
-  };
-}
-function parentStatus(source, tag, phase) {
-  if (phase.tasks.length === 1 && phase.tasks[0].id === phase.id) return void 0;
-  const root2 = parseJsonWithOffsets(source);
-  const legacy = member(root2, "tasks");
-  const list4 = legacy?.kind === "array" ? legacy : member(member(root2, tag ?? "") ?? root2, "tasks");
-  if (list4?.kind !== "array") return void 0;
-  const idOf2 = (n) => n?.kind === "number" ? String(n.value) : n?.kind === "string" ? n.value.trim() : void 0;
-  const node3 = list4.items.find((item) => idOf2(member(item, "id")) === phase.id);
-  const status2 = node3 ? member(node3, "status") : void 0;
-  if (status2?.kind !== "string") return void 0;
-  return { statusStart: status2.start, statusEnd: status2.end, status: status2.value };
-}
-function replaceStatuses(source, path2, edits, status2) {
-  let out = source;
-  for (const { task } of [...edits].sort((a, b) => b.task.statusStart - a.task.statusStart)) {
-    const literal2 = out.slice(task.statusStart, task.statusEnd);
-    let value2;
-    try {
-      value2 = JSON.parse(literal2);
-    } catch {
-      value2 = void 0;
-    }
-    if (value2 !== task.status) {
-      throw new Error(`${path2}: a status no longer reads "${task.status}"; read the file again.`);
-    }
-    out = out.slice(0, task.statusStart) + JSON.stringify(status2) + out.slice(task.statusEnd);
-  }
-  return out;
-}
-function taskmasterContext(plan, phase) {
-  const lines = [];
-  for (const t of phase.tasks) {
-    if (!t.details && !t.testStrategy) continue;
-    lines.push(`**${t.id} ${t.title}**`);
-    if (t.details) lines.push(`- Details: ${t.details}`);
-    if (t.testStrategy) lines.push(`- Test strategy: ${t.testStrategy}`);
-    lines.push("");
-  }
-  return {
-    links: [{ label: "Tasks", path: plan.path }],
-    sections: lines.length ? [
-      {
-        title: "Details and test strategy",
-        text: lines.join("\n").trim().slice(0, QUOTE_LIMIT)
-      }
-    ] : []
-  };
-}
-function planFromRef(ref) {
-  const hash2 = ref.lastIndexOf("#");
-  const [path2, tag] = hash2 > ref.lastIndexOf("/") ? [ref.slice(0, hash2), ref.slice(hash2 + 1)] : [ref];
-  const kind = kindOfPath(path2);
-  if (!kind || kind === "coder" || kind === "taskmaster" !== (tag !== void 0))
-    return void 0;
-  const slash = path2.lastIndexOf("/");
-  const folder = slash === -1 ? "" : path2.slice(0, slash);
-  const sidecar = `${folder}/coder-loop`.replace(/^\//, "");
-  return tag !== void 0 ? { kind, path: path2, folder, sidecar: `${sidecar}/${tag}`, name: tag, tag } : { kind, path: path2, folder, sidecar, name: folder.slice(folder.lastIndexOf("/") + 1) };
-}
-function planRef(plan) {
-  return plan.tag !== void 0 ? `${plan.path}#${plan.tag}` : plan.path;
 }
 
 // src/core/loop/startKind.ts
@@ -64085,13 +63928,17 @@ function plansOfAnyKind(config2, paths, texts, folders2) {
   const plans = [
     ...coderNames.map((name) => {
       const path2 = planPath(config2.plansDir, name, PLAN_FILES.checklist);
+      const folder = path2.slice(0, -`/${PLAN_FILES.checklist}`.length);
       return {
         kind: "coder",
         planKind: "coder",
         name,
         label: name,
         path: path2,
-        ref: path2
+        ref: path2,
+        folder,
+        sidecar: folder,
+        handle: name
       };
     }),
     ...named.plans.map((plan) => ({
@@ -64101,7 +63948,10 @@ function plansOfAnyKind(config2, paths, texts, folders2) {
       name: plan.name,
       label: count2.get(plan.name) > 1 ? planRef(plan) : plan.name,
       path: plan.path,
-      ref: planRef(plan)
+      ref: planRef(plan),
+      folder: plan.folder,
+      sidecar: plan.sidecar,
+      handle: planRef(plan)
     }))
   ];
   return { plans, problems: [...notPlans, ...named.problems] };
@@ -64196,6 +64046,109 @@ function coderPlanNames(config2, paths, folders2) {
   return findPlanFiles(paths, config2.plans).filter((f) => f.kind === "coder").map((f) => f.folder.slice(f.folder.lastIndexOf("/") + 1)).sort();
 }
 
+// src/core/loop/kindPlanLocal.ts
+var TASKMASTER_STATUS = { todo: "pending", doing: "in-progress", done: "done" };
+function statesOf(plan, source) {
+  const states = /* @__PURE__ */ new Map();
+  if (plan.kind === "taskmaster") {
+    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
+    for (const t of tag?.phases.flatMap((p) => p.tasks) ?? []) states.set(t.id, t.state);
+  } else if (isMarkdownKind(plan.kind)) {
+    const read3 = readMarkdownPlan(plan.kind, source, plan.path);
+    for (const t of read3.phases.flatMap((p) => p.tasks)) states.set(t.id, t.state);
+  }
+  return states;
+}
+function setTasks(plan, source, ids, state) {
+  if (plan.kind === "taskmaster") {
+    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
+    const tasks2 = (tag?.phases.flatMap((p) => p.tasks) ?? []).filter(
+      (t) => ids.has(t.id) && t.state !== state
+    );
+    let out = source;
+    for (const t of tasks2.sort((a, b) => b.statusStart - a.statusStart)) {
+      out = setTaskmasterStatus(out, t, TASKMASTER_STATUS[state]);
+    }
+    return out;
+  }
+  if (!isMarkdownKind(plan.kind)) return source;
+  const kind = plan.kind;
+  const read3 = readMarkdownPlan(kind, source, plan.path);
+  const tasks = read3.phases.flatMap((p) => p.tasks).filter((t) => ids.has(t.id));
+  return setDialectStates(source, kind, tasks, state);
+}
+var required2 = (phase) => phase.tasks.filter((t) => !t.optional);
+function kindPlanLocal(kp, label, paths, texts) {
+  const { plan } = kp;
+  const source = texts.get(plan.path);
+  const phases = () => kp.phases.map((p) => p.number).join(", ");
+  return {
+    reading: () => ({
+      title: `${plan.name} (${KIND_LABELS[plan.kind]}, ${planRef(plan)})`,
+      names: {
+        plan: plan.name,
+        kind: plan.kind,
+        path: plan.path,
+        ...plan.tag !== void 0 ? { tag: plan.tag } : {}
+      },
+      subject: plan.path,
+      phases: kp.phases.map((p) => ({
+        number: p.number,
+        name: p.name,
+        tasks: p.tasks.map((t) => ({
+          id: t.id,
+          state: t.state,
+          text: t.text,
+          ...t.note ? { note: t.note } : {},
+          depth: 0
+        })),
+        finished: p.finished
+      })),
+      counted: source !== void 0,
+      current: kp.current?.number,
+      complete: kp.complete,
+      waiting: kp.waiting,
+      problems: [...kp.problems, ...kp.warnings],
+      warnings: kp.warnings,
+      tally: true,
+      stop: void 0
+    }),
+    refusal() {
+      const has = new Set(paths);
+      const context = new Set(validateKindContext(plan, (p) => has.has(p)).map((p) => p.message));
+      const blocking = kp.problems.filter((p) => p.severity === "error" && !context.has(p.message));
+      if (source !== void 0 && blocking.length === 0) return void 0;
+      return { problems: blocking, message: `${plan.path}: fix the tasks file first.` };
+    },
+    phaseNamed(number4) {
+      if (number4 === "") return { usage: "--phase takes a phase number" };
+      const phase = kp.phases.find((p) => p.number === number4);
+      return phase ? { phase } : { missing: `${label}: there is no Phase ${number4}. Phases: ${phases()}.` };
+    },
+    workPhase: () => kp.current ? { phase: kp.current } : { missing: `${label}: no phase with work left.` },
+    mark(target, state) {
+      let next;
+      if ("phase" in target) {
+        const { phase } = target;
+        next = state === "doing" ? kp.markStart(phase) : state === "done" ? kp.markDone(phase) : setTasks(plan, source, new Set(required2(phase).map((t) => t.id)), state);
+      } else {
+        if (!kp.phases.some((p) => p.tasks.some((t) => t.id === target.task))) {
+          const phase = kp.phases.some((p) => p.number === target.task);
+          return {
+            missing: `${label}: there is no task ${target.task}.${phase ? ` Phase ${target.task} is a phase: mark it with --phase ${target.task}.` : ""}`
+          };
+        }
+        next = setTasks(plan, source, /* @__PURE__ */ new Set([target.task]), state);
+      }
+      const before = statesOf(plan, source);
+      const changes = [...statesOf(plan, next)].flatMap(
+        ([id, after]) => before.get(id) !== after ? [`${id}: ${before.get(id)} \u2192 ${after}`] : []
+      );
+      return { text: next, changes };
+    }
+  };
+}
+
 // src/core/loop/kindPlan.ts
 function kindReportTasks(phase) {
   return phase.tasks.map((t) => ({
@@ -64204,10 +64157,20 @@ function kindReportTasks(phase) {
     text: `${t.text.startsWith(t.id) ? t.text : `${t.id} ${t.text}`}${t.state === "set-aside" ? " (set aside)" : ""}${t.optional ? " (optional)" : ""}`
   }));
 }
+function kindOwnFiles(plan) {
+  const sidecar = kindSidecar(plan);
+  return {
+    tasks: plan.path,
+    masterLog: sidecar.masterLog,
+    checkpoint: sidecar.checkpoint,
+    reportsDir: sidecar.reportsDir
+  };
+}
 var BOX2 = { todo: "[ ]", doing: "[~]", done: "[x]", "set-aside": "[ ]" };
 function kindPlan(kp, label, paths, texts) {
   const { plan, sidecar } = kp;
   const kind = plan.kind;
+  const missing = (message) => restoreOnBranch(planRef(plan), message);
   return {
     kind,
     label,
@@ -64258,20 +64221,15 @@ function kindPlan(kp, label, paths, texts) {
       };
     },
     phaseOf(marker) {
+      if (!texts.has(plan.path)) return missing("The tasks file is missing on the lock branch.");
       const phaseId = marker.phaseId ?? String(marker.phase ?? "");
       const phase = kp.phases.find((p) => p.number === phaseId);
       if (phase) return phase;
       if (kp.problems.length) return { problems: kp.problems };
-      return {
-        problems: [
-          {
-            severity: "error",
-            path: plan.path,
-            message: `Phase ${phaseId} is no longer in the plan on the lock branch.`,
-            fix: "Restore it on the branch, then approve again."
-          }
-        ]
-      };
+      return restoreOnBranch(
+        plan.path,
+        `Phase ${phaseId} is no longer in the plan on the lock branch.`
+      );
     },
     markDone: kp.markDone,
     afterDone(phase, marked) {
@@ -64282,78 +64240,156 @@ function kindPlan(kp, label, paths, texts) {
     specTasks: specTasksOfKindPhase,
     reportPath: (phase) => sidecar.report(phase),
     statusPhase: () => kp.problems.length === 0 ? kp.current : void 0,
-    statusSection: (lock) => reply.kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock)
+    statusSection: (lock) => kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock),
+    ...kindPlanLocal(kp, label, paths, texts),
+    phaseAt: (marker) => kp.phases.find((p) => p.number === marker.phaseId),
+    runState: (marker) => kindRunState(kp, marker.phaseId),
+    agentReads: (phase) => kindAgentLinks(plan, kp.context(phase)).map((l) => l.path).filter((path2) => !texts.has(path2)),
+    agentContext: (phase, more) => kindAgentContext(plan, phase, kp.context(phase), (path2) => texts.get(path2) ?? more.get(path2))
   };
 }
 
 // src/core/loop/openPlan.ts
-function openToStart(config2, chosen2, snap, base, texts) {
-  if (chosen2.kind === "coder") {
-    if (!snap.plan) return { need: "plan", plan: chosen2.name, plansDir: config2.plansDir };
-    return { open: coderPlan(config2, snap.plan.files, snap.plan.context) };
+function openToStart(config2, chosen2, snap, base, texts, unreadable2 = /* @__PURE__ */ new Map()) {
+  if (chosen2.kind === "coder") return openCoder(config2, chosen2.name, snap);
+  return openKind(chosen2.plan, chosen2.label, base, texts, unreadable2);
+}
+function openRecorded(config2, marker, snap, base, texts) {
+  if (marker.planFile === void 0) return openCoder(config2, marker.plan ?? "", snap);
+  const plan = planFromRef(marker.planFile);
+  if (!plan)
+    return restoreOnBranch(marker.planFile, "The loop record names no plan the loop reads.");
+  return openKind(plan, marker.plan ?? plan.name, base, texts);
+}
+function recordedFiles(config2, marker) {
+  if (marker.planFile === void 0) {
+    if (marker.plan === void 0 || marker.phase === void 0) return void 0;
+    return { ...coderOwnFiles(config2.plansDir, marker.plan), phase: String(marker.phase) };
   }
+  const plan = planFromRef(marker.planFile);
+  if (!plan || marker.phaseId === void 0) return void 0;
+  return { ...kindOwnFiles(plan), phase: marker.phaseId };
+}
+function openCoder(config2, name, snap) {
+  if (!snap.plan) return { need: "plan", plan: name, plansDir: config2.plansDir };
+  return { open: coderPlan(config2, snap.plan.files, snap.plan.context) };
+}
+function openKind(plan, label, base, texts, unreadable2 = /* @__PURE__ */ new Map()) {
   const paths = treePaths(base.files);
-  const opened = openWhenRead(chosen2.plan, paths, texts);
-  if ("need" in opened) return { need: "texts", paths: opened.need };
-  return { open: kindPlan(opened.open, chosen2.label, paths, texts) };
+  const opened = openWhenRead(plan, paths, texts);
+  const need = "need" in opened ? opened.need.filter((p) => !unreadable2.has(p)) : [];
+  if (need.length) return { need: "texts", paths: need };
+  const kp = "open" in opened ? opened.open : openKindPlan(plan, paths, texts);
+  const read3 = unreadable2.size ? withUnreadable(kp, paths, texts, [...unreadable2.values()]) : kp;
+  return { open: kindPlan(read3, label, paths, texts) };
+}
+function withUnreadable(kp, paths, texts, unreadable2) {
+  const has = new Set(paths);
+  const problems = texts.has(kp.plan.path) ? kp.problems : validateKindContext(kp.plan, (p) => has.has(p));
+  return { ...kp, problems: [...unreadable2, ...problems] };
 }
 
-// src/core/loop/phasePlan.ts
-function markInProgress(plan, phase, who, now) {
-  const { label } = plan;
-  const marked = plan.markStart(phase);
-  const log = appendLogEntry(plan.masterLog.text, {
-    timestamp: now,
-    event: "Coder started",
-    plan: label,
-    phase: { number: phase.number, name: phase.name },
-    actor: who.actor,
-    links: [{ label: `#${who.issue}`, url: who.issueUrl }]
-  });
-  const changes = [];
-  if (marked !== plan.tasks.text) changes.push({ path: plan.tasks.path, content: marked });
-  changes.push({ path: plan.masterLog.path, content: log });
-  const marker = {
-    mode: "plan",
-    plan: label,
-    ...plan.record(phase),
-    issue: who.issue,
-    ...who.comment !== void 0 ? { comment: who.comment } : {},
-    ...who.run ? { run: { ...who.run, plan: label } } : {}
-  };
-  const mark = KIND_MARKS[plan.kind].start;
+// src/core/loop/planChanges.ts
+var import_picomatch3 = __toESM(require_picomatch2(), 1);
+import { createHash } from "node:crypto";
+
+// src/core/loop/pullSnapshot.ts
+function touchedPaths(files) {
+  return files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
+}
+var isEscalated = (snap) => snap.pr.escalated || snap.escalatedBefore === true;
+var plural3 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+function outcomeOf(snap, state, node3) {
+  const { marker, pr } = snap;
   return {
-    branch: plan.branch(phase),
-    marker,
-    changes,
-    message: `coder-loop: ${label} ${phaseTitle(phase)} \u2014 Coder started
-
-${mark ? `Mark the phase's tasks ${mark} and log` : "Log"} "Coder started" (#${who.issue}).
-
-${renderMarker(marker)}
-`
+    state,
+    ...node3 ? { node: node3 } : {},
+    mode: marker.mode,
+    branch: pr.head.ref,
+    pullRequest: pr.number,
+    ...marker.plan ? { plan: marker.plan } : {},
+    ...marker.phase ? { phase: marker.phase } : {}
   };
 }
-function pullRequest(config2, plan, phase, start2, repoUrl) {
-  const { branch: branch2 } = start2;
-  const link3 = (l) => `[${oneLine(l.label)}](${repoUrl}/blob/${encodePath(branch2)}/${encodePath(l.path)})`;
-  const text6 = plan.pullText(phase, link3);
-  const lines = [
-    renderMarker(start2.marker),
-    text6.intro,
-    "",
-    `Refs #${start2.marker.issue}`,
-    "",
-    "### Tasks",
-    "",
-    ...text6.tasks,
-    ...text6.context,
-    "",
-    "### How this pull request moves",
-    "",
-    `Push the implementation to ${codeSpan(branch2)}, test first. CI on this pull request is the verification gate (up to ${config2.maxRetries} failed attempts before escalation); an approving review ${text6.completes}. The \`coder-loop\` check shows where the phase stands.`
-  ];
-  return { title: `[coder] ${plan.label}: ${phaseTitle(phase)}`, body: lines.join("\n") };
+var done = (snap, state, node3, effects, extra = {}) => ({ outcome: { ...outcomeOf(snap, state, node3), ...extra }, effects });
+function handOff(snap, config2, node3, attempt, marker = snap.marker) {
+  return agentHandOff(config2, {
+    node: node3,
+    repo: snap.repo,
+    branch: snap.pr.head.ref,
+    headSha: snap.pr.head.sha,
+    pullRequest: snap.pr.number,
+    marker,
+    attempt
+  });
+}
+function waitingForCi(snap, next) {
+  if (snap.own) return [];
+  const view = {
+    mode: snap.marker.mode,
+    node: "Verification",
+    title: "Verification: waiting for CI",
+    next
+  };
+  return [{ kind: "check", view }];
+}
+
+// src/core/loop/planChanges.ts
+function planGlobs(config2) {
+  return config2.plans ?? defaultPlanGlobs(config2.plansDir);
+}
+function loopFileRole(path2, marker, config2) {
+  const plans = config2.plansDir.replace(/\/+$/, "");
+  if (marker.mode === "quick") {
+    if (!config2.quick.log || !path2.startsWith(`${plans}/`)) return void 0;
+    const rest = path2.slice(plans.length + 1);
+    const slash = rest.indexOf("/");
+    return slash > 0 && rest.slice(slash + 1) === PLAN_FILES.masterLog ? "log" : void 0;
+  }
+  const own6 = recordedFiles(config2, marker);
+  if (!own6) return void 0;
+  if (path2 === own6.tasks) return "tasks";
+  if (path2 === own6.masterLog) return "log";
+  if (path2 === own6.checkpoint) return "checkpoint";
+  const reports = `${own6.reportsDir}/`;
+  return path2.startsWith(`${reports}${own6.phase.padStart(2, "0")}_`) && path2.endsWith(".md") && !path2.slice(reports.length).includes("/") ? "report" : void 0;
+}
+function gitBlobSha(text6) {
+  const bytes = Buffer.from(text6, "utf8");
+  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+var LOOP_FILES = 20;
+function withLoopFiles(files, changes) {
+  const wrote = new Map((files ?? []).map((f) => [f.path, f.blob]));
+  for (const c of changes) {
+    wrote.delete(c.path);
+    wrote.set(c.path, gitBlobSha(c.content));
+  }
+  return [...wrote].map(([path2, blob]) => ({ path: path2, blob })).slice(-LOOP_FILES);
+}
+function loopWroteExactly(file2, marker) {
+  if (file2.deleted || file2.previous !== void 0 || file2.sha === void 0) return false;
+  return marker.loopFiles?.some((f) => f.path === file2.path && f.blob === file2.sha) ?? false;
+}
+function touchedLockedItems(files, config2, found, loopWrote = () => false) {
+  const isLocked = config2.locked.length ? (0, import_picomatch3.default)(config2.locked, { dot: true }) : () => false;
+  const plans = `${config2.plansDir.replace(/\/+$/, "")}/`;
+  const unique = [...new Set(files)];
+  const locked = unique.filter((f) => isLocked(f));
+  const planDocuments = unique.filter(
+    (f) => (f.startsWith(plans) || found.some((p) => isPlanDocument(f, p))) && !loopWrote(f)
+  );
+  return { locked, planDocuments };
+}
+function architectItems(snap, config2) {
+  const files = snap.files ?? [];
+  const touched = touchedPaths(files);
+  const plans = `${config2.plansDir.replace(/\/+$/, "")}/`;
+  const globs = planGlobs(config2);
+  if (!snap.plans && touched.some((p) => !p.startsWith(plans) && mayBePlanDocument(p, globs)))
+    return { need: "plans" };
+  const loopWrote = (path2) => loopFileRole(path2, snap.marker, config2) !== void 0 && files.some((f) => f.path === path2 && loopWroteExactly(f, snap.marker));
+  return touchedLockedItems(touched, config2, snap.plans ?? [], loopWrote);
 }
 
 // src/core/loop/start.ts
@@ -64451,7 +64487,10 @@ ${gate.note}` : plotted.started(pr)) + (req.shared ? reply.sharedIdentity() : ""
           ...plotted.marker,
           pr: pr.number,
           branch: branch2,
-          ...req.mode === "quick" ? { vetted: { title: req.issue.title, body: req.issue.body ?? "" } } : {}
+          ...req.mode === "quick" ? { vetted: { title: req.issue.title, body: req.issue.body ?? "" } } : {},
+          // The bytes the start commit wrote, when this delivery's commit is the branch's (an
+          // earlier delivery's start commit, `finish`, wrote its own: none are claimed then).
+          ...snap.lock.acquired && plotted.changes.length ? { loopFiles: withLoopFiles(void 0, plotted.changes) } : {}
         }
       },
       ...handOff2 ? [{ kind: "dispatch", payload: handOff2 }] : []
@@ -64641,6 +64680,377 @@ function evaluateGate(checks, config2) {
   return { verdict: "passed", checks: considered };
 }
 
+// src/core/loop/passesSpec.ts
+var import_picomatch4 = __toESM(require_picomatch2(), 1);
+
+// src/core/loop/escalation.ts
+function escalation(snap, config2, reason, details) {
+  return [
+    { kind: "label", reason },
+    { kind: "requestReviews", names: config2.architects },
+    {
+      kind: "check",
+      view: {
+        mode: snap.marker.mode,
+        node: "Escalate",
+        title: "Escalated to architect",
+        next: `${reason}. Waiting for an architect; \`/coder resume\` continues.`
+      },
+      conclusion: "failure"
+    },
+    {
+      kind: "reply",
+      body: reply.escalated(snap.pr.number, config2.architects, reason, details)
+    }
+  ];
+}
+
+// src/core/loop/debugFix.ts
+function debugFix(snap, config2, failing, reason, agent, revise) {
+  const { marker, pr } = snap;
+  const head = pr.head.sha;
+  const attempts = [
+    ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
+    { sha: head, checks: failing, ...reason ? { reason } : {}, ...agent ? { agent } : {} }
+  ];
+  const updated = { ...marker, attempts, ...revise ? { spec: revise.spec } : {} };
+  const k = attempts.length;
+  const stated = { reason: reason ?? `attempt ${k} of ${config2.maxRetries}` };
+  const spent = marker.mode === "plan" ? budgetSpent(config2.budget, phaseSpend(updated), runSpend(updated)) : void 0;
+  if (marker.mode === "plan" && (k >= config2.maxRetries || spent)) {
+    const escalated = escalation(
+      { ...snap, marker: updated },
+      config2,
+      k >= config2.maxRetries ? `${plural3(k, "failed CI attempt")} (the limit is ${config2.maxRetries})` : spent ?? "",
+      failing.map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ""}`).concat(reason ? [reason] : []).concat(revise?.spec.missing ?? [])
+    );
+    return done(
+      snap,
+      "escalated",
+      "Escalate",
+      [{ kind: "marker", marker: updated }, ...escalated],
+      stated
+    );
+  }
+  const payload = k < config2.maxRetries ? handOff(snap, config2, revise ? "revise" : "debug-fix", k, updated) : void 0;
+  const view = {
+    mode: marker.mode,
+    node: revise ? "Revise" : "Debug",
+    title: `${revise ? "Passes Spec? no \u2014 Revise Code" : "Debug & Fix"} (attempt ${k} of ${config2.maxRetries})`,
+    next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
+    attempt: { number: k, of: config2.maxRetries },
+    ...revise ? { spec: revise.table } : {}
+  };
+  return done(
+    snap,
+    "failed",
+    revise ? "Revise" : "Debug",
+    [
+      { kind: "marker", marker: updated },
+      { kind: "check", view: withAgent(view, payload, snap.repoUrl), conclusion: "failure" },
+      {
+        kind: "reply",
+        body: revise ? reply.specMissing(pr.number, k, config2.maxRetries, revise.spec.missing) : reply.ciFailed(pr.number, k, config2.maxRetries, failing, reason)
+      },
+      ...payload ? [{ kind: "dispatch", payload }] : []
+    ],
+    payload ? { reason: `${stated.reason}; handed to the coding agent` } : stated
+  );
+}
+
+// src/core/loop/specEvidence.ts
+var BARE_PATH = /(?:^|[\s(])((?:\.{0,2}\/)?(?:[\w@.-]+\/)+[\w@.-]*\.[A-Za-z0-9]{1,10})(?=$|[\s),;:])/g;
+var CODE_SPAN = /`([^`\n]+)`/g;
+var PATHLIKE = /^(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\/?$/;
+function cleanPath(raw) {
+  const p = raw.replace(/^\.\//, "").replace(/^\/+/, "").replace(/[.,;:]+$/, "");
+  if (!p || p.startsWith("../") || p.includes("/../")) return void 0;
+  return p;
+}
+function namedPaths(text6) {
+  const found = /* @__PURE__ */ new Set();
+  for (const m of text6.matchAll(CODE_SPAN)) {
+    const span = m[1].trim();
+    if (!PATHLIKE.test(span)) continue;
+    if (!/\.[A-Za-z0-9]{1,10}$/.test(span) && !span.includes("/")) continue;
+    if (/^\d+(\.\d+)*$/.test(span)) continue;
+    const p = cleanPath(span);
+    if (p) found.add(p);
+  }
+  const outside = text6.replace(CODE_SPAN, " ");
+  for (const m of outside.matchAll(BARE_PATH)) {
+    const p = cleanPath(m[1]);
+    if (p && !/^https?:/.test(p) && !p.includes("//")) found.add(p);
+  }
+  return [...found];
+}
+var CITED = /\b((?:US|FR|NFR|SC|REQ|AC|R)-?\d+(?:\.\d+)*)\b/g;
+function citedIds(text6) {
+  return [...new Set([...text6.matchAll(CITED)].map((m) => m[1].toUpperCase()))];
+}
+var NUMERIC = /^\d+(?:\.\d+)*$/;
+var KEYWORD = /\b(?:tasks?|requirements?|validates|req|criteri(?:on|a)|acceptance)\b/i;
+var DISTINCT = /\b[A-Za-z]{1,6}-?\d+(?:\.\d+)*\b/g;
+var NUMBER2 = /(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)/g;
+function headLines(file2) {
+  if (file2.patch === void 0) return [];
+  const lines = [];
+  for (const line2 of file2.patch.split("\n")) {
+    if (line2.startsWith("@@") || line2.startsWith("-") || line2.startsWith("\\")) continue;
+    lines.push(line2.startsWith("+") || line2.startsWith(" ") ? line2.slice(1) : line2);
+  }
+  return lines;
+}
+function idsIn(sources) {
+  const named = /* @__PURE__ */ new Map();
+  const add2 = (id, key) => {
+    const list3 = named.get(id);
+    if (!list3) named.set(id, [key]);
+    else if (list3.at(-1) !== key) list3.push(key);
+  };
+  for (const { key, lines } of sources) {
+    for (const line2 of lines) {
+      for (const m of line2.matchAll(DISTINCT)) add2(m[0].toUpperCase(), key);
+      if (KEYWORD.test(line2)) for (const m of line2.matchAll(NUMBER2)) add2(m[0], key);
+    }
+  }
+  return named;
+}
+function idsInTests(tests) {
+  return idsIn(tests.map((f) => ({ key: f.path, lines: headLines(f) })));
+}
+var idKey = (id) => NUMERIC.test(id) ? id : id.toUpperCase();
+var DOC_OR_CONFIG_EXT = /\.(md|mdx|markdown|txt|rst|adoc|json|jsonc|json5|ya?ml|toml|ini|cfg|conf|lock|csv|svg|png|jpe?g|gif|webp|ico|mmd)$/i;
+var DOC_OR_CONFIG_NAME = /^(license|licence|readme|changelog|contributing|notice|authors|codeowners|makefile|dockerfile|\.[^/]*)(\.[^/]*)?$/i;
+function isDocOrConfig(path2, plansDir = "docs/plans") {
+  const name = path2.slice(path2.lastIndexOf("/") + 1);
+  return path2.startsWith("docs/") || path2.startsWith(".github/") || path2.startsWith(`${plansDir.replace(/\/+$/, "")}/`) || DOC_OR_CONFIG_EXT.test(name) || DOC_OR_CONFIG_NAME.test(name);
+}
+var ChangedIndex = class {
+  byName = /* @__PURE__ */ new Map();
+  dirs = /* @__PURE__ */ new Map();
+  constructor(paths) {
+    for (const p of paths) {
+      const name = p.slice(p.lastIndexOf("/") + 1);
+      const list3 = this.byName.get(name);
+      if (list3) list3.push(p);
+      else this.byName.set(name, [p]);
+      const segments = p.split("/").slice(0, -1);
+      for (let i = 0; i < segments.length && i < 8; i++)
+        for (let j = i + 1; j <= segments.length && j - i <= 8; j++) {
+          const dir = `${segments.slice(i, j).join("/")}/`;
+          if (!this.dirs.has(dir)) this.dirs.set(dir, p);
+        }
+    }
+  }
+  /** The changed path a named path stands for: itself, or written from a sub-folder's root. */
+  find(named) {
+    if (named.endsWith("/")) return this.dirs.get(named);
+    const name = named.slice(named.lastIndexOf("/") + 1);
+    return this.byName.get(name)?.find((p) => p === named || p.endsWith(`/${named}`));
+  }
+};
+
+// src/core/loop/specTable.ts
+var TABLE_CHARS = 4e4;
+var STATUS_MARK = {
+  missing: "\u274C missing",
+  evidence: "\u2705 evidence",
+  unchecked: "\u2796 nothing checkable",
+  done: "\u2714\uFE0F done before",
+  optional: "\u2796 optional"
+};
+function specTable(verdict, link3, limit = TABLE_CHARS) {
+  const at3 = (path2) => link3 ? `[${codeSpan(path2)}](${link3.repoUrl}/blob/${link3.sha}/${encodePath(path2)})` : codeSpan(path2);
+  const isPath = (p) => !p.includes(" ") && (p.includes("/") || /\.[A-Za-z]\w*$/.test(p));
+  const lined = (text6) => text6.replace(/`([^`]+)`/g, (_m, p) => link3 && isPath(p) ? at3(p) : codeSpan(p));
+  const order2 = ["missing", "evidence", "unchecked", "optional", "done"];
+  const rows = [...verdict.tasks].sort((a, b) => order2.indexOf(a.status) - order2.indexOf(b.status));
+  const out = [
+    `**Passes Spec?** ${verdict.passed ? "yes" : "no"} \u2014 ${rows.filter((r) => r.status === "evidence").length} of ${rows.length} tasks traced to evidence, ${rows.filter((r) => r.status === "missing").length} lacking.`,
+    "",
+    "| task | | evidence |",
+    "| --- | --- | --- |"
+  ];
+  let size = out.join("\n").length;
+  let shown = 0;
+  for (const r of rows) {
+    const own6 = r.text.startsWith(`${r.id} `) ? r.text.slice(r.id.length + 1) : r.text;
+    const text6 = escapeMarkdown(own6.replace(/\s+/g, " ").slice(0, 120)).replace(/\|/g, "\\|");
+    const row = `| ${codeSpan(r.id)} ${text6} | ${STATUS_MARK[r.status]} | ${lined(r.line).replace(/\|/g, "\\|")} |`;
+    if (size + row.length > limit) break;
+    out.push(row);
+    size += row.length + 1;
+    shown++;
+  }
+  if (shown < rows.length) out.push(`| \u2026 | | ${rows.length - shown} more tasks not shown |`);
+  out.push("", `${verdict.testRule.passed ? "\u2705" : "\u274C"} ${verdict.testRule.line}`);
+  return out.join("\n");
+}
+
+// src/core/loop/passesSpec.ts
+var DEFAULT_TESTS = [
+  "**/*.test.*",
+  "**/*.spec.*",
+  "**/test/**",
+  "**/tests/**",
+  "**/__tests__/**"
+];
+function anyGlob(globs) {
+  const re = new RegExp(
+    globs.map((g) => `(?:${import_picomatch4.default.makeRe(g, { dot: true }).source})`).join("|")
+  );
+  return (path2) => re.test(path2);
+}
+function passesSpec(tasks, files, options) {
+  const isTest = anyGlob(options.testPaths.length ? options.testPaths : DEFAULT_TESTS);
+  const touched = files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
+  const changed = new ChangedIndex(touched);
+  const tests = files.filter((f) => !f.deleted && isTest(f.path));
+  const ids = idsInTests(tests);
+  const rows = tasks.map((task) => {
+    const paths = namedPaths(`${task.text}
+${task.detail ?? ""}`);
+    const cited = [
+      .../* @__PURE__ */ new Set([
+        ...task.requirements ?? [],
+        ...citedIds(task.text),
+        ...task.detail ? citedIds(task.detail) : []
+      ])
+    ];
+    const own6 = task.writtenId ? task.id : void 0;
+    const lookups = [...own6 ? [own6] : [], ...cited];
+    const found = paths.flatMap((p) => {
+      const hit = changed.find(p);
+      return hit ? [hit] : [];
+    });
+    const named = [];
+    for (const id of lookups) for (const path2 of ids.get(idKey(id)) ?? []) named.push({ path: path2, id });
+    const checkable = paths.length > 0 || cited.length > 0 || task.criterion !== void 0;
+    const has = found.length > 0 || named.length > 0;
+    const status2 = task.state === "done" || task.state === "set-aside" ? "done" : has ? "evidence" : task.optional ? "optional" : checkable ? "missing" : "unchecked";
+    return {
+      id: task.id,
+      text: task.text,
+      status: status2,
+      named: { paths, ids: lookups, cited },
+      paths: [...new Set(found)],
+      tests: named,
+      line: explain(status2, paths, cited, task, found, named)
+    };
+  });
+  const code3 = files.filter((f) => !isDocOrConfig(f.path, options.plansDir));
+  const applies = options.testPaths.length > 0 && code3.length > 0;
+  const testChanged = files.some((f) => isTest(f.path));
+  const testRule = {
+    applies,
+    passed: !applies || testChanged,
+    line: options.testPaths.length === 0 ? "Tests: not required (`testPaths` is empty)." : code3.length === 0 ? "Tests: not required \u2014 the pull request changes documentation and configuration only." : testChanged ? `Tests: changed (${tests.length} test file${tests.length === 1 ? "" : "s"}).` : `Write failing test: the pull request changes code (\`${code3[0].path}\`${code3.length > 1 ? ` and ${code3.length - 1} more` : ""}) but no test file (\`testPaths\`).`
+  };
+  const missing = rows.filter((r) => r.status === "missing").map((r) => `${r.id}: ${r.line}`).concat(testRule.passed ? [] : [testRule.line]);
+  return { passed: missing.length === 0, tasks: rows, testRule, missing };
+}
+function explain(status2, paths, cited, task, found, named) {
+  const list3 = (xs) => xs.map((x) => `\`${x}\``).join(", ");
+  switch (status2) {
+    case "done":
+      return "done before this pull request.";
+    case "unchecked":
+      return "names nothing checkable (no path, no requirement): the reviewer judges it.";
+    case "evidence": {
+      const parts = [];
+      if (found.length) parts.push(`changes ${list3([...new Set(found)])}`);
+      if (named.length)
+        parts.push(
+          `${list3([...new Set(named.map((n) => n.path))])} names ${list3([...new Set(named.map((n) => n.id))])}`
+        );
+      return `${parts.join("; ")}.`;
+    }
+    case "optional":
+    case "missing": {
+      const lacks = [];
+      if (paths.length) lacks.push(`names ${list3(paths)}, not changed`);
+      if (cited.length) lacks.push(`cites ${list3(cited)}, named by no changed test`);
+      if (!paths.length && !cited.length && task.criterion !== void 0)
+        lacks.push(`has a test strategy, and no changed test names task \`${task.id}\``);
+      return `${status2 === "optional" ? "optional: " : ""}${lacks.join("; ")}.`;
+    }
+  }
+}
+function specTrace(verdict, commits) {
+  const byId = idsIn(commits.map((c) => ({ key: c.sha, lines: c.message.split("\n") })));
+  const naming = (ids) => {
+    const shas = new Set(ids.flatMap((id) => byId.get(idKey(id)) ?? []));
+    return commits.filter((c) => shas.has(c.sha));
+  };
+  const requirements = /* @__PURE__ */ new Map();
+  const tasks = verdict.tasks.map((t) => {
+    for (const id of t.named.cited) {
+      const r = requirements.get(id) ?? { tasks: [], tests: /* @__PURE__ */ new Set() };
+      r.tasks.push(t.id);
+      for (const test of t.tests) if (test.id === id) r.tests.add(test.path);
+      requirements.set(id, r);
+    }
+    return {
+      id: t.id,
+      status: t.status,
+      line: t.line,
+      tests: [...new Set(t.tests.map((x) => x.path))],
+      commits: naming(t.named.ids)
+    };
+  });
+  return {
+    passed: verdict.passed,
+    tasks,
+    requirements: [...requirements].map(([id, r]) => ({
+      id,
+      tasks: r.tasks,
+      tests: [...r.tests],
+      commits: naming([id])
+    })),
+    testRule: verdict.testRule.line
+  };
+}
+var MISSING_LINES = 50;
+function specVerdictOf(snap, config2) {
+  if (!snap.files) return { need: "files" };
+  if (!snap.tasks) return { need: "tasks" };
+  const files = snap.files.map((f) => ({
+    path: f.path,
+    ...f.previous ? { previous: f.previous } : {},
+    ...f.patch !== void 0 ? { patch: f.patch } : {},
+    ...f.deleted ? { deleted: true } : {}
+  }));
+  const options = { testPaths: config2.testPaths, plansDir: config2.plansDir };
+  if ("problem" in snap.tasks) {
+    const verdict = passesSpec([], files, options);
+    const line2 = `The phase's tasks cannot be read on this head: ${snap.tasks.problem}`;
+    return { verdict: { ...verdict, passed: false, missing: [line2, ...verdict.missing] } };
+  }
+  return { verdict: passesSpec(snap.tasks.tasks, files, options) };
+}
+function specRecord(verdict, sha) {
+  return { sha, passed: verdict.passed, missing: verdict.missing.slice(0, MISSING_LINES) };
+}
+function validateVsSpec(snap, config2, again) {
+  if (config2.specCheck === "off") return { passed: { effects: [] } };
+  const read3 = specVerdictOf(snap, config2);
+  if ("need" in read3) return read3;
+  const { verdict } = read3;
+  const sha = snap.pr.head.sha;
+  const table = specTable(verdict, { repoUrl: snap.repoUrl, sha });
+  const spec = specRecord(verdict, sha);
+  if (verdict.passed || config2.specCheck === "report")
+    return {
+      passed: { effects: [{ kind: "marker", marker: { ...snap.marker, spec } }], table }
+    };
+  if (snap.own?.node === "Revise" && !again)
+    return done(snap, "failed", "Revise", [], { reason: "already reported" });
+  const lacking = verdict.tasks.filter((t) => t.status === "missing").length;
+  const reason = `Passes Spec?: ${lacking ? `${lacking} task${lacking === 1 ? "" : "s"} of the phase lack evidence` : "the phase lacks evidence"}${verdict.testRule.passed ? "" : lacking ? "; no test changed" : " (no test changed)"}.`;
+  return debugFix(snap, config2, [], reason, void 0, { spec, table });
+}
+
 // src/core/loop/complete.ts
 function markComplete(plan, marker, facts) {
   const phase = plan.phaseOf(marker);
@@ -64720,7 +65130,7 @@ function reportFacts(marker, facts, tasks) {
     cost: {
       failedAttempts: (marker.attempts ?? []).length,
       pauses: marker.pauses ?? [],
-      reruns: marker.reruns ?? [],
+      reruns: (marker.reruns ?? []).filter((r) => !r.refused),
       flaky: marker.flaky ?? []
     },
     ...facts.spec ? { trace: specTrace(passesSpec(tasks, facts.files, facts.spec), facts.commits) } : {}
@@ -64843,17 +65253,167 @@ function finalVerification(snap, config2) {
   ]);
 }
 
+// src/core/loop/pause.ts
+var NODE_OF = {
+  tdd: "TDD",
+  "debug-fix": "Debug",
+  "review-fix": "TDD",
+  revise: "Revise"
+};
+function formatUntil(until) {
+  return `${until.slice(0, 10)} ${until.slice(11, 16)} UTC`;
+}
+function untilOf(reported, now, minutes2) {
+  const at3 = reported ? Date.parse(reported) : NaN;
+  if (Number.isFinite(at3) && at3 > now.getTime()) return new Date(at3).toISOString();
+  return new Date(now.getTime() + minutes2 * 6e4).toISOString();
+}
+function howItResumes(pause, waker) {
+  const until = formatUntil(pause.until);
+  switch (waker) {
+    case "job":
+      return `The loop hands ${pause.node} to the agent again at ${until} by itself; \`/coder resume\` resumes now, \`/coder stop\` ends it.`;
+    case "sweep":
+      return `The scheduled resume workflow hands ${pause.node} to the agent again at its first run after ${until}; \`/coder resume\` resumes now, \`/coder stop\` ends it.`;
+    default:
+      return `Nothing here resumes it by itself (no scheduled resume workflow on the default branch, no wake-up queue): run \`/coder resume\` after ${until}; \`/coder stop\` ends it.`;
+  }
+}
+function pausedView(snap, pause, waker) {
+  return {
+    mode: snap.marker.mode,
+    node: NODE_OF[pause.node],
+    title: `Paused until ${formatUntil(pause.until)}`,
+    next: `The coding agent stopped at its provider's limit (${pause.reason}). No attempt was spent; its work so far is kept. ${howItResumes(pause, waker)}`
+  };
+}
+function pauseAt(snap, config2, at3, now, waker) {
+  const { marker } = snap;
+  if (marker.pause && marker.pause.node === at3.node && marker.pause.attempt === at3.attempt)
+    return done(snap, "paused", NODE_OF[at3.node], [], { reason: "already paused" });
+  const since = now.toISOString();
+  const pause = {
+    node: at3.node,
+    attempt: at3.attempt,
+    until: untilOf(at3.until, now, config2.agent?.pauseMinutes ?? 60),
+    since,
+    reason: at3.reason.slice(0, 1e3),
+    ...waker === "job" ? { wake: "job" } : {}
+  };
+  const pauses = [...marker.pauses ?? [], { since, until: pause.until, reason: pause.reason }];
+  const max = config2.agent?.maxPauses ?? 3;
+  if (pauses.length > max) {
+    const updated2 = { ...marker, pauses };
+    delete updated2.pause;
+    const reason = `the coding agent reached its provider's limit ${pauses.length} times (the limit is ${max} pauses): ${pause.reason}`;
+    return done(
+      snap,
+      "escalated",
+      "Escalate",
+      [{ kind: "marker", marker: updated2 }, ...escalation(snap, config2, reason, [])],
+      { reason }
+    );
+  }
+  const updated = { ...marker, pause, pauses };
+  return done(
+    snap,
+    "paused",
+    NODE_OF[at3.node],
+    [
+      // The host's wake-up first: the record says it is scheduled only once it is.
+      ...waker === "job" ? [{ kind: "wake", at: pause.until }] : [],
+      { kind: "marker", marker: updated },
+      { kind: "check", view: pausedView(snap, pause, waker) },
+      {
+        kind: "reply",
+        body: `\u23F8\uFE0F Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at3.node}, attempt ${at3.attempt}) stopped at its provider's limit \u2014 ${pause.reason}. No attempt was spent and its work so far is kept. ${howItResumes(pause, waker)}`
+      }
+    ],
+    { reason: `paused until ${pause.until}: ${pause.reason}` }
+  );
+}
+function scheduleWake(snap, waker) {
+  const { marker } = snap;
+  const pause = marker.pause;
+  if (!pause || waker !== "job" || pause.wake === "job" || marker.escalation) return void 0;
+  const updated = { ...marker, pause: { ...pause, wake: "job" } };
+  return done(
+    snap,
+    "paused",
+    NODE_OF[pause.node],
+    [
+      { kind: "wake", at: pause.until },
+      { kind: "marker", marker: updated },
+      { kind: "check", view: pausedView(snap, pause, "job") },
+      {
+        kind: "reply",
+        body: `\u23F0 #${snap.pr.number} is paused until **${formatUntil(pause.until)}** (${pause.reason}). ${howItResumes(pause, "job")}`
+      }
+    ],
+    { reason: `paused until ${pause.until}: its wake-up is scheduled` }
+  );
+}
+function pauseDue(marker, now) {
+  return !!marker.pause && Date.parse(marker.pause.until) <= now.getTime();
+}
+function resumePause(snap, config2, now, options = {}) {
+  const { marker } = snap;
+  const pause = marker.pause;
+  if (!pause) return done(snap, "ignored", void 0, [], { reason: "not paused" });
+  if (!options.early && !pauseDue(marker, now))
+    return done(snap, "not-due", NODE_OF[pause.node], [], {
+      reason: `paused until ${pause.until}`
+    });
+  const updated = { ...marker };
+  delete updated.pause;
+  const payload = handOff(snap, config2, pause.node, pause.attempt, updated);
+  const view = {
+    mode: marker.mode,
+    node: NODE_OF[pause.node],
+    title: "Resumed after the pause",
+    next: "The pause ended: the node goes on."
+  };
+  const effects = [
+    { kind: "marker", marker: updated },
+    { kind: "check", view: withAgent(view, payload, snap.repoUrl) },
+    ...payload ? [{ kind: "dispatch", payload }] : []
+  ];
+  if (options.early)
+    effects.push({
+      kind: "reply",
+      ...options.thread !== void 0 ? { to: options.thread } : {},
+      body: `\u25B6\uFE0F Resumed #${snap.pr.number} before ${formatUntil(pause.until)}: ${pause.node} goes to the coding agent again now.`
+    });
+  return done(snap, "resumed", NODE_OF[pause.node], effects, {
+    reason: options.early ? "resumed early" : `resumed at ${now.toISOString()}`
+  });
+}
+
 // src/core/loop/triage.ts
 var INFRASTRUCTURE = /* @__PURE__ */ new Set(["cancelled", "startup_failure", "stale"]);
+var OUTAGE = [
+  /^The (?:self-hosted |hosted )?runner(?:: [^\n]{1,200})? lost communication with the server\b/,
+  /^The runner has received a shutdown signal\b/,
+  /^The job was not acquired by Runner of type \S+ even after multiple attempts\b/,
+  /^GitHub Actions has encountered an internal error when running your job\b/
+];
+function outageSign(annotations) {
+  return annotations.find(
+    (a) => a.path === ".github" && a.annotation_level === "failure" && OUTAGE.some((sign) => sign.test(a.message ?? ""))
+  )?.message ?? void 0;
+}
 function isInfrastructure(check3) {
   if (!check3.job) return false;
-  return INFRASTRUCTURE.has(check3.conclusion ?? "") || !check3.job.projectRan;
+  return INFRASTRUCTURE.has(check3.conclusion ?? "") || !check3.job.projectRan || check3.job.outage !== void 0;
 }
 function triage(failing, marker, head, config2) {
   const asked = (marker.reruns ?? []).filter((r) => r.sha === head);
-  const waiting = failing.filter(
-    (c) => asked.some((r) => c.job && r.run === c.job.run && r.attempt === c.job.attempt)
+  const askedFor = (c, refused2) => asked.some(
+    (r) => c.job && r.run === c.job.run && r.attempt === c.job.attempt && !!r.refused === refused2
   );
+  const refused = failing.filter((c) => askedFor(c, true));
+  if (refused.length > 0) return { verdict: "refused", checks: refused.map((c) => c.name) };
+  const waiting = failing.filter((c) => askedFor(c, false));
   if (waiting.length > 0) return { verdict: "waiting", checks: waiting.map((c) => c.name) };
   const infrastructure = failing.length > 0 && failing.every(isInfrastructure);
   const rerunnable = failing.length > 0 && failing.every((c) => c.job !== void 0);
@@ -64893,6 +65453,10 @@ function triaged(snap, config2, failing, realFailure) {
       return done(snap, "pending", "Verification", [], {
         reason: `re-run asked: ${sorted.checks.join(", ")}`
       });
+    case "refused":
+      return done(snap, "failed", "Verification", [], {
+        reason: `GitHub refused the re-run of ${sorted.checks.join(", ")}: said already`
+      });
     case "persists": {
       const reason = `CI failed for a reason outside the code ${sorted.reruns + 1} times on the same head (${sorted.reruns} re-runs by the loop): infrastructure`;
       return done(
@@ -64909,18 +65473,18 @@ function triaged(snap, config2, failing, realFailure) {
       );
     }
     case "rerun": {
-      const otherwise = realFailure();
       const updated = {
         ...marker,
         reruns: [...marker.reruns ?? [], ...sorted.reruns]
       };
+      const refused = (run3) => (message) => sorted.infrastructure ? infrastructureRefused(snap, failing, sorted.reruns, run3, message) : withRefusal(realFailure(), message);
       const what2 = sorted.infrastructure ? "infrastructure, not the code" : "a re-run tells flaky";
       const effects = [
         ...sorted.reruns.map((r) => ({
           kind: "rerun",
           run: r.run,
           whole: failing.some((c) => c.job?.run === r.run && c.job.whole),
-          otherwise
+          refused: refused(r.run)
         })),
         { kind: "marker", marker: updated },
         {
@@ -64940,6 +65504,49 @@ function triaged(snap, config2, failing, realFailure) {
     }
   }
 }
+function quoted2(message) {
+  const line2 = message.replace(/\s+/g, " ").trim().slice(0, 300);
+  return line2 ? `\u201C${escapeMarkdown(line2)}\u201D` : "without a reason";
+}
+function withRefusal(decided, message) {
+  const note = `The loop asked GitHub to re-run it first, to tell a flaky check; GitHub refused (${quoted2(message)}).`;
+  let said = false;
+  const effects = decided.effects.map((e) => {
+    if (e.kind !== "reply" || said) return e;
+    said = true;
+    return { ...e, body: `${e.body}
+
+${note}` };
+  });
+  return {
+    effects: said ? effects : [...effects, { kind: "reply", body: note }],
+    outcome: decided.outcome
+  };
+}
+function infrastructureRefused(snap, failing, reruns, run3, message) {
+  const { marker } = snap;
+  const kept = reruns.map((r) => r.run === run3 ? { ...r, refused: true } : r);
+  const updated = { ...marker, reruns: [...marker.reruns ?? [], ...kept] };
+  return done(
+    snap,
+    "failed",
+    "Verification",
+    [
+      { kind: "marker", marker: updated },
+      {
+        kind: "check",
+        view: {
+          mode: marker.mode,
+          node: "Verification",
+          title: "Triage: GitHub refused the re-run",
+          next: `CI failed for a reason outside the code, and GitHub refused to re-run it (${quoted2(message)}). No attempt is counted: re-run it on GitHub or push to the branch, or \`/coder retry\` to hand it to Debug & Fix.`
+        }
+      },
+      { kind: "reply", body: reply.rerunRefused(snap.pr.number, failing, quoted2(message)) }
+    ],
+    { reason: `GitHub refused the re-run of workflow run ${run3}: ${message}` }
+  );
+}
 function flakyOnPass(snap, passing) {
   const { marker } = snap;
   const head = snap.pr.head.sha;
@@ -64953,18 +65560,19 @@ function flakyOnPass(snap, passing) {
   const names = [
     .../* @__PURE__ */ new Set([...fromReruns, ...retracted.flatMap((a) => a.checks.map((c) => c.name))])
   ].filter((n) => passed2.has(n) && !known.has(n));
-  if (names.length === 0) return void 0;
+  if (names.length === 0 && retracted.length === 0) return void 0;
   const updated = {
     ...marker,
     attempts: attempts.filter((a) => !retracted.includes(a)),
     flaky: [...marker.flaky ?? [], ...names.map((name) => ({ sha: head, name }))]
   };
   if (updated.attempts.length === 0) delete updated.attempts;
+  if (updated.flaky.length === 0) delete updated.flaky;
   return {
     marker: updated,
     effects: [
       { kind: "marker", marker: updated },
-      { kind: "reply", body: reply.flaky(snap.pr.number, names) }
+      ...names.length ? [{ kind: "reply", body: reply.flaky(snap.pr.number, names) }] : []
     ]
   };
 }
@@ -64996,118 +65604,6 @@ function unreadable(snap, what2) {
     ],
     { reason: `the ${what2} of the pull request cannot be read whole` }
   );
-}
-
-// src/core/loop/planChanges.ts
-var import_picomatch4 = __toESM(require_picomatch2(), 1);
-function planGlobs(config2) {
-  return config2.plans ?? defaultPlanGlobs(config2.plansDir);
-}
-function loopFileRole(path2, marker, config2) {
-  const plans = config2.plansDir.replace(/\/+$/, "");
-  if (marker.mode === "quick") {
-    if (!config2.quick.log || !path2.startsWith(`${plans}/`)) return void 0;
-    const rest = path2.slice(plans.length + 1);
-    const slash = rest.indexOf("/");
-    return slash > 0 && rest.slice(slash + 1) === PLAN_FILES.masterLog ? "log" : void 0;
-  }
-  const report = (dir, phase) => path2.startsWith(`${dir}/${PLAN_FILES.reportsDir}/${phase.padStart(2, "0")}_`) && path2.endsWith(".md") && !path2.slice(dir.length + PLAN_FILES.reportsDir.length + 2).includes("/");
-  if (marker.planFile !== void 0) {
-    const plan = planFromRef(marker.planFile);
-    if (!plan || marker.phaseId === void 0) return void 0;
-    const sidecar = kindSidecar(plan);
-    if (path2 === plan.path) return "tasks";
-    if (path2 === sidecar.masterLog) return "log";
-    if (path2 === sidecar.checkpoint) return "checkpoint";
-    return report(sidecar.dir, marker.phaseId) ? "report" : void 0;
-  }
-  if (marker.plan === void 0 || marker.phase === void 0) return void 0;
-  const own6 = `${plans}/${marker.plan}`;
-  if (path2 === `${own6}/${PLAN_FILES.checklist}`) return "tasks";
-  if (path2 === `${own6}/${PLAN_FILES.context}`) return "checkpoint";
-  if (path2 === `${own6}/${PLAN_FILES.masterLog}`) return "log";
-  return report(own6, String(marker.phase)) ? "report" : void 0;
-}
-function loopFilesTouched(snap, config2) {
-  return [...new Set(touchedPaths(snap.files ?? []))].filter(
-    (p) => loopFileRole(p, snap.marker, config2) !== void 0
-  );
-}
-function tasksByLoop(path2, base, marker) {
-  if (marker.planFile !== void 0) {
-    const plan = planFromRef(marker.planFile);
-    const open3 = (source) => openKindPlan(plan, [path2], /* @__PURE__ */ new Map([[path2, source]]));
-    const kp = open3(base);
-    const phase2 = kp.phases.find((p) => p.number === marker.phaseId);
-    if (!phase2) return [base];
-    const started = kp.markStart(phase2);
-    const again = open3(started).phases.find((p) => p.number === marker.phaseId);
-    return [base, started, kp.markDone(phase2), ...again ? [open3(started).markDone(again)] : []];
-  }
-  const phase = parseChecklist(base, path2).phases.find((p) => p.number === marker.phase);
-  if (!phase) return [base];
-  return [
-    base,
-    markPhase(base, phase, "doing", ["todo"]).source,
-    markPhase(base, phase, "done").source
-  ];
-}
-function loopWroteOnly(path2, role, texts, snap) {
-  const { marker } = snap;
-  const { base, head } = texts;
-  if (head === void 0) return false;
-  if (head === base) return true;
-  const phase = marker.phaseId ?? (marker.phase !== void 0 ? String(marker.phase) : void 0);
-  try {
-    switch (role) {
-      case "tasks":
-        return base !== void 0 && tasksByLoop(path2, base, marker).includes(head);
-      case "log":
-        return appendedByLoop(
-          base,
-          head,
-          marker.mode === "quick" ? { events: ["Quick mode started"] } : { events: ["Coder started", "Coder completed"], phase: phase ?? "" }
-        );
-      case "checkpoint": {
-        const { block, problems } = findCheckpoint(head, path2);
-        if (!block || problems.length || phase === void 0) return false;
-        const eol = head.includes("\r\n") ? "\r\n" : "\n";
-        const inner = head.slice(block.innerStart, block.innerEnd);
-        const lines = inner.startsWith(eol) && inner.endsWith(eol) ? inner.slice(eol.length, -eol.length).split(eol) : void 0;
-        if (!lines || !isLoopCheckpoint(lines, phase, snap.pr.number)) return false;
-        return writeCheckpoint(base ?? "", path2, lines) === head;
-      }
-      case "report":
-        return phase !== void 0 && isLoopReport(head, phase);
-    }
-  } catch {
-    return false;
-  }
-}
-function touchedLockedItems(files, config2, found, loopWrote = () => false) {
-  const isLocked = config2.locked.length ? (0, import_picomatch4.default)(config2.locked, { dot: true }) : () => false;
-  const plans = `${config2.plansDir.replace(/\/+$/, "")}/`;
-  const unique = [...new Set(files)];
-  const locked = unique.filter((f) => isLocked(f));
-  const planDocuments = unique.filter(
-    (f) => (f.startsWith(plans) || found.some((p) => isPlanDocument(f, p))) && !loopWrote(f)
-  );
-  return { locked, planDocuments };
-}
-function architectItems(snap, config2) {
-  const touched = touchedPaths(snap.files ?? []);
-  const plans = `${config2.plansDir.replace(/\/+$/, "")}/`;
-  const globs = planGlobs(config2);
-  if (!snap.plans && touched.some((p) => !p.startsWith(plans) && mayBePlanDocument(p, globs)))
-    return { need: "plans" };
-  const own6 = loopFilesTouched(snap, config2);
-  if (own6.length && !snap.planTexts) return { need: "planTexts" };
-  const loopWrote = (path2) => {
-    const role = loopFileRole(path2, snap.marker, config2);
-    const texts = snap.planTexts?.get(path2);
-    return role !== void 0 && texts !== void 0 && loopWroteOnly(path2, role, texts, snap);
-  };
-  return touchedLockedItems(touched, config2, snap.plans ?? [], loopWrote);
 }
 
 // src/core/loop/approvals.ts
@@ -65226,7 +65722,7 @@ function verification(snap, config2, options = {}) {
       reason: "escalated: waiting for /coder resume"
     });
   if (marker.pause && !again)
-    return done(snap, "paused", void 0, [], { reason: `paused until ${marker.pause.until}` });
+    return scheduleWake(snap, options.waker) ?? done(snap, "paused", void 0, [], { reason: `paused until ${marker.pause.until}` });
   if (!snap.checks) return { need: "checks" };
   const gate = evaluateGate(snap.checks, config2);
   const reported = (state, node3) => done(snap, state, node3, [], { reason: "already reported" });
@@ -65355,7 +65851,7 @@ function codeReview(snap, config2, review) {
         escalation(
           snap,
           config2,
-          `${plural2(max, "review round")} handed to the coding agent (the limit is ${max}), and @${review.login} asked for changes again`,
+          `${plural3(max, "review round")} handed to the coding agent (the limit is ${max}), and @${review.login} asked for changes again`,
           []
         ),
         { reason: "review rounds exhausted" }
@@ -65623,119 +66119,6 @@ function resumeRunOn(snap, run3, thread) {
   };
 }
 
-// src/core/loop/pause.ts
-var NODE_OF = {
-  tdd: "TDD",
-  "debug-fix": "Debug",
-  "review-fix": "TDD",
-  revise: "Revise"
-};
-function formatUntil(until) {
-  return `${until.slice(0, 10)} ${until.slice(11, 16)} UTC`;
-}
-function untilOf(reported, now, minutes2) {
-  const at3 = reported ? Date.parse(reported) : NaN;
-  if (Number.isFinite(at3) && at3 > now.getTime()) return new Date(at3).toISOString();
-  return new Date(now.getTime() + minutes2 * 6e4).toISOString();
-}
-function howItResumes(pause, waker) {
-  const until = formatUntil(pause.until);
-  switch (waker) {
-    case "job":
-      return `The loop hands ${pause.node} to the agent again at ${until} by itself; \`/coder resume\` resumes now, \`/coder stop\` ends it.`;
-    case "sweep":
-      return `The scheduled resume workflow hands ${pause.node} to the agent again at its first run after ${until}; \`/coder resume\` resumes now, \`/coder stop\` ends it.`;
-    default:
-      return `Nothing here resumes it by itself (no scheduled resume workflow on the default branch, no wake-up queue): run \`/coder resume\` after ${until}; \`/coder stop\` ends it.`;
-  }
-}
-function pausedView(snap, pause, waker) {
-  return {
-    mode: snap.marker.mode,
-    node: NODE_OF[pause.node],
-    title: `Paused until ${formatUntil(pause.until)}`,
-    next: `The coding agent stopped at its provider's limit (${pause.reason}). No attempt was spent; its work so far is kept. ${howItResumes(pause, waker)}`
-  };
-}
-function pauseAt(snap, config2, at3, now, waker) {
-  const { marker } = snap;
-  if (marker.pause && marker.pause.node === at3.node && marker.pause.attempt === at3.attempt)
-    return done(snap, "paused", NODE_OF[at3.node], [], { reason: "already paused" });
-  const since = now.toISOString();
-  const pause = {
-    node: at3.node,
-    attempt: at3.attempt,
-    until: untilOf(at3.until, now, config2.agent?.pauseMinutes ?? 60),
-    since,
-    reason: at3.reason.slice(0, 1e3)
-  };
-  const pauses = [...marker.pauses ?? [], { since, until: pause.until, reason: pause.reason }];
-  const max = config2.agent?.maxPauses ?? 3;
-  if (pauses.length > max) {
-    const updated2 = { ...marker, pauses };
-    delete updated2.pause;
-    const reason = `the coding agent reached its provider's limit ${pauses.length} times (the limit is ${max} pauses): ${pause.reason}`;
-    return done(
-      snap,
-      "escalated",
-      "Escalate",
-      [{ kind: "marker", marker: updated2 }, ...escalation(snap, config2, reason, [])],
-      { reason }
-    );
-  }
-  const updated = { ...marker, pause, pauses };
-  return done(
-    snap,
-    "paused",
-    NODE_OF[at3.node],
-    [
-      { kind: "marker", marker: updated },
-      { kind: "check", view: pausedView(snap, pause, waker) },
-      {
-        kind: "reply",
-        body: `\u23F8\uFE0F Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at3.node}, attempt ${at3.attempt}) stopped at its provider's limit \u2014 ${pause.reason}. No attempt was spent and its work so far is kept. ${howItResumes(pause, waker)}`
-      },
-      { kind: "wake", at: pause.until }
-    ],
-    { reason: `paused until ${pause.until}: ${pause.reason}` }
-  );
-}
-function pauseDue(marker, now) {
-  return !!marker.pause && Date.parse(marker.pause.until) <= now.getTime();
-}
-function resumePause(snap, config2, now, options = {}) {
-  const { marker } = snap;
-  const pause = marker.pause;
-  if (!pause) return done(snap, "ignored", void 0, [], { reason: "not paused" });
-  if (!options.early && !pauseDue(marker, now))
-    return done(snap, "not-due", NODE_OF[pause.node], [], {
-      reason: `paused until ${pause.until}`
-    });
-  const updated = { ...marker };
-  delete updated.pause;
-  const payload = handOff(snap, config2, pause.node, pause.attempt, updated);
-  const view = {
-    mode: marker.mode,
-    node: NODE_OF[pause.node],
-    title: "Resumed after the pause",
-    next: "The pause ended: the node goes on."
-  };
-  const effects = [
-    { kind: "marker", marker: updated },
-    { kind: "check", view: withAgent(view, payload, snap.repoUrl) },
-    ...payload ? [{ kind: "dispatch", payload }] : []
-  ];
-  if (options.early)
-    effects.push({
-      kind: "reply",
-      ...options.thread !== void 0 ? { to: options.thread } : {},
-      body: `\u25B6\uFE0F Resumed #${snap.pr.number} before ${formatUntil(pause.until)}: ${pause.node} goes to the coding agent again now.`
-    });
-  return done(snap, "resumed", NODE_OF[pause.node], effects, {
-    reason: options.early ? "resumed early" : `resumed at ${now.toISOString()}`
-  });
-}
-
 // src/core/loop/ciStall.ts
 function ciStallDue(snap, config2, facts, now) {
   const minutes2 = config2.ciStallMinutes;
@@ -65762,7 +66145,7 @@ function ciGateOf(texts) {
     problems: ciGateProblems(loop, workflows)
   };
 }
-var quoted2 = (names) => names.map((n) => `"${n}"`).join(", ");
+var quoted3 = (names) => names.map((n) => `"${n}"`).join(", ");
 function stallReply(snap, config2, gate) {
   const head = snap.pr.head.sha.slice(0, 7);
   const lines = [
@@ -65771,7 +66154,7 @@ function stallReply(snap, config2, gate) {
   ];
   if (gate?.waits !== void 0)
     lines.push(
-      gate.waits.length > 0 ? `The loop's workflow (${gate.path}) waits for the workflow${gate.waits.length > 1 ? "s" : ""} ${quoted2(gate.waits)} through \`workflow_run\`.` : `The loop's workflow (${gate.path}) waits for no workflow through \`workflow_run\`.`
+      gate.waits.length > 0 ? `The loop's workflow (${gate.path}) waits for the workflow${gate.waits.length > 1 ? "s" : ""} ${quoted3(gate.waits)} through \`workflow_run\`.` : `The loop's workflow (${gate.path}) waits for no workflow through \`workflow_run\`.`
     );
   for (const p of gate?.problems ?? []) lines.push(`- ${formatProblem(p)}`);
   if (!gate?.problems.length)
@@ -66314,7 +66697,7 @@ var short = (sha) => sha.slice(0, 7);
 function what(p) {
   return `the coding agent (${NODE_NAMES[p.node]}, attempt ${p.attempt})`;
 }
-function quoted3(summary3) {
+function quoted4(summary3) {
   const text6 = escapeSummary(summary3);
   return text6 ? `
 
@@ -66352,12 +66735,29 @@ function usageLine(run3) {
 
 Agent run: ${describeRun(run3)}.` : "";
 }
+function partialCommit(p, commit, why, after, summary3, run3) {
+  return `**Partial agent commit** ${short(commit)}: ${what(p)} ${why}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. ${after}${usageLine(run3)}${quoted4(summary3)}`;
+}
 var agentReply = {
-  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted3(summary3)}`,
-  paused: (p, commit, reason, summary3, run3) => `**Partial agent commit** ${short(commit)}: ${what(p)} stopped at its provider's limit (${escapeInline2(reason)}). What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. No attempt is spent: the loop resumes it when the limit resets.${usageLine(run3)}${quoted3(summary3)}`,
-  partial: (p, commit, reason, summary3, run3) => `**Partial agent commit** ${short(commit)}: ${what(p)} ${escapeInline2(reason)}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. This counts as a failed attempt; the next attempt starts from it.${usageLine(run3)}${quoted3(summary3)}`,
-  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted3(summary3)}`,
-  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted3(summary3)}`,
+  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted4(summary3)}`,
+  paused: (p, commit, reason, summary3, run3) => partialCommit(
+    p,
+    commit,
+    `stopped at its provider's limit (${escapeInline2(reason)})`,
+    "No attempt is spent: the loop resumes it when the limit resets.",
+    summary3,
+    run3
+  ),
+  partial: (p, commit, reason, summary3, run3) => partialCommit(
+    p,
+    commit,
+    escapeInline2(reason),
+    "This counts as a failed attempt; the next attempt starts from it.",
+    summary3,
+    run3
+  ),
+  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted4(summary3)}`,
+  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted4(summary3)}`,
   refused: (p, problems) => `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:
 
 ${problems.slice(0, 50).map((problem) => `- ${codeSpan(problem)}`).join("\n")}${problems.length > 50 ? `
@@ -66412,6 +66812,7 @@ function hour24(h, meridiem) {
   const pm = meridiem.toLowerCase() === "pm";
   return h % 12 + (pm ? 12 : 0);
 }
+var inMinute = (at3, now) => at3 <= now.getTime() && now.getTime() < at3 + MINUTE ? at3 + MINUTE : void 0;
 function parseLocalTime(text6, now, timeZone) {
   const m = /^(?:([A-Za-z]{3})[a-z]*\.? (\d{1,2})(?:st|nd|rd|th)?,? (?:(\d{4}),? )?)?(\d{1,2})(?::(\d{2}))? ?([AaPp][Mm])$/.exec(
     text6.trim()
@@ -66429,11 +66830,11 @@ function parseLocalTime(text6, now, timeZone) {
     let at4 = fromZone(year ? Number(year) : base.y, mo, Number(day), h, mi, timeZone);
     if (at4 !== void 0 && !year && at4 < now.getTime() - DAY)
       at4 = fromZone(base.y + 1, mo, Number(day), h, mi, timeZone);
-    return at4;
+    return at4 === void 0 ? void 0 : inMinute(at4, now) ?? at4;
   }
   const at3 = fromZone(base.y, base.mo, base.d, h, mi, timeZone);
   if (at3 === void 0) return void 0;
-  return at3 <= now.getTime() ? at3 + DAY : at3;
+  return inMinute(at3, now) ?? (at3 <= now.getTime() ? at3 + DAY : at3);
 }
 var iso = (ms) => ms === void 0 || !Number.isFinite(ms) ? void 0 : new Date(ms).toISOString();
 function retryAfter(value2, now) {
@@ -66467,12 +66868,31 @@ function claude2(text6, now, tz) {
       ...until !== void 0 ? { until: iso(until) } : {}
     };
   }
+  const rejected = /API Error: (?:Request rejected \(429\)|Server is temporarily limiting requests[^\n"\u00b7]*) \u00b7 [^\n"]*/.exec(
+    text6
+  );
+  if (rejected)
+    return { cli: "Claude Code", kind: "rate limit", message: rejected[0].slice(0, 300) };
   const api = /API Error: 429\b[^\n]*rate_limit_error/.exec(text6);
   if (api) return { cli: "Claude Code", kind: "rate limit", message: line(text6, api.index) };
+  const result = /"type"\s*:\s*"result"[^\n]*"api_error_status"\s*:\s*429\b[^\n]*/.exec(text6);
+  if (result) {
+    const said = /"result"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(result[0]);
+    let message = "API Error 429";
+    try {
+      if (said) message = String(JSON.parse(said[1]));
+    } catch {
+    }
+    return {
+      cli: "Claude Code",
+      kind: "rate limit",
+      message: message.split("\n")[0].slice(0, 300)
+    };
+  }
   return void 0;
 }
 function codex2(text6, now, tz) {
-  const hit = /You've hit your usage limit\.[^\n"]*/.exec(text6);
+  const hit = /You['\u2019]ve hit your usage limit\.[^\n"]*/.exec(text6);
   if (hit) {
     const epoch = /resets_at\\?"\s*:\s*(\d{9,11})/.exec(text6);
     const at3 = /[Tt]ry again at (.+?)\.(?=\s|"|\\|$)/.exec(hit[0]);
@@ -66677,9 +67097,10 @@ async function rerunWorkflow(gh, repo2, run3, whole) {
         ...repo2,
         run_id: run3
       });
-    return true;
+    return void 0;
   } catch (error63) {
-    if ([403, 404, 409, 422].some((status2) => isHttpError(error63, status2))) return false;
+    if ([403, 404, 409, 422].some((status2) => isHttpError(error63, status2)))
+      return { refused: errorMessage(error63) };
     throw error63;
   }
 }
@@ -66735,6 +67156,16 @@ async function readActions(gh, repo2, sha, ids) {
   }
   return { jobs, unstarted };
 }
+async function jobOutage(gh, repo2, checkRun) {
+  const { items: items2 } = await readWhole(async (page) => {
+    const { data } = await gh.request(
+      "GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations",
+      { ...repo2, check_run_id: checkRun, per_page: PER_PAGE, page }
+    );
+    return data;
+  });
+  return outageSign(items2);
+}
 var PASSING = /* @__PURE__ */ new Set(["success", "neutral", "skipped"]);
 async function commitStatuses(gh, repo2, sha) {
   const { items: items2 } = await readWhole(async (page) => {
@@ -66762,16 +67193,26 @@ async function readHeadChecks(gh, repo2, sha, identity, options = {}) {
   ).map((r) => r.id);
   const traced = [.../* @__PURE__ */ new Set([...runsToTrace(byId, ownIds), ...failed])];
   const { jobs, unstarted } = traced.length > 0 || options.unstarted ? await readActions(gh, repo2, sha, traced) : { jobs: /* @__PURE__ */ new Map(), unstarted: [] };
-  const results = latestCheckRuns(byId, ownIds, jobs).map((r) => {
+  const results = [];
+  for (const r of latestCheckRuns(byId, ownIds, jobs)) {
     const job = jobs.get(r.id);
-    return {
+    const failedJob = job && r.conclusion !== null && !PASSING.has(r.conclusion) ? job : void 0;
+    const outage = failedJob?.projectRan && (r.output?.annotations_count ?? 0) > 0 ? await jobOutage(gh, repo2, Number(r.id)) : void 0;
+    results.push({
       name: r.name,
       status: r.status,
       conclusion: r.conclusion,
       ...r.html_url ? { url: r.html_url } : {},
-      ...job && r.conclusion !== null && !PASSING.has(r.conclusion) ? { job: { run: job.run, attempt: job.attempt, projectRan: job.projectRan } } : {}
-    };
-  });
+      ...failedJob ? {
+        job: {
+          run: failedJob.run,
+          attempt: failedJob.attempt,
+          projectRan: failedJob.projectRan,
+          ...outage ? { outage } : {}
+        }
+      } : {}
+    });
+  }
   results.push(...unstarted);
   const statusIsMine = identity !== void 0 && keepsStatus(identity);
   const isMine = (s) => statusIsMine && s.context === CHECK_NAME && s.creator?.login?.toLowerCase() === identity.login.toLowerCase();
@@ -67180,7 +67621,8 @@ async function pullRequestFiles(gh, repo2, pr) {
       additions: f.additions,
       deletions: f.deletions,
       ...f.patch !== void 0 ? { patch: f.patch } : {},
-      ...f.status === "removed" ? { deleted: true } : {}
+      ...f.status === "removed" ? { deleted: true } : {},
+      ...f.sha ? { sha: f.sha } : {}
     }));
   }, PULL_FILES_CAP);
 }
@@ -67550,9 +67992,16 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, optio
     return { state: "agent-failed", failedAttempt: true, reason };
   };
   const pause = run3.outcome === "paused" ? run3.pause ?? { reason: run3.reason ?? "paused" } : void 0;
+  const paused = (limit, commit) => ({
+    state: "paused",
+    ...commit ? { commit, partial: true } : {},
+    failedAttempt: false,
+    pause: limit,
+    reason: limit.reason
+  });
   if (pause && run3.changes.length === 0) {
     await recorded(payload.headSha);
-    return { state: "paused", failedAttempt: false, pause, reason: pause.reason };
+    return paused(pause);
   }
   switch (run3.outcome) {
     case "stale":
@@ -67584,7 +68033,7 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, optio
     if (pause) {
       await recorded(payload.headSha);
       await say(agentReply.refused(payload, checked.problems));
-      return { state: "paused", failedAttempt: false, pause, reason: pause.reason };
+      return paused(pause);
     }
     await recorded(payload.headSha);
     await say(agentReply.refused(payload, checked.problems));
@@ -67604,14 +68053,7 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, optio
       await recorded(result.commit, partial2);
       if (pause) {
         await say(agentReply.paused(payload, result.commit, pause.reason, summary3, measured));
-        return {
-          state: "paused",
-          commit: result.commit,
-          partial: true,
-          failedAttempt: false,
-          pause,
-          reason: pause.reason
-        };
+        return paused(pause, result.commit);
       }
       if (partial2) {
         const reason = run3.reason ?? "ran out of time";
@@ -67628,15 +68070,7 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, optio
       return { state: "committed", commit: result.commit, failedAttempt: false };
     case "already-applied":
       await recorded(result.commit, partial2);
-      if (pause)
-        return {
-          state: "paused",
-          commit: result.commit,
-          partial: true,
-          failedAttempt: false,
-          pause,
-          reason: pause.reason
-        };
+      if (pause) return paused(pause, result.commit);
       return { state: "already-applied", commit: result.commit, failedAttempt: false };
     case "moved":
       await say(agentReply.moved(payload, result.head));
@@ -67715,16 +68149,81 @@ function threadOfError(error63) {
   return typeof error63 === "object" && error63 !== null ? threads.get(error63) : void 0;
 }
 
-// src/github/kindPlans.ts
-async function readKindPlan(reader, tree, plan) {
-  const paths = [...tree.files.keys()];
-  const reads = kindPlanReads(plan, paths);
-  const texts = new Map(
-    await Promise.all(
-      reads.map(async (path2) => [path2, await reader.blob(tree.files.get(path2))])
-    )
+// src/github/plans.ts
+var validated = /* @__PURE__ */ new Map();
+var PLAN_CACHE = { entries: 32, maxSourceBytes: 1 << 20 };
+function remember(key, context) {
+  validated.delete(key);
+  validated.set(key, context);
+  while (validated.size > PLAN_CACHE.entries) validated.delete(validated.keys().next().value);
+}
+async function readPlan(reader, tree, plansDir, name, { contents: wanted = true, taskPlan = wanted, tasksOnly = false } = {}) {
+  const dir = `${plansDir.replace(/\/+$/, "")}/${name}`;
+  const prefix = `${dir}/`;
+  const shas = /* @__PURE__ */ new Map();
+  for (const [path2, sha] of tree.files)
+    if (path2.startsWith(prefix)) shas.set(path2.slice(prefix.length), sha);
+  const paths = [...shas.keys()].sort();
+  const read3 = [...CONTEXT_FILES, PLAN_FILES.masterLog];
+  const key = JSON.stringify([dir, paths, read3.map((file2) => shas.get(file2) ?? null)]);
+  const contents = /* @__PURE__ */ new Map();
+  const files = { name, dir, paths, files: contents };
+  const load2 = async (file2) => {
+    const sha = shas.get(file2);
+    if (sha !== void 0) contents.set(file2, await reader.blob(sha));
+  };
+  const known = validated.get(key);
+  if (tasksOnly) {
+    await load2(PLAN_FILES.checklist);
+    return { files, ...known ? { context: known } : {} };
+  }
+  if (known && !wanted) return { files, context: known };
+  await Promise.all(read3.map(load2));
+  const context = known ?? validateContext(files);
+  let size = 0;
+  for (const text6 of contents.values()) size += text6.length;
+  if (size <= PLAN_CACHE.maxSourceBytes) remember(key, context);
+  if (wanted && taskPlan && context.valid && context.taskPlan) await load2(context.taskPlan);
+  return { files, context };
+}
+
+// src/github/openPlan.ts
+async function openOnTree(reader, tree, config2, chosen2, options = {}) {
+  const opened = await readUntilOpen(
+    reader,
+    tree,
+    options,
+    (plan, texts) => openToStart(config2, chosen2, plan ? { plan } : {}, tree, texts)
   );
-  return { kp: openKindPlan(plan, paths, texts), paths, texts };
+  return opened.open;
+}
+async function openRecordedOnTree(reader, tree, config2, marker, options = {}) {
+  const opened = await readUntilOpen(
+    reader,
+    tree,
+    options,
+    (plan, texts) => openRecorded(config2, marker, plan ? { plan } : {}, tree, texts)
+  );
+  return "open" in opened ? opened.open : opened;
+}
+async function answerPlanRead(reader, tree, need, read3, options = {}) {
+  if (need.need === "plan")
+    return { plan: await readPlan(reader, tree, need.plansDir, need.plan, options) };
+  const texts = await readTexts(reader, tree, need.paths);
+  return { texts: new Map([...read3.texts ?? [], ...texts]) };
+}
+function readTexts(reader, tree, paths) {
+  return Promise.all(
+    paths.map(async (path2) => [path2, await reader.blob(tree.files.get(path2))])
+  );
+}
+async function readUntilOpen(reader, tree, options, open3) {
+  let read3 = {};
+  for (; ; ) {
+    const opened = open3(read3.plan, read3.texts ?? /* @__PURE__ */ new Map());
+    if (!("need" in opened)) return opened;
+    read3 = { ...read3, ...await answerPlanRead(reader, tree, opened, read3, options) };
+  }
 }
 
 // src/github/loop/complete.ts
@@ -67772,7 +68271,7 @@ async function completionCommit(env, config2, snap, approver, facts) {
     now: env.now().toISOString(),
     ...config2.specCheck === "off" ? {} : { spec: { testPaths: config2.testPaths, plansDir: config2.plansDir } }
   };
-  const plan = await recordedPlan(reader, tree, config2, marker);
+  const plan = await openRecordedOnTree(reader, tree, config2, marker, { taskPlan: false });
   if ("problems" in plan) return { ok: false, problems: plan.problems };
   const completion = markComplete(plan, marker, report);
   if (!completion.ok) return { ok: false, problems: completion.problems };
@@ -67785,69 +68284,6 @@ async function completionCommit(env, config2, snap, approver, facts) {
     phase: { number: integer2(completion.phase.number), name: completion.phase.name },
     ...completion.next ? { next: { number: integer2(completion.next.number) } } : {}
   };
-}
-async function recordedPlan(reader, tree, config2, marker) {
-  if (marker.planFile === void 0) {
-    const name = marker.plan;
-    const files = /* @__PURE__ */ new Map();
-    await Promise.all(
-      [PLAN_FILES.checklist, PLAN_FILES.context, PLAN_FILES.masterLog].map(async (file2) => {
-        const sha = tree.files.get(planPath(config2.plansDir, name, file2));
-        if (sha !== void 0) files.set(file2, await reader.blob(sha));
-      })
-    );
-    const dir = planPath(config2.plansDir, name, "").replace(/\/$/, "");
-    return coderPlan(config2, { name, dir, paths: [...files.keys()], files });
-  }
-  const plan = planFromRef(marker.planFile);
-  const missing = (message) => ({
-    problems: [
-      {
-        severity: "error",
-        path: marker.planFile,
-        message,
-        fix: "Restore it on the branch, then approve again."
-      }
-    ]
-  });
-  if (!plan) return missing("The loop record names no plan the loop reads.");
-  const { kp, paths, texts } = await readKindPlan(reader, tree, plan);
-  if (!texts.has(plan.path)) return missing("The tasks file is missing on the lock branch.");
-  return kindPlan(kp, marker.plan, paths, texts);
-}
-
-// src/github/plans.ts
-var validated = /* @__PURE__ */ new Map();
-var PLAN_CACHE = { entries: 32, maxSourceBytes: 1 << 20 };
-function remember(key, context) {
-  validated.delete(key);
-  validated.set(key, context);
-  while (validated.size > PLAN_CACHE.entries) validated.delete(validated.keys().next().value);
-}
-async function readPlan(reader, tree, plansDir, name, { contents: wanted = true } = {}) {
-  const dir = `${plansDir.replace(/\/+$/, "")}/${name}`;
-  const prefix = `${dir}/`;
-  const shas = /* @__PURE__ */ new Map();
-  for (const [path2, sha] of tree.files)
-    if (path2.startsWith(prefix)) shas.set(path2.slice(prefix.length), sha);
-  const paths = [...shas.keys()].sort();
-  const read3 = [...CONTEXT_FILES, PLAN_FILES.masterLog];
-  const key = JSON.stringify([dir, paths, read3.map((file2) => shas.get(file2) ?? null)]);
-  const contents = /* @__PURE__ */ new Map();
-  const files = { name, dir, paths, files: contents };
-  const load2 = async (file2) => {
-    const sha = shas.get(file2);
-    if (sha !== void 0) contents.set(file2, await reader.blob(sha));
-  };
-  const known = validated.get(key);
-  if (known && !wanted) return { files, context: known };
-  await Promise.all(read3.map(load2));
-  const context = known ?? validateContext(files);
-  let size = 0;
-  for (const text6 of contents.values()) size += text6.length;
-  if (size <= PLAN_CACHE.maxSourceBytes) remember(key, context);
-  if (wanted && context.valid && context.taskPlan) await load2(context.taskPlan);
-  return { files, context };
 }
 
 // src/github/progress.ts
@@ -67901,20 +68337,11 @@ async function read(env, reader, need, snap) {
       const tree = await reader.tree(head);
       return { base: { sha: head, tree: tree.sha, files: tree.files } };
     }
-    case "plan": {
-      const base = snap.base;
-      const tree = { sha: base.tree, files: new Map(base.files) };
-      return { plan: await readPlan(reader, tree, need.plansDir, need.plan) };
-    }
+    case "plan":
+    case "texts":
+      return answerPlanRead(reader, snap.base, need, snap);
     case "masterLog":
       return { masterLog: { text: await reader.blob(need.sha) } };
-    case "texts": {
-      const files = snap.base.files;
-      const read3 = await Promise.all(
-        need.paths.map(async (path2) => [path2, await reader.blob(files.get(path2))])
-      );
-      return { texts: new Map([...snap.texts ?? [], ...read3]) };
-    }
     case "holder": {
       const pr = await findPullRequest(env.gh, env.repo, need.branch, (await env.identity()).login);
       const marker = pr ? readMarker(pr.body) : readMarker(await commitMessage(env.gh, env.repo, need.sha));
@@ -67956,7 +68383,8 @@ async function applyStart(env, effects) {
         const withProgress2 = progress !== void 0 && progressPr !== void 0 && record2.run;
         if (withProgress2) record2 = { ...record2, run: { ...record2.run, progress } };
         const number4 = record2.pr ?? progressPr;
-        if ((withProgress2 || sent) && number4 !== void 0 && keepsStatus(await env.identity())) {
+        const wrote = record2.loopFiles !== void 0;
+        if ((withProgress2 || sent || wrote) && number4 !== void 0 && keepsStatus(await env.identity())) {
           const pr = await getPull(gh, repo2, number4);
           await setPullBody(gh, repo2, pr.number, updateMarker(pr.body ?? "", record2));
         }
@@ -68065,18 +68493,17 @@ async function continueRun(env, config2, closed2) {
   }
 }
 async function planState(reader, tree, config2, marker) {
-  const plan = marker.planFile ? planFromRef(marker.planFile) : void 0;
-  if (!plan) {
-    const { context } = await readPlan(reader, tree, config2.plansDir, marker.run.plan, {
-      contents: false
-    });
-    return {
-      nextPhase: context.current?.number,
-      planComplete: context.checklist !== void 0 && context.current === void 0
-    };
-  }
-  const { kp } = await readKindPlan(reader, tree, plan);
-  return kindRunState(kp, marker.phaseId);
+  const plan = await openRecordedOnTree(
+    reader,
+    tree,
+    config2,
+    {
+      plan: marker.run.plan,
+      ...marker.planFile !== void 0 ? { planFile: marker.planFile } : {}
+    },
+    { contents: false }
+  );
+  return "problems" in plan ? { nextPhase: void 0, planComplete: false } : plan.runState(marker);
 }
 
 // src/github/loop/runProgress.ts
@@ -68086,10 +68513,14 @@ function planPhases(env, plansDir, plan, planFile) {
     const head = await reader.branchHead(env.defaultBranch);
     if (!head) return [];
     const tree = await reader.tree(head);
-    const other = planFile !== void 0 ? planFromRef(planFile) : void 0;
-    if (other) return kindProgressPhases((await readKindPlan(reader, tree, other)).kp.phases);
-    const { context } = await readPlan(reader, tree, plansDir, plan, { contents: false });
-    return progressPhases(context.checklist?.phases ?? []);
+    const opened = await openRecordedOnTree(
+      reader,
+      tree,
+      { plansDir },
+      { plan, ...planFile !== void 0 ? { planFile } : {} },
+      { contents: false }
+    );
+    return "problems" in opened ? [] : opened.progress();
   };
 }
 
@@ -68241,24 +68672,6 @@ async function read2(ctx, need, given) {
         snap: { ...ctx.snap, plans: findPlanFiles([...paths], planGlobs(ctx.config)) }
       };
     }
-    case "planTexts": {
-      const reader = new GitReader(ctx.env.gh, ctx.env.repo);
-      const { base, head } = ctx.snap.pr;
-      const at3 = async (sha, path2) => {
-        if (sha === void 0) return void 0;
-        const blob = (await reader.tree(sha)).files.get(path2);
-        return blob === void 0 ? void 0 : reader.blob(blob);
-      };
-      const texts = /* @__PURE__ */ new Map();
-      for (const path2 of loopFilesTouched(ctx.snap, ctx.config)) {
-        const [b, h] = [await at3(base, path2), await at3(head.sha, path2)];
-        texts.set(path2, {
-          ...b !== void 0 ? { base: b } : {},
-          ...h !== void 0 ? { head: h } : {}
-        });
-      }
-      return { ...ctx, snap: { ...ctx.snap, planTexts: texts } };
-    }
     case "architects": {
       const approvals2 = [];
       for (const a of ctx.snap.approvals ?? [])
@@ -68277,22 +68690,14 @@ async function phaseTasks(ctx) {
   const { marker, pr } = ctx.snap;
   const reader = new GitReader(env.gh, env.repo);
   const tree = await reader.tree(pr.head.sha);
-  if (marker.planFile !== void 0) {
-    const plan = planFromRef(marker.planFile);
-    if (!plan) return { problem: `the record names no plan the loop reads (${marker.planFile}).` };
-    const { kp } = await readKindPlan(reader, tree, plan);
-    const phase2 = kp.phases.find((p) => p.number === marker.phaseId);
-    if (!phase2) return { problem: `${plan.path} has no phase ${marker.phaseId ?? "?"}.` };
-    return { tasks: specTasksOfKindPhase(phase2) };
-  }
-  const path2 = planPath(config2.plansDir, marker.plan ?? "", PLAN_FILES.checklist);
-  const sha = tree.files.get(path2);
-  if (sha === void 0) return { problem: `${path2} is missing.` };
-  const phase = parseChecklist(await reader.blob(sha), path2).phases.find(
-    (p) => p.number === marker.phase
-  );
-  if (!phase) return { problem: `${path2} has no phase ${marker.phase ?? "?"}.` };
-  return { tasks: specTasksOfPhase(phase) };
+  const plan = await openRecordedOnTree(reader, tree, config2, marker, { tasksOnly: true });
+  if ("problems" in plan)
+    return { problem: `the record names no plan the loop reads (${marker.planFile}).` };
+  const path2 = plan.tasks.path;
+  if (!tree.files.has(path2)) return { problem: `${path2} is missing.` };
+  const phase = plan.phaseAt(marker);
+  if (!phase) return { problem: `${path2} has no phase ${marker.phaseId ?? marker.phase ?? "?"}.` };
+  return { tasks: plan.specTasks(phase) };
 }
 async function withApprovals2(ctx, given) {
   const candidates2 = [];
@@ -68374,7 +68779,7 @@ function showCheck(env, head, own6, write2) {
     async () => keepsStatus(await env.identity())
   );
 }
-async function writeCompletion(env, branch2, completion) {
+async function writeCompletion(env, branch2, completion, marker) {
   if (!completion.ok) return completion;
   const { gh, repo: repo2 } = env;
   const { parent } = completion;
@@ -68391,6 +68796,7 @@ async function writeCompletion(env, branch2, completion) {
   return {
     ok: true,
     commit,
+    loopFiles: withLoopFiles(marker.loopFiles, completion.changes),
     phase: completion.phase,
     ...completion.next ? { next: completion.next } : {}
   };
@@ -68495,12 +68901,15 @@ async function apply(ctx, effects, outcome) {
       case "wake":
         await wakeAt(ctx, effect.at);
         break;
-      case "rerun":
-        if (!await rerunWorkflow(gh, repo2, effect.run, effect.whole)) {
-          env.log.warn(`re-run of workflow run ${effect.run} refused: Debug & Fix instead`);
-          return apply(ctx, effect.otherwise.effects, effect.otherwise.outcome);
+      case "rerun": {
+        const answer2 = await rerunWorkflow(gh, repo2, effect.run, effect.whole);
+        if (answer2) {
+          env.log.warn(`re-run of workflow run ${effect.run} refused: ${answer2.refused}`);
+          const instead = effect.refused(answer2.refused);
+          return apply(ctx, instead.effects, instead.outcome);
         }
         break;
+      }
       case "merge": {
         const answer2 = await mergePull(gh, repo2, pr.number, pr.head.sha);
         merged = answer2.merged;
@@ -68522,7 +68931,8 @@ async function apply(ctx, effects, outcome) {
           await completionCommit(env, ctx.config, ctx.snap, effect.approver, {
             reviews: await reviewsOf(ctx),
             commits: await commitsOf(ctx)
-          })
+          }),
+          ctx.snap.marker
         );
         if (!done2.ok && "moved" in done2) {
           if (escalated && !ctx.snap.marker.escalation) {
@@ -68572,9 +68982,11 @@ async function apply(ctx, effects, outcome) {
             title: "Final verification",
             next: "CI on the completion commit decides: green completes the phase, red goes back to implementation."
           },
-          record: ctx.snap.marker,
+          // The completion commit's files, as the blobs it left: the loop's own from here on.
+          record: { ...ctx.snap.marker, loopFiles: done2.loopFiles },
           ...done2.next ? { next: done2.next.number } : {}
         });
+        if (await keepsBody(ctx)) remember2(ctx, { ...ctx.snap.marker, loopFiles: done2.loopFiles });
         await replyOnIssue(gh, repo2, marker.issue, reply.completing(pr.number, done2.phase));
         result = { ...result, phase: done2.phase.number };
         break;
@@ -68634,24 +69046,6 @@ async function showRunProgress(ctx, run3, shown) {
   );
   if (stopped || id === marker.run?.progress) return void 0;
   return { ...marker, run: { ...marker.run, progress: id } };
-}
-
-// src/github/openPlan.ts
-async function openOnTree(reader, tree, config2, chosen2, { contents = true } = {}) {
-  let plan;
-  let texts = /* @__PURE__ */ new Map();
-  for (; ; ) {
-    const opened = openToStart(config2, chosen2, plan ? { plan } : {}, tree, texts);
-    if ("open" in opened) return opened.open;
-    if (opened.need === "plan")
-      plan = await readPlan(reader, tree, opened.plansDir, opened.plan, { contents });
-    else {
-      const read3 = await Promise.all(
-        opened.paths.map(async (path2) => [path2, await reader.blob(tree.files.get(path2))])
-      );
-      texts = new Map([...texts, ...read3]);
-    }
-  }
 }
 
 // src/github/loop/trust.ts
@@ -68734,7 +69128,11 @@ async function run(ctx, decide, given) {
   return (await runTo(ctx, decide, given)).outcome;
 }
 async function evaluate(env, config2, loop, options = {}) {
-  return run(pullContext(env, config2, loop), (snap) => verification(snap, config2, options));
+  const waker = env.wake ? "job" : void 0;
+  return run(
+    pullContext(env, config2, loop),
+    (snap) => verification(snap, config2, { ...options, waker })
+  );
 }
 async function agentRunFailed(env, config2, handOff2, reason) {
   const loop = await loopPullForHead(env, handOff2.branch, handOff2.headSha);
@@ -69382,6 +69780,24 @@ async function sweepPauses(env, config2) {
   }
   return last;
 }
+async function schedulePauses(env, config2) {
+  let last = { state: "ignored", reason: "no pause to schedule" };
+  const waker = env.wake ? "job" : void 0;
+  for (const pr of await openPulls(env.gh, env.repo)) {
+    if (!pr.head.ref.startsWith("coder/")) continue;
+    const loop = await trustedLoopPull(env, pr);
+    if ("ignored" in loop || !loop.marker.pause) continue;
+    const outcome = await run(
+      pullContext(env, config2, loop),
+      (snap) => scheduleWake(snap, waker) ?? {
+        effects: [],
+        outcome: { state: "ignored", reason: `#${pr.number}: its wake-up is scheduled already` }
+      }
+    );
+    if (outcome.state === "paused") last = outcome;
+  }
+  return last;
+}
 
 // src/github/loop/dispatch.ts
 async function dispatch(env, name, payload) {
@@ -69452,6 +69868,8 @@ function route(env, name, payload) {
     case "workflow_run":
       if (payload.workflow_run.event === "pull_request_review")
         return onReviewRelay(env, payload);
+      if (payload.workflow_run.event === "repository_dispatch")
+        return onAgentWorkflowRun(env, payload);
       return onCiEvent(env, name, payload);
     case "check_suite":
     case "check_run":
@@ -69468,6 +69886,15 @@ function route(env, name, payload) {
       });
   }
 }
+async function onAgentWorkflowRun(env, payload) {
+  if (payload.action !== "completed")
+    return { state: "ignored", reason: `workflow_run.${payload.action}` };
+  if (!env.wake)
+    return { state: "ignored", reason: "a repository_dispatch run, and no wake-up queue here" };
+  const { config: config2 } = await env.loadConfig();
+  if (!config2) return { state: "config-invalid" };
+  return schedulePauses(env, config2);
+}
 async function onSchedule(env) {
   const { config: config2 } = await env.loadConfig();
   if (!config2) return { state: "config-invalid" };
@@ -69479,7 +69906,7 @@ import { readFile as readFile3 } from "node:fs/promises";
 import { join as join5 } from "node:path";
 
 // src/action/agent/step.ts
-import { createHash } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 import { mkdir as mkdir3, mkdtemp as mkdtemp3, readFile as readFile2, rename as rename2, rm as rm4, stat as stat2, truncate, writeFile as writeFile3 } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join as join4, relative, resolve as resolve2 } from "node:path";
 
@@ -69580,47 +70007,12 @@ async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, ide
     plansDir: config2.plansDir,
     secrets
   };
-  if (payload.plan !== null && payload.planFile !== void 0) {
-    await writeKindContext(gh, repo2, payload, input2, write2);
-  } else if (payload.plan !== null) {
-    const reader = new GitReader(gh, repo2);
-    const tree = await reader.tree(payload.headSha);
-    const { files, context } = await readPlan(reader, tree, config2.plansDir, payload.plan);
-    const phase = context.checklist?.phases.find((p) => p.number === payload.phase);
-    if (!phase)
-      throw new Error(
-        `The plan ${payload.plan} at ${payload.headSha.slice(0, 7)} has no phase ${payload.phase}.`
-      );
-    const doc = async (file2) => {
-      if (!file2) return void 0;
-      const sha = tree.files.get(`${files.dir}/${file2}`);
-      const text6 = files.files.get(file2) ?? (sha ? await reader.blob(sha) : void 0);
-      return text6 === void 0 ? void 0 : { path: `${files.dir}/${file2}`, text: text6 };
-    };
-    const [taskPlan, checklist, contextDoc, codemap, ...requirements] = await Promise.all([
-      doc(context.taskPlan),
-      doc("01_Master Plan/01_Checklist.md"),
-      doc("00_context.md"),
-      doc(context.codemap),
-      ...context.requirements.map(doc)
-    ]);
-    const tasks = phase.tasks.map((t) => ({ id: t.id, state: t.state, text: t.text }));
-    input2.plan = {
-      name: payload.plan,
-      phase: { number: phase.number, name: phase.name },
-      tasks,
-      ...taskPlan ? { taskPlan } : {},
-      ...checklist ? { checklist } : {},
-      ...contextDoc ? { context: contextDoc } : {},
-      ...codemap ? { codemap } : {},
-      requirements: requirements.filter((r) => r !== void 0)
-    };
-    if (contextDoc) await write2("context.md", contextDoc.text);
-    if (checklist) await write2("checklist.md", checklist.text);
-    if (taskPlan) await write2("task-plan.md", taskPlan.text);
-    if (codemap) await write2("codemap.mmd", codemap.text);
-    for (const r of input2.plan.requirements)
-      await write2(`requirements/${r.path.split("/").pop()}`, r.text);
+  if (payload.plan !== null) {
+    const plan = await planContext(gh, repo2, payload, payload.plan, config2);
+    input2.plan = { name: payload.plan, ...plan.plan };
+    if (plan.documentsDir !== void 0) input2.documentsDir = plan.documentsDir;
+    for (const file2 of plan.files) await write2(file2.name, file2.text);
+    const { phase, tasks } = plan.plan;
     await write2(
       "tasks.json",
       `${JSON.stringify({ plan: payload.plan, phase: { number: phase.number, name: phase.name }, tasks }, null, 2)}
@@ -69654,50 +70046,26 @@ async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, ide
   }
   await writeFile2(dirs.prompt, buildPrompt(input2));
 }
-async function writeKindContext(gh, repo2, payload, input2, write2) {
-  const plan = planFromRef(payload.planFile);
-  if (!plan)
-    throw new Error(`The payload's planFile ${payload.planFile} is no plan the loop reads.`);
+async function planContext(gh, repo2, payload, name, config2) {
   const reader = new GitReader(gh, repo2);
   const tree = await reader.tree(payload.headSha);
-  const { kp, texts } = await readKindPlan(reader, tree, plan);
-  const phase = kp.phases.find((p) => p.number === payload.phaseId);
+  const marker = {
+    plan: name,
+    ...payload.planFile !== void 0 ? { planFile: payload.planFile } : {}
+  };
+  const plan = await openRecordedOnTree(reader, tree, config2, marker);
+  if ("problems" in plan)
+    throw new Error(`The payload's planFile ${payload.planFile} is no plan the loop reads.`);
+  const phase = plan.phaseAt({
+    ...payload.phase !== null ? { phase: payload.phase } : {},
+    ...payload.phaseId !== void 0 ? { phaseId: payload.phaseId } : {}
+  });
   if (!phase)
     throw new Error(
-      `The plan ${payload.plan} at ${payload.headSha.slice(0, 7)} has no phase ${payload.phaseId}.`
+      `The plan ${name} at ${payload.headSha.slice(0, 7)} has no phase ${payload.phaseId ?? payload.phase}.`
     );
-  const context = kp.context(phase);
-  const documents = [];
-  for (const link3 of [{ label: "Tasks", path: plan.path }, ...context.links]) {
-    if (documents.some((d) => d.doc.path === link3.path)) continue;
-    const sha = tree.files.get(link3.path);
-    const text6 = texts.get(link3.path) ?? (sha ? await reader.blob(sha) : void 0);
-    if (text6 !== void 0) documents.push({ label: link3.label, doc: { path: link3.path, text: text6 } });
-  }
-  for (const section of context.sections)
-    documents.push({ label: section.title, doc: { path: plan.path, text: section.text } });
-  const tasks = phase.tasks.map((t) => ({
-    id: t.id,
-    state: t.state === "set-aside" ? "done" : t.state,
-    text: t.text
-  }));
-  input2.documentsDir = plan.folder;
-  input2.plan = {
-    name: payload.plan,
-    phase: { number: phase.number, name: phase.name },
-    tasks,
-    requirements: [],
-    documents
-  };
-  for (const { doc } of documents)
-    if (doc.path !== plan.path)
-      await write2(`plan/${doc.path.slice(plan.folder.length + 1)}`, doc.text);
-  await write2(`plan/${plan.path.split("/").pop()}`, texts.get(plan.path) ?? "");
-  await write2(
-    "tasks.json",
-    `${JSON.stringify({ plan: payload.plan, phase: { number: phase.number, name: phase.name }, tasks }, null, 2)}
-`
-  );
+  const reads = plan.agentReads(phase).filter((path2) => tree.files.has(path2));
+  return plan.agentContext(phase, new Map(await readTexts(reader, tree, reads)));
 }
 
 // src/action/agent/process.ts
@@ -70053,7 +70421,7 @@ function agentEnvironment(env, agent, coder) {
 }
 var MAX_USAGE_BYTES = 4 * 1024;
 function changesDigest(changesJson, summary3, run3) {
-  const hash2 = createHash("sha256");
+  const hash2 = createHash2("sha256");
   for (const part of run3 === void 0 ? [changesJson, summary3] : [changesJson, summary3, run3]) {
     const bytes = Buffer.from(part);
     hash2.update(`${bytes.length}
@@ -72027,11 +72395,11 @@ async function environmentProblem(gh, repo2, name, defaultBranch) {
   if (!policy.custom_branch_policies)
     return `the environment "${name}" admits every protected branch, not only ${defaultBranch}`;
   const { items: items2 } = await readWhole(async (page) => {
-    const { data: list4 } = await gh.request(
+    const { data: list3 } = await gh.request(
       "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies",
       { ...repo2, environment_name: name, per_page: PER_PAGE, page }
     );
-    return list4.branch_policies;
+    return list3.branch_policies;
   });
   const others = items2.filter((p) => p.type === "tag" || p.name !== defaultBranch);
   if (others.length || items2.length === 0)
@@ -72205,6 +72573,7 @@ async function runAgentSide(step, side) {
   const payload = parsed.payload;
   if (payload.repository.toLowerCase() !== `${repo2.owner}/${repo2.repo}`.toLowerCase())
     throw new Error(`The hand-off names ${payload.repository}, not this repository.`);
+  if (step === "agent" && !getInput("app-slug")) appSlugMissing(event.sender?.login);
   const identity = step === "apply" || getInput("app-slug") ? await side.loopEnv.identity() : void 0;
   const notAsked = await handOffNotAsked(gh, repo2, payload, event.sender, identity);
   if (notAsked) {
@@ -72287,6 +72656,13 @@ async function runAgentSide(step, side) {
   if (outcome.state === "ignored") notice(line2);
   else if (outcome.failedAttempt || outcome.state === "moved") warning(line2);
   else info(line2);
+}
+function appSlugMissing(sender) {
+  if (!sender || !/\[bot\]$/i.test(sender) || sender.toLowerCase() === ACTIONS_BOT) return;
+  const slug = sender.replace(/\[bot\]$/i, "");
+  throw new Error(
+    `this hand-off comes from ${sender}, a GitHub App, and step agent has no \`app-slug\`: without it, a writer's workflow can pass for the loop (it acts as github-actions[bot]). Give the step \`app-slug: ${slug}\`, written in the default branch's workflow (a repository variable is not out of a writer's reach); see docs/github-action.md.`
+  );
 }
 
 // src/action/index.ts
