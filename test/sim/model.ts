@@ -1624,48 +1624,49 @@ const commands = [
  * run in seven: `runStopped` reached 5 where 6 was asked.
  */
 const MINIMUM_REACHED = {
-  // 211–220 a shard
+  // The ranges are the four shards of one CI run once the pause and re-run steps joined the
+  // generator (they thinned the older steps: `raced` reached 7 where 8 was asked), and the floors
+  // were set again from them, per shard: the mean \`m\` less 3·sqrt(m), rounded down.
+  // 210–219 a shard
   started: 600,
-  // 96–115
-  approved: 240,
-  // 54–75
-  completed: 120,
-  // 18–32
+  // 74–85
+  approved: 212,
+  // 36–44
+  completed: 84,
+  // 21–29
   escalated: 32,
-  // 44–54
-  merged: 100,
-  // 19–30
-  rateLimited: 32,
-  // 20–26
-  raced: 32,
-  // 12–26
-  lockedOrPlanEscalated: 20,
-  // 25–30
-  approvalNotCounted: 32,
-  // 15–28
-  nextPhaseStarted: 20,
-  // 5–17 before a run-then-stop step was added to the generator, 48 after
-  runStopped: 24,
-  // 29–43
-  commandsFailed: 24,
-  // Passes Spec? sends heads without evidence back before an agent's next commit: 76–115.
-  agentCommits: 130,
-  // Pauses and re-runs, measured over three shards once the generator weighted them up (the
-  // mean `m` less 3·sqrt(m); a count of 0 is as likely as e^-m):
-  // 57–62
-  paused: 140,
-  // 28–32, by the sweep, the wake-up job or `/coder resume`
-  resumed: 52,
-  // 6–12 (by `/coder resume`)
+  // 26–39
+  merged: 56,
+  // 25–44
+  rateLimited: 56,
+  // 7–18
+  raced: 8,
+  // 11–23
+  lockedOrPlanEscalated: 12,
+  // 13–25
+  approvalNotCounted: 28,
+  // 8–20
+  nextPhaseStarted: 8,
+  // 31–54 (5–17 before a run-then-stop step was added to the generator)
+  runStopped: 88,
+  // 22–26
+  commandsFailed: 36,
+  // Passes Spec? sends heads without evidence back before an agent's next commit: 187–263.
+  agentCommits: 600,
+  // 49–63
+  paused: 128,
+  // 16–27, by the sweep, the wake-up job or \`/coder resume\`
+  resumed: 28,
+  // 4–10 (by \`/coder resume\`)
   resumedEarly: 4,
-  // 13–19 (8 before the pause-then-stop step was added)
+  // 14–22 (8 before the pause-then-stop step was added)
   pauseStopped: 16,
-  // 24–35
-  rerun: 48,
-  // 20–28 (6 before the refused-re-run step was added)
+  // 28–34
+  rerun: 52,
+  // 18–27 (6 before the refused-re-run step was added)
   rerunRefused: 36,
-  // 18–27
-  flaky: 28,
+  // 10–26
+  flaky: 20,
 };
 
 /** Shards of the model-based runs (one per `model.shard*.test.ts` file). */
