@@ -190,7 +190,15 @@ export const ConfigSchema = z
         'Passes Spec? in plan mode: each task of the phase traced to evidence in the pull request. require: missing evidence goes back to implementation (Revise Code); report: the table is shown, nothing is blocked; off: no table and no test rule.',
       ),
     requiredChecks: z
-      .array(z.string().min(1))
+      .array(
+        z
+          .string()
+          .min(1)
+          .refine((name) => name !== 'coder-loop', {
+            message:
+              "must not name coder-loop: that is the loop's own check, not CI (name the CI jobs to wait for)",
+          }),
+      )
       .default([])
       .describe(
         'Names of the checks that gate a loop pull request. Empty: every check but coder-loop.',

@@ -155,6 +155,24 @@ describe("4. the loop's own check run is recognised by its app, not its name", (
   });
 });
 
+describe("4b. a check or status called coder-loop that is not the loop's own is no CI passing", () => {
+  it.each(['status', 'check run'])(
+    "a writer's green coder-loop %s on a head with no CI: an approval waits for CI",
+    async (kind) => {
+      const { sim, deliver, pr } = await started();
+      const head = sim.headOf(pr);
+      if (kind === 'status') sim.postStatus(head, 'coder-loop', 'success', 'github-actions[bot]');
+      else sim.ci(head, 'success', 'coder-loop');
+      await deliver.checkSuite(BRANCH);
+      await deliver.review(pr.number, 'reviewer1', 'approved');
+      expect(completed(sim)).toBe(false);
+      // Real CI then passes: the approval of that head completes the phase.
+      await deliver.ci(BRANCH, 'success', { name: 'test' });
+      expect(completed(sim)).toBe(true);
+    },
+  );
+});
+
 describe('5. every GitHub request has a time limit', () => {
   it('a request GitHub never answers fails after the limit, naming it', async () => {
     process.env[REQUEST_TIMEOUT_ENV] = '50';

@@ -53,6 +53,17 @@ describe('config', () => {
     );
   });
 
+  it("refuses requiredChecks naming the loop's own check, with its line", () => {
+    const { config, problems } = parseConfigText('requiredChecks:\n  - test\n  - coder-loop\n');
+    expect(config).toBeUndefined();
+    expect(problems.map((p) => [p.line, p.message])).toEqual([
+      [
+        1,
+        "`requiredChecks.1`: must not name coder-loop: that is the loop's own check, not CI (name the CI jobs to wait for).",
+      ],
+    ]);
+  });
+
   it('reads the agent with its defaults; absent means no agent', () => {
     expect(DEFAULT_CONFIG.agent).toBeUndefined();
     const { config } = parseConfigText(

@@ -506,11 +506,9 @@ class WriterWorkflow implements fc.AsyncCommand<Model, Real> {
         pushers: [],
       };
       delete forged.escalation;
-      // Green over CI's red must change nothing. On a head CI has not reported on, the writer's
-      // job is the only CI there is (any workflow's check counts, docs/security.md): a green one
-      // would be CI passing, so it reports red there.
-      const ciRan = r.sim.checkRuns.some((c) => c.head_sha === head && c.job && c.name === 'test');
-      const run = r.sim.forgeCheck(head, 'coder-loop', ciRan || ciGreen ? 'success' : 'failure');
+      // Green over CI's red, or over no CI at all, must change nothing: a check called like the
+      // loop's own that is not the loop's is never CI passing (docs/security.md).
+      const run = r.sim.forgeCheck(head, 'coder-loop', 'success');
       run.external_id = 'FinalVerify;next=3';
       run.output = { title: 'Final verification', text: withRecord('', forged, head) };
     } else if (this.act === 'loop-status')
@@ -909,7 +907,7 @@ function invariants(r: Real) {
       ).toBe(true);
       const latest = new Map<string, string | null>();
       for (const run of sim.checkRuns.filter(
-        (c) => c.head_sha === parent && c.app.id !== LOOP_APP.id,
+        (c) => c.head_sha === parent && c.app.id !== LOOP_APP.id && c.name !== 'coder-loop',
       ))
         latest.set(run.name, run.conclusion);
       expect([...latest.values()].length).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { CHECK_NAME } from './checkRun.js';
 
 /** A check run or commit status of a head commit, as the gate sees it. */
 export interface CheckResult {
@@ -51,7 +52,8 @@ const FAIL = new Set([
  * out coder-loop's own, recognised by its app, never by name) — or only `requiredChecks` when the
  * config lists them. All
  * success/neutral/skipped: passed; any failure/cancelled/timed_out/action_required: failed;
- * otherwise pending. With nothing to wait for, the gate is pending (CI has not reported yet).
+ * otherwise pending. With nothing to wait for, the gate is pending (CI has not reported yet); a
+ * green check or status called `coder-loop` that is not the loop's own is not CI passing.
  */
 export function evaluateGate(
   checks: readonly CheckResult[],
@@ -72,6 +74,10 @@ export function evaluateGate(
       .map((c) => c.name),
     ...missing,
   ];
-  if (waiting.length > 0 || considered.length === 0) return { verdict: 'pending', waiting };
+  // A check run or status called like the loop's own that is not the loop's (the caller left that
+  // out) may hold the gate back — red fails, pending waits — but never opens it: on its own it is
+  // no CI, whoever wrote it.
+  const ci = considered.some((c) => c.name !== CHECK_NAME);
+  if (waiting.length > 0 || !ci) return { verdict: 'pending', waiting };
   return { verdict: 'passed', checks: considered };
 }

@@ -67,6 +67,24 @@ describe('evaluateGate', () => {
       ['req'],
       { verdict: 'pending', waiting: ['req'] },
     ],
+    [
+      "a green check or status called like the loop's own is not CI passing",
+      [run('coder-loop', 'success')],
+      [],
+      { verdict: 'pending', waiting: [] },
+    ],
+    [
+      "beside CI, a red one called like the loop's own still fails the gate",
+      [run('test', 'success'), run('coder-loop', 'failure')],
+      [],
+      { verdict: 'failed', failing: [run('coder-loop', 'failure')], reason: '1 check(s) failed' },
+    ],
+    [
+      "beside green CI, a green one called like the loop's own passes with it",
+      [run('test', 'success'), run('coder-loop', 'success')],
+      [],
+      { verdict: 'passed', checks: [run('test', 'success'), run('coder-loop', 'success')] },
+    ],
   ])('%s', (_name, checks, requiredChecks, expected) => {
     expect(evaluateGate(checks, { requiredChecks })).toEqual(expected);
   });
