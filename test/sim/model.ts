@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { Octokit } from '@octokit/core';
 import nock from 'nock';
@@ -15,7 +17,13 @@ import {
 } from '../../src/core/index.js';
 import { applyAgentRun } from '../../src/github/agent.js';
 import { pinApiVersion } from '../../src/github/client.js';
-import { agentRunFailed, type LoopEnv } from '../../src/github/loop/index.js';
+import {
+  agentRunFailed,
+  dispatchAgentPause,
+  resumeBranch,
+  sweepPauses,
+  type LoopEnv,
+} from '../../src/github/loop/index.js';
 import type { Probot } from 'probot';
 import {
   afterScenario,
@@ -44,9 +52,9 @@ import { SimGitHub, type SimReview } from './github.js';
  * The runs are split over the `model.shard*.test.ts` files so Jest's workers run them side by
  * side (each run spends half its time waiting on Octokit's request queue timers).
  *
- * Replay a failure: FC_SEED=<seed> FC_PATH=<path> FC_REPLAY_PATH=<replayPath> npm run jest --
- * <the failing shard's file> (the failure prints the seed and path; the counterexample ends with
- * the replay path). FC_RUNS sets the number of runs over all shards (default 1,000).
+ * Replay a failure: FC_SEED=<seed> FC_PATH=<path> FC_REPLAY_PATH=<replay path> npm run jest --
+ * <the failing shard's file> (the failure message prints that command in full). FC_RUNS sets the
+ * number of runs over all shards (default 1,000).
  */
 
 interface Real {
@@ -472,8 +480,14 @@ class WriterWorkflow implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(_m: Model, r: Real) {
     const pr = openLoopPull(r);
-    const head = pr && r.sim.refs.get(pr.head);
-    if (!pr || !head) return;
+    if (!pr || !r.sim.refs.has(pr.head)) return;
+    // What is due anyway happens first: CI that passed on the head unseen (a run paused or stopped
+    // meanwhile) completes an earlier approval at the next event, forged or not. Only what the
+    // writer's job adds is measured below.
+    await r.deliver.checkSuite(pr.head).catch(() => undefined);
+    remember(r, pr.head);
+    const head = r.sim.refs.get(pr.head);
+    if (!head || pr.state !== 'open') return;
     const completions = (sha: string | undefined) => {
       let n = 0;
       for (let at = sha; at; at = r.sim.commits.get(at)?.parents[0])
@@ -511,9 +525,16 @@ class WriterWorkflow implements fc.AsyncCommand<Model, Real> {
       const run = r.sim.forgeCheck(head, 'coder-loop', 'success');
       run.external_id = 'FinalVerify;next=3';
       run.output = { title: 'Final verification', text: withRecord('', forged, head) };
-    } else if (this.act === 'loop-status')
-      r.sim.postStatus(head, 'coder-loop', 'success', 'github-actions[bot]');
-    else if (this.act === 'ci-check')
+    } else if (this.act === 'loop-status') {
+      // The same for a status: a green one where no CI reported would be CI passing.
+      const ciRan = r.sim.checkRuns.some((c) => c.head_sha === head && c.job && c.name === 'test');
+      r.sim.postStatus(
+        head,
+        'coder-loop',
+        ciRan || ciGreen ? 'success' : 'failure',
+        'github-actions[bot]',
+      );
+    } else if (this.act === 'ci-check')
       r.sim.forgeCheck(head, 'test', ciGreen ? 'success' : 'failure');
     else if (this.act === 'ci-status')
       r.sim.postStatus(head, 'test', ciGreen ? 'success' : 'failure', 'github-actions[bot]');
@@ -616,6 +637,30 @@ class Rename implements fc.AsyncCommand<Model, Real> {
 const AGENT_CONFIG = 'agent:\n  command: ./agent.sh\n  maxReviewRounds: 2\n';
 const ApplyOctokit = Octokit.plugin(pinApiVersion);
 
+/** The clock of the loop's hosts in the model: the Action's steps and the App's events alike. */
+const NOON = new Date('2026-11-22T12:00:00.000Z');
+
+/**
+ * What the Action's steps (`step: apply`, the scheduled sweep) and the App's wake-up job are given:
+ * the App's token through the OpenAPI-checked transport, the config on the default branch.
+ */
+function loopEnv(r: Real, now = NOON): LoopEnv {
+  const gh = new ApplyOctokit({ auth: 'ghs_app_token', request: { fetch: checkedFetch } });
+  return {
+    gh,
+    repo: { owner: OWNER, repo: REPO },
+    repoUrl: `https://github.com/${OWNER}/${REPO}`,
+    defaultBranch: 'master',
+    loadConfig: async () => parseConfigText(r.sim.files('master')['.github/coder.yml'] ?? ''),
+    identity: async () => ({
+      login: 'coder-loop[bot]',
+      app: { id: LOOP_APP.id, slug: 'coder-loop' },
+    }),
+    log: { info: () => undefined, warn: () => undefined },
+    now: () => now,
+  };
+}
+
 /**
  * The workflow a hand-off starts, its agent already run: `step: apply` with the agent's changes
  * (a test and code), or none, possibly after a human moved the branch, possibly twice (a re-run
@@ -652,21 +697,8 @@ class AgentApply implements fc.AsyncCommand<Model, Real> {
               { path: `src/agent${r.step}.ts`, ...file(`export const v = ${r.step};\n`) },
             ],
     };
-    const gh = new ApplyOctokit({ auth: 'ghs_app_token', request: { fetch: checkedFetch } });
-    const repo = { owner: OWNER, repo: REPO };
-    const env: LoopEnv = {
-      gh,
-      repo,
-      repoUrl: `https://github.com/${OWNER}/${REPO}`,
-      defaultBranch: 'master',
-      loadConfig: async () => parseConfigText(r.sim.files('master')['.github/coder.yml'] ?? ''),
-      identity: async () => ({
-        login: 'coder-loop[bot]',
-        app: { id: LOOP_APP.id, slug: 'coder-loop' },
-      }),
-      log: { info: () => undefined, warn: () => undefined },
-      now: () => new Date('2026-11-22T12:00:00.000Z'),
-    };
+    const env = loopEnv(r);
+    const { gh, repo } = env;
     for (let i = 0; i < (this.twice ? 2 : 1); i++) {
       const outcome = await applyAgentRun(gh, repo, payload, run, 'done', 'docs/plans').catch(
         () => undefined,
@@ -680,6 +712,257 @@ class AgentApply implements fc.AsyncCommand<Model, Real> {
     for (const branch of r.sim.refs.keys()) remember(r, branch);
   }
   toString = () => `agent apply(${this.which}, ${this.kind}${this.twice ? ', twice' : ''})`;
+}
+
+/** The record on the newest own check run of `branch` (undefined when the branch is gone). */
+function recordOn(r: Real, branch: string): LoopMarker | undefined {
+  if (!r.sim.refs.has(branch)) return undefined;
+  return newestRecord(r.sim, branch, ancestry(r.sim, r.sim.refs.get('master')));
+}
+const attemptsOf = (record: LoopMarker | undefined) => (record?.attempts ?? []).length;
+
+/** The agent's CLI at its provider's usage limit, as Claude Code words it, and its reset. */
+const LIMIT = 'Claude Code reached its usage limit';
+const RESET = '2026-11-22T15:00:00.000Z';
+
+/**
+ * The latest hand-off's workflow, its agent stopped at its provider's usage limit (with the reset
+ * time the CLI printed, or none): `step: apply` keeps its work so far as a partial commit, when
+ * it made some, and records the pause, as the Action does. A pause spends no attempt.
+ */
+class AgentPause implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly work: boolean,
+    readonly reset: boolean,
+  ) {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const d = r.sim.dispatches.at(-1);
+    if (!d) return;
+    const { payload } = parseAgentPayload(d.client_payload);
+    if (!payload) return;
+    const before = recordOn(r, payload.branch);
+    const file = (text: string) => ({
+      mode: '100644',
+      content: Buffer.from(text).toString('base64'),
+    });
+    const run: ChangeSet = {
+      version: 1,
+      headSha: payload.headSha,
+      outcome: 'paused',
+      reason: LIMIT,
+      pause: { reason: LIMIT, ...(this.reset ? { until: RESET } : {}) },
+      changes: this.work
+        ? [{ path: `src/partial${++r.step}.ts`, ...file(`export const p = ${r.step};\n`) }]
+        : [],
+    };
+    const env = loopEnv(r);
+    const outcome = await applyAgentRun(env.gh, env.repo, payload, run, 'done', 'docs/plans').catch(
+      () => undefined,
+    );
+    const { config } = await env.loadConfig();
+    // As the Action's apply step: the pause on the head it left (the partial commit, if any).
+    if (outcome?.state === 'paused' && outcome.pause && config)
+      await dispatchAgentPause(
+        env,
+        config,
+        outcome.commit ? { ...payload, headSha: outcome.commit } : payload,
+        outcome.pause,
+      ).catch(() => undefined);
+    if (outcome?.failedAttempt && config)
+      await agentRunFailed(env, config, payload, outcome.reason ?? outcome.state).catch(
+        () => undefined,
+      );
+    for (const branch of r.sim.refs.keys()) remember(r, branch);
+    // A pause spends no attempt.
+    if (!outcome?.failedAttempt)
+      expect(attemptsOf(recordOn(r, payload.branch))).toBeLessThanOrEqual(attemptsOf(before));
+  }
+  toString = () =>
+    `agent paused at its usage limit(${this.work ? 'partial work' : 'no work'}${this.reset ? ', reset time' : ''})`;
+}
+
+/**
+ * What comes after a pause: its end passes and the Action's scheduled sweep runs, or the App's
+ * wake-up job for the branch fires; the sweep runs before the end (nothing is due); a writer's
+ * `/coder resume` (early) or `/coder stop`. A resume hands the paused node to the agent again,
+ * with the paused attempt, on the head as it is; a stop or a sweep before the end hands nothing.
+ */
+class AfterPause implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly how: 'sweep' | 'wake' | 'not-due' | 'resume' | 'stop') {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    const head = r.sim.refs.get(pr.head)!;
+    const before = recordOn(r, pr.head);
+    const pause = before?.escalation ? undefined : before?.pause;
+    const sent = r.sim.dispatches.length;
+    const failedBefore = commandsFailed;
+    let finished: boolean;
+    if (this.how === 'resume' || this.how === 'stop') {
+      const body = this.how === 'resume' ? '/coder resume' : '/coder stop';
+      const event = commentDelivery(body, { login: 'alice', id: 10_000 + ++r.step });
+      delete event.payload.issue.pull_request;
+      await receive(r, event);
+      finished = commandsFailed === failedBefore;
+    } else {
+      // Past any reset the model's pauses name, or at the pause's start (before its end).
+      const env = loopEnv(r, this.how === 'not-due' ? NOON : new Date('2026-11-23T12:00:00.000Z'));
+      const { config } = await env.loadConfig();
+      if (!config) return;
+      const outcome = await (
+        this.how === 'wake' ? resumeBranch(env, config, pr.head) : sweepPauses(env, config)
+      ).catch(() => undefined);
+      finished = outcome !== undefined;
+    }
+    for (const branch of r.sim.refs.keys()) remember(r, branch);
+    const sentNow = r.sim.dispatches.slice(sent);
+    const after = recordOn(r, pr.head);
+    if (!finished) return;
+    if (this.how === 'sweep' || this.how === 'wake') {
+      if (!pause) {
+        expect(sentNow).toEqual([]);
+        return;
+      }
+      // Resumed by itself: the same node, the same attempt, on the same head; no longer paused.
+      expect(after?.pause).toBeUndefined();
+      expect(sentNow.map((d) => d.client_payload)).toEqual([
+        expect.objectContaining({ node: pause.node, attempt: pause.attempt, headSha: head }),
+      ]);
+      expect(attemptsOf(after)).toBe(attemptsOf(before));
+    } else if (this.how === 'not-due') {
+      expect(sentNow).toEqual([]);
+      if (pause) expect(after?.pause).toEqual(pause);
+    } else if (this.how === 'resume' && pause) {
+      expect(after?.pause).toBeUndefined();
+      expect(sentNow.map((d) => d.client_payload)).toEqual([
+        expect.objectContaining({ node: pause.node, attempt: pause.attempt, headSha: head }),
+      ]);
+    } else if (this.how === 'stop' && pause) {
+      expect(after?.pause).toBeUndefined();
+      expect(sentNow).toEqual([]);
+    }
+  }
+  toString = () => `after a pause: ${this.how}`;
+}
+
+/**
+ * CI on the head, but no failure of the code's: a GitHub Actions job `cancelled`, or a workflow
+ * run that never started (`startup_failure`) — GitHub refusing the loop's re-run, or not — then
+ * the re-run's result (green, red, or none yet). Infrastructure spends no attempt: when nothing
+ * else on the head is red, the record's attempts do not grow until the re-run itself fails.
+ */
+class CiInfrastructure implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly kind: 'cancelled' | 'startup_failure',
+    readonly refused: boolean,
+    readonly then: 'success' | 'failure' | 'none',
+  ) {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    const head = r.sim.refs.get(pr.head)!;
+    const clean = onlyRed(r, head, 'test');
+    const before = recordOn(r, pr.head);
+    const reruns = r.sim.reruns.length;
+    const refusals = r.sim.rerunsRefused.length;
+    if (this.refused)
+      r.sim.rerunRefusal = {
+        status: 403,
+        message: 'Unable to retry this workflow run because it was created over a month ago',
+      };
+    let finished = true;
+    let bare: ReturnType<SimGitHub['startupFailure']> | undefined;
+    try {
+      if (this.kind === 'cancelled') await r.deliver.ci(pr.head, 'cancelled', { sha: head });
+      else bare = await r.deliver.startupFailure(pr.head);
+    } catch {
+      finished = false;
+    } finally {
+      delete r.sim.rerunRefusal;
+    }
+    remember(r, pr.head);
+    if (this.refused) expect(r.sim.reruns.length).toBe(reruns);
+    const mid = recordOn(r, pr.head);
+    if (clean && finished) {
+      expect(attemptsOf(mid)).toBeLessThanOrEqual(attemptsOf(before));
+      // A refused re-run is not asked again: the same completion again asks nothing more.
+      if (this.refused && r.sim.rerunsRefused.length > refusals) {
+        const asked = r.sim.rerunsRefused.length;
+        const ok = await r.deliver
+          .checkSuite(pr.head, { sha: head, conclusion: 'failure' })
+          .then(() => true)
+          .catch(() => false);
+        if (ok) expect(r.sim.rerunsRefused.length).toBe(asked);
+      }
+    }
+    if (this.then === 'none' || r.sim.refs.get(pr.head) !== head) return;
+    // The re-run (the loop's, when GitHub took it) starts its jobs and ends.
+    if (bare && bare.status === 'queued')
+      Object.assign(bare, { status: 'completed', conclusion: this.then });
+    const passed = await r.deliver
+      .ci(pr.head, this.then, { sha: head })
+      .then(() => true)
+      .catch(() => false);
+    // A green re-run may still be an attempt by the loop's other rules (no test came with the
+    // work): never one about what failed for the infrastructure.
+    if (clean && finished && passed && this.then === 'success')
+      for (const attempt of (recordOn(r, pr.head)?.attempts ?? []).slice(attemptsOf(before)))
+        for (const c of attempt.checks)
+          expect(['cancelled', 'startup_failure']).not.toContain(c.conclusion);
+  }
+  toString = () =>
+    `CI ${this.kind}${this.refused ? ' (re-run refused)' : ''}, then ${this.then === 'none' ? 'no re-run result' : `the re-run ${this.then}`}`;
+}
+
+/**
+ * A flaky check: `test` fails on the head, then passes on a re-run of the same head (the loop's,
+ * with `rerun.failures`, or a person's). No attempt is left spent on it — unless the failure was
+ * the last attempt and escalated: then the architects decide (`/coder resume`), as for any.
+ */
+class Flaky implements fc.AsyncCommand<Model, Real> {
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    const head = r.sim.refs.get(pr.head)!;
+    const clean = onlyRed(r, head, 'test');
+    const deliver = (conclusion: string) =>
+      r.deliver
+        .ci(pr.head, conclusion, { sha: head })
+        .then(() => true)
+        .catch(() => false);
+    const failed = await deliver('failure');
+    if (r.sim.refs.get(pr.head) !== head) return;
+    // A failure that escalated (the last attempt) waits for the architects, flaky or not.
+    const escalated = recordOn(r, pr.head)?.escalation !== undefined;
+    const passed = await deliver('success');
+    remember(r, pr.head);
+    // (The head may still be an attempt by the loop's other rules: Passes Spec? on the work.)
+    if (clean && failed && passed && !escalated && r.sim.refs.get(pr.head) === head)
+      expect(
+        (recordOn(r, pr.head)?.attempts ?? []).filter(
+          (a) => a.sha === head && a.agent === undefined && a.checks.some((c) => c.name === 'test'),
+        ),
+      ).toEqual([]);
+  }
+  toString = () => 'flaky check (fails, passes on a re-run of the same head)';
+}
+
+/** Whether nothing on `head` but the check `name` (and the loop's own) is red or unfinished. */
+function onlyRed(r: Real, head: string, name: string): boolean {
+  const latest = new Map<string, string | null>();
+  for (const c of r.sim.checkRuns)
+    if (c.head_sha === head && c.app.id !== LOOP_APP.id) latest.set(c.name, c.conclusion);
+  const statuses = new Map<string, string>();
+  for (const st of r.sim.statuses) if (st.sha === head) statuses.set(st.context, st.state);
+  return (
+    [...latest].every(([n, c]) => n === name || c === 'success') &&
+    [...statuses.values()].every((state) => state === 'success') &&
+    !r.sim.workflowRuns.some((w) => w.head_sha === head && w.conclusion === 'startup_failure')
+  );
 }
 
 /**
@@ -764,25 +1047,36 @@ class Comment implements fc.AsyncCommand<Model, Real> {
 }
 
 /** The model's config: `src/core/**` locked, archie the architect, the agent configured. */
-const configText = (maxRetries: number, selfApproval = false, autoMerge = false) =>
+const configText = (
+  maxRetries: number,
+  selfApproval = false,
+  autoMerge = false,
+  rerunFailures = false,
+) =>
   `maxRetries: ${maxRetries}\narchitects: [archie]\nlocked: ["src/core/**"]\n${
     selfApproval ? 'allowSelfApproval: true\n' : ''
-  }${autoMerge ? 'autoMerge: true\n' : ''}${AGENT_CONFIG}`;
+  }${autoMerge ? 'autoMerge: true\n' : ''}${rerunFailures ? 'rerun:\n  failures: true\n' : ''}${AGENT_CONFIG}`;
 
 class SetConfig implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly maxRetries: number,
     readonly selfApproval: boolean,
     readonly autoMerge = false,
+    readonly rerunFailures = false,
   ) {}
   check = () => true;
   async run(_m: Model, r: Real) {
     r.sim.push('master', {
-      '.github/coder.yml': configText(this.maxRetries, this.selfApproval, this.autoMerge),
+      '.github/coder.yml': configText(
+        this.maxRetries,
+        this.selfApproval,
+        this.autoMerge,
+        this.rerunFailures,
+      ),
     });
   }
   toString = () =>
-    `config(maxRetries=${this.maxRetries}${this.selfApproval ? ', allowSelfApproval' : ''}${this.autoMerge ? ', autoMerge' : ''})`;
+    `config(maxRetries=${this.maxRetries}${this.selfApproval ? ', allowSelfApproval' : ''}${this.autoMerge ? ', autoMerge' : ''}${this.rerunFailures ? ', rerun.failures' : ''})`;
 }
 
 class Fault implements fc.AsyncCommand<Model, Real> {
@@ -1034,7 +1328,9 @@ function judgeCompletion(
       !v.user.endsWith('[bot]') &&
       COUNTING.includes(sim.permissions.get(v.user) ?? 'read') &&
       (config.allowSelfApproval || (!pushed.has(v.user) && !automation)) &&
-      ((!needsArchitect && !b.escalated) || config.architects.includes(v.user)),
+      // A writer's `/coder resume` in the same step ends the escalation first (then the gate is
+      // evaluated again, and an approval given meanwhile counts).
+      ((!needsArchitect && (!b.escalated || r.resumed)) || config.architects.includes(v.user)),
   );
   if (counting.length === 0)
     throw new Error(
@@ -1094,7 +1390,10 @@ function believed(r: Real, pr: number, branch: string, onMaster: Set<string>, co
           sim.statuses.some(
             (st) =>
               st.sha === attempt.sha && st.context === check.name && st.state === check.conclusion,
-          ),
+          ) ||
+          // A workflow run that started no job (its first attempt; a re-run may have passed).
+          (check.conclusion === 'startup_failure' &&
+            sim.workflowRuns.some((w) => w.head_sha === attempt.sha && w.name === check.name)),
       ).toBe(true);
   }
   for (const pusher of record.pushers ?? []) expect(b.senders.has(pusher)).toBe(true);
@@ -1113,6 +1412,8 @@ function believed(r: Real, pr: number, branch: string, onMaster: Set<string>, co
     }
     for (const pusher of before.pushers ?? []) expect(record.pushers ?? []).toContain(pusher);
     expect(record.comment).toBe(before.comment);
+    // Paused through the step: the phase did not complete.
+    if (before.pause && record.pause) expect(completed).toBe(false);
   }
   if (b.escalated && !r.resumed && !completed) expect(record.escalation).toBeDefined();
   b.record = record;
@@ -1216,8 +1517,9 @@ const commands = [
       fc.integer({ min: 1, max: 3 }),
       fc.constantFrom(false, false, false, true),
       fc.constantFrom(false, false, true),
+      fc.boolean(),
     )
-    .map(([n, self, auto]) => new SetConfig(n, self, auto)),
+    .map(([n, self, auto, rerun]) => new SetConfig(n, self, auto, rerun)),
   fc.constantFrom<'reviewer1' | 'archie'>('reviewer1', 'archie').map((u) => new RacingApproval(u)),
   fc
     .constantFrom<EditBody['kind']>('quick', 'clear', 'forge', 'unescalate', 'delete')
@@ -1275,6 +1577,50 @@ const commands = [
   fc.constant(new Then(new Comment('alice', '/coder run'), new Comment('bob', '/coder stop'))),
   fc.constant(new Land()),
   fc.constant(new Rename('locked')),
+  // The agent stopped at its provider's usage limit, alone (the phase waits, paused, through
+  // whatever comes) or followed by what ends the pause: its end and a resume by itself (the
+  // scheduled sweep, the App's wake-up job), a sweep before the end, `/coder resume`, `/coder stop`.
+  fc.tuple(fc.boolean(), fc.boolean()).map(([w, t]) => new AgentPause(w, t)),
+  ...[1, 2, 3].map(() =>
+    fc
+      .tuple(
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom<AfterPause['how']>('sweep', 'wake', 'not-due', 'resume', 'stop'),
+      )
+      .map(([w, t, how]) => new Then(new AgentPause(w, t), new AfterPause(how))),
+  ),
+  fc
+    .tuple(fc.boolean(), fc.constantFrom<AfterPause['how']>('sweep', 'wake'))
+    .map(
+      ([w, how]) =>
+        new Then(new AgentPause(w, true), new AfterPause('not-due'), new AfterPause(how)),
+    ),
+  fc
+    .constantFrom<AfterPause['how']>('sweep', 'wake', 'not-due', 'resume', 'stop')
+    .map((how) => new AfterPause(how)),
+  // CI red for no fault of the code's (re-run by the loop, or refused by GitHub), and a flaky check.
+  fc
+    .tuple(
+      fc.constantFrom<CiInfrastructure['kind']>('cancelled', 'startup_failure'),
+      fc.constantFrom(false, false, true),
+      fc.constantFrom<CiInfrastructure['then']>('success', 'success', 'failure', 'none'),
+    )
+    .map(([k, refused, then]) => new CiInfrastructure(k, refused, then)),
+  fc
+    .tuple(
+      fc.constantFrom<CiInfrastructure['kind']>('cancelled', 'startup_failure'),
+      fc.constantFrom<CiInfrastructure['then']>('success', 'failure'),
+    )
+    .map(([k, then]) => new CiInfrastructure(k, false, then)),
+  // A re-run GitHub refuses, and `/coder stop` during a pause: reached a few times a shard else.
+  fc
+    .constantFrom<CiInfrastructure['kind']>('cancelled', 'startup_failure')
+    .map((k) => new CiInfrastructure(k, true, 'none')),
+  fc
+    .tuple(fc.boolean(), fc.boolean())
+    .map(([w, t]) => new Then(new AgentPause(w, t), new AfterPause('stop'))),
+  fc.constant(new Flaky()),
 ];
 
 /**
@@ -1286,32 +1632,49 @@ const commands = [
  * run in seven: `runStopped` reached 5 where 6 was asked.
  */
 const MINIMUM_REACHED = {
-  // 211–220 a shard
+  // The ranges are the four shards of one CI run once the pause and re-run steps joined the
+  // generator (they thinned the older steps: `raced` reached 7 where 8 was asked), and the floors
+  // were set again from them, per shard: the mean \`m\` less 3·sqrt(m), rounded down.
+  // 210–219 a shard
   started: 600,
-  // 96–115
-  approved: 240,
-  // 54–75
-  completed: 120,
-  // 18–32
+  // 74–85
+  approved: 212,
+  // 36–44
+  completed: 84,
+  // 21–29
   escalated: 32,
-  // 44–54
-  merged: 100,
-  // 19–30
-  rateLimited: 32,
-  // 20–26
-  raced: 32,
-  // 12–26
-  lockedOrPlanEscalated: 20,
-  // 25–30
-  approvalNotCounted: 32,
-  // 15–28
-  nextPhaseStarted: 20,
-  // 5–17 before a run-then-stop step was added to the generator, 48 after
-  runStopped: 24,
-  // 29–43
-  commandsFailed: 24,
-  // Passes Spec? sends heads without evidence back before an agent's next commit: 76–115.
-  agentCommits: 130,
+  // 26–39
+  merged: 56,
+  // 25–44
+  rateLimited: 56,
+  // 7–18
+  raced: 8,
+  // 11–23
+  lockedOrPlanEscalated: 12,
+  // 13–25
+  approvalNotCounted: 28,
+  // 8–20
+  nextPhaseStarted: 8,
+  // 31–54 (5–17 before a run-then-stop step was added to the generator)
+  runStopped: 88,
+  // 22–26
+  commandsFailed: 36,
+  // Passes Spec? sends heads without evidence back before an agent's next commit: 187–263.
+  agentCommits: 600,
+  // 49–63
+  paused: 128,
+  // 16–27, by the sweep, the wake-up job or \`/coder resume\`
+  resumed: 28,
+  // 4–10 (by \`/coder resume\`)
+  resumedEarly: 4,
+  // 14–22 (8 before the pause-then-stop step was added)
+  pauseStopped: 16,
+  // 28–34
+  rerun: 52,
+  // 18–27 (6 before the refused-re-run step was added)
+  rerunRefused: 36,
+  // 10–26
+  flaky: 20,
 };
 
 /** Shards of the model-based runs (one per `model.shard*.test.ts` file). */
@@ -1330,21 +1693,29 @@ export function describeModel(shard: number): void {
     approvalNotCounted: 0,
     nextPhaseStarted: 0,
     runStopped: 0,
+    paused: 0,
+    resumed: 0,
+    resumedEarly: 0,
+    pauseStopped: 0,
+    rerun: 0,
+    rerunRefused: 0,
+    flaky: 0,
   };
   describe(`model-based runs against the in-memory GitHub (shard ${shard} of ${SHARDS})`, () => {
     it('never acts twice, never loses an edit, never obeys an outsider, a bot or a fork', async () => {
-      // A replay (FC_SEED and FC_PATH) runs exactly one sequence.
+      // A replay (FC_SEED, FC_PATH and FC_REPLAY_PATH) runs exactly one sequence.
       const runs = process.env.FC_PATH
         ? 1
         : Math.ceil(Number(process.env.FC_RUNS ?? 1000) / SHARDS);
-      await fc.assert(
+      const replayPath = process.env.FC_REPLAY_PATH;
+      const details = await fc.check(
         fc.asyncProperty(
           fc.constantFrom(true, true, true, false),
           fc.commands(commands, {
             maxCommands: 14,
             size: 'large',
-            // fast-check prints it in the counterexample as /*replayPath="…"*/.
-            ...(process.env.FC_REPLAY_PATH ? { replayPath: process.env.FC_REPLAY_PATH } : {}),
+            // Which steps of the failing run ran: the shrinking of commands replays only with it.
+            ...(replayPath ? { replayPath } : {}),
           }),
           async (startFirst, cmds) => {
             beforeScenario();
@@ -1404,14 +1775,24 @@ export function describeModel(shard: number): void {
             reached.approvalNotCounted += said('does not count');
             reached.nextPhaseStarted += sim.pulls.some((p) => p.head === `${PLAN_PREFIX}2`) ? 1 : 0;
             reached.runStopped += said('Stopped the run');
+            reached.paused += said('⏸️ Paused until');
+            reached.resumed += loopRuns.some((c) => c.output?.title === 'Resumed after the pause')
+              ? 1
+              : 0;
+            reached.resumedEarly += said('▶️ Resumed #');
+            reached.pauseStopped += said('is ended: the coding agent is not handed');
+            reached.rerun += sim.reruns.length > 0 ? 1 : 0;
+            reached.rerunRefused += sim.rerunsRefused.length > 0 ? 1 : 0;
+            reached.flaky += said('**Flaky**');
           },
         ),
         {
           numRuns: runs,
-          ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
+          ...seedOf(shard),
           ...(process.env.FC_PATH ? { path: process.env.FC_PATH } : {}),
         },
       );
+      if (details.failed) throw new Error(replayReport(details, shard));
       afterScenario();
       // How far the runs went, for the CI log: proof the sequences reach the whole loop.
       console.log(
@@ -1439,12 +1820,59 @@ export function describeModel(shard: number): void {
   });
 }
 
+/**
+ * fast-check's report of a failed run, and the one command that replays it, shrunk, in its shard:
+ * the seed, the path, and the replay path of the commands (which of them ran), without which
+ * fast-check cannot follow the path ("Unable to replay, got wrong path").
+ */
+function replayReport(
+  details: fc.RunDetails<[boolean, Iterable<fc.AsyncCommand<Model, Real>>]>,
+  shard: number,
+): string {
+  const report = fc.defaultReportMessage(details) ?? 'The model-based property failed.';
+  if (!details.counterexample || details.counterexamplePath === null) return report;
+  const replayPath = /\/\*replayPath="([^"]*)"\*\//.exec(String(details.counterexample[1]))?.[1];
+  const replay = [
+    `FC_SEED=${details.seed}`,
+    `FC_PATH='${details.counterexamplePath}'`,
+    ...(replayPath ? [`FC_REPLAY_PATH='${replayPath}'`] : []),
+    `npm run jest -- test/sim/model.shard${shard}.test.ts`,
+  ].join(' ');
+  const error = details.errorInstance;
+  const got = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return `${report}\n\nReplay it (after \`npm run build\`):\n\n  ${replay}\n\nGot error: ${got}`;
+}
+
+/**
+ * A shard's seed: `FC_SEED` when set (`random`: a fresh one each run); else one fixed by the commit
+ * under test and the shard, so that CI on one commit gives one verdict — a failure there fails
+ * again on every re-run of that commit and replays from the seed it prints — while every new
+ * commit explores other sequences. Outside a git checkout, a fresh one.
+ */
+function seedOf(shard: number): { seed?: number } {
+  const given = process.env.FC_SEED;
+  if (given === 'random') return {};
+  if (given) return { seed: Number(given) };
+  try {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: fileURLToPath(new URL('.', import.meta.url)),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    return { seed: (parseInt(head.slice(0, 8), 16) ^ Math.imul(shard, 0x9e3779b9)) | 0 };
+  } catch {
+    return {};
+  }
+}
+
 /** Every command is followed by the invariants. */
 function wrap(command: fc.AsyncCommand<Model, Real>): fc.AsyncCommand<Model, Real> {
   return {
     check: () => true,
     run: async (m, r) => {
       r.resumed = false;
+      const pulls = r.sim.pulls.length;
+      const paused = [...r.beliefs].filter(([, b]) => b.record?.pause).map(([n]) => n);
       await command.run(m, r);
       // A deleted branch ends that attempt: a new branch of the same name starts afresh.
       for (const branch of [...r.notes.keys(), ...r.heads.keys()]) {
@@ -1454,6 +1882,16 @@ function wrap(command: fc.AsyncCommand<Model, Real>): fc.AsyncCommand<Model, Rea
         }
       }
       invariants(r);
+      // No phase opens while one is paused (and still is).
+      const stillPaused = paused.filter(
+        (n) =>
+          r.sim.pulls.find((p) => p.number === n)?.state === 'open' &&
+          r.beliefs.get(n)?.record?.pause,
+      );
+      if (stillPaused.length)
+        expect(
+          r.sim.pulls.slice(pulls).filter((p) => !p.fork && p.head.startsWith(PLAN_PREFIX)),
+        ).toEqual([]);
     },
     toString: () => command.toString(),
   };
