@@ -2,9 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import { parseConfigText } from '../../src/core/index.js';
+import { decodeRecord, parseConfigText } from '../../src/core/index.js';
 import { pinApiVersion } from '../../src/github/client.js';
-import { dispatch, dispatchAgentPause, type LoopEnv } from '../../src/github/loop/index.js';
+import {
+  dispatch,
+  dispatchAgentFailure,
+  dispatchAgentPause,
+  sweepPauses,
+  type LoopEnv,
+} from '../../src/github/loop/index.js';
 import { afterScenario, beforeScenario, LOOP_APP, OWNER, REPO } from '../helpers/github.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { checkedFetch } from '../helpers/openapi.js';
@@ -44,9 +50,8 @@ function envOf(sim: SimGitHub, wake?: LoopEnv['wake']): LoopEnv {
   };
 }
 
-async function pauseOn(sim: SimGitHub, env: LoopEnv) {
-  const { config } = await env.loadConfig();
-  const payload = {
+function handOffOf(sim: SimGitHub) {
+  return {
     node: 'tdd' as const,
     repository: `${OWNER}/${REPO}`,
     branch: BRANCH,
@@ -58,7 +63,11 @@ async function pauseOn(sim: SimGitHub, env: LoopEnv) {
     attempt: 1,
     agent: { command: 'true', timeoutMinutes: 30, env: [] },
   };
-  return dispatchAgentPause(env, config!, payload, LIMIT);
+}
+
+async function pauseOn(sim: SimGitHub, env: LoopEnv) {
+  const { config } = await env.loadConfig();
+  return dispatchAgentPause(env, config!, handOffOf(sim), LIMIT);
 }
 
 describe('the pause reply names what will resume it', () => {
@@ -131,5 +140,29 @@ describe('a pause the Action recorded, heard by a host with a wake-up queue', ()
     expect(jobs).toHaveLength(1);
     expect(sim.comments).toHaveLength(said + 1);
     expect(sim.dispatches.filter((d) => d.client_payload?.node === 'debug-fix')).toEqual([]);
+  });
+});
+
+describe('a paused agent run that a person re-ran, and that failed', () => {
+  it('spends its attempt and ends the pause: the node is handed on once, and no later resume hands it again', async () => {
+    const { sim } = await started(AGENT);
+    const env = envOf(sim);
+    const handOff = handOffOf(sim);
+    await pauseOn(sim, env);
+    const head = sim.refs.get(BRANCH)!;
+    expect(decodeRecord(sim.own(head)?.output?.text, head)?.pause).toBeDefined();
+    const { config } = await env.loadConfig();
+    const sent = sim.dispatches.length;
+    const failed = await dispatchAgentFailure(env, config!, handOff, 'the agent exited with 1');
+    expect(failed.state).toBe('failed');
+    const record = decodeRecord(sim.own(head)?.output?.text, head);
+    expect(record?.attempts).toHaveLength(1);
+    expect(record?.pause).toBeUndefined();
+    expect(sim.own(head)!.output!.title).not.toMatch(/^Paused/);
+    expect(sim.dispatches.slice(sent).map((d) => d.client_payload?.node)).toEqual(['debug-fix']);
+    // The pause's end comes: nothing is paused any more, so nothing is handed again.
+    const later = { ...env, now: () => new Date('2026-11-22T16:00:00.000Z') };
+    await sweepPauses(later, config!);
+    expect(sim.dispatches.slice(sent).map((d) => d.client_payload?.node)).toEqual(['debug-fix']);
   });
 });

@@ -11,7 +11,8 @@ import { done, handOff, plural, type Decision, type PullSnapshot } from './pullS
  * Debug & Fix: one more failed attempt on this head (per distinct failed head, and per failed
  * agent run on a head: `agent`); at `maxRetries` in plan mode, escalation. While attempts are
  * left, the head goes to the coding agent when one is configured. `revise`: Passes Spec? said no
- * (passesSpec.ts) — the same attempt, shown as Revise Code, with the verdict and its table.
+ * (passesSpec.ts) — the same attempt, shown as Revise Code, with the verdict and its table. A
+ * pause the record held ends here.
  */
 export function debugFix(
   snap: PullSnapshot,
@@ -28,6 +29,9 @@ export function debugFix(
     { sha: head, checks: failing, ...(reason ? { reason } : {}), ...(agent ? { agent } : {}) },
   ];
   const updated: LoopMarker = { ...marker, attempts, ...(revise ? { spec: revise.spec } : {}) };
+  // A failed attempt ends a pause (a person re-ran the paused agent job, and it failed): the node
+  // goes on from here, so the pause's end resumes nothing.
+  delete updated.pause;
   const k = attempts.length;
   const stated = { reason: reason ?? `attempt ${k} of ${config.maxRetries}` };
   const spent =
