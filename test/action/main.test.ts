@@ -144,6 +144,25 @@ describe('action main: run()', () => {
     }
   });
 
+  it('the scheduled sweep from an event that names no repository: the run reads its own, and finds nothing due', async () => {
+    const sim = new SimGitHub(examplePlanFiles());
+    const server = await sim.serve();
+    try {
+      const { out } = await runWith('schedule', { schedule: '*/15 * * * *' }, server.url, {
+        GITHUB_REPOSITORY: 'Codertocat/Hello-World',
+        GITHUB_REF: 'refs/heads/master',
+        GITHUB_WORKFLOW_REF:
+          'Codertocat/Hello-World/.github/workflows/coder-resume.yml@refs/heads/master',
+        'INPUT_APP-SLUG': 'coder-loop',
+      });
+      expect(process.exitCode).toBeUndefined();
+      expect(out).toMatch(/^state<<ghadelimiter_[\w-]+\nnot-due\n/);
+      expect(sim.violations).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('fails with one clear message when the event file is missing', async () => {
     const env = {
       ...saved,
