@@ -466,59 +466,62 @@ async function pausedAtLimit(c: LimitCase, extra: Record<string, string> = {}) {
   return { example, pause: run.pause! };
 }
 
-// The first case runs the whole path below.
-describe.each(LIMIT_CASES.slice(1).map((c) => [`${limitExample(c).name}, ${c.label}`, c] as const))(
+// Each case runs the whole path: the agent step at the limit, the apply step, the scheduled sweep.
+describe.each(LIMIT_CASES.map((c) => [`${limitExample(c).name}, ${c.label}`, c] as const))(
   'at the provider limit: %s',
   (_name, c) => {
-    it('step agent ends paused, the work so far handed on, with the reset when the CLI says it', async () => {
-      await pausedAtLimit(c);
+    it('step agent ends paused; step apply keeps the work and records the pause, no attempt spent; the scheduled sweep resumes the node after the reset, not before', async () => {
+      await pausedThenResumed(c);
     });
   },
 );
 
-describe(`at the provider limit: ${limitExample(LIMIT_CASES[0]!).name}, ${LIMIT_CASES[0]!.label}`, () => {
-  it('step agent ends paused; step apply keeps the work and records the pause, no attempt spent; the scheduled sweep resumes the node after the reset, not before', async () => {
-    const { example, pause } = await pausedAtLimit(LIMIT_CASES[0]!, WORKFLOWS);
-    const until = pause.until!;
+/** The whole path of one limit case (see the `describe.each` above). */
+async function pausedThenResumed(c: LimitCase) {
+  const { example, pause } = await pausedAtLimit(c, WORKFLOWS);
 
-    const apply = await action('apply', example);
-    expect(apply.outputs).toMatchObject({ state: 'paused', 'failed-attempt': 'false' });
-    // The work so far, one partial commit on the head.
-    const commit = apply.outputs.commit!;
-    expect(sim.refs.get(BRANCH)).toBe(commit);
-    expect(sim.commits.get(commit)!.parents).toEqual([head]);
-    expect(sim.commits.get(commit)!.message).toContain('paused at the provider');
-    expect(sim.files(BRANCH)[TEST_FILE]).toBe(TEST_TEXT);
-    expect(sim.files(BRANCH)[CODE_FILE]).toBeUndefined();
-    // Paused until the reset, on that commit; no attempt spent.
-    const record = recordOn(commit)!;
-    expect(record.pause).toMatchObject({ node: 'tdd', attempt: 1, until });
-    expect(record.attempts ?? []).toEqual([]);
-    expect(record.pauses).toHaveLength(1);
-    // Said once on the issue, with how it resumes: the scheduled workflow is installed.
-    const told = sim.comments.filter((x) => x.body.includes('Paused until'));
-    expect(told).toHaveLength(1);
-    expect(told[0]!.body).toContain('The scheduled resume workflow hands');
-    const dispatched = sim.dispatches.length;
+  const apply = await action('apply', example);
+  expect(apply.outputs).toMatchObject({ state: 'paused', 'failed-attempt': 'false' });
+  // The work so far, one partial commit on the head.
+  const commit = apply.outputs.commit!;
+  expect(sim.refs.get(BRANCH)).toBe(commit);
+  expect(sim.commits.get(commit)!.parents).toEqual([head]);
+  expect(sim.commits.get(commit)!.message).toContain('paused at the provider');
+  expect(sim.files(BRANCH)[TEST_FILE]).toBe(TEST_TEXT);
+  expect(sim.files(BRANCH)[CODE_FILE]).toBeUndefined();
+  // Paused until the reset (the CLI's, else `agent.pauseMinutes` from now), on that commit; no
+  // attempt spent.
+  const record = recordOn(commit)!;
+  expect(record.pause).toMatchObject({ node: 'tdd', attempt: 1 });
+  const until = record.pause!.until;
+  // (The CLI's reset, or now when that has passed already: a pause never ends in the past.)
+  if (pause.until) expect(Date.parse(until)).toBeGreaterThanOrEqual(Date.parse(pause.until));
+  else expect(Date.parse(until)).toBeGreaterThan(Date.now() + 59 * 60_000);
+  expect(record.attempts ?? []).toEqual([]);
+  expect(record.pauses).toHaveLength(1);
+  // Said once on the issue, with how it resumes: the scheduled workflow is installed.
+  const told = sim.comments.filter((x) => x.body.includes('Paused until'));
+  expect(told).toHaveLength(1);
+  expect(told[0]!.body).toContain('The scheduled resume workflow hands');
+  const dispatched = sim.dispatches.length;
 
-    // The sweep before the reset: nothing.
-    const early = await sweep();
-    expect(early.outputs.state).toBe('not-due');
-    expect(sim.dispatches).toHaveLength(dispatched);
-    expect(recordOn(commit)?.pause).toBeDefined();
+  // The sweep five minutes before the reset: nothing.
+  const early = await sweep(Date.parse(until) - Date.now() - 5 * 60_000);
+  expect(early.outputs.state).toBe('not-due');
+  expect(sim.dispatches).toHaveLength(dispatched);
+  expect(recordOn(commit)?.pause).toBeDefined();
 
-    // Its first run after the reset: the same node handed to the agent again, on the partial work.
-    const late = await sweep(Date.parse(until) - Date.now() + 15 * 60_000);
-    expect(late.outputs.state).toBe('resumed');
-    expect(sim.dispatches).toHaveLength(dispatched + 1);
-    const handOff = sim.dispatches.at(-1)!;
-    expect(handOff.client_payload).toMatchObject({
-      node: 'tdd',
-      attempt: 1,
-      headSha: commit,
-      branch: BRANCH,
-    });
-    expect(recordOn(commit)?.pause).toBeUndefined();
-    expect(recordOn(commit)?.attempts ?? []).toEqual([]);
+  // Its first run after the reset: the same node handed to the agent again, on the partial work.
+  const late = await sweep(Date.parse(until) - Date.now() + 15 * 60_000);
+  expect(late.outputs.state).toBe('resumed');
+  expect(sim.dispatches).toHaveLength(dispatched + 1);
+  const handOff = sim.dispatches.at(-1)!;
+  expect(handOff.client_payload).toMatchObject({
+    node: 'tdd',
+    attempt: 1,
+    headSha: commit,
+    branch: BRANCH,
   });
-});
+  expect(recordOn(commit)?.pause).toBeUndefined();
+  expect(recordOn(commit)?.attempts ?? []).toEqual([]);
+}
