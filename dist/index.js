@@ -45965,7 +45965,11 @@ var ConfigSchema = external_exports.strictObject({
   specCheck: external_exports.enum(["require", "report", "off"]).default("require").describe(
     "Passes Spec? in plan mode: each task of the phase traced to evidence in the pull request. require: missing evidence goes back to implementation (Revise Code); report: the table is shown, nothing is blocked; off: no table and no test rule."
   ),
-  requiredChecks: external_exports.array(external_exports.string().min(1)).default([]).describe(
+  requiredChecks: external_exports.array(
+    external_exports.string().min(1).refine((name) => name !== "coder-loop", {
+      message: "must not name coder-loop: that is the loop's own check, not CI (name the CI jobs to wait for)"
+    })
+  ).default([]).describe(
     "Names of the checks that gate a loop pull request. Empty: every check but coder-loop."
   ),
   ciStallMinutes: external_exports.number().int().min(0).max(10080).default(30).describe(
@@ -64676,7 +64680,8 @@ function evaluateGate(checks, config2) {
     ...considered.filter((c) => c.conclusion === null || !PASS.has(c.conclusion)).map((c) => c.name),
     ...missing
   ];
-  if (waiting.length > 0 || considered.length === 0) return { verdict: "pending", waiting };
+  const ci = considered.some((c) => c.name !== CHECK_NAME);
+  if (waiting.length > 0 || !ci) return { verdict: "pending", waiting };
   return { verdict: "passed", checks: considered };
 }
 
@@ -64714,6 +64719,7 @@ function debugFix(snap, config2, failing, reason, agent, revise) {
     { sha: head, checks: failing, ...reason ? { reason } : {}, ...agent ? { agent } : {} }
   ];
   const updated = { ...marker, attempts, ...revise ? { spec: revise.spec } : {} };
+  delete updated.pause;
   const k = attempts.length;
   const stated = { reason: reason ?? `attempt ${k} of ${config2.maxRetries}` };
   const spent = marker.mode === "plan" ? budgetSpent(config2.budget, phaseSpend(updated), runSpend(updated)) : void 0;
