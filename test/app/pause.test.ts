@@ -99,6 +99,7 @@ describe('the pause reply names what will resume it', () => {
       sim,
       envOf(sim, async (job) => {
         jobs.push(job.at);
+        return true;
       }),
     );
     expect(jobs).toEqual([LIMIT.until]);
@@ -130,6 +131,7 @@ describe('a pause the Action recorded, heard by a host with a wake-up queue', ()
     const jobs: { sha: string; at: string; pullRequest: number }[] = [];
     const app = envOf(sim, async (job) => {
       jobs.push(job);
+      return true;
     });
     expect((await dispatch(app, 'check_suite', ci())).state).toBe('paused');
     expect(jobs).toEqual([expect.objectContaining({ sha: head, at: LIMIT.until, pullRequest: 2 })]);
@@ -140,6 +142,44 @@ describe('a pause the Action recorded, heard by a host with a wake-up queue', ()
     expect(jobs).toHaveLength(1);
     expect(sim.comments).toHaveLength(said + 1);
     expect(sim.dispatches.filter((d) => d.client_payload?.node === 'debug-fix')).toEqual([]);
+  });
+});
+
+describe('two replicas hear of the same pause before either records its wake-up', () => {
+  it('both ask the queue (one job), and only the one that asked first tells the issue', async () => {
+    const { sim } = await started(AGENT);
+    await pauseOn(sim, envOf(sim));
+    const head = sim.refs.get(BRANCH)!;
+    sim.ci(head, 'failure', 'test');
+    const ci = () => {
+      const payload = examplePayload('check_suite', 'completed');
+      payload.check_suite.head_branch = BRANCH;
+      payload.check_suite.head_sha = head;
+      payload.check_suite.conclusion = 'failure';
+      payload.check_suite.pull_requests = [];
+      return payload;
+    };
+    // One queue, as the replicas share one Redis: the first ask of a job id wins.
+    const asked = new Set<string>();
+    const replica = () =>
+      envOf(sim, async (job) => {
+        const id = `${job.pullRequest}@${job.sha}|${job.at}`;
+        const first = !asked.has(id);
+        asked.add(id);
+        return first;
+      });
+    const said = sim.comments.length;
+    const [a, b] = await Promise.all([
+      dispatch(replica(), 'check_suite', ci()),
+      dispatch(replica(), 'check_suite', ci()),
+    ]);
+    expect([a.state, b.state]).toEqual(['paused', 'paused']);
+    expect(asked.size).toBe(1);
+    expect(
+      replies(sim)
+        .slice(said)
+        .filter((r) => r.startsWith('⏰')),
+    ).toHaveLength(1);
   });
 });
 

@@ -198,6 +198,8 @@ export async function apply(
       ? { reason: 'escalated before this head', sha: ctx.snap.pr.head.sha }
       : undefined);
   let merged: boolean | undefined;
+  /** The host had been asked for this decision's wake-up already: its reply was said then. */
+  let told = false;
   let result = outcome;
   for (const effect of withProgress(ctx.snap.marker, effects)) {
     if ('when' in effect && effect.when && effect.when !== (merged ? 'merged' : 'not-merged'))
@@ -236,7 +238,7 @@ export async function apply(
         break;
       }
       case 'reply':
-        await replyOnIssue(gh, repo, effect.to ?? marker.issue, effect.body);
+        if (!told) await replyOnIssue(gh, repo, effect.to ?? marker.issue, effect.body);
         break;
       case 'marker': {
         const attemptsShown =
@@ -269,7 +271,9 @@ export async function apply(
         await sendAgentDispatch(gh, repo, effect.payload);
         break;
       case 'wake':
-        await wakeAt(ctx, effect.at);
+        // Asked for already (two replicas read the record before either wrote it): the one that
+        // asked first tells the issue; this decision's reply is not said twice.
+        if (!(await wakeAt(ctx, effect.at))) told = true;
         break;
       case 'rerun': {
         // Refused (no `actions: write`, a run too old, running already): the rest of this
@@ -388,17 +392,21 @@ export async function apply(
   return result;
 }
 
-/** A pause's end handed to the host's scheduler (the App's Redis); without one, it is said. */
-async function wakeAt(ctx: PullContext, at: string): Promise<void> {
+/**
+ * A pause's end handed to the host's scheduler (the App's Redis); without one, it is said in the
+ * log. False when the host had been asked for that wake-up already (another replica, a redelivery):
+ * then the issue was told already too.
+ */
+async function wakeAt(ctx: PullContext, at: string): Promise<boolean> {
   const { env } = ctx;
   const { pr } = ctx.snap;
   if (!env.wake) {
     env.log.info(
       `#${pr.number} paused until ${at}: resumed by the scheduled sweep or \`/coder resume\` (no delayed job here)`,
     );
-    return;
+    return true;
   }
-  await env.wake({
+  return env.wake({
     owner: env.repo.owner,
     repo: env.repo.repo,
     pullRequest: pr.number,

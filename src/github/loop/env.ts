@@ -26,9 +26,11 @@ export interface LoopEnv {
   /**
    * Wakes the loop for a loop PR's head at a time (a pause's end): the App's delayed job in the
    * shared Redis (src/app/wake.ts). Absent in the Action, whose scheduled sweep reads the
-   * records, and in an App without Redis, which says it has no wake-up queue.
+   * records, and in an App without Redis, which says it has no wake-up queue. Resolves true when
+   * this call is the first to ask for that wake-up (it says so on the issue), false when another
+   * replica or an earlier delivery asked already (the job is one either way).
    */
-  wake?: (job: WakeJob) => Promise<void>;
+  wake?: (job: WakeJob) => Promise<boolean>;
   /**
    * The Action: its workflow file on the default branch (from GITHUB_WORKFLOW_REF), whose
    * `workflow_run` names the CI a start checks exists. Absent in the App.
