@@ -14,8 +14,8 @@ import { readWhole, PER_PAGE } from '../github/pages.js';
  * The events the loop's job runs on: GitHub takes each one's workflow from the default branch
  * (`pull_request_target` too, since December 2025), whatever branch the event is about.
  * Reviews arrive through the relay's `workflow_run`. The resume sweep runs on `schedule` (the
- * default branch's workflow) and `workflow_dispatch` (whose ref the ref check below holds to the
- * default branch).
+ * default branch's workflow). Never `workflow_dispatch`: whoever dispatches picks the branch whose
+ * workflow file runs.
  */
 export const LOOP_EVENTS = [
   'issue_comment',
@@ -25,7 +25,6 @@ export const LOOP_EVENTS = [
   'check_suite',
   'status',
   'schedule',
-  'workflow_dispatch',
 ] as const;
 
 /** `step: apply` runs on the hand-off, a `repository_dispatch`: the default branch's too. */

@@ -357,7 +357,7 @@ export function keyProblems(workflows: readonly Workflow[]): Problem[] {
         path: workflow.path,
         line: lineOf(workflow.text, event),
         message: `This workflow holds the loop's App key and runs on \`${event}\`, which ${WHY_UNSAFE[event] ?? 'may run a workflow file from a branch other than the default one. Remove it'}.`,
-        fix: 'The job that holds the key may run only on issue_comment, issues, pull_request_target, workflow_run, check_suite, status and repository_dispatch.',
+        fix: 'The job that holds the key may run only on issue_comment, issues, pull_request_target, workflow_run, check_suite, status, schedule and repository_dispatch.',
       });
     }
     for (const use of uses) {

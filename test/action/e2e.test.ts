@@ -270,7 +270,7 @@ describe('the built Action (dist/index.js)', () => {
     expect(missing.stdout).toContain('the secret CODER_LOOP_PRIVATE_KEY');
   });
 
-  it("with the App token, a branch's workflow (a review, a push, a pull request) refuses with one clear error and writes nothing", async () => {
+  it("with the App token, a branch's workflow (a review, a push, a pull request, a dispatch) refuses with one clear error and writes nothing", async () => {
     await action('issue_comment', comment('/coder next'));
     expect((await action('check_suite', greenCi())).outputs.state).toBe('code-review');
     requests.length = 0;
@@ -278,10 +278,15 @@ describe('the built Action (dist/index.js)', () => {
     push.ref = `refs/heads/${BRANCH}`;
     const pull = examplePayload('pull_request', 'synchronize');
     pull.pull_request = { ...pull.pull_request, ...sim.pullJson(sim.pull(2)) };
+    // A dispatch runs the workflow file of the branch whoever dispatches it picks.
+    const dispatched = examplePayload('workflow_dispatch');
+    dispatched.ref = `refs/heads/${BRANCH}`;
+    dispatched.repository = push.repository;
     for (const [event, payload, ref] of [
       ['pull_request_review', approval(), 'refs/pull/2/merge'],
       ['push', push, `refs/heads/${BRANCH}`],
       ['pull_request', pull, 'refs/pull/2/merge'],
+      ['workflow_dispatch', dispatched, `refs/heads/${BRANCH}`],
     ] as const) {
       const run = await action(event, payload);
       expect(run.code).toBe(1);

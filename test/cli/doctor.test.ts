@@ -1,10 +1,13 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { inProcess } from '../helpers/cli.js';
 import { repoRoot } from '../paths.js';
 
-/** A user's repository set up as docs/github-action.md says: the loop, the review relay, CI. */
+/**
+ * A user's repository set up as docs/github-action.md says: the loop, the review relay, the
+ * scheduled sweep, CI.
+ */
 const LOOP = `name: coder-loop
 on:
   issue_comment:
@@ -45,6 +48,26 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - run: echo "review \${{ github.event.review.id }}"
+`;
+const SWEEP = `name: coder-loop resume
+on:
+  schedule:
+    - cron: '*/15 * * * *'
+permissions:
+  contents: read
+jobs:
+  resume:
+    runs-on: ubuntu-latest
+    environment: coder-loop
+    steps:
+      - uses: actions/create-github-app-token@v2
+        id: app-token
+        with:
+          app-id: \${{ vars.CODER_LOOP_APP_ID }}
+          private-key: \${{ secrets.CODER_LOOP_PRIVATE_KEY }}
+      - uses: my-org/coder-loop@main
+        with:
+          token: \${{ steps.app-token.outputs.token }}
 `;
 const CI = `name: CI
 on: [pull_request, push]
@@ -104,6 +127,7 @@ beforeEach(async () => {
   await write({
     '.github/workflows/coder-loop.yml': LOOP,
     '.github/workflows/review.yml': RELAY,
+    '.github/workflows/coder-resume.yml': SWEEP,
     '.github/workflows/ci.yml': CI,
   });
 });
@@ -163,6 +187,35 @@ describe('coder-loop doctor', () => {
     const none = await doctor();
     expect(none.code).toBe(0);
     expect(none.stdout).toContain('docs/plans: warning: `/coder next` has no plan');
+  });
+
+  it("the shipped example workflows, with the fork's owner and the App's slug filled in, pass as they are", async () => {
+    await rm(join(work, '.github/workflows'), { recursive: true });
+    const examples = join(repoRoot, 'examples', 'workflows');
+    for (const name of await readdir(examples))
+      await write({
+        [`.github/workflows/${name}`]: (await readFile(join(examples, name), 'utf8'))
+          .replaceAll('your-org/coder-loop@', 'my-org/coder-loop@')
+          .replaceAll('your-coder-loop-app', 'my-coder-loop'),
+      });
+    await write({
+      '.github/workflows/ci.yml': CI,
+      '.github/coder.yml': 'agent:\n  command: "true"\n',
+    });
+    const run = await doctor();
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('scheduled sweep: .github/workflows/coder-resume.yml');
+    expect(run.stdout).not.toMatch(/: (error|warning): /);
+  });
+
+  it('no scheduled sweep: a warning naming the file to copy, and what goes unsaid without it', async () => {
+    await rm(join(work, '.github/workflows/coder-resume.yml'));
+    const run = await doctor();
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      '.github/workflows: warning: No scheduled sweep runs coder-loop: a coding agent paused at its usage limit waits for `/coder resume`, and a loop pull request that no CI reaches is told so only on `/coder status`. Copy examples/workflows/coder-resume.yml',
+    );
   });
 
   it('no loop workflow at all', async () => {
@@ -248,7 +301,7 @@ describe('coder-loop doctor', () => {
     );
     expect(run.stdout).not.toContain('passes ANTHROPIC_API_KEY');
     expect(run.stderr).toContain(
-      ".github/workflows/coder-agent.yml: error: The workflows name the App's private key differently: secrets.APP_KEY (.github/workflows/coder-agent.yml, job apply), secrets.CODER_LOOP_PRIVATE_KEY (.github/workflows/coder-loop.yml, job loop).",
+      ".github/workflows/coder-agent.yml: error: The workflows name the App's private key differently: secrets.APP_KEY (.github/workflows/coder-agent.yml, job apply), secrets.CODER_LOOP_PRIVATE_KEY (.github/workflows/coder-loop.yml, job loop), secrets.CODER_LOOP_PRIVATE_KEY (.github/workflows/coder-resume.yml, job resume).",
     );
   });
 

@@ -28,7 +28,7 @@ export function workflowContext(event: string, payload: any, file = 'coder-loop.
   let ref = `refs/heads/${repository.default_branch}`;
   if (event === 'pull_request' || event.startsWith('pull_request_review'))
     ref = `refs/pull/${payload.pull_request.number}/merge`;
-  else if (event === 'push') ref = payload.ref;
+  else if (event === 'push' || event === 'workflow_dispatch') ref = payload.ref;
   return { GITHUB_REF: ref, GITHUB_WORKFLOW_REF: `${full}/.github/workflows/${file}@${ref}` };
 }
 

@@ -6,6 +6,7 @@ import {
   CONFIG_PATH,
   formatProblem,
   isLoopWorkflow,
+  isResumeSweep,
   isWorkflowPath,
   KIND_LABELS,
   keyProblems,
@@ -116,8 +117,17 @@ function workflowProblems(
     if ('problem' in read) problems.push(read.problem);
     else workflows.push(read.workflow);
   }
-  const loops = workflows.filter(isLoopWorkflow);
-  const lines = loops.map((w) => `loop workflow: ${w.path} ("${w.name}")`);
+  // The scheduled sweep runs the loop too, on `schedule` alone: it hears no command and no CI, so
+  // the gate's checks are not its own (examples/workflows/coder-resume.yml).
+  const every = workflows.filter(isLoopWorkflow);
+  const sweepOnly = (w: Workflow) =>
+    Object.keys(w.on).every((event) => event === 'schedule' || event === 'workflow_dispatch');
+  const loops = every.filter((w) => !sweepOnly(w));
+  const lines = every.map((w) =>
+    sweepOnly(w)
+      ? `scheduled sweep: ${w.path} ("${w.name}")`
+      : `loop workflow: ${w.path} ("${w.name}")`,
+  );
   if (loops.length === 0)
     problems.push({
       severity: 'error',
@@ -126,8 +136,8 @@ function workflowProblems(
         'No workflow runs coder-loop, so nothing hears `/coder` commands here (if you run coder-loop as a GitHub App instead, ignore this and the other workflow checks).',
       fix: 'Copy examples/workflows/coder-loop.yml from coder-loop to .github/workflows/ and put your fork in its `uses:` line.',
     });
-  for (const loop of loops) {
-    problems.push(...ciGateProblems(loop, workflows));
+  for (const loop of every) {
+    if (!sweepOnly(loop)) problems.push(...ciGateProblems(loop, workflows));
     const placeholder = /^\s*-?\s*uses:\s*your-org\/coder-loop@/m.exec(loop.text);
     if (placeholder)
       problems.push({
@@ -138,6 +148,14 @@ function workflowProblems(
         fix: 'Put the owner of your fork of coder-loop there (e.g. `uses: my-org/coder-loop@main`).',
       });
   }
+  if (loops.length > 0 && !every.some(isResumeSweep))
+    problems.push({
+      severity: 'warning',
+      path: WORKFLOWS_DIR,
+      message:
+        'No scheduled sweep runs coder-loop: a coding agent paused at its usage limit waits for `/coder resume`, and a loop pull request that no CI reaches is told so only on `/coder status`.',
+      fix: 'Copy examples/workflows/coder-resume.yml from coder-loop to .github/workflows/ and put your fork in its `uses:` line.',
+    });
   problems.push(...keyProblems(workflows));
   problems.push(...agentWorkflowProblems(workflows, config?.agent, configFile));
   return { lines, problems, loops };

@@ -151,7 +151,6 @@ function route(env: LoopEnv, name: string, payload: unknown): Promise<LoopOutcom
       return onCiEvent(env, name, payload as CiPayload);
     // The Action's scheduled sweep: pauses that are due resume (pause.ts).
     case 'schedule':
-    case 'workflow_dispatch':
       return onSchedule(env);
     default:
       return Promise.resolve({
