@@ -206,3 +206,29 @@ describe('a paused agent run that a person re-ran, and that failed', () => {
     expect(sim.dispatches.slice(sent).map((d) => d.client_payload?.node)).toEqual(['debug-fix']);
   });
 });
+
+describe('a paused Debug & Fix whose failure passes on a re-run of the same head', () => {
+  it('is flaky: the pause ends, its attempt is given back, and the head goes on to code review; the pause’s end hands nothing', async () => {
+    const { sim, deliver } = await started(AGENT);
+    await deliver.ci(BRANCH, 'failure', { name: 'test' });
+    const head = sim.refs.get(BRANCH)!;
+    const env = envOf(sim);
+    const { config } = await env.loadConfig();
+    const handOff = { ...handOffOf(sim), node: 'debug-fix' as const, attempt: 1 };
+    expect((await dispatchAgentPause(env, config!, handOff, LIMIT)).state).toBe('paused');
+    expect(decodeRecord(sim.own(head)?.output?.text, head)?.attempts).toHaveLength(1);
+    const sent = sim.dispatches.length;
+    // The same check passes on a re-run of the same head.
+    await deliver.ci(BRANCH, 'success', { name: 'test' });
+    const record = decodeRecord(sim.own(head)?.output?.text, head);
+    expect(record?.pause).toBeUndefined();
+    expect(record?.attempts ?? []).toEqual([]);
+    expect(record?.flaky).toEqual([{ sha: head, name: 'test' }]);
+    expect(sim.own(head)?.external_id).not.toBe('Debug');
+    const later = { ...env, now: () => new Date('2026-11-22T16:00:00.000Z') };
+    await sweepPauses(later, config!);
+    expect(sim.dispatches.slice(sent).map((d) => d.client_payload?.node)).not.toContain(
+      'debug-fix',
+    );
+  });
+});

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import { spentAtGreen } from './budget.js';
 import type { NodeId } from './flowchart.js';
+import type { LoopMarker } from './marker.js';
 import { evaluateGate } from './gate.js';
 import { validateVsSpec } from './passesSpec.js';
 import type { LoopState } from './outcome.js';
@@ -43,15 +44,34 @@ export function verification(
     return done(snap, 'escalated', 'Escalate', [], {
       reason: 'escalated: waiting for /coder resume',
     });
-  // Paused at the agent's limit (pause.ts): the node waits for its resume, whatever CI says —
-  // scheduled here first when this host has a wake-up queue and nobody scheduled it yet.
-  if (marker.pause && !again)
-    return (
-      scheduleWake(snap, options.waker) ??
-      done(snap, 'paused', undefined, [], { reason: `paused until ${marker.pause.until}` })
-    );
   if (!snap.checks) return { need: 'checks' };
   const gate = evaluateGate(snap.checks, config);
+  // Paused at the agent's limit (pause.ts): the node waits for its resume, whatever CI says —
+  // scheduled here first when this host has a wake-up queue and nobody scheduled it yet. Except a
+  // paused Debug & Fix whose failure passed on a re-run of the same head (flaky): there is
+  // nothing left to fix, so the pause ends and the head goes on as passed, its attempt given back.
+  if (marker.pause && !again) {
+    const flaky =
+      marker.pause.node === 'debug-fix' && gate.verdict === 'passed'
+        ? flakyOnPass(snap, gate.checks)
+        : undefined;
+    if (!flaky || (flaky.marker.attempts?.length ?? 0) >= (marker.attempts?.length ?? 0))
+      return (
+        scheduleWake(snap, options.waker) ??
+        done(snap, 'paused', undefined, [], { reason: `paused until ${marker.pause.until}` })
+      );
+    const unpaused: LoopMarker = { ...flaky.marker };
+    delete unpaused.pause;
+    const decided = passed({ ...snap, marker: unpaused }, config, again);
+    if ('need' in decided) return decided;
+    return {
+      ...decided,
+      effects: [
+        ...flaky.effects.map((e) => (e.kind === 'marker' ? { ...e, marker: unpaused } : e)),
+        ...decided.effects,
+      ],
+    };
+  }
   const reported = (state: LoopState, node: NodeId) =>
     done(snap, state, node, [], { reason: 'already reported' });
 
