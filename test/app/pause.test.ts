@@ -65,6 +65,16 @@ function handOffOf(sim: SimGitHub) {
   };
 }
 
+/** GitHub's `check_suite.completed` for a red CI on the lock branch's `head`. */
+function redCiOn(head: string) {
+  const payload = examplePayload('check_suite', 'completed');
+  payload.check_suite.head_branch = BRANCH;
+  payload.check_suite.head_sha = head;
+  payload.check_suite.conclusion = 'failure';
+  payload.check_suite.pull_requests = [];
+  return payload;
+}
+
 async function pauseOn(sim: SimGitHub, env: LoopEnv) {
   const { config } = await env.loadConfig();
   return dispatchAgentPause(env, config!, handOffOf(sim), LIMIT);
@@ -115,14 +125,7 @@ describe('a pause the Action recorded, heard by a host with a wake-up queue', ()
     await pauseOn(sim, envOf(sim));
     const head = sim.refs.get(BRANCH)!;
     sim.ci(head, 'failure', 'test');
-    const ci = () => {
-      const payload = examplePayload('check_suite', 'completed');
-      payload.check_suite.head_branch = BRANCH;
-      payload.check_suite.head_sha = head;
-      payload.check_suite.conclusion = 'failure';
-      payload.check_suite.pull_requests = [];
-      return payload;
-    };
+    const ci = () => redCiOn(head);
     const said = sim.comments.length;
     // The Action (no queue): CI on a paused head waits; nothing is scheduled or said.
     expect((await dispatch(envOf(sim), 'check_suite', ci())).state).toBe('paused');
@@ -151,14 +154,7 @@ describe('two replicas hear of the same pause before either records its wake-up'
     await pauseOn(sim, envOf(sim));
     const head = sim.refs.get(BRANCH)!;
     sim.ci(head, 'failure', 'test');
-    const ci = () => {
-      const payload = examplePayload('check_suite', 'completed');
-      payload.check_suite.head_branch = BRANCH;
-      payload.check_suite.head_sha = head;
-      payload.check_suite.conclusion = 'failure';
-      payload.check_suite.pull_requests = [];
-      return payload;
-    };
+    const ci = () => redCiOn(head);
     // One queue, as the replicas share one Redis: the first ask of a job id wins.
     const asked = new Set<string>();
     const replica = () =>
