@@ -65727,10 +65727,24 @@ function verification(snap, config2, options = {}) {
     return done(snap, "escalated", "Escalate", [], {
       reason: "escalated: waiting for /coder resume"
     });
-  if (marker.pause && !again)
-    return scheduleWake(snap, options.waker) ?? done(snap, "paused", void 0, [], { reason: `paused until ${marker.pause.until}` });
   if (!snap.checks) return { need: "checks" };
   const gate = evaluateGate(snap.checks, config2);
+  if (marker.pause && !again) {
+    const flaky2 = marker.pause.node === "debug-fix" && gate.verdict === "passed" ? flakyOnPass(snap, gate.checks) : void 0;
+    if (!flaky2 || (flaky2.marker.attempts?.length ?? 0) >= (marker.attempts?.length ?? 0))
+      return scheduleWake(snap, options.waker) ?? done(snap, "paused", void 0, [], { reason: `paused until ${marker.pause.until}` });
+    const unpaused = { ...flaky2.marker };
+    delete unpaused.pause;
+    const decided2 = passed({ ...snap, marker: unpaused }, config2, again);
+    if ("need" in decided2) return decided2;
+    return {
+      ...decided2,
+      effects: [
+        ...flaky2.effects.map((e) => e.kind === "marker" ? { ...e, marker: unpaused } : e),
+        ...decided2.effects
+      ]
+    };
+  }
   const reported = (state, node3) => done(snap, state, node3, [], { reason: "already reported" });
   if (gate.verdict === "pending") {
     const effects = waitingForCi(
@@ -68843,6 +68857,7 @@ async function apply(ctx, effects, outcome) {
   const { pr } = ctx.snap;
   const escalated = ctx.snap.marker.escalation ?? (ctx.snap.escalatedBefore ? { reason: "escalated before this head", sha: ctx.snap.pr.head.sha } : void 0);
   let merged;
+  let told = false;
   let result = outcome;
   for (const effect of withProgress(ctx.snap.marker, effects)) {
     if ("when" in effect && effect.when && effect.when !== (merged ? "merged" : "not-merged"))
@@ -68875,7 +68890,7 @@ async function apply(ctx, effects, outcome) {
         break;
       }
       case "reply":
-        await replyOnIssue(gh, repo2, effect.to ?? marker.issue, effect.body);
+        if (!told) await replyOnIssue(gh, repo2, effect.to ?? marker.issue, effect.body);
         break;
       case "marker": {
         const attemptsShown = JSON.stringify(effect.marker.attempts ?? []) !== JSON.stringify(marker.attempts ?? []);
@@ -68905,7 +68920,7 @@ async function apply(ctx, effects, outcome) {
         await sendAgentDispatch(gh, repo2, effect.payload);
         break;
       case "wake":
-        await wakeAt(ctx, effect.at);
+        if (!await wakeAt(ctx, effect.at)) told = true;
         break;
       case "rerun": {
         const answer2 = await rerunWorkflow(gh, repo2, effect.run, effect.whole);
@@ -69022,9 +69037,9 @@ async function wakeAt(ctx, at3) {
     env.log.info(
       `#${pr.number} paused until ${at3}: resumed by the scheduled sweep or \`/coder resume\` (no delayed job here)`
     );
-    return;
+    return true;
   }
-  await env.wake({
+  return env.wake({
     owner: env.repo.owner,
     repo: env.repo.repo,
     pullRequest: pr.number,
@@ -69883,7 +69898,6 @@ function route(env, name, payload) {
       return onCiEvent(env, name, payload);
     // The Action's scheduled sweep: pauses that are due resume (pause.ts).
     case "schedule":
-    case "workflow_dispatch":
       return onSchedule(env);
     default:
       return Promise.resolve({
@@ -72364,8 +72378,7 @@ var LOOP_EVENTS = [
   "workflow_run",
   "check_suite",
   "status",
-  "schedule",
-  "workflow_dispatch"
+  "schedule"
 ];
 var APPLY_EVENTS = ["repository_dispatch"];
 var DEFAULT_ENVIRONMENT = "coder-loop";
