@@ -1844,22 +1844,26 @@ function replayReport(
 }
 
 /**
- * A shard's seed: `FC_SEED` when set (`random`: a fresh one each run); else one fixed by the commit
- * under test and the shard, so that CI on one commit gives one verdict — a failure there fails
- * again on every re-run of that commit and replays from the seed it prints — while every new
- * commit explores other sequences. Outside a git checkout, a fresh one.
+ * A shard's seed: `FC_SEED` when set (`random`: a fresh one each run); else one fixed by the code
+ * and tests under test (git's ids of `src/` and `test/` at HEAD) and the shard, so that CI on one
+ * commit gives one verdict — a failure there fails again on every re-run of that commit and
+ * replays from the seed it prints — while a change to the code or the tests explores other
+ * sequences (one to the docs alone does not). Outside a git checkout, a fresh one.
  */
 function seedOf(shard: number): { seed?: number } {
   const given = process.env.FC_SEED;
   if (given === 'random') return {};
   if (given) return { seed: Number(given) };
   try {
-    const head = execFileSync('git', ['rev-parse', 'HEAD'], {
+    const [src = '', test = ''] = execFileSync('git', ['rev-parse', 'HEAD:src', 'HEAD:test'], {
       cwd: fileURLToPath(new URL('.', import.meta.url)),
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-    return { seed: (parseInt(head.slice(0, 8), 16) ^ Math.imul(shard, 0x9e3779b9)) | 0 };
+    })
+      .trim()
+      .split('\n');
+    const id = parseInt(src.slice(0, 8), 16) ^ parseInt(test.slice(0, 8), 16);
+    return { seed: (id ^ Math.imul(shard, 0x9e3779b9)) | 0 };
   } catch {
     return {};
   }
