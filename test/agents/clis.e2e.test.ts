@@ -84,8 +84,13 @@ async function world(
   example: AgentExample,
   extra: Record<string, string> = {},
   limit?: Limit,
+  keepPartialWork = false,
 ): Promise<void> {
-  const agent = { ...example.agent, env: [...example.agent.env] };
+  const agent = {
+    ...example.agent,
+    env: [...example.agent.env],
+    ...(keepPartialWork ? { keepPartialWork: true } : {}),
+  };
   for (const name of Object.keys(example.test.env))
     if (!agent.env.includes(name)) agent.env.push(name);
   const files: Record<string, string> = {
@@ -382,6 +387,8 @@ interface LimitCase {
   until: boolean;
   /** How many limit answers the CLI took before it gave up (its retries). */
   answers: number;
+  /** The Anthropic API's spend limit (a 400), not its 429. */
+  spend?: true;
 }
 
 const LIMIT_CASES: LimitCase[] = [
@@ -406,6 +413,17 @@ const LIMIT_CASES: LimitCase[] = [
     reason: /^Claude Code reached its rate limit: API Error: Request rejected \(429\) · /,
     until: false,
     answers: 2,
+  },
+  {
+    id: 'claude-code',
+    label: "an API key at its workspace's spend limit (the API's 400, not retried)",
+    env: { ANTHROPIC_BASE_URL: '{model}', ANTHROPIC_API_KEY: 'sk-ant-scripted' },
+    resetSeconds: 3 * 3600,
+    spend: true,
+    reason:
+      /^Claude Code reached its usage limit: API Error: 400 You have reached your specified API usage limits\. You will regain access on \d{4}-\d{2}-\d{2} at \d{2}:\d{2} UTC\.$/,
+    until: true,
+    answers: 1,
   },
   {
     id: 'codex',
@@ -447,7 +465,12 @@ function limitExample(c: LimitCase): AgentExample {
 async function pausedAtLimit(c: LimitCase, extra: Record<string, string> = {}) {
   const example = limitExample(c);
   const started = Date.now();
-  await world(example, extra, { after: 1, resetSeconds: c.resetSeconds });
+  await world(
+    example,
+    extra,
+    { after: 1, resetSeconds: c.resetSeconds, ...(c.spend ? { kind: 'spend' as const } : {}) },
+    true,
+  );
   const agent = await action('agent', example);
   expect(model.calls).toHaveLength(1);
   expect(model.calls[0]).toContain(TEST_FILE);
@@ -458,10 +481,13 @@ async function pausedAtLimit(c: LimitCase, extra: Record<string, string> = {}) {
   expect(run.changes.map((x) => x.path)).toEqual([TEST_FILE]);
   expect(run.pause?.reason).toMatch(c.reason);
   if (c.until) {
-    // To the minute the CLI printed (its seconds cut off), never past the real reset.
+    // Never before the provider's reset (a printed minute is read as its end), at most a minute
+    // after it.
     const until = Date.parse(run.pause!.until!);
-    expect(until).toBeGreaterThanOrEqual(started + c.resetSeconds * 1000 - 60_000);
-    expect(until).toBeLessThanOrEqual(Date.now() + c.resetSeconds * 1000 + 60_000);
+    const reset = model.resets.at(-1)!;
+    expect(until).toBeGreaterThanOrEqual(reset);
+    expect(until).toBeLessThanOrEqual(reset + 60_000);
+    expect(until).toBeGreaterThanOrEqual(started + c.resetSeconds * 1000);
   } else expect(run.pause?.until).toBeUndefined();
   return { example, pause: run.pause! };
 }

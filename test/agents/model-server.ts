@@ -52,6 +52,13 @@ export interface Limit {
   after: number;
   /** When it resets, in seconds from the answer. */
   resetSeconds: number;
+  /**
+   * `spend`: the Anthropic API's answer to an API key at its workspace's spend limit, HTTP 400
+   * `invalid_request_error` "You have reached your specified API usage limits. You will regain
+   * access on <date> at <HH:MM> UTC." (as users report it in Claude Code's issues, #2127, #38035),
+   * its reset to the minute, rounded up. Otherwise the API's 429.
+   */
+  kind?: 'spend';
 }
 
 export interface Recorded {
@@ -67,6 +74,8 @@ export interface ModelServer {
   calls: string[];
   /** The API of each answer that was the provider's limit (`Script.limit`). */
   limits: string[];
+  /** When each of those answers said the limit resets (ms since the epoch). */
+  resets: number[];
   close: () => Promise<void>;
 }
 
@@ -156,19 +165,35 @@ class LimitReached extends Error {
 
 const REQUEST_LIMIT = 50;
 
-/** The 429 each API answers at its limit (see `Limit`). */
+/** The answer each API gives at its limit (see `Limit`); returns when it said the limit resets. */
 function limited(
   api: 'anthropic' | 'responses' | 'chat' | 'gemini',
   limit: Limit,
   req: IncomingMessage,
   res: ServerResponse,
   body: Body,
-): void {
+): number {
   const now = Date.now();
   const seconds = limit.resetSeconds;
   const resetsAt = Math.ceil(now / 1000) + seconds;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   let answer: unknown;
+  if (api === 'anthropic' && limit.kind === 'spend') {
+    const reset = Math.ceil((now + seconds * 1000) / 60_000) * 60_000;
+    const at = new Date(reset).toISOString();
+    res.writeHead(400, { ...headers, 'request-id': id('req') });
+    res.end(
+      JSON.stringify({
+        type: 'error',
+        error: {
+          type: 'invalid_request_error',
+          message: `You have reached your specified API usage limits. You will regain access on ${at.slice(0, 10)} at ${at.slice(11, 16)} UTC.`,
+        },
+        request_id: id('req'),
+      }),
+    );
+    return reset;
+  }
   switch (api) {
     case 'anthropic': {
       Object.assign(headers, {
@@ -261,6 +286,8 @@ function limited(
   }
   res.writeHead(429, headers);
   res.end(JSON.stringify(answer));
+  // An epoch (Anthropic's unified reset, Codex's `resets_at`), or seconds from this answer.
+  return api === 'anthropic' || api === 'responses' ? resetsAt * 1000 : now + seconds * 1000;
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
@@ -592,6 +619,7 @@ export async function startModelServer(script: Script): Promise<ModelServer> {
   const requests: Recorded[] = [];
   const calls: string[] = [];
   const limits: string[] = [];
+  const resets: number[] = [];
   const server = createServer((req, res) => {
     void (async () => {
       const path = req.url ?? '/';
@@ -622,7 +650,8 @@ export async function startModelServer(script: Script): Promise<ModelServer> {
       } catch (error) {
         if (error instanceof LimitReached && api) {
           limits.push(api);
-          return limited(api, error.limit, req, res, body);
+          resets.push(limited(api, error.limit, req, res, body));
+          return;
         }
         json(res, 500, { error: { message: String(error) } });
       }
@@ -635,6 +664,7 @@ export async function startModelServer(script: Script): Promise<ModelServer> {
     requests,
     calls,
     limits,
+    resets,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

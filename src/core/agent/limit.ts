@@ -7,14 +7,17 @@
  *   (also weekly, Opus, Sonnet limits, `Aug 20, 3:30pm (Europe/Paris)` past a day), the older
  *   `Claude AI usage limit reached|<epoch>`; with an API key, past its retries, `API Error:
  *   Request rejected (429) · <the API's message>` (older: `API Error: 429 … rate_limit_error`);
+ *   at the workspace's spend limit, `API Error: 400 You have reached your specified API usage
+ *   limits. You will regain access on 2026-11-28 at 04:39 UTC.` (the API's 400, not retried);
  *   any `-p --output-format json` result with `"api_error_status":429`.
  * - Codex: `You’ve hit your usage limit. … Try again at 3:39 AM.` / `… or try again at Mar 10th,
  *   2026 3:39 AM.` (a typographic apostrophe since 0.1xx; its log line before it, when logged,
  *   carries `"resets_at":<epoch>`, preferred), `Quota exceeded. Check your plan and billing
  *   details.`, `exceeded retry limit, last status: 429`.
  *
- * The CLIs print a reset time to the minute (seconds cut off): a time in the current minute is
- * the end of that minute, not tomorrow.
+ * The CLIs print a reset time to the minute (seconds cut off): it is read as the end of that
+ * minute (a reset is never earlier than the time printed), a time in the current minute is not
+ * tomorrow's.
  * - Gemini CLI: `TerminalQuotaError` / `RetryableQuotaError` (its JSON error), `You have exhausted
  *   your daily quota on this model.`, `RESOURCE_EXHAUSTED`, with `Please retry in 45.1s` or a
  *   `retryDelay` when the API gave one.
@@ -91,13 +94,17 @@ function hour24(h: number, meridiem: string): number {
   return (h % 12) + (pm ? 12 : 0);
 }
 
-/** A printed minute that is now's: the reset lies within it, so its end (else undefined). */
-const inMinute = (at: number, now: Date): number | undefined =>
-  at <= now.getTime() && now.getTime() < at + MINUTE ? at + MINUTE : undefined;
+/**
+ * A printed minute's end: the CLIs print a reset to the minute, its seconds cut off (`3pm` for
+ * 15:00:40), so the reset lies somewhere within that minute, and the loop resumes at its end —
+ * never before the provider's reset, at most a minute after it.
+ */
+const endOfMinute = (at: number): number => at + MINUTE;
 
 /**
  * A local time as the CLIs print it — `3pm`, `3:30 PM`, `Aug 20, 3pm`, `Aug 20, 2027, 3pm`,
- * `Mar 10th, 2026 3:39 AM` — in `timeZone`; a time of day alone is its next occurrence.
+ * `Mar 10th, 2026 3:39 AM` — in `timeZone`, as the end of that minute; a time of day alone is
+ * its next occurrence.
  */
 export function parseLocalTime(text: string, now: Date, timeZone: string): number | undefined {
   const m =
@@ -118,11 +125,13 @@ export function parseLocalTime(text: string, now: Date, timeZone: string): numbe
     // `Jan 2` printed in late December is next year's.
     if (at !== undefined && !year && at < now.getTime() - DAY)
       at = fromZone(base.y + 1, mo, Number(day), h, mi, timeZone);
-    return at === undefined ? undefined : (inMinute(at, now) ?? at);
+    return at === undefined ? undefined : endOfMinute(at);
   }
   const at = fromZone(base.y, base.mo, base.d, h, mi, timeZone);
   if (at === undefined) return undefined;
-  return inMinute(at, now) ?? (at <= now.getTime() ? at + DAY : at);
+  // A time of day whose minute has ended is tomorrow's (its minute now: this minute's end).
+  const end = endOfMinute(at);
+  return end > now.getTime() ? end : end + DAY;
 }
 
 const iso = (ms: number | undefined) =>
@@ -163,6 +172,21 @@ function claude(text: string, now: Date, tz: string): UsageLimit | undefined {
       cli: 'Claude Code',
       kind: 'usage limit',
       message: hit[0].slice(0, 300),
+      ...(until !== undefined ? { until: iso(until) } : {}),
+    };
+  }
+  // An API key at its workspace's spend limit: HTTP 400, not retried, and Claude Code exits 1.
+  const spend =
+    /You have reached your specified API usage limits\.(?: You will regain access on (\d{4})-(\d{2})-(\d{2}) at (\d{2}):(\d{2}) UTC\.)?/.exec(
+      text,
+    );
+  if (spend) {
+    const [, y, mo, d, h, mi] = spend;
+    const until = y ? endOfMinute(Date.UTC(+y, +mo! - 1, +d!, +h!, +mi!)) : undefined;
+    return {
+      cli: 'Claude Code',
+      kind: 'usage limit',
+      message: `${/API Error: 400 $/.test(text.slice(Math.max(0, spend.index - 15), spend.index)) ? 'API Error: 400 ' : ''}${spend[0]}`,
       ...(until !== undefined ? { until: iso(until) } : {}),
     };
   }
@@ -289,4 +313,24 @@ export function usageLimitOf(output: string, now: Date, timeZone = 'UTC'): Usage
     gemini(text, now) ??
     opencode(text, now)
   );
+}
+
+/**
+ * The longest a provider's limit lasts: the Anthropic API's spend limit resets monthly (the
+ * subscriptions' and Codex's limits weekly, Gemini's daily), so a month and a day. A reset further
+ * than that is not a limit the loop waits for: the run is a failure, with its attempt.
+ */
+export const MAX_PAUSE_DAYS = 32;
+
+/**
+ * Why a pause's reset cannot be a provider's (undefined: it can). The run's output is the agent's
+ * own and the pause is read from it, so its reset is bounded wherever the loop takes it.
+ */
+export function incredibleReset(until: string | undefined, now: Date): string | undefined {
+  if (until === undefined) return undefined;
+  const at = Date.parse(until);
+  if (!Number.isFinite(at)) return `its reset ${JSON.stringify(until.slice(0, 40))} is no time`;
+  if (at > now.getTime() + MAX_PAUSE_DAYS * DAY)
+    return `its reset ${new Date(at).toISOString()} is further away than any provider's limit lasts (${MAX_PAUSE_DAYS} days)`;
+  return undefined;
 }

@@ -1,4 +1,4 @@
-import { parseLocalTime, usageLimitOf } from '../../../src/core/index.js';
+import { incredibleReset, parseLocalTime, usageLimitOf } from '../../../src/core/index.js';
 
 /**
  * Each documented CLI's usage-limit and rate-limit endings, as its real package prints them (the
@@ -15,16 +15,17 @@ describe('usageLimitOf: Claude Code', () => {
       cli: 'Claude Code',
       kind: 'usage limit',
       message: "You've hit your session limit \u00b7 resets 3pm (UTC)",
-      until: '2026-03-10T15:00:00.000Z',
+      // Printed to the minute (15:00:40 prints `3pm`): the end of that minute.
+      until: '2026-03-10T15:01:00.000Z',
     });
   });
   test('a weekly limit past a day, in the zone Claude Code names', () => {
     const out = "You've hit your weekly limit \u00b7 resets Mar 12, 9:30am (Europe/Paris)\n";
-    expect(usageLimitOf(out, NOW)?.until).toBe('2026-03-12T08:30:00.000Z');
+    expect(usageLimitOf(out, NOW)?.until).toBe('2026-03-12T08:31:00.000Z');
   });
   test('a time already past today is tomorrow', () => {
     const out = "You've hit your session limit \u00b7 resets 9am (UTC)";
-    expect(usageLimitOf(out, NOW)?.until).toBe('2026-03-11T09:00:00.000Z');
+    expect(usageLimitOf(out, NOW)?.until).toBe('2026-03-11T09:01:00.000Z');
   });
   test('the older `usage limit reached|<epoch>` form', () => {
     expect(usageLimitOf('Claude AI usage limit reached|1773158400', NOW)).toMatchObject({
@@ -37,6 +38,77 @@ describe('usageLimitOf: Claude Code', () => {
       'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}';
     expect(usageLimitOf(out, NOW)).toMatchObject({ cli: 'Claude Code', kind: 'rate limit' });
     expect(usageLimitOf(out, NOW)?.until).toBeUndefined();
+  });
+});
+
+describe('usageLimitOf: a printed minute is its end', () => {
+  test("Codex `try again at 4:43 AM.`: 04:44, never before the provider's reset", () => {
+    const out = 'ERROR: You\u2019ve hit your usage limit. Upgrade to Pro or try again at 4:43 AM.';
+    for (const now of ['2026-11-28T03:10:00Z', '2026-11-28T04:42:59Z', '2026-11-28T04:43:30Z'])
+      expect(usageLimitOf(out, new Date(now))?.until).toBe('2026-11-28T04:44:00.000Z');
+    // Its minute over: tomorrow's.
+    expect(usageLimitOf(out, new Date('2026-11-28T04:44:00Z'))?.until).toBe(
+      '2026-11-29T04:44:00.000Z',
+    );
+  });
+  test('a reset read from a printed minute is never earlier than any instant of that minute', () => {
+    for (let s = 0; s < 60; s += 7) {
+      const reset = Date.UTC(2026, 10, 28, 4, 43, s);
+      const printed = new Date(reset).toLocaleTimeString('en-US', {
+        hour: 'numeric',
+        minute: '2-digit',
+        hour12: true,
+        timeZone: 'UTC',
+      });
+      const until = parseLocalTime(printed, new Date(reset - 3_600_000), 'UTC')!;
+      expect(until).toBeGreaterThanOrEqual(reset);
+      expect(until - reset).toBeLessThanOrEqual(60_000);
+    }
+  });
+});
+
+describe('usageLimitOf: Claude Code with an API key at its spend limit', () => {
+  // What Claude Code 2.1.197 printed, exit 1, for the API's 400 (test/agents/model-server.ts `spend`).
+  const TEXT =
+    'API Error: 400 You have reached your specified API usage limits. You will regain access on 2026-11-28 at 04:39 UTC.';
+  test('`-p`: a usage limit until the end of the printed minute', () => {
+    expect(usageLimitOf(`${TEXT}\n`, new Date('2026-11-28T03:00:00Z'))).toEqual({
+      cli: 'Claude Code',
+      kind: 'usage limit',
+      message: TEXT,
+      until: '2026-11-28T04:40:00.000Z',
+    });
+  });
+  test('`--output-format json`: its result, `api_error_status` 400', () => {
+    const out = `{"type":"result","subtype":"success","is_error":true,"api_error_status":400,"duration_ms":165,"num_turns":1,"result":${JSON.stringify(TEXT)},"session_id":"c051ebdc","total_cost_usd":0}`;
+    expect(usageLimitOf(out, new Date('2026-11-28T03:00:00Z'))).toMatchObject({
+      cli: 'Claude Code',
+      kind: 'usage limit',
+      until: '2026-11-28T04:40:00.000Z',
+    });
+  });
+  test('as users report it (the API error body printed whole)', () => {
+    const out =
+      'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"You have reached your specified API usage limits. You will regain access on 2026-04-01 at 00:00 UTC."},"request_id":"req_011"}';
+    expect(usageLimitOf(out, new Date('2026-03-24T00:00:00Z'))?.until).toBe(
+      '2026-04-01T00:01:00.000Z',
+    );
+  });
+});
+
+describe("incredibleReset: a pause is bounded by the longest a provider's limit lasts", () => {
+  const now = new Date('2026-11-28T03:00:00Z');
+  test.each([
+    ['2026-11-28T04:44:00.000Z', false],
+    ['2026-12-29T00:00:00.000Z', false],
+    ['2027-01-05T00:00:00.000Z', true],
+    ['2286-11-20T17:46:40.000Z', true],
+    ['not a time', true],
+  ])('%s', (until, refused) => {
+    expect(incredibleReset(until, now) !== undefined).toBe(refused);
+  });
+  test('no reset said: the loop chooses it', () => {
+    expect(incredibleReset(undefined, now)).toBeUndefined();
   });
 });
 
@@ -54,7 +126,7 @@ describe('usageLimitOf: Codex', () => {
   });
   test('`exec --json`: the error event, another day (`Mar 12th, 2026 3:39 AM`)', () => {
     const out = `{"type":"error","message":"You've hit your usage limit. Try again at Mar 12th, 2026 3:39 AM."}\n{"type":"turn.failed","error":{"message":"You've hit your usage limit. Try again at Mar 12th, 2026 3:39 AM."}}`;
-    expect(usageLimitOf(out, NOW)?.until).toBe('2026-03-12T03:39:00.000Z');
+    expect(usageLimitOf(out, NOW)?.until).toBe('2026-03-12T03:40:00.000Z');
   });
   test('no reset known: `Try again later.`', () => {
     const limit = usageLimitOf("ERROR: You've hit your usage limit. Try again later.", NOW);
@@ -110,7 +182,7 @@ describe('usageLimitOf: the real CLIs at the limit (captured)', () => {
       cli: 'Claude Code',
       kind: 'usage limit',
       message: "You've hit your session limit \u00b7 resets 3:24am (UTC)",
-      until: '2026-11-26T03:24:00.000Z',
+      until: '2026-11-26T03:25:00.000Z',
     });
     // Printed in the minute it resets: the end of that minute, not tomorrow.
     expect(usageLimitOf(out, new Date('2026-11-26T03:24:31Z'))?.until).toBe(
@@ -148,7 +220,7 @@ describe('usageLimitOf: the real CLIs at the limit (captured)', () => {
       kind: 'usage limit',
       message:
         'You\u2019ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 3:25 AM.',
-      until: '2026-11-26T03:25:00.000Z',
+      until: '2026-11-26T03:26:00.000Z',
     });
   });
   test("Gemini CLI 0.61.0, a daily quota: TerminalQuotaError, the API's retry delay", () => {
@@ -208,7 +280,7 @@ describe('usageLimitOf: anything else', () => {
 describe('parseLocalTime', () => {
   test('times the CLIs print, in a zone', () => {
     expect(new Date(parseLocalTime('3:30pm', NOW, 'America/New_York')!).toISOString()).toBe(
-      '2026-03-10T19:30:00.000Z',
+      '2026-03-10T19:31:00.000Z',
     );
     expect(parseLocalTime('25pm', NOW, 'UTC')).toBeUndefined();
     expect(parseLocalTime('3pm', NOW, 'Not/AZone')).toBeUndefined();
