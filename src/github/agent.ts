@@ -1,4 +1,5 @@
 import {
+  incredibleReset,
   AGENT_EVENT_TYPE,
   agentCommitMessage,
   agentReply,
@@ -445,6 +446,8 @@ export async function applyAgentRun(
     measured?: RunFile;
     /** Where the run is recorded: the loop's record on the head (none: not recorded). */
     record?: { identity: LoopIdentity; repoUrl: string };
+    /** The time a pause's reset is bounded from (tests; default the clock). */
+    now?: Date;
   } = {},
 ): Promise<AgentApplyOutcome> {
   const say = (body: string) => replyOnIssue(gh, repo, payload.pullRequest, body);
@@ -472,8 +475,18 @@ export async function applyAgentRun(
     await say(agentReply.failed(payload, reason, summary, measured));
     return { state: 'agent-failed', failedAttempt: true, reason };
   };
-  const pause =
+  const claimed =
     run.outcome === 'paused' ? (run.pause ?? { reason: run.reason ?? 'paused' }) : undefined;
+  // The pause is the agent job's word (its output, its changes.json): a reset no provider's limit
+  // lasts to is a failure, with its attempt, not a wait the agent chose.
+  const incredible = claimed && incredibleReset(claimed.until, options.now ?? new Date());
+  if (claimed && incredible) {
+    const reason = `stopped with what reads as its provider's limit (${claimed.reason.slice(0, 300)}), but ${incredible}`;
+    await recorded(payload.headSha);
+    await say(agentReply.failed(payload, reason, summary, measured));
+    return { state: 'agent-failed', failedAttempt: true, reason };
+  }
+  const pause = claimed;
   /** Paused, no attempt: on `commit`, the partial work it kept, if any. */
   const paused = (limit: NonNullable<typeof pause>, commit?: string): AgentApplyOutcome => ({
     state: 'paused',
@@ -482,8 +495,9 @@ export async function applyAgentRun(
     pause: limit,
     reason: limit.reason,
   });
-  if (pause && run.changes.length === 0) {
-    // Nothing to keep: the pause is recorded on the handed head (the loop says it, once).
+  if (pause && (run.changes.length === 0 || !options.keepPartialWork)) {
+    // Nothing to keep (nothing changed, or `keepPartialWork` off): the pause is recorded on the
+    // handed head (the loop says it, once).
     await recorded(payload.headSha);
     return paused(pause);
   }

@@ -8,6 +8,7 @@ import {
   buildAgentPayload,
   parseAgentPayload,
   parseConfigText,
+  withoutRecord,
   type AgentPayload,
 } from '../../src/core/index.js';
 import { phaseStartedWorld } from '../helpers/agentWorld.js';
@@ -429,6 +430,99 @@ describe('the built Action, step agent then step apply', () => {
     expect(sim.refs.get(BRANCH)).toBe(head);
     // A failed attempt on the loop's record: Debug & Fix is handed off next.
     expect(sim.dispatches.at(-1)?.client_payload).toMatchObject({ node: 'debug-fix', attempt: 1 });
+    // The issue is told what failed: the agent's run, not CI (none ran).
+    const told = sim.comments.filter((c) => c.issue === 1).map((c) => c.body);
+    expect(told.at(-1)).toMatch(
+      /^\*\*The coding agent's run failed\*\* on pull request #2 — attempt 1 of 3; it made no commit, so no CI ran\. The coding agent \(tdd, attempt 1\) produced no commit: exited with code 3\./,
+    );
+    expect(told.join('\n')).not.toContain('CI failed');
+  });
+
+  /** A run `step: agent` ended at the provider's limit, as its changes.json says. */
+  async function pausedRun(
+    pause: { reason: string; until?: string },
+    config = '',
+    changed: { path: string; content: string }[] = [],
+  ) {
+    await world('true', config ? { '.github/coder.yml': config } : {});
+    await action('agent');
+    const file = join(work, 'changes', 'changes.json');
+    const run = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(
+      file,
+      JSON.stringify({
+        ...run,
+        outcome: 'paused',
+        reason: pause.reason,
+        pause,
+        changes: changed.map((c) => ({
+          path: c.path,
+          mode: '100644',
+          content: Buffer.from(c.content).toString('base64'),
+        })),
+      }),
+    );
+    return action('apply', await digestNow());
+  }
+
+  it("a paused run's reason is the agent's words: quoted as untrusted text in the reply and the check run", async () => {
+    const reason =
+      'Claude Code reached its usage limit: @octocat @acme/admins ![x](https://evil.example/x.png) <img src=https://evil.example/y.png> [go](https://evil.example) ## Approved';
+    const apply = await pausedRun({
+      reason,
+      until: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(apply.outputs).toMatchObject({ state: 'paused', 'failed-attempt': 'false' });
+    // What people read: the comments, and the check runs without the loop's record (an HTML
+    // comment whose JSON cannot end it early).
+    const posted = [
+      ...sim.comments.map((c) => c.body),
+      ...sim.checkRuns.map((c) =>
+        JSON.stringify({ ...c, output: { ...c.output, text: withoutRecord(c.output?.text) } }),
+      ),
+    ].join('\n');
+    expect(posted).toContain('Paused until');
+    expect(posted).toContain('@\u200bacme/admins');
+    for (const raw of [
+      '<img',
+      '@octocat',
+      '@acme',
+      '](https://evil',
+
+      '## Approved',
+      'https://evil',
+    ])
+      expect(posted).not.toContain(raw);
+    // An image stays text: its `!` escaped.
+    expect(posted).not.toMatch(/(?<!\\)!\[/);
+  });
+
+  it("a pause until a time no provider's limit lasts to (2286) is a failure, with its attempt", async () => {
+    const apply = await pausedRun({
+      reason: 'Claude Code reached its usage limit: Claude AI usage limit reached|9999999999',
+      until: '2286-11-20T17:46:40.000Z',
+    });
+    expect(apply.outputs).toMatchObject({ state: 'agent-failed', 'failed-attempt': 'true' });
+    expect(prComments()[0]).toMatch(
+      /^\*\*Agent failed\.\*\* .*2286-11-20T17:46:40\.000Z is further away than any provider's limit lasts/,
+    );
+    expect(sim.comments.some((c) => c.body.includes('Paused until'))).toBe(false);
+    expect(sim.dispatches.at(-1)?.client_payload).toMatchObject({ node: 'debug-fix', attempt: 1 });
+  });
+
+  it.each([
+    ['off (the default): paused, its work not committed', '', false],
+    ['on: paused, its work one partial commit', '  keepPartialWork: true\n', true],
+  ])('keepPartialWork %s', async (_name, setting, kept) => {
+    const apply = await pausedRun(
+      { reason: 'Codex reached its usage limit: You’ve hit your usage limit.' },
+      `agent:\n  command: "true"\n  env: [AGENT_KEY]\n${setting}`,
+      [{ path: 'test/a.test.mjs', content: 'throw new Error("red");\n' }],
+    );
+    expect(apply.outputs).toMatchObject({ state: 'paused', 'failed-attempt': 'false' });
+    expect(sim.refs.get(BRANCH) !== head).toBe(kept);
+    expect(apply.outputs.commit ?? '').toBe(kept ? sim.refs.get(BRANCH) : '');
+    expect(sim.comments.filter((c) => c.body.includes('Paused until'))).toHaveLength(1);
   });
 
   it.each([

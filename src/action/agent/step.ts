@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import {
+  incredibleReset,
   sanitizeUntrusted,
   usageLimitOf,
   usageFromFile,
@@ -271,19 +272,28 @@ export async function agentStep(input: AgentStepInput): Promise<AgentStepResult>
   let pause: ChangeSet['pause'];
   let changes: ChangeSet['changes'] = [];
   // The provider's usage or rate limit ended it (or kept it retrying until its time ran out).
+  const now = new Date();
   const limit =
     run.timedOut || run.exitCode !== 0
-      ? usageLimitOf(run.outputTail, new Date(), input.env.TZ || 'UTC')
+      ? usageLimitOf(run.outputTail, now, input.env.TZ || 'UTC')
       : undefined;
-  if (limit) {
+  // A reset no provider's limit lasts to is not a pause: the run failed (its output said so).
+  const incredible = limit && incredibleReset(limit.until, now);
+  if (limit && incredible) {
+    outcome = 'failed';
+    reason = sanitizeUntrusted(
+      `stopped with what reads as ${limit.cli}'s ${limit.kind}, but ${incredible}`,
+      secrets,
+    ).slice(0, 1000);
+  } else if (limit) {
     outcome = 'paused';
     reason = sanitizeUntrusted(
       `${limit.cli} reached its ${limit.kind}: ${limit.message}`,
       secrets,
     ).slice(0, 1000);
     pause = { reason, ...(limit.until ? { until: limit.until } : {}) };
-    // Its work so far is kept, as partial work (`step: apply`), whatever `keepPartialWork` says.
-    changes = await collectChanges(workspace, payload.headSha);
+    // Its work so far, kept as partial work by `step: apply` with `keepPartialWork` (as a timeout).
+    if (agent.keepPartialWork) changes = await collectChanges(workspace, payload.headSha);
   } else if (run.timedOut) {
     outcome = 'timed-out';
     reason = `was stopped after ${agent.timeoutMinutes} minutes (it and every process it started were killed)`;

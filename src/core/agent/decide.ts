@@ -149,7 +149,8 @@ function sameEntry(a: { mode: string; target?: string } | undefined, b: typeof a
  *   (`a/s -> ..` with `a/q -> s/../..`), nor loops, where it did not already at the head.
  * Every problem is listed; one problem refuses the whole set.
  *
- * A run that timed out is discarded unless `keepPartialWork` is on and it changed something;
+ * A run that timed out or stopped at its provider's limit is discarded unless `keepPartialWork`
+ * is on and it changed something;
  * then the same checks hold, and what passes is applied as partial work (`partial`): one commit
  * marked partial, still a failed attempt, so the next attempt starts from it.
  */
@@ -165,10 +166,10 @@ export function decideApply(input: {
   /** `agent.keepPartialWork`: what a timed-out agent changed is kept as one partial commit. */
   keepPartialWork?: boolean;
 }): ApplyDecision {
-  // A run stopped at its provider's limit keeps its work whatever `keepPartialWork` says (pause.ts).
-  const paused = input.outcome === 'paused';
-  const timedOut = input.outcome === 'timed-out' || paused;
-  if (timedOut && ((!input.keepPartialWork && !paused) || input.changes.length === 0))
+  // A run stopped at its provider's limit keeps its work as a timed-out one does: only with
+  // `keepPartialWork` (pause.ts).
+  const timedOut = input.outcome === 'timed-out' || input.outcome === 'paused';
+  if (timedOut && (!input.keepPartialWork || input.changes.length === 0))
     return { ok: false, discarded: true, problems: [] };
   const { valid, problems } = checkEntries(input.changes, input.plansDir, input.limits);
   const name = (p: string) => JSON.stringify(p);

@@ -42,9 +42,7 @@ export function debugFix(
     const escalated = escalation(
       { ...snap, marker: updated },
       config,
-      k >= config.maxRetries
-        ? `${plural(k, 'failed CI attempt')} (the limit is ${config.maxRetries})`
-        : (spent ?? ''),
+      k >= config.maxRetries ? attemptsSaid(attempts, config.maxRetries) : (spent ?? ''),
       failing
         .map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ''}`)
         .concat(reason ? [reason] : [])
@@ -66,7 +64,11 @@ export function debugFix(
     mode: marker.mode,
     node: revise ? 'Revise' : 'Debug',
     title: `${revise ? 'Passes Spec? no — Revise Code' : 'Debug & Fix'} (attempt ${k} of ${config.maxRetries})`,
-    next: reason ?? 'Fix the failing checks and push; CI runs again on the new head.',
+    next:
+      reason ??
+      (agent
+        ? 'The coding agent made no commit.'
+        : 'Fix the failing checks and push; CI runs again on the new head.'),
     attempt: { number: k, of: config.maxRetries },
     ...(revise ? { spec: revise.table } : {}),
   };
@@ -81,10 +83,30 @@ export function debugFix(
         kind: 'reply',
         body: revise
           ? reply.specMissing(pr.number, k, config.maxRetries, revise.spec.missing)
-          : reply.ciFailed(pr.number, k, config.maxRetries, failing, reason),
+          : agent && failing.length === 0
+            ? reply.agentFailed(pr.number, k, config.maxRetries, reason ?? 'no commit')
+            : reply.ciFailed(pr.number, k, config.maxRetries, failing, reason),
       },
       ...(payload ? [{ kind: 'dispatch' as const, payload }] : []),
     ],
     payload ? { reason: `${stated.reason}; handed to the coding agent` } : stated,
   );
+}
+
+/**
+ * What the failed attempts were, for the escalation: CI that failed, an agent run that made no
+ * commit (no CI ran), Passes Spec? that said no (CI passed) — never "failed CI" for what was not.
+ */
+function attemptsSaid(attempts: readonly Attempt[], max: number): string {
+  const agent = attempts.filter((a) => a.agent).length;
+  const spec = attempts.filter((a) => !a.agent && a.checks.length === 0 && a.reason).length;
+  const ci = attempts.length - agent - spec;
+  const limit = `(the limit is ${max})`;
+  if (ci === attempts.length) return `${plural(ci, 'failed CI attempt')} ${limit}`;
+  const kinds = [
+    ci ? plural(ci, 'red CI') : '',
+    agent ? `${plural(agent, 'agent run')} without a commit (no CI ran)` : '',
+    spec ? `${spec} × Passes Spec? no (CI passed)` : '',
+  ].filter(Boolean);
+  return `${plural(attempts.length, 'failed attempt')} ${limit}: ${kinds.join(', ')}`;
 }

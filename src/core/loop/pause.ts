@@ -1,4 +1,5 @@
 import type { AgentNode } from '../agent/payload.js';
+import { escapeInline } from '../agent/replies.js';
 import type { Config } from '../config.js';
 import type { CheckRunView } from './checkRun.js';
 import type { NodeId } from './flowchart.js';
@@ -22,6 +23,13 @@ const NODE_OF: Record<AgentNode, NodeId> = {
   'review-fix': 'TDD',
   revise: 'Revise',
 };
+
+/**
+ * The pause's reason where the loop shows it (its reply, check run, escalation): the agent's own
+ * output, so quoted as untrusted text — mentions that ping no one, links and images that load
+ * nothing, as `step: apply`'s comment shows the same words.
+ */
+const said = (reason: string): string => escapeInline(reason, 1_000);
 
 /** `2026-03-10 15:00 UTC`: a pause's end, for people. */
 function formatUntil(until: string): string {
@@ -61,7 +69,7 @@ function pausedView(snap: PullSnapshot, pause: PauseState, waker: Waker): CheckR
     mode: snap.marker.mode,
     node: NODE_OF[pause.node],
     title: `Paused until ${formatUntil(pause.until)}`,
-    next: `The coding agent stopped at its provider's limit (${pause.reason}). No attempt was spent; its work so far is kept. ${howItResumes(pause, waker)}`,
+    next: `The coding agent stopped at its provider's limit (${said(pause.reason)}). No attempt was spent; its work so far is kept. ${howItResumes(pause, waker)}`,
   };
 }
 
@@ -95,7 +103,7 @@ export function pauseAt(
   if (pauses.length > max) {
     const updated: LoopMarker = { ...marker, pauses };
     delete updated.pause;
-    const reason = `the coding agent reached its provider's limit ${pauses.length} times (the limit is ${max} pauses): ${pause.reason}`;
+    const reason = `the coding agent reached its provider's limit ${pauses.length} times (the limit is ${max} pauses): ${said(pause.reason)}`;
     return done(
       snap,
       'escalated',
@@ -116,7 +124,7 @@ export function pauseAt(
       { kind: 'check', view: pausedView(snap, pause, waker) },
       {
         kind: 'reply',
-        body: `⏸️ Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at.node}, attempt ${at.attempt}) stopped at its provider's limit — ${pause.reason}. No attempt was spent and its work so far is kept. ${howItResumes(pause, waker)}`,
+        body: `⏸️ Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at.node}, attempt ${at.attempt}) stopped at its provider's limit — ${said(pause.reason)}. No attempt was spent and its work so far is kept. ${howItResumes(pause, waker)}`,
       },
     ],
     { reason: `paused until ${pause.until}: ${pause.reason}` },
@@ -146,7 +154,7 @@ export function scheduleWake(snap: PullSnapshot, waker: Waker): Decided | undefi
       { kind: 'check', view: pausedView(snap, pause, 'job') },
       {
         kind: 'reply',
-        body: `⏰ #${snap.pr.number} is paused until **${formatUntil(pause.until)}** (${pause.reason}). ${howItResumes(pause, 'job')}`,
+        body: `⏰ #${snap.pr.number} is paused until **${formatUntil(pause.until)}** (${said(pause.reason)}). ${howItResumes(pause, 'job')}`,
       },
     ],
     { reason: `paused until ${pause.until}: its wake-up is scheduled` },

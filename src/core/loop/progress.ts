@@ -1,3 +1,4 @@
+import { escapeInline } from '../agent/replies.js';
 import { codeSpan, escapeMarkdown } from '../markdown.js';
 import { NODES, type NodeId } from './flowchart.js';
 import type { LoopMarker, PhaseCounts, RunPhase, RunState } from './marker.js';
@@ -127,7 +128,7 @@ function headlineOf(current: ProgressCurrent): string {
   if (current.escalated !== undefined)
     return `${where} is **escalated**: waiting for an architect (\`/coder resume\`). ${current.escalated.replace(/\.?$/, '.')}`;
   if (current.paused)
-    return `${where} is **paused** until ${at(current.paused.until)}: ${current.paused.reason.replace(/\.?$/, '.')} No attempt was spent; \`/coder resume\` resumes now.`;
+    return `${where} is **paused** until ${at(current.paused.until)}: ${escapeInline(current.paused.reason, 1_000).replace(/\.?$/, '.')} No attempt was spent; \`/coder resume\` resumes now.`;
   const node = current.node ? NODES[current.node] : 'Implementation (TDD)';
   return `${where} is at **${node}**, waiting for ${waitingFor(current.node)}.`;
 }

@@ -171,6 +171,10 @@ export const reply = {
       ),
     ].join('\n'),
 
+  /** A failed agent run (no commit, so no CI ran on it): what failed, attempt k of N. */
+  agentFailed: (pr: number, attempt: number, of: number, reason: string): string =>
+    `**The coding agent's run failed** on pull request #${pr} — attempt ${attempt} of ${of}; it made no commit, so no CI ran. ${reason.replace(/\.?$/, '.')} Back to implementation (Debug & Fix).`,
+
   /** Triage: an infrastructure failure again on the same head, re-run by the loop. */
   infrastructure: (
     pr: number,
