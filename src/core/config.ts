@@ -94,7 +94,7 @@ export const AgentConfigSchema = z.strictObject({
     .boolean()
     .default(false)
     .describe(
-      'When the agent runs out of time, commit what it changed so far as one commit marked partial (still a failed attempt), so the next attempt starts from it. Off: a timed-out run is discarded.',
+      "When the agent runs out of time, commit what it changed so far as one commit marked partial (still a failed attempt), so the next attempt starts from it; when it stops at its provider's limit, the same commit, and the paused node resumes from it. Off: a timed-out or paused run's changes are discarded.",
     ),
   maxReviewRounds: z
     .number()

@@ -135,7 +135,12 @@ async function world(
   });
 }
 
-async function action(step: 'agent' | 'apply', example: AgentExample) {
+async function action(
+  step: 'agent' | 'apply',
+  example: AgentExample,
+  /** The Action's own environment (not the agent's). */
+  own: Record<string, string> = {},
+) {
   const eventPath = join(work, 'event.json');
   const output = join(work, `output-${step}.txt`);
   // The loop asked for this hand-off: its record on the head names it, as the loop writes it.
@@ -172,6 +177,7 @@ async function action(step: 'agent' | 'apply', example: AgentExample) {
     // What GitHub sets for the hand-off's run: the default branch's coder-agent.yml.
     ...workflowContext('repository_dispatch', event, 'coder-agent.yml'),
     ...testEnv,
+    ...own,
   };
   const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
     execFile(
@@ -389,6 +395,8 @@ interface LimitCase {
   answers: number;
   /** The Anthropic API's spend limit (a 400), not its 429. */
   spend?: true;
+  /** The agent's time limit (`CODER_LOOP_AGENT_TIMEOUT_MS`): a CLI that waits out the limit. */
+  timeoutMs?: number;
 }
 
 const LIMIT_CASES: LimitCase[] = [
@@ -444,6 +452,18 @@ const LIMIT_CASES: LimitCase[] = [
   },
   {
     id: 'opencode',
+    label:
+      'a retry-after of an hour, waited out silently until its time ran out (its log says why)',
+    resetSeconds: 3600,
+    reason:
+      /^OpenCode reached its rate limit: Rate limit reached for .* Please try again in 3600s\./,
+    until: true,
+    answers: 1,
+    // Long enough for its cold start and first tool call on a busy runner.
+    timeoutMs: 40_000,
+  },
+  {
+    id: 'opencode',
     label: 'a rate limit past its five retries (retry-after: 1)',
     resetSeconds: 1,
     reason: /^OpenCode reached its rate limit: Rate limit reached for /,
@@ -471,7 +491,11 @@ async function pausedAtLimit(c: LimitCase, extra: Record<string, string> = {}) {
     { after: 1, resetSeconds: c.resetSeconds, ...(c.spend ? { kind: 'spend' as const } : {}) },
     true,
   );
-  const agent = await action('agent', example);
+  const agent = await action(
+    'agent',
+    example,
+    c.timeoutMs ? { CODER_LOOP_AGENT_TIMEOUT_MS: String(c.timeoutMs) } : {},
+  );
   expect(model.calls).toHaveLength(1);
   expect(model.calls[0]).toContain(TEST_FILE);
   expect(model.limits).toHaveLength(c.answers);

@@ -22,7 +22,8 @@
  *   your daily quota on this model.`, `RESOURCE_EXHAUSTED`, with `Please retry in 45.1s` or a
  *   `retryDelay` when the API gave one.
  * - OpenCode: an `error` event of `run --format json` with status 429 (or the provider's quota
- *   words), its `retry-after` / `retry-after-ms` response header when given.
+ *   words), its `retry-after` / `retry-after-ms` response header when given; or, stopped while it
+ *   waited out a long `retry-after`, the last `stream error` of its log (`--print-logs`).
  */
 export interface UsageLimit {
   cli: 'Claude Code' | 'Codex' | 'Gemini CLI' | 'OpenCode';
@@ -279,9 +280,7 @@ function opencode(text: string, now: Date): UsageLimit | undefined {
     const error = obj(event.error);
     const data = obj(error?.data) ?? {};
     const message = typeof data.message === 'string' ? data.message : '';
-    const limited =
-      data.statusCode === 429 ||
-      /rate.?limit|too many requests|usage limit|quota|insufficient_quota/i.test(message);
+    const limited = data.statusCode === 429 || LIMIT_WORDS.test(message);
     if (!limited) continue;
     const headers = obj(data.responseHeaders) ?? {};
     const ms = typeof headers['retry-after-ms'] === 'string' ? headers['retry-after-ms'] : '';
@@ -296,7 +295,37 @@ function opencode(text: string, now: Date): UsageLimit | undefined {
       ...(until !== undefined && Number.isFinite(until) ? { until: iso(until) } : {}),
     };
   }
-  return undefined;
+  return waiting(text, now);
+}
+
+const LIMIT_WORDS = /rate.?limit|too many requests|usage limit|quota|insufficient_quota/i;
+
+/**
+ * OpenCode still waiting on a limit when its time ran out: it retries a 429 five times, each time
+ * after the provider's `retry-after` however long (no setting changes that), and prints nothing
+ * meanwhile on stdout; with `--print-logs` its log on stderr has, per try, `timestamp=<ISO>
+ * level=ERROR … message="stream error" … error.error="AI_APICallError: <the API's message>"`.
+ * The last such line, in a limit's words, whose `try again in <N>s` ends after `now` (the run was
+ * stopped while it waited), is that limit, until then. A wait already over is not one.
+ */
+function waiting(text: string, now: Date): UsageLimit | undefined {
+  const logged = [
+    ...text.matchAll(
+      /^timestamp=(\S+) level=ERROR [^\n]*message="stream error"[^\n]*error\.error="AI_APICallError: ((?:[^"\\\n]|\\.)*)"/gm,
+    ),
+  ].at(-1);
+  if (!logged || !LIMIT_WORDS.test(logged[2]!)) return undefined;
+  const at = Date.parse(logged[1]!);
+  const delay = /try again in ([0-9.]+) ?(ms|s)\b/i.exec(logged[2]!);
+  if (!Number.isFinite(at) || !delay) return undefined;
+  const until = Math.ceil(at + Number(delay[1]) * (delay[2]!.toLowerCase() === 'ms' ? 1 : 1000));
+  if (!Number.isFinite(until) || until <= now.getTime()) return undefined;
+  return {
+    cli: 'OpenCode',
+    kind: /usage limit|quota/i.test(logged[2]!) ? 'usage limit' : 'rate limit',
+    message: logged[2]!.replace(/\\(.)/g, '$1').slice(0, 300),
+    until: iso(until)!,
+  };
 }
 
 /**

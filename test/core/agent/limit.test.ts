@@ -266,6 +266,33 @@ describe('usageLimitOf: the real CLIs at the limit (captured)', () => {
   });
 });
 
+describe('usageLimitOf: OpenCode stopped while it waited out a long retry-after', () => {
+  // What OpenCode 1.18.33 `run --format json --print-logs --log-level WARN` left on stderr, its
+  // provider answering 429 with `retry-after: 3600`, when its time ran out.
+  const LOG =
+    'timestamp=2026-11-28T06:23:07.911Z level=ERROR run=59f0108e message="stream error" providerID=scripted modelID=model session.id=ses_ddf2da8c7ffelmAKbNiQa67F5t small=false agent=build mode=primary error.error="AI_APICallError: Rate limit reached for model in organization org-scripted on requests per min (RPM): Limit 50, Used 50, Requested 1. Please try again in 3600s. Visit https://platform.openai.com/account/rate-limits to learn more."\n';
+  test("the last stream error in a limit's words, until its wait ends", () => {
+    expect(usageLimitOf(LOG, new Date('2026-11-28T06:53:08Z'))).toEqual({
+      cli: 'OpenCode',
+      kind: 'rate limit',
+      message:
+        'Rate limit reached for model in organization org-scripted on requests per min (RPM): Limit 50, Used 50, Requested 1. Please try again in 3600s. Visit https://platform.openai.com/account/rate-limits to learn more.',
+      until: '2026-11-28T07:23:07.911Z',
+    });
+  });
+  test('a wait already over (the run timed out for something else) is no limit', () => {
+    expect(usageLimitOf(LOG, new Date('2026-11-28T07:30:00Z'))).toBeUndefined();
+  });
+  test('a stream error in other words is no limit', () => {
+    expect(
+      usageLimitOf(
+        LOG.replace(/AI_APICallError: [^"]*/, 'AI_APICallError: Bad gateway. try again in 30s'),
+        new Date('2026-11-28T06:23:10Z'),
+      ),
+    ).toBeUndefined();
+  });
+});
+
 describe('usageLimitOf: anything else', () => {
   test.each([
     'Error: the test failed\nexit 1',
