@@ -46,28 +46,31 @@ export function verification(
     });
   if (!snap.checks) return { need: 'checks' };
   const gate = evaluateGate(snap.checks, config);
-  // Paused at the agent's limit (pause.ts): the node waits for its resume, whatever CI says —
-  // scheduled here first when this host has a wake-up queue and nobody scheduled it yet. Except a
-  // paused Debug & Fix whose failure passed on a re-run of the same head (flaky): there is
-  // nothing left to fix, so the pause ends and the head goes on as passed, its attempt given back.
+  // Paused at the agent's limit (pause.ts): the node waits for its resume — scheduled here first
+  // when this host has a wake-up queue and nobody scheduled it yet. CI on the head is still
+  // judged: a paused Debug & Fix whose head passes has nothing left to fix, so the pause ends and
+  // the head goes on as passed — its attempt given back when the failure passed on a re-run of
+  // the same head (flaky), kept when a new head (its partial commit) passes.
   if (marker.pause && !again) {
-    const flaky =
-      marker.pause.node === 'debug-fix' && gate.verdict === 'passed'
-        ? flakyOnPass(snap, gate.checks)
-        : undefined;
-    if (!flaky || (flaky.marker.attempts?.length ?? 0) >= (marker.attempts?.length ?? 0))
+    const green = marker.pause.node === 'debug-fix' && gate.verdict === 'passed';
+    if (!green)
       return (
         scheduleWake(snap, options.waker) ??
         done(snap, 'paused', undefined, [], { reason: `paused until ${marker.pause.until}` })
       );
-    const unpaused: LoopMarker = { ...flaky.marker };
+    const flaky = flakyOnPass(snap, gate.checks);
+    const givenBack =
+      flaky && (flaky.marker.attempts?.length ?? 0) < (marker.attempts?.length ?? 0);
+    const unpaused: LoopMarker = { ...(givenBack ? flaky.marker : marker) };
     delete unpaused.pause;
     const decided = passed({ ...snap, marker: unpaused }, config, again);
     if ('need' in decided) return decided;
     return {
       ...decided,
       effects: [
-        ...flaky.effects.map((e) => (e.kind === 'marker' ? { ...e, marker: unpaused } : e)),
+        ...(givenBack
+          ? flaky.effects.map((e) => (e.kind === 'marker' ? { ...e, marker: unpaused } : e))
+          : [{ kind: 'marker' as const, marker: unpaused }]),
         ...decided.effects,
       ],
     };

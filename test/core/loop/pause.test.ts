@@ -9,7 +9,7 @@ import {
   type Decided,
   type LoopMarker,
 } from '../../../src/core/index.js';
-import { ci, config, effects, HEAD, snap } from './pullFixtures.js';
+import { ci, config, effects, HEAD, snap, TEST_FILE } from './pullFixtures.js';
 
 const agent = config({ agent: { command: './agent.sh', maxPauses: 2 } });
 const NOW = new Date('2026-03-10T12:20:00Z');
@@ -86,6 +86,42 @@ describe('Paused, not failed', () => {
     const d = verification(snap({ marker, checks: [ci('failure')] }), agent) as Decided;
     expect(d.outcome.state).toBe('paused');
     expect(d.effects).toEqual([]);
+  });
+
+  test('while paused, CI on the head is still judged: a paused Debug & Fix whose new head passes goes on, the pause ended', () => {
+    const marker = markerOf(pauseAt(snap(), agent, LIMIT, NOW, 'job'));
+    const d = verification(
+      snap({ marker, checks: [ci('success')], files: TEST_FILE }),
+      agent,
+    ) as Decided;
+    expect(d.outcome.state).toBe('code-review');
+    expect(markerOf(d).pause).toBeUndefined();
+    expect(d.effects.some((e) => e.kind === 'dispatch' && e.payload.node === 'debug-fix')).toBe(
+      false,
+    );
+    // Its end resumes nothing.
+    expect(
+      resumePause(snap({ marker: markerOf(d) }), agent, new Date('2026-03-10T15:01:00Z')).outcome
+        .state,
+    ).toBe('ignored');
+    // A paused TDD waits for its resume whatever CI says.
+    const tdd = markerOf(pauseAt(snap(), agent, { ...LIMIT, node: 'tdd' }, NOW, 'job'));
+    expect(
+      (verification(snap({ marker: tdd, checks: [ci('success')] }), agent) as Decided).outcome
+        .state,
+    ).toBe('paused');
+  });
+
+  test("the reason is the agent's words: quoted as untrusted text in the reply, the check run and the escalation", () => {
+    const raw = {
+      ...LIMIT,
+      reason:
+        'Codex reached its usage limit: @acme/admins ![x](https://evil.example/x.png) [go](https://evil.example)',
+    };
+    const d = pauseAt(snap(), agent, raw, NOW, 'job');
+    const shown = JSON.stringify(d.effects.filter((e) => e.kind !== 'marker'));
+    expect(shown).toContain('@\u200bacme/admins');
+    for (const bad of ['@acme', '](https://evil', 'https://evil']) expect(shown).not.toContain(bad);
   });
 
   test('resumes the same node at T, by itself; not before', () => {
