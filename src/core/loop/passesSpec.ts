@@ -72,17 +72,23 @@ function anyGlob(globs: readonly string[]): (path: string) => boolean {
   return (path) => re.test(path);
 }
 
+/** A test strategy that asks for a test (Task Master writes one for almost every task). */
+const ASKS_FOR_TEST = /\b(?:tests?|tested|testing|specs?|assert\w*|unit|e2e|integration)\b/i;
+
 /** Passes Spec?: every task of the phase, and the phase's test rule, against the PR's files. */
 export function passesSpec(
   tasks: readonly SpecTask[],
   files: readonly SpecFile[],
   options: SpecOptions,
 ): SpecVerdict {
-  const isTest = anyGlob(options.testPaths.length ? options.testPaths : DEFAULT_TESTS);
+  const inTests = anyGlob(options.testPaths.length ? options.testPaths : DEFAULT_TESTS);
+  // A test is code under `testPaths`: prose or data there (a Markdown list of ids) proves nothing.
+  const isTest = (path: string) => inTests(path) && !isDocOrConfig(path, options.plansDir);
   const touched = files.flatMap((f) => (f.previous ? [f.path, f.previous] : [f.path]));
   const changed = new ChangedIndex(touched);
+  // Deleting a test is not changing one: only tests the head holds are evidence.
   const tests = files.filter((f) => !f.deleted && isTest(f.path));
-  const ids = idsInTests(tests);
+  const ids = idsInTests(tests, new Set(tasks.filter((t) => t.writtenId).map((t) => idKey(t.id))));
 
   const rows = tasks.map((task): TaskEvidence => {
     const paths = namedPaths(`${task.text}\n${task.detail ?? ''}`);
@@ -101,7 +107,12 @@ export function passesSpec(
     });
     const named: TaskEvidence['tests'] = [];
     for (const id of lookups) for (const path of ids.get(idKey(id)) ?? []) named.push({ path, id });
-    const checkable = paths.length > 0 || cited.length > 0 || task.criterion !== undefined;
+    // A test strategy asks for evidence only when it asks for a test, and not of a task that
+    // names documentation and configuration only: such a task is traced to the files it names.
+    const docsOnly = paths.length > 0 && paths.every((p) => isDocOrConfig(p, options.plansDir));
+    const strategy =
+      task.criterion !== undefined && !docsOnly && ASKS_FOR_TEST.test(task.criterion);
+    const checkable = paths.length > 0 || cited.length > 0 || strategy;
     const has = found.length > 0 || named.length > 0;
     const status: TaskStatus =
       task.state === 'done' || task.state === 'set-aside'
@@ -126,7 +137,7 @@ export function passesSpec(
 
   const code = files.filter((f) => !isDocOrConfig(f.path, options.plansDir));
   const applies = options.testPaths.length > 0 && code.length > 0;
-  const testChanged = files.some((f) => isTest(f.path));
+  const testChanged = tests.length > 0;
   const testRule = {
     applies,
     passed: !applies || testChanged,

@@ -103,9 +103,14 @@ function headLines(file: SpecFile): string[] {
   return lines;
 }
 
-/** Every id some lines name → the keys (test paths, commit shas) of the lines naming it. */
+/**
+ * Every id some lines name → the keys (test paths, commit shas) of the lines naming it. With
+ * `tasks` (the phase's task ids, as `idKey` has them): a line that names two or more of them is a
+ * list, not evidence — it stands for none of those tasks (its other ids still count).
+ */
 export function idsIn(
   sources: readonly { key: string; lines: readonly string[] }[],
+  tasks?: ReadonlySet<string>,
 ): Map<string, string[]> {
   const named = new Map<string, string[]>();
   const add = (id: string, key: string) => {
@@ -115,16 +120,28 @@ export function idsIn(
   };
   for (const { key, lines } of sources) {
     for (const line of lines) {
-      for (const m of line.matchAll(DISTINCT)) add(m[0].toUpperCase(), key);
-      if (KEYWORD.test(line)) for (const m of line.matchAll(NUMBER)) add(m[0], key);
+      const ids = new Set<string>();
+      for (const m of line.matchAll(DISTINCT)) ids.add(m[0].toUpperCase());
+      if (KEYWORD.test(line)) for (const m of line.matchAll(NUMBER)) ids.add(m[0]);
+      const listed = tasks ? [...ids].filter((id) => tasks.has(id)) : [];
+      for (const id of ids) if (listed.length < 2 || !tasks!.has(id)) add(id, key);
     }
   }
   return named;
 }
 
-/** Every id the changed tests name → the tests naming it (one pass over the patches). */
-export function idsInTests(tests: readonly SpecFile[]): Map<string, string[]> {
-  return idsIn(tests.map((f) => ({ key: f.path, lines: headLines(f) })));
+/**
+ * Every id the changed tests name → the tests naming it (one pass over the patches); a line that
+ * lists several of the phase's `tasks` names none of them.
+ */
+export function idsInTests(
+  tests: readonly SpecFile[],
+  tasks?: ReadonlySet<string>,
+): Map<string, string[]> {
+  return idsIn(
+    tests.map((f) => ({ key: f.path, lines: headLines(f) })),
+    tasks,
+  );
 }
 
 /** The key an id is looked up by: numbers as written, other ids in capitals. */

@@ -8,6 +8,7 @@ import {
 } from '../../../src/core/index.js';
 import fc from 'fast-check';
 import picomatch from 'picomatch';
+import { isDocOrConfig } from '../../../src/core/loop/specEvidence.js';
 import { ci, config, effects, HEAD, snap, state } from './pullFixtures.js';
 
 const DEFAULT_TESTS = { testPaths: config().testPaths };
@@ -99,6 +100,76 @@ describe('Passes Spec? — the verdict', () => {
     expect(removed.passed).toBe(false);
   });
 
+  describe('evidence is a change that could fail', () => {
+    const tasks = [
+      task('T001', 'T001 Add the health route'),
+      task('T002', 'T002 Add the readiness route'),
+      task('T003', 'T003 Add the metrics route'),
+    ].map((t) => ({ ...t, criterion: 'A unit test covers it' }));
+    const code = added('src/routes.ts', 'export const routes = [];');
+
+    it('a Markdown file under test/ that lists the task ids satisfies no task, and is no test', () => {
+      const v = passesSpec(
+        tasks,
+        [code, added('test/tasks.md', '- T001\n- T002\n- T003')],
+        DEFAULT_TESTS,
+      );
+      expect(v.tasks.map((t) => t.status)).toEqual(['missing', 'missing', 'missing']);
+      expect(v.testRule.passed).toBe(false);
+    });
+
+    it('deleting a test file is not changing a test', () => {
+      const v = passesSpec(
+        [],
+        [code, { path: 'test/old.test.ts', patch: '@@ -1,1 +0,0 @@\n-it("x")', deleted: true }],
+        DEFAULT_TESTS,
+      );
+      expect(v.testRule).toMatchObject({ applies: true, passed: false });
+    });
+
+    it('one comment line naming every id covers no task; a test per task on its own line does', () => {
+      const listed = passesSpec(
+        tasks,
+        [code, added('test/routes.test.ts', '// T001 T002 T003\nit("routes", () => {});')],
+        DEFAULT_TESTS,
+      );
+      expect(listed.tasks.map((t) => t.status)).toEqual(['missing', 'missing', 'missing']);
+      const own = passesSpec(
+        tasks,
+        [
+          code,
+          added(
+            'test/routes.test.ts',
+            'it("T001 health", () => {});\nit("T002 readiness", () => {});\nit("T003 metrics", () => {});',
+          ),
+        ],
+        DEFAULT_TESTS,
+      );
+      expect(own.passed).toBe(true);
+    });
+
+    it('a documentation-only Task Master task is traced to the files it names, whatever its test strategy', () => {
+      const docs = [
+        task('4', 'Document the API', {
+          detail: 'Write `docs/api.md`.',
+          criterion: 'Review the document for accuracy; test every example by hand.',
+          writtenId: true,
+        }),
+        task('5', 'Write the changelog', {
+          criterion: 'Check the changelog reads well.',
+          writtenId: true,
+        }),
+      ];
+      const v = passesSpec(docs, [added('docs/api.md', '# API')], DEFAULT_TESTS);
+      expect(v.tasks.map((t) => t.status)).toEqual(['evidence', 'unchecked']);
+      expect(v.passed).toBe(true);
+      // Not changed: it lacks evidence, said as a path not changed.
+      const not = passesSpec(docs, [added('README.md', '# x')], DEFAULT_TESTS);
+      expect(not.tasks[0]).toMatchObject({ status: 'missing' });
+      expect(not.tasks[0]!.line).toBe('names `docs/api.md`, not changed.');
+    });
+  });
+
   it('a task naming nothing checkable is shown as such, and passes', () => {
     const v = passesSpec(
       [task('T002', 'T002 Configure linting')],
@@ -165,7 +236,8 @@ describe('Passes Spec? — the verdict', () => {
         (globs, parts) => {
           const paths = [...new Set(parts.map((p) => p.join('/')))];
           const isTest = picomatch(globs, { dot: true });
-          const expected = paths.filter((p) => isTest(p)).length;
+          // Under `testPaths` as picomatch says; documentation and data there is no test.
+          const expected = paths.filter((p) => isTest(p) && !isDocOrConfig(p)).length;
           const verdict = passesSpec(
             [],
             paths.map((p) => added(p)),
