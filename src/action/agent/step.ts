@@ -325,7 +325,7 @@ export async function agentStep(input: AgentStepInput): Promise<AgentStepResult>
   );
   if (pause)
     log.warn(
-      `coder-loop agent: paused at the provider's limit${pause.until ? ` until ${pause.until}` : ''} (${reason}); ${changes.length ? `its ${changes.length} changed files are handed on as partial work` : 'it changed nothing'}. No attempt is spent.`,
+      `coder-loop agent: paused at the provider's limit${pause.until ? ` until ${pause.until}` : ''} (${reason}); ${changes.length ? `its ${changes.length} changed files are handed on as partial work` : agent.keepPartialWork ? 'it changed nothing' : 'what it changed is not kept (agent.keepPartialWork is off)'}. No attempt is spent.`,
     );
   else if (reason)
     log.warn(
