@@ -238,11 +238,11 @@ describe('decideApply: properties over generated trees', () => {
   });
 });
 
-describe('decideApply: partial work of a timed-out agent (agent.keepPartialWork)', () => {
+describe('decideApply: partial work of a timed-out or paused agent (agent.keepPartialWork)', () => {
   const changes = [file('src/a.ts')];
   const cases: {
     name: string;
-    outcome: 'changed' | 'timed-out';
+    outcome: 'changed' | 'timed-out' | 'paused';
     keep: boolean | undefined;
     changes: AgentChange[];
     expected: 'applied' | 'partial' | 'discarded' | 'refused';
@@ -288,6 +288,20 @@ describe('decideApply: partial work of a timed-out agent (agent.keepPartialWork)
       keep: true,
       changes: [],
       expected: 'discarded',
+    },
+    {
+      name: "paused at the provider's limit, setting off: discarded (the agent does not choose)",
+      outcome: 'paused',
+      keep: false,
+      changes,
+      expected: 'discarded',
+    },
+    {
+      name: "paused at the provider's limit, setting on: partial",
+      outcome: 'paused',
+      keep: true,
+      changes,
+      expected: 'partial',
     },
     {
       name: 'timed out, setting on, a protected path: refused like any change set',
