@@ -105,8 +105,9 @@ function headLines(file: SpecFile): string[] {
 
 /**
  * Every id some lines name → the keys (test paths, commit shas) of the lines naming it. With
- * `tasks` (the phase's task ids, as `idKey` has them): a line that names two or more of them is a
- * list, not evidence — it stands for none of those tasks (its other ids still count).
+ * `tasks` (the phase's task ids, as `idKey` has them): a line that names three or more of them, or
+ * every one of a phase of two or more, is a list, not evidence — it stands for none of those tasks
+ * (its other ids still count). A test named for two tasks of a larger phase counts for both.
  */
 export function idsIn(
   sources: readonly { key: string; lines: readonly string[] }[],
@@ -123,8 +124,9 @@ export function idsIn(
       const ids = new Set<string>();
       for (const m of line.matchAll(DISTINCT)) ids.add(m[0].toUpperCase());
       if (KEYWORD.test(line)) for (const m of line.matchAll(NUMBER)) ids.add(m[0]);
-      const listed = tasks ? [...ids].filter((id) => tasks.has(id)) : [];
-      for (const id of ids) if (listed.length < 2 || !tasks!.has(id)) add(id, key);
+      const listed = tasks ? [...ids].filter((id) => tasks.has(id)).length : 0;
+      const isList = listed >= 3 || (listed >= 2 && listed === tasks!.size);
+      for (const id of ids) if (!isList || !tasks!.has(id)) add(id, key);
     }
   }
   return named;
@@ -132,7 +134,7 @@ export function idsIn(
 
 /**
  * Every id the changed tests name → the tests naming it (one pass over the patches); a line that
- * lists several of the phase's `tasks` names none of them.
+ * lists the phase's `tasks` (see `idsIn`) names none of them.
  */
 export function idsInTests(
   tests: readonly SpecFile[],

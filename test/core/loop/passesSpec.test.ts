@@ -146,6 +146,26 @@ describe('Passes Spec? — the verdict', () => {
         DEFAULT_TESTS,
       );
       expect(own.passed).toBe(true);
+      // One test for two tasks of a three-task phase is a test of both, not a list.
+      const pair = passesSpec(
+        tasks,
+        [
+          code,
+          added(
+            'test/routes.test.ts',
+            'it("T001 and T002: health and readiness", () => {});\nit("T003 metrics", () => {});',
+          ),
+        ],
+        DEFAULT_TESTS,
+      );
+      expect(pair.passed).toBe(true);
+      // Every task of a two-task phase on one line is a list.
+      const both = passesSpec(
+        tasks.slice(0, 2),
+        [code, added('test/r.test.ts', '// T001 T002')],
+        DEFAULT_TESTS,
+      );
+      expect(both.tasks.map((t) => t.status)).toEqual(['missing', 'missing']);
     });
 
     it('a documentation-only Task Master task is traced to the files it names, whatever its test strategy', () => {
