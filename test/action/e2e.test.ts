@@ -398,6 +398,81 @@ describe('the built Action (dist/index.js)', () => {
     expect(sim.pull(2).merged).toBe(false);
   });
 
+  describe('the review relay: only the run GitHub started for a review of the loop PR, at its head', () => {
+    /** reviewer1 asks for changes on the head `sha` of the loop PR, as GitHub keeps it. */
+    function changesRequested(sha: string) {
+      sim.reviews.push({
+        id: sim.reviews.length + 1,
+        pr: 2,
+        user: 'reviewer1',
+        state: 'CHANGES_REQUESTED',
+        commit_id: sha,
+      });
+    }
+
+    it("a writer's re-run of an old relay run (GitHub keeps its actor) applies no old change request", async () => {
+      await action('issue_comment', comment('/coder next'));
+      sim.push(BRANCH, { 'src/old.ts': 'old\n' });
+      const old = sim.refs.get(BRANCH)!;
+      changesRequested(old);
+      const first = reviewRelayRun(BRANCH, old, 'reviewer1');
+      expect((await action('workflow_run', first)).outputs.state).toBe('changes-requested');
+      expect((await action('check_suite', greenCi())).outputs.state).toBe('code-review');
+      const replies = sim.comments.length;
+      // "Re-run all jobs" of that old run, by a writer: GitHub keeps the actor, names the writer
+      // as the triggering actor, and counts the attempt.
+      const rerun = structuredClone(first);
+      rerun.workflow_run.run_attempt = 2;
+      rerun.workflow_run.triggering_actor = { ...rerun.workflow_run.actor, login: 'Codertocat' };
+      requests.length = 0;
+      const run = await action('workflow_run', rerun);
+      expect(run.code).toBe(0);
+      expect(run.outputs.state).toBe('ignored');
+      expect(run.stdout).toContain('a re-run');
+      expect(requests.filter((r) => !r.startsWith('GET'))).toEqual([]);
+      expect(sim.comments.length).toBe(replies);
+    });
+
+    it('the same change request relayed for a head it was not made on is not counted', async () => {
+      await action('issue_comment', comment('/coder next'));
+      sim.push(BRANCH, { 'src/old.ts': 'old\n' });
+      changesRequested(sim.refs.get(BRANCH)!);
+      expect((await action('check_suite', greenCi())).outputs.state).toBe('code-review');
+      // A first attempt that names the loop PR at its new head, and reviewer1's newest review:
+      // the change request was made on the older head.
+      requests.length = 0;
+      const run = await action(
+        'workflow_run',
+        reviewRelayRun(BRANCH, sim.refs.get(BRANCH)!, 'reviewer1'),
+      );
+      expect(run.outputs.state).toBe('ignored');
+      expect(requests.filter((r) => !r.startsWith('GET'))).toEqual([]);
+    });
+
+    it("a reviewer's review of an outsider's fork PR with the lock branch's name moves nothing", async () => {
+      await action('issue_comment', comment('/coder next'));
+      expect((await action('check_suite', greenCi())).outputs.state).toBe('code-review');
+      const head = sim.refs.get(BRANCH)!;
+      changesRequested(head); // reviewer1's newest review of the loop PR, relayed before
+      // reviewer1 reviews the fork's PR (same branch name, same commit): GitHub runs the relay
+      // for the fork's head repository and names no pull request of this repository.
+      const fork = reviewRelayRun(BRANCH, head, 'reviewer1');
+      fork.workflow_run.head_repository = {
+        ...fork.workflow_run.head_repository,
+        id: 999001,
+        name: 'Hello-World',
+        full_name: 'outsider/Hello-World',
+        owner: { ...fork.workflow_run.head_repository.owner, login: 'outsider', id: 999002 },
+      };
+      fork.workflow_run.pull_requests = [];
+      requests.length = 0;
+      const run = await action('workflow_run', fork);
+      expect(run.outputs.state).toBe('ignored');
+      expect(run.stdout).toContain('outsider/Hello-World');
+      expect(requests.filter((r) => !r.startsWith('GET'))).toEqual([]);
+    });
+  });
+
   it('fails the step with a clear message when the API refuses', async () => {
     sim.faults.set('GET /permission', 401);
     const run = await action('issue_comment', comment('/coder next'));

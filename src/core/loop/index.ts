@@ -66,3 +66,4 @@ export * from './progress.js';
 export * from './pause.js';
 export * from './ciStall.js';
 export * from './planChanges.js';
+export * from './relay.js';
