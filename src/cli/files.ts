@@ -104,6 +104,15 @@ async function realTarget(path: string): Promise<string> {
 }
 
 /**
+ * Whether `full`, a symbolic link, leads out of `root` (to a path that need not exist). GitHub
+ * never follows a link in a repository — it reads the link's own text — so nothing the CLI reads
+ * or writes for it goes through a link to a file out of the repository, or out of a plan's folder.
+ */
+export async function linkLeaves(root: string, full: string): Promise<boolean> {
+  return !inside(await realpath(root), await realTarget(full));
+}
+
+/**
  * Writes `content` to `root/file` through a temporary file and a rename: never half a file.
  * A symbolic link inside the plan directory is written through (the link stays a link); one that
  * leads out of the plan directory is refused. An existing file keeps its mode; one we may not
@@ -188,8 +197,11 @@ export async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T
   }
 }
 
-/** Every file under `root` (symbolic links to files included), relative to it, sorted. */
-async function listFiles(root: string): Promise<string[]> {
+/**
+ * Every file under `root` (symbolic links to files included, but not those that lead out of
+ * `repoRoot`), relative to it, sorted.
+ */
+async function listFiles(root: string, repoRoot: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   const files: string[] = [];
   for (const e of entries) {
@@ -197,6 +209,7 @@ async function listFiles(root: string): Promise<string[]> {
     const isFile =
       e.isFile() ||
       (e.isSymbolicLink() &&
+        !(await linkLeaves(repoRoot, full).catch(() => true)) &&
         (await stat(full).then(
           (s) => s.isFile(),
           () => false,
@@ -220,16 +233,20 @@ export async function listPlans(plansDir: string): Promise<string[]> {
   }
 }
 
-/** Reads a plan folder: every path, and the content of every markdown file. */
+/**
+ * Reads a plan folder: every path, and the content of every markdown file. A symbolic link out
+ * of the repository (`repoRoot`) is not there.
+ */
 export async function readPlanFolder(
   plansDir: string,
   name: string,
   shownDir: string,
+  repoRoot: string,
 ): Promise<PlanFiles> {
   const root = join(plansDir, name);
   let paths: string[];
   try {
-    paths = await listFiles(root);
+    paths = await listFiles(root, repoRoot);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       const plans = await listPlans(plansDir);

@@ -15,7 +15,15 @@ import {
   type Problem,
 } from '../core/index.js';
 import { defaultPlanGlobs, readTaskmaster } from '../core/plan/kinds/index.js';
-import { closest, InputError, listPlans, NotUtf8Error, readText, UsageError } from './files.js';
+import {
+  closest,
+  InputError,
+  linkLeaves,
+  listPlans,
+  NotUtf8Error,
+  readText,
+  UsageError,
+} from './files.js';
 
 /**
  * The repository the CLI runs in, as the loop sees it: its `.github/coder.yml` (read through the
@@ -66,20 +74,26 @@ export async function dirents(dir: string) {
 }
 
 async function kindOf(
+  root: string,
   full: string,
   e: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean },
 ) {
   if (!e.isSymbolicLink()) return e.isFile() ? 'file' : e.isDirectory() ? 'dir' : undefined;
+  // A link out of the repository is nothing of it (GitHub reads the link, never its target).
+  if (await linkLeaves(root, full).catch(() => true)) return undefined;
   const s = await stat(full).catch(() => undefined);
   return s?.isFile() ? 'file' : s?.isDirectory() ? 'dir' : undefined;
 }
 
-/** Every file under `root/dir` (symbolic links to files included), but `.git` and `node_modules`. */
+/**
+ * Every file under `root/dir` (symbolic links to files in `root` included), but `.git` and
+ * `node_modules`.
+ */
 export async function everyFile(root: string, dir: string, out: Set<string>): Promise<void> {
   for (const e of await dirents(join(root, dir))) {
     if (SKIPPED.has(e.name)) continue;
     const path = dir ? `${dir}/${e.name}` : e.name;
-    const kind = await kindOf(join(root, path), e);
+    const kind = await kindOf(root, join(root, path), e);
     if (kind === 'file') out.add(path);
     else if (kind === 'dir' && !e.isSymbolicLink()) await everyFile(root, path, out);
   }
@@ -94,7 +108,7 @@ async function walkGlob(root: string, dir: string, segments: string[], out: Set<
   for (const e of await dirents(join(root, dir))) {
     if (!matches(e.name)) continue;
     const path = dir ? `${dir}/${e.name}` : e.name;
-    const kind = await kindOf(join(root, path), e);
+    const kind = await kindOf(root, join(root, path), e);
     if (rest.length === 0) {
       if (kind === 'file') out.add(path);
     } else if (kind === 'dir') await walkGlob(root, path, rest, out);

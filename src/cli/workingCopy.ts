@@ -44,7 +44,12 @@ export async function openWorkingPlan(
     if ('open' in opened) return opened.open;
     if (opened.need === 'plan') {
       const shown = `${opened.plansDir}/${opened.plan}`;
-      const read = await readPlanFolder(resolve(repo.root, opened.plansDir), opened.plan, shown);
+      const read = await readPlanFolder(
+        resolve(repo.root, opened.plansDir),
+        opened.plan,
+        shown,
+        repo.root,
+      );
       plan = { files: read, context: validateContext(read) };
       continue;
     }

@@ -18,6 +18,7 @@ import {
   type AgentRunEntry,
   type RunFile,
   describeRun,
+  handOffRefusal,
   isBot,
   loopPullProblem,
   mayCommand,
@@ -95,18 +96,7 @@ export async function handOffNotAsked(
     loop.app === undefined
       ? readMarker(data.body)
       : (await recordOn(gh, repo, payload.headSha, loop))?.record;
-  const asked = record?.handOff;
-  const wanted = handOffOf(payload);
-  if (
-    !asked ||
-    asked.node !== wanted.node ||
-    asked.attempt !== wanted.attempt ||
-    asked.sha !== wanted.sha
-  )
-    return `the loop's record on ${payload.headSha.slice(0, 7)} asks for ${
-      asked ? `${asked.node} (attempt ${asked.attempt}) on ${asked.sha.slice(0, 7)}` : 'no hand-off'
-    }, not ${wanted.node} (attempt ${wanted.attempt})`;
-  return undefined;
+  return handOffRefusal(record, handOffOf(payload));
 }
 
 export interface AgentPull {

@@ -1,4 +1,4 @@
-import { splitLogins, type Actor } from '../core/index.js';
+import { escalationStood, splitLogins, type Actor } from '../core/index.js';
 import { isHttpError, type GitHub, type Repo } from './client.js';
 import { PER_PAGE, readWhole, type Whole } from './pages.js';
 
@@ -52,13 +52,15 @@ export async function clearEscalated(
  * loop's own (`loop`: its login) last adding or removing of `coder:escalated`. A person who takes
  * the label off, or a push that brings back a head whose record predates the escalation, leaves
  * it standing: the loop removes the label only when the escalation ends (`/coder resume`, an
- * architect's approval). Every page is read.
+ * architect's approval). With a shared identity (`shared`) the loop's removal proves nothing
+ * either (`escalationStood`). Every page is read.
  */
 export async function escalationStands(
   gh: GitHub,
   repo: Repo,
   pr: number,
   loop: string,
+  shared = false,
 ): Promise<boolean> {
   const { items } = await readWhole(async (page) => {
     const { data } = await gh.request('GET /repos/{owner}/{repo}/issues/{issue_number}/events', {
@@ -69,14 +71,17 @@ export async function escalationStands(
     });
     return data;
   });
-  let stands = false;
-  for (const e of items) {
-    const label = 'label' in e ? (e.label as { name?: string } | undefined)?.name : undefined;
-    if (label !== ESCALATED_LABEL || e.actor?.login.toLowerCase() !== loop.toLowerCase()) continue;
-    if (e.event === 'labeled') stands = true;
-    if (e.event === 'unlabeled') stands = false;
-  }
-  return stands;
+  return escalationStood(
+    items.map((e) => ({
+      event: e.event,
+      ...('label' in e && (e.label as { name?: string } | undefined)?.name
+        ? { label: (e.label as { name: string }).name }
+        : {}),
+      ...(e.actor ? { actor: e.actor.login } : {}),
+    })),
+    loop,
+    shared,
+  );
 }
 
 /** A file a PR changes; a rename also names the path it had (`previous`). */

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { changesDigest } from '../../src/action/agent/step.js';
 import {
   buildAgentPayload,
+  decodeRecord,
+  withRecord,
   parseAgentPayload,
   parseConfigText,
   withoutRecord,
@@ -768,6 +770,52 @@ describe('the built Action, step agent then step apply', () => {
       `asks for debug-fix (attempt 2) on ${head.slice(0, 7)}, not tdd (attempt 1). Nothing was run.`,
     );
   });
+
+  it.each([
+    ['escalated', { escalation: { reason: 'CI failed 3 times', sha: '' } }],
+    [
+      'paused',
+      {
+        pause: {
+          node: 'tdd' as const,
+          attempt: 1,
+          until: '2099-01-01T00:00:00Z',
+          since: '2026-01-01T00:00:00Z',
+          reason: 'usage limit',
+        },
+      },
+    ],
+  ])(
+    'a writer’s "Re-run jobs" of the last agent run on a PR the loop %s since: nothing runs, nothing is applied',
+    async (_, since) => {
+      await world(`node ${SCRIPTED}`);
+      // The loop asked for this hand-off, then (on the same head) escalated or paused: its record
+      // still names the hand-off. A re-run delivers the same dispatch, the loop its sender.
+      sim.askHandOff(payload);
+      const own = sim.own(head)!;
+      const marker = decodeRecord(own.output?.text, head)!;
+      own.output = {
+        ...own.output,
+        text: withRecord(
+          '',
+          {
+            ...marker,
+            ...since,
+            ...('escalation' in since ? { escalation: { ...since.escalation, sha: head } } : {}),
+          },
+          head,
+        ),
+      };
+      const agent = await action('agent', {}, payload, { asked: false });
+      expect(agent.outputs.state).toBe('ignored');
+      expect(agent.stdout).toContain(`is ${_}`);
+      await expect(readdir(join(work, 'runner-temp'))).resolves.toEqual([]);
+      const apply = await action('apply', {}, payload, { asked: false });
+      expect(apply.outputs.state).toBe('ignored');
+      expect(apply.requests.filter((r) => !r.startsWith('GET'))).toEqual([]);
+      expect(childrenOf(head)).toEqual([]);
+    },
+  );
 
   it('refuses a payload out of shape, and acts on no pull request that is not a loop PR', async () => {
     await world('true');

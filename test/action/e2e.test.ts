@@ -9,6 +9,7 @@ import { examplePayload, reviewRelayRun } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
 import { repoRoot } from '../paths.js';
 import { SimGitHub } from '../sim/github.js';
+import { decodeRecord, gitBlobSha, withRecord, type LoopMarker } from '../../src/core/index.js';
 import { freshBuild } from '../helpers/build.js';
 
 // Runs the built Action (dist/): stale after an edit to src/ until built again.
@@ -396,6 +397,180 @@ describe('the built Action (dist/index.js)', () => {
     expect(run.outputs.state).toBe('complete');
     expect(requests).not.toContain('PUT /repos/Codertocat/Hello-World/pulls/2/merge');
     expect(sim.pull(2).merged).toBe(false);
+  });
+
+  describe('the review relay: only the run GitHub started for a review of the loop PR, at its head', () => {
+    /** reviewer1 asks for changes on the head `sha` of the loop PR, as GitHub keeps it. */
+    function changesRequested(sha: string) {
+      sim.reviews.push({
+        id: sim.reviews.length + 1,
+        pr: 2,
+        user: 'reviewer1',
+        state: 'CHANGES_REQUESTED',
+        commit_id: sha,
+      });
+    }
+
+    it("a writer's re-run of an old relay run (GitHub keeps its actor) applies no old change request", async () => {
+      await action('issue_comment', comment('/coder next'));
+      sim.push(BRANCH, { 'src/old.ts': 'old\n' });
+      const old = sim.refs.get(BRANCH)!;
+      changesRequested(old);
+      const first = reviewRelayRun(BRANCH, old, 'reviewer1');
+      expect((await action('workflow_run', first)).outputs.state).toBe('changes-requested');
+      expect((await action('check_suite', greenCi())).outputs.state).toBe('code-review');
+      const replies = sim.comments.length;
+      // "Re-run all jobs" of that old run, by a writer: GitHub keeps the actor, names the writer
+      // as the triggering actor, and counts the attempt.
+      const rerun = structuredClone(first);
+      rerun.workflow_run.run_attempt = 2;
+      rerun.workflow_run.triggering_actor = { ...rerun.workflow_run.actor, login: 'Codertocat' };
+      requests.length = 0;
+      const run = await action('workflow_run', rerun);
+      expect(run.code).toBe(0);
+      expect(run.outputs.state).toBe('ignored');
+      expect(run.stdout).toContain('a re-run');
+      expect(requests.filter((r) => !r.startsWith('GET'))).toEqual([]);
+      expect(sim.comments.length).toBe(replies);
+    });
+
+    it('the same change request relayed for a head it was not made on is not counted', async () => {
+      await action('issue_comment', comment('/coder next'));
+      sim.push(BRANCH, { 'src/old.ts': 'old\n' });
+      changesRequested(sim.refs.get(BRANCH)!);
+      expect((await action('check_suite', greenCi())).outputs.state).toBe('code-review');
+      // A first attempt that names the loop PR at its new head, and reviewer1's newest review:
+      // the change request was made on the older head.
+      requests.length = 0;
+      const run = await action(
+        'workflow_run',
+        reviewRelayRun(BRANCH, sim.refs.get(BRANCH)!, 'reviewer1'),
+      );
+      expect(run.outputs.state).toBe('ignored');
+      expect(requests.filter((r) => !r.startsWith('GET'))).toEqual([]);
+    });
+
+    it("a reviewer's review of an outsider's fork PR with the lock branch's name moves nothing", async () => {
+      await action('issue_comment', comment('/coder next'));
+      expect((await action('check_suite', greenCi())).outputs.state).toBe('code-review');
+      const head = sim.refs.get(BRANCH)!;
+      changesRequested(head); // reviewer1's newest review of the loop PR, relayed before
+      // reviewer1 reviews the fork's PR (same branch name, same commit): GitHub runs the relay
+      // for the fork's head repository and names no pull request of this repository.
+      const fork = reviewRelayRun(BRANCH, head, 'reviewer1');
+      fork.workflow_run.head_repository = {
+        ...fork.workflow_run.head_repository,
+        id: 999001,
+        name: 'Hello-World',
+        full_name: 'outsider/Hello-World',
+        owner: { ...fork.workflow_run.head_repository.owner, login: 'outsider', id: 999002 },
+      };
+      fork.workflow_run.pull_requests = [];
+      requests.length = 0;
+      const run = await action('workflow_run', fork);
+      expect(run.outputs.state).toBe('ignored');
+      expect(run.stdout).toContain('outsider/Hello-World');
+      expect(requests.filter((r) => !r.startsWith('GET'))).toEqual([]);
+    });
+  });
+
+  describe('with the default GITHUB_TOKEN, nothing a job writes decides that an architect is not needed', () => {
+    const workflowToken = {
+      INPUT_TOKEN: 'ghs_workflow_token',
+      GITHUB_TOKEN: 'ghs_workflow_token',
+      'INPUT_APP-SLUG': '',
+    };
+    /** What any writer's job can do with its own token: GitHub names it github-actions[bot]. */
+    async function asAnotherJob(method: string, path: string, body?: unknown) {
+      const response = await fetch(`${server.url}/repos/Codertocat/Hello-World${path}`, {
+        method,
+        headers: {
+          authorization: 'token ghs_another_jobs_token',
+          'x-github-api-version': '2022-11-28',
+          'content-type': 'application/json',
+        },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      expect(response.status).toBeLessThan(300);
+    }
+    /**
+     * The loop's newest record, rewritten by another job as a newer `coder-loop` check run on the
+     * PR's head.
+     */
+    async function forgeRecord(edit: (marker: LoopMarker) => LoopMarker, node?: string) {
+      const head = sim.refs.get(BRANCH)!;
+      const own = sim.checkRuns.filter((r) => r.name === 'coder-loop').at(-1)!;
+      const marker = decodeRecord(own.output?.text, own.head_sha)!;
+      expect(marker).toBeDefined();
+      await asAnotherJob('POST', '/check-runs', {
+        name: 'coder-loop',
+        head_sha: head,
+        status: own.status,
+        ...(own.conclusion ? { conclusion: own.conclusion } : {}),
+        external_id: node ?? own.external_id,
+        output: { ...own.output, text: withRecord(own.output?.text, edit(marker), head) },
+      });
+    }
+    beforeEach(() => {
+      sim.tokenApp = { id: CI_APP.id, slug: CI_APP.slug }; // every workflow job's token
+    });
+
+    it("a record forged to call the PR's checklist edit the loop's own bytes: a non-architect's approval completes nothing", async () => {
+      expect(
+        (await action('issue_comment', comment('/coder next'), workflowToken)).outputs.state,
+      ).toBe('started');
+      // The PR marks phase 2 done in the checklist, along with its code and test.
+      const checklist = sim.files(BRANCH)[CHECKLIST]!.replace('- [ ] 2.1', '- [x] 2.1');
+      sim.push(BRANCH, { [CHECKLIST]: checklist });
+      const ci = greenCi();
+      expect((await action('check_suite', ci, workflowToken)).outputs.state).toBe('code-review');
+      await forgeRecord((m) => ({
+        ...m,
+        // The loop's own files as it wrote them, but the checklist's bytes are the PR's.
+        loopFiles: [
+          ...(m.loopFiles ?? []).filter((f) => f.path !== CHECKLIST),
+          { path: CHECKLIST, blob: gitBlobSha(checklist) },
+        ],
+      }));
+      const run = await action('workflow_run', relayedApproval(), workflowToken);
+      expect(run.code).toBe(0);
+      expect(run.outputs.state).toBe('approval-not-counted');
+      expect(sim.comments.at(-1)!.body).toContain('An architect reviews and merges it by hand');
+      expect(sim.files(BRANCH)[CHECKLIST]).toContain('- [~] 1.1 Test');
+    });
+
+    it('an escalation dropped from a forged record and its label removed as github-actions[bot]: a non-architect completes nothing', async () => {
+      sim.push(sim.defaultBranch, { '.github/coder.yml': 'maxRetries: 1\n' });
+      expect(
+        (await action('issue_comment', comment('/coder next'), workflowToken)).outputs.state,
+      ).toBe('started');
+      sim.push(BRANCH, { 'test/a.test.ts': 'test\n', 'src/a.ts': 'broken\n' });
+      sim.ci(sim.refs.get(BRANCH)!, 'failure', 'build');
+      const red = examplePayload('check_suite', 'completed');
+      red.check_suite.head_branch = BRANCH;
+      red.check_suite.head_sha = sim.refs.get(BRANCH)!;
+      expect((await action('check_suite', red, workflowToken)).outputs.state).toBe('escalated');
+      expect([...sim.pull(2).labels]).toContain('coder:escalated');
+      // A writer fixes it, and puts the checklist back as the default branch has it (the PR
+      // then touches no plan document); CI passes on the new head, still escalated.
+      sim.push(BRANCH, { [CHECKLIST]: sim.files(sim.defaultBranch)[CHECKLIST]! });
+      expect((await action('check_suite', greenCi(), workflowToken)).outputs.state).toBe(
+        'escalated',
+      );
+      // Another job drops the escalation from the record and takes the label off.
+      await forgeRecord((m) => {
+        const forged = { ...m };
+        delete forged.escalation;
+        return forged;
+      }, 'CodeReview');
+      await asAnotherJob('DELETE', '/issues/2/labels/coder:escalated');
+      expect([...sim.pull(2).labels]).not.toContain('coder:escalated');
+      const run = await action('workflow_run', relayedApproval(), workflowToken);
+      expect(run.code).toBe(0);
+      expect(run.outputs.state).not.toBe('completing');
+      expect(sim.comments.at(-1)!.body).toContain('An architect reviews and merges it by hand');
+      expect(sim.files(BRANCH)[CHECKLIST]).not.toContain('- [x] 1.1 Test');
+    });
   });
 
   it('fails the step with a clear message when the API refuses', async () => {

@@ -161,7 +161,7 @@ function approve(prNumber: number) {
   const id = ++reviewId;
   sim.reviews.push({ id, pr: prNumber, user: 'reviewer1', state: 'APPROVED', commit_id: head });
   // The review reaches the loop through the relay's workflow_run.
-  return loop('workflow_run', reviewRelayRun(pr.head, head, 'reviewer1'));
+  return loop('workflow_run', reviewRelayRun(pr.head, head, 'reviewer1', prNumber));
 }
 
 // Each run of the bundle spaces its writes a second apart (the throttling plugin), as GitHub asks.

@@ -97,6 +97,20 @@ describe('a check that is not the CI waited for never supersedes its verdict', (
     await deliver.checkSuite(BRANCH);
     expect(sim.own(sim.headOf(pr))).toMatchObject({ external_id: 'CodeReview' });
   });
+
+  it('CI that posts its statuses with GITHUB_TOKEN: a writer’s job posting the context green as github-actions[bot] does not turn its red green', async () => {
+    const { sim, deliver, pr } = await started('requiredChecks: [ci/lint]\n');
+    sim.postStatus(sim.headOf(pr), 'ci/lint', 'pending', 'github-actions[bot]');
+    sim.postStatus(sim.headOf(pr), 'ci/lint', 'failure', 'github-actions[bot]');
+    await deliver.checkSuite(BRANCH);
+    expect(replies(sim).at(-1)).toMatch(/^\*\*CI failed\*\*/);
+    // Any job with `statuses: write` posts as github-actions[bot], as that CI does.
+    sim.postStatus(sim.headOf(pr), 'ci/lint', 'success', 'github-actions[bot]');
+    await deliver.checkSuite(BRANCH);
+    expect(sim.own(sim.headOf(pr))).toMatchObject({ external_id: 'Debug', conclusion: 'failure' });
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(completed(sim, BRANCH)).toBe(false);
+  });
 });
 
 describe('an escalation ends only by /coder resume or an architect’s approval', () => {

@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { inProcess } from '../helpers/cli.js';
@@ -343,6 +343,42 @@ describe('coder-loop doctor', () => {
     expect(run.stderr).toMatch(
       /^\.github\/workflows\/broken\.yml:\d+: error: The YAML does not parse/,
     );
+  });
+
+  it('reads nothing through a symbolic link out of the repository: a workflow is an error, a plan file is not there', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'coder-loop-outside-'));
+    try {
+      // The CI workflow the loop waits for, and the plan's checklist, are links to files elsewhere
+      // on the machine (a checkout can hold any link; GitHub reads the link's text, not its target).
+      await writeFile(join(outside, 'ci.yml'), CI);
+      await cp(
+        join(work, 'docs/plans/Sample/01_Master Plan/01_Checklist.md'),
+        join(outside, 'checklist.md'),
+      );
+      await rm(join(work, '.github/workflows/ci.yml'));
+      await symlink(join(outside, 'ci.yml'), join(work, '.github/workflows/ci.yml'));
+      await rm(join(work, 'docs/plans/Sample/01_Master Plan/01_Checklist.md'));
+      await symlink(
+        join(outside, 'checklist.md'),
+        join(work, 'docs/plans/Sample/01_Master Plan/01_Checklist.md'),
+      );
+      const run = await doctor();
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        '.github/workflows/ci.yml: error: A symbolic link out of the repository: doctor does not read it',
+      );
+      // Without the CI workflow, the loop's wait for "CI" names no workflow here.
+      expect(run.stdout).toContain('The loop waits for the workflow "CI", and no workflow here');
+      expect(run.stdout).toContain('plan "Sample" (coder, docs/plans/Sample/01_Master Plan/');
+      expect(run.stdout).toContain('): invalid');
+      // A link inside the repository is read as before.
+      await rm(join(work, '.github/workflows/ci.yml'));
+      await write({ 'ci/ci.yml': CI });
+      await symlink(join(work, 'ci/ci.yml'), join(work, '.github/workflows/ci.yml'));
+      expect((await doctor()).stderr).not.toContain('symbolic link');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 
   it('takes no plan name', async () => {

@@ -44,10 +44,10 @@ export function commentDelivery(
 /**
  * The loop's `workflow_run` when the review relay's run completed (the Action): a real
  * `workflow_run.completed` payload whose run GitHub started for a `pull_request_review` on
- * `branch` at `sha`, by `reviewer` (its actor). The review itself is not in it: the loop reads it
- * from the API.
+ * `branch` at `sha` of pull request `pull` in this repository, by `reviewer` (its actor), first
+ * attempt. The review itself is not in it: the loop reads it from the API.
  */
-export function reviewRelayRun(branch: string, sha: string, reviewer: string) {
+export function reviewRelayRun(branch: string, sha: string, reviewer: string, pull = 2) {
   const payload = examplePayload('workflow_run', 'completed');
   payload.workflow_run.name = 'coder-loop-review';
   payload.workflow_run.path = '.github/workflows/coder-loop-review.yml';
@@ -57,11 +57,24 @@ export function reviewRelayRun(branch: string, sha: string, reviewer: string) {
   // This example's repository says its default branch is `main`; the other examples' (and the
   // simulator's) is `master`.
   payload.repository = examplePayload('check_suite', 'completed').repository;
+  payload.workflow_run.repository = payload.repository;
   payload.workflow_run.head_repository = payload.repository;
   // An older example without the actor: the shape is that of a newer one's.
-  const actor = examplePayload('workflow_run', 'completed', 1).workflow_run.actor;
-  payload.workflow_run.actor = { ...actor, login: reviewer };
-  payload.workflow_run.triggering_actor = { ...actor, login: reviewer };
+  const newer = examplePayload('workflow_run', 'completed', 2).workflow_run;
+  payload.workflow_run.actor = { ...newer.actor, login: reviewer };
+  payload.workflow_run.triggering_actor = { ...newer.actor, login: reviewer };
+  // GitHub names the pull requests of this repository whose head the run is for.
+  const [named] = newer.pull_requests;
+  const repo = { ...named.head.repo, id: payload.repository.id, name: payload.repository.name };
+  payload.workflow_run.pull_requests = [
+    {
+      ...named,
+      url: `${payload.repository.url}/pulls/${pull}`,
+      number: pull,
+      head: { ...named.head, ref: branch, sha, repo },
+      base: { ...named.base, repo },
+    },
+  ];
   return payload;
 }
 

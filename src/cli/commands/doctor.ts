@@ -18,7 +18,7 @@ import {
   type Workflow,
   type WorkflowFile,
 } from '../../core/index.js';
-import { InputError, readText } from '../files.js';
+import { InputError, linkLeaves, readText } from '../files.js';
 import { discover } from '../repo.js';
 import {
   DIR_OPTION,
@@ -44,22 +44,36 @@ async function readOptional(path: string): Promise<string | undefined> {
   }
 }
 
-async function workflowFiles(root: string): Promise<WorkflowFile[]> {
-  let names: string[];
+async function workflowFiles(
+  root: string,
+): Promise<{ files: WorkflowFile[]; problems: Problem[] }> {
+  let entries;
   try {
-    names = await readdir(join(root, WORKFLOWS_DIR));
+    entries = await readdir(join(root, WORKFLOWS_DIR), { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { files: [], problems: [] };
     throw error;
   }
   const files: WorkflowFile[] = [];
-  for (const name of names.sort()) {
-    const path = `${WORKFLOWS_DIR}/${name}`;
+  const problems: Problem[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = `${WORKFLOWS_DIR}/${entry.name}`;
     if (!isWorkflowPath(path)) continue;
+    // GitHub reads a link's own text, never its target: one out of the repository is not read.
+    if (entry.isSymbolicLink() && (await linkLeaves(root, join(root, path)).catch(() => true))) {
+      problems.push({
+        severity: 'error',
+        path,
+        message:
+          'A symbolic link out of the repository: doctor does not read it, and GitHub does not run it as a workflow (it reads the link, not the file it names).',
+        fix: 'Commit the workflow itself in .github/workflows/.',
+      });
+      continue;
+    }
     files.push({ path, text: await readText(join(root, path)) });
   }
-  return files;
+  return { files, problems };
 }
 
 /** The plans the loop would find, each checked as `lint` checks it; one line per plan. */
@@ -192,7 +206,8 @@ export const doctor: CommandSpec = {
     const configText = await readOptional(join(io.cwd, CONFIG_PATH));
     const { config, problems: configProblems } = parseConfigText(configText ?? '', CONFIG_PATH);
     const plans = await planProblems(args);
-    const workflows = workflowProblems(await workflowFiles(io.cwd), config, {
+    const read = await workflowFiles(io.cwd);
+    const workflows = workflowProblems(read.files, config, {
       path: CONFIG_PATH,
       text: configText ?? '',
     });
@@ -200,7 +215,12 @@ export const doctor: CommandSpec = {
       `config: ${CONFIG_PATH} ${configText === undefined ? 'absent (the defaults apply)' : config ? 'valid' : 'invalid'}`,
     );
     for (const line of [...plans.lines, ...workflows.lines]) io.stdout(line);
-    const problems = [...configProblems, ...plans.problems, ...workflows.problems];
+    const problems = [
+      ...configProblems,
+      ...plans.problems,
+      ...read.problems,
+      ...workflows.problems,
+    ];
     if (problems.length) io.stdout('');
     for (const p of problems) (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p));
     io.stdout('');

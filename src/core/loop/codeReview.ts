@@ -44,6 +44,12 @@ export function codeReview(snap: PullSnapshot, config: Config, review: ReviewFac
     // Quick mode has no review round: CI (and, where needed, an architect's approval) decides.
     if (marker.mode === 'quick')
       return done(snap, 'ignored', undefined, [], { reason: 'quick mode: CI is the gate' });
+    // A change request is about the head it was made on: one of an older head (an old review
+    // replayed, or made through the API on an old commit) sends nothing back.
+    if (review.commit !== pr.head.sha)
+      return done(snap, 'ignored', undefined, [], {
+        reason: `the change request is of ${review.commit.slice(0, 7)}, not of the head ${pr.head.sha.slice(0, 7)}`,
+      });
     if (!snap.checks) return { need: 'checks' };
     // Code Review → Issues with a coding agent: one review-fix round per head, at most
     // `agent.maxReviewRounds` of them; past that, the architects decide.

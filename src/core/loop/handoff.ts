@@ -1,7 +1,7 @@
 import { buildAgentPayload, type AgentNode, type AgentPayload } from '../agent/payload.js';
 import type { Config } from '../config.js';
 import type { CheckRunView } from './checkRun.js';
-import type { LoopMarker } from './marker.js';
+import type { HandOffRecord, LoopMarker } from './marker.js';
 
 /**
  * The Implementation Track handed to a coding agent (SPEC §9): at TDD, Debug & Fix and review
@@ -84,4 +84,32 @@ export function reviewRound(
   const round = repeat ? rounds.indexOf(head) + 1 : rounds.length + 1;
   const max = config.agent?.maxReviewRounds ?? Infinity;
   return { round, repeat, exhausted: round > max };
+}
+
+/**
+ * Why the loop's record (on the hand-off's head) does not ask for the hand-off `wanted`, or
+ * undefined when it does: the record must name this very hand-off (node, attempt, head), and the
+ * PR must be neither escalated nor paused since. A writer's "Re-run jobs" of the agent's last
+ * workflow run delivers the loop's own dispatch again, its sender the loop: the record's
+ * escalation or pause on that head is what still tells it from the loop asking.
+ */
+export function handOffRefusal(
+  record: LoopMarker | undefined,
+  wanted: HandOffRecord,
+): string | undefined {
+  const asked = record?.handOff;
+  if (
+    !asked ||
+    asked.node !== wanted.node ||
+    asked.attempt !== wanted.attempt ||
+    asked.sha !== wanted.sha
+  )
+    return `the loop's record on ${wanted.sha.slice(0, 7)} asks for ${
+      asked ? `${asked.node} (attempt ${asked.attempt}) on ${asked.sha.slice(0, 7)}` : 'no hand-off'
+    }, not ${wanted.node} (attempt ${wanted.attempt})`;
+  if (record.escalation)
+    return `the pull request is escalated since (${record.escalation.reason}): an architect decides, or \`/coder resume\``;
+  if (record.pause)
+    return `the pull request is paused since, until ${record.pause.until} (${record.pause.reason}): the loop hands the work on again then`;
+  return undefined;
 }

@@ -42,7 +42,7 @@ export {
 } from './pullSnapshot.js';
 export { verification } from './verification.js';
 export { debugFix } from './debugFix.js';
-export { escalation } from './escalation.js';
+export { escalation, escalationStood, type LabelEvent } from './escalation.js';
 export { finalVerification } from './finalVerification.js';
 export { codeReview, type ReviewFacts } from './codeReview.js';
 export { approvals, withApprovals } from './approvals.js';
@@ -66,3 +66,4 @@ export * from './progress.js';
 export * from './pause.js';
 export * from './ciStall.js';
 export * from './planChanges.js';
+export * from './relay.js';

@@ -1,4 +1,5 @@
 import { isBot, type Actor } from './actors.js';
+import { ACTIONS_BOT } from './trust.js';
 
 /**
  * What counts when GitHub lists several of a kind: a reviewer's reviews, a check's re-runs. One
@@ -104,19 +105,31 @@ export function latestCheckRuns<C extends ListedCheckRun>(
 /** A commit status as GitHub lists it, newest first (the fields the rule reads). */
 export interface ListedStatus {
   context: string;
+  state?: string;
   creator?: { login?: string } | null;
 }
+
+const RED = new Set(['failure', 'error']);
 
 /**
  * The statuses that count, from every status of a commit listed newest first: for each context,
  * the newest of each creator. CI reporting again replaces its own verdict; a status of the same
  * context posted by anyone else — a writer's workflow — stands beside it, never over it.
+ *
+ * A status posted with a workflow's `GITHUB_TOKEN` is `github-actions[bot]`'s, whichever
+ * workflow posted it: CI that reports that way and every job a writer pushes are one creator.
+ * So for that creator a red verdict is never replaced: its newest failure or error of a context
+ * stands (a pending or a later green does not cover it). A head it failed on needs a new push.
  */
 export function latestStatuses<S extends ListedStatus>(statuses: readonly S[]): S[] {
   const latest = new Map<string, S>();
   for (const s of statuses) {
-    const key = `${s.creator?.login?.toLowerCase() ?? ''}\u0000${s.context}`;
-    if (!latest.has(key)) latest.set(key, s);
+    const creator = s.creator?.login?.toLowerCase() ?? '';
+    const key = `${creator}\u0000${s.context}`;
+    const kept = latest.get(key);
+    if (!kept) latest.set(key, s);
+    else if (creator === ACTIONS_BOT && !RED.has(kept.state ?? '') && RED.has(s.state ?? ''))
+      latest.set(key, s);
   }
   return [...latest.values()].reverse();
 }

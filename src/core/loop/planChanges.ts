@@ -20,6 +20,8 @@ import { touchedPaths, type Need, type PullFile, type PullSnapshot } from './pul
  * start's marks and log entry, the completion's): the record keeps each such file's blob
  * (`loopFiles`), and GitHub names the head's. Anything else in them — a later phase marked done,
  * a line of the log rewritten, a line appended that looks like the loop's — is a plan change.
+ * With a shared identity the record is anyone's, so the loop owns no bytes at all: every plan
+ * phase (whose checklist the loop marks) is an architect's, reviewed and merged by hand.
  */
 
 /** The part the loop writes of one of its own plan files. */
@@ -132,7 +134,10 @@ export function architectItems(
   const globs = planGlobs(config);
   if (!snap.plans && touched.some((p) => !p.startsWith(plans) && mayBePlanDocument(p, globs)))
     return { need: 'plans' };
+  // With a shared identity (the default `GITHUB_TOKEN`) the record naming the loop's own bytes
+  // may be any writer's job's: nothing in it exempts a plan document.
   const loopWrote = (path: string) =>
+    !snap.shared &&
     loopFileRole(path, snap.marker, config) !== undefined &&
     files.some((f) => f.path === path && loopWroteExactly(f, snap.marker));
   return touchedLockedItems(touched, config, snap.plans ?? [], loopWrote);

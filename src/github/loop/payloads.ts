@@ -80,6 +80,10 @@ const PAYLOADS = {
       head_sha: z.string(),
       event: z.string().optional(),
       actor: actor.nullish(),
+      triggering_actor: actor.nullish(),
+      run_attempt: z.number().optional(),
+      head_repository: z.looseObject({ full_name: z.string().optional() }).nullish(),
+      pull_requests: z.array(z.looseObject({ number: z.number() })).nullish(),
     }),
   }),
 } as const;

@@ -1,7 +1,15 @@
-import { codeReview, isBot, modeOfBranch, reply, reviewStanding } from '../../core/index.js';
+import {
+  codeReview,
+  isBot,
+  modeOfBranch,
+  relayedReview,
+  relayRunProblem,
+  reply,
+  reviewStanding,
+} from '../../core/index.js';
 import { applyRepo } from './apply.js';
 import { readPermission } from '../identity.js';
-import { findPullRequest, pullReviews, type PullRequest, type PullReviews } from '../pulls.js';
+import { findPullRequest, pullReviews, type PullRequest } from '../pulls.js';
 import { onThread, type LoopEnv, type LoopOutcome } from './env.js';
 import { run } from './pull.js';
 import { isArchitect, pullContext } from './snapshot.js';
@@ -83,7 +91,12 @@ export interface ReviewRelayPayload {
   workflow_run: {
     event?: string;
     head_branch: string | null;
+    head_sha: string;
     actor?: { login: string; type?: string } | null;
+    triggering_actor?: { login: string } | null;
+    run_attempt?: number;
+    head_repository?: { full_name?: string } | null;
+    pull_requests?: { number: number }[] | null;
   };
 }
 
@@ -92,9 +105,10 @@ export interface ReviewRelayPayload {
  * no permission, whose completion starts the loop's `workflow_run` (a review event runs the
  * pull request's own workflow, where the loop's key must never be). Nothing the relay ran or
  * wrote is read: its definition comes from the pull request's merge ref. What GitHub says of the
- * run — its event, its head branch, its actor (the reviewer) — finds the loop PR in this
- * repository through the API, and the reviewer's newest review on it, read from the API, is
- * handled as the review event would be.
+ * run — its event, attempt, actors, head repository, head and pull requests — must name the loop
+ * PR in this repository (`relayRunProblem`: no re-run, no fork); the reviewer's newest review on
+ * it, read from the API and made on the run's head (`relayedReview`), is then handled as the
+ * review event would be.
  */
 export async function onReviewRelay(
   env: LoopEnv,
@@ -108,15 +122,32 @@ export async function onReviewRelay(
   if (isBot(reviewer)) return { state: 'ignored', reason: 'review by a bot' };
   if (!run.head_branch?.startsWith('coder/'))
     return { state: 'ignored', reason: 'not a coder-loop branch' };
+  const facts = {
+    actor: reviewer.login,
+    headSha: run.head_sha,
+    pulls: run.pull_requests ?? [],
+    ...(run.run_attempt !== undefined ? { attempt: run.run_attempt } : {}),
+    ...(run.triggering_actor ? { triggeringActor: run.triggering_actor.login } : {}),
+    ...(run.head_repository?.full_name ? { headRepository: run.head_repository.full_name } : {}),
+  };
+  // Before any read: a re-run or a fork's run names no review of this repository's PR.
+  const problem = relayRunProblem(facts, `${env.repo.owner}/${env.repo.repo}`);
+  if (problem) return { state: 'ignored', reason: problem };
   const pr = await findPullRequest(env.gh, env.repo, run.head_branch);
   if (!pr) return { state: 'ignored', reason: `no open pull request for ${run.head_branch}` };
   const notOurs = await notLoopPull(env, pr);
   if (notOurs) return { state: 'ignored', reason: notOurs.ignored };
-  const login = reviewer.login.toLowerCase();
-  const review = (await pullReviews(env.gh, env.repo, pr.number))
-    .filter((r) => r.user?.login.toLowerCase() === login && r.state !== 'PENDING')
-    .reduce<PullReviews[number] | undefined>((a, r) => (!a || r.id > a.id ? r : a), undefined);
-  if (!review?.user || !review.commit_id)
+  const listed = (await pullReviews(env.gh, env.repo, pr.number)).map((r) => ({
+    id: Number(r.id),
+    state: r.state,
+    commit: r.commit_id,
+    ...(r.user ? { login: r.user.login } : {}),
+    user: r.user,
+  }));
+  const relayed = relayedReview(facts, pr.number, listed);
+  if ('ignored' in relayed) return { state: 'ignored', reason: relayed.ignored };
+  const review = listed.find((r) => r.id === relayed.review.id);
+  if (!review?.user || !review.commit)
     return {
       state: 'ignored',
       reason: `@${reviewer.login} has no review on pull request #${pr.number}`,
@@ -124,9 +155,9 @@ export async function onReviewRelay(
   return onReview(env, {
     action: 'submitted',
     review: {
-      id: Number(review.id),
+      id: review.id,
       state: review.state,
-      commit_id: review.commit_id,
+      commit_id: review.commit,
       user: { login: review.user.login, type: review.user.type },
     },
     pull_request: pr,

@@ -165,7 +165,13 @@ export async function read(
       return withApprovals(ctx, given);
     case 'escalation': {
       const login = (await ctx.env.identity()).login;
-      const stands = await escalationStands(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number, login);
+      const stands = await escalationStands(
+        ctx.env.gh,
+        ctx.env.repo,
+        ctx.snap.pr.number,
+        login,
+        ctx.snap.shared === true,
+      );
       return { ...ctx, snap: { ...ctx.snap, escalatedBefore: stands } };
     }
     case 'plans': {

@@ -68,6 +68,17 @@ describe('Code Review', () => {
       ],
     ],
     [
+      'changes requested of an older head (a replayed review) → not counted, no round spent',
+      snap({
+        ...atReview,
+        marker: { mode: 'plan', plan: 'Example', phase: 1, issue: 1, reviewRounds: [OLD] },
+      }),
+      config({ agent: { command: 'x', maxReviewRounds: 1 } }),
+      review({ kind: 'changes', commit: OLD }),
+      'ignored @-',
+      [],
+    ],
+    [
       'changes requested past maxReviewRounds → Escalate',
       snap({
         ...atReview,

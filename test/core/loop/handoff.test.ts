@@ -1,5 +1,6 @@
 import {
   agentHandOff,
+  handOffRefusal,
   reviewRound,
   withAgent,
   type Config,
@@ -69,5 +70,43 @@ describe('without an agent', () => {
     expect(agentHandOff({}, at)).toBeUndefined();
     const view = { mode: 'quick' as const, node: 'TDD' as const, title: 't', next: 'Push.' };
     expect(withAgent(view, undefined, 'https://github.com/o/r')).toBe(view);
+  });
+});
+
+describe('handOffRefusal: the record asks for this very hand-off, on a PR neither escalated nor paused', () => {
+  const H = 'c'.repeat(40);
+  const wanted = { node: 'debug-fix' as const, attempt: 2, sha: H };
+  const record: LoopMarker = { mode: 'plan', plan: 'Example', phase: 1, issue: 1, handOff: wanted };
+  it.each<[string, LoopMarker | undefined, string | undefined]>([
+    ['asked', record, undefined],
+    ['no record', undefined, 'asks for no hand-off'],
+    [
+      'another attempt',
+      { ...record, handOff: { ...wanted, attempt: 1 } },
+      'asks for debug-fix (attempt 1)',
+    ],
+    [
+      'escalated since',
+      { ...record, escalation: { reason: 'limit', sha: H } },
+      'escalated since (limit)',
+    ],
+    [
+      'paused since',
+      {
+        ...record,
+        pause: {
+          node: 'debug-fix',
+          attempt: 2,
+          until: '2099-01-01T00:00:00Z',
+          since: '2026-01-01T00:00:00Z',
+          reason: 'usage limit',
+        },
+      },
+      'paused since, until 2099-01-01T00:00:00Z',
+    ],
+  ])('%s', (_, marker, why) => {
+    const found = handOffRefusal(marker, wanted);
+    if (why === undefined) expect(found).toBeUndefined();
+    else expect(found).toContain(why);
   });
 });

@@ -175,6 +175,40 @@ describe('latestStatuses: each creator’s newest status of a context', () => {
       ['ci:failure', 'ci:success'],
     ],
     [
+      'GITHUB_TOKEN: a job posting the context green after its red does not turn it green',
+      [
+        status('ci', 'success', 'github-actions[bot]'),
+        status('ci', 'failure', 'github-actions[bot]'),
+      ],
+      ['ci:failure'],
+    ],
+    [
+      'GITHUB_TOKEN: an error stands too, the newest failure of several',
+      [
+        status('ci', 'success', 'GitHub-Actions[bot]'),
+        status('ci', 'error', 'github-actions[bot]'),
+        status('ci', 'pending', 'github-actions[bot]'),
+        status('ci', 'failure', 'github-actions[bot]'),
+      ],
+      ['ci:error'],
+    ],
+    [
+      'GITHUB_TOKEN: pending, then the verdict (the usual way to report)',
+      [
+        status('ci', 'success', 'github-actions[bot]'),
+        status('ci', 'pending', 'github-actions[bot]'),
+      ],
+      ['ci:success'],
+    ],
+    [
+      'GITHUB_TOKEN: a pending after a verdict waits (it may hold the gate back)',
+      [
+        status('ci', 'pending', 'github-actions[bot]'),
+        status('ci', 'success', 'github-actions[bot]'),
+      ],
+      ['ci:pending'],
+    ],
+    [
       'creators compare without case',
       [status('ci', 'success', 'CI-Bot'), status('ci', 'failure', 'ci-bot')],
       ['ci:success'],

@@ -155,6 +155,18 @@ describe('the loop’s own bytes: the blobs its commits left, nothing else', () 
     });
   });
 
+  it('with a shared identity (the default GITHUB_TOKEN) the record owns no bytes: the loop’s own marks are a plan change', () => {
+    const files = [changed(CHECKLIST, started), changed(LOG, log)];
+    expect(architectItems(snapOf(recorded, files), config)).toEqual({
+      locked: [],
+      planDocuments: [],
+    });
+    expect(architectItems({ ...snapOf(recorded, files), shared: true }, config)).toEqual({
+      locked: [],
+      planDocuments: [CHECKLIST, LOG],
+    });
+  });
+
   it('the loop’s bytes at a path that is not one of this phase’s own files are a plan change', () => {
     const other = 'docs/plans/Other/01_Master Plan/01_Checklist.md';
     const marker = {
