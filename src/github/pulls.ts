@@ -7,7 +7,7 @@ export interface PullRequest {
   html_url: string;
   body: string | null;
   head: { ref: string; sha: string; repo?: { full_name?: string; id?: number | bigint } | null };
-  base: { sha?: string; repo?: { full_name?: string; id?: number | bigint } | null };
+  base: { ref?: string; sha?: string; repo?: { full_name?: string; id?: number | bigint } | null };
   /** Who opened it: a loop PR is opened by the loop's own identity. */
   user?: Actor | null;
   state: string;
@@ -134,7 +134,7 @@ export async function findPullRequest(
   gh: GitHub,
   repo: Repo,
   branch: string,
-  opener?: string,
+  opener: string,
 ): Promise<PullRequest | undefined> {
   const { items } = await readWhole(async (page) => {
     const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls', {
@@ -146,10 +146,18 @@ export async function findPullRequest(
     });
     return data;
   });
-  const mine = opener
-    ? items.find((pr) => pr.user?.login.toLowerCase() === opener.toLowerCase())
-    : undefined;
-  return mine ?? items[0];
+  // Any writer may open another PR from the lock branch (into another base), and GitHub lists
+  // the newest first: only one the loop's identity opened from this repository is the loop's,
+  // and of those (a shared identity: the default GITHUB_TOKEN) the first opened.
+  const here = `${repo.owner}/${repo.repo}`.toLowerCase();
+  return items
+    .filter(
+      (pr) =>
+        pr.user?.login.toLowerCase() === opener.toLowerCase() &&
+        pr.head.ref === branch &&
+        pr.head.repo?.full_name?.toLowerCase() === here,
+    )
+    .reduce<PullRequest | undefined>((a, pr) => (!a || pr.number < a.number ? pr : a), undefined);
 }
 
 /** How often `openPullRequest` tries again after a server error (as Octokit's retry plugin). */

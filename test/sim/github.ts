@@ -286,6 +286,8 @@ export class SimGitHub {
   readonly faultsAfter = new Set<string>();
   /** Run once, just before the next ref update is applied: a human pushing in between. */
   beforeRefUpdate?: () => void;
+  /** Run just before each request is answered (a person acting between two of the loop's calls). */
+  beforeRequest?: (method: string, path: string) => void;
   /** What the OpenAPI check found wrong with the requests and answers `serve` saw. */
   readonly violations: string[] = [];
   /** REST requests answered so far (the installation token not counted). */
@@ -707,6 +709,7 @@ export class SimGitHub {
   handle(method: string, url: URL, body: unknown): Answer {
     const path = decodeURIComponent(url.pathname.replace(/^\/api\/v3(?=\/)/, ''));
     this.requests++;
+    this.beforeRequest?.(method.toUpperCase(), path);
     if (method.toUpperCase() !== 'GET') this.writes.push(`${method.toUpperCase()} ${path}`);
     for (const route of this.routes) {
       if (route.method !== method.toUpperCase()) continue;

@@ -1,4 +1,5 @@
 import {
+  baseProblem,
   identityShared,
   loopPullProblem,
   modeOfBranch,
@@ -109,6 +110,9 @@ async function readLoopPull(
     return {
       ignored: `pull request #${pr.number}: the record says ${marker.mode} mode, the branch ${pr.head.ref} does not`,
     };
+  // Another base shows another diff (one that can hide a locked change): not judged until set back.
+  const base = baseProblem(marker.base, env.defaultBranch, pr.base.ref);
+  if (base) return { ignored: `pull request #${pr.number}: ${base}` };
   return {
     pr,
     marker,
