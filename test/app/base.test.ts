@@ -95,3 +95,31 @@ describe('autoMerge asks GitHub to merge only a PR whose base is the recorded on
     expect(requestLog.some((r) => r.method === 'PUT' && r.path.endsWith('/merge'))).toBe(false);
   });
 });
+
+describe('the completion reads the base again before it marks the phase done', () => {
+  it('the base switched after the approval event was read: no completion commit', async () => {
+    const { sim, deliver, pr } = await started(CONFIG, {
+      'src/core/auth.ts': 'export const strict = true;\n',
+    });
+    const locked = sim.push(BRANCH, { 'src/core/auth.ts': 'export const strict = false;\n' });
+    await deliver.pullRequest('synchronize', pr.number);
+    sim.push(BRANCH, {
+      'src/health.ts': 'export const ok = 1;\n',
+      'test/health.test.ts': 'test("health", () => { expect(1).toBe(1); });\n',
+    });
+    await deliver.pullRequest('synchronize', pr.number);
+    await deliver.ci(BRANCH, 'success');
+    const head = sim.headOf(pr);
+    sim.refs.set('decoy', locked);
+    // The review's payload names the recorded base; the base is switched before the files are read.
+    sim.beforeRequest = (method, path) => {
+      if (method === 'GET' && path.includes(`/pulls/${pr.number}/files`)) {
+        pr.base = 'decoy';
+        sim.beforeRequest = undefined;
+      }
+    };
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(sim.headOf(pr)).toBe(head);
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+  });
+});

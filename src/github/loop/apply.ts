@@ -313,6 +313,14 @@ export async function apply(
         break;
       }
       case 'complete': {
+        // The approval was judged on the diff against the base this event read: the base is read
+        // again before the phase is marked done (a writer may have switched it meanwhile).
+        const now = await getPull(gh, repo, pr.number);
+        const base = baseProblem(marker.base, env.defaultBranch, now.base.ref);
+        if (base) {
+          env.log.warn(`completion of #${pr.number} not written: ${base}`);
+          return { state: 'ignored', reason: `pull request #${pr.number}: ${base}` };
+        }
         const done = await writeCompletion(
           env,
           pr.head.ref,
