@@ -125,10 +125,10 @@ export async function pullRequestFiles(
 }
 
 /**
- * The open pull request whose head is `branch` in this repository, if any. GitHub allows one open
- * PR per head and base, so a writer can open a second one from a lock branch to another base:
- * every open PR from the branch is read (every page), and the one `opener` opened — the loop's
- * own — is the one returned; without one of theirs, the newest.
+ * The loop's open pull request whose head is `branch` in this repository, if any. GitHub allows
+ * one open PR per head and base, so a writer can open a second one from a lock branch to another
+ * base: every open PR from the branch is read (every page), and only one `opener` (the loop's
+ * identity) opened is returned — never another's, whichever GitHub lists first.
  */
 export async function findPullRequest(
   gh: GitHub,
@@ -174,6 +174,8 @@ export async function openPullRequest(
   gh: GitHub,
   repo: Repo,
   pr: { head: string; base: string; title: string; body: string },
+  /** The loop's login: a PR someone else opened from the branch is never taken for its own. */
+  opener: string,
 ): Promise<PullRequest & { created: boolean }> {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -185,7 +187,7 @@ export async function openPullRequest(
       return { ...data, created: true };
     } catch (error) {
       if (isHttpError(error, 422)) {
-        const existing = await findPullRequest(gh, repo, pr.head);
+        const existing = await findPullRequest(gh, repo, pr.head, opener);
         if (!existing) throw error;
         return { ...existing, created: attempt > 0 };
       }

@@ -43,7 +43,7 @@ describe('a second pull request from the lock branch', () => {
     sim.reviews.push({
       id: 9901,
       pr: pr.number,
-      user: 'Codertocat',
+      user: 'reviewer1',
       state: 'APPROVED',
       commit_id: head,
     });

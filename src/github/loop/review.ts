@@ -108,7 +108,7 @@ export async function onReviewRelay(
   if (isBot(reviewer)) return { state: 'ignored', reason: 'review by a bot' };
   if (!run.head_branch?.startsWith('coder/'))
     return { state: 'ignored', reason: 'not a coder-loop branch' };
-  const pr = await findPullRequest(env.gh, env.repo, run.head_branch);
+  const pr = await findPullRequest(env.gh, env.repo, run.head_branch, (await env.identity()).login);
   if (!pr) return { state: 'ignored', reason: `no open pull request for ${run.head_branch}` };
   const notOurs = await notLoopPull(env, pr);
   if (notOurs) return { state: 'ignored', reason: notOurs.ignored };
