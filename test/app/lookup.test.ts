@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterScenario, beforeScenario } from '../helpers/github.js';
-import { reviewRelayRun } from '../helpers/payloads.js';
+import { examplePayload, reviewRelayRun } from '../helpers/payloads.js';
 import { CHECKLIST } from '../helpers/plans.js';
 import { BRANCH, started } from '../helpers/world.js';
 import type { SimGitHub, SimPull } from '../sim/github.js';
@@ -49,5 +49,22 @@ describe('a second pull request from the lock branch', () => {
     });
     await deliver.event('workflow_run', reviewRelayRun(BRANCH, head, 'reviewer1'));
     expect(sim.files(BRANCH)[CHECKLIST]).toContain('- [x] 1.1');
+  });
+});
+
+describe('workflow_run is delivered by workflow name, from any branch', () => {
+  it('a run of a workflow named CI on another branch, at the loop head’s commit, writes nothing', async () => {
+    const { sim, deliver, pr } = await started();
+    const head = sim.headOf(pr);
+    sim.refs.set('writer/ci', head);
+    const payload = examplePayload('workflow_run', 'completed');
+    payload.workflow_run.name = 'CI';
+    payload.workflow_run.head_branch = 'writer/ci';
+    payload.workflow_run.head_sha = head;
+    payload.workflow_run.conclusion = 'failure';
+    const before = sim.writes.length;
+    await deliver.event('workflow_run', payload);
+    expect(sim.writes.slice(before)).toEqual([]);
+    expect(sim.own(head)?.external_id).toBe('Verification');
   });
 });
