@@ -14,6 +14,7 @@ import {
   encodePath,
   isOwnCheckRun,
   outageSign,
+  timeoutSign,
   type CheckResult,
   type CheckRunView,
   type LoopIdentity,
@@ -247,10 +248,15 @@ async function readActions(
 }
 
 /**
- * GitHub's own outage sign among a failed job's annotations (`outageSign`): every page read, as
- * GitHub lists them (at most 50 a check run are kept by GitHub per update).
+ * GitHub's own signs among a failed job's annotations: an outage (`outageSign`), or the job
+ * stopped at its time limit (`timeoutSign`). Every page is read, as GitHub lists them (at most 50
+ * a check run are kept by GitHub per update).
  */
-async function jobOutage(gh: GitHub, repo: Repo, checkRun: number): Promise<string | undefined> {
+async function jobSigns(
+  gh: GitHub,
+  repo: Repo,
+  checkRun: number,
+): Promise<{ outage?: string; timedOut?: string }> {
   const { items } = await readWhole(async (page) => {
     const { data } = await gh.request(
       'GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations',
@@ -258,7 +264,9 @@ async function jobOutage(gh: GitHub, repo: Repo, checkRun: number): Promise<stri
     );
     return data;
   });
-  return outageSign(items);
+  const outage = outageSign(items);
+  const timedOut = timeoutSign(items);
+  return { ...(outage ? { outage } : {}), ...(timedOut ? { timedOut } : {}) };
 }
 
 /** A check run's conclusion that passes the gate, or none yet: its job need not be read. */
@@ -321,10 +329,10 @@ export async function readHeadChecks(
     const job = jobs.get(r.id);
     const failedJob = job && r.conclusion !== null && !PASSING.has(r.conclusion) ? job : undefined;
     // A job whose steps ran may still have failed for GitHub's own reason: its annotations say.
-    const outage =
+    const signs =
       failedJob?.projectRan && (r.output?.annotations_count ?? 0) > 0
-        ? await jobOutage(gh, repo, Number(r.id))
-        : undefined;
+        ? await jobSigns(gh, repo, Number(r.id))
+        : {};
     results.push({
       name: r.name,
       status: r.status,
@@ -336,7 +344,7 @@ export async function readHeadChecks(
               run: failedJob.run,
               attempt: failedJob.attempt,
               projectRan: failedJob.projectRan,
-              ...(outage ? { outage } : {}),
+              ...signs,
             },
           }
         : {}),

@@ -60,7 +60,7 @@ export * from './phasePlan.js';
 export type * from './planReading.js';
 export * from './openPlan.js';
 export * from './rerun.js';
-export { outageSign } from './triage.js';
+export { outageSign, timeoutSign } from './triage.js';
 export * from './budget.js';
 export * from './progress.js';
 export * from './pause.js';
