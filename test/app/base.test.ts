@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { afterScenario, beforeScenario, requestLog } from '../helpers/github.js';
 import { CHECKLIST, MASTER_LOG } from '../helpers/plans.js';
-import { BRANCH, replies, started } from '../helpers/world.js';
+import { BRANCH, started } from '../helpers/world.js';
 
 /**
  * The base the loop opened its PR against is the loop's to keep (its record names it): any
@@ -61,15 +61,13 @@ describe('a PR whose base is not the one the loop opened it against is not judge
     await deliver.ci(BRANCH, 'success');
     await deliver.review(pr.number, 'reviewer1', 'approved');
     await deliver.comment('/coder retry');
-    const writes = requestLog
-      .slice(before)
-      .filter(
-        (r) =>
-          r.method !== 'GET' &&
-          !r.path.includes('/access_tokens') &&
-          // The 👀 on the command is no judgement.
-          !r.path.endsWith('/reactions'),
-      );
+    const writes = requestLog.slice(before).filter(
+      (r) =>
+        r.method !== 'GET' &&
+        !r.path.includes('/access_tokens') &&
+        // The 👀 on the command is no judgement.
+        !r.path.endsWith('/reactions'),
+    );
     expect(writes.filter((r) => !r.path.includes('/comments'))).toEqual([]);
     expect(sim.own(sim.headOf(pr))?.conclusion).not.toBe('success');
   });
