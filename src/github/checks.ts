@@ -1,5 +1,7 @@
 import {
   CHECK_NAME,
+  runNotForPull,
+  suitesNotForPull,
   latestCheckRuns,
   latestStatuses,
   runsToTrace,
@@ -69,6 +71,8 @@ type CheckRunItem = {
   html_url: string | null;
   started_at?: string | null;
   app: { id?: number; slug?: string } | null;
+  /** Its check suite: a GitHub Actions job's is its workflow run's (`check_suite_id`). */
+  check_suite?: { id: number } | null;
   output: {
     title: string | null;
     summary: string | null;
@@ -189,14 +193,9 @@ interface ActionsRead {
  * created through the API), and whether any of the project's steps ran (triage.ts). A run that
  * never started (`startup_failure`) shows no check run at all: it is returned to count as one.
  */
-async function readActions(
-  gh: GitHub,
-  repo: Repo,
-  sha: string,
-  ids: readonly number[],
-): Promise<ActionsRead> {
-  const jobs: ActionsRead['jobs'] = new Map(ids.map((id) => [id, null]));
-  const runs = await readWhole(async (page) => {
+/** The head's workflow runs, every page. */
+async function headWorkflowRuns(gh: GitHub, repo: Repo, sha: string) {
+  const { items } = await readWhole(async (page) => {
     const { data } = await gh.request('GET /repos/{owner}/{repo}/actions/runs', {
       ...repo,
       head_sha: sha,
@@ -205,6 +204,19 @@ async function readActions(
     });
     return data.workflow_runs;
   });
+  return items;
+}
+
+async function readActions(
+  gh: GitHub,
+  repo: Repo,
+  sha: string,
+  ids: readonly number[],
+  /** The head's workflow runs that are CI of the PR (read once, by the caller). */
+  items: Awaited<ReturnType<typeof headWorkflowRuns>>,
+): Promise<ActionsRead> {
+  const jobs: ActionsRead['jobs'] = new Map(ids.map((id) => [id, null]));
+  const runs = { items };
   const unstarted: CheckResult[] = runs.items
     .filter((run) => run.head_sha === sha && run.conclusion === 'startup_failure')
     .map((run) => ({
@@ -297,17 +309,36 @@ export async function readHeadChecks(
   repo: Repo,
   sha: string,
   identity: LoopIdentity | undefined,
-  /** Read the head's workflow runs for those that started no job (a `startup_failure` event). */
-  options: { unstarted?: boolean } = {},
+  options: {
+    /** Read the head's workflow runs for those that started no job (a `startup_failure` event). */
+    unstarted?: boolean;
+    /**
+     * The loop PR's head branch: a GitHub Actions run for any other (a fork's PR at this commit,
+     * another branch here) is not its CI (`runNotForPull`). A review's runs never are.
+     */
+    branch?: string;
+  } = {},
 ): Promise<HeadChecks> {
-  const [runs, statuses] = await Promise.all([
+  const [listed, statuses] = await Promise.all([
     commitCheckRuns(gh, repo, sha),
     commitStatuses(gh, repo, sha),
   ]);
-  const byId = [...runs].sort((a, b) => Number(a.id) - Number(b.id));
-  const own = ownRuns(byId, sha, identity);
+  const sorted = [...listed].sort((a, b) => Number(a.id) - Number(b.id));
+  const own = ownRuns(sorted, sha, identity);
   const ownIds = new Set(own.map((o) => o.run.id));
   const mine = own.pop();
+  // What each GitHub Actions run ran for, from its workflow run (one read of the head's runs):
+  // a fork's, another branch's or a review's run is no CI of this PR, whatever its name.
+  const actions = sorted.some((r) => !ownIds.has(r.id) && r.app?.slug === 'github-actions');
+  const workflowRuns = actions || options.unstarted ? await headWorkflowRuns(gh, repo, sha) : [];
+  const notOurs = suitesNotForPull(workflowRuns, options.branch);
+  const byId = sorted.filter(
+    (r) =>
+      ownIds.has(r.id) ||
+      r.app?.slug !== 'github-actions' ||
+      !r.check_suite ||
+      !notOurs.has(Number(r.check_suite.id)),
+  );
   // Traced: runs sharing a name (the re-run rule), and every GitHub Actions run that did not
   // pass (triage reads its job).
   const failed = byId
@@ -322,7 +353,13 @@ export async function readHeadChecks(
   const traced = [...new Set([...runsToTrace(byId, ownIds), ...failed])];
   const { jobs, unstarted } =
     traced.length > 0 || options.unstarted
-      ? await readActions(gh, repo, sha, traced)
+      ? await readActions(
+          gh,
+          repo,
+          sha,
+          traced,
+          workflowRuns.filter((r) => runNotForPull(r, options.branch) === undefined),
+        )
       : { jobs: new Map<number, null>(), unstarted: [] };
   const results: CheckResult[] = [];
   for (const r of latestCheckRuns(byId, ownIds, jobs)) {

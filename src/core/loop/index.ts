@@ -26,6 +26,7 @@ export * from './specTasks.js';
 export * from './complete.js';
 export * from './actors.js';
 export * from './trust.js';
+export * from './ciRuns.js';
 export * from './handoff.js';
 export * from './outcome.js';
 export {

@@ -73,7 +73,9 @@ async function readLoopPull(
   pr: PullRequest,
   identity: LoopIdentity,
 ): Promise<LoopPull | { ignored: string }> {
-  const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity);
+  const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity, {
+    branch: pr.head.ref,
+  });
   let marker: LoopMarker | undefined;
   let commits: Whole<PullCommits[number]> | undefined;
   if (keepsStatus(identity)) marker = readMarker(pr.body);
