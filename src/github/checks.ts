@@ -1,5 +1,7 @@
 import {
   CHECK_NAME,
+  runNotForPull,
+  suitesNotForPull,
   latestCheckRuns,
   latestStatuses,
   runsToTrace,
@@ -14,6 +16,7 @@ import {
   encodePath,
   isOwnCheckRun,
   outageSign,
+  timeoutSign,
   type CheckResult,
   type CheckRunView,
   type LoopIdentity,
@@ -68,6 +71,8 @@ type CheckRunItem = {
   html_url: string | null;
   started_at?: string | null;
   app: { id?: number; slug?: string } | null;
+  /** Its check suite: a GitHub Actions job's is its workflow run's (`check_suite_id`). */
+  check_suite?: { id: number } | null;
   output: {
     title: string | null;
     summary: string | null;
@@ -188,14 +193,9 @@ interface ActionsRead {
  * created through the API), and whether any of the project's steps ran (triage.ts). A run that
  * never started (`startup_failure`) shows no check run at all: it is returned to count as one.
  */
-async function readActions(
-  gh: GitHub,
-  repo: Repo,
-  sha: string,
-  ids: readonly number[],
-): Promise<ActionsRead> {
-  const jobs: ActionsRead['jobs'] = new Map(ids.map((id) => [id, null]));
-  const runs = await readWhole(async (page) => {
+/** The head's workflow runs, every page. */
+async function headWorkflowRuns(gh: GitHub, repo: Repo, sha: string) {
+  const { items } = await readWhole(async (page) => {
     const { data } = await gh.request('GET /repos/{owner}/{repo}/actions/runs', {
       ...repo,
       head_sha: sha,
@@ -204,6 +204,19 @@ async function readActions(
     });
     return data.workflow_runs;
   });
+  return items;
+}
+
+async function readActions(
+  gh: GitHub,
+  repo: Repo,
+  sha: string,
+  ids: readonly number[],
+  /** The head's workflow runs that are CI of the PR (read once, by the caller). */
+  items: Awaited<ReturnType<typeof headWorkflowRuns>>,
+): Promise<ActionsRead> {
+  const jobs: ActionsRead['jobs'] = new Map(ids.map((id) => [id, null]));
+  const runs = { items };
   const unstarted: CheckResult[] = runs.items
     .filter((run) => run.head_sha === sha && run.conclusion === 'startup_failure')
     .map((run) => ({
@@ -247,10 +260,15 @@ async function readActions(
 }
 
 /**
- * GitHub's own outage sign among a failed job's annotations (`outageSign`): every page read, as
- * GitHub lists them (at most 50 a check run are kept by GitHub per update).
+ * GitHub's own signs among a failed job's annotations: an outage (`outageSign`), or the job
+ * stopped at its time limit (`timeoutSign`). Every page is read, as GitHub lists them (at most 50
+ * a check run are kept by GitHub per update).
  */
-async function jobOutage(gh: GitHub, repo: Repo, checkRun: number): Promise<string | undefined> {
+async function jobSigns(
+  gh: GitHub,
+  repo: Repo,
+  checkRun: number,
+): Promise<{ outage?: string; timedOut?: string }> {
   const { items } = await readWhole(async (page) => {
     const { data } = await gh.request(
       'GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations',
@@ -258,7 +276,9 @@ async function jobOutage(gh: GitHub, repo: Repo, checkRun: number): Promise<stri
     );
     return data;
   });
-  return outageSign(items);
+  const outage = outageSign(items);
+  const timedOut = timeoutSign(items);
+  return { ...(outage ? { outage } : {}), ...(timedOut ? { timedOut } : {}) };
 }
 
 /** A check run's conclusion that passes the gate, or none yet: its job need not be read. */
@@ -289,17 +309,36 @@ export async function readHeadChecks(
   repo: Repo,
   sha: string,
   identity: LoopIdentity | undefined,
-  /** Read the head's workflow runs for those that started no job (a `startup_failure` event). */
-  options: { unstarted?: boolean } = {},
+  options: {
+    /** Read the head's workflow runs for those that started no job (a `startup_failure` event). */
+    unstarted?: boolean;
+    /**
+     * The loop PR's head branch: a GitHub Actions run for any other (a fork's PR at this commit,
+     * another branch here) is not its CI (`runNotForPull`). A review's runs never are.
+     */
+    branch?: string;
+  } = {},
 ): Promise<HeadChecks> {
-  const [runs, statuses] = await Promise.all([
+  const [listed, statuses] = await Promise.all([
     commitCheckRuns(gh, repo, sha),
     commitStatuses(gh, repo, sha),
   ]);
-  const byId = [...runs].sort((a, b) => Number(a.id) - Number(b.id));
-  const own = ownRuns(byId, sha, identity);
+  const sorted = [...listed].sort((a, b) => Number(a.id) - Number(b.id));
+  const own = ownRuns(sorted, sha, identity);
   const ownIds = new Set(own.map((o) => o.run.id));
   const mine = own.pop();
+  // What each GitHub Actions run ran for, from its workflow run (one read of the head's runs):
+  // a fork's, another branch's or a review's run is no CI of this PR, whatever its name.
+  const actions = sorted.some((r) => !ownIds.has(r.id) && r.app?.slug === 'github-actions');
+  const workflowRuns = actions || options.unstarted ? await headWorkflowRuns(gh, repo, sha) : [];
+  const notOurs = suitesNotForPull(workflowRuns, options.branch);
+  const byId = sorted.filter(
+    (r) =>
+      ownIds.has(r.id) ||
+      r.app?.slug !== 'github-actions' ||
+      !r.check_suite ||
+      !notOurs.has(Number(r.check_suite.id)),
+  );
   // Traced: runs sharing a name (the re-run rule), and every GitHub Actions run that did not
   // pass (triage reads its job).
   const failed = byId
@@ -314,17 +353,23 @@ export async function readHeadChecks(
   const traced = [...new Set([...runsToTrace(byId, ownIds), ...failed])];
   const { jobs, unstarted } =
     traced.length > 0 || options.unstarted
-      ? await readActions(gh, repo, sha, traced)
+      ? await readActions(
+          gh,
+          repo,
+          sha,
+          traced,
+          workflowRuns.filter((r) => runNotForPull(r, options.branch) === undefined),
+        )
       : { jobs: new Map<number, null>(), unstarted: [] };
   const results: CheckResult[] = [];
   for (const r of latestCheckRuns(byId, ownIds, jobs)) {
     const job = jobs.get(r.id);
     const failedJob = job && r.conclusion !== null && !PASSING.has(r.conclusion) ? job : undefined;
     // A job whose steps ran may still have failed for GitHub's own reason: its annotations say.
-    const outage =
+    const signs =
       failedJob?.projectRan && (r.output?.annotations_count ?? 0) > 0
-        ? await jobOutage(gh, repo, Number(r.id))
-        : undefined;
+        ? await jobSigns(gh, repo, Number(r.id))
+        : {};
     results.push({
       name: r.name,
       status: r.status,
@@ -336,7 +381,7 @@ export async function readHeadChecks(
               run: failedJob.run,
               attempt: failedJob.attempt,
               projectRan: failedJob.projectRan,
-              ...(outage ? { outage } : {}),
+              ...signs,
             },
           }
         : {}),

@@ -7,7 +7,7 @@ export interface PullRequest {
   html_url: string;
   body: string | null;
   head: { ref: string; sha: string; repo?: { full_name?: string; id?: number | bigint } | null };
-  base: { sha?: string; repo?: { full_name?: string; id?: number | bigint } | null };
+  base: { ref?: string; sha?: string; repo?: { full_name?: string; id?: number | bigint } | null };
   /** Who opened it: a loop PR is opened by the loop's own identity. */
   user?: Actor | null;
   state: string;
@@ -130,16 +130,16 @@ export async function pullRequestFiles(
 }
 
 /**
- * The open pull request whose head is `branch` in this repository, if any. GitHub allows one open
- * PR per head and base, so a writer can open a second one from a lock branch to another base:
- * every open PR from the branch is read (every page), and the one `opener` opened — the loop's
- * own — is the one returned; without one of theirs, the newest.
+ * The loop's open pull request whose head is `branch` in this repository, if any. GitHub allows
+ * one open PR per head and base, so a writer can open a second one from a lock branch to another
+ * base: every open PR from the branch is read (every page), and only one `opener` (the loop's
+ * identity) opened is returned — never another's, whichever GitHub lists first.
  */
 export async function findPullRequest(
   gh: GitHub,
   repo: Repo,
   branch: string,
-  opener?: string,
+  opener: string,
 ): Promise<PullRequest | undefined> {
   const { items } = await readWhole(async (page) => {
     const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls', {
@@ -151,10 +151,18 @@ export async function findPullRequest(
     });
     return data;
   });
-  const mine = opener
-    ? items.find((pr) => pr.user?.login.toLowerCase() === opener.toLowerCase())
-    : undefined;
-  return mine ?? items[0];
+  // Any writer may open another PR from the lock branch (into another base), and GitHub lists
+  // the newest first: only one the loop's identity opened from this repository is the loop's,
+  // and of those (a shared identity: the default GITHUB_TOKEN) the first opened.
+  const here = `${repo.owner}/${repo.repo}`.toLowerCase();
+  return items
+    .filter(
+      (pr) =>
+        pr.user?.login.toLowerCase() === opener.toLowerCase() &&
+        pr.head.ref === branch &&
+        pr.head.repo?.full_name?.toLowerCase() === here,
+    )
+    .reduce<PullRequest | undefined>((a, pr) => (!a || pr.number < a.number ? pr : a), undefined);
 }
 
 /** How often `openPullRequest` tries again after a server error (as Octokit's retry plugin). */
@@ -171,6 +179,8 @@ export async function openPullRequest(
   gh: GitHub,
   repo: Repo,
   pr: { head: string; base: string; title: string; body: string },
+  /** The loop's login: a PR someone else opened from the branch is never taken for its own. */
+  opener: string,
 ): Promise<PullRequest & { created: boolean }> {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -182,7 +192,7 @@ export async function openPullRequest(
       return { ...data, created: true };
     } catch (error) {
       if (isHttpError(error, 422)) {
-        const existing = await findPullRequest(gh, repo, pr.head);
+        const existing = await findPullRequest(gh, repo, pr.head, opener);
         if (!existing) throw error;
         return { ...existing, created: attempt > 0 };
       }

@@ -74,6 +74,25 @@ describe('infrastructure: re-run by the loop, no attempt', () => {
     expect(agentRuns(sim)).toEqual([]);
   });
 
+  it('a job its `timeout-minutes` stopped (GitHub: `cancelled`, annotated so) is a real failure: a hang is the code’s', async () => {
+    const { sim, deliver } = await started(AGENT);
+    await deliver.ci(BRANCH, 'cancelled', {
+      annotation: 'The job has exceeded the maximum execution time of 15m0s',
+    });
+    expect(sim.reruns).toEqual([]);
+    expect(record(sim).attempts).toHaveLength(1);
+  });
+
+  it('the older wording of the same annotation (naming the runner, in minutes) is read the same', async () => {
+    const { sim, deliver } = await started(AGENT);
+    await deliver.ci(BRANCH, 'cancelled', {
+      annotation:
+        'The job running on runner GitHub Actions 2 has exceeded the maximum execution time of 360 minutes.',
+    });
+    expect(sim.reruns).toEqual([]);
+    expect(record(sim).attempts).toHaveLength(1);
+  });
+
   it('a failed job whose annotation is anyone else’s words is a real failure', async () => {
     const { sim, deliver } = await started(AGENT);
     await deliver.ci(BRANCH, 'failure', {

@@ -564,6 +564,8 @@ export function restCheckRun(run: {
   started_at?: string | null;
   /** How many annotations it has (GitHub's own about the job among them). */
   annotations_count?: number;
+  /** Its check suite (a GitHub Actions job's: its workflow run's `check_suite_id`). */
+  suite?: number;
 }): Json {
   const url = `${REPO_API}/check-runs/${run.id}`;
   return {
@@ -587,7 +589,7 @@ export function restCheckRun(run: {
       annotations_url: `${url}/annotations`,
     },
     name: run.name,
-    check_suite: { id: run.id },
+    check_suite: { id: run.suite ?? run.id },
     app: run.app,
     pull_requests: [],
   };
@@ -676,8 +678,13 @@ export function restWorkflowRun(r: {
   event: string;
   status: string;
   conclusion: string | null;
+  /** The branch it ran for (GitHub's `head_branch`; a fork PR's run names the fork's branch). */
+  head_branch?: string | null;
+  /** The repository of its head: this one, unless a fork's PR ran it. */
+  head_repository?: string;
 }): Json {
   const url = `${REPO_API}/actions/runs/${r.id}`;
+  const headRepo = r.head_repository ?? `${OWNER}/${REPO}`;
   return {
     ...template('workflow-run'),
     id: r.id,
@@ -685,7 +692,7 @@ export function restWorkflowRun(r: {
     node_id: `WFR_${r.id}`,
     check_suite_id: r.id,
     check_suite_node_id: `CS_${r.id}`,
-    head_branch: null,
+    head_branch: r.head_branch ?? null,
     head_sha: r.head_sha,
     path: '.github/workflows/ci.yml',
     run_number: r.id,
@@ -714,7 +721,17 @@ export function restWorkflowRun(r: {
     workflow_url: `${REPO_API}/actions/workflows/1`,
     head_commit: null,
     repository: minimalRepository(),
-    head_repository: minimalRepository(),
+    head_repository:
+      headRepo === `${OWNER}/${REPO}`
+        ? minimalRepository()
+        : {
+            ...minimalRepository(),
+            id: REPO_ID + 1,
+            node_id: `R_${REPO_ID + 1}`,
+            full_name: headRepo,
+            name: headRepo.split('/')[1]!,
+            owner: restUser(headRepo.split('/')[0]!),
+          },
   };
 }
 

@@ -122,6 +122,11 @@ export class Deliver {
     await this.probot.receive({ id: `rv-${this.n}`, name: 'pull_request_review', payload });
   }
 
+  /** Any other delivery, built by the test from a real example payload. */
+  async event(name: 'workflow_run' | 'check_run' | 'check_suite' | 'status', payload: object) {
+    await this.probot.receive({ id: `ev-${++this.n}`, name, payload } as never);
+  }
+
   async pullRequest(
     action: 'synchronize' | 'closed',
     prNumber: number,

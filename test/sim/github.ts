@@ -114,12 +114,23 @@ export interface SimCheckRun {
    * A GitHub Actions job (the check run's id is the job's id): its workflow run and that run's
    * attempt. Absent: a check run created through the API (by an app, or a workflow's token).
    */
-  job?: { run: number; attempt: number };
+  job?: { run: number; attempt: number; for?: SimRunFor };
   /** The job's steps as the jobs API lists them (GitHub's `Set up job` first). */
   steps?: { name: string; status: string; conclusion: string | null; number: number }[];
   /** Its annotations' messages (GitHub's own about the job, e.g. a runner lost). */
   annotations?: string[];
 }
+/**
+ * What GitHub says a workflow run ran for: its event, the branch (`head_branch`) and the
+ * repository of its head (a fork's PR: the fork). Absent: `pull_request` for the branch at the
+ * head when CI ran, in this repository.
+ */
+export interface SimRunFor {
+  event?: string;
+  branch?: string | null;
+  repository?: string;
+}
+
 /** A workflow run that started no job (`startup_failure`): no check run shows it. */
 export interface SimWorkflowRun {
   id: number;
@@ -286,6 +297,8 @@ export class SimGitHub {
   readonly faultsAfter = new Set<string>();
   /** Run once, just before the next ref update is applied: a human pushing in between. */
   beforeRefUpdate?: () => void;
+  /** Run just before each request is answered (a person acting between two of the loop's calls). */
+  beforeRequest?: (method: string, path: string) => void;
   /** What the OpenAPI check found wrong with the requests and answers `serve` saw. */
   readonly violations: string[] = [];
   /** REST requests answered so far (the installation token not counted). */
@@ -466,10 +479,13 @@ export class SimGitHub {
     {
       setup = false,
       annotation,
+      runFor,
     }: {
       setup?: boolean;
       /** GitHub's own annotation on the job (a runner lost mid-job: its steps ran, unfinished). */
       annotation?: string;
+      /** What its workflow run ran for (a fork's PR, the review relay): see `SimRunFor`. */
+      runFor?: SimRunFor;
     } = {},
   ): SimCheckRun {
     const steps = setup
@@ -491,9 +507,12 @@ export class SimGitHub {
     const earlier = this.checkRuns.filter(
       (r) => r.head_sha === sha && r.name === name && r.app.id === CI_APP.id && r.job,
     );
-    const job = earlier.length
-      ? { run: earlier.at(-1)!.job!.run, attempt: earlier.at(-1)!.job!.attempt + 1 }
-      : { run: ++this.ids, attempt: 1 };
+    const atHead = [...this.refs].filter(([, at]) => at === sha).map(([ref]) => ref);
+    const branch = atHead.find((ref) => ref.startsWith('coder/')) ?? atHead[0] ?? null;
+    const job =
+      earlier.length && !runFor
+        ? { ...earlier.at(-1)!.job!, attempt: earlier.at(-1)!.job!.attempt + 1 }
+        : { run: ++this.ids, attempt: 1, for: { branch, ...runFor } };
     const run: SimCheckRun = {
       job,
       id,
@@ -628,7 +647,12 @@ export class SimGitHub {
         : r.app.id === CI_APP.id
           ? CI_APP
           : simApp(r.app.id, r.app.slug);
-    return restCheckRun({ ...r, app, annotations_count: r.annotations?.length ?? 0 });
+    return restCheckRun({
+      ...r,
+      app,
+      annotations_count: r.annotations?.length ?? 0,
+      ...(r.job ? { suite: r.job.run } : {}),
+    });
   }
 
   private ancestors(sha: string): Set<string> {
@@ -707,6 +731,7 @@ export class SimGitHub {
   handle(method: string, url: URL, body: unknown): Answer {
     const path = decodeURIComponent(url.pathname.replace(/^\/api\/v3(?=\/)/, ''));
     this.requests++;
+    this.beforeRequest?.(method.toUpperCase(), path);
     if (method.toUpperCase() !== 'GET') this.writes.push(`${method.toUpperCase()} ${path}`);
     for (const route of this.routes) {
       if (route.method !== method.toUpperCase()) continue;
@@ -1388,12 +1413,15 @@ export class SimGitHub {
                 conclusion: bare.conclusion,
               });
             const jobs = this.checkRuns.filter((r) => r.job?.run === id);
+            const ranFor = jobs[0]!.job!.for ?? {};
             return restWorkflowRun({
               id,
               name: 'CI',
               head_sha: jobs[0]!.head_sha,
               run_attempt: Math.max(...jobs.map((j) => j.job!.attempt)),
-              event: 'pull_request',
+              event: ranFor.event ?? 'pull_request',
+              head_branch: ranFor.branch ?? null,
+              ...(ranFor.repository ? { head_repository: ranFor.repository } : {}),
               status: 'completed',
               conclusion: jobs.at(-1)!.conclusion,
             });

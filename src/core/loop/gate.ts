@@ -29,6 +29,11 @@ export interface CheckJob {
    * lost mid-job, a job no runner took, GitHub Actions' internal error.
    */
   outage?: string;
+  /**
+   * GitHub's own annotation on a job it stopped at its time limit (triage.ts `timeoutSign`):
+   * `cancelled` by GitHub, yet the code's failure (a hang), never infrastructure.
+   */
+  timedOut?: string;
 }
 
 export type Gate =

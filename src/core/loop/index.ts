@@ -26,6 +26,7 @@ export * from './specTasks.js';
 export * from './complete.js';
 export * from './actors.js';
 export * from './trust.js';
+export * from './ciRuns.js';
 export * from './handoff.js';
 export * from './outcome.js';
 export {
@@ -60,7 +61,7 @@ export * from './phasePlan.js';
 export type * from './planReading.js';
 export * from './openPlan.js';
 export * from './rerun.js';
-export { outageSign } from './triage.js';
+export { outageSign, timeoutSign } from './triage.js';
 export * from './budget.js';
 export * from './progress.js';
 export * from './pause.js';

@@ -15,6 +15,12 @@ export interface LoopMarker {
    */
   pr?: number;
   branch?: string;
+  /**
+   * The base branch the loop opened the PR against. A PR whose base is any other is not judged
+   * until it is set back (`baseProblem`): another base shows another diff — one that can hide a
+   * change to a locked item — to reviewers, to the files list and to Passes Spec?.
+   */
+  base?: string;
   plan?: string;
   phase?: number;
   /**

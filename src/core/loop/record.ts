@@ -44,6 +44,8 @@ const LoopRecordSchema = z.object({
   /** The pull request and lock branch it belongs to (a record on another PR's commit is not its). */
   pr: z.number().int().positive().optional(),
   branch: TEXT(300).optional(),
+  /** The base branch the loop opened the PR against (another base is not judged). */
+  base: TEXT(300).optional(),
   plan: TEXT(300).optional(),
   phase: z.number().int().nonnegative().optional(),
   /** A plan of another kind (spec-kit, Kiro, Task Master): its tasks file (`#<tag>` for Task Master). */
@@ -289,6 +291,7 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
     issue: m.issue,
     ...(m.pr !== undefined ? { pr: m.pr } : {}),
     ...(m.branch !== undefined ? { branch: m.branch } : {}),
+    ...(m.base !== undefined ? { base: m.base } : {}),
     ...(m.plan !== undefined ? { plan: m.plan } : {}),
     ...(m.phase !== undefined ? { phase: m.phase } : {}),
     ...(m.planFile !== undefined ? { planFile: m.planFile } : {}),

@@ -140,6 +140,7 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
           ...plotted.marker,
           pr: pr.number,
           branch,
+          base: req.defaultBranch,
           ...(req.mode === 'quick'
             ? { vetted: { title: req.issue.title, body: req.issue.body ?? '' } }
             : {}),

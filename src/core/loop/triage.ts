@@ -50,9 +50,31 @@ export function outageSign(
   );
 }
 
+/**
+ * GitHub's own words for a job it stopped at the job's `timeout-minutes` (or the runner's time
+ * limit): GitHub cancels such a job, so its conclusion is `cancelled`, but a job that hangs is the
+ * code's failure, not infrastructure. Both wordings GitHub has used: "The job has exceeded the
+ * maximum execution time of 15m0s", and "The job running on runner … has exceeded the maximum
+ * execution time of 360 minutes."
+ */
+const TIMED_OUT =
+  /^The job (?:running on runner [^\n]{1,200} )?has exceeded the maximum execution time of \d/;
+
+/** GitHub's annotation of a job it stopped for its time limit (`TIMED_OUT`), if one is. */
+export function timeoutSign(
+  annotations: readonly { path: string; annotation_level: string | null; message: string | null }[],
+): string | undefined {
+  return (
+    annotations.find(
+      (a) =>
+        a.path === '.github' && a.annotation_level === 'failure' && TIMED_OUT.test(a.message ?? ''),
+    )?.message ?? undefined
+  );
+}
+
 /** A failure outside the project's code: only a GitHub Actions job (re-runnable) is judged so. */
 function isInfrastructure(check: CheckResult): boolean {
-  if (!check.job) return false;
+  if (!check.job || check.job.timedOut !== undefined) return false;
   return (
     INFRASTRUCTURE.has(check.conclusion ?? '') ||
     !check.job.projectRan ||

@@ -71,6 +71,24 @@ export function loopPullProblem(pr: PullFacts, identity: LoopIdentity): string |
   return undefined;
 }
 
+/**
+ * Why a loop PR is not judged as its base now stands, or undefined when it is: its base must be
+ * the branch the loop opened it against (`recorded`, from the loop's record; a record written
+ * before the loop kept it names none, and the default branch — the only base the loop opens
+ * against — stands in). Any writer can switch a PR's base; against another base GitHub lists
+ * another diff, one that can leave out a change to a locked item, so nothing is decided on it —
+ * no completion, no merge — until the base is set back.
+ */
+export function baseProblem(
+  recorded: string | undefined,
+  defaultBranch: string,
+  actual: string | undefined,
+): string | undefined {
+  const expected = recorded ?? defaultBranch;
+  if (actual === undefined || actual === expected) return undefined;
+  return `its base is ${actual}, not ${expected}, the branch the loop opened it against: nothing is judged on it until the base is set back to ${expected}`;
+}
+
 /** The app of a check run as the REST API and webhook payloads show it (`app` may be null). */
 export interface CheckRunFacts {
   name: string;

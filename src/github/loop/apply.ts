@@ -1,4 +1,5 @@
 import {
+  baseProblem,
   pullProgress,
   reply,
   updateMarker,
@@ -28,6 +29,7 @@ import { reactEyes, replyOnIssue } from '../issues.js';
 import {
   closePull,
   clearEscalated,
+  getPull,
   labelEscalated,
   mergePull,
   requestReviews,
@@ -287,6 +289,15 @@ export async function apply(
         break;
       }
       case 'merge': {
+        // GitHub's merge takes the head's sha, not the base: the base is read again just before
+        // (a writer may have switched it since this event's read) and must be the recorded one.
+        const now = await getPull(gh, repo, pr.number);
+        const base = baseProblem(marker.base, env.defaultBranch, now.base.ref);
+        if (base) {
+          merged = false;
+          env.log.warn(`auto-merge of #${pr.number} not asked: ${base}`);
+          break;
+        }
         // Named by the verified sha: GitHub refuses the merge if the head moved since.
         const answer = await mergePull(gh, repo, pr.number, pr.head.sha);
         merged = answer.merged;
@@ -302,6 +313,14 @@ export async function apply(
         break;
       }
       case 'complete': {
+        // The approval was judged on the diff against the base this event read: the base is read
+        // again before the phase is marked done (a writer may have switched it meanwhile).
+        const now = await getPull(gh, repo, pr.number);
+        const base = baseProblem(marker.base, env.defaultBranch, now.base.ref);
+        if (base) {
+          env.log.warn(`completion of #${pr.number} not written: ${base}`);
+          return { state: 'ignored', reason: `pull request #${pr.number}: ${base}` };
+        }
         const done = await writeCompletion(
           env,
           pr.head.ref,

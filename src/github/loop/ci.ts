@@ -58,6 +58,7 @@ export async function onCiEvent(
         ...found,
         checks: await readHeadChecks(env.gh, env.repo, head.sha, await env.identity(), {
           unstarted: true,
+          branch: found.pr.head.ref,
         }),
       }
     : found;

@@ -82,7 +82,7 @@ export async function resumeBranch(
   config: Config,
   branch: string,
 ): Promise<LoopOutcome> {
-  const pr = await findPullRequest(env.gh, env.repo, branch);
+  const pr = await findPullRequest(env.gh, env.repo, branch, (await env.identity()).login);
   if (!pr) return { state: 'ignored', reason: `no open pull request for ${branch}` };
   const loop = await loopPullForHead(env, branch, pr.head.sha);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };

@@ -24,7 +24,7 @@ const pull = z.looseObject({
   state: z.string(),
   user: actor.nullish(),
   head: z.looseObject({ ref: z.string(), sha: z.string(), repo: repo.nullish() }),
-  base: z.looseObject({ repo: repo.nullish() }),
+  base: z.looseObject({ ref: z.string().optional(), repo: repo.nullish() }),
   labels: z.array(z.looseObject({ name: z.string().optional() })).optional(),
   merged: z.boolean().nullish(),
 });

@@ -133,7 +133,7 @@ export async function onReviewRelay(
   // Before any read: a re-run or a fork's run names no review of this repository's PR.
   const problem = relayRunProblem(facts, `${env.repo.owner}/${env.repo.repo}`);
   if (problem) return { state: 'ignored', reason: problem };
-  const pr = await findPullRequest(env.gh, env.repo, run.head_branch);
+  const pr = await findPullRequest(env.gh, env.repo, run.head_branch, (await env.identity()).login);
   if (!pr) return { state: 'ignored', reason: `no open pull request for ${run.head_branch}` };
   const notOurs = await notLoopPull(env, pr);
   if (notOurs) return { state: 'ignored', reason: notOurs.ignored };

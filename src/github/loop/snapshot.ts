@@ -145,6 +145,7 @@ export async function read(
         env.repo,
         ctx.snap.pr.head.sha,
         await env.identity(),
+        { branch: ctx.snap.pr.head.ref },
       );
       return withChecks(ctx, checks);
     }

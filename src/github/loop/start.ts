@@ -95,7 +95,8 @@ async function write(env: LoopEnv, step: StartWrite): Promise<StartSnapshot> {
       return { lock: await createLockRef(gh, repo, step.branch, step.sha) };
     case 'openPull': {
       const { head, base, title, body } = step;
-      return { pull: await openPullRequest(gh, repo, { head, base, title, body }) };
+      const opener = (await env.identity()).login;
+      return { pull: await openPullRequest(gh, repo, { head, base, title, body }, opener) };
     }
   }
 }

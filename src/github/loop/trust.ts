@@ -1,4 +1,5 @@
 import {
+  baseProblem,
   identityShared,
   loopPullProblem,
   modeOfBranch,
@@ -72,7 +73,9 @@ async function readLoopPull(
   pr: PullRequest,
   identity: LoopIdentity,
 ): Promise<LoopPull | { ignored: string }> {
-  const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity);
+  const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity, {
+    branch: pr.head.ref,
+  });
   let marker: LoopMarker | undefined;
   let commits: Whole<PullCommits[number]> | undefined;
   if (keepsStatus(identity)) marker = readMarker(pr.body);
@@ -109,6 +112,9 @@ async function readLoopPull(
     return {
       ignored: `pull request #${pr.number}: the record says ${marker.mode} mode, the branch ${pr.head.ref} does not`,
     };
+  // Another base shows another diff (one that can hide a locked change): not judged until set back.
+  const base = baseProblem(marker.base, env.defaultBranch, pr.base.ref);
+  if (base) return { ignored: `pull request #${pr.number}: ${base}` };
   return {
     pr,
     marker,

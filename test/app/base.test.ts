@@ -1,0 +1,123 @@
+import nock from 'nock';
+import { afterScenario, beforeScenario, requestLog } from '../helpers/github.js';
+import { CHECKLIST, MASTER_LOG } from '../helpers/plans.js';
+import { BRANCH, started } from '../helpers/world.js';
+
+/**
+ * The base the loop opened its PR against is the loop's to keep (its record names it): any
+ * writer can switch a PR's base, and against another base GitHub lists another diff — one that
+ * leaves out a change to a locked item. A PR whose base is not the recorded one is not judged.
+ */
+
+beforeEach(beforeScenario);
+afterEach(() => {
+  nock.cleanAll();
+  afterScenario();
+});
+
+const CONFIG = 'locked: ["src/core/**"]\narchitects: [archie]\nautoMerge: true\n';
+
+/** A writer's locked change, an innocent commit on top, and the base switched to hide the first. */
+async function hidden() {
+  const w = await started(CONFIG, { 'src/core/auth.ts': 'export const strict = true;\n' });
+  const { sim, deliver, pr } = w;
+  const locked = sim.push(BRANCH, { 'src/core/auth.ts': 'export const strict = false;\n' });
+  await deliver.pullRequest('synchronize', pr.number);
+  sim.push(BRANCH, {
+    'src/health.ts': 'export const ok = 1;\n',
+    'test/health.test.ts': 'test("health", () => { expect(1).toBe(1); });\n',
+  });
+  await deliver.pullRequest('synchronize', pr.number);
+  sim.refs.set('decoy', locked);
+  pr.base = 'decoy';
+  return w;
+}
+
+const completed = (files: Record<string, string>) =>
+  (files[MASTER_LOG] ?? '').includes('Coder completed');
+
+describe('a PR whose base is not the one the loop opened it against is not judged', () => {
+  it('the base switched to hide a locked change: a writer’s approval completes nothing, and nothing merges once it is set back', async () => {
+    const { sim, deliver, pr } = await hidden();
+    const head = sim.headOf(pr);
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(sim.headOf(pr)).toBe(head);
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+    expect(sim.own(head)?.conclusion).not.toBe('success');
+    // Set back: the approval is judged on the PR's whole diff, and the locked change shows.
+    pr.base = 'master';
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(pr.merged).toBe(false);
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+    expect(sim.files('master')[CHECKLIST]).toContain('- [ ] 1.1');
+    expect(sim.comments.at(-1)!.body).toContain('locked: `src/core/auth.ts`');
+  });
+
+  it('no write of any kind while the base is another: not a reply, not a check run', async () => {
+    const { sim, deliver, pr } = await hidden();
+    const before = requestLog.length;
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    await deliver.comment('/coder retry');
+    const writes = requestLog.slice(before).filter(
+      (r) =>
+        r.method !== 'GET' &&
+        !r.path.includes('/access_tokens') &&
+        // The 👀 on the command is no judgement.
+        !r.path.endsWith('/reactions'),
+    );
+    expect(writes.filter((r) => !r.path.includes('/comments'))).toEqual([]);
+    expect(sim.own(sim.headOf(pr))?.conclusion).not.toBe('success');
+  });
+});
+
+describe('autoMerge asks GitHub to merge only a PR whose base is the recorded one', () => {
+  it('the base switched between the loop’s read and its merge: nothing merges', async () => {
+    const { sim, deliver, pr } = await started(CONFIG);
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(true);
+    // Final Verification: green CI on the completion commit. Just before the merge call (after
+    // every read the event made), a writer switches the base to a branch of their own.
+    sim.refs.set('decoy', sim.headOf(pr));
+    sim.beforeRequest = (method, path) => {
+      if (method === 'GET' && path.endsWith(`/pulls/${pr.number}`) && pr.base === 'master') {
+        pr.base = 'decoy';
+        sim.beforeRequest = undefined;
+      }
+    };
+    await deliver.ci(BRANCH, 'success');
+    expect(pr.merged).toBe(false);
+    expect(requestLog.some((r) => r.method === 'PUT' && r.path.endsWith('/merge'))).toBe(false);
+  });
+});
+
+describe('the completion reads the base again before it marks the phase done', () => {
+  it('the base switched after the approval event was read: no completion commit', async () => {
+    const { sim, deliver, pr } = await started(CONFIG, {
+      'src/core/auth.ts': 'export const strict = true;\n',
+    });
+    const locked = sim.push(BRANCH, { 'src/core/auth.ts': 'export const strict = false;\n' });
+    await deliver.pullRequest('synchronize', pr.number);
+    sim.push(BRANCH, {
+      'src/health.ts': 'export const ok = 1;\n',
+      'test/health.test.ts': 'test("health", () => { expect(1).toBe(1); });\n',
+    });
+    await deliver.pullRequest('synchronize', pr.number);
+    await deliver.ci(BRANCH, 'success');
+    const head = sim.headOf(pr);
+    sim.refs.set('decoy', locked);
+    // The review's payload names the recorded base; the base is switched before the files are read.
+    sim.beforeRequest = (method, path) => {
+      if (method === 'GET' && path.includes(`/pulls/${pr.number}/files`)) {
+        pr.base = 'decoy';
+        sim.beforeRequest = undefined;
+      }
+    };
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(sim.headOf(pr)).toBe(head);
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+  });
+});
