@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { main } from '../../src/cli/main.js';
+import { readKiro } from '../../src/core/plan/kinds/kiro.js';
 import { readTaskmaster, setTaskmasterStatus } from '../../src/core/plan/kinds/taskmaster.js';
 
 /**
@@ -98,5 +99,95 @@ describe('Task Master', () => {
     expect(
       readTaskmaster(written, '.taskmaster/tasks/tasks.json').tags[0]!.phases[1]!.tasks[0]!.state,
     ).toBe('doing');
+  });
+});
+
+describe('Kiro', () => {
+  const kiroFiles = (tasks: string): Record<string, string> => ({
+    '.kiro/specs/auth/tasks.md': tasks,
+    '.kiro/specs/auth/requirements.md': '# Requirements\n',
+    '.kiro/specs/auth/design.md': '# Design\n',
+  });
+
+  it('03-perezjoseph-Gestion-inmobiliaria-org-isolation-fix: a queued "[~]" task is open, and mark doing writes "[-]"', async () => {
+    const tasks =
+      '- [x] 3. Fix services\n  - [x] 3.1 Add check\n- [~] 4. Checkpoint - Ensure all tests pass\n';
+    const read = readKiro(tasks, 'tasks.md');
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => [t.id, t.state])])).toEqual([
+      ['3', [['3.1', 'done']]],
+      ['4', [['4', 'todo']]],
+    ]);
+    const cwd = checkout(kiroFiles(tasks));
+    expect((await cli(cwd, 'mark', 'auth', '4', 'doing')).code).toBe(0);
+    expect(readFileSync(join(cwd, '.kiro/specs/auth/tasks.md'), 'utf8')).toBe(
+      tasks.replace('- [~] 4.', '- [-] 4.'),
+    );
+  });
+
+  it('08-nobu007-connective-byte-api-cost-optimization-lab: "- [ ]\\* 19." is an optional top-level task', () => {
+    const tasks =
+      '- [x] 18. Security\n- [x] 18.1 Add API key encryption\n- [ ] 18.2 Implement rate limiting\n- [ ]\\* 19. Write end-to-end tests\n  - Cover the happy path\n';
+    const read = readKiro(tasks, 'tasks.md');
+    expect(read.problems).toEqual([]);
+    expect(
+      read.phases.map((p) => [p.number, p.tasks.map((t) => [t.id, t.state, t.optional])]),
+    ).toEqual([
+      [
+        '18',
+        [
+          ['18.1', 'done', false],
+          ['18.2', 'todo', false],
+        ],
+      ],
+      ['19', [['19', 'todo', true]]],
+    ]);
+  });
+
+  it('07-eviordevelopments-backlog-pro-frontend-user-authentication: sub-tasks belong to the task they are nested in, whatever their number', () => {
+    const tasks =
+      '- [x] 2. Set up types\n  - _Requirements: 1.1_\n\n- [x] 3. Create AuthContext\n  - [x] 2.1 Implement AuthContext\n  - [x] 2.5 Implement register\n  - [ ]* 2.5a Write property test for TeamMember creation\n  - [ ] 2.6 Write logout\n\n- [x] 4. Create Login page\n  - [x] 3.1 Build login form UI\n';
+    const read = readKiro(tasks, 'tasks.md');
+    expect(read.problems).toEqual([]);
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => t.id)])).toEqual([
+      ['2', ['2']],
+      ['3', ['2.1', '2.5', '2.5a', '2.6']],
+      ['4', ['3.1']],
+    ]);
+  });
+
+  it('01-inakanou-ArchiTrack-site-survey: an unnumbered box nested in a task is its sub-task, with an id no one writes, and lint names it', () => {
+    const tasks =
+      '- [x] 33. Save by button\n  - [x] Backend: add updateMetadataBatch\n  - [ ] Backend: add PATCH endpoint\n- [x] 33.1 Manual save in the photo panel\n  - _Requirements: 10.9_\n';
+    const read = readKiro(tasks, 'tasks.md');
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => [t.id, t.state, t.line])])).toEqual(
+      [
+        [
+          '33',
+          [
+            ['33.a', 'done', 2],
+            ['33.b', 'todo', 3],
+            ['33.1', 'done', 4],
+          ],
+        ],
+      ],
+    );
+    expect(read.problems.map((p) => [p.severity, p.line])).toEqual([
+      ['warning', 2],
+      ['warning', 3],
+    ]);
+    expect(read.problems[0]!.message).toContain('called 33.a here');
+  });
+
+  // The oracle reads a top-level task whose only sub-task is optional as that sub-task alone;
+  // the loop reads the top-level task too (its own box decides the phase: Kiro starts "12." and
+  // leaves the optional test for later), so that the in-progress "[-]" is not lost.
+  it('02-Homas-RpiDNS-user-authentication: a task whose sub-tasks are all optional is a task itself', () => {
+    const tasks =
+      '- [-] 12. Write htpasswd migration property test\n  - [ ]* 12.1 Write property test for htpasswd import\n';
+    const read = readKiro(tasks, 'tasks.md');
+    expect(read.phases[0]!.tasks.map((t) => [t.id, t.state, t.optional])).toEqual([
+      ['12', 'doing', false],
+      ['12.1', 'todo', true],
+    ]);
   });
 });
