@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { readKiro } from '../../src/core/plan/kinds/kiro.js';
+import { readOpenspec } from '../../src/core/plan/kinds/openspec.js';
 import { readTaskmaster, setTaskmasterStatus } from '../../src/core/plan/kinds/taskmaster.js';
 
 /**
@@ -188,6 +189,60 @@ describe('Kiro', () => {
     expect(read.phases[0]!.tasks.map((t) => [t.id, t.state, t.optional])).toEqual([
       ['12', 'doing', false],
       ['12.1', 'todo', true],
+    ]);
+  });
+});
+
+describe('OpenSpec', () => {
+  const change = (dir: string, tasks: string): Record<string, string> => ({
+    [`${dir}/tasks.md`]: tasks,
+    [`${dir}/proposal.md`]: '# Proposal\n',
+  });
+
+  it('an unnumbered box nested in 1.1 never takes the id of the real 1.2: mark 1.2 writes one byte', async () => {
+    const tasks =
+      '## 1. Setup\n\n- [ ] 1.1 Define the schema\n  - [ ] Add the migration\n- [ ] 1.2 Seed the data\n';
+    const read = readOpenspec(tasks, 'tasks.md');
+    expect(read.phases[0]!.tasks.map((t) => [t.id, t.line])).toEqual([
+      ['1.1', 3],
+      ['1.1.a', 4],
+      ['1.2', 5],
+    ]);
+    expect(read.problems.map((p) => [p.severity, p.line])).toEqual([['warning', 4]]);
+    const cwd = checkout(change('openspec/changes/add-seed', tasks));
+    expect((await cli(cwd, 'mark', 'add-seed', '1.2', 'done')).code).toBe(0);
+    expect(readFileSync(join(cwd, 'openspec/changes/add-seed/tasks.md'), 'utf8')).toBe(
+      tasks.replace('- [ ] 1.2', '- [x] 1.2'),
+    );
+    const lint = await cli(cwd, 'lint');
+    expect(lint.code).toBe(0);
+    expect(lint.out).toContain('openspec/changes/add-seed/tasks.md:4: warning:');
+  });
+
+  it('a box with no id takes its place in the group only where no written id has it', () => {
+    const read = readOpenspec('## 2. Core\n\n- [ ] Unnumbered\n- [ ] 2.1 Written\n', 'tasks.md');
+    expect(read.phases[0]!.tasks.map((t) => t.id)).toEqual(['2.2', '2.1']);
+  });
+
+  it('a change under a sub-folder (hw3/openspec/changes/x) is found; an archived change is not', async () => {
+    const cwd = checkout({
+      ...change('hw3/openspec/changes/add-login', '## 1. Login\n\n- [ ] 1.1 Form\n'),
+      ...change('hw3/openspec/changes/archive/2025-01-01-old', '## 1. Old\n\n- [x] 1.1 Done\n'),
+    });
+    const listed = JSON.parse((await cli(cwd, 'plans', '--json')).out) as { path: string }[];
+    expect(listed.map((p) => p.path)).toEqual(['hw3/openspec/changes/add-login/tasks.md']);
+  });
+
+  // OpenSpec's own parser (src/core/validation/task-numbering.ts) takes a `## N.` heading as the
+  // current group and nothing more: a number written twice is one group, and the change is valid.
+  it('a group number written twice is one group, with a warning', () => {
+    const tasks =
+      '## 1. Build\n\n- [x] 1.1 Code\n\n## 2. Verification (updated)\n\n- [ ] 2.1 Rerun\n\n## 2. Verification\n\n- [x] 2.2 Run\n';
+    const read = readOpenspec(tasks, 'tasks.md');
+    expect(read.problems.map((p) => [p.severity, p.line])).toEqual([['warning', 9]]);
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => t.id)])).toEqual([
+      ['1', ['1.1']],
+      ['2', ['2.1', '2.2']],
     ]);
   });
 });

@@ -14,7 +14,8 @@ export function defaultPlanGlobs(plansDir: string): string[] {
     '.kiro/specs/*/tasks.md',
     '.taskmaster/tasks/tasks.json',
     'tasks/tasks.json',
-    'openspec/changes/*/tasks.md',
+    // OpenSpec at any depth (`hw3/openspec/changes/…`); never `changes/archive/` (kindOfPath).
+    '**/openspec/changes/*/tasks.md',
   ];
 }
 

@@ -6,6 +6,8 @@ import {
   boxAt,
   dialectRead,
   finish,
+  givenId,
+  indentOf,
   taskIds,
   walk,
   type DialectPhase,
@@ -32,25 +34,6 @@ const KIRO_STATE: Record<string, DialectState> = {
   X: 'done',
 };
 
-/** The column a line's list marker stands at (a tab to the next multiple of 4), from a box's offset. */
-function indentOf(source: string, offset: number): number {
-  let column = 0;
-  for (let i = source.lastIndexOf('\n', offset - 1) + 1; i < offset; i++) {
-    const c = source[i];
-    if (c === ' ') column++;
-    else if (c === '\t') column += 4 - (column % 4);
-    else break;
-  }
-  return column;
-}
-
-/** The id coder-loop gives an unnumbered box: a letter after its parent's number, never written. */
-export function givenId(parent: string, index: number): string {
-  let letters = '';
-  for (let n = index; n >= 0; n = Math.floor(n / 26) - 1)
-    letters = String.fromCharCode(97 + (n % 26)) + letters;
-  return `${parent}.${letters}`;
-}
 // `_Requirements: 1.1, 2.3_`: remark reads the underscores as emphasis, so the text has none.
 const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
 
