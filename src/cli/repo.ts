@@ -14,7 +14,7 @@ import {
   type Config,
   type Problem,
 } from '../core/index.js';
-import { defaultPlanGlobs, readTaskmaster } from '../core/plan/kinds/index.js';
+import { defaultPlanGlobs, otherKindNames, readTaskmaster } from '../core/plan/kinds/index.js';
 import {
   closest,
   InputError,
@@ -234,7 +234,7 @@ export function choose(repo: Repo, found: Discovered, wanted: string | undefined
     default: {
       if (requested === undefined || plans.length === 0) {
         throw new InputError(
-          `There are no plans here: none under ${repo.plansDirRel}/, and no spec-kit, Kiro or Task Master tasks file where ${repo.config.plans ? `the \`plans\` globs of ${CONFIG_PATH} look` : 'those tools write them'}.`,
+          `There are no plans here: none under ${repo.plansDirRel}/, and no ${otherKindNames('or')} tasks file where ${repo.config.plans ? `the \`plans\` globs of ${CONFIG_PATH} look` : 'those tools write them'}.`,
         );
       }
       // A tasks file that holds several plans (Task Master's tags) names none of them.

@@ -1,5 +1,6 @@
 import { load, YAMLException } from 'js-yaml';
 import { z } from 'zod';
+import { KIND_LABELS, type PlanKind } from './plan/kinds/discovery.js';
 import type { Problem } from './problem.js';
 
 export const CONFIG_PATH = '.github/coder.yml';
@@ -155,7 +156,7 @@ export const ConfigSchema = z
       .min(1)
       .optional()
       .describe(
-        'Globs of the tasks files the loop runs, of every kind (coder, spec-kit, Kiro, Task Master). Absent: the default places of each kind (docs/plan-format.md).',
+        `Globs of the tasks files the loop runs, of every kind (${(Object.keys(KIND_LABELS) as PlanKind[]).map((k) => KIND_LABELS[k]).join(', ')}). Absent: the default places of each kind (docs/plan-format.md).`,
       ),
     architects: z
       .array(login)

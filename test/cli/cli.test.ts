@@ -237,7 +237,7 @@ describe('coder-loop CLI (built binary)', () => {
     const run = await cli(work, 'status', 'Sample', '--dir', 'elsewhere');
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'coder-loop status: There are no plans here: none under elsewhere/, and no spec-kit, Kiro or Task Master tasks file where those tools write them.\n',
+      'coder-loop status: There are no plans here: none under elsewhere/, and no spec-kit, Kiro, Task Master or OpenSpec tasks file where those tools write them.\n',
     );
     expect((await cli(join(work, 'docs'), 'status', 'Sample', '--dir', 'plans')).code).toBe(0);
   });
@@ -682,7 +682,7 @@ describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)',
     expect(kiroLint.code).toBe(0);
     const lines = (await readFile(join(work, kiroTasks), 'utf8')).split('\n').length;
     const kiroWarnings = [
-      `${kiroTasks}:${lines - 2}: warning: "- [?] 9. Unknown mark" looks like a task but is not read as one: "[?]" is not a box this plan reads (it reads [space], [tab], [-], [x], [X]). Write "[ ]" for a task to do, "[x]" for one done.`,
+      `${kiroTasks}:${lines - 2}: warning: "- [?] 9. Unknown mark" looks like a task but is not read as one: "[?]" is not a box this plan reads (it reads [space], [tab], [-], [~], [x], [X]). Write "[ ]" for a task to do, "[x]" for one done.`,
       `${kiroTasks}:${lines - 1}: warning: "-[ ] 9. No space" looks like a task but is not read as one: the list marker needs a space before the box. Write "- [ ] …".`,
     ];
     expect(kiroLint.stdout).toBe(

@@ -109,17 +109,19 @@ describe('OpenSpec reading', () => {
     expect(read.problems[0]!.message).toContain('under no "## N. Group" heading');
   });
 
-  it('a group numbered twice is an error with both lines', () => {
+  it('a group numbered twice is one group, as OpenSpec reads it, with a warning that names both lines', () => {
     const read = readOpenspec('## 1. A\n\n- [ ] 1.1 a\n\n## 1. B\n\n- [ ] 1.2 b\n', 'tasks.md');
     expect(read.problems).toEqual([
       {
-        severity: 'error',
+        severity: 'warning',
         path: 'tasks.md',
         line: 5,
-        message: 'Group 1 is also on line 1.',
+        message:
+          "Group 1 is also on line 1: its tasks are read as group 1's, as OpenSpec reads them.",
         fix: 'Number each "## N." group once.',
       },
     ]);
+    expect(read.phases.map((p) => p.tasks.map((t) => t.id))).toEqual([['1.1', '1.2']]);
   });
 });
 

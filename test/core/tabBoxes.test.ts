@@ -149,7 +149,9 @@ describe('tab boxes: every markdown dialect reads a task where remark-gfm does',
         const line = candidateLine(head, c);
         const plan = readKiro(source, 'tasks.md');
         const task = plan.phases.flatMap((p) => p.tasks).find((t) => t.line === line);
-        expect(task !== undefined).toBe(expected(c, head, { marks: ['-'], optionalStar: true }));
+        expect(task !== undefined).toBe(
+          expected(c, head, { marks: ['-', '~'], optionalStar: true }),
+        );
         checkDialect(source, line, plan, task, 'kiro', lineOf(c));
       }),
       settings,

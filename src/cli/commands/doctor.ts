@@ -19,6 +19,7 @@ import {
   type WorkflowFile,
 } from '../../core/index.js';
 import { InputError, linkLeaves, readText } from '../files.js';
+import { otherKindNames } from '../../core/plan/kinds/index.js';
 import { discover } from '../repo.js';
 import {
   DIR_OPTION,
@@ -83,14 +84,14 @@ async function planProblems(args: Parsed): Promise<{ lines: string[]; problems: 
   const problems: Problem[] = [...found.problems];
   if (found.plans.length === 0)
     return {
-      lines: [`plans: none under ${repo.plansDirRel}/ (nor spec-kit, Kiro or Task Master plans).`],
+      lines: [`plans: none under ${repo.plansDirRel}/ (nor ${otherKindNames('or')} plans).`],
       problems: [
         ...problems,
         {
           severity: 'warning',
           path: repo.plansDirRel,
           message: '`/coder next` has no plan to take a phase from (quick mode still works).',
-          fix: 'Run `coder-loop init "My Plan"` and commit it, or add a spec-kit, Kiro or Task Master plan.',
+          fix: `Run \`coder-loop init "My Plan"\` and commit it, or add a ${otherKindNames('or')} plan.`,
         },
       ],
     };

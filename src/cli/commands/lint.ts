@@ -67,6 +67,20 @@ export const lint: CommandSpec = {
     }
     const found = await discover(args.repo);
     const wanted = args.positionals[0];
+    // Files where a kind's tasks would be that are not its (another tool's tasks/tasks.json): no
+    // plan, said once each as a warning; alone, they leave nothing invalid.
+    const notPlans =
+      wanted === undefined ? found.problems.filter((p) => p.severity === 'warning') : [];
+    const notPlanFiles = [...new Set(notPlans.map((p) => p.path))].sort();
+    if (wanted === undefined && found.plans.length === 0 && notPlans.length > 0) {
+      for (const path of notPlanFiles)
+        print(
+          io,
+          path,
+          notPlans.filter((p) => p.path === path),
+        );
+      return EXIT.ok;
+    }
     // No plan at all: say where the loop looks (choose answers that).
     const chosen =
       wanted === undefined && found.plans.length > 0
@@ -92,6 +106,13 @@ export const lint: CommandSpec = {
     let valid = true;
     for (const [subject, s] of [...files, ...folders]) {
       valid = print(io, subject, s.problems) && valid;
+    }
+    for (const path of notPlanFiles.filter((f) => !subjects.has(f))) {
+      print(
+        io,
+        path,
+        notPlans.filter((p) => p.path === path),
+      );
     }
     return valid ? EXIT.ok : EXIT.invalid;
   },

@@ -1,4 +1,4 @@
-import { formatProblem, type ReadingPhase } from '../../core/index.js';
+import { formatProblem, KIND_LABELS, type ReadingPhase } from '../../core/index.js';
 import { discover } from '../repo.js';
 import {
   DIR_OPTION,
@@ -25,7 +25,7 @@ function counts(phases: readonly ReadingPhase[]): Counts {
 
 export const plans: CommandSpec = {
   usage: 'coder-loop plans [--json] [--dir <plansDir>]',
-  summary: 'every plan found (coder, spec-kit, Kiro, Task Master): kind, name, path, phases',
+  summary: `every plan found (${Object.values(KIND_LABELS).join(', ')}): kind, name, path, phases`,
   options: { ...DIR_OPTION, json: { type: 'boolean' } },
   async run(args, io: CliIo) {
     if (args.positionals.length > 0) throw new UsageError('plans takes options only');

@@ -24,14 +24,8 @@ import type { RunSnapshot } from './run.js';
 import { reply } from './replies.js';
 import { phaseInteger } from './phaseName.js';
 
-/** How replies and PR bodies name a kind. */
-export const KIND_LABELS: Record<PlanKind, string> = {
-  coder: 'coder',
-  speckit: 'spec-kit',
-  kiro: 'Kiro',
-  openspec: 'OpenSpec',
-  taskmaster: 'Task Master',
-};
+/** How replies and PR bodies name a kind (kept with the kinds' other facts). */
+export { KIND_LABELS } from '../plan/kinds/discovery.js';
 
 /**
  * A plan the loop can run, of any kind: its kind, the name people use, the label the loop writes

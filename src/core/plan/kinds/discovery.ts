@@ -2,8 +2,25 @@ import picomatch from 'picomatch';
 import type { Problem } from '../../problem.js';
 import { parseJsonWithOffsets, JsonSyntaxError } from './jsonOffsets.js';
 
-/** The plan kinds the loop reads (SPEC §2b). */
+/** The plan kinds the loop reads. */
 export type PlanKind = 'coder' | 'speckit' | 'kiro' | 'taskmaster' | 'openspec';
+
+/** How replies, PR bodies and the CLI name each kind: the one list every message of kinds uses. */
+export const KIND_LABELS: Readonly<Record<PlanKind, string>> = {
+  coder: 'coder',
+  speckit: 'spec-kit',
+  kiro: 'Kiro',
+  taskmaster: 'Task Master',
+  openspec: 'OpenSpec',
+};
+
+/** The other tools' kinds, named in a sentence: `spec-kit, Kiro, Task Master or OpenSpec`. */
+export function otherKindNames(conjunction: 'or' | 'and'): string {
+  const names = (Object.keys(KIND_LABELS) as PlanKind[])
+    .filter((k) => k !== 'coder')
+    .map((k) => KIND_LABELS[k]);
+  return `${names.slice(0, -1).join(', ')} ${conjunction} ${names[names.length - 1]}`;
+}
 
 /** Where each kind's tasks file lives, as globs from the repository root; the default of `plans`. */
 export function defaultPlanGlobs(plansDir: string): string[] {
@@ -14,7 +31,8 @@ export function defaultPlanGlobs(plansDir: string): string[] {
     '.kiro/specs/*/tasks.md',
     '.taskmaster/tasks/tasks.json',
     'tasks/tasks.json',
-    'openspec/changes/*/tasks.md',
+    // OpenSpec at any depth (`hw3/openspec/changes/…`); never `changes/archive/` (kindOfPath).
+    '**/openspec/changes/*/tasks.md',
   ];
 }
 

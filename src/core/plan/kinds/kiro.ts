@@ -6,6 +6,8 @@ import {
   boxAt,
   dialectRead,
   finish,
+  givenId,
+  indentOf,
   taskIds,
   walk,
   type DialectPhase,
@@ -20,14 +22,18 @@ import {
  */
 const KIRO_TOP = /^(\d+)\.\s*(.*)$/;
 // A sub-task keeps every level of its id (`7.3`, `7.3.1`); its phase is the first number.
-const KIRO_SUB = /^(\d+)((?:\.\d+)+)\.?\s*(.*)$/;
+// A letter may end it (`2.5a`, a sub-task put in between).
+const KIRO_SUB = /^(\d+)((?:\.\d+)+[a-z]?)\.?(?![\w.])\s*(.*)$/;
 const KIRO_STATE: Record<string, DialectState> = {
   ' ': 'todo',
   '\t': 'todo',
   '-': 'doing',
+  // Kiro's queued mark (a task waiting its turn in a "run all tasks"): not started.
+  '~': 'todo',
   x: 'done',
   X: 'done',
 };
+
 // `_Requirements: 1.1, 2.3_`: remark reads the underscores as emphasis, so the text has none.
 const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
 
@@ -91,10 +97,15 @@ export function readKiro(
   const phases = new Map<string, { phase: DialectPhase; self: DialectTask; subs: DialectTask[] }>();
   const problems: Problem[] = [];
   const seen = taskIds(path, problems);
+  // The top-level task the lines below sit in, and its column: a box indented past it is one of
+  // its sub-tasks, whatever number it is written with (Kiro nests them).
+  let top: { number: string; indent: number; unnumbered: number } | undefined;
   for (const box of events) {
     if (!(box.mark in KIRO_STATE)) continue;
-    const optional = box.after.startsWith('*');
-    const after = optional ? box.after.slice(1) : box.after;
+    // `[ ]*` is Kiro's optional mark; `[ ]\*` is the same mark a formatter escaped.
+    const star = box.after.startsWith('*') ? 1 : box.after.startsWith('\\*') ? 2 : 0;
+    const optional = star > 0;
+    const after = box.after.slice(star);
     if (!/^(?:[ \t]|$)/.test(after)) continue;
     const text = after.trim();
     const task = (id: string, inOptional = false): DialectTask => ({
@@ -107,7 +118,27 @@ export function readKiro(
       line: box.line,
       markOffset: box.offset,
     });
+    const indent = indentOf(source, box.offset - 2);
     const sub = KIRO_SUB.exec(text);
+    const nested = top !== undefined && indent > top.indent ? phases.get(top.number) : undefined;
+    if (nested && top) {
+      // A sub-task by nesting: its written id (`2.1` under `3.` too), or one given it.
+      let id: string;
+      if (sub) id = `${sub[1]}${sub[2]}`;
+      else {
+        id = givenId(top.number, top.unnumbered++);
+        problems.push({
+          severity: 'warning',
+          path,
+          line: box.line,
+          message: `This box has no number of its own: it is read as a sub-task of task ${top.number}, called ${id} here.`,
+          fix: `Number it (e.g. "${top.number}.${nested.subs.length + 1} …") so that the id is yours.`,
+        });
+      }
+      seen(id, box.line);
+      nested.subs.push(task(id, nested.self.optional));
+      continue;
+    }
     if (sub) {
       const id = `${sub[1]}${sub[2]}`;
       const parent = phases.get(sub[1]!);
@@ -126,22 +157,24 @@ export function readKiro(
       parent.subs.push(task(id, parent.self.optional));
       continue;
     }
-    const top = KIRO_TOP.exec(text);
-    if (top) {
-      if (phases.has(top[1]!)) {
+    const topMatch = KIRO_TOP.exec(text);
+    if (topMatch) {
+      if (phases.has(topMatch[1]!)) {
         problems.push({
           severity: 'error',
           path,
           line: box.line,
-          message: `Task ${top[1]} is also on line ${phases.get(top[1]!)!.phase.line}.`,
+          message: `Task ${topMatch[1]} is also on line ${phases.get(topMatch[1]!)!.phase.line}.`,
           fix: 'Number each top-level task once.',
         });
+        top = undefined;
         continue;
       }
-      seen(top[1]!, box.line);
-      phases.set(top[1]!, {
-        phase: { number: top[1]!, name: top[2]!.trim(), line: box.line, tasks: [] },
-        self: task(top[1]!),
+      seen(topMatch[1]!, box.line);
+      top = { number: topMatch[1]!, indent, unnumbered: 0 };
+      phases.set(topMatch[1]!, {
+        phase: { number: topMatch[1]!, name: topMatch[2]!.trim(), line: box.line, tasks: [] },
+        self: task(topMatch[1]!),
         subs: [],
       });
     }
@@ -161,7 +194,7 @@ export function readKiro(
     problems,
     'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
     {
-      marks: ' \t-xX',
+      marks: ' \t-~xX',
       star: true,
       unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"',
     },

@@ -426,3 +426,23 @@ export function setDialectStates(
   parts.push(source.slice(from));
   return parts.join('');
 }
+
+/** The column a line's list marker stands at (a tab to the next multiple of 4), from a box's offset. */
+export function indentOf(source: string, offset: number): number {
+  let column = 0;
+  for (let i = source.lastIndexOf('\n', offset - 1) + 1; i < offset; i++) {
+    const c = source[i];
+    if (c === ' ') column++;
+    else if (c === '\t') column += 4 - (column % 4);
+    else break;
+  }
+  return column;
+}
+
+/** The id coder-loop gives an unnumbered box: a letter after its parent's number, never written. */
+export function givenId(parent: string, index: number): string {
+  let letters = '';
+  for (let n = index; n >= 0; n = Math.floor(n / 26) - 1)
+    letters = String.fromCharCode(97 + (n % 26)) + letters;
+  return `${parent}.${letters}`;
+}

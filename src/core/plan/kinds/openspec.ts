@@ -4,6 +4,8 @@ import { parseMarkdown } from '../markdown.js';
 import {
   comparePhaseNumbers,
   finish,
+  givenId,
+  indentOf,
   limitProblem,
   readsBox,
   speckitEventsOfTree,
@@ -15,8 +17,13 @@ import {
 /**
  * OpenSpec's tasks.md (`openspec/changes/<change>/tasks.md`), as OpenSpec's own template and
  * `apply` read it: a phase is a `## N. Group` heading (level 2, a number and a dot), a task a
- * checkbox item under it, `- [ ] 1.1 Description` (nested items count too), `[x]` or `[X]` done.
- * OpenSpec has no in-progress mark: the loop's lock branch and pull request are the record.
+ * checkbox item under it, `- [ ] 1.1 Description` (nested items count too, as OpenSpec's own
+ * progress counts every box: src/utils/task-progress.ts), `[x]` or `[X]` done. A group number
+ * written twice is one group, as OpenSpec's parser reads it (src/core/validation/
+ * task-numbering.ts: a `## N.` heading only sets the current group), with a warning. A box with no
+ * id of its own gets one no one writes: nested, a letter after its parent's id (`1.1.a`); else
+ * its place in the group (`2.3`) unless a written id has it. OpenSpec has no in-progress mark: the
+ * loop's lock branch and pull request are the record.
  */
 const GROUP = /^(\d+)\.(?:\s+([\s\S]*))?$/;
 /** OpenSpec's task id: `1.1`, `2.3.1`, `4.2a`, at the start of the task's text. */
@@ -30,20 +37,43 @@ export function readOpenspec(source: string, path: string): DialectPlan {
   const phases: DialectPhase[] = [];
   const problems: Problem[] = [];
   let current: DialectPhase | undefined;
+  const byNumber = new Map<string, DialectPhase>();
+  // The last numbered task and its column: a box indented past it, with no id, is part of it.
+  let parent: { id: string; indent: number; given: number } | undefined;
+  const pending: { phase: DialectPhase; task: DialectPhase['tasks'][number] }[] = [];
+  const written = new Set<string>();
   for (const event of speckitEventsOfTree(source, root)) {
     if (event.kind === 'heading') {
       if (event.depth > 2) continue;
       const m = event.depth === 2 ? GROUP.exec(event.text.trim()) : null;
-      current = m
-        ? { number: m[1]!, name: (m[2] ?? '').trim(), line: event.line, tasks: [] }
-        : undefined;
-      if (current) phases.push(current);
+      parent = undefined;
+      if (!m) {
+        current = undefined;
+        continue;
+      }
+      const again = byNumber.get(m[1]!);
+      if (again) {
+        problems.push({
+          severity: 'warning',
+          path,
+          line: event.line,
+          message: `Group ${m[1]} is also on line ${again.line}: its tasks are read as group ${m[1]}'s, as OpenSpec reads them.`,
+          fix: 'Number each "## N." group once.',
+        });
+        current = again;
+        continue;
+      }
+      current = { number: m[1]!, name: (m[2] ?? '').trim(), line: event.line, tasks: [] };
+      byNumber.set(m[1]!, current);
+      phases.push(current);
       continue;
     }
     if (!current) continue;
     if (!readsBox(STATE, event.mark, event.after)) continue;
-    current.tasks.push({
-      id: TASK_ID.exec(event.text)?.[1] ?? `${current.number}.${current.tasks.length + 1}`,
+    const indent = indentOf(source, event.offset);
+    const own = TASK_ID.exec(event.text)?.[1];
+    const task = {
+      id: own ?? '',
       text: event.text,
       state: STATE[event.mark]!,
       mark: event.mark,
@@ -51,21 +81,31 @@ export function readOpenspec(source: string, path: string): DialectPlan {
       requirements: [],
       line: event.line,
       markOffset: event.offset,
-    });
-  }
-  const seen = new Map<string, number>();
-  for (const phase of phases) {
-    const before = seen.get(phase.number);
-    if (before !== undefined) {
+    };
+    if (own) {
+      written.add(own);
+      parent = { id: own, indent, given: 0 };
+    } else if (parent && indent > parent.indent) {
+      task.id = givenId(parent.id, parent.given++);
       problems.push({
-        severity: 'error',
+        severity: 'warning',
         path,
-        line: phase.line,
-        message: `Group ${phase.number} is also on line ${before}.`,
-        fix: 'Number each "## N." group once.',
+        line: event.line,
+        message: `This box has no id of its own: it is read as part of task ${parent.id}, called ${task.id} here.`,
+        fix: `Number it (e.g. "${parent.id}.1 …") so that the id is yours.`,
       });
+    } else {
+      parent = undefined;
+      pending.push({ phase: current, task });
     }
-    seen.set(phase.number, phase.line);
+    current.tasks.push(task);
+  }
+  // A box with no id and no parent: its place in the group, where no written id has it.
+  for (const { phase, task } of pending) {
+    let n = phase.tasks.indexOf(task) + 1;
+    while (written.has(`${phase.number}.${n}`)) n++;
+    task.id = `${phase.number}.${n}`;
+    written.add(task.id);
   }
   phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
   return finish(

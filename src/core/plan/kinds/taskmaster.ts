@@ -46,9 +46,14 @@ export interface TaskmasterTask {
   testStrategy: string;
   /** 1-based line of the task's `status` value. */
   line: number;
-  /** Where the `status` string value (quotes included) sits in the source. */
+  /**
+   * Where the `status` string value (quotes included) sits in the source; for a task without
+   * one (Task Master reads it as `pending`), the end of its `id` value, where a status is added.
+   */
   statusStart: number;
   statusEnd: number;
+  /** The task has no `status`: a write adds `, "status": "…"` after its id, nothing else. */
+  statusMissing?: boolean;
 }
 
 export interface TaskmasterPhase {
@@ -95,8 +100,10 @@ function legacyTasksPath(path: string): boolean {
 
 /**
  * Task Master's shape: an object holding a task list (`{ "tasks": [...] }`, or tags of
- * `{ "tasks": [...] }`), where some task has an `id` and a `title` or `status`, or a tag also
- * carries Task Master's `metadata`.
+ * `{ "tasks": [...] }`) whose tasks are Task Master's: some task has a whole-number `id` (Task
+ * Master numbers its tasks 1, 2, 3…) and a status Task Master writes, and no task has a status
+ * Task Master never writes (Huckleberry's `"TASK-001"` with `"todo"` is another tool's); or a tag
+ * also carries Task Master's `metadata`.
  */
 function hasTaskmasterShape(root: JsonNode): boolean {
   if (root.kind !== 'object') return false;
@@ -111,11 +118,33 @@ function hasTaskmasterShape(root: JsonNode): boolean {
       lists.push(tasks);
       if (member(entry.value, 'metadata')?.kind === 'object') tagged = true;
     }
-  const taskLike = (n: JsonNode) =>
-    n.kind === 'object' &&
-    member(n, 'id') !== undefined &&
-    (member(n, 'title') !== undefined || member(n, 'status') !== undefined);
-  return tagged || lists.some((l) => l.kind === 'array' && l.items.some(taskLike));
+  if (tagged) return true;
+  const items = lists.flatMap((l) => (l.kind === 'array' ? l.items : []));
+  const statusOf = (n: JsonNode) => {
+    const s = member(n, 'status');
+    return s?.kind === 'string' ? s.value : undefined;
+  };
+  const numbered = (n: JsonNode) => {
+    const id = member(n, 'id');
+    return (
+      (id?.kind === 'number' && Number.isInteger(id.value)) ||
+      (id?.kind === 'string' && /^\d+$/.test(id.value.trim()))
+    );
+  };
+  const ours = (n: JsonNode) => {
+    const status = statusOf(n);
+    return status !== undefined && READ_STATUSES.includes(status);
+  };
+  const foreign = (n: JsonNode) => {
+    const status = member(n, 'status');
+    return (
+      status !== undefined && (status.kind !== 'string' || !READ_STATUSES.includes(status.value))
+    );
+  };
+  return (
+    items.some((n) => n.kind === 'object' && numbered(n) && ours(n)) &&
+    !items.some((n) => n.kind === 'object' && foreign(n))
+  );
 }
 
 function idOf(node: JsonNode | undefined): string | undefined {
@@ -211,7 +240,23 @@ function readTag(
   const readTask = (node: JsonNode, id: string): TaskmasterTask | undefined => {
     const status = member(node, 'status');
     const line = lineAt(lines, node.start);
-    if (status?.kind !== 'string') {
+    const idNode = member(node, 'id')!;
+    if (status === undefined) {
+      // Task Master's own reading (`next`, `list`): a task without a status is pending.
+      return {
+        id,
+        title: text(member(node, 'title')),
+        status: 'pending',
+        state: 'todo',
+        details: text(member(node, 'details')),
+        testStrategy: text(member(node, 'testStrategy')),
+        line,
+        statusStart: idNode.end,
+        statusEnd: idNode.end,
+        statusMissing: true,
+      };
+    }
+    if (status.kind !== 'string') {
       error(line, `task ${id} has no "status" string.`, 'Give it "status": "pending".');
       return undefined;
     }
@@ -273,7 +318,9 @@ function readTag(
           );
           continue;
         }
-        const task = readTask(sub, `${id}.${subId}`);
+        // Task Master's own form: a subtask id written `"2.1"` is already the full id.
+        const full = subId.startsWith(`${id}.`) ? subId : `${id}.${subId}`;
+        const task = readTask(sub, full);
         if (task) tasks.push(task);
       }
     } else {
@@ -404,6 +451,11 @@ export function setTaskmasterStatus(
   task: TaskmasterTask,
   status: 'pending' | 'in-progress' | 'done',
 ): string {
+  if (task.statusMissing) {
+    // No status to replace: one member added after the task's id, every other byte kept.
+    if (task.statusStart !== task.statusEnd) throw new StaleTasksJsonError(task);
+    return `${source.slice(0, task.statusStart)}, "status": ${JSON.stringify(status)}${source.slice(task.statusEnd)}`;
+  }
   if (!readsAs(source.slice(task.statusStart, task.statusEnd), task.status)) {
     throw new StaleTasksJsonError(task);
   }

@@ -2,6 +2,8 @@ import type { Problem } from '../../problem.js';
 import { member, parseJsonWithOffsets, type JsonNode } from './jsonOffsets.js';
 import {
   readTaskmaster,
+  setTaskmasterStatus,
+  StaleTasksJsonError,
   taskmasterPhaseFinished,
   taskmasterProgress,
   type TaskmasterPhase,
@@ -100,16 +102,21 @@ export function openTaskmaster(
   };
   const mark = (phase: KindPhase, status: 'in-progress' | 'done'): string => {
     const p = own(phase);
-    const edits: { task: Pick<TaskmasterTask, 'statusStart' | 'statusEnd' | 'status'> }[] = [];
+    const edits: {
+      task: Pick<TaskmasterTask, 'statusStart' | 'statusEnd' | 'status' | 'statusMissing'>;
+    }[] = [];
     for (const t of p.tasks) {
       // A block a person set is theirs to lift: never written over.
       if (t.state === 'set-aside' || t.status === status || t.status === 'blocked') continue;
       if (status === 'in-progress' && t.state !== 'todo') continue;
       edits.push({ task: t });
     }
-    // The top-level task of a phase made of subtasks carries the phase's status too.
+    // The top-level task of a phase made of subtasks carries the phase's status too; never
+    // `done` over a blocked subtask: blocked is open work, and the task would read as finished.
     const parent = parentStatus(source, plan.tag, p);
+    const blocked = status === 'done' && p.tasks.some((t) => t.status === 'blocked');
     if (
+      !blocked &&
       parent &&
       parent.status !== status &&
       parent.status !== 'cancelled' &&
@@ -157,22 +164,21 @@ function parentStatus(
 function replaceStatuses(
   source: string,
   path: string,
-  edits: readonly { task: Pick<TaskmasterTask, 'statusStart' | 'statusEnd' | 'status'> }[],
+  edits: readonly {
+    task: Pick<TaskmasterTask, 'statusStart' | 'statusEnd' | 'status' | 'statusMissing'>;
+  }[],
   status: string,
 ): string {
   let out = source;
   for (const { task } of [...edits].sort((a, b) => b.task.statusStart - a.task.statusStart)) {
-    const literal = out.slice(task.statusStart, task.statusEnd);
-    let value: unknown;
     try {
-      value = JSON.parse(literal);
-    } catch {
-      value = undefined;
+      out = setTaskmasterStatus(out, task as TaskmasterTask, status as 'done');
+    } catch (e) {
+      if (!(e instanceof StaleTasksJsonError)) throw e;
+      throw new Error(`${path}: a status no longer reads "${task.status}"; read the file again.`, {
+        cause: e,
+      });
     }
-    if (value !== task.status) {
-      throw new Error(`${path}: a status no longer reads "${task.status}"; read the file again.`);
-    }
-    out = out.slice(0, task.statusStart) + JSON.stringify(status) + out.slice(task.statusEnd);
   }
   return out;
 }

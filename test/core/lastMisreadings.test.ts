@@ -1,0 +1,248 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import { readKiro } from '../../src/core/plan/kinds/kiro.js';
+import { readOpenspec } from '../../src/core/plan/kinds/openspec.js';
+import { readTaskmaster, setTaskmasterStatus } from '../../src/core/plan/kinds/taskmaster.js';
+
+/**
+ * The last misreadings of real plans (each a minimal excerpt written here, byte for byte, of a
+ * shape seen in files people wrote), read as the tools' own code reads them.
+ */
+
+let root: string;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'coder-loop-misread-'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function checkout(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(root, 'repo-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string }> {
+  const out: string[] = [];
+  const code = await main(argv, {
+    cwd,
+    stdout: (t) => out.push(t),
+    stderr: (t) => out.push(t),
+    now: () => new Date('2026-11-24T12:00:00Z'),
+    env: {},
+  });
+  return { code, out: out.join('\n') };
+}
+
+describe('Task Master', () => {
+  // Task Master's `next` (scripts/modules/task-manager/find-next-task.js) starts only `pending`
+  // and `in-progress` work: a blocked subtask is work left, never finished.
+  const BLOCKED =
+    '{\n  "master": {\n    "tasks": [\n      {\n        "id": 1,\n        "title": "Ship it",\n        "status": "in-progress",\n        "dependencies": [],\n        "subtasks": [\n          { "id": 1, "title": "Build", "status": "done" },\n          { "id": 2, "title": "Sign", "status": "blocked" }\n        ]\n      }\n    ]\n  }\n}\n';
+
+  it('an in-progress task whose only open subtask is blocked is not marked done: blocked is open work', async () => {
+    const cwd = checkout({ '.taskmaster/tasks/tasks.json': BLOCKED });
+    await cli(cwd, 'mark', 'master', '--phase', '1', 'done');
+    const after = readFileSync(join(cwd, '.taskmaster/tasks/tasks.json'), 'utf8');
+    expect(after).toBe(BLOCKED);
+    expect((await cli(cwd, 'status', 'master')).out).not.toContain('complete');
+  });
+
+  it('a Huckleberry tasks/tasks.json (TASK-001, todo, completed) is no plan: one warning, lint exits 0', async () => {
+    const huckleberry =
+      '{\n  "tasks": [\n    {\n      "id": "TASK-001",\n      "title": "Set up the project",\n      "status": "todo",\n      "priority": "high"\n    },\n    {\n      "id": "TASK-002",\n      "title": "Write docs",\n      "status": "completed",\n      "priority": "low"\n    }\n  ]\n}\n';
+    expect(readTaskmaster(huckleberry, 'tasks/tasks.json').notTaskmaster?.severity).toBe('warning');
+    const cwd = checkout({
+      'tasks/tasks.json': huckleberry,
+      'specs/001-x/tasks.md': '## Phase 1: Setup\n\n- [ ] T001 Init\n',
+      'specs/001-x/spec.md': '# Spec\n',
+      'specs/001-x/plan.md': '# Plan\n',
+    });
+    const lint = await cli(cwd, 'lint');
+    expect(lint.code).toBe(0);
+    expect(
+      lint.out.match(/tasks\/tasks\.json: warning: not read as a Task Master plan/g),
+    ).toHaveLength(1);
+  });
+
+  it('an ML task-config list at tasks/tasks.json (ids, no Task Master status) is no plan', () => {
+    const ml =
+      '{\n  "tasks": [\n    {"id": 1, "name": "cola", "metric": "mcc", "status": "train"},\n    {"id": 2, "name": "sst2", "metric": "acc"}\n  ]\n}\n';
+    expect(readTaskmaster(ml, 'tasks/tasks.json').notTaskmaster?.severity).toBe('warning');
+    // In Task Master's own folder a file is Task Master's: its errors are named.
+    expect(readTaskmaster(ml, '.taskmaster/tasks/tasks.json').problems.length).toBeGreaterThan(0);
+  });
+
+  // taskmaster/08-1rokoko-hotel-boost-tasks: subtasks written without a "status". Task Master
+  // reads such a subtask as pending (find-next-task.js: `st.status || 'pending'`).
+  it('08-1rokoko-hotel-boost-tasks: a subtask without a status is pending, and marking it adds only its status', () => {
+    const source =
+      '{\n  "master": {\n    "tasks": [\n      {\n        "id": 1,\n        "title": "Setup",\n        "status": "done",\n        "subtasks": [\n          {\n            "id": "1.1",\n            "title": "Repo"\n          }\n        ]\n      },\n      {\n        "id": 2,\n        "title": "Rooms",\n        "status": "pending",\n        "subtasks": [\n          {\n            "id": "2.1",\n            "title": "Model"\n          },\n          {\n            "id": "2.2",\n            "title": "API"\n          }\n        ]\n      }\n    ]\n  }\n}\n';
+    const read = readTaskmaster(source, '.taskmaster/tasks/tasks.json');
+    expect(read.problems).toEqual([]);
+    const phases = read.tags[0]!.phases;
+    expect(phases.map((p) => [p.id, p.tasks.map((t) => [t.id, t.state])])).toEqual([
+      ['1', [['1.1', 'todo']]],
+      [
+        '2',
+        [
+          ['2.1', 'todo'],
+          ['2.2', 'todo'],
+        ],
+      ],
+    ]);
+    const written = setTaskmasterStatus(source, phases[1]!.tasks[0]!, 'in-progress');
+    expect(written).toBe(source.replace('"id": "2.1",', '"id": "2.1", "status": "in-progress",'));
+    expect(
+      readTaskmaster(written, '.taskmaster/tasks/tasks.json').tags[0]!.phases[1]!.tasks[0]!.state,
+    ).toBe('doing');
+  });
+});
+
+describe('Kiro', () => {
+  const kiroFiles = (tasks: string): Record<string, string> => ({
+    '.kiro/specs/auth/tasks.md': tasks,
+    '.kiro/specs/auth/requirements.md': '# Requirements\n',
+    '.kiro/specs/auth/design.md': '# Design\n',
+  });
+
+  it('03-perezjoseph-Gestion-inmobiliaria-org-isolation-fix: a queued "[~]" task is open, and mark doing writes "[-]"', async () => {
+    const tasks =
+      '- [x] 3. Fix services\n  - [x] 3.1 Add check\n- [~] 4. Checkpoint - Ensure all tests pass\n';
+    const read = readKiro(tasks, 'tasks.md');
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => [t.id, t.state])])).toEqual([
+      ['3', [['3.1', 'done']]],
+      ['4', [['4', 'todo']]],
+    ]);
+    const cwd = checkout(kiroFiles(tasks));
+    expect((await cli(cwd, 'mark', 'auth', '4', 'doing')).code).toBe(0);
+    expect(readFileSync(join(cwd, '.kiro/specs/auth/tasks.md'), 'utf8')).toBe(
+      tasks.replace('- [~] 4.', '- [-] 4.'),
+    );
+  });
+
+  it('08-nobu007-connective-byte-api-cost-optimization-lab: "- [ ]\\* 19." is an optional top-level task', () => {
+    const tasks =
+      '- [x] 18. Security\n- [x] 18.1 Add API key encryption\n- [ ] 18.2 Implement rate limiting\n- [ ]\\* 19. Write end-to-end tests\n  - Cover the happy path\n';
+    const read = readKiro(tasks, 'tasks.md');
+    expect(read.problems).toEqual([]);
+    expect(
+      read.phases.map((p) => [p.number, p.tasks.map((t) => [t.id, t.state, t.optional])]),
+    ).toEqual([
+      [
+        '18',
+        [
+          ['18.1', 'done', false],
+          ['18.2', 'todo', false],
+        ],
+      ],
+      ['19', [['19', 'todo', true]]],
+    ]);
+  });
+
+  it('07-eviordevelopments-backlog-pro-frontend-user-authentication: sub-tasks belong to the task they are nested in, whatever their number', () => {
+    const tasks =
+      '- [x] 2. Set up types\n  - _Requirements: 1.1_\n\n- [x] 3. Create AuthContext\n  - [x] 2.1 Implement AuthContext\n  - [x] 2.5 Implement register\n  - [ ]* 2.5a Write property test for TeamMember creation\n  - [ ] 2.6 Write logout\n\n- [x] 4. Create Login page\n  - [x] 3.1 Build login form UI\n';
+    const read = readKiro(tasks, 'tasks.md');
+    expect(read.problems).toEqual([]);
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => t.id)])).toEqual([
+      ['2', ['2']],
+      ['3', ['2.1', '2.5', '2.5a', '2.6']],
+      ['4', ['3.1']],
+    ]);
+  });
+
+  it('01-inakanou-ArchiTrack-site-survey: an unnumbered box nested in a task is its sub-task, with an id no one writes, and lint names it', () => {
+    const tasks =
+      '- [x] 33. Save by button\n  - [x] Backend: add updateMetadataBatch\n  - [ ] Backend: add PATCH endpoint\n- [x] 33.1 Manual save in the photo panel\n  - _Requirements: 10.9_\n';
+    const read = readKiro(tasks, 'tasks.md');
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => [t.id, t.state, t.line])])).toEqual(
+      [
+        [
+          '33',
+          [
+            ['33.a', 'done', 2],
+            ['33.b', 'todo', 3],
+            ['33.1', 'done', 4],
+          ],
+        ],
+      ],
+    );
+    expect(read.problems.map((p) => [p.severity, p.line])).toEqual([
+      ['warning', 2],
+      ['warning', 3],
+    ]);
+    expect(read.problems[0]!.message).toContain('called 33.a here');
+  });
+
+  // The oracle reads a top-level task whose only sub-task is optional as that sub-task alone;
+  // the loop reads the top-level task too (its own box decides the phase: Kiro starts "12." and
+  // leaves the optional test for later), so that the in-progress "[-]" is not lost.
+  it('02-Homas-RpiDNS-user-authentication: a task whose sub-tasks are all optional is a task itself', () => {
+    const tasks =
+      '- [-] 12. Write htpasswd migration property test\n  - [ ]* 12.1 Write property test for htpasswd import\n';
+    const read = readKiro(tasks, 'tasks.md');
+    expect(read.phases[0]!.tasks.map((t) => [t.id, t.state, t.optional])).toEqual([
+      ['12', 'doing', false],
+      ['12.1', 'todo', true],
+    ]);
+  });
+});
+
+describe('OpenSpec', () => {
+  const change = (dir: string, tasks: string): Record<string, string> => ({
+    [`${dir}/tasks.md`]: tasks,
+    [`${dir}/proposal.md`]: '# Proposal\n',
+  });
+
+  it('an unnumbered box nested in 1.1 never takes the id of the real 1.2: mark 1.2 writes one byte', async () => {
+    const tasks =
+      '## 1. Setup\n\n- [ ] 1.1 Define the schema\n  - [ ] Add the migration\n- [ ] 1.2 Seed the data\n';
+    const read = readOpenspec(tasks, 'tasks.md');
+    expect(read.phases[0]!.tasks.map((t) => [t.id, t.line])).toEqual([
+      ['1.1', 3],
+      ['1.1.a', 4],
+      ['1.2', 5],
+    ]);
+    expect(read.problems.map((p) => [p.severity, p.line])).toEqual([['warning', 4]]);
+    const cwd = checkout(change('openspec/changes/add-seed', tasks));
+    expect((await cli(cwd, 'mark', 'add-seed', '1.2', 'done')).code).toBe(0);
+    expect(readFileSync(join(cwd, 'openspec/changes/add-seed/tasks.md'), 'utf8')).toBe(
+      tasks.replace('- [ ] 1.2', '- [x] 1.2'),
+    );
+    const lint = await cli(cwd, 'lint');
+    expect(lint.code).toBe(0);
+    expect(lint.out).toContain('openspec/changes/add-seed/tasks.md:4: warning:');
+  });
+
+  it('a box with no id takes its place in the group only where no written id has it', () => {
+    const read = readOpenspec('## 2. Core\n\n- [ ] Unnumbered\n- [ ] 2.1 Written\n', 'tasks.md');
+    expect(read.phases[0]!.tasks.map((t) => t.id)).toEqual(['2.2', '2.1']);
+  });
+
+  it('a change under a sub-folder (hw3/openspec/changes/x) is found; an archived change is not', async () => {
+    const cwd = checkout({
+      ...change('hw3/openspec/changes/add-login', '## 1. Login\n\n- [ ] 1.1 Form\n'),
+      ...change('hw3/openspec/changes/archive/2025-01-01-old', '## 1. Old\n\n- [x] 1.1 Done\n'),
+    });
+    const listed = JSON.parse((await cli(cwd, 'plans', '--json')).out) as { path: string }[];
+    expect(listed.map((p) => p.path)).toEqual(['hw3/openspec/changes/add-login/tasks.md']);
+  });
+
+  // OpenSpec's own parser (src/core/validation/task-numbering.ts) takes a `## N.` heading as the
+  // current group and nothing more: a number written twice is one group, and the change is valid.
+  it('a group number written twice is one group, with a warning', () => {
+    const tasks =
+      '## 1. Build\n\n- [x] 1.1 Code\n\n## 2. Verification (updated)\n\n- [ ] 2.1 Rerun\n\n## 2. Verification\n\n- [x] 2.2 Run\n';
+    const read = readOpenspec(tasks, 'tasks.md');
+    expect(read.problems.map((p) => [p.severity, p.line])).toEqual([['warning', 9]]);
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => t.id)])).toEqual([
+      ['1', ['1.1']],
+      ['2', ['2.1', '2.2']],
+    ]);
+  });
+});
