@@ -12,13 +12,17 @@ import {
   keyProblems,
   parseConfigText,
   parseWorkflow,
+  phaseBranch,
+  relayProblems,
   WORKFLOWS_DIR,
   type Config,
+  type LoopPullRefs,
   type Problem,
   type Workflow,
   type WorkflowFile,
 } from '../../core/index.js';
 import { InputError, readText } from '../files.js';
+import { gitDefaultBranch } from '../git.js';
 import { discover } from '../repo.js';
 import {
   DIR_OPTION,
@@ -63,7 +67,9 @@ async function workflowFiles(root: string): Promise<WorkflowFile[]> {
 }
 
 /** The plans the loop would find, each checked as `lint` checks it; one line per plan. */
-async function planProblems(args: Parsed): Promise<{ lines: string[]; problems: Problem[] }> {
+async function planProblems(
+  args: Parsed,
+): Promise<{ lines: string[]; problems: Problem[]; first?: string }> {
   const { repo } = args;
   const found = await discover(repo);
   const problems: Problem[] = [...found.problems];
@@ -101,7 +107,7 @@ async function planProblems(args: Parsed): Promise<{ lines: string[]; problems: 
         fix: `Run \`coder-loop lint "${plan.name}"\` for each problem and its fix.`,
       });
   }
-  return { lines, problems };
+  return { lines, problems, first: found.plans[0]?.name };
 }
 
 /** The workflows' problems: the loop's own, the CI gate, the key, the agent's hand-off. */
@@ -109,6 +115,7 @@ function workflowProblems(
   files: readonly WorkflowFile[],
   config: Config | undefined,
   configFile: WorkflowFile,
+  refs: LoopPullRefs,
 ): { lines: string[]; problems: Problem[]; loops: Workflow[] } {
   const problems: Problem[] = [];
   const workflows: Workflow[] = [];
@@ -137,7 +144,8 @@ function workflowProblems(
       fix: 'Copy examples/workflows/coder-loop.yml from coder-loop to .github/workflows/ and put your fork in its `uses:` line.',
     });
   for (const loop of every) {
-    if (!sweepOnly(loop)) problems.push(...ciGateProblems(loop, workflows));
+    if (!sweepOnly(loop))
+      problems.push(...ciGateProblems(loop, workflows, refs), ...relayProblems(loop, workflows));
     const placeholder = /^\s*-?\s*uses:\s*your-org\/coder-loop@/m.exec(loop.text);
     if (placeholder)
       problems.push({
@@ -192,12 +200,21 @@ export const doctor: CommandSpec = {
     const configText = await readOptional(join(io.cwd, CONFIG_PATH));
     const { config, problems: configProblems } = parseConfigText(configText ?? '', CONFIG_PATH);
     const plans = await planProblems(args);
-    const workflows = workflowProblems(await workflowFiles(io.cwd), config, {
-      path: CONFIG_PATH,
-      text: configText ?? '',
-    });
+    // The loop's pull requests: a loop branch into the default branch, as the clone knows it.
+    const known = await gitDefaultBranch(io.cwd);
+    const base = known ?? 'main';
+    const refs = { base, head: phaseBranch(plans.first ?? 'plan', 1) };
+    const workflows = workflowProblems(
+      await workflowFiles(io.cwd),
+      config,
+      { path: CONFIG_PATH, text: configText ?? '' },
+      refs,
+    );
     io.stdout(
       `config: ${CONFIG_PATH} ${configText === undefined ? 'absent (the defaults apply)' : config ? 'valid' : 'invalid'}`,
+    );
+    io.stdout(
+      `default branch: ${base} (${known ? "the clone's origin/HEAD" : 'assumed: no origin/HEAD here'}); loop pull requests: ${refs.head} and the like, into ${base}`,
     );
     for (const line of [...plans.lines, ...workflows.lines]) io.stdout(line);
     const problems = [...configProblems, ...plans.problems, ...workflows.problems];
