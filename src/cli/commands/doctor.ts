@@ -12,6 +12,7 @@ import {
   keyProblems,
   parseConfigText,
   parseWorkflow,
+  permissionSummary,
   phaseBranch,
   relayProblems,
   WORKFLOWS_DIR,
@@ -25,6 +26,7 @@ import { InputError, readText } from '../files.js';
 import { gitDefaultBranch } from '../git.js';
 import { discover } from '../repo.js';
 import {
+  appManifest,
   DIR_OPTION,
   EXIT,
   planSummary,
@@ -170,7 +172,11 @@ function workflowProblems(
 }
 
 /** What doctor cannot read from files: where to check it on GitHub. */
-function byHand(loops: readonly Workflow[], config: Config | undefined): string[] {
+function byHand(
+  loops: readonly Workflow[],
+  config: Config | undefined,
+  permissions: string,
+): string[] {
   const text = loops.map((w) => w.text).join('\n');
   const key = /secrets\.([A-Za-z0-9_]+)/.exec(text)?.[1] ?? 'CODER_LOOP_PRIVATE_KEY';
   const id = /vars\.([A-Za-z0-9_]+)/.exec(text)?.[1] ?? 'CODER_LOOP_APP_ID';
@@ -181,7 +187,7 @@ function byHand(loops: readonly Workflow[], config: Config | undefined): string[
     environment
       ? `  - the secret ${key} (the App's private key) is in the environment "${environment}", whose deployment branches are the default branch only: Settings → Environments → ${environment}.`
       : `  - the secret ${key} holds the App's private key: Settings → Secrets and variables → Actions.`,
-    '  - the App is installed on this repository: Settings → GitHub Apps (Contents, Pull requests, Issues, Checks: write; Commit statuses, Actions, Members: read).',
+    `  - the App is installed on this repository: Settings → GitHub Apps (${permissions}).`,
     '  - branch protection: a rule or ruleset covering `coder/**` branches must let the App push and delete them; the default branch may require reviews and the CI checks (the loop waits for the same).',
   ];
   if (config?.requiredChecks.length)
@@ -221,7 +227,8 @@ export const doctor: CommandSpec = {
     if (problems.length) io.stdout('');
     for (const p of problems) (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p));
     io.stdout('');
-    for (const line of byHand(workflows.loops, config)) io.stdout(line);
+    const permissions = permissionSummary(await appManifest());
+    for (const line of byHand(workflows.loops, config, permissions)) io.stdout(line);
     const errors = problems.filter((p) => p.severity === 'error').length;
     io.stdout('');
     io.stdout(
