@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { AGENT_DOCS_FILE, updateAgentDocs } from './agent-docs.js';
+import { PERMISSIONS_DOCS_FILE, updatePermissionDocs } from './permission-docs.js';
 import { DOCS_FILE, SCHEMA_FILE, schemaText, updateDocs } from './config-docs.js';
 
 // Writes the JSON Schema and the configuration table from the zod schema (src/core/config.ts).
@@ -10,4 +11,9 @@ await writeFile(
   AGENT_DOCS_FILE,
   updateAgentDocs(await readFile(AGENT_DOCS_FILE, 'utf8'), process.cwd()),
 );
-console.log(`wrote ${SCHEMA_FILE}, ${DOCS_FILE} and ${AGENT_DOCS_FILE}`);
+// The App's permissions table from app.yml (the one list of them).
+await writeFile(
+  PERMISSIONS_DOCS_FILE,
+  updatePermissionDocs(await readFile(PERMISSIONS_DOCS_FILE, 'utf8'), process.cwd()),
+);
+console.log(`wrote ${SCHEMA_FILE}, ${DOCS_FILE}, ${AGENT_DOCS_FILE} and ${PERMISSIONS_DOCS_FILE}`);

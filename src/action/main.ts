@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as core from '@actions/core';
 import {
+  cliCommand,
   ACTIONS_BOT,
   escapeInline,
   AGENT_EVENT_TYPE,
@@ -78,8 +79,16 @@ function summary(outcome: LoopOutcome, event: string): string {
  * none. In the documented workflow that is a secret or variable that is not set (or not in the
  * environment the job names): say which, and where they are set.
  */
-const NO_TOKEN =
-  "the `token` input is empty: the step before it made no App token. In the documented workflow (examples/workflows/coder-loop.yml) the token step runs only when the secret CODER_LOOP_PRIVATE_KEY is set, and needs the variable CODER_LOOP_APP_ID: store the App's private key as that secret (in the environment the job names, if it names one) and its id as that variable, as docs/github-action.md says. `npx coder-loop doctor` in your repository checks the names the workflows use.";
+const noToken = (cli: string) =>
+  "the `token` input is empty: the step before it made no App token. In the documented workflow (examples/workflows/coder-loop.yml) the token step runs only when the secret CODER_LOOP_PRIVATE_KEY is set, and needs the variable CODER_LOOP_APP_ID: store the App's private key as that secret (in the environment the job names, if it names one) and its id as that variable, as docs/github-action.md says. `" +
+  cli +
+  ' doctor` in your repository checks the names the workflows use.';
+
+/**
+ * How users run the CLI of the coder-loop this run is (`npx github:<owner>/coder-loop`): the
+ * repository of the Action's `uses:` reference, which GitHub gives the step.
+ */
+const cliOf = (env: NodeJS.ProcessEnv) => cliCommand(env.GITHUB_ACTION_REPOSITORY);
 
 /** The Action's steps: the loop itself (default), the agent's run, applying its changes. */
 const STEPS = ['loop', 'agent', 'apply'] as const;
@@ -107,7 +116,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       SecretsPayload;
     if (!token) {
       const reason = withoutSecrets(payload, env);
-      if (!reason) throw new Error(NO_TOKEN);
+      if (!reason) throw new Error(noToken(cliOf(env)));
       core.notice(`coder-loop did nothing: ${reason}, so the token input is empty.`);
       return;
     }
@@ -134,7 +143,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         event: payload,
         loadConfig,
         env,
-        loopEnv: loopEnvOf(gh, repo, repository, loadConfig, identity),
+        loopEnv: loopEnvOf(gh, repo, repository, loadConfig, identity, cliOf(env)),
       });
       return;
     }
@@ -144,7 +153,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         "coder-loop runs on the default GITHUB_TOKEN: commits and pull requests it creates start no workflow runs, so CI never runs on them, and every writer's workflow acts as github-actions[bot], the loop's identity: the loop merges nothing and completes no phase that needs an architect. Use an App token in an environment limited to the default branch; see docs/github-action.md and docs/security.md.",
       );
     }
-    const loopEnv = loopEnvOf(gh, repo, repository, loadConfig, identity);
+    const loopEnv = loopEnvOf(gh, repo, repository, loadConfig, identity, cliOf(env));
     const loopWorkflow = ownWorkflow(env.GITHUB_WORKFLOW_REF, repo, repository.default_branch);
     if (loopWorkflow) loopEnv.loopWorkflow = loopWorkflow;
     const outcome = await dispatch(loopEnv, eventName, payload);
@@ -225,8 +234,10 @@ function loopEnvOf(
   repository: { html_url: string; default_branch: string },
   loadConfig: LoopEnv['loadConfig'],
   identity: LoopEnv['identity'],
+  cli: string,
 ): LoopEnv {
   return {
+    cli,
     gh,
     repo,
     repoUrl: repository.html_url,

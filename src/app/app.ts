@@ -1,5 +1,6 @@
 import type { Context, Probot } from 'probot';
-import { CONFIG_PATH, type LoopIdentity } from '../core/index.js';
+import { cliCommand, CONFIG_PATH, githubRepositoryOf, type LoopIdentity } from '../core/index.js';
+import { cloneHomepage } from './setup.js';
 import { loadConfigFromRepo } from '../github/config.js';
 import { appIdentity, once } from '../github/identity.js';
 import { dispatch, resumeBranch, type LoopEnv, type LoopOutcome } from '../github/loop/index.js';
@@ -16,9 +17,11 @@ function envFrom(
   context: RepoEvent,
   identity: () => Promise<LoopIdentity>,
   now: () => Date = () => new Date(),
+  cli?: string,
 ): LoopEnv {
   const { repository } = context.payload;
   return {
+    ...(cli !== undefined ? { cli } : {}),
     gh: context.octokit,
     repo: context.repo(),
     repoUrl: repository.html_url,
@@ -49,6 +52,11 @@ export interface AppOptions {
    * Without it the App has no wake-up queue (none it could keep across a restart), and says so.
    */
   redisUrl?: string;
+  /**
+   * How users run the CLI (`npx github:<owner>/coder-loop`, core/cliCommand.ts): the commands the
+   * replies print. Default: the CLI's own name.
+   */
+  cli?: string;
 }
 
 /** The deliveries the App acts on (each also needs its handler's fields: see `dispatch`). */
@@ -83,7 +91,7 @@ export function createApp(options: AppOptions = {}): (app: Probot) => void {
         repo: () => ({ owner: job.owner, repo: job.repo }),
         payload: { repository: data },
       } as unknown as RepoEvent;
-      const env = envFrom(context, identity, now);
+      const env = envFrom(context, identity, now, options.cli);
       const { config } = await env.loadConfig();
       if (!config) return;
       report(context, await resumeBranch(env, config, job.branch));
@@ -107,7 +115,7 @@ export function createApp(options: AppOptions = {}): (app: Probot) => void {
         context.log.warn(`coder-loop: ignored a ${context.name} delivery without its repository`);
         return;
       }
-      const env = envFrom(context as unknown as RepoEvent, identity, now);
+      const env = envFrom(context as unknown as RepoEvent, identity, now, options.cli);
       const installation = (context.payload as { installation?: { id: number } }).installation?.id;
       if (waker && installation !== undefined)
         env.wake = (job) => waker.wake({ ...job, installation });
@@ -116,4 +124,12 @@ export function createApp(options: AppOptions = {}): (app: Probot) => void {
   };
 }
 
-export default createApp({ ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}) });
+// The CLI the replies name: CODER_LOOP_REPOSITORY (owner/name on github.com), else this clone's
+// `origin` on github.com (the copy of coder-loop the App runs from), else the CLI's own name.
+const cliRepository =
+  process.env.CODER_LOOP_REPOSITORY || githubRepositoryOf(cloneHomepage()) || undefined;
+
+export default createApp({
+  ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}),
+  cli: cliCommand(cliRepository),
+});

@@ -62,7 +62,7 @@ function escapeHtml(text: string): string {
 }
 
 /** The web page of the clone this server runs from (its `origin` remote), if it has one. */
-function cloneHomepage(): string | undefined {
+export function cloneHomepage(): string | undefined {
   try {
     const remote = execFileSync('git', ['remote', 'get-url', 'origin'], {
       cwd: PACKAGE_ROOT,

@@ -39,6 +39,51 @@ export function parseAppManifest(text: string): AppManifest {
   };
 }
 
+/** GitHub's names for an App's permissions, as its settings page shows them. */
+const PERMISSION_LABELS: Record<string, string> = {
+  contents: 'Contents',
+  pull_requests: 'Pull requests',
+  issues: 'Issues',
+  checks: 'Checks',
+  statuses: 'Commit statuses',
+  actions: 'Actions',
+  metadata: 'Metadata',
+  members: 'Members',
+};
+
+/** A permission as GitHub's settings page names it (`pull_requests` → Pull requests). */
+export function permissionLabel(permission: string): string {
+  return (
+    PERMISSION_LABELS[permission] ??
+    permission.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())
+  );
+}
+
+/**
+ * The App's permissions in one line, as the README, the docs, `coder-loop app` and doctor say
+ * them: `Contents, Pull requests, …: write; Commit statuses, …: read` (the manifest's order).
+ */
+export function permissionSummary(manifest: AppManifest): string {
+  const byAccess = new Map<string, string[]>();
+  for (const [permission, access] of Object.entries(manifest.default_permissions))
+    byAccess.set(access, [...(byAccess.get(access) ?? []), permissionLabel(permission)]);
+  return [...byAccess].map(([access, names]) => `${names.join(', ')}: ${access}`).join('; ');
+}
+
+/**
+ * Why the App asks for each permission: the comment after each `default_permissions` entry of
+ * `app.yml` (`contents: write # lock branches, …`), which docs/github-action.md's table shows.
+ */
+export function permissionReasons(text: string): Record<string, string> {
+  const reasons: Record<string, string> = {};
+  const block = /^default_permissions:\s*\n((?:[ \t]+.*\n?)*)/m.exec(text)?.[1] ?? '';
+  for (const line of block.split('\n')) {
+    const m = /^\s+([a-z_]+):\s*\S+\s*(?:#\s*(.*))?$/.exec(line);
+    if (m) reasons[m[1]!] = m[2]?.trim() ?? '';
+  }
+  return reasons;
+}
+
 /** A repository's web address from its git remote (`https://…`, `git@host:o/r.git`, `ssh://…`). */
 export function homepageOfRemote(remote: string): string | undefined {
   const text = remote.trim();

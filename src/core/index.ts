@@ -28,3 +28,4 @@ export * from './loop/index.js';
 export * from './agent/index.js';
 export * from './workflows.js';
 export * from './appRegistration.js';
+export * from './cliCommand.js';

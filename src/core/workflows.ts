@@ -144,6 +144,47 @@ function isReviewRelay(workflow: Workflow): boolean {
   return Object.hasOwn(workflow.on, 'pull_request_review') && !isCi(workflow);
 }
 
+/** The example relay's name (examples/workflows/coder-loop-review.yml), as the example loop lists it. */
+export const RELAY_NAME = 'coder-loop-review';
+
+/**
+ * The review relay of the Action: a review reaches the loop only as the completion of a relay
+ * workflow named in the loop's `workflow_run.workflows`. No relay, or one the list leaves out,
+ * and approvals never reach the loop.
+ */
+export function relayProblems(loop: Workflow, workflows: readonly Workflow[]): Problem[] {
+  const waits = waitedFor(loop);
+  if (waits === undefined) return [];
+  const relays = workflows.filter((w) => w.path !== loop.path).filter(isReviewRelay);
+  const where = workflowsLine(loop);
+  const listed = relays.filter((r) => waits.some((p) => picomatch(p)(r.name)));
+  if (relays.length === 0)
+    return [
+      {
+        severity: 'error',
+        path: WORKFLOWS_DIR,
+        message:
+          'No review relay: no workflow here runs on `pull_request_review`, so approvals never reach the loop and no phase completes.',
+        fix: `Copy examples/workflows/coder-loop-review.yml from coder-loop to .github/workflows/${
+          waits.includes(RELAY_NAME)
+            ? ` (line ${where?.line ?? '?'} of ${loop.path} already waits for ${RELAY_NAME}).`
+            : `, and change line ${where?.line ?? '?'} of ${loop.path} to \`${replacedLine(where?.text, [...waits, RELAY_NAME]).trim()}\`.`
+        }`,
+      },
+    ];
+  if (listed.length > 0) return [];
+  const relay = relays[0]!;
+  return [
+    {
+      severity: 'error',
+      path: loop.path,
+      line: where?.line,
+      message: `The loop's \`workflow_run.workflows\` leaves out the review relay "${relay.name}" (${relay.path}): approvals never reach the loop and no phase completes.`,
+      fix: `Change line ${where?.line ?? '?'} to \`${replacedLine(where?.text, [...waits, relay.name]).trim()}\`.`,
+    },
+  ];
+}
+
 /** The names in `on.workflow_run.workflows` (a list, or one name). */
 function waitedFor(workflow: Workflow): string[] | undefined {
   const run = workflow.on.workflow_run;
@@ -194,14 +235,21 @@ const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', 
  * holds none of the repository's CI workflows, leaves every loop PR waiting forever: the problem
  * names the line of the loop's workflow to change, and what to change it to.
  */
-export function ciGateProblems(loop: Workflow, workflows: readonly Workflow[]): Problem[] {
+export function ciGateProblems(
+  loop: Workflow,
+  workflows: readonly Workflow[],
+  refs?: LoopPullRefs,
+): Problem[] {
   const others = workflows.filter((w) => w.path !== loop.path);
   const ci = others.filter(isCi);
   const ciNames = ci.map((w) => w.name);
   const relays = others.filter(isReviewRelay);
-  // The relay's name is waited for as well, for reviews: the CI gate's names are the others.
+  // The relay's name is waited for as well, for reviews: the CI gate's names are the others (the
+  // example relay's name, its file not copied, is relayProblems' to say).
   const waitsAll = waitedFor(loop);
-  const waits = waitsAll?.filter((p) => !relays.some((w) => picomatch(p)(w.name)));
+  const waits = waitsAll?.filter(
+    (p) => !relays.some((w) => picomatch(p)(w.name)) && !(relays.length === 0 && p === RELAY_NAME),
+  );
   const where = workflowsLine(loop);
   const found = ci.length
     ? `The workflows here that run on pull requests: ${ci.map((w) => `"${w.name}" (${w.path})`).join(', ')}.`
@@ -235,7 +283,19 @@ export function ciGateProblems(loop: Workflow, workflows: readonly Workflow[]): 
       },
     ];
   }
-  if (missing.length === 0 && waitedCi.length > 0) return [];
+  if (missing.length === 0 && waitedCi.length > 0) {
+    const misses = refs ? waitedCi.map((w) => ({ w, why: missesLoopPulls(w, refs) })) : [];
+    if (!refs || misses.some((m) => m.why === undefined)) return [];
+    return [
+      {
+        severity: 'error',
+        path: misses[0]!.w.path,
+        line: lineOf(misses[0]!.w.text, 'on'),
+        message: `The loop waits for ${quoted(waits)}, which never runs on the loop's pull requests (branch ${refs.head} into ${refs.base}): ${misses.map((m) => `"${m.w.name}" (${m.w.path}): ${m.why}`).join('; ')}. Loop pull requests wait for CI forever.`,
+        fix: `Let it run on pull requests into ${refs.base}: \`pull_request:\` under \`on:\`, with no \`branches\` filter or one that admits ${refs.base}.`,
+      },
+    ];
+  }
   const names = [...kept, ...ciNames.filter((n) => !kept.some((p) => matches(p)(n)))];
   const what =
     missing.length > 0
@@ -256,6 +316,119 @@ export function ciGateProblems(loop: Workflow, workflows: readonly Workflow[]): 
 export function ciGateNames(loop: Workflow, workflows: readonly Workflow[]): string[] | undefined {
   const relays = workflows.filter((w) => w.path !== loop.path).filter(isReviewRelay);
   return waitedFor(loop)?.filter((p) => !relays.some((w) => picomatch(p)(w.name)));
+}
+
+/**
+ * One of GitHub's filter patterns (`branches`, `branches-ignore`, `paths`, …) as picomatch reads
+ * it. GitHub's cheat sheet: `*` is any run of characters but `/`, `**` any run at all, `?` zero or
+ * one of the preceding character, `+` one or more of it, `[…]` one character of a class, `\`
+ * escapes the next one; nothing else is special. picomatch's extglobs say `?` and `+` as
+ * `?(c)` and `+(c)`; a `**` inside a path segment becomes `*{,/**\/}*`, since picomatch takes `**`
+ * as "any folders" only as a whole segment.
+ */
+export function githubFilterToGlob(pattern: string): string {
+  const atoms: string[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) {
+      atoms.push(`\\${pattern[++i]}`);
+    } else if (c === '*') {
+      if (pattern[i + 1] === '*') {
+        i++;
+        const before = i - 2 < 0 || pattern[i - 2] === '/';
+        const after = i + 1 >= pattern.length || pattern[i + 1] === '/';
+        atoms.push(before && after ? '**' : '*{,/**/}*');
+      } else atoms.push('*');
+    } else if (c === '[') {
+      const end = pattern.indexOf(']', i + 1);
+      if (end === -1) atoms.push('\\[');
+      else {
+        atoms.push(pattern.slice(i, end + 1));
+        i = end;
+      }
+    } else if ((c === '?' || c === '+') && atoms.length > 0 && atoms.at(-1) !== '*') {
+      atoms.push(`${c}(${atoms.pop()!})`);
+    } else if (/[A-Za-z0-9/_-]/.test(c)) atoms.push(c);
+    else atoms.push(`\\${c}`);
+  }
+  return atoms.join('');
+}
+
+const filterMatcher = (pattern: string) =>
+  picomatch(githubFilterToGlob(pattern), { dot: true, nonegate: true });
+
+/**
+ * Whether a name passes a `branches` (or `tags`, `paths`) filter as GitHub reads it: the patterns
+ * in order, the last one that matches decides — a `!` pattern excludes, any other includes.
+ */
+export function filterAdmits(patterns: readonly string[], name: string): boolean {
+  let admitted = false;
+  for (const pattern of patterns) {
+    const negated = pattern.startsWith('!');
+    if (filterMatcher(negated ? pattern.slice(1) : pattern)(name)) admitted = !negated;
+  }
+  return admitted;
+}
+
+/** A `*-ignore` filter: any pattern that matches excludes the name. */
+function filterIgnores(patterns: readonly string[], name: string): boolean {
+  return patterns.some((p) => filterMatcher(p)(name));
+}
+
+const listOf = (value: unknown): string[] | undefined =>
+  value === undefined || value === null
+    ? undefined
+    : (Array.isArray(value) ? value : [value]).map(String);
+
+/** The activity types `pull_request` runs on when its `types` are not given. */
+const PULL_REQUEST_DEFAULT_TYPES = ['opened', 'synchronize', 'reopened'];
+
+/** A loop pull request as a CI workflow's triggers see it: its base and its head branch. */
+export interface LoopPullRefs {
+  /** The default branch, which every loop pull request targets. */
+  base: string;
+  /** A loop branch, e.g. `coder/my-plan/phase-1`. */
+  head: string;
+}
+
+/**
+ * Why a CI workflow never runs on a loop pull request, read from its triggers as GitHub reads
+ * them (`pull_request` filters the base branch and its activity types, `push` the pushed branch;
+ * `merge_group` runs only in a merge queue); undefined when some trigger runs it.
+ */
+export function missesLoopPulls(workflow: Workflow, refs: LoopPullRefs): string | undefined {
+  const why: string[] = [];
+  for (const [event, raw] of Object.entries(workflow.on)) {
+    const settings = isMapping(raw) ? raw : {};
+    if (event === 'pull_request') {
+      const types = listOf(settings.types) ?? PULL_REQUEST_DEFAULT_TYPES;
+      const branches = listOf(settings.branches);
+      const ignored = listOf(settings['branches-ignore']);
+      if (!types.some((t) => PULL_REQUEST_DEFAULT_TYPES.includes(t)))
+        why.push(`\`pull_request\` runs only on ${types.join(', ')}`);
+      else if (branches && !filterAdmits(branches, refs.base))
+        why.push(
+          `\`pull_request: branches: [${branches.join(', ')}]\` leaves out pull requests to ${refs.base}`,
+        );
+      else if (ignored && filterIgnores(ignored, refs.base))
+        why.push(`\`pull_request: branches-ignore\` leaves out pull requests to ${refs.base}`);
+      else return undefined;
+    } else if (event === 'push') {
+      const branches = listOf(settings.branches);
+      const ignored = listOf(settings['branches-ignore']);
+      const tagsOnly =
+        !branches && !ignored && (listOf(settings.tags) ?? listOf(settings['tags-ignore']));
+      if (tagsOnly) why.push('`push` runs on tags only');
+      else if (branches && !filterAdmits(branches, refs.head))
+        why.push(
+          `\`push: branches: [${branches.join(', ')}]\` leaves out ${refs.head}${branches.some((b) => /(^|[^*])\*([^*]|$)/.test(b)) ? ' (`*` stops at a `/`; `**` does not)' : ''}`,
+        );
+      else if (ignored && filterIgnores(ignored, refs.head))
+        why.push(`\`push: branches-ignore\` leaves out ${refs.head}`);
+      else return undefined;
+    } else if (event === 'merge_group') why.push('`merge_group` runs only in a merge queue');
+  }
+  return why.length ? why.join('; ') : 'it runs on no pull request or push';
 }
 
 /** Events that run the default branch's workflow definition, whoever pushed what where. */

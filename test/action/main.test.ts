@@ -185,6 +185,8 @@ describe('action main: run()', () => {
       INPUT_TOKEN: '',
       GITHUB_EVENT_NAME: 'issue_comment',
       GITHUB_EVENT_PATH: join(work, 'x.json'),
+      // The repository of the step's `uses:` reference: the CLI the error names is that one.
+      GITHUB_ACTION_REPOSITORY: 'my-org/coder-loop',
     };
     process.env = env;
     const written: string[] = [];
@@ -201,7 +203,7 @@ describe('action main: run()', () => {
     const error = written.find((line) => line.startsWith('::error::'));
     expect(error).toContain('the secret CODER_LOOP_PRIVATE_KEY is set');
     expect(error).toContain('the variable CODER_LOOP_APP_ID');
-    expect(error).toContain('coder-loop doctor');
+    expect(error).toContain('`npx github:my-org/coder-loop doctor` in your repository');
     expect(error).not.toContain('Input required and not supplied');
   });
 

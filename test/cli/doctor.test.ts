@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -334,6 +335,103 @@ describe('coder-loop doctor', () => {
     const named = await doctor();
     expect(named.stderr).toBe('');
     expect(named.code).toBe(0);
+  });
+
+  it("the review relay present, and left out of the loop's workflow_run list: named, with the line to change", async () => {
+    await write({
+      '.github/workflows/coder-loop.yml': LOOP.replace('[CI, coder-loop-review]', '[CI]'),
+    });
+    const run = await doctor();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      '.github/workflows/coder-loop.yml:10: error: The loop\'s `workflow_run.workflows` leaves out the review relay "coder-loop-review" (.github/workflows/review.yml): approvals never reach the loop and no phase completes. Change line 10 to `workflows: [CI, coder-loop-review] # the CI gate and the review relay`.',
+    );
+  });
+
+  it('the review relay missing: copy it (its name stays on the list; CI is not blamed)', async () => {
+    await rm(join(work, '.github/workflows/review.yml'));
+    const run = await doctor();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      '.github/workflows: error: No review relay: no workflow here runs on `pull_request_review`, so approvals never reach the loop and no phase completes. Copy examples/workflows/coder-loop-review.yml from coder-loop to .github/workflows/ (line 10 of .github/workflows/coder-loop.yml already waits for coder-loop-review).',
+    );
+    await write({
+      '.github/workflows/coder-loop.yml': LOOP.replace('[CI, coder-loop-review]', '[CI]'),
+    });
+    const unlisted = await doctor();
+    expect(unlisted.stderr).toContain(
+      'Copy examples/workflows/coder-loop-review.yml from coder-loop to .github/workflows/, and change line 10 of .github/workflows/coder-loop.yml to `workflows: [CI, coder-loop-review]',
+    );
+  });
+
+  it.each([
+    [
+      'push to main only',
+      'on:\n  push:\n    branches: [main]\n',
+      '`push: branches: [main]` leaves out coder/sample/phase-1',
+    ],
+    [
+      'pull requests into release only',
+      'on:\n  pull_request:\n    branches: [release]\n',
+      '`pull_request: branches: [release]` leaves out pull requests to main',
+    ],
+    [
+      "push to '*' (no slash)",
+      "on:\n  push:\n    branches: ['*']\n",
+      '`push: branches: [*]` leaves out coder/sample/phase-1 (`*` stops at a `/`; `**` does not)',
+    ],
+    [
+      'closed pull requests only',
+      'on:\n  pull_request:\n    types: [closed]\n',
+      '`pull_request` runs only on closed',
+    ],
+    [
+      'pull requests ignoring main',
+      'on:\n  pull_request:\n    branches-ignore: [main]\n',
+      '`pull_request: branches-ignore` leaves out pull requests to main',
+    ],
+    ['tags only', 'on:\n  push:\n    tags: [v*]\n', '`push` runs on tags only'],
+  ])("a CI that never runs on the loop's pull requests (%s)", async (_, on, why) => {
+    await write({ '.github/workflows/ci.yml': CI.replace('on: [pull_request, push]\n', on) });
+    const run = await doctor();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `.github/workflows/ci.yml:2: error: The loop waits for "CI", which never runs on the loop's pull requests (branch coder/sample/phase-1 into main): "CI" (.github/workflows/ci.yml): ${why}. Loop pull requests wait for CI forever. Let it run on pull requests into main: \`pull_request:\` under \`on:\`, with no \`branches\` filter or one that admits main.`,
+    );
+  });
+
+  it.each([
+    ['pull requests into main', 'on:\n  pull_request:\n    branches: [main]\n'],
+    ["push to '**'", "on:\n  push:\n    branches: ['**']\n"],
+    ['push to coder/** besides main', 'on:\n  push:\n    branches: [main, "coder/**"]\n'],
+    ['a negated pattern after **', "on:\n  push:\n    branches: ['**', '!release/**']\n"],
+    ['push ignoring release branches', 'on:\n  push:\n    branches-ignore: [release]\n'],
+  ])("a CI whose filters admit the loop's pull requests (%s) passes", async (_, on) => {
+    await write({ '.github/workflows/ci.yml': CI.replace('on: [pull_request, push]\n', on) });
+    const run = await doctor();
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  });
+
+  it('reads the default branch from the clone (origin/HEAD)', async () => {
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: work,
+        stdio: 'pipe',
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' },
+      });
+    git('init', '-q', '-b', 'trunk');
+    git('update-ref', 'refs/remotes/origin/trunk', '4b825dc642cb6eb9a060e54bf8d69288fbee4904');
+    git('symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/trunk');
+    await write({
+      '.github/workflows/ci.yml': CI.replace(
+        'on: [pull_request, push]\n',
+        'on:\n  pull_request:\n    branches: [main]\n',
+      ),
+    });
+    const run = await doctor();
+    expect(run.stdout).toContain("default branch: trunk (the clone's origin/HEAD)");
+    expect(run.stderr).toContain('leaves out pull requests to trunk');
   });
 
   it('a workflow that does not parse is named with its line', async () => {

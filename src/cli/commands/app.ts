@@ -1,18 +1,13 @@
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { appRegistrationUrl, homepageOfRemote, parseAppManifest } from '../../core/index.js';
-import { readText } from '../files.js';
-import { EXIT, UsageError, type CommandSpec } from './shared.js';
+import { appRegistrationUrl, homepageOfRemote, permissionSummary } from '../../core/index.js';
+import { appManifest, EXIT, UsageError, type CommandSpec } from './shared.js';
 
 /**
  * `coder-loop app`: the link that registers the GitHub App the Action acts as, with exactly the
  * permissions of coder-loop's `app.yml` and no webhook, so nobody types permissions by hand. The
  * homepage and the name's suffix come from the current repository's `origin` remote.
  */
-
-/** `app.yml` of this copy of coder-loop (lib/cli/commands/ or src/cli/commands/ → ../../..). */
-const APP_YML = fileURLToPath(new URL('../../../app.yml', import.meta.url));
 
 async function origin(cwd: string): Promise<string | undefined> {
   try {
@@ -35,7 +30,7 @@ export const app: CommandSpec = {
   },
   async run(args, io) {
     if (args.positionals.length > 0) throw new UsageError('app takes options only');
-    const manifest = parseAppManifest(await readText(APP_YML));
+    const manifest = await appManifest();
     const given = args.values.url as string | undefined;
     if (given !== undefined && !/^https?:\/\/\S+$/.test(given)) {
       throw new UsageError(`--url must be a web address (https://…), not "${given}"`);
@@ -51,9 +46,7 @@ export const app: CommandSpec = {
       ...(homepage !== undefined ? { homepage } : {}),
       ...(owner !== undefined ? { owner } : {}),
     });
-    const permissions = Object.entries(manifest.default_permissions)
-      .map(([name, access]) => `${name}: ${access}`)
-      .join(', ');
+    const permissions = permissionSummary(manifest);
     io.stdout(
       [
         `Open this link to register the App (${org ? `organisation ${org}` : 'your personal account'}; ${permissions}; no webhook):`,

@@ -12,16 +12,22 @@ import {
   keyProblems,
   parseConfigText,
   parseWorkflow,
+  permissionSummary,
+  phaseBranch,
+  relayProblems,
   WORKFLOWS_DIR,
   type Config,
+  type LoopPullRefs,
   type Problem,
   type Workflow,
   type WorkflowFile,
 } from '../../core/index.js';
 import { InputError, linkLeaves, readText } from '../files.js';
 import { otherKindNames } from '../../core/plan/kinds/index.js';
+import { gitDefaultBranch } from '../git.js';
 import { discover } from '../repo.js';
 import {
+  appManifest,
   DIR_OPTION,
   EXIT,
   planSummary,
@@ -78,7 +84,9 @@ async function workflowFiles(
 }
 
 /** The plans the loop would find, each checked as `lint` checks it; one line per plan. */
-async function planProblems(args: Parsed): Promise<{ lines: string[]; problems: Problem[] }> {
+async function planProblems(
+  args: Parsed,
+): Promise<{ lines: string[]; problems: Problem[]; first?: string }> {
   const { repo } = args;
   const found = await discover(repo);
   const problems: Problem[] = [...found.problems];
@@ -116,7 +124,7 @@ async function planProblems(args: Parsed): Promise<{ lines: string[]; problems: 
         fix: `Run \`coder-loop lint "${plan.name}"\` for each problem and its fix.`,
       });
   }
-  return { lines, problems };
+  return { lines, problems, first: found.plans[0]?.name };
 }
 
 /** The workflows' problems: the loop's own, the CI gate, the key, the agent's hand-off. */
@@ -124,6 +132,7 @@ function workflowProblems(
   files: readonly WorkflowFile[],
   config: Config | undefined,
   configFile: WorkflowFile,
+  refs: LoopPullRefs,
 ): { lines: string[]; problems: Problem[]; loops: Workflow[] } {
   const problems: Problem[] = [];
   const workflows: Workflow[] = [];
@@ -152,7 +161,8 @@ function workflowProblems(
       fix: 'Copy examples/workflows/coder-loop.yml from coder-loop to .github/workflows/ and put your fork in its `uses:` line.',
     });
   for (const loop of every) {
-    if (!sweepOnly(loop)) problems.push(...ciGateProblems(loop, workflows));
+    if (!sweepOnly(loop))
+      problems.push(...ciGateProblems(loop, workflows, refs), ...relayProblems(loop, workflows));
     const placeholder = /^\s*-?\s*uses:\s*your-org\/coder-loop@/m.exec(loop.text);
     if (placeholder)
       problems.push({
@@ -177,7 +187,11 @@ function workflowProblems(
 }
 
 /** What doctor cannot read from files: where to check it on GitHub. */
-function byHand(loops: readonly Workflow[], config: Config | undefined): string[] {
+function byHand(
+  loops: readonly Workflow[],
+  config: Config | undefined,
+  permissions: string,
+): string[] {
   const text = loops.map((w) => w.text).join('\n');
   const key = /secrets\.([A-Za-z0-9_]+)/.exec(text)?.[1] ?? 'CODER_LOOP_PRIVATE_KEY';
   const id = /vars\.([A-Za-z0-9_]+)/.exec(text)?.[1] ?? 'CODER_LOOP_APP_ID';
@@ -188,7 +202,7 @@ function byHand(loops: readonly Workflow[], config: Config | undefined): string[
     environment
       ? `  - the secret ${key} (the App's private key) is in the environment "${environment}", whose deployment branches are the default branch only: Settings → Environments → ${environment}.`
       : `  - the secret ${key} holds the App's private key: Settings → Secrets and variables → Actions.`,
-    '  - the App is installed on this repository: Settings → GitHub Apps (Contents, Pull requests, Issues, Checks: write; Commit statuses, Actions, Members: read).',
+    `  - the App is installed on this repository: Settings → GitHub Apps (${permissions}).`,
     '  - branch protection: a rule or ruleset covering `coder/**` branches must let the App push and delete them; the default branch may require reviews and the CI checks (the loop waits for the same).',
   ];
   if (config?.requiredChecks.length)
@@ -207,13 +221,22 @@ export const doctor: CommandSpec = {
     const configText = await readOptional(join(io.cwd, CONFIG_PATH));
     const { config, problems: configProblems } = parseConfigText(configText ?? '', CONFIG_PATH);
     const plans = await planProblems(args);
+    // The loop's pull requests: a loop branch into the default branch, as the clone knows it.
+    const known = await gitDefaultBranch(io.cwd);
+    const base = known ?? 'main';
+    const refs = { base, head: phaseBranch(plans.first ?? 'plan', 1) };
     const read = await workflowFiles(io.cwd);
-    const workflows = workflowProblems(read.files, config, {
-      path: CONFIG_PATH,
-      text: configText ?? '',
-    });
+    const workflows = workflowProblems(
+      read.files,
+      config,
+      { path: CONFIG_PATH, text: configText ?? '' },
+      refs,
+    );
     io.stdout(
       `config: ${CONFIG_PATH} ${configText === undefined ? 'absent (the defaults apply)' : config ? 'valid' : 'invalid'}`,
+    );
+    io.stdout(
+      `default branch: ${base} (${known ? "the clone's origin/HEAD" : 'assumed: no origin/HEAD here'}); loop pull requests: ${refs.head} and the like, into ${base}`,
     );
     for (const line of [...plans.lines, ...workflows.lines]) io.stdout(line);
     const problems = [
@@ -225,7 +248,8 @@ export const doctor: CommandSpec = {
     if (problems.length) io.stdout('');
     for (const p of problems) (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p));
     io.stdout('');
-    for (const line of byHand(workflows.loops, config)) io.stdout(line);
+    const permissions = permissionSummary(await appManifest());
+    for (const line of byHand(workflows.loops, config, permissions)) io.stdout(line);
     const errors = problems.filter((p) => p.severity === 'error').length;
     io.stdout('');
     io.stdout(

@@ -1,4 +1,5 @@
 import { relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type ParseArgsConfig } from 'node:util';
 import {
   checkPlanName,
@@ -11,11 +12,20 @@ import {
   type ReadingPhase,
   type Refusal,
 } from '../../core/index.js';
-import { InputError, UsageError, writeInPlan } from '../files.js';
+import { parseAppManifest, type AppManifest } from '../../core/index.js';
+import { InputError, readText, UsageError, writeInPlan } from '../files.js';
 import { choose, discover, type FoundPlan, type Repo } from '../repo.js';
 import { openWorkingPlan } from '../workingCopy.js';
 
 /** What the CLI's commands share: the io, the exit codes, the options, reading a plan. */
+
+/** `app.yml` of this copy of coder-loop (lib/cli/commands/ or src/cli/commands/ → ../../..). */
+const APP_YML = fileURLToPath(new URL('../../../app.yml', import.meta.url));
+
+/** The App's manifest this copy of coder-loop ships: the one list of its permissions. */
+export async function appManifest(): Promise<AppManifest> {
+  return parseAppManifest(await readText(APP_YML));
+}
 
 export interface CliIo {
   cwd: string;

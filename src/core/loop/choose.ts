@@ -2,6 +2,7 @@ import type { Phase } from '../plan/checklistModel.js';
 import { phaseBranch, quickBranch, slugConflicts } from '../plan/layout.js';
 import type { PlanContext } from '../plan/validate.js';
 import type { LoopOutcome } from './outcome.js';
+import { CLI_NAME } from '../cliCommand.js';
 import { reply } from './replies.js';
 
 /**
@@ -20,6 +21,7 @@ export function choosePlan(
   plansDir: string,
   plans: readonly string[],
   requested: string | undefined,
+  cli: string = CLI_NAME,
 ): { plan: string } | Answer {
   let plan: string;
   if (requested !== undefined) {
@@ -28,7 +30,7 @@ export function choosePlan(
     plan = requested;
   } else {
     if (plans.length === 0)
-      return { reply: reply.noPlans(plansDir), outcome: { state: 'no-plan' } };
+      return { reply: reply.noPlans(plansDir, cli), outcome: { state: 'no-plan' } };
     if (plans.length > 1)
       return { reply: reply.choosePlan(plans), outcome: { state: 'choose-plan' } };
     plan = plans[0]!;
@@ -37,7 +39,7 @@ export function choosePlan(
   const other = slugConflicts(plans).get(plan);
   if (other !== undefined)
     return {
-      reply: reply.slugConflict(plan, other, phaseBranch(plan, 1).replace(/\/phase-1$/, '/…')),
+      reply: reply.slugConflict(plan, other, phaseBranch(plan, 1).replace(/\/phase-1$/, '/…'), cli),
       outcome: { state: 'plan-required', node: 'ValidateContext', mode: 'plan', plan },
     };
   return { plan };

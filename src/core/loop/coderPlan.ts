@@ -136,7 +136,7 @@ export function coderPlan(
       const { checklist, current } = validated();
       return checklist ? current : undefined;
     },
-    statusSection: (lock) => statusSection(name, validated(), lock),
+    statusSection: (lock, cli) => statusSection(name, validated(), lock, cli),
 
     ...coderPlanLocal(name, files.dir, text(PLAN_FILES.checklist), validated),
 

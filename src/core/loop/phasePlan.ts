@@ -103,7 +103,8 @@ export interface PhasePlan<P extends PhaseRef = PhaseRef> {
   /** The phase whose lock the status shows: the current one of a plan read without an error. */
   statusPhase(): P | undefined;
   /** The plan's section of the status reply: its phases and tasks, the lock, what is wrong. */
-  statusSection(lock: StatusLock | undefined): string;
+  /** `cli`: how users run the CLI here (cliCommand.ts), for the commands the section names. */
+  statusSection(lock: StatusLock | undefined, cli?: string): string;
 
   // ——— The CLI, on a working copy
   /** The plan as `coder-loop status`, `plans` and `lint` show it. */

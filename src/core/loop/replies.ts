@@ -1,4 +1,5 @@
 import type { Assessment } from '../assess.js';
+import { CLI_NAME } from '../cliCommand.js';
 import { HELP_TEXT } from '../command.js';
 import { codeSpan, escapeMarkdown } from '../markdown.js';
 import { formatProblem, type Problem } from '../problem.js';
@@ -28,8 +29,9 @@ export const reply = {
   configInvalid: (problems: readonly Problem[]): string =>
     `The coder-loop config is invalid, so nothing was done:\n\n${problemList(problems)}`,
 
-  noPlans: (plansDir: string): string =>
-    `There is no plan under ${codeSpan(plansDir)} on the default branch. Create one with ${codeSpan('npx coder-loop init "My Plan"')}, commit it, then run ${codeSpan('/coder next')}.`,
+  /** `cli`: how users run the CLI here (cliCommand.ts), so the command runs as printed. */
+  noPlans: (plansDir: string, cli: string = CLI_NAME): string =>
+    `There is no plan under ${codeSpan(plansDir)} on the default branch. Create one with ${codeSpan(`${cli} init "My Plan"`)}, commit it, then run ${codeSpan('/coder next')}.`,
 
   choosePlan: (plans: readonly string[]): string =>
     `Which plan? Run ${codeSpan('/coder next <PlanName>')} with one of:\n\n${plans.map((p) => `- ${codeSpan(p)}`).join('\n')}`,
@@ -42,8 +44,8 @@ export const reply = {
     `There is no plan ${codeSpan(name)}.${plans.length ? ` Plans: ${plans.map(codeSpan).join(', ')}.` : ''}`,
 
   /** Two plans whose names make one lock branch: neither may start until one is renamed. */
-  slugConflict: (name: string, other: string, branch: string): string =>
-    `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch)}; nothing was written. Rename one of them (\`coder-loop lint\` reports it too).`,
+  slugConflict: (name: string, other: string, branch: string, cli: string = CLI_NAME): string =>
+    `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch)}; nothing was written. Rename one of them (${codeSpan(`${cli} lint`)} reports it too).`,
 
   /** ValidateContext → No: "Return to Orchestrator: Plan Required". */
   planRequired: (plan: string, problems: readonly Problem[]): string =>
@@ -96,7 +98,7 @@ export const reply = {
   quickLocked: (branch: string, pr?: { number: number }): string =>
     `Quick mode is already running for this issue: branch ${codeSpan(branch)}${pr ? `, pull request #${pr.number}` : ''}.`,
 
-  assessment: (assessment: Assessment): string => {
+  assessment: (assessment: Assessment, cli: string = CLI_NAME): string => {
     const lines = [
       `**Assessment: ${assessment.mode} mode.**`,
       '',
@@ -109,7 +111,7 @@ export const reply = {
       lines.push(`Run ${codeSpan('/coder quick')} (or add the quick label) to start it.`);
     } else {
       lines.push(
-        'To do it in plan mode, put the work into a plan: add a phase with its tasks to a checklist under the plans folder (or create a plan with `npx coder-loop init "My Plan"`), give the phase a task plan, merge that, then run `/coder next`.',
+        `To do it in plan mode, put the work into a plan: add a phase with its tasks to a checklist under the plans folder (or create a plan with ${codeSpan(`${cli} init "My Plan"`)}), give the phase a task plan, merge that, then run \`/coder next\`.`,
       );
     }
     return lines.join('\n');

@@ -186,7 +186,12 @@ function plotPhase(
   const unread = taskmasterFiles(config, paths).filter((p) => !snap.texts?.has(p));
   if (unread.length > 0) return { need: 'texts', paths: unread };
   const texts = snap.texts ?? new Map<string, string>();
-  const any = chooseAnyPlan(config.plansDir, plansOfAnyKind(config, paths, texts).plans, req.plan);
+  const any = chooseAnyPlan(
+    config.plansDir,
+    plansOfAnyKind(config, paths, texts).plans,
+    req.plan,
+    req.cli,
+  );
   if ('reply' in any) return answer(who, any);
   const opened = openToStart(config, any, snap, base, texts);
   if ('need' in opened) return opened;

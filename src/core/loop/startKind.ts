@@ -158,12 +158,13 @@ export function chooseAnyPlan(
   plansDir: string,
   plans: readonly AnyPlan[],
   requested: string | undefined,
+  cli?: string,
 ): AnyPlan | Answer {
   const labels = plans.map((p) => p.label);
   let chosen: AnyPlan | undefined;
   if (requested === undefined) {
     if (plans.length === 0)
-      return { reply: reply.noPlans(plansDir), outcome: { state: 'no-plan' } };
+      return { reply: reply.noPlans(plansDir, cli), outcome: { state: 'no-plan' } };
     if (plans.length > 1)
       return { reply: reply.choosePlan(labels), outcome: { state: 'choose-plan' } };
     chosen = plans[0]!;
@@ -192,7 +193,7 @@ export function chooseAnyPlan(
   const other = slugConflicts([...new Set(labels)]).get(label);
   if (other !== undefined)
     return {
-      reply: reply.slugConflict(label, other, `coder/${planSlug(label)}/…`),
+      reply: reply.slugConflict(label, other, `coder/${planSlug(label)}/…`, cli),
       outcome: { state: 'plan-required', node: 'ValidateContext', mode: 'plan', plan: label },
     };
   return chosen;

@@ -57,6 +57,8 @@ export type StartRequest = {
    * for exists (ciGate.ts). Absent in the App, which hears every check suite.
    */
   loopWorkflow?: string;
+  /** How users run the CLI here (cliCommand.ts): the replies' commands run as printed. */
+  cli?: string;
 } & ({ mode: 'plan'; plan: string | undefined } | { mode: 'quick'; issue: QuickIssue });
 
 /** A PR as the start side sees it. */

@@ -2,6 +2,7 @@ import { codeSpan, escapeMarkdown } from '../markdown.js';
 import type { Problem } from '../problem.js';
 import type { PlanContext } from '../plan/validate.js';
 import type { StatusLock } from './phasePlan.js';
+import { CLI_NAME } from '../cliCommand.js';
 import { problemList } from './replies.js';
 
 /** The sections of the `/coder status` reply: one per plan, of either layout. */
@@ -30,6 +31,7 @@ export function statusSection(
   name: string,
   context: PlanContext,
   lock: StatusLock | undefined,
+  cli: string = CLI_NAME,
 ): string {
   const lines = [`### ${escapeMarkdown(name)}`, ''];
   if (!context.checklist) lines.push('No readable checklist.');
@@ -43,7 +45,7 @@ export function statusSection(
     else lines.push('', 'Complete.');
   }
   if (!context.valid)
-    lines.push('', `Not valid: ${codeSpan(`npx coder-loop lint "${name}"`)} lists the problems.`);
+    lines.push('', `Not valid: ${codeSpan(`${cli} lint "${name}"`)} lists the problems.`);
   return lines.join('\n');
 }
 

@@ -36,6 +36,12 @@ export interface LoopEnv {
    * `workflow_run` names the CI a start checks exists. Absent in the App.
    */
   loopWorkflow?: string;
+  /**
+   * How users run coder-loop's CLI here (`npx github:<owner>/coder-loop`, core/cliCommand.ts):
+   * the commands the replies print. The Action's from its `uses:` reference, the App's from its
+   * clone or CODER_LOOP_REPOSITORY.
+   */
+  cli?: string;
 }
 
 /** A wake-up the host keeps: which PR head, and when. */

@@ -196,6 +196,7 @@ function startOf(env: LoopEnv, config: Config, who: Orchestrator, via: 'command'
     defaultBranch: env.defaultBranch,
     now: env.now().toISOString(),
     ...(env.loopWorkflow !== undefined ? { loopWorkflow: env.loopWorkflow } : {}),
+    ...(env.cli !== undefined ? { cli: env.cli } : {}),
   };
 }
 

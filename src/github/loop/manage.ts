@@ -24,7 +24,9 @@ export async function assess(
   issue: { number: number; title: string; body: string | null },
 ): Promise<LoopOutcome> {
   const assessment = assessComplexity({ title: issue.title, body: issue.body ?? '' }, config.quick);
-  await applyRepo(env, [{ kind: 'reply', to: issue.number, body: reply.assessment(assessment) }]);
+  await applyRepo(env, [
+    { kind: 'reply', to: issue.number, body: reply.assessment(assessment, env.cli) },
+  ]);
   return { state: 'assessed', node: 'AssessTask', mode: assessment.mode };
 }
 
@@ -59,7 +61,9 @@ export async function status(
     return { state: 'no-plan' };
   }
   if (chosen.length === 0) {
-    await applyRepo(env, [{ kind: 'reply', to: issue, body: reply.noPlans(config.plansDir) }]);
+    await applyRepo(env, [
+      { kind: 'reply', to: issue, body: reply.noPlans(config.plansDir, env.cli) },
+    ]);
     return { state: 'no-plan' };
   }
   const shown: PullRequest[] = [];
@@ -76,7 +80,9 @@ export async function status(
   for (const plan of chosen.slice(0, 10)) {
     const open = await openOnTree(reader, tree, config, plan, { contents: false });
     const phase = open.statusPhase();
-    sections.push(open.statusSection(phase ? await lockOf(open.branch(phase)) : undefined));
+    sections.push(
+      open.statusSection(phase ? await lockOf(open.branch(phase)) : undefined, env.cli),
+    );
   }
   await applyRepo(env, [{ kind: 'reply', to: issue, body: sections.join('\n\n') }]);
   const gate = gateReader(env);
