@@ -1,7 +1,8 @@
 // `npm test`: every check CI runs, in three stages, then how long each part took.
 //
 // 1. What the machine needs (scripts/test-needs.js), then the build (lib/, which the CLI and
-//    process suites run): incremental, so after `npm ci` (whose `prepare` built it) it only checks.
+//    process suites run), unless lib/ is newer than every source: after `npm ci`, whose
+//    `prepare` built it, it is not built twice.
 // 2. The checks that do not depend on each other, side by side: each is one process on one core
 //    (the type-check, ESLint, Prettier, check-dist, actionlint through its suite) or waits on the
 //    network (the agent CLIs' install), so two cores run them in about half the time one after
@@ -12,7 +13,8 @@
 // table of times is printed either way. Wall time is the clock; CPU is the part's processes'
 // user + system time, which says what a part costs when the machine is shared.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { loadavg } from 'node:os';
 import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
@@ -21,7 +23,7 @@ import process from 'node:process';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const STAGES = [
   [['needs', 'node', ['scripts/test-needs.js']]],
-  [['build', npm, ['run', '--silent', 'build']]],
+  [['build', npm, ['run', '--silent', 'build'], undefined, libIsFresh]],
   [
     ['typecheck', npm, ['run', '--silent', 'typecheck']],
     ['eslint', 'npx', ['eslint', '.']],
@@ -32,9 +34,27 @@ const STAGES = [
   [['jest', npm, ['run', '--silent', 'jest', '--', ...process.argv.slice(2)], 'inherit']],
 ];
 
+/**
+ * lib/ is what `npm run build` makes of src/ now: every source's .js is no older than the source
+ * (the rule of test/helpers/build.ts). After `npm ci`, whose `prepare` built it, it is.
+ */
+function libIsFresh(dir = 'src') {
+  return readdirSync(dir, { withFileTypes: true }).every((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return libIsFresh(path);
+    if (!entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) return true;
+    const out = join('lib', relative('src', path).replace(/\.ts$/, '.js'));
+    return existsSync(out) && statSync(out).mtimeMs >= statSync(path).mtimeMs;
+  });
+}
+
 /** Runs one part: its exit code, wall and CPU seconds; output buffered unless `inherit`. */
-function part([name, command, args, stdio]) {
+function part([name, command, args, stdio, skipWhen]) {
   const started = performance.now();
+  if (skipWhen?.()) {
+    process.stdout.write(`── ${name} ──\nup to date\n`);
+    return Promise.resolve({ name: `${name} (up to date)`, code: 0, wall: 0 });
+  }
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       stdio: stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
