@@ -48,7 +48,19 @@ async function nextAsAUserWaits(run: number, probot: Probot, sim: { current: Sim
       throw new Error(`/coder next made no ${pattern}: ${log.map((r) => r.request).join(', ')}`);
     return hit.end - t0;
   };
+  // Rounds: a request's round is one more than the highest round of those that had ended when it
+  // began (what it may have waited on); requests in flight together share a round.
+  const sorted = [...log].sort((a, b) => a.start - b.start);
+  const round = new Map<Timed, number>();
+  for (const r of sorted)
+    round.set(
+      r,
+      1 + Math.max(0, ...sorted.filter((q) => q.end <= r.start).map((q) => round.get(q)!)),
+    );
+  const prRequest = sorted.find((r) => /^POST .*\/pulls$/.test(r.request))!;
   return {
+    prRounds: round.get(prRequest)!,
+    prRequests: sorted.indexOf(prRequest) + 1,
     pr: at(/^POST .*\/pulls$/),
     reply: at(/^POST .*\/issues\/\d+\/comments$/),
     done: Math.max(...log.map((r) => r.end)) - t0,
@@ -99,10 +111,17 @@ export async function benchLatency(): Promise<string> {
     return [
       `/coder next as a user waits: GitHub answering every request in ${REQUEST_MS} ms, the App's own throttling on (median of 5; each run a fresh installation, its token not counted)`,
       table(
-        ['requests', 'PR opened', 'reply posted', 'last request done'],
+        [
+          'requests',
+          'to the PR: rounds / requests',
+          'PR opened',
+          'reply posted',
+          'last request done',
+        ],
         [
           [
             last.requests,
+            `${last.prRounds} / ${last.prRequests}`,
             times(median(runs.map((r) => r.pr))),
             times(median(runs.map((r) => r.reply))),
             times(median(runs.map((r) => r.done))),

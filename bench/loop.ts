@@ -6,6 +6,9 @@ import { SimGitHub } from '../test/sim/github.js';
 import { table } from './stats.js';
 
 const BRANCH = 'coder/example/phase-1';
+/** GitHub's secondary limit on content-creating requests, per App installation. */
+const WRITES_PER_MINUTE = 80;
+const WRITES_PER_HOUR = 500;
 
 interface Count {
   requests: number;
@@ -76,11 +79,34 @@ export async function benchLoop(): Promise<string> {
     );
   const outside = await phaseEvents('/coder next');
   const inside = await phaseEvents('/coder run');
+  const writes = (rows: [string, Count][]) =>
+    rows.reduce((sum, [, c]) => sum + c.requests - c.reads, 0);
+  // A phase: its start, one red CI, the fix's CI (→ code review), the approval (→ completion),
+  // final verification and the merge. Inside a run the merge's event starts the next phase, so
+  // a phase of a run is everything but the run's own start (`/coder run`, once per run).
+  const phase = writes(outside);
+  const ofRun = writes(inside.slice(1));
+  const perHour = (w: number) =>
+    Math.min(Math.floor(WRITES_PER_HOUR / w), Math.floor((60 * WRITES_PER_MINUTE) / w));
   return [
     'Loop events through the Probot app (REST requests; the installation token and GET /app, read once per process, excluded)',
     'Outside a run (/coder next):',
     show(outside),
     'Inside a run (/coder run: the progress comment kept up to date):',
     show(inside),
+    '',
+    `Writes (content-creating requests: POST, PATCH, PUT, DELETE) of a whole phase, against GitHub's secondary limit per installation (${WRITES_PER_MINUTE} a minute, ${WRITES_PER_HOUR} an hour):`,
+    table(
+      ['phase', 'writes', 'phases an hour before the limit binds', 'phases a minute'],
+      [
+        ['/coder next … merged', phase, perHour(phase), Math.floor(WRITES_PER_MINUTE / phase)],
+        [
+          'a phase of a /coder run (its merge starts the next)',
+          ofRun,
+          perHour(ofRun),
+          Math.floor(WRITES_PER_MINUTE / ofRun),
+        ],
+      ],
+    ),
   ].join('\n');
 }

@@ -1,6 +1,17 @@
-// Installs the agent CLIs test/agents/clis.e2e.test.ts runs (test/agents/clis/package-lock.json,
-// pinned) when any is missing or at another version: `npm ci --prefix test/agents/clis`.
-// Their install scripts put each platform's native binary in place (Claude Code, OpenCode).
+// Installs the agent CLIs test/agents/clis.e2e.test.ts runs (test/agents/clis/package.json pins
+// each one's version; its package-lock.json pins everything else) when any is missing or at
+// another version.
+//
+// `npm install --no-save`, not `npm ci`: opencode-ai lists a binary package per platform, and a
+// lock written where the registry lacks some of them (a mirror) has no entry for those, which
+// `npm ci` calls out of sync (about 110 lines of `Missing: opencode-*@ from lock file`) before
+// anything is installed. `npm install` takes every package the lock holds at its locked version
+// and integrity, and skips an optional platform package the registry or this machine does not
+// have; `--no-save` leaves the lock as committed.
+//
+// Install scripts: package.json's `allowScripts` runs the two that put the native binary in place
+// (Claude Code, OpenCode) and refuses Gemini's optional node-pty and keytar builds (a node-gyp
+// compile and a download; Gemini runs without them), so npm prints no review list either.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -24,12 +35,9 @@ console.log(
   `Installing the agent CLIs (${stale.map(([n, v]) => `${n}@${v}`).join(', ')}) into ${dir}`,
 );
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const flags = ['--prefix', dir, '--no-audit', '--no-fund'];
-let run = spawnSync(npm, ['ci', ...flags], { stdio: 'inherit' });
-if (run.status !== 0) {
-  // A registry mirror without every platform's binary package (opencode-ai lists one per
-  // platform) makes a lockfile `npm ci` calls out of sync: install the same pinned versions.
-  console.log('npm ci failed; installing the pinned versions with npm install --no-save');
-  run = spawnSync(npm, ['install', '--no-save', ...flags], { stdio: 'inherit' });
-}
+const run = spawnSync(
+  npm,
+  ['install', '--no-save', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error'],
+  { stdio: 'inherit' },
+);
 process.exit(run.status ?? 1);

@@ -1,5 +1,5 @@
 // `npm test` first: the two programs the full suite runs besides Node, checked before the
-// 13-minute run starts rather than failing at its end. redis-server: test/app/replicas.test.ts
+// full run starts rather than failing at its end. redis-server: test/app/replicas.test.ts
 // (two App replicas sharing throttling); bwrap: Codex's sandbox in test/agents/clis.e2e.test.ts.
 // One line names what is missing and how to get it; `bash .ci/run` installs both itself.
 import { spawnSync } from 'node:child_process';

@@ -101,8 +101,20 @@ async function write(env: LoopEnv, step: StartWrite): Promise<StartSnapshot> {
   }
 }
 
-/** The start's last effects, in order: the reply, the check run, the hand-off. */
+/**
+ * The start's last effects: the reply beside the rest, which go in order (the progress comment,
+ * whose id the check run's record keeps; the check run, whose record asks for the hand-off; the
+ * hand-off). The reply depends on none of them, so it costs no round of its own. Both settle
+ * before this returns: no reply still on its way after a failure.
+ */
 async function applyStart(env: LoopEnv, effects: readonly StartEffect[]): Promise<void> {
+  const replies = effects.filter((e) => e.kind === 'reply');
+  const rest = effects.filter((e) => e.kind !== 'reply');
+  const settled = await Promise.allSettled([applyInOrder(env, replies), applyInOrder(env, rest)]);
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
+}
+
+async function applyInOrder(env: LoopEnv, effects: readonly StartEffect[]): Promise<void> {
   const { gh, repo } = env;
   /** The run's progress comment written just before: the check run's record keeps its id. */
   let progress: number | undefined;

@@ -1,3 +1,0 @@
-import { describeModel } from './model.js';
-
-describeModel(4);
