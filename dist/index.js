@@ -19153,195 +19153,6 @@ var require_undici = __commonJS({
   }
 });
 
-// node_modules/extend/index.js
-var require_extend = __commonJS({
-  "node_modules/extend/index.js"(exports, module) {
-    "use strict";
-    var hasOwn = Object.prototype.hasOwnProperty;
-    var toStr = Object.prototype.toString;
-    var defineProperty = Object.defineProperty;
-    var gOPD = Object.getOwnPropertyDescriptor;
-    var isArray = function isArray2(arr) {
-      if (typeof Array.isArray === "function") {
-        return Array.isArray(arr);
-      }
-      return toStr.call(arr) === "[object Array]";
-    };
-    var isPlainObject5 = function isPlainObject6(obj3) {
-      if (!obj3 || toStr.call(obj3) !== "[object Object]") {
-        return false;
-      }
-      var hasOwnConstructor = hasOwn.call(obj3, "constructor");
-      var hasIsPrototypeOf = obj3.constructor && obj3.constructor.prototype && hasOwn.call(obj3.constructor.prototype, "isPrototypeOf");
-      if (obj3.constructor && !hasOwnConstructor && !hasIsPrototypeOf) {
-        return false;
-      }
-      var key;
-      for (key in obj3) {
-      }
-      return typeof key === "undefined" || hasOwn.call(obj3, key);
-    };
-    var setProperty = function setProperty2(target, options) {
-      if (defineProperty && options.name === "__proto__") {
-        defineProperty(target, options.name, {
-          enumerable: true,
-          configurable: true,
-          value: options.newValue,
-          writable: true
-        });
-      } else {
-        target[options.name] = options.newValue;
-      }
-    };
-    var getProperty = function getProperty2(obj3, name) {
-      if (name === "__proto__") {
-        if (!hasOwn.call(obj3, name)) {
-          return void 0;
-        } else if (gOPD) {
-          return gOPD(obj3, name).value;
-        }
-      }
-      return obj3[name];
-    };
-    module.exports = function extend3() {
-      var options, name, src, copy, copyIsArray, clone2;
-      var target = arguments[0];
-      var i = 1;
-      var length = arguments.length;
-      var deep = false;
-      if (typeof target === "boolean") {
-        deep = target;
-        target = arguments[1] || {};
-        i = 2;
-      }
-      if (target == null || typeof target !== "object" && typeof target !== "function") {
-        target = {};
-      }
-      for (; i < length; ++i) {
-        options = arguments[i];
-        if (options != null) {
-          for (name in options) {
-            src = getProperty(target, name);
-            copy = getProperty(options, name);
-            if (target !== copy) {
-              if (deep && copy && (isPlainObject5(copy) || (copyIsArray = isArray(copy)))) {
-                if (copyIsArray) {
-                  copyIsArray = false;
-                  clone2 = src && isArray(src) ? src : [];
-                } else {
-                  clone2 = src && isPlainObject5(src) ? src : {};
-                }
-                setProperty(target, { name, newValue: extend3(deep, clone2, copy) });
-              } else if (typeof copy !== "undefined") {
-                setProperty(target, { name, newValue: copy });
-              }
-            }
-          }
-        }
-      }
-      return target;
-    };
-  }
-});
-
-// node_modules/format/format.js
-var require_format = __commonJS({
-  "node_modules/format/format.js"(exports, module) {
-    (function() {
-      var namespace;
-      if (typeof module !== "undefined") {
-        namespace = module.exports = format;
-      } else {
-        namespace = (function() {
-          return this || (1, eval)("this");
-        })();
-      }
-      namespace.format = format;
-      namespace.vsprintf = vsprintf;
-      if (typeof console !== "undefined" && typeof console.log === "function") {
-        namespace.printf = printf;
-      }
-      function printf() {
-        console.log(format.apply(null, arguments));
-      }
-      function vsprintf(fmt, replacements) {
-        return format.apply(null, [fmt].concat(replacements));
-      }
-      function format(fmt) {
-        var argIndex = 1, args = [].slice.call(arguments), i = 0, n = fmt.length, result = "", c, escaped = false, arg, tmp, leadingZero = false, precision, nextArg = function() {
-          return args[argIndex++];
-        }, slurpNumber = function() {
-          var digits = "";
-          while (/\d/.test(fmt[i])) {
-            digits += fmt[i++];
-            c = fmt[i];
-          }
-          return digits.length > 0 ? parseInt(digits) : null;
-        };
-        for (; i < n; ++i) {
-          c = fmt[i];
-          if (escaped) {
-            escaped = false;
-            if (c == ".") {
-              leadingZero = false;
-              c = fmt[++i];
-            } else if (c == "0" && fmt[i + 1] == ".") {
-              leadingZero = true;
-              i += 2;
-              c = fmt[i];
-            } else {
-              leadingZero = true;
-            }
-            precision = slurpNumber();
-            switch (c) {
-              case "b":
-                result += parseInt(nextArg(), 10).toString(2);
-                break;
-              case "c":
-                arg = nextArg();
-                if (typeof arg === "string" || arg instanceof String)
-                  result += arg;
-                else
-                  result += String.fromCharCode(parseInt(arg, 10));
-                break;
-              case "d":
-                result += parseInt(nextArg(), 10);
-                break;
-              case "f":
-                tmp = String(parseFloat(nextArg()).toFixed(precision || 6));
-                result += leadingZero ? tmp : tmp.replace(/^0/, "");
-                break;
-              case "j":
-                result += JSON.stringify(nextArg());
-                break;
-              case "o":
-                result += "0" + parseInt(nextArg(), 10).toString(8);
-                break;
-              case "s":
-                result += nextArg();
-                break;
-              case "x":
-                result += "0x" + parseInt(nextArg(), 10).toString(16);
-                break;
-              case "X":
-                result += "0x" + parseInt(nextArg(), 10).toString(16).toUpperCase();
-                break;
-              default:
-                result += c;
-                break;
-            }
-          } else if (c === "%") {
-            escaped = true;
-          } else {
-            result += c;
-          }
-        }
-        return result;
-      }
-    })();
-  }
-});
-
 // node_modules/picomatch/lib/constants.js
 var require_constants6 = __commonJS({
   "node_modules/picomatch/lib/constants.js"(exports, module) {
@@ -21115,6 +20926,195 @@ var require_picomatch2 = __commonJS({
     }
     Object.assign(picomatch5, pico);
     module.exports = picomatch5;
+  }
+});
+
+// node_modules/extend/index.js
+var require_extend = __commonJS({
+  "node_modules/extend/index.js"(exports, module) {
+    "use strict";
+    var hasOwn = Object.prototype.hasOwnProperty;
+    var toStr = Object.prototype.toString;
+    var defineProperty = Object.defineProperty;
+    var gOPD = Object.getOwnPropertyDescriptor;
+    var isArray = function isArray2(arr) {
+      if (typeof Array.isArray === "function") {
+        return Array.isArray(arr);
+      }
+      return toStr.call(arr) === "[object Array]";
+    };
+    var isPlainObject5 = function isPlainObject6(obj3) {
+      if (!obj3 || toStr.call(obj3) !== "[object Object]") {
+        return false;
+      }
+      var hasOwnConstructor = hasOwn.call(obj3, "constructor");
+      var hasIsPrototypeOf = obj3.constructor && obj3.constructor.prototype && hasOwn.call(obj3.constructor.prototype, "isPrototypeOf");
+      if (obj3.constructor && !hasOwnConstructor && !hasIsPrototypeOf) {
+        return false;
+      }
+      var key;
+      for (key in obj3) {
+      }
+      return typeof key === "undefined" || hasOwn.call(obj3, key);
+    };
+    var setProperty = function setProperty2(target, options) {
+      if (defineProperty && options.name === "__proto__") {
+        defineProperty(target, options.name, {
+          enumerable: true,
+          configurable: true,
+          value: options.newValue,
+          writable: true
+        });
+      } else {
+        target[options.name] = options.newValue;
+      }
+    };
+    var getProperty = function getProperty2(obj3, name) {
+      if (name === "__proto__") {
+        if (!hasOwn.call(obj3, name)) {
+          return void 0;
+        } else if (gOPD) {
+          return gOPD(obj3, name).value;
+        }
+      }
+      return obj3[name];
+    };
+    module.exports = function extend3() {
+      var options, name, src, copy, copyIsArray, clone2;
+      var target = arguments[0];
+      var i = 1;
+      var length = arguments.length;
+      var deep = false;
+      if (typeof target === "boolean") {
+        deep = target;
+        target = arguments[1] || {};
+        i = 2;
+      }
+      if (target == null || typeof target !== "object" && typeof target !== "function") {
+        target = {};
+      }
+      for (; i < length; ++i) {
+        options = arguments[i];
+        if (options != null) {
+          for (name in options) {
+            src = getProperty(target, name);
+            copy = getProperty(options, name);
+            if (target !== copy) {
+              if (deep && copy && (isPlainObject5(copy) || (copyIsArray = isArray(copy)))) {
+                if (copyIsArray) {
+                  copyIsArray = false;
+                  clone2 = src && isArray(src) ? src : [];
+                } else {
+                  clone2 = src && isPlainObject5(src) ? src : {};
+                }
+                setProperty(target, { name, newValue: extend3(deep, clone2, copy) });
+              } else if (typeof copy !== "undefined") {
+                setProperty(target, { name, newValue: copy });
+              }
+            }
+          }
+        }
+      }
+      return target;
+    };
+  }
+});
+
+// node_modules/format/format.js
+var require_format = __commonJS({
+  "node_modules/format/format.js"(exports, module) {
+    (function() {
+      var namespace;
+      if (typeof module !== "undefined") {
+        namespace = module.exports = format;
+      } else {
+        namespace = (function() {
+          return this || (1, eval)("this");
+        })();
+      }
+      namespace.format = format;
+      namespace.vsprintf = vsprintf;
+      if (typeof console !== "undefined" && typeof console.log === "function") {
+        namespace.printf = printf;
+      }
+      function printf() {
+        console.log(format.apply(null, arguments));
+      }
+      function vsprintf(fmt, replacements) {
+        return format.apply(null, [fmt].concat(replacements));
+      }
+      function format(fmt) {
+        var argIndex = 1, args = [].slice.call(arguments), i = 0, n = fmt.length, result = "", c, escaped = false, arg, tmp, leadingZero = false, precision, nextArg = function() {
+          return args[argIndex++];
+        }, slurpNumber = function() {
+          var digits = "";
+          while (/\d/.test(fmt[i])) {
+            digits += fmt[i++];
+            c = fmt[i];
+          }
+          return digits.length > 0 ? parseInt(digits) : null;
+        };
+        for (; i < n; ++i) {
+          c = fmt[i];
+          if (escaped) {
+            escaped = false;
+            if (c == ".") {
+              leadingZero = false;
+              c = fmt[++i];
+            } else if (c == "0" && fmt[i + 1] == ".") {
+              leadingZero = true;
+              i += 2;
+              c = fmt[i];
+            } else {
+              leadingZero = true;
+            }
+            precision = slurpNumber();
+            switch (c) {
+              case "b":
+                result += parseInt(nextArg(), 10).toString(2);
+                break;
+              case "c":
+                arg = nextArg();
+                if (typeof arg === "string" || arg instanceof String)
+                  result += arg;
+                else
+                  result += String.fromCharCode(parseInt(arg, 10));
+                break;
+              case "d":
+                result += parseInt(nextArg(), 10);
+                break;
+              case "f":
+                tmp = String(parseFloat(nextArg()).toFixed(precision || 6));
+                result += leadingZero ? tmp : tmp.replace(/^0/, "");
+                break;
+              case "j":
+                result += JSON.stringify(nextArg());
+                break;
+              case "o":
+                result += "0" + parseInt(nextArg(), 10).toString(8);
+                break;
+              case "s":
+                result += nextArg();
+                break;
+              case "x":
+                result += "0x" + parseInt(nextArg(), 10).toString(16);
+                break;
+              case "X":
+                result += "0x" + parseInt(nextArg(), 10).toString(16).toUpperCase();
+                break;
+              default:
+                result += c;
+                break;
+            }
+          } else if (c === "%") {
+            escaped = true;
+          } else {
+            result += c;
+          }
+        }
+        return result;
+      }
+    })();
   }
 });
 
@@ -45873,6 +45873,310 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/core/plan/kinds/discovery.ts
+var import_picomatch = __toESM(require_picomatch2(), 1);
+
+// src/core/plan/kinds/jsonOffsets.ts
+var JsonSyntaxError = class extends Error {
+  constructor(message, offset, line2) {
+    super(message);
+    this.offset = offset;
+    this.line = line2;
+    this.name = "JsonSyntaxError";
+  }
+  offset;
+  line;
+};
+function lineStarts(source) {
+  const starts = [0];
+  for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+function lineAt(starts, offset) {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = lo + hi + 1 >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+var NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+var STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+var PLAIN_STRING_BREAK = /[\\\u0000-\u001f]/;
+function parseJsonWithOffsets(source) {
+  let at3 = 0;
+  const fail = (what2) => {
+    throw new JsonSyntaxError(
+      at3 >= source.length ? `unexpected end of JSON (${what2})` : `${what2} at column ${column()}`,
+      at3,
+      lineAt(lineStarts(source), at3)
+    );
+  };
+  const column = () => at3 - source.lastIndexOf("\n", at3 - 1);
+  const skip = () => {
+    while (at3 < source.length) {
+      const c = source.charCodeAt(at3);
+      if (c === 32 || c === 9 || c === 10 || c === 13) at3++;
+      else break;
+    }
+  };
+  const readString = () => {
+    const start2 = at3;
+    const close2 = source.indexOf('"', at3 + 1);
+    if (close2 !== -1) {
+      const inner = source.slice(at3 + 1, close2);
+      if (!PLAIN_STRING_BREAK.test(inner)) {
+        at3 = close2 + 1;
+        return { kind: "string", start: start2, end: at3, value: inner };
+      }
+    }
+    STRING.lastIndex = at3;
+    const m = STRING.exec(source);
+    if (!m) fail("expected a string");
+    at3 += m[0].length;
+    return { kind: "string", start: start2, end: at3, value: JSON.parse(m[0]) };
+  };
+  const value2 = () => {
+    skip();
+    const start2 = at3;
+    const c = source[at3];
+    if (c === "{") {
+      at3++;
+      const entries = [];
+      skip();
+      if (source[at3] === "}") return { kind: "object", start: start2, end: ++at3, entries };
+      for (; ; ) {
+        skip();
+        if (source[at3] !== '"') fail("expected a key in double quotes");
+        const key = readString().value;
+        skip();
+        if (source[at3] !== ":") fail('expected ":"');
+        at3++;
+        entries.push({ key, value: value2() });
+        skip();
+        if (source[at3] === ",") {
+          at3++;
+          continue;
+        }
+        if (source[at3] === "}") return { kind: "object", start: start2, end: ++at3, entries };
+        fail('expected "," or "}"');
+      }
+    }
+    if (c === "[") {
+      at3++;
+      const items2 = [];
+      skip();
+      if (source[at3] === "]") return { kind: "array", start: start2, end: ++at3, items: items2 };
+      for (; ; ) {
+        items2.push(value2());
+        skip();
+        if (source[at3] === ",") {
+          at3++;
+          continue;
+        }
+        if (source[at3] === "]") return { kind: "array", start: start2, end: ++at3, items: items2 };
+        fail('expected "," or "]"');
+      }
+    }
+    if (c === '"') return readString();
+    const word = c === "t" ? "true" : c === "f" ? "false" : c === "n" ? "null" : void 0;
+    if (word !== void 0 && source.startsWith(word, at3)) {
+      at3 += word.length;
+      return { kind: "literal", start: start2, end: at3, value: word === "null" ? null : word === "true" };
+    }
+    NUMBER.lastIndex = at3;
+    const m = NUMBER.exec(source);
+    if (!m) return fail("expected a value");
+    at3 += m[0].length;
+    return { kind: "number", start: start2, end: at3, value: Number(m[0]) };
+  };
+  if (source.charCodeAt(0) === 65279) at3 = 1;
+  const root2 = value2();
+  skip();
+  if (at3 < source.length) fail("unexpected text after the JSON document");
+  return root2;
+}
+function member(node3, key) {
+  if (node3.kind !== "object") return void 0;
+  for (let i = node3.entries.length - 1; i >= 0; i--) {
+    if (node3.entries[i].key === key) return node3.entries[i].value;
+  }
+  return void 0;
+}
+
+// src/core/plan/kinds/discovery.ts
+var KIND_LABELS = {
+  coder: "coder",
+  speckit: "spec-kit",
+  kiro: "Kiro",
+  taskmaster: "Task Master",
+  openspec: "OpenSpec"
+};
+function defaultPlanGlobs(plansDir) {
+  return [
+    `${plansDir}/*/01_Master Plan/01_Checklist.md`,
+    "specs/*/tasks.md",
+    ".specify/specs/*/tasks.md",
+    ".kiro/specs/*/tasks.md",
+    ".taskmaster/tasks/tasks.json",
+    "tasks/tasks.json",
+    // OpenSpec at any depth (`hw3/openspec/changes/…`); never `changes/archive/` (kindOfPath).
+    "**/openspec/changes/*/tasks.md"
+  ];
+}
+function dirOf(path2) {
+  const at3 = path2.lastIndexOf("/");
+  return at3 === -1 ? "" : path2.slice(0, at3);
+}
+function baseOf(path2) {
+  return path2.slice(path2.lastIndexOf("/") + 1);
+}
+function kindOfPath(path2) {
+  if (path2.endsWith("/01_Master Plan/01_Checklist.md")) return "coder";
+  if (baseOf(path2) === "tasks.json") return "taskmaster";
+  if (baseOf(path2) !== "tasks.md") return void 0;
+  if (/(?:^|\/)openspec\/changes\/(?!archive\/)[^/]+\/tasks\.md$/.test(path2)) return "openspec";
+  if (/(?:^|\/)openspec\/changes\//.test(path2)) return void 0;
+  return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path2) ? "kiro" : "speckit";
+}
+function findPlanFiles(paths, globs) {
+  const matches = (0, import_picomatch.default)([...globs], { dot: true });
+  const out = [];
+  const candidates2 = [];
+  for (const path2 of paths) {
+    const kind = kindOfPath(path2);
+    if (kind) candidates2.push({ path: path2, kind });
+  }
+  candidates2.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  for (const { path: path2, kind } of candidates2) {
+    if (!matches(path2)) continue;
+    const folder = kind === "coder" ? dirOf(dirOf(path2)) : dirOf(path2);
+    out.push({
+      kind,
+      path: path2,
+      folder,
+      sidecar: kind === "coder" ? folder : `${folder}/coder-loop`.replace(/^\//, "")
+    });
+  }
+  return out;
+}
+function namePlans(files, tags) {
+  const plans = [];
+  for (const file2 of files) {
+    if (file2.kind === "taskmaster") {
+      for (const tag of tags.get(file2.path) ?? []) {
+        const sidecar = `${file2.folder}/coder-loop/${tag}`;
+        plans.push({ ...file2, name: tag, tag, sidecar });
+      }
+    } else plans.push({ ...file2, name: baseOf(file2.folder) });
+  }
+  const problems = [];
+  const byName = /* @__PURE__ */ new Map();
+  for (const plan of plans) byName.set(plan.name, [...byName.get(plan.name) ?? [], plan]);
+  for (const [name, same2] of byName) {
+    if (same2.length < 2) continue;
+    problems.push({
+      severity: "warning",
+      path: same2[0].path,
+      message: `Two plans are named "${name}": ${same2.map((p) => p.path).join(" and ")}.`,
+      fix: "Name the plan by the path of its tasks file."
+    });
+  }
+  return { plans, problems };
+}
+function resolvePlan(plans, wanted) {
+  const byName = plans.filter((p) => p.name === wanted);
+  if (byName.length === 1) return { plan: byName[0] };
+  if (byName.length > 1) {
+    return {
+      error: `Two plans are named "${wanted}": ${byName.map((p) => p.path).join(" and ")}. Name one by the path of its tasks file.`
+    };
+  }
+  const [path2, tag] = wanted.split(/[#:](?=[^/]*$)/);
+  const byPath = plans.filter((p) => p.path === path2 && (tag === void 0 || p.tag === tag));
+  if (byPath.length === 1) return { plan: byPath[0] };
+  if (byPath.length > 1) {
+    return {
+      error: `${path2} holds the tags ${byPath.map((p) => p.tag).join(", ")}; name one as ${path2}#<tag>.`
+    };
+  }
+  const names = plans.map((p) => p.name);
+  return {
+    error: `No plan is named "${wanted}".${names.length ? ` Plans here: ${names.join(", ")}.` : " There are no plans here."}`
+  };
+}
+function validateKindContext(plan, exists2, tasksSource) {
+  const need = (names, what2) => names.some((n) => exists2(`${plan.folder}/${n}`)) ? [] : [
+    {
+      severity: "error",
+      path: plan.path,
+      message: `${what2} is missing: ${names.map((n) => `${plan.folder}/${n}`).join(" or ")}.`,
+      fix: `Write ${names[0]} beside ${baseOf(plan.path)}.`
+    }
+  ];
+  switch (plan.kind) {
+    case "speckit":
+      return [...need(["spec.md"], "spec-kit's spec"), ...need(["plan.md"], "spec-kit's plan")];
+    case "kiro":
+      return [
+        ...need(["requirements.md", "bugfix.md"], "Kiro's requirements"),
+        ...need(["design.md"], "Kiro's design")
+      ];
+    case "openspec":
+      return need(["proposal.md"], "OpenSpec's proposal");
+    case "taskmaster": {
+      if (tasksSource === void 0) return [];
+      try {
+        parseJsonWithOffsets(tasksSource);
+        return [];
+      } catch (e) {
+        if (!(e instanceof JsonSyntaxError)) throw e;
+        return [
+          {
+            severity: "error",
+            path: plan.path,
+            line: e.line,
+            message: `not valid JSON: ${e.message}.`,
+            fix: "Fix the JSON, or let Task Master rewrite the file."
+          }
+        ];
+      }
+    }
+    case "coder":
+      return [];
+  }
+}
+function planDocumentsRoot(plan) {
+  const { kind, folder } = plan;
+  let root2 = folder;
+  if (kind === "openspec") root2 = dirOf(dirOf(folder));
+  else if (kind === "taskmaster" && baseOf(folder) === "tasks" && baseOf(dirOf(folder)) === ".taskmaster")
+    root2 = dirOf(folder);
+  return root2 === "" ? void 0 : root2;
+}
+function sharedPlanFolders(plan) {
+  if (plan.kind !== "kiro") return [];
+  return [`${dirOf(dirOf(plan.folder))}/steering`];
+}
+function isPlanDocument(path2, plan) {
+  const root2 = planDocumentsRoot(plan);
+  const under = (dir) => path2 === dir || path2.startsWith(`${dir}/`);
+  if (sharedPlanFolders(plan).some(under)) return true;
+  return root2 !== void 0 ? under(root2) : path2 === plan.path || under(plan.sidecar);
+}
+function mayBePlanDocument(path2, globs) {
+  const matches = (0, import_picomatch.default)([...globs], { dot: true });
+  const found = (tasks) => kindOfPath(tasks) !== void 0 && matches(tasks);
+  for (let dir = path2; dir !== ""; dir = dirOf(dir)) {
+    if (found(`${dir}/tasks.md`) || found(`${dir}/tasks.json`) || found(`${dir}/tasks/tasks.json`) || found(`${dir}/01_Master Plan/01_Checklist.md`) || found(`${dir}/changes/-/tasks.md`) || // Kiro's steering, shared by its specs beside it.
+    baseOf(dir) === "steering" && baseOf(dirOf(dir)) === ".kiro" && found(`${dirOf(dir)}/specs/-/tasks.md`))
+      return true;
+  }
+  return false;
+}
+
 // src/core/config.ts
 var CONFIG_PATH = ".github/coder.yml";
 var MAX_CONFIG_BYTES = 64 * 1024;
@@ -45924,7 +46228,7 @@ var AgentConfigSchema = external_exports.strictObject({
   ),
   timeoutMinutes: external_exports.number().int().min(1).max(360).default(30).describe("The agent's process group is killed past this many minutes."),
   keepPartialWork: external_exports.boolean().default(false).describe(
-    "When the agent runs out of time, commit what it changed so far as one commit marked partial (still a failed attempt), so the next attempt starts from it. Off: a timed-out run is discarded."
+    "When the agent runs out of time, commit what it changed so far as one commit marked partial (still a failed attempt), so the next attempt starts from it; when it stops at its provider's limit, the same commit, and the paused node resumes from it. Off: a timed-out or paused run's changes are discarded."
   ),
   maxReviewRounds: external_exports.number().int().min(0).max(20).default(3).describe("Review-fix rounds handed to the agent before escalation to the architects."),
   maxPauses: external_exports.number().int().min(0).max(50).default(3).describe(
@@ -45949,7 +46253,7 @@ function budgetLimit(integer2) {
 var ConfigSchema = external_exports.strictObject({
   plansDir: relativeDir.default("docs/plans").describe("Folder that holds one folder per plan."),
   plans: external_exports.array(glob).min(1).optional().describe(
-    "Globs of the tasks files the loop runs, of every kind (coder, spec-kit, Kiro, Task Master). Absent: the default places of each kind (docs/plan-format.md)."
+    `Globs of the tasks files the loop runs, of every kind (${Object.keys(KIND_LABELS).map((k) => KIND_LABELS[k]).join(", ")}). Absent: the default places of each kind (docs/plan-format.md).`
   ),
   architects: external_exports.array(login).default([]).describe(
     "Who escalations go to: logins or org/team. Their approval may touch locked paths."
@@ -60020,6 +60324,22 @@ function setDialectStates(source, kind, tasks, state) {
   parts.push(source.slice(from));
   return parts.join("");
 }
+function indentOf(source, offset) {
+  let column = 0;
+  for (let i = source.lastIndexOf("\n", offset - 1) + 1; i < offset; i++) {
+    const c = source[i];
+    if (c === " ") column++;
+    else if (c === "	") column += 4 - column % 4;
+    else break;
+  }
+  return column;
+}
+function givenId(parent, index2) {
+  let letters = "";
+  for (let n = index2; n >= 0; n = Math.floor(n / 26) - 1)
+    letters = String.fromCharCode(97 + n % 26) + letters;
+  return `${parent}.${letters}`;
+}
 
 // src/core/plan/checklistModel.ts
 var LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
@@ -61129,6 +61449,8 @@ var LoopRecordSchema = external_exports.object({
   /** The pull request and lock branch it belongs to (a record on another PR's commit is not its). */
   pr: external_exports.number().int().positive().optional(),
   branch: TEXT(300).optional(),
+  /** The base branch the loop opened the PR against (another base is not judged). */
+  base: TEXT(300).optional(),
   plan: TEXT(300).optional(),
   phase: external_exports.number().int().nonnegative().optional(),
   /** A plan of another kind (spec-kit, Kiro, Task Master): its tasks file (`#<tag>` for Task Master). */
@@ -61289,6 +61611,7 @@ function pick4(m) {
     issue: m.issue,
     ...m.pr !== void 0 ? { pr: m.pr } : {},
     ...m.branch !== void 0 ? { branch: m.branch } : {},
+    ...m.base !== void 0 ? { base: m.base } : {},
     ...m.plan !== void 0 ? { plan: m.plan } : {},
     ...m.phase !== void 0 ? { phase: m.phase } : {},
     ...m.planFile !== void 0 ? { planFile: m.planFile } : {},
@@ -61362,6 +61685,14 @@ function phaseInteger(number4) {
   return m ? Number(m[0]) : 0;
 }
 
+// src/core/cliCommand.ts
+var CLI_NAME = "coder-loop";
+var REPOSITORY = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
+function cliCommand(repository) {
+  const name = repository?.trim();
+  return name && REPOSITORY.test(name) ? `npx github:${name}` : CLI_NAME;
+}
+
 // src/core/loop/replies.ts
 var problemList = (problems) => problems.map((p) => `- ${codeSpan(formatProblem(p))}`).join("\n");
 var reply = {
@@ -61375,7 +61706,8 @@ ${HELP_TEXT}`,
   configInvalid: (problems) => `The coder-loop config is invalid, so nothing was done:
 
 ${problemList(problems)}`,
-  noPlans: (plansDir) => `There is no plan under ${codeSpan(plansDir)} on the default branch. Create one with ${codeSpan('npx coder-loop init "My Plan"')}, commit it, then run ${codeSpan("/coder next")}.`,
+  /** `cli`: how users run the CLI here (cliCommand.ts), so the command runs as printed. */
+  noPlans: (plansDir, cli = CLI_NAME) => `There is no plan under ${codeSpan(plansDir)} on the default branch. Create one with ${codeSpan(`${cli} init "My Plan"`)}, commit it, then run ${codeSpan("/coder next")}.`,
   choosePlan: (plans) => `Which plan? Run ${codeSpan("/coder next <PlanName>")} with one of:
 
 ${plans.map((p) => `- ${codeSpan(p)}`).join("\n")}`,
@@ -61385,7 +61717,7 @@ ${plans.map((p) => `- ${codeSpan(p)}`).join("\n")}`,
 ${paths.map((p) => `- ${codeSpan(`/coder next ${p}`)}`).join("\n")}`,
   noSuchPlan: (name, plans) => `There is no plan ${codeSpan(name)}.${plans.length ? ` Plans: ${plans.map(codeSpan).join(", ")}.` : ""}`,
   /** Two plans whose names make one lock branch: neither may start until one is renamed. */
-  slugConflict: (name, other, branch2) => `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch2)}; nothing was written. Rename one of them (\`coder-loop lint\` reports it too).`,
+  slugConflict: (name, other, branch2, cli = CLI_NAME) => `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch2)}; nothing was written. Rename one of them (${codeSpan(`${cli} lint`)} reports it too).`,
   /** ValidateContext → No: "Return to Orchestrator: Plan Required". */
   planRequired: (plan, problems) => `**Plan required.** Plan ${codeSpan(plan)} is not ready for the loop; nothing was written. Fix these and run ${codeSpan(`/coder next ${plan}`)} again:
 
@@ -61414,7 +61746,7 @@ ${problemList(problems.filter((p) => p.severity === "error"))}`,
   },
   issueTooLong: (title, body) => `The issue\u2019s text is too long for quick mode (a title of ${title.toLocaleString("en-US")} and a body of ${body.toLocaleString("en-US")} characters): the loop keeps the issue\u2019s text, as it is now, as the task, and this one does not fit. Shorten the issue (or link to a document with the details), then ask again; or put the work in a plan.`,
   quickLocked: (branch2, pr) => `Quick mode is already running for this issue: branch ${codeSpan(branch2)}${pr ? `, pull request #${pr.number}` : ""}.`,
-  assessment: (assessment) => {
+  assessment: (assessment, cli = CLI_NAME) => {
     const lines = [
       `**Assessment: ${assessment.mode} mode.**`,
       "",
@@ -61427,7 +61759,7 @@ ${problemList(problems.filter((p) => p.severity === "error"))}`,
       lines.push(`Run ${codeSpan("/coder quick")} (or add the quick label) to start it.`);
     } else {
       lines.push(
-        'To do it in plan mode, put the work into a plan: add a phase with its tasks to a checklist under the plans folder (or create a plan with `npx coder-loop init "My Plan"`), give the phase a task plan, merge that, then run `/coder next`.'
+        `To do it in plan mode, put the work into a plan: add a phase with its tasks to a checklist under the plans folder (or create a plan with ${codeSpan(`${cli} init "My Plan"`)}), give the phase a task plan, merge that, then run \`/coder next\`.`
       );
     }
     return lines.join("\n");
@@ -61459,6 +61791,8 @@ ${problemList(problems.filter((p) => p.severity === "error"))}`,
       (c) => `- ${c.url ? `[${escapeMarkdown(c.name)}](${c.url})` : escapeMarkdown(c.name)}: ${c.conclusion ?? "failed"}`
     )
   ].join("\n"),
+  /** A failed agent run (no commit, so no CI ran on it): what failed, attempt k of N. */
+  agentFailed: (pr, attempt, of, reason) => `**The coding agent's run failed** on pull request #${pr} \u2014 attempt ${attempt} of ${of}; it made no commit, so no CI ran. ${reason.replace(/\.?$/, ".")} Back to implementation (Debug & Fix).`,
   /** Triage: an infrastructure failure again on the same head, re-run by the loop. */
   infrastructure: (pr, failing, rerun) => [
     `**CI failed again for a reason outside the code** on pull request #${pr}: infrastructure (cancelled, never started, or failed before any of the project's steps ran). No attempt is counted. ${rerun ? "The loop re-runs it once more." : ""}`.trimEnd(),
@@ -61562,7 +61896,7 @@ function releaseTarget(issue4, branch2, marker) {
 }
 
 // src/core/workflows.ts
-var import_picomatch = __toESM(require_picomatch2(), 1);
+var import_picomatch2 = __toESM(require_picomatch2(), 1);
 
 // src/core/agent/payload.ts
 var AGENT_EVENT_TYPE = "coder-loop-agent";
@@ -61703,6 +62037,7 @@ function isCi(workflow) {
 function isReviewRelay(workflow) {
   return Object.hasOwn(workflow.on, "pull_request_review") && !isCi(workflow);
 }
+var RELAY_NAME = "coder-loop-review";
 function waitedFor(workflow) {
   const run3 = workflow.on.workflow_run;
   if (!Object.hasOwn(workflow.on, "workflow_run")) return void 0;
@@ -61734,13 +62069,15 @@ function replacedLine(current, names) {
   return `${indent2}${list3}${comment}`;
 }
 var quoted = (names) => names.map((n) => `"${n}"`).join(", ");
-function ciGateProblems(loop, workflows) {
+function ciGateProblems(loop, workflows, refs) {
   const others = workflows.filter((w) => w.path !== loop.path);
   const ci = others.filter(isCi);
   const ciNames = ci.map((w) => w.name);
   const relays = others.filter(isReviewRelay);
   const waitsAll = waitedFor(loop);
-  const waits = waitsAll?.filter((p) => !relays.some((w) => (0, import_picomatch.default)(p)(w.name)));
+  const waits = waitsAll?.filter(
+    (p) => !relays.some((w) => (0, import_picomatch2.default)(p)(w.name)) && !(relays.length === 0 && p === RELAY_NAME)
+  );
   const where = workflowsLine(loop);
   const found = ci.length ? `The workflows here that run on pull requests: ${ci.map((w) => `"${w.name}" (${w.path})`).join(", ")}.` : "No workflow here runs on pull requests.";
   if (waits === void 0) {
@@ -61755,7 +62092,7 @@ function ciGateProblems(loop, workflows) {
       }
     ];
   }
-  const matches = (pattern) => (0, import_picomatch.default)(pattern);
+  const matches = (pattern) => (0, import_picomatch2.default)(pattern);
   const missing = waits.filter((p) => !others.some((w) => matches(p)(w.name)));
   const kept = (waitsAll ?? []).filter((p) => !missing.includes(p));
   const waitedCi = ci.filter((w) => waits.some((p) => matches(p)(w.name)));
@@ -61771,7 +62108,19 @@ function ciGateProblems(loop, workflows) {
       }
     ];
   }
-  if (missing.length === 0 && waitedCi.length > 0) return [];
+  if (missing.length === 0 && waitedCi.length > 0) {
+    const misses = refs ? waitedCi.map((w) => ({ w, why: missesLoopPulls(w, refs) })) : [];
+    if (!refs || misses.some((m) => m.why === void 0)) return [];
+    return [
+      {
+        severity: "error",
+        path: misses[0].w.path,
+        line: lineOf2(misses[0].w.text, "on"),
+        message: `The loop waits for ${quoted(waits)}, which never runs on the loop's pull requests (branch ${refs.head} into ${refs.base}): ${misses.map((m) => `"${m.w.name}" (${m.w.path}): ${m.why}`).join("; ")}. Loop pull requests wait for CI forever.`,
+        fix: `Let it run on pull requests into ${refs.base}: \`pull_request:\` under \`on:\`, with no \`branches\` filter or one that admits ${refs.base}.`
+      }
+    ];
+  }
   const names = [...kept, ...ciNames.filter((n) => !kept.some((p) => matches(p)(n)))];
   const what2 = missing.length > 0 ? `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted(missing)}, and no workflow here has that name` : `The loop waits for ${quoted(waits)}, none of which runs on pull requests`;
   return [
@@ -61786,7 +62135,81 @@ function ciGateProblems(loop, workflows) {
 }
 function ciGateNames(loop, workflows) {
   const relays = workflows.filter((w) => w.path !== loop.path).filter(isReviewRelay);
-  return waitedFor(loop)?.filter((p) => !relays.some((w) => (0, import_picomatch.default)(p)(w.name)));
+  return waitedFor(loop)?.filter((p) => !relays.some((w) => (0, import_picomatch2.default)(p)(w.name)));
+}
+function githubFilterToGlob(pattern) {
+  const atoms = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\" && i + 1 < pattern.length) {
+      atoms.push(`\\${pattern[++i]}`);
+    } else if (c === "*") {
+      if (pattern[i + 1] === "*") {
+        i++;
+        const before = i - 2 < 0 || pattern[i - 2] === "/";
+        const after = i + 1 >= pattern.length || pattern[i + 1] === "/";
+        atoms.push(before && after ? "**" : "*{,/**/}*");
+      } else atoms.push("*");
+    } else if (c === "[") {
+      const end = pattern.indexOf("]", i + 1);
+      if (end === -1) atoms.push("\\[");
+      else {
+        atoms.push(pattern.slice(i, end + 1));
+        i = end;
+      }
+    } else if ((c === "?" || c === "+") && atoms.length > 0 && atoms.at(-1) !== "*") {
+      atoms.push(`${c}(${atoms.pop()})`);
+    } else if (/[A-Za-z0-9/_-]/.test(c)) atoms.push(c);
+    else atoms.push(`\\${c}`);
+  }
+  return atoms.join("");
+}
+var filterMatcher = (pattern) => (0, import_picomatch2.default)(githubFilterToGlob(pattern), { dot: true, nonegate: true });
+function filterAdmits(patterns, name) {
+  let admitted = false;
+  for (const pattern of patterns) {
+    const negated = pattern.startsWith("!");
+    if (filterMatcher(negated ? pattern.slice(1) : pattern)(name)) admitted = !negated;
+  }
+  return admitted;
+}
+function filterIgnores(patterns, name) {
+  return patterns.some((p) => filterMatcher(p)(name));
+}
+var listOf = (value2) => value2 === void 0 || value2 === null ? void 0 : (Array.isArray(value2) ? value2 : [value2]).map(String);
+var PULL_REQUEST_DEFAULT_TYPES = ["opened", "synchronize", "reopened"];
+function missesLoopPulls(workflow, refs) {
+  const why = [];
+  for (const [event, raw] of Object.entries(workflow.on)) {
+    const settings = isMapping2(raw) ? raw : {};
+    if (event === "pull_request") {
+      const types2 = listOf(settings.types) ?? PULL_REQUEST_DEFAULT_TYPES;
+      const branches = listOf(settings.branches);
+      const ignored = listOf(settings["branches-ignore"]);
+      if (!types2.some((t) => PULL_REQUEST_DEFAULT_TYPES.includes(t)))
+        why.push(`\`pull_request\` runs only on ${types2.join(", ")}`);
+      else if (branches && !filterAdmits(branches, refs.base))
+        why.push(
+          `\`pull_request: branches: [${branches.join(", ")}]\` leaves out pull requests to ${refs.base}`
+        );
+      else if (ignored && filterIgnores(ignored, refs.base))
+        why.push(`\`pull_request: branches-ignore\` leaves out pull requests to ${refs.base}`);
+      else return void 0;
+    } else if (event === "push") {
+      const branches = listOf(settings.branches);
+      const ignored = listOf(settings["branches-ignore"]);
+      const tagsOnly = !branches && !ignored && (listOf(settings.tags) ?? listOf(settings["tags-ignore"]));
+      if (tagsOnly) why.push("`push` runs on tags only");
+      else if (branches && !filterAdmits(branches, refs.head))
+        why.push(
+          `\`push: branches: [${branches.join(", ")}]\` leaves out ${refs.head}${branches.some((b) => /(^|[^*])\*([^*]|$)/.test(b)) ? " (`*` stops at a `/`; `**` does not)" : ""}`
+        );
+      else if (ignored && filterIgnores(ignored, refs.head))
+        why.push(`\`push: branches-ignore\` leaves out ${refs.head}`);
+      else return void 0;
+    } else if (event === "merge_group") why.push("`merge_group` runs only in a merge queue");
+  }
+  return why.length ? why.join("; ") : "it runs on no pull request or push";
 }
 
 // src/core/loop/ciGate.ts
@@ -61856,301 +62279,15 @@ function reviewRound(marker, head, config2) {
   const max = config2.agent?.maxReviewRounds ?? Infinity;
   return { round: round2, repeat, exhausted: round2 > max };
 }
-
-// src/core/plan/kinds/discovery.ts
-var import_picomatch2 = __toESM(require_picomatch2(), 1);
-
-// src/core/plan/kinds/jsonOffsets.ts
-var JsonSyntaxError = class extends Error {
-  constructor(message, offset, line2) {
-    super(message);
-    this.offset = offset;
-    this.line = line2;
-    this.name = "JsonSyntaxError";
-  }
-  offset;
-  line;
-};
-function lineStarts(source) {
-  const starts = [0];
-  for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) starts.push(i + 1);
-  return starts;
-}
-function lineAt(starts, offset) {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = lo + hi + 1 >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
-var NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-var STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
-var PLAIN_STRING_BREAK = /[\\\u0000-\u001f]/;
-function parseJsonWithOffsets(source) {
-  let at3 = 0;
-  const fail = (what2) => {
-    throw new JsonSyntaxError(
-      at3 >= source.length ? `unexpected end of JSON (${what2})` : `${what2} at column ${column()}`,
-      at3,
-      lineAt(lineStarts(source), at3)
-    );
-  };
-  const column = () => at3 - source.lastIndexOf("\n", at3 - 1);
-  const skip = () => {
-    while (at3 < source.length) {
-      const c = source.charCodeAt(at3);
-      if (c === 32 || c === 9 || c === 10 || c === 13) at3++;
-      else break;
-    }
-  };
-  const readString = () => {
-    const start2 = at3;
-    const close2 = source.indexOf('"', at3 + 1);
-    if (close2 !== -1) {
-      const inner = source.slice(at3 + 1, close2);
-      if (!PLAIN_STRING_BREAK.test(inner)) {
-        at3 = close2 + 1;
-        return { kind: "string", start: start2, end: at3, value: inner };
-      }
-    }
-    STRING.lastIndex = at3;
-    const m = STRING.exec(source);
-    if (!m) fail("expected a string");
-    at3 += m[0].length;
-    return { kind: "string", start: start2, end: at3, value: JSON.parse(m[0]) };
-  };
-  const value2 = () => {
-    skip();
-    const start2 = at3;
-    const c = source[at3];
-    if (c === "{") {
-      at3++;
-      const entries = [];
-      skip();
-      if (source[at3] === "}") return { kind: "object", start: start2, end: ++at3, entries };
-      for (; ; ) {
-        skip();
-        if (source[at3] !== '"') fail("expected a key in double quotes");
-        const key = readString().value;
-        skip();
-        if (source[at3] !== ":") fail('expected ":"');
-        at3++;
-        entries.push({ key, value: value2() });
-        skip();
-        if (source[at3] === ",") {
-          at3++;
-          continue;
-        }
-        if (source[at3] === "}") return { kind: "object", start: start2, end: ++at3, entries };
-        fail('expected "," or "}"');
-      }
-    }
-    if (c === "[") {
-      at3++;
-      const items2 = [];
-      skip();
-      if (source[at3] === "]") return { kind: "array", start: start2, end: ++at3, items: items2 };
-      for (; ; ) {
-        items2.push(value2());
-        skip();
-        if (source[at3] === ",") {
-          at3++;
-          continue;
-        }
-        if (source[at3] === "]") return { kind: "array", start: start2, end: ++at3, items: items2 };
-        fail('expected "," or "]"');
-      }
-    }
-    if (c === '"') return readString();
-    const word = c === "t" ? "true" : c === "f" ? "false" : c === "n" ? "null" : void 0;
-    if (word !== void 0 && source.startsWith(word, at3)) {
-      at3 += word.length;
-      return { kind: "literal", start: start2, end: at3, value: word === "null" ? null : word === "true" };
-    }
-    NUMBER.lastIndex = at3;
-    const m = NUMBER.exec(source);
-    if (!m) return fail("expected a value");
-    at3 += m[0].length;
-    return { kind: "number", start: start2, end: at3, value: Number(m[0]) };
-  };
-  if (source.charCodeAt(0) === 65279) at3 = 1;
-  const root2 = value2();
-  skip();
-  if (at3 < source.length) fail("unexpected text after the JSON document");
-  return root2;
-}
-function member(node3, key) {
-  if (node3.kind !== "object") return void 0;
-  for (let i = node3.entries.length - 1; i >= 0; i--) {
-    if (node3.entries[i].key === key) return node3.entries[i].value;
-  }
+function handOffRefusal(record2, wanted) {
+  const asked = record2?.handOff;
+  if (!asked || asked.node !== wanted.node || asked.attempt !== wanted.attempt || asked.sha !== wanted.sha)
+    return `the loop's record on ${wanted.sha.slice(0, 7)} asks for ${asked ? `${asked.node} (attempt ${asked.attempt}) on ${asked.sha.slice(0, 7)}` : "no hand-off"}, not ${wanted.node} (attempt ${wanted.attempt})`;
+  if (record2.escalation)
+    return `the pull request is escalated since (${record2.escalation.reason}): an architect decides, or \`/coder resume\``;
+  if (record2.pause)
+    return `the pull request is paused since, until ${record2.pause.until} (${record2.pause.reason}): the loop hands the work on again then`;
   return void 0;
-}
-
-// src/core/plan/kinds/discovery.ts
-function defaultPlanGlobs(plansDir) {
-  return [
-    `${plansDir}/*/01_Master Plan/01_Checklist.md`,
-    "specs/*/tasks.md",
-    ".specify/specs/*/tasks.md",
-    ".kiro/specs/*/tasks.md",
-    ".taskmaster/tasks/tasks.json",
-    "tasks/tasks.json",
-    "openspec/changes/*/tasks.md"
-  ];
-}
-function dirOf(path2) {
-  const at3 = path2.lastIndexOf("/");
-  return at3 === -1 ? "" : path2.slice(0, at3);
-}
-function baseOf(path2) {
-  return path2.slice(path2.lastIndexOf("/") + 1);
-}
-function kindOfPath(path2) {
-  if (path2.endsWith("/01_Master Plan/01_Checklist.md")) return "coder";
-  if (baseOf(path2) === "tasks.json") return "taskmaster";
-  if (baseOf(path2) !== "tasks.md") return void 0;
-  if (/(?:^|\/)openspec\/changes\/(?!archive\/)[^/]+\/tasks\.md$/.test(path2)) return "openspec";
-  if (/(?:^|\/)openspec\/changes\//.test(path2)) return void 0;
-  return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path2) ? "kiro" : "speckit";
-}
-function findPlanFiles(paths, globs) {
-  const matches = (0, import_picomatch2.default)([...globs], { dot: true });
-  const out = [];
-  const candidates2 = [];
-  for (const path2 of paths) {
-    const kind = kindOfPath(path2);
-    if (kind) candidates2.push({ path: path2, kind });
-  }
-  candidates2.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  for (const { path: path2, kind } of candidates2) {
-    if (!matches(path2)) continue;
-    const folder = kind === "coder" ? dirOf(dirOf(path2)) : dirOf(path2);
-    out.push({
-      kind,
-      path: path2,
-      folder,
-      sidecar: kind === "coder" ? folder : `${folder}/coder-loop`.replace(/^\//, "")
-    });
-  }
-  return out;
-}
-function namePlans(files, tags) {
-  const plans = [];
-  for (const file2 of files) {
-    if (file2.kind === "taskmaster") {
-      for (const tag of tags.get(file2.path) ?? []) {
-        const sidecar = `${file2.folder}/coder-loop/${tag}`;
-        plans.push({ ...file2, name: tag, tag, sidecar });
-      }
-    } else plans.push({ ...file2, name: baseOf(file2.folder) });
-  }
-  const problems = [];
-  const byName = /* @__PURE__ */ new Map();
-  for (const plan of plans) byName.set(plan.name, [...byName.get(plan.name) ?? [], plan]);
-  for (const [name, same] of byName) {
-    if (same.length < 2) continue;
-    problems.push({
-      severity: "warning",
-      path: same[0].path,
-      message: `Two plans are named "${name}": ${same.map((p) => p.path).join(" and ")}.`,
-      fix: "Name the plan by the path of its tasks file."
-    });
-  }
-  return { plans, problems };
-}
-function resolvePlan(plans, wanted) {
-  const byName = plans.filter((p) => p.name === wanted);
-  if (byName.length === 1) return { plan: byName[0] };
-  if (byName.length > 1) {
-    return {
-      error: `Two plans are named "${wanted}": ${byName.map((p) => p.path).join(" and ")}. Name one by the path of its tasks file.`
-    };
-  }
-  const [path2, tag] = wanted.split(/[#:](?=[^/]*$)/);
-  const byPath = plans.filter((p) => p.path === path2 && (tag === void 0 || p.tag === tag));
-  if (byPath.length === 1) return { plan: byPath[0] };
-  if (byPath.length > 1) {
-    return {
-      error: `${path2} holds the tags ${byPath.map((p) => p.tag).join(", ")}; name one as ${path2}#<tag>.`
-    };
-  }
-  const names = plans.map((p) => p.name);
-  return {
-    error: `No plan is named "${wanted}".${names.length ? ` Plans here: ${names.join(", ")}.` : " There are no plans here."}`
-  };
-}
-function validateKindContext(plan, exists2, tasksSource) {
-  const need = (names, what2) => names.some((n) => exists2(`${plan.folder}/${n}`)) ? [] : [
-    {
-      severity: "error",
-      path: plan.path,
-      message: `${what2} is missing: ${names.map((n) => `${plan.folder}/${n}`).join(" or ")}.`,
-      fix: `Write ${names[0]} beside ${baseOf(plan.path)}.`
-    }
-  ];
-  switch (plan.kind) {
-    case "speckit":
-      return [...need(["spec.md"], "spec-kit's spec"), ...need(["plan.md"], "spec-kit's plan")];
-    case "kiro":
-      return [
-        ...need(["requirements.md", "bugfix.md"], "Kiro's requirements"),
-        ...need(["design.md"], "Kiro's design")
-      ];
-    case "openspec":
-      return need(["proposal.md"], "OpenSpec's proposal");
-    case "taskmaster": {
-      if (tasksSource === void 0) return [];
-      try {
-        parseJsonWithOffsets(tasksSource);
-        return [];
-      } catch (e) {
-        if (!(e instanceof JsonSyntaxError)) throw e;
-        return [
-          {
-            severity: "error",
-            path: plan.path,
-            line: e.line,
-            message: `not valid JSON: ${e.message}.`,
-            fix: "Fix the JSON, or let Task Master rewrite the file."
-          }
-        ];
-      }
-    }
-    case "coder":
-      return [];
-  }
-}
-function planDocumentsRoot(plan) {
-  const { kind, folder } = plan;
-  let root2 = folder;
-  if (kind === "openspec") root2 = dirOf(dirOf(folder));
-  else if (kind === "taskmaster" && baseOf(folder) === "tasks" && baseOf(dirOf(folder)) === ".taskmaster")
-    root2 = dirOf(folder);
-  return root2 === "" ? void 0 : root2;
-}
-function sharedPlanFolders(plan) {
-  if (plan.kind !== "kiro") return [];
-  return [`${dirOf(dirOf(plan.folder))}/steering`];
-}
-function isPlanDocument(path2, plan) {
-  const root2 = planDocumentsRoot(plan);
-  const under = (dir) => path2 === dir || path2.startsWith(`${dir}/`);
-  if (sharedPlanFolders(plan).some(under)) return true;
-  return root2 !== void 0 ? under(root2) : path2 === plan.path || under(plan.sidecar);
-}
-function mayBePlanDocument(path2, globs) {
-  const matches = (0, import_picomatch2.default)([...globs], { dot: true });
-  const found = (tasks) => kindOfPath(tasks) !== void 0 && matches(tasks);
-  for (let dir = path2; dir !== ""; dir = dirOf(dir)) {
-    if (found(`${dir}/tasks.md`) || found(`${dir}/tasks.json`) || found(`${dir}/tasks/tasks.json`) || found(`${dir}/01_Master Plan/01_Checklist.md`) || found(`${dir}/changes/-/tasks.md`) || // Kiro's steering, shared by its specs beside it.
-    baseOf(dir) === "steering" && baseOf(dirOf(dir)) === ".kiro" && found(`${dirOf(dir)}/specs/-/tasks.md`))
-      return true;
-  }
-  return false;
 }
 
 // src/core/plan/kinds/taskmaster.ts
@@ -62190,8 +62327,25 @@ function hasTaskmasterShape(root2) {
       lists.push(tasks);
       if (member(entry.value, "metadata")?.kind === "object") tagged = true;
     }
-  const taskLike = (n) => n.kind === "object" && member(n, "id") !== void 0 && (member(n, "title") !== void 0 || member(n, "status") !== void 0);
-  return tagged || lists.some((l) => l.kind === "array" && l.items.some(taskLike));
+  if (tagged) return true;
+  const items2 = lists.flatMap((l) => l.kind === "array" ? l.items : []);
+  const statusOf = (n) => {
+    const s = member(n, "status");
+    return s?.kind === "string" ? s.value : void 0;
+  };
+  const numbered = (n) => {
+    const id = member(n, "id");
+    return id?.kind === "number" && Number.isInteger(id.value) || id?.kind === "string" && /^\d+$/.test(id.value.trim());
+  };
+  const ours = (n) => {
+    const status2 = statusOf(n);
+    return status2 !== void 0 && READ_STATUSES.includes(status2);
+  };
+  const foreign = (n) => {
+    const status2 = member(n, "status");
+    return status2 !== void 0 && (status2.kind !== "string" || !READ_STATUSES.includes(status2.value));
+  };
+  return items2.some((n) => n.kind === "object" && numbered(n) && ours(n)) && !items2.some((n) => n.kind === "object" && foreign(n));
 }
 function idOf(node3) {
   if (node3?.kind === "number" && Number.isInteger(node3.value)) return String(node3.value);
@@ -62273,7 +62427,22 @@ function readTag(name, legacy, list3, lines, path2) {
   const readTask = (node3, id) => {
     const status2 = member(node3, "status");
     const line2 = lineAt(lines, node3.start);
-    if (status2?.kind !== "string") {
+    const idNode = member(node3, "id");
+    if (status2 === void 0) {
+      return {
+        id,
+        title: text5(member(node3, "title")),
+        status: "pending",
+        state: "todo",
+        details: text5(member(node3, "details")),
+        testStrategy: text5(member(node3, "testStrategy")),
+        line: line2,
+        statusStart: idNode.end,
+        statusEnd: idNode.end,
+        statusMissing: true
+      };
+    }
+    if (status2.kind !== "string") {
       error63(line2, `task ${id} has no "status" string.`, 'Give it "status": "pending".');
       return void 0;
     }
@@ -62332,7 +62501,8 @@ function readTag(name, legacy, list3, lines, path2) {
           );
           continue;
         }
-        const task = readTask(sub, `${id}.${subId}`);
+        const full = subId.startsWith(`${id}.`) ? subId : `${id}.${subId}`;
+        const task = readTask(sub, full);
         if (task) tasks.push(task);
       }
     } else {
@@ -62394,7 +62564,7 @@ function taskmasterProgress(tag) {
   const current = eligible[0];
   const open3 = tag.phases.filter((p) => !taskmasterPhaseFinished(p));
   const complete = tag.phases.length > 0 && open3.length === 0;
-  let waiting;
+  let waiting2;
   if (!current && !complete) {
     const why = [];
     for (const p of open3) {
@@ -62406,9 +62576,9 @@ function taskmasterProgress(tag) {
       if (unmet.length > 0)
         why.push(`task ${p.id} waits for ${unmet.map((d) => `task ${d}`).join(" and ")}`);
     }
-    waiting = why.length > 0 ? `${why.join("; ")}.` : "no task can start.";
+    waiting2 = why.length > 0 ? `${why.join("; ")}.` : "no task can start.";
   }
-  return { current, complete, waiting };
+  return { current, complete, waiting: waiting2 };
 }
 var StaleTasksJsonError = class extends Error {
   constructor(task) {
@@ -62421,6 +62591,10 @@ var StaleTasksJsonError = class extends Error {
   task;
 };
 function setTaskmasterStatus(source, task, status2) {
+  if (task.statusMissing) {
+    if (task.statusStart !== task.statusEnd) throw new StaleTasksJsonError(task);
+    return `${source.slice(0, task.statusStart)}, "status": ${JSON.stringify(status2)}${source.slice(task.statusEnd)}`;
+  }
   if (!readsAs(source.slice(task.statusStart, task.statusEnd), task.status)) {
     throw new StaleTasksJsonError(task);
   }
@@ -62502,16 +62676,16 @@ function readSpeckit(source, path2, options = {}) {
   for (const phase of phases)
     byNumber.set(phase.number, [...byNumber.get(phase.number) ?? [], phase]);
   const kept = [];
-  for (const [number4, same] of byNumber) {
-    const tasked = same.filter((p) => p.tasks.length > 0);
-    const first = tasked[0] ?? same[0];
-    for (const phase of same) {
-      if (phase.tasks.length === 0 && same.length > 1) {
+  for (const [number4, same2] of byNumber) {
+    const tasked = same2.filter((p) => p.tasks.length > 0);
+    const first = tasked[0] ?? same2[0];
+    for (const phase of same2) {
+      if (phase.tasks.length === 0 && same2.length > 1) {
         problems.push({
           severity: "warning",
           path: path2,
           line: phase.line,
-          message: `Phase ${number4} is also on line ${(phase === first ? same.find((p) => p !== phase) : first).line}; this heading holds no task, so it is read as a reference.`,
+          message: `Phase ${number4} is also on line ${(phase === first ? same2.find((p) => p !== phase) : first).line}; this heading holds no task, so it is read as a reference.`,
           fix: 'Leave it as it is, or name it without "Phase N" if it is no phase.'
         });
         continue;
@@ -62545,11 +62719,13 @@ function readSpeckit(source, path2, options = {}) {
 
 // src/core/plan/kinds/kiro.ts
 var KIRO_TOP = /^(\d+)\.\s*(.*)$/;
-var KIRO_SUB = /^(\d+)((?:\.\d+)+)\.?\s*(.*)$/;
+var KIRO_SUB = /^(\d+)((?:\.\d+)+[a-z]?)\.?(?![\w.])\s*(.*)$/;
 var KIRO_STATE = {
   " ": "todo",
   "	": "todo",
   "-": "doing",
+  // Kiro's queued mark (a task waiting its turn in a "run all tasks"): not started.
+  "~": "todo",
   x: "done",
   X: "done"
 };
@@ -62581,10 +62757,12 @@ function readKiro(source, path2, options = {}) {
   const phases = /* @__PURE__ */ new Map();
   const problems = [];
   const seen = taskIds(path2, problems);
+  let top;
   for (const box of events) {
     if (!(box.mark in KIRO_STATE)) continue;
-    const optional2 = box.after.startsWith("*");
-    const after = optional2 ? box.after.slice(1) : box.after;
+    const star = box.after.startsWith("*") ? 1 : box.after.startsWith("\\*") ? 2 : 0;
+    const optional2 = star > 0;
+    const after = box.after.slice(star);
     if (!/^(?:[ \t]|$)/.test(after)) continue;
     const text6 = after.trim();
     const task = (id, inOptional = false) => ({
@@ -62597,7 +62775,26 @@ function readKiro(source, path2, options = {}) {
       line: box.line,
       markOffset: box.offset
     });
+    const indent2 = indentOf(source, box.offset - 2);
     const sub = KIRO_SUB.exec(text6);
+    const nested = top !== void 0 && indent2 > top.indent ? phases.get(top.number) : void 0;
+    if (nested && top) {
+      let id;
+      if (sub) id = `${sub[1]}${sub[2]}`;
+      else {
+        id = givenId(top.number, top.unnumbered++);
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: box.line,
+          message: `This box has no number of its own: it is read as a sub-task of task ${top.number}, called ${id} here.`,
+          fix: `Number it (e.g. "${top.number}.${nested.subs.length + 1} \u2026") so that the id is yours.`
+        });
+      }
+      seen(id, box.line);
+      nested.subs.push(task(id, nested.self.optional));
+      continue;
+    }
     if (sub) {
       const id = `${sub[1]}${sub[2]}`;
       const parent = phases.get(sub[1]);
@@ -62615,22 +62812,24 @@ function readKiro(source, path2, options = {}) {
       parent.subs.push(task(id, parent.self.optional));
       continue;
     }
-    const top = KIRO_TOP.exec(text6);
-    if (top) {
-      if (phases.has(top[1])) {
+    const topMatch = KIRO_TOP.exec(text6);
+    if (topMatch) {
+      if (phases.has(topMatch[1])) {
         problems.push({
           severity: "error",
           path: path2,
           line: box.line,
-          message: `Task ${top[1]} is also on line ${phases.get(top[1]).phase.line}.`,
+          message: `Task ${topMatch[1]} is also on line ${phases.get(topMatch[1]).phase.line}.`,
           fix: "Number each top-level task once."
         });
+        top = void 0;
         continue;
       }
-      seen(top[1], box.line);
-      phases.set(top[1], {
-        phase: { number: top[1], name: top[2].trim(), line: box.line, tasks: [] },
-        self: task(top[1]),
+      seen(topMatch[1], box.line);
+      top = { number: topMatch[1], indent: indent2, unnumbered: 0 };
+      phases.set(topMatch[1], {
+        phase: { number: topMatch[1], name: topMatch[2].trim(), line: box.line, tasks: [] },
+        self: task(topMatch[1]),
         subs: []
       });
     }
@@ -62648,7 +62847,7 @@ function readKiro(source, path2, options = {}) {
     problems,
     'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
     {
-      marks: " 	-xX",
+      marks: " 	-~xX",
       star: true,
       unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"'
     }
@@ -62666,18 +62865,42 @@ function readOpenspec(source, path2) {
   const phases = [];
   const problems = [];
   let current;
+  const byNumber = /* @__PURE__ */ new Map();
+  let parent;
+  const pending = [];
+  const written = /* @__PURE__ */ new Set();
   for (const event of speckitEventsOfTree(source, root2)) {
     if (event.kind === "heading") {
       if (event.depth > 2) continue;
       const m = event.depth === 2 ? GROUP.exec(event.text.trim()) : null;
-      current = m ? { number: m[1], name: (m[2] ?? "").trim(), line: event.line, tasks: [] } : void 0;
-      if (current) phases.push(current);
+      parent = void 0;
+      if (!m) {
+        current = void 0;
+        continue;
+      }
+      const again = byNumber.get(m[1]);
+      if (again) {
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: event.line,
+          message: `Group ${m[1]} is also on line ${again.line}: its tasks are read as group ${m[1]}'s, as OpenSpec reads them.`,
+          fix: 'Number each "## N." group once.'
+        });
+        current = again;
+        continue;
+      }
+      current = { number: m[1], name: (m[2] ?? "").trim(), line: event.line, tasks: [] };
+      byNumber.set(m[1], current);
+      phases.push(current);
       continue;
     }
     if (!current) continue;
     if (!readsBox(STATE2, event.mark, event.after)) continue;
-    current.tasks.push({
-      id: TASK_ID.exec(event.text)?.[1] ?? `${current.number}.${current.tasks.length + 1}`,
+    const indent2 = indentOf(source, event.offset);
+    const own6 = TASK_ID.exec(event.text)?.[1];
+    const task = {
+      id: own6 ?? "",
       text: event.text,
       state: STATE2[event.mark],
       mark: event.mark,
@@ -62685,21 +62908,30 @@ function readOpenspec(source, path2) {
       requirements: [],
       line: event.line,
       markOffset: event.offset
-    });
-  }
-  const seen = /* @__PURE__ */ new Map();
-  for (const phase of phases) {
-    const before = seen.get(phase.number);
-    if (before !== void 0) {
+    };
+    if (own6) {
+      written.add(own6);
+      parent = { id: own6, indent: indent2, given: 0 };
+    } else if (parent && indent2 > parent.indent) {
+      task.id = givenId(parent.id, parent.given++);
       problems.push({
-        severity: "error",
+        severity: "warning",
         path: path2,
-        line: phase.line,
-        message: `Group ${phase.number} is also on line ${before}.`,
-        fix: 'Number each "## N." group once.'
+        line: event.line,
+        message: `This box has no id of its own: it is read as part of task ${parent.id}, called ${task.id} here.`,
+        fix: `Number it (e.g. "${parent.id}.1 \u2026") so that the id is yours.`
       });
+    } else {
+      parent = void 0;
+      pending.push({ phase: current, task });
     }
-    seen.set(phase.number, phase.line);
+    current.tasks.push(task);
+  }
+  for (const { phase, task } of pending) {
+    let n = phase.tasks.indexOf(task) + 1;
+    while (written.has(`${phase.number}.${n}`)) n++;
+    task.id = `${phase.number}.${n}`;
+    written.add(task.id);
   }
   phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
   return finish(
@@ -62994,7 +63226,8 @@ function openTaskmaster(plan, source, contextProblems, sidecar) {
       edits.push({ task: t });
     }
     const parent = parentStatus(source, plan.tag, p);
-    if (parent && parent.status !== status2 && parent.status !== "cancelled" && parent.status !== "blocked") {
+    const blocked = status2 === "done" && p.tasks.some((t) => t.status === "blocked");
+    if (!blocked && parent && parent.status !== status2 && parent.status !== "cancelled" && parent.status !== "blocked") {
       if (!(status2 === "in-progress" && parent.status === "done")) edits.push({ task: parent });
     }
     return replaceStatuses(source, plan.path, edits, status2);
@@ -63028,17 +63261,14 @@ function parentStatus(source, tag, phase) {
 function replaceStatuses(source, path2, edits, status2) {
   let out = source;
   for (const { task } of [...edits].sort((a, b) => b.task.statusStart - a.task.statusStart)) {
-    const literal2 = out.slice(task.statusStart, task.statusEnd);
-    let value2;
     try {
-      value2 = JSON.parse(literal2);
-    } catch {
-      value2 = void 0;
+      out = setTaskmasterStatus(out, task, status2);
+    } catch (e) {
+      if (!(e instanceof StaleTasksJsonError)) throw e;
+      throw new Error(`${path2}: a status no longer reads "${task.status}"; read the file again.`, {
+        cause: e
+      });
     }
-    if (value2 !== task.status) {
-      throw new Error(`${path2}: a status no longer reads "${task.status}"; read the file again.`);
-    }
-    out = out.slice(0, task.statusStart) + JSON.stringify(status2) + out.slice(task.statusEnd);
   }
   return out;
 }
@@ -63356,6 +63586,165 @@ function pullRequest(config2, plan, phase, start2, repoUrl) {
   return { title: `[coder] ${plan.label}: ${phaseTitle(phase)}`, body: lines.join("\n") };
 }
 
+// src/core/agent/redact.ts
+var REDACTED = "[REDACTED]";
+var ANSI = (
+  // eslint-disable-next-line no-control-regex
+  /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u009b[0-9;?]*[ -/]*[@-~]/g
+);
+var SECRET_PATTERNS = [
+  // PEM and OpenSSH keys, and PGP's "PRIVATE KEY BLOCK".
+  /-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+  // A PuTTY key file, from its first line to its MAC.
+  /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*\S+|$)/g,
+  /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g,
+  /\bglpat-[A-Za-z0-9_-]{20,}/g,
+  /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g,
+  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}/g,
+  /github_pat_[A-Za-z0-9_]{22,}/g,
+  /sk-ant-[A-Za-z0-9_-]{20,}/g,
+  /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}/g,
+  /\bAIza[0-9A-Za-z_-]{35}/g,
+  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
+  /xox[abprs]-[A-Za-z0-9-]{10,}/g,
+  /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
+  /\bnpm_[A-Za-z0-9]{36}\b/g
+];
+var ASSIGNMENT = /((?:authorization|proxy-authorization)\s*:\s*(?:bearer|basic|token)\s+|\b[\w.-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|shared[_-]?access[_-]?key)["']?\s*[:=]\s*["']?)([^\s"',;]{4,})/gi;
+var FLAGS = [
+  /((?:^|\s)--?(?:token|password|passwd|pass|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key)(?:=|\s+))(?!-)([^\s"']+)/gim,
+  // `-p` is a password only for logins and database clients (`mkdir -p dir` is not).
+  /(\b(?:(?:docker|podman|buildah|skopeo|helm|nerdctl|oras)\s+(?:registry\s+)?login|mysql(?:dump|admin)?|mariadb|sshpass)\b[^\n]*?\s-p\s*)(?!-)([^\s"']+)/g,
+  /((?:^|\s)(?:-u|--user)(?:=|\s+)[^\s:"']+:)(?!\/\/)([^\s"']+)/gm
+];
+var URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi;
+function redactSecrets(text6, known = []) {
+  let out = text6;
+  for (const value2 of [...known].filter((v) => v.length >= 6).sort((a, b) => b.length - a.length))
+    out = out.split(value2).join(REDACTED);
+  for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, REDACTED);
+  out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+  for (const flag of FLAGS)
+    out = out.replace(
+      flag,
+      (_m, name, value2) => value2 === REDACTED ? `${name}${value2}` : `${name}${REDACTED}`
+    );
+  out = out.replace(
+    ASSIGNMENT,
+    (_m, name, value2) => value2 === REDACTED ? `${name}${value2}` : `${name}${REDACTED}`
+  );
+  return out;
+}
+function sanitizeUntrusted(text6, known = []) {
+  const visible = text6.replace(ANSI, "").replace(/<!--[\s\S]*?(?:-->|$)/g, "").replace(/^ {0,3}\[(?:\/\/|comment)\]:[^\n]*(?:\n|$)/gim, "").replace(/^ {0,3}\[[^\]\n]+\]:[ \t]*(?:#|<>)(?:[ \t][^\n]*)?(?:\n|$)/gm, "").replace(/[\u{E0000}-\u{E007F}]/gu, "").replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, "").replace(/[\u202A-\u202E\u2066-\u2069]/g, "").replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, "");
+  return redactSecrets(visible, known);
+}
+var LOG_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/gm;
+var LOG_TAIL = { lines: 150, chars: 12e3 };
+function logTail(log, known = [], limits = LOG_TAIL) {
+  const plain = redactSecrets(
+    log.replace(ANSI, "").replace(LOG_TIMESTAMP, "").replace(/\r\n?/g, "\n"),
+    known
+  );
+  let tail = plain.trimEnd().split("\n").slice(-limits.lines).join("\n");
+  if (tail.length > limits.chars) tail = tail.slice(tail.length - limits.chars);
+  return sanitizeUntrusted(tail, known);
+}
+
+// src/core/agent/replies.ts
+var MAX_SUMMARY = 2e4;
+function escapeSummary(text6) {
+  let clean = sanitizeUntrusted(text6).replace(/\r\n?/g, "\n").trim();
+  if (clean.length > MAX_SUMMARY) clean = `${clean.slice(0, MAX_SUMMARY)}
+\u2026(cut)`;
+  return defuse(clean);
+}
+function defuse(text6) {
+  return text6.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/@(?=[A-Za-z0-9])/g, "@\u200B").replace(/!\[/g, "\\![").replace(/\]\(/g, "]\\(").replace(/\]\[/g, "]\\[").replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, "$1:/\u200B/").replace(/\bwww\./gi, "www\u200B.");
+}
+function escapeInline2(text6, limit = 500) {
+  let flat = sanitizeUntrusted(text6).replace(/\s+/g, " ").trim();
+  if (flat.length > limit) flat = `${flat.slice(0, limit)}\u2026`;
+  return defuse(flat).replace(/[`*_#|~]/g, "\\$&");
+}
+var NODE_NAMES = {
+  tdd: "TDD",
+  "debug-fix": "Debug & Fix",
+  "review-fix": "review fix",
+  revise: "Revise Code"
+};
+var short = (sha) => sha.slice(0, 7);
+function what(p) {
+  return `the coding agent (${NODE_NAMES[p.node]}, attempt ${p.attempt})`;
+}
+function quoted2(summary3) {
+  const text6 = escapeSummary(summary3);
+  return text6 ? `
+
+${text6.replace(/^/gm, "> ")}` : "";
+}
+function agentTrailer(p) {
+  return `Coder-Loop-Agent: ${p.node} ${p.headSha} ${p.attempt}`;
+}
+var PARTIAL_TRAILER = "Coder-Loop-Partial: timed out";
+function agentCommitMessage(p, options = {}) {
+  const where = p.plan === null ? `issue #${p.issue}` : `${p.plan} phase ${p.phase}`;
+  if (options.paused)
+    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, paused at the provider's limit)
+
+What the agent changed before its provider's limit stopped it; it resumes from here.
+
+${agentTrailer(p)}
+Coder-Loop-Partial: paused
+`;
+  if (options.partial)
+    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, timed out)
+
+What the agent changed before its time ran out; the next attempt starts from it.
+
+${agentTrailer(p)}
+${PARTIAL_TRAILER}
+`;
+  return `coder-loop agent: ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt})
+
+${agentTrailer(p)}
+`;
+}
+function usageLine(run3) {
+  return run3 ? `
+
+Agent run: ${describeRun(run3)}.` : "";
+}
+function partialCommit(p, commit, why, after, summary3, run3) {
+  return `**Partial agent commit** ${short(commit)}: ${what(p)} ${why}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. ${after}${usageLine(run3)}${quoted2(summary3)}`;
+}
+var agentReply = {
+  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted2(summary3)}`,
+  paused: (p, commit, reason, summary3, run3) => partialCommit(
+    p,
+    commit,
+    `stopped at its provider's limit (${escapeInline2(reason)})`,
+    "No attempt is spent: the loop resumes it when the limit resets.",
+    summary3,
+    run3
+  ),
+  partial: (p, commit, reason, summary3, run3) => partialCommit(
+    p,
+    commit,
+    escapeInline2(reason),
+    "This counts as a failed attempt; the next attempt starts from it.",
+    summary3,
+    run3
+  ),
+  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted2(summary3)}`,
+  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted2(summary3)}`,
+  refused: (p, problems) => `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:
+
+${problems.slice(0, 50).map((problem) => `- ${codeSpan(problem)}`).join("\n")}${problems.length > 50 ? `
+- \u2026and ${problems.length - 50} more` : ""}`,
+  moved: (p, head) => `**Not applied.** ${what(p)} worked on ${short(p.headSha)}, but the branch ${codeSpan(p.branch)} ${head ? `moved to ${short(head)}` : "is gone"} meanwhile, so nothing was written. The loop goes on from the new head.`
+};
+
 // src/core/loop/run.ts
 var NO_SPEND = { failedAttempts: 0, minutes: 0, costUsd: 0 };
 function phaseSpend(record2) {
@@ -63542,7 +63931,7 @@ function headlineOf(current) {
   if (current.escalated !== void 0)
     return `${where} is **escalated**: waiting for an architect (\`/coder resume\`). ${current.escalated.replace(/\.?$/, ".")}`;
   if (current.paused)
-    return `${where} is **paused** until ${at2(current.paused.until)}: ${current.paused.reason.replace(/\.?$/, ".")} No attempt was spent; \`/coder resume\` resumes now.`;
+    return `${where} is **paused** until ${at2(current.paused.until)}: ${escapeInline2(current.paused.reason, 1e3).replace(/\.?$/, ".")} No attempt was spent; \`/coder resume\` resumes now.`;
   const node3 = current.node ? NODES[current.node] : "Implementation (TDD)";
   return `${where} is at **${node3}**, waiting for ${waitingFor(current.node)}.`;
 }
@@ -63720,7 +64109,7 @@ function phaseLine(phase, current) {
 function lockLine(plan, phase, lock) {
   return lock.held ? `Phase ${phase} is locked by ${codeSpan(lock.branch)}${lock.pr !== void 0 ? `, pull request #${lock.pr}` : ""}.` : `Phase ${phase} is free: ${codeSpan(`/coder next ${plan}`)} takes it.`;
 }
-function statusSection(name, context, lock) {
+function statusSection(name, context, lock, cli = CLI_NAME) {
   const lines = [`### ${escapeMarkdown(name)}`, ""];
   if (!context.checklist) lines.push("No readable checklist.");
   else {
@@ -63733,7 +64122,7 @@ function statusSection(name, context, lock) {
     else lines.push("", "Complete.");
   }
   if (!context.valid)
-    lines.push("", `Not valid: ${codeSpan(`npx coder-loop lint "${name}"`)} lists the problems.`);
+    lines.push("", `Not valid: ${codeSpan(`${cli} lint "${name}"`)} lists the problems.`);
   return lines.join("\n");
 }
 function kindStatusSection(label, kind, path2, plan, lock) {
@@ -63855,7 +64244,7 @@ function coderPlan(config2, files, context) {
       const { checklist, current } = validated2();
       return checklist ? current : void 0;
     },
-    statusSection: (lock) => statusSection(name, validated2(), lock),
+    statusSection: (lock, cli) => statusSection(name, validated2(), lock, cli),
     ...coderPlanLocal(name, files.dir, text6(PLAN_FILES.checklist), validated2),
     phaseAt(marker) {
       const checklist = text6(PLAN_FILES.checklist);
@@ -63880,13 +64269,6 @@ function coderPlan(config2, files, context) {
 }
 
 // src/core/loop/startKind.ts
-var KIND_LABELS = {
-  coder: "coder",
-  speckit: "spec-kit",
-  kiro: "Kiro",
-  openspec: "OpenSpec",
-  taskmaster: "Task Master"
-};
 function taskmasterFiles(config2, paths) {
   return otherKindFiles(config2, paths).filter((f) => f.kind === "taskmaster").map((f) => f.path);
 }
@@ -63960,12 +64342,12 @@ function plansOfAnyKind(config2, paths, texts, folders2) {
   ];
   return { plans, problems: [...notPlans, ...named.problems] };
 }
-function chooseAnyPlan(plansDir, plans, requested) {
+function chooseAnyPlan(plansDir, plans, requested, cli) {
   const labels = plans.map((p) => p.label);
   let chosen2;
   if (requested === void 0) {
     if (plans.length === 0)
-      return { reply: reply.noPlans(plansDir), outcome: { state: "no-plan" } };
+      return { reply: reply.noPlans(plansDir, cli), outcome: { state: "no-plan" } };
     if (plans.length > 1)
       return { reply: reply.choosePlan(labels), outcome: { state: "choose-plan" } };
     chosen2 = plans[0];
@@ -63993,7 +64375,7 @@ function chooseAnyPlan(plansDir, plans, requested) {
   const other = slugConflicts([...new Set(labels)]).get(label);
   if (other !== void 0)
     return {
-      reply: reply.slugConflict(label, other, `coder/${planSlug(label)}/\u2026`),
+      reply: reply.slugConflict(label, other, `coder/${planSlug(label)}/\u2026`, cli),
       outcome: { state: "plan-required", node: "ValidateContext", mode: "plan", plan: label }
     };
   return chosen2;
@@ -64392,7 +64774,7 @@ function architectItems(snap, config2) {
   const globs = planGlobs(config2);
   if (!snap.plans && touched.some((p) => !p.startsWith(plans) && mayBePlanDocument(p, globs)))
     return { need: "plans" };
-  const loopWrote = (path2) => loopFileRole(path2, snap.marker, config2) !== void 0 && files.some((f) => f.path === path2 && loopWroteExactly(f, snap.marker));
+  const loopWrote = (path2) => !snap.shared && loopFileRole(path2, snap.marker, config2) !== void 0 && files.some((f) => f.path === path2 && loopWroteExactly(f, snap.marker));
   return touchedLockedItems(touched, config2, snap.plans ?? [], loopWrote);
 }
 
@@ -64491,6 +64873,7 @@ ${gate.note}` : plotted.started(pr)) + (req.shared ? reply.sharedIdentity() : ""
           ...plotted.marker,
           pr: pr.number,
           branch: branch2,
+          base: req.defaultBranch,
           ...req.mode === "quick" ? { vetted: { title: req.issue.title, body: req.issue.body ?? "" } } : {},
           // The bytes the start commit wrote, when this delivery's commit is the branch's (an
           // earlier delivery's start commit, `finish`, wrote its own: none are claimed then).
@@ -64510,7 +64893,12 @@ function plotPhase(req, snap, base) {
   const unread = taskmasterFiles(config2, paths).filter((p) => !snap.texts?.has(p));
   if (unread.length > 0) return { need: "texts", paths: unread };
   const texts = snap.texts ?? /* @__PURE__ */ new Map();
-  const any2 = chooseAnyPlan(config2.plansDir, plansOfAnyKind(config2, paths, texts).plans, req.plan);
+  const any2 = chooseAnyPlan(
+    config2.plansDir,
+    plansOfAnyKind(config2, paths, texts).plans,
+    req.plan,
+    req.cli
+  );
   if ("reply" in any2) return answer(who, any2);
   const opened = openToStart(config2, any2, snap, base, texts);
   if ("need" in opened) return opened;
@@ -64676,12 +65064,12 @@ function evaluateGate(checks, config2) {
     return { verdict: "failed", failing, reason: `${failing.length} check(s) failed` };
   }
   const missing = config2.requiredChecks.filter((name) => !relevant.some((c) => c.name === name));
-  const waiting = [
+  const waiting2 = [
     ...considered.filter((c) => c.conclusion === null || !PASS.has(c.conclusion)).map((c) => c.name),
     ...missing
   ];
   const ci = considered.some((c) => c.name !== CHECK_NAME);
-  if (waiting.length > 0 || !ci) return { verdict: "pending", waiting };
+  if (waiting2.length > 0 || !ci) return { verdict: "pending", waiting: waiting2 };
   return { verdict: "passed", checks: considered };
 }
 
@@ -64709,6 +65097,16 @@ function escalation(snap, config2, reason, details) {
     }
   ];
 }
+var ESCALATED_LABEL = "coder:escalated";
+function escalationStood(events, loop, shared) {
+  let stands = false;
+  for (const e of events) {
+    if (e.label !== ESCALATED_LABEL || e.actor?.toLowerCase() !== loop.toLowerCase()) continue;
+    if (e.event === "labeled") stands = true;
+    if (e.event === "unlabeled" && !shared) stands = false;
+  }
+  return stands;
+}
 
 // src/core/loop/debugFix.ts
 function debugFix(snap, config2, failing, reason, agent, revise) {
@@ -64727,7 +65125,7 @@ function debugFix(snap, config2, failing, reason, agent, revise) {
     const escalated = escalation(
       { ...snap, marker: updated },
       config2,
-      k >= config2.maxRetries ? `${plural3(k, "failed CI attempt")} (the limit is ${config2.maxRetries})` : spent ?? "",
+      k >= config2.maxRetries ? attemptsSaid(attempts, config2.maxRetries) : spent ?? "",
       failing.map((c) => `${c.name}: ${c.conclusion}${c.url ? ` (${c.url})` : ""}`).concat(reason ? [reason] : []).concat(revise?.spec.missing ?? [])
     );
     return done(
@@ -64743,7 +65141,7 @@ function debugFix(snap, config2, failing, reason, agent, revise) {
     mode: marker.mode,
     node: revise ? "Revise" : "Debug",
     title: `${revise ? "Passes Spec? no \u2014 Revise Code" : "Debug & Fix"} (attempt ${k} of ${config2.maxRetries})`,
-    next: reason ?? "Fix the failing checks and push; CI runs again on the new head.",
+    next: reason ?? (agent ? "The coding agent made no commit." : "Fix the failing checks and push; CI runs again on the new head."),
     attempt: { number: k, of: config2.maxRetries },
     ...revise ? { spec: revise.table } : {}
   };
@@ -64756,12 +65154,25 @@ function debugFix(snap, config2, failing, reason, agent, revise) {
       { kind: "check", view: withAgent(view, payload, snap.repoUrl), conclusion: "failure" },
       {
         kind: "reply",
-        body: revise ? reply.specMissing(pr.number, k, config2.maxRetries, revise.spec.missing) : reply.ciFailed(pr.number, k, config2.maxRetries, failing, reason)
+        body: revise ? reply.specMissing(pr.number, k, config2.maxRetries, revise.spec.missing) : agent && failing.length === 0 ? reply.agentFailed(pr.number, k, config2.maxRetries, reason ?? "no commit") : reply.ciFailed(pr.number, k, config2.maxRetries, failing, reason)
       },
       ...payload ? [{ kind: "dispatch", payload }] : []
     ],
     payload ? { reason: `${stated.reason}; handed to the coding agent` } : stated
   );
+}
+function attemptsSaid(attempts, max) {
+  const agent = attempts.filter((a) => a.agent).length;
+  const spec = attempts.filter((a) => !a.agent && a.checks.length === 0 && a.reason).length;
+  const ci = attempts.length - agent - spec;
+  const limit = `(the limit is ${max})`;
+  if (ci === attempts.length) return `${plural3(ci, "failed CI attempt")} ${limit}`;
+  const kinds = [
+    ci ? plural3(ci, "red CI") : "",
+    agent ? `${plural3(agent, "agent run")} without a commit (no CI ran)` : "",
+    spec ? `${spec} \xD7 Passes Spec? no (CI passed)` : ""
+  ].filter(Boolean);
+  return `${plural3(attempts.length, "failed attempt")} ${limit}: ${kinds.join(", ")}`;
 }
 
 // src/core/loop/specEvidence.ts
@@ -64807,7 +65218,7 @@ function headLines(file2) {
   }
   return lines;
 }
-function idsIn(sources) {
+function idsIn(sources, tasks) {
   const named = /* @__PURE__ */ new Map();
   const add2 = (id, key) => {
     const list3 = named.get(id);
@@ -64816,14 +65227,21 @@ function idsIn(sources) {
   };
   for (const { key, lines } of sources) {
     for (const line2 of lines) {
-      for (const m of line2.matchAll(DISTINCT)) add2(m[0].toUpperCase(), key);
-      if (KEYWORD.test(line2)) for (const m of line2.matchAll(NUMBER2)) add2(m[0], key);
+      const ids = /* @__PURE__ */ new Set();
+      for (const m of line2.matchAll(DISTINCT)) ids.add(m[0].toUpperCase());
+      if (KEYWORD.test(line2)) for (const m of line2.matchAll(NUMBER2)) ids.add(m[0]);
+      const listed = tasks ? [...ids].filter((id) => tasks.has(id)).length : 0;
+      const isList = listed >= 3 || listed >= 2 && listed === tasks.size;
+      for (const id of ids) if (!isList || !tasks.has(id)) add2(id, key);
     }
   }
   return named;
 }
-function idsInTests(tests) {
-  return idsIn(tests.map((f) => ({ key: f.path, lines: headLines(f) })));
+function idsInTests(tests, tasks) {
+  return idsIn(
+    tests.map((f) => ({ key: f.path, lines: headLines(f) })),
+    tasks
+  );
 }
 var idKey = (id) => NUMERIC.test(id) ? id : id.toUpperCase();
 var DOC_OR_CONFIG_EXT = /\.(md|mdx|markdown|txt|rst|adoc|json|jsonc|json5|ya?ml|toml|ini|cfg|conf|lock|csv|svg|png|jpe?g|gif|webp|ico|mmd)$/i;
@@ -64908,12 +65326,14 @@ function anyGlob(globs) {
   );
   return (path2) => re.test(path2);
 }
+var ASKS_FOR_TEST = /\b(?:tests?|tested|testing|specs?|assert\w*|unit|e2e|integration)\b/i;
 function passesSpec(tasks, files, options) {
-  const isTest = anyGlob(options.testPaths.length ? options.testPaths : DEFAULT_TESTS);
+  const inTests = anyGlob(options.testPaths.length ? options.testPaths : DEFAULT_TESTS);
+  const isTest = (path2) => inTests(path2) && !isDocOrConfig(path2, options.plansDir);
   const touched = files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
   const changed = new ChangedIndex(touched);
   const tests = files.filter((f) => !f.deleted && isTest(f.path));
-  const ids = idsInTests(tests);
+  const ids = idsInTests(tests, new Set(tasks.filter((t) => t.writtenId).map((t) => idKey(t.id))));
   const rows = tasks.map((task) => {
     const paths = namedPaths(`${task.text}
 ${task.detail ?? ""}`);
@@ -64932,7 +65352,9 @@ ${task.detail ?? ""}`);
     });
     const named = [];
     for (const id of lookups) for (const path2 of ids.get(idKey(id)) ?? []) named.push({ path: path2, id });
-    const checkable = paths.length > 0 || cited.length > 0 || task.criterion !== void 0;
+    const docsOnly = paths.length > 0 && paths.every((p) => isDocOrConfig(p, options.plansDir));
+    const strategy = task.criterion !== void 0 && !docsOnly && ASKS_FOR_TEST.test(task.criterion);
+    const checkable = paths.length > 0 || cited.length > 0 || strategy;
     const has = found.length > 0 || named.length > 0;
     const status2 = task.state === "done" || task.state === "set-aside" ? "done" : has ? "evidence" : task.optional ? "optional" : checkable ? "missing" : "unchecked";
     return {
@@ -64947,7 +65369,7 @@ ${task.detail ?? ""}`);
   });
   const code3 = files.filter((f) => !isDocOrConfig(f.path, options.plansDir));
   const applies = options.testPaths.length > 0 && code3.length > 0;
-  const testChanged = files.some((f) => isTest(f.path));
+  const testChanged = tests.length > 0;
   const testRule = {
     applies,
     passed: !applies || testChanged,
@@ -65172,11 +65594,16 @@ function loopPullProblem(pr, identity) {
   if (!pr.head.ref.startsWith("coder/")) return "not a coder/ branch";
   const head = pr.head.repo;
   const base = pr.base.repo;
-  const same = head !== null && head !== void 0 && base !== null && base !== void 0 && (head.id !== void 0 && base.id !== void 0 ? String(head.id) === String(base.id) : head.full_name !== void 0 && sameLogin(head.full_name, base.full_name));
-  if (!same) return "its head is in another repository (a fork)";
+  const same2 = head !== null && head !== void 0 && base !== null && base !== void 0 && (head.id !== void 0 && base.id !== void 0 ? String(head.id) === String(base.id) : head.full_name !== void 0 && sameLogin(head.full_name, base.full_name));
+  if (!same2) return "its head is in another repository (a fork)";
   if (!sameLogin(pr.user?.login, identity.login))
     return `opened by ${pr.user?.login ? `@${pr.user.login}` : "an unknown user"}, not by the loop (${identity.login})`;
   return void 0;
+}
+function baseProblem(recorded, defaultBranch, actual) {
+  const expected = recorded ?? defaultBranch;
+  if (actual === void 0 || actual === expected) return void 0;
+  return `its base is ${actual}, not ${expected}, the branch the loop opened it against: nothing is judged on it until the base is set back to ${expected}`;
 }
 function isOwnCheckRun(run3, identity) {
   if (run3.name !== CHECK_NAME || !run3.app || !identity.app) return false;
@@ -65212,6 +65639,28 @@ function pushers(commits, identity) {
     for (const who of [c.author, c.committer])
       if (who?.login && !sameLogin(who.login, identity.login)) out.add(who.login.toLowerCase());
   return out;
+}
+
+// src/core/loop/ciRuns.ts
+var REVIEW_EVENTS = /* @__PURE__ */ new Set(["pull_request_review", "pull_request_review_comment"]);
+function runNotForPull(run3, branch2) {
+  if (REVIEW_EVENTS.has(run3.event))
+    return `a run started by a review (\`${run3.event}\`): the review relay, no CI`;
+  if (branch2 === void 0) return void 0;
+  const head = run3.head_repository;
+  const base = run3.repository;
+  if (head && base) {
+    const same2 = head.id !== void 0 && base.id !== void 0 ? String(head.id) === String(base.id) : head.full_name?.toLowerCase() === base.full_name?.toLowerCase();
+    if (!same2) return `a run for ${head.full_name ?? "another repository"}'s branch (a fork)`;
+  }
+  if (run3.head_branch !== null && run3.head_branch !== branch2)
+    return `a run for the branch ${run3.head_branch}, not ${branch2}`;
+  return void 0;
+}
+function suitesNotForPull(runs, branch2) {
+  return new Set(
+    runs.filter((r) => r.check_suite_id != null && runNotForPull(r, branch2) !== void 0).map((r) => Number(r.check_suite_id))
+  );
 }
 
 // src/core/loop/budget.ts
@@ -65266,6 +65715,7 @@ var NODE_OF = {
   "review-fix": "TDD",
   revise: "Revise"
 };
+var said = (reason) => escapeInline2(reason, 1e3);
 function formatUntil(until) {
   return `${until.slice(0, 10)} ${until.slice(11, 16)} UTC`;
 }
@@ -65290,7 +65740,7 @@ function pausedView(snap, pause, waker) {
     mode: snap.marker.mode,
     node: NODE_OF[pause.node],
     title: `Paused until ${formatUntil(pause.until)}`,
-    next: `The coding agent stopped at its provider's limit (${pause.reason}). No attempt was spent; its work so far is kept. ${howItResumes(pause, waker)}`
+    next: `The coding agent stopped at its provider's limit (${said(pause.reason)}). No attempt was spent; its work so far is kept. ${howItResumes(pause, waker)}`
   };
 }
 function pauseAt(snap, config2, at3, now, waker) {
@@ -65311,7 +65761,7 @@ function pauseAt(snap, config2, at3, now, waker) {
   if (pauses.length > max) {
     const updated2 = { ...marker, pauses };
     delete updated2.pause;
-    const reason = `the coding agent reached its provider's limit ${pauses.length} times (the limit is ${max} pauses): ${pause.reason}`;
+    const reason = `the coding agent reached its provider's limit ${pauses.length} times (the limit is ${max} pauses): ${said(pause.reason)}`;
     return done(
       snap,
       "escalated",
@@ -65332,7 +65782,7 @@ function pauseAt(snap, config2, at3, now, waker) {
       { kind: "check", view: pausedView(snap, pause, waker) },
       {
         kind: "reply",
-        body: `\u23F8\uFE0F Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at3.node}, attempt ${at3.attempt}) stopped at its provider's limit \u2014 ${pause.reason}. No attempt was spent and its work so far is kept. ${howItResumes(pause, waker)}`
+        body: `\u23F8\uFE0F Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at3.node}, attempt ${at3.attempt}) stopped at its provider's limit \u2014 ${said(pause.reason)}. No attempt was spent and its work so far is kept. ${howItResumes(pause, waker)}`
       }
     ],
     { reason: `paused until ${pause.until}: ${pause.reason}` }
@@ -65353,7 +65803,7 @@ function scheduleWake(snap, waker) {
       { kind: "check", view: pausedView(snap, pause, "job") },
       {
         kind: "reply",
-        body: `\u23F0 #${snap.pr.number} is paused until **${formatUntil(pause.until)}** (${pause.reason}). ${howItResumes(pause, "job")}`
+        body: `\u23F0 #${snap.pr.number} is paused until **${formatUntil(pause.until)}** (${said(pause.reason)}). ${howItResumes(pause, "job")}`
       }
     ],
     { reason: `paused until ${pause.until}: its wake-up is scheduled` }
@@ -65408,8 +65858,14 @@ function outageSign(annotations) {
     (a) => a.path === ".github" && a.annotation_level === "failure" && OUTAGE.some((sign) => sign.test(a.message ?? ""))
   )?.message ?? void 0;
 }
+var TIMED_OUT = /^The job (?:running on runner [^\n]{1,200} )?has exceeded the maximum execution time of \d/;
+function timeoutSign(annotations) {
+  return annotations.find(
+    (a) => a.path === ".github" && a.annotation_level === "failure" && TIMED_OUT.test(a.message ?? "")
+  )?.message ?? void 0;
+}
 function isInfrastructure(check3) {
-  if (!check3.job) return false;
+  if (!check3.job || check3.job.timedOut !== void 0) return false;
   return INFRASTRUCTURE.has(check3.conclusion ?? "") || !check3.job.projectRan || check3.job.outage !== void 0;
 }
 function triage(failing, marker, head, config2) {
@@ -65419,8 +65875,8 @@ function triage(failing, marker, head, config2) {
   );
   const refused = failing.filter((c) => askedFor(c, true));
   if (refused.length > 0) return { verdict: "refused", checks: refused.map((c) => c.name) };
-  const waiting = failing.filter((c) => askedFor(c, false));
-  if (waiting.length > 0) return { verdict: "waiting", checks: waiting.map((c) => c.name) };
+  const waiting2 = failing.filter((c) => askedFor(c, false));
+  if (waiting2.length > 0) return { verdict: "waiting", checks: waiting2.map((c) => c.name) };
   const infrastructure = failing.length > 0 && failing.every(isInfrastructure);
   const rerunnable = failing.length > 0 && failing.every((c) => c.job !== void 0);
   const rerun = config2.rerun;
@@ -65510,22 +65966,22 @@ function triaged(snap, config2, failing, realFailure) {
     }
   }
 }
-function quoted2(message) {
+function quoted3(message) {
   const line2 = message.replace(/\s+/g, " ").trim().slice(0, 300);
   return line2 ? `\u201C${escapeMarkdown(line2)}\u201D` : "without a reason";
 }
 function withRefusal(decided, message) {
-  const note = `The loop asked GitHub to re-run it first, to tell a flaky check; GitHub refused (${quoted2(message)}).`;
-  let said = false;
+  const note = `The loop asked GitHub to re-run it first, to tell a flaky check; GitHub refused (${quoted3(message)}).`;
+  let said2 = false;
   const effects = decided.effects.map((e) => {
-    if (e.kind !== "reply" || said) return e;
-    said = true;
+    if (e.kind !== "reply" || said2) return e;
+    said2 = true;
     return { ...e, body: `${e.body}
 
 ${note}` };
   });
   return {
-    effects: said ? effects : [...effects, { kind: "reply", body: note }],
+    effects: said2 ? effects : [...effects, { kind: "reply", body: note }],
     outcome: decided.outcome
   };
 }
@@ -65545,10 +66001,10 @@ function infrastructureRefused(snap, failing, reruns, run3, message) {
           mode: marker.mode,
           node: "Verification",
           title: "Triage: GitHub refused the re-run",
-          next: `CI failed for a reason outside the code, and GitHub refused to re-run it (${quoted2(message)}). No attempt is counted: re-run it on GitHub or push to the branch, or \`/coder retry\` to hand it to Debug & Fix.`
+          next: `CI failed for a reason outside the code, and GitHub refused to re-run it (${quoted3(message)}). No attempt is counted: re-run it on GitHub or push to the branch, or \`/coder retry\` to hand it to Debug & Fix.`
         }
       },
-      { kind: "reply", body: reply.rerunRefused(snap.pr.number, failing, quoted2(message)) }
+      { kind: "reply", body: reply.rerunRefused(snap.pr.number, failing, quoted3(message)) }
     ],
     { reason: `GitHub refused the re-run of workflow run ${run3}: ${message}` }
   );
@@ -65730,17 +66186,19 @@ function verification(snap, config2, options = {}) {
   if (!snap.checks) return { need: "checks" };
   const gate = evaluateGate(snap.checks, config2);
   if (marker.pause && !again) {
-    const flaky2 = marker.pause.node === "debug-fix" && gate.verdict === "passed" ? flakyOnPass(snap, gate.checks) : void 0;
-    if (!flaky2 || (flaky2.marker.attempts?.length ?? 0) >= (marker.attempts?.length ?? 0))
+    const green = marker.pause.node === "debug-fix" && gate.verdict === "passed";
+    if (!green)
       return scheduleWake(snap, options.waker) ?? done(snap, "paused", void 0, [], { reason: `paused until ${marker.pause.until}` });
-    const unpaused = { ...flaky2.marker };
+    const flaky2 = flakyOnPass(snap, gate.checks);
+    const givenBack = flaky2 && (flaky2.marker.attempts?.length ?? 0) < (marker.attempts?.length ?? 0);
+    const unpaused = { ...givenBack ? flaky2.marker : marker };
     delete unpaused.pause;
     const decided2 = passed({ ...snap, marker: unpaused }, config2, again);
     if ("need" in decided2) return decided2;
     return {
       ...decided2,
       effects: [
-        ...flaky2.effects.map((e) => e.kind === "marker" ? { ...e, marker: unpaused } : e),
+        ...givenBack ? flaky2.effects.map((e) => e.kind === "marker" ? { ...e, marker: unpaused } : e) : [{ kind: "marker", marker: unpaused }],
         ...decided2.effects
       ]
     };
@@ -65860,6 +66318,10 @@ function codeReview(snap, config2, review) {
   if (review.kind === "changes") {
     if (marker.mode === "quick")
       return done(snap, "ignored", void 0, [], { reason: "quick mode: CI is the gate" });
+    if (review.commit !== pr.head.sha)
+      return done(snap, "ignored", void 0, [], {
+        reason: `the change request is of ${review.commit.slice(0, 7)}, not of the head ${pr.head.sha.slice(0, 7)}`
+      });
     if (!snap.checks) return { need: "checks" };
     const round2 = config2.agent ? reviewRound(marker, pr.head.sha, config2) : void 0;
     if (round2 && !round2.repeat && round2.exhausted) {
@@ -66105,11 +66567,16 @@ function latestCheckRuns(runs, skip = /* @__PURE__ */ new Set(), jobs = /* @__PU
   }
   return [...standing.values()].flat();
 }
+var RED = /* @__PURE__ */ new Set(["failure", "error"]);
 function latestStatuses(statuses) {
   const latest = /* @__PURE__ */ new Map();
   for (const s of statuses) {
-    const key = `${s.creator?.login?.toLowerCase() ?? ""}\0${s.context}`;
-    if (!latest.has(key)) latest.set(key, s);
+    const creator = s.creator?.login?.toLowerCase() ?? "";
+    const key = `${creator}\0${s.context}`;
+    const kept = latest.get(key);
+    if (!kept) latest.set(key, s);
+    else if (creator === ACTIONS_BOT && !RED.has(kept.state ?? "") && RED.has(s.state ?? ""))
+      latest.set(key, s);
   }
   return [...latest.values()].reverse();
 }
@@ -66165,7 +66632,7 @@ function ciGateOf(texts) {
     problems: ciGateProblems(loop, workflows)
   };
 }
-var quoted3 = (names) => names.map((n) => `"${n}"`).join(", ");
+var quoted4 = (names) => names.map((n) => `"${n}"`).join(", ");
 function stallReply(snap, config2, gate) {
   const head = snap.pr.head.sha.slice(0, 7);
   const lines = [
@@ -66174,7 +66641,7 @@ function stallReply(snap, config2, gate) {
   ];
   if (gate?.waits !== void 0)
     lines.push(
-      gate.waits.length > 0 ? `The loop's workflow (${gate.path}) waits for the workflow${gate.waits.length > 1 ? "s" : ""} ${quoted3(gate.waits)} through \`workflow_run\`.` : `The loop's workflow (${gate.path}) waits for no workflow through \`workflow_run\`.`
+      gate.waits.length > 0 ? `The loop's workflow (${gate.path}) waits for the workflow${gate.waits.length > 1 ? "s" : ""} ${quoted4(gate.waits)} through \`workflow_run\`.` : `The loop's workflow (${gate.path}) waits for no workflow through \`workflow_run\`.`
     );
   for (const p of gate?.problems ?? []) lines.push(`- ${formatProblem(p)}`);
   if (!gate?.problems.length)
@@ -66204,69 +66671,26 @@ function ciStalled(snap, config2, facts, now) {
   );
 }
 
-// src/core/agent/redact.ts
-var REDACTED = "[REDACTED]";
-var ANSI = (
-  // eslint-disable-next-line no-control-regex
-  /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u009b[0-9;?]*[ -/]*[@-~]/g
-);
-var SECRET_PATTERNS = [
-  // PEM and OpenSSH keys, and PGP's "PRIVATE KEY BLOCK".
-  /-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
-  // A PuTTY key file, from its first line to its MAC.
-  /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*\S+|$)/g,
-  /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g,
-  /\bglpat-[A-Za-z0-9_-]{20,}/g,
-  /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g,
-  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}/g,
-  /github_pat_[A-Za-z0-9_]{22,}/g,
-  /sk-ant-[A-Za-z0-9_-]{20,}/g,
-  /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}/g,
-  /\bAIza[0-9A-Za-z_-]{35}/g,
-  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
-  /xox[abprs]-[A-Za-z0-9-]{10,}/g,
-  /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
-  /\bnpm_[A-Za-z0-9]{36}\b/g
-];
-var ASSIGNMENT = /((?:authorization|proxy-authorization)\s*:\s*(?:bearer|basic|token)\s+|\b[\w.-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|shared[_-]?access[_-]?key)["']?\s*[:=]\s*["']?)([^\s"',;]{4,})/gi;
-var FLAGS = [
-  /((?:^|\s)--?(?:token|password|passwd|pass|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key)(?:=|\s+))(?!-)([^\s"']+)/gim,
-  // `-p` is a password only for logins and database clients (`mkdir -p dir` is not).
-  /(\b(?:(?:docker|podman|buildah|skopeo|helm|nerdctl|oras)\s+(?:registry\s+)?login|mysql(?:dump|admin)?|mariadb|sshpass)\b[^\n]*?\s-p\s*)(?!-)([^\s"']+)/g,
-  /((?:^|\s)(?:-u|--user)(?:=|\s+)[^\s:"']+:)(?!\/\/)([^\s"']+)/gm
-];
-var URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi;
-function redactSecrets(text6, known = []) {
-  let out = text6;
-  for (const value2 of [...known].filter((v) => v.length >= 6).sort((a, b) => b.length - a.length))
-    out = out.split(value2).join(REDACTED);
-  for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, REDACTED);
-  out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
-  for (const flag of FLAGS)
-    out = out.replace(
-      flag,
-      (_m, name, value2) => value2 === REDACTED ? `${name}${value2}` : `${name}${REDACTED}`
-    );
-  out = out.replace(
-    ASSIGNMENT,
-    (_m, name, value2) => value2 === REDACTED ? `${name}${value2}` : `${name}${REDACTED}`
-  );
-  return out;
+// src/core/loop/relay.ts
+var same = (a, b) => a !== void 0 && b !== void 0 && a.toLowerCase() === b.toLowerCase();
+function relayRunProblem(run3, repository) {
+  const rerunBy = run3.triggeringActor && !same(run3.triggeringActor, run3.actor) ? run3.triggeringActor : void 0;
+  if (run3.attempt !== 1 || rerunBy)
+    return `the relayed run is a re-run (attempt ${run3.attempt ?? "unknown"}${rerunBy ? `, by @${rerunBy}` : ""}): GitHub keeps the first attempt's actor, so it names no new review`;
+  if (!same(run3.headRepository, repository))
+    return `the relayed run is for a pull request from ${run3.headRepository ?? "an unknown repository"}, not from ${repository}`;
+  return void 0;
 }
-function sanitizeUntrusted(text6, known = []) {
-  const visible = text6.replace(ANSI, "").replace(/<!--[\s\S]*?(?:-->|$)/g, "").replace(/^ {0,3}\[(?:\/\/|comment)\]:[^\n]*(?:\n|$)/gim, "").replace(/^ {0,3}\[[^\]\n]+\]:[ \t]*(?:#|<>)(?:[ \t][^\n]*)?(?:\n|$)/gm, "").replace(/[\u{E0000}-\u{E007F}]/gu, "").replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, "").replace(/[\u202A-\u202E\u2066-\u2069]/g, "").replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, "");
-  return redactSecrets(visible, known);
-}
-var LOG_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/gm;
-var LOG_TAIL = { lines: 150, chars: 12e3 };
-function logTail(log, known = [], limits = LOG_TAIL) {
-  const plain = redactSecrets(
-    log.replace(ANSI, "").replace(LOG_TIMESTAMP, "").replace(/\r\n?/g, "\n"),
-    known
-  );
-  let tail = plain.trimEnd().split("\n").slice(-limits.lines).join("\n");
-  if (tail.length > limits.chars) tail = tail.slice(tail.length - limits.chars);
-  return sanitizeUntrusted(tail, known);
+function relayedReview(run3, pull2, reviews) {
+  if (!run3.pulls.some((p) => p.number === pull2))
+    return { ignored: `the relayed run does not name pull request #${pull2}` };
+  const newest = reviews.filter((r) => same(r.login, run3.actor) && r.state !== "PENDING").reduce((a, r) => !a || r.id > a.id ? r : a, void 0);
+  if (!newest?.commit) return { ignored: `@${run3.actor} has no review on pull request #${pull2}` };
+  if (newest.commit !== run3.headSha)
+    return {
+      ignored: `@${run3.actor}'s newest review is of ${newest.commit.slice(0, 7)}, not of the relayed head ${run3.headSha.slice(0, 7)}`
+    };
+  return { review: newest };
 }
 
 // src/core/agent/changes.ts
@@ -66477,9 +66901,8 @@ function sameEntry(a, b) {
   return !!a && !!b && a.mode === b.mode && a.target === b.target;
 }
 function decideApply(input2) {
-  const paused = input2.outcome === "paused";
-  const timedOut = input2.outcome === "timed-out" || paused;
-  if (timedOut && (!input2.keepPartialWork && !paused || input2.changes.length === 0))
+  const timedOut = input2.outcome === "timed-out" || input2.outcome === "paused";
+  if (timedOut && (!input2.keepPartialWork || input2.changes.length === 0))
     return { ok: false, discarded: true, problems: [] };
   const { valid, problems } = checkEntries(input2.changes, input2.plansDir, input2.limits);
   const name = (p) => JSON.stringify(p);
@@ -66691,100 +67114,6 @@ No log: ${f.logMissing ?? "not available"}.`
 `;
 }
 
-// src/core/agent/replies.ts
-var MAX_SUMMARY = 2e4;
-function escapeSummary(text6) {
-  let clean = sanitizeUntrusted(text6).replace(/\r\n?/g, "\n").trim();
-  if (clean.length > MAX_SUMMARY) clean = `${clean.slice(0, MAX_SUMMARY)}
-\u2026(cut)`;
-  return defuse(clean);
-}
-function defuse(text6) {
-  return text6.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/@(?=[A-Za-z0-9])/g, "@\u200B").replace(/!\[/g, "\\![").replace(/\]\(/g, "]\\(").replace(/\]\[/g, "]\\[").replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, "$1:/\u200B/").replace(/\bwww\./gi, "www\u200B.");
-}
-function escapeInline2(text6, limit = 500) {
-  let flat = sanitizeUntrusted(text6).replace(/\s+/g, " ").trim();
-  if (flat.length > limit) flat = `${flat.slice(0, limit)}\u2026`;
-  return defuse(flat).replace(/[`*_#|~]/g, "\\$&");
-}
-var NODE_NAMES = {
-  tdd: "TDD",
-  "debug-fix": "Debug & Fix",
-  "review-fix": "review fix",
-  revise: "Revise Code"
-};
-var short = (sha) => sha.slice(0, 7);
-function what(p) {
-  return `the coding agent (${NODE_NAMES[p.node]}, attempt ${p.attempt})`;
-}
-function quoted4(summary3) {
-  const text6 = escapeSummary(summary3);
-  return text6 ? `
-
-${text6.replace(/^/gm, "> ")}` : "";
-}
-function agentTrailer(p) {
-  return `Coder-Loop-Agent: ${p.node} ${p.headSha} ${p.attempt}`;
-}
-var PARTIAL_TRAILER = "Coder-Loop-Partial: timed out";
-function agentCommitMessage(p, options = {}) {
-  const where = p.plan === null ? `issue #${p.issue}` : `${p.plan} phase ${p.phase}`;
-  if (options.paused)
-    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, paused at the provider's limit)
-
-What the agent changed before its provider's limit stopped it; it resumes from here.
-
-${agentTrailer(p)}
-Coder-Loop-Partial: paused
-`;
-  if (options.partial)
-    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, timed out)
-
-What the agent changed before its time ran out; the next attempt starts from it.
-
-${agentTrailer(p)}
-${PARTIAL_TRAILER}
-`;
-  return `coder-loop agent: ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt})
-
-${agentTrailer(p)}
-`;
-}
-function usageLine(run3) {
-  return run3 ? `
-
-Agent run: ${describeRun(run3)}.` : "";
-}
-function partialCommit(p, commit, why, after, summary3, run3) {
-  return `**Partial agent commit** ${short(commit)}: ${what(p)} ${why}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. ${after}${usageLine(run3)}${quoted4(summary3)}`;
-}
-var agentReply = {
-  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted4(summary3)}`,
-  paused: (p, commit, reason, summary3, run3) => partialCommit(
-    p,
-    commit,
-    `stopped at its provider's limit (${escapeInline2(reason)})`,
-    "No attempt is spent: the loop resumes it when the limit resets.",
-    summary3,
-    run3
-  ),
-  partial: (p, commit, reason, summary3, run3) => partialCommit(
-    p,
-    commit,
-    escapeInline2(reason),
-    "This counts as a failed attempt; the next attempt starts from it.",
-    summary3,
-    run3
-  ),
-  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted4(summary3)}`,
-  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted4(summary3)}`,
-  refused: (p, problems) => `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:
-
-${problems.slice(0, 50).map((problem) => `- ${codeSpan(problem)}`).join("\n")}${problems.length > 50 ? `
-- \u2026and ${problems.length - 50} more` : ""}`,
-  moved: (p, head) => `**Not applied.** ${what(p)} worked on ${short(p.headSha)}, but the branch ${codeSpan(p.branch)} ${head ? `moved to ${short(head)}` : "is gone"} meanwhile, so nothing was written. The loop goes on from the new head.`
-};
-
 // src/core/agent/limit.ts
 var MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 var MINUTE = 6e4;
@@ -66832,7 +67161,7 @@ function hour24(h, meridiem) {
   const pm = meridiem.toLowerCase() === "pm";
   return h % 12 + (pm ? 12 : 0);
 }
-var inMinute = (at3, now) => at3 <= now.getTime() && now.getTime() < at3 + MINUTE ? at3 + MINUTE : void 0;
+var endOfMinute = (at3) => at3 + MINUTE;
 function parseLocalTime(text6, now, timeZone) {
   const m = /^(?:([A-Za-z]{3})[a-z]*\.? (\d{1,2})(?:st|nd|rd|th)?,? (?:(\d{4}),? )?)?(\d{1,2})(?::(\d{2}))? ?([AaPp][Mm])$/.exec(
     text6.trim()
@@ -66850,11 +67179,12 @@ function parseLocalTime(text6, now, timeZone) {
     let at4 = fromZone(year ? Number(year) : base.y, mo, Number(day), h, mi, timeZone);
     if (at4 !== void 0 && !year && at4 < now.getTime() - DAY)
       at4 = fromZone(base.y + 1, mo, Number(day), h, mi, timeZone);
-    return at4 === void 0 ? void 0 : inMinute(at4, now) ?? at4;
+    return at4 === void 0 ? void 0 : endOfMinute(at4);
   }
   const at3 = fromZone(base.y, base.mo, base.d, h, mi, timeZone);
   if (at3 === void 0) return void 0;
-  return inMinute(at3, now) ?? (at3 <= now.getTime() ? at3 + DAY : at3);
+  const end = endOfMinute(at3);
+  return end > now.getTime() ? end : end + DAY;
 }
 var iso = (ms) => ms === void 0 || !Number.isFinite(ms) ? void 0 : new Date(ms).toISOString();
 function retryAfter(value2, now) {
@@ -66888,6 +67218,19 @@ function claude2(text6, now, tz) {
       ...until !== void 0 ? { until: iso(until) } : {}
     };
   }
+  const spend = /You have reached your specified API usage limits\.(?: You will regain access on (\d{4})-(\d{2})-(\d{2}) at (\d{2}):(\d{2}) UTC\.)?/.exec(
+    text6
+  );
+  if (spend) {
+    const [, y, mo, d, h, mi] = spend;
+    const until = y ? endOfMinute(Date.UTC(+y, +mo - 1, +d, +h, +mi)) : void 0;
+    return {
+      cli: "Claude Code",
+      kind: "usage limit",
+      message: `${/API Error: 400 $/.test(text6.slice(Math.max(0, spend.index - 15), spend.index)) ? "API Error: 400 " : ""}${spend[0]}`,
+      ...until !== void 0 ? { until: iso(until) } : {}
+    };
+  }
   const rejected = /API Error: (?:Request rejected \(429\)|Server is temporarily limiting requests[^\n"\u00b7]*) \u00b7 [^\n"]*/.exec(
     text6
   );
@@ -66897,10 +67240,10 @@ function claude2(text6, now, tz) {
   if (api) return { cli: "Claude Code", kind: "rate limit", message: line(text6, api.index) };
   const result = /"type"\s*:\s*"result"[^\n]*"api_error_status"\s*:\s*429\b[^\n]*/.exec(text6);
   if (result) {
-    const said = /"result"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(result[0]);
+    const said2 = /"result"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(result[0]);
     let message = "API Error 429";
     try {
-      if (said) message = String(JSON.parse(said[1]));
+      if (said2) message = String(JSON.parse(said2[1]));
     } catch {
     }
     return {
@@ -66959,7 +67302,7 @@ function opencode2(text6, now) {
     const error63 = obj2(event.error);
     const data = obj2(error63?.data) ?? {};
     const message = typeof data.message === "string" ? data.message : "";
-    const limited = data.statusCode === 429 || /rate.?limit|too many requests|usage limit|quota|insufficient_quota/i.test(message);
+    const limited = data.statusCode === 429 || LIMIT_WORDS.test(message);
     if (!limited) continue;
     const headers = obj2(data.responseHeaders) ?? {};
     const ms = typeof headers["retry-after-ms"] === "string" ? headers["retry-after-ms"] : "";
@@ -66972,11 +67315,40 @@ function opencode2(text6, now) {
       ...until !== void 0 && Number.isFinite(until) ? { until: iso(until) } : {}
     };
   }
-  return void 0;
+  return waiting(text6, now);
+}
+var LIMIT_WORDS = /rate.?limit|too many requests|usage limit|quota|insufficient_quota/i;
+function waiting(text6, now) {
+  const logged = [
+    ...text6.matchAll(
+      /^timestamp=(\S+) level=ERROR [^\n]*message="stream error"[^\n]*error\.error="AI_APICallError: ((?:[^"\\\n]|\\.)*)"/gm
+    )
+  ].at(-1);
+  if (!logged || !LIMIT_WORDS.test(logged[2])) return void 0;
+  const at3 = Date.parse(logged[1]);
+  const delay = /try again in ([0-9.]+) ?(ms|s)\b/i.exec(logged[2]);
+  if (!Number.isFinite(at3) || !delay) return void 0;
+  const until = Math.ceil(at3 + Number(delay[1]) * (delay[2].toLowerCase() === "ms" ? 1 : 1e3));
+  if (!Number.isFinite(until) || until <= now.getTime()) return void 0;
+  return {
+    cli: "OpenCode",
+    kind: /usage limit|quota/i.test(logged[2]) ? "usage limit" : "rate limit",
+    message: logged[2].replace(/\\(.)/g, "$1").slice(0, 300),
+    until: iso(until)
+  };
 }
 function usageLimitOf(output2, now, timeZone = "UTC") {
   const text6 = output2.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
   return codex2(text6, now, timeZone) ?? claude2(text6, now, timeZone) ?? gemini2(text6, now) ?? opencode2(text6, now);
+}
+var MAX_PAUSE_DAYS = 32;
+function incredibleReset(until, now) {
+  if (until === void 0) return void 0;
+  const at3 = Date.parse(until);
+  if (!Number.isFinite(at3)) return `its reset ${JSON.stringify(until.slice(0, 40))} is no time`;
+  if (at3 > now.getTime() + MAX_PAUSE_DAYS * DAY)
+    return `its reset ${new Date(at3).toISOString()} is further away than any provider's limit lasts (${MAX_PAUSE_DAYS} days)`;
+  return void 0;
 }
 
 // src/github/client.ts
@@ -67129,9 +67501,8 @@ async function recordOn(gh, repo2, sha, identity) {
   return mine ? ownOf(mine.run, mine.record) : void 0;
 }
 var RUNNER_STEPS = /* @__PURE__ */ new Set(["Set up job", "Initialize containers", "Complete job"]);
-async function readActions(gh, repo2, sha, ids) {
-  const jobs = new Map(ids.map((id) => [id, null]));
-  const runs = await readWhole(async (page) => {
+async function headWorkflowRuns(gh, repo2, sha) {
+  const { items: items2 } = await readWhole(async (page) => {
     const { data } = await gh.request("GET /repos/{owner}/{repo}/actions/runs", {
       ...repo2,
       head_sha: sha,
@@ -67140,6 +67511,11 @@ async function readActions(gh, repo2, sha, ids) {
     });
     return data.workflow_runs;
   });
+  return items2;
+}
+async function readActions(gh, repo2, sha, ids, items2) {
+  const jobs = new Map(ids.map((id) => [id, null]));
+  const runs = { items: items2 };
   const unstarted = runs.items.filter((run3) => run3.head_sha === sha && run3.conclusion === "startup_failure").map((run3) => ({
     name: run3.name ?? `workflow run ${run3.id}`,
     status: "completed",
@@ -67176,7 +67552,7 @@ async function readActions(gh, repo2, sha, ids) {
   }
   return { jobs, unstarted };
 }
-async function jobOutage(gh, repo2, checkRun) {
+async function jobSigns(gh, repo2, checkRun) {
   const { items: items2 } = await readWhole(async (page) => {
     const { data } = await gh.request(
       "GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations",
@@ -67184,7 +67560,9 @@ async function jobOutage(gh, repo2, checkRun) {
     );
     return data;
   });
-  return outageSign(items2);
+  const outage = outageSign(items2);
+  const timedOut = timeoutSign(items2);
+  return { ...outage ? { outage } : {}, ...timedOut ? { timedOut } : {} };
 }
 var PASSING = /* @__PURE__ */ new Set(["success", "neutral", "skipped"]);
 async function commitStatuses(gh, repo2, sha) {
@@ -67200,24 +67578,36 @@ async function commitStatuses(gh, repo2, sha) {
   return items2;
 }
 async function readHeadChecks(gh, repo2, sha, identity, options = {}) {
-  const [runs, statuses] = await Promise.all([
+  const [listed, statuses] = await Promise.all([
     commitCheckRuns(gh, repo2, sha),
     commitStatuses(gh, repo2, sha)
   ]);
-  const byId = [...runs].sort((a, b) => Number(a.id) - Number(b.id));
-  const own6 = ownRuns(byId, sha, identity);
+  const sorted = [...listed].sort((a, b) => Number(a.id) - Number(b.id));
+  const own6 = ownRuns(sorted, sha, identity);
   const ownIds = new Set(own6.map((o) => o.run.id));
   const mine = own6.pop();
+  const actions = sorted.some((r) => !ownIds.has(r.id) && r.app?.slug === "github-actions");
+  const workflowRuns = actions || options.unstarted ? await headWorkflowRuns(gh, repo2, sha) : [];
+  const notOurs = suitesNotForPull(workflowRuns, options.branch);
+  const byId = sorted.filter(
+    (r) => ownIds.has(r.id) || r.app?.slug !== "github-actions" || !r.check_suite || !notOurs.has(Number(r.check_suite.id))
+  );
   const failed = byId.filter(
     (r) => !ownIds.has(r.id) && r.app?.slug === "github-actions" && r.conclusion !== null && !PASSING.has(r.conclusion)
   ).map((r) => r.id);
   const traced = [.../* @__PURE__ */ new Set([...runsToTrace(byId, ownIds), ...failed])];
-  const { jobs, unstarted } = traced.length > 0 || options.unstarted ? await readActions(gh, repo2, sha, traced) : { jobs: /* @__PURE__ */ new Map(), unstarted: [] };
+  const { jobs, unstarted } = traced.length > 0 || options.unstarted ? await readActions(
+    gh,
+    repo2,
+    sha,
+    traced,
+    workflowRuns.filter((r) => runNotForPull(r, options.branch) === void 0)
+  ) : { jobs: /* @__PURE__ */ new Map(), unstarted: [] };
   const results = [];
   for (const r of latestCheckRuns(byId, ownIds, jobs)) {
     const job = jobs.get(r.id);
     const failedJob = job && r.conclusion !== null && !PASSING.has(r.conclusion) ? job : void 0;
-    const outage = failedJob?.projectRan && (r.output?.annotations_count ?? 0) > 0 ? await jobOutage(gh, repo2, Number(r.id)) : void 0;
+    const signs = failedJob?.projectRan && (r.output?.annotations_count ?? 0) > 0 ? await jobSigns(gh, repo2, Number(r.id)) : {};
     results.push({
       name: r.name,
       status: r.status,
@@ -67228,7 +67618,7 @@ async function readHeadChecks(gh, repo2, sha, identity, options = {}) {
           run: failedJob.run,
           attempt: failedJob.attempt,
           projectRan: failedJob.projectRan,
-          ...outage ? { outage } : {}
+          ...signs
         }
       } : {}
     });
@@ -67583,31 +67973,31 @@ async function canCommand(gh, repo2, login2) {
 }
 
 // src/github/pulls.ts
-var ESCALATED_LABEL = "coder:escalated";
+var ESCALATED_LABEL2 = "coder:escalated";
 async function clearEscalated(gh, repo2, numbers) {
   for (const n of new Set(numbers)) {
     try {
       await gh.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", {
         ...repo2,
         issue_number: n,
-        name: ESCALATED_LABEL
+        name: ESCALATED_LABEL2
       });
     } catch (error63) {
       if (!isHttpError(error63, 404)) throw error63;
       await gh.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", {
         ...repo2,
         issue_number: n,
-        labels: [ESCALATED_LABEL]
+        labels: [ESCALATED_LABEL2]
       });
       await gh.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", {
         ...repo2,
         issue_number: n,
-        name: ESCALATED_LABEL
+        name: ESCALATED_LABEL2
       });
     }
   }
 }
-async function escalationStands(gh, repo2, pr, loop) {
+async function escalationStands(gh, repo2, pr, loop, shared = false) {
   const { items: items2 } = await readWhole(async (page) => {
     const { data } = await gh.request("GET /repos/{owner}/{repo}/issues/{issue_number}/events", {
       ...repo2,
@@ -67617,14 +68007,15 @@ async function escalationStands(gh, repo2, pr, loop) {
     });
     return data;
   });
-  let stands = false;
-  for (const e of items2) {
-    const label = "label" in e ? e.label?.name : void 0;
-    if (label !== ESCALATED_LABEL || e.actor?.login.toLowerCase() !== loop.toLowerCase()) continue;
-    if (e.event === "labeled") stands = true;
-    if (e.event === "unlabeled") stands = false;
-  }
-  return stands;
+  return escalationStood(
+    items2.map((e) => ({
+      event: e.event,
+      ..."label" in e && e.label?.name ? { label: e.label.name } : {},
+      ...e.actor ? { actor: e.actor.login } : {}
+    })),
+    loop,
+    shared
+  );
 }
 var PULL_FILES_CAP = 3e3;
 async function pullRequestFiles(gh, repo2, pr) {
@@ -67657,11 +68048,13 @@ async function findPullRequest(gh, repo2, branch2, opener2) {
     });
     return data;
   });
-  const mine = opener2 ? items2.find((pr) => pr.user?.login.toLowerCase() === opener2.toLowerCase()) : void 0;
-  return mine ?? items2[0];
+  const here = `${repo2.owner}/${repo2.repo}`.toLowerCase();
+  return items2.filter(
+    (pr) => pr.user?.login.toLowerCase() === opener2.toLowerCase() && pr.head.ref === branch2 && pr.head.repo?.full_name?.toLowerCase() === here
+  ).reduce((a, pr) => !a || pr.number < a.number ? pr : a, void 0);
 }
 var OPEN_RETRIES = 3;
-async function openPullRequest(gh, repo2, pr) {
+async function openPullRequest(gh, repo2, pr, opener2) {
   for (let attempt = 0; ; attempt++) {
     try {
       const { data } = await gh.request("POST /repos/{owner}/{repo}/pulls", {
@@ -67672,7 +68065,7 @@ async function openPullRequest(gh, repo2, pr) {
       return { ...data, created: true };
     } catch (error63) {
       if (isHttpError(error63, 422)) {
-        const existing = await findPullRequest(gh, repo2, pr.head);
+        const existing = await findPullRequest(gh, repo2, pr.head, opener2);
         if (!existing) throw error63;
         return { ...existing, created: attempt > 0 };
       }
@@ -67743,7 +68136,7 @@ async function labelEscalated(gh, repo2, numbers) {
   try {
     await gh.request("POST /repos/{owner}/{repo}/labels", {
       ...repo2,
-      name: ESCALATED_LABEL,
+      name: ESCALATED_LABEL2,
       color: "b60205",
       description: "coder-loop: waiting for an architect"
     });
@@ -67754,7 +68147,7 @@ async function labelEscalated(gh, repo2, numbers) {
     await gh.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", {
       ...repo2,
       issue_number: issue4,
-      labels: [ESCALATED_LABEL]
+      labels: [ESCALATED_LABEL2]
     });
   }
 }
@@ -67812,11 +68205,7 @@ async function handOffNotAsked(gh, repo2, payload, sender, identity) {
   if (!sender?.login || sender.login.toLowerCase() !== loop.login.toLowerCase())
     return `the dispatch was sent by ${sender?.login ? `@${sender.login}` : "nobody GitHub names"}, not by the loop (${loop.login})`;
   const record2 = loop.app === void 0 ? readMarker(data.body) : (await recordOn(gh, repo2, payload.headSha, loop))?.record;
-  const asked = record2?.handOff;
-  const wanted = handOffOf(payload);
-  if (!asked || asked.node !== wanted.node || asked.attempt !== wanted.attempt || asked.sha !== wanted.sha)
-    return `the loop's record on ${payload.headSha.slice(0, 7)} asks for ${asked ? `${asked.node} (attempt ${asked.attempt}) on ${asked.sha.slice(0, 7)}` : "no hand-off"}, not ${wanted.node} (attempt ${wanted.attempt})`;
-  return void 0;
+  return handOffRefusal(record2, handOffOf(payload));
 }
 async function agentPullRequest(gh, repo2, payload, identity) {
   let data;
@@ -68011,7 +68400,15 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, optio
     await say(agentReply.failed(payload, reason, summary3, measured));
     return { state: "agent-failed", failedAttempt: true, reason };
   };
-  const pause = run3.outcome === "paused" ? run3.pause ?? { reason: run3.reason ?? "paused" } : void 0;
+  const claimed = run3.outcome === "paused" ? run3.pause ?? { reason: run3.reason ?? "paused" } : void 0;
+  const incredible = claimed && incredibleReset(claimed.until, options.now ?? /* @__PURE__ */ new Date());
+  if (claimed && incredible) {
+    const reason = `stopped with what reads as its provider's limit (${claimed.reason.slice(0, 300)}), but ${incredible}`;
+    await recorded(payload.headSha);
+    await say(agentReply.failed(payload, reason, summary3, measured));
+    return { state: "agent-failed", failedAttempt: true, reason };
+  }
+  const pause = claimed;
   const paused = (limit, commit) => ({
     state: "paused",
     ...commit ? { commit, partial: true } : {},
@@ -68019,7 +68416,7 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, optio
     pause: limit,
     reason: limit.reason
   });
-  if (pause && run3.changes.length === 0) {
+  if (pause && (run3.changes.length === 0 || !options.keepPartialWork)) {
     await recorded(payload.headSha);
     return paused(pause);
   }
@@ -68378,11 +68775,18 @@ async function write(env, step) {
       return { lock: await createLockRef(gh, repo2, step.branch, step.sha) };
     case "openPull": {
       const { head, base, title, body } = step;
-      return { pull: await openPullRequest(gh, repo2, { head, base, title, body }) };
+      const opener2 = (await env.identity()).login;
+      return { pull: await openPullRequest(gh, repo2, { head, base, title, body }, opener2) };
     }
   }
 }
 async function applyStart(env, effects) {
+  const replies = effects.filter((e) => e.kind === "reply");
+  const rest = effects.filter((e) => e.kind !== "reply");
+  const settled = await Promise.allSettled([applyInOrder(env, replies), applyInOrder(env, rest)]);
+  for (const s of settled) if (s.status === "rejected") throw s.reason;
+}
+async function applyInOrder(env, effects) {
   const { gh, repo: repo2 } = env;
   let progress;
   let progressPr;
@@ -68658,7 +69062,8 @@ async function read2(ctx, need, given) {
         env.gh,
         env.repo,
         ctx.snap.pr.head.sha,
-        await env.identity()
+        await env.identity(),
+        { branch: ctx.snap.pr.head.ref }
       );
       return withChecks2(ctx, checks);
     }
@@ -68679,7 +69084,13 @@ async function read2(ctx, need, given) {
       return withApprovals2(ctx, given);
     case "escalation": {
       const login2 = (await ctx.env.identity()).login;
-      const stands = await escalationStands(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number, login2);
+      const stands = await escalationStands(
+        ctx.env.gh,
+        ctx.env.repo,
+        ctx.snap.pr.number,
+        login2,
+        ctx.snap.shared === true
+      );
       return { ...ctx, snap: { ...ctx.snap, escalatedBefore: stands } };
     }
     case "plans": {
@@ -68932,6 +69343,13 @@ async function apply(ctx, effects, outcome) {
         break;
       }
       case "merge": {
+        const now = await getPull(gh, repo2, pr.number);
+        const base = baseProblem(marker.base, env.defaultBranch, now.base.ref);
+        if (base) {
+          merged = false;
+          env.log.warn(`auto-merge of #${pr.number} not asked: ${base}`);
+          break;
+        }
         const answer2 = await mergePull(gh, repo2, pr.number, pr.head.sha);
         merged = answer2.merged;
         if (!answer2.merged) env.log.warn(`auto-merge of #${pr.number} refused: ${answer2.message}`);
@@ -68946,6 +69364,12 @@ async function apply(ctx, effects, outcome) {
         break;
       }
       case "complete": {
+        const now = await getPull(gh, repo2, pr.number);
+        const base = baseProblem(marker.base, env.defaultBranch, now.base.ref);
+        if (base) {
+          env.log.warn(`completion of #${pr.number} not written: ${base}`);
+          return { state: "ignored", reason: `pull request #${pr.number}: ${base}` };
+        }
         const done2 = await writeCompletion(
           env,
           pr.head.ref,
@@ -69088,7 +69512,9 @@ async function notLoopPull(env, pr) {
   return void 0;
 }
 async function readLoopPull(env, pr, identity) {
-  const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity);
+  const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity, {
+    branch: pr.head.ref
+  });
   let marker;
   let commits;
   if (keepsStatus(identity)) marker = readMarker(pr.body);
@@ -69115,6 +69541,8 @@ async function readLoopPull(env, pr, identity) {
     return {
       ignored: `pull request #${pr.number}: the record says ${marker.mode} mode, the branch ${pr.head.ref} does not`
     };
+  const base = baseProblem(marker.base, env.defaultBranch, pr.base.ref);
+  if (base) return { ignored: `pull request #${pr.number}: ${base}` };
   return {
     pr,
     marker,
@@ -69204,7 +69632,9 @@ async function sayCiStall(env, config2, loop, gate) {
 // src/github/loop/manage.ts
 async function assess(env, config2, issue4) {
   const assessment = assessComplexity({ title: issue4.title, body: issue4.body ?? "" }, config2.quick);
-  await applyRepo(env, [{ kind: "reply", to: issue4.number, body: reply.assessment(assessment) }]);
+  await applyRepo(env, [
+    { kind: "reply", to: issue4.number, body: reply.assessment(assessment, env.cli) }
+  ]);
   return { state: "assessed", node: "AssessTask", mode: assessment.mode };
 }
 async function status(env, config2, issue4, requested) {
@@ -69228,7 +69658,9 @@ async function status(env, config2, issue4, requested) {
     return { state: "no-plan" };
   }
   if (chosen2.length === 0) {
-    await applyRepo(env, [{ kind: "reply", to: issue4, body: reply.noPlans(config2.plansDir) }]);
+    await applyRepo(env, [
+      { kind: "reply", to: issue4, body: reply.noPlans(config2.plansDir, env.cli) }
+    ]);
     return { state: "no-plan" };
   }
   const shown = [];
@@ -69244,7 +69676,9 @@ async function status(env, config2, issue4, requested) {
   for (const plan of chosen2.slice(0, 10)) {
     const open3 = await openOnTree(reader, tree, config2, plan, { contents: false });
     const phase = open3.statusPhase();
-    sections.push(open3.statusSection(phase ? await lockOf(open3.branch(phase)) : void 0));
+    sections.push(
+      open3.statusSection(phase ? await lockOf(open3.branch(phase)) : void 0, env.cli)
+    );
   }
   await applyRepo(env, [{ kind: "reply", to: issue4, body: sections.join("\n\n") }]);
   const gate = gateReader(env);
@@ -69494,7 +69928,8 @@ function startOf(env, config2, who, via) {
     repoUrl: env.repoUrl,
     defaultBranch: env.defaultBranch,
     now: env.now().toISOString(),
-    ...env.loopWorkflow !== void 0 ? { loopWorkflow: env.loopWorkflow } : {}
+    ...env.loopWorkflow !== void 0 ? { loopWorkflow: env.loopWorkflow } : {},
+    ...env.cli !== void 0 ? { cli: env.cli } : {}
   };
 }
 function quickIssue(issue4) {
@@ -69521,7 +69956,8 @@ async function onCiEvent(env, event, payload) {
   const loop = startedNoJob(event, payload) ? {
     ...found,
     checks: await readHeadChecks(env.gh, env.repo, head.sha, await env.identity(), {
-      unstarted: true
+      unstarted: true,
+      branch: found.pr.head.ref
     })
   } : found;
   return onThread(
@@ -69639,13 +70075,31 @@ async function onReviewRelay(env, payload) {
   if (isBot(reviewer)) return { state: "ignored", reason: "review by a bot" };
   if (!run3.head_branch?.startsWith("coder/"))
     return { state: "ignored", reason: "not a coder-loop branch" };
-  const pr = await findPullRequest(env.gh, env.repo, run3.head_branch);
+  const facts = {
+    actor: reviewer.login,
+    headSha: run3.head_sha,
+    pulls: run3.pull_requests ?? [],
+    ...run3.run_attempt !== void 0 ? { attempt: run3.run_attempt } : {},
+    ...run3.triggering_actor ? { triggeringActor: run3.triggering_actor.login } : {},
+    ...run3.head_repository?.full_name ? { headRepository: run3.head_repository.full_name } : {}
+  };
+  const problem = relayRunProblem(facts, `${env.repo.owner}/${env.repo.repo}`);
+  if (problem) return { state: "ignored", reason: problem };
+  const pr = await findPullRequest(env.gh, env.repo, run3.head_branch, (await env.identity()).login);
   if (!pr) return { state: "ignored", reason: `no open pull request for ${run3.head_branch}` };
   const notOurs = await notLoopPull(env, pr);
   if (notOurs) return { state: "ignored", reason: notOurs.ignored };
-  const login2 = reviewer.login.toLowerCase();
-  const review = (await pullReviews(env.gh, env.repo, pr.number)).filter((r) => r.user?.login.toLowerCase() === login2 && r.state !== "PENDING").reduce((a, r) => !a || r.id > a.id ? r : a, void 0);
-  if (!review?.user || !review.commit_id)
+  const listed = (await pullReviews(env.gh, env.repo, pr.number)).map((r) => ({
+    id: Number(r.id),
+    state: r.state,
+    commit: r.commit_id,
+    ...r.user ? { login: r.user.login } : {},
+    user: r.user
+  }));
+  const relayed = relayedReview(facts, pr.number, listed);
+  if ("ignored" in relayed) return { state: "ignored", reason: relayed.ignored };
+  const review = listed.find((r) => r.id === relayed.review.id);
+  if (!review?.user || !review.commit)
     return {
       state: "ignored",
       reason: `@${reviewer.login} has no review on pull request #${pr.number}`
@@ -69653,9 +70107,9 @@ async function onReviewRelay(env, payload) {
   return onReview(env, {
     action: "submitted",
     review: {
-      id: Number(review.id),
+      id: review.id,
       state: review.state,
-      commit_id: review.commit_id,
+      commit_id: review.commit,
       user: { login: review.user.login, type: review.user.type }
     },
     pull_request: pr
@@ -69682,7 +70136,7 @@ var pull = external_exports.looseObject({
   state: external_exports.string(),
   user: actor.nullish(),
   head: external_exports.looseObject({ ref: external_exports.string(), sha: external_exports.string(), repo: repo.nullish() }),
-  base: external_exports.looseObject({ repo: repo.nullish() }),
+  base: external_exports.looseObject({ ref: external_exports.string().optional(), repo: repo.nullish() }),
   labels: external_exports.array(external_exports.looseObject({ name: external_exports.string().optional() })).optional(),
   merged: external_exports.boolean().nullish()
 });
@@ -69736,11 +70190,15 @@ var PAYLOADS = {
       head_branch: external_exports.string().nullable(),
       head_sha: external_exports.string(),
       event: external_exports.string().optional(),
-      actor: actor.nullish()
+      actor: actor.nullish(),
+      triggering_actor: actor.nullish(),
+      run_attempt: external_exports.number().optional(),
+      head_repository: external_exports.looseObject({ full_name: external_exports.string().optional() }).nullish(),
+      pull_requests: external_exports.array(external_exports.looseObject({ number: external_exports.number() })).nullish()
     })
   })
 };
-var REPOSITORY = external_exports.looseObject({
+var REPOSITORY2 = external_exports.looseObject({
   repository: external_exports.looseObject({
     name: external_exports.string(),
     html_url: external_exports.string(),
@@ -70594,15 +71052,23 @@ async function agentStep(input2) {
   let reason;
   let pause;
   let changes = [];
-  const limit = run3.timedOut || run3.exitCode !== 0 ? usageLimitOf(run3.outputTail, /* @__PURE__ */ new Date(), input2.env.TZ || "UTC") : void 0;
-  if (limit) {
+  const now = /* @__PURE__ */ new Date();
+  const limit = run3.timedOut || run3.exitCode !== 0 ? usageLimitOf(run3.outputTail, now, input2.env.TZ || "UTC") : void 0;
+  const incredible = limit && incredibleReset(limit.until, now);
+  if (limit && incredible) {
+    outcome = "failed";
+    reason = sanitizeUntrusted(
+      `stopped with what reads as ${limit.cli}'s ${limit.kind}, but ${incredible}`,
+      secrets
+    ).slice(0, 1e3);
+  } else if (limit) {
     outcome = "paused";
     reason = sanitizeUntrusted(
       `${limit.cli} reached its ${limit.kind}: ${limit.message}`,
       secrets
     ).slice(0, 1e3);
     pause = { reason, ...limit.until ? { until: limit.until } : {} };
-    changes = await collectChanges(workspace, payload.headSha);
+    if (agent.keepPartialWork) changes = await collectChanges(workspace, payload.headSha);
   } else if (run3.timedOut) {
     outcome = "timed-out";
     reason = `was stopped after ${agent.timeoutMinutes} minutes (it and every process it started were killed)`;
@@ -70630,7 +71096,7 @@ async function agentStep(input2) {
   );
   if (pause)
     log.warn(
-      `coder-loop agent: paused at the provider's limit${pause.until ? ` until ${pause.until}` : ""} (${reason}); ${changes.length ? `its ${changes.length} changed files are handed on as partial work` : "it changed nothing"}. No attempt is spent.`
+      `coder-loop agent: paused at the provider's limit${pause.until ? ` until ${pause.until}` : ""} (${reason}); ${changes.length ? `its ${changes.length} changed files are handed on as partial work` : agent.keepPartialWork ? "it changed nothing" : "what it changed is not kept (agent.keepPartialWork is off)"}. No attempt is spent.`
     );
   else if (reason)
     log.warn(
@@ -72468,7 +72934,8 @@ function summary2(outcome, event) {
     );
   return lines.join("\n");
 }
-var NO_TOKEN = "the `token` input is empty: the step before it made no App token. In the documented workflow (examples/workflows/coder-loop.yml) the token step runs only when the secret CODER_LOOP_PRIVATE_KEY is set, and needs the variable CODER_LOOP_APP_ID: store the App's private key as that secret (in the environment the job names, if it names one) and its id as that variable, as docs/github-action.md says. `npx coder-loop doctor` in your repository checks the names the workflows use.";
+var noToken = (cli) => "the `token` input is empty: the step before it made no App token. In the documented workflow (examples/workflows/coder-loop.yml) the token step runs only when the secret CODER_LOOP_PRIVATE_KEY is set, and needs the variable CODER_LOOP_APP_ID: store the App's private key as that secret (in the environment the job names, if it names one) and its id as that variable, as docs/github-action.md says. `" + cli + " doctor` in your repository checks the names the workflows use.";
+var cliOf = (env) => cliCommand(env.GITHUB_ACTION_REPOSITORY);
 var STEPS = ["loop", "agent", "apply"];
 async function run2(env = process.env) {
   try {
@@ -72486,7 +72953,7 @@ async function run2(env = process.env) {
     const payload = JSON.parse(await readFile4(eventPath, "utf8"));
     if (!token) {
       const reason = withoutSecrets(payload, env);
-      if (!reason) throw new Error(NO_TOKEN);
+      if (!reason) throw new Error(noToken(cliOf(env)));
       notice(`coder-loop did nothing: ${reason}, so the token input is empty.`);
       return;
     }
@@ -72507,7 +72974,7 @@ async function run2(env = process.env) {
         event: payload,
         loadConfig,
         env,
-        loopEnv: loopEnvOf(gh, repo2, repository, loadConfig, identity)
+        loopEnv: loopEnvOf(gh, repo2, repository, loadConfig, identity, cliOf(env))
       });
       return;
     }
@@ -72517,7 +72984,7 @@ async function run2(env = process.env) {
         "coder-loop runs on the default GITHUB_TOKEN: commits and pull requests it creates start no workflow runs, so CI never runs on them, and every writer's workflow acts as github-actions[bot], the loop's identity: the loop merges nothing and completes no phase that needs an architect. Use an App token in an environment limited to the default branch; see docs/github-action.md and docs/security.md."
       );
     }
-    const loopEnv = loopEnvOf(gh, repo2, repository, loadConfig, identity);
+    const loopEnv = loopEnvOf(gh, repo2, repository, loadConfig, identity, cliOf(env));
     const loopWorkflow = ownWorkflow(env.GITHUB_WORKFLOW_REF, repo2, repository.default_branch);
     if (loopWorkflow) loopEnv.loopWorkflow = loopWorkflow;
     const outcome = await dispatch(loopEnv, eventName, payload);
@@ -72563,8 +73030,9 @@ function ownWorkflow(ref, repo2, defaultBranch) {
   if (!ref?.toLowerCase().startsWith(prefix) || !ref.endsWith(suffix)) return void 0;
   return ref.slice(prefix.length, -suffix.length);
 }
-function loopEnvOf(gh, repo2, repository, loadConfig, identity) {
+function loopEnvOf(gh, repo2, repository, loadConfig, identity, cli) {
   return {
+    cli,
     gh,
     repo: repo2,
     repoUrl: repository.html_url,

@@ -2,8 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
 /**
- * What git says about the working copy the CLI runs in: its top folder (as `git rev-parse
- * --show-toplevel` finds it from a subfolder) and the default branch as the clone knows it
+ * What git says about the working copy the CLI runs in: the default branch as the clone knows it
  * (`origin/HEAD`). Undefined outside a git working copy, or without git.
  */
 
@@ -16,11 +15,6 @@ async function git(cwd: string, args: readonly string[]): Promise<string | undef
   } catch {
     return undefined;
   }
-}
-
-/** The working copy's top folder, found from `cwd` as git finds it. */
-export function gitTopLevel(cwd: string): Promise<string | undefined> {
-  return git(cwd, ['rev-parse', '--show-toplevel']);
 }
 
 /** The remote's default branch as the clone recorded it (`refs/remotes/origin/HEAD`). */

@@ -145,7 +145,7 @@ function isReviewRelay(workflow: Workflow): boolean {
 }
 
 /** The example relay's name (examples/workflows/coder-loop-review.yml), as the example loop lists it. */
-export const RELAY_NAME = 'coder-loop-review';
+const RELAY_NAME = 'coder-loop-review';
 
 /**
  * The review relay of the Action: a review reaches the loop only as the completion of a relay
@@ -326,7 +326,7 @@ export function ciGateNames(loop: Workflow, workflows: readonly Workflow[]): str
  * `?(c)` and `+(c)`; a `**` inside a path segment becomes `*{,/**\/}*`, since picomatch takes `**`
  * as "any folders" only as a whole segment.
  */
-export function githubFilterToGlob(pattern: string): string {
+function githubFilterToGlob(pattern: string): string {
   const atoms: string[] = [];
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
@@ -396,7 +396,7 @@ export interface LoopPullRefs {
  * them (`pull_request` filters the base branch and its activity types, `push` the pushed branch;
  * `merge_group` runs only in a merge queue); undefined when some trigger runs it.
  */
-export function missesLoopPulls(workflow: Workflow, refs: LoopPullRefs): string | undefined {
+function missesLoopPulls(workflow: Workflow, refs: LoopPullRefs): string | undefined {
   const why: string[] = [];
   for (const [event, raw] of Object.entries(workflow.on)) {
     const settings = isMapping(raw) ? raw : {};

@@ -8,7 +8,6 @@ import {
   isLoopWorkflow,
   isResumeSweep,
   isWorkflowPath,
-  KIND_LABELS,
   keyProblems,
   parseConfigText,
   parseWorkflow,
@@ -23,7 +22,7 @@ import {
   type WorkflowFile,
 } from '../../core/index.js';
 import { InputError, linkLeaves, readText } from '../files.js';
-import { otherKindNames } from '../../core/plan/kinds/index.js';
+import { KIND_LABELS, otherKindNames } from '../../core/plan/kinds/index.js';
 import { gitDefaultBranch } from '../git.js';
 import { discover } from '../repo.js';
 import {

@@ -1,4 +1,5 @@
-import { KIND_LABELS, type TaskState } from '../../core/index.js';
+import { KIND_LABELS } from '../../core/plan/kinds/index.js';
+import { type TaskState } from '../../core/index.js';
 import { KIND_MARKS } from '../../core/plan/kinds/plan.js';
 import { InputError, withLock } from '../files.js';
 import {

@@ -1,4 +1,5 @@
-import { formatProblem, KIND_LABELS, type ReadingPhase } from '../../core/index.js';
+import { KIND_LABELS } from '../../core/plan/kinds/index.js';
+import { formatProblem, type ReadingPhase } from '../../core/index.js';
 import { discover } from '../repo.js';
 import {
   DIR_OPTION,

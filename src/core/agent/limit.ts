@@ -349,7 +349,7 @@ export function usageLimitOf(output: string, now: Date, timeZone = 'UTC'): Usage
  * subscriptions' and Codex's limits weekly, Gemini's daily), so a month and a day. A reset further
  * than that is not a limit the loop waits for: the run is a failure, with its attempt.
  */
-export const MAX_PAUSE_DAYS = 32;
+const MAX_PAUSE_DAYS = 32;
 
 /**
  * Why a pause's reset cannot be a provider's (undefined: it can). The run's output is the agent's

@@ -39,7 +39,7 @@ export interface LabelEvent {
   actor?: string;
 }
 
-export const ESCALATED_LABEL = 'coder:escalated';
+const ESCALATED_LABEL = 'coder:escalated';
 
 /**
  * Whether the PR's history says it was escalated and the escalation still stands: the loop's

@@ -18,7 +18,8 @@ import { kindPlanLocal } from './kindPlanLocal.js';
 import { kindProgressPhases } from './progress.js';
 import { reply } from './replies.js';
 import { kindStatusSection } from './statusSection.js';
-import { KIND_LABELS, kindPhaseBranch, kindPhaseToStart, kindRunState } from './startKind.js';
+import { KIND_LABELS } from '../plan/kinds/discovery.js';
+import { kindPhaseBranch, kindPhaseToStart, kindRunState } from './startKind.js';
 
 /** A phase's tasks as its report lists them: the id once, set-aside and optional ones noted. */
 function kindReportTasks(phase: KindPhase): PhaseReport['tasks'] {

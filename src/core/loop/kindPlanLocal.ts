@@ -11,7 +11,7 @@ import {
 import { planRef, type KindPhase, type KindPlan } from '../plan/kinds/plan.js';
 import type { PhasePlan } from './phasePlan.js';
 import type { Refusal } from './planReading.js';
-import { KIND_LABELS } from './startKind.js';
+import { KIND_LABELS } from '../plan/kinds/discovery.js';
 
 type Local = Pick<
   PhasePlan<KindPhase>,

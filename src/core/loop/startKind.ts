@@ -24,9 +24,6 @@ import type { RunSnapshot } from './run.js';
 import { reply } from './replies.js';
 import { phaseInteger } from './phaseName.js';
 
-/** How replies and PR bodies name a kind (kept with the kinds' other facts). */
-export { KIND_LABELS } from '../plan/kinds/discovery.js';
-
 /**
  * A plan the loop can run, of any kind: its kind, the name people use, the label the loop writes
  * (the name, or the tasks file's path when two plans share the name), its tasks file (a coder
