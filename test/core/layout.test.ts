@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   checkPlanName,
   phaseBranch,
@@ -48,11 +49,48 @@ describe('plan layout', () => {
   it.each([
     [1, 'Setup', 'Reports/01_Setup.md'],
     [12, 'Build the API', 'Reports/12_Build_the_API.md'],
-    [3, 'In/Out', 'Reports/03_InOut.md'],
+    [3, 'In/Out', 'Reports/03_In_Out.md'],
+    // spec-kit's template puts `(Priority: P1)` in every story phase, often an emoji after it.
+    [
+      2,
+      'User Story 1 - Browse the catalogue (Priority: P1) 🎯 MVP',
+      'Reports/02_User_Story_1_-_Browse_the_catalogue_(Priority_P1)_MVP.md',
+    ],
+    [5, 'Why? <Because> "we" | can*', 'Reports/05_Why_Because_we_can.md'],
+    [6, 'Polish...', 'Reports/06_Polish.md'],
+    [7, 'Ship it 🚀 ', 'Reports/07_Ship_it.md'],
+    [8, 'Family 👨‍👩‍👧 time', 'Reports/08_Family_time.md'],
+    [9, 'Überprüfung – Daten', 'Reports/09_Überprüfung_–_Daten.md'],
+    [10, '🎯', 'Reports/10_Phase_10.md'],
     [4, '', 'Reports/04_Phase_4.md'],
     [1, 'Master Log', 'Reports/01_Master_Log_Report.md'],
   ])('report of phase %d %j is %j', (n, name, path) => {
     expect(reportPath(n, name)).toBe(path);
+  });
+
+  it('a report already written under the name an earlier version gave it keeps that name', () => {
+    const title = 'User Story 1 (Priority: P1) 🎯 MVP';
+    const old = 'Reports/02_User_Story_1_(Priority:_P1)_🎯_MVP.md';
+    expect(reportPath(2, title, [old])).toBe(old);
+    expect(reportPath(2, title, [])).toBe('Reports/02_User_Story_1_(Priority_P1)_MVP.md');
+    expect(reportPath(3, title, [old])).toBe('Reports/03_User_Story_1_(Priority_P1)_MVP.md');
+  });
+
+  it('every report name is one Windows can check out', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 120 }),
+        fc.string({ unit: 'binary', maxLength: 40 }),
+        (n, name) => {
+          const file = reportPath(n, name).slice('Reports/'.length);
+          // eslint-disable-next-line no-control-regex
+          expect(file).not.toMatch(/[<>:"/\\|?*\u0000-\u001f]/);
+          expect(file).not.toMatch(/\p{Extended_Pictographic}|\p{Cs}/u);
+          expect(file.slice(0, -'.md'.length)).not.toMatch(/[. ]$/);
+          expect(file).toMatch(/^\d{2,}_\S+\.md$/);
+        },
+      ),
+    );
   });
 
   it.each([

@@ -130,7 +130,7 @@ export function coderPlan(
       };
     },
     specTasks: specTasksOfPhase,
-    reportPath: (phase) => at(reportPath(phase.number, phase.name)),
+    reportPath: (phase) => at(reportPath(phase.number, phase.name, files.paths)),
 
     statusPhase() {
       const { checklist, current } = validated();

@@ -128,7 +128,7 @@ export function kindPlan(
       return { tasks: kindReportTasks(done), next: after.current };
     },
     specTasks: specTasksOfKindPhase,
-    reportPath: (phase) => sidecar.report(phase),
+    reportPath: (phase) => sidecar.report(phase, paths),
 
     statusPhase: () => (kp.problems.length === 0 ? kp.current : undefined),
     statusSection: (lock) => kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock),

@@ -112,18 +112,68 @@ export function quickBranch(issue: number): string {
   return `coder/quick/issue-${issue}`;
 }
 
-/** `Reports/{NN}_{Phase_Name}.md`: NN two digits, spaces as `_`, no `/`. */
-export function reportPath(phase: number, phaseName: string): string {
-  const nn = String(phase).padStart(2, '0');
-  const name =
-    phaseName
+/**
+ * A phase's name as a report's file name holds it, portable to every file system git checks out
+ * on: no `<>:"/\|?*`, no control character, no emoji or other pictograph (nor the joiners and
+ * variation selectors that build them), no trailing dot or space; spaces as `_`, one at a time.
+ * Letters of every script stay. `(Priority: P1) 🎯 MVP` → `(Priority_P1)_MVP`.
+ */
+export function portableName(name: string): string {
+  return (
+    name
+      .normalize('NFC')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[<>:"/\\|?*\u0000-\u001f\u007f-\u009f]/g, ' ')
+      .replace(/\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0e|\ufe0f|\u20e3/gu, ' ')
+      .replace(/[\p{Cs}\p{Co}\p{Cn}]/gu, ' ')
+      .trim()
+      .replace(/\s+/g, '_')
+      .replace(/_+/g, '_')
+      .replace(/[._ ]+$/, '')
+  );
+}
+
+/** The name reports had before names were portable: kept for a report already written so. */
+function legacyName(name: string): string {
+  return (
+    name
       // eslint-disable-next-line no-control-regex
       .replace(/[/\\\u0000-\u001f\u007f]/g, '')
       .trim()
-      .replace(/\s+/g, '_') || `Phase_${phase}`;
-  const path = `${PLAN_FILES.reportsDir}/${nn}_${name}.md`;
+      .replace(/\s+/g, '_')
+  );
+}
+
+/**
+ * A phase report's file name, `{NN}_{Phase_Name}.md` (`NN` two digits at least), its name
+ * portable (`portableName`); when `existing` (the paths there now) holds the phase's report under
+ * the name an earlier version wrote, that one, so a report is never written twice.
+ */
+export function reportFileName(
+  number: string,
+  phaseName: string,
+  existing: (name: string) => boolean = () => false,
+): string {
+  const nn = number.padStart(2, '0');
+  const fallback = `Phase_${number}`;
+  const now = `${nn}_${portableName(phaseName) || fallback}.md`;
+  const before = `${nn}_${legacyName(phaseName) || fallback}.md`;
+  return before !== now && existing(before) ? before : now;
+}
+
+/** `Reports/{NN}_{Phase_Name}.md` of a coder plan (`reportFileName`); `existing`: plan-relative paths. */
+export function reportPath(
+  phase: number,
+  phaseName: string,
+  existing: readonly string[] = [],
+): string {
+  const dir = PLAN_FILES.reportsDir;
+  const file = reportFileName(String(phase), phaseName, (name) =>
+    existing.includes(`${dir}/${name}`),
+  );
+  const path = `${dir}/${file}`;
   // Phase 1 named "Master Log" must not overwrite the master log.
-  return path === PLAN_FILES.masterLog ? `${PLAN_FILES.reportsDir}/${nn}_${name}_Report.md` : path;
+  return path === PLAN_FILES.masterLog ? path.replace(/\.md$/, '_Report.md') : path;
 }
 
 /**

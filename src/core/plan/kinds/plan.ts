@@ -1,4 +1,5 @@
 import { kindOfPath, validateKindContext, type NamedPlan, type PlanKind } from './discovery.js';
+import { reportFileName } from '../layout.js';
 import { openDialect } from './dialectPlan.js';
 import { openTaskmaster } from './taskmasterPlan.js';
 import { emptyKindPlan, type KindPlan, type KindSidecar } from './view.js';
@@ -47,15 +48,8 @@ export function kindSidecar(plan: Pick<NamedPlan, 'sidecar'>): KindSidecar {
     masterLog: `${dir}/Master_Log.md`,
     checkpoint: `${dir}/Checkpoint.md`,
     reportsDir,
-    report: (phase) => {
-      const name =
-        phase.name
-          // eslint-disable-next-line no-control-regex
-          .replace(/[/\\\u0000-\u001f\u007f]/g, '')
-          .trim()
-          .replace(/\s+/g, '_') || `Phase_${phase.number}`;
-      return `${reportsDir}/${phase.number.padStart(2, '0')}_${name}.md`;
-    },
+    report: (phase, existing = []) =>
+      `${reportsDir}/${reportFileName(phase.number, phase.name, (name) => existing.includes(`${reportsDir}/${name}`))}`,
   };
 }
 

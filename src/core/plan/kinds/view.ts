@@ -56,7 +56,11 @@ export interface KindSidecar {
   checkpoint: string;
   /** The folder of the phase reports. */
   reportsDir: string;
-  report: (phase: Pick<KindPhase, 'number' | 'name'> & Partial<KindPhase>) => string;
+  /** A phase's report; `existing`: the paths there now (a report an earlier version named keeps its name). */
+  report: (
+    phase: Pick<KindPhase, 'number' | 'name'> & Partial<KindPhase>,
+    existing?: readonly string[],
+  ) => string;
 }
 
 export interface KindPlan {
