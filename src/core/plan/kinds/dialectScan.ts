@@ -9,6 +9,8 @@
  * authority, and differential tests hold the two to the same plan.
  */
 
+import { inlineText } from '../inline.js';
+
 /** A heading at the top level of the document, as mdast's text reads it. */
 export interface ScannedHeading {
   kind: 'heading';
@@ -54,11 +56,6 @@ const ORDERED = /^(\d{1,9})[.)](?= |$)/;
 const ATX = /^(#{1,6})(?: (.*))?$/;
 // A bracket that opens no link definition: closed on its line, not followed by `:`.
 const NOT_DEFINITION = /^\[[^\]\\[]*\](?!:)/;
-// Text whose mdast text could differ from the source, outside code spans: escapes, emphasis,
-// HTML and autolinks, entities, images, links and references, footnotes. An underscore between
-// two letters or digits opens and closes nothing, so `test_users.ts` stays plain.
-const NOT_PLAIN =
-  /[\\*<]|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)|!\[|\](?:\(|\[|:)|\[\^|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/;
 const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
 
 function isLetter(c: number): boolean {
@@ -108,30 +105,6 @@ function startsText(s: string): boolean {
   }
 }
 
-/**
- * `a `b` c` as mdast's text reads it, or undefined when it may read otherwise: single-backtick
- * code spans lose their backticks (and one space each side when both are there); the text
- * outside them must be plain, with at most one `~` (two could strike through).
- */
-function plainText(text: string): string | undefined {
-  const parts = text.split('`');
-  if (parts.length % 2 === 0 || text.includes('``')) return undefined;
-  let tildes = 0;
-  let out = '';
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]!;
-    if (i % 2 === 1) {
-      if (part.trim() === '') return undefined;
-      out += part.startsWith(' ') && part.endsWith(' ') ? part.slice(1, -1) : part;
-      continue;
-    }
-    if (NOT_PLAIN.test(part)) return undefined;
-    for (let t = part.indexOf('~'); t !== -1; t = part.indexOf('~', t + 1)) tildes++;
-    out += part;
-  }
-  return tildes > 1 ? undefined : out;
-}
-
 /** What `itemText` keeps of the text after the box: a leading `[.]` or `[.]*` and spaces dropped. */
 function withoutBox(text: string): string {
   if (text[0] !== '[' || text[2] !== ']' || /[\n\r\u2028\u2029]/.test(text[1] ?? '\n')) {
@@ -141,15 +114,13 @@ function withoutBox(text: string): string {
 }
 
 /**
- * Requirements as mdast's text reads them from one line (`_…_` and `**…**` around the whole line
- * are emphasis), undefined when it cites none, 'not plain' when markup could change them.
+ * Requirements as mdast's text reads them from one line (`inlineText`), undefined when it cites
+ * none, 'not plain' when remark must read the line.
  */
 function requirementsOfLine(text: string): string[] | 'not plain' | undefined {
   if (!/requirement/i.test(text)) return undefined;
-  let plain = text.trim();
-  const wrap = /^(\*\*|__|\*|_)(?=\S)(.*\S)\1$/.exec(plain);
-  if (wrap) plain = wrap[2]!;
-  if (/[\\`*_<>[\]&!~|]/.test(plain)) return 'not plain';
+  const plain = inlineText(text);
+  if (plain === undefined) return 'not plain';
   const m = REQUIREMENTS.exec(plain);
   return m ? m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : undefined;
 }
@@ -160,10 +131,25 @@ interface OpenItem {
   requirements: string[] | undefined;
 }
 
+/** Why the scanner left a document to remark, and on which line. */
+export interface ScanRefusal {
+  refused: string;
+  line: number;
+}
+
 /** The scan of a whole document, or undefined when remark must read it (see the file's note). */
 export function scanDialect(source: string, mode: ScanMode): DialectScan | undefined {
+  const scan = scanOrRefuse(source, mode);
+  return 'refused' in scan ? undefined : scan;
+}
+
+/** The scan of a whole document, or why remark must read it (what `npm run bench` shows). */
+export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | ScanRefusal {
+  let line = 0;
+  const no = (refused: string): ScanRefusal => ({ refused, line });
   const suspect = SUSPECT.test(source);
-  if (suspect && /\r(?!\n)|(?<!^)\ufeff/.test(source)) return undefined;
+  if (suspect && /\r(?!\n)|(?<!^)\ufeff/.test(source))
+    return no('a lone carriage return or a byte order mark inside');
   const events: (ScannedHeading | ScannedItem)[] = [];
   const skip = new Set<number>();
   const open: OpenItem[] = [];
@@ -171,11 +157,17 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
   // first paragraph, whether it is inside the block quote, whether it names requirements.
   let para = -1;
   let paraBox = false;
+  // spec-kit: the lines of the open task's paragraph (its text is read when the scan ends).
+  let taskLines: string[] | undefined;
+  const tasks: { event: ScannedItem; lines: string[] }[] = [];
+  // After an empty list item (`-` alone): the column its content would start at.
+  let emptyItem = -1;
   let paraReq = false;
   let quote = false;
   let fence: { char: string; length: number } | undefined;
   let html = false;
-  let line = 0;
+  // In a table (or a paragraph of `|` lines) at the top level: it holds no task.
+  let table = false;
   let pos = source.charCodeAt(0) === 0xfeff ? 1 : 0;
 
   const nextLine = (): { text: string; start: number } | undefined => {
@@ -197,10 +189,10 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
   if (source.startsWith('---', pos) || source.startsWith('+++', pos)) {
     const first = nextLine()!;
     const fenceText = first.text.slice(0, 3);
-    if (!/^(?:---|\+\+\+)[ \t]*$/.test(first.text)) return undefined;
+    if (!/^(?:---|\+\+\+)[ \t]*$/.test(first.text)) return no('front matter that does not close');
     for (;;) {
       const l = nextLine();
-      if (!l) return undefined;
+      if (!l) return no('front matter that does not close');
       if (l.text.startsWith(fenceText) && /^[ \t]*$/.test(l.text.slice(3))) break;
     }
   }
@@ -227,12 +219,23 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
       if (text.includes('-->')) html = false;
       continue;
     }
-    if (suspect && CONTROL.test(text)) return undefined;
+    if (suspect && CONTROL.test(text)) return no('a tab or control character');
     let first = 0;
     while (text.charCodeAt(first) === 32) first++;
+    if (emptyItem >= 0) {
+      const column = emptyItem;
+      emptyItem = -1;
+      if (first < text.length && first >= column) return no('a line inside an empty list item');
+    }
     if (first === text.length) {
       para = -1;
       quote = false;
+      table = false;
+      continue;
+    }
+    if (table) {
+      if (first > 3 || text.charCodeAt(first) !== 124)
+        return no('a table row not opening with "|"');
       continue;
     }
     const indent = first;
@@ -245,11 +248,12 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
 
     if (c === 62 /* > */) {
       // A block quote at the top level holding paragraphs only.
-      if (indent > 0) return undefined;
+      if (indent > 0) return no('an indented block quote');
       let q = 1;
       if (rest[q] === ' ') q++;
       if (q < rest.length) {
-        if (rest[q] === ' ' || !startsText(rest.slice(q))) return undefined;
+        if (rest[q] === ' ' || !startsText(rest.slice(q)))
+          return no('a block quote holding more than text');
         para = 0;
       } else para = -1;
       open.length = 0;
@@ -260,21 +264,27 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
     }
     if (rel >= 4) {
       // Indented: the continuation of an open paragraph, or indented code.
-      if (para < 0 || paraBox) return undefined;
-      if (mode === 'kiro' && (paraReq || /requirement/i.test(rest))) return undefined;
+      if (para < 0) return no('indented code');
+      if (paraBox) {
+        if (!taskLines) return no('a line continuing a task');
+        taskLines.push(rest);
+        continue;
+      }
+      if (mode === 'kiro' && (paraReq || /requirement/i.test(rest)))
+        return no('a requirements line continued');
       continue;
     }
     if (c === 35 /* # */) {
       const m = ATX.exec(rest);
       if (m) {
-        if (indent > 0) return undefined;
+        if (indent > 0) return no('an indented heading');
         const content = (m[2] ?? '')
           .trim()
           .replace(/(?:^| +)#+$/, '')
           .trim();
         // Kiro reads no heading's text; spec-kit's phases are named by theirs.
-        const plain = mode === 'speckit' ? plainText(content) : content;
-        if (plain === undefined) return undefined;
+        const plain = mode === 'speckit' ? inlineText(content) : content;
+        if (plain === undefined) return no('markup in a heading remark must read');
         events.push({ kind: 'heading', depth: m[1]!.length, text: plain, line });
         open.length = 0;
         para = -1;
@@ -284,8 +294,8 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
     }
     if ((c === 96 /* ` */ && rest.startsWith('```')) || (c === 126 && rest.startsWith('~~~'))) {
       const m = /^(`{3,}|~{3,})(.*)$/.exec(rest)!;
-      if (m[1]![0] === '`' && m[2]!.includes('`')) return undefined; // inline code, not a fence
-      if (indent > 0) return undefined;
+      if (m[1]![0] === '`' && m[2]!.includes('`')) return no('inline code opening a line'); // inline code, not a fence
+      if (indent > 0) return no('an indented fence');
       fence = { char: m[1]![0]!, length: m[1]!.length };
       skip.add(line);
       open.length = 0;
@@ -294,7 +304,8 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
       continue;
     }
     if (c === 60 /* < */) {
-      if (indent > 0 || !rest.startsWith('<!--') || /^<!---?>/.test(rest)) return undefined;
+      if (indent > 0 || !rest.startsWith('<!--') || /^<!---?>/.test(rest))
+        return no('HTML other than a comment at the top level');
       html = !rest.includes('-->', 4);
       skip.add(line);
       open.length = 0;
@@ -302,9 +313,17 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
       quote = false;
       continue;
     }
+    if ((c === 45 || c === 42 || c === 43) && rest.length === 1 && para < 0) {
+      // An empty list item: it closes the items it is not inside, and holds nothing.
+      open.length = k;
+      quote = false;
+      emptyItem = indent + 2;
+      continue;
+    }
     if (NOT_TEXT_LINE.test(rest)) {
       // A thematic break between blocks; after text it could underline a setext heading.
-      if (indent > 0 || para >= 0 || !/^(?:-{3,}|\*{3,}|_{3,}) *$/.test(rest)) return undefined;
+      if (indent > 0 || para >= 0 || !/^(?:-{3,}|\*{3,}|_{3,}) *$/.test(rest))
+        return no('a setext underline or an indented rule');
       open.length = 0;
       quote = false;
       continue;
@@ -318,10 +337,10 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
       // An ordered item other than 1 does not interrupt a paragraph: on the paragraph's own
       // level the line is its text; a list item only where it closes the paragraph's item.
       if (para >= 0 && Number(ordered[1]) !== 1) {
-        if (quote) return undefined;
+        if (quote) return no('a numbered line after a block quote');
         if (k >= para) {
           if (paraBox || (mode === 'kiro' && (paraReq || /requirement/i.test(rest)))) {
-            return undefined;
+            return no('a numbered line continuing a task');
           }
           continue;
         }
@@ -331,7 +350,7 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
       let at = marker;
       while (rest.charCodeAt(at) === 32) at++;
       const spaces = at - marker;
-      if (at >= rest.length || spaces > 4) return undefined; // an empty item, or code in it
+      if (at >= rest.length || spaces > 4) return no('an empty list item, or code in one'); // an empty item, or code in it
       const content = rest.slice(at);
       open.length = k;
       const item: OpenItem = { content: indent + at, requirements: undefined };
@@ -345,7 +364,7 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
         const mark = content[1]!;
         const afterText = content.slice(3);
         if (/^[:([]/.test(afterText) || afterText.trim() === '' || !startsText(content)) {
-          return undefined;
+          return no('a box followed by a link, a colon or nothing');
         }
         const lineEnd = source.indexOf('\n', start);
         const after = source.slice(
@@ -353,43 +372,53 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
           lineEnd === -1 ? source.length : lineEnd,
         );
         paraBox = true;
-        let taskText = '';
-        if (mode === 'speckit' && (mark === ' ' || mark === 'x' || mark === 'X')) {
-          if (afterText[0] === ' ') {
-            const plain = plainText(afterText.slice(1));
-            if (plain === undefined) return undefined;
-            taskText = withoutBox(plain);
-          }
-        }
+        taskLines = undefined;
+        const read = mode === 'speckit' && (mark === ' ' || mark === 'x' || mark === 'X');
+        if (read && afterText[0] === ' ') taskLines = [afterText];
         if (mode === 'kiro') {
           paraReq = /requirement/i.test(afterText);
-          if (!cite(afterText)) return undefined;
+          if (!cite(afterText)) return no('markup in a requirements line');
         }
-        events.push({
+        const event: ScannedItem = {
           kind: 'item',
           line,
           offset: start + indent + at + 1,
           mark,
           after,
-          text: taskText,
+          text: '',
           requirements: () => item.requirements ?? [],
-        });
+        };
+        events.push(event);
+        if (taskLines) tasks.push({ event, lines: taskLines });
         continue;
       }
-      if (!startsText(content)) return undefined;
+      if (!startsText(content)) return no('a list item opening with a block');
       if (mode === 'kiro') {
         paraReq = /requirement/i.test(content);
-        if (!cite(content)) return undefined;
+        if (!cite(content)) return no('markup in a requirements line');
       }
       continue;
     }
+    if (c === 124 /* | */ && indent === 0 && para < 0) {
+      // A table (or a paragraph of `|` lines: the same to the plan) up to the next blank line.
+      table = true;
+      open.length = 0;
+      quote = false;
+      continue;
+    }
     // Paragraph text.
-    if (!startsText(rest)) return undefined;
+    if (!startsText(rest))
+      return no('a line opening a block the scanner does not read (table, HTML, definition…)');
     if (para >= 0) {
       if (quote) continue; // a lazy line of the quote's paragraph
       // The paragraph goes on (lazily when the line is less indented than its item).
-      if (paraBox && mode === 'speckit') return undefined;
-      if (mode === 'kiro' && (paraReq || /requirement/i.test(rest))) return undefined;
+      if (paraBox && taskLines) {
+        taskLines.push(rest);
+        continue;
+      }
+      if (paraBox && mode === 'speckit') return no('a line continuing a task');
+      if (mode === 'kiro' && (paraReq || /requirement/i.test(rest)))
+        return no('a requirements line continued');
       continue;
     }
     quote = false;
@@ -399,8 +428,17 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
     paraReq = false;
     if (mode === 'kiro' && k > 0) {
       paraReq = /requirement/i.test(rest);
-      if (!cite(rest)) return undefined;
+      if (!cite(rest)) return no('markup in a requirements line');
     }
+  }
+  // A task's text: the first line of its paragraph, as mdast's text reads the whole paragraph.
+  for (const { event, lines } of tasks) {
+    const plain = inlineText(lines.join('\n'));
+    if (plain === undefined) {
+      line = event.line;
+      return no('markup in a task remark must read');
+    }
+    event.text = withoutBox(plain.split('\n')[0]!);
   }
   return { events, skip };
 }

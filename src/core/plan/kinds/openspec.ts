@@ -1,12 +1,10 @@
-import type { Root } from 'mdast';
 import type { Problem } from '../../problem.js';
-import { parseMarkdown } from '../markdown.js';
 import {
   comparePhaseNumbers,
+  dialectRead,
   finish,
   givenId,
   indentOf,
-  limitProblem,
   readsBox,
   speckitEventsOfTree,
   type DialectPhase,
@@ -30,10 +28,20 @@ const GROUP = /^(\d+)\.(?:\s+([\s\S]*))?$/;
 const TASK_ID = /^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)/;
 const STATE: Record<string, DialectState> = { ' ': 'todo', '\t': 'todo', x: 'done', X: 'done' };
 
-export function readOpenspec(source: string, path: string): DialectPlan {
-  const limited = limitProblem(source, path);
-  if (limited) return limited;
-  const root: Root = parseMarkdown(source);
+/**
+ * OpenSpec's tasks.md. Its headings and boxes are spec-kit's events (the line scanner's fast path,
+ * else remark's tree); `fast: false` reads with remark alone, the authority the scanner is
+ * tested against.
+ */
+export function readOpenspec(
+  source: string,
+  path: string,
+  options: { fast?: boolean } = {},
+): DialectPlan {
+  const read = dialectRead(source, path, 'speckit', options);
+  if ('limited' in read) return read.limited;
+  const { scanned, root, skip } = read;
+  const events = scanned?.events ?? speckitEventsOfTree(source, root());
   const phases: DialectPhase[] = [];
   const problems: Problem[] = [];
   let current: DialectPhase | undefined;
@@ -42,7 +50,7 @@ export function readOpenspec(source: string, path: string): DialectPlan {
   let parent: { id: string; indent: number; given: number } | undefined;
   const pending: { phase: DialectPhase; task: DialectPhase['tasks'][number] }[] = [];
   const written = new Set<string>();
-  for (const event of speckitEventsOfTree(source, root)) {
+  for (const event of events) {
     if (event.kind === 'heading') {
       if (event.depth > 2) continue;
       const m = event.depth === 2 ? GROUP.exec(event.text.trim()) : null;
@@ -111,7 +119,7 @@ export function readOpenspec(source: string, path: string): DialectPlan {
   return finish(
     source,
     path,
-    root,
+    skip,
     phases,
     problems,
     'Write a task as "- [ ] 1.1 Description" under a "## 1. Group" heading.',

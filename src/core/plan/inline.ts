@@ -1,0 +1,238 @@
+/**
+ * A paragraph's or heading's inline content as mdast's text reads it (`toString` of what remark
+ * parses), for the line scanners' fast path; undefined where it may read otherwise, and remark
+ * reads the block instead. remark stays the authority: differential tests hold the two to the
+ * same text. What it reads, as micromark does:
+ * - code spans (a run of backticks to the next run of the same length) lose their backticks,
+ *   and one space each side when both are there;
+ * - `*`, `_` emphasis and strong, and GFM's `~`/`~~` strikethrough, lose their delimiters:
+ *   CommonMark's pairing (a closer takes the nearest opener; what lies between is text), with
+ *   micromark's flanking rules (unicode whitespace and punctuation);
+ * - a backslash before ASCII punctuation is dropped; `<` that opens no autolink is text, as is
+ *   an inline HTML tag (mdast's text keeps it); GFM autolink literals read as written.
+ * It gives up on links and images, entities, footnotes, a run that can both open and close, a
+ * code span across lines, HTML holding other markup, and strikethrough next to emphasis.
+ */
+
+const WHITESPACE = /\s/;
+const PUNCTUATION = /\p{P}|\p{S}/u;
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+// Links, images, references, footnotes, entities: what the fast reading leaves to remark.
+const GIVES_UP = /!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
+// `<` then what may open an autolink or an HTML tag, comment or instruction.
+const ANGLE = /<[A-Za-z/!?]/;
+const AUTOLINK =
+  /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
+// GFM autolink literals hold markup characters as text: with them, leave the line to remark.
+// An HTML open or closing tag, a comment, an instruction or a declaration (CommonMark's raw HTML).
+const TAG =
+  /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<![A-Za-z][^>]*>)$/;
+const LITERAL_LINK = /:\/\/|www\.|[\w.+-]@[A-Za-z0-9]/;
+
+/** micromark's character groups: 1 whitespace (or the start or end), 2 punctuation, 0 other. */
+function group(c: string | undefined): 0 | 1 | 2 {
+  if (c === undefined || WHITESPACE.test(c)) return 1;
+  return PUNCTUATION.test(c) ? 2 : 0;
+}
+
+interface Run {
+  char: string;
+  /** Where the run's characters go in `out`. */
+  slot: number;
+  size: number;
+  left: number;
+  open: boolean;
+  close: boolean;
+  active: boolean;
+}
+
+/**
+ * The text of `source` (a paragraph's lines joined by `\n`, each after its indentation, or a
+ * heading's content) as mdast's `toString` reads it, or undefined when remark must read it.
+ */
+export function inlineText(written: string): string | undefined {
+  if (GIVES_UP.test(written)) return undefined;
+  // A paragraph's text starts and ends at a non-space; a line's trailing spaces end no text.
+  let trimmed = written.replace(/^[ \t]+|[ \t]+$/g, '');
+  if (trimmed.includes('\n')) {
+    if (/\n[ \t]*\n/.test(trimmed)) return undefined; // two paragraphs
+    trimmed = trimmed.replace(/\n[ \t]+/g, '\n');
+  }
+  const source = trimmed;
+  const markup = /[*_~`\\<]/.test(source);
+  // The text outside code spans and tags, where a GFM autolink literal could start.
+  let outside = '';
+  const out: string[] = [];
+  const runs: Run[] = [];
+  let text = '';
+  let tildes = false;
+  let others = false;
+  const flush = () => {
+    if (text) out.push(text);
+    text = '';
+  };
+  const n = source.length;
+  for (let i = 0; i < n;) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const next = source[i + 1];
+      if (next === '\n') {
+        i += 2; // a hard break: no text, and the line ending is its own
+        continue;
+      }
+      if (next === '`') return undefined;
+      if (next !== undefined && ASCII_PUNCTUATION.test(next)) {
+        text += next;
+        i += 2;
+        continue;
+      }
+      text += c;
+      i++;
+      continue;
+    }
+    if (c === ' ') {
+      let end = i;
+      while (source[end] === ' ') end++;
+      if (source[end] === '\n') {
+        // Trailing spaces end no text; two or more make a hard break, which takes the line end.
+        if (end - i >= 2) end++;
+        i = end;
+        continue;
+      }
+      text += source.slice(i, end);
+      i = end;
+      continue;
+    }
+    if (c === '<' && ANGLE.test(source.slice(i, i + 2))) {
+      // An HTML tag is text to mdast, as written (escapes and backticks too); an autolink drops
+      // its brackets: leave those, and tags holding what the reading would change, to remark.
+      if (AUTOLINK.test(source.slice(i, i + 300))) return undefined;
+      const close = source.indexOf('>', i);
+      if (close !== -1) {
+        const tag = source.slice(i, close + 1);
+        if (TAG.test(tag)) {
+          if (/[`\\\n]/.test(tag)) return undefined;
+          text += tag;
+          outside += '\0';
+          i = close + 1;
+          continue;
+        }
+        if (/[`*_~\\\n]/.test(tag)) return undefined;
+      }
+    }
+    if (c === '`') {
+      let end = i;
+      while (source[end] === '`') end++;
+      const size = end - i;
+      // The next run of exactly `size` backticks closes the span; none: the run is text.
+      let close = -1;
+      for (let j = source.indexOf('`', end); j !== -1;) {
+        let k = j;
+        while (source[k] === '`') k++;
+        if (k - j === size) {
+          close = j;
+          break;
+        }
+        j = source.indexOf('`', k);
+      }
+      if (close === -1) {
+        text += source.slice(i, end);
+        i = end;
+        continue;
+      }
+      let code = source.slice(end, close);
+      if (code.includes('\n')) return undefined;
+      if (
+        code.length >= 2 &&
+        code[0] === ' ' &&
+        code[code.length - 1] === ' ' &&
+        /[^ ]/.test(code)
+      ) {
+        code = code.slice(1, -1);
+      }
+      text += code;
+      outside += '\0';
+      i = close + size;
+      continue;
+    }
+    if (c === '*' || c === '_' || c === '~') {
+      let end = i;
+      while (source[end] === c) end++;
+      const size = end - i;
+      const before = group(source[i - 1]);
+      const after = group(source[end]);
+      let open: boolean;
+      let close: boolean;
+      if (c === '~') {
+        if (size > 2) {
+          text += source.slice(i, end);
+          i = end;
+          continue;
+        }
+        open = after === 0 || (after === 2 && before !== 0);
+        close = before === 0 || (before === 2 && after !== 0);
+      } else {
+        // A `~` beside the run loosens it, as GFM's strikethrough registers `~` with micromark.
+        const o = after === 0 || (after === 2 && before !== 0) || source[end] === '~';
+        const cl = before === 0 || (before === 2 && after !== 0) || source[i - 1] === '~';
+        open = c === '*' ? o : o && (before !== 0 || !cl);
+        close = c === '*' ? cl : cl && (after !== 0 || !o);
+      }
+      if (!open && !close) {
+        text += source.slice(i, end);
+        i = end;
+        continue;
+      }
+      flush();
+      runs.push({ char: c, slot: out.length, size, left: size, open, close, active: true });
+      out.push('');
+      i = end;
+      continue;
+    }
+    text += c;
+    outside += c;
+    i++;
+  }
+  flush();
+  if (markup && LITERAL_LINK.test(outside)) return undefined;
+  if (runs.length === 0) return out.join('');
+  // Pairing: each closer takes the nearest active opener of its kind (strikethrough: of its
+  // size); the runs between them are text from then on.
+  for (let r = 0; r < runs.length; r++) {
+    const closer = runs[r]!;
+    if (!closer.close) continue;
+    while (closer.left > 0) {
+      let o = r - 1;
+      for (; o >= 0; o--) {
+        const opener = runs[o]!;
+        if (!opener.active || !opener.open || opener.char !== closer.char || opener.left === 0) {
+          continue;
+        }
+        if (closer.char === '~' && (opener.size !== closer.size || opener.left !== opener.size)) {
+          continue;
+        }
+        // The rule of three, as micromark applies it (to what is left of each run).
+        if (
+          closer.char !== '~' &&
+          (opener.close || closer.open) &&
+          closer.left % 3 &&
+          !((opener.left + closer.left) % 3)
+        ) {
+          continue;
+        }
+        break;
+      }
+      if (o < 0) break;
+      const opener = runs[o]!;
+      const use = closer.char === '~' ? closer.size : opener.left >= 2 && closer.left >= 2 ? 2 : 1;
+      opener.left -= use;
+      closer.left -= use;
+      if (closer.char === '~') tildes = true;
+      else others = true;
+      for (let between = o + 1; between < r; between++) runs[between]!.active = false;
+    }
+  }
+  if (tildes && others) return undefined;
+  for (const run of runs) out[run.slot] = run.char.repeat(run.left);
+  return out.join('');
+}

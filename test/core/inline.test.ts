@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import type { Paragraph } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import { inlineText } from '../../src/core/plan/inline.js';
+import { parseMarkdown } from '../../src/core/plan/markdown.js';
+
+/**
+ * The fast path's inline reading against remark's: for every text it reads, the same string as
+ * mdast's `toString` of the paragraph remark parses (inside a task list item, as tasks are).
+ */
+function remarkText(text: string): string | undefined {
+  const root = parseMarkdown(`- [ ] ${text}\n`);
+  const list = root.children[0];
+  if (list?.type !== 'list') return undefined;
+  const para = list.children[0]?.children[0];
+  if (para?.type !== 'paragraph' || list.children[0]!.children.length !== 1) return undefined;
+  return toString(para as Paragraph);
+}
+
+const token = fc.constantFrom(
+  'T001',
+  ' ',
+  ' ',
+  'word',
+  'snake_case',
+  '**',
+  '*',
+  '_',
+  '__',
+  '~',
+  '~~',
+  '~~~',
+  '`',
+  '``',
+  '`code`',
+  '<',
+  '>',
+  '<T>',
+  '< 150ms',
+  '<https://x.y>',
+  '<a@b.co>',
+  '<!-- c -->',
+  '\\*',
+  '\\_',
+  '\\',
+  '[US1]',
+  '[P]',
+  '(',
+  ')',
+  '.',
+  ':',
+  '—',
+  '、',
+  '（',
+  '）**，',
+  '<b>',
+  '</b>',
+  '<a=b>',
+  '。',
+  '（',
+  '验证',
+  'https://x.y/a_b',
+  '&amp;',
+  '&',
+  '!',
+  '#',
+  '|',
+  '\n',
+  '  \n',
+  ' \n',
+);
+const text = fc
+  .array(token, { minLength: 1, maxLength: 14 })
+  .map((t) => t.join(''))
+  .filter(
+    (t) =>
+      /^\S/.test(t) &&
+      !/\n\s*$/.test(t) &&
+      !/\n[ ]*(?:[-*+#>|<`~]|\d)/.test(t) &&
+      !/\n[ _]*(?:\n|$)/.test(t),
+  );
+
+describe('inline text against remark (differential)', () => {
+  it('reads 5,000 generated task texts as mdast does, or leaves them to remark', () => {
+    let read = 0;
+    fc.assert(
+      fc.property(text, (t) => {
+        const fast = inlineText(t);
+        if (fast === undefined) return;
+        const remark = remarkText(t);
+        if (remark === undefined) return;
+        read++;
+        expect([t, fast]).toEqual([t, remark]);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(read).toBeGreaterThan(1200);
+  });
+
+  it.each([
+    ['**T001** [Setup] 验证开发环境就绪', 'T001 [Setup] 验证开发环境就绪'],
+    ['~~Plot output~~ — skipped', 'Plot output — skipped'],
+    ['Tab switch latency < 50ms', 'Tab switch latency < 50ms'],
+    ['Implement IRepository<T> interface', 'Implement IRepository<T> interface'],
+    ['Run `pytest tests/unit -k "a*b"` first', 'Run pytest tests/unit -k "a*b" first'],
+    [
+      'Create `.gitignore` for `node_modules/`, *.log',
+      'Create .gitignore for node_modules/, *.log',
+    ],
+    ['V2__foundation.sql の作成', 'V2__foundation.sql の作成'],
+    ['``a ` b`` and ` c `', 'a ` b and c'],
+  ])('reads %j as %j', (written, shown) => {
+    expect(inlineText(written)).toBe(shown);
+    expect(remarkText(written)).toBe(shown);
+  });
+});
