@@ -46460,12 +46460,12 @@ function slugConflicts(names) {
   for (const name of names)
     bySlug.set(planSlug(name), [...bySlug.get(planSlug(name)) ?? [], name]);
   const conflicts = /* @__PURE__ */ new Map();
-  for (const group of bySlug.values()) {
-    if (group.length < 2) continue;
-    for (const name of group)
+  for (const group2 of bySlug.values()) {
+    if (group2.length < 2) continue;
+    for (const name of group2)
       conflicts.set(
         name,
-        group.find((other) => other !== name)
+        group2.find((other) => other !== name)
       );
   }
   return conflicts;
@@ -46476,11 +46476,28 @@ function phaseBranch(planName, phase) {
 function quickBranch(issue4) {
   return `coder/quick/issue-${issue4}`;
 }
-function reportPath(phase, phaseName) {
-  const nn = String(phase).padStart(2, "0");
-  const name = phaseName.replace(/[/\\\u0000-\u001f\u007f]/g, "").trim().replace(/\s+/g, "_") || `Phase_${phase}`;
-  const path2 = `${PLAN_FILES.reportsDir}/${nn}_${name}.md`;
-  return path2 === PLAN_FILES.masterLog ? `${PLAN_FILES.reportsDir}/${nn}_${name}_Report.md` : path2;
+function portableName(name) {
+  return name.normalize("NFC").replace(/[<>:"/\\|?*\u0000-\u001f\u007f-\u009f]/g, " ").replace(new RegExp("\\p{Extended_Pictographic}|\\p{Emoji_Modifier}|\\u200d|\\ufe0e|\\ufe0f|\\u20e3", "gu"), " ").replace(/[\p{Cs}\p{Co}\p{Cn}]/gu, " ").trim().replace(/\s+/g, "_").replace(/_+/g, "_").replace(/[._ ]+$/, "");
+}
+function legacyName(name) {
+  return name.replace(/[/\\\u0000-\u001f\u007f]/g, "").trim().replace(/\s+/g, "_");
+}
+function reportFileName(number4, phaseName, existing = () => false) {
+  const nn = number4.padStart(2, "0");
+  const fallback2 = `Phase_${number4}`;
+  const now = `${nn}_${portableName(phaseName) || fallback2}.md`;
+  const before = `${nn}_${legacyName(phaseName) || fallback2}.md`;
+  return before !== now && existing(before) ? before : now;
+}
+function reportPath(phase, phaseName, existing = []) {
+  const dir = PLAN_FILES.reportsDir;
+  const file2 = reportFileName(
+    String(phase),
+    phaseName,
+    (name) => existing.includes(`${dir}/${name}`)
+  );
+  const path2 = `${dir}/${file2}`;
+  return path2 === PLAN_FILES.masterLog ? path2.replace(/\.md$/, "_Report.md") : path2;
 }
 function taskPlanPhase(fileName) {
   const base = fileName.replace(/\.md$/i, "");
@@ -50941,7 +50958,7 @@ function resolveAllAttention(events, context) {
               ...events[index2][1].start
             }
           };
-          const group = {
+          const group2 = {
             type: use > 1 ? "strong" : "emphasis",
             start: {
               ...openingSequence.start
@@ -50960,9 +50977,9 @@ function resolveAllAttention(events, context) {
           if (events[open3][1].end.offset - events[open3][1].start.offset) {
             nextEvents = push(nextEvents, [["enter", events[open3][1], context], ["exit", events[open3][1], context]]);
           }
-          nextEvents = push(nextEvents, [["enter", group, context], ["enter", openingSequence, context], ["exit", openingSequence, context], ["enter", text6, context]]);
+          nextEvents = push(nextEvents, [["enter", group2, context], ["enter", openingSequence, context], ["exit", openingSequence, context], ["enter", text6, context]]);
           nextEvents = push(nextEvents, resolveAll(context.parser.constructs.insideSpan.null, events.slice(open3 + 1, index2), context));
-          nextEvents = push(nextEvents, [["exit", text6, context], ["enter", closingSequence, context], ["exit", closingSequence, context], ["exit", group, context]]);
+          nextEvents = push(nextEvents, [["exit", text6, context], ["enter", closingSequence, context], ["exit", closingSequence, context], ["exit", group2, context]]);
           let offset = 0;
           if (events[index2][1].end.offset - events[index2][1].start.offset) {
             offset = 2;
@@ -53276,7 +53293,7 @@ function resolveToLabelEnd(events, context) {
       close2 = index2;
     }
   }
-  const group = {
+  const group2 = {
     type: events[open3][1].type === "labelLink" ? "link" : "image",
     start: {
       ...events[open3][1].start
@@ -53303,13 +53320,13 @@ function resolveToLabelEnd(events, context) {
       ...events[close2 - 2][1].start
     }
   };
-  media = [["enter", group, context], ["enter", label, context]];
+  media = [["enter", group2, context], ["enter", label, context]];
   media = push(media, events.slice(open3 + 1, open3 + offset + 3));
   media = push(media, [["enter", text6, context]]);
   media = push(media, resolveAll(context.parser.constructs.insideSpan.null, events.slice(open3 + offset + 4, close2 - 3), context));
   media = push(media, [["exit", text6, context], events[close2 - 2], events[close2 - 1], ["exit", label, context]]);
   media = push(media, events.slice(close2 + 1));
-  media = push(media, [["exit", group, context]]);
+  media = push(media, [["exit", group2, context]]);
   splice(events, open3, events.length, media);
   return events;
 }
@@ -59765,6 +59782,186 @@ function isDigit(code3) {
   return code3 >= 48 && code3 <= 57;
 }
 
+// src/core/plan/inline.ts
+var WHITESPACE = /\s/;
+var PUNCTUATION = new RegExp("\\p{P}|\\p{S}", "u");
+var ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+var GIVES_UP = /!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
+var ANGLE = /<[A-Za-z/!?]/;
+var AUTOLINK = /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
+var TAG = /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<![A-Za-z][^>]*>)$/;
+var LITERAL_LINK = /:\/\/|www\.|[\w.+-]@[A-Za-z0-9]/;
+function group(c) {
+  if (c === void 0 || WHITESPACE.test(c)) return 1;
+  return PUNCTUATION.test(c) ? 2 : 0;
+}
+function inlineText(written) {
+  if (GIVES_UP.test(written)) return void 0;
+  let trimmed = written.replace(/^[ \t]+|[ \t]+$/g, "");
+  if (trimmed.includes("\n")) {
+    if (/\n[ \t]*\n/.test(trimmed)) return void 0;
+    trimmed = trimmed.replace(/\n[ \t]+/g, "\n");
+  }
+  const source = trimmed;
+  const markup = /[*_~`\\<]/.test(source);
+  let outside = "";
+  const out = [];
+  const runs = [];
+  let text6 = "";
+  let tildes = false;
+  let others = false;
+  const flush = () => {
+    if (text6) out.push(text6);
+    text6 = "";
+  };
+  const n = source.length;
+  for (let i = 0; i < n; ) {
+    const c = source[i];
+    if (c === "\\") {
+      const next = source[i + 1];
+      if (next === "\n") {
+        i += 2;
+        continue;
+      }
+      if (next === "`") return void 0;
+      if (next !== void 0 && ASCII_PUNCTUATION.test(next)) {
+        text6 += next;
+        i += 2;
+        continue;
+      }
+      text6 += c;
+      i++;
+      continue;
+    }
+    if (c === " ") {
+      let end = i;
+      while (source[end] === " ") end++;
+      if (source[end] === "\n") {
+        if (end - i >= 2) end++;
+        i = end;
+        continue;
+      }
+      text6 += source.slice(i, end);
+      i = end;
+      continue;
+    }
+    if (c === "<" && ANGLE.test(source.slice(i, i + 2))) {
+      if (AUTOLINK.test(source.slice(i, i + 300))) return void 0;
+      const close2 = source.indexOf(">", i);
+      if (close2 !== -1) {
+        const tag = source.slice(i, close2 + 1);
+        if (TAG.test(tag)) {
+          if (/[`\\\n]/.test(tag)) return void 0;
+          text6 += tag;
+          outside += "\0";
+          i = close2 + 1;
+          continue;
+        }
+        if (/[`*_~\\\n]/.test(tag)) return void 0;
+      }
+    }
+    if (c === "`") {
+      let end = i;
+      while (source[end] === "`") end++;
+      const size = end - i;
+      let close2 = -1;
+      for (let j = source.indexOf("`", end); j !== -1; ) {
+        let k = j;
+        while (source[k] === "`") k++;
+        if (k - j === size) {
+          close2 = j;
+          break;
+        }
+        j = source.indexOf("`", k);
+      }
+      if (close2 === -1) {
+        text6 += source.slice(i, end);
+        i = end;
+        continue;
+      }
+      let code3 = source.slice(end, close2);
+      if (code3.includes("\n")) return void 0;
+      if (code3.length >= 2 && code3[0] === " " && code3[code3.length - 1] === " " && /[^ ]/.test(code3)) {
+        code3 = code3.slice(1, -1);
+      }
+      text6 += code3;
+      outside += "\0";
+      i = close2 + size;
+      continue;
+    }
+    if (c === "*" || c === "_" || c === "~") {
+      let end = i;
+      while (source[end] === c) end++;
+      const size = end - i;
+      const before = group(source[i - 1]);
+      const after = group(source[end]);
+      let open3;
+      let close2;
+      if (c === "~") {
+        if (size > 2) {
+          text6 += source.slice(i, end);
+          i = end;
+          continue;
+        }
+        open3 = after === 0 || after === 2 && before !== 0;
+        close2 = before === 0 || before === 2 && after !== 0;
+      } else {
+        const o = after === 0 || after === 2 && before !== 0 || source[end] === "~";
+        const cl = before === 0 || before === 2 && after !== 0 || source[i - 1] === "~";
+        open3 = c === "*" ? o : o && (before !== 0 || !cl);
+        close2 = c === "*" ? cl : cl && (after !== 0 || !o);
+      }
+      if (!open3 && !close2) {
+        text6 += source.slice(i, end);
+        i = end;
+        continue;
+      }
+      flush();
+      runs.push({ char: c, slot: out.length, size, left: size, open: open3, close: close2, active: true });
+      out.push("");
+      i = end;
+      continue;
+    }
+    text6 += c;
+    outside += c;
+    i++;
+  }
+  flush();
+  if (markup && LITERAL_LINK.test(outside)) return void 0;
+  if (runs.length === 0) return out.join("");
+  for (let r = 0; r < runs.length; r++) {
+    const closer = runs[r];
+    if (!closer.close) continue;
+    while (closer.left > 0) {
+      let o = r - 1;
+      for (; o >= 0; o--) {
+        const opener3 = runs[o];
+        if (!opener3.active || !opener3.open || opener3.char !== closer.char || opener3.left === 0) {
+          continue;
+        }
+        if (closer.char === "~" && (opener3.size !== closer.size || opener3.left !== opener3.size)) {
+          continue;
+        }
+        if (closer.char !== "~" && (opener3.close || closer.open) && closer.left % 3 && !((opener3.left + closer.left) % 3)) {
+          continue;
+        }
+        break;
+      }
+      if (o < 0) break;
+      const opener2 = runs[o];
+      const use = closer.char === "~" ? closer.size : opener2.left >= 2 && closer.left >= 2 ? 2 : 1;
+      opener2.left -= use;
+      closer.left -= use;
+      if (closer.char === "~") tildes = true;
+      else others = true;
+      for (let between = o + 1; between < r; between++) runs[between].active = false;
+    }
+  }
+  if (tildes && others) return void 0;
+  for (const run3 of runs) out[run3.slot] = run3.char.repeat(run3.left);
+  return out.join("");
+}
+
 // src/core/plan/kinds/dialectScan.ts
 var CONTROL = /[\0-\x09\x0b-\x1f\x7f\ufeff]/;
 var SUSPECT = /[\0-\x09\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)|(?<!^)\ufeff/;
@@ -59772,7 +59969,6 @@ var NOT_TEXT_LINE = /^(?:[-:|=][-:|= ]*|(?:\* *){3,}|(?:_ *){3,})$/;
 var ORDERED = /^(\d{1,9})[.)](?= |$)/;
 var ATX2 = /^(#{1,6})(?: (.*))?$/;
 var NOT_DEFINITION = /^\[[^\]\\[]*\](?!:)/;
-var NOT_PLAIN = /[\\*<]|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)|!\[|\](?:\(|\[|:)|\[\^|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/;
 var REQUIREMENTS2 = /Requirements?:\s*(\d[\d.,\s]*)/i;
 function isLetter(c) {
   return c >= 65 && c <= 90 || c >= 97 && c <= 122;
@@ -59819,24 +60015,6 @@ function startsText(s) {
       return c >= 48 && c <= 57 && !ORDERED.test(s);
   }
 }
-function plainText(text6) {
-  const parts = text6.split("`");
-  if (parts.length % 2 === 0 || text6.includes("``")) return void 0;
-  let tildes = 0;
-  let out = "";
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
-    if (i % 2 === 1) {
-      if (part.trim() === "") return void 0;
-      out += part.startsWith(" ") && part.endsWith(" ") ? part.slice(1, -1) : part;
-      continue;
-    }
-    if (NOT_PLAIN.test(part)) return void 0;
-    for (let t = part.indexOf("~"); t !== -1; t = part.indexOf("~", t + 1)) tildes++;
-    out += part;
-  }
-  return tildes > 1 ? void 0 : out;
-}
 function withoutBox(text6) {
   if (text6[0] !== "[" || text6[2] !== "]" || /[\n\r\u2028\u2029]/.test(text6[1] ?? "\n")) {
     return text6.trim();
@@ -59845,26 +60023,34 @@ function withoutBox(text6) {
 }
 function requirementsOfLine(text6) {
   if (!/requirement/i.test(text6)) return void 0;
-  let plain = text6.trim();
-  const wrap3 = /^(\*\*|__|\*|_)(?=\S)(.*\S)\1$/.exec(plain);
-  if (wrap3) plain = wrap3[2];
-  if (/[\\`*_<>[\]&!~|]/.test(plain)) return "not plain";
+  const plain = inlineText(text6);
+  if (plain === void 0) return "not plain";
   const m = REQUIREMENTS2.exec(plain);
   return m ? m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : void 0;
 }
 function scanDialect(source, mode) {
+  const scan = scanOrRefuse(source, mode);
+  return "refused" in scan ? void 0 : scan;
+}
+function scanOrRefuse(source, mode) {
+  let line2 = 0;
+  const no = (refused) => ({ refused, line: line2 });
   const suspect = SUSPECT.test(source);
-  if (suspect && /\r(?!\n)|(?<!^)\ufeff/.test(source)) return void 0;
+  if (suspect && /\r(?!\n)|(?<!^)\ufeff/.test(source))
+    return no("a lone carriage return or a byte order mark inside");
   const events = [];
   const skip = /* @__PURE__ */ new Set();
   const open3 = [];
   let para = -1;
   let paraBox = false;
+  let taskLines2;
+  const tasks = [];
+  let emptyItem = -1;
   let paraReq = false;
   let quote2 = false;
   let fence3;
   let html2 = false;
-  let line2 = 0;
+  let table = false;
   let pos = source.charCodeAt(0) === 65279 ? 1 : 0;
   const nextLine = () => {
     if (pos > source.length) return void 0;
@@ -59882,10 +60068,10 @@ function scanDialect(source, mode) {
   if (source.startsWith("---", pos) || source.startsWith("+++", pos)) {
     const first = nextLine();
     const fenceText = first.text.slice(0, 3);
-    if (!/^(?:---|\+\+\+)[ \t]*$/.test(first.text)) return void 0;
+    if (!/^(?:---|\+\+\+)[ \t]*$/.test(first.text)) return no("front matter that does not close");
     for (; ; ) {
       const l = nextLine();
-      if (!l) return void 0;
+      if (!l) return no("front matter that does not close");
       if (l.text.startsWith(fenceText) && /^[ \t]*$/.test(l.text.slice(3))) break;
     }
   }
@@ -59910,12 +60096,23 @@ function scanDialect(source, mode) {
       if (text6.includes("-->")) html2 = false;
       continue;
     }
-    if (suspect && CONTROL.test(text6)) return void 0;
+    if (suspect && CONTROL.test(text6)) return no("a tab or control character");
     let first = 0;
     while (text6.charCodeAt(first) === 32) first++;
+    if (emptyItem >= 0) {
+      const column = emptyItem;
+      emptyItem = -1;
+      if (first < text6.length && first >= column) return no("a line inside an empty list item");
+    }
     if (first === text6.length) {
       para = -1;
       quote2 = false;
+      table = false;
+      continue;
+    }
+    if (table) {
+      if (first > 3 || text6.charCodeAt(first) !== 124)
+        return no('a table row not opening with "|"');
       continue;
     }
     const indent2 = first;
@@ -59925,11 +60122,12 @@ function scanDialect(source, mode) {
     const rel = indent2 - (k > 0 ? open3[k - 1].content : 0);
     const c = rest.charCodeAt(0);
     if (c === 62) {
-      if (indent2 > 0) return void 0;
+      if (indent2 > 0) return no("an indented block quote");
       let q = 1;
       if (rest[q] === " ") q++;
       if (q < rest.length) {
-        if (rest[q] === " " || !startsText(rest.slice(q))) return void 0;
+        if (rest[q] === " " || !startsText(rest.slice(q)))
+          return no("a block quote holding more than text");
         para = 0;
       } else para = -1;
       open3.length = 0;
@@ -59939,17 +60137,23 @@ function scanDialect(source, mode) {
       continue;
     }
     if (rel >= 4) {
-      if (para < 0 || paraBox) return void 0;
-      if (mode === "kiro" && (paraReq || /requirement/i.test(rest))) return void 0;
+      if (para < 0) return no("indented code");
+      if (paraBox) {
+        if (!taskLines2) return no("a line continuing a task");
+        taskLines2.push(rest);
+        continue;
+      }
+      if (mode === "kiro" && (paraReq || /requirement/i.test(rest)))
+        return no("a requirements line continued");
       continue;
     }
     if (c === 35) {
       const m = ATX2.exec(rest);
       if (m) {
-        if (indent2 > 0) return void 0;
+        if (indent2 > 0) return no("an indented heading");
         const content3 = (m[2] ?? "").trim().replace(/(?:^| +)#+$/, "").trim();
-        const plain = mode === "speckit" ? plainText(content3) : content3;
-        if (plain === void 0) return void 0;
+        const plain = mode === "speckit" ? inlineText(content3) : content3;
+        if (plain === void 0) return no("markup in a heading remark must read");
         events.push({ kind: "heading", depth: m[1].length, text: plain, line: line2 });
         open3.length = 0;
         para = -1;
@@ -59959,8 +60163,8 @@ function scanDialect(source, mode) {
     }
     if (c === 96 && rest.startsWith("```") || c === 126 && rest.startsWith("~~~")) {
       const m = /^(`{3,}|~{3,})(.*)$/.exec(rest);
-      if (m[1][0] === "`" && m[2].includes("`")) return void 0;
-      if (indent2 > 0) return void 0;
+      if (m[1][0] === "`" && m[2].includes("`")) return no("inline code opening a line");
+      if (indent2 > 0) return no("an indented fence");
       fence3 = { char: m[1][0], length: m[1].length };
       skip.add(line2);
       open3.length = 0;
@@ -59969,7 +60173,8 @@ function scanDialect(source, mode) {
       continue;
     }
     if (c === 60) {
-      if (indent2 > 0 || !rest.startsWith("<!--") || /^<!---?>/.test(rest)) return void 0;
+      if (indent2 > 0 || !rest.startsWith("<!--") || /^<!---?>/.test(rest))
+        return no("HTML other than a comment at the top level");
       html2 = !rest.includes("-->", 4);
       skip.add(line2);
       open3.length = 0;
@@ -59977,8 +60182,15 @@ function scanDialect(source, mode) {
       quote2 = false;
       continue;
     }
+    if ((c === 45 || c === 42 || c === 43) && rest.length === 1 && para < 0) {
+      open3.length = k;
+      quote2 = false;
+      emptyItem = indent2 + 2;
+      continue;
+    }
     if (NOT_TEXT_LINE.test(rest)) {
-      if (indent2 > 0 || para >= 0 || !/^(?:-{3,}|\*{3,}|_{3,}) *$/.test(rest)) return void 0;
+      if (indent2 > 0 || para >= 0 || !/^(?:-{3,}|\*{3,}|_{3,}) *$/.test(rest))
+        return no("a setext underline or an indented rule");
       open3.length = 0;
       quote2 = false;
       continue;
@@ -59989,10 +60201,10 @@ function scanDialect(source, mode) {
     if (ordered) {
       marker = ordered[0].length;
       if (para >= 0 && Number(ordered[1]) !== 1) {
-        if (quote2) return void 0;
+        if (quote2) return no("a numbered line after a block quote");
         if (k >= para) {
           if (paraBox || mode === "kiro" && (paraReq || /requirement/i.test(rest))) {
-            return void 0;
+            return no("a numbered line continuing a task");
           }
           continue;
         }
@@ -60002,7 +60214,7 @@ function scanDialect(source, mode) {
       let at3 = marker;
       while (rest.charCodeAt(at3) === 32) at3++;
       const spaces = at3 - marker;
-      if (at3 >= rest.length || spaces > 4) return void 0;
+      if (at3 >= rest.length || spaces > 4) return no("an empty list item, or code in one");
       const content3 = rest.slice(at3);
       open3.length = k;
       const item = { content: indent2 + at3, requirements: void 0 };
@@ -60015,7 +60227,7 @@ function scanDialect(source, mode) {
         const mark = content3[1];
         const afterText = content3.slice(3);
         if (/^[:([]/.test(afterText) || afterText.trim() === "" || !startsText(content3)) {
-          return void 0;
+          return no("a box followed by a link, a colon or nothing");
         }
         const lineEnd = source.indexOf("\n", start2);
         const after = source.slice(
@@ -60023,41 +60235,50 @@ function scanDialect(source, mode) {
           lineEnd === -1 ? source.length : lineEnd
         );
         paraBox = true;
-        let taskText2 = "";
-        if (mode === "speckit" && (mark === " " || mark === "x" || mark === "X")) {
-          if (afterText[0] === " ") {
-            const plain = plainText(afterText.slice(1));
-            if (plain === void 0) return void 0;
-            taskText2 = withoutBox(plain);
-          }
-        }
+        taskLines2 = void 0;
+        const read3 = mode === "speckit" && (mark === " " || mark === "x" || mark === "X");
+        if (read3 && afterText[0] === " ") taskLines2 = [afterText];
         if (mode === "kiro") {
           paraReq = /requirement/i.test(afterText);
-          if (!cite(afterText)) return void 0;
+          if (!cite(afterText)) return no("markup in a requirements line");
         }
-        events.push({
+        const event = {
           kind: "item",
           line: line2,
           offset: start2 + indent2 + at3 + 1,
           mark,
           after,
-          text: taskText2,
+          text: "",
           requirements: () => item.requirements ?? []
-        });
+        };
+        events.push(event);
+        if (taskLines2) tasks.push({ event, lines: taskLines2 });
         continue;
       }
-      if (!startsText(content3)) return void 0;
+      if (!startsText(content3)) return no("a list item opening with a block");
       if (mode === "kiro") {
         paraReq = /requirement/i.test(content3);
-        if (!cite(content3)) return void 0;
+        if (!cite(content3)) return no("markup in a requirements line");
       }
       continue;
     }
-    if (!startsText(rest)) return void 0;
+    if (c === 124 && indent2 === 0 && para < 0) {
+      table = true;
+      open3.length = 0;
+      quote2 = false;
+      continue;
+    }
+    if (!startsText(rest))
+      return no("a line opening a block the scanner does not read (table, HTML, definition\u2026)");
     if (para >= 0) {
       if (quote2) continue;
-      if (paraBox && mode === "speckit") return void 0;
-      if (mode === "kiro" && (paraReq || /requirement/i.test(rest))) return void 0;
+      if (paraBox && taskLines2) {
+        taskLines2.push(rest);
+        continue;
+      }
+      if (paraBox && mode === "speckit") return no("a line continuing a task");
+      if (mode === "kiro" && (paraReq || /requirement/i.test(rest)))
+        return no("a requirements line continued");
       continue;
     }
     quote2 = false;
@@ -60067,8 +60288,16 @@ function scanDialect(source, mode) {
     paraReq = false;
     if (mode === "kiro" && k > 0) {
       paraReq = /requirement/i.test(rest);
-      if (!cite(rest)) return void 0;
+      if (!cite(rest)) return no("markup in a requirements line");
     }
+  }
+  for (const { event, lines } of tasks) {
+    const plain = inlineText(lines.join("\n"));
+    if (plain === void 0) {
+      line2 = event.line;
+      return no("markup in a task remark must read");
+    }
+    event.text = withoutBox(plain.split("\n")[0]);
   }
   return { events, skip };
 }
@@ -62858,10 +63087,11 @@ function readKiro(source, path2, options = {}) {
 var GROUP = /^(\d+)\.(?:\s+([\s\S]*))?$/;
 var TASK_ID = /^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)/;
 var STATE2 = { " ": "todo", "	": "todo", x: "done", X: "done" };
-function readOpenspec(source, path2) {
-  const limited = limitProblem(source, path2);
-  if (limited) return limited;
-  const root2 = parseMarkdown(source);
+function readOpenspec(source, path2, options = {}) {
+  const read3 = dialectRead(source, path2, "speckit", options);
+  if ("limited" in read3) return read3.limited;
+  const { scanned, root: root2, skip } = read3;
+  const events = scanned?.events ?? speckitEventsOfTree(source, root2());
   const phases = [];
   const problems = [];
   let current;
@@ -62869,7 +63099,7 @@ function readOpenspec(source, path2) {
   let parent;
   const pending = [];
   const written = /* @__PURE__ */ new Set();
-  for (const event of speckitEventsOfTree(source, root2)) {
+  for (const event of events) {
     if (event.kind === "heading") {
       if (event.depth > 2) continue;
       const m = event.depth === 2 ? GROUP.exec(event.text.trim()) : null;
@@ -62937,7 +63167,7 @@ function readOpenspec(source, path2) {
   return finish(
     source,
     path2,
-    root2,
+    skip,
     phases,
     problems,
     'Write a task as "- [ ] 1.1 Description" under a "## 1. Group" heading.',
@@ -63308,10 +63538,7 @@ function kindSidecar(plan) {
     masterLog: `${dir}/Master_Log.md`,
     checkpoint: `${dir}/Checkpoint.md`,
     reportsDir,
-    report: (phase) => {
-      const name = phase.name.replace(/[/\\\u0000-\u001f\u007f]/g, "").trim().replace(/\s+/g, "_") || `Phase_${phase.number}`;
-      return `${reportsDir}/${phase.number.padStart(2, "0")}_${name}.md`;
-    }
+    report: (phase, existing = []) => `${reportsDir}/${reportFileName(phase.number, phase.name, (name) => existing.includes(`${reportsDir}/${name}`))}`
   };
 }
 function kindPlanReads(plan, paths) {
@@ -64239,7 +64466,7 @@ function coderPlan(config2, files, context) {
       };
     },
     specTasks: specTasksOfPhase,
-    reportPath: (phase) => at3(reportPath(phase.number, phase.name)),
+    reportPath: (phase) => at3(reportPath(phase.number, phase.name, files.paths)),
     statusPhase() {
       const { checklist, current } = validated2();
       return checklist ? current : void 0;
@@ -64265,6 +64492,109 @@ function coderPlan(config2, files, context) {
       files.dir,
       (file2) => text6(file2) ?? texts.get(`${files.dir}/${file2}`)
     )
+  };
+}
+
+// src/core/loop/kindPlanLocal.ts
+var TASKMASTER_STATUS = { todo: "pending", doing: "in-progress", done: "done" };
+function statesOf(plan, source) {
+  const states = /* @__PURE__ */ new Map();
+  if (plan.kind === "taskmaster") {
+    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
+    for (const t of tag?.phases.flatMap((p) => p.tasks) ?? []) states.set(t.id, t.state);
+  } else if (isMarkdownKind(plan.kind)) {
+    const read3 = readMarkdownPlan(plan.kind, source, plan.path);
+    for (const t of read3.phases.flatMap((p) => p.tasks)) states.set(t.id, t.state);
+  }
+  return states;
+}
+function setTasks(plan, source, ids, state) {
+  if (plan.kind === "taskmaster") {
+    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
+    const tasks2 = (tag?.phases.flatMap((p) => p.tasks) ?? []).filter(
+      (t) => ids.has(t.id) && t.state !== state
+    );
+    let out = source;
+    for (const t of tasks2.sort((a, b) => b.statusStart - a.statusStart)) {
+      out = setTaskmasterStatus(out, t, TASKMASTER_STATUS[state]);
+    }
+    return out;
+  }
+  if (!isMarkdownKind(plan.kind)) return source;
+  const kind = plan.kind;
+  const read3 = readMarkdownPlan(kind, source, plan.path);
+  const tasks = read3.phases.flatMap((p) => p.tasks).filter((t) => ids.has(t.id));
+  return setDialectStates(source, kind, tasks, state);
+}
+var required2 = (phase) => phase.tasks.filter((t) => !t.optional);
+function kindPlanLocal(kp, label, paths, texts) {
+  const { plan } = kp;
+  const source = texts.get(plan.path);
+  const phases = () => kp.phases.map((p) => p.number).join(", ");
+  return {
+    reading: () => ({
+      title: `${plan.name} (${KIND_LABELS[plan.kind]}, ${planRef(plan)})`,
+      names: {
+        plan: plan.name,
+        kind: plan.kind,
+        path: plan.path,
+        ...plan.tag !== void 0 ? { tag: plan.tag } : {}
+      },
+      subject: plan.path,
+      phases: kp.phases.map((p) => ({
+        number: p.number,
+        name: p.name,
+        tasks: p.tasks.map((t) => ({
+          id: t.id,
+          state: t.state,
+          text: t.text,
+          ...t.note ? { note: t.note } : {},
+          depth: 0
+        })),
+        finished: p.finished
+      })),
+      counted: source !== void 0,
+      current: kp.current?.number,
+      complete: kp.complete,
+      waiting: kp.waiting,
+      problems: [...kp.problems, ...kp.warnings],
+      warnings: kp.warnings,
+      tally: true,
+      stop: void 0
+    }),
+    refusal() {
+      const has = new Set(paths);
+      const context = new Set(validateKindContext(plan, (p) => has.has(p)).map((p) => p.message));
+      const blocking = kp.problems.filter((p) => p.severity === "error" && !context.has(p.message));
+      if (source !== void 0 && blocking.length === 0) return void 0;
+      return { problems: blocking, message: `${plan.path}: fix the tasks file first.` };
+    },
+    phaseNamed(number4) {
+      if (number4 === "") return { usage: "--phase takes a phase number" };
+      const phase = kp.phases.find((p) => p.number === number4);
+      return phase ? { phase } : { missing: `${label}: there is no Phase ${number4}. Phases: ${phases()}.` };
+    },
+    workPhase: () => kp.current ? { phase: kp.current } : { missing: `${label}: no phase with work left.` },
+    mark(target, state) {
+      let next;
+      if ("phase" in target) {
+        const { phase } = target;
+        next = state === "doing" ? kp.markStart(phase) : state === "done" ? kp.markDone(phase) : setTasks(plan, source, new Set(required2(phase).map((t) => t.id)), state);
+      } else {
+        if (!kp.phases.some((p) => p.tasks.some((t) => t.id === target.task))) {
+          const phase = kp.phases.some((p) => p.number === target.task);
+          return {
+            missing: `${label}: there is no task ${target.task}.${phase ? ` Phase ${target.task} is a phase: mark it with --phase ${target.task}.` : ""}`
+          };
+        }
+        next = setTasks(plan, source, /* @__PURE__ */ new Set([target.task]), state);
+      }
+      const before = statesOf(plan, source);
+      const changes = [...statesOf(plan, next)].flatMap(
+        ([id, after]) => before.get(id) !== after ? [`${id}: ${before.get(id)} \u2192 ${after}`] : []
+      );
+      return { text: next, changes };
+    }
   };
 }
 
@@ -64432,109 +64762,6 @@ function coderPlanNames(config2, paths, folders2) {
   return findPlanFiles(paths, config2.plans).filter((f) => f.kind === "coder").map((f) => f.folder.slice(f.folder.lastIndexOf("/") + 1)).sort();
 }
 
-// src/core/loop/kindPlanLocal.ts
-var TASKMASTER_STATUS = { todo: "pending", doing: "in-progress", done: "done" };
-function statesOf(plan, source) {
-  const states = /* @__PURE__ */ new Map();
-  if (plan.kind === "taskmaster") {
-    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
-    for (const t of tag?.phases.flatMap((p) => p.tasks) ?? []) states.set(t.id, t.state);
-  } else if (isMarkdownKind(plan.kind)) {
-    const read3 = readMarkdownPlan(plan.kind, source, plan.path);
-    for (const t of read3.phases.flatMap((p) => p.tasks)) states.set(t.id, t.state);
-  }
-  return states;
-}
-function setTasks(plan, source, ids, state) {
-  if (plan.kind === "taskmaster") {
-    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
-    const tasks2 = (tag?.phases.flatMap((p) => p.tasks) ?? []).filter(
-      (t) => ids.has(t.id) && t.state !== state
-    );
-    let out = source;
-    for (const t of tasks2.sort((a, b) => b.statusStart - a.statusStart)) {
-      out = setTaskmasterStatus(out, t, TASKMASTER_STATUS[state]);
-    }
-    return out;
-  }
-  if (!isMarkdownKind(plan.kind)) return source;
-  const kind = plan.kind;
-  const read3 = readMarkdownPlan(kind, source, plan.path);
-  const tasks = read3.phases.flatMap((p) => p.tasks).filter((t) => ids.has(t.id));
-  return setDialectStates(source, kind, tasks, state);
-}
-var required2 = (phase) => phase.tasks.filter((t) => !t.optional);
-function kindPlanLocal(kp, label, paths, texts) {
-  const { plan } = kp;
-  const source = texts.get(plan.path);
-  const phases = () => kp.phases.map((p) => p.number).join(", ");
-  return {
-    reading: () => ({
-      title: `${plan.name} (${KIND_LABELS[plan.kind]}, ${planRef(plan)})`,
-      names: {
-        plan: plan.name,
-        kind: plan.kind,
-        path: plan.path,
-        ...plan.tag !== void 0 ? { tag: plan.tag } : {}
-      },
-      subject: plan.path,
-      phases: kp.phases.map((p) => ({
-        number: p.number,
-        name: p.name,
-        tasks: p.tasks.map((t) => ({
-          id: t.id,
-          state: t.state,
-          text: t.text,
-          ...t.note ? { note: t.note } : {},
-          depth: 0
-        })),
-        finished: p.finished
-      })),
-      counted: source !== void 0,
-      current: kp.current?.number,
-      complete: kp.complete,
-      waiting: kp.waiting,
-      problems: [...kp.problems, ...kp.warnings],
-      warnings: kp.warnings,
-      tally: true,
-      stop: void 0
-    }),
-    refusal() {
-      const has = new Set(paths);
-      const context = new Set(validateKindContext(plan, (p) => has.has(p)).map((p) => p.message));
-      const blocking = kp.problems.filter((p) => p.severity === "error" && !context.has(p.message));
-      if (source !== void 0 && blocking.length === 0) return void 0;
-      return { problems: blocking, message: `${plan.path}: fix the tasks file first.` };
-    },
-    phaseNamed(number4) {
-      if (number4 === "") return { usage: "--phase takes a phase number" };
-      const phase = kp.phases.find((p) => p.number === number4);
-      return phase ? { phase } : { missing: `${label}: there is no Phase ${number4}. Phases: ${phases()}.` };
-    },
-    workPhase: () => kp.current ? { phase: kp.current } : { missing: `${label}: no phase with work left.` },
-    mark(target, state) {
-      let next;
-      if ("phase" in target) {
-        const { phase } = target;
-        next = state === "doing" ? kp.markStart(phase) : state === "done" ? kp.markDone(phase) : setTasks(plan, source, new Set(required2(phase).map((t) => t.id)), state);
-      } else {
-        if (!kp.phases.some((p) => p.tasks.some((t) => t.id === target.task))) {
-          const phase = kp.phases.some((p) => p.number === target.task);
-          return {
-            missing: `${label}: there is no task ${target.task}.${phase ? ` Phase ${target.task} is a phase: mark it with --phase ${target.task}.` : ""}`
-          };
-        }
-        next = setTasks(plan, source, /* @__PURE__ */ new Set([target.task]), state);
-      }
-      const before = statesOf(plan, source);
-      const changes = [...statesOf(plan, next)].flatMap(
-        ([id, after]) => before.get(id) !== after ? [`${id}: ${before.get(id)} \u2192 ${after}`] : []
-      );
-      return { text: next, changes };
-    }
-  };
-}
-
 // src/core/loop/kindPlan.ts
 function kindReportTasks(phase) {
   return phase.tasks.map((t) => ({
@@ -64624,7 +64851,7 @@ function kindPlan(kp, label, paths, texts) {
       return { tasks: kindReportTasks(done2), next: after.current };
     },
     specTasks: specTasksOfKindPhase,
-    reportPath: (phase) => sidecar.report(phase),
+    reportPath: (phase) => sidecar.report(phase, paths),
     statusPhase: () => kp.problems.length === 0 ? kp.current : void 0,
     statusSection: (lock) => kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock),
     ...kindPlanLocal(kp, label, paths, texts),

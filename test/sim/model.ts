@@ -636,6 +636,8 @@ class Rename implements fc.AsyncCommand<Model, Real> {
 
 /** The coding agent is configured in every run: each TDD, Debug & Fix and review fix hands off. */
 const AGENT_CONFIG = 'agent:\n  command: ./agent.sh\n  maxReviewRounds: 2\n';
+/** `agent.keepPartialWork`: on in the first config (a pause keeps its partial work), drawn after. */
+const keepPartialLine = (keep: boolean) => (keep ? '  keepPartialWork: true\n' : '');
 const ApplyOctokit = Octokit.plugin(pinApiVersion);
 
 /** The clock of the loop's hosts in the model: the Action's steps and the App's events alike. */
@@ -758,10 +760,11 @@ class AgentPause implements fc.AsyncCommand<Model, Real> {
         : [],
     };
     const env = loopEnv(r);
-    const outcome = await applyAgentRun(env.gh, env.repo, payload, run, 'done', 'docs/plans').catch(
-      () => undefined,
-    );
+    // As the Action's apply step: `keepPartialWork` from the default branch's config.
     const { config } = await env.loadConfig();
+    const outcome = await applyAgentRun(env.gh, env.repo, payload, run, 'done', 'docs/plans', {
+      keepPartialWork: config?.agent?.keepPartialWork ?? false,
+    }).catch(() => undefined);
     // As the Action's apply step: the pause on the head it left (the partial commit, if any).
     if (outcome?.state === 'paused' && outcome.pause && config)
       await dispatchAgentPause(
@@ -1053,10 +1056,11 @@ const configText = (
   selfApproval = false,
   autoMerge = false,
   rerunFailures = false,
+  keepPartialWork = true,
 ) =>
   `maxRetries: ${maxRetries}\narchitects: [archie]\nlocked: ["src/core/**"]\n${
     selfApproval ? 'allowSelfApproval: true\n' : ''
-  }${autoMerge ? 'autoMerge: true\n' : ''}${rerunFailures ? 'rerun:\n  failures: true\n' : ''}${AGENT_CONFIG}`;
+  }${autoMerge ? 'autoMerge: true\n' : ''}${rerunFailures ? 'rerun:\n  failures: true\n' : ''}${AGENT_CONFIG}${keepPartialLine(keepPartialWork)}`;
 
 class SetConfig implements fc.AsyncCommand<Model, Real> {
   constructor(
@@ -1064,6 +1068,7 @@ class SetConfig implements fc.AsyncCommand<Model, Real> {
     readonly selfApproval: boolean,
     readonly autoMerge = false,
     readonly rerunFailures = false,
+    readonly keepPartialWork = true,
   ) {}
   check = () => true;
   async run(_m: Model, r: Real) {
@@ -1073,11 +1078,12 @@ class SetConfig implements fc.AsyncCommand<Model, Real> {
         this.selfApproval,
         this.autoMerge,
         this.rerunFailures,
+        this.keepPartialWork,
       ),
     });
   }
   toString = () =>
-    `config(maxRetries=${this.maxRetries}${this.selfApproval ? ', allowSelfApproval' : ''}${this.autoMerge ? ', autoMerge' : ''}${this.rerunFailures ? ', rerun.failures' : ''})`;
+    `config(maxRetries=${this.maxRetries}${this.selfApproval ? ', allowSelfApproval' : ''}${this.autoMerge ? ', autoMerge' : ''}${this.rerunFailures ? ', rerun.failures' : ''}${this.keepPartialWork ? '' : ', keepPartialWork off'})`;
 }
 
 class Fault implements fc.AsyncCommand<Model, Real> {
@@ -1519,8 +1525,9 @@ const commands = [
       fc.constantFrom(false, false, false, true),
       fc.constantFrom(false, false, true),
       fc.boolean(),
+      fc.constantFrom(true, true, false),
     )
-    .map(([n, self, auto, rerun]) => new SetConfig(n, self, auto, rerun)),
+    .map(([n, self, auto, rerun, keep]) => new SetConfig(n, self, auto, rerun, keep)),
   fc.constantFrom<'reviewer1' | 'archie'>('reviewer1', 'archie').map((u) => new RacingApproval(u)),
   fc
     .constantFrom<EditBody['kind']>('quick', 'clear', 'forge', 'unescalate', 'delete')

@@ -118,7 +118,7 @@ export function quickBranch(issue: number): string {
  * variation selectors that build them), no trailing dot or space; spaces as `_`, one at a time.
  * Letters of every script stay. `(Priority: P1) 🎯 MVP` → `(Priority_P1)_MVP`.
  */
-export function portableName(name: string): string {
+function portableName(name: string): string {
   return (
     name
       .normalize('NFC')

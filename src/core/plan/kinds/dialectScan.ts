@@ -144,7 +144,7 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
 }
 
 /** The scan of a whole document, or why remark must read it (what `npm run bench` shows). */
-export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | ScanRefusal {
+function scanOrRefuse(source: string, mode: ScanMode): DialectScan | ScanRefusal {
   let line = 0;
   const no = (refused: string): ScanRefusal => ({ refused, line });
   const suspect = SUSPECT.test(source);

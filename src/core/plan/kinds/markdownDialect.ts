@@ -275,7 +275,7 @@ export function finish(
   };
 }
 
-export function limitProblem(source: string, path: string): DialectPlan | undefined {
+function limitProblem(source: string, path: string): DialectPlan | undefined {
   const limit = markdownLimitProblem(source, path, 'Split the plan.');
   return limit ? { phases: [], problems: [limit] } : undefined;
 }
