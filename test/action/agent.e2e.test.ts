@@ -251,7 +251,11 @@ describe('the built Action, step agent then step apply', () => {
     expect(sim.files(BRANCH)['src/coder/example-phase-1.mjs']).toContain(
       'export const tasks = ["1.1","1.2","1.2.1"];',
     );
-    expect(sim.files(BRANCH)['test/coder/example-phase-1.test.mjs']).toContain('assert.deepEqual');
+    // One test a task, each naming its task (Passes Spec? traces each task to its own line).
+    for (const id of ['1.1', '1.2', '1.2.1'])
+      expect(sim.files(BRANCH)['test/coder/example-phase-1.test.mjs']).toContain(
+        `test('task ${id} is covered by the phase module'`,
+      );
     // The run in the loop's record on the handed head, the commit, the loop's check run on it
     // (the record goes on from there), the comment.
     expect(apply.requests.filter((r) => !r.startsWith('GET'))).toEqual([
