@@ -164,6 +164,13 @@ describe('spec-kit fast path against remark (differential)', () => {
     expect(scanned).toBeGreaterThan(300);
   });
 
+  it('agrees on a second bracket after a box and two spaces (found by a random seed in CI)', () => {
+    const source =
+      '# Phase 1: Setup (Shared Infrastructure)\n- [ ]  [x] T019 box in text\n# Phase 1: Setup (Shared Infrastructure)';
+    agree(source);
+    expect(readSpeckit(source, 'tasks.md').phases[0]!.tasks[0]!.text).toBe('[x] T019 box in text');
+  });
+
   it('agrees on the spec-kit fixture, with and without its front matter', () => {
     const source = fixture('speckit/001-photo-albums/tasks.md');
     agree(source);

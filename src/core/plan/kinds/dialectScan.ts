@@ -366,6 +366,9 @@ function scanOrRefuse(source: string, mode: ScanMode): DialectScan | ScanRefusal
         if (/^[:([]/.test(afterText) || afterText.trim() === '' || !startsText(content)) {
           return no('a box followed by a link, a colon or nothing');
         }
+        // `- [ ]  [x] …`: mdast's text keeps the space before the second bracket, so no box of it
+        // is dropped from the task's text; remark reads such a line.
+        if (/^[ \t]{2,}\[/.test(afterText)) return no('a bracket after a box and spaces');
         const lineEnd = source.indexOf('\n', start);
         const after = source.slice(
           start + indent + at + 3,
