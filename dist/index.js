@@ -60229,6 +60229,7 @@ function scanOrRefuse(source, mode) {
         if (/^[:([]/.test(afterText) || afterText.trim() === "" || !startsText(content3)) {
           return no("a box followed by a link, a colon or nothing");
         }
+        if (/^[ \t]{2,}\[/.test(afterText)) return no("a bracket after a box and spaces");
         const lineEnd = source.indexOf("\n", start2);
         const after = source.slice(
           start2 + indent2 + at3 + 3,
