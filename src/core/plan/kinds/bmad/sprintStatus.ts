@@ -200,7 +200,11 @@ export class StaleSprintStatusError extends Error {
  */
 export function setSprintStatus(source: string, entry: BmadEntry, status: string): string {
   const value = entry.value;
-  if (value === undefined || entry.raw === undefined) throw new StaleSprintStatusError(entry);
+  if (value === undefined || entry.raw === undefined) {
+    throw new Error(
+      `The status of "${entry.key}" on line ${entry.line} is not a plain or quoted scalar; the loop does not rewrite it.`,
+    );
+  }
   if (!BMAD_STATUSES[entry.kind].includes(status)) {
     throw new Error(`"${status}" is not a status of a BMAD ${entry.kind}.`);
   }
