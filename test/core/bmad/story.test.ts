@@ -1,4 +1,5 @@
 import {
+  acceptanceCriteria,
   readStory,
   setStoryStatus,
   setStoryTasks,
@@ -138,6 +139,20 @@ describe('reading a story', () => {
         message: 'Task id 1 is also on line 3.',
       }),
     ]);
+  });
+});
+
+describe('the acceptance criteria a task cites', () => {
+  it.each([
+    ['Task 1 (AC: #1)', ['1']],
+    ['Task 1 (AC: #)', []],
+    ['Task 2 (AC: #2, #3)', ['2', '3']],
+    ['**Task 1: Backend** (AC: AC2, AC5)', ['2', '5']],
+    ['**Task 6: Tests** (AC: AC1–AC5)', ['1', '2', '3', '4', '5']],
+    ['Task 3 (AC: 1 and 4) (ACs: 2)', ['1', '4', '2']],
+    ['Task 4 (see AC 1)', []],
+  ])('%s', (text, expected) => {
+    expect(acceptanceCriteria(text)).toEqual(expected);
   });
 });
 
