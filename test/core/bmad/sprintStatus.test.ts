@@ -1,6 +1,7 @@
 import { load } from 'js-yaml';
 import {
   currentStory,
+  nextStory,
   readSprintStatus,
   setSprintStatus,
   StaleSprintStatusError,
@@ -154,5 +155,48 @@ describe('where a story file is', () => {
     ).toEqual([`${V6}/1-2-a.md`]);
     expect(storyFileCandidates(at, '../elsewhere', '1-2-a')).toEqual([`${V6}/1-2-a.md`]);
     expect(storyFileCandidates('sprint-status.yaml', undefined, '1-2-a')).toEqual(['1-2-a.md']);
+  });
+});
+
+describe('the story the loop works next', () => {
+  const at = 'docs/sprint-artifacts/sprint-status.yaml';
+  const entries = (yaml: string) => readSprintStatus(yaml, at).entries;
+  const head =
+    'story_location: docs/sprint-artifacts\ndevelopment_status:\n  epic-1: in-progress\n';
+
+  it('is the first story not done, with the file that exists', () => {
+    const read = entries(`${head}  1-1-a: done\n  1-2-b: in-progress\n  1-3-c: backlog\n`);
+    const next = nextStory(read, at, 'docs/sprint-artifacts', (p) => p.endsWith('1-2-b.md'));
+    expect(next).toEqual({ story: read[2], file: 'docs/sprint-artifacts/1-2-b.md' });
+  });
+
+  it('waits for create-story on a backlog story without a file, and takes one with a file', () => {
+    const read = entries(`${head}  1-1-a: backlog\n`);
+    expect(nextStory(read, at, undefined, () => false)).toEqual({
+      story: read[1],
+      waiting:
+        "Story 1-1-a has no story file yet: BMAD's create-story (bmad-create-story) writes docs/sprint-artifacts/1-1-a.md.",
+    });
+    expect(nextStory(read, at, undefined, () => true)).toEqual({
+      story: read[1],
+      file: 'docs/sprint-artifacts/1-1-a.md',
+    });
+  });
+
+  it('waits for code review on a story in review, names a missing file, and ends when all are done', () => {
+    const review = entries(`${head}  1-1-a: review\n`);
+    expect(nextStory(review, at, undefined, () => true)).toEqual({
+      story: review[1],
+      waiting: "Story 1-1-a is in review: BMAD's code review (bmad-code-review) moves it to done.",
+    });
+    const ready = entries(`${head}  1-1-a: ready-for-dev\n`);
+    expect(nextStory(ready, at, 'docs/stories', () => false)).toEqual({
+      story: ready[1],
+      missing:
+        'Story 1-1-a is ready-for-dev but its file is missing: docs/stories/1-1-a.md or docs/sprint-artifacts/1-1-a.md.',
+    });
+    expect(nextStory(entries(`${head}  1-1-a: done\n`), at, undefined, () => true)).toEqual({
+      complete: true,
+    });
   });
 });

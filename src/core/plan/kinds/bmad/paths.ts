@@ -46,6 +46,49 @@ export function currentStory(entries: readonly BmadEntry[]): BmadEntry | undefin
   return entries.find((e) => e.kind === 'story' && e.status !== 'done');
 }
 
+/** What the loop can do with the current story. */
+export type NextStory =
+  | { story: BmadEntry; file: string }
+  | { story: BmadEntry; waiting: string }
+  | { story: BmadEntry; missing: string }
+  | { complete: true };
+
+/**
+ * The current story and whether the loop can work it, as BMAD's own workflows would: its file is
+ * the first candidate that exists; a `backlog` story with a file is ready for dev (sprint_plan.py
+ * floors a story with a file on disk at `ready-for-dev`), without one it waits for
+ * bmad-create-story; a story in `review` waits for bmad-code-review (BMAD's sync never moves a
+ * status back, so the loop does not start it again).
+ */
+export function nextStory(
+  entries: readonly BmadEntry[],
+  sprintStatusPath: string,
+  storyLocation: string | undefined,
+  exists: (path: string) => boolean,
+): NextStory {
+  const story = currentStory(entries);
+  if (!story) return { complete: true };
+  const candidates = storyFileCandidates(sprintStatusPath, storyLocation, story.key);
+  const file = candidates.find(exists);
+  if (story.status === 'review') {
+    return {
+      story,
+      waiting: `Story ${story.key} is in review: BMAD's code review (bmad-code-review) moves it to done.`,
+    };
+  }
+  if (file !== undefined) return { story, file };
+  if (story.status === 'backlog') {
+    return {
+      story,
+      waiting: `Story ${story.key} has no story file yet: BMAD's create-story (bmad-create-story) writes ${candidates.at(-1)}.`,
+    };
+  }
+  return {
+    story,
+    missing: `Story ${story.key} is ${story.raw ?? 'without a status'} but its file is missing: ${candidates.join(' or ')}.`,
+  };
+}
+
 /**
  * A story file and sprint-status.yaml that say different things: BMAD's tools go by
  * sprint-status.yaml when it exists (dev-story's step 4), and so does the loop — with a warning,
