@@ -1,0 +1,124 @@
+import type { Problem } from '../../../problem.js';
+import type { BmadEntry } from './sprintStatus.js';
+import type { BmadStory } from './story.js';
+
+/**
+ * Where a story's file is, and which story is next, as BMAD's own workflows decide: dev-story
+ * and create-story name a story's file `{implementation_artifacts}/{story_key}.md`, the folder
+ * sprint-status.yaml is in (`sprint_status = {implementation_artifacts}/sprint-status.yaml`);
+ * `story_location`, which sprint planning records in the file, is tried first when it names a
+ * folder of the repository.
+ */
+
+/** `story_location` as a repository path: `{project-root}/x` and `x` are `x`; else undefined. */
+function repositoryFolder(location: string): string | undefined {
+  const path = location
+    .trim()
+    .replace(/^\{project-root\}\/?/, '')
+    .replace(/^\.\//, '')
+    .replace(/\/+$/, '');
+  if (path === '' || path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.includes('{'))
+    return undefined;
+  if (path.split('/').some((part) => part === '..' || part === '')) return undefined;
+  return path;
+}
+
+/** The paths a story's file may have, the first one that exists being its file. */
+export function storyFileCandidates(
+  sprintStatusPath: string,
+  storyLocation: string | undefined,
+  key: string,
+): string[] {
+  const slash = sprintStatusPath.lastIndexOf('/');
+  const beside = slash === -1 ? '' : sprintStatusPath.slice(0, slash);
+  const folders = [storyLocation && repositoryFolder(storyLocation), beside];
+  return [
+    ...new Set(
+      folders
+        .filter((f) => f !== undefined)
+        .map((f) => (f === '' ? `${key}.md` : `${f}/${key}.md`)),
+    ),
+  ];
+}
+
+/** The story the loop takes next: the first, in the file's order, that is not `done`. */
+export function currentStory(entries: readonly BmadEntry[]): BmadEntry | undefined {
+  return entries.find((e) => e.kind === 'story' && e.status !== 'done');
+}
+
+/** What the loop can do with the current story. */
+export type NextStory =
+  | { story: BmadEntry; file: string }
+  | { story: BmadEntry; waiting: string }
+  | { story: BmadEntry; missing: string }
+  | { complete: true };
+
+/**
+ * The current story and whether the loop can work it, as BMAD's own workflows would: its file is
+ * the first candidate that exists; a `backlog` story with a file is ready for dev (sprint_plan.py
+ * floors a story with a file on disk at `ready-for-dev`), without one it waits for
+ * bmad-create-story; a story in `review` waits for bmad-code-review (BMAD's sync never moves a
+ * status back, so the loop does not start it again).
+ */
+export function nextStory(
+  entries: readonly BmadEntry[],
+  sprintStatusPath: string,
+  storyLocation: string | undefined,
+  exists: (path: string) => boolean,
+): NextStory {
+  const story = currentStory(entries);
+  if (!story) return { complete: true };
+  const candidates = storyFileCandidates(sprintStatusPath, storyLocation, story.key);
+  const file = candidates.find(exists);
+  if (story.status === 'review') {
+    return {
+      story,
+      waiting: `Story ${story.key} is in review: BMAD's code review (bmad-code-review) moves it to done.`,
+    };
+  }
+  if (file !== undefined) return { story, file };
+  if (story.status === 'backlog') {
+    return {
+      story,
+      waiting: `Story ${story.key} has no story file yet: BMAD's create-story (bmad-create-story) writes ${candidates.at(-1)}.`,
+    };
+  }
+  return {
+    story,
+    missing: `Story ${story.key} is ${story.raw ?? 'without a status'} but its file is missing: ${candidates.join(' or ')}.`,
+  };
+}
+
+/**
+ * A story file and sprint-status.yaml that say different things: BMAD's tools go by
+ * sprint-status.yaml when it exists (dev-story's step 4), and so does the loop — with a warning,
+ * but for the one disagreement dev-story itself leaves (the story `ready-for-dev` while
+ * sprint-status.yaml says `in-progress`: step 4 writes only the latter).
+ */
+export function storyDisagreement(
+  entry: BmadEntry,
+  story: Pick<BmadStory, 'status' | 'number'>,
+  path: string,
+): Problem[] {
+  const out: Problem[] = [];
+  if (story.number !== undefined && entry.number !== undefined && story.number !== entry.number) {
+    out.push({
+      severity: 'warning',
+      path,
+      line: 1,
+      message: `The file is headed "Story ${story.number}" but sprint-status.yaml's key "${entry.key}" says story ${entry.number}.`,
+      fix: `Head it "# Story ${entry.number}: …".`,
+    });
+  }
+  const written = story.status?.raw.toLowerCase();
+  if (written === undefined || entry.status === undefined || written === entry.status) return out;
+  if (written === 'ready-for-dev' && entry.status === 'in-progress') return out;
+  out.push({
+    severity: 'warning',
+    path,
+    line: story.status!.line,
+    message: `The story says "Status: ${story.status!.raw}" but sprint-status.yaml says "${entry.key}: ${entry.raw}"; it is read as sprint-status.yaml says, as BMAD's own workflows read it.`,
+    fix: `Write "Status: ${entry.status}" (or correct sprint-status.yaml).`,
+  });
+  return out;
+}

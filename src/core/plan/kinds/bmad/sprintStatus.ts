@@ -1,0 +1,215 @@
+import { isMap, isScalar, LineCounter, parseDocument, type Scalar } from 'yaml';
+import type { Problem } from '../../../problem.js';
+
+/**
+ * BMAD-METHOD's `sprint-status.yaml` (v6: `{implementation_artifacts}/sprint-status.yaml`, by
+ * default `_bmad-output/implementation-artifacts/`; v6 alphas: `docs/sprint-artifacts/`), as
+ * BMAD's own script reads it (bmad-sprint-planning/scripts/sprint_plan.py): `development_status`
+ * maps `epic-N`, `N-M-slug` (a story; `2-6a-…` a split story) and `epic-N-retrospective` to a
+ * status, in the order the file lists them. Read with the `yaml` package, whose nodes know their
+ * source range, so that a status is written as one scalar and every other byte is kept.
+ */
+
+export type BmadEntryKind = 'epic' | 'story' | 'retrospective';
+
+/** The statuses BMAD's template defines (sprint-status-template.yaml), by kind. */
+export const BMAD_STATUSES: Readonly<Record<BmadEntryKind, readonly string[]>> = {
+  epic: ['backlog', 'in-progress', 'done'],
+  story: ['backlog', 'ready-for-dev', 'in-progress', 'review', 'done'],
+  retrospective: ['optional', 'done'],
+};
+
+/**
+ * v6 alpha statuses still in the wild, read by their modern meaning as sprint_plan.py's
+ * LEGACY_STATUS does (`completed`: the alphas' retrospective done).
+ */
+const LEGACY: Readonly<Record<string, string>> = {
+  drafted: 'ready-for-dev',
+  contexted: 'in-progress',
+  completed: 'done',
+};
+
+// sprint_plan.py's key grammar (EPIC_KEY_RE, RETRO_KEY_RE, STORY_KEY_RE).
+const EPIC_KEY = /^epic-(\d+)$/;
+const RETRO_KEY = /^epic-(\d+)-retrospective$/;
+const STORY_KEY = /^(\d+)-(\d+[a-z]?)-./;
+
+/** Where a status value sits in the file: the scalar's own characters, quotes included. */
+export interface BmadValue {
+  start: number;
+  end: number;
+  /** The quote it is written with (`''`: plain), kept when it is rewritten. */
+  quote: '' | "'" | '"';
+}
+
+export interface BmadEntry {
+  key: string;
+  kind: BmadEntryKind;
+  epic: number;
+  /** A story's number as its file's heading writes it (`Story 1.2`, `2.6a`). */
+  number?: string;
+  /** The status as written (undefined: the key has no value). */
+  raw: string | undefined;
+  /** The status as BMAD's tools read it (legacy values mapped); undefined: not one of its kind's. */
+  status: string | undefined;
+  /** 1-based line of the key. */
+  line: number;
+  /** Undefined when the value is not a plain or quoted scalar the loop may rewrite. */
+  value: BmadValue | undefined;
+}
+
+export interface SprintStatus {
+  /** Epics, stories and retrospectives, in the file's order. */
+  entries: BmadEntry[];
+  /** `story_location` as written (`{project-root}/…`, a relative or an absolute path). */
+  storyLocation: string | undefined;
+  problems: Problem[];
+}
+
+function classify(key: string): { kind: BmadEntryKind; epic: number; number?: string } | undefined {
+  const retro = RETRO_KEY.exec(key);
+  if (retro) return { kind: 'retrospective', epic: Number(retro[1]) };
+  const epic = EPIC_KEY.exec(key);
+  if (epic) return { kind: 'epic', epic: Number(epic[1]) };
+  const story = STORY_KEY.exec(key);
+  if (story) return { kind: 'story', epic: Number(story[1]), number: `${story[1]}.${story[2]}` };
+  return undefined;
+}
+
+const QUOTES: Record<string, BmadValue['quote'] | undefined> = {
+  PLAIN: '',
+  QUOTE_SINGLE: "'",
+  QUOTE_DOUBLE: '"',
+};
+
+function valueOf(
+  source: string,
+  node: unknown,
+): { raw: string | undefined; value: BmadValue | undefined } {
+  if (node === null || node === undefined) return { raw: undefined, value: undefined };
+  if (!isScalar(node)) return { raw: undefined, value: undefined };
+  const scalar = node as Scalar;
+  const raw = scalar.value === null ? undefined : String(scalar.value);
+  const quote = QUOTES[scalar.type ?? ''];
+  const range = scalar.range;
+  const editable =
+    raw !== undefined &&
+    quote !== undefined &&
+    range !== undefined &&
+    range !== null &&
+    // Written as read: no escapes, no line break, so rewriting it rewrites this value alone.
+    source.slice(range[0], range[1]) === `${quote}${raw}${quote}` &&
+    scalar.tag === undefined &&
+    scalar.anchor === undefined;
+  return { raw, value: editable ? { start: range[0], end: range[1], quote } : undefined };
+}
+
+/** Reads a sprint-status.yaml: its entries in order, `story_location`, and what is wrong. */
+export function readSprintStatus(source: string, path: string): SprintStatus {
+  const lines = new LineCounter();
+  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false });
+  const problems: Problem[] = [];
+  for (const error of doc.errors) {
+    problems.push({
+      severity: 'error',
+      path,
+      line: lines.linePos(error.pos[0]).line,
+      message: `${path} is not valid YAML: ${error.message.split('\n')[0]}`,
+      fix: 'Fix the YAML (BMAD’s bmad-sprint-planning can validate or rebuild it).',
+    });
+  }
+  if (problems.length > 0) return { entries: [], storyLocation: undefined, problems };
+  const root = doc.contents;
+  const dev = isMap(root) ? root.get('development_status', true) : undefined;
+  const location = isMap(root) ? root.get('story_location') : undefined;
+  const storyLocation = typeof location === 'string' && location !== '' ? location : undefined;
+  if (!isMap(dev)) {
+    return {
+      entries: [],
+      storyLocation,
+      problems: [
+        {
+          severity: 'error',
+          path,
+          line: 1,
+          message: 'it has no `development_status` mapping.',
+          fix: 'Run BMAD’s bmad-sprint-planning to generate it from the epics.',
+        },
+      ],
+    };
+  }
+  const entries: BmadEntry[] = [];
+  for (const pair of dev.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+    const at = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+    const line = at === undefined ? 1 : lines.linePos(at).line;
+    const kind = key === undefined ? undefined : classify(key);
+    if (key === undefined || kind === undefined) {
+      problems.push({
+        severity: 'warning',
+        path,
+        line,
+        message: `${key === undefined ? 'This key' : `"${key}"`} is no epic, story or retrospective key, so it is not read.`,
+        fix: 'Write `epic-N`, `N-M-story-slug` or `epic-N-retrospective`.',
+      });
+      continue;
+    }
+    const { raw, value } = valueOf(source, pair.value);
+    const mapped = raw === undefined ? undefined : (LEGACY[raw] ?? raw);
+    const status =
+      mapped !== undefined && BMAD_STATUSES[kind.kind].includes(mapped) ? mapped : undefined;
+    if (status === undefined) {
+      problems.push({
+        severity: kind.kind === 'story' ? 'error' : 'warning',
+        path,
+        line,
+        message:
+          raw === undefined
+            ? `"${key}" has no status.`
+            : `"${raw}" is not a status of ${kind.kind === 'story' ? 'a story' : `an ${kind.kind}`} ("${key}").`,
+        fix: `Write one of: ${BMAD_STATUSES[kind.kind].join(', ')}.`,
+      });
+    } else if (value === undefined) {
+      problems.push({
+        severity: 'warning',
+        path,
+        line,
+        message: `The status of "${key}" is not a plain or quoted scalar, so the loop does not rewrite it.`,
+        fix: `Write it as \`${key}: ${status}\`.`,
+      });
+    }
+    entries.push({ key, ...kind, raw, status, line, value });
+  }
+  return { entries, storyLocation, problems };
+}
+
+export class StaleSprintStatusError extends Error {
+  constructor(readonly entry: BmadEntry) {
+    super(
+      `The status of "${entry.key}" on line ${entry.line} no longer reads "${entry.raw}"; read sprint-status.yaml again.`,
+    );
+    this.name = 'StaleSprintStatusError';
+  }
+}
+
+/**
+ * The file with one entry's status set to `status`: that scalar alone is rewritten, in its own
+ * quotes; comments, key order, line endings and the rest of the bytes are kept. BMAD's own flows
+ * also refresh `last_updated`; the loop does not (one scalar an edit). Unchanged when the entry
+ * has that status already; throws when the file no longer has the value the entry was read with.
+ */
+export function setSprintStatus(source: string, entry: BmadEntry, status: string): string {
+  const value = entry.value;
+  if (value === undefined || entry.raw === undefined) {
+    throw new Error(
+      `The status of "${entry.key}" on line ${entry.line} is not a plain or quoted scalar; the loop does not rewrite it.`,
+    );
+  }
+  if (!BMAD_STATUSES[entry.kind].includes(status)) {
+    throw new Error(`"${status}" is not a status of a BMAD ${entry.kind}.`);
+  }
+  const written = `${value.quote}${entry.raw}${value.quote}`;
+  if (source.slice(value.start, value.end) !== written) throw new StaleSprintStatusError(entry);
+  if (entry.raw === status) return source;
+  return `${source.slice(0, value.start)}${value.quote}${status}${value.quote}${source.slice(value.end)}`;
+}

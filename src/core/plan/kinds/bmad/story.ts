@@ -1,0 +1,301 @@
+import type { Heading, ListItem, Nodes, RootContent } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import type { Problem } from '../../../problem.js';
+import { markdownLimitProblem, parseMarkdown } from '../../markdown.js';
+import {
+  boxAt,
+  lookalikeWarnings,
+  readsBox,
+  taskIds,
+  type DialectState,
+  type DialectTask,
+} from '../markdownDialect.js';
+
+/**
+ * A BMAD-METHOD story file (`{implementation_artifacts}/<story_key>.md`), as BMAD's template
+ * writes it (bmad-create-story/template.md) and bmad-dev-story works it: a `# Story N.M: Title`
+ * heading, a `Status: <status>` line, and under `## Tasks / Subtasks` the checkboxes dev-story
+ * ticks (`- [ ] Task 1 (AC: #1)`, nested `- [ ] Subtask 1.1`; a `### Review Follow-ups (AI)` or
+ * `### Review Findings` subsection's boxes too, which dev-story and bmad-code-review add there).
+ * remark reads the structure; a box's mark is the one byte between its brackets.
+ */
+
+export interface BmadTask extends DialectTask {
+  /** 0 for a task, 1 for its subtasks, and so on. */
+  depth: number;
+  /** The id of the task this one is nested in. */
+  parent: string | undefined;
+}
+
+/** The story's `Status:` line: its value and where the value's characters are. */
+export interface BmadStoryStatus {
+  raw: string;
+  line: number;
+  /** The value's characters (`ready-for-dev`), undefined when it is not one word to rewrite. */
+  start: number | undefined;
+  end: number | undefined;
+}
+
+export interface BmadStory {
+  /** `1.2` from `# Story 1.2: Title`. */
+  number: string | undefined;
+  title: string | undefined;
+  status: BmadStoryStatus | undefined;
+  /** Every box under `## Tasks / Subtasks`, nested ones included, in the file's order. */
+  tasks: BmadTask[];
+  /** 1-based line of the `## Tasks / Subtasks` heading. */
+  tasksLine: number | undefined;
+  problems: Problem[];
+}
+
+/** BMAD's boxes: dev-story writes `[x]`; GFM reads `[X]` and a one-column tab too. */
+const STATE: Record<string, DialectState> = { ' ': 'todo', '\t': 'todo', x: 'done', X: 'done' };
+const STORY_HEADING = /^Story\s+(\d+\.\d+[a-z]?)\s*:?\s*(.*)$/i;
+/** `## Tasks / Subtasks` (dev-story parses "Tasks/Subtasks"); `## Tasks` as some write it. */
+const TASKS_HEADING = /^Tasks(?:\s*\/\s*Sub-?tasks)?$/i;
+/** `Task 1`, `**Task 2: …**`, `Subtask 1.1`: the id the author wrote. */
+const WRITTEN_ID = /^(?:\*\*|__)?(?:Sub-?)?Task\s+(\d+(?:\.\d+)*[a-z]?)\b/i;
+/** `Status: ready-for-dev`, `**Status:** done`: the template's line, emphasis allowed. */
+const STATUS_LINE = /^ {0,3}(?:\*\*|__)?Status(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*/i;
+const FIX = 'Write a task as "- [ ] Task 1 (AC: #1)" under "## Tasks / Subtasks".';
+
+/** The acceptance criteria a task cites: `(AC: #1)`, `(AC: 1, 3)`, `(AC: AC2, AC5)`, `(AC: 1-3)`. */
+export function acceptanceCriteria(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/\(\s*ACs?\s*:?\s*([^)]*)\)/gi)) {
+    for (const part of m[1]!.split(/\s*(?:,|;|&|\band\b)\s*|\s+/)) {
+      const range = /^(?:#|AC)?(\d+)\s*[-–]\s*(?:#|AC)?(\d+)$/i.exec(part);
+      if (range) {
+        const [from, to] = [Number(range[1]), Number(range[2])];
+        if (to >= from && to - from < 100) for (let n = from; n <= to; n++) found.push(String(n));
+        continue;
+      }
+      const one = /^(?:#|AC)?(\d+[a-z]?)$/i.exec(part);
+      if (one) found.push(one[1]!);
+    }
+  }
+  return [...new Set(found)];
+}
+
+/** The first line of the item's first paragraph, without its box: what the task says. */
+function itemText(item: ListItem, after: string): string {
+  const first = item.children[0];
+  const text = first?.type === 'paragraph' ? toString(first).split('\n')[0]! : after;
+  return text.replace(/^\[.\]\s*/, '').trim();
+}
+
+function statusOf(source: string, node: Nodes): BmadStoryStatus | undefined {
+  if (node.type !== 'paragraph') return undefined;
+  const start = node.position!.start.offset!;
+  let end = source.indexOf('\n', start);
+  if (end === -1) end = source.length;
+  const line = source.slice(start, end).replace(/\r$/, '');
+  const m = STATUS_LINE.exec(line);
+  if (!m) return undefined;
+  const rest = line.slice(m[0].length);
+  const raw = rest
+    .replace(/(?:\*\*|__)?[ \t]*$/, '')
+    .replace(/[ \t]+$/, '')
+    .trim();
+  const word = /^[A-Za-z][\w-]*$/.test(raw) && rest.startsWith(raw);
+  return {
+    raw,
+    line: node.position!.start.line,
+    start: word ? start + m[0].length : undefined,
+    end: word ? start + m[0].length + raw.length : undefined,
+  };
+}
+
+interface Found {
+  task: BmadTask;
+  written: string | undefined;
+  parent: Found | undefined;
+  index: number;
+}
+
+/** Reads a story file: its number, title, status line and the tasks under Tasks / Subtasks. */
+export function readStory(source: string, path: string): BmadStory {
+  const limit = markdownLimitProblem(source, path, 'Split the story.');
+  const empty = {
+    number: undefined,
+    title: undefined,
+    status: undefined,
+    tasks: [],
+    tasksLine: undefined,
+  };
+  if (limit) return { ...empty, problems: [limit] };
+  const root = parseMarkdown(source);
+  const problems: Problem[] = [];
+  let number: string | undefined;
+  let title: string | undefined;
+  let status: BmadStoryStatus | undefined;
+  let tasksLine: number | undefined;
+  /** The line ranges of the Tasks / Subtasks sections: where lookalike boxes are named. */
+  const sections: [number, number][] = [];
+  const found: Found[] = [];
+  let inTasks = false;
+  /** The status line is looked for before the first section (`## Story`), where the template has it. */
+  let preamble = true;
+  const visit = (nodes: readonly RootContent[], parent: Found | undefined, depth: number) => {
+    let index = 0;
+    for (const node of nodes) {
+      if (node.type === 'list' || node.type === 'blockquote') {
+        visit(node.children as RootContent[], parent, depth);
+        continue;
+      }
+      if (node.type !== 'listItem') continue;
+      const box = boxAt(source, node);
+      let own: Found | undefined;
+      if (box && readsBox(STATE, box.mark, box.after)) {
+        const text = itemText(node, box.after);
+        own = {
+          task: {
+            id: '',
+            text,
+            state: STATE[box.mark]!,
+            mark: box.mark,
+            optional: false,
+            requirements: acceptanceCriteria(text),
+            line: box.line,
+            markOffset: box.offset,
+            depth,
+            parent: undefined,
+          },
+          written: WRITTEN_ID.exec(text)?.[1],
+          parent,
+          index: index++,
+        };
+        found.push(own);
+      }
+      visit(node.children, own ?? parent, own ? depth + 1 : depth);
+    }
+  };
+  for (const node of root.children) {
+    if (node.type === 'heading') {
+      const heading = node as Heading;
+      const text = toString(heading).trim();
+      if (heading.depth === 1 && number === undefined) {
+        const m = STORY_HEADING.exec(text);
+        if (m) [number, title] = [m[1]!, m[2]!.trim()];
+      }
+      if (heading.depth === 2) preamble = false;
+      if (heading.depth <= 2) {
+        if (inTasks) sections.at(-1)![1] = node.position!.start.line - 1;
+        inTasks = heading.depth === 2 && TASKS_HEADING.test(text);
+        if (inTasks) {
+          tasksLine ??= node.position!.start.line;
+          sections.push([node.position!.start.line, Infinity]);
+        }
+      }
+      continue;
+    }
+    if (preamble && status === undefined) status = statusOf(source, node);
+    if (inTasks) visit([node], undefined, 0);
+  }
+  // Ids: the one the author wrote (`Task 2`, `Subtask 2.1`); else the place among its siblings
+  // under its parent's id (`2.3`), or among the top-level tasks, where no written id has it.
+  const record = taskIds(path, problems);
+  const taken = new Set(found.flatMap((f) => (f.written ? [f.written] : [])));
+  for (const f of found) {
+    const base = f.parent ? `${f.parent.task.id}.` : '';
+    if (f.written) f.task.id = f.written;
+    else {
+      let n = f.index + 1;
+      while (taken.has(`${base}${n}`)) n++;
+      f.task.id = `${base}${n}`;
+      taken.add(f.task.id);
+    }
+    f.task.parent = f.parent?.task.id;
+    record(f.task.id, f.task.line);
+  }
+  const tasks = found.map((f) => f.task);
+  if (tasksLine === undefined) {
+    problems.push({
+      severity: 'error',
+      path,
+      line: 1,
+      message: 'the story has no "## Tasks / Subtasks" section.',
+      fix: FIX,
+    });
+  } else if (tasks.length === 0) {
+    problems.push({
+      severity: 'error',
+      path,
+      line: tasksLine,
+      message: 'no task was found under "## Tasks / Subtasks".',
+      fix: FIX,
+    });
+  }
+  const taskLines = new Set(tasks.map((t) => t.line));
+  const inSection = (line: number | undefined) =>
+    line !== undefined && sections.some(([from, to]) => line > from && line <= to);
+  const lookalikes = lookalikeWarnings(source, path, root, taskLines, FIX, {
+    marks: ' \txX',
+    unread: 'it is not a list item of "## Tasks / Subtasks"',
+  }).filter((p) => inSection(p.line));
+  return {
+    number,
+    title,
+    status,
+    tasks,
+    tasksLine,
+    problems: [...problems, ...lookalikes].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
+  };
+}
+
+export class StaleStoryError extends Error {
+  constructor(readonly task: BmadTask) {
+    super(
+      `Task ${task.id} on line ${task.line} no longer reads "[${task.mark}]"; read the story again.`,
+    );
+    this.name = 'StaleStoryError';
+  }
+}
+
+/**
+ * The story with `tasks` ticked (`[x]`, as dev-story writes it) or reopened (`[ ]`): one byte a
+ * task whose state changes, every other byte kept. Throws when a task's box is no longer where
+ * and what it was read as.
+ */
+export function setStoryTasks(
+  source: string,
+  tasks: readonly BmadTask[],
+  state: 'todo' | 'done',
+): string {
+  const mark = state === 'done' ? 'x' : ' ';
+  const changed = tasks.filter((t) => t.state !== state);
+  for (const t of changed) {
+    if (
+      source[t.markOffset - 1] !== '[' ||
+      source[t.markOffset] !== t.mark ||
+      source[t.markOffset + 1] !== ']'
+    ) {
+      throw new StaleStoryError(t);
+    }
+  }
+  const sorted = [...new Set(changed)].sort((a, b) => a.markOffset - b.markOffset);
+  const parts: string[] = [];
+  let from = 0;
+  for (const t of sorted) {
+    parts.push(source.slice(from, t.markOffset), mark);
+    from = t.markOffset + 1;
+  }
+  parts.push(source.slice(from));
+  return parts.join('');
+}
+
+/**
+ * The story with its `Status:` value set to `status` (as dev-story's step 9 and code-review's
+ * step 4 write it): that word alone changes. Undefined when the story has no one-word status to
+ * rewrite.
+ */
+export function setStoryStatus(
+  source: string,
+  story: Pick<BmadStory, 'status'>,
+  status: string,
+): string | undefined {
+  const s = story.status;
+  if (!s || s.start === undefined || s.end === undefined) return undefined;
+  if (source.slice(s.start, s.end) !== s.raw) return undefined;
+  return `${source.slice(0, s.start)}${status}${source.slice(s.end)}`;
+}

@@ -1,0 +1,291 @@
+import fc from 'fast-check';
+import { load } from 'js-yaml';
+import { parseDocument } from 'yaml';
+import {
+  BMAD_STATUSES,
+  readSprintStatus,
+  readStory,
+  setSprintStatus,
+  setStoryTasks,
+  type BmadEntry,
+  type BmadEntryKind,
+  type BmadTask,
+} from '../../../src/core/plan/kinds/bmad/index.js';
+
+/**
+ * Generated stories and sprint-status files whose tasks and statuses are known: an edit changes
+ * exactly the marks (one byte a task) or exactly one scalar, and keeps CRLF, tabs, comments, key
+ * order and a missing final newline. Each property is checked against a deliberately broken
+ * writer too, to show that it catches one.
+ */
+
+// ——— Stories
+
+type State = 'todo' | 'done';
+interface Item {
+  state: State;
+  upper: boolean;
+  text: string;
+  children: Item[];
+}
+const text = fc
+  .tuple(
+    fc.constantFrom('Task', 'Subtask', 'Add', 'Fix'),
+    fc.string({
+      unit: fc.constantFrom('a', 'q', '1', ' ', '.', ':', '-', '(AC: #1)', '`x`', '**b**'),
+      maxLength: 8,
+    }),
+  )
+  .map(([head, tail]) => `${head} ${tail}`.trimEnd());
+const leaf = fc.record({
+  state: fc.constantFrom<State>('todo', 'done'),
+  upper: fc.boolean(),
+  text,
+  children: fc.constant<Item[]>([]),
+});
+const item: fc.Arbitrary<Item> = fc.record({
+  state: fc.constantFrom<State>('todo', 'done'),
+  upper: fc.boolean(),
+  text,
+  children: fc.array(
+    fc.record({
+      state: fc.constantFrom<State>('todo', 'done'),
+      upper: fc.boolean(),
+      text,
+      children: fc.array(leaf, { maxLength: 2 }),
+    }),
+    { maxLength: 3 },
+  ),
+});
+const fake = fc.constantFrom('- [ ] fake', '- [x] fake', '  - [ ] fake');
+
+interface StoryCase {
+  source: string;
+  truth: { state: State; depth: number }[];
+}
+
+const story: fc.Arbitrary<StoryCase> = fc
+  .record({
+    eol: fc.constantFrom('\n', '\r\n'),
+    finalNewline: fc.boolean(),
+    indent: fc.constantFrom('  ', '\t', '    '),
+    status: fc.constantFrom('ready-for-dev', 'in-progress', 'review'),
+    groups: fc.array(
+      fc.record({
+        items: fc.array(item, { minLength: 1, maxLength: 3 }),
+        fence: fc.option(fc.array(fake, { minLength: 1, maxLength: 2 })),
+        heading: fc.option(fc.constantFrom('### Review Follow-ups (AI)', '### Review Findings')),
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+    notes: fc.array(fake, { maxLength: 2 }),
+  })
+  .map(({ eol, finalNewline, indent, status, groups, notes }) => {
+    const lines = ['# Story 4.2: Generated', '', `Status: ${status}`, '', '## Tasks / Subtasks'];
+    const truth: StoryCase['truth'] = [];
+    const write = (it: Item, depth: number) => {
+      const mark = it.state === 'todo' ? ' ' : it.upper ? 'X' : 'x';
+      lines.push(`${indent.repeat(depth)}- [${mark}] ${it.text}`);
+      truth.push({ state: it.state, depth });
+      for (const child of it.children) write(child, depth + 1);
+    };
+    for (const group of groups) {
+      lines.push('');
+      if (group.heading) lines.push(group.heading, '');
+      for (const it of group.items) write(it, 0);
+      if (group.fence) lines.push('', '```md', ...group.fence, '```');
+    }
+    lines.push('', '## Dev Notes', '', ...notes, '');
+    let source = lines.join(eol);
+    if (!finalNewline) source = source.slice(0, -eol.length);
+    return { source, truth };
+  });
+
+type StoryWriter = (source: string, tasks: readonly BmadTask[], state: State) => string;
+
+/** The story property: every task read as written; an edit changes its tasks' mark bytes alone. */
+const storyEdit = (write: StoryWriter) =>
+  fc.property(
+    story,
+    fc.array(fc.nat(), { maxLength: 6 }),
+    fc.constantFrom<State>('todo', 'done'),
+    ({ source, truth }, picks, state) => {
+      const read = readStory(source, 'story.md');
+      // Generated texts may write the same "Task 1" twice: that warning is the reader's due.
+      expect(read.problems.filter((p) => !p.message.startsWith('Task id '))).toEqual([]);
+      expect(read.tasks.map((t) => ({ state: t.state, depth: t.depth }))).toEqual(truth);
+      const chosen = [...new Set(picks.map((p) => read.tasks[p % read.tasks.length]!))];
+      const out = write(source, chosen, state);
+      const changed = chosen.filter((t) => t.state !== state).map((t) => t.markOffset);
+      expect(out.length).toBe(source.length);
+      const differ: number[] = [];
+      for (let i = 0; i < source.length; i++) if (out[i] !== source[i]) differ.push(i);
+      expect(differ).toEqual(changed.sort((a, b) => a - b));
+      for (const at of changed) expect(out[at]).toBe(state === 'done' ? 'x' : ' ');
+      const again = readStory(out, 'story.md');
+      expect(again.tasks.map((t) => t.state)).toEqual(
+        read.tasks.map((t) => (chosen.includes(t) ? state : t.state)),
+      );
+    },
+  );
+
+describe('story edits (generated)', () => {
+  it('change exactly the marks of the tasks whose state changes', () => {
+    fc.assert(storyEdit(setStoryTasks), { numRuns: 150 });
+  });
+
+  it('catch a writer that drops CRLF, and one that ticks the first box it finds', () => {
+    const lf: StoryWriter = (s, t, st) => setStoryTasks(s, t, st).replace(/\r\n/g, '\n');
+    const first: StoryWriter = (s, tasks, st) =>
+      tasks
+        .filter((t) => t.state !== st)
+        .reduce(
+          (out) =>
+            out.replace(st === 'done' ? '[ ]' : /\[[xX]\]/, `[${st === 'done' ? 'x' : ' '}]`),
+          s,
+        );
+    for (const broken of [lf, first]) {
+      expect(fc.check(storyEdit(broken), { numRuns: 150 }).failed).toBe(true);
+    }
+  });
+});
+
+// ——— sprint-status.yaml
+
+interface Row {
+  key: string;
+  kind: BmadEntryKind;
+  raw: string;
+  quote: '' | "'" | '"';
+  comment: string | null;
+  above: string | null;
+}
+
+const statusOf = (kind: BmadEntryKind) =>
+  fc.constantFrom(...BMAD_STATUSES[kind], ...(kind === 'story' ? ['drafted', 'contexted'] : []));
+const epicRows = (n: number): fc.Arbitrary<Row[]> =>
+  fc
+    .tuple(
+      statusOf('epic'),
+      fc.array(fc.tuple(statusOf('story'), fc.constantFrom('login', 'sign-up', 'x2')), {
+        minLength: 1,
+        maxLength: 4,
+      }),
+      statusOf('retrospective'),
+      fc.array(fc.constantFrom<Row['quote']>('', "'", '"'), { minLength: 6, maxLength: 6 }),
+      fc.array(fc.option(fc.constantFrom('# note', '# ─── done ───', '#x')), {
+        minLength: 6,
+        maxLength: 6,
+      }),
+    )
+    .map(([epic, stories, retro, quotes, comments]) => {
+      const rows: Omit<Row, 'quote' | 'comment' | 'above'>[] = [
+        { key: `epic-${n}`, kind: 'epic', raw: epic },
+        ...stories.map(([raw, slug], i) => ({
+          key: `${n}-${i + 1}-${slug}`,
+          kind: 'story' as const,
+          raw,
+        })),
+        { key: `epic-${n}-retrospective`, kind: 'retrospective', raw: retro },
+      ];
+      return rows.map((r, i) => ({
+        ...r,
+        quote: quotes[i % 6]!,
+        comment: comments[i % 6]!,
+        above: i === 0 ? `# Epic ${n}: generated` : null,
+      }));
+    });
+
+interface SprintCase {
+  source: string;
+  rows: Row[];
+}
+
+const sprint: fc.Arbitrary<SprintCase> = fc
+  .record({
+    eol: fc.constantFrom('\n', '\r\n'),
+    finalNewline: fc.boolean(),
+    indent: fc.constantFrom('  ', '    '),
+    epics: fc
+      .integer({ min: 1, max: 3 })
+      .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => epicRows(i + 1)))),
+    actions: fc.boolean(),
+  })
+  .map(({ eol, finalNewline, indent, epics, actions }) => {
+    const lines = [
+      '# STATUS DEFINITIONS:',
+      '#   - review: Implementation complete, ready for review',
+      '',
+      'generated: 05-06-2025 21:30',
+      'last_updated: 05-06-2025 21:30',
+      'story_location: "{project-root}/_bmad-output/implementation-artifacts"',
+      '',
+      'development_status:',
+    ];
+    const rows = epics.flat();
+    for (const r of rows) {
+      if (r.above) lines.push(`${indent}${r.above}`);
+      const value = `${r.quote}${r.raw}${r.quote}`;
+      lines.push(`${indent}${r.key}: ${value}${r.comment ? `  ${r.comment}` : ''}`);
+    }
+    if (actions) lines.push('', 'action_items:', '  - epic: 1', '    status: open');
+    let source = lines.join(eol) + eol;
+    if (!finalNewline) source = source.slice(0, -eol.length);
+    return { source, rows };
+  });
+
+type SprintWriter = (source: string, entry: BmadEntry, status: string) => string;
+
+/** The sprint-status property: one scalar changes, every other line and byte is kept. */
+const sprintEdit = (write: SprintWriter) =>
+  fc.property(sprint, fc.nat(), fc.nat(), ({ source, rows }, pick, statusPick) => {
+    const read = readSprintStatus(source, 'sprint-status.yaml');
+    expect(read.problems).toEqual([]);
+    expect(read.entries.map((e) => [e.key, e.raw])).toEqual(rows.map((r) => [r.key, r.raw]));
+    const entry = read.entries[pick % read.entries.length]!;
+    const legal = BMAD_STATUSES[entry.kind];
+    const status = legal[statusPick % legal.length]!;
+    const out = write(source, entry, status);
+    // js-yaml, the other reader: the one value changed, nothing else.
+    const before = load(source) as { development_status: Record<string, string> };
+    const after = load(out) as typeof before;
+    expect(after).toEqual({
+      ...before,
+      development_status: { ...before.development_status, [entry.key]: status },
+    });
+    expect(Object.keys(after.development_status)).toEqual(Object.keys(before.development_status));
+    // Every line but the entry's is kept byte for byte; on it, the key before and the comment after.
+    const a = source.split('\n');
+    const b = out.split('\n');
+    expect(b.length).toBe(a.length);
+    for (let i = 0; i < a.length; i++) {
+      if (i === entry.line - 1) continue;
+      expect(b[i]).toBe(a[i]);
+    }
+    const row = rows.find((r) => r.key === entry.key)!;
+    const line = a[entry.line - 1]!;
+    const at = line.indexOf(`${row.key}: `) + row.key.length + 2;
+    const written = `${row.quote}${row.raw}${row.quote}`;
+    expect(b[entry.line - 1]).toBe(
+      `${line.slice(0, at)}${row.quote}${status}${row.quote}${line.slice(at + written.length)}`,
+    );
+  });
+
+describe('sprint-status edits (generated)', () => {
+  it('change one scalar, in its quotes, and keep comments, order, CRLF and the final newline', () => {
+    fc.assert(sprintEdit(setSprintStatus), { numRuns: 150 });
+  });
+
+  it('catch a writer that re-serializes the YAML, and one that rewrites the first equal value', () => {
+    const reserialize: SprintWriter = (s, entry, status) => {
+      const doc = parseDocument(s);
+      doc.setIn(['development_status', entry.key], status);
+      return String(doc);
+    };
+    const firstEqual: SprintWriter = (s, entry, status) =>
+      s.replace(`: ${entry.value!.quote}${entry.raw}`, `: ${entry.value!.quote}${status}`);
+    for (const broken of [reserialize, firstEqual]) {
+      expect(fc.check(sprintEdit(broken), { numRuns: 150 }).failed).toBe(true);
+    }
+  });
+});
