@@ -6,7 +6,7 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-COPY scripts/prepare.js ./scripts/prepare.js
+COPY scripts/prepare.js scripts/bundle-cli.js ./scripts/
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src

@@ -1,6 +1,7 @@
 import { benchAction } from './action.js';
 import { benchApp, benchNextCold } from './app.js';
 import { benchChecklist } from './checklist.js';
+import { benchCli } from './cli.js';
 import { benchLatency } from './latency.js';
 import { benchLimits } from './limits.js';
 import { benchLoop } from './loop.js';
@@ -9,7 +10,7 @@ import { benchServer } from './server.js';
 import { benchSpec } from './spec.js';
 
 // `npm run bench`: figures and ratios, printed; never asserted (see docs/benchmarks.md).
-// `npm run bench -- server` (or checklist, plans, app, next-cold, loop, latency, action, server, limits, spec) runs only the named parts.
+// `npm run bench -- server` (or checklist, plans, app, next-cold, loop, latency, action, server, limits, spec, cli) runs only the named parts.
 const parts: [string, () => string | Promise<string>][] = [
   ['checklist', benchChecklist],
   ['plans', benchPlans],
@@ -21,6 +22,7 @@ const parts: [string, () => string | Promise<string>][] = [
   ['server', benchServer],
   ['limits', benchLimits],
   ['spec', benchSpec],
+  ['cli', benchCli],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !parts.some(([name]) => name === w));

@@ -15,7 +15,19 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { PlanFiles } from '../core/index.js';
+
+/**
+ * A file of this copy of coder-loop (`package.json`, `app.yml`): two folders up from this module,
+ * as it sits in src/cli/, in lib/cli/ and in the CLI's bundle (lib/bundle/).
+ */
+export function packageFile(name: string): string {
+  return fileURLToPath(new URL(`../../${name}`, import.meta.url));
+}
+
+/** The CLI's exit codes. */
+export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
 
 /** Input the CLI refuses: it becomes exit code 1 with the message. */
 export class InputError extends Error {

@@ -1,6 +1,11 @@
 #!/usr/bin/env node
+import module from 'node:module';
 import { main } from './main.js';
 import { render, styleFor } from './render.js';
+
+// Node 22.1 and later keep the compiled code of the modules a command loads (in the system's
+// temporary folder), so the next call compiles none of it again; Node 20 has no such cache.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 // `coder-loop status | head` closes the pipe early: that is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -1,21 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { closest, describeFsError, InputError } from './files.js';
-import { readRepoConfig } from './repo.js';
-import { type CliIo, EXIT, UsageError, type Parsed } from './commands/shared.js';
+import { closest, describeFsError, EXIT, InputError, packageFile, UsageError } from './files.js';
+import type { CliIo, Parsed } from './commands/shared.js';
 import { COMMANDS } from './commands/index.js';
 
-/** The package's version, from its package.json (two folders up from here, in src/ and lib/). */
+/** The package's version, from its package.json. */
 async function version(): Promise<string> {
-  const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
+  const text = await readFile(packageFile('package.json'), 'utf8');
   return (JSON.parse(text) as { version: string }).version;
 }
 
-function usage(): string {
+/** The CLI's usage: every command's summary (each command's module loaded to read it). */
+async function usage(): Promise<string> {
   const lines = ['Usage: coder-loop <command> [options]', '', 'Commands:'];
-  for (const [name, spec] of Object.entries(COMMANDS))
-    lines.push(`  ${name.padEnd(8)} ${spec.summary}`);
+  for (const [name, load] of Object.entries(COMMANDS))
+    lines.push(`  ${name.padEnd(8)} ${(await load()).summary}`);
   lines.push(
     '',
     'Every command reads .github/coder.yml in the current directory, as the loop does, and takes',
@@ -46,20 +46,21 @@ function optionProblem(error: unknown, options: readonly string[]): string {
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    (command === undefined ? io.stderr : io.stdout)(usage());
+    (command === undefined ? io.stderr : io.stdout)(await usage());
     return command === undefined ? EXIT.usage : EXIT.ok;
   }
   if (command === '--version' || command === '-v' || command === 'version') {
     io.stdout(await version());
     return EXIT.ok;
   }
-  const spec = COMMANDS[command];
-  if (!spec || !Object.hasOwn(COMMANDS, command)) {
+  if (!Object.hasOwn(COMMANDS, command)) {
     const near = closest(command, Object.keys(COMMANDS));
     const hint = near ? ` Did you mean "${near}"?` : '';
-    io.stderr(`coder-loop: unknown command "${command}".${hint}\n\n${usage()}`);
+    io.stderr(`coder-loop: unknown command "${command}".${hint}\n\n${await usage()}`);
     return EXIT.usage;
   }
+  // Only this command's modules are loaded: the others' cost no start-up.
+  const spec = await COMMANDS[command]!();
   try {
     const { values, positionals } = parseArgs({
       args: [...rest],
@@ -72,6 +73,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       return EXIT.ok;
     }
     // The repository's config, read as the loop reads it; --dir names another plans folder.
+    const { readRepoConfig } = await import('./repo.js');
     const { config, problems } = await readRepoConfig(io.cwd);
     const dirOption = typeof values.dir === 'string' ? values.dir : config.plansDir;
     const plansDir = resolve(io.cwd, dirOption);

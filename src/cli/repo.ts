@@ -14,7 +14,14 @@ import {
   type Config,
   type Problem,
 } from '../core/index.js';
-import { defaultPlanGlobs, otherKindNames, readTaskmaster } from '../core/plan/kinds/index.js';
+import {
+  defaultPlanGlobs,
+  otherKindNames,
+  readTaskmaster,
+  skippedPlanFiles,
+  skippedSentence,
+  type SkippedPlanFiles,
+} from '../core/plan/kinds/index.js';
 import {
   closest,
   InputError,
@@ -143,6 +150,8 @@ export type FoundPlan = AnyPlan;
 export interface Discovered {
   plans: FoundPlan[];
   problems: Problem[];
+  /** Other tools' plan files found but not run (OpenSpec's archive, BMAD's files). */
+  skipped: SkippedPlanFiles[];
 }
 
 /** Every plan of every kind, found and named by the loop's own functions. */
@@ -176,7 +185,16 @@ export async function discover(repo: Repo): Promise<Discovered> {
     const read = readTaskmaster(text, path);
     if (read.tags.length === 0) problems.push(...read.problems);
   }
-  return { plans: found.plans, problems: [...problems, ...found.problems] };
+  return {
+    plans: found.plans,
+    problems: [...problems, ...found.problems],
+    skipped: skippedPlanFiles(paths),
+  };
+}
+
+/** Where the commands looked for plans, said when they found none. */
+export function noPlansHere(repo: Repo): string {
+  return `There are no plans here: none under ${repo.plansDirRel}/, and no ${otherKindNames('or')} tasks file where ${repo.config.plans ? `the \`plans\` globs of ${CONFIG_PATH} look` : 'those tools write them'}.`;
 }
 
 /** `./specs/x/`, `specs\x`, an absolute path: the path from the repository root. */
@@ -234,7 +252,7 @@ export function choose(repo: Repo, found: Discovered, wanted: string | undefined
     default: {
       if (requested === undefined || plans.length === 0) {
         throw new InputError(
-          `There are no plans here: none under ${repo.plansDirRel}/, and no ${otherKindNames('or')} tasks file where ${repo.config.plans ? `the \`plans\` globs of ${CONFIG_PATH} look` : 'those tools write them'}.`,
+          `${noPlansHere(repo)}${found.skipped.length ? ` ${skippedSentence(found.skipped)}` : ''}`,
         );
       }
       // A tasks file that holds several plans (Task Master's tags) names none of them.

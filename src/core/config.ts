@@ -1,5 +1,5 @@
 import { load, YAMLException } from 'js-yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { KIND_LABELS, type PlanKind } from './plan/kinds/discovery.js';
 import type { Problem } from './problem.js';
 

@@ -96,7 +96,7 @@ describe('worked examples (examples/plans, docs/plans/Example) through the built
         `002-photo-sharing (spec-kit, ${speckit}): current phase 2`,
         'Tasks: 2 done, 0 in progress, 7 open',
         'Phase 1: Setup (Shared Infrastructure) (2/2 done)',
-        '  [x] T001 Create the share_links migration in src/db/migrations/',
+        '  [x] T001 Create the `share_links` migration in src/db/migrations/',
         '  [x] T002 [P] Add the share-link settings to src/config.ts',
         'Phase 2: User Story 1 - Share an album by link (Priority: P1) 🎯 MVP (0/4 done) ← current',
         '  [ ] T003 [P] [US1] Contract test for POST /albums/:id/links in tests/contract/share.test.ts',

@@ -73,7 +73,7 @@ describe('coder-loop spec', () => {
       'Passes Spec? no — 0 of 2 tasks traced to evidence, 1 lacking.',
     );
     expect(before.stdout).toContain(
-      '| `T002` Parse the header in src/parse.ts | ❌ missing | names `src/parse.ts`, not changed. |',
+      '| `T002` Parse the header in \\`src/parse\\.ts\\` | ❌ missing | names `src/parse.ts`, not changed. |',
     );
     // A docs-only change needs no test.
     expect(before.stdout).toContain(
@@ -92,7 +92,7 @@ describe('coder-loop spec', () => {
       'Passes Spec? yes — 1 of 2 tasks traced to evidence, 0 lacking.',
     );
     expect(after.stdout).toContain(
-      '| `T002` Parse the header in src/parse.ts | ✅ evidence | changes `src/parse.ts`; `test/parse.test.ts` names `T002`. |',
+      '| `T002` Parse the header in \\`src/parse\\.ts\\` | ✅ evidence | changes `src/parse.ts`; `test/parse.test.ts` names `T002`. |',
     );
     expect(after.stdout).toContain('✅ Tests: changed (1 test file).');
   });

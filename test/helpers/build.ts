@@ -38,8 +38,14 @@ function staleLib(): string | undefined {
     const out = join(repoRoot, 'lib', relative(SRC, source).replace(/\.ts$/, '.js'));
     return !existsSync(out) || statSync(out).mtimeMs < statSync(source).mtimeMs;
   });
-  if (!newer.length) return undefined;
-  return `${named(newer)} ${newer.length === 1 ? 'is' : 'are'} newer than lib/ (or not built): run "npm run build" first.`;
+  if (newer.length)
+    return `${named(newer)} ${newer.length === 1 ? 'is' : 'are'} newer than lib/ (or not built): run "npm run build" first.`;
+  // The CLI's bundle (lib/bundle/, package.json's `bin`), made by the same build from every source.
+  const bundle = join(repoRoot, 'lib', 'bundle', 'coder-loop.js');
+  const built = existsSync(bundle) ? statSync(bundle).mtimeMs : -Infinity;
+  const later = sources().filter((source) => statSync(source).mtimeMs > built);
+  if (!later.length) return undefined;
+  return `${named(later)} ${later.length === 1 ? 'is' : 'are'} newer than lib/bundle/coder-loop.js (or it is not built): run "npm run build" first.`;
 }
 
 /**

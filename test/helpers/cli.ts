@@ -1,10 +1,18 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { repoRoot } from '../paths.js';
 
-/** The built CLI (lib/), as `npx coder-loop` runs it. */
-export const bin = join(repoRoot, 'lib', 'cli', 'index.js');
+/** The built CLI (package.json's `bin`: the bundle in lib/bundle/), as `npx coder-loop` runs it. */
+export const bin = join(
+  repoRoot,
+  (
+    JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+    }
+  ).bin['coder-loop']!,
+);
 
 export interface Run {
   code: number;

@@ -22,7 +22,7 @@ import {
   type WorkflowFile,
 } from '../../core/index.js';
 import { InputError, linkLeaves, readText } from '../files.js';
-import { KIND_LABELS, otherKindNames } from '../../core/plan/kinds/index.js';
+import { KIND_LABELS, otherKindNames, skippedSentence } from '../../core/plan/kinds/index.js';
 import { gitDefaultBranch } from '../git.js';
 import { discover } from '../repo.js';
 import {
@@ -89,9 +89,14 @@ async function planProblems(
   const { repo } = args;
   const found = await discover(repo);
   const problems: Problem[] = [...found.problems];
+  // Other tools' plans found but not run (OpenSpec's archive, BMAD's files): said, never skipped.
+  const skipped = found.skipped.length ? [`plans: ${skippedSentence(found.skipped)}`] : [];
   if (found.plans.length === 0)
     return {
-      lines: [`plans: none under ${repo.plansDirRel}/ (nor ${otherKindNames('or')} plans).`],
+      lines: [
+        `plans: none under ${repo.plansDirRel}/ (nor ${otherKindNames('or')} plans).`,
+        ...skipped,
+      ],
       problems: [
         ...problems,
         {
@@ -123,7 +128,7 @@ async function planProblems(
         fix: `Run \`coder-loop lint "${plan.name}"\` for each problem and its fix.`,
       });
   }
-  return { lines, problems, first: found.plans[0]?.name };
+  return { lines: [...lines, ...skipped], problems, first: found.plans[0]?.name };
 }
 
 /** The workflows' problems: the loop's own, the CI gate, the key, the agent's hand-off. */

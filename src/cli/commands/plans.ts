@@ -1,6 +1,6 @@
-import { KIND_LABELS } from '../../core/plan/kinds/index.js';
+import { KIND_LABELS, skippedSentence } from '../../core/plan/kinds/index.js';
 import { formatProblem, type ReadingPhase } from '../../core/index.js';
-import { discover } from '../repo.js';
+import { discover, noPlansHere } from '../repo.js';
 import {
   DIR_OPTION,
   type CliIo,
@@ -63,8 +63,10 @@ export const plans: CommandSpec = {
       );
       return EXIT.ok;
     }
+    // What was found but is not run (OpenSpec's archive, BMAD's files): said, never skipped silently.
+    const skipped = skippedSentence(found.skipped);
     if (rows.length === 0) {
-      io.stdout('No plans found.');
+      io.stdout(`No plans found. ${noPlansHere(args.repo)}${skipped ? ` ${skipped}` : ''}`);
       return EXIT.ok;
     }
     for (const r of rows) {
@@ -74,6 +76,7 @@ export const plans: CommandSpec = {
       io.stdout(`${r.kind.padEnd(10)} ${r.name}  ${ref}  (${summary})`);
     }
     for (const p of found.problems) io.stdout(formatProblem(p));
+    if (skipped) io.stdout(skipped);
     return EXIT.ok;
   },
 };

@@ -1,5 +1,4 @@
 import { relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type ParseArgsConfig } from 'node:util';
 import {
   checkPlanName,
@@ -13,18 +12,15 @@ import {
   type Refusal,
 } from '../../core/index.js';
 import { parseAppManifest, type AppManifest } from '../../core/index.js';
-import { InputError, readText, UsageError, writeInPlan } from '../files.js';
+import { EXIT, InputError, packageFile, readText, UsageError, writeInPlan } from '../files.js';
 import { choose, discover, type FoundPlan, type Repo } from '../repo.js';
 import { openWorkingPlan } from '../workingCopy.js';
 
 /** What the CLI's commands share: the io, the exit codes, the options, reading a plan. */
 
-/** `app.yml` of this copy of coder-loop (lib/cli/commands/ or src/cli/commands/ → ../../..). */
-const APP_YML = fileURLToPath(new URL('../../../app.yml', import.meta.url));
-
 /** The App's manifest this copy of coder-loop ships: the one list of its permissions. */
 export async function appManifest(): Promise<AppManifest> {
-  return parseAppManifest(await readText(APP_YML));
+  return parseAppManifest(await readText(packageFile('app.yml')));
 }
 
 export interface CliIo {
@@ -35,9 +31,7 @@ export interface CliIo {
   env: Record<string, string | undefined>;
 }
 
-export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
-
-export { UsageError };
+export { EXIT, UsageError };
 
 export const DIR_OPTION = {
   dir: { type: 'string' },

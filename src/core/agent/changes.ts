@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The file modes an agent's change may have: a file, an executable, a symbolic link. */
 const FILE_MODES = ['100644', '100755', '120000'] as const;

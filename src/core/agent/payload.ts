@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentConfigSchema, type AgentConfig } from '../config.js';
 import { checkPlanName, checkPlanPath, isPlanPath } from '../plan/layout.js';
 

@@ -9,7 +9,7 @@ import {
 } from '../plan/kinds/plan.js';
 import type { NamedPlan } from '../plan/kinds/discovery.js';
 import type { PhaseReport } from '../plan/report.js';
-import { oneLine } from '../plan/text.js';
+import { oneLine, opensWithId } from '../plan/text.js';
 import { kindAgentContext, kindAgentLinks } from './agentPlan.js';
 import { specTasksOfKindPhase } from './specTasks.js';
 import { phaseInteger } from './phaseName.js';
@@ -26,7 +26,7 @@ function kindReportTasks(phase: KindPhase): PhaseReport['tasks'] {
   return phase.tasks.map((t) => ({
     depth: 0,
     state: t.state === 'set-aside' ? 'todo' : t.state,
-    text: `${t.text.startsWith(t.id) ? t.text : `${t.id} ${t.text}`}${t.state === 'set-aside' ? ' (set aside)' : ''}${t.optional ? ' (optional)' : ''}`,
+    text: `${opensWithId(t.text, t.id) ? t.text : `${t.id} ${t.text}`}${t.state === 'set-aside' ? ' (set aside)' : ''}${t.optional ? ' (optional)' : ''}`,
   }));
 }
 

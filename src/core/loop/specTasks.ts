@@ -1,6 +1,7 @@
 import type { Phase } from '../plan/checklistModel.js';
 import type { KindPhase } from '../plan/kinds/plan.js';
 import type { SpecTask } from './pullSnapshot.js';
+import { opensWithId } from '../plan/text.js';
 
 /** The tasks of a coder plan's phase, as Passes Spec? reads them. */
 export function specTasksOfPhase(phase: Pick<Phase, 'tasks'>): SpecTask[] {
@@ -8,7 +9,7 @@ export function specTasksOfPhase(phase: Pick<Phase, 'tasks'>): SpecTask[] {
     id: t.id,
     text: t.text,
     state: t.state,
-    writtenId: t.text.trimStart().startsWith(t.id),
+    writtenId: opensWithId(t.text, t.id),
   }));
 }
 
@@ -25,7 +26,7 @@ export function specTasksOfKindPhase(phase: Pick<KindPhase, 'tasks'>): SpecTask[
       ...(t.requirements?.length ? { requirements: t.requirements } : {}),
       ...(detail ? { detail } : {}),
       ...(t.testStrategy ? { criterion: t.testStrategy } : {}),
-      writtenId: taskmaster || t.text.trimStart().startsWith(t.id),
+      writtenId: taskmaster || opensWithId(t.text, t.id),
     };
   });
 }

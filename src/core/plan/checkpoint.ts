@@ -1,10 +1,10 @@
-import type { Html } from 'mdast';
 import type { Problem } from '../problem.js';
 import { markdownLimitProblem, parseMarkdown } from './markdown.js';
 import { detectEol } from './text.js';
 
-export const CHECKPOINT_START = '<!-- coder-loop:checkpoint -->';
-export const CHECKPOINT_END = '<!-- /coder-loop:checkpoint -->';
+const MARKER_NAME = 'coder-loop:checkpoint';
+export const CHECKPOINT_START = `<!-- ${MARKER_NAME} -->`;
+export const CHECKPOINT_END = `<!-- /${MARKER_NAME} -->`;
 
 export interface CheckpointBlock {
   /** Offset just past the start marker. */
@@ -13,24 +13,75 @@ export interface CheckpointBlock {
   innerEnd: number;
 }
 
+/** A marker as remark reads it: a top-level HTML node's offsets and line. */
+interface Marker {
+  start: number;
+  end: number;
+  line: number;
+}
+
+// A marker alone on its line, at column 0: a top-level HTML block of its own wherever it stands
+// outside code, HTML and front matter (an HTML comment interrupts a paragraph, and a line at
+// column 0 is in no list item, block quote or footnote).
+const MARKER_LINE = /^<!-- \/?coder-loop:checkpoint -->[ \t]*$/;
+// A line (after quote and list markers) that opens code or HTML: a marker after it may be inside.
+const OPENS_CODE_OR_HTML = /^(?:[ \t>]|[-*+][ \t]|\d{1,9}[.)][ \t])*(?:<|```|~~~)/;
+
+/**
+ * The markers read line by line, or undefined where remark must read: a marker's text other than
+ * alone at column 0, or a line that opens code, HTML or front matter. remark stays the authority:
+ * test/core/checkpoint.test.ts holds the two to the same markers.
+ */
+function scanMarkers(source: string): { starts: Marker[]; ends: Marker[] } | undefined {
+  if (!source.includes(MARKER_NAME)) return { starts: [], ends: [] };
+  // Front matter, and a carriage return alone (a line ending to remark): remark reads those.
+  if (/^(?:\ufeff)?(?:---|\+\+\+)|\r(?!\n)/.test(source)) return undefined;
+  const starts: Marker[] = [];
+  const ends: Marker[] = [];
+  let line = 0;
+  for (let at = 0; at <= source.length;) {
+    line++;
+    const lf = source.indexOf('\n', at);
+    const next = lf === -1 ? source.length + 1 : lf + 1;
+    const end = lf === -1 ? source.length : source[lf - 1] === '\r' ? lf - 1 : lf;
+    const text = source.slice(at, end);
+    if (MARKER_LINE.test(text)) {
+      (text[5] === '/' ? ends : starts).push({ start: at, end, line });
+    } else if (text.includes(MARKER_NAME) || OPENS_CODE_OR_HTML.test(text)) return undefined;
+    at = next;
+  }
+  return { starts, ends };
+}
+
+/** The markers as remark reads them: top-level HTML nodes whose text is a marker. */
+function parseMarkers(source: string): { starts: Marker[]; ends: Marker[] } {
+  const starts: Marker[] = [];
+  const ends: Marker[] = [];
+  for (const node of parseMarkdown(source).children) {
+    if (node.type !== 'html') continue;
+    const value = node.value.trim();
+    const { start, end } = node.position!;
+    const marker = { start: start.offset!, end: end.offset!, line: start.line };
+    if (value === CHECKPOINT_START) starts.push(marker);
+    else if (value === CHECKPOINT_END) ends.push(marker);
+  }
+  return { starts, ends };
+}
+
 /**
  * Finds the checkpoint markers as HTML nodes of the document, so markers quoted inside code
- * fences do not count. Returns problems when they are doubled or out of order.
+ * fences do not count. Returns problems when they are doubled or out of order. A line reading
+ * finds them where it is sure to agree with remark; `fast: false` reads with remark alone.
  */
 export function findCheckpoint(
   source: string,
   path: string,
+  options: { fast?: boolean } = {},
 ): { block?: CheckpointBlock; problems: Problem[] } {
   const limit = markdownLimitProblem(source, path, 'Keep the context file small and flat.');
   if (limit) return { problems: [limit] };
-  const starts: Html[] = [];
-  const ends: Html[] = [];
-  for (const node of parseMarkdown(source).children) {
-    if (node.type !== 'html') continue;
-    const value = node.value.trim();
-    if (value === CHECKPOINT_START) starts.push(node);
-    else if (value === CHECKPOINT_END) ends.push(node);
-  }
+  const { starts, ends } =
+    (options.fast !== false ? scanMarkers(source) : undefined) ?? parseMarkers(source);
   const problems: Problem[] = [];
   const fix = `Keep exactly one "${CHECKPOINT_START}" line followed by one "${CHECKPOINT_END}" line, or remove both.`;
   if (starts.length === 0 && ends.length === 0) return { problems };
@@ -39,21 +90,19 @@ export function findCheckpoint(
     problems.push({
       severity: 'error',
       path,
-      line: at.position?.start.line,
+      line: at.line,
       message: `The checkpoint markers are incomplete or repeated (${starts.length} start, ${ends.length} end).`,
       fix,
     });
     return { problems };
   }
-  const start = starts[0]!;
-  const end = ends[0]!;
-  const innerStart = start.position!.end.offset!;
-  const innerEnd = end.position!.start.offset!;
+  const innerStart = starts[0]!.end;
+  const innerEnd = ends[0]!.start;
   if (innerEnd < innerStart) {
     problems.push({
       severity: 'error',
       path,
-      line: end.position?.start.line,
+      line: ends[0]!.line,
       message: 'The checkpoint end marker comes before its start marker.',
       fix,
     });

@@ -25,3 +25,14 @@ export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 }
+
+/**
+ * Whether a task's text, as written, opens with its id: inline markup before it aside
+ * (`**T001** …`, `` `1.1` …``), as the tools read the id from the text without it.
+ */
+export function opensWithId(text: string, id: string): boolean {
+  return text
+    .trimStart()
+    .replace(/^[*_~`]+/, '')
+    .startsWith(id);
+}

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The fields of each webhook payload the loop reads, checked before any handler runs. A signed

@@ -67,6 +67,52 @@ export function kindOfPath(path: string): PlanKind | undefined {
   return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path) ? 'kiro' : 'speckit';
 }
 
+/** What the loop finds of another tool's plans but does not run, so that it is never skipped in silence. */
+export interface SkippedPlanFiles {
+  /** The file, or the folder (ending in `/`), from the repository root. */
+  path: string;
+  /** What it is, and why the loop does not read it. */
+  why: string;
+}
+
+/**
+ * The files among `paths` that belong to plans the loop does not run: OpenSpec's archived
+ * changes (`openspec/changes/archive/<change>/tasks.md`: completed, never started again), and
+ * BMAD's files (a `_bmad-output/` folder, a `sprint-status.yaml`, `*.story.md` stories), a kind
+ * the loop does not read. One entry per folder of them, sorted by path.
+ */
+export function skippedPlanFiles(paths: Iterable<string>): SkippedPlanFiles[] {
+  const archived = new Map<string, number>();
+  const bmad = new Map<string, string>();
+  for (const path of paths) {
+    const archive = /^(.*?(?:^|\/)openspec\/changes\/archive\/)[^/]+\/tasks\.md$/.exec(path);
+    if (archive) {
+      archived.set(archive[1]!, (archived.get(archive[1]!) ?? 0) + 1);
+      continue;
+    }
+    const output = /^(.*?(?:^|\/)_bmad-output\/)/.exec(path);
+    if (output) bmad.set(output[1]!, "BMAD's output: BMAD is not read");
+    else if (baseOf(path) === 'sprint-status.yaml')
+      bmad.set(path, "BMAD's sprint status: BMAD is not read");
+    else if (path.endsWith('.story.md'))
+      bmad.set(`${dirOf(path)}/`.replace(/^\//, ''), 'BMAD stories: BMAD is not read');
+  }
+  const out: SkippedPlanFiles[] = [
+    ...[...archived].map(([path, n]) => ({
+      path,
+      why: `${n} archived ${KIND_LABELS.openspec} change${n === 1 ? '' : 's'}: completed, never run`,
+    })),
+    ...[...bmad].map(([path, why]) => ({ path, why })),
+  ];
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** `Skipped: <path> (<why>); …` for a message, or '' when nothing was skipped. */
+export function skippedSentence(skipped: readonly SkippedPlanFiles[]): string {
+  if (skipped.length === 0) return '';
+  return `Skipped: ${skipped.map((s) => `${s.path} (${s.why})`).join('; ')}.`;
+}
+
 /** The files of `paths` the `plans` globs match, each with its kind and folders. */
 export function findPlanFiles(paths: readonly string[], globs: readonly string[]): FoundPlanFile[] {
   const matches = picomatch([...globs], { dot: true });

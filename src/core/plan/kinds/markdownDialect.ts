@@ -90,6 +90,16 @@ export function* walk(
 
 const lineOf = (node: Nodes): number => node.position!.start.line;
 
+/**
+ * A task's text as its file writes it: the rest of the box's line, trimmed, inline markup kept
+ * (`~~struck~~`, `` `code` ``, `**T001**`); where nothing follows the box on its line, `plain`,
+ * the paragraph's text. Ids and cited stories are read from `plain` (mdast's text), as the tools
+ * read them.
+ */
+export function writtenTaskText(after: string, plain: string): string {
+  return after.trim() || plain;
+}
+
 /** A first paragraph's text without the box: what the task says. */
 function itemText(item: ListItem, after: string): string {
   const first = item.children[0];

@@ -10,6 +10,7 @@ import {
   type DialectPhase,
   type DialectPlan,
   type DialectState,
+  writtenTaskText,
 } from './markdownDialect.js';
 
 /**
@@ -82,7 +83,7 @@ export function readOpenspec(
     const own = TASK_ID.exec(event.text)?.[1];
     const task = {
       id: own ?? '',
-      text: event.text,
+      text: writtenTaskText(event.after, event.text),
       state: STATE[event.mark]!,
       mark: event.mark,
       optional: false,

@@ -10,6 +10,7 @@ import {
   type DialectPhase,
   type DialectPlan,
   type DialectState,
+  writtenTaskText,
 } from './markdownDialect.js';
 
 /**
@@ -86,7 +87,7 @@ export function readSpeckit(
     if (own !== undefined) seen(own, event.line);
     phase.tasks.push({
       id: own ?? `${phase.number}.${phase.tasks.length + 1}`,
-      text,
+      text: writtenTaskText(event.after, text),
       state: SPECKIT_STATE[event.mark]!,
       mark: event.mark,
       optional: false,
