@@ -10,6 +10,8 @@ export default {
   testTimeout: 30_000,
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // Bottleneck's zero-delay yields (three a GitHub request) without Node's 1 ms floor: see the file.
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/setup.ts'],
   // The agent CLIs' own install (test/agents/clis, 1 GB): nothing there is a test or a module.
   modulePathIgnorePatterns: ['<rootDir>/test/agents/clis/'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/agents/clis/'],
