@@ -2,45 +2,77 @@ import Bottleneck from 'bottleneck';
 import BottleneckLight from 'bottleneck/light.js';
 
 /**
- * Jest's `setupFilesAfterEnv` for every suite: Bottleneck's zero-delay yields without Node's
+ * Jest's `setupFilesAfterEnv` for every suite: Bottleneck's zero-delay waits without Node's
  * 1 ms floor.
  *
  * Every Octokit request goes through Bottleneck: @octokit/plugin-retry schedules each one on a
- * limiter of its own, and the throttling plugin's queues are Bottleneck groups. A limiter's local
- * store yields to the event loop three times a request (`register`, `submit`, `free`) with
- * `setTimeout(resolve, 0)`, which Node runs no sooner than 1 ms later. Against GitHub that is
- * nothing beside the request itself; against the in-memory GitHub, which answers in microseconds,
- * it was most of a request's time: a model-suite shard spent three quarters of its wall time
- * asleep in those timers (issue 42). Here a zero-delay yield is `setImmediate`: still a yield to
- * the event loop after every pending promise and I/O callback (what the store's yield is for), in
- * the same place of the same sequence, only without the floor. A non-zero wait (a penalty, a
- * reservoir's refresh, `retry-after`) is the library's own `setTimeout`, untouched.
+ * limiter of its own, and the throttling plugin's queues are Bottleneck groups. A limiter waits
+ * four times a request with `setTimeout(…, 0)`, which Node runs no sooner than 1 ms later: its
+ * local store yields to the event loop at `register`, `submit` and `free`, and the limiter starts
+ * the job on a timer of the wait its store computed (0 when nothing holds it back). Against
+ * GitHub that is nothing beside the request itself; against the in-memory GitHub, which answers
+ * in microseconds, it was most of a request's time: a model-suite shard spent three quarters of
+ * its wall time asleep in those timers (issue 42). Here a zero-delay wait ends at the event
+ * loop's next turn (`setImmediate`): still after every pending promise and I/O callback — what
+ * the yield is for — in the same place of the same sequence, only without the floor. A non-zero
+ * wait (a penalty, a reservoir's refresh, `retry-after`) is the library's own timer, untouched.
  *
- * The store is internal to Bottleneck (2.19.5, pinned, its last release): it is reached through a
- * limiter's `_store`, and the patch checks that the method it replaces is there, so that an
- * upgrade that moves it fails here instead of silently running the old way.
+ * Both are internals of Bottleneck (2.19.5, pinned, its last release), reached through a
+ * limiter's `_store` and the class's `_run`; the patch checks that they are there, so that an
+ * upgrade that moves them fails here instead of silently running the old way.
  */
-interface Store {
-  yieldLoop(this: Store & { Promise: PromiseConstructor }, t?: number): Promise<void>;
-}
+type Yield = (this: { Promise: PromiseConstructor }, t?: number) => Promise<void>;
+type Run = (this: unknown, index: number, job: unknown, wait: number) => { timeout: Timer };
+/** Node's Timeout: `_onTimeout` is its callback until it fires or is cleared (then `null`). */
+type Timer = NodeJS.Timeout & { _onTimeout?: ((this: unknown) => void) | null };
+const PATCHED = Symbol.for('coder-loop.test.immediateBottleneck');
 
 for (const Library of [Bottleneck, BottleneckLight]) {
   const limiter = new Library();
-  const store = (limiter as unknown as { _store: { constructor: { prototype: Store } } })._store;
-  const proto = store.constructor.prototype;
-  const original = proto.yieldLoop;
-  if (typeof original !== 'function')
-    throw new Error(
-      "Bottleneck's local store has no yieldLoop: test/helpers/setup.ts needs a look",
+  const store = (limiter as unknown as { _store: object })._store;
+  const storeProto = Object.getPrototypeOf(store) as { yieldLoop?: Yield };
+  const limiterProto = Library.prototype as unknown as { _run?: Run };
+  const yieldLoop = storeProto.yieldLoop;
+  const run = limiterProto._run;
+  if (typeof yieldLoop !== 'function' || typeof run !== 'function')
+    throw new Error("Bottleneck's internals moved: test/helpers/setup.ts needs a look");
+  if (!(PATCHED in yieldLoop)) {
+    storeProto.yieldLoop = Object.assign(
+      function (this: { Promise: PromiseConstructor }, t = 0) {
+        return t === 0
+          ? new this.Promise<void>((resolve) => setImmediate(resolve))
+          : yieldLoop.call(this, t);
+      },
+      { [PATCHED]: true },
     );
-  if (!(original as { fastYield?: true }).fastYield) {
-    const yieldLoop = function (this: Store & { Promise: PromiseConstructor }, t = 0) {
-      return t === 0
-        ? new this.Promise<void>((resolve) => setImmediate(resolve))
-        : original.call(this, t);
-    };
-    Object.assign(yieldLoop, { fastYield: true });
-    proto.yieldLoop = yieldLoop;
+  }
+  if (!(PATCHED in run)) {
+    limiterProto._run = Object.assign(
+      function (this: unknown, index: number, job: unknown, wait: number) {
+        const scheduled = run.call(this, index, job, wait);
+        // The job's timer fires at the next turn, once: unless it has fired or was cleared by
+        // then (`stop`: its callback is then null). Where Node's timers have no `_onTimeout`,
+        // the timer fires as it would.
+        const timer = scheduled.timeout;
+        const fire = timer._onTimeout;
+        if (wait === 0 && typeof fire === 'function') {
+          let fired = false;
+          const once = function (this: unknown) {
+            if (fired) return;
+            fired = true;
+            fire.call(this);
+          };
+          timer._onTimeout = once;
+          setImmediate(() => {
+            if (timer._onTimeout !== once) return;
+            clearTimeout(timer);
+            once.call(timer);
+          });
+        }
+        return scheduled;
+      },
+      { [PATCHED]: true },
+    );
   }
   void limiter.disconnect();
 }
