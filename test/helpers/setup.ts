@@ -1,3 +1,6 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import Bottleneck from 'bottleneck';
 import BottleneckLight from 'bottleneck/light.js';
 
@@ -75,4 +78,32 @@ for (const Library of [Bottleneck, BottleneckLight]) {
     );
   }
   void limiter.disconnect();
+}
+
+/**
+ * Each suite's time, when `npm test` asks for it (`CODER_LOOP_SUITE_TIMES`, a directory): its
+ * wall time and its CPU time — the worker's user and system time, and that of the processes it
+ * started that have ended — from here, before the suite's own imports, to its last test; one JSON
+ * line each in `suites.jsonl`, for the table `npm test` prints at its end (what costs the most on
+ * a shared machine, and what `test/sequencer.js` lists). Linux only: elsewhere, no CPU.
+ */
+const suiteTimes = process.env.CODER_LOOP_SUITE_TIMES;
+if (suiteTimes) {
+  const cpu = () => {
+    try {
+      const stat = readFileSync('/proc/self/stat', 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, cutime, cstime, in USER_HZ (100 a second).
+      return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) / 100;
+    } catch {
+      return Number.NaN;
+    }
+  };
+  const cpu0 = cpu();
+  const wall0 = performance.now();
+  afterAll(() => {
+    const suite = relative(process.cwd(), expect.getState().testPath ?? '');
+    const line = { suite, wall: (performance.now() - wall0) / 1000, cpu: cpu() - cpu0 };
+    appendFileSync(join(suiteTimes, 'suites.jsonl'), `${JSON.stringify(line)}\n`);
+  });
 }
