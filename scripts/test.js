@@ -11,11 +11,12 @@
 //
 // A failing stage stops the run before the next (as the `&&` chain this replaces did); the
 // table of times is printed either way. Wall time is the clock; CPU is the part's processes'
-// user + system time, which says what a part costs when the machine is shared.
+// user + system time, which says what a part costs when the machine is shared. Below it, the
+// Jest suites that took the most CPU (each suite writes its times, test/helpers/setup.ts).
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
@@ -86,6 +87,12 @@ function childCpu() {
   }
 }
 
+// Where each Jest suite writes its wall and CPU time (test/helpers/setup.ts reads the variable).
+const suiteTimes = mkdtempSync(join(tmpdir(), 'coder-loop-suites-'));
+process.env.CODER_LOOP_SUITE_TIMES = suiteTimes;
+/** How many of the suites that took the most CPU the table lists. */
+const HEAVIEST = 15;
+
 const rows = [];
 const t0 = performance.now();
 let failed;
@@ -117,6 +124,27 @@ const lines = [
       `${r.name.padEnd(28)}${fmt(r.wall).padStart(10)}${fmt(r.cpu).padStart(10)}  ${r.name.startsWith(' ') ? '' : r.code === 0 ? 'ok' : `failed (exit ${r.code})`}`,
   ),
   `${'total'.padEnd(28)}${fmt(total).padStart(10)}`,
+  ...heaviestSuites(),
 ];
+rmSync(suiteTimes, { recursive: true, force: true });
 process.stdout.write(`${lines.join('\n')}\n`);
+
+/** The suites that took the most CPU, from what each wrote (none when Jest did not run). */
+function heaviestSuites() {
+  const file = join(suiteTimes, 'suites.jsonl');
+  if (!existsSync(file)) return [];
+  const suites = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .sort((a, b) => b.cpu - a.cpu);
+  const sum = (key) => suites.reduce((total, s) => total + s[key], 0);
+  return [
+    '',
+    `Jest suites: ${suites.length}, ${fmt(sum('wall'))} of wall time and ${fmt(sum('cpu'))} of CPU together; the ${Math.min(HEAVIEST, suites.length)} that took the most CPU:`,
+    ...suites
+      .slice(0, HEAVIEST)
+      .map((s) => `${s.suite.padEnd(48)}${fmt(s.wall).padStart(10)}${fmt(s.cpu).padStart(10)}`),
+  ];
+}
 process.exit(failed ? 1 : 0);

@@ -50,11 +50,17 @@ export const simApp = (id: number, slug: string) => restApp(id, slug);
 export const LOOP_APP = simApp(1, 'coder-loop');
 export const CI_APP = simApp(15368, 'github-actions');
 
-const { privateKey } = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-});
+/**
+ * The App's private key, made the first time a suite makes a Probot (an RSA key costs 0.2–0.4 s
+ * of CPU; most suites that import this file only want its names and payloads).
+ */
+let privateKey: string | undefined;
+const appKey = () =>
+  (privateKey ??= generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  }).privateKey);
 
 /** A Probot with the real app loaded, talking through the OpenAPI-checked fetch to nock. */
 export const NOW = new Date('2026-11-22T12:00:00.000Z');
@@ -72,7 +78,7 @@ export function testProbotOptions(options: { throttle?: Throttle } = {}) {
   const throttle = options.throttle ?? 'off';
   return {
     appId: 1,
-    privateKey,
+    privateKey: appKey(),
     Octokit: LoopOctokit.defaults(
       (instance: Record<string, Record<string, unknown> | undefined>) => ({
         ...instance,
