@@ -135,6 +135,27 @@ export class Deliver {
     await this.probot.receive(this.pullRequestEvent(action, prNumber, { login }));
   }
 
+  /**
+   * `pull_request.edited` for a base switched from `from` (the PR already has its new base).
+   * @octokit/webhooks-examples holds no `edited` example: this is the real `synchronize` one with
+   * the action set to `edited`, its `before`/`after` (a push's) removed, and `changes.base` as
+   * GitHub's webhook documentation gives it for a base change: `ref.from` and `sha.from`.
+   */
+  baseEdited(prNumber: number, from: { ref: string; sha: string }, { login = 'Codertocat' } = {}) {
+    const event = this.pullRequestEvent('synchronize', prNumber, { login });
+    const payload = event.payload as Record<string, unknown>;
+    delete payload.before;
+    delete payload.after;
+    payload.action = 'edited';
+    payload.changes = { base: { ref: { from: from.ref }, sha: { from: from.sha } } };
+    return event;
+  }
+
+  /** A delivery built by one of the methods here (`baseEdited`, `pullRequestEvent`). */
+  async probotReceive(event: Parameters<Probot['receive']>[0]) {
+    await this.probot.receive(event);
+  }
+
   /** The `pull_request` event `pullRequest` delivers, for a caller that delivers it itself. */
   pullRequestEvent(
     action: 'synchronize' | 'closed',
