@@ -527,8 +527,15 @@ export class SimGitHub {
       return queued;
     }
     const id = ++this.ids;
+    // The same job of the branch's own run reporting again (not a fork's or a review's run).
     const earlier = this.checkRuns.filter(
-      (r) => r.head_sha === sha && r.name === name && r.app.id === CI_APP.id && r.job,
+      (r) =>
+        r.head_sha === sha &&
+        r.name === name &&
+        r.app.id === CI_APP.id &&
+        r.job &&
+        !r.job.for?.repository &&
+        !r.job.for?.event,
     );
     const atHead = [...this.refs].filter(([, at]) => at === sha).map(([ref]) => ref);
     const branch = atHead.find((ref) => ref.startsWith('coder/')) ?? atHead[0] ?? null;
@@ -761,10 +768,11 @@ export class SimGitHub {
       const m = path.match(route.pattern);
       if (!m) continue;
       // Faults name decoded paths, as the routes do (`…/git/refs/heads/coder/…`).
-      const injected = this.fault(route.method, path);
+      // Faults are the loop's to meet: another caller's requests (a model's adversary) pass.
+      const injected = this.caller ? undefined : this.fault(route.method, path);
       if (injected) return injected;
       const [status, data, headers] = route.handler(m, body, url);
-      for (const key of this.faultsAfter) {
+      for (const key of this.caller ? [] : this.faultsAfter) {
         const [fm, suffix] = key.split(' ');
         if (fm === route.method && path.endsWith(suffix!) && status < 300) {
           this.faultsAfter.delete(key);
