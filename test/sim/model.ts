@@ -1496,15 +1496,30 @@ class Flaky implements fc.AsyncCommand<Model, Real> {
   toString = () => 'flaky check (fails, passes on a re-run of the same head)';
 }
 
-/** Whether nothing on `head` but the check `name` (and the loop's own) is red or unfinished. */
+/**
+ * Whether nothing on `head` but CI's job `name` (and the loop's own) is red or unfinished. A job
+ * reporting again (a re-run: its run's next attempt) replaces its verdict; a check run a writer's
+ * workflow created through the API (GitHub Actions', no job) stands beside it, as the loop reads
+ * them (`latestCheckRuns`).
+ */
 function onlyRed(r: Real, head: string, name: string): boolean {
   const latest = new Map<string, string | null>();
   for (const c of r.sim.checkRuns)
-    if (c.head_sha === head && c.app.id !== LOOP_APP.id) latest.set(c.name, c.conclusion);
+    if (c.head_sha === head && c.app.id !== LOOP_APP.id)
+      latest.set(
+        c.job
+          ? `job ${c.job.run} ${c.name}`
+          : c.app.id === CI_APP.id
+            ? `api ${c.id}`
+            : `${c.app.id} ${c.name}`,
+        c.conclusion,
+      );
   const statuses = new Map<string, string>();
   for (const st of r.sim.statuses) if (st.sha === head) statuses.set(st.context, st.state);
   return (
-    [...latest].every(([n, c]) => n === name || c === 'success') &&
+    [...latest].every(
+      ([n, c]) => (n.startsWith('job ') && n.endsWith(` ${name}`)) || c === 'success',
+    ) &&
     [...statuses.values()].every((state) => state === 'success') &&
     !r.sim.workflowRuns.some((w) => w.head_sha === head && w.conclusion === 'startup_failure')
   );
