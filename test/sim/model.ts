@@ -48,7 +48,8 @@ import { SimGitHub, type SimPull, type SimReview } from './github.js';
  * what others do to get around the loop's record (issue 18): a push racing an approval, a writer
  * editing the PR body, a triage user adding and removing `coder:escalated`, pushes made with an
  * email linked to no account, more than 100 reviews and check runs, and renames (a locked path,
- * a plan document).
+ * a plan document). And the adversary (`Adversary`): every move GitHub's API lets a writer, a
+ * triage user and a fork's author make on the PR and its checks, made through the API as them.
  *
  * The runs are split over the `model.shard*.test.ts` files so Jest's two workers run them side by
  * side (each run spends half its time waiting on Octokit's request queue timers).
@@ -56,7 +57,8 @@ import { SimGitHub, type SimPull, type SimReview } from './github.js';
  * Replay a failure: FC_SEED=<seed> FC_PATH=<path> FC_REPLAY_PATH=<replay path> npm run jest --
  * <the failing shard's file> (the failure message prints that command in full). FC_RUNS sets the
  * number of runs over all shards: CI runs 500, 250 a shard, what the floors below are set for;
- * the hunting mode (docs/reliability.md) runs more, with `FC_SEED=random`.
+ * the hunting mode (docs/reliability.md) runs more, with `FC_SEED=random` (and `FC_HUNT=adversary`
+ * to draw the adversary's moves more often).
  */
 
 interface Real {
