@@ -70,6 +70,8 @@ export const APP_EVENTS = [
   'pull_request_review.submitted',
   'pull_request.closed',
   'pull_request.synchronize',
+  // A base switched (`changes.base`): said once while it is another, judged once set back.
+  'pull_request.edited',
 ] as const;
 
 /** The Probot app: each webhook goes to the same dispatch the Action runs. */

@@ -55,11 +55,13 @@ describe('a PR whose base is not the one the loop opened it against is not judge
     expect(sim.comments.at(-1)!.body).toContain('locked: `src/core/auth.ts`');
   });
 
-  it('no write of any kind while the base is another: not a reply, not a check run', async () => {
+  it('no judgement while the base is another: no check run, and one reply saying why, not one per event', async () => {
     const { sim, deliver, pr } = await hidden();
     const before = requestLog.length;
+    const said = sim.comments.length;
     await deliver.ci(BRANCH, 'success');
     await deliver.review(pr.number, 'reviewer1', 'approved');
+    await deliver.ci(BRANCH, 'success');
     await deliver.comment('/coder retry');
     const writes = requestLog.slice(before).filter(
       (r) =>
@@ -70,6 +72,52 @@ describe('a PR whose base is not the one the loop opened it against is not judge
     );
     expect(writes.filter((r) => !r.path.includes('/comments'))).toEqual([]);
     expect(sim.own(sim.headOf(pr))?.conclusion).not.toBe('success');
+    const base = sim.comments.slice(said).filter((c) => c.body.includes('now targets `decoy`'));
+    expect(base.map((c) => c.issue)).toEqual([pr.number]);
+    expect(base[0]!.body).toContain('until the base is set back to `master`');
+  });
+});
+
+describe('pull_request.edited with a new base', () => {
+  it('switched away: said once (a redelivery says nothing more); set back: the approval given meanwhile is judged', async () => {
+    const { sim, deliver, pr } = await started(CONFIG);
+    const head = sim.headOf(pr);
+    sim.refs.set('decoy', head);
+    const from = { ref: 'master', sha: sim.refs.get('master')! };
+    pr.base = 'decoy';
+    const edited = deliver.baseEdited(pr.number, from);
+    await deliver.probotReceive(edited);
+    await deliver.probotReceive(edited);
+    const told = () => sim.comments.filter((c) => c.body.includes('now targets `decoy`'));
+    expect(told().length).toBe(1);
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(told().length).toBe(1);
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+    // Set back (GitHub's `edited` again, from `decoy`): judged as it stands, and it completes.
+    pr.base = 'master';
+    await deliver.probotReceive(
+      deliver.baseEdited(pr.number, { ref: 'decoy', sha: sim.refs.get('decoy')! }),
+    );
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(true);
+    expect(sim.commits.get(sim.headOf(pr))!.parents).toEqual([head]);
+  });
+
+  it('an outsider’s or a bot’s edit writes nothing', async () => {
+    const { sim, deliver, pr } = await started(CONFIG);
+    sim.refs.set('decoy', sim.headOf(pr));
+    pr.base = 'decoy';
+    const before = requestLog.length;
+    const from = { ref: 'master', sha: sim.refs.get('master')! };
+    await deliver.probotReceive(deliver.baseEdited(pr.number, from, { login: 'mallory' }));
+    await deliver.probotReceive(
+      deliver.baseEdited(pr.number, from, { login: 'github-actions[bot]' }),
+    );
+    expect(
+      requestLog
+        .slice(before)
+        .filter((r) => r.method !== 'GET' && !r.path.includes('/access_tokens')),
+    ).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Probot } from 'probot';
 import { examplePayload } from '../helpers/payloads.js';
-import type { SimGitHub } from './github.js';
+import type { SimGitHub, SimReview } from './github.js';
 
 /** Real example payloads, changed only where the scenario needs, delivered to the App. */
 export class Deliver {
@@ -96,6 +96,65 @@ export class Deliver {
     return run;
   }
 
+  /** `pull_request_review.submitted` for a review already made through the API (`SimReview`). */
+  async reviewEvent(review: SimReview) {
+    const pr = this.sim.pull(review.pr);
+    const payload = examplePayload('pull_request_review', 'submitted');
+    payload.review.id = review.id;
+    payload.review.state = review.state.toLowerCase();
+    payload.review.commit_id = review.commit_id;
+    payload.review.user.login = review.user;
+    payload.review.user.type = review.user.endsWith('[bot]') ? 'Bot' : 'User';
+    payload.sender.login = review.user;
+    payload.pull_request = { ...payload.pull_request, ...this.sim.pullJson(pr) };
+    await this.probot.receive({ id: `rv-${++this.n}`, name: 'pull_request_review', payload });
+  }
+
+  /** GitHub's `status` event for a status posted on `sha`, the head of `branch`. */
+  async status(branch: string, sha: string, context: string, state: string, login: string) {
+    const payload = examplePayload('status');
+    payload.sha = sha;
+    payload.context = context;
+    payload.state = state;
+    payload.commit.sha = sha;
+    payload.branches = [
+      { ...payload.branches[0], name: branch, commit: { ...payload.branches[0].commit, sha } },
+    ];
+    payload.sender.login = login;
+    payload.sender.type = login.endsWith('[bot]') ? 'Bot' : 'User';
+    await this.probot.receive({ id: `st-${++this.n}`, name: 'status', payload });
+  }
+
+  /**
+   * `workflow_run.completed` for a re-run: its next attempt, on the same head and branch; GitHub
+   * keeps the run's `actor` (who first triggered it) and names who re-ran it `triggering_actor`.
+   */
+  async rerunCompleted(
+    run: { id: number; attempt: number; branch: string; sha: string; conclusion: string },
+    actor: string,
+    rerunBy: string,
+  ) {
+    const payload = examplePayload('workflow_run', 'completed');
+    payload.workflow_run.id = run.id;
+    payload.workflow_run.run_attempt = run.attempt;
+    payload.workflow_run.head_branch = run.branch;
+    payload.workflow_run.head_sha = run.sha;
+    payload.workflow_run.conclusion = run.conclusion;
+    payload.workflow_run.actor = { ...payload.sender, login: actor };
+    payload.workflow_run.triggering_actor = { ...payload.sender, login: rerunBy };
+    payload.sender.login = rerunBy;
+    await this.probot.receive({ id: `wr-${++this.n}`, name: 'workflow_run', payload });
+  }
+
+  /** `issues.labeled` (an issue) for a label `login` added. */
+  async issueLabeled(issue: number, label: string, login: string) {
+    const payload = examplePayload('issues', 'labeled');
+    payload.label.name = label;
+    payload.issue.number = issue;
+    payload.sender.login = login;
+    await this.probot.receive({ id: `l-${++this.n}`, name: 'issues', payload });
+  }
+
   async review(
     prNumber: number,
     login: string,
@@ -133,6 +192,27 @@ export class Deliver {
     { login = 'Codertocat' } = {},
   ) {
     await this.probot.receive(this.pullRequestEvent(action, prNumber, { login }));
+  }
+
+  /**
+   * `pull_request.edited` for a base switched from `from` (the PR already has its new base).
+   * @octokit/webhooks-examples holds no `edited` example: this is the real `synchronize` one with
+   * the action set to `edited`, its `before`/`after` (a push's) removed, and `changes.base` as
+   * GitHub's webhook documentation gives it for a base change: `ref.from` and `sha.from`.
+   */
+  baseEdited(prNumber: number, from: { ref: string; sha: string }, { login = 'Codertocat' } = {}) {
+    const event = this.pullRequestEvent('synchronize', prNumber, { login });
+    const payload = event.payload as Record<string, unknown>;
+    delete payload.before;
+    delete payload.after;
+    payload.action = 'edited';
+    payload.changes = { base: { ref: { from: from.ref }, sha: { from: from.sha } } };
+    return event;
+  }
+
+  /** A delivery built by one of the methods here (`baseEdited`, `pullRequestEvent`). */
+  async probotReceive(event: Parameters<Probot['receive']>[0]) {
+    await this.probot.receive(event);
   }
 
   /** The `pull_request` event `pullRequest` delivers, for a caller that delivers it itself. */

@@ -94,6 +94,16 @@ export interface SimPull {
   author?: string;
   /** A fork's PR: its head is in another repository. */
   fork?: boolean;
+  /** A fork's PR opened through the API: its head commit, on the fork's branch (not this repository's). */
+  forkSha?: string;
+}
+/**
+ * Who makes a request (`SimGitHub.callers`, by its token): a person's token, or a workflow job's
+ * `GITHUB_TOKEN` (`app`: GitHub Actions, acting as `github-actions[bot]`).
+ */
+export interface SimCaller {
+  login: string;
+  app?: { id: number; slug: string };
 }
 export interface SimCheckRun {
   id: number;
@@ -212,7 +222,7 @@ export class SimGitHub {
   /** Workflow runs that started no job (`startupFailure`). */
   readonly workflowRuns: SimWorkflowRun[] = [];
   /** Re-runs asked through the API: the workflow run, and whether the whole run (else failed jobs). */
-  readonly reruns: { run: number; whole: boolean }[] = [];
+  readonly reruns: { run: number; whole: boolean; by?: string }[] = [];
   /**
    * GitHub refuses every re-run with this status and message (its error body: `message`,
    * `documentation_url`, `status`), e.g. 403 "Unable to retry this workflow run because it was
@@ -310,6 +320,17 @@ export class SimGitHub {
    * until the caller's signal aborts (the loop's request time limit).
    */
   readonly hangs = new Set<string>();
+  /**
+   * Tokens of others than the loop (a writer's, a triage user's, a fork author's, a workflow
+   * job's): their requests are made as that caller — the PRs, reviews, comments, labels, check
+   * runs, statuses and re-runs they create name them, as GitHub's do. Any other token is the
+   * loop's (`tokenApp`, `actingAs`).
+   */
+  readonly callers = new Map<string, SimCaller>();
+  /** Branches of an outsider's fork (`attacker/Hello-World`): name → head commit. */
+  readonly forkRefs = new Map<string, string>();
+  /** The caller of the request being answered, when it is not the loop. */
+  private caller: SimCaller | undefined;
   private ids = 100;
 
   constructor(files: Record<string, string>) {
@@ -320,6 +341,7 @@ export class SimGitHub {
 
   /** Who the token's writes are made by: the person of a personal token, else the app's bot. */
   tokenActor(): string {
+    if (this.caller) return this.caller.login;
     return this.actingAs ?? `${this.tokenApp.slug}[bot]`;
   }
 
@@ -354,6 +376,7 @@ export class SimGitHub {
 
   /** Who the token acts as: the person of a personal token, else the App's bot. */
   tokenUser(): string {
+    if (this.caller) return this.caller.login;
     return this.actingAs ?? 'coder-loop[bot]';
   }
 
@@ -504,8 +527,15 @@ export class SimGitHub {
       return queued;
     }
     const id = ++this.ids;
+    // The same job of the branch's own run reporting again (not a fork's or a review's run).
     const earlier = this.checkRuns.filter(
-      (r) => r.head_sha === sha && r.name === name && r.app.id === CI_APP.id && r.job,
+      (r) =>
+        r.head_sha === sha &&
+        r.name === name &&
+        r.app.id === CI_APP.id &&
+        r.job &&
+        !r.job.for?.repository &&
+        !r.job.for?.event,
     );
     const atHead = [...this.refs].filter(([, at]) => at === sha).map(([ref]) => ref);
     const branch = atHead.find((ref) => ref.startsWith('coder/')) ?? atHead[0] ?? null;
@@ -602,7 +632,7 @@ export class SimGitHub {
   }
 
   headOf(pr: SimPull): string {
-    return this.refs.get(pr.head) ?? '';
+    return pr.forkSha ?? this.refs.get(pr.head) ?? '';
   }
 
   own(sha: string): SimCheckRun | undefined {
@@ -738,10 +768,11 @@ export class SimGitHub {
       const m = path.match(route.pattern);
       if (!m) continue;
       // Faults name decoded paths, as the routes do (`…/git/refs/heads/coder/…`).
-      const injected = this.fault(route.method, path);
+      // Faults are the loop's to meet: another caller's requests (a model's adversary) pass.
+      const injected = this.caller ? undefined : this.fault(route.method, path);
       if (injected) return injected;
       const [status, data, headers] = route.handler(m, body, url);
-      for (const key of this.faultsAfter) {
+      for (const key of this.caller ? [] : this.faultsAfter) {
         const [fm, suffix] = key.split(' ');
         if (fm === route.method && path.endsWith(suffix!) && status < 300) {
           this.faultsAfter.delete(key);
@@ -776,7 +807,17 @@ export class SimGitHub {
         signal.addEventListener('abort', () => reject(signal.reason), { once: true });
       });
     const text = typeof init?.body === 'string' ? init.body : '';
-    const [status, data, headers] = this.answer(method, url, text ? JSON.parse(text) : undefined);
+    const token = /^(?:token|bearer) (.+)$/i.exec(
+      new Headers(init?.headers).get('authorization') ?? '',
+    );
+    this.caller = token ? this.callers.get(token[1]!) : undefined;
+    let answered: Answer;
+    try {
+      answered = this.answer(method, url, text ? JSON.parse(text) : undefined);
+    } finally {
+      this.caller = undefined;
+    }
+    const [status, data, headers] = answered;
     const raw = typeof data === 'string';
     return new Response(status === 204 ? null : raw ? data : JSON.stringify(data), {
       status,
@@ -1107,7 +1148,38 @@ export class SimGitHub {
       'post',
       p('/pulls'),
       (_m, body: { head: string; base: string; title: string; body: string }) => {
-        if (this.pulls.some((pr) => pr.state === 'open' && pr.head === body.head && !pr.fork)) {
+        // A fork's branch (`owner:branch`, GitHub's form for a head in another repository): the
+        // fork's head commit is what the caller pushed there (`forkRefs`).
+        const [forkOwner, forkBranch] = body.head.includes(':') ? body.head.split(':') : [];
+        if (forkOwner !== undefined && forkOwner !== OWNER) {
+          const sha = this.forkRefs.get(forkBranch!);
+          if (!sha) return [422, restError('Validation Failed')];
+          const fork: SimPull = {
+            number: this.pulls.length + 2,
+            title: body.title,
+            body: body.body ?? '',
+            head: forkBranch!,
+            base: body.base,
+            state: 'open',
+            merged: false,
+            labels: new Set(),
+            requested: [],
+            author: this.caller?.login ?? forkOwner,
+            fork: true,
+            forkSha: sha,
+          };
+          this.pulls.push(fork);
+          return [201, this.pullJson(fork)];
+        }
+        const head = forkOwner === OWNER ? forkBranch! : body.head;
+        if (!this.refs.has(body.base) || !this.refs.has(head))
+          return [422, restError('Validation Failed')];
+        // GitHub refuses a second open PR with the same head and base; another base is allowed.
+        if (
+          this.pulls.some(
+            (pr) => pr.state === 'open' && pr.head === head && pr.base === body.base && !pr.fork,
+          )
+        ) {
           return [
             422,
             {
@@ -1127,13 +1199,13 @@ export class SimGitHub {
           number: this.pulls.length + 2,
           title: body.title,
           body: body.body,
-          head: body.head,
+          head,
           base: body.base,
           state: 'open',
           merged: false,
           labels: new Set(),
           requested: [],
-          ...(this.actingAs ? { author: this.actingAs } : {}),
+          ...(this.caller || this.actingAs ? { author: this.caller?.login ?? this.actingAs } : {}),
         };
         this.pulls.push(pr);
         return [201, this.pullJson(pr)];
@@ -1143,12 +1215,22 @@ export class SimGitHub {
       const pr = this.pull(Number(m[1]));
       return pr ? [200, this.pullJson(pr)] : notFound;
     });
-    route('patch', p('/pulls/(\\d+)'), (m, body: { body?: string; state?: 'open' | 'closed' }) => {
-      const pr = this.pull(Number(m[1]));
-      if (body.body !== undefined) pr.body = body.body;
-      if (body.state) pr.state = body.state;
-      return [200, this.pullJson(pr)];
-    });
+    route(
+      'patch',
+      p('/pulls/(\\d+)'),
+      (m, body: { body?: string; title?: string; state?: 'open' | 'closed'; base?: string }) => {
+        const pr = this.pull(Number(m[1]));
+        if (!pr) return notFound;
+        // A base must be a branch of this repository, and only an open PR's base changes.
+        if (body.base !== undefined && (!this.refs.has(body.base) || pr.state !== 'open'))
+          return [422, restError('Validation Failed')];
+        if (body.base !== undefined) pr.base = body.base;
+        if (body.title !== undefined) pr.title = body.title;
+        if (body.body !== undefined) pr.body = body.body;
+        if (body.state) pr.state = body.state;
+        return [200, this.pullJson(pr)];
+      },
+    );
     route('get', p('/pulls/(\\d+)/files'), (m, _b, url) => {
       const pr = this.pull(Number(m[1]));
       // GitHub lists what the PR itself changes: against the merge base of the base branch and
@@ -1219,6 +1301,32 @@ export class SimGitHub {
         url,
       ).map((r) => restReview({ ...r, body: r.body ?? '' })),
     ]);
+    // A review submitted through the API (`event`), of the head or of the commit it names.
+    route(
+      'post',
+      p('/pulls/(\\d+)/reviews'),
+      (m, body: { commit_id?: string; body?: string; event?: string }) => {
+        const pr = this.pull(Number(m[1]));
+        if (!pr) return notFound;
+        const states: Record<string, SimReview['state']> = {
+          APPROVE: 'APPROVED',
+          REQUEST_CHANGES: 'CHANGES_REQUESTED',
+          COMMENT: 'COMMENTED',
+        };
+        const state = states[body.event ?? ''];
+        if (!state) return [422, restError('Validation Failed')];
+        const review: SimReview = {
+          id: ++this.ids,
+          pr: pr.number,
+          user: this.tokenUser(),
+          state,
+          commit_id: body.commit_id ?? this.headOf(pr),
+          ...(body.body ? { body: body.body } : {}),
+        };
+        this.reviews.push(review);
+        return [200, restReview({ ...review, body: review.body ?? '' })];
+      },
+    );
     route('get', p('/pulls/(\\d+)/reviews/(\\d+)/comments'), (m) => {
       const review = this.reviews.find((r) => r.pr === Number(m[1]) && r.id === Number(m[2]));
       if (!review) return notFound;
@@ -1283,10 +1391,22 @@ export class SimGitHub {
       ];
     });
     route('post', p('/issues/(\\d+)/comments'), (m, body: { body: string }) => {
-      const comment = { issue: Number(m[1]), body: body.body, id: ++this.ids };
+      const comment = {
+        issue: Number(m[1]),
+        body: body.body,
+        id: ++this.ids,
+        ...(this.caller ? { author: this.caller.login } : {}),
+      };
       this.comments.push(comment);
       return [201, this.commentJson(comment)];
     });
+    route('get', p('/issues/(\\d+)/comments'), (m, _b, url) => [
+      200,
+      page(
+        this.comments.filter((c) => c.issue === Number(m[1])),
+        url,
+      ).map((c) => this.commentJson(c)),
+    ]);
     route('get', p('/issues/comments/(\\d+)'), (m) => {
       const comment = this.comments.find((c) => c.id === Number(m[1]));
       if (!comment) return notFound;
@@ -1500,6 +1620,30 @@ export class SimGitHub {
     });
     route('post', p('/actions/runs/(\\d+)/rerun'), (m) => {
       const run = this.workflowRuns.find((r) => r.id === Number(m[1]));
+      const jobs = this.checkRuns.filter((r) => r.job?.run === Number(m[1]));
+      if (!run && jobs.length) {
+        // Every job of the run's latest attempt queued again as its next attempt, on the same
+        // head and ref, for what the run first ran for (GitHub keeps the original event and actor).
+        const refusedNow = rerunRefused(Number(m[1]), true);
+        if (refusedNow) return refusedNow;
+        const latest = Math.max(...jobs.map((j) => j.job!.attempt));
+        this.reruns.push({
+          run: Number(m[1]),
+          whole: true,
+          ...(this.caller ? { by: this.caller.login } : {}),
+        });
+        for (const j of jobs.filter((j) => j.job!.attempt === latest))
+          this.checkRuns.push({
+            ...j,
+            id: ++this.ids,
+            job: { ...j.job!, attempt: latest + 1 },
+            status: 'queued',
+            conclusion: null,
+            steps: [],
+            html_url: `https://github.com/${OWNER}/${REPO}/runs/${this.ids}`,
+          });
+        return [201, {}];
+      }
       if (!run) return notFound;
       const refusedNow = rerunRefused(run.id, true);
       if (refusedNow) return refusedNow;
@@ -1512,7 +1656,7 @@ export class SimGitHub {
       const status: SimStatus = {
         sha: m[1]!,
         ...body,
-        creator: this.actingAs ?? 'coder-loop[bot]',
+        creator: this.caller?.login ?? this.actingAs ?? 'coder-loop[bot]',
       };
       this.statuses.push(status);
       return [201, restStatus({ ...status, id: this.statuses.length, creator: status.creator! })];
@@ -1532,10 +1676,13 @@ export class SimGitHub {
         },
       ) => {
         if (this.checkRunsRefused) return refused(this.checkRunsRefused);
+        // Only a GitHub App's token (a workflow job's `GITHUB_TOKEN` is GitHub Actions') creates one.
+        if (this.caller && !this.caller.app)
+          return refused('You must authenticate via a GitHub App.');
         if (tooLong(body.output)) return tooLong(body.output)!;
         const run: SimCheckRun = {
           id: ++this.ids,
-          app: { ...this.tokenApp },
+          app: { ...(this.caller ? this.caller.app! : this.tokenApp) },
           head_sha: body.head_sha,
           name: body.name,
           status: body.status ?? 'queued',

@@ -28,6 +28,7 @@ import type { Probot } from 'probot';
 import {
   afterScenario,
   beforeScenario,
+  CI_APP,
   LOOP_APP,
   OWNER,
   REPO,
@@ -38,7 +39,7 @@ import { checkedFetch, transport, violations, wire } from '../helpers/openapi.js
 import { commentDelivery } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 import { Deliver } from './events.js';
-import { SimGitHub, type SimReview } from './github.js';
+import { SimGitHub, type SimPull, type SimReview } from './github.js';
 
 /**
  * Model-based runs: random sequences of commands, duplicate deliveries, concurrent commands, CI
@@ -47,7 +48,8 @@ import { SimGitHub, type SimReview } from './github.js';
  * what others do to get around the loop's record (issue 18): a push racing an approval, a writer
  * editing the PR body, a triage user adding and removing `coder:escalated`, pushes made with an
  * email linked to no account, more than 100 reviews and check runs, and renames (a locked path,
- * a plan document).
+ * a plan document). And the adversary (`Adversary`): every move GitHub's API lets a writer, a
+ * triage user and a fork's author make on the PR and its checks, made through the API as them.
  *
  * The runs are split over the `model.shard*.test.ts` files so Jest's two workers run them side by
  * side (each run spends half its time waiting on Octokit's request queue timers).
@@ -55,7 +57,8 @@ import { SimGitHub, type SimReview } from './github.js';
  * Replay a failure: FC_SEED=<seed> FC_PATH=<path> FC_REPLAY_PATH=<replay path> npm run jest --
  * <the failing shard's file> (the failure message prints that command in full). FC_RUNS sets the
  * number of runs over all shards: CI runs 500, 250 a shard, what the floors below are set for;
- * the hunting mode (docs/reliability.md) runs more, with `FC_SEED=random`.
+ * the hunting mode (docs/reliability.md) runs more, with `FC_SEED=random` (and `FC_HUNT=adversary`
+ * to draw the adversary's moves more often).
  */
 
 interface Real {
@@ -103,9 +106,13 @@ const LOCKED_FILE = 'src/core/auth.ts';
 const PLAIN_FILE = 'src/util.ts';
 const CODEMAP = 'docs/plans/Example/01_Master Plan/10_Master_Codemap.mmd';
 
+/** A PR the loop opened: not a fork's, not one a person opened (the adversary's second PR). */
+const isLoops = (p: SimPull) => !p.fork && p.author === undefined;
+
 function openLoopPull(r: Real) {
   return r.sim.pulls.find(
-    (p) => p.state === 'open' && p.head.startsWith(PLAN_PREFIX) && r.sim.refs.has(p.head),
+    (p) =>
+      p.state === 'open' && isLoops(p) && p.head.startsWith(PLAN_PREFIX) && r.sim.refs.has(p.head),
   );
 }
 
@@ -177,6 +184,11 @@ function isWritersCommand(event: Delivery): boolean {
   );
 }
 
+/** The adversary's moves made (on an open loop PR), by kind, for the log. */
+const adversaryMoves: Record<string, number> = {};
+/** Requests the model's adversary made (its own writes are not the loop's). */
+const adversaryRequests = new WeakSet<object>();
+
 /**
  * Writes since `from`, but for those a rate limit refused (403, 429: not carried out, retried).
  * Any other refused write still counts: an outsider must cause no attempt at all.
@@ -186,6 +198,7 @@ const writesSince = (from: number) =>
     .slice(from)
     .filter(
       (q) =>
+        !adversaryRequests.has(q) &&
         q.method !== 'GET' &&
         !q.path.includes('/access_tokens') &&
         q.status !== 403 &&
@@ -417,9 +430,10 @@ class EditBody implements fc.AsyncCommand<Model, Real> {
 }
 
 /**
- * A triage user (no write) adds or removes `coder:escalated` on the PR and its issue. No event:
- * the loop does not handle `labeled` on a PR, and the label is only what people see. The attack
- * goes on (`then`) with the main path at once: work with a test, green CI, a writer's approval.
+ * A triage user (no write) adds or removes `coder:escalated` on the PR and its issue, through the
+ * API (GitHub keeps the label events, tracy's). No event: the loop does not handle `labeled` on
+ * a PR, and the label is only what people see. The attack goes on (`then`) with the main path at
+ * once: work with a test, green CI, a writer's approval.
  */
 class TriageLabel implements fc.AsyncCommand<Model, Real> {
   constructor(
@@ -430,14 +444,22 @@ class TriageLabel implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const pr = openLoopPull(r);
     if (!pr) return;
+    const tracy = as('tracy');
     for (const n of [pr.number, 1]) {
-      const set = r.sim.issueLabels.get(n) ?? new Set<string>();
-      if (this.add) set.add('coder:escalated');
-      else set.delete('coder:escalated');
-      r.sim.issueLabels.set(n, set);
+      const params = { ...REPO_PARAMS, issue_number: n };
+      if (this.add)
+        await tracy.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+          ...params,
+          labels: ['coder:escalated'],
+        });
+      else
+        await tracy
+          .request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', {
+            ...params,
+            name: 'coder:escalated',
+          })
+          .catch(() => undefined); // not there: GitHub's 404
     }
-    if (this.add) pr.labels.add('coder:escalated');
-    else pr.labels.delete('coder:escalated');
     if (this.then) await new Progress().run(m, r);
   }
   toString = () =>
@@ -523,22 +545,18 @@ class WriterWorkflow implements fc.AsyncCommand<Model, Real> {
       delete forged.escalation;
       // Green over CI's red, or over no CI at all, must change nothing: a check called like the
       // loop's own that is not the loop's is never CI passing (docs/security.md).
-      const run = r.sim.forgeCheck(head, 'coder-loop', 'success');
-      run.external_id = 'FinalVerify;next=3';
-      run.output = { title: 'Final verification', text: withRecord('', forged, head) };
+      await workflowCheck(head, 'coder-loop', 'success', {
+        external_id: 'FinalVerify;next=3',
+        output: { title: 'Final verification', summary: '', text: withRecord('', forged, head) },
+      });
     } else if (this.act === 'loop-status') {
       // The same for a status: a green one where no CI reported would be CI passing.
       const ciRan = r.sim.checkRuns.some((c) => c.head_sha === head && c.job && c.name === 'test');
-      r.sim.postStatus(
-        head,
-        'coder-loop',
-        ciRan || ciGreen ? 'success' : 'failure',
-        'github-actions[bot]',
-      );
+      await workflowStatus(head, 'coder-loop', ciRan || ciGreen ? 'success' : 'failure');
     } else if (this.act === 'ci-check')
-      r.sim.forgeCheck(head, 'test', ciGreen ? 'success' : 'failure');
+      await workflowCheck(head, 'test', ciGreen ? 'success' : 'failure');
     else if (this.act === 'ci-status')
-      r.sim.postStatus(head, 'test', ciGreen ? 'success' : 'failure', 'github-actions[bot]');
+      await workflowStatus(head, 'test', ciGreen ? 'success' : 'failure');
     else {
       r.sim.push(
         pr.head,
@@ -563,6 +581,531 @@ class WriterWorkflow implements fc.AsyncCommand<Model, Real> {
     if (before.escalated && r.sim.refs.has(pr.head)) expect(recordOf()?.escalation).toBeDefined();
   }
   toString = () => `a writer's workflow (GITHUB_TOKEN): ${this.act}`;
+}
+
+/**
+ * The adversary's tokens: a writer's, a reviewer's, a triage user's, a fork author's (personal
+ * tokens), and a writer's workflow job's `GITHUB_TOKEN` (GitHub Actions, `github-actions[bot]`).
+ * The in-memory GitHub makes each request as its token's caller (`SimGitHub.callers`).
+ */
+const CALLERS = {
+  alice: { login: 'alice' },
+  reviewer1: { login: 'reviewer1' },
+  tracy: { login: 'tracy' },
+  mallory: { login: 'mallory' },
+  workflow: { login: 'github-actions[bot]', app: { id: CI_APP.id, slug: CI_APP.slug } },
+} as const;
+type Caller = keyof typeof CALLERS;
+const tokenOf = (who: Caller) => `ghp_adversary_${who}`;
+
+/**
+ * The adversary's requests go through the same OpenAPI check as the loop's; the wire faults a
+ * step injected are the loop's to meet (held back meanwhile), as the in-memory GitHub's are.
+ */
+const adversaryFetch: typeof fetch = async (input, init) => {
+  const held = wire.faults.splice(0);
+  const from = requestLog.length;
+  try {
+    return await checkedFetch(input, init);
+  } finally {
+    wire.faults.push(...held);
+    for (const q of requestLog.slice(from)) adversaryRequests.add(q);
+  }
+};
+
+/** An Octokit acting as `who`, through GitHub's REST API (the in-memory GitHub). */
+function as(who: Caller) {
+  return new ApplyOctokit({ auth: tokenOf(who), request: { fetch: adversaryFetch } });
+}
+const REPO_PARAMS = { owner: OWNER, repo: REPO } as const;
+
+/** Completion commits on the first-parent history of `sha`. */
+function completionsOn(r: Real, sha: string | undefined): number {
+  let n = 0;
+  for (let at = sha; at; at = r.sim.commits.get(at)?.parents[0])
+    if (r.sim.commits.get(at)!.message.includes('— Coder completed')) n++;
+  return n;
+}
+
+/** The loop's Final Verification and End check runs so far. */
+const finals = (r: Real) =>
+  r.sim.checkRuns.filter(
+    (c) =>
+      c.app.id === LOOP_APP.id &&
+      (c.external_id.startsWith('FinalVerify') || c.external_id === 'End'),
+  ).length;
+
+/** What the adversary must not move, as the loop's record and GitHub stand. */
+function standing(r: Real, pr: SimPull) {
+  const record = recordOn(r, pr.head);
+  return {
+    head: r.sim.refs.get(pr.head),
+    completions: completionsOn(r, r.sim.refs.get(pr.head)),
+    finals: finals(r),
+    loopPulls: r.sim.pulls.filter(isLoops).length,
+    open: pr.state === 'open' && r.sim.refs.has(pr.head),
+    merged: pr.merged,
+    record,
+    escalated: record?.escalation !== undefined,
+    attempts: new Set((record?.attempts ?? []).map((a) => `${a.sha} ${a.agent ?? ''}`)),
+    rounds: (record?.reviewRounds ?? []).length,
+    dispatches: r.sim.dispatches.length,
+  };
+}
+
+/**
+ * What GitHub's API lets a writer, a triage user and a fork's author do to the loop PR and its
+ * checks (docs/security.md, "What a writer can change, and what the loop does about it"), each
+ * done through the in-memory GitHub as that caller, with the event GitHub then sends:
+ *
+ * - `base`: a writer switches the PR's base to a branch of theirs (at an earlier head: the diff
+ *   GitHub shows then hides what came before), perhaps the main path meanwhile, perhaps back;
+ * - `rerun`: a writer re-runs a CI run of the head or of an older head (GitHub keeps its actor
+ *   and head; the re-run's result is CI's verdict, judged as any);
+ * - `fork`: an outsider opens a fork PR at the loop head's commit, with the lock branch's name or
+ *   another, its CI red or green; a writer's approval and the author's change request of it; closed;
+ * - `second-pr`: a writer opens a second PR from the lock branch into another base; a reviewer
+ *   approves it; the writer closes it;
+ * - `label`: a triage user or a writer adds or removes `coder:escalated` (PR and issue), or a
+ *   triage user adds `coder:quick` to the issue;
+ * - `check`: a writer's workflow posts a check run under any name (the loop's, CI's, the relay's,
+ *   another), green or red, the loop's with a forged record;
+ * - `status`: a writer (their token, or a workflow's) posts a commit status under any context;
+ * - `comment`, `review`: a triage user or an outsider comments a command, or reviews (perhaps
+ *   an older head).
+ *
+ * The invariant, checked after each: nothing completes, merges, ends an escalation, moves a
+ * phase or spends the loop's budget — no attempt, review round or hand-off for what no writer
+ * did; at most what a red CI of the head costs for a writer's red check, status or re-run. Only
+ * what the loop judges as it would without the adversary (a re-run's verdict; the base set back)
+ * may complete, under the completion invariants every step checks.
+ */
+export class Adversary implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly move: AdversaryMove) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr || !r.sim.refs.has(pr.head)) return;
+    // What is due anyway first (CI that passed unseen completes an earlier approval): only what
+    // the adversary adds is measured.
+    await r.deliver.checkSuite(pr.head).catch(() => undefined);
+    remember(r, pr.head);
+    if (pr.state !== 'open' || !r.sim.refs.has(pr.head)) return;
+    const before = standing(r, pr);
+    const move = this.move;
+    adversaryMoves[move.kind] = (adversaryMoves[move.kind] ?? 0) + 1;
+    const writer =
+      !['fork', 'comment', 'review'].includes(move.kind) &&
+      !('who' in move && move.who === 'tracy');
+    let judged = false;
+    try {
+      judged = await this.act(m, r, pr, before);
+    } catch (error) {
+      // A request GitHub refused is a move not made; anything else is the model's own error.
+      if (!(error instanceof Error && 'status' in error)) throw error;
+    }
+    for (const branch of r.sim.refs.keys()) remember(r, branch);
+    if (judged) return;
+    held(r, pr, before, writer);
+  }
+
+  /** The move; true when what follows is the loop judging as it would anyway (checked globally). */
+  private async act(m: Model, r: Real, pr: SimPull, before: ReturnType<typeof standing>) {
+    const move = this.move;
+    const head = before.head!;
+    const number = pr.number;
+    switch (move.kind) {
+      case 'base': {
+        const heads = r.heads.get(pr.head) ?? [];
+        const at = heads.length > 1 ? heads.at(-2)! : r.sim.refs.get('master')!;
+        const decoy = `decoy-${++r.step}`;
+        const alice = as('alice');
+        await alice.request('POST /repos/{owner}/{repo}/git/refs', {
+          ...REPO_PARAMS,
+          ref: `refs/heads/${decoy}`,
+          sha: at,
+        });
+        const from = { ref: pr.base, sha: r.sim.refs.get(pr.base)! };
+        await alice.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+          ...REPO_PARAMS,
+          pull_number: number,
+          base: decoy,
+        });
+        await receive(r, r.deliver.baseEdited(number, from, { login: 'alice' }));
+        if (move.meanwhile) await new Progress().run(m, r);
+        // Switched: nothing judged, nothing spent, said once a head.
+        held(r, pr, before, false);
+        if (!move.back || pr.state !== 'open') return false;
+        await alice.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+          ...REPO_PARAMS,
+          pull_number: number,
+          base: from.ref,
+        });
+        await receive(r, r.deliver.baseEdited(number, { ref: decoy, sha: at }, { login: 'alice' }));
+        return true;
+      }
+      case 'rerun': {
+        const heads = r.heads.get(pr.head) ?? [];
+        const sha = move.old && heads.length > 1 ? heads[0]! : head;
+        const job = r.sim.checkRuns
+          .filter(
+            (c) =>
+              c.head_sha === sha &&
+              c.job &&
+              !c.job.for?.repository &&
+              !c.job.for?.event &&
+              c.status === 'completed',
+          )
+          .at(-1);
+        if (!job) return false;
+        const run = job.job!.run;
+        await as('alice').request('POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun', {
+          ...REPO_PARAMS,
+          run_id: run,
+        });
+        for (const queued of r.sim.checkRuns.filter(
+          (c) => c.job?.run === run && c.status === 'queued',
+        ))
+          r.sim.ci(sha, move.conclusion, queued.name);
+        const attempt = Math.max(
+          ...r.sim.checkRuns.filter((c) => c.job?.run === run).map((c) => c.job!.attempt),
+        );
+        await r.deliver
+          .rerunCompleted(
+            { id: run, attempt, branch: pr.head, sha, conclusion: move.conclusion },
+            'Codertocat',
+            'alice',
+          )
+          .catch(() => undefined);
+        await r.deliver
+          .checkSuite(pr.head, { sha, conclusion: move.conclusion })
+          .catch(() => undefined);
+        return true;
+      }
+      case 'fork': {
+        const name = move.sameName ? pr.head : `patch-${++r.step}`;
+        r.sim.forkRefs.set(name, head);
+        const mallory = as('mallory');
+        const { data } = await mallory.request('POST /repos/{owner}/{repo}/pulls', {
+          ...REPO_PARAMS,
+          head: `attacker:${name}`,
+          base: 'master',
+          title: 'Small fix',
+          body: `${pr.body}\n[@everyone <img src=x>](javascript:alert(1))`,
+        });
+        // The fork PR's CI: a run for it, on the loop head's commit, in the fork's repository.
+        r.sim.ci(head, move.conclusion, 'test', undefined, {
+          runFor: { event: 'pull_request', branch: name, repository: 'attacker/Hello-World' },
+        });
+        await r.deliver
+          .checkSuite(name, { sha: head, conclusion: move.conclusion })
+          .catch(() => undefined);
+        await noWriteFrom(async () => {
+          for (const [who, event] of [
+            ['alice', 'APPROVE'],
+            ['mallory', 'REQUEST_CHANGES'],
+          ] as const) {
+            const { data: review } = await as(who).request(
+              'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+              { ...REPO_PARAMS, pull_number: data.number, event },
+            );
+            await r.deliver
+              .reviewEvent(r.sim.reviews.find((v) => v.id === review.id)!)
+              .catch(() => undefined);
+          }
+          await mallory.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+            ...REPO_PARAMS,
+            pull_number: data.number,
+            state: 'closed',
+          });
+          await r.deliver
+            .pullRequest('closed', data.number, { login: 'mallory' })
+            .catch(() => undefined);
+        });
+        return false;
+      }
+      case 'second-pr': {
+        const alice = as('alice');
+        const base = `decoy-${++r.step}`;
+        await alice.request('POST /repos/{owner}/{repo}/git/refs', {
+          ...REPO_PARAMS,
+          ref: `refs/heads/${base}`,
+          sha: r.sim.refs.get('master')!,
+        });
+        const { data } = await alice.request('POST /repos/{owner}/{repo}/pulls', {
+          ...REPO_PARAMS,
+          head: pr.head,
+          base,
+          title: pr.title,
+          body: pr.body,
+        });
+        const { data: review } = await as('reviewer1').request(
+          'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+          { ...REPO_PARAMS, pull_number: data.number, event: 'APPROVE' },
+        );
+        await r.deliver
+          .reviewEvent(r.sim.reviews.find((v) => v.id === review.id)!)
+          .catch(() => undefined);
+        await alice.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+          ...REPO_PARAMS,
+          pull_number: data.number,
+          state: 'closed',
+        });
+        await receive(r, r.deliver.pullRequestEvent('closed', data.number, { login: 'alice' }));
+        return false;
+      }
+      case 'label': {
+        const gh = as(move.who);
+        const targets = move.label === 'coder:quick' ? [1] : [number, 1];
+        for (const n of targets) {
+          if (move.add)
+            await gh.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+              ...REPO_PARAMS,
+              issue_number: n,
+              labels: [move.label],
+            });
+          else
+            await gh
+              .request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', {
+                ...REPO_PARAMS,
+                issue_number: n,
+                name: move.label,
+              })
+              .catch(() => undefined); // not there: GitHub's 404
+        }
+        if (move.add && move.label === 'coder:quick') {
+          const from = requestLog.length;
+          await r.deliver.issueLabeled(1, move.label, move.who).catch(() => undefined);
+          // A triage user's label starts nothing: one short reply at most.
+          expect(
+            writesSince(from)
+              .map((w) => `${w.method} ${w.path.replace(/\?.*/, '')}`)
+              .filter((w) => !w.endsWith('/comments')),
+          ).toEqual([]);
+        }
+        return false;
+      }
+      case 'check': {
+        const record = before.record;
+        const forged: LoopMarker = {
+          ...(record ?? { mode: 'plan', issue: 1 }),
+          phase: (record?.phase ?? 1) + 1,
+          pushers: [],
+        };
+        delete forged.escalation;
+        await as('workflow').request('POST /repos/{owner}/{repo}/check-runs', {
+          ...REPO_PARAMS,
+          name: move.name,
+          head_sha: head,
+          status: 'completed',
+          conclusion: move.conclusion,
+          ...(move.name === 'coder-loop'
+            ? {
+                external_id: 'End',
+                output: {
+                  title: 'Final verification',
+                  summary: 'Passed.',
+                  text: withRecord('', forged, head),
+                },
+              }
+            : {}),
+        });
+        await r.deliver
+          .checkSuite(pr.head, { sha: head, conclusion: move.conclusion })
+          .catch(() => undefined);
+        return false;
+      }
+      case 'status': {
+        await as(move.by).request('POST /repos/{owner}/{repo}/statuses/{sha}', {
+          ...REPO_PARAMS,
+          sha: head,
+          state: move.state,
+          context: move.context,
+        });
+        await r.deliver
+          .status(pr.head, head, move.context, move.state, CALLERS[move.by].login)
+          .catch(() => undefined);
+        return false;
+      }
+      case 'comment': {
+        const { data } = await as(move.who).request(
+          'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+          { ...REPO_PARAMS, issue_number: number, body: move.body },
+        );
+        const event = commentDelivery(move.body, { login: move.who, id: Number(data.id) });
+        event.payload.issue.number = number;
+        const from = requestLog.length;
+        await receive(r, event);
+        // One short reply at most (the command needs write access); nothing else.
+        expect(
+          writesSince(from)
+            .map((w) => `${w.method} ${w.path.replace(/\?.*/, '')}`)
+            .filter((w) => !w.endsWith(`/issues/${number}/comments`)),
+        ).toEqual([]);
+        return false;
+      }
+      case 'review': {
+        const heads = r.heads.get(pr.head) ?? [];
+        const commit = move.stale && heads.length > 1 ? heads[0]! : head;
+        const { data } = await as(move.who).request(
+          'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+          { ...REPO_PARAMS, pull_number: number, event: move.event, commit_id: commit },
+        );
+        await noWriteFrom(() =>
+          r.deliver
+            .reviewEvent(r.sim.reviews.find((v) => v.id === data.id)!)
+            .catch(() => undefined),
+        );
+        return false;
+      }
+    }
+  }
+  toString = () => `adversary ${JSON.stringify(this.move)}`;
+}
+
+/**
+ * Nothing the adversary did moved the loop: no completion, no final verification, no merge, no
+ * new or closed loop PR, the escalation and phase kept; no review round or hand-off spent, and
+ * no attempt — but, for a writer's red check, status or CI (`writer`), one for the head, as a
+ * red CI of the head would cost.
+ */
+function held(r: Real, pr: SimPull, before: ReturnType<typeof standing>, writer: boolean) {
+  const now = standing(r, pr);
+  expect(now.completions).toBe(before.completions);
+  expect(now.finals).toBeLessThanOrEqual(before.finals);
+  expect(now.loopPulls).toBe(before.loopPulls);
+  expect(now.merged).toBe(before.merged);
+  expect(now.open).toBe(before.open);
+  if (!now.open || !now.record) return;
+  expect(now.record.phase).toBe(before.record?.phase ?? now.record.phase);
+  if (before.escalated) expect(now.escalated).toBe(true);
+  expect(now.rounds).toBe(before.rounds);
+  const spent = [...now.attempts].filter((a) => !before.attempts.has(a));
+  if (!writer) {
+    expect(spent).toEqual([]);
+    expect(now.dispatches).toBe(before.dispatches);
+  } else {
+    expect(spent.length).toBeLessThanOrEqual(1);
+    for (const a of spent) expect(a.startsWith(`${now.head} `)).toBe(true);
+    expect(now.dispatches - before.dispatches).toBeLessThanOrEqual(spent.length);
+  }
+}
+
+export type AdversaryMove =
+  | { kind: 'base'; meanwhile: boolean; back: boolean }
+  | { kind: 'rerun'; old: boolean; conclusion: 'success' | 'failure' }
+  | { kind: 'fork'; sameName: boolean; conclusion: 'success' | 'failure' }
+  | { kind: 'second-pr' }
+  | {
+      kind: 'label';
+      who: 'tracy' | 'alice';
+      label: 'coder:escalated' | 'coder:quick';
+      add: boolean;
+    }
+  | {
+      kind: 'check';
+      name: 'coder-loop' | 'test' | 'coder-loop-review' | 'lint';
+      conclusion: 'success' | 'failure';
+    }
+  | {
+      kind: 'status';
+      by: 'workflow' | 'alice';
+      context: 'coder-loop' | 'test' | 'ci/external';
+      state: 'success' | 'failure';
+    }
+  | { kind: 'comment'; who: 'tracy' | 'mallory'; body: string }
+  | {
+      kind: 'review';
+      who: 'tracy' | 'mallory';
+      event: 'APPROVE' | 'REQUEST_CHANGES';
+      stale: boolean;
+    };
+
+const conclusion = fc.constantFrom<'success' | 'failure'>('success', 'failure');
+/** The adversary's moves, each kind about as likely. */
+const adversary = fc
+  .oneof(
+    fc
+      .record({ meanwhile: fc.boolean(), back: fc.constantFrom(true, true, true, false) })
+      .map((o) => ({ kind: 'base' as const, ...o })),
+    fc.record({ old: fc.boolean(), conclusion }).map((o) => ({ kind: 'rerun' as const, ...o })),
+    fc.record({ sameName: fc.boolean(), conclusion }).map((o) => ({ kind: 'fork' as const, ...o })),
+    fc.constant({ kind: 'second-pr' as const }),
+    fc
+      .record({
+        who: fc.constantFrom<'tracy' | 'alice'>('tracy', 'alice'),
+        label: fc.constantFrom<'coder:escalated' | 'coder:quick'>('coder:escalated', 'coder:quick'),
+        add: fc.boolean(),
+      })
+      .map((o) => ({
+        kind: 'label' as const,
+        ...o,
+        // Only a triage user's `coder:quick` (a writer's starts quick mode: a command, not a move).
+        ...(o.label === 'coder:quick' ? { who: 'tracy' as const, add: true } : {}),
+      })),
+    fc
+      .record({
+        name: fc.constantFrom<'coder-loop' | 'test' | 'coder-loop-review' | 'lint'>(
+          'coder-loop',
+          'test',
+          'coder-loop-review',
+          'lint',
+        ),
+        conclusion,
+      })
+      .map((o) => ({ kind: 'check' as const, ...o })),
+    fc
+      .record({
+        by: fc.constantFrom<'workflow' | 'alice'>('workflow', 'alice'),
+        context: fc.constantFrom<'coder-loop' | 'test' | 'ci/external'>(
+          'coder-loop',
+          'test',
+          'ci/external',
+        ),
+        state: conclusion,
+      })
+      .map((o) => ({ kind: 'status' as const, ...o })),
+    fc
+      .record({
+        who: fc.constantFrom<'tracy' | 'mallory'>('tracy', 'mallory'),
+        body: fc.constantFrom('/coder resume', '/coder retry', '/coder release', '/coder next'),
+      })
+      .map((o) => ({ kind: 'comment' as const, ...o })),
+    fc
+      .record({
+        who: fc.constantFrom<'tracy' | 'mallory'>('tracy', 'mallory'),
+        event: fc.constantFrom<'APPROVE' | 'REQUEST_CHANGES'>('APPROVE', 'REQUEST_CHANGES'),
+        stale: fc.boolean(),
+      })
+      .map((o) => ({ kind: 'review' as const, ...o })),
+  )
+  .map((move: AdversaryMove) => new Adversary(move));
+
+/** A check run a writer's workflow creates with its `GITHUB_TOKEN` (`checks: write`). */
+async function workflowCheck(
+  sha: string,
+  name: string,
+  conclusion: 'success' | 'failure',
+  extra: { external_id?: string; output?: { title: string; summary: string; text: string } } = {},
+) {
+  await as('workflow').request('POST /repos/{owner}/{repo}/check-runs', {
+    ...REPO_PARAMS,
+    name,
+    head_sha: sha,
+    status: 'completed',
+    conclusion,
+    ...extra,
+  });
+}
+
+/** A commit status a writer's workflow posts with its `GITHUB_TOKEN` (`statuses: write`). */
+async function workflowStatus(sha: string, context: string, state: 'success' | 'failure') {
+  await as('workflow').request('POST /repos/{owner}/{repo}/statuses/{sha}', {
+    ...REPO_PARAMS,
+    sha,
+    context,
+    state,
+  });
 }
 
 let reviewIds = 500_000;
@@ -955,15 +1498,30 @@ class Flaky implements fc.AsyncCommand<Model, Real> {
   toString = () => 'flaky check (fails, passes on a re-run of the same head)';
 }
 
-/** Whether nothing on `head` but the check `name` (and the loop's own) is red or unfinished. */
+/**
+ * Whether nothing on `head` but CI's job `name` (and the loop's own) is red or unfinished. A job
+ * reporting again (a re-run: its run's next attempt) replaces its verdict; a check run a writer's
+ * workflow created through the API (GitHub Actions', no job) stands beside it, as the loop reads
+ * them (`latestCheckRuns`).
+ */
 function onlyRed(r: Real, head: string, name: string): boolean {
   const latest = new Map<string, string | null>();
   for (const c of r.sim.checkRuns)
-    if (c.head_sha === head && c.app.id !== LOOP_APP.id) latest.set(c.name, c.conclusion);
+    if (c.head_sha === head && c.app.id !== LOOP_APP.id)
+      latest.set(
+        c.job
+          ? `job ${c.job.run} ${c.name}`
+          : c.app.id === CI_APP.id
+            ? `api ${c.id}`
+            : `${c.app.id} ${c.name}`,
+        c.conclusion,
+      );
   const statuses = new Map<string, string>();
   for (const st of r.sim.statuses) if (st.sha === head) statuses.set(st.context, st.state);
   return (
-    [...latest].every(([n, c]) => n === name || c === 'success') &&
+    [...latest].every(
+      ([n, c]) => (n.startsWith('job ') && n.endsWith(` ${name}`)) || c === 'success',
+    ) &&
     [...statuses.values()].every((state) => state === 'success') &&
     !r.sim.workflowRuns.some((w) => w.head_sha === head && w.conclusion === 'startup_failure')
   );
@@ -1139,7 +1697,8 @@ function invariants(r: Real) {
   const onMaster = ancestry(sim, sim.refs.get('master'));
   // Never two phases of one plan open at once (`/coder run` and `/coder next` alike).
   const openPhases = sim.pulls.filter(
-    (p) => p.state === 'open' && !p.fork && p.head.startsWith(PLAN_PREFIX) && sim.refs.has(p.head),
+    (p) =>
+      p.state === 'open' && isLoops(p) && p.head.startsWith(PLAN_PREFIX) && sim.refs.has(p.head),
   );
   expect(new Set(openPhases.map((p) => p.head)).size).toBeLessThanOrEqual(1);
   // The seed's rule 2: no phase starts while an earlier one is not all `[x]` on the default
@@ -1163,7 +1722,7 @@ function invariants(r: Real) {
     if (!branch.startsWith(PLAN_PREFIX)) continue;
     // One open PR per lock branch.
     expect(
-      sim.pulls.filter((p) => p.state === 'open' && p.head === branch).length,
+      sim.pulls.filter((p) => p.state === 'open' && isLoops(p) && p.head === branch).length,
     ).toBeLessThanOrEqual(1);
     const files = sim.files(branch);
     const phase = Number(branch.slice(PLAN_PREFIX.length));
@@ -1215,6 +1774,11 @@ function invariants(r: Real) {
       expect([...latest.values()].every((c) => c === 'success')).toBe(true);
     }
   }
+  // A base switched away is said once per base and head: never again on a later event.
+  const notes = sim.comments
+    .map((c) => /<!-- coder-loop base .* -->/.exec(c.body)?.[0])
+    .filter((k): k is string => k !== undefined);
+  expect(new Set(notes).size).toBe(notes.length);
   // A plan-mode PR's `coder-loop` concludes success only on a completion commit (final
   // verification): never on CI alone, whatever its body says the mode is.
   for (const run of sim.checkRuns)
@@ -1222,7 +1786,7 @@ function invariants(r: Real) {
       expect(sim.commits.get(run.head_sha)?.message ?? '').toContain('— Coder completed');
   // Nothing but the loop changes what the loop believes.
   for (const pr of sim.pulls) {
-    if (pr.state !== 'open' || pr.fork || !pr.head.startsWith(PLAN_PREFIX)) continue;
+    if (pr.state !== 'open' || !isLoops(pr) || !pr.head.startsWith(PLAN_PREFIX)) continue;
     if (!sim.refs.has(pr.head)) continue;
     believed(r, pr.number, pr.head, onMaster, completedNow.has(pr.head));
   }
@@ -1282,7 +1846,7 @@ function judgeCompletion(
 ) {
   const { sim } = r;
   const parent = sim.commits.get(completion)!.parents[0]!;
-  const pr = sim.pulls.filter((p) => p.head === branch && !p.fork).at(-1)!;
+  const pr = sim.pulls.filter((p) => p.head === branch && isLoops(p)).at(-1)!;
   const b = belief(r, pr.number);
   const { config } = parseConfigText(master['.github/coder.yml'] ?? '');
   expect(config).toBeDefined();
@@ -1550,6 +2114,12 @@ const commands = [
     new Then(new WriterWorkflow('push'), new Progress()),
   ),
   fc.boolean().map((f) => new ManyChecks(f)),
+  // What GitHub's API lets a writer, a triage user and a fork's author do to the PR and its
+  // checks (`Adversary`): two slots, so the other steps keep their weights.
+  adversary,
+  adversary,
+  // Hunting the adversary's moves (FC_HUNT=adversary, with FC_SEED=random): ten slots more.
+  ...(process.env.FC_HUNT === 'adversary' ? Array.from({ length: 10 }, () => adversary) : []),
   fc.constantFrom<Rename['what']>('locked', 'plan', 'plain').map((w) => new Rename(w)),
   fc.constantFrom(...FAULTS).map((k) => new Fault(k)),
   // Weighted up so that every shard reaches each kind of step its coverage asserts (see
@@ -1747,6 +2317,8 @@ export function describeModel(shard: number): void {
             sim.permissions.set('mallory', 'read');
             sim.permissions.set('tracy', 'triage');
             sim.permissions.set('nobody', 'none');
+            for (const [who, caller] of Object.entries(CALLERS))
+              sim.callers.set(tokenOf(who as Caller), caller);
             wire.faults.length = 0;
             const steps = [...cmds];
             // A run that meets a secondary rate limit has the throttling plugin on, as the App
@@ -1783,7 +2355,11 @@ export function describeModel(shard: number): void {
               : 0;
             reached.escalated += sim.pulls.some((p) => p.labels.has('coder:escalated')) ? 1 : 0;
             reached.merged += loopRuns.some((c) => c.external_id === 'End') ? 1 : 0;
-            reached.rateLimited += requestLog.some((q) => q.status === 403) ? 1 : 0;
+            reached.rateLimited += requestLog.some(
+              (q) => q.status === 403 && !adversaryRequests.has(q),
+            )
+              ? 1
+              : 0;
             const said = (text: string) =>
               sim.comments.some((c) => c.body.includes(text)) ? 1 : 0;
             reached.raced += said('before the loop could complete the phase');
@@ -1797,7 +2373,7 @@ export function describeModel(shard: number): void {
               : 0;
             reached.resumedEarly += said('▶️ Resumed #');
             reached.pauseStopped += said('is ended: the coding agent is not handed');
-            reached.rerun += sim.reruns.length > 0 ? 1 : 0;
+            reached.rerun += sim.reruns.some((q) => !q.by) ? 1 : 0;
             reached.rerunRefused += sim.rerunsRefused.length > 0 ? 1 : 0;
             reached.flaky += said('**Flaky**');
           },
@@ -1812,7 +2388,7 @@ export function describeModel(shard: number): void {
       afterScenario();
       // How far the runs went, for the CI log: proof the sequences reach the whole loop.
       console.log(
-        `model runs (shard ${shard}): ${runs}; reached ${JSON.stringify(reached)}; commands that failed and said so: ${commandsFailed}; agent commits checked: ${agentCommits}`,
+        `model runs (shard ${shard}): ${runs}; reached ${JSON.stringify(reached)}; commands that failed and said so: ${commandsFailed}; agent commits checked: ${agentCommits}; adversary moves: ${JSON.stringify(adversaryMoves)}`,
       );
       // ... and asserted: runs that never escalate, race or fail a command prove nothing about
       // them. A replay (FC_PATH) runs one sequence and is not held to it.
@@ -1910,7 +2486,7 @@ function wrap(command: fc.AsyncCommand<Model, Real>): fc.AsyncCommand<Model, Rea
       );
       if (stillPaused.length)
         expect(
-          r.sim.pulls.slice(pulls).filter((p) => !p.fork && p.head.startsWith(PLAN_PREFIX)),
+          r.sim.pulls.slice(pulls).filter((p) => isLoops(p) && p.head.startsWith(PLAN_PREFIX)),
         ).toEqual([]);
     },
     toString: () => command.toString(),

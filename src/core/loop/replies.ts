@@ -228,6 +228,10 @@ export const reply = {
   changesRequested: (pr: number, reviewer: string): string =>
     `**Changes requested** on pull request #${pr} by @${reviewer}. Back to implementation.`,
 
+  /** A loop PR whose base was switched (`baseProblem`): nothing is judged until it is set back. */
+  baseSwitched: (pr: number, actual: string, expected: string): string =>
+    `Pull request #${pr} now targets \`${actual}\`, not \`${expected}\`, the branch the loop opened it against. Against another base GitHub shows another diff, so the loop judges nothing here — no CI verdict, no review, no completion, no merge — until the base is set back to \`${expected}\`.`,
+
   staleApproval: (pr: number, reviewed: string, head: string): string =>
     `The approval on pull request #${pr} is for \`${reviewed.slice(0, 7)}\`, but the head is now \`${head.slice(0, 7)}\`. Nothing was done; approve the current head.`,
 

@@ -89,6 +89,14 @@ export function baseProblem(
   return `its base is ${actual}, not ${expected}, the branch the loop opened it against: nothing is judged on it until the base is set back to ${expected}`;
 }
 
+/**
+ * The hidden key of the loop's one reply about a loop PR met with another base: that base and the
+ * head it was met on. The loop says so once per key (a redelivery, and every later event on the
+ * same head and base, find it among the loop's own comments and say nothing more).
+ */
+export const baseNoteKey = (actual: string, head: string): string =>
+  `<!-- coder-loop base ${JSON.stringify(actual)} ${head} -->`;
+
 /** The app of a check run as the REST API and webhook payloads show it (`app` may be null). */
 export interface CheckRunFacts {
   name: string;

@@ -76,19 +76,24 @@ export interface PullRequestPayload {
   action: string;
   pull_request: PullRequest & { merged?: boolean | null };
   sender: { login: string; type?: string };
+  /** `edited`: what changed; `base` when the PR's base branch was switched (GitHub's webhook). */
+  changes?: { base?: { ref?: { from?: string } } | null } | null;
 }
 
 /**
  * `pull_request`: `synchronize` (a push to a loop PR) and `closed` (the lock freed), decided by
- * `pushed` and `closed`. A bot's push or close writes nothing; the sender's permission is read
- * first, and only write, maintain or admin moves anything (triage can close a PR; a push to the
- * repository needs write access, but the event is taken at its word only once checked).
+ * `pushed` and `closed`; `edited` with a new base: switched away, the loop says once that it
+ * judges nothing (`trustedLoopPull`); set back, the head is judged as a CI event would have it.
+ * A bot's push, close or edit writes nothing; the sender's permission is read first, and only
+ * write, maintain or admin moves anything (triage can close a PR; a push to the repository needs
+ * write access, but the event is taken at its word only once checked).
  */
 export async function onPullRequest(
   env: LoopEnv,
   payload: PullRequestPayload,
 ): Promise<LoopOutcome> {
-  if (payload.action !== 'closed' && payload.action !== 'synchronize')
+  const baseEdited = payload.action === 'edited' && !!payload.changes?.base;
+  if (payload.action !== 'closed' && payload.action !== 'synchronize' && !baseEdited)
     return { state: 'ignored', reason: `pull_request.${payload.action}` };
   if (isBot(payload.sender)) return { state: 'ignored', reason: 'pull request event by a bot' };
   const notOurs = await notLoopPull(env, payload.pull_request);
@@ -106,6 +111,13 @@ export async function onPullRequest(
     pullRequest: loop.pr.number,
     what: `pull_request.${payload.action}`,
   };
+  // The base set back to the recorded one: what came meanwhile (CI, reviews) is judged now.
+  if (baseEdited)
+    return onThread(where, async () => {
+      const config = await configOrLog(env);
+      if (!config) return { state: 'config-invalid' };
+      return evaluate(env, config, loop);
+    });
   if (payload.action === 'closed') {
     return onThread(where, async () => {
       const config = await configOrLog(env);

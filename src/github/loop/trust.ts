@@ -1,15 +1,18 @@
 import {
+  baseNoteKey,
   baseProblem,
   identityShared,
   loopPullProblem,
   modeOfBranch,
   readMarker,
+  reply,
   type LoopIdentity,
   type LoopMarker,
 } from '../../core/index.js';
 import { keepsStatus, readHeadChecks, recordOn, type HeadChecks } from '../checks.js';
 import { findPullRequest, pullCommits, type PullCommits, type PullRequest } from '../pulls.js';
-import type { Whole } from '../pages.js';
+import { replyOnIssue } from '../issues.js';
+import { PER_PAGE, readWhole, type Whole } from '../pages.js';
 import { onThread, type LoopEnv } from './env.js';
 
 /** A loop PR, the loop's record of it, and the head's checks read beside it. */
@@ -23,6 +26,12 @@ export interface LoopPull {
   commits?: Whole<PullCommits[number]>;
   /** The loop's identity is every writer's too (`identityShared`: the default GITHUB_TOKEN). */
   shared?: true;
+}
+
+/** Why a PR is not judged; `base`: the loop's own PR, met with a base other than the recorded one. */
+interface NotJudged {
+  ignored: string;
+  base?: { expected: string; actual: string };
 }
 
 /** How many earlier commits of a PR are searched for the loop's record at once. */
@@ -48,8 +57,44 @@ export async function trustedLoopPull(
   const identity = await env.identity();
   if (what === undefined) return readLoopPull(env, pr, identity);
   // The record names the issue; until it is read, the PR's own thread is the one to tell.
-  return onThread({ issue: pr.number, pullRequest: pr.number, what }, () =>
-    readLoopPull(env, pr, identity),
+  return onThread({ issue: pr.number, pullRequest: pr.number, what }, async () => {
+    const loop = await readLoopPull(env, pr, identity);
+    // An event the loop acts on (a writer's, CI's) meets its PR with another base: said once.
+    if ('base' in loop && loop.base) await sayBase(env, pr, loop.base, identity);
+    return loop;
+  });
+}
+
+/**
+ * The loop's own PR met with a base other than the one it opened it against: nothing is judged
+ * (`baseProblem`), and the loop says so on the PR once for that base and head — a redelivery or
+ * any later event on the same head finds the reply among the loop's own comments (read whole).
+ */
+async function sayBase(
+  env: LoopEnv,
+  pr: PullRequest,
+  base: { expected: string; actual: string },
+  identity: LoopIdentity,
+): Promise<void> {
+  const key = baseNoteKey(base.actual, pr.head.sha);
+  const { items } = await readWhole(
+    async (page) =>
+      (
+        await env.gh.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+          ...env.repo,
+          issue_number: pr.number,
+          per_page: PER_PAGE,
+          page,
+        })
+      ).data,
+  );
+  const own = (login: string | undefined) => login?.toLowerCase() === identity.login.toLowerCase();
+  if (items.some((c) => own(c.user?.login) && c.body?.includes(key))) return;
+  await replyOnIssue(
+    env.gh,
+    env.repo,
+    pr.number,
+    `${reply.baseSwitched(pr.number, base.actual, base.expected)}\n\n${key}`,
   );
 }
 
@@ -72,7 +117,7 @@ async function readLoopPull(
   env: LoopEnv,
   pr: PullRequest,
   identity: LoopIdentity,
-): Promise<LoopPull | { ignored: string }> {
+): Promise<LoopPull | NotJudged> {
   const checks = await readHeadChecks(env.gh, env.repo, pr.head.sha, identity, {
     branch: pr.head.ref,
   });
@@ -114,7 +159,11 @@ async function readLoopPull(
     };
   // Another base shows another diff (one that can hide a locked change): not judged until set back.
   const base = baseProblem(marker.base, env.defaultBranch, pr.base.ref);
-  if (base) return { ignored: `pull request #${pr.number}: ${base}` };
+  if (base)
+    return {
+      ignored: `pull request #${pr.number}: ${base}`,
+      base: { expected: marker.base ?? env.defaultBranch, actual: String(pr.base.ref) },
+    };
   return {
     pr,
     marker,
