@@ -87,6 +87,15 @@ const otherLine = fc.constantFrom(
   '```',
   '```md',
   '~~~',
+  // Fences and lone bullets inside list items, as real tasks files hold them.
+  '  ```',
+  '  ```ts',
+  '    ```',
+  '   ~~~',
+  '  ~~~~',
+  '-',
+  '  -',
+  '*',
   '| a | b |',
   '|---|---|',
   '  indented text',
@@ -273,6 +282,26 @@ describe('spec-kit fast path against remark (differential)', () => {
     [
       'nested and ordered lists',
       lf([...phase, '  - detail', '1. Complete Phase 1', '2. Then Phase 2', '   - Developer A']),
+    ],
+    [
+      "code in a task's detail bullet",
+      lf([
+        ...phase,
+        '  - 添加前端过滤逻辑（使用 useMemo）：',
+        '    ```typescript',
+        '    - [ ] T096 not a task',
+        '',
+        '    ```',
+        '- [ ] T004 after the code',
+      ]),
+    ],
+    [
+      'a web address and snake_case in a task',
+      lf([
+        ...phase,
+        '- [x] T017 Create GlobalState with (dry_run, auto_pr) in root @app.callback()',
+        '- [x] T105 url-to-text: http/https only (file:///javascript: blocked); TMP_DIR guard',
+      ]),
     ],
     [
       'a task outside every phase, next to code',
