@@ -1,8 +1,9 @@
 /**
  * The fast path of the spec-kit and Kiro readers: one line scanner for the subset of markdown
  * their real tasks.md files are made of. It reads ATX headings at column 0, paragraphs (any
- * language), bullet and ordered lists nested by spaces, `---` rules, block quotes that hold only
- * paragraphs, fenced code and HTML comments at the top level, CRLF line ends, a byte order mark
+ * language), bullet and ordered lists nested by spaces (an empty item too), `---` rules, block
+ * quotes that hold only paragraphs, fenced code (at the top level or in a list item), HTML
+ * comments at the top level, CRLF line ends, a byte order mark
  * and closed front matter. Anything else — and anything it cannot be sure reads the same (a lazy
  * line after a task, setext underlines, tables, indented code, markup in a heading or a task,
  * link definitions) — returns undefined, and remark reads the whole document: remark stays the
