@@ -180,6 +180,17 @@ describe('spec-kit fast path against remark (differential)', () => {
     expect(readSpeckit(source, 'tasks.md').phases[0]!.tasks[0]!.text).toBe('[x] T019 box in text');
   });
 
+  it('reads a reference as a link when its definition is far below it, either way', () => {
+    // Long enough for remark to be read in pieces: the definition still counts for the task.
+    const filler = Array.from({ length: 800 }, (_, i) => `Filler text line ${i}.`).join('\n');
+    const source = `## Phase 1: A\n\n- [ ] T001 see [foo] now\n\n${filler}\n\n## Notes\n\n[foo]: https://x.y\n`;
+    for (const fast of [true, false]) {
+      expect(readSpeckit(source, 'tasks.md', { fast }).phases[0]!.tasks[0]!.text).toBe(
+        'T001 see foo now',
+      );
+    }
+  });
+
   it('agrees on the spec-kit fixture, with and without its front matter', () => {
     const source = fixture('speckit/001-photo-albums/tasks.md');
     agree(source);

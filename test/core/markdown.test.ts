@@ -44,6 +44,11 @@ const piece = fc.constantFrom(
   '| a | b |',
   '| - | - |',
   '[^1]: footnote',
+  // Definitions count for the whole document: a reference before or after one is a link.
+  '[foo]: /url',
+  '- [bar]: /url "title"',
+  'see [foo], [bar] and [^1]',
+  '## Phase 3: [foo]',
 );
 
 const doc = fc

@@ -4,6 +4,7 @@ import {
   boxStart,
   endsClosed,
   markdownLimitProblem,
+  mayDefine,
   opensUnclosedFrontMatter,
   parseMarkdown,
   parseSegment,
@@ -185,7 +186,8 @@ export function parseChecklist(
   const limit = markdownLimitProblem(source, path, 'Split the plan, or flatten the nesting.');
   if (limit) return { phases: [], problems: [limit] };
   const builder = new ChecklistBuilder(source, path);
-  if (fast) readSegments(source, builder);
+  // A link definition counts for the whole document: such a source is read in one piece.
+  if (fast && !mayDefine(source)) readSegments(source, builder);
   else walkTree(parseMarkdown(source), source, builder);
   const checklist = builder.finish();
   // Lines that look like tasks and were neither read as one nor named already: never dropped
