@@ -4,6 +4,9 @@ import fc from 'fast-check';
 import { repoRoot } from '../paths.js';
 import { readSpeckit, scanSpeckit } from '../../src/core/plan/kinds/speckit.js';
 import { plainSpeckit, realSpeckit } from '../helpers/realShapes.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * spec-kit's fast path (a line scanner for the subset spec-kit writes) against remark alone: the

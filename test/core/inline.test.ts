@@ -3,6 +3,9 @@ import type { Paragraph } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { inlineText } from '../../src/core/plan/inline.js';
 import { parseMarkdown } from '../../src/core/plan/markdown.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * The fast path's inline reading against remark's: for every text it reads, the same string as

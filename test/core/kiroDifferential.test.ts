@@ -4,6 +4,9 @@ import fc from 'fast-check';
 import { repoRoot } from '../paths.js';
 import { readKiro, scanKiro } from '../../src/core/plan/kinds/kiro.js';
 import { plainKiro, realKiro } from '../helpers/realShapes.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * Kiro's fast path (a line scanner for the subset Kiro writes) against remark alone: the same

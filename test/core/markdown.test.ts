@@ -4,6 +4,9 @@ import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
 import { opensUnclosedFrontMatter, parseMarkdown } from '../../src/core/plan/markdown.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 const withFrontMatter = unified()
   .use(remarkParse)
