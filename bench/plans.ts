@@ -7,6 +7,7 @@ import {
   setTaskmasterStatus,
 } from '../src/core/plan/kinds/index.js';
 import { makeChecklist } from './checklist.js';
+import { benchCorpusPlans } from './corpusPlans.js';
 import { benchRealPlans } from './realPlans.js';
 import { median, ms } from './stats.js';
 
@@ -147,5 +148,7 @@ export function benchPlans(): string {
     `  Task Master tasks.json read + mark: ${ms(tm)} (${Math.round(Buffer.byteLength(json) / 1024)} KiB)`,
     '',
     benchRealPlans(),
+    '',
+    benchCorpusPlans(),
   ].join('\n');
 }

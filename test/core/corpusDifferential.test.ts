@@ -4,6 +4,9 @@ import { readOpenspec } from '../../src/core/plan/kinds/openspec.js';
 import { corpusDir, corpusFiles } from '../helpers/corpus.js';
 import { realKiro, realSpeckit } from '../helpers/realShapes.js';
 import fc from 'fast-check';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * The fast path against remark alone on every markdown file people wrote (the shared corpus,

@@ -4,6 +4,9 @@ import fc from 'fast-check';
 import { repoRoot } from '../paths.js';
 import { readSpeckit, scanSpeckit } from '../../src/core/plan/kinds/speckit.js';
 import { plainSpeckit, realSpeckit } from '../helpers/realShapes.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * spec-kit's fast path (a line scanner for the subset spec-kit writes) against remark alone: the
@@ -87,6 +90,15 @@ const otherLine = fc.constantFrom(
   '```',
   '```md',
   '~~~',
+  // Fences and lone bullets inside list items, as real tasks files hold them.
+  '  ```',
+  '  ```ts',
+  '    ```',
+  '   ~~~',
+  '  ~~~~',
+  '-',
+  '  -',
+  '*',
   '| a | b |',
   '|---|---|',
   '  indented text',
@@ -169,6 +181,17 @@ describe('spec-kit fast path against remark (differential)', () => {
       '# Phase 1: Setup (Shared Infrastructure)\n- [ ]  [x] T019 box in text\n# Phase 1: Setup (Shared Infrastructure)';
     agree(source);
     expect(readSpeckit(source, 'tasks.md').phases[0]!.tasks[0]!.text).toBe('[x] T019 box in text');
+  });
+
+  it('reads a reference as a link when its definition is far below it, either way', () => {
+    // Long enough for remark to be read in pieces: the definition still counts for the task.
+    const filler = Array.from({ length: 800 }, (_, i) => `Filler text line ${i}.`).join('\n');
+    const source = `## Phase 1: A\n\n- [ ] T001 see [foo] now\n\n${filler}\n\n## Notes\n\n[foo]: https://x.y\n`;
+    for (const fast of [true, false]) {
+      expect(readSpeckit(source, 'tasks.md', { fast }).phases[0]!.tasks[0]!.text).toBe(
+        'T001 see foo now',
+      );
+    }
   });
 
   it('agrees on the spec-kit fixture, with and without its front matter', () => {
@@ -273,6 +296,26 @@ describe('spec-kit fast path against remark (differential)', () => {
     [
       'nested and ordered lists',
       lf([...phase, '  - detail', '1. Complete Phase 1', '2. Then Phase 2', '   - Developer A']),
+    ],
+    [
+      "code in a task's detail bullet",
+      lf([
+        ...phase,
+        '  - 添加前端过滤逻辑（使用 useMemo）：',
+        '    ```typescript',
+        '    - [ ] T096 not a task',
+        '',
+        '    ```',
+        '- [ ] T004 after the code',
+      ]),
+    ],
+    [
+      'a web address and snake_case in a task',
+      lf([
+        ...phase,
+        '- [x] T017 Create GlobalState with (dry_run, auto_pr) in root @app.callback()',
+        '- [x] T105 url-to-text: http/https only (file:///javascript: blocked); TMP_DIR guard',
+      ]),
     ],
     [
       'a task outside every phase, next to code',

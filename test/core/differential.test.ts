@@ -2,6 +2,9 @@ import fc from 'fast-check';
 import { parseChecklist } from '../../src/core/index.js';
 import { eventsOf, scanPlain } from '../../src/core/plan/scan.js';
 import { realKiro, realSpeckit } from '../helpers/realShapes.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * The fast path (line scanner for the plain subset, remark for every other segment) against the

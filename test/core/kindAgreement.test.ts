@@ -8,6 +8,9 @@ import { phaseInteger } from '../../src/core/loop/phaseName.js';
 import { kindPhaseToStart, kindRunState } from '../../src/core/loop/startKind.js';
 import type { NamedPlan } from '../../src/core/plan/kinds/index.js';
 import { openKindPlan } from '../../src/core/plan/kinds/plan.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * The loop (`/coder next`), `/coder run` after a merge, and the CLI (`status`, `plans`) give one

@@ -4,6 +4,9 @@ import fc from 'fast-check';
 import { repoRoot } from '../paths.js';
 import { readKiro, scanKiro } from '../../src/core/plan/kinds/kiro.js';
 import { plainKiro, realKiro } from '../helpers/realShapes.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * Kiro's fast path (a line scanner for the subset Kiro writes) against remark alone: the same
@@ -83,6 +86,13 @@ const otherLine = fc.constantFrom(
   '===',
   '```',
   '```md',
+  '  ```',
+  '  ```ts',
+  '    ```',
+  '   ~~~',
+  '      ```',
+  '-',
+  '  -',
   '<!-- - [ ] 9. commented -->',
   '| 9. task | [ ] |',
   '> - [ ] 9. quoted',
@@ -190,6 +200,14 @@ describe('Kiro fast path against remark (differential)', () => {
     agree(source);
   });
 
+  it('warns of a lookalike right after code that the end of its list item closes, either way', () => {
+    // remark's position of such code ends at the start of the next line: that line is no code.
+    const source = '- [ ] 1. Set up\n    ```\n- [] 1.1 Not a box\n';
+    for (const fast of [true, false]) {
+      expect(readKiro(source, 'tasks.md', { fast }).problems.map((p) => p.line)).toEqual([3]);
+    }
+  });
+
   it('agrees on 1,000 real-shaped documents: property bullets, CJK and Cyrillic text, CRLF, BOM, front matter, quotes, fences', () => {
     fc.assert(fc.property(realKiro, agree), { numRuns: 1000 });
   });
@@ -229,6 +247,14 @@ describe('Kiro fast path against remark (differential)', () => {
       `${plan.join('\n')}\n\n\u0060\u0060\u0060\n- [ ] 9. code\n\u0060\u0060\u0060\n`,
     ],
     ['a block quote', `> Note: optional tasks are marked\n\n${plan.join('\n')}\n`],
+    [
+      'a lone "-" after a task\'s details',
+      `${plan.join('\n')}\n  - _需求: 8.1, 8.2_\n-\n\n- [x] 1.2 事件模板\n`,
+    ],
+    [
+      "code in a task's detail bullet",
+      `${plan.join('\n')}\n  - Add:\n    \u0060\u0060\u0060ts\n    - [ ] 1.9 code\n\n    \u0060\u0060\u0060\n  - [ ] 1.2 after\n`,
+    ],
   ])('reads %s with the scanner, as remark does', (_name, source) => {
     expect(scanKiro(source)).toBeDefined();
     agree(source);

@@ -4,6 +4,9 @@ import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
 import { opensUnclosedFrontMatter, parseMarkdown } from '../../src/core/plan/markdown.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 const withFrontMatter = unified()
   .use(remarkParse)
@@ -44,6 +47,11 @@ const piece = fc.constantFrom(
   '| a | b |',
   '| - | - |',
   '[^1]: footnote',
+  // Definitions count for the whole document: a reference before or after one is a link.
+  '[foo]: /url',
+  '- [bar]: /url "title"',
+  'see [foo], [bar] and [^1]',
+  '## Phase 3: [foo]',
 );
 
 const doc = fc

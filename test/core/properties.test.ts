@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { parseChecklist, setTaskStates, type TaskState } from '../../src/core/index.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * Generated checklists whose true tasks are known: phases, lists with nested tasks and every

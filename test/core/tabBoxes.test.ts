@@ -7,6 +7,9 @@ import { parseChecklist, setTaskStates } from '../../src/core/index.js';
 import { readKiro } from '../../src/core/plan/kinds/kiro.js';
 import { setDialectStates, type DialectPlan } from '../../src/core/plan/kinds/markdownDialect.js';
 import { readSpeckit } from '../../src/core/plan/kinds/speckit.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * A box GFM accepts is a task in every markdown dialect, and only such a box (SPEC §2b): remark-gfm

@@ -16,6 +16,9 @@ import {
   lineStarts,
   parseJsonWithOffsets,
 } from '../../src/core/plan/kinds/jsonOffsets.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 const fixture = (name: string): string =>
   readFileSync(join(repoRoot, 'test', 'fixtures', 'taskmaster', name), 'utf8');

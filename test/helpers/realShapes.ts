@@ -130,6 +130,19 @@ function tasks(plain: boolean): fc.Arbitrary<Block> {
           [],
           ['  - Detail: keep `id` stable'],
           ['  - Подробности'],
+          // Code in a task's detail bullet, as spec-kit users paste it.
+          [
+            '  - 添加前端过滤逻辑（使用 useMemo）：',
+            '    ```typescript',
+            '    const filtered = useMemo(() => {',
+            '',
+            '    - [ ] T096 not a task: code',
+            '    }, [websites])',
+            '    ```',
+          ],
+          // The same, its code closed by a line outside the item.
+          ['  - Code:', '    ```ts', '    const x = 1;', '', '- [ ] T095 after the code'],
+          ['  ```bash', '  npm test', '  ```'],
           plain ? [] : ['lazy line after a task'],
         ),
       ),
@@ -185,11 +198,16 @@ const kiroItem = (plain: boolean): fc.Arbitrary<Block> =>
       fc.constantFrom('[ ]', '[ ]', '[x]', '[-]', '[ ]*'),
       kiroTask,
       fc.array(kiroDetail, { maxLength: 4 }),
-      fc.constantFrom('', '', '  ', plain ? '' : 'no blank'),
+      fc.constantFrom('', '', '  ', '-', plain ? '' : 'no blank'),
+      fc.constantFrom(false, false, false, true),
     )
-    .map(([indent, b, t, details, after]) => [
+    .map(([indent, b, t, details, after, code]) => [
       `${indent}- ${b} ${t}`,
       ...details.map((d) => `${indent}  - ${d}`),
+      // Code under a task, and Kiro's lone "-" after a task's details.
+      ...(code
+        ? [`${indent}  \`\`\`ts`, `${indent}  - [ ] 9.9 not a task: code`, `${indent}  \`\`\``]
+        : []),
       ...(after === 'no blank' ? [] : [after]),
     ]);
 const kiroBlock = (plain: boolean): fc.Arbitrary<Block> =>

@@ -4,6 +4,7 @@ import {
   boxStart,
   endsClosed,
   markdownLimitProblem,
+  mayDefine,
   opensUnclosedFrontMatter,
   parseMarkdown,
   parseSegment,
@@ -107,12 +108,33 @@ const ATX_AFTER_BREAK = /^#{1,6}(?:[ \t\r\n]|$)/;
 /** A segment whose remark parse ends open (a fence, say) grows this many times, then takes the rest. */
 const MAX_GROWTH = 16;
 
-/** Where the fast reading cuts a source: its start (after a byte order mark), each column-0 ATX heading, its end. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/**
+ * Where the fast reading cuts a source: its start (after a byte order mark), each column-0 ATX
+ * heading outside what looks like top-level fenced code (a `#` comment in a code block is no cut:
+ * a cut there would only be grown again, parsing the same text over), its end. The cuts need not
+ * be right: each is proven by endsClosed before it is taken.
+ */
 function segmentCuts(source: string): number[] {
   // A byte order mark is no text: both readers start after it (see parseMarkdown).
   const cuts = [source.charCodeAt(0) === 0xfeff ? 1 : 0];
-  for (let at = source.indexOf('\n#'); at !== -1; at = source.indexOf('\n#', at + 1)) {
-    if (ATX_AFTER_BREAK.test(source.slice(at + 1, at + 9))) cuts.push(at + 1);
+  let fence: string | undefined;
+  for (let at = 0; at < source.length;) {
+    let end = source.indexOf('\n', at);
+    if (end === -1) end = source.length;
+    const c = source[at];
+    if (c === '#' || c === ' ' || c === '`' || c === '~') {
+      const line = source.slice(at, end);
+      const m = FENCE.exec(line);
+      if (fence !== undefined) {
+        if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && !m[2]!.trim()) {
+          fence = undefined;
+        }
+      } else if (m && !(m[1]![0] === '`' && m[2]!.includes('`'))) fence = m[1];
+      else if (at > 0 && ATX_AFTER_BREAK.test(line.slice(0, 8))) cuts.push(at);
+    }
+    at = end + 1;
   }
   cuts.push(source.length);
   return cuts;
@@ -185,7 +207,8 @@ export function parseChecklist(
   const limit = markdownLimitProblem(source, path, 'Split the plan, or flatten the nesting.');
   if (limit) return { phases: [], problems: [limit] };
   const builder = new ChecklistBuilder(source, path);
-  if (fast) readSegments(source, builder);
+  // A link definition counts for the whole document: such a source is read in one piece.
+  if (fast && !mayDefine(source)) readSegments(source, builder);
   else walkTree(parseMarkdown(source), source, builder);
   const checklist = builder.finish();
   // Lines that look like tasks and were neither read as one nor named already: never dropped

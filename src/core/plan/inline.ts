@@ -23,11 +23,33 @@ const GIVES_UP = /!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
 const ANGLE = /<[A-Za-z/!?]/;
 const AUTOLINK =
   /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
-// GFM autolink literals hold markup characters as text: with them, leave the line to remark.
 // An HTML open or closing tag, a comment, an instruction or a declaration (CommonMark's raw HTML).
 const TAG =
   /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<![A-Za-z][^>]*>)$/;
-const LITERAL_LINK = /:\/\/|www\.|[\w.+-]@[A-Za-z0-9]/;
+// What may start a GFM autolink literal (`http://`, `www.`, an e-mail address). A literal never
+// spans white space, so it is inside one white-space-separated word: a word holding one and a
+// markup character (the literal would hold it as text) goes to remark; any other reads the same
+// with or without the literal (mdast's text of a literal is the literal as written).
+const LITERAL_LINK = /:\/\/|www\.|@/i;
+const MARKUP_IN_WORD = /[*_~`\\<\0]/;
+
+/** Whether a word that may hold a GFM autolink literal also holds markup (see LITERAL_LINK). */
+function literalMeetsMarkup(source: string, opaque: number[]): boolean {
+  let masked = source;
+  if (opaque.length > 0) {
+    const parts: string[] = [];
+    let from = 0;
+    for (let k = 0; k < opaque.length; k += 2) {
+      parts.push(source.slice(from, opaque[k]), '\0');
+      from = opaque[k + 1]!;
+    }
+    parts.push(source.slice(from));
+    masked = parts.join('');
+  }
+  return masked
+    .split(/[ \t\r\n]+/)
+    .some((word) => LITERAL_LINK.test(word) && MARKUP_IN_WORD.test(word));
+}
 
 /** micromark's character groups: 1 whitespace (or the start or end), 2 punctuation, 0 other. */
 function group(c: string | undefined): 0 | 1 | 2 {
@@ -60,8 +82,8 @@ export function inlineText(written: string): string | undefined {
   }
   const source = trimmed;
   const markup = /[*_~`\\<]/.test(source);
-  // The text outside code spans and tags, where a GFM autolink literal could start.
-  let outside = '';
+  // Code spans and tags, where no GFM autolink literal starts: [start, end) pairs.
+  const opaque: number[] = [];
   const out: string[] = [];
   const runs: Run[] = [];
   let text = '';
@@ -113,7 +135,7 @@ export function inlineText(written: string): string | undefined {
         if (TAG.test(tag)) {
           if (/[`\\\n]/.test(tag)) return undefined;
           text += tag;
-          outside += '\0';
+          opaque.push(i, close + 1);
           i = close + 1;
           continue;
         }
@@ -151,7 +173,7 @@ export function inlineText(written: string): string | undefined {
         code = code.slice(1, -1);
       }
       text += code;
-      outside += '\0';
+      opaque.push(i, close + size);
       i = close + size;
       continue;
     }
@@ -190,11 +212,10 @@ export function inlineText(written: string): string | undefined {
       continue;
     }
     text += c;
-    outside += c;
     i++;
   }
   flush();
-  if (markup && LITERAL_LINK.test(outside)) return undefined;
+  if (markup && LITERAL_LINK.test(source) && literalMeetsMarkup(source, opaque)) return undefined;
   if (runs.length === 0) return out.join('');
   // Pairing: each closer takes the nearest active opener of its kind (strikethrough: of its
   // size); the runs between them are text from then on.

@@ -111,6 +111,28 @@ export function parseSegment(segment: string, first: boolean, frontMatter: boole
   return (first && !frontMatter ? withoutFrontMatter : processor).parse(segment);
 }
 
+// What may stand before a definition's `[` on its line: indentation, quote and list markers.
+const DEFINITION_PREFIX = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+[ \t>]*)*$/;
+
+/**
+ * Whether `source` may hold a link reference or footnote definition (`[label]: …`, `[^1]: …`):
+ * one counts for the whole document (a `[label]` anywhere before or after it is a link), so such
+ * a source is never read in pieces. True for every `]:` whose paragraph has a `[` at the start of
+ * a line (after indentation and container markers) before it: more than the definitions there are.
+ */
+export function mayDefine(source: string): boolean {
+  for (let at = source.indexOf(']:'); at !== -1; at = source.indexOf(']:', at + 2)) {
+    for (let i = source.lastIndexOf('[', at); i !== -1 && at - i <= 1001;) {
+      const lineStart = source.lastIndexOf('\n', i - 1) + 1;
+      if (DEFINITION_PREFIX.test(source.slice(lineStart, i))) return true;
+      // A label holds no blank line: look no further back than the paragraph.
+      if (/\n[ \t]*\r?\n/.test(source.slice(i, at))) break;
+      i = i === 0 ? -1 : source.lastIndexOf('[', i - 1);
+    }
+  }
+  return false;
+}
+
 /** Segments smaller than this are not split further: fewer boundary checks, same result. */
 const DEFAULT_SEGMENT = 16 * 1024;
 
@@ -167,7 +189,8 @@ function shift(node: Nodes, offset: number, lines: number): void {
  *
  * micromark's cost grows faster than linearly on long documents with nested lists, so a long
  * source is parsed in segments cut before column-0 headings where the previous segment is
- * provably closed (see endsClosed), and the trees are joined with shifted positions. A cut that
+ * provably closed (see endsClosed), and the trees are joined with shifted positions; a source
+ * that may hold a link definition (see mayDefine) is parsed whole. A cut that
  * cannot be proven falls back to parsing the rest in one piece: the result is always the tree
  * remark gives for the whole source (a property test holds it to that).
  */
@@ -180,7 +203,7 @@ export function parseMarkdown(source: string, segmentSize: number = DEFAULT_SEGM
   }
   const frontMatter = !opensUnclosedFrontMatter(source);
   const parser = frontMatter ? processor : withoutFrontMatter;
-  if (source.length <= segmentSize) return parser.parse(source);
+  if (source.length <= segmentSize || mayDefine(source)) return parser.parse(source);
   const children: RootContent[] = [];
   let start = 0;
   let line = 0;

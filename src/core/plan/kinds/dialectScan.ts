@@ -1,8 +1,9 @@
 /**
  * The fast path of the spec-kit and Kiro readers: one line scanner for the subset of markdown
  * their real tasks.md files are made of. It reads ATX headings at column 0, paragraphs (any
- * language), bullet and ordered lists nested by spaces, `---` rules, block quotes that hold only
- * paragraphs, fenced code and HTML comments at the top level, CRLF line ends, a byte order mark
+ * language), bullet and ordered lists nested by spaces (an empty item too), `---` rules, block
+ * quotes that hold only paragraphs, fenced code (at the top level or in a list item), HTML
+ * comments at the top level, CRLF line ends, a byte order mark
  * and closed front matter. Anything else — and anything it cannot be sure reads the same (a lazy
  * line after a task, setext underlines, tables, indented code, markup in a heading or a task,
  * link definitions) — returns undefined, and remark reads the whole document: remark stays the
@@ -47,8 +48,15 @@ export type ScanMode = 'speckit' | 'kiro';
 // a byte order mark after the start. A carriage return is fine only before a line feed.
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const CONTROL = /[\0-\x09\x0b-\x1f\x7f\ufeff]/;
-// eslint-disable-next-line no-control-regex -- the same, with a lone carriage return
-const SUSPECT = /[\0-\x09\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)|(?<!^)\ufeff/;
+// eslint-disable-next-line no-control-regex -- the same, but a carriage return or a byte order mark
+const CONTROL_CHAR = /[\0-\x09\x0b\x0c\x0e-\x1f\x7f]/;
+const LONE_CR = /\r(?!\n)/;
+
+/** Whether a line may hold a control character, a lone carriage return or an inner byte order mark. */
+function suspectSource(source: string): boolean {
+  // Three plain searches: one pattern of all three (a look-behind at every position) cost more.
+  return CONTROL_CHAR.test(source) || LONE_CR.test(source) || source.indexOf('\ufeff', 1) !== -1;
+}
 
 // Lines that are no paragraph text: thematic breaks, setext underlines, table delimiter rows.
 const NOT_TEXT_LINE = /^(?:[-:|=][-:|= ]*|(?:\* *){3,}|(?:_ *){3,})$/;
@@ -144,11 +152,11 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
 }
 
 /** The scan of a whole document, or why remark must read it (what `npm run bench` shows). */
-function scanOrRefuse(source: string, mode: ScanMode): DialectScan | ScanRefusal {
+export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | ScanRefusal {
   let line = 0;
   const no = (refused: string): ScanRefusal => ({ refused, line });
-  const suspect = SUSPECT.test(source);
-  if (suspect && /\r(?!\n)|(?<!^)\ufeff/.test(source))
+  const suspect = suspectSource(source);
+  if (suspect && (LONE_CR.test(source) || source.indexOf('\ufeff', 1) !== -1))
     return no('a lone carriage return or a byte order mark inside');
   const events: (ScannedHeading | ScannedItem)[] = [];
   const skip = new Set<number>();
@@ -164,7 +172,7 @@ function scanOrRefuse(source: string, mode: ScanMode): DialectScan | ScanRefusal
   let emptyItem = -1;
   let paraReq = false;
   let quote = false;
-  let fence: { char: string; length: number } | undefined;
+  let fence: { char: string; length: number; column: number } | undefined;
   let html = false;
   // In a table (or a paragraph of `|` lines) at the top level: it holds no task.
   let table = false;
@@ -207,12 +215,26 @@ function scanOrRefuse(source: string, mode: ScanMode): DialectScan | ScanRefusal
   for (let l = nextLine(); l; l = nextLine()) {
     const { text, start } = l;
     if (fence) {
-      skip.add(line);
-      const close = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(text);
-      if (close && close[1]![0] === fence.char && close[1]!.length >= fence.length) {
-        fence = undefined;
+      // In a list item, code goes on while lines are blank or indented to the item's content;
+      // a line less indented closes the item and the code with it, and is read afresh.
+      let inside = true;
+      let body = text;
+      if (fence.column > 0) {
+        let f = 0;
+        while (text.charCodeAt(f) === 32) f++;
+        if (suspect && text.charCodeAt(f) === 9) return no('a tab indenting code in a list item');
+        if (f < text.length && f < fence.column) inside = false;
+        else body = text.slice(Math.min(f, fence.column));
       }
-      continue;
+      if (inside) {
+        skip.add(line);
+        const close = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(body);
+        if (close && close[1]![0] === fence.char && close[1]!.length >= fence.length) {
+          fence = undefined;
+        }
+        continue;
+      }
+      fence = undefined;
     }
     if (html) {
       skip.add(line);
@@ -295,10 +317,10 @@ function scanOrRefuse(source: string, mode: ScanMode): DialectScan | ScanRefusal
     if ((c === 96 /* ` */ && rest.startsWith('```')) || (c === 126 && rest.startsWith('~~~'))) {
       const m = /^(`{3,}|~{3,})(.*)$/.exec(rest)!;
       if (m[1]![0] === '`' && m[2]!.includes('`')) return no('inline code opening a line'); // inline code, not a fence
-      if (indent > 0) return no('an indented fence');
-      fence = { char: m[1]![0]!, length: m[1]!.length };
+      // At the top level, or in the list item whose content it is indented to (its column).
+      fence = { char: m[1]![0]!, length: m[1]!.length, column: k > 0 ? open[k - 1]!.content : 0 };
       skip.add(line);
-      open.length = 0;
+      open.length = k;
       para = -1;
       quote = false;
       continue;
@@ -313,10 +335,15 @@ function scanOrRefuse(source: string, mode: ScanMode): DialectScan | ScanRefusal
       quote = false;
       continue;
     }
-    if ((c === 45 || c === 42 || c === 43) && rest.length === 1 && para < 0) {
-      // An empty list item: it closes the items it is not inside, and holds nothing.
+    if ((c === 45 || c === 42 || c === 43) && rest.length === 1 && (para < 0 || k < para)) {
+      // An empty list item: it closes the items it is not inside, and holds nothing. After a
+      // paragraph it is one only outside the paragraph's item (Kiro's lone "-" after a task's
+      // details); inside it, "-" would underline the paragraph as a heading.
       open.length = k;
       quote = false;
+      para = -1;
+      paraBox = false;
+      paraReq = false;
       emptyItem = indent + 2;
       continue;
     }

@@ -235,7 +235,10 @@ export function lookalikeWarnings(
   else
     for (const { node } of walk((tree as Root).children, 0, true)) {
       if (node.type === 'code' || node.type === 'html') {
-        for (let l = lineOf(node); l <= node.position!.end.line; l++) skip.add(l);
+        // Code a list item's end closes ends at the start of the next line: that line is not code.
+        const end = node.position!.end;
+        const last = end.column === 1 && end.line > lineOf(node) ? end.line - 1 : end.line;
+        for (let l = lineOf(node); l <= last; l++) skip.add(l);
       }
     }
   const starts: number[] = [];

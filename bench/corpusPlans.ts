@@ -1,0 +1,242 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseChecklist } from '../src/core/index.js';
+import { scannedAlone } from '../src/core/plan/checklist.js';
+import { scanOrRefuse } from '../src/core/plan/kinds/dialectScan.js';
+import { readKiro, readSpeckit, readTaskmaster } from '../src/core/plan/kinds/index.js';
+import { readOpenspec } from '../src/core/plan/kinds/openspec.js';
+import { median, table } from './stats.js';
+
+/**
+ * `npm run bench -- plans`, on real plans people wrote: the shared corpus beside the clone
+ * (`../shared/corpus/real-plans`, or where CODER_LOOP_CORPUS names), read in place, never copied.
+ * For each plan file: its size, whether the line scanner read it alone or why it left the file to
+ * remark, and its read time — cold (the first read in a fresh Node process, as a CLI call pays
+ * it; the median of several processes) and warm (the median of many reads in one process, as the
+ * App and the Action pay it after their first) — with ms per KiB above a tiny plan's cold read.
+ */
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+type Kind = 'speckit' | 'kiro' | 'openspec' | 'taskmaster' | 'checklist';
+
+interface PlanFile {
+  path: string;
+  kind: Kind;
+  source: string;
+}
+
+function corpusDir(): string | undefined {
+  const dir =
+    process.env.CODER_LOOP_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus', 'real-plans');
+  return existsSync(dir) ? dir : undefined;
+}
+
+/** The plan files of the corpus, by the folder of their kind (`other/` read as a checklist). */
+function planFiles(dir: string): PlanFile[] {
+  const out: PlanFile[] = [];
+  const visit = (folder: string) => {
+    for (const name of readdirSync(folder).sort()) {
+      const path = join(folder, name);
+      if (statSync(path).isDirectory()) {
+        visit(path);
+        continue;
+      }
+      const rel = relative(dir, path).split('\\').join('/');
+      const top = rel.split('/')[0]!;
+      let kind: Kind | undefined;
+      if (top === 'speckit' && name === 'tasks.md') kind = 'speckit';
+      else if (top === 'kiro' && name === 'tasks.md') kind = 'kiro';
+      else if (top === 'openspec' && name === 'tasks.md') kind = 'openspec';
+      else if (top === 'taskmaster' && name.endsWith('.json')) kind = 'taskmaster';
+      else if (top === 'other' && name.endsWith('.md')) kind = 'checklist';
+      if (kind) out.push({ path: rel, kind, source: readFileSync(path, 'utf8') });
+    }
+  };
+  visit(dir);
+  return out;
+}
+
+const READ: Record<Kind, (source: string, fast: boolean) => unknown> = {
+  speckit: (s, fast) => readSpeckit(s, 'tasks.md', { fast }),
+  kiro: (s, fast) => readKiro(s, 'tasks.md', { fast }),
+  openspec: (s, fast) => readOpenspec(s, 'tasks.md', { fast }),
+  taskmaster: (s) => readTaskmaster(s, 'tasks.json'),
+  checklist: (s, fast) => parseChecklist(s, 'plan.md', { fast }),
+};
+
+/** Whether the fast path reads a file without remark, and if not, why (and where). */
+function fastPath(file: PlanFile): string | undefined {
+  switch (file.kind) {
+    case 'taskmaster':
+      return undefined; // JSON: no markdown, no remark
+    case 'checklist':
+      return scannedAlone(file.source) ? undefined : 'a segment the checklist scanner leaves';
+    default: {
+      const scan = scanOrRefuse(file.source, file.kind === 'kiro' ? 'kiro' : 'speckit');
+      return 'refused' in scan ? `${scan.refused} (line ${scan.line})` : undefined;
+    }
+  }
+}
+
+// A fresh Node process reads one file once (cold), then many times (warm): the built readers in
+// lib/ (npm run bench builds them), module loading not counted.
+const CHILD = `
+const [kind, path] = process.argv.slice(1);
+const { readFileSync } = await import('node:fs');
+const lib = ${JSON.stringify(join(repoRoot, 'lib', 'core'))};
+const kinds = await import(lib + '/plan/kinds/index.js');
+const { readOpenspec } = await import(lib + '/plan/kinds/openspec.js');
+const { parseChecklist } = await import(lib + '/index.js');
+const read = {
+  speckit: (s) => kinds.readSpeckit(s, 'tasks.md'),
+  kiro: (s) => kinds.readKiro(s, 'tasks.md'),
+  openspec: (s) => readOpenspec(s, 'tasks.md'),
+  taskmaster: (s) => kinds.readTaskmaster(s, 'tasks.json'),
+  checklist: (s) => parseChecklist(s, 'plan.md'),
+}[kind];
+const source = path === '-' ? process.env.BENCH_SOURCE : readFileSync(path, 'utf8');
+let start = performance.now();
+read(source);
+const cold = performance.now() - start;
+for (let i = 0; i < 3; i++) read(source);
+const warm = [];
+for (let i = 0; i < 15; i++) {
+  start = performance.now();
+  read(source);
+  warm.push(performance.now() - start);
+}
+warm.sort((a, b) => a - b);
+console.log(JSON.stringify({ cold, warm: warm[7] }));
+`;
+
+/** A tiny plan of each kind: what a cold read costs before the file's size counts. */
+const TINY: Record<Kind, string> = {
+  speckit: '## Phase 1: Setup\n\n- [ ] T001 Create the project\n',
+  kiro: '# Implementation Plan\n\n- [ ] 1. Set up\n  - [ ] 1.1 Create the project\n',
+  openspec: '## 1. Setup\n\n- [ ] 1.1 Create the project\n',
+  taskmaster: `${JSON.stringify({ master: { tasks: [{ id: 1, title: 'Set up', status: 'pending', dependencies: [], subtasks: [] }] } }, null, 2)}\n`,
+  checklist: '## Phase 1: Setup\n\n- [ ] 1.1 Create the project\n',
+};
+
+function child(kind: Kind, path: string): { cold: number; warm: number } {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHILD, kind, path], {
+    encoding: 'utf8',
+    env: { ...process.env, BENCH_SOURCE: TINY[kind] },
+  });
+  return JSON.parse(out) as { cold: number; warm: number };
+}
+
+/** Cold and warm medians over `processes` fresh processes. */
+function measure(kind: Kind, path: string, processes: number): { cold: number; warm: number } {
+  const runs = Array.from({ length: processes }, () => child(kind, path));
+  return { cold: median(runs.map((r) => r.cold)), warm: median(runs.map((r) => r.warm)) };
+}
+
+function time(reps: number, run: () => void): number {
+  const out: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const start = performance.now();
+    run();
+    out.push(performance.now() - start);
+  }
+  return median(out);
+}
+
+const f2 = (n: number) => n.toFixed(2);
+
+export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES ?? 5)): string {
+  const dir = corpusDir();
+  if (!dir) {
+    return 'Real plans: the shared corpus is absent (../shared/corpus/real-plans, or CODER_LOOP_CORPUS): nothing measured.';
+  }
+  const files = planFiles(dir);
+  const tiny = new Map<Kind, number>();
+  for (const kind of new Set(files.map((f) => f.kind))) {
+    tiny.set(kind, measure(kind, '-', processes).cold);
+  }
+  const rows: {
+    file: PlanFile;
+    kib: number;
+    left: string | undefined;
+    cold: number;
+    warm: number;
+    remark: number | undefined;
+    above: number;
+  }[] = [];
+  for (const file of files) {
+    const kib = Buffer.byteLength(file.source) / 1024;
+    const { cold, warm } = measure(file.kind, join(dir, file.path), processes);
+    // remark alone, the authority (and the fallback): what the fast path saves, warm.
+    const alone = () => READ[file.kind](file.source, false);
+    const remark = file.kind === 'taskmaster' ? undefined : (alone(), time(3, alone));
+    rows.push({
+      file,
+      kib,
+      left: fastPath(file),
+      cold,
+      warm,
+      remark,
+      above: Math.max(0, cold - tiny.get(file.kind)!) / kib,
+    });
+  }
+  const out = [
+    `Real plans people wrote (${relative(repoRoot, dir) || dir}): ${files.length} plan files; cold = first read in a fresh process (median of ${processes}), warm = median of 15 reads after 3 in that process (median of the ${processes}); "above" = (cold − a tiny plan's cold read) / KiB.`,
+    `Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (1, 5, 15 min).`,
+    `Tiny plan, cold: ${[...tiny].map(([k, v]) => `${k} ${f2(v)} ms`).join(', ')}.`,
+    '',
+    table(
+      [
+        'file',
+        'kind',
+        'KiB',
+        'fast path',
+        'cold ms',
+        'above ms/KiB',
+        'warm ms',
+        'warm ms/KiB',
+        'remark alone ms',
+      ],
+      rows.map((r) => [
+        r.file.path.length > 60 ? `${r.file.path.slice(0, 57)}...` : r.file.path,
+        r.file.kind,
+        r.kib.toFixed(1),
+        r.left ? `no: ${r.left}` : 'yes',
+        f2(r.cold),
+        f2(r.above),
+        f2(r.warm),
+        f2(r.warm / r.kib),
+        r.remark === undefined ? '–' : f2(r.remark),
+      ]),
+    ),
+    '',
+  ];
+  const markdown = rows.filter((r) => r.file.kind !== 'taskmaster' && r.file.kind !== 'checklist');
+  const fast = markdown.filter((r) => !r.left).length;
+  out.push(
+    `Fast path: ${fast} of ${markdown.length} tasks files of spec-kit, Kiro and OpenSpec (${Math.round((100 * fast) / Math.max(1, markdown.length))}%); ` +
+      `${rows.filter((r) => r.file.kind === 'checklist' && !r.left).length} of ${rows.filter((r) => r.file.kind === 'checklist').length} other checklists; Task Master's JSON never uses remark.`,
+  );
+  for (const kind of ['speckit', 'kiro', 'openspec', 'taskmaster', 'checklist'] as const) {
+    const of = rows.filter((r) => r.file.kind === kind);
+    if (of.length === 0) {
+      out.push(`  ${kind.padEnd(10)} no file of this kind in the corpus`);
+      continue;
+    }
+    out.push(
+      `  ${kind.padEnd(10)} ${String(of.length).padStart(2)} files: above start-up ${f2(median(of.map((r) => r.above)))} ms/KiB median, ${f2(Math.max(...of.map((r) => r.above)))} max; warm ${f2(median(of.map((r) => r.warm / r.kib)))} ms/KiB median, ${f2(Math.max(...of.map((r) => r.warm / r.kib)))} max`,
+    );
+  }
+  const slowest = [...rows].sort((a, b) => b.above - a.above).slice(0, 5);
+  out.push('Slowest files (cold, above start-up, per KiB):');
+  for (const r of slowest) {
+    out.push(
+      `  ${f2(r.above)} ms/KiB  ${r.file.path} (${r.kib.toFixed(1)} KiB, ${f2(r.cold)} ms cold): ${r.left ? `remark: ${r.left}` : 'fast path'}`,
+    );
+  }
+  return out.join('\n');
+}
