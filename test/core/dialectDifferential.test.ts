@@ -184,13 +184,20 @@ describe('spec-kit fast path against remark (differential)', () => {
   });
 
   it('reads a reference as a link when its definition is far below it, either way', () => {
-    // Long enough for remark to be read in pieces: the definition still counts for the task.
+    // Long enough for remark to be read in pieces: the definition still counts for the task, as it
+    // does when it sits right below it (a [US1] that is a link names no story), and the task's text
+    // stays as written.
     const filler = Array.from({ length: 800 }, (_, i) => `Filler text line ${i}.`).join('\n');
-    const source = `## Phase 1: A\n\n- [ ] T001 see [foo] now\n\n${filler}\n\n## Notes\n\n[foo]: https://x.y\n`;
+    const task = '- [ ] T001 [US1] see [foo] now';
+    const definitions = '[foo]: https://x.y\n[US1]: https://x.y\n';
+    const far = `## Phase 1: A\n\n${task}\n\n${filler}\n\n## Notes\n\n${definitions}`;
+    const near = `## Phase 1: A\n\n${task}\n\n${definitions}\n${filler}\n\n## Notes\n`;
     for (const fast of [true, false]) {
-      expect(readSpeckit(source, 'tasks.md', { fast }).phases[0]!.tasks[0]!.text).toBe(
-        'T001 see foo now',
-      );
+      const read = (source: string) =>
+        readSpeckit(source, 'tasks.md', { fast }).phases[0]!.tasks[0]!;
+      expect(read(far)).toEqual(read(near));
+      expect(read(far).requirements).toEqual([]);
+      expect(read(far).text).toBe('T001 [US1] see [foo] now');
     }
   });
 
