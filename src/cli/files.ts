@@ -15,7 +15,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import type { PlanFiles } from '../core/index.js';
+import { closest, type PlanFiles } from '../core/index.js';
 
 /** Input the CLI refuses: it becomes exit code 1 with the message. */
 export class InputError extends Error {
@@ -266,31 +266,6 @@ export async function readPlanFolder(
       files.set(path, await readText(join(root, path), `${shownDir}/${path}`));
   }
   return { name, dir: shownDir, paths, files };
-}
-
-/** Edit distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next.push(
-        Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)),
-      );
-    }
-    row = next;
-  }
-  return row[b.length]!;
-}
-
-/** The candidate closest to `word` (case aside) when it is close enough to be a typo. */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: { name: string; d: number } | undefined;
-  for (const name of candidates) {
-    const d = distance(word.toLowerCase(), name.toLowerCase());
-    if (d <= Math.max(1, Math.floor(name.length / 3)) && (!best || d < best.d)) best = { name, d };
-  }
-  return best?.name;
 }
 
 const FS_PROBLEMS: Record<string, string> = {

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { closest, describeFsError, InputError } from './files.js';
+import { closest } from '../core/index.js';
+import { describeFsError, InputError } from './files.js';
 import { workingCopyRoot } from './git.js';
 import { readRepoConfig } from './repo.js';
 import { type CliIo, EXIT, UsageError, type Parsed } from './commands/shared.js';

@@ -3,6 +3,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import picomatch from 'picomatch';
 import {
   chooseAnyPlan,
+  closest,
   CONFIG_PATH,
   DEFAULT_CONFIG,
   parseConfigText,
@@ -15,15 +16,7 @@ import {
   type Problem,
 } from '../core/index.js';
 import { defaultPlanGlobs, otherKindNames, readTaskmaster } from '../core/plan/kinds/index.js';
-import {
-  closest,
-  InputError,
-  linkLeaves,
-  listPlans,
-  NotUtf8Error,
-  readText,
-  UsageError,
-} from './files.js';
+import { InputError, linkLeaves, listPlans, NotUtf8Error, readText, UsageError } from './files.js';
 
 /**
  * The repository the CLI runs in, as the loop sees it: its `.github/coder.yml` (read through the

@@ -218,7 +218,7 @@ describe('coder-loop CLI (built binary)', () => {
     const broken = await cli(work, 'assess', '--title', 'x');
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain(
-      '.github/coder.yml:2: error: `quick` has unknown key `maxLine`.',
+      '.github/coder.yml:2: error: `quick` has unknown key `maxLine`. Did you mean `maxLines`?',
     );
   });
 

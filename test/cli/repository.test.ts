@@ -91,7 +91,7 @@ describe('the CLI reads .github/coder.yml as the loop does', () => {
       stdout: '.github/coder.yml: 2 error(s), 0 warning(s).\n',
       stderr: [
         '.github/coder.yml:1: error: `maxRetries`: Too small: expected number to be >=1. See docs/configuration.md for every key and its type.',
-        '.github/coder.yml:3: error: `quick` has unknown key `maxFile`. See docs/configuration.md for every key and its type.',
+        '.github/coder.yml:3: error: `quick` has unknown key `maxFile`. Did you mean `maxFiles`? See docs/configuration.md for every key and its type.',
         '',
       ].join('\n'),
     });
