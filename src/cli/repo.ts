@@ -48,7 +48,9 @@ export function notUtf8Problem(error: NotUtf8Error): Problem {
     severity: 'error',
     path: error.shown,
     line: error.line,
-    message: 'not valid UTF-8 (the first byte that is not is on this line).',
+    message: error.encoding
+      ? `not valid UTF-8: ${error.encoding}.`
+      : 'not valid UTF-8 (the first byte that is not is on this line).',
     fix: 'Save the file as UTF-8.',
   };
 }
@@ -241,8 +243,14 @@ export function choose(repo: Repo, found: Discovered, wanted: string | undefined
       const near = requested.includes('/')
         ? nearest(requested, [...refs, ...plans.map((p) => p.folder)])
         : nearest(requested, names);
+      // A tasks file that could not be read names no plan: say why, the plan may be in it.
+      const unread = found.problems
+        .filter((p) => p.severity === 'error' && p.message.startsWith('not valid UTF-8'))
+        .map(
+          (p) => ` ${p.path} could not be read, so its plans are unknown: ${p.message} ${p.fix}`,
+        );
       throw new InputError(
-        `No plan is named "${requested}".${near ? ` Did you mean "${near}"?` : ''} Plans here: ${refs.join(', ')}.`,
+        `No plan is named "${requested}".${near ? ` Did you mean "${near}"?` : ''} Plans here: ${refs.join(', ')}.${unread.join('')}`,
       );
     }
   }

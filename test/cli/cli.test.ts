@@ -749,7 +749,7 @@ describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)',
       'taskmaster .taskmaster/tasks/tasks.json  .taskmaster/tasks/tasks.json  (invalid: run coder-loop lint)\n',
     );
     expect(plans.stdout).toContain(
-      '.taskmaster/tasks/tasks.json:1: error: not valid UTF-8 (the first byte that is not is on this line). Save the file as UTF-8.\n',
+      '.taskmaster/tasks/tasks.json:1: error: not valid UTF-8: byte 0xFF stands alone, as in Latin-1 or Windows-1252. Save the file as UTF-8.\n',
     );
     const status = await cli(work, 'status', 'user-auth');
     expect(status.code).toBe(0);

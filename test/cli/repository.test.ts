@@ -142,7 +142,7 @@ describe('lint and status give the loop’s answer', () => {
     const run = await cli(work, 'lint');
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'specs/001-photo-albums/tasks.md:3: error: not valid UTF-8 (the first byte that is not is on this line). Save the file as UTF-8.\n',
+      'specs/001-photo-albums/tasks.md:3: error: not valid UTF-8: byte 0xFF stands alone, as in Latin-1 or Windows-1252. Save the file as UTF-8.\n',
     );
     expect(run.stdout).toBe(
       [
