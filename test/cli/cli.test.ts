@@ -48,6 +48,28 @@ afterEach(async () => {
 jest.setTimeout(60_000);
 
 describe('coder-loop CLI (built binary)', () => {
+  it("lint's hint for a missing 00_context.md is true: init adds it to the plan, and touches nothing else", async () => {
+    await rm(join(plans(), 'Sample', '00_context.md'));
+    const before = await readdir(join(plans(), 'Sample'), { recursive: true });
+    const checklist = await readFile(join(plans(), 'Sample/01_Master Plan/01_Checklist.md'));
+    const lint = await cli(work, 'lint', 'Sample');
+    expect(lint.stderr).toContain(
+      '(`coder-loop init "Sample"` adds it, and leaves the plan\'s other files as they are).',
+    );
+    const init = await cli(work, 'init', 'Sample');
+    expect(init).toMatchObject({ code: 0, stderr: '' });
+    expect(init.stdout).toBe(
+      'Added to docs/plans/Sample the documents it lacked (the others are untouched):\n  00_context.md\nNext: edit them, then run: coder-loop lint "Sample"\n',
+    );
+    expect((await readdir(join(plans(), 'Sample'), { recursive: true })).sort()).toEqual(
+      [...before, '00_context.md'].sort(),
+    );
+    expect(await readFile(join(plans(), 'Sample/01_Master Plan/01_Checklist.md'))).toEqual(
+      checklist,
+    );
+    expect((await cli(work, 'lint', 'Sample')).stderr).not.toContain('00_context.md');
+  });
+
   it('init writes a plan that lint accepts, and will not overwrite it', async () => {
     const init = await cli(work, 'init', 'My Plan');
     expect(init).toMatchObject({ code: 0, stderr: '' });
@@ -75,7 +97,7 @@ describe('coder-loop CLI (built binary)', () => {
     const again = await cli(work, 'init', 'My Plan');
     expect(again.code).toBe(1);
     expect(again.stderr).toBe(
-      'coder-loop init: docs/plans/My Plan: already exists; coder-loop init will not overwrite it.\n',
+      'coder-loop init: docs/plans/My Plan: already exists with every document init writes; coder-loop init will not overwrite it.\n',
     );
     expect((await readdir(plans())).filter((n) => n.startsWith('.'))).toEqual([]);
   });
