@@ -10,6 +10,7 @@ import {
   plansOfAnyKind,
   slugConflicts,
   planSlug,
+  PLAN_FILES,
   taskmasterFiles,
   type AnyPlan,
   type Config,
@@ -171,7 +172,38 @@ export async function discover(repo: Repo): Promise<Discovered> {
     const read = readTaskmaster(text, path);
     if (read.tags.length === 0) problems.push(...read.problems);
   }
-  return { plans: found.plans, problems: [...problems, ...found.problems] };
+  return {
+    plans: found.plans,
+    problems: [...problems, ...found.problems, ...(await plansLeftBehind(repo))],
+  };
+}
+
+/**
+ * Plans in the default plans folder while the plans folder is another: after a change of
+ * `plansDir` they would vanish from every command without a word.
+ */
+async function plansLeftBehind(repo: Repo): Promise<Problem[]> {
+  const fallback = DEFAULT_CONFIG.plansDir;
+  if (repo.config.plans || repo.plansDirRel === fallback) return [];
+  const left = [];
+  for (const name of await listPlans(join(repo.root, fallback))) {
+    const plan = join(repo.root, fallback, name);
+    const has = async (file: string) =>
+      stat(join(plan, file)).then(
+        (s) => s.isFile(),
+        () => false,
+      );
+    if ((await has(PLAN_FILES.checklist)) || (await has(PLAN_FILES.context))) left.push(name);
+  }
+  if (left.length === 0) return [];
+  return [
+    {
+      severity: 'warning',
+      path: fallback,
+      message: `${fallback}/ holds plans (${left.join(', ')}) that are not read: the plans folder is ${repo.plansDirRel}/ (\`plansDir\` in ${CONFIG_PATH}, or --dir), and the loop looks only there.`,
+      fix: `Move them into ${repo.plansDirRel}/, or set \`plansDir: ${fallback}\` again.`,
+    },
+  ];
 }
 
 /** `./specs/x/`, `specs\x`, an absolute path: the path from the repository root. */

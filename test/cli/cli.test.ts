@@ -8,6 +8,7 @@ import {
   readdir,
   readFile,
   readlink,
+  rename,
   rm,
   stat,
   symlink,
@@ -68,6 +69,20 @@ describe('coder-loop CLI (built binary)', () => {
       checklist,
     );
     expect((await cli(work, 'lint', 'Sample')).stderr).not.toContain('00_context.md');
+  });
+
+  it('plans left in docs/plans after plansDir changed are named by plans and doctor, not lost without a word', async () => {
+    await mkdir(join(work, '.github'), { recursive: true });
+    await writeFile(join(work, '.github/coder.yml'), 'plansDir: planning\n');
+    const warning =
+      'docs/plans: warning: docs/plans/ holds plans (Sample) that are not read: the plans folder is planning/ (`plansDir` in .github/coder.yml, or --dir), and the loop looks only there. Move them into planning/, or set `plansDir: docs/plans` again.';
+    const run = await cli(work, 'plans');
+    expect(run).toEqual({ code: 0, stdout: `No plans found.\n${warning}\n`, stderr: '' });
+    const doctor = await cli(work, 'doctor');
+    expect(doctor.stdout).toContain(warning);
+    // Moved: nothing to say.
+    await rename(join(work, 'docs/plans'), join(work, 'planning'));
+    expect((await cli(work, 'plans')).stdout).not.toContain('warning');
   });
 
   it('init writes a plan that lint accepts, and will not overwrite it', async () => {

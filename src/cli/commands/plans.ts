@@ -65,6 +65,7 @@ export const plans: CommandSpec = {
     }
     if (rows.length === 0) {
       io.stdout('No plans found.');
+      for (const p of found.problems) io.stdout(formatProblem(p));
       return EXIT.ok;
     }
     for (const r of rows) {
