@@ -70,8 +70,8 @@ describe('the CLI reads .github/coder.yml as the loop does', () => {
       code: 0,
       stderr: '',
       stdout: [
-        'coder      Sample  plans/Sample/01_Master Plan/01_Checklist.md  (0/2 phases done)',
-        'speckit    001-photo-albums  specs/001-photo-albums/tasks.md  (1/4 phases done)',
+        'coder    Sample            plans/Sample/01_Master Plan/01_Checklist.md  (0/2 phases done)',
+        'speckit  001-photo-albums  specs/001-photo-albums/tasks.md              (1/4 phases done)',
         '',
       ].join('\n'),
     });
