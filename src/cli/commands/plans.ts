@@ -69,7 +69,8 @@ export const plans: CommandSpec = {
       return EXIT.ok;
     }
     // One column each: kind, name, path, summary, aligned across the rows.
-    const refOf = (r: (typeof rows)[number]) => ('tag' in r ? `${r.path}#${r.tag}` : r.path);
+    const refOf = (r: { path: string; tag?: string }) =>
+      r.tag !== undefined ? `${r.path}#${r.tag}` : r.path;
     const widths = [
       Math.max(...rows.map((r) => r.kind.length)),
       Math.max(...rows.map((r) => r.name.length)),
