@@ -243,13 +243,21 @@ describe('mark, log and report work on every kind, in its own marks and the side
   it('Kiro: --phase doing and done write the marks the loop writes ([-], [x], the optional task left alone)', async () => {
     const before = await readFile(at(kiroTasks), 'utf8');
     const doing = await cli(work, 'mark', 'user-auth', '--phase', '2', 'doing');
-    expect(doing).toEqual({ code: 0, stderr: '', stdout: '2.2: todo → doing\n' });
+    // The phase's own line flips too, and is said as its tasks are.
+    expect(doing).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: "2. (the phase's own line): [ ] → [-]\n2.2: todo → doing\n",
+    });
     let expected = withByte(before, markOf(before, '- [ ] 2. '), '-');
     expected = withByte(expected, markOf(expected, '- [ ] 2.2'), '-');
     expect(await readFile(at(kiroTasks), 'utf8')).toBe(expected);
 
     const done = await cli(work, 'mark', kiroTasks, '--phase', '2', 'done');
     expect(done.code).toBe(0);
+    expect(done.stdout).toBe(
+      "2. (the phase's own line): [-] → [x]\n2.1: doing → done\n2.2: doing → done\n",
+    );
     for (const line of ['- [-] 2. ', '- [-] 2.1', '- [-] 2.2'])
       expected = withByte(expected, markOf(expected, line), 'x');
     expect(await readFile(at(kiroTasks), 'utf8')).toBe(expected);
