@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Probot, Server } from 'probot';
 import coderLoop from './app.js';
 import { LoopOctokit } from './octokit.js';
-import { appLog, startServer } from './server.js';
+import { appLog, StartProblem, startServer } from './server.js';
 import { envFileProblems, missingCredentials, productionRefusal, setupHandler } from './setup.js';
 
 // `npm start`. `.env` first (what the setup page wrote; the environment wins over it). With the
@@ -24,7 +24,12 @@ const missing = missingCredentials(env);
 const log = appLog(env);
 
 if (missing.length === 0) {
-  const server = await startServer(coderLoop, LoopOctokit);
+  const server = await startServer(coderLoop, LoopOctokit).catch((error: unknown) => {
+    // A start refused for a reason the user can fix: one line, not a stack trace.
+    if (!(error instanceof StartProblem)) throw error;
+    console.error(`coder-loop: ${error.message}`);
+    process.exit(1);
+  });
   // A container stops with SIGINT (Dockerfile STOPSIGNAL) or SIGTERM: stop serving, then exit.
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => {

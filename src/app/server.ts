@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { verify } from '@octokit/webhooks-methods';
 import { getPrivateKey } from '@probot/get-private-key';
@@ -193,7 +194,7 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number,
   if (!raw) return fallback;
   const value = Number(raw);
   if (!Number.isSafeInteger(value) || value < min)
-    throw new Error(`${name}=${raw} is not valid: write a whole number, at least ${min}.`);
+    throw new StartProblem(`${name}=${raw} is not valid: write a whole number, at least ${min}.`);
   return value;
 }
 
@@ -208,17 +209,47 @@ const HTTP_QUIET = {
 };
 
 /**
- * The App's logger: JSON lines (`LOG_FORMAT=json`, the default), or readable lines for a person
- * at a terminal with `LOG_FORMAT=pretty`. Levels by `LOG_LEVEL`.
+ * How the App logs: `LOG_FORMAT` when set (`json` or `pretty`); else readable lines for a person
+ * at a terminal (`npm start` there: the setup page's address stands out), JSON lines for a log
+ * collector (a pipe, a container's output).
  */
-export function appLog(env: NodeJS.ProcessEnv): Logger {
+export function logFormat(env: NodeJS.ProcessEnv, terminal: boolean): 'json' | 'pretty' {
+  if (env.LOG_FORMAT === 'json' || env.LOG_FORMAT === 'pretty') return env.LOG_FORMAT;
+  return terminal ? 'pretty' : 'json';
+}
+
+/** The App's logger, in the format `logFormat` says; levels by `LOG_LEVEL`. */
+export function appLog(env: NodeJS.ProcessEnv, terminal = process.stdout.isTTY === true): Logger {
   const options = {
     level: env.LOG_LEVEL ?? 'info',
     name: 'coder-loop',
     redact: HTTP_QUIET,
   };
-  if (env.LOG_FORMAT !== 'pretty') return pino(options);
-  return pino(options, pretty({ ignore: 'pid,hostname', colorize: process.stdout.isTTY }));
+  if (logFormat(env, terminal) === 'json') return pino(options);
+  return pino(options, pretty({ ignore: 'pid,hostname', colorize: terminal }));
+}
+
+/** What stops the App's start, said in one line: what is wrong and the fix (no stack trace). */
+export class StartProblem extends Error {
+  override name = 'StartProblem';
+}
+
+/** The App's private key, refused at the start when Node cannot read it as one. */
+function checkedPrivateKey(env: NodeJS.ProcessEnv): string | undefined {
+  let key: string | undefined;
+  try {
+    key = getPrivateKey({ env }) ?? undefined;
+    if (key !== undefined) createPrivateKey(key);
+  } catch (error) {
+    const source =
+      !env.PRIVATE_KEY && env.PRIVATE_KEY_PATH
+        ? `PRIVATE_KEY_PATH (${env.PRIVATE_KEY_PATH})`
+        : 'PRIVATE_KEY';
+    throw new StartProblem(
+      `${source} is not a private key (${(error as Error).message}). Use the .pem file GitHub gives on the App's page (General → Private keys → Generate a private key), whole, from "-----BEGIN RSA PRIVATE KEY-----" to "-----END RSA PRIVATE KEY-----": in .env as PRIVATE_KEY in double quotes with its line breaks, or its path as PRIVATE_KEY_PATH.`,
+    );
+  }
+  return key;
 }
 
 /**
@@ -235,8 +266,9 @@ export async function startServer(
 ): Promise<Server> {
   const log = appLog(env);
   const secret = env.WEBHOOK_SECRET;
-  if (!secret) throw new Error('WEBHOOK_SECRET is not set: the App cannot verify deliveries.');
-  const privateKey = getPrivateKey({ env }) ?? undefined;
+  if (!secret)
+    throw new StartProblem('WEBHOOK_SECRET is not set: the App cannot verify deliveries.');
+  const privateKey = checkedPrivateKey(env);
   const webhookPath = env.WEBHOOK_PATH || WEBHOOK_PATH;
   const budget = new UnverifiedBudget(
     positiveInteger(env, UNVERIFIED_BYTES_ENV, UNVERIFIED_BYTES, MIN_UNVERIFIED_BYTES),

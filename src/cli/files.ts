@@ -17,6 +17,7 @@ import {
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PlanFiles } from '../core/index.js';
+import { closest } from '../core/spelling.js';
 
 /**
  * A file of this copy of coder-loop (`package.json`, `app.yml`): two folders up from this module,
@@ -44,11 +45,26 @@ export class NotUtf8Error extends InputError {
   constructor(
     readonly shown: string,
     readonly line: number,
+    /** What the file seems to be instead (`UTF-16 …`, `Latin-1 …`), when its bytes say. */
+    readonly encoding?: string,
   ) {
     super(
-      `${shown}:${line}: not valid UTF-8; coder-loop will not rewrite it. Save the file as UTF-8.`,
+      `${shown}:${line}: not valid UTF-8${encoding ? ` (${encoding})` : ''}; coder-loop will not rewrite it. Save the file as UTF-8.`,
     );
   }
+}
+
+/** What a file that is not UTF-8 seems to be: UTF-16 by its byte-order mark, else a one-byte code. */
+function encodingOf(bytes: Uint8Array, bad: number): string | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe)
+    return 'it is UTF-16, little-endian, with a byte-order mark';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff)
+    return 'it is UTF-16, big-endian, with a byte-order mark';
+  const byte = bytes[bad]!;
+  // A lone byte from 0x80 up, not starting a UTF-8 sequence: a one-byte code page's letter.
+  if (byte >= 0x80 && !(bytes[bad + 1]! >= 0x80 && bytes[bad + 1]! <= 0xbf))
+    return `byte 0x${byte.toString(16).toUpperCase()} stands alone, as in Latin-1 or Windows-1252`;
+  return undefined;
 }
 
 /** The offset of the first byte of `bytes` that is not part of a well-formed UTF-8 sequence. */
@@ -95,7 +111,7 @@ export async function readText(path: string, shown: string = path): Promise<stri
   if (bad !== undefined) {
     let line = 1;
     for (let i = 0; i < bad; i++) if (bytes[i] === 0x0a) line++;
-    throw new NotUtf8Error(shown, line);
+    throw new NotUtf8Error(shown, line, encodingOf(bytes, bad));
   }
   return bytes.toString('utf8');
 }
@@ -278,31 +294,6 @@ export async function readPlanFolder(
       files.set(path, await readText(join(root, path), `${shownDir}/${path}`));
   }
   return { name, dir: shownDir, paths, files };
-}
-
-/** Edit distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next.push(
-        Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)),
-      );
-    }
-    row = next;
-  }
-  return row[b.length]!;
-}
-
-/** The candidate closest to `word` (case aside) when it is close enough to be a typo. */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: { name: string; d: number } | undefined;
-  for (const name of candidates) {
-    const d = distance(word.toLowerCase(), name.toLowerCase());
-    if (d <= Math.max(1, Math.floor(name.length / 3)) && (!best || d < best.d)) best = { name, d };
-  }
-  return best?.name;
 }
 
 const FS_PROBLEMS: Record<string, string> = {

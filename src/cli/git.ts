@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
 /**
@@ -21,4 +23,17 @@ async function git(cwd: string, args: readonly string[]): Promise<string | undef
 export async function gitDefaultBranch(cwd: string): Promise<string | undefined> {
   const ref = await git(cwd, ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']);
   return ref?.replace(/^[^/]+\//, '');
+}
+
+/**
+ * The root of the working copy `cwd` is in, found as git finds it: the nearest folder, `cwd` or
+ * above, that holds `.git` (a folder, or a file as in a worktree or submodule). Undefined when no
+ * folder up to the file system's root holds one.
+ */
+export async function workingCopyRoot(cwd: string): Promise<string | undefined> {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    const entry = await stat(join(dir, '.git')).catch(() => undefined);
+    if (entry?.isDirectory() || entry?.isFile()) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
 }

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { closest, describeFsError, EXIT, InputError, packageFile, UsageError } from './files.js';
+import { closest } from '../core/spelling.js';
+import { describeFsError, EXIT, InputError, packageFile, UsageError } from './files.js';
+import { workingCopyRoot } from './git.js';
 import type { CliIo, Parsed } from './commands/shared.js';
 import { COMMANDS } from './commands/index.js';
 
@@ -18,8 +20,9 @@ async function usage(): Promise<string> {
     lines.push(`  ${name.padEnd(8)} ${(await load()).summary}`);
   lines.push(
     '',
-    'Every command reads .github/coder.yml in the current directory, as the loop does, and takes',
-    "--dir <plansDir> (default: the config's plansDir, else docs/plans).",
+    'Every command works on the repository the current folder is in (its root is the nearest',
+    'folder up that holds .git, as git finds it), reads its .github/coder.yml as the loop does,',
+    "and takes --dir <plansDir> (default: the config's plansDir, else docs/plans).",
     'coder-loop --version prints the version.',
     'Exit codes: 0 ok, 1 invalid plan or input, 2 usage error.',
     'Run "coder-loop <command> --help" for a command\'s usage.',
@@ -72,17 +75,20 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stdout(`Usage: ${spec.usage}\n\n${spec.summary}`);
       return EXIT.ok;
     }
-    // The repository's config, read as the loop reads it; --dir names another plans folder.
+    // The repository's root, found as git finds it from a subfolder; outside a git working copy,
+    // the current folder.
+    const root = (await workingCopyRoot(io.cwd)) ?? io.cwd;
+    // The repository's config, read as the loop reads it; --dir names another plans folder
+    // (from the current folder, as a path typed on the command line is).
     const { readRepoConfig } = await import('./repo.js');
-    const { config, problems } = await readRepoConfig(io.cwd);
+    const { config, problems } = await readRepoConfig(root);
     const dirOption = typeof values.dir === 'string' ? values.dir : config.plansDir;
-    const plansDir = resolve(io.cwd, dirOption);
-    const shownPlansDir = isAbsolute(dirOption)
-      ? plansDir
-      : relative(io.cwd, plansDir).split('\\').join('/') || '.';
-    const plansDirRel = relative(io.cwd, plansDir).split('\\').join('/') || '.';
+    const plansDir =
+      typeof values.dir === 'string' ? resolve(io.cwd, values.dir) : resolve(root, dirOption);
+    const plansDirRel = relative(root, plansDir).split('\\').join('/') || '.';
+    const shownPlansDir = isAbsolute(dirOption) ? plansDir : plansDirRel;
     const repo = {
-      root: io.cwd,
+      root,
       config: { ...config, plansDir: plansDirRel },
       plansDir,
       plansDirRel,
@@ -90,7 +96,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     const flat = values as Parsed['values']; // no option is declared `multiple`
     return await spec.run(
       { positionals, values: flat, plansDir, shownPlansDir, repo, configProblems: problems },
-      io,
+      { ...io, cwd: root },
     );
   } catch (error) {
     if (error instanceof InputError) {

@@ -3,12 +3,14 @@ import { isAbsolute, join, relative } from 'node:path';
 import picomatch from 'picomatch';
 import {
   chooseAnyPlan,
+  closest,
   CONFIG_PATH,
   DEFAULT_CONFIG,
   parseConfigText,
   plansOfAnyKind,
   slugConflicts,
   planSlug,
+  PLAN_FILES,
   taskmasterFiles,
   type AnyPlan,
   type Config,
@@ -22,15 +24,7 @@ import {
   skippedSentence,
   type SkippedPlanFiles,
 } from '../core/plan/kinds/index.js';
-import {
-  closest,
-  InputError,
-  linkLeaves,
-  listPlans,
-  NotUtf8Error,
-  readText,
-  UsageError,
-} from './files.js';
+import { InputError, linkLeaves, listPlans, NotUtf8Error, readText, UsageError } from './files.js';
 
 /**
  * The repository the CLI runs in, as the loop sees it: its `.github/coder.yml` (read through the
@@ -62,7 +56,9 @@ export function notUtf8Problem(error: NotUtf8Error): Problem {
     severity: 'error',
     path: error.shown,
     line: error.line,
-    message: 'not valid UTF-8 (the first byte that is not is on this line).',
+    message: error.encoding
+      ? `not valid UTF-8: ${error.encoding}.`
+      : 'not valid UTF-8 (the first byte that is not is on this line).',
     fix: 'Save the file as UTF-8.',
   };
 }
@@ -187,7 +183,7 @@ export async function discover(repo: Repo): Promise<Discovered> {
   }
   return {
     plans: found.plans,
-    problems: [...problems, ...found.problems],
+    problems: [...problems, ...found.problems, ...(await plansLeftBehind(repo))],
     skipped: skippedPlanFiles(paths),
   };
 }
@@ -195,6 +191,34 @@ export async function discover(repo: Repo): Promise<Discovered> {
 /** Where the commands looked for plans, said when they found none. */
 export function noPlansHere(repo: Repo): string {
   return `There are no plans here: none under ${repo.plansDirRel}/, and no ${otherKindNames('or')} tasks file where ${repo.config.plans ? `the \`plans\` globs of ${CONFIG_PATH} look` : 'those tools write them'}.`;
+}
+
+/**
+ * Plans in the default plans folder while the plans folder is another: after a change of
+ * `plansDir` they would vanish from every command without a word.
+ */
+async function plansLeftBehind(repo: Repo): Promise<Problem[]> {
+  const fallback = DEFAULT_CONFIG.plansDir;
+  if (repo.config.plans || repo.plansDirRel === fallback) return [];
+  const left = [];
+  for (const name of await listPlans(join(repo.root, fallback))) {
+    const plan = join(repo.root, fallback, name);
+    const has = async (file: string) =>
+      stat(join(plan, file)).then(
+        (s) => s.isFile(),
+        () => false,
+      );
+    if ((await has(PLAN_FILES.checklist)) || (await has(PLAN_FILES.context))) left.push(name);
+  }
+  if (left.length === 0) return [];
+  return [
+    {
+      severity: 'warning',
+      path: fallback,
+      message: `${fallback}/ holds plans (${left.join(', ')}) that are not read: the plans folder is ${repo.plansDirRel}/ (\`plansDir\` in ${CONFIG_PATH}, or --dir), and the loop looks only there.`,
+      fix: `Move them into ${repo.plansDirRel}/, or set \`plansDir: ${fallback}\` again.`,
+    },
+  ];
 }
 
 /** `./specs/x/`, `specs\x`, an absolute path: the path from the repository root. */
@@ -266,8 +290,14 @@ export function choose(repo: Repo, found: Discovered, wanted: string | undefined
       const near = requested.includes('/')
         ? nearest(requested, [...refs, ...plans.map((p) => p.folder)])
         : nearest(requested, names);
+      // A tasks file that could not be read names no plan: say why, the plan may be in it.
+      const unread = found.problems
+        .filter((p) => p.severity === 'error' && p.message.startsWith('not valid UTF-8'))
+        .map(
+          (p) => ` ${p.path} could not be read, so its plans are unknown: ${p.message} ${p.fix}`,
+        );
       throw new InputError(
-        `No plan is named "${requested}".${near ? ` Did you mean "${near}"?` : ''} Plans here: ${refs.join(', ')}.`,
+        `No plan is named "${requested}".${near ? ` Did you mean "${near}"?` : ''} Plans here: ${refs.join(', ')}.${unread.join('')}`,
       );
     }
   }

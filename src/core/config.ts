@@ -2,6 +2,7 @@ import { load, YAMLException } from 'js-yaml';
 import * as z from 'zod';
 import { KIND_LABELS, type PlanKind } from './plan/kinds/discovery.js';
 import type { Problem } from './problem.js';
+import { closest } from './spelling.js';
 
 export const CONFIG_PATH = '.github/coder.yml';
 /** A config larger than this is refused before it is parsed. */
@@ -320,6 +321,20 @@ function lineOfKey(text: string | undefined, key: string | undefined): number | 
   return m ? text.slice(0, m.index).split('\n').length : undefined;
 }
 
+/** The keys the config takes at `path` (`[]` for the top level, `['quick']`), from its schema. */
+function knownKeys(path: readonly string[]): string[] {
+  type Node = { properties?: Record<string, Node>; items?: Node; anyOf?: Node[] };
+  const withKeys = (node: Node | undefined): Node | undefined =>
+    node?.properties ? node : node?.anyOf?.map(withKeys).find((n) => n !== undefined);
+  let node: Node | undefined = configJsonSchema() as Node;
+  for (const key of path) {
+    node = /^\d+$/.test(key)
+      ? (withKeys(node)?.items ?? node?.items)
+      : withKeys(node)?.properties?.[key];
+  }
+  return Object.keys(withKeys(node)?.properties ?? {});
+}
+
 /** Validates a parsed config (an object, or undefined/null for "no file"). */
 export function parseConfig(
   data: unknown,
@@ -339,9 +354,14 @@ export function parseConfig(
     const unknown = issue.code === 'unrecognized_keys' ? issue.keys : [];
     const key = [...keys.filter((k) => !/^\d+$/.test(k)), ...unknown.slice(0, 1)].pop();
     const where = keys.length > 0 ? `\`${keys.join('.')}\`` : 'The top level';
+    const known = issue.code === 'unrecognized_keys' ? knownKeys(keys) : [];
+    const near = unknown
+      .map((k) => [k, closest(k, known)] as const)
+      .filter(([, n]) => n !== undefined)
+      .map(([k, n]) => (unknown.length > 1 ? `\`${k}\` → \`${n}\`` : `\`${n}\``));
     const message =
       issue.code === 'unrecognized_keys'
-        ? `${where} has unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')}.`
+        ? `${where} has unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')}.${near.length ? ` Did you mean ${near.join(', ')}?` : ''}`
         : `${where}: ${issue.message}.`;
     return {
       severity: 'error',

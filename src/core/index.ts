@@ -1,4 +1,5 @@
 export * from './problem.js';
+export * from './spelling.js';
 export * from './config.js';
 export * from './command.js';
 export * from './assess.js';

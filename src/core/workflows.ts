@@ -554,6 +554,20 @@ export function keyProblems(workflows: readonly Workflow[]): Problem[] {
         });
     }
   }
+  // The key lives in one environment: a job in another cannot read it.
+  const environments = [...new Set(all.map((u) => u.environment).filter((n) => n !== undefined))];
+  if (environments.length > 1)
+    problems.push({
+      severity: 'error',
+      path: all[0]!.path,
+      message: `The jobs that mint the App's token run in different environments: ${all
+        .filter((u) => u.environment !== undefined)
+        .map((u) => `"${u.environment}" (${u.path}, job ${u.job})`)
+        .join(
+          ', ',
+        )}; the private key is a secret of one environment, so the others cannot read it.`,
+      fix: 'Use one environment everywhere (the examples use `environment: coder-loop`), the one that holds the private key.',
+    });
   for (const field of ['privateKey', 'appId'] as const) {
     const names = [...new Set(all.map((u) => u[field]).filter((n) => n !== undefined))];
     if (names.length > 1)
@@ -589,8 +603,9 @@ export function agentWorkflowProblems(
   config: WorkflowFile,
 ): Problem[] {
   const takers = workflows.filter((w) => onAgentDispatch(w) && isAgentWorkflow(w));
-  if (!agent) return [];
-  if (takers.length === 0)
+  // Without `agent` set, a copied agent workflow is still read: it is there to be used.
+  if (!agent && takers.length === 0) return [];
+  if (agent && takers.length === 0)
     return [
       {
         severity: 'error',
@@ -609,7 +624,7 @@ export function agentWorkflowProblems(
       const agentStep = steps.find((s) => usesCoderLoop(s) && coderLoopStep(s) === 'agent');
       if (!agentStep) continue;
       const given = new Set([...Object.keys(job.env ?? {}), ...Object.keys(agentStep.env ?? {})]);
-      for (const name of agent.env.filter((n) => !given.has(n)))
+      for (const name of (agent?.env ?? []).filter((n) => !given.has(n)))
         problems.push({
           severity: 'warning',
           path: workflow.path,

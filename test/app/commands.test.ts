@@ -182,7 +182,7 @@ describe('/coder next outcomes that write nothing but a reply', () => {
       [
         '**Plan required.** Plan `Example` is not ready for the loop; nothing was written. Fix these and run `/coder next Example` again:',
         '',
-        '- ``docs/plans/Example/00_context.md: error: The plan has no 00_context.md (the source of truth). Create it with the goal, constraints and decisions of the plan (`coder-loop init` writes one).``',
+        '- ``docs/plans/Example/00_context.md: error: The plan has no 00_context.md (the source of truth). Create it with the goal, constraints and decisions of the plan (`coder-loop init "Example"` adds it, and leaves the plan\'s other files as they are).``',
         '- `docs/plans/Example/Task Plans/Phase 1.md: error: Phase 1 has no task plan, and it is the current phase. Write its steps in "Task Plans/Phase 1.md" (any name with "Phase 1" or a leading 1 works).`',
       ].join('\n'),
     );

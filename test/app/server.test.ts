@@ -1,4 +1,7 @@
+import { rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sign } from '@octokit/webhooks-methods';
 import nock from 'nock';
 import { pino } from 'pino';
@@ -8,6 +11,8 @@ import {
   guardedProbot,
   MAX_WEBHOOK_BYTES,
   SMALL_BODY_BYTES,
+  logFormat,
+  StartProblem,
   startServer,
   UnverifiedBudget,
 } from '../../src/app/server.js';
@@ -333,4 +338,38 @@ describe('the bounds from the environment', () => {
       startServer(createApp(), LoopOctokit, { WEBHOOK_SECRET: SECRET, APP_ID: '1', [name]: value }),
     ).rejects.toThrow(`${name}=${value} is not valid: write a whole number, ${why}.`);
   });
+});
+
+describe('the start, as a person at a terminal meets it', () => {
+  it('logs readable lines at a terminal, JSON lines elsewhere, LOG_FORMAT deciding when set', () => {
+    expect(logFormat({}, true)).toBe('pretty');
+    expect(logFormat({}, false)).toBe('json');
+    expect(logFormat({ LOG_FORMAT: 'json' }, true)).toBe('json');
+    expect(logFormat({ LOG_FORMAT: 'pretty' }, false)).toBe('pretty');
+  });
+
+  const pem = join(tmpdir(), `coder-loop-bad-key-${process.pid}.pem`);
+  beforeAll(() => writeFileSync(pem, '-----BEGIN RSA PRIVATE KEY-----\nnot base64\n'));
+  afterAll(() => rmSync(pem, { force: true }));
+
+  it.each([
+    ['PRIVATE_KEY', () => ({ PRIVATE_KEY: 'not a key' })],
+    [`PRIVATE_KEY_PATH (${pem})`, () => ({ PRIVATE_KEY_PATH: pem })],
+  ])(
+    'a malformed %s stops the start with one message: what is wrong, and the fix',
+    async (source, envOf) => {
+      const env = envOf();
+      const start = startServer(createApp(), LoopOctokit, {
+        WEBHOOK_SECRET: SECRET,
+        APP_ID: '1',
+        ...env,
+      });
+      await expect(start).rejects.toBeInstanceOf(StartProblem);
+      await expect(start).rejects.toThrow(
+        new RegExp(
+          `^${source.replace(/[()./-]/g, '\\$&')} is not a private key \\(.+\\)\\. Use the \\.pem file GitHub gives`,
+        ),
+      );
+    },
+  );
 });

@@ -337,6 +337,34 @@ describe('coder-loop doctor', () => {
     expect(named.code).toBe(0);
   });
 
+  it("a copied agent workflow with the example's App slug is read before `agent` is set", async () => {
+    await write({
+      '.github/workflows/coder-agent.yml': AGENT.replace(
+        'step: agent',
+        'step: agent\n          app-slug: your-coder-loop-app',
+      ),
+    });
+    const run = await doctor();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      ".github/workflows/coder-agent.yml:13: error: Job `agent` names the example's App, `your-coder-loop-app`: step agent ignores every hand-off your App sends. Put your App's slug there (the name in its page's address, github.com/apps/<slug>).",
+    );
+  });
+
+  it('the jobs that hold the key in environments named differently', async () => {
+    await write({
+      '.github/workflows/coder-resume.yml': SWEEP.replace(
+        'environment: coder-loop',
+        'environment: loop-env',
+      ),
+    });
+    const run = await doctor();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      '.github/workflows/coder-loop.yml: error: The jobs that mint the App\'s token run in different environments: "coder-loop" (.github/workflows/coder-loop.yml, job loop), "loop-env" (.github/workflows/coder-resume.yml, job resume); the private key is a secret of one environment, so the others cannot read it. Use one environment everywhere (the examples use `environment: coder-loop`), the one that holds the private key.',
+    );
+  });
+
   it("the review relay present, and left out of the loop's workflow_run list: named, with the line to change", async () => {
     await write({
       '.github/workflows/coder-loop.yml': LOOP.replace('[CI, coder-loop-review]', '[CI]'),

@@ -70,8 +70,8 @@ describe('the CLI reads .github/coder.yml as the loop does', () => {
       code: 0,
       stderr: '',
       stdout: [
-        'coder      Sample  plans/Sample/01_Master Plan/01_Checklist.md  (0/2 phases done)',
-        'speckit    001-photo-albums  specs/001-photo-albums/tasks.md  (1/4 phases done)',
+        'coder    Sample            plans/Sample/01_Master Plan/01_Checklist.md  (0/2 phases done)',
+        'speckit  001-photo-albums  specs/001-photo-albums/tasks.md              (1/4 phases done)',
         '',
       ].join('\n'),
     });
@@ -91,7 +91,7 @@ describe('the CLI reads .github/coder.yml as the loop does', () => {
       stdout: '.github/coder.yml: 2 error(s), 0 warning(s).\n',
       stderr: [
         '.github/coder.yml:1: error: `maxRetries`: Too small: expected number to be >=1. See docs/configuration.md for every key and its type.',
-        '.github/coder.yml:3: error: `quick` has unknown key `maxFile`. See docs/configuration.md for every key and its type.',
+        '.github/coder.yml:3: error: `quick` has unknown key `maxFile`. Did you mean `maxFiles`? See docs/configuration.md for every key and its type.',
         '',
       ].join('\n'),
     });
@@ -142,7 +142,7 @@ describe('lint and status give the loop’s answer', () => {
     const run = await cli(work, 'lint');
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'specs/001-photo-albums/tasks.md:3: error: not valid UTF-8 (the first byte that is not is on this line). Save the file as UTF-8.\n',
+      'specs/001-photo-albums/tasks.md:3: error: not valid UTF-8: byte 0xFF stands alone, as in Latin-1 or Windows-1252. Save the file as UTF-8.\n',
     );
     expect(run.stdout).toBe(
       [
@@ -243,13 +243,21 @@ describe('mark, log and report work on every kind, in its own marks and the side
   it('Kiro: --phase doing and done write the marks the loop writes ([-], [x], the optional task left alone)', async () => {
     const before = await readFile(at(kiroTasks), 'utf8');
     const doing = await cli(work, 'mark', 'user-auth', '--phase', '2', 'doing');
-    expect(doing).toEqual({ code: 0, stderr: '', stdout: '2.2: todo → doing\n' });
+    // The phase's own line flips too, and is said as its tasks are.
+    expect(doing).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: "2. (the phase's own line): [ ] → [-]\n2.2: todo → doing\n",
+    });
     let expected = withByte(before, markOf(before, '- [ ] 2. '), '-');
     expected = withByte(expected, markOf(expected, '- [ ] 2.2'), '-');
     expect(await readFile(at(kiroTasks), 'utf8')).toBe(expected);
 
     const done = await cli(work, 'mark', kiroTasks, '--phase', '2', 'done');
     expect(done.code).toBe(0);
+    expect(done.stdout).toBe(
+      "2. (the phase's own line): [-] → [x]\n2.1: doing → done\n2.2: doing → done\n",
+    );
     for (const line of ['- [-] 2. ', '- [-] 2.1', '- [-] 2.2'])
       expected = withByte(expected, markOf(expected, line), 'x');
     expect(await readFile(at(kiroTasks), 'utf8')).toBe(expected);

@@ -1,5 +1,10 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { firstInvalidUtf8 } from '../../src/cli/files.js';
+import { inProcess } from '../helpers/cli.js';
+import { repoRoot } from '../paths.js';
 
 /** The round trip Node's decoder gives: a file is UTF-8 when decoding and encoding keeps it. */
 const roundTrips = (bytes: Uint8Array) =>
@@ -40,4 +45,48 @@ describe('firstInvalidUtf8', () => {
     expect(firstInvalidUtf8(Buffer.from([0x61, 0x62, 0xe2, 0x82]))).toBe(2);
     expect(firstInvalidUtf8(Buffer.from([0xf4, 0x90, 0x80, 0x80]))).toBe(0);
   });
+});
+
+describe('a Task Master tasks.json that is not UTF-8', () => {
+  let work: string;
+  const tasksJson = '.taskmaster/tasks/tasks.json';
+
+  beforeEach(async () => {
+    work = await mkdtemp(join(tmpdir(), 'coder-loop-utf8-'));
+    await mkdir(join(work, '.taskmaster/tasks'), { recursive: true });
+  });
+  afterEach(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
+
+  const text = () => readFile(join(repoRoot, 'test/fixtures/taskmaster/tagged.json'), 'utf8');
+
+  it.each([
+    [
+      'UTF-16 with a byte-order mark',
+      async () => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(await text(), 'utf16le')]),
+      'not valid UTF-8: it is UTF-16, little-endian, with a byte-order mark.',
+      1,
+    ],
+    [
+      'Latin-1 bytes',
+      async () =>
+        Buffer.from((await text()).replace('"title": "', '"title": "Caf\u00e9 '), 'latin1'),
+      'not valid UTF-8: byte 0xE9 stands alone, as in Latin-1 or Windows-1252.',
+      6,
+    ],
+  ])(
+    '%s: a plan asked for by its tag is told the file cannot be read, and why',
+    async (_, bytes, why, line) => {
+      await writeFile(join(work, tasksJson), await bytes());
+      const run = await inProcess(work, 'status', 'master');
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`No plan is named "master".`);
+      expect(run.stderr).toContain(
+        `${tasksJson} could not be read, so its plans are unknown: ${why} Save the file as UTF-8.`,
+      );
+      const lint = await inProcess(work, 'lint', tasksJson);
+      expect(lint.stderr).toContain(`${tasksJson}:${line}: error: ${why}`);
+    },
+  );
 });

@@ -45,12 +45,25 @@ describe('config', () => {
     expect(config).toBeUndefined();
     expect(problems.map((p) => [p.line, p.message])).toEqual([
       [1, '`maxRetries`: Too small: expected number to be >=1.'],
-      [3, '`quick` has unknown key `maxFile`.'],
+      [3, '`quick` has unknown key `maxFile`. Did you mean `maxFiles`?'],
       [4, '`architects.0`: must be a GitHub login ("alice") or a team ("my-org/architects").'],
     ]);
     expect(problems.every((p) => p.path === '.github/coder.yml' && p.severity === 'error')).toBe(
       true,
     );
+  });
+
+  it('an unknown key gets the known one it is close to, at its own level', () => {
+    const { problems } = parseConfigText(
+      'maxRetry: 2\nagent:\n  command: claude\n  envs: [A]\nfoo: 1\nplanDir: x\n',
+    );
+    expect(problems.map((p) => [p.line, p.message])).toEqual([
+      [
+        1,
+        'The top level has unknown keys `maxRetry`, `foo`, `planDir`. Did you mean `maxRetry` → `maxRetries`, `planDir` → `plansDir`?',
+      ],
+      [4, '`agent` has unknown key `envs`. Did you mean `env`?'],
+    ]);
   });
 
   it("refuses requiredChecks naming the loop's own check, with its line", () => {
@@ -189,7 +202,7 @@ describe('config', () => {
       ],
       [
         4,
-        '`quick` has unknown key `maxFile`.',
+        '`quick` has unknown key `maxFile`. Did you mean `maxFiles`?',
         'See docs/configuration.md for every key and its type.',
       ],
     ]);

@@ -35,7 +35,13 @@ describe('spec-kit tasks.md', () => {
   it('names the template placeholder phase and lines outside every phase, not the [P] notes', () => {
     expect(plan.problems.map((p) => [p.severity, p.line])).toEqual([['warning', 60]]);
     expect(plan.problems[0]!.message).toContain('T010');
-    expect(plan.problems[0]!.fix).toContain('## Phase N: Name');
+    // spec-kit's template leaves the Polish phase's number as "N": said, with the number to give.
+    expect(plan.problems[0]!.message).toContain(
+      'it is under "## Phase N: Polish & Cross-Cutting Concerns" (line 58), whose "N" is no phase number',
+    );
+    expect(plan.problems[0]!.fix).toBe(
+      'Number the phase: "## Phase 4: Polish & Cross-Cutting Concerns".',
+    );
   });
 
   it('orders phase numbers as numbers', () => {
@@ -174,7 +180,9 @@ describe('lookalikes: each named with file:line, why and a fix, in spec-kit and 
     expect(readSpeckit(source, 'tasks.md').problems).toEqual([
       expect.objectContaining({
         line: 3,
-        message: expect.stringContaining('under no "## Phase N" heading'),
+        message: expect.stringContaining(
+          'under no "## Phase N" heading (the nearest heading above it is "# Tasks", line 1)',
+        ),
       }),
       expect.objectContaining({ line: 7, message: expect.stringContaining('"[~]" is not a box') }),
     ]);

@@ -32,7 +32,8 @@ describe.each(DOCS)('%s', (doc) => {
 
   it('names only paths that exist', () => {
     const paths = spans.filter((s) => /^src\/[\w./-]+$/.test(s));
-    expect(paths.length).toBeGreaterThan(0);
+    // loop.md speaks to users (test/docs/audience.test.ts): the paths are architecture.md's.
+    expect(paths.length > 0).toBe(doc === 'docs/architecture.md');
     expect(paths.filter((p) => !existsSync(join(repoRoot, p.replace(/\/$/, ''))))).toEqual([]);
   });
 

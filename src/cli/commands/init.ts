@@ -1,12 +1,65 @@
-import { access, chmod, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { planSkeleton } from '../../core/index.js';
+import { randomBytes } from 'node:crypto';
+import { access, chmod, link, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { PLAN_FILES, planSkeleton } from '../../core/index.js';
 import { InputError, writeAtomic } from '../files.js';
 import { EXIT, DIR_OPTION, type CommandSpec, planDirShown, needPlanName } from './shared.js';
 
+/** The documents of any plan, whatever its phases. */
+const PLAN_LEVEL = new Set<string>([PLAN_FILES.context, PLAN_FILES.codemap, PLAN_FILES.masterLog]);
+
+/**
+ * A plan folder that exists gets the documents of the skeleton it lacks, each created only where
+ * no file is (a hard link of a finished temporary file: never half a file, never over another's),
+ * and no other file touched.
+ */
+async function addMissing(
+  target: string,
+  shown: string,
+  name: string,
+  io: Parameters<CommandSpec['run']>[1],
+): Promise<number> {
+  if (!(await stat(target)).isDirectory())
+    throw new InputError(
+      `${shown}: already exists and is not a folder; coder-loop init will not overwrite it.`,
+    );
+  const files = planSkeleton(name, io.now().toISOString().slice(0, 10));
+  // With its own checklist, the plan has its own phases: the skeleton's phase plans and its
+  // requirements are not this plan's.
+  const ownChecklist = await access(join(target, PLAN_FILES.checklist)).then(
+    () => true,
+    () => false,
+  );
+  const added: string[] = [];
+  for (const [path, content] of files) {
+    if (ownChecklist && !PLAN_LEVEL.has(path)) continue;
+    const file = join(target, path);
+    await mkdir(dirname(file), { recursive: true });
+    const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(temp, content, 'utf8');
+      await link(temp, file);
+      added.push(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      await rm(temp, { force: true });
+    }
+  }
+  if (added.length === 0)
+    throw new InputError(
+      `${shown}: already exists with every document init writes; coder-loop init will not overwrite it.`,
+    );
+  io.stdout(`Added to ${shown} the documents it lacked (the others are untouched):`);
+  for (const path of added) io.stdout(`  ${path}`);
+  io.stdout(`Next: edit them, then run: coder-loop lint ${JSON.stringify(name)}`);
+  return EXIT.ok;
+}
+
 export const init: CommandSpec = {
   usage: 'coder-loop init <PlanName> [--dir <plansDir>]',
-  summary: 'scaffold the plan directory from templates',
+  summary:
+    'scaffold the plan directory from templates (in an existing one: the documents it lacks)',
   options: DIR_OPTION,
   async run(args, io) {
     const name = needPlanName(args.positionals[0]);
@@ -16,8 +69,7 @@ export const init: CommandSpec = {
       () => true,
       () => false,
     );
-    if (exists)
-      throw new InputError(`${shown}: already exists; coder-loop init will not overwrite it.`);
+    if (exists) return addMissing(target, shown, name, io);
     await mkdir(args.plansDir, { recursive: true });
     // Build the plan in a hidden folder beside it, then rename: all of it or none of it.
     const temp = await mkdtemp(join(args.plansDir, `.${name.replace(/\s+/g, '_')}-`));

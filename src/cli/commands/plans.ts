@@ -67,13 +67,22 @@ export const plans: CommandSpec = {
     const skipped = skippedSentence(found.skipped);
     if (rows.length === 0) {
       io.stdout(`No plans found. ${noPlansHere(args.repo)}${skipped ? ` ${skipped}` : ''}`);
+      for (const p of found.problems) io.stdout(formatProblem(p));
       return EXIT.ok;
     }
+    // One column each: kind, name, path, summary, aligned across the rows.
+    const refOf = (r: { path: string; tag?: string }) =>
+      r.tag !== undefined ? `${r.path}#${r.tag}` : r.path;
+    const widths = [
+      Math.max(...rows.map((r) => r.kind.length)),
+      Math.max(...rows.map((r) => r.name.length)),
+      Math.max(...rows.map((r) => refOf(r).length)),
+    ];
     for (const r of rows) {
       const done = r.counts ? `${r.counts.phases.done}/${r.counts.phases.total} phases done` : '';
       const summary = r.valid ? done : `${done ? `${done}; ` : ''}invalid: run coder-loop lint`;
-      const ref = 'tag' in r ? `${r.path}#${r.tag}` : r.path;
-      io.stdout(`${r.kind.padEnd(10)} ${r.name}  ${ref}  (${summary})`);
+      const cells = [r.kind, r.name, refOf(r)].map((c, i) => c.padEnd(widths[i]!));
+      io.stdout(`${cells.join('  ')}  (${summary})`);
     }
     for (const p of found.problems) io.stdout(formatProblem(p));
     if (skipped) io.stdout(skipped);

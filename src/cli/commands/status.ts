@@ -62,10 +62,11 @@ function statusText(io: CliIo, reading: PlanReading, errors: readonly unknown[])
   }
   for (const p of phases) {
     const done = p.tasks.filter((t) => t.state === 'done').length;
+    // An optional task (Kiro's `[ ]*`) left open does not hold a phase back: not counted as due.
+    const optional = p.tasks.filter((t) => t.note === 'optional' && t.state !== 'done').length;
+    const tally = `${done}/${p.tasks.length - optional} done${optional ? `, ${optional} optional` : ''}`;
     const marker = errors.length === 0 && p.number === current ? ' ← current' : '';
-    io.stdout(
-      `Phase ${p.number}${p.name ? `: ${p.name}` : ''} (${done}/${p.tasks.length} done)${marker}`,
-    );
+    io.stdout(`Phase ${p.number}${p.name ? `: ${p.name}` : ''} (${tally})${marker}`);
     for (const t of p.tasks) {
       // Show the id once: most tasks write it at the start of their text.
       const label = t.text.startsWith(t.id) ? t.text : `${t.id}  ${t.text}`;

@@ -152,6 +152,16 @@ export function kindPlanLocal(
       const changes = [...statesOf(plan, next)].flatMap(([id, after]) =>
         before.get(id) !== after ? [`${id}: ${before.get(id)} → ${after}`] : [],
       );
+      // A phase's own line that is a box too (Kiro's top-level task "- [ ] 2. …") is said when
+      // its mark changes, as its tasks are.
+      if ('phase' in target) {
+        const { line, number } = target.phase;
+        const boxOf = (text: string) =>
+          /^\s*[-*+] \[(.)\]/.exec(text.split('\n')[line - 1] ?? '')?.[1];
+        const [was, now] = [boxOf(source!), boxOf(next)];
+        if (was !== undefined && now !== undefined && was !== now)
+          changes.unshift(`${number}. (the phase's own line): [${was}] → [${now}]`);
+      }
       return { text: next, changes };
     },
   };

@@ -66,7 +66,7 @@ export function validateContext(plan: PlanFiles): PlanContext {
       severity: 'error',
       path: at(PLAN_FILES.context),
       message: 'The plan has no 00_context.md (the source of truth).',
-      fix: 'Create it with the goal, constraints and decisions of the plan (`coder-loop init` writes one).',
+      fix: `Create it with the goal, constraints and decisions of the plan (\`coder-loop init "${plan.name}"\` adds it, and leaves the plan's other files as they are).`,
     });
   } else if (context.trim() === '') {
     problems.push({

@@ -120,8 +120,11 @@ export interface LookalikeDialect {
   marks: string;
   /** Whether `[ ]*` (Kiro's optional task) is a box. */
   star?: boolean;
-  /** Why a box GFM reads was still not taken as a task (`it is under no "Phase N" heading`). */
-  unread: string;
+  /**
+   * Why a box GFM reads was still not taken as a task (`it is under no "Phase N" heading`), or
+   * the reason for the box on a line (1-based), with its fix when the reader knows one.
+   */
+  unread: string | ((line: number) => { why: string; fix?: string });
 }
 
 const SHOWN_MARK: Record<string, string> = { ' ': 'space', '\t': 'tab' };
@@ -193,7 +196,9 @@ function lookalikeReason(
       fix: `Write "[${mark === '\t' ? ' ' : mark}] " and then the text.`,
     };
   }
-  return { why: dialect.unread };
+  return typeof dialect.unread === 'string'
+    ? { why: dialect.unread }
+    : dialect.unread(source.slice(0, offset).split('\n').length);
 }
 
 /**

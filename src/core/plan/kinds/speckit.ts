@@ -67,8 +67,11 @@ export function readSpeckit(
   // so the tasks after a nested `### Phase 3.1` and its `### Notes` are `## Phase 3`'s again.
   const open: { phase: DialectPhase; level: number }[] = [];
   const seen = taskIds(path, problems);
+  // Every heading, for the reason a box under one that is no phase is not read.
+  const headings: { line: number; depth: number; text: string }[] = [];
   for (const event of events) {
     if (event.kind === 'heading') {
+      headings.push(event);
       while (open.length > 0 && open[open.length - 1]!.level >= event.depth) open.pop();
       const m = SPECKIT_PHASE.exec(event.text.trim());
       if (m) {
@@ -139,6 +142,31 @@ export function readSpeckit(
     phases,
     problems,
     'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
-    { marks: ' \txX', unread: 'it is under no "## Phase N" heading' },
+    { marks: ' \txX', unread: (line) => unreadUnder(headings, phases, line) },
   );
+}
+
+/**
+ * Why a box outside every phase is not read, said for where it is: under no heading, or under a
+ * heading that is no phase — spec-kit's template's `## Phase N: Polish`, its N left unnumbered.
+ */
+function unreadUnder(
+  headings: readonly { line: number; depth: number; text: string }[],
+  phases: readonly DialectPhase[],
+  line: number,
+): { why: string; fix?: string } {
+  const above = headings.filter((h) => h.line < line).at(-1);
+  if (!above) return { why: 'it is under no "## Phase N" heading' };
+  const heading = `${'#'.repeat(above.depth)} ${above.text.trim()}`;
+  const unnumbered = /^phase\s+([^\d\s:\-—–][^\s:]*)\s*[:\-—–]?\s*(.*)$/i.exec(above.text.trim());
+  if (unnumbered) {
+    const last = phases.reduce((n, p) => Math.max(n, Math.floor(Number(p.number))), 0);
+    return {
+      why: `it is under "${heading}" (line ${above.line}), whose "${unnumbered[1]}" is no phase number (spec-kit's template leaves it for you to fill in)`,
+      fix: `Number the phase: "${'#'.repeat(above.depth)} Phase ${last + 1}: ${unnumbered[2]}".`,
+    };
+  }
+  return {
+    why: `it is under no "## Phase N" heading (the nearest heading above it is "${heading}", line ${above.line})`,
+  };
 }
