@@ -154,7 +154,7 @@ describe('OpenSpec', () => {
     expect(r.pr.title).toBe('[coder] add-profile-export: Phase 1 — Setup');
     for (const file of ['proposal.md', 'design.md', 'specs/user-profile/spec.md'])
       expect(r.pr.body).toContain(`/blob/${branch}/${OPENSPEC}/${file})`);
-    expect(r.pr.body).toContain('- [~] 1.2 Add the csv-stringify dependency');
+    expect(r.pr.body).toContain('- [~] 1.2 Add the `csv-stringify` dependency');
     expect(replies(r.sim).join('\n')).toContain('OpenSpec has no in-progress mark');
     // The completion commit: parent = the approved head; [ ] → [x] on the phase's open task only.
     expect(r.sim.commits.get(r.head)!.parents).toEqual([r.approved]);

@@ -77,7 +77,11 @@ describe('coder-loop CLI (built binary)', () => {
     const warning =
       'docs/plans: warning: docs/plans/ holds plans (Sample) that are not read: the plans folder is planning/ (`plansDir` in .github/coder.yml, or --dir), and the loop looks only there. Move them into planning/, or set `plansDir: docs/plans` again.';
     const run = await cli(work, 'plans');
-    expect(run).toEqual({ code: 0, stdout: `No plans found.\n${warning}\n`, stderr: '' });
+    expect(run).toEqual({
+      code: 0,
+      stdout: `No plans found. There are no plans here: none under planning/, and no spec-kit, Kiro, Task Master or OpenSpec tasks file where those tools write them.\n${warning}\n`,
+      stderr: '',
+    });
     const doctor = await cli(work, 'doctor');
     expect(doctor.stdout).toContain(warning);
     // Moved: nothing to say.

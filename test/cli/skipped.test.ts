@@ -65,7 +65,7 @@ describe('what was looked for, found and skipped', () => {
     );
     expect(run.code).toBe(0);
     expect(run.stdout.split('\n')).toEqual([
-      'openspec   add-import  openspec/changes/add-import/tasks.md  (1/1 phases done)',
+      'openspec  add-import  openspec/changes/add-import/tasks.md  (1/1 phases done)',
       'Skipped: openspec/changes/archive/ (2 archived OpenSpec changes: completed, never run).',
     ]);
   });
