@@ -1,6 +1,7 @@
 import { mayCommand } from '../core/index.js';
 import { readPermission } from './identity.js';
 import { isHttpError, type GitHub, type Repo } from './client.js';
+import { PER_PAGE, readWhole } from './pages.js';
 
 /** GitHub rejects comment bodies over 65,536 characters; replies stay well under. */
 const MAX_COMMENT = 60_000;
@@ -89,4 +90,30 @@ export async function reactEyes(gh: GitHub, repo: Repo, commentId: number): Prom
  */
 export async function canCommand(gh: GitHub, repo: Repo, login: string): Promise<boolean> {
   return mayCommand(await readPermission(gh, repo, login));
+}
+
+/**
+ * Whether `login` has a comment holding `key` on the issue or pull request: every page read (a
+ * note said once is found again however long the thread has grown).
+ */
+export async function hasOwnComment(
+  gh: GitHub,
+  repo: Repo,
+  issue: number,
+  login: string,
+  key: string,
+): Promise<boolean> {
+  const { items } = await readWhole(
+    async (page) =>
+      (
+        await gh.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+          ...repo,
+          issue_number: issue,
+          per_page: PER_PAGE,
+          page,
+        })
+      ).data,
+  );
+  const own = (who: string | undefined) => who?.toLowerCase() === login.toLowerCase();
+  return items.some((c) => own(c.user?.login) && c.body?.includes(key) === true);
 }

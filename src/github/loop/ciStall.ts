@@ -11,7 +11,7 @@ import {
 import { readerFor, type LoopEnv } from './env.js';
 import { run } from './pull.js';
 import { pullContext } from './snapshot.js';
-import type { LoopPull } from './trust.js';
+import type { LoopPull } from './loopPull.js';
 
 /**
  * Verification with no CI at all (src/core/loop/ciStall.ts), on GitHub: the head's checks and

@@ -9,7 +9,8 @@ import {
 import type { LoopEnv } from './env.js';
 import { apply } from './apply.js';
 import { pullContext, read, type GivenApproval, type PullContext } from './snapshot.js';
-import { loopPullForHead, type LoopPull } from './trust.js';
+import type { LoopPull } from './loopPull.js';
+import { loopPullForHead } from './trust.js';
 
 /**
  * The PR side's shell: read a snapshot of the loop PR → a pure decision (src/core/loop/pull.ts)

@@ -13,7 +13,8 @@ import type { LoopEnv, LoopOutcome } from './env.js';
 import { apply } from './apply.js';
 import { run, runTo } from './pull.js';
 import { pullContext } from './snapshot.js';
-import { trustedLoopPull, type LoopPull } from './trust.js';
+import type { LoopPull } from './loopPull.js';
+import { trustedLoopPull } from './trust.js';
 
 /** The open loop PRs of an issue (or the PR the command was written on). */
 async function loopPulls(

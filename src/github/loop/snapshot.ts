@@ -24,7 +24,7 @@ import {
   type PullReviews,
 } from '../pulls.js';
 import type { LoopEnv } from './env.js';
-import type { LoopPull } from './trust.js';
+import type { LoopPull } from './loopPull.js';
 
 /**
  * The PR side's reader: the snapshot of a loop PR from what the event carried, and each further

@@ -9,24 +9,13 @@ import {
   type LoopIdentity,
   type LoopMarker,
 } from '../../core/index.js';
-import { keepsStatus, readHeadChecks, recordOn, type HeadChecks } from '../checks.js';
+import { keepsStatus, readHeadChecks, recordOn } from '../checks.js';
+import { hasOwnComment } from '../issues.js';
 import { findPullRequest, pullCommits, type PullCommits, type PullRequest } from '../pulls.js';
-import { replyOnIssue } from '../issues.js';
-import { PER_PAGE, readWhole, type Whole } from '../pages.js';
+import type { Whole } from '../pages.js';
 import { onThread, type LoopEnv } from './env.js';
-
-/** A loop PR, the loop's record of it, and the head's checks read beside it. */
-export interface LoopPull {
-  pr: PullRequest;
-  /** The loop's record (record.ts), read from the loop's own check runs — never from the body. */
-  marker: LoopMarker;
-  /** The head's check runs and statuses, every page, and the loop's own run among them. */
-  checks: HeadChecks;
-  /** The PR's commits, when finding the record needed them. */
-  commits?: Whole<PullCommits[number]>;
-  /** The loop's identity is every writer's too (`identityShared`: the default GITHUB_TOKEN). */
-  shared?: true;
-}
+import { applyRepo } from './apply.js';
+import type { LoopPull } from './loopPull.js';
 
 /** Why a PR is not judged; `base`: the loop's own PR, met with a base other than the recorded one. */
 interface NotJudged {
@@ -77,25 +66,14 @@ async function sayBase(
   identity: LoopIdentity,
 ): Promise<void> {
   const key = baseNoteKey(base.actual, pr.head.sha);
-  const { items } = await readWhole(
-    async (page) =>
-      (
-        await env.gh.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-          ...env.repo,
-          issue_number: pr.number,
-          per_page: PER_PAGE,
-          page,
-        })
-      ).data,
-  );
-  const own = (login: string | undefined) => login?.toLowerCase() === identity.login.toLowerCase();
-  if (items.some((c) => own(c.user?.login) && c.body?.includes(key))) return;
-  await replyOnIssue(
-    env.gh,
-    env.repo,
-    pr.number,
-    `${reply.baseSwitched(pr.number, base.actual, base.expected)}\n\n${key}`,
-  );
+  if (await hasOwnComment(env.gh, env.repo, pr.number, identity.login, key)) return;
+  await applyRepo(env, [
+    {
+      kind: 'reply',
+      to: pr.number,
+      body: `${reply.baseSwitched(pr.number, base.actual, base.expected)}\n\n${key}`,
+    },
+  ]);
 }
 
 /**
