@@ -706,7 +706,15 @@ export class Adversary implements fc.AsyncCommand<Model, Real> {
     }
     for (const branch of r.sim.refs.keys()) remember(r, branch);
     if (judged) return;
-    held(r, pr, before, writer);
+    // A writer's workflow's green check run under a CI job's name: GitHub files a workflow token's
+    // check run under GitHub Actions, in a suite of the same branch, as it files CI's own — no
+    // different from a green job the writer pushes. It may complete what an approval by someone
+    // who counts already waits on (the completion invariants every step checks still hold).
+    const greenCi =
+      move.kind === 'check' &&
+      move.conclusion === 'success' &&
+      ['test', 'lint'].includes(move.name);
+    held(r, pr, before, writer, greenCi);
   }
 
   /** The move; true when what follows is the loop judging as it would anyway (checked globally). */
@@ -964,13 +972,25 @@ export class Adversary implements fc.AsyncCommand<Model, Real> {
 }
 
 /**
- * Nothing the adversary did moved the loop: no completion, no final verification, no merge, no
+ * Nothing the adversary did moved the loop: no completion (but the one a writer's green check
+ * under CI's name brings to an approved phase, `greenCi`), no final verification, no merge, no
  * new or closed loop PR, the escalation and phase kept; no review round or hand-off spent, and
  * no attempt — but, for a writer's red check, status or CI (`writer`), one for the head, as a
  * red CI of the head would cost.
  */
-function held(r: Real, pr: SimPull, before: ReturnType<typeof standing>, writer: boolean) {
+function held(
+  r: Real,
+  pr: SimPull,
+  before: ReturnType<typeof standing>,
+  writer: boolean,
+  greenCi = false,
+) {
   const now = standing(r, pr);
+  if (greenCi && now.completions > before.completions) {
+    // One completion, of a phase already approved: what a green CI of the head would complete.
+    expect(now.completions).toBe(before.completions + 1);
+    return;
+  }
   expect(now.completions).toBe(before.completions);
   expect(now.finals).toBeLessThanOrEqual(before.finals);
   expect(now.loopPulls).toBe(before.loopPulls);
