@@ -54975,6 +54975,18 @@ async function reactEyes(gh, repo2, commentId) {
 async function canCommand(gh, repo2, login2) {
   return mayCommand(await readPermission(gh, repo2, login2));
 }
+async function hasOwnComment(gh, repo2, issue4, login2, key) {
+  const { items: items2 } = await readWhole(
+    async (page) => (await gh.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+      ...repo2,
+      issue_number: issue4,
+      per_page: PER_PAGE,
+      page
+    })).data
+  );
+  const own6 = (who) => who?.toLowerCase() === login2.toLowerCase();
+  return items2.some((c) => own6(c.user?.login) && c.body?.includes(key) === true);
+}
 
 // src/github/pulls.ts
 var ESCALATED_LABEL2 = "coder:escalated";
@@ -56512,24 +56524,16 @@ async function trustedLoopPull(env, pr, what2) {
 }
 async function sayBase(env, pr, base, identity) {
   const key = baseNoteKey(base.actual, pr.head.sha);
-  const { items: items2 } = await readWhole(
-    async (page) => (await env.gh.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-      ...env.repo,
-      issue_number: pr.number,
-      per_page: PER_PAGE,
-      page
-    })).data
-  );
-  const own6 = (login2) => login2?.toLowerCase() === identity.login.toLowerCase();
-  if (items2.some((c) => own6(c.user?.login) && c.body?.includes(key))) return;
-  await replyOnIssue(
-    env.gh,
-    env.repo,
-    pr.number,
-    `${reply.baseSwitched(pr.number, base.actual, base.expected)}
+  if (await hasOwnComment(env.gh, env.repo, pr.number, identity.login, key)) return;
+  await applyRepo(env, [
+    {
+      kind: "reply",
+      to: pr.number,
+      body: `${reply.baseSwitched(pr.number, base.actual, base.expected)}
 
 ${key}`
-  );
+    }
+  ]);
 }
 async function notLoopPull(env, pr) {
   if (!pr.head.ref.startsWith("coder/")) return { ignored: "not a coder-loop branch" };
