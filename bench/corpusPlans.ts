@@ -8,7 +8,7 @@ import { scannedAlone } from '../src/core/plan/checklist.js';
 import { scanOrRefuse } from '../src/core/plan/kinds/dialectScan.js';
 import { readKiro, readSpeckit, readTaskmaster } from '../src/core/plan/kinds/index.js';
 import { readOpenspec } from '../src/core/plan/kinds/openspec.js';
-import { median, table } from './stats.js';
+import { median, time, table } from './stats.js';
 
 /**
  * `npm run bench -- plans`, on real plans people wrote: the shared corpus beside the clone
@@ -133,16 +133,6 @@ function child(kind: Kind, path: string): { cold: number; warm: number } {
 function measure(kind: Kind, path: string, processes: number): { cold: number; warm: number } {
   const runs = Array.from({ length: processes }, () => child(kind, path));
   return { cold: median(runs.map((r) => r.cold)), warm: median(runs.map((r) => r.warm)) };
-}
-
-function time(reps: number, run: () => void): number {
-  const out: number[] = [];
-  for (let r = 0; r < reps; r++) {
-    const start = performance.now();
-    run();
-    out.push(performance.now() - start);
-  }
-  return median(out);
 }
 
 const f2 = (n: number) => n.toFixed(2);

@@ -9,7 +9,7 @@ import {
 import { makeChecklist } from './checklist.js';
 import { benchCorpusPlans } from './corpusPlans.js';
 import { benchRealPlans } from './realPlans.js';
-import { median, ms } from './stats.js';
+import { ms, time } from './stats.js';
 
 /** A spec-kit tasks.md of `tasks` tasks, 100 per phase, written as spec-kit's template does. */
 export function makeSpeckit(tasks: number): string {
@@ -95,16 +95,6 @@ export function makeTasksJson(tasks: number): string {
     },
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
-}
-
-function time(reps: number, run: () => void): number {
-  const out: number[] = [];
-  for (let r = 0; r < reps; r++) {
-    const start = performance.now();
-    run();
-    out.push(performance.now() - start);
-  }
-  return median(out);
 }
 
 export function benchPlans(): string {

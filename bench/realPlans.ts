@@ -8,7 +8,7 @@ import {
   scanSpeckit,
 } from '../src/core/plan/kinds/index.js';
 import { makeTasksJson } from './plans.js';
-import { median, ms } from './stats.js';
+import { median, time, ms } from './stats.js';
 
 /**
  * Files shaped like real plans, generated (never committed): spec-kit's template layout (front
@@ -146,16 +146,6 @@ export function realChecklist(kib: number, v: Variant): string {
     bytes = lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
   }
   return framed(lines, v);
-}
-
-function time(reps: number, run: () => void): number {
-  const out: number[] = [];
-  for (let r = 0; r < reps; r++) {
-    const start = performance.now();
-    run();
-    out.push(performance.now() - start);
-  }
-  return median(out);
 }
 
 export function benchRealPlans(kib = 100): string {

@@ -20,3 +20,14 @@ export function table(header: string[], rows: (string | number)[][]): string {
   const widths = header.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
   return all.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ')).join('\n');
 }
+
+/** The median of `reps` timed runs of `run`, in milliseconds. */
+export function time(reps: number, run: () => void): number {
+  const out: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const start = performance.now();
+    run();
+    out.push(performance.now() - start);
+  }
+  return median(out);
+}

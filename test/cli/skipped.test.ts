@@ -1,28 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { KIND_LABELS, skippedPlanFiles } from '../../src/core/plan/kinds/discovery.js';
 import { inProcess } from '../helpers/cli.js';
+import { scratchCheckouts } from '../helpers/checkout.js';
 
 /**
  * What the CLI looked for, found, and did not run: with no plan, the message names every kind and
  * where it looked; OpenSpec's archived changes and BMAD's files are named as skipped (BMAD is
  * not read), never passed over in silence.
  */
-let root: string;
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'coder-loop-skipped-'));
-});
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-function checkout(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(root, 'repo-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
+/** Writes one checkout's files into a fresh folder; returns it. */
+const checkout = scratchCheckouts('coder-loop-skipped-');
 
 const TASKS = '## 1. Setup\n\n- [x] 1.1 Done\n';
 const OTHER_TOOLS = {

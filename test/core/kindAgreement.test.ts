@@ -1,6 +1,3 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { main } from '../../src/cli/main.js';
 import { decideRunNext, type RunSnapshot } from '../../src/core/loop/run.js';
@@ -9,6 +6,7 @@ import { kindPhaseToStart, kindRunState } from '../../src/core/loop/startKind.js
 import type { NamedPlan } from '../../src/core/plan/kinds/index.js';
 import { openKindPlan } from '../../src/core/plan/kinds/plan.js';
 import { fixSeed } from '../helpers/seed.js';
+import { scratchCheckouts } from '../helpers/checkout.js';
 
 fixSeed(import.meta.url);
 
@@ -31,21 +29,8 @@ const SNAPSHOT: Omit<RunSnapshot, 'nextPhase' | 'planComplete'> = {
   now: '2026-11-24T11:00:00Z',
 };
 
-let root: string;
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'coder-loop-agree-'));
-});
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** Writes one plan's files into a fresh folder; returns it. */
-function checkout(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(root, 'repo-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
+/** Writes one checkout's files into a fresh folder; returns it. */
+const checkout = scratchCheckouts('coder-loop-agree-');
 
 async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string }> {
   const out: string[] = [];

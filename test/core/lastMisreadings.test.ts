@@ -1,30 +1,18 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { readKiro } from '../../src/core/plan/kinds/kiro.js';
 import { readOpenspec } from '../../src/core/plan/kinds/openspec.js';
 import { readTaskmaster, setTaskmasterStatus } from '../../src/core/plan/kinds/taskmaster.js';
+import { scratchCheckouts } from '../helpers/checkout.js';
 
 /**
  * The last misreadings of real plans (each a minimal excerpt written here, byte for byte, of a
  * shape seen in files people wrote), read as the tools' own code reads them.
  */
 
-let root: string;
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'coder-loop-misread-'));
-});
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-function checkout(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(root, 'repo-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
+/** Writes one checkout's files into a fresh folder; returns it. */
+const checkout = scratchCheckouts('coder-loop-misread-');
 
 async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string }> {
   const out: string[] = [];
