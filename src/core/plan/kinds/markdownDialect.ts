@@ -425,16 +425,28 @@ export function setDialectStates(
   const changed = tasks.filter(
     (t) => t.state !== state && !(t.state === 'done' && state === 'doing'),
   );
-  for (const t of changed) {
+  return writeMarkBytes(source, changed, mark, (t) => new StaleDialectError(t));
+}
+
+/**
+ * `source` with each task's mark byte set to `mark`: one byte a task, every other byte kept.
+ * Throws `stale(task)` when a task's box no longer reads `[<its mark>]` where it was read.
+ */
+export function writeMarkBytes<T extends { markOffset: number; mark: string }>(
+  source: string,
+  tasks: readonly T[],
+  mark: string,
+  stale: (task: T) => Error,
+): string {
+  for (const t of tasks) {
     if (
       source[t.markOffset - 1] !== '[' ||
       source[t.markOffset] !== t.mark ||
       source[t.markOffset + 1] !== ']'
-    ) {
-      throw new StaleDialectError(t);
-    }
+    )
+      throw stale(t);
   }
-  const sorted = [...changed].sort((a, b) => a.markOffset - b.markOffset);
+  const sorted = [...new Set(tasks)].sort((a, b) => a.markOffset - b.markOffset);
   const parts: string[] = [];
   let from = 0;
   for (const t of sorted) {

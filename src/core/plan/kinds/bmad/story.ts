@@ -9,6 +9,7 @@ import {
   taskIds,
   type DialectState,
   type DialectTask,
+  writeMarkBytes,
 } from '../markdownDialect.js';
 
 /**
@@ -264,24 +265,7 @@ export function setStoryTasks(
 ): string {
   const mark = state === 'done' ? 'x' : ' ';
   const changed = tasks.filter((t) => t.state !== state);
-  for (const t of changed) {
-    if (
-      source[t.markOffset - 1] !== '[' ||
-      source[t.markOffset] !== t.mark ||
-      source[t.markOffset + 1] !== ']'
-    ) {
-      throw new StaleStoryError(t);
-    }
-  }
-  const sorted = [...new Set(changed)].sort((a, b) => a.markOffset - b.markOffset);
-  const parts: string[] = [];
-  let from = 0;
-  for (const t of sorted) {
-    parts.push(source.slice(from, t.markOffset), mark);
-    from = t.markOffset + 1;
-  }
-  parts.push(source.slice(from));
-  return parts.join('');
+  return writeMarkBytes(source, changed, mark, (t) => new StaleStoryError(t));
 }
 
 /**
