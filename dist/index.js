@@ -47246,12 +47246,14 @@ function setDialectStates(source, kind, tasks, state) {
   const changed = tasks.filter(
     (t) => t.state !== state && !(t.state === "done" && state === "doing")
   );
-  for (const t of changed) {
-    if (source[t.markOffset - 1] !== "[" || source[t.markOffset] !== t.mark || source[t.markOffset + 1] !== "]") {
-      throw new StaleDialectError(t);
-    }
+  return writeMarkBytes(source, changed, mark, (t) => new StaleDialectError(t));
+}
+function writeMarkBytes(source, tasks, mark, stale) {
+  for (const t of tasks) {
+    if (source[t.markOffset - 1] !== "[" || source[t.markOffset] !== t.mark || source[t.markOffset + 1] !== "]")
+      throw stale(t);
   }
-  const sorted = [...changed].sort((a, b) => a.markOffset - b.markOffset);
+  const sorted = [...new Set(tasks)].sort((a, b) => a.markOffset - b.markOffset);
   const parts = [];
   let from = 0;
   for (const t of sorted) {
