@@ -11,7 +11,7 @@ const sameLogin = (a: string | undefined, b: string) =>
   a !== undefined && a.toLowerCase() === b.toLowerCase();
 
 /**
- * A run's progress comment (src/core/loop/progress.ts), written: the comment `id` the record
+ * A run's progress comment (src/core/loop/record/progress.ts), written: the comment `id` the record
  * keeps is edited when its author is the loop's identity and its hidden key names this run, and
  * only when its text changes; otherwise (no id yet, deleted, someone else's, another run's) a new
  * one is made. `progress.phases` empty: the phases the comment listed are kept (`phases()` reads

@@ -9,7 +9,7 @@ import {
   type Assessment,
   type PlanContext,
 } from '../../src/core/index.js';
-import { statusSection } from '../../src/core/loop/statusSection.js';
+import { statusSection } from '../../src/core/loop/messages/statusSection.js';
 import { inProcess } from '../helpers/cli.js';
 import { repoRoot } from '../paths.js';
 

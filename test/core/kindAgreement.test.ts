@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { main } from '../../src/cli/main.js';
-import { decideRunNext, type RunSnapshot } from '../../src/core/loop/run.js';
-import { phaseInteger } from '../../src/core/loop/phaseName.js';
-import { kindPhaseToStart, kindRunState } from '../../src/core/loop/startKind.js';
+import { decideRunNext, type RunSnapshot } from '../../src/core/loop/nodes/run.js';
+import { phaseInteger } from '../../src/core/loop/messages/phaseName.js';
+import { kindPhaseToStart, kindRunState } from '../../src/core/loop/phasePlan/startKind.js';
 import type { NamedPlan } from '../../src/core/plan/kinds/index.js';
 import { openKindPlan } from '../../src/core/plan/kinds/plan.js';
 import { fixSeed } from '../helpers/seed.js';

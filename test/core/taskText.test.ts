@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { readOpenspec } from '../../src/core/plan/kinds/openspec.js';
 import { readSpeckit } from '../../src/core/plan/kinds/speckit.js';
-import { specTasksOfKindPhase } from '../../src/core/loop/specTasks.js';
+import { specTasksOfKindPhase } from '../../src/core/loop/phasePlan/specTasks.js';
 
 /**
  * A task's text is its first line after the box as written (docs/cli.md): inline markup is kept,

@@ -20,6 +20,6 @@ describe("users' docs name no source path", () => {
   it('docs/architecture.md keeps the code of the nodes loop.md tells', () => {
     const text = readFileSync(join(repoRoot, 'docs/architecture.md'), 'utf8');
     expect(text).toContain('## The loop in the code');
-    expect(text).toContain('src/core/loop/start.ts');
+    expect(text).toContain('src/core/loop/nodes/start.ts');
   });
 });

@@ -5,30 +5,30 @@
  * outcome and the effects to carry out (or the one more read it needs) out.
  */
 export * from './flowchart.js';
-export * from './marker.js';
-export * from './record.js';
-export * from './startSnapshot.js';
-export * from './phaseName.js';
-export * from './start.js';
-export * from './replies.js';
-export * from './checkRun.js';
-export * from './gate.js';
-export * from './passesSpec.js';
+export * from './record/marker.js';
+export * from './record/record.js';
+export * from './snapshot/startSnapshot.js';
+export * from './messages/phaseName.js';
+export * from './nodes/start.js';
+export * from './messages/replies.js';
+export * from './record/checkRun.js';
+export * from './nodes/gate.js';
+export * from './nodes/passesSpec.js';
 export {
   namedPaths,
   type SpecFile,
   type SpecVerdict,
   type TaskEvidence,
   type TaskStatus,
-} from './specEvidence.js';
-export * from './specTable.js';
-export * from './specTasks.js';
-export * from './complete.js';
-export * from './actors.js';
-export * from './trust.js';
-export * from './ciRuns.js';
-export * from './handoff.js';
-export * from './outcome.js';
+} from './nodes/specEvidence.js';
+export * from './nodes/specTable.js';
+export * from './phasePlan/specTasks.js';
+export * from './nodes/complete.js';
+export * from './snapshot/actors.js';
+export * from './snapshot/trust.js';
+export * from './snapshot/ciRuns.js';
+export * from './record/handoff.js';
+export * from './record/outcome.js';
 export {
   touchedPaths,
   type Approval,
@@ -40,31 +40,31 @@ export {
   type PullFile,
   type PullSnapshot,
   type SpecTask,
-} from './pullSnapshot.js';
-export { verification } from './verification.js';
-export { debugFix } from './debugFix.js';
-export { escalation, escalationStood, type LabelEvent } from './escalation.js';
-export { finalVerification } from './finalVerification.js';
-export { codeReview, type ReviewFacts } from './codeReview.js';
-export { approvals, withApprovals } from './approvals.js';
-export { closed } from './closed.js';
-export { pushed } from './pushed.js';
-export { resume, retry, stopRun } from './commands.js';
-export * from './choose.js';
-export * from './ci.js';
-export * from './run.js';
-export * from './latest.js';
-export * from './startKind.js';
-export * from './kindPlan.js';
-export * from './coderPlan.js';
-export * from './phasePlan.js';
-export type * from './planReading.js';
-export * from './openPlan.js';
-export * from './rerun.js';
-export { outageSign, timeoutSign } from './triage.js';
-export * from './budget.js';
-export * from './progress.js';
-export * from './pause.js';
-export * from './ciStall.js';
-export * from './planChanges.js';
-export * from './relay.js';
+} from './snapshot/pullSnapshot.js';
+export { verification } from './nodes/verification.js';
+export { debugFix } from './nodes/debugFix.js';
+export { escalation, escalationStood, type LabelEvent } from './nodes/escalation.js';
+export { finalVerification } from './nodes/finalVerification.js';
+export { codeReview, type ReviewFacts } from './nodes/codeReview.js';
+export { approvals, withApprovals } from './nodes/approvals.js';
+export { closed } from './nodes/closed.js';
+export { pushed } from './nodes/pushed.js';
+export { resume, retry, stopRun } from './nodes/commands.js';
+export * from './phasePlan/choose.js';
+export * from './snapshot/ci.js';
+export * from './nodes/run.js';
+export * from './snapshot/latest.js';
+export * from './phasePlan/startKind.js';
+export * from './phasePlan/kindPlan.js';
+export * from './phasePlan/coderPlan.js';
+export * from './phasePlan/phasePlan.js';
+export type * from './phasePlan/planReading.js';
+export * from './phasePlan/openPlan.js';
+export * from './nodes/rerun.js';
+export { outageSign, timeoutSign } from './nodes/triage.js';
+export * from './nodes/budget.js';
+export * from './record/progress.js';
+export * from './nodes/pause.js';
+export * from './nodes/ciStall.js';
+export * from './nodes/planChanges.js';
+export * from './snapshot/relay.js';

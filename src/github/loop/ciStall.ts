@@ -14,7 +14,7 @@ import { pullContext } from './snapshot.js';
 import type { LoopPull } from './loopPull.js';
 
 /**
- * Verification with no CI at all (src/core/loop/ciStall.ts), on GitHub: the head's checks and
+ * Verification with no CI at all (src/core/loop/nodes/ciStall.ts), on GitHub: the head's checks and
  * the loop's own check run as the loop PR was read, the Action's CI gate read from the default
  * branch's workflows only when a head is found stalled, and the one applier.
  */

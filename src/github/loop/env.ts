@@ -54,7 +54,7 @@ export interface WakeJob {
   at: string;
 }
 
-/** What a handled event came to (src/core/loop/outcome.ts). */
+/** What a handled event came to (src/core/loop/record/outcome.ts). */
 export type { LoopOutcome } from '../../core/index.js';
 
 export function readerFor(env: LoopEnv): GitReader {

@@ -20,7 +20,7 @@ import { pullContext } from './snapshot.js';
 import { loopPullForHead, trustedLoopPull } from './trust.js';
 
 /**
- * Paused, not failed (src/core/loop/pause.ts), on GitHub: the apply step's pause recorded on the
+ * Paused, not failed (src/core/loop/nodes/pause.ts), on GitHub: the apply step's pause recorded on the
  * head it left, and the resumes — the App's delayed job, the Action's scheduled sweep — each a
  * read of the loop's record, a pure decision and the one applier.
  */

@@ -8,7 +8,7 @@ import {
 } from '../../../src/core/index.js';
 import fc from 'fast-check';
 import picomatch from 'picomatch';
-import { isDocOrConfig } from '../../../src/core/loop/specEvidence.js';
+import { isDocOrConfig } from '../../../src/core/loop/nodes/specEvidence.js';
 import { ci, config, effects, HEAD, snap, state } from './pullFixtures.js';
 
 const DEFAULT_TESTS = { testPaths: config().testPaths };

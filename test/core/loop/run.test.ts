@@ -5,11 +5,11 @@ import {
   phaseSpend,
   runSpend,
   type RunSnapshot,
-} from '../../../src/core/loop/run.js';
-import type { LoopMarker } from '../../../src/core/loop/marker.js';
-import { decodeRecord, encodeRecord } from '../../../src/core/loop/record.js';
-import { coderPlan } from '../../../src/core/loop/coderPlan.js';
-import { markInProgress } from '../../../src/core/loop/phasePlan.js';
+} from '../../../src/core/loop/nodes/run.js';
+import type { LoopMarker } from '../../../src/core/loop/record/marker.js';
+import { decodeRecord, encodeRecord } from '../../../src/core/loop/record/record.js';
+import { coderPlan } from '../../../src/core/loop/phasePlan/coderPlan.js';
+import { markInProgress } from '../../../src/core/loop/phasePlan/phasePlan.js';
 import { ConfigSchema, validateContext } from '../../../src/core/index.js';
 import { examplePlanFiles } from '../../helpers/plans.js';
 

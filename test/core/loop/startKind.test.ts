@@ -1,9 +1,9 @@
-import { phaseInteger } from '../../../src/core/loop/phaseName.js';
+import { phaseInteger } from '../../../src/core/loop/messages/phaseName.js';
 import {
   chooseAnyPlan,
   kindPhaseBranch,
   plansOfAnyKind,
-} from '../../../src/core/loop/startKind.js';
+} from '../../../src/core/loop/phasePlan/startKind.js';
 
 /** Start → the plan, over every kind (SPEC §2b): one row per situation. */
 

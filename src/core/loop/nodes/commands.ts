@@ -1,0 +1,71 @@
+import type { Config } from '../../config.js';
+import { reply } from '../messages/replies.js';
+import {
+  done,
+  isEscalated,
+  type Decided,
+  type Decision,
+  type PullSnapshot,
+} from '../snapshot/pullSnapshot.js';
+import { verification } from './verification.js';
+
+/** `/coder retry`: the gate evaluated again on the head — not while escalated. */
+export function retry(snap: PullSnapshot, config: Config, thread: number): Decision {
+  if (snap.pr.escalated)
+    return done(snap, 'escalated', 'Escalate', [
+      {
+        kind: 'reply',
+        to: thread,
+        body: reply.escalated(snap.pr.number, config.architects, 'still escalated', [
+          'Run `/coder resume` to clear the escalation first.',
+        ]),
+      },
+    ]);
+  return verification(snap, config, { again: true });
+}
+
+/**
+ * `/coder resume`: the escalation cleared, the attempt count and the review rounds started again;
+ * then the gate is evaluated again on the head (the adapter runs `verification` next).
+ */
+export function resume(snap: PullSnapshot, thread: number): Decision {
+  // Not escalated by the head's record: the PR's history may still say so (a force-push).
+  if (!snap.pr.escalated && snap.escalatedBefore === undefined) return { need: 'escalation' };
+  if (!isEscalated(snap))
+    return done(snap, 'not-escalated', undefined, [
+      { kind: 'reply', to: thread, body: reply.notEscalated(snap.pr.number) },
+    ]);
+  const marker = { ...snap.marker };
+  delete marker.escalation;
+  return done(snap, 'resumed', 'Verification', [
+    { kind: 'unlabel' },
+    { kind: 'marker', marker: { ...marker, attempts: [], reviewRounds: [] } },
+    { kind: 'reply', body: reply.resumed(snap.pr.number) },
+  ]);
+}
+
+/**
+ * `/coder stop`: the run ends with this phase. The PR keeps its state; only `run` leaves its
+ * record, so its merge starts nothing (`decideRunNext` finds no run).
+ */
+export function stopRun(snap: PullSnapshot, thread: number): Decided {
+  const { run, pause } = snap.marker;
+  if (!run && !pause)
+    return done(snap, 'no-run', undefined, [
+      { kind: 'reply', to: thread, body: reply.noRun(snap.pr.number) },
+    ]);
+  // A pause ends with it: nothing resumes the agent by itself any more (pause.ts).
+  const marker = { ...snap.marker };
+  delete marker.run;
+  delete marker.pause;
+  return done(snap, 'run-stopped', undefined, [
+    { kind: 'marker', marker },
+    {
+      kind: 'reply',
+      to: thread,
+      body: run
+        ? reply.runStopped(snap.pr.number, run.plan)
+        : `⏹️ The pause on #${snap.pr.number} is ended: the coding agent is not handed the node again by itself. Push to the branch, or \`/coder retry\` to evaluate it again.`,
+    },
+  ]);
+}

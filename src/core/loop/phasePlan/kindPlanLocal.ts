@@ -1,0 +1,168 @@
+import type { TaskState } from '../../plan/checklistModel.js';
+import {
+  isMarkdownKind,
+  readMarkdownPlan,
+  readTaskmaster,
+  setDialectStates,
+  setTaskmasterStatus,
+  validateKindContext,
+  type NamedPlan,
+} from '../../plan/kinds/index.js';
+import { planRef, type KindPhase, type KindPlan } from '../../plan/kinds/plan.js';
+import type { PhasePlan } from './phasePlan.js';
+import type { Refusal } from './planReading.js';
+import { KIND_LABELS } from '../../plan/kinds/discovery.js';
+
+type Local = Pick<
+  PhasePlan<KindPhase>,
+  'reading' | 'refusal' | 'phaseNamed' | 'workPhase' | 'mark'
+>;
+
+const TASKMASTER_STATUS = { todo: 'pending', doing: 'in-progress', done: 'done' } as const;
+
+/** Each task's state as the kind's own reader reads `source`. */
+function statesOf(plan: NamedPlan, source: string): Map<string, string> {
+  const states = new Map<string, string>();
+  if (plan.kind === 'taskmaster') {
+    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
+    for (const t of tag?.phases.flatMap((p) => p.tasks) ?? []) states.set(t.id, t.state);
+  } else if (isMarkdownKind(plan.kind)) {
+    const read = readMarkdownPlan(plan.kind, source, plan.path);
+    for (const t of read.phases.flatMap((p) => p.tasks)) states.set(t.id, t.state);
+  }
+  return states;
+}
+
+/**
+ * The tasks file with tasks set to `state` in the kind's own marks (one byte, or one JSON string
+ * value, each), by the writers the loop uses. Optional tasks are never part of a phase's marks.
+ */
+function setTasks(
+  plan: NamedPlan,
+  source: string,
+  ids: ReadonlySet<string>,
+  state: TaskState,
+): string {
+  if (plan.kind === 'taskmaster') {
+    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
+    // A task already in the state keeps its status (`review` stays `review` when marked doing).
+    const tasks = (tag?.phases.flatMap((p) => p.tasks) ?? []).filter(
+      (t) => ids.has(t.id) && t.state !== state,
+    );
+    // Last first, so that the offsets of the earlier values hold.
+    let out = source;
+    for (const t of tasks.sort((a, b) => b.statusStart - a.statusStart)) {
+      out = setTaskmasterStatus(out, t, TASKMASTER_STATUS[state]);
+    }
+    return out;
+  }
+  if (!isMarkdownKind(plan.kind)) return source;
+  const kind = plan.kind;
+  const read = readMarkdownPlan(kind, source, plan.path);
+  const tasks = read.phases.flatMap((p) => p.tasks).filter((t) => ids.has(t.id));
+  return setDialectStates(source, kind, tasks, state);
+}
+
+const required = (phase: KindPhase) => phase.tasks.filter((t) => !t.optional);
+
+/**
+ * Another kind's answers to the CLI (`kindPlan`'s part for a working copy), over its kind-neutral
+ * view: the phases as its reader reads them, with their notes; the reader's and Context valid?'s
+ * problems; the kind's own marks, by the loop's writers. `paths` is every path the plan's files
+ * were looked for among, `texts` the texts read.
+ */
+export function kindPlanLocal(
+  kp: KindPlan,
+  label: string,
+  paths: readonly string[],
+  texts: ReadonlyMap<string, string>,
+): Local {
+  const { plan } = kp;
+  const source = texts.get(plan.path);
+  const phases = () => kp.phases.map((p) => p.number).join(', ');
+  return {
+    reading: () => ({
+      title: `${plan.name} (${KIND_LABELS[plan.kind]}, ${planRef(plan)})`,
+      names: {
+        plan: plan.name,
+        kind: plan.kind,
+        path: plan.path,
+        ...(plan.tag !== undefined ? { tag: plan.tag } : {}),
+      },
+      subject: plan.path,
+      phases: kp.phases.map((p) => ({
+        number: p.number,
+        name: p.name,
+        tasks: p.tasks.map((t) => ({
+          id: t.id,
+          state: t.state,
+          text: t.text,
+          ...(t.note ? { note: t.note } : {}),
+          depth: 0,
+        })),
+        finished: p.finished,
+      })),
+      counted: source !== undefined,
+      current: kp.current?.number,
+      complete: kp.complete,
+      waiting: kp.waiting,
+      problems: [...kp.problems, ...kp.warnings],
+      warnings: kp.warnings,
+      tally: true,
+      stop: undefined,
+    }),
+    refusal(): Refusal | undefined {
+      // The errors of the tasks file itself, not of its context: those stop an edit.
+      const has = new Set(paths);
+      const context = new Set(validateKindContext(plan, (p) => has.has(p)).map((p) => p.message));
+      const blocking = kp.problems.filter((p) => p.severity === 'error' && !context.has(p.message));
+      if (source !== undefined && blocking.length === 0) return undefined;
+      return { problems: blocking, message: `${plan.path}: fix the tasks file first.` };
+    },
+    phaseNamed(number) {
+      if (number === '') return { usage: '--phase takes a phase number' };
+      const phase = kp.phases.find((p) => p.number === number);
+      return phase
+        ? { phase }
+        : { missing: `${label}: there is no Phase ${number}. Phases: ${phases()}.` };
+    },
+    workPhase: () =>
+      kp.current ? { phase: kp.current } : { missing: `${label}: no phase with work left.` },
+    mark(target, state) {
+      let next: string;
+      if ('phase' in target) {
+        // A phase gets the marks the loop writes when it starts or completes it.
+        const { phase } = target;
+        next =
+          state === 'doing'
+            ? kp.markStart(phase)
+            : state === 'done'
+              ? kp.markDone(phase)
+              : setTasks(plan, source!, new Set(required(phase).map((t) => t.id)), state);
+      } else {
+        if (!kp.phases.some((p) => p.tasks.some((t) => t.id === target.task))) {
+          const phase = kp.phases.some((p) => p.number === target.task);
+          return {
+            missing: `${label}: there is no task ${target.task}.${phase ? ` Phase ${target.task} is a phase: mark it with --phase ${target.task}.` : ''}`,
+          };
+        }
+        next = setTasks(plan, source!, new Set([target.task]), state);
+      }
+      const before = statesOf(plan, source!);
+      const changes = [...statesOf(plan, next)].flatMap(([id, after]) =>
+        before.get(id) !== after ? [`${id}: ${before.get(id)} → ${after}`] : [],
+      );
+      // A phase's own line that is a box too (Kiro's top-level task "- [ ] 2. …") is said when
+      // its mark changes, as its tasks are.
+      if ('phase' in target) {
+        const { line, number } = target.phase;
+        const boxOf = (text: string) =>
+          /^\s*[-*+] \[(.)\]/.exec(text.split('\n')[line - 1] ?? '')?.[1];
+        const [was, now] = [boxOf(source!), boxOf(next)];
+        if (was !== undefined && now !== undefined && was !== now)
+          changes.unshift(`${number}. (the phase's own line): [${was}] → [${now}]`);
+      }
+      return { text: next, changes };
+    },
+  };
+}

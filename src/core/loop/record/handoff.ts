@@ -1,0 +1,115 @@
+import { buildAgentPayload, type AgentNode, type AgentPayload } from '../../agent/payload.js';
+import type { Config } from '../../config.js';
+import type { CheckRunView } from './checkRun.js';
+import type { HandOffRecord, LoopMarker } from './marker.js';
+
+/**
+ * The Implementation Track handed to a coding agent (SPEC §9): at TDD, Debug & Fix and review
+ * fixes, when config `agent` is set. Pure: which hand-off, with which payload, and what the
+ * check run says while the agent works. The adapters send it (`repository_dispatch`).
+ */
+
+export interface HandOffAt {
+  node: AgentNode;
+  repo: { owner: string; repo: string };
+  branch: string;
+  headSha: string;
+  pullRequest: number;
+  marker: LoopMarker;
+  attempt: number;
+}
+
+/** The dispatch payload for this node, or undefined when no agent is configured. */
+export function agentHandOff(
+  config: Pick<Config, 'agent'>,
+  at: HandOffAt,
+): AgentPayload | undefined {
+  if (!config.agent) return undefined;
+  const { marker } = at;
+  return buildAgentPayload({
+    node: at.node,
+    repo: at.repo,
+    branch: at.branch,
+    headSha: at.headSha,
+    pullRequest: at.pullRequest,
+    issue: marker.issue,
+    ...(marker.mode === 'plan' && marker.plan && (marker.phase || marker.phaseId)
+      ? {
+          plan: {
+            name: marker.plan,
+            phase: marker.phase ?? 0,
+            ...(marker.planFile !== undefined ? { planFile: marker.planFile } : {}),
+            ...(marker.phaseId !== undefined ? { phaseId: marker.phaseId } : {}),
+          },
+        }
+      : {}),
+    attempt: at.attempt,
+    agent: config.agent,
+  });
+}
+
+const WHAT: Record<AgentNode, string> = {
+  tdd: 'writes a failing test, then the code',
+  'debug-fix': 'fixes the failing checks',
+  'review-fix': 'answers the review',
+  revise: 'gives the tasks that lack evidence their change and test',
+};
+
+/** The check run's "next" while the agent works: what it does, and where its runs are. */
+function agentWorking(payload: AgentPayload, repoUrl: string): string {
+  const runs = `${repoUrl}/actions?query=${encodeURIComponent('event:repository_dispatch')}`;
+  return `Agent working (attempt ${payload.attempt}): the coding agent ${WHAT[payload.node]} and pushes one commit; CI runs on it. [Workflow runs](${runs}).`;
+}
+
+/** A check-run view with the agent's status in place of the human instructions. */
+export function withAgent(
+  view: CheckRunView,
+  payload: AgentPayload | undefined,
+  repoUrl: string,
+): CheckRunView {
+  return payload ? { ...view, next: agentWorking(payload, repoUrl) } : view;
+}
+
+/**
+ * Code Review → Issues with an agent: the review rounds so far (one per head that a counting
+ * reviewer asked changes on). Past `maxReviewRounds`: escalation instead of another hand-off.
+ */
+export function reviewRound(
+  marker: LoopMarker,
+  head: string,
+  config: Pick<Config, 'agent'>,
+): { round: number; repeat: boolean; exhausted: boolean } {
+  const rounds = marker.reviewRounds ?? [];
+  const repeat = rounds.includes(head);
+  const round = repeat ? rounds.indexOf(head) + 1 : rounds.length + 1;
+  const max = config.agent?.maxReviewRounds ?? Infinity;
+  return { round, repeat, exhausted: round > max };
+}
+
+/**
+ * Why the loop's record (on the hand-off's head) does not ask for the hand-off `wanted`, or
+ * undefined when it does: the record must name this very hand-off (node, attempt, head), and the
+ * PR must be neither escalated nor paused since. A writer's "Re-run jobs" of the agent's last
+ * workflow run delivers the loop's own dispatch again, its sender the loop: the record's
+ * escalation or pause on that head is what still tells it from the loop asking.
+ */
+export function handOffRefusal(
+  record: LoopMarker | undefined,
+  wanted: HandOffRecord,
+): string | undefined {
+  const asked = record?.handOff;
+  if (
+    !asked ||
+    asked.node !== wanted.node ||
+    asked.attempt !== wanted.attempt ||
+    asked.sha !== wanted.sha
+  )
+    return `the loop's record on ${wanted.sha.slice(0, 7)} asks for ${
+      asked ? `${asked.node} (attempt ${asked.attempt}) on ${asked.sha.slice(0, 7)}` : 'no hand-off'
+    }, not ${wanted.node} (attempt ${wanted.attempt})`;
+  if (record.escalation)
+    return `the pull request is escalated since (${record.escalation.reason}): an architect decides, or \`/coder resume\``;
+  if (record.pause)
+    return `the pull request is paused since, until ${record.pause.until} (${record.pause.reason}): the loop hands the work on again then`;
+  return undefined;
+}
