@@ -26,8 +26,8 @@ function parseState(word: string | undefined): TaskState {
 
 export const mark: CommandSpec = {
   usage:
-    'coder-loop mark <PlanName | path> <taskId> <todo|doing|done> [--dir <plansDir>]\n' +
-    '       coder-loop mark <PlanName | path> --phase <N> <todo|doing|done> [--dir <plansDir>]',
+    'mark <PlanName | path> <taskId> <todo|doing|done> [--dir <plansDir>]\n' +
+    'mark <PlanName | path> --phase <N> <todo|doing|done> [--dir <plansDir>]',
   summary: "set one task, or every task of a phase, to a state in the plan's own marks",
   options: { ...DIR_OPTION, phase: { type: 'string' } },
   async run(args, io) {

@@ -66,7 +66,7 @@ export function kindPlan(
     checkpoint: { path: sidecar.checkpoint, text: texts.get(sidecar.checkpoint) },
     warnings: kp.warnings,
 
-    toStart: () => kindPhaseToStart(label, kp),
+    toStart: (cli) => kindPhaseToStart(label, kp, cli),
     branch: (phase) => kindPhaseBranch(label, phase),
     record: (phase) => ({
       phase: phaseInteger(phase.number),
@@ -131,7 +131,8 @@ export function kindPlan(
     reportPath: (phase) => sidecar.report(phase, paths),
 
     statusPhase: () => (kp.problems.length === 0 ? kp.current : undefined),
-    statusSection: (lock) => kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock),
+    statusSection: (lock, cli) =>
+      kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock, cli),
 
     ...kindPlanLocal(kp, label, paths, texts),
 

@@ -67,8 +67,11 @@ export interface PhasePlan<P extends PhaseRef = PhaseRef> {
   readonly warnings: readonly Problem[];
 
   // ——— Start
-  /** Context valid? → the phase a start takes; or Plan Required, complete, waiting. */
-  toStart(): { phase: P } | Answer;
+  /**
+   * Context valid? → the phase a start takes; or Plan Required, complete, waiting. `cli`: how
+   * users run the CLI here (cliCommand.ts), for a command a problem's fix names.
+   */
+  toStart(cli?: string): { phase: P } | Answer;
   /** The phase's lock branch. */
   branch(phase: P): string;
   /** How the loop's record names the phase (and, for another kind, its tasks file). */
