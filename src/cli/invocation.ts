@@ -29,7 +29,7 @@ export interface Launch {
  * printed), in double quotes, or in single quotes when double ones would expand something.
  */
 export function shellWord(word: string, quote = false): string {
-  if (!quote && /^[\w@%+=:,./-]+$/.test(word)) return word;
+  if (!quote && /^[\w@%+=:,./-][\w@%+=:,./#-]*$/.test(word)) return word;
   return /["$`\\!]/.test(word) ? `'${word.replaceAll("'", `'\\''`)}'` : `"${word}"`;
 }
 

@@ -92,6 +92,9 @@ describe('how the CLI was run, from where it was started', () => {
 
   it('words the shell takes back as they are', () => {
     expect(shellWord('github:my-org/coder-loop')).toBe('github:my-org/coder-loop');
+    // `#` starts a comment only at a word's start: a Git spec's commit-ish needs no quotes.
+    expect(shellWord('github:my-org/coder-loop#v1')).toBe('github:my-org/coder-loop#v1');
+    expect(shellWord('#x')).toBe('"#x"');
     expect(shellWord('My Plan', true)).toBe('"My Plan"');
     expect(shellWord('Sample', true)).toBe('"Sample"');
     expect(shellWord('$HOME `x`')).toBe("'$HOME `x`'");
