@@ -1,5 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildPrompt } from '../src/core/agent/prompt.js';
+import {
+  defaultPlanGlobs,
+  findPlanFiles,
+  isPlanDocument,
+  KIND_LABELS,
+  kindOfPath,
+  mayBePlanDocument,
+  otherKindNames,
+  planDocumentsRoot,
+} from '../src/core/plan/kinds/index.js';
+import { KIND_MARKS } from '../src/core/plan/kinds/plan.js';
 import { KINDS } from '../src/core/plan/kinds/registry.js';
 import { repoRoot } from './paths.js';
 
@@ -97,5 +109,62 @@ describe('a plan kind is one folder and one registry line', () => {
         .map((id) => `${file}: ${id}`);
     });
     expect(unneeded).toEqual([]);
+  });
+});
+
+/** A path a default glob matches: `*` a name, `**\/` no folder. */
+const sample = (glob: string) => glob.replace(/\*\*\//g, '').replace(/\*/g, 'feature-1');
+
+describe('every kind of the registry, as the loop reads it', () => {
+  const globs = defaultPlanGlobs('docs/plans');
+
+  it('has its own id and display name, and the lists of kinds show it in the registry order', () => {
+    const ids = KINDS.map((k) => k.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z]+$/);
+    expect(Object.keys(KIND_LABELS)).toEqual(['coder', ...ids]);
+    expect(otherKindNames('or')).toBe(
+      `${KINDS.slice(0, -1)
+        .map((k) => k.label)
+        .join(', ')} or ${KINDS[KINDS.length - 1]!.label}`,
+    );
+    for (const k of KINDS) expect(KIND_MARKS[k.id]).toBe(k.marks);
+  });
+
+  it.each(KINDS.map((k) => [k.id, k] as const))(
+    "%s: its default places are found as its plans, its documents as the plan's",
+    (id, kind) => {
+      expect(kind.globs.length).toBeGreaterThan(0);
+      for (const glob of kind.globs) {
+        const path = sample(glob);
+        expect(path.endsWith(`/${kind.tasksFile}`)).toBe(true);
+        expect(kindOfPath(path)).toBe(id);
+        const [found] = findPlanFiles([path, 'README.md'], globs);
+        expect(found).toMatchObject({ kind: id, path });
+        // A document beside the tasks file is the plan's, and is known to be from its path alone.
+        const beside = `${found!.folder}/notes.md`;
+        expect(isPlanDocument(beside, found!)).toBe(true);
+        expect(mayBePlanDocument(beside, globs)).toBe(true);
+        expect(planDocumentsRoot(found!)).toBeDefined();
+      }
+    },
+  );
+
+  it("names every kind's folders in the agent's rule against editing plans", () => {
+    const prompt = buildPrompt({
+      node: 'tdd',
+      attempt: 1,
+      repository: 'o/r',
+      pullRequest: 1,
+      branch: 'coder/x/phase-1',
+      headSha: 'a'.repeat(40),
+      plansDir: 'docs/plans',
+      issue: { number: 1, title: 'x', body: '' },
+    });
+    const rule = prompt.split('\n').find((l) => l.startsWith('5. '))!;
+    for (const k of KINDS) {
+      const what = k.agentMayNotEdit;
+      expect(rule).toContain('path' in what ? `\`${what.path}\`` : k.label);
+    }
   });
 });
