@@ -61,8 +61,12 @@ export interface PlanKindModule<Id extends string = string> {
   readonly required: readonly { readonly names: readonly string[]; readonly what: string }[];
   /** Problems of the tasks file itself that stop a plan before its reader runs (its syntax). */
   validateTasksFile?(path: string, source: string): Problem[];
-  /** The files beside the tasks file whose text `open` quotes (paths from the plan's folder). */
-  readonly contextFiles?: readonly string[];
+  /**
+   * The paths (from the repository root) beyond the tasks file whose text `open` reads, those in
+   * the tree read before it opens. Asked again with every text read so far, so that a kind may
+   * name more once it has read its tasks file (none by default).
+   */
+  reads?(plan: KindFile, texts: ReadonlyMap<string, string>): string[];
 
   // — Its marks, read and written —
   /**
@@ -72,7 +76,7 @@ export interface PlanKindModule<Id extends string = string> {
   readonly marks: { readonly start: string | undefined; readonly done: string };
   /**
    * Opens a plan: `source` is its tasks file, `context` the problems of its documents, `present`
-   * every path of the tree, `files` the text of the tasks file and of `contextFiles`.
+   * every path of the tree, `files` the text of the tasks file and of what `reads` names.
    */
   open(
     plan: KindFile,

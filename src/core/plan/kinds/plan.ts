@@ -56,13 +56,19 @@ export function kindSidecar(plan: Pick<NamedPlan, 'sidecar'>): KindSidecar {
   };
 }
 
-/** The paths of the tree a kind's plan reads the text of: its tasks file, its context, its sidecar. */
-export function kindPlanReads(plan: NamedPlan, paths: Iterable<string>): string[] {
+/**
+ * The paths of the tree a kind's plan reads the text of: its tasks file, its sidecar, and what its
+ * kind `reads` (given the `texts` read so far).
+ */
+export function kindPlanReads(
+  plan: NamedPlan,
+  paths: Iterable<string>,
+  texts: ReadonlyMap<string, string> = new Map(),
+): string[] {
   const present = new Set(paths);
   const sidecar = kindSidecar(plan);
   const wanted = [plan.path, sidecar.masterLog, sidecar.checkpoint];
-  if (plan.kind !== 'coder')
-    for (const f of kindModule(plan.kind).contextFiles ?? []) wanted.push(`${plan.folder}/${f}`);
+  if (plan.kind !== 'coder') wanted.push(...(kindModule(plan.kind).reads?.(plan, texts) ?? []));
   return [...new Set(wanted)].filter((p) => present.has(p));
 }
 
