@@ -92,8 +92,9 @@ export function nextStory(
 /**
  * A story file and sprint-status.yaml that say different things: BMAD's tools go by
  * sprint-status.yaml when it exists (dev-story's step 4), and so does the loop — with a warning,
- * but for the one disagreement dev-story itself leaves (the story `ready-for-dev` while
- * sprint-status.yaml says `in-progress`: step 4 writes only the latter).
+ * but for the two disagreements BMAD's own flow leaves: the story `ready-for-dev` while
+ * sprint-status.yaml says `in-progress` (dev-story's step 4 writes only the latter), or says
+ * `backlog` (sprint_plan.py reads a backlog story with a file as `ready-for-dev`).
  */
 export function storyDisagreement(
   entry: BmadEntry,
@@ -112,7 +113,7 @@ export function storyDisagreement(
   }
   const written = story.status?.raw.toLowerCase();
   if (written === undefined || entry.status === undefined || written === entry.status) return out;
-  if (written === 'ready-for-dev' && entry.status === 'in-progress') return out;
+  if (written === 'ready-for-dev' && ['in-progress', 'backlog'].includes(entry.status)) return out;
   out.push({
     severity: 'warning',
     path,
