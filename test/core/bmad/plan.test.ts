@@ -1,8 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import picomatch from 'picomatch';
 import {
+  BMAD_GLOBS,
   bmadDocumentsRoot,
+  bmadPlanName,
   bmadReads,
+  bmadSidecar,
+  isSprintStatusPath,
   openBmad,
   type BmadFileEdit,
 } from '../../../src/core/plan/kinds/bmad/index.js';
@@ -140,6 +145,39 @@ describe('a v6 BMAD plan (BMAD’s own template)', () => {
     expect(bmadDocumentsRoot('docs/sprint-artifacts/sprint-status.yaml')).toBe(
       'docs/sprint-artifacts',
     );
+  });
+});
+
+describe('where a BMAD plan is and what it is called', () => {
+  it('is found where v6 and its alphas write sprint-status.yaml, at any depth', () => {
+    const found = picomatch([...BMAD_GLOBS], { dot: true });
+    expect(
+      [
+        `${V6}/sprint-status.yaml`,
+        `apps/web/${V6}/sprint-status.yaml`,
+        'docs/sprint-artifacts/sprint-status.yaml',
+        'sprint-status.yaml',
+        `${V6}/1-1-user-authentication.md`,
+        '_bmad-output/sprint-status.yaml',
+      ].filter((p) => found(p)),
+    ).toEqual([
+      `${V6}/sprint-status.yaml`,
+      `apps/web/${V6}/sprint-status.yaml`,
+      'docs/sprint-artifacts/sprint-status.yaml',
+    ]);
+    expect(isSprintStatusPath('x/sprint-status.yaml')).toBe(true);
+    expect(isSprintStatusPath('x/my-sprint-status.yaml')).toBe(false);
+  });
+
+  it('is named by its project folder (bmad at the root); its sidecar sits beside it', () => {
+    expect(bmadPlanName(`${V6}/sprint-status.yaml`)).toBe('bmad');
+    expect(bmadPlanName(`apps/web/${V6}/sprint-status.yaml`)).toBe('web');
+    expect(bmadPlanName('docs/sprint-artifacts/sprint-status.yaml')).toBe('bmad');
+    expect(bmadPlanName('svc/docs/sprint-artifacts/sprint-status.yaml')).toBe('svc');
+    expect(bmadPlanName('planning/sprint-status.yaml')).toBe('planning');
+    expect(bmadPlanName('sprint-status.yaml')).toBe('bmad');
+    expect(bmadSidecar(`${V6}/sprint-status.yaml`)).toBe(`${V6}/coder-loop`);
+    expect(bmadSidecar('sprint-status.yaml')).toBe('coder-loop');
   });
 });
 
