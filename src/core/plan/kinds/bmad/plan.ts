@@ -254,7 +254,10 @@ export function openBmad(
     return { story, file: phase.story, text: texts.get(phase.story)! };
   };
   const sprintTo = (phase: BmadPhase, status: string): BmadFileEdit[] => {
-    const text = setSprintStatus(source!, entryOf(phase), status);
+    const entry = entryOf(phase);
+    // A legacy value that reads as the status already (`contexted`: in-progress) stays as written.
+    if (entry.status === status) return [];
+    const text = setSprintStatus(source!, entry, status);
     return text === source ? [] : [{ path, text }];
   };
   const boxes = (
