@@ -1,10 +1,9 @@
 import type { Problem } from '../../problem.js';
-import type { NamedPlan } from './discovery.js';
 
 /**
- * The kind-neutral view of a plan of another kind (`KindPlan`, opened by `openKindPlan` in
- * plan.ts), and what the kinds' openers share: the view of a plan that could not be read, errors
- * told from warnings, the quoted sections' bound.
+ * The kind-neutral view of a plan of another kind (`KindReading`, what a kind's `open` returns;
+ * `openKindPlan` in plan.ts adds the plan and its sidecar), and what the kinds' openers share: the
+ * view of a plan that could not be read, errors told from warnings, the quoted sections' bound.
  */
 
 export type KindState = 'todo' | 'doing' | 'done' | 'set-aside';
@@ -63,8 +62,8 @@ export interface KindSidecar {
   ) => string;
 }
 
-export interface KindPlan {
-  plan: NamedPlan;
+/** A plan of another kind as its kind's `open` reads it. */
+export interface KindReading {
   phases: KindPhase[];
   /** The phase the loop starts next; undefined when the plan is complete or must wait. */
   current: KindPhase | undefined;
@@ -79,7 +78,6 @@ export interface KindPlan {
   problems: Problem[];
   /** Lookalike tasks and other warnings: named in the reply, the start goes on. */
   warnings: Problem[];
-  sidecar: KindSidecar;
   /** The tasks file with the phase's open tasks marked in progress (spec-kit: unchanged). */
   markStart: (phase: KindPhase) => string;
   /** The tasks file with the phase's tasks marked done. */
@@ -90,16 +88,15 @@ export interface KindPlan {
 /** Most characters of a document's text quoted for a phase's PR and agent. */
 export const QUOTE_LIMIT = 20_000;
 
-export function emptyKindPlan(plan: NamedPlan, sidecar: KindSidecar, problem: Problem): KindPlan {
+/** The reading of a plan that could not be read: no phase, and why. */
+export function emptyReading(problem: Problem): KindReading {
   return {
-    plan,
     phases: [],
     current: undefined,
     complete: false,
     waiting: undefined,
     problems: [problem],
     warnings: [],
-    sidecar,
     markStart: () => '',
     markDone: () => '',
     context: () => ({ links: [], sections: [] }),
