@@ -122,8 +122,18 @@ export function kindPlan(
       );
     },
     markDone: kp.markDone,
-    afterDone(phase, marked) {
-      const after = openKindPlan(plan, paths, new Map([...texts, [plan.path, marked]]));
+    beside: (phase, at) =>
+      (kp.beside?.[at](phase) ?? []).map((e) => ({ path: e.path, content: e.text })),
+    afterDone(phase, marked, beside = []) {
+      const after = openKindPlan(
+        plan,
+        paths,
+        new Map([
+          ...texts,
+          ...beside.map((c) => [c.path, c.content] as const),
+          [plan.path, marked],
+        ]),
+      );
       const done = after.phases.find((p) => p.number === phase.number) ?? phase;
       return { tasks: kindReportTasks(done), next: after.current };
     },

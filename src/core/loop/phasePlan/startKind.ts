@@ -218,7 +218,7 @@ export function openWhenRead(
   paths: readonly string[],
   texts: ReadonlyMap<string, string>,
 ): { need: string[] } | { open: KindPlan } {
-  const need = kindPlanReads(plan, paths).filter((p) => !texts.has(p));
+  const need = kindPlanReads(plan, paths, texts).filter((p) => !texts.has(p));
   return need.length ? { need } : { open: openKindPlan(plan, paths, texts) };
 }
 

@@ -174,6 +174,14 @@ export function findPlanFiles(paths: readonly string[], globs: readonly string[]
   return out;
 }
 
+/** The name of a plan that is not a tag: its kind's `planName`, else its tasks file's folder. */
+export function planName(kind: PlanKind, path: string): string {
+  const own = kind === 'coder' ? undefined : kindModule(kind).planName;
+  if (own) return own(path);
+  const folder = kind === 'coder' ? dirOf(dirOf(path)) : dirOf(path);
+  return baseOf(folder);
+}
+
 /** A plan as the loop names it: a kind's folder, a tag of a tagged kind, or a coder plan folder. */
 export interface NamedPlan extends FoundPlanFile {
   name: string;
@@ -197,7 +205,7 @@ export function namePlans(
         const sidecar = `${file.folder}/coder-loop/${tag}`;
         plans.push({ ...file, name: tag, tag, sidecar });
       }
-    } else plans.push({ ...file, name: baseOf(file.folder) });
+    } else plans.push({ ...file, name: planName(file.kind, file.path) });
   }
   const problems: Problem[] = [];
   const byName = new Map<string, NamedPlan[]>();

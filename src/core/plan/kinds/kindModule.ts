@@ -63,6 +63,17 @@ export interface PlanKindModule<Id extends string = string> {
   validateTasksFile?(path: string, source: string): Problem[];
   /** The files beside the tasks file whose text `open` quotes (paths from the plan's folder). */
   readonly contextFiles?: readonly string[];
+  /**
+   * Files `open` reads that the tasks file's text names (BMAD's story files, listed in its
+   * sprint-status.yaml): asked again once `texts` holds what was read, until it names no more.
+   */
+  reads?(
+    plan: KindFile,
+    present: ReadonlySet<string>,
+    texts: ReadonlyMap<string, string>,
+  ): string[];
+  /** A plan's name from its tasks file's path (default: the name of the tasks file's folder). */
+  planName?(path: string): string;
 
   // — Its marks, read and written —
   /**
@@ -72,7 +83,7 @@ export interface PlanKindModule<Id extends string = string> {
   readonly marks: { readonly start: string | undefined; readonly done: string };
   /**
    * Opens a plan: `source` is its tasks file, `context` the problems of its documents, `present`
-   * every path of the tree, `files` the text of the tasks file and of `contextFiles`.
+   * every path of the tree, `files` the text of the tasks file, of `contextFiles` and of `reads`.
    */
   open(
     plan: KindFile,

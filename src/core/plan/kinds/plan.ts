@@ -1,6 +1,7 @@
 import {
   kindModule,
   kindOfPath,
+  planName,
   validateKindContext,
   type NamedPlan,
   type PlanKind,
@@ -56,13 +57,23 @@ export function kindSidecar(plan: Pick<NamedPlan, 'sidecar'>): KindSidecar {
   };
 }
 
-/** The paths of the tree a kind's plan reads the text of: its tasks file, its context, its sidecar. */
-export function kindPlanReads(plan: NamedPlan, paths: Iterable<string>): string[] {
+/**
+ * The paths of the tree a kind's plan reads the text of: its tasks file, its context, its sidecar,
+ * and what the texts read so far (`texts`) name (its kind's `reads`).
+ */
+export function kindPlanReads(
+  plan: NamedPlan,
+  paths: Iterable<string>,
+  texts: ReadonlyMap<string, string> = new Map(),
+): string[] {
   const present = new Set(paths);
   const sidecar = kindSidecar(plan);
   const wanted = [plan.path, sidecar.masterLog, sidecar.checkpoint];
-  if (plan.kind !== 'coder')
-    for (const f of kindModule(plan.kind).contextFiles ?? []) wanted.push(`${plan.folder}/${f}`);
+  if (plan.kind !== 'coder') {
+    const kind = kindModule(plan.kind);
+    for (const f of kind.contextFiles ?? []) wanted.push(`${plan.folder}/${f}`);
+    wanted.push(...(kind.reads?.(plan, present, texts) ?? []));
+  }
   return [...new Set(wanted)].filter((p) => present.has(p));
 }
 
@@ -111,7 +122,7 @@ export function planFromRef(ref: string): NamedPlan | undefined {
   const sidecar = `${folder}/coder-loop`.replace(/^\//, '');
   return tag !== undefined
     ? { kind, path: path!, folder, sidecar: `${sidecar}/${tag}`, name: tag, tag }
-    : { kind, path: path!, folder, sidecar, name: folder.slice(folder.lastIndexOf('/') + 1) };
+    : { kind, path: path!, folder, sidecar, name: planName(kind, path!) };
 }
 
 /** How a loop record names a plan of another kind: its tasks file, and its tag if tagged. */

@@ -80,9 +80,25 @@ export interface KindReading {
   warnings: Problem[];
   /** The tasks file with the phase's open tasks marked in progress (spec-kit: unchanged). */
   markStart: (phase: KindPhase) => string;
+  /**
+   * A kind whose tasks live in files beside its tasks file (BMAD: a story's boxes and `Status:`
+   * in the story file): what a start, a completion, or tasks set to a state change there, each
+   * file with its new text. Absent: the tasks file is the only file a mark changes.
+   */
+  beside?: {
+    start(phase: KindPhase): KindFileEdit[];
+    done(phase: KindPhase): KindFileEdit[];
+    tasks(ids: ReadonlySet<string>, state: Exclude<KindState, 'set-aside'>): KindFileEdit[];
+  };
   /** The tasks file with the phase's tasks marked done. */
   markDone: (phase: KindPhase) => string;
   context: (phase: KindPhase) => KindContext;
+}
+
+/** A file a mark changes beside the tasks file, with its new text. */
+export interface KindFileEdit {
+  path: string;
+  text: string;
 }
 
 /** Most characters of a document's text quoted for a phase's PR and agent. */
