@@ -64,7 +64,7 @@ export function kindPlanLocal(
           state: t.state,
           text: t.text,
           ...(t.note ? { note: t.note } : {}),
-          depth: 0,
+          depth: t.depth ?? 0,
         })),
         finished: p.finished,
       })),

@@ -16,6 +16,8 @@ export interface KindTask {
   line: number;
   /** Kiro's `[ ]*`: not required for the phase to complete; the loop never marks it. */
   optional: boolean;
+  /** How deep it is nested under the phase's other tasks (BMAD's subtasks: 1); absent: 0. */
+  depth?: number;
   /**
    * What the state alone does not say: `optional` (Kiro), or Task Master's `blocked` (not
    * started over a person's block), `review`, `deferred`, `cancelled`.
