@@ -6,3 +6,4 @@ export * from './sprintStatus.js';
 export * from './story.js';
 export * from './paths.js';
 export * from './plan.js';
+export * from './kind.js';

@@ -201,6 +201,7 @@ export function openBmad(
         line: t.line,
         optional: false,
         requirements: t.requirements,
+        ...(t.depth > 0 ? { depth: t.depth } : {}),
       })),
       finished: entry.status === 'done',
       key: entry.key,
