@@ -112,13 +112,11 @@ export interface SkippedPlanFiles {
 
 /**
  * The files among `paths` that belong to plans the loop does not run: a kind's files it never
- * runs (its `notRun`: completed changes, never started again), and BMAD's files (a
- * `_bmad-output/` folder, a `sprint-status.yaml`, `*.story.md` stories), a kind the loop does not
- * read. One entry per folder of them, sorted by path.
+ * runs (its `notRun`: completed changes, never started again; another version's files). One
+ * entry per folder of them, sorted by path.
  */
 export function skippedPlanFiles(paths: Iterable<string>): SkippedPlanFiles[] {
   const notRun = new Map<string, { n: number; why: (n: number) => string }>();
-  const bmad = new Map<string, string>();
   const kinds = KINDS.filter((k) => k.notRun);
   for (const path of paths) {
     const never = kinds.reduce<ReturnType<NonNullable<PlanKindModule['notRun']>>>(
@@ -127,19 +125,9 @@ export function skippedPlanFiles(paths: Iterable<string>): SkippedPlanFiles[] {
     );
     if (never) {
       notRun.set(never.folder, { n: (notRun.get(never.folder)?.n ?? 0) + 1, why: never.why });
-      continue;
     }
-    const output = /^(.*?(?:^|\/)_bmad-output\/)/.exec(path);
-    if (output) bmad.set(output[1]!, "BMAD's output: BMAD is not read");
-    else if (baseOf(path) === 'sprint-status.yaml')
-      bmad.set(path, "BMAD's sprint status: BMAD is not read");
-    else if (path.endsWith('.story.md'))
-      bmad.set(`${dirOf(path)}/`.replace(/^\//, ''), 'BMAD stories: BMAD is not read');
   }
-  const out: SkippedPlanFiles[] = [
-    ...[...notRun].map(([path, { n, why }]) => ({ path, why: why(n) })),
-    ...[...bmad].map(([path, why]) => ({ path, why })),
-  ];
+  const out: SkippedPlanFiles[] = [...notRun].map(([path, { n, why }]) => ({ path, why: why(n) }));
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
