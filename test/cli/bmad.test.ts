@@ -124,6 +124,25 @@ describe('coder-loop CLI on a BMAD project', () => {
     expect(read(dir, STORY)).toBe(FILES[STORY]);
   });
 
+  it('mark a task doing: its story in-progress in sprint-status.yaml (BMAD has no in-progress box)', async () => {
+    const dir = checkout(FILES);
+    const r = await inProcess(dir, 'mark', 'bmad', '1.2/2.1', 'doing');
+    expect(r).toEqual({
+      code: 0,
+      stdout: '1-2-account-management: ready-for-dev → in-progress',
+      stderr: '',
+    });
+    expect(read(dir, SPRINT)).toBe(
+      FILES[SPRINT]!.replace(
+        '  1-2-account-management: ready-for-dev\n',
+        '  1-2-account-management: in-progress\n',
+      ),
+    );
+    expect(read(dir, STORY)).toBe(FILES[STORY]);
+    const again = await inProcess(dir, 'mark', 'bmad', '1.2/2.1', 'doing');
+    expect(again.stdout).toBe('Nothing to change: already doing.');
+  });
+
   it('spec: the current story’s tasks, traced in the working tree', async () => {
     const dir = checkout({ ...FILES, 'src/account.ts': 'export {};\n' });
     const git = (...args: string[]) =>

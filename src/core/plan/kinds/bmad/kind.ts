@@ -2,7 +2,7 @@ import { defineKind } from '../kindModule.js';
 import type { KindFileEdit, KindPhase } from '../view.js';
 import { BMAD_GLOBS, bmadPlanName } from './paths.js';
 import { bmadDocumentsRoot, bmadReads, openBmad, type BmadPhase } from './plan.js';
-import { readSprintStatus } from './sprintStatus.js';
+import { readSprintStatus, setSprintStatus } from './sprintStatus.js';
 
 const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/')));
 
@@ -76,7 +76,22 @@ export const bmadKind = defineKind({
     const read = readSprintStatus(source, plan.path);
     return new Map(read.entries.filter((e) => e.kind === 'story').map((e) => [e.key, e.raw ?? '']));
   },
-  // Its tasks are in the story files (`beside`): sprint-status.yaml holds no box.
-  setTasks: (_plan, source) => source,
+  // Its boxes are in the story files (`beside`); a task under way puts its story under way: the
+  // story `in-progress` in sprint-status.yaml (from `backlog` or `ready-for-dev`), as a start does.
+  setTasks(plan, source, ids, state) {
+    if (state !== 'doing') return source;
+    const stories = new Set([...ids].map((id) => id.slice(0, id.indexOf('/'))));
+    const starting = readSprintStatus(source, plan.path)
+      .entries.filter(
+        (e) =>
+          e.kind === 'story' &&
+          stories.has(e.number!) &&
+          e.value !== undefined &&
+          (e.status === 'backlog' || e.status === 'ready-for-dev'),
+      )
+      // Last first, so that the offsets of the earlier values hold.
+      .sort((a, b) => b.value!.start - a.value!.start);
+    return starting.reduce((out, e) => setSprintStatus(out, e, 'in-progress'), source);
+  },
   agentMayNotEdit: { path: '_bmad-output/' },
 });
