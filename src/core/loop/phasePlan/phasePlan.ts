@@ -48,10 +48,10 @@ export interface PlanText {
 }
 
 /**
- * One plan of any kind — the coder layout (`docs/plans/<Plan>/`), spec-kit, Kiro, Task Master,
- * OpenSpec — as the loop's start, completion and PR body see it. Each kind is one adapter
- * (`coderPlan.ts`, `kindPlan.ts`); the start (`markInProgress`, `pullRequest`) and the completion
- * (`markComplete`) are written once over this interface.
+ * One plan of any kind — the coder layout (`docs/plans/<Plan>/`) or a kind of the registry
+ * (src/core/plan/kinds/registry.ts) — as the loop's start, completion and PR body see it. Each
+ * kind is one adapter (`coderPlan.ts`, `kindPlan.ts`); the start (`markInProgress`,
+ * `pullRequest`) and the completion (`markComplete`) are written once over this interface.
  */
 export interface PhasePlan<P extends PhaseRef = PhaseRef> {
   readonly kind: PlanKind;
@@ -76,7 +76,7 @@ export interface PhasePlan<P extends PhaseRef = PhaseRef> {
   /** The tasks file with the phase's open tasks marked in progress (unchanged: no such mark). */
   markStart(phase: P): string;
   /**
-   * The files beside the tasks file a start or a completion changes (BMAD: the story file's boxes
+   * The files beside the tasks file a start or a completion changes (a story file's boxes
    * and `Status:`), each with its new text; none for most kinds.
    */
   beside(phase: P, at: 'start' | 'done'): FileChange[];
@@ -176,9 +176,9 @@ export interface PhaseStart {
 
 /**
  * Mark in progress, for every kind: the phase's open tasks get the kind's own in-progress mark
- * (coder `[~]`, Kiro `[-]`, Task Master `"in-progress"`; spec-kit and OpenSpec have none, so the
- * lock branch and its PR are the record) and "Coder started" is appended to the master log — the
- * file changes of the one start commit on the lock branch.
+ * (coder `[~]`, another kind's `marks.start`; a kind without one leaves the tasks file as it is,
+ * and the lock branch and its PR are the record) and "Coder started" is appended to the master
+ * log — the file changes of the one start commit on the lock branch.
  */
 export function markInProgress<P extends PhaseRef>(
   plan: PhasePlan<P>,

@@ -64,7 +64,7 @@ export type NamedPhase<P> =
 export interface Marked {
   text: string;
   changes: string[];
-  /** The files beside the tasks file the edit changes (BMAD's story file), with their new text. */
+  /** The files beside the tasks file the edit changes (a story file of the kind's), with their new text. */
   beside?: { path: string; text: string }[];
 }
 

@@ -117,12 +117,10 @@ export interface SkippedPlanFiles {
  */
 export function skippedPlanFiles(paths: Iterable<string>): SkippedPlanFiles[] {
   const notRun = new Map<string, { n: number; why: (n: number) => string }>();
-  const kinds = KINDS.filter((k) => k.notRun);
+  const kinds = KINDS.flatMap((k) => (k.notRun ? [k.notRun] : []));
   for (const path of paths) {
-    const never = kinds.reduce<ReturnType<NonNullable<PlanKindModule['notRun']>>>(
-      (got, k) => got ?? k.notRun!(path),
-      undefined,
-    );
+    let never: ReturnType<(typeof kinds)[number]> | undefined;
+    for (const notRunOf of kinds) if ((never = notRunOf(path))) break;
     if (never) {
       notRun.set(never.folder, { n: (notRun.get(never.folder)?.n ?? 0) + 1, why: never.why });
     }

@@ -61,17 +61,12 @@ export interface PlanKindModule<Id extends string = string> {
   readonly required: readonly { readonly names: readonly string[]; readonly what: string }[];
   /** Problems of the tasks file itself that stop a plan before its reader runs (its syntax). */
   validateTasksFile?(path: string, source: string): Problem[];
-  /** The files beside the tasks file whose text `open` quotes (paths from the plan's folder). */
-  readonly contextFiles?: readonly string[];
   /**
-   * Files `open` reads that the tasks file's text names (BMAD's story files, listed in its
-   * sprint-status.yaml): asked again once `texts` holds what was read, until it names no more.
+   * The paths (from the repository root) beyond the tasks file whose text `open` reads, those in
+   * the tree read before it opens. Asked again with every text read so far, so that a kind may
+   * name more once it has read its tasks file (none by default).
    */
-  reads?(
-    plan: KindFile,
-    present: ReadonlySet<string>,
-    texts: ReadonlyMap<string, string>,
-  ): string[];
+  reads?(plan: KindFile, texts: ReadonlyMap<string, string>): string[];
   /** A plan's name from its tasks file's path (default: the name of the tasks file's folder). */
   planName?(path: string): string;
 
@@ -83,7 +78,7 @@ export interface PlanKindModule<Id extends string = string> {
   readonly marks: { readonly start: string | undefined; readonly done: string };
   /**
    * Opens a plan: `source` is its tasks file, `context` the problems of its documents, `present`
-   * every path of the tree, `files` the text of the tasks file, of `contextFiles` and of `reads`.
+   * every path of the tree, `files` the text of the tasks file and of what `reads` names.
    */
   open(
     plan: KindFile,

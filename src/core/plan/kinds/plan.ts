@@ -58,8 +58,8 @@ export function kindSidecar(plan: Pick<NamedPlan, 'sidecar'>): KindSidecar {
 }
 
 /**
- * The paths of the tree a kind's plan reads the text of: its tasks file, its context, its sidecar,
- * and what the texts read so far (`texts`) name (its kind's `reads`).
+ * The paths of the tree a kind's plan reads the text of: its tasks file, its sidecar, and what its
+ * kind `reads` (given the `texts` read so far).
  */
 export function kindPlanReads(
   plan: NamedPlan,
@@ -69,11 +69,7 @@ export function kindPlanReads(
   const present = new Set(paths);
   const sidecar = kindSidecar(plan);
   const wanted = [plan.path, sidecar.masterLog, sidecar.checkpoint];
-  if (plan.kind !== 'coder') {
-    const kind = kindModule(plan.kind);
-    for (const f of kind.contextFiles ?? []) wanted.push(`${plan.folder}/${f}`);
-    wanted.push(...(kind.reads?.(plan, present, texts) ?? []));
-  }
+  if (plan.kind !== 'coder') wanted.push(...(kindModule(plan.kind).reads?.(plan, texts) ?? []));
   return [...new Set(wanted)].filter((p) => present.has(p));
 }
 

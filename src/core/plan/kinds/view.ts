@@ -12,20 +12,20 @@ export interface KindTask {
   id: string;
   text: string;
   state: KindState;
-  /** 1-based line of the task's mark (markdown) or `status` value (Task Master). */
+  /** 1-based line of the task's mark (markdown) or `status` value (JSON). */
   line: number;
-  /** Kiro's `[ ]*`: not required for the phase to complete; the loop never marks it. */
+  /** An optional task (`[ ]*`): not required for the phase to complete; the loop never marks it. */
   optional: boolean;
-  /** How deep it is nested under the phase's other tasks (BMAD's subtasks: 1); absent: 0. */
+  /** How deep it is nested under the phase's other tasks (a subtask: 1); absent: 0. */
   depth?: number;
   /**
-   * What the state alone does not say: `optional` (Kiro), or Task Master's `blocked` (not
+   * What the state alone does not say: `optional`, or a status a person set: `blocked` (not
    * started over a person's block), `review`, `deferred`, `cancelled`.
    */
   note?: KindNote;
-  /** Requirement ids the task cites (Kiro's `_Requirements: 1.2_`, spec-kit's `[US1]`). */
+  /** Requirement ids the task cites (`_Requirements: 1.2_`, a user story's `[US1]`). */
   requirements?: string[];
-  /** Task Master's details and test strategy (Passes Spec? reads paths and ids in them). */
+  /** A task's details and test strategy (Passes Spec? reads paths and ids in them). */
   details?: string;
   testStrategy?: string;
 }
@@ -33,14 +33,14 @@ export interface KindTask {
 export type KindNote = 'optional' | 'blocked' | 'review' | 'deferred' | 'cancelled';
 
 export interface KindPhase {
-  /** `3`, `3.1` (spec-kit); a top-level task's number (Kiro) or id (Task Master). */
+  /** `3`, `3.1` (a heading's number); a top-level task's number or id. */
   number: string;
   name: string;
   line: number;
   tasks: KindTask[];
   /**
-   * Nothing is left to do in it, as its tool counts: every required task done (spec-kit, Kiro),
-   * or the task's own status `done`, `cancelled` or `deferred` (Task Master).
+   * Nothing is left to do in it, as its tool counts: every required task done, or (a kind of
+   * statuses) the task's own status `done`, `cancelled` or `deferred`.
    */
   finished: boolean;
 }
@@ -74,18 +74,18 @@ export interface KindReading {
    * read is never complete.
    */
   complete: boolean;
-  /** Work remains and no phase can start (Task Master: blocked, in review, a dependency): why. */
+  /** Work remains and no phase can start (blocked, in review, a dependency): why. */
   waiting: string | undefined;
   /** Errors (context missing, a file the reader refuses): nothing may start. */
   problems: Problem[];
   /** Lookalike tasks and other warnings: named in the reply, the start goes on. */
   warnings: Problem[];
-  /** The tasks file with the phase's open tasks marked in progress (spec-kit: unchanged). */
+  /** The tasks file with the phase's open tasks marked in progress (unchanged without a mark). */
   markStart: (phase: KindPhase) => string;
   /**
-   * A kind whose tasks live in files beside its tasks file (BMAD: a story's boxes and `Status:`
-   * in the story file): what a start, a completion, or tasks set to a state change there, each
-   * file with its new text. Absent: the tasks file is the only file a mark changes.
+   * A kind whose tasks live in files beside its tasks file (boxes and a `Status:` line in story
+   * files): what a start, a completion, or tasks set to a state change there, each file with its
+   * new text. Absent: the tasks file is the only file a mark changes.
    */
   beside?: {
     start(phase: KindPhase): KindFileEdit[];

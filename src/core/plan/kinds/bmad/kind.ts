@@ -36,7 +36,7 @@ export const bmadKind = defineKind({
     };
   },
   required: [],
-  reads: (plan, present, texts) => bmadReads(plan.path, present, texts),
+  reads: (plan, texts) => bmadReads(plan.path, texts),
   planName: bmadPlanName,
   marks: { start: 'in-progress', done: '[x]' },
   open(plan, source, context, present, files) {

@@ -1,7 +1,7 @@
 import type { Problem } from '../../../problem.js';
 import { QUOTE_LIMIT, splitProblems, type KindContext, type KindPhase } from '../view.js';
 import { nextStory, storyDisagreement, storyFileCandidates } from './paths.js';
-import { readSprintStatus, setSprintStatus, type BmadEntry } from './sprintStatus.js';
+import { readSprintStatus, setSprintStatus } from './sprintStatus.js';
 import { readStory, setStoryStatus, setStoryTasks, type BmadStory } from './story.js';
 
 /**
@@ -101,37 +101,22 @@ function planningDocuments(sprintStatusPath: string, present: ReadonlySet<string
   return links;
 }
 
-/** The stories of a read sprint-status.yaml, each with its file (the first candidate present). */
-function storyFiles(
-  path: string,
-  source: string,
-  present: ReadonlySet<string>,
-): { entry: BmadEntry; file: string | undefined }[] {
-  const read = readSprintStatus(source, path);
-  return read.entries
-    .filter((e) => e.kind === 'story')
-    .map((entry) => ({
-      entry,
-      file: storyFileCandidates(path, read.storyLocation, entry.key).find((p) => present.has(p)),
-    }));
-}
-
 /**
  * The files a BMAD plan is read from: its sprint-status.yaml first, then — once its text is
- * known — the story file of every story it lists that has one. `texts` holds what was read.
+ * known — every file each story it lists may have (`storyFileCandidates`); the caller reads those
+ * of them that exist. `texts` holds what was read.
  */
-export function bmadReads(
-  path: string,
-  paths: Iterable<string>,
-  texts: ReadonlyMap<string, string>,
-): string[] {
-  const present = new Set(paths);
-  if (!present.has(path)) return [];
+export function bmadReads(path: string, texts: ReadonlyMap<string, string>): string[] {
   const source = texts.get(path);
   if (source === undefined) return [path];
+  const read = readSprintStatus(source, path);
   return [
-    path,
-    ...storyFiles(path, source, present).flatMap(({ file }) => (file !== undefined ? [file] : [])),
+    ...new Set([
+      path,
+      ...read.entries
+        .filter((e) => e.kind === 'story')
+        .flatMap((e) => storyFileCandidates(path, read.storyLocation, e.key)),
+    ]),
   ];
 }
 

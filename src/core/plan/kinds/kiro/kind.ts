@@ -30,7 +30,7 @@ export const kiroKind = defineKind({
     { names: ['requirements.md', 'bugfix.md'], what: "Kiro's requirements" },
     { names: ['design.md'], what: "Kiro's design" },
   ],
-  contextFiles: ['requirements.md', 'bugfix.md', 'design.md'],
+  reads: (plan) => ['requirements.md', 'bugfix.md', 'design.md'].map((f) => `${plan.folder}/${f}`),
   marks: { start: '[-]', done: '[x]' },
   ...dialectKind({
     read: (source, path) => readKiro(source, path),
