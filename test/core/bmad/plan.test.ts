@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import picomatch from 'picomatch';
+import { defaultPlanGlobs, mayBePlanDocument } from '../../../src/core/plan/kinds/index.js';
 import {
   BMAD_GLOBS,
   bmadDocumentsRoot,
@@ -170,6 +171,21 @@ describe('where a BMAD plan is and what it is called', () => {
     ]);
     expect(isSprintStatusPath('x/sprint-status.yaml')).toBe(true);
     expect(isSprintStatusPath('x/my-sprint-status.yaml')).toBe(false);
+  });
+
+  it('a file under _bmad-output/ or an alpha’s docs/sprint-artifacts/ may be its document; the rest of docs/ is not', () => {
+    const globs = defaultPlanGlobs('docs/plans');
+    expect(
+      [
+        '_bmad-output/planning-artifacts/prd.md',
+        `${V6}/1-2-account-management.md`,
+        'apps/web/_bmad-output/planning-artifacts/epics.md',
+        'docs/sprint-artifacts/1-1-setup.md',
+        'docs/guide.md',
+        'docs/steering/product.md',
+        'src/index.ts',
+      ].map((p) => mayBePlanDocument(p, globs)),
+    ).toEqual([true, true, true, true, false, false, false]);
   });
 
   it('is named by its project folder (bmad at the root); its sidecar sits beside it', () => {

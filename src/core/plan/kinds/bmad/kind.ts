@@ -19,11 +19,12 @@ export const bmadKind = defineKind({
   tasksFile: 'sprint-status.yaml',
   globs: BMAD_GLOBS,
   test: () => 'plan',
-  tasksFilesAt: (dir) => [
-    `${dir}/sprint-status.yaml`,
-    `${dir}/implementation-artifacts/sprint-status.yaml`,
-    `${dir}/sprint-artifacts/sprint-status.yaml`,
-  ],
+  // A file under `_bmad-output/` is the plan's of `_bmad-output/implementation-artifacts/`; one
+  // under an alpha's `docs/sprint-artifacts/` (never the rest of `docs/`) is that folder's plan's.
+  tasksFilesAt: (dir) =>
+    dir === '_bmad-output' || dir.endsWith('/_bmad-output')
+      ? [`${dir}/sprint-status.yaml`, `${dir}/implementation-artifacts/sprint-status.yaml`]
+      : [`${dir}/sprint-status.yaml`],
   // `_bmad-output/` (planning and implementation artifacts), or an alpha's `docs/sprint-artifacts/`.
   documentsRoot: (folder) => bmadDocumentsRoot(`${folder}/sprint-status.yaml`),
   // BMAD v4's stories (`docs/stories/1.1.story.md`, no sprint-status.yaml): found, not read.
