@@ -75,6 +75,9 @@ describe('BMAD v6', () => {
     expect(pr.body).toContain('- [~] Task 1 (AC: #1)');
     expect(pr.body).toContain('- [~] Subtask 2.2 Show the refusal message');
     expect(pr.body).toContain('> 1. A signed-in user can change the display name.');
+    expect(pr.body).toContain(
+      `an approving review marks the tasks done in \`${STORY}\` and \`${SPRINT}\` and writes the phase report`,
+    );
 
     sim.push(
       BRANCH,
