@@ -1,5 +1,12 @@
 import nock from 'nock';
-import { afterScenario, beforeScenario, NOW, requestLog, testProbot } from '../helpers/github.js';
+import {
+  afterScenario,
+  beforeScenario,
+  NOW,
+  requestLog,
+  sha,
+  testProbot,
+} from '../helpers/github.js';
 import { fixture } from '../helpers/kinds.js';
 import { Deliver } from '../sim/events.js';
 import { SimGitHub } from '../sim/github.js';
@@ -116,6 +123,53 @@ describe('BMAD v6', () => {
     );
     expect(after[reports[0]!]).toContain('- [x] 1.2/1 Task 1 (AC: #1)');
     expect(after[`${SIDECAR}/Master_Log.md`]).toContain('**Coder completed** — bmad, Phase 1.2');
+  });
+
+  it('/coder run goes on to the next story once the first is merged: it has a file, so it starts', async () => {
+    const NEXT = `${IA}/1-3-plant-data-model.md`;
+    const files = {
+      ...FILES,
+      [NEXT]: FILES[STORY]!.replace(
+        '# Story 1.2: Account Management',
+        '# Story 1.3: Plant Data Model',
+      ),
+    };
+    const { sim, deliver } = await world(files);
+    await deliver.comment('/coder run bmad');
+    const first = sim.pulls[0]!;
+    expect(first.head).toBe(BRANCH);
+    sim.push(first.head, {
+      'test/account.test.ts': '// Acceptance criteria 1, 2 and 3\ntest("account", () => {});\n',
+      'src/account.ts': 'export const account = {};\n',
+    });
+    await deliver.pullRequest('synchronize', first.number);
+    await deliver.ci(first.head, 'success');
+    await deliver.review(first.number, 'reviewer1', 'approved');
+    await deliver.ci(first.head, 'success');
+    // A person merges it; GitHub sends `closed`.
+    const head = sim.headOf(first);
+    const merge = sha(`merge-${first.number}`);
+    sim.commits.set(merge, {
+      sha: merge,
+      tree: sim.commits.get(head)!.tree,
+      parents: [sim.refs.get(first.base)!, head],
+      message: `Merge pull request #${first.number}`,
+    });
+    sim.refs.set(first.base, merge);
+    first.merged = true;
+    first.state = 'closed';
+    await deliver.pullRequest('closed', first.number);
+    expect(sim.pulls.map((p) => [p.head, p.state])).toEqual([
+      [BRANCH, 'closed'],
+      ['coder/bmad/phase-1.3', 'open'],
+    ]);
+    // Story 1.2 done (by the first completion), 1.3 in-progress (by the second start).
+    expect(sim.files(sim.headOf(sim.pulls[1]!))[SPRINT]).toBe(
+      FILES[SPRINT]!.replace(
+        '  1-2-account-management: ready-for-dev\n',
+        '  1-2-account-management: done\n',
+      ).replace('  1-3-plant-data-model: backlog\n', '  1-3-plant-data-model: in-progress\n'),
+    );
   });
 
   it('the next story without a file waits for create-story; nothing is written', async () => {
