@@ -251,6 +251,24 @@ describe('real BMAD projects', () => {
     expect(bytes(edits[1]).equals(golden('finish-docvet/sprint-status.yaml'))).toBe(true);
   });
 
+  it('bmad-todo-app: story 2.3 in review holds the plan; 2.4’s file, written later, is read and warned of', () => {
+    const { plan } = open('real', 'sprint-status.yaml');
+    expect(plan.problems).toEqual([]);
+    expect(plan.current).toBeUndefined();
+    expect(plan.waiting).toMatch(
+      /^Story 2-3-mark-task-complete-un-complete-with-live-task-count is in review/,
+    );
+    const story = plan.phases.find((p) => p.number === '2.4')!;
+    expect([story.story, story.status, story.tasks.length > 0]).toEqual([
+      '2-4-edit-task-title.md',
+      'ready-for-dev',
+      true,
+    ]);
+    expect(plan.warnings.map((w) => [w.path, w.message.slice(0, 40)])).toEqual([
+      ['2-4-edit-task-title.md', 'The story says "Status: review" but spri'],
+    ]);
+  });
+
   it('MOAR-ATS (docs/sprint-artifacts/, v6 alpha statuses): the next story has no file yet', () => {
     const SPRINT = 'docs/sprint-artifacts/sprint-status.yaml';
     const { plan } = open('real-moar', SPRINT);
