@@ -79,7 +79,7 @@ describe('coder-loop CLI (built binary)', () => {
     const run = await cli(work, 'plans');
     expect(run).toEqual({
       code: 0,
-      stdout: `No plans found. There are no plans here: none under planning/, and no spec-kit, Kiro, Task Master or OpenSpec tasks file where those tools write them.\n${warning}\n`,
+      stdout: `No plans found. There are no plans here: none under planning/, and no spec-kit, Kiro, Task Master, OpenSpec or BMAD tasks file where those tools write them.\n${warning}\n`,
       stderr: '',
     });
     const doctor = await cli(work, 'doctor');
@@ -301,7 +301,7 @@ describe('coder-loop CLI (built binary)', () => {
     const run = await cli(work, 'status', 'Sample', '--dir', 'elsewhere');
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'coder-loop status: There are no plans here: none under elsewhere/, and no spec-kit, Kiro, Task Master or OpenSpec tasks file where those tools write them.\n',
+      'coder-loop status: There are no plans here: none under elsewhere/, and no spec-kit, Kiro, Task Master, OpenSpec or BMAD tasks file where those tools write them.\n',
     );
     expect((await cli(join(work, 'docs'), 'status', 'Sample', '--dir', 'plans')).code).toBe(0);
   });

@@ -122,6 +122,7 @@ export function coderPlan(
       );
     },
     markDone: (phase) => markPhase(text(PLAN_FILES.checklist)!, phase, 'done').source,
+    beside: () => [],
     afterDone(phase, marked) {
       const done = parseChecklist(marked, checklistPath);
       return {
