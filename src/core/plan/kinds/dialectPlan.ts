@@ -71,7 +71,7 @@ function readDialectTasks(plan: KindFile, dialect: MarkdownDialect, source: stri
   };
 }
 
-export function openDialect(
+function openDialect(
   plan: KindFile,
   dialect: MarkdownDialect,
   source: string,
