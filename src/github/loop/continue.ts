@@ -49,13 +49,12 @@ export async function continueRun(
   if (!run || marker.mode !== 'plan' || marker.plan !== run.plan) return undefined;
   const { gh, repo } = env;
   const reader = readerFor(env);
-  const head = await reader.branchHead(env.defaultBranch);
-  if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
   const [permission, tree, pulls] = await Promise.all([
     readPermission(gh, repo, run.starter),
-    reader.tree(head),
+    reader.base(env.defaultBranch),
     openPulls(gh, repo),
   ]);
+  if (!tree) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
   const where = await planState(reader, tree, config, marker);
   const phasePrefix = phaseBranch(run.plan, 0).replace(/0$/, '');
   const identity = await env.identity();

@@ -49,12 +49,14 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   const { branch, outcome } = plotted;
   const say = (body: string) => ({ kind: 'reply' as const, to: req.who.issue, body });
 
+  const unread = plotted.unread ?? [];
   if (snap.commit === undefined)
     return {
       write: 'commit',
       parent: { sha: snap.base.sha, tree: snap.base.tree },
       changes: plotted.changes,
       message: plotted.message,
+      ...(unread.length ? { alongside: unread } : {}),
     };
   if (!snap.lock) return { write: 'createLockRef', branch, sha: snap.commit };
   if (!snap.lock.acquired) {
@@ -84,6 +86,8 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
     // `finish`: this command's earlier delivery took the lock and stopped before the PR.
   }
   const sha = snap.lock.acquired ? snap.commit : snap.lock.sha;
+  // Read beside the commit; asked for here only by a shell that did not.
+  if (!snap.pull && unread.length) return { need: 'texts', paths: unread };
   if (!snap.pull)
     return { write: 'openPull', head: branch, base: req.defaultBranch, ...plotted.pull };
   const pr = snap.pull;
@@ -218,6 +222,7 @@ function plotPhase(
     },
     // The run's progress comment lists the plan's phases in the kind's own order.
     phases: plan.progress(),
+    unread: plan.pullReads(),
     locked: (pr) => reply.locked(plan.label, phase, branch, pr),
     started: (pr) => plan.started(phase, branch, pr) + warnings,
     view: {
