@@ -167,7 +167,7 @@ async function applyInOrder(env: LoopEnv, effects: readonly StartEffect[]): Prom
           // Acting as a person, the record is the PR body's marker: the comment's id, the
           // hand-off and the start commit's files go there.
           const pr = await getPull(gh, repo, number);
-          await setPullBody(gh, repo, pr.number, updateMarker(pr.body ?? '', record));
+          await setPullBody(gh, repo, pr.number, updateMarker(pr.body ?? '', record), pr.body);
         }
         await createCheckRun(
           gh,

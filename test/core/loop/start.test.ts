@@ -288,6 +288,18 @@ describe('decideStart: plan mode (/coder next)', () => {
     expect(decideStart(plan(), read)).not.toHaveProperty('alongside');
   });
 
+  it("a run's next phase: the close's note said last in the start's reply, or alone", () => {
+    const note = 'Pull request #8 merged; branch `coder/example/phase-0` deleted.';
+    const started = decideStart({ ...plan(), note }, { ...taken, pull: pull(true) });
+    if (!('done' in started)) throw new Error('not done');
+    const replies = started.effects.filter((e) => e.kind === 'reply');
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.body).toMatch(/^\*\*Coder started\*\*[^]*\n\nPull request #8 merged; /);
+    // A redelivery finds its start done: nothing to say but the note.
+    const again = decideStart({ ...plan(), note }, { ...taken, pull: pull(false) });
+    expect(again).toMatchObject({ effects: [{ kind: 'reply', to: 7, body: note }] });
+  });
+
   it('never changes the snapshot it is given', () => {
     const snap = Object.freeze({ ...held({ comment: 42 }), pull: Object.freeze(pull(true)) });
     const before = JSON.stringify(snap);

@@ -40,6 +40,24 @@ import type {
  * agent, the hand-off. Called again with each answer until it is `done`.
  */
 export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
+  const step = decide(req, snap);
+  return req.note !== undefined && 'done' in step ? withNote(step, req) : step;
+}
+
+/** A start's last step with `req.note` said last in its reply, or in a reply of its own. */
+function withNote(step: Extract<StartStep, { done: unknown }>, req: StartRequest): StartStep {
+  const note = req.note!;
+  const at = step.effects.findIndex((e) => e.kind === 'reply');
+  const effects =
+    at === -1
+      ? [{ kind: 'reply' as const, to: req.who.issue, body: note }, ...step.effects]
+      : step.effects.map((e, i) =>
+          i === at && e.kind === 'reply' ? { ...e, body: `${e.body}\n\n${note}` } : e,
+        );
+  return { ...step, effects };
+}
+
+function decide(req: StartRequest, snap: StartSnapshot): StartStep {
   if (!snap.base) return { need: 'base' };
   const gate = ciGateAtStart(req.loopWorkflow, snap.base.files, snap.texts);
   if ('need' in gate) return gate;

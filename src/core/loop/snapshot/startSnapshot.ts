@@ -59,6 +59,11 @@ export type StartRequest = {
   loopWorkflow?: string;
   /** How users run the CLI here (cliCommand.ts): the replies' commands run as printed. */
   cli?: string;
+  /**
+   * Said last in the start's reply (a run's merged phase: "merged; branch deleted"), so one
+   * comment tells both; said alone when the start has nothing to say (a redelivery).
+   */
+  note?: string;
 } & ({ mode: 'plan'; plan: string | undefined } | { mode: 'quick'; issue: QuickIssue });
 
 /** A PR as the start side sees it. */
