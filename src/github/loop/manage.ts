@@ -1,7 +1,7 @@
 import {
   assessComplexity,
   plansOfAnyKind,
-  taskmasterFiles,
+  taggedPlanFiles,
   loopPullProblem,
   readMarker,
   releaseTarget,
@@ -43,11 +43,11 @@ export async function status(
   const reader = readerFor(env);
   const tree = await reader.base(env.defaultBranch);
   if (!tree) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
-  // Every kind's plans (SPEC §2b); a Task Master file's tags name its plans.
+  // Every kind's plans (SPEC §2b); a tagged kind's file names its plans (its tags).
   const paths = [...tree.files.keys()];
   const texts = new Map(
     await Promise.all(
-      taskmasterFiles(config, paths).map(
+      taggedPlanFiles(config, paths).map(
         async (path) => [path, await reader.blob(tree.files.get(path)!)] as const,
       ),
     ),
