@@ -69,8 +69,13 @@ async function nextAsAUserWaits(run: number, probot: Probot, sim: { current: Sim
   };
 }
 
-/** The time to the PR and to the reply for `/coder next`, GitHub answering in `REQUEST_MS`. */
-export async function benchLatency(): Promise<string> {
+type Run = Awaited<ReturnType<typeof nextAsAUserWaits>>;
+
+/**
+ * `count` runs of `/coder next` as a user waits for it (after one warm-up), GitHub answering every
+ * request in `REQUEST_MS`.
+ */
+export async function nextRuns(count: number): Promise<Run[]> {
   nock.restore();
   try {
     const sim = { current: new SimGitHub({}) };
@@ -104,38 +109,44 @@ export async function benchLatency(): Promise<string> {
     // One warm-up event: module loading, JIT, and the App's identity (read once per process).
     await nextAsAUserWaits(0, probot, sim);
     const runs = [];
-    for (let i = 1; i <= 5; i++) runs.push(await nextAsAUserWaits(i, probot, sim));
-    const last = runs[runs.length - 1]!;
-    const times = (ms: number) =>
-      `${(ms / 1000).toFixed(2)} s (${(ms / REQUEST_MS).toFixed(1)} request times)`;
-    return [
-      `/coder next as a user waits: GitHub answering every request in ${REQUEST_MS} ms, the App's own throttling on (median of 5; each run a fresh installation, its token not counted)`,
-      table(
-        [
-          'requests',
-          'to the PR: rounds / requests',
-          'PR opened',
-          'reply posted',
-          'last request done',
-        ],
-        [
-          [
-            last.requests,
-            `${last.prRounds} / ${last.prRequests}`,
-            times(median(runs.map((r) => r.pr))),
-            times(median(runs.map((r) => r.reply))),
-            times(median(runs.map((r) => r.done))),
-          ],
-        ],
-      ),
-      '',
-      'The last run, request by request (start → end, ms from the first request):',
-      ...last.log.map(
-        (r, i) =>
-          `  ${String(i + 1).padStart(2)}. ${String(Math.round(r.start)).padStart(5)} → ${String(Math.round(r.end)).padStart(5)}  ${r.request}`,
-      ),
-    ].join('\n');
+    for (let i = 1; i <= count; i++) runs.push(await nextAsAUserWaits(i, probot, sim));
+    return runs;
   } finally {
     nock.activate();
   }
+}
+
+/** The time to the PR and to the reply for `/coder next`, GitHub answering in `REQUEST_MS`. */
+export async function benchLatency(): Promise<string> {
+  const runs = await nextRuns(5);
+  const last = runs[runs.length - 1]!;
+  const times = (ms: number) =>
+    `${(ms / 1000).toFixed(2)} s (${(ms / REQUEST_MS).toFixed(1)} request times)`;
+  return [
+    `/coder next as a user waits: GitHub answering every request in ${REQUEST_MS} ms, the App's own throttling on (median of 5; each run a fresh installation, its token not counted)`,
+    table(
+      [
+        'requests',
+        'to the PR: rounds / requests',
+        'PR opened',
+        'reply posted',
+        'last request done',
+      ],
+      [
+        [
+          last.requests,
+          `${last.prRounds} / ${last.prRequests}`,
+          times(median(runs.map((r) => r.pr))),
+          times(median(runs.map((r) => r.reply))),
+          times(median(runs.map((r) => r.done))),
+        ],
+      ],
+    ),
+    '',
+    'The last run, request by request (start → end, ms from the first request):',
+    ...last.log.map(
+      (r, i) =>
+        `  ${String(i + 1).padStart(2)}. ${String(Math.round(r.start)).padStart(5)} → ${String(Math.round(r.end)).padStart(5)}  ${r.request}`,
+    ),
+  ].join('\n');
 }

@@ -444,7 +444,7 @@ export async function writeCheckRun(
   const output = checkRunOutput(write.view, repoUrl, ref);
   output.summary += progressLink(repoUrl, write.record);
   if (write.record) output.text = withRecord(output.text, write.record, headSha);
-  const fields = {
+  const fields: CheckRunFields = {
     external_id: encodeCheckState({ node: write.view.node, next: write.next }),
     output,
     ...(write.conclusion
@@ -483,13 +483,37 @@ export async function writeCheckRun(
   }
 }
 
+/** What a write sets on the loop's check run. */
+interface CheckRunFields {
+  external_id: string;
+  output: { title: string; summary: string; text: string };
+  status: 'in_progress' | 'completed';
+  conclusion?: 'success' | 'failure';
+}
+
+/**
+ * Whether the run shows exactly what a write would set: its node, conclusion (none: in progress)
+ * and output as read on this head. Such a write changes nothing on GitHub and is not sent.
+ */
+function showsAlready(own: OwnCheckRun, fields: CheckRunFields): boolean {
+  return (
+    own.output !== undefined &&
+    own.externalId === fields.external_id &&
+    own.conclusion === (fields.conclusion ?? null) &&
+    own.output.title === fields.output.title &&
+    own.output.summary === fields.output.summary &&
+    own.output.text === fields.output.text
+  );
+}
+
 async function writeOwnCheckRun(
   gh: GitHub,
   repo: Repo,
   headSha: string,
   own: OwnCheckRun | undefined,
-  fields: Record<string, unknown>,
+  fields: CheckRunFields,
 ): Promise<number> {
+  if (own && showsAlready(own, fields)) return own.id;
   if (own) {
     await gh.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
       ...repo,
@@ -540,6 +564,8 @@ export async function writeRecord(
     summary: own.output?.summary || 'coder-loop',
     text: withRecord(own.output?.text, record, headSha),
   };
+  // The record as the run holds it already (a redelivered event's): nothing to write.
+  if (own.output?.text === output.text) return { ...own, output, record };
   await gh.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
     ...repo,
     check_run_id: own.id,

@@ -7,6 +7,7 @@ import { errorMessage, isHttpError, type GitHub, type Repo } from './client.js';
 export class GitReader {
   private readonly blobs = new Map<string, Promise<string>>();
   private readonly trees = new Map<string, Promise<Tree>>();
+  private readonly bases = new Map<string, Promise<Base | undefined>>();
 
   constructor(
     private readonly gh: GitHub,
@@ -27,6 +28,47 @@ export class GitReader {
     }
   }
 
+  /**
+   * A branch's head commit and every file of it, in one round trip instead of two: the branch
+   * (its head and that commit's root tree) and the recursive tree named by the branch are read
+   * at once. GitHub resolves the name when it answers, so the branch may have moved between the
+   * two answers, or the name may be a tag's too: the tree is taken only when it is the head
+   * commit's own (the same root tree sha), and is otherwise read again by the head's sha. Read
+   * once per branch for this reader: an event judges one snapshot of the default branch.
+   * Undefined when there is no such branch.
+   */
+  base(branch: string): Promise<Base | undefined> {
+    let base = this.bases.get(branch);
+    if (!base) {
+      base = this.readBase(branch);
+      this.bases.set(branch, base);
+    }
+    return base;
+  }
+
+  private async readBase(branch: string): Promise<Base | undefined> {
+    const named = this.readTree(branch).catch((error: unknown) => {
+      if (isHttpError(error, 404) || isHttpError(error, 422)) return undefined;
+      throw error;
+    });
+    let head: { sha: string; tree: string };
+    try {
+      const { data } = await this.gh.request('GET /repos/{owner}/{repo}/branches/{branch}', {
+        ...this.repo,
+        branch,
+      });
+      head = { sha: data.commit.sha, tree: data.commit.commit.tree.sha };
+    } catch (error) {
+      await named.catch(() => undefined);
+      if (isHttpError(error, 404)) return undefined;
+      throw error;
+    }
+    const tree = await named;
+    if (tree && tree.sha === head.tree) this.trees.set(head.sha, Promise.resolve(tree));
+    const files = await this.tree(head.sha);
+    return { sha: head.sha, tree: files.sha, files: files.files };
+  }
+
   /** Every file of a commit (recursive tree), and the root tree's sha. */
   tree(commitSha: string): Promise<Tree> {
     let tree = this.trees.get(commitSha);
@@ -37,10 +79,11 @@ export class GitReader {
     return tree;
   }
 
-  private async readTree(commitSha: string): Promise<Tree> {
+  /** The recursive tree of a commit, or of what a ref name (a branch) resolves to. */
+  private async readTree(commitOrName: string): Promise<Tree> {
     const { data } = await this.gh.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
       ...this.repo,
-      tree_sha: commitSha,
+      tree_sha: commitOrName,
       recursive: '1',
     });
     if (data.truncated) {
@@ -75,6 +118,14 @@ export class GitReader {
 export interface Tree {
   sha: string;
   /** path → blob sha */
+  files: Map<string, string>;
+}
+
+/** A branch's head commit (`sha`), its root tree (`tree.sha`) and every file of it. */
+export interface Base {
+  sha: string;
+  /** The head commit's root tree. */
+  tree: string;
   files: Map<string, string>;
 }
 

@@ -220,8 +220,18 @@ export async function requestReviews(
   });
 }
 
-/** Rewrites a PR's body (what people read; the loop keeps nothing there it reads back). */
-export async function setPullBody(gh: GitHub, repo: Repo, pr: number, body: string): Promise<void> {
+/**
+ * Rewrites a PR's body (what people read; the loop keeps nothing there it reads back), unless it
+ * is `current` already, the body as the caller read it: a write that changes nothing is not sent.
+ */
+export async function setPullBody(
+  gh: GitHub,
+  repo: Repo,
+  pr: number,
+  body: string,
+  current: string | null,
+): Promise<void> {
+  if (body === current) return;
   await gh.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
     ...repo,
     pull_number: pr,

@@ -20,6 +20,7 @@ import {
   REPO,
   restApp,
   restBlob,
+  restBranch,
   restCheckRun,
   restError,
   restGitCommit,
@@ -140,20 +141,20 @@ export class FakeRepo {
       .get(`${BASE}/git/ref/${encodeURIComponent(`heads/${this.defaultBranch}`)}`)
       .reply(200, restRef(`refs/heads/${this.defaultBranch}`, this.head));
     scope
-      .get(`${BASE}/git/trees/${this.head}`)
-      .query({ recursive: '1' })
-      .reply(
-        200,
-        restTree(
-          this.treeSha,
-          Object.entries(this.files).map(([path, content]) => ({
-            path,
-            mode: '100644',
-            sha: gitBlobSha(content),
-            size: Buffer.byteLength(content),
-          })),
-        ),
-      );
+      .get(`${BASE}/branches/${encodeURIComponent(this.defaultBranch)}`)
+      .reply(200, restBranch(this.defaultBranch, this.head, this.treeSha));
+    const tree = restTree(
+      this.treeSha,
+      Object.entries(this.files).map(([path, content]) => ({
+        path,
+        mode: '100644',
+        sha: gitBlobSha(content),
+        size: Buffer.byteLength(content),
+      })),
+    );
+    // By the head commit's sha, and by the branch's name (GitHub resolves it).
+    for (const name of [this.head, encodeURIComponent(this.defaultBranch)])
+      scope.get(`${BASE}/git/trees/${name}`).query({ recursive: '1' }).reply(200, tree);
     for (const content of new Set(Object.values(this.files))) {
       const blob = gitBlobSha(content);
       scope

@@ -179,6 +179,34 @@ export function restRef(ref: string, sha: string): Json {
   };
 }
 
+/** A branch (`branch-with-protection`): its name, head commit and that commit's root tree. */
+export function restBranch(name: string, sha: string, tree: string): Json {
+  const example = template('branch-get');
+  return {
+    ...example,
+    name,
+    commit: {
+      ...example.commit,
+      sha,
+      node_id: `C_${sha}`,
+      url: `${REPO_API}/commits/${sha}`,
+      html_url: `${REPO_WEB}/commit/${sha}`,
+      comments_url: `${REPO_API}/commits/${sha}/comments`,
+      commit: {
+        ...example.commit.commit,
+        url: `${REPO_API}/git/commits/${sha}`,
+        tree: { sha: tree, url: `${REPO_API}/git/trees/${tree}` },
+      },
+      parents: [],
+    },
+    _links: {
+      self: `${REPO_API}/branches/${encodeURIComponent(name)}`,
+      html: `${REPO_WEB}/tree/${name}`,
+    },
+    protection_url: `${REPO_API}/branches/${encodeURIComponent(name)}/protection`,
+  };
+}
+
 /** A tree (`git-tree`); its entries as path, mode, sha and size. */
 export function restTree(
   sha: string,

@@ -38,6 +38,7 @@ import {
   restPull,
   restReaction,
   restRef,
+  restBranch,
   restReview,
   restReviewComment,
   restShortBlob,
@@ -959,9 +960,16 @@ export class SimGitHub {
         .filter(([b]) => b.startsWith(m[1]!))
         .map(([b, sha]) => restRef(`refs/heads/${b}`, sha)),
     ]);
-    route('get', p('/git/trees/([0-9a-f]{40})'), (m) => {
-      const commit = this.commits.get(m[1]!);
-      const treeSha = commit ? commit.tree : m[1]!;
+    route('get', p('/branches/(.+)'), (m) => {
+      const sha = this.refs.get(m[1]!);
+      return sha ? [200, restBranch(m[1]!, sha, this.commits.get(sha)!.tree)] : notFound;
+    });
+    // A tree by its sha, its commit's, or a branch name (GitHub resolves a ref name as git does).
+    route('get', p('/git/trees/(.+)'), (m) => {
+      const named = /^[0-9a-f]{40}$/.test(m[1]!) ? m[1]! : this.refs.get(m[1]!);
+      if (named === undefined) return notFound;
+      const commit = this.commits.get(named);
+      const treeSha = commit ? commit.tree : named;
       const tree = this.trees.get(treeSha);
       if (!tree) return notFound;
       return [

@@ -70,7 +70,13 @@ export async function applyRepo(env: LoopEnv, effects: readonly RepoEffect[]): P
         await writeRecord(gh, repo, effect.own, effect.marker, effect.sha);
         break;
       case 'bodyRecord':
-        await setPullBody(gh, repo, effect.pr, updateMarker(effect.body ?? '', effect.marker));
+        await setPullBody(
+          gh,
+          repo,
+          effect.pr,
+          updateMarker(effect.body ?? '', effect.marker),
+          effect.body,
+        );
         break;
       case 'progress':
         await writeProgress(
@@ -149,7 +155,7 @@ async function writeUnwritten(ctx: PullContext): Promise<void> {
   const { pr, marker } = ctx.snap;
   if (await keepsBody(ctx)) {
     const body = updateMarker(pr.body, marker);
-    await setPullBody(env.gh, env.repo, pr.number, body);
+    await setPullBody(env.gh, env.repo, pr.number, body, pr.body);
     ctx.snap = { ...ctx.snap, pr: { ...pr, body } };
   } else if (ctx.ownRun) {
     ctx.ownRun = await writeRecord(env.gh, env.repo, ctx.ownRun, marker, pr.head.sha);
@@ -249,7 +255,7 @@ export async function apply(
         // People see the attempts in the PR body too; the loop never reads them back from there.
         if (attemptsShown && !(await keepsBody(ctx))) {
           const body = updateMarker(ctx.snap.pr.body, effect.marker);
-          await setPullBody(gh, repo, pr.number, body);
+          await setPullBody(gh, repo, pr.number, body, ctx.snap.pr.body);
           ctx.snap = { ...ctx.snap, pr: { ...ctx.snap.pr, body } };
         }
         break;

@@ -122,10 +122,23 @@ export async function onPullRequest(
     return onThread(where, async () => {
       const config = await configOrLog(env);
       const merged = payload.pull_request.merged === true;
+      // A phase of a run: what the close says waits for the run's next step, and is said in the
+      // same comment (one write, one notification); said alone when the run does not go on.
+      const said: string[] = [];
       const { outcome, ctx } = await runTo(
         pullContext(env, config ?? DEFAULT_CONFIG, loop),
-        (snap) => closed(snap, config, merged),
+        (snap) => {
+          const decided = closed(snap, config, merged);
+          if (!config || !snap.marker.run) return decided;
+          const [reply] = decided.effects.filter((e) => e.kind === 'reply');
+          if (reply?.kind === 'reply') said[0] = reply.body;
+          return { ...decided, effects: decided.effects.filter((e) => e.kind !== 'reply') };
+        },
       );
+      const alone = async () => {
+        if (said.length)
+          await applyRepo(env, [{ kind: 'reply', to: ctx.snap.marker.issue, body: said[0]! }]);
+      };
       if (!config) return outcome;
       // A phase of `/coder run`: the next one starts, or the run stops and says why (run.ts).
       const own = ctx.ownRun ?? loop.checks.own;
@@ -135,8 +148,12 @@ export async function onPullRequest(
         own,
         merged,
         verified: own?.node === 'End' && own.conclusion === 'success',
+        ...(said.length ? { said: said[0]! } : {}),
       });
-      if (!next) return outcome;
+      if (!next) {
+        await alone();
+        return outcome;
+      }
       await applyRepo(env, next.effects);
       return next.outcome;
     });

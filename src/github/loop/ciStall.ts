@@ -29,9 +29,9 @@ async function readGate(env: LoopEnv): Promise<CiGateFacts | undefined> {
   // The Action only: the App hears every check suite, whatever the workflows are named.
   if (env.loopWorkflow === undefined) return undefined;
   const reader = readerFor(env);
-  const head = await reader.branchHead(env.defaultBranch);
-  if (!head) return undefined;
-  const { files } = await reader.tree(head);
+  const base = await reader.base(env.defaultBranch);
+  if (!base) return undefined;
+  const { files } = base;
   const paths = [...files.keys()].filter(isWorkflowPath);
   const texts = new Map(
     await Promise.all(paths.map(async (p) => [p, await reader.blob(files.get(p)!)] as const)),

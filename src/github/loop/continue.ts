@@ -28,6 +28,11 @@ export interface ClosedPhase {
   merged: boolean;
   /** The loop's final verification passed on that head (its check run shows End, green). */
   verified: boolean;
+  /**
+   * What the close itself says (the PR merged, its branch deleted): said last in the comment of
+   * the run's next step — the next phase's start, or why the run stops — not in one of its own.
+   */
+  said?: string;
 }
 
 /**
@@ -49,13 +54,12 @@ export async function continueRun(
   if (!run || marker.mode !== 'plan' || marker.plan !== run.plan) return undefined;
   const { gh, repo } = env;
   const reader = readerFor(env);
-  const head = await reader.branchHead(env.defaultBranch);
-  if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
   const [permission, tree, pulls] = await Promise.all([
     readPermission(gh, repo, run.starter),
-    reader.tree(head),
+    reader.base(env.defaultBranch),
     openPulls(gh, repo),
   ]);
+  if (!tree) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
   const where = await planState(reader, tree, config, marker);
   const phasePrefix = phaseBranch(run.plan, 0).replace(/0$/, '');
   const identity = await env.identity();
@@ -95,7 +99,8 @@ export async function continueRun(
       } else if (closed.own) {
         effects.push({ kind: 'record', own: closed.own, marker: rest, sha: closed.pr.head.sha });
       }
-      effects.push({ kind: 'reply', to: marker.issue, body: decision.reason });
+      const body = closed.said ? `${decision.reason}\n\n${closed.said}` : decision.reason;
+      effects.push({ kind: 'reply', to: marker.issue, body });
       // The progress comment ends with the same sentence (and the merged phase's row).
       effects.push({
         kind: 'progress',
@@ -127,6 +132,7 @@ export async function continueRun(
         now: env.now().toISOString(),
         mode: 'plan',
         plan,
+        ...(closed.said !== undefined ? { note: closed.said } : {}),
       });
       return { outcome, effects: [] };
     }

@@ -57,8 +57,19 @@ export interface WakeJob {
 /** What a handled event came to (src/core/loop/record/outcome.ts). */
 export type { LoopOutcome } from '../../core/index.js';
 
+const readers = new WeakMap<LoopEnv, GitReader>();
+
+/**
+ * The event's one GitReader: every handler of an event reads through it, so no branch, tree or
+ * blob is read twice in one event (a run's next phase reads the default branch its decision read).
+ */
 export function readerFor(env: LoopEnv): GitReader {
-  return new GitReader(env.gh, env.repo);
+  let reader = readers.get(env);
+  if (!reader) {
+    reader = new GitReader(env.gh, env.repo);
+    readers.set(env, reader);
+  }
+  return reader;
 }
 
 /** Where a failed event is said, and how: a command's, a label's or a loop PR's event. */

@@ -10,7 +10,7 @@ import {
 } from '../../core/index.js';
 import { applyRepo } from './apply.js';
 import { canCommand } from '../issues.js';
-import type { LoopEnv, LoopOutcome } from './env.js';
+import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
 import { assess, release, status } from './manage.js';
 import { start } from './start.js';
 import { goOnFromHeld } from './rerun.js';
@@ -36,6 +36,9 @@ export interface IssuesLabeledPayload {
   label?: { name: string };
   sender: Actor;
 }
+
+/** The commands whose handler reads the default branch's files first. */
+const READS_DEFAULT_BRANCH = new Set(['next', 'quick', 'run', 'status']);
 
 /** Config, or a reply naming each problem (and nothing else written). */
 async function configOrReply(env: LoopEnv, issue: number): Promise<Config | undefined> {
@@ -70,6 +73,13 @@ export async function onIssueComment(
     parsed.kind === 'command' &&
     parsed.command.name !== 'help' &&
     parsed.command.name !== 'release';
+  // A command that reads the default branch (a start, `/coder status`) reads it in the same round
+  // trip: the event's reader keeps the answer for the handler, which waits on it (and meets its
+  // error, if any) there; a config that stops the command leaves it unread.
+  if (parsed.kind === 'command' && READS_DEFAULT_BRANCH.has(parsed.command.name))
+    readerFor(env)
+      .base(env.defaultBranch)
+      .catch(() => undefined);
   // Both settle before anything else: no reply still on its way after the handler has thrown.
   const [eyes, loaded] = await Promise.allSettled([
     applyRepo(env, [{ kind: 'react', comment: payload.comment.id }]),

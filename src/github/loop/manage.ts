@@ -41,9 +41,8 @@ export async function status(
   requested?: string,
 ): Promise<LoopOutcome> {
   const reader = readerFor(env);
-  const head = await reader.branchHead(env.defaultBranch);
-  if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
-  const tree = await reader.tree(head);
+  const tree = await reader.base(env.defaultBranch);
+  if (!tree) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
   // Every kind's plans (SPEC §2b); a tagged kind's file names its plans (its tags).
   const paths = [...tree.files.keys()];
   const texts = new Map(

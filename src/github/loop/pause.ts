@@ -61,9 +61,9 @@ export async function agentRunPaused(
  */
 async function sweepInstalled(env: LoopEnv): Promise<boolean> {
   const reader = readerFor(env);
-  const head = await reader.branchHead(env.defaultBranch);
-  if (!head) return false;
-  const { files } = await reader.tree(head);
+  const base = await reader.base(env.defaultBranch);
+  if (!base) return false;
+  const { files } = base;
   for (const [path, sha] of files) {
     if (!isWorkflowPath(path)) continue;
     const read = parseWorkflow({ path, text: await reader.blob(sha) });

@@ -14,9 +14,8 @@ export function planPhases(
 ): () => Promise<ProgressPhase[]> {
   return async () => {
     const reader = readerFor(env);
-    const head = await reader.branchHead(env.defaultBranch);
-    if (!head) return [];
-    const tree = await reader.tree(head);
+    const tree = await reader.base(env.defaultBranch);
+    if (!tree) return [];
     const opened = await openRecordedOnTree(
       reader,
       tree,

@@ -13,7 +13,7 @@ import { handOffOf, sendAgentDispatch } from '../agent.js';
 import { createCheckRun, keepsStatus } from '../checks.js';
 import { commitMessage, createCommit, createLockRef, type GitReader } from '../git.js';
 import { replyOnIssue } from '../issues.js';
-import { answerPlanRead } from '../openPlan.js';
+import { answerPlanRead, readTexts } from '../openPlan.js';
 import { findPullRequest, getPull, openPullRequest, setPullBody } from '../pulls.js';
 import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
 import { writeProgress } from '../progress.js';
@@ -50,7 +50,9 @@ export async function start(
     }
     snap = {
       ...snap,
-      ...('need' in step ? await read(env, reader, step, snap) : await write(env, step)),
+      ...('need' in step
+        ? await read(env, reader, step, snap)
+        : await write(env, reader, step, snap)),
     };
   }
   throw new Error(`The start decision did not finish in ${MOST_STEPS} steps.`);
@@ -65,14 +67,14 @@ async function read(
 ): Promise<StartSnapshot> {
   switch (need.need) {
     case 'base': {
-      const head = await reader.branchHead(env.defaultBranch);
-      if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
-      const tree = await reader.tree(head);
-      return { base: { sha: head, tree: tree.sha, files: tree.files } };
+      const base = await reader.base(env.defaultBranch);
+      if (!base) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
+      return { base };
     }
     case 'plan':
     case 'texts':
-      return answerPlanRead(reader, snap.base!, need, snap);
+      // The task plan is read beside the start commit (`alongside`): the commit does not need it.
+      return answerPlanRead(reader, snap.base!, need, snap, { taskPlan: false });
     case 'masterLog':
       return { masterLog: { text: await reader.blob(need.sha) } };
     case 'holder': {
@@ -86,11 +88,29 @@ async function read(
 }
 
 /** One write the decision needs the answer of, as the fact it adds. */
-async function write(env: LoopEnv, step: StartWrite): Promise<StartSnapshot> {
+async function write(
+  env: LoopEnv,
+  reader: GitReader,
+  step: StartWrite,
+  snap: StartSnapshot,
+): Promise<StartSnapshot> {
   const { gh, repo } = env;
   switch (step.write) {
-    case 'commit':
-      return { commit: await createCommit(gh, repo, step.parent, step.changes, step.message) };
+    case 'commit': {
+      // The reads asked for alongside go out with the commit's first request: no round of their own.
+      // Both settle before the event goes on or fails: nothing still on its way.
+      const [made, read] = await Promise.allSettled([
+        createCommit(gh, repo, step.parent, step.changes, step.message),
+        readTexts(reader, snap.base!, step.alongside ?? []),
+      ]);
+      if (made.status === 'rejected') throw made.reason;
+      if (read.status === 'rejected') throw read.reason;
+      const [commit, texts] = [made.value, read.value];
+      return {
+        commit,
+        ...(texts.length ? { texts: new Map([...(snap.texts ?? []), ...texts]) } : {}),
+      };
+    }
     case 'createLockRef':
       return { lock: await createLockRef(gh, repo, step.branch, step.sha) };
     case 'openPull': {
@@ -147,7 +167,7 @@ async function applyInOrder(env: LoopEnv, effects: readonly StartEffect[]): Prom
           // Acting as a person, the record is the PR body's marker: the comment's id, the
           // hand-off and the start commit's files go there.
           const pr = await getPull(gh, repo, number);
-          await setPullBody(gh, repo, pr.number, updateMarker(pr.body ?? '', record));
+          await setPullBody(gh, repo, pr.number, updateMarker(pr.body ?? '', record), pr.body);
         }
         await createCheckRun(
           gh,

@@ -255,6 +255,51 @@ describe('decideStart: plan mode (/coder next)', () => {
     );
   });
 
+  it('the task plan, which only the PR quotes, is read beside the start commit, not before it', () => {
+    const files = examplePlanFiles();
+    const taskPlan = 'docs/plans/Example/Task Plans/Phase 1 - Endpoint.md';
+    const example = examplePlan();
+    // The plan folder as the start reads it: context, checklist and master log, no task plan.
+    const folder = new Map(example.files.files);
+    folder.delete('Task Plans/Phase 1 - Endpoint.md');
+    const unread: StartSnapshot = {
+      base: base(files),
+      plan: { ...example, files: { ...example.files, files: folder } },
+    };
+    const commit = decideStart(plan(), unread);
+    expect(commit).toMatchObject({ write: 'commit', alongside: [taskPlan] });
+    // Read with the commit: the PR quotes it.
+    const texts = new Map([[taskPlan, files[taskPlan]!]]);
+    const opened = decideStart(plan(), {
+      ...unread,
+      texts,
+      commit: START,
+      lock: { acquired: true },
+    });
+    if (!('write' in opened) || opened.write !== 'openPull') throw new Error('no PR');
+    expect(opened.body).toContain(`> ${files[taskPlan]!.split('\n')[0]}`);
+    expect(opened.body).toBe((decideStart(plan(), taken) as { body: string }).body);
+    // A shell that did not read it beside the commit is asked for it before the PR.
+    expect(decideStart(plan(), { ...unread, commit: START, lock: { acquired: true } })).toEqual({
+      need: 'texts',
+      paths: [taskPlan],
+    });
+    // Read already (the whole folder): nothing asked beside the commit.
+    expect(decideStart(plan(), read)).not.toHaveProperty('alongside');
+  });
+
+  it("a run's next phase: the close's note said last in the start's reply, or alone", () => {
+    const note = 'Pull request #8 merged; branch `coder/example/phase-0` deleted.';
+    const started = decideStart({ ...plan(), note }, { ...taken, pull: pull(true) });
+    if (!('done' in started)) throw new Error('not done');
+    const replies = started.effects.filter((e) => e.kind === 'reply');
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.body).toMatch(/^\*\*Coder started\*\*[^]*\n\nPull request #8 merged; /);
+    // A redelivery finds its start done: nothing to say but the note.
+    const again = decideStart({ ...plan(), note }, { ...taken, pull: pull(false) });
+    expect(again).toMatchObject({ effects: [{ kind: 'reply', to: 7, body: note }] });
+  });
+
   it('never changes the snapshot it is given', () => {
     const snap = Object.freeze({ ...held({ comment: 42 }), pull: Object.freeze(pull(true)) });
     const before = JSON.stringify(snap);

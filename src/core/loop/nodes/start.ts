@@ -40,6 +40,24 @@ import type {
  * agent, the hand-off. Called again with each answer until it is `done`.
  */
 export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
+  const step = decide(req, snap);
+  return req.note !== undefined && 'done' in step ? withNote(step, req) : step;
+}
+
+/** A start's last step with `req.note` said last in its reply, or in a reply of its own. */
+function withNote(step: Extract<StartStep, { done: unknown }>, req: StartRequest): StartStep {
+  const note = req.note!;
+  const at = step.effects.findIndex((e) => e.kind === 'reply');
+  const effects =
+    at === -1
+      ? [{ kind: 'reply' as const, to: req.who.issue, body: note }, ...step.effects]
+      : step.effects.map((e, i) =>
+          i === at && e.kind === 'reply' ? { ...e, body: `${e.body}\n\n${note}` } : e,
+        );
+  return { ...step, effects };
+}
+
+function decide(req: StartRequest, snap: StartSnapshot): StartStep {
   if (!snap.base) return { need: 'base' };
   const gate = ciGateAtStart(req.loopWorkflow, snap.base.files, snap.texts);
   if ('need' in gate) return gate;
@@ -49,12 +67,14 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
   const { branch, outcome } = plotted;
   const say = (body: string) => ({ kind: 'reply' as const, to: req.who.issue, body });
 
+  const unread = plotted.unread ?? [];
   if (snap.commit === undefined)
     return {
       write: 'commit',
       parent: { sha: snap.base.sha, tree: snap.base.tree },
       changes: plotted.changes,
       message: plotted.message,
+      ...(unread.length ? { alongside: unread } : {}),
     };
   if (!snap.lock) return { write: 'createLockRef', branch, sha: snap.commit };
   if (!snap.lock.acquired) {
@@ -84,6 +104,8 @@ export function decideStart(req: StartRequest, snap: StartSnapshot): StartStep {
     // `finish`: this command's earlier delivery took the lock and stopped before the PR.
   }
   const sha = snap.lock.acquired ? snap.commit : snap.lock.sha;
+  // Read beside the commit; asked for here only by a shell that did not.
+  if (!snap.pull && unread.length) return { need: 'texts', paths: unread };
   if (!snap.pull)
     return { write: 'openPull', head: branch, base: req.defaultBranch, ...plotted.pull };
   const pr = snap.pull;
@@ -218,6 +240,7 @@ function plotPhase(
     },
     // The run's progress comment lists the plan's phases in the kind's own order.
     phases: plan.progress(),
+    unread: plan.pullReads(),
     locked: (pr) => reply.locked(plan.label, phase, branch, pr),
     started: (pr) => plan.started(phase, branch, pr) + warnings,
     view: {

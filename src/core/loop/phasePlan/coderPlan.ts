@@ -153,6 +153,10 @@ export function coderPlan(
         planComplete: checklist !== undefined && current === undefined,
       };
     },
+    pullReads() {
+      const { taskPlan } = validated();
+      return taskPlan && text(taskPlan) === undefined ? [`${files.dir}/${taskPlan}`] : [];
+    },
     agentReads: () =>
       coderAgentFiles(validated())
         .filter((file) => text(file) === undefined)

@@ -153,6 +153,8 @@ export function kindPlan(
 
     phaseAt: (marker) => kp.phases.find((p) => p.number === marker.phaseId),
     runState: (marker) => kindRunState(kp, marker.phaseId),
+    // Every document a kind's PR quotes was read before the plan opened.
+    pullReads: () => [],
     agentReads: (phase) =>
       kindAgentLinks(plan, kp.context(phase))
         .map((l) => l.path)

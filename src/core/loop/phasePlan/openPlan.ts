@@ -25,7 +25,7 @@ export function openToStart(
   texts: ReadonlyMap<string, string>,
   unreadable: ReadonlyMap<string, Problem> = new Map(),
 ): PlanRead | { open: PhasePlan } {
-  if (chosen.kind === 'coder') return openCoder(config, chosen.name, snap);
+  if (chosen.kind === 'coder') return openCoder(config, chosen.name, snap, texts);
   return openKind(chosen.plan, chosen.label, base, texts, unreadable);
 }
 
@@ -67,14 +67,33 @@ export function recordedFiles(
   return { ...kindOwnFiles(plan), phase: marker.phaseId };
 }
 
-/** The coder layout: its plan folder read and validated first (`readPlan` on GitHub's side). */
+/**
+ * The coder layout: its plan folder read and validated first (`readPlan` on GitHub's side). Texts
+ * of the folder read since (the task plan a start reads beside its commit, `pullReads`) join its
+ * files.
+ */
 function openCoder(
   config: Pick<Config, 'plansDir'>,
   name: string,
   snap: Pick<StartSnapshot, 'plan'>,
+  texts: ReadonlyMap<string, string> = new Map(),
 ): PlanRead | { open: PhasePlan } {
   if (!snap.plan) return { need: 'plan', plan: name, plansDir: config.plansDir };
-  return { open: coderPlan(config, snap.plan.files, snap.plan.context) };
+  const { files } = snap.plan;
+  const prefix = `${files.dir}/`;
+  const later = [...texts].filter(
+    ([path]) => path.startsWith(prefix) && !files.files.has(path.slice(prefix.length)),
+  );
+  const all = later.length
+    ? {
+        ...files,
+        files: new Map([
+          ...files.files,
+          ...later.map(([path, text]) => [path.slice(prefix.length), text] as const),
+        ]),
+      }
+    : files;
+  return { open: coderPlan(config, all, snap.plan.context) };
 }
 
 /** Another kind: the texts its reader names (tasks file, documents, sidecar) read first. */

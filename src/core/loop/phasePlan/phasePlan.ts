@@ -94,6 +94,11 @@ export interface PhasePlan<P extends PhaseRef = PhaseRef> {
     phase: P,
     link: (l: PlanLink) => string,
   ): { intro: string; tasks: string[]; context: string[]; completes: string };
+  /**
+   * The repository paths `pullText` quotes that were not read yet: the coder layout's task plan,
+   * which a start reads while its commit is written (the commit does not need it, the PR does).
+   */
+  pullReads(): string[];
 
   // ——— Completion
   /** The phase a loop record names, as the tasks file has it now; or why it cannot complete. */

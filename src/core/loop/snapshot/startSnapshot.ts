@@ -59,6 +59,11 @@ export type StartRequest = {
   loopWorkflow?: string;
   /** How users run the CLI here (cliCommand.ts): the replies' commands run as printed. */
   cli?: string;
+  /**
+   * Said last in the start's reply (a run's merged phase: "merged; branch deleted"), so one
+   * comment tells both; said alone when the start has nothing to say (a redelivery).
+   */
+  note?: string;
 } & ({ mode: 'plan'; plan: string | undefined } | { mode: 'quick'; issue: QuickIssue });
 
 /** A PR as the start side sees it. */
@@ -116,6 +121,11 @@ export type StartWrite =
       parent: { sha: string; tree: string };
       changes: readonly FileChange[];
       message: string;
+      /**
+       * Default-branch paths to read while the commit is written (added to `texts`): what the
+       * PR quotes and the commit does not need, so the PR waits on no read of its own.
+       */
+      alongside?: string[];
     }
   | { write: 'createLockRef'; branch: string; sha: string }
   | { write: 'openPull'; head: string; base: string; title: string; body: string };
@@ -161,6 +171,8 @@ export interface Plotted {
   view: CheckRunView;
   /** A plan of another kind: its phases for a run's progress comment (the checklist's otherwise). */
   phases?: ProgressPhase[];
+  /** Paths the PR quotes that are not read yet (`PhasePlan.pullReads`). */
+  unread?: string[];
 }
 
 export type Base = NonNullable<StartSnapshot['base']>;
