@@ -1,16 +1,6 @@
-import { unified } from 'unified';
-import remarkParse from 'remark-parse';
-import remarkGfm from 'remark-gfm';
-import remarkFrontmatter from 'remark-frontmatter';
 import type { ListItem, Nodes, Root, RootContent } from 'mdast';
 import type { Problem } from '../problem.js';
-
-// Processors, built once: GFM for task-list items, front matter so it is never read as tasks.
-const processor = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkFrontmatter, ['yaml', 'toml']);
-const withoutFrontMatter = unified().use(remarkParse).use(remarkGfm);
+import { remarkTree } from './remark.js';
 
 /**
  * Whether the source opens front matter that never closes (`---` as a thematic break on the
@@ -108,7 +98,7 @@ function markdownLimit(source: string): { line?: number; message: string } | und
  * front matter is read only on the first line of a source whose front matter closes.
  */
 export function parseSegment(segment: string, first: boolean, frontMatter: boolean): Root {
-  return (first && !frontMatter ? withoutFrontMatter : processor).parse(segment);
+  return remarkTree(segment, !first || frontMatter);
 }
 
 // What may stand before a definition's `[` on its line: indentation, quote and list markers.
@@ -202,8 +192,7 @@ export function parseMarkdown(source: string, segmentSize: number = DEFAULT_SEGM
     return root;
   }
   const frontMatter = !opensUnclosedFrontMatter(source);
-  const parser = frontMatter ? processor : withoutFrontMatter;
-  if (source.length <= segmentSize || mayDefine(source)) return parser.parse(source);
+  if (source.length <= segmentSize || mayDefine(source)) return remarkTree(source, frontMatter);
   const children: RootContent[] = [];
   let start = 0;
   let line = 0;
@@ -217,13 +206,13 @@ export function parseMarkdown(source: string, segmentSize: number = DEFAULT_SEGM
     const at = m.index;
     if (at - start < segmentSize) continue;
     const segment = source.slice(start, at);
-    const root = (start === 0 ? parser : processor).parse(segment);
+    const root = remarkTree(segment, start !== 0 || frontMatter);
     if (!endsClosed(root, segment, start === 0, frontMatter)) break;
     take(root, start, line);
     line += countBreaks(segment);
     start = at;
   }
-  take((start === 0 ? parser : processor).parse(source.slice(start)), start, line);
+  take(remarkTree(source.slice(start), start !== 0 || frontMatter), start, line);
   const root: Root = { type: 'root', children };
   root.position = {
     start: { line: 1, column: 1, offset: 0 },
