@@ -11,15 +11,16 @@ import {
   slugConflicts,
   planSlug,
   PLAN_FILES,
-  taskmasterFiles,
+  taggedPlanFiles,
   type AnyPlan,
   type Config,
   type Problem,
 } from '../core/index.js';
 import {
   defaultPlanGlobs,
+  kindModule,
+  kindOfPath,
   otherKindNames,
-  readTaskmaster,
   skippedPlanFiles,
   skippedSentence,
   type SkippedPlanFiles,
@@ -146,7 +147,7 @@ export type FoundPlan = AnyPlan;
 export interface Discovered {
   plans: FoundPlan[];
   problems: Problem[];
-  /** Other tools' plan files found but not run (OpenSpec's archive, BMAD's files). */
+  /** Other tools' plan files found but not run (a kind's completed plans, a tool not read). */
   skipped: SkippedPlanFiles[];
 }
 
@@ -157,7 +158,7 @@ export async function discover(repo: Repo): Promise<Discovered> {
   const paths = await globPaths(repo.root, globs);
   const texts = new Map<string, string>();
   const problems: Problem[] = [];
-  for (const path of taskmasterFiles(config, paths)) {
+  for (const path of taggedPlanFiles(config, paths)) {
     try {
       texts.set(path, await readText(join(repo.root, path), path));
     } catch (error) {
@@ -175,11 +176,12 @@ export async function discover(repo: Repo): Promise<Discovered> {
     config.plans ? undefined : await listPlans(repo.plansDir),
   );
   // Tags of a file that is not JSON are reported by lint, for the file.
-  for (const path of taskmasterFiles(config, paths)) {
+  for (const path of taggedPlanFiles(config, paths)) {
     const text = texts.get(path);
-    if (text === undefined) continue;
-    const read = readTaskmaster(text, path);
-    if (read.tags.length === 0) problems.push(...read.problems);
+    const kind = kindOfPath(path);
+    if (text === undefined || kind === undefined || kind === 'coder') continue;
+    const read = kindModule(kind).plansIn!(text, path);
+    if (read.names.length === 0) problems.push(...read.problems);
   }
   return {
     plans: found.plans,
@@ -239,8 +241,8 @@ function nearest(wanted: string, candidates: readonly string[]): string | undefi
 
 /**
  * The plan a user named, chosen as `/coder next` chooses it: by name, else by the path of its
- * tasks file (`#tag` for one Task Master tag); here also by its folder. Without a name: the only
- * plan there is. Otherwise a message that says why, with a "did you mean" for a typo.
+ * tasks file (`#tag` for one tag of a tagged kind); here also by its folder. Without a name: the
+ * only plan there is. Otherwise a message that says why, with a "did you mean" for a typo.
  */
 export function choose(repo: Repo, found: Discovered, wanted: string | undefined): FoundPlan {
   const { plans } = found;
@@ -279,7 +281,7 @@ export function choose(repo: Repo, found: Discovered, wanted: string | undefined
           `${noPlansHere(repo)}${found.skipped.length ? ` ${skippedSentence(found.skipped)}` : ''}`,
         );
       }
-      // A tasks file that holds several plans (Task Master's tags) names none of them.
+      // A tasks file that holds several plans (a tagged kind's) names none of them.
       const inFile = plans.filter((p) => p.path === requested);
       if (inFile.length > 1) {
         throw new InputError(

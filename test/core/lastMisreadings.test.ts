@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
-import { readKiro } from '../../src/core/plan/kinds/kiro.js';
-import { readOpenspec } from '../../src/core/plan/kinds/openspec.js';
-import { readTaskmaster, setTaskmasterStatus } from '../../src/core/plan/kinds/taskmaster.js';
+import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
+import { readOpenspec } from '../../src/core/plan/kinds/openspec/index.js';
+import { readTaskmaster, setTaskmasterStatus } from '../../src/core/plan/kinds/taskmaster/index.js';
 import { scratchCheckouts } from '../helpers/checkout.js';
 
 /**

@@ -89,7 +89,7 @@ async function planProblems(
   const { repo } = args;
   const found = await discover(repo);
   const problems: Problem[] = [...found.problems];
-  // Other tools' plans found but not run (OpenSpec's archive, BMAD's files): said, never skipped.
+  // Other tools' plans found but not run (completed plans, a tool not read): said, never skipped.
   const skipped = found.skipped.length ? [`plans: ${skippedSentence(found.skipped)}`] : [];
   if (found.plans.length === 0)
     return {

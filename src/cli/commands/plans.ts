@@ -63,7 +63,7 @@ export const plans: CommandSpec = {
       );
       return EXIT.ok;
     }
-    // What was found but is not run (OpenSpec's archive, BMAD's files): said, never skipped silently.
+    // What was found but is not run (completed plans, a tool not read): said, never in silence.
     const skipped = skippedSentence(found.skipped);
     if (rows.length === 0) {
       io.stdout(`No plans found. ${noPlansHere(args.repo)}${skipped ? ` ${skipped}` : ''}`);

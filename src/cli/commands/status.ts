@@ -62,7 +62,7 @@ function statusText(io: CliIo, reading: PlanReading, errors: readonly unknown[])
   }
   for (const p of phases) {
     const done = p.tasks.filter((t) => t.state === 'done').length;
-    // An optional task (Kiro's `[ ]*`) left open does not hold a phase back: not counted as due.
+    // An optional task (a kind's `[ ]*`) left open does not hold a phase back: not counted as due.
     const optional = p.tasks.filter((t) => t.note === 'optional' && t.state !== 'done').length;
     const tally = `${done}/${p.tasks.length - optional} done${optional ? `, ${optional} optional` : ''}`;
     const marker = errors.length === 0 && p.number === current ? ' ← current' : '';

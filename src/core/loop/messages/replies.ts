@@ -5,7 +5,7 @@ import { codeSpan, escapeMarkdown } from '../../markdown.js';
 import { formatProblem, type Problem } from '../../problem.js';
 import { phaseTitle } from './phaseName.js';
 
-/** A phase as a reply names it: its number (`3`, `3.1` for spec-kit) and name. */
+/** A phase as a reply names it: its number (`3`, `3.1` for a nested phase) and name. */
 type PhaseName = { number: number | string; name: string };
 
 /** Every reply the loop posts, in one place: the orchestrator's side of the flowchart. */
@@ -65,7 +65,7 @@ export const reply = {
   started: (plan: string, phase: PhaseName, branch: string, pr: { number: number }): string =>
     `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: tasks marked \`[~]\` on branch ${codeSpan(branch)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
 
-  /** A phase of another kind started: its own in-progress mark (spec-kit and OpenSpec have none). */
+  /** A phase of another kind started: its own in-progress mark (some kinds have none). */
   kindStarted: (
     plan: string,
     phase: PhaseName,

@@ -49,7 +49,7 @@ export function statusSection(
   return lines.join('\n');
 }
 
-/** `/coder status`: a plan of another kind (spec-kit, Kiro, Task Master), as `statusSection`. */
+/** `/coder status`: a plan of another kind, as `statusSection`. */
 export function kindStatusSection(
   label: string,
   kind: string,

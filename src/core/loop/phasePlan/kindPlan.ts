@@ -44,7 +44,7 @@ export function kindOwnFiles(plan: Pick<NamedPlan, 'path' | 'sidecar'>): OwnFile
 const BOX = { todo: '[ ]', doing: '[~]', done: '[x]', 'set-aside': '[ ]' } as const;
 
 /**
- * A plan of another kind (spec-kit, Kiro, Task Master, OpenSpec) as a `PhasePlan`, over its
+ * A plan of another kind (a kind of the registry) as a `PhasePlan`, over its
  * kind-neutral view (`KindPlan`): the kind's own marks in its tasks file, the sidecar's log,
  * checkpoint and reports, the documents the kind has as the phase's context. `paths` is every
  * path of the tree, `texts` the text of those `kindPlanReads` names.

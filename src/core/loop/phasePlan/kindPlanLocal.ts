@@ -1,13 +1,5 @@
 import type { TaskState } from '../../plan/checklistModel.js';
-import {
-  isMarkdownKind,
-  readMarkdownPlan,
-  readTaskmaster,
-  setDialectStates,
-  setTaskmasterStatus,
-  validateKindContext,
-  type NamedPlan,
-} from '../../plan/kinds/index.js';
+import { kindModule, validateKindContext, type NamedPlan } from '../../plan/kinds/index.js';
 import { planRef, type KindPhase, type KindPlan } from '../../plan/kinds/plan.js';
 import type { PhasePlan } from './phasePlan.js';
 import type { Refusal } from './planReading.js';
@@ -18,19 +10,9 @@ type Local = Pick<
   'reading' | 'refusal' | 'phaseNamed' | 'workPhase' | 'mark'
 >;
 
-const TASKMASTER_STATUS = { todo: 'pending', doing: 'in-progress', done: 'done' } as const;
-
 /** Each task's state as the kind's own reader reads `source`. */
 function statesOf(plan: NamedPlan, source: string): Map<string, string> {
-  const states = new Map<string, string>();
-  if (plan.kind === 'taskmaster') {
-    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
-    for (const t of tag?.phases.flatMap((p) => p.tasks) ?? []) states.set(t.id, t.state);
-  } else if (isMarkdownKind(plan.kind)) {
-    const read = readMarkdownPlan(plan.kind, source, plan.path);
-    for (const t of read.phases.flatMap((p) => p.tasks)) states.set(t.id, t.state);
-  }
-  return states;
+  return plan.kind === 'coder' ? new Map() : kindModule(plan.kind).states(plan, source);
 }
 
 /**
@@ -43,24 +25,7 @@ function setTasks(
   ids: ReadonlySet<string>,
   state: TaskState,
 ): string {
-  if (plan.kind === 'taskmaster') {
-    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
-    // A task already in the state keeps its status (`review` stays `review` when marked doing).
-    const tasks = (tag?.phases.flatMap((p) => p.tasks) ?? []).filter(
-      (t) => ids.has(t.id) && t.state !== state,
-    );
-    // Last first, so that the offsets of the earlier values hold.
-    let out = source;
-    for (const t of tasks.sort((a, b) => b.statusStart - a.statusStart)) {
-      out = setTaskmasterStatus(out, t, TASKMASTER_STATUS[state]);
-    }
-    return out;
-  }
-  if (!isMarkdownKind(plan.kind)) return source;
-  const kind = plan.kind;
-  const read = readMarkdownPlan(kind, source, plan.path);
-  const tasks = read.phases.flatMap((p) => p.tasks).filter((t) => ids.has(t.id));
-  return setDialectStates(source, kind, tasks, state);
+  return plan.kind === 'coder' ? source : kindModule(plan.kind).setTasks(plan, source, ids, state);
 }
 
 const required = (phase: KindPhase) => phase.tasks.filter((t) => !t.optional);
@@ -152,8 +117,8 @@ export function kindPlanLocal(
       const changes = [...statesOf(plan, next)].flatMap(([id, after]) =>
         before.get(id) !== after ? [`${id}: ${before.get(id)} → ${after}`] : [],
       );
-      // A phase's own line that is a box too (Kiro's top-level task "- [ ] 2. …") is said when
-      // its mark changes, as its tasks are.
+      // A phase's own line that is a box too (a top-level task "- [ ] 2. …") is said when its
+      // mark changes, as its tasks are.
       if ('phase' in target) {
         const { line, number } = target.phase;
         const boxOf = (text: string) =>

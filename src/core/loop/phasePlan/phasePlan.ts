@@ -48,10 +48,10 @@ export interface PlanText {
 }
 
 /**
- * One plan of any kind — the coder layout (`docs/plans/<Plan>/`), spec-kit, Kiro, Task Master,
- * OpenSpec — as the loop's start, completion and PR body see it. Each kind is one adapter
- * (`coderPlan.ts`, `kindPlan.ts`); the start (`markInProgress`, `pullRequest`) and the completion
- * (`markComplete`) are written once over this interface.
+ * One plan of any kind — the coder layout (`docs/plans/<Plan>/`) or a kind of the registry
+ * (src/core/plan/kinds/registry.ts) — as the loop's start, completion and PR body see it. Each
+ * kind is one adapter (`coderPlan.ts`, `kindPlan.ts`); the start (`markInProgress`,
+ * `pullRequest`) and the completion (`markComplete`) are written once over this interface.
  */
 export interface PhasePlan<P extends PhaseRef = PhaseRef> {
   readonly kind: PlanKind;
@@ -164,9 +164,9 @@ export interface PhaseStart {
 
 /**
  * Mark in progress, for every kind: the phase's open tasks get the kind's own in-progress mark
- * (coder `[~]`, Kiro `[-]`, Task Master `"in-progress"`; spec-kit and OpenSpec have none, so the
- * lock branch and its PR are the record) and "Coder started" is appended to the master log — the
- * file changes of the one start commit on the lock branch.
+ * (coder `[~]`, another kind's `marks.start`; a kind without one leaves the tasks file as it is,
+ * and the lock branch and its PR are the record) and "Coder started" is appended to the master
+ * log — the file changes of the one start commit on the lock branch.
  */
 export function markInProgress<P extends PhaseRef>(
   plan: PhasePlan<P>,
