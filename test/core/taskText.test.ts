@@ -77,6 +77,7 @@ describe("a task's text, as written", () => {
       const out: string[] = [];
       const code = await main(['status', '001-plot', '--json'], {
         cwd: dir,
+        cli: 'coder-loop',
         stdout: (t) => out.push(t),
         stderr: (t) => out.push(t),
         now: () => new Date('2026-11-28T00:00:00Z'),

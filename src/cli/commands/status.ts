@@ -43,7 +43,7 @@ function statusJson(reading: PlanReading, errors: readonly unknown[]): string {
 
 function statusText(io: CliIo, reading: PlanReading, errors: readonly unknown[]): void {
   // Lines that look like tasks and are not one: named on every status, never dropped silently.
-  for (const p of sortProblems(reading.problems)) io.stderr(formatProblem(p));
+  for (const p of sortProblems(reading.problems)) io.stderr(formatProblem(p, io.cli));
   const { phases, current } = reading;
   const where =
     errors.length > 0
@@ -76,8 +76,7 @@ function statusText(io: CliIo, reading: PlanReading, errors: readonly unknown[])
 }
 
 export const status: CommandSpec = {
-  usage:
-    'coder-loop status [PlanName | path of its tasks file or folder] [--json] [--dir <plansDir>]',
+  usage: 'status [PlanName | path of its tasks file or folder] [--json] [--dir <plansDir>]',
   summary: 'phases, tasks and states, current phase, and what the loop would refuse',
   options: { ...DIR_OPTION, json: { type: 'boolean' } },
   async run(args, io) {

@@ -197,7 +197,7 @@ function plotPhase(
   if ('need' in opened) return opened;
   const plan = opened.open;
   const warnings = warningsNote(plan.warnings);
-  const chosen = plan.toStart();
+  const chosen = plan.toStart(req.cli);
   if ('reply' in chosen) return answer(who, { ...chosen, reply: chosen.reply + warnings });
   const { phase } = chosen;
   const start = markInProgress(plan, phase, who, req.now);

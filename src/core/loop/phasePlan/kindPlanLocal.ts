@@ -1,6 +1,7 @@
 import type { TaskState } from '../../plan/checklistModel.js';
 import { kindModule, validateKindContext, type NamedPlan } from '../../plan/kinds/index.js';
-import { planRef, type KindPhase, type KindPlan } from '../../plan/kinds/plan.js';
+import { openKindPlan, planRef, type KindPhase, type KindPlan } from '../../plan/kinds/plan.js';
+import type { KindFileEdit } from '../../plan/kinds/view.js';
 import type { PhasePlan } from './phasePlan.js';
 import type { Refusal } from './planReading.js';
 import { KIND_LABELS } from '../../plan/kinds/discovery.js';
@@ -63,7 +64,7 @@ export function kindPlanLocal(
           state: t.state,
           text: t.text,
           ...(t.note ? { note: t.note } : {}),
-          depth: 0,
+          depth: t.depth ?? 0,
         })),
         finished: p.finished,
       })),
@@ -95,15 +96,23 @@ export function kindPlanLocal(
       kp.current ? { phase: kp.current } : { missing: `${label}: no phase with work left.` },
     mark(target, state) {
       let next: string;
+      let beside: KindFileEdit[];
       if ('phase' in target) {
         // A phase gets the marks the loop writes when it starts or completes it.
         const { phase } = target;
+        const ids = new Set(required(phase).map((t) => t.id));
         next =
           state === 'doing'
             ? kp.markStart(phase)
             : state === 'done'
               ? kp.markDone(phase)
-              : setTasks(plan, source!, new Set(required(phase).map((t) => t.id)), state);
+              : setTasks(plan, source!, ids, state);
+        beside =
+          (state === 'doing'
+            ? kp.beside?.start(phase)
+            : state === 'done'
+              ? kp.beside?.done(phase)
+              : kp.beside?.tasks(ids, state)) ?? [];
       } else {
         if (!kp.phases.some((p) => p.tasks.some((t) => t.id === target.task))) {
           const phase = kp.phases.some((p) => p.number === target.task);
@@ -112,11 +121,21 @@ export function kindPlanLocal(
           };
         }
         next = setTasks(plan, source!, new Set([target.task]), state);
+        beside = kp.beside?.tasks(new Set([target.task]), state) ?? [];
       }
       const before = statesOf(plan, source!);
       const changes = [...statesOf(plan, next)].flatMap(([id, after]) =>
         before.get(id) !== after ? [`${id}: ${before.get(id)} → ${after}`] : [],
       );
+      // Tasks in the files beside the tasks file: their states as the plan reads them after.
+      if (beside.length > 0) {
+        const was = new Map(kp.phases.flatMap((p) => p.tasks.map((t) => [t.id, t.state])));
+        const edited = new Map([...texts, ...beside.map((e) => [e.path, e.text] as const)]);
+        const after = openKindPlan(plan, paths, edited.set(plan.path, next));
+        for (const t of after.phases.flatMap((p) => p.tasks))
+          if (was.has(t.id) && was.get(t.id) !== t.state)
+            changes.push(`${t.id}: ${was.get(t.id)} → ${t.state}`);
+      }
       // A phase's own line that is a box too (a top-level task "- [ ] 2. …") is said when its
       // mark changes, as its tasks are.
       if ('phase' in target) {
@@ -127,7 +146,7 @@ export function kindPlanLocal(
         if (was !== undefined && now !== undefined && was !== now)
           changes.unshift(`${number}. (the phase's own line): [${was}] → [${now}]`);
       }
-      return { text: next, changes };
+      return { text: next, changes, ...(beside.length ? { beside } : {}) };
     },
   };
 }

@@ -67,14 +67,22 @@ export interface PhasePlan<P extends PhaseRef = PhaseRef> {
   readonly warnings: readonly Problem[];
 
   // ——— Start
-  /** Context valid? → the phase a start takes; or Plan Required, complete, waiting. */
-  toStart(): { phase: P } | Answer;
+  /**
+   * Context valid? → the phase a start takes; or Plan Required, complete, waiting. `cli`: how
+   * users run the CLI here (cliCommand.ts), for a command a problem's fix names.
+   */
+  toStart(cli?: string): { phase: P } | Answer;
   /** The phase's lock branch. */
   branch(phase: P): string;
   /** How the loop's record names the phase (and, for another kind, its tasks file). */
   record(phase: P): Pick<LoopMarker, 'phase' | 'planFile' | 'phaseId'>;
   /** The tasks file with the phase's open tasks marked in progress (unchanged: no such mark). */
   markStart(phase: P): string;
+  /**
+   * The files beside the tasks file a start or a completion changes (a story file's boxes
+   * and `Status:`), each with its new text; none for most kinds.
+   */
+  beside(phase: P, at: 'start' | 'done'): FileChange[];
   /** The start reply once the PR is open. */
   started(phase: P, branch: string, pr: { number: number }): string;
   /** The check run's and the PR's links for the phase (the tasks file, the documents). */
@@ -92,8 +100,15 @@ export interface PhasePlan<P extends PhaseRef = PhaseRef> {
   phaseOf(marker: LoopMarker): P | { problems: Problem[] };
   /** The tasks file with the phase's tasks marked done. */
   markDone(phase: P): string;
-  /** The plan with `marked` as its tasks file: the phase's tasks as its report lists them, next. */
-  afterDone(phase: P, marked: string): { tasks: PhaseReport['tasks']; next: PhaseRef | undefined };
+  /**
+   * The plan with `marked` as its tasks file (and `beside`'s files, a completion's other changes):
+   * the phase's tasks as its report lists them, and the next phase.
+   */
+  afterDone(
+    phase: P,
+    marked: string,
+    beside?: readonly FileChange[],
+  ): { tasks: PhaseReport['tasks']; next: PhaseRef | undefined };
   /** The phase's tasks as Passes Spec? reads them. */
   specTasks(phase: P): SpecTask[];
   /** Where the phase report is written. */
@@ -186,6 +201,7 @@ export function markInProgress<P extends PhaseRef>(
   });
   const changes: FileChange[] = [];
   if (marked !== plan.tasks.text) changes.push({ path: plan.tasks.path, content: marked });
+  changes.push(...plan.beside(phase, 'start'));
   changes.push({ path: plan.masterLog.path, content: log });
   const marker: LoopMarker = {
     mode: 'plan',

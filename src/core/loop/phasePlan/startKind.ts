@@ -241,10 +241,14 @@ export function kindRunState(
 }
 
 /** Context valid? → the current phase, or Plan Required (each problem, file:line), or complete. */
-export function kindPhaseToStart(label: string, kp: KindPlan): { phase: KindPhase } | Answer {
+export function kindPhaseToStart(
+  label: string,
+  kp: KindPlan,
+  cli?: string,
+): { phase: KindPhase } | Answer {
   if (kp.problems.length > 0)
     return {
-      reply: reply.planRequired(label, kp.problems),
+      reply: reply.planRequired(label, kp.problems, cli),
       outcome: { state: 'plan-required', node: 'ValidateContext', mode: 'plan', plan: label },
     };
   if (!kp.current && kp.complete)

@@ -112,32 +112,20 @@ export interface SkippedPlanFiles {
 
 /**
  * The files among `paths` that belong to plans the loop does not run: a kind's files it never
- * runs (its `notRun`: completed changes, never started again), and BMAD's files (a
- * `_bmad-output/` folder, a `sprint-status.yaml`, `*.story.md` stories), a kind the loop does not
- * read. One entry per folder of them, sorted by path.
+ * runs (its `notRun`: completed changes, never started again; another version's files). One
+ * entry per folder of them, sorted by path.
  */
 export function skippedPlanFiles(paths: Iterable<string>): SkippedPlanFiles[] {
   const notRun = new Map<string, { n: number; why: (n: number) => string }>();
-  const bmad = new Map<string, string>();
   const kinds = KINDS.flatMap((k) => (k.notRun ? [k.notRun] : []));
   for (const path of paths) {
     let never: ReturnType<(typeof kinds)[number]> | undefined;
     for (const notRunOf of kinds) if ((never = notRunOf(path))) break;
     if (never) {
       notRun.set(never.folder, { n: (notRun.get(never.folder)?.n ?? 0) + 1, why: never.why });
-      continue;
     }
-    const output = /^(.*?(?:^|\/)_bmad-output\/)/.exec(path);
-    if (output) bmad.set(output[1]!, "BMAD's output: BMAD is not read");
-    else if (baseOf(path) === 'sprint-status.yaml')
-      bmad.set(path, "BMAD's sprint status: BMAD is not read");
-    else if (path.endsWith('.story.md'))
-      bmad.set(`${dirOf(path)}/`.replace(/^\//, ''), 'BMAD stories: BMAD is not read');
   }
-  const out: SkippedPlanFiles[] = [
-    ...[...notRun].map(([path, { n, why }]) => ({ path, why: why(n) })),
-    ...[...bmad].map(([path, why]) => ({ path, why })),
-  ];
+  const out: SkippedPlanFiles[] = [...notRun].map(([path, { n, why }]) => ({ path, why: why(n) }));
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -172,6 +160,14 @@ export function findPlanFiles(paths: readonly string[], globs: readonly string[]
   return out;
 }
 
+/** The name of a plan that is not a tag: its kind's `planName`, else its tasks file's folder. */
+export function planName(kind: PlanKind, path: string): string {
+  const own = kind === 'coder' ? undefined : kindModule(kind).planName;
+  if (own) return own(path);
+  const folder = kind === 'coder' ? dirOf(dirOf(path)) : dirOf(path);
+  return baseOf(folder);
+}
+
 /** A plan as the loop names it: a kind's folder, a tag of a tagged kind, or a coder plan folder. */
 export interface NamedPlan extends FoundPlanFile {
   name: string;
@@ -195,7 +191,7 @@ export function namePlans(
         const sidecar = `${file.folder}/coder-loop/${tag}`;
         plans.push({ ...file, name: tag, tag, sidecar });
       }
-    } else plans.push({ ...file, name: baseOf(file.folder) });
+    } else plans.push({ ...file, name: planName(file.kind, file.path) });
   }
   const problems: Problem[] = [];
   const byName = new Map<string, NamedPlan[]>();

@@ -67,6 +67,8 @@ export interface PlanKindModule<Id extends string = string> {
    * name more once it has read its tasks file (none by default).
    */
   reads?(plan: KindFile, texts: ReadonlyMap<string, string>): string[];
+  /** A plan's name from its tasks file's path (default: the name of the tasks file's folder). */
+  planName?(path: string): string;
 
   // — Its marks, read and written —
   /**

@@ -1,6 +1,7 @@
 import {
   kindModule,
   kindOfPath,
+  planName,
   validateKindContext,
   type NamedPlan,
   type PlanKind,
@@ -117,7 +118,7 @@ export function planFromRef(ref: string): NamedPlan | undefined {
   const sidecar = `${folder}/coder-loop`.replace(/^\//, '');
   return tag !== undefined
     ? { kind, path: path!, folder, sidecar: `${sidecar}/${tag}`, name: tag, tag }
-    : { kind, path: path!, folder, sidecar, name: folder.slice(folder.lastIndexOf('/') + 1) };
+    : { kind, path: path!, folder, sidecar, name: planName(kind, path!) };
 }
 
 /** How a loop record names a plan of another kind: its tasks file, and its tag if tagged. */

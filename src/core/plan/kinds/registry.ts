@@ -3,6 +3,7 @@ import { speckitKind } from './speckit/index.js';
 import { kiroKind } from './kiro/index.js';
 import { taskmasterKind } from './taskmaster/index.js';
 import { openspecKind } from './openspec/index.js';
+import { bmadKind } from './bmad/index.js';
 
 /**
  * The plan kinds of other tools the loop runs, one line each, in the order messages list them.
@@ -13,6 +14,7 @@ export const KINDS = [
   kiroKind,
   taskmasterKind,
   openspecKind,
+  bmadKind,
 ] as const satisfies readonly PlanKindModule[];
 
 /** The id of a kind of the registry. */

@@ -16,6 +16,8 @@ export interface KindTask {
   line: number;
   /** An optional task (`[ ]*`): not required for the phase to complete; the loop never marks it. */
   optional: boolean;
+  /** How deep it is nested under the phase's other tasks (a subtask: 1); absent: 0. */
+  depth?: number;
   /**
    * What the state alone does not say: `optional`, or a status a person set: `blocked` (not
    * started over a person's block), `review`, `deferred`, `cancelled`.
@@ -80,9 +82,25 @@ export interface KindReading {
   warnings: Problem[];
   /** The tasks file with the phase's open tasks marked in progress (unchanged without a mark). */
   markStart: (phase: KindPhase) => string;
+  /**
+   * A kind whose tasks live in files beside its tasks file (boxes and a `Status:` line in story
+   * files): what a start, a completion, or tasks set to a state change there, each file with its
+   * new text. Absent: the tasks file is the only file a mark changes.
+   */
+  beside?: {
+    start(phase: KindPhase): KindFileEdit[];
+    done(phase: KindPhase): KindFileEdit[];
+    tasks(ids: ReadonlySet<string>, state: Exclude<KindState, 'set-aside'>): KindFileEdit[];
+  };
   /** The tasks file with the phase's tasks marked done. */
   markDone: (phase: KindPhase) => string;
   context: (phase: KindPhase) => KindContext;
+}
+
+/** A file a mark changes beside the tasks file, with its new text. */
+export interface KindFileEdit {
+  path: string;
+  text: string;
 }
 
 /** Most characters of a document's text quoted for a phase's PR and agent. */
