@@ -144,7 +144,10 @@ const f2 = (n: number) => n.toFixed(2);
 export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES ?? 5)): string {
   const dir = corpusDir();
   if (!dir) {
-    return 'Real plans: the shared corpus is absent (../shared/corpus/real-plans, or CODER_LOOP_CORPUS): nothing measured.';
+    return [
+      'Real plans: the shared corpus is absent (../shared/corpus/real-plans, or CODER_LOOP_CORPUS): nothing measured.',
+      openspecChanges() ?? '',
+    ].join('\n');
   }
   const files = planFiles(dir);
   const tiny = new Map<Kind, number>();
@@ -232,5 +235,40 @@ export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES 
       `  ${f2(r.above)} ms/KiB  ${r.file.path} (${r.kib.toFixed(1)} KiB, ${f2(r.cold)} ms cold): ${r.left ? `remark: ${r.left}` : 'fast path'}`,
     );
   }
+  const openspec = openspecChanges();
+  if (openspec) out.push('', openspec);
   return out.join('\n');
+}
+
+/**
+ * OpenSpec's own changes (its maintainers plan OpenSpec with OpenSpec): when CODER_LOOP_OPENSPEC
+ * names a checkout of github.com/Fission-AI/OpenSpec, every `tasks.md` under its
+ * `openspec/changes/` (archived changes too) that reads as a plan, read in place: how many the
+ * line scanner reads alone, and why it leaves the others to remark. The shared corpus has none.
+ */
+function openspecChanges(): string | undefined {
+  const repo = process.env.CODER_LOOP_OPENSPEC;
+  if (!repo) return undefined;
+  const files: string[] = [];
+  const visit = (folder: string) => {
+    for (const name of readdirSync(folder).sort()) {
+      const path = join(folder, name);
+      if (statSync(path).isDirectory()) visit(path);
+      else if (name === 'tasks.md') files.push(path);
+    }
+  };
+  visit(join(repo, 'openspec', 'changes'));
+  const refused: string[] = [];
+  let plans = 0;
+  for (const path of files) {
+    const source = readFileSync(path, 'utf8');
+    if (readOpenspec(source, 'tasks.md').phases.length === 0) continue;
+    plans++;
+    const scan = scanOrRefuse(source, 'speckit');
+    if ('refused' in scan) refused.push(`  ${relative(repo, path)}:${scan.line}: ${scan.refused}`);
+  }
+  return [
+    `OpenSpec's own changes (${repo}): ${plans - refused.length} of ${plans} tasks files on the fast path (${Math.round((100 * (plans - refused.length)) / Math.max(1, plans))}%)${refused.length ? '; left to remark:' : ''}`,
+    ...refused,
+  ].join('\n');
 }

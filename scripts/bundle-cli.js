@@ -6,6 +6,7 @@
 // clone and in the install `npx github:<owner>/coder-loop` makes; never committed.
 import { build } from 'esbuild';
 import { rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import process from 'node:process';
 
 export const CLI_BUNDLE_DIR = 'lib/bundle';
@@ -31,7 +32,23 @@ const ownModulesArePure = {
   },
 };
 
-/** Bundles src/cli/index.ts into `outdir`: `coder-loop.js` and its chunks. */
+/**
+ * remark is loaded on demand: in the bundle, src/core/plan/remark.ts (the one module that imports
+ * remark) is src/cli/remarkOnDemand.ts, which loads `remark.cjs` (remark.ts bundled alone) the
+ * first time a file needs remark; most plans are read by the line scanners alone.
+ */
+const remarkOnDemand = {
+  name: 'coder-loop-remark-on-demand',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/remark\.js$/ }, (args) =>
+      /[\\/]src[\\/]core[\\/]plan[\\/]markdown\.ts$/.test(args.importer)
+        ? { path: resolve('src/cli/remarkOnDemand.ts'), sideEffects: false }
+        : undefined,
+    );
+  },
+};
+
+/** Bundles src/cli/index.ts into `outdir`: `coder-loop.js` and its chunks, and `remark.cjs`. */
 export async function bundleCli(outdir = CLI_BUNDLE_DIR) {
   await rm(outdir, { recursive: true, force: true });
   await build({
@@ -50,7 +67,19 @@ export async function bundleCli(outdir = CLI_BUNDLE_DIR) {
     banner: {
       js: "import { createRequire as __coderLoopRequire } from 'node:module'; const require = __coderLoopRequire(import.meta.url);",
     },
-    plugins: [ownModulesArePure],
+    plugins: [remarkOnDemand, ownModulesArePure],
+    logLevel: 'warning',
+  });
+  await build({
+    entryPoints: ['src/core/plan/remark.ts'],
+    outfile: join(outdir, 'remark.cjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: process.env.CODER_LOOP_BUNDLE_DEBUG === undefined,
+    sourcemap: false,
+    legalComments: 'none',
     logLevel: 'warning',
   });
 }

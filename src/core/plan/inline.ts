@@ -31,6 +31,9 @@ const TAG =
 // markup character (the literal would hold it as text) goes to remark; any other reads the same
 // with or without the literal (mdast's text of a literal is the literal as written).
 const LITERAL_LINK = /:\/\/|www\.|@/i;
+// What the reading below treats other than as text: markup characters, and spaces before a line
+// break. Text between them is copied in one piece.
+const SPECIAL = /[\\<`*_~]| +\n/g;
 const MARKUP_IN_WORD = /[*_~`\\<\0]/;
 
 /** Whether a word that may hold a GFM autolink literal also holds markup (see LITERAL_LINK). */
@@ -82,6 +85,8 @@ export function inlineText(written: string): string | undefined {
   }
   const source = trimmed;
   const markup = /[*_~`\\<]/.test(source);
+  // Plain text on one line reads as written.
+  if (!markup && !source.includes('\n')) return source;
   // Code spans and tags, where no GFM autolink literal starts: [start, end) pairs.
   const opaque: number[] = [];
   const out: string[] = [];
@@ -95,6 +100,13 @@ export function inlineText(written: string): string | undefined {
   };
   const n = source.length;
   for (let i = 0; i < n;) {
+    SPECIAL.lastIndex = i;
+    const next = SPECIAL.exec(source)?.index ?? n;
+    if (next > i) {
+      text += source.slice(i, next);
+      i = next;
+      continue;
+    }
     const c = source[i]!;
     if (c === '\\') {
       const next = source[i + 1];

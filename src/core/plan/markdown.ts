@@ -1,16 +1,6 @@
-import { unified } from 'unified';
-import remarkParse from 'remark-parse';
-import remarkGfm from 'remark-gfm';
-import remarkFrontmatter from 'remark-frontmatter';
 import type { ListItem, Nodes, Root, RootContent } from 'mdast';
 import type { Problem } from '../problem.js';
-
-// Processors, built once: GFM for task-list items, front matter so it is never read as tasks.
-const processor = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkFrontmatter, ['yaml', 'toml']);
-const withoutFrontMatter = unified().use(remarkParse).use(remarkGfm);
+import { remarkTree } from './remark.js';
 
 /**
  * Whether the source opens front matter that never closes (`---` as a thematic break on the
@@ -54,10 +44,18 @@ export function markdownLimitProblem(
   };
 }
 
+// A line opening with more than MAX_NESTING characters a container prefix is made of (white
+// space, `>`, list markers): the only lines that can be nested or indented past the limits.
+const LONG_PREFIX = new RegExp(`(?<![^\\n])[ \\t>*+\\-\\d.)]{${MAX_NESTING + 1}}`);
+
 function markdownLimit(source: string): { line?: number; message: string } | undefined {
   if (source.length > MAX_MARKDOWN_BYTES) {
     return { message: `The file is larger than ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB.` };
   }
+  // Each list item takes two characters at least (its marker and a space), and each level of
+  // nesting one of its line's prefix: a short source without a long prefix is within the limits,
+  // known from one search instead of a pass over every line.
+  if (source.length < 2 * MAX_LIST_ITEMS - 2 && !LONG_PREFIX.test(source)) return undefined;
   let line = 1;
   let at = 0;
   let items = 0;
@@ -108,7 +106,7 @@ function markdownLimit(source: string): { line?: number; message: string } | und
  * front matter is read only on the first line of a source whose front matter closes.
  */
 export function parseSegment(segment: string, first: boolean, frontMatter: boolean): Root {
-  return (first && !frontMatter ? withoutFrontMatter : processor).parse(segment);
+  return remarkTree(segment, !first || frontMatter);
 }
 
 // What may stand before a definition's `[` on its line: indentation, quote and list markers.
@@ -202,8 +200,7 @@ export function parseMarkdown(source: string, segmentSize: number = DEFAULT_SEGM
     return root;
   }
   const frontMatter = !opensUnclosedFrontMatter(source);
-  const parser = frontMatter ? processor : withoutFrontMatter;
-  if (source.length <= segmentSize || mayDefine(source)) return parser.parse(source);
+  if (source.length <= segmentSize || mayDefine(source)) return remarkTree(source, frontMatter);
   const children: RootContent[] = [];
   let start = 0;
   let line = 0;
@@ -217,13 +214,13 @@ export function parseMarkdown(source: string, segmentSize: number = DEFAULT_SEGM
     const at = m.index;
     if (at - start < segmentSize) continue;
     const segment = source.slice(start, at);
-    const root = (start === 0 ? parser : processor).parse(segment);
+    const root = remarkTree(segment, start !== 0 || frontMatter);
     if (!endsClosed(root, segment, start === 0, frontMatter)) break;
     take(root, start, line);
     line += countBreaks(segment);
     start = at;
   }
-  take((start === 0 ? parser : processor).parse(source.slice(start)), start, line);
+  take(remarkTree(source.slice(start), start !== 0 || frontMatter), start, line);
   const root: Root = { type: 'root', children };
   root.position = {
     start: { line: 1, column: 1, offset: 0 },

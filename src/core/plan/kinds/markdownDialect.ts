@@ -107,12 +107,14 @@ function itemText(item: ListItem, after: string): string {
   return text.replace(/^\[.\]\*?\s*/, '').trim();
 }
 
-// A box-like bracket: empty, or one character that is not a letter or digit, or an x. `[P]` and
-// `[US1]` are spec-kit labels, not boxes.
+// A line that looks like a task: from its start (a line is what ends at a line feed), quote and
+// list markers, then a box-like bracket: empty, or one character that is not a letter or digit,
+// or an x (`[P]` and `[US1]` are spec-kit labels, not boxes); or a box in a table row.
 const LOOKS_LIKE_TASK =
-  /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[^\p{L}\p{N}\]\n]|[xX])?\]|\|[^\n]*\[[ xX~-]\]/u;
+  /(?<![^\n])[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[^\p{L}\p{N}\]\n]|[xX])?\]|\|[^\n]*\[[ xX~-]\]/gu;
 
-const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+// A line that opens or closes fenced code (`.` and `$` as on a line alone: no carriage return).
+const FENCE_LINE = /(?<![^\n]) {0,3}(`{3,}|~{3,})([^\n\r\u2028\u2029]*)(?![^\n])/g;
 
 /** What a dialect calls a task, for the reason a lookalike line is not one. */
 export interface LookalikeDialect {
@@ -202,6 +204,54 @@ function lookalikeReason(
 }
 
 /**
+ * The lines (0-based) that look like tasks (LOOKS_LIKE_TASK) and are not in `taskLines`,
+ * leaving out those inside top-level fences — a cheap pass that keeps remark out of the common
+ * case. Two searches over the whole source, not two per line: a first read in a process runs
+ * them at full speed, where a loop over the lines would still be interpreted.
+ */
+function lookalikeLines(source: string, taskLines: ReadonlySet<number>): number[] {
+  const out: number[] = [];
+  let fence: string | undefined;
+  // The next fence line's offset, and the line and offset counted up to.
+  FENCE_LINE.lastIndex = 0;
+  let fenceMatch = FENCE_LINE.exec(source);
+  let line = 0;
+  let counted = 0;
+  const lineAt = (offset: number): number => {
+    for (let at = source.indexOf('\n', counted); at !== -1 && at < offset;) {
+      line++;
+      counted = at + 1;
+      at = source.indexOf('\n', counted);
+    }
+    return line;
+  };
+  let last = -1;
+  for (const m of source.matchAll(LOOKS_LIKE_TASK)) {
+    const start = source.lastIndexOf('\n', m.index) + 1;
+    // Fence lines before this line open and close the fences around it.
+    while (fenceMatch && fenceMatch.index < start) {
+      const marker = fenceMatch[1]!;
+      if (fence === undefined) fence = marker;
+      else if (
+        marker[0] === fence[0] &&
+        marker.length >= fence.length &&
+        fenceMatch[2]!.trim() === ''
+      ) {
+        fence = undefined;
+      }
+      fenceMatch = FENCE_LINE.exec(source);
+    }
+    if (fenceMatch?.index === start) continue; // a fence line itself is no candidate
+    if (fence !== undefined) continue;
+    const l = lineAt(start);
+    if (l === last) continue;
+    last = l;
+    if (!taskLines.has(l + 1)) out.push(l);
+  }
+  return out;
+}
+
+/**
  * Lines that look like tasks but were not read as one (`-[ ]`, `- [?]`, `- [ ]x`, a box in a
  * table or a paragraph, a task outside every phase): one warning each, never a silent drop, with
  * why and how to write it when `dialect` says what the plan reads.
@@ -214,24 +264,9 @@ export function lookalikeWarnings(
   fix: string,
   dialect?: LookalikeDialect,
 ): Problem[] {
-  const lines = source.split('\n');
-  const candidates: number[] = [];
-  // Lines inside top-level fences are code: a cheap pass keeps remark out of the common case.
-  let fence: string | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const open = FENCE_LINE.exec(lines[i]!);
-    if (open) {
-      const marker = open[1]!;
-      if (fence === undefined) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length && open[2]!.trim() === '') {
-        fence = undefined;
-      }
-      continue;
-    }
-    if (fence !== undefined) continue;
-    if (!taskLines.has(i + 1) && LOOKS_LIKE_TASK.test(lines[i]!)) candidates.push(i);
-  }
+  const candidates = lookalikeLines(source, taskLines);
   if (candidates.length === 0) return [];
+  const lines = source.split('\n');
   // Only when a line looks like a task is the tree needed, to leave code and HTML alone.
   // (or the lines in code and HTML, as the line scanner found them).
   const tree = typeof root === 'function' ? root() : root;
