@@ -2,16 +2,18 @@
 //
 // 1. What the machine needs (scripts/test-needs.js).
 // 2. The build (lib/, which the CLI and process suites run), unless lib/ is newer than every
-//    source: after `npm ci`, whose `prepare` built it, it is not built twice; beside it, the
-//    agent CLIs' install (test/agents/clis, what test/agents/clis.e2e.test.ts runs; mostly a
-//    download, and nothing to do after `bash .ci/run`, which installs them beside `npm ci`).
+//    source: after `npm ci`, whose `prepare` built it, it is not built twice; beside it the
+//    bundle check (check-dist: dist/ is what src/ bundles to now; it then touches dist/index.js,
+//    so that the suites that run the bundle do not bundle again) and the agent CLIs' install
+//    (test/agents/clis, what test/agents/clis.e2e.test.ts runs; mostly a download, and nothing
+//    to do after `bash .ci/run`, which installs them beside `npm ci`).
 // 3. Jest (all suites, on both cores) and, beside it, the checks that are one process on one core
-//    each: the type-check, ESLint, Prettier and check-dist. Jest starts with its longest suites
+//    each: the type-check, ESLint and Prettier. Jest starts with its longest suites
 //    (test/sequencer.js), whose limits are minutes and which wait on real processes for a good
-//    part of their time (the agent CLIs, the model shards' sequences); the checks take that time
-//    instead of a stage of their own before Jest (issue 42: ~45 s of a CI run). Each check's
-//    output is printed whole when it ends; a failing check stops Jest, as a failing stage stopped
-//    the next one before.
+//    part of their time (the agent CLIs, the Action's bundle); the checks take that time instead
+//    of a stage of their own before Jest (issue 42: ~45 s of a CI run). Each check's output is
+//    printed whole when it ends; a failing check stops Jest, as a failing stage stopped the next
+//    one before.
 //
 // A failing stage stops the run before the next; the table of times is printed either way. Wall
 // time is the clock; CPU is the part's processes' user + system time (its own and its
@@ -30,6 +32,7 @@ const STAGES = [
   [['needs', 'node', ['scripts/test-needs.js']]],
   [
     ['build', npm, ['run', '--silent', 'build'], undefined, libIsFresh],
+    ['check-dist', npm, ['run', '--silent', 'check-dist']],
     ['agent-clis', 'node', ['scripts/agent-clis.js']],
   ],
   [
@@ -37,7 +40,6 @@ const STAGES = [
     ['typecheck', npm, ['run', '--silent', 'typecheck']],
     ['eslint', 'npx', ['eslint', '.']],
     ['prettier', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']],
-    ['check-dist', npm, ['run', '--silent', 'check-dist']],
   ],
 ];
 
