@@ -1431,8 +1431,16 @@ class CiInfrastructure implements fc.AsyncCommand<Model, Real> {
     const pr = openLoopPull(r);
     if (!pr) return;
     const head = r.sim.refs.get(pr.head)!;
-    const clean = onlyRed(r, head, 'test');
     const before = recordOn(r, pr.head);
+    // A `test` job that already failed on this head and was not counted yet (the loop held it back
+    // while paused at the agent's limit) is the code's failure: the loop may count it at this event.
+    const testJobs = new Map<number, string | null>();
+    for (const c of r.sim.checkRuns)
+      if (c.head_sha === head && c.job && c.name === 'test') testJobs.set(c.job.run, c.conclusion);
+    const held =
+      [...testJobs.values()].includes('failure') &&
+      !(before?.attempts ?? []).some((a) => a.sha === head);
+    const clean = onlyRed(r, head, 'test') && !held;
     const reruns = r.sim.reruns.length;
     const refusals = r.sim.rerunsRefused.length;
     if (this.refused)
