@@ -6,8 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { parseChecklist } from '../src/core/index.js';
 import { scannedAlone } from '../src/core/plan/checklist.js';
 import { scanOrRefuse } from '../src/core/plan/kinds/dialectScan.js';
-import { readKiro, readSpeckit, readTaskmaster } from '../src/core/plan/kinds/index.js';
-import { readOpenspec } from '../src/core/plan/kinds/openspec.js';
+import { readKiro } from '../src/core/plan/kinds/kiro/index.js';
+import { readSpeckit } from '../src/core/plan/kinds/speckit/index.js';
+import { readTaskmaster } from '../src/core/plan/kinds/taskmaster/index.js';
+import { readOpenspec } from '../src/core/plan/kinds/openspec/index.js';
 import { median, time, table } from './stats.js';
 
 /**
@@ -87,14 +89,16 @@ const CHILD = `
 const [kind, path] = process.argv.slice(1);
 const { readFileSync } = await import('node:fs');
 const lib = ${JSON.stringify(join(repoRoot, 'lib', 'core'))};
-const kinds = await import(lib + '/plan/kinds/index.js');
-const { readOpenspec } = await import(lib + '/plan/kinds/openspec.js');
+const { readSpeckit } = await import(lib + '/plan/kinds/speckit/index.js');
+const { readKiro } = await import(lib + '/plan/kinds/kiro/index.js');
+const { readOpenspec } = await import(lib + '/plan/kinds/openspec/index.js');
+const { readTaskmaster } = await import(lib + '/plan/kinds/taskmaster/index.js');
 const { parseChecklist } = await import(lib + '/index.js');
 const read = {
-  speckit: (s) => kinds.readSpeckit(s, 'tasks.md'),
-  kiro: (s) => kinds.readKiro(s, 'tasks.md'),
+  speckit: (s) => readSpeckit(s, 'tasks.md'),
+  kiro: (s) => readKiro(s, 'tasks.md'),
   openspec: (s) => readOpenspec(s, 'tasks.md'),
-  taskmaster: (s) => kinds.readTaskmaster(s, 'tasks.json'),
+  taskmaster: (s) => readTaskmaster(s, 'tasks.json'),
   checklist: (s) => parseChecklist(s, 'plan.md'),
 }[kind];
 const source = path === '-' ? process.env.BENCH_SOURCE : readFileSync(path, 'utf8');

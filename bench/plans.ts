@@ -1,11 +1,8 @@
 import { parseChecklist } from '../src/core/index.js';
-import {
-  readKiro,
-  readSpeckit,
-  readTaskmaster,
-  setDialectStates,
-  setTaskmasterStatus,
-} from '../src/core/plan/kinds/index.js';
+import { setDialectStates } from '../src/core/plan/kinds/index.js';
+import { readKiro } from '../src/core/plan/kinds/kiro/index.js';
+import { readSpeckit } from '../src/core/plan/kinds/speckit/index.js';
+import { readTaskmaster, setTaskmasterStatus } from '../src/core/plan/kinds/taskmaster/index.js';
 import { makeChecklist } from './checklist.js';
 import { benchCorpusPlans } from './corpusPlans.js';
 import { benchRealPlans } from './realPlans.js';

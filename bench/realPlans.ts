@@ -1,12 +1,8 @@
 import { parseChecklist } from '../src/core/index.js';
 import { scannedAlone } from '../src/core/plan/checklist.js';
-import {
-  readKiro,
-  readSpeckit,
-  readTaskmaster,
-  scanKiro,
-  scanSpeckit,
-} from '../src/core/plan/kinds/index.js';
+import { readKiro, scanKiro } from '../src/core/plan/kinds/kiro/index.js';
+import { readSpeckit, scanSpeckit } from '../src/core/plan/kinds/speckit/index.js';
+import { readTaskmaster } from '../src/core/plan/kinds/taskmaster/index.js';
 import { makeTasksJson } from './plans.js';
 import { median, time, ms } from './stats.js';
 

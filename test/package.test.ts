@@ -102,6 +102,11 @@ describe('npm pack, installed into an empty directory', () => {
     const init = await npx('init', 'My Plan');
     expect(init.code).toBe(0);
     expect(init.stdout).toContain('Created docs/plans/My Plan');
+    // Run by npx from the project it is installed in, it names itself so (src/cli/invocation.ts),
+    // and the next step it prints runs as printed.
+    const next = /^Next: edit the plan, then run: (.+)$/m.exec(init.stdout)?.[1];
+    expect(next).toBe('npx coder-loop lint "My Plan"');
+    expect(await run('sh', ['-c', next!], project)).toMatchObject({ code: 0 });
     expect(await readdir(join(project, 'docs', 'plans', 'My Plan'))).toContain('00_context.md');
     expect(await npx('lint', 'My Plan')).toMatchObject({ code: 0 });
     const status = await npx('status', 'My Plan', '--json');

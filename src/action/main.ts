@@ -306,7 +306,10 @@ async function runAgentSide(
     return;
   }
   const { config, problems } = await side.loadConfig();
-  if (!config) throw new Error(`The config is invalid: ${problems.map(formatProblem).join('; ')}`);
+  if (!config)
+    throw new Error(
+      `The config is invalid: ${problems.map((p) => formatProblem(p, cliOf(env))).join('; ')}`,
+    );
   const temp = env.RUNNER_TEMP || tmpdir();
   const changesDir = resolve(core.getInput('changes-dir') || join(temp, 'coder-loop-changes'));
   core.setOutput('branch', payload.branch);

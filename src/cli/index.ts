@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import module from 'node:module';
+import { invokedAs } from './invocation.js';
 import { main } from './main.js';
 import { render, styleFor } from './render.js';
 
@@ -15,6 +16,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 process.exitCode = await main(process.argv.slice(2), {
   cwd: process.cwd(),
+  cli: await invokedAs({
+    script: process.argv[1],
+    cwd: process.cwd(),
+    path: process.env.PATH,
+  }),
   stdout: (text) =>
     process.stdout.write(`${render(text, styleFor(process.stdout, process.env))}\n`),
   stderr: (text) =>

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { closest } from '../core/spelling.js';
 import { describeFsError, EXIT, InputError, packageFile, UsageError } from './files.js';
 import { workingCopyRoot } from './git.js';
+import { usageText } from './invocation.js';
 import type { CliIo, Parsed } from './commands/shared.js';
 import { COMMANDS } from './commands/index.js';
 
@@ -13,9 +14,12 @@ async function version(): Promise<string> {
   return (JSON.parse(text) as { version: string }).version;
 }
 
-/** The CLI's usage: every command's summary (each command's module loaded to read it). */
-async function usage(): Promise<string> {
-  const lines = ['Usage: coder-loop <command> [options]', '', 'Commands:'];
+/**
+ * The CLI's usage: every command's summary (each command's module loaded to read it), its
+ * commands as the user runs the CLI (`cli`).
+ */
+async function usage(cli: string): Promise<string> {
+  const lines = [`Usage: ${cli} <command> [options]`, '', 'Commands:'];
   for (const [name, load] of Object.entries(COMMANDS))
     lines.push(`  ${name.padEnd(8)} ${(await load()).summary}`);
   lines.push(
@@ -23,9 +27,9 @@ async function usage(): Promise<string> {
     'Every command works on the repository the current folder is in (its root is the nearest',
     'folder up that holds .git, as git finds it), reads its .github/coder.yml as the loop does,',
     "and takes --dir <plansDir> (default: the config's plansDir, else docs/plans).",
-    'coder-loop --version prints the version.',
+    `${cli} --version prints the version.`,
     'Exit codes: 0 ok, 1 invalid plan or input, 2 usage error.',
-    'Run "coder-loop <command> --help" for a command\'s usage.',
+    `Run "${cli} <command> --help" for a command's usage.`,
   );
   return lines.join('\n');
 }
@@ -49,7 +53,7 @@ function optionProblem(error: unknown, options: readonly string[]): string {
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    (command === undefined ? io.stderr : io.stdout)(await usage());
+    (command === undefined ? io.stderr : io.stdout)(await usage(io.cli));
     return command === undefined ? EXIT.usage : EXIT.ok;
   }
   if (command === '--version' || command === '-v' || command === 'version') {
@@ -59,7 +63,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   if (!Object.hasOwn(COMMANDS, command)) {
     const near = closest(command, Object.keys(COMMANDS));
     const hint = near ? ` Did you mean "${near}"?` : '';
-    io.stderr(`coder-loop: unknown command "${command}".${hint}\n\n${await usage()}`);
+    io.stderr(`coder-loop: unknown command "${command}".${hint}\n\n${await usage(io.cli)}`);
     return EXIT.usage;
   }
   // Only this command's modules are loaded: the others' cost no start-up.
@@ -72,7 +76,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       strict: true,
     });
     if (values.help) {
-      io.stdout(`Usage: ${spec.usage}\n\n${spec.summary}`);
+      io.stdout(`${usageText(spec.usage, io.cli)}\n\n${spec.summary}`);
       return EXIT.ok;
     }
     // The repository's root, found as git finds it from a subfolder; outside a git working copy,
@@ -108,7 +112,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
       const message = optionProblem(error, Object.keys(spec.options ?? {}));
-      io.stderr(`coder-loop ${command}: ${message}\nUsage: ${spec.usage}`);
+      io.stderr(`coder-loop ${command}: ${message}\n${usageText(spec.usage, io.cli)}`);
       return EXIT.usage;
     }
     if (error instanceof Error && error.name === 'StaleChecklistError') {

@@ -11,15 +11,16 @@ import {
   slugConflicts,
   planSlug,
   PLAN_FILES,
-  taskmasterFiles,
+  taggedPlanFiles,
   type AnyPlan,
   type Config,
   type Problem,
 } from '../core/index.js';
 import {
   defaultPlanGlobs,
+  kindModule,
+  kindOfPath,
   otherKindNames,
-  readTaskmaster,
   skippedPlanFiles,
   skippedSentence,
   type SkippedPlanFiles,
@@ -146,18 +147,21 @@ export type FoundPlan = AnyPlan;
 export interface Discovered {
   plans: FoundPlan[];
   problems: Problem[];
-  /** Other tools' plan files found but not run (OpenSpec's archive, BMAD's files). */
+  /** Other tools' plan files found but not run (a kind's completed plans, a tool not read). */
   skipped: SkippedPlanFiles[];
 }
 
-/** Every plan of every kind, found and named by the loop's own functions. */
-export async function discover(repo: Repo): Promise<Discovered> {
+/**
+ * Every plan of every kind, found and named by the loop's own functions; with `elsewhere`, also
+ * the plans in folders the loop does not read (plansElsewhere: `plans` and `doctor` say so).
+ */
+export async function discover(repo: Repo, elsewhere = false): Promise<Discovered> {
   const { config } = repo;
   const globs = config.plans ?? defaultPlanGlobs(repo.plansDirRel);
   const paths = await globPaths(repo.root, globs);
   const texts = new Map<string, string>();
   const problems: Problem[] = [];
-  for (const path of taskmasterFiles(config, paths)) {
+  for (const path of taggedPlanFiles(config, paths)) {
     try {
       texts.set(path, await readText(join(repo.root, path), path));
     } catch (error) {
@@ -175,15 +179,16 @@ export async function discover(repo: Repo): Promise<Discovered> {
     config.plans ? undefined : await listPlans(repo.plansDir),
   );
   // Tags of a file that is not JSON are reported by lint, for the file.
-  for (const path of taskmasterFiles(config, paths)) {
+  for (const path of taggedPlanFiles(config, paths)) {
     const text = texts.get(path);
-    if (text === undefined) continue;
-    const read = readTaskmaster(text, path);
-    if (read.tags.length === 0) problems.push(...read.problems);
+    const kind = kindOfPath(path);
+    if (text === undefined || kind === undefined || kind === 'coder') continue;
+    const read = kindModule(kind).plansIn!(text, path);
+    if (read.names.length === 0) problems.push(...read.problems);
   }
   return {
     plans: found.plans,
-    problems: [...problems, ...found.problems, ...(await plansLeftBehind(repo))],
+    problems: [...problems, ...found.problems, ...(elsewhere ? await plansElsewhere(repo) : [])],
     skipped: skippedPlanFiles(paths),
   };
 }
@@ -193,32 +198,67 @@ export function noPlansHere(repo: Repo): string {
   return `There are no plans here: none under ${repo.plansDirRel}/, and no ${otherKindNames('or')} tasks file where ${repo.config.plans ? `the \`plans\` globs of ${CONFIG_PATH} look` : 'those tools write them'}.`;
 }
 
-/**
- * Plans in the default plans folder while the plans folder is another: after a change of
- * `plansDir` they would vanish from every command without a word.
- */
-async function plansLeftBehind(repo: Repo): Promise<Problem[]> {
-  const fallback = DEFAULT_CONFIG.plansDir;
-  if (repo.config.plans || repo.plansDirRel === fallback) return [];
-  const left = [];
-  for (const name of await listPlans(join(repo.root, fallback))) {
-    const plan = join(repo.root, fallback, name);
-    const has = async (file: string) =>
-      stat(join(plan, file)).then(
-        (s) => s.isFile(),
-        () => false,
-      );
-    if ((await has(PLAN_FILES.checklist)) || (await has(PLAN_FILES.context))) left.push(name);
+/** How far the search for plans elsewhere looks: folders deep from the root, folders in all. */
+export const ELSEWHERE_BOUNDS = { depth: 6, folders: 5000 };
+
+/** A coder plan's folder: it holds 00_context.md or its checklist (01_Master Plan/01_Checklist.md). */
+async function isPlanFolder(dir: string): Promise<boolean> {
+  for (const file of [PLAN_FILES.context, PLAN_FILES.checklist]) {
+    const entry = await stat(join(dir, file)).catch(() => undefined);
+    if (entry?.isFile()) return true;
   }
-  if (left.length === 0) return [];
-  return [
-    {
+  return false;
+}
+
+/**
+ * Folders of coder plans other than the plans folder, each with its plans' names: a walk of the
+ * repository from its root, breadth first and bounded (ELSEWHERE_BOUNDS), that skips `.git` and
+ * `node_modules` and enters no plan folder and no symbolic link.
+ */
+export async function planFoldersElsewhere(repo: Repo): Promise<Map<string, string[]>> {
+  const found = new Map<string, string[]>();
+  let queue = [''];
+  let seen = 0;
+  for (let depth = 0; depth < ELSEWHERE_BOUNDS.depth && queue.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of queue) {
+      for (const e of await dirents(join(repo.root, dir))) {
+        if (!e.isDirectory() || SKIPPED.has(e.name)) continue;
+        if (++seen > ELSEWHERE_BOUNDS.folders) return found;
+        const path = dir ? `${dir}/${e.name}` : e.name;
+        if (!(await isPlanFolder(join(repo.root, path)))) next.push(path);
+        else if ((dir || '.') !== repo.plansDirRel)
+          found.set(dir || '.', [...(found.get(dir || '.') ?? []), e.name]);
+      }
+    }
+    queue = next.sort();
+  }
+  return found;
+}
+
+/**
+ * Plans in folders other than the plans folder, when `plansDir` names another folder than the
+ * default or holds no plan: after a change of `plansDir` the plans left in the old folder would
+ * vanish from `plans` and `doctor` without a word. Each folder is named, with how to read it.
+ */
+async function plansElsewhere(repo: Repo): Promise<Problem[]> {
+  if (repo.config.plans) return [];
+  const moved = repo.plansDirRel !== DEFAULT_CONFIG.plansDir;
+  if (!moved && (await listPlans(repo.plansDir)).length > 0) return [];
+  const problems: Problem[] = [];
+  for (const [folder, names] of await planFoldersElsewhere(repo)) {
+    const shown = folder === '.' ? 'The repository root' : `${folder}/`;
+    problems.push({
       severity: 'warning',
-      path: fallback,
-      message: `${fallback}/ holds plans (${left.join(', ')}) that are not read: the plans folder is ${repo.plansDirRel}/ (\`plansDir\` in ${CONFIG_PATH}, or --dir), and the loop looks only there.`,
-      fix: `Move them into ${repo.plansDirRel}/, or set \`plansDir: ${fallback}\` again.`,
-    },
-  ];
+      path: folder,
+      message: `${shown} holds plans (${names.join(', ')}) that are not read: the plans folder is ${repo.plansDirRel}/ (\`plansDir\` in ${CONFIG_PATH}, or --dir), and the loop looks only there.`,
+      fix:
+        folder === '.'
+          ? `Move them into ${repo.plansDirRel}/ (the plans folder cannot be the repository root).`
+          : `Move them into ${repo.plansDirRel}/, or set \`plansDir: ${folder}\` in ${CONFIG_PATH}${folder === DEFAULT_CONFIG.plansDir ? ' again' : ''}.`,
+    });
+  }
+  return problems;
 }
 
 /** `./specs/x/`, `specs\x`, an absolute path: the path from the repository root. */
@@ -239,8 +279,8 @@ function nearest(wanted: string, candidates: readonly string[]): string | undefi
 
 /**
  * The plan a user named, chosen as `/coder next` chooses it: by name, else by the path of its
- * tasks file (`#tag` for one Task Master tag); here also by its folder. Without a name: the only
- * plan there is. Otherwise a message that says why, with a "did you mean" for a typo.
+ * tasks file (`#tag` for one tag of a tagged kind); here also by its folder. Without a name: the
+ * only plan there is. Otherwise a message that says why, with a "did you mean" for a typo.
  */
 export function choose(repo: Repo, found: Discovered, wanted: string | undefined): FoundPlan {
   const { plans } = found;
@@ -279,7 +319,7 @@ export function choose(repo: Repo, found: Discovered, wanted: string | undefined
           `${noPlansHere(repo)}${found.skipped.length ? ` ${skippedSentence(found.skipped)}` : ''}`,
         );
       }
-      // A tasks file that holds several plans (Task Master's tags) names none of them.
+      // A tasks file that holds several plans (a tagged kind's) names none of them.
       const inFile = plans.filter((p) => p.path === requested);
       if (inFile.length > 1) {
         throw new InputError(

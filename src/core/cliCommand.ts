@@ -26,3 +26,16 @@ export function githubRepositoryOf(homepage: string | undefined): string | undef
   const m = homepage ? /^https:\/\/github\.com\/([^/]+\/[^/]+)$/.exec(homepage) : null;
   return m?.[1];
 }
+
+/**
+ * A text the core wrote with CLI commands in code spans (`` `coder-loop lint "X"` ``, the CLI by
+ * its own name), each command said as users run the CLI here (`cli`, from cliCommand or from how
+ * the CLI itself was started): the one rewrite of a printed command's prefix. Pure.
+ */
+export function asRun(text: string, cli: string): string {
+  if (cli === CLI_NAME) return text;
+  return text.replace(
+    new RegExp(`(\`+ ?)${CLI_NAME} (?=[a-z-])`, 'g'),
+    (_, open: string) => `${open}${cli} `,
+  );
+}

@@ -75,11 +75,11 @@ describe('coder-loop CLI (built binary)', () => {
     await mkdir(join(work, '.github'), { recursive: true });
     await writeFile(join(work, '.github/coder.yml'), 'plansDir: planning\n');
     const warning =
-      'docs/plans: warning: docs/plans/ holds plans (Sample) that are not read: the plans folder is planning/ (`plansDir` in .github/coder.yml, or --dir), and the loop looks only there. Move them into planning/, or set `plansDir: docs/plans` again.';
+      'docs/plans: warning: docs/plans/ holds plans (Sample) that are not read: the plans folder is planning/ (`plansDir` in .github/coder.yml, or --dir), and the loop looks only there. Move them into planning/, or set `plansDir: docs/plans` in .github/coder.yml again.';
     const run = await cli(work, 'plans');
     expect(run).toEqual({
       code: 0,
-      stdout: `No plans found. There are no plans here: none under planning/, and no spec-kit, Kiro, Task Master or OpenSpec tasks file where those tools write them.\n${warning}\n`,
+      stdout: `No plans found. There are no plans here: none under planning/, and no spec-kit, Kiro, Task Master, OpenSpec or BMAD tasks file where those tools write them.\n${warning}\n`,
       stderr: '',
     });
     const doctor = await cli(work, 'doctor');
@@ -87,6 +87,29 @@ describe('coder-loop CLI (built binary)', () => {
     // Moved: nothing to say.
     await rename(join(work, 'docs/plans'), join(work, 'planning'));
     expect((await cli(work, 'plans')).stdout).not.toContain('warning');
+  });
+
+  it('plans anywhere else in the repository are named with their folder and the plansDir that reads them', async () => {
+    // The plans folder holds none; plans sit in another folder, one in node_modules (never a
+    // repository's plans), and one deeper than the search goes.
+    await rename(join(work, 'docs/plans'), join(work, 'notes'));
+    await cp(join(work, 'notes/Sample'), join(work, 'notes/Second'), { recursive: true });
+    const deep = join(work, 'a/b/c/d/e/f');
+    await cp(join(work, 'notes/Sample'), join(deep, 'Deep'), { recursive: true });
+    await cp(join(work, 'notes/Sample'), join(work, 'node_modules/pkg/Vendored'), {
+      recursive: true,
+    });
+    const run = await cli(work, 'plans');
+    expect(run.stdout.split('\n').filter((l) => l.includes('warning'))).toEqual([
+      'notes: warning: notes/ holds plans (Sample, Second) that are not read: the plans folder is docs/plans/ (`plansDir` in .github/coder.yml, or --dir), and the loop looks only there. Move them into docs/plans/, or set `plansDir: notes` in .github/coder.yml.',
+    ]);
+    expect((await cli(work, 'doctor')).stdout).toContain('notes: warning: notes/ holds plans');
+    // As the fix says: then they are read, and nothing is said.
+    await mkdir(join(work, '.github'), { recursive: true });
+    await writeFile(join(work, '.github/coder.yml'), 'plansDir: notes\n');
+    const read = await cli(work, 'plans');
+    expect(read.stdout).toMatch(/^coder {2}Sample {2}/);
+    expect(read.stdout).not.toContain('warning');
   });
 
   it('init writes a plan that lint accepts, and will not overwrite it', async () => {
@@ -116,7 +139,7 @@ describe('coder-loop CLI (built binary)', () => {
     const again = await cli(work, 'init', 'My Plan');
     expect(again.code).toBe(1);
     expect(again.stderr).toBe(
-      'coder-loop init: docs/plans/My Plan: already exists with every document init writes; coder-loop init will not overwrite it.\n',
+      'coder-loop init: docs/plans/My Plan: already exists with every document init writes, and init overwrites none.\n',
     );
     expect((await readdir(plans())).filter((n) => n.startsWith('.'))).toEqual([]);
   });
@@ -278,7 +301,7 @@ describe('coder-loop CLI (built binary)', () => {
     const run = await cli(work, 'status', 'Sample', '--dir', 'elsewhere');
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'coder-loop status: There are no plans here: none under elsewhere/, and no spec-kit, Kiro, Task Master or OpenSpec tasks file where those tools write them.\n',
+      'coder-loop status: There are no plans here: none under elsewhere/, and no spec-kit, Kiro, Task Master, OpenSpec or BMAD tasks file where those tools write them.\n',
     );
     expect((await cli(join(work, 'docs'), 'status', 'Sample', '--dir', 'plans')).code).toBe(0);
   });
@@ -787,7 +810,7 @@ describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)',
     const plans = await cli(work, 'plans');
     expect(plans.code).toBe(0);
     expect(plans.stdout).toMatch(
-      /\ntaskmaster {2}\.taskmaster\/tasks\/tasks\.json {2,}\.taskmaster\/tasks\/tasks\.json {2,}\(invalid: run coder-loop lint\)\n/,
+      /\ntaskmaster {2}\.taskmaster\/tasks\/tasks\.json {2,}\.taskmaster\/tasks\/tasks\.json {2,}\(invalid: run coder-loop lint "\.taskmaster\/tasks\/tasks\.json"\)\n/,
     );
     expect(plans.stdout).toContain(
       '.taskmaster/tasks/tasks.json:1: error: not valid UTF-8: byte 0xFF stands alone, as in Latin-1 or Windows-1252. Save the file as UTF-8.\n',

@@ -5,11 +5,14 @@ import {
   cliCommand,
   CLI_NAME,
   githubRepositoryOf,
+  planSkeleton,
+  PLAN_FILES,
   reply,
+  validateContext,
   type Assessment,
   type PlanContext,
 } from '../../src/core/index.js';
-import { statusSection } from '../../src/core/loop/messages/statusSection.js';
+import { kindStatusSection, statusSection } from '../../src/core/loop/messages/statusSection.js';
 import { inProcess } from '../helpers/cli.js';
 import { repoRoot } from '../paths.js';
 
@@ -31,19 +34,45 @@ const invalid = {
   valid: false,
 } as unknown as PlanContext;
 
+/** A plan without its 00_context.md: the problem's fix names the CLI's init. */
+const skeleton = planSkeleton('Sample', '2025-01-01');
+skeleton.delete(PLAN_FILES.context);
+const noContext = validateContext({
+  name: 'Sample',
+  dir: 'docs/plans/Sample',
+  paths: [...skeleton.keys()],
+  files: skeleton,
+}).problems;
+
 /** Every text the loop posts that names a CLI command. */
 const printed: Record<string, string> = {
   'the no-plan reply': reply.noPlans('docs/plans', cli),
   "the assessment's plan mode": reply.assessment(plan, cli),
   'two plans sharing a lock branch': reply.slugConflict('A b', 'A-b', 'coder/a-b/…', cli),
   '/coder status on an invalid plan': statusSection('Sample', invalid, undefined, cli),
+  '/coder next on a plan without its context': reply.planRequired('Sample', noContext, cli),
+  "/coder status listing a plan's problems": kindStatusSection(
+    'Sample',
+    'coder',
+    'docs/plans/Sample',
+    {
+      phases: [],
+      current: undefined,
+      complete: false,
+      waiting: undefined,
+      problems: noContext,
+    },
+    undefined,
+    cli,
+  ),
 };
 
 /** The commands in a text's code spans that run coder-loop (`npx …` or `coder-loop …`). */
 function commands(text: string): string[] {
-  return [...text.matchAll(/(`+) ?(.+?) ?\1/g)]
-    .map((m) => m[2]!)
-    .filter((c) => /^(npx |coder-loop )/.test(c));
+  // A problem in a reply is a ``double`` span that holds its fix's `single` spans.
+  const spans = [...text.matchAll(/(`+) ?(.+?) ?\1/g)].map((m) => m[2]!);
+  const inner = spans.flatMap((span) => [...span.matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
+  return [...spans, ...inner].filter((c) => /^(npx |coder-loop )/.test(c));
 }
 
 /** A command line's words as a POSIX shell splits them (double quotes only, as printed). */

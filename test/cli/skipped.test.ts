@@ -4,8 +4,8 @@ import { scratchCheckouts } from '../helpers/checkout.js';
 
 /**
  * What the CLI looked for, found, and did not run: with no plan, the message names every kind and
- * where it looked; OpenSpec's archived changes and BMAD's files are named as skipped (BMAD is
- * not read), never passed over in silence.
+ * where it looked; OpenSpec's archived changes and BMAD v4's stories (the loop reads v6's
+ * sprint-status.yaml) are named as skipped, never passed over in silence.
  */
 /** Writes one checkout's files into a fresh folder; returns it. */
 const checkout = scratchCheckouts('coder-loop-skipped-');
@@ -14,16 +14,12 @@ const TASKS = '## 1. Setup\n\n- [x] 1.1 Done\n';
 const OTHER_TOOLS = {
   'openspec/changes/archive/2025-01-01-add-export/tasks.md': TASKS,
   'openspec/changes/archive/2025-01-01-add-export/proposal.md': '# Proposal\n',
-  '_bmad-output/implementation-artifacts/sprint-status.yaml':
-    'development_status:\n  1-1-setup: done\n',
-  '_bmad-output/implementation-artifacts/1-1-setup.md': '# Story 1.1\n',
   'docs/stories/1.1.story.md': '# Story 1.1\n',
-  'docs/sprint-artifacts/sprint-status.yaml': 'development_status: {}\n',
 };
 const SKIPPED =
-  "Skipped: _bmad-output/ (BMAD's output: BMAD is not read); docs/sprint-artifacts/sprint-status.yaml (BMAD's sprint status: BMAD is not read); docs/stories/ (BMAD stories: BMAD is not read); openspec/changes/archive/ (1 archived OpenSpec change: completed, never run).";
+  "Skipped: docs/stories/ (1 BMAD v4 story: not read; the loop reads v6's sprint-status.yaml); openspec/changes/archive/ (1 archived OpenSpec change: completed, never run).";
 const NONE =
-  'There are no plans here: none under docs/plans/, and no spec-kit, Kiro, Task Master or OpenSpec tasks file where those tools write them.';
+  'There are no plans here: none under docs/plans/, and no spec-kit, Kiro, Task Master, OpenSpec or BMAD tasks file where those tools write them.';
 
 describe('what was looked for, found and skipped', () => {
   it('status with no plan: where it looked, and what it skipped', async () => {
@@ -61,7 +57,7 @@ describe('what was looked for, found and skipped', () => {
     expect(run.stdout.split('\n')).toContain(`plans: ${SKIPPED}`);
   });
 
-  it('a nested OpenSpec archive and BMAD files at any depth, one entry per folder', () => {
+  it('a nested OpenSpec archive and BMAD v4 stories at any depth, one entry per folder; BMAD v6 is a plan, not skipped', () => {
     expect(
       skippedPlanFiles([
         'hw3/openspec/changes/archive/x/tasks.md',
@@ -75,12 +71,14 @@ describe('what was looked for, found and skipped', () => {
         'README.md',
       ]),
     ).toEqual([
-      { path: 'app/_bmad-output/', why: "BMAD's output: BMAD is not read" },
       {
         path: 'hw3/openspec/changes/archive/',
         why: '2 archived OpenSpec changes: completed, never run',
       },
-      { path: 'stories/', why: 'BMAD stories: BMAD is not read' },
+      {
+        path: 'stories/',
+        why: "2 BMAD v4 stories: not read; the loop reads v6's sprint-status.yaml",
+      },
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import { parseChecklist } from '../../src/core/index.js';
-import { readKiro, readSpeckit } from '../../src/core/plan/kinds/index.js';
-import { readOpenspec } from '../../src/core/plan/kinds/openspec.js';
+import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
+import { readSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
+import { readOpenspec } from '../../src/core/plan/kinds/openspec/index.js';
 import { corpusDir, corpusFiles } from '../helpers/corpus.js';
 import { realKiro, realSpeckit } from '../helpers/realShapes.js';
 import fc from 'fast-check';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { repoRoot } from '../paths.js';
-import { readSpeckit, scanSpeckit } from '../../src/core/plan/kinds/speckit.js';
+import { readSpeckit, scanSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
 import { plainSpeckit, realSpeckit } from '../helpers/realShapes.js';
 import { fixSeed } from '../helpers/seed.js';
 import { remarkOnce } from '../helpers/remarkOnce.js';

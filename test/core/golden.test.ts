@@ -16,15 +16,14 @@ import {
   type LogEntry,
   type TaskState,
 } from '../../src/core/index.js';
+import { setDialectStates, type NamedPlan } from '../../src/core/plan/kinds/index.js';
+import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
+import { readSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
 import {
-  readKiro,
-  readSpeckit,
   readTaskmaster,
-  setDialectStates,
   setTaskmasterStatus,
-  type NamedPlan,
   type TaskmasterTask,
-} from '../../src/core/plan/kinds/index.js';
+} from '../../src/core/plan/kinds/taskmaster/index.js';
 import { openKindPlan } from '../../src/core/plan/kinds/plan.js';
 
 type Case =

@@ -36,6 +36,7 @@ async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out:
   const out: string[] = [];
   const code = await main(argv, {
     cwd,
+    cli: 'coder-loop',
     stdout: (t) => out.push(t),
     stderr: () => undefined,
     now: () => new Date('2026-11-24T12:00:00Z'),

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { repoRoot } from '../paths.js';
-import { readKiro, scanKiro } from '../../src/core/plan/kinds/kiro.js';
+import { readKiro, scanKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import { plainKiro, realKiro } from '../helpers/realShapes.js';
 import { fixSeed } from '../helpers/seed.js';
 import { remarkOnce } from '../helpers/remarkOnce.js';

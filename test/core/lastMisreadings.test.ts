@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
-import { readKiro } from '../../src/core/plan/kinds/kiro.js';
-import { readOpenspec } from '../../src/core/plan/kinds/openspec.js';
-import { readTaskmaster, setTaskmasterStatus } from '../../src/core/plan/kinds/taskmaster.js';
+import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
+import { readOpenspec } from '../../src/core/plan/kinds/openspec/index.js';
+import { readTaskmaster, setTaskmasterStatus } from '../../src/core/plan/kinds/taskmaster/index.js';
 import { scratchCheckouts } from '../helpers/checkout.js';
 
 /**
@@ -18,6 +18,7 @@ async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out:
   const out: string[] = [];
   const code = await main(argv, {
     cwd,
+    cli: 'coder-loop',
     stdout: (t) => out.push(t),
     stderr: (t) => out.push(t),
     now: () => new Date('2026-11-24T12:00:00Z'),

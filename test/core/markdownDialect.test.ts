@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../paths.js';
-import { readKiro } from '../../src/core/plan/kinds/kiro.js';
+import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import {
   comparePhaseNumbers,
   currentDialectPhase,
   setDialectStates,
   StaleDialectError,
 } from '../../src/core/plan/kinds/markdownDialect.js';
-import { readSpeckit } from '../../src/core/plan/kinds/speckit.js';
+import { readSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
 
 const fixture = (path: string): string =>
   readFileSync(join(repoRoot, 'test', 'fixtures', path), 'utf8');

@@ -6,7 +6,7 @@ import {
   validateKindContext,
   type NamedPlan,
 } from '../../src/core/plan/kinds/index.js';
-import { readOpenspec } from '../../src/core/plan/kinds/openspec.js';
+import { readOpenspec } from '../../src/core/plan/kinds/openspec/index.js';
 import { openKindPlan } from '../../src/core/plan/kinds/plan.js';
 import { fixture, KIND_FILES, OPENSPEC } from '../helpers/kinds.js';
 

@@ -1,5 +1,7 @@
 import type { NamedPlan } from '../../src/core/plan/kinds/index.js';
-import { readKiro, readSpeckit, readTaskmaster } from '../../src/core/plan/kinds/index.js';
+import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
+import { readSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
+import { readTaskmaster } from '../../src/core/plan/kinds/taskmaster/index.js';
 import { openKindPlan, type KindPlan } from '../../src/core/plan/kinds/plan.js';
 
 /**

@@ -4,9 +4,9 @@ import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import type { Nodes, Root } from 'mdast';
 import { parseChecklist, setTaskStates } from '../../src/core/index.js';
-import { readKiro } from '../../src/core/plan/kinds/kiro.js';
+import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import { setDialectStates, type DialectPlan } from '../../src/core/plan/kinds/markdownDialect.js';
-import { readSpeckit } from '../../src/core/plan/kinds/speckit.js';
+import { readSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
 import { fixSeed } from '../helpers/seed.js';
 
 fixSeed(import.meta.url);

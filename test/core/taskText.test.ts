@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { main } from '../../src/cli/main.js';
-import { readOpenspec } from '../../src/core/plan/kinds/openspec.js';
-import { readSpeckit } from '../../src/core/plan/kinds/speckit.js';
+import { readOpenspec } from '../../src/core/plan/kinds/openspec/index.js';
+import { readSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
 import { specTasksOfKindPhase } from '../../src/core/loop/phasePlan/specTasks.js';
 
 /**
@@ -77,6 +77,7 @@ describe("a task's text, as written", () => {
       const out: string[] = [];
       const code = await main(['status', '001-plot', '--json'], {
         cwd: dir,
+        cli: 'coder-loop',
         stdout: (t) => out.push(t),
         stderr: (t) => out.push(t),
         now: () => new Date('2026-11-28T00:00:00Z'),

@@ -8,7 +8,7 @@ import {
   setTaskmasterStatus,
   StaleTasksJsonError,
   TASKMASTER_STATUSES,
-} from '../../src/core/plan/kinds/taskmaster.js';
+} from '../../src/core/plan/kinds/taskmaster/index.js';
 import {
   type JsonNode,
   JsonSyntaxError,

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { main } from '../../src/cli/main.js';
+import { CLI_NAME } from '../../src/core/index.js';
 import { repoRoot } from '../paths.js';
 
 /** The built CLI (package.json's `bin`: the bundle in lib/bundle/), as `npx coder-loop` runs it. */
@@ -20,13 +23,36 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs the built binary in `cwd`, as a user would: its exit code and both outputs. */
+/**
+ * A folder on PATH holding `coder-loop`, a link to the built binary, as `npm install -g` leaves
+ * it: the CLI run from there calls itself `coder-loop` in what it prints (src/cli/invocation.ts).
+ * One per checkout, made once and shared by the suites.
+ */
+export function installedBin(): string {
+  const dir = join(
+    tmpdir(),
+    `coder-loop-bin-${createHash('sha256').update(repoRoot).digest('hex').slice(0, 12)}`,
+  );
+  mkdirSync(dir, { recursive: true });
+  try {
+    symlinkSync(bin, join(dir, 'coder-loop'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return dir;
+}
+
+/**
+ * Runs the built binary in `cwd` as a user runs the installed CLI (`coder-loop …` from PATH, the
+ * shell starting Node on the link as the binary's `#!` line asks): its exit code and both outputs.
+ */
 export function cli(cwd: string, ...args: string[]): Promise<Run> {
+  const dir = installedBin();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [bin, ...args],
-      { cwd, env: { PATH: process.env.PATH, USER: 'tester' } },
+      [join(dir, 'coder-loop'), ...args],
+      { cwd, env: { PATH: `${dir}${delimiter}${process.env.PATH}`, USER: 'tester' } },
       (error, stdout, stderr) => {
         resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
       },
@@ -40,6 +66,7 @@ export async function inProcess(cwd: string, ...args: string[]): Promise<Run> {
   const err: string[] = [];
   const code = await main(args, {
     cwd,
+    cli: CLI_NAME,
     stdout: (t) => out.push(t),
     stderr: (t) => err.push(t),
     now: () => new Date('2025-01-01T00:00:00Z'),

@@ -19,7 +19,7 @@ async function origin(cwd: string): Promise<string | undefined> {
 }
 
 export const app: CommandSpec = {
-  usage: 'coder-loop app [--org <org>] [--host <host>] [--url <homepage>]',
+  usage: 'app [--org <org>] [--host <host>] [--url <homepage>]',
   summary: "the link that registers the Action's GitHub App with exactly the permissions it needs",
   options: {
     help: { type: 'boolean', short: 'h' },
@@ -57,7 +57,7 @@ export const app: CommandSpec = {
         'In the repository: the App id as the variable CODER_LOOP_APP_ID (Settings → Secrets and',
         'variables → Actions → Variables), the key as the secret CODER_LOOP_PRIVATE_KEY of the',
         'environment coder-loop, whose deployment branches are the default branch alone (Settings →',
-        'Environments). `coder-loop doctor` checks the workflows that use them.',
+        `Environments). \`${io.cli} doctor\` checks the workflows that use them.`,
         ...(homepage === undefined
           ? [
               '',

@@ -11,7 +11,7 @@ import { InputError, readText } from '../files.js';
 import { EXIT, UsageError, type CommandSpec, parseCount } from './shared.js';
 
 export const assess: CommandSpec = {
-  usage: 'coder-loop assess [--title T] [--body B] [--files N] [--lines N] [--json]',
+  usage: 'assess [--title T] [--body B] [--files N] [--lines N] [--json]',
   summary: 'quick or plan, with reasons (limits from .github/coder.yml when present)',
   options: {
     help: { type: 'boolean', short: 'h' },
@@ -33,7 +33,7 @@ export const assess: CommandSpec = {
     if (text !== undefined) {
       const { config, problems } = parseConfigText(text, CONFIG_PATH);
       if (!config) {
-        for (const p of problems) io.stderr(formatProblem(p));
+        for (const p of problems) io.stderr(formatProblem(p, io.cli));
         throw new InputError(`${CONFIG_PATH} is invalid.`);
       }
       quick = config.quick;

@@ -87,9 +87,9 @@ async function planProblems(
   args: Parsed,
 ): Promise<{ lines: string[]; problems: Problem[]; first?: string }> {
   const { repo } = args;
-  const found = await discover(repo);
+  const found = await discover(repo, true);
   const problems: Problem[] = [...found.problems];
-  // Other tools' plans found but not run (OpenSpec's archive, BMAD's files): said, never skipped.
+  // Other tools' plans found but not run (completed plans, a tool not read): said, never skipped.
   const skipped = found.skipped.length ? [`plans: ${skippedSentence(found.skipped)}`] : [];
   if (found.plans.length === 0)
     return {
@@ -217,7 +217,7 @@ function byHand(
 }
 
 export const doctor: CommandSpec = {
-  usage: 'coder-loop doctor [--dir <plansDir>]',
+  usage: 'doctor [--dir <plansDir>]',
   summary: 'what the loop needs in this repository, each problem with its fix',
   options: DIR_OPTION,
   async run(args, io) {
@@ -250,7 +250,8 @@ export const doctor: CommandSpec = {
       ...workflows.problems,
     ];
     if (problems.length) io.stdout('');
-    for (const p of problems) (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p));
+    for (const p of problems)
+      (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p, io.cli));
     io.stdout('');
     const permissions = permissionSummary(await appManifest());
     for (const line of byHand(workflows.loops, config, permissions)) io.stdout(line);

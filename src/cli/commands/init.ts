@@ -3,6 +3,7 @@ import { access, chmod, link, mkdir, mkdtemp, rename, rm, stat, writeFile } from
 import { dirname, join } from 'node:path';
 import { PLAN_FILES, planSkeleton } from '../../core/index.js';
 import { InputError, writeAtomic } from '../files.js';
+import { shellWord } from '../invocation.js';
 import { EXIT, DIR_OPTION, type CommandSpec, planDirShown, needPlanName } from './shared.js';
 
 /** The documents of any plan, whatever its phases. */
@@ -21,7 +22,7 @@ async function addMissing(
 ): Promise<number> {
   if (!(await stat(target)).isDirectory())
     throw new InputError(
-      `${shown}: already exists and is not a folder; coder-loop init will not overwrite it.`,
+      `${shown}: already exists and is not a folder; init will not overwrite it.`,
     );
   const files = planSkeleton(name, io.now().toISOString().slice(0, 10));
   // With its own checklist, the plan has its own phases: the skeleton's phase plans and its
@@ -48,16 +49,16 @@ async function addMissing(
   }
   if (added.length === 0)
     throw new InputError(
-      `${shown}: already exists with every document init writes; coder-loop init will not overwrite it.`,
+      `${shown}: already exists with every document init writes, and init overwrites none.`,
     );
   io.stdout(`Added to ${shown} the documents it lacked (the others are untouched):`);
   for (const path of added) io.stdout(`  ${path}`);
-  io.stdout(`Next: edit them, then run: coder-loop lint ${JSON.stringify(name)}`);
+  io.stdout(`Next: edit them, then run: ${io.cli} lint ${shellWord(name, true)}`);
   return EXIT.ok;
 }
 
 export const init: CommandSpec = {
-  usage: 'coder-loop init <PlanName> [--dir <plansDir>]',
+  usage: 'init <PlanName> [--dir <plansDir>]',
   summary:
     'scaffold the plan directory from templates (in an existing one: the documents it lacks)',
   options: DIR_OPTION,
@@ -80,7 +81,7 @@ export const init: CommandSpec = {
       await rename(temp, target);
       io.stdout(`Created ${shown}:`);
       for (const path of files.keys()) io.stdout(`  ${path}`);
-      io.stdout(`Next: edit the plan, then run: coder-loop lint ${JSON.stringify(name)}`);
+      io.stdout(`Next: edit the plan, then run: ${io.cli} lint ${shellWord(name, true)}`);
     } catch (error) {
       await rm(temp, { recursive: true, force: true });
       throw error;

@@ -20,7 +20,7 @@ import {
 
 function print(io: CliIo, subject: string, problems: readonly Problem[]): boolean {
   for (const p of sortProblems(problems)) {
-    (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p));
+    (p.severity === 'error' ? io.stderr : io.stdout)(formatProblem(p, io.cli));
   }
   const errors = problems.filter((p) => p.severity === 'error').length;
   io.stdout(`${subject}: ${errors} error(s), ${problems.length - errors} warning(s).`);
@@ -56,7 +56,7 @@ async function lintOne(
 }
 
 export const lint: CommandSpec = {
-  usage: 'coder-loop lint [PlanName | path of its tasks file or folder] [--dir <plansDir>]',
+  usage: 'lint [PlanName | path of its tasks file or folder] [--dir <plansDir>]',
   summary: 'validate; file:line messages; exit 1 when invalid',
   options: DIR_OPTION,
   async run(args, io) {

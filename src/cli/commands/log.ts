@@ -28,8 +28,7 @@ async function readIfThere(path: string, shown: string): Promise<string | undefi
 }
 
 export const log: CommandSpec = {
-  usage:
-    'coder-loop log <PlanName | path> <message> [--phase <N>] [--actor <name>] [--dir <plansDir>]',
+  usage: 'log <PlanName | path> <message> [--phase <N>] [--actor <name>] [--dir <plansDir>]',
   summary: "append an entry to the plan's master log",
   options: { ...DIR_OPTION, phase: { type: 'string' }, actor: { type: 'string' } },
   async run(args: Parsed, io) {

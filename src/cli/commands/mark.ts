@@ -26,8 +26,8 @@ function parseState(word: string | undefined): TaskState {
 
 export const mark: CommandSpec = {
   usage:
-    'coder-loop mark <PlanName | path> <taskId> <todo|doing|done> [--dir <plansDir>]\n' +
-    '       coder-loop mark <PlanName | path> --phase <N> <todo|doing|done> [--dir <plansDir>]',
+    'mark <PlanName | path> <taskId> <todo|doing|done> [--dir <plansDir>]\n' +
+    'mark <PlanName | path> --phase <N> <todo|doing|done> [--dir <plansDir>]',
   summary: "set one task, or every task of a phase, to a state in the plan's own marks",
   options: { ...DIR_OPTION, phase: { type: 'string' } },
   async run(args, io) {
@@ -55,11 +55,14 @@ export const mark: CommandSpec = {
       const target = named ? { phase: namedPhase(io, named) } : { task: args.positionals[1]! };
       const marked = plan.mark(target, state);
       if ('missing' in marked) throw new InputError(marked.missing);
-      if (marked.text === plan.tasks.text) {
+      const beside = marked.beside ?? [];
+      if (marked.text === plan.tasks.text && beside.length === 0) {
         io.stdout(`Nothing to change: already ${state}.`);
         return EXIT.ok;
       }
-      await writeForPlan(args, found, plan.tasks.path, marked.text);
+      for (const file of beside) await writeForPlan(args, found, file.path, file.text);
+      if (marked.text !== plan.tasks.text)
+        await writeForPlan(args, found, plan.tasks.path, marked.text);
       for (const change of marked.changes) io.stdout(change);
       return EXIT.ok;
     });

@@ -1,6 +1,7 @@
 import { KIND_LABELS, skippedSentence } from '../../core/plan/kinds/index.js';
 import { formatProblem, type ReadingPhase } from '../../core/index.js';
 import { discover, noPlansHere } from '../repo.js';
+import { shellWord } from '../invocation.js';
 import {
   DIR_OPTION,
   type CliIo,
@@ -25,13 +26,13 @@ function counts(phases: readonly ReadingPhase[]): Counts {
 }
 
 export const plans: CommandSpec = {
-  usage: 'coder-loop plans [--json] [--dir <plansDir>]',
+  usage: 'plans [--json] [--dir <plansDir>]',
   summary: `every plan found (${Object.values(KIND_LABELS).join(', ')}): kind, name, path, phases`,
   options: { ...DIR_OPTION, json: { type: 'boolean' } },
   async run(args, io: CliIo) {
     if (args.positionals.length > 0) throw new UsageError('plans takes options only');
     needValidConfig(args, io);
-    const found = await discover(args.repo);
+    const found = await discover(args.repo, true);
     const rows = [];
     for (const plan of found.plans) {
       const { reading, valid } = await planSummary(args, plan);
@@ -63,11 +64,11 @@ export const plans: CommandSpec = {
       );
       return EXIT.ok;
     }
-    // What was found but is not run (OpenSpec's archive, BMAD's files): said, never skipped silently.
+    // What was found but is not run (completed plans, a tool not read): said, never in silence.
     const skipped = skippedSentence(found.skipped);
     if (rows.length === 0) {
       io.stdout(`No plans found. ${noPlansHere(args.repo)}${skipped ? ` ${skipped}` : ''}`);
-      for (const p of found.problems) io.stdout(formatProblem(p));
+      for (const p of found.problems) io.stdout(formatProblem(p, io.cli));
       return EXIT.ok;
     }
     // One column each: kind, name, path, summary, aligned across the rows.
@@ -78,13 +79,18 @@ export const plans: CommandSpec = {
       Math.max(...rows.map((r) => r.name.length)),
       Math.max(...rows.map((r) => refOf(r).length)),
     ];
+    // lint names the plan by its name, or by its path where another plan has that name too.
+    const names = rows.map((r) => r.name);
+    const lintable = (r: { name: string; path: string; tag?: string }) =>
+      shellWord(names.indexOf(r.name) === names.lastIndexOf(r.name) ? r.name : refOf(r), true);
     for (const r of rows) {
       const done = r.counts ? `${r.counts.phases.done}/${r.counts.phases.total} phases done` : '';
-      const summary = r.valid ? done : `${done ? `${done}; ` : ''}invalid: run coder-loop lint`;
+      const invalid = `invalid: run ${io.cli} lint ${lintable(r)}`;
+      const summary = r.valid ? done : `${done ? `${done}; ` : ''}${invalid}`;
       const cells = [r.kind, r.name, refOf(r)].map((c, i) => c.padEnd(widths[i]!));
       io.stdout(`${cells.join('  ')}  (${summary})`);
     }
-    for (const p of found.problems) io.stdout(formatProblem(p));
+    for (const p of found.problems) io.stdout(formatProblem(p, io.cli));
     if (skipped) io.stdout(skipped);
     return EXIT.ok;
   },

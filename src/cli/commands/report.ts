@@ -12,7 +12,7 @@ import {
 } from './shared.js';
 
 export const report: CommandSpec = {
-  usage: 'coder-loop report <PlanName | path> --phase <N> [--dir <plansDir>]',
+  usage: 'report <PlanName | path> --phase <N> [--dir <plansDir>]',
   summary: 'write the phase report',
   options: { ...DIR_OPTION, phase: { type: 'string' } },
   async run(args, io) {

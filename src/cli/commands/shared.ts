@@ -25,6 +25,11 @@ export async function appManifest(): Promise<AppManifest> {
 
 export interface CliIo {
   cwd: string;
+  /**
+   * How the user ran the CLI (`npx github:my-org/coder-loop`, `npx coder-loop`, `coder-loop`,
+   * `node lib/bundle/coder-loop.js`: invocation.ts): every command the CLI prints starts so.
+   */
+  cli: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   now: () => Date;
@@ -39,6 +44,7 @@ export const DIR_OPTION = {
 } as const;
 
 export interface CommandSpec {
+  /** The command's forms, one a line, each without the CLI's name (usageText adds it). */
   usage: string;
   summary: string;
   options: ParseArgsConfig['options'];
@@ -70,7 +76,7 @@ export function needPlanName(name: string | undefined): string {
 /** Exit 1 with the config's problems, as the loop stops on an invalid config. */
 export function needValidConfig(args: Parsed, io: CliIo): void {
   if (args.configProblems.length === 0) return;
-  for (const p of args.configProblems) io.stderr(formatProblem(p));
+  for (const p of args.configProblems) io.stderr(formatProblem(p, io.cli));
   throw new InputError(`${CONFIG_PATH} is invalid: fix it first (the loop stops on it too).`);
 }
 
@@ -109,7 +115,7 @@ export function writeForPlan(
 /** Exit 1 with what stops a command on the plan: its problems, then what to do. */
 export function refuse(io: CliIo, refusal: Refusal | undefined): void {
   if (!refusal) return;
-  for (const p of sortProblems(refusal.problems)) io.stderr(formatProblem(p));
+  for (const p of sortProblems(refusal.problems)) io.stderr(formatProblem(p, io.cli));
   throw new InputError(refusal.message);
 }
 

@@ -80,7 +80,7 @@ async function changedFiles(io: CliIo, base: string, config: Config): Promise<Sp
 }
 
 export const spec: CommandSpec = {
-  usage: 'coder-loop spec [PlanName | path of its tasks file] [--base <ref>] [--dir <plansDir>]',
+  usage: 'spec [PlanName | path of its tasks file] [--base <ref>] [--dir <plansDir>]',
   summary: "the Passes Spec? verdict for the working tree's changes",
   options: { ...DIR_OPTION, base: { type: 'string' } },
   async run(args, io) {

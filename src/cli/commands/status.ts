@@ -43,7 +43,7 @@ function statusJson(reading: PlanReading, errors: readonly unknown[]): string {
 
 function statusText(io: CliIo, reading: PlanReading, errors: readonly unknown[]): void {
   // Lines that look like tasks and are not one: named on every status, never dropped silently.
-  for (const p of sortProblems(reading.problems)) io.stderr(formatProblem(p));
+  for (const p of sortProblems(reading.problems)) io.stderr(formatProblem(p, io.cli));
   const { phases, current } = reading;
   const where =
     errors.length > 0
@@ -62,7 +62,7 @@ function statusText(io: CliIo, reading: PlanReading, errors: readonly unknown[])
   }
   for (const p of phases) {
     const done = p.tasks.filter((t) => t.state === 'done').length;
-    // An optional task (Kiro's `[ ]*`) left open does not hold a phase back: not counted as due.
+    // An optional task (a kind's `[ ]*`) left open does not hold a phase back: not counted as due.
     const optional = p.tasks.filter((t) => t.note === 'optional' && t.state !== 'done').length;
     const tally = `${done}/${p.tasks.length - optional} done${optional ? `, ${optional} optional` : ''}`;
     const marker = errors.length === 0 && p.number === current ? ' ← current' : '';
@@ -76,8 +76,7 @@ function statusText(io: CliIo, reading: PlanReading, errors: readonly unknown[])
 }
 
 export const status: CommandSpec = {
-  usage:
-    'coder-loop status [PlanName | path of its tasks file or folder] [--json] [--dir <plansDir>]',
+  usage: 'status [PlanName | path of its tasks file or folder] [--json] [--dir <plansDir>]',
   summary: 'phases, tasks and states, current phase, and what the loop would refuse',
   options: { ...DIR_OPTION, json: { type: 'boolean' } },
   async run(args, io) {

@@ -56,9 +56,9 @@ const AgentPayloadSchema = z.strictObject({
     }),
   /** Null in quick mode. */
   phase: z.number().int().min(0).nullable(),
-  /** A plan of another kind (spec-kit, Kiro, Task Master): its tasks file, `#<tag>` for Task Master. */
+  /** A plan of another kind: its tasks file, `#<tag>` for a tagged kind's. */
   planFile: z.string().min(1).max(1_000).optional(),
-  /** That plan's phase as its kind numbers it (`3.1`, a Task Master id). */
+  /** That plan's phase as its kind numbers it (`3.1`, a task id). */
   phaseId: z.string().min(1).max(100).optional(),
   attempt: z.number().int().min(1).max(100),
   agent: AgentConfigSchema.pick({ command: true, timeoutMinutes: true, env: true }).required(),

@@ -1,4 +1,5 @@
 import { codeSpan } from '../markdown.js';
+import { otherPlanFolders } from '../plan/kinds/discovery.js';
 import type { AgentNode } from './payload.js';
 import { sanitizeUntrusted } from './redact.js';
 
@@ -158,7 +159,7 @@ export function buildPrompt(input: PromptInput): string {
     '2. **Always verify your work against the phase document (the task plan) and the checklist** below: do what they ask, nothing else.',
     "3. **Never proceed to another phase's tasks.** Work only on the tasks of the current phase.",
     `4. **Reference the codemap** for architectural alignment and **the requirements** for validation criteria.`,
-    `5. **Do not edit the plan documents (\`${plansDir}/\`), any other plan's (spec-kit and Kiro feature folders, \`.taskmaster/\`, \`openspec/\`, any \`coder-loop/\` sidecar) or anything under \`.github/\`.** The loop marks tasks and writes reports and logs itself; task plans, requirements and the codemap are the architect's. Any such change refuses your whole run. When the task needs a plan change, do not make it: explain it in your summary, and the loop escalates to the architect.`,
+    `5. **Do not edit the plan documents (\`${plansDir}/\`), any other plan's (${otherPlanFolders()}, any \`coder-loop/\` sidecar) or anything under \`.github/\`.** The loop marks tasks and writes reports and logs itself; task plans, requirements and the codemap are the architect's. Any such change refuses your whole run. When the task needs a plan change, do not make it: explain it in your summary, and the loop escalates to the architect.`,
     '6. **Do not commit, push or open pull requests**, and never print secrets: you have no write access, and the loop commits for you.',
     '7. Write a short summary (what you changed, which tests, anything left open) to `$CODER_OUTPUT_DIR/summary.md`; the loop posts it on the pull request.',
     '',

@@ -364,7 +364,7 @@ export async function apply(
             gh,
             repo,
             marker.issue,
-            reply.planRequired(marker.plan ?? '', done.problems),
+            reply.planRequired(marker.plan ?? '', done.problems, env.cli),
           );
           return {
             state: 'plan-required',

@@ -1,7 +1,7 @@
 import {
   assessComplexity,
   plansOfAnyKind,
-  taskmasterFiles,
+  taggedPlanFiles,
   loopPullProblem,
   readMarker,
   releaseTarget,
@@ -44,11 +44,11 @@ export async function status(
   const head = await reader.branchHead(env.defaultBranch);
   if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
   const tree = await reader.tree(head);
-  // Every kind's plans (SPEC §2b); a Task Master file's tags name its plans.
+  // Every kind's plans (SPEC §2b); a tagged kind's file names its plans (its tags).
   const paths = [...tree.files.keys()];
   const texts = new Map(
     await Promise.all(
-      taskmasterFiles(config, paths).map(
+      taggedPlanFiles(config, paths).map(
         async (path) => [path, await reader.blob(tree.files.get(path)!)] as const,
       ),
     ),

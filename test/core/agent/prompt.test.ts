@@ -44,7 +44,7 @@ describe('the agent prompt', () => {
     expect(prompt).toContain('**Reference the codemap**');
     expect(prompt).toContain('the loop escalates to the architect');
     expect(prompt).toContain(
-      "`docs/plans/`), any other plan's (spec-kit and Kiro feature folders, `.taskmaster/`, `openspec/`, any `coder-loop/` sidecar) or anything under `.github/`",
+      "`docs/plans/`), any other plan's (spec-kit and Kiro feature folders, `.taskmaster/`, `openspec/`, `_bmad-output/`, any `coder-loop/` sidecar) or anything under `.github/`",
     );
     expect(prompt).toContain('$CODER_OUTPUT_DIR/summary.md');
     expect(prompt).toContain('Implement phase 1 ("Endpoint") of the plan "Example"');

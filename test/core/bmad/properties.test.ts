@@ -3,12 +3,15 @@ import { load } from 'js-yaml';
 import { parseDocument } from 'yaml';
 import {
   BMAD_STATUSES,
+  openBmad,
   readSprintStatus,
   readStory,
   setSprintStatus,
   setStoryTasks,
   type BmadEntry,
   type BmadEntryKind,
+  type BmadFileEdit,
+  type BmadPhase,
   type BmadTask,
 } from '../../../src/core/plan/kinds/bmad/index.js';
 
@@ -286,6 +289,111 @@ describe('sprint-status edits (generated)', () => {
       s.replace(`: ${entry.value!.quote}${entry.raw}`, `: ${entry.value!.quote}${status}`);
     for (const broken of [reserialize, firstEqual]) {
       expect(fc.check(sprintEdit(broken), { numRuns: 150 }).failed).toBe(true);
+    }
+  });
+});
+
+// ——— A whole plan: sprint-status.yaml and the current story's file
+
+/** The offsets at which two texts of one length differ. */
+const differences = (a: string, b: string) => {
+  expect(b.length).toBe(a.length);
+  const out: number[] = [];
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) out.push(i);
+  return out;
+};
+
+type Finisher = (plan: ReturnType<typeof openBmad>, phase: BmadPhase) => BmadFileEdit[];
+
+/**
+ * The plan property: a start changes the current story's value alone; a completion changes its
+ * open boxes' mark bytes and its Status word in the story file, and its value in sprint-status.yaml.
+ */
+const planEdit = (finish: Finisher) =>
+  fc.property(sprint, story, ({ source }, { source: storySource }) => {
+    const path = 'sprint-status.yaml';
+    const read = readSprintStatus(source, path);
+    const storyKeys = read.entries.filter((e) => e.kind === 'story').map((e) => e.key);
+    // Every story has a file (the generated one), so the first not done is current unless in review.
+    const texts = new Map([
+      [path, source],
+      ...storyKeys.map((k) => [`${k}.md`, storySource] as const),
+    ]);
+    const plan = openBmad(path, [...texts.keys()], texts);
+    const entry = read.entries.find((e) => e.kind === 'story' && e.status !== 'done');
+    if (!entry || entry.status === 'review') {
+      expect(plan.current).toBeUndefined();
+      return;
+    }
+    expect(plan.current?.key).toBe(entry.key);
+    const phase = plan.current!;
+    const lineOf = (text: string, at: number) => text.slice(0, at).split('\n').length;
+    const start = plan.start(phase);
+    if (entry.status === 'in-progress') expect(start).toEqual([]);
+    else {
+      expect(start.map((e) => e.path)).toEqual([path]);
+      expect(
+        new Set(
+          start[0]!.text
+            .split('\n')
+            .flatMap((l, i) => (l !== source.split('\n')[i] ? [i + 1] : [])),
+        ),
+      ).toEqual(new Set([entry.line]));
+    }
+    const edits = new Map(finish(plan, phase).map((e) => [e.path, e.text]));
+    const storyPath = `${entry.key}.md`;
+    const storyRead = readStory(storySource, storyPath);
+    const open = storyRead.tasks.filter((t) => t.state !== 'done').map((t) => t.markOffset);
+    const word = storyRead.status!;
+    const wordChanged = word.raw !== 'done';
+    const storyOut = edits.get(storyPath) ?? storySource;
+    if (wordChanged) {
+      // The word changes length: the bytes before it are the open boxes' only, after it the same.
+      expect(storyOut.slice(0, word.start)).toBe(storySource.slice(0, word.start));
+      expect(storyOut.slice(word.start!, word.start! + 4)).toBe('done');
+      const rest = storySource.slice(word.end);
+      const restOut = storyOut.slice(word.start! + 4);
+      expect(differences(rest, restOut).map((i) => i + word.end!)).toEqual(
+        open.filter((o) => o >= word.end!),
+      );
+    } else expect(differences(storySource, storyOut)).toEqual(open);
+    expect(readStory(storyOut, storyPath).tasks.every((t) => t.state === 'done')).toBe(true);
+    const sprintOut = edits.get(path)!;
+    const lines = source.split('\n');
+    sprintOut.split('\n').forEach((l, i) => {
+      if (i + 1 !== entry.line) expect(l).toBe(lines[i]);
+    });
+    expect(lineOf(sprintOut, sprintOut.indexOf(`${entry.key}:`))).toBe(entry.line);
+    expect(readSprintStatus(sprintOut, path).entries.find((e) => e.key === entry.key)?.status).toBe(
+      'done',
+    );
+  });
+
+describe('plan edits (generated)', () => {
+  it('a start changes one scalar; a completion the story’s open boxes, its Status word and its scalar', () => {
+    fc.assert(
+      planEdit((plan, phase) => plan.finish(phase)),
+      { numRuns: 60 },
+    );
+  });
+
+  it('catch a completion that forgets the story’s Status, and one that forgets sprint-status.yaml', () => {
+    const noStatus: Finisher = (plan, phase) =>
+      plan.finish(phase).map((e) =>
+        e.path.endsWith('.md')
+          ? {
+              ...e,
+              text: e.text.replace(
+                /^Status: done/m,
+                `Status: ${phase.status === 'backlog' ? 'ready-for-dev' : phase.status}`,
+              ),
+            }
+          : e,
+      );
+    const noSprint: Finisher = (plan, phase) =>
+      plan.finish(phase).filter((e) => e.path.endsWith('.md'));
+    for (const broken of [noStatus, noSprint]) {
+      expect(fc.check(planEdit(broken), { numRuns: 60 }).failed).toBe(true);
     }
   });
 });

@@ -5,14 +5,17 @@ import { codeSpan, escapeMarkdown } from '../../markdown.js';
 import { formatProblem, type Problem } from '../../problem.js';
 import { phaseTitle } from './phaseName.js';
 
-/** A phase as a reply names it: its number (`3`, `3.1` for spec-kit) and name. */
+/** A phase as a reply names it: its number (`3`, `3.1` for a nested phase) and name. */
 type PhaseName = { number: number | string; name: string };
 
 /** Every reply the loop posts, in one place: the orchestrator's side of the flowchart. */
 
-/** Problems as a reply lists them: one code span per problem, its place and its fix. */
-export const problemList = (problems: readonly Problem[]) =>
-  problems.map((p) => `- ${codeSpan(formatProblem(p))}`).join('\n');
+/**
+ * Problems as a reply lists them: one code span per problem, its place and its fix (a CLI command
+ * it names said as users run the CLI here, `cli`).
+ */
+export const problemList = (problems: readonly Problem[], cli: string = CLI_NAME) =>
+  problems.map((p) => `- ${codeSpan(formatProblem(p, cli))}`).join('\n');
 
 export const reply = {
   help: (): string => HELP_TEXT,
@@ -48,8 +51,11 @@ export const reply = {
     `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch)}; nothing was written. Rename one of them (${codeSpan(`${cli} lint`)} reports it too).`,
 
   /** ValidateContext → No: "Return to Orchestrator: Plan Required". */
-  planRequired: (plan: string, problems: readonly Problem[]): string =>
-    `**Plan required.** Plan ${codeSpan(plan)} is not ready for the loop; nothing was written. Fix these and run ${codeSpan(`/coder next ${plan}`)} again:\n\n${problemList(problems.filter((p) => p.severity === 'error'))}`,
+  planRequired: (plan: string, problems: readonly Problem[], cli: string = CLI_NAME): string =>
+    `**Plan required.** Plan ${codeSpan(plan)} is not ready for the loop; nothing was written. Fix these and run ${codeSpan(`/coder next ${plan}`)} again:\n\n${problemList(
+      problems.filter((p) => p.severity === 'error'),
+      cli,
+    )}`,
 
   planComplete: (plan: string): string =>
     `Plan ${codeSpan(plan)} is complete: every task of every phase is done.`,
@@ -65,7 +71,7 @@ export const reply = {
   started: (plan: string, phase: PhaseName, branch: string, pr: { number: number }): string =>
     `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: tasks marked \`[~]\` on branch ${codeSpan(branch)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
 
-  /** A phase of another kind started: its own in-progress mark (spec-kit and OpenSpec have none). */
+  /** A phase of another kind started: its own in-progress mark (some kinds have none). */
   kindStarted: (
     plan: string,
     phase: PhaseName,

@@ -49,7 +49,7 @@ export function statusSection(
   return lines.join('\n');
 }
 
-/** `/coder status`: a plan of another kind (spec-kit, Kiro, Task Master), as `statusSection`. */
+/** `/coder status`: a plan of another kind, as `statusSection`. */
 export function kindStatusSection(
   label: string,
   kind: string,
@@ -71,6 +71,7 @@ export function kindStatusSection(
     problems: readonly Problem[];
   },
   lock: StatusLock | undefined,
+  cli: string = CLI_NAME,
 ): string {
   const lines = [`### ${escapeMarkdown(label)} (${kind}, ${codeSpan(path)})`, ''];
   for (const phase of plan.phases) {
@@ -80,7 +81,7 @@ export function kindStatusSection(
         `  - ${t.state === 'set-aside' ? '[ ]' : BOX[t.state]} ${escapeMarkdown(t.text)}${t.state === 'set-aside' ? ' (set aside)' : t.note ? ` (${t.note})` : t.optional ? ' (optional)' : ''}`,
       );
   }
-  if (plan.problems.length > 0) lines.push('', `Not valid:\n\n${problemList(plan.problems)}`);
+  if (plan.problems.length > 0) lines.push('', `Not valid:\n\n${problemList(plan.problems, cli)}`);
   else if (plan.current && lock) lines.push('', lockLine(label, plan.current.number, lock));
   else if (plan.complete) lines.push('', 'Complete.');
   else if (!plan.current)

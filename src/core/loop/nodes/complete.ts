@@ -52,7 +52,8 @@ export function markComplete<P extends PhaseRef>(
   if ('problems' in phase) return { ok: false, problems: phase.problems };
   const { label, tasks, checkpoint, masterLog } = plan;
   const marked = plan.markDone(phase);
-  const after = plan.afterDone(phase, marked);
+  const beside = plan.beside(phase, 'done');
+  const after = plan.afterDone(phase, marked, beside);
   const { next } = after;
   const eol = detectEol(tasks.text);
   const report = renderPhaseReport({
@@ -90,6 +91,7 @@ export function markComplete<P extends PhaseRef>(
       });
   const changes: FileChange[] = [
     ...(marked !== tasks.text ? [{ path: tasks.path, content: marked }] : []),
+    ...beside,
     { path: plan.reportPath(phase), content: report.join(eol) + eol },
     { path: checkpoint.path, content: context },
     ...(newLog !== undefined && newLog !== log ? [{ path: masterLog.path, content: newLog }] : []),

@@ -72,7 +72,7 @@ function anyGlob(globs: readonly string[]): (path: string) => boolean {
   return (path) => re.test(path);
 }
 
-/** A test strategy that asks for a test (Task Master writes one for almost every task). */
+/** A test strategy that asks for a test (a kind may write one for almost every task). */
 const ASKS_FOR_TEST = /\b(?:tests?|tested|testing|specs?|assert\w*|unit|e2e|integration)\b/i;
 
 /** Passes Spec?: every task of the phase, and the phase's test rule, against the PR's files. */

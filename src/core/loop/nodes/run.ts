@@ -137,13 +137,13 @@ export interface RunSnapshot {
   /** The plan is complete on the default branch (every phase `[x]`). */
   planComplete: boolean;
   /**
-   * Work is left on the default branch and no phase can start (Task Master: a task blocked or in
-   * review, a dependency not done): why. The run stops and says so; it is not complete.
+   * Work is left on the default branch and no phase can start (a task blocked or in review, a
+   * dependency not done): why. The run stops and says so; it is not complete.
    */
   waiting?: string;
   /**
    * The merged phase is finished on the default branch, for a plan whose phases are not taken in
-   * number order (Task Master's dependencies): then `nextPhase` may be lower than the merged one.
+   * number order (a kind's dependencies): then `nextPhase` may be lower than the merged one.
    * Absent: the merged phase is finished when `nextPhase` is past it.
    */
   mergedPhaseFinished?: boolean;

@@ -77,7 +77,7 @@ export function namedPaths(text: string): string[] {
   return [...found];
 }
 
-/** Ids a test can name: spec-kit's `[US1]`, `FR-003`, `SC-2`, `REQ-4`, `AC-1.2`, `NFR-1`. */
+/** Ids a test can name: a user story's `[US1]`, `FR-003`, `SC-2`, `REQ-4`, `AC-1.2`, `NFR-1`. */
 const CITED = /\b((?:US|FR|NFR|SC|REQ|AC|R)-?\d+(?:\.\d+)*)\b/g;
 
 /** The ids a task cites in its text (beside those the plan lists for it). */

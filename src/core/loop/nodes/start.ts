@@ -16,7 +16,7 @@ import { reply } from '../messages/replies.js';
 import {
   chooseAnyPlan,
   plansOfAnyKind,
-  taskmasterFiles,
+  taggedPlanFiles,
   treePaths,
   warningsNote,
 } from '../phasePlan/startKind.js';
@@ -181,9 +181,9 @@ function plotPhase(
   base: Base,
 ): Plotted | Early {
   const { config, who } = req;
-  // Every kind's plans (SPEC §2b): a Task Master file's tags name its plans, so it is read first.
+  // Every kind's plans (SPEC §2b): a tagged kind's file names its plans, so it is read first.
   const paths = treePaths(base.files);
-  const unread = taskmasterFiles(config, paths).filter((p) => !snap.texts?.has(p));
+  const unread = taggedPlanFiles(config, paths).filter((p) => !snap.texts?.has(p));
   if (unread.length > 0) return { need: 'texts', paths: unread };
   const texts = snap.texts ?? new Map<string, string>();
   const any = chooseAnyPlan(
@@ -197,7 +197,7 @@ function plotPhase(
   if ('need' in opened) return opened;
   const plan = opened.open;
   const warnings = warningsNote(plan.warnings);
-  const chosen = plan.toStart();
+  const chosen = plan.toStart(req.cli);
   if ('reply' in chosen) return answer(who, { ...chosen, reply: chosen.reply + warnings });
   const { phase } = chosen;
   const start = markInProgress(plan, phase, who, req.now);

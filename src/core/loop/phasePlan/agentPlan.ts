@@ -73,10 +73,10 @@ export function kindAgentLinks(plan: NamedPlan, context: KindContext): PlanLink[
 }
 
 /**
- * A phase of another kind (spec-kit, Kiro, Task Master, OpenSpec) for the agent: the documents
- * its PR links (spec, plan, data model, contracts; requirements and design), the text the kind
- * gives the phase (Kiro's cited requirements, Task Master's details and test strategy), and the
- * documents under `plan/` in the context folder.
+ * A phase of another kind for the agent: the documents its PR links (the kind's `context`: a
+ * spec, a plan, a design, contracts), the text the kind gives the phase (the requirements its
+ * tasks cite, their details and test strategy), and the documents under `plan/` in the context
+ * folder.
  */
 export function kindAgentContext(
   plan: NamedPlan,

@@ -49,10 +49,11 @@ export function choosePlan(
 export function phaseToStart(
   plan: string,
   context: PlanContext,
+  cli: string = CLI_NAME,
 ): { context: PlanContext & { current: Phase } } | Answer {
   if (!context.valid)
     return {
-      reply: reply.planRequired(plan, context.problems),
+      reply: reply.planRequired(plan, context.problems, cli),
       outcome: { state: 'plan-required', node: 'ValidateContext', mode: 'plan', plan },
     };
   if (!context.current)

@@ -52,8 +52,8 @@ export function coderPlan(
     checkpoint: { path: own.checkpoint, text: text(PLAN_FILES.context) },
     warnings: [],
 
-    toStart() {
-      const chosen = phaseToStart(name, validated());
+    toStart(cli) {
+      const chosen = phaseToStart(name, validated(), cli);
       return 'reply' in chosen ? chosen : { phase: chosen.context.current };
     },
     branch: (phase) => phaseBranch(name, phase.number),
@@ -122,6 +122,7 @@ export function coderPlan(
       );
     },
     markDone: (phase) => markPhase(text(PLAN_FILES.checklist)!, phase, 'done').source,
+    beside: () => [],
     afterDone(phase, marked) {
       const done = parseChecklist(marked, checklistPath);
       return {

@@ -44,7 +44,7 @@ export function kindOwnFiles(plan: Pick<NamedPlan, 'path' | 'sidecar'>): OwnFile
 const BOX = { todo: '[ ]', doing: '[~]', done: '[x]', 'set-aside': '[ ]' } as const;
 
 /**
- * A plan of another kind (spec-kit, Kiro, Task Master, OpenSpec) as a `PhasePlan`, over its
+ * A plan of another kind (a kind of the registry) as a `PhasePlan`, over its
  * kind-neutral view (`KindPlan`): the kind's own marks in its tasks file, the sidecar's log,
  * checkpoint and reports, the documents the kind has as the phase's context. `paths` is every
  * path of the tree, `texts` the text of those `kindPlanReads` names.
@@ -57,6 +57,11 @@ export function kindPlan(
 ): PhasePlan<KindPhase> {
   const { plan, sidecar } = kp;
   const kind = plan.kind;
+  // The files a completion marks: those beside the tasks file (a story file), then the tasks file.
+  const marked = (phase: KindPhase) =>
+    [...new Set([...(kp.beside?.done(phase) ?? []).map((e) => e.path), plan.path])]
+      .map(codeSpan)
+      .join(' and ');
   const missing = (message: string) => restoreOnBranch(planRef(plan), message);
   return {
     kind,
@@ -66,7 +71,7 @@ export function kindPlan(
     checkpoint: { path: sidecar.checkpoint, text: texts.get(sidecar.checkpoint) },
     warnings: kp.warnings,
 
-    toStart: () => kindPhaseToStart(label, kp),
+    toStart: (cli) => kindPhaseToStart(label, kp, cli),
     branch: (phase) => kindPhaseBranch(label, phase),
     record: (phase) => ({
       phase: phaseInteger(phase.number),
@@ -106,7 +111,7 @@ export function kindPlan(
         intro: `Phase ${phase.number} of the ${KIND_LABELS[kind]} plan ${codeSpan(label)}${phase.name ? `: ${oneLine(phase.name)}` : ''} (${codeSpan(plan.path)}).`,
         tasks,
         context: lines,
-        completes: `marks the tasks done in ${codeSpan(plan.path)} and writes the phase report, the checkpoint and the log under ${codeSpan(`${sidecar.dir}/`)}`,
+        completes: `marks the tasks done in ${marked(phase)} and writes the phase report, the checkpoint and the log under ${codeSpan(`${sidecar.dir}/`)}`,
       };
     },
 
@@ -122,8 +127,18 @@ export function kindPlan(
       );
     },
     markDone: kp.markDone,
-    afterDone(phase, marked) {
-      const after = openKindPlan(plan, paths, new Map([...texts, [plan.path, marked]]));
+    beside: (phase, at) =>
+      (kp.beside?.[at](phase) ?? []).map((e) => ({ path: e.path, content: e.text })),
+    afterDone(phase, marked, beside = []) {
+      const after = openKindPlan(
+        plan,
+        paths,
+        new Map([
+          ...texts,
+          ...beside.map((c) => [c.path, c.content] as const),
+          [plan.path, marked],
+        ]),
+      );
       const done = after.phases.find((p) => p.number === phase.number) ?? phase;
       return { tasks: kindReportTasks(done), next: after.current };
     },
@@ -131,7 +146,8 @@ export function kindPlan(
     reportPath: (phase) => sidecar.report(phase, paths),
 
     statusPhase: () => (kp.problems.length === 0 ? kp.current : undefined),
-    statusSection: (lock) => kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock),
+    statusSection: (lock, cli) =>
+      kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock, cli),
 
     ...kindPlanLocal(kp, label, paths, texts),
 

@@ -1,14 +1,7 @@
 import type { TaskState } from '../../plan/checklistModel.js';
-import {
-  isMarkdownKind,
-  readMarkdownPlan,
-  readTaskmaster,
-  setDialectStates,
-  setTaskmasterStatus,
-  validateKindContext,
-  type NamedPlan,
-} from '../../plan/kinds/index.js';
-import { planRef, type KindPhase, type KindPlan } from '../../plan/kinds/plan.js';
+import { kindModule, validateKindContext, type NamedPlan } from '../../plan/kinds/index.js';
+import { openKindPlan, planRef, type KindPhase, type KindPlan } from '../../plan/kinds/plan.js';
+import type { KindFileEdit } from '../../plan/kinds/view.js';
 import type { PhasePlan } from './phasePlan.js';
 import type { Refusal } from './planReading.js';
 import { KIND_LABELS } from '../../plan/kinds/discovery.js';
@@ -18,19 +11,9 @@ type Local = Pick<
   'reading' | 'refusal' | 'phaseNamed' | 'workPhase' | 'mark'
 >;
 
-const TASKMASTER_STATUS = { todo: 'pending', doing: 'in-progress', done: 'done' } as const;
-
 /** Each task's state as the kind's own reader reads `source`. */
 function statesOf(plan: NamedPlan, source: string): Map<string, string> {
-  const states = new Map<string, string>();
-  if (plan.kind === 'taskmaster') {
-    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
-    for (const t of tag?.phases.flatMap((p) => p.tasks) ?? []) states.set(t.id, t.state);
-  } else if (isMarkdownKind(plan.kind)) {
-    const read = readMarkdownPlan(plan.kind, source, plan.path);
-    for (const t of read.phases.flatMap((p) => p.tasks)) states.set(t.id, t.state);
-  }
-  return states;
+  return plan.kind === 'coder' ? new Map() : kindModule(plan.kind).states(plan, source);
 }
 
 /**
@@ -43,24 +26,7 @@ function setTasks(
   ids: ReadonlySet<string>,
   state: TaskState,
 ): string {
-  if (plan.kind === 'taskmaster') {
-    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
-    // A task already in the state keeps its status (`review` stays `review` when marked doing).
-    const tasks = (tag?.phases.flatMap((p) => p.tasks) ?? []).filter(
-      (t) => ids.has(t.id) && t.state !== state,
-    );
-    // Last first, so that the offsets of the earlier values hold.
-    let out = source;
-    for (const t of tasks.sort((a, b) => b.statusStart - a.statusStart)) {
-      out = setTaskmasterStatus(out, t, TASKMASTER_STATUS[state]);
-    }
-    return out;
-  }
-  if (!isMarkdownKind(plan.kind)) return source;
-  const kind = plan.kind;
-  const read = readMarkdownPlan(kind, source, plan.path);
-  const tasks = read.phases.flatMap((p) => p.tasks).filter((t) => ids.has(t.id));
-  return setDialectStates(source, kind, tasks, state);
+  return plan.kind === 'coder' ? source : kindModule(plan.kind).setTasks(plan, source, ids, state);
 }
 
 const required = (phase: KindPhase) => phase.tasks.filter((t) => !t.optional);
@@ -98,7 +64,7 @@ export function kindPlanLocal(
           state: t.state,
           text: t.text,
           ...(t.note ? { note: t.note } : {}),
-          depth: 0,
+          depth: t.depth ?? 0,
         })),
         finished: p.finished,
       })),
@@ -130,15 +96,23 @@ export function kindPlanLocal(
       kp.current ? { phase: kp.current } : { missing: `${label}: no phase with work left.` },
     mark(target, state) {
       let next: string;
+      let beside: KindFileEdit[];
       if ('phase' in target) {
         // A phase gets the marks the loop writes when it starts or completes it.
         const { phase } = target;
+        const ids = new Set(required(phase).map((t) => t.id));
         next =
           state === 'doing'
             ? kp.markStart(phase)
             : state === 'done'
               ? kp.markDone(phase)
-              : setTasks(plan, source!, new Set(required(phase).map((t) => t.id)), state);
+              : setTasks(plan, source!, ids, state);
+        beside =
+          (state === 'doing'
+            ? kp.beside?.start(phase)
+            : state === 'done'
+              ? kp.beside?.done(phase)
+              : kp.beside?.tasks(ids, state)) ?? [];
       } else {
         if (!kp.phases.some((p) => p.tasks.some((t) => t.id === target.task))) {
           const phase = kp.phases.some((p) => p.number === target.task);
@@ -147,13 +121,23 @@ export function kindPlanLocal(
           };
         }
         next = setTasks(plan, source!, new Set([target.task]), state);
+        beside = kp.beside?.tasks(new Set([target.task]), state) ?? [];
       }
       const before = statesOf(plan, source!);
       const changes = [...statesOf(plan, next)].flatMap(([id, after]) =>
         before.get(id) !== after ? [`${id}: ${before.get(id)} → ${after}`] : [],
       );
-      // A phase's own line that is a box too (Kiro's top-level task "- [ ] 2. …") is said when
-      // its mark changes, as its tasks are.
+      // Tasks in the files beside the tasks file: their states as the plan reads them after.
+      if (beside.length > 0) {
+        const was = new Map(kp.phases.flatMap((p) => p.tasks.map((t) => [t.id, t.state])));
+        const edited = new Map([...texts, ...beside.map((e) => [e.path, e.text] as const)]);
+        const after = openKindPlan(plan, paths, edited.set(plan.path, next));
+        for (const t of after.phases.flatMap((p) => p.tasks))
+          if (was.has(t.id) && was.get(t.id) !== t.state)
+            changes.push(`${t.id}: ${was.get(t.id)} → ${t.state}`);
+      }
+      // A phase's own line that is a box too (a top-level task "- [ ] 2. …") is said when its
+      // mark changes, as its tasks are.
       if ('phase' in target) {
         const { line, number } = target.phase;
         const boxOf = (text: string) =>
@@ -162,7 +146,7 @@ export function kindPlanLocal(
         if (was !== undefined && now !== undefined && was !== now)
           changes.unshift(`${number}. (the phase's own line): [${was}] → [${now}]`);
       }
-      return { text: next, changes };
+      return { text: next, changes, ...(beside.length ? { beside } : {}) };
     },
   };
 }

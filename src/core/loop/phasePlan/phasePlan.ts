@@ -48,10 +48,10 @@ export interface PlanText {
 }
 
 /**
- * One plan of any kind — the coder layout (`docs/plans/<Plan>/`), spec-kit, Kiro, Task Master,
- * OpenSpec — as the loop's start, completion and PR body see it. Each kind is one adapter
- * (`coderPlan.ts`, `kindPlan.ts`); the start (`markInProgress`, `pullRequest`) and the completion
- * (`markComplete`) are written once over this interface.
+ * One plan of any kind — the coder layout (`docs/plans/<Plan>/`) or a kind of the registry
+ * (src/core/plan/kinds/registry.ts) — as the loop's start, completion and PR body see it. Each
+ * kind is one adapter (`coderPlan.ts`, `kindPlan.ts`); the start (`markInProgress`,
+ * `pullRequest`) and the completion (`markComplete`) are written once over this interface.
  */
 export interface PhasePlan<P extends PhaseRef = PhaseRef> {
   readonly kind: PlanKind;
@@ -67,14 +67,22 @@ export interface PhasePlan<P extends PhaseRef = PhaseRef> {
   readonly warnings: readonly Problem[];
 
   // ——— Start
-  /** Context valid? → the phase a start takes; or Plan Required, complete, waiting. */
-  toStart(): { phase: P } | Answer;
+  /**
+   * Context valid? → the phase a start takes; or Plan Required, complete, waiting. `cli`: how
+   * users run the CLI here (cliCommand.ts), for a command a problem's fix names.
+   */
+  toStart(cli?: string): { phase: P } | Answer;
   /** The phase's lock branch. */
   branch(phase: P): string;
   /** How the loop's record names the phase (and, for another kind, its tasks file). */
   record(phase: P): Pick<LoopMarker, 'phase' | 'planFile' | 'phaseId'>;
   /** The tasks file with the phase's open tasks marked in progress (unchanged: no such mark). */
   markStart(phase: P): string;
+  /**
+   * The files beside the tasks file a start or a completion changes (a story file's boxes
+   * and `Status:`), each with its new text; none for most kinds.
+   */
+  beside(phase: P, at: 'start' | 'done'): FileChange[];
   /** The start reply once the PR is open. */
   started(phase: P, branch: string, pr: { number: number }): string;
   /** The check run's and the PR's links for the phase (the tasks file, the documents). */
@@ -92,8 +100,15 @@ export interface PhasePlan<P extends PhaseRef = PhaseRef> {
   phaseOf(marker: LoopMarker): P | { problems: Problem[] };
   /** The tasks file with the phase's tasks marked done. */
   markDone(phase: P): string;
-  /** The plan with `marked` as its tasks file: the phase's tasks as its report lists them, next. */
-  afterDone(phase: P, marked: string): { tasks: PhaseReport['tasks']; next: PhaseRef | undefined };
+  /**
+   * The plan with `marked` as its tasks file (and `beside`'s files, a completion's other changes):
+   * the phase's tasks as its report lists them, and the next phase.
+   */
+  afterDone(
+    phase: P,
+    marked: string,
+    beside?: readonly FileChange[],
+  ): { tasks: PhaseReport['tasks']; next: PhaseRef | undefined };
   /** The phase's tasks as Passes Spec? reads them. */
   specTasks(phase: P): SpecTask[];
   /** Where the phase report is written. */
@@ -164,9 +179,9 @@ export interface PhaseStart {
 
 /**
  * Mark in progress, for every kind: the phase's open tasks get the kind's own in-progress mark
- * (coder `[~]`, Kiro `[-]`, Task Master `"in-progress"`; spec-kit and OpenSpec have none, so the
- * lock branch and its PR are the record) and "Coder started" is appended to the master log — the
- * file changes of the one start commit on the lock branch.
+ * (coder `[~]`, another kind's `marks.start`; a kind without one leaves the tasks file as it is,
+ * and the lock branch and its PR are the record) and "Coder started" is appended to the master
+ * log — the file changes of the one start commit on the lock branch.
  */
 export function markInProgress<P extends PhaseRef>(
   plan: PhasePlan<P>,
@@ -186,6 +201,7 @@ export function markInProgress<P extends PhaseRef>(
   });
   const changes: FileChange[] = [];
   if (marked !== plan.tasks.text) changes.push({ path: plan.tasks.path, content: marked });
+  changes.push(...plan.beside(phase, 'start'));
   changes.push({ path: plan.masterLog.path, content: log });
   const marker: LoopMarker = {
     mode: 'plan',

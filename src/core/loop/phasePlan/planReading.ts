@@ -64,6 +64,8 @@ export type NamedPhase<P> =
 export interface Marked {
   text: string;
   changes: string[];
+  /** The files beside the tasks file the edit changes (a story file of the kind's), with their new text. */
+  beside?: { path: string; text: string }[];
 }
 
 export type MarkTarget<P> = { task: string } | { phase: P };

@@ -13,10 +13,12 @@ export function specTasksOfPhase(phase: Pick<Phase, 'tasks'>): SpecTask[] {
   }));
 }
 
-/** The tasks of another kind's phase (spec-kit, Kiro, Task Master), as Passes Spec? reads them. */
+/** The tasks of another kind's phase, as Passes Spec? reads them. */
 export function specTasksOfKindPhase(phase: Pick<KindPhase, 'tasks'>): SpecTask[] {
   return phase.tasks.map((t) => {
-    const taskmaster = t.requirements === undefined;
+    // A kind whose tasks cite no requirements in their text (`requirements` absent, not empty)
+    // keeps each task's id in a field of its own: the id is written, not read from the text.
+    const idField = t.requirements === undefined;
     const detail = [t.details, t.testStrategy].filter(Boolean).join('\n');
     return {
       id: t.id,
@@ -26,7 +28,7 @@ export function specTasksOfKindPhase(phase: Pick<KindPhase, 'tasks'>): SpecTask[
       ...(t.requirements?.length ? { requirements: t.requirements } : {}),
       ...(detail ? { detail } : {}),
       ...(t.testStrategy ? { criterion: t.testStrategy } : {}),
-      writtenId: taskmaster || opensWithId(t.text, t.id),
+      writtenId: idField || opensWithId(t.text, t.id),
     };
   });
 }

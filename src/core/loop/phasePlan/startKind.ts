@@ -3,8 +3,8 @@ import { codeSpan } from '../../markdown.js';
 import {
   defaultPlanGlobs,
   findPlanFiles,
+  kindModule,
   namePlans,
-  readTaskmaster,
   resolvePlan,
   type FoundPlanFile,
   type NamedPlan,
@@ -27,8 +27,8 @@ import { phaseInteger } from '../messages/phaseName.js';
 /**
  * A plan the loop can run, of any kind: its kind, the name people use, the label the loop writes
  * (the name, or the tasks file's path when two plans share the name), its tasks file (a coder
- * plan's checklist) and the path that names it always (`#tag` for one Task Master tag); a coder
- * plan folder under `plansDir`, or a plan of another kind as its reader found it.
+ * plan's checklist) and the path that names it always (`#tag` for one tag of a tagged kind); a
+ * coder plan folder under `plansDir`, or a plan of another kind as its reader found it.
  */
 export type AnyPlan = {
   planKind: PlanKind;
@@ -43,13 +43,18 @@ export type AnyPlan = {
   handle: string;
 } & ({ kind: 'coder' } | { kind: 'other'; plan: NamedPlan });
 
-/** The Task Master files among a tree's paths: their text is needed to name their tags. */
-export function taskmasterFiles(
+/** Whether a found file is a tagged kind's: its text names its plans (its tags). */
+function isTagged(f: FoundPlanFile): boolean {
+  return f.kind !== 'coder' && kindModule(f.kind).tagged === true;
+}
+
+/** The tasks files of tagged kinds among a tree's paths: their text names their plans (tags). */
+export function taggedPlanFiles(
   config: Pick<Config, 'plans' | 'plansDir'>,
   paths: readonly string[],
 ) {
   return otherKindFiles(config, paths)
-    .filter((f) => f.kind === 'taskmaster')
+    .filter(isTagged)
     .map((f) => f.path);
 }
 
@@ -93,23 +98,24 @@ export function plansOfAnyKind(
   const coderNames = coderPlanNames(config, paths, folders);
   const tags = new Map<string, string[]>();
   const notPlans: Problem[] = [];
-  // A legacy tasks/tasks.json that is not Task Master's (VS Code's, a config) is no plan.
+  // A tagged kind's file that is another tool's (a legacy tasks/tasks.json of VS Code's, a
+  // config) is no plan.
   const files = otherKindFiles(config, paths).filter((f) => {
-    if (f.kind !== 'taskmaster') return true;
+    if (f.kind === 'coder' || !isTagged(f)) return true;
     const text = texts.get(f.path);
-    const read = text === undefined ? undefined : readTaskmaster(text, f.path);
-    if (read?.notTaskmaster) {
-      notPlans.push(read.notTaskmaster);
+    const read = text === undefined ? undefined : kindModule(f.kind).plansIn!(text, f.path);
+    if (read?.notAPlan) {
+      notPlans.push(read.notAPlan);
       return false;
     }
-    tags.set(f.path, read ? read.tags.map((t) => t.name) : []);
+    tags.set(f.path, read ? read.names : []);
     return true;
   });
   const named = namePlans(files, tags);
   // A tasks.json with no tag to read (not JSON, no task list) names no plan; its path still
   // reaches it, so that "Plan required" can say what is wrong with it (file:line).
   for (const f of files)
-    if (f.kind === 'taskmaster' && (tags.get(f.path) ?? []).length === 0)
+    if (isTagged(f) && (tags.get(f.path) ?? []).length === 0)
       named.plans.push({ ...f, name: f.path });
   const count = new Map<string, number>();
   for (const n of [...coderNames, ...named.plans.map((p) => p.name)])
@@ -212,14 +218,14 @@ export function openWhenRead(
   paths: readonly string[],
   texts: ReadonlyMap<string, string>,
 ): { need: string[] } | { open: KindPlan } {
-  const need = kindPlanReads(plan, paths).filter((p) => !texts.has(p));
+  const need = kindPlanReads(plan, paths, texts).filter((p) => !texts.has(p));
   return need.length ? { need } : { open: openKindPlan(plan, paths, texts) };
 }
 
 /**
  * Where a run over a plan of another kind stands after a merge, read from the default branch:
- * its next phase in the plan's order (Task Master: dependencies respected), complete or
- * waiting, and whether the merged phase is finished there (nothing starts while it is not).
+ * its next phase in the plan's order (dependencies respected, where the kind has them), complete
+ * or waiting, and whether the merged phase is finished there (nothing starts while it is not).
  */
 export function kindRunState(
   kp: KindPlan,
@@ -235,10 +241,14 @@ export function kindRunState(
 }
 
 /** Context valid? → the current phase, or Plan Required (each problem, file:line), or complete. */
-export function kindPhaseToStart(label: string, kp: KindPlan): { phase: KindPhase } | Answer {
+export function kindPhaseToStart(
+  label: string,
+  kp: KindPlan,
+  cli?: string,
+): { phase: KindPhase } | Answer {
   if (kp.problems.length > 0)
     return {
-      reply: reply.planRequired(label, kp.problems),
+      reply: reply.planRequired(label, kp.problems, cli),
       outcome: { state: 'plan-required', node: 'ValidateContext', mode: 'plan', plan: label },
     };
   if (!kp.current && kp.complete)

@@ -24,11 +24,11 @@ export interface LoopMarker {
   plan?: string;
   phase?: number;
   /**
-   * A plan of another kind (spec-kit, Kiro, Task Master): the tasks file (`path#tag` for Task
-   * Master) the PR side, the completion and a run reopen. Absent: a coder plan under `plansDir`.
+   * A plan of another kind: the tasks file (`path#tag` for a tagged kind's) the PR side, the
+   * completion and a run reopen. Absent: a coder plan under `plansDir`.
    */
   planFile?: string;
-  /** That plan's phase as its kind numbers it (`3.1`; a Task Master task id). */
+  /** That plan's phase as its kind numbers it (`3.1`; a task id). */
   phaseId?: string;
   issue: number;
   /** The comment that started it (absent when a label did). */

@@ -48,9 +48,9 @@ const LoopRecordSchema = z.object({
   base: TEXT(300).optional(),
   plan: TEXT(300).optional(),
   phase: z.number().int().nonnegative().optional(),
-  /** A plan of another kind (spec-kit, Kiro, Task Master): its tasks file (`#<tag>` for Task Master). */
+  /** A plan of another kind: its tasks file (`#<tag>` for a tagged kind's). */
   planFile: TEXT(1_000).optional(),
-  /** That plan's phase as the kind numbers it (`3.1`, a Task Master id). */
+  /** That plan's phase as the kind numbers it (`3.1`, a task id). */
   phaseId: TEXT(100).optional(),
   issue: z.number().int().positive(),
   comment: z.number().int().positive().optional(),

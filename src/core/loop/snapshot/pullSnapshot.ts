@@ -62,16 +62,16 @@ export interface Approval {
 /** A task of the phase, as Passes Spec? reads it. */
 export interface SpecTask {
   id: string;
-  /** The task's text as the plan writes it (its first line; Task Master: the title). */
+  /** The task's text as the plan writes it (its first line, or its title). */
   text: string;
   state: 'todo' | 'doing' | 'done' | 'set-aside';
-  /** Kiro's `[ ]*`: never lacks evidence. */
+  /** An optional task (`[ ]*`): never lacks evidence. */
   optional?: boolean;
-  /** Requirement ids the task cites (Kiro's `_Requirements: 1.2_`); ids in `text` are read too. */
+  /** Requirement ids the task cites (`_Requirements: 1.2_`); ids in `text` are read too. */
   requirements?: readonly string[];
-  /** Task Master's `details` and `testStrategy`: more text that may name paths and ids. */
+  /** A task's details and test strategy: more text that may name paths and ids. */
   detail?: string;
-  /** Task Master's `testStrategy`: a criterion only a changed test can show. */
+  /** A task's test strategy: a criterion only a changed test can show. */
   criterion?: string;
   /** The plan writes the id (`T012`, `1.2`), rather than the loop numbering the task. */
   writtenId: boolean;

@@ -1,48 +1,47 @@
 import type { Problem } from '../../problem.js';
-import type { NamedPlan } from './discovery.js';
-import { readMarkdownPlan, type MarkdownKind } from './dialects.js';
+import type { KindFile, KindMarkState, PlanKindModule } from './kindModule.js';
 import {
   currentDialectPhase,
   dialectPhaseFinished,
-  setDialectStates,
   type DialectPhase,
+  type DialectPlan,
+  type DialectState,
   type DialectTask,
 } from './markdownDialect.js';
 import {
   noPhase,
-  QUOTE_LIMIT,
   splitProblems,
   type KindContext,
   type KindPhase,
-  type KindPlan,
-  type KindSidecar,
+  type KindReading,
 } from './view.js';
 
-/** The markdown kinds (spec-kit, Kiro, OpenSpec) as the kind-neutral view: `openDialect`. */
+/**
+ * A markdown kind (a tasks.md of boxes under headings) as the kind-neutral view: what its folder
+ * gives (`MarkdownDialect`: its reader, its writer, its documents), and the `open`, `states` and
+ * `setTasks` every such kind shares (`dialectKind`).
+ */
+export interface MarkdownDialect {
+  read(source: string, path: string): DialectPlan;
+  /** How to write a first task, when no phase with a task is found. */
+  readonly noPhaseFix: string;
+  /** The tasks file with `tasks` set to `state` in the kind's own marks, one byte each. */
+  write(source: string, tasks: readonly DialectTask[], state: DialectState): string;
+  /** The documents a phase's PR links and its agent is given. */
+  context(
+    plan: KindFile,
+    phase: DialectPhase,
+    present: ReadonlySet<string>,
+    files: ReadonlyMap<string, string>,
+  ): KindContext;
+}
 
-const SPECKIT_LINKS = [
-  ['Spec', 'spec.md'],
-  ['Plan', 'plan.md'],
-  ['Data model', 'data-model.md'],
-  ['Research', 'research.md'],
-  ['Quickstart', 'quickstart.md'],
-] as const;
-
-function readDialectTasks(plan: NamedPlan, kind: MarkdownKind, source: string) {
-  const read = readMarkdownPlan(kind, source, plan.path);
+function readDialectTasks(plan: KindFile, dialect: MarkdownDialect, source: string) {
+  const read = dialect.read(source, plan.path);
   const { errors, warnings } = splitProblems(read.problems);
   const tasked = read.phases.filter((p) => p.tasks.length > 0);
   if (tasked.length === 0 && errors.length === 0) {
-    errors.push(
-      noPhase(
-        plan.path,
-        kind === 'kiro'
-          ? 'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".'
-          : kind === 'openspec'
-            ? 'Write tasks as "- [ ] 1.1 Description" under a "## 1. Group" heading.'
-            : 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.',
-      ),
-    );
+    errors.push(noPhase(plan.path, dialect.noPhaseFix));
   }
   const view = (p: DialectPhase): KindPhase => ({
     number: p.number,
@@ -73,15 +72,14 @@ function readDialectTasks(plan: NamedPlan, kind: MarkdownKind, source: string) {
 }
 
 export function openDialect(
-  plan: NamedPlan,
-  kind: MarkdownKind,
+  plan: KindFile,
+  dialect: MarkdownDialect,
   source: string,
   contextProblems: Problem[],
-  sidecar: KindSidecar,
   present: ReadonlySet<string>,
   files: ReadonlyMap<string, string>,
-): KindPlan {
-  const read = readDialectTasks(plan, kind, source);
+): KindReading {
+  const read = readDialectTasks(plan, dialect, source);
   const byNumber = new Map(read.tasked.map((p) => [p.number, p]));
   const own = (phase: KindPhase): DialectPhase => {
     const p = byNumber.get(phase.number);
@@ -91,127 +89,55 @@ export function openDialect(
   const mark = (phase: KindPhase, state: 'doing' | 'done'): string => {
     const p = own(phase);
     const tasks: DialectTask[] = p.tasks.filter((t) => !t.optional);
-    // Kiro's top-level task, when its sub-tasks are the phase's tasks, is marked with them;
-    // an optional one never is.
+    // A phase's own box (a top-level task whose sub-tasks are the phase's tasks) is marked with
+    // them; an optional one never is.
     if (p.self && !p.self.optional && !p.tasks.includes(p.self)) tasks.push(p.self);
-    return setDialectStates(source, kind, tasks, state);
+    return dialect.write(source, tasks, state);
   };
   return {
-    plan,
     phases: read.phases,
     current: read.current,
     complete: read.complete && contextProblems.length === 0,
     waiting: read.waiting,
     problems: [...contextProblems, ...read.problems],
     warnings: read.warnings,
-    sidecar,
     markStart: (phase) => mark(phase, 'doing'),
     markDone: (phase) => mark(phase, 'done'),
-    context: (phase) =>
-      kind === 'kiro'
-        ? kiroContext(plan, own(phase), present, files)
-        : kind === 'openspec'
-          ? openspecContext(plan, present)
-          : speckitContext(plan, present),
+    context: (phase) => dialect.context(plan, own(phase), present, files),
   };
 }
 
-/** OpenSpec's change documents: the proposal, the design, and the change's delta specs. */
-function openspecContext(plan: NamedPlan, present: ReadonlySet<string>): KindContext {
-  const links: KindContext['links'] = [];
-  for (const [label, file] of [
-    ['Proposal', 'proposal.md'],
-    ['Design', 'design.md'],
-  ] as const) {
-    const path = `${plan.folder}/${file}`;
-    if (present.has(path)) links.push({ label, path });
-  }
-  const specs = `${plan.folder}/specs/`;
-  for (const path of [...present]
-    .filter((p) => p.startsWith(specs) && p.endsWith('/spec.md'))
-    .sort()) {
-    links.push({ label: `Spec delta ${path.slice(specs.length, -'/spec.md'.length)}`, path });
-  }
-  return { links, sections: [] };
-}
-
-function speckitContext(plan: NamedPlan, present: ReadonlySet<string>): KindContext {
-  const links: KindContext['links'] = [];
-  for (const [label, file] of SPECKIT_LINKS) {
-    const path = `${plan.folder}/${file}`;
-    if (present.has(path)) links.push({ label, path });
-  }
-  const contracts = `${plan.folder}/contracts/`;
-  for (const path of [...present].filter((p) => p.startsWith(contracts)).sort()) {
-    links.push({ label: `Contract ${path.slice(contracts.length)}`, path });
-  }
-  return { links, sections: [] };
-}
-
-/** Kiro's `### Requirement N` blocks of requirements.md, by number. */
-function requirementBlocks(text: string): Map<string, string> {
-  const blocks = new Map<string, string>();
-  const lines = text.split(/\r?\n/);
-  let number: string | undefined;
-  let level = 0;
-  let body: string[] = [];
-  const flush = () => {
-    if (number !== undefined) blocks.set(number, body.join('\n').trim());
+/** A markdown kind's `open`, `states` and `setTasks`, over its dialect. */
+export function dialectKind(
+  dialect: MarkdownDialect,
+): Pick<PlanKindModule, 'open' | 'states' | 'setTasks'> {
+  return {
+    open: (plan, source, context, present, files) =>
+      openDialect(plan, dialect, source, context, present, files),
+    states(plan, source) {
+      const states = new Map<string, string>();
+      for (const t of dialect.read(source, plan.path).phases.flatMap((p) => p.tasks))
+        states.set(t.id, t.state);
+      return states;
+    },
+    setTasks(plan, source, ids, state: KindMarkState) {
+      const read = dialect.read(source, plan.path);
+      const tasks = read.phases.flatMap((p) => p.tasks).filter((t) => ids.has(t.id));
+      return dialect.write(source, tasks, state);
+    },
   };
-  for (const line of lines) {
-    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (heading) {
-      const m = /^requirement\s+(\d+)\b/i.exec(heading[2]!.trim());
-      if (m) {
-        flush();
-        number = m[1]!;
-        level = heading[1]!.length;
-        body = [line];
-        continue;
-      }
-      if (number !== undefined && heading[1]!.length <= level) {
-        flush();
-        number = undefined;
-      }
-    }
-    if (number !== undefined) body.push(line);
-  }
-  flush();
-  return blocks;
 }
 
-function kiroContext(
-  plan: NamedPlan,
-  phase: DialectPhase,
+/** The documents of `names` (`[label, file]`) present in the plan's folder, as links. */
+export function presentLinks(
+  plan: KindFile,
   present: ReadonlySet<string>,
-  files: ReadonlyMap<string, string>,
-): KindContext {
+  names: readonly (readonly [string, string])[],
+): KindContext['links'] {
   const links: KindContext['links'] = [];
-  const sections: KindContext['sections'] = [];
-  const at = (file: string) => `${plan.folder}/${file}`;
-  const requirementsFile = ['requirements.md', 'bugfix.md'].map(at).find((p) => present.has(p));
-  if (requirementsFile) {
-    links.push({ label: 'Requirements', path: requirementsFile });
-    const text = files.get(requirementsFile);
-    if (text !== undefined) {
-      const cited = [
-        ...new Set(phase.tasks.flatMap((t) => t.requirements.map((r) => r.split('.')[0]!))),
-      ];
-      const blocks = requirementBlocks(text);
-      const first = cited.filter((n) => blocks.has(n)).map((n) => blocks.get(n)!);
-      if (first.length > 0) {
-        sections.push({
-          title: `Requirements the tasks cite (${cited.map((n) => `Requirement ${n}`).join(', ')})`,
-          text: first.join('\n\n').slice(0, QUOTE_LIMIT),
-        });
-      } else sections.push({ title: 'Requirements', text: text.slice(0, QUOTE_LIMIT) });
-    }
+  for (const [label, file] of names) {
+    const path = `${plan.folder}/${file}`;
+    if (present.has(path)) links.push({ label, path });
   }
-  const design = at('design.md');
-  if (present.has(design)) {
-    links.push({ label: 'Design', path: design });
-    const text = files.get(design);
-    if (text !== undefined) sections.push({ title: 'Design', text: text.slice(0, QUOTE_LIMIT) });
-  }
-  return { links, sections };
+  return links;
 }

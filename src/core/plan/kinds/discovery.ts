@@ -1,39 +1,62 @@
 import picomatch from 'picomatch';
 import type { Problem } from '../../problem.js';
-import { parseJsonWithOffsets, JsonSyntaxError } from './jsonOffsets.js';
+import type { PlanKindModule } from './kindModule.js';
+import { KINDS, type OtherKind } from './registry.js';
 
-/** The plan kinds the loop reads. */
-export type PlanKind = 'coder' | 'speckit' | 'kiro' | 'taskmaster' | 'openspec';
+/**
+ * The plan kinds the loop reads: the coder layout (`<plansDir>/<Plan>/`, the loop's own, read by
+ * src/core/plan/) and the kinds of the registry (`registry.ts`, one folder each).
+ */
+export type PlanKind = 'coder' | OtherKind;
+
+export type { OtherKind };
+
+const BY_ID: ReadonlyMap<string, PlanKindModule> = new Map(KINDS.map((k) => [k.id, k]));
+
+/** What a kind of the registry is (its folder's `PlanKindModule`). */
+export function kindModule(kind: OtherKind): PlanKindModule {
+  return BY_ID.get(kind)!;
+}
 
 /** How replies, PR bodies and the CLI name each kind: the one list every message of kinds uses. */
-export const KIND_LABELS: Readonly<Record<PlanKind, string>> = {
-  coder: 'coder',
-  speckit: 'spec-kit',
-  kiro: 'Kiro',
-  taskmaster: 'Task Master',
-  openspec: 'OpenSpec',
-};
+export const KIND_LABELS = Object.fromEntries([
+  ['coder', 'coder'],
+  ...KINDS.map((k) => [k.id, k.label]),
+]) as Readonly<Record<PlanKind, string>>;
 
-/** The other tools' kinds, named in a sentence: `spec-kit, Kiro, Task Master or OpenSpec`. */
+/** `a`, `a or b`, `a, b or c`. */
+function listed(names: readonly string[], conjunction: 'or' | 'and'): string {
+  return names.length < 2
+    ? (names[0] ?? '')
+    : `${names.slice(0, -1).join(', ')} ${conjunction} ${names[names.length - 1]}`;
+}
+
+/** The other tools' kinds in a sentence: `<label>, <label> or <label>`, in the registry's order. */
 export function otherKindNames(conjunction: 'or' | 'and'): string {
-  const names = (Object.keys(KIND_LABELS) as PlanKind[])
-    .filter((k) => k !== 'coder')
-    .map((k) => KIND_LABELS[k]);
-  return `${names.slice(0, -1).join(', ')} ${conjunction} ${names[names.length - 1]}`;
+  return listed(
+    KINDS.map((k) => k.label),
+    conjunction,
+  );
+}
+
+/**
+ * The other kinds' folders, as the agent's prompt forbids them: the kinds whose folders are said
+ * in words first (`<label> and <label> feature folders`), then the paths, each a code span.
+ */
+export function otherPlanFolders(): string {
+  const words = new Map<string, string[]>();
+  const paths: string[] = [];
+  for (const k of KINDS) {
+    const what = k.agentMayNotEdit;
+    if ('path' in what) paths.push(`\`${what.path}\``);
+    else words.set(what.words, [...(words.get(what.words) ?? []), k.label]);
+  }
+  return [...[...words].map(([w, labels]) => `${listed(labels, 'and')} ${w}`), ...paths].join(', ');
 }
 
 /** Where each kind's tasks file lives, as globs from the repository root; the default of `plans`. */
 export function defaultPlanGlobs(plansDir: string): string[] {
-  return [
-    `${plansDir}/*/01_Master Plan/01_Checklist.md`,
-    'specs/*/tasks.md',
-    '.specify/specs/*/tasks.md',
-    '.kiro/specs/*/tasks.md',
-    '.taskmaster/tasks/tasks.json',
-    'tasks/tasks.json',
-    // OpenSpec at any depth (`hw3/openspec/changes/…`); never `changes/archive/` (kindOfPath).
-    '**/openspec/changes/*/tasks.md',
-  ];
+  return [`${plansDir}/*/01_Master Plan/01_Checklist.md`, ...KINDS.flatMap((k) => k.globs)];
 }
 
 /** A tasks file found in the repository, its kind read from where it sits. */
@@ -56,15 +79,27 @@ function baseOf(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
+/** The kinds by the name of their tasks file, a kind that reads any such file (`fallback`) last. */
+const BY_TASKS_FILE: ReadonlyMap<string, readonly PlanKindModule[]> = (() => {
+  const byFile = new Map<string, PlanKindModule[]>();
+  for (const k of [...KINDS.filter((k) => !k.fallback), ...KINDS.filter((k) => k.fallback)])
+    byFile.set(k.tasksFile, [...(byFile.get(k.tasksFile) ?? []), k]);
+  return byFile;
+})();
+
 /** The kind a tasks file is, from its path; undefined for a path no kind reads. */
 export function kindOfPath(path: string): PlanKind | undefined {
   if (path.endsWith('/01_Master Plan/01_Checklist.md')) return 'coder';
-  if (baseOf(path) === 'tasks.json') return 'taskmaster';
-  if (baseOf(path) !== 'tasks.md') return undefined;
-  // OpenSpec: an active change's tasks; `changes/archive/` holds completed changes, never started.
-  if (/(?:^|\/)openspec\/changes\/(?!archive\/)[^/]+\/tasks\.md$/.test(path)) return 'openspec';
-  if (/(?:^|\/)openspec\/changes\//.test(path)) return undefined;
-  return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path) ? 'kiro' : 'speckit';
+  const kinds = BY_TASKS_FILE.get(baseOf(path));
+  if (!kinds) return undefined;
+  let found: PlanKindModule | undefined;
+  for (const k of kinds) {
+    const test = k.test(path);
+    // A kind's `never` (a folder of completed plans) holds for every kind: that file is no plan.
+    if (test === 'never') return undefined;
+    if (test === 'plan') found ??= k;
+  }
+  return found?.id as OtherKind | undefined;
 }
 
 /** What the loop finds of another tool's plans but does not run, so that it is never skipped in silence. */
@@ -76,34 +111,21 @@ export interface SkippedPlanFiles {
 }
 
 /**
- * The files among `paths` that belong to plans the loop does not run: OpenSpec's archived
- * changes (`openspec/changes/archive/<change>/tasks.md`: completed, never started again), and
- * BMAD's files (a `_bmad-output/` folder, a `sprint-status.yaml`, `*.story.md` stories), a kind
- * the loop does not read. One entry per folder of them, sorted by path.
+ * The files among `paths` that belong to plans the loop does not run: a kind's files it never
+ * runs (its `notRun`: completed changes, never started again; another version's files). One
+ * entry per folder of them, sorted by path.
  */
 export function skippedPlanFiles(paths: Iterable<string>): SkippedPlanFiles[] {
-  const archived = new Map<string, number>();
-  const bmad = new Map<string, string>();
+  const notRun = new Map<string, { n: number; why: (n: number) => string }>();
+  const kinds = KINDS.flatMap((k) => (k.notRun ? [k.notRun] : []));
   for (const path of paths) {
-    const archive = /^(.*?(?:^|\/)openspec\/changes\/archive\/)[^/]+\/tasks\.md$/.exec(path);
-    if (archive) {
-      archived.set(archive[1]!, (archived.get(archive[1]!) ?? 0) + 1);
-      continue;
+    let never: ReturnType<(typeof kinds)[number]> | undefined;
+    for (const notRunOf of kinds) if ((never = notRunOf(path))) break;
+    if (never) {
+      notRun.set(never.folder, { n: (notRun.get(never.folder)?.n ?? 0) + 1, why: never.why });
     }
-    const output = /^(.*?(?:^|\/)_bmad-output\/)/.exec(path);
-    if (output) bmad.set(output[1]!, "BMAD's output: BMAD is not read");
-    else if (baseOf(path) === 'sprint-status.yaml')
-      bmad.set(path, "BMAD's sprint status: BMAD is not read");
-    else if (path.endsWith('.story.md'))
-      bmad.set(`${dirOf(path)}/`.replace(/^\//, ''), 'BMAD stories: BMAD is not read');
   }
-  const out: SkippedPlanFiles[] = [
-    ...[...archived].map(([path, n]) => ({
-      path,
-      why: `${n} archived ${KIND_LABELS.openspec} change${n === 1 ? '' : 's'}: completed, never run`,
-    })),
-    ...[...bmad].map(([path, why]) => ({ path, why })),
-  ];
+  const out: SkippedPlanFiles[] = [...notRun].map(([path, { n, why }]) => ({ path, why: why(n) }));
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -138,10 +160,18 @@ export function findPlanFiles(paths: readonly string[], globs: readonly string[]
   return out;
 }
 
-/** A plan as the loop names it: a feature folder, a Task Master tag, or a coder plan folder. */
+/** The name of a plan that is not a tag: its kind's `planName`, else its tasks file's folder. */
+export function planName(kind: PlanKind, path: string): string {
+  const own = kind === 'coder' ? undefined : kindModule(kind).planName;
+  if (own) return own(path);
+  const folder = kind === 'coder' ? dirOf(dirOf(path)) : dirOf(path);
+  return baseOf(folder);
+}
+
+/** A plan as the loop names it: a kind's folder, a tag of a tagged kind, or a coder plan folder. */
 export interface NamedPlan extends FoundPlanFile {
   name: string;
-  /** The Task Master tag the plan is, for `taskmaster`. */
+  /** The tag the plan is, for a tagged kind. */
   tag?: string;
 }
 
@@ -156,12 +186,12 @@ export function namePlans(
 ): { plans: NamedPlan[]; problems: Problem[] } {
   const plans: NamedPlan[] = [];
   for (const file of files) {
-    if (file.kind === 'taskmaster') {
+    if (file.kind !== 'coder' && kindModule(file.kind).tagged) {
       for (const tag of tags.get(file.path) ?? []) {
         const sidecar = `${file.folder}/coder-loop/${tag}`;
         plans.push({ ...file, name: tag, tag, sidecar });
       }
-    } else plans.push({ ...file, name: baseOf(file.folder) });
+    } else plans.push({ ...file, name: planName(file.kind, file.path) });
   }
   const problems: Problem[] = [];
   const byName = new Map<string, NamedPlan[]>();
@@ -180,7 +210,7 @@ export function namePlans(
 
 /**
  * The plan a user named: by name when exactly one plan has it, else by the path of its tasks
- * file (with `#<tag>` or `:<tag>` for a Task Master tag other than the file's only one).
+ * file (with `#<tag>` or `:<tag>` for a tag of a tagged kind's file, other than its only one).
  */
 export function resolvePlan(
   plans: readonly NamedPlan[],
@@ -208,16 +238,18 @@ export function resolvePlan(
 }
 
 /**
- * Context valid? per kind (SPEC §2b): the files a kind's plan needs beside its tasks file.
- * `exists` answers for paths from the repository root; `json` is the tasks file's text for
- * Task Master.
+ * Context valid? per kind (SPEC §2b): the files a kind's plan needs beside its tasks file, and
+ * the tasks file's own syntax when its text is given. `exists` answers for paths from the
+ * repository root.
  */
 export function validateKindContext(
   plan: FoundPlanFile,
   exists: (path: string) => boolean,
   tasksSource?: string,
 ): Problem[] {
-  const need = (names: string[], what: string): Problem[] =>
+  if (plan.kind === 'coder') return [];
+  const kind = kindModule(plan.kind);
+  const need = (names: readonly string[], what: string): Problem[] =>
     names.some((n) => exists(`${plan.folder}/${n}`))
       ? []
       : [
@@ -228,70 +260,31 @@ export function validateKindContext(
             fix: `Write ${names[0]} beside ${baseOf(plan.path)}.`,
           },
         ];
-  switch (plan.kind) {
-    case 'speckit':
-      return [...need(['spec.md'], "spec-kit's spec"), ...need(['plan.md'], "spec-kit's plan")];
-    case 'kiro':
-      return [
-        ...need(['requirements.md', 'bugfix.md'], "Kiro's requirements"),
-        ...need(['design.md'], "Kiro's design"),
-      ];
-    case 'openspec':
-      return need(['proposal.md'], "OpenSpec's proposal");
-    case 'taskmaster': {
-      if (tasksSource === undefined) return [];
-      try {
-        parseJsonWithOffsets(tasksSource);
-        return [];
-      } catch (e) {
-        if (!(e instanceof JsonSyntaxError)) throw e;
-        return [
-          {
-            severity: 'error',
-            path: plan.path,
-            line: e.line,
-            message: `not valid JSON: ${e.message}.`,
-            fix: 'Fix the JSON, or let Task Master rewrite the file.',
-          },
-        ];
-      }
-    }
-    case 'coder':
-      return [];
-  }
+  return [
+    ...kind.required.flatMap((r) => need(r.names, r.what)),
+    ...(tasksSource !== undefined && kind.validateTasksFile
+      ? kind.validateTasksFile(plan.path, tasksSource)
+      : []),
+  ];
 }
 
 /**
  * The folder every file of a plan's lives in — the user's documents of its kind and the loop's
- * sidecar: a coder plan's folder; a spec-kit or Kiro feature folder; OpenSpec's own folder (its
- * changes, archive and specs); Task Master's `.taskmaster/` (tasks, docs, reports), or `tasks/`
- * for its legacy layout. Undefined for a tasks file at the repository root (only that file,
- * and its sidecar, are the plan's then).
+ * sidecar: a coder plan's folder; another kind's `documentsRoot` (its tasks file's folder unless
+ * it says). Undefined for a tasks file at the repository root (only that file, and its sidecar,
+ * are the plan's then).
  */
 export function planDocumentsRoot(
   plan: Pick<FoundPlanFile, 'kind' | 'folder'>,
 ): string | undefined {
   const { kind, folder } = plan;
-  let root = folder;
-  if (kind === 'openspec') root = dirOf(dirOf(folder));
-  else if (
-    kind === 'taskmaster' &&
-    baseOf(folder) === 'tasks' &&
-    baseOf(dirOf(folder)) === '.taskmaster'
-  )
-    root = dirOf(folder);
+  const root = kind === 'coder' ? folder : (kindModule(kind).documentsRoot?.(folder) ?? folder);
   return root === '' ? undefined : root;
 }
 
-/**
- * The folders a kind's plans share with every plan of that kind, beside their own: Kiro's
- * steering documents (`.kiro/steering/`: product.md, tech.md, structure.md and any other), which
- * Kiro reads into every spec's work.
- */
+/** The folders a kind's plans share with every plan of that kind, beside their own. */
 function sharedPlanFolders(plan: Pick<FoundPlanFile, 'kind' | 'folder'>): string[] {
-  if (plan.kind !== 'kiro') return [];
-  // `<dir>/.kiro/specs/<feature>` → `<dir>/.kiro/steering`.
-  return [`${dirOf(dirOf(plan.folder))}/steering`];
+  return plan.kind === 'coder' ? [] : (kindModule(plan.kind).sharedFolders?.(plan.folder) ?? []);
 }
 
 /**
@@ -316,18 +309,8 @@ export function mayBePlanDocument(path: string, globs: readonly string[]): boole
   const matches = picomatch([...globs], { dot: true });
   const found = (tasks: string) => kindOfPath(tasks) !== undefined && matches(tasks);
   for (let dir = path; dir !== ''; dir = dirOf(dir)) {
-    if (
-      found(`${dir}/tasks.md`) ||
-      found(`${dir}/tasks.json`) ||
-      found(`${dir}/tasks/tasks.json`) ||
-      found(`${dir}/01_Master Plan/01_Checklist.md`) ||
-      found(`${dir}/changes/-/tasks.md`) ||
-      // Kiro's steering, shared by its specs beside it.
-      (baseOf(dir) === 'steering' &&
-        baseOf(dirOf(dir)) === '.kiro' &&
-        found(`${dirOf(dir)}/specs/-/tasks.md`))
-    )
-      return true;
+    if (found(`${dir}/01_Master Plan/01_Checklist.md`)) return true;
+    for (const k of KINDS) if (k.tasksFilesAt(dir).some(found)) return true;
   }
   return false;
 }

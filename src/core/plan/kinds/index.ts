@@ -1,8 +1,6 @@
 /** The plan kinds other tools write: where each is found, how each is read and marked. */
 export * from './discovery.js';
 export * from './jsonOffsets.js';
-export * from './taskmaster.js';
 export * from './markdownDialect.js';
-export * from './speckit.js';
-export * from './kiro.js';
-export * from './dialects.js';
+export * from './registry.js';
+export type * from './kindModule.js';

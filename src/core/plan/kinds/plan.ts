@@ -1,21 +1,33 @@
-import { kindOfPath, validateKindContext, type NamedPlan, type PlanKind } from './discovery.js';
+import {
+  kindModule,
+  kindOfPath,
+  planName,
+  validateKindContext,
+  type NamedPlan,
+  type PlanKind,
+} from './discovery.js';
 import { reportFileName } from '../layout.js';
-import { openDialect } from './dialectPlan.js';
-import { openTaskmaster } from './taskmasterPlan.js';
-import { emptyKindPlan, type KindPlan, type KindSidecar } from './view.js';
+import { KINDS } from './registry.js';
+import { emptyReading, type KindReading, type KindSidecar } from './view.js';
 
 export type {
   KindContext,
   KindNote,
   KindPhase,
-  KindPlan,
+  KindReading,
   KindSidecar,
   KindState,
   KindTask,
 } from './view.js';
 
+/** A plan of another kind as the loop sees it: its kind's reading, the plan, its sidecar. */
+export interface KindPlan extends KindReading {
+  plan: NamedPlan;
+  sidecar: KindSidecar;
+}
+
 /**
- * One kind-neutral view of a spec-kit, Kiro or Task Master plan, for the loop (SPEC §2b): its
+ * One kind-neutral view of a plan of another kind, for the loop (SPEC §2b): its
  * phases and the current one, what its context lacks, the marks a start and a completion write
  * in the kind's own dialect, the context a phase's PR and agent are given, and the loop's sidecar
  * (`<plan folder>/coder-loop/`) where its log, reports and checkpoint live. Nothing else in the
@@ -26,18 +38,10 @@ export type {
  * Each kind's marks, as docs/plan-format.md lists them: what a start writes on the phase's open
  * tasks (none where the tool has no in-progress mark) and what a completion writes.
  */
-export const KIND_MARKS: Readonly<
-  Record<PlanKind, { readonly start: string | undefined; readonly done: string }>
-> = {
-  coder: { start: '[~]', done: '[x]' },
-  speckit: { start: undefined, done: '[X]' },
-  kiro: { start: '[-]', done: '[x]' },
-  taskmaster: { start: '"in-progress"', done: '"done"' },
-  openspec: { start: undefined, done: '[x]' },
-};
-
-/** A kind other than the coder layout's. */
-export type OtherKind = Exclude<PlanKind, 'coder'>;
+export const KIND_MARKS = Object.fromEntries([
+  ['coder', { start: '[~]', done: '[x]' }],
+  ...KINDS.map((k) => [k.id, k.marks]),
+]) as Readonly<Record<PlanKind, { readonly start: string | undefined; readonly done: string }>>;
 
 /** The sidecar of a plan: the loop's own files, beside (never inside) the user's. */
 export function kindSidecar(plan: Pick<NamedPlan, 'sidecar'>): KindSidecar {
@@ -53,15 +57,19 @@ export function kindSidecar(plan: Pick<NamedPlan, 'sidecar'>): KindSidecar {
   };
 }
 
-/** The paths of the tree a kind's plan reads the text of: its tasks file, its context, its sidecar. */
-export function kindPlanReads(plan: NamedPlan, paths: Iterable<string>): string[] {
+/**
+ * The paths of the tree a kind's plan reads the text of: its tasks file, its sidecar, and what its
+ * kind `reads` (given the `texts` read so far).
+ */
+export function kindPlanReads(
+  plan: NamedPlan,
+  paths: Iterable<string>,
+  texts: ReadonlyMap<string, string> = new Map(),
+): string[] {
   const present = new Set(paths);
   const sidecar = kindSidecar(plan);
   const wanted = [plan.path, sidecar.masterLog, sidecar.checkpoint];
-  if (plan.kind === 'kiro') {
-    for (const f of ['requirements.md', 'bugfix.md', 'design.md'])
-      wanted.push(`${plan.folder}/${f}`);
-  }
+  if (plan.kind !== 'coder') wanted.push(...(kindModule(plan.kind).reads?.(plan, texts) ?? []));
   return [...new Set(wanted)].filter((p) => present.has(p));
 }
 
@@ -78,17 +86,20 @@ export function openKindPlan(
   const source = files.get(plan.path);
   const sidecar = kindSidecar(plan);
   if (source === undefined) {
-    return emptyKindPlan(plan, sidecar, {
-      severity: 'error',
-      path: plan.path,
-      message: 'the tasks file is missing.',
-      fix: 'Restore it on the default branch.',
-    });
+    return {
+      plan,
+      sidecar,
+      ...emptyReading({
+        severity: 'error',
+        path: plan.path,
+        message: 'the tasks file is missing.',
+        fix: 'Restore it on the default branch.',
+      }),
+    };
   }
-  const context = validateKindContext(plan, (p) => present.has(p), source);
-  if (plan.kind === 'taskmaster') return openTaskmaster(plan, source, context, sidecar);
   if (plan.kind === 'coder') throw new Error('coder plans are read by readPlan');
-  return openDialect(plan, plan.kind, source, context, sidecar, present, files);
+  const context = validateKindContext(plan, (p) => present.has(p), source);
+  return { plan, sidecar, ...kindModule(plan.kind).open(plan, source, context, present, files) };
 }
 
 /**
@@ -100,17 +111,17 @@ export function planFromRef(ref: string): NamedPlan | undefined {
   const [path, tag] =
     hash > ref.lastIndexOf('/') ? [ref.slice(0, hash), ref.slice(hash + 1)] : [ref];
   const kind = kindOfPath(path!);
-  if (!kind || kind === 'coder' || (kind === 'taskmaster') !== (tag !== undefined))
+  if (!kind || kind === 'coder' || (kindModule(kind).tagged === true) !== (tag !== undefined))
     return undefined;
   const slash = path!.lastIndexOf('/');
   const folder = slash === -1 ? '' : path!.slice(0, slash);
   const sidecar = `${folder}/coder-loop`.replace(/^\//, '');
   return tag !== undefined
     ? { kind, path: path!, folder, sidecar: `${sidecar}/${tag}`, name: tag, tag }
-    : { kind, path: path!, folder, sidecar, name: folder.slice(folder.lastIndexOf('/') + 1) };
+    : { kind, path: path!, folder, sidecar, name: planName(kind, path!) };
 }
 
-/** How a loop record names a plan of another kind: its tasks file, and its tag for Task Master. */
+/** How a loop record names a plan of another kind: its tasks file, and its tag if tagged. */
 export function planRef(plan: Pick<NamedPlan, 'path' | 'tag'>): string {
   return plan.tag !== undefined ? `${plan.path}#${plan.tag}` : plan.path;
 }

@@ -1,10 +1,9 @@
 import type { Problem } from '../../problem.js';
-import type { NamedPlan } from './discovery.js';
 
 /**
- * The kind-neutral view of a plan of another kind (`KindPlan`, opened by `openKindPlan` in
- * plan.ts), and what the kinds' openers share: the view of a plan that could not be read, errors
- * told from warnings, the quoted sections' bound.
+ * The kind-neutral view of a plan of another kind (`KindReading`, what a kind's `open` returns;
+ * `openKindPlan` in plan.ts adds the plan and its sidecar), and what the kinds' openers share: the
+ * view of a plan that could not be read, errors told from warnings, the quoted sections' bound.
  */
 
 export type KindState = 'todo' | 'doing' | 'done' | 'set-aside';
@@ -13,18 +12,20 @@ export interface KindTask {
   id: string;
   text: string;
   state: KindState;
-  /** 1-based line of the task's mark (markdown) or `status` value (Task Master). */
+  /** 1-based line of the task's mark (markdown) or `status` value (JSON). */
   line: number;
-  /** Kiro's `[ ]*`: not required for the phase to complete; the loop never marks it. */
+  /** An optional task (`[ ]*`): not required for the phase to complete; the loop never marks it. */
   optional: boolean;
+  /** How deep it is nested under the phase's other tasks (a subtask: 1); absent: 0. */
+  depth?: number;
   /**
-   * What the state alone does not say: `optional` (Kiro), or Task Master's `blocked` (not
+   * What the state alone does not say: `optional`, or a status a person set: `blocked` (not
    * started over a person's block), `review`, `deferred`, `cancelled`.
    */
   note?: KindNote;
-  /** Requirement ids the task cites (Kiro's `_Requirements: 1.2_`, spec-kit's `[US1]`). */
+  /** Requirement ids the task cites (`_Requirements: 1.2_`, a user story's `[US1]`). */
   requirements?: string[];
-  /** Task Master's details and test strategy (Passes Spec? reads paths and ids in them). */
+  /** A task's details and test strategy (Passes Spec? reads paths and ids in them). */
   details?: string;
   testStrategy?: string;
 }
@@ -32,14 +33,14 @@ export interface KindTask {
 export type KindNote = 'optional' | 'blocked' | 'review' | 'deferred' | 'cancelled';
 
 export interface KindPhase {
-  /** `3`, `3.1` (spec-kit); a top-level task's number (Kiro) or id (Task Master). */
+  /** `3`, `3.1` (a heading's number); a top-level task's number or id. */
   number: string;
   name: string;
   line: number;
   tasks: KindTask[];
   /**
-   * Nothing is left to do in it, as its tool counts: every required task done (spec-kit, Kiro),
-   * or the task's own status `done`, `cancelled` or `deferred` (Task Master).
+   * Nothing is left to do in it, as its tool counts: every required task done, or (a kind of
+   * statuses) the task's own status `done`, `cancelled` or `deferred`.
    */
   finished: boolean;
 }
@@ -63,8 +64,8 @@ export interface KindSidecar {
   ) => string;
 }
 
-export interface KindPlan {
-  plan: NamedPlan;
+/** A plan of another kind as its kind's `open` reads it. */
+export interface KindReading {
   phases: KindPhase[];
   /** The phase the loop starts next; undefined when the plan is complete or must wait. */
   current: KindPhase | undefined;
@@ -73,33 +74,47 @@ export interface KindPlan {
    * read is never complete.
    */
   complete: boolean;
-  /** Work remains and no phase can start (Task Master: blocked, in review, a dependency): why. */
+  /** Work remains and no phase can start (blocked, in review, a dependency): why. */
   waiting: string | undefined;
   /** Errors (context missing, a file the reader refuses): nothing may start. */
   problems: Problem[];
   /** Lookalike tasks and other warnings: named in the reply, the start goes on. */
   warnings: Problem[];
-  sidecar: KindSidecar;
-  /** The tasks file with the phase's open tasks marked in progress (spec-kit: unchanged). */
+  /** The tasks file with the phase's open tasks marked in progress (unchanged without a mark). */
   markStart: (phase: KindPhase) => string;
+  /**
+   * A kind whose tasks live in files beside its tasks file (boxes and a `Status:` line in story
+   * files): what a start, a completion, or tasks set to a state change there, each file with its
+   * new text. Absent: the tasks file is the only file a mark changes.
+   */
+  beside?: {
+    start(phase: KindPhase): KindFileEdit[];
+    done(phase: KindPhase): KindFileEdit[];
+    tasks(ids: ReadonlySet<string>, state: Exclude<KindState, 'set-aside'>): KindFileEdit[];
+  };
   /** The tasks file with the phase's tasks marked done. */
   markDone: (phase: KindPhase) => string;
   context: (phase: KindPhase) => KindContext;
 }
 
+/** A file a mark changes beside the tasks file, with its new text. */
+export interface KindFileEdit {
+  path: string;
+  text: string;
+}
+
 /** Most characters of a document's text quoted for a phase's PR and agent. */
 export const QUOTE_LIMIT = 20_000;
 
-export function emptyKindPlan(plan: NamedPlan, sidecar: KindSidecar, problem: Problem): KindPlan {
+/** The reading of a plan that could not be read: no phase, and why. */
+export function emptyReading(problem: Problem): KindReading {
   return {
-    plan,
     phases: [],
     current: undefined,
     complete: false,
     waiting: undefined,
     problems: [problem],
     warnings: [],
-    sidecar,
     markStart: () => '',
     markDone: () => '',
     context: () => ({ links: [], sections: [] }),

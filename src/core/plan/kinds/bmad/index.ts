@@ -5,3 +5,5 @@
 export * from './sprintStatus.js';
 export * from './story.js';
 export * from './paths.js';
+export * from './plan.js';
+export * from './kind.js';

@@ -92,8 +92,9 @@ export function nextStory(
 /**
  * A story file and sprint-status.yaml that say different things: BMAD's tools go by
  * sprint-status.yaml when it exists (dev-story's step 4), and so does the loop — with a warning,
- * but for the one disagreement dev-story itself leaves (the story `ready-for-dev` while
- * sprint-status.yaml says `in-progress`: step 4 writes only the latter).
+ * but for the two disagreements BMAD's own flow leaves: the story `ready-for-dev` while
+ * sprint-status.yaml says `in-progress` (dev-story's step 4 writes only the latter), or says
+ * `backlog` (sprint_plan.py reads a backlog story with a file as `ready-for-dev`).
  */
 export function storyDisagreement(
   entry: BmadEntry,
@@ -112,7 +113,7 @@ export function storyDisagreement(
   }
   const written = story.status?.raw.toLowerCase();
   if (written === undefined || entry.status === undefined || written === entry.status) return out;
-  if (written === 'ready-for-dev' && entry.status === 'in-progress') return out;
+  if (written === 'ready-for-dev' && ['in-progress', 'backlog'].includes(entry.status)) return out;
   out.push({
     severity: 'warning',
     path,
@@ -121,4 +122,38 @@ export function storyDisagreement(
     fix: `Write "Status: ${entry.status}" (or correct sprint-status.yaml).`,
   });
   return out;
+}
+
+/**
+ * Where BMAD's sprint status is, as globs from the repository root: v6's
+ * `{implementation_artifacts}` (`_bmad-output/implementation-artifacts/`) and the v6 alphas'
+ * `{sprint_artifacts}` (`docs/sprint-artifacts/`), at any depth (a project in a monorepo).
+ */
+export const BMAD_GLOBS: readonly string[] = [
+  '**/_bmad-output/implementation-artifacts/sprint-status.yaml',
+  '**/docs/sprint-artifacts/sprint-status.yaml',
+];
+
+/** Whether a path is a BMAD sprint status, wherever `plans` globs find it. */
+export function isSprintStatusPath(path: string): boolean {
+  return path === 'sprint-status.yaml' || path.endsWith('/sprint-status.yaml');
+}
+
+/**
+ * A BMAD plan's name: the project folder that holds `_bmad-output/` (or the alphas' `docs/`), or
+ * `bmad` for a project at the repository root; elsewhere the sprint status's own folder.
+ */
+export function bmadPlanName(sprintStatusPath: string): string {
+  const folder = sprintStatusPath.slice(0, Math.max(0, sprintStatusPath.lastIndexOf('/')));
+  const project =
+    /^(?:(.*)\/)?(?:_bmad-output\/implementation-artifacts|docs\/sprint-artifacts)$/.exec(folder);
+  const base = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+  if (project) return project[1] ? base(project[1]) : 'bmad';
+  return folder === '' ? 'bmad' : base(folder);
+}
+
+/** The loop's own folder for a BMAD plan: `coder-loop/` beside its sprint-status.yaml. */
+export function bmadSidecar(sprintStatusPath: string): string {
+  const slash = sprintStatusPath.lastIndexOf('/');
+  return slash === -1 ? 'coder-loop' : `${sprintStatusPath.slice(0, slash)}/coder-loop`;
 }

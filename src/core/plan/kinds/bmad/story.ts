@@ -10,6 +10,7 @@ import {
   type DialectState,
   type DialectTask,
   writeMarkBytes,
+  writtenTaskText,
 } from '../markdownDialect.js';
 
 /**
@@ -148,7 +149,10 @@ export function readStory(source: string, path: string): BmadStory {
       const box = boxAt(source, node);
       let own: Found | undefined;
       if (box && readsBox(STATE, box.mark, box.after)) {
-        const text = itemText(node, box.after);
+        // What the task says as written (code spans, emphasis kept); its id and the acceptance
+        // criteria it cites read from the plain text, as BMAD's agents read them.
+        const plain = itemText(node, box.after);
+        const text = writtenTaskText(box.after, plain);
         own = {
           task: {
             id: '',
@@ -156,13 +160,13 @@ export function readStory(source: string, path: string): BmadStory {
             state: STATE[box.mark]!,
             mark: box.mark,
             optional: false,
-            requirements: acceptanceCriteria(text),
+            requirements: acceptanceCriteria(plain),
             line: box.line,
             markOffset: box.offset,
             depth,
             parent: undefined,
           },
-          written: WRITTEN_ID.exec(text)?.[1],
+          written: WRITTEN_ID.exec(plain)?.[1],
           parent,
           index: index++,
         };

@@ -1,4 +1,4 @@
-import type { Problem } from '../../problem.js';
+import type { Problem } from '../../../problem.js';
 import {
   JsonSyntaxError,
   lineAt,
@@ -6,7 +6,7 @@ import {
   member,
   parseJsonWithOffsets,
   type JsonNode,
-} from './jsonOffsets.js';
+} from '../jsonOffsets.js';
 
 /** Task Master's statuses, as the tool means them. */
 export const TASKMASTER_STATUSES = [

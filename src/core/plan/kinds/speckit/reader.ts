@@ -1,5 +1,5 @@
-import type { Problem } from '../../problem.js';
-import { scanDialect, type DialectScan } from './dialectScan.js';
+import type { Problem } from '../../../problem.js';
+import { scanDialect, type DialectScan } from '../dialectScan.js';
 import {
   comparePhaseNumbers,
   dialectRead,
@@ -11,7 +11,7 @@ import {
   type DialectPlan,
   type DialectState,
   writtenTaskText,
-} from './markdownDialect.js';
+} from '../markdownDialect.js';
 
 /**
  * spec-kit's tasks.md (`specs/<feature>/tasks.md`): `## Phase N: …` headings (`### Phase 3.1`

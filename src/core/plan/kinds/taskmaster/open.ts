@@ -1,5 +1,5 @@
-import type { Problem } from '../../problem.js';
-import { member, parseJsonWithOffsets, type JsonNode } from './jsonOffsets.js';
+import type { Problem } from '../../../problem.js';
+import { member, parseJsonWithOffsets, type JsonNode } from '../jsonOffsets.js';
 import {
   readTaskmaster,
   setTaskmasterStatus,
@@ -8,19 +8,18 @@ import {
   taskmasterProgress,
   type TaskmasterPhase,
   type TaskmasterTask,
-} from './taskmaster.js';
-import type { NamedPlan } from './discovery.js';
+} from './reader.js';
+import type { KindFile } from '../kindModule.js';
 import {
-  emptyKindPlan,
+  emptyReading,
   noPhase,
   QUOTE_LIMIT,
   splitProblems,
   type KindContext,
   type KindNote,
   type KindPhase,
-  type KindPlan,
-  type KindSidecar,
-} from './view.js';
+  type KindReading,
+} from '../view.js';
 
 /** A Task Master tag as the kind-neutral view: `openTaskmaster`. */
 
@@ -31,7 +30,7 @@ const TASKMASTER_NOTES: Record<string, KindNote> = {
   cancelled: 'cancelled',
 };
 
-function readTaskmasterTasks(plan: NamedPlan, source: string) {
+function readTaskmasterTasks(plan: KindFile, source: string) {
   const read = readTaskmaster(source, plan.path);
   const tag = read.tags.find((t) => t.name === plan.tag);
   // The file's own problems, and this tag's: an error inside another tag blocks that tag only.
@@ -85,13 +84,12 @@ function readTaskmasterTasks(plan: NamedPlan, source: string) {
 }
 
 export function openTaskmaster(
-  plan: NamedPlan,
+  plan: KindFile,
   source: string,
   contextProblems: Problem[],
-  sidecar: KindSidecar,
-): KindPlan {
+): KindReading {
   if (contextProblems.length > 0) {
-    return { ...emptyKindPlan(plan, sidecar, contextProblems[0]!), problems: contextProblems };
+    return { ...emptyReading(contextProblems[0]!), problems: contextProblems };
   }
   const read = readTaskmasterTasks(plan, source);
   const byId = new Map(read.tasked.map((p) => [p.id, p]));
@@ -127,14 +125,12 @@ export function openTaskmaster(
     return replaceStatuses(source, plan.path, edits, status);
   };
   return {
-    plan,
     phases: read.phases,
     current: read.current,
     complete: read.complete,
     waiting: read.waiting,
     problems: read.problems,
     warnings: read.warnings,
-    sidecar,
     markStart: (phase) => mark(phase, 'in-progress'),
     markDone: (phase) => mark(phase, 'done'),
     context: (phase) => taskmasterContext(plan, own(phase)),
@@ -183,7 +179,7 @@ function replaceStatuses(
   return out;
 }
 
-function taskmasterContext(plan: NamedPlan, phase: TaskmasterPhase): KindContext {
+function taskmasterContext(plan: KindFile, phase: TaskmasterPhase): KindContext {
   const lines: string[] = [];
   for (const t of phase.tasks) {
     if (!t.details && !t.testStrategy) continue;

@@ -1,7 +1,7 @@
 import type { ListItem, Nodes, Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import type { Problem } from '../../problem.js';
-import { scanDialect, type DialectScan } from './dialectScan.js';
+import type { Problem } from '../../../problem.js';
+import { scanDialect, type DialectScan } from '../dialectScan.js';
 import {
   boxAt,
   dialectRead,
@@ -14,7 +14,7 @@ import {
   type DialectPlan,
   type DialectState,
   type DialectTask,
-} from './markdownDialect.js';
+} from '../markdownDialect.js';
 
 /**
  * Kiro's tasks.md (`.kiro/specs/<feature>/tasks.md`): numbered top-level tasks as phases, their

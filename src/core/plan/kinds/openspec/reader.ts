@@ -1,4 +1,4 @@
-import type { Problem } from '../../problem.js';
+import type { Problem } from '../../../problem.js';
 import {
   comparePhaseNumbers,
   dialectRead,
@@ -11,7 +11,7 @@ import {
   type DialectPlan,
   type DialectState,
   writtenTaskText,
-} from './markdownDialect.js';
+} from '../markdownDialect.js';
 
 /**
  * OpenSpec's tasks.md (`openspec/changes/<change>/tasks.md`), as OpenSpec's own template and

@@ -1,0 +1,297 @@
+import type { Problem } from '../../../problem.js';
+import { QUOTE_LIMIT, splitProblems, type KindContext, type KindPhase } from '../view.js';
+import { nextStory, storyDisagreement, storyFileCandidates } from './paths.js';
+import { readSprintStatus, setSprintStatus } from './sprintStatus.js';
+import { readStory, setStoryStatus, setStoryTasks, type BmadStory } from './story.js';
+
+/**
+ * A BMAD plan as the loop sees it: one project's sprint-status.yaml, its phases the stories in
+ * the order `development_status` lists them, a phase's tasks the boxes under its story file's
+ * `## Tasks / Subtasks`. BMAD keeps a story's state in two files — sprint-status.yaml (the one
+ * its workflows go by) and the story's `Status:` line — so an edit here is a list of files, each
+ * changed by one box byte, the `Status:` word or one YAML scalar.
+ */
+
+/** A story as a phase: the kind-neutral phase, with where BMAD keeps its state. */
+export interface BmadPhase extends KindPhase {
+  /** `1-2-account-management`: the story's key in sprint-status.yaml and its file's name. */
+  key: string;
+  /** Its status in sprint-status.yaml, as BMAD's tools read it. */
+  status: string | undefined;
+  /** Its story file, the first of the candidates that exists (undefined: none yet). */
+  story: string | undefined;
+}
+
+/** One file an edit changes: its path and its new text. */
+export interface BmadFileEdit {
+  path: string;
+  text: string;
+}
+
+export interface BmadPlan {
+  /** The sprint-status.yaml. */
+  path: string;
+  phases: BmadPhase[];
+  current: BmadPhase | undefined;
+  complete: boolean;
+  waiting: string | undefined;
+  problems: Problem[];
+  warnings: Problem[];
+  /** A start: the story `in-progress` in sprint-status.yaml (dev-story's step 4). */
+  start(phase: BmadPhase): BmadFileEdit[];
+  /**
+   * A completion: every box of the story ticked, its `Status:` and its sprint-status.yaml value
+   * `done` (the step bmad-code-review takes once a review approves).
+   */
+  finish(phase: BmadPhase): BmadFileEdit[];
+  /** The story's boxes of `ids` set to `state` (the CLI's `mark` of tasks). */
+  setTasks(phase: BmadPhase, ids: ReadonlySet<string>, state: 'todo' | 'done'): BmadFileEdit[];
+  /** The phase's context: its story file quoted, the planning documents linked. */
+  context(phase: BmadPhase): KindContext;
+}
+
+/** The folder of a path ('' at the root). */
+function dirOf(path: string): string {
+  const at = path.lastIndexOf('/');
+  return at === -1 ? '' : path.slice(0, at);
+}
+
+/** The last part of a path. */
+function baseOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * The folder a BMAD project's documents live in, which the agent must not edit: `_bmad-output/`
+ * (v6: planning and implementation artifacts both), or the folder of an older layout's
+ * sprint-status.yaml (`docs/sprint-artifacts/`; `docs/` itself is the project's own docs).
+ */
+export function bmadDocumentsRoot(sprintStatusPath: string): string {
+  const folder = dirOf(sprintStatusPath);
+  const output = /^(.*?(?:^|\/)_bmad-output)(?:\/|$)/.exec(folder);
+  return output ? output[1]! : folder;
+}
+
+/**
+ * The planning documents BMAD's create-story reads into a story (`{planning_artifacts}`: the
+ * epics, PRD, architecture and UX design, whole), where the layout has them: `planning-artifacts/`
+ * beside `implementation-artifacts/`.
+ */
+function planningDocuments(sprintStatusPath: string, present: ReadonlySet<string>) {
+  const folder = dirOf(sprintStatusPath);
+  if (baseOf(folder) !== 'implementation-artifacts') return [];
+  const planning = `${dirOf(folder)}/planning-artifacts/`.replace(/^\//, '');
+  const kinds: [string, RegExp][] = [
+    ['Epics', /epic/i],
+    ['PRD', /prd/i],
+    ['Architecture', /architecture/i],
+    ['UX design', /ux/i],
+  ];
+  const files = [...present]
+    .filter(
+      (p) => p.startsWith(planning) && p.endsWith('.md') && !p.slice(planning.length).includes('/'),
+    )
+    .sort();
+  const links: KindContext['links'] = [];
+  for (const [label, test] of kinds) {
+    for (const path of files.filter((p) => test.test(baseOf(p)))) {
+      if (!links.some((l) => l.path === path)) links.push({ label, path });
+    }
+  }
+  return links;
+}
+
+/**
+ * The files a BMAD plan is read from: its sprint-status.yaml first, then — once its text is
+ * known — every file each story it lists may have (`storyFileCandidates`); the caller reads those
+ * of them that exist. `texts` holds what was read.
+ */
+export function bmadReads(path: string, texts: ReadonlyMap<string, string>): string[] {
+  const source = texts.get(path);
+  if (source === undefined) return [path];
+  const read = readSprintStatus(source, path);
+  return [
+    ...new Set([
+      path,
+      ...read.entries
+        .filter((e) => e.kind === 'story')
+        .flatMap((e) => storyFileCandidates(path, read.storyLocation, e.key)),
+    ]),
+  ];
+}
+
+/** `account-management` from `1-2-account-management`: a story's name when its file has none. */
+function slugName(key: string): string {
+  return key.replace(/^\d+-\d+[a-z]?-/, '').replace(/-/g, ' ');
+}
+
+/**
+ * Opens a BMAD plan: `paths` is every path of the tree, `texts` the text of what `bmadReads`
+ * named. Errors stop a start (the file is no YAML, a story's status is none of BMAD's, the
+ * current story's file is missing or has no task); warnings are told (a story file that says
+ * another status than sprint-status.yaml, which is read as BMAD's own workflows read it).
+ */
+export function openBmad(
+  path: string,
+  paths: Iterable<string>,
+  texts: ReadonlyMap<string, string>,
+): BmadPlan {
+  const present = new Set(paths);
+  const source = texts.get(path);
+  const problems: Problem[] = [];
+  if (source === undefined) {
+    problems.push({
+      severity: 'error',
+      path,
+      message: 'sprint-status.yaml is missing.',
+      fix: 'Restore it, or run BMAD’s bmad-sprint-planning to generate it.',
+    });
+  }
+  const read = readSprintStatus(source ?? '', path);
+  if (source !== undefined) problems.push(...read.problems);
+  const stories = read.entries.filter((e) => e.kind === 'story');
+  const storyOf = new Map<string, BmadStory>();
+  const phases: BmadPhase[] = [];
+  const numbers = new Map<string, string>();
+  for (const entry of stories) {
+    const file = storyFileCandidates(path, read.storyLocation, entry.key).find((p) =>
+      present.has(p),
+    );
+    const text = file === undefined ? undefined : texts.get(file);
+    const story = text === undefined ? undefined : readStory(text, file!);
+    const number = entry.number!;
+    const twin = numbers.get(number);
+    if (twin !== undefined) {
+      problems.push({
+        severity: 'error',
+        path,
+        line: entry.line,
+        message: `"${entry.key}" and "${twin}" are both story ${number}.`,
+        fix: 'Give each story its own number (`N-M-slug`), as bmad-sprint-planning does.',
+      });
+    }
+    numbers.set(number, entry.key);
+    if (story) {
+      storyOf.set(entry.key, story);
+      problems.push(...storyDisagreement(entry, story, file!));
+    }
+    phases.push({
+      number,
+      name: story?.title || slugName(entry.key),
+      line: entry.line,
+      tasks: (story?.tasks ?? []).map((t) => ({
+        id: `${number}/${t.id}`,
+        text: t.text,
+        state: t.state,
+        line: t.line,
+        optional: false,
+        requirements: t.requirements,
+        ...(t.depth > 0 ? { depth: t.depth } : {}),
+      })),
+      finished: entry.status === 'done',
+      key: entry.key,
+      status: entry.status,
+      story: file,
+    });
+  }
+  if (source !== undefined && read.problems.every((p) => p.severity !== 'error') && !stories.length)
+    problems.push({
+      severity: 'error',
+      path,
+      line: 1,
+      message: '`development_status` lists no story.',
+      fix: 'Run BMAD’s bmad-sprint-planning to list the epics’ stories (`N-M-slug: backlog`).',
+    });
+  // The current story: the first not done, and whether it can start (its file, its tasks).
+  const next = nextStory(read.entries, path, read.storyLocation, (p) => present.has(p));
+  let current: BmadPhase | undefined;
+  let waiting: string | undefined;
+  if ('file' in next) {
+    current = phases.find((p) => p.key === next.story.key);
+    const story = storyOf.get(next.story.key);
+    // Its file's own errors (no Tasks / Subtasks, no task) stop the start; another story's are told.
+    if (story) problems.push(...story.problems.filter((p) => p.severity === 'error'));
+  } else if ('waiting' in next) waiting = next.waiting;
+  else if ('missing' in next)
+    problems.push({
+      severity: 'error',
+      path,
+      line: next.story.line,
+      message: next.missing,
+      fix: 'Restore the story file, or run BMAD’s bmad-create-story to write it.',
+    });
+  for (const [key, story] of storyOf) {
+    const own = key === current?.key;
+    problems.push(...story.problems.filter((p) => !own || p.severity !== 'error').map(warned));
+  }
+  const { errors, warnings } = splitProblems(problems);
+  const complete = 'complete' in next && errors.length === 0 && phases.length > 0;
+  if (errors.length) [current, waiting] = [undefined, undefined];
+
+  const entryOf = (phase: BmadPhase) => {
+    const entry = stories.find((e) => e.key === phase.key);
+    if (!entry) throw new Error(`Story ${phase.key} is not in ${path}.`);
+    return entry;
+  };
+  const storyFile = (phase: BmadPhase) => {
+    const story = storyOf.get(phase.key);
+    if (!story || phase.story === undefined)
+      throw new Error(`Story ${phase.key} has no story file to mark.`);
+    return { story, file: phase.story, text: texts.get(phase.story)! };
+  };
+  const sprintTo = (phase: BmadPhase, status: string): BmadFileEdit[] => {
+    const entry = entryOf(phase);
+    // A legacy value that reads as the status already (`contexted`: in-progress) stays as written.
+    if (entry.status === status) return [];
+    const text = setSprintStatus(source!, entry, status);
+    return text === source ? [] : [{ path, text }];
+  };
+  const boxes = (
+    phase: BmadPhase,
+    ids: ReadonlySet<string> | undefined,
+    state: 'todo' | 'done',
+    status?: string,
+  ): BmadFileEdit[] => {
+    const { story, file, text } = storyFile(phase);
+    const tasks = story.tasks.filter(
+      (t) => ids === undefined || ids.has(`${phase.number}/${t.id}`),
+    );
+    let out = setStoryTasks(text, tasks, state);
+    if (status !== undefined && story.status && story.status.raw !== status)
+      out = setStoryStatus(out, story, status) ?? out;
+    return out === text ? [] : [{ path: file, text: out }];
+  };
+  return {
+    path,
+    phases,
+    current,
+    complete,
+    waiting,
+    problems: errors,
+    warnings,
+    start: (phase) => sprintTo(phase, 'in-progress'),
+    finish: (phase) => [...boxes(phase, undefined, 'done', 'done'), ...sprintTo(phase, 'done')],
+    setTasks: (phase, ids, state) => boxes(phase, ids, state),
+    context(phase) {
+      const links: KindContext['links'] = [];
+      const sections: KindContext['sections'] = [];
+      if (phase.story !== undefined) {
+        links.push({ label: `Story ${phase.number}`, path: phase.story });
+        const text = texts.get(phase.story);
+        if (text !== undefined)
+          sections.push({
+            title: `Story ${phase.number}${phase.name ? `: ${phase.name}` : ''}`,
+            text: text.slice(0, QUOTE_LIMIT),
+          });
+      }
+      links.push({ label: 'Sprint status', path });
+      links.push(...planningDocuments(path, present));
+      return { links, sections };
+    },
+  };
+}
+
+/** Another story's error is not this start's: it is told as a warning. */
+function warned(problem: Problem): Problem {
+  return problem.severity === 'error' ? { ...problem, severity: 'warning' } : problem;
+}

@@ -1,0 +1,3 @@
+/** OpenSpec's plans: the kind (`openspecKind`) and its reader. */
+export * from './reader.js';
+export * from './kind.js';

@@ -1,0 +1,3 @@
+/** spec-kit's plans: the kind (`speckitKind`) and its reader. */
+export * from './reader.js';
+export * from './kind.js';

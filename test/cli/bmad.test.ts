@@ -1,0 +1,175 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { inProcess } from '../helpers/cli.js';
+import { scratchCheckouts } from '../helpers/checkout.js';
+import { fixture } from '../helpers/kinds.js';
+
+/**
+ * The CLI on a BMAD v6 project (BMAD's own template): `plans`, `status`, `lint`, `mark` and
+ * `spec` read sprint-status.yaml's stories and each story's tasks as the loop does, and `mark`
+ * writes one box byte, the Status word or one YAML scalar.
+ */
+const checkout = scratchCheckouts('coder-loop-bmad-');
+const run = promisify(execFile);
+
+const IA = '_bmad-output/implementation-artifacts';
+const SPRINT = `${IA}/sprint-status.yaml`;
+const STORY = `${IA}/1-2-account-management.md`;
+const DONE = `${IA}/1-1-user-authentication.md`;
+const FILES = {
+  [SPRINT]: fixture(`bmad/v6/${SPRINT}`),
+  [STORY]: fixture(`bmad/v6/${STORY}`),
+  [DONE]: fixture(`bmad/v6/${DONE}`),
+};
+const read = (dir: string, path: string) => readFileSync(join(dir, path), 'utf8');
+
+describe('coder-loop CLI on a BMAD project', () => {
+  it('plans lists the project, its stories as phases', async () => {
+    const r = await inProcess(checkout(FILES), 'plans', '--json');
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual([
+      {
+        name: 'bmad',
+        kind: 'bmad',
+        path: SPRINT,
+        phases: { done: 1, total: 5 },
+        tasks: { doing: 0, done: 5, open: 6, setAside: 0 },
+      },
+    ]);
+  });
+
+  it('status: the stories in development_status order, the current one, its tasks nested', async () => {
+    const r = await inProcess(checkout(FILES), 'status', 'bmad');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')).toEqual([
+      `bmad (BMAD, ${SPRINT}): current phase 1.2`,
+      'Tasks: 5 done, 0 in progress, 6 open',
+      'Phase 1.1: User Authentication (5/5 done)',
+      '  [x] 1.1/1  Task 1 (AC: #1)',
+      '    [x] 1.1/1.1  Subtask 1.1 Sign-in form',
+      '  [x] 1.1/2  Task 2 (AC: #2)',
+      '    [x] 1.1/2.1  Subtask 2.1 Refuse a wrong password',
+      '  [x] 1.1/3  [AI-Review][Med] Rate-limit failed sign-ins [src/auth.ts:42]',
+      'Phase 1.2: Account Management (0/6 done) ← current',
+      '  [ ] 1.2/1  Task 1 (AC: #1)',
+      '    [ ] 1.2/1.1  Subtask 1.1 Add the profile form',
+      '    [ ] 1.2/1.2  Subtask 1.2 Save the display name',
+      '  [ ] 1.2/2  Task 2 (AC: #2, #3)',
+      '    [ ] 1.2/2.1  Subtask 2.1 Check the current password',
+      '    [ ] 1.2/2.2  Subtask 2.2 Show the refusal message',
+      // Stories without a file yet: no task to show.
+      'Phase 1.3: plant data model (0/0 done)',
+      'Phase 2.1: personality system (0/0 done)',
+      'Phase 2.2: chat interface (0/0 done)',
+    ]);
+  });
+
+  it('lint: a story file that disagrees with sprint-status.yaml is a warning with its line', async () => {
+    const dir = checkout({
+      ...FILES,
+      [DONE]: FILES[DONE]!.replace(/^Status: done$/m, 'Status: review'),
+    });
+    const r = await inProcess(dir, 'lint', 'bmad');
+    expect(r.code).toBe(0);
+    expect(r.stderr + r.stdout).toContain(
+      // Line 7: the story's front matter (baseline_commit) comes first.
+      `${DONE}:7: warning: The story says "Status: review" but sprint-status.yaml says "1-1-user-authentication: done"`,
+    );
+  });
+
+  it('mark a task: one byte of the story file; --phase done: its boxes, Status and sprint status', async () => {
+    const dir = checkout(FILES);
+    const one = await inProcess(dir, 'mark', 'bmad', '1.2/1.1', 'done');
+    expect(one.stderr).toBe('');
+    expect(one.code).toBe(0);
+    expect(read(dir, STORY)).toBe(
+      FILES[STORY]!.replace('  - [ ] Subtask 1.1', '  - [x] Subtask 1.1'),
+    );
+    expect(read(dir, SPRINT)).toBe(FILES[SPRINT]);
+    expect(one.stdout).toBe('1.2/1.1: todo → done');
+    const phase = await inProcess(dir, 'mark', 'bmad', '--phase', '1.2', 'done');
+    // The story's status in sprint-status.yaml, then each box the completion ticked.
+    expect(phase.stdout.split('\n')).toEqual([
+      '1-2-account-management: ready-for-dev → done',
+      ...['1', '1.2', '2', '2.1', '2.2'].map((id) => `1.2/${id}: todo → done`),
+    ]);
+    expect(phase.stderr).toBe('');
+    expect(phase.code).toBe(0);
+    expect(read(dir, STORY)).toBe(
+      FILES[STORY]!.replace('Status: ready-for-dev', 'Status: done').replaceAll('- [ ] ', '- [x] '),
+    );
+    expect(read(dir, SPRINT)).toBe(
+      FILES[SPRINT]!.replace(
+        '  1-2-account-management: ready-for-dev\n',
+        '  1-2-account-management: done\n',
+      ),
+    );
+  });
+
+  it('mark --phase doing: the story in-progress in sprint-status.yaml, one scalar', async () => {
+    const dir = checkout(FILES);
+    const r = await inProcess(dir, 'mark', 'bmad', '--phase', '1.2', 'doing');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(read(dir, SPRINT)).toBe(
+      FILES[SPRINT]!.replace(
+        '  1-2-account-management: ready-for-dev\n',
+        '  1-2-account-management: in-progress\n',
+      ),
+    );
+    expect(read(dir, STORY)).toBe(FILES[STORY]);
+  });
+
+  it('mark a task doing: its story in-progress in sprint-status.yaml (BMAD has no in-progress box)', async () => {
+    const dir = checkout(FILES);
+    const r = await inProcess(dir, 'mark', 'bmad', '1.2/2.1', 'doing');
+    expect(r).toEqual({
+      code: 0,
+      stdout: '1-2-account-management: ready-for-dev → in-progress',
+      stderr: '',
+    });
+    expect(read(dir, SPRINT)).toBe(
+      FILES[SPRINT]!.replace(
+        '  1-2-account-management: ready-for-dev\n',
+        '  1-2-account-management: in-progress\n',
+      ),
+    );
+    expect(read(dir, STORY)).toBe(FILES[STORY]);
+    const again = await inProcess(dir, 'mark', 'bmad', '1.2/2.1', 'doing');
+    expect(again.stdout).toBe('Nothing to change: already doing.');
+  });
+
+  it('spec: the current story’s tasks, traced in the working tree', async () => {
+    const dir = checkout({ ...FILES, 'src/account.ts': 'export {};\n' });
+    const git = (...args: string[]) =>
+      run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir });
+    await git('init', '-q', '-b', 'main');
+    await git('add', '.');
+    await git('commit', '-q', '-m', 'start');
+    const before = await inProcess(dir, 'spec', 'bmad');
+    expect(before.code).toBe(1);
+    expect(before.stdout).toContain(
+      'Passes Spec? for bmad phase 1.2, the working tree against HEAD:',
+    );
+    expect(before.stdout).toContain(
+      '| `1.2/1` Task 1 \\(AC: \\#1\\) | ❌ missing | cites `1`, named by no changed test. |',
+    );
+    // A test that says which acceptance criteria it covers is their evidence.
+    await writeFile(join(dir, 'src/account.ts'), 'export const account = {};\n');
+    await mkdir(join(dir, 'test'), { recursive: true });
+    await writeFile(
+      join(dir, 'test/account.test.ts'),
+      '// Acceptance criteria 1, 2 and 3\ntest("account", () => {});\n',
+    );
+    const after = await inProcess(dir, 'spec', 'bmad');
+    expect(after.stderr).toBe('');
+    expect(after.code).toBe(0);
+    expect(after.stdout).toContain(
+      '| `1.2/1` Task 1 \\(AC: \\#1\\) | ✅ evidence | `test/account.test.ts` names `1`. |',
+    );
+  });
+});

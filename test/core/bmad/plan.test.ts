@@ -1,0 +1,364 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import picomatch from 'picomatch';
+import { defaultPlanGlobs, mayBePlanDocument } from '../../../src/core/plan/kinds/index.js';
+import {
+  BMAD_GLOBS,
+  bmadDocumentsRoot,
+  bmadPlanName,
+  bmadReads,
+  bmadSidecar,
+  isSprintStatusPath,
+  openBmad,
+  type BmadFileEdit,
+} from '../../../src/core/plan/kinds/bmad/index.js';
+import { repoRoot } from '../../paths.js';
+
+/**
+ * A BMAD plan, whole: sprint-status.yaml's stories as phases, each story file's tasks, the current
+ * story as BMAD's workflows pick it, and the edits of a start and a completion — byte-compared to
+ * golden files written from the inputs by hand (one line changed with sed, not by this code).
+ */
+const FIXTURES = join(repoRoot, 'test', 'fixtures', 'bmad');
+const V6 = '_bmad-output/implementation-artifacts';
+
+/** A fixture folder as a repository tree: every path under it, and each file's text. */
+function tree(folder: string): { paths: string[]; texts: Map<string, string> } {
+  const root = join(FIXTURES, folder);
+  const texts = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else texts.set(relative(root, full).split('\\').join('/'), readFileSync(full, 'utf8'));
+    }
+  };
+  walk(root);
+  return { paths: [...texts.keys()].sort(), texts };
+}
+
+/** Opens a fixture's plan the way the loop does: what bmadReads names, read in its two steps. */
+function open(folder: string, path: string) {
+  const { paths, texts } = tree(folder);
+  const read = new Map<string, string>();
+  for (let step = 0; step < 3; step++) {
+    const need = bmadReads(path, read).filter((p) => paths.includes(p) && !read.has(p));
+    if (need.length === 0) break;
+    for (const p of need) read.set(p, texts.get(p)!);
+  }
+  return { plan: openBmad(path, paths, read), paths, read };
+}
+
+const golden = (path: string) => readFileSync(join(FIXTURES, 'plan', path));
+const bytes = (edit: BmadFileEdit | undefined) => Buffer.from(edit?.text ?? '', 'utf8');
+
+describe('a v6 BMAD plan (BMAD’s own template)', () => {
+  const SPRINT = `${V6}/sprint-status.yaml`;
+  const { plan, paths, read } = open('v6', SPRINT);
+
+  it('reads sprint-status.yaml first, then the files its stories may have', () => {
+    expect(bmadReads(SPRINT, new Map())).toEqual([SPRINT]);
+    expect(bmadReads(SPRINT, read)).toEqual([
+      SPRINT,
+      ...['1-1-user-authentication', '1-2-account-management', '1-3-plant-data-model'].map(
+        (k) => `${V6}/${k}.md`,
+      ),
+      ...['2-1-personality-system', '2-2-chat-interface'].map((k) => `${V6}/${k}.md`),
+    ]);
+    // Only those that exist are read.
+    expect(bmadReads(SPRINT, read).filter((p) => paths.includes(p))).toEqual([...read.keys()]);
+  });
+
+  it('has the stories as phases, in development_status order; epics and retrospectives are none', () => {
+    expect(plan.problems).toEqual([]);
+    expect(plan.phases.map((p) => [p.number, p.key, p.status, p.name, p.finished])).toEqual([
+      ['1.1', '1-1-user-authentication', 'done', 'User Authentication', true],
+      ['1.2', '1-2-account-management', 'ready-for-dev', 'Account Management', false],
+      ['1.3', '1-3-plant-data-model', 'backlog', 'plant data model', false],
+      ['2.1', '2-1-personality-system', 'backlog', 'personality system', false],
+      ['2.2', '2-2-chat-interface', 'backlog', 'chat interface', false],
+    ]);
+  });
+
+  it('takes the first story not done; its tasks are the boxes, nested ones and (AC: #N) kept', () => {
+    expect(plan.current?.key).toBe('1-2-account-management');
+    expect(plan.complete).toBe(false);
+    expect(plan.waiting).toBeUndefined();
+    expect(plan.current!.tasks.map((t) => [t.id, t.text, t.state, t.requirements])).toEqual([
+      ['1.2/1', 'Task 1 (AC: #1)', 'todo', ['1']],
+      ['1.2/1.1', 'Subtask 1.1 Add the profile form', 'todo', []],
+      ['1.2/1.2', 'Subtask 1.2 Save the display name', 'todo', []],
+      ['1.2/2', 'Task 2 (AC: #2, #3)', 'todo', ['2', '3']],
+      ['1.2/2.1', 'Subtask 2.1 Check the current password', 'todo', []],
+      ['1.2/2.2', 'Subtask 2.2 Show the refusal message', 'todo', []],
+    ]);
+  });
+
+  it('a start sets the story in-progress in sprint-status.yaml: one scalar, every other byte kept', () => {
+    const edits = plan.start(plan.current!);
+    expect(edits.map((e) => e.path)).toEqual([SPRINT]);
+    expect(bytes(edits[0]).equals(golden('start/sprint-status.yaml'))).toBe(true);
+  });
+
+  it('a completion ticks every box, and sets the story’s Status and its sprint-status value done', () => {
+    const edits = plan.finish(plan.current!);
+    expect(edits.map((e) => e.path)).toEqual([`${V6}/1-2-account-management.md`, SPRINT]);
+    expect(bytes(edits[0]).equals(golden('finish/1-2-account-management.md'))).toBe(true);
+    expect(bytes(edits[1]).equals(golden('finish/sprint-status.yaml'))).toBe(true);
+  });
+
+  it('after the completion the next story has no file: the plan waits for create-story', () => {
+    const after = new Map(read);
+    for (const e of plan.finish(plan.current!)) after.set(e.path, e.text);
+    const next = openBmad(SPRINT, paths, after);
+    expect(next.phases.find((p) => p.number === '1.2')?.finished).toBe(true);
+    expect(next.current).toBeUndefined();
+    expect(next.waiting).toBe(
+      `Story 1-3-plant-data-model has no story file yet: BMAD's create-story (bmad-create-story) writes ${V6}/1-3-plant-data-model.md.`,
+    );
+    expect(next.problems).toEqual([]);
+  });
+
+  it('marks one task, or reopens it, in the story file alone', () => {
+    const [edit] = plan.setTasks(plan.current!, new Set(['1.2/1.1']), 'done');
+    expect(edit!.path).toBe(`${V6}/1-2-account-management.md`);
+    const before = read.get(edit!.path)!;
+    const changed = [...edit!.text].flatMap((c, i) => (c !== before[i] ? [i] : []));
+    expect(changed).toHaveLength(1);
+    expect(edit!.text.split('\n')[21]).toBe('  - [x] Subtask 1.1 Add the profile form');
+    expect(plan.setTasks(plan.current!, new Set(['1.2/1.1']), 'todo')).toEqual([]);
+  });
+
+  it('gives the story file whole as the phase’s context, and links the sprint status', () => {
+    const context = plan.context(plan.current!);
+    expect(context.links).toEqual([
+      { label: 'Story 1.2', path: `${V6}/1-2-account-management.md` },
+      { label: 'Sprint status', path: SPRINT },
+    ]);
+    expect(context.sections).toEqual([
+      {
+        title: 'Story 1.2: Account Management',
+        text: read.get(`${V6}/1-2-account-management.md`),
+      },
+    ]);
+  });
+
+  it('keeps the agent out of _bmad-output/, and of an older layout’s own folder only', () => {
+    expect(bmadDocumentsRoot(SPRINT)).toBe('_bmad-output');
+    expect(bmadDocumentsRoot(`apps/web/${SPRINT}`)).toBe('apps/web/_bmad-output');
+    expect(bmadDocumentsRoot('docs/sprint-artifacts/sprint-status.yaml')).toBe(
+      'docs/sprint-artifacts',
+    );
+  });
+});
+
+describe('where a BMAD plan is and what it is called', () => {
+  it('is found where v6 and its alphas write sprint-status.yaml, at any depth', () => {
+    const found = picomatch([...BMAD_GLOBS], { dot: true });
+    expect(
+      [
+        `${V6}/sprint-status.yaml`,
+        `apps/web/${V6}/sprint-status.yaml`,
+        'docs/sprint-artifacts/sprint-status.yaml',
+        'sprint-status.yaml',
+        `${V6}/1-1-user-authentication.md`,
+        '_bmad-output/sprint-status.yaml',
+      ].filter((p) => found(p)),
+    ).toEqual([
+      `${V6}/sprint-status.yaml`,
+      `apps/web/${V6}/sprint-status.yaml`,
+      'docs/sprint-artifacts/sprint-status.yaml',
+    ]);
+    expect(isSprintStatusPath('x/sprint-status.yaml')).toBe(true);
+    expect(isSprintStatusPath('x/my-sprint-status.yaml')).toBe(false);
+  });
+
+  it('a file under _bmad-output/ or an alpha’s docs/sprint-artifacts/ may be its document; the rest of docs/ is not', () => {
+    const globs = defaultPlanGlobs('docs/plans');
+    expect(
+      [
+        '_bmad-output/planning-artifacts/prd.md',
+        `${V6}/1-2-account-management.md`,
+        'apps/web/_bmad-output/planning-artifacts/epics.md',
+        'docs/sprint-artifacts/1-1-setup.md',
+        'docs/guide.md',
+        'docs/steering/product.md',
+        'src/index.ts',
+      ].map((p) => mayBePlanDocument(p, globs)),
+    ).toEqual([true, true, true, true, false, false, false]);
+  });
+
+  it('is named by its project folder (bmad at the root); its sidecar sits beside it', () => {
+    expect(bmadPlanName(`${V6}/sprint-status.yaml`)).toBe('bmad');
+    expect(bmadPlanName(`apps/web/${V6}/sprint-status.yaml`)).toBe('web');
+    expect(bmadPlanName('docs/sprint-artifacts/sprint-status.yaml')).toBe('bmad');
+    expect(bmadPlanName('svc/docs/sprint-artifacts/sprint-status.yaml')).toBe('svc');
+    expect(bmadPlanName('planning/sprint-status.yaml')).toBe('planning');
+    expect(bmadPlanName('sprint-status.yaml')).toBe('bmad');
+    expect(bmadSidecar(`${V6}/sprint-status.yaml`)).toBe(`${V6}/coder-loop`);
+    expect(bmadSidecar('sprint-status.yaml')).toBe('coder-loop');
+  });
+});
+
+describe('real BMAD projects', () => {
+  it('docvet: the first story not done is in review, so the plan waits for code review; a story file that says otherwise is warned of', () => {
+    const SPRINT = `${V6}/sprint-status.yaml`;
+    const { plan } = open('real-docvet', SPRINT);
+    expect(plan.problems).toEqual([]);
+    expect(plan.current).toBeUndefined();
+    expect(plan.waiting).toBe(
+      "Story 12-1-enrichment-module-cognitive-complexity-refactoring is in review: BMAD's code review (bmad-code-review) moves it to done.",
+    );
+    expect(plan.phases.map((p) => [p.number, p.status, p.tasks.length])).toEqual([
+      ['11.1', 'done', 0],
+      ['11.2', 'done', 0],
+      ['11.3', 'done', 0],
+      ['12.1', 'review', 0],
+      ['12.2', 'backlog', 21],
+      ['12.3', 'backlog', 0],
+      ['12.4', 'backlog', 0],
+      ['13.1', 'backlog', 0],
+      ['13.2', 'backlog', 0],
+      ['13.3', 'backlog', 0],
+    ]);
+    expect(plan.warnings.map((w) => [w.path, w.line, w.message])).toEqual([
+      [
+        `${V6}/12-2-non-enrichment-module-cognitive-complexity-refactoring.md`,
+        3,
+        'The story says "Status: review" but sprint-status.yaml says "12-2-non-enrichment-module-cognitive-complexity-refactoring: backlog"; it is read as sprint-status.yaml says, as BMAD\'s own workflows read it.',
+      ],
+    ]);
+    const story = plan.phases.find((p) => p.number === '12.2')!;
+    expect(story.name).toBe('Non-Enrichment Module Cognitive Complexity Refactoring');
+    expect(story.tasks[3]).toMatchObject({
+      id: '12.2/1.3',
+      text: '1.3 ~~Extract `_extract_config_field`~~ — reverted during review; inline `isinstance` checks preserve type safety without `type: ignore` comments',
+      state: 'done',
+    });
+  });
+
+  it('docvet: completing story 12.2 changes its Status word and its sprint-status value, nothing else', () => {
+    const SPRINT = `${V6}/sprint-status.yaml`;
+    const STORY = `${V6}/12-2-non-enrichment-module-cognitive-complexity-refactoring.md`;
+    const { plan } = open('real-docvet', SPRINT);
+    const edits = plan.finish(plan.phases.find((p) => p.number === '12.2')!);
+    expect(edits.map((e) => e.path)).toEqual([STORY, SPRINT]);
+    expect(
+      bytes(edits[0]).equals(
+        golden('finish-docvet/12-2-non-enrichment-module-cognitive-complexity-refactoring.md'),
+      ),
+    ).toBe(true);
+    expect(bytes(edits[1]).equals(golden('finish-docvet/sprint-status.yaml'))).toBe(true);
+  });
+
+  it('bmad-todo-app: story 2.3 in review holds the plan; 2.4’s file, written later, is read and warned of', () => {
+    const { plan } = open('real', 'sprint-status.yaml');
+    expect(plan.problems).toEqual([]);
+    expect(plan.current).toBeUndefined();
+    expect(plan.waiting).toMatch(
+      /^Story 2-3-mark-task-complete-un-complete-with-live-task-count is in review/,
+    );
+    const story = plan.phases.find((p) => p.number === '2.4')!;
+    expect([story.story, story.status, story.tasks.length > 0]).toEqual([
+      '2-4-edit-task-title.md',
+      'ready-for-dev',
+      true,
+    ]);
+    expect(plan.warnings.map((w) => [w.path, w.message.slice(0, 40)])).toEqual([
+      ['2-4-edit-task-title.md', 'The story says "Status: review" but spri'],
+    ]);
+  });
+
+  it('MOAR-ATS (docs/sprint-artifacts/, v6 alpha statuses): the next story has no file yet', () => {
+    const SPRINT = 'docs/sprint-artifacts/sprint-status.yaml';
+    const { plan } = open('real-moar', SPRINT);
+    expect(plan.problems).toEqual([]);
+    expect(plan.phases.map((p) => p.number)).toEqual([
+      '1.1',
+      '1.2',
+      '1.3',
+      '1.4',
+      '1.5',
+      '1.6',
+      '2.1',
+      '2.2',
+      '2.3',
+    ]);
+    expect(plan.current).toBeUndefined();
+    expect(plan.waiting).toMatch(
+      /^Story 2-1-user-registration-with-email-authentication has no story file yet/,
+    );
+  });
+});
+
+describe('what stops a BMAD plan', () => {
+  const SPRINT = 'sprint-status.yaml';
+  const sprint = (body: string) =>
+    `development_status:\n  epic-1: in-progress\n${body}  epic-1-retrospective: optional\n`;
+  const story = (status: string, tasks = '- [ ] Task 1 (AC: #1)\n') =>
+    `# Story 1.1: One\n\nStatus: ${status}\n\n## Tasks / Subtasks\n\n${tasks}`;
+
+  it('a story ready for dev whose file is missing', () => {
+    const plan = openBmad(
+      SPRINT,
+      [SPRINT],
+      new Map([[SPRINT, sprint('  1-1-one: ready-for-dev\n')]]),
+    );
+    expect(plan.current).toBeUndefined();
+    expect(plan.problems.map((p) => [p.line, p.message])).toEqual([
+      [3, 'Story 1-1-one is ready-for-dev but its file is missing: 1-1-one.md.'],
+    ]);
+  });
+
+  it('the current story’s file without a task; another story’s is only a warning', () => {
+    const texts = new Map([
+      [SPRINT, sprint('  1-1-one: ready-for-dev\n  1-2-two: backlog\n')],
+      ['1-1-one.md', story('ready-for-dev', 'Nothing yet.\n')],
+      ['1-2-two.md', '# Story 1.2: Two\n\nStatus: ready-for-dev\n'],
+    ]);
+    const plan = openBmad(SPRINT, [...texts.keys()], texts);
+    expect(plan.current).toBeUndefined();
+    expect(plan.problems.map((p) => [p.path, p.message])).toEqual([
+      ['1-1-one.md', 'no task was found under "## Tasks / Subtasks".'],
+    ]);
+    // `Status: ready-for-dev` beside a `backlog` value is BMAD's own floor, not a disagreement.
+    expect(plan.warnings.map((p) => [p.path, p.message])).toEqual([
+      ['1-2-two.md', 'the story has no "## Tasks / Subtasks" section.'],
+    ]);
+  });
+
+  it('two stories with one number, no story at all, a file that is no YAML', () => {
+    const twins = openBmad(
+      SPRINT,
+      [SPRINT],
+      new Map([[SPRINT, sprint('  1-1-one: backlog\n  1-1-again: backlog\n')]]),
+    );
+    expect(twins.problems.map((p) => p.message)).toEqual([
+      '"1-1-again" and "1-1-one" are both story 1.1.',
+    ]);
+    const none = openBmad(SPRINT, [SPRINT], new Map([[SPRINT, sprint('')]]));
+    expect(none.problems.map((p) => p.message)).toEqual(['`development_status` lists no story.']);
+    expect(none.complete).toBe(false);
+    const broken = openBmad(SPRINT, [SPRINT], new Map([[SPRINT, 'development_status: [\n']]));
+    expect(broken.problems).toHaveLength(1);
+    expect(broken.problems[0]!.message).toMatch(/is not valid YAML/);
+  });
+
+  it('every story done: complete', () => {
+    const texts = new Map([[SPRINT, sprint('  1-1-one: done\n')]]);
+    const plan = openBmad(SPRINT, [SPRINT], texts);
+    expect([plan.complete, plan.current, plan.problems]).toEqual([true, undefined, []]);
+  });
+
+  it('a backlog story with a file is ready (sprint planning’s floor); a start moves it in-progress', () => {
+    const texts = new Map([
+      [SPRINT, sprint('  1-1-one: backlog\n')],
+      ['1-1-one.md', story('ready-for-dev')],
+    ]);
+    const plan = openBmad(SPRINT, [...texts.keys()], texts);
+    expect(plan.current?.key).toBe('1-1-one');
+    expect(plan.start(plan.current!)).toEqual([
+      { path: SPRINT, text: sprint('  1-1-one: in-progress\n') },
+    ]);
+  });
+});
