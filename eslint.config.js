@@ -2,7 +2,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['lib/', 'dist/', 'coverage/', 'node_modules/'] },
+  {
+    ignores: [
+      'lib/',
+      'dist/',
+      'coverage/',
+      'node_modules/',
+      // test/agents/clis.e2e.test.ts: the agent CLIs' install and each run's checkout, written
+      // while ESLint runs beside Jest (scripts/test.js).
+      'test/agents/clis/',
+      'test/agents/.work/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,18 +1,24 @@
 // `npm test`: every check CI runs, in three stages, then how long each part took.
 //
-// 1. What the machine needs (scripts/test-needs.js), then the build (lib/, which the CLI and
-//    process suites run), unless lib/ is newer than every source: after `npm ci`, whose
-//    `prepare` built it, it is not built twice.
-// 2. The checks that do not depend on each other, side by side: each is one process on one core
-//    (the type-check, ESLint, Prettier, check-dist, actionlint through its suite) or waits on the
-//    network (the agent CLIs' install), so two cores run them in about half the time one after
-//    the other took. Each one's output is printed whole when it ends.
-// 3. Jest, all suites (its own workers use both cores).
+// 1. What the machine needs (scripts/test-needs.js).
+// 2. The build (lib/, which the CLI and process suites run), unless lib/ is newer than every
+//    source: after `npm ci`, whose `prepare` built it, it is not built twice; beside it the
+//    bundle check (check-dist: dist/ is what src/ bundles to now; it then touches dist/index.js,
+//    so that the suites that run the bundle do not bundle again) and the agent CLIs' install
+//    (test/agents/clis, what test/agents/clis.e2e.test.ts runs; mostly a download, and nothing
+//    to do after `bash .ci/run`, which installs them beside `npm ci`).
+// 3. Jest (all suites, on both cores) and, beside it, the checks that are one process on one core
+//    each: the type-check, ESLint and Prettier. Jest starts with its longest suites
+//    (test/sequencer.js), whose limits are minutes and which wait on real processes for a good
+//    part of their time (the agent CLIs, the Action's bundle); the checks take that time instead
+//    of a stage of their own before Jest (issue 42: ~45 s of a CI run). Each check's output is
+//    printed whole when it ends; a failing check stops Jest, as a failing stage stopped the next
+//    one before.
 //
-// A failing stage stops the run before the next (as the `&&` chain this replaces did); the
-// table of times is printed either way. Wall time is the clock; CPU is the part's processes'
-// user + system time, which says what a part costs when the machine is shared. Below it, the
-// Jest suites that took the most CPU (each suite writes its times, test/helpers/setup.ts).
+// A failing stage stops the run before the next; the table of times is printed either way. Wall
+// time is the clock; CPU is the part's processes' user + system time (its own and its
+// children's), which says what a part costs when the machine is shared. Below it, the Jest
+// suites that took the most CPU (each suite writes its times, test/helpers/setup.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -24,15 +30,17 @@ import process from 'node:process';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const STAGES = [
   [['needs', 'node', ['scripts/test-needs.js']]],
-  [['build', npm, ['run', '--silent', 'build'], undefined, libIsFresh]],
   [
+    ['build', npm, ['run', '--silent', 'build'], undefined, libIsFresh],
+    ['check-dist', npm, ['run', '--silent', 'check-dist']],
+    ['agent-clis', 'node', ['scripts/agent-clis.js']],
+  ],
+  [
+    ['jest', npm, ['run', '--silent', 'jest', '--', ...process.argv.slice(2)], 'inherit'],
     ['typecheck', npm, ['run', '--silent', 'typecheck']],
     ['eslint', 'npx', ['eslint', '.']],
     ['prettier', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']],
-    ['check-dist', npm, ['run', '--silent', 'check-dist']],
-    ['agent-clis', npm, ['run', '--silent', 'agent-clis']],
   ],
-  [['jest', npm, ['run', '--silent', 'jest', '--', ...process.argv.slice(2)], 'inherit']],
 ];
 
 /**
@@ -49,28 +57,94 @@ function libIsFresh(dir = 'src') {
   });
 }
 
-/** Runs one part: its exit code, wall and CPU seconds; output buffered unless `inherit`. */
+/**
+ * Runs `command args` and, when it has ended, writes the CPU seconds it and every process it
+ * started took to file descriptor 3 (this wrapper's own children's time, from /proc/self/stat;
+ * NaN where there is none). Signals it is sent go on to the command.
+ */
+const MEASURED = `
+const { spawn } = require('node:child_process');
+const { readFileSync, writeSync } = require('node:fs');
+const [command, ...args] = process.argv.slice(1);
+const child = spawn(command, args, { stdio: 'inherit', shell: process.platform === 'win32' });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('close', (code, signal) => {
+  let cpu = NaN;
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    cpu = (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {}
+  writeSync(3, String(cpu));
+  process.exit(code ?? (signal ? 1 : 0));
+});
+`;
+
+/** The parts running now, to stop when another fails or the run is interrupted. */
+const running = new Set();
+function stopRunning(signal = 'SIGTERM') {
+  for (const child of running) {
+    try {
+      // Its own process group (see `part`): the command and everything it started.
+      if (process.platform === 'win32') child.kill(signal);
+      else process.kill(-child.pid, signal);
+    } catch {
+      // Ended already.
+    }
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    stopRunning(signal);
+    process.exit(130);
+  });
+
+/**
+ * Runs one part: its exit code, wall and CPU seconds; output buffered unless `inherit`. A part
+ * that fails stops the others of its stage (`stopped` says which were stopped so).
+ */
 function part([name, command, args, stdio, skipWhen]) {
   const started = performance.now();
   if (skipWhen?.()) {
     process.stdout.write(`── ${name} ──\nup to date\n`);
-    return Promise.resolve({ name: `${name} (up to date)`, code: 0, wall: 0 });
+    return Promise.resolve({ name: `${name} (up to date)`, code: 0, wall: 0, cpu: 0 });
   }
   return new Promise((resolve) => {
-    const child = spawn(command, args, {
-      stdio: stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-      shell: process.platform === 'win32',
+    const child = spawn(process.execPath, ['-e', MEASURED, command, ...args], {
+      stdio: [
+        'ignore',
+        stdio === 'inherit' ? 'inherit' : 'pipe',
+        stdio === 'inherit' ? 'inherit' : 'pipe',
+        'pipe',
+      ],
+      // Its own process group, so that stopping it stops what it started too.
+      detached: process.platform !== 'win32',
     });
+    running.add(child);
     const out = [];
+    let cpu = '';
     child.stdout?.on('data', (d) => out.push(d));
     child.stderr?.on('data', (d) => out.push(d));
+    child.stdio[3].on('data', (d) => (cpu += d));
     child.on('close', (code, signal) => {
+      running.delete(child);
       const text = Buffer.concat(out).toString();
       if (text) process.stdout.write(`── ${name} ──\n${text}${text.endsWith('\n') ? '' : '\n'}`);
-      resolve({ name, code: code ?? (signal ? 1 : 0), wall: (performance.now() - started) / 1000 });
+      const result = {
+        name: stopped.has(child) ? `${name} (stopped)` : name,
+        code: code ?? (signal ? 1 : 0),
+        wall: (performance.now() - started) / 1000,
+        cpu: cpu === '' ? undefined : Number(cpu),
+      };
+      if (result.code !== 0 && !stopped.has(child)) {
+        for (const other of running) stopped.add(other);
+        stopRunning();
+      }
+      resolve(result);
     });
   });
 }
+const stopped = new WeakSet();
 
 /**
  * CPU seconds used so far by this process's children that have ended, their own children
@@ -100,7 +174,7 @@ for (const stage of STAGES) {
   const cpu0 = childCpu();
   const results = await Promise.all(stage.map(part));
   const cpu = childCpu() - cpu0;
-  for (const r of results) rows.push({ ...r, cpu: stage.length === 1 ? cpu : undefined });
+  rows.push(...results);
   if (stage.length > 1)
     rows.push({
       name: '  (stage above, together)',
@@ -108,7 +182,10 @@ for (const stage of STAGES) {
       wall: Math.max(...results.map((r) => r.wall)),
       cpu,
     });
-  failed = results.find((r) => r.code !== 0);
+  // The part that failed, not one it stopped.
+  failed =
+    results.find((r) => r.code !== 0 && !r.name.endsWith('(stopped)')) ??
+    results.find((r) => r.code !== 0);
   if (failed) break;
 }
 const total = (performance.now() - t0) / 1000;
@@ -121,7 +198,7 @@ const lines = [
   `${'part'.padEnd(28)}${'wall'.padStart(10)}${'CPU'.padStart(10)}  result`,
   ...rows.map(
     (r) =>
-      `${r.name.padEnd(28)}${fmt(r.wall).padStart(10)}${fmt(r.cpu).padStart(10)}  ${r.name.startsWith(' ') ? '' : r.code === 0 ? 'ok' : `failed (exit ${r.code})`}`,
+      `${r.name.padEnd(28)}${fmt(r.wall).padStart(10)}${fmt(r.cpu).padStart(10)}  ${r.name.startsWith(' ') ? '' : r.code === 0 ? 'ok' : r.name.endsWith('(stopped)') ? 'stopped' : `failed (exit ${r.code})`}`,
   ),
   `${'total'.padEnd(28)}${fmt(total).padStart(10)}`,
   ...heaviestSuites(),

@@ -6,8 +6,11 @@ import { corpusDir, corpusFiles } from '../helpers/corpus.js';
 import { realKiro, realSpeckit } from '../helpers/realShapes.js';
 import fc from 'fast-check';
 import { fixSeed } from '../helpers/seed.js';
+import { remarkOnce } from '../helpers/remarkOnce.js';
 
 fixSeed(import.meta.url);
+// Each file is read by four readers, each both ways: remark parses it once (see the helper).
+remarkOnce();
 
 /**
  * The fast path against remark alone on every markdown file people wrote (the shared corpus,

@@ -5,8 +5,11 @@ import { repoRoot } from '../paths.js';
 import { readSpeckit, scanSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
 import { plainSpeckit, realSpeckit } from '../helpers/realShapes.js';
 import { fixSeed } from '../helpers/seed.js';
+import { remarkOnce } from '../helpers/remarkOnce.js';
 
 fixSeed(import.meta.url);
+// A document the fast path hands to remark is parsed once for both sides (see the helper).
+remarkOnce();
 
 /**
  * spec-kit's fast path (a line scanner for the subset spec-kit writes) against remark alone: the

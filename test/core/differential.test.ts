@@ -3,8 +3,11 @@ import { parseChecklist } from '../../src/core/index.js';
 import { eventsOf, scanPlain } from '../../src/core/plan/scan.js';
 import { realKiro, realSpeckit } from '../helpers/realShapes.js';
 import { fixSeed } from '../helpers/seed.js';
+import { remarkOnce } from '../helpers/remarkOnce.js';
 
 fixSeed(import.meta.url);
+// A document the fast path hands to remark is parsed once for both sides (see the helper).
+remarkOnce();
 
 /**
  * The fast path (line scanner for the plain subset, remark for every other segment) against the

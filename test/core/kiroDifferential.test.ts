@@ -5,8 +5,11 @@ import { repoRoot } from '../paths.js';
 import { readKiro, scanKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import { plainKiro, realKiro } from '../helpers/realShapes.js';
 import { fixSeed } from '../helpers/seed.js';
+import { remarkOnce } from '../helpers/remarkOnce.js';
 
 fixSeed(import.meta.url);
+// A document the fast path hands to remark is parsed once for both sides (see the helper).
+remarkOnce();
 
 /**
  * Kiro's fast path (a line scanner for the subset Kiro writes) against remark alone: the same

@@ -12,27 +12,25 @@
 // Install scripts: package.json's `allowScripts` runs the two that put the native binary in place
 // (Claude Code, OpenCode) and refuses Gemini's optional node-pty and keytar builds (a node-gyp
 // compile and a download; Gemini runs without them), so npm prints no review list either.
+//
+// Plain JavaScript, run by node alone: .ci/run starts it before `npm ci`, beside it (issue 42),
+// when the project's own dependencies (tsx among them) are not installed yet.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import process from 'node:process';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'agents', 'clis');
-const pinned = (
-  JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
-    dependencies: Record<string, string>;
-  }
-).dependencies;
+/** @type {Record<string, string>} */
+const pinned = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).dependencies;
 const stale = Object.entries(pinned).filter(([name, version]) => {
   const file = join(dir, 'node_modules', name, 'package.json');
-  return (
-    !existsSync(file) ||
-    (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version !== version
-  );
+  return !existsSync(file) || JSON.parse(readFileSync(file, 'utf8')).version !== version;
 });
 if (stale.length === 0) process.exit(0);
-console.log(
-  `Installing the agent CLIs (${stale.map(([n, v]) => `${n}@${v}`).join(', ')}) into ${dir}`,
+process.stdout.write(
+  `Installing the agent CLIs (${stale.map(([n, v]) => `${n}@${v}`).join(', ')}) into ${dir}\n`,
 );
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const run = spawnSync(
