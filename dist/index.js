@@ -21118,8 +21118,7338 @@ var require_format = __commonJS({
   }
 });
 
-// node_modules/@octokit/request/node_modules/content-type/dist/index.js
+// node_modules/yaml/dist/nodes/identity.js
+var require_identity = __commonJS({
+  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+    "use strict";
+    var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
+    var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
+    var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
+    var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
+    var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
+    var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
+    var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
+    var isAlias = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === ALIAS;
+    var isDocument = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === DOC;
+    var isMap2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === MAP;
+    var isPair = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === PAIR;
+    var isScalar2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SCALAR;
+    var isSeq = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SEQ;
+    function isCollection(node3) {
+      if (node3 && typeof node3 === "object")
+        switch (node3[NODE_TYPE]) {
+          case MAP:
+          case SEQ:
+            return true;
+        }
+      return false;
+    }
+    function isNode(node3) {
+      if (node3 && typeof node3 === "object")
+        switch (node3[NODE_TYPE]) {
+          case ALIAS:
+          case MAP:
+          case SCALAR:
+          case SEQ:
+            return true;
+        }
+      return false;
+    }
+    var hasAnchor = (node3) => (isScalar2(node3) || isCollection(node3)) && !!node3.anchor;
+    exports.ALIAS = ALIAS;
+    exports.DOC = DOC;
+    exports.MAP = MAP;
+    exports.NODE_TYPE = NODE_TYPE;
+    exports.PAIR = PAIR;
+    exports.SCALAR = SCALAR;
+    exports.SEQ = SEQ;
+    exports.hasAnchor = hasAnchor;
+    exports.isAlias = isAlias;
+    exports.isCollection = isCollection;
+    exports.isDocument = isDocument;
+    exports.isMap = isMap2;
+    exports.isNode = isNode;
+    exports.isPair = isPair;
+    exports.isScalar = isScalar2;
+    exports.isSeq = isSeq;
+  }
+});
+
+// node_modules/yaml/dist/visit.js
+var require_visit = __commonJS({
+  "node_modules/yaml/dist/visit.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var SKIP2 = /* @__PURE__ */ Symbol("skip children");
+    var REMOVE = /* @__PURE__ */ Symbol("remove node");
+    function visit2(node3, visitor) {
+      const visitor_ = initVisitor(visitor);
+      if (identity.isDocument(node3)) {
+        const cd = visit_(null, node3.contents, visitor_, Object.freeze([node3]));
+        if (cd === REMOVE)
+          node3.contents = null;
+      } else
+        visit_(null, node3, visitor_, Object.freeze([]));
+    }
+    visit2.BREAK = BREAK;
+    visit2.SKIP = SKIP2;
+    visit2.REMOVE = REMOVE;
+    function visit_(key, node3, visitor, path2) {
+      const ctrl = callVisitor(key, node3, visitor, path2);
+      if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
+        replaceNode(key, path2, ctrl);
+        return visit_(key, ctrl, visitor, path2);
+      }
+      if (typeof ctrl !== "symbol") {
+        if (identity.isCollection(node3)) {
+          path2 = Object.freeze(path2.concat(node3));
+          for (let i = 0; i < node3.items.length; ++i) {
+            const ci = visit_(i, node3.items[i], visitor, path2);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              node3.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+        } else if (identity.isPair(node3)) {
+          path2 = Object.freeze(path2.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path2);
+          if (ck === BREAK)
+            return BREAK;
+          else if (ck === REMOVE)
+            node3.key = null;
+          const cv = visit_("value", node3.value, visitor, path2);
+          if (cv === BREAK)
+            return BREAK;
+          else if (cv === REMOVE)
+            node3.value = null;
+        }
+      }
+      return ctrl;
+    }
+    async function visitAsync(node3, visitor) {
+      const visitor_ = initVisitor(visitor);
+      if (identity.isDocument(node3)) {
+        const cd = await visitAsync_(null, node3.contents, visitor_, Object.freeze([node3]));
+        if (cd === REMOVE)
+          node3.contents = null;
+      } else
+        await visitAsync_(null, node3, visitor_, Object.freeze([]));
+    }
+    visitAsync.BREAK = BREAK;
+    visitAsync.SKIP = SKIP2;
+    visitAsync.REMOVE = REMOVE;
+    async function visitAsync_(key, node3, visitor, path2) {
+      const ctrl = await callVisitor(key, node3, visitor, path2);
+      if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
+        replaceNode(key, path2, ctrl);
+        return visitAsync_(key, ctrl, visitor, path2);
+      }
+      if (typeof ctrl !== "symbol") {
+        if (identity.isCollection(node3)) {
+          path2 = Object.freeze(path2.concat(node3));
+          for (let i = 0; i < node3.items.length; ++i) {
+            const ci = await visitAsync_(i, node3.items[i], visitor, path2);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              node3.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+        } else if (identity.isPair(node3)) {
+          path2 = Object.freeze(path2.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path2);
+          if (ck === BREAK)
+            return BREAK;
+          else if (ck === REMOVE)
+            node3.key = null;
+          const cv = await visitAsync_("value", node3.value, visitor, path2);
+          if (cv === BREAK)
+            return BREAK;
+          else if (cv === REMOVE)
+            node3.value = null;
+        }
+      }
+      return ctrl;
+    }
+    function initVisitor(visitor) {
+      if (typeof visitor === "object" && (visitor.Collection || visitor.Node || visitor.Value)) {
+        return Object.assign({
+          Alias: visitor.Node,
+          Map: visitor.Node,
+          Scalar: visitor.Node,
+          Seq: visitor.Node
+        }, visitor.Value && {
+          Map: visitor.Value,
+          Scalar: visitor.Value,
+          Seq: visitor.Value
+        }, visitor.Collection && {
+          Map: visitor.Collection,
+          Seq: visitor.Collection
+        }, visitor);
+      }
+      return visitor;
+    }
+    function callVisitor(key, node3, visitor, path2) {
+      if (typeof visitor === "function")
+        return visitor(key, node3, path2);
+      if (identity.isMap(node3))
+        return visitor.Map?.(key, node3, path2);
+      if (identity.isSeq(node3))
+        return visitor.Seq?.(key, node3, path2);
+      if (identity.isPair(node3))
+        return visitor.Pair?.(key, node3, path2);
+      if (identity.isScalar(node3))
+        return visitor.Scalar?.(key, node3, path2);
+      if (identity.isAlias(node3))
+        return visitor.Alias?.(key, node3, path2);
+      return void 0;
+    }
+    function replaceNode(key, path2, node3) {
+      const parent = path2[path2.length - 1];
+      if (identity.isCollection(parent)) {
+        parent.items[key] = node3;
+      } else if (identity.isPair(parent)) {
+        if (key === "key")
+          parent.key = node3;
+        else
+          parent.value = node3;
+      } else if (identity.isDocument(parent)) {
+        parent.contents = node3;
+      } else {
+        const pt = identity.isAlias(parent) ? "alias" : "scalar";
+        throw new Error(`Cannot replace node with ${pt} parent`);
+      }
+    }
+    exports.visit = visit2;
+    exports.visitAsync = visitAsync;
+  }
+});
+
+// node_modules/yaml/dist/doc/directives.js
+var require_directives = __commonJS({
+  "node_modules/yaml/dist/doc/directives.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var visit2 = require_visit();
+    var escapeChars = {
+      "!": "%21",
+      ",": "%2C",
+      "[": "%5B",
+      "]": "%5D",
+      "{": "%7B",
+      "}": "%7D"
+    };
+    var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
+    var Directives = class _Directives {
+      constructor(yaml2, tags) {
+        this.docStart = null;
+        this.docEnd = false;
+        this.yaml = Object.assign({}, _Directives.defaultYaml, yaml2);
+        this.tags = Object.assign({}, _Directives.defaultTags, tags);
+      }
+      clone() {
+        const copy = new _Directives(this.yaml, this.tags);
+        copy.docStart = this.docStart;
+        return copy;
+      }
+      /**
+       * During parsing, get a Directives instance for the current document and
+       * update the stream state according to the current version's spec.
+       */
+      atDocument() {
+        const res = new _Directives(this.yaml, this.tags);
+        switch (this.yaml.version) {
+          case "1.1":
+            this.atNextDocument = true;
+            break;
+          case "1.2":
+            this.atNextDocument = false;
+            this.yaml = {
+              explicit: _Directives.defaultYaml.explicit,
+              version: "1.2"
+            };
+            this.tags = Object.assign({}, _Directives.defaultTags);
+            break;
+        }
+        return res;
+      }
+      /**
+       * @param onError - May be called even if the action was successful
+       * @returns `true` on success
+       */
+      add(line2, onError) {
+        if (this.atNextDocument) {
+          this.yaml = { explicit: _Directives.defaultYaml.explicit, version: "1.1" };
+          this.tags = Object.assign({}, _Directives.defaultTags);
+          this.atNextDocument = false;
+        }
+        const parts = line2.trim().split(/[ \t]+/);
+        const name = parts.shift();
+        switch (name) {
+          case "%TAG": {
+            if (parts.length !== 2) {
+              onError(0, "%TAG directive should contain exactly two parts");
+              if (parts.length < 2)
+                return false;
+            }
+            const [handle2, prefix] = parts;
+            this.tags[handle2] = prefix;
+            return true;
+          }
+          case "%YAML": {
+            this.yaml.explicit = true;
+            if (parts.length !== 1) {
+              onError(0, "%YAML directive should contain exactly one part");
+              return false;
+            }
+            const [version2] = parts;
+            if (version2 === "1.1" || version2 === "1.2") {
+              this.yaml.version = version2;
+              return true;
+            } else {
+              const isValid = /^\d+\.\d+$/.test(version2);
+              onError(6, `Unsupported YAML version ${version2}`, isValid);
+              return false;
+            }
+          }
+          default:
+            onError(0, `Unknown directive ${name}`, true);
+            return false;
+        }
+      }
+      /**
+       * Resolves a tag, matching handles to those defined in %TAG directives.
+       *
+       * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
+       *   `'!local'` tag, or `null` if unresolvable.
+       */
+      tagName(source, onError) {
+        if (source === "!")
+          return "!";
+        if (source[0] !== "!") {
+          onError(`Not a valid tag: ${source}`);
+          return null;
+        }
+        if (source[1] === "<") {
+          const verbatim = source.slice(2, -1);
+          if (verbatim === "!" || verbatim === "!!") {
+            onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
+            return null;
+          }
+          if (source[source.length - 1] !== ">")
+            onError("Verbatim tags must end with a >");
+          return verbatim;
+        }
+        const [, handle2, suffix] = source.match(/^(.*!)([^!]*)$/s);
+        if (!suffix)
+          onError(`The ${source} tag has no suffix`);
+        const prefix = this.tags[handle2];
+        if (prefix) {
+          try {
+            return prefix + decodeURIComponent(suffix);
+          } catch (error3) {
+            onError(String(error3));
+            return null;
+          }
+        }
+        if (handle2 === "!")
+          return source;
+        onError(`Could not resolve tag: ${source}`);
+        return null;
+      }
+      /**
+       * Given a fully resolved tag, returns its printable string form,
+       * taking into account current tag prefixes and defaults.
+       */
+      tagString(tag) {
+        for (const [handle2, prefix] of Object.entries(this.tags)) {
+          if (tag.startsWith(prefix))
+            return handle2 + escapeTagName(tag.substring(prefix.length));
+        }
+        return tag[0] === "!" ? tag : `!<${tag}>`;
+      }
+      toString(doc) {
+        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const tagEntries = Object.entries(this.tags);
+        let tagNames;
+        if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
+          const tags = {};
+          visit2.visit(doc.contents, (_key, node3) => {
+            if (identity.isNode(node3) && node3.tag)
+              tags[node3.tag] = true;
+          });
+          tagNames = Object.keys(tags);
+        } else
+          tagNames = [];
+        for (const [handle2, prefix] of tagEntries) {
+          if (handle2 === "!!" && prefix === "tag:yaml.org,2002:")
+            continue;
+          if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
+            lines.push(`%TAG ${handle2} ${prefix}`);
+        }
+        return lines.join("\n");
+      }
+    };
+    Directives.defaultYaml = { explicit: false, version: "1.2" };
+    Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
+    exports.Directives = Directives;
+  }
+});
+
+// node_modules/yaml/dist/doc/anchors.js
+var require_anchors = __commonJS({
+  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var visit2 = require_visit();
+    function anchorIsValid(anchor2) {
+      if (/[\x00-\x19\s,[\]{}]/.test(anchor2)) {
+        const sa = JSON.stringify(anchor2);
+        const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
+        throw new Error(msg);
+      }
+      return true;
+    }
+    function anchorNames(root2) {
+      const anchors = /* @__PURE__ */ new Set();
+      visit2.visit(root2, {
+        Value(_key, node3) {
+          if (node3.anchor)
+            anchors.add(node3.anchor);
+        }
+      });
+      return anchors;
+    }
+    function findNewAnchor(prefix, exclude) {
+      for (let i = 1; true; ++i) {
+        const name = `${prefix}${i}`;
+        if (!exclude.has(name))
+          return name;
+      }
+    }
+    function createNodeAnchors(doc, prefix) {
+      const aliasObjects = [];
+      const sourceObjects = /* @__PURE__ */ new Map();
+      let prevAnchors = null;
+      return {
+        onAnchor: (source) => {
+          aliasObjects.push(source);
+          prevAnchors ?? (prevAnchors = anchorNames(doc));
+          const anchor2 = findNewAnchor(prefix, prevAnchors);
+          prevAnchors.add(anchor2);
+          return anchor2;
+        },
+        /**
+         * With circular references, the source node is only resolved after all
+         * of its child nodes are. This is why anchors are set only after all of
+         * the nodes have been created.
+         */
+        setAnchors: () => {
+          for (const source of aliasObjects) {
+            const ref = sourceObjects.get(source);
+            if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
+              ref.node.anchor = ref.anchor;
+            } else {
+              const error3 = new Error("Failed to resolve repeated object (this should not happen)");
+              error3.source = source;
+              throw error3;
+            }
+          }
+        },
+        sourceObjects
+      };
+    }
+    exports.anchorIsValid = anchorIsValid;
+    exports.anchorNames = anchorNames;
+    exports.createNodeAnchors = createNodeAnchors;
+    exports.findNewAnchor = findNewAnchor;
+  }
+});
+
+// node_modules/yaml/dist/doc/applyReviver.js
+var require_applyReviver = __commonJS({
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+    "use strict";
+    function applyReviver(reviver, obj3, key, val) {
+      if (val && typeof val === "object") {
+        if (Array.isArray(val)) {
+          for (let i = 0, len = val.length; i < len; ++i) {
+            const v0 = val[i];
+            const v1 = applyReviver(reviver, val, String(i), v0);
+            if (v1 === void 0)
+              delete val[i];
+            else if (v1 !== v0)
+              val[i] = v1;
+          }
+        } else if (val instanceof Map) {
+          for (const k of Array.from(val.keys())) {
+            const v0 = val.get(k);
+            const v1 = applyReviver(reviver, val, k, v0);
+            if (v1 === void 0)
+              val.delete(k);
+            else if (v1 !== v0)
+              val.set(k, v1);
+          }
+        } else if (val instanceof Set) {
+          for (const v0 of Array.from(val)) {
+            const v1 = applyReviver(reviver, val, v0, v0);
+            if (v1 === void 0)
+              val.delete(v0);
+            else if (v1 !== v0) {
+              val.delete(v0);
+              val.add(v1);
+            }
+          }
+        } else {
+          for (const [k, v0] of Object.entries(val)) {
+            const v1 = applyReviver(reviver, val, k, v0);
+            if (v1 === void 0)
+              delete val[k];
+            else if (v1 !== v0)
+              val[k] = v1;
+          }
+        }
+      }
+      return reviver.call(obj3, key, val);
+    }
+    exports.applyReviver = applyReviver;
+  }
+});
+
+// node_modules/yaml/dist/nodes/toJS.js
+var require_toJS = __commonJS({
+  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    function toJS(value2, arg, ctx) {
+      if (Array.isArray(value2))
+        return value2.map((v, i) => toJS(v, String(i), ctx));
+      if (value2 && typeof value2.toJSON === "function") {
+        if (!ctx || !identity.hasAnchor(value2))
+          return value2.toJSON(arg, ctx);
+        const data = { aliasCount: 0, count: 1, res: void 0 };
+        ctx.anchors.set(value2, data);
+        ctx.onCreate = (res2) => {
+          data.res = res2;
+          delete ctx.onCreate;
+        };
+        const res = value2.toJSON(arg, ctx);
+        if (ctx.onCreate)
+          ctx.onCreate(res);
+        return res;
+      }
+      if (typeof value2 === "bigint" && !ctx?.keep)
+        return Number(value2);
+      return value2;
+    }
+    exports.toJS = toJS;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Node.js
+var require_Node = __commonJS({
+  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+    "use strict";
+    var applyReviver = require_applyReviver();
+    var identity = require_identity();
+    var toJS = require_toJS();
+    var NodeBase = class {
+      constructor(type2) {
+        Object.defineProperty(this, identity.NODE_TYPE, { value: type2 });
+      }
+      /** Create a copy of this node.  */
+      clone() {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /** A plain JavaScript representation of this node. */
+      toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        if (!identity.isDocument(doc))
+          throw new TypeError("A document argument is required");
+        const ctx = {
+          anchors: /* @__PURE__ */ new Map(),
+          doc,
+          keep: true,
+          mapAsMap: mapAsMap === true,
+          mapKeyWarned: false,
+          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this, "", ctx);
+        if (typeof onAnchor === "function")
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
+        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+      }
+    };
+    exports.NodeBase = NodeBase;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Alias.js
+var require_Alias = __commonJS({
+  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+    "use strict";
+    var anchors = require_anchors();
+    var visit2 = require_visit();
+    var identity = require_identity();
+    var Node = require_Node();
+    var toJS = require_toJS();
+    var Alias = class extends Node.NodeBase {
+      constructor(source) {
+        super(identity.ALIAS);
+        this.source = source;
+        Object.defineProperty(this, "tag", {
+          set() {
+            throw new Error("Alias nodes cannot have tags");
+          }
+        });
+      }
+      /**
+       * Resolve the value of this alias within `doc`, finding the last
+       * instance of the `source` anchor before this node.
+       */
+      resolve(doc, ctx) {
+        if (ctx?.maxAliasCount === 0)
+          throw new ReferenceError("Alias resolution is disabled");
+        let nodes;
+        if (ctx?.aliasResolveCache) {
+          nodes = ctx.aliasResolveCache;
+        } else {
+          nodes = [];
+          visit2.visit(doc, {
+            Node: (_key, node3) => {
+              if (identity.isAlias(node3) || identity.hasAnchor(node3))
+                nodes.push(node3);
+            }
+          });
+          if (ctx)
+            ctx.aliasResolveCache = nodes;
+        }
+        let found = void 0;
+        for (const node3 of nodes) {
+          if (node3 === this)
+            break;
+          if (node3.anchor === this.source)
+            found = node3;
+        }
+        if (found && ctx) {
+          const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
+          let data = anchors2.get(found);
+          if (!data) {
+            toJS.toJS(found, null, ctx);
+            data = anchors2.get(found);
+          }
+          if (data?.res === void 0) {
+            const msg = "This should not happen: Alias anchor was not resolved?";
+            throw new ReferenceError(msg);
+          }
+          if (maxAliasCount >= 0) {
+            data.count += 1;
+            if (data.aliasCount === 0)
+              data.aliasCount = getAliasCount(doc2, found, anchors2);
+            if (data.count * data.aliasCount > maxAliasCount) {
+              const msg = "Excessive alias count indicates a resource exhaustion attack";
+              throw new ReferenceError(msg);
+            }
+          }
+        }
+        return found;
+      }
+      toJSON(_arg, ctx) {
+        if (!ctx)
+          return { source: this.source };
+        const source = this.resolve(ctx.doc, ctx);
+        if (!source) {
+          const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+          throw new ReferenceError(msg);
+        }
+        return ctx.anchors.get(source).res;
+      }
+      toString(ctx, _onComment, _onChompKeep) {
+        const src = `*${this.source}`;
+        if (ctx) {
+          anchors.anchorIsValid(this.source);
+          if (ctx.options.verifyAliasOrder && !ctx.anchors.has(this.source)) {
+            const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+            throw new Error(msg);
+          }
+          if (ctx.implicitKey)
+            return `${src} `;
+        }
+        return src;
+      }
+    };
+    function getAliasCount(doc, node3, anchors2) {
+      if (identity.isAlias(node3)) {
+        const source = node3.resolve(doc);
+        const anchor2 = anchors2 && source && anchors2.get(source);
+        return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
+      } else if (identity.isCollection(node3)) {
+        let count2 = 0;
+        for (const item of node3.items) {
+          const c = getAliasCount(doc, item, anchors2);
+          if (c > count2)
+            count2 = c;
+        }
+        return count2;
+      } else if (identity.isPair(node3)) {
+        const kc = getAliasCount(doc, node3.key, anchors2);
+        const vc = getAliasCount(doc, node3.value, anchors2);
+        return Math.max(kc, vc);
+      }
+      return 1;
+    }
+    exports.Alias = Alias;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Scalar.js
+var require_Scalar = __commonJS({
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Node = require_Node();
+    var toJS = require_toJS();
+    var isScalarValue = (value2) => !value2 || typeof value2 !== "function" && typeof value2 !== "object";
+    var Scalar = class extends Node.NodeBase {
+      constructor(value2) {
+        super(identity.SCALAR);
+        this.value = value2;
+      }
+      toJSON(arg, ctx) {
+        return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
+      }
+      toString() {
+        return String(this.value);
+      }
+    };
+    Scalar.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar.PLAIN = "PLAIN";
+    Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
+    exports.Scalar = Scalar;
+    exports.isScalarValue = isScalarValue;
+  }
+});
+
+// node_modules/yaml/dist/doc/createNode.js
+var require_createNode = __commonJS({
+  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var defaultTagPrefix = "tag:yaml.org,2002:";
+    function findTagObject(value2, tagName, tags) {
+      if (tagName) {
+        const match = tags.filter((t) => t.tag === tagName);
+        const tagObj = match.find((t) => !t.format) ?? match[0];
+        if (!tagObj)
+          throw new Error(`Tag ${tagName} not found`);
+        return tagObj;
+      }
+      return tags.find((t) => t.identify?.(value2) && !t.format);
+    }
+    function createNode(value2, tagName, ctx) {
+      if (identity.isDocument(value2))
+        value2 = value2.contents;
+      if (identity.isNode(value2))
+        return value2;
+      if (identity.isPair(value2)) {
+        const map4 = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
+        map4.items.push(value2);
+        return map4;
+      }
+      if (value2 instanceof String || value2 instanceof Number || value2 instanceof Boolean || typeof BigInt !== "undefined" && value2 instanceof BigInt) {
+        value2 = value2.valueOf();
+      }
+      const { aliasDuplicateObjects, onAnchor, onTagObj, schema: schema2, sourceObjects } = ctx;
+      let ref = void 0;
+      if (aliasDuplicateObjects && value2 && typeof value2 === "object") {
+        ref = sourceObjects.get(value2);
+        if (ref) {
+          ref.anchor ?? (ref.anchor = onAnchor(value2));
+          return new Alias.Alias(ref.anchor);
+        } else {
+          ref = { anchor: null, node: null };
+          sourceObjects.set(value2, ref);
+        }
+      }
+      if (tagName?.startsWith("!!"))
+        tagName = defaultTagPrefix + tagName.slice(2);
+      let tagObj = findTagObject(value2, tagName, schema2.tags);
+      if (!tagObj) {
+        if (value2 && typeof value2.toJSON === "function") {
+          value2 = value2.toJSON();
+        }
+        if (!value2 || typeof value2 !== "object") {
+          const node4 = new Scalar.Scalar(value2);
+          if (ref)
+            ref.node = node4;
+          return node4;
+        }
+        tagObj = value2 instanceof Map ? schema2[identity.MAP] : Symbol.iterator in Object(value2) ? schema2[identity.SEQ] : schema2[identity.MAP];
+      }
+      if (onTagObj) {
+        onTagObj(tagObj);
+        delete ctx.onTagObj;
+      }
+      const node3 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value2, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value2, ctx) : new Scalar.Scalar(value2);
+      if (tagName)
+        node3.tag = tagName;
+      else if (!tagObj.default)
+        node3.tag = tagObj.tag;
+      if (ref)
+        ref.node = node3;
+      return node3;
+    }
+    exports.createNode = createNode;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Collection.js
+var require_Collection = __commonJS({
+  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var identity = require_identity();
+    var Node = require_Node();
+    function collectionFromPath(schema2, path2, value2) {
+      let v = value2;
+      for (let i = path2.length - 1; i >= 0; --i) {
+        const k = path2[i];
+        if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
+          const a = [];
+          a[k] = v;
+          v = a;
+        } else {
+          v = /* @__PURE__ */ new Map([[k, v]]);
+        }
+      }
+      return createNode.createNode(v, void 0, {
+        aliasDuplicateObjects: false,
+        keepUndefined: false,
+        onAnchor: () => {
+          throw new Error("This should not happen, please report a bug.");
+        },
+        schema: schema2,
+        sourceObjects: /* @__PURE__ */ new Map()
+      });
+    }
+    var isEmptyPath = (path2) => path2 == null || typeof path2 === "object" && !!path2[Symbol.iterator]().next().done;
+    var Collection2 = class extends Node.NodeBase {
+      constructor(type2, schema2) {
+        super(type2);
+        Object.defineProperty(this, "schema", {
+          value: schema2,
+          configurable: true,
+          enumerable: false,
+          writable: true
+        });
+      }
+      /**
+       * Create a copy of this collection.
+       *
+       * @param schema - If defined, overwrites the original's schema
+       */
+      clone(schema2) {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (schema2)
+          copy.schema = schema2;
+        copy.items = copy.items.map((it) => identity.isNode(it) || identity.isPair(it) ? it.clone(schema2) : it);
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /**
+       * Adds a value to the collection. For `!!map` and `!!omap` the value must
+       * be a Pair instance or a `{ key, value }` object, which may not have a key
+       * that already exists in the map.
+       */
+      addIn(path2, value2) {
+        if (isEmptyPath(path2))
+          this.add(value2);
+        else {
+          const [key, ...rest] = path2;
+          const node3 = this.get(key, true);
+          if (identity.isCollection(node3))
+            node3.addIn(rest, value2);
+          else if (node3 === void 0 && this.schema)
+            this.set(key, collectionFromPath(this.schema, rest, value2));
+          else
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+      }
+      /**
+       * Removes a value from the collection.
+       * @returns `true` if the item was found and removed.
+       */
+      deleteIn(path2) {
+        const [key, ...rest] = path2;
+        if (rest.length === 0)
+          return this.delete(key);
+        const node3 = this.get(key, true);
+        if (identity.isCollection(node3))
+          return node3.deleteIn(rest);
+        else
+          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+      }
+      /**
+       * Returns item at `key`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      getIn(path2, keepScalar) {
+        const [key, ...rest] = path2;
+        const node3 = this.get(key, true);
+        if (rest.length === 0)
+          return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
+        else
+          return identity.isCollection(node3) ? node3.getIn(rest, keepScalar) : void 0;
+      }
+      hasAllNullValues(allowScalar) {
+        return this.items.every((node3) => {
+          if (!identity.isPair(node3))
+            return false;
+          const n = node3.value;
+          return n == null || allowScalar && identity.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
+        });
+      }
+      /**
+       * Checks if the collection includes a value with the key `key`.
+       */
+      hasIn(path2) {
+        const [key, ...rest] = path2;
+        if (rest.length === 0)
+          return this.has(key);
+        const node3 = this.get(key, true);
+        return identity.isCollection(node3) ? node3.hasIn(rest) : false;
+      }
+      /**
+       * Sets a value in this collection. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      setIn(path2, value2) {
+        const [key, ...rest] = path2;
+        if (rest.length === 0) {
+          this.set(key, value2);
+        } else {
+          const node3 = this.get(key, true);
+          if (identity.isCollection(node3))
+            node3.setIn(rest, value2);
+          else if (node3 === void 0 && this.schema)
+            this.set(key, collectionFromPath(this.schema, rest, value2));
+          else
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+      }
+    };
+    exports.Collection = Collection2;
+    exports.collectionFromPath = collectionFromPath;
+    exports.isEmptyPath = isEmptyPath;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyComment.js
+var require_stringifyComment = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+    "use strict";
+    var stringifyComment = (str2) => str2.replace(/^(?!$)(?: $)?/gm, "#");
+    function indentComment(comment, indent2) {
+      if (/^\n+$/.test(comment))
+        return comment.substring(1);
+      return indent2 ? comment.replace(/^(?! *$)/gm, indent2) : comment;
+    }
+    var lineComment = (str2, indent2, comment) => str2.endsWith("\n") ? indentComment(comment, indent2) : comment.includes("\n") ? "\n" + indentComment(comment, indent2) : (str2.endsWith(" ") ? "" : " ") + comment;
+    exports.indentComment = indentComment;
+    exports.lineComment = lineComment;
+    exports.stringifyComment = stringifyComment;
+  }
+});
+
+// node_modules/yaml/dist/stringify/foldFlowLines.js
+var require_foldFlowLines = __commonJS({
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+    "use strict";
+    var FOLD_FLOW = "flow";
+    var FOLD_BLOCK = "block";
+    var FOLD_QUOTED = "quoted";
+    function foldFlowLines(text6, indent2, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+      if (!lineWidth || lineWidth < 0)
+        return text6;
+      if (lineWidth < minContentWidth)
+        minContentWidth = 0;
+      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent2.length);
+      if (text6.length <= endStep)
+        return text6;
+      const folds = [];
+      const escapedFolds = {};
+      let end = lineWidth - indent2.length;
+      if (typeof indentAtStart === "number") {
+        if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
+          folds.push(0);
+        else
+          end = lineWidth - indentAtStart;
+      }
+      let split = void 0;
+      let prev = void 0;
+      let overflow = false;
+      let i = -1;
+      let escStart = -1;
+      let escEnd = -1;
+      if (mode === FOLD_BLOCK) {
+        i = consumeMoreIndentedLines(text6, i, indent2.length);
+        if (i !== -1)
+          end = i + endStep;
+      }
+      for (let ch; ch = text6[i += 1]; ) {
+        if (mode === FOLD_QUOTED && ch === "\\") {
+          escStart = i;
+          switch (text6[i + 1]) {
+            case "x":
+              i += 3;
+              break;
+            case "u":
+              i += 5;
+              break;
+            case "U":
+              i += 9;
+              break;
+            default:
+              i += 1;
+          }
+          escEnd = i;
+        }
+        if (ch === "\n") {
+          if (mode === FOLD_BLOCK)
+            i = consumeMoreIndentedLines(text6, i, indent2.length);
+          end = i + indent2.length + endStep;
+          split = void 0;
+        } else {
+          if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
+            const next = text6[i + 1];
+            if (next && next !== " " && next !== "\n" && next !== "	")
+              split = i;
+          }
+          if (i >= end) {
+            if (split) {
+              folds.push(split);
+              end = split + endStep;
+              split = void 0;
+            } else if (mode === FOLD_QUOTED) {
+              while (prev === " " || prev === "	") {
+                prev = ch;
+                ch = text6[i += 1];
+                overflow = true;
+              }
+              const j = i > escEnd + 1 ? i - 2 : escStart - 1;
+              if (escapedFolds[j])
+                return text6;
+              folds.push(j);
+              escapedFolds[j] = true;
+              end = j + endStep;
+              split = void 0;
+            } else {
+              overflow = true;
+            }
+          }
+        }
+        prev = ch;
+      }
+      if (overflow && onOverflow)
+        onOverflow();
+      if (folds.length === 0)
+        return text6;
+      if (onFold)
+        onFold();
+      let res = text6.slice(0, folds[0]);
+      for (let i2 = 0; i2 < folds.length; ++i2) {
+        const fold = folds[i2];
+        const end2 = folds[i2 + 1] || text6.length;
+        if (fold === 0)
+          res = `
+${indent2}${text6.slice(0, end2)}`;
+        else {
+          if (mode === FOLD_QUOTED && escapedFolds[fold])
+            res += `${text6[fold]}\\`;
+          res += `
+${indent2}${text6.slice(fold + 1, end2)}`;
+        }
+      }
+      return res;
+    }
+    function consumeMoreIndentedLines(text6, i, indent2) {
+      let end = i;
+      let start2 = i + 1;
+      let ch = text6[start2];
+      while (ch === " " || ch === "	") {
+        if (i < start2 + indent2) {
+          ch = text6[++i];
+        } else {
+          do {
+            ch = text6[++i];
+          } while (ch && ch !== "\n");
+          end = i;
+          start2 = i + 1;
+          ch = text6[start2];
+        }
+      }
+      return end;
+    }
+    exports.FOLD_BLOCK = FOLD_BLOCK;
+    exports.FOLD_FLOW = FOLD_FLOW;
+    exports.FOLD_QUOTED = FOLD_QUOTED;
+    exports.foldFlowLines = foldFlowLines;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyString.js
+var require_stringifyString = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var foldFlowLines = require_foldFlowLines();
+    var getFoldOptions = (ctx, isBlock) => ({
+      indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
+      lineWidth: ctx.options.lineWidth,
+      minContentWidth: ctx.options.minContentWidth
+    });
+    var containsDocumentMarker = (str2) => /^(%|---|\.\.\.)/m.test(str2);
+    function lineLengthOverLimit(str2, lineWidth, indentLength) {
+      if (!lineWidth || lineWidth < 0)
+        return false;
+      const limit = lineWidth - indentLength;
+      const strLen = str2.length;
+      if (strLen <= limit)
+        return false;
+      for (let i = 0, start2 = 0; i < strLen; ++i) {
+        if (str2[i] === "\n") {
+          if (i - start2 > limit)
+            return true;
+          start2 = i + 1;
+          if (strLen - start2 <= limit)
+            return false;
+        }
+      }
+      return true;
+    }
+    function doubleQuotedString(value2, ctx) {
+      const json2 = JSON.stringify(value2);
+      if (ctx.options.doubleQuotedAsJSON)
+        return json2;
+      const { implicitKey } = ctx;
+      const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
+      const indent2 = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
+      let str2 = "";
+      let start2 = 0;
+      for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
+        if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
+          str2 += json2.slice(start2, i) + "\\ ";
+          i += 1;
+          start2 = i;
+          ch = "\\";
+        }
+        if (ch === "\\")
+          switch (json2[i + 1]) {
+            case "u":
+              {
+                str2 += json2.slice(start2, i);
+                const code3 = json2.substr(i + 2, 4);
+                switch (code3) {
+                  case "0000":
+                    str2 += "\\0";
+                    break;
+                  case "0007":
+                    str2 += "\\a";
+                    break;
+                  case "000b":
+                    str2 += "\\v";
+                    break;
+                  case "001b":
+                    str2 += "\\e";
+                    break;
+                  case "0085":
+                    str2 += "\\N";
+                    break;
+                  case "00a0":
+                    str2 += "\\_";
+                    break;
+                  case "2028":
+                    str2 += "\\L";
+                    break;
+                  case "2029":
+                    str2 += "\\P";
+                    break;
+                  default:
+                    if (code3.substr(0, 2) === "00")
+                      str2 += "\\x" + code3.substr(2);
+                    else
+                      str2 += json2.substr(i, 6);
+                }
+                i += 5;
+                start2 = i + 1;
+              }
+              break;
+            case "n":
+              if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
+                i += 1;
+              } else {
+                str2 += json2.slice(start2, i) + "\n\n";
+                while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
+                  str2 += "\n";
+                  i += 2;
+                }
+                str2 += indent2;
+                if (json2[i + 2] === " ")
+                  str2 += "\\";
+                i += 1;
+                start2 = i + 1;
+              }
+              break;
+            default:
+              i += 1;
+          }
+      }
+      str2 = start2 ? str2 + json2.slice(start2) : json2;
+      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent2, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+    }
+    function singleQuotedString(value2, ctx) {
+      if (ctx.options.singleQuote === false || ctx.implicitKey && value2.includes("\n") || /[ \t]\n|\n[ \t]/.test(value2))
+        return doubleQuotedString(value2, ctx);
+      const indent2 = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
+      const res = "'" + value2.replace(/'/g, "''").replace(/\n+/g, `$&
+${indent2}`) + "'";
+      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+    }
+    function quotedString(value2, ctx) {
+      const { singleQuote } = ctx.options;
+      let qs;
+      if (singleQuote === false)
+        qs = doubleQuotedString;
+      else {
+        const hasDouble = value2.includes('"');
+        const hasSingle = value2.includes("'");
+        if (hasDouble && !hasSingle)
+          qs = singleQuotedString;
+        else if (hasSingle && !hasDouble)
+          qs = doubleQuotedString;
+        else
+          qs = singleQuote ? singleQuotedString : doubleQuotedString;
+      }
+      return qs(value2, ctx);
+    }
+    var blockEndNewlines;
+    try {
+      blockEndNewlines = new RegExp("(^|(?<!\n))\n+(?!\n|$)", "g");
+    } catch {
+      blockEndNewlines = /\n+(?!\n|$)/g;
+    }
+    function blockString({ comment, type: type2, value: value2 }, ctx, onComment, onChompKeep) {
+      const { blockQuote: blockQuote2, commentString, lineWidth } = ctx.options;
+      if (!blockQuote2 || /\n[\t ]+$/.test(value2)) {
+        return quotedString(value2, ctx);
+      }
+      const indent2 = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value2) ? "  " : "");
+      const literal2 = blockQuote2 === "literal" ? true : blockQuote2 === "folded" || type2 === Scalar.Scalar.BLOCK_FOLDED ? false : type2 === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value2, lineWidth, indent2.length);
+      if (!value2)
+        return literal2 ? "|\n" : ">\n";
+      let chomp;
+      let endStart;
+      for (endStart = value2.length; endStart > 0; --endStart) {
+        const ch = value2[endStart - 1];
+        if (ch !== "\n" && ch !== "	" && ch !== " ")
+          break;
+      }
+      let end = value2.substring(endStart);
+      const endNlPos = end.indexOf("\n");
+      if (endNlPos === -1) {
+        chomp = "-";
+      } else if (value2 === end || endNlPos !== end.length - 1) {
+        chomp = "+";
+        if (onChompKeep)
+          onChompKeep();
+      } else {
+        chomp = "";
+      }
+      if (end) {
+        value2 = value2.slice(0, -end.length);
+        if (end[end.length - 1] === "\n")
+          end = end.slice(0, -1);
+        end = end.replace(blockEndNewlines, `$&${indent2}`);
+      }
+      let startWithSpace = false;
+      let startEnd;
+      let startNlPos = -1;
+      for (startEnd = 0; startEnd < value2.length; ++startEnd) {
+        const ch = value2[startEnd];
+        if (ch === " ")
+          startWithSpace = true;
+        else if (ch === "\n")
+          startNlPos = startEnd;
+        else
+          break;
+      }
+      let start2 = value2.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+      if (start2) {
+        value2 = value2.substring(start2.length);
+        start2 = start2.replace(/\n+/g, `$&${indent2}`);
+      }
+      const indentSize = indent2 ? "2" : "1";
+      let header = (startWithSpace ? indentSize : "") + chomp;
+      if (comment) {
+        header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
+        if (onComment)
+          onComment();
+      }
+      if (!literal2) {
+        const foldedValue = value2.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent2}`);
+        let literalFallback = false;
+        const foldOptions = getFoldOptions(ctx, true);
+        if (blockQuote2 !== "folded" && type2 !== Scalar.Scalar.BLOCK_FOLDED) {
+          foldOptions.onOverflow = () => {
+            literalFallback = true;
+          };
+        }
+        const body = foldFlowLines.foldFlowLines(`${start2}${foldedValue}${end}`, indent2, foldFlowLines.FOLD_BLOCK, foldOptions);
+        if (!literalFallback)
+          return `>${header}
+${indent2}${body}`;
+      }
+      value2 = value2.replace(/\n+/g, `$&${indent2}`);
+      return `|${header}
+${indent2}${start2}${value2}${end}`;
+    }
+    function plainString(item, ctx, onComment, onChompKeep) {
+      const { type: type2, value: value2 } = item;
+      const { actualString, implicitKey, indent: indent2, indentStep, inFlow } = ctx;
+      if (implicitKey && value2.includes("\n") || inFlow && /[[\]{},]/.test(value2)) {
+        return quotedString(value2, ctx);
+      }
+      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value2)) {
+        return implicitKey || inFlow || !value2.includes("\n") ? quotedString(value2, ctx) : blockString(item, ctx, onComment, onChompKeep);
+      }
+      if (!implicitKey && !inFlow && type2 !== Scalar.Scalar.PLAIN && value2.includes("\n")) {
+        return blockString(item, ctx, onComment, onChompKeep);
+      }
+      if (containsDocumentMarker(value2)) {
+        if (indent2 === "") {
+          ctx.forceBlockIndent = true;
+          return blockString(item, ctx, onComment, onChompKeep);
+        } else if (implicitKey && indent2 === indentStep) {
+          return quotedString(value2, ctx);
+        }
+      }
+      const str2 = value2.replace(/\n+/g, `$&
+${indent2}`);
+      if (actualString) {
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str2);
+        const { compat, tags } = ctx.doc.schema;
+        if (tags.some(test) || compat?.some(test))
+          return quotedString(value2, ctx);
+      }
+      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+    }
+    function stringifyString(item, ctx, onComment, onChompKeep) {
+      const { implicitKey, inFlow } = ctx;
+      const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
+      let { type: type2 } = item;
+      if (type2 !== Scalar.Scalar.QUOTE_DOUBLE) {
+        if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
+          type2 = Scalar.Scalar.QUOTE_DOUBLE;
+      }
+      const _stringify = (_type) => {
+        switch (_type) {
+          case Scalar.Scalar.BLOCK_FOLDED:
+          case Scalar.Scalar.BLOCK_LITERAL:
+            return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
+          case Scalar.Scalar.QUOTE_DOUBLE:
+            return doubleQuotedString(ss.value, ctx);
+          case Scalar.Scalar.QUOTE_SINGLE:
+            return singleQuotedString(ss.value, ctx);
+          case Scalar.Scalar.PLAIN:
+            return plainString(ss, ctx, onComment, onChompKeep);
+          default:
+            return null;
+        }
+      };
+      let res = _stringify(type2);
+      if (res === null) {
+        const { defaultKeyType, defaultStringType } = ctx.options;
+        const t = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t);
+        if (res === null)
+          throw new Error(`Unsupported default string type ${t}`);
+      }
+      return res;
+    }
+    exports.stringifyString = stringifyString;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringify.js
+var require_stringify = __commonJS({
+  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+    "use strict";
+    var anchors = require_anchors();
+    var identity = require_identity();
+    var stringifyComment = require_stringifyComment();
+    var stringifyString = require_stringifyString();
+    function createStringifyContext(doc, options) {
+      const opt = Object.assign({
+        blockQuote: true,
+        commentString: stringifyComment.stringifyComment,
+        defaultKeyType: null,
+        defaultStringType: "PLAIN",
+        directives: null,
+        doubleQuotedAsJSON: false,
+        doubleQuotedMinMultiLineLength: 40,
+        falseStr: "false",
+        flowCollectionPadding: true,
+        indentSeq: true,
+        lineWidth: 80,
+        minContentWidth: 20,
+        nullStr: "null",
+        simpleKeys: false,
+        singleQuote: null,
+        trailingComma: false,
+        trueStr: "true",
+        verifyAliasOrder: true
+      }, doc.schema.toStringOptions, options);
+      let inFlow;
+      switch (opt.collectionStyle) {
+        case "block":
+          inFlow = false;
+          break;
+        case "flow":
+          inFlow = true;
+          break;
+        default:
+          inFlow = null;
+      }
+      return {
+        anchors: /* @__PURE__ */ new Set(),
+        doc,
+        flowCollectionPadding: opt.flowCollectionPadding ? " " : "",
+        indent: "",
+        indentStep: typeof opt.indent === "number" ? " ".repeat(opt.indent) : "  ",
+        inFlow,
+        options: opt
+      };
+    }
+    function getTagObject(tags, item) {
+      if (item.tag) {
+        const match = tags.filter((t) => t.tag === item.tag);
+        if (match.length > 0)
+          return match.find((t) => t.format === item.format) ?? match[0];
+      }
+      let tagObj = void 0;
+      let obj3;
+      if (identity.isScalar(item)) {
+        obj3 = item.value;
+        let match = tags.filter((t) => t.identify?.(obj3));
+        if (match.length > 1) {
+          const testMatch = match.filter((t) => t.test);
+          if (testMatch.length > 0)
+            match = testMatch;
+        }
+        tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
+      } else {
+        obj3 = item;
+        tagObj = tags.find((t) => t.nodeClass && obj3 instanceof t.nodeClass);
+      }
+      if (!tagObj) {
+        const name = obj3?.constructor?.name ?? (obj3 === null ? "null" : typeof obj3);
+        throw new Error(`Tag not resolved for ${name} value`);
+      }
+      return tagObj;
+    }
+    function stringifyProps(node3, tagObj, { anchors: anchors$1, doc }) {
+      if (!doc.directives)
+        return "";
+      const props = [];
+      const anchor2 = (identity.isScalar(node3) || identity.isCollection(node3)) && node3.anchor;
+      if (anchor2 && anchors.anchorIsValid(anchor2)) {
+        anchors$1.add(anchor2);
+        props.push(`&${anchor2}`);
+      }
+      const tag = node3.tag ?? (tagObj.default ? null : tagObj.tag);
+      if (tag)
+        props.push(doc.directives.tagString(tag));
+      return props.join(" ");
+    }
+    function stringify(item, ctx, onComment, onChompKeep) {
+      if (identity.isPair(item))
+        return item.toString(ctx, onComment, onChompKeep);
+      if (identity.isAlias(item)) {
+        if (ctx.doc.directives)
+          return item.toString(ctx);
+        if (ctx.resolvedAliases?.has(item)) {
+          throw new TypeError(`Cannot stringify circular structure without alias nodes`);
+        } else {
+          if (ctx.resolvedAliases)
+            ctx.resolvedAliases.add(item);
+          else
+            ctx.resolvedAliases = /* @__PURE__ */ new Set([item]);
+          item = item.resolve(ctx.doc);
+        }
+      }
+      let tagObj = void 0;
+      const node3 = identity.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node3));
+      const props = stringifyProps(node3, tagObj, ctx);
+      if (props.length > 0)
+        ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
+      const str2 = typeof tagObj.stringify === "function" ? tagObj.stringify(node3, ctx, onComment, onChompKeep) : identity.isScalar(node3) ? stringifyString.stringifyString(node3, ctx, onComment, onChompKeep) : node3.toString(ctx, onComment, onChompKeep);
+      if (!props)
+        return str2;
+      return identity.isScalar(node3) || str2[0] === "{" || str2[0] === "[" ? `${props} ${str2}` : `${props}
+${ctx.indent}${str2}`;
+    }
+    exports.createStringifyContext = createStringifyContext;
+    exports.stringify = stringify;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyPair.js
+var require_stringifyPair = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var stringify = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyPair({ key, value: value2 }, ctx, onComment, onChompKeep) {
+      const { allNullValues, doc, indent: indent2, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
+      let keyComment = identity.isNode(key) && key.comment || null;
+      if (simpleKeys) {
+        if (keyComment) {
+          throw new Error("With simple keys, key nodes cannot have comments");
+        }
+        if (identity.isCollection(key) || !identity.isNode(key) && typeof key === "object") {
+          const msg = "With simple keys, collection cannot be used as a key value";
+          throw new Error(msg);
+        }
+      }
+      let explicitKey = !simpleKeys && (!key || keyComment && value2 == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      ctx = Object.assign({}, ctx, {
+        allNullValues: false,
+        implicitKey: !explicitKey && (simpleKeys || !allNullValues),
+        indent: indent2 + indentStep
+      });
+      let keyCommentDone = false;
+      let chompKeep = false;
+      let str2 = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str2.length > 1024) {
+        if (simpleKeys)
+          throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
+        explicitKey = true;
+      }
+      if (ctx.inFlow) {
+        if (allNullValues || value2 == null) {
+          if (keyCommentDone && onComment)
+            onComment();
+          return str2 === "" ? "?" : explicitKey ? `? ${str2}` : str2;
+        }
+      } else if (allNullValues && !simpleKeys || value2 == null && explicitKey) {
+        str2 = `? ${str2}`;
+        if (keyComment && !keyCommentDone) {
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+        } else if (chompKeep && onChompKeep)
+          onChompKeep();
+        return str2;
+      }
+      if (keyCommentDone)
+        keyComment = null;
+      if (explicitKey) {
+        if (keyComment)
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+        str2 = `? ${str2}
+${indent2}:`;
+      } else {
+        str2 = `${str2}:`;
+        if (keyComment)
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+      }
+      let vsb, vcb, valueComment;
+      if (identity.isNode(value2)) {
+        vsb = !!value2.spaceBefore;
+        vcb = value2.commentBefore;
+        valueComment = value2.comment;
+      } else {
+        vsb = false;
+        vcb = null;
+        valueComment = null;
+        if (value2 && typeof value2 === "object")
+          value2 = doc.createNode(value2);
+      }
+      ctx.implicitKey = false;
+      if (!explicitKey && !keyComment && identity.isScalar(value2))
+        ctx.indentAtStart = str2.length + 1;
+      chompKeep = false;
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value2) && !value2.flow && !value2.tag && !value2.anchor) {
+        ctx.indent = ctx.indent.substring(2);
+      }
+      let valueCommentDone = false;
+      const valueStr = stringify.stringify(value2, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      let ws = " ";
+      if (keyComment || vsb || vcb) {
+        ws = vsb ? "\n" : "";
+        if (vcb) {
+          const cs = commentString(vcb);
+          ws += `
+${stringifyComment.indentComment(cs, ctx.indent)}`;
+        }
+        if (valueStr === "" && !ctx.inFlow) {
+          if (ws === "\n" && valueComment)
+            ws = "\n\n";
+        } else {
+          ws += `
+${ctx.indent}`;
+        }
+      } else if (!explicitKey && identity.isCollection(value2)) {
+        const vs0 = valueStr[0];
+        const nl0 = valueStr.indexOf("\n");
+        const hasNewline = nl0 !== -1;
+        const flow3 = ctx.inFlow ?? value2.flow ?? value2.items.length === 0;
+        if (hasNewline || !flow3) {
+          let hasPropsLine = false;
+          if (hasNewline && (vs0 === "&" || vs0 === "!")) {
+            let sp0 = valueStr.indexOf(" ");
+            if (vs0 === "&" && sp0 !== -1 && sp0 < nl0 && valueStr[sp0 + 1] === "!") {
+              sp0 = valueStr.indexOf(" ", sp0 + 1);
+            }
+            if (sp0 === -1 || nl0 < sp0)
+              hasPropsLine = true;
+          }
+          if (!hasPropsLine)
+            ws = `
+${ctx.indent}`;
+        }
+      } else if (valueStr === "" || valueStr[0] === "\n") {
+        ws = "";
+      }
+      str2 += ws + valueStr;
+      if (ctx.inFlow) {
+        if (valueCommentDone && onComment)
+          onComment();
+      } else if (valueComment && !valueCommentDone) {
+        str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(valueComment));
+      } else if (chompKeep && onChompKeep) {
+        onChompKeep();
+      }
+      return str2;
+    }
+    exports.stringifyPair = stringifyPair;
+  }
+});
+
+// node_modules/yaml/dist/log.js
+var require_log = __commonJS({
+  "node_modules/yaml/dist/log.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    function debug2(logLevel, ...messages) {
+      if (logLevel === "debug")
+        console.log(...messages);
+    }
+    function warn(logLevel, warning2) {
+      if (logLevel === "debug" || logLevel === "warn") {
+        if (typeof node_process.emitWarning === "function")
+          node_process.emitWarning(warning2);
+        else
+          console.warn(warning2);
+      }
+    }
+    exports.debug = debug2;
+    exports.warn = warn;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+var require_merge = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var MERGE_KEY = "<<";
+    var merge4 = {
+      identify: (value2) => value2 === MERGE_KEY || typeof value2 === "symbol" && value2.description === MERGE_KEY,
+      default: "key",
+      tag: "tag:yaml.org,2002:merge",
+      test: /^<<$/,
+      resolve: () => Object.assign(new Scalar.Scalar(Symbol(MERGE_KEY)), {
+        addToJSMap: addMergeToJSMap
+      }),
+      stringify: () => MERGE_KEY
+    };
+    var isMergeKey = (ctx, key) => (merge4.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge4.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge4.tag && tag.default);
+    function addMergeToJSMap(ctx, map4, value2) {
+      const source = resolveAliasValue(ctx, value2);
+      if (identity.isSeq(source))
+        for (const it of source.items)
+          mergeValue(ctx, map4, it);
+      else if (Array.isArray(source))
+        for (const it of source)
+          mergeValue(ctx, map4, it);
+      else
+        mergeValue(ctx, map4, source);
+    }
+    function mergeValue(ctx, map4, value2) {
+      const source = resolveAliasValue(ctx, value2);
+      if (!identity.isMap(source))
+        throw new Error("Merge sources must be maps or map aliases");
+      const srcMap = source.toJSON(null, ctx, Map);
+      for (const [key, value3] of srcMap) {
+        if (map4 instanceof Map) {
+          if (!map4.has(key))
+            map4.set(key, value3);
+        } else if (map4 instanceof Set) {
+          map4.add(key);
+        } else if (!Object.prototype.hasOwnProperty.call(map4, key)) {
+          Object.defineProperty(map4, key, {
+            value: value3,
+            writable: true,
+            enumerable: true,
+            configurable: true
+          });
+        }
+      }
+      return map4;
+    }
+    function resolveAliasValue(ctx, value2) {
+      return ctx && identity.isAlias(value2) ? value2.resolve(ctx.doc, ctx) : value2;
+    }
+    exports.addMergeToJSMap = addMergeToJSMap;
+    exports.isMergeKey = isMergeKey;
+    exports.merge = merge4;
+  }
+});
+
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
+var require_addPairToJSMap = __commonJS({
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+    "use strict";
+    var log = require_log();
+    var merge4 = require_merge();
+    var stringify = require_stringify();
+    var identity = require_identity();
+    var toJS = require_toJS();
+    function addPairToJSMap(ctx, map4, { key, value: value2 }) {
+      if (identity.isNode(key) && key.addToJSMap)
+        key.addToJSMap(ctx, map4, value2);
+      else if (merge4.isMergeKey(ctx, key))
+        merge4.addMergeToJSMap(ctx, map4, value2);
+      else {
+        const jsKey = toJS.toJS(key, "", ctx);
+        if (map4 instanceof Map) {
+          map4.set(jsKey, toJS.toJS(value2, jsKey, ctx));
+        } else if (map4 instanceof Set) {
+          map4.add(jsKey);
+        } else {
+          const stringKey = stringifyKey(key, jsKey, ctx);
+          const jsValue = toJS.toJS(value2, stringKey, ctx);
+          if (stringKey in map4)
+            Object.defineProperty(map4, stringKey, {
+              value: jsValue,
+              writable: true,
+              enumerable: true,
+              configurable: true
+            });
+          else
+            map4[stringKey] = jsValue;
+        }
+      }
+      return map4;
+    }
+    function stringifyKey(key, jsKey, ctx) {
+      if (jsKey === null)
+        return "";
+      if (typeof jsKey !== "object")
+        return String(jsKey);
+      if (identity.isNode(key) && ctx?.doc) {
+        const strCtx = stringify.createStringifyContext(ctx.doc, {});
+        strCtx.anchors = /* @__PURE__ */ new Set();
+        for (const node3 of ctx.anchors.keys())
+          strCtx.anchors.add(node3.anchor);
+        strCtx.inFlow = true;
+        strCtx.inStringifyKey = true;
+        const strKey = key.toString(strCtx);
+        if (!ctx.mapKeyWarned) {
+          let jsonStr = JSON.stringify(strKey);
+          if (jsonStr.length > 40)
+            jsonStr = jsonStr.substring(0, 36) + '..."';
+          log.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+          ctx.mapKeyWarned = true;
+        }
+        return strKey;
+      }
+      return JSON.stringify(jsKey);
+    }
+    exports.addPairToJSMap = addPairToJSMap;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Pair.js
+var require_Pair = __commonJS({
+  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var stringifyPair = require_stringifyPair();
+    var addPairToJSMap = require_addPairToJSMap();
+    var identity = require_identity();
+    function createPair(key, value2, ctx) {
+      const k = createNode.createNode(key, void 0, ctx);
+      const v = createNode.createNode(value2, void 0, ctx);
+      return new Pair(k, v);
+    }
+    var Pair = class _Pair {
+      constructor(key, value2 = null) {
+        Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
+        this.key = key;
+        this.value = value2;
+      }
+      clone(schema2) {
+        let { key, value: value2 } = this;
+        if (identity.isNode(key))
+          key = key.clone(schema2);
+        if (identity.isNode(value2))
+          value2 = value2.clone(schema2);
+        return new _Pair(key, value2);
+      }
+      toJSON(_, ctx) {
+        const pair2 = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        return addPairToJSMap.addPairToJSMap(ctx, pair2, this);
+      }
+      toString(ctx, onComment, onChompKeep) {
+        return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
+      }
+    };
+    exports.Pair = Pair;
+    exports.createPair = createPair;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyCollection.js
+var require_stringifyCollection = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var stringify = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyCollection(collection, ctx, options) {
+      const flow3 = ctx.inFlow ?? collection.flow;
+      const stringify2 = flow3 ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify2(collection, ctx, options);
+    }
+    function stringifyBlockCollection({ comment, items: items2 }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
+      const { indent: indent2, options: { commentString } } = ctx;
+      const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
+      let chompKeep = false;
+      const lines = [];
+      for (let i = 0; i < items2.length; ++i) {
+        const item = items2[i];
+        let comment2 = null;
+        if (identity.isNode(item)) {
+          if (!chompKeep && item.spaceBefore)
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+          if (item.comment)
+            comment2 = item.comment;
+        } else if (identity.isPair(item)) {
+          const ik = identity.isNode(item.key) ? item.key : null;
+          if (ik) {
+            if (!chompKeep && ik.spaceBefore)
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+          }
+        }
+        chompKeep = false;
+        let str3 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        if (comment2)
+          str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment2));
+        if (chompKeep && comment2)
+          chompKeep = false;
+        lines.push(blockItemPrefix + str3);
+      }
+      let str2;
+      if (lines.length === 0) {
+        str2 = flowChars.start + flowChars.end;
+      } else {
+        str2 = lines[0];
+        for (let i = 1; i < lines.length; ++i) {
+          const line2 = lines[i];
+          str2 += line2 ? `
+${indent2}${line2}` : "\n";
+        }
+      }
+      if (comment) {
+        str2 += "\n" + stringifyComment.indentComment(commentString(comment), indent2);
+        if (onComment)
+          onComment();
+      } else if (chompKeep && onChompKeep)
+        onChompKeep();
+      return str2;
+    }
+    function stringifyFlowCollection({ items: items2 }, ctx, { flowChars, itemIndent }) {
+      const { indent: indent2, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
+      itemIndent += indentStep;
+      const itemCtx = Object.assign({}, ctx, {
+        indent: itemIndent,
+        inFlow: true,
+        type: null
+      });
+      let reqNewline = false;
+      let linesAtValue = 0;
+      const lines = [];
+      for (let i = 0; i < items2.length; ++i) {
+        const item = items2[i];
+        let comment = null;
+        if (identity.isNode(item)) {
+          if (item.spaceBefore)
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, false);
+          if (item.comment)
+            comment = item.comment;
+        } else if (identity.isPair(item)) {
+          const ik = identity.isNode(item.key) ? item.key : null;
+          if (ik) {
+            if (ik.spaceBefore)
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, false);
+            if (ik.comment)
+              reqNewline = true;
+          }
+          const iv = identity.isNode(item.value) ? item.value : null;
+          if (iv) {
+            if (iv.comment)
+              comment = iv.comment;
+            if (iv.commentBefore)
+              reqNewline = true;
+          } else if (item.value == null && ik?.comment) {
+            comment = ik.comment;
+          }
+        }
+        if (comment)
+          reqNewline = true;
+        let str2 = stringify.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str2.includes("\n"));
+        if (i < items2.length - 1) {
+          str2 += ",";
+        } else if (ctx.options.trailingComma) {
+          if (ctx.options.lineWidth > 0) {
+            reqNewline || (reqNewline = lines.reduce((sum2, line2) => sum2 + line2.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
+          }
+          if (reqNewline) {
+            str2 += ",";
+          }
+        }
+        if (comment)
+          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment));
+        lines.push(str2);
+        linesAtValue = lines.length;
+      }
+      const { start: start2, end } = flowChars;
+      if (lines.length === 0) {
+        return start2 + end;
+      } else {
+        if (!reqNewline) {
+          const len = lines.reduce((sum2, line2) => sum2 + line2.length + 2, 2);
+          reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
+        }
+        if (reqNewline) {
+          let str2 = start2;
+          for (const line2 of lines)
+            str2 += line2 ? `
+${indentStep}${indent2}${line2}` : "\n";
+          return `${str2}
+${indent2}${end}`;
+        } else {
+          return `${start2}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+        }
+      }
+    }
+    function addCommentBefore({ indent: indent2, options: { commentString } }, lines, comment, chompKeep) {
+      if (comment && chompKeep)
+        comment = comment.replace(/^\n+/, "");
+      if (comment) {
+        const ic = stringifyComment.indentComment(commentString(comment), indent2);
+        lines.push(ic.trimStart());
+      }
+    }
+    exports.stringifyCollection = stringifyCollection;
+  }
+});
+
+// node_modules/yaml/dist/nodes/YAMLMap.js
+var require_YAMLMap = __commonJS({
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+    "use strict";
+    var stringifyCollection = require_stringifyCollection();
+    var addPairToJSMap = require_addPairToJSMap();
+    var Collection2 = require_Collection();
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    function findPair(items2, key) {
+      const k = identity.isScalar(key) ? key.value : key;
+      for (const it of items2) {
+        if (identity.isPair(it)) {
+          if (it.key === key || it.key === k)
+            return it;
+          if (identity.isScalar(it.key) && it.key.value === k)
+            return it;
+        }
+      }
+      return void 0;
+    }
+    var YAMLMap = class extends Collection2.Collection {
+      static get tagName() {
+        return "tag:yaml.org,2002:map";
+      }
+      constructor(schema2) {
+        super(identity.MAP, schema2);
+        this.items = [];
+      }
+      /**
+       * A generic collection parsing method that can be extended
+       * to other node classes that inherit from YAMLMap
+       */
+      static from(schema2, obj3, ctx) {
+        const { keepUndefined, replacer } = ctx;
+        const map4 = new this(schema2);
+        const add2 = (key, value2) => {
+          if (typeof replacer === "function")
+            value2 = replacer.call(obj3, key, value2);
+          else if (Array.isArray(replacer) && !replacer.includes(key))
+            return;
+          if (value2 !== void 0 || keepUndefined)
+            map4.items.push(Pair.createPair(key, value2, ctx));
+        };
+        if (obj3 instanceof Map) {
+          for (const [key, value2] of obj3)
+            add2(key, value2);
+        } else if (obj3 && typeof obj3 === "object") {
+          for (const key of Object.keys(obj3))
+            add2(key, obj3[key]);
+        }
+        if (typeof schema2.sortMapEntries === "function") {
+          map4.items.sort(schema2.sortMapEntries);
+        }
+        return map4;
+      }
+      /**
+       * Adds a value to the collection.
+       *
+       * @param overwrite - If not set `true`, using a key that is already in the
+       *   collection will throw. Otherwise, overwrites the previous value.
+       */
+      add(pair2, overwrite) {
+        let _pair;
+        if (identity.isPair(pair2))
+          _pair = pair2;
+        else if (!pair2 || typeof pair2 !== "object" || !("key" in pair2)) {
+          _pair = new Pair.Pair(pair2, pair2?.value);
+        } else
+          _pair = new Pair.Pair(pair2.key, pair2.value);
+        const prev = findPair(this.items, _pair.key);
+        const sortEntries = this.schema?.sortMapEntries;
+        if (prev) {
+          if (!overwrite)
+            throw new Error(`Key ${_pair.key} already set`);
+          if (identity.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
+            prev.value.value = _pair.value;
+          else
+            prev.value = _pair.value;
+        } else if (sortEntries) {
+          const i = this.items.findIndex((item) => sortEntries(_pair, item) < 0);
+          if (i === -1)
+            this.items.push(_pair);
+          else
+            this.items.splice(i, 0, _pair);
+        } else {
+          this.items.push(_pair);
+        }
+      }
+      delete(key) {
+        const it = findPair(this.items, key);
+        if (!it)
+          return false;
+        const del = this.items.splice(this.items.indexOf(it), 1);
+        return del.length > 0;
+      }
+      get(key, keepScalar) {
+        const it = findPair(this.items, key);
+        const node3 = it?.value;
+        return (!keepScalar && identity.isScalar(node3) ? node3.value : node3) ?? void 0;
+      }
+      has(key) {
+        return !!findPair(this.items, key);
+      }
+      set(key, value2) {
+        this.add(new Pair.Pair(key, value2), true);
+      }
+      /**
+       * @param ctx - Conversion context, originally set in Document#toJS()
+       * @param {Class} Type - If set, forces the returned collection type
+       * @returns Instance of Type, Map, or Object
+       */
+      toJSON(_, ctx, Type2) {
+        const map4 = Type2 ? new Type2() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        if (ctx?.onCreate)
+          ctx.onCreate(map4);
+        for (const item of this.items)
+          addPairToJSMap.addPairToJSMap(ctx, map4, item);
+        return map4;
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        for (const item of this.items) {
+          if (!identity.isPair(item))
+            throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
+        }
+        if (!ctx.allNullValues && this.hasAllNullValues(false))
+          ctx = Object.assign({}, ctx, { allNullValues: true });
+        return stringifyCollection.stringifyCollection(this, ctx, {
+          blockItemPrefix: "",
+          flowChars: { start: "{", end: "}" },
+          itemIndent: ctx.indent || "",
+          onChompKeep,
+          onComment
+        });
+      }
+    };
+    exports.YAMLMap = YAMLMap;
+    exports.findPair = findPair;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/map.js
+var require_map = __commonJS({
+  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var YAMLMap = require_YAMLMap();
+    var map4 = {
+      collection: "map",
+      default: true,
+      nodeClass: YAMLMap.YAMLMap,
+      tag: "tag:yaml.org,2002:map",
+      resolve(map5, onError) {
+        if (!identity.isMap(map5))
+          onError("Expected a mapping for this tag");
+        return map5;
+      },
+      createNode: (schema2, obj3, ctx) => YAMLMap.YAMLMap.from(schema2, obj3, ctx)
+    };
+    exports.map = map4;
+  }
+});
+
+// node_modules/yaml/dist/nodes/YAMLSeq.js
+var require_YAMLSeq = __commonJS({
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var stringifyCollection = require_stringifyCollection();
+    var Collection2 = require_Collection();
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var toJS = require_toJS();
+    var YAMLSeq = class extends Collection2.Collection {
+      static get tagName() {
+        return "tag:yaml.org,2002:seq";
+      }
+      constructor(schema2) {
+        super(identity.SEQ, schema2);
+        this.items = [];
+      }
+      add(value2) {
+        this.items.push(value2);
+      }
+      /**
+       * Removes a value from the collection.
+       *
+       * `key` must contain a representation of an integer for this to succeed.
+       * It may be wrapped in a `Scalar`.
+       *
+       * @returns `true` if the item was found and removed.
+       */
+      delete(key) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          return false;
+        const del = this.items.splice(idx, 1);
+        return del.length > 0;
+      }
+      get(key, keepScalar) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          return void 0;
+        const it = this.items[idx];
+        return !keepScalar && identity.isScalar(it) ? it.value : it;
+      }
+      /**
+       * Checks if the collection includes a value with the key `key`.
+       *
+       * `key` must contain a representation of an integer for this to succeed.
+       * It may be wrapped in a `Scalar`.
+       */
+      has(key) {
+        const idx = asItemIndex(key);
+        return typeof idx === "number" && idx < this.items.length;
+      }
+      /**
+       * Sets a value in this collection. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       *
+       * If `key` does not contain a representation of an integer, this will throw.
+       * It may be wrapped in a `Scalar`.
+       */
+      set(key, value2) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          throw new Error(`Expected a valid index, not ${key}.`);
+        const prev = this.items[idx];
+        if (identity.isScalar(prev) && Scalar.isScalarValue(value2))
+          prev.value = value2;
+        else
+          this.items[idx] = value2;
+      }
+      toJSON(_, ctx) {
+        const seq2 = [];
+        if (ctx?.onCreate)
+          ctx.onCreate(seq2);
+        let i = 0;
+        for (const item of this.items)
+          seq2.push(toJS.toJS(item, String(i++), ctx));
+        return seq2;
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        return stringifyCollection.stringifyCollection(this, ctx, {
+          blockItemPrefix: "- ",
+          flowChars: { start: "[", end: "]" },
+          itemIndent: (ctx.indent || "") + "  ",
+          onChompKeep,
+          onComment
+        });
+      }
+      static from(schema2, obj3, ctx) {
+        const { replacer } = ctx;
+        const seq2 = new this(schema2);
+        if (obj3 && Symbol.iterator in Object(obj3)) {
+          let i = 0;
+          for (let it of obj3) {
+            if (typeof replacer === "function") {
+              const key = obj3 instanceof Set ? it : String(i++);
+              it = replacer.call(obj3, key, it);
+            }
+            seq2.items.push(createNode.createNode(it, void 0, ctx));
+          }
+        }
+        return seq2;
+      }
+    };
+    function asItemIndex(key) {
+      let idx = identity.isScalar(key) ? key.value : key;
+      if (idx && typeof idx === "string")
+        idx = Number(idx);
+      return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
+    }
+    exports.YAMLSeq = YAMLSeq;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/seq.js
+var require_seq = __commonJS({
+  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var YAMLSeq = require_YAMLSeq();
+    var seq2 = {
+      collection: "seq",
+      default: true,
+      nodeClass: YAMLSeq.YAMLSeq,
+      tag: "tag:yaml.org,2002:seq",
+      resolve(seq3, onError) {
+        if (!identity.isSeq(seq3))
+          onError("Expected a sequence for this tag");
+        return seq3;
+      },
+      createNode: (schema2, obj3, ctx) => YAMLSeq.YAMLSeq.from(schema2, obj3, ctx)
+    };
+    exports.seq = seq2;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/string.js
+var require_string = __commonJS({
+  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+    "use strict";
+    var stringifyString = require_stringifyString();
+    var string5 = {
+      identify: (value2) => typeof value2 === "string",
+      default: true,
+      tag: "tag:yaml.org,2002:str",
+      resolve: (str2) => str2,
+      stringify(item, ctx, onComment, onChompKeep) {
+        ctx = Object.assign({ actualString: true }, ctx);
+        return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
+      }
+    };
+    exports.string = string5;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/null.js
+var require_null2 = __commonJS({
+  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var nullTag = {
+      identify: (value2) => value2 == null,
+      createNode: () => new Scalar.Scalar(null),
+      default: true,
+      tag: "tag:yaml.org,2002:null",
+      test: /^(?:~|[Nn]ull|NULL)?$/,
+      resolve: () => new Scalar.Scalar(null),
+      stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
+    };
+    exports.nullTag = nullTag;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/bool.js
+var require_bool = __commonJS({
+  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var boolTag = {
+      identify: (value2) => typeof value2 === "boolean",
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+      resolve: (str2) => new Scalar.Scalar(str2[0] === "t" || str2[0] === "T"),
+      stringify({ source, value: value2 }, ctx) {
+        if (source && boolTag.test.test(source)) {
+          const sv = source[0] === "t" || source[0] === "T";
+          if (value2 === sv)
+            return source;
+        }
+        return value2 ? ctx.options.trueStr : ctx.options.falseStr;
+      }
+    };
+    exports.boolTag = boolTag;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyNumber.js
+var require_stringifyNumber = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+    "use strict";
+    function stringifyNumber({ format, minFractionDigits, tag, value: value2 }) {
+      if (typeof value2 === "bigint")
+        return String(value2);
+      const num = typeof value2 === "number" ? value2 : Number(value2);
+      if (!isFinite(num))
+        return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
+      let n = Object.is(value2, -0) ? "-0" : JSON.stringify(value2);
+      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
+        let i = n.indexOf(".");
+        if (i < 0) {
+          i = n.length;
+          n += ".";
+        }
+        let d = minFractionDigits - (n.length - i - 1);
+        while (d-- > 0)
+          n += "0";
+      }
+      return n;
+    }
+    exports.stringifyNumber = stringifyNumber;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/float.js
+var require_float = __commonJS({
+  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var stringifyNumber = require_stringifyNumber();
+    var floatNaN = {
+      identify: (value2) => typeof value2 === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var floatExp = {
+      identify: (value2) => typeof value2 === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "EXP",
+      test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+      resolve: (str2) => parseFloat(str2),
+      stringify(node3) {
+        const num = Number(node3.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node3);
+      }
+    };
+    var float2 = {
+      identify: (value2) => typeof value2 === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+      resolve(str2) {
+        const node3 = new Scalar.Scalar(parseFloat(str2));
+        const dot = str2.indexOf(".");
+        if (dot !== -1 && str2[str2.length - 1] === "0")
+          node3.minFractionDigits = str2.length - dot - 1;
+        return node3;
+      },
+      stringify: stringifyNumber.stringifyNumber
+    };
+    exports.float = float2;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/int.js
+var require_int = __commonJS({
+  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
+    var intResolve = (str2, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2.substring(offset), radix);
+    function intStringify(node3, radix, prefix) {
+      const { value: value2 } = node3;
+      if (intIdentify(value2) && value2 >= 0)
+        return prefix + value2.toString(radix);
+      return stringifyNumber.stringifyNumber(node3);
+    }
+    var intOct = {
+      identify: (value2) => intIdentify(value2) && value2 >= 0,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "OCT",
+      test: /^0o[0-7]+$/,
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 8, opt),
+      stringify: (node3) => intStringify(node3, 8, "0o")
+    };
+    var int3 = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      test: /^[-+]?[0-9]+$/,
+      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var intHex = {
+      identify: (value2) => intIdentify(value2) && value2 >= 0,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "HEX",
+      test: /^0x[0-9a-fA-F]+$/,
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
+      stringify: (node3) => intStringify(node3, 16, "0x")
+    };
+    exports.int = int3;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/schema.js
+var require_schema = __commonJS({
+  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+    "use strict";
+    var map4 = require_map();
+    var _null4 = require_null2();
+    var seq2 = require_seq();
+    var string5 = require_string();
+    var bool2 = require_bool();
+    var float2 = require_float();
+    var int3 = require_int();
+    var schema2 = [
+      map4.map,
+      seq2.seq,
+      string5.string,
+      _null4.nullTag,
+      bool2.boolTag,
+      int3.intOct,
+      int3.int,
+      int3.intHex,
+      float2.floatNaN,
+      float2.floatExp,
+      float2.float
+    ];
+    exports.schema = schema2;
+  }
+});
+
+// node_modules/yaml/dist/schema/json/schema.js
+var require_schema2 = __commonJS({
+  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var map4 = require_map();
+    var seq2 = require_seq();
+    function intIdentify(value2) {
+      return typeof value2 === "bigint" || Number.isInteger(value2);
+    }
+    var stringifyJSON = ({ value: value2 }) => JSON.stringify(value2);
+    var jsonScalars = [
+      {
+        identify: (value2) => typeof value2 === "string",
+        default: true,
+        tag: "tag:yaml.org,2002:str",
+        resolve: (str2) => str2,
+        stringify: stringifyJSON
+      },
+      {
+        identify: (value2) => value2 == null,
+        createNode: () => new Scalar.Scalar(null),
+        default: true,
+        tag: "tag:yaml.org,2002:null",
+        test: /^null$/,
+        resolve: () => null,
+        stringify: stringifyJSON
+      },
+      {
+        identify: (value2) => typeof value2 === "boolean",
+        default: true,
+        tag: "tag:yaml.org,2002:bool",
+        test: /^true$|^false$/,
+        resolve: (str2) => str2 === "true",
+        stringify: stringifyJSON
+      },
+      {
+        identify: intIdentify,
+        default: true,
+        tag: "tag:yaml.org,2002:int",
+        test: /^-?(?:0|[1-9][0-9]*)$/,
+        resolve: (str2, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2, 10),
+        stringify: ({ value: value2 }) => intIdentify(value2) ? value2.toString() : JSON.stringify(value2)
+      },
+      {
+        identify: (value2) => typeof value2 === "number",
+        default: true,
+        tag: "tag:yaml.org,2002:float",
+        test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
+        resolve: (str2) => parseFloat(str2),
+        stringify: stringifyJSON
+      }
+    ];
+    var jsonError = {
+      default: true,
+      tag: "",
+      test: /^/,
+      resolve(str2, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str2)}`);
+        return str2;
+      }
+    };
+    var schema2 = [map4.map, seq2.seq].concat(jsonScalars, jsonError);
+    exports.schema = schema2;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+var require_binary = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+    "use strict";
+    var node_buffer = __require("buffer");
+    var Scalar = require_Scalar();
+    var stringifyString = require_stringifyString();
+    var binary2 = {
+      identify: (value2) => value2 instanceof Uint8Array,
+      // Buffer inherits from Uint8Array
+      default: false,
+      tag: "tag:yaml.org,2002:binary",
+      /**
+       * Returns a Buffer in node and an Uint8Array in browsers
+       *
+       * To use the resulting buffer as an image, you'll want to do something like:
+       *
+       *   const blob = new Blob([buffer], { type: 'image/jpeg' })
+       *   document.querySelector('#photo').src = URL.createObjectURL(blob)
+       */
+      resolve(src, onError) {
+        if (typeof node_buffer.Buffer === "function") {
+          return node_buffer.Buffer.from(src, "base64");
+        } else if (typeof atob === "function") {
+          const str2 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str2.length);
+          for (let i = 0; i < str2.length; ++i)
+            buffer[i] = str2.charCodeAt(i);
+          return buffer;
+        } else {
+          onError("This environment does not support reading binary tags; either Buffer or atob is required");
+          return src;
+        }
+      },
+      stringify({ comment, type: type2, value: value2 }, ctx, onComment, onChompKeep) {
+        if (!value2)
+          return "";
+        const buf = value2;
+        let str2;
+        if (typeof node_buffer.Buffer === "function") {
+          str2 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+        } else if (typeof btoa === "function") {
+          let s = "";
+          for (let i = 0; i < buf.length; ++i)
+            s += String.fromCharCode(buf[i]);
+          str2 = btoa(s);
+        } else {
+          throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
+        }
+        type2 ?? (type2 = Scalar.Scalar.BLOCK_LITERAL);
+        if (type2 !== Scalar.Scalar.QUOTE_DOUBLE) {
+          const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
+          const n = Math.ceil(str2.length / lineWidth);
+          const lines = new Array(n);
+          for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
+            lines[i] = str2.substr(o, lineWidth);
+          }
+          str2 = lines.join(type2 === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+        }
+        return stringifyString.stringifyString({ comment, type: type2, value: str2 }, ctx, onComment, onChompKeep);
+      }
+    };
+    exports.binary = binary2;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+var require_pairs = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    var YAMLSeq = require_YAMLSeq();
+    function resolvePairs(seq2, onError) {
+      if (identity.isSeq(seq2)) {
+        for (let i = 0; i < seq2.items.length; ++i) {
+          let item = seq2.items[i];
+          if (identity.isPair(item))
+            continue;
+          else if (identity.isMap(item)) {
+            if (item.items.length > 1)
+              onError("Each pair must have its own sequence indicator");
+            const pair2 = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
+            if (item.commentBefore)
+              pair2.key.commentBefore = pair2.key.commentBefore ? `${item.commentBefore}
+${pair2.key.commentBefore}` : item.commentBefore;
+            if (item.comment) {
+              const cn = pair2.value ?? pair2.key;
+              cn.comment = cn.comment ? `${item.comment}
+${cn.comment}` : item.comment;
+            }
+            item = pair2;
+          }
+          seq2.items[i] = identity.isPair(item) ? item : new Pair.Pair(item);
+        }
+      } else
+        onError("Expected a sequence for this tag");
+      return seq2;
+    }
+    function createPairs(schema2, iterable, ctx) {
+      const { replacer } = ctx;
+      const pairs3 = new YAMLSeq.YAMLSeq(schema2);
+      pairs3.tag = "tag:yaml.org,2002:pairs";
+      let i = 0;
+      if (iterable && Symbol.iterator in Object(iterable))
+        for (let it of iterable) {
+          if (typeof replacer === "function")
+            it = replacer.call(iterable, String(i++), it);
+          let key, value2;
+          if (Array.isArray(it)) {
+            if (it.length === 2) {
+              key = it[0];
+              value2 = it[1];
+            } else
+              throw new TypeError(`Expected [key, value] tuple: ${it}`);
+          } else if (it && it instanceof Object) {
+            const keys = Object.keys(it);
+            if (keys.length === 1) {
+              key = keys[0];
+              value2 = it[key];
+            } else {
+              throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
+            }
+          } else {
+            key = it;
+          }
+          pairs3.items.push(Pair.createPair(key, value2, ctx));
+        }
+      return pairs3;
+    }
+    var pairs2 = {
+      collection: "seq",
+      default: false,
+      tag: "tag:yaml.org,2002:pairs",
+      resolve: resolvePairs,
+      createNode: createPairs
+    };
+    exports.createPairs = createPairs;
+    exports.pairs = pairs2;
+    exports.resolvePairs = resolvePairs;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+var require_omap = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var toJS = require_toJS();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var pairs2 = require_pairs();
+    var YAMLOMap = class _YAMLOMap extends YAMLSeq.YAMLSeq {
+      constructor() {
+        super();
+        this.add = YAMLMap.YAMLMap.prototype.add.bind(this);
+        this.delete = YAMLMap.YAMLMap.prototype.delete.bind(this);
+        this.get = YAMLMap.YAMLMap.prototype.get.bind(this);
+        this.has = YAMLMap.YAMLMap.prototype.has.bind(this);
+        this.set = YAMLMap.YAMLMap.prototype.set.bind(this);
+        this.tag = _YAMLOMap.tag;
+      }
+      /**
+       * If `ctx` is given, the return type is actually `Map<unknown, unknown>`,
+       * but TypeScript won't allow widening the signature of a child method.
+       */
+      toJSON(_, ctx) {
+        if (!ctx)
+          return super.toJSON(_);
+        const map4 = /* @__PURE__ */ new Map();
+        if (ctx?.onCreate)
+          ctx.onCreate(map4);
+        for (const pair2 of this.items) {
+          let key, value2;
+          if (identity.isPair(pair2)) {
+            key = toJS.toJS(pair2.key, "", ctx);
+            value2 = toJS.toJS(pair2.value, key, ctx);
+          } else {
+            key = toJS.toJS(pair2, "", ctx);
+          }
+          if (map4.has(key))
+            throw new Error("Ordered maps must not include duplicate keys");
+          map4.set(key, value2);
+        }
+        return map4;
+      }
+      static from(schema2, iterable, ctx) {
+        const pairs$1 = pairs2.createPairs(schema2, iterable, ctx);
+        const omap3 = new this();
+        omap3.items = pairs$1.items;
+        return omap3;
+      }
+    };
+    YAMLOMap.tag = "tag:yaml.org,2002:omap";
+    var omap2 = {
+      collection: "seq",
+      identify: (value2) => value2 instanceof Map,
+      nodeClass: YAMLOMap,
+      default: false,
+      tag: "tag:yaml.org,2002:omap",
+      resolve(seq2, onError) {
+        const pairs$1 = pairs2.resolvePairs(seq2, onError);
+        const seenKeys = [];
+        for (const { key } of pairs$1.items) {
+          if (identity.isScalar(key)) {
+            if (seenKeys.includes(key.value)) {
+              onError(`Ordered maps must not include duplicate keys: ${key.value}`);
+            } else {
+              seenKeys.push(key.value);
+            }
+          }
+        }
+        return Object.assign(new YAMLOMap(), pairs$1);
+      },
+      createNode: (schema2, iterable, ctx) => YAMLOMap.from(schema2, iterable, ctx)
+    };
+    exports.YAMLOMap = YAMLOMap;
+    exports.omap = omap2;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+var require_bool2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    function boolStringify({ value: value2, source }, ctx) {
+      const boolObj = value2 ? trueTag : falseTag;
+      if (source && boolObj.test.test(source))
+        return source;
+      return value2 ? ctx.options.trueStr : ctx.options.falseStr;
+    }
+    var trueTag = {
+      identify: (value2) => value2 === true,
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
+      resolve: () => new Scalar.Scalar(true),
+      stringify: boolStringify
+    };
+    var falseTag = {
+      identify: (value2) => value2 === false,
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
+      resolve: () => new Scalar.Scalar(false),
+      stringify: boolStringify
+    };
+    exports.falseTag = falseTag;
+    exports.trueTag = trueTag;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
+var require_float2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var stringifyNumber = require_stringifyNumber();
+    var floatNaN = {
+      identify: (value2) => typeof value2 === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var floatExp = {
+      identify: (value2) => typeof value2 === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "EXP",
+      test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
+      resolve: (str2) => parseFloat(str2.replace(/_/g, "")),
+      stringify(node3) {
+        const num = Number(node3.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node3);
+      }
+    };
+    var float2 = {
+      identify: (value2) => typeof value2 === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
+      resolve(str2) {
+        const node3 = new Scalar.Scalar(parseFloat(str2.replace(/_/g, "")));
+        const dot = str2.indexOf(".");
+        if (dot !== -1) {
+          const f = str2.substring(dot + 1).replace(/_/g, "");
+          if (f[f.length - 1] === "0")
+            node3.minFractionDigits = f.length;
+        }
+        return node3;
+      },
+      stringify: stringifyNumber.stringifyNumber
+    };
+    exports.float = float2;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
+var require_int2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
+    function intResolve(str2, offset, radix, { intAsBigInt }) {
+      const sign = str2[0];
+      if (sign === "-" || sign === "+")
+        offset += 1;
+      str2 = str2.substring(offset).replace(/_/g, "");
+      if (intAsBigInt) {
+        switch (radix) {
+          case 2:
+            str2 = `0b${str2}`;
+            break;
+          case 8:
+            str2 = `0o${str2}`;
+            break;
+          case 16:
+            str2 = `0x${str2}`;
+            break;
+        }
+        const n2 = BigInt(str2);
+        return sign === "-" ? BigInt(-1) * n2 : n2;
+      }
+      const n = parseInt(str2, radix);
+      return sign === "-" ? -1 * n : n;
+    }
+    function intStringify(node3, radix, prefix) {
+      const { value: value2 } = node3;
+      if (intIdentify(value2)) {
+        const str2 = value2.toString(radix);
+        return value2 < 0 ? "-" + prefix + str2.substr(1) : prefix + str2;
+      }
+      return stringifyNumber.stringifyNumber(node3);
+    }
+    var intBin = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "BIN",
+      test: /^[-+]?0b[0-1_]+$/,
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 2, opt),
+      stringify: (node3) => intStringify(node3, 2, "0b")
+    };
+    var intOct = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "OCT",
+      test: /^[-+]?0[0-7_]+$/,
+      resolve: (str2, _onError, opt) => intResolve(str2, 1, 8, opt),
+      stringify: (node3) => intStringify(node3, 8, "0")
+    };
+    var int3 = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      test: /^[-+]?[0-9][0-9_]*$/,
+      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var intHex = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "HEX",
+      test: /^[-+]?0x[0-9a-fA-F_]+$/,
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
+      stringify: (node3) => intStringify(node3, 16, "0x")
+    };
+    exports.int = int3;
+    exports.intBin = intBin;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
+var require_set = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
+      constructor(schema2) {
+        super(schema2);
+        this.tag = _YAMLSet.tag;
+      }
+      add(key) {
+        let pair2;
+        if (identity.isPair(key))
+          pair2 = key;
+        else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
+          pair2 = new Pair.Pair(key.key, null);
+        else
+          pair2 = new Pair.Pair(key, null);
+        const prev = YAMLMap.findPair(this.items, pair2.key);
+        if (!prev)
+          this.items.push(pair2);
+      }
+      /**
+       * If `keepPair` is `true`, returns the Pair matching `key`.
+       * Otherwise, returns the value of that Pair's key.
+       */
+      get(key, keepPair) {
+        const pair2 = YAMLMap.findPair(this.items, key);
+        return !keepPair && identity.isPair(pair2) ? identity.isScalar(pair2.key) ? pair2.key.value : pair2.key : pair2;
+      }
+      set(key, value2) {
+        if (typeof value2 !== "boolean")
+          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value2}`);
+        const prev = YAMLMap.findPair(this.items, key);
+        if (prev && !value2) {
+          this.items.splice(this.items.indexOf(prev), 1);
+        } else if (!prev && value2) {
+          this.items.push(new Pair.Pair(key));
+        }
+      }
+      toJSON(_, ctx) {
+        return super.toJSON(_, ctx, Set);
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        if (this.hasAllNullValues(true))
+          return super.toString(Object.assign({}, ctx, { allNullValues: true }), onComment, onChompKeep);
+        else
+          throw new Error("Set items must all have null values");
+      }
+      static from(schema2, iterable, ctx) {
+        const { replacer } = ctx;
+        const set3 = new this(schema2);
+        if (iterable && Symbol.iterator in Object(iterable))
+          for (let value2 of iterable) {
+            if (typeof replacer === "function")
+              value2 = replacer.call(iterable, value2, value2);
+            set3.items.push(Pair.createPair(value2, null, ctx));
+          }
+        return set3;
+      }
+    };
+    YAMLSet.tag = "tag:yaml.org,2002:set";
+    var set2 = {
+      collection: "map",
+      identify: (value2) => value2 instanceof Set,
+      nodeClass: YAMLSet,
+      default: false,
+      tag: "tag:yaml.org,2002:set",
+      createNode: (schema2, iterable, ctx) => YAMLSet.from(schema2, iterable, ctx),
+      resolve(map4, onError) {
+        if (identity.isMap(map4)) {
+          if (map4.hasAllNullValues(true))
+            return Object.assign(new YAMLSet(), map4);
+          else
+            onError("Set items must all have null values");
+        } else
+          onError("Expected a mapping for this tag");
+        return map4;
+      }
+    };
+    exports.YAMLSet = YAMLSet;
+    exports.set = set2;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+var require_timestamp = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    function parseSexagesimal(str2, asBigInt) {
+      const sign = str2[0];
+      const parts = sign === "-" || sign === "+" ? str2.substring(1) : str2;
+      const num = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
+      return sign === "-" ? num(-1) * res : res;
+    }
+    function stringifySexagesimal(node3) {
+      let { value: value2 } = node3;
+      let num = (n) => n;
+      if (typeof value2 === "bigint")
+        num = (n) => BigInt(n);
+      else if (isNaN(value2) || !isFinite(value2))
+        return stringifyNumber.stringifyNumber(node3);
+      let sign = "";
+      if (value2 < 0) {
+        sign = "-";
+        value2 *= num(-1);
+      }
+      const _60 = num(60);
+      const parts = [value2 % _60];
+      if (value2 < 60) {
+        parts.unshift(0);
+      } else {
+        value2 = (value2 - parts[0]) / _60;
+        parts.unshift(value2 % _60);
+        if (value2 >= 60) {
+          value2 = (value2 - parts[0]) / _60;
+          parts.unshift(value2);
+        }
+      }
+      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+    }
+    var intTime = {
+      identify: (value2) => typeof value2 === "bigint" || Number.isInteger(value2),
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "TIME",
+      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
+      resolve: (str2, _onError, { intAsBigInt }) => parseSexagesimal(str2, intAsBigInt),
+      stringify: stringifySexagesimal
+    };
+    var floatTime = {
+      identify: (value2) => typeof value2 === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "TIME",
+      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+      resolve: (str2) => parseSexagesimal(str2, false),
+      stringify: stringifySexagesimal
+    };
+    var timestamp2 = {
+      identify: (value2) => value2 instanceof Date,
+      default: true,
+      tag: "tag:yaml.org,2002:timestamp",
+      // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
+      // may be omitted altogether, resulting in a date format. In such a case, the time part is
+      // assumed to be 00:00:00Z (start of day, UTC).
+      test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
+      resolve(str2) {
+        const match = str2.match(timestamp2.test);
+        if (!match)
+          throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
+        const [, year, month, day, hour, minute, second] = match.map(Number);
+        const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
+        let date2 = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+        const tz = match[8];
+        if (tz && tz !== "Z") {
+          let d = parseSexagesimal(tz, false);
+          if (Math.abs(d) < 30)
+            d *= 60;
+          date2 -= 6e4 * d;
+        }
+        return new Date(date2);
+      },
+      stringify: ({ value: value2 }) => value2?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
+    };
+    exports.floatTime = floatTime;
+    exports.intTime = intTime;
+    exports.timestamp = timestamp2;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+var require_schema3 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+    "use strict";
+    var map4 = require_map();
+    var _null4 = require_null2();
+    var seq2 = require_seq();
+    var string5 = require_string();
+    var binary2 = require_binary();
+    var bool2 = require_bool2();
+    var float2 = require_float2();
+    var int3 = require_int2();
+    var merge4 = require_merge();
+    var omap2 = require_omap();
+    var pairs2 = require_pairs();
+    var set2 = require_set();
+    var timestamp2 = require_timestamp();
+    var schema2 = [
+      map4.map,
+      seq2.seq,
+      string5.string,
+      _null4.nullTag,
+      bool2.trueTag,
+      bool2.falseTag,
+      int3.intBin,
+      int3.intOct,
+      int3.int,
+      int3.intHex,
+      float2.floatNaN,
+      float2.floatExp,
+      float2.float,
+      binary2.binary,
+      merge4.merge,
+      omap2.omap,
+      pairs2.pairs,
+      set2.set,
+      timestamp2.intTime,
+      timestamp2.floatTime,
+      timestamp2.timestamp
+    ];
+    exports.schema = schema2;
+  }
+});
+
+// node_modules/yaml/dist/schema/tags.js
+var require_tags = __commonJS({
+  "node_modules/yaml/dist/schema/tags.js"(exports) {
+    "use strict";
+    var map4 = require_map();
+    var _null4 = require_null2();
+    var seq2 = require_seq();
+    var string5 = require_string();
+    var bool2 = require_bool();
+    var float2 = require_float();
+    var int3 = require_int();
+    var schema2 = require_schema();
+    var schema$1 = require_schema2();
+    var binary2 = require_binary();
+    var merge4 = require_merge();
+    var omap2 = require_omap();
+    var pairs2 = require_pairs();
+    var schema$2 = require_schema3();
+    var set2 = require_set();
+    var timestamp2 = require_timestamp();
+    var schemas = /* @__PURE__ */ new Map([
+      ["core", schema2.schema],
+      ["failsafe", [map4.map, seq2.seq, string5.string]],
+      ["json", schema$1.schema],
+      ["yaml11", schema$2.schema],
+      ["yaml-1.1", schema$2.schema]
+    ]);
+    var tagsByName = {
+      binary: binary2.binary,
+      bool: bool2.boolTag,
+      float: float2.float,
+      floatExp: float2.floatExp,
+      floatNaN: float2.floatNaN,
+      floatTime: timestamp2.floatTime,
+      int: int3.int,
+      intHex: int3.intHex,
+      intOct: int3.intOct,
+      intTime: timestamp2.intTime,
+      map: map4.map,
+      merge: merge4.merge,
+      null: _null4.nullTag,
+      omap: omap2.omap,
+      pairs: pairs2.pairs,
+      seq: seq2.seq,
+      set: set2.set,
+      timestamp: timestamp2.timestamp
+    };
+    var coreKnownTags = {
+      "tag:yaml.org,2002:binary": binary2.binary,
+      "tag:yaml.org,2002:merge": merge4.merge,
+      "tag:yaml.org,2002:omap": omap2.omap,
+      "tag:yaml.org,2002:pairs": pairs2.pairs,
+      "tag:yaml.org,2002:set": set2.set,
+      "tag:yaml.org,2002:timestamp": timestamp2.timestamp
+    };
+    function getTags(customTags, schemaName, addMergeTag) {
+      const schemaTags = schemas.get(schemaName);
+      if (schemaTags && !customTags) {
+        return addMergeTag && !schemaTags.includes(merge4.merge) ? schemaTags.concat(merge4.merge) : schemaTags.slice();
+      }
+      let tags = schemaTags;
+      if (!tags) {
+        if (Array.isArray(customTags))
+          tags = [];
+        else {
+          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
+          throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
+        }
+      }
+      if (Array.isArray(customTags)) {
+        for (const tag of customTags)
+          tags = tags.concat(tag);
+      } else if (typeof customTags === "function") {
+        tags = customTags(tags.slice());
+      }
+      if (addMergeTag)
+        tags = tags.concat(merge4.merge);
+      return tags.reduce((tags2, tag) => {
+        const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
+        if (!tagObj) {
+          const tagName = JSON.stringify(tag);
+          const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
+          throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
+        }
+        if (!tags2.includes(tagObj))
+          tags2.push(tagObj);
+        return tags2;
+      }, []);
+    }
+    exports.coreKnownTags = coreKnownTags;
+    exports.getTags = getTags;
+  }
+});
+
+// node_modules/yaml/dist/schema/Schema.js
+var require_Schema = __commonJS({
+  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var map4 = require_map();
+    var seq2 = require_seq();
+    var string5 = require_string();
+    var tags = require_tags();
+    var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+    var Schema2 = class _Schema {
+      constructor({ compat, customTags, merge: merge4, resolveKnownTags, schema: schema2, sortMapEntries, toStringDefaults }) {
+        this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
+        this.name = typeof schema2 === "string" && schema2 || "core";
+        this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
+        this.tags = tags.getTags(customTags, this.name, merge4);
+        this.toStringOptions = toStringDefaults ?? null;
+        Object.defineProperty(this, identity.MAP, { value: map4.map });
+        Object.defineProperty(this, identity.SCALAR, { value: string5.string });
+        Object.defineProperty(this, identity.SEQ, { value: seq2.seq });
+        this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
+      }
+      clone() {
+        const copy = Object.create(_Schema.prototype, Object.getOwnPropertyDescriptors(this));
+        copy.tags = this.tags.slice();
+        return copy;
+      }
+    };
+    exports.Schema = Schema2;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyDocument.js
+var require_stringifyDocument = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var stringify = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyDocument(doc, options) {
+      const lines = [];
+      let hasDirectives = options.directives === true;
+      if (options.directives !== false && doc.directives) {
+        const dir = doc.directives.toString(doc);
+        if (dir) {
+          lines.push(dir);
+          hasDirectives = true;
+        } else if (doc.directives.docStart)
+          hasDirectives = true;
+      }
+      if (hasDirectives)
+        lines.push("---");
+      const ctx = stringify.createStringifyContext(doc, options);
+      const { commentString } = ctx.options;
+      if (doc.commentBefore) {
+        if (lines.length !== 1)
+          lines.unshift("");
+        const cs = commentString(doc.commentBefore);
+        lines.unshift(stringifyComment.indentComment(cs, ""));
+      }
+      let chompKeep = false;
+      let contentComment = null;
+      if (doc.contents) {
+        if (identity.isNode(doc.contents)) {
+          if (doc.contents.spaceBefore && hasDirectives)
+            lines.push("");
+          if (doc.contents.commentBefore) {
+            const cs = commentString(doc.contents.commentBefore);
+            lines.push(stringifyComment.indentComment(cs, ""));
+          }
+          ctx.forceBlockIndent = !!doc.comment;
+          contentComment = doc.contents.comment;
+        }
+        const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
+        let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        if (contentComment)
+          body += stringifyComment.lineComment(body, "", commentString(contentComment));
+        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
+          lines[lines.length - 1] = `--- ${body}`;
+        } else
+          lines.push(body);
+      } else {
+        lines.push(stringify.stringify(doc.contents, ctx));
+      }
+      if (doc.directives?.docEnd) {
+        if (doc.comment) {
+          const cs = commentString(doc.comment);
+          if (cs.includes("\n")) {
+            lines.push("...");
+            lines.push(stringifyComment.indentComment(cs, ""));
+          } else {
+            lines.push(`... ${cs}`);
+          }
+        } else {
+          lines.push("...");
+        }
+      } else {
+        let dc = doc.comment;
+        if (dc && chompKeep)
+          dc = dc.replace(/^\n+/, "");
+        if (dc) {
+          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
+            lines.push("");
+          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+        }
+      }
+      return lines.join("\n") + "\n";
+    }
+    exports.stringifyDocument = stringifyDocument;
+  }
+});
+
+// node_modules/yaml/dist/doc/Document.js
+var require_Document = __commonJS({
+  "node_modules/yaml/dist/doc/Document.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var Collection2 = require_Collection();
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var toJS = require_toJS();
+    var Schema2 = require_Schema();
+    var stringifyDocument = require_stringifyDocument();
+    var anchors = require_anchors();
+    var applyReviver = require_applyReviver();
+    var createNode = require_createNode();
+    var directives = require_directives();
+    var Document = class _Document {
+      constructor(value2, replacer, options) {
+        this.commentBefore = null;
+        this.comment = null;
+        this.errors = [];
+        this.warnings = [];
+        Object.defineProperty(this, identity.NODE_TYPE, { value: identity.DOC });
+        let _replacer = null;
+        if (typeof replacer === "function" || Array.isArray(replacer)) {
+          _replacer = replacer;
+        } else if (options === void 0 && replacer) {
+          options = replacer;
+          replacer = void 0;
+        }
+        const opt = Object.assign({
+          intAsBigInt: false,
+          keepSourceTokens: false,
+          logLevel: "warn",
+          prettyErrors: true,
+          strict: true,
+          stringKeys: false,
+          uniqueKeys: true,
+          version: "1.2"
+        }, options);
+        this.options = opt;
+        let { version: version2 } = opt;
+        if (options?._directives) {
+          this.directives = options._directives.atDocument();
+          if (this.directives.yaml.explicit)
+            version2 = this.directives.yaml.version;
+        } else
+          this.directives = new directives.Directives({ version: version2 });
+        this.setSchema(version2, options);
+        this.contents = value2 === void 0 ? null : this.createNode(value2, _replacer, options);
+      }
+      /**
+       * Create a deep copy of this Document and its contents.
+       *
+       * Custom Node values that inherit from `Object` still refer to their original instances.
+       */
+      clone() {
+        const copy = Object.create(_Document.prototype, {
+          [identity.NODE_TYPE]: { value: identity.DOC }
+        });
+        copy.commentBefore = this.commentBefore;
+        copy.comment = this.comment;
+        copy.errors = this.errors.slice();
+        copy.warnings = this.warnings.slice();
+        copy.options = Object.assign({}, this.options);
+        if (this.directives)
+          copy.directives = this.directives.clone();
+        copy.schema = this.schema.clone();
+        copy.contents = identity.isNode(this.contents) ? this.contents.clone(copy.schema) : this.contents;
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /** Adds a value to the document. */
+      add(value2) {
+        if (assertCollection(this.contents))
+          this.contents.add(value2);
+      }
+      /** Adds a value to the document. */
+      addIn(path2, value2) {
+        if (assertCollection(this.contents))
+          this.contents.addIn(path2, value2);
+      }
+      /**
+       * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
+       *
+       * If `node` already has an anchor, `name` is ignored.
+       * Otherwise, the `node.anchor` value will be set to `name`,
+       * or if an anchor with that name is already present in the document,
+       * `name` will be used as a prefix for a new unique anchor.
+       * If `name` is undefined, the generated anchor will use 'a' as a prefix.
+       */
+      createAlias(node3, name) {
+        if (!node3.anchor) {
+          const prev = anchors.anchorNames(this);
+          node3.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
+        }
+        return new Alias.Alias(node3.anchor);
+      }
+      createNode(value2, replacer, options) {
+        let _replacer = void 0;
+        if (typeof replacer === "function") {
+          value2 = replacer.call({ "": value2 }, "", value2);
+          _replacer = replacer;
+        } else if (Array.isArray(replacer)) {
+          const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
+          const asStr = replacer.filter(keyToStr).map(String);
+          if (asStr.length > 0)
+            replacer = replacer.concat(asStr);
+          _replacer = replacer;
+        } else if (options === void 0 && replacer) {
+          options = replacer;
+          replacer = void 0;
+        }
+        const { aliasDuplicateObjects, anchorPrefix, flow: flow3, keepUndefined, onTagObj, tag } = options ?? {};
+        const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
+          this,
+          // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          anchorPrefix || "a"
+        );
+        const ctx = {
+          aliasDuplicateObjects: aliasDuplicateObjects ?? true,
+          keepUndefined: keepUndefined ?? false,
+          onAnchor,
+          onTagObj,
+          replacer: _replacer,
+          schema: this.schema,
+          sourceObjects
+        };
+        const node3 = createNode.createNode(value2, tag, ctx);
+        if (flow3 && identity.isCollection(node3))
+          node3.flow = true;
+        setAnchors();
+        return node3;
+      }
+      /**
+       * Convert a key and a value into a `Pair` using the current schema,
+       * recursively wrapping all values as `Scalar` or `Collection` nodes.
+       */
+      createPair(key, value2, options = {}) {
+        const k = this.createNode(key, null, options);
+        const v = this.createNode(value2, null, options);
+        return new Pair.Pair(k, v);
+      }
+      /**
+       * Removes a value from the document.
+       * @returns `true` if the item was found and removed.
+       */
+      delete(key) {
+        return assertCollection(this.contents) ? this.contents.delete(key) : false;
+      }
+      /**
+       * Removes a value from the document.
+       * @returns `true` if the item was found and removed.
+       */
+      deleteIn(path2) {
+        if (Collection2.isEmptyPath(path2)) {
+          if (this.contents == null)
+            return false;
+          this.contents = null;
+          return true;
+        }
+        return assertCollection(this.contents) ? this.contents.deleteIn(path2) : false;
+      }
+      /**
+       * Returns item at `key`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      get(key, keepScalar) {
+        return identity.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
+      }
+      /**
+       * Returns item at `path`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      getIn(path2, keepScalar) {
+        if (Collection2.isEmptyPath(path2))
+          return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path2, keepScalar) : void 0;
+      }
+      /**
+       * Checks if the document includes a value with the key `key`.
+       */
+      has(key) {
+        return identity.isCollection(this.contents) ? this.contents.has(key) : false;
+      }
+      /**
+       * Checks if the document includes a value at `path`.
+       */
+      hasIn(path2) {
+        if (Collection2.isEmptyPath(path2))
+          return this.contents !== void 0;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path2) : false;
+      }
+      /**
+       * Sets a value in this document. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      set(key, value2) {
+        if (this.contents == null) {
+          this.contents = Collection2.collectionFromPath(this.schema, [key], value2);
+        } else if (assertCollection(this.contents)) {
+          this.contents.set(key, value2);
+        }
+      }
+      /**
+       * Sets a value in this document. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      setIn(path2, value2) {
+        if (Collection2.isEmptyPath(path2)) {
+          this.contents = value2;
+        } else if (this.contents == null) {
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path2), value2);
+        } else if (assertCollection(this.contents)) {
+          this.contents.setIn(path2, value2);
+        }
+      }
+      /**
+       * Change the YAML version and schema used by the document.
+       * A `null` version disables support for directives, explicit tags, anchors, and aliases.
+       * It also requires the `schema` option to be given as a `Schema` instance value.
+       *
+       * Overrides all previously set schema options.
+       */
+      setSchema(version2, options = {}) {
+        if (typeof version2 === "number")
+          version2 = String(version2);
+        let opt;
+        switch (version2) {
+          case "1.1":
+            if (this.directives)
+              this.directives.yaml.version = "1.1";
+            else
+              this.directives = new directives.Directives({ version: "1.1" });
+            opt = { resolveKnownTags: false, schema: "yaml-1.1" };
+            break;
+          case "1.2":
+          case "next":
+            if (this.directives)
+              this.directives.yaml.version = version2;
+            else
+              this.directives = new directives.Directives({ version: version2 });
+            opt = { resolveKnownTags: true, schema: "core" };
+            break;
+          case null:
+            if (this.directives)
+              delete this.directives;
+            opt = null;
+            break;
+          default: {
+            const sv = JSON.stringify(version2);
+            throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
+          }
+        }
+        if (options.schema instanceof Object)
+          this.schema = options.schema;
+        else if (opt)
+          this.schema = new Schema2.Schema(Object.assign(opt, options));
+        else
+          throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
+      }
+      // json & jsonArg are only used from toJSON()
+      toJS({ json: json2, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        const ctx = {
+          anchors: /* @__PURE__ */ new Map(),
+          doc: this,
+          keep: !json2,
+          mapAsMap: mapAsMap === true,
+          mapKeyWarned: false,
+          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
+        if (typeof onAnchor === "function")
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
+        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+      }
+      /**
+       * A JSON representation of the document `contents`.
+       *
+       * @param jsonArg Used by `JSON.stringify` to indicate the array index or
+       *   property name.
+       */
+      toJSON(jsonArg, onAnchor) {
+        return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
+      }
+      /** A YAML representation of the document. */
+      toString(options = {}) {
+        if (this.errors.length > 0)
+          throw new Error("Document with errors cannot be stringified");
+        if ("indent" in options && (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
+          const s = JSON.stringify(options.indent);
+          throw new Error(`"indent" option must be a positive integer, not ${s}`);
+        }
+        return stringifyDocument.stringifyDocument(this, options);
+      }
+    };
+    function assertCollection(contents) {
+      if (identity.isCollection(contents))
+        return true;
+      throw new Error("Expected a YAML collection as document contents");
+    }
+    exports.Document = Document;
+  }
+});
+
+// node_modules/yaml/dist/errors.js
+var require_errors2 = __commonJS({
+  "node_modules/yaml/dist/errors.js"(exports) {
+    "use strict";
+    var YAMLError = class extends Error {
+      constructor(name, pos, code3, message) {
+        super();
+        this.name = name;
+        this.code = code3;
+        this.message = message;
+        this.pos = pos;
+      }
+    };
+    var YAMLParseError = class extends YAMLError {
+      constructor(pos, code3, message) {
+        super("YAMLParseError", pos, code3, message);
+      }
+    };
+    var YAMLWarning = class extends YAMLError {
+      constructor(pos, code3, message) {
+        super("YAMLWarning", pos, code3, message);
+      }
+    };
+    var prettifyError = (src, lc) => (error3) => {
+      if (error3.pos[0] === -1)
+        return;
+      error3.linePos = error3.pos.map((pos) => lc.linePos(pos));
+      const { line: line2, col } = error3.linePos[0];
+      error3.message += ` at line ${line2}, column ${col}`;
+      let ci = col - 1;
+      let lineStr = src.substring(lc.lineStarts[line2 - 1], lc.lineStarts[line2]).replace(/[\n\r]+$/, "");
+      if (ci >= 60 && lineStr.length > 80) {
+        const trimStart = Math.min(ci - 39, lineStr.length - 79);
+        lineStr = "\u2026" + lineStr.substring(trimStart);
+        ci -= trimStart - 1;
+      }
+      if (lineStr.length > 80)
+        lineStr = lineStr.substring(0, 79) + "\u2026";
+      if (line2 > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
+        let prev = src.substring(lc.lineStarts[line2 - 2], lc.lineStarts[line2 - 1]);
+        if (prev.length > 80)
+          prev = prev.substring(0, 79) + "\u2026\n";
+        lineStr = prev + lineStr;
+      }
+      if (/[^ ]/.test(lineStr)) {
+        let count2 = 1;
+        const end = error3.linePos[1];
+        if (end?.line === line2 && end.col > col) {
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+        }
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
+        error3.message += `:
+
+${lineStr}
+${pointer}
+`;
+      }
+    };
+    exports.YAMLError = YAMLError;
+    exports.YAMLParseError = YAMLParseError;
+    exports.YAMLWarning = YAMLWarning;
+    exports.prettifyError = prettifyError;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-props.js
+var require_resolve_props = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+    "use strict";
+    function resolveProps(tokens, { flow: flow3, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+      let spaceBefore = false;
+      let atNewline = startOnNewline;
+      let hasSpace = startOnNewline;
+      let comment = "";
+      let commentSep = "";
+      let hasNewline = false;
+      let reqSpace = false;
+      let tab = null;
+      let anchor2 = null;
+      let tag = null;
+      let newlineAfterProp = null;
+      let comma = null;
+      let found = null;
+      let start2 = null;
+      for (const token of tokens) {
+        if (reqSpace) {
+          if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
+            onError(token.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+          reqSpace = false;
+        }
+        if (tab) {
+          if (atNewline && token.type !== "comment" && token.type !== "newline") {
+            onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+          }
+          tab = null;
+        }
+        switch (token.type) {
+          case "space":
+            if (!flow3 && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
+              tab = token;
+            }
+            hasSpace = true;
+            break;
+          case "comment": {
+            if (!hasSpace)
+              onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+            const cb = token.source.substring(1) || " ";
+            if (!comment)
+              comment = cb;
+            else
+              comment += commentSep + cb;
+            commentSep = "";
+            atNewline = false;
+            break;
+          }
+          case "newline":
+            if (atNewline) {
+              if (comment)
+                comment += token.source;
+              else if (!found || indicator !== "seq-item-ind")
+                spaceBefore = true;
+            } else
+              commentSep += token.source;
+            atNewline = true;
+            hasNewline = true;
+            if (anchor2 || tag)
+              newlineAfterProp = token;
+            hasSpace = true;
+            break;
+          case "anchor":
+            if (anchor2)
+              onError(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
+            if (token.source.endsWith(":"))
+              onError(token.offset + token.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
+            anchor2 = token;
+            start2 ?? (start2 = token.offset);
+            atNewline = false;
+            hasSpace = false;
+            reqSpace = true;
+            break;
+          case "tag": {
+            if (tag)
+              onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
+            tag = token;
+            start2 ?? (start2 = token.offset);
+            atNewline = false;
+            hasSpace = false;
+            reqSpace = true;
+            break;
+          }
+          case indicator:
+            if (anchor2 || tag)
+              onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
+            if (found)
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow3 ?? "collection"}`);
+            found = token;
+            atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
+            hasSpace = false;
+            break;
+          case "comma":
+            if (flow3) {
+              if (comma)
+                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow3}`);
+              comma = token;
+              atNewline = false;
+              hasSpace = false;
+              break;
+            }
+          // else fallthrough
+          default:
+            onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.type} token`);
+            atNewline = false;
+            hasSpace = false;
+        }
+      }
+      const last = tokens[tokens.length - 1];
+      const end = last ? last.offset + last.source.length : offset;
+      if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
+        onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+      }
+      if (tab && (atNewline && tab.indent <= parentIndent || next?.type === "block-map" || next?.type === "block-seq"))
+        onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+      return {
+        comma,
+        found,
+        spaceBefore,
+        comment,
+        hasNewline,
+        anchor: anchor2,
+        tag,
+        newlineAfterProp,
+        end,
+        start: start2 ?? end
+      };
+    }
+    exports.resolveProps = resolveProps;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-contains-newline.js
+var require_util_contains_newline = __commonJS({
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+    "use strict";
+    function containsNewline(key) {
+      if (!key)
+        return null;
+      switch (key.type) {
+        case "alias":
+        case "scalar":
+        case "double-quoted-scalar":
+        case "single-quoted-scalar":
+          if (key.source.includes("\n"))
+            return true;
+          if (key.end) {
+            for (const st of key.end)
+              if (st.type === "newline")
+                return true;
+          }
+          return false;
+        case "flow-collection":
+          for (const it of key.items) {
+            for (const st of it.start)
+              if (st.type === "newline")
+                return true;
+            if (it.sep) {
+              for (const st of it.sep)
+                if (st.type === "newline")
+                  return true;
+            }
+            if (containsNewline(it.key) || containsNewline(it.value))
+              return true;
+          }
+          return false;
+        default:
+          return true;
+      }
+    }
+    exports.containsNewline = containsNewline;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
+var require_util_flow_indent_check = __commonJS({
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+    "use strict";
+    var utilContainsNewline = require_util_contains_newline();
+    function flowIndentCheck(indent2, fc, onError) {
+      if (fc?.type === "flow-collection") {
+        const end = fc.end[0];
+        if (end.indent === indent2 && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
+          const msg = "Flow end indicator should be more indented than parent";
+          onError(end, "BAD_INDENT", msg, true);
+        }
+      }
+    }
+    exports.flowIndentCheck = flowIndentCheck;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-map-includes.js
+var require_util_map_includes = __commonJS({
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    function mapIncludes(ctx, items2, search2) {
+      const { uniqueKeys } = ctx.options;
+      if (uniqueKeys === false)
+        return false;
+      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity.isScalar(a) && identity.isScalar(b) && a.value === b.value;
+      return items2.some((pair2) => isEqual(pair2.key, search2));
+    }
+    exports.mapIncludes = mapIncludes;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-map.js
+var require_resolve_block_map = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+    "use strict";
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var resolveProps = require_resolve_props();
+    var utilContainsNewline = require_util_contains_newline();
+    var utilFlowIndentCheck = require_util_flow_indent_check();
+    var utilMapIncludes = require_util_map_includes();
+    var startColMsg = "All mapping items must start at the same column";
+    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
+      const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
+      const map4 = new NodeClass(ctx.schema);
+      if (ctx.atRoot)
+        ctx.atRoot = false;
+      let offset = bm.offset;
+      let commentEnd = null;
+      for (const collItem of bm.items) {
+        const { start: start2, key, sep: sep2, value: value2 } = collItem;
+        const keyProps = resolveProps.resolveProps(start2, {
+          indicator: "explicit-key-ind",
+          next: key ?? sep2?.[0],
+          offset,
+          onError,
+          parentIndent: bm.indent,
+          startOnNewline: true
+        });
+        const implicitKey = !keyProps.found;
+        if (implicitKey) {
+          if (key) {
+            if (key.type === "block-seq")
+              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
+            else if ("indent" in key && key.indent !== bm.indent)
+              onError(offset, "BAD_INDENT", startColMsg);
+          }
+          if (!keyProps.anchor && !keyProps.tag && !sep2) {
+            commentEnd = keyProps.end;
+            if (keyProps.comment) {
+              if (map4.comment)
+                map4.comment += "\n" + keyProps.comment;
+              else
+                map4.comment = keyProps.comment;
+            }
+            continue;
+          }
+          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
+            onError(key ?? start2[start2.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+          }
+        } else if (keyProps.found?.indent !== bm.indent) {
+          onError(offset, "BAD_INDENT", startColMsg);
+        }
+        ctx.atKey = true;
+        const keyStart = keyProps.end;
+        const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start2, null, keyProps, onError);
+        if (ctx.schema.compat)
+          utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
+        ctx.atKey = false;
+        if (utilMapIncludes.mapIncludes(ctx, map4.items, keyNode))
+          onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+        const valueProps = resolveProps.resolveProps(sep2 ?? [], {
+          indicator: "map-value-ind",
+          next: value2,
+          offset: keyNode.range[2],
+          onError,
+          parentIndent: bm.indent,
+          startOnNewline: !key || key.type === "block-scalar"
+        });
+        offset = valueProps.end;
+        if (valueProps.found) {
+          if (implicitKey) {
+            if (value2?.type === "block-map" && !valueProps.hasNewline)
+              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
+            if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
+              onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
+          }
+          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
+          if (ctx.schema.compat)
+            utilFlowIndentCheck.flowIndentCheck(bm.indent, value2, onError);
+          offset = valueNode.range[2];
+          const pair2 = new Pair.Pair(keyNode, valueNode);
+          if (ctx.options.keepSourceTokens)
+            pair2.srcToken = collItem;
+          map4.items.push(pair2);
+        } else {
+          if (implicitKey)
+            onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
+          if (valueProps.comment) {
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
+            else
+              keyNode.comment = valueProps.comment;
+          }
+          const pair2 = new Pair.Pair(keyNode);
+          if (ctx.options.keepSourceTokens)
+            pair2.srcToken = collItem;
+          map4.items.push(pair2);
+        }
+      }
+      if (commentEnd && commentEnd < offset)
+        onError(commentEnd, "IMPOSSIBLE", "Map comment with trailing content");
+      map4.range = [bm.offset, offset, commentEnd ?? offset];
+      return map4;
+    }
+    exports.resolveBlockMap = resolveBlockMap;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-seq.js
+var require_resolve_block_seq = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+    "use strict";
+    var YAMLSeq = require_YAMLSeq();
+    var resolveProps = require_resolve_props();
+    var utilFlowIndentCheck = require_util_flow_indent_check();
+    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
+      const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
+      const seq2 = new NodeClass(ctx.schema);
+      if (ctx.atRoot)
+        ctx.atRoot = false;
+      if (ctx.atKey)
+        ctx.atKey = false;
+      let offset = bs.offset;
+      let commentEnd = null;
+      for (const { start: start2, value: value2 } of bs.items) {
+        const props = resolveProps.resolveProps(start2, {
+          indicator: "seq-item-ind",
+          next: value2,
+          offset,
+          onError,
+          parentIndent: bs.indent,
+          startOnNewline: true
+        });
+        if (!props.found) {
+          if (props.anchor || props.tag || value2) {
+            if (value2?.type === "block-seq")
+              onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
+            else
+              onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
+          } else {
+            commentEnd = props.end;
+            if (props.comment)
+              seq2.comment = props.comment;
+            continue;
+          }
+        }
+        const node3 = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, start2, null, props, onError);
+        if (ctx.schema.compat)
+          utilFlowIndentCheck.flowIndentCheck(bs.indent, value2, onError);
+        offset = node3.range[2];
+        seq2.items.push(node3);
+      }
+      seq2.range = [bs.offset, offset, commentEnd ?? offset];
+      return seq2;
+    }
+    exports.resolveBlockSeq = resolveBlockSeq;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-end.js
+var require_resolve_end = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+    "use strict";
+    function resolveEnd(end, offset, reqSpace, onError) {
+      let comment = "";
+      if (end) {
+        let hasSpace = false;
+        let sep2 = "";
+        for (const token of end) {
+          const { source, type: type2 } = token;
+          switch (type2) {
+            case "space":
+              hasSpace = true;
+              break;
+            case "comment": {
+              if (reqSpace && !hasSpace)
+                onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+              const cb = source.substring(1) || " ";
+              if (!comment)
+                comment = cb;
+              else
+                comment += sep2 + cb;
+              sep2 = "";
+              break;
+            }
+            case "newline":
+              if (comment)
+                sep2 += source;
+              hasSpace = true;
+              break;
+            default:
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${type2} at node end`);
+          }
+          offset += source.length;
+        }
+      }
+      return { comment, offset };
+    }
+    exports.resolveEnd = resolveEnd;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
+var require_resolve_flow_collection = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var resolveEnd = require_resolve_end();
+    var resolveProps = require_resolve_props();
+    var utilContainsNewline = require_util_contains_newline();
+    var utilMapIncludes = require_util_map_includes();
+    var blockMsg = "Block collections are not allowed within flow collections";
+    var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
+    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
+      const isMap2 = fc.start.source === "{";
+      const fcName = isMap2 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const coll = new NodeClass(ctx.schema);
+      coll.flow = true;
+      const atRoot = ctx.atRoot;
+      if (atRoot)
+        ctx.atRoot = false;
+      if (ctx.atKey)
+        ctx.atKey = false;
+      let offset = fc.offset + fc.start.source.length;
+      for (let i = 0; i < fc.items.length; ++i) {
+        const collItem = fc.items[i];
+        const { start: start2, key, sep: sep2, value: value2 } = collItem;
+        const props = resolveProps.resolveProps(start2, {
+          flow: fcName,
+          indicator: "explicit-key-ind",
+          next: key ?? sep2?.[0],
+          offset,
+          onError,
+          parentIndent: fc.indent,
+          startOnNewline: false
+        });
+        if (!props.found) {
+          if (!props.anchor && !props.tag && !sep2 && !value2) {
+            if (i === 0 && props.comma)
+              onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+            else if (i < fc.items.length - 1)
+              onError(props.start, "UNEXPECTED_TOKEN", `Unexpected empty item in ${fcName}`);
+            if (props.comment) {
+              if (coll.comment)
+                coll.comment += "\n" + props.comment;
+              else
+                coll.comment = props.comment;
+            }
+            offset = props.end;
+            continue;
+          }
+          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+            onError(
+              key,
+              // checked by containsNewline()
+              "MULTILINE_IMPLICIT_KEY",
+              "Implicit keys of flow sequence pairs need to be on a single line"
+            );
+        }
+        if (i === 0) {
+          if (props.comma)
+            onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+        } else {
+          if (!props.comma)
+            onError(props.start, "MISSING_CHAR", `Missing , between ${fcName} items`);
+          if (props.comment) {
+            let prevItemComment = "";
+            loop: for (const st of start2) {
+              switch (st.type) {
+                case "comma":
+                case "space":
+                  break;
+                case "comment":
+                  prevItemComment = st.source.substring(1);
+                  break loop;
+                default:
+                  break loop;
+              }
+            }
+            if (prevItemComment) {
+              let prev = coll.items[coll.items.length - 1];
+              if (identity.isPair(prev))
+                prev = prev.value ?? prev.key;
+              if (prev.comment)
+                prev.comment += "\n" + prevItemComment;
+              else
+                prev.comment = prevItemComment;
+              props.comment = props.comment.substring(prevItemComment.length + 1);
+            }
+          }
+        }
+        if (!isMap2 && !sep2 && !props.found) {
+          const valueNode = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
+          coll.items.push(valueNode);
+          offset = valueNode.range[2];
+          if (isBlock(value2))
+            onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+        } else {
+          ctx.atKey = true;
+          const keyStart = props.end;
+          const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start2, null, props, onError);
+          if (isBlock(key))
+            onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
+          ctx.atKey = false;
+          const valueProps = resolveProps.resolveProps(sep2 ?? [], {
+            flow: fcName,
+            indicator: "map-value-ind",
+            next: value2,
+            offset: keyNode.range[2],
+            onError,
+            parentIndent: fc.indent,
+            startOnNewline: false
+          });
+          if (valueProps.found) {
+            if (!isMap2 && !props.found && ctx.options.strict) {
+              if (sep2)
+                for (const st of sep2) {
+                  if (st === valueProps.found)
+                    break;
+                  if (st.type === "newline") {
+                    onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line");
+                    break;
+                  }
+                }
+              if (props.start < valueProps.found.offset - 1024)
+                onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
+            }
+          } else if (value2) {
+            if ("source" in value2 && value2.source?.[0] === ":")
+              onError(value2, "MISSING_CHAR", `Missing space after : in ${fcName}`);
+            else
+              onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
+          }
+          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
+          if (valueNode) {
+            if (isBlock(value2))
+              onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+          } else if (valueProps.comment) {
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
+            else
+              keyNode.comment = valueProps.comment;
+          }
+          const pair2 = new Pair.Pair(keyNode, valueNode);
+          if (ctx.options.keepSourceTokens)
+            pair2.srcToken = collItem;
+          if (isMap2) {
+            const map4 = coll;
+            if (utilMapIncludes.mapIncludes(ctx, map4.items, keyNode))
+              onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+            map4.items.push(pair2);
+          } else {
+            const map4 = new YAMLMap.YAMLMap(ctx.schema);
+            map4.flow = true;
+            map4.items.push(pair2);
+            const endRange = (valueNode ?? keyNode).range;
+            map4.range = [keyNode.range[0], endRange[1], endRange[2]];
+            coll.items.push(map4);
+          }
+          offset = valueNode ? valueNode.range[2] : valueProps.end;
+        }
+      }
+      const expectedEnd = isMap2 ? "}" : "]";
+      const [ce, ...ee] = fc.end;
+      let cePos = offset;
+      if (ce?.source === expectedEnd)
+        cePos = ce.offset + ce.source.length;
+      else {
+        const name = fcName[0].toUpperCase() + fcName.substring(1);
+        const msg = atRoot ? `${name} must end with a ${expectedEnd}` : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
+        onError(offset, atRoot ? "MISSING_CHAR" : "BAD_INDENT", msg);
+        if (ce && ce.source.length !== 1)
+          ee.unshift(ce);
+      }
+      if (ee.length > 0) {
+        const end = resolveEnd.resolveEnd(ee, cePos, ctx.options.strict, onError);
+        if (end.comment) {
+          if (coll.comment)
+            coll.comment += "\n" + end.comment;
+          else
+            coll.comment = end.comment;
+        }
+        coll.range = [fc.offset, cePos, end.offset];
+      } else {
+        coll.range = [fc.offset, cePos, cePos];
+      }
+      return coll;
+    }
+    exports.resolveFlowCollection = resolveFlowCollection;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-collection.js
+var require_compose_collection = __commonJS({
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var resolveBlockMap = require_resolve_block_map();
+    var resolveBlockSeq = require_resolve_block_seq();
+    var resolveFlowCollection = require_resolve_flow_collection();
+    function resolveCollection(CN, ctx, token, onError, tagName, tag) {
+      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
+      const Coll = coll.constructor;
+      if (tagName === "!" || tagName === Coll.tagName) {
+        coll.tag = Coll.tagName;
+        return coll;
+      }
+      if (tagName)
+        coll.tag = tagName;
+      return coll;
+    }
+    function composeCollection(CN, ctx, token, props, onError) {
+      const tagToken = props.tag;
+      const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
+      if (token.type === "block-seq") {
+        const { anchor: anchor2, newlineAfterProp: nl } = props;
+        const lastProp = anchor2 && tagToken ? anchor2.offset > tagToken.offset ? anchor2 : tagToken : anchor2 ?? tagToken;
+        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
+          const message = "Missing newline after block sequence props";
+          onError(lastProp, "MISSING_CHAR", message);
+        }
+      }
+      const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
+      if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
+        return resolveCollection(CN, ctx, token, onError, tagName);
+      }
+      let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
+      if (!tag) {
+        const kt = ctx.schema.knownTags[tagName];
+        if (kt?.collection === expType) {
+          ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
+          tag = kt;
+        } else {
+          if (kt) {
+            onError(tagToken, "BAD_COLLECTION_TYPE", `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? "scalar"}`, true);
+          } else {
+            onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, true);
+          }
+          return resolveCollection(CN, ctx, token, onError, tagName);
+        }
+      }
+      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
+      const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
+      const node3 = identity.isNode(res) ? res : new Scalar.Scalar(res);
+      node3.range = coll.range;
+      node3.tag = tagName;
+      if (tag?.format)
+        node3.format = tag.format;
+      return node3;
+    }
+    exports.composeCollection = composeCollection;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
+var require_resolve_block_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    function resolveBlockScalar(ctx, scalar, onError) {
+      const start2 = scalar.offset;
+      const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+      if (!header)
+        return { value: "", type: null, comment: "", range: [start2, start2, start2] };
+      const type2 = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+      const lines = scalar.source ? splitLines(scalar.source) : [];
+      let chompStart = lines.length;
+      for (let i = lines.length - 1; i >= 0; --i) {
+        const content3 = lines[i][1];
+        if (content3 === "" || content3 === "\r")
+          chompStart = i;
+        else
+          break;
+      }
+      if (chompStart === 0) {
+        const value3 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        let end2 = start2 + header.length;
+        if (scalar.source)
+          end2 += scalar.source.length;
+        return { value: value3, type: type2, comment: header.comment, range: [start2, end2, end2] };
+      }
+      let trimIndent = scalar.indent + header.indent;
+      let offset = scalar.offset + header.length;
+      let contentStart = 0;
+      for (let i = 0; i < chompStart; ++i) {
+        const [indent2, content3] = lines[i];
+        if (content3 === "" || content3 === "\r") {
+          if (header.indent === 0 && indent2.length > trimIndent)
+            trimIndent = indent2.length;
+        } else {
+          if (indent2.length < trimIndent) {
+            const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
+            onError(offset + indent2.length, "MISSING_CHAR", message);
+          }
+          if (header.indent === 0)
+            trimIndent = indent2.length;
+          contentStart = i;
+          if (trimIndent === 0 && !ctx.atRoot) {
+            const message = "Block scalar values in collections must be indented";
+            onError(offset, "BAD_INDENT", message);
+          }
+          break;
+        }
+        offset += indent2.length + content3.length + 1;
+      }
+      for (let i = lines.length - 1; i >= chompStart; --i) {
+        if (lines[i][0].length > trimIndent)
+          chompStart = i + 1;
+      }
+      let value2 = "";
+      let sep2 = "";
+      let prevMoreIndented = false;
+      for (let i = 0; i < contentStart; ++i)
+        value2 += lines[i][0].slice(trimIndent) + "\n";
+      for (let i = contentStart; i < chompStart; ++i) {
+        let [indent2, content3] = lines[i];
+        offset += indent2.length + content3.length + 1;
+        const crlf = content3[content3.length - 1] === "\r";
+        if (crlf)
+          content3 = content3.slice(0, -1);
+        if (content3 && indent2.length < trimIndent) {
+          const src = header.indent ? "explicit indentation indicator" : "first line";
+          const message = `Block scalar lines must not be less indented than their ${src}`;
+          onError(offset - content3.length - (crlf ? 2 : 1), "BAD_INDENT", message);
+          indent2 = "";
+        }
+        if (type2 === Scalar.Scalar.BLOCK_LITERAL) {
+          value2 += sep2 + indent2.slice(trimIndent) + content3;
+          sep2 = "\n";
+        } else if (indent2.length > trimIndent || content3[0] === "	") {
+          if (sep2 === " ")
+            sep2 = "\n";
+          else if (!prevMoreIndented && sep2 === "\n")
+            sep2 = "\n\n";
+          value2 += sep2 + indent2.slice(trimIndent) + content3;
+          sep2 = "\n";
+          prevMoreIndented = true;
+        } else if (content3 === "") {
+          if (sep2 === "\n")
+            value2 += "\n";
+          else
+            sep2 = "\n";
+        } else {
+          value2 += sep2 + content3;
+          sep2 = " ";
+          prevMoreIndented = false;
+        }
+      }
+      switch (header.chomp) {
+        case "-":
+          break;
+        case "+":
+          for (let i = chompStart; i < lines.length; ++i)
+            value2 += "\n" + lines[i][0].slice(trimIndent);
+          if (value2[value2.length - 1] !== "\n")
+            value2 += "\n";
+          break;
+        default:
+          value2 += "\n";
+      }
+      const end = start2 + header.length + scalar.source.length;
+      return { value: value2, type: type2, comment: header.comment, range: [start2, end, end] };
+    }
+    function parseBlockScalarHeader({ offset, props }, strict, onError) {
+      if (props[0].type !== "block-scalar-header") {
+        onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
+        return null;
+      }
+      const { source } = props[0];
+      const mode = source[0];
+      let indent2 = 0;
+      let chomp = "";
+      let error3 = -1;
+      for (let i = 1; i < source.length; ++i) {
+        const ch = source[i];
+        if (!chomp && (ch === "-" || ch === "+"))
+          chomp = ch;
+        else {
+          const n = Number(ch);
+          if (!indent2 && n)
+            indent2 = n;
+          else if (error3 === -1)
+            error3 = offset + i;
+        }
+      }
+      if (error3 !== -1)
+        onError(error3, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+      let hasSpace = false;
+      let comment = "";
+      let length = source.length;
+      for (let i = 1; i < props.length; ++i) {
+        const token = props[i];
+        switch (token.type) {
+          case "space":
+            hasSpace = true;
+          // fallthrough
+          case "newline":
+            length += token.source.length;
+            break;
+          case "comment":
+            if (strict && !hasSpace) {
+              const message = "Comments must be separated from other tokens by white space characters";
+              onError(token, "MISSING_CHAR", message);
+            }
+            length += token.source.length;
+            comment = token.source.substring(1);
+            break;
+          case "error":
+            onError(token, "UNEXPECTED_TOKEN", token.message);
+            length += token.source.length;
+            break;
+          /* istanbul ignore next should not happen */
+          default: {
+            const message = `Unexpected token in block scalar header: ${token.type}`;
+            onError(token, "UNEXPECTED_TOKEN", message);
+            const ts = token.source;
+            if (ts && typeof ts === "string")
+              length += ts.length;
+          }
+        }
+      }
+      return { mode, indent: indent2, chomp, comment, length };
+    }
+    function splitLines(source) {
+      const split = source.split(/\n( *)/);
+      const first = split[0];
+      const m = first.match(/^( *)/);
+      const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
+      const lines = [line0];
+      for (let i = 1; i < split.length; i += 2)
+        lines.push([split[i], split[i + 1]]);
+      return lines;
+    }
+    exports.resolveBlockScalar = resolveBlockScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+var require_resolve_flow_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var resolveEnd = require_resolve_end();
+    function resolveFlowScalar(scalar, strict, onError) {
+      const { offset, type: type2, source, end } = scalar;
+      let _type;
+      let value2;
+      const _onError = (rel, code3, msg) => onError(offset + rel, code3, msg);
+      switch (type2) {
+        case "scalar":
+          _type = Scalar.Scalar.PLAIN;
+          value2 = plainValue(source, _onError);
+          break;
+        case "single-quoted-scalar":
+          _type = Scalar.Scalar.QUOTE_SINGLE;
+          value2 = singleQuotedValue(source, _onError);
+          break;
+        case "double-quoted-scalar":
+          _type = Scalar.Scalar.QUOTE_DOUBLE;
+          value2 = doubleQuotedValue(source, _onError);
+          break;
+        /* istanbul ignore next should not happen */
+        default:
+          onError(scalar, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type2}`);
+          return {
+            value: "",
+            type: null,
+            comment: "",
+            range: [offset, offset + source.length, offset + source.length]
+          };
+      }
+      const valueEnd = offset + source.length;
+      const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
+      return {
+        value: value2,
+        type: _type,
+        comment: re.comment,
+        range: [offset, valueEnd, re.offset]
+      };
+    }
+    function plainValue(source, onError) {
+      let badChar = "";
+      switch (source[0]) {
+        /* istanbul ignore next should not happen */
+        case "	":
+          badChar = "a tab character";
+          break;
+        case ",":
+          badChar = "flow indicator character ,";
+          break;
+        case "%":
+          badChar = "directive indicator character %";
+          break;
+        case "|":
+        case ">": {
+          badChar = `block scalar indicator ${source[0]}`;
+          break;
+        }
+        case "@":
+        case "`": {
+          badChar = `reserved character ${source[0]}`;
+          break;
+        }
+      }
+      if (badChar)
+        onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
+      return unfoldLines(source);
+    }
+    function singleQuotedValue(source, onError) {
+      if (source[source.length - 1] !== "'" || source.length === 1)
+        onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
+      return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
+    }
+    function unfoldLines(source) {
+      const line2 = /(.*?)\r?\n/sy;
+      let match = line2.exec(source);
+      if (!match)
+        return source;
+      let trimEnd, trimBoth;
+      try {
+        trimEnd = new RegExp("(?<![ 	])[ 	]+$");
+        trimBoth = new RegExp("^[ 	]+|(?<![ 	])[ 	]+$", "g");
+      } catch {
+        trimEnd = /[ \t]+$/;
+        trimBoth = /^[ \t]+|[ \t]+$/g;
+      }
+      let res = match[1].replace(trimEnd, "");
+      let sep2 = " ";
+      let pos = line2.lastIndex;
+      while (match = line2.exec(source)) {
+        const lm = match[1].replace(trimBoth, "");
+        if (lm === "") {
+          if (sep2 === "\n")
+            res += sep2;
+          else
+            sep2 = "\n";
+        } else {
+          res += sep2 + lm;
+          sep2 = " ";
+        }
+        pos = line2.lastIndex;
+      }
+      const last = /[ \t]*(.*)/sy;
+      last.lastIndex = pos;
+      match = last.exec(source);
+      return res + sep2 + (match?.[1] ?? "");
+    }
+    function doubleQuotedValue(source, onError) {
+      let res = "";
+      for (let i = 1; i < source.length - 1; ++i) {
+        const ch = source[i];
+        if (ch === "\r" && source[i + 1] === "\n")
+          continue;
+        if (ch === "\n") {
+          const { fold, offset } = foldNewline(source, i);
+          res += fold;
+          i = offset;
+        } else if (ch === "\\") {
+          let next = source[++i];
+          const cc = escapeCodes[next];
+          if (cc)
+            res += cc;
+          else if (next === "\n") {
+            next = source[i + 1];
+            while (next === " " || next === "	")
+              next = source[++i + 1];
+          } else if (next === "\r" && source[i + 1] === "\n") {
+            next = source[++i + 1];
+            while (next === " " || next === "	")
+              next = source[++i + 1];
+          } else if (next === "x" || next === "u" || next === "U") {
+            const length = next === "x" ? 2 : next === "u" ? 4 : 8;
+            res += parseCharCode(source, i + 1, length, onError);
+            i += length;
+          } else {
+            const raw = source.substr(i - 1, 2);
+            onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+            res += raw;
+          }
+        } else if (ch === " " || ch === "	") {
+          const wsStart = i;
+          let next = source[i + 1];
+          while (next === " " || next === "	")
+            next = source[++i + 1];
+          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
+            res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
+        } else {
+          res += ch;
+        }
+      }
+      if (source[source.length - 1] !== '"' || source.length === 1)
+        onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
+      return res;
+    }
+    function foldNewline(source, offset) {
+      let fold = "";
+      let ch = source[offset + 1];
+      while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
+        if (ch === "\r" && source[offset + 2] !== "\n")
+          break;
+        if (ch === "\n")
+          fold += "\n";
+        offset += 1;
+        ch = source[offset + 1];
+      }
+      if (!fold)
+        fold = " ";
+      return { fold, offset };
+    }
+    var escapeCodes = {
+      "0": "\0",
+      // null character
+      a: "\x07",
+      // bell character
+      b: "\b",
+      // backspace
+      e: "\x1B",
+      // escape character
+      f: "\f",
+      // form feed
+      n: "\n",
+      // line feed
+      r: "\r",
+      // carriage return
+      t: "	",
+      // horizontal tab
+      v: "\v",
+      // vertical tab
+      N: "\x85",
+      // Unicode next line
+      _: "\xA0",
+      // Unicode non-breaking space
+      L: "\u2028",
+      // Unicode line separator
+      P: "\u2029",
+      // Unicode paragraph separator
+      " ": " ",
+      '"': '"',
+      "/": "/",
+      "\\": "\\",
+      "	": "	"
+    };
+    function parseCharCode(source, offset, length, onError) {
+      const cc = source.substr(offset, length);
+      const ok3 = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
+      const code3 = ok3 ? parseInt(cc, 16) : NaN;
+      try {
+        return String.fromCodePoint(code3);
+      } catch {
+        const raw = source.substr(offset - 2, length + 2);
+        onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+        return raw;
+      }
+    }
+    exports.resolveFlowScalar = resolveFlowScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-scalar.js
+var require_compose_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var resolveBlockScalar = require_resolve_block_scalar();
+    var resolveFlowScalar = require_resolve_flow_scalar();
+    function composeScalar(ctx, token, tagToken, onError) {
+      const { value: value2, type: type2, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
+      let tag;
+      if (ctx.options.stringKeys && ctx.atKey) {
+        tag = ctx.schema[identity.SCALAR];
+      } else if (tagName)
+        tag = findScalarTagByName(ctx.schema, value2, tagName, tagToken, onError);
+      else if (token.type === "scalar")
+        tag = findScalarTagByTest(ctx, value2, token, onError);
+      else
+        tag = ctx.schema[identity.SCALAR];
+      let scalar;
+      try {
+        const res = tag.resolve(value2, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
+      } catch (error3) {
+        const msg = error3 instanceof Error ? error3.message : String(error3);
+        onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
+        scalar = new Scalar.Scalar(value2);
+      }
+      scalar.range = range;
+      scalar.source = value2;
+      if (type2)
+        scalar.type = type2;
+      if (tagName)
+        scalar.tag = tagName;
+      if (tag.format)
+        scalar.format = tag.format;
+      if (comment)
+        scalar.comment = comment;
+      return scalar;
+    }
+    function findScalarTagByName(schema2, value2, tagName, tagToken, onError) {
+      if (tagName === "!")
+        return schema2[identity.SCALAR];
+      const matchWithTest = [];
+      for (const tag of schema2.tags) {
+        if (!tag.collection && tag.tag === tagName) {
+          if (tag.default && tag.test)
+            matchWithTest.push(tag);
+          else
+            return tag;
+        }
+      }
+      for (const tag of matchWithTest)
+        if (tag.test?.test(value2))
+          return tag;
+      const kt = schema2.knownTags[tagName];
+      if (kt && !kt.collection) {
+        schema2.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
+        return kt;
+      }
+      onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
+      return schema2[identity.SCALAR];
+    }
+    function findScalarTagByTest({ atKey, directives, schema: schema2 }, value2, token, onError) {
+      const tag = schema2.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value2)) || schema2[identity.SCALAR];
+      if (schema2.compat) {
+        const compat = schema2.compat.find((tag2) => tag2.default && tag2.test?.test(value2)) ?? schema2[identity.SCALAR];
+        if (tag.tag !== compat.tag) {
+          const ts = directives.tagString(tag.tag);
+          const cs = directives.tagString(compat.tag);
+          const msg = `Value may be parsed as either ${ts} or ${cs}`;
+          onError(token, "TAG_RESOLVE_FAILED", msg, true);
+        }
+      }
+      return tag;
+    }
+    exports.composeScalar = composeScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+var require_util_empty_scalar_position = __commonJS({
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+    "use strict";
+    function emptyScalarPosition(offset, before, pos) {
+      if (before) {
+        pos ?? (pos = before.length);
+        for (let i = pos - 1; i >= 0; --i) {
+          let st = before[i];
+          switch (st.type) {
+            case "space":
+            case "comment":
+            case "newline":
+              offset -= st.source.length;
+              continue;
+          }
+          st = before[++i];
+          while (st?.type === "space") {
+            offset += st.source.length;
+            st = before[++i];
+          }
+          break;
+        }
+      }
+      return offset;
+    }
+    exports.emptyScalarPosition = emptyScalarPosition;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-node.js
+var require_compose_node = __commonJS({
+  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var identity = require_identity();
+    var composeCollection = require_compose_collection();
+    var composeScalar = require_compose_scalar();
+    var resolveEnd = require_resolve_end();
+    var utilEmptyScalarPosition = require_util_empty_scalar_position();
+    var CN = { composeNode, composeEmptyNode };
+    function composeNode(ctx, token, props, onError) {
+      const atKey = ctx.atKey;
+      const { spaceBefore, comment, anchor: anchor2, tag } = props;
+      let node3;
+      let isSrcToken = true;
+      switch (token.type) {
+        case "alias":
+          node3 = composeAlias(ctx, token, onError);
+          if (anchor2 || tag)
+            onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
+          break;
+        case "scalar":
+        case "single-quoted-scalar":
+        case "double-quoted-scalar":
+        case "block-scalar":
+          node3 = composeScalar.composeScalar(ctx, token, tag, onError);
+          if (anchor2)
+            node3.anchor = anchor2.source.substring(1);
+          break;
+        case "block-map":
+        case "block-seq":
+        case "flow-collection":
+          try {
+            node3 = composeCollection.composeCollection(CN, ctx, token, props, onError);
+            if (anchor2)
+              node3.anchor = anchor2.source.substring(1);
+          } catch (error3) {
+            const message = error3 instanceof Error ? error3.message : String(error3);
+            onError(token, "RESOURCE_EXHAUSTION", message);
+          }
+          break;
+        default: {
+          const message = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
+          onError(token, "UNEXPECTED_TOKEN", message);
+          isSrcToken = false;
+        }
+      }
+      node3 ?? (node3 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
+      if (anchor2 && node3.anchor === "")
+        onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
+      if (atKey && ctx.options.stringKeys && (!identity.isScalar(node3) || typeof node3.value !== "string" || node3.tag && node3.tag !== "tag:yaml.org,2002:str")) {
+        const msg = "With stringKeys, all keys must be strings";
+        onError(tag ?? token, "NON_STRING_KEY", msg);
+      }
+      if (spaceBefore)
+        node3.spaceBefore = true;
+      if (comment) {
+        if (token.type === "scalar" && token.source === "")
+          node3.comment = comment;
+        else
+          node3.commentBefore = comment;
+      }
+      if (ctx.options.keepSourceTokens && isSrcToken)
+        node3.srcToken = token;
+      return node3;
+    }
+    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor: anchor2, tag, end }, onError) {
+      const token = {
+        type: "scalar",
+        offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
+        indent: -1,
+        source: ""
+      };
+      const node3 = composeScalar.composeScalar(ctx, token, tag, onError);
+      if (anchor2) {
+        node3.anchor = anchor2.source.substring(1);
+        if (node3.anchor === "")
+          onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
+      }
+      if (spaceBefore)
+        node3.spaceBefore = true;
+      if (comment) {
+        node3.comment = comment;
+        node3.range[2] = end;
+      }
+      return node3;
+    }
+    function composeAlias({ options }, { offset, source, end }, onError) {
+      const alias = new Alias.Alias(source.substring(1));
+      if (alias.source === "")
+        onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
+      if (alias.source.endsWith(":"))
+        onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
+      const valueEnd = offset + source.length;
+      const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
+      alias.range = [offset, valueEnd, re.offset];
+      if (re.comment)
+        alias.comment = re.comment;
+      return alias;
+    }
+    exports.composeEmptyNode = composeEmptyNode;
+    exports.composeNode = composeNode;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-doc.js
+var require_compose_doc = __commonJS({
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+    "use strict";
+    var Document = require_Document();
+    var composeNode = require_compose_node();
+    var resolveEnd = require_resolve_end();
+    var resolveProps = require_resolve_props();
+    function composeDoc(options, directives, { offset, start: start2, value: value2, end }, onError) {
+      const opts = Object.assign({ _directives: directives }, options);
+      const doc = new Document.Document(void 0, opts);
+      const ctx = {
+        atKey: false,
+        atRoot: true,
+        directives: doc.directives,
+        options: doc.options,
+        schema: doc.schema
+      };
+      const props = resolveProps.resolveProps(start2, {
+        indicator: "doc-start",
+        next: value2 ?? end?.[0],
+        offset,
+        onError,
+        parentIndent: 0,
+        startOnNewline: true
+      });
+      if (props.found) {
+        doc.directives.docStart = true;
+        if (value2 && (value2.type === "block-map" || value2.type === "block-seq") && !props.hasNewline)
+          onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
+      }
+      doc.contents = value2 ? composeNode.composeNode(ctx, value2, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start2, null, props, onError);
+      const contentEnd = doc.contents.range[2];
+      const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
+      if (re.comment)
+        doc.comment = re.comment;
+      doc.range = [offset, contentEnd, re.offset];
+      return doc;
+    }
+    exports.composeDoc = composeDoc;
+  }
+});
+
+// node_modules/yaml/dist/compose/composer.js
+var require_composer = __commonJS({
+  "node_modules/yaml/dist/compose/composer.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    var directives = require_directives();
+    var Document = require_Document();
+    var errors = require_errors2();
+    var identity = require_identity();
+    var composeDoc = require_compose_doc();
+    var resolveEnd = require_resolve_end();
+    function getErrorPos(src) {
+      if (typeof src === "number")
+        return [src, src + 1];
+      if (Array.isArray(src))
+        return src.length === 2 ? src : [src[0], src[1]];
+      const { offset, source } = src;
+      return [offset, offset + (typeof source === "string" ? source.length : 1)];
+    }
+    function parsePrelude(prelude) {
+      let comment = "";
+      let atComment = false;
+      let afterEmptyLine = false;
+      for (let i = 0; i < prelude.length; ++i) {
+        const source = prelude[i];
+        switch (source[0]) {
+          case "#":
+            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
+            atComment = true;
+            afterEmptyLine = false;
+            break;
+          case "%":
+            if (prelude[i + 1]?.[0] !== "#")
+              i += 1;
+            atComment = false;
+            break;
+          default:
+            if (!atComment)
+              afterEmptyLine = true;
+            atComment = false;
+        }
+      }
+      return { comment, afterEmptyLine };
+    }
+    var Composer = class {
+      constructor(options = {}) {
+        this.doc = null;
+        this.atDirectives = false;
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+        this.onError = (source, code3, message, warning2) => {
+          const pos = getErrorPos(source);
+          if (warning2)
+            this.warnings.push(new errors.YAMLWarning(pos, code3, message));
+          else
+            this.errors.push(new errors.YAMLParseError(pos, code3, message));
+        };
+        this.directives = new directives.Directives({ version: options.version || "1.2" });
+        this.options = options;
+      }
+      decorate(doc, afterDoc) {
+        const { comment, afterEmptyLine } = parsePrelude(this.prelude);
+        if (comment) {
+          const dc = doc.contents;
+          if (afterDoc) {
+            doc.comment = doc.comment ? `${doc.comment}
+${comment}` : comment;
+          } else if (afterEmptyLine || doc.directives.docStart || !dc) {
+            doc.commentBefore = comment;
+          } else if (identity.isCollection(dc) && !dc.flow && dc.items.length > 0) {
+            let it = dc.items[0];
+            if (identity.isPair(it))
+              it = it.key;
+            const cb = it.commentBefore;
+            it.commentBefore = cb ? `${comment}
+${cb}` : comment;
+          } else {
+            const cb = dc.commentBefore;
+            dc.commentBefore = cb ? `${comment}
+${cb}` : comment;
+          }
+        }
+        if (afterDoc) {
+          for (let i = 0; i < this.errors.length; ++i)
+            doc.errors.push(this.errors[i]);
+          for (let i = 0; i < this.warnings.length; ++i)
+            doc.warnings.push(this.warnings[i]);
+        } else {
+          doc.errors = this.errors;
+          doc.warnings = this.warnings;
+        }
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+      }
+      /**
+       * Current stream status information.
+       *
+       * Mostly useful at the end of input for an empty stream.
+       */
+      streamInfo() {
+        return {
+          comment: parsePrelude(this.prelude).comment,
+          directives: this.directives,
+          errors: this.errors,
+          warnings: this.warnings
+        };
+      }
+      /**
+       * Compose tokens into documents.
+       *
+       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+       */
+      *compose(tokens, forceDoc = false, endOffset = -1) {
+        for (const token of tokens)
+          yield* this.next(token);
+        yield* this.end(forceDoc, endOffset);
+      }
+      /** Advance the composer by one CST token. */
+      *next(token) {
+        if (node_process.env.LOG_STREAM)
+          console.dir(token, { depth: null });
+        switch (token.type) {
+          case "directive":
+            this.directives.add(token.source, (offset, message, warning2) => {
+              const pos = getErrorPos(token);
+              pos[0] += offset;
+              this.onError(pos, "BAD_DIRECTIVE", message, warning2);
+            });
+            this.prelude.push(token.source);
+            this.atDirectives = true;
+            break;
+          case "document": {
+            const doc = composeDoc.composeDoc(this.options, this.directives, token, this.onError);
+            if (this.atDirectives && !doc.directives.docStart)
+              this.onError(token, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
+            this.decorate(doc, false);
+            if (this.doc)
+              yield this.doc;
+            this.doc = doc;
+            this.atDirectives = false;
+            break;
+          }
+          case "byte-order-mark":
+          case "space":
+            break;
+          case "comment":
+          case "newline":
+            this.prelude.push(token.source);
+            break;
+          case "error": {
+            const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
+            const error3 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            if (this.atDirectives || !this.doc)
+              this.errors.push(error3);
+            else
+              this.doc.errors.push(error3);
+            break;
+          }
+          case "doc-end": {
+            if (!this.doc) {
+              const msg = "Unexpected doc-end without preceding document";
+              this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg));
+              break;
+            }
+            this.doc.directives.docEnd = true;
+            const end = resolveEnd.resolveEnd(token.end, token.offset + token.source.length, this.doc.options.strict, this.onError);
+            this.decorate(this.doc, true);
+            if (end.comment) {
+              const dc = this.doc.comment;
+              this.doc.comment = dc ? `${dc}
+${end.comment}` : end.comment;
+            }
+            this.doc.range[2] = end.offset;
+            break;
+          }
+          default:
+            this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", `Unsupported token ${token.type}`));
+        }
+      }
+      /**
+       * Call at end of input to yield any remaining document.
+       *
+       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+       */
+      *end(forceDoc = false, endOffset = -1) {
+        if (this.doc) {
+          this.decorate(this.doc, true);
+          yield this.doc;
+          this.doc = null;
+        } else if (forceDoc) {
+          const opts = Object.assign({ _directives: this.directives }, this.options);
+          const doc = new Document.Document(void 0, opts);
+          if (this.atDirectives)
+            this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
+          doc.range = [0, endOffset, endOffset];
+          this.decorate(doc, false);
+          yield doc;
+        }
+      }
+    };
+    exports.Composer = Composer;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-scalar.js
+var require_cst_scalar = __commonJS({
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+    "use strict";
+    var resolveBlockScalar = require_resolve_block_scalar();
+    var resolveFlowScalar = require_resolve_flow_scalar();
+    var errors = require_errors2();
+    var stringifyString = require_stringifyString();
+    function resolveAsScalar(token, strict = true, onError) {
+      if (token) {
+        const _onError = (pos, code3, message) => {
+          const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
+          if (onError)
+            onError(offset, code3, message);
+          else
+            throw new errors.YAMLParseError([offset, offset + 1], code3, message);
+        };
+        switch (token.type) {
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return resolveFlowScalar.resolveFlowScalar(token, strict, _onError);
+          case "block-scalar":
+            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token, _onError);
+        }
+      }
+      return null;
+    }
+    function createScalarToken(value2, context) {
+      const { implicitKey = false, indent: indent2, inFlow = false, offset = -1, type: type2 = "PLAIN" } = context;
+      const source = stringifyString.stringifyString({ type: type2, value: value2 }, {
+        implicitKey,
+        indent: indent2 > 0 ? " ".repeat(indent2) : "",
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+      });
+      const end = context.end ?? [
+        { type: "newline", offset: -1, indent: indent2, source: "\n" }
+      ];
+      switch (source[0]) {
+        case "|":
+        case ">": {
+          const he = source.indexOf("\n");
+          const head = source.substring(0, he);
+          const body = source.substring(he + 1) + "\n";
+          const props = [
+            { type: "block-scalar-header", offset, indent: indent2, source: head }
+          ];
+          if (!addEndtoBlockProps(props, end))
+            props.push({ type: "newline", offset: -1, indent: indent2, source: "\n" });
+          return { type: "block-scalar", offset, indent: indent2, props, source: body };
+        }
+        case '"':
+          return { type: "double-quoted-scalar", offset, indent: indent2, source, end };
+        case "'":
+          return { type: "single-quoted-scalar", offset, indent: indent2, source, end };
+        default:
+          return { type: "scalar", offset, indent: indent2, source, end };
+      }
+    }
+    function setScalarValue(token, value2, context = {}) {
+      let { afterKey = false, implicitKey = false, inFlow = false, type: type2 } = context;
+      let indent2 = "indent" in token ? token.indent : null;
+      if (afterKey && typeof indent2 === "number")
+        indent2 += 2;
+      if (!type2)
+        switch (token.type) {
+          case "single-quoted-scalar":
+            type2 = "QUOTE_SINGLE";
+            break;
+          case "double-quoted-scalar":
+            type2 = "QUOTE_DOUBLE";
+            break;
+          case "block-scalar": {
+            const header = token.props[0];
+            if (header.type !== "block-scalar-header")
+              throw new Error("Invalid block scalar header");
+            type2 = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
+            break;
+          }
+          default:
+            type2 = "PLAIN";
+        }
+      const source = stringifyString.stringifyString({ type: type2, value: value2 }, {
+        implicitKey: implicitKey || indent2 === null,
+        indent: indent2 !== null && indent2 > 0 ? " ".repeat(indent2) : "",
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+      });
+      switch (source[0]) {
+        case "|":
+        case ">":
+          setBlockScalarValue(token, source);
+          break;
+        case '"':
+          setFlowScalarValue(token, source, "double-quoted-scalar");
+          break;
+        case "'":
+          setFlowScalarValue(token, source, "single-quoted-scalar");
+          break;
+        default:
+          setFlowScalarValue(token, source, "scalar");
+      }
+    }
+    function setBlockScalarValue(token, source) {
+      const he = source.indexOf("\n");
+      const head = source.substring(0, he);
+      const body = source.substring(he + 1) + "\n";
+      if (token.type === "block-scalar") {
+        const header = token.props[0];
+        if (header.type !== "block-scalar-header")
+          throw new Error("Invalid block scalar header");
+        header.source = head;
+        token.source = body;
+      } else {
+        const { offset } = token;
+        const indent2 = "indent" in token ? token.indent : -1;
+        const props = [
+          { type: "block-scalar-header", offset, indent: indent2, source: head }
+        ];
+        if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
+          props.push({ type: "newline", offset: -1, indent: indent2, source: "\n" });
+        for (const key of Object.keys(token))
+          if (key !== "type" && key !== "offset")
+            delete token[key];
+        Object.assign(token, { type: "block-scalar", indent: indent2, props, source: body });
+      }
+    }
+    function addEndtoBlockProps(props, end) {
+      if (end)
+        for (const st of end)
+          switch (st.type) {
+            case "space":
+            case "comment":
+              props.push(st);
+              break;
+            case "newline":
+              props.push(st);
+              return true;
+          }
+      return false;
+    }
+    function setFlowScalarValue(token, source, type2) {
+      switch (token.type) {
+        case "scalar":
+        case "double-quoted-scalar":
+        case "single-quoted-scalar":
+          token.type = type2;
+          token.source = source;
+          break;
+        case "block-scalar": {
+          const end = token.props.slice(1);
+          let oa = source.length;
+          if (token.props[0].type === "block-scalar-header")
+            oa -= token.props[0].source.length;
+          for (const tok of end)
+            tok.offset += oa;
+          delete token.props;
+          Object.assign(token, { type: type2, source, end });
+          break;
+        }
+        case "block-map":
+        case "block-seq": {
+          const offset = token.offset + source.length;
+          const nl = { type: "newline", offset, indent: token.indent, source: "\n" };
+          delete token.items;
+          Object.assign(token, { type: type2, source, end: [nl] });
+          break;
+        }
+        default: {
+          const indent2 = "indent" in token ? token.indent : -1;
+          const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
+          for (const key of Object.keys(token))
+            if (key !== "type" && key !== "offset")
+              delete token[key];
+          Object.assign(token, { type: type2, indent: indent2, source, end });
+        }
+      }
+    }
+    exports.createScalarToken = createScalarToken;
+    exports.resolveAsScalar = resolveAsScalar;
+    exports.setScalarValue = setScalarValue;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-stringify.js
+var require_cst_stringify = __commonJS({
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+    "use strict";
+    var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    function stringifyToken(token) {
+      switch (token.type) {
+        case "block-scalar": {
+          let res = "";
+          for (const tok of token.props)
+            res += stringifyToken(tok);
+          return res + token.source;
+        }
+        case "block-map":
+        case "block-seq": {
+          let res = "";
+          for (const item of token.items)
+            res += stringifyItem(item);
+          return res;
+        }
+        case "flow-collection": {
+          let res = token.start.source;
+          for (const item of token.items)
+            res += stringifyItem(item);
+          for (const st of token.end)
+            res += st.source;
+          return res;
+        }
+        case "document": {
+          let res = stringifyItem(token);
+          if (token.end)
+            for (const st of token.end)
+              res += st.source;
+          return res;
+        }
+        default: {
+          let res = token.source;
+          if ("end" in token && token.end)
+            for (const st of token.end)
+              res += st.source;
+          return res;
+        }
+      }
+    }
+    function stringifyItem({ start: start2, key, sep: sep2, value: value2 }) {
+      let res = "";
+      for (const st of start2)
+        res += st.source;
+      if (key)
+        res += stringifyToken(key);
+      if (sep2)
+        for (const st of sep2)
+          res += st.source;
+      if (value2)
+        res += stringifyToken(value2);
+      return res;
+    }
+    exports.stringify = stringify;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-visit.js
+var require_cst_visit = __commonJS({
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+    "use strict";
+    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var SKIP2 = /* @__PURE__ */ Symbol("skip children");
+    var REMOVE = /* @__PURE__ */ Symbol("remove item");
+    function visit2(cst, visitor) {
+      if ("type" in cst && cst.type === "document")
+        cst = { start: cst.start, value: cst.value };
+      _visit(Object.freeze([]), cst, visitor);
+    }
+    visit2.BREAK = BREAK;
+    visit2.SKIP = SKIP2;
+    visit2.REMOVE = REMOVE;
+    visit2.itemAtPath = (cst, path2) => {
+      let item = cst;
+      for (const [field, index2] of path2) {
+        const tok = item?.[field];
+        if (tok && "items" in tok) {
+          item = tok.items[index2];
+        } else
+          return void 0;
+      }
+      return item;
+    };
+    visit2.parentCollection = (cst, path2) => {
+      const parent = visit2.itemAtPath(cst, path2.slice(0, -1));
+      const field = path2[path2.length - 1][0];
+      const coll = parent?.[field];
+      if (coll && "items" in coll)
+        return coll;
+      throw new Error("Parent collection not found");
+    };
+    function _visit(path2, item, visitor) {
+      let ctrl = visitor(item, path2);
+      if (typeof ctrl === "symbol")
+        return ctrl;
+      for (const field of ["key", "value"]) {
+        const token = item[field];
+        if (token && "items" in token) {
+          for (let i = 0; i < token.items.length; ++i) {
+            const ci = _visit(Object.freeze(path2.concat([[field, i]])), token.items[i], visitor);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              token.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+          if (typeof ctrl === "function" && field === "key")
+            ctrl = ctrl(item, path2);
+        }
+      }
+      return typeof ctrl === "function" ? ctrl(item, path2) : ctrl;
+    }
+    exports.visit = visit2;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst.js
+var require_cst = __commonJS({
+  "node_modules/yaml/dist/parse/cst.js"(exports) {
+    "use strict";
+    var cstScalar = require_cst_scalar();
+    var cstStringify = require_cst_stringify();
+    var cstVisit = require_cst_visit();
+    var BOM = "\uFEFF";
+    var DOCUMENT = "";
+    var FLOW_END = "";
+    var SCALAR = "";
+    var isCollection = (token) => !!token && "items" in token;
+    var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    function prettyToken(token) {
+      switch (token) {
+        case BOM:
+          return "<BOM>";
+        case DOCUMENT:
+          return "<DOC>";
+        case FLOW_END:
+          return "<FLOW_END>";
+        case SCALAR:
+          return "<SCALAR>";
+        default:
+          return JSON.stringify(token);
+      }
+    }
+    function tokenType(source) {
+      switch (source) {
+        case BOM:
+          return "byte-order-mark";
+        case DOCUMENT:
+          return "doc-mode";
+        case FLOW_END:
+          return "flow-error-end";
+        case SCALAR:
+          return "scalar";
+        case "---":
+          return "doc-start";
+        case "...":
+          return "doc-end";
+        case "":
+        case "\n":
+        case "\r\n":
+          return "newline";
+        case "-":
+          return "seq-item-ind";
+        case "?":
+          return "explicit-key-ind";
+        case ":":
+          return "map-value-ind";
+        case "{":
+          return "flow-map-start";
+        case "}":
+          return "flow-map-end";
+        case "[":
+          return "flow-seq-start";
+        case "]":
+          return "flow-seq-end";
+        case ",":
+          return "comma";
+      }
+      switch (source[0]) {
+        case " ":
+        case "	":
+          return "space";
+        case "#":
+          return "comment";
+        case "%":
+          return "directive-line";
+        case "*":
+          return "alias";
+        case "&":
+          return "anchor";
+        case "!":
+          return "tag";
+        case "'":
+          return "single-quoted-scalar";
+        case '"':
+          return "double-quoted-scalar";
+        case "|":
+        case ">":
+          return "block-scalar-header";
+      }
+      return null;
+    }
+    exports.createScalarToken = cstScalar.createScalarToken;
+    exports.resolveAsScalar = cstScalar.resolveAsScalar;
+    exports.setScalarValue = cstScalar.setScalarValue;
+    exports.stringify = cstStringify.stringify;
+    exports.visit = cstVisit.visit;
+    exports.BOM = BOM;
+    exports.DOCUMENT = DOCUMENT;
+    exports.FLOW_END = FLOW_END;
+    exports.SCALAR = SCALAR;
+    exports.isCollection = isCollection;
+    exports.isScalar = isScalar2;
+    exports.prettyToken = prettyToken;
+    exports.tokenType = tokenType;
+  }
+});
+
+// node_modules/yaml/dist/parse/lexer.js
+var require_lexer = __commonJS({
+  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+    "use strict";
+    var cst = require_cst();
+    function isEmpty(ch) {
+      switch (ch) {
+        case void 0:
+        case " ":
+        case "\n":
+        case "\r":
+        case "	":
+          return true;
+        default:
+          return false;
+      }
+    }
+    var hexDigits = new Set("0123456789ABCDEFabcdef");
+    var tagChars = new Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()");
+    var flowIndicatorChars = new Set(",[]{}");
+    var invalidAnchorChars = new Set(" ,[]{}\n\r	");
+    var isNotAnchorChar = (ch) => !ch || invalidAnchorChars.has(ch);
+    var Lexer = class {
+      constructor() {
+        this.atEnd = false;
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        this.buffer = "";
+        this.flowKey = false;
+        this.flowLevel = 0;
+        this.indentNext = 0;
+        this.indentValue = 0;
+        this.lineEndPos = null;
+        this.next = null;
+        this.pos = 0;
+      }
+      /**
+       * Generate YAML tokens from the `source` string. If `incomplete`,
+       * a part of the last line may be left as a buffer for the next call.
+       *
+       * @returns A generator of lexical tokens
+       */
+      *lex(source, incomplete = false) {
+        if (source) {
+          if (typeof source !== "string")
+            throw TypeError("source is not a string");
+          this.buffer = this.buffer ? this.buffer + source : source;
+          this.lineEndPos = null;
+        }
+        this.atEnd = !incomplete;
+        let next = this.next ?? "stream";
+        while (next && (incomplete || this.hasChars(1)))
+          next = yield* this.parseNext(next);
+      }
+      atLineEnd() {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (ch === " " || ch === "	")
+          ch = this.buffer[++i];
+        if (!ch || ch === "#" || ch === "\n")
+          return true;
+        if (ch === "\r")
+          return this.buffer[i + 1] === "\n";
+        return false;
+      }
+      charAt(n) {
+        return this.buffer[this.pos + n];
+      }
+      continueScalar(offset) {
+        let ch = this.buffer[offset];
+        if (this.indentNext > 0) {
+          let indent2 = 0;
+          while (ch === " ")
+            ch = this.buffer[++indent2 + offset];
+          if (ch === "\r") {
+            const next = this.buffer[indent2 + offset + 1];
+            if (next === "\n" || !next && !this.atEnd)
+              return offset + indent2 + 1;
+          }
+          return ch === "\n" || indent2 >= this.indentNext || !ch && !this.atEnd ? offset + indent2 : -1;
+        }
+        if (ch === "-" || ch === ".") {
+          const dt = this.buffer.substr(offset, 3);
+          if ((dt === "---" || dt === "...") && isEmpty(this.buffer[offset + 3]))
+            return -1;
+        }
+        return offset;
+      }
+      getLine() {
+        let end = this.lineEndPos;
+        if (typeof end !== "number" || end !== -1 && end < this.pos) {
+          end = this.buffer.indexOf("\n", this.pos);
+          this.lineEndPos = end;
+        }
+        if (end === -1)
+          return this.atEnd ? this.buffer.substring(this.pos) : null;
+        if (this.buffer[end - 1] === "\r")
+          end -= 1;
+        return this.buffer.substring(this.pos, end);
+      }
+      hasChars(n) {
+        return this.pos + n <= this.buffer.length;
+      }
+      setNext(state) {
+        this.buffer = this.buffer.substring(this.pos);
+        this.pos = 0;
+        this.lineEndPos = null;
+        this.next = state;
+        return null;
+      }
+      peek(n) {
+        return this.buffer.substr(this.pos, n);
+      }
+      *parseNext(next) {
+        switch (next) {
+          case "stream":
+            return yield* this.parseStream();
+          case "line-start":
+            return yield* this.parseLineStart();
+          case "block-start":
+            return yield* this.parseBlockStart();
+          case "doc":
+            return yield* this.parseDocument();
+          case "flow":
+            return yield* this.parseFlowCollection();
+          case "quoted-scalar":
+            return yield* this.parseQuotedScalar();
+          case "block-scalar":
+            return yield* this.parseBlockScalar();
+          case "plain-scalar":
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseStream() {
+        let line2 = this.getLine();
+        if (line2 === null)
+          return this.setNext("stream");
+        if (line2[0] === cst.BOM) {
+          yield* this.pushCount(1);
+          line2 = line2.substring(1);
+        }
+        if (line2[0] === "%") {
+          let dirEnd = line2.length;
+          let cs = line2.indexOf("#");
+          while (cs !== -1) {
+            const ch = line2[cs - 1];
+            if (ch === " " || ch === "	") {
+              dirEnd = cs - 1;
+              break;
+            } else {
+              cs = line2.indexOf("#", cs + 1);
+            }
+          }
+          while (true) {
+            const ch = line2[dirEnd - 1];
+            if (ch === " " || ch === "	")
+              dirEnd -= 1;
+            else
+              break;
+          }
+          const n = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
+          yield* this.pushCount(line2.length - n);
+          this.pushNewline();
+          return "stream";
+        }
+        if (this.atLineEnd()) {
+          const sp = yield* this.pushSpaces(true);
+          yield* this.pushCount(line2.length - sp);
+          yield* this.pushNewline();
+          return "stream";
+        }
+        yield cst.DOCUMENT;
+        return yield* this.parseLineStart();
+      }
+      *parseLineStart() {
+        const ch = this.charAt(0);
+        if (!ch && !this.atEnd)
+          return this.setNext("line-start");
+        if (ch === "-" || ch === ".") {
+          if (!this.atEnd && !this.hasChars(4))
+            return this.setNext("line-start");
+          const s = this.peek(3);
+          if ((s === "---" || s === "...") && isEmpty(this.charAt(3))) {
+            yield* this.pushCount(3);
+            this.indentValue = 0;
+            this.indentNext = 0;
+            return s === "---" ? "doc" : "stream";
+          }
+        }
+        this.indentValue = yield* this.pushSpaces(false);
+        if (this.indentNext > this.indentValue && !isEmpty(this.charAt(1)))
+          this.indentNext = this.indentValue;
+        return yield* this.parseBlockStart();
+      }
+      *parseBlockStart() {
+        const [ch0, ch1] = this.peek(2);
+        if (!ch1 && !this.atEnd)
+          return this.setNext("block-start");
+        if ((ch0 === "-" || ch0 === "?" || ch0 === ":") && isEmpty(ch1)) {
+          const n = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
+          this.indentNext = this.indentValue + 1;
+          this.indentValue += n;
+          return "block-start";
+        }
+        return "doc";
+      }
+      *parseDocument() {
+        yield* this.pushSpaces(true);
+        const line2 = this.getLine();
+        if (line2 === null)
+          return this.setNext("doc");
+        let n = yield* this.pushIndicators();
+        switch (line2[n]) {
+          case "#":
+            yield* this.pushCount(line2.length - n);
+          // fallthrough
+          case void 0:
+            yield* this.pushNewline();
+            return yield* this.parseLineStart();
+          case "{":
+          case "[":
+            yield* this.pushCount(1);
+            this.flowKey = false;
+            this.flowLevel = 1;
+            return "flow";
+          case "}":
+          case "]":
+            yield* this.pushCount(1);
+            return "doc";
+          case "*":
+            yield* this.pushUntil(isNotAnchorChar);
+            return "doc";
+          case '"':
+          case "'":
+            return yield* this.parseQuotedScalar();
+          case "|":
+          case ">":
+            n += yield* this.parseBlockScalarHeader();
+            n += yield* this.pushSpaces(true);
+            yield* this.pushCount(line2.length - n);
+            yield* this.pushNewline();
+            return yield* this.parseBlockScalar();
+          default:
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseFlowCollection() {
+        let nl, sp;
+        let indent2 = -1;
+        do {
+          nl = yield* this.pushNewline();
+          if (nl > 0) {
+            sp = yield* this.pushSpaces(false);
+            this.indentValue = indent2 = sp;
+          } else {
+            sp = 0;
+          }
+          sp += yield* this.pushSpaces(true);
+        } while (nl + sp > 0);
+        const line2 = this.getLine();
+        if (line2 === null)
+          return this.setNext("flow");
+        if (indent2 !== -1 && indent2 < this.indentNext && line2[0] !== "#" || indent2 === 0 && (line2.startsWith("---") || line2.startsWith("...")) && isEmpty(line2[3])) {
+          const atFlowEndMarker = indent2 === this.indentNext - 1 && this.flowLevel === 1 && (line2[0] === "]" || line2[0] === "}");
+          if (!atFlowEndMarker) {
+            this.flowLevel = 0;
+            yield cst.FLOW_END;
+            return yield* this.parseLineStart();
+          }
+        }
+        let n = 0;
+        while (line2[n] === ",") {
+          n += yield* this.pushCount(1);
+          n += yield* this.pushSpaces(true);
+          this.flowKey = false;
+        }
+        n += yield* this.pushIndicators();
+        switch (line2[n]) {
+          case void 0:
+            return "flow";
+          case "#":
+            yield* this.pushCount(line2.length - n);
+            return "flow";
+          case "{":
+          case "[":
+            yield* this.pushCount(1);
+            this.flowKey = false;
+            this.flowLevel += 1;
+            return "flow";
+          case "}":
+          case "]":
+            yield* this.pushCount(1);
+            this.flowKey = true;
+            this.flowLevel -= 1;
+            return this.flowLevel ? "flow" : "doc";
+          case "*":
+            yield* this.pushUntil(isNotAnchorChar);
+            return "flow";
+          case '"':
+          case "'":
+            this.flowKey = true;
+            return yield* this.parseQuotedScalar();
+          case ":": {
+            const next = this.charAt(1);
+            if (this.flowKey || isEmpty(next) || next === ",") {
+              this.flowKey = false;
+              yield* this.pushCount(1);
+              yield* this.pushSpaces(true);
+              return "flow";
+            }
+          }
+          // fallthrough
+          default:
+            this.flowKey = false;
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseQuotedScalar() {
+        const quote2 = this.charAt(0);
+        let end = this.buffer.indexOf(quote2, this.pos + 1);
+        if (quote2 === "'") {
+          while (end !== -1 && this.buffer[end + 1] === "'")
+            end = this.buffer.indexOf("'", end + 2);
+        } else {
+          while (end !== -1) {
+            let n = 0;
+            while (this.buffer[end - 1 - n] === "\\")
+              n += 1;
+            if (n % 2 === 0)
+              break;
+            end = this.buffer.indexOf('"', end + 1);
+          }
+        }
+        const qb = this.buffer.substring(0, end);
+        let nl = qb.indexOf("\n", this.pos);
+        if (nl !== -1) {
+          while (nl !== -1) {
+            const cs = this.continueScalar(nl + 1);
+            if (cs === -1)
+              break;
+            nl = qb.indexOf("\n", cs);
+          }
+          if (nl !== -1) {
+            end = nl - (qb[nl - 1] === "\r" ? 2 : 1);
+          }
+        }
+        if (end === -1) {
+          if (!this.atEnd)
+            return this.setNext("quoted-scalar");
+          end = this.buffer.length;
+        }
+        yield* this.pushToIndex(end + 1, false);
+        return this.flowLevel ? "flow" : "doc";
+      }
+      *parseBlockScalarHeader() {
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        let i = this.pos;
+        while (true) {
+          const ch = this.buffer[++i];
+          if (ch === "+")
+            this.blockScalarKeep = true;
+          else if (ch > "0" && ch <= "9")
+            this.blockScalarIndent = Number(ch) - 1;
+          else if (ch !== "-")
+            break;
+        }
+        return yield* this.pushUntil((ch) => isEmpty(ch) || ch === "#");
+      }
+      *parseBlockScalar() {
+        let nl = this.pos - 1;
+        let indent2 = 0;
+        let ch;
+        loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
+          switch (ch) {
+            case " ":
+              indent2 += 1;
+              break;
+            case "\n":
+              nl = i2;
+              indent2 = 0;
+              break;
+            case "\r": {
+              const next = this.buffer[i2 + 1];
+              if (!next && !this.atEnd)
+                return this.setNext("block-scalar");
+              if (next === "\n")
+                break;
+            }
+            // fallthrough
+            default:
+              break loop;
+          }
+        }
+        if (!ch && !this.atEnd)
+          return this.setNext("block-scalar");
+        if (indent2 >= this.indentNext) {
+          if (this.blockScalarIndent === -1)
+            this.indentNext = indent2;
+          else {
+            this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
+          }
+          do {
+            const cs = this.continueScalar(nl + 1);
+            if (cs === -1)
+              break;
+            nl = this.buffer.indexOf("\n", cs);
+          } while (nl !== -1);
+          if (nl === -1) {
+            if (!this.atEnd)
+              return this.setNext("block-scalar");
+            nl = this.buffer.length;
+          }
+        }
+        let i = nl + 1;
+        ch = this.buffer[i];
+        while (ch === " ")
+          ch = this.buffer[++i];
+        if (ch === "	") {
+          while (ch === "	" || ch === " " || ch === "\r" || ch === "\n")
+            ch = this.buffer[++i];
+          nl = i - 1;
+        } else if (!this.blockScalarKeep) {
+          do {
+            let i2 = nl - 1;
+            let ch2 = this.buffer[i2];
+            if (ch2 === "\r")
+              ch2 = this.buffer[--i2];
+            const lastChar = i2;
+            while (ch2 === " ")
+              ch2 = this.buffer[--i2];
+            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent2 > lastChar)
+              nl = i2;
+            else
+              break;
+          } while (true);
+        }
+        yield cst.SCALAR;
+        yield* this.pushToIndex(nl + 1, true);
+        return yield* this.parseLineStart();
+      }
+      *parsePlainScalar() {
+        const inFlow = this.flowLevel > 0;
+        let end = this.pos - 1;
+        let i = this.pos - 1;
+        let ch;
+        while (ch = this.buffer[++i]) {
+          if (ch === ":") {
+            const next = this.buffer[i + 1];
+            if (isEmpty(next) || inFlow && flowIndicatorChars.has(next))
+              break;
+            end = i;
+          } else if (isEmpty(ch)) {
+            let next = this.buffer[i + 1];
+            if (ch === "\r") {
+              if (next === "\n") {
+                i += 1;
+                ch = "\n";
+                next = this.buffer[i + 1];
+              } else
+                end = i;
+            }
+            if (next === "#" || inFlow && flowIndicatorChars.has(next))
+              break;
+            if (ch === "\n") {
+              const cs = this.continueScalar(i + 1);
+              if (cs === -1)
+                break;
+              i = Math.max(i, cs - 2);
+            }
+          } else {
+            if (inFlow && flowIndicatorChars.has(ch))
+              break;
+            end = i;
+          }
+        }
+        if (!ch && !this.atEnd)
+          return this.setNext("plain-scalar");
+        yield cst.SCALAR;
+        yield* this.pushToIndex(end + 1, true);
+        return inFlow ? "flow" : "doc";
+      }
+      *pushCount(n) {
+        if (n > 0) {
+          yield this.buffer.substr(this.pos, n);
+          this.pos += n;
+          return n;
+        }
+        return 0;
+      }
+      *pushToIndex(i, allowEmpty) {
+        const s = this.buffer.slice(this.pos, i);
+        if (s) {
+          yield s;
+          this.pos += s.length;
+          return s.length;
+        } else if (allowEmpty)
+          yield "";
+        return 0;
+      }
+      *pushIndicators() {
+        let n = 0;
+        loop: while (true) {
+          switch (this.charAt(0)) {
+            case "!":
+              n += yield* this.pushTag();
+              n += yield* this.pushSpaces(true);
+              continue loop;
+            case "&":
+              n += yield* this.pushUntil(isNotAnchorChar);
+              n += yield* this.pushSpaces(true);
+              continue loop;
+            case "-":
+            // this is an error
+            case "?":
+            // this is an error outside flow collections
+            case ":": {
+              const inFlow = this.flowLevel > 0;
+              const ch1 = this.charAt(1);
+              if (isEmpty(ch1) || inFlow && flowIndicatorChars.has(ch1)) {
+                if (!inFlow)
+                  this.indentNext = this.indentValue + 1;
+                else if (this.flowKey)
+                  this.flowKey = false;
+                n += yield* this.pushCount(1);
+                n += yield* this.pushSpaces(true);
+                continue loop;
+              }
+            }
+          }
+          break loop;
+        }
+        return n;
+      }
+      *pushTag() {
+        if (this.charAt(1) === "<") {
+          let i = this.pos + 2;
+          let ch = this.buffer[i];
+          while (!isEmpty(ch) && ch !== ">")
+            ch = this.buffer[++i];
+          return yield* this.pushToIndex(ch === ">" ? i + 1 : i, false);
+        } else {
+          let i = this.pos + 1;
+          let ch = this.buffer[i];
+          while (ch) {
+            if (tagChars.has(ch))
+              ch = this.buffer[++i];
+            else if (ch === "%" && hexDigits.has(this.buffer[i + 1]) && hexDigits.has(this.buffer[i + 2])) {
+              ch = this.buffer[i += 3];
+            } else
+              break;
+          }
+          return yield* this.pushToIndex(i, false);
+        }
+      }
+      *pushNewline() {
+        const ch = this.buffer[this.pos];
+        if (ch === "\n")
+          return yield* this.pushCount(1);
+        else if (ch === "\r" && this.charAt(1) === "\n")
+          return yield* this.pushCount(2);
+        else
+          return 0;
+      }
+      *pushSpaces(allowTabs) {
+        let i = this.pos - 1;
+        let ch;
+        do {
+          ch = this.buffer[++i];
+        } while (ch === " " || allowTabs && ch === "	");
+        const n = i - this.pos;
+        if (n > 0) {
+          yield this.buffer.substr(this.pos, n);
+          this.pos = i;
+        }
+        return n;
+      }
+      *pushUntil(test) {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (!test(ch))
+          ch = this.buffer[++i];
+        return yield* this.pushToIndex(i, false);
+      }
+    };
+    exports.Lexer = Lexer;
+  }
+});
+
+// node_modules/yaml/dist/parse/line-counter.js
+var require_line_counter = __commonJS({
+  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+    "use strict";
+    var LineCounter2 = class {
+      constructor() {
+        this.lineStarts = [];
+        this.addNewLine = (offset) => this.lineStarts.push(offset);
+        this.linePos = (offset) => {
+          let low = 0;
+          let high = this.lineStarts.length;
+          while (low < high) {
+            const mid = low + high >> 1;
+            if (this.lineStarts[mid] < offset)
+              low = mid + 1;
+            else
+              high = mid;
+          }
+          if (this.lineStarts[low] === offset)
+            return { line: low + 1, col: 1 };
+          if (low === 0)
+            return { line: 0, col: offset };
+          const start2 = this.lineStarts[low - 1];
+          return { line: low, col: offset - start2 + 1 };
+        };
+      }
+    };
+    exports.LineCounter = LineCounter2;
+  }
+});
+
+// node_modules/yaml/dist/parse/parser.js
+var require_parser = __commonJS({
+  "node_modules/yaml/dist/parse/parser.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    var cst = require_cst();
+    var lexer = require_lexer();
+    function includesToken(list3, type2) {
+      for (let i = 0; i < list3.length; ++i)
+        if (list3[i].type === type2)
+          return true;
+      return false;
+    }
+    function findNonEmptyIndex(list3) {
+      for (let i = 0; i < list3.length; ++i) {
+        switch (list3[i].type) {
+          case "space":
+          case "comment":
+          case "newline":
+            break;
+          default:
+            return i;
+        }
+      }
+      return -1;
+    }
+    function isFlowToken(token) {
+      switch (token?.type) {
+        case "alias":
+        case "scalar":
+        case "single-quoted-scalar":
+        case "double-quoted-scalar":
+        case "flow-collection":
+          return true;
+        default:
+          return false;
+      }
+    }
+    function getPrevProps(parent) {
+      switch (parent.type) {
+        case "document":
+          return parent.start;
+        case "block-map": {
+          const it = parent.items[parent.items.length - 1];
+          return it.sep ?? it.start;
+        }
+        case "block-seq":
+          return parent.items[parent.items.length - 1].start;
+        /* istanbul ignore next should not happen */
+        default:
+          return [];
+      }
+    }
+    function getFirstKeyStartProps(prev) {
+      if (prev.length === 0)
+        return [];
+      let i = prev.length;
+      loop: while (--i >= 0) {
+        switch (prev[i].type) {
+          case "doc-start":
+          case "explicit-key-ind":
+          case "map-value-ind":
+          case "seq-item-ind":
+          case "newline":
+            break loop;
+        }
+      }
+      while (prev[++i]?.type === "space") {
+      }
+      return prev.splice(i, prev.length);
+    }
+    function arrayPushArray(target, source) {
+      if (source.length < 1e5)
+        Array.prototype.push.apply(target, source);
+      else
+        for (let i = 0; i < source.length; ++i)
+          target.push(source[i]);
+    }
+    function fixFlowSeqItems(fc) {
+      if (fc.start.type === "flow-seq-start") {
+        for (const it of fc.items) {
+          if (it.sep && !it.value && !includesToken(it.start, "explicit-key-ind") && !includesToken(it.sep, "map-value-ind")) {
+            if (it.key)
+              it.value = it.key;
+            delete it.key;
+            if (isFlowToken(it.value)) {
+              if (it.value.end)
+                arrayPushArray(it.value.end, it.sep);
+              else
+                it.value.end = it.sep;
+            } else
+              arrayPushArray(it.start, it.sep);
+            delete it.sep;
+          }
+        }
+      }
+    }
+    var Parser = class {
+      /**
+       * @param onNewLine - If defined, called separately with the start position of
+       *   each new line (in `parse()`, including the start of input).
+       */
+      constructor(onNewLine) {
+        this.atNewLine = true;
+        this.atScalar = false;
+        this.indent = 0;
+        this.offset = 0;
+        this.onKeyLine = false;
+        this.stack = [];
+        this.source = "";
+        this.type = "";
+        this.lexer = new lexer.Lexer();
+        this.onNewLine = onNewLine;
+      }
+      /**
+       * Parse `source` as a YAML stream.
+       * If `incomplete`, a part of the last line may be left as a buffer for the next call.
+       *
+       * Errors are not thrown, but yielded as `{ type: 'error', message }` tokens.
+       *
+       * @returns A generator of tokens representing each directive, document, and other structure.
+       */
+      *parse(source, incomplete = false) {
+        if (this.onNewLine && this.offset === 0)
+          this.onNewLine(0);
+        for (const lexeme of this.lexer.lex(source, incomplete))
+          yield* this.next(lexeme);
+        if (!incomplete)
+          yield* this.end();
+      }
+      /**
+       * Advance the parser by the `source` of one lexical token.
+       */
+      *next(source) {
+        this.source = source;
+        if (node_process.env.LOG_TOKENS)
+          console.log("|", cst.prettyToken(source));
+        if (this.atScalar) {
+          this.atScalar = false;
+          yield* this.step();
+          this.offset += source.length;
+          return;
+        }
+        const type2 = cst.tokenType(source);
+        if (!type2) {
+          const message = `Not a YAML token: ${source}`;
+          yield* this.pop({ type: "error", offset: this.offset, message, source });
+          this.offset += source.length;
+        } else if (type2 === "scalar") {
+          this.atNewLine = false;
+          this.atScalar = true;
+          this.type = "scalar";
+        } else {
+          this.type = type2;
+          yield* this.step();
+          switch (type2) {
+            case "newline":
+              this.atNewLine = true;
+              this.indent = 0;
+              if (this.onNewLine)
+                this.onNewLine(this.offset + source.length);
+              break;
+            case "space":
+              if (this.atNewLine && source[0] === " ")
+                this.indent += source.length;
+              break;
+            case "explicit-key-ind":
+            case "map-value-ind":
+            case "seq-item-ind":
+              if (this.atNewLine)
+                this.indent += source.length;
+              break;
+            case "doc-mode":
+            case "flow-error-end":
+              return;
+            default:
+              this.atNewLine = false;
+          }
+          this.offset += source.length;
+        }
+      }
+      /** Call at end of input to push out any remaining constructions */
+      *end() {
+        while (this.stack.length > 0)
+          yield* this.pop();
+      }
+      get sourceToken() {
+        const st = {
+          type: this.type,
+          offset: this.offset,
+          indent: this.indent,
+          source: this.source
+        };
+        return st;
+      }
+      *step() {
+        const top = this.peek(1);
+        if (this.type === "doc-end" && top?.type !== "doc-end") {
+          while (this.stack.length > 0)
+            yield* this.pop();
+          this.stack.push({
+            type: "doc-end",
+            offset: this.offset,
+            source: this.source
+          });
+          return;
+        }
+        if (!top)
+          return yield* this.stream();
+        switch (top.type) {
+          case "document":
+            return yield* this.document(top);
+          case "alias":
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return yield* this.scalar(top);
+          case "block-scalar":
+            return yield* this.blockScalar(top);
+          case "block-map":
+            return yield* this.blockMap(top);
+          case "block-seq":
+            return yield* this.blockSequence(top);
+          case "flow-collection":
+            return yield* this.flowCollection(top);
+          case "doc-end":
+            return yield* this.documentEnd(top);
+        }
+        yield* this.pop();
+      }
+      peek(n) {
+        return this.stack[this.stack.length - n];
+      }
+      *pop(error3) {
+        const token = error3 ?? this.stack.pop();
+        if (!token) {
+          const message = "Tried to pop an empty stack";
+          yield { type: "error", offset: this.offset, source: "", message };
+        } else if (this.stack.length === 0) {
+          yield token;
+        } else {
+          const top = this.peek(1);
+          if (token.type === "block-scalar") {
+            token.indent = "indent" in top ? top.indent : 0;
+          } else if (token.type === "flow-collection" && top.type === "document") {
+            token.indent = 0;
+          }
+          if (token.type === "flow-collection")
+            fixFlowSeqItems(token);
+          switch (top.type) {
+            case "document":
+              top.value = token;
+              break;
+            case "block-scalar":
+              top.props.push(token);
+              break;
+            case "block-map": {
+              const it = top.items[top.items.length - 1];
+              if (it.value) {
+                top.items.push({ start: [], key: token, sep: [] });
+                this.onKeyLine = true;
+                return;
+              } else if (it.sep) {
+                it.value = token;
+              } else {
+                Object.assign(it, { key: token, sep: [] });
+                this.onKeyLine = !it.explicitKey;
+                return;
+              }
+              break;
+            }
+            case "block-seq": {
+              const it = top.items[top.items.length - 1];
+              if (it.value)
+                top.items.push({ start: [], value: token });
+              else
+                it.value = token;
+              break;
+            }
+            case "flow-collection": {
+              const it = top.items[top.items.length - 1];
+              if (!it || it.value)
+                top.items.push({ start: [], key: token, sep: [] });
+              else if (it.sep)
+                it.value = token;
+              else
+                Object.assign(it, { key: token, sep: [] });
+              return;
+            }
+            /* istanbul ignore next should not happen */
+            default:
+              yield* this.pop();
+              yield* this.pop(token);
+          }
+          if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token.type === "block-map" || token.type === "block-seq")) {
+            const last = token.items[token.items.length - 1];
+            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token.indent))) {
+              if (top.type === "document")
+                top.end = last.start;
+              else
+                top.items.push({ start: last.start });
+              token.items.splice(-1, 1);
+            }
+          }
+        }
+      }
+      *stream() {
+        switch (this.type) {
+          case "directive-line":
+            yield { type: "directive", offset: this.offset, source: this.source };
+            return;
+          case "byte-order-mark":
+          case "space":
+          case "comment":
+          case "newline":
+            yield this.sourceToken;
+            return;
+          case "doc-mode":
+          case "doc-start": {
+            const doc = {
+              type: "document",
+              offset: this.offset,
+              start: []
+            };
+            if (this.type === "doc-start")
+              doc.start.push(this.sourceToken);
+            this.stack.push(doc);
+            return;
+          }
+        }
+        yield {
+          type: "error",
+          offset: this.offset,
+          message: `Unexpected ${this.type} token in YAML stream`,
+          source: this.source
+        };
+      }
+      *document(doc) {
+        if (doc.value)
+          return yield* this.lineEnd(doc);
+        switch (this.type) {
+          case "doc-start": {
+            if (findNonEmptyIndex(doc.start) !== -1) {
+              yield* this.pop();
+              yield* this.step();
+            } else
+              doc.start.push(this.sourceToken);
+            return;
+          }
+          case "anchor":
+          case "tag":
+          case "space":
+          case "comment":
+          case "newline":
+            doc.start.push(this.sourceToken);
+            return;
+        }
+        const bv = this.startBlockValue(doc);
+        if (bv)
+          this.stack.push(bv);
+        else {
+          yield {
+            type: "error",
+            offset: this.offset,
+            message: `Unexpected ${this.type} token in YAML document`,
+            source: this.source
+          };
+        }
+      }
+      *scalar(scalar) {
+        if (this.type === "map-value-ind") {
+          const prev = getPrevProps(this.peek(2));
+          const start2 = getFirstKeyStartProps(prev);
+          let sep2;
+          if (scalar.end) {
+            sep2 = scalar.end;
+            sep2.push(this.sourceToken);
+            delete scalar.end;
+          } else
+            sep2 = [this.sourceToken];
+          const map4 = {
+            type: "block-map",
+            offset: scalar.offset,
+            indent: scalar.indent,
+            items: [{ start: start2, key: scalar, sep: sep2 }]
+          };
+          this.onKeyLine = true;
+          this.stack[this.stack.length - 1] = map4;
+        } else
+          yield* this.lineEnd(scalar);
+      }
+      *blockScalar(scalar) {
+        switch (this.type) {
+          case "space":
+          case "comment":
+          case "newline":
+            scalar.props.push(this.sourceToken);
+            return;
+          case "scalar":
+            scalar.source = this.source;
+            this.atNewLine = true;
+            this.indent = 0;
+            if (this.onNewLine) {
+              let nl = this.source.indexOf("\n") + 1;
+              while (nl !== 0) {
+                this.onNewLine(this.offset + nl);
+                nl = this.source.indexOf("\n", nl) + 1;
+              }
+            }
+            yield* this.pop();
+            break;
+          /* istanbul ignore next should not happen */
+          default:
+            yield* this.pop();
+            yield* this.step();
+        }
+      }
+      *blockMap(map4) {
+        const it = map4.items[map4.items.length - 1];
+        switch (this.type) {
+          case "newline":
+            this.onKeyLine = false;
+            if (it.value) {
+              const end = "end" in it.value ? it.value.end : void 0;
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
+                end?.push(this.sourceToken);
+              else
+                map4.items.push({ start: [this.sourceToken] });
+            } else if (it.sep) {
+              it.sep.push(this.sourceToken);
+            } else {
+              it.start.push(this.sourceToken);
+            }
+            return;
+          case "space":
+          case "comment":
+            if (it.value) {
+              map4.items.push({ start: [this.sourceToken] });
+            } else if (it.sep) {
+              it.sep.push(this.sourceToken);
+            } else {
+              if (this.atIndentedComment(it.start, map4.indent)) {
+                const prev = map4.items[map4.items.length - 2];
+                const end = prev?.value?.end;
+                if (Array.isArray(end)) {
+                  arrayPushArray(end, it.start);
+                  end.push(this.sourceToken);
+                  map4.items.pop();
+                  return;
+                }
+              }
+              it.start.push(this.sourceToken);
+            }
+            return;
+        }
+        if (this.indent >= map4.indent) {
+          const atMapIndent = !this.onKeyLine && this.indent === map4.indent;
+          const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
+          let start2 = [];
+          if (atNextItem && it.sep && !it.value) {
+            const nl = [];
+            for (let i = 0; i < it.sep.length; ++i) {
+              const st = it.sep[i];
+              switch (st.type) {
+                case "newline":
+                  nl.push(i);
+                  break;
+                case "space":
+                  break;
+                case "comment":
+                  if (st.indent > map4.indent)
+                    nl.length = 0;
+                  break;
+                default:
+                  nl.length = 0;
+              }
+            }
+            if (nl.length >= 2)
+              start2 = it.sep.splice(nl[1]);
+          }
+          switch (this.type) {
+            case "anchor":
+            case "tag":
+              if (atNextItem || it.value) {
+                start2.push(this.sourceToken);
+                map4.items.push({ start: start2 });
+                this.onKeyLine = true;
+              } else if (it.sep) {
+                it.sep.push(this.sourceToken);
+              } else {
+                it.start.push(this.sourceToken);
+              }
+              return;
+            case "explicit-key-ind":
+              if (!it.sep && !it.explicitKey) {
+                it.start.push(this.sourceToken);
+                it.explicitKey = true;
+              } else if (atNextItem || it.value) {
+                start2.push(this.sourceToken);
+                map4.items.push({ start: start2, explicitKey: true });
+              } else {
+                this.stack.push({
+                  type: "block-map",
+                  offset: this.offset,
+                  indent: this.indent,
+                  items: [{ start: [this.sourceToken], explicitKey: true }]
+                });
+              }
+              this.onKeyLine = true;
+              return;
+            case "map-value-ind":
+              if (it.explicitKey) {
+                if (!it.sep) {
+                  if (includesToken(it.start, "newline")) {
+                    Object.assign(it, { key: null, sep: [this.sourceToken] });
+                  } else {
+                    const start3 = getFirstKeyStartProps(it.start);
+                    this.stack.push({
+                      type: "block-map",
+                      offset: this.offset,
+                      indent: this.indent,
+                      items: [{ start: start3, key: null, sep: [this.sourceToken] }]
+                    });
+                  }
+                } else if (it.value) {
+                  map4.items.push({ start: [], key: null, sep: [this.sourceToken] });
+                } else if (includesToken(it.sep, "map-value-ind")) {
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: start2, key: null, sep: [this.sourceToken] }]
+                  });
+                } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
+                  const start3 = getFirstKeyStartProps(it.start);
+                  const key = it.key;
+                  const sep2 = it.sep;
+                  sep2.push(this.sourceToken);
+                  delete it.key;
+                  delete it.sep;
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: start3, key, sep: sep2 }]
+                  });
+                } else if (start2.length > 0) {
+                  it.sep = it.sep.concat(start2, this.sourceToken);
+                } else {
+                  it.sep.push(this.sourceToken);
+                }
+              } else {
+                if (!it.sep) {
+                  Object.assign(it, { key: null, sep: [this.sourceToken] });
+                } else if (it.value || atNextItem) {
+                  map4.items.push({ start: start2, key: null, sep: [this.sourceToken] });
+                } else if (includesToken(it.sep, "map-value-ind")) {
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: [], key: null, sep: [this.sourceToken] }]
+                  });
+                } else {
+                  it.sep.push(this.sourceToken);
+                }
+              }
+              this.onKeyLine = true;
+              return;
+            case "alias":
+            case "scalar":
+            case "single-quoted-scalar":
+            case "double-quoted-scalar": {
+              const fs3 = this.flowScalar(this.type);
+              if (atNextItem || it.value) {
+                map4.items.push({ start: start2, key: fs3, sep: [] });
+                this.onKeyLine = true;
+              } else if (it.sep) {
+                this.stack.push(fs3);
+              } else {
+                Object.assign(it, { key: fs3, sep: [] });
+                this.onKeyLine = true;
+              }
+              return;
+            }
+            default: {
+              const bv = this.startBlockValue(map4);
+              if (bv) {
+                if (bv.type === "block-seq") {
+                  if (!it.explicitKey && it.sep && !includesToken(it.sep, "newline")) {
+                    yield* this.pop({
+                      type: "error",
+                      offset: this.offset,
+                      message: "Unexpected block-seq-ind on same line with key",
+                      source: this.source
+                    });
+                    return;
+                  }
+                } else if (atMapIndent) {
+                  map4.items.push({ start: start2 });
+                }
+                this.stack.push(bv);
+                return;
+              }
+            }
+          }
+        }
+        yield* this.pop();
+        yield* this.step();
+      }
+      *blockSequence(seq2) {
+        const it = seq2.items[seq2.items.length - 1];
+        switch (this.type) {
+          case "newline":
+            if (it.value) {
+              const end = "end" in it.value ? it.value.end : void 0;
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
+                end?.push(this.sourceToken);
+              else
+                seq2.items.push({ start: [this.sourceToken] });
+            } else
+              it.start.push(this.sourceToken);
+            return;
+          case "space":
+          case "comment":
+            if (it.value)
+              seq2.items.push({ start: [this.sourceToken] });
+            else {
+              if (this.atIndentedComment(it.start, seq2.indent)) {
+                const prev = seq2.items[seq2.items.length - 2];
+                const end = prev?.value?.end;
+                if (Array.isArray(end)) {
+                  arrayPushArray(end, it.start);
+                  end.push(this.sourceToken);
+                  seq2.items.pop();
+                  return;
+                }
+              }
+              it.start.push(this.sourceToken);
+            }
+            return;
+          case "anchor":
+          case "tag":
+            if (it.value || this.indent <= seq2.indent)
+              break;
+            it.start.push(this.sourceToken);
+            return;
+          case "seq-item-ind":
+            if (this.indent !== seq2.indent)
+              break;
+            if (it.value || includesToken(it.start, "seq-item-ind"))
+              seq2.items.push({ start: [this.sourceToken] });
+            else
+              it.start.push(this.sourceToken);
+            return;
+        }
+        if (this.indent > seq2.indent) {
+          const bv = this.startBlockValue(seq2);
+          if (bv) {
+            this.stack.push(bv);
+            return;
+          }
+        }
+        yield* this.pop();
+        yield* this.step();
+      }
+      *flowCollection(fc) {
+        const it = fc.items[fc.items.length - 1];
+        if (this.type === "flow-error-end") {
+          let top;
+          do {
+            yield* this.pop();
+            top = this.peek(1);
+          } while (top?.type === "flow-collection");
+        } else if (fc.end.length === 0) {
+          switch (this.type) {
+            case "comma":
+            case "explicit-key-ind":
+              if (!it || it.sep)
+                fc.items.push({ start: [this.sourceToken] });
+              else
+                it.start.push(this.sourceToken);
+              return;
+            case "map-value-ind":
+              if (!it || it.value)
+                fc.items.push({ start: [], key: null, sep: [this.sourceToken] });
+              else if (it.sep)
+                it.sep.push(this.sourceToken);
+              else
+                Object.assign(it, { key: null, sep: [this.sourceToken] });
+              return;
+            case "space":
+            case "comment":
+            case "newline":
+            case "anchor":
+            case "tag":
+              if (!it || it.value)
+                fc.items.push({ start: [this.sourceToken] });
+              else if (it.sep)
+                it.sep.push(this.sourceToken);
+              else
+                it.start.push(this.sourceToken);
+              return;
+            case "alias":
+            case "scalar":
+            case "single-quoted-scalar":
+            case "double-quoted-scalar": {
+              const fs3 = this.flowScalar(this.type);
+              if (!it || it.value)
+                fc.items.push({ start: [], key: fs3, sep: [] });
+              else if (it.sep)
+                this.stack.push(fs3);
+              else
+                Object.assign(it, { key: fs3, sep: [] });
+              return;
+            }
+            case "flow-map-end":
+            case "flow-seq-end":
+              fc.end.push(this.sourceToken);
+              return;
+          }
+          const bv = this.startBlockValue(fc);
+          if (bv)
+            this.stack.push(bv);
+          else {
+            yield* this.pop();
+            yield* this.step();
+          }
+        } else {
+          const parent = this.peek(2);
+          if (parent.type === "block-map" && (this.type === "map-value-ind" && parent.indent === fc.indent || this.type === "newline" && !parent.items[parent.items.length - 1].sep)) {
+            yield* this.pop();
+            yield* this.step();
+          } else if (this.type === "map-value-ind" && parent.type !== "flow-collection") {
+            const prev = getPrevProps(parent);
+            const start2 = getFirstKeyStartProps(prev);
+            fixFlowSeqItems(fc);
+            const sep2 = fc.end.splice(1, fc.end.length);
+            sep2.push(this.sourceToken);
+            const map4 = {
+              type: "block-map",
+              offset: fc.offset,
+              indent: fc.indent,
+              items: [{ start: start2, key: fc, sep: sep2 }]
+            };
+            this.onKeyLine = true;
+            this.stack[this.stack.length - 1] = map4;
+          } else {
+            yield* this.lineEnd(fc);
+          }
+        }
+      }
+      flowScalar(type2) {
+        if (this.onNewLine) {
+          let nl = this.source.indexOf("\n") + 1;
+          while (nl !== 0) {
+            this.onNewLine(this.offset + nl);
+            nl = this.source.indexOf("\n", nl) + 1;
+          }
+        }
+        return {
+          type: type2,
+          offset: this.offset,
+          indent: this.indent,
+          source: this.source
+        };
+      }
+      startBlockValue(parent) {
+        switch (this.type) {
+          case "alias":
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return this.flowScalar(this.type);
+          case "block-scalar-header":
+            return {
+              type: "block-scalar",
+              offset: this.offset,
+              indent: this.indent,
+              props: [this.sourceToken],
+              source: ""
+            };
+          case "flow-map-start":
+          case "flow-seq-start":
+            return {
+              type: "flow-collection",
+              offset: this.offset,
+              indent: this.indent,
+              start: this.sourceToken,
+              items: [],
+              end: []
+            };
+          case "seq-item-ind":
+            return {
+              type: "block-seq",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start: [this.sourceToken] }]
+            };
+          case "explicit-key-ind": {
+            this.onKeyLine = true;
+            const prev = getPrevProps(parent);
+            const start2 = getFirstKeyStartProps(prev);
+            start2.push(this.sourceToken);
+            return {
+              type: "block-map",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start: start2, explicitKey: true }]
+            };
+          }
+          case "map-value-ind": {
+            this.onKeyLine = true;
+            const prev = getPrevProps(parent);
+            const start2 = getFirstKeyStartProps(prev);
+            return {
+              type: "block-map",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start: start2, key: null, sep: [this.sourceToken] }]
+            };
+          }
+        }
+        return null;
+      }
+      atIndentedComment(start2, indent2) {
+        if (this.type !== "comment")
+          return false;
+        if (this.indent <= indent2)
+          return false;
+        return start2.every((st) => st.type === "newline" || st.type === "space");
+      }
+      *documentEnd(docEnd) {
+        if (this.type !== "doc-mode") {
+          if (docEnd.end)
+            docEnd.end.push(this.sourceToken);
+          else
+            docEnd.end = [this.sourceToken];
+          if (this.type === "newline")
+            yield* this.pop();
+        }
+      }
+      *lineEnd(token) {
+        switch (this.type) {
+          case "comma":
+          case "doc-start":
+          case "doc-end":
+          case "flow-seq-end":
+          case "flow-map-end":
+          case "map-value-ind":
+            yield* this.pop();
+            yield* this.step();
+            break;
+          case "newline":
+            this.onKeyLine = false;
+          // fallthrough
+          case "space":
+          case "comment":
+          default:
+            if (token.end)
+              token.end.push(this.sourceToken);
+            else
+              token.end = [this.sourceToken];
+            if (this.type === "newline")
+              yield* this.pop();
+        }
+      }
+    };
+    exports.Parser = Parser;
+  }
+});
+
+// node_modules/yaml/dist/public-api.js
+var require_public_api = __commonJS({
+  "node_modules/yaml/dist/public-api.js"(exports) {
+    "use strict";
+    var composer = require_composer();
+    var Document = require_Document();
+    var errors = require_errors2();
+    var log = require_log();
+    var identity = require_identity();
+    var lineCounter = require_line_counter();
+    var parser = require_parser();
+    function parseOptions(options) {
+      const prettyErrors = options.prettyErrors !== false;
+      const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
+      return { lineCounter: lineCounter$1, prettyErrors };
+    }
+    function parseAllDocuments(source, options = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const composer$1 = new composer.Composer(options);
+      const docs = Array.from(composer$1.compose(parser$1.parse(source)));
+      if (prettyErrors && lineCounter2)
+        for (const doc of docs) {
+          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+        }
+      if (docs.length > 0)
+        return docs;
+      return Object.assign([], { empty: true }, composer$1.streamInfo());
+    }
+    function parseDocument2(source, options = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const composer$1 = new composer.Composer(options);
+      let doc = null;
+      for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
+        if (!doc)
+          doc = _doc;
+        else if (doc.options.logLevel !== "silent") {
+          doc.errors.push(new errors.YAMLParseError(_doc.range.slice(0, 2), "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
+          break;
+        }
+      }
+      if (prettyErrors && lineCounter2) {
+        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+      }
+      return doc;
+    }
+    function parse6(src, reviver, options) {
+      let _reviver = void 0;
+      if (typeof reviver === "function") {
+        _reviver = reviver;
+      } else if (options === void 0 && reviver && typeof reviver === "object") {
+        options = reviver;
+      }
+      const doc = parseDocument2(src, options);
+      if (!doc)
+        return null;
+      doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
+      if (doc.errors.length > 0) {
+        if (doc.options.logLevel !== "silent")
+          throw doc.errors[0];
+        else
+          doc.errors = [];
+      }
+      return doc.toJS(Object.assign({ reviver: _reviver }, options));
+    }
+    function stringify(value2, replacer, options) {
+      let _replacer = null;
+      if (typeof replacer === "function" || Array.isArray(replacer)) {
+        _replacer = replacer;
+      } else if (options === void 0 && replacer) {
+        options = replacer;
+      }
+      if (typeof options === "string")
+        options = options.length;
+      if (typeof options === "number") {
+        const indent2 = Math.round(options);
+        options = indent2 < 1 ? void 0 : indent2 > 8 ? { indent: 8 } : { indent: indent2 };
+      }
+      if (value2 === void 0) {
+        const { keepUndefined } = options ?? replacer ?? {};
+        if (!keepUndefined)
+          return void 0;
+      }
+      if (identity.isDocument(value2) && !_replacer)
+        return value2.toString(options);
+      return new Document.Document(value2, _replacer, options).toString(options);
+    }
+    exports.parse = parse6;
+    exports.parseAllDocuments = parseAllDocuments;
+    exports.parseDocument = parseDocument2;
+    exports.stringify = stringify;
+  }
+});
+
+// node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
+  "node_modules/yaml/dist/index.js"(exports) {
+    "use strict";
+    var composer = require_composer();
+    var Document = require_Document();
+    var Schema2 = require_Schema();
+    var errors = require_errors2();
+    var Alias = require_Alias();
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var cst = require_cst();
+    var lexer = require_lexer();
+    var lineCounter = require_line_counter();
+    var parser = require_parser();
+    var publicApi = require_public_api();
+    var visit2 = require_visit();
+    exports.Composer = composer.Composer;
+    exports.Document = Document.Document;
+    exports.Schema = Schema2.Schema;
+    exports.YAMLError = errors.YAMLError;
+    exports.YAMLParseError = errors.YAMLParseError;
+    exports.YAMLWarning = errors.YAMLWarning;
+    exports.Alias = Alias.Alias;
+    exports.isAlias = identity.isAlias;
+    exports.isCollection = identity.isCollection;
+    exports.isDocument = identity.isDocument;
+    exports.isMap = identity.isMap;
+    exports.isNode = identity.isNode;
+    exports.isPair = identity.isPair;
+    exports.isScalar = identity.isScalar;
+    exports.isSeq = identity.isSeq;
+    exports.Pair = Pair.Pair;
+    exports.Scalar = Scalar.Scalar;
+    exports.YAMLMap = YAMLMap.YAMLMap;
+    exports.YAMLSeq = YAMLSeq.YAMLSeq;
+    exports.CST = cst;
+    exports.Lexer = lexer.Lexer;
+    exports.LineCounter = lineCounter.LineCounter;
+    exports.Parser = parser.Parser;
+    exports.parse = publicApi.parse;
+    exports.parseAllDocuments = publicApi.parseAllDocuments;
+    exports.parseDocument = publicApi.parseDocument;
+    exports.stringify = publicApi.stringify;
+    exports.visit = visit2.visit;
+    exports.visitAsync = visit2.visitAsync;
+  }
+});
+
+// node_modules/@octokit/request/node_modules/content-type/dist/index.js
+var require_dist2 = __commonJS({
   "node_modules/@octokit/request/node_modules/content-type/dist/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
@@ -23080,11 +30410,26 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
+// src/core/cliCommand.ts
+var CLI_NAME = "coder-loop";
+var REPOSITORY = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
+function cliCommand(repository) {
+  const name = repository?.trim();
+  return name && REPOSITORY.test(name) ? `npx github:${name}` : CLI_NAME;
+}
+function asRun(text6, cli) {
+  if (cli === CLI_NAME) return text6;
+  return text6.replace(
+    new RegExp(`(\`+ ?)${CLI_NAME} (?=[a-z-])`, "g"),
+    (_, open3) => `${open3}${cli} `
+  );
+}
+
 // src/core/problem.ts
-function formatProblem(problem) {
+function formatProblem(problem, cli = CLI_NAME) {
   const where = problem.line === void 0 ? problem.path : `${problem.path}:${problem.line}`;
   const fix2 = problem.fix ? ` ${problem.fix}` : "";
-  return `${where}: ${problem.severity}: ${problem.message}${fix2}`;
+  return asRun(`${where}: ${problem.severity}: ${problem.message}${fix2}`, cli);
 }
 function hasErrors(problems) {
   return problems.some((p) => p.severity === "error");
@@ -30308,11 +37653,11 @@ function processSchema(schema2, ctx, _params = { path: [], schemaPath: [] }) {
       schema2._zod.processJSONSchema(ctx, result.schema, params);
     } else {
       const _json = result.schema;
-      const processor2 = ctx.processors[def.type];
-      if (!processor2) {
+      const processor = ctx.processors[def.type];
+      if (!processor) {
         throw new Error(`[toJSONSchema]: Non-representable type encountered: ${def.type}`);
       }
-      processor2(schema2, ctx, _json, params);
+      processor(schema2, ctx, _json, params);
     }
     const parent = schema2._zod.parent;
     if (parent) {
@@ -32518,906 +39863,566 @@ function superRefine(fn, params) {
 // src/core/plan/kinds/discovery.ts
 var import_picomatch = __toESM(require_picomatch2(), 1);
 
-// src/core/plan/kinds/jsonOffsets.ts
-var JsonSyntaxError = class extends Error {
-  constructor(message, offset, line2) {
-    super(message);
-    this.offset = offset;
-    this.line = line2;
-    this.name = "JsonSyntaxError";
+// src/core/plan/inline.ts
+var WHITESPACE = /\s/;
+var PUNCTUATION = new RegExp("\\p{P}|\\p{S}", "u");
+var ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+var GIVES_UP = /!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
+var ANGLE = /<[A-Za-z/!?]/;
+var AUTOLINK = /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
+var TAG = /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<![A-Za-z][^>]*>)$/;
+var LITERAL_LINK = /:\/\/|www\.|@/i;
+var SPECIAL = /[\\<`*_~]| +\n/g;
+var MARKUP_IN_WORD = /[*_~`\\<\0]/;
+function literalMeetsMarkup(source, opaque) {
+  let masked = source;
+  if (opaque.length > 0) {
+    const parts = [];
+    let from = 0;
+    for (let k = 0; k < opaque.length; k += 2) {
+      parts.push(source.slice(from, opaque[k]), "\0");
+      from = opaque[k + 1];
+    }
+    parts.push(source.slice(from));
+    masked = parts.join("");
   }
-  offset;
-  line;
-};
-function lineStarts(source) {
-  const starts = [0];
-  for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) starts.push(i + 1);
-  return starts;
+  return masked.split(/[ \t\r\n]+/).some((word) => LITERAL_LINK.test(word) && MARKUP_IN_WORD.test(word));
 }
-function lineAt(starts, offset) {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = lo + hi + 1 >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
+function group(c) {
+  if (c === void 0 || WHITESPACE.test(c)) return 1;
+  return PUNCTUATION.test(c) ? 2 : 0;
+}
+function inlineText(written) {
+  if (GIVES_UP.test(written)) return void 0;
+  let trimmed = written.replace(/^[ \t]+|[ \t]+$/g, "");
+  if (trimmed.includes("\n")) {
+    if (/\n[ \t]*\n/.test(trimmed)) return void 0;
+    trimmed = trimmed.replace(/\n[ \t]+/g, "\n");
   }
-  return lo + 1;
-}
-var NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-var STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
-var PLAIN_STRING_BREAK = /[\\\u0000-\u001f]/;
-function parseJsonWithOffsets(source) {
-  let at3 = 0;
-  const fail = (what2) => {
-    throw new JsonSyntaxError(
-      at3 >= source.length ? `unexpected end of JSON (${what2})` : `${what2} at column ${column()}`,
-      at3,
-      lineAt(lineStarts(source), at3)
-    );
-  };
-  const column = () => at3 - source.lastIndexOf("\n", at3 - 1);
-  const skip = () => {
-    while (at3 < source.length) {
-      const c = source.charCodeAt(at3);
-      if (c === 32 || c === 9 || c === 10 || c === 13) at3++;
-      else break;
-    }
-  };
-  const readString = () => {
-    const start2 = at3;
-    const close2 = source.indexOf('"', at3 + 1);
-    if (close2 !== -1) {
-      const inner = source.slice(at3 + 1, close2);
-      if (!PLAIN_STRING_BREAK.test(inner)) {
-        at3 = close2 + 1;
-        return { kind: "string", start: start2, end: at3, value: inner };
-      }
-    }
-    STRING.lastIndex = at3;
-    const m = STRING.exec(source);
-    if (!m) fail("expected a string");
-    at3 += m[0].length;
-    return { kind: "string", start: start2, end: at3, value: JSON.parse(m[0]) };
-  };
-  const value2 = () => {
-    skip();
-    const start2 = at3;
-    const c = source[at3];
-    if (c === "{") {
-      at3++;
-      const entries = [];
-      skip();
-      if (source[at3] === "}") return { kind: "object", start: start2, end: ++at3, entries };
-      for (; ; ) {
-        skip();
-        if (source[at3] !== '"') fail("expected a key in double quotes");
-        const key = readString().value;
-        skip();
-        if (source[at3] !== ":") fail('expected ":"');
-        at3++;
-        entries.push({ key, value: value2() });
-        skip();
-        if (source[at3] === ",") {
-          at3++;
-          continue;
-        }
-        if (source[at3] === "}") return { kind: "object", start: start2, end: ++at3, entries };
-        fail('expected "," or "}"');
-      }
-    }
-    if (c === "[") {
-      at3++;
-      const items2 = [];
-      skip();
-      if (source[at3] === "]") return { kind: "array", start: start2, end: ++at3, items: items2 };
-      for (; ; ) {
-        items2.push(value2());
-        skip();
-        if (source[at3] === ",") {
-          at3++;
-          continue;
-        }
-        if (source[at3] === "]") return { kind: "array", start: start2, end: ++at3, items: items2 };
-        fail('expected "," or "]"');
-      }
-    }
-    if (c === '"') return readString();
-    const word = c === "t" ? "true" : c === "f" ? "false" : c === "n" ? "null" : void 0;
-    if (word !== void 0 && source.startsWith(word, at3)) {
-      at3 += word.length;
-      return { kind: "literal", start: start2, end: at3, value: word === "null" ? null : word === "true" };
-    }
-    NUMBER.lastIndex = at3;
-    const m = NUMBER.exec(source);
-    if (!m) return fail("expected a value");
-    at3 += m[0].length;
-    return { kind: "number", start: start2, end: at3, value: Number(m[0]) };
-  };
-  if (source.charCodeAt(0) === 65279) at3 = 1;
-  const root2 = value2();
-  skip();
-  if (at3 < source.length) fail("unexpected text after the JSON document");
-  return root2;
-}
-function member(node3, key) {
-  if (node3.kind !== "object") return void 0;
-  for (let i = node3.entries.length - 1; i >= 0; i--) {
-    if (node3.entries[i].key === key) return node3.entries[i].value;
-  }
-  return void 0;
-}
-
-// src/core/plan/kinds/discovery.ts
-var KIND_LABELS = {
-  coder: "coder",
-  speckit: "spec-kit",
-  kiro: "Kiro",
-  taskmaster: "Task Master",
-  openspec: "OpenSpec"
-};
-function defaultPlanGlobs(plansDir) {
-  return [
-    `${plansDir}/*/01_Master Plan/01_Checklist.md`,
-    "specs/*/tasks.md",
-    ".specify/specs/*/tasks.md",
-    ".kiro/specs/*/tasks.md",
-    ".taskmaster/tasks/tasks.json",
-    "tasks/tasks.json",
-    // OpenSpec at any depth (`hw3/openspec/changes/…`); never `changes/archive/` (kindOfPath).
-    "**/openspec/changes/*/tasks.md"
-  ];
-}
-function dirOf(path2) {
-  const at3 = path2.lastIndexOf("/");
-  return at3 === -1 ? "" : path2.slice(0, at3);
-}
-function baseOf(path2) {
-  return path2.slice(path2.lastIndexOf("/") + 1);
-}
-function kindOfPath(path2) {
-  if (path2.endsWith("/01_Master Plan/01_Checklist.md")) return "coder";
-  if (baseOf(path2) === "tasks.json") return "taskmaster";
-  if (baseOf(path2) !== "tasks.md") return void 0;
-  if (/(?:^|\/)openspec\/changes\/(?!archive\/)[^/]+\/tasks\.md$/.test(path2)) return "openspec";
-  if (/(?:^|\/)openspec\/changes\//.test(path2)) return void 0;
-  return /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path2) ? "kiro" : "speckit";
-}
-function findPlanFiles(paths, globs) {
-  const matches = (0, import_picomatch.default)([...globs], { dot: true });
+  const source = trimmed;
+  const markup = /[*_~`\\<]/.test(source);
+  if (!markup && !source.includes("\n")) return source;
+  const opaque = [];
   const out = [];
-  const candidates2 = [];
-  for (const path2 of paths) {
-    const kind = kindOfPath(path2);
-    if (kind) candidates2.push({ path: path2, kind });
-  }
-  candidates2.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  for (const { path: path2, kind } of candidates2) {
-    if (!matches(path2)) continue;
-    const folder = kind === "coder" ? dirOf(dirOf(path2)) : dirOf(path2);
-    out.push({
-      kind,
-      path: path2,
-      folder,
-      sidecar: kind === "coder" ? folder : `${folder}/coder-loop`.replace(/^\//, "")
-    });
-  }
-  return out;
-}
-function namePlans(files, tags) {
-  const plans = [];
-  for (const file of files) {
-    if (file.kind === "taskmaster") {
-      for (const tag of tags.get(file.path) ?? []) {
-        const sidecar = `${file.folder}/coder-loop/${tag}`;
-        plans.push({ ...file, name: tag, tag, sidecar });
-      }
-    } else plans.push({ ...file, name: baseOf(file.folder) });
-  }
-  const problems = [];
-  const byName = /* @__PURE__ */ new Map();
-  for (const plan of plans) byName.set(plan.name, [...byName.get(plan.name) ?? [], plan]);
-  for (const [name, same2] of byName) {
-    if (same2.length < 2) continue;
-    problems.push({
-      severity: "warning",
-      path: same2[0].path,
-      message: `Two plans are named "${name}": ${same2.map((p) => p.path).join(" and ")}.`,
-      fix: "Name the plan by the path of its tasks file."
-    });
-  }
-  return { plans, problems };
-}
-function resolvePlan(plans, wanted) {
-  const byName = plans.filter((p) => p.name === wanted);
-  if (byName.length === 1) return { plan: byName[0] };
-  if (byName.length > 1) {
-    return {
-      error: `Two plans are named "${wanted}": ${byName.map((p) => p.path).join(" and ")}. Name one by the path of its tasks file.`
-    };
-  }
-  const [path2, tag] = wanted.split(/[#:](?=[^/]*$)/);
-  const byPath = plans.filter((p) => p.path === path2 && (tag === void 0 || p.tag === tag));
-  if (byPath.length === 1) return { plan: byPath[0] };
-  if (byPath.length > 1) {
-    return {
-      error: `${path2} holds the tags ${byPath.map((p) => p.tag).join(", ")}; name one as ${path2}#<tag>.`
-    };
-  }
-  const names = plans.map((p) => p.name);
-  return {
-    error: `No plan is named "${wanted}".${names.length ? ` Plans here: ${names.join(", ")}.` : " There are no plans here."}`
+  const runs = [];
+  let text6 = "";
+  let tildes = false;
+  let others = false;
+  const flush = () => {
+    if (text6) out.push(text6);
+    text6 = "";
   };
-}
-function validateKindContext(plan, exists2, tasksSource) {
-  const need = (names, what2) => names.some((n) => exists2(`${plan.folder}/${n}`)) ? [] : [
-    {
-      severity: "error",
-      path: plan.path,
-      message: `${what2} is missing: ${names.map((n) => `${plan.folder}/${n}`).join(" or ")}.`,
-      fix: `Write ${names[0]} beside ${baseOf(plan.path)}.`
+  const n = source.length;
+  for (let i = 0; i < n; ) {
+    SPECIAL.lastIndex = i;
+    const next = SPECIAL.exec(source)?.index ?? n;
+    if (next > i) {
+      text6 += source.slice(i, next);
+      i = next;
+      continue;
     }
-  ];
-  switch (plan.kind) {
-    case "speckit":
-      return [...need(["spec.md"], "spec-kit's spec"), ...need(["plan.md"], "spec-kit's plan")];
-    case "kiro":
-      return [
-        ...need(["requirements.md", "bugfix.md"], "Kiro's requirements"),
-        ...need(["design.md"], "Kiro's design")
-      ];
-    case "openspec":
-      return need(["proposal.md"], "OpenSpec's proposal");
-    case "taskmaster": {
-      if (tasksSource === void 0) return [];
-      try {
-        parseJsonWithOffsets(tasksSource);
-        return [];
-      } catch (e) {
-        if (!(e instanceof JsonSyntaxError)) throw e;
-        return [
-          {
-            severity: "error",
-            path: plan.path,
-            line: e.line,
-            message: `not valid JSON: ${e.message}.`,
-            fix: "Fix the JSON, or let Task Master rewrite the file."
-          }
-        ];
+    const c = source[i];
+    if (c === "\\") {
+      const next2 = source[i + 1];
+      if (next2 === "\n") {
+        i += 2;
+        continue;
+      }
+      if (next2 === "`") return void 0;
+      if (next2 !== void 0 && ASCII_PUNCTUATION.test(next2)) {
+        text6 += next2;
+        i += 2;
+        continue;
+      }
+      text6 += c;
+      i++;
+      continue;
+    }
+    if (c === " ") {
+      let end = i;
+      while (source[end] === " ") end++;
+      if (source[end] === "\n") {
+        if (end - i >= 2) end++;
+        i = end;
+        continue;
+      }
+      text6 += source.slice(i, end);
+      i = end;
+      continue;
+    }
+    if (c === "<" && ANGLE.test(source.slice(i, i + 2))) {
+      if (AUTOLINK.test(source.slice(i, i + 300))) return void 0;
+      const close2 = source.indexOf(">", i);
+      if (close2 !== -1) {
+        const tag = source.slice(i, close2 + 1);
+        if (TAG.test(tag)) {
+          if (/[`\\\n]/.test(tag)) return void 0;
+          text6 += tag;
+          opaque.push(i, close2 + 1);
+          i = close2 + 1;
+          continue;
+        }
+        if (/[`*_~\\\n]/.test(tag)) return void 0;
       }
     }
-    case "coder":
-      return [];
-  }
-}
-function planDocumentsRoot(plan) {
-  const { kind, folder } = plan;
-  let root2 = folder;
-  if (kind === "openspec") root2 = dirOf(dirOf(folder));
-  else if (kind === "taskmaster" && baseOf(folder) === "tasks" && baseOf(dirOf(folder)) === ".taskmaster")
-    root2 = dirOf(folder);
-  return root2 === "" ? void 0 : root2;
-}
-function sharedPlanFolders(plan) {
-  if (plan.kind !== "kiro") return [];
-  return [`${dirOf(dirOf(plan.folder))}/steering`];
-}
-function isPlanDocument(path2, plan) {
-  const root2 = planDocumentsRoot(plan);
-  const under = (dir) => path2 === dir || path2.startsWith(`${dir}/`);
-  if (sharedPlanFolders(plan).some(under)) return true;
-  return root2 !== void 0 ? under(root2) : path2 === plan.path || under(plan.sidecar);
-}
-function mayBePlanDocument(path2, globs) {
-  const matches = (0, import_picomatch.default)([...globs], { dot: true });
-  const found = (tasks) => kindOfPath(tasks) !== void 0 && matches(tasks);
-  for (let dir = path2; dir !== ""; dir = dirOf(dir)) {
-    if (found(`${dir}/tasks.md`) || found(`${dir}/tasks.json`) || found(`${dir}/tasks/tasks.json`) || found(`${dir}/01_Master Plan/01_Checklist.md`) || found(`${dir}/changes/-/tasks.md`) || // Kiro's steering, shared by its specs beside it.
-    baseOf(dir) === "steering" && baseOf(dirOf(dir)) === ".kiro" && found(`${dirOf(dir)}/specs/-/tasks.md`))
-      return true;
-  }
-  return false;
-}
-
-// src/core/config.ts
-var CONFIG_PATH = ".github/coder.yml";
-var MAX_CONFIG_BYTES = 64 * 1024;
-var login = string2().regex(
-  /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9._-]+)?$/,
-  'must be a GitHub login ("alice") or a team ("my-org/architects")'
-);
-function normaliseFolder(raw) {
-  const path2 = raw.trim().replace(/\\/g, "/");
-  if (path2.startsWith("/") || /^[A-Za-z]:/.test(path2))
-    return { error: `must be a folder relative to the repository root, not the absolute "${raw}"` };
-  const segments = path2.split("/").filter((s) => s !== "" && s !== ".");
-  if (segments.includes(".."))
-    return { error: 'must be a path inside the repository, without ".."' };
-  if (segments.length === 0)
-    return { error: 'must name a folder inside the repository, not its root or ""' };
-  return { value: segments.join("/") };
-}
-function normaliseGlob(raw) {
-  const negated = raw.startsWith("!");
-  const body = negated ? raw.slice(1) : raw;
-  if (body.startsWith("/"))
-    return {
-      error: `is matched against paths from the repository root, which never start with "/": write "${body.replace(/^\/+/, "")}"`
-    };
-  const segments = body.split("/");
-  if (segments.includes(".."))
-    return { error: 'must match paths inside the repository, without ".."' };
-  const folder = body.endsWith("/");
-  const kept = segments.filter((s) => s !== "" && s !== ".");
-  if (kept.length === 0) return { error: "must match some path of the repository" };
-  return { value: `${negated ? "!" : ""}${kept.join("/")}${folder ? "/**" : ""}` };
-}
-function normalised(normalise) {
-  return string2().min(1, { abort: true }).check((ctx) => {
-    const result = normalise(ctx.value);
-    if ("error" in result)
-      ctx.issues.push({ code: "custom", message: result.error, input: ctx.value });
-  }).overwrite((raw) => {
-    const result = normalise(raw);
-    return "value" in result ? result.value : raw;
-  });
-}
-var relativeDir = normalised(normaliseFolder);
-var glob = normalised(normaliseGlob);
-var AgentConfigSchema = strictObject({
-  command: string2().trim().min(1).max(4e3).describe(
-    "The coding agent: a command run with bash in the checkout (the prompt is in $CODER_PROMPT_FILE). Setting it turns the hand-off on."
-  ),
-  timeoutMinutes: number2().int().min(1).max(360).default(30).describe("The agent's process group is killed past this many minutes."),
-  keepPartialWork: boolean2().default(false).describe(
-    "When the agent runs out of time, commit what it changed so far as one commit marked partial (still a failed attempt), so the next attempt starts from it; when it stops at its provider's limit, the same commit, and the paused node resumes from it. Off: a timed-out or paused run's changes are discarded."
-  ),
-  maxReviewRounds: number2().int().min(0).max(20).default(3).describe("Review-fix rounds handed to the agent before escalation to the architects."),
-  maxPauses: number2().int().min(0).max(50).default(3).describe(
-    "Pauses at the provider's usage or rate limit a phase may take (each resumes by itself at the reset); one more escalates to the architects."
-  ),
-  pauseMinutes: number2().int().min(1).max(7 * 24 * 60).default(60).describe("How long a pause lasts when the agent CLI does not say when its limit resets."),
-  env: array(
-    string2().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine((name) => !/^(CODER_|GITHUB_|ACTIONS_|RUNNER_|INPUT_)/.test(name), {
-      message: "must not be a CODER_, GITHUB_, ACTIONS_, RUNNER_ or INPUT_ variable (the loop sets or withholds those)"
-    })
-  ).max(50).default([]).describe(
-    "Names of the only environment variables passed through to the agent (besides PATH, HOME and CODER_*), e.g. its API key."
-  )
-});
-function budgetLimit(integer2) {
-  const n = integer2 ? number2().int().positive() : number2().positive();
-  return strictObject({
-    phase: n.optional().describe("The limit for one phase."),
-    run: n.optional().describe("The limit for a whole /coder run.")
-  }).optional();
-}
-var ConfigSchema = strictObject({
-  plansDir: relativeDir.default("docs/plans").describe("Folder that holds one folder per plan."),
-  plans: array(glob).min(1).optional().describe(
-    `Globs of the tasks files the loop runs, of every kind (${Object.keys(KIND_LABELS).map((k) => KIND_LABELS[k]).join(", ")}). Absent: the default places of each kind (docs/plan-format.md).`
-  ),
-  architects: array(login).default([]).describe(
-    "Who escalations go to: logins or org/team. Their approval may touch locked paths."
-  ),
-  reviewers: array(login).default([]).describe("Review is requested from them when CI passes on a loop pull request."),
-  allowSelfApproval: boolean2().default(false).describe(
-    "Let an approval count from someone who pushed commits to the loop branch. Off: the approval must come from another person with write access."
-  ),
-  locked: array(glob).default([]).describe("Globs of paths only an architect may approve changes to (picomatch syntax)."),
-  testPaths: array(glob).default(["**/*.test.*", "**/*.spec.*", "**/test/**", "**/tests/**", "**/__tests__/**"]).describe(
-    "Globs of test files. In plan mode a pull request that changes code outside documentation and configuration must change one of them (Passes Spec?); [] turns that rule off."
-  ),
-  specCheck: _enum(["require", "report", "off"]).default("require").describe(
-    "Passes Spec? in plan mode: each task of the phase traced to evidence in the pull request. require: missing evidence goes back to implementation (Revise Code); report: the table is shown, nothing is blocked; off: no table and no test rule."
-  ),
-  requiredChecks: array(
-    string2().min(1).refine((name) => name !== "coder-loop", {
-      message: "must not name coder-loop: that is the loop's own check, not CI (name the CI jobs to wait for)"
-    })
-  ).default([]).describe(
-    "Names of the checks that gate a loop pull request. Empty: every check but coder-loop."
-  ),
-  ciStallMinutes: number2().int().min(0).max(10080).default(30).describe(
-    "Minutes a loop pull request head may wait with no CI at all (no check run or commit status but the loop's) before its issue is told, once per head, which CI the loop waits for and how to fix it (by the Action's scheduled sweep, coder-resume.yml, and on /coder status). 0: never."
-  ),
-  maxRetries: number2().int().min(1).max(20).default(3).describe("Failed CI attempts (distinct head commits) before escalation to the architects."),
-  rerun: strictObject({
-    infrastructure: boolean2().default(true).describe(
-      "Re-run (through the API) a GitHub Actions run that was cancelled, never started (startup_failure), went stale, or failed before any of its steps ran, instead of counting an attempt."
-    ),
-    failures: boolean2().default(false).describe(
-      "Re-run a failing GitHub Actions job once before it counts as an attempt: one that passes on the re-run is named flaky, and no attempt or agent run is spent on it."
-    ),
-    perHead: number2().int().min(1).max(5).default(2).describe(
-      "Most re-runs the loop asks on one head; an infrastructure failure that outlasts them escalates to the architects."
-    )
-  }).prefault({}).describe("Triage: what the loop re-runs before a red head counts as a failed attempt."),
-  budget: strictObject({
-    failedAttempts: budgetLimit(true).describe(
-      "Failed attempts (CI and agent runs) a phase, and a /coder run, may spend."
-    ),
-    agentMinutes: budgetLimit(false).describe(
-      "Minutes of coding-agent runs a phase, and a /coder run, may spend."
-    ),
-    costUsd: budgetLimit(false).describe(
-      "Cost in USD of coding-agent runs (as the agent reports it) a phase, and a /coder run, may spend."
-    )
-  }).default({}).describe(
-    "Budgets counted by the loop across retries, each per phase and per /coder run. A spent budget escalates with the figures. Absent: no limit."
-  ),
-  autoMerge: boolean2().default(false).describe("Merge the phase pull request once final verification passes."),
-  deleteBranchOnMerge: boolean2().default(true).describe(
-    "Delete the lock branch when its pull request is merged. A PR closed without merging always frees its branch."
-  ),
-  quick: strictObject({
-    label: string2().min(1).max(50).default("coder:quick").describe("Label that asks for quick mode."),
-    maxFiles: number2().int().min(1).max(1e3).default(1).describe("Most files a quick change may touch."),
-    maxLines: number2().int().min(1).max(1e5).default(50).describe("Most changed lines a quick change may have."),
-    log: boolean2().default(false).describe("Append one master-log entry on the quick branch when a plan exists.")
-  }).prefault({}).describe("Quick mode: a branch, a pull request and CI, without plan bookkeeping."),
-  agent: AgentConfigSchema.optional().describe(
-    "The coding agent the implementation nodes are handed to; absent: humans code."
-  )
-}).describe("coder-loop configuration (.github/coder.yml)");
-var DEFAULT_CONFIG = ConfigSchema.parse({});
-function lineOfKey(text6, key) {
-  if (!text6 || !key) return void 0;
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const m = new RegExp(`^[ \\t-]*["']?${escaped}["']?[ \\t]*:`, "m").exec(text6);
-  return m ? text6.slice(0, m.index).split("\n").length : void 0;
-}
-function knownKeys(path2) {
-  const withKeys = (node4) => node4?.properties ? node4 : node4?.anyOf?.map(withKeys).find((n) => n !== void 0);
-  let node3 = configJsonSchema();
-  for (const key of path2) {
-    node3 = /^\d+$/.test(key) ? withKeys(node3)?.items ?? node3?.items : withKeys(node3)?.properties?.[key];
-  }
-  return Object.keys(withKeys(node3)?.properties ?? {});
-}
-function parseConfig(data, path2 = CONFIG_PATH, text6) {
-  const extended2 = isMapping(data) && EXTENDS_KEY in data;
-  const own6 = extended2 ? Object.fromEntries(Object.entries(data).filter(([key]) => key !== EXTENDS_KEY)) : data;
-  const result = ConfigSchema.safeParse(own6 ?? {});
-  if (result.success && !extended2) return { config: result.data, problems: [] };
-  const problems = (result.success ? [] : result.error.issues).map((issue4) => {
-    const keys = issue4.path.map(String);
-    const unknown2 = issue4.code === "unrecognized_keys" ? issue4.keys : [];
-    const key = [...keys.filter((k) => !/^\d+$/.test(k)), ...unknown2.slice(0, 1)].pop();
-    const where = keys.length > 0 ? `\`${keys.join(".")}\`` : "The top level";
-    const known = issue4.code === "unrecognized_keys" ? knownKeys(keys) : [];
-    const near = unknown2.map((k) => [k, closest(k, known)]).filter(([, n]) => n !== void 0).map(([k, n]) => unknown2.length > 1 ? `\`${k}\` \u2192 \`${n}\`` : `\`${n}\``);
-    const message = issue4.code === "unrecognized_keys" ? `${where} has unknown key${unknown2.length > 1 ? "s" : ""} ${unknown2.map((k) => `\`${k}\``).join(", ")}.${near.length ? ` Did you mean ${near.join(", ")}?` : ""}` : `${where}: ${issue4.message}.`;
-    return {
-      severity: "error",
-      path: path2,
-      line: lineOfKey(text6, key),
-      message,
-      fix: "See docs/configuration.md for every key and its type."
-    };
-  });
-  if (extended2) {
-    problems.push({
-      severity: "error",
-      path: path2,
-      line: lineOfKey(text6, EXTENDS_KEY),
-      message: `\`${EXTENDS_KEY}\` is not followed: coder-loop reads only this repository's own ${path2}, never another repository's.`,
-      fix: `Copy the settings you want from the extended file into this file, and remove \`${EXTENDS_KEY}\`.`
-    });
-  }
-  problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
-  return { problems };
-}
-var EXTENDS_KEY = "_extends";
-var isMapping = (data) => typeof data === "object" && data !== null && !Array.isArray(data);
-function parseConfigText(text6, path2 = CONFIG_PATH) {
-  if (text6.length > MAX_CONFIG_BYTES) {
-    return {
-      problems: [
-        {
-          severity: "error",
-          path: path2,
-          message: `The config is larger than ${MAX_CONFIG_BYTES / 1024} KiB.`,
-          fix: "Keep .github/coder.yml small: it holds a handful of keys."
+    if (c === "`") {
+      let end = i;
+      while (source[end] === "`") end++;
+      const size = end - i;
+      let close2 = -1;
+      for (let j = source.indexOf("`", end); j !== -1; ) {
+        let k = j;
+        while (source[k] === "`") k++;
+        if (k - j === size) {
+          close2 = j;
+          break;
         }
-      ]
-    };
-  }
-  let data;
-  try {
-    data = load(text6, { filename: path2, json: false });
-  } catch (error3) {
-    const e = error3;
-    return {
-      problems: [
-        {
-          severity: "error",
-          path: path2,
-          line: e.mark ? e.mark.line + 1 : void 0,
-          message: `The YAML does not parse: ${e.reason ?? e.message}.`,
-          fix: "Fix the YAML syntax (indentation, quotes, colons)."
+        j = source.indexOf("`", k);
+      }
+      if (close2 === -1) {
+        text6 += source.slice(i, end);
+        i = end;
+        continue;
+      }
+      let code3 = source.slice(end, close2);
+      if (code3.includes("\n")) return void 0;
+      if (code3.length >= 2 && code3[0] === " " && code3[code3.length - 1] === " " && /[^ ]/.test(code3)) {
+        code3 = code3.slice(1, -1);
+      }
+      text6 += code3;
+      opaque.push(i, close2 + size);
+      i = close2 + size;
+      continue;
+    }
+    if (c === "*" || c === "_" || c === "~") {
+      let end = i;
+      while (source[end] === c) end++;
+      const size = end - i;
+      const before = group(source[i - 1]);
+      const after = group(source[end]);
+      let open3;
+      let close2;
+      if (c === "~") {
+        if (size > 2) {
+          text6 += source.slice(i, end);
+          i = end;
+          continue;
         }
-      ]
-    };
+        open3 = after === 0 || after === 2 && before !== 0;
+        close2 = before === 0 || before === 2 && after !== 0;
+      } else {
+        const o = after === 0 || after === 2 && before !== 0 || source[end] === "~";
+        const cl = before === 0 || before === 2 && after !== 0 || source[i - 1] === "~";
+        open3 = c === "*" ? o : o && (before !== 0 || !cl);
+        close2 = c === "*" ? cl : cl && (after !== 0 || !o);
+      }
+      if (!open3 && !close2) {
+        text6 += source.slice(i, end);
+        i = end;
+        continue;
+      }
+      flush();
+      runs.push({ char: c, slot: out.length, size, left: size, open: open3, close: close2, active: true });
+      out.push("");
+      i = end;
+      continue;
+    }
+    text6 += c;
+    i++;
   }
-  if (data !== null && data !== void 0 && (typeof data !== "object" || Array.isArray(data))) {
-    return {
-      problems: [
-        {
-          severity: "error",
-          path: path2,
-          line: 1,
-          message: "The config must be a mapping of keys to values.",
-          fix: 'Write it as "key: value" lines, e.g. "maxRetries: 3".'
+  flush();
+  if (markup && LITERAL_LINK.test(source) && literalMeetsMarkup(source, opaque)) return void 0;
+  if (runs.length === 0) return out.join("");
+  for (let r = 0; r < runs.length; r++) {
+    const closer = runs[r];
+    if (!closer.close) continue;
+    while (closer.left > 0) {
+      let o = r - 1;
+      for (; o >= 0; o--) {
+        const opener3 = runs[o];
+        if (!opener3.active || !opener3.open || opener3.char !== closer.char || opener3.left === 0) {
+          continue;
         }
-      ]
-    };
-  }
-  return parseConfig(data, path2, text6);
-}
-function configJsonSchema() {
-  return { title: "coder-loop configuration", ...toJSONSchema(ConfigSchema, { io: "input" }) };
-}
-
-// src/core/plan/layout.ts
-var PLAN_FILES = {
-  context: "00_context.md",
-  checklist: "01_Master Plan/01_Checklist.md",
-  codemap: "01_Master Plan/10_Master_Codemap.mmd",
-  masterLog: "Reports/01_Master_Log.md",
-  taskPlansDir: "Task Plans",
-  reportsDir: "Reports",
-  masterPlanDir: "01_Master Plan"
-};
-var REQUIREMENTS = /^01_Master Plan\/03_Requirements_[^/]*\.md$/;
-function isRequirementsFile(planPath2) {
-  return REQUIREMENTS.test(planPath2);
-}
-var MAX_PLAN_NAME_LENGTH = 100;
-function checkPlanPath(ref) {
-  if (ref.length > 1e3) return "the tasks file path is longer than 1000 characters";
-  if (/[\u0000-\u001f\u007f\\]/.test(ref)) return "the path contains a control character or a \\";
-  if (ref.startsWith("/") || ref.split("/").some((part) => part === ".." || part === "."))
-    return "the path is not a path from the repository root";
-  if (/%2e|%2f|%5c/i.test(ref)) return "the path contains an encoded path character";
-  return void 0;
-}
-function isPlanPath(ref) {
-  return /\/(?:tasks\.md|tasks\.json(?:#[^/]*)?|01_Checklist\.md)$/.test(ref);
-}
-function checkPlanName(name) {
-  if (name.trim() === "") return "the plan name is empty";
-  if (name.length > MAX_PLAN_NAME_LENGTH) {
-    return `the plan name is longer than ${MAX_PLAN_NAME_LENGTH} characters`;
-  }
-  if (/[\u0000-\u001f\u007f]/.test(name)) return "the plan name contains a control character";
-  if (/[/\\]/.test(name)) return "the plan name contains a path separator (`/` or `\\`)";
-  if (name === "." || name.includes("..")) return 'the plan name contains ".."';
-  if (/%2e|%2f|%5c/i.test(name)) return "the plan name contains an encoded path character";
-  if (name !== name.trim()) return "the plan name starts or ends with a space";
-  return void 0;
-}
-function planSlug(name) {
-  const nfc = name.normalize("NFC");
-  const slug = nfc.normalize("NFD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-  return slug === "" ? `plan-${fnv1a(nfc)}` : slug;
-}
-function fnv1a(text6) {
-  let hash = 2166136261;
-  for (let i = 0; i < text6.length; i++) {
-    hash ^= text6.charCodeAt(i);
-    hash = Math.imul(hash, 16777619) >>> 0;
-  }
-  return hash.toString(16).padStart(8, "0");
-}
-function slugConflicts(names) {
-  const bySlug = /* @__PURE__ */ new Map();
-  for (const name of names)
-    bySlug.set(planSlug(name), [...bySlug.get(planSlug(name)) ?? [], name]);
-  const conflicts = /* @__PURE__ */ new Map();
-  for (const group2 of bySlug.values()) {
-    if (group2.length < 2) continue;
-    for (const name of group2)
-      conflicts.set(
-        name,
-        group2.find((other) => other !== name)
-      );
-  }
-  return conflicts;
-}
-function phaseBranch(planName, phase) {
-  return `coder/${planSlug(planName)}/phase-${phase}`;
-}
-function quickBranch(issue4) {
-  return `coder/quick/issue-${issue4}`;
-}
-function portableName(name) {
-  return name.normalize("NFC").replace(/[<>:"/\\|?*\u0000-\u001f\u007f-\u009f]/g, " ").replace(new RegExp("\\p{Extended_Pictographic}|\\p{Emoji_Modifier}|\\u200d|\\ufe0e|\\ufe0f|\\u20e3", "gu"), " ").replace(/[\p{Cs}\p{Co}\p{Cn}]/gu, " ").trim().replace(/\s+/g, "_").replace(/_+/g, "_").replace(/[._ ]+$/, "");
-}
-function legacyName(name) {
-  return name.replace(/[/\\\u0000-\u001f\u007f]/g, "").trim().replace(/\s+/g, "_");
-}
-function reportFileName(number3, phaseName, existing = () => false) {
-  const nn = number3.padStart(2, "0");
-  const fallback2 = `Phase_${number3}`;
-  const now = `${nn}_${portableName(phaseName) || fallback2}.md`;
-  const before = `${nn}_${legacyName(phaseName) || fallback2}.md`;
-  return before !== now && existing(before) ? before : now;
-}
-function reportPath(phase, phaseName, existing = []) {
-  const dir = PLAN_FILES.reportsDir;
-  const file = reportFileName(
-    String(phase),
-    phaseName,
-    (name) => existing.includes(`${dir}/${name}`)
-  );
-  const path2 = `${dir}/${file}`;
-  return path2 === PLAN_FILES.masterLog ? path2.replace(/\.md$/, "_Report.md") : path2;
-}
-function taskPlanPhase(fileName) {
-  const base = fileName.replace(/\.md$/i, "");
-  const m = /phase[\s_-]*0*(\d+)/i.exec(base) ?? /^0*(\d+)(?!\d)/.exec(base);
-  return m ? Number(m[1]) : void 0;
-}
-function indexTaskPlans(planPaths) {
-  const byPhase = /* @__PURE__ */ new Map();
-  const unmatched = [];
-  const prefix = `${PLAN_FILES.taskPlansDir}/`;
-  for (const path2 of planPaths) {
-    if (!path2.startsWith(prefix) || !/\.md$/i.test(path2)) continue;
-    const fileName = path2.slice(prefix.length);
-    if (fileName.includes("/")) continue;
-    const phase = taskPlanPhase(fileName);
-    if (phase === void 0) unmatched.push(path2);
-    else byPhase.set(phase, [...byPhase.get(phase) ?? [], path2]);
-  }
-  return { byPhase, unmatched };
-}
-function planPath(plansDir, planName, file) {
-  const dir = plansDir.replace(/\/+$/, "");
-  return dir === "" || dir === "." ? `${planName}/${file}` : `${dir}/${planName}/${file}`;
-}
-function planNames(paths, plansDir) {
-  const prefix = `${plansDir.replace(/\/+$/, "")}/`;
-  const names = /* @__PURE__ */ new Set();
-  for (const path2 of paths) {
-    if (!path2.startsWith(prefix)) continue;
-    const rest = path2.slice(prefix.length);
-    const slash = rest.indexOf("/");
-    if (slash > 0) names.add(rest.slice(0, slash));
-  }
-  return [...names].sort();
-}
-
-// src/core/command.ts
-var COMMANDS = [
-  "next",
-  "run",
-  "stop",
-  "quick",
-  "assess",
-  "status",
-  "retry",
-  "resume",
-  "release",
-  "help"
-];
-var MAX_COMMAND_LINE = 500;
-var COMMAND_LINE = /^ {0,3}\/coder(?:[ \t]+(.*))?$/i;
-function firstNonEmptyLine(body) {
-  let from = body.charCodeAt(0) === 65279 ? 1 : 0;
-  while (from <= body.length) {
-    let to = body.indexOf("\n", from);
-    if (to === -1) to = body.length;
-    const line2 = body.slice(from, to).replace(/\r$/, "");
-    if (line2.trim() !== "") return line2;
-    from = to + 1;
-  }
-  return void 0;
-}
-function unquote(text6) {
-  const m = /^(["'`])(.*)\1$/.exec(text6);
-  return m ? m[2] : text6;
-}
-function parseComment(body) {
-  const line2 = firstNonEmptyLine(body);
-  if (line2 === void 0) return { kind: "none" };
-  if (!/^ {0,3}\/coder(?:[ \t]|$)/i.test(line2)) return { kind: "none" };
-  if (line2.length > MAX_COMMAND_LINE) {
-    return {
-      kind: "invalid",
-      reason: `the command line is longer than ${MAX_COMMAND_LINE} characters`
-    };
-  }
-  const rest = (COMMAND_LINE.exec(line2)?.[1] ?? "").trim();
-  if (rest === "") return { kind: "command", command: { name: "help" } };
-  const [verbWord = ""] = rest.split(/[ \t]+/);
-  const verb = verbWord.toLowerCase();
-  const name = COMMANDS.find((c) => c === verb);
-  if (!name) return { kind: "unknown", verb: verbWord };
-  if (name !== "next" && name !== "run" && name !== "status")
-    return { kind: "command", command: { name } };
-  const plan = unquote(rest.slice(verbWord.length).trim());
-  if (plan === "") return { kind: "command", command: { name } };
-  const problem = isPlanPath(plan) ? checkPlanPath(plan) : checkPlanName(plan);
-  if (problem) return { kind: "invalid", reason: problem };
-  return { kind: "command", command: { name, plan } };
-}
-var HELP_TEXT = [
-  "coder-loop commands (the first line of a comment):",
-  "",
-  "| command | what it does |",
-  "| --- | --- |",
-  "| `/coder next [PlanName]` | take the next phase of a plan: lock branch, `[~]` commit, pull request |",
-  "| `/coder run [PlanName]` | like `/coder next`, and each phase merged after final verification starts the next one by itself |",
-  "| `/coder stop` | end the run of this issue: the open phase stays as it is, nothing starts after it |",
-  "| `/coder quick` | quick mode for this issue: a branch, a pull request and CI, no plan bookkeeping |",
-  "| `/coder assess` | say whether this issue is quick or plan work, and why |",
-  "| `/coder status [PlanName]` | the plan's phases, tasks, lock and pull request |",
-  "| `/coder retry` | evaluate the CI gate again on the current head |",
-  "| `/coder resume` | clear an escalation and evaluate again (architects and write users) |",
-  "| `/coder release` | give the lock up: close the pull request and delete the branch |",
-  "| `/coder help` | this text |"
-].join("\n");
-
-// src/core/assess.ts
-var MAX_ASSESS_CHARS = 2e4;
-var WORD_TRIGGERS = [
-  {
-    mode: "quick",
-    trigger: 'User explicitly uses "quick", "just", "simple"',
-    pattern: /\b(quick|just|simple)\b/i
-  },
-  {
-    mode: "quick",
-    trigger: "Typo fixes, comment updates, simple refactors",
-    // A comment in code, not a comments feature ("a comments section with moderation").
-    pattern: new RegExp(
-      String.raw`\b(typos?|misspell\w*|spelling|wording|docstrings?|rename|` + String.raw`(?:(?:code|doc|inline|source|jsdoc)\s+|(?:update|fix|reword|clarify|correct|improve|add|remove)\s+(?:(?:a|an|the|this|that|outdated|stale|misleading)\s+)?)comments?\b(?!\s+(?:section|system|thread|feature|form|box|moderation|api|page|widget)))`,
-      "i"
-    )
-  },
-  {
-    mode: "quick",
-    trigger: "Log statement additions",
-    // Logging as in log output, not a user "logging in".
-    pattern: /\b(log (?:statement|line|message)s?|logging(?![- ]in\b)|console\.log|debug log)\b/i
-  },
-  {
-    mode: "quick",
-    trigger: "Simple bug fixes with obvious solutions",
-    pattern: /\b(obvious|one[- ]liner|off[- ]by[- ]one)\b/i
-  },
-  {
-    mode: "plan",
-    trigger: "New feature implementation",
-    pattern: /\b(new feature|feature request|implement\w*|add support|introduce|new (?:endpoint|command|module|service|page|api)|(?:add|build|create)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,3}(?:section|flow|system|dashboard|workflow|integration|page))\b/i
-  },
-  {
-    mode: "plan",
-    trigger: "Refactoring with architectural impact",
-    pattern: /\b(architect\w*|redesign|restructur\w*|migrat\w*|rewrite|overhaul)\b/i
-  },
-  {
-    mode: "plan",
-    trigger: "Changes requiring test updates",
-    pattern: /\b(update (?:the )?tests?|new tests?|test (?:suite|coverage)|integration tests?)\b/i
-  },
-  {
-    mode: "plan",
-    trigger: "Checklist item referenced",
-    pattern: /(\bphase\s+\d+\b|\bchecklist\b|docs\/plans\/|^\s*[-*+]\s+\[[ ~xX]\]|\bT\d{3,}\b)/im
-  },
-  {
-    mode: "plan",
-    trigger: "Complex bug fixes",
-    pattern: /\b(race condition|deadlock|crash\w*|memory leak|intermittent\w*|flaky|data loss|corrupt\w*|security|vulnerab\w*)\b/i
-  },
-  {
-    mode: "plan",
-    trigger: "Multi-file changes",
-    pattern: /\b(multiple files|several files|many files|across (?:the )?(?:codebase|modules|files|services))\b/i
-  }
-];
-var ESTIMATE = /\b(\d+(?:\.\d+)?)\s*(min(?:ute)?s?|h(?:ours?|rs?)?|days?|weeks?)\b/gi;
-function prose(text6) {
-  return text6.slice(0, MAX_ASSESS_CHARS).replace(/^( {0,3})(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\2[^\n]*$|(?![\s\S]))/gm, " ").replace(/^ {0,3}>.*$/gm, " ");
-}
-function quote(match) {
-  const trimmed = match.trim().replace(/\s+/g, " ");
-  return `"${trimmed.length > 40 ? `${trimmed.slice(0, 40)}\u2026` : trimmed}"`;
-}
-function assessComplexity(input, limits) {
-  const reasons = [];
-  const text6 = prose(`${input.title ?? ""}
-${input.body ?? ""}`);
-  for (const t of WORD_TRIGGERS) {
-    const m = t.pattern.exec(text6);
-    if (m)
-      reasons.push({ mode: t.mode, trigger: t.trigger, evidence: `the text says ${quote(m[0])}` });
-  }
-  for (const m of text6.matchAll(ESTIMATE)) {
-    const n = Number(m[1]);
-    const unit = (m[2] ?? "").toLowerCase();
-    const minutes2 = unit.startsWith("m") ? n : unit.startsWith("h") ? n * 60 : unit.startsWith("d") ? n * 480 : n * 2400;
-    if (minutes2 < 10)
-      reasons.push({
-        mode: "quick",
-        trigger: "Estimated < 10 minutes",
-        evidence: `the text says ${quote(m[0])}`
-      });
-    else
-      reasons.push({
-        mode: "plan",
-        trigger: "Estimated > 10 minutes",
-        evidence: `the text says ${quote(m[0])}`
-      });
-    break;
-  }
-  if (input.files !== void 0) {
-    if (input.files > limits.maxFiles) {
-      reasons.push({
-        mode: "plan",
-        trigger: "Multi-file changes",
-        evidence: `${input.files} files change (quick allows ${limits.maxFiles})`
-      });
-    } else if (input.lines === void 0 || input.lines < limits.maxLines) {
-      reasons.push({
-        mode: "quick",
-        trigger: `Single file edit (< ${limits.maxLines} lines)`,
-        evidence: `${input.files} file${input.files === 1 ? "" : "s"}${input.lines === void 0 ? "" : `, ${input.lines} lines`}`
-      });
+        if (closer.char === "~" && (opener3.size !== closer.size || opener3.left !== opener3.size)) {
+          continue;
+        }
+        if (closer.char !== "~" && (opener3.close || closer.open) && closer.left % 3 && !((opener3.left + closer.left) % 3)) {
+          continue;
+        }
+        break;
+      }
+      if (o < 0) break;
+      const opener2 = runs[o];
+      const use = closer.char === "~" ? closer.size : opener2.left >= 2 && closer.left >= 2 ? 2 : 1;
+      opener2.left -= use;
+      closer.left -= use;
+      if (closer.char === "~") tildes = true;
+      else others = true;
+      for (let between = o + 1; between < r; between++) runs[between].active = false;
     }
   }
-  if (input.lines !== void 0 && input.lines >= limits.maxLines) {
-    reasons.push({
-      mode: "plan",
-      trigger: `Single file edit (< ${limits.maxLines} lines) does not hold`,
-      evidence: `${input.lines} lines change`
-    });
-  }
-  const plan = reasons.some((r) => r.mode === "plan");
-  const quick = reasons.some((r) => r.mode === "quick");
-  if (!plan && quick) {
-    reasons.push({
-      mode: "quick",
-      trigger: "No architectural impact",
-      evidence: "no plan-mode trigger was found"
-    });
-    return { mode: "quick", reasons };
-  }
-  if (!plan) {
-    reasons.push({
-      mode: "plan",
-      trigger: "No quick-mode trigger",
-      evidence: "nothing marks this as a small, obvious change"
-    });
-  }
-  return { mode: "plan", reasons };
+  if (tildes && others) return void 0;
+  for (const run3 of runs) out[run3.slot] = run3.char.repeat(run3.left);
+  return out.join("");
 }
 
-// src/core/plan/text.ts
-function detectEol(source) {
-  const lf = source.indexOf("\n");
-  return lf > 0 && source[lf - 1] === "\r" ? "\r\n" : "\n";
+// src/core/plan/kinds/dialectScan.ts
+var CONTROL = /[\0-\x09\x0b-\x1f\x7f\ufeff]/;
+var CONTROL_CHAR = /[\0-\x09\x0b\x0c\x0e-\x1f\x7f]/;
+var LONE_CR = /\r(?!\n)/;
+function suspectSource(source) {
+  return CONTROL_CHAR.test(source) || LONE_CR.test(source) || source.indexOf("\uFEFF", 1) !== -1;
 }
-function countLineBreaks(source, from, to) {
-  let count2 = 0;
-  for (let i = source.indexOf("\n", from); i !== -1 && i < to; i = source.indexOf("\n", i + 1)) {
-    count2++;
+var NOT_TEXT_LINE = /^(?:[-:|=][-:|= ]*|(?:\* *){3,}|(?:_ *){3,})$/;
+var ORDERED = /^(\d{1,9})[.)](?= |$)/;
+var ATX = /^(#{1,6})(?: (.*))?$/;
+var NOT_DEFINITION = /^\[[^\]\\[]*\](?!:)/;
+var REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
+function isLetter(c) {
+  return c >= 65 && c <= 90 || c >= 97 && c <= 122;
+}
+function startsText(s) {
+  const c = s.charCodeAt(0);
+  if (isLetter(c) || c >= 128) return true;
+  if (NOT_TEXT_LINE.test(s)) return false;
+  switch (s[0]) {
+    case "*":
+    case "-":
+    case "+":
+      return s.length > 1 && s[1] !== " ";
+    // a bullet, or an empty item
+    case "_":
+    case "!":
+    case '"':
+    case "'":
+    case "(":
+    case ")":
+    case ",":
+    case ".":
+    case "/":
+    case ";":
+    case "?":
+    case "@":
+    case "$":
+    case "%":
+    case "^":
+    case "{":
+    case "}":
+    case "&":
+    case "\\":
+      return true;
+    case "`":
+      return !s.startsWith("```");
+    case "~":
+      return !s.startsWith("~~~");
+    case "#":
+      return !/^#{1,6}(?: |$)/.test(s);
+    case "[":
+      return NOT_DEFINITION.test(s);
+    default:
+      return c >= 48 && c <= 57 && !ORDERED.test(s);
   }
-  return count2;
 }
-function endOfLine(source, offset) {
-  const lf = source.indexOf("\n", offset);
-  const end = lf === -1 ? source.length : lf;
-  return end > offset && source[end - 1] === "\r" ? end - 1 : end;
+function withoutBox(text6) {
+  if (text6[0] !== "[" || text6[2] !== "]" || /[\n\r\u2028\u2029]/.test(text6[1] ?? "\n")) {
+    return text6.trim();
+  }
+  return text6.slice(text6[3] === "*" ? 4 : 3).trim();
 }
-function oneLine(text6) {
-  return text6.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").trim();
+function requirementsOfLine(text6) {
+  if (!/requirement/i.test(text6)) return void 0;
+  const plain = inlineText(text6);
+  if (plain === void 0) return "not plain";
+  const m = REQUIREMENTS.exec(plain);
+  return m ? m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : void 0;
 }
-function opensWithId(text6, id) {
-  return text6.trimStart().replace(/^[*_~`]+/, "").startsWith(id);
+function scanDialect(source, mode) {
+  const scan = scanOrRefuse(source, mode);
+  return "refused" in scan ? void 0 : scan;
+}
+function scanOrRefuse(source, mode) {
+  let line2 = 0;
+  const no = (refused) => ({ refused, line: line2 });
+  const suspect = suspectSource(source);
+  if (suspect && (LONE_CR.test(source) || source.indexOf("\uFEFF", 1) !== -1))
+    return no("a lone carriage return or a byte order mark inside");
+  const events = [];
+  const skip = /* @__PURE__ */ new Set();
+  const open3 = [];
+  let para = -1;
+  let paraBox = false;
+  let taskLines2;
+  const tasks = [];
+  let emptyItem = -1;
+  let paraReq = false;
+  let quote2 = false;
+  let fence3;
+  let html2 = false;
+  let table = false;
+  let pos = source.charCodeAt(0) === 65279 ? 1 : 0;
+  const nextLine = () => {
+    if (pos > source.length) return void 0;
+    let end = source.indexOf("\n", pos);
+    if (end === -1) end = source.length;
+    const start2 = pos;
+    pos = end + 1;
+    line2++;
+    if (end === source.length && start2 === end) return void 0;
+    return {
+      text: source.slice(start2, end > start2 && source[end - 1] === "\r" ? end - 1 : end),
+      start: start2
+    };
+  };
+  if (source.startsWith("---", pos) || source.startsWith("+++", pos)) {
+    const first = nextLine();
+    const fenceText = first.text.slice(0, 3);
+    if (!/^(?:---|\+\+\+)[ \t]*$/.test(first.text)) return no("front matter that does not close");
+    for (; ; ) {
+      const l = nextLine();
+      if (!l) return no("front matter that does not close");
+      if (l.text.startsWith(fenceText) && /^[ \t]*$/.test(l.text.slice(3))) break;
+    }
+  }
+  const cite = (text6) => {
+    const r = requirementsOfLine(text6);
+    if (r === "not plain") return false;
+    if (r) for (const item of open3) item.requirements ??= r;
+    return true;
+  };
+  for (let l = nextLine(); l; l = nextLine()) {
+    const { text: text6, start: start2 } = l;
+    if (fence3) {
+      let inside2 = true;
+      let body = text6;
+      if (fence3.column > 0) {
+        let f = 0;
+        while (text6.charCodeAt(f) === 32) f++;
+        if (suspect && text6.charCodeAt(f) === 9) return no("a tab indenting code in a list item");
+        if (f < text6.length && f < fence3.column) inside2 = false;
+        else body = text6.slice(Math.min(f, fence3.column));
+      }
+      if (inside2) {
+        skip.add(line2);
+        const close2 = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(body);
+        if (close2 && close2[1][0] === fence3.char && close2[1].length >= fence3.length) {
+          fence3 = void 0;
+        }
+        continue;
+      }
+      fence3 = void 0;
+    }
+    if (html2) {
+      skip.add(line2);
+      if (text6.includes("-->")) html2 = false;
+      continue;
+    }
+    if (suspect && CONTROL.test(text6)) return no("a tab or control character");
+    let first = 0;
+    while (text6.charCodeAt(first) === 32) first++;
+    if (emptyItem >= 0) {
+      const column = emptyItem;
+      emptyItem = -1;
+      if (first < text6.length && first >= column) return no("a line inside an empty list item");
+    }
+    if (first === text6.length) {
+      para = -1;
+      quote2 = false;
+      table = false;
+      continue;
+    }
+    if (table) {
+      if (first > 3 || text6.charCodeAt(first) !== 124)
+        return no('a table row not opening with "|"');
+      continue;
+    }
+    const indent2 = first;
+    const rest = first === 0 ? text6 : text6.slice(first);
+    let k = open3.length;
+    while (k > 0 && open3[k - 1].content > indent2) k--;
+    const rel = indent2 - (k > 0 ? open3[k - 1].content : 0);
+    const c = rest.charCodeAt(0);
+    if (c === 62) {
+      if (indent2 > 0) return no("an indented block quote");
+      let q = 1;
+      if (rest[q] === " ") q++;
+      if (q < rest.length) {
+        if (rest[q] === " " || !startsText(rest.slice(q)))
+          return no("a block quote holding more than text");
+        para = 0;
+      } else para = -1;
+      open3.length = 0;
+      quote2 = true;
+      paraBox = false;
+      paraReq = false;
+      continue;
+    }
+    if (rel >= 4) {
+      if (para < 0) return no("indented code");
+      if (paraBox) {
+        if (!taskLines2) return no("a line continuing a task");
+        taskLines2.push(rest);
+        continue;
+      }
+      if (mode === "kiro" && (paraReq || /requirement/i.test(rest)))
+        return no("a requirements line continued");
+      continue;
+    }
+    if (c === 35) {
+      const m = ATX.exec(rest);
+      if (m) {
+        if (indent2 > 0) return no("an indented heading");
+        const content3 = (m[2] ?? "").trim().replace(/(?:^| +)#+$/, "").trim();
+        const plain = mode === "speckit" ? inlineText(content3) : content3;
+        if (plain === void 0) return no("markup in a heading remark must read");
+        events.push({ kind: "heading", depth: m[1].length, text: plain, line: line2 });
+        open3.length = 0;
+        para = -1;
+        quote2 = false;
+        continue;
+      }
+    }
+    if (c === 96 && rest.startsWith("```") || c === 126 && rest.startsWith("~~~")) {
+      const m = /^(`{3,}|~{3,})(.*)$/.exec(rest);
+      if (m[1][0] === "`" && m[2].includes("`")) return no("inline code opening a line");
+      fence3 = { char: m[1][0], length: m[1].length, column: k > 0 ? open3[k - 1].content : 0 };
+      skip.add(line2);
+      open3.length = k;
+      para = -1;
+      quote2 = false;
+      continue;
+    }
+    if (c === 60) {
+      if (indent2 > 0 || !rest.startsWith("<!--") || /^<!---?>/.test(rest))
+        return no("HTML other than a comment at the top level");
+      html2 = !rest.includes("-->", 4);
+      skip.add(line2);
+      open3.length = 0;
+      para = -1;
+      quote2 = false;
+      continue;
+    }
+    if ((c === 45 || c === 42 || c === 43) && rest.length === 1 && (para < 0 || k < para)) {
+      open3.length = k;
+      quote2 = false;
+      para = -1;
+      paraBox = false;
+      paraReq = false;
+      emptyItem = indent2 + 2;
+      continue;
+    }
+    if (NOT_TEXT_LINE.test(rest)) {
+      if (indent2 > 0 || para >= 0 || !/^(?:-{3,}|\*{3,}|_{3,}) *$/.test(rest))
+        return no("a setext underline or an indented rule");
+      open3.length = 0;
+      quote2 = false;
+      continue;
+    }
+    let marker = 0;
+    if ((c === 45 || c === 42 || c === 43) && (rest.length === 1 || rest[1] === " ")) marker = 1;
+    const ordered = marker === 0 && c >= 48 && c <= 57 ? ORDERED.exec(rest) : null;
+    if (ordered) {
+      marker = ordered[0].length;
+      if (para >= 0 && Number(ordered[1]) !== 1) {
+        if (quote2) return no("a numbered line after a block quote");
+        if (k >= para) {
+          if (paraBox || mode === "kiro" && (paraReq || /requirement/i.test(rest))) {
+            return no("a numbered line continuing a task");
+          }
+          continue;
+        }
+      }
+    }
+    if (marker > 0) {
+      let at3 = marker;
+      while (rest.charCodeAt(at3) === 32) at3++;
+      const spaces = at3 - marker;
+      if (at3 >= rest.length || spaces > 4) return no("an empty list item, or code in one");
+      const content3 = rest.slice(at3);
+      open3.length = k;
+      const item = { content: indent2 + at3, requirements: void 0 };
+      open3.push(item);
+      quote2 = false;
+      para = open3.length;
+      paraBox = false;
+      paraReq = false;
+      if (content3[0] === "[" && content3[2] === "]") {
+        const mark = content3[1];
+        const afterText = content3.slice(3);
+        if (/^[:([]/.test(afterText) || afterText.trim() === "" || !startsText(content3)) {
+          return no("a box followed by a link, a colon or nothing");
+        }
+        if (/^[ \t]{2,}\[/.test(afterText)) return no("a bracket after a box and spaces");
+        const lineEnd = source.indexOf("\n", start2);
+        const after = source.slice(
+          start2 + indent2 + at3 + 3,
+          lineEnd === -1 ? source.length : lineEnd
+        );
+        paraBox = true;
+        taskLines2 = void 0;
+        const read3 = mode === "speckit" && (mark === " " || mark === "x" || mark === "X");
+        if (read3 && afterText[0] === " ") taskLines2 = [afterText];
+        if (mode === "kiro") {
+          paraReq = /requirement/i.test(afterText);
+          if (!cite(afterText)) return no("markup in a requirements line");
+        }
+        const event = {
+          kind: "item",
+          line: line2,
+          offset: start2 + indent2 + at3 + 1,
+          mark,
+          after,
+          text: "",
+          requirements: () => item.requirements ?? []
+        };
+        events.push(event);
+        if (taskLines2) tasks.push({ event, lines: taskLines2 });
+        continue;
+      }
+      if (!startsText(content3)) return no("a list item opening with a block");
+      if (mode === "kiro") {
+        paraReq = /requirement/i.test(content3);
+        if (!cite(content3)) return no("markup in a requirements line");
+      }
+      continue;
+    }
+    if (c === 124 && indent2 === 0 && para < 0) {
+      table = true;
+      open3.length = 0;
+      quote2 = false;
+      continue;
+    }
+    if (!startsText(rest))
+      return no("a line opening a block the scanner does not read (table, HTML, definition\u2026)");
+    if (para >= 0) {
+      if (quote2) continue;
+      if (paraBox && taskLines2) {
+        taskLines2.push(rest);
+        continue;
+      }
+      if (paraBox && mode === "speckit") return no("a line continuing a task");
+      if (mode === "kiro" && (paraReq || /requirement/i.test(rest)))
+        return no("a requirements line continued");
+      continue;
+    }
+    quote2 = false;
+    open3.length = k;
+    para = k;
+    paraBox = false;
+    paraReq = false;
+    if (mode === "kiro" && k > 0) {
+      paraReq = /requirement/i.test(rest);
+      if (!cite(rest)) return no("markup in a requirements line");
+    }
+  }
+  for (const { event, lines } of tasks) {
+    const plain = inlineText(lines.join("\n"));
+    if (plain === void 0) {
+      line2 = event.line;
+      return no("markup in a task remark must read");
+    }
+    event.text = withoutBox(plain.split("\n")[0]);
+  }
+  return { events, skip };
 }
 
 // node_modules/mdast-util-to-string/lib/index.js
@@ -46119,9 +53124,14 @@ function remarkFrontmatter(options) {
   toMarkdownExtensions.push(frontmatterToMarkdown(settings));
 }
 
-// src/core/plan/markdown.ts
-var processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ["yaml", "toml"]);
+// src/core/plan/remark.ts
+var withFrontMatter = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ["yaml", "toml"]);
 var withoutFrontMatter = unified().use(remarkParse).use(remarkGfm);
+function remarkTree(source, frontMatter) {
+  return (frontMatter ? withFrontMatter : withoutFrontMatter).parse(source);
+}
+
+// src/core/plan/markdown.ts
 function opensUnclosedFrontMatter(source) {
   const open3 = /^(---|\+\+\+)[ \t]*(?:\r\n|\r|\n)/.exec(source);
   if (!open3) return false;
@@ -46143,10 +53153,12 @@ function markdownLimitProblem(source, path2, fix2) {
     fix: fix2
   };
 }
+var LONG_PREFIX = new RegExp(`(?<![^\\n])[ \\t>*+\\-\\d.)]{${MAX_NESTING + 1}}`);
 function markdownLimit(source) {
   if (source.length > MAX_MARKDOWN_BYTES) {
     return { message: `The file is larger than ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB.` };
   }
+  if (source.length < 2 * MAX_LIST_ITEMS - 2 && !LONG_PREFIX.test(source)) return void 0;
   let line2 = 1;
   let at3 = 0;
   let items2 = 0;
@@ -46192,7 +53204,7 @@ function markdownLimit(source) {
   return void 0;
 }
 function parseSegment(segment, first, frontMatter) {
-  return (first && !frontMatter ? withoutFrontMatter : processor).parse(segment);
+  return remarkTree(segment, !first || frontMatter);
 }
 var DEFINITION_PREFIX = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+[ \t>]*)*$/;
 function mayDefine(source) {
@@ -46248,8 +53260,7 @@ function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
     return root3;
   }
   const frontMatter = !opensUnclosedFrontMatter(source);
-  const parser = frontMatter ? processor : withoutFrontMatter;
-  if (source.length <= segmentSize || mayDefine(source)) return parser.parse(source);
+  if (source.length <= segmentSize || mayDefine(source)) return remarkTree(source, frontMatter);
   const children = [];
   let start2 = 0;
   let line2 = 0;
@@ -46263,13 +53274,13 @@ function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
     const at3 = m.index;
     if (at3 - start2 < segmentSize) continue;
     const segment = source.slice(start2, at3);
-    const root3 = (start2 === 0 ? parser : processor).parse(segment);
+    const root3 = remarkTree(segment, start2 !== 0 || frontMatter);
     if (!endsClosed(root3, segment, start2 === 0, frontMatter)) break;
     take(root3, start2, line2);
     line2 += countBreaks(segment);
     start2 = at3;
   }
-  take((start2 === 0 ? parser : processor).parse(source.slice(start2)), start2, line2);
+  take(remarkTree(source.slice(start2), start2 !== 0 || frontMatter), start2, line2);
   const root2 = { type: "root", children };
   root2.position = {
     start: { line: 1, column: 1, offset: 0 },
@@ -46318,7 +53329,7 @@ function isBox(source, at3) {
   return after === void 0 || after === " " || after === "	" || after === "\r" || after === "\n";
 }
 var NOT_PLAIN_CHARS = /[\t|\0]|\r(?!\n)/;
-var ATX = /(#{1,6})(?: |(?=\r?\n|$))/y;
+var ATX2 = /(#{1,6})(?: |(?=\r?\n|$))/y;
 var FENCE = /(`{3,}|~{3,})([^\n]*)/y;
 var RULE = /(?:([-*_])(?: *\1){2,}|=+|-+) *(?:\r?\n|$)/y;
 var CLOSING_FENCE2 = / {0,3}(`{3,}|~{3,}) *(?:\r?\n|$)/y;
@@ -46390,7 +53401,7 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
       continue;
     }
     if ((c === 45 || c === 42 || c === 95 || c === 61) && at(RULE, source, first)) return void 0;
-    const heading2 = c === 35 ? at(ATX, source, first) : null;
+    const heading2 = c === 35 ? at(ATX2, source, first) : null;
     if (heading2) {
       if (indent2 > 0) return void 0;
       const content3 = source.slice(first + heading2[1].length, end).trim().replace(/(?:^| +)#+$/, "").trim();
@@ -46452,557 +53463,28 @@ function isDigit(code3) {
   return code3 >= 48 && code3 <= 57;
 }
 
-// src/core/plan/inline.ts
-var WHITESPACE = /\s/;
-var PUNCTUATION = new RegExp("\\p{P}|\\p{S}", "u");
-var ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
-var GIVES_UP = /!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
-var ANGLE = /<[A-Za-z/!?]/;
-var AUTOLINK = /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
-var TAG = /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<![A-Za-z][^>]*>)$/;
-var LITERAL_LINK = /:\/\/|www\.|@/i;
-var MARKUP_IN_WORD = /[*_~`\\<\0]/;
-function literalMeetsMarkup(source, opaque) {
-  let masked = source;
-  if (opaque.length > 0) {
-    const parts = [];
-    let from = 0;
-    for (let k = 0; k < opaque.length; k += 2) {
-      parts.push(source.slice(from, opaque[k]), "\0");
-      from = opaque[k + 1];
-    }
-    parts.push(source.slice(from));
-    masked = parts.join("");
-  }
-  return masked.split(/[ \t\r\n]+/).some((word) => LITERAL_LINK.test(word) && MARKUP_IN_WORD.test(word));
+// src/core/plan/text.ts
+function detectEol(source) {
+  const lf = source.indexOf("\n");
+  return lf > 0 && source[lf - 1] === "\r" ? "\r\n" : "\n";
 }
-function group(c) {
-  if (c === void 0 || WHITESPACE.test(c)) return 1;
-  return PUNCTUATION.test(c) ? 2 : 0;
-}
-function inlineText(written) {
-  if (GIVES_UP.test(written)) return void 0;
-  let trimmed = written.replace(/^[ \t]+|[ \t]+$/g, "");
-  if (trimmed.includes("\n")) {
-    if (/\n[ \t]*\n/.test(trimmed)) return void 0;
-    trimmed = trimmed.replace(/\n[ \t]+/g, "\n");
+function countLineBreaks(source, from, to) {
+  let count2 = 0;
+  for (let i = source.indexOf("\n", from); i !== -1 && i < to; i = source.indexOf("\n", i + 1)) {
+    count2++;
   }
-  const source = trimmed;
-  const markup = /[*_~`\\<]/.test(source);
-  const opaque = [];
-  const out = [];
-  const runs = [];
-  let text6 = "";
-  let tildes = false;
-  let others = false;
-  const flush = () => {
-    if (text6) out.push(text6);
-    text6 = "";
-  };
-  const n = source.length;
-  for (let i = 0; i < n; ) {
-    const c = source[i];
-    if (c === "\\") {
-      const next = source[i + 1];
-      if (next === "\n") {
-        i += 2;
-        continue;
-      }
-      if (next === "`") return void 0;
-      if (next !== void 0 && ASCII_PUNCTUATION.test(next)) {
-        text6 += next;
-        i += 2;
-        continue;
-      }
-      text6 += c;
-      i++;
-      continue;
-    }
-    if (c === " ") {
-      let end = i;
-      while (source[end] === " ") end++;
-      if (source[end] === "\n") {
-        if (end - i >= 2) end++;
-        i = end;
-        continue;
-      }
-      text6 += source.slice(i, end);
-      i = end;
-      continue;
-    }
-    if (c === "<" && ANGLE.test(source.slice(i, i + 2))) {
-      if (AUTOLINK.test(source.slice(i, i + 300))) return void 0;
-      const close2 = source.indexOf(">", i);
-      if (close2 !== -1) {
-        const tag = source.slice(i, close2 + 1);
-        if (TAG.test(tag)) {
-          if (/[`\\\n]/.test(tag)) return void 0;
-          text6 += tag;
-          opaque.push(i, close2 + 1);
-          i = close2 + 1;
-          continue;
-        }
-        if (/[`*_~\\\n]/.test(tag)) return void 0;
-      }
-    }
-    if (c === "`") {
-      let end = i;
-      while (source[end] === "`") end++;
-      const size = end - i;
-      let close2 = -1;
-      for (let j = source.indexOf("`", end); j !== -1; ) {
-        let k = j;
-        while (source[k] === "`") k++;
-        if (k - j === size) {
-          close2 = j;
-          break;
-        }
-        j = source.indexOf("`", k);
-      }
-      if (close2 === -1) {
-        text6 += source.slice(i, end);
-        i = end;
-        continue;
-      }
-      let code3 = source.slice(end, close2);
-      if (code3.includes("\n")) return void 0;
-      if (code3.length >= 2 && code3[0] === " " && code3[code3.length - 1] === " " && /[^ ]/.test(code3)) {
-        code3 = code3.slice(1, -1);
-      }
-      text6 += code3;
-      opaque.push(i, close2 + size);
-      i = close2 + size;
-      continue;
-    }
-    if (c === "*" || c === "_" || c === "~") {
-      let end = i;
-      while (source[end] === c) end++;
-      const size = end - i;
-      const before = group(source[i - 1]);
-      const after = group(source[end]);
-      let open3;
-      let close2;
-      if (c === "~") {
-        if (size > 2) {
-          text6 += source.slice(i, end);
-          i = end;
-          continue;
-        }
-        open3 = after === 0 || after === 2 && before !== 0;
-        close2 = before === 0 || before === 2 && after !== 0;
-      } else {
-        const o = after === 0 || after === 2 && before !== 0 || source[end] === "~";
-        const cl = before === 0 || before === 2 && after !== 0 || source[i - 1] === "~";
-        open3 = c === "*" ? o : o && (before !== 0 || !cl);
-        close2 = c === "*" ? cl : cl && (after !== 0 || !o);
-      }
-      if (!open3 && !close2) {
-        text6 += source.slice(i, end);
-        i = end;
-        continue;
-      }
-      flush();
-      runs.push({ char: c, slot: out.length, size, left: size, open: open3, close: close2, active: true });
-      out.push("");
-      i = end;
-      continue;
-    }
-    text6 += c;
-    i++;
-  }
-  flush();
-  if (markup && LITERAL_LINK.test(source) && literalMeetsMarkup(source, opaque)) return void 0;
-  if (runs.length === 0) return out.join("");
-  for (let r = 0; r < runs.length; r++) {
-    const closer = runs[r];
-    if (!closer.close) continue;
-    while (closer.left > 0) {
-      let o = r - 1;
-      for (; o >= 0; o--) {
-        const opener3 = runs[o];
-        if (!opener3.active || !opener3.open || opener3.char !== closer.char || opener3.left === 0) {
-          continue;
-        }
-        if (closer.char === "~" && (opener3.size !== closer.size || opener3.left !== opener3.size)) {
-          continue;
-        }
-        if (closer.char !== "~" && (opener3.close || closer.open) && closer.left % 3 && !((opener3.left + closer.left) % 3)) {
-          continue;
-        }
-        break;
-      }
-      if (o < 0) break;
-      const opener2 = runs[o];
-      const use = closer.char === "~" ? closer.size : opener2.left >= 2 && closer.left >= 2 ? 2 : 1;
-      opener2.left -= use;
-      closer.left -= use;
-      if (closer.char === "~") tildes = true;
-      else others = true;
-      for (let between = o + 1; between < r; between++) runs[between].active = false;
-    }
-  }
-  if (tildes && others) return void 0;
-  for (const run3 of runs) out[run3.slot] = run3.char.repeat(run3.left);
-  return out.join("");
+  return count2;
 }
-
-// src/core/plan/kinds/dialectScan.ts
-var CONTROL = /[\0-\x09\x0b-\x1f\x7f\ufeff]/;
-var CONTROL_CHAR = /[\0-\x09\x0b\x0c\x0e-\x1f\x7f]/;
-var LONE_CR = /\r(?!\n)/;
-function suspectSource(source) {
-  return CONTROL_CHAR.test(source) || LONE_CR.test(source) || source.indexOf("\uFEFF", 1) !== -1;
+function endOfLine(source, offset) {
+  const lf = source.indexOf("\n", offset);
+  const end = lf === -1 ? source.length : lf;
+  return end > offset && source[end - 1] === "\r" ? end - 1 : end;
 }
-var NOT_TEXT_LINE = /^(?:[-:|=][-:|= ]*|(?:\* *){3,}|(?:_ *){3,})$/;
-var ORDERED = /^(\d{1,9})[.)](?= |$)/;
-var ATX2 = /^(#{1,6})(?: (.*))?$/;
-var NOT_DEFINITION = /^\[[^\]\\[]*\](?!:)/;
-var REQUIREMENTS2 = /Requirements?:\s*(\d[\d.,\s]*)/i;
-function isLetter(c) {
-  return c >= 65 && c <= 90 || c >= 97 && c <= 122;
+function oneLine(text6) {
+  return text6.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").trim();
 }
-function startsText(s) {
-  const c = s.charCodeAt(0);
-  if (isLetter(c) || c >= 128) return true;
-  if (NOT_TEXT_LINE.test(s)) return false;
-  switch (s[0]) {
-    case "*":
-    case "-":
-    case "+":
-      return s.length > 1 && s[1] !== " ";
-    // a bullet, or an empty item
-    case "_":
-    case "!":
-    case '"':
-    case "'":
-    case "(":
-    case ")":
-    case ",":
-    case ".":
-    case "/":
-    case ";":
-    case "?":
-    case "@":
-    case "$":
-    case "%":
-    case "^":
-    case "{":
-    case "}":
-    case "&":
-    case "\\":
-      return true;
-    case "`":
-      return !s.startsWith("```");
-    case "~":
-      return !s.startsWith("~~~");
-    case "#":
-      return !/^#{1,6}(?: |$)/.test(s);
-    case "[":
-      return NOT_DEFINITION.test(s);
-    default:
-      return c >= 48 && c <= 57 && !ORDERED.test(s);
-  }
-}
-function withoutBox(text6) {
-  if (text6[0] !== "[" || text6[2] !== "]" || /[\n\r\u2028\u2029]/.test(text6[1] ?? "\n")) {
-    return text6.trim();
-  }
-  return text6.slice(text6[3] === "*" ? 4 : 3).trim();
-}
-function requirementsOfLine(text6) {
-  if (!/requirement/i.test(text6)) return void 0;
-  const plain = inlineText(text6);
-  if (plain === void 0) return "not plain";
-  const m = REQUIREMENTS2.exec(plain);
-  return m ? m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : void 0;
-}
-function scanDialect(source, mode) {
-  const scan = scanOrRefuse(source, mode);
-  return "refused" in scan ? void 0 : scan;
-}
-function scanOrRefuse(source, mode) {
-  let line2 = 0;
-  const no = (refused) => ({ refused, line: line2 });
-  const suspect = suspectSource(source);
-  if (suspect && (LONE_CR.test(source) || source.indexOf("\uFEFF", 1) !== -1))
-    return no("a lone carriage return or a byte order mark inside");
-  const events = [];
-  const skip = /* @__PURE__ */ new Set();
-  const open3 = [];
-  let para = -1;
-  let paraBox = false;
-  let taskLines2;
-  const tasks = [];
-  let emptyItem = -1;
-  let paraReq = false;
-  let quote2 = false;
-  let fence3;
-  let html2 = false;
-  let table = false;
-  let pos = source.charCodeAt(0) === 65279 ? 1 : 0;
-  const nextLine = () => {
-    if (pos > source.length) return void 0;
-    let end = source.indexOf("\n", pos);
-    if (end === -1) end = source.length;
-    const start2 = pos;
-    pos = end + 1;
-    line2++;
-    if (end === source.length && start2 === end) return void 0;
-    return {
-      text: source.slice(start2, end > start2 && source[end - 1] === "\r" ? end - 1 : end),
-      start: start2
-    };
-  };
-  if (source.startsWith("---", pos) || source.startsWith("+++", pos)) {
-    const first = nextLine();
-    const fenceText = first.text.slice(0, 3);
-    if (!/^(?:---|\+\+\+)[ \t]*$/.test(first.text)) return no("front matter that does not close");
-    for (; ; ) {
-      const l = nextLine();
-      if (!l) return no("front matter that does not close");
-      if (l.text.startsWith(fenceText) && /^[ \t]*$/.test(l.text.slice(3))) break;
-    }
-  }
-  const cite = (text6) => {
-    const r = requirementsOfLine(text6);
-    if (r === "not plain") return false;
-    if (r) for (const item of open3) item.requirements ??= r;
-    return true;
-  };
-  for (let l = nextLine(); l; l = nextLine()) {
-    const { text: text6, start: start2 } = l;
-    if (fence3) {
-      let inside2 = true;
-      let body = text6;
-      if (fence3.column > 0) {
-        let f = 0;
-        while (text6.charCodeAt(f) === 32) f++;
-        if (suspect && text6.charCodeAt(f) === 9) return no("a tab indenting code in a list item");
-        if (f < text6.length && f < fence3.column) inside2 = false;
-        else body = text6.slice(Math.min(f, fence3.column));
-      }
-      if (inside2) {
-        skip.add(line2);
-        const close2 = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(body);
-        if (close2 && close2[1][0] === fence3.char && close2[1].length >= fence3.length) {
-          fence3 = void 0;
-        }
-        continue;
-      }
-      fence3 = void 0;
-    }
-    if (html2) {
-      skip.add(line2);
-      if (text6.includes("-->")) html2 = false;
-      continue;
-    }
-    if (suspect && CONTROL.test(text6)) return no("a tab or control character");
-    let first = 0;
-    while (text6.charCodeAt(first) === 32) first++;
-    if (emptyItem >= 0) {
-      const column = emptyItem;
-      emptyItem = -1;
-      if (first < text6.length && first >= column) return no("a line inside an empty list item");
-    }
-    if (first === text6.length) {
-      para = -1;
-      quote2 = false;
-      table = false;
-      continue;
-    }
-    if (table) {
-      if (first > 3 || text6.charCodeAt(first) !== 124)
-        return no('a table row not opening with "|"');
-      continue;
-    }
-    const indent2 = first;
-    const rest = first === 0 ? text6 : text6.slice(first);
-    let k = open3.length;
-    while (k > 0 && open3[k - 1].content > indent2) k--;
-    const rel = indent2 - (k > 0 ? open3[k - 1].content : 0);
-    const c = rest.charCodeAt(0);
-    if (c === 62) {
-      if (indent2 > 0) return no("an indented block quote");
-      let q = 1;
-      if (rest[q] === " ") q++;
-      if (q < rest.length) {
-        if (rest[q] === " " || !startsText(rest.slice(q)))
-          return no("a block quote holding more than text");
-        para = 0;
-      } else para = -1;
-      open3.length = 0;
-      quote2 = true;
-      paraBox = false;
-      paraReq = false;
-      continue;
-    }
-    if (rel >= 4) {
-      if (para < 0) return no("indented code");
-      if (paraBox) {
-        if (!taskLines2) return no("a line continuing a task");
-        taskLines2.push(rest);
-        continue;
-      }
-      if (mode === "kiro" && (paraReq || /requirement/i.test(rest)))
-        return no("a requirements line continued");
-      continue;
-    }
-    if (c === 35) {
-      const m = ATX2.exec(rest);
-      if (m) {
-        if (indent2 > 0) return no("an indented heading");
-        const content3 = (m[2] ?? "").trim().replace(/(?:^| +)#+$/, "").trim();
-        const plain = mode === "speckit" ? inlineText(content3) : content3;
-        if (plain === void 0) return no("markup in a heading remark must read");
-        events.push({ kind: "heading", depth: m[1].length, text: plain, line: line2 });
-        open3.length = 0;
-        para = -1;
-        quote2 = false;
-        continue;
-      }
-    }
-    if (c === 96 && rest.startsWith("```") || c === 126 && rest.startsWith("~~~")) {
-      const m = /^(`{3,}|~{3,})(.*)$/.exec(rest);
-      if (m[1][0] === "`" && m[2].includes("`")) return no("inline code opening a line");
-      fence3 = { char: m[1][0], length: m[1].length, column: k > 0 ? open3[k - 1].content : 0 };
-      skip.add(line2);
-      open3.length = k;
-      para = -1;
-      quote2 = false;
-      continue;
-    }
-    if (c === 60) {
-      if (indent2 > 0 || !rest.startsWith("<!--") || /^<!---?>/.test(rest))
-        return no("HTML other than a comment at the top level");
-      html2 = !rest.includes("-->", 4);
-      skip.add(line2);
-      open3.length = 0;
-      para = -1;
-      quote2 = false;
-      continue;
-    }
-    if ((c === 45 || c === 42 || c === 43) && rest.length === 1 && (para < 0 || k < para)) {
-      open3.length = k;
-      quote2 = false;
-      para = -1;
-      paraBox = false;
-      paraReq = false;
-      emptyItem = indent2 + 2;
-      continue;
-    }
-    if (NOT_TEXT_LINE.test(rest)) {
-      if (indent2 > 0 || para >= 0 || !/^(?:-{3,}|\*{3,}|_{3,}) *$/.test(rest))
-        return no("a setext underline or an indented rule");
-      open3.length = 0;
-      quote2 = false;
-      continue;
-    }
-    let marker = 0;
-    if ((c === 45 || c === 42 || c === 43) && (rest.length === 1 || rest[1] === " ")) marker = 1;
-    const ordered = marker === 0 && c >= 48 && c <= 57 ? ORDERED.exec(rest) : null;
-    if (ordered) {
-      marker = ordered[0].length;
-      if (para >= 0 && Number(ordered[1]) !== 1) {
-        if (quote2) return no("a numbered line after a block quote");
-        if (k >= para) {
-          if (paraBox || mode === "kiro" && (paraReq || /requirement/i.test(rest))) {
-            return no("a numbered line continuing a task");
-          }
-          continue;
-        }
-      }
-    }
-    if (marker > 0) {
-      let at3 = marker;
-      while (rest.charCodeAt(at3) === 32) at3++;
-      const spaces = at3 - marker;
-      if (at3 >= rest.length || spaces > 4) return no("an empty list item, or code in one");
-      const content3 = rest.slice(at3);
-      open3.length = k;
-      const item = { content: indent2 + at3, requirements: void 0 };
-      open3.push(item);
-      quote2 = false;
-      para = open3.length;
-      paraBox = false;
-      paraReq = false;
-      if (content3[0] === "[" && content3[2] === "]") {
-        const mark = content3[1];
-        const afterText = content3.slice(3);
-        if (/^[:([]/.test(afterText) || afterText.trim() === "" || !startsText(content3)) {
-          return no("a box followed by a link, a colon or nothing");
-        }
-        if (/^[ \t]{2,}\[/.test(afterText)) return no("a bracket after a box and spaces");
-        const lineEnd = source.indexOf("\n", start2);
-        const after = source.slice(
-          start2 + indent2 + at3 + 3,
-          lineEnd === -1 ? source.length : lineEnd
-        );
-        paraBox = true;
-        taskLines2 = void 0;
-        const read3 = mode === "speckit" && (mark === " " || mark === "x" || mark === "X");
-        if (read3 && afterText[0] === " ") taskLines2 = [afterText];
-        if (mode === "kiro") {
-          paraReq = /requirement/i.test(afterText);
-          if (!cite(afterText)) return no("markup in a requirements line");
-        }
-        const event = {
-          kind: "item",
-          line: line2,
-          offset: start2 + indent2 + at3 + 1,
-          mark,
-          after,
-          text: "",
-          requirements: () => item.requirements ?? []
-        };
-        events.push(event);
-        if (taskLines2) tasks.push({ event, lines: taskLines2 });
-        continue;
-      }
-      if (!startsText(content3)) return no("a list item opening with a block");
-      if (mode === "kiro") {
-        paraReq = /requirement/i.test(content3);
-        if (!cite(content3)) return no("markup in a requirements line");
-      }
-      continue;
-    }
-    if (c === 124 && indent2 === 0 && para < 0) {
-      table = true;
-      open3.length = 0;
-      quote2 = false;
-      continue;
-    }
-    if (!startsText(rest))
-      return no("a line opening a block the scanner does not read (table, HTML, definition\u2026)");
-    if (para >= 0) {
-      if (quote2) continue;
-      if (paraBox && taskLines2) {
-        taskLines2.push(rest);
-        continue;
-      }
-      if (paraBox && mode === "speckit") return no("a line continuing a task");
-      if (mode === "kiro" && (paraReq || /requirement/i.test(rest)))
-        return no("a requirements line continued");
-      continue;
-    }
-    quote2 = false;
-    open3.length = k;
-    para = k;
-    paraBox = false;
-    paraReq = false;
-    if (mode === "kiro" && k > 0) {
-      paraReq = /requirement/i.test(rest);
-      if (!cite(rest)) return no("markup in a requirements line");
-    }
-  }
-  for (const { event, lines } of tasks) {
-    const plain = inlineText(lines.join("\n"));
-    if (plain === void 0) {
-      line2 = event.line;
-      return no("markup in a task remark must read");
-    }
-    event.text = withoutBox(plain.split("\n")[0]);
-  }
-  return { events, skip };
+function opensWithId(text6, id) {
+  return text6.trimStart().replace(/^[*_~`]+/, "").startsWith(id);
 }
 
 // src/core/plan/kinds/markdownDialect.ts
@@ -47041,8 +53523,8 @@ function itemText(item, after) {
   const text6 = first?.type === "paragraph" ? toString(first).split("\n")[0] : after;
   return text6.replace(/^\[.\]\*?\s*/, "").trim();
 }
-var LOOKS_LIKE_TASK = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[^\p{L}\p{N}\]\n]|[xX])?\]|\|[^\n]*\[[ xX~-]\]/u;
-var FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+var LOOKS_LIKE_TASK = /(?<![^\n])[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[^\p{L}\p{N}\]\n]|[xX])?\]|\|[^\n]*\[[ xX~-]\]/gu;
+var FENCE_LINE = /(?<![^\n]) {0,3}(`{3,}|~{3,})([^\n\r\u2028\u2029]*)(?![^\n])/g;
 var SHOWN_MARK = { " ": "space", "	": "tab" };
 var LIST_BOX = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])([ \t]*)\[([^\]\n]?)\](.?)/u;
 function lookalikeReason(line2, offset, source, dialect) {
@@ -47099,24 +53581,45 @@ function lookalikeReason(line2, offset, source, dialect) {
   }
   return typeof dialect.unread === "string" ? { why: dialect.unread } : dialect.unread(source.slice(0, offset).split("\n").length);
 }
-function lookalikeWarnings(source, path2, root2, taskLines2, fix2, dialect) {
-  const lines = source.split("\n");
-  const candidates2 = [];
+function lookalikeLines(source, taskLines2) {
+  const out = [];
   let fence3;
-  for (let i = 0; i < lines.length; i++) {
-    const open3 = FENCE_LINE.exec(lines[i]);
-    if (open3) {
-      const marker = open3[1];
+  FENCE_LINE.lastIndex = 0;
+  let fenceMatch = FENCE_LINE.exec(source);
+  let line2 = 0;
+  let counted = 0;
+  const lineAt2 = (offset) => {
+    for (let at3 = source.indexOf("\n", counted); at3 !== -1 && at3 < offset; ) {
+      line2++;
+      counted = at3 + 1;
+      at3 = source.indexOf("\n", counted);
+    }
+    return line2;
+  };
+  let last = -1;
+  for (const m of source.matchAll(LOOKS_LIKE_TASK)) {
+    const start2 = source.lastIndexOf("\n", m.index) + 1;
+    while (fenceMatch && fenceMatch.index < start2) {
+      const marker = fenceMatch[1];
       if (fence3 === void 0) fence3 = marker;
-      else if (marker[0] === fence3[0] && marker.length >= fence3.length && open3[2].trim() === "") {
+      else if (marker[0] === fence3[0] && marker.length >= fence3.length && fenceMatch[2].trim() === "") {
         fence3 = void 0;
       }
-      continue;
+      fenceMatch = FENCE_LINE.exec(source);
     }
+    if (fenceMatch?.index === start2) continue;
     if (fence3 !== void 0) continue;
-    if (!taskLines2.has(i + 1) && LOOKS_LIKE_TASK.test(lines[i])) candidates2.push(i);
+    const l = lineAt2(start2);
+    if (l === last) continue;
+    last = l;
+    if (!taskLines2.has(l + 1)) out.push(l);
   }
+  return out;
+}
+function lookalikeWarnings(source, path2, root2, taskLines2, fix2, dialect) {
+  const candidates2 = lookalikeLines(source, taskLines2);
   if (candidates2.length === 0) return [];
+  const lines = source.split("\n");
   const tree = typeof root2 === "function" ? root2() : root2;
   const skip = /* @__PURE__ */ new Set();
   if (tree instanceof Set) for (const l of tree) skip.add(l);
@@ -47280,12 +53783,2735 @@ function givenId(parent, index2) {
   return `${parent}.${letters}`;
 }
 
+// src/core/plan/kinds/speckit/reader.ts
+var SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:\-—–]\s*|\s+|$)(.*)$/i;
+var SPECKIT_STATE = {
+  " ": "todo",
+  x: "done",
+  X: "done",
+  "	": "todo"
+};
+function speckitId(text6) {
+  if (text6[0] !== "T") return void 0;
+  let end = 1;
+  while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
+  if (end < 4 || /\w/.test(text6[end] ?? "")) return void 0;
+  return text6.slice(0, end);
+}
+function storiesOf(text6) {
+  const out = [];
+  for (let at3 = text6.indexOf("[US"); at3 !== -1; at3 = text6.indexOf("[US", at3 + 1)) {
+    let end = at3 + 3;
+    while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
+    if (end > at3 + 3 && text6[end] === "]") out.push(text6.slice(at3 + 1, end));
+  }
+  return out;
+}
+function readSpeckit(source, path2, options = {}) {
+  const read3 = dialectRead(source, path2, "speckit", options);
+  if ("limited" in read3) return read3.limited;
+  const { scanned, root: root2, skip } = read3;
+  const events = scanned?.events ?? speckitEventsOfTree(source, root2());
+  const phases = [];
+  const problems = [];
+  const open3 = [];
+  const seen = taskIds(path2, problems);
+  const headings = [];
+  for (const event of events) {
+    if (event.kind === "heading") {
+      headings.push(event);
+      while (open3.length > 0 && open3[open3.length - 1].level >= event.depth) open3.pop();
+      const m = SPECKIT_PHASE.exec(event.text.trim());
+      if (m) {
+        const phase2 = { number: m[1], name: m[2].trim(), line: event.line, tasks: [] };
+        open3.push({ phase: phase2, level: event.depth });
+        phases.push(phase2);
+      }
+      continue;
+    }
+    const current = open3[open3.length - 1];
+    if (!current) continue;
+    if (!readsBox(SPECKIT_STATE, event.mark, event.after)) continue;
+    const { text: text6 } = event;
+    const phase = current.phase;
+    const own6 = speckitId(text6);
+    if (own6 !== void 0) seen(own6, event.line);
+    phase.tasks.push({
+      id: own6 ?? `${phase.number}.${phase.tasks.length + 1}`,
+      text: writtenTaskText(event.after, text6),
+      state: SPECKIT_STATE[event.mark],
+      mark: event.mark,
+      optional: false,
+      requirements: storiesOf(text6),
+      line: event.line,
+      markOffset: event.offset
+    });
+  }
+  const byNumber = /* @__PURE__ */ new Map();
+  for (const phase of phases)
+    byNumber.set(phase.number, [...byNumber.get(phase.number) ?? [], phase]);
+  const kept = [];
+  for (const [number3, same2] of byNumber) {
+    const tasked = same2.filter((p) => p.tasks.length > 0);
+    const first = tasked[0] ?? same2[0];
+    for (const phase of same2) {
+      if (phase.tasks.length === 0 && same2.length > 1) {
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: phase.line,
+          message: `Phase ${number3} is also on line ${(phase === first ? same2.find((p) => p !== phase) : first).line}; this heading holds no task, so it is read as a reference.`,
+          fix: 'Leave it as it is, or name it without "Phase N" if it is no phase.'
+        });
+        continue;
+      }
+      if (phase.tasks.length > 0 && phase !== first) {
+        problems.push({
+          severity: "error",
+          path: path2,
+          line: phase.line,
+          message: `Phase ${number3} is also on line ${first.line}.`,
+          fix: "Number each phase once."
+        });
+        continue;
+      }
+      kept.push(phase);
+    }
+  }
+  phases.length = 0;
+  phases.push(...kept);
+  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
+  return finish(
+    source,
+    path2,
+    skip,
+    phases,
+    problems,
+    'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
+    { marks: " 	xX", unread: (line2) => unreadUnder(headings, phases, line2) }
+  );
+}
+function unreadUnder(headings, phases, line2) {
+  const above = headings.filter((h) => h.line < line2).at(-1);
+  if (!above) return { why: 'it is under no "## Phase N" heading' };
+  const heading2 = `${"#".repeat(above.depth)} ${above.text.trim()}`;
+  const unnumbered = /^phase\s+([^\d\s:\-—–][^\s:]*)\s*[:\-—–]?\s*(.*)$/i.exec(above.text.trim());
+  if (unnumbered) {
+    const last = phases.reduce((n, p) => Math.max(n, Math.floor(Number(p.number))), 0);
+    return {
+      why: `it is under "${heading2}" (line ${above.line}), whose "${unnumbered[1]}" is no phase number (spec-kit's template leaves it for you to fill in)`,
+      fix: `Number the phase: "${"#".repeat(above.depth)} Phase ${last + 1}: ${unnumbered[2]}".`
+    };
+  }
+  return {
+    why: `it is under no "## Phase N" heading (the nearest heading above it is "${heading2}", line ${above.line})`
+  };
+}
+
+// src/core/plan/kinds/view.ts
+var QUOTE_LIMIT = 2e4;
+function emptyReading(problem) {
+  return {
+    phases: [],
+    current: void 0,
+    complete: false,
+    waiting: void 0,
+    problems: [problem],
+    warnings: [],
+    markStart: () => "",
+    markDone: () => "",
+    context: () => ({ links: [], sections: [] })
+  };
+}
+function splitProblems(problems) {
+  return {
+    errors: problems.filter((p) => p.severity === "error"),
+    warnings: problems.filter((p) => p.severity !== "error")
+  };
+}
+function noPhase(path2, fix2) {
+  return { severity: "error", path: path2, line: 1, message: "no phase with a task was found.", fix: fix2 };
+}
+
+// src/core/plan/kinds/dialectPlan.ts
+function readDialectTasks(plan, dialect, source) {
+  const read3 = dialect.read(source, plan.path);
+  const { errors, warnings } = splitProblems(read3.problems);
+  const tasked = read3.phases.filter((p) => p.tasks.length > 0);
+  if (tasked.length === 0 && errors.length === 0) {
+    errors.push(noPhase(plan.path, dialect.noPhaseFix));
+  }
+  const view = (p) => ({
+    number: p.number,
+    name: p.name,
+    line: p.line,
+    tasks: p.tasks.map((t) => ({
+      id: t.id,
+      text: t.text,
+      state: t.state,
+      line: t.line,
+      optional: t.optional,
+      ...t.optional ? { note: "optional" } : {},
+      requirements: t.requirements
+    })),
+    finished: dialectPhaseFinished(p)
+  });
+  const phases = tasked.map(view);
+  const current = currentDialectPhase({ phases: tasked, problems: [] });
+  return {
+    tasked,
+    phases,
+    current: current ? phases[tasked.indexOf(current)] : void 0,
+    complete: errors.length === 0 && phases.length > 0 && phases.every((p) => p.finished),
+    waiting: void 0,
+    problems: errors,
+    warnings
+  };
+}
+function openDialect(plan, dialect, source, contextProblems, present, files) {
+  const read3 = readDialectTasks(plan, dialect, source);
+  const byNumber = new Map(read3.tasked.map((p) => [p.number, p]));
+  const own6 = (phase) => {
+    const p = byNumber.get(phase.number);
+    if (!p) throw new Error(`Phase ${phase.number} is not in ${plan.path}.`);
+    return p;
+  };
+  const mark = (phase, state) => {
+    const p = own6(phase);
+    const tasks = p.tasks.filter((t) => !t.optional);
+    if (p.self && !p.self.optional && !p.tasks.includes(p.self)) tasks.push(p.self);
+    return dialect.write(source, tasks, state);
+  };
+  return {
+    phases: read3.phases,
+    current: read3.current,
+    complete: read3.complete && contextProblems.length === 0,
+    waiting: read3.waiting,
+    problems: [...contextProblems, ...read3.problems],
+    warnings: read3.warnings,
+    markStart: (phase) => mark(phase, "doing"),
+    markDone: (phase) => mark(phase, "done"),
+    context: (phase) => dialect.context(plan, own6(phase), present, files)
+  };
+}
+function dialectKind(dialect) {
+  return {
+    open: (plan, source, context, present, files) => openDialect(plan, dialect, source, context, present, files),
+    states(plan, source) {
+      const states = /* @__PURE__ */ new Map();
+      for (const t of dialect.read(source, plan.path).phases.flatMap((p) => p.tasks))
+        states.set(t.id, t.state);
+      return states;
+    },
+    setTasks(plan, source, ids, state) {
+      const read3 = dialect.read(source, plan.path);
+      const tasks = read3.phases.flatMap((p) => p.tasks).filter((t) => ids.has(t.id));
+      return dialect.write(source, tasks, state);
+    }
+  };
+}
+function presentLinks(plan, present, names) {
+  const links = [];
+  for (const [label, file] of names) {
+    const path2 = `${plan.folder}/${file}`;
+    if (present.has(path2)) links.push({ label, path: path2 });
+  }
+  return links;
+}
+
+// src/core/plan/kinds/kindModule.ts
+function defineKind(kind) {
+  return kind;
+}
+
+// src/core/plan/kinds/speckit/kind.ts
+var speckitKind = defineKind({
+  id: "speckit",
+  label: "spec-kit",
+  tasksFile: "tasks.md",
+  globs: ["specs/*/tasks.md", ".specify/specs/*/tasks.md"],
+  // A feature folder's name is the user's, and `/speckit.specify` takes any `specs` folder the
+  // `plans` globs name: a tasks.md no other kind claims is spec-kit's.
+  test: () => "plan",
+  fallback: true,
+  tasksFilesAt: (dir) => [`${dir}/tasks.md`],
+  required: [
+    { names: ["spec.md"], what: "spec-kit's spec" },
+    { names: ["plan.md"], what: "spec-kit's plan" }
+  ],
+  marks: { start: void 0, done: "[X]" },
+  ...dialectKind({
+    read: (source, path2) => readSpeckit(source, path2),
+    noPhaseFix: 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.',
+    write: (source, tasks, state) => setDialectStates(source, "speckit", tasks, state),
+    context(plan, _phase, present) {
+      const links = presentLinks(plan, present, [
+        ["Spec", "spec.md"],
+        ["Plan", "plan.md"],
+        ["Data model", "data-model.md"],
+        ["Research", "research.md"],
+        ["Quickstart", "quickstart.md"]
+      ]);
+      const contracts = `${plan.folder}/contracts/`;
+      for (const path2 of [...present].filter((p) => p.startsWith(contracts)).sort()) {
+        links.push({ label: `Contract ${path2.slice(contracts.length)}`, path: path2 });
+      }
+      return { links, sections: [] };
+    }
+  }),
+  agentMayNotEdit: { words: "feature folders" }
+});
+
+// src/core/plan/kinds/kiro/reader.ts
+var KIRO_TOP = /^(\d+)\.\s*(.*)$/;
+var KIRO_SUB = /^(\d+)((?:\.\d+)+[a-z]?)\.?(?![\w.])\s*(.*)$/;
+var KIRO_STATE = {
+  " ": "todo",
+  "	": "todo",
+  "-": "doing",
+  // Kiro's queued mark (a task waiting its turn in a "run all tasks"): not started.
+  "~": "todo",
+  x: "done",
+  X: "done"
+};
+var REQUIREMENTS2 = /Requirements?:\s*(\d[\d.,\s]*)/i;
+function requirementsOf(item) {
+  const stack = [item];
+  while (stack.length > 0) {
+    const node3 = stack.shift();
+    if (node3.type === "paragraph" || node3.type === "heading") {
+      const m = REQUIREMENTS2.exec(toString(node3));
+      if (m) return m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
+    } else if ("children" in node3) stack.unshift(...node3.children);
+  }
+  return [];
+}
+function* kiroEventsOfTree(source, root2) {
+  for (const { node: node3 } of walk(root2.children, 0, true)) {
+    if (node3.type !== "listItem") continue;
+    const box = boxAt(source, node3);
+    if (!box) continue;
+    yield { ...box, requirements: () => requirementsOf(node3) };
+  }
+}
+function readKiro(source, path2, options = {}) {
+  const read3 = dialectRead(source, path2, "kiro", options);
+  if ("limited" in read3) return read3.limited;
+  const { scanned, root: root2, skip } = read3;
+  const events = scanned ? scanned.events.filter((e) => e.kind === "item") : kiroEventsOfTree(source, root2());
+  const phases = /* @__PURE__ */ new Map();
+  const problems = [];
+  const seen = taskIds(path2, problems);
+  let top;
+  for (const box of events) {
+    if (!(box.mark in KIRO_STATE)) continue;
+    const star = box.after.startsWith("*") ? 1 : box.after.startsWith("\\*") ? 2 : 0;
+    const optional2 = star > 0;
+    const after = box.after.slice(star);
+    if (!/^(?:[ \t]|$)/.test(after)) continue;
+    const text6 = after.trim();
+    const task = (id, inOptional = false) => ({
+      id,
+      text: text6,
+      state: KIRO_STATE[box.mark],
+      mark: box.mark,
+      optional: optional2 || inOptional,
+      requirements: box.requirements(),
+      line: box.line,
+      markOffset: box.offset
+    });
+    const indent2 = indentOf(source, box.offset - 2);
+    const sub = KIRO_SUB.exec(text6);
+    const nested = top !== void 0 && indent2 > top.indent ? phases.get(top.number) : void 0;
+    if (nested && top) {
+      let id;
+      if (sub) id = `${sub[1]}${sub[2]}`;
+      else {
+        id = givenId(top.number, top.unnumbered++);
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: box.line,
+          message: `This box has no number of its own: it is read as a sub-task of task ${top.number}, called ${id} here.`,
+          fix: `Number it (e.g. "${top.number}.${nested.subs.length + 1} \u2026") so that the id is yours.`
+        });
+      }
+      seen(id, box.line);
+      nested.subs.push(task(id, nested.self.optional));
+      continue;
+    }
+    if (sub) {
+      const id = `${sub[1]}${sub[2]}`;
+      const parent = phases.get(sub[1]);
+      if (!parent) {
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: box.line,
+          message: `Sub-task ${id} has no top-level task ${sub[1]} before it.`,
+          fix: `Add "- [ ] ${sub[1]}. Title" above it.`
+        });
+        continue;
+      }
+      seen(id, box.line);
+      parent.subs.push(task(id, parent.self.optional));
+      continue;
+    }
+    const topMatch = KIRO_TOP.exec(text6);
+    if (topMatch) {
+      if (phases.has(topMatch[1])) {
+        problems.push({
+          severity: "error",
+          path: path2,
+          line: box.line,
+          message: `Task ${topMatch[1]} is also on line ${phases.get(topMatch[1]).phase.line}.`,
+          fix: "Number each top-level task once."
+        });
+        top = void 0;
+        continue;
+      }
+      seen(topMatch[1], box.line);
+      top = { number: topMatch[1], indent: indent2, unnumbered: 0 };
+      phases.set(topMatch[1], {
+        phase: { number: topMatch[1], name: topMatch[2].trim(), line: box.line, tasks: [] },
+        self: task(topMatch[1]),
+        subs: []
+      });
+    }
+  }
+  const list3 = [...phases.values()].map(({ phase, self: self2, subs }) => ({
+    ...phase,
+    tasks: subs.some((t) => !t.optional) ? subs : [self2, ...subs],
+    self: self2
+  }));
+  return finish(
+    source,
+    path2,
+    skip,
+    list3,
+    problems,
+    'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
+    {
+      marks: " 	-~xX",
+      star: true,
+      unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"'
+    }
+  );
+}
+
+// src/core/plan/kinds/kiro/context.ts
+function requirementBlocks(text6) {
+  const blocks = /* @__PURE__ */ new Map();
+  const lines = text6.split(/\r?\n/);
+  let number3;
+  let level = 0;
+  let body = [];
+  const flush = () => {
+    if (number3 !== void 0) blocks.set(number3, body.join("\n").trim());
+  };
+  for (const line2 of lines) {
+    const heading2 = /^(#{1,6})\s+(.*)$/.exec(line2);
+    if (heading2) {
+      const m = /^requirement\s+(\d+)\b/i.exec(heading2[2].trim());
+      if (m) {
+        flush();
+        number3 = m[1];
+        level = heading2[1].length;
+        body = [line2];
+        continue;
+      }
+      if (number3 !== void 0 && heading2[1].length <= level) {
+        flush();
+        number3 = void 0;
+      }
+    }
+    if (number3 !== void 0) body.push(line2);
+  }
+  flush();
+  return blocks;
+}
+function kiroContext(plan, phase, present, files) {
+  const links = [];
+  const sections = [];
+  const at3 = (file) => `${plan.folder}/${file}`;
+  const requirementsFile = ["requirements.md", "bugfix.md"].map(at3).find((p) => present.has(p));
+  if (requirementsFile) {
+    links.push({ label: "Requirements", path: requirementsFile });
+    const text6 = files.get(requirementsFile);
+    if (text6 !== void 0) {
+      const cited = [
+        ...new Set(phase.tasks.flatMap((t) => t.requirements.map((r) => r.split(".")[0])))
+      ];
+      const blocks = requirementBlocks(text6);
+      const first = cited.filter((n) => blocks.has(n)).map((n) => blocks.get(n));
+      if (first.length > 0) {
+        sections.push({
+          title: `Requirements the tasks cite (${cited.map((n) => `Requirement ${n}`).join(", ")})`,
+          text: first.join("\n\n").slice(0, QUOTE_LIMIT)
+        });
+      } else sections.push({ title: "Requirements", text: text6.slice(0, QUOTE_LIMIT) });
+    }
+  }
+  const design = at3("design.md");
+  if (present.has(design)) {
+    links.push({ label: "Design", path: design });
+    const text6 = files.get(design);
+    if (text6 !== void 0) sections.push({ title: "Design", text: text6.slice(0, QUOTE_LIMIT) });
+  }
+  return { links, sections };
+}
+
+// src/core/plan/kinds/kiro/kind.ts
+var dirOf = (path2) => path2.slice(0, Math.max(0, path2.lastIndexOf("/")));
+var baseOf = (path2) => path2.slice(path2.lastIndexOf("/") + 1);
+var kiroKind = defineKind({
+  id: "kiro",
+  label: "Kiro",
+  tasksFile: "tasks.md",
+  globs: [".kiro/specs/*/tasks.md"],
+  test: (path2) => /(?:^|\/)\.kiro\/specs\/[^/]+\/tasks\.md$/.test(path2) ? "plan" : void 0,
+  tasksFilesAt: (dir) => (
+    // Kiro's steering, shared by its specs beside it.
+    baseOf(dir) === "steering" && baseOf(dirOf(dir)) === ".kiro" ? [`${dir}/tasks.md`, `${dirOf(dir)}/specs/-/tasks.md`] : [`${dir}/tasks.md`]
+  ),
+  // Kiro's steering documents (`.kiro/steering/`: product.md, tech.md, structure.md and any
+  // other), which Kiro reads into every spec's work: `<dir>/.kiro/specs/<feature>` → `<dir>/.kiro/steering`.
+  sharedFolders: (folder) => [`${dirOf(dirOf(folder))}/steering`],
+  required: [
+    { names: ["requirements.md", "bugfix.md"], what: "Kiro's requirements" },
+    { names: ["design.md"], what: "Kiro's design" }
+  ],
+  reads: (plan) => ["requirements.md", "bugfix.md", "design.md"].map((f) => `${plan.folder}/${f}`),
+  marks: { start: "[-]", done: "[x]" },
+  ...dialectKind({
+    read: (source, path2) => readKiro(source, path2),
+    noPhaseFix: 'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
+    write: (source, tasks, state) => setDialectStates(source, "kiro", tasks, state),
+    context: kiroContext
+  }),
+  agentMayNotEdit: { words: "feature folders" }
+});
+
+// src/core/plan/kinds/jsonOffsets.ts
+var JsonSyntaxError = class extends Error {
+  constructor(message, offset, line2) {
+    super(message);
+    this.offset = offset;
+    this.line = line2;
+    this.name = "JsonSyntaxError";
+  }
+  offset;
+  line;
+};
+function lineStarts(source) {
+  const starts = [0];
+  for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+function lineAt(starts, offset) {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = lo + hi + 1 >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+var NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+var STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+var PLAIN_STRING_BREAK = /[\\\u0000-\u001f]/;
+function parseJsonWithOffsets(source) {
+  let at3 = 0;
+  const fail = (what2) => {
+    throw new JsonSyntaxError(
+      at3 >= source.length ? `unexpected end of JSON (${what2})` : `${what2} at column ${column()}`,
+      at3,
+      lineAt(lineStarts(source), at3)
+    );
+  };
+  const column = () => at3 - source.lastIndexOf("\n", at3 - 1);
+  const skip = () => {
+    while (at3 < source.length) {
+      const c = source.charCodeAt(at3);
+      if (c === 32 || c === 9 || c === 10 || c === 13) at3++;
+      else break;
+    }
+  };
+  const readString = () => {
+    const start2 = at3;
+    const close2 = source.indexOf('"', at3 + 1);
+    if (close2 !== -1) {
+      const inner = source.slice(at3 + 1, close2);
+      if (!PLAIN_STRING_BREAK.test(inner)) {
+        at3 = close2 + 1;
+        return { kind: "string", start: start2, end: at3, value: inner };
+      }
+    }
+    STRING.lastIndex = at3;
+    const m = STRING.exec(source);
+    if (!m) fail("expected a string");
+    at3 += m[0].length;
+    return { kind: "string", start: start2, end: at3, value: JSON.parse(m[0]) };
+  };
+  const value2 = () => {
+    skip();
+    const start2 = at3;
+    const c = source[at3];
+    if (c === "{") {
+      at3++;
+      const entries = [];
+      skip();
+      if (source[at3] === "}") return { kind: "object", start: start2, end: ++at3, entries };
+      for (; ; ) {
+        skip();
+        if (source[at3] !== '"') fail("expected a key in double quotes");
+        const key = readString().value;
+        skip();
+        if (source[at3] !== ":") fail('expected ":"');
+        at3++;
+        entries.push({ key, value: value2() });
+        skip();
+        if (source[at3] === ",") {
+          at3++;
+          continue;
+        }
+        if (source[at3] === "}") return { kind: "object", start: start2, end: ++at3, entries };
+        fail('expected "," or "}"');
+      }
+    }
+    if (c === "[") {
+      at3++;
+      const items2 = [];
+      skip();
+      if (source[at3] === "]") return { kind: "array", start: start2, end: ++at3, items: items2 };
+      for (; ; ) {
+        items2.push(value2());
+        skip();
+        if (source[at3] === ",") {
+          at3++;
+          continue;
+        }
+        if (source[at3] === "]") return { kind: "array", start: start2, end: ++at3, items: items2 };
+        fail('expected "," or "]"');
+      }
+    }
+    if (c === '"') return readString();
+    const word = c === "t" ? "true" : c === "f" ? "false" : c === "n" ? "null" : void 0;
+    if (word !== void 0 && source.startsWith(word, at3)) {
+      at3 += word.length;
+      return { kind: "literal", start: start2, end: at3, value: word === "null" ? null : word === "true" };
+    }
+    NUMBER.lastIndex = at3;
+    const m = NUMBER.exec(source);
+    if (!m) return fail("expected a value");
+    at3 += m[0].length;
+    return { kind: "number", start: start2, end: at3, value: Number(m[0]) };
+  };
+  if (source.charCodeAt(0) === 65279) at3 = 1;
+  const root2 = value2();
+  skip();
+  if (at3 < source.length) fail("unexpected text after the JSON document");
+  return root2;
+}
+function member(node3, key) {
+  if (node3.kind !== "object") return void 0;
+  for (let i = node3.entries.length - 1; i >= 0; i--) {
+    if (node3.entries[i].key === key) return node3.entries[i].value;
+  }
+  return void 0;
+}
+
+// src/core/plan/kinds/taskmaster/reader.ts
+var TASKMASTER_STATUSES = [
+  "pending",
+  "in-progress",
+  "done",
+  "review",
+  "deferred",
+  "cancelled",
+  "blocked"
+];
+var READ_STATUSES = [...TASKMASTER_STATUSES, "completed"];
+var STATE_OF = {
+  pending: "todo",
+  blocked: "todo",
+  "in-progress": "doing",
+  review: "doing",
+  done: "done",
+  completed: "done",
+  cancelled: "set-aside",
+  deferred: "set-aside"
+};
+function legacyTasksPath(path2) {
+  return /(?:^|\/)tasks\/tasks\.json$/.test(path2) && !/(?:^|\/)\.taskmaster\//.test(path2);
+}
+function hasTaskmasterShape(root2) {
+  if (root2.kind !== "object") return false;
+  const lists = [];
+  let tagged = false;
+  const legacy = member(root2, "tasks");
+  if (legacy?.kind === "array") lists.push(legacy);
+  else
+    for (const entry of root2.entries) {
+      const tasks = member(entry.value, "tasks");
+      if (tasks?.kind !== "array") continue;
+      lists.push(tasks);
+      if (member(entry.value, "metadata")?.kind === "object") tagged = true;
+    }
+  if (tagged) return true;
+  const items2 = lists.flatMap((l) => l.kind === "array" ? l.items : []);
+  const statusOf2 = (n) => {
+    const s = member(n, "status");
+    return s?.kind === "string" ? s.value : void 0;
+  };
+  const numbered = (n) => {
+    const id = member(n, "id");
+    return id?.kind === "number" && Number.isInteger(id.value) || id?.kind === "string" && /^\d+$/.test(id.value.trim());
+  };
+  const ours = (n) => {
+    const status2 = statusOf2(n);
+    return status2 !== void 0 && READ_STATUSES.includes(status2);
+  };
+  const foreign = (n) => {
+    const status2 = member(n, "status");
+    return status2 !== void 0 && (status2.kind !== "string" || !READ_STATUSES.includes(status2.value));
+  };
+  return items2.some((n) => n.kind === "object" && numbered(n) && ours(n)) && !items2.some((n) => n.kind === "object" && foreign(n));
+}
+function idOf(node3) {
+  if (node3?.kind === "number" && Number.isInteger(node3.value)) return String(node3.value);
+  if (node3?.kind === "string" && node3.value.trim() !== "") return node3.value.trim();
+  return void 0;
+}
+function text5(node3) {
+  return node3?.kind === "string" ? node3.value : "";
+}
+function readTaskmaster(source, path2) {
+  const problems = [];
+  const error3 = (line2, message, fix2) => {
+    problems.push({ severity: "error", path: path2, ...line2 ? { line: line2 } : {}, message, fix: fix2 });
+  };
+  const notTaskmaster = (why) => ({
+    tags: [],
+    problems: [],
+    notTaskmaster: {
+      severity: "warning",
+      path: path2,
+      message: `not read as a Task Master plan: ${why}.`,
+      fix: "Move Task Master's tasks to .taskmaster/tasks/tasks.json, or leave this file be."
+    }
+  });
+  const legacyPath = legacyTasksPath(path2);
+  let root2;
+  try {
+    root2 = parseJsonWithOffsets(source);
+  } catch (e) {
+    if (!(e instanceof JsonSyntaxError)) throw e;
+    if (legacyPath) return notTaskmaster(`it is not JSON (line ${e.line}: ${e.message})`);
+    error3(
+      e.line,
+      `not valid JSON: ${e.message}.`,
+      "Fix the JSON, or let Task Master rewrite the file."
+    );
+    return { tags: [], problems };
+  }
+  if (legacyPath && !hasTaskmasterShape(root2)) {
+    return notTaskmaster(`it holds no task list of Task Master's shape (tasks with an "id")`);
+  }
+  if (root2.kind !== "object") {
+    error3(
+      lineAt(lineStarts(source), root2.start),
+      "the file is not a JSON object.",
+      'Write { "master": { "tasks": [...] } }.'
+    );
+    return { tags: [], problems };
+  }
+  const tags = [];
+  const lines = lineStarts(source);
+  const legacyTasks = member(root2, "tasks");
+  if (legacyTasks?.kind === "array") {
+    tags.push(readTag("master", true, legacyTasks, lines, path2));
+  } else {
+    for (const entry of root2.entries) {
+      const tasks = member(entry.value, "tasks");
+      if (tasks?.kind !== "array") continue;
+      tags.push(readTag(entry.key, false, tasks, lines, path2));
+    }
+  }
+  for (const tag of tags) problems.push(...tag.problems);
+  if (tags.length === 0) {
+    error3(
+      1,
+      "no task list found.",
+      'Task Master keeps tasks under { "<tag>": { "tasks": [...] } }.'
+    );
+  }
+  return { tags, problems };
+}
+function readTag(name, legacy, list3, lines, path2) {
+  const problems = [];
+  const error3 = (line2, message, fix2) => {
+    problems.push({ severity: "error", path: path2, ...line2 ? { line: line2 } : {}, message, fix: fix2 });
+  };
+  const phases = [];
+  const seen = /* @__PURE__ */ new Set();
+  const readTask = (node3, id) => {
+    const status2 = member(node3, "status");
+    const line2 = lineAt(lines, node3.start);
+    const idNode = member(node3, "id");
+    if (status2 === void 0) {
+      return {
+        id,
+        title: text5(member(node3, "title")),
+        status: "pending",
+        state: "todo",
+        details: text5(member(node3, "details")),
+        testStrategy: text5(member(node3, "testStrategy")),
+        line: line2,
+        statusStart: idNode.end,
+        statusEnd: idNode.end,
+        statusMissing: true
+      };
+    }
+    if (status2.kind !== "string") {
+      error3(line2, `task ${id} has no "status" string.`, 'Give it "status": "pending".');
+      return void 0;
+    }
+    const known = READ_STATUSES.includes(status2.value);
+    if (!known) {
+      error3(
+        lineAt(lines, status2.start),
+        `task ${id} has status "${status2.value}", which Task Master does not use.`,
+        `Use one of ${TASKMASTER_STATUSES.join(", ")}.`
+      );
+      return void 0;
+    }
+    return {
+      id,
+      title: text5(member(node3, "title")),
+      status: status2.value,
+      state: STATE_OF[status2.value],
+      details: text5(member(node3, "details")),
+      testStrategy: text5(member(node3, "testStrategy")),
+      line: lineAt(lines, status2.start),
+      statusStart: status2.start,
+      statusEnd: status2.end
+    };
+  };
+  for (const node3 of list3.items) {
+    const id = idOf(member(node3, "id"));
+    if (id === void 0) {
+      error3(
+        lineAt(lines, node3.start),
+        `a task in tag "${name}" has no id.`,
+        'Give every task a number "id".'
+      );
+      continue;
+    }
+    if (seen.has(id)) {
+      error3(
+        lineAt(lines, node3.start),
+        `tag "${name}" has two tasks with id ${id}.`,
+        "Give each task its own id."
+      );
+      continue;
+    }
+    seen.add(id);
+    const deps = member(node3, "dependencies");
+    const dependencies = deps?.kind === "array" ? deps.items.map(idOf).filter((d) => d !== void 0) : [];
+    const subs = member(node3, "subtasks");
+    const tasks = [];
+    if (subs?.kind === "array" && subs.items.length > 0) {
+      for (const sub of subs.items) {
+        const subId = idOf(member(sub, "id"));
+        if (subId === void 0) {
+          error3(
+            lineAt(lines, sub.start),
+            `a subtask of task ${id} has no id.`,
+            'Give every subtask an "id".'
+          );
+          continue;
+        }
+        const full = subId.startsWith(`${id}.`) ? subId : `${id}.${subId}`;
+        const task = readTask(sub, full);
+        if (task) tasks.push(task);
+      }
+    } else {
+      const task = readTask(node3, id);
+      if (task) tasks.push(task);
+    }
+    const own6 = member(node3, "status");
+    let status2 = own6 === void 0 && tasks.length > 0 ? "pending" : "";
+    if (own6?.kind === "string" && READ_STATUSES.includes(own6.value)) status2 = own6.value;
+    else if (own6?.kind === "string" && subs?.kind === "array" && subs.items.length > 0)
+      error3(
+        lineAt(lines, own6.start),
+        `task ${id} has status "${own6.value}", which Task Master does not use.`,
+        `Use one of ${TASKMASTER_STATUSES.join(", ")}.`
+      );
+    const priority = member(node3, "priority");
+    phases.push({
+      id,
+      title: text5(member(node3, "title")),
+      line: lineAt(lines, node3.start),
+      status: status2,
+      priority: priority?.kind === "string" ? priority.value : "medium",
+      dependencies,
+      tasks
+    });
+  }
+  for (const phase of phases) {
+    for (const dep of phase.dependencies) {
+      if (!seen.has(dep) && !dep.includes(".")) {
+        error3(
+          phase.line,
+          `task ${phase.id} depends on task ${dep}, which tag "${name}" does not have.`,
+          `Remove ${dep} from its dependencies.`
+        );
+      }
+    }
+  }
+  return { name, legacy, phases, problems };
+}
+var DONE = /* @__PURE__ */ new Set(["done", "completed"]);
+var SET_ASIDE = /* @__PURE__ */ new Set(["cancelled", "deferred"]);
+function taskmasterPhaseFinished(phase) {
+  return DONE.has(phase.status) || SET_ASIDE.has(phase.status);
+}
+function taskmasterProgress(tag) {
+  const byId = new Map(tag.phases.map((p) => [p.id, p]));
+  const done2 = (id) => {
+    const p = byId.get(id);
+    if (p) return DONE.has(p.status);
+    const dot = id.indexOf(".");
+    if (dot === -1) return false;
+    const sub = byId.get(id.slice(0, dot))?.tasks.find((t) => t.id === id);
+    return sub !== void 0 && DONE.has(sub.status);
+  };
+  const blockedSubtask = (p) => p.tasks.find((t) => t.id !== p.id && t.status === "blocked");
+  const eligible = tag.phases.filter(
+    (p) => (p.status === "pending" || p.status === "in-progress") && p.dependencies.every(done2) && !blockedSubtask(p)
+  );
+  const current = eligible[0];
+  const open3 = tag.phases.filter((p) => !taskmasterPhaseFinished(p));
+  const complete = tag.phases.length > 0 && open3.length === 0;
+  let waiting2;
+  if (!current && !complete) {
+    const why = [];
+    for (const p of open3) {
+      const sub = blockedSubtask(p);
+      if (p.status === "blocked") why.push(`task ${p.id} is blocked`);
+      else if (p.status === "review") why.push(`task ${p.id} is in review`);
+      else if (sub) why.push(`task ${sub.id} is blocked`);
+      const unmet = p.dependencies.filter((d) => !done2(d));
+      if (unmet.length > 0)
+        why.push(`task ${p.id} waits for ${unmet.map((d) => `task ${d}`).join(" and ")}`);
+    }
+    waiting2 = why.length > 0 ? `${why.join("; ")}.` : "no task can start.";
+  }
+  return { current, complete, waiting: waiting2 };
+}
+var StaleTasksJsonError = class extends Error {
+  constructor(task) {
+    super(
+      `Task ${task.id} on line ${task.line} no longer reads "status": "${task.status}"; read tasks.json again.`
+    );
+    this.task = task;
+    this.name = "StaleTasksJsonError";
+  }
+  task;
+};
+function setTaskmasterStatus(source, task, status2) {
+  if (task.statusMissing) {
+    if (task.statusStart !== task.statusEnd) throw new StaleTasksJsonError(task);
+    return `${source.slice(0, task.statusStart)}, "status": ${JSON.stringify(status2)}${source.slice(task.statusEnd)}`;
+  }
+  if (!readsAs(source.slice(task.statusStart, task.statusEnd), task.status)) {
+    throw new StaleTasksJsonError(task);
+  }
+  if (task.status === status2) return source;
+  return source.slice(0, task.statusStart) + JSON.stringify(status2) + source.slice(task.statusEnd);
+}
+function readsAs(literal2, value2) {
+  if (!literal2.startsWith('"') || !literal2.endsWith('"')) return false;
+  try {
+    return JSON.parse(literal2) === value2;
+  } catch {
+    return false;
+  }
+}
+
+// src/core/plan/kinds/taskmaster/open.ts
+var TASKMASTER_NOTES = {
+  blocked: "blocked",
+  review: "review",
+  deferred: "deferred",
+  cancelled: "cancelled"
+};
+function readTaskmasterTasks(plan, source) {
+  const read3 = readTaskmaster(source, plan.path);
+  const tag = read3.tags.find((t) => t.name === plan.tag);
+  const others = new Set(read3.tags.filter((t) => t !== tag).flatMap((t) => t.problems));
+  const { errors, warnings } = splitProblems(read3.problems.filter((p) => !others.has(p)));
+  if (read3.notTaskmaster) errors.push({ ...read3.notTaskmaster, severity: "error" });
+  if (!tag && plan.tag !== void 0 && !read3.notTaskmaster) {
+    errors.push({
+      severity: "error",
+      path: plan.path,
+      line: 1,
+      message: `the tag "${plan.tag}" is not in the file.`,
+      fix: "Name a tag the file has."
+    });
+  }
+  const tasked = (tag?.phases ?? []).filter((p) => p.tasks.length > 0);
+  if (tag && tasked.length === 0 && errors.length === 0) {
+    errors.push(noPhase(plan.path, 'Add a task with "task-master add-task".'));
+  }
+  const view = (p) => ({
+    number: p.id,
+    name: p.title,
+    line: p.line,
+    tasks: p.tasks.map((t) => {
+      const note = TASKMASTER_NOTES[t.status];
+      return {
+        id: t.id,
+        text: t.title,
+        state: t.state,
+        line: t.line,
+        optional: false,
+        ...note ? { note } : {},
+        ...t.details ? { details: t.details } : {},
+        ...t.testStrategy ? { testStrategy: t.testStrategy } : {}
+      };
+    }),
+    finished: taskmasterPhaseFinished(p)
+  });
+  const phases = tasked.map(view);
+  const progress = tag ? taskmasterProgress(tag) : void 0;
+  const current = progress?.current ? phases[tasked.indexOf(progress.current)] : void 0;
+  return {
+    tasked,
+    phases,
+    current,
+    complete: errors.length === 0 && (progress?.complete ?? false),
+    waiting: errors.length === 0 ? progress?.waiting : void 0,
+    problems: errors,
+    warnings
+  };
+}
+function openTaskmaster(plan, source, contextProblems) {
+  if (contextProblems.length > 0) {
+    return { ...emptyReading(contextProblems[0]), problems: contextProblems };
+  }
+  const read3 = readTaskmasterTasks(plan, source);
+  const byId = new Map(read3.tasked.map((p) => [p.id, p]));
+  const own6 = (phase) => {
+    const p = byId.get(phase.number);
+    if (!p) throw new Error(`Task ${phase.number} is not in ${plan.path}.`);
+    return p;
+  };
+  const mark = (phase, status2) => {
+    const p = own6(phase);
+    const edits = [];
+    for (const t of p.tasks) {
+      if (t.state === "set-aside" || t.status === status2 || t.status === "blocked") continue;
+      if (status2 === "in-progress" && t.state !== "todo") continue;
+      edits.push({ task: t });
+    }
+    const parent = parentStatus(source, plan.tag, p);
+    const blocked = status2 === "done" && p.tasks.some((t) => t.status === "blocked");
+    if (!blocked && parent && parent.status !== status2 && parent.status !== "cancelled" && parent.status !== "blocked") {
+      if (!(status2 === "in-progress" && parent.status === "done")) edits.push({ task: parent });
+    }
+    return replaceStatuses(source, plan.path, edits, status2);
+  };
+  return {
+    phases: read3.phases,
+    current: read3.current,
+    complete: read3.complete,
+    waiting: read3.waiting,
+    problems: read3.problems,
+    warnings: read3.warnings,
+    markStart: (phase) => mark(phase, "in-progress"),
+    markDone: (phase) => mark(phase, "done"),
+    context: (phase) => taskmasterContext(plan, own6(phase))
+  };
+}
+function parentStatus(source, tag, phase) {
+  if (phase.tasks.length === 1 && phase.tasks[0].id === phase.id) return void 0;
+  const root2 = parseJsonWithOffsets(source);
+  const legacy = member(root2, "tasks");
+  const list3 = legacy?.kind === "array" ? legacy : member(member(root2, tag ?? "") ?? root2, "tasks");
+  if (list3?.kind !== "array") return void 0;
+  const idOf2 = (n) => n?.kind === "number" ? String(n.value) : n?.kind === "string" ? n.value.trim() : void 0;
+  const node3 = list3.items.find((item) => idOf2(member(item, "id")) === phase.id);
+  const status2 = node3 ? member(node3, "status") : void 0;
+  if (status2?.kind !== "string") return void 0;
+  return { statusStart: status2.start, statusEnd: status2.end, status: status2.value };
+}
+function replaceStatuses(source, path2, edits, status2) {
+  let out = source;
+  for (const { task } of [...edits].sort((a, b) => b.task.statusStart - a.task.statusStart)) {
+    try {
+      out = setTaskmasterStatus(out, task, status2);
+    } catch (e) {
+      if (!(e instanceof StaleTasksJsonError)) throw e;
+      throw new Error(`${path2}: a status no longer reads "${task.status}"; read the file again.`, {
+        cause: e
+      });
+    }
+  }
+  return out;
+}
+function taskmasterContext(plan, phase) {
+  const lines = [];
+  for (const t of phase.tasks) {
+    if (!t.details && !t.testStrategy) continue;
+    lines.push(`**${t.id} ${t.title}**`);
+    if (t.details) lines.push(`- Details: ${t.details}`);
+    if (t.testStrategy) lines.push(`- Test strategy: ${t.testStrategy}`);
+    lines.push("");
+  }
+  return {
+    links: [{ label: "Tasks", path: plan.path }],
+    sections: lines.length ? [
+      {
+        title: "Details and test strategy",
+        text: lines.join("\n").trim().slice(0, QUOTE_LIMIT)
+      }
+    ] : []
+  };
+}
+
+// src/core/plan/kinds/taskmaster/kind.ts
+var dirOf2 = (path2) => path2.slice(0, Math.max(0, path2.lastIndexOf("/")));
+var baseOf2 = (path2) => path2.slice(path2.lastIndexOf("/") + 1);
+var STATUS = { todo: "pending", doing: "in-progress", done: "done" };
+var taskmasterKind = defineKind({
+  id: "taskmaster",
+  label: "Task Master",
+  tasksFile: "tasks.json",
+  globs: [".taskmaster/tasks/tasks.json", "tasks/tasks.json"],
+  test: () => "plan",
+  tasksFilesAt: (dir) => [`${dir}/tasks.json`, `${dir}/tasks/tasks.json`],
+  // `.taskmaster/` (tasks, docs, reports), or `tasks/` for the legacy layout.
+  documentsRoot: (folder) => baseOf2(folder) === "tasks" && baseOf2(dirOf2(folder)) === ".taskmaster" ? dirOf2(folder) : folder,
+  tagged: true,
+  plansIn(text6, path2) {
+    const read3 = readTaskmaster(text6, path2);
+    return {
+      names: read3.tags.map((t) => t.name),
+      ...read3.notTaskmaster ? { notAPlan: read3.notTaskmaster } : {},
+      problems: read3.problems
+    };
+  },
+  required: [],
+  validateTasksFile(path2, source) {
+    try {
+      parseJsonWithOffsets(source);
+      return [];
+    } catch (e) {
+      if (!(e instanceof JsonSyntaxError)) throw e;
+      return [
+        {
+          severity: "error",
+          path: path2,
+          line: e.line,
+          message: `not valid JSON: ${e.message}.`,
+          fix: "Fix the JSON, or let Task Master rewrite the file."
+        }
+      ];
+    }
+  },
+  marks: { start: '"in-progress"', done: '"done"' },
+  open: (plan, source, context) => openTaskmaster(plan, source, context),
+  states(plan, source) {
+    const states = /* @__PURE__ */ new Map();
+    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
+    for (const t of tag?.phases.flatMap((p) => p.tasks) ?? []) states.set(t.id, t.state);
+    return states;
+  },
+  setTasks(plan, source, ids, state) {
+    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
+    const tasks = (tag?.phases.flatMap((p) => p.tasks) ?? []).filter(
+      (t) => ids.has(t.id) && t.state !== state
+    );
+    let out = source;
+    for (const t of tasks.sort((a, b) => b.statusStart - a.statusStart)) {
+      out = setTaskmasterStatus(out, t, STATUS[state]);
+    }
+    return out;
+  },
+  agentMayNotEdit: { path: ".taskmaster/" }
+});
+
+// src/core/plan/kinds/openspec/reader.ts
+var GROUP = /^(\d+)\.(?:\s+([\s\S]*))?$/;
+var TASK_ID = /^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)/;
+var STATE2 = { " ": "todo", "	": "todo", x: "done", X: "done" };
+function readOpenspec(source, path2, options = {}) {
+  const read3 = dialectRead(source, path2, "speckit", options);
+  if ("limited" in read3) return read3.limited;
+  const { scanned, root: root2, skip } = read3;
+  const events = scanned?.events ?? speckitEventsOfTree(source, root2());
+  const phases = [];
+  const problems = [];
+  let current;
+  const byNumber = /* @__PURE__ */ new Map();
+  let parent;
+  const pending = [];
+  const written = /* @__PURE__ */ new Set();
+  for (const event of events) {
+    if (event.kind === "heading") {
+      if (event.depth > 2) continue;
+      const m = event.depth === 2 ? GROUP.exec(event.text.trim()) : null;
+      parent = void 0;
+      if (!m) {
+        current = void 0;
+        continue;
+      }
+      const again = byNumber.get(m[1]);
+      if (again) {
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: event.line,
+          message: `Group ${m[1]} is also on line ${again.line}: its tasks are read as group ${m[1]}'s, as OpenSpec reads them.`,
+          fix: 'Number each "## N." group once.'
+        });
+        current = again;
+        continue;
+      }
+      current = { number: m[1], name: (m[2] ?? "").trim(), line: event.line, tasks: [] };
+      byNumber.set(m[1], current);
+      phases.push(current);
+      continue;
+    }
+    if (!current) continue;
+    if (!readsBox(STATE2, event.mark, event.after)) continue;
+    const indent2 = indentOf(source, event.offset);
+    const own6 = TASK_ID.exec(event.text)?.[1];
+    const task = {
+      id: own6 ?? "",
+      text: writtenTaskText(event.after, event.text),
+      state: STATE2[event.mark],
+      mark: event.mark,
+      optional: false,
+      requirements: [],
+      line: event.line,
+      markOffset: event.offset
+    };
+    if (own6) {
+      written.add(own6);
+      parent = { id: own6, indent: indent2, given: 0 };
+    } else if (parent && indent2 > parent.indent) {
+      task.id = givenId(parent.id, parent.given++);
+      problems.push({
+        severity: "warning",
+        path: path2,
+        line: event.line,
+        message: `This box has no id of its own: it is read as part of task ${parent.id}, called ${task.id} here.`,
+        fix: `Number it (e.g. "${parent.id}.1 \u2026") so that the id is yours.`
+      });
+    } else {
+      parent = void 0;
+      pending.push({ phase: current, task });
+    }
+    current.tasks.push(task);
+  }
+  for (const { phase, task } of pending) {
+    let n = phase.tasks.indexOf(task) + 1;
+    while (written.has(`${phase.number}.${n}`)) n++;
+    task.id = `${phase.number}.${n}`;
+    written.add(task.id);
+  }
+  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
+  return finish(
+    source,
+    path2,
+    skip,
+    phases,
+    problems,
+    'Write a task as "- [ ] 1.1 Description" under a "## 1. Group" heading.',
+    { marks: " 	xX", unread: 'it is under no "## N. Group" heading' }
+  );
+}
+
+// src/core/plan/kinds/openspec/kind.ts
+var dirOf3 = (path2) => path2.slice(0, Math.max(0, path2.lastIndexOf("/")));
+var openspecKind = defineKind({
+  id: "openspec",
+  label: "OpenSpec",
+  tasksFile: "tasks.md",
+  // At any depth (`hw3/openspec/changes/…`); never `changes/archive/` (the kind test).
+  globs: ["**/openspec/changes/*/tasks.md"],
+  test: (path2) => /(?:^|\/)openspec\/changes\/(?!archive\/)[^/]+\/tasks\.md$/.test(path2) ? "plan" : /(?:^|\/)openspec\/changes\//.test(path2) ? "never" : void 0,
+  tasksFilesAt: (dir) => [`${dir}/changes/-/tasks.md`],
+  // OpenSpec's own folder: its changes, archive and specs.
+  documentsRoot: (folder) => dirOf3(dirOf3(folder)),
+  notRun(path2) {
+    const archive = /^(.*?(?:^|\/)openspec\/changes\/archive\/)[^/]+\/tasks\.md$/.exec(path2);
+    if (!archive) return void 0;
+    return {
+      folder: archive[1],
+      why: (n) => `${n} archived OpenSpec change${n === 1 ? "" : "s"}: completed, never run`
+    };
+  },
+  required: [{ names: ["proposal.md"], what: "OpenSpec's proposal" }],
+  marks: { start: void 0, done: "[x]" },
+  ...dialectKind({
+    read: (source, path2) => readOpenspec(source, path2),
+    noPhaseFix: 'Write tasks as "- [ ] 1.1 Description" under a "## 1. Group" heading.',
+    write: (source, tasks, state) => setDialectStates(source, "openspec", tasks, state),
+    // The change's documents: the proposal, the design, and its delta specs.
+    context(plan, _phase, present) {
+      const links = presentLinks(plan, present, [
+        ["Proposal", "proposal.md"],
+        ["Design", "design.md"]
+      ]);
+      const specs = `${plan.folder}/specs/`;
+      for (const path2 of [...present].filter((p) => p.startsWith(specs) && p.endsWith("/spec.md")).sort()) {
+        links.push({ label: `Spec delta ${path2.slice(specs.length, -"/spec.md".length)}`, path: path2 });
+      }
+      return { links, sections: [] };
+    }
+  }),
+  agentMayNotEdit: { path: "openspec/" }
+});
+
+// src/core/plan/kinds/bmad/sprintStatus.ts
+var import_yaml = __toESM(require_dist(), 1);
+var BMAD_STATUSES = {
+  epic: ["backlog", "in-progress", "done"],
+  story: ["backlog", "ready-for-dev", "in-progress", "review", "done"],
+  retrospective: ["optional", "done"]
+};
+var LEGACY = {
+  drafted: "ready-for-dev",
+  contexted: "in-progress",
+  completed: "done"
+};
+var EPIC_KEY = /^epic-(\d+)$/;
+var RETRO_KEY = /^epic-(\d+)-retrospective$/;
+var STORY_KEY = /^(\d+)-(\d+[a-z]?)-./;
+function classify(key) {
+  const retro = RETRO_KEY.exec(key);
+  if (retro) return { kind: "retrospective", epic: Number(retro[1]) };
+  const epic = EPIC_KEY.exec(key);
+  if (epic) return { kind: "epic", epic: Number(epic[1]) };
+  const story = STORY_KEY.exec(key);
+  if (story) return { kind: "story", epic: Number(story[1]), number: `${story[1]}.${story[2]}` };
+  return void 0;
+}
+var QUOTES = {
+  PLAIN: "",
+  QUOTE_SINGLE: "'",
+  QUOTE_DOUBLE: '"'
+};
+function valueOf(source, node3) {
+  if (node3 === null || node3 === void 0) return { raw: void 0, value: void 0 };
+  if (!(0, import_yaml.isScalar)(node3)) return { raw: void 0, value: void 0 };
+  const scalar = node3;
+  const raw = scalar.value === null ? void 0 : String(scalar.value);
+  const quote2 = QUOTES[scalar.type ?? ""];
+  const range = scalar.range;
+  const editable = raw !== void 0 && quote2 !== void 0 && range !== void 0 && range !== null && // Written as read: no escapes, no line break, so rewriting it rewrites this value alone.
+  source.slice(range[0], range[1]) === `${quote2}${raw}${quote2}` && scalar.tag === void 0 && scalar.anchor === void 0;
+  return { raw, value: editable ? { start: range[0], end: range[1], quote: quote2 } : void 0 };
+}
+function readSprintStatus(source, path2) {
+  const lines = new import_yaml.LineCounter();
+  const doc = (0, import_yaml.parseDocument)(source, { lineCounter: lines, prettyErrors: false });
+  const problems = [];
+  for (const error3 of doc.errors) {
+    problems.push({
+      severity: "error",
+      path: path2,
+      line: lines.linePos(error3.pos[0]).line,
+      message: `${path2} is not valid YAML: ${error3.message.split("\n")[0]}`,
+      fix: "Fix the YAML (BMAD\u2019s bmad-sprint-planning can validate or rebuild it)."
+    });
+  }
+  if (problems.length > 0) return { entries: [], storyLocation: void 0, problems };
+  const root2 = doc.contents;
+  const dev = (0, import_yaml.isMap)(root2) ? root2.get("development_status", true) : void 0;
+  const location = (0, import_yaml.isMap)(root2) ? root2.get("story_location") : void 0;
+  const storyLocation = typeof location === "string" && location !== "" ? location : void 0;
+  if (!(0, import_yaml.isMap)(dev)) {
+    return {
+      entries: [],
+      storyLocation,
+      problems: [
+        {
+          severity: "error",
+          path: path2,
+          line: 1,
+          message: "it has no `development_status` mapping.",
+          fix: "Run BMAD\u2019s bmad-sprint-planning to generate it from the epics."
+        }
+      ]
+    };
+  }
+  const entries = [];
+  for (const pair2 of dev.items) {
+    const key = (0, import_yaml.isScalar)(pair2.key) ? String(pair2.key.value) : void 0;
+    const at3 = (0, import_yaml.isScalar)(pair2.key) ? pair2.key.range?.[0] : void 0;
+    const line2 = at3 === void 0 ? 1 : lines.linePos(at3).line;
+    const kind = key === void 0 ? void 0 : classify(key);
+    if (key === void 0 || kind === void 0) {
+      problems.push({
+        severity: "warning",
+        path: path2,
+        line: line2,
+        message: `${key === void 0 ? "This key" : `"${key}"`} is no epic, story or retrospective key, so it is not read.`,
+        fix: "Write `epic-N`, `N-M-story-slug` or `epic-N-retrospective`."
+      });
+      continue;
+    }
+    const { raw, value: value2 } = valueOf(source, pair2.value);
+    const mapped = raw === void 0 ? void 0 : LEGACY[raw] ?? raw;
+    const status2 = mapped !== void 0 && BMAD_STATUSES[kind.kind].includes(mapped) ? mapped : void 0;
+    if (status2 === void 0) {
+      problems.push({
+        severity: kind.kind === "story" ? "error" : "warning",
+        path: path2,
+        line: line2,
+        message: raw === void 0 ? `"${key}" has no status.` : `"${raw}" is not a status of ${kind.kind === "story" ? "a story" : `an ${kind.kind}`} ("${key}").`,
+        fix: `Write one of: ${BMAD_STATUSES[kind.kind].join(", ")}.`
+      });
+    } else if (value2 === void 0) {
+      problems.push({
+        severity: "warning",
+        path: path2,
+        line: line2,
+        message: `The status of "${key}" is not a plain or quoted scalar, so the loop does not rewrite it.`,
+        fix: `Write it as \`${key}: ${status2}\`.`
+      });
+    }
+    entries.push({ key, ...kind, raw, status: status2, line: line2, value: value2 });
+  }
+  return { entries, storyLocation, problems };
+}
+var StaleSprintStatusError = class extends Error {
+  constructor(entry) {
+    super(
+      `The status of "${entry.key}" on line ${entry.line} no longer reads "${entry.raw}"; read sprint-status.yaml again.`
+    );
+    this.entry = entry;
+    this.name = "StaleSprintStatusError";
+  }
+  entry;
+};
+function setSprintStatus(source, entry, status2) {
+  const value2 = entry.value;
+  if (value2 === void 0 || entry.raw === void 0) {
+    throw new Error(
+      `The status of "${entry.key}" on line ${entry.line} is not a plain or quoted scalar; the loop does not rewrite it.`
+    );
+  }
+  if (!BMAD_STATUSES[entry.kind].includes(status2)) {
+    throw new Error(`"${status2}" is not a status of a BMAD ${entry.kind}.`);
+  }
+  const written = `${value2.quote}${entry.raw}${value2.quote}`;
+  if (source.slice(value2.start, value2.end) !== written) throw new StaleSprintStatusError(entry);
+  if (entry.raw === status2) return source;
+  return `${source.slice(0, value2.start)}${value2.quote}${status2}${value2.quote}${source.slice(value2.end)}`;
+}
+
+// src/core/plan/kinds/bmad/story.ts
+var STATE3 = { " ": "todo", "	": "todo", x: "done", X: "done" };
+var STORY_HEADING = /^Story\s+(\d+\.\d+[a-z]?)\s*:?\s*(.*)$/i;
+var TASKS_HEADING = /^Tasks(?:\s*\/\s*Sub-?tasks)?$/i;
+var WRITTEN_ID = /^(?:\*\*|__)?(?:Sub-?)?Task\s+(\d+(?:\.\d+)*[a-z]?)\b/i;
+var STATUS_LINE = /^ {0,3}(?:\*\*|__)?Status(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*/i;
+var FIX = 'Write a task as "- [ ] Task 1 (AC: #1)" under "## Tasks / Subtasks".';
+function acceptanceCriteria(text6) {
+  const found = [];
+  for (const m of text6.matchAll(/\(\s*ACs?\s*:?\s*([^)]*)\)/gi)) {
+    for (const part of m[1].split(/\s*(?:,|;|&|\band\b)\s*|\s+/)) {
+      const range = /^(?:#|AC)?(\d+)\s*[-–]\s*(?:#|AC)?(\d+)$/i.exec(part);
+      if (range) {
+        const [from, to] = [Number(range[1]), Number(range[2])];
+        if (to >= from && to - from < 100) for (let n = from; n <= to; n++) found.push(String(n));
+        continue;
+      }
+      const one2 = /^(?:#|AC)?(\d+[a-z]?)$/i.exec(part);
+      if (one2) found.push(one2[1]);
+    }
+  }
+  return [...new Set(found)];
+}
+function itemText2(item, after) {
+  const first = item.children[0];
+  const text6 = first?.type === "paragraph" ? toString(first).split("\n")[0] : after;
+  return text6.replace(/^\[.\]\s*/, "").trim();
+}
+function statusOf(source, node3) {
+  if (node3.type !== "paragraph") return void 0;
+  const start2 = node3.position.start.offset;
+  let end = source.indexOf("\n", start2);
+  if (end === -1) end = source.length;
+  const line2 = source.slice(start2, end).replace(/\r$/, "");
+  const m = STATUS_LINE.exec(line2);
+  if (!m) return void 0;
+  const rest = line2.slice(m[0].length);
+  const raw = rest.replace(/(?:\*\*|__)?[ \t]*$/, "").replace(/[ \t]+$/, "").trim();
+  const word = /^[A-Za-z][\w-]*$/.test(raw) && rest.startsWith(raw);
+  return {
+    raw,
+    line: node3.position.start.line,
+    start: word ? start2 + m[0].length : void 0,
+    end: word ? start2 + m[0].length + raw.length : void 0
+  };
+}
+function readStory(source, path2) {
+  const limit = markdownLimitProblem(source, path2, "Split the story.");
+  const empty2 = {
+    number: void 0,
+    title: void 0,
+    status: void 0,
+    tasks: [],
+    tasksLine: void 0
+  };
+  if (limit) return { ...empty2, problems: [limit] };
+  const root2 = parseMarkdown(source);
+  const problems = [];
+  let number3;
+  let title;
+  let status2;
+  let tasksLine;
+  const sections = [];
+  const found = [];
+  let inTasks = false;
+  let preamble = true;
+  const visit2 = (nodes, parent, depth) => {
+    let index2 = 0;
+    for (const node3 of nodes) {
+      if (node3.type === "list" || node3.type === "blockquote") {
+        visit2(node3.children, parent, depth);
+        continue;
+      }
+      if (node3.type !== "listItem") continue;
+      const box = boxAt(source, node3);
+      let own6;
+      if (box && readsBox(STATE3, box.mark, box.after)) {
+        const plain = itemText2(node3, box.after);
+        const text6 = writtenTaskText(box.after, plain);
+        own6 = {
+          task: {
+            id: "",
+            text: text6,
+            state: STATE3[box.mark],
+            mark: box.mark,
+            optional: false,
+            requirements: acceptanceCriteria(plain),
+            line: box.line,
+            markOffset: box.offset,
+            depth,
+            parent: void 0
+          },
+          written: WRITTEN_ID.exec(plain)?.[1],
+          parent,
+          index: index2++
+        };
+        found.push(own6);
+      }
+      visit2(node3.children, own6 ?? parent, own6 ? depth + 1 : depth);
+    }
+  };
+  for (const node3 of root2.children) {
+    if (node3.type === "heading") {
+      const heading2 = node3;
+      const text6 = toString(heading2).trim();
+      if (heading2.depth === 1 && number3 === void 0) {
+        const m = STORY_HEADING.exec(text6);
+        if (m) [number3, title] = [m[1], m[2].trim()];
+      }
+      if (heading2.depth === 2) preamble = false;
+      if (heading2.depth <= 2) {
+        if (inTasks) sections.at(-1)[1] = node3.position.start.line - 1;
+        inTasks = heading2.depth === 2 && TASKS_HEADING.test(text6);
+        if (inTasks) {
+          tasksLine ??= node3.position.start.line;
+          sections.push([node3.position.start.line, Infinity]);
+        }
+      }
+      continue;
+    }
+    if (preamble && status2 === void 0) status2 = statusOf(source, node3);
+    if (inTasks) visit2([node3], void 0, 0);
+  }
+  const record = taskIds(path2, problems);
+  const taken = new Set(found.flatMap((f) => f.written ? [f.written] : []));
+  for (const f of found) {
+    const base = f.parent ? `${f.parent.task.id}.` : "";
+    if (f.written) f.task.id = f.written;
+    else {
+      let n = f.index + 1;
+      while (taken.has(`${base}${n}`)) n++;
+      f.task.id = `${base}${n}`;
+      taken.add(f.task.id);
+    }
+    f.task.parent = f.parent?.task.id;
+    record(f.task.id, f.task.line);
+  }
+  const tasks = found.map((f) => f.task);
+  if (tasksLine === void 0) {
+    problems.push({
+      severity: "error",
+      path: path2,
+      line: 1,
+      message: 'the story has no "## Tasks / Subtasks" section.',
+      fix: FIX
+    });
+  } else if (tasks.length === 0) {
+    problems.push({
+      severity: "error",
+      path: path2,
+      line: tasksLine,
+      message: 'no task was found under "## Tasks / Subtasks".',
+      fix: FIX
+    });
+  }
+  const taskLines2 = new Set(tasks.map((t) => t.line));
+  const inSection = (line2) => line2 !== void 0 && sections.some(([from, to]) => line2 > from && line2 <= to);
+  const lookalikes = lookalikeWarnings(source, path2, root2, taskLines2, FIX, {
+    marks: " 	xX",
+    unread: 'it is not a list item of "## Tasks / Subtasks"'
+  }).filter((p) => inSection(p.line));
+  return {
+    number: number3,
+    title,
+    status: status2,
+    tasks,
+    tasksLine,
+    problems: [...problems, ...lookalikes].sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
+  };
+}
+var StaleStoryError = class extends Error {
+  constructor(task) {
+    super(
+      `Task ${task.id} on line ${task.line} no longer reads "[${task.mark}]"; read the story again.`
+    );
+    this.task = task;
+    this.name = "StaleStoryError";
+  }
+  task;
+};
+function setStoryTasks(source, tasks, state) {
+  const mark = state === "done" ? "x" : " ";
+  const changed = tasks.filter((t) => t.state !== state);
+  return writeMarkBytes(source, changed, mark, (t) => new StaleStoryError(t));
+}
+function setStoryStatus(source, story, status2) {
+  const s = story.status;
+  if (!s || s.start === void 0 || s.end === void 0) return void 0;
+  if (source.slice(s.start, s.end) !== s.raw) return void 0;
+  return `${source.slice(0, s.start)}${status2}${source.slice(s.end)}`;
+}
+
+// src/core/plan/kinds/bmad/paths.ts
+function repositoryFolder(location) {
+  const path2 = location.trim().replace(/^\{project-root\}\/?/, "").replace(/^\.\//, "").replace(/\/+$/, "");
+  if (path2 === "" || path2.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path2) || path2.includes("{"))
+    return void 0;
+  if (path2.split("/").some((part) => part === ".." || part === "")) return void 0;
+  return path2;
+}
+function storyFileCandidates(sprintStatusPath, storyLocation, key) {
+  const slash = sprintStatusPath.lastIndexOf("/");
+  const beside = slash === -1 ? "" : sprintStatusPath.slice(0, slash);
+  const folders2 = [storyLocation && repositoryFolder(storyLocation), beside];
+  return [
+    ...new Set(
+      folders2.filter((f) => f !== void 0).map((f) => f === "" ? `${key}.md` : `${f}/${key}.md`)
+    )
+  ];
+}
+function currentStory(entries) {
+  return entries.find((e) => e.kind === "story" && e.status !== "done");
+}
+function nextStory(entries, sprintStatusPath, storyLocation, exists2) {
+  const story = currentStory(entries);
+  if (!story) return { complete: true };
+  const candidates2 = storyFileCandidates(sprintStatusPath, storyLocation, story.key);
+  const file = candidates2.find(exists2);
+  if (story.status === "review") {
+    return {
+      story,
+      waiting: `Story ${story.key} is in review: BMAD's code review (bmad-code-review) moves it to done.`
+    };
+  }
+  if (file !== void 0) return { story, file };
+  if (story.status === "backlog") {
+    return {
+      story,
+      waiting: `Story ${story.key} has no story file yet: BMAD's create-story (bmad-create-story) writes ${candidates2.at(-1)}.`
+    };
+  }
+  return {
+    story,
+    missing: `Story ${story.key} is ${story.raw ?? "without a status"} but its file is missing: ${candidates2.join(" or ")}.`
+  };
+}
+function storyDisagreement(entry, story, path2) {
+  const out = [];
+  if (story.number !== void 0 && entry.number !== void 0 && story.number !== entry.number) {
+    out.push({
+      severity: "warning",
+      path: path2,
+      line: 1,
+      message: `The file is headed "Story ${story.number}" but sprint-status.yaml's key "${entry.key}" says story ${entry.number}.`,
+      fix: `Head it "# Story ${entry.number}: \u2026".`
+    });
+  }
+  const written = story.status?.raw.toLowerCase();
+  if (written === void 0 || entry.status === void 0 || written === entry.status) return out;
+  if (written === "ready-for-dev" && ["in-progress", "backlog"].includes(entry.status)) return out;
+  out.push({
+    severity: "warning",
+    path: path2,
+    line: story.status.line,
+    message: `The story says "Status: ${story.status.raw}" but sprint-status.yaml says "${entry.key}: ${entry.raw}"; it is read as sprint-status.yaml says, as BMAD's own workflows read it.`,
+    fix: `Write "Status: ${entry.status}" (or correct sprint-status.yaml).`
+  });
+  return out;
+}
+var BMAD_GLOBS = [
+  "**/_bmad-output/implementation-artifacts/sprint-status.yaml",
+  "**/docs/sprint-artifacts/sprint-status.yaml"
+];
+function bmadPlanName(sprintStatusPath) {
+  const folder = sprintStatusPath.slice(0, Math.max(0, sprintStatusPath.lastIndexOf("/")));
+  const project = /^(?:(.*)\/)?(?:_bmad-output\/implementation-artifacts|docs\/sprint-artifacts)$/.exec(folder);
+  const base = (path2) => path2.slice(path2.lastIndexOf("/") + 1);
+  if (project) return project[1] ? base(project[1]) : "bmad";
+  return folder === "" ? "bmad" : base(folder);
+}
+
+// src/core/plan/kinds/bmad/plan.ts
+function dirOf4(path2) {
+  const at3 = path2.lastIndexOf("/");
+  return at3 === -1 ? "" : path2.slice(0, at3);
+}
+function baseOf3(path2) {
+  return path2.slice(path2.lastIndexOf("/") + 1);
+}
+function bmadDocumentsRoot(sprintStatusPath) {
+  const folder = dirOf4(sprintStatusPath);
+  const output = /^(.*?(?:^|\/)_bmad-output)(?:\/|$)/.exec(folder);
+  return output ? output[1] : folder;
+}
+function planningDocuments(sprintStatusPath, present) {
+  const folder = dirOf4(sprintStatusPath);
+  if (baseOf3(folder) !== "implementation-artifacts") return [];
+  const planning = `${dirOf4(folder)}/planning-artifacts/`.replace(/^\//, "");
+  const kinds = [
+    ["Epics", /epic/i],
+    ["PRD", /prd/i],
+    ["Architecture", /architecture/i],
+    ["UX design", /ux/i]
+  ];
+  const files = [...present].filter(
+    (p) => p.startsWith(planning) && p.endsWith(".md") && !p.slice(planning.length).includes("/")
+  ).sort();
+  const links = [];
+  for (const [label, test] of kinds) {
+    for (const path2 of files.filter((p) => test.test(baseOf3(p)))) {
+      if (!links.some((l) => l.path === path2)) links.push({ label, path: path2 });
+    }
+  }
+  return links;
+}
+function bmadReads(path2, texts) {
+  const source = texts.get(path2);
+  if (source === void 0) return [path2];
+  const read3 = readSprintStatus(source, path2);
+  return [
+    .../* @__PURE__ */ new Set([
+      path2,
+      ...read3.entries.filter((e) => e.kind === "story").flatMap((e) => storyFileCandidates(path2, read3.storyLocation, e.key))
+    ])
+  ];
+}
+function slugName(key) {
+  return key.replace(/^\d+-\d+[a-z]?-/, "").replace(/-/g, " ");
+}
+function openBmad(path2, paths, texts) {
+  const present = new Set(paths);
+  const source = texts.get(path2);
+  const problems = [];
+  if (source === void 0) {
+    problems.push({
+      severity: "error",
+      path: path2,
+      message: "sprint-status.yaml is missing.",
+      fix: "Restore it, or run BMAD\u2019s bmad-sprint-planning to generate it."
+    });
+  }
+  const read3 = readSprintStatus(source ?? "", path2);
+  if (source !== void 0) problems.push(...read3.problems);
+  const stories = read3.entries.filter((e) => e.kind === "story");
+  const storyOf = /* @__PURE__ */ new Map();
+  const phases = [];
+  const numbers = /* @__PURE__ */ new Map();
+  for (const entry of stories) {
+    const file = storyFileCandidates(path2, read3.storyLocation, entry.key).find(
+      (p) => present.has(p)
+    );
+    const text6 = file === void 0 ? void 0 : texts.get(file);
+    const story = text6 === void 0 ? void 0 : readStory(text6, file);
+    const number3 = entry.number;
+    const twin = numbers.get(number3);
+    if (twin !== void 0) {
+      problems.push({
+        severity: "error",
+        path: path2,
+        line: entry.line,
+        message: `"${entry.key}" and "${twin}" are both story ${number3}.`,
+        fix: "Give each story its own number (`N-M-slug`), as bmad-sprint-planning does."
+      });
+    }
+    numbers.set(number3, entry.key);
+    if (story) {
+      storyOf.set(entry.key, story);
+      problems.push(...storyDisagreement(entry, story, file));
+    }
+    phases.push({
+      number: number3,
+      name: story?.title || slugName(entry.key),
+      line: entry.line,
+      tasks: (story?.tasks ?? []).map((t) => ({
+        id: `${number3}/${t.id}`,
+        text: t.text,
+        state: t.state,
+        line: t.line,
+        optional: false,
+        requirements: t.requirements,
+        ...t.depth > 0 ? { depth: t.depth } : {}
+      })),
+      finished: entry.status === "done",
+      key: entry.key,
+      status: entry.status,
+      story: file
+    });
+  }
+  if (source !== void 0 && read3.problems.every((p) => p.severity !== "error") && !stories.length)
+    problems.push({
+      severity: "error",
+      path: path2,
+      line: 1,
+      message: "`development_status` lists no story.",
+      fix: "Run BMAD\u2019s bmad-sprint-planning to list the epics\u2019 stories (`N-M-slug: backlog`)."
+    });
+  const next = nextStory(read3.entries, path2, read3.storyLocation, (p) => present.has(p));
+  let current;
+  let waiting2;
+  if ("file" in next) {
+    current = phases.find((p) => p.key === next.story.key);
+    const story = storyOf.get(next.story.key);
+    if (story) problems.push(...story.problems.filter((p) => p.severity === "error"));
+  } else if ("waiting" in next) waiting2 = next.waiting;
+  else if ("missing" in next)
+    problems.push({
+      severity: "error",
+      path: path2,
+      line: next.story.line,
+      message: next.missing,
+      fix: "Restore the story file, or run BMAD\u2019s bmad-create-story to write it."
+    });
+  for (const [key, story] of storyOf) {
+    const own6 = key === current?.key;
+    problems.push(...story.problems.filter((p) => !own6 || p.severity !== "error").map(warned));
+  }
+  const { errors, warnings } = splitProblems(problems);
+  const complete = "complete" in next && errors.length === 0 && phases.length > 0;
+  if (errors.length) [current, waiting2] = [void 0, void 0];
+  const entryOf = (phase) => {
+    const entry = stories.find((e) => e.key === phase.key);
+    if (!entry) throw new Error(`Story ${phase.key} is not in ${path2}.`);
+    return entry;
+  };
+  const storyFile = (phase) => {
+    const story = storyOf.get(phase.key);
+    if (!story || phase.story === void 0)
+      throw new Error(`Story ${phase.key} has no story file to mark.`);
+    return { story, file: phase.story, text: texts.get(phase.story) };
+  };
+  const sprintTo = (phase, status2) => {
+    const entry = entryOf(phase);
+    if (entry.status === status2) return [];
+    const text6 = setSprintStatus(source, entry, status2);
+    return text6 === source ? [] : [{ path: path2, text: text6 }];
+  };
+  const boxes = (phase, ids, state, status2) => {
+    const { story, file, text: text6 } = storyFile(phase);
+    const tasks = story.tasks.filter(
+      (t) => ids === void 0 || ids.has(`${phase.number}/${t.id}`)
+    );
+    let out = setStoryTasks(text6, tasks, state);
+    if (status2 !== void 0 && story.status && story.status.raw !== status2)
+      out = setStoryStatus(out, story, status2) ?? out;
+    return out === text6 ? [] : [{ path: file, text: out }];
+  };
+  return {
+    path: path2,
+    phases,
+    current,
+    complete,
+    waiting: waiting2,
+    problems: errors,
+    warnings,
+    start: (phase) => sprintTo(phase, "in-progress"),
+    finish: (phase) => [...boxes(phase, void 0, "done", "done"), ...sprintTo(phase, "done")],
+    setTasks: (phase, ids, state) => boxes(phase, ids, state),
+    context(phase) {
+      const links = [];
+      const sections = [];
+      if (phase.story !== void 0) {
+        links.push({ label: `Story ${phase.number}`, path: phase.story });
+        const text6 = texts.get(phase.story);
+        if (text6 !== void 0)
+          sections.push({
+            title: `Story ${phase.number}${phase.name ? `: ${phase.name}` : ""}`,
+            text: text6.slice(0, QUOTE_LIMIT)
+          });
+      }
+      links.push({ label: "Sprint status", path: path2 });
+      links.push(...planningDocuments(path2, present));
+      return { links, sections };
+    }
+  };
+}
+function warned(problem) {
+  return problem.severity === "error" ? { ...problem, severity: "warning" } : problem;
+}
+
+// src/core/plan/kinds/bmad/kind.ts
+var dirOf5 = (path2) => path2.slice(0, Math.max(0, path2.lastIndexOf("/")));
+var bmadKind = defineKind({
+  id: "bmad",
+  label: "BMAD",
+  tasksFile: "sprint-status.yaml",
+  globs: BMAD_GLOBS,
+  test: () => "plan",
+  // A file under `_bmad-output/` is the plan's of `_bmad-output/implementation-artifacts/`; one
+  // under an alpha's `docs/sprint-artifacts/` (never the rest of `docs/`) is that folder's plan's.
+  tasksFilesAt: (dir) => dir === "_bmad-output" || dir.endsWith("/_bmad-output") ? [`${dir}/sprint-status.yaml`, `${dir}/implementation-artifacts/sprint-status.yaml`] : [`${dir}/sprint-status.yaml`],
+  // `_bmad-output/` (planning and implementation artifacts), or an alpha's `docs/sprint-artifacts/`.
+  documentsRoot: (folder) => bmadDocumentsRoot(`${folder}/sprint-status.yaml`),
+  // BMAD v4's stories (`docs/stories/1.1.story.md`, no sprint-status.yaml): found, not read.
+  notRun(path2) {
+    if (!path2.endsWith(".story.md")) return void 0;
+    return {
+      folder: `${dirOf5(path2)}/`.replace(/^\//, ""),
+      why: (n) => `${n} BMAD v4 stor${n === 1 ? "y" : "ies"}: not read; the loop reads v6's sprint-status.yaml`
+    };
+  },
+  required: [],
+  reads: (plan, texts) => bmadReads(plan.path, texts),
+  planName: bmadPlanName,
+  marks: { start: "in-progress", done: "[x]" },
+  open(plan, source, context, present, files) {
+    const read3 = openBmad(plan.path, present, new Map([...files, [plan.path, source]]));
+    const own6 = (phase) => {
+      const found = read3.phases.find((p) => p.number === phase.number);
+      if (!found) throw new Error(`Story ${phase.number} is not in ${plan.path}.`);
+      return found;
+    };
+    const sprint = (edits) => edits.find((e) => e.path === plan.path)?.text;
+    const others = (edits) => edits.filter((e) => e.path !== plan.path);
+    return {
+      phases: read3.phases,
+      current: read3.current,
+      complete: read3.complete && context.length === 0,
+      waiting: read3.waiting,
+      problems: [...context, ...read3.problems],
+      warnings: read3.warnings,
+      markStart: (phase) => sprint(read3.start(own6(phase))) ?? source,
+      markDone: (phase) => sprint(read3.finish(own6(phase))) ?? source,
+      beside: {
+        start: (phase) => others(read3.start(own6(phase))),
+        done: (phase) => others(read3.finish(own6(phase))),
+        // BMAD has no in-progress box: `doing` leaves the boxes as they are.
+        tasks: (ids, state) => state === "doing" ? [] : read3.phases.filter((p) => p.tasks.some((t) => ids.has(t.id))).flatMap((p) => read3.setTasks(p, ids, state))
+      },
+      context: (phase) => read3.context(own6(phase))
+    };
+  },
+  // The stories' statuses: what a start or a completion changes in sprint-status.yaml.
+  states(plan, source) {
+    const read3 = readSprintStatus(source, plan.path);
+    return new Map(read3.entries.filter((e) => e.kind === "story").map((e) => [e.key, e.raw ?? ""]));
+  },
+  // Its boxes are in the story files (`beside`); a task under way puts its story under way: the
+  // story `in-progress` in sprint-status.yaml (from `backlog` or `ready-for-dev`), as a start does.
+  setTasks(plan, source, ids, state) {
+    if (state !== "doing") return source;
+    const stories = new Set([...ids].map((id) => id.slice(0, id.indexOf("/"))));
+    const starting = readSprintStatus(source, plan.path).entries.filter(
+      (e) => e.kind === "story" && stories.has(e.number) && e.value !== void 0 && (e.status === "backlog" || e.status === "ready-for-dev")
+    ).sort((a, b) => b.value.start - a.value.start);
+    return starting.reduce((out, e) => setSprintStatus(out, e, "in-progress"), source);
+  },
+  agentMayNotEdit: { path: "_bmad-output/" }
+});
+
+// src/core/plan/kinds/registry.ts
+var KINDS = [
+  speckitKind,
+  kiroKind,
+  taskmasterKind,
+  openspecKind,
+  bmadKind
+];
+
+// src/core/plan/kinds/discovery.ts
+var BY_ID = new Map(KINDS.map((k) => [k.id, k]));
+function kindModule(kind) {
+  return BY_ID.get(kind);
+}
+var KIND_LABELS = Object.fromEntries([
+  ["coder", "coder"],
+  ...KINDS.map((k) => [k.id, k.label])
+]);
+function listed(names, conjunction) {
+  return names.length < 2 ? names[0] ?? "" : `${names.slice(0, -1).join(", ")} ${conjunction} ${names[names.length - 1]}`;
+}
+function otherPlanFolders() {
+  const words = /* @__PURE__ */ new Map();
+  const paths = [];
+  for (const k of KINDS) {
+    const what2 = k.agentMayNotEdit;
+    if ("path" in what2) paths.push(`\`${what2.path}\``);
+    else words.set(what2.words, [...words.get(what2.words) ?? [], k.label]);
+  }
+  return [...[...words].map(([w, labels]) => `${listed(labels, "and")} ${w}`), ...paths].join(", ");
+}
+function defaultPlanGlobs(plansDir) {
+  return [`${plansDir}/*/01_Master Plan/01_Checklist.md`, ...KINDS.flatMap((k) => k.globs)];
+}
+function dirOf6(path2) {
+  const at3 = path2.lastIndexOf("/");
+  return at3 === -1 ? "" : path2.slice(0, at3);
+}
+function baseOf4(path2) {
+  return path2.slice(path2.lastIndexOf("/") + 1);
+}
+var BY_TASKS_FILE = (() => {
+  const byFile = /* @__PURE__ */ new Map();
+  for (const k of [...KINDS.filter((k2) => !k2.fallback), ...KINDS.filter((k2) => k2.fallback)])
+    byFile.set(k.tasksFile, [...byFile.get(k.tasksFile) ?? [], k]);
+  return byFile;
+})();
+function kindOfPath(path2) {
+  if (path2.endsWith("/01_Master Plan/01_Checklist.md")) return "coder";
+  const kinds = BY_TASKS_FILE.get(baseOf4(path2));
+  if (!kinds) return void 0;
+  let found;
+  for (const k of kinds) {
+    const test = k.test(path2);
+    if (test === "never") return void 0;
+    if (test === "plan") found ??= k;
+  }
+  return found?.id;
+}
+function findPlanFiles(paths, globs) {
+  const matches = (0, import_picomatch.default)([...globs], { dot: true });
+  const out = [];
+  const candidates2 = [];
+  for (const path2 of paths) {
+    const kind = kindOfPath(path2);
+    if (kind) candidates2.push({ path: path2, kind });
+  }
+  candidates2.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  for (const { path: path2, kind } of candidates2) {
+    if (!matches(path2)) continue;
+    const folder = kind === "coder" ? dirOf6(dirOf6(path2)) : dirOf6(path2);
+    out.push({
+      kind,
+      path: path2,
+      folder,
+      sidecar: kind === "coder" ? folder : `${folder}/coder-loop`.replace(/^\//, "")
+    });
+  }
+  return out;
+}
+function planName(kind, path2) {
+  const own6 = kind === "coder" ? void 0 : kindModule(kind).planName;
+  if (own6) return own6(path2);
+  const folder = kind === "coder" ? dirOf6(dirOf6(path2)) : dirOf6(path2);
+  return baseOf4(folder);
+}
+function namePlans(files, tags) {
+  const plans = [];
+  for (const file of files) {
+    if (file.kind !== "coder" && kindModule(file.kind).tagged) {
+      for (const tag of tags.get(file.path) ?? []) {
+        const sidecar = `${file.folder}/coder-loop/${tag}`;
+        plans.push({ ...file, name: tag, tag, sidecar });
+      }
+    } else plans.push({ ...file, name: planName(file.kind, file.path) });
+  }
+  const problems = [];
+  const byName = /* @__PURE__ */ new Map();
+  for (const plan of plans) byName.set(plan.name, [...byName.get(plan.name) ?? [], plan]);
+  for (const [name, same2] of byName) {
+    if (same2.length < 2) continue;
+    problems.push({
+      severity: "warning",
+      path: same2[0].path,
+      message: `Two plans are named "${name}": ${same2.map((p) => p.path).join(" and ")}.`,
+      fix: "Name the plan by the path of its tasks file."
+    });
+  }
+  return { plans, problems };
+}
+function resolvePlan(plans, wanted) {
+  const byName = plans.filter((p) => p.name === wanted);
+  if (byName.length === 1) return { plan: byName[0] };
+  if (byName.length > 1) {
+    return {
+      error: `Two plans are named "${wanted}": ${byName.map((p) => p.path).join(" and ")}. Name one by the path of its tasks file.`
+    };
+  }
+  const [path2, tag] = wanted.split(/[#:](?=[^/]*$)/);
+  const byPath = plans.filter((p) => p.path === path2 && (tag === void 0 || p.tag === tag));
+  if (byPath.length === 1) return { plan: byPath[0] };
+  if (byPath.length > 1) {
+    return {
+      error: `${path2} holds the tags ${byPath.map((p) => p.tag).join(", ")}; name one as ${path2}#<tag>.`
+    };
+  }
+  const names = plans.map((p) => p.name);
+  return {
+    error: `No plan is named "${wanted}".${names.length ? ` Plans here: ${names.join(", ")}.` : " There are no plans here."}`
+  };
+}
+function validateKindContext(plan, exists2, tasksSource) {
+  if (plan.kind === "coder") return [];
+  const kind = kindModule(plan.kind);
+  const need = (names, what2) => names.some((n) => exists2(`${plan.folder}/${n}`)) ? [] : [
+    {
+      severity: "error",
+      path: plan.path,
+      message: `${what2} is missing: ${names.map((n) => `${plan.folder}/${n}`).join(" or ")}.`,
+      fix: `Write ${names[0]} beside ${baseOf4(plan.path)}.`
+    }
+  ];
+  return [
+    ...kind.required.flatMap((r) => need(r.names, r.what)),
+    ...tasksSource !== void 0 && kind.validateTasksFile ? kind.validateTasksFile(plan.path, tasksSource) : []
+  ];
+}
+function planDocumentsRoot(plan) {
+  const { kind, folder } = plan;
+  const root2 = kind === "coder" ? folder : kindModule(kind).documentsRoot?.(folder) ?? folder;
+  return root2 === "" ? void 0 : root2;
+}
+function sharedPlanFolders(plan) {
+  return plan.kind === "coder" ? [] : kindModule(plan.kind).sharedFolders?.(plan.folder) ?? [];
+}
+function isPlanDocument(path2, plan) {
+  const root2 = planDocumentsRoot(plan);
+  const under = (dir) => path2 === dir || path2.startsWith(`${dir}/`);
+  if (sharedPlanFolders(plan).some(under)) return true;
+  return root2 !== void 0 ? under(root2) : path2 === plan.path || under(plan.sidecar);
+}
+function mayBePlanDocument(path2, globs) {
+  const matches = (0, import_picomatch.default)([...globs], { dot: true });
+  const found = (tasks) => kindOfPath(tasks) !== void 0 && matches(tasks);
+  for (let dir = path2; dir !== ""; dir = dirOf6(dir)) {
+    if (found(`${dir}/01_Master Plan/01_Checklist.md`)) return true;
+    for (const k of KINDS) if (k.tasksFilesAt(dir).some(found)) return true;
+  }
+  return false;
+}
+
+// src/core/config.ts
+var CONFIG_PATH = ".github/coder.yml";
+var MAX_CONFIG_BYTES = 64 * 1024;
+var login = string2().regex(
+  /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9._-]+)?$/,
+  'must be a GitHub login ("alice") or a team ("my-org/architects")'
+);
+function normaliseFolder(raw) {
+  const path2 = raw.trim().replace(/\\/g, "/");
+  if (path2.startsWith("/") || /^[A-Za-z]:/.test(path2))
+    return { error: `must be a folder relative to the repository root, not the absolute "${raw}"` };
+  const segments = path2.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.includes(".."))
+    return { error: 'must be a path inside the repository, without ".."' };
+  if (segments.length === 0)
+    return { error: 'must name a folder inside the repository, not its root or ""' };
+  return { value: segments.join("/") };
+}
+function normaliseGlob(raw) {
+  const negated = raw.startsWith("!");
+  const body = negated ? raw.slice(1) : raw;
+  if (body.startsWith("/"))
+    return {
+      error: `is matched against paths from the repository root, which never start with "/": write "${body.replace(/^\/+/, "")}"`
+    };
+  const segments = body.split("/");
+  if (segments.includes(".."))
+    return { error: 'must match paths inside the repository, without ".."' };
+  const folder = body.endsWith("/");
+  const kept = segments.filter((s) => s !== "" && s !== ".");
+  if (kept.length === 0) return { error: "must match some path of the repository" };
+  return { value: `${negated ? "!" : ""}${kept.join("/")}${folder ? "/**" : ""}` };
+}
+function normalised(normalise) {
+  return string2().min(1, { abort: true }).check((ctx) => {
+    const result = normalise(ctx.value);
+    if ("error" in result)
+      ctx.issues.push({ code: "custom", message: result.error, input: ctx.value });
+  }).overwrite((raw) => {
+    const result = normalise(raw);
+    return "value" in result ? result.value : raw;
+  });
+}
+var relativeDir = normalised(normaliseFolder);
+var glob = normalised(normaliseGlob);
+var AgentConfigSchema = strictObject({
+  command: string2().trim().min(1).max(4e3).describe(
+    "The coding agent: a command run with bash in the checkout (the prompt is in $CODER_PROMPT_FILE). Setting it turns the hand-off on."
+  ),
+  timeoutMinutes: number2().int().min(1).max(360).default(30).describe("The agent's process group is killed past this many minutes."),
+  keepPartialWork: boolean2().default(false).describe(
+    "When the agent runs out of time, commit what it changed so far as one commit marked partial (still a failed attempt), so the next attempt starts from it; when it stops at its provider's limit, the same commit, and the paused node resumes from it. Off: a timed-out or paused run's changes are discarded."
+  ),
+  maxReviewRounds: number2().int().min(0).max(20).default(3).describe("Review-fix rounds handed to the agent before escalation to the architects."),
+  maxPauses: number2().int().min(0).max(50).default(3).describe(
+    "Pauses at the provider's usage or rate limit a phase may take (each resumes by itself at the reset); one more escalates to the architects."
+  ),
+  pauseMinutes: number2().int().min(1).max(7 * 24 * 60).default(60).describe("How long a pause lasts when the agent CLI does not say when its limit resets."),
+  env: array(
+    string2().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine((name) => !/^(CODER_|GITHUB_|ACTIONS_|RUNNER_|INPUT_)/.test(name), {
+      message: "must not be a CODER_, GITHUB_, ACTIONS_, RUNNER_ or INPUT_ variable (the loop sets or withholds those)"
+    })
+  ).max(50).default([]).describe(
+    "Names of the only environment variables passed through to the agent (besides PATH, HOME and CODER_*), e.g. its API key."
+  )
+});
+function budgetLimit(integer2) {
+  const n = integer2 ? number2().int().positive() : number2().positive();
+  return strictObject({
+    phase: n.optional().describe("The limit for one phase."),
+    run: n.optional().describe("The limit for a whole /coder run.")
+  }).optional();
+}
+var ConfigSchema = strictObject({
+  plansDir: relativeDir.default("docs/plans").describe("Folder that holds one folder per plan."),
+  plans: array(glob).min(1).optional().describe(
+    `Globs of the tasks files the loop runs, of every kind (${Object.keys(KIND_LABELS).map((k) => KIND_LABELS[k]).join(", ")}). Absent: the default places of each kind (docs/plan-format.md).`
+  ),
+  architects: array(login).default([]).describe(
+    "Who escalations go to: logins or org/team. Their approval may touch locked paths."
+  ),
+  reviewers: array(login).default([]).describe("Review is requested from them when CI passes on a loop pull request."),
+  allowSelfApproval: boolean2().default(false).describe(
+    "Let an approval count from someone who pushed commits to the loop branch. Off: the approval must come from another person with write access."
+  ),
+  locked: array(glob).default([]).describe("Globs of paths only an architect may approve changes to (picomatch syntax)."),
+  testPaths: array(glob).default(["**/*.test.*", "**/*.spec.*", "**/test/**", "**/tests/**", "**/__tests__/**"]).describe(
+    "Globs of test files. In plan mode a pull request that changes code outside documentation and configuration must change one of them (Passes Spec?); [] turns that rule off."
+  ),
+  specCheck: _enum(["require", "report", "off"]).default("require").describe(
+    "Passes Spec? in plan mode: each task of the phase traced to evidence in the pull request. require: missing evidence goes back to implementation (Revise Code); report: the table is shown, nothing is blocked; off: no table and no test rule."
+  ),
+  requiredChecks: array(
+    string2().min(1).refine((name) => name !== "coder-loop", {
+      message: "must not name coder-loop: that is the loop's own check, not CI (name the CI jobs to wait for)"
+    })
+  ).default([]).describe(
+    "Names of the checks that gate a loop pull request. Empty: every check but coder-loop."
+  ),
+  ciStallMinutes: number2().int().min(0).max(10080).default(30).describe(
+    "Minutes a loop pull request head may wait with no CI at all (no check run or commit status but the loop's) before its issue is told, once per head, which CI the loop waits for and how to fix it (by the Action's scheduled sweep, coder-resume.yml, and on /coder status). 0: never."
+  ),
+  maxRetries: number2().int().min(1).max(20).default(3).describe("Failed CI attempts (distinct head commits) before escalation to the architects."),
+  rerun: strictObject({
+    infrastructure: boolean2().default(true).describe(
+      "Re-run (through the API) a GitHub Actions run that was cancelled, never started (startup_failure), went stale, or failed before any of its steps ran, instead of counting an attempt."
+    ),
+    failures: boolean2().default(false).describe(
+      "Re-run a failing GitHub Actions job once before it counts as an attempt: one that passes on the re-run is named flaky, and no attempt or agent run is spent on it."
+    ),
+    perHead: number2().int().min(1).max(5).default(2).describe(
+      "Most re-runs the loop asks on one head; an infrastructure failure that outlasts them escalates to the architects."
+    )
+  }).prefault({}).describe("Triage: what the loop re-runs before a red head counts as a failed attempt."),
+  budget: strictObject({
+    failedAttempts: budgetLimit(true).describe(
+      "Failed attempts (CI and agent runs) a phase, and a /coder run, may spend."
+    ),
+    agentMinutes: budgetLimit(false).describe(
+      "Minutes of coding-agent runs a phase, and a /coder run, may spend."
+    ),
+    costUsd: budgetLimit(false).describe(
+      "Cost in USD of coding-agent runs (as the agent reports it) a phase, and a /coder run, may spend."
+    )
+  }).default({}).describe(
+    "Budgets counted by the loop across retries, each per phase and per /coder run. A spent budget escalates with the figures. Absent: no limit."
+  ),
+  autoMerge: boolean2().default(false).describe("Merge the phase pull request once final verification passes."),
+  deleteBranchOnMerge: boolean2().default(true).describe(
+    "Delete the lock branch when its pull request is merged. A PR closed without merging always frees its branch."
+  ),
+  quick: strictObject({
+    label: string2().min(1).max(50).default("coder:quick").describe("Label that asks for quick mode."),
+    maxFiles: number2().int().min(1).max(1e3).default(1).describe("Most files a quick change may touch."),
+    maxLines: number2().int().min(1).max(1e5).default(50).describe("Most changed lines a quick change may have."),
+    log: boolean2().default(false).describe("Append one master-log entry on the quick branch when a plan exists.")
+  }).prefault({}).describe("Quick mode: a branch, a pull request and CI, without plan bookkeeping."),
+  agent: AgentConfigSchema.optional().describe(
+    "The coding agent the implementation nodes are handed to; absent: humans code."
+  )
+}).describe("coder-loop configuration (.github/coder.yml)");
+var DEFAULT_CONFIG = ConfigSchema.parse({});
+function lineOfKey(text6, key) {
+  if (!text6 || !key) return void 0;
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const m = new RegExp(`^[ \\t-]*["']?${escaped}["']?[ \\t]*:`, "m").exec(text6);
+  return m ? text6.slice(0, m.index).split("\n").length : void 0;
+}
+function knownKeys(path2) {
+  const withKeys = (node4) => node4?.properties ? node4 : node4?.anyOf?.map(withKeys).find((n) => n !== void 0);
+  let node3 = configJsonSchema();
+  for (const key of path2) {
+    node3 = /^\d+$/.test(key) ? withKeys(node3)?.items ?? node3?.items : withKeys(node3)?.properties?.[key];
+  }
+  return Object.keys(withKeys(node3)?.properties ?? {});
+}
+function parseConfig(data, path2 = CONFIG_PATH, text6) {
+  const extended2 = isMapping(data) && EXTENDS_KEY in data;
+  const own6 = extended2 ? Object.fromEntries(Object.entries(data).filter(([key]) => key !== EXTENDS_KEY)) : data;
+  const result = ConfigSchema.safeParse(own6 ?? {});
+  if (result.success && !extended2) return { config: result.data, problems: [] };
+  const problems = (result.success ? [] : result.error.issues).map((issue4) => {
+    const keys = issue4.path.map(String);
+    const unknown2 = issue4.code === "unrecognized_keys" ? issue4.keys : [];
+    const key = [...keys.filter((k) => !/^\d+$/.test(k)), ...unknown2.slice(0, 1)].pop();
+    const where = keys.length > 0 ? `\`${keys.join(".")}\`` : "The top level";
+    const known = issue4.code === "unrecognized_keys" ? knownKeys(keys) : [];
+    const near = unknown2.map((k) => [k, closest(k, known)]).filter(([, n]) => n !== void 0).map(([k, n]) => unknown2.length > 1 ? `\`${k}\` \u2192 \`${n}\`` : `\`${n}\``);
+    const message = issue4.code === "unrecognized_keys" ? `${where} has unknown key${unknown2.length > 1 ? "s" : ""} ${unknown2.map((k) => `\`${k}\``).join(", ")}.${near.length ? ` Did you mean ${near.join(", ")}?` : ""}` : `${where}: ${issue4.message}.`;
+    return {
+      severity: "error",
+      path: path2,
+      line: lineOfKey(text6, key),
+      message,
+      fix: "See docs/configuration.md for every key and its type."
+    };
+  });
+  if (extended2) {
+    problems.push({
+      severity: "error",
+      path: path2,
+      line: lineOfKey(text6, EXTENDS_KEY),
+      message: `\`${EXTENDS_KEY}\` is not followed: coder-loop reads only this repository's own ${path2}, never another repository's.`,
+      fix: `Copy the settings you want from the extended file into this file, and remove \`${EXTENDS_KEY}\`.`
+    });
+  }
+  problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
+  return { problems };
+}
+var EXTENDS_KEY = "_extends";
+var isMapping = (data) => typeof data === "object" && data !== null && !Array.isArray(data);
+function parseConfigText(text6, path2 = CONFIG_PATH) {
+  if (text6.length > MAX_CONFIG_BYTES) {
+    return {
+      problems: [
+        {
+          severity: "error",
+          path: path2,
+          message: `The config is larger than ${MAX_CONFIG_BYTES / 1024} KiB.`,
+          fix: "Keep .github/coder.yml small: it holds a handful of keys."
+        }
+      ]
+    };
+  }
+  let data;
+  try {
+    data = load(text6, { filename: path2, json: false });
+  } catch (error3) {
+    const e = error3;
+    return {
+      problems: [
+        {
+          severity: "error",
+          path: path2,
+          line: e.mark ? e.mark.line + 1 : void 0,
+          message: `The YAML does not parse: ${e.reason ?? e.message}.`,
+          fix: "Fix the YAML syntax (indentation, quotes, colons)."
+        }
+      ]
+    };
+  }
+  if (data !== null && data !== void 0 && (typeof data !== "object" || Array.isArray(data))) {
+    return {
+      problems: [
+        {
+          severity: "error",
+          path: path2,
+          line: 1,
+          message: "The config must be a mapping of keys to values.",
+          fix: 'Write it as "key: value" lines, e.g. "maxRetries: 3".'
+        }
+      ]
+    };
+  }
+  return parseConfig(data, path2, text6);
+}
+function configJsonSchema() {
+  return { title: "coder-loop configuration", ...toJSONSchema(ConfigSchema, { io: "input" }) };
+}
+
+// src/core/plan/layout.ts
+var PLAN_FILES = {
+  context: "00_context.md",
+  checklist: "01_Master Plan/01_Checklist.md",
+  codemap: "01_Master Plan/10_Master_Codemap.mmd",
+  masterLog: "Reports/01_Master_Log.md",
+  taskPlansDir: "Task Plans",
+  reportsDir: "Reports",
+  masterPlanDir: "01_Master Plan"
+};
+var REQUIREMENTS3 = /^01_Master Plan\/03_Requirements_[^/]*\.md$/;
+function isRequirementsFile(planPath2) {
+  return REQUIREMENTS3.test(planPath2);
+}
+var MAX_PLAN_NAME_LENGTH = 100;
+function checkPlanPath(ref) {
+  if (ref.length > 1e3) return "the tasks file path is longer than 1000 characters";
+  if (/[\u0000-\u001f\u007f\\]/.test(ref)) return "the path contains a control character or a \\";
+  if (ref.startsWith("/") || ref.split("/").some((part) => part === ".." || part === "."))
+    return "the path is not a path from the repository root";
+  if (/%2e|%2f|%5c/i.test(ref)) return "the path contains an encoded path character";
+  return void 0;
+}
+function isPlanPath(ref) {
+  return /\/(?:tasks\.md|tasks\.json(?:#[^/]*)?|01_Checklist\.md)$/.test(ref);
+}
+function checkPlanName(name) {
+  if (name.trim() === "") return "the plan name is empty";
+  if (name.length > MAX_PLAN_NAME_LENGTH) {
+    return `the plan name is longer than ${MAX_PLAN_NAME_LENGTH} characters`;
+  }
+  if (/[\u0000-\u001f\u007f]/.test(name)) return "the plan name contains a control character";
+  if (/[/\\]/.test(name)) return "the plan name contains a path separator (`/` or `\\`)";
+  if (name === "." || name.includes("..")) return 'the plan name contains ".."';
+  if (/%2e|%2f|%5c/i.test(name)) return "the plan name contains an encoded path character";
+  if (name !== name.trim()) return "the plan name starts or ends with a space";
+  return void 0;
+}
+function planSlug(name) {
+  const nfc = name.normalize("NFC");
+  const slug = nfc.normalize("NFD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return slug === "" ? `plan-${fnv1a(nfc)}` : slug;
+}
+function fnv1a(text6) {
+  let hash = 2166136261;
+  for (let i = 0; i < text6.length; i++) {
+    hash ^= text6.charCodeAt(i);
+    hash = Math.imul(hash, 16777619) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
+}
+function slugConflicts(names) {
+  const bySlug = /* @__PURE__ */ new Map();
+  for (const name of names)
+    bySlug.set(planSlug(name), [...bySlug.get(planSlug(name)) ?? [], name]);
+  const conflicts = /* @__PURE__ */ new Map();
+  for (const group2 of bySlug.values()) {
+    if (group2.length < 2) continue;
+    for (const name of group2)
+      conflicts.set(
+        name,
+        group2.find((other) => other !== name)
+      );
+  }
+  return conflicts;
+}
+function phaseBranch(planName2, phase) {
+  return `coder/${planSlug(planName2)}/phase-${phase}`;
+}
+function quickBranch(issue4) {
+  return `coder/quick/issue-${issue4}`;
+}
+function portableName(name) {
+  return name.normalize("NFC").replace(/[<>:"/\\|?*\u0000-\u001f\u007f-\u009f]/g, " ").replace(new RegExp("\\p{Extended_Pictographic}|\\p{Emoji_Modifier}|\\u200d|\\ufe0e|\\ufe0f|\\u20e3", "gu"), " ").replace(/[\p{Cs}\p{Co}\p{Cn}]/gu, " ").trim().replace(/\s+/g, "_").replace(/_+/g, "_").replace(/[._ ]+$/, "");
+}
+function legacyName(name) {
+  return name.replace(/[/\\\u0000-\u001f\u007f]/g, "").trim().replace(/\s+/g, "_");
+}
+function reportFileName(number3, phaseName, existing = () => false) {
+  const nn = number3.padStart(2, "0");
+  const fallback2 = `Phase_${number3}`;
+  const now = `${nn}_${portableName(phaseName) || fallback2}.md`;
+  const before = `${nn}_${legacyName(phaseName) || fallback2}.md`;
+  return before !== now && existing(before) ? before : now;
+}
+function reportPath(phase, phaseName, existing = []) {
+  const dir = PLAN_FILES.reportsDir;
+  const file = reportFileName(
+    String(phase),
+    phaseName,
+    (name) => existing.includes(`${dir}/${name}`)
+  );
+  const path2 = `${dir}/${file}`;
+  return path2 === PLAN_FILES.masterLog ? path2.replace(/\.md$/, "_Report.md") : path2;
+}
+function taskPlanPhase(fileName) {
+  const base = fileName.replace(/\.md$/i, "");
+  const m = /phase[\s_-]*0*(\d+)/i.exec(base) ?? /^0*(\d+)(?!\d)/.exec(base);
+  return m ? Number(m[1]) : void 0;
+}
+function indexTaskPlans(planPaths) {
+  const byPhase = /* @__PURE__ */ new Map();
+  const unmatched = [];
+  const prefix = `${PLAN_FILES.taskPlansDir}/`;
+  for (const path2 of planPaths) {
+    if (!path2.startsWith(prefix) || !/\.md$/i.test(path2)) continue;
+    const fileName = path2.slice(prefix.length);
+    if (fileName.includes("/")) continue;
+    const phase = taskPlanPhase(fileName);
+    if (phase === void 0) unmatched.push(path2);
+    else byPhase.set(phase, [...byPhase.get(phase) ?? [], path2]);
+  }
+  return { byPhase, unmatched };
+}
+function planPath(plansDir, planName2, file) {
+  const dir = plansDir.replace(/\/+$/, "");
+  return dir === "" || dir === "." ? `${planName2}/${file}` : `${dir}/${planName2}/${file}`;
+}
+function planNames(paths, plansDir) {
+  const prefix = `${plansDir.replace(/\/+$/, "")}/`;
+  const names = /* @__PURE__ */ new Set();
+  for (const path2 of paths) {
+    if (!path2.startsWith(prefix)) continue;
+    const rest = path2.slice(prefix.length);
+    const slash = rest.indexOf("/");
+    if (slash > 0) names.add(rest.slice(0, slash));
+  }
+  return [...names].sort();
+}
+
+// src/core/command.ts
+var COMMANDS = [
+  "next",
+  "run",
+  "stop",
+  "quick",
+  "assess",
+  "status",
+  "retry",
+  "resume",
+  "release",
+  "help"
+];
+var MAX_COMMAND_LINE = 500;
+var COMMAND_LINE = /^ {0,3}\/coder(?:[ \t]+(.*))?$/i;
+function firstNonEmptyLine(body) {
+  let from = body.charCodeAt(0) === 65279 ? 1 : 0;
+  while (from <= body.length) {
+    let to = body.indexOf("\n", from);
+    if (to === -1) to = body.length;
+    const line2 = body.slice(from, to).replace(/\r$/, "");
+    if (line2.trim() !== "") return line2;
+    from = to + 1;
+  }
+  return void 0;
+}
+function unquote(text6) {
+  const m = /^(["'`])(.*)\1$/.exec(text6);
+  return m ? m[2] : text6;
+}
+function parseComment(body) {
+  const line2 = firstNonEmptyLine(body);
+  if (line2 === void 0) return { kind: "none" };
+  if (!/^ {0,3}\/coder(?:[ \t]|$)/i.test(line2)) return { kind: "none" };
+  if (line2.length > MAX_COMMAND_LINE) {
+    return {
+      kind: "invalid",
+      reason: `the command line is longer than ${MAX_COMMAND_LINE} characters`
+    };
+  }
+  const rest = (COMMAND_LINE.exec(line2)?.[1] ?? "").trim();
+  if (rest === "") return { kind: "command", command: { name: "help" } };
+  const [verbWord = ""] = rest.split(/[ \t]+/);
+  const verb = verbWord.toLowerCase();
+  const name = COMMANDS.find((c) => c === verb);
+  if (!name) return { kind: "unknown", verb: verbWord };
+  if (name !== "next" && name !== "run" && name !== "status")
+    return { kind: "command", command: { name } };
+  const plan = unquote(rest.slice(verbWord.length).trim());
+  if (plan === "") return { kind: "command", command: { name } };
+  const problem = isPlanPath(plan) ? checkPlanPath(plan) : checkPlanName(plan);
+  if (problem) return { kind: "invalid", reason: problem };
+  return { kind: "command", command: { name, plan } };
+}
+var HELP_TEXT = [
+  "coder-loop commands (the first line of a comment):",
+  "",
+  "| command | what it does |",
+  "| --- | --- |",
+  "| `/coder next [PlanName]` | take the next phase of a plan: lock branch, `[~]` commit, pull request |",
+  "| `/coder run [PlanName]` | like `/coder next`, and each phase merged after final verification starts the next one by itself |",
+  "| `/coder stop` | end the run of this issue: the open phase stays as it is, nothing starts after it |",
+  "| `/coder quick` | quick mode for this issue: a branch, a pull request and CI, no plan bookkeeping |",
+  "| `/coder assess` | say whether this issue is quick or plan work, and why |",
+  "| `/coder status [PlanName]` | the plan's phases, tasks, lock and pull request |",
+  "| `/coder retry` | evaluate the CI gate again on the current head |",
+  "| `/coder resume` | clear an escalation and evaluate again (architects and write users) |",
+  "| `/coder release` | give the lock up: close the pull request and delete the branch |",
+  "| `/coder help` | this text |"
+].join("\n");
+
+// src/core/assess.ts
+var MAX_ASSESS_CHARS = 2e4;
+var WORD_TRIGGERS = [
+  {
+    mode: "quick",
+    trigger: 'User explicitly uses "quick", "just", "simple"',
+    pattern: /\b(quick|just|simple)\b/i
+  },
+  {
+    mode: "quick",
+    trigger: "Typo fixes, comment updates, simple refactors",
+    // A comment in code, not a comments feature ("a comments section with moderation").
+    pattern: new RegExp(
+      String.raw`\b(typos?|misspell\w*|spelling|wording|docstrings?|rename|` + String.raw`(?:(?:code|doc|inline|source|jsdoc)\s+|(?:update|fix|reword|clarify|correct|improve|add|remove)\s+(?:(?:a|an|the|this|that|outdated|stale|misleading)\s+)?)comments?\b(?!\s+(?:section|system|thread|feature|form|box|moderation|api|page|widget)))`,
+      "i"
+    )
+  },
+  {
+    mode: "quick",
+    trigger: "Log statement additions",
+    // Logging as in log output, not a user "logging in".
+    pattern: /\b(log (?:statement|line|message)s?|logging(?![- ]in\b)|console\.log|debug log)\b/i
+  },
+  {
+    mode: "quick",
+    trigger: "Simple bug fixes with obvious solutions",
+    pattern: /\b(obvious|one[- ]liner|off[- ]by[- ]one)\b/i
+  },
+  {
+    mode: "plan",
+    trigger: "New feature implementation",
+    pattern: /\b(new feature|feature request|implement\w*|add support|introduce|new (?:endpoint|command|module|service|page|api)|(?:add|build|create)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,3}(?:section|flow|system|dashboard|workflow|integration|page))\b/i
+  },
+  {
+    mode: "plan",
+    trigger: "Refactoring with architectural impact",
+    pattern: /\b(architect\w*|redesign|restructur\w*|migrat\w*|rewrite|overhaul)\b/i
+  },
+  {
+    mode: "plan",
+    trigger: "Changes requiring test updates",
+    pattern: /\b(update (?:the )?tests?|new tests?|test (?:suite|coverage)|integration tests?)\b/i
+  },
+  {
+    mode: "plan",
+    trigger: "Checklist item referenced",
+    pattern: /(\bphase\s+\d+\b|\bchecklist\b|docs\/plans\/|^\s*[-*+]\s+\[[ ~xX]\]|\bT\d{3,}\b)/im
+  },
+  {
+    mode: "plan",
+    trigger: "Complex bug fixes",
+    pattern: /\b(race condition|deadlock|crash\w*|memory leak|intermittent\w*|flaky|data loss|corrupt\w*|security|vulnerab\w*)\b/i
+  },
+  {
+    mode: "plan",
+    trigger: "Multi-file changes",
+    pattern: /\b(multiple files|several files|many files|across (?:the )?(?:codebase|modules|files|services))\b/i
+  }
+];
+var ESTIMATE = /\b(\d+(?:\.\d+)?)\s*(min(?:ute)?s?|h(?:ours?|rs?)?|days?|weeks?)\b/gi;
+function prose(text6) {
+  return text6.slice(0, MAX_ASSESS_CHARS).replace(/^( {0,3})(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\2[^\n]*$|(?![\s\S]))/gm, " ").replace(/^ {0,3}>.*$/gm, " ");
+}
+function quote(match) {
+  const trimmed = match.trim().replace(/\s+/g, " ");
+  return `"${trimmed.length > 40 ? `${trimmed.slice(0, 40)}\u2026` : trimmed}"`;
+}
+function assessComplexity(input, limits) {
+  const reasons = [];
+  const text6 = prose(`${input.title ?? ""}
+${input.body ?? ""}`);
+  for (const t of WORD_TRIGGERS) {
+    const m = t.pattern.exec(text6);
+    if (m)
+      reasons.push({ mode: t.mode, trigger: t.trigger, evidence: `the text says ${quote(m[0])}` });
+  }
+  for (const m of text6.matchAll(ESTIMATE)) {
+    const n = Number(m[1]);
+    const unit = (m[2] ?? "").toLowerCase();
+    const minutes2 = unit.startsWith("m") ? n : unit.startsWith("h") ? n * 60 : unit.startsWith("d") ? n * 480 : n * 2400;
+    if (minutes2 < 10)
+      reasons.push({
+        mode: "quick",
+        trigger: "Estimated < 10 minutes",
+        evidence: `the text says ${quote(m[0])}`
+      });
+    else
+      reasons.push({
+        mode: "plan",
+        trigger: "Estimated > 10 minutes",
+        evidence: `the text says ${quote(m[0])}`
+      });
+    break;
+  }
+  if (input.files !== void 0) {
+    if (input.files > limits.maxFiles) {
+      reasons.push({
+        mode: "plan",
+        trigger: "Multi-file changes",
+        evidence: `${input.files} files change (quick allows ${limits.maxFiles})`
+      });
+    } else if (input.lines === void 0 || input.lines < limits.maxLines) {
+      reasons.push({
+        mode: "quick",
+        trigger: `Single file edit (< ${limits.maxLines} lines)`,
+        evidence: `${input.files} file${input.files === 1 ? "" : "s"}${input.lines === void 0 ? "" : `, ${input.lines} lines`}`
+      });
+    }
+  }
+  if (input.lines !== void 0 && input.lines >= limits.maxLines) {
+    reasons.push({
+      mode: "plan",
+      trigger: `Single file edit (< ${limits.maxLines} lines) does not hold`,
+      evidence: `${input.lines} lines change`
+    });
+  }
+  const plan = reasons.some((r) => r.mode === "plan");
+  const quick = reasons.some((r) => r.mode === "quick");
+  if (!plan && quick) {
+    reasons.push({
+      mode: "quick",
+      trigger: "No architectural impact",
+      evidence: "no plan-mode trigger was found"
+    });
+    return { mode: "quick", reasons };
+  }
+  if (!plan) {
+    reasons.push({
+      mode: "plan",
+      trigger: "No quick-mode trigger",
+      evidence: "nothing marks this as a small, obvious change"
+    });
+  }
+  return { mode: "plan", reasons };
+}
+
 // src/core/plan/checklistModel.ts
 var LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
 var PHASE_HEADING = /^phase\s+(\d+)(?:\s*[:\-—–]\s*|\s+|$)(.*)$/i;
 var NEAR_PHASE = /^phase\s+([^\s:—–-]+)/i;
 var NUMBER_WORDS = /^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|first|second|third)$/i;
-var STATE_OF = {
+var STATE_OF2 = {
   " ": "todo",
   "	": "todo",
   "~": "doing",
@@ -47294,7 +56520,7 @@ var STATE_OF = {
 };
 var MARK_OF = { todo: " ", doing: "~", done: "x" };
 function stateOfMark(mark) {
-  return STATE_OF[mark];
+  return STATE_OF2[mark];
 }
 function readPhaseHeading(text6) {
   const m = PHASE_HEADING.exec(text6.trim().replace(LEADING_SYMBOLS, ""));
@@ -47329,7 +56555,7 @@ function findTask(checklist, id) {
 }
 
 // src/core/plan/checklistBuilder.ts
-var WRITTEN_ID = /^(\d+(?:\.\d+)+|[A-Z]{1,5}-?\d+(?:\.\d+)*)(?=$|[\s:.)—–-])/;
+var WRITTEN_ID2 = /^(\d+(?:\.\d+)+|[A-Z]{1,5}-?\d+(?:\.\d+)*)(?=$|[\s:.)—–-])/;
 var ChecklistBuilder = class {
   constructor(source, path2) {
     this.source = source;
@@ -47418,7 +56644,7 @@ var ChecklistBuilder = class {
     const phase = this.current.phase;
     const mark = this.source[at3 + 1];
     const text6 = taskText(this.source, at3);
-    const written = WRITTEN_ID.exec(text6)?.[1];
+    const written = WRITTEN_ID2.exec(text6)?.[1];
     const index2 = phase.tasks.length + 1;
     const id = written ?? `${phase.number}.${index2}`;
     const firstLine = this.seenId.get(id);
@@ -47437,7 +56663,7 @@ var ChecklistBuilder = class {
       this.warn(line2, "This task has no text.", "Say what the task is after the checkbox.");
     phase.tasks.push({
       id,
-      state: STATE_OF[mark],
+      state: STATE_OF2[mark],
       mark,
       text: text6,
       phase: phase.number,
@@ -48352,7 +57578,7 @@ function flowchart(mode, current) {
     class ${node3} current`;
 }
 
-// src/core/loop/marker.ts
+// src/core/loop/record/marker.ts
 var PREFIX = "<!-- coder-loop ";
 var SUFFIX = " -->";
 function renderMarker(marker) {
@@ -48404,7 +57630,7 @@ function readMarker(text6) {
   }
 }
 
-// src/core/loop/record.ts
+// src/core/loop/record/record.ts
 var SHA = string2().regex(/^[0-9a-f]{40}$/);
 var TEXT = (max) => string2().max(max);
 var AttemptSchema = object({
@@ -48433,9 +57659,9 @@ var LoopRecordSchema = object({
   base: TEXT(300).optional(),
   plan: TEXT(300).optional(),
   phase: number2().int().nonnegative().optional(),
-  /** A plan of another kind (spec-kit, Kiro, Task Master): its tasks file (`#<tag>` for Task Master). */
+  /** A plan of another kind: its tasks file (`#<tag>` for a tagged kind's). */
   planFile: TEXT(1e3).optional(),
-  /** That plan's phase as the kind numbers it (`3.1`, a Task Master id). */
+  /** That plan's phase as the kind numbers it (`3.1`, a task id). */
   phaseId: TEXT(100).optional(),
   issue: number2().int().positive(),
   comment: number2().int().positive().optional(),
@@ -48656,7 +57882,7 @@ function modeOfBranch(branch2) {
   return branch2.startsWith("coder/quick/") ? "quick" : "plan";
 }
 
-// src/core/loop/phaseName.ts
+// src/core/loop/messages/phaseName.ts
 function phaseTitle(phase) {
   return `Phase ${phase.number}${phase.name ? ` \u2014 ${phase.name}` : ""}`;
 }
@@ -48665,16 +57891,8 @@ function phaseInteger(number3) {
   return m ? Number(m[0]) : 0;
 }
 
-// src/core/cliCommand.ts
-var CLI_NAME = "coder-loop";
-var REPOSITORY = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
-function cliCommand(repository) {
-  const name = repository?.trim();
-  return name && REPOSITORY.test(name) ? `npx github:${name}` : CLI_NAME;
-}
-
-// src/core/loop/replies.ts
-var problemList = (problems) => problems.map((p) => `- ${codeSpan(formatProblem(p))}`).join("\n");
+// src/core/loop/messages/replies.ts
+var problemList = (problems, cli = CLI_NAME) => problems.map((p) => `- ${codeSpan(formatProblem(p, cli))}`).join("\n");
 var reply = {
   help: () => HELP_TEXT,
   unknown: (verb) => `Unknown command ${codeSpan(`/coder ${verb}`)}.
@@ -48699,16 +57917,19 @@ ${paths.map((p) => `- ${codeSpan(`/coder next ${p}`)}`).join("\n")}`,
   /** Two plans whose names make one lock branch: neither may start until one is renamed. */
   slugConflict: (name, other, branch2, cli = CLI_NAME) => `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch2)}; nothing was written. Rename one of them (${codeSpan(`${cli} lint`)} reports it too).`,
   /** ValidateContext → No: "Return to Orchestrator: Plan Required". */
-  planRequired: (plan, problems) => `**Plan required.** Plan ${codeSpan(plan)} is not ready for the loop; nothing was written. Fix these and run ${codeSpan(`/coder next ${plan}`)} again:
+  planRequired: (plan, problems, cli = CLI_NAME) => `**Plan required.** Plan ${codeSpan(plan)} is not ready for the loop; nothing was written. Fix these and run ${codeSpan(`/coder next ${plan}`)} again:
 
-${problemList(problems.filter((p) => p.severity === "error"))}`,
+${problemList(
+    problems.filter((p) => p.severity === "error"),
+    cli
+  )}`,
   planComplete: (plan) => `Plan ${codeSpan(plan)} is complete: every task of every phase is done.`,
   /** Work is left and none of it can start: a block or a dependency a person decides on. */
   planWaiting: (plan, why) => `Plan ${codeSpan(plan)} is not complete, but no phase can start: ${escapeMarkdown(why)} Nothing was written; once a task can start, ${codeSpan(`/coder next ${plan}`)} takes it.`,
   /** LockCheck → Yes: "Return to Orchestrator: Select Next Item". */
   locked: (plan, phase, branch2, pr) => `**Locked.** ${phaseTitle(phase)} of ${codeSpan(plan)} is already taken: branch ${codeSpan(branch2)}${pr ? `, pull request #${pr.number}` : " (no pull request yet)"}. Select the next item, or ${codeSpan("/coder release")} it.`,
   started: (plan, phase, branch2, pr) => `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: tasks marked \`[~]\` on branch ${codeSpan(branch2)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
-  /** A phase of another kind started: its own in-progress mark (spec-kit and OpenSpec have none). */
+  /** A phase of another kind started: its own in-progress mark (some kinds have none). */
   kindStarted: (plan, phase, branch2, pr, marks) => `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: ${marks.mark ? `tasks marked ${codeSpan(marks.mark)} in ${codeSpan(marks.path)}` : `${codeSpan(marks.path)} is left as it is (${marks.tool} has no in-progress mark: this branch and its pull request are the record)`} on branch ${codeSpan(branch2)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
   quickStarted: (branch2, pr, assessment) => {
     const lines = [
@@ -48850,11 +58071,11 @@ ${problemList(problems.filter((p) => p.severity === "error"))}`,
   resumed: (pr) => `Resumed pull request #${pr}: the escalation is cleared, the attempt count starts again, and the gate is evaluated now.`
 };
 
-// src/core/loop/choose.ts
-function phaseToStart(plan, context) {
+// src/core/loop/phasePlan/choose.ts
+function phaseToStart(plan, context, cli = CLI_NAME) {
   if (!context.valid)
     return {
-      reply: reply.planRequired(plan, context.problems),
+      reply: reply.planRequired(plan, context.problems, cli),
       outcome: { state: "plan-required", node: "ValidateContext", mode: "plan", plan }
     };
   if (!context.current)
@@ -48909,9 +58130,9 @@ var AgentPayloadSchema = strictObject({
   }),
   /** Null in quick mode. */
   phase: number2().int().min(0).nullable(),
-  /** A plan of another kind (spec-kit, Kiro, Task Master): its tasks file, `#<tag>` for Task Master. */
+  /** A plan of another kind: its tasks file, `#<tag>` for a tagged kind's. */
   planFile: string2().min(1).max(1e3).optional(),
-  /** That plan's phase as its kind numbers it (`3.1`, a Task Master id). */
+  /** That plan's phase as its kind numbers it (`3.1`, a task id). */
   phaseId: string2().min(1).max(100).optional(),
   attempt: number2().int().min(1).max(100),
   agent: AgentConfigSchema.pick({ command: true, timeoutMinutes: true, env: true }).required()
@@ -49194,7 +58415,7 @@ function missesLoopPulls(workflow, refs) {
   return why.length ? why.join("; ") : "it runs on no pull request or push";
 }
 
-// src/core/loop/ciGate.ts
+// src/core/loop/nodes/ciGate.ts
 function ciGateAtStart(loopWorkflow, files, texts) {
   if (loopWorkflow === void 0 || !files.has(loopWorkflow)) return {};
   const paths = [...files.keys()].filter(isWorkflowPath);
@@ -49218,7 +58439,7 @@ function ciGateAtStart(loopWorkflow, files, texts) {
   };
 }
 
-// src/core/loop/handoff.ts
+// src/core/loop/record/handoff.ts
 function agentHandOff(config2, at3) {
   if (!config2.agent) return void 0;
   const { marker } = at3;
@@ -49272,1035 +58493,11 @@ function handOffRefusal(record, wanted) {
   return void 0;
 }
 
-// src/core/plan/kinds/taskmaster.ts
-var TASKMASTER_STATUSES = [
-  "pending",
-  "in-progress",
-  "done",
-  "review",
-  "deferred",
-  "cancelled",
-  "blocked"
-];
-var READ_STATUSES = [...TASKMASTER_STATUSES, "completed"];
-var STATE_OF2 = {
-  pending: "todo",
-  blocked: "todo",
-  "in-progress": "doing",
-  review: "doing",
-  done: "done",
-  completed: "done",
-  cancelled: "set-aside",
-  deferred: "set-aside"
-};
-function legacyTasksPath(path2) {
-  return /(?:^|\/)tasks\/tasks\.json$/.test(path2) && !/(?:^|\/)\.taskmaster\//.test(path2);
-}
-function hasTaskmasterShape(root2) {
-  if (root2.kind !== "object") return false;
-  const lists = [];
-  let tagged = false;
-  const legacy = member(root2, "tasks");
-  if (legacy?.kind === "array") lists.push(legacy);
-  else
-    for (const entry of root2.entries) {
-      const tasks = member(entry.value, "tasks");
-      if (tasks?.kind !== "array") continue;
-      lists.push(tasks);
-      if (member(entry.value, "metadata")?.kind === "object") tagged = true;
-    }
-  if (tagged) return true;
-  const items2 = lists.flatMap((l) => l.kind === "array" ? l.items : []);
-  const statusOf = (n) => {
-    const s = member(n, "status");
-    return s?.kind === "string" ? s.value : void 0;
-  };
-  const numbered = (n) => {
-    const id = member(n, "id");
-    return id?.kind === "number" && Number.isInteger(id.value) || id?.kind === "string" && /^\d+$/.test(id.value.trim());
-  };
-  const ours = (n) => {
-    const status2 = statusOf(n);
-    return status2 !== void 0 && READ_STATUSES.includes(status2);
-  };
-  const foreign = (n) => {
-    const status2 = member(n, "status");
-    return status2 !== void 0 && (status2.kind !== "string" || !READ_STATUSES.includes(status2.value));
-  };
-  return items2.some((n) => n.kind === "object" && numbered(n) && ours(n)) && !items2.some((n) => n.kind === "object" && foreign(n));
-}
-function idOf(node3) {
-  if (node3?.kind === "number" && Number.isInteger(node3.value)) return String(node3.value);
-  if (node3?.kind === "string" && node3.value.trim() !== "") return node3.value.trim();
-  return void 0;
-}
-function text5(node3) {
-  return node3?.kind === "string" ? node3.value : "";
-}
-function readTaskmaster(source, path2) {
-  const problems = [];
-  const error3 = (line2, message, fix2) => {
-    problems.push({ severity: "error", path: path2, ...line2 ? { line: line2 } : {}, message, fix: fix2 });
-  };
-  const notTaskmaster = (why) => ({
-    tags: [],
-    problems: [],
-    notTaskmaster: {
-      severity: "warning",
-      path: path2,
-      message: `not read as a Task Master plan: ${why}.`,
-      fix: "Move Task Master's tasks to .taskmaster/tasks/tasks.json, or leave this file be."
-    }
-  });
-  const legacyPath = legacyTasksPath(path2);
-  let root2;
-  try {
-    root2 = parseJsonWithOffsets(source);
-  } catch (e) {
-    if (!(e instanceof JsonSyntaxError)) throw e;
-    if (legacyPath) return notTaskmaster(`it is not JSON (line ${e.line}: ${e.message})`);
-    error3(
-      e.line,
-      `not valid JSON: ${e.message}.`,
-      "Fix the JSON, or let Task Master rewrite the file."
-    );
-    return { tags: [], problems };
-  }
-  if (legacyPath && !hasTaskmasterShape(root2)) {
-    return notTaskmaster(`it holds no task list of Task Master's shape (tasks with an "id")`);
-  }
-  if (root2.kind !== "object") {
-    error3(
-      lineAt(lineStarts(source), root2.start),
-      "the file is not a JSON object.",
-      'Write { "master": { "tasks": [...] } }.'
-    );
-    return { tags: [], problems };
-  }
-  const tags = [];
-  const lines = lineStarts(source);
-  const legacyTasks = member(root2, "tasks");
-  if (legacyTasks?.kind === "array") {
-    tags.push(readTag("master", true, legacyTasks, lines, path2));
-  } else {
-    for (const entry of root2.entries) {
-      const tasks = member(entry.value, "tasks");
-      if (tasks?.kind !== "array") continue;
-      tags.push(readTag(entry.key, false, tasks, lines, path2));
-    }
-  }
-  for (const tag of tags) problems.push(...tag.problems);
-  if (tags.length === 0) {
-    error3(
-      1,
-      "no task list found.",
-      'Task Master keeps tasks under { "<tag>": { "tasks": [...] } }.'
-    );
-  }
-  return { tags, problems };
-}
-function readTag(name, legacy, list3, lines, path2) {
-  const problems = [];
-  const error3 = (line2, message, fix2) => {
-    problems.push({ severity: "error", path: path2, ...line2 ? { line: line2 } : {}, message, fix: fix2 });
-  };
-  const phases = [];
-  const seen = /* @__PURE__ */ new Set();
-  const readTask = (node3, id) => {
-    const status2 = member(node3, "status");
-    const line2 = lineAt(lines, node3.start);
-    const idNode = member(node3, "id");
-    if (status2 === void 0) {
-      return {
-        id,
-        title: text5(member(node3, "title")),
-        status: "pending",
-        state: "todo",
-        details: text5(member(node3, "details")),
-        testStrategy: text5(member(node3, "testStrategy")),
-        line: line2,
-        statusStart: idNode.end,
-        statusEnd: idNode.end,
-        statusMissing: true
-      };
-    }
-    if (status2.kind !== "string") {
-      error3(line2, `task ${id} has no "status" string.`, 'Give it "status": "pending".');
-      return void 0;
-    }
-    const known = READ_STATUSES.includes(status2.value);
-    if (!known) {
-      error3(
-        lineAt(lines, status2.start),
-        `task ${id} has status "${status2.value}", which Task Master does not use.`,
-        `Use one of ${TASKMASTER_STATUSES.join(", ")}.`
-      );
-      return void 0;
-    }
-    return {
-      id,
-      title: text5(member(node3, "title")),
-      status: status2.value,
-      state: STATE_OF2[status2.value],
-      details: text5(member(node3, "details")),
-      testStrategy: text5(member(node3, "testStrategy")),
-      line: lineAt(lines, status2.start),
-      statusStart: status2.start,
-      statusEnd: status2.end
-    };
-  };
-  for (const node3 of list3.items) {
-    const id = idOf(member(node3, "id"));
-    if (id === void 0) {
-      error3(
-        lineAt(lines, node3.start),
-        `a task in tag "${name}" has no id.`,
-        'Give every task a number "id".'
-      );
-      continue;
-    }
-    if (seen.has(id)) {
-      error3(
-        lineAt(lines, node3.start),
-        `tag "${name}" has two tasks with id ${id}.`,
-        "Give each task its own id."
-      );
-      continue;
-    }
-    seen.add(id);
-    const deps = member(node3, "dependencies");
-    const dependencies = deps?.kind === "array" ? deps.items.map(idOf).filter((d) => d !== void 0) : [];
-    const subs = member(node3, "subtasks");
-    const tasks = [];
-    if (subs?.kind === "array" && subs.items.length > 0) {
-      for (const sub of subs.items) {
-        const subId = idOf(member(sub, "id"));
-        if (subId === void 0) {
-          error3(
-            lineAt(lines, sub.start),
-            `a subtask of task ${id} has no id.`,
-            'Give every subtask an "id".'
-          );
-          continue;
-        }
-        const full = subId.startsWith(`${id}.`) ? subId : `${id}.${subId}`;
-        const task = readTask(sub, full);
-        if (task) tasks.push(task);
-      }
-    } else {
-      const task = readTask(node3, id);
-      if (task) tasks.push(task);
-    }
-    const own6 = member(node3, "status");
-    let status2 = own6 === void 0 && tasks.length > 0 ? "pending" : "";
-    if (own6?.kind === "string" && READ_STATUSES.includes(own6.value)) status2 = own6.value;
-    else if (own6?.kind === "string" && subs?.kind === "array" && subs.items.length > 0)
-      error3(
-        lineAt(lines, own6.start),
-        `task ${id} has status "${own6.value}", which Task Master does not use.`,
-        `Use one of ${TASKMASTER_STATUSES.join(", ")}.`
-      );
-    const priority = member(node3, "priority");
-    phases.push({
-      id,
-      title: text5(member(node3, "title")),
-      line: lineAt(lines, node3.start),
-      status: status2,
-      priority: priority?.kind === "string" ? priority.value : "medium",
-      dependencies,
-      tasks
-    });
-  }
-  for (const phase of phases) {
-    for (const dep of phase.dependencies) {
-      if (!seen.has(dep) && !dep.includes(".")) {
-        error3(
-          phase.line,
-          `task ${phase.id} depends on task ${dep}, which tag "${name}" does not have.`,
-          `Remove ${dep} from its dependencies.`
-        );
-      }
-    }
-  }
-  return { name, legacy, phases, problems };
-}
-var DONE = /* @__PURE__ */ new Set(["done", "completed"]);
-var SET_ASIDE = /* @__PURE__ */ new Set(["cancelled", "deferred"]);
-function taskmasterPhaseFinished(phase) {
-  return DONE.has(phase.status) || SET_ASIDE.has(phase.status);
-}
-function taskmasterProgress(tag) {
-  const byId = new Map(tag.phases.map((p) => [p.id, p]));
-  const done2 = (id) => {
-    const p = byId.get(id);
-    if (p) return DONE.has(p.status);
-    const dot = id.indexOf(".");
-    if (dot === -1) return false;
-    const sub = byId.get(id.slice(0, dot))?.tasks.find((t) => t.id === id);
-    return sub !== void 0 && DONE.has(sub.status);
-  };
-  const blockedSubtask = (p) => p.tasks.find((t) => t.id !== p.id && t.status === "blocked");
-  const eligible = tag.phases.filter(
-    (p) => (p.status === "pending" || p.status === "in-progress") && p.dependencies.every(done2) && !blockedSubtask(p)
-  );
-  const current = eligible[0];
-  const open3 = tag.phases.filter((p) => !taskmasterPhaseFinished(p));
-  const complete = tag.phases.length > 0 && open3.length === 0;
-  let waiting2;
-  if (!current && !complete) {
-    const why = [];
-    for (const p of open3) {
-      const sub = blockedSubtask(p);
-      if (p.status === "blocked") why.push(`task ${p.id} is blocked`);
-      else if (p.status === "review") why.push(`task ${p.id} is in review`);
-      else if (sub) why.push(`task ${sub.id} is blocked`);
-      const unmet = p.dependencies.filter((d) => !done2(d));
-      if (unmet.length > 0)
-        why.push(`task ${p.id} waits for ${unmet.map((d) => `task ${d}`).join(" and ")}`);
-    }
-    waiting2 = why.length > 0 ? `${why.join("; ")}.` : "no task can start.";
-  }
-  return { current, complete, waiting: waiting2 };
-}
-var StaleTasksJsonError = class extends Error {
-  constructor(task) {
-    super(
-      `Task ${task.id} on line ${task.line} no longer reads "status": "${task.status}"; read tasks.json again.`
-    );
-    this.task = task;
-    this.name = "StaleTasksJsonError";
-  }
-  task;
-};
-function setTaskmasterStatus(source, task, status2) {
-  if (task.statusMissing) {
-    if (task.statusStart !== task.statusEnd) throw new StaleTasksJsonError(task);
-    return `${source.slice(0, task.statusStart)}, "status": ${JSON.stringify(status2)}${source.slice(task.statusEnd)}`;
-  }
-  if (!readsAs(source.slice(task.statusStart, task.statusEnd), task.status)) {
-    throw new StaleTasksJsonError(task);
-  }
-  if (task.status === status2) return source;
-  return source.slice(0, task.statusStart) + JSON.stringify(status2) + source.slice(task.statusEnd);
-}
-function readsAs(literal2, value2) {
-  if (!literal2.startsWith('"') || !literal2.endsWith('"')) return false;
-  try {
-    return JSON.parse(literal2) === value2;
-  } catch {
-    return false;
-  }
-}
-
-// src/core/plan/kinds/speckit.ts
-var SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:\-—–]\s*|\s+|$)(.*)$/i;
-var SPECKIT_STATE = {
-  " ": "todo",
-  x: "done",
-  X: "done",
-  "	": "todo"
-};
-function speckitId(text6) {
-  if (text6[0] !== "T") return void 0;
-  let end = 1;
-  while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
-  if (end < 4 || /\w/.test(text6[end] ?? "")) return void 0;
-  return text6.slice(0, end);
-}
-function storiesOf(text6) {
-  const out = [];
-  for (let at3 = text6.indexOf("[US"); at3 !== -1; at3 = text6.indexOf("[US", at3 + 1)) {
-    let end = at3 + 3;
-    while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
-    if (end > at3 + 3 && text6[end] === "]") out.push(text6.slice(at3 + 1, end));
-  }
-  return out;
-}
-function readSpeckit(source, path2, options = {}) {
-  const read3 = dialectRead(source, path2, "speckit", options);
-  if ("limited" in read3) return read3.limited;
-  const { scanned, root: root2, skip } = read3;
-  const events = scanned?.events ?? speckitEventsOfTree(source, root2());
-  const phases = [];
-  const problems = [];
-  const open3 = [];
-  const seen = taskIds(path2, problems);
-  const headings = [];
-  for (const event of events) {
-    if (event.kind === "heading") {
-      headings.push(event);
-      while (open3.length > 0 && open3[open3.length - 1].level >= event.depth) open3.pop();
-      const m = SPECKIT_PHASE.exec(event.text.trim());
-      if (m) {
-        const phase2 = { number: m[1], name: m[2].trim(), line: event.line, tasks: [] };
-        open3.push({ phase: phase2, level: event.depth });
-        phases.push(phase2);
-      }
-      continue;
-    }
-    const current = open3[open3.length - 1];
-    if (!current) continue;
-    if (!readsBox(SPECKIT_STATE, event.mark, event.after)) continue;
-    const { text: text6 } = event;
-    const phase = current.phase;
-    const own6 = speckitId(text6);
-    if (own6 !== void 0) seen(own6, event.line);
-    phase.tasks.push({
-      id: own6 ?? `${phase.number}.${phase.tasks.length + 1}`,
-      text: writtenTaskText(event.after, text6),
-      state: SPECKIT_STATE[event.mark],
-      mark: event.mark,
-      optional: false,
-      requirements: storiesOf(text6),
-      line: event.line,
-      markOffset: event.offset
-    });
-  }
-  const byNumber = /* @__PURE__ */ new Map();
-  for (const phase of phases)
-    byNumber.set(phase.number, [...byNumber.get(phase.number) ?? [], phase]);
-  const kept = [];
-  for (const [number3, same2] of byNumber) {
-    const tasked = same2.filter((p) => p.tasks.length > 0);
-    const first = tasked[0] ?? same2[0];
-    for (const phase of same2) {
-      if (phase.tasks.length === 0 && same2.length > 1) {
-        problems.push({
-          severity: "warning",
-          path: path2,
-          line: phase.line,
-          message: `Phase ${number3} is also on line ${(phase === first ? same2.find((p) => p !== phase) : first).line}; this heading holds no task, so it is read as a reference.`,
-          fix: 'Leave it as it is, or name it without "Phase N" if it is no phase.'
-        });
-        continue;
-      }
-      if (phase.tasks.length > 0 && phase !== first) {
-        problems.push({
-          severity: "error",
-          path: path2,
-          line: phase.line,
-          message: `Phase ${number3} is also on line ${first.line}.`,
-          fix: "Number each phase once."
-        });
-        continue;
-      }
-      kept.push(phase);
-    }
-  }
-  phases.length = 0;
-  phases.push(...kept);
-  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
-  return finish(
-    source,
-    path2,
-    skip,
-    phases,
-    problems,
-    'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
-    { marks: " 	xX", unread: (line2) => unreadUnder(headings, phases, line2) }
-  );
-}
-function unreadUnder(headings, phases, line2) {
-  const above = headings.filter((h) => h.line < line2).at(-1);
-  if (!above) return { why: 'it is under no "## Phase N" heading' };
-  const heading2 = `${"#".repeat(above.depth)} ${above.text.trim()}`;
-  const unnumbered = /^phase\s+([^\d\s:\-—–][^\s:]*)\s*[:\-—–]?\s*(.*)$/i.exec(above.text.trim());
-  if (unnumbered) {
-    const last = phases.reduce((n, p) => Math.max(n, Math.floor(Number(p.number))), 0);
-    return {
-      why: `it is under "${heading2}" (line ${above.line}), whose "${unnumbered[1]}" is no phase number (spec-kit's template leaves it for you to fill in)`,
-      fix: `Number the phase: "${"#".repeat(above.depth)} Phase ${last + 1}: ${unnumbered[2]}".`
-    };
-  }
-  return {
-    why: `it is under no "## Phase N" heading (the nearest heading above it is "${heading2}", line ${above.line})`
-  };
-}
-
-// src/core/plan/kinds/kiro.ts
-var KIRO_TOP = /^(\d+)\.\s*(.*)$/;
-var KIRO_SUB = /^(\d+)((?:\.\d+)+[a-z]?)\.?(?![\w.])\s*(.*)$/;
-var KIRO_STATE = {
-  " ": "todo",
-  "	": "todo",
-  "-": "doing",
-  // Kiro's queued mark (a task waiting its turn in a "run all tasks"): not started.
-  "~": "todo",
-  x: "done",
-  X: "done"
-};
-var REQUIREMENTS3 = /Requirements?:\s*(\d[\d.,\s]*)/i;
-function requirementsOf(item) {
-  const stack = [item];
-  while (stack.length > 0) {
-    const node3 = stack.shift();
-    if (node3.type === "paragraph" || node3.type === "heading") {
-      const m = REQUIREMENTS3.exec(toString(node3));
-      if (m) return m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
-    } else if ("children" in node3) stack.unshift(...node3.children);
-  }
-  return [];
-}
-function* kiroEventsOfTree(source, root2) {
-  for (const { node: node3 } of walk(root2.children, 0, true)) {
-    if (node3.type !== "listItem") continue;
-    const box = boxAt(source, node3);
-    if (!box) continue;
-    yield { ...box, requirements: () => requirementsOf(node3) };
-  }
-}
-function readKiro(source, path2, options = {}) {
-  const read3 = dialectRead(source, path2, "kiro", options);
-  if ("limited" in read3) return read3.limited;
-  const { scanned, root: root2, skip } = read3;
-  const events = scanned ? scanned.events.filter((e) => e.kind === "item") : kiroEventsOfTree(source, root2());
-  const phases = /* @__PURE__ */ new Map();
-  const problems = [];
-  const seen = taskIds(path2, problems);
-  let top;
-  for (const box of events) {
-    if (!(box.mark in KIRO_STATE)) continue;
-    const star = box.after.startsWith("*") ? 1 : box.after.startsWith("\\*") ? 2 : 0;
-    const optional2 = star > 0;
-    const after = box.after.slice(star);
-    if (!/^(?:[ \t]|$)/.test(after)) continue;
-    const text6 = after.trim();
-    const task = (id, inOptional = false) => ({
-      id,
-      text: text6,
-      state: KIRO_STATE[box.mark],
-      mark: box.mark,
-      optional: optional2 || inOptional,
-      requirements: box.requirements(),
-      line: box.line,
-      markOffset: box.offset
-    });
-    const indent2 = indentOf(source, box.offset - 2);
-    const sub = KIRO_SUB.exec(text6);
-    const nested = top !== void 0 && indent2 > top.indent ? phases.get(top.number) : void 0;
-    if (nested && top) {
-      let id;
-      if (sub) id = `${sub[1]}${sub[2]}`;
-      else {
-        id = givenId(top.number, top.unnumbered++);
-        problems.push({
-          severity: "warning",
-          path: path2,
-          line: box.line,
-          message: `This box has no number of its own: it is read as a sub-task of task ${top.number}, called ${id} here.`,
-          fix: `Number it (e.g. "${top.number}.${nested.subs.length + 1} \u2026") so that the id is yours.`
-        });
-      }
-      seen(id, box.line);
-      nested.subs.push(task(id, nested.self.optional));
-      continue;
-    }
-    if (sub) {
-      const id = `${sub[1]}${sub[2]}`;
-      const parent = phases.get(sub[1]);
-      if (!parent) {
-        problems.push({
-          severity: "warning",
-          path: path2,
-          line: box.line,
-          message: `Sub-task ${id} has no top-level task ${sub[1]} before it.`,
-          fix: `Add "- [ ] ${sub[1]}. Title" above it.`
-        });
-        continue;
-      }
-      seen(id, box.line);
-      parent.subs.push(task(id, parent.self.optional));
-      continue;
-    }
-    const topMatch = KIRO_TOP.exec(text6);
-    if (topMatch) {
-      if (phases.has(topMatch[1])) {
-        problems.push({
-          severity: "error",
-          path: path2,
-          line: box.line,
-          message: `Task ${topMatch[1]} is also on line ${phases.get(topMatch[1]).phase.line}.`,
-          fix: "Number each top-level task once."
-        });
-        top = void 0;
-        continue;
-      }
-      seen(topMatch[1], box.line);
-      top = { number: topMatch[1], indent: indent2, unnumbered: 0 };
-      phases.set(topMatch[1], {
-        phase: { number: topMatch[1], name: topMatch[2].trim(), line: box.line, tasks: [] },
-        self: task(topMatch[1]),
-        subs: []
-      });
-    }
-  }
-  const list3 = [...phases.values()].map(({ phase, self: self2, subs }) => ({
-    ...phase,
-    tasks: subs.some((t) => !t.optional) ? subs : [self2, ...subs],
-    self: self2
-  }));
-  return finish(
-    source,
-    path2,
-    skip,
-    list3,
-    problems,
-    'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
-    {
-      marks: " 	-~xX",
-      star: true,
-      unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"'
-    }
-  );
-}
-
-// src/core/plan/kinds/openspec.ts
-var GROUP = /^(\d+)\.(?:\s+([\s\S]*))?$/;
-var TASK_ID = /^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)/;
-var STATE2 = { " ": "todo", "	": "todo", x: "done", X: "done" };
-function readOpenspec(source, path2, options = {}) {
-  const read3 = dialectRead(source, path2, "speckit", options);
-  if ("limited" in read3) return read3.limited;
-  const { scanned, root: root2, skip } = read3;
-  const events = scanned?.events ?? speckitEventsOfTree(source, root2());
-  const phases = [];
-  const problems = [];
-  let current;
-  const byNumber = /* @__PURE__ */ new Map();
-  let parent;
-  const pending = [];
-  const written = /* @__PURE__ */ new Set();
-  for (const event of events) {
-    if (event.kind === "heading") {
-      if (event.depth > 2) continue;
-      const m = event.depth === 2 ? GROUP.exec(event.text.trim()) : null;
-      parent = void 0;
-      if (!m) {
-        current = void 0;
-        continue;
-      }
-      const again = byNumber.get(m[1]);
-      if (again) {
-        problems.push({
-          severity: "warning",
-          path: path2,
-          line: event.line,
-          message: `Group ${m[1]} is also on line ${again.line}: its tasks are read as group ${m[1]}'s, as OpenSpec reads them.`,
-          fix: 'Number each "## N." group once.'
-        });
-        current = again;
-        continue;
-      }
-      current = { number: m[1], name: (m[2] ?? "").trim(), line: event.line, tasks: [] };
-      byNumber.set(m[1], current);
-      phases.push(current);
-      continue;
-    }
-    if (!current) continue;
-    if (!readsBox(STATE2, event.mark, event.after)) continue;
-    const indent2 = indentOf(source, event.offset);
-    const own6 = TASK_ID.exec(event.text)?.[1];
-    const task = {
-      id: own6 ?? "",
-      text: writtenTaskText(event.after, event.text),
-      state: STATE2[event.mark],
-      mark: event.mark,
-      optional: false,
-      requirements: [],
-      line: event.line,
-      markOffset: event.offset
-    };
-    if (own6) {
-      written.add(own6);
-      parent = { id: own6, indent: indent2, given: 0 };
-    } else if (parent && indent2 > parent.indent) {
-      task.id = givenId(parent.id, parent.given++);
-      problems.push({
-        severity: "warning",
-        path: path2,
-        line: event.line,
-        message: `This box has no id of its own: it is read as part of task ${parent.id}, called ${task.id} here.`,
-        fix: `Number it (e.g. "${parent.id}.1 \u2026") so that the id is yours.`
-      });
-    } else {
-      parent = void 0;
-      pending.push({ phase: current, task });
-    }
-    current.tasks.push(task);
-  }
-  for (const { phase, task } of pending) {
-    let n = phase.tasks.indexOf(task) + 1;
-    while (written.has(`${phase.number}.${n}`)) n++;
-    task.id = `${phase.number}.${n}`;
-    written.add(task.id);
-  }
-  phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
-  return finish(
-    source,
-    path2,
-    skip,
-    phases,
-    problems,
-    'Write a task as "- [ ] 1.1 Description" under a "## 1. Group" heading.',
-    { marks: " 	xX", unread: 'it is under no "## N. Group" heading' }
-  );
-}
-
-// src/core/plan/kinds/dialects.ts
-var READERS = {
-  speckit: (source, path2) => readSpeckit(source, path2),
-  kiro: (source, path2) => readKiro(source, path2),
-  openspec: readOpenspec
-};
-function isMarkdownKind(kind) {
-  return Object.hasOwn(READERS, kind);
-}
-function readMarkdownPlan(kind, source, path2) {
-  return READERS[kind](source, path2);
-}
-
-// src/core/plan/kinds/view.ts
-var QUOTE_LIMIT = 2e4;
-function emptyKindPlan(plan, sidecar, problem) {
-  return {
-    plan,
-    phases: [],
-    current: void 0,
-    complete: false,
-    waiting: void 0,
-    problems: [problem],
-    warnings: [],
-    sidecar,
-    markStart: () => "",
-    markDone: () => "",
-    context: () => ({ links: [], sections: [] })
-  };
-}
-function splitProblems(problems) {
-  return {
-    errors: problems.filter((p) => p.severity === "error"),
-    warnings: problems.filter((p) => p.severity !== "error")
-  };
-}
-function noPhase(path2, fix2) {
-  return { severity: "error", path: path2, line: 1, message: "no phase with a task was found.", fix: fix2 };
-}
-
-// src/core/plan/kinds/dialectPlan.ts
-var SPECKIT_LINKS = [
-  ["Spec", "spec.md"],
-  ["Plan", "plan.md"],
-  ["Data model", "data-model.md"],
-  ["Research", "research.md"],
-  ["Quickstart", "quickstart.md"]
-];
-function readDialectTasks(plan, kind, source) {
-  const read3 = readMarkdownPlan(kind, source, plan.path);
-  const { errors, warnings } = splitProblems(read3.problems);
-  const tasked = read3.phases.filter((p) => p.tasks.length > 0);
-  if (tasked.length === 0 && errors.length === 0) {
-    errors.push(
-      noPhase(
-        plan.path,
-        kind === "kiro" ? 'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".' : kind === "openspec" ? 'Write tasks as "- [ ] 1.1 Description" under a "## 1. Group" heading.' : 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.'
-      )
-    );
-  }
-  const view = (p) => ({
-    number: p.number,
-    name: p.name,
-    line: p.line,
-    tasks: p.tasks.map((t) => ({
-      id: t.id,
-      text: t.text,
-      state: t.state,
-      line: t.line,
-      optional: t.optional,
-      ...t.optional ? { note: "optional" } : {},
-      requirements: t.requirements
-    })),
-    finished: dialectPhaseFinished(p)
-  });
-  const phases = tasked.map(view);
-  const current = currentDialectPhase({ phases: tasked, problems: [] });
-  return {
-    tasked,
-    phases,
-    current: current ? phases[tasked.indexOf(current)] : void 0,
-    complete: errors.length === 0 && phases.length > 0 && phases.every((p) => p.finished),
-    waiting: void 0,
-    problems: errors,
-    warnings
-  };
-}
-function openDialect(plan, kind, source, contextProblems, sidecar, present, files) {
-  const read3 = readDialectTasks(plan, kind, source);
-  const byNumber = new Map(read3.tasked.map((p) => [p.number, p]));
-  const own6 = (phase) => {
-    const p = byNumber.get(phase.number);
-    if (!p) throw new Error(`Phase ${phase.number} is not in ${plan.path}.`);
-    return p;
-  };
-  const mark = (phase, state) => {
-    const p = own6(phase);
-    const tasks = p.tasks.filter((t) => !t.optional);
-    if (p.self && !p.self.optional && !p.tasks.includes(p.self)) tasks.push(p.self);
-    return setDialectStates(source, kind, tasks, state);
-  };
-  return {
-    plan,
-    phases: read3.phases,
-    current: read3.current,
-    complete: read3.complete && contextProblems.length === 0,
-    waiting: read3.waiting,
-    problems: [...contextProblems, ...read3.problems],
-    warnings: read3.warnings,
-    sidecar,
-    markStart: (phase) => mark(phase, "doing"),
-    markDone: (phase) => mark(phase, "done"),
-    context: (phase) => kind === "kiro" ? kiroContext(plan, own6(phase), present, files) : kind === "openspec" ? openspecContext(plan, present) : speckitContext(plan, present)
-  };
-}
-function openspecContext(plan, present) {
-  const links = [];
-  for (const [label, file] of [
-    ["Proposal", "proposal.md"],
-    ["Design", "design.md"]
-  ]) {
-    const path2 = `${plan.folder}/${file}`;
-    if (present.has(path2)) links.push({ label, path: path2 });
-  }
-  const specs = `${plan.folder}/specs/`;
-  for (const path2 of [...present].filter((p) => p.startsWith(specs) && p.endsWith("/spec.md")).sort()) {
-    links.push({ label: `Spec delta ${path2.slice(specs.length, -"/spec.md".length)}`, path: path2 });
-  }
-  return { links, sections: [] };
-}
-function speckitContext(plan, present) {
-  const links = [];
-  for (const [label, file] of SPECKIT_LINKS) {
-    const path2 = `${plan.folder}/${file}`;
-    if (present.has(path2)) links.push({ label, path: path2 });
-  }
-  const contracts = `${plan.folder}/contracts/`;
-  for (const path2 of [...present].filter((p) => p.startsWith(contracts)).sort()) {
-    links.push({ label: `Contract ${path2.slice(contracts.length)}`, path: path2 });
-  }
-  return { links, sections: [] };
-}
-function requirementBlocks(text6) {
-  const blocks = /* @__PURE__ */ new Map();
-  const lines = text6.split(/\r?\n/);
-  let number3;
-  let level = 0;
-  let body = [];
-  const flush = () => {
-    if (number3 !== void 0) blocks.set(number3, body.join("\n").trim());
-  };
-  for (const line2 of lines) {
-    const heading2 = /^(#{1,6})\s+(.*)$/.exec(line2);
-    if (heading2) {
-      const m = /^requirement\s+(\d+)\b/i.exec(heading2[2].trim());
-      if (m) {
-        flush();
-        number3 = m[1];
-        level = heading2[1].length;
-        body = [line2];
-        continue;
-      }
-      if (number3 !== void 0 && heading2[1].length <= level) {
-        flush();
-        number3 = void 0;
-      }
-    }
-    if (number3 !== void 0) body.push(line2);
-  }
-  flush();
-  return blocks;
-}
-function kiroContext(plan, phase, present, files) {
-  const links = [];
-  const sections = [];
-  const at3 = (file) => `${plan.folder}/${file}`;
-  const requirementsFile = ["requirements.md", "bugfix.md"].map(at3).find((p) => present.has(p));
-  if (requirementsFile) {
-    links.push({ label: "Requirements", path: requirementsFile });
-    const text6 = files.get(requirementsFile);
-    if (text6 !== void 0) {
-      const cited = [
-        ...new Set(phase.tasks.flatMap((t) => t.requirements.map((r) => r.split(".")[0])))
-      ];
-      const blocks = requirementBlocks(text6);
-      const first = cited.filter((n) => blocks.has(n)).map((n) => blocks.get(n));
-      if (first.length > 0) {
-        sections.push({
-          title: `Requirements the tasks cite (${cited.map((n) => `Requirement ${n}`).join(", ")})`,
-          text: first.join("\n\n").slice(0, QUOTE_LIMIT)
-        });
-      } else sections.push({ title: "Requirements", text: text6.slice(0, QUOTE_LIMIT) });
-    }
-  }
-  const design = at3("design.md");
-  if (present.has(design)) {
-    links.push({ label: "Design", path: design });
-    const text6 = files.get(design);
-    if (text6 !== void 0) sections.push({ title: "Design", text: text6.slice(0, QUOTE_LIMIT) });
-  }
-  return { links, sections };
-}
-
-// src/core/plan/kinds/taskmasterPlan.ts
-var TASKMASTER_NOTES = {
-  blocked: "blocked",
-  review: "review",
-  deferred: "deferred",
-  cancelled: "cancelled"
-};
-function readTaskmasterTasks(plan, source) {
-  const read3 = readTaskmaster(source, plan.path);
-  const tag = read3.tags.find((t) => t.name === plan.tag);
-  const others = new Set(read3.tags.filter((t) => t !== tag).flatMap((t) => t.problems));
-  const { errors, warnings } = splitProblems(read3.problems.filter((p) => !others.has(p)));
-  if (read3.notTaskmaster) errors.push({ ...read3.notTaskmaster, severity: "error" });
-  if (!tag && plan.tag !== void 0 && !read3.notTaskmaster) {
-    errors.push({
-      severity: "error",
-      path: plan.path,
-      line: 1,
-      message: `the tag "${plan.tag}" is not in the file.`,
-      fix: "Name a tag the file has."
-    });
-  }
-  const tasked = (tag?.phases ?? []).filter((p) => p.tasks.length > 0);
-  if (tag && tasked.length === 0 && errors.length === 0) {
-    errors.push(noPhase(plan.path, 'Add a task with "task-master add-task".'));
-  }
-  const view = (p) => ({
-    number: p.id,
-    name: p.title,
-    line: p.line,
-    tasks: p.tasks.map((t) => {
-      const note = TASKMASTER_NOTES[t.status];
-      return {
-        id: t.id,
-        text: t.title,
-        state: t.state,
-        line: t.line,
-        optional: false,
-        ...note ? { note } : {},
-        ...t.details ? { details: t.details } : {},
-        ...t.testStrategy ? { testStrategy: t.testStrategy } : {}
-      };
-    }),
-    finished: taskmasterPhaseFinished(p)
-  });
-  const phases = tasked.map(view);
-  const progress = tag ? taskmasterProgress(tag) : void 0;
-  const current = progress?.current ? phases[tasked.indexOf(progress.current)] : void 0;
-  return {
-    tasked,
-    phases,
-    current,
-    complete: errors.length === 0 && (progress?.complete ?? false),
-    waiting: errors.length === 0 ? progress?.waiting : void 0,
-    problems: errors,
-    warnings
-  };
-}
-function openTaskmaster(plan, source, contextProblems, sidecar) {
-  if (contextProblems.length > 0) {
-    return { ...emptyKindPlan(plan, sidecar, contextProblems[0]), problems: contextProblems };
-  }
-  const read3 = readTaskmasterTasks(plan, source);
-  const byId = new Map(read3.tasked.map((p) => [p.id, p]));
-  const own6 = (phase) => {
-    const p = byId.get(phase.number);
-    if (!p) throw new Error(`Task ${phase.number} is not in ${plan.path}.`);
-    return p;
-  };
-  const mark = (phase, status2) => {
-    const p = own6(phase);
-    const edits = [];
-    for (const t of p.tasks) {
-      if (t.state === "set-aside" || t.status === status2 || t.status === "blocked") continue;
-      if (status2 === "in-progress" && t.state !== "todo") continue;
-      edits.push({ task: t });
-    }
-    const parent = parentStatus(source, plan.tag, p);
-    const blocked = status2 === "done" && p.tasks.some((t) => t.status === "blocked");
-    if (!blocked && parent && parent.status !== status2 && parent.status !== "cancelled" && parent.status !== "blocked") {
-      if (!(status2 === "in-progress" && parent.status === "done")) edits.push({ task: parent });
-    }
-    return replaceStatuses(source, plan.path, edits, status2);
-  };
-  return {
-    plan,
-    phases: read3.phases,
-    current: read3.current,
-    complete: read3.complete,
-    waiting: read3.waiting,
-    problems: read3.problems,
-    warnings: read3.warnings,
-    sidecar,
-    markStart: (phase) => mark(phase, "in-progress"),
-    markDone: (phase) => mark(phase, "done"),
-    context: (phase) => taskmasterContext(plan, own6(phase))
-  };
-}
-function parentStatus(source, tag, phase) {
-  if (phase.tasks.length === 1 && phase.tasks[0].id === phase.id) return void 0;
-  const root2 = parseJsonWithOffsets(source);
-  const legacy = member(root2, "tasks");
-  const list3 = legacy?.kind === "array" ? legacy : member(member(root2, tag ?? "") ?? root2, "tasks");
-  if (list3?.kind !== "array") return void 0;
-  const idOf2 = (n) => n?.kind === "number" ? String(n.value) : n?.kind === "string" ? n.value.trim() : void 0;
-  const node3 = list3.items.find((item) => idOf2(member(item, "id")) === phase.id);
-  const status2 = node3 ? member(node3, "status") : void 0;
-  if (status2?.kind !== "string") return void 0;
-  return { statusStart: status2.start, statusEnd: status2.end, status: status2.value };
-}
-function replaceStatuses(source, path2, edits, status2) {
-  let out = source;
-  for (const { task } of [...edits].sort((a, b) => b.task.statusStart - a.task.statusStart)) {
-    try {
-      out = setTaskmasterStatus(out, task, status2);
-    } catch (e) {
-      if (!(e instanceof StaleTasksJsonError)) throw e;
-      throw new Error(`${path2}: a status no longer reads "${task.status}"; read the file again.`, {
-        cause: e
-      });
-    }
-  }
-  return out;
-}
-function taskmasterContext(plan, phase) {
-  const lines = [];
-  for (const t of phase.tasks) {
-    if (!t.details && !t.testStrategy) continue;
-    lines.push(`**${t.id} ${t.title}**`);
-    if (t.details) lines.push(`- Details: ${t.details}`);
-    if (t.testStrategy) lines.push(`- Test strategy: ${t.testStrategy}`);
-    lines.push("");
-  }
-  return {
-    links: [{ label: "Tasks", path: plan.path }],
-    sections: lines.length ? [
-      {
-        title: "Details and test strategy",
-        text: lines.join("\n").trim().slice(0, QUOTE_LIMIT)
-      }
-    ] : []
-  };
-}
-
 // src/core/plan/kinds/plan.ts
-var KIND_MARKS = {
-  coder: { start: "[~]", done: "[x]" },
-  speckit: { start: void 0, done: "[X]" },
-  kiro: { start: "[-]", done: "[x]" },
-  taskmaster: { start: '"in-progress"', done: '"done"' },
-  openspec: { start: void 0, done: "[x]" }
-};
+var KIND_MARKS = Object.fromEntries([
+  ["coder", { start: "[~]", done: "[x]" }],
+  ...KINDS.map((k) => [k.id, k.marks])
+]);
 function kindSidecar(plan) {
   const dir = plan.sidecar;
   const reportsDir = `${dir}/Reports`;
@@ -50312,14 +58509,11 @@ function kindSidecar(plan) {
     report: (phase, existing = []) => `${reportsDir}/${reportFileName(phase.number, phase.name, (name) => existing.includes(`${reportsDir}/${name}`))}`
   };
 }
-function kindPlanReads(plan, paths) {
+function kindPlanReads(plan, paths, texts = /* @__PURE__ */ new Map()) {
   const present = new Set(paths);
   const sidecar = kindSidecar(plan);
   const wanted = [plan.path, sidecar.masterLog, sidecar.checkpoint];
-  if (plan.kind === "kiro") {
-    for (const f of ["requirements.md", "bugfix.md", "design.md"])
-      wanted.push(`${plan.folder}/${f}`);
-  }
+  if (plan.kind !== "coder") wanted.push(...kindModule(plan.kind).reads?.(plan, texts) ?? []);
   return [...new Set(wanted)].filter((p) => present.has(p));
 }
 function openKindPlan(plan, paths, files) {
@@ -50327,34 +58521,37 @@ function openKindPlan(plan, paths, files) {
   const source = files.get(plan.path);
   const sidecar = kindSidecar(plan);
   if (source === void 0) {
-    return emptyKindPlan(plan, sidecar, {
-      severity: "error",
-      path: plan.path,
-      message: "the tasks file is missing.",
-      fix: "Restore it on the default branch."
-    });
+    return {
+      plan,
+      sidecar,
+      ...emptyReading({
+        severity: "error",
+        path: plan.path,
+        message: "the tasks file is missing.",
+        fix: "Restore it on the default branch."
+      })
+    };
   }
-  const context = validateKindContext(plan, (p) => present.has(p), source);
-  if (plan.kind === "taskmaster") return openTaskmaster(plan, source, context, sidecar);
   if (plan.kind === "coder") throw new Error("coder plans are read by readPlan");
-  return openDialect(plan, plan.kind, source, context, sidecar, present, files);
+  const context = validateKindContext(plan, (p) => present.has(p), source);
+  return { plan, sidecar, ...kindModule(plan.kind).open(plan, source, context, present, files) };
 }
 function planFromRef(ref) {
   const hash = ref.lastIndexOf("#");
   const [path2, tag] = hash > ref.lastIndexOf("/") ? [ref.slice(0, hash), ref.slice(hash + 1)] : [ref];
   const kind = kindOfPath(path2);
-  if (!kind || kind === "coder" || kind === "taskmaster" !== (tag !== void 0))
+  if (!kind || kind === "coder" || kindModule(kind).tagged === true !== (tag !== void 0))
     return void 0;
   const slash = path2.lastIndexOf("/");
   const folder = slash === -1 ? "" : path2.slice(0, slash);
   const sidecar = `${folder}/coder-loop`.replace(/^\//, "");
-  return tag !== void 0 ? { kind, path: path2, folder, sidecar: `${sidecar}/${tag}`, name: tag, tag } : { kind, path: path2, folder, sidecar, name: folder.slice(folder.lastIndexOf("/") + 1) };
+  return tag !== void 0 ? { kind, path: path2, folder, sidecar: `${sidecar}/${tag}`, name: tag, tag } : { kind, path: path2, folder, sidecar, name: planName(kind, path2) };
 }
 function planRef(plan) {
   return plan.tag !== void 0 ? `${plan.path}#${plan.tag}` : plan.path;
 }
 
-// src/core/loop/agentPlan.ts
+// src/core/loop/phasePlan/agentPlan.ts
 function coderAgentFiles(context) {
   const { taskPlan, codemap, requirements } = context;
   return [taskPlan, PLAN_FILES.checklist, PLAN_FILES.context, codemap, ...requirements].filter(
@@ -50429,7 +58626,7 @@ function kindAgentContext(plan, phase, context, text6) {
   };
 }
 
-// src/core/loop/coderPlanLocal.ts
+// src/core/loop/phasePlan/coderPlanLocal.ts
 function coderPlanLocal(name, dir, checklist, validated2) {
   const refusal = () => {
     const context = validated2();
@@ -50493,7 +58690,7 @@ function coderPlanLocal(name, dir, checklist, validated2) {
   };
 }
 
-// src/core/loop/specTasks.ts
+// src/core/loop/phasePlan/specTasks.ts
 function specTasksOfPhase(phase) {
   return phase.tasks.map((t) => ({
     id: t.id,
@@ -50504,7 +58701,7 @@ function specTasksOfPhase(phase) {
 }
 function specTasksOfKindPhase(phase) {
   return phase.tasks.map((t) => {
-    const taskmaster = t.requirements === void 0;
+    const idField = t.requirements === void 0;
     const detail = [t.details, t.testStrategy].filter(Boolean).join("\n");
     return {
       id: t.id,
@@ -50514,12 +58711,12 @@ function specTasksOfKindPhase(phase) {
       ...t.requirements?.length ? { requirements: t.requirements } : {},
       ...detail ? { detail } : {},
       ...t.testStrategy ? { criterion: t.testStrategy } : {},
-      writtenId: taskmaster || opensWithId(t.text, t.id)
+      writtenId: idField || opensWithId(t.text, t.id)
     };
   });
 }
 
-// src/core/loop/phasePlan.ts
+// src/core/loop/phasePlan/phasePlan.ts
 function restoreOnBranch(path2, message) {
   return {
     problems: [
@@ -50540,6 +58737,7 @@ function markInProgress(plan, phase, who, now) {
   });
   const changes = [];
   if (marked !== plan.tasks.text) changes.push({ path: plan.tasks.path, content: marked });
+  changes.push(...plan.beside(phase, "start"));
   changes.push({ path: plan.masterLog.path, content: log });
   const marker = {
     mode: "plan",
@@ -50743,7 +58941,7 @@ ${problems.slice(0, 50).map((problem) => `- ${codeSpan(problem)}`).join("\n")}${
   moved: (p, head) => `**Not applied.** ${what(p)} worked on ${short(p.headSha)}, but the branch ${codeSpan(p.branch)} ${head ? `moved to ${short(head)}` : "is gone"} meanwhile, so nothing was written. The loop goes on from the new head.`
 };
 
-// src/core/loop/run.ts
+// src/core/loop/nodes/run.ts
 var NO_SPEND = { failedAttempts: 0, minutes: 0, costUsd: 0 };
 function phaseSpend(record) {
   const runs = record.agentRuns ?? [];
@@ -50881,7 +59079,7 @@ function round(n) {
   return Math.round(n * 100) / 100;
 }
 
-// src/core/loop/progress.ts
+// src/core/loop/record/progress.ts
 function waitingFor(node3) {
   switch (node3) {
     case "Escalate":
@@ -51097,7 +59295,7 @@ function progressLink(repoUrl, record) {
 Part of a \`/coder run\` of ${codeSpan(run3.plan)}: [the run's progress](${repoUrl}/issues/${record.issue}#issuecomment-${run3.progress}).`;
 }
 
-// src/core/loop/statusSection.ts
+// src/core/loop/messages/statusSection.ts
 var BOX = { todo: "[ ]", doing: "[~]", done: "[x]" };
 function phaseLine(phase, current) {
   const done2 = phase.tasks.filter((t) => t.state === "done").length;
@@ -51123,7 +59321,7 @@ function statusSection(name, context, lock, cli = CLI_NAME) {
     lines.push("", `Not valid: ${codeSpan(`${cli} lint "${name}"`)} lists the problems.`);
   return lines.join("\n");
 }
-function kindStatusSection(label, kind, path2, plan, lock) {
+function kindStatusSection(label, kind, path2, plan, lock, cli = CLI_NAME) {
   const lines = [`### ${escapeMarkdown(label)} (${kind}, ${codeSpan(path2)})`, ""];
   for (const phase of plan.phases) {
     lines.push(phaseLine(phase, phase.number === plan.current?.number));
@@ -51134,7 +59332,7 @@ function kindStatusSection(label, kind, path2, plan, lock) {
   }
   if (plan.problems.length > 0) lines.push("", `Not valid:
 
-${problemList(plan.problems)}`);
+${problemList(plan.problems, cli)}`);
   else if (plan.current && lock) lines.push("", lockLine(label, plan.current.number, lock));
   else if (plan.complete) lines.push("", "Complete.");
   else if (!plan.current)
@@ -51142,7 +59340,7 @@ ${problemList(plan.problems)}`);
   return lines.join("\n");
 }
 
-// src/core/loop/coderPlan.ts
+// src/core/loop/phasePlan/coderPlan.ts
 function coderOwnFiles(plansDir, name) {
   const at3 = (file) => planPath(plansDir, name, file);
   return {
@@ -51167,8 +59365,8 @@ function coderPlan(config2, files, context) {
     masterLog: { path: own6.masterLog, text: text6(PLAN_FILES.masterLog) },
     checkpoint: { path: own6.checkpoint, text: text6(PLAN_FILES.context) },
     warnings: [],
-    toStart() {
-      const chosen2 = phaseToStart(name, validated2());
+    toStart(cli) {
+      const chosen2 = phaseToStart(name, validated2(), cli);
       return "reply" in chosen2 ? chosen2 : { phase: chosen2.context.current };
     },
     branch: (phase) => phaseBranch(name, phase.number),
@@ -51229,6 +59427,7 @@ function coderPlan(config2, files, context) {
       );
     },
     markDone: (phase) => markPhase(text6(PLAN_FILES.checklist), phase, "done").source,
+    beside: () => [],
     afterDone(phase, marked) {
       const done2 = parseChecklist(marked, checklistPath);
       return {
@@ -51256,6 +59455,10 @@ function coderPlan(config2, files, context) {
         planComplete: checklist !== void 0 && current === void 0
       };
     },
+    pullReads() {
+      const { taskPlan } = validated2();
+      return taskPlan && text6(taskPlan) === void 0 ? [`${files.dir}/${taskPlan}`] : [];
+    },
     agentReads: () => coderAgentFiles(validated2()).filter((file) => text6(file) === void 0).map((file) => `${files.dir}/${file}`),
     agentContext: (phase, texts) => coderAgentContext(
       phase,
@@ -51266,36 +59469,12 @@ function coderPlan(config2, files, context) {
   };
 }
 
-// src/core/loop/kindPlanLocal.ts
-var TASKMASTER_STATUS = { todo: "pending", doing: "in-progress", done: "done" };
+// src/core/loop/phasePlan/kindPlanLocal.ts
 function statesOf(plan, source) {
-  const states = /* @__PURE__ */ new Map();
-  if (plan.kind === "taskmaster") {
-    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
-    for (const t of tag?.phases.flatMap((p) => p.tasks) ?? []) states.set(t.id, t.state);
-  } else if (isMarkdownKind(plan.kind)) {
-    const read3 = readMarkdownPlan(plan.kind, source, plan.path);
-    for (const t of read3.phases.flatMap((p) => p.tasks)) states.set(t.id, t.state);
-  }
-  return states;
+  return plan.kind === "coder" ? /* @__PURE__ */ new Map() : kindModule(plan.kind).states(plan, source);
 }
 function setTasks(plan, source, ids, state) {
-  if (plan.kind === "taskmaster") {
-    const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
-    const tasks2 = (tag?.phases.flatMap((p) => p.tasks) ?? []).filter(
-      (t) => ids.has(t.id) && t.state !== state
-    );
-    let out = source;
-    for (const t of tasks2.sort((a, b) => b.statusStart - a.statusStart)) {
-      out = setTaskmasterStatus(out, t, TASKMASTER_STATUS[state]);
-    }
-    return out;
-  }
-  if (!isMarkdownKind(plan.kind)) return source;
-  const kind = plan.kind;
-  const read3 = readMarkdownPlan(kind, source, plan.path);
-  const tasks = read3.phases.flatMap((p) => p.tasks).filter((t) => ids.has(t.id));
-  return setDialectStates(source, kind, tasks, state);
+  return plan.kind === "coder" ? source : kindModule(plan.kind).setTasks(plan, source, ids, state);
 }
 var required2 = (phase) => phase.tasks.filter((t) => !t.optional);
 function kindPlanLocal(kp, label, paths, texts) {
@@ -51320,7 +59499,7 @@ function kindPlanLocal(kp, label, paths, texts) {
           state: t.state,
           text: t.text,
           ...t.note ? { note: t.note } : {},
-          depth: 0
+          depth: t.depth ?? 0
         })),
         finished: p.finished
       })),
@@ -51348,9 +59527,12 @@ function kindPlanLocal(kp, label, paths, texts) {
     workPhase: () => kp.current ? { phase: kp.current } : { missing: `${label}: no phase with work left.` },
     mark(target, state) {
       let next;
+      let beside;
       if ("phase" in target) {
         const { phase } = target;
-        next = state === "doing" ? kp.markStart(phase) : state === "done" ? kp.markDone(phase) : setTasks(plan, source, new Set(required2(phase).map((t) => t.id)), state);
+        const ids = new Set(required2(phase).map((t) => t.id));
+        next = state === "doing" ? kp.markStart(phase) : state === "done" ? kp.markDone(phase) : setTasks(plan, source, ids, state);
+        beside = (state === "doing" ? kp.beside?.start(phase) : state === "done" ? kp.beside?.done(phase) : kp.beside?.tasks(ids, state)) ?? [];
       } else {
         if (!kp.phases.some((p) => p.tasks.some((t) => t.id === target.task))) {
           const phase = kp.phases.some((p) => p.number === target.task);
@@ -51359,11 +59541,20 @@ function kindPlanLocal(kp, label, paths, texts) {
           };
         }
         next = setTasks(plan, source, /* @__PURE__ */ new Set([target.task]), state);
+        beside = kp.beside?.tasks(/* @__PURE__ */ new Set([target.task]), state) ?? [];
       }
       const before = statesOf(plan, source);
       const changes = [...statesOf(plan, next)].flatMap(
         ([id, after]) => before.get(id) !== after ? [`${id}: ${before.get(id)} \u2192 ${after}`] : []
       );
+      if (beside.length > 0) {
+        const was = new Map(kp.phases.flatMap((p) => p.tasks.map((t) => [t.id, t.state])));
+        const edited = new Map([...texts, ...beside.map((e) => [e.path, e.text])]);
+        const after = openKindPlan(plan, paths, edited.set(plan.path, next));
+        for (const t of after.phases.flatMap((p) => p.tasks))
+          if (was.has(t.id) && was.get(t.id) !== t.state)
+            changes.push(`${t.id}: ${was.get(t.id)} \u2192 ${t.state}`);
+      }
       if ("phase" in target) {
         const { line: line2, number: number3 } = target.phase;
         const boxOf = (text6) => /^\s*[-*+] \[(.)\]/.exec(text6.split("\n")[line2 - 1] ?? "")?.[1];
@@ -51371,14 +59562,17 @@ function kindPlanLocal(kp, label, paths, texts) {
         if (was !== void 0 && now !== void 0 && was !== now)
           changes.unshift(`${number3}. (the phase's own line): [${was}] \u2192 [${now}]`);
       }
-      return { text: next, changes };
+      return { text: next, changes, ...beside.length ? { beside } : {} };
     }
   };
 }
 
-// src/core/loop/startKind.ts
-function taskmasterFiles(config2, paths) {
-  return otherKindFiles(config2, paths).filter((f) => f.kind === "taskmaster").map((f) => f.path);
+// src/core/loop/phasePlan/startKind.ts
+function isTagged(f) {
+  return f.kind !== "coder" && kindModule(f.kind).tagged === true;
+}
+function taggedPlanFiles(config2, paths) {
+  return otherKindFiles(config2, paths).filter(isTagged).map((f) => f.path);
 }
 var pathLists = /* @__PURE__ */ new WeakMap();
 var foundIn = /* @__PURE__ */ new WeakMap();
@@ -51402,19 +59596,19 @@ function plansOfAnyKind(config2, paths, texts, folders2) {
   const tags = /* @__PURE__ */ new Map();
   const notPlans = [];
   const files = otherKindFiles(config2, paths).filter((f) => {
-    if (f.kind !== "taskmaster") return true;
+    if (f.kind === "coder" || !isTagged(f)) return true;
     const text6 = texts.get(f.path);
-    const read3 = text6 === void 0 ? void 0 : readTaskmaster(text6, f.path);
-    if (read3?.notTaskmaster) {
-      notPlans.push(read3.notTaskmaster);
+    const read3 = text6 === void 0 ? void 0 : kindModule(f.kind).plansIn(text6, f.path);
+    if (read3?.notAPlan) {
+      notPlans.push(read3.notAPlan);
       return false;
     }
-    tags.set(f.path, read3 ? read3.tags.map((t) => t.name) : []);
+    tags.set(f.path, read3 ? read3.names : []);
     return true;
   });
   const named = namePlans(files, tags);
   for (const f of files)
-    if (f.kind === "taskmaster" && (tags.get(f.path) ?? []).length === 0)
+    if (isTagged(f) && (tags.get(f.path) ?? []).length === 0)
       named.plans.push({ ...f, name: f.path });
   const count2 = /* @__PURE__ */ new Map();
   for (const n of [...coderNames, ...named.plans.map((p) => p.name)])
@@ -51495,7 +59689,7 @@ function kindPhaseBranch(label, phase) {
   return `coder/${planSlug(label)}/phase-${branchPart(phase.number)}`;
 }
 function openWhenRead(plan, paths, texts) {
-  const need = kindPlanReads(plan, paths).filter((p) => !texts.has(p));
+  const need = kindPlanReads(plan, paths, texts).filter((p) => !texts.has(p));
   return need.length ? { need } : { open: openKindPlan(plan, paths, texts) };
 }
 function kindRunState(kp, mergedPhase) {
@@ -51507,10 +59701,10 @@ function kindRunState(kp, mergedPhase) {
     mergedPhaseFinished: merged === void 0 || merged.finished
   };
 }
-function kindPhaseToStart(label, kp) {
+function kindPhaseToStart(label, kp, cli) {
   if (kp.problems.length > 0)
     return {
-      reply: reply.planRequired(label, kp.problems),
+      reply: reply.planRequired(label, kp.problems, cli),
       outcome: { state: "plan-required", node: "ValidateContext", mode: "plan", plan: label }
     };
   if (!kp.current && kp.complete)
@@ -51540,7 +59734,7 @@ function coderPlanNames(config2, paths, folders2) {
   return findPlanFiles(paths, config2.plans).filter((f) => f.kind === "coder").map((f) => f.folder.slice(f.folder.lastIndexOf("/") + 1)).sort();
 }
 
-// src/core/loop/kindPlan.ts
+// src/core/loop/phasePlan/kindPlan.ts
 function kindReportTasks(phase) {
   return phase.tasks.map((t) => ({
     depth: 0,
@@ -51561,6 +59755,7 @@ var BOX2 = { todo: "[ ]", doing: "[~]", done: "[x]", "set-aside": "[ ]" };
 function kindPlan(kp, label, paths, texts) {
   const { plan, sidecar } = kp;
   const kind = plan.kind;
+  const marked = (phase) => [.../* @__PURE__ */ new Set([...(kp.beside?.done(phase) ?? []).map((e) => e.path), plan.path])].map(codeSpan).join(" and ");
   const missing = (message) => restoreOnBranch(planRef(plan), message);
   return {
     kind,
@@ -51569,7 +59764,7 @@ function kindPlan(kp, label, paths, texts) {
     masterLog: { path: sidecar.masterLog, text: texts.get(sidecar.masterLog) },
     checkpoint: { path: sidecar.checkpoint, text: texts.get(sidecar.checkpoint) },
     warnings: kp.warnings,
-    toStart: () => kindPhaseToStart(label, kp),
+    toStart: (cli) => kindPhaseToStart(label, kp, cli),
     branch: (phase) => kindPhaseBranch(label, phase),
     record: (phase) => ({
       phase: phaseInteger(phase.number),
@@ -51608,7 +59803,7 @@ function kindPlan(kp, label, paths, texts) {
         intro: `Phase ${phase.number} of the ${KIND_LABELS[kind]} plan ${codeSpan(label)}${phase.name ? `: ${oneLine(phase.name)}` : ""} (${codeSpan(plan.path)}).`,
         tasks,
         context: lines,
-        completes: `marks the tasks done in ${codeSpan(plan.path)} and writes the phase report, the checkpoint and the log under ${codeSpan(`${sidecar.dir}/`)}`
+        completes: `marks the tasks done in ${marked(phase)} and writes the phase report, the checkpoint and the log under ${codeSpan(`${sidecar.dir}/`)}`
       };
     },
     phaseOf(marker) {
@@ -51623,26 +59818,37 @@ function kindPlan(kp, label, paths, texts) {
       );
     },
     markDone: kp.markDone,
-    afterDone(phase, marked) {
-      const after = openKindPlan(plan, paths, new Map([...texts, [plan.path, marked]]));
+    beside: (phase, at3) => (kp.beside?.[at3](phase) ?? []).map((e) => ({ path: e.path, content: e.text })),
+    afterDone(phase, marked2, beside = []) {
+      const after = openKindPlan(
+        plan,
+        paths,
+        new Map([
+          ...texts,
+          ...beside.map((c) => [c.path, c.content]),
+          [plan.path, marked2]
+        ])
+      );
       const done2 = after.phases.find((p) => p.number === phase.number) ?? phase;
       return { tasks: kindReportTasks(done2), next: after.current };
     },
     specTasks: specTasksOfKindPhase,
     reportPath: (phase) => sidecar.report(phase, paths),
     statusPhase: () => kp.problems.length === 0 ? kp.current : void 0,
-    statusSection: (lock) => kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock),
+    statusSection: (lock, cli) => kindStatusSection(label, KIND_LABELS[kind], plan.path, kp, lock, cli),
     ...kindPlanLocal(kp, label, paths, texts),
     phaseAt: (marker) => kp.phases.find((p) => p.number === marker.phaseId),
     runState: (marker) => kindRunState(kp, marker.phaseId),
+    // Every document a kind's PR quotes was read before the plan opened.
+    pullReads: () => [],
     agentReads: (phase) => kindAgentLinks(plan, kp.context(phase)).map((l) => l.path).filter((path2) => !texts.has(path2)),
     agentContext: (phase, more) => kindAgentContext(plan, phase, kp.context(phase), (path2) => texts.get(path2) ?? more.get(path2))
   };
 }
 
-// src/core/loop/openPlan.ts
+// src/core/loop/phasePlan/openPlan.ts
 function openToStart(config2, chosen2, snap, base, texts, unreadable2 = /* @__PURE__ */ new Map()) {
-  if (chosen2.kind === "coder") return openCoder(config2, chosen2.name, snap);
+  if (chosen2.kind === "coder") return openCoder(config2, chosen2.name, snap, texts);
   return openKind(chosen2.plan, chosen2.label, base, texts, unreadable2);
 }
 function openRecorded(config2, marker, snap, base, texts) {
@@ -51661,9 +59867,21 @@ function recordedFiles(config2, marker) {
   if (!plan || marker.phaseId === void 0) return void 0;
   return { ...kindOwnFiles(plan), phase: marker.phaseId };
 }
-function openCoder(config2, name, snap) {
+function openCoder(config2, name, snap, texts = /* @__PURE__ */ new Map()) {
   if (!snap.plan) return { need: "plan", plan: name, plansDir: config2.plansDir };
-  return { open: coderPlan(config2, snap.plan.files, snap.plan.context) };
+  const { files } = snap.plan;
+  const prefix = `${files.dir}/`;
+  const later = [...texts].filter(
+    ([path2]) => path2.startsWith(prefix) && !files.files.has(path2.slice(prefix.length))
+  );
+  const all2 = later.length ? {
+    ...files,
+    files: new Map([
+      ...files.files,
+      ...later.map(([path2, text6]) => [path2.slice(prefix.length), text6])
+    ])
+  } : files;
+  return { open: coderPlan(config2, all2, snap.plan.context) };
 }
 function openKind(plan, label, base, texts, unreadable2 = /* @__PURE__ */ new Map()) {
   const paths = treePaths(base.files);
@@ -51680,11 +59898,11 @@ function withUnreadable(kp, paths, texts, unreadable2) {
   return { ...kp, problems: [...unreadable2, ...problems] };
 }
 
-// src/core/loop/planChanges.ts
+// src/core/loop/nodes/planChanges.ts
 var import_picomatch3 = __toESM(require_picomatch2(), 1);
 import { createHash } from "node:crypto";
 
-// src/core/loop/pullSnapshot.ts
+// src/core/loop/snapshot/pullSnapshot.ts
 function touchedPaths(files) {
   return files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
 }
@@ -51725,7 +59943,7 @@ function waitingForCi(snap, next) {
   return [{ kind: "check", view }];
 }
 
-// src/core/loop/planChanges.ts
+// src/core/loop/nodes/planChanges.ts
 function planGlobs(config2) {
   return config2.plans ?? defaultPlanGlobs(config2.plansDir);
 }
@@ -51783,8 +60001,22 @@ function architectItems(snap, config2) {
   return touchedLockedItems(touched, config2, snap.plans ?? [], loopWrote);
 }
 
-// src/core/loop/start.ts
+// src/core/loop/nodes/start.ts
 function decideStart(req, snap) {
+  const step = decide(req, snap);
+  return req.note !== void 0 && "done" in step ? withNote(step, req) : step;
+}
+function withNote(step, req) {
+  const note = req.note;
+  const at3 = step.effects.findIndex((e) => e.kind === "reply");
+  const effects = at3 === -1 ? [{ kind: "reply", to: req.who.issue, body: note }, ...step.effects] : step.effects.map(
+    (e, i) => i === at3 && e.kind === "reply" ? { ...e, body: `${e.body}
+
+${note}` } : e
+  );
+  return { ...step, effects };
+}
+function decide(req, snap) {
   if (!snap.base) return { need: "base" };
   const gate = ciGateAtStart(req.loopWorkflow, snap.base.files, snap.texts);
   if ("need" in gate) return gate;
@@ -51792,12 +60024,14 @@ function decideStart(req, snap) {
   if (!("marker" in plotted)) return plotted;
   const { branch: branch2, outcome } = plotted;
   const say = (body) => ({ kind: "reply", to: req.who.issue, body });
+  const unread = plotted.unread ?? [];
   if (snap.commit === void 0)
     return {
       write: "commit",
       parent: { sha: snap.base.sha, tree: snap.base.tree },
       changes: plotted.changes,
-      message: plotted.message
+      message: plotted.message,
+      ...unread.length ? { alongside: unread } : {}
     };
   if (!snap.lock) return { write: "createLockRef", branch: branch2, sha: snap.commit };
   if (!snap.lock.acquired) {
@@ -51826,6 +60060,7 @@ function decideStart(req, snap) {
       };
   }
   const sha = snap.lock.acquired ? snap.commit : snap.lock.sha;
+  if (!snap.pull && unread.length) return { need: "texts", paths: unread };
   if (!snap.pull)
     return { write: "openPull", head: branch2, base: req.defaultBranch, ...plotted.pull };
   const pr = snap.pull;
@@ -51895,7 +60130,7 @@ function startProgress(run3, marker, phases, pr, node3) {
 function plotPhase(req, snap, base) {
   const { config: config2, who } = req;
   const paths = treePaths(base.files);
-  const unread = taskmasterFiles(config2, paths).filter((p) => !snap.texts?.has(p));
+  const unread = taggedPlanFiles(config2, paths).filter((p) => !snap.texts?.has(p));
   if (unread.length > 0) return { need: "texts", paths: unread };
   const texts = snap.texts ?? /* @__PURE__ */ new Map();
   const any = chooseAnyPlan(
@@ -51909,7 +60144,7 @@ function plotPhase(req, snap, base) {
   if ("need" in opened) return opened;
   const plan = opened.open;
   const warnings = warningsNote(plan.warnings);
-  const chosen2 = plan.toStart();
+  const chosen2 = plan.toStart(req.cli);
   if ("reply" in chosen2) return answer(who, { ...chosen2, reply: chosen2.reply + warnings });
   const { phase } = chosen2;
   const start2 = markInProgress(plan, phase, who, req.now);
@@ -51930,6 +60165,7 @@ function plotPhase(req, snap, base) {
     },
     // The run's progress comment lists the plan's phases in the kind's own order.
     phases: plan.progress(),
+    unread: plan.pullReads(),
     locked: (pr) => reply.locked(plan.label, phase, branch2, pr),
     started: (pr) => plan.started(phase, branch2, pr) + warnings,
     view: {
@@ -52012,7 +60248,7 @@ ${renderMarker(marker)}
   };
 }
 
-// src/core/loop/checkRun.ts
+// src/core/loop/record/checkRun.ts
 var CHECK_NAME = "coder-loop";
 function checkRunOutput(view, repoUrl, ref) {
   const summary3 = [
@@ -52050,7 +60286,7 @@ function decodeCheckState(text6) {
   };
 }
 
-// src/core/loop/gate.ts
+// src/core/loop/nodes/gate.ts
 var PASS = /* @__PURE__ */ new Set(["success", "neutral", "skipped"]);
 var FAIL = /* @__PURE__ */ new Set([
   "failure",
@@ -52078,10 +60314,10 @@ function evaluateGate(checks, config2) {
   return { verdict: "passed", checks: considered };
 }
 
-// src/core/loop/passesSpec.ts
+// src/core/loop/nodes/passesSpec.ts
 var import_picomatch4 = __toESM(require_picomatch2(), 1);
 
-// src/core/loop/escalation.ts
+// src/core/loop/nodes/escalation.ts
 function escalation(snap, config2, reason, details) {
   return [
     { kind: "label", reason },
@@ -52113,7 +60349,7 @@ function escalationStood(events, loop, shared) {
   return stands;
 }
 
-// src/core/loop/debugFix.ts
+// src/core/loop/nodes/debugFix.ts
 function debugFix(snap, config2, failing, reason, agent, revise) {
   const { marker, pr } = snap;
   const head = pr.head.sha;
@@ -52180,7 +60416,7 @@ function attemptsSaid(attempts, max) {
   return `${plural2(attempts.length, "failed attempt")} ${limit}: ${kinds.join(", ")}`;
 }
 
-// src/core/loop/specEvidence.ts
+// src/core/loop/nodes/specEvidence.ts
 var BARE_PATH = /(?:^|[\s(])((?:\.{0,2}\/)?(?:[\w@.-]+\/)+[\w@.-]*\.[A-Za-z0-9]{1,10})(?=$|[\s),;:])/g;
 var CODE_SPAN = /`([^`\n]+)`/g;
 var PATHLIKE = /^(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\/?$/;
@@ -52235,8 +60471,8 @@ function idsIn(sources, tasks) {
       const ids = /* @__PURE__ */ new Set();
       for (const m of line2.matchAll(DISTINCT)) ids.add(m[0].toUpperCase());
       if (KEYWORD.test(line2)) for (const m of line2.matchAll(NUMBER2)) ids.add(m[0]);
-      const listed = tasks ? [...ids].filter((id) => tasks.has(id)).length : 0;
-      const isList = listed >= 3 || listed >= 2 && listed === tasks.size;
+      const listed2 = tasks ? [...ids].filter((id) => tasks.has(id)).length : 0;
+      const isList = listed2 >= 3 || listed2 >= 2 && listed2 === tasks.size;
       for (const id of ids) if (!isList || !tasks.has(id)) add2(id, key);
     }
   }
@@ -52280,7 +60516,7 @@ var ChangedIndex = class {
   }
 };
 
-// src/core/loop/specTable.ts
+// src/core/loop/nodes/specTable.ts
 var TABLE_CHARS = 4e4;
 var STATUS_MARK = {
   missing: "\u274C missing",
@@ -52317,7 +60553,7 @@ function specTable(verdict, link3, limit = TABLE_CHARS) {
   return out.join("\n");
 }
 
-// src/core/loop/passesSpec.ts
+// src/core/loop/nodes/passesSpec.ts
 var DEFAULT_TESTS = [
   "**/*.test.*",
   "**/*.spec.*",
@@ -52484,13 +60720,14 @@ function validateVsSpec(snap, config2, again) {
   return debugFix(snap, config2, [], reason, void 0, { spec, table });
 }
 
-// src/core/loop/complete.ts
+// src/core/loop/nodes/complete.ts
 function markComplete(plan, marker, facts) {
   const phase = plan.phaseOf(marker);
   if ("problems" in phase) return { ok: false, problems: phase.problems };
   const { label, tasks, checkpoint, masterLog } = plan;
   const marked = plan.markDone(phase);
-  const after = plan.afterDone(phase, marked);
+  const beside = plan.beside(phase, "done");
+  const after = plan.afterDone(phase, marked, beside);
   const { next } = after;
   const eol = detectEol(tasks.text);
   const report = renderPhaseReport({
@@ -52526,6 +60763,7 @@ function markComplete(plan, marker, facts) {
   });
   const changes = [
     ...marked !== tasks.text ? [{ path: tasks.path, content: marked }] : [],
+    ...beside,
     { path: plan.reportPath(phase), content: report.join(eol) + eol },
     { path: checkpoint.path, content: context },
     ...newLog !== void 0 && newLog !== log ? [{ path: masterLog.path, content: newLog }] : []
@@ -52580,12 +60818,12 @@ function splitLogins(names) {
   return { users, teams };
 }
 
-// src/core/loop/actors.ts
+// src/core/loop/snapshot/actors.ts
 function isBot(actor2) {
   return !actor2 || actor2.type === "Bot" || actor2.login.endsWith("[bot]");
 }
 
-// src/core/loop/trust.ts
+// src/core/loop/snapshot/trust.ts
 var WRITE = /* @__PURE__ */ new Set(["admin", "maintain", "write"]);
 function mayCommand(permission) {
   return WRITE.has(permission);
@@ -52647,7 +60885,7 @@ function pushers(commits, identity) {
   return out;
 }
 
-// src/core/loop/ciRuns.ts
+// src/core/loop/snapshot/ciRuns.ts
 var REVIEW_EVENTS = /* @__PURE__ */ new Set(["pull_request_review", "pull_request_review_comment"]);
 function runNotForPull(run3, branch2) {
   if (REVIEW_EVENTS.has(run3.event))
@@ -52669,13 +60907,13 @@ function suitesNotForPull(runs, branch2) {
   );
 }
 
-// src/core/loop/budget.ts
+// src/core/loop/nodes/budget.ts
 function spentAtGreen(marker, config2, again) {
   if (marker.mode !== "plan" || again) return void 0;
   return budgetSpent(config2.budget, phaseSpend(marker), runSpend(marker));
 }
 
-// src/core/loop/finalVerification.ts
+// src/core/loop/nodes/finalVerification.ts
 function finalVerification(snap, config2) {
   const { marker, pr, own: own6 } = snap;
   const phase = marker.phase ?? 0;
@@ -52714,7 +60952,7 @@ function finalVerification(snap, config2) {
   ]);
 }
 
-// src/core/loop/pause.ts
+// src/core/loop/nodes/pause.ts
 var NODE_OF = {
   tdd: "TDD",
   "debug-fix": "Debug",
@@ -52851,7 +61089,7 @@ function resumePause(snap, config2, now, options = {}) {
   });
 }
 
-// src/core/loop/triage.ts
+// src/core/loop/nodes/triage.ts
 var INFRASTRUCTURE = /* @__PURE__ */ new Set(["cancelled", "startup_failure", "stale"]);
 var OUTAGE = [
   /^The (?:self-hosted |hosted )?runner(?:: [^\n]{1,200})? lost communication with the server\b/,
@@ -53045,7 +61283,7 @@ function flakyOnPass(snap, passing) {
   };
 }
 
-// src/core/loop/unreadable.ts
+// src/core/loop/nodes/unreadable.ts
 var UNREADABLE = {
   files: "GitHub lists no more than 3,000 files of a pull request, so the loop cannot see everything this one changes (locked paths, plan documents, tests). Split it into smaller pull requests.",
   commits: "GitHub lists no more than 250 commits of a pull request, so the loop cannot tell who pushed to this one. Squash or split it."
@@ -53074,7 +61312,7 @@ function unreadable(snap, what2) {
   );
 }
 
-// src/core/loop/approvals.ts
+// src/core/loop/nodes/approvals.ts
 function withApprovals(snap, config2, reached) {
   if (!snap.approvals) return { need: "approvals" };
   const next = approvals(snap, config2, snap.approvals);
@@ -53181,7 +61419,7 @@ function quickPassed(snap) {
   ];
 }
 
-// src/core/loop/verification.ts
+// src/core/loop/nodes/verification.ts
 function verification(snap, config2, options = {}) {
   const { own: own6, marker } = snap;
   const again = options.again === true;
@@ -53250,7 +61488,7 @@ function passed(snap, config2, again) {
     if (items2.locked.length === 0 && items2.planDocuments.length === 0)
       return done(snap, "passed", "End", quickPassed(snap));
     if (own6?.node === "CodeReview" && !again) return reported("code-review", "CodeReview");
-    const listed = [
+    const listed2 = [
       ...items2.locked.map((p) => `locked: \`${p}\``),
       ...items2.planDocuments.map((p) => `plan document: \`${p}\``)
     ];
@@ -53270,7 +61508,7 @@ function passed(snap, config2, again) {
         { kind: "requestReviews", names: config2.architects },
         {
           kind: "reply",
-          body: reply.quickNeedsArchitect(snap.pr.number, config2.architects, listed)
+          body: reply.quickNeedsArchitect(snap.pr.number, config2.architects, listed2)
         }
       ])
     );
@@ -53314,7 +61552,7 @@ function passed(snap, config2, again) {
   );
 }
 
-// src/core/loop/codeReview.ts
+// src/core/loop/nodes/codeReview.ts
 function codeReview(snap, config2, review) {
   const { marker, pr, own: own6 } = snap;
   if (snap.pr.escalated && (review.kind !== "approval" || review.architect !== true))
@@ -53407,7 +61645,7 @@ function codeReview(snap, config2, review) {
   });
 }
 
-// src/core/loop/closed.ts
+// src/core/loop/nodes/closed.ts
 function closed(snap, config2, merged) {
   const deleteBranch2 = !merged || (config2?.deleteBranchOnMerge ?? true);
   return done(snap, merged ? "merged" : "closed", merged ? "End" : void 0, [
@@ -53419,7 +61657,7 @@ function closed(snap, config2, merged) {
   ]);
 }
 
-// src/core/loop/pushed.ts
+// src/core/loop/nodes/pushed.ts
 var GREW_COMMENT = "<!-- coder-loop:grew -->";
 function pushed(snap, config2, pusher) {
   if (!snap.checks) return { need: "checks" };
@@ -53455,7 +61693,7 @@ function pushed(snap, config2, pusher) {
   return done(snap, "verification", "Verification", effects);
 }
 
-// src/core/loop/commands.ts
+// src/core/loop/nodes/commands.ts
 function retry(snap, config2, thread) {
   if (snap.pr.escalated)
     return done(snap, "escalated", "Escalate", [
@@ -53502,7 +61740,7 @@ function stopRun(snap, thread) {
   ]);
 }
 
-// src/core/loop/ci.ts
+// src/core/loop/snapshot/ci.ts
 function ciHead(event, payload) {
   switch (event) {
     case "check_suite":
@@ -53533,7 +61771,7 @@ function startedNoJob(event, payload) {
   return conclusion === "startup_failure";
 }
 
-// src/core/loop/latest.ts
+// src/core/loop/snapshot/latest.ts
 function latestReviews(reviews) {
   const latest = /* @__PURE__ */ new Map();
   for (const r of reviews)
@@ -53587,7 +61825,7 @@ function latestStatuses(statuses) {
   return [...latest.values()].reverse();
 }
 
-// src/core/loop/rerun.ts
+// src/core/loop/nodes/rerun.ts
 function resumeRunOn(snap, run3, thread) {
   const { marker, pr } = snap;
   const plan = marker.plan ?? "";
@@ -53612,7 +61850,7 @@ function resumeRunOn(snap, run3, thread) {
   };
 }
 
-// src/core/loop/ciStall.ts
+// src/core/loop/nodes/ciStall.ts
 function ciStallDue(snap, config2, facts, now) {
   const minutes2 = config2.ciStallMinutes;
   if (minutes2 === 0 || !snap.own || snap.own.node !== "Verification") return false;
@@ -53677,7 +61915,7 @@ function ciStalled(snap, config2, facts, now) {
   );
 }
 
-// src/core/loop/relay.ts
+// src/core/loop/snapshot/relay.ts
 var same = (a, b) => a !== void 0 && b !== void 0 && a.toLowerCase() === b.toLowerCase();
 function relayRunProblem(run3, repository) {
   const rerunBy = run3.triggeringActor && !same(run3.triggeringActor, run3.actor) ? run3.triggeringActor : void 0;
@@ -54022,7 +62260,7 @@ function buildPrompt(input) {
     "2. **Always verify your work against the phase document (the task plan) and the checklist** below: do what they ask, nothing else.",
     "3. **Never proceed to another phase's tasks.** Work only on the tasks of the current phase.",
     `4. **Reference the codemap** for architectural alignment and **the requirements** for validation criteria.`,
-    `5. **Do not edit the plan documents (\`${plansDir}/\`), any other plan's (spec-kit and Kiro feature folders, \`.taskmaster/\`, \`openspec/\`, any \`coder-loop/\` sidecar) or anything under \`.github/\`.** The loop marks tasks and writes reports and logs itself; task plans, requirements and the codemap are the architect's. Any such change refuses your whole run. When the task needs a plan change, do not make it: explain it in your summary, and the loop escalates to the architect.`,
+    `5. **Do not edit the plan documents (\`${plansDir}/\`), any other plan's (${otherPlanFolders()}, any \`coder-loop/\` sidecar) or anything under \`.github/\`.** The loop marks tasks and writes reports and logs itself; task plans, requirements and the codemap are the architect's. Any such change refuses your whole run. When the task needs a plan change, do not make it: explain it in your summary, and the loop escalates to the architect.`,
     "6. **Do not commit, push or open pull requests**, and never print secrets: you have no write access, and the loop commits for you.",
     "7. Write a short summary (what you changed, which tests, anything left open) to `$CODER_OUTPUT_DIR/summary.md`; the loop posts it on the pull request.",
     "",
@@ -54536,7 +62774,7 @@ async function readActions(gh, repo2, sha, ids, items2) {
   }));
   if (ids.length === 0) return { jobs, unstarted };
   for (const run3 of runs.items) {
-    const listed = await readWhole(async (page) => {
+    const listed2 = await readWhole(async (page) => {
       const { data } = await gh.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", {
         ...repo2,
         run_id: Number(run3.id),
@@ -54546,7 +62784,7 @@ async function readActions(gh, repo2, sha, ids, items2) {
       });
       return data.jobs;
     });
-    for (const job of listed.items)
+    for (const job of listed2.items)
       if (jobs.has(Number(job.id)) && job.head_sha === sha)
         jobs.set(Number(job.id), {
           run: Number(run3.id),
@@ -54584,11 +62822,11 @@ async function commitStatuses(gh, repo2, sha) {
   return items2;
 }
 async function readHeadChecks(gh, repo2, sha, identity, options = {}) {
-  const [listed, statuses] = await Promise.all([
+  const [listed2, statuses] = await Promise.all([
     commitCheckRuns(gh, repo2, sha),
     commitStatuses(gh, repo2, sha)
   ]);
-  const sorted = [...listed].sort((a, b) => Number(a.id) - Number(b.id));
+  const sorted = [...listed2].sort((a, b) => Number(a.id) - Number(b.id));
   const own6 = ownRuns(sorted, sha, identity);
   const ownIds = new Set(own6.map((o) => o.run.id));
   const mine = own6.pop();
@@ -54684,7 +62922,11 @@ async function writeCheckRun(gh, repo2, headSha, own6, write2, repoUrl, ref, sta
     return asStatus();
   }
 }
+function showsAlready(own6, fields) {
+  return own6.output !== void 0 && own6.externalId === fields.external_id && own6.conclusion === (fields.conclusion ?? null) && own6.output.title === fields.output.title && own6.output.summary === fields.output.summary && own6.output.text === fields.output.text;
+}
 async function writeOwnCheckRun(gh, repo2, headSha, own6, fields) {
+  if (own6 && showsAlready(own6, fields)) return own6.id;
   if (own6) {
     await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
       ...repo2,
@@ -54710,6 +62952,7 @@ async function writeRecord(gh, repo2, own6, record, headSha) {
     summary: own6.output?.summary || "coder-loop",
     text: withRecord(own6.output?.text, record, headSha)
   };
+  if (own6.output?.text === output.text) return { ...own6, output, record };
   await gh.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
     ...repo2,
     check_run_id: own6.id,
@@ -54728,6 +62971,7 @@ var GitReader = class {
   repo;
   blobs = /* @__PURE__ */ new Map();
   trees = /* @__PURE__ */ new Map();
+  bases = /* @__PURE__ */ new Map();
   /** The commit a branch points at, or undefined when there is no such branch. */
   async branchHead(branch2) {
     try {
@@ -54741,6 +62985,45 @@ var GitReader = class {
       throw error3;
     }
   }
+  /**
+   * A branch's head commit and every file of it, in one round trip instead of two: the branch
+   * (its head and that commit's root tree) and the recursive tree named by the branch are read
+   * at once. GitHub resolves the name when it answers, so the branch may have moved between the
+   * two answers, or the name may be a tag's too: the tree is taken only when it is the head
+   * commit's own (the same root tree sha), and is otherwise read again by the head's sha. Read
+   * once per branch for this reader: an event judges one snapshot of the default branch.
+   * Undefined when there is no such branch.
+   */
+  base(branch2) {
+    let base = this.bases.get(branch2);
+    if (!base) {
+      base = this.readBase(branch2);
+      this.bases.set(branch2, base);
+    }
+    return base;
+  }
+  async readBase(branch2) {
+    const named = this.readTree(branch2).catch((error3) => {
+      if (isHttpError(error3, 404) || isHttpError(error3, 422)) return void 0;
+      throw error3;
+    });
+    let head;
+    try {
+      const { data } = await this.gh.request("GET /repos/{owner}/{repo}/branches/{branch}", {
+        ...this.repo,
+        branch: branch2
+      });
+      head = { sha: data.commit.sha, tree: data.commit.commit.tree.sha };
+    } catch (error3) {
+      await named.catch(() => void 0);
+      if (isHttpError(error3, 404)) return void 0;
+      throw error3;
+    }
+    const tree = await named;
+    if (tree && tree.sha === head.tree) this.trees.set(head.sha, Promise.resolve(tree));
+    const files = await this.tree(head.sha);
+    return { sha: head.sha, tree: files.sha, files: files.files };
+  }
   /** Every file of a commit (recursive tree), and the root tree's sha. */
   tree(commitSha) {
     let tree = this.trees.get(commitSha);
@@ -54750,10 +63033,11 @@ var GitReader = class {
     }
     return tree;
   }
-  async readTree(commitSha) {
+  /** The recursive tree of a commit, or of what a ref name (a branch) resolves to. */
+  async readTree(commitOrName) {
     const { data } = await this.gh.request("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
       ...this.repo,
-      tree_sha: commitSha,
+      tree_sha: commitOrName,
       recursive: "1"
     });
     if (data.truncated) {
@@ -55103,7 +63387,8 @@ async function requestReviews(gh, repo2, pr, names) {
     team_reviewers: teams.map((t) => t.slug)
   });
 }
-async function setPullBody(gh, repo2, pr, body) {
+async function setPullBody(gh, repo2, pr, body, current) {
+  if (body === current) return;
   await gh.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
     ...repo2,
     pull_number: pr,
@@ -55567,8 +63852,14 @@ async function loadConfigFromRepo(gh, repo2, path2, ref) {
 }
 
 // src/github/loop/env.ts
+var readers = /* @__PURE__ */ new WeakMap();
 function readerFor(env) {
-  return new GitReader(env.gh, env.repo);
+  let reader = readers.get(env);
+  if (!reader) {
+    reader = new GitReader(env.gh, env.repo);
+    readers.set(env, reader);
+  }
+  return reader;
 }
 var threads = /* @__PURE__ */ new WeakMap();
 async function onThread(thread, handle2) {
@@ -55727,9 +64018,9 @@ async function writeProgress(env, progress, id, phases) {
   const { gh, repo: repo2 } = env;
   const found = id !== void 0 ? await readComment(gh, repo2, id) : void 0;
   const ours = found && sameLogin2(found.login, (await env.identity()).login) ? readProgress(found.body, progress.key) : void 0;
-  let listed = progress.phases;
-  if (listed.length === 0) listed = ours?.phases ?? (phases ? await phases() : []);
-  const body = renderProgress({ ...progress, phases: listed });
+  let listed2 = progress.phases;
+  if (listed2.length === 0) listed2 = ours?.phases ?? (phases ? await phases() : []);
+  const body = renderProgress({ ...progress, phases: listed2 });
   if (ours && id !== void 0) {
     if (found.body === body) return id;
     if (await editComment(gh, repo2, id, body)) return id;
@@ -55759,7 +64050,7 @@ async function start(env, req, onHeld) {
     }
     snap = {
       ...snap,
-      ..."need" in step ? await read(env, reader, step, snap) : await write(env, step)
+      ..."need" in step ? await read(env, reader, step, snap) : await write(env, reader, step, snap)
     };
   }
   throw new Error(`The start decision did not finish in ${MOST_STEPS} steps.`);
@@ -55767,14 +64058,13 @@ async function start(env, req, onHeld) {
 async function read(env, reader, need, snap) {
   switch (need.need) {
     case "base": {
-      const head = await reader.branchHead(env.defaultBranch);
-      if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
-      const tree = await reader.tree(head);
-      return { base: { sha: head, tree: tree.sha, files: tree.files } };
+      const base = await reader.base(env.defaultBranch);
+      if (!base) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
+      return { base };
     }
     case "plan":
     case "texts":
-      return answerPlanRead(reader, snap.base, need, snap);
+      return answerPlanRead(reader, snap.base, need, snap, { taskPlan: false });
     case "masterLog":
       return { masterLog: { text: await reader.blob(need.sha) } };
     case "holder": {
@@ -55784,11 +64074,22 @@ async function read(env, reader, need, snap) {
     }
   }
 }
-async function write(env, step) {
+async function write(env, reader, step, snap) {
   const { gh, repo: repo2 } = env;
   switch (step.write) {
-    case "commit":
-      return { commit: await createCommit(gh, repo2, step.parent, step.changes, step.message) };
+    case "commit": {
+      const [made, read3] = await Promise.allSettled([
+        createCommit(gh, repo2, step.parent, step.changes, step.message),
+        readTexts(reader, snap.base, step.alongside ?? [])
+      ]);
+      if (made.status === "rejected") throw made.reason;
+      if (read3.status === "rejected") throw read3.reason;
+      const [commit, texts] = [made.value, read3.value];
+      return {
+        commit,
+        ...texts.length ? { texts: new Map([...snap.texts ?? [], ...texts]) } : {}
+      };
+    }
     case "createLockRef":
       return { lock: await createLockRef(gh, repo2, step.branch, step.sha) };
     case "openPull": {
@@ -55828,7 +64129,7 @@ async function applyInOrder(env, effects) {
         const wrote = record.loopFiles !== void 0;
         if ((withProgress2 || sent || wrote) && number3 !== void 0 && keepsStatus(await env.identity())) {
           const pr = await getPull(gh, repo2, number3);
-          await setPullBody(gh, repo2, pr.number, updateMarker(pr.body ?? "", record));
+          await setPullBody(gh, repo2, pr.number, updateMarker(pr.body ?? "", record), pr.body);
         }
         await createCheckRun(
           gh,
@@ -55856,13 +64157,12 @@ async function continueRun(env, config2, closed2) {
   if (!run3 || marker.mode !== "plan" || marker.plan !== run3.plan) return void 0;
   const { gh, repo: repo2 } = env;
   const reader = readerFor(env);
-  const head = await reader.branchHead(env.defaultBranch);
-  if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
   const [permission, tree, pulls] = await Promise.all([
     readPermission(gh, repo2, run3.starter),
-    reader.tree(head),
+    reader.base(env.defaultBranch),
     openPulls(gh, repo2)
   ]);
+  if (!tree) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
   const where = await planState(reader, tree, config2, marker);
   const phasePrefix = phaseBranch(run3.plan, 0).replace(/0$/, "");
   const identity = await env.identity();
@@ -55898,7 +64198,10 @@ async function continueRun(env, config2, closed2) {
       } else if (closed2.own) {
         effects.push({ kind: "record", own: closed2.own, marker: rest, sha: closed2.pr.head.sha });
       }
-      effects.push({ kind: "reply", to: marker.issue, body: decision.reason });
+      const body = closed2.said ? `${decision.reason}
+
+${closed2.said}` : decision.reason;
+      effects.push({ kind: "reply", to: marker.issue, body });
       effects.push({
         kind: "progress",
         input: pullProgress(marker, run3, closed2.pr.number, closed2.own?.node, {
@@ -55928,7 +64231,8 @@ async function continueRun(env, config2, closed2) {
         defaultBranch: env.defaultBranch,
         now: env.now().toISOString(),
         mode: "plan",
-        plan
+        plan,
+        ...closed2.said !== void 0 ? { note: closed2.said } : {}
       });
       return { outcome, effects: [] };
     }
@@ -55952,9 +64256,8 @@ async function planState(reader, tree, config2, marker) {
 function planPhases(env, plansDir, plan, planFile) {
   return async () => {
     const reader = readerFor(env);
-    const head = await reader.branchHead(env.defaultBranch);
-    if (!head) return [];
-    const tree = await reader.tree(head);
+    const tree = await reader.base(env.defaultBranch);
+    if (!tree) return [];
     const opened = await openRecordedOnTree(
       reader,
       tree,
@@ -56203,7 +64506,13 @@ async function applyRepo(env, effects) {
         await writeRecord(gh, repo2, effect.own, effect.marker, effect.sha);
         break;
       case "bodyRecord":
-        await setPullBody(gh, repo2, effect.pr, updateMarker(effect.body ?? "", effect.marker));
+        await setPullBody(
+          gh,
+          repo2,
+          effect.pr,
+          updateMarker(effect.body ?? "", effect.marker),
+          effect.body
+        );
         break;
       case "progress":
         await writeProgress(
@@ -56256,7 +64565,7 @@ async function writeUnwritten(ctx) {
   const { pr, marker } = ctx.snap;
   if (await keepsBody(ctx)) {
     const body = updateMarker(pr.body, marker);
-    await setPullBody(env.gh, env.repo, pr.number, body);
+    await setPullBody(env.gh, env.repo, pr.number, body, pr.body);
     ctx.snap = { ...ctx.snap, pr: { ...pr, body } };
   } else if (ctx.ownRun) {
     ctx.ownRun = await writeRecord(env.gh, env.repo, ctx.ownRun, marker, pr.head.sha);
@@ -56326,7 +64635,7 @@ async function apply(ctx, effects, outcome) {
         remember2(ctx, effect.marker);
         if (attemptsShown && !await keepsBody(ctx)) {
           const body = updateMarker(ctx.snap.pr.body, effect.marker);
-          await setPullBody(gh, repo2, pr.number, body);
+          await setPullBody(gh, repo2, pr.number, body, ctx.snap.pr.body);
           ctx.snap = { ...ctx.snap, pr: { ...ctx.snap.pr, body } };
         }
         break;
@@ -56429,7 +64738,7 @@ async function apply(ctx, effects, outcome) {
             gh,
             repo2,
             marker.issue,
-            reply.planRequired(marker.plan ?? "", done2.problems)
+            reply.planRequired(marker.plan ?? "", done2.problems, env.cli)
           );
           return {
             state: "plan-required",
@@ -56598,19 +64907,19 @@ async function loopPullForHead(env, branch2, sha, what2) {
 
 // src/github/loop/pull.ts
 var MOST_READS = 10;
-async function runTo(start2, decide, given) {
+async function runTo(start2, decide2, given) {
   let ctx = start2;
-  let decision = decide(ctx.snap);
+  let decision = decide2(ctx.snap);
   for (let reads = 0; "need" in decision; reads++) {
     if (reads === MOST_READS)
       throw new Error(`The decision on #${ctx.snap.pr.number} still needs ${decision.need}.`);
     ctx = await read2(ctx, decision.need, given);
-    decision = decide(ctx.snap);
+    decision = decide2(ctx.snap);
   }
   return { outcome: await apply(ctx, decision.effects, decision.outcome), ctx };
 }
-async function run(ctx, decide, given) {
-  return (await runTo(ctx, decide, given)).outcome;
+async function run(ctx, decide2, given) {
+  return (await runTo(ctx, decide2, given)).outcome;
 }
 async function evaluate(env, config2, loop, options = {}) {
   const waker = env.wake ? "job" : void 0;
@@ -56643,9 +64952,9 @@ function gateReader(env) {
 async function readGate(env) {
   if (env.loopWorkflow === void 0) return void 0;
   const reader = readerFor(env);
-  const head = await reader.branchHead(env.defaultBranch);
-  if (!head) return void 0;
-  const { files } = await reader.tree(head);
+  const base = await reader.base(env.defaultBranch);
+  if (!base) return void 0;
+  const { files } = base;
   const paths = [...files.keys()].filter(isWorkflowPath);
   const texts = new Map(
     await Promise.all(paths.map(async (p) => [p, await reader.blob(files.get(p))]))
@@ -56675,13 +64984,12 @@ async function assess(env, config2, issue4) {
 }
 async function status(env, config2, issue4, requested) {
   const reader = readerFor(env);
-  const head = await reader.branchHead(env.defaultBranch);
-  if (!head) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
-  const tree = await reader.tree(head);
+  const tree = await reader.base(env.defaultBranch);
+  if (!tree) throw new Error(`The default branch ${env.defaultBranch} has no head commit.`);
   const paths = [...tree.files.keys()];
   const texts = new Map(
     await Promise.all(
-      taskmasterFiles(config2, paths).map(
+      taggedPlanFiles(config2, paths).map(
         async (path2) => [path2, await reader.blob(tree.files.get(path2))]
       )
     )
@@ -56831,6 +65139,7 @@ async function stop(env, config2, issue4) {
 }
 
 // src/github/loop/events.ts
+var READS_DEFAULT_BRANCH = /* @__PURE__ */ new Set(["next", "quick", "run", "status"]);
 async function configOrReply(env, issue4) {
   const { config: config2, problems } = await env.loadConfig();
   if (config2) return config2;
@@ -56853,6 +65162,8 @@ async function onIssueComment(env, payload) {
     return { state: "not-permitted", reason: `${login2} lacks write access` };
   }
   const wantsConfig = parsed.kind === "command" && parsed.command.name !== "help" && parsed.command.name !== "release";
+  if (parsed.kind === "command" && READS_DEFAULT_BRANCH.has(parsed.command.name))
+    readerFor(env).base(env.defaultBranch).catch(() => void 0);
   const [eyes, loaded] = await Promise.allSettled([
     applyRepo(env, [{ kind: "react", comment: payload.comment.id }]),
     wantsConfig ? configOrReply(env, issue4.number) : void 0
@@ -57034,10 +65345,21 @@ async function onPullRequest(env, payload) {
     return onThread(where, async () => {
       const config2 = await configOrLog(env);
       const merged = payload.pull_request.merged === true;
+      const said2 = [];
       const { outcome, ctx } = await runTo(
         pullContext(env, config2 ?? DEFAULT_CONFIG, loop),
-        (snap) => closed(snap, config2, merged)
+        (snap) => {
+          const decided = closed(snap, config2, merged);
+          if (!config2 || !snap.marker.run) return decided;
+          const [reply2] = decided.effects.filter((e) => e.kind === "reply");
+          if (reply2?.kind === "reply") said2[0] = reply2.body;
+          return { ...decided, effects: decided.effects.filter((e) => e.kind !== "reply") };
+        }
       );
+      const alone = async () => {
+        if (said2.length)
+          await applyRepo(env, [{ kind: "reply", to: ctx.snap.marker.issue, body: said2[0] }]);
+      };
       if (!config2) return outcome;
       const own6 = ctx.ownRun ?? loop.checks.own;
       const next = await continueRun(env, config2, {
@@ -57045,9 +65367,13 @@ async function onPullRequest(env, payload) {
         marker: ctx.snap.marker,
         own: own6,
         merged,
-        verified: own6?.node === "End" && own6.conclusion === "success"
+        verified: own6?.node === "End" && own6.conclusion === "success",
+        ...said2.length ? { said: said2[0] } : {}
       });
-      if (!next) return outcome;
+      if (!next) {
+        await alone();
+        return outcome;
+      }
       await applyRepo(env, next.effects);
       return next.outcome;
     });
@@ -57132,16 +65458,16 @@ async function onReviewRelay(env, payload) {
   if (!pr) return { state: "ignored", reason: `no open pull request for ${run3.head_branch}` };
   const notOurs = await notLoopPull(env, pr);
   if (notOurs) return { state: "ignored", reason: notOurs.ignored };
-  const listed = (await pullReviews(env.gh, env.repo, pr.number)).map((r) => ({
+  const listed2 = (await pullReviews(env.gh, env.repo, pr.number)).map((r) => ({
     id: Number(r.id),
     state: r.state,
     commit: r.commit_id,
     ...r.user ? { login: r.user.login } : {},
     user: r.user
   }));
-  const relayed = relayedReview(facts, pr.number, listed);
+  const relayed = relayedReview(facts, pr.number, listed2);
   if ("ignored" in relayed) return { state: "ignored", reason: relayed.ignored };
-  const review = listed.find((r) => r.id === relayed.review.id);
+  const review = listed2.find((r) => r.id === relayed.review.id);
   if (!review?.user || !review.commit)
     return {
       state: "ignored",
@@ -57276,9 +65602,9 @@ async function agentRunPaused(env, config2, handOff2, pause) {
 }
 async function sweepInstalled(env) {
   const reader = readerFor(env);
-  const head = await reader.branchHead(env.defaultBranch);
-  if (!head) return false;
-  const { files } = await reader.tree(head);
+  const base = await reader.base(env.defaultBranch);
+  if (!base) return false;
+  const { files } = base;
   for (const [path2, sha] of files) {
     if (!isWorkflowPath(path2)) continue;
     const read3 = parseWorkflow({ path: path2, text: await reader.blob(sha) });
@@ -58659,7 +66985,7 @@ function withDefaults(oldDefaults, newDefaults) {
 var endpoint = withDefaults(null, DEFAULTS);
 
 // node_modules/@octokit/request/dist-bundle/index.js
-var import_content_type = __toESM(require_dist(), 1);
+var import_content_type = __toESM(require_dist2(), 1);
 
 // node_modules/json-with-bigint/json-with-bigint.js
 var intRegex = /^-?\d+$/;
@@ -60114,7 +68440,10 @@ async function runAgentSide(step, side) {
     return;
   }
   const { config: config2, problems } = await side.loadConfig();
-  if (!config2) throw new Error(`The config is invalid: ${problems.map(formatProblem).join("; ")}`);
+  if (!config2)
+    throw new Error(
+      `The config is invalid: ${problems.map((p) => formatProblem(p, cliOf(env))).join("; ")}`
+    );
   const temp = env.RUNNER_TEMP || tmpdir3();
   const changesDir = resolve3(getInput("changes-dir") || join6(temp, "coder-loop-changes"));
   setOutput("branch", payload.branch);
