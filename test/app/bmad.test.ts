@@ -77,6 +77,11 @@ describe('BMAD v6', () => {
       `# Master Log\n\n- ${NOW.toISOString()} — **Coder started** — bmad, Phase 1.2: Account Management — @Codertocat — [#1](https://github.com/Codertocat/Hello-World/issues/1)\n`,
     );
     expect(pr.title).toBe('[coder] bmad: Phase 1.2 — Account Management');
+    // The reply says what the start marked: the story, in sprint-status.yaml (BMAD has no
+    // in-progress box).
+    expect(replies(sim).join('\n')).toContain(
+      `**Coder started** on Phase 1.2 — Account Management of \`bmad\`: the story marked \`in-progress\` in \`${SPRINT}\``,
+    );
     for (const path of [STORY, SPRINT, EPICS])
       expect(pr.body).toContain(`/blob/${BRANCH}/${path})`);
     expect(pr.body).toContain('- [~] Task 1 (AC: #1)');

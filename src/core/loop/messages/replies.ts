@@ -77,9 +77,9 @@ export const reply = {
     phase: PhaseName,
     branch: string,
     pr: { number: number },
-    marks: { mark: string | undefined; path: string; tool: string },
+    marks: { mark: string | undefined; on?: string | undefined; path: string; tool: string },
   ): string =>
-    `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: ${marks.mark ? `tasks marked ${codeSpan(marks.mark)} in ${codeSpan(marks.path)}` : `${codeSpan(marks.path)} is left as it is (${marks.tool} has no in-progress mark: this branch and its pull request are the record)`} on branch ${codeSpan(branch)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
+    `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: ${marks.mark ? `${marks.on ?? 'tasks'} marked ${codeSpan(marks.mark)} in ${codeSpan(marks.path)}` : `${codeSpan(marks.path)} is left as it is (${marks.tool} has no in-progress mark: this branch and its pull request are the record)`} on branch ${codeSpan(branch)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
 
   quickStarted: (branch: string, pr: { number: number }, assessment: Assessment): string => {
     const lines = [

@@ -82,6 +82,7 @@ export function kindPlan(
     started: (phase, branch, pr) =>
       reply.kindStarted(label, { number: phase.number, name: phase.name }, branch, pr, {
         mark: KIND_MARKS[kind].start,
+        on: KIND_MARKS[kind].starts,
         path: plan.path,
         tool: KIND_LABELS[kind],
       }),

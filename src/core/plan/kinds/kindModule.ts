@@ -73,9 +73,14 @@ export interface PlanKindModule<Id extends string = string> {
   // — Its marks, read and written —
   /**
    * What a start writes on a phase's open tasks (undefined: the tool has no in-progress mark, so
-   * the lock branch and the pull request are the record) and what a completion writes.
+   * the lock branch and the pull request are the record) and what a completion writes; `starts`
+   * names what the start's mark is on, in its reply (default: the phase's tasks).
    */
-  readonly marks: { readonly start: string | undefined; readonly done: string };
+  readonly marks: {
+    readonly start: string | undefined;
+    readonly done: string;
+    readonly starts?: string;
+  };
   /**
    * Opens a plan: `source` is its tasks file, `context` the problems of its documents, `present`
    * every path of the tree, `files` the text of the tasks file and of what `reads` names.

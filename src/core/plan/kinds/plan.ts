@@ -8,6 +8,7 @@ import {
 } from './discovery.js';
 import { reportFileName } from '../layout.js';
 import { KINDS } from './registry.js';
+import type { PlanKindModule } from './kindModule.js';
 import { emptyReading, type KindReading, type KindSidecar } from './view.js';
 
 export type {
@@ -41,7 +42,7 @@ export interface KindPlan extends KindReading {
 export const KIND_MARKS = Object.fromEntries([
   ['coder', { start: '[~]', done: '[x]' }],
   ...KINDS.map((k) => [k.id, k.marks]),
-]) as Readonly<Record<PlanKind, { readonly start: string | undefined; readonly done: string }>>;
+]) as Readonly<Record<PlanKind, PlanKindModule['marks']>>;
 
 /** The sidecar of a plan: the loop's own files, beside (never inside) the user's. */
 export function kindSidecar(plan: Pick<NamedPlan, 'sidecar'>): KindSidecar {

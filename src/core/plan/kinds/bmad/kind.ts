@@ -39,7 +39,7 @@ export const bmadKind = defineKind({
   required: [],
   reads: (plan, texts) => bmadReads(plan.path, texts),
   planName: bmadPlanName,
-  marks: { start: 'in-progress', done: '[x]' },
+  marks: { start: 'in-progress', done: '[x]', starts: 'the story' },
   open(plan, source, context, present, files) {
     const read = openBmad(plan.path, present, new Map([...files, [plan.path, source]]));
     const own = (phase: KindPhase): BmadPhase => {
