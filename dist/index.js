@@ -55712,7 +55712,7 @@ var bmadKind = defineKind({
   required: [],
   reads: (plan, texts) => bmadReads(plan.path, texts),
   planName: bmadPlanName,
-  marks: { start: "in-progress", done: "[x]" },
+  marks: { start: "in-progress", done: "[x]", starts: "the story" },
   open(plan, source, context, present, files) {
     const read3 = openBmad(plan.path, present, new Map([...files, [plan.path, source]]));
     const own6 = (phase) => {
@@ -57930,7 +57930,7 @@ ${problemList(
   locked: (plan, phase, branch2, pr) => `**Locked.** ${phaseTitle(phase)} of ${codeSpan(plan)} is already taken: branch ${codeSpan(branch2)}${pr ? `, pull request #${pr.number}` : " (no pull request yet)"}. Select the next item, or ${codeSpan("/coder release")} it.`,
   started: (plan, phase, branch2, pr) => `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: tasks marked \`[~]\` on branch ${codeSpan(branch2)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
   /** A phase of another kind started: its own in-progress mark (some kinds have none). */
-  kindStarted: (plan, phase, branch2, pr, marks) => `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: ${marks.mark ? `tasks marked ${codeSpan(marks.mark)} in ${codeSpan(marks.path)}` : `${codeSpan(marks.path)} is left as it is (${marks.tool} has no in-progress mark: this branch and its pull request are the record)`} on branch ${codeSpan(branch2)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
+  kindStarted: (plan, phase, branch2, pr, marks) => `**Coder started** on ${phaseTitle(phase)} of ${codeSpan(plan)}: ${marks.mark ? `${marks.on ?? "tasks"} marked ${codeSpan(marks.mark)} in ${codeSpan(marks.path)}` : `${codeSpan(marks.path)} is left as it is (${marks.tool} has no in-progress mark: this branch and its pull request are the record)`} on branch ${codeSpan(branch2)}, pull request #${pr.number}. Push the implementation there, test first; CI is the gate and a review completes the phase.`,
   quickStarted: (branch2, pr, assessment) => {
     const lines = [
       `**Quick mode**: branch ${codeSpan(branch2)}, pull request #${pr.number}. CI is the gate; no plan bookkeeping.`
@@ -59774,6 +59774,7 @@ function kindPlan(kp, label, paths, texts) {
     markStart: kp.markStart,
     started: (phase, branch2, pr) => reply.kindStarted(label, { number: phase.number, name: phase.name }, branch2, pr, {
       mark: KIND_MARKS[kind].start,
+      on: KIND_MARKS[kind].starts,
       path: plan.path,
       tool: KIND_LABELS[kind]
     }),
