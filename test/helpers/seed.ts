@@ -31,7 +31,12 @@ export function fixSeed(moduleUrl: string): void {
   });
 }
 
-function gitSeed(file: string): number | undefined {
+/**
+ * The code and tests under test, as one number: git's ids of `src/` and `test/` at HEAD, mixed
+ * (undefined outside a git checkout). The model suite's shards and every property file draw their
+ * fixed seeds from it.
+ */
+export function headTreesId(): number | undefined {
   try {
     const [src = '', test = ''] = execFileSync('git', ['rev-parse', 'HEAD:src', 'HEAD:test'], {
       cwd: fileURLToPath(new URL('.', import.meta.url)),
@@ -40,10 +45,15 @@ function gitSeed(file: string): number | undefined {
     })
       .trim()
       .split('\n');
-    let id = parseInt(src.slice(0, 8), 16) ^ parseInt(test.slice(0, 8), 16);
-    for (const c of file) id = Math.imul(id ^ c.charCodeAt(0), 0x9e3779b1);
-    return id | 0;
+    return parseInt(src.slice(0, 8), 16) ^ parseInt(test.slice(0, 8), 16);
   } catch {
     return undefined;
   }
+}
+
+function gitSeed(file: string): number | undefined {
+  let id = headTreesId();
+  if (id === undefined) return undefined;
+  for (const c of file) id = Math.imul(id ^ c.charCodeAt(0), 0x9e3779b1);
+  return id | 0;
 }

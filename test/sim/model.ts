@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { Octokit } from '@octokit/core';
 import nock from 'nock';
@@ -37,6 +35,7 @@ import {
 } from '../helpers/github.js';
 import { checkedFetch, transport, violations, wire } from '../helpers/openapi.js';
 import { commentDelivery } from '../helpers/payloads.js';
+import { headTreesId } from '../helpers/seed.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 import { Deliver } from './events.js';
 import { SimGitHub, type SimPull, type SimReview } from './github.js';
@@ -2474,19 +2473,8 @@ function seedOf(shard: number): { seed?: number } {
   const given = process.env.FC_SEED;
   if (given === 'random') return {};
   if (given) return { seed: Number(given) };
-  try {
-    const [src = '', test = ''] = execFileSync('git', ['rev-parse', 'HEAD:src', 'HEAD:test'], {
-      cwd: fileURLToPath(new URL('.', import.meta.url)),
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    })
-      .trim()
-      .split('\n');
-    const id = parseInt(src.slice(0, 8), 16) ^ parseInt(test.slice(0, 8), 16);
-    return { seed: (id ^ Math.imul(shard, 0x9e3779b9)) | 0 };
-  } catch {
-    return {};
-  }
+  const id = headTreesId();
+  return id === undefined ? {} : { seed: (id ^ Math.imul(shard, 0x9e3779b9)) | 0 };
 }
 
 /** Every command is followed by the invariants. */
