@@ -21,7 +21,7 @@ if (hasCompiler()) {
     shell: process.platform === 'win32',
   });
   process.exit(build.status ?? 1);
-} else if (existsSync('lib/app/main.js')) {
+} else if (existsSync('lib/app-bundle/app.js')) {
   process.stdout.write(
     'prepare: no TypeScript compiler (a production install): using the built lib/.\n',
   );
