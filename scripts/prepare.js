@@ -1,6 +1,7 @@
-// `prepare` (run by `npm ci` and `npm install` in a clone): build lib/ with the TypeScript
-// compiler. A production install (`npm ci --omit=dev`) has no compiler; on a built tree it keeps
-// the lib/ that `npm run build` made, and without one it says what to do instead of failing in tsc.
+// `prepare` (run by `npm ci` and `npm install` in a clone): build lib/ (`npm run build`). An
+// install without the dev dependencies (`npm ci --omit=dev`: every dependency is one, the App and
+// the CLI are bundles) has no compiler; on a built tree it keeps the lib/ that `npm run build`
+// made, and without one it says what to do instead of failing in tsc.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,13 +22,13 @@ if (hasCompiler()) {
     shell: process.platform === 'win32',
   });
   process.exit(build.status ?? 1);
-} else if (existsSync('lib/app/main.js')) {
+} else if (existsSync('lib/app-bundle/app.js')) {
   process.stdout.write(
     'prepare: no TypeScript compiler (a production install): using the built lib/.\n',
   );
 } else {
   process.stderr.write(
-    'prepare: lib/ is not built and the TypeScript compiler is not installed. Run `npm ci` (with the dev dependencies) and `npm run build` first, then `npm ci --omit=dev`.\n',
+    'prepare: lib/ is not built and the TypeScript compiler is not installed. Run `npm ci` with the dev dependencies (it builds lib/), then `npm start`.\n',
   );
   process.exit(1);
 }

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { execFile, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,8 +8,12 @@ import semver from 'semver';
 import { repoRoot } from './paths.js';
 import { freshBuild } from './helpers/build.js';
 
-// Reads the built Action (dist/): stale after an edit to src/ until built again.
-beforeAll(() => freshBuild('dist'));
+// Reads the built Action (dist/) and the built lib/ (the CLI's and the App's bundles): stale after
+// an edit to src/ until built again.
+beforeAll(async () => {
+  await freshBuild('dist');
+  await freshBuild('lib');
+});
 
 /**
  * The package as others get it: every locked dependency runs on the Node.js floor that
@@ -20,6 +24,7 @@ jest.setTimeout(300_000);
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
   engines: { node: string };
   bin: Record<string, string>;
+  dependencies?: Record<string, string>;
 };
 const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as {
   packages: Record<string, { engines?: { node?: string } | string[]; optional?: boolean }>;
@@ -87,6 +92,9 @@ describe('npm pack, installed into an empty directory', () => {
     expect(paths).toContain('app.yml');
     expect(paths).toContain('LICENSE');
     expect(paths.filter((p) => p.startsWith('src/') || p.startsWith('test/'))).toEqual([]);
+    // The CLI's bundle alone of lib/: the App is deployed from a clone or the image, and tsc's
+    // lib/ would import packages a tarball install does not have.
+    expect(paths.filter((p) => p.startsWith('lib/') && !p.startsWith('lib/bundle/'))).toEqual([]);
 
     const project = join(work, 'project');
     await run('mkdir', ['-p', project], work);
@@ -97,6 +105,12 @@ describe('npm pack, installed into an empty directory', () => {
       project,
     );
     expect(install.code).toBe(0);
+    // One package: coder-loop has no runtime dependencies (every program is a bundle).
+    expect(pkg.dependencies).toBeUndefined();
+    const installed = (await readdir(join(project, 'node_modules'))).filter(
+      (name) => name !== '.bin' && name !== '.package-lock.json',
+    );
+    expect(installed).toEqual(['coder-loop']);
 
     const npx = (...args: string[]) => run('npx', ['--no-install', 'coder-loop', ...args], project);
     const init = await npx('init', 'My Plan');
@@ -115,26 +129,53 @@ describe('npm pack, installed into an empty directory', () => {
   });
 });
 
-describe('dist/licenses.txt (npm run package)', () => {
+describe.each([
+  {
+    bundle: 'dist/index.js',
+    licenses: 'dist/licenses.txt',
+    made: 'npm run package',
+    has: '@actions/core',
+  },
+  {
+    bundle: 'lib/app-bundle/app.js',
+    licenses: 'lib/app-bundle/licenses.txt',
+    made: 'npm run build',
+    has: 'probot',
+  },
+])('$licenses ($made)', ({ bundle, licenses, has }) => {
   it('names every package the bundle holds, with its license text', () => {
     // esbuild heads each bundled module with its path (`// node_modules/<pkg>/…`); licenses.txt
     // comes from the metafile, so the two are read independently.
-    const bundle = readFileSync(join(repoRoot, 'dist', 'index.js'), 'utf8');
+    const code = readFileSync(join(repoRoot, bundle), 'utf8');
     const bundled = new Set(
-      [...bundle.matchAll(/^\/\/ (\S*node_modules\/\S+)$/gm)].flatMap(([, source]) => {
+      [...code.matchAll(/^\/\/ (\S*node_modules\/\S+)$/gm)].flatMap(([, source]) => {
         const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(source!);
         return match ? [match[1]!] : [];
       }),
     );
-    const text = readFileSync(join(repoRoot, 'dist', 'licenses.txt'), 'utf8');
+    const text = readFileSync(join(repoRoot, licenses), 'utf8');
+    expect(text.split('\n')[0]).toBe(
+      `Third-party software in ${bundle}, the coder-loop ${bundle.startsWith('dist/') ? 'Action' : 'GitHub App'} bundle`,
+    );
     const entries = text.split(`${'-'.repeat(78)}\n\n`).slice(1);
     const listed = new Map(entries.map((entry) => [entry.split(' ')[0]!, entry]));
     expect([...listed.keys()].sort()).toEqual([...bundled].sort());
-    expect(bundled.has('@actions/core')).toBe(true);
+    expect(bundled.has(has)).toBe(true);
     for (const [name, entry] of listed) {
       // A license line, then a copyright or license text of its own.
       expect([name, /^License: \S+\n\n\S/m.test(entry)]).toEqual([name, true]);
-      expect([name, entry]).not.toEqual([name, expect.stringContaining('ships no license file')]);
+      // Or, where the package ships none (no LICENSE or COPYING file, no License section in its
+      // README: one of the App's, npx-import-light), its package.json's license named as such.
+      if (entry.includes('ships no license file')) {
+        const dir = join(repoRoot, 'node_modules', name);
+        const files = readdirSync(dir);
+        expect([name, files.filter((f) => /^(licen[cs]e|copying)/i.test(f))]).toEqual([name, []]);
+        const readme = files.find((f) => /^readme/i.test(f));
+        expect([
+          name,
+          readme && /^#+ *licen[cs]e/im.test(readFileSync(join(dir, readme), 'utf8')),
+        ]).not.toEqual([name, true]);
+      }
     }
   });
 });

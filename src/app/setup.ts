@@ -16,7 +16,7 @@ import { WEBHOOK_PATH } from './server.js';
  * and writes the credentials GitHub hands back to `.env`.
  */
 
-/** The repository root (lib/app/ or src/app/ → ../..): app.yml and docs/ when run from a clone. */
+/** The repository root (lib/app-bundle/, lib/app/ or src/app/ → ../..): app.yml and docs/ when run from a clone. */
 const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The variables the App needs and lacks, as the user sets them. */

@@ -16,7 +16,7 @@ import { repoRoot } from '../paths.js';
 import { SimGitHub } from '../sim/github.js';
 import { freshBuild } from '../helpers/build.js';
 
-// Runs the built App (lib/): stale after an edit to src/ until built again.
+// Runs the built App (lib/app-bundle/): stale after an edit to src/ until built again.
 beforeAll(() => freshBuild('lib'));
 
 /**
@@ -27,7 +27,7 @@ beforeAll(() => freshBuild('lib'));
  */
 jest.setTimeout(60_000);
 
-const MAIN = join(repoRoot, 'lib', 'app', 'main.js');
+const MAIN = join(repoRoot, 'lib', 'app-bundle', 'app.js');
 const SECRET = 'development-webhook-secret';
 
 /** A smee.io channel on loopback: `send` pushes one delivery to every connected client. */

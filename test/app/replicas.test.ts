@@ -19,19 +19,20 @@ import { SimGitHub } from '../sim/github.js';
 import { freshBuild } from '../helpers/build.js';
 import { startRedis } from '../helpers/redis.js';
 
-// Runs the built App (lib/): stale after an edit to src/ until built again.
+// Runs the built App (lib/app-bundle/): stale after an edit to src/ until built again.
 beforeAll(() => freshBuild('lib'));
 
 /**
- * Two replicas of the BUILT App (`node lib/app/main.js`) behind one webhook secret, sharing
- * Probot's write throttling through a real redis-server (`REDIS_URL`), with GitHub answered by the
- * simulator over loopback HTTP. The race scenarios go to both at once: one branch, one PR, one
- * start commit — and the writes of both replicas together take from one pair of token buckets,
- * which hold GitHub's secondary limits (80 content-creating requests a minute, 500 an hour).
+ * Two replicas of the BUILT App (`npm start`: its bundle, lib/app-bundle/app.js) behind one webhook
+ * secret, sharing Probot's write throttling through a real redis-server (`REDIS_URL`), with GitHub
+ * answered by the simulator over loopback HTTP. The race scenarios go to both at once: one branch,
+ * one PR, one start commit — and the writes of both replicas together take from one pair of token
+ * buckets, which hold GitHub's secondary limits (80 content-creating requests a minute, 500 an
+ * hour).
  */
 jest.setTimeout(180_000);
 
-const MAIN = join(repoRoot, 'lib', 'app', 'main.js');
+const MAIN = join(repoRoot, 'lib', 'app-bundle', 'app.js');
 const SECRET = 'replicas-webhook-secret';
 const BRANCH = 'coder/example/phase-1';
 

@@ -21,7 +21,7 @@ import { startRedis } from '../helpers/redis.js';
 import { repoRoot } from '../paths.js';
 import { SimGitHub } from '../sim/github.js';
 
-// Runs the built App (lib/): stale after an edit to src/ until built again.
+// Runs the built App (lib/app-bundle/): stale after an edit to src/ until built again.
 beforeAll(() => freshBuild('lib'));
 
 /**
@@ -32,7 +32,7 @@ beforeAll(() => freshBuild('lib'));
  */
 jest.setTimeout(180_000);
 
-const MAIN = join(repoRoot, 'lib', 'app', 'main.js');
+const MAIN = join(repoRoot, 'lib', 'app-bundle', 'app.js');
 const SECRET = 'wake-webhook-secret';
 const CONFIG = 'agent:\n  command: "true"\n';
 const LIMIT = 'Claude Code reached its usage limit';

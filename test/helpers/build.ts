@@ -40,12 +40,16 @@ function staleLib(): string | undefined {
   });
   if (newer.length)
     return `${named(newer)} ${newer.length === 1 ? 'is' : 'are'} newer than lib/ (or not built): run "npm run build" first.`;
-  // The CLI's bundle (lib/bundle/, package.json's `bin`), made by the same build from every source.
-  const bundle = join(repoRoot, 'lib', 'bundle', 'coder-loop.js');
-  const built = existsSync(bundle) ? statSync(bundle).mtimeMs : -Infinity;
-  const later = sources().filter((source) => statSync(source).mtimeMs > built);
-  if (!later.length) return undefined;
-  return `${named(later)} ${later.length === 1 ? 'is' : 'are'} newer than lib/bundle/coder-loop.js (or it is not built): run "npm run build" first.`;
+  // The CLI's bundle (lib/bundle/, package.json's `bin`) and the App's (lib/app-bundle/, what
+  // `npm start` runs), made by the same build from every source.
+  for (const bundle of ['lib/bundle/coder-loop.js', 'lib/app-bundle/app.js']) {
+    const path = join(repoRoot, bundle);
+    const built = existsSync(path) ? statSync(path).mtimeMs : -Infinity;
+    const later = sources().filter((source) => statSync(source).mtimeMs > built);
+    if (later.length)
+      return `${named(later)} ${later.length === 1 ? 'is' : 'are'} newer than ${bundle} (or it is not built): run "npm run build" first.`;
+  }
+  return undefined;
 }
 
 /**
