@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { parseChecklist } from '../src/core/index.js';
 import { scannedAlone } from '../src/core/plan/checklist.js';
 import { scanOrRefuse } from '../src/core/plan/kinds/dialectScan.js';
-import { readKiro } from '../src/core/plan/kinds/kiro/index.js';
-import { readSpeckit } from '../src/core/plan/kinds/speckit/index.js';
+import { KIRO_SCAN, readKiro } from '../src/core/plan/kinds/kiro/index.js';
+import { readSpeckit, SPECKIT_SCAN } from '../src/core/plan/kinds/speckit/index.js';
 import { readTaskmaster } from '../src/core/plan/kinds/taskmaster/index.js';
-import { readOpenspec } from '../src/core/plan/kinds/openspec/index.js';
+import { OPENSPEC_SCAN, readOpenspec } from '../src/core/plan/kinds/openspec/index.js';
 import { median, time, table } from './stats.js';
 
 /**
@@ -77,7 +77,10 @@ function fastPath(file: PlanFile): string | undefined {
     case 'checklist':
       return scannedAlone(file.source) ? undefined : 'a segment the checklist scanner leaves';
     default: {
-      const scan = scanOrRefuse(file.source, file.kind === 'kiro' ? 'kiro' : 'speckit');
+      const scan = scanOrRefuse(
+        file.source,
+        file.kind === 'kiro' ? KIRO_SCAN : file.kind === 'openspec' ? OPENSPEC_SCAN : SPECKIT_SCAN,
+      );
       return 'refused' in scan ? `${scan.refused} (line ${scan.line})` : undefined;
     }
   }
@@ -264,7 +267,7 @@ function openspecChanges(): string | undefined {
     const source = readFileSync(path, 'utf8');
     if (readOpenspec(source, 'tasks.md').phases.length === 0) continue;
     plans++;
-    const scan = scanOrRefuse(source, 'speckit');
+    const scan = scanOrRefuse(source, OPENSPEC_SCAN);
     if ('refused' in scan) refused.push(`  ${relative(repo, path)}:${scan.line}: ${scan.refused}`);
   }
   return [

@@ -1,7 +1,7 @@
 import { parseChecklist } from '../src/core/index.js';
 import { setDialectStates } from '../src/core/plan/kinds/index.js';
-import { readKiro } from '../src/core/plan/kinds/kiro/index.js';
-import { readSpeckit } from '../src/core/plan/kinds/speckit/index.js';
+import { KIRO_MARKS, readKiro } from '../src/core/plan/kinds/kiro/index.js';
+import { readSpeckit, SPECKIT_MARKS } from '../src/core/plan/kinds/speckit/index.js';
 import { readTaskmaster, setTaskmasterStatus } from '../src/core/plan/kinds/taskmaster/index.js';
 import { makeChecklist } from './checklist.js';
 import { benchCorpusPlans } from './corpusPlans.js';
@@ -108,13 +108,13 @@ export function benchPlans(): string {
   const coder = time(11, () => parseChecklist(checklist, 'c.md'));
   const spec = time(11, () => {
     const plan = readSpeckit(speckit, 'tasks.md');
-    setDialectStates(speckit, 'speckit', plan.phases[50]!.tasks, 'done');
+    setDialectStates(speckit, SPECKIT_MARKS, plan.phases[50]!.tasks, 'done');
   });
   // remark alone, the authority the fast path falls back to: what any other shape costs.
   const specRemark = time(3, () => readSpeckit(speckit, 'tasks.md', { fast: false }));
   const kiroTime = time(11, () => {
     const plan = readKiro(kiro, 'tasks.md');
-    setDialectStates(kiro, 'kiro', plan.phases[50]!.tasks, 'done');
+    setDialectStates(kiro, KIRO_MARKS, plan.phases[50]!.tasks, 'done');
   });
   // remark alone on one long nested list grows much faster than linearly: a 1,000-task file, once.
   const kiroSmall = makeKiro(1_000);

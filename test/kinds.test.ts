@@ -23,18 +23,6 @@ import { repoRoot } from './paths.js';
 const KINDS_DIR = 'src/core/plan/kinds';
 const REGISTRY = `${KINDS_DIR}/registry.ts`;
 
-/**
- * Files that may name a kind that is not theirs, and which: the shared markdown scanner names its
- * reading modes for the kinds whose syntax they follow (a `speckit` mode of headings and boxes,
- * a `kiro` mode of numbered top-level tasks), and OpenSpec's reader reads in the `speckit` mode.
- * Each entry is checked to be still needed, so the list only shrinks.
- */
-const SHARED: Readonly<Record<string, readonly string[]>> = {
-  [`${KINDS_DIR}/dialectScan.ts`]: ['speckit', 'kiro'],
-  [`${KINDS_DIR}/markdownDialect.ts`]: ['speckit', 'kiro', 'openspec'],
-  [`${KINDS_DIR}/openspec/reader.ts`]: ['speckit'],
-};
-
 function sourceFiles(): string[] {
   return (readdirSync(join(repoRoot, 'src'), { recursive: true }) as string[])
     .map((f) => `src/${f.split('\\').join('/')}`)
@@ -91,24 +79,10 @@ describe('a plan kind is one folder and one registry line', () => {
       const text = readFileSync(join(repoRoot, file), 'utf8');
       for (const { id, names } of kinds) {
         if (file.startsWith(`${KINDS_DIR}/${id}/`)) continue;
-        if (SHARED[file]?.includes(id)) continue;
         for (const at of mentions(text, names)) outside.push(`${file}:${at}`);
       }
     }
     expect(outside).toEqual([]);
-  });
-
-  it('needs each shared file exception it lists', () => {
-    const unneeded = Object.entries(SHARED).flatMap(([file, ids]) => {
-      const text = readFileSync(join(repoRoot, file), 'utf8');
-      return ids
-        .filter((id) => {
-          const kind = kinds.find((k) => k.id === id)!;
-          return mentions(text, kind.names).length === 0;
-        })
-        .map((id) => `${file}: ${id}`);
-    });
-    expect(unneeded).toEqual([]);
   });
 });
 

@@ -17,8 +17,8 @@ import {
   type TaskState,
 } from '../../src/core/index.js';
 import { setDialectStates, type NamedPlan } from '../../src/core/plan/kinds/index.js';
-import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
-import { readSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
+import { KIRO_MARKS, readKiro } from '../../src/core/plan/kinds/kiro/index.js';
+import { readSpeckit, SPECKIT_MARKS } from '../../src/core/plan/kinds/speckit/index.js';
 import {
   readTaskmaster,
   setTaskmasterStatus,
@@ -132,7 +132,8 @@ function apply(spec: Case, input: string): string {
       const phase = plan.phases.find((p) => p.number === spec.phase)!;
       const tasks =
         spec.state === 'doing' ? phase.tasks.filter((t) => t.state === 'todo') : phase.tasks;
-      return setDialectStates(input, spec.op, tasks, spec.state);
+      const marks = spec.op === 'kiro' ? KIRO_MARKS : SPECKIT_MARKS;
+      return setDialectStates(input, marks, tasks, spec.state);
     }
     case 'taskmaster': {
       // One status value at a time, each read afresh: a longer value moves what follows it.

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../paths.js';
-import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
+import { KIRO_MARKS, readKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import {
   comparePhaseNumbers,
   currentDialectPhase,
   setDialectStates,
   StaleDialectError,
 } from '../../src/core/plan/kinds/markdownDialect.js';
-import { readSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
+import { readSpeckit, SPECKIT_MARKS } from '../../src/core/plan/kinds/speckit/index.js';
 
 const fixture = (path: string): string =>
   readFileSync(join(repoRoot, 'test', 'fixtures', path), 'utf8');
@@ -51,8 +51,8 @@ describe('spec-kit tasks.md', () => {
 
   it('writes [X] when done, nothing for in progress, one byte per task', () => {
     const phase = plan.phases[1]!;
-    expect(setDialectStates(source, 'speckit', phase.tasks, 'doing')).toBe(source);
-    const done = setDialectStates(source, 'speckit', phase.tasks, 'done');
+    expect(setDialectStates(source, SPECKIT_MARKS, phase.tasks, 'doing')).toBe(source);
+    const done = setDialectStates(source, SPECKIT_MARKS, phase.tasks, 'done');
     expect(done).toBe(
       source.replace('- [ ] T004', '- [X] T004').replace('- [ ] T005', '- [X] T005'),
     );
@@ -84,7 +84,7 @@ describe('Kiro tasks.md', () => {
   it('an open optional task does not keep its phase open', () => {
     const phase = plan.phases[1]!;
     const required = phase.tasks.filter((t) => !t.optional);
-    const done = setDialectStates(source, 'kiro', required, 'done');
+    const done = setDialectStates(source, KIRO_MARKS, required, 'done');
     expect(currentDialectPhase(readKiro(done, 'tasks.md'))?.number).toBe('3');
   });
 
@@ -92,16 +92,18 @@ describe('Kiro tasks.md', () => {
     const crlf = source.replace(/\n/g, '\r\n').replace(/\r\n$/, '');
     const read = readKiro(crlf, 'tasks.md');
     const phase = read.phases[2]!;
-    const doing = setDialectStates(crlf, 'kiro', phase.tasks, 'doing');
+    const doing = setDialectStates(crlf, KIRO_MARKS, phase.tasks, 'doing');
     expect(doing).toBe(
       crlf.replace('  - [ ] 3.1', '  - [-] 3.1').replace('  - [ ] 3.2', '  - [-] 3.2'),
     );
     const again = readKiro(doing, 'tasks.md').phases[2]!;
-    const done = setDialectStates(doing, 'kiro', again.tasks, 'done');
+    const done = setDialectStates(doing, KIRO_MARKS, again.tasks, 'done');
     expect(done).toBe(
       crlf.replace('  - [ ] 3.1', '  - [x] 3.1').replace('  - [ ] 3.2', '  - [x] 3.2'),
     );
-    expect(() => setDialectStates(done, 'kiro', phase.tasks, 'doing')).toThrow(StaleDialectError);
+    expect(() => setDialectStates(done, KIRO_MARKS, phase.tasks, 'doing')).toThrow(
+      StaleDialectError,
+    );
   });
 });
 

@@ -4,9 +4,9 @@ import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import type { Nodes, Root } from 'mdast';
 import { parseChecklist, setTaskStates } from '../../src/core/index.js';
-import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
+import { KIRO_MARKS, readKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import { setDialectStates, type DialectPlan } from '../../src/core/plan/kinds/markdownDialect.js';
-import { readSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
+import { readSpeckit, SPECKIT_MARKS } from '../../src/core/plan/kinds/speckit/index.js';
 import { fixSeed } from '../helpers/seed.js';
 
 fixSeed(import.meta.url);
@@ -177,7 +177,12 @@ function checkDialect(
     return;
   }
   expect(source[task.markOffset - 1] + source[task.markOffset + 1]!).toBe('[]');
-  const done = setDialectStates(source, kind, [task], 'done');
+  const done = setDialectStates(
+    source,
+    kind === 'kiro' ? KIRO_MARKS : SPECKIT_MARKS,
+    [task],
+    'done',
+  );
   expect(changedOffsets(source, done)).toEqual(task.state === 'done' ? [] : [task.markOffset]);
   expect(done.length).toBe(source.length);
   const read = kind === 'kiro' ? readKiro(done, 'tasks.md') : readSpeckit(done, 'tasks.md');
@@ -207,7 +212,7 @@ describe('tab boxes: examples', () => {
     expect(setTaskStates(source, [task], 'doing').source).toBe('## Phase 1: A\n\n- [~]\tDo it\r\n');
     const kiro = '-\t[ ]\t1. Do it\n\t- [\t] 1.1 Sub\n';
     const plan = readKiro(kiro, 'tasks.md');
-    expect(setDialectStates(kiro, 'kiro', plan.phases[0]!.tasks, 'done')).toBe(
+    expect(setDialectStates(kiro, KIRO_MARKS, plan.phases[0]!.tasks, 'done')).toBe(
       '-\t[ ]\t1. Do it\n\t- [x] 1.1 Sub\n',
     );
   });

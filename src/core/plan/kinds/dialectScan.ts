@@ -1,13 +1,13 @@
 /**
- * The fast path of the spec-kit and Kiro readers: one line scanner for the subset of markdown
- * their real tasks.md files are made of. It reads ATX headings at column 0, paragraphs (any
- * language), bullet and ordered lists nested by spaces (an empty item too), `---` rules, block
- * quotes that hold only paragraphs, fenced code (at the top level or in a list item), HTML
- * comments at the top level, CRLF line ends, a byte order mark
- * and closed front matter. Anything else — and anything it cannot be sure reads the same (a lazy
- * line after a task, setext underlines, tables, indented code, markup in a heading or a task,
- * link definitions) — returns undefined, and remark reads the whole document: remark stays the
- * authority, and differential tests hold the two to the same plan.
+ * The fast path of the markdown kinds' readers: one line scanner for the subset of markdown
+ * their real tasks.md files are made of, in the mode each kind's folder gives it (`ScanMode`).
+ * It reads ATX headings at column 0, paragraphs (any language), bullet and ordered lists nested
+ * by spaces (an empty item too), `---` rules, block quotes that hold only paragraphs, fenced code
+ * (at the top level or in a list item), HTML comments at the top level, CRLF line ends, a byte
+ * order mark and closed front matter. Anything else — and anything it cannot be sure reads the
+ * same (a lazy line after a task, setext underlines, tables, indented code, markup in a heading
+ * or a task, link definitions) — returns undefined, and remark reads the whole document: remark
+ * stays the authority, and differential tests hold the two to the same plan.
  */
 
 import { inlineText } from '../inline.js';
@@ -29,9 +29,15 @@ export interface ScannedItem {
   mark: string;
   /** The rest of the box's line, its carriage return included (as remark's reading gives it). */
   after: string;
-  /** spec-kit: the first line of the item's text without the box, as mdast's text reads it. */
+  /**
+   * With `taskText`: the first line of the item's text without the box, as mdast's text reads it
+   * (for GFM's boxes, `[ ]`, `[x]`, `[X]`); else empty.
+   */
   text: string;
-  /** Kiro: the item's requirements (its first `Requirements:` paragraph, nested items included). */
+  /**
+   * With `requirements`: the item's requirements (its first `Requirements:` paragraph, nested
+   * items included); else none.
+   */
   requirements: () => string[];
 }
 
@@ -41,8 +47,25 @@ export interface DialectScan {
   skip: Set<number>;
 }
 
-/** Which reader the scan is for: what it must read exactly (task text, or requirements). */
-export type ScanMode = 'speckit' | 'kiro';
+/**
+ * What a reader needs the scan to read exactly, given by the kind's folder; a line that could
+ * change it goes to remark. The rest is read only as far as the document's blocks go.
+ */
+export interface ScanMode {
+  /**
+   * Headings' text and the text of GFM's boxes as mdast's text reads them (inline markup
+   * resolved), for a reader that names its phases by their headings and reads ids in a task's
+   * text. A task's paragraph may then go on over several lines; without it a heading's text is
+   * taken as written, and a box's text is not read.
+   */
+  taskText: boolean;
+  /**
+   * Each item's requirements (`_Requirements: 1.1, 2.3_`), for a reader of numbered top-level
+   * tasks whose sub-tasks cite them: a line that names requirements and could be read otherwise
+   * (markup, a paragraph going on over lines) goes to remark.
+   */
+  requirements: boolean;
+}
 
 // Characters that make a line other than plain text outside code: controls (tabs among them),
 // a byte order mark after the start. A carriage return is fine only before a line feed.
@@ -165,7 +188,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
   // first paragraph, whether it is inside the block quote, whether it names requirements.
   let para = -1;
   let paraBox = false;
-  // spec-kit: the lines of the open task's paragraph (its text is read when the scan ends).
+  // With `taskText`: the lines of the open task's paragraph (its text is read when the scan ends).
   let taskLines: string[] | undefined;
   const tasks: { event: ScannedItem; lines: string[] }[] = [];
   // After an empty list item (`-` alone): the column its content would start at.
@@ -292,7 +315,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
         taskLines.push(rest);
         continue;
       }
-      if (mode === 'kiro' && (paraReq || /requirement/i.test(rest)))
+      if (mode.requirements && (paraReq || /requirement/i.test(rest)))
         return no('a requirements line continued');
       continue;
     }
@@ -304,8 +327,8 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
           .trim()
           .replace(/(?:^| +)#+$/, '')
           .trim();
-        // Kiro reads no heading's text; spec-kit's phases are named by theirs.
-        const plain = mode === 'speckit' ? inlineText(content) : content;
+        // A reader of task text names phases by their headings' text.
+        const plain = mode.taskText ? inlineText(content) : content;
         if (plain === undefined) return no('markup in a heading remark must read');
         events.push({ kind: 'heading', depth: m[1]!.length, text: plain, line });
         open.length = 0;
@@ -337,8 +360,8 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
     }
     if ((c === 45 || c === 42 || c === 43) && rest.length === 1 && (para < 0 || k < para)) {
       // An empty list item: it closes the items it is not inside, and holds nothing. After a
-      // paragraph it is one only outside the paragraph's item (Kiro's lone "-" after a task's
-      // details); inside it, "-" would underline the paragraph as a heading.
+      // paragraph it is one only outside the paragraph's item (a lone "-" after a task's
+      // details, as some tasks files write); inside it, "-" would underline the paragraph as a heading.
       open.length = k;
       quote = false;
       para = -1;
@@ -366,7 +389,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
       if (para >= 0 && Number(ordered[1]) !== 1) {
         if (quote) return no('a numbered line after a block quote');
         if (k >= para) {
-          if (paraBox || (mode === 'kiro' && (paraReq || /requirement/i.test(rest)))) {
+          if (paraBox || (mode.requirements && (paraReq || /requirement/i.test(rest)))) {
             return no('a numbered line continuing a task');
           }
           continue;
@@ -403,9 +426,9 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
         );
         paraBox = true;
         taskLines = undefined;
-        const read = mode === 'speckit' && (mark === ' ' || mark === 'x' || mark === 'X');
+        const read = mode.taskText && (mark === ' ' || mark === 'x' || mark === 'X');
         if (read && afterText[0] === ' ') taskLines = [afterText];
-        if (mode === 'kiro') {
+        if (mode.requirements) {
           paraReq = /requirement/i.test(afterText);
           if (!cite(afterText)) return no('markup in a requirements line');
         }
@@ -423,7 +446,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
         continue;
       }
       if (!startsText(content)) return no('a list item opening with a block');
-      if (mode === 'kiro') {
+      if (mode.requirements) {
         paraReq = /requirement/i.test(content);
         if (!cite(content)) return no('markup in a requirements line');
       }
@@ -446,8 +469,8 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
         taskLines.push(rest);
         continue;
       }
-      if (paraBox && mode === 'speckit') return no('a line continuing a task');
-      if (mode === 'kiro' && (paraReq || /requirement/i.test(rest)))
+      if (paraBox && mode.taskText) return no('a line continuing a task');
+      if (mode.requirements && (paraReq || /requirement/i.test(rest)))
         return no('a requirements line continued');
       continue;
     }
@@ -456,7 +479,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
     para = k;
     paraBox = false;
     paraReq = false;
-    if (mode === 'kiro' && k > 0) {
+    if (mode.requirements && k > 0) {
       paraReq = /requirement/i.test(rest);
       if (!cite(rest)) return no('markup in a requirements line');
     }

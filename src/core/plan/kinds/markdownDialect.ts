@@ -7,36 +7,36 @@ import { countLineBreaks } from '../text.js';
 import { scanDialect, type DialectScan, type ScanMode } from './dialectScan.js';
 
 /**
- * What the readers of the markdown plans other tools write share (spec-kit's `speckit.ts`, Kiro's
- * `kiro.ts`, OpenSpec's `openspec.ts`): their phases and tasks, the boxes remark reads, the lines
- * that look like tasks but are not, and the writer of their marks. remark reads the structure; a
+ * What the readers of the markdown plans other tools write share (each in its kind's folder,
+ * `kinds/<kind>/reader.ts`): their phases and tasks, the boxes remark reads, the lines that look
+ * like tasks but are not, and the writer of their marks. remark reads the structure; a
  * task's mark is the one character between its brackets, found from the list item's own
  * position, so a writer changes that byte only.
  */
 export type DialectState = 'todo' | 'doing' | 'done';
 
 export interface DialectTask {
-  /** `T001` (spec-kit), `1.1` (Kiro), or `<phase>.<index>` when the task names none. */
+  /** The id the task writes (`T001`, `1.1`), or one the reader gives it when it names none. */
   id: string;
   text: string;
   state: DialectState;
   mark: string;
-  /** Kiro's `[ ]*`: not required for the phase to complete. */
+  /** Marked optional (`[ ]*`): not required for the phase to complete. */
   optional: boolean;
-  /** Requirement ids the task cites (`_Requirements: 1.1, 2.3_`, spec-kit's `[US1]`). */
+  /** Requirement ids the task cites (`_Requirements: 1.1, 2.3_`, a user story's `[US1]`). */
   requirements: string[];
   line: number;
   markOffset: number;
 }
 
 export interface DialectPhase {
-  /** `3`, `3.1`, `5.5` (spec-kit); the top-level task's number (Kiro). */
+  /** `3`, `3.1`, `5.5`: the heading's number, or the top-level task's. */
   number: string;
   name: string;
   line: number;
   tasks: DialectTask[];
   /**
-   * Kiro: the top-level task's own box. It is one of `tasks` when the phase has no required
+   * A phase that is a top-level task: its own box. It is one of `tasks` when the phase has no required
    * sub-task; else it is marked with them (never when it is optional).
    */
   self?: DialectTask;
@@ -109,7 +109,7 @@ function itemText(item: ListItem, after: string): string {
 
 // A line that looks like a task: from its start (a line is what ends at a line feed), quote and
 // list markers, then a box-like bracket: empty, or one character that is not a letter or digit,
-// or an x (`[P]` and `[US1]` are spec-kit labels, not boxes); or a box in a table row.
+// or an x (`[P]` and `[US1]` are labels, not boxes); or a box in a table row.
 const LOOKS_LIKE_TASK =
   /(?<![^\n])[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[^\p{L}\p{N}\]\n]|[xX])?\]|\|[^\n]*\[[ xX~-]\]/gu;
 
@@ -120,8 +120,8 @@ const FENCE_LINE = /(?<![^\n]) {0,3}(`{3,}|~{3,})([^\n\r\u2028\u2029]*)(?![^\n])
 export interface LookalikeDialect {
   /** The marks it reads between brackets, such as `" xX"`. */
   marks: string;
-  /** Whether `[ ]*` (Kiro's optional task) is a box. */
-  star?: boolean;
+  /** What the dialect calls `[ ]*`, a box marking an optional task, when it reads one. */
+  star?: string;
   /**
    * Why a box GFM reads was still not taken as a task (`it is under no "Phase N" heading`), or
    * the reason for the box on a line (1-based), with its fix when the reader knows one.
@@ -179,11 +179,11 @@ function lookalikeReason(
       };
     }
   }
-  if (dialect.star && next === '\\' && line[m.index + m[0].length] === '*') {
+  if (dialect.star !== undefined && next === '\\' && line[m.index + m[0].length] === '*') {
     const id = /^\*[ \t]+(\d+(?:\.\d+)*\.?)/.exec(line.slice(m.index + m[0].length))?.[1];
     return {
       why: 'the "*" after the box is escaped ("\\*"), so it is no optional mark and the box is no task',
-      fix: `Write "- [${mark === '\t' ? ' ' : mark}]* ${id ? `${id} ` : ''}…": Kiro's optional mark, unescaped.`,
+      fix: `Write "- [${mark === '\t' ? ' ' : mark}]* ${id ? `${id} ` : ''}…": ${dialect.star}, unescaped.`,
     };
   }
   if (
@@ -191,7 +191,7 @@ function lookalikeReason(
     next !== ' ' &&
     next !== '\t' &&
     next !== '\r' &&
-    !(dialect.star && next === '*')
+    !(dialect.star !== undefined && next === '*')
   ) {
     return {
       why: 'the box needs a space after it',
@@ -312,7 +312,7 @@ export function finish(
   fix: string,
   dialect: LookalikeDialect,
 ): DialectPlan {
-  // A phase's own line (Kiro's top-level task) is read too.
+  // A phase's own line (a top-level task that is a phase) is read too.
   const taskLines = new Set<number>();
   for (const p of phases) {
     taskLines.add(p.line);
@@ -373,14 +373,14 @@ export function comparePhaseNumbers(a: string, b: string): number {
 }
 
 /**
- * What the spec-kit and OpenSpec readers take from a document, in order: top-level headings and
- * the list items that open with a box.
+ * What a reader of phases under headings takes from a document, in order: top-level headings and
+ * the list items that open with a box (the line scanner's events, or these from remark's tree).
  */
-export type SpeckitEvent =
+export type HeadingBoxEvent =
   | { kind: 'heading'; depth: number; text: string; line: number }
   | { kind: 'item'; line: number; offset: number; mark: string; after: string; text: string };
 
-export function* speckitEventsOfTree(source: string, root: Root): Generator<SpeckitEvent> {
+function* headingBoxEvents(source: string, root: Root): Generator<HeadingBoxEvent> {
   for (const { node, top } of walk(root.children, 0, true)) {
     if (node.type === 'heading' && top) {
       const heading = node as Heading;
@@ -399,6 +399,25 @@ export function* speckitEventsOfTree(source: string, root: Root): Generator<Spec
       text: itemText(node, box.after),
     };
   }
+}
+
+/**
+ * A tasks file as a reader of phases under headings takes it: the plan a file over the size
+ * limits reads as (`limited`), or its headings and boxes — the line scanner's in `mode`, else
+ * remark's — and what `finish` needs to leave code and HTML alone (`skip`).
+ */
+export function readHeadingBoxes(
+  source: string,
+  path: string,
+  mode: ScanMode,
+  options: { fast?: boolean },
+):
+  | { limited: DialectPlan }
+  | { events: Iterable<HeadingBoxEvent>; skip: () => Root | ReadonlySet<number> } {
+  const read = dialectRead(source, path, mode, options);
+  if ('limited' in read) return read;
+  const { scanned, root, skip } = read;
+  return { events: scanned?.events ?? headingBoxEvents(source, root()), skip };
 }
 
 /**
@@ -423,7 +442,7 @@ export function taskIds(path: string, problems: Problem[]): (id: string, line: n
   };
 }
 
-/** Whether a phase is finished: every required task done (Kiro's optional tasks may stay open). */
+/** Whether a phase is finished: every required task done (optional tasks may stay open). */
 export function dialectPhaseFinished(phase: DialectPhase): boolean {
   return phase.tasks.every((t) => t.state === 'done' || t.optional);
 }
@@ -432,12 +451,15 @@ export function currentDialectPhase(plan: DialectPlan): DialectPhase | undefined
   return plan.phases.find((p) => !dialectPhaseFinished(p));
 }
 
-/** The marks each tool writes itself (`[ ]` reopens a task): spec-kit has no in-progress mark. */
-const DIALECT_MARKS = {
-  speckit: { todo: ' ', doing: undefined, done: 'X' },
-  kiro: { todo: ' ', doing: '-', done: 'x' },
-  openspec: { todo: ' ', doing: undefined, done: 'x' },
-} as const;
+/**
+ * The mark a tool writes itself for each state, given by the kind's folder (`[ ]` reopens a
+ * task); `doing` is undefined where the tool has no in-progress mark.
+ */
+export interface DialectMarks {
+  todo: string;
+  doing: string | undefined;
+  done: string;
+}
 
 export class StaleDialectError extends Error {
   constructor(readonly task: DialectTask) {
@@ -448,14 +470,14 @@ export class StaleDialectError extends Error {
   }
 }
 
-/** Writes tasks' marks in the kind's own dialect: one byte per task, every other byte kept. */
+/** Writes tasks' marks in the kind's own `marks`: one byte per task, every other byte kept. */
 export function setDialectStates(
   source: string,
-  kind: keyof typeof DIALECT_MARKS,
+  marks: Readonly<DialectMarks>,
   tasks: readonly DialectTask[],
   state: DialectState,
 ): string {
-  const mark = DIALECT_MARKS[kind][state];
+  const mark = marks[state];
   if (mark === undefined) return source;
   const changed = tasks.filter(
     (t) => t.state !== state && !(t.state === 'done' && state === 'doing'),

@@ -2,7 +2,7 @@ import { dialectKind } from '../dialectPlan.js';
 import { defineKind } from '../kindModule.js';
 import { setDialectStates } from '../markdownDialect.js';
 import { kiroContext } from './context.js';
-import { readKiro } from './reader.js';
+import { KIRO_MARKS, readKiro } from './reader.js';
 
 const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/')));
 const baseOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
@@ -35,7 +35,7 @@ export const kiroKind = defineKind({
   ...dialectKind({
     read: (source, path) => readKiro(source, path),
     noPhaseFix: 'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
-    write: (source, tasks, state) => setDialectStates(source, 'kiro', tasks, state),
+    write: (source, tasks, state) => setDialectStates(source, KIRO_MARKS, tasks, state),
     context: kiroContext,
   }),
   agentMayNotEdit: { words: 'feature folders' },

@@ -1,7 +1,7 @@
 import type { ListItem, Nodes, Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Problem } from '../../../problem.js';
-import { scanDialect, type DialectScan } from '../dialectScan.js';
+import { scanDialect, type DialectScan, type ScanMode } from '../dialectScan.js';
 import {
   boxAt,
   dialectRead,
@@ -10,6 +10,7 @@ import {
   indentOf,
   taskIds,
   walk,
+  type DialectMarks,
   type DialectPhase,
   type DialectPlan,
   type DialectState,
@@ -33,6 +34,13 @@ const KIRO_STATE: Record<string, DialectState> = {
   x: 'done',
   X: 'done',
 };
+/** The marks Kiro writes: `[-]` in progress, `[x]` done. */
+export const KIRO_MARKS: DialectMarks = { todo: ' ', doing: '-', done: 'x' };
+/**
+ * How the line scanner reads Kiro: numbered top-level tasks whose items cite requirements; no
+ * heading's or task's text as mdast reads it (the reader takes a task's text as written).
+ */
+export const KIRO_SCAN: ScanMode = { taskText: false, requirements: true };
 
 // `_Requirements: 1.1, 2.3_`: remark reads the underscores as emphasis, so the text has none.
 const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
@@ -74,7 +82,7 @@ function* kiroEventsOfTree(source: string, root: Root): Generator<KiroEvent> {
 
 /** Kiro's fast path: the line scanner's reading, or undefined where remark must read. */
 export function scanKiro(source: string): DialectScan | undefined {
-  return scanDialect(source, 'kiro');
+  return scanDialect(source, KIRO_SCAN);
 }
 
 /**
@@ -88,7 +96,7 @@ export function readKiro(
   path: string,
   options: { fast?: boolean } = {},
 ): DialectPlan {
-  const read = dialectRead(source, path, 'kiro', options);
+  const read = dialectRead(source, path, KIRO_SCAN, options);
   if ('limited' in read) return read.limited;
   const { scanned, root, skip } = read;
   const events = scanned
@@ -195,7 +203,7 @@ export function readKiro(
     'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
     {
       marks: ' \t-~xX',
-      star: true,
+      star: "Kiro's optional mark",
       unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"',
     },
   );

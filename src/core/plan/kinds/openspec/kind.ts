@@ -1,7 +1,7 @@
 import { dialectKind, presentLinks } from '../dialectPlan.js';
 import { defineKind } from '../kindModule.js';
 import { setDialectStates } from '../markdownDialect.js';
-import { readOpenspec } from './reader.js';
+import { OPENSPEC_MARKS, readOpenspec } from './reader.js';
 
 const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/')));
 
@@ -38,7 +38,7 @@ export const openspecKind = defineKind({
   ...dialectKind({
     read: (source, path) => readOpenspec(source, path),
     noPhaseFix: 'Write tasks as "- [ ] 1.1 Description" under a "## 1. Group" heading.',
-    write: (source, tasks, state) => setDialectStates(source, 'openspec', tasks, state),
+    write: (source, tasks, state) => setDialectStates(source, OPENSPEC_MARKS, tasks, state),
     // The change's documents: the proposal, the design, and its delta specs.
     context(plan, _phase, present) {
       const links = presentLinks(plan, present, [

@@ -1,12 +1,13 @@
 import type { Problem } from '../../../problem.js';
+import type { ScanMode } from '../dialectScan.js';
 import {
   comparePhaseNumbers,
-  dialectRead,
   finish,
   givenId,
   indentOf,
+  readHeadingBoxes,
   readsBox,
-  speckitEventsOfTree,
+  type DialectMarks,
   type DialectPhase,
   type DialectPlan,
   type DialectState,
@@ -28,21 +29,23 @@ const GROUP = /^(\d+)\.(?:\s+([\s\S]*))?$/;
 /** OpenSpec's task id: `1.1`, `2.3.1`, `4.2a`, at the start of the task's text. */
 const TASK_ID = /^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)/;
 const STATE: Record<string, DialectState> = { ' ': 'todo', '\t': 'todo', x: 'done', X: 'done' };
+/** The marks OpenSpec writes: `[x]` done, no in-progress mark. */
+export const OPENSPEC_MARKS: DialectMarks = { todo: ' ', doing: undefined, done: 'x' };
+/** How the line scanner reads OpenSpec: groups named by their headings' text, ids in a task's text. */
+export const OPENSPEC_SCAN: ScanMode = { taskText: true, requirements: false };
 
 /**
- * OpenSpec's tasks.md. Its headings and boxes are spec-kit's events (the line scanner's fast path,
- * else remark's tree); `fast: false` reads with remark alone, the authority the scanner is
- * tested against.
+ * OpenSpec's tasks.md, as headings and boxes (the line scanner's fast path, else remark's tree);
+ * `fast: false` reads with remark alone, the authority the scanner is tested against.
  */
 export function readOpenspec(
   source: string,
   path: string,
   options: { fast?: boolean } = {},
 ): DialectPlan {
-  const read = dialectRead(source, path, 'speckit', options);
+  const read = readHeadingBoxes(source, path, OPENSPEC_SCAN, options);
   if ('limited' in read) return read.limited;
-  const { scanned, root, skip } = read;
-  const events = scanned?.events ?? speckitEventsOfTree(source, root());
+  const { events, skip } = read;
   const phases: DialectPhase[] = [];
   const problems: Problem[] = [];
   let current: DialectPhase | undefined;

@@ -2,7 +2,7 @@ import { dialectKind, presentLinks } from '../dialectPlan.js';
 import { defineKind } from '../kindModule.js';
 import { setDialectStates } from '../markdownDialect.js';
 import type { KindContext } from '../view.js';
-import { readSpeckit } from './reader.js';
+import { SPECKIT_MARKS, readSpeckit } from './reader.js';
 
 /**
  * spec-kit (github/spec-kit): a feature folder `specs/<feature>/` (`.specify/specs/` in older
@@ -26,7 +26,7 @@ export const speckitKind = defineKind({
   ...dialectKind({
     read: (source, path) => readSpeckit(source, path),
     noPhaseFix: 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.',
-    write: (source, tasks, state) => setDialectStates(source, 'speckit', tasks, state),
+    write: (source, tasks, state) => setDialectStates(source, SPECKIT_MARKS, tasks, state),
     context(plan, _phase, present) {
       const links: KindContext['links'] = presentLinks(plan, present, [
         ['Spec', 'spec.md'],

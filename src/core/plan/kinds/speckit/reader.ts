@@ -1,12 +1,12 @@
 import type { Problem } from '../../../problem.js';
-import { scanDialect, type DialectScan } from '../dialectScan.js';
+import { scanDialect, type DialectScan, type ScanMode } from '../dialectScan.js';
 import {
   comparePhaseNumbers,
-  dialectRead,
   finish,
+  readHeadingBoxes,
   readsBox,
-  speckitEventsOfTree,
   taskIds,
+  type DialectMarks,
   type DialectPhase,
   type DialectPlan,
   type DialectState,
@@ -24,6 +24,13 @@ const SPECKIT_STATE: Record<string, DialectState> = {
   X: 'done',
   '\t': 'todo',
 };
+/** The marks spec-kit writes: `[X]` done (its template's), no in-progress mark. */
+export const SPECKIT_MARKS: DialectMarks = { todo: ' ', doing: undefined, done: 'X' };
+/**
+ * How the line scanner reads spec-kit: phases named by their headings' text, a task's id and
+ * stories in its text; no requirements lines.
+ */
+export const SPECKIT_SCAN: ScanMode = { taskText: true, requirements: false };
 
 /** A task's own id, `T` and three digits or more, then no word character (`/^T\d{3,}\b/`). */
 function speckitId(text: string): string | undefined {
@@ -48,7 +55,7 @@ function storiesOf(text: string): string[] {
 
 /** spec-kit's fast path: the line scanner's reading, or undefined where remark must read. */
 export function scanSpeckit(source: string): DialectScan | undefined {
-  return scanDialect(source, 'speckit');
+  return scanDialect(source, SPECKIT_SCAN);
 }
 
 /** spec-kit's tasks.md: `## Phase N: …` headings, `- [ ] T001 [P] [US1] …` tasks. */
@@ -57,10 +64,9 @@ export function readSpeckit(
   path: string,
   options: { fast?: boolean } = {},
 ): DialectPlan {
-  const read = dialectRead(source, path, 'speckit', options);
+  const read = readHeadingBoxes(source, path, SPECKIT_SCAN, options);
   if ('limited' in read) return read.limited;
-  const { scanned, root, skip } = read;
-  const events = scanned?.events ?? speckitEventsOfTree(source, root());
+  const { events, skip } = read;
   const phases: DialectPhase[] = [];
   const problems: Problem[] = [];
   // The phases open at this point, outermost first: a heading ends those of its level or deeper,
