@@ -5,8 +5,6 @@ import {
   chooseAnyPlan,
   closest,
   CONFIG_PATH,
-  DEFAULT_CONFIG,
-  parseConfigText,
   plansOfAnyKind,
   slugConflicts,
   planSlug,
@@ -25,6 +23,7 @@ import {
   skippedSentence,
   type SkippedPlanFiles,
 } from '../core/plan/kinds/index.js';
+import { DEFAULT_CONFIG } from './defaultConfig.js';
 import { InputError, linkLeaves, listPlans, NotUtf8Error, readText, UsageError } from './files.js';
 
 /**
@@ -33,7 +32,10 @@ import { InputError, linkLeaves, listPlans, NotUtf8Error, readText, UsageError }
  * functions (a plan is opened in `workingCopy.ts`).
  */
 
-/** `.github/coder.yml` in the current directory: the defaults when absent, else parsed. */
+/**
+ * `.github/coder.yml` in the current directory: the defaults when absent, else parsed. The parser
+ * (the config's zod schema, js-yaml) is loaded only when there is a file to parse.
+ */
 export async function readRepoConfig(
   cwd: string,
 ): Promise<{ config: Config; problems: Problem[] }> {
@@ -48,6 +50,7 @@ export async function readRepoConfig(
     }
     throw error;
   }
+  const { parseConfigText } = await import('../core/config.js');
   const { config, problems } = parseConfigText(text, CONFIG_PATH);
   return { config: config ?? DEFAULT_CONFIG, problems };
 }
