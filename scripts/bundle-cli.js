@@ -14,15 +14,11 @@ export const CLI_BUNDLE_DIR = 'lib/bundle';
 /**
  * coder-loop's own modules run nothing when imported (the CLI's entry aside), so a module none of
  * a command's code uses is left out of its chunks, even where a barrel (core/index.ts) names it.
- * So is js-yaml, whose package.json does not say so (it only defines its schemas when loaded):
- * without this, every chunk that reaches the barrel would load it, for side effects it does not
- * have, though only the config's parser and the workflows' checks use it.
  */
-const PURE_IMPORTS = /^(?:\.\.?\/|js-yaml$)/;
 const ownModulesArePure = {
   name: 'coder-loop-own-modules-are-pure',
   setup(build) {
-    build.onResolve({ filter: PURE_IMPORTS }, async (args) => {
+    build.onResolve({ filter: /^\.\.?\// }, async (args) => {
       if (args.pluginData === 'resolving' || !/[\\/]src[\\/]/.test(args.importer)) return undefined;
       const resolved = await build.resolve(args.path, {
         kind: args.kind,

@@ -89,6 +89,7 @@ function traced(...args: string[]): Promise<Traced> {
 const holding = (run: Traced, marker: string) =>
   run.loaded.filter((f) => f.startsWith('/') && readFileSync(f, 'utf8').includes(marker));
 const ZOD = '_zod';
+const JS_YAML = 'YAMLException';
 const YAML_PACKAGE = './yaml.cjs';
 
 async function sameAsUnbundled(...args: string[]): Promise<Traced> {
@@ -103,12 +104,13 @@ async function sameAsUnbundled(...args: string[]): Promise<Traced> {
 }
 
 describe('what a call of the bundled CLI loads', () => {
-  it('status without a config or BMAD: no zod, no yaml, no child_process, no crypto', async () => {
+  it('status without a config or BMAD: no zod, no YAML parser, no child_process, no crypto', async () => {
     await files(examplePlanFiles());
     const run = await sameAsUnbundled('status', 'Example');
     expect(run.code).toBe(0);
     expect(run.loaded.filter((f) => f.endsWith('coder-loop.js'))).toHaveLength(1);
     expect(holding(run, ZOD)).toEqual([]);
+    expect(holding(run, JS_YAML)).toEqual([]);
     expect(run.loaded).not.toContain(YAML_PACKAGE);
     expect(run.loaded).not.toContain('node:child_process');
     expect(run.loaded).not.toContain('node:crypto');
@@ -126,6 +128,7 @@ describe('what a call of the bundled CLI loads', () => {
     const run = await sameAsUnbundled('status', 'Example');
     expect(run.code).toBe(0);
     expect(holding(run, ZOD).length).toBeGreaterThan(0);
+    expect(holding(run, JS_YAML).length).toBeGreaterThan(0);
   });
 
   it('an invalid .github/coder.yml: the same problems as the unbundled CLI', async () => {
