@@ -106,19 +106,40 @@ export async function everyFile(root: string, dir: string, out: Set<string>): Pr
   }
 }
 
-async function walkGlob(root: string, dir: string, segments: string[], out: Set<string>) {
+/** One walk of the globs: the folders walked whole by a `**`, each folder's listing read once. */
+interface Walk {
+  walked: Set<string>;
+  listed: Map<string, ReturnType<typeof dirents>>;
+}
+
+async function walkGlob(
+  root: string,
+  dir: string,
+  segments: string[],
+  out: Set<string>,
+  walk: Walk,
+) {
   const [segment, ...rest] = segments;
   if (segment === undefined) return;
-  if (segment === '**') return everyFile(root, dir, out);
+  if (segment === '**') {
+    // Every file below `dir` is in `out` once it was walked: the default globs start three times
+    // with `**`, and the repository is walked once, not three times.
+    if (walk.walked.has(dir)) return;
+    walk.walked.add(dir);
+    return everyFile(root, dir, out);
+  }
   const literal = !picomatch.scan(segment).isGlob;
   const matches = literal ? (name: string) => name === segment : picomatch(segment, { dot: true });
-  for (const e of await dirents(join(root, dir))) {
+  // Most default globs start at the root: its listing is read once for all of them.
+  let listing = walk.listed.get(dir);
+  if (listing === undefined) walk.listed.set(dir, (listing = dirents(join(root, dir))));
+  for (const e of await listing) {
     if (!matches(e.name)) continue;
     const path = dir ? `${dir}/${e.name}` : e.name;
     const kind = await kindOf(root, join(root, path), e);
     if (rest.length === 0) {
       if (kind === 'file') out.add(path);
-    } else if (kind === 'dir') await walkGlob(root, path, rest, out);
+    } else if (kind === 'dir') await walkGlob(root, path, rest, out, walk);
   }
 }
 
@@ -129,9 +150,10 @@ async function walkGlob(root: string, dir: string, segments: string[], out: Set<
  */
 async function globPaths(root: string, globs: readonly string[]): Promise<string[]> {
   const out = new Set<string>();
+  const walk: Walk = { walked: new Set(), listed: new Map() };
   for (const glob of globs) {
     if (glob.startsWith('!')) continue;
-    await walkGlob(root, '', glob.split('/'), out);
+    await walkGlob(root, '', glob.split('/'), out, walk);
   }
   return [...out].sort();
 }
