@@ -48,7 +48,29 @@ const remarkOnDemand = {
   },
 };
 
-/** Bundles src/cli/index.ts into `outdir`: `coder-loop.js` and its chunks, and `remark.cjs`. */
+/**
+ * The `yaml` package (BMAD's sprint-status.yaml, src/core/plan/kinds/bmad/sprintStatus.ts) is
+ * loaded on demand the same way: in the bundle, `yaml` is src/cli/yamlOnDemand.ts, which loads
+ * `yaml.cjs` (the package bundled alone) the first time a sprint-status.yaml is read.
+ */
+const yamlOnDemand = {
+  name: 'coder-loop-yaml-on-demand',
+  setup(build) {
+    build.onResolve({ filter: /^yaml$/ }, (args) =>
+      /[\\/]src[\\/]core[\\/]/.test(args.importer)
+        ? { path: resolve('src/cli/yamlOnDemand.ts'), sideEffects: false }
+        : undefined,
+    );
+  },
+};
+
+/** What the bundle loads on demand, each bundled alone as CommonJS beside its chunks. */
+const ON_DEMAND = { 'remark.cjs': 'src/core/plan/remark.ts', 'yaml.cjs': 'yaml' };
+
+/**
+ * Bundles src/cli/index.ts into `outdir`: `coder-loop.js` and its chunks, and what they load on
+ * demand (`remark.cjs`, `yaml.cjs`).
+ */
 export async function bundleCli(outdir = CLI_BUNDLE_DIR) {
   await rm(outdir, { recursive: true, force: true });
   await build({
@@ -67,21 +89,23 @@ export async function bundleCli(outdir = CLI_BUNDLE_DIR) {
     banner: {
       js: "import { createRequire as __coderLoopRequire } from 'node:module'; const require = __coderLoopRequire(import.meta.url);",
     },
-    plugins: [remarkOnDemand, ownModulesArePure],
+    plugins: [remarkOnDemand, yamlOnDemand, ownModulesArePure],
     logLevel: 'warning',
   });
-  await build({
-    entryPoints: ['src/core/plan/remark.ts'],
-    outfile: join(outdir, 'remark.cjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    minify: process.env.CODER_LOOP_BUNDLE_DEBUG === undefined,
-    sourcemap: false,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  for (const [file, entry] of Object.entries(ON_DEMAND)) {
+    await build({
+      entryPoints: [entry],
+      outfile: join(outdir, file),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      minify: process.env.CODER_LOOP_BUNDLE_DEBUG === undefined,
+      sourcemap: false,
+      legalComments: 'none',
+      logLevel: 'warning',
+    });
+  }
 }
 
 if (process.argv[1]?.endsWith('bundle-cli.js')) await bundleCli(process.argv[2]);

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,10 +7,11 @@ import { promisify } from 'node:util';
  * (`origin/HEAD`). Undefined outside a git working copy, or without git.
  */
 
-const run = promisify(execFile);
-
 async function git(cwd: string, args: readonly string[]): Promise<string | undefined> {
   try {
+    // Loaded when git is run: node:child_process (and node:net under it) cost every call that
+    // does not run git some 10 ms of start-up.
+    const run = promisify((await import('node:child_process')).execFile);
     const { stdout } = await run('git', [...args], { cwd, windowsHide: true });
     return stdout.trim() || undefined;
   } catch {

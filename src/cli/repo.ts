@@ -5,8 +5,6 @@ import {
   chooseAnyPlan,
   closest,
   CONFIG_PATH,
-  DEFAULT_CONFIG,
-  parseConfigText,
   plansOfAnyKind,
   slugConflicts,
   planSlug,
@@ -25,6 +23,7 @@ import {
   skippedSentence,
   type SkippedPlanFiles,
 } from '../core/plan/kinds/index.js';
+import { DEFAULT_CONFIG } from './defaultConfig.js';
 import { InputError, linkLeaves, listPlans, NotUtf8Error, readText, UsageError } from './files.js';
 
 /**
@@ -33,7 +32,10 @@ import { InputError, linkLeaves, listPlans, NotUtf8Error, readText, UsageError }
  * functions (a plan is opened in `workingCopy.ts`).
  */
 
-/** `.github/coder.yml` in the current directory: the defaults when absent, else parsed. */
+/**
+ * `.github/coder.yml` in the current directory: the defaults when absent, else parsed. The parser
+ * (the config's zod schema, js-yaml) is loaded only when there is a file to parse.
+ */
 export async function readRepoConfig(
   cwd: string,
 ): Promise<{ config: Config; problems: Problem[] }> {
@@ -48,6 +50,7 @@ export async function readRepoConfig(
     }
     throw error;
   }
+  const { parseConfigText } = await import('../core/config.js');
   const { config, problems } = parseConfigText(text, CONFIG_PATH);
   return { config: config ?? DEFAULT_CONFIG, problems };
 }
@@ -103,19 +106,40 @@ export async function everyFile(root: string, dir: string, out: Set<string>): Pr
   }
 }
 
-async function walkGlob(root: string, dir: string, segments: string[], out: Set<string>) {
+/** One walk of the globs: the folders walked whole by a `**`, each folder's listing read once. */
+interface Walk {
+  walked: Set<string>;
+  listed: Map<string, ReturnType<typeof dirents>>;
+}
+
+async function walkGlob(
+  root: string,
+  dir: string,
+  segments: string[],
+  out: Set<string>,
+  walk: Walk,
+) {
   const [segment, ...rest] = segments;
   if (segment === undefined) return;
-  if (segment === '**') return everyFile(root, dir, out);
+  if (segment === '**') {
+    // Every file below `dir` is in `out` once it was walked: the default globs start three times
+    // with `**`, and the repository is walked once, not three times.
+    if (walk.walked.has(dir)) return;
+    walk.walked.add(dir);
+    return everyFile(root, dir, out);
+  }
   const literal = !picomatch.scan(segment).isGlob;
   const matches = literal ? (name: string) => name === segment : picomatch(segment, { dot: true });
-  for (const e of await dirents(join(root, dir))) {
+  // Most default globs start at the root: its listing is read once for all of them.
+  let listing = walk.listed.get(dir);
+  if (listing === undefined) walk.listed.set(dir, (listing = dirents(join(root, dir))));
+  for (const e of await listing) {
     if (!matches(e.name)) continue;
     const path = dir ? `${dir}/${e.name}` : e.name;
     const kind = await kindOf(root, join(root, path), e);
     if (rest.length === 0) {
       if (kind === 'file') out.add(path);
-    } else if (kind === 'dir') await walkGlob(root, path, rest, out);
+    } else if (kind === 'dir') await walkGlob(root, path, rest, out, walk);
   }
 }
 
@@ -126,9 +150,10 @@ async function walkGlob(root: string, dir: string, segments: string[], out: Set<
  */
 async function globPaths(root: string, globs: readonly string[]): Promise<string[]> {
   const out = new Set<string>();
+  const walk: Walk = { walked: new Set(), listed: new Map() };
   for (const glob of globs) {
     if (glob.startsWith('!')) continue;
-    await walkGlob(root, '', glob.split('/'), out);
+    await walkGlob(root, '', glob.split('/'), out, walk);
   }
   return [...out].sort();
 }

@@ -1,10 +1,10 @@
 import { load, YAMLException } from 'js-yaml';
 import * as z from 'zod';
+import { CONFIG_PATH } from './configPath.js';
 import { KIND_LABELS, type PlanKind } from './plan/kinds/discovery.js';
 import type { Problem } from './problem.js';
 import { closest } from './spelling.js';
 
-export const CONFIG_PATH = '.github/coder.yml';
 /** A config larger than this is refused before it is parsed. */
 const MAX_CONFIG_BYTES = 64 * 1024;
 

@@ -1,6 +1,7 @@
 export * from './problem.js';
 export * from './spelling.js';
 export * from './config.js';
+export * from './configPath.js';
 export * from './command.js';
 export * from './assess.js';
 export * from './plan/layout.js';

@@ -11,15 +11,20 @@ import {
   type ReadingPhase,
   type Refusal,
 } from '../../core/index.js';
-import { parseAppManifest, type AppManifest } from '../../core/index.js';
+import type { AppManifest } from '../../core/index.js';
 import { EXIT, InputError, packageFile, readText, UsageError, writeInPlan } from '../files.js';
 import { choose, discover, type FoundPlan, type Repo } from '../repo.js';
 import { openWorkingPlan } from '../workingCopy.js';
 
 /** What the CLI's commands share: the io, the exit codes, the options, reading a plan. */
 
-/** The App's manifest this copy of coder-loop ships: the one list of its permissions. */
+/**
+ * The App's manifest this copy of coder-loop ships: the one list of its permissions. Its parser
+ * (js-yaml) is loaded here: the commands that share this module but read no manifest (status,
+ * lint, mark) do not load it.
+ */
 export async function appManifest(): Promise<AppManifest> {
+  const { parseAppManifest } = await import('../../core/appRegistration.js');
   return parseAppManifest(await readText(packageFile('app.yml')));
 }
 
