@@ -3,10 +3,10 @@ import type * as Yaml from 'yaml';
 
 /**
  * What the CLI's bundle puts in place of the `yaml` package (scripts/bundle-cli.js), which only
- * BMAD's sprint-status.yaml is read with: the functions src/core/plan/kinds/bmad/sprintStatus.ts
- * calls, whose package lives in lib/bundle/yaml.cjs, beside the bundle's chunks, and is loaded
+ * one kind's status file is read with (a reader in src/core/plan/kinds/): the functions it calls,
+ * whose package lives in lib/bundle/yaml.cjs, beside the bundle's chunks, and is loaded
  * (synchronously: the readers are) the first time one of them is called. A command in a
- * repository without BMAD never loads or compiles it.
+ * repository without such a plan never loads or compiles it.
  */
 let yaml: typeof Yaml | undefined;
 const load = () => (yaml ??= createRequire(import.meta.url)('./yaml.cjs') as typeof Yaml);
