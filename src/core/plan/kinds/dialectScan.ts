@@ -97,7 +97,6 @@ const CLOSING_HASHES = /(?:^| +)#+$/;
 const EMPTY_COMMENT = /^<!---?>/;
 const BOX_THEN_LINK = /^[:([]/;
 const BOX_THEN_BRACKET = /^[ \t]{2,}\[/;
-const NON_SPACE = /\S/;
 
 function isLetter(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -457,7 +456,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
         // A mark between brackets: GFM's box, or a dialect's own (`[-]`, `[ ]*`), or a label.
         const mark = content[1]!;
         const afterText = content.slice(3);
-        if (BOX_THEN_LINK.test(afterText) || !NON_SPACE.test(afterText) || !startsText(content)) {
+        if (BOX_THEN_LINK.test(afterText) || afterText.trim() === '' || !startsText(content)) {
           return no('a box followed by a link, a colon or nothing');
         }
         // `- [ ]  [x] …`: mdast's text keeps the space before the second bracket, so no box of it
