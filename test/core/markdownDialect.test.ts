@@ -136,6 +136,13 @@ describe('no silent drop, in both dialects', () => {
     const source = '## Phase 1: Setup\n\n```md\n- [ ] T001 example\n-[ ] T002\n```\n';
     expect(readSpeckit(source, 'tasks.md')).toEqual({ phases: [expect.anything()], problems: [] });
   });
+
+  it('a fence line holding a line separator (U+2028) is read as remark reads it', () => {
+    const source = '## Phase 1: Setup\n\n```a\u2028b\n- [ ] T001 in code\n```\n\n- [ ] T002 Task\n';
+    const plan = readSpeckit(source, 'tasks.md');
+    expect(plan).toEqual(readSpeckit(source, 'tasks.md', { fast: false }));
+    expect(plan.phases[0]!.tasks.map((t) => t.id)).toEqual(['T002']);
+  });
 });
 
 describe('lookalikes: each named with file:line, why and a fix, in spec-kit and in Kiro', () => {

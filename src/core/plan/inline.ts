@@ -16,7 +16,6 @@
 
 const WHITESPACE = /\s/;
 const PUNCTUATION = /\p{P}|\p{S}/u;
-const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
 // Links, images, references, footnotes, entities: what the fast reading leaves to remark.
 const GIVES_UP = /!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
 // `<` then what may open an autolink or an HTML tag, comment or instruction.
@@ -54,9 +53,29 @@ function literalMeetsMarkup(source: string, opaque: number[]): boolean {
     .some((word) => LITERAL_LINK.test(word) && MARKUP_IN_WORD.test(word));
 }
 
-/** micromark's character groups: 1 whitespace (or the start or end), 2 punctuation, 0 other. */
+/** Whether an ASCII character code is punctuation or a symbol (`!`–`/`, `:`–`@`, `[`–`` ` ``, `{`–`~`). */
+function isAsciiPunctuation(code: number): boolean {
+  return (
+    (code >= 33 && code <= 47) ||
+    (code >= 58 && code <= 64) ||
+    (code >= 91 && code <= 96) ||
+    (code >= 123 && code <= 126)
+  );
+}
+
+/**
+ * micromark's character groups: 1 whitespace (or the start or end), 2 punctuation, 0 other.
+ * ASCII is told by its code, without the unicode patterns: compiling `PUNCTUATION` on a first
+ * read costs more than a task's whole reading.
+ */
 function group(c: string | undefined): 0 | 1 | 2 {
-  if (c === undefined || WHITESPACE.test(c)) return 1;
+  if (c === undefined) return 1;
+  const code = c.charCodeAt(0);
+  if (code < 128) {
+    if (code === 32 || (code >= 9 && code <= 13)) return 1;
+    return isAsciiPunctuation(code) ? 2 : 0;
+  }
+  if (WHITESPACE.test(c)) return 1;
   return PUNCTUATION.test(c) ? 2 : 0;
 }
 
@@ -115,7 +134,7 @@ export function inlineText(written: string): string | undefined {
         continue;
       }
       if (next === '`') return undefined;
-      if (next !== undefined && ASCII_PUNCTUATION.test(next)) {
+      if (next !== undefined && isAsciiPunctuation(next.charCodeAt(0))) {
         text += next;
         i += 2;
         continue;

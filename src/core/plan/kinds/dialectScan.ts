@@ -88,6 +88,15 @@ const ATX = /^(#{1,6})(?: (.*))?$/;
 // A bracket that opens no link definition: closed on its line, not followed by `:`.
 const NOT_DEFINITION = /^\[[^\]\\[]*\](?!:)/;
 const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
+// The patterns the loop over lines tests, made once: a literal in the loop is a new object each
+// time it is reached. Each costs a compilation on a first read (about 0.1 ms, twice: V8 tiers a
+// pattern up after its first run), so what every code block reaches is written out instead.
+const REQUIREMENT = /requirement/i;
+const ATX_OPEN = /^#{1,6}(?: |$)/;
+const CLOSING_HASHES = /(?:^| +)#+$/;
+const EMPTY_COMMENT = /^<!---?>/;
+const BOX_THEN_LINK = /^[:([]/;
+const BOX_THEN_BRACKET = /^[ \t]{2,}\[/;
 
 function isLetter(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -128,7 +137,7 @@ function startsText(s: string): boolean {
     case '~':
       return !s.startsWith('~~~');
     case '#':
-      return !/^#{1,6}(?: |$)/.test(s);
+      return !ATX_OPEN.test(s);
     case '[':
       return NOT_DEFINITION.test(s);
     default:
@@ -138,7 +147,16 @@ function startsText(s: string): boolean {
 
 /** What `itemText` keeps of the text after the box: a leading `[.]` or `[.]*` and spaces dropped. */
 function withoutBox(text: string): string {
-  if (text[0] !== '[' || text[2] !== ']' || /[\n\r\u2028\u2029]/.test(text[1] ?? '\n')) {
+  const mark = text.charCodeAt(1);
+  if (
+    text[0] !== '[' ||
+    text[2] !== ']' ||
+    mark === 10 ||
+    mark === 13 ||
+    mark === 0x2028 ||
+    mark === 0x2029 ||
+    Number.isNaN(mark)
+  ) {
     return text.trim();
   }
   return text.slice(text[3] === '*' ? 4 : 3).trim();
@@ -149,7 +167,7 @@ function withoutBox(text: string): string {
  * none, 'not plain' when remark must read the line.
  */
 function requirementsOfLine(text: string): string[] | 'not plain' | undefined {
-  if (!/requirement/i.test(text)) return undefined;
+  if (!REQUIREMENT.test(text)) return undefined;
   const plain = inlineText(text);
   if (plain === undefined) return 'not plain';
   const m = REQUIREMENTS.exec(plain);
@@ -160,6 +178,34 @@ interface OpenItem {
   /** The column its content starts at. */
   content: number;
   requirements: string[] | undefined;
+}
+
+/**
+ * Whether `body` closes a fence of `char` (a character code) and `length`: up to three spaces,
+ * a run of `char` at least that long, then only spaces and tabs (`/^ {0,3}(`{3,}|~{3,})[ \t]*$/`).
+ */
+function closesFence(body: string, char: number, length: number): boolean {
+  let i = 0;
+  while (i < 3 && body.charCodeAt(i) === 32) i++;
+  const run = i;
+  while (body.charCodeAt(i) === char) i++;
+  if (i - run < 3 || i - run < length) return false;
+  for (; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (c !== 32 && c !== 9) return false;
+  }
+  return true;
+}
+
+/** Whether `s` is a thematic break of one character, three or more, then spaces (`/^(?:-{3,}|\*{3,}|_{3,}) *$/`). */
+function isRule(s: string): boolean {
+  const c = s.charCodeAt(0);
+  if (c !== 45 && c !== 42 && c !== 95) return false;
+  let i = 1;
+  while (s.charCodeAt(i) === c) i++;
+  if (i < 3) return false;
+  for (; i < s.length; i++) if (s.charCodeAt(i) !== 32) return false;
+  return true;
 }
 
 /** Why the scanner left a document to remark, and on which line. */
@@ -195,36 +241,35 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
   let emptyItem = -1;
   let paraReq = false;
   let quote = false;
-  let fence: { char: string; length: number; column: number } | undefined;
+  let fence: { char: number; length: number; column: number } | undefined;
   let html = false;
   // In a table (or a paragraph of `|` lines) at the top level: it holds no task.
   let table = false;
   let pos = source.charCodeAt(0) === 0xfeff ? 1 : 0;
 
-  const nextLine = (): { text: string; start: number } | undefined => {
+  // The line `nextLine` read last starts at `start`; no object per line.
+  let start = 0;
+  const nextLine = (): string | undefined => {
     if (pos > source.length) return undefined;
     let end = source.indexOf('\n', pos);
     if (end === -1) end = source.length;
-    const start = pos;
+    start = pos;
     pos = end + 1;
     line++;
     if (end === source.length && start === end) return undefined;
-    return {
-      text: source.slice(start, end > start && source[end - 1] === '\r' ? end - 1 : end),
-      start,
-    };
+    return source.slice(start, end > start && source.charCodeAt(end - 1) === 13 ? end - 1 : end);
   };
 
   // Front matter, read as remark-frontmatter does: `---` (or `+++`) alone on the first line, up
   // to the same alone on a later line. One that never closes goes to remark.
   if (source.startsWith('---', pos) || source.startsWith('+++', pos)) {
     const first = nextLine()!;
-    const fenceText = first.text.slice(0, 3);
-    if (!/^(?:---|\+\+\+)[ \t]*$/.test(first.text)) return no('front matter that does not close');
+    const fenceText = first.slice(0, 3);
+    if (!/^(?:---|\+\+\+)[ \t]*$/.test(first)) return no('front matter that does not close');
     for (;;) {
       const l = nextLine();
-      if (!l) return no('front matter that does not close');
-      if (l.text.startsWith(fenceText) && /^[ \t]*$/.test(l.text.slice(3))) break;
+      if (l === undefined) return no('front matter that does not close');
+      if (l.startsWith(fenceText) && /^[ \t]*$/.test(l.slice(3))) break;
     }
   }
 
@@ -235,8 +280,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
     return true;
   };
 
-  for (let l = nextLine(); l; l = nextLine()) {
-    const { text, start } = l;
+  for (let text = nextLine(); text !== undefined; text = nextLine()) {
     if (fence) {
       // In a list item, code goes on while lines are blank or indented to the item's content;
       // a line less indented closes the item and the code with it, and is read afresh.
@@ -251,10 +295,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
       }
       if (inside) {
         skip.add(line);
-        const close = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(body);
-        if (close && close[1]![0] === fence.char && close[1]!.length >= fence.length) {
-          fence = undefined;
-        }
+        if (closesFence(body, fence.char, fence.length)) fence = undefined;
         continue;
       }
       fence = undefined;
@@ -315,7 +356,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
         taskLines.push(rest);
         continue;
       }
-      if (mode.requirements && (paraReq || /requirement/i.test(rest)))
+      if (mode.requirements && (paraReq || REQUIREMENT.test(rest)))
         return no('a requirements line continued');
       continue;
     }
@@ -323,10 +364,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
       const m = ATX.exec(rest);
       if (m) {
         if (indent > 0) return no('an indented heading');
-        const content = (m[2] ?? '')
-          .trim()
-          .replace(/(?:^| +)#+$/, '')
-          .trim();
+        const content = (m[2] ?? '').trim().replace(CLOSING_HASHES, '').trim();
         // A reader of task text names phases by their headings' text.
         const plain = mode.taskText ? inlineText(content) : content;
         if (plain === undefined) return no('markup in a heading remark must read');
@@ -338,10 +376,15 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
       }
     }
     if ((c === 96 /* ` */ && rest.startsWith('```')) || (c === 126 && rest.startsWith('~~~'))) {
-      const m = /^(`{3,}|~{3,})(.*)$/.exec(rest)!;
-      if (m[1]![0] === '`' && m[2]!.includes('`')) return no('inline code opening a line'); // inline code, not a fence
+      // The fence's run of backticks or tildes, and its info string.
+      let run = 3;
+      while (rest.charCodeAt(run) === c) run++;
+      const info = rest.slice(run);
+      if (info.includes('\u2028') || info.includes('\u2029'))
+        return no('a line separator in a fence line');
+      if (c === 96 && info.includes('`')) return no('inline code opening a line'); // inline code, not a fence
       // At the top level, or in the list item whose content it is indented to (its column).
-      fence = { char: m[1]![0]!, length: m[1]!.length, column: k > 0 ? open[k - 1]!.content : 0 };
+      fence = { char: c, length: run, column: k > 0 ? open[k - 1]!.content : 0 };
       skip.add(line);
       open.length = k;
       para = -1;
@@ -349,7 +392,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
       continue;
     }
     if (c === 60 /* < */) {
-      if (indent > 0 || !rest.startsWith('<!--') || /^<!---?>/.test(rest))
+      if (indent > 0 || !rest.startsWith('<!--') || EMPTY_COMMENT.test(rest))
         return no('HTML other than a comment at the top level');
       html = !rest.includes('-->', 4);
       skip.add(line);
@@ -372,7 +415,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
     }
     if (NOT_TEXT_LINE.test(rest)) {
       // A thematic break between blocks; after text it could underline a setext heading.
-      if (indent > 0 || para >= 0 || !/^(?:-{3,}|\*{3,}|_{3,}) *$/.test(rest))
+      if (indent > 0 || para >= 0 || !isRule(rest))
         return no('a setext underline or an indented rule');
       open.length = 0;
       quote = false;
@@ -389,7 +432,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
       if (para >= 0 && Number(ordered[1]) !== 1) {
         if (quote) return no('a numbered line after a block quote');
         if (k >= para) {
-          if (paraBox || (mode.requirements && (paraReq || /requirement/i.test(rest)))) {
+          if (paraBox || (mode.requirements && (paraReq || REQUIREMENT.test(rest)))) {
             return no('a numbered line continuing a task');
           }
           continue;
@@ -413,12 +456,12 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
         // A mark between brackets: GFM's box, or a dialect's own (`[-]`, `[ ]*`), or a label.
         const mark = content[1]!;
         const afterText = content.slice(3);
-        if (/^[:([]/.test(afterText) || afterText.trim() === '' || !startsText(content)) {
+        if (BOX_THEN_LINK.test(afterText) || afterText.trim() === '' || !startsText(content)) {
           return no('a box followed by a link, a colon or nothing');
         }
         // `- [ ]  [x] …`: mdast's text keeps the space before the second bracket, so no box of it
         // is dropped from the task's text; remark reads such a line.
-        if (/^[ \t]{2,}\[/.test(afterText)) return no('a bracket after a box and spaces');
+        if (BOX_THEN_BRACKET.test(afterText)) return no('a bracket after a box and spaces');
         const lineEnd = source.indexOf('\n', start);
         const after = source.slice(
           start + indent + at + 3,
@@ -429,7 +472,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
         const read = mode.taskText && (mark === ' ' || mark === 'x' || mark === 'X');
         if (read && afterText[0] === ' ') taskLines = [afterText];
         if (mode.requirements) {
-          paraReq = /requirement/i.test(afterText);
+          paraReq = REQUIREMENT.test(afterText);
           if (!cite(afterText)) return no('markup in a requirements line');
         }
         const event: ScannedItem = {
@@ -447,7 +490,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
       }
       if (!startsText(content)) return no('a list item opening with a block');
       if (mode.requirements) {
-        paraReq = /requirement/i.test(content);
+        paraReq = REQUIREMENT.test(content);
         if (!cite(content)) return no('markup in a requirements line');
       }
       continue;
@@ -470,7 +513,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
         continue;
       }
       if (paraBox && mode.taskText) return no('a line continuing a task');
-      if (mode.requirements && (paraReq || /requirement/i.test(rest)))
+      if (mode.requirements && (paraReq || REQUIREMENT.test(rest)))
         return no('a requirements line continued');
       continue;
     }
@@ -480,7 +523,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
     paraBox = false;
     paraReq = false;
     if (mode.requirements && k > 0) {
-      paraReq = /requirement/i.test(rest);
+      paraReq = REQUIREMENT.test(rest);
       if (!cite(rest)) return no('markup in a requirements line');
     }
   }
@@ -491,7 +534,8 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
       line = event.line;
       return no('markup in a task remark must read');
     }
-    event.text = withoutBox(plain.split('\n')[0]!);
+    const lineEnd = plain.indexOf('\n');
+    event.text = withoutBox(lineEnd === -1 ? plain : plain.slice(0, lineEnd));
   }
   return { events, skip };
 }
