@@ -39860,13 +39860,15 @@ function superRefine(fn, params) {
   return _superRefine(fn, params);
 }
 
+// src/core/configPath.ts
+var CONFIG_PATH = ".github/coder.yml";
+
 // src/core/plan/kinds/discovery.ts
 var import_picomatch = __toESM(require_picomatch2(), 1);
 
 // src/core/plan/inline.ts
 var WHITESPACE = /\s/;
 var PUNCTUATION = new RegExp("\\p{P}|\\p{S}", "u");
-var ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
 var GIVES_UP = /!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
 var ANGLE = /<[A-Za-z/!?]/;
 var AUTOLINK = /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
@@ -39888,8 +39890,17 @@ function literalMeetsMarkup(source, opaque) {
   }
   return masked.split(/[ \t\r\n]+/).some((word) => LITERAL_LINK.test(word) && MARKUP_IN_WORD.test(word));
 }
+function isAsciiPunctuation(code3) {
+  return code3 >= 33 && code3 <= 47 || code3 >= 58 && code3 <= 64 || code3 >= 91 && code3 <= 96 || code3 >= 123 && code3 <= 126;
+}
 function group(c) {
-  if (c === void 0 || WHITESPACE.test(c)) return 1;
+  if (c === void 0) return 1;
+  const code3 = c.charCodeAt(0);
+  if (code3 < 128) {
+    if (code3 === 32 || code3 >= 9 && code3 <= 13) return 1;
+    return isAsciiPunctuation(code3) ? 2 : 0;
+  }
+  if (WHITESPACE.test(c)) return 1;
   return PUNCTUATION.test(c) ? 2 : 0;
 }
 function inlineText(written) {
@@ -39929,7 +39940,7 @@ function inlineText(written) {
         continue;
       }
       if (next2 === "`") return void 0;
-      if (next2 !== void 0 && ASCII_PUNCTUATION.test(next2)) {
+      if (next2 !== void 0 && isAsciiPunctuation(next2.charCodeAt(0))) {
         text6 += next2;
         i += 2;
         continue;
@@ -40078,6 +40089,12 @@ var ORDERED = /^(\d{1,9})[.)](?= |$)/;
 var ATX = /^(#{1,6})(?: (.*))?$/;
 var NOT_DEFINITION = /^\[[^\]\\[]*\](?!:)/;
 var REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
+var REQUIREMENT = /requirement/i;
+var ATX_OPEN = /^#{1,6}(?: |$)/;
+var CLOSING_HASHES = /(?:^| +)#+$/;
+var EMPTY_COMMENT = /^<!---?>/;
+var BOX_THEN_LINK = /^[:([]/;
+var BOX_THEN_BRACKET = /^[ \t]{2,}\[/;
 function isLetter(c) {
   return c >= 65 && c <= 90 || c >= 97 && c <= 122;
 }
@@ -40116,7 +40133,7 @@ function startsText(s) {
     case "~":
       return !s.startsWith("~~~");
     case "#":
-      return !/^#{1,6}(?: |$)/.test(s);
+      return !ATX_OPEN.test(s);
     case "[":
       return NOT_DEFINITION.test(s);
     default:
@@ -40124,17 +40141,39 @@ function startsText(s) {
   }
 }
 function withoutBox(text6) {
-  if (text6[0] !== "[" || text6[2] !== "]" || /[\n\r\u2028\u2029]/.test(text6[1] ?? "\n")) {
+  const mark = text6.charCodeAt(1);
+  if (text6[0] !== "[" || text6[2] !== "]" || mark === 10 || mark === 13 || mark === 8232 || mark === 8233 || Number.isNaN(mark)) {
     return text6.trim();
   }
   return text6.slice(text6[3] === "*" ? 4 : 3).trim();
 }
 function requirementsOfLine(text6) {
-  if (!/requirement/i.test(text6)) return void 0;
+  if (!REQUIREMENT.test(text6)) return void 0;
   const plain = inlineText(text6);
   if (plain === void 0) return "not plain";
   const m = REQUIREMENTS.exec(plain);
   return m ? m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : void 0;
+}
+function closesFence(body, char, length) {
+  let i = 0;
+  while (i < 3 && body.charCodeAt(i) === 32) i++;
+  const run3 = i;
+  while (body.charCodeAt(i) === char) i++;
+  if (i - run3 < 3 || i - run3 < length) return false;
+  for (; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (c !== 32 && c !== 9) return false;
+  }
+  return true;
+}
+function isRule(s) {
+  const c = s.charCodeAt(0);
+  if (c !== 45 && c !== 42 && c !== 95) return false;
+  let i = 1;
+  while (s.charCodeAt(i) === c) i++;
+  if (i < 3) return false;
+  for (; i < s.length; i++) if (s.charCodeAt(i) !== 32) return false;
+  return true;
 }
 function scanDialect(source, mode) {
   const scan = scanOrRefuse(source, mode);
@@ -40160,27 +40199,25 @@ function scanOrRefuse(source, mode) {
   let html2 = false;
   let table = false;
   let pos = source.charCodeAt(0) === 65279 ? 1 : 0;
+  let start2 = 0;
   const nextLine = () => {
     if (pos > source.length) return void 0;
     let end = source.indexOf("\n", pos);
     if (end === -1) end = source.length;
-    const start2 = pos;
+    start2 = pos;
     pos = end + 1;
     line2++;
     if (end === source.length && start2 === end) return void 0;
-    return {
-      text: source.slice(start2, end > start2 && source[end - 1] === "\r" ? end - 1 : end),
-      start: start2
-    };
+    return source.slice(start2, end > start2 && source.charCodeAt(end - 1) === 13 ? end - 1 : end);
   };
   if (source.startsWith("---", pos) || source.startsWith("+++", pos)) {
     const first = nextLine();
-    const fenceText = first.text.slice(0, 3);
-    if (!/^(?:---|\+\+\+)[ \t]*$/.test(first.text)) return no("front matter that does not close");
+    const fenceText = first.slice(0, 3);
+    if (!/^(?:---|\+\+\+)[ \t]*$/.test(first)) return no("front matter that does not close");
     for (; ; ) {
       const l = nextLine();
-      if (!l) return no("front matter that does not close");
-      if (l.text.startsWith(fenceText) && /^[ \t]*$/.test(l.text.slice(3))) break;
+      if (l === void 0) return no("front matter that does not close");
+      if (l.startsWith(fenceText) && /^[ \t]*$/.test(l.slice(3))) break;
     }
   }
   const cite = (text6) => {
@@ -40189,8 +40226,7 @@ function scanOrRefuse(source, mode) {
     if (r) for (const item of open3) item.requirements ??= r;
     return true;
   };
-  for (let l = nextLine(); l; l = nextLine()) {
-    const { text: text6, start: start2 } = l;
+  for (let text6 = nextLine(); text6 !== void 0; text6 = nextLine()) {
     if (fence3) {
       let inside2 = true;
       let body = text6;
@@ -40203,10 +40239,7 @@ function scanOrRefuse(source, mode) {
       }
       if (inside2) {
         skip.add(line2);
-        const close2 = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(body);
-        if (close2 && close2[1][0] === fence3.char && close2[1].length >= fence3.length) {
-          fence3 = void 0;
-        }
+        if (closesFence(body, fence3.char, fence3.length)) fence3 = void 0;
         continue;
       }
       fence3 = void 0;
@@ -40263,7 +40296,7 @@ function scanOrRefuse(source, mode) {
         taskLines2.push(rest);
         continue;
       }
-      if (mode === "kiro" && (paraReq || /requirement/i.test(rest)))
+      if (mode.requirements && (paraReq || REQUIREMENT.test(rest)))
         return no("a requirements line continued");
       continue;
     }
@@ -40271,8 +40304,8 @@ function scanOrRefuse(source, mode) {
       const m = ATX.exec(rest);
       if (m) {
         if (indent2 > 0) return no("an indented heading");
-        const content3 = (m[2] ?? "").trim().replace(/(?:^| +)#+$/, "").trim();
-        const plain = mode === "speckit" ? inlineText(content3) : content3;
+        const content3 = (m[2] ?? "").trim().replace(CLOSING_HASHES, "").trim();
+        const plain = mode.taskText ? inlineText(content3) : content3;
         if (plain === void 0) return no("markup in a heading remark must read");
         events.push({ kind: "heading", depth: m[1].length, text: plain, line: line2 });
         open3.length = 0;
@@ -40282,9 +40315,13 @@ function scanOrRefuse(source, mode) {
       }
     }
     if (c === 96 && rest.startsWith("```") || c === 126 && rest.startsWith("~~~")) {
-      const m = /^(`{3,}|~{3,})(.*)$/.exec(rest);
-      if (m[1][0] === "`" && m[2].includes("`")) return no("inline code opening a line");
-      fence3 = { char: m[1][0], length: m[1].length, column: k > 0 ? open3[k - 1].content : 0 };
+      let run3 = 3;
+      while (rest.charCodeAt(run3) === c) run3++;
+      const info2 = rest.slice(run3);
+      if (info2.includes("\u2028") || info2.includes("\u2029"))
+        return no("a line separator in a fence line");
+      if (c === 96 && info2.includes("`")) return no("inline code opening a line");
+      fence3 = { char: c, length: run3, column: k > 0 ? open3[k - 1].content : 0 };
       skip.add(line2);
       open3.length = k;
       para = -1;
@@ -40292,7 +40329,7 @@ function scanOrRefuse(source, mode) {
       continue;
     }
     if (c === 60) {
-      if (indent2 > 0 || !rest.startsWith("<!--") || /^<!---?>/.test(rest))
+      if (indent2 > 0 || !rest.startsWith("<!--") || EMPTY_COMMENT.test(rest))
         return no("HTML other than a comment at the top level");
       html2 = !rest.includes("-->", 4);
       skip.add(line2);
@@ -40311,7 +40348,7 @@ function scanOrRefuse(source, mode) {
       continue;
     }
     if (NOT_TEXT_LINE.test(rest)) {
-      if (indent2 > 0 || para >= 0 || !/^(?:-{3,}|\*{3,}|_{3,}) *$/.test(rest))
+      if (indent2 > 0 || para >= 0 || !isRule(rest))
         return no("a setext underline or an indented rule");
       open3.length = 0;
       quote2 = false;
@@ -40325,7 +40362,7 @@ function scanOrRefuse(source, mode) {
       if (para >= 0 && Number(ordered[1]) !== 1) {
         if (quote2) return no("a numbered line after a block quote");
         if (k >= para) {
-          if (paraBox || mode === "kiro" && (paraReq || /requirement/i.test(rest))) {
+          if (paraBox || mode.requirements && (paraReq || REQUIREMENT.test(rest))) {
             return no("a numbered line continuing a task");
           }
           continue;
@@ -40348,10 +40385,10 @@ function scanOrRefuse(source, mode) {
       if (content3[0] === "[" && content3[2] === "]") {
         const mark = content3[1];
         const afterText = content3.slice(3);
-        if (/^[:([]/.test(afterText) || afterText.trim() === "" || !startsText(content3)) {
+        if (BOX_THEN_LINK.test(afterText) || afterText.trim() === "" || !startsText(content3)) {
           return no("a box followed by a link, a colon or nothing");
         }
-        if (/^[ \t]{2,}\[/.test(afterText)) return no("a bracket after a box and spaces");
+        if (BOX_THEN_BRACKET.test(afterText)) return no("a bracket after a box and spaces");
         const lineEnd = source.indexOf("\n", start2);
         const after = source.slice(
           start2 + indent2 + at3 + 3,
@@ -40359,10 +40396,10 @@ function scanOrRefuse(source, mode) {
         );
         paraBox = true;
         taskLines2 = void 0;
-        const read3 = mode === "speckit" && (mark === " " || mark === "x" || mark === "X");
+        const read3 = mode.taskText && (mark === " " || mark === "x" || mark === "X");
         if (read3 && afterText[0] === " ") taskLines2 = [afterText];
-        if (mode === "kiro") {
-          paraReq = /requirement/i.test(afterText);
+        if (mode.requirements) {
+          paraReq = REQUIREMENT.test(afterText);
           if (!cite(afterText)) return no("markup in a requirements line");
         }
         const event = {
@@ -40379,8 +40416,8 @@ function scanOrRefuse(source, mode) {
         continue;
       }
       if (!startsText(content3)) return no("a list item opening with a block");
-      if (mode === "kiro") {
-        paraReq = /requirement/i.test(content3);
+      if (mode.requirements) {
+        paraReq = REQUIREMENT.test(content3);
         if (!cite(content3)) return no("markup in a requirements line");
       }
       continue;
@@ -40399,8 +40436,8 @@ function scanOrRefuse(source, mode) {
         taskLines2.push(rest);
         continue;
       }
-      if (paraBox && mode === "speckit") return no("a line continuing a task");
-      if (mode === "kiro" && (paraReq || /requirement/i.test(rest)))
+      if (paraBox && mode.taskText) return no("a line continuing a task");
+      if (mode.requirements && (paraReq || REQUIREMENT.test(rest)))
         return no("a requirements line continued");
       continue;
     }
@@ -40409,8 +40446,8 @@ function scanOrRefuse(source, mode) {
     para = k;
     paraBox = false;
     paraReq = false;
-    if (mode === "kiro" && k > 0) {
-      paraReq = /requirement/i.test(rest);
+    if (mode.requirements && k > 0) {
+      paraReq = REQUIREMENT.test(rest);
       if (!cite(rest)) return no("markup in a requirements line");
     }
   }
@@ -40420,7 +40457,8 @@ function scanOrRefuse(source, mode) {
       line2 = event.line;
       return no("markup in a task remark must read");
     }
-    event.text = withoutBox(plain.split("\n")[0]);
+    const lineEnd = plain.indexOf("\n");
+    event.text = withoutBox(lineEnd === -1 ? plain : plain.slice(0, lineEnd));
   }
   return { events, skip };
 }
@@ -53566,14 +53604,14 @@ function lookalikeReason(line2, offset, source, dialect) {
       };
     }
   }
-  if (dialect.star && next === "\\" && line2[m.index + m[0].length] === "*") {
+  if (dialect.star !== void 0 && next === "\\" && line2[m.index + m[0].length] === "*") {
     const id = /^\*[ \t]+(\d+(?:\.\d+)*\.?)/.exec(line2.slice(m.index + m[0].length))?.[1];
     return {
       why: 'the "*" after the box is escaped ("\\*"), so it is no optional mark and the box is no task',
-      fix: `Write "- [${mark === "	" ? " " : mark}]* ${id ? `${id} ` : ""}\u2026": Kiro's optional mark, unescaped.`
+      fix: `Write "- [${mark === "	" ? " " : mark}]* ${id ? `${id} ` : ""}\u2026": ${dialect.star}, unescaped.`
     };
   }
-  if (next !== "" && next !== " " && next !== "	" && next !== "\r" && !(dialect.star && next === "*")) {
+  if (next !== "" && next !== " " && next !== "	" && next !== "\r" && !(dialect.star !== void 0 && next === "*")) {
     return {
       why: "the box needs a space after it",
       fix: `Write "[${mark === "	" ? " " : mark}] " and then the text.`
@@ -53685,7 +53723,7 @@ function comparePhaseNumbers(a, b) {
   const [b1, b2 = -1] = b.split(".").map(Number);
   return a1 - b1 || a2 - b2;
 }
-function* speckitEventsOfTree(source, root2) {
+function* headingBoxEvents(source, root2) {
   for (const { node: node3, top } of walk(root2.children, 0, true)) {
     if (node3.type === "heading" && top) {
       const heading2 = node3;
@@ -53704,6 +53742,12 @@ function* speckitEventsOfTree(source, root2) {
       text: itemText(node3, box.after)
     };
   }
+}
+function readHeadingBoxes(source, path2, mode, options) {
+  const read3 = dialectRead(source, path2, mode, options);
+  if ("limited" in read3) return read3;
+  const { scanned, root: root2, skip } = read3;
+  return { events: scanned?.events ?? headingBoxEvents(source, root2()), skip };
 }
 function taskIds(path2, problems) {
   const ids = /* @__PURE__ */ new Map();
@@ -53728,11 +53772,6 @@ function dialectPhaseFinished(phase) {
 function currentDialectPhase(plan) {
   return plan.phases.find((p) => !dialectPhaseFinished(p));
 }
-var DIALECT_MARKS = {
-  speckit: { todo: " ", doing: void 0, done: "X" },
-  kiro: { todo: " ", doing: "-", done: "x" },
-  openspec: { todo: " ", doing: void 0, done: "x" }
-};
 var StaleDialectError = class extends Error {
   constructor(task) {
     super(
@@ -53743,8 +53782,8 @@ var StaleDialectError = class extends Error {
   }
   task;
 };
-function setDialectStates(source, kind, tasks, state) {
-  const mark = DIALECT_MARKS[kind][state];
+function setDialectStates(source, marks, tasks, state) {
+  const mark = marks[state];
   if (mark === void 0) return source;
   const changed = tasks.filter(
     (t) => t.state !== state && !(t.state === "done" && state === "doing")
@@ -53791,6 +53830,8 @@ var SPECKIT_STATE = {
   X: "done",
   "	": "todo"
 };
+var SPECKIT_MARKS = { todo: " ", doing: void 0, done: "X" };
+var SPECKIT_SCAN = { taskText: true, requirements: false };
 function speckitId(text6) {
   if (text6[0] !== "T") return void 0;
   let end = 1;
@@ -53808,10 +53849,9 @@ function storiesOf(text6) {
   return out;
 }
 function readSpeckit(source, path2, options = {}) {
-  const read3 = dialectRead(source, path2, "speckit", options);
+  const read3 = readHeadingBoxes(source, path2, SPECKIT_SCAN, options);
   if ("limited" in read3) return read3.limited;
-  const { scanned, root: root2, skip } = read3;
-  const events = scanned?.events ?? speckitEventsOfTree(source, root2());
+  const { events, skip } = read3;
   const phases = [];
   const problems = [];
   const open3 = [];
@@ -54043,7 +54083,7 @@ var speckitKind = defineKind({
   ...dialectKind({
     read: (source, path2) => readSpeckit(source, path2),
     noPhaseFix: 'Write tasks as "- [ ] T001 Description" under a "## Phase 1: Name" heading.',
-    write: (source, tasks, state) => setDialectStates(source, "speckit", tasks, state),
+    write: (source, tasks, state) => setDialectStates(source, SPECKIT_MARKS, tasks, state),
     context(plan, _phase, present) {
       const links = presentLinks(plan, present, [
         ["Spec", "spec.md"],
@@ -54074,6 +54114,8 @@ var KIRO_STATE = {
   x: "done",
   X: "done"
 };
+var KIRO_MARKS = { todo: " ", doing: "-", done: "x" };
+var KIRO_SCAN = { taskText: false, requirements: true };
 var REQUIREMENTS2 = /Requirements?:\s*(\d[\d.,\s]*)/i;
 function requirementsOf(item) {
   const stack = [item];
@@ -54095,7 +54137,7 @@ function* kiroEventsOfTree(source, root2) {
   }
 }
 function readKiro(source, path2, options = {}) {
-  const read3 = dialectRead(source, path2, "kiro", options);
+  const read3 = dialectRead(source, path2, KIRO_SCAN, options);
   if ("limited" in read3) return read3.limited;
   const { scanned, root: root2, skip } = read3;
   const events = scanned ? scanned.events.filter((e) => e.kind === "item") : kiroEventsOfTree(source, root2());
@@ -54193,7 +54235,7 @@ function readKiro(source, path2, options = {}) {
     'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
     {
       marks: " 	-~xX",
-      star: true,
+      star: "Kiro's optional mark",
       unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"'
     }
   );
@@ -54286,7 +54328,7 @@ var kiroKind = defineKind({
   ...dialectKind({
     read: (source, path2) => readKiro(source, path2),
     noPhaseFix: 'Write a task as "- [ ] 1. Title" with sub-tasks "- [ ] 1.1 Title".',
-    write: (source, tasks, state) => setDialectStates(source, "kiro", tasks, state),
+    write: (source, tasks, state) => setDialectStates(source, KIRO_MARKS, tasks, state),
     context: kiroContext
   }),
   agentMayNotEdit: { words: "feature folders" }
@@ -54950,11 +54992,12 @@ var taskmasterKind = defineKind({
 var GROUP = /^(\d+)\.(?:\s+([\s\S]*))?$/;
 var TASK_ID = /^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)/;
 var STATE2 = { " ": "todo", "	": "todo", x: "done", X: "done" };
+var OPENSPEC_MARKS = { todo: " ", doing: void 0, done: "x" };
+var OPENSPEC_SCAN = { taskText: true, requirements: false };
 function readOpenspec(source, path2, options = {}) {
-  const read3 = dialectRead(source, path2, "speckit", options);
+  const read3 = readHeadingBoxes(source, path2, OPENSPEC_SCAN, options);
   if ("limited" in read3) return read3.limited;
-  const { scanned, root: root2, skip } = read3;
-  const events = scanned?.events ?? speckitEventsOfTree(source, root2());
+  const { events, skip } = read3;
   const phases = [];
   const problems = [];
   let current;
@@ -55063,7 +55106,7 @@ var openspecKind = defineKind({
   ...dialectKind({
     read: (source, path2) => readOpenspec(source, path2),
     noPhaseFix: 'Write tasks as "- [ ] 1.1 Description" under a "## 1. Group" heading.',
-    write: (source, tasks, state) => setDialectStates(source, "openspec", tasks, state),
+    write: (source, tasks, state) => setDialectStates(source, OPENSPEC_MARKS, tasks, state),
     // The change's documents: the proposal, the design, and its delta specs.
     context(plan, _phase, present) {
       const links = presentLinks(plan, present, [
@@ -55930,7 +55973,6 @@ function mayBePlanDocument(path2, globs) {
 }
 
 // src/core/config.ts
-var CONFIG_PATH = ".github/coder.yml";
 var MAX_CONFIG_BYTES = 64 * 1024;
 var login = string2().regex(
   /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9._-]+)?$/,
