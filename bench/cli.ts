@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -12,7 +12,8 @@ const run = promisify(execFile);
  * The CLI's start-up as a local agent pays it on every call: the CPU time (user + system, read in
  * the process at exit) of `coder-loop --version` and of `coder-loop status Example` on the small
  * example plan, run as package.json's `bin` runs (the bundle in lib/bundle/) and, beside it, as
- * tsc's lib/cli/index.js (every module of lib/ and node_modules/ loaded one by one); `status` also
+ * tsc's lib/cli/index.js (every module of lib/ and node_modules/ loaded one by one; compiled here,
+ * since `npm run build` makes only the bundles); `status` also
  * in a repository that has a `.github/coder.yml` (its parser loaded). A program that is one empty
  * file is Node's own start here, run in turn with them. Median of 15.
  *
@@ -22,6 +23,11 @@ const run = promisify(execFile);
 export async function benchCli(): Promise<string> {
   const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> };
   const bundle = resolve(pkg.bin['coder-loop']!);
+  execFileSync(process.execPath, [
+    resolve('node_modules/typescript/bin/tsc'),
+    '-p',
+    'tsconfig.build.json',
+  ]);
   const unbundled = resolve('lib/cli/index.js');
   const base = process.env.CODER_LOOP_BENCH_CLI_BASE;
   const dir = mkdtempSync(join(tmpdir(), 'coder-loop-bench-cli-'));

@@ -21,7 +21,7 @@
 // suites that took the most CPU (each suite writes its times, test/helpers/setup.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { loadavg, tmpdir } from 'node:os';
 import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
@@ -44,17 +44,22 @@ const STAGES = [
 ];
 
 /**
- * lib/ is what `npm run build` makes of src/ now: every source's .js is no older than the source
- * (the rule of test/helpers/build.ts). After `npm ci`, whose `prepare` built it, it is.
+ * lib/ is what `npm run build` makes of src/ now: the CLI's and the App's bundles are no older
+ * than any source (the rule of test/helpers/build.ts). After `npm ci`, whose `prepare` built
+ * them, they are.
  */
-function libIsFresh(dir = 'src') {
-  return readdirSync(dir, { withFileTypes: true }).every((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return libIsFresh(path);
-    if (!entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) return true;
-    const out = join('lib', relative('src', path).replace(/\.ts$/, '.js'));
-    return existsSync(out) && statSync(out).mtimeMs >= statSync(path).mtimeMs;
-  });
+function libIsFresh() {
+  const built = ['lib/bundle/coder-loop.js', 'lib/app-bundle/app.js'].map((bundle) =>
+    existsSync(bundle) ? statSync(bundle).mtimeMs : -Infinity,
+  );
+  const oldest = Math.min(...built);
+  const newest = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return Math.max(latest, newest(path));
+      return entry.name.endsWith('.ts') ? Math.max(latest, statSync(path).mtimeMs) : latest;
+    }, -Infinity);
+  return newest('src') <= oldest;
 }
 
 /**

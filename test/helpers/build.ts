@@ -32,16 +32,11 @@ const named = (paths: string[]) =>
     .map((p) => relative(repoRoot, p))
     .join(', ')}${paths.length > 3 ? ` and ${paths.length - 3} more` : ''}`;
 
-/** lib/ is tsc's output, file for file: each source's .js must be no older than the source. */
+/**
+ * lib/ is the CLI's bundle (lib/bundle/, package.json's `bin`) and the App's (lib/app-bundle/, what
+ * `npm start` runs), each made by `npm run build` from every source: neither may be older than one.
+ */
 function staleLib(): string | undefined {
-  const newer = sources().filter((source) => {
-    const out = join(repoRoot, 'lib', relative(SRC, source).replace(/\.ts$/, '.js'));
-    return !existsSync(out) || statSync(out).mtimeMs < statSync(source).mtimeMs;
-  });
-  if (newer.length)
-    return `${named(newer)} ${newer.length === 1 ? 'is' : 'are'} newer than lib/ (or not built): run "npm run build" first.`;
-  // The CLI's bundle (lib/bundle/, package.json's `bin`) and the App's (lib/app-bundle/, what
-  // `npm start` runs), made by the same build from every source.
   for (const bundle of ['lib/bundle/coder-loop.js', 'lib/app-bundle/app.js']) {
     const path = join(repoRoot, bundle);
     const built = existsSync(path) ? statSync(path).mtimeMs : -Infinity;
