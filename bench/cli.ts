@@ -1,10 +1,11 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { examplePlanFiles } from '../test/helpers/plans.js';
 import { median, ms, table } from './stats.js';
+import { buildTscLib } from './tscLib.js';
 
 const run = promisify(execFile);
 
@@ -23,11 +24,7 @@ const run = promisify(execFile);
 export async function benchCli(): Promise<string> {
   const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> };
   const bundle = resolve(pkg.bin['coder-loop']!);
-  execFileSync(process.execPath, [
-    resolve('node_modules/typescript/bin/tsc'),
-    '-p',
-    'tsconfig.build.json',
-  ]);
+  buildTscLib();
   const unbundled = resolve('lib/cli/index.js');
   const base = process.env.CODER_LOOP_BENCH_CLI_BASE;
   const dir = mkdtempSync(join(tmpdir(), 'coder-loop-bench-cli-'));

@@ -11,7 +11,8 @@
 //    each: the type-check, ESLint and Prettier. Jest starts with its longest suites
 //    (test/sequencer.js), whose limits are minutes and which wait on real processes for a good
 //    part of their time (the agent CLIs, the Action's bundle); the checks take that time instead
-//    of a stage of their own before Jest (issue 42: ~45 s of a CI run). Each check's output is
+//    of a stage of their own before Jest (issue 42: ~45 s of a CI run), at a lower priority, so
+//    that they take the cores when Jest waits and not when it runs. Each check's output is
 //    printed whole when it ends; a failing check stops Jest, as a failing stage stopped the next
 //    one before.
 //
@@ -28,6 +29,12 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+/**
+ * The niceness of the checks beside Jest: they take the cores when Jest's workers wait (on a real
+ * process, a CLI's time limit, a server) and give them back when the workers run, so that Jest's
+ * longest suites are not slowed by three more processes at its start (issue 42).
+ */
+const BESIDE = 10;
 const STAGES = [
   [['needs', 'node', ['scripts/test-needs.js']]],
   [
@@ -37,9 +44,16 @@ const STAGES = [
   ],
   [
     ['jest', npm, ['run', '--silent', 'jest', '--', ...process.argv.slice(2)], 'inherit'],
-    ['typecheck', npm, ['run', '--silent', 'typecheck']],
-    ['eslint', 'npx', ['eslint', '.']],
-    ['prettier', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']],
+    ['typecheck', npm, ['run', '--silent', 'typecheck'], undefined, undefined, BESIDE],
+    ['eslint', 'npx', ['eslint', '.'], undefined, undefined, BESIDE],
+    [
+      'prettier',
+      'npx',
+      ['prettier', '--check', '--log-level', 'warn', '.'],
+      undefined,
+      undefined,
+      BESIDE,
+    ],
   ],
 ];
 
@@ -65,12 +79,18 @@ function libIsFresh() {
 /**
  * Runs `command args` and, when it has ended, writes the CPU seconds it and every process it
  * started took to file descriptor 3 (this wrapper's own children's time, from /proc/self/stat;
- * NaN where there is none). Signals it is sent go on to the command.
+ * NaN where there is none), at the niceness given first (0: as it is). Signals it is sent go on to
+ * the command.
  */
 const MEASURED = `
 const { spawn } = require('node:child_process');
 const { readFileSync, writeSync } = require('node:fs');
-const [command, ...args] = process.argv.slice(1);
+const [nice, command, ...args] = process.argv.slice(1);
+if (Number(nice) > 0) {
+  try {
+    require('node:os').setPriority(Number(nice));
+  } catch {}
+}
 const child = spawn(command, args, { stdio: 'inherit', shell: process.platform === 'win32' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('close', (code, signal) => {
@@ -108,14 +128,14 @@ for (const signal of ['SIGINT', 'SIGTERM'])
  * Runs one part: its exit code, wall and CPU seconds; output buffered unless `inherit`. A part
  * that fails stops the others of its stage (`stopped` says which were stopped so).
  */
-function part([name, command, args, stdio, skipWhen]) {
+function part([name, command, args, stdio, skipWhen, nice = 0]) {
   const started = performance.now();
   if (skipWhen?.()) {
     process.stdout.write(`── ${name} ──\nup to date\n`);
     return Promise.resolve({ name: `${name} (up to date)`, code: 0, wall: 0, cpu: 0 });
   }
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-e', MEASURED, command, ...args], {
+    const child = spawn(process.execPath, ['-e', MEASURED, String(nice), command, ...args], {
       stdio: [
         'ignore',
         stdio === 'inherit' ? 'inherit' : 'pipe',

@@ -62,7 +62,7 @@ it('the built CLI prints the assessment without markdown or colour codes to a pi
   const stdout = await new Promise<string>((resolve, reject) =>
     execFile(
       process.execPath,
-      [join(repoRoot, 'lib', 'cli', 'index.js'), 'assess', '--title', 'fix a typo'],
+      [join(repoRoot, 'lib', 'bundle', 'coder-loop.js'), 'assess', '--title', 'fix a typo'],
       { env: { PATH: process.env.PATH } },
       (error, out) => (error ? reject(error) : resolve(out)),
     ),
