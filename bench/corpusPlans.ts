@@ -11,7 +11,6 @@ import { readSpeckit, SPECKIT_SCAN } from '../src/core/plan/kinds/speckit/index.
 import { readTaskmaster } from '../src/core/plan/kinds/taskmaster/index.js';
 import { OPENSPEC_SCAN, readOpenspec } from '../src/core/plan/kinds/openspec/index.js';
 import { median, time, table } from './stats.js';
-import { buildTscLib } from './tscLib.js';
 
 /**
  * `npm run bench -- plans`, on real plans people wrote: the shared corpus beside the clone
@@ -88,7 +87,7 @@ function fastPath(file: PlanFile): string | undefined {
 }
 
 // A fresh Node process reads one file once (cold), then many times (warm): the built readers in
-// lib/ (tsc's, built by `buildTscLib` first), module loading not counted.
+// lib/ (npm run bench builds them), module loading not counted.
 const CHILD = `
 const [kind, path] = process.argv.slice(1);
 const { readFileSync } = await import('node:fs');
@@ -146,7 +145,6 @@ function measure(kind: Kind, path: string, processes: number): { cold: number; w
 const f2 = (n: number) => n.toFixed(2);
 
 export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES ?? 5)): string {
-  buildTscLib();
   const dir = corpusDir();
   if (!dir) {
     return [
