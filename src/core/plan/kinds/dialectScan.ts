@@ -168,7 +168,7 @@ function withoutBox(text: string): string {
  */
 function requirementsOfLine(text: string): string[] | 'not plain' | undefined {
   if (!REQUIREMENT.test(text)) return undefined;
-  // Kiro's `_Requirements: 1.1, 2.3_` without the reading's loop (held to it by a property).
+  // A `_Requirements: 1.1, 2.3_` line without the reading's loop (held to it by a property).
   const plain = plainLineText(text) ?? inlineText(text);
   if (plain === undefined) return 'not plain';
   const m = REQUIREMENTS.exec(plain);
