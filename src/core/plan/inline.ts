@@ -37,10 +37,10 @@ const MARKUP_IN_WORD = /[*_~`\\<\0]/;
 
 // One line of plain text, or of plain text wrapped whole in one emphasis or strong run (`_…_`,
 // `*…*`, `__…__`, `**…**`, as requirement lines are written: `_Requirements: 1.1, 2.3_`): no
-// markup character, no bracket, `&`, `@` or `/` (links, entities, GFM autolink literals), no web address, and a
-// character other than white space at each end of what the run wraps. Such a run opens (white
-// space before it, no space after) and closes (the reverse), and they pair: the text is what
-// they wrap.
+// markup character, no bracket, `&`, `@` or `/` (links, entities, GFM autolink literals), no
+// web address, and a character other than white space at each end of what the run wraps. Such
+// a run opens (white space before it, none after) and closes (the reverse), and they pair: the
+// text is what they wrap.
 const PLAIN_LINE =
   /^(?!.*www\.)(\*{0,2}|_{0,2})[^\s\\<`*_~&[\]!@/](?:[^\\<`*_~&[\]!@/\n\r\u2028\u2029]*[^\s\\<`*_~&[\]!@/])?\1$/i;
 
