@@ -19,6 +19,9 @@ import { median, time, table } from './stats.js';
  * remark, and its read time — cold (the first read in a fresh Node process, as a CLI call pays
  * it; the median of several processes) and warm (the median of many reads in one process, as the
  * App and the Action pay it after their first) — with ms per KiB above a tiny plan's cold read.
+ * CODER_LOOP_BENCH_PLANS_BASE=<another checkout> (main's, say) reads each file cold with that
+ * checkout's readers too, a process of each in turn, so that a change is measured against the
+ * code before it under the same load.
  */
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -86,12 +89,12 @@ function fastPath(file: PlanFile): string | undefined {
   }
 }
 
-// A fresh Node process reads one file once (cold), then many times (warm): the built readers in
-// lib/ (npm run bench builds them), module loading not counted.
+// A fresh Node process reads one file once (cold), then many times (warm): tsc's build of the
+// readers in lib/ (compiled by `compileReaders`: `npm run build` makes only the bundles), module
+// loading not counted.
 const CHILD = `
-const [kind, path] = process.argv.slice(1);
+const [kind, path, lib] = process.argv.slice(1);
 const { readFileSync } = await import('node:fs');
-const lib = ${JSON.stringify(join(repoRoot, 'lib', 'core'))};
 const { readSpeckit } = await import(lib + '/plan/kinds/speckit/index.js');
 const { readKiro } = await import(lib + '/plan/kinds/kiro/index.js');
 const { readOpenspec } = await import(lib + '/plan/kinds/openspec/index.js');
@@ -128,21 +131,68 @@ const TINY: Record<Kind, string> = {
   checklist: '## Phase 1: Setup\n\n- [ ] 1.1 Create the project\n',
 };
 
-function child(kind: Kind, path: string): { cold: number; warm: number } {
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHILD, kind, path], {
-    encoding: 'utf8',
-    env: { ...process.env, BENCH_SOURCE: TINY[kind] },
-  });
+/** The readers this checkout's build runs, and those of the base (CODER_LOOP_BENCH_PLANS_BASE). */
+const LIB = join(repoRoot, 'lib', 'core');
+const BASE_LIB = join(repoRoot, 'lib', 'base', 'core');
+
+function child(kind: Kind, path: string, lib = LIB): { cold: number; warm: number } {
+  const out = execFileSync(
+    process.execPath,
+    ['--input-type=module', '-e', CHILD, kind, path, lib],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, BENCH_SOURCE: TINY[kind] },
+    },
+  );
   return JSON.parse(out) as { cold: number; warm: number };
 }
 
-/** Cold and warm medians over `processes` fresh processes. */
-function measure(kind: Kind, path: string, processes: number): { cold: number; warm: number } {
-  const runs = Array.from({ length: processes }, () => child(kind, path));
-  return { cold: median(runs.map((r) => r.cold)), warm: median(runs.map((r) => r.warm)) };
+/**
+ * Cold and warm medians over `processes` fresh processes; with a base, its cold median too, its
+ * processes run in turn with these (the same load for both).
+ */
+function measure(
+  kind: Kind,
+  path: string,
+  processes: number,
+  base: boolean,
+): { cold: number; warm: number; baseCold: number | undefined } {
+  const runs: { cold: number; warm: number }[] = [];
+  const baseRuns: number[] = [];
+  for (let i = 0; i < processes; i++) {
+    runs.push(child(kind, path));
+    if (base) baseRuns.push(child(kind, path, BASE_LIB).cold);
+  }
+  return {
+    cold: median(runs.map((r) => r.cold)),
+    warm: median(runs.map((r) => r.warm)),
+    baseCold: base ? median(baseRuns) : undefined,
+  };
 }
 
 const f2 = (n: number) => n.toFixed(2);
+
+/**
+ * tsc's lib/, module by module, as the child imports it; with CODER_LOOP_BENCH_PLANS_BASE naming
+ * another checkout (main's, say), its src/ too, in lib/base/ (where it finds these node_modules).
+ */
+function compileReaders(base: string | undefined): void {
+  const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+  execFileSync(process.execPath, [tsc, '-p', join(repoRoot, 'tsconfig.build.json')]);
+  if (base) {
+    execFileSync(process.execPath, [
+      tsc,
+      '-p',
+      join(base, 'tsconfig.build.json'),
+      '--outDir',
+      join(repoRoot, 'lib', 'base'),
+      '--declaration',
+      'false',
+      '--sourceMap',
+      'false',
+    ]);
+  }
+}
 
 export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES ?? 5)): string {
   const dir = corpusDir();
@@ -153,9 +203,14 @@ export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES 
     ].join('\n');
   }
   const files = planFiles(dir);
+  const base = process.env.CODER_LOOP_BENCH_PLANS_BASE || undefined;
+  compileReaders(base);
   const tiny = new Map<Kind, number>();
+  const baseTiny = new Map<Kind, number>();
   for (const kind of new Set(files.map((f) => f.kind))) {
-    tiny.set(kind, measure(kind, '-', processes).cold);
+    const m = measure(kind, '-', processes, base !== undefined);
+    tiny.set(kind, m.cold);
+    if (m.baseCold !== undefined) baseTiny.set(kind, m.baseCold);
   }
   const rows: {
     file: PlanFile;
@@ -165,10 +220,17 @@ export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES 
     warm: number;
     remark: number | undefined;
     above: number;
+    baseCold: number | undefined;
+    baseAbove: number | undefined;
   }[] = [];
   for (const file of files) {
     const kib = Buffer.byteLength(file.source) / 1024;
-    const { cold, warm } = measure(file.kind, join(dir, file.path), processes);
+    const { cold, warm, baseCold } = measure(
+      file.kind,
+      join(dir, file.path),
+      processes,
+      base !== undefined,
+    );
     // remark alone, the authority (and the fallback): what the fast path saves, warm.
     const alone = () => READ[file.kind](file.source, false);
     const remark = file.kind === 'taskmaster' ? undefined : (alone(), time(3, alone));
@@ -180,6 +242,9 @@ export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES 
       warm,
       remark,
       above: Math.max(0, cold - tiny.get(file.kind)!) / kib,
+      baseCold,
+      baseAbove:
+        baseCold === undefined ? undefined : Math.max(0, baseCold - baseTiny.get(file.kind)!) / kib,
     });
   }
   const out = [
@@ -188,6 +253,11 @@ export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES 
       .map((l) => l.toFixed(1))
       .join(' ')} (1, 5, 15 min).`,
     `Tiny plan, cold: ${[...tiny].map(([k, v]) => `${k} ${f2(v)} ms`).join(', ')}.`,
+    ...(base
+      ? [
+          `Base (${base}), its processes in turn with these: tiny plan, cold: ${[...baseTiny].map(([k, v]) => `${k} ${f2(v)} ms`).join(', ')}.`,
+        ]
+      : []),
     '',
     table(
       [
@@ -200,6 +270,7 @@ export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES 
         'warm ms',
         'warm ms/KiB',
         'remark alone ms',
+        ...(base ? ['base cold ms', 'base above ms/KiB'] : []),
       ],
       rows.map((r) => [
         r.file.path.length > 60 ? `${r.file.path.slice(0, 57)}...` : r.file.path,
@@ -211,6 +282,7 @@ export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES 
         f2(r.warm),
         f2(r.warm / r.kib),
         r.remark === undefined ? '–' : f2(r.remark),
+        ...(base ? [f2(r.baseCold!), f2(r.baseAbove!)] : []),
       ]),
     ),
     '',
@@ -228,7 +300,10 @@ export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES 
       continue;
     }
     out.push(
-      `  ${kind.padEnd(10)} ${String(of.length).padStart(2)} files: above start-up ${f2(median(of.map((r) => r.above)))} ms/KiB median, ${f2(Math.max(...of.map((r) => r.above)))} max; warm ${f2(median(of.map((r) => r.warm / r.kib)))} ms/KiB median, ${f2(Math.max(...of.map((r) => r.warm / r.kib)))} max`,
+      `  ${kind.padEnd(10)} ${String(of.length).padStart(2)} files: above start-up ${f2(median(of.map((r) => r.above)))} ms/KiB median, ${f2(Math.max(...of.map((r) => r.above)))} max; warm ${f2(median(of.map((r) => r.warm / r.kib)))} ms/KiB median, ${f2(Math.max(...of.map((r) => r.warm / r.kib)))} max` +
+        (base
+          ? `; base above start-up ${f2(median(of.map((r) => r.baseAbove!)))} ms/KiB median, ${f2(Math.max(...of.map((r) => r.baseAbove!)))} max`
+          : ''),
     );
   }
   const slowest = [...rows].sort((a, b) => b.above - a.above).slice(0, 5);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Paragraph } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import { inlineText } from '../../src/core/plan/inline.js';
+import { inlineText, plainLineText } from '../../src/core/plan/inline.js';
 import { parseMarkdown } from '../../src/core/plan/markdown.js';
 import { fixSeed } from '../helpers/seed.js';
 
@@ -133,5 +133,87 @@ describe('inline text against remark (differential)', () => {
   ])('reads %j as %j', (written, shown) => {
     expect(inlineText(written)).toBe(shown);
     expect(remarkText(written)).toBe(shown);
+  });
+});
+
+// Lines as requirement lines are written, wrapped or not, with the markup and the characters
+// the shortcut must leave to the reading (white space of every kind at the ends, line breaks).
+const wrapper = fc.constantFrom('', '', '_', '*', '__', '**', '***', '~', '`');
+const lineToken = fc.oneof(
+  { arbitrary: token, weight: 1 },
+  fc.constantFrom(
+    'Requirements: ',
+    '_Requirements: 1.1, 2.3_',
+    'Validates: Requirements',
+    '1.1',
+    ', ',
+    '2.3',
+    '\t',
+    '\r',
+    '\u00a0',
+    '\u2028',
+    '\u3000',
+    '「',
+    '」',
+    '/',
+    'N/A',
+    '[',
+    ']',
+    'x@y',
+    'word',
+    ' ',
+    '验证',
+  ),
+  {
+    arbitrary: fc.constantFrom(
+      'Requirements: ',
+      '1.1',
+      ', ',
+      '2.3',
+      ' ',
+      'word',
+      '(',
+      ')',
+      ':',
+      '—',
+    ),
+    weight: 6,
+  },
+);
+const line = fc
+  .tuple(wrapper, fc.array(lineToken, { minLength: 1, maxLength: 6 }), wrapper, fc.boolean())
+  .map(([open, inner, close, same]) => `${open}${inner.join('')}${same ? open : close}`);
+
+describe('a plain line without the reading (differential)', () => {
+  it('reads 5,000 generated lines as inlineText and mdast do, or leaves them to the reading', () => {
+    let read = 0;
+    let wrapped = 0;
+    fc.assert(
+      fc.property(line, (t) => {
+        const fast = plainLineText(t);
+        if (fast === undefined) return;
+        read++;
+        if (fast.length < t.length) wrapped++;
+        expect([t, fast]).toEqual([t, inlineText(t)]);
+        const remark = remarkText(t);
+        if (remark !== undefined) expect([t, fast]).toEqual([t, remark]);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(read).toBeGreaterThan(500);
+    expect(wrapped).toBeGreaterThan(200);
+  });
+
+  it.each([
+    ['_Requirements: 1.1, 2.3_', 'Requirements: 1.1, 2.3'],
+    ['**Validates: Requirements 4.2**', 'Validates: Requirements 4.2'],
+    ['Requirements: 1.1', 'Requirements: 1.1'],
+    ['_Requirements: 1.1 _', undefined],
+    ['_see www.x.co_', undefined],
+    ['*Requirements: 1.1_', undefined],
+    ['_a *b* c_', undefined],
+  ])('reads %j as %j', (written, shown) => {
+    expect(plainLineText(written)).toBe(shown);
+    if (shown !== undefined) expect(remarkText(written)).toBe(shown);
   });
 });

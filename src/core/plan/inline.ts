@@ -35,6 +35,27 @@ const LITERAL_LINK = /:\/\/|www\.|@/i;
 const SPECIAL = /[\\<`*_~]| +\n/g;
 const MARKUP_IN_WORD = /[*_~`\\<\0]/;
 
+// One line of plain text, or of plain text wrapped whole in one emphasis or strong run (`_…_`,
+// `*…*`, `__…__`, `**…**`, as requirement lines are written: `_Requirements: 1.1, 2.3_`): no
+// markup character, no bracket, `&`, `@` or `/` (links, entities, GFM autolink literals), no
+// web address, and a character other than white space at each end of what the run wraps. Such
+// a run opens (white space before it, none after) and closes (the reverse), and they pair: the
+// text is what they wrap.
+const PLAIN_LINE =
+  /^(?!.*www\.)(\*{0,2}|_{0,2})[^\s\\<`*_~&[\]!@/](?:[^\\<`*_~&[\]!@/\n\r\u2028\u2029]*[^\s\\<`*_~&[\]!@/])?\1$/i;
+
+/**
+ * `inlineText` of one line of plain text, or of plain text one emphasis or strong run wraps
+ * (see PLAIN_LINE), without its reading's loop; undefined for any other text. One search, where
+ * `inlineText` is a large function a first read in a process runs interpreted.
+ */
+export function plainLineText(written: string): string | undefined {
+  const m = PLAIN_LINE.exec(written);
+  if (!m) return undefined;
+  const run = m[1]!.length;
+  return run === 0 ? written : written.slice(run, written.length - run);
+}
+
 /** Whether a word that may hold a GFM autolink literal also holds markup (see LITERAL_LINK). */
 function literalMeetsMarkup(source: string, opaque: number[]): boolean {
   let masked = source;

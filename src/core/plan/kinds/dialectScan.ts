@@ -10,7 +10,7 @@
  * stays the authority, and differential tests hold the two to the same plan.
  */
 
-import { inlineText } from '../inline.js';
+import { inlineText, plainLineText } from '../inline.js';
 
 /** A heading at the top level of the document, as mdast's text reads it. */
 export interface ScannedHeading {
@@ -168,7 +168,8 @@ function withoutBox(text: string): string {
  */
 function requirementsOfLine(text: string): string[] | 'not plain' | undefined {
   if (!REQUIREMENT.test(text)) return undefined;
-  const plain = inlineText(text);
+  // A `_Requirements: 1.1, 2.3_` line without the reading's loop (held to it by a property).
+  const plain = plainLineText(text) ?? inlineText(text);
   if (plain === undefined) return 'not plain';
   const m = REQUIREMENTS.exec(plain);
   return m ? m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : undefined;
