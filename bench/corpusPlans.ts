@@ -11,6 +11,7 @@ import { readSpeckit, SPECKIT_SCAN } from '../src/core/plan/kinds/speckit/index.
 import { readTaskmaster } from '../src/core/plan/kinds/taskmaster/index.js';
 import { OPENSPEC_SCAN, readOpenspec } from '../src/core/plan/kinds/openspec/index.js';
 import { median, time, table } from './stats.js';
+import { buildTscLib } from './tscLib.js';
 
 /**
  * `npm run bench -- plans`, on real plans people wrote: the shared corpus beside the clone
@@ -177,13 +178,9 @@ const f2 = (n: number) => n.toFixed(2);
  * another checkout (main's, say), its src/ too, in lib/base/ (where it finds these node_modules).
  */
 function compileReaders(base: string | undefined): void {
-  const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-  execFileSync(process.execPath, [tsc, '-p', join(repoRoot, 'tsconfig.build.json')]);
+  buildTscLib(join(repoRoot, 'tsconfig.build.json'));
   if (base) {
-    execFileSync(process.execPath, [
-      tsc,
-      '-p',
-      join(base, 'tsconfig.build.json'),
+    buildTscLib(join(base, 'tsconfig.build.json'), [
       '--outDir',
       join(repoRoot, 'lib', 'base'),
       '--declaration',
