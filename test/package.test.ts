@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import semver from 'semver';
 import { repoRoot } from './paths.js';
+import { distFiles } from '../scripts/package.js';
 import { freshBuild } from './helpers/build.js';
 
 // Reads the built Action (dist/) and the built lib/ (the CLI's and the App's bundles): stale after
@@ -131,7 +132,8 @@ describe('npm pack, installed into an empty directory', () => {
 
 describe.each([
   {
-    bundle: 'dist/index.js',
+    // The Action's entry and the chunks it loads when needed (scripts/package.ts).
+    bundle: 'dist/',
     licenses: 'dist/licenses.txt',
     made: 'npm run package',
     has: '@actions/core',
@@ -146,7 +148,13 @@ describe.each([
   it('names every package the bundle holds, with its license text', () => {
     // esbuild heads each bundled module with its path (`// node_modules/<pkg>/…`); licenses.txt
     // comes from the metafile, so the two are read independently.
-    const code = readFileSync(join(repoRoot, bundle), 'utf8');
+    const code = (
+      bundle.endsWith('/')
+        ? distFiles(join(repoRoot, bundle)).filter((file) => file.endsWith('.js'))
+        : ['']
+    )
+      .map((file) => readFileSync(join(repoRoot, bundle, file), 'utf8'))
+      .join('\n');
     const bundled = new Set(
       [...code.matchAll(/^\/\/ (\S*node_modules\/\S+)$/gm)].flatMap(([, source]) => {
         const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(source!);
