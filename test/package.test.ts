@@ -188,6 +188,42 @@ describe.each([
   });
 });
 
+describe('dist/index.js, the Action as a step starts it', () => {
+  it("loads no HTTP stack of its own: @actions/core's OIDC client is a chunk loaded on demand", () => {
+    // The entry and every chunk it imports statically (`from "./chunks/…"`), followed through.
+    const dist = join(repoRoot, 'dist');
+    const loaded = new Set<string>();
+    const load = (file: string): void => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      const code = readFileSync(join(dist, file), 'utf8');
+      for (const [, chunk] of code.matchAll(
+        /^(?:import .*|\}) from "\.\/(?:chunks\/)?([^"]+)";$/gm,
+      ))
+        load(`chunks/${chunk!}`);
+    };
+    load('index.js');
+    const modules = [...loaded].flatMap((file) =>
+      [...readFileSync(join(dist, file), 'utf8').matchAll(/^\/\/ (\S*node_modules\/\S+)$/gm)].map(
+        ([, source]) => source!,
+      ),
+    );
+    expect(modules.some((m) => m.includes('node_modules/@actions/core/'))).toBe(true);
+    expect(
+      modules.filter((m) => /node_modules\/(undici|tunnel|@actions\/http-client)\//.test(m)),
+    ).toEqual([]);
+    // The OIDC client is still there, in a chunk of dist/, for a `core.getIDToken` call.
+    const chunks = distFiles(dist).filter((file) => !loaded.has(file) && file.endsWith('.js'));
+    expect(
+      chunks.some((file) =>
+        readFileSync(join(dist, file), 'utf8').includes(
+          '// node_modules/@actions/core/lib/oidc-utils.js',
+        ),
+      ),
+    ).toBe(true);
+  });
+});
+
 describe('npm test names what the machine lacks before it starts', () => {
   /** A PATH holding only `node` and the given programs, linked from where this machine has them. */
   async function pathWith(...programs: string[]): Promise<string> {
