@@ -1,17 +1,82 @@
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
+import { rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 
 /**
- * The Action's bundle: one ESM file and the third-party licenses in dist/, committed. No source
- * map: a 5 MB one-line file rewritten by every rebuild would dwarf the history (the bundle keeps
- * esbuild's `// path` comments, which name each module in a stack trace's neighbourhood).
+ * @actions/core imports its OIDC client (`core.getIDToken`) at its top, and with it
+ * @actions/http-client, undici and tunnel: a third of the bundle, parsed and run at every start of
+ * the Action (~60 ms of its ~220 ms above Node's own start), for a function coder-loop never calls.
+ * This plugin gives core.js an `OidcClient` whose `getIDToken` imports the real one when called:
+ * esbuild puts that one and the HTTP stack in a chunk of their own, loaded only then.
  */
-export async function bundle(outfile: string): Promise<void> {
+const lazyOidc: Plugin = {
+  name: 'lazy-oidc',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/oidc-utils\.js$/ }, (args) =>
+      /[\\/]@actions[\\/]core[\\/]lib[\\/]core\.js$/.test(args.importer)
+        ? { path: join(args.resolveDir, 'oidc-utils.js'), namespace: 'lazy-oidc' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-oidc' }, (args) => ({
+      contents: `export class OidcClient {
+  static async getIDToken(audience) {
+    const { OidcClient } = await import(${JSON.stringify(args.path)});
+    return OidcClient.getIDToken(audience);
+  }
+}`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/** The files `npm run package` writes in dist/ (the entry, its chunks, the licenses), sorted. */
+export function distFiles(dir: string): string[] {
+  const walk = (at: string): string[] =>
+    readdirSync(at, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? walk(join(at, entry.name)) : [join(at, entry.name)],
+    );
+  return existsSync(dir)
+    ? walk(dir)
+        .map((path) => relative(dir, path).split(sep).join('/'))
+        .sort()
+    : [];
+}
+
+/**
+ * The files of dist/ that differ between two builds `a` and `b`: missing from either, or not byte
+ * for byte the same. Empty when `b` is what `a` is.
+ */
+export function distDiff(a: string, b: string): string[] {
+  const inA = distFiles(a);
+  const inB = distFiles(b);
+  return [...new Set([...inA, ...inB])]
+    .sort()
+    .filter(
+      (file) =>
+        !inA.includes(file) ||
+        !inB.includes(file) ||
+        !readFileSync(join(a, file)).equals(readFileSync(join(b, file))),
+    );
+}
+
+/**
+ * The Action's bundle, committed in dist/: the entry dist/index.js (action.yml's `runs.main`), the
+ * chunks it imports (dist/chunks/, only when needed: see lazyOidc) and the third-party licenses.
+ * `outdir` is emptied first, so that no chunk of an older build stays. No source map: a 5 MB
+ * one-line file rewritten by every rebuild would dwarf the history (the bundle keeps esbuild's
+ * `// path` comments, which name each module in a stack trace's neighbourhood).
+ */
+export async function bundle(outdir: string): Promise<void> {
+  await rm(outdir, { recursive: true, force: true });
   const result = await build({
-    entryPoints: ['src/action/index.ts'],
-    outfile,
+    entryPoints: { index: 'src/action/index.ts' },
+    outdir,
+    entryNames: '[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    splitting: true,
+    plugins: [lazyOidc],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -25,7 +90,7 @@ export async function bundle(outfile: string): Promise<void> {
     },
     logLevel: 'warning',
   });
-  await writeFile(join(dirname(outfile), 'licenses.txt'), licensesText(result.metafile));
+  await writeFile(join(outdir, 'licenses.txt'), licensesText(result.metafile));
 }
 
 interface Package {
@@ -85,7 +150,7 @@ function readmeLicense(readme: string): string | undefined {
 export function licensesText(
   metafile: Metafile,
   about = {
-    bundle: 'dist/index.js, the coder-loop Action bundle',
+    bundle: 'dist/, the coder-loop Action bundle',
     command: 'npm run package',
   },
 ): string {
@@ -124,7 +189,11 @@ export function licensesText(
 }
 
 if (process.argv[1]?.endsWith('package.ts')) {
-  const outfile = process.argv[2] ?? 'dist/index.js';
-  await bundle(outfile);
-  console.log(`bundled ${outfile} and ${join(dirname(outfile), 'licenses.txt')}`);
+  const outdir = process.argv[2] ?? 'dist';
+  await bundle(outdir);
+  console.log(
+    `bundled ${distFiles(outdir)
+      .map((file) => join(outdir, file))
+      .join(', ')}`,
+  );
 }

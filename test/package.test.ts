@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import semver from 'semver';
 import { repoRoot } from './paths.js';
+import { distFiles } from '../scripts/package.js';
 import { freshBuild } from './helpers/build.js';
 
 // Reads the built Action (dist/) and the built lib/ (the CLI's and the App's bundles): stale after
@@ -131,7 +132,8 @@ describe('npm pack, installed into an empty directory', () => {
 
 describe.each([
   {
-    bundle: 'dist/index.js',
+    // The Action's entry and the chunks it loads when needed (scripts/package.ts).
+    bundle: 'dist/',
     licenses: 'dist/licenses.txt',
     made: 'npm run package',
     has: '@actions/core',
@@ -146,7 +148,13 @@ describe.each([
   it('names every package the bundle holds, with its license text', () => {
     // esbuild heads each bundled module with its path (`// node_modules/<pkg>/…`); licenses.txt
     // comes from the metafile, so the two are read independently.
-    const code = readFileSync(join(repoRoot, bundle), 'utf8');
+    const code = (
+      bundle.endsWith('/')
+        ? distFiles(join(repoRoot, bundle)).filter((file) => file.endsWith('.js'))
+        : ['']
+    )
+      .map((file) => readFileSync(join(repoRoot, bundle, file), 'utf8'))
+      .join('\n');
     const bundled = new Set(
       [...code.matchAll(/^\/\/ (\S*node_modules\/\S+)$/gm)].flatMap(([, source]) => {
         const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(source!);
@@ -177,6 +185,42 @@ describe.each([
         ]).not.toEqual([name, true]);
       }
     }
+  });
+});
+
+describe('dist/index.js, the Action as a step starts it', () => {
+  it("loads no HTTP stack of its own: @actions/core's OIDC client is a chunk loaded on demand", () => {
+    // The entry and every chunk it imports statically (`from "./chunks/…"`), followed through.
+    const dist = join(repoRoot, 'dist');
+    const loaded = new Set<string>();
+    const load = (file: string): void => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      const code = readFileSync(join(dist, file), 'utf8');
+      for (const [, chunk] of code.matchAll(
+        /^(?:import .*|\}) from "\.\/(?:chunks\/)?([^"]+)";$/gm,
+      ))
+        load(`chunks/${chunk!}`);
+    };
+    load('index.js');
+    const modules = [...loaded].flatMap((file) =>
+      [...readFileSync(join(dist, file), 'utf8').matchAll(/^\/\/ (\S*node_modules\/\S+)$/gm)].map(
+        ([, source]) => source!,
+      ),
+    );
+    expect(modules.some((m) => m.includes('node_modules/@actions/core/'))).toBe(true);
+    expect(
+      modules.filter((m) => /node_modules\/(undici|tunnel|@actions\/http-client)\//.test(m)),
+    ).toEqual([]);
+    // The OIDC client is still there, in a chunk of dist/, for a `core.getIDToken` call.
+    const chunks = distFiles(dist).filter((file) => !loaded.has(file) && file.endsWith('.js'));
+    expect(
+      chunks.some((file) =>
+        readFileSync(join(dist, file), 'utf8').includes(
+          '// node_modules/@actions/core/lib/oidc-utils.js',
+        ),
+      ),
+    ).toBe(true);
   });
 });
 

@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { bundle } from '../../scripts/package.js';
+import { bundle, distDiff } from '../../scripts/package.js';
 import { repoRoot } from '../paths.js';
 
 /**
@@ -61,9 +61,10 @@ async function staleDist(): Promise<string | undefined> {
   if (!newer.length) return undefined;
   const dir = await mkdtemp(join(tmpdir(), 'coder-loop-fresh-'));
   try {
-    await bundle(join(dir, 'index.js'));
-    if (readFileSync(join(dir, 'index.js'), 'utf8') !== readFileSync(dist, 'utf8')) {
-      return `dist/index.js is not what "npm run package" builds from src/ now (${named(newer)} changed since): run "npm run package" first.`;
+    await bundle(dir);
+    const stale = distDiff(dir, join(repoRoot, 'dist'));
+    if (stale.length) {
+      return `dist/ (${stale.join(', ')}) is not what "npm run package" builds from src/ now (${named(newer)} changed since): run "npm run package" first.`;
     }
     const now = new Date();
     utimesSync(dist, now, now);
