@@ -450,6 +450,14 @@ export const transport: { fetch: typeof fetch } = {
 };
 export const NOCK_TRANSPORT = transport.fetch;
 
+/**
+ * The body text of an answer the in-memory GitHub made (`sim.fetch`), kept as it went into the
+ * `Response`: the check reads these same bytes instead of a clone of the response's stream (a tee
+ * of web streams per request, a tenth of a model shard's CPU with the parse it fed; issue 42).
+ * Answers from anywhere else (nock, a loopback server) are read from a clone, as before.
+ */
+export const answeredText = new WeakMap<Response, string>();
+
 /** Time spent waiting on the (mocked) GitHub, for benchmarks that separate the App's own time. */
 export const fetchClock = { ms: 0 };
 
@@ -494,7 +502,7 @@ const checkedFetchInner: typeof fetch = async (input, init) => {
   if (op) {
     const answer: Answer = {
       status: response.status,
-      body: parseBody(await response.clone().text()),
+      body: parseBody(answeredText.get(response) ?? (await response.clone().text())),
       rateLimited: rateLimited(response.headers),
     };
     violations.push(...checkAnswer(method, url, headers, answer));
