@@ -15,7 +15,7 @@ import {
   SECONDARY_RATE_LIMIT,
   simApp,
 } from '../helpers/github.js';
-import { check, checkAnswer, rateLimited } from '../helpers/openapi.js';
+import { answeredText, check, checkAnswer, rateLimited } from '../helpers/openapi.js';
 import {
   restAuthenticatedUser,
   restBlob,
@@ -820,10 +820,13 @@ export class SimGitHub {
     }
     const [status, data, headers] = answered;
     const raw = typeof data === 'string';
-    return new Response(status === 204 ? null : raw ? data : JSON.stringify(data), {
+    const sent = status === 204 ? null : raw ? data : JSON.stringify(data);
+    const response = new Response(sent, {
       status,
       headers: { 'content-type': raw ? 'text/plain' : 'application/json', ...headers },
     });
+    answeredText.set(response, sent ?? '');
+    return response;
   };
 
   /** One REST answer, the App's installation-token request included. */
