@@ -59,28 +59,52 @@ const CODE_TEXT = "export const health = () => ({ status: 'ok' });\n";
 /** The test, run with the CLI's shell tool; what it prints is what the model gets back. */
 const RUN_TEST = `node ${TEST_FILE} > /dev/null 2>&1; echo "the test exited with $?"`;
 
-let sim: SimGitHub;
-/** The digest of the last `step: agent` run (its output), handed to `step: apply`. */
-let lastDigest: string | undefined;
-let github: { url: string; close: () => Promise<void> };
-let model: ModelServer;
-let work: string;
-let checkout: string;
-let head: string;
-let payload: AgentPayload;
-let requests: string[];
+/**
+ * One test's world: its own folder, in-memory GitHub and scripted model, so that tests that only
+ * wait (a CLI's backoff, the agent's time limit) run beside the others (`it.concurrent`).
+ */
+interface Run {
+  sim: SimGitHub;
+  /** The digest of the last `step: agent` run (its output), handed to `step: apply`. */
+  lastDigest?: string;
+  github: { url: string; close: () => Promise<void> };
+  model: ModelServer;
+  work: string;
+  checkout: string;
+  head: string;
+  payload: AgentPayload;
+  requests: string[];
+}
 
-const runnerTemp = () => join(work, 'runner-temp');
+/**
+ * Runs `test` in a folder of its own (its world built by `world()`), then stops that world's
+ * servers, removes the folder, and checks every request the in-memory GitHub answered.
+ */
+async function inRun(test: (r: Run) => Promise<void>): Promise<void> {
+  await mkdir(WORK_ROOT, { recursive: true });
+  const r: Partial<Run> = { requests: [], work: await mkdtemp(join(WORK_ROOT, 'run-')) };
+  try {
+    await test(r as Run);
+  } finally {
+    await r.github?.close();
+    await r.model?.close();
+    await rm(r.work!, { recursive: true, force: true });
+  }
+  expect(r.sim?.violations).toEqual([]);
+}
+
+const runnerTemp = (r: Run) => join(r.work, 'runner-temp');
 
 /** The agent run's own folder under RUNNER_TEMP (prompt.md, context/, output/). */
-async function agentFolder(): Promise<string> {
-  const [name] = (await readdir(runnerTemp())).filter((n) => n.startsWith('coder-loop-agent-'));
+async function agentFolder(r: Run): Promise<string> {
+  const [name] = (await readdir(runnerTemp(r))).filter((n) => n.startsWith('coder-loop-agent-'));
   if (!name) throw new Error('step agent made no folder under RUNNER_TEMP');
-  return join(runnerTemp(), name);
+  return join(runnerTemp(r), name);
 }
 
 /** The world after `/coder next`, with the example's agent config (plus the test's variables). */
 async function world(
+  r: Run,
   example: AgentExample,
   extra: Record<string, string> = {},
   limit?: Limit,
@@ -99,27 +123,31 @@ async function world(
     '.github/coder.yml': yaml.dump({ agent }, { lineWidth: -1 }),
     ...extra,
   };
-  ({ sim, checkout, head } = await phaseStartedWorld(files, work, BRANCH));
+  ({
+    sim: r.sim,
+    checkout: r.checkout,
+    head: r.head,
+  } = await phaseStartedWorld(files, r.work, BRANCH));
   const { config, problems } = parseConfigText(files['.github/coder.yml']!);
   if (!config?.agent)
     throw new Error(`the example's agent config is refused: ${JSON.stringify(problems)}`);
-  payload = buildAgentPayload({
+  r.payload = buildAgentPayload({
     node: 'tdd',
     repo: { owner: OWNER, repo: REPO },
     branch: BRANCH,
-    headSha: head,
+    headSha: r.head,
     pullRequest: 2,
     issue: 1,
     plan: { name: 'Example', phase: 1 },
     attempt: 1,
     agent: config.agent,
   });
-  github = await sim.serve((method, url) => {
+  r.github = await r.sim.serve((method, url) => {
     if (url.pathname.startsWith(SIM_STORAGE)) return;
-    requests.push(`${method} ${decodeURIComponent(url.pathname)}`);
+    r.requests.push(`${method} ${decodeURIComponent(url.pathname)}`);
   });
-  model = await startModelServer({
-    cwd: checkout,
+  r.model = await startModelServer({
+    cwd: r.checkout,
     final: 'Done: the health test and its code.',
     ...(limit ? { limit } : {}),
     steps: async () => [
@@ -128,7 +156,7 @@ async function world(
       { path: CODE_FILE, content: CODE_TEXT },
       { run: RUN_TEST },
       {
-        path: join(await agentFolder(), 'output', 'summary.md'),
+        path: join(await agentFolder(r), 'output', 'summary.md'),
         content: `${example.name} wrote the failing test \`${TEST_FILE}\`, then \`${CODE_FILE}\`.\n`,
       },
     ],
@@ -136,44 +164,45 @@ async function world(
 }
 
 async function action(
+  r: Run,
   step: 'agent' | 'apply',
   example: AgentExample,
   /** The Action's own environment (not the agent's). */
   own: Record<string, string> = {},
 ) {
-  const eventPath = join(work, 'event.json');
-  const output = join(work, `output-${step}.txt`);
+  const eventPath = join(r.work, 'event.json');
+  const output = join(r.work, `output-${step}.txt`);
   // The loop asked for this hand-off: its record on the head names it, as the loop writes it.
-  sim.askHandOff(payload);
-  const event = dispatchPayload(payload, { owner: OWNER, repo: REPO });
+  r.sim.askHandOff(r.payload);
+  const event = dispatchPayload(r.payload, { owner: OWNER, repo: REPO });
   await writeFile(eventPath, JSON.stringify(event));
   await writeFile(output, '');
-  await mkdir(runnerTemp(), { recursive: true });
-  await mkdir(join(work, 'home'), { recursive: true });
+  await mkdir(runnerTemp(r), { recursive: true });
+  await mkdir(join(r.work, 'home'), { recursive: true });
   // The runner user's own settings, where a CLI needs one (examples/agents/<cli>.yml `test.home`).
   for (const [path, text] of Object.entries(example.test.home ?? {})) {
-    await mkdir(dirname(join(work, 'home', path)), { recursive: true });
-    await writeFile(join(work, 'home', path), text);
+    await mkdir(dirname(join(r.work, 'home', path)), { recursive: true });
+    await writeFile(join(r.work, 'home', path), text);
   }
   const testEnv = Object.fromEntries(
-    Object.entries(example.test.env).map(([k, v]) => [k, v.replace('{model}', model.url)]),
+    Object.entries(example.test.env).map(([k, v]) => [k, v.replace('{model}', r.model.url)]),
   );
   const env = {
     // The CLIs as a workflow's `npm install -g` would put them on PATH.
     PATH: `${BIN}${delimiter}${process.env.PATH}`,
-    HOME: join(work, 'home'),
+    HOME: join(r.work, 'home'),
     GITHUB_EVENT_NAME: 'repository_dispatch',
     GITHUB_EVENT_PATH: eventPath,
-    GITHUB_API_URL: github.url,
+    GITHUB_API_URL: r.github.url,
     GITHUB_OUTPUT: output,
-    GITHUB_WORKSPACE: checkout,
-    RUNNER_TEMP: runnerTemp(),
+    GITHUB_WORKSPACE: r.checkout,
+    RUNNER_TEMP: runnerTemp(r),
     INPUT_TOKEN: step === 'agent' ? 'ghs_read_only_job_token' : 'ghs_app_installation_token',
     INPUT_STEP: step,
     'INPUT_APP-SLUG': 'coder-loop',
-    'INPUT_CHANGES-DIR': join(work, 'changes'),
+    'INPUT_CHANGES-DIR': join(r.work, 'changes'),
     // As the workflow hands it on: the agent step's digest, to the apply step.
-    ...(step === 'apply' && lastDigest ? { 'INPUT_CHANGES-DIGEST': lastDigest } : {}),
+    ...(step === 'apply' && r.lastDigest ? { 'INPUT_CHANGES-DIGEST': r.lastDigest } : {}),
     // What GitHub sets for the hand-off's run: the default branch's coder-agent.yml.
     ...workflowContext('repository_dispatch', event, 'coder-agent.yml'),
     ...testEnv,
@@ -183,16 +212,16 @@ async function action(
     execFile(
       process.execPath,
       [DIST],
-      { env, cwd: checkout, maxBuffer: 64 * 1024 * 1024 },
+      { env, cwd: r.checkout, maxBuffer: 64 * 1024 * 1024 },
       (error, out) => resolve({ code: error ? Number(error.code) : 0, stdout: out }),
     );
   });
   const outputs = parseOutputs(await readFile(output, 'utf8'));
-  if (step === 'agent') lastDigest = outputs.digest;
+  if (step === 'agent') r.lastDigest = outputs.digest;
   return { code, stdout, outputs };
 }
 
-const prComments = () => sim.comments.filter((c) => c.issue === 2).map((c) => c.body);
+const prComments = (r: Run) => r.sim.comments.filter((c) => c.issue === 2).map((c) => c.body);
 
 const EXAMPLES = readAgentExamples();
 
@@ -206,67 +235,55 @@ beforeAll(() => {
     );
 });
 
-beforeEach(async () => {
-  requests = [];
-  lastDigest = undefined;
-  await mkdir(WORK_ROOT, { recursive: true });
-  work = await mkdtemp(join(WORK_ROOT, 'run-'));
-});
-
-afterEach(async () => {
-  await github?.close();
-  await model?.close();
-  await rm(work, { recursive: true, force: true });
-  expect(sim.violations).toEqual([]);
-});
-
 // A real CLI's cold start, its tool runs, and the bundle's throttled writes.
-jest.setTimeout(240_000);
+const TIMEOUT_MS = 240_000;
+jest.setTimeout(TIMEOUT_MS);
 
-async function tdd(example: AgentExample, extra: Record<string, string> = {}) {
-  await world(example, extra);
-  const agent = await action('agent', example);
-  const prompt = await readFile(join(await agentFolder(), 'prompt.md'), 'utf8');
+async function tdd(r: Run, example: AgentExample, extra: Record<string, string> = {}) {
+  await world(r, example, extra);
+  const agent = await action(r, 'agent', example);
+  const prompt = await readFile(join(await agentFolder(r), 'prompt.md'), 'utf8');
   return { agent, prompt };
 }
 
 async function expectLanded(
+  r: Run,
   example: AgentExample,
   agent: Awaited<ReturnType<typeof action>>,
   prompt: string,
 ) {
   // The WHOLE prompt reached the model, as one text.
-  const texts = model.requests.flatMap((r) => strings(r.body));
+  const texts = r.model.requests.flatMap((q) => strings(q.body));
   expect(texts.some((t) => t.includes(prompt.trim()))).toBe(true);
   // Through the CLI's own tools: the test, red; the code, green; the summary.
-  expect(model.calls).toHaveLength(5);
-  expect(model.calls[0]).toContain(TEST_FILE);
-  expect(model.calls[2]).toContain(CODE_FILE);
-  expect(model.calls[4]).toContain('summary.md');
+  expect(r.model.calls).toHaveLength(5);
+  expect(r.model.calls[0]).toContain(TEST_FILE);
+  expect(r.model.calls[2]).toContain(CODE_FILE);
+  expect(r.model.calls[4]).toContain('summary.md');
   const firstWith = (text: string) =>
-    model.requests.findIndex((r) => strings(r.body).some((t) => t.includes(text)));
+    r.model.requests.findIndex((q) => strings(q.body).some((t) => t.includes(text)));
   const red = firstWith('the test exited with 1');
   const green = firstWith('the test exited with 0');
   expect(red).toBeGreaterThan(-1);
   expect(green).toBeGreaterThan(red);
   expect(agent.outputs).toMatchObject({ state: 'changed', branch: BRANCH });
-  const changes = JSON.parse(await readFile(join(work, 'changes', 'changes.json'), 'utf8')) as {
+  const changes = JSON.parse(await readFile(join(r.work, 'changes', 'changes.json'), 'utf8')) as {
     changes: { path: string }[];
   };
   expect(changes.changes.map((c) => c.path).sort()).toEqual([CODE_FILE, TEST_FILE]);
 
-  const apply = await action('apply', example);
+  const apply = await action(r, 'apply', example);
   expect(apply.outputs).toMatchObject({ state: 'committed', 'failed-attempt': 'false' });
   const commit = apply.outputs.commit!;
-  expect(sim.refs.get(BRANCH)).toBe(commit);
-  expect(sim.commits.get(commit)!.parents).toEqual([head]);
-  expect(sim.files(BRANCH)[TEST_FILE]).toBe(TEST_TEXT);
-  expect(sim.files(BRANCH)[CODE_FILE]).toBe(CODE_TEXT);
+  expect(r.sim.refs.get(BRANCH)).toBe(commit);
+  expect(r.sim.commits.get(commit)!.parents).toEqual([r.head]);
+  expect(r.sim.files(BRANCH)[TEST_FILE]).toBe(TEST_TEXT);
+  expect(r.sim.files(BRANCH)[CODE_FILE]).toBe(CODE_TEXT);
   // The agent's own summary, not the output tail.
-  expect(prComments()).toHaveLength(1);
-  expect(prComments()[0]).toContain(`${example.name} wrote the failing test`);
+  expect(prComments(r)).toHaveLength(1);
+  expect(prComments(r)[0]).toContain(`${example.name} wrote the failing test`);
   // The usage the CLI printed in its machine-readable output, parsed and shown on the PR.
-  expect(prComments()[0]).toMatch(
+  expect(prComments(r)[0]).toMatch(
     /Agent run: [^\n]*[1-9][\d,]* input and [1-9][\d,]* output tokens/,
   );
 }
@@ -274,32 +291,34 @@ async function expectLanded(
 describe.each(EXAMPLES.map((e) => [e.name, e] as const))(
   '%s, as docs/agent.md documents it',
   (_name, example) => {
-    it('step agent runs it against the scripted model; step apply lands its work as one commit', async () => {
-      const { agent, prompt } = await tdd(example);
-      await expectLanded(example, agent, prompt);
-    });
+    it('step agent runs it against the scripted model; step apply lands its work as one commit', () =>
+      inRun(async (r) => {
+        const { agent, prompt } = await tdd(r, example);
+        await expectLanded(r, example, agent, prompt);
+      }));
   },
 );
 
 describe('a prompt of ~200 KB (a large phase)', () => {
-  it('reaches the model whole through stdin', async () => {
-    const example = EXAMPLES.find((e) => e.id === 'claude-code')!;
-    // A phase of 260 tasks, each with a long text: the prompt lists every one.
-    const files = examplePlanFiles();
-    const tasks = Array.from(
-      { length: 260 },
-      (_, i) =>
-        `  - [ ] 1.2.${i + 2} Handle case ${i + 2}: ${'the endpoint answers within the documented limits, '.repeat(14).trim()}`,
-    ).join('\n');
-    const { agent, prompt } = await tdd(example, {
-      [CHECKLIST]: files[CHECKLIST]!.replace(
-        '  - [ ] 1.2.1 Register the route before authentication middleware\n',
-        `  - [ ] 1.2.1 Register the route before authentication middleware\n${tasks}\n`,
-      ),
-    });
-    expect(Buffer.byteLength(prompt)).toBeGreaterThan(150_000);
-    await expectLanded(example, agent, prompt);
-  });
+  it('reaches the model whole through stdin', () =>
+    inRun(async (r) => {
+      const example = EXAMPLES.find((e) => e.id === 'claude-code')!;
+      // A phase of 260 tasks, each with a long text: the prompt lists every one.
+      const files = examplePlanFiles();
+      const tasks = Array.from(
+        { length: 260 },
+        (_, i) =>
+          `  - [ ] 1.2.${i + 2} Handle case ${i + 2}: ${'the endpoint answers within the documented limits, '.repeat(14).trim()}`,
+      ).join('\n');
+      const { agent, prompt } = await tdd(r, example, {
+        [CHECKLIST]: files[CHECKLIST]!.replace(
+          '  - [ ] 1.2.1 Register the route before authentication middleware\n',
+          `  - [ ] 1.2.1 Register the route before authentication middleware\n${tasks}\n`,
+        ),
+      });
+      expect(Buffer.byteLength(prompt)).toBeGreaterThan(150_000);
+      await expectLanded(r, example, agent, prompt);
+    }));
 });
 
 /**
@@ -309,9 +328,9 @@ describe('a prompt of ~200 KB (a large phase)', () => {
  * it that much later than now: the first scheduled run after the pause's end (a preload moves
  * the bundle's clock).
  */
-async function sweep(aheadMs = 0) {
-  const eventPath = join(work, 'schedule.json');
-  const output = join(work, 'output-sweep.txt');
+async function sweep(r: Run, aheadMs = 0) {
+  const eventPath = join(r.work, 'schedule.json');
+  const output = join(r.work, 'output-sweep.txt');
   const { repository, organization } = dispatchPayload({}, { owner: OWNER, repo: REPO }) as {
     repository: unknown;
     organization?: unknown;
@@ -325,7 +344,7 @@ async function sweep(aheadMs = 0) {
     }),
   );
   await writeFile(output, '');
-  const clock = join(work, 'clock-ahead.mjs');
+  const clock = join(r.work, 'clock-ahead.mjs');
   await writeFile(
     clock,
     `const Real = Date;\nconst ahead = ${aheadMs};\nglobalThis.Date = class extends Real {\n  constructor(...args) {\n    if (args.length) super(...args);\n    else super(Real.now() + ahead);\n  }\n  static now() {\n    return Real.now() + ahead;\n  }\n};\n`,
@@ -333,15 +352,15 @@ async function sweep(aheadMs = 0) {
   const ref = 'refs/heads/master';
   const env = {
     PATH: process.env.PATH,
-    HOME: join(work, 'home'),
+    HOME: join(r.work, 'home'),
     GITHUB_EVENT_NAME: 'schedule',
     GITHUB_EVENT_PATH: eventPath,
-    GITHUB_API_URL: github.url,
+    GITHUB_API_URL: r.github.url,
     GITHUB_OUTPUT: output,
     GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
     GITHUB_REF: ref,
     GITHUB_WORKFLOW_REF: `${OWNER}/${REPO}/.github/workflows/coder-resume.yml@${ref}`,
-    RUNNER_TEMP: runnerTemp(),
+    RUNNER_TEMP: runnerTemp(r),
     INPUT_TOKEN: 'ghs_app_installation_token',
     'INPUT_APP-SLUG': 'coder-loop',
   };
@@ -349,7 +368,7 @@ async function sweep(aheadMs = 0) {
     execFile(
       process.execPath,
       ['--import', pathToFileURL(clock).href, DIST],
-      { env, cwd: work },
+      { env, cwd: r.work },
       (_error, out) => resolve(out),
     );
   });
@@ -357,11 +376,11 @@ async function sweep(aheadMs = 0) {
 }
 
 /** The loop's record on `sha` (its App's `coder-loop` check run there). */
-const recordOn = (sha: string) => decodeRecord(sim.own(sha)?.output?.text, sha);
+const recordOn = (r: Run, sha: string) => decodeRecord(r.sim.own(sha)?.output?.text, sha);
 
 /** What `step: agent` handed on (changes-dir/changes.json). */
-async function handedOn() {
-  return JSON.parse(await readFile(join(work, 'changes', 'changes.json'), 'utf8')) as {
+async function handedOn(r: Run) {
+  return JSON.parse(await readFile(join(r.work, 'changes', 'changes.json'), 'utf8')) as {
     outcome: string;
     pause?: { reason: string; until?: string };
     changes: { path: string }[];
@@ -397,6 +416,12 @@ interface LimitCase {
   spend?: true;
   /** The agent's time limit (`CODER_LOOP_AGENT_TIMEOUT_MS`): a CLI that waits out the limit. */
   timeoutMs?: number;
+  /**
+   * The case spends most of its time waiting (the CLI's own backoff, the agent's time limit): it
+   * runs beside the other tests (`it.concurrent`, started with the file) instead of holding the
+   * Jest worker idle.
+   */
+  waits?: true;
 }
 
 const LIMIT_CASES: LimitCase[] = [
@@ -461,6 +486,7 @@ const LIMIT_CASES: LimitCase[] = [
     answers: 1,
     // Long enough for its cold start and first tool call on a busy runner.
     timeoutMs: 40_000,
+    waits: true,
   },
   {
     id: 'opencode',
@@ -469,6 +495,7 @@ const LIMIT_CASES: LimitCase[] = [
     reason: /^OpenCode reached its rate limit: Rate limit reached for /,
     until: true,
     answers: 6,
+    waits: true,
   },
 ];
 
@@ -482,25 +509,27 @@ function limitExample(c: LimitCase): AgentExample {
  * `step: agent` of a CLI at the limit: it wrote the failing test, met the limit, gave up after its
  * own retries, and the run ends paused, its work handed on, with the reset when the CLI said it.
  */
-async function pausedAtLimit(c: LimitCase, extra: Record<string, string> = {}) {
+async function pausedAtLimit(r: Run, c: LimitCase, extra: Record<string, string> = {}) {
   const example = limitExample(c);
   const started = Date.now();
   await world(
+    r,
     example,
     extra,
     { after: 1, resetSeconds: c.resetSeconds, ...(c.spend ? { kind: 'spend' as const } : {}) },
     true,
   );
   const agent = await action(
+    r,
     'agent',
     example,
     c.timeoutMs ? { CODER_LOOP_AGENT_TIMEOUT_MS: String(c.timeoutMs) } : {},
   );
-  expect(model.calls).toHaveLength(1);
-  expect(model.calls[0]).toContain(TEST_FILE);
-  expect(model.limits).toHaveLength(c.answers);
+  expect(r.model.calls).toHaveLength(1);
+  expect(r.model.calls[0]).toContain(TEST_FILE);
+  expect(r.model.limits).toHaveLength(c.answers);
   expect(agent.outputs).toMatchObject({ state: 'paused' });
-  const run = await handedOn();
+  const run = await handedOn(r);
   expect(run.outcome).toBe('paused');
   expect(run.changes.map((x) => x.path)).toEqual([TEST_FILE]);
   expect(run.pause?.reason).toMatch(c.reason);
@@ -508,7 +537,7 @@ async function pausedAtLimit(c: LimitCase, extra: Record<string, string> = {}) {
     // Never before the provider's reset (a printed minute is read as its end), at most a minute
     // after it.
     const until = Date.parse(run.pause!.until!);
-    const reset = model.resets.at(-1)!;
+    const reset = r.model.resets.at(-1)!;
     expect(until).toBeGreaterThanOrEqual(reset);
     expect(until).toBeLessThanOrEqual(reset + 60_000);
     expect(until).toBeGreaterThanOrEqual(started + c.resetSeconds * 1000);
@@ -520,28 +549,30 @@ async function pausedAtLimit(c: LimitCase, extra: Record<string, string> = {}) {
 describe.each(LIMIT_CASES.map((c) => [`${limitExample(c).name}, ${c.label}`, c] as const))(
   'at the provider limit: %s',
   (_name, c) => {
-    it('step agent ends paused; step apply keeps the work and records the pause, no attempt spent; the scheduled sweep resumes the node after the reset, not before', async () => {
-      await pausedThenResumed(c);
-    });
+    (c.waits ? it.concurrent : it)(
+      'step agent ends paused; step apply keeps the work and records the pause, no attempt spent; the scheduled sweep resumes the node after the reset, not before',
+      () => inRun((r) => pausedThenResumed(r, c)),
+      TIMEOUT_MS,
+    );
   },
 );
 
 /** The whole path of one limit case (see the `describe.each` above). */
-async function pausedThenResumed(c: LimitCase) {
-  const { example, pause } = await pausedAtLimit(c, WORKFLOWS);
+async function pausedThenResumed(r: Run, c: LimitCase) {
+  const { example, pause } = await pausedAtLimit(r, c, WORKFLOWS);
 
-  const apply = await action('apply', example);
+  const apply = await action(r, 'apply', example);
   expect(apply.outputs).toMatchObject({ state: 'paused', 'failed-attempt': 'false' });
   // The work so far, one partial commit on the head.
   const commit = apply.outputs.commit!;
-  expect(sim.refs.get(BRANCH)).toBe(commit);
-  expect(sim.commits.get(commit)!.parents).toEqual([head]);
-  expect(sim.commits.get(commit)!.message).toContain('paused at the provider');
-  expect(sim.files(BRANCH)[TEST_FILE]).toBe(TEST_TEXT);
-  expect(sim.files(BRANCH)[CODE_FILE]).toBeUndefined();
+  expect(r.sim.refs.get(BRANCH)).toBe(commit);
+  expect(r.sim.commits.get(commit)!.parents).toEqual([r.head]);
+  expect(r.sim.commits.get(commit)!.message).toContain('paused at the provider');
+  expect(r.sim.files(BRANCH)[TEST_FILE]).toBe(TEST_TEXT);
+  expect(r.sim.files(BRANCH)[CODE_FILE]).toBeUndefined();
   // Paused until the reset (the CLI's, else `agent.pauseMinutes` from now), on that commit; no
   // attempt spent.
-  const record = recordOn(commit)!;
+  const record = recordOn(r, commit)!;
   expect(record.pause).toMatchObject({ node: 'tdd', attempt: 1 });
   const until = record.pause!.until;
   // (The CLI's reset, or now when that has passed already: a pause never ends in the past.)
@@ -550,28 +581,28 @@ async function pausedThenResumed(c: LimitCase) {
   expect(record.attempts ?? []).toEqual([]);
   expect(record.pauses).toHaveLength(1);
   // Said once on the issue, with how it resumes: the scheduled workflow is installed.
-  const told = sim.comments.filter((x) => x.body.includes('Paused until'));
+  const told = r.sim.comments.filter((x) => x.body.includes('Paused until'));
   expect(told).toHaveLength(1);
   expect(told[0]!.body).toContain('The scheduled resume workflow hands');
-  const dispatched = sim.dispatches.length;
+  const dispatched = r.sim.dispatches.length;
 
   // The sweep five minutes before the reset: nothing.
-  const early = await sweep(Date.parse(until) - Date.now() - 5 * 60_000);
+  const early = await sweep(r, Date.parse(until) - Date.now() - 5 * 60_000);
   expect(early.outputs.state).toBe('not-due');
-  expect(sim.dispatches).toHaveLength(dispatched);
-  expect(recordOn(commit)?.pause).toBeDefined();
+  expect(r.sim.dispatches).toHaveLength(dispatched);
+  expect(recordOn(r, commit)?.pause).toBeDefined();
 
   // Its first run after the reset: the same node handed to the agent again, on the partial work.
-  const late = await sweep(Date.parse(until) - Date.now() + 15 * 60_000);
+  const late = await sweep(r, Date.parse(until) - Date.now() + 15 * 60_000);
   expect(late.outputs.state).toBe('resumed');
-  expect(sim.dispatches).toHaveLength(dispatched + 1);
-  const handOff = sim.dispatches.at(-1)!;
+  expect(r.sim.dispatches).toHaveLength(dispatched + 1);
+  const handOff = r.sim.dispatches.at(-1)!;
   expect(handOff.client_payload).toMatchObject({
     node: 'tdd',
     attempt: 1,
     headSha: commit,
     branch: BRANCH,
   });
-  expect(recordOn(commit)?.pause).toBeUndefined();
-  expect(recordOn(commit)?.attempts ?? []).toEqual([]);
+  expect(recordOn(r, commit)?.pause).toBeUndefined();
+  expect(recordOn(r, commit)?.attempts ?? []).toEqual([]);
 }
