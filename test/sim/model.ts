@@ -640,6 +640,8 @@ function standing(r: Real, pr: SimPull) {
   return {
     head: r.sim.refs.get(pr.head),
     completions: completionsOn(r, r.sim.refs.get(pr.head)),
+    /** Of those, the ones its base holds already (earlier phases'). */
+    baseCompletions: completionsOn(r, r.sim.refs.get(pr.base)),
     finals: finals(r),
     loopPulls: r.sim.pulls.filter(isLoops).length,
     open: pr.state === 'open' && r.sim.refs.has(pr.head),
@@ -988,6 +990,12 @@ function held(
   if (greenCi && now.completions > before.completions) {
     // One completion, of a phase already approved: what a green CI of the head would complete.
     expect(now.completions).toBe(before.completions + 1);
+    return;
+  }
+  if (greenCi && now.merged && !before.merged) {
+    // With `autoMerge`, a phase already complete merged on that green check: what a green job of
+    // the writer's would merge (its branch then gone, so nothing more is read from it).
+    expect(before.completions).toBeGreaterThan(before.baseCompletions);
     return;
   }
   expect(now.completions).toBe(before.completions);
@@ -1386,6 +1394,14 @@ class AfterPause implements fc.AsyncCommand<Model, Real> {
     const sentNow = r.sim.dispatches.slice(sent);
     const after = recordOn(r, pr.head);
     if (!finished) return;
+    if (pr.base !== r.sim.defaultBranch) {
+      // A writer switched the PR's base (an adversary's move, not switched back): the PR is held,
+      // so the sweep, a wake-up and a command all pass it by — nothing sent, the pause kept as
+      // it was, to resume once the base is the one the loop opened it against again.
+      expect(sentNow).toEqual([]);
+      expect(after?.pause).toEqual(before?.pause);
+      return;
+    }
     if (this.how === 'sweep' || this.how === 'wake') {
       if (!pause) {
         expect(sentNow).toEqual([]);
