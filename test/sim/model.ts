@@ -711,10 +711,14 @@ export class Adversary implements fc.AsyncCommand<Model, Real> {
     // check run under GitHub Actions, in a suite of the same branch, as it files CI's own — no
     // different from a green job the writer pushes. It may complete what an approval by someone
     // who counts already waits on (the completion invariants every step checks still hold).
+    // The same for a green commit status under a CI job's name (a workflow's token or the
+    // writer's): until CI itself reports on the head, a check or status of CI's name is not told
+    // apart from CI (docs/security.md: name the checks waited for in `requiredChecks`).
     const greenCi =
-      move.kind === 'check' &&
-      move.conclusion === 'success' &&
-      ['test', 'lint'].includes(move.name);
+      (move.kind === 'check' &&
+        move.conclusion === 'success' &&
+        ['test', 'lint'].includes(move.name)) ||
+      (move.kind === 'status' && move.state === 'success' && move.context === 'test');
     held(r, pr, before, writer, greenCi);
   }
 
@@ -1837,6 +1841,12 @@ function invariants(r: Real) {
         (c) => c.head_sha === parent && c.app.id !== LOOP_APP.id && c.name !== 'coder-loop',
       ))
         latest.set(run.name, run.conclusion);
+      // Commit statuses count as CI too, each context's newest per creator (the loop's own
+      // `coder-loop` state aside): a head with no CI check run may pass on them alone.
+      for (const status of sim.statuses.filter(
+        (x) => x.sha === parent && x.context !== 'coder-loop',
+      ))
+        latest.set(`status ${status.context} ${status.creator ?? ''}`, status.state);
       expect([...latest.values()].length).toBeGreaterThan(0);
       expect([...latest.values()].every((c) => c === 'success')).toBe(true);
     }
