@@ -719,7 +719,10 @@ export class Adversary implements fc.AsyncCommand<Model, Real> {
         move.conclusion === 'success' &&
         ['test', 'lint'].includes(move.name)) ||
       (move.kind === 'status' && move.state === 'success' && move.context === 'test');
-    held(r, pr, before, writer, greenCi);
+    const red =
+      (move.kind === 'check' && move.conclusion === 'failure') ||
+      (move.kind === 'status' && move.state === 'failure');
+    held(r, pr, before, writer, greenCi, !red);
   }
 
   /** The move; true when what follows is the loop judging as it would anyway (checked globally). */
@@ -989,6 +992,8 @@ function held(
   before: ReturnType<typeof standing>,
   writer: boolean,
   greenCi = false,
+  /** A phase complete before the move may merge at its event (not on a red move, see above). */
+  mayMerge = false,
 ) {
   const now = standing(r, pr);
   if (greenCi && now.completions > before.completions) {
@@ -996,9 +1001,11 @@ function held(
     expect(now.completions).toBe(before.completions + 1);
     return;
   }
-  if (greenCi && now.merged && !before.merged) {
-    // With `autoMerge`, a phase already complete merged on that green check: what a green job of
-    // the writer's would merge (its branch then gone, so nothing more is read from it).
+  if (mayMerge && now.merged && !before.merged) {
+    // With `autoMerge`, a phase complete before the move merged at the event it sent (a green
+    // check or status, or any event after `autoMerge` was set): what was due anyway, or what a
+    // green job of the writer's would merge (the branch then gone, nothing more is read from it).
+    // Never on a red move, never a phase the move completed.
     expect(before.completions).toBeGreaterThan(before.baseCompletions);
     return;
   }
