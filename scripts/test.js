@@ -21,7 +21,15 @@
 // children's), which says what a part costs when the machine is shared. Below it, the Jest
 // suites that took the most CPU (each suite writes its times, test/helpers/setup.ts).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { loadavg, tmpdir } from 'node:os';
 import { Buffer } from 'node:buffer';
@@ -241,12 +249,37 @@ function heaviestSuites() {
     .map((line) => JSON.parse(line))
     .sort((a, b) => b.cpu - a.cpu);
   const sum = (key) => suites.reduce((total, s) => total + s[key], 0);
+  // The run's timeline, for a closer look at where the workers waited (CODER_LOOP_TIMELINE: a file).
+  if (process.env.CODER_LOOP_TIMELINE) copyFileSync(file, process.env.CODER_LOOP_TIMELINE);
   return [
     '',
     `Jest suites: ${suites.length}, ${fmt(sum('wall'))} of wall time and ${fmt(sum('cpu'))} of CPU together; the ${Math.min(HEAVIEST, suites.length)} that took the most CPU:`,
     ...suites
       .slice(0, HEAVIEST)
       .map((s) => `${s.suite.padEnd(48)}${fmt(s.wall).padStart(10)}${fmt(s.cpu).padStart(10)}`),
+    ...workers(suites),
+  ];
+}
+
+/**
+ * Each Jest worker's share: its suites' wall and CPU time, and when it ended its last suite,
+ * counted from the first suite's start — a worker that ends well before the other waited alone
+ * at the end of the run.
+ */
+function workers(suites) {
+  const timed = suites.filter((s) => typeof s.end === 'number');
+  if (timed.length === 0) return [];
+  const start = Math.min(...timed.map((s) => s.end - s.wall * 1000));
+  const byWorker = new Map();
+  for (const s of timed) byWorker.set(s.worker, [...(byWorker.get(s.worker) ?? []), s]);
+  return [
+    `Jest workers (suite wall / suite CPU / last suite ended, from the first suite's start):`,
+    ...[...byWorker.values()].map((mine) => {
+      const wall = mine.reduce((total, s) => total + s.wall, 0);
+      const cpu = mine.reduce((total, s) => total + s.cpu, 0);
+      const last = (Math.max(...mine.map((s) => s.end)) - start) / 1000;
+      return `  ${String(mine.length).padStart(3)} suites  ${fmt(wall).padStart(9)}  ${fmt(cpu).padStart(9)}  ${fmt(last).padStart(9)}`;
+    }),
   ];
 }
 process.exit(failed ? 1 : 0);

@@ -103,7 +103,14 @@ if (suiteTimes) {
   const wall0 = performance.now();
   afterAll(() => {
     const suite = relative(process.cwd(), expect.getState().testPath ?? '');
-    const line = { suite, wall: (performance.now() - wall0) / 1000, cpu: cpu() - cpu0 };
+    const line = {
+      suite,
+      wall: (performance.now() - wall0) / 1000,
+      cpu: cpu() - cpu0,
+      // When it ended (ms since the epoch) and in which worker: the run's timeline.
+      end: Date.now(),
+      worker: process.pid,
+    };
     appendFileSync(join(suiteTimes, 'suites.jsonl'), `${JSON.stringify(line)}\n`);
   });
 }
