@@ -1,4 +1,13 @@
-import { checkAnswer } from './openapi.js';
+import {
+  answerVerdicts,
+  checkAnswer,
+  checkedFetch,
+  NOCK_TRANSPORT,
+  requestVerdicts,
+  resetRequestLog,
+  transport,
+  violations,
+} from './openapi.js';
 import {
   REPO_API,
   restCheckRun,
@@ -123,5 +132,62 @@ describe("GitHub's answers, checked against the OpenAPI description", () => {
       expect(comment.user).toEqual(restUser(login));
       expect(answer('GET', '/issues/comments/2', 200, comment)).toEqual([]);
     }
+  });
+});
+
+describe('the checked fetch reuses a verdict only for the same exchange', () => {
+  const API = 'https://api.github.com/repos/Codertocat/Hello-World';
+  const headers = {
+    accept: 'application/vnd.github.v3+json',
+    'x-github-api-version': '2022-11-28',
+  };
+  const built = restIssueComment({ id: 1, issue: 1, body: 'hi', author: 'coder-loop[bot]' });
+  let answerBody: unknown;
+  beforeEach(() => {
+    resetRequestLog();
+    transport.fetch = async () =>
+      new Response(JSON.stringify(answerBody), {
+        status: 201,
+        headers: { 'content-type': 'application/json' },
+      });
+  });
+  afterEach(() => {
+    transport.fetch = NOCK_TRANSPORT;
+    resetRequestLog();
+  });
+  const comment = (body: unknown) =>
+    checkedFetch(`${API}/issues/1/comments`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
+
+  it('a bad request fails each time it is sent, also when its verdict is reused', async () => {
+    answerBody = built;
+    const reused = requestVerdicts.hits;
+    await expect(comment({ bodie: 'hi' })).rejects.toThrow(/field "bodie" is not in/);
+    const once = [...violations];
+    expect(once).toContainEqual(expect.stringContaining('required field "body" is missing'));
+    await expect(comment({ bodie: 'hi' })).rejects.toThrow(/field "bodie" is not in/);
+    expect(requestVerdicts.hits).toBe(reused + 1);
+    expect(violations).toEqual([...once, ...once]);
+    // The same operation with another body is judged again: it passes.
+    await comment({ body: 'hi' });
+    expect(violations).toEqual([...once, ...once]);
+  });
+
+  it('a bad answer is reported each time it is given; another answer is judged again', async () => {
+    answerBody = { id: 1 };
+    const reused = answerVerdicts.hits;
+    await comment({ body: 'hi' });
+    await comment({ body: 'hi' });
+    expect(answerVerdicts.hits).toBe(reused + 1);
+    expect(violations).toEqual([
+      expect.stringContaining('must have required property'),
+      expect.stringContaining('must have required property'),
+    ]);
+    answerBody = built;
+    await comment({ body: 'hi' });
+    expect(violations).toHaveLength(2);
   });
 });

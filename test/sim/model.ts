@@ -33,7 +33,14 @@ import {
   requestLog,
   testProbot,
 } from '../helpers/github.js';
-import { checkedFetch, transport, violations, wire } from '../helpers/openapi.js';
+import {
+  answerVerdicts,
+  checkedFetch,
+  requestVerdicts,
+  transport,
+  violations,
+  wire,
+} from '../helpers/openapi.js';
 import { commentDelivery } from '../helpers/payloads.js';
 import { headTreesId } from '../helpers/seed.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
@@ -2473,7 +2480,7 @@ export function describeModel(shard: number): void {
       afterScenario();
       // How far the runs went, for the CI log: proof the sequences reach the whole loop.
       console.log(
-        `model runs (shard ${shard}): ${runs}; reached ${JSON.stringify(reached)}; commands that failed and said so: ${commandsFailed}; agent commits checked: ${agentCommits}; adversary moves: ${JSON.stringify(adversaryMoves)}`,
+        `model runs (shard ${shard}): ${runs}; reached ${JSON.stringify(reached)}; commands that failed and said so: ${commandsFailed}; agent commits checked: ${agentCommits}; adversary moves: ${JSON.stringify(adversaryMoves)}; OpenAPI verdicts reused: requests ${requestVerdicts.hits} of ${requestVerdicts.hits + requestVerdicts.misses}, answers ${answerVerdicts.hits} of ${answerVerdicts.hits + answerVerdicts.misses}`,
       );
       // ... and asserted: runs that never escalate, race or fail a command prove nothing about
       // them. A replay (FC_PATH) runs one sequence and is not held to it.
