@@ -1,6 +1,7 @@
 /** @type {import('jest').Config} */
 export default {
-  testEnvironment: 'node',
+  // Jest's node environment, plus what a worker's suites share (see the file).
+  testEnvironment: '<rootDir>/test/helpers/environment.js',
   // CI and the reference machine have 2 cores: one worker per core. More workers than cores made
   // the timer-bound App suites miss jest's 5 s default on a loaded machine (issue 13).
   maxWorkers: 2,

@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import Bottleneck from 'bottleneck';
 import nock from 'nock';
 import { Probot } from 'probot';
@@ -12,6 +12,7 @@ import {
   resetRequestLog,
   transport,
   violations,
+  worker,
   type RecordedRequest,
 } from './openapi.js';
 import {
@@ -51,17 +52,8 @@ export const simApp = (id: number, slug: string) => restApp(id, slug);
 export const LOOP_APP = simApp(1, 'coder-loop');
 export const CI_APP = simApp(15368, 'github-actions');
 
-/**
- * The App's private key, made the first time a suite makes a Probot (an RSA key costs 0.2–0.4 s
- * of CPU; most suites that import this file only want its names and payloads).
- */
-let privateKey: string | undefined;
-const appKey = () =>
-  (privateKey ??= generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  }).privateKey);
+/** The App's private key: one per Jest worker (an RSA key costs 0.2–0.4 s of CPU). */
+const appKey = () => worker().appPrivateKey();
 
 /** A Probot with the real app loaded, talking through the OpenAPI-checked fetch to nock. */
 export const NOW = new Date('2026-11-22T12:00:00.000Z');

@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { API_VERSION } from '../../src/github/client.js';
 
 /**
@@ -53,39 +50,31 @@ export function specExample(name: string): unknown {
   return structuredClone(example.value);
 }
 
-const require = createRequire(import.meta.url);
-let spec: Spec | undefined;
 type Entry = { method: string; template: string; pattern: RegExp; literal: number; op: Operation };
-let table: Entry[] = [];
-/** Operations by method and segment count: a request is matched against a few dozen, not all. */
-const index = new Map<string, Entry[]>();
-const keyOf = (method: string, path: string) => `${method} ${path.split('/').length}`;
+
+/**
+ * What the suites of a Jest worker share (test/helpers/environment.js): the description, parsed
+ * and indexed once, and its validators, compiled once.
+ */
+interface Worker {
+  openapi(): { spec: Spec; index: Map<string, Entry[]> };
+  keyOf(method: string, path: string): string;
+  validator(key: string, schema: Schema): ValidateFunction;
+  appPrivateKey(): string;
+}
+const shared: Worker =
+  (globalThis as { coderLoopWorker?: Worker }).coderLoopWorker ??
+  // Outside Jest (a benchmark, the demo): this process's own.
+  ((await import('./worker.js' as string)) as { worker: Worker }).worker;
+export const worker = (): Worker => shared;
+
+let spec: Spec | undefined;
+let index: Map<string, Entry[]> = new Map();
+const keyOf = (method: string, path: string) => worker().keyOf(method, path);
 
 function load(): void {
   if (spec) return;
-  spec = JSON.parse(
-    readFileSync(require.resolve('@octokit/openapi/generated/api.github.com.json'), 'utf8'),
-  ) as Spec;
-  for (const [template, item] of Object.entries(spec.paths)) {
-    for (const [method, op] of Object.entries(item)) {
-      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
-      const pattern = new RegExp(
-        `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`,
-      );
-      table.push({
-        method: method.toUpperCase(),
-        template,
-        pattern,
-        literal: template.replace(/\{[^}]+\}/g, '').length,
-        op,
-      });
-    }
-  }
-  table = table.sort((a, b) => b.literal - a.literal);
-  for (const entry of table) {
-    const key = keyOf(entry.method, entry.template);
-    index.set(key, [...(index.get(key) ?? []), entry]);
-  }
+  ({ spec, index } = worker().openapi());
 }
 
 function deref<T>(value: T & { $ref?: string }): T {
@@ -226,91 +215,6 @@ export function check(
   return { op: entry.op, problems };
 }
 
-/** OpenAPI's name for a component, `#/components/schemas/x`, as Ajv finds it in the `gh` document. */
-const GH = 'https://api.github.com/openapi.json';
-
-/**
- * One of the description's (OpenAPI 3.0) schemas as JSON Schema draft-07, which Ajv reads:
- * `nullable: true` becomes `null` among the types (and the enum), or "this or null" where there is
- * no type; `oneOf` becomes `anyOf`, because the description's alternatives overlap (a file's
- * `content-file` and `content-submodule`, a user and a bot) and a real answer matches several;
- * `discriminator`, `example`, `deprecated` and `readOnly` are notes, dropped. References point
- * into the `gh` document, so a schema compiles on its own.
- */
-function toJsonSchema(raw: unknown): unknown {
-  if (typeof raw !== 'object' || raw === null) return raw;
-  const schema = raw as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    switch (key) {
-      case '$ref':
-        out.$ref = `${GH}${value as string}`;
-        break;
-      case 'properties':
-      case 'patternProperties':
-        out[key] = Object.fromEntries(
-          Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, toJsonSchema(v)]),
-        );
-        break;
-      case 'items':
-      case 'additionalProperties':
-      case 'not':
-        out[key] = toJsonSchema(value);
-        break;
-      case 'allOf':
-      case 'anyOf':
-      case 'oneOf':
-        out[key === 'oneOf' ? 'anyOf' : key] = (value as unknown[]).map(toJsonSchema);
-        break;
-      case 'nullable':
-      case 'discriminator':
-      case 'example':
-      case 'examples':
-      case 'deprecated':
-      case 'readOnly':
-      case 'writeOnly':
-      case 'xml':
-      case 'externalDocs':
-        break;
-      default:
-        if (!key.startsWith('x-')) out[key] = value;
-    }
-  }
-  if (schema.nullable !== true) return out;
-  if (typeof out.type === 'string') {
-    out.type = [out.type, 'null'];
-    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    return out;
-  }
-  return { anyOf: [out, { type: 'null' }] };
-}
-
-let ajv: Ajv | undefined;
-const compiled = new Map<string, ValidateFunction>();
-
-/** The validator of one of the description's schemas (compiled once per process). */
-function validatorFor(key: string, schema: Schema): ValidateFunction {
-  let validate = compiled.get(key);
-  if (validate) return validate;
-  if (!ajv) {
-    // `inlineRefs: false`: a component every answer names (a user, a repository, a pull
-    // request) is compiled once, as a function of its own the schemas that name it call, not
-    // again inside each of them. The same checks and errors, in half of Ajv's time: most of a
-    // suite's compiling was the same few components over and over (issue 42).
-    ajv = new Ajv({ strict: false, validateSchema: false, allErrors: false, inlineRefs: false });
-    addFormats.default(ajv);
-    // Formats the description names that JSON Schema has no check for.
-    for (const name of ['repo.nwo', 'timestamp']) ajv.addFormat(name, true);
-    const schemas = Object.fromEntries(
-      Object.entries(spec!.components.schemas ?? {}).map(([k, v]) => [k, toJsonSchema(v)]),
-    );
-    ajv.addSchema({ $id: GH, components: { schemas } });
-  }
-  validate = ajv.compile(toJsonSchema(schema) as object);
-  compiled.set(key, validate);
-  return validate;
-}
-
 /** What a test's answer looks like on the wire, for `checkAnswer`. */
 export interface Answer {
   status: number;
@@ -393,7 +297,7 @@ export function checkAnswer(
   }
   if (answer.body === undefined || typeof answer.body === 'string')
     return [`${where}: is not JSON; the description documents a JSON body`];
-  const validate = validatorFor(`${method} ${entry.template} ${status}`, schema);
+  const validate = worker().validator(`${method} ${entry.template} ${status}`, schema);
   if (validate(answer.body)) return [];
   return (validate.errors ?? []).slice(0, 3).map((e) => {
     const at = e.instancePath || '/';

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { sign } from '@octokit/webhooks-methods';
+import { worker } from './openapi.js';
 
 /** A free TCP port on the loopback interface. */
 export async function freePort(): Promise<number> {
@@ -14,13 +14,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** A fresh App private key (PEM), as GitHub hands one out. */
+/** An App private key (PEM), as GitHub hands one out: one per Jest worker. */
 export function appPrivateKey(): string {
-  return generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  }).privateKey;
+  return worker().appPrivateKey();
 }
 
 export interface NodeProcess {
