@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 import { parseChecklist, setTaskStates, type TaskState } from '../../src/core/index.js';
 import { fixSeed } from '../helpers/seed.js';
+import { remarkOnce } from '../helpers/remarkOnce.js';
 
 fixSeed(import.meta.url);
+// The fast path and remark read each text; remark's side parses it once (see the helper).
+remarkOnce();
 
 /**
  * Generated checklists whose true tasks are known: phases, lists with nested tasks and every

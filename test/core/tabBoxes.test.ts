@@ -8,8 +8,11 @@ import { KIRO_MARKS, readKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import { setDialectStates, type DialectPlan } from '../../src/core/plan/kinds/markdownDialect.js';
 import { readSpeckit, SPECKIT_MARKS } from '../../src/core/plan/kinds/speckit/index.js';
 import { fixSeed } from '../helpers/seed.js';
+import { remarkOnce } from '../helpers/remarkOnce.js';
 
 fixSeed(import.meta.url);
+// The fast path and remark read each text; remark's side parses it once (see the helper).
+remarkOnce();
 
 /**
  * A box GFM accepts is a task in every markdown dialect, and only such a box (SPEC §2b): remark-gfm
