@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import Sequencer from '@jest/test-sequencer';
 
 /**
- * The order Jest starts the suites in: the longest first, so that two workers end together
+ * The order Jest starts the suites in: the longest first, so that the workers end together
  * instead of one finishing a four-minute suite alone at the end (issue 42).
  *
  * Jest orders by each suite's duration in its cache, which a fresh clone (CI) does not have: it

@@ -57,8 +57,8 @@ import { SimGitHub, type SimPull, type SimReview } from './github.js';
  * a plan document). And the adversary (`Adversary`): every move GitHub's API lets a writer, a
  * triage user and a fork's author make on the PR and its checks, made through the API as them.
  *
- * The runs are split over the `model.shard*.test.ts` files so Jest's two workers run them side by
- * side (each run spends half its time waiting on Octokit's request queue timers).
+ * The runs are split over the `model.shard*.test.ts` files so Jest's workers run them side by
+ * side.
  *
  * Replay a failure: FC_SEED=<seed> FC_PATH=<path> FC_REPLAY_PATH=<replay path> npm run jest --
  * <the failing shard's file> (the failure message prints that command in full). FC_RUNS sets the
