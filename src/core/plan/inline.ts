@@ -18,8 +18,6 @@ const WHITESPACE = /\s/;
 const PUNCTUATION = /\p{P}|\p{S}/u;
 // Links, images, references, footnotes, entities: what the fast reading leaves to remark.
 const GIVES_UP = /!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
-// `<` then what may open an autolink or an HTML tag, comment or instruction.
-const ANGLE = /<[A-Za-z/!?]/;
 const AUTOLINK =
   /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
 // An HTML open or closing tag, a comment, an instruction or a declaration (CommonMark's raw HTML).
@@ -56,6 +54,19 @@ export function plainLineText(written: string): string | undefined {
   return run === 0 ? written : written.slice(run, written.length - run);
 }
 
+/**
+ * `LITERAL_LINK.test(source)`, the pattern run only where `@`, `://` or a `.` after a `w` is
+ * there (no pattern run for most tasks: each pattern a read runs twice is compiled twice).
+ */
+function mayHoldLiteral(source: string): boolean {
+  if (source.includes('@') || source.includes('://')) return true;
+  for (let at = source.indexOf('.', 3); at !== -1; at = source.indexOf('.', at + 1)) {
+    const c = source.charCodeAt(at - 1) | 32;
+    if (c === 119 /* w */) return LITERAL_LINK.test(source);
+  }
+  return false;
+}
+
 /** Whether a word that may hold a GFM autolink literal also holds markup (see LITERAL_LINK). */
 function literalMeetsMarkup(source: string, opaque: number[]): boolean {
   let masked = source;
@@ -72,6 +83,12 @@ function literalMeetsMarkup(source: string, opaque: number[]): boolean {
   return masked
     .split(/[ \t\r\n]+/)
     .some((word) => LITERAL_LINK.test(word) && MARKUP_IN_WORD.test(word));
+}
+
+/** After `<`, what may open an autolink or an HTML tag, comment or instruction (`/<[A-Za-z/!?]/`). */
+function opensAngle(code: number): boolean {
+  const lower = code | 32;
+  return (lower >= 97 && lower <= 122) || code === 47 || code === 33 || code === 63;
 }
 
 /** Whether an ASCII character code is punctuation or a symbol (`!`–`/`, `:`–`@`, `[`–`` ` ``, `{`–`~`). */
@@ -118,7 +135,12 @@ interface Run {
 export function inlineText(written: string): string | undefined {
   if (GIVES_UP.test(written)) return undefined;
   // A paragraph's text starts and ends at a non-space; a line's trailing spaces end no text.
-  let trimmed = written.replace(/^[ \t]+|[ \t]+$/g, '');
+  // (`written.replace(/^[ \t]+|[ \t]+$/g, '')`, by character codes: no pattern run per task.)
+  let from = 0;
+  let to = written.length;
+  while (from < to && (written.charCodeAt(from) === 32 || written.charCodeAt(from) === 9)) from++;
+  while (to > from && (written.charCodeAt(to - 1) === 32 || written.charCodeAt(to - 1) === 9)) to--;
+  let trimmed = from === 0 && to === written.length ? written : written.slice(from, to);
   if (trimmed.includes('\n')) {
     if (/\n[ \t]*\n/.test(trimmed)) return undefined; // two paragraphs
     trimmed = trimmed.replace(/\n[ \t]+/g, '\n');
@@ -177,7 +199,7 @@ export function inlineText(written: string): string | undefined {
       i = end;
       continue;
     }
-    if (c === '<' && ANGLE.test(source.slice(i, i + 2))) {
+    if (c === '<' && opensAngle(source.charCodeAt(i + 1))) {
       // An HTML tag is text to mdast, as written (escapes and backticks too); an autolink drops
       // its brackets: leave those, and tags holding what the reading would change, to remark.
       if (AUTOLINK.test(source.slice(i, i + 300))) return undefined;
@@ -267,7 +289,7 @@ export function inlineText(written: string): string | undefined {
     i++;
   }
   flush();
-  if (markup && LITERAL_LINK.test(source) && literalMeetsMarkup(source, opaque)) return undefined;
+  if (markup && mayHoldLiteral(source) && literalMeetsMarkup(source, opaque)) return undefined;
   if (runs.length === 0) return out.join('');
   // Pairing: each closer takes the nearest active opener of its kind (strikethrough: of its
   // size); the runs between them are text from then on.
