@@ -40,7 +40,7 @@ const MARKUP_IN_WORD = /[*_~`\\<\0]/;
 // a run opens (white space before it, none after) and closes (the reverse), and they pair: the
 // text is what they wrap.
 const PLAIN_LINE =
-  /^(?!.*www\.)(\*{0,2}|_{0,2})[^\s\\<`*_~&[\]!@/](?:[^\\<`*_~&[\]!@/\n\r\u2028\u2029]*[^\s\\<`*_~&[\]!@/])?\1$/i;
+  /^(?!.*[Ww][Ww][Ww]\.)(\*{0,2}|_{0,2})[^\s\\<`*_~&[\]!@/](?:[^\\<`*_~&[\]!@/\n\r\u2028\u2029]*[^\s\\<`*_~&[\]!@/])?\1$/;
 
 /**
  * `inlineText` of one line of plain text, or of plain text one emphasis or strong run wraps
@@ -52,6 +52,32 @@ export function plainLineText(written: string): string | undefined {
   if (!m) return undefined;
   const run = m[1]!.length;
   return run === 0 ? written : written.slice(run, written.length - run);
+}
+
+// One line of text whose only markup characters are the backticks of code spans of one
+// backtick: a span is closed by the next lone backtick (none inside it, none right after it).
+const CODE_SPANS_ONLY = /^(?:[^\\<`*_~\n]|`[^`\n]+`(?!`))*$/;
+
+/**
+ * `inlineText` of a line CODE_SPANS_ONLY matches (with no GFM autolink literal): each span's
+ * backticks dropped, and one space each side of its code when both are there and it holds
+ * more than spaces.
+ */
+function withoutBackticks(source: string): string {
+  let out = '';
+  let from = 0;
+  for (let open = source.indexOf('`'); open !== -1; open = source.indexOf('`', from)) {
+    const close = source.indexOf('`', open + 1);
+    let code = source.slice(open + 1, close);
+    if (code.length >= 2 && code[0] === ' ' && code[code.length - 1] === ' ') {
+      let other = false;
+      for (let i = 1; i < code.length - 1 && !other; i++) other = code[i] !== ' ';
+      if (other) code = code.slice(1, -1);
+    }
+    out += source.slice(from, open) + code;
+    from = close + 1;
+  }
+  return out + source.slice(from);
 }
 
 /**
@@ -132,7 +158,7 @@ interface Run {
  * The text of `source` (a paragraph's lines joined by `\n`, each after its indentation, or a
  * heading's content) as mdast's `toString` reads it, or undefined when remark must read it.
  */
-export function inlineText(written: string): string | undefined {
+export function inlineText(written: string, codeSpans = true): string | undefined {
   if (GIVES_UP.test(written)) return undefined;
   // A paragraph's text starts and ends at a non-space; a line's trailing spaces end no text.
   // (`written.replace(/^[ \t]+|[ \t]+$/g, '')`, by character codes: no pattern run per task.)
@@ -149,6 +175,12 @@ export function inlineText(written: string): string | undefined {
   const markup = /[*_~`\\<]/.test(source);
   // Plain text on one line reads as written.
   if (!markup && !source.includes('\n')) return source;
+  // One line whose only markup is code spans of one backtick (a task naming its files): one
+  // search, and the spans' backticks dropped, without the reading's loop below.
+  // (`codeSpans: false`, the loop alone, is what a property holds it to.)
+  if (codeSpans && CODE_SPANS_ONLY.test(source) && !mayHoldLiteral(source)) {
+    return withoutBackticks(source);
+  }
   // Code spans and tags, where no GFM autolink literal starts: [start, end) pairs.
   const opaque: number[] = [];
   const out: string[] = [];
