@@ -108,6 +108,54 @@ describe('inline text against remark (differential)', () => {
     expect(read).toBeGreaterThan(1200);
   });
 
+  it('reads 5,000 lines of code spans by one search as its loop and mdast do', () => {
+    // Lines whose markup is mostly backticks: what the search for code spans of one backtick
+    // reads without the loop (spans with spaces each side, runs of two, a backtick left open).
+    const line = fc
+      .array(
+        fc.constantFrom(
+          '`',
+          '``',
+          ' ',
+          'T001',
+          'word',
+          '`x`',
+          '` x `',
+          '`  `',
+          '` `',
+          '`x `',
+          '[P]',
+          '.',
+          '/',
+          ':',
+          'http://a.b',
+          'a@b.co',
+          'www.a.co',
+          'W',
+          '\t',
+          '\u2028',
+          '*',
+          '<',
+          '\\',
+        ),
+        { minLength: 1, maxLength: 12 },
+      )
+      .map((ts) => ts.join(''))
+      .filter((t) => /^\S/.test(t));
+    let spans = 0;
+    fc.assert(
+      fc.property(line, (t) => {
+        const fast = inlineText(t);
+        expect([t, fast]).toEqual([t, inlineText(t, false)]);
+        if (fast !== undefined && t.includes('`') && !/[*<\\]/.test(t)) spans++;
+        const remark = fast === undefined ? undefined : remarkText(t);
+        if (remark !== undefined) expect([t, fast]).toEqual([t, remark]);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(spans).toBeGreaterThan(500);
+  });
+
   it.each([
     ['**T001** [Setup] 验证开发环境就绪', 'T001 [Setup] 验证开发环境就绪'],
     ['~~Plot output~~ — skipped', 'Plot output — skipped'],

@@ -18,8 +18,6 @@ const WHITESPACE = /\s/;
 const PUNCTUATION = /\p{P}|\p{S}/u;
 // Links, images, references, footnotes, entities: what the fast reading leaves to remark.
 const GIVES_UP = /!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
-// `<` then what may open an autolink or an HTML tag, comment or instruction.
-const ANGLE = /<[A-Za-z/!?]/;
 const AUTOLINK =
   /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
 // An HTML open or closing tag, a comment, an instruction or a declaration (CommonMark's raw HTML).
@@ -42,7 +40,7 @@ const MARKUP_IN_WORD = /[*_~`\\<\0]/;
 // a run opens (white space before it, none after) and closes (the reverse), and they pair: the
 // text is what they wrap.
 const PLAIN_LINE =
-  /^(?!.*www\.)(\*{0,2}|_{0,2})[^\s\\<`*_~&[\]!@/](?:[^\\<`*_~&[\]!@/\n\r\u2028\u2029]*[^\s\\<`*_~&[\]!@/])?\1$/i;
+  /^(?!.*[Ww][Ww][Ww]\.)(\*{0,2}|_{0,2})[^\s\\<`*_~&[\]!@/](?:[^\\<`*_~&[\]!@/\n\r\u2028\u2029]*[^\s\\<`*_~&[\]!@/])?\1$/;
 
 /**
  * `inlineText` of one line of plain text, or of plain text one emphasis or strong run wraps
@@ -54,6 +52,45 @@ export function plainLineText(written: string): string | undefined {
   if (!m) return undefined;
   const run = m[1]!.length;
   return run === 0 ? written : written.slice(run, written.length - run);
+}
+
+// One line of text whose only markup characters are the backticks of code spans of one
+// backtick: a span is closed by the next lone backtick (none inside it, none right after it).
+const CODE_SPANS_ONLY = /^(?:[^\\<`*_~\n]|`[^`\n]+`(?!`))*$/;
+
+/**
+ * `inlineText` of a line CODE_SPANS_ONLY matches (with no GFM autolink literal): each span's
+ * backticks dropped, and one space each side of its code when both are there and it holds
+ * more than spaces.
+ */
+function withoutBackticks(source: string): string {
+  let out = '';
+  let from = 0;
+  for (let open = source.indexOf('`'); open !== -1; open = source.indexOf('`', from)) {
+    const close = source.indexOf('`', open + 1);
+    let code = source.slice(open + 1, close);
+    if (code.length >= 2 && code[0] === ' ' && code[code.length - 1] === ' ') {
+      let other = false;
+      for (let i = 1; i < code.length - 1 && !other; i++) other = code[i] !== ' ';
+      if (other) code = code.slice(1, -1);
+    }
+    out += source.slice(from, open) + code;
+    from = close + 1;
+  }
+  return out + source.slice(from);
+}
+
+/**
+ * `LITERAL_LINK.test(source)`, the pattern run only where `@`, `://` or a `.` after a `w` is
+ * there (no pattern run for most tasks: each pattern a read runs twice is compiled twice).
+ */
+function mayHoldLiteral(source: string): boolean {
+  if (source.includes('@') || source.includes('://')) return true;
+  for (let at = source.indexOf('.', 3); at !== -1; at = source.indexOf('.', at + 1)) {
+    const c = source.charCodeAt(at - 1) | 32;
+    if (c === 119 /* w */) return LITERAL_LINK.test(source);
+  }
+  return false;
 }
 
 /** Whether a word that may hold a GFM autolink literal also holds markup (see LITERAL_LINK). */
@@ -72,6 +109,12 @@ function literalMeetsMarkup(source: string, opaque: number[]): boolean {
   return masked
     .split(/[ \t\r\n]+/)
     .some((word) => LITERAL_LINK.test(word) && MARKUP_IN_WORD.test(word));
+}
+
+/** After `<`, what may open an autolink or an HTML tag, comment or instruction (`/<[A-Za-z/!?]/`). */
+function opensAngle(code: number): boolean {
+  const lower = code | 32;
+  return (lower >= 97 && lower <= 122) || code === 47 || code === 33 || code === 63;
 }
 
 /** Whether an ASCII character code is punctuation or a symbol (`!`–`/`, `:`–`@`, `[`–`` ` ``, `{`–`~`). */
@@ -115,10 +158,15 @@ interface Run {
  * The text of `source` (a paragraph's lines joined by `\n`, each after its indentation, or a
  * heading's content) as mdast's `toString` reads it, or undefined when remark must read it.
  */
-export function inlineText(written: string): string | undefined {
+export function inlineText(written: string, codeSpans = true): string | undefined {
   if (GIVES_UP.test(written)) return undefined;
   // A paragraph's text starts and ends at a non-space; a line's trailing spaces end no text.
-  let trimmed = written.replace(/^[ \t]+|[ \t]+$/g, '');
+  // (`written.replace(/^[ \t]+|[ \t]+$/g, '')`, by character codes: no pattern run per task.)
+  let from = 0;
+  let to = written.length;
+  while (from < to && (written.charCodeAt(from) === 32 || written.charCodeAt(from) === 9)) from++;
+  while (to > from && (written.charCodeAt(to - 1) === 32 || written.charCodeAt(to - 1) === 9)) to--;
+  let trimmed = from === 0 && to === written.length ? written : written.slice(from, to);
   if (trimmed.includes('\n')) {
     if (/\n[ \t]*\n/.test(trimmed)) return undefined; // two paragraphs
     trimmed = trimmed.replace(/\n[ \t]+/g, '\n');
@@ -127,6 +175,12 @@ export function inlineText(written: string): string | undefined {
   const markup = /[*_~`\\<]/.test(source);
   // Plain text on one line reads as written.
   if (!markup && !source.includes('\n')) return source;
+  // One line whose only markup is code spans of one backtick (a task naming its files): one
+  // search, and the spans' backticks dropped, without the reading's loop below.
+  // (`codeSpans: false`, the loop alone, is what a property holds it to.)
+  if (codeSpans && CODE_SPANS_ONLY.test(source) && !mayHoldLiteral(source)) {
+    return withoutBackticks(source);
+  }
   // Code spans and tags, where no GFM autolink literal starts: [start, end) pairs.
   const opaque: number[] = [];
   const out: string[] = [];
@@ -177,7 +231,7 @@ export function inlineText(written: string): string | undefined {
       i = end;
       continue;
     }
-    if (c === '<' && ANGLE.test(source.slice(i, i + 2))) {
+    if (c === '<' && opensAngle(source.charCodeAt(i + 1))) {
       // An HTML tag is text to mdast, as written (escapes and backticks too); an autolink drops
       // its brackets: leave those, and tags holding what the reading would change, to remark.
       if (AUTOLINK.test(source.slice(i, i + 300))) return undefined;
@@ -267,7 +321,7 @@ export function inlineText(written: string): string | undefined {
     i++;
   }
   flush();
-  if (markup && LITERAL_LINK.test(source) && literalMeetsMarkup(source, opaque)) return undefined;
+  if (markup && mayHoldLiteral(source) && literalMeetsMarkup(source, opaque)) return undefined;
   if (runs.length === 0) return out.join('');
   // Pairing: each closer takes the nearest active opener of its kind (strikethrough: of its
   // size); the runs between them are text from then on.

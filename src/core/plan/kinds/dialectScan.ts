@@ -95,18 +95,43 @@ const REQUIREMENT = /requirement/i;
 const ATX_OPEN = /^#{1,6}(?: |$)/;
 const CLOSING_HASHES = /(?:^| +)#+$/;
 const EMPTY_COMMENT = /^<!---?>/;
-const BOX_THEN_LINK = /^[:([]/;
-const BOX_THEN_BRACKET = /^[ \t]{2,}\[/;
+
+// The list items after a plain one (what `startsText` reads as text, no box, no requirement)
+// that the loop over lines would read the same way (3): at its indentation, with its marker's
+// spacing, each after blank lines or none. Each closes the one before it and opens an item at the
+// same column, so the state after them is the state after the first, its item a fresh one. Then
+// the blank lines after them (4), which close the paragraph. The first line (the item the loop
+// read) gives the indentation (1) and the spacing (2); a line holds no control character (a
+// carriage return only before its line feed: a lone one was refused).
+/* eslint-disable no-control-regex -- a line of such an item holds no control character */
+const SIBLING_ITEMS =
+  /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*[Rr][Ee][Qq][Uu][Ii][Rr][Ee][Mm][Ee][Nn][Tt])(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
+/* eslint-enable no-control-regex */
 
 function isLetter(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/**
+ * `NOT_TEXT_LINE.test(s)`: such a line is made of `-`, `:`, `|`, `=`, `*`, `_` and spaces only, so
+ * the pattern runs only on one (a line of text is told by its first other character, without a
+ * run of the pattern: each pattern a read runs twice is compiled twice, about 0.1 ms each).
+ */
+export function isNotTextLine(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 45 && c !== 58 && c !== 124 && c !== 61 && c !== 42 && c !== 95 && c !== 32) {
+      return false;
+    }
+  }
+  return NOT_TEXT_LINE.test(s);
 }
 
 /** Whether `s` (from its first character, not a space) is paragraph text, not a block's start. */
 function startsText(s: string): boolean {
   const c = s.charCodeAt(0);
   if (isLetter(c) || c >= 0x80) return true;
-  if (NOT_TEXT_LINE.test(s)) return false;
+  if (isNotTextLine(s)) return false;
   switch (s[0]) {
     case '*':
     case '-':
@@ -172,7 +197,30 @@ function requirementsOfLine(text: string): string[] | 'not plain' | undefined {
   const plain = plainLineText(text) ?? inlineText(text);
   if (plain === undefined) return 'not plain';
   const m = REQUIREMENTS.exec(plain);
-  return m ? m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : undefined;
+  return m ? requirementIds(m[1]!) : undefined;
+}
+
+/**
+ * `cited.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r))` for what REQUIREMENTS
+ * captures (digits, dots, commas and white space): the numbers between the other characters,
+ * those that neither open nor close with a dot nor hold two together. Two patterns fewer run per
+ * requirement line.
+ */
+export function requirementIds(cited: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 0; i <= cited.length; i++) {
+    const c = i < cited.length ? cited.charCodeAt(i) : -1;
+    if ((c >= 48 && c <= 57) || c === 46) continue;
+    if (i > from) {
+      const id = cited.slice(from, i);
+      if (id.charCodeAt(0) !== 46 && id.charCodeAt(id.length - 1) !== 46 && !id.includes('..')) {
+        out.push(id);
+      }
+    }
+    from = i + 1;
+  }
+  return out;
 }
 
 interface OpenItem {
@@ -222,7 +270,14 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
 }
 
 /** The scan of a whole document, or why remark must read it (what `npm run bench` shows). */
-export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | ScanRefusal {
+export function scanOrRefuse(
+  source: string,
+  mode: ScanMode,
+  options: { passOver?: boolean } = {},
+): DialectScan | ScanRefusal {
+  // Lines the loop would read without changing what it has read are passed over by one search
+  // (`passOver: false`, the loop over every line, is what a property holds the searches to).
+  const passOver = options.passOver !== false;
   let line = 0;
   const no = (refused: string): ScanRefusal => ({ refused, line });
   const suspect = suspectSource(source);
@@ -365,7 +420,8 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
       const m = ATX.exec(rest);
       if (m) {
         if (indent > 0) return no('an indented heading');
-        const content = (m[2] ?? '').trim().replace(CLOSING_HASHES, '').trim();
+        let content = (m[2] ?? '').trim();
+        if (content.endsWith('#')) content = content.replace(CLOSING_HASHES, '').trim();
         // A reader of task text names phases by their headings' text.
         const plain = mode.taskText ? inlineText(content) : content;
         if (plain === undefined) return no('markup in a heading remark must read');
@@ -414,7 +470,7 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
       emptyItem = indent + 2;
       continue;
     }
-    if (NOT_TEXT_LINE.test(rest)) {
+    if (isNotTextLine(rest)) {
       // A thematic break between blocks; after text it could underline a setext heading.
       if (indent > 0 || para >= 0 || !isRule(rest))
         return no('a setext underline or an indented rule');
@@ -457,12 +513,27 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
         // A mark between brackets: GFM's box, or a dialect's own (`[-]`, `[ ]*`), or a label.
         const mark = content[1]!;
         const afterText = content.slice(3);
-        if (BOX_THEN_LINK.test(afterText) || afterText.trim() === '' || !startsText(content)) {
+        // `BOX_THEN_LINK` and `startsText(content)` (NOT_DEFINITION) for a box, told by
+        // character codes: no pattern run per task.
+        const next = afterText.charCodeAt(0);
+        if (
+          next === 58 /* : */ ||
+          next === 40 /* ( */ ||
+          next === 91 /* [ */ ||
+          afterText.trim() === '' ||
+          mark === '\\' ||
+          mark === '['
+        ) {
           return no('a box followed by a link, a colon or nothing');
         }
         // `- [ ]  [x] …`: mdast's text keeps the space before the second bracket, so no box of it
-        // is dropped from the task's text; remark reads such a line.
-        if (BOX_THEN_BRACKET.test(afterText)) return no('a bracket after a box and spaces');
+        // is dropped from the task's text; remark reads such a line (BOX_THEN_BRACKET).
+        if (next === 32 || next === 9) {
+          let b = 1;
+          while (afterText.charCodeAt(b) === 32 || afterText.charCodeAt(b) === 9) b++;
+          if (b >= 2 && afterText.charCodeAt(b) === 91)
+            return no('a bracket after a box and spaces');
+        }
         const lineEnd = source.indexOf('\n', start);
         const after = source.slice(
           start + indent + at + 3,
@@ -493,6 +564,21 @@ export function scanOrRefuse(source: string, mode: ScanMode): DialectScan | Scan
       if (mode.requirements) {
         paraReq = REQUIREMENT.test(content);
         if (!cite(content)) return no('markup in a requirements line');
+      }
+      if (passOver) {
+        // The plain items after it at its column, passed over by one search: a run of detail
+        // bullets leaves what this one left, with a fresh item (no requirement cited).
+        SIBLING_ITEMS.lastIndex = start;
+        const run = SIBLING_ITEMS.exec(source);
+        if (run && (run[3] || run[4])) {
+          pos = start + run[0].length;
+          line += run[0].split('\n').length - 2;
+          if (run[3]) {
+            open[open.length - 1] = { content: item.content, requirements: undefined };
+            paraReq = false;
+          }
+          if (run[4]) para = -1;
+        }
       }
       continue;
     }

@@ -206,13 +206,18 @@ function lookalikeReason(
 }
 
 /**
- * The lines (0-based) that look like tasks (LOOKS_LIKE_TASK) and are not in `taskLines`,
- * leaving out those inside top-level fences — a cheap pass that keeps remark out of the common
- * case. Two searches over the whole source, not two per line: a first read in a process runs
- * them at full speed, where a loop over the lines would still be interpreted.
+ * The lines (0-based) that look like tasks (LOOKS_LIKE_TASK) and are not in `taskLines`, with
+ * the offset each starts at, leaving out those inside top-level fences — a cheap pass that keeps
+ * remark out of the common case. Two searches over the whole source, not two per line, and the
+ * lines between two candidates counted by one split: a first read in a process runs them at full
+ * speed, where a loop over the lines would still be interpreted.
  */
-function lookalikeLines(source: string, taskLines: ReadonlySet<number>): number[] {
-  const out: number[] = [];
+function lookalikeLines(
+  source: string,
+  taskLines: ReadonlySet<number>,
+): { lines: number[]; starts: number[] } {
+  const lines: number[] = [];
+  const starts: number[] = [];
   let fence: string | undefined;
   // The next fence line's offset, and the line and offset counted up to.
   FENCE_LINE.lastIndex = 0;
@@ -220,10 +225,9 @@ function lookalikeLines(source: string, taskLines: ReadonlySet<number>): number[
   let line = 0;
   let counted = 0;
   const lineAt = (offset: number): number => {
-    for (let at = source.indexOf('\n', counted); at !== -1 && at < offset;) {
-      line++;
-      counted = at + 1;
-      at = source.indexOf('\n', counted);
+    if (offset > counted) {
+      line += source.slice(counted, offset).split('\n').length - 1;
+      counted = offset;
     }
     return line;
   };
@@ -248,9 +252,12 @@ function lookalikeLines(source: string, taskLines: ReadonlySet<number>): number[
     const l = lineAt(start);
     if (l === last) continue;
     last = l;
-    if (!taskLines.has(l + 1)) out.push(l);
+    if (!taskLines.has(l + 1)) {
+      lines.push(l);
+      starts.push(start);
+    }
   }
-  return out;
+  return { lines, starts };
 }
 
 /**
@@ -267,35 +274,35 @@ export function lookalikeWarnings(
   dialect?: LookalikeDialect,
 ): Problem[] {
   const candidates = lookalikeLines(source, taskLines);
-  if (candidates.length === 0) return [];
-  const lines = source.split('\n');
+  if (candidates.lines.length === 0) return [];
   // Only when a line looks like a task is the tree needed, to leave code and HTML alone.
   // (or the lines in code and HTML, as the line scanner found them).
   const tree = typeof root === 'function' ? root() : root;
-  const skip = new Set<number>();
-  if (tree instanceof Set) for (const l of tree) skip.add(l);
-  else
+  let skip: ReadonlySet<number>;
+  if (tree instanceof Set) skip = tree;
+  else {
+    const lines = new Set<number>();
     for (const { node } of walk((tree as Root).children, 0, true)) {
       if (node.type === 'code' || node.type === 'html') {
         // Code a list item's end closes ends at the start of the next line: that line is not code.
         const end = node.position!.end;
         const last = end.column === 1 && end.line > lineOf(node) ? end.line - 1 : end.line;
-        for (let l = lineOf(node); l <= last; l++) skip.add(l);
+        for (let l = lineOf(node); l <= last; l++) lines.add(l);
       }
     }
-  const starts: number[] = [];
-  if (dialect)
-    for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i++) starts.push(at);
+    skip = lines;
+  }
   const out: Problem[] = [];
-  for (const i of candidates) {
-    const line = i + 1;
+  for (let c = 0; c < candidates.lines.length; c++) {
+    const line = candidates.lines[c]! + 1;
     if (skip.has(line)) continue;
-    const shown = `"${lines[i]!.trim().slice(0, 60)}"`;
-    // Its number is known: counting the lines before it again, for each of a real plan's 98
-    // such lines, cost about 1 ms of its 10 ms first read.
-    const reason = dialect
-      ? lookalikeReason(lines[i]!, starts[i]!, line, source, dialect)
-      : undefined;
+    // The line's text, from the offset it starts at (no split of the whole source, no count of
+    // the lines before it).
+    const start = candidates.starts[c]!;
+    const lineEnd = source.indexOf('\n', start);
+    const text = source.slice(start, lineEnd === -1 ? source.length : lineEnd);
+    const shown = `"${text.trim().slice(0, 60)}"`;
+    const reason = dialect ? lookalikeReason(text, start, line, source, dialect) : undefined;
     out.push({
       severity: 'warning',
       path,

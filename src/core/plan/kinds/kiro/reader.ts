@@ -114,7 +114,8 @@ export function readKiro(
     const star = box.after.startsWith('*') ? 1 : box.after.startsWith('\\*') ? 2 : 0;
     const optional = star > 0;
     const after = box.after.slice(star);
-    if (!/^(?:[ \t]|$)/.test(after)) continue;
+    // `/^(?:[ \t]|$)/`, without a pattern run per task.
+    if (after !== '' && after[0] !== ' ' && after[0] !== '\t') continue;
     const text = after.trim();
     const task = (id: string, inOptional = false): DialectTask => ({
       id,

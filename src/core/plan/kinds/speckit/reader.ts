@@ -37,7 +37,9 @@ function speckitId(text: string): string | undefined {
   if (text[0] !== 'T') return undefined;
   let end = 1;
   while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
-  if (end < 4 || /\w/.test(text[end] ?? '')) return undefined;
+  if (end < 4) return undefined;
+  const c = text.charCodeAt(end) | 32; // `\w` after the digits (a digit stopped the loop)
+  if ((c >= 97 && c <= 122) || text.charCodeAt(end) === 95) return undefined;
   return text.slice(0, end);
 }
 
@@ -161,7 +163,16 @@ function unreadUnder(
   phases: readonly DialectPhase[],
   line: number,
 ): { why: string; fix?: string } {
-  const above = headings.filter((h) => h.line < line).at(-1);
+  // The last heading before the line: headings are in document order (a search, not a pass
+  // over them for each of a plan's hundred such lines).
+  let lo = 0;
+  let hi = headings.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (headings[mid]!.line < line) lo = mid + 1;
+    else hi = mid;
+  }
+  const above = lo > 0 ? headings[lo - 1] : undefined;
   if (!above) return { why: 'it is under no "## Phase N" heading' };
   const heading = `${'#'.repeat(above.depth)} ${above.text.trim()}`;
   const unnumbered = /^phase\s+([^\d\s:\-—–][^\s:]*)\s*[:\-—–]?\s*(.*)$/i.exec(above.text.trim());

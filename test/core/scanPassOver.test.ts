@@ -1,0 +1,173 @@
+import fc from 'fast-check';
+import {
+  isNotTextLine,
+  requirementIds,
+  scanOrRefuse,
+  type DialectScan,
+  type ScanMode,
+  type ScanRefusal,
+} from '../../src/core/plan/kinds/dialectScan.js';
+
+/**
+ * The line scanner passes over runs of plain list items after one it read (one search of the
+ * source, not the loop per line): held here to the loop over every line (`passOver: false`) on
+ * documents made to tell them apart — items at several indentations and spacings, blank lines
+ * between them, boxes, requirement lines, and what else a line can open or continue (CRLF, a lone
+ * carriage return, U+2028, tabs, fences of backticks and tildes, indented code, HTML, lazy
+ * continuation lines, setext underlines, block quotes, lists nested in lists). The loop over lines
+ * is itself held to remark by the differential suites.
+ */
+const MODES: ScanMode[] = [
+  { taskText: true, requirements: false },
+  { taskText: false, requirements: true },
+  { taskText: true, requirements: true },
+];
+
+/** A scan with each item's requirements read (they are a function of the scan). */
+function plain(scan: DialectScan | ScanRefusal): unknown {
+  if ('refused' in scan) return scan;
+  return {
+    events: scan.events.map((e) =>
+      e.kind === 'item' ? { ...e, requirements: e.requirements() } : e,
+    ),
+    skip: [...scan.skip].sort((a, b) => a - b),
+  };
+}
+
+const indent = fc.constantFrom('', '', '  ', '  ', '    ', '   ', ' ', '\t', '      ', '        ');
+const marker = fc.constantFrom('-', '-', '*', '+', '1.', '2)', '-');
+const spacing = fc.constantFrom(' ', ' ', '  ', '    ', '     ', '\t', '');
+const content = fc.constantFrom(
+  'Create the project',
+  '**Type**: Setup',
+  '`lib/src/` folder',
+  '```',
+  '~~~',
+  '``a``',
+  '_Requirements: 1.1, 2.3_',
+  'Requirements: 4.3',
+  'see requirement 2',
+  'REQUIREMENTS: 1',
+  '[ ] T001 a task',
+  '[x] done',
+  '[-] doing',
+  '[ ]* optional',
+  '[P] label',
+  '[ ]',
+  '***',
+  '---',
+  '- nested',
+  '1. numbered',
+  '# heading',
+  '> quote',
+  '<!-- c -->',
+  '<div>',
+  'a\u2028b',
+  'tab\there',
+  'Настроить',
+  '任务',
+  '(paren) text',
+  '"quoted"',
+  '\\escaped',
+  '5 entities',
+  '',
+  ' ',
+);
+const itemLine = fc
+  .tuple(indent, marker, spacing, content)
+  .map(([i, m, s, c]) => `${i}${m}${s}${c}`);
+const otherLine = fc.constantFrom(
+  '',
+  '',
+  '   ',
+  '## Phase 1: Setup',
+  '# Title',
+  'A paragraph line',
+  '  lazy continuation',
+  '    indented code',
+  '```',
+  '```ts',
+  '~~~',
+  '   ```',
+  '<!-- comment',
+  '-->',
+  '<div>',
+  '===',
+  '---',
+  '- - -',
+  '> quoted text',
+  '>',
+  '| a | b |',
+  'text\rlone',
+  'a\u2028b',
+  '\tTabbed',
+  '-',
+  '  -',
+  '_Requirements: 2.1_',
+);
+const line = fc.oneof(
+  { arbitrary: itemLine, weight: 3 },
+  { arbitrary: otherLine, weight: 1 },
+  // Runs of the same item, which the search passes over.
+  {
+    arbitrary: fc
+      .tuple(indent, marker, spacing, fc.array(content, { minLength: 1, maxLength: 4 }))
+      .map(([i, m, s, cs]) => cs.map((c) => `${i}${m}${s}${c}`).join('\n')),
+    weight: 3,
+  },
+);
+const documents = fc
+  .tuple(fc.array(line, { maxLength: 24 }), fc.constantFrom('\n', '\r\n'), fc.boolean())
+  .map(([lines, ending, last]) => lines.join('\n').split('\n').join(ending) + (last ? ending : ''));
+
+describe('the line scanner passes over plain list items', () => {
+  it('reads every document as its loop over every line does', () => {
+    fc.assert(
+      fc.property(documents, (source) => {
+        for (const mode of MODES) {
+          expect(plain(scanOrRefuse(source, mode))).toEqual(
+            plain(scanOrRefuse(source, mode, { passOver: false })),
+          );
+        }
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+describe('character-code readings the scanner uses instead of patterns', () => {
+  const NOT_TEXT_LINE = /^(?:[-:|=][-:|= ]*|(?:\* *){3,}|(?:_ *){3,})$/;
+  it('tells a rule or an underline as its pattern does', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .array(fc.constantFrom('-', ':', '|', '=', '*', '_', ' ', 'a', '\t', '\u00a0'), {
+            maxLength: 8,
+          })
+          .map((cs) => cs.join('')),
+        (s) => {
+          expect(isNotTextLine(s)).toBe(NOT_TEXT_LINE.test(s));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('reads cited requirements as the split and filter do', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .array(fc.constantFrom('1', '2', '0', '.', ',', ' ', '\t', '\u00a0', '\u2028', '..'), {
+            maxLength: 12,
+          })
+          .map((cs) => cs.join('')),
+        (s) => {
+          expect(requirementIds(s)).toEqual(
+            s.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)),
+          );
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+});
