@@ -20231,18 +20231,42 @@ var import_picomatch = __toESM(require_picomatch2(), 1);
 var WHITESPACE = /\s/;
 var PUNCTUATION = new RegExp("\\p{P}|\\p{S}", "u");
 var GIVES_UP = /!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
-var ANGLE = /<[A-Za-z/!?]/;
 var AUTOLINK = /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
 var TAG = /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<![A-Za-z][^>]*>)$/;
 var LITERAL_LINK = /:\/\/|www\.|@/i;
 var SPECIAL = /[\\<`*_~]| +\n/g;
 var MARKUP_IN_WORD = /[*_~`\\<\0]/;
-var PLAIN_LINE = /^(?!.*www\.)(\*{0,2}|_{0,2})[^\s\\<`*_~&[\]!@/](?:[^\\<`*_~&[\]!@/\n\r\u2028\u2029]*[^\s\\<`*_~&[\]!@/])?\1$/i;
+var PLAIN_LINE = /^(?!.*[Ww][Ww][Ww]\.)(\*{0,2}|_{0,2})[^\s\\<`*_~&[\]!@/](?:[^\\<`*_~&[\]!@/\n\r\u2028\u2029]*[^\s\\<`*_~&[\]!@/])?\1$/;
 function plainLineText(written) {
   const m = PLAIN_LINE.exec(written);
   if (!m) return void 0;
   const run3 = m[1].length;
   return run3 === 0 ? written : written.slice(run3, written.length - run3);
+}
+var CODE_SPANS_ONLY = /^(?:[^\\<`*_~\n]|`[^`\n]+`(?!`))*$/;
+function withoutBackticks(source) {
+  let out = "";
+  let from = 0;
+  for (let open2 = source.indexOf("`"); open2 !== -1; open2 = source.indexOf("`", from)) {
+    const close2 = source.indexOf("`", open2 + 1);
+    let code3 = source.slice(open2 + 1, close2);
+    if (code3.length >= 2 && code3[0] === " " && code3[code3.length - 1] === " ") {
+      let other = false;
+      for (let i = 1; i < code3.length - 1 && !other; i++) other = code3[i] !== " ";
+      if (other) code3 = code3.slice(1, -1);
+    }
+    out += source.slice(from, open2) + code3;
+    from = close2 + 1;
+  }
+  return out + source.slice(from);
+}
+function mayHoldLiteral(source) {
+  if (source.includes("@") || source.includes("://")) return true;
+  for (let at3 = source.indexOf(".", 3); at3 !== -1; at3 = source.indexOf(".", at3 + 1)) {
+    const c = source.charCodeAt(at3 - 1) | 32;
+    if (c === 119) return LITERAL_LINK.test(source);
+  }
+  return false;
 }
 function literalMeetsMarkup(source, opaque) {
   let masked = source;
@@ -20258,6 +20282,10 @@ function literalMeetsMarkup(source, opaque) {
   }
   return masked.split(/[ \t\r\n]+/).some((word) => LITERAL_LINK.test(word) && MARKUP_IN_WORD.test(word));
 }
+function opensAngle(code3) {
+  const lower = code3 | 32;
+  return lower >= 97 && lower <= 122 || code3 === 47 || code3 === 33 || code3 === 63;
+}
 function isAsciiPunctuation(code3) {
   return code3 >= 33 && code3 <= 47 || code3 >= 58 && code3 <= 64 || code3 >= 91 && code3 <= 96 || code3 >= 123 && code3 <= 126;
 }
@@ -20271,9 +20299,13 @@ function group(c) {
   if (WHITESPACE.test(c)) return 1;
   return PUNCTUATION.test(c) ? 2 : 0;
 }
-function inlineText(written) {
+function inlineText(written, codeSpans = true) {
   if (GIVES_UP.test(written)) return void 0;
-  let trimmed = written.replace(/^[ \t]+|[ \t]+$/g, "");
+  let from = 0;
+  let to = written.length;
+  while (from < to && (written.charCodeAt(from) === 32 || written.charCodeAt(from) === 9)) from++;
+  while (to > from && (written.charCodeAt(to - 1) === 32 || written.charCodeAt(to - 1) === 9)) to--;
+  let trimmed = from === 0 && to === written.length ? written : written.slice(from, to);
   if (trimmed.includes("\n")) {
     if (/\n[ \t]*\n/.test(trimmed)) return void 0;
     trimmed = trimmed.replace(/\n[ \t]+/g, "\n");
@@ -20281,6 +20313,9 @@ function inlineText(written) {
   const source = trimmed;
   const markup = /[*_~`\\<]/.test(source);
   if (!markup && !source.includes("\n")) return source;
+  if (codeSpans && CODE_SPANS_ONLY.test(source) && !mayHoldLiteral(source)) {
+    return withoutBackticks(source);
+  }
   const opaque = [];
   const out = [];
   const runs = [];
@@ -20329,7 +20364,7 @@ function inlineText(written) {
       i = end;
       continue;
     }
-    if (c === "<" && ANGLE.test(source.slice(i, i + 2))) {
+    if (c === "<" && opensAngle(source.charCodeAt(i + 1))) {
       if (AUTOLINK.test(source.slice(i, i + 300))) return void 0;
       const close2 = source.indexOf(">", i);
       if (close2 !== -1) {
@@ -20410,7 +20445,7 @@ function inlineText(written) {
     i++;
   }
   flush();
-  if (markup && LITERAL_LINK.test(source) && literalMeetsMarkup(source, opaque)) return void 0;
+  if (markup && mayHoldLiteral(source) && literalMeetsMarkup(source, opaque)) return void 0;
   if (runs.length === 0) return out.join("");
   for (let r = 0; r < runs.length; r++) {
     const closer = runs[r];
@@ -20461,15 +20496,23 @@ var REQUIREMENT = /requirement/i;
 var ATX_OPEN = /^#{1,6}(?: |$)/;
 var CLOSING_HASHES = /(?:^| +)#+$/;
 var EMPTY_COMMENT = /^<!---?>/;
-var BOX_THEN_LINK = /^[:([]/;
-var BOX_THEN_BRACKET = /^[ \t]{2,}\[/;
+var SIBLING_ITEMS = /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*[Rr][Ee][Qq][Uu][Ii][Rr][Ee][Mm][Ee][Nn][Tt])(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
 function isLetter(c) {
   return c >= 65 && c <= 90 || c >= 97 && c <= 122;
+}
+function isNotTextLine(s) {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 45 && c !== 58 && c !== 124 && c !== 61 && c !== 42 && c !== 95 && c !== 32) {
+      return false;
+    }
+  }
+  return NOT_TEXT_LINE.test(s);
 }
 function startsText(s) {
   const c = s.charCodeAt(0);
   if (isLetter(c) || c >= 128) return true;
-  if (NOT_TEXT_LINE.test(s)) return false;
+  if (isNotTextLine(s)) return false;
   switch (s[0]) {
     case "*":
     case "-":
@@ -20520,7 +20563,23 @@ function requirementsOfLine(text6) {
   const plain = plainLineText(text6) ?? inlineText(text6);
   if (plain === void 0) return "not plain";
   const m = REQUIREMENTS.exec(plain);
-  return m ? m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r)) : void 0;
+  return m ? requirementIds(m[1]) : void 0;
+}
+function requirementIds(cited) {
+  const out = [];
+  let from = 0;
+  for (let i = 0; i <= cited.length; i++) {
+    const c = i < cited.length ? cited.charCodeAt(i) : -1;
+    if (c >= 48 && c <= 57 || c === 46) continue;
+    if (i > from) {
+      const id = cited.slice(from, i);
+      if (id.charCodeAt(0) !== 46 && id.charCodeAt(id.length - 1) !== 46 && !id.includes("..")) {
+        out.push(id);
+      }
+    }
+    from = i + 1;
+  }
+  return out;
 }
 function closesFence(body, char, length) {
   let i = 0;
@@ -20547,7 +20606,8 @@ function scanDialect(source, mode) {
   const scan = scanOrRefuse(source, mode);
   return "refused" in scan ? void 0 : scan;
 }
-function scanOrRefuse(source, mode) {
+function scanOrRefuse(source, mode, options = {}) {
+  const passOver = options.passOver !== false;
   let line2 = 0;
   const no = (refused) => ({ refused, line: line2 });
   const suspect = suspectSource(source);
@@ -20672,7 +20732,8 @@ function scanOrRefuse(source, mode) {
       const m = ATX.exec(rest);
       if (m) {
         if (indent2 > 0) return no("an indented heading");
-        const content3 = (m[2] ?? "").trim().replace(CLOSING_HASHES, "").trim();
+        let content3 = (m[2] ?? "").trim();
+        if (content3.endsWith("#")) content3 = content3.replace(CLOSING_HASHES, "").trim();
         const plain = mode.taskText ? inlineText(content3) : content3;
         if (plain === void 0) return no("markup in a heading remark must read");
         events.push({ kind: "heading", depth: m[1].length, text: plain, line: line2 });
@@ -20715,7 +20776,7 @@ function scanOrRefuse(source, mode) {
       emptyItem = indent2 + 2;
       continue;
     }
-    if (NOT_TEXT_LINE.test(rest)) {
+    if (isNotTextLine(rest)) {
       if (indent2 > 0 || para >= 0 || !isRule(rest))
         return no("a setext underline or an indented rule");
       open2.length = 0;
@@ -20753,10 +20814,16 @@ function scanOrRefuse(source, mode) {
       if (content3[0] === "[" && content3[2] === "]") {
         const mark = content3[1];
         const afterText = content3.slice(3);
-        if (BOX_THEN_LINK.test(afterText) || afterText.trim() === "" || !startsText(content3)) {
+        const next = afterText.charCodeAt(0);
+        if (next === 58 || next === 40 || next === 91 || afterText.trim() === "" || mark === "\\" || mark === "[") {
           return no("a box followed by a link, a colon or nothing");
         }
-        if (BOX_THEN_BRACKET.test(afterText)) return no("a bracket after a box and spaces");
+        if (next === 32 || next === 9) {
+          let b = 1;
+          while (afterText.charCodeAt(b) === 32 || afterText.charCodeAt(b) === 9) b++;
+          if (b >= 2 && afterText.charCodeAt(b) === 91)
+            return no("a bracket after a box and spaces");
+        }
         const lineEnd = source.indexOf("\n", start2);
         const after = source.slice(
           start2 + indent2 + at3 + 3,
@@ -20787,6 +20854,19 @@ function scanOrRefuse(source, mode) {
       if (mode.requirements) {
         paraReq = REQUIREMENT.test(content3);
         if (!cite(content3)) return no("markup in a requirements line");
+      }
+      if (passOver) {
+        SIBLING_ITEMS.lastIndex = start2;
+        const run3 = SIBLING_ITEMS.exec(source);
+        if (run3 && (run3[3] || run3[4])) {
+          pos = start2 + run3[0].length;
+          line2 += run3[0].split("\n").length - 2;
+          if (run3[3]) {
+            open2[open2.length - 1] = { content: item.content, requirements: void 0 };
+            paraReq = false;
+          }
+          if (run3[4]) para = -1;
+        }
       }
       continue;
     }
@@ -33988,17 +34068,17 @@ function lookalikeReason(line2, offset, number3, source, dialect) {
   return typeof dialect.unread === "string" ? { why: dialect.unread } : dialect.unread(number3);
 }
 function lookalikeLines(source, taskLines2) {
-  const out = [];
+  const lines = [];
+  const starts = [];
   let fence3;
   FENCE_LINE.lastIndex = 0;
   let fenceMatch = FENCE_LINE.exec(source);
   let line2 = 0;
   let counted = 0;
   const lineAt2 = (offset) => {
-    for (let at3 = source.indexOf("\n", counted); at3 !== -1 && at3 < offset; ) {
-      line2++;
-      counted = at3 + 1;
-      at3 = source.indexOf("\n", counted);
+    if (offset > counted) {
+      line2 += source.slice(counted, offset).split("\n").length - 1;
+      counted = offset;
     }
     return line2;
   };
@@ -34018,34 +34098,39 @@ function lookalikeLines(source, taskLines2) {
     const l = lineAt2(start2);
     if (l === last) continue;
     last = l;
-    if (!taskLines2.has(l + 1)) out.push(l);
+    if (!taskLines2.has(l + 1)) {
+      lines.push(l);
+      starts.push(start2);
+    }
   }
-  return out;
+  return { lines, starts };
 }
 function lookalikeWarnings(source, path2, root2, taskLines2, fix2, dialect) {
   const candidates2 = lookalikeLines(source, taskLines2);
-  if (candidates2.length === 0) return [];
-  const lines = source.split("\n");
+  if (candidates2.lines.length === 0) return [];
   const tree = typeof root2 === "function" ? root2() : root2;
-  const skip = /* @__PURE__ */ new Set();
-  if (tree instanceof Set) for (const l of tree) skip.add(l);
-  else
+  let skip;
+  if (tree instanceof Set) skip = tree;
+  else {
+    const lines = /* @__PURE__ */ new Set();
     for (const { node: node3 } of walk(tree.children, 0, true)) {
       if (node3.type === "code" || node3.type === "html") {
         const end = node3.position.end;
         const last = end.column === 1 && end.line > lineOf(node3) ? end.line - 1 : end.line;
-        for (let l = lineOf(node3); l <= last; l++) skip.add(l);
+        for (let l = lineOf(node3); l <= last; l++) lines.add(l);
       }
     }
-  const starts = [];
-  if (dialect)
-    for (let i = 0, at3 = 0; i < lines.length; at3 += lines[i].length + 1, i++) starts.push(at3);
+    skip = lines;
+  }
   const out = [];
-  for (const i of candidates2) {
-    const line2 = i + 1;
+  for (let c = 0; c < candidates2.lines.length; c++) {
+    const line2 = candidates2.lines[c] + 1;
     if (skip.has(line2)) continue;
-    const shown = `"${lines[i].trim().slice(0, 60)}"`;
-    const reason = dialect ? lookalikeReason(lines[i], starts[i], line2, source, dialect) : void 0;
+    const start2 = candidates2.starts[c];
+    const lineEnd = source.indexOf("\n", start2);
+    const text6 = source.slice(start2, lineEnd === -1 ? source.length : lineEnd);
+    const shown = `"${text6.trim().slice(0, 60)}"`;
+    const reason = dialect ? lookalikeReason(text6, start2, line2, source, dialect) : void 0;
     out.push({
       severity: "warning",
       path: path2,
@@ -34204,7 +34289,9 @@ function speckitId(text6) {
   if (text6[0] !== "T") return void 0;
   let end = 1;
   while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
-  if (end < 4 || /\w/.test(text6[end] ?? "")) return void 0;
+  if (end < 4) return void 0;
+  const c = text6.charCodeAt(end) | 32;
+  if (c >= 97 && c <= 122 || text6.charCodeAt(end) === 95) return void 0;
   return text6.slice(0, end);
 }
 function storiesOf(text6) {
@@ -34300,7 +34387,14 @@ function readSpeckit(source, path2, options = {}) {
   );
 }
 function unreadUnder(headings, phases, line2) {
-  const above = headings.filter((h) => h.line < line2).at(-1);
+  let lo = 0;
+  let hi = headings.length;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (headings[mid].line < line2) lo = mid + 1;
+    else hi = mid;
+  }
+  const above = lo > 0 ? headings[lo - 1] : void 0;
   if (!above) return { why: 'it is under no "## Phase N" heading' };
   const heading2 = `${"#".repeat(above.depth)} ${above.text.trim()}`;
   const unnumbered = /^phase\s+([^\d\s:\-—–][^\s:]*)\s*[:\-—–]?\s*(.*)$/i.exec(above.text.trim());
@@ -34518,7 +34612,7 @@ function readKiro(source, path2, options = {}) {
     const star = box.after.startsWith("*") ? 1 : box.after.startsWith("\\*") ? 2 : 0;
     const optional2 = star > 0;
     const after = box.after.slice(star);
-    if (!/^(?:[ \t]|$)/.test(after)) continue;
+    if (after !== "" && after[0] !== " " && after[0] !== "	") continue;
     const text6 = after.trim();
     const task = (id, inOptional = false) => ({
       id,
