@@ -1549,7 +1549,10 @@ class Flaky implements fc.AsyncCommand<Model, Real> {
     const passed = await deliver('success');
     remember(r, pr.head);
     // (The head may still be an attempt by the loop's other rules: Passes Spec? on the work.)
-    if (clean && failed && passed && !escalated && r.sim.refs.get(pr.head) === head)
+    // A PR whose base a writer switched is held: the loop judges neither run until the base is
+    // set back, so an attempt spent before the switch stays as it was (docs/security.md).
+    const heldByBase = pr.base !== r.sim.defaultBranch;
+    if (clean && failed && passed && !escalated && !heldByBase && r.sim.refs.get(pr.head) === head)
       expect(
         (recordOn(r, pr.head)?.attempts ?? []).filter(
           (a) => a.sha === head && a.agent === undefined && a.checks.some((c) => c.name === 'test'),
