@@ -42,6 +42,16 @@ const line = fc.constantFrom(
   '[ ] a box in a paragraph',
   '- [P] a label',
   '- [é] a letter',
+  '- [ß] a letter',
+  '- [٣] a digit beyond ASCII',
+  '- [7] a digit',
+  '- [X] done',
+  '- [] empty',
+  '- [⏳] a symbol',
+  '- [😀] a symbol beyond the BMP',
+  '- [𝐀] a letter beyond the BMP',
+  '- [\ud800] a lone surrogate',
+  '[a] | [x] |',
   '```',
   '```js',
   '````',
@@ -75,6 +85,31 @@ describe('lookalike lines', () => {
         const warned = lookalikeWarnings(source, 't.md', () => new Set(), taskLines, 'fix').map(
           (p) => p.line,
         );
+        expect(warned).toEqual(lineByLine(source, taskLines));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('are the same when the lines read as tasks are known by where they start', () => {
+    fc.assert(
+      fc.property(documents, ({ source, taskLines }) => {
+        // Where each line starts: the lines read as tasks are passed by their offset.
+        const starts = new Map<number, number>();
+        let at = 0;
+        source.split('\n').forEach((text, i) => {
+          if (taskLines.has(i + 1)) starts.set(at, i + 1);
+          at += text.length + 1;
+        });
+        const warned = lookalikeWarnings(
+          source,
+          't.md',
+          () => new Set(),
+          taskLines,
+          'fix',
+          undefined,
+          starts,
+        ).map((p) => p.line);
         expect(warned).toEqual(lineByLine(source, taskLines));
       }),
       { numRuns: 3000 },
