@@ -10,7 +10,7 @@ import { KIRO_SCAN, readKiro } from '../src/core/plan/kinds/kiro/index.js';
 import { readSpeckit, SPECKIT_SCAN } from '../src/core/plan/kinds/speckit/index.js';
 import { readTaskmaster } from '../src/core/plan/kinds/taskmaster/index.js';
 import { OPENSPEC_SCAN, readOpenspec } from '../src/core/plan/kinds/openspec/index.js';
-import { median, time, table } from './stats.js';
+import { median, theilSen, time, table } from './stats.js';
 import { buildTscLib } from './tscLib.js';
 
 /**
@@ -302,6 +302,27 @@ export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES 
           ? `; base above start-up ${f2(median(of.map((r) => r.baseAbove!)))} ms/KiB median, ${f2(Math.max(...of.map((r) => r.baseAbove!)))} max`
           : ''),
     );
+  }
+  // What a KiB costs once the fixed costs are paid: a line through every file's cold read of a
+  // kind against its size. Its slope is the cost per KiB; what it leaves at 0 KiB above the tiny
+  // plan's read is what any real plan of the kind pays once (code the tiny plan never reaches,
+  // compiled and warmed on the first read), whatever its size.
+  out.push(
+    'Cold read against size (a line through every file of the kind, Theil–Sen: outliers do not tilt it):',
+  );
+  const fit = (kind: Kind, cold: (r: (typeof rows)[number]) => number, tinyCold: number) => {
+    const line = theilSen(
+      rows.filter((r) => r.file.kind === kind).map((r) => [r.kib, cold(r)] as const),
+    );
+    if (!line) return undefined;
+    const fixed = line.intercept - tinyCold;
+    return `${f2(line.slope)} ms/KiB, ${f2(fixed)} ms fixed above the tiny plan's read; a 100 KiB plan ${f2(fixed + 100 * line.slope)} ms above start-up`;
+  };
+  for (const kind of ['speckit', 'kiro', 'openspec', 'taskmaster'] as const) {
+    if (rows.filter((r) => r.file.kind === kind).length < 3) continue;
+    const now = fit(kind, (r) => r.cold, tiny.get(kind)!);
+    const before = base ? fit(kind, (r) => r.baseCold!, baseTiny.get(kind)!) : undefined;
+    out.push(`  ${kind.padEnd(10)} ${now}${before ? `; base ${before}` : ''}`);
   }
   const slowest = [...rows].sort((a, b) => b.above - a.above).slice(0, 5);
   out.push('Slowest files (cold, above start-up, per KiB):');

@@ -31,3 +31,24 @@ export function time(reps: number, run: () => void): number {
   }
   return median(out);
 }
+
+/**
+ * A line through `points` ([x, y]) that outliers do not tilt (Theil–Sen): the slope is the
+ * median of the slopes between every two points of different x, the intercept the median of
+ * `y − slope · x`. Undefined with fewer than two different x.
+ */
+export function theilSen(
+  points: readonly (readonly [number, number])[],
+): { slope: number; intercept: number } | undefined {
+  const slopes: number[] = [];
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      const [x1, y1] = points[i]!;
+      const [x2, y2] = points[j]!;
+      if (x1 !== x2) slopes.push((y2 - y1) / (x2 - x1));
+    }
+  }
+  if (slopes.length === 0) return undefined;
+  const slope = median(slopes);
+  return { slope, intercept: median(points.map(([x, y]) => y - slope * x)) };
+}
