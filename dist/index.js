@@ -34009,7 +34009,21 @@ function itemText(item, after) {
   const text6 = first?.type === "paragraph" ? toString(first).split("\n")[0] : after;
   return text6.replace(/^\[.\]\*?\s*/, "").trim();
 }
-var LOOKS_LIKE_TASK = /(?<![^\n])[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[^\p{L}\p{N}\]\n]|[xX])?\]|\|[^\n]*\[[ xX~-]\]/gu;
+var LOOKS_LIKE_TASK = /(?<![^\n])[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[\ud800-\udbff][\udc00-\udfff]|[^\]\n])?\]|\|[^\n]*\[[ xX~-]\]/g;
+var LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+function boxLike(match) {
+  if (match.charCodeAt(0) === 124) return true;
+  const open2 = match.lastIndexOf("[");
+  const inside2 = match.slice(open2 + 1, -1);
+  if (inside2 === "") return true;
+  const c = inside2.charCodeAt(0);
+  if (c < 128) {
+    if (c === 120 || c === 88) return true;
+    const lower = c | 32;
+    return !(lower >= 97 && lower <= 122 || c >= 48 && c <= 57);
+  }
+  return !LETTER_OR_DIGIT.test(inside2);
+}
 var FENCE_LINE = /(?<![^\n]) {0,3}(`{3,}|~{3,})([^\n\r\u2028\u2029]*)(?![^\n])/g;
 var SHOWN_MARK = { " ": "space", "	": "tab" };
 var LIST_BOX = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])([ \t]*)\[([^\]\n]?)\](.?)/u;
@@ -34067,7 +34081,7 @@ function lookalikeReason(line2, offset, number3, source, dialect) {
   }
   return typeof dialect.unread === "string" ? { why: dialect.unread } : dialect.unread(number3);
 }
-function lookalikeLines(source, taskLines2) {
+function lookalikeLines(source, taskLines2, taskStarts) {
   const lines = [];
   const starts = [];
   let fence3;
@@ -34084,7 +34098,17 @@ function lookalikeLines(source, taskLines2) {
   };
   let last = -1;
   for (const m of source.matchAll(LOOKS_LIKE_TASK)) {
+    if (!boxLike(m[0])) continue;
     const start2 = source.lastIndexOf("\n", m.index) + 1;
+    const known = taskStarts?.get(start2);
+    if (known !== void 0) {
+      if (start2 > counted) {
+        line2 = known - 1;
+        counted = start2;
+      }
+      last = known - 1;
+      continue;
+    }
     while (fenceMatch && fenceMatch.index < start2) {
       const marker = fenceMatch[1];
       if (fence3 === void 0) fence3 = marker;
@@ -34105,8 +34129,8 @@ function lookalikeLines(source, taskLines2) {
   }
   return { lines, starts };
 }
-function lookalikeWarnings(source, path2, root2, taskLines2, fix2, dialect) {
-  const candidates2 = lookalikeLines(source, taskLines2);
+function lookalikeWarnings(source, path2, root2, taskLines2, fix2, dialect, taskStarts) {
+  const candidates2 = lookalikeLines(source, taskLines2, taskStarts);
   if (candidates2.lines.length === 0) return [];
   const tree = typeof root2 === "function" ? root2() : root2;
   let skip;
@@ -34143,16 +34167,23 @@ function lookalikeWarnings(source, path2, root2, taskLines2, fix2, dialect) {
 }
 function finish(source, path2, root2, phases, problems, fix2, dialect) {
   const taskLines2 = /* @__PURE__ */ new Set();
+  const taskStarts = /* @__PURE__ */ new Map();
+  const read3 = (t) => {
+    taskLines2.add(t.line);
+    taskStarts.set(source.lastIndexOf("\n", t.markOffset) + 1, t.line);
+  };
   for (const p of phases) {
     taskLines2.add(p.line);
-    for (const t of p.tasks) taskLines2.add(t.line);
+    if (p.self) read3(p.self);
+    for (const t of p.tasks) read3(t);
   }
   for (const p of problems) if (p.line !== void 0) taskLines2.add(p.line);
   return {
     phases,
-    problems: [...problems, ...lookalikeWarnings(source, path2, root2, taskLines2, fix2, dialect)].sort(
-      (a, b) => (a.line ?? 0) - (b.line ?? 0)
-    )
+    problems: [
+      ...problems,
+      ...lookalikeWarnings(source, path2, root2, taskLines2, fix2, dialect, taskStarts)
+    ].sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
   };
 }
 function limitProblem(source, path2) {
