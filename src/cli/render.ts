@@ -19,7 +19,9 @@ const ansi = (style: Style, code: string, text: string) =>
   style.color ? `\x1b[${code}m${text}\x1b[0m` : text;
 
 function isJson(text: string): boolean {
-  if (!/^\s*[[{]/.test(text)) return false;
+  // An array or an object, by its first and last characters, before JSON.parse is asked: every
+  // task line `status` prints starts with "  [x]", and a parse that throws costs a stack trace.
+  if (!/^\s*(?:\[[^]*\]|\{[^]*\})\s*$/.test(text)) return false;
   try {
     JSON.parse(text);
     return true;
@@ -28,8 +30,17 @@ function isJson(text: string): boolean {
   }
 }
 
+// What any markup below needs: a code span's backtick, `**`, a link's `](`, a backslash escape or
+// a heading's `#`. Most lines hold none (every task line `status` prints): shown as they are.
+const MARKUP = /[`\\]|\*\*|\]\(|^#/;
+
 /** One line of markdown-ish text, rendered. */
 function renderLine(line: string, style: Style): string {
+  return MARKUP.test(line) ? renderMarkup(line, style) : line;
+}
+
+/** One line, every rule applied (what `renderLine` does to a line that holds any markup). */
+export function renderMarkup(line: string, style: Style): string {
   const heading = /^(#{1,6}) +(.*)$/.exec(line);
   if (heading) return ansi(style, '1', renderInline(heading[2]!, style));
   return renderInline(line, style);

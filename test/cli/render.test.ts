@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { render, styleFor } from '../../src/cli/render.js';
+import fc from 'fast-check';
+import { render, renderMarkup, styleFor } from '../../src/cli/render.js';
 import { repoRoot } from '../paths.js';
 import { freshBuild } from '../helpers/build.js';
 
@@ -45,6 +46,88 @@ describe('render: the core’s markdown as terminal text', () => {
   it('leaves JSON untouched', () => {
     const json = JSON.stringify({ text: '**bold** `code`' });
     expect(render(json, color)).toBe(json);
+  });
+
+  it('JSON is what JSON.parse takes and starts with [ or {: task lines starting "[x]" are rendered', () => {
+    // The oracle: the definition before the cheap first-and-last-character test went in front.
+    const parses = (text: string) => {
+      try {
+        JSON.parse(text);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const text = fc.oneof(
+      fc.json().map((j) => `${j}`),
+      fc.jsonValue().map((v) => JSON.stringify(v, null, 2)),
+      fc
+        .tuple(
+          fc.constantFrom('', ' ', '\n', '  '),
+          fc.json(),
+          fc.constantFrom('', ' ', '\n', ']', '}', 'x'),
+        )
+        .map(([a, j, b]) => `${a}${j}${b}`),
+      fc
+        .tuple(
+          fc.constantFrom('[x] ', '  [ ] ', '{', '[', '- [~] '),
+          fc.string(),
+          fc.constantFrom('', ']', '}'),
+        )
+        .map(([a, t, b]) => `${a}${t}${b}`),
+    );
+    fc.assert(
+      fc.property(text, (t) => {
+        const json = /^\s*[[{]/.test(t) && parses(t);
+        if (json) expect(render(t, color)).toBe(t);
+        else
+          expect(render(t, plain)).toBe(
+            t
+              .split('\n')
+              .map((line) => render(line, plain))
+              .join('\n'),
+          );
+      }),
+      { numRuns: 2000 },
+    );
+    expect(render('  [x] **T001** `a` [P] ]', plain)).toBe('  [x] T001 `a` [P] ]');
+  });
+
+  it('a line with no markup character is shown as it is: the same as every rule applied', () => {
+    const line = fc
+      .array(
+        fc.oneof(
+          fc.constantFrom(
+            '#',
+            '# ',
+            '**',
+            '*',
+            '`',
+            '\\',
+            '[',
+            ']',
+            '(',
+            ')',
+            '](',
+            '|',
+            ' ',
+            '_',
+            '[a](b)',
+            '**b**',
+            '\\.',
+          ),
+          fc.string({ maxLength: 4 }),
+        ),
+        { maxLength: 12 },
+      )
+      .map((parts) => parts.join('').replace(/\n/g, ' '));
+    fc.assert(
+      fc.property(line, fc.boolean(), (text, colour) => {
+        const style = { color: colour };
+        expect(render(text, style)).toBe(renderMarkup(text, style));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
