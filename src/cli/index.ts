@@ -2,6 +2,7 @@
 import module from 'node:module';
 import { invokedAs } from './invocation.js';
 import { main } from './main.js';
+import { lineOutput } from './output.js';
 import { render, styleFor } from './render.js';
 
 // Node 22.1 and later keep the compiled code of the modules a command loads (in the system's
@@ -14,6 +15,10 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+const out = lineOutput((to, text) => process[to].write(text));
+// A line printed just before an exception Node reports itself still goes out first.
+process.on('exit', out.flush);
+
 process.exitCode = await main(process.argv.slice(2), {
   cwd: process.cwd(),
   cli: await invokedAs({
@@ -21,10 +26,8 @@ process.exitCode = await main(process.argv.slice(2), {
     cwd: process.cwd(),
     path: process.env.PATH,
   }),
-  stdout: (text) =>
-    process.stdout.write(`${render(text, styleFor(process.stdout, process.env))}\n`),
-  stderr: (text) =>
-    process.stderr.write(`${render(text, styleFor(process.stderr, process.env))}\n`),
+  stdout: (text) => out.stdout(render(text, styleFor(process.stdout, process.env))),
+  stderr: (text) => out.stderr(render(text, styleFor(process.stderr, process.env))),
   now: () => new Date(),
   env: process.env,
 });
