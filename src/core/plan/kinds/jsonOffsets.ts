@@ -47,7 +47,24 @@ const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 // eslint-disable-next-line no-control-regex -- JSON forbids raw control characters in strings
 const PLAIN_STRING_BREAK = /[\\\u0000-\u001f]/;
 
+// The last text parsed and what came of it (its tree, or its syntax error): a JSON tasks file is
+// asked for by its kind's reading and by the validation of the plan that opens it. A tree is
+// never changed by its users (a test of the kind freezes one and runs every command on it).
+let lastParse: { source: string; root: JsonNode } | { source: string; error: unknown } | undefined;
+
 export function parseJsonWithOffsets(source: string): JsonNode {
+  if (lastParse?.source !== source) {
+    try {
+      lastParse = { source, root: parseJson(source) };
+    } catch (error) {
+      lastParse = { source, error };
+    }
+  }
+  if ('error' in lastParse) throw lastParse.error;
+  return lastParse.root;
+}
+
+function parseJson(source: string): JsonNode {
   let at = 0;
   const fail = (what: string): never => {
     throw new JsonSyntaxError(

@@ -157,11 +157,24 @@ function text(node: JsonNode | undefined): string {
   return node?.kind === 'string' ? node.value : '';
 }
 
+// The last file read and its reading: discovery names a file's tags, then `status` (or lint, or a
+// write) opens one of them and validates the file: one reading of a 300 KiB file serves them all
+// while its text is the same. A reading is never changed by its users
+// (test/cli/taskmasterReadOnce.test.ts freezes one and runs every command on it).
+let lastRead: { source: string; path: string; read: TaskmasterPlan } | undefined;
+
 /**
  * Reads `.taskmaster/tasks/tasks.json` (tagged: `{ "<tag>": { "tasks": [...], "metadata": … } }`)
  * or a legacy `tasks/tasks.json` (`{ "tasks": [...] }`, read as the tag `master`).
  */
 export function readTaskmaster(source: string, path: string): TaskmasterPlan {
+  if (lastRead?.source === source && lastRead.path === path) return lastRead.read;
+  const read = readTaskmasterFile(source, path);
+  lastRead = { source, path, read };
+  return read;
+}
+
+function readTaskmasterFile(source: string, path: string): TaskmasterPlan {
   const problems: Problem[] = [];
   const error = (line: number | undefined, message: string, fix: string): void => {
     problems.push({ severity: 'error', path, ...(line ? { line } : {}), message, fix });
