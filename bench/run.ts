@@ -2,6 +2,7 @@ import { benchAction } from './action.js';
 import { benchApp, benchNextCold } from './app.js';
 import { benchChecklist } from './checklist.js';
 import { benchCli } from './cli.js';
+import { benchCorpusCli } from './corpusCli.js';
 import { benchLatency } from './latency.js';
 import { benchLimits } from './limits.js';
 import { benchLoop } from './loop.js';
@@ -10,10 +11,11 @@ import { benchServer } from './server.js';
 import { benchSpec } from './spec.js';
 
 // `npm run bench`: figures and ratios, printed; never asserted (see docs/benchmarks.md).
-// `npm run bench -- server` (or checklist, plans, app, next-cold, loop, latency, action, server, limits, spec, cli) runs only the named parts.
+// `npm run bench -- server` (or checklist, plans, plans-cli, app, next-cold, loop, latency, action, server, limits, spec, cli) runs only the named parts.
 const parts: [string, () => string | Promise<string>][] = [
   ['checklist', benchChecklist],
   ['plans', benchPlans],
+  ['plans-cli', () => benchCorpusCli()],
   ['app', benchApp],
   ['next-cold', benchNextCold],
   ['loop', benchLoop],
