@@ -34856,7 +34856,19 @@ function lineAt(starts, offset) {
 var NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 var STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 var PLAIN_STRING_BREAK = /[\\\u0000-\u001f]/;
+var lastParse;
 function parseJsonWithOffsets(source) {
+  if (lastParse?.source !== source) {
+    try {
+      lastParse = { source, root: parseJson(source) };
+    } catch (error2) {
+      lastParse = { source, error: error2 };
+    }
+  }
+  if ("error" in lastParse) throw lastParse.error;
+  return lastParse.root;
+}
+function parseJson(source) {
   let at3 = 0;
   const fail = (what2) => {
     throw new JsonSyntaxError(
@@ -35022,7 +35034,14 @@ function idOf(node3) {
 function text5(node3) {
   return node3?.kind === "string" ? node3.value : "";
 }
+var lastRead;
 function readTaskmaster(source, path2) {
+  if (lastRead?.source === source && lastRead.path === path2) return lastRead.read;
+  const read3 = readTaskmasterFile(source, path2);
+  lastRead = { source, path: path2, read: read3 };
+  return read3;
+}
+function readTaskmasterFile(source, path2) {
   const problems = [];
   const error2 = (line2, message, fix2) => {
     problems.push({ severity: "error", path: path2, ...line2 ? { line: line2 } : {}, message, fix: fix2 });
