@@ -328,6 +328,21 @@ describe('spec-kit fast path against remark (differential)', () => {
       ]),
     ],
     [
+      'a code span going on over a lazy line and an indented one',
+      lf([
+        '## Phase 1',
+        '- [ ] T001 a `b',
+        'c` d',
+        '- [x] T002 Define `Mode { Off, Prose }`, `Config`',
+        '      (`enabled, mode,',
+        '      max_bytes`) with serde',
+      ]),
+    ],
+    [
+      'a struck task with a bold note',
+      lf([...phase, '- [x] T002 ~~Run `nx g convert`~~ → **does not apply**: no target']),
+    ],
+    [
       'a task outside every phase, next to code',
       lf(['- [ ] T000 early', '', '```', '- [ ] T097 code', '```', '', ...phase]),
     ],
@@ -342,7 +357,7 @@ describe('spec-kit fast path against remark (differential)', () => {
   it.each([
     ['a table', '## Phase 1\n\n| a | b |\n|---|---|\n- [ ] T001 a\n'],
     ['a quoted task', '## Phase 1\n\n> - [ ] T001 quoted\n'],
-    ['a lazy line after a task', '## Phase 1\n- [ ] T001 a `b\nc` d\n'],
+    ["a code span closing at a lazy line's start", '## Phase 1\n- [ ] T001 a `b\n` d\n'],
     ['an unclosed front matter', '---\ntitle: x\n## Phase 1\n- [ ] T001 a\n'],
     ['a lone carriage return', '## Phase 1\r- [ ] T001 a\n'],
     ['a link definition', '## Phase 1\n- [ ] T001 [P] a\n\n[P]: /url\n'],

@@ -159,6 +159,23 @@ interface Run {
  * heading's content) as mdast's `toString` reads it, or undefined when remark must read it.
  */
 export function inlineText(written: string, codeSpans = true): string | undefined {
+  return readInline(written, codeSpans, false);
+}
+
+/**
+ * The first line of `inlineText`'s reading of a paragraph (a task's text, as a dialect reads it),
+ * also where a code span goes on past a line's end: mdast keeps that line ending in the span's
+ * text, and the indentation after it, which `written` no longer holds; neither is on the first
+ * line. A span opening or closing with a line ending is left to remark.
+ */
+export function inlineFirstLine(written: string): string | undefined {
+  const text = readInline(written, true, true);
+  if (text === undefined) return undefined;
+  const end = text.indexOf('\n');
+  return end === -1 ? text : text.slice(0, end);
+}
+
+function readInline(written: string, codeSpans: boolean, firstLine: boolean): string | undefined {
   if (GIVES_UP.test(written)) return undefined;
   // A paragraph's text starts and ends at a non-space; a line's trailing spaces end no text.
   // (`written.replace(/^[ \t]+|[ \t]+$/g, '')`, by character codes: no pattern run per task.)
@@ -186,8 +203,8 @@ export function inlineText(written: string, codeSpans = true): string | undefine
   const out: string[] = [];
   const runs: Run[] = [];
   let text = '';
-  let tildes = false;
-  let others = false;
+  // Each pair's opener and closer, as indexes of `runs`.
+  const pairs: number[] = [];
   const flush = () => {
     if (text) out.push(text);
     text = '';
@@ -269,12 +286,18 @@ export function inlineText(written: string, codeSpans = true): string | undefine
         continue;
       }
       let code = source.slice(end, close);
-      if (code.includes('\n')) return undefined;
+      const lines = code.includes('\n');
+      // A span opening or closing at a line's end is left to remark: whether that line ending is
+      // the span's padding (and the next line's text joins the first) turns on the indentation.
+      if (lines && (!firstLine || code[0] === '\n' || code[code.length - 1] === '\n')) {
+        return undefined;
+      }
+      // One space each side is padding when the span holds more than spaces and line endings.
       if (
         code.length >= 2 &&
         code[0] === ' ' &&
         code[code.length - 1] === ' ' &&
-        /[^ ]/.test(code)
+        (lines ? /[^ \n]/ : /[^ ]/).test(code)
       ) {
         code = code.slice(1, -1);
       }
@@ -354,12 +377,21 @@ export function inlineText(written: string, codeSpans = true): string | undefine
       const use = closer.char === '~' ? closer.size : opener.left >= 2 && closer.left >= 2 ? 2 : 1;
       opener.left -= use;
       closer.left -= use;
-      if (closer.char === '~') tildes = true;
-      else others = true;
+      pairs.push(o, r);
       for (let between = o + 1; between < r; between++) runs[between]!.active = false;
     }
   }
-  if (tildes && others) return undefined;
+  // Strikethrough and emphasis side by side (`~~Plot output~~ — **skipped**`) read as each alone;
+  // a run of one inside a pair of the other is left to remark, which resolves the first kind in
+  // the text first and the other inside each of its pairs.
+  if (runs.some((run) => run.char === '~') && runs.some((run) => run.char !== '~')) {
+    for (let k = 0; k < pairs.length; k += 2) {
+      const tilde = runs[pairs[k]!]!.char === '~';
+      for (let between = pairs[k]! + 1; between < pairs[k + 1]!; between++) {
+        if ((runs[between]!.char === '~') !== tilde) return undefined;
+      }
+    }
+  }
   for (const run of runs) out[run.slot] = run.char.repeat(run.left);
   return out.join('');
 }

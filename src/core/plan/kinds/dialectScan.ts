@@ -10,7 +10,7 @@
  * stays the authority, and differential tests hold the two to the same plan.
  */
 
-import { inlineText, plainLineText } from '../inline.js';
+import { inlineFirstLine, inlineText, plainLineText } from '../inline.js';
 
 /** A heading at the top level of the document, as mdast's text reads it. */
 export interface ScannedHeading {
@@ -616,13 +616,12 @@ export function scanOrRefuse(
   }
   // A task's text: the first line of its paragraph, as mdast's text reads the whole paragraph.
   for (const { event, lines } of tasks) {
-    const plain = inlineText(lines.join('\n'));
+    const plain = inlineFirstLine(lines.join('\n'));
     if (plain === undefined) {
       line = event.line;
       return no('markup in a task remark must read');
     }
-    const lineEnd = plain.indexOf('\n');
-    event.text = withoutBox(lineEnd === -1 ? plain : plain.slice(0, lineEnd));
+    event.text = withoutBox(plain);
   }
   return { events, skip };
 }
