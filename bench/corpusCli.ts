@@ -30,24 +30,27 @@ const run = promisify(execFile);
  * CODER_LOOP_BENCH_CLI_BASE=<another build's lib/bundle/coder-loop.js> runs that build's calls in
  * the same turns, so that a change is measured against the build before it under the same load.
  */
-type Kind = 'speckit' | 'kiro' | 'taskmaster';
+type Kind = 'speckit' | 'kiro' | 'openspec' | 'taskmaster';
 
 /** Where each kind's tool keeps a plan named `name`, in a repository. */
 const AT: Record<Kind, (name: string) => string> = {
   speckit: (name) => `specs/${name}`,
   kiro: (name) => `.kiro/specs/${name}`,
+  openspec: (name) => `openspec/changes/${name}`,
   taskmaster: () => '.taskmaster/tasks',
 };
 
 const TASKS_FILE: Record<Kind, string> = {
   speckit: 'tasks.md',
   kiro: 'tasks.md',
+  openspec: 'tasks.md',
   taskmaster: 'tasks.json',
 };
 
 const TINY: Record<Kind, string> = {
   speckit: '## Phase 1: Setup\n\n- [ ] T001 Create the project\n',
   kiro: '# Implementation Plan\n\n- [ ] 1. Set up\n  - [ ] 1.1 Create the project\n',
+  openspec: '## 1. Setup\n\n- [ ] 1.1 Create the project\n',
   taskmaster: `${JSON.stringify({ master: { tasks: [{ id: 1, title: 'Set up', status: 'pending', dependencies: [], subtasks: [] }] } }, null, 2)}\n`,
 };
 
@@ -62,7 +65,7 @@ interface Case {
 
 function cases(corpus: string, work: string): Case[] {
   const out: Case[] = [];
-  for (const kind of ['speckit', 'kiro', 'taskmaster'] as const) {
+  for (const kind of ['speckit', 'kiro', 'openspec', 'taskmaster'] as const) {
     const folder = join(corpus, kind);
     if (!existsSync(folder)) continue;
     for (const name of readdirSync(folder).sort()) {
@@ -160,7 +163,7 @@ export async function benchCorpusCli(
     ),
     '',
   ];
-  for (const kind of ['speckit', 'kiro', 'taskmaster'] as const) {
+  for (const kind of ['speckit', 'kiro', 'openspec', 'taskmaster'] as const) {
     const of = all.flatMap((one, c) => (one.kind === kind ? [c] : []));
     if (of.length === 0) continue;
     const figures = builds.map((b, bi) => {

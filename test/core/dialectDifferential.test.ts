@@ -339,6 +339,19 @@ describe('spec-kit fast path against remark (differential)', () => {
       ]),
     ],
     [
+      'a quoted note holding list items, above the tasks',
+      lf([
+        '# Tasks',
+        '',
+        '> **Note:** after each task, commit and push.',
+        '> - Command: `git add .` → `git commit -m "Task X: [description]"`',
+        '> 1. then `git push`',
+        'a lazy line of the note',
+        '',
+        ...phase,
+      ]),
+    ],
+    [
       'a struck task with a bold note',
       lf([...phase, '- [x] T002 ~~Run `nx g convert`~~ → **does not apply**: no target']),
     ],
@@ -357,6 +370,8 @@ describe('spec-kit fast path against remark (differential)', () => {
   it.each([
     ['a table', '## Phase 1\n\n| a | b |\n|---|---|\n- [ ] T001 a\n'],
     ['a quoted task', '## Phase 1\n\n> - [ ] T001 quoted\n'],
+    ['a quoted item holding a box after a label', '## Phase 1\n\n> - [P] [ ] T001 quoted\n'],
+    ['a quoted item nested in a quoted item', '## Phase 1\n\n> - note\n>   - [ ] T001 quoted\n'],
     ["a code span closing at a lazy line's start", '## Phase 1\n- [ ] T001 a `b\n` d\n'],
     ['an unclosed front matter', '---\ntitle: x\n## Phase 1\n- [ ] T001 a\n'],
     ['a lone carriage return', '## Phase 1\r- [ ] T001 a\n'],

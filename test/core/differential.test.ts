@@ -101,7 +101,25 @@ const plainLine = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .constantFrom('> a note', '> A quoted line of prose', '>', '>no space', '   > indented quote')
+      .constantFrom(
+        '> a note',
+        '> A quoted line of prose',
+        '>',
+        '>no space',
+        '   > indented quote',
+        '> - Command: `git add .` → `git push`',
+        '> * a quoted item',
+        '> 1. a quoted step',
+        '>- tight',
+        '> -  two spaces',
+        '> - [P] label',
+        '> - [ ] quoted task',
+        '> -',
+        '> - - -',
+        '> -     code?',
+        '> 1) Run it',
+        '> - T001 not a box',
+      )
       .map((quote) => `${quote}\n`),
   },
   { weight: 1, arbitrary: fc.constantFrom('```', '~~~', '```js', '- [ ] fenced?', '# fenced?') },

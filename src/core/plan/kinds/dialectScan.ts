@@ -12,6 +12,9 @@
 
 import { inlineFirstLine, inlineText, plainLineText } from '../inline.js';
 
+/** A list item's marker and the spaces after it, on a quoted line (`- `, `1. `). */
+const QUOTED_ITEM = /^(?:[-*+]|\d{1,9}[.)]) {1,4}(?! )/;
+
 /** A heading at the top level of the document, as mdast's text reads it. */
 export interface ScannedHeading {
   kind: 'heading';
@@ -389,12 +392,17 @@ export function scanOrRefuse(
     const c = rest.charCodeAt(0);
 
     if (c === 62 /* > */) {
-      // A block quote at the top level holding paragraphs only.
+      // A block quote at the top level holding paragraphs, and list items of text (`> - Run
+      // `git push` after each task`: a note above the tasks), no box among them: nothing in a
+      // quote is a task or a phase.
       if (indent > 0) return no('an indented block quote');
       let q = 1;
       if (rest[q] === ' ') q++;
       if (q < rest.length) {
-        if (rest[q] === ' ' || !startsText(rest.slice(q)))
+        let body = rest.slice(q);
+        const item = QUOTED_ITEM.exec(body);
+        if (item) body = body.slice(item[0].length);
+        if (rest[q] === ' ' || body === '' || body[0] === '[' || !startsText(body))
           return no('a block quote holding more than text');
         para = 0;
       } else para = -1;
