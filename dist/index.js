@@ -20300,6 +20300,15 @@ function group(c) {
   return PUNCTUATION.test(c) ? 2 : 0;
 }
 function inlineText(written, codeSpans = true) {
+  return readInline(written, codeSpans, false);
+}
+function inlineFirstLine(written) {
+  const text6 = readInline(written, true, true);
+  if (text6 === void 0) return void 0;
+  const end = text6.indexOf("\n");
+  return end === -1 ? text6 : text6.slice(0, end);
+}
+function readInline(written, codeSpans, firstLine) {
   if (GIVES_UP.test(written)) return void 0;
   let from = 0;
   let to = written.length;
@@ -20320,8 +20329,7 @@ function inlineText(written, codeSpans = true) {
   const out = [];
   const runs = [];
   let text6 = "";
-  let tildes = false;
-  let others = false;
+  const pairs2 = [];
   const flush = () => {
     if (text6) out.push(text6);
     text6 = "";
@@ -20399,8 +20407,11 @@ function inlineText(written, codeSpans = true) {
         continue;
       }
       let code3 = source.slice(end, close2);
-      if (code3.includes("\n")) return void 0;
-      if (code3.length >= 2 && code3[0] === " " && code3[code3.length - 1] === " " && /[^ ]/.test(code3)) {
+      const lines = code3.includes("\n");
+      if (lines && (!firstLine || code3[0] === "\n" || code3[code3.length - 1] === "\n")) {
+        return void 0;
+      }
+      if (code3.length >= 2 && code3[0] === " " && code3[code3.length - 1] === " " && (lines ? /[^ \n]/ : /[^ ]/).test(code3)) {
         code3 = code3.slice(1, -1);
       }
       text6 += code3;
@@ -20470,17 +20481,24 @@ function inlineText(written, codeSpans = true) {
       const use = closer.char === "~" ? closer.size : opener2.left >= 2 && closer.left >= 2 ? 2 : 1;
       opener2.left -= use;
       closer.left -= use;
-      if (closer.char === "~") tildes = true;
-      else others = true;
+      pairs2.push(o, r);
       for (let between = o + 1; between < r; between++) runs[between].active = false;
     }
   }
-  if (tildes && others) return void 0;
+  if (runs.some((run3) => run3.char === "~") && runs.some((run3) => run3.char !== "~")) {
+    for (let k = 0; k < pairs2.length; k += 2) {
+      const tilde = runs[pairs2[k]].char === "~";
+      for (let between = pairs2[k] + 1; between < pairs2[k + 1]; between++) {
+        if (runs[between].char === "~" !== tilde) return void 0;
+      }
+    }
+  }
   for (const run3 of runs) out[run3.slot] = run3.char.repeat(run3.left);
   return out.join("");
 }
 
 // src/core/plan/kinds/dialectScan.ts
+var QUOTED_ITEM = /^(?:[-*+]|\d{1,9}[.)]) {1,4}(?! )/;
 var CONTROL = /[\0-\x09\x0b-\x1f\x7f\ufeff]/;
 var CONTROL_CHAR = /[\0-\x09\x0b\x0c\x0e-\x1f\x7f]/;
 var LONE_CR = /\r(?!\n)/;
@@ -20707,7 +20725,10 @@ function scanOrRefuse(source, mode, options = {}) {
       let q = 1;
       if (rest[q] === " ") q++;
       if (q < rest.length) {
-        if (rest[q] === " " || !startsText(rest.slice(q)))
+        let body = rest.slice(q);
+        const item = QUOTED_ITEM.exec(body);
+        if (item) body = body.slice(item[0].length);
+        if (rest[q] === " " || body === "" || body[0] === "[" || !startsText(body))
           return no("a block quote holding more than text");
         para = 0;
       } else para = -1;
@@ -20900,13 +20921,12 @@ function scanOrRefuse(source, mode, options = {}) {
     }
   }
   for (const { event, lines } of tasks) {
-    const plain = inlineText(lines.join("\n"));
+    const plain = inlineFirstLine(lines.join("\n"));
     if (plain === void 0) {
       line2 = event.line;
       return no("markup in a task remark must read");
     }
-    const lineEnd = plain.indexOf("\n");
-    event.text = withoutBox(lineEnd === -1 ? plain : plain.slice(0, lineEnd));
+    event.text = withoutBox(plain);
   }
   return { events, skip };
 }
