@@ -101,29 +101,33 @@ const plainLine = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .constantFrom(
-        '> a note',
-        '> A quoted line of prose',
-        '>',
-        '>no space',
-        '   > indented quote',
-        '> - Command: `git add .` → `git push`',
-        '> * a quoted item',
-        '> 1. a quoted step',
-        '>- tight',
-        '> -  two spaces',
-        '> - [P] label',
-        '> - [ ] quoted task',
-        '> -',
-        '> - - -',
-        '> -     code?',
-        '> 1) Run it',
-        '> - T001 not a box',
-      )
+      .constantFrom('> a note', '> A quoted line of prose', '>', '>no space', '   > indented quote')
       .map((quote) => `${quote}\n`),
   },
   { weight: 1, arbitrary: fc.constantFrom('```', '~~~', '```js', '- [ ] fenced?', '# fenced?') },
 );
+
+/**
+ * Block quotes holding list items, a blank line after them: the markdown dialects' scanner reads
+ * those of text; the checklist's leaves them all to remark, so they are drawn in the mixed
+ * documents only (in the plain ones they would send most documents to remark).
+ */
+const quotedItemLine = fc
+  .constantFrom(
+    '> - Command: `git add .` → `git push`',
+    '> * a quoted item',
+    '> 1. a quoted step',
+    '>- tight',
+    '> -  two spaces',
+    '> - [P] label',
+    '> - [ ] quoted task',
+    '> -',
+    '> - - -',
+    '> -     code?',
+    '> 1) Run it',
+    '> - T001 not a box',
+  )
+  .map((quote) => `${quote}\n`);
 
 /** Everything else the fast path must hand to remark. */
 const otherLine = fc.constantFrom(
@@ -175,6 +179,7 @@ const mixed = document(
     { weight: 3, arbitrary: plainLine },
     { weight: 2, arbitrary: fc.oneof(item, headingLine) },
     { weight: 1, arbitrary: otherLine },
+    { weight: 1, arbitrary: quotedItemLine },
   ),
 );
 const plain = document(plainLine);
@@ -190,7 +195,7 @@ describe('fast path against remark (differential)', () => {
     fc.assert(fc.property(mixed, agree), { numRuns: 2000 });
   });
 
-  it('agrees on 1,000 documents of the plain subset, most of them read by the scanner alone', () => {
+  it('agrees on 1,000 documents of the plain subset, 150 or more of them read by the scanner alone', () => {
     let scanned = 0;
     fc.assert(
       fc.property(plain, (source) => {
@@ -200,7 +205,7 @@ describe('fast path against remark (differential)', () => {
       { numRuns: 1000 },
     );
     // The scanner must really run: it gives up only on what it leaves to remark.
-    expect(scanned).toBeGreaterThan(150);
+    expect(scanned).toBeGreaterThanOrEqual(150);
   });
 
   it.each([
