@@ -14,7 +14,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { median, theilSen, table } from './stats.js';
+import { GOAL, goalVerdict, median, theilSen, table } from './stats.js';
 
 const run = promisify(execFile);
 
@@ -163,6 +163,7 @@ export async function benchCorpusCli(
     ),
     '',
   ];
+  const verdicts: string[] = [];
   for (const kind of ['speckit', 'kiro', 'openspec', 'taskmaster'] as const) {
     const of = all.flatMap((one, c) => (one.kind === kind ? [c] : []));
     if (of.length === 0) continue;
@@ -174,6 +175,19 @@ export async function benchCorpusCli(
       return `${b.label}: ${f2(median(perKib))} ms/KiB per plan (median), ${f2(total / kib)} over all ${kib.toFixed(0)} KiB together${line ? `, ${f2(line.slope)} ms/KiB by the fitted line (a 100 KiB plan ${f2(line.intercept + 100 * line.slope)} ms above the tiny plan)` : ''}`;
     });
     out.push(`  ${kind.padEnd(10)} ${String(of.length).padStart(2)} plans: ${figures.join('; ')}`);
+    const line = theilSen(of.map((c) => [all[c]!.kib, above(0, c)] as const));
+    if (line) {
+      verdicts.push(
+        `  ${kind.padEnd(10)} ${goalVerdict(
+          { slope: line.slope, fixed: line.intercept, at100: line.intercept + 100 * line.slope },
+          of.map((c) => ({ kib: all[c]!.kib, above: above(0, c) / all[c]!.kib })),
+        )}`,
+      );
+    }
   }
+  out.push(
+    `Against the goal, ${GOAL.perKib} ms per KiB above start-up (a 100 KiB real plan in ${GOAL.at100} ms), as \`plans\` judges it (docs/benchmarks.md, "How the goal is judged"), for this build; one call's CPU moves by several milliseconds, so a plan under 20 KiB says little alone:`,
+    ...verdicts,
+  );
   return out.join('\n');
 }

@@ -52,3 +52,31 @@ export function theilSen(
   const slope = median(slopes);
   return { slope, intercept: median(points.map(([x, y]) => y - slope * x)) };
 }
+
+const fixed2 = (n: number) => n.toFixed(2);
+
+/** Reading's goal: per KiB above start-up, and the 100 KiB plan it names as its scale. */
+export const GOAL = { perKib: 0.2, at100: 20 };
+
+/**
+ * One kind's reading against the goal: the line's slope (a KiB, once a plan's fixed cost is paid)
+ * and a 100 KiB plan by the line, each met or not; then, said beside them and not hidden, the
+ * files' own figures against the tiny plan and the size under which the fixed cost alone is over
+ * the goal's rate.
+ */
+export function goalVerdict(
+  l: { slope: number; fixed: number; at100: number },
+  files: readonly { kib: number; above: number }[],
+): string {
+  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  const perFile = median(files.map((f) => f.above));
+  const over = files.filter((f) => f.above > GOAL.perKib).length;
+  const floor = l.fixed > 0 ? l.fixed / GOAL.perKib : 0;
+  return (
+    `a KiB ${fixed2(l.slope)} ms (${met(l.slope <= GOAL.perKib)}); a 100 KiB plan ${fixed2(l.at100)} ms (${met(l.at100 <= GOAL.at100)}); ` +
+    `file by file against the tiny plan ${fixed2(perFile)} ms/KiB median, ${over} of ${files.length} over ${GOAL.perKib}` +
+    (floor > 0
+      ? ` (the ${fixed2(l.fixed)} ms every real plan pays once is over ${GOAL.perKib} ms/KiB alone below ${Math.round(floor)} KiB)`
+      : '')
+  );
+}
