@@ -1,5 +1,6 @@
 import { isHttpError, type GitHub, type Repo } from '../github/client.js';
 import { readWhole, PER_PAGE } from '../github/pages.js';
+import { withArticle } from '../core/index.js';
 
 /**
  * Who can act as the loop, in the Action: the job that holds the loop's key (an App's, or a
@@ -57,7 +58,7 @@ export function branchWorkflowProblem(
   const want = `refs/heads/${run.defaultBranch}`;
   if (!events.includes(run.eventName)) {
     const from = run.workflowRef?.split('@').at(-1) ?? run.ref;
-    return `it was started by a ${run.eventName} event${from ? `, which runs the workflow of ${from}` : ''}`;
+    return `it was started by ${withArticle(run.eventName)} event${from ? `, which runs the workflow of ${from}` : ''}`;
   }
   if (!run.workflowRef) return 'GITHUB_WORKFLOW_REF is not set: which workflow runs is unknown';
   const at = run.workflowRef.lastIndexOf('@');

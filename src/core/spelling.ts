@@ -1,4 +1,7 @@
-/** "Did you mean": the name closest to a misspelt one, for every message that names a choice. */
+/**
+ * Words in messages: "did you mean" (the name closest to a misspelt one, for every message that
+ * names a choice), and the article before a name.
+ */
 
 /** Edit distance, for "did you mean". */
 function distance(a: string, b: string): number {
@@ -23,4 +26,12 @@ export function closest(word: string, candidates: readonly string[]): string | u
     if (d <= Math.max(1, Math.floor(name.length / 3)) && (!best || d < best.d)) best = { name, d };
   }
   return best?.name;
+}
+
+/**
+ * `word` with "a" or "an" before it, by its first letter: "an OpenSpec plan", "a Kiro plan", "an
+ * issue_comment event". Names and identifiers only (a vowel letter is read as a vowel sound).
+ */
+export function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
 }

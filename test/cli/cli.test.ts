@@ -890,7 +890,9 @@ describe('coder-loop CLI on an OpenSpec change', () => {
     );
     const doing = await cli(work, 'mark', 'add-profile-export', '--phase', '2', 'doing');
     expect(doing.code).toBe(1);
-    expect(doing.stderr).toContain('OpenSpec has no in-progress mark');
+    expect(doing.stderr).toContain(
+      'add-profile-export is an OpenSpec plan: OpenSpec has no in-progress mark',
+    );
     expect(readFileSync(join(work, tasks), 'utf8')).toBe(
       original.replace('- [ ] 1.2', '- [x] 1.2'),
     );

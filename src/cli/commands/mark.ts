@@ -1,5 +1,5 @@
 import { KIND_LABELS } from '../../core/plan/kinds/index.js';
-import { type TaskState } from '../../core/index.js';
+import { type TaskState, withArticle } from '../../core/index.js';
 import { KIND_MARKS } from '../../core/plan/kinds/plan.js';
 import { InputError, withLock } from '../files.js';
 import {
@@ -48,7 +48,7 @@ export const mark: CommandSpec = {
       if (state === 'doing' && KIND_MARKS[plan.kind].start === undefined) {
         const tool = KIND_LABELS[plan.kind];
         throw new InputError(
-          `${plan.label} is a ${tool} plan: ${tool} has no in-progress mark (the loop's lock branch and pull request are the record of a phase under way). Nothing was written.`,
+          `${plan.label} is ${withArticle(tool)} plan: ${tool} has no in-progress mark (the loop's lock branch and pull request are the record of a phase under way). Nothing was written.`,
         );
       }
       refuse(io, plan.refusal());
