@@ -29,8 +29,8 @@ export function closest(word: string, candidates: readonly string[]): string | u
 }
 
 /**
- * `word` with "a" or "an" before it, by its first letter: "an OpenSpec plan", "a Kiro plan", "an
- * issue_comment event". Names and identifiers only (a vowel letter is read as a vowel sound).
+ * `word` with "a" or "an" before it, by its first letter: "an issue_comment event", "a push
+ * event". Names and identifiers only (a vowel letter is read as a vowel sound).
  */
 export function withArticle(word: string): string {
   return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
