@@ -44,6 +44,45 @@ describe('spec-kit tasks.md', () => {
     );
   });
 
+  it('reads a phase heading as people write it: a full-width colon, or a full stop and a space', () => {
+    // "## Phase 1：基础设施" (a Chinese plan) and "### Phase 2. Core" (a Korean one) are phases to
+    // the coding agent that reads spec-kit's tasks; "Phase 1.5" stays a number, "Phase 3.Core" no phase.
+    const source = [
+      '# Tasks',
+      '',
+      '## Phase 1：基础设施与后端核心（US1 + US2）',
+      '',
+      '- [x] T001 [P] 初始化后端项目',
+      '',
+      '### Phase 2. Core',
+      '',
+      '- [ ] T002 Build the core',
+      '',
+      '## Phase 2.5. Patch',
+      '',
+      '- [ ] T003 Patch it',
+      '',
+      '## Phase 3.Core',
+      '',
+      '- [ ] T004 Not under a phase',
+      '',
+    ].join('\n');
+    const read = readSpeckit(source, 'tasks.md');
+    expect(read).toEqual(readSpeckit(source, 'tasks.md', { fast: false }));
+    expect(read.phases.map((p) => [p.number, p.name, p.tasks.map((t) => t.id)])).toEqual([
+      ['1', '基础设施与后端核心（US1 + US2）', ['T001']],
+      ['2', 'Core', ['T002']],
+      ['2.5', 'Patch', ['T003']],
+    ]);
+    expect(read.problems).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        line: 17,
+        message: expect.stringContaining('"## Phase 3.Core", line 15'),
+      }),
+    ]);
+  });
+
   it('orders phase numbers as numbers', () => {
     const sorted = ['5.5', '3', '10', '3.10', '3.2', '5'].sort(comparePhaseNumbers);
     expect(sorted).toEqual(['3', '3.2', '3.10', '5', '5.5', '10']);

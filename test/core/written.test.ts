@@ -97,6 +97,20 @@ describe('3. a heading inside a block quote', () => {
   });
 });
 
+describe('a phase heading in Chinese or Japanese text', () => {
+  it('takes a full-width colon after the number as a colon', () => {
+    const checklist = parseChecklist(
+      '## Phase 1：准备\n- [ ] 1.1 安装\n## Phase 2： 実装\n- [ ] 2.1 書く\n',
+      'c.md',
+    );
+    expect(checklist.phases.map((p) => [p.number, p.name])).toEqual([
+      [1, '准备'],
+      [2, '実装'],
+    ]);
+    expect(checklist.problems).toEqual([]);
+  });
+});
+
 describe('4. plans hold more than phases', () => {
   it('reads a real plan: H1 title, emoji, appendices, verification lists', () => {
     const source = [

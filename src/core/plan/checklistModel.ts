@@ -38,8 +38,10 @@ export interface Checklist {
   problems: Problem[];
 }
 const LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
-const PHASE_HEADING = /^phase\s+(\d+)(?:\s*[:\-—–]\s*|\s+|$)(.*)$/i;
-const NEAR_PHASE = /^phase\s+([^\s:—–-]+)/i;
+// The number, then a colon (`:`, or the full-width `：` of Chinese and Japanese text), a hyphen or
+// dash, or a space; then the name.
+const PHASE_HEADING = /^phase\s+(\d+)(?:\s*[:：\-—–]\s*|\s+|$)(.*)$/i;
+const NEAR_PHASE = /^phase\s+([^\s:：—–-]+)/i;
 const NUMBER_WORDS =
   /^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|first|second|third)$/i;
 

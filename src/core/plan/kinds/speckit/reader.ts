@@ -16,8 +16,11 @@ import {
 /**
  * spec-kit's tasks.md (`specs/<feature>/tasks.md`): `## Phase N: …` headings (`### Phase 3.1`
  * nested), `- [ ] T001 [P] [US1] …` tasks under them; `[x]` or `[X]` done, no in-progress mark.
+ * spec-kit's tasks are read by a coding agent, not a parser, so the heading is read as people
+ * write it: the number followed by a colon (`:`, or the full-width `：` of Chinese and Japanese
+ * plans), a hyphen or dash, a full stop and a space (`Phase 1. Setup`), or a space alone.
  */
-const SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:\-—–]\s*|\s+|$)(.*)$/i;
+const SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$)(.*)$/i;
 const SPECKIT_STATE: Record<string, DialectState> = {
   ' ': 'todo',
   x: 'done',
@@ -175,7 +178,9 @@ function unreadUnder(
   const above = lo > 0 ? headings[lo - 1] : undefined;
   if (!above) return { why: 'it is under no "## Phase N" heading' };
   const heading = `${'#'.repeat(above.depth)} ${above.text.trim()}`;
-  const unnumbered = /^phase\s+([^\d\s:\-—–][^\s:]*)\s*[:\-—–]?\s*(.*)$/i.exec(above.text.trim());
+  const unnumbered = /^phase\s+([^\d\s:：\-—–][^\s:：]*)\s*[:：\-—–]?\s*(.*)$/i.exec(
+    above.text.trim(),
+  );
   if (unnumbered) {
     const last = phases.reduce((n, p) => Math.max(n, Math.floor(Number(p.number))), 0);
     return {
