@@ -44,9 +44,10 @@ describe('spec-kit tasks.md', () => {
     );
   });
 
-  it('reads a phase heading as people write it: a full-width colon, or a full stop and a space', () => {
-    // "## Phase 1：基础设施" (a Chinese plan) and "### Phase 2. Core" (a Korean one) are phases to
-    // the coding agent that reads spec-kit's tasks; "Phase 1.5" stays a number, "Phase 3.Core" no phase.
+  it('reads a phase heading as people write it: a full-width colon, a full stop and a space, a bracket', () => {
+    // "## Phase 1：基础设施" (a Chinese plan), "### Phase 2. Core" (a Korean one) and "Phase 1（MVP）"
+    // are phases to the coding agent that reads spec-kit's tasks; "Phase 2.5" stays a number,
+    // "Phase 3.Core" is no phase.
     const source = [
       '# Tasks',
       '',
@@ -62,6 +63,10 @@ describe('spec-kit tasks.md', () => {
       '',
       '- [ ] T003 Patch it',
       '',
+      '## Phase 2.6（P0）：消息主链路',
+      '',
+      '- [ ] T005 迁移',
+      '',
       '## Phase 3.Core',
       '',
       '- [ ] T004 Not under a phase',
@@ -73,12 +78,13 @@ describe('spec-kit tasks.md', () => {
       ['1', '基础设施与后端核心（US1 + US2）', ['T001']],
       ['2', 'Core', ['T002']],
       ['2.5', 'Patch', ['T003']],
+      ['2.6', '（P0）：消息主链路', ['T005']],
     ]);
     expect(read.problems).toEqual([
       expect.objectContaining({
         severity: 'warning',
-        line: 17,
-        message: expect.stringContaining('"## Phase 3.Core", line 15'),
+        line: 21,
+        message: expect.stringContaining('"## Phase 3.Core", line 19'),
       }),
     ]);
   });

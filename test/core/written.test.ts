@@ -98,14 +98,15 @@ describe('3. a heading inside a block quote', () => {
 });
 
 describe('a phase heading in Chinese or Japanese text', () => {
-  it('takes a full-width colon after the number as a colon', () => {
+  it('takes a full-width colon after the number as a colon, and a bracket as the start of the name', () => {
     const checklist = parseChecklist(
-      '## Phase 1：准备\n- [ ] 1.1 安装\n## Phase 2： 実装\n- [ ] 2.1 書く\n',
+      '## Phase 1：准备\n- [ ] 1.1 安装\n## Phase 2： 実装\n- [ ] 2.1 書く\n## Phase 3（MVP）\n- [ ] 3.1 出す\n',
       'c.md',
     );
     expect(checklist.phases.map((p) => [p.number, p.name])).toEqual([
       [1, '准备'],
       [2, '実装'],
+      [3, '（MVP）'],
     ]);
     expect(checklist.problems).toEqual([]);
   });

@@ -39,9 +39,9 @@ export interface Checklist {
 }
 const LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
 // The number, then a colon (`:`, or the full-width `：` of Chinese and Japanese text), a hyphen or
-// dash, or a space; then the name.
-const PHASE_HEADING = /^phase\s+(\d+)(?:\s*[:：\-—–]\s*|\s+|$)(.*)$/i;
-const NEAR_PHASE = /^phase\s+([^\s:：—–-]+)/i;
+// dash, a space, or a bracket that opens the name (`Phase 1（MVP）`); then the name.
+const PHASE_HEADING = /^phase\s+(\d+)(?:\s*[:：\-—–]\s*|\s+|$|(?=[(（]))(.*)$/i;
+const NEAR_PHASE = /^phase\s+([^\s:：—–(（-]+)/i;
 const NUMBER_WORDS =
   /^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|first|second|third)$/i;
 

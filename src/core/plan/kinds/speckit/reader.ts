@@ -18,9 +18,11 @@ import {
  * nested), `- [ ] T001 [P] [US1] …` tasks under them; `[x]` or `[X]` done, no in-progress mark.
  * spec-kit's tasks are read by a coding agent, not a parser, so the heading is read as people
  * write it: the number followed by a colon (`:`, or the full-width `：` of Chinese and Japanese
- * plans), a hyphen or dash, a full stop and a space (`Phase 1. Setup`), or a space alone.
+ * plans), a hyphen or dash, a full stop and a space (`Phase 1. Setup`), a space alone, or a
+ * bracket that opens the name (`Phase 1（MVP）`).
  */
-const SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$)(.*)$/i;
+const SPECKIT_PHASE =
+  /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$/i;
 const SPECKIT_STATE: Record<string, DialectState> = {
   ' ': 'todo',
   x: 'done',
