@@ -98,15 +98,48 @@ describe('OpenSpec reading', () => {
     ]);
   });
 
-  it('a box before any group or under an unnumbered "## Notes" is named, not dropped', () => {
-    const source = '# Tasks\n\n- [ ] 0.1 Before any group\n\n## Notes\n\n- [ ] A note\n';
+  it('in a file with groups, a box before them or under an unnumbered "## Notes" is named, not dropped', () => {
+    const source =
+      '# Tasks\n\n- [ ] 0.1 Before any group\n\n## 1. Setup\n\n- [ ] 1.1 Install\n\n## Notes\n\n- [ ] A note\n';
     const read = readOpenspec(source, 'tasks.md');
-    expect(read.phases).toEqual([]);
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => t.id)])).toEqual([['1', ['1.1']]]);
     expect(read.problems.map((p) => [p.line, p.severity])).toEqual([
       [3, 'warning'],
-      [7, 'warning'],
+      [11, 'warning'],
     ]);
     expect(read.problems[0]!.message).toContain('under no "## N. Group" heading');
+  });
+
+  it('a file with no "## N." group is one group, as OpenSpec counts every box (seen in 3 of 20 real changes)', () => {
+    // OpenSpec's own parser leaves tasks outside a group alone on purpose, "because both forms
+    // already exist in real projects" (src/core/validation/task-numbering.ts), and its progress
+    // counts every box (src/utils/task-progress.ts).
+    const source = [
+      '# Tasks: API 配置文件写入',
+      '',
+      '- [x] API 配置页',
+      '- [ ] 1.2 保存逻辑',
+      '  - [ ] 写入 `config.toml`',
+      '',
+      '## Task 3: Update the spec',
+      '',
+      '- [ ] **Completed**',
+      '',
+    ].join('\r\n');
+    const read = readOpenspec(source, 'tasks.md');
+    expect(read).toEqual(readOpenspec(source, 'tasks.md', { fast: false }));
+    expect(read.phases).toEqual([
+      expect.objectContaining({ number: '1', name: 'Tasks: API 配置文件写入', line: 3 }),
+    ]);
+    expect(read.phases[0]!.tasks.map((t) => [t.id, t.state, t.text, t.line])).toEqual([
+      ['1.1', 'done', 'API 配置页', 3],
+      ['1.2', 'todo', '1.2 保存逻辑', 4],
+      ['1.2.a', 'todo', '写入 `config.toml`', 5],
+      // No id of its own and no parent: its place in the group (the fourth box), as in any group.
+      ['1.4', 'todo', '**Completed**', 9],
+    ]);
+    // The nested box with no id of its own is named (its id is one no one writes); nothing else.
+    expect(read.problems.map((p) => [p.line, p.severity])).toEqual([[5, 'warning']]);
   });
 
   it('a group numbered twice is one group, as OpenSpec reads it, with a warning that names both lines', () => {

@@ -22,8 +22,11 @@ import {
  * written twice is one group, as OpenSpec's parser reads it (src/core/validation/
  * task-numbering.ts: a `## N.` heading only sets the current group), with a warning. A box with no
  * id of its own gets one no one writes: nested, a letter after its parent's id (`1.1.a`); else
- * its place in the group (`2.3`) unless a written id has it. OpenSpec has no in-progress mark: the
- * loop's lock branch and pull request are the record.
+ * its place in the group (`2.3`) unless a written id has it. A tasks.md with no `## N.` group at
+ * all is one group, `1`, named by its title: OpenSpec counts every box wherever it sits and leaves
+ * tasks outside a group alone on purpose ("both forms already exist in real projects":
+ * task-numbering.ts). In a file that has groups, a box outside them is named, not tracked.
+ * OpenSpec has no in-progress mark: the loop's lock branch and pull request are the record.
  */
 const GROUP = /^(\d+)\.(?:\s+([\s\S]*))?$/;
 /** OpenSpec's task id: `1.1`, `2.3.1`, `4.2a`, at the start of the task's text. */
@@ -45,7 +48,8 @@ export function readOpenspec(
 ): DialectPlan {
   const read = readHeadingBoxes(source, path, OPENSPEC_SCAN, options);
   if ('limited' in read) return read.limited;
-  const { events, skip } = read;
+  const { skip } = read;
+  const events = [...read.events];
   const phases: DialectPhase[] = [];
   const problems: Problem[] = [];
   let current: DialectPhase | undefined;
@@ -54,8 +58,17 @@ export function readOpenspec(
   let parent: { id: string; indent: number; given: number } | undefined;
   const pending: { phase: DialectPhase; task: DialectPhase['tasks'][number] }[] = [];
   const written = new Set<string>();
+  // No `## N.` group anywhere: the whole file is group 1, named by its first heading's text.
+  const grouped = events.some(
+    (e) => e.kind === 'heading' && e.depth === 2 && GROUP.test(e.text.trim()),
+  );
+  const title = events.find((e) => e.kind === 'heading')?.text.trim() ?? '';
   for (const event of events) {
     if (event.kind === 'heading') {
+      if (!grouped) {
+        parent = undefined;
+        continue;
+      }
       if (event.depth > 2) continue;
       const m = event.depth === 2 ? GROUP.exec(event.text.trim()) : null;
       parent = undefined;
@@ -80,8 +93,12 @@ export function readOpenspec(
       phases.push(current);
       continue;
     }
-    if (!current) continue;
     if (!readsBox(STATE, event.mark, event.after)) continue;
+    if (!current && !grouped) {
+      current = { number: '1', name: title, line: event.line, tasks: [] };
+      phases.push(current);
+    }
+    if (!current) continue;
     const indent = indentOf(source, event.offset);
     const own = TASK_ID.exec(event.text)?.[1];
     const task = {
