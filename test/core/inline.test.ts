@@ -126,6 +126,33 @@ describe('inline text against remark (differential)', () => {
     expect(readAsRemark(mixed)).toBeGreaterThan(1000);
   });
 
+  it('reads 5,000 texts of long emphasis runs as mdast does, or leaves them to remark', () => {
+    // Runs of up to seven `*` or `_` between letters, punctuation and spaces: where the rule of
+    // three kept two runs apart and a later pair shrank one of them, micromark pairs them when it
+    // resolves the text between an outer pair again: mdast reads `_*.*****.**_` as ".**.".
+    const runs = fc
+      .array(
+        fc.oneof(
+          {
+            weight: 3,
+            arbitrary: fc
+              .constantFrom('*', '_')
+              .chain((c) => fc.integer({ min: 1, max: 7 }).map((n) => c.repeat(n))),
+          },
+          { weight: 2, arbitrary: fc.constantFrom('.', '→', '~~~', '~') },
+          { weight: 1, arbitrary: fc.constantFrom('a', 'b c', ' ') },
+        ),
+        { minLength: 1, maxLength: 12 },
+      )
+      .map((t) => t.join(''))
+      .filter((t) => /^\S/.test(t) && /[*_]/.test(t));
+    for (const t of ['_*.*****.**_', '_***→*******~~~**__', '*****.****.******.***']) {
+      const fast = inlineText(t);
+      if (fast !== undefined) expect([t, fast]).toEqual([t, remarkText(t)]);
+    }
+    expect(readAsRemark(runs)).toBeGreaterThan(1000);
+  });
+
   it('reads 5,000 lines of code spans by one search as its loop and mdast do', () => {
     // Lines whose markup is mostly backticks: what the search for code spans of one backtick
     // reads without the loop (spans with spaces each side, runs of two, a backtick left open).

@@ -373,6 +373,17 @@ function readInline(written: string, codeSpans: boolean, firstLine: boolean): st
         break;
       }
       if (o < 0) break;
+      // micromark resolves the runs between the two again, with what is left of them: a run
+      // that could open before one of its kind that could close, kept apart by the rule of three
+      // with sizes that have changed since, may pair then (`_***→*******.**__`). Left to remark.
+      let canOpen = 0;
+      for (let between = o + 1; between < r; between++) {
+        const run = runs[between]!;
+        if (run.left === 0) continue;
+        const bit = run.char === '*' ? 1 : run.char === '_' ? 2 : 4;
+        if (run.close && canOpen & bit) return undefined;
+        if (run.open) canOpen |= bit;
+      }
       const opener = runs[o]!;
       const use = closer.char === '~' ? closer.size : opener.left >= 2 && closer.left >= 2 ? 2 : 1;
       opener.left -= use;
