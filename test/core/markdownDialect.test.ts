@@ -89,6 +89,51 @@ describe('spec-kit tasks.md', () => {
     ]);
   });
 
+  it.each([
+    ['## Fase 1: Setup', '1', 'Setup'],
+    ['## FASE 2 — Fundacional', '2', 'Fundacional'],
+    ['## Faz 0: Tamamlanan işler', '0', 'Tamamlanan işler'],
+    ['## Giai đoạn 3: Câu chuyện người dùng 1', '3', 'Câu chuyện người dùng 1'],
+    ['## Этап 4. Интеграция', '4', 'Интеграция'],
+    ['## 阶段 5：发布', '5', '发布'],
+    ['## 阶段5：发布', '5', '发布'],
+    ['## フェーズ 6: 仕上げ', '6', '仕上げ'],
+    ['## 단계 7: 배포', '7', '배포'],
+    ['### Etapa 8.1 (Beta)', '8.1', '(Beta)'],
+  ])(
+    'reads "%s" as a phase: the word an agent writes for "Phase" in the plan\'s language',
+    (heading, number, name) => {
+      const source = `# Tasks\n\n${heading}\n\n- [ ] T001 Do it\n`;
+      const read = readSpeckit(source, 'tasks.md');
+      expect(read).toEqual(readSpeckit(source, 'tasks.md', { fast: false }));
+      expect(read.phases.map((p) => [p.number, p.name, p.tasks.map((t) => t.id)])).toEqual([
+        [number, name, ['T001']],
+      ]);
+      expect(read.problems).toEqual([]);
+    },
+  );
+
+  it('names a phase word with no number, in the word the plan writes (a Turkish "Faz A")', () => {
+    const source =
+      '## Faz 1: Kurulum\n\n- [ ] T001 a\n\n## Faz A: Retrieval hattı\n\n- [ ] T002 b\n';
+    const read = readSpeckit(source, 'tasks.md');
+    expect(read.phases.map((p) => p.number)).toEqual(['1']);
+    expect(read.problems).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        line: 7,
+        message: expect.stringContaining('whose "A" is no phase number'),
+        fix: 'Number the phase: "## Faz 2: Retrieval hattı".',
+      }),
+    ]);
+  });
+
+  it('a word that is no phase word, or a phase word run into its number, is no phase', () => {
+    for (const heading of ['## Milestone 1: Setup', '## Phase1: Setup', '## Faseada 1']) {
+      expect(readSpeckit(`${heading}\n\n- [ ] T001 a\n`, 'tasks.md').phases).toEqual([]);
+    }
+  });
+
   it('orders phase numbers as numbers', () => {
     const sorted = ['5.5', '3', '10', '3.10', '3.2', '5'].sort(comparePhaseNumbers);
     expect(sorted).toEqual(['3', '3.2', '3.10', '5', '5.5', '10']);

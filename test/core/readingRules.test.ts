@@ -184,7 +184,7 @@ describe('spec-kit: headings', () => {
 
   it.each([
     ['bold bullets', '## Phase 1: Setup\n\n- **T016 [US5]**: Add the endpoint\n'],
-    ['headings the reader does not read', '## フェーズ 1\n\n- [ ] T001 初期化\n'],
+    ['headings the reader does not read', '## Milestone 1\n\n- [ ] T001 初期化\n'],
   ])('%s: no task is read, so the plan is not complete', (_name, source) => {
     const kp = open(SPECKIT, source);
     expect(kp.complete).toBe(false);

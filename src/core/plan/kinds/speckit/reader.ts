@@ -14,15 +14,30 @@ import {
 } from '../markdownDialect.js';
 
 /**
+ * The word a phase heading starts with: spec-kit's `Phase`, or the word the coding agent that
+ * writes a plan in another language puts for it (`Fase` in Spanish, Portuguese and Italian, `Faz`
+ * in Turkish, `Giai đoạn` in Vietnamese, `Этап` in Russian, `阶段` in Chinese, `フェーズ` in
+ * Japanese, `단계` in Korean, and a few more); a space after it, but for the CJK words.
+ */
+const PHASE_WORD = String.raw`(?:phase|fase|faz|faza|fáze|fázis|vaihe|etapa|tahap|giai\s+đoạn|фаза|этап|етап)\s+|(?:阶段|階段|フェーズ|단계)\s*`;
+
+/**
  * spec-kit's tasks.md (`specs/<feature>/tasks.md`): `## Phase N: …` headings (`### Phase 3.1`
  * nested), `- [ ] T001 [P] [US1] …` tasks under them; `[x]` or `[X]` done, no in-progress mark.
  * spec-kit's tasks are read by a coding agent, not a parser, so the heading is read as people
- * write it: the number followed by a colon (`:`, or the full-width `：` of Chinese and Japanese
- * plans), a hyphen or dash, a full stop and a space (`Phase 1. Setup`), a space alone, or a
- * bracket that opens the name (`Phase 1（MVP）`).
+ * write it: the phase word (PHASE_WORD), the number, then a colon (`:`, or the full-width `：` of
+ * Chinese and Japanese plans), a hyphen or dash, a full stop and a space (`Phase 1. Setup`), a
+ * space alone, or a bracket that opens the name (`Phase 1（MVP）`).
  */
-const SPECKIT_PHASE =
-  /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$/i;
+const SPECKIT_PHASE = new RegExp(
+  String.raw`^(?:${PHASE_WORD})(\d+(?:\.\d+)?)\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$`,
+  'i',
+);
+/** A phase word followed by no number (`Phase N`, spec-kit's template's placeholder): the word, the token, the name. */
+const UNNUMBERED_PHASE = new RegExp(
+  String.raw`^(${PHASE_WORD})([^\d\s:：\-—–][^\s:：]*)\s*[:：\-—–]?\s*(.*)$`,
+  'i',
+);
 const SPECKIT_STATE: Record<string, DialectState> = {
   ' ': 'todo',
   x: 'done',
@@ -180,14 +195,12 @@ function unreadUnder(
   const above = lo > 0 ? headings[lo - 1] : undefined;
   if (!above) return { why: 'it is under no "## Phase N" heading' };
   const heading = `${'#'.repeat(above.depth)} ${above.text.trim()}`;
-  const unnumbered = /^phase\s+([^\d\s:：\-—–][^\s:：]*)\s*[:：\-—–]?\s*(.*)$/i.exec(
-    above.text.trim(),
-  );
+  const unnumbered = UNNUMBERED_PHASE.exec(above.text.trim());
   if (unnumbered) {
     const last = phases.reduce((n, p) => Math.max(n, Math.floor(Number(p.number))), 0);
     return {
-      why: `it is under "${heading}" (line ${above.line}), whose "${unnumbered[1]}" is no phase number (spec-kit's template leaves it for you to fill in)`,
-      fix: `Number the phase: "${'#'.repeat(above.depth)} Phase ${last + 1}: ${unnumbered[2]}".`,
+      why: `it is under "${heading}" (line ${above.line}), whose "${unnumbered[2]}" is no phase number (spec-kit's template leaves it for you to fill in)`,
+      fix: `Number the phase: "${'#'.repeat(above.depth)} ${unnumbered[1]}${last + 1}: ${unnumbered[3]}".`,
     };
   }
   return {
