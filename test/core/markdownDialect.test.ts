@@ -100,6 +100,9 @@ describe('spec-kit tasks.md', () => {
     ['## フェーズ 6: 仕上げ', '6', '仕上げ'],
     ['## 단계 7: 배포', '7', '배포'],
     ['### Etapa 8.1 (Beta)', '8.1', '(Beta)'],
+    ['## 1단계: 준비', '1', '준비'],
+    ['## 第2阶段：开发', '2', '开发'],
+    ['## 第 3 フェーズ: 仕上げ', '3', '仕上げ'],
   ])(
     'reads "%s" as a phase: the word an agent writes for "Phase" in the plan\'s language',
     (heading, number, name) => {

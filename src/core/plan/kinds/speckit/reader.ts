@@ -25,12 +25,15 @@ const PHASE_WORD = String.raw`(?:phase|fase|faz|faza|fáze|fázis|vaihe|etapa|ta
  * spec-kit's tasks.md (`specs/<feature>/tasks.md`): `## Phase N: …` headings (`### Phase 3.1`
  * nested), `- [ ] T001 [P] [US1] …` tasks under them; `[x]` or `[X]` done, no in-progress mark.
  * spec-kit's tasks are read by a coding agent, not a parser, so the heading is read as people
- * write it: the phase word (PHASE_WORD), the number, then a colon (`:`, or the full-width `：` of
- * Chinese and Japanese plans), a hyphen or dash, a full stop and a space (`Phase 1. Setup`), a
- * space alone, or a bracket that opens the name (`Phase 1（MVP）`).
+ * write it: the phase word and the number (PHASE_WORD), or the number first where the language
+ * puts it there (Korean `1단계`, Chinese and Japanese `第1阶段`); then a colon (`:`, or the
+ * full-width `：` of Chinese and Japanese plans), a hyphen or dash, a full stop and a space
+ * (`Phase 1. Setup`), a space alone, or a bracket that opens the name (`Phase 1（MVP）`). The
+ * number is the first group that matched, the name the last.
  */
+const NUMBER = String.raw`(\d+(?:\.\d+)?)`;
 const SPECKIT_PHASE = new RegExp(
-  String.raw`^(?:${PHASE_WORD})(\d+(?:\.\d+)?)\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$`,
+  String.raw`^(?:(?:${PHASE_WORD})${NUMBER}|${NUMBER}\s*단계|第\s*${NUMBER}\s*(?:阶段|階段|フェーズ))\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$`,
   'i',
 );
 /** A phase word followed by no number (`Phase N`, spec-kit's template's placeholder): the word, the token, the name. */
@@ -103,7 +106,8 @@ export function readSpeckit(
       while (open.length > 0 && open[open.length - 1]!.level >= event.depth) open.pop();
       const m = SPECKIT_PHASE.exec(event.text.trim());
       if (m) {
-        const phase = { number: m[1]!, name: m[2]!.trim(), line: event.line, tasks: [] };
+        const number = m[1] ?? m[2] ?? m[3]!;
+        const phase = { number, name: m[4]!.trim(), line: event.line, tasks: [] };
         open.push({ phase, level: event.depth });
         phases.push(phase);
       }
