@@ -10818,6 +10818,9 @@ function closest(word, candidates2) {
   }
   return best?.name;
 }
+function withArticle(word) {
+  return `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}`;
+}
 
 // node_modules/js-yaml/dist/js-yaml.mjs
 function getDefaultExportFromCjs(x) {
@@ -20477,6 +20480,14 @@ function readInline(written, codeSpans, firstLine) {
         break;
       }
       if (o < 0) break;
+      let canOpen = 0;
+      for (let between = o + 1; between < r; between++) {
+        const run3 = runs[between];
+        if (run3.left === 0) continue;
+        const bit = run3.char === "*" ? 1 : run3.char === "_" ? 2 : 4;
+        if (run3.close && canOpen & bit) return void 0;
+        if (run3.open) canOpen |= bit;
+      }
       const opener2 = runs[o];
       const use = closer.char === "~" ? closer.size : opener2.left >= 2 && closer.left >= 2 ? 2 : 1;
       opener2.left -= use;
@@ -34327,7 +34338,16 @@ function givenId(parent, index2) {
 }
 
 // src/core/plan/kinds/speckit/reader.ts
-var SPECKIT_PHASE = /^phase\s+(\d+(?:\.\d+)?)\s*(?:[:\-—–]\s*|\s+|$)(.*)$/i;
+var PHASE_WORD = String.raw`(?:phase|fase|faz|faza|fáze|fázis|vaihe|etapa|tahap|giai\s+đoạn|фаза|этап|етап)\s+|(?:阶段|階段|フェーズ|단계)\s*`;
+var NUMBER = String.raw`(\d+(?:\.\d+)?)`;
+var SPECKIT_PHASE = new RegExp(
+  String.raw`^(?:(?:${PHASE_WORD})${NUMBER}|${NUMBER}\s*단계|第\s*${NUMBER}\s*(?:阶段|階段|フェーズ))\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$`,
+  "i"
+);
+var UNNUMBERED_PHASE = new RegExp(
+  String.raw`^(${PHASE_WORD})([^\d\s:：\-—–][^\s:：]*)\s*[:：\-—–]?\s*(.*)$`,
+  "i"
+);
 var SPECKIT_STATE = {
   " ": "todo",
   x: "done",
@@ -34369,7 +34389,8 @@ function readSpeckit(source, path2, options = {}) {
       while (open2.length > 0 && open2[open2.length - 1].level >= event.depth) open2.pop();
       const m = SPECKIT_PHASE.exec(event.text.trim());
       if (m) {
-        const phase2 = { number: m[1], name: m[2].trim(), line: event.line, tasks: [] };
+        const number3 = m[1] ?? m[2] ?? m[3];
+        const phase2 = { number: number3, name: m[4].trim(), line: event.line, tasks: [] };
         open2.push({ phase: phase2, level: event.depth });
         phases.push(phase2);
       }
@@ -34448,12 +34469,12 @@ function unreadUnder(headings, phases, line2) {
   const above = lo > 0 ? headings[lo - 1] : void 0;
   if (!above) return { why: 'it is under no "## Phase N" heading' };
   const heading2 = `${"#".repeat(above.depth)} ${above.text.trim()}`;
-  const unnumbered = /^phase\s+([^\d\s:\-—–][^\s:]*)\s*[:\-—–]?\s*(.*)$/i.exec(above.text.trim());
+  const unnumbered = UNNUMBERED_PHASE.exec(above.text.trim());
   if (unnumbered) {
     const last = phases.reduce((n, p) => Math.max(n, Math.floor(Number(p.number))), 0);
     return {
-      why: `it is under "${heading2}" (line ${above.line}), whose "${unnumbered[1]}" is no phase number (spec-kit's template leaves it for you to fill in)`,
-      fix: `Number the phase: "${"#".repeat(above.depth)} Phase ${last + 1}: ${unnumbered[2]}".`
+      why: `it is under "${heading2}" (line ${above.line}), whose "${unnumbered[2]}" is no phase number (spec-kit's template leaves it for you to fill in)`,
+      fix: `Number the phase: "${"#".repeat(above.depth)} ${unnumbered[1]}${last + 1}: ${unnumbered[3]}".`
     };
   }
   return {
@@ -34873,7 +34894,7 @@ function lineAt(starts, offset) {
   }
   return lo + 1;
 }
-var NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+var NUMBER2 = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 var STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 var PLAIN_STRING_BREAK = /[\\\u0000-\u001f]/;
 var lastParse;
@@ -34969,8 +34990,8 @@ function parseJson(source) {
       at3 += word.length;
       return { kind: "literal", start: start2, end: at3, value: word === "null" ? null : word === "true" };
     }
-    NUMBER.lastIndex = at3;
-    const m = NUMBER.exec(source);
+    NUMBER2.lastIndex = at3;
+    const m = NUMBER2.exec(source);
     if (!m) return fail("expected a value");
     at3 += m[0].length;
     return { kind: "number", start: start2, end: at3, value: Number(m[0]) };
@@ -35529,7 +35550,8 @@ var OPENSPEC_SCAN = { taskText: true, requirements: false };
 function readOpenspec(source, path2, options = {}) {
   const read3 = readHeadingBoxes(source, path2, OPENSPEC_SCAN, options);
   if ("limited" in read3) return read3.limited;
-  const { events, skip } = read3;
+  const { skip } = read3;
+  const events = [...read3.events];
   const phases = [];
   const problems = [];
   let current;
@@ -35537,8 +35559,16 @@ function readOpenspec(source, path2, options = {}) {
   let parent;
   const pending = [];
   const written = /* @__PURE__ */ new Set();
+  const grouped = events.some(
+    (e) => e.kind === "heading" && e.depth === 2 && GROUP.test(e.text.trim())
+  );
+  const title = events.find((e) => e.kind === "heading")?.text.trim() ?? "";
   for (const event of events) {
     if (event.kind === "heading") {
+      if (!grouped) {
+        parent = void 0;
+        continue;
+      }
       if (event.depth > 2) continue;
       const m = event.depth === 2 ? GROUP.exec(event.text.trim()) : null;
       parent = void 0;
@@ -35563,8 +35593,12 @@ function readOpenspec(source, path2, options = {}) {
       phases.push(current);
       continue;
     }
-    if (!current) continue;
     if (!readsBox(STATE2, event.mark, event.after)) continue;
+    if (!current && !grouped) {
+      current = { number: "1", name: title, line: event.line, tasks: [] };
+      phases.push(current);
+    }
+    if (!current) continue;
     const indent2 = indentOf(source, event.offset);
     const own6 = TASK_ID.exec(event.text)?.[1];
     const task = {
@@ -37082,8 +37116,8 @@ ${input.body ?? ""}`);
 
 // src/core/plan/checklistModel.ts
 var LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
-var PHASE_HEADING = /^phase\s+(\d+)(?:\s*[:\-—–]\s*|\s+|$)(.*)$/i;
-var NEAR_PHASE = /^phase\s+([^\s:—–-]+)/i;
+var PHASE_HEADING = /^phase\s+(\d+)(?:\s*[:：\-—–]\s*|\s+|$|(?=[(（]))(.*)$/i;
+var NEAR_PHASE = /^phase\s+([^\s:：—–(（-]+)/i;
 var NUMBER_WORDS = /^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|first|second|third)$/i;
 var STATE_OF2 = {
   " ": "todo",
@@ -41024,7 +41058,7 @@ function citedIds(text6) {
 var NUMERIC = /^\d+(?:\.\d+)*$/;
 var KEYWORD = /\b(?:tasks?|requirements?|validates|req|criteri(?:on|a)|acceptance)\b/i;
 var DISTINCT = /\b[A-Za-z]{1,6}-?\d+(?:\.\d+)*\b/g;
-var NUMBER2 = /(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)/g;
+var NUMBER3 = /(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)/g;
 function headLines(file) {
   if (file.patch === void 0) return [];
   const lines = [];
@@ -41045,7 +41079,7 @@ function idsIn(sources, tasks) {
     for (const line2 of lines) {
       const ids = /* @__PURE__ */ new Set();
       for (const m of line2.matchAll(DISTINCT)) ids.add(m[0].toUpperCase());
-      if (KEYWORD.test(line2)) for (const m of line2.matchAll(NUMBER2)) ids.add(m[0]);
+      if (KEYWORD.test(line2)) for (const m of line2.matchAll(NUMBER3)) ids.add(m[0]);
       const listed2 = tasks ? [...ids].filter((id) => tasks.has(id)).length : 0;
       const isList = listed2 >= 3 || listed2 >= 2 && listed2 === tasks.size;
       for (const id of ids) if (!isList || !tasks.has(id)) add2(id, key);
@@ -48796,7 +48830,7 @@ function branchWorkflowProblem(run3, events) {
   const want = `refs/heads/${run3.defaultBranch}`;
   if (!events.includes(run3.eventName)) {
     const from = run3.workflowRef?.split("@").at(-1) ?? run3.ref;
-    return `it was started by a ${run3.eventName} event${from ? `, which runs the workflow of ${from}` : ""}`;
+    return `it was started by ${withArticle(run3.eventName)} event${from ? `, which runs the workflow of ${from}` : ""}`;
   }
   if (!run3.workflowRef) return "GITHUB_WORKFLOW_REF is not set: which workflow runs is unknown";
   const at3 = run3.workflowRef.lastIndexOf("@");
