@@ -32,10 +32,30 @@ const PHASE_WORD = String.raw`(?:phase|fase|faz|faza|fáze|fázis|vaihe|etapa|ta
  * number is the first group that matched, the name the last.
  */
 const NUMBER = String.raw`(\d+(?:\.\d+)?)`;
-const SPECKIT_PHASE = new RegExp(
-  String.raw`^(?:(?:${PHASE_WORD})${NUMBER}|${NUMBER}\s*단계|第\s*${NUMBER}\s*(?:阶段|階段|フェーズ))\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$`,
+const AFTER_NUMBER = String.raw`\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$`;
+/** `Phase N`, what nearly every plan writes: a small pattern, compiled on every first read. */
+const SPECKIT_PHASE = new RegExp(String.raw`^phase\s+${NUMBER}${AFTER_NUMBER}`, 'i');
+/**
+ * The other languages' phase words, and the number first: compiled only for a heading that may
+ * hold one (LOCALIZED_START), as its case-insensitive letters beyond ASCII cost a first read
+ * about 0.15 ms to compile.
+ */
+const LOCALIZED_PHASE = new RegExp(
+  String.raw`^(?:(?:${PHASE_WORD})${NUMBER}|${NUMBER}\s*단계|第\s*${NUMBER}\s*(?:阶段|階段|フェーズ))${AFTER_NUMBER}`,
   'i',
 );
+const LOCALIZED_START =
+  /^(?:f[aá][sz]|vaihe|etapa|tahap|giai|\d|[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af])/i;
+
+/** A heading's phase number and name, or undefined for a heading that is no phase. */
+function phaseHeading(text: string): { number: string; name: string } | undefined {
+  const m = SPECKIT_PHASE.exec(text);
+  if (m) return { number: m[1]!, name: m[2]!.trim() };
+  const other = LOCALIZED_START.test(text) ? LOCALIZED_PHASE.exec(text) : null;
+  return other
+    ? { number: (other[1] ?? other[2] ?? other[3])!, name: other[4]!.trim() }
+    : undefined;
+}
 /** A phase word followed by no number (`Phase N`, spec-kit's template's placeholder): the word, the token, the name. */
 const UNNUMBERED_PHASE = new RegExp(
   String.raw`^(${PHASE_WORD})([^\d\s:：\-—–][^\s:：]*)\s*[:：\-—–]?\s*(.*)$`,
@@ -104,10 +124,9 @@ export function readSpeckit(
     if (event.kind === 'heading') {
       headings.push(event);
       while (open.length > 0 && open[open.length - 1]!.level >= event.depth) open.pop();
-      const m = SPECKIT_PHASE.exec(event.text.trim());
+      const m = phaseHeading(event.text.trim());
       if (m) {
-        const number = m[1] ?? m[2] ?? m[3]!;
-        const phase = { number, name: m[4]!.trim(), line: event.line, tasks: [] };
+        const phase = { number: m.number, name: m.name, line: event.line, tasks: [] };
         open.push({ phase, level: event.depth });
         phases.push(phase);
       }
