@@ -34340,10 +34340,19 @@ function givenId(parent, index2) {
 // src/core/plan/kinds/speckit/reader.ts
 var PHASE_WORD = String.raw`(?:phase|fase|faz|faza|fáze|fázis|vaihe|etapa|tahap|giai\s+đoạn|фаза|этап|етап)\s+|(?:阶段|階段|フェーズ|단계)\s*`;
 var NUMBER = String.raw`(\d+(?:\.\d+)?)`;
-var SPECKIT_PHASE = new RegExp(
-  String.raw`^(?:(?:${PHASE_WORD})${NUMBER}|${NUMBER}\s*단계|第\s*${NUMBER}\s*(?:阶段|階段|フェーズ))\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$`,
+var AFTER_NUMBER = String.raw`\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$`;
+var SPECKIT_PHASE = new RegExp(String.raw`^phase\s+${NUMBER}${AFTER_NUMBER}`, "i");
+var LOCALIZED_PHASE = new RegExp(
+  String.raw`^(?:(?:${PHASE_WORD})${NUMBER}|${NUMBER}\s*단계|第\s*${NUMBER}\s*(?:阶段|階段|フェーズ))${AFTER_NUMBER}`,
   "i"
 );
+var LOCALIZED_START = /^(?:f[aá][sz]|vaihe|etapa|tahap|giai|\d|[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af])/i;
+function phaseHeading(text6) {
+  const m = SPECKIT_PHASE.exec(text6);
+  if (m) return { number: m[1], name: m[2].trim() };
+  const other = LOCALIZED_START.test(text6) ? LOCALIZED_PHASE.exec(text6) : null;
+  return other ? { number: other[1] ?? other[2] ?? other[3], name: other[4].trim() } : void 0;
+}
 var UNNUMBERED_PHASE = new RegExp(
   String.raw`^(${PHASE_WORD})([^\d\s:：\-—–][^\s:：]*)\s*[:：\-—–]?\s*(.*)$`,
   "i"
@@ -34387,10 +34396,9 @@ function readSpeckit(source, path2, options = {}) {
     if (event.kind === "heading") {
       headings.push(event);
       while (open2.length > 0 && open2[open2.length - 1].level >= event.depth) open2.pop();
-      const m = SPECKIT_PHASE.exec(event.text.trim());
+      const m = phaseHeading(event.text.trim());
       if (m) {
-        const number3 = m[1] ?? m[2] ?? m[3];
-        const phase2 = { number: number3, name: m[4].trim(), line: event.line, tasks: [] };
+        const phase2 = { number: m.number, name: m.name, line: event.line, tasks: [] };
         open2.push({ phase: phase2, level: event.depth });
         phases.push(phase2);
       }
