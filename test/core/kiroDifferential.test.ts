@@ -203,6 +203,19 @@ describe('Kiro fast path against remark (differential)', () => {
     agree(source);
   });
 
+  it('reads prose above the tasks that mentions requirements and goes on, by the scanner and as remark does', () => {
+    // A paragraph outside every item cites nothing (Kiro reads a task's requirements from inside
+    // its item): the scanner reads it. A continued requirements line inside an item still goes to
+    // remark.
+    const prose =
+      '# Implementation Plan\n\nEach task references the requirements it satisfies (see\n`requirements.md`). Requirements: 1.1\n\n- [ ] 1. a\n  - [ ] 1.1 b\n    - _Requirements: 2.2_\n';
+    agree(prose);
+    expect(scanKiro(prose)).toBeDefined();
+    const inItem = '- [ ] 1. a\n  - [ ] 1.1 b\n    _Requirements: 2.2,\n    3.1_\n';
+    agree(inItem);
+    expect(scanKiro(inItem)).toBeUndefined();
+  });
+
   it('warns of a lookalike right after code that the end of its list item closes, either way', () => {
     // remark's position of such code ends at the start of the next line: that line is no code.
     const source = '- [ ] 1. Set up\n    ```\n- [] 1.1 Not a box\n';

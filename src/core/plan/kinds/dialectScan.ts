@@ -608,7 +608,9 @@ export function scanOrRefuse(
         continue;
       }
       if (paraBox && mode.taskText) return no('a line continuing a task');
-      if (mode.requirements && (paraReq || REQUIREMENT.test(rest)))
+      // A paragraph outside every item (prose above the tasks) cites nothing: a task's
+      // requirements are read from inside its item only.
+      if (mode.requirements && para > 0 && (paraReq || REQUIREMENT.test(rest)))
         return no('a requirements line continued');
       continue;
     }
