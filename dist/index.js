@@ -20917,7 +20917,7 @@ function scanOrRefuse(source, mode, options = {}) {
         continue;
       }
       if (paraBox && mode.taskText) return no("a line continuing a task");
-      if (mode.requirements && (paraReq || REQUIREMENT.test(rest)))
+      if (mode.requirements && para > 0 && (paraReq || REQUIREMENT.test(rest)))
         return no("a requirements line continued");
       continue;
     }
