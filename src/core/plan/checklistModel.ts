@@ -1,4 +1,5 @@
 import type { Problem } from '../problem.js';
+import { withoutLeadingSymbols } from './text.js';
 
 /**
  * What a checklist is: its phases and tasks, the marks between a task's brackets, and what a
@@ -37,7 +38,6 @@ export interface Checklist {
   phases: Phase[];
   problems: Problem[];
 }
-const LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
 // The number, then a colon (`:`, or the full-width `：` of Chinese and Japanese text), a hyphen or
 // dash, a space, or a bracket that opens the name (`Phase 1（MVP）`); then the name.
 const PHASE_HEADING = /^phase\s+(\d+)(?:\s*[:：\-—–]\s*|\s+|$|(?=[(（]))(.*)$/i;
@@ -60,7 +60,7 @@ export function stateOfMark(mark: TaskMark): TaskState {
 
 /** `Phase 2: API`, `✅ Phase 3 — Launch` → { number, name }; anything else → undefined. */
 export function readPhaseHeading(text: string): { number: number; name: string } | undefined {
-  const m = PHASE_HEADING.exec(text.trim().replace(LEADING_SYMBOLS, ''));
+  const m = PHASE_HEADING.exec(withoutLeadingSymbols(text.trim()));
   if (!m) return undefined;
   return { number: Number(m[1]), name: (m[2] ?? '').trim() };
 }
@@ -70,7 +70,7 @@ export function readPhaseHeading(text: string): { number: number; name: string }
  * is not one; undefined for a phase and for text that does not look like one (`Phase out …`).
  */
 export function nearPhaseReason(text: string): string | undefined {
-  const trimmed = text.trim().replace(LEADING_SYMBOLS, '');
+  const trimmed = withoutLeadingSymbols(text.trim());
   if (PHASE_HEADING.test(trimmed)) return undefined;
   const token = NEAR_PHASE.exec(trimmed)?.[1];
   if (token === undefined) return undefined;

@@ -36,3 +36,16 @@ export function opensWithId(text: string, id: string): boolean {
     .replace(/^[*_~`]+/, '')
     .startsWith(id);
 }
+
+const LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
+
+/**
+ * `text` without what stands before its first letter or digit (`✅ Phase 3: Launch` → `Phase 3:
+ * Launch`), as a phase heading is read. Text that opens with an ASCII letter or digit is returned
+ * as it is, without the pattern: most headings, whose first read need not compile it.
+ */
+export function withoutLeadingSymbols(text: string): string {
+  const c = text.charCodeAt(0);
+  if ((c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122)) return text;
+  return text.replace(LEADING_SYMBOLS, '');
+}

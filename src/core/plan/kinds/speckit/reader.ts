@@ -1,5 +1,6 @@
 import type { Problem } from '../../../problem.js';
 import { scanDialect, type DialectScan, type ScanMode } from '../dialectScan.js';
+import { withoutLeadingSymbols } from '../../text.js';
 import {
   comparePhaseNumbers,
   finish,
@@ -48,7 +49,9 @@ const LOCALIZED_START =
   /^(?:f[aá][sz]|vaihe|etapa|tahap|giai|\d|[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af])/i;
 
 /** A heading's phase number and name, or undefined for a heading that is no phase. */
-function phaseHeading(text: string): { number: string; name: string } | undefined {
+function phaseHeading(heading: string): { number: string; name: string } | undefined {
+  // Symbols before the word are allowed (`✅ Phase 3: Launch`), as in a coder checklist.
+  const text = withoutLeadingSymbols(heading);
   const m = SPECKIT_PHASE.exec(text);
   if (m) return { number: m[1]!, name: m[2]!.trim() };
   const other = LOCALIZED_START.test(text) ? LOCALIZED_PHASE.exec(text) : null;
@@ -218,7 +221,7 @@ function unreadUnder(
   const above = lo > 0 ? headings[lo - 1] : undefined;
   if (!above) return { why: 'it is under no "## Phase N" heading' };
   const heading = `${'#'.repeat(above.depth)} ${above.text.trim()}`;
-  const unnumbered = UNNUMBERED_PHASE.exec(above.text.trim());
+  const unnumbered = UNNUMBERED_PHASE.exec(withoutLeadingSymbols(above.text.trim()));
   if (unnumbered) {
     const last = phases.reduce((n, p) => Math.max(n, Math.floor(Number(p.number))), 0);
     return {
