@@ -20942,6 +20942,36 @@ function scanOrRefuse(source, mode, options = {}) {
   return { events, skip };
 }
 
+// src/core/plan/text.ts
+function detectEol(source) {
+  const lf = source.indexOf("\n");
+  return lf > 0 && source[lf - 1] === "\r" ? "\r\n" : "\n";
+}
+function countLineBreaks(source, from, to) {
+  let count2 = 0;
+  for (let i = source.indexOf("\n", from); i !== -1 && i < to; i = source.indexOf("\n", i + 1)) {
+    count2++;
+  }
+  return count2;
+}
+function endOfLine(source, offset) {
+  const lf = source.indexOf("\n", offset);
+  const end = lf === -1 ? source.length : lf;
+  return end > offset && source[end - 1] === "\r" ? end - 1 : end;
+}
+function oneLine(text6) {
+  return text6.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").trim();
+}
+function opensWithId(text6, id) {
+  return text6.trimStart().replace(/^[*_~`]+/, "").startsWith(id);
+}
+var LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
+function withoutLeadingSymbols(text6) {
+  const c = text6.charCodeAt(0);
+  if (c >= 48 && c <= 57 || (c | 32) >= 97 && (c | 32) <= 122) return text6;
+  return text6.replace(LEADING_SYMBOLS, "");
+}
+
 // node_modules/mdast-util-to-string/lib/index.js
 var emptyOptions = {};
 function toString(value2, options) {
@@ -33980,30 +34010,6 @@ function isDigit(code3) {
   return code3 >= 48 && code3 <= 57;
 }
 
-// src/core/plan/text.ts
-function detectEol(source) {
-  const lf = source.indexOf("\n");
-  return lf > 0 && source[lf - 1] === "\r" ? "\r\n" : "\n";
-}
-function countLineBreaks(source, from, to) {
-  let count2 = 0;
-  for (let i = source.indexOf("\n", from); i !== -1 && i < to; i = source.indexOf("\n", i + 1)) {
-    count2++;
-  }
-  return count2;
-}
-function endOfLine(source, offset) {
-  const lf = source.indexOf("\n", offset);
-  const end = lf === -1 ? source.length : lf;
-  return end > offset && source[end - 1] === "\r" ? end - 1 : end;
-}
-function oneLine(text6) {
-  return text6.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").trim();
-}
-function opensWithId(text6, id) {
-  return text6.trimStart().replace(/^[*_~`]+/, "").startsWith(id);
-}
-
 // src/core/plan/kinds/markdownDialect.ts
 function boxAt(source, item) {
   const at3 = boxStart(source, item);
@@ -34347,7 +34353,8 @@ var LOCALIZED_PHASE = new RegExp(
   "i"
 );
 var LOCALIZED_START = /^(?:f[aá][sz]|vaihe|etapa|tahap|giai|\d|[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af])/i;
-function phaseHeading(text6) {
+function phaseHeading(heading2) {
+  const text6 = withoutLeadingSymbols(heading2);
   const m = SPECKIT_PHASE.exec(text6);
   if (m) return { number: m[1], name: m[2].trim() };
   const other = LOCALIZED_START.test(text6) ? LOCALIZED_PHASE.exec(text6) : null;
@@ -34477,7 +34484,7 @@ function unreadUnder(headings, phases, line2) {
   const above = lo > 0 ? headings[lo - 1] : void 0;
   if (!above) return { why: 'it is under no "## Phase N" heading' };
   const heading2 = `${"#".repeat(above.depth)} ${above.text.trim()}`;
-  const unnumbered = UNNUMBERED_PHASE.exec(above.text.trim());
+  const unnumbered = UNNUMBERED_PHASE.exec(withoutLeadingSymbols(above.text.trim()));
   if (unnumbered) {
     const last = phases.reduce((n, p) => Math.max(n, Math.floor(Number(p.number))), 0);
     return {
@@ -37123,7 +37130,6 @@ ${input.body ?? ""}`);
 }
 
 // src/core/plan/checklistModel.ts
-var LEADING_SYMBOLS = /^[^\p{L}\p{N}]+/u;
 var PHASE_HEADING = /^phase\s+(\d+)(?:\s*[:：\-—–]\s*|\s+|$|(?=[(（]))(.*)$/i;
 var NEAR_PHASE = /^phase\s+([^\s:：—–(（-]+)/i;
 var NUMBER_WORDS = /^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|first|second|third)$/i;
@@ -37139,12 +37145,12 @@ function stateOfMark(mark) {
   return STATE_OF2[mark];
 }
 function readPhaseHeading(text6) {
-  const m = PHASE_HEADING.exec(text6.trim().replace(LEADING_SYMBOLS, ""));
+  const m = PHASE_HEADING.exec(withoutLeadingSymbols(text6.trim()));
   if (!m) return void 0;
   return { number: Number(m[1]), name: (m[2] ?? "").trim() };
 }
 function nearPhaseReason(text6) {
-  const trimmed = text6.trim().replace(LEADING_SYMBOLS, "");
+  const trimmed = withoutLeadingSymbols(text6.trim());
   if (PHASE_HEADING.test(trimmed)) return void 0;
   const token = NEAR_PHASE.exec(trimmed)?.[1];
   if (token === void 0) return void 0;
