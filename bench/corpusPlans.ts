@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseChecklist } from '../src/core/index.js';
 import { scannedAlone } from '../src/core/plan/checklist.js';
 import { scanOrRefuse } from '../src/core/plan/kinds/dialectScan.js';
+import { scanSegments } from '../src/core/plan/kinds/markdownDialect.js';
 import { KIRO_SCAN, readKiro } from '../src/core/plan/kinds/kiro/index.js';
 import { readSpeckit, SPECKIT_SCAN } from '../src/core/plan/kinds/speckit/index.js';
 import { readTaskmaster } from '../src/core/plan/kinds/taskmaster/index.js';
@@ -73,7 +74,14 @@ const READ: Record<Kind, (source: string, fast: boolean) => unknown> = {
   checklist: (s, fast) => parseChecklist(s, 'plan.md', { fast }),
 };
 
-/** Whether the fast path reads a file without remark, and if not, why (and where). */
+/** How `fastPath` begins for a file read in pieces. */
+const PIECES = 'in pieces:';
+
+/**
+ * Whether the fast path reads a file without remark, and if not, why (and where): a tasks file the
+ * scanner refuses as a whole is read in pieces (`in pieces: …`, remark reading only those the
+ * scanner leaves), unless it may define a link, which remark reads whole.
+ */
 function fastPath(file: PlanFile): string | undefined {
   switch (file.kind) {
     case 'taskmaster':
@@ -81,11 +89,14 @@ function fastPath(file: PlanFile): string | undefined {
     case 'checklist':
       return scannedAlone(file.source) ? undefined : 'a segment the checklist scanner leaves';
     default: {
-      const scan = scanOrRefuse(
-        file.source,
-        file.kind === 'kiro' ? KIRO_SCAN : file.kind === 'openspec' ? OPENSPEC_SCAN : SPECKIT_SCAN,
-      );
-      return 'refused' in scan ? `${scan.refused} (line ${scan.line})` : undefined;
+      const mode =
+        file.kind === 'kiro' ? KIRO_SCAN : file.kind === 'openspec' ? OPENSPEC_SCAN : SPECKIT_SCAN;
+      const scan = scanOrRefuse(file.source, mode);
+      if (!('refused' in scan)) return undefined;
+      const pieces = scanSegments(file.source, mode);
+      if (!pieces) return `${scan.refused} (line ${scan.line}); a link definition: read whole`;
+      const first = pieces.byRemark[0]!;
+      return `${PIECES} ${pieces.byRemark.length} of ${pieces.segments} by remark, ${first.refused} (line ${first.line})`;
     }
   }
 }
@@ -286,8 +297,9 @@ export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES 
   ];
   const markdown = rows.filter((r) => r.file.kind !== 'taskmaster' && r.file.kind !== 'checklist');
   const fast = markdown.filter((r) => !r.left).length;
+  const inPieces = markdown.filter((r) => r.left?.startsWith(PIECES)).length;
   out.push(
-    `Fast path: ${fast} of ${markdown.length} tasks files of spec-kit, Kiro and OpenSpec (${Math.round((100 * fast) / Math.max(1, markdown.length))}%); ` +
+    `Fast path: ${fast} of ${markdown.length} tasks files of spec-kit, Kiro and OpenSpec (${Math.round((100 * fast) / Math.max(1, markdown.length))}%), ${inPieces} more in pieces (remark reading only the pieces the scanner leaves); ` +
       `${rows.filter((r) => r.file.kind === 'checklist' && !r.left).length} of ${rows.filter((r) => r.file.kind === 'checklist').length} other checklists; Task Master's JSON never uses remark.`,
   );
   for (const kind of ['speckit', 'kiro', 'openspec', 'taskmaster', 'checklist'] as const) {

@@ -3,7 +3,13 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
-import { opensUnclosedFrontMatter, parseMarkdown } from '../../src/core/plan/markdown.js';
+import type { Nodes } from 'mdast';
+import {
+  mayDefine,
+  opensUnclosedFrontMatter,
+  parseMarkdown,
+  segmentCuts,
+} from '../../src/core/plan/markdown.js';
 import { fixSeed } from '../helpers/seed.js';
 
 fixSeed(import.meta.url);
@@ -52,6 +58,15 @@ const piece = fc.constantFrom(
   '- [bar]: /url "title"',
   'see [foo], [bar] and [^1]',
   '## Phase 3: [foo]',
+  // Brackets and colons that define nothing, and labels that do in spite of escapes or lines.
+  '- [ ] T1 commit `feat[ui]: x`',
+  '- [ ] T2 [P] see [a\\]b] and [x\\\\] and [multi line]',
+  '[a\\]b]: /u',
+  '[x\\\\]: /y',
+  '\\[esc]: /z',
+  '[multi',
+  'line]: /url',
+  '  - note [P]: parallel',
 );
 
 const doc = fc
@@ -85,5 +100,59 @@ describe('parseMarkdown in segments', () => {
     }
     const source = lines.join('\n');
     expect(parseMarkdown(source, 1024).children).toEqual(whole.parse(source).children);
+  });
+});
+
+/** Whether remark's tree of the whole source holds a definition or a footnote definition. */
+function defines(source: string): boolean {
+  const stack: Nodes[] = [whole.parse(source)];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'definition' || node.type === 'footnoteDefinition') return true;
+    if ('children' in node) stack.push(...(node.children as Nodes[]));
+  }
+  return false;
+}
+
+describe('mayDefine: whether a source is read whole for its definitions', () => {
+  it('is true for every source remark finds a definition in', () => {
+    fc.assert(
+      fc.property(doc, (source) => {
+        if (defines(source)) expect(mayDefine(source)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('passes over brackets and colons that open no label at a line start', () => {
+    // A commit message in a task's detail, a label after text: no definition, so the plan is read
+    // in pieces (the nearest `[` before `]:` is inside the line, and a label holds no other).
+    const commit = '- [ ] T001 Add search\n  - commit: `feat[ui]: add search box`\n';
+    expect(defines(commit)).toBe(false);
+    expect(mayDefine(commit)).toBe(false);
+    expect(mayDefine('- [ ] T002 [P] x\n  - note [P]: parallel\n')).toBe(false);
+    expect(mayDefine('\\[esc]: /z\n')).toBe(false);
+    // Labels remark reads as definitions: escaped brackets inside, a label over two lines.
+    for (const source of [
+      '[a\\]b]: /u\n',
+      '- [foo]: /url\n',
+      '[multi\nline]: /url\n',
+      '> [^1]: note\n',
+    ]) {
+      expect(defines(source)).toBe(true);
+      expect(mayDefine(source)).toBe(true);
+    }
+  });
+});
+
+describe('segmentCuts', () => {
+  it('cuts before column-0 headings, not inside fenced code, with either line ending', () => {
+    for (const eol of ['\n', '\r\n']) {
+      const source = ['# Tasks', '', '```bash', '# a comment', '```', '## Phase 1', '- [ ] x'].join(
+        eol,
+      );
+      const cuts = segmentCuts(source);
+      expect(cuts.map((c) => source.slice(c, c + 5))).toEqual(['# Tas', '## Ph', '']);
+    }
   });
 });

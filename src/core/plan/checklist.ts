@@ -4,10 +4,12 @@ import {
   boxStart,
   endsClosed,
   markdownLimitProblem,
+  MAX_GROWTH,
   mayDefine,
   opensUnclosedFrontMatter,
   parseMarkdown,
   parseSegment,
+  segmentCuts,
 } from './markdown.js';
 import { lookalikeWarnings } from './kinds/markdownDialect.js';
 import { isBox, scanPlain } from './scan.js';
@@ -101,43 +103,6 @@ function walkTree(
       });
     }
   }
-}
-
-const ATX_AFTER_BREAK = /^#{1,6}(?:[ \t\r\n]|$)/;
-
-/** A segment whose remark parse ends open (a fence, say) grows this many times, then takes the rest. */
-const MAX_GROWTH = 16;
-
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-
-/**
- * Where the fast reading cuts a source: its start (after a byte order mark), each column-0 ATX
- * heading outside what looks like top-level fenced code (a `#` comment in a code block is no cut:
- * a cut there would only be grown again, parsing the same text over), its end. The cuts need not
- * be right: each is proven by endsClosed before it is taken.
- */
-function segmentCuts(source: string): number[] {
-  // A byte order mark is no text: both readers start after it (see parseMarkdown).
-  const cuts = [source.charCodeAt(0) === 0xfeff ? 1 : 0];
-  let fence: string | undefined;
-  for (let at = 0; at < source.length;) {
-    let end = source.indexOf('\n', at);
-    if (end === -1) end = source.length;
-    const c = source[at];
-    if (c === '#' || c === ' ' || c === '`' || c === '~') {
-      const line = source.slice(at, end);
-      const m = FENCE.exec(line);
-      if (fence !== undefined) {
-        if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && !m[2]!.trim()) {
-          fence = undefined;
-        }
-      } else if (m && !(m[1]![0] === '`' && m[2]!.includes('`'))) fence = m[1];
-      else if (at > 0 && ATX_AFTER_BREAK.test(line.slice(0, 8))) cuts.push(at);
-    }
-    at = end + 1;
-  }
-  cuts.push(source.length);
-  return cuts;
 }
 
 /**

@@ -112,23 +112,76 @@ export function parseSegment(segment: string, first: boolean, frontMatter: boole
 // What may stand before a definition's `[` on its line: indentation, quote and list markers.
 const DEFINITION_PREFIX = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+[ \t>]*)*$/;
 
+/** Whether the character at `at` is escaped: an odd run of backslashes before it. */
+function escapedAt(source: string, at: number): boolean {
+  let n = 0;
+  while (at - n - 1 >= 0 && source.charCodeAt(at - n - 1) === 92) n++;
+  return n % 2 === 1;
+}
+
 /**
  * Whether `source` may hold a link reference or footnote definition (`[label]: …`, `[^1]: …`):
  * one counts for the whole document (a `[label]` anywhere before or after it is a link), so such
- * a source is never read in pieces. True for every `]:` whose paragraph has a `[` at the start of
- * a line (after indentation and container markers) before it: more than the definitions there are.
+ * a source is never read in pieces. A label holds no unescaped bracket and no blank line, so the
+ * only `[` that can open the label a `]:` closes is the nearest unescaped one before it with no
+ * unescaped `]` between; true when that `[` starts a line (after indentation and container
+ * markers): more than the definitions there are (a definition also opens its paragraph).
  */
 export function mayDefine(source: string): boolean {
   for (let at = source.indexOf(']:'); at !== -1; at = source.indexOf(']:', at + 2)) {
-    for (let i = source.lastIndexOf('[', at); i !== -1 && at - i <= 1001;) {
-      const lineStart = source.lastIndexOf('\n', i - 1) + 1;
-      if (DEFINITION_PREFIX.test(source.slice(lineStart, i))) return true;
-      // A label holds no blank line: look no further back than the paragraph.
-      if (/\n[ \t]*\r?\n/.test(source.slice(i, at))) break;
-      i = i === 0 ? -1 : source.lastIndexOf('[', i - 1);
+    let i = source.lastIndexOf('[', at);
+    while (i > 0 && escapedAt(source, i)) i = source.lastIndexOf('[', i - 1);
+    if (i === -1 || at - i > 1001) continue;
+    let closed = false;
+    for (let k = source.indexOf(']', i + 1); k !== -1 && k < at; k = source.indexOf(']', k + 1)) {
+      if (!escapedAt(source, k)) {
+        closed = true;
+        break;
+      }
     }
+    if (closed || /\n[ \t]*\r?\n/.test(source.slice(i, at))) continue;
+    const lineStart = source.lastIndexOf('\n', i - 1) + 1;
+    if (DEFINITION_PREFIX.test(source.slice(lineStart, i))) return true;
   }
   return false;
+}
+
+const ATX_AFTER_BREAK = /^#{1,6}(?:[ \t\r\n]|$)/;
+
+/** A segment whose remark parse ends open (a fence, say) grows this many times, then takes the rest. */
+export const MAX_GROWTH = 16;
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/**
+ * Where the fast reading cuts a source: its start (after a byte order mark), each column-0 ATX
+ * heading outside what looks like top-level fenced code (a `#` comment in a code block is no cut:
+ * a cut there would only be grown again, parsing the same text over), its end. The cuts need not
+ * be right: each is proven by endsClosed before it is taken.
+ */
+export function segmentCuts(source: string): number[] {
+  // A byte order mark is no text: both readers start after it (see parseMarkdown).
+  const cuts = [source.charCodeAt(0) === 0xfeff ? 1 : 0];
+  let fence: string | undefined;
+  for (let at = 0; at < source.length;) {
+    let end = source.indexOf('\n', at);
+    if (end === -1) end = source.length;
+    const c = source[at];
+    if (c === '#' || c === ' ' || c === '`' || c === '~') {
+      // The line without its carriage return (FENCE's `.` stops at one).
+      const line = source.slice(at, end > at && source.charCodeAt(end - 1) === 13 ? end - 1 : end);
+      const m = FENCE.exec(line);
+      if (fence !== undefined) {
+        if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && !m[2]!.trim()) {
+          fence = undefined;
+        }
+      } else if (m && !(m[1]![0] === '`' && m[2]!.includes('`'))) fence = m[1];
+      else if (at > 0 && ATX_AFTER_BREAK.test(line.slice(0, 8))) cuts.push(at);
+    }
+    at = end + 1;
+  }
+  cuts.push(source.length);
+  return cuts;
 }
 
 /** Segments smaller than this are not split further: fewer boundary checks, same result. */
@@ -169,7 +222,9 @@ export function endsClosed(
   return !!close && close[1]![0] === open[1]![0] && close[1]!.length >= open[1]!.length;
 }
 
-function shift(node: Nodes, offset: number, lines: number): void {
+/** Moves a node parsed from a segment (and its descendants) to where the segment sits: `offset`
+ * characters and `lines` lines on. */
+export function shiftTree(node: Nodes, offset: number, lines: number): void {
   const stack: Nodes[] = [node];
   while (stack.length > 0) {
     const n = stack.pop()!;
@@ -196,7 +251,7 @@ export function parseMarkdown(source: string, segmentSize: number = DEFAULT_SEGM
   if (source.charCodeAt(0) === 0xfeff) {
     // micromark drops a byte order mark and counts offsets after it: count them in `source`.
     const root = parseMarkdown(source.slice(1), segmentSize);
-    for (const child of root.children) shift(child, 1, 0);
+    for (const child of root.children) shiftTree(child, 1, 0);
     return root;
   }
   const frontMatter = !opensUnclosedFrontMatter(source);
@@ -206,7 +261,7 @@ export function parseMarkdown(source: string, segmentSize: number = DEFAULT_SEGM
   let line = 0;
   const take = (root: Root, from: number, firstLine: number) => {
     for (const child of root.children) {
-      shift(child, from, firstLine);
+      shiftTree(child, from, firstLine);
       children.push(child);
     }
   };

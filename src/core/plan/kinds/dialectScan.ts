@@ -272,11 +272,15 @@ export function scanDialect(source: string, mode: ScanMode): DialectScan | undef
   return 'refused' in scan ? undefined : scan;
 }
 
-/** The scan of a whole document, or why remark must read it (what `npm run bench` shows). */
+/**
+ * The scan of a whole document, or why remark must read it (what `npm run bench` shows). With
+ * `segment`, `source` is a piece of a document cut before a column-0 ATX heading: a fence or an
+ * HTML block still open at its end would hold that heading, so the piece is refused.
+ */
 export function scanOrRefuse(
   source: string,
   mode: ScanMode,
-  options: { passOver?: boolean } = {},
+  options: { passOver?: boolean; segment?: boolean } = {},
 ): DialectScan | ScanRefusal {
   // Lines the loop would read without changing what it has read are passed over by one search
   // (`passOver: false`, the loop over every line, is what a property holds the searches to).
@@ -633,5 +637,6 @@ export function scanOrRefuse(
     }
     event.text = withoutBox(plain);
   }
+  if (options.segment && (fence || html)) return no('a fence or HTML block open at a heading');
   return { events, skip };
 }

@@ -1,10 +1,28 @@
 import type { Heading, ListItem, Nodes, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Problem } from '../../problem.js';
-import { boxStart, markdownLimitProblem, parseMarkdown } from '../markdown.js';
+import {
+  boxStart,
+  endsClosed,
+  markdownLimitProblem,
+  MAX_GROWTH,
+  mayDefine,
+  opensUnclosedFrontMatter,
+  parseMarkdown,
+  parseSegment,
+  segmentCuts,
+  shiftTree,
+} from '../markdown.js';
 import { isNarrowTab } from '../scan.js';
 import { countLineBreaks } from '../text.js';
-import { scanDialect, type DialectScan, type ScanMode } from './dialectScan.js';
+import {
+  scanDialect,
+  scanOrRefuse,
+  type DialectScan,
+  type ScannedHeading,
+  type ScannedItem,
+  type ScanMode,
+} from './dialectScan.js';
 
 /**
  * What the readers of the markdown plans other tools write share (each in its kind's folder,
@@ -297,6 +315,18 @@ function lookalikeLines(
   return { lines, starts };
 }
 
+/** Adds the lines of `root`'s code and HTML (never tasks) to `lines`. */
+function addCodeLines(root: Root, lines: Set<number>): void {
+  for (const { node } of walk(root.children, 0, true)) {
+    if (node.type === 'code' || node.type === 'html') {
+      // Code a list item's end closes ends at the start of the next line: that line is not code.
+      const end = node.position!.end;
+      const last = end.column === 1 && end.line > lineOf(node) ? end.line - 1 : end.line;
+      for (let l = lineOf(node); l <= last; l++) lines.add(l);
+    }
+  }
+}
+
 /**
  * Lines that look like tasks but were not read as one (`-[ ]`, `- [?]`, `- [ ]x`, a box in a
  * table or a paragraph, a task outside every phase): one warning each, never a silent drop, with
@@ -320,14 +350,7 @@ export function lookalikeWarnings(
   if (tree instanceof Set) skip = tree;
   else {
     const lines = new Set<number>();
-    for (const { node } of walk((tree as Root).children, 0, true)) {
-      if (node.type === 'code' || node.type === 'html') {
-        // Code a list item's end closes ends at the start of the next line: that line is not code.
-        const end = node.position!.end;
-        const last = end.column === 1 && end.line > lineOf(node) ? end.line - 1 : end.line;
-        for (let l = lineOf(node); l <= last; l++) lines.add(l);
-      }
-    }
+    addCodeLines(tree as Root, lines);
     skip = lines;
   }
   const out: Problem[] = [];
@@ -392,11 +415,117 @@ function limitProblem(source: string, path: string): DialectPlan | undefined {
   return limit ? { phases: [], problems: [limit] } : undefined;
 }
 
+// `_Requirements: 1.1, 2.3_`: remark reads the underscores as emphasis, so the text has none.
+const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
+
+/**
+ * The first `Requirements:` line of an item in remark's tree, read paragraph by paragraph: the
+ * item's text as one string would run a list's next line into the numbers (`2.3` then `4 notes`
+ * read as `2.34`). What the line scanner reads as an item's requirements (`ScanMode`).
+ */
+export function itemRequirements(item: ListItem): string[] {
+  const stack: Nodes[] = [item];
+  while (stack.length > 0) {
+    const node = stack.shift()!;
+    if (node.type === 'paragraph' || node.type === 'heading') {
+      const m = REQUIREMENTS.exec(toString(node));
+      if (m) return m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
+    } else if ('children' in node) stack.unshift(...(node.children as Nodes[]));
+  }
+  return [];
+}
+
+/**
+ * What the line scanner reads in `mode` (`DialectScan`'s events), read from remark's tree instead:
+ * the top-level headings (their mdast text) and every list item that opens with a box.
+ */
+export function* treeEvents(
+  source: string,
+  root: Root,
+  mode: ScanMode,
+): Generator<ScannedHeading | ScannedItem> {
+  for (const { node, top } of walk(root.children, 0, true)) {
+    if (node.type === 'heading' && top) {
+      const heading = node as Heading;
+      yield { kind: 'heading', depth: heading.depth, text: toString(heading), line: lineOf(node) };
+      continue;
+    }
+    if (node.type !== 'listItem') continue;
+    const box = boxAt(source, node);
+    if (!box) continue;
+    yield {
+      kind: 'item',
+      ...box,
+      text: mode.taskText ? itemText(node, box.after) : '',
+      requirements: mode.requirements ? () => itemRequirements(node) : () => [],
+    };
+  }
+}
+
+/** A document read in pieces: the scanner's reading and what remark read of it. */
+export interface SegmentedScan {
+  scan: DialectScan;
+  /** The pieces, and those remark read, with the line each starts on and why the scanner left it. */
+  segments: number;
+  byRemark: { line: number; refused: string }[];
+}
+
+/**
+ * A document the line scanner refused as a whole, read in pieces: cut before column-0 ATX
+ * headings (`segmentCuts`), each piece the scanner reads is read by it, any other by remark,
+ * grown to the next cut until its tree provably ends closed (`endsClosed`), so that every
+ * piece starts afresh in the whole document too. One table or HTML block sends its own
+ * phase to remark, not the plan. Undefined for a document that may define a link (`mayDefine`):
+ * a definition counts for the whole document, so remark reads it whole.
+ */
+export function scanSegments(source: string, mode: ScanMode): SegmentedScan | undefined {
+  if (mayDefine(source)) return undefined;
+  const cuts = segmentCuts(source);
+  const frontMatter = !opensUnclosedFrontMatter(source);
+  const events: (ScannedHeading | ScannedItem)[] = [];
+  const skip = new Set<number>();
+  const byRemark: SegmentedScan['byRemark'] = [];
+  let segments = 0;
+  // The lines before the piece.
+  let before = 0;
+  for (let i = 0; i < cuts.length - 1; segments++) {
+    const from = cuts[i]!;
+    let j = i + 1;
+    const scan = scanOrRefuse(source.slice(from, cuts[j]), mode, { segment: true });
+    if (!('refused' in scan)) {
+      for (const event of scan.events) {
+        event.line += before;
+        if (event.kind === 'item') event.offset += from;
+        events.push(event);
+      }
+      for (const line of scan.skip) skip.add(line + before);
+    } else {
+      byRemark.push({ line: before + scan.line, refused: scan.refused });
+      for (let grown = 0; ; grown++) {
+        if (grown === MAX_GROWTH) j = cuts.length - 1;
+        const segment = source.slice(from, cuts[j]);
+        const root = parseSegment(segment, i === 0, frontMatter);
+        if (j === cuts.length - 1 || endsClosed(root, segment, i === 0, frontMatter)) {
+          for (const child of root.children) shiftTree(child, from, before);
+          for (const event of treeEvents(source, root, mode)) events.push(event);
+          addCodeLines(root, skip);
+          break;
+        }
+        j++;
+      }
+    }
+    before += countLineBreaks(source, from, cuts[j]!);
+    i = j;
+  }
+  return { scan: { events, skip }, segments, byRemark };
+}
+
 /**
  * A tasks file as a markdown kind's reader takes it: the plan a file over the size limits reads
  * as (`limited`); else the line scanner's reading when it has one (`scanned`; never with
- * `fast: false`, which reads with remark alone), else remark's tree, parsed once and only when
- * asked for (`root`); `skip` is what `finish` needs to leave code and HTML alone.
+ * `fast: false`, which reads with remark alone): of the whole document, or of its pieces, remark
+ * reading those the scanner does not (`scanSegments`); else remark's tree, parsed once and only
+ * when asked for (`root`); `skip` is what `finish` needs to leave code and HTML alone.
  */
 export function dialectRead(
   source: string,
@@ -408,7 +537,10 @@ export function dialectRead(
   | { scanned: DialectScan | undefined; root: () => Root; skip: () => Root | ReadonlySet<number> } {
   const limited = limitProblem(source, path);
   if (limited) return { limited };
-  const scanned = options.fast === false ? undefined : scanDialect(source, mode);
+  const scanned =
+    options.fast === false
+      ? undefined
+      : (scanDialect(source, mode) ?? scanSegments(source, mode)?.scan);
   let tree: Root | undefined;
   const root = (): Root => (tree ??= parseMarkdown(source));
   return { scanned, root, skip: scanned ? () => scanned.skip : root };
@@ -439,27 +571,6 @@ export type HeadingBoxEvent =
   | { kind: 'heading'; depth: number; text: string; line: number }
   | { kind: 'item'; line: number; offset: number; mark: string; after: string; text: string };
 
-function* headingBoxEvents(source: string, root: Root): Generator<HeadingBoxEvent> {
-  for (const { node, top } of walk(root.children, 0, true)) {
-    if (node.type === 'heading' && top) {
-      const heading = node as Heading;
-      yield { kind: 'heading', depth: heading.depth, text: toString(heading), line: lineOf(node) };
-      continue;
-    }
-    if (node.type !== 'listItem') continue;
-    const box = boxAt(source, node);
-    if (!box) continue;
-    yield {
-      kind: 'item',
-      line: box.line,
-      offset: box.offset,
-      mark: box.mark,
-      after: box.after,
-      text: itemText(node, box.after),
-    };
-  }
-}
-
 /**
  * A tasks file as a reader of phases under headings takes it: the plan a file over the size
  * limits reads as (`limited`), or its headings and boxes — the line scanner's in `mode`, else
@@ -476,7 +587,7 @@ export function readHeadingBoxes(
   const read = dialectRead(source, path, mode, options);
   if ('limited' in read) return read;
   const { scanned, root, skip } = read;
-  return { events: scanned?.events ?? headingBoxEvents(source, root()), skip };
+  return { events: scanned?.events ?? treeEvents(source, root(), mode), skip };
 }
 
 /**

@@ -1,15 +1,12 @@
-import type { ListItem, Nodes, Root } from 'mdast';
-import { toString } from 'mdast-util-to-string';
 import type { Problem } from '../../../problem.js';
 import { scanDialect, type DialectScan, type ScanMode } from '../dialectScan.js';
 import {
-  boxAt,
   dialectRead,
   finish,
   givenId,
   indentOf,
   taskIds,
-  walk,
+  treeEvents,
   type DialectMarks,
   type DialectPhase,
   type DialectPlan,
@@ -42,44 +39,6 @@ export const KIRO_MARKS: DialectMarks = { todo: ' ', doing: '-', done: 'x' };
  */
 export const KIRO_SCAN: ScanMode = { taskText: false, requirements: true };
 
-// `_Requirements: 1.1, 2.3_`: remark reads the underscores as emphasis, so the text has none.
-const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
-
-/**
- * The first `Requirements:` line of an item, read paragraph by paragraph: the item's text as one
- * string would run a list's next line into the numbers (`2.3` then `4 notes` read as `2.34`).
- */
-function requirementsOf(item: ListItem): string[] {
-  const stack: Nodes[] = [item];
-  while (stack.length > 0) {
-    const node = stack.shift()!;
-    if (node.type === 'paragraph' || node.type === 'heading') {
-      const m = REQUIREMENTS.exec(toString(node));
-      if (m) return m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
-    } else if ('children' in node) stack.unshift(...(node.children as Nodes[]));
-  }
-  return [];
-}
-
-/** What the Kiro reader takes from a document, in order: each list item that opens with a box. */
-interface KiroEvent {
-  line: number;
-  offset: number;
-  mark: string;
-  after: string;
-  /** The item's requirements (its first `Requirements:` paragraph, nested items included). */
-  requirements: () => string[];
-}
-
-function* kiroEventsOfTree(source: string, root: Root): Generator<KiroEvent> {
-  for (const { node } of walk(root.children, 0, true)) {
-    if (node.type !== 'listItem') continue;
-    const box = boxAt(source, node);
-    if (!box) continue;
-    yield { ...box, requirements: () => requirementsOf(node) };
-  }
-}
-
 /** Kiro's fast path: the line scanner's reading, or undefined where remark must read. */
 export function scanKiro(source: string): DialectScan | undefined {
   return scanDialect(source, KIRO_SCAN);
@@ -101,7 +60,7 @@ export function readKiro(
   const { scanned, root, skip } = read;
   const events = scanned
     ? scanned.events.filter((e) => e.kind === 'item')
-    : kiroEventsOfTree(source, root());
+    : [...treeEvents(source, root(), KIRO_SCAN)].filter((e) => e.kind === 'item');
   const phases = new Map<string, { phase: DialectPhase; self: DialectTask; subs: DialectTask[] }>();
   const problems: Problem[] = [];
   const seen = taskIds(path, problems);
