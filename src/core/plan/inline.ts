@@ -27,11 +27,15 @@ const TAG =
 // spans white space, so it is inside one white-space-separated word: a word holding one and a
 // markup character (the literal would hold it as text) goes to remark; any other reads the same
 // with or without the literal (mdast's text of a literal is the literal as written).
-const LITERAL_LINK = /:\/\/|www\.|@/i;
+// An e-mail address's `@` comes after one of its characters (GFM's atext: a letter, a digit, `+`,
+// `-`, `.`, `_`): `@PreAuthorize` after a space, or `標註@` after a CJK character, starts none.
+const LITERAL_LINK = /:\/\/|www\.|[A-Za-z0-9+\-._]@/i;
 // What the reading below treats other than as text: markup characters, and spaces before a line
 // break. Text between them is copied in one piece.
 const SPECIAL = /[\\<`*_~]| +\n/g;
 const MARKUP_IN_WORD = /[*_~`\\<\0]/;
+// What on a paragraph's first line may pair with, or open, what a later line holds.
+const STRETCHES = /[*_~&<\\]/;
 
 // One line of plain text, or of plain text wrapped whole in one emphasis or strong run (`_…_`,
 // `*…*`, `__…__`, `**…**`, as requirement lines are written: `_Requirements: 1.1, 2.3_`): no
@@ -81,11 +85,12 @@ function withoutBackticks(source: string): string {
 }
 
 /**
- * `LITERAL_LINK.test(source)`, the pattern run only where `@`, `://` or a `.` after a `w` is
- * there (no pattern run for most tasks: each pattern a read runs twice is compiled twice).
+ * `LITERAL_LINK.test(source)`, the pattern run only where `@` or a `.` after a `w` is there
+ * (no pattern run for most tasks: each pattern a read runs twice is compiled twice).
  */
 function mayHoldLiteral(source: string): boolean {
-  if (source.includes('@') || source.includes('://')) return true;
+  if (source.includes('://')) return true;
+  if (source.includes('@') && LITERAL_LINK.test(source)) return true;
   for (let at = source.indexOf('.', 3); at !== -1; at = source.indexOf('.', at + 1)) {
     const c = source.charCodeAt(at - 1) | 32;
     if (c === 119 /* w */) return LITERAL_LINK.test(source);
@@ -170,13 +175,83 @@ export function inlineText(written: string, codeSpans = true): string | undefine
  */
 export function inlineFirstLine(written: string): string | undefined {
   const text = readInline(written, true, true);
-  if (text === undefined) return undefined;
+  if (text === undefined) {
+    // A link or markup the reading leaves to remark on a later line changes nothing on the first
+    // when nothing there reaches past its end: no bracket left open, no emphasis, strikethrough,
+    // entity, tag or escape, and each code span closed on it. Then it reads as it does alone.
+    const end = written.indexOf('\n');
+    if (end === -1) return undefined;
+    const first = written.slice(0, end);
+    return standsAlone(first) ? readInline(first, true, false) : undefined;
+  }
   const end = text.indexOf('\n');
   return end === -1 ? text : text.slice(0, end);
 }
 
+/**
+ * Whether a paragraph's first line reads the same alone as in the paragraph: it holds no `*`,
+ * `_`, `~`, `&`, `<` or `\\`, does not end in a hard break, each `[` on it is closed on it by a
+ * `]` that opens no link, and each run of backticks on it closes on it.
+ */
+function standsAlone(line: string): boolean {
+  // Two spaces at its end make a hard break, which joins the next line's text to it.
+  if (STRETCHES.test(line) || line.endsWith('  ')) return false;
+  // Brackets each closed on the line by a `]` that opens no link (`[US1]`, `[P]`: no definition
+  // is in a document the scanner reads), none a footnote's: a `[` left open could take a later
+  // line's `](…)` as its link.
+  let open = 0;
+  for (let at = line.search(/[[\]]/); at !== -1 && at < line.length; at++) {
+    const c = line[at];
+    if (c === '[') {
+      if (line[at + 1] === '^') return false;
+      open++;
+    } else if (c === ']' && open > 0) {
+      const next = line[at + 1];
+      if (next === '(' || next === '[') return false;
+      open--;
+    }
+  }
+  if (open > 0) return false;
+  for (let at = line.indexOf('`'); at !== -1;) {
+    let end = at;
+    while (line.charCodeAt(end) === 96) end++;
+    // The next run of the same length closes the span.
+    let close = line.indexOf('`', end);
+    for (;;) {
+      if (close === -1) return false;
+      let k = close;
+      while (line.charCodeAt(k) === 96) k++;
+      if (k - close === end - at) {
+        close = k;
+        break;
+      }
+      close = line.indexOf('`', k);
+    }
+    at = line.indexOf('`', close);
+  }
+  return true;
+}
+
+/**
+ * Whether the reading leaves `written` to remark for a link, an image, a footnote or an entity
+ * (GIVES_UP). On a line whose only markup is code spans (CODE_SPANS_ONLY), what is inside a
+ * span is code, not markup (`` `<p>&ldquo;Hi&rdquo;</p>` ``): only the text outside them counts.
+ */
+function givesUp(written: string): boolean {
+  if (!GIVES_UP.test(written)) return false;
+  if (!written.includes('`') || !CODE_SPANS_ONLY.test(written)) return true;
+  let outside = '';
+  let from = 0;
+  for (let open = written.indexOf('`'); open !== -1; open = written.indexOf('`', from)) {
+    // A span is one character here, none of those GIVES_UP looks for.
+    outside += `${written.slice(from, open)}\0`;
+    from = written.indexOf('`', open + 1) + 1;
+  }
+  return GIVES_UP.test(outside + written.slice(from));
+}
+
 function readInline(written: string, codeSpans: boolean, firstLine: boolean): string | undefined {
-  if (GIVES_UP.test(written)) return undefined;
+  if (givesUp(written)) return undefined;
   // A paragraph's text starts and ends at a non-space; a line's trailing spaces end no text.
   // (`written.replace(/^[ \t]+|[ \t]+$/g, '')`, by character codes: no pattern run per task.)
   let from = 0;
@@ -395,11 +470,19 @@ function readInline(written: string, codeSpans: boolean, firstLine: boolean): st
   // Strikethrough and emphasis side by side (`~~Plot output~~ — **skipped**`) read as each alone;
   // a run of one inside a pair of the other is left to remark, which resolves the first kind in
   // the text first and the other inside each of its pairs.
+  // A run that no other run could pair with (the only `*` or `_` run of its character, the only
+  // `~` run of its size) is text to both, in either order.
+  const lone = (run: Run) =>
+    runs.every(
+      (other) =>
+        other === run || other.char !== run.char || (run.char === '~' && other.size !== run.size),
+    );
   if (runs.some((run) => run.char === '~') && runs.some((run) => run.char !== '~')) {
     for (let k = 0; k < pairs.length; k += 2) {
       const tilde = runs[pairs[k]!]!.char === '~';
       for (let between = pairs[k]! + 1; between < pairs[k + 1]!; between++) {
-        if ((runs[between]!.char === '~') !== tilde) return undefined;
+        const run = runs[between]!;
+        if ((run.char === '~') !== tilde && !lone(run)) return undefined;
       }
     }
   }
