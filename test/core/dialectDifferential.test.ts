@@ -105,6 +105,14 @@ const otherLine = fc.constantFrom(
   '*',
   '| a | b |',
   '|---|---|',
+  // Tables GFM reads or not, then a rule: a thematic break, or a heading's underline.
+  '| a |',
+  '|-|',
+  '|:-:|--|',
+  '| `a|b` | c |',
+  '| a \\| b |',
+  '|',
+  '***',
   '  indented text',
   '    indented code',
   'description: front matter?',
@@ -236,6 +244,71 @@ describe('spec-kit fast path against remark (differential)', () => {
     ]);
     // HTML holds no task, and the phase a comment holds is no phase: nothing to name.
     expect(plan.problems).toEqual([]);
+  });
+
+  it('agrees on 1,000 plans with a table, then a rule or a line, before the next phase', () => {
+    // A rule ends a table GFM reads (a header, then a delimiter row of as many cells); under a
+    // paragraph of `|` lines it underlines a heading, which ends the phase above it.
+    const row = fc.constantFrom(
+      '| a | b |',
+      '| a |',
+      '|a|b|',
+      '| `a|b` | c |',
+      '| a \\| b |',
+      '|',
+      '||',
+      '| a | b',
+      '| a | - |',
+    );
+    const delimiter = fc.constantFrom(
+      '|---|---|',
+      '|-|',
+      '| --- |',
+      '|:-:|--:|',
+      '|---|',
+      '| - | - | - |',
+      '---',
+      '|-|-',
+      '| a |',
+      '|---|---|---|',
+    );
+    const after = fc.constantFrom(
+      '---',
+      '***',
+      '___',
+      '- - -',
+      '| 1 | 2 |',
+      'text',
+      '  ---',
+      '----',
+    );
+    let ruled = 0;
+    fc.assert(
+      fc.property(row, delimiter, fc.array(row, { maxLength: 2 }), after, (h, d, body, a) => {
+        const source = [
+          '## Phase 1: A',
+          '',
+          '- [ ] T001 a',
+          '',
+          h,
+          d,
+          ...body,
+          a,
+          '',
+          // Phase 1's task, unless a heading above it ended Phase 1.
+          '- [ ] T003 c',
+          '',
+          '## Phase 2: B',
+          '',
+          '- [ ] T002 b',
+          '',
+        ].join('\n');
+        if (scanSpeckit(source) && /^[-*_]{3,}$/.test(a)) ruled++;
+        agree(source);
+      }),
+      { numRuns: 1000 },
+    );
+    expect(ruled).toBeGreaterThan(50);
   });
 
   it('agrees on a second bracket after a box and two spaces (found by a random seed in CI)', () => {

@@ -260,6 +260,29 @@ function isRule(s: string): boolean {
   return true;
 }
 
+/** A table row's cells, as GFM splits a row with no backslash in it: at every `|`, the outer ones dropped. */
+function tableCells(row: string): string[] {
+  let s = row.trim();
+  if (s.startsWith('|')) s = s.slice(1);
+  if (s.endsWith('|')) s = s.slice(0, -1);
+  return s.split('|');
+}
+
+const DELIMITER_CELL = /^ *:?-+:? *$/;
+
+/**
+ * Whether `row`, under `header`, is the delimiter row of a table GFM reads: opening with `|`, a
+ * cell of `-` (a `:` at either end) for each of the header's; no backslash in either (an escaped
+ * `|` splits no cell), which is left to the reading that refuses.
+ */
+function isDelimiterRow(row: string, header: string): boolean {
+  if (row.charCodeAt(0) !== 124 || row.includes('\\') || header.includes('\\')) return false;
+  const cells = tableCells(row);
+  return (
+    cells.every((cell) => DELIMITER_CELL.test(cell)) && cells.length === tableCells(header).length
+  );
+}
+
 /** Why the scanner left a document to remark, and on which line. */
 export interface ScanRefusal {
   refused: string;
@@ -306,8 +329,11 @@ export function scanOrRefuse(
   let quote = false;
   let fence: { char: number; length: number; column: number } | undefined;
   let html = false;
-  // In a table (or a paragraph of `|` lines) at the top level: it holds no task.
+  // In a table (or a paragraph of `|` lines) at the top level: it holds no task. Its first line,
+  // until the next tells whether GFM reads a table (a delimiter row), and whether it does.
   let table = false;
+  let tableHeader: string | undefined;
+  let tableRead = false;
   let pos = source.charCodeAt(0) === 0xfeff ? 1 : 0;
 
   // The line `nextLine` read last starts at `start`; no object per line.
@@ -383,6 +409,18 @@ export function scanOrRefuse(
       continue;
     }
     if (table) {
+      if (tableHeader !== undefined) {
+        tableRead = first === 0 && isDelimiterRow(text, tableHeader);
+        tableHeader = undefined;
+      }
+      // A thematic break ends a table GFM reads (under a paragraph of `|` lines, `---` would make
+      // it a heading): a summary table, then `---` before the next phase.
+      if (tableRead && first === 0 && isRule(text)) {
+        table = false;
+        open.length = 0;
+        quote = false;
+        continue;
+      }
       if (first > 3 || text.charCodeAt(first) !== 124)
         return no('a table row not opening with "|"');
       continue;
@@ -597,6 +635,8 @@ export function scanOrRefuse(
     if (c === 124 /* | */ && indent === 0 && para < 0) {
       // A table (or a paragraph of `|` lines: the same to the plan) up to the next blank line.
       table = true;
+      tableHeader = rest;
+      tableRead = false;
       open.length = 0;
       quote = false;
       continue;
