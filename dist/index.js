@@ -20236,9 +20236,10 @@ var PUNCTUATION = new RegExp("\\p{P}|\\p{S}", "u");
 var GIVES_UP = /!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
 var AUTOLINK = /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
 var TAG = /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<![A-Za-z][^>]*>)$/;
-var LITERAL_LINK = /:\/\/|www\.|@/i;
+var LITERAL_LINK = /:\/\/|www\.|[A-Za-z0-9+\-._]@/i;
 var SPECIAL = /[\\<`*_~]| +\n/g;
 var MARKUP_IN_WORD = /[*_~`\\<\0]/;
+var STRETCHES = /[*_~&<\\]/;
 var PLAIN_LINE = /^(?!.*[Ww][Ww][Ww]\.)(\*{0,2}|_{0,2})[^\s\\<`*_~&[\]!@/](?:[^\\<`*_~&[\]!@/\n\r\u2028\u2029]*[^\s\\<`*_~&[\]!@/])?\1$/;
 function plainLineText(written) {
   const m = PLAIN_LINE.exec(written);
@@ -20264,7 +20265,8 @@ function withoutBackticks(source) {
   return out + source.slice(from);
 }
 function mayHoldLiteral(source) {
-  if (source.includes("@") || source.includes("://")) return true;
+  if (source.includes("://")) return true;
+  if (source.includes("@") && LITERAL_LINK.test(source)) return true;
   for (let at3 = source.indexOf(".", 3); at3 !== -1; at3 = source.indexOf(".", at3 + 1)) {
     const c = source.charCodeAt(at3 - 1) | 32;
     if (c === 119) return LITERAL_LINK.test(source);
@@ -20307,12 +20309,61 @@ function inlineText(written, codeSpans = true) {
 }
 function inlineFirstLine(written) {
   const text6 = readInline(written, true, true);
-  if (text6 === void 0) return void 0;
+  if (text6 === void 0) {
+    const end2 = written.indexOf("\n");
+    if (end2 === -1) return void 0;
+    const first = written.slice(0, end2);
+    return standsAlone(first) ? readInline(first, true, false) : void 0;
+  }
   const end = text6.indexOf("\n");
   return end === -1 ? text6 : text6.slice(0, end);
 }
+function standsAlone(line2) {
+  if (STRETCHES.test(line2) || line2.endsWith("  ")) return false;
+  let open2 = 0;
+  for (let at3 = line2.search(/[[\]]/); at3 !== -1 && at3 < line2.length; at3++) {
+    const c = line2[at3];
+    if (c === "[") {
+      if (line2[at3 + 1] === "^") return false;
+      open2++;
+    } else if (c === "]" && open2 > 0) {
+      const next = line2[at3 + 1];
+      if (next === "(" || next === "[") return false;
+      open2--;
+    }
+  }
+  if (open2 > 0) return false;
+  for (let at3 = line2.indexOf("`"); at3 !== -1; ) {
+    let end = at3;
+    while (line2.charCodeAt(end) === 96) end++;
+    let close2 = line2.indexOf("`", end);
+    for (; ; ) {
+      if (close2 === -1) return false;
+      let k = close2;
+      while (line2.charCodeAt(k) === 96) k++;
+      if (k - close2 === end - at3) {
+        close2 = k;
+        break;
+      }
+      close2 = line2.indexOf("`", k);
+    }
+    at3 = line2.indexOf("`", close2);
+  }
+  return true;
+}
+function givesUp(written) {
+  if (!GIVES_UP.test(written)) return false;
+  if (!written.includes("`") || !CODE_SPANS_ONLY.test(written)) return true;
+  let outside = "";
+  let from = 0;
+  for (let open2 = written.indexOf("`"); open2 !== -1; open2 = written.indexOf("`", from)) {
+    outside += `${written.slice(from, open2)}\0`;
+    from = written.indexOf("`", open2 + 1) + 1;
+  }
+  return GIVES_UP.test(outside + written.slice(from));
+}
 function readInline(written, codeSpans, firstLine) {
-  if (GIVES_UP.test(written)) return void 0;
+  if (givesUp(written)) return void 0;
   let from = 0;
   let to = written.length;
   while (from < to && (written.charCodeAt(from) === 32 || written.charCodeAt(from) === 9)) from++;
@@ -20496,11 +20547,15 @@ function readInline(written, codeSpans, firstLine) {
       for (let between = o + 1; between < r; between++) runs[between].active = false;
     }
   }
+  const lone = (run3) => runs.every(
+    (other) => other === run3 || other.char !== run3.char || run3.char === "~" && other.size !== run3.size
+  );
   if (runs.some((run3) => run3.char === "~") && runs.some((run3) => run3.char !== "~")) {
     for (let k = 0; k < pairs2.length; k += 2) {
       const tilde = runs[pairs2[k]].char === "~";
       for (let between = pairs2[k] + 1; between < pairs2[k + 1]; between++) {
-        if (runs[between].char === "~" !== tilde) return void 0;
+        const run3 = runs[between];
+        if (run3.char === "~" !== tilde && !lone(run3)) return void 0;
       }
     }
   }
@@ -20631,6 +20686,18 @@ function isRule(s) {
   for (; i < s.length; i++) if (s.charCodeAt(i) !== 32) return false;
   return true;
 }
+function tableCells(row) {
+  let s = row.trim();
+  if (s.startsWith("|")) s = s.slice(1);
+  if (s.endsWith("|")) s = s.slice(0, -1);
+  return s.split("|");
+}
+var DELIMITER_CELL = /^ *:?-+:? *$/;
+function isDelimiterRow(row, header) {
+  if (row.charCodeAt(0) !== 124 || row.includes("\\") || header.includes("\\")) return false;
+  const cells = tableCells(row);
+  return cells.every((cell2) => DELIMITER_CELL.test(cell2)) && cells.length === tableCells(header).length;
+}
 function scanDialect(source, mode) {
   const scan = scanOrRefuse(source, mode);
   return "refused" in scan ? void 0 : scan;
@@ -20655,6 +20722,8 @@ function scanOrRefuse(source, mode, options = {}) {
   let fence3;
   let html2 = false;
   let table = false;
+  let tableHeader;
+  let tableRead = false;
   let pos = source.charCodeAt(0) === 65279 ? 1 : 0;
   let start2 = 0;
   const nextLine = () => {
@@ -20721,6 +20790,16 @@ function scanOrRefuse(source, mode, options = {}) {
       continue;
     }
     if (table) {
+      if (tableHeader !== void 0) {
+        tableRead = first === 0 && isDelimiterRow(text6, tableHeader);
+        tableHeader = void 0;
+      }
+      if (tableRead && first === 0 && isRule(text6)) {
+        table = false;
+        open2.length = 0;
+        quote2 = false;
+        continue;
+      }
       if (first > 3 || text6.charCodeAt(first) !== 124)
         return no('a table row not opening with "|"');
       continue;
@@ -20904,6 +20983,8 @@ function scanOrRefuse(source, mode, options = {}) {
     }
     if (c === 124 && indent2 === 0 && para < 0) {
       table = true;
+      tableHeader = rest;
+      tableRead = false;
       open2.length = 0;
       quote2 = false;
       continue;
@@ -20939,6 +21020,7 @@ function scanOrRefuse(source, mode, options = {}) {
     }
     event.text = withoutBox(plain);
   }
+  if (options.segment && (fence3 || html2)) return no("a fence or HTML block open at a heading");
   return { events, skip };
 }
 
@@ -33754,16 +33836,53 @@ function parseSegment(segment, first, frontMatter) {
   return remarkTree(segment, !first || frontMatter);
 }
 var DEFINITION_PREFIX = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+[ \t>]*)*$/;
+function escapedAt(source, at3) {
+  let n = 0;
+  while (at3 - n - 1 >= 0 && source.charCodeAt(at3 - n - 1) === 92) n++;
+  return n % 2 === 1;
+}
 function mayDefine(source) {
   for (let at3 = source.indexOf("]:"); at3 !== -1; at3 = source.indexOf("]:", at3 + 2)) {
-    for (let i = source.lastIndexOf("[", at3); i !== -1 && at3 - i <= 1001; ) {
-      const lineStart = source.lastIndexOf("\n", i - 1) + 1;
-      if (DEFINITION_PREFIX.test(source.slice(lineStart, i))) return true;
-      if (/\n[ \t]*\r?\n/.test(source.slice(i, at3))) break;
-      i = i === 0 ? -1 : source.lastIndexOf("[", i - 1);
+    let i = source.lastIndexOf("[", at3);
+    while (i > 0 && escapedAt(source, i)) i = source.lastIndexOf("[", i - 1);
+    if (i === -1 || at3 - i > 1001) continue;
+    let closed2 = false;
+    for (let k = source.indexOf("]", i + 1); k !== -1 && k < at3; k = source.indexOf("]", k + 1)) {
+      if (!escapedAt(source, k)) {
+        closed2 = true;
+        break;
+      }
     }
+    if (closed2 || /\n[ \t]*\r?\n/.test(source.slice(i, at3))) continue;
+    const lineStart = source.lastIndexOf("\n", i - 1) + 1;
+    if (DEFINITION_PREFIX.test(source.slice(lineStart, i))) return true;
   }
   return false;
+}
+var ATX_AFTER_BREAK = /^#{1,6}(?:[ \t\r\n]|$)/;
+var MAX_GROWTH = 16;
+var FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+function segmentCuts(source) {
+  const cuts = [source.charCodeAt(0) === 65279 ? 1 : 0];
+  let fence3;
+  for (let at3 = 0; at3 < source.length; ) {
+    let end = source.indexOf("\n", at3);
+    if (end === -1) end = source.length;
+    const c = source[at3];
+    if (c === "#" || c === " " || c === "`" || c === "~") {
+      const line2 = source.slice(at3, end > at3 && source.charCodeAt(end - 1) === 13 ? end - 1 : end);
+      const m = FENCE.exec(line2);
+      if (fence3 !== void 0) {
+        if (m && m[1][0] === fence3[0] && m[1].length >= fence3.length && !m[2].trim()) {
+          fence3 = void 0;
+        }
+      } else if (m && !(m[1][0] === "`" && m[2].includes("`"))) fence3 = m[1];
+      else if (at3 > 0 && ATX_AFTER_BREAK.test(line2.slice(0, 8))) cuts.push(at3);
+    }
+    at3 = end + 1;
+  }
+  cuts.push(source.length);
+  return cuts;
 }
 var DEFAULT_SEGMENT = 16 * 1024;
 var HEADING_LINE = /(?<=\n)#{1,6}(?=[ \t\r\n]|$)/g;
@@ -33788,7 +33907,7 @@ function endsClosed(root2, segment, first, frontMatter) {
   const close2 = lines.length > 1 ? CLOSING_FENCE.exec(lines[lines.length - 1]) : null;
   return !!close2 && close2[1][0] === open2[1][0] && close2[1].length >= open2[1].length;
 }
-function shift(node3, offset, lines) {
+function shiftTree(node3, offset, lines) {
   const stack = [node3];
   while (stack.length > 0) {
     const n = stack.pop();
@@ -33803,7 +33922,7 @@ function shift(node3, offset, lines) {
 function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
   if (source.charCodeAt(0) === 65279) {
     const root3 = parseMarkdown(source.slice(1), segmentSize);
-    for (const child of root3.children) shift(child, 1, 0);
+    for (const child of root3.children) shiftTree(child, 1, 0);
     return root3;
   }
   const frontMatter = !opensUnclosedFrontMatter(source);
@@ -33813,7 +33932,7 @@ function parseMarkdown(source, segmentSize = DEFAULT_SEGMENT) {
   let line2 = 0;
   const take = (root3, from, firstLine) => {
     for (const child of root3.children) {
-      shift(child, from, firstLine);
+      shiftTree(child, from, firstLine);
       children.push(child);
     }
   };
@@ -33877,7 +33996,7 @@ function isBox(source, at3) {
 }
 var NOT_PLAIN_CHARS = /[\t|\0]|\r(?!\n)/;
 var ATX2 = /(#{1,6})(?: |(?=\r?\n|$))/y;
-var FENCE = /(`{3,}|~{3,})([^\n]*)/y;
+var FENCE2 = /(`{3,}|~{3,})([^\n]*)/y;
 var RULE = /(?:([-*_])(?: *\1){2,}|=+|-+) *(?:\r?\n|$)/y;
 var CLOSING_FENCE2 = / {0,3}(`{3,}|~{3,}) *(?:\r?\n|$)/y;
 var NOT_PLAIN_CONTENT = /(?:[#><|`~*_]|[-+](?: |\r?\n|$)|\d{1,9}[.)](?: |\r?\n|$)|\[)/y;
@@ -33958,7 +34077,7 @@ function scanPlain(source, from, to, firstLine, documentStart = from === 0) {
       para = false;
       continue;
     }
-    const open2 = c === 96 || c === 126 ? at(FENCE, source, first) : null;
+    const open2 = c === 96 || c === 126 ? at(FENCE2, source, first) : null;
     if (open2) {
       if (k > 0) return void 0;
       if (open2[1][0] === "`" && open2[2].includes("`")) return void 0;
@@ -34166,6 +34285,15 @@ function lookalikeLines(source, taskLines2, taskStarts) {
   }
   return { lines, starts };
 }
+function addCodeLines(root2, lines) {
+  for (const { node: node3 } of walk(root2.children, 0, true)) {
+    if (node3.type === "code" || node3.type === "html") {
+      const end = node3.position.end;
+      const last = end.column === 1 && end.line > lineOf(node3) ? end.line - 1 : end.line;
+      for (let l = lineOf(node3); l <= last; l++) lines.add(l);
+    }
+  }
+}
 function lookalikeWarnings(source, path2, root2, taskLines2, fix2, dialect, taskStarts) {
   const candidates2 = lookalikeLines(source, taskLines2, taskStarts);
   if (candidates2.lines.length === 0) return [];
@@ -34174,13 +34302,7 @@ function lookalikeWarnings(source, path2, root2, taskLines2, fix2, dialect, task
   if (tree instanceof Set) skip = tree;
   else {
     const lines = /* @__PURE__ */ new Set();
-    for (const { node: node3 } of walk(tree.children, 0, true)) {
-      if (node3.type === "code" || node3.type === "html") {
-        const end = node3.position.end;
-        const last = end.column === 1 && end.line > lineOf(node3) ? end.line - 1 : end.line;
-        for (let l = lineOf(node3); l <= last; l++) lines.add(l);
-      }
-    }
+    addCodeLines(tree, lines);
     skip = lines;
   }
   const out = [];
@@ -34227,10 +34349,80 @@ function limitProblem(source, path2) {
   const limit = markdownLimitProblem(source, path2, "Split the plan.");
   return limit ? { phases: [], problems: [limit] } : void 0;
 }
+var REQUIREMENTS2 = /Requirements?:\s*(\d[\d.,\s]*)/i;
+function itemRequirements(item) {
+  const stack = [item];
+  while (stack.length > 0) {
+    const node3 = stack.shift();
+    if (node3.type === "paragraph" || node3.type === "heading") {
+      const m = REQUIREMENTS2.exec(toString(node3));
+      if (m) return m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
+    } else if ("children" in node3) stack.unshift(...node3.children);
+  }
+  return [];
+}
+function* treeEvents(source, root2, mode) {
+  for (const { node: node3, top } of walk(root2.children, 0, true)) {
+    if (node3.type === "heading" && top) {
+      const heading2 = node3;
+      yield { kind: "heading", depth: heading2.depth, text: toString(heading2), line: lineOf(node3) };
+      continue;
+    }
+    if (node3.type !== "listItem") continue;
+    const box = boxAt(source, node3);
+    if (!box) continue;
+    yield {
+      kind: "item",
+      ...box,
+      text: mode.taskText ? itemText(node3, box.after) : "",
+      requirements: mode.requirements ? () => itemRequirements(node3) : () => []
+    };
+  }
+}
+function scanSegments(source, mode) {
+  if (mayDefine(source)) return void 0;
+  const cuts = segmentCuts(source);
+  const frontMatter = !opensUnclosedFrontMatter(source);
+  const events = [];
+  const skip = /* @__PURE__ */ new Set();
+  const byRemark = [];
+  let segments = 0;
+  let before = 0;
+  for (let i = 0; i < cuts.length - 1; segments++) {
+    const from = cuts[i];
+    let j = i + 1;
+    const scan = scanOrRefuse(source.slice(from, cuts[j]), mode, { segment: true });
+    if (!("refused" in scan)) {
+      for (const event of scan.events) {
+        event.line += before;
+        if (event.kind === "item") event.offset += from;
+        events.push(event);
+      }
+      for (const line2 of scan.skip) skip.add(line2 + before);
+    } else {
+      byRemark.push({ line: before + scan.line, refused: scan.refused });
+      for (let grown = 0; ; grown++) {
+        if (grown === MAX_GROWTH) j = cuts.length - 1;
+        const segment = source.slice(from, cuts[j]);
+        const root2 = parseSegment(segment, i === 0, frontMatter);
+        if (j === cuts.length - 1 || endsClosed(root2, segment, i === 0, frontMatter)) {
+          for (const child of root2.children) shiftTree(child, from, before);
+          for (const event of treeEvents(source, root2, mode)) events.push(event);
+          addCodeLines(root2, skip);
+          break;
+        }
+        j++;
+      }
+    }
+    before += countLineBreaks(source, from, cuts[j]);
+    i = j;
+  }
+  return { scan: { events, skip }, segments, byRemark };
+}
 function dialectRead(source, path2, mode, options) {
   const limited = limitProblem(source, path2);
   if (limited) return { limited };
-  const scanned = options.fast === false ? void 0 : scanDialect(source, mode);
+  const scanned = options.fast === false ? void 0 : scanDialect(source, mode) ?? scanSegments(source, mode)?.scan;
   let tree;
   const root2 = () => tree ??= parseMarkdown(source);
   return { scanned, root: root2, skip: scanned ? () => scanned.skip : root2 };
@@ -34244,31 +34436,11 @@ function comparePhaseNumbers(a, b) {
   const [b1, b2 = -1] = b.split(".").map(Number);
   return a1 - b1 || a2 - b2;
 }
-function* headingBoxEvents(source, root2) {
-  for (const { node: node3, top } of walk(root2.children, 0, true)) {
-    if (node3.type === "heading" && top) {
-      const heading2 = node3;
-      yield { kind: "heading", depth: heading2.depth, text: toString(heading2), line: lineOf(node3) };
-      continue;
-    }
-    if (node3.type !== "listItem") continue;
-    const box = boxAt(source, node3);
-    if (!box) continue;
-    yield {
-      kind: "item",
-      line: box.line,
-      offset: box.offset,
-      mark: box.mark,
-      after: box.after,
-      text: itemText(node3, box.after)
-    };
-  }
-}
 function readHeadingBoxes(source, path2, mode, options) {
   const read3 = dialectRead(source, path2, mode, options);
   if ("limited" in read3) return read3;
   const { scanned, root: root2, skip } = read3;
-  return { events: scanned?.events ?? headingBoxEvents(source, root2()), skip };
+  return { events: scanned?.events ?? treeEvents(source, root2(), mode), skip };
 }
 function taskIds(path2, problems) {
   const ids = /* @__PURE__ */ new Map();
@@ -34665,31 +34837,11 @@ var KIRO_STATE = {
 };
 var KIRO_MARKS = { todo: " ", doing: "-", done: "x" };
 var KIRO_SCAN = { taskText: false, requirements: true };
-var REQUIREMENTS2 = /Requirements?:\s*(\d[\d.,\s]*)/i;
-function requirementsOf(item) {
-  const stack = [item];
-  while (stack.length > 0) {
-    const node3 = stack.shift();
-    if (node3.type === "paragraph" || node3.type === "heading") {
-      const m = REQUIREMENTS2.exec(toString(node3));
-      if (m) return m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
-    } else if ("children" in node3) stack.unshift(...node3.children);
-  }
-  return [];
-}
-function* kiroEventsOfTree(source, root2) {
-  for (const { node: node3 } of walk(root2.children, 0, true)) {
-    if (node3.type !== "listItem") continue;
-    const box = boxAt(source, node3);
-    if (!box) continue;
-    yield { ...box, requirements: () => requirementsOf(node3) };
-  }
-}
 function readKiro(source, path2, options = {}) {
   const read3 = dialectRead(source, path2, KIRO_SCAN, options);
   if ("limited" in read3) return read3.limited;
   const { scanned, root: root2, skip } = read3;
-  const events = scanned ? scanned.events.filter((e) => e.kind === "item") : kiroEventsOfTree(source, root2());
+  const events = scanned ? scanned.events.filter((e) => e.kind === "item") : [...treeEvents(source, root2(), KIRO_SCAN)].filter((e) => e.kind === "item");
   const phases = /* @__PURE__ */ new Map();
   const problems = [];
   const seen = taskIds(path2, problems);
@@ -37428,31 +37580,6 @@ function walkTree(root2, source, builder, base = { offset: 0, line: 0 }) {
       });
     }
   }
-}
-var ATX_AFTER_BREAK = /^#{1,6}(?:[ \t\r\n]|$)/;
-var MAX_GROWTH = 16;
-var FENCE2 = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-function segmentCuts(source) {
-  const cuts = [source.charCodeAt(0) === 65279 ? 1 : 0];
-  let fence3;
-  for (let at3 = 0; at3 < source.length; ) {
-    let end = source.indexOf("\n", at3);
-    if (end === -1) end = source.length;
-    const c = source[at3];
-    if (c === "#" || c === " " || c === "`" || c === "~") {
-      const line2 = source.slice(at3, end);
-      const m = FENCE2.exec(line2);
-      if (fence3 !== void 0) {
-        if (m && m[1][0] === fence3[0] && m[1].length >= fence3.length && !m[2].trim()) {
-          fence3 = void 0;
-        }
-      } else if (m && !(m[1][0] === "`" && m[2].includes("`"))) fence3 = m[1];
-      else if (at3 > 0 && ATX_AFTER_BREAK.test(line2.slice(0, 8))) cuts.push(at3);
-    }
-    at3 = end + 1;
-  }
-  cuts.push(source.length);
-  return cuts;
 }
 function readSegments(source, builder) {
   const cuts = segmentCuts(source);
