@@ -3,6 +3,7 @@ import {
   encodeRecord,
   pauseAt,
   resumePause,
+  retry,
   scheduleWake,
   stopRun,
   verification,
@@ -110,6 +111,27 @@ describe('Paused, not failed', () => {
       (verification(snap({ marker: tdd, checks: [ci('success')] }), agent) as Decided).outcome
         .state,
     ).toBe('paused');
+  });
+
+  test('`/coder retry` while paused evaluates the head now and ends the pause: never complete and paused at once', () => {
+    // A paused TDD; a person pushed the work meanwhile, CI passed and a writer approved the head.
+    const tdd = markerOf(pauseAt(snap(), agent, { ...LIMIT, node: 'tdd' }, NOW, 'job'));
+    const approved = {
+      marker: tdd,
+      checks: [ci('success')],
+      files: TEST_FILE,
+      approvals: [{ login: 'ann', permission: 'write' as const, pushed: false }],
+    };
+    // Without a retry it waits for its resume, whatever CI and review say.
+    expect((verification(snap(approved), agent) as Decided).outcome.state).toBe('paused');
+    const d = retry(snap(approved), agent, 9) as Decided;
+    expect(d.outcome.state).toBe('completing');
+    expect(effects(d)).toContain('complete by @ann');
+    expect(markerOf(d).pause).toBeUndefined();
+    // On a red head the retry hands the node on (Debug & Fix), the pause ended there too.
+    const red = retry(snap({ marker: tdd, checks: [ci('failure')] }), agent, 9) as Decided;
+    expect(red.outcome.state).not.toBe('paused');
+    expect(markerOf(red).pause).toBeUndefined();
   });
 
   test("the reason is the agent's words: quoted as untrusted text in the reply, the check run and the escalation", () => {

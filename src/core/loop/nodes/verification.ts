@@ -75,6 +75,19 @@ export function verification(
       ],
     };
   }
+  // `/coder retry` while paused evaluates the head now, so the pause ends with it: on a red head
+  // Debug & Fix hands the node on (ending the pause itself), on a green one the head goes on to
+  // review and completion, never as a phase that is both complete and paused.
+  if (marker.pause && again) {
+    const unpaused: LoopMarker = { ...marker };
+    delete unpaused.pause;
+    const decided = verification({ ...snap, marker: unpaused }, config, options);
+    if ('need' in decided) return decided;
+    return {
+      ...decided,
+      effects: [{ kind: 'marker' as const, marker: unpaused }, ...decided.effects],
+    };
+  }
   const reported = (state: LoopState, node: NodeId) =>
     done(snap, state, node, [], { reason: 'already reported' });
 
