@@ -42197,6 +42197,16 @@ function verification(snap, config2, options = {}) {
       ]
     };
   }
+  if (marker.pause && again) {
+    const unpaused = { ...marker };
+    delete unpaused.pause;
+    const decided2 = verification({ ...snap, marker: unpaused }, config2, options);
+    if ("need" in decided2) return decided2;
+    return {
+      ...decided2,
+      effects: [{ kind: "marker", marker: unpaused }, ...decided2.effects]
+    };
+  }
   const reported = (state, node3) => done(snap, state, node3, [], { reason: "already reported" });
   if (gate.verdict === "pending") {
     const effects = waitingForCi(
