@@ -246,7 +246,7 @@ describe('spec-kit fast path against remark (differential)', () => {
     expect(plan.problems).toEqual([]);
   });
 
-  it('agrees on 1,000 plans with a table, then a rule or a line, before the next phase', () => {
+  it('agrees on 500 plans with a table, then a rule or a line, before the next phase', () => {
     // A rule ends a table GFM reads (a header, then a delimiter row of as many cells); under a
     // paragraph of `|` lines it underlines a heading, which ends the phase above it.
     const row = fc.constantFrom(
@@ -306,9 +306,10 @@ describe('spec-kit fast path against remark (differential)', () => {
         if (scanSpeckit(source) && /^[-*_]{3,}$/.test(a)) ruled++;
         agree(source);
       }),
-      { numRuns: 1000 },
+      { numRuns: 500 },
     );
-    expect(ruled).toBeGreaterThan(50);
+    // 43–48 over seeds 1–3.
+    expect(ruled).toBeGreaterThan(25);
   });
 
   it('agrees on a second bracket after a box and two spaces (found by a random seed in CI)', () => {

@@ -92,7 +92,7 @@ export function boxAt(
   };
 }
 
-export function* walk(
+function* walk(
   nodes: readonly RootContent[],
   depth: number,
   top: boolean,
@@ -423,7 +423,7 @@ const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
  * item's text as one string would run a list's next line into the numbers (`2.3` then `4 notes`
  * read as `2.34`). What the line scanner reads as an item's requirements (`ScanMode`).
  */
-export function itemRequirements(item: ListItem): string[] {
+function itemRequirements(item: ListItem): string[] {
   const stack: Nodes[] = [item];
   while (stack.length > 0) {
     const node = stack.shift()!;
