@@ -6,6 +6,7 @@ import { readSpeckit, scanSpeckit, SPECKIT_SCAN } from '../../src/core/plan/kind
 import { plainSpeckit, realSpeckit } from '../helpers/realShapes.js';
 import { fixSeed } from '../helpers/seed.js';
 import { scanSegments } from '../../src/core/plan/kinds/markdownDialect.js';
+import { readInMixedPieces } from '../helpers/pieces.js';
 import { remarkOnce } from '../helpers/remarkOnce.js';
 
 fixSeed(import.meta.url);
@@ -172,16 +173,11 @@ function agree(source: string): void {
 
 describe('spec-kit fast path against remark (differential)', () => {
   it('agrees on 2,000 mixed documents: nesting, markup, fences, HTML, quotes, tables, CRLF…', () => {
-    // Those the scanner refuses as a whole are read in pieces (scanSegments): count those with a
-    // piece the scanner reads and one remark reads, so that both sides of a cut are held to remark.
+    // Those the scanner refuses as a whole are read in pieces: count those read by both readers.
     let mixed = 0;
     fc.assert(
       fc.property(document(line), (source) => {
-        if (!scanSpeckit(source)) {
-          const pieces = scanSegments(source, SPECKIT_SCAN);
-          if (pieces && pieces.byRemark.length > 0 && pieces.byRemark.length < pieces.segments)
-            mixed++;
-        }
+        if (readInMixedPieces(source, SPECKIT_SCAN)) mixed++;
         agree(source);
       }),
       { numRuns: 2000 },

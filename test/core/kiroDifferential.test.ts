@@ -6,6 +6,7 @@ import { KIRO_SCAN, readKiro, scanKiro } from '../../src/core/plan/kinds/kiro/in
 import { plainKiro, realKiro } from '../helpers/realShapes.js';
 import { fixSeed } from '../helpers/seed.js';
 import { scanSegments } from '../../src/core/plan/kinds/markdownDialect.js';
+import { readInMixedPieces } from '../helpers/pieces.js';
 import { remarkOnce } from '../helpers/remarkOnce.js';
 
 fixSeed(import.meta.url);
@@ -170,16 +171,11 @@ function agree(source: string): void {
 
 describe('Kiro fast path against remark (differential)', () => {
   it('agrees on 2,000 mixed documents: nesting, markup, fences, HTML, quotes, tables, tabs, CRLF…', () => {
-    // Those the scanner refuses as a whole are read in pieces (scanSegments): count those with a
-    // piece the scanner reads and one remark reads, so that both sides of a cut are held to remark.
+    // Those the scanner refuses as a whole are read in pieces: count those read by both readers.
     let mixed = 0;
     fc.assert(
       fc.property(document(line), (source) => {
-        if (!scanKiro(source)) {
-          const pieces = scanSegments(source, KIRO_SCAN);
-          if (pieces && pieces.byRemark.length > 0 && pieces.byRemark.length < pieces.segments)
-            mixed++;
-        }
+        if (readInMixedPieces(source, KIRO_SCAN)) mixed++;
         agree(source);
       }),
       { numRuns: 2000 },
