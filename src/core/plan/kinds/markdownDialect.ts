@@ -130,8 +130,11 @@ function itemText(item: ListItem, after: string): string {
 // or an x (`[P]` and `[US1]` are labels, not boxes); or a box in a table row. The search takes
 // any one character (a surrogate pair is one) and `boxLike` leaves out letters and digits: the
 // pattern with `\p{L}` and `\p{N}` in it cost a first read about half a millisecond to compile.
+// It runs over the source after a line feed put before it (a line starts after one): a search
+// that tries only at a line feed or a `|` takes about half the time of a look-behind at every
+// position.
 const LOOKS_LIKE_TASK =
-  /(?<![^\n])[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[\ud800-\udbff][\udc00-\udfff]|[^\]\n])?\]|\|[^\n]*\[[ xX~-]\]/g;
+  /\n[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[\ud800-\udbff][\udc00-\udfff]|[^\]\n])?\]|\|[^\n]*\[[ xX~-]\]/g;
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 
 /**
@@ -250,7 +253,10 @@ function lookalikeReason(
  * the offset each starts at, leaving out those inside top-level fences — a cheap pass that keeps
  * remark out of the common case. Two searches over the whole source, not two per line, and the
  * lines between two candidates counted by one split: a first read in a process runs them at full
- * speed, where a loop over the lines would still be interpreted.
+ * speed, where a loop over the lines would still be interpreted. A line read as a task
+ * (`taskStarts`, by the offset it starts at) is passed over with the lines read as tasks right
+ * after it, the search going on after the last: what a match inside them would find is passed
+ * over anyway, and a run of tasks costs one match, not one each.
  */
 function lookalikeLines(
   source: string,
@@ -272,21 +278,37 @@ function lookalikeLines(
     }
     return line;
   };
+  // The starts of the lines read as tasks, in order, and the next one a match may be at.
+  const known = taskStarts ? Float64Array.from(taskStarts.keys()).sort() : new Float64Array(0);
+  let next = 0;
   let last = -1;
-  for (const m of source.matchAll(LOOKS_LIKE_TASK)) {
+  // `source` after a line feed: an offset in it is one past the same character's in `source`.
+  const text = `\n${source}`;
+  LOOKS_LIKE_TASK.lastIndex = 0;
+  for (let m = LOOKS_LIKE_TASK.exec(text); m; m = LOOKS_LIKE_TASK.exec(text)) {
     // A letter or digit between the brackets is a label, not a box: no other match of the search
-    // starts inside this one (it holds no line start and no `|`).
+    // starts inside this one (it holds no line feed and no `|`).
     if (!boxLike(m[0])) continue;
-    const start = source.lastIndexOf('\n', m.index) + 1;
-    // A line read as a task (most candidates): passed, its number known without a count of the
-    // lines before it, and counted from there on.
-    const known = taskStarts?.get(start);
-    if (known !== undefined) {
-      if (start > counted) {
-        line = known - 1;
-        counted = start;
+    // A match at a line feed starts at the line after it; one at a `|`, inside its line.
+    const start = m[0].charCodeAt(0) === 10 ? m.index : source.lastIndexOf('\n', m.index - 1) + 1;
+    while (next < known.length && known[next]! < start) next++;
+    if (next < known.length && known[next] === start) {
+      // A line read as a task (most candidates), and those right after it: passed, the number of
+      // the last known without a count of the lines before it, and counted from there on.
+      let end = source.indexOf('\n', start);
+      while (end !== -1 && known[next + 1] === end + 1) {
+        next++;
+        end = source.indexOf('\n', end + 1);
       }
-      last = known - 1;
+      const at = known[next]!;
+      const number = taskStarts!.get(at)!;
+      if (at > counted) {
+        line = number - 1;
+        counted = at;
+      }
+      last = number - 1;
+      if (end === -1) break;
+      LOOKS_LIKE_TASK.lastIndex = end + 1; // at the line feed that ends the last
       continue;
     }
     // Fence lines before this line open and close the fences around it.
