@@ -30,6 +30,10 @@ const TAG =
 // An e-mail address's `@` comes after one of its characters (GFM's atext: a letter, a digit, `+`,
 // `-`, `.`, `_`): `@PreAuthorize` after a space, or `標註@` after a CJK character, starts none.
 const LITERAL_LINK = /:\/\/|www\.|[A-Za-z0-9+\-._]@/i;
+// Markup characters, a line feed, and what GIVES_UP finds: a text holding none of them is plain
+// text on one line (one search where GIVES_UP's and MARKUP's were two).
+const NOT_PLAIN = /[\n\\<`*_~]|!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
+const MARKUP = /[*_~`\\<]/;
 // What the reading below treats other than as text: markup characters, and spaces before a line
 // break. Text between them is copied in one piece.
 const SPECIAL = /[\\<`*_~]| +\n/g;
@@ -62,26 +66,51 @@ export function plainLineText(written: string): string | undefined {
 // backtick: a span is closed by the next lone backtick (none inside it, none right after it).
 const CODE_SPANS_ONLY = /^(?:[^\\<`*_~\n]|`[^`\n]+`(?!`))*$/;
 
+// One line of text whose only markup is light, as task lines hold it, each piece read the same
+// wherever it is: code spans of one backtick (as CODE_SPANS_ONLY); a `<` that opens no tag or
+// autolink (`< 150ms`); a `_` between two ASCII letters or digits (`snake_case`: it can neither
+// open nor close); and `**` after the start, a space or a tab and before a character other than
+// white space or `*` (it can only open), or after such a character and before the end, white
+// space or `.,:;?!)-` (it can only close, or pair as if it did: `**Note:**:`). Nothing GIVES_UP
+// finds outside a code span: a `!` before no `[`, a `[` before no `^`, a `]` before no `(` or
+// `[`, an `&` that starts no entity. Written as runs of plain characters between the pieces (one
+// search of a character class per run, not a choice per character).
+const LIGHT_MARKUP =
+  /^[^\\<`*_~\n![\]&]*(?:(?:`[^`\n]+`(?!`)|<(?![A-Za-z/!?])|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|(?<![^ \t])\*\*(?=[^\s*])|(?<=[^\s*])\*\*(?=[\s.,:;?!)-]|$)|!(?!\[)|\[(?!\^)|\](?![([])|&(?!#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;))[^\\<`*_~\n![\]&]*)*$/;
+// A code span of LIGHT_MARKUP (its code the group), or one of its `**` runs.
+const LIGHT_TOKEN = /`([^`\n]+)`|\*\*/g;
+
 /**
- * `inlineText` of a line CODE_SPANS_ONLY matches (with no GFM autolink literal): each span's
- * backticks dropped, and one space each side of its code when both are there and it holds
- * more than spaces.
+ * `inlineText` of a line LIGHT_MARKUP matches (with no GFM autolink literal), or undefined when
+ * its `**` runs do not pair: each span's backticks dropped, and one space each side of its code
+ * when both are there and it holds more than spaces; each `**` that opens closed by the next,
+ * which closes (strong emphasis: the runs dropped). Two that open, or one that closes with none
+ * open, or one left open, are left to the reading's loop.
  */
-function withoutBackticks(source: string): string {
+function withoutLightMarkup(source: string): string | undefined {
   let out = '';
   let from = 0;
-  for (let open = source.indexOf('`'); open !== -1; open = source.indexOf('`', from)) {
-    const close = source.indexOf('`', open + 1);
-    let code = source.slice(open + 1, close);
+  let open = false;
+  LIGHT_TOKEN.lastIndex = 0;
+  for (let m = LIGHT_TOKEN.exec(source); m; m = LIGHT_TOKEN.exec(source)) {
+    out += source.slice(from, m.index);
+    from = LIGHT_TOKEN.lastIndex;
+    let code = m[1];
+    if (code === undefined) {
+      const before = source.charCodeAt(m.index - 1);
+      const opens = m.index === 0 || before === 32 || before === 9;
+      if (opens === open) return undefined;
+      open = opens;
+      continue;
+    }
     if (code.length >= 2 && code[0] === ' ' && code[code.length - 1] === ' ') {
       let other = false;
       for (let i = 1; i < code.length - 1 && !other; i++) other = code[i] !== ' ';
       if (other) code = code.slice(1, -1);
     }
-    out += source.slice(from, open) + code;
-    from = close + 1;
+    out += code;
   }
-  return out + source.slice(from);
+  return open ? undefined : out + source.slice(from);
 }
 
 /**
@@ -251,7 +280,12 @@ function givesUp(written: string): boolean {
 }
 
 function readInline(written: string, codeSpans: boolean, firstLine: boolean): string | undefined {
-  if (givesUp(written)) return undefined;
+  // One search for what the reading below looks for (most tasks hold none of it), where two
+  // searches of the whole text were run before.
+  const plain = !NOT_PLAIN.test(written);
+  // Light markup (LIGHT_MARKUP, which holds nothing GIVES_UP finds), else what gives up.
+  const light = !plain && codeSpans && LIGHT_MARKUP.test(written);
+  if (!plain && !light && givesUp(written)) return undefined;
   // A paragraph's text starts and ends at a non-space; a line's trailing spaces end no text.
   // (`written.replace(/^[ \t]+|[ \t]+$/g, '')`, by character codes: no pattern run per task.)
   let from = 0;
@@ -259,20 +293,27 @@ function readInline(written: string, codeSpans: boolean, firstLine: boolean): st
   while (from < to && (written.charCodeAt(from) === 32 || written.charCodeAt(from) === 9)) from++;
   while (to > from && (written.charCodeAt(to - 1) === 32 || written.charCodeAt(to - 1) === 9)) to--;
   let trimmed = from === 0 && to === written.length ? written : written.slice(from, to);
+  // Plain text on one line reads as written.
+  if (plain) return trimmed;
+  // One line whose only markup is light (LIGHT_MARKUP: code spans, a task's `**T001**` or
+  // `**Note**:`, `< 150ms`, `snake_case`): one search, and the spans' backticks and the strong
+  // runs dropped, without the reading's loop below.
+  // (`codeSpans: false`, the loop alone, is what a property holds it to.)
+  if (light) {
+    const read = mayHoldLiteral(trimmed) ? undefined : withoutLightMarkup(trimmed);
+    if (read !== undefined) return read;
+    // Runs that do not pair: the loop reads it, after the search for what gives up (a code
+    // span's content counts only on a line of code spans alone).
+    if (givesUp(written)) return undefined;
+  }
   if (trimmed.includes('\n')) {
     if (/\n[ \t]*\n/.test(trimmed)) return undefined; // two paragraphs
     trimmed = trimmed.replace(/\n[ \t]+/g, '\n');
   }
   const source = trimmed;
-  const markup = /[*_~`\\<]/.test(source);
+  const markup = MARKUP.test(source);
   // Plain text on one line reads as written.
   if (!markup && !source.includes('\n')) return source;
-  // One line whose only markup is code spans of one backtick (a task naming its files): one
-  // search, and the spans' backticks dropped, without the reading's loop below.
-  // (`codeSpans: false`, the loop alone, is what a property holds it to.)
-  if (codeSpans && CODE_SPANS_ONLY.test(source) && !mayHoldLiteral(source)) {
-    return withoutBackticks(source);
-  }
   // Code spans and tags, where no GFM autolink literal starts: [start, end) pairs.
   const opaque: number[] = [];
   const out: string[] = [];
