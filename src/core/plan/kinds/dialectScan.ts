@@ -81,7 +81,13 @@ const LONE_CR = /\r(?!\n)/;
 /** Whether a line may hold a control character, a lone carriage return or an inner byte order mark. */
 function suspectSource(source: string): boolean {
   // Three plain searches: one pattern of all three (a look-behind at every position) cost more.
-  return CONTROL_CHAR.test(source) || LONE_CR.test(source) || source.indexOf('\ufeff', 1) !== -1;
+  // A source with no carriage return (most: LF line ends) holds no lone one, which `includes`
+  // tells faster than the pattern's search.
+  return (
+    CONTROL_CHAR.test(source) ||
+    (source.includes('\r') && LONE_CR.test(source)) ||
+    source.indexOf('\ufeff', 1) !== -1
+  );
 }
 
 // Lines that are no paragraph text: thematic breaks, setext underlines, table delimiter rows.
@@ -121,7 +127,7 @@ function isLetter(c: number): boolean {
  * run of the pattern: each pattern a read runs twice is compiled twice, about 0.1 ms each).
  */
 export function isNotTextLine(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
+  for (let i = 0, n = s.length; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c !== 45 && c !== 58 && c !== 124 && c !== 61 && c !== 42 && c !== 95 && c !== 32) {
       return false;
@@ -308,6 +314,10 @@ export function scanOrRefuse(
   // Lines the loop would read without changing what it has read are passed over by one search
   // (`passOver: false`, the loop over every line, is what a property holds the searches to).
   const passOver = options.passOver !== false;
+  // Read once: a first read in a process runs the loop below interpreted, where each property
+  // read is a lookup.
+  const { taskText, requirements } = mode;
+  const length = source.length;
   let line = 0;
   const no = (refused: string): ScanRefusal => ({ refused, line });
   const suspect = suspectSource(source);
@@ -339,13 +349,13 @@ export function scanOrRefuse(
   // The line `nextLine` read last starts at `start`; no object per line.
   let start = 0;
   const nextLine = (): string | undefined => {
-    if (pos > source.length) return undefined;
+    if (pos > length) return undefined;
     let end = source.indexOf('\n', pos);
-    if (end === -1) end = source.length;
+    if (end === -1) end = length;
     start = pos;
     pos = end + 1;
     line++;
-    if (end === source.length && start === end) return undefined;
+    if (end === length && start === end) return undefined;
     return source.slice(start, end > start && source.charCodeAt(end - 1) === 13 ? end - 1 : end);
   };
 
@@ -462,7 +472,7 @@ export function scanOrRefuse(
         taskLines.push(rest);
         continue;
       }
-      if (mode.requirements && (paraReq || REQUIREMENT.test(rest)))
+      if (requirements && (paraReq || REQUIREMENT.test(rest)))
         return no('a requirements line continued');
       continue;
     }
@@ -473,7 +483,7 @@ export function scanOrRefuse(
         let content = (m[2] ?? '').trim();
         if (content.endsWith('#')) content = content.replace(CLOSING_HASHES, '').trim();
         // A reader of task text names phases by their headings' text.
-        const plain = mode.taskText ? inlineText(content) : content;
+        const plain = taskText ? inlineText(content) : content;
         if (plain === undefined) return no('markup in a heading remark must read');
         events.push({ kind: 'heading', depth: m[1]!.length, text: plain, line });
         open.length = 0;
@@ -520,7 +530,11 @@ export function scanOrRefuse(
       emptyItem = indent + 2;
       continue;
     }
-    if (isNotTextLine(rest)) {
+    // (Such a line opens with `-`, `:`, `|`, `=`, `*` or `_`: no call for any other.)
+    if (
+      (c === 45 || c === 58 || c === 124 || c === 61 || c === 42 || c === 95) &&
+      isNotTextLine(rest)
+    ) {
       // A thematic break between blocks; after text it could underline a setext heading.
       if (indent > 0 || para >= 0 || !isRule(rest))
         return no('a setext underline or an indented rule');
@@ -539,7 +553,7 @@ export function scanOrRefuse(
       if (para >= 0 && Number(ordered[1]) !== 1) {
         if (quote) return no('a numbered line after a block quote');
         if (k >= para) {
-          if (paraBox || (mode.requirements && (paraReq || REQUIREMENT.test(rest)))) {
+          if (paraBox || (requirements && (paraReq || REQUIREMENT.test(rest)))) {
             return no('a numbered line continuing a task');
           }
           continue;
@@ -566,11 +580,19 @@ export function scanOrRefuse(
         // `BOX_THEN_LINK` and `startsText(content)` (NOT_DEFINITION) for a box, told by
         // character codes: no pattern run per task.
         const next = afterText.charCodeAt(0);
+        // The spaces and tabs after the box, and the character after them.
+        let b = 0;
+        while (afterText.charCodeAt(b) === 32 || afterText.charCodeAt(b) === 9) b++;
+        const first = afterText.charCodeAt(b);
+        // Nothing but white space after the box (`trim` only where the character after the
+        // spaces and tabs may be other white space: no string made per task).
+        const blank =
+          b === afterText.length || ((first < 33 || first >= 0x80) && afterText.trim() === '');
         if (
           next === 58 /* : */ ||
           next === 40 /* ( */ ||
           next === 91 /* [ */ ||
-          afterText.trim() === '' ||
+          blank ||
           mark === '\\' ||
           mark === '['
         ) {
@@ -578,22 +600,14 @@ export function scanOrRefuse(
         }
         // `- [ ]  [x] …`: mdast's text keeps the space before the second bracket, so no box of it
         // is dropped from the task's text; remark reads such a line (BOX_THEN_BRACKET).
-        if (next === 32 || next === 9) {
-          let b = 1;
-          while (afterText.charCodeAt(b) === 32 || afterText.charCodeAt(b) === 9) b++;
-          if (b >= 2 && afterText.charCodeAt(b) === 91)
-            return no('a bracket after a box and spaces');
-        }
+        if (b >= 2 && first === 91) return no('a bracket after a box and spaces');
         const lineEnd = source.indexOf('\n', start);
-        const after = source.slice(
-          start + indent + at + 3,
-          lineEnd === -1 ? source.length : lineEnd,
-        );
+        const after = source.slice(start + indent + at + 3, lineEnd === -1 ? length : lineEnd);
         paraBox = true;
         taskLines = undefined;
-        const read = mode.taskText && (mark === ' ' || mark === 'x' || mark === 'X');
+        const read = taskText && (mark === ' ' || mark === 'x' || mark === 'X');
         if (read && afterText[0] === ' ') taskLines = [afterText];
-        if (mode.requirements) {
+        if (requirements) {
           paraReq = REQUIREMENT.test(afterText);
           if (!cite(afterText)) return no('markup in a requirements line');
         }
@@ -611,7 +625,7 @@ export function scanOrRefuse(
         continue;
       }
       if (!startsText(content)) return no('a list item opening with a block');
-      if (mode.requirements) {
+      if (requirements) {
         paraReq = REQUIREMENT.test(content);
         if (!cite(content)) return no('markup in a requirements line');
       }
@@ -651,10 +665,10 @@ export function scanOrRefuse(
         taskLines.push(rest);
         continue;
       }
-      if (paraBox && mode.taskText) return no('a line continuing a task');
+      if (paraBox && taskText) return no('a line continuing a task');
       // A paragraph outside every item (prose above the tasks) cites nothing: a task's
       // requirements are read from inside its item only.
-      if (mode.requirements && para > 0 && (paraReq || REQUIREMENT.test(rest)))
+      if (requirements && para > 0 && (paraReq || REQUIREMENT.test(rest)))
         return no('a requirements line continued');
       continue;
     }
@@ -663,7 +677,7 @@ export function scanOrRefuse(
     para = k;
     paraBox = false;
     paraReq = false;
-    if (mode.requirements && k > 0) {
+    if (requirements && k > 0) {
       paraReq = REQUIREMENT.test(rest);
       if (!cite(rest)) return no('markup in a requirements line');
     }

@@ -82,7 +82,7 @@ export const SPECKIT_SCAN: ScanMode = { taskText: true, requirements: false };
 function speckitId(text: string): string | undefined {
   if (text[0] !== 'T') return undefined;
   let end = 1;
-  while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+  for (let c = text.charCodeAt(1); c >= 48 && c <= 57; c = text.charCodeAt(++end));
   if (end < 4) return undefined;
   const c = text.charCodeAt(end) | 32; // `\w` after the digits (a digit stopped the loop)
   if ((c >= 97 && c <= 122) || text.charCodeAt(end) === 95) return undefined;
