@@ -20237,6 +20237,8 @@ var GIVES_UP = /!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
 var AUTOLINK = /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
 var TAG = /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<![A-Za-z][^>]*>)$/;
 var LITERAL_LINK = /:\/\/|www\.|[A-Za-z0-9+\-._]@/i;
+var NOT_PLAIN = /[\n\\<`*_~]|!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
+var MARKUP = /[*_~`\\<]/;
 var SPECIAL = /[\\<`*_~]| +\n/g;
 var MARKUP_IN_WORD = /[*_~`\\<\0]/;
 var STRETCHES = /[*_~&<\\]/;
@@ -20248,21 +20250,32 @@ function plainLineText(written) {
   return run3 === 0 ? written : written.slice(run3, written.length - run3);
 }
 var CODE_SPANS_ONLY = /^(?:[^\\<`*_~\n]|`[^`\n]+`(?!`))*$/;
-function withoutBackticks(source) {
+var LIGHT_MARKUP = /^[^\\<`*_~\n![\]&]*(?:(?:`[^`\n]+`(?!`)|<(?![A-Za-z/!?])|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|(?<![^ \t])\*\*(?=[^\s*])|(?<=[^\s*])\*\*(?=[\s.,:;?!)-]|$)|!(?!\[)|\[(?!\^)|\](?![([])|&(?!#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;))[^\\<`*_~\n![\]&]*)*$/;
+var LIGHT_TOKEN = /`([^`\n]+)`|\*\*/g;
+function withoutLightMarkup(source) {
   let out = "";
   let from = 0;
-  for (let open2 = source.indexOf("`"); open2 !== -1; open2 = source.indexOf("`", from)) {
-    const close2 = source.indexOf("`", open2 + 1);
-    let code3 = source.slice(open2 + 1, close2);
+  let open2 = false;
+  LIGHT_TOKEN.lastIndex = 0;
+  for (let m = LIGHT_TOKEN.exec(source); m; m = LIGHT_TOKEN.exec(source)) {
+    out += source.slice(from, m.index);
+    from = LIGHT_TOKEN.lastIndex;
+    let code3 = m[1];
+    if (code3 === void 0) {
+      const before = source.charCodeAt(m.index - 1);
+      const opens = m.index === 0 || before === 32 || before === 9;
+      if (opens === open2) return void 0;
+      open2 = opens;
+      continue;
+    }
     if (code3.length >= 2 && code3[0] === " " && code3[code3.length - 1] === " ") {
       let other = false;
       for (let i = 1; i < code3.length - 1 && !other; i++) other = code3[i] !== " ";
       if (other) code3 = code3.slice(1, -1);
     }
-    out += source.slice(from, open2) + code3;
-    from = close2 + 1;
+    out += code3;
   }
-  return out + source.slice(from);
+  return open2 ? void 0 : out + source.slice(from);
 }
 function mayHoldLiteral(source) {
   if (source.includes("://")) return true;
@@ -20363,22 +20376,27 @@ function givesUp(written) {
   return GIVES_UP.test(outside + written.slice(from));
 }
 function readInline(written, codeSpans, firstLine) {
-  if (givesUp(written)) return void 0;
+  const plain = !NOT_PLAIN.test(written);
+  const light = !plain && codeSpans && LIGHT_MARKUP.test(written);
+  if (!plain && !light && givesUp(written)) return void 0;
   let from = 0;
   let to = written.length;
   while (from < to && (written.charCodeAt(from) === 32 || written.charCodeAt(from) === 9)) from++;
   while (to > from && (written.charCodeAt(to - 1) === 32 || written.charCodeAt(to - 1) === 9)) to--;
   let trimmed = from === 0 && to === written.length ? written : written.slice(from, to);
+  if (plain) return trimmed;
+  if (light) {
+    const read3 = mayHoldLiteral(trimmed) ? void 0 : withoutLightMarkup(trimmed);
+    if (read3 !== void 0) return read3;
+    if (givesUp(written)) return void 0;
+  }
   if (trimmed.includes("\n")) {
     if (/\n[ \t]*\n/.test(trimmed)) return void 0;
     trimmed = trimmed.replace(/\n[ \t]+/g, "\n");
   }
   const source = trimmed;
-  const markup = /[*_~`\\<]/.test(source);
+  const markup = MARKUP.test(source);
   if (!markup && !source.includes("\n")) return source;
-  if (codeSpans && CODE_SPANS_ONLY.test(source) && !mayHoldLiteral(source)) {
-    return withoutBackticks(source);
-  }
   const opaque = [];
   const out = [];
   const runs = [];
@@ -20569,7 +20587,7 @@ var CONTROL = /[\0-\x09\x0b-\x1f\x7f\ufeff]/;
 var CONTROL_CHAR = /[\0-\x09\x0b\x0c\x0e-\x1f\x7f]/;
 var LONE_CR = /\r(?!\n)/;
 function suspectSource(source) {
-  return CONTROL_CHAR.test(source) || LONE_CR.test(source) || source.indexOf("\uFEFF", 1) !== -1;
+  return CONTROL_CHAR.test(source) || source.includes("\r") && LONE_CR.test(source) || source.indexOf("\uFEFF", 1) !== -1;
 }
 var NOT_TEXT_LINE = /^(?:[-:|=][-:|= ]*|(?:\* *){3,}|(?:_ *){3,})$/;
 var ORDERED = /^(\d{1,9})[.)](?= |$)/;
@@ -20585,7 +20603,7 @@ function isLetter(c) {
   return c >= 65 && c <= 90 || c >= 97 && c <= 122;
 }
 function isNotTextLine(s) {
-  for (let i = 0; i < s.length; i++) {
+  for (let i = 0, n = s.length; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c !== 45 && c !== 58 && c !== 124 && c !== 61 && c !== 42 && c !== 95 && c !== 32) {
       return false;
@@ -20704,6 +20722,8 @@ function scanDialect(source, mode) {
 }
 function scanOrRefuse(source, mode, options = {}) {
   const passOver = options.passOver !== false;
+  const { taskText: taskText2, requirements } = mode;
+  const length = source.length;
   let line2 = 0;
   const no = (refused) => ({ refused, line: line2 });
   const suspect = suspectSource(source);
@@ -20727,13 +20747,13 @@ function scanOrRefuse(source, mode, options = {}) {
   let pos = source.charCodeAt(0) === 65279 ? 1 : 0;
   let start2 = 0;
   const nextLine = () => {
-    if (pos > source.length) return void 0;
+    if (pos > length) return void 0;
     let end = source.indexOf("\n", pos);
-    if (end === -1) end = source.length;
+    if (end === -1) end = length;
     start2 = pos;
     pos = end + 1;
     line2++;
-    if (end === source.length && start2 === end) return void 0;
+    if (end === length && start2 === end) return void 0;
     return source.slice(start2, end > start2 && source.charCodeAt(end - 1) === 13 ? end - 1 : end);
   };
   if (source.startsWith("---", pos) || source.startsWith("+++", pos)) {
@@ -20835,7 +20855,7 @@ function scanOrRefuse(source, mode, options = {}) {
         taskLines2.push(rest);
         continue;
       }
-      if (mode.requirements && (paraReq || REQUIREMENT.test(rest)))
+      if (requirements && (paraReq || REQUIREMENT.test(rest)))
         return no("a requirements line continued");
       continue;
     }
@@ -20845,7 +20865,7 @@ function scanOrRefuse(source, mode, options = {}) {
         if (indent2 > 0) return no("an indented heading");
         let content3 = (m[2] ?? "").trim();
         if (content3.endsWith("#")) content3 = content3.replace(CLOSING_HASHES, "").trim();
-        const plain = mode.taskText ? inlineText(content3) : content3;
+        const plain = taskText2 ? inlineText(content3) : content3;
         if (plain === void 0) return no("markup in a heading remark must read");
         events.push({ kind: "heading", depth: m[1].length, text: plain, line: line2 });
         open2.length = 0;
@@ -20887,7 +20907,7 @@ function scanOrRefuse(source, mode, options = {}) {
       emptyItem = indent2 + 2;
       continue;
     }
-    if (isNotTextLine(rest)) {
+    if ((c === 45 || c === 58 || c === 124 || c === 61 || c === 42 || c === 95) && isNotTextLine(rest)) {
       if (indent2 > 0 || para >= 0 || !isRule(rest))
         return no("a setext underline or an indented rule");
       open2.length = 0;
@@ -20902,7 +20922,7 @@ function scanOrRefuse(source, mode, options = {}) {
       if (para >= 0 && Number(ordered[1]) !== 1) {
         if (quote2) return no("a numbered line after a block quote");
         if (k >= para) {
-          if (paraBox || mode.requirements && (paraReq || REQUIREMENT.test(rest))) {
+          if (paraBox || requirements && (paraReq || REQUIREMENT.test(rest))) {
             return no("a numbered line continuing a task");
           }
           continue;
@@ -20926,25 +20946,21 @@ function scanOrRefuse(source, mode, options = {}) {
         const mark = content3[1];
         const afterText = content3.slice(3);
         const next = afterText.charCodeAt(0);
-        if (next === 58 || next === 40 || next === 91 || afterText.trim() === "" || mark === "\\" || mark === "[") {
+        let b = 0;
+        while (afterText.charCodeAt(b) === 32 || afterText.charCodeAt(b) === 9) b++;
+        const first2 = afterText.charCodeAt(b);
+        const blank = b === afterText.length || (first2 < 33 || first2 >= 128) && afterText.trim() === "";
+        if (next === 58 || next === 40 || next === 91 || blank || mark === "\\" || mark === "[") {
           return no("a box followed by a link, a colon or nothing");
         }
-        if (next === 32 || next === 9) {
-          let b = 1;
-          while (afterText.charCodeAt(b) === 32 || afterText.charCodeAt(b) === 9) b++;
-          if (b >= 2 && afterText.charCodeAt(b) === 91)
-            return no("a bracket after a box and spaces");
-        }
+        if (b >= 2 && first2 === 91) return no("a bracket after a box and spaces");
         const lineEnd = source.indexOf("\n", start2);
-        const after = source.slice(
-          start2 + indent2 + at3 + 3,
-          lineEnd === -1 ? source.length : lineEnd
-        );
+        const after = source.slice(start2 + indent2 + at3 + 3, lineEnd === -1 ? length : lineEnd);
         paraBox = true;
         taskLines2 = void 0;
-        const read3 = mode.taskText && (mark === " " || mark === "x" || mark === "X");
+        const read3 = taskText2 && (mark === " " || mark === "x" || mark === "X");
         if (read3 && afterText[0] === " ") taskLines2 = [afterText];
-        if (mode.requirements) {
+        if (requirements) {
           paraReq = REQUIREMENT.test(afterText);
           if (!cite(afterText)) return no("markup in a requirements line");
         }
@@ -20962,7 +20978,7 @@ function scanOrRefuse(source, mode, options = {}) {
         continue;
       }
       if (!startsText(content3)) return no("a list item opening with a block");
-      if (mode.requirements) {
+      if (requirements) {
         paraReq = REQUIREMENT.test(content3);
         if (!cite(content3)) return no("markup in a requirements line");
       }
@@ -20997,8 +21013,8 @@ function scanOrRefuse(source, mode, options = {}) {
         taskLines2.push(rest);
         continue;
       }
-      if (paraBox && mode.taskText) return no("a line continuing a task");
-      if (mode.requirements && para > 0 && (paraReq || REQUIREMENT.test(rest)))
+      if (paraBox && taskText2) return no("a line continuing a task");
+      if (requirements && para > 0 && (paraReq || REQUIREMENT.test(rest)))
         return no("a requirements line continued");
       continue;
     }
@@ -21007,7 +21023,7 @@ function scanOrRefuse(source, mode, options = {}) {
     para = k;
     paraBox = false;
     paraReq = false;
-    if (mode.requirements && k > 0) {
+    if (requirements && k > 0) {
       paraReq = REQUIREMENT.test(rest);
       if (!cite(rest)) return no("markup in a requirements line");
     }
@@ -34165,7 +34181,7 @@ function itemText(item, after) {
   const text6 = first?.type === "paragraph" ? toString(first).split("\n")[0] : after;
   return text6.replace(/^\[.\]\*?\s*/, "").trim();
 }
-var LOOKS_LIKE_TASK = /(?<![^\n])[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[\ud800-\udbff][\udc00-\udfff]|[^\]\n])?\]|\|[^\n]*\[[ xX~-]\]/g;
+var LOOKS_LIKE_TASK = /\n[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[\ud800-\udbff][\udc00-\udfff]|[^\]\n])?\]|\|[^\n]*\[[ xX~-]\]/g;
 var LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 function boxLike(match) {
   if (match.charCodeAt(0) === 124) return true;
@@ -34252,17 +34268,31 @@ function lookalikeLines(source, taskLines2, taskStarts) {
     }
     return line2;
   };
+  const known = taskStarts ? Float64Array.from(taskStarts.keys()).sort() : new Float64Array(0);
+  let next = 0;
   let last = -1;
-  for (const m of source.matchAll(LOOKS_LIKE_TASK)) {
+  const text6 = `
+${source}`;
+  LOOKS_LIKE_TASK.lastIndex = 0;
+  for (let m = LOOKS_LIKE_TASK.exec(text6); m; m = LOOKS_LIKE_TASK.exec(text6)) {
     if (!boxLike(m[0])) continue;
-    const start2 = source.lastIndexOf("\n", m.index) + 1;
-    const known = taskStarts?.get(start2);
-    if (known !== void 0) {
-      if (start2 > counted) {
-        line2 = known - 1;
-        counted = start2;
+    const start2 = m[0].charCodeAt(0) === 10 ? m.index : source.lastIndexOf("\n", m.index - 1) + 1;
+    while (next < known.length && known[next] < start2) next++;
+    if (next < known.length && known[next] === start2) {
+      let end = source.indexOf("\n", start2);
+      while (end !== -1 && known[next + 1] === end + 1) {
+        next++;
+        end = source.indexOf("\n", end + 1);
       }
-      last = known - 1;
+      const at3 = known[next];
+      const number3 = taskStarts.get(at3);
+      if (at3 > counted) {
+        line2 = number3 - 1;
+        counted = at3;
+      }
+      last = number3 - 1;
+      if (end === -1) break;
+      LOOKS_LIKE_TASK.lastIndex = end + 1;
       continue;
     }
     while (fenceMatch && fenceMatch.index < start2) {
@@ -34547,7 +34577,7 @@ var SPECKIT_SCAN = { taskText: true, requirements: false };
 function speckitId(text6) {
   if (text6[0] !== "T") return void 0;
   let end = 1;
-  while (end < text6.length && text6.charCodeAt(end) >= 48 && text6.charCodeAt(end) <= 57) end++;
+  for (let c2 = text6.charCodeAt(1); c2 >= 48 && c2 <= 57; c2 = text6.charCodeAt(++end)) ;
   if (end < 4) return void 0;
   const c = text6.charCodeAt(end) | 32;
   if (c >= 97 && c <= 122 || text6.charCodeAt(end) === 95) return void 0;
