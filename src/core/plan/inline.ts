@@ -311,9 +311,8 @@ function readInline(written: string, codeSpans: boolean, firstLine: boolean): st
     trimmed = trimmed.replace(/\n[ \t]+/g, '\n');
   }
   const source = trimmed;
+  // (Text with no markup is plain, returned above, unless it runs over lines.)
   const markup = MARKUP.test(source);
-  // Plain text on one line reads as written.
-  if (!markup && !source.includes('\n')) return source;
   // Code spans and tags, where no GFM autolink literal starts: [start, end) pairs.
   const opaque: number[] = [];
   const out: string[] = [];
