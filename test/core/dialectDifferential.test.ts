@@ -6,7 +6,7 @@ import { readSpeckit, scanSpeckit, SPECKIT_SCAN } from '../../src/core/plan/kind
 import { plainSpeckit, realSpeckit } from '../helpers/realShapes.js';
 import { fixSeed } from '../helpers/seed.js';
 import { scanSegments } from '../../src/core/plan/kinds/markdownDialect.js';
-import { readInMixedPieces } from '../helpers/pieces.js';
+import { readInMixedPieces, TABLES_THEN_RULE } from '../helpers/pieces.js';
 import { remarkOnce } from '../helpers/remarkOnce.js';
 
 fixSeed(import.meta.url);
@@ -106,14 +106,7 @@ const otherLine = fc.constantFrom(
   '*',
   '| a | b |',
   '|---|---|',
-  // Tables GFM reads or not, then a rule: a thematic break, or a heading's underline.
-  '| a |',
-  '|-|',
-  '|:-:|--|',
-  '| `a|b` | c |',
-  '| a \\| b |',
-  '|',
-  '***',
+  ...TABLES_THEN_RULE,
   '  indented text',
   '    indented code',
   'description: front matter?',

@@ -6,7 +6,7 @@ import { KIRO_SCAN, readKiro, scanKiro } from '../../src/core/plan/kinds/kiro/in
 import { plainKiro, realKiro } from '../helpers/realShapes.js';
 import { fixSeed } from '../helpers/seed.js';
 import { scanSegments } from '../../src/core/plan/kinds/markdownDialect.js';
-import { readInMixedPieces } from '../helpers/pieces.js';
+import { readInMixedPieces, TABLES_THEN_RULE } from '../helpers/pieces.js';
 import { remarkOnce } from '../helpers/remarkOnce.js';
 
 fixSeed(import.meta.url);
@@ -100,14 +100,7 @@ const otherLine = fc.constantFrom(
   '  -',
   '<!-- - [ ] 9. commented -->',
   '| 9. task | [ ] |',
-  // Tables GFM reads or not, then a rule: a thematic break, or a heading's underline.
-  '| a |',
-  '|-|',
-  '|:-:|--|',
-  '| `a|b` | c |',
-  '| a \\| b |',
-  '|',
-  '***',
+  ...TABLES_THEN_RULE,
   '> - [ ] 9. quoted',
   '[ref]: /x',
   '\ufeff# bom',

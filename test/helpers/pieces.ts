@@ -11,3 +11,17 @@ export function readInMixedPieces(source: string, mode: ScanMode): boolean {
   const pieces = scanSegments(source, mode);
   return !!pieces && pieces.byRemark.length > 0 && pieces.byRemark.length < pieces.segments;
 }
+
+/**
+ * Lines of tables GFM reads or not, then a rule: after a table, a thematic break; after a
+ * paragraph of `|` lines, a heading's underline. Both kinds' generated documents hold them.
+ */
+export const TABLES_THEN_RULE = [
+  '| a |',
+  '|-|',
+  '|:-:|--|',
+  '| `a|b` | c |',
+  '| a \\| b |',
+  '|',
+  '***',
+] as const;
