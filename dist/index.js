@@ -20396,7 +20396,6 @@ function readInline(written, codeSpans, firstLine) {
   }
   const source = trimmed;
   const markup = MARKUP.test(source);
-  if (!markup && !source.includes("\n")) return source;
   const opaque = [];
   const out = [];
   const runs = [];
