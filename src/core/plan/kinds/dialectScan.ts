@@ -232,6 +232,9 @@ export function requirementIds(cited: string): string[] {
   return out;
 }
 
+/** A task's requirements where the mode reads none. */
+const noRequirements = (): string[] => [];
+
 interface OpenItem {
   /** The column its content starts at. */
   content: number;
@@ -331,8 +334,17 @@ export function scanOrRefuse(
   let para = -1;
   let paraBox = false;
   // With `taskText`: the lines of the open task's paragraph (its text is read when the scan ends).
-  let taskLines: string[] | undefined;
-  const tasks: { event: ScannedItem; lines: string[] }[] = [];
+  // Each such task, and its paragraph's lines: the line alone for most, an array for one that
+  // goes on (no array and no record made per task).
+  let taskOpen = false;
+  const tasks: ScannedItem[] = [];
+  const paragraphs: (string | string[])[] = [];
+  const goOn = (rest: string) => {
+    const last = paragraphs.length - 1;
+    const lines = paragraphs[last]!;
+    if (typeof lines === 'string') paragraphs[last] = [lines, rest];
+    else lines.push(rest);
+  };
   // After an empty list item (`-` alone): the column its content would start at.
   let emptyItem = -1;
   let paraReq = false;
@@ -379,7 +391,19 @@ export function scanOrRefuse(
     return true;
   };
 
-  for (let text = nextLine(); text !== undefined; text = nextLine()) {
+  for (;;) {
+    // `nextLine()`, written out: a call per line costs a first read more than the body.
+    if (pos > length) break;
+    let end = source.indexOf('\n', pos);
+    if (end === -1) end = length;
+    start = pos;
+    pos = end + 1;
+    line++;
+    if (end === length && start === end) break;
+    const text = source.slice(
+      start,
+      end > start && source.charCodeAt(end - 1) === 13 ? end - 1 : end,
+    );
     if (fence) {
       // In a list item, code goes on while lines are blank or indented to the item's content;
       // a line less indented closes the item and the code with it, and is read afresh.
@@ -442,109 +466,114 @@ export function scanOrRefuse(
     while (k > 0 && open[k - 1]!.content > indent) k--;
     const rel = indent - (k > 0 ? open[k - 1]!.content : 0);
     const c = rest.charCodeAt(0);
-
-    if (c === 62 /* > */) {
-      // A block quote at the top level holding paragraphs, and list items of text (`> - Run
-      // `git push` after each task`: a note above the tasks), no box among them: nothing in a
-      // quote is a task or a phase.
-      if (indent > 0) return no('an indented block quote');
-      let q = 1;
-      if (rest[q] === ' ') q++;
-      if (q < rest.length) {
-        let body = rest.slice(q);
-        const item = QUOTED_ITEM.exec(body);
-        if (item) body = body.slice(item[0].length);
-        if (rest[q] === ' ' || body === '' || body[0] === '[' || !startsText(body))
-          return no('a block quote holding more than text');
-        para = 0;
-      } else para = -1;
-      open.length = 0;
-      quote = true;
-      paraBox = false;
-      paraReq = false;
-      continue;
-    }
-    if (rel >= 4) {
-      // Indented: the continuation of an open paragraph, or indented code.
-      if (para < 0) return no('indented code');
-      if (paraBox) {
-        if (!taskLines) return no('a line continuing a task');
-        taskLines.push(rest);
+    // `- [`, a box in a bullet (most lines of a tasks file): none of the blocks below opens so,
+    // and no line of `-`, `:`, `|`, `=`, `*`, `_` and spaces is one; to the list marker at once.
+    const dashBox = c === 45 && rel < 4 && rest.charCodeAt(1) === 32 && rest.charCodeAt(2) === 91;
+    if (!dashBox) {
+      if (c === 62 /* > */) {
+        // A block quote at the top level holding paragraphs, and list items of text (`> - Run
+        // `git push` after each task`: a note above the tasks), no box among them: nothing in a
+        // quote is a task or a phase.
+        if (indent > 0) return no('an indented block quote');
+        let q = 1;
+        if (rest[q] === ' ') q++;
+        if (q < rest.length) {
+          let body = rest.slice(q);
+          const item = QUOTED_ITEM.exec(body);
+          if (item) body = body.slice(item[0].length);
+          if (rest[q] === ' ' || body === '' || body[0] === '[' || !startsText(body))
+            return no('a block quote holding more than text');
+          para = 0;
+        } else para = -1;
+        open.length = 0;
+        quote = true;
+        paraBox = false;
+        paraReq = false;
         continue;
       }
-      if (requirements && (paraReq || REQUIREMENT.test(rest)))
-        return no('a requirements line continued');
-      continue;
-    }
-    if (c === 35 /* # */) {
-      const m = ATX.exec(rest);
-      if (m) {
-        if (indent > 0) return no('an indented heading');
-        let content = (m[2] ?? '').trim();
-        if (content.endsWith('#')) content = content.replace(CLOSING_HASHES, '').trim();
-        // A reader of task text names phases by their headings' text.
-        const plain = taskText ? inlineText(content) : content;
-        if (plain === undefined) return no('markup in a heading remark must read');
-        events.push({ kind: 'heading', depth: m[1]!.length, text: plain, line });
+      if (rel >= 4) {
+        // Indented: the continuation of an open paragraph, or indented code.
+        if (para < 0) return no('indented code');
+        if (paraBox) {
+          if (!taskOpen) return no('a line continuing a task');
+          goOn(rest);
+          continue;
+        }
+        if (requirements && (paraReq || REQUIREMENT.test(rest)))
+          return no('a requirements line continued');
+        continue;
+      }
+      if (c === 35 /* # */) {
+        const m = ATX.exec(rest);
+        if (m) {
+          if (indent > 0) return no('an indented heading');
+          let content = (m[2] ?? '').trim();
+          if (content.endsWith('#')) content = content.replace(CLOSING_HASHES, '').trim();
+          // A reader of task text names phases by their headings' text.
+          const plain = taskText ? inlineText(content) : content;
+          if (plain === undefined) return no('markup in a heading remark must read');
+          events.push({ kind: 'heading', depth: m[1]!.length, text: plain, line });
+          open.length = 0;
+          para = -1;
+          quote = false;
+          continue;
+        }
+      }
+      if ((c === 96 /* ` */ && rest.startsWith('```')) || (c === 126 && rest.startsWith('~~~'))) {
+        // The fence's run of backticks or tildes, and its info string.
+        let run = 3;
+        while (rest.charCodeAt(run) === c) run++;
+        const info = rest.slice(run);
+        if (info.includes('\u2028') || info.includes('\u2029'))
+          return no('a line separator in a fence line');
+        if (c === 96 && info.includes('`')) return no('inline code opening a line'); // inline code, not a fence
+        // At the top level, or in the list item whose content it is indented to (its column).
+        fence = { char: c, length: run, column: k > 0 ? open[k - 1]!.content : 0 };
+        skip.add(line);
+        open.length = k;
+        para = -1;
+        quote = false;
+        continue;
+      }
+      if (c === 60 /* < */) {
+        if (indent > 0 || !rest.startsWith('<!--') || EMPTY_COMMENT.test(rest))
+          return no('HTML other than a comment at the top level');
+        html = !rest.includes('-->', 4);
+        skip.add(line);
         open.length = 0;
         para = -1;
         quote = false;
         continue;
       }
-    }
-    if ((c === 96 /* ` */ && rest.startsWith('```')) || (c === 126 && rest.startsWith('~~~'))) {
-      // The fence's run of backticks or tildes, and its info string.
-      let run = 3;
-      while (rest.charCodeAt(run) === c) run++;
-      const info = rest.slice(run);
-      if (info.includes('\u2028') || info.includes('\u2029'))
-        return no('a line separator in a fence line');
-      if (c === 96 && info.includes('`')) return no('inline code opening a line'); // inline code, not a fence
-      // At the top level, or in the list item whose content it is indented to (its column).
-      fence = { char: c, length: run, column: k > 0 ? open[k - 1]!.content : 0 };
-      skip.add(line);
-      open.length = k;
-      para = -1;
-      quote = false;
-      continue;
-    }
-    if (c === 60 /* < */) {
-      if (indent > 0 || !rest.startsWith('<!--') || EMPTY_COMMENT.test(rest))
-        return no('HTML other than a comment at the top level');
-      html = !rest.includes('-->', 4);
-      skip.add(line);
-      open.length = 0;
-      para = -1;
-      quote = false;
-      continue;
-    }
-    if ((c === 45 || c === 42 || c === 43) && rest.length === 1 && (para < 0 || k < para)) {
-      // An empty list item: it closes the items it is not inside, and holds nothing. After a
-      // paragraph it is one only outside the paragraph's item (a lone "-" after a task's
-      // details, as some tasks files write); inside it, "-" would underline the paragraph as a heading.
-      open.length = k;
-      quote = false;
-      para = -1;
-      paraBox = false;
-      paraReq = false;
-      emptyItem = indent + 2;
-      continue;
-    }
-    // (Such a line opens with `-`, `:`, `|`, `=`, `*` or `_`: no call for any other.)
-    if (
-      (c === 45 || c === 58 || c === 124 || c === 61 || c === 42 || c === 95) &&
-      isNotTextLine(rest)
-    ) {
-      // A thematic break between blocks; after text it could underline a setext heading.
-      if (indent > 0 || para >= 0 || !isRule(rest))
-        return no('a setext underline or an indented rule');
-      open.length = 0;
-      quote = false;
-      continue;
+      if ((c === 45 || c === 42 || c === 43) && rest.length === 1 && (para < 0 || k < para)) {
+        // An empty list item: it closes the items it is not inside, and holds nothing. After a
+        // paragraph it is one only outside the paragraph's item (a lone "-" after a task's
+        // details, as some tasks files write); inside it, "-" would underline the paragraph as a heading.
+        open.length = k;
+        quote = false;
+        para = -1;
+        paraBox = false;
+        paraReq = false;
+        emptyItem = indent + 2;
+        continue;
+      }
+      // (Such a line opens with `-`, `:`, `|`, `=`, `*` or `_`: no call for any other.)
+      if (
+        (c === 45 || c === 58 || c === 124 || c === 61 || c === 42 || c === 95) &&
+        isNotTextLine(rest)
+      ) {
+        // A thematic break between blocks; after text it could underline a setext heading.
+        if (indent > 0 || para >= 0 || !isRule(rest))
+          return no('a setext underline or an indented rule');
+        open.length = 0;
+        quote = false;
+        continue;
+      }
     }
     // A list marker: a bullet, or one to nine digits and `.` or `)`, then a space.
-    let marker = 0;
-    if ((c === 45 || c === 42 || c === 43) && (rest.length === 1 || rest[1] === ' ')) marker = 1;
+    let marker = dashBox ? 1 : 0;
+    if (!dashBox && (c === 45 || c === 42 || c === 43) && (rest.length === 1 || rest[1] === ' '))
+      marker = 1;
     const ordered = marker === 0 && c >= 48 && c <= 57 ? ORDERED.exec(rest) : null;
     if (ordered) {
       marker = ordered[0].length;
@@ -604,9 +633,9 @@ export function scanOrRefuse(
         const lineEnd = source.indexOf('\n', start);
         const after = source.slice(start + indent + at + 3, lineEnd === -1 ? length : lineEnd);
         paraBox = true;
-        taskLines = undefined;
+        taskOpen = false;
         const read = taskText && (mark === ' ' || mark === 'x' || mark === 'X');
-        if (read && afterText[0] === ' ') taskLines = [afterText];
+        if (read && afterText[0] === ' ') taskOpen = true;
         if (requirements) {
           paraReq = REQUIREMENT.test(afterText);
           if (!cite(afterText)) return no('markup in a requirements line');
@@ -618,10 +647,14 @@ export function scanOrRefuse(
           mark,
           after,
           text: '',
-          requirements: () => item.requirements ?? [],
+          // (One function for every task of a mode that reads no requirements: no closure each.)
+          requirements: requirements ? () => item.requirements ?? [] : noRequirements,
         };
         events.push(event);
-        if (taskLines) tasks.push({ event, lines: taskLines });
+        if (taskOpen) {
+          tasks.push(event);
+          paragraphs.push(afterText);
+        }
         continue;
       }
       if (!startsText(content)) return no('a list item opening with a block');
@@ -661,8 +694,8 @@ export function scanOrRefuse(
     if (para >= 0) {
       if (quote) continue; // a lazy line of the quote's paragraph
       // The paragraph goes on (lazily when the line is less indented than its item).
-      if (paraBox && taskLines) {
-        taskLines.push(rest);
+      if (paraBox && taskOpen) {
+        goOn(rest);
         continue;
       }
       if (paraBox && taskText) return no('a line continuing a task');
@@ -683,13 +716,17 @@ export function scanOrRefuse(
     }
   }
   // A task's text: the first line of its paragraph, as mdast's text reads the whole paragraph.
-  for (const { event, lines } of tasks) {
-    const plain = inlineFirstLine(lines.join('\n'));
+  for (let t = 0; t < tasks.length; t++) {
+    const event = tasks[t]!;
+    const lines = paragraphs[t]!;
+    // One line (most tasks) reads as it does alone: no join, no search for a line's end.
+    const plain = typeof lines === 'string' ? inlineText(lines) : inlineFirstLine(lines.join('\n'));
     if (plain === undefined) {
       line = event.line;
       return no('markup in a task remark must read');
     }
-    event.text = withoutBox(plain);
+    // (`withoutBox`, called only where a bracket opens the text: else it trims.)
+    event.text = plain.charCodeAt(0) === 91 ? withoutBox(plain) : plain.trim();
   }
   if (options.segment && (fence || html)) return no('a fence or HTML block open at a heading');
   return { events, skip };

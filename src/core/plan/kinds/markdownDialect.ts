@@ -419,7 +419,8 @@ export function finish(
   for (const p of phases) {
     taskLines.add(p.line);
     if (p.self) read(p.self);
-    for (const t of p.tasks) read(t);
+    const tasks = p.tasks;
+    for (let t = 0; t < tasks.length; t++) read(tasks[t]!);
   }
   // A line the reader named already (a sub-task with no parent) gets no second warning.
   for (const p of problems) if (p.line !== undefined) taskLines.add(p.line);
@@ -605,11 +606,11 @@ export function readHeadingBoxes(
   options: { fast?: boolean },
 ):
   | { limited: DialectPlan }
-  | { events: Iterable<HeadingBoxEvent>; skip: () => Root | ReadonlySet<number> } {
+  | { events: readonly HeadingBoxEvent[]; skip: () => Root | ReadonlySet<number> } {
   const read = dialectRead(source, path, mode, options);
   if ('limited' in read) return read;
   const { scanned, root, skip } = read;
-  return { events: scanned?.events ?? treeEvents(source, root(), mode), skip };
+  return { events: scanned?.events ?? [...treeEvents(source, root(), mode)], skip };
 }
 
 /**

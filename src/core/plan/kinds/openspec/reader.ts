@@ -49,7 +49,7 @@ export function readOpenspec(
   const read = readHeadingBoxes(source, path, OPENSPEC_SCAN, options);
   if ('limited' in read) return read.limited;
   const { skip } = read;
-  const events = [...read.events];
+  const { events } = read;
   const phases: DialectPhase[] = [];
   const problems: Problem[] = [];
   let current: DialectPhase | undefined;
@@ -63,7 +63,8 @@ export function readOpenspec(
     (e) => e.kind === 'heading' && e.depth === 2 && GROUP.test(e.text.trim()),
   );
   const title = events.find((e) => e.kind === 'heading')?.text.trim() ?? '';
-  for (const event of events) {
+  for (let e = 0; e < events.length; e++) {
+    const event = events[e]!;
     if (event.kind === 'heading') {
       if (!grouped) {
         parent = undefined;

@@ -123,7 +123,8 @@ export function readSpeckit(
   const seen = taskIds(path, problems);
   // Every heading, for the reason a box under one that is no phase is not read.
   const headings: { line: number; depth: number; text: string }[] = [];
-  for (const event of events) {
+  for (let e = 0; e < events.length; e++) {
+    const event = events[e]!;
     if (event.kind === 'heading') {
       headings.push(event);
       while (open.length > 0 && open[open.length - 1]!.level >= event.depth) open.pop();
