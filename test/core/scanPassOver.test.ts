@@ -10,7 +10,8 @@ import {
 
 /**
  * The line scanner passes over runs of plain list items after one it read (one search of the
- * source, not the loop per line): held here to the loop over every line (`passOver: false`) on
+ * source, not the loop per line), and reads the task lines right after a task by one search
+ * each: held here to the loop over every line (`passOver: false`) on
  * documents made to tell them apart — items at several indentations and spacings, blank lines
  * between them, boxes, requirement lines, and what else a line can open or continue (CRLF, a lone
  * carriage return, U+2028, tabs, fences of backticks and tildes, indented code, HTML, lazy
@@ -50,6 +51,12 @@ const content = fc.constantFrom(
   'REQUIREMENTS: 1',
   '[ ] T001 a task',
   '[x] done',
+  '[X] T002 done',
+  '[ ] [P] T003 a label first',
+  '[ ]  two spaces',
+  '[ ]  [x] two boxes',
+  '[ ]   ',
+  '[x] \u00a0no-break space',
   '[-] doing',
   '[ ]* optional',
   '[P] label',
@@ -131,6 +138,74 @@ describe('the line scanner passes over plain list items', () => {
         }
       }),
       { numRuns: 5000 },
+    );
+  });
+});
+
+// Task lines after a task, the search that reads them (TASK_LINE) told apart from the loop: what
+// follows the box (one space or two, a bracket, a no-break space; and, rarer, as a refusal drops
+// what was read before it, white space alone or nothing), the box's mark, the indentation and the
+// bullet, with no tab or lone carriage return (which leave every line to the loop).
+const taskLine = fc
+  .tuple(
+    fc.constantFrom('', '', '  ', ' ', '    '),
+    fc.constantFrom('- ', '- ', '- ', '-  ', '* ', '1. '),
+    fc.constantFrom('[ ]', '[ ]', '[x]', '[X]', '[-]', '[~]', '[]'),
+    fc.oneof(
+      {
+        arbitrary: fc.constantFrom(
+          ' T001 a task',
+          ' T002 [P] [US1] `src/a.ts`',
+          ' [P] label first',
+          '  two spaces',
+          ' \u00a0no-break space',
+          ' **T003** strong',
+          ' a\u2028b',
+        ),
+        weight: 12,
+      },
+      {
+        arbitrary: fc.constantFrom(
+          '  [x] two boxes',
+          '   ',
+          ' ',
+          '',
+          '\u00a0',
+          ' \u00a0',
+          ':colon',
+          '(p)',
+          '[l]',
+        ),
+        weight: 1,
+      },
+    ),
+  )
+  .map(([i, b, box, after]) => `${i}${b}${box}${after}`);
+const taskDocuments = fc
+  .tuple(
+    fc.array(
+      fc.oneof(
+        { arbitrary: taskLine, weight: 6 },
+        { arbitrary: fc.constantFrom('', 'a continuation', '  more', '## Phase 2'), weight: 1 },
+      ),
+      { maxLength: 16 },
+    ),
+    fc.constantFrom('\n', '\r\n'),
+    fc.boolean(),
+  )
+  .map(([lines, ending, last]) => lines.join(ending) + (last ? ending : ''));
+
+describe('the line scanner reads the task lines after a task by one search', () => {
+  it('reads every document as its loop over every line does', () => {
+    fc.assert(
+      fc.property(taskDocuments, (source) => {
+        for (const mode of MODES) {
+          expect(plain(scanOrRefuse(source, mode))).toEqual(
+            plain(scanOrRefuse(source, mode, { passOver: false })),
+          );
+        }
+      }),
+      { numRuns: 3000 },
     );
   });
 });

@@ -232,6 +232,12 @@ export function requirementIds(cited: string): string[] {
   return out;
 }
 
+// A task line as the loop reads one after a task at the same indentation (`- [ ] T002 …`): a
+// bullet and one space, a box GFM reads, one space and then a character other than white space
+// (a line the loop refuses has none, or two spaces and a bracket); no carriage return (the
+// line's text and what follows its box are then the same).
+const TASK_LINE = /( *)- \[([ xX])\]( (?!\s)[^\n\r]*)\n/y;
+
 /** A task's requirements where the mode reads none. */
 const noRequirements = (): string[] => [];
 
@@ -654,6 +660,32 @@ export function scanOrRefuse(
         if (taskOpen) {
           tasks.push(event);
           paragraphs.push(afterText);
+          if (passOver && dashBox && !requirements && !suspect) {
+            // The task lines right after it at its indentation, as the loop reads them: each
+            // closes the item before it and opens one at the same column (this one, kept: no
+            // requirement is read in this mode), its text the line after the box.
+            for (;;) {
+              TASK_LINE.lastIndex = pos;
+              const run = TASK_LINE.exec(source);
+              if (run === null || run[1]!.length !== indent) break;
+              line++;
+              start = pos;
+              pos += run[0].length;
+              const afterBox = run[3]!;
+              const task: ScannedItem = {
+                kind: 'item',
+                line,
+                offset: start + indent + 3,
+                mark: run[2]!,
+                after: afterBox,
+                text: '',
+                requirements: noRequirements,
+              };
+              events.push(task);
+              tasks.push(task);
+              paragraphs.push(afterBox);
+            }
+          }
         }
         continue;
       }
