@@ -274,6 +274,8 @@ describe('inline text against remark (differential)', () => {
       '>',
       '`x`',
       '` x `',
+      '`a**b`',
+      '`**`',
       '`',
       '(',
       ')',

@@ -77,8 +77,6 @@ const CODE_SPANS_ONLY = /^(?:[^\\<`*_~\n]|`[^`\n]+`(?!`))*$/;
 // search of a character class per run, not a choice per character).
 const LIGHT_MARKUP =
   /^[^\\<`*_~\n![\]&]*(?:(?:`[^`\n]+`(?!`)|<(?![A-Za-z/!?])|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|(?<![^ \t])\*\*(?=[^\s*])|(?<=[^\s*])\*\*(?=[\s.,:;?!)-]|$)|!(?!\[)|\[(?!\^)|\](?![([])|&(?!#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;))[^\\<`*_~\n![\]&]*)*$/;
-// A code span of LIGHT_MARKUP (its code the group), or one of its `**` runs.
-const LIGHT_TOKEN = /`([^`\n]+)`|\*\*/g;
 
 /**
  * `inlineText` of a line LIGHT_MARKUP matches (with no GFM autolink literal), or undefined when
@@ -88,27 +86,36 @@ const LIGHT_TOKEN = /`([^`\n]+)`|\*\*/g;
  * open, or one left open, are left to the reading's loop.
  */
 function withoutLightMarkup(source: string): string | undefined {
+  // The next code span's backtick and the next `**`, found by `indexOf` (no match object made per
+  // token): every backtick of such a line opens or closes a span, and a `**` found inside a span
+  // is passed with it.
   let out = '';
   let from = 0;
   let open = false;
-  LIGHT_TOKEN.lastIndex = 0;
-  for (let m = LIGHT_TOKEN.exec(source); m; m = LIGHT_TOKEN.exec(source)) {
-    out += source.slice(from, m.index);
-    from = LIGHT_TOKEN.lastIndex;
-    let code = m[1];
-    if (code === undefined) {
-      const before = source.charCodeAt(m.index - 1);
-      const opens = m.index === 0 || before === 32 || before === 9;
-      if (opens === open) return undefined;
-      open = opens;
+  let tick = source.indexOf('`');
+  let star = source.indexOf('**');
+  while (tick !== -1 || star !== -1) {
+    if (tick !== -1 && (star === -1 || tick < star)) {
+      const end = source.indexOf('`', tick + 1);
+      let code = source.slice(tick + 1, end);
+      if (code.length >= 2 && code[0] === ' ' && code[code.length - 1] === ' ') {
+        let other = false;
+        for (let i = 1; i < code.length - 1 && !other; i++) other = code[i] !== ' ';
+        if (other) code = code.slice(1, -1);
+      }
+      out += source.slice(from, tick) + code;
+      from = end + 1;
+      tick = source.indexOf('`', from);
+      if (star !== -1 && star < from) star = source.indexOf('**', from);
       continue;
     }
-    if (code.length >= 2 && code[0] === ' ' && code[code.length - 1] === ' ') {
-      let other = false;
-      for (let i = 1; i < code.length - 1 && !other; i++) other = code[i] !== ' ';
-      if (other) code = code.slice(1, -1);
-    }
-    out += code;
+    const before = source.charCodeAt(star - 1);
+    const opens = star === 0 || before === 32 || before === 9;
+    if (opens === open) return undefined;
+    open = opens;
+    out += source.slice(from, star);
+    from = star + 2;
+    star = source.indexOf('**', from);
   }
   return open ? undefined : out + source.slice(from);
 }
@@ -120,9 +127,15 @@ function withoutLightMarkup(source: string): string | undefined {
 function mayHoldLiteral(source: string): boolean {
   if (source.includes('://')) return true;
   if (source.includes('@') && LITERAL_LINK.test(source)) return true;
+  // `www.` in any case: three `w` before a full stop.
   for (let at = source.indexOf('.', 3); at !== -1; at = source.indexOf('.', at + 1)) {
-    const c = source.charCodeAt(at - 1) | 32;
-    if (c === 119 /* w */) return LITERAL_LINK.test(source);
+    if (
+      (source.charCodeAt(at - 1) | 32) === 119 &&
+      (source.charCodeAt(at - 2) | 32) === 119 &&
+      (source.charCodeAt(at - 3) | 32) === 119
+    ) {
+      return true;
+    }
   }
   return false;
 }
