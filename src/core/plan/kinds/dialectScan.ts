@@ -196,6 +196,11 @@ function withoutBox(text: string): string {
   return text.slice(text[3] === '*' ? 4 : 3).trim();
 }
 
+/** A task's text from its first line's reading (`withoutBox`, called only where a bracket opens it). */
+function taskTextOf(plain: string): string {
+  return plain.charCodeAt(0) === 91 ? withoutBox(plain) : plain.trim();
+}
+
 /**
  * Requirements as mdast's text reads them from one line (`inlineText`), undefined when it cites
  * none, 'not plain' when remark must read the line.
@@ -235,8 +240,11 @@ export function requirementIds(cited: string): string[] {
 // A task line as the loop reads one after a task at the same indentation (`- [ ] T002 …`): a
 // bullet and one space, a box GFM reads, one space and then a character other than white space
 // (a line the loop refuses has none, or two spaces and a bracket); no carriage return (the
-// line's text and what follows its box are then the same).
-const TASK_LINE = /( *)- \[([ xX])\]( (?!\s)[^\n\r]*)\n/y;
+// line's text and what follows its box are then the same). Its text after the space is captured
+// again (4) when it is plain (no character of markup, `&` or `!` before `[`, `[` before `^`, `]`
+// before `(` or `[`): the reading of inline markup gives it as written.
+const TASK_LINE =
+  /( *)- \[([ xX])\]( (?!\s)(?:([^\n\r\\<`*_~&![\]]*(?:(?:!(?!\[)|\[(?!\^)|\](?![([]))[^\n\r\\<`*_~&![\]]*)*)(?=\n)|[^\n\r]*))\n/y;
 
 /** A task's requirements where the mode reads none. */
 const noRequirements = (): string[] => [];
@@ -663,11 +671,16 @@ export function scanOrRefuse(
           if (passOver && dashBox && !requirements && !suspect) {
             // The task lines right after it at its indentation, as the loop reads them: each
             // closes the item before it and opens one at the same column (this one, kept: no
-            // requirement is read in this mode), its text the line after the box.
+            // requirement is read in this mode), its text the line after the box. A plain one
+            // followed by another task (so no line goes on with its paragraph) has its text at
+            // once, as the reading after the loop would give it: no reading of markup.
+            let plainTask: ScannedItem | undefined;
+            let plainText = '';
             for (;;) {
               TASK_LINE.lastIndex = pos;
               const run = TASK_LINE.exec(source);
               if (run === null || run[1]!.length !== indent) break;
+              if (plainTask) plainTask.text = taskTextOf(plainText);
               line++;
               start = pos;
               pos += run[0].length;
@@ -682,8 +695,18 @@ export function scanOrRefuse(
                 requirements: noRequirements,
               };
               events.push(task);
-              tasks.push(task);
-              paragraphs.push(afterBox);
+              plainTask = undefined;
+              if (run[4] !== undefined) {
+                plainTask = task;
+                plainText = run[4];
+              } else {
+                tasks.push(task);
+                paragraphs.push(afterBox);
+              }
+            }
+            if (plainTask) {
+              tasks.push(plainTask);
+              paragraphs.push(plainTask.after);
             }
           }
         }
@@ -757,8 +780,7 @@ export function scanOrRefuse(
       line = event.line;
       return no('markup in a task remark must read');
     }
-    // (`withoutBox`, called only where a bracket opens the text: else it trims.)
-    event.text = plain.charCodeAt(0) === 91 ? withoutBox(plain) : plain.trim();
+    event.text = taskTextOf(plain);
   }
   if (options.segment && (fence || html)) return no('a fence or HTML block open at a heading');
   return { events, skip };
