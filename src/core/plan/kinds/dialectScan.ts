@@ -63,6 +63,13 @@ export interface ScanMode {
    */
   taskText: boolean;
   /**
+   * With `taskText`, for a reader that reads nothing of a box's text but an id at its start (a
+   * number, `1.1`, then white space): where the line shows that mdast's text cannot open with a
+   * digit, or opens with the line's first word as written (ID_DECIDED), the text is the line as
+   * written, trimmed, and the rest of the line is not read (markup on it sends nothing to remark).
+   */
+  idAtStart?: boolean;
+  /**
    * Each item's requirements (`_Requirements: 1.1, 2.3_`), for a reader of numbered top-level
    * tasks whose sub-tasks cite them: a line that names requirements and could be read otherwise
    * (markup, a paragraph going on over lines) goes to remark.
@@ -246,6 +253,16 @@ export function requirementIds(cited: string): string[] {
 const TASK_LINE =
   /( *)- \[([ xX])\]( (?!\s)(?:([^\n\r\\<`*_~&![\]]*(?:(?:!(?!\[)|\[(?!\^)|\](?![([]))[^\n\r\\<`*_~&![\]]*)*)(?=\n)|[^\n\r]*))\n/y;
 
+// A box's first line whose mdast text a reader of an id at its start reads as the line as written
+// (`ScanMode.idAtStart`): after spaces and tabs, a run of `*`, `_`, `~` or backticks (emphasis,
+// strikethrough or code, or the characters themselves) and then a character that is no digit,
+// no white space and opens no other markup (the text opens with that run or that character:
+// markup only drops characters before it, and nothing moves one ahead of it); or a first word
+// opening with a digit, holding no markup character, then white space and more on the line (the
+// text opens with that word and that white space: nothing after it joins it, as a hard break at
+// the line's end would).
+const ID_DECIDED = /[ \t]*(?:[*_~`]*[^\s\d\\<`*_~&![\]]|\d[^\s\\<`*_~&![\]]*\s+\S)/y;
+
 /** A task's requirements where the mode reads none. */
 const noRequirements = (): string[] => [];
 
@@ -334,6 +351,7 @@ export function scanOrRefuse(
   // Read once: a first read in a process runs the loop below interpreted, where each property
   // read is a lookup.
   const { taskText, requirements } = mode;
+  const idAtStart = mode.idAtStart === true;
   const length = source.length;
   let line = 0;
   const no = (refused: string): ScanRefusal => ({ refused, line });
@@ -774,6 +792,14 @@ export function scanOrRefuse(
   for (let t = 0; t < tasks.length; t++) {
     const event = tasks[t]!;
     const lines = paragraphs[t]!;
+    if (idAtStart) {
+      const first = typeof lines === 'string' ? lines : lines[0]!;
+      ID_DECIDED.lastIndex = 0;
+      if (ID_DECIDED.test(first)) {
+        event.text = first.trim();
+        continue;
+      }
+    }
     // One line (most tasks) reads as it does alone: no join, no search for a line's end.
     const plain = typeof lines === 'string' ? inlineText(lines) : inlineFirstLine(lines.join('\n'));
     if (plain === undefined) {

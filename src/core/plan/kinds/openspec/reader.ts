@@ -34,8 +34,11 @@ const TASK_ID = /^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)/;
 const STATE: Record<string, DialectState> = { ' ': 'todo', '\t': 'todo', x: 'done', X: 'done' };
 /** The marks OpenSpec writes: `[x]` done, no in-progress mark. */
 export const OPENSPEC_MARKS: DialectMarks = { todo: ' ', doing: undefined, done: 'x' };
-/** How the line scanner reads OpenSpec: groups named by their headings' text, ids in a task's text. */
-export const OPENSPEC_SCAN: ScanMode = { taskText: true, requirements: false };
+/**
+ * How the line scanner reads OpenSpec: groups named by their headings' text, an id at the start of
+ * a task's text (TASK_ID), nothing else of it (the task's text is shown as written).
+ */
+export const OPENSPEC_SCAN: ScanMode = { taskText: true, idAtStart: true, requirements: false };
 
 /**
  * OpenSpec's tasks.md, as headings and boxes (the line scanner's fast path, else remark's tree);
