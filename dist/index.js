@@ -20251,29 +20251,34 @@ function plainLineText(written) {
 }
 var CODE_SPANS_ONLY = /^(?:[^\\<`*_~\n]|`[^`\n]+`(?!`))*$/;
 var LIGHT_MARKUP = /^[^\\<`*_~\n![\]&]*(?:(?:`[^`\n]+`(?!`)|<(?![A-Za-z/!?])|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|(?<![^ \t])\*\*(?=[^\s*])|(?<=[^\s*])\*\*(?=[\s.,:;?!)-]|$)|!(?!\[)|\[(?!\^)|\](?![([])|&(?!#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;))[^\\<`*_~\n![\]&]*)*$/;
-var LIGHT_TOKEN = /`([^`\n]+)`|\*\*/g;
 function withoutLightMarkup(source) {
   let out = "";
   let from = 0;
   let open2 = false;
-  LIGHT_TOKEN.lastIndex = 0;
-  for (let m = LIGHT_TOKEN.exec(source); m; m = LIGHT_TOKEN.exec(source)) {
-    out += source.slice(from, m.index);
-    from = LIGHT_TOKEN.lastIndex;
-    let code3 = m[1];
-    if (code3 === void 0) {
-      const before = source.charCodeAt(m.index - 1);
-      const opens = m.index === 0 || before === 32 || before === 9;
-      if (opens === open2) return void 0;
-      open2 = opens;
+  let tick = source.indexOf("`");
+  let star = source.indexOf("**");
+  while (tick !== -1 || star !== -1) {
+    if (tick !== -1 && (star === -1 || tick < star)) {
+      const end = source.indexOf("`", tick + 1);
+      let code3 = source.slice(tick + 1, end);
+      if (code3.length >= 2 && code3[0] === " " && code3[code3.length - 1] === " ") {
+        let other = false;
+        for (let i = 1; i < code3.length - 1 && !other; i++) other = code3[i] !== " ";
+        if (other) code3 = code3.slice(1, -1);
+      }
+      out += source.slice(from, tick) + code3;
+      from = end + 1;
+      tick = source.indexOf("`", from);
+      if (star !== -1 && star < from) star = source.indexOf("**", from);
       continue;
     }
-    if (code3.length >= 2 && code3[0] === " " && code3[code3.length - 1] === " ") {
-      let other = false;
-      for (let i = 1; i < code3.length - 1 && !other; i++) other = code3[i] !== " ";
-      if (other) code3 = code3.slice(1, -1);
-    }
-    out += code3;
+    const before = source.charCodeAt(star - 1);
+    const opens = star === 0 || before === 32 || before === 9;
+    if (opens === open2) return void 0;
+    open2 = opens;
+    out += source.slice(from, star);
+    from = star + 2;
+    star = source.indexOf("**", from);
   }
   return open2 ? void 0 : out + source.slice(from);
 }
@@ -20281,8 +20286,9 @@ function mayHoldLiteral(source) {
   if (source.includes("://")) return true;
   if (source.includes("@") && LITERAL_LINK.test(source)) return true;
   for (let at3 = source.indexOf(".", 3); at3 !== -1; at3 = source.indexOf(".", at3 + 1)) {
-    const c = source.charCodeAt(at3 - 1) | 32;
-    if (c === 119) return LITERAL_LINK.test(source);
+    if ((source.charCodeAt(at3 - 1) | 32) === 119 && (source.charCodeAt(at3 - 2) | 32) === 119 && (source.charCodeAt(at3 - 3) | 32) === 119) {
+      return true;
+    }
   }
   return false;
 }
@@ -20659,6 +20665,9 @@ function withoutBox(text6) {
   }
   return text6.slice(text6[3] === "*" ? 4 : 3).trim();
 }
+function taskTextOf(plain) {
+  return plain.charCodeAt(0) === 91 ? withoutBox(plain) : plain.trim();
+}
 function requirementsOfLine(text6) {
   if (!REQUIREMENT.test(text6)) return void 0;
   const plain = plainLineText(text6) ?? inlineText(text6);
@@ -20682,6 +20691,9 @@ function requirementIds(cited) {
   }
   return out;
 }
+var TASK_LINE = /( *)- \[([ xX])\]( (?!\s)(?:([^\n\r\\<`*_~&![\]]*(?:(?:!(?!\[)|\[(?!\^)|\](?![([]))[^\n\r\\<`*_~&![\]]*)*)(?=\n)|[^\n\r]*))\n/y;
+var ID_DECIDED = /[ \t]*(?:[*_~`]*[^\s\d\\<`*_~&![\]]|\d[^\s\\<`*_~&![\]]*\s+\S)/y;
+var noRequirements = () => [];
 function closesFence(body, char, length) {
   let i = 0;
   while (i < 3 && body.charCodeAt(i) === 32) i++;
@@ -20722,6 +20734,7 @@ function scanDialect(source, mode) {
 function scanOrRefuse(source, mode, options = {}) {
   const passOver = options.passOver !== false;
   const { taskText: taskText2, requirements } = mode;
+  const idAtStart = mode.idAtStart === true;
   const length = source.length;
   let line2 = 0;
   const no = (refused) => ({ refused, line: line2 });
@@ -20733,8 +20746,15 @@ function scanOrRefuse(source, mode, options = {}) {
   const open2 = [];
   let para = -1;
   let paraBox = false;
-  let taskLines2;
+  let taskOpen = false;
   const tasks = [];
+  const paragraphs = [];
+  const goOn = (rest) => {
+    const last = paragraphs.length - 1;
+    const lines = paragraphs[last];
+    if (typeof lines === "string") paragraphs[last] = [lines, rest];
+    else lines.push(rest);
+  };
   let emptyItem = -1;
   let paraReq = false;
   let quote2 = false;
@@ -20771,7 +20791,18 @@ function scanOrRefuse(source, mode, options = {}) {
     if (r) for (const item of open2) item.requirements ??= r;
     return true;
   };
-  for (let text6 = nextLine(); text6 !== void 0; text6 = nextLine()) {
+  for (; ; ) {
+    if (pos > length) break;
+    let end = source.indexOf("\n", pos);
+    if (end === -1) end = length;
+    start2 = pos;
+    pos = end + 1;
+    line2++;
+    if (end === length && start2 === end) break;
+    const text6 = source.slice(
+      start2,
+      end > start2 && source.charCodeAt(end - 1) === 13 ? end - 1 : end
+    );
     if (fence3) {
       let inside2 = true;
       let body = text6;
@@ -20829,92 +20860,96 @@ function scanOrRefuse(source, mode, options = {}) {
     while (k > 0 && open2[k - 1].content > indent2) k--;
     const rel = indent2 - (k > 0 ? open2[k - 1].content : 0);
     const c = rest.charCodeAt(0);
-    if (c === 62) {
-      if (indent2 > 0) return no("an indented block quote");
-      let q = 1;
-      if (rest[q] === " ") q++;
-      if (q < rest.length) {
-        let body = rest.slice(q);
-        const item = QUOTED_ITEM.exec(body);
-        if (item) body = body.slice(item[0].length);
-        if (rest[q] === " " || body === "" || body[0] === "[" || !startsText(body))
-          return no("a block quote holding more than text");
-        para = 0;
-      } else para = -1;
-      open2.length = 0;
-      quote2 = true;
-      paraBox = false;
-      paraReq = false;
-      continue;
-    }
-    if (rel >= 4) {
-      if (para < 0) return no("indented code");
-      if (paraBox) {
-        if (!taskLines2) return no("a line continuing a task");
-        taskLines2.push(rest);
+    const dashBox = c === 45 && rel < 4 && rest.charCodeAt(1) === 32 && rest.charCodeAt(2) === 91;
+    if (!dashBox) {
+      if (c === 62) {
+        if (indent2 > 0) return no("an indented block quote");
+        let q = 1;
+        if (rest[q] === " ") q++;
+        if (q < rest.length) {
+          let body = rest.slice(q);
+          const item = QUOTED_ITEM.exec(body);
+          if (item) body = body.slice(item[0].length);
+          if (rest[q] === " " || body === "" || body[0] === "[" || !startsText(body))
+            return no("a block quote holding more than text");
+          para = 0;
+        } else para = -1;
+        open2.length = 0;
+        quote2 = true;
+        paraBox = false;
+        paraReq = false;
         continue;
       }
-      if (requirements && (paraReq || REQUIREMENT.test(rest)))
-        return no("a requirements line continued");
-      continue;
-    }
-    if (c === 35) {
-      const m = ATX.exec(rest);
-      if (m) {
-        if (indent2 > 0) return no("an indented heading");
-        let content3 = (m[2] ?? "").trim();
-        if (content3.endsWith("#")) content3 = content3.replace(CLOSING_HASHES, "").trim();
-        const plain = taskText2 ? inlineText(content3) : content3;
-        if (plain === void 0) return no("markup in a heading remark must read");
-        events.push({ kind: "heading", depth: m[1].length, text: plain, line: line2 });
+      if (rel >= 4) {
+        if (para < 0) return no("indented code");
+        if (paraBox) {
+          if (!taskOpen) return no("a line continuing a task");
+          goOn(rest);
+          continue;
+        }
+        if (requirements && (paraReq || REQUIREMENT.test(rest)))
+          return no("a requirements line continued");
+        continue;
+      }
+      if (c === 35) {
+        const m = ATX.exec(rest);
+        if (m) {
+          if (indent2 > 0) return no("an indented heading");
+          let content3 = (m[2] ?? "").trim();
+          if (content3.endsWith("#")) content3 = content3.replace(CLOSING_HASHES, "").trim();
+          const plain = taskText2 ? inlineText(content3) : content3;
+          if (plain === void 0) return no("markup in a heading remark must read");
+          events.push({ kind: "heading", depth: m[1].length, text: plain, line: line2 });
+          open2.length = 0;
+          para = -1;
+          quote2 = false;
+          continue;
+        }
+      }
+      if (c === 96 && rest.startsWith("```") || c === 126 && rest.startsWith("~~~")) {
+        let run3 = 3;
+        while (rest.charCodeAt(run3) === c) run3++;
+        const info2 = rest.slice(run3);
+        if (info2.includes("\u2028") || info2.includes("\u2029"))
+          return no("a line separator in a fence line");
+        if (c === 96 && info2.includes("`")) return no("inline code opening a line");
+        fence3 = { char: c, length: run3, column: k > 0 ? open2[k - 1].content : 0 };
+        skip.add(line2);
+        open2.length = k;
+        para = -1;
+        quote2 = false;
+        continue;
+      }
+      if (c === 60) {
+        if (indent2 > 0 || !rest.startsWith("<!--") || EMPTY_COMMENT.test(rest))
+          return no("HTML other than a comment at the top level");
+        html2 = !rest.includes("-->", 4);
+        skip.add(line2);
         open2.length = 0;
         para = -1;
         quote2 = false;
         continue;
       }
+      if ((c === 45 || c === 42 || c === 43) && rest.length === 1 && (para < 0 || k < para)) {
+        open2.length = k;
+        quote2 = false;
+        para = -1;
+        paraBox = false;
+        paraReq = false;
+        emptyItem = indent2 + 2;
+        continue;
+      }
+      if ((c === 45 || c === 58 || c === 124 || c === 61 || c === 42 || c === 95) && isNotTextLine(rest)) {
+        if (indent2 > 0 || para >= 0 || !isRule(rest))
+          return no("a setext underline or an indented rule");
+        open2.length = 0;
+        quote2 = false;
+        continue;
+      }
     }
-    if (c === 96 && rest.startsWith("```") || c === 126 && rest.startsWith("~~~")) {
-      let run3 = 3;
-      while (rest.charCodeAt(run3) === c) run3++;
-      const info2 = rest.slice(run3);
-      if (info2.includes("\u2028") || info2.includes("\u2029"))
-        return no("a line separator in a fence line");
-      if (c === 96 && info2.includes("`")) return no("inline code opening a line");
-      fence3 = { char: c, length: run3, column: k > 0 ? open2[k - 1].content : 0 };
-      skip.add(line2);
-      open2.length = k;
-      para = -1;
-      quote2 = false;
-      continue;
-    }
-    if (c === 60) {
-      if (indent2 > 0 || !rest.startsWith("<!--") || EMPTY_COMMENT.test(rest))
-        return no("HTML other than a comment at the top level");
-      html2 = !rest.includes("-->", 4);
-      skip.add(line2);
-      open2.length = 0;
-      para = -1;
-      quote2 = false;
-      continue;
-    }
-    if ((c === 45 || c === 42 || c === 43) && rest.length === 1 && (para < 0 || k < para)) {
-      open2.length = k;
-      quote2 = false;
-      para = -1;
-      paraBox = false;
-      paraReq = false;
-      emptyItem = indent2 + 2;
-      continue;
-    }
-    if ((c === 45 || c === 58 || c === 124 || c === 61 || c === 42 || c === 95) && isNotTextLine(rest)) {
-      if (indent2 > 0 || para >= 0 || !isRule(rest))
-        return no("a setext underline or an indented rule");
-      open2.length = 0;
-      quote2 = false;
-      continue;
-    }
-    let marker = 0;
-    if ((c === 45 || c === 42 || c === 43) && (rest.length === 1 || rest[1] === " ")) marker = 1;
+    let marker = dashBox ? 1 : 0;
+    if (!dashBox && (c === 45 || c === 42 || c === 43) && (rest.length === 1 || rest[1] === " "))
+      marker = 1;
     const ordered = marker === 0 && c >= 48 && c <= 57 ? ORDERED.exec(rest) : null;
     if (ordered) {
       marker = ordered[0].length;
@@ -20956,9 +20991,9 @@ function scanOrRefuse(source, mode, options = {}) {
         const lineEnd = source.indexOf("\n", start2);
         const after = source.slice(start2 + indent2 + at3 + 3, lineEnd === -1 ? length : lineEnd);
         paraBox = true;
-        taskLines2 = void 0;
+        taskOpen = false;
         const read3 = taskText2 && (mark === " " || mark === "x" || mark === "X");
-        if (read3 && afterText[0] === " ") taskLines2 = [afterText];
+        if (read3 && afterText[0] === " ") taskOpen = true;
         if (requirements) {
           paraReq = REQUIREMENT.test(afterText);
           if (!cite(afterText)) return no("markup in a requirements line");
@@ -20970,10 +21005,50 @@ function scanOrRefuse(source, mode, options = {}) {
           mark,
           after,
           text: "",
-          requirements: () => item.requirements ?? []
+          // (One function for every task of a mode that reads no requirements: no closure each.)
+          requirements: requirements ? () => item.requirements ?? [] : noRequirements
         };
         events.push(event);
-        if (taskLines2) tasks.push({ event, lines: taskLines2 });
+        if (taskOpen) {
+          tasks.push(event);
+          paragraphs.push(afterText);
+          if (passOver && dashBox && !requirements && !suspect) {
+            let plainTask;
+            let plainText = "";
+            for (; ; ) {
+              TASK_LINE.lastIndex = pos;
+              const run3 = TASK_LINE.exec(source);
+              if (run3 === null || run3[1].length !== indent2) break;
+              if (plainTask) plainTask.text = taskTextOf(plainText);
+              line2++;
+              start2 = pos;
+              pos += run3[0].length;
+              const afterBox = run3[3];
+              const task = {
+                kind: "item",
+                line: line2,
+                offset: start2 + indent2 + 3,
+                mark: run3[2],
+                after: afterBox,
+                text: "",
+                requirements: noRequirements
+              };
+              events.push(task);
+              plainTask = void 0;
+              if (run3[4] !== void 0) {
+                plainTask = task;
+                plainText = run3[4];
+              } else {
+                tasks.push(task);
+                paragraphs.push(afterBox);
+              }
+            }
+            if (plainTask) {
+              tasks.push(plainTask);
+              paragraphs.push(plainTask.after);
+            }
+          }
+        }
         continue;
       }
       if (!startsText(content3)) return no("a list item opening with a block");
@@ -21008,8 +21083,8 @@ function scanOrRefuse(source, mode, options = {}) {
       return no("a line opening a block the scanner does not read (table, HTML, definition\u2026)");
     if (para >= 0) {
       if (quote2) continue;
-      if (paraBox && taskLines2) {
-        taskLines2.push(rest);
+      if (paraBox && taskOpen) {
+        goOn(rest);
         continue;
       }
       if (paraBox && taskText2) return no("a line continuing a task");
@@ -21027,13 +21102,23 @@ function scanOrRefuse(source, mode, options = {}) {
       if (!cite(rest)) return no("markup in a requirements line");
     }
   }
-  for (const { event, lines } of tasks) {
-    const plain = inlineFirstLine(lines.join("\n"));
+  for (let t = 0; t < tasks.length; t++) {
+    const event = tasks[t];
+    const lines = paragraphs[t];
+    if (idAtStart) {
+      const first = typeof lines === "string" ? lines : lines[0];
+      ID_DECIDED.lastIndex = 0;
+      if (ID_DECIDED.test(first)) {
+        event.text = first.trim();
+        continue;
+      }
+    }
+    const plain = typeof lines === "string" ? inlineText(lines) : inlineFirstLine(lines.join("\n"));
     if (plain === void 0) {
       line2 = event.line;
       return no("markup in a task remark must read");
     }
-    event.text = withoutBox(plain);
+    event.text = taskTextOf(plain);
   }
   if (options.segment && (fence3 || html2)) return no("a fence or HTML block open at a heading");
   return { events, skip };
@@ -34363,7 +34448,8 @@ function finish(source, path2, root2, phases, problems, fix2, dialect) {
   for (const p of phases) {
     taskLines2.add(p.line);
     if (p.self) read3(p.self);
-    for (const t of p.tasks) read3(t);
+    const tasks = p.tasks;
+    for (let t = 0; t < tasks.length; t++) read3(tasks[t]);
   }
   for (const p of problems) if (p.line !== void 0) taskLines2.add(p.line);
   return {
@@ -34469,7 +34555,7 @@ function readHeadingBoxes(source, path2, mode, options) {
   const read3 = dialectRead(source, path2, mode, options);
   if ("limited" in read3) return read3;
   const { scanned, root: root2, skip } = read3;
-  return { events: scanned?.events ?? treeEvents(source, root2(), mode), skip };
+  return { events: scanned?.events ?? [...treeEvents(source, root2(), mode)], skip };
 }
 function taskIds(path2, problems) {
   const ids = /* @__PURE__ */ new Map();
@@ -34600,7 +34686,8 @@ function readSpeckit(source, path2, options = {}) {
   const open2 = [];
   const seen = taskIds(path2, problems);
   const headings = [];
-  for (const event of events) {
+  for (let e = 0; e < events.length; e++) {
+    const event = events[e];
     if (event.kind === "heading") {
       headings.push(event);
       while (open2.length > 0 && open2[open2.length - 1].level >= event.depth) open2.pop();
@@ -35742,12 +35829,12 @@ var GROUP = /^(\d+)\.(?:\s+([\s\S]*))?$/;
 var TASK_ID = /^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)/;
 var STATE2 = { " ": "todo", "	": "todo", x: "done", X: "done" };
 var OPENSPEC_MARKS = { todo: " ", doing: void 0, done: "x" };
-var OPENSPEC_SCAN = { taskText: true, requirements: false };
+var OPENSPEC_SCAN = { taskText: true, idAtStart: true, requirements: false };
 function readOpenspec(source, path2, options = {}) {
   const read3 = readHeadingBoxes(source, path2, OPENSPEC_SCAN, options);
   if ("limited" in read3) return read3.limited;
   const { skip } = read3;
-  const events = [...read3.events];
+  const { events } = read3;
   const phases = [];
   const problems = [];
   let current;
@@ -35759,7 +35846,8 @@ function readOpenspec(source, path2, options = {}) {
     (e) => e.kind === "heading" && e.depth === 2 && GROUP.test(e.text.trim())
   );
   const title = events.find((e) => e.kind === "heading")?.text.trim() ?? "";
-  for (const event of events) {
+  for (let e = 0; e < events.length; e++) {
+    const event = events[e];
     if (event.kind === "heading") {
       if (!grouped) {
         parent = void 0;
