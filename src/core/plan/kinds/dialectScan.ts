@@ -34,7 +34,8 @@ export interface ScannedItem {
   after: string;
   /**
    * With `taskText`: the first line of the item's text without the box, as mdast's text reads it
-   * (for GFM's boxes, `[ ]`, `[x]`, `[X]`); else empty.
+   * (for GFM's boxes, `[ ]`, `[x]`, `[X]`); with `idAtStart`, where that reading is not needed for
+   * the id at its start, the line as written, trimmed; else empty.
    */
   text: string;
   /**
