@@ -2332,8 +2332,10 @@ const MINIMUM_REACHED = {
   runStopped: 88,
   // 22–26
   commandsFailed: 36,
-  // Passes Spec? sends heads without evidence back before an agent's next commit: 187–263.
-  agentCommits: 600,
+  // Passes Spec? sends heads without evidence back before an agent's next commit: 146–329 over
+  // nine shards (2026-11-29; the seed of one commit reached 146 where 600 a thousand asked 150):
+  // the mean less three standard deviations, 80 a shard.
+  agentCommits: 320,
   // 49–63
   paused: 128,
   // 16–27, by the sweep, the wake-up job or \`/coder resume\`
