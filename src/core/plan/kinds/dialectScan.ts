@@ -210,11 +210,10 @@ function taskTextOf(plain: string): string {
 }
 
 /**
- * Requirements as mdast's text reads them from one line (`inlineText`), undefined when it cites
- * none, 'not plain' when remark must read the line.
+ * Requirements as mdast's text reads them from one line (`inlineText`) that names a requirement
+ * (REQUIREMENT), undefined when it cites none, 'not plain' when remark must read the line.
  */
 function requirementsOfLine(text: string): string[] | 'not plain' | undefined {
-  if (!REQUIREMENT.test(text)) return undefined;
   // A `_Requirements: 1.1, 2.3_` line without the reading's loop (held to it by a property).
   const plain = plainLineText(text) ?? inlineText(text);
   if (plain === undefined) return 'not plain';
@@ -417,10 +416,11 @@ export function scanOrRefuse(
     }
   }
 
+  // Where a line names a requirement (REQUIREMENT): what it cites goes to the open items.
   const cite = (text: string): boolean => {
     const r = requirementsOfLine(text);
     if (r === 'not plain') return false;
-    if (r) for (const item of open) item.requirements ??= r;
+    if (r) for (let i = 0; i < open.length; i++) open[i]!.requirements ??= r;
     return true;
   };
 
@@ -671,7 +671,7 @@ export function scanOrRefuse(
         if (read && afterText[0] === ' ') taskOpen = true;
         if (requirements) {
           paraReq = REQUIREMENT.test(afterText);
-          if (!cite(afterText)) return no('markup in a requirements line');
+          if (paraReq && !cite(afterText)) return no('markup in a requirements line');
         }
         const event: ScannedItem = {
           kind: 'item',
@@ -734,7 +734,7 @@ export function scanOrRefuse(
       if (!startsText(content)) return no('a list item opening with a block');
       if (requirements) {
         paraReq = REQUIREMENT.test(content);
-        if (!cite(content)) return no('markup in a requirements line');
+        if (paraReq && !cite(content)) return no('markup in a requirements line');
       }
       if (passOver) {
         // The plain items after it at its column, passed over by one search: a run of detail
@@ -742,8 +742,15 @@ export function scanOrRefuse(
         SIBLING_ITEMS.lastIndex = start;
         const run = SIBLING_ITEMS.exec(source);
         if (run && (run[3] || run[4])) {
-          pos = start + run[0].length;
-          line += run[0].split('\n').length - 2;
+          // The lines after this one up to the run's end, counted in place (no array of them).
+          const runEnd = SIBLING_ITEMS.lastIndex;
+          for (
+            let n = source.indexOf('\n', pos);
+            n !== -1 && n < runEnd;
+            n = source.indexOf('\n', n + 1)
+          )
+            line++;
+          pos = runEnd;
           if (run[3]) {
             open[open.length - 1] = { content: item.content, requirements: undefined };
             paraReq = false;
@@ -786,7 +793,7 @@ export function scanOrRefuse(
     paraReq = false;
     if (requirements && k > 0) {
       paraReq = REQUIREMENT.test(rest);
-      if (!cite(rest)) return no('markup in a requirements line');
+      if (paraReq && !cite(rest)) return no('markup in a requirements line');
     }
   }
   // A task's text: the first line of its paragraph, as mdast's text reads the whole paragraph.
