@@ -223,6 +223,111 @@ describe('the line scanner reads the task lines after a task by one search', () 
   });
 });
 
+// A task, its detail bullets and the requirement line after them, as Kiro writes them; the line
+// the search reads (REQUIREMENT_ITEM) told apart from the loop: its column, bullet and spacing
+// against the details', the citation's spelling (a range, a space before the closing `_`, two
+// spaces after the colon, no closing run, another run), and what follows it.
+const citation = fc.constantFrom(
+  '_Requirements: 1.1, 2.3_',
+  '_Requirements: 15.1-15.8_',
+  '_Requirements: 1.1-1.3, 2.4_',
+  '_Requirement: 3_',
+  '_Requirements: 1.1,2.3_',
+  '_Requirements: 1..2, .3, 4._',
+  '_Requirements: 1-2-3, 4_',
+  '_Requirements: 1.1, -_',
+  '_Requirements: 1_',
+  '_Requirements:  1.1_',
+  '_Requirements: 1.1 _',
+  '_Requirements: 1.1_ extra',
+  '_Requirements: 1.1, 2.3',
+  '__Requirements: 1.1__',
+  '*Requirements: 1.1*',
+  '_requirements: 1.1_',
+  '_Requirements: All_',
+  '_Requirements: 1.1_\u00a0',
+  '**Validates: Requirements 1.2**',
+);
+const detail = fc.constantFrom(
+  'Add a column',
+  '**Type**: setup',
+  '`lib/src/` folder',
+  'see requirement 2',
+  'Настроить',
+  '[ ] 1.9 a box',
+);
+const kiroTask = fc
+  .tuple(
+    fc.constantFrom('', '', '  '),
+    fc.constantFrom('[ ]', '[x]', '[-]', '[ ]*'),
+    fc.constantFrom('', '  ', '    ', ' ', '   '),
+    fc.constantFrom('-', '-', '-', '*', '+'),
+    fc.constantFrom(' ', ' ', '  '),
+    fc.array(detail, { maxLength: 4 }),
+    fc.tuple(
+      fc.constantFrom('same', 'same', 'same', 'other indent', 'other bullet', 'other spacing'),
+      citation,
+    ),
+    fc.boolean(),
+    // Lines after it, each indented from the details' content column (which an item opened at
+    // another column would tell apart), after a blank line or none.
+    fc.array(
+      fc.tuple(
+        fc.boolean(),
+        fc.integer({ min: -3, max: 4 }),
+        fc.constantFrom('text', '- an item', '[ ] 1.2 b', '_Requirements: 9.9_'),
+      ),
+      { maxLength: 2 },
+    ),
+  )
+  .map(([ti, b, di, bullet, sp, details, [how, cited], gap, next]) => {
+    const column = ti.length + di.length + bullet.length + sp.length;
+    const after = next.flatMap(([blank, by, text]) => [
+      ...(blank ? [''] : []),
+      `${' '.repeat(Math.max(0, column + by))}${text}`,
+    ]);
+    const at = (text: string) => `${ti}${di}${bullet}${sp}${text}`;
+    const req =
+      how === 'other indent'
+        ? `${ti}${di} ${bullet}${sp}${cited}`
+        : how === 'other bullet'
+          ? `${ti}${di}${bullet === '-' ? '*' : '-'}${sp}${cited}`
+          : how === 'other spacing'
+            ? `${ti}${di}${bullet}${sp} ${cited}`
+            : at(cited);
+    const lines = [`${ti}- ${b} 1.1 A task`, ...details.map(at), ...(gap ? [''] : []), req];
+    return [...lines, ...after].join('\n');
+  });
+const kiroDocuments = fc
+  .tuple(
+    fc.array(
+      fc.oneof(
+        { arbitrary: kiroTask, weight: 6 },
+        { arbitrary: fc.constantFrom('', '- [ ] 2. A top task', '## Tasks'), weight: 2 },
+      ),
+      { maxLength: 6 },
+    ),
+    fc.constantFrom('\n', '\r\n'),
+    fc.boolean(),
+  )
+  .map(([lines, ending, last]) => lines.join('\n').split('\n').join(ending) + (last ? ending : ''));
+
+describe("the line scanner reads the requirement line after a task's details by one search", () => {
+  it('reads every document as its loop over every line does', () => {
+    fc.assert(
+      fc.property(kiroDocuments, (source) => {
+        // (The modes that read requirements.)
+        for (const mode of [MODES[1]!, MODES[2]!]) {
+          expect(plain(scanOrRefuse(source, mode))).toEqual(
+            plain(scanOrRefuse(source, mode, { passOver: false })),
+          );
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
 describe('character-code readings the scanner uses instead of patterns', () => {
   const NOT_TEXT_LINE = /^(?:[-:|=][-:|= ]*|(?:\* *){3,}|(?:_ *){3,})$/;
   it('tells a rule or an underline as its pattern does', () => {

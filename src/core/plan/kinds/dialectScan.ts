@@ -263,6 +263,13 @@ const TASK_LINE =
 // the line's end would).
 const ID_DECIDED = /[ \t]*(?:[*_~`]*[^\s\d\\<`*_~&![\]]|\d[^\s\\<`*_~&![\]]*\s+\S)/y;
 
+// A requirement line as Kiro writes one under a task's details, at their column and spacing
+// (`  - _Requirements: 1.1, 2.3_`): its cited ids (3) are digits, dots, commas, spaces and `-`,
+// the first a digit. The loop reads its text as what the `_` run wraps (PLAIN_LINE), or, with a
+// space before the closing `_` (which then closes nothing), as written; either way REQUIREMENTS
+// takes the ids up to the first `-`. No control character: the same in a source with one.
+const REQUIREMENT_ITEM = /( *)[-*+]( {1,4})_Requirements?: (\d[\d., -]*)_\r?\n/y;
+
 /** A task's requirements where the mode reads none. */
 const noRequirements = (): string[] => [];
 
@@ -756,6 +763,23 @@ export function scanOrRefuse(
             paraReq = false;
           }
           if (run[4]) para = -1;
+        }
+        if (run && requirements && !run[4]) {
+          // The requirement line that ends the run (a search stops before one), read as the loop
+          // reads it: it closes the item before it and opens one at the same column, and what it
+          // cites goes to the open items that cite nothing yet.
+          REQUIREMENT_ITEM.lastIndex = pos;
+          const cited = REQUIREMENT_ITEM.exec(source);
+          const ids = cited?.[3];
+          if (ids !== undefined && cited![1]!.length === run[1]!.length && cited![2] === run[2]) {
+            line++;
+            pos = REQUIREMENT_ITEM.lastIndex;
+            const dash = ids.indexOf('-');
+            const r = requirementIds(dash === -1 ? ids : ids.slice(0, dash));
+            open[open.length - 1] = { content: item.content, requirements: undefined };
+            for (let i = 0; i < open.length; i++) open[i]!.requirements ??= r;
+            paraReq = true;
+          }
         }
       }
       continue;
