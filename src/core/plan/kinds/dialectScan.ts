@@ -440,6 +440,14 @@ export function scanOrRefuse(
     pos = end + 1;
     line++;
     if (end === length && start === end) break;
+    if (end === start && fence === undefined && !html) {
+      // An empty line (most blank lines), outside code and HTML: what the blank line below does.
+      emptyItem = -1;
+      para = -1;
+      quote = false;
+      table = false;
+      continue;
+    }
     const text = source.slice(
       start,
       end > start && source.charCodeAt(end - 1) === 13 ? end - 1 : end,
