@@ -20669,7 +20669,6 @@ function taskTextOf(plain) {
   return plain.charCodeAt(0) === 91 ? withoutBox(plain) : plain.trim();
 }
 function requirementsOfLine(text6) {
-  if (!REQUIREMENT.test(text6)) return void 0;
   const plain = plainLineText(text6) ?? inlineText(text6);
   if (plain === void 0) return "not plain";
   const m = REQUIREMENTS.exec(plain);
@@ -20693,6 +20692,7 @@ function requirementIds(cited) {
 }
 var TASK_LINE = /( *)- \[([ xX])\]( (?!\s)(?:([^\n\r\\<`*_~&![\]]*(?:(?:!(?!\[)|\[(?!\^)|\](?![([]))[^\n\r\\<`*_~&![\]]*)*)(?=\n)|[^\n\r]*))\n/y;
 var ID_DECIDED = /[ \t]*(?:[*_~`]*[^\s\d\\<`*_~&![\]]|\d[^\s\\<`*_~&![\]]*\s+\S)/y;
+var REQUIREMENT_ITEM = /( *)[-*+]( {1,4})_Requirements?: (\d[\d., -]*)_\r?\n/y;
 var noRequirements = () => [];
 function closesFence(body, char, length) {
   let i = 0;
@@ -20788,7 +20788,7 @@ function scanOrRefuse(source, mode, options = {}) {
   const cite = (text6) => {
     const r = requirementsOfLine(text6);
     if (r === "not plain") return false;
-    if (r) for (const item of open2) item.requirements ??= r;
+    if (r) for (let i = 0; i < open2.length; i++) open2[i].requirements ??= r;
     return true;
   };
   for (; ; ) {
@@ -20799,6 +20799,13 @@ function scanOrRefuse(source, mode, options = {}) {
     pos = end + 1;
     line2++;
     if (end === length && start2 === end) break;
+    if (end === start2 && fence3 === void 0 && !html2) {
+      emptyItem = -1;
+      para = -1;
+      quote2 = false;
+      table = false;
+      continue;
+    }
     const text6 = source.slice(
       start2,
       end > start2 && source.charCodeAt(end - 1) === 13 ? end - 1 : end
@@ -20996,7 +21003,7 @@ function scanOrRefuse(source, mode, options = {}) {
         if (read3 && afterText[0] === " ") taskOpen = true;
         if (requirements) {
           paraReq = REQUIREMENT.test(afterText);
-          if (!cite(afterText)) return no("markup in a requirements line");
+          if (paraReq && !cite(afterText)) return no("markup in a requirements line");
         }
         const event = {
           kind: "item",
@@ -21054,19 +21061,35 @@ function scanOrRefuse(source, mode, options = {}) {
       if (!startsText(content3)) return no("a list item opening with a block");
       if (requirements) {
         paraReq = REQUIREMENT.test(content3);
-        if (!cite(content3)) return no("markup in a requirements line");
+        if (paraReq && !cite(content3)) return no("markup in a requirements line");
       }
       if (passOver) {
         SIBLING_ITEMS.lastIndex = start2;
         const run3 = SIBLING_ITEMS.exec(source);
         if (run3 && (run3[3] || run3[4])) {
-          pos = start2 + run3[0].length;
-          line2 += run3[0].split("\n").length - 2;
+          const runEnd = SIBLING_ITEMS.lastIndex;
+          for (let n = source.indexOf("\n", pos); n !== -1 && n < runEnd; n = source.indexOf("\n", n + 1))
+            line2++;
+          pos = runEnd;
           if (run3[3]) {
             open2[open2.length - 1] = { content: item.content, requirements: void 0 };
             paraReq = false;
           }
           if (run3[4]) para = -1;
+        }
+        if (run3 && requirements && !run3[4]) {
+          REQUIREMENT_ITEM.lastIndex = pos;
+          const cited = REQUIREMENT_ITEM.exec(source);
+          const ids = cited?.[3];
+          if (ids !== void 0 && cited[1].length === run3[1].length && cited[2] === run3[2]) {
+            line2++;
+            pos = REQUIREMENT_ITEM.lastIndex;
+            const dash = ids.indexOf("-");
+            const r = requirementIds(dash === -1 ? ids : ids.slice(0, dash));
+            open2[open2.length - 1] = { content: item.content, requirements: void 0 };
+            for (let i = 0; i < open2.length; i++) open2[i].requirements ??= r;
+            paraReq = true;
+          }
         }
       }
       continue;
@@ -21099,7 +21122,7 @@ function scanOrRefuse(source, mode, options = {}) {
     paraReq = false;
     if (requirements && k > 0) {
       paraReq = REQUIREMENT.test(rest);
-      if (!cite(rest)) return no("markup in a requirements line");
+      if (paraReq && !cite(rest)) return no("markup in a requirements line");
     }
   }
   for (let t = 0; t < tasks.length; t++) {
