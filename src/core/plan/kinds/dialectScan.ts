@@ -263,7 +263,7 @@ const TASK_LINE =
 // the line's end would).
 const ID_DECIDED = /[ \t]*(?:[*_~`]*[^\s\d\\<`*_~&![\]]|\d[^\s\\<`*_~&![\]]*\s+\S)/y;
 
-// A requirement line as Kiro writes one under a task's details, at their column and spacing
+// A requirement line as a plan writes one under a task's details, at their column and spacing
 // (`  - _Requirements: 1.1, 2.3_`): its cited ids (3) are digits, dots, commas, spaces and `-`,
 // the first a digit. The loop reads its text as what the `_` run wraps (PLAIN_LINE), or, with a
 // space before the closing `_` (which then closes nothing), as written; either way REQUIREMENTS
