@@ -123,9 +123,13 @@ const line = fc.oneof(
     weight: 3,
   },
 );
-const documents = fc
-  .tuple(fc.array(line, { maxLength: 24 }), fc.constantFrom('\n', '\r\n'), fc.boolean())
-  .map(([lines, ending, last]) => lines.join('\n').split('\n').join(ending) + (last ? ending : ''));
+/** Documents of up to `maxLength` of `lines` (each one line or more), LF or CRLF, a final line end or none. */
+function documentsOf(lines: fc.Arbitrary<string>, maxLength: number): fc.Arbitrary<string> {
+  return fc
+    .tuple(fc.array(lines, { maxLength }), fc.constantFrom('\n', '\r\n'), fc.boolean())
+    .map(([ls, ending, last]) => ls.join('\n').split('\n').join(ending) + (last ? ending : ''));
+}
+const documents = documentsOf(line, 24);
 
 describe('the line scanner passes over plain list items', () => {
   it('reads every document as its loop over every line does', () => {
@@ -191,22 +195,16 @@ const taskLines = fc
     fc.array(fc.tuple(box, afterBox), { minLength: 1, maxLength: 5 }),
   )
   .map(([i, b, tasks]) => tasks.map(([x, after]) => `${i}${b}${x}${after}`).join('\n'));
-const taskDocuments = fc
-  .tuple(
-    fc.array(
-      fc.oneof(
-        { arbitrary: taskLines, weight: 6 },
-        {
-          arbitrary: fc.constantFrom('', 'a continuation', '  more', '](x) link end', '## Phase 2'),
-          weight: 1,
-        },
-      ),
-      { maxLength: 6 },
-    ),
-    fc.constantFrom('\n', '\r\n'),
-    fc.boolean(),
-  )
-  .map(([lines, ending, last]) => lines.join('\n').split('\n').join(ending) + (last ? ending : ''));
+const taskDocuments = documentsOf(
+  fc.oneof(
+    { arbitrary: taskLines, weight: 6 },
+    {
+      arbitrary: fc.constantFrom('', 'a continuation', '  more', '](x) link end', '## Phase 2'),
+      weight: 1,
+    },
+  ),
+  6,
+);
 
 describe('the line scanner reads the task lines after a task by one search', () => {
   it('reads every document as its loop over every line does', () => {
@@ -298,19 +296,13 @@ const kiroTask = fc
     const lines = [`${ti}- ${b} 1.1 A task`, ...details.map(at), ...(gap ? [''] : []), req];
     return [...lines, ...after].join('\n');
   });
-const kiroDocuments = fc
-  .tuple(
-    fc.array(
-      fc.oneof(
-        { arbitrary: kiroTask, weight: 6 },
-        { arbitrary: fc.constantFrom('', '- [ ] 2. A top task', '## Tasks'), weight: 2 },
-      ),
-      { maxLength: 6 },
-    ),
-    fc.constantFrom('\n', '\r\n'),
-    fc.boolean(),
-  )
-  .map(([lines, ending, last]) => lines.join('\n').split('\n').join(ending) + (last ? ending : ''));
+const kiroDocuments = documentsOf(
+  fc.oneof(
+    { arbitrary: kiroTask, weight: 6 },
+    { arbitrary: fc.constantFrom('', '- [ ] 2. A top task', '## Tasks'), weight: 2 },
+  ),
+  6,
+);
 
 describe("the line scanner reads the requirement line after a task's details by one search", () => {
   it('reads every document as its loop over every line does', () => {
