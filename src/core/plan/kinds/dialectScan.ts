@@ -778,10 +778,10 @@ export function scanOrRefuse(
           // cites goes to the open items that cite nothing yet.
           REQUIREMENT_ITEM.lastIndex = pos;
           const cited = REQUIREMENT_ITEM.exec(source);
-          const ids = cited?.[3];
-          if (ids !== undefined && cited![1]!.length === run[1]!.length && cited![2] === run[2]) {
+          if (cited !== null && cited[1]!.length === run[1]!.length && cited[2] === run[2]) {
             line++;
             pos = REQUIREMENT_ITEM.lastIndex;
+            const ids = cited[3]!;
             const dash = ids.indexOf('-');
             const r = requirementIds(dash === -1 ? ids : ids.slice(0, dash));
             open[open.length - 1] = { content: item.content, requirements: undefined };
