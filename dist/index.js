@@ -21080,10 +21080,10 @@ function scanOrRefuse(source, mode, options = {}) {
         if (run3 && requirements && !run3[4]) {
           REQUIREMENT_ITEM.lastIndex = pos;
           const cited = REQUIREMENT_ITEM.exec(source);
-          const ids = cited?.[3];
-          if (ids !== void 0 && cited[1].length === run3[1].length && cited[2] === run3[2]) {
+          if (cited !== null && cited[1].length === run3[1].length && cited[2] === run3[2]) {
             line2++;
             pos = REQUIREMENT_ITEM.lastIndex;
+            const ids = cited[3];
             const dash = ids.indexOf("-");
             const r = requirementIds(dash === -1 ? ids : ids.slice(0, dash));
             open2[open2.length - 1] = { content: item.content, requirements: void 0 };
