@@ -1,4 +1,4 @@
-import { escalationStood, splitLogins, type Actor } from '../core/index.js';
+import { escalationStood, splitLogins, type Actor, type PullFile } from '../core/index.js';
 import { isHttpError, type GitHub, type Repo } from './client.js';
 import { PER_PAGE, readWhole, type Whole } from './pages.js';
 
@@ -84,19 +84,6 @@ export async function escalationStands(
   );
 }
 
-/** A file a PR changes; a rename also names the path it had (`previous`). */
-export interface ChangedFile {
-  path: string;
-  previous?: string;
-  additions: number;
-  deletions: number;
-  /** The diff GitHub lists with the file (Passes Spec? reads what changed tests name). */
-  patch?: string;
-  deleted?: true;
-  /** The file's git blob at the head (GitHub's `sha`): the loop's own bytes are known by it. */
-  sha?: string;
-}
-
 /** GitHub lists at most 3,000 files of a pull request. */
 const PULL_FILES_CAP = 3_000;
 
@@ -109,7 +96,7 @@ export async function pullRequestFiles(
   gh: GitHub,
   repo: Repo,
   pr: number,
-): Promise<Whole<ChangedFile>> {
+): Promise<Whole<PullFile>> {
   return readWhole(async (page) => {
     const { data } = await gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', {
       ...repo,
