@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import { readOpenspec } from '../../src/core/plan/kinds/openspec/index.js';
-import { readTaskmaster, setTaskmasterStatus } from '../../src/core/plan/kinds/taskmaster/index.js';
+import {
+  currentTaskmasterPhase,
+  readTaskmaster,
+  setTaskmasterStatus,
+} from '../../src/core/plan/kinds/taskmaster/index.js';
 import { scratchCheckouts } from '../helpers/checkout.js';
 
 /**
@@ -89,6 +93,105 @@ describe('Task Master', () => {
     expect(
       readTaskmaster(written, '.taskmaster/tasks/tasks.json').tags[0]!.phases[1]!.tasks[0]!.state,
     ).toBe('doing');
+  });
+});
+
+describe('Task Master: more files people wrote', () => {
+  const TM = '.taskmaster/tasks/tasks.json';
+
+  // Subtask ids written as JSON numbers with a dot. Task Master reads the file without complaint
+  // (tm-core keeps String(3.1)); `27.10` is its tenth subtask, not `27.1` again.
+  const DECIMAL =
+    '{\n  "master": {\n    "tasks": [\n      {\n        "id": 3,\n        "title": "Repository",\n        "status": "in-progress",\n        "dependencies": [],\n        "subtasks": [\n          { "id": 3.1, "title": "Create it", "status": "done" },\n          { "id": 3.10, "title": "Protect main", "status": "pending" }\n        ]\n      },\n      {\n        "id": 4,\n        "title": "Deploy",\n        "status": "pending",\n        "dependencies": [3.1]\n      }\n    ]\n  }\n}';
+
+  it('subtask ids written as numbers with a dot (3.1, 3.10) are read as written, and marking one writes only its status', async () => {
+    const read = readTaskmaster(DECIMAL, TM);
+    expect(read.problems).toEqual([]);
+    const [three, four] = read.tags[0]!.phases;
+    expect(three!.tasks.map((t) => [t.id, t.state])).toEqual([
+      ['3.1', 'done'],
+      ['3.10', 'todo'],
+    ]);
+    expect(four!.dependencies).toEqual(['3.1']);
+    const cwd = checkout({ [TM]: DECIMAL });
+    expect((await cli(cwd, 'mark', 'master', '3.10', 'done')).code).toBe(0);
+    expect(readFileSync(join(cwd, TM), 'utf8')).toBe(
+      DECIMAL.replace('"Protect main", "status": "pending"', '"Protect main", "status": "done"'),
+    );
+  });
+
+  it('a top-level task whose id is not a whole number is named as such, with its line', () => {
+    const source =
+      '{\n  "master": {\n    "tasks": [\n      { "id": 2.5, "title": "Half", "status": "pending" }\n    ]\n  }\n}\n';
+    expect(readTaskmaster(source, TM).problems).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        line: 4,
+        message: 'a task in tag "master" has the id 2.5, which is not a whole number.',
+      }),
+    ]);
+  });
+
+  // Eight subtasks all written `"id": 42`: one `mark 42.42` would write every one of them.
+  it('two subtasks with one id are an error naming both lines, and mark writes nothing', async () => {
+    const source =
+      '{\n  "master": {\n    "tasks": [\n      {\n        "id": 42,\n        "title": "Loop",\n        "status": "pending",\n        "subtasks": [\n          { "id": 42, "title": "Design", "status": "pending" },\n          { "id": 42, "title": "Build", "status": "pending" }\n        ]\n      }\n    ]\n  }\n}\n';
+    expect(readTaskmaster(source, TM).problems).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        line: 10,
+        message: 'task 42 has two subtasks with id 42.42 (the first on line 9).',
+      }),
+    ]);
+    const cwd = checkout({ [TM]: source });
+    const mark = await cli(cwd, 'mark', 'master', '42.42', 'done');
+    expect(mark.code).toBe(1);
+    expect(readFileSync(join(cwd, TM), 'utf8')).toBe(source);
+  });
+
+  // `task-master add-tag` writes `{ "tasks": [], "metadata": … }`: a tag waiting for its tasks.
+  it('an empty tag is a warning on its own line and a plan that waits; lint exits 0', async () => {
+    const source =
+      '{\n  "master": {\n    "tasks": [\n      { "id": 1, "title": "Init", "status": "pending" }\n    ]\n  },\n  "lms-feature": {\n    "tasks": [],\n    "metadata": { "created": "2025-07-15T00:00:00.000Z", "description": "Tag created on 7/15/2025" }\n  }\n}\n';
+    const cwd = checkout({ [TM]: source });
+    const lint = await cli(cwd, 'lint');
+    expect(lint.code).toBe(0);
+    expect(lint.out).toContain(
+      '.taskmaster/tasks/tasks.json:8: warning: the tag "lms-feature" holds no task yet.',
+    );
+    const status = await cli(cwd, 'status', 'lms-feature');
+    expect(status.code).toBe(0);
+    expect(status.out).toContain('no phase can start: the tag "lms-feature" holds no task yet.');
+  });
+
+  // find-next-task.js: "Prefer an eligible SUBTASK that belongs to any parent task whose own
+  // status is `in-progress`", before any task not started.
+  it('a task in progress with subtasks left is current before an earlier task not started', () => {
+    const source =
+      '{\n  "master": {\n    "tasks": [\n      { "id": 8, "title": "Later", "status": "pending", "dependencies": [] },\n      {\n        "id": 12,\n        "title": "Started",\n        "status": "in-progress",\n        "dependencies": [],\n        "subtasks": [\n          { "id": 1, "title": "A", "status": "done" },\n          { "id": 2, "title": "B", "status": "pending" }\n        ]\n      },\n      {\n        "id": 13,\n        "title": "Started, held",\n        "status": "in-progress",\n        "subtasks": [{ "id": 1, "title": "C", "status": "blocked" }, { "id": 2, "title": "D", "status": "pending" }]\n      }\n    ]\n  }\n}\n';
+    const tag = readTaskmaster(source, TM).tags[0]!;
+    expect(currentTaskmasterPhase(tag)?.id).toBe('12');
+    // With 12 done, 13 is in progress but holds a blocked subtask: the file's order takes 8.
+    const done = readTaskmaster(
+      source
+        .replace(
+          '"id": 2, "title": "B", "status": "pending"',
+          '"id": 2, "title": "B", "status": "done"',
+        )
+        .replace(
+          '"Started",\n        "status": "in-progress"',
+          '"Started",\n        "status": "done"',
+        ),
+      TM,
+    ).tags[0]!;
+    expect(currentTaskmasterPhase(done)?.id).toBe('8');
+  });
+
+  it('a JSON list at tasks/tasks.json is no plan, and the warning says it is a list', () => {
+    const list = '[\n  { "id": 1, "title": "Army list", "status": "in-progress" }\n]\n';
+    expect(readTaskmaster(list, 'tasks/tasks.json').notTaskmaster?.message).toBe(
+      'not read as a Task Master plan: it is a JSON list, where Task Master keeps an object ({ "tasks": [...] }, or tags of them).',
+    );
   });
 });
 

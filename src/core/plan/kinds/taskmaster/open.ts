@@ -48,7 +48,16 @@ function readTaskmasterTasks(plan: KindFile, source: string) {
   }
   const tasked = (tag?.phases ?? []).filter((p) => p.tasks.length > 0);
   if (tag && tasked.length === 0 && errors.length === 0) {
-    errors.push(noPhase(plan.path, 'Add a task with "task-master add-task".'));
+    // An empty tag is Task Master's own (`add-tag` writes one): the plan waits for its tasks.
+    if (tag.phases.length === 0) {
+      warnings.push({
+        severity: 'warning',
+        path: plan.path,
+        line: tag.line,
+        message: `the tag "${tag.name}" holds no task yet.`,
+        fix: `Add its tasks with "task-master parse-prd --tag ${tag.name}" or "task-master add-task --tag ${tag.name}".`,
+      });
+    } else errors.push(noPhase(plan.path, 'Add a task with "task-master add-task".'));
   }
   const view = (p: TaskmasterPhase): KindPhase => ({
     number: p.id,

@@ -74,6 +74,8 @@ export interface TaskmasterTag {
   /** The tag's name; `master` for a legacy `{ "tasks": [...] }` file. */
   name: string;
   legacy: boolean;
+  /** 1-based line of the tag's task list (where its `[` is). */
+  line: number;
   phases: TaskmasterPhase[];
   /** What is wrong inside this tag: it blocks this tag only. */
   problems: Problem[];
@@ -153,6 +155,18 @@ function idOf(node: JsonNode | undefined): string | undefined {
   return undefined;
 }
 
+/**
+ * A subtask's id, or a dependency: as `idOf`, and a number that is not whole as the file writes
+ * it (`"id": 3.1` is `3.1`, `27.10` is `27.10`, not `27.1`): Task Master writes the dotted form
+ * as a string, and people write it as a number too, which Task Master reads without complaint.
+ */
+function dottedIdOf(node: JsonNode | undefined, source: string): string | undefined {
+  if (node?.kind === 'number' && !Number.isInteger(node.value) && Number.isFinite(node.value)) {
+    return source.slice(node.start, node.end);
+  }
+  return idOf(node);
+}
+
 function text(node: JsonNode | undefined): string {
   return node?.kind === 'string' ? node.value : '';
 }
@@ -204,7 +218,11 @@ function readTaskmasterFile(source: string, path: string): TaskmasterPlan {
     return { tags: [], problems };
   }
   if (legacyPath && !hasTaskmasterShape(root)) {
-    return notTaskmaster('it holds no task list of Task Master\'s shape (tasks with an "id")');
+    return notTaskmaster(
+      root.kind === 'array'
+        ? 'it is a JSON list, where Task Master keeps an object ({ "tasks": [...] }, or tags of them)'
+        : 'it holds no task list of Task Master\'s shape (tasks with an "id")',
+    );
   }
   if (root.kind !== 'object') {
     error(
@@ -218,12 +236,12 @@ function readTaskmasterFile(source: string, path: string): TaskmasterPlan {
   const lines = lineStarts(source);
   const legacyTasks = member(root, 'tasks');
   if (legacyTasks?.kind === 'array') {
-    tags.push(readTag('master', true, legacyTasks, lines, path));
+    tags.push(readTag('master', true, legacyTasks, source, lines, path));
   } else {
     for (const entry of root.entries) {
       const tasks = member(entry.value, 'tasks');
       if (tasks?.kind !== 'array') continue;
-      tags.push(readTag(entry.key, false, tasks, lines, path));
+      tags.push(readTag(entry.key, false, tasks, source, lines, path));
     }
   }
   for (const tag of tags) problems.push(...tag.problems);
@@ -241,6 +259,7 @@ function readTag(
   name: string,
   legacy: boolean,
   list: Extract<JsonNode, { kind: 'array' }>,
+  source: string,
   lines: readonly number[],
   path: string,
 ): TaskmasterTag {
@@ -295,12 +314,18 @@ function readTag(
     };
   };
   for (const node of list.items) {
-    const id = idOf(member(node, 'id'));
+    const idNode = member(node, 'id');
+    const id = idOf(idNode);
     if (id === undefined) {
+      const written = dottedIdOf(idNode, source);
       error(
         lineAt(lines, node.start),
-        `a task in tag "${name}" has no id.`,
-        'Give every task a number "id".',
+        written === undefined
+          ? `a task in tag "${name}" has no id.`
+          : `a task in tag "${name}" has the id ${written}, which is not a whole number.`,
+        written === undefined
+          ? 'Give every task a number "id".'
+          : "Number the top-level tasks 1, 2, 3…; a dotted id is a subtask's.",
       );
       continue;
     }
@@ -316,13 +341,14 @@ function readTag(
     const deps = member(node, 'dependencies');
     const dependencies =
       deps?.kind === 'array'
-        ? deps.items.map(idOf).filter((d): d is string => d !== undefined)
+        ? deps.items.map((d) => dottedIdOf(d, source)).filter((d): d is string => d !== undefined)
         : [];
     const subs = member(node, 'subtasks');
     const tasks: TaskmasterTask[] = [];
     if (subs?.kind === 'array' && subs.items.length > 0) {
+      const subSeen = new Map<string, number>();
       for (const sub of subs.items) {
-        const subId = idOf(member(sub, 'id'));
+        const subId = dottedIdOf(member(sub, 'id'), source);
         if (subId === undefined) {
           error(
             lineAt(lines, sub.start),
@@ -333,6 +359,17 @@ function readTag(
         }
         // Task Master's own form: a subtask id written `"2.1"` is already the full id.
         const full = subId.startsWith(`${id}.`) ? subId : `${id}.${subId}`;
+        // One id, one subtask: a mark of an id two subtasks share would write both.
+        const first = subSeen.get(full);
+        if (first !== undefined) {
+          error(
+            lineAt(lines, sub.start),
+            `task ${id} has two subtasks with id ${full} (the first on line ${first}).`,
+            "Give each subtask its own id (Task Master numbers a task's subtasks 1, 2, 3…).",
+          );
+          continue;
+        }
+        subSeen.set(full, lineAt(lines, sub.start));
         const task = readTask(sub, full);
         if (task) tasks.push(task);
       }
@@ -372,7 +409,7 @@ function readTag(
       }
     }
   }
-  return { name, legacy, phases, problems };
+  return { name, legacy, line: lineAt(lines, list.start), phases, problems };
 }
 
 const DONE = new Set(['done', 'completed']);
@@ -396,11 +433,18 @@ export interface TaskmasterProgress {
 }
 
 /**
- * The task the loop starts next: the first top-level task in the file with work left (its own
- * status `pending` or `in-progress`) whose every dependency is done by its own status (`done`,
- * `completed`; a cancelled or deferred one is not done) — the file's order, as every kind's
- * phases are taken, where Task Master's `next` would rank by priority and dependency count. A
- * blocked subtask holds its whole task (the loop would otherwise mark over a block a person set).
+ * The task the loop starts next, as Task Master's `next` orders its two rules:
+ * - first, work under way: the first top-level task in the file whose own status is
+ *   `in-progress` and one of whose subtasks is still `pending` or `in-progress` (Task Master
+ *   goes on with such a task before it starts another, its dependencies already passed when it
+ *   was started);
+ * - else the first top-level task in the file with work left (its own status `pending` or
+ *   `in-progress`) whose every dependency is done by its own status (`done`, `completed`; a
+ *   cancelled or deferred one is not done).
+ * The file's order, as every kind's phases are taken, where Task Master's `next` would rank by
+ * priority and dependency count. The loop runs a task with all its subtasks, so the dependencies
+ * between them are met inside it. A blocked subtask holds its whole task (the loop would
+ * otherwise mark over a block a person set).
  */
 export function taskmasterProgress(tag: TaskmasterTag): TaskmasterProgress {
   const byId = new Map(tag.phases.map((p) => [p.id, p]));
@@ -414,13 +458,19 @@ export function taskmasterProgress(tag: TaskmasterTag): TaskmasterProgress {
   };
   const blockedSubtask = (p: TaskmasterPhase) =>
     p.tasks.find((t) => t.id !== p.id && t.status === 'blocked');
+  const underWay = tag.phases.find(
+    (p) =>
+      p.status === 'in-progress' &&
+      !blockedSubtask(p) &&
+      p.tasks.some((t) => t.id !== p.id && (t.status === 'pending' || t.status === 'in-progress')),
+  );
   const eligible = tag.phases.filter(
     (p) =>
       (p.status === 'pending' || p.status === 'in-progress') &&
       p.dependencies.every(done) &&
       !blockedSubtask(p),
   );
-  const current = eligible[0];
+  const current = underWay ?? eligible[0];
   const open = tag.phases.filter((p) => !taskmasterPhaseFinished(p));
   const complete = tag.phases.length > 0 && open.length === 0;
   let waiting: string | undefined;
@@ -435,7 +485,12 @@ export function taskmasterProgress(tag: TaskmasterTag): TaskmasterProgress {
       if (unmet.length > 0)
         why.push(`task ${p.id} waits for ${unmet.map((d) => `task ${d}`).join(' and ')}`);
     }
-    waiting = why.length > 0 ? `${why.join('; ')}.` : 'no task can start.';
+    waiting =
+      why.length > 0
+        ? `${why.join('; ')}.`
+        : tag.phases.length === 0 && tag.problems.length === 0
+          ? `the tag "${tag.name}" holds no task yet.`
+          : 'no task can start.';
   }
   return { current, complete, waiting };
 }
