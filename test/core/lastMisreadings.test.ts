@@ -133,20 +133,28 @@ describe('Task Master: more files people wrote', () => {
   });
 
   // Eight subtasks all written `"id": 42`: one `mark 42.42` would write every one of them.
-  it('two subtasks with one id are an error naming both lines, and mark writes nothing', async () => {
+  it('two subtasks with one id are both read, with a warning naming both lines; mark by the id writes nothing, mark --phase writes each', async () => {
     const source =
       '{\n  "master": {\n    "tasks": [\n      {\n        "id": 42,\n        "title": "Loop",\n        "status": "pending",\n        "subtasks": [\n          { "id": 42, "title": "Design", "status": "pending" },\n          { "id": 42, "title": "Build", "status": "pending" }\n        ]\n      }\n    ]\n  }\n}\n';
-    expect(readTaskmaster(source, TM).problems).toEqual([
+    const read = readTaskmaster(source, TM);
+    expect(read.problems).toEqual([
       expect.objectContaining({
-        severity: 'error',
+        severity: 'warning',
         line: 10,
-        message: 'task 42 has two subtasks with id 42.42 (the first on line 9).',
+        message:
+          'task 42 has two subtasks with id 42.42 (the first on line 9): a mark by that id is refused.',
       }),
     ]);
+    expect(read.tags[0]!.phases[0]!.tasks.map((t) => t.title)).toEqual(['Design', 'Build']);
     const cwd = checkout({ [TM]: source });
     const mark = await cli(cwd, 'mark', 'master', '42.42', 'done');
     expect(mark.code).toBe(1);
+    expect(mark.out).toContain(
+      '2 tasks have the id 42.42 (lines 9, 10); nothing written. Mark their phase with --phase 42, or give each task its own id.',
+    );
     expect(readFileSync(join(cwd, TM), 'utf8')).toBe(source);
+    expect((await cli(cwd, 'mark', 'master', '--phase', '42', 'done')).code).toBe(0);
+    expect(readFileSync(join(cwd, TM), 'utf8')).toBe(source.replaceAll('"pending"', '"done"'));
   });
 
   // `task-master add-tag` writes `{ "tasks": [], "metadata": … }`: a tag waiting for its tasks.
@@ -192,6 +200,21 @@ describe('Task Master: more files people wrote', () => {
     expect(readTaskmaster(list, 'tasks/tasks.json').notTaskmaster?.message).toBe(
       'not read as a Task Master plan: it is a JSON list, where Task Master keeps an object ({ "tasks": [...] }, or tags of them).',
     );
+  });
+});
+
+describe('one id on two tasks, in any kind', () => {
+  it('spec-kit: mark T001 where two tasks are written T001 writes nothing and names both lines', async () => {
+    const tasks = '## Phase 1: Setup\n\n- [ ] T001 Init\n- [ ] T001 Configure\n';
+    const cwd = checkout({
+      'specs/001-x/tasks.md': tasks,
+      'specs/001-x/spec.md': '# Spec\n',
+      'specs/001-x/plan.md': '# Plan\n',
+    });
+    const mark = await cli(cwd, 'mark', '001-x', 'T001', 'done');
+    expect(mark.code).toBe(1);
+    expect(mark.out).toContain('2 tasks have the id T001 (lines 3, 4); nothing written.');
+    expect(readFileSync(join(cwd, 'specs/001-x/tasks.md'), 'utf8')).toBe(tasks);
   });
 });
 

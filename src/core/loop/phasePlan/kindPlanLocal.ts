@@ -114,10 +114,21 @@ export function kindPlanLocal(
               ? kp.beside?.done(phase)
               : kp.beside?.tasks(ids, state)) ?? [];
       } else {
-        if (!kp.phases.some((p) => p.tasks.some((t) => t.id === target.task))) {
+        const named = kp.phases.flatMap((p) =>
+          p.tasks
+            .filter((t) => t.id === target.task)
+            .map((t) => ({ phase: p.number, line: t.line })),
+        );
+        if (named.length === 0) {
           const phase = kp.phases.some((p) => p.number === target.task);
           return {
             missing: `${label}: there is no task ${target.task}.${phase ? ` Phase ${target.task} is a phase: mark it with --phase ${target.task}.` : ''}`,
+          };
+        }
+        // One id written on two tasks: a mark by the id would write both.
+        if (named.length > 1) {
+          return {
+            missing: `${label}: ${named.length} tasks have the id ${target.task} (lines ${named.map((n) => n.line).join(', ')}); nothing written. Mark their phase with --phase ${named[0]!.phase}, or give each task its own id.`,
           };
         }
         next = setTasks(plan, source!, new Set([target.task]), state);

@@ -359,17 +359,18 @@ function readTag(
         }
         // Task Master's own form: a subtask id written `"2.1"` is already the full id.
         const full = subId.startsWith(`${id}.`) ? subId : `${id}.${subId}`;
-        // One id, one subtask: a mark of an id two subtasks share would write both.
+        // One id on two subtasks: both are read (the phase marks each by its place), and a
+        // mark by that id is refused (it would write both).
         const first = subSeen.get(full);
         if (first !== undefined) {
-          error(
-            lineAt(lines, sub.start),
-            `task ${id} has two subtasks with id ${full} (the first on line ${first}).`,
-            "Give each subtask its own id (Task Master numbers a task's subtasks 1, 2, 3…).",
-          );
-          continue;
-        }
-        subSeen.set(full, lineAt(lines, sub.start));
+          problems.push({
+            severity: 'warning',
+            path,
+            line: lineAt(lines, sub.start),
+            message: `task ${id} has two subtasks with id ${full} (the first on line ${first}): a mark by that id is refused.`,
+            fix: "Give each subtask its own id (Task Master numbers a task's subtasks 1, 2, 3…).",
+          });
+        } else subSeen.set(full, lineAt(lines, sub.start));
         const task = readTask(sub, full);
         if (task) tasks.push(task);
       }
