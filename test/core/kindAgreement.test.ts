@@ -89,9 +89,9 @@ async function answers(plan: NamedPlan, files: Record<string, string>) {
   const plansSays: Answer | 'open' =
     row.valid === false || !row.phases
       ? 'invalid'
-      : row.phases.done === row.phases.total
+      : row.phases.total > 0 && row.phases.done === row.phases.total
         ? 'complete'
-        : 'open';
+        : 'open'; // 0 of 0 (an empty Task Master tag) is a plan waiting for its tasks
   return { loop, run, cliStatus, plansSays, kp };
 }
 
@@ -206,17 +206,24 @@ describe('the loop, /coder run and the CLI agree on every kind', () => {
       deps: fc.array(fc.integer({ min: 1, max: 5 }), { maxLength: 2 }),
       subs: fc.array(status, { maxLength: 3 }),
     });
-    const tag = fc.array(task, { minLength: 0, maxLength: 5 });
+    // A tag's tasks, and (one time in five) a dependency of its first task on a task 99 the tag
+    // does not have: an error of that tag. An empty tag waits for its tasks.
+    const tag = fc.tuple(
+      fc.array(task, { minLength: 0, maxLength: 5 }),
+      fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
+    );
     await fc.assert(
       fc.asyncProperty(tag, tag, fc.constantFrom('master', 'feat'), async (a, b, which) => {
-        const json = (tasks: typeof a) => ({
+        const json = ([tasks, stray]: typeof a) => ({
           tasks: tasks.map((t, i) => ({
             id: i + 1,
             title: `Task ${i + 1}`,
             status: t.status,
             ...(t.priority ? { priority: t.priority } : {}),
-            // Dependencies on tasks the tag has (another is an error of the tag).
-            dependencies: [...new Set(t.deps.filter((d) => d <= tasks.length && d !== i + 1))],
+            dependencies: [
+              ...new Set(t.deps.filter((d) => d <= tasks.length && d !== i + 1)),
+              ...(stray && i === 0 ? [99] : []),
+            ],
             subtasks: t.subs.map((s, j) => ({ id: j + 1, title: `Sub ${j + 1}`, status: s })),
           })),
           metadata: { created: '2026-11-24T10:00:00Z' },

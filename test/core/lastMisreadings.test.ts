@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import { readOpenspec } from '../../src/core/plan/kinds/openspec/index.js';
+import { readSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
 import {
   currentTaskmasterPhase,
   readTaskmaster,
@@ -199,6 +200,67 @@ describe('Task Master: more files people wrote', () => {
     const list = '[\n  { "id": 1, "title": "Army list", "status": "in-progress" }\n]\n';
     expect(readTaskmaster(list, 'tasks/tasks.json').notTaskmaster?.message).toBe(
       'not read as a Task Master plan: it is a JSON list, where Task Master keeps an object ({ "tasks": [...] }, or tags of them).',
+    );
+  });
+});
+
+describe('spec-kit: headings and ids people write', () => {
+  const speckitFiles = (tasks: string): Record<string, string> => ({
+    'specs/001-x/tasks.md': tasks,
+    'specs/001-x/spec.md': '# Spec\n',
+    'specs/001-x/plan.md': '# Plan\n',
+  });
+
+  // spec-kit's tasks command: "**Final Phase**: Polish & Cross-Cutting Concerns".
+  it('a "Final Phase" heading is the phase after the last numbered one, with a warning; its open task keeps the plan open', async () => {
+    const tasks =
+      '## Phase 1: Setup\n\n- [x] T001 Init\n\n## Phase 2: Core\n\n- [x] T002 Build\n\n## Final Phase — Polish & Cross-Cutting Concerns\n\n- [x] T003 Docs\n- [ ] T004 Run the linters\n- [ ] Tidy up\n';
+    const read = readSpeckit(tasks, 'tasks.md');
+    expect(read.phases.map((p) => [p.number, p.name, p.tasks.map((t) => t.id)])).toEqual([
+      ['1', 'Setup', ['T001']],
+      ['2', 'Core', ['T002']],
+      ['3', 'Polish & Cross-Cutting Concerns', ['T003', 'T004', '3.3']],
+    ]);
+    expect(read.problems).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        line: 9,
+        message: '"Final Phase" is read as Phase 3, the phase after the last numbered one.',
+      }),
+    ]);
+    const cwd = checkout(speckitFiles(tasks));
+    const status = await cli(cwd, 'status', '001-x');
+    expect(status.out).not.toContain('complete');
+    expect(status.out).toContain('Phase 3');
+  });
+
+  it('"## Phase 2a:" and "## Phase 2b:" are phases between 2 and 3', () => {
+    const tasks =
+      '## Phase 3: Stories\n\n- [ ] T030 Story\n\n## Phase 2: Core\n\n- [x] T020 Build\n\n## Phase 2b: Navigation\n\n- [ ] T029 Links\n\n## Phase 2a: Route stubs\n\n- [x] T028 Routes\n';
+    const read = readSpeckit(tasks, 'tasks.md');
+    expect(read.problems).toEqual([]);
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => t.id)])).toEqual([
+      ['2', ['T020']],
+      ['2a', ['T028']],
+      ['2b', ['T029']],
+      ['3', ['T030']],
+    ]);
+  });
+
+  it('a sub-id written after a task id (T007.1) is its own id: no duplicate, and mark writes its one box', async () => {
+    const tasks =
+      '## Phase 1: Calculator\n\n- [ ] T007.1 [P] [US1] Write tests for add\n- [ ] T007 [P] [US1] Implement add\n- [ ] T007.2 Write tests for sub\n';
+    const read = readSpeckit(tasks, 'tasks.md');
+    expect(read.problems).toEqual([]);
+    expect(read.phases[0]!.tasks.map((t) => [t.id, t.requirements])).toEqual([
+      ['T007.1', ['US1']],
+      ['T007', ['US1']],
+      ['T007.2', []],
+    ]);
+    const cwd = checkout(speckitFiles(tasks));
+    expect((await cli(cwd, 'mark', '001-x', 'T007.1', 'done')).code).toBe(0);
+    expect(readFileSync(join(cwd, 'specs/001-x/tasks.md'), 'utf8')).toBe(
+      tasks.replace('- [ ] T007.1', '- [X] T007.1'),
     );
   });
 });

@@ -298,7 +298,9 @@ describe('Task Master: which task is next', () => {
     expect(open(tm('master'), reordered).current?.number).toBe('9');
   });
 
-  it('a task in progress is taken where the file has it, like a pending one', () => {
+  // find-next-task.js: "Prefer an eligible SUBTASK that belongs to any parent task whose own
+  // status is `in-progress`"; else the top-level tasks, where the loop keeps the file's order.
+  it('a task in progress with a subtask left goes first; one with no subtasks is taken where the file has it', () => {
     const source = TM([
       { id: 1, title: 'A', status: 'pending', priority: 'low', dependencies: [] },
       {
@@ -310,7 +312,7 @@ describe('Task Master: which task is next', () => {
         subtasks: [{ id: 1, title: 'b', status: 'pending' }],
       },
     ]);
-    expect(open(tm('master'), source).current?.number).toBe('1');
+    expect(open(tm('master'), source).current?.number).toBe('2');
     const started = TM([
       { id: 1, title: 'A', status: 'done', dependencies: [] },
       { id: 2, title: 'B', status: 'in-progress', priority: 'low', dependencies: [1] },

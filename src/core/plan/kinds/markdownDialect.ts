@@ -579,11 +579,21 @@ export function readsBox(
   return mark in states && (next === undefined || next === ' ' || next === '\t' || next === '\r');
 }
 
-/** Compares `3.1` and `5.5` as numbers: major, then minor (3 < 3.1 < 3.2 < 3.10 < 4). */
+/**
+ * Compares `3.1` and `5.5` as numbers: major, then minor, then a letter after them
+ * (3 < 3.1 < 3.2 < 3.10 < 4 < 4a < 4b < 5).
+ */
 export function comparePhaseNumbers(a: string, b: string): number {
-  const [a1, a2 = -1] = a.split('.').map(Number);
-  const [b1, b2 = -1] = b.split('.').map(Number);
-  return a1! - b1! || a2 - b2;
+  const [a1, a2, aLetter] = phaseNumberParts(a);
+  const [b1, b2, bLetter] = phaseNumberParts(b);
+  return a1 - b1 || a2 - b2 || (aLetter < bLetter ? -1 : aLetter > bLetter ? 1 : 0);
+}
+
+function phaseNumberParts(n: string): [number, number, string] {
+  const m = /^(\d+)(?:\.(\d+))?([a-z]?)$/i.exec(n);
+  return m
+    ? [Number(m[1]), m[2] === undefined ? -1 : Number(m[2]), m[3]!.toLowerCase()]
+    : [NaN, -1, ''];
 }
 
 /**

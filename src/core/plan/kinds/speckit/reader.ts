@@ -30,9 +30,11 @@ const PHASE_WORD = String.raw`(?:phase|fase|faz|faza|fáze|fázis|vaihe|etapa|ta
  * puts it there (Korean `1단계`, Chinese and Japanese `第1阶段`); then a colon (`:`, or the
  * full-width `：` of Chinese and Japanese plans), a hyphen or dash, a full stop and a space
  * (`Phase 1. Setup`), a space alone, or a bracket that opens the name (`Phase 1（MVP）`). The
- * number is the first group that matched, the name the last.
+ * number is the first group that matched (a letter after it, `Phase 2a`, orders it between 2
+ * and 3), the name the last. spec-kit's own tasks command names the last phase "Final Phase:
+ * Polish & Cross-Cutting Concerns", and plans write that heading as it says (FINAL_PHASE).
  */
-const NUMBER = String.raw`(\d+(?:\.\d+)?)`;
+const NUMBER = String.raw`(\d+(?:\.\d+)?[a-z]?)`;
 const AFTER_NUMBER = String.raw`\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$`;
 /** `Phase N`, what nearly every plan writes: a small pattern, compiled on every first read. */
 const SPECKIT_PHASE = new RegExp(String.raw`^phase\s+${NUMBER}${AFTER_NUMBER}`, 'i');
@@ -47,6 +49,9 @@ const LOCALIZED_PHASE = new RegExp(
 );
 const LOCALIZED_START =
   /^(?:f[aá][sz]|vaihe|etapa|tahap|giai|\d|[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af])/i;
+
+/** `Final Phase — Polish`: the phase after the last numbered one; its name after the words. */
+const FINAL_PHASE = /^final\s+phase(?:\s*[:：\-—–]\s*|\s+|$)(.*)$/i;
 
 /** A heading's phase number and name, or undefined for a heading that is no phase. */
 function phaseHeading(heading: string): { number: string; name: string } | undefined {
@@ -78,12 +83,22 @@ export const SPECKIT_MARKS: DialectMarks = { todo: ' ', doing: undefined, done: 
  */
 export const SPECKIT_SCAN: ScanMode = { taskText: true, requirements: false };
 
-/** A task's own id, `T` and three digits or more, then no word character (`/^T\d{3,}\b/`). */
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/**
+ * A task's own id, `T` and three digits or more, with any sub-ids after it (`T007.1`), then no
+ * word character (`/^T\d{3,}(?:\.\d+)*\b/`).
+ */
 function speckitId(text: string): string | undefined {
   if (text[0] !== 'T') return undefined;
   let end = 1;
   for (let c = text.charCodeAt(1); c >= 48 && c <= 57; c = text.charCodeAt(++end));
   if (end < 4) return undefined;
+  // A sub-id written after it, `T007.1`, is part of the id.
+  while (text[end] === '.' && isDigit(text.charCodeAt(end + 1))) {
+    end += 2;
+    while (isDigit(text.charCodeAt(end))) end++;
+  }
   const c = text.charCodeAt(end) | 32; // `\w` after the digits (a digit stopped the loop)
   if ((c >= 97 && c <= 122) || text.charCodeAt(end) === 95) return undefined;
   return text.slice(0, end);
@@ -128,9 +143,16 @@ export function readSpeckit(
     if (event.kind === 'heading') {
       headings.push(event);
       while (open.length > 0 && open[open.length - 1]!.level >= event.depth) open.pop();
-      const m = phaseHeading(event.text.trim());
-      if (m) {
-        const phase = { number: m.number, name: m.name, line: event.line, tasks: [] };
+      const text = event.text.trim();
+      const m = phaseHeading(text);
+      const final = m ? undefined : FINAL_PHASE.exec(withoutLeadingSymbols(text));
+      if (m || final) {
+        const phase: DialectPhase = {
+          number: m ? m.number : FINAL,
+          name: m ? m.name : final![1]!.trim(),
+          line: event.line,
+          tasks: [],
+        };
         open.push({ phase, level: event.depth });
         phases.push(phase);
       }
@@ -154,6 +176,7 @@ export function readSpeckit(
       markOffset: event.offset,
     });
   }
+  numberFinalPhases(phases, path, problems);
   // One phase number, several headings: the one with tasks is the phase; one without any is a
   // reference (a summary, "Dependencies & Execution Order"); two with tasks conflict.
   const byNumber = new Map<string, DialectPhase[]>();
@@ -201,6 +224,32 @@ export function readSpeckit(
   );
 }
 
+/** A "Final Phase" heading's number until the phases before it are known. */
+const FINAL = '\u0000final';
+
+/**
+ * Numbers each "Final Phase" heading as the phase after the last numbered one (a warning says
+ * which number it is read as), and the tasks with no id of their own after it.
+ */
+function numberFinalPhases(phases: DialectPhase[], path: string, problems: Problem[]): void {
+  let last = 0;
+  for (const p of phases) if (p.number !== FINAL) last = Math.max(last, parseInt(p.number, 10));
+  for (const phase of phases) {
+    if (phase.number !== FINAL) continue;
+    phase.number = String(++last);
+    for (const task of phase.tasks)
+      if (task.id.startsWith(`${FINAL}.`))
+        task.id = `${phase.number}${task.id.slice(FINAL.length)}`;
+    problems.push({
+      severity: 'warning',
+      path,
+      line: phase.line,
+      message: `"Final Phase" is read as Phase ${phase.number}, the phase after the last numbered one.`,
+      fix: `Leave it, or number it: "Phase ${phase.number}: ${phase.name}".`,
+    });
+  }
+}
+
 /**
  * Why a box outside every phase is not read, said for where it is: under no heading, or under a
  * heading that is no phase — spec-kit's template's `## Phase N: Polish`, its N left unnumbered.
@@ -224,7 +273,7 @@ function unreadUnder(
   const heading = `${'#'.repeat(above.depth)} ${above.text.trim()}`;
   const unnumbered = UNNUMBERED_PHASE.exec(withoutLeadingSymbols(above.text.trim()));
   if (unnumbered) {
-    const last = phases.reduce((n, p) => Math.max(n, Math.floor(Number(p.number))), 0);
+    const last = phases.reduce((n, p) => Math.max(n, parseInt(p.number, 10)), 0);
     return {
       why: `it is under "${heading}" (line ${above.line}), whose "${unnumbered[2]}" is no phase number (spec-kit's template leaves it for you to fill in)`,
       fix: `Number the phase: "${'#'.repeat(above.depth)} ${unnumbered[1]}${last + 1}: ${unnumbered[3]}".`,
