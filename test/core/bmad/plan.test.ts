@@ -4,6 +4,7 @@ import picomatch from 'picomatch';
 import { defaultPlanGlobs, mayBePlanDocument } from '../../../src/core/plan/kinds/index.js';
 import {
   BMAD_GLOBS,
+  bmadConfigSprintStatus,
   bmadDocumentsRoot,
   bmadPlanName,
   bmadReads,
@@ -360,5 +361,49 @@ describe('what stops a BMAD plan', () => {
     expect(plan.start(plan.current!)).toEqual([
       { path: SPRINT, text: sprint('  1-1-one: in-progress\n') },
     ]);
+  });
+});
+
+describe("where BMAD's config says its sprint status is", () => {
+  it('v6: {implementation_artifacts}, quoted, {project-root} the folder that holds _bmad/', () => {
+    const v6 =
+      'planning_artifacts: "{project-root}/docs/planning-artifacts"\nimplementation_artifacts: "{project-root}/docs/implementation-artifacts"\noutput_folder: "{project-root}/docs"\n';
+    expect(bmadConfigSprintStatus('_bmad/bmm/config.yaml', v6)).toBe(
+      'docs/implementation-artifacts/sprint-status.yaml',
+    );
+    expect(bmadConfigSprintStatus('apps/web/_bmad/bmm/config.yaml', v6)).toBe(
+      'apps/web/docs/implementation-artifacts/sprint-status.yaml',
+    );
+  });
+
+  it('a value written with {output_folder}, an output_folder without {project-root}', () => {
+    expect(
+      bmadConfigSprintStatus(
+        '_bmad/bmm/config.yaml',
+        "implementation_artifacts: '{output_folder}/impl' # where stories go\r\noutput_folder: out\r\n",
+      ),
+    ).toBe('out/impl/sprint-status.yaml');
+  });
+
+  it("the alphas: .bmad/'s {sprint_artifacts}, else {output_folder} itself", () => {
+    expect(
+      bmadConfigSprintStatus(
+        '.bmad/bmm/config.yaml',
+        "sprint_artifacts: '{project-root}/docs/sprint-artifacts'\noutput_folder: '{project-root}/docs'\n",
+      ),
+    ).toBe('docs/sprint-artifacts/sprint-status.yaml');
+    expect(
+      bmadConfigSprintStatus('bmad/bmm/config.yaml', 'output_folder: {project-root}/docs\n'),
+    ).toBe('docs/sprint-status.yaml');
+  });
+
+  it('a folder outside the repository, or no folder at all: none', () => {
+    expect(
+      bmadConfigSprintStatus('_bmad/bmm/config.yaml', 'implementation_artifacts: /Users/me/x\n'),
+    ).toBeUndefined();
+    expect(bmadConfigSprintStatus('_bmad/bmm/config.yaml', 'user_name: Oliver\n')).toBeUndefined();
+    expect(
+      bmadConfigSprintStatus('_bmad/other/config.yaml', 'output_folder: docs\n'),
+    ).toBeUndefined();
   });
 });
