@@ -41,9 +41,25 @@ export function storyFileCandidates(
   ];
 }
 
-/** The story the loop takes next: the first, in the file's order, that is not `done`. */
+/**
+ * The order BMAD's status view recommends a story in (sprint_plan.py's `status`, status-view.md):
+ * resume the one `in-progress`, else review the one in `review`, else start the next
+ * `ready-for-dev`, else the next `backlog` one.
+ */
+const PRIORITY = ['in-progress', 'review', 'ready-for-dev', 'backlog'];
+
+/**
+ * The story the loop takes next, as BMAD's status view picks it: the first, in the file's order,
+ * of the highest status in `PRIORITY` (an `in-progress` story later in the file before an
+ * earlier `backlog` one); undefined when every story is finished.
+ */
 export function currentStory(entries: readonly BmadEntry[]): BmadEntry | undefined {
-  return entries.find((e) => e.kind === 'story' && e.status !== 'done');
+  const stories = entries.filter((e) => e.kind === 'story');
+  for (const status of PRIORITY) {
+    const found = stories.find((e) => e.status === status);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** What the loop can do with the current story. */

@@ -202,7 +202,7 @@ export function openBmad(
       message: '`development_status` lists no story.',
       fix: 'Run BMAD’s bmad-sprint-planning to list the epics’ stories (`N-M-slug: backlog`).',
     });
-  // The current story: the first not done, and whether it can start (its file, its tasks).
+  // The current story, as BMAD's status view picks it, and whether it can start (file, tasks).
   const next = nextStory(read.entries, path, read.storyLocation, (p) => present.has(p));
   let current: BmadPhase | undefined;
   let waiting: string | undefined;
