@@ -120,6 +120,42 @@ describe('reading a story', () => {
     expect(story.problems[1]!.message).toContain('"[~]" is not a box this plan reads');
   });
 
+  it('a story whose boxes have no space after the bracket (as BMAD’s dev agent writes some)', () => {
+    const source = [
+      '# Story 1.6: Shell',
+      '',
+      'Status: done',
+      '',
+      '## Tasks / Subtasks',
+      '',
+      '- [x] Task 1: Install lucide-react (AC: 2)',
+      '  - [x] 1.1 Install it',
+      '',
+      '- [x]Task 2: Create GET /api/channels (AC: 1, 4)',
+      '  - [x]2.1 Create `channelRoutes.ts`',
+      '  - [ ]2.2 Register the plugin',
+      '  - [x](https://example.com) a link, no box',
+      '',
+    ].join('\r\n');
+    const story = readStory(source, 's.md');
+    // A link right after the bracket is no box: named, as every lookalike is.
+    expect(story.problems).toEqual([
+      expect.objectContaining({ severity: 'warning', path: 's.md', line: 13 }),
+    ]);
+    expect(shape(story)).toEqual([
+      ['1', undefined, 0, 'done', ['2'], 'Task 1: Install lucide-react (AC: 2)'],
+      ['1.1', '1', 1, 'done', [], '1.1 Install it'],
+      ['2', undefined, 0, 'done', ['1', '4'], 'Task 2: Create GET /api/channels (AC: 1, 4)'],
+      ['2.1', '2', 1, 'done', [], '2.1 Create `channelRoutes.ts`'],
+      ['2.2', '2', 1, 'todo', [], '2.2 Register the plugin'],
+    ]);
+    // The mark is still one byte: ticking 2.2 changes the space between its brackets alone.
+    const open = story.tasks.filter((t) => t.state === 'todo');
+    expect(setStoryTasks(source, open, 'done')).toBe(
+      source.replace('  - [ ]2.2 Register', '  - [x]2.2 Register'),
+    );
+  });
+
   it('is an error without a Tasks section or without a task in it; duplicate ids are named', () => {
     expect(readStory('# Story 1.1: X\n\nStatus: done\n', 's.md').problems).toEqual([
       expect.objectContaining({ severity: 'error', line: 1 }),

@@ -61,6 +61,15 @@ const WRITTEN_ID = /^(?:\*\*|__)?(?:Sub-?)?Task\s+(\d+(?:\.\d+)*[a-z]?)\b/i;
 const STATUS_LINE = /^ {0,3}(?:\*\*|__)?Status(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*/i;
 const FIX = 'Write a task as "- [ ] Task 1 (AC: #1)" under "## Tasks / Subtasks".';
 
+/**
+ * A box BMAD reads: `- [x] Task 1`, and `- [x]Task 1` or `  - [x]1.1 …` with no space after the
+ * bracket, as BMAD's own dev agent writes some (its agents read the box either way); not
+ * `[x](…)` or `[x][…]`, a link.
+ */
+function readsStoryBox(mark: string, after: string): boolean {
+  return readsBox(STATE, mark, after) || (mark in STATE && /^[^\s([:]/.test(after));
+}
+
 /** The acceptance criteria a task cites: `(AC: #1)`, `(AC: 1, 3)`, `(AC: AC2, AC5)`, `(AC: 1-3)`. */
 export function acceptanceCriteria(text: string): string[] {
   const found: string[] = [];
@@ -148,7 +157,7 @@ export function readStory(source: string, path: string): BmadStory {
       if (node.type !== 'listItem') continue;
       const box = boxAt(source, node);
       let own: Found | undefined;
-      if (box && readsBox(STATE, box.mark, box.after)) {
+      if (box && readsStoryBox(box.mark, box.after)) {
         // What the task says as written (code spans, emphasis kept); its id and the acceptance
         // criteria it cites read from the plain text, as BMAD's agents read them.
         const plain = itemText(node, box.after);
