@@ -345,6 +345,47 @@ describe('what stops a BMAD plan', () => {
     expect(broken.problems[0]!.message).toMatch(/is not valid YAML/);
   });
 
+  it('a story whose status BMAD does not define (wont-do, cancelled, todo, moved-to-epic-4): set aside, with a warning', () => {
+    const texts = new Map([
+      [
+        SPRINT,
+        sprint(
+          '  1-1-one: done\n  1-2-two: cancelled\n  1-3-three: moved-to-epic-4\n  1-4-four: todo\n',
+        ),
+      ],
+      ['1-2-two.md', story('cancelled').replace('Story 1.1: One', 'Story 1.2: Two')],
+    ]);
+    const plan = openBmad(SPRINT, [...texts.keys()], texts);
+    // No error, and no "file is missing" for a story create-story would never take.
+    expect(plan.problems).toEqual([]);
+    expect(plan.warnings.map((p) => [p.path, p.line, p.message, p.fix])).toEqual(
+      [
+        ['two', 'cancelled', 4],
+        ['three', 'moved-to-epic-4', 5],
+        ['four', 'todo', 6],
+      ].map(([slug, raw, line]) => [
+        SPRINT,
+        line,
+        `"${raw}" is not a status BMAD defines for a story ("1-${Number(line) - 2}-${slug}"): BMAD lists it as illegal and leaves the story out, and so does the loop (set aside: finished for the plan, never marked).`,
+        'Write one of: backlog, ready-for-dev, in-progress, review, done.',
+      ]),
+    );
+    expect(plan.phases.map((p) => [p.number, p.finished])).toEqual([
+      ['1.1', true],
+      ['1.2', true],
+      ['1.3', true],
+      ['1.4', true],
+    ]);
+    expect(plan.phases[1]!.tasks.map((t) => t.state)).toEqual(['set-aside']);
+    expect([plan.complete, plan.current, plan.waiting]).toEqual([true, undefined, undefined]);
+    // With work left, the next story is taken past them.
+    const next = new Map([
+      [SPRINT, sprint('  1-1-one: wont-do\n  1-2-two: ready-for-dev\n')],
+      ['1-2-two.md', story('ready-for-dev').replace('Story 1.1: One', 'Story 1.2: Two')],
+    ]);
+    expect(openBmad(SPRINT, [...next.keys()], next).current?.key).toBe('1-2-two');
+  });
+
   it('every story done: complete', () => {
     const texts = new Map([[SPRINT, sprint('  1-1-one: done\n')]]);
     const plan = openBmad(SPRINT, [SPRINT], texts);

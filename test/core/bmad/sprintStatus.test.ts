@@ -88,10 +88,11 @@ describe('reading sprint-status.yaml', () => {
         'development_status:\n  1-1-a: finished\n  epic-1: started\n  notes: x\n  1-2-b:\n  1-3-c: !!str done\n',
       ),
     ).toEqual([
+      // A story's value BMAD does not define: BMAD's status view lists it as illegal and goes on.
       expect.objectContaining({
-        severity: 'error',
+        severity: 'warning',
         line: 2,
-        message: '"finished" is not a status of a story ("1-1-a").',
+        message: expect.stringMatching(/^"finished" is not a status BMAD defines for a story/),
       }),
       expect.objectContaining({
         severity: 'warning',

@@ -52,6 +52,8 @@ export interface BmadEntry {
   raw: string | undefined;
   /** The status as BMAD's tools read it (legacy values mapped); undefined: not one of its kind's. */
   status: string | undefined;
+  /** A story whose status BMAD does not define (`cancelled`, `wont-do`): left out, never marked. */
+  setAside: boolean;
   /** 1-based line of the key. */
   line: number;
   /** Undefined when the value is not a plain or quoted scalar the loop may rewrite. */
@@ -158,7 +160,16 @@ export function readSprintStatus(source: string, path: string): SprintStatus {
     const mapped = raw === undefined ? undefined : (LEGACY[raw] ?? raw);
     const status =
       mapped !== undefined && BMAD_STATUSES[kind.kind].includes(mapped) ? mapped : undefined;
-    if (status === undefined) {
+    if (status === undefined && raw !== undefined && kind.kind === 'story') {
+      // BMAD's status view lists such a story as illegal and carries on without it.
+      problems.push({
+        severity: 'warning',
+        path,
+        line,
+        message: `"${raw}" is not a status BMAD defines for a story ("${key}"): BMAD lists it as illegal and leaves the story out, and so does the loop (set aside: finished for the plan, never marked).`,
+        fix: `Write one of: ${BMAD_STATUSES.story.join(', ')}.`,
+      });
+    } else if (status === undefined) {
       problems.push({
         severity: kind.kind === 'story' ? 'error' : 'warning',
         path,
@@ -178,7 +189,8 @@ export function readSprintStatus(source: string, path: string): SprintStatus {
         fix: `Write it as \`${key}: ${status}\`.`,
       });
     }
-    entries.push({ key, ...kind, raw, status, line, value });
+    const setAside = kind.kind === 'story' && raw !== undefined && status === undefined;
+    entries.push({ key, ...kind, raw, status, setAside, line, value });
   }
   return { entries, storyLocation, problems };
 }
