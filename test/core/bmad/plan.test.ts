@@ -386,6 +386,40 @@ describe('what stops a BMAD plan', () => {
     expect(openBmad(SPRINT, [...next.keys()], next).current?.key).toBe('1-2-two');
   });
 
+  it('sub-numbered keys (3-5-0-cleanup, 3-5-1-directory-manager) beside 3-5-help-overlay: each its own id', () => {
+    const texts = new Map([
+      [
+        SPRINT,
+        'development_status:\n  epic-3: done\n  3-5-help-overlay: done\n  epic-3-5: done\n  3-5-0-cleanup-existing-storage: done\n  3-5-1-directory-manager: ready-for-dev\n',
+      ],
+      [
+        '3-5-1-directory-manager.md',
+        '# Story 3.5.1: Directory Manager\n\nStatus: ready-for-dev\n\n## Tasks / Subtasks\n\n- [ ] Task 1\n',
+      ],
+    ]);
+    const plan = openBmad(SPRINT, [...texts.keys()], texts);
+    expect(plan.problems).toEqual([]);
+    // `epic-3-5` is no key BMAD's grammar reads: named, as before.
+    expect(plan.warnings.map((p) => p.line)).toEqual([4]);
+    expect(plan.phases.map((p) => [p.number, p.key])).toEqual([
+      ['3.5', '3-5-help-overlay'],
+      ['3.5.0', '3-5-0-cleanup-existing-storage'],
+      ['3.5.1', '3-5-1-directory-manager'],
+    ]);
+    expect(plan.current?.tasks.map((t) => t.id)).toEqual(['3.5.1/1']);
+    // Still one number for two stories: an error, as before.
+    const twins = openBmad(
+      SPRINT,
+      [SPRINT],
+      new Map([
+        [SPRINT, sprint('  1-1-0-one: backlog\n  1-1-0-again: backlog\n  1-1-x: backlog\n')],
+      ]),
+    );
+    expect(twins.problems.map((p) => p.message)).toEqual([
+      '"1-1-0-again" and "1-1-0-one" are both story 1.1.0.',
+    ]);
+  });
+
   it('every story done: complete', () => {
     const texts = new Map([[SPRINT, sprint('  1-1-one: done\n')]]);
     const plan = openBmad(SPRINT, [SPRINT], texts);

@@ -118,7 +118,15 @@ export function storyDisagreement(
   path: string,
 ): Problem[] {
   const out: Problem[] = [];
-  if (story.number !== undefined && entry.number !== undefined && story.number !== entry.number) {
+  // `# Story 3.5.0` for `3-5-0-cleanup` is its own number, whether or not another story shares 3.5.
+  const keyed = /^(\d+)-(\d+[a-z]?)-(\d+)-./.exec(entry.key);
+  const own = keyed ? `${keyed[1]}.${keyed[2]}.${keyed[3]}` : undefined;
+  if (
+    story.number !== undefined &&
+    entry.number !== undefined &&
+    story.number !== entry.number &&
+    story.number !== own
+  ) {
     out.push({
       severity: 'warning',
       path,

@@ -192,7 +192,26 @@ export function readSprintStatus(source: string, path: string): SprintStatus {
     const setAside = kind.kind === 'story' && raw !== undefined && status === undefined;
     entries.push({ key, ...kind, raw, status, setAside, line, value });
   }
-  return { entries, storyLocation, problems };
+  return { entries: ownNumbers(entries), storyLocation, problems };
+}
+
+/** A story key's further number: `0` of `3-5-0-cleanup` (`3-5-cleanup` has none). */
+const FURTHER = /^\d+-\d+[a-z]?-(\d+)-./;
+
+/**
+ * Each story its own number: BMAD's keys identify its stories, and `3-5-0-cleanup` and
+ * `3-5-1-directory-manager` (an epic 3.5's stories, as some projects number them) are both story
+ * 3.5 by the key's grammar; where two stories would share a number, each that has a further
+ * number takes it (`3.5.0`, `3.5.1`), as their files' headings write it (`# Story 3.5.0: …`).
+ */
+function ownNumbers(entries: BmadEntry[]): BmadEntry[] {
+  const count = new Map<string, number>();
+  for (const e of entries) if (e.number) count.set(e.number, (count.get(e.number) ?? 0) + 1);
+  return entries.map((e) => {
+    const further = FURTHER.exec(e.key)?.[1];
+    if (!e.number || further === undefined || count.get(e.number)! < 2) return e;
+    return { ...e, number: `${e.number}.${further}` };
+  });
 }
 
 export class StaleSprintStatusError extends Error {

@@ -52,7 +52,7 @@ export interface BmadStory {
 
 /** BMAD's boxes: dev-story writes `[x]`; GFM reads `[X]` and a one-column tab too. */
 const STATE: Record<string, DialectState> = { ' ': 'todo', '\t': 'todo', x: 'done', X: 'done' };
-const STORY_HEADING = /^Story\s+(\d+\.\d+[a-z]?)\s*:?\s*(.*)$/i;
+const STORY_HEADING = /^Story\s+(\d+\.\d+[a-z]?(?:\.\d+)?)\s*:?\s*(.*)$/i;
 /** `## Tasks / Subtasks` (dev-story parses "Tasks/Subtasks"); `## Tasks` as some write it. */
 const TASKS_HEADING = /^Tasks(?:\s*\/\s*Sub-?tasks)?$/i;
 /** `Task 1`, `**Task 2: …**`, `Subtask 1.1`: the id the author wrote. */
