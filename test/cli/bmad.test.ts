@@ -124,6 +124,35 @@ describe('coder-loop CLI on a BMAD project', () => {
     expect(read(dir, STORY)).toBe(FILES[STORY]);
   });
 
+  it('mark --phase doing on a story with no file: refused with the reason and the fix, nothing written', async () => {
+    const dir = checkout(FILES);
+    const r = await inProcess(dir, 'mark', 'bmad', '--phase', '1.3', 'doing');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      `Story 1-3-plant-data-model has no story file yet, so it cannot be started: run BMAD's create-story (bmad-create-story) first, which writes ${IA}/1-3-plant-data-model.md. Nothing was written.`,
+    );
+    expect(read(dir, SPRINT)).toBe(FILES[SPRINT]);
+    const done = await inProcess(dir, 'mark', 'bmad', '--phase', '1.3', 'done');
+    expect(done.code).toBe(1);
+    expect(done.stderr).toContain('so it cannot be completed: run BMAD');
+    expect(read(dir, SPRINT)).toBe(FILES[SPRINT]);
+  });
+
+  it('mark --phase on a story set aside (a status BMAD does not define): refused, nothing written', async () => {
+    const sprint = FILES[SPRINT]!.replace(
+      '1-3-plant-data-model: backlog',
+      '1-3-plant-data-model: wont-do',
+    );
+    const dir = checkout({ ...FILES, [SPRINT]: sprint });
+    const r = await inProcess(dir, 'mark', 'bmad', '--phase', '1.3', 'done');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'Story 1-3-plant-data-model is "wont-do", a status BMAD does not define, so it is set aside and never marked.',
+    );
+    expect(read(dir, SPRINT)).toBe(sprint);
+  });
+
   it('mark a task doing: its story in-progress in sprint-status.yaml (BMAD has no in-progress box)', async () => {
     const dir = checkout(FILES);
     const r = await inProcess(dir, 'mark', 'bmad', '1.2/2.1', 'doing');

@@ -74,6 +74,7 @@ export const bmadKind = defineKind({
                 .flatMap((p) => read.setTasks(p, ids, state)),
       },
       context: (phase) => read.context(own(phase)),
+      refuseMark: (phase, state) => read.refuseMark(own(phase), state),
     };
   },
   // The stories' statuses: what a start or a completion changes in sprint-status.yaml.
