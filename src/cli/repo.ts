@@ -9,6 +9,7 @@ import {
   slugConflicts,
   planSlug,
   PLAN_FILES,
+  planDiscoveryReads,
   taggedPlanFiles,
   type AnyPlan,
   type Config,
@@ -186,7 +187,7 @@ export async function discover(repo: Repo, elsewhere = false): Promise<Discovere
   const paths = await globPaths(repo.root, globs);
   const texts = new Map<string, string>();
   const problems: Problem[] = [];
-  for (const path of taggedPlanFiles(config, paths)) {
+  for (const path of planDiscoveryReads(config, paths)) {
     try {
       texts.set(path, await readText(join(repo.root, path), path));
     } catch (error) {
@@ -214,8 +215,30 @@ export async function discover(repo: Repo, elsewhere = false): Promise<Discovere
   return {
     plans: found.plans,
     problems: [...problems, ...found.problems, ...(elsewhere ? await plansElsewhere(repo) : [])],
-    skipped: skippedPlanFiles(paths),
+    skipped: [...skippedPlanFiles(paths), ...found.skipped].sort((a, b) =>
+      a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+    ),
   };
+}
+
+/**
+ * The plans, with the one `wanted` names by the path of a tasks file the `plans` globs do not
+ * reach (a tool's file in a folder its config chose): a file of a kind's tasks file name that
+ * exists is opened as that kind's plan, as if a glob named it.
+ */
+export async function discoverNamed(repo: Repo, wanted: string | undefined): Promise<Discovered> {
+  const found = await discover(repo);
+  if (wanted === undefined) return found;
+  const path = normalise(repo, wanted);
+  const kind = kindOfPath(path);
+  if (kind === undefined || kind === 'coder' || kindModule(kind).tagged) return found;
+  if (found.plans.some((p) => p.path === path || p.name === path || p.folder === path))
+    return found;
+  if (picomatch.scan(path).isGlob || path.startsWith('../')) return found;
+  const entry = await stat(join(repo.root, path)).catch(() => undefined);
+  if (!entry?.isFile()) return found;
+  const own = plansOfAnyKind({ plans: [path], plansDir: repo.plansDirRel }, [path], new Map());
+  return { ...found, plans: [...found.plans, ...own.plans] };
 }
 
 /** Where the commands looked for plans, said when they found none. */

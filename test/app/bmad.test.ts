@@ -219,4 +219,24 @@ describe('BMAD v6', () => {
     expect(replies(sim).at(-1)).toContain('plan change needed');
     expect(replies(sim).at(-1)).toContain(STORY);
   });
+
+  it('/coder next where _bmad/bmm/config.yaml puts implementation_artifacts (docs/implementation-artifacts/)', async () => {
+    const DOCS = 'docs/implementation-artifacts';
+    const { sim, deliver } = await world({
+      '_bmad/bmm/config.yaml':
+        '# BMM Module Configuration\nimplementation_artifacts: "{project-root}/docs/implementation-artifacts"\noutput_folder: "{project-root}/docs"\n',
+      [`${DOCS}/sprint-status.yaml`]: FILES[SPRINT]!,
+      [`${DOCS}/1-2-account-management.md`]: FILES[STORY]!,
+    });
+    await deliver.comment('/coder next');
+    const pr = sim.pulls[0];
+    if (!pr) throw new Error(replies(sim).join('\n'));
+    expect(pr.title).toBe('[coder] bmad: Phase 1.2 — Account Management');
+    expect(sim.files(BRANCH)[`${DOCS}/sprint-status.yaml`]).toBe(
+      FILES[SPRINT]!.replace(
+        '  1-2-account-management: ready-for-dev\n',
+        '  1-2-account-management: in-progress\n',
+      ),
+    );
+  });
 });

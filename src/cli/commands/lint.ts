@@ -6,7 +6,7 @@ import {
   type Problem,
 } from '../../core/index.js';
 import { NotUtf8Error } from '../files.js';
-import { choose, discover, notUtf8Problem, type FoundPlan } from '../repo.js';
+import { choose, discoverNamed, notUtf8Problem, type FoundPlan } from '../repo.js';
 import {
   type CliIo,
   EXIT,
@@ -65,8 +65,8 @@ export const lint: CommandSpec = {
       print(io, CONFIG_PATH, args.configProblems);
       return EXIT.invalid;
     }
-    const found = await discover(args.repo);
     const wanted = args.positionals[0];
+    const found = await discoverNamed(args.repo, wanted);
     // Files where a kind's tasks would be that are not its (another tool's tasks/tasks.json): no
     // plan, said once each as a warning; alone, they leave nothing invalid.
     const notPlans =

@@ -13,7 +13,7 @@ import {
 } from '../../core/index.js';
 import type { AppManifest } from '../../core/index.js';
 import { EXIT, InputError, packageFile, readText, UsageError, writeInPlan } from '../files.js';
-import { choose, discover, type FoundPlan, type Repo } from '../repo.js';
+import { choose, discoverNamed, type FoundPlan, type Repo } from '../repo.js';
 import { openWorkingPlan } from '../workingCopy.js';
 
 /** What the CLI's commands share: the io, the exit codes, the options, reading a plan. */
@@ -95,7 +95,7 @@ export async function findPlan(
   wanted: string | undefined,
 ): Promise<FoundPlan> {
   needValidConfig(args, io);
-  return choose(args.repo, await discover(args.repo), wanted);
+  return choose(args.repo, await discoverNamed(args.repo, wanted), wanted);
 }
 
 /** The plan opened from the working copy, behind the one interface every kind has. */

@@ -1,7 +1,7 @@
 import {
   assessComplexity,
   plansOfAnyKind,
-  taggedPlanFiles,
+  planDiscoveryReads,
   loopPullProblem,
   readMarker,
   releaseTarget,
@@ -47,7 +47,7 @@ export async function status(
   const paths = [...tree.files.keys()];
   const texts = new Map(
     await Promise.all(
-      taggedPlanFiles(config, paths).map(
+      planDiscoveryReads(config, paths).map(
         async (path) => [path, await reader.blob(tree.files.get(path)!)] as const,
       ),
     ),

@@ -4,6 +4,7 @@ import picomatch from 'picomatch';
 import { defaultPlanGlobs, mayBePlanDocument } from '../../../src/core/plan/kinds/index.js';
 import {
   BMAD_GLOBS,
+  bmadConfigSprintStatus,
   bmadDocumentsRoot,
   bmadPlanName,
   bmadReads,
@@ -344,6 +345,81 @@ describe('what stops a BMAD plan', () => {
     expect(broken.problems[0]!.message).toMatch(/is not valid YAML/);
   });
 
+  it('a story whose status BMAD does not define (wont-do, cancelled, todo, moved-to-epic-4): set aside, with a warning', () => {
+    const texts = new Map([
+      [
+        SPRINT,
+        sprint(
+          '  1-1-one: done\n  1-2-two: cancelled\n  1-3-three: moved-to-epic-4\n  1-4-four: todo\n',
+        ),
+      ],
+      ['1-2-two.md', story('cancelled').replace('Story 1.1: One', 'Story 1.2: Two')],
+    ]);
+    const plan = openBmad(SPRINT, [...texts.keys()], texts);
+    // No error, and no "file is missing" for a story create-story would never take.
+    expect(plan.problems).toEqual([]);
+    expect(plan.warnings.map((p) => [p.path, p.line, p.message, p.fix])).toEqual(
+      [
+        ['two', 'cancelled', 4],
+        ['three', 'moved-to-epic-4', 5],
+        ['four', 'todo', 6],
+      ].map(([slug, raw, line]) => [
+        SPRINT,
+        line,
+        `"${raw}" is not a status BMAD defines for a story ("1-${Number(line) - 2}-${slug}"): BMAD lists it as illegal and leaves the story out, and so does the loop (set aside: finished for the plan, never marked).`,
+        'Write one of: backlog, ready-for-dev, in-progress, review, done.',
+      ]),
+    );
+    expect(plan.phases.map((p) => [p.number, p.finished])).toEqual([
+      ['1.1', true],
+      ['1.2', true],
+      ['1.3', true],
+      ['1.4', true],
+    ]);
+    expect(plan.phases[1]!.tasks.map((t) => t.state)).toEqual(['set-aside']);
+    expect([plan.complete, plan.current, plan.waiting]).toEqual([true, undefined, undefined]);
+    // With work left, the next story is taken past them.
+    const next = new Map([
+      [SPRINT, sprint('  1-1-one: wont-do\n  1-2-two: ready-for-dev\n')],
+      ['1-2-two.md', story('ready-for-dev').replace('Story 1.1: One', 'Story 1.2: Two')],
+    ]);
+    expect(openBmad(SPRINT, [...next.keys()], next).current?.key).toBe('1-2-two');
+  });
+
+  it('sub-numbered keys (3-5-0-cleanup, 3-5-1-directory-manager) beside 3-5-help-overlay: each its own id', () => {
+    const texts = new Map([
+      [
+        SPRINT,
+        'development_status:\n  epic-3: done\n  3-5-help-overlay: done\n  epic-3-5: done\n  3-5-0-cleanup-existing-storage: done\n  3-5-1-directory-manager: ready-for-dev\n',
+      ],
+      [
+        '3-5-1-directory-manager.md',
+        '# Story 3.5.1: Directory Manager\n\nStatus: ready-for-dev\n\n## Tasks / Subtasks\n\n- [ ] Task 1\n',
+      ],
+    ]);
+    const plan = openBmad(SPRINT, [...texts.keys()], texts);
+    expect(plan.problems).toEqual([]);
+    // `epic-3-5` is no key BMAD's grammar reads: named, as before.
+    expect(plan.warnings.map((p) => p.line)).toEqual([4]);
+    expect(plan.phases.map((p) => [p.number, p.key])).toEqual([
+      ['3.5', '3-5-help-overlay'],
+      ['3.5.0', '3-5-0-cleanup-existing-storage'],
+      ['3.5.1', '3-5-1-directory-manager'],
+    ]);
+    expect(plan.current?.tasks.map((t) => t.id)).toEqual(['3.5.1/1']);
+    // Still one number for two stories: an error, as before.
+    const twins = openBmad(
+      SPRINT,
+      [SPRINT],
+      new Map([
+        [SPRINT, sprint('  1-1-0-one: backlog\n  1-1-0-again: backlog\n  1-1-x: backlog\n')],
+      ]),
+    );
+    expect(twins.problems.map((p) => p.message)).toEqual([
+      '"1-1-0-again" and "1-1-0-one" are both story 1.1.0.',
+    ]);
+  });
+
   it('every story done: complete', () => {
     const texts = new Map([[SPRINT, sprint('  1-1-one: done\n')]]);
     const plan = openBmad(SPRINT, [SPRINT], texts);
@@ -360,5 +436,49 @@ describe('what stops a BMAD plan', () => {
     expect(plan.start(plan.current!)).toEqual([
       { path: SPRINT, text: sprint('  1-1-one: in-progress\n') },
     ]);
+  });
+});
+
+describe("where BMAD's config says its sprint status is", () => {
+  it('v6: {implementation_artifacts}, quoted, {project-root} the folder that holds _bmad/', () => {
+    const v6 =
+      'planning_artifacts: "{project-root}/docs/planning-artifacts"\nimplementation_artifacts: "{project-root}/docs/implementation-artifacts"\noutput_folder: "{project-root}/docs"\n';
+    expect(bmadConfigSprintStatus('_bmad/bmm/config.yaml', v6)).toBe(
+      'docs/implementation-artifacts/sprint-status.yaml',
+    );
+    expect(bmadConfigSprintStatus('apps/web/_bmad/bmm/config.yaml', v6)).toBe(
+      'apps/web/docs/implementation-artifacts/sprint-status.yaml',
+    );
+  });
+
+  it('a value written with {output_folder}, an output_folder without {project-root}', () => {
+    expect(
+      bmadConfigSprintStatus(
+        '_bmad/bmm/config.yaml',
+        "implementation_artifacts: '{output_folder}/impl' # where stories go\r\noutput_folder: out\r\n",
+      ),
+    ).toBe('out/impl/sprint-status.yaml');
+  });
+
+  it("the alphas: .bmad/'s {sprint_artifacts}, else {output_folder} itself", () => {
+    expect(
+      bmadConfigSprintStatus(
+        '.bmad/bmm/config.yaml',
+        "sprint_artifacts: '{project-root}/docs/sprint-artifacts'\noutput_folder: '{project-root}/docs'\n",
+      ),
+    ).toBe('docs/sprint-artifacts/sprint-status.yaml');
+    expect(
+      bmadConfigSprintStatus('bmad/bmm/config.yaml', 'output_folder: {project-root}/docs\n'),
+    ).toBe('docs/sprint-status.yaml');
+  });
+
+  it('a folder outside the repository, or no folder at all: none', () => {
+    expect(
+      bmadConfigSprintStatus('_bmad/bmm/config.yaml', 'implementation_artifacts: /Users/me/x\n'),
+    ).toBeUndefined();
+    expect(bmadConfigSprintStatus('_bmad/bmm/config.yaml', 'user_name: Oliver\n')).toBeUndefined();
+    expect(
+      bmadConfigSprintStatus('_bmad/other/config.yaml', 'output_folder: docs\n'),
+    ).toBeUndefined();
   });
 });

@@ -314,13 +314,17 @@ const planEdit = (finish: Finisher) =>
     const path = 'sprint-status.yaml';
     const read = readSprintStatus(source, path);
     const storyKeys = read.entries.filter((e) => e.kind === 'story').map((e) => e.key);
-    // Every story has a file (the generated one), so the first not done is current unless in review.
+    // Every story has a file (the generated one), so the current story is BMAD's status view's
+    // pick (the first in-progress, else review, else ready-for-dev, else backlog) unless in review.
     const texts = new Map([
       [path, source],
       ...storyKeys.map((k) => [`${k}.md`, storySource] as const),
     ]);
     const plan = openBmad(path, [...texts.keys()], texts);
-    const entry = read.entries.find((e) => e.kind === 'story' && e.status !== 'done');
+    const stories = read.entries.filter((e) => e.kind === 'story');
+    const entry = ['in-progress', 'review', 'ready-for-dev', 'backlog']
+      .map((status) => stories.find((e) => e.status === status))
+      .find((e) => e !== undefined);
     if (!entry || entry.status === 'review') {
       expect(plan.current).toBeUndefined();
       return;

@@ -120,6 +120,74 @@ describe('reading a story', () => {
     expect(story.problems[1]!.message).toContain('"[~]" is not a box this plan reads');
   });
 
+  it('a story whose boxes have no space after the bracket (as BMAD’s dev agent writes some)', () => {
+    const source = [
+      '# Story 1.6: Shell',
+      '',
+      'Status: done',
+      '',
+      '## Tasks / Subtasks',
+      '',
+      '- [x] Task 1: Install lucide-react (AC: 2)',
+      '  - [x] 1.1 Install it',
+      '',
+      '- [x]Task 2: Create GET /api/channels (AC: 1, 4)',
+      '  - [x]2.1 Create `channelRoutes.ts`',
+      '  - [ ]2.2 Register the plugin',
+      '  - [x](https://example.com) a link, no box',
+      '',
+    ].join('\r\n');
+    const story = readStory(source, 's.md');
+    // A link right after the bracket is no box: named, as every lookalike is.
+    expect(story.problems).toEqual([
+      expect.objectContaining({ severity: 'warning', path: 's.md', line: 13 }),
+    ]);
+    expect(shape(story)).toEqual([
+      ['1', undefined, 0, 'done', ['2'], 'Task 1: Install lucide-react (AC: 2)'],
+      ['1.1', '1', 1, 'done', [], '1.1 Install it'],
+      ['2', undefined, 0, 'done', ['1', '4'], 'Task 2: Create GET /api/channels (AC: 1, 4)'],
+      ['2.1', '2', 1, 'done', [], '2.1 Create `channelRoutes.ts`'],
+      ['2.2', '2', 1, 'todo', [], '2.2 Register the plugin'],
+    ]);
+    // The mark is still one byte: ticking 2.2 changes the space between its brackets alone.
+    const open = story.tasks.filter((t) => t.state === 'todo');
+    expect(setStoryTasks(source, open, 'done')).toBe(
+      source.replace('  - [ ]2.2 Register', '  - [x]2.2 Register'),
+    );
+  });
+
+  it('a story whose Tasks heading carries more words (## 任务 / 子任务 (Tasks / Subtasks))', () => {
+    const source =
+      '# Story 1.4: 存档\n\nStatus: review\n\n## 验收标准\n\n1. 存档\n\n## 任务 / 子任务 (Tasks / Subtasks)\n\n- [x] 建立合同证据。 (AC: 1, 2)\n  - [ ] 子任务\n\n## 开发说明\n\n- [ ] 不是任务\n';
+    const story = readStory(source, 's.md');
+    expect(story.problems).toEqual([]);
+    expect(story.tasksLine).toBe(9);
+    expect(shape(story)).toEqual([
+      ['1', undefined, 0, 'done', ['1', '2'], '建立合同证据。 (AC: 1, 2)'],
+      ['1.1', '1', 1, 'todo', [], '子任务'],
+    ]);
+  });
+
+  it('a story whose Tasks heading is in another language (## 任务 / 子任务): the first section with boxes, named in a warning', () => {
+    const source =
+      '# Story 1.4: 存档\n\nStatus: done\n\n## 验收标准\n\n1. 存档\n\n## 任务 / 子任务\n\n- [x] 建立合同证据。 (AC: 1, 2)\n- [x] [Review][Patch] 修复\n\n## 开发说明\n\n- [ ] 不是任务\n';
+    const story = readStory(source, 's.md');
+    expect(story.problems).toEqual([
+      {
+        severity: 'warning',
+        path: 's.md',
+        line: 9,
+        message:
+          'no heading says "Tasks / Subtasks", so the boxes under "## 任务 / 子任务", the first section that has any, are read as the story\'s tasks.',
+        fix: 'Head the section "## Tasks / Subtasks" (a translation may follow it).',
+      },
+    ]);
+    expect(story.tasks.map((t) => [t.id, t.state, t.line])).toEqual([
+      ['1', 'done', 11],
+      ['2', 'done', 12],
+    ]);
+  });
+
   it('is an error without a Tasks section or without a task in it; duplicate ids are named', () => {
     expect(readStory('# Story 1.1: X\n\nStatus: done\n', 's.md').problems).toEqual([
       expect.objectContaining({ severity: 'error', line: 1 }),

@@ -16,7 +16,7 @@ import { reply } from '../messages/replies.js';
 import {
   chooseAnyPlan,
   plansOfAnyKind,
-  taggedPlanFiles,
+  planDiscoveryReads,
   treePaths,
   warningsNote,
 } from '../phasePlan/startKind.js';
@@ -203,9 +203,10 @@ function plotPhase(
   base: Base,
 ): Plotted | Early {
   const { config, who } = req;
-  // Every kind's plans (SPEC §2b): a tagged kind's file names its plans, so it is read first.
+  // Every kind's plans (SPEC §2b): a tagged kind's file names its plans, and a tool's config
+  // where its tasks file is, so they are read first.
   const paths = treePaths(base.files);
-  const unread = taggedPlanFiles(config, paths).filter((p) => !snap.texts?.has(p));
+  const unread = planDiscoveryReads(config, paths).filter((p) => !snap.texts?.has(p));
   if (unread.length > 0) return { need: 'texts', paths: unread };
   const texts = snap.texts ?? new Map<string, string>();
   const any = chooseAnyPlan(

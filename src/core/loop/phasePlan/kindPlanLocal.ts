@@ -95,6 +95,13 @@ export function kindPlanLocal(
     workPhase: () =>
       kp.current ? { phase: kp.current } : { missing: `${label}: no phase with work left.` },
     mark(target, state) {
+      // A phase its kind says may not take that mark (a story with no file yet): nothing written.
+      const markedPhase =
+        'phase' in target
+          ? target.phase
+          : kp.phases.find((p) => p.tasks.some((t) => t.id === target.task));
+      const refused = markedPhase && kp.refuseMark?.(markedPhase, state);
+      if (refused) return { missing: refused };
       let next: string;
       let beside: KindFileEdit[];
       if ('phase' in target) {

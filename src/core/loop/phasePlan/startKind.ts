@@ -7,6 +7,7 @@ import {
   namePlans,
   resolvePlan,
   type FoundPlanFile,
+  type SkippedPlanFiles,
   type NamedPlan,
   type PlanKind,
 } from '../../plan/kinds/index.js';
@@ -17,6 +18,7 @@ import {
   type KindPhase,
   type KindPlan,
 } from '../../plan/kinds/plan.js';
+import { KINDS } from '../../plan/kinds/registry.js';
 import { PLAN_FILES, planNames, planPath, planSlug, slugConflicts } from '../../plan/layout.js';
 import { formatProblem, type Problem } from '../../problem.js';
 import type { Answer } from './choose.js';
@@ -70,6 +72,58 @@ export function treePaths(files: ReadonlyMap<string, unknown>): readonly string[
   return paths;
 }
 
+/**
+ * The files a tree's plans are found by, read before discovery: the tasks files of tagged kinds
+ * (their text names their plans), and, with the default `plans` globs, what a kind's
+ * `discoveryReads` names (a tool's config that says where its tasks file is).
+ */
+export function planDiscoveryReads(
+  config: Pick<Config, 'plans' | 'plansDir'>,
+  paths: readonly string[],
+): string[] {
+  const own = config.plans ? [] : KINDS.flatMap((k) => k.discoveryReads?.(paths) ?? []);
+  return [...new Set([...taggedPlanFiles(config, paths), ...own])];
+}
+
+/** The folder of a path ('' at the root). */
+function folderOf(path: string): string {
+  return path.slice(0, Math.max(0, path.lastIndexOf('/')));
+}
+
+/**
+ * The plans of other kinds, as the globs find them and, with the default globs, as each kind's
+ * `discover` adds and sets aside from the texts `planDiscoveryReads` named.
+ */
+function kindFiles(
+  config: Pick<Config, 'plans' | 'plansDir'>,
+  paths: readonly string[],
+  texts: ReadonlyMap<string, string>,
+): { files: FoundPlanFile[]; skipped: SkippedPlanFiles[] } {
+  const globbed = otherKindFiles(config, paths);
+  if (config.plans) return { files: globbed, skipped: [] };
+  let files = globbed;
+  const skipped: SkippedPlanFiles[] = [];
+  for (const kind of KINDS) {
+    if (!kind.discover) continue;
+    const own = files.filter((f) => f.kind === kind.id).map((f) => f.path);
+    const found = kind.discover(paths, texts, own);
+    skipped.push(...found.skipped);
+    const keep = new Set(found.plans);
+    files = [
+      ...files.filter((f) => f.kind !== kind.id || keep.has(f.path)),
+      ...found.plans
+        .filter((p) => !own.includes(p))
+        .map((path) => ({
+          kind: kind.id as PlanKind,
+          path,
+          folder: folderOf(path),
+          sidecar: `${folderOf(path)}/coder-loop`.replace(/^\//, ''),
+        })),
+    ];
+  }
+  return { files, skipped };
+}
+
 function otherKindFiles(
   config: Pick<Config, 'plans' | 'plansDir'>,
   paths: readonly string[],
@@ -94,13 +148,14 @@ export function plansOfAnyKind(
   paths: readonly string[],
   texts: ReadonlyMap<string, string>,
   folders?: readonly string[],
-): { plans: AnyPlan[]; problems: Problem[] } {
+): { plans: AnyPlan[]; problems: Problem[]; skipped: SkippedPlanFiles[] } {
   const coderNames = coderPlanNames(config, paths, folders);
+  const found = kindFiles(config, paths, texts);
   const tags = new Map<string, string[]>();
   const notPlans: Problem[] = [];
   // A tagged kind's file that is another tool's (a legacy tasks/tasks.json of VS Code's, a
   // config) is no plan.
-  const files = otherKindFiles(config, paths).filter((f) => {
+  const files = found.files.filter((f) => {
     if (f.kind === 'coder' || !isTagged(f)) return true;
     const text = texts.get(f.path);
     const read = text === undefined ? undefined : kindModule(f.kind).plansIn!(text, f.path);
@@ -149,7 +204,7 @@ export function plansOfAnyKind(
       handle: planRef(plan),
     })),
   ];
-  return { plans, problems: [...notPlans, ...named.problems] };
+  return { plans, problems: [...notPlans, ...named.problems], skipped: found.skipped };
 }
 
 /**

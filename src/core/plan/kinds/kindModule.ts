@@ -45,6 +45,22 @@ export interface PlanKindModule<Id extends string = string> {
    * counts under and the sentence for `n` of them. Undefined for a file that is run.
    */
   notRun?(path: string): { folder: string; why: (n: number) => string } | undefined;
+  /**
+   * The files whose text finds its plans beyond its `globs` (a config that names where the tool
+   * writes its tasks file), read before discovery as a tagged kind's tasks file is; only where
+   * the `plans` globs are the defaults.
+   */
+  discoveryReads?(paths: readonly string[]): string[];
+  /**
+   * Its tasks files, from `globbed` (the ones its globs found) and the text of what
+   * `discoveryReads` named: those added, and those found that are no plan (a leftover copy), each
+   * with why.
+   */
+  discover?(
+    paths: readonly string[],
+    texts: ReadonlyMap<string, string>,
+    globbed: readonly string[],
+  ): { plans: string[]; skipped: { path: string; why: string }[] };
 
   // — Its plans and documents —
   /**

@@ -94,6 +94,11 @@ export interface KindReading {
   };
   /** The tasks file with the phase's tasks marked done. */
   markDone: (phase: KindPhase) => string;
+  /**
+   * Why a phase may not be marked `state` (a `mark` of it or of one of its tasks): the reason and
+   * the fix, and nothing is written; undefined (or absent) when it may.
+   */
+  refuseMark?: (phase: KindPhase, state: Exclude<KindState, 'set-aside'>) => string | undefined;
   context: (phase: KindPhase) => KindContext;
 }
 

@@ -1,6 +1,6 @@
 import { defineKind } from '../kindModule.js';
 import type { KindFileEdit, KindPhase } from '../view.js';
-import { BMAD_GLOBS, bmadPlanName } from './paths.js';
+import { BMAD_GLOBS, bmadDiscoveryReads, bmadPlanName, discoverBmad } from './paths.js';
 import { bmadDocumentsRoot, bmadReads, openBmad, type BmadPhase } from './plan.js';
 import { readSprintStatus, setSprintStatus } from './sprintStatus.js';
 
@@ -36,6 +36,10 @@ export const bmadKind = defineKind({
         `${n} BMAD v4 stor${n === 1 ? 'y' : 'ies'}: not read; the loop reads v6's sprint-status.yaml`,
     };
   },
+  // Where BMAD's config (`_bmad/bmm/config.yaml`) says its sprint status is, and an alpha's
+  // `docs/sprint-status.yaml` of BMAD's shape; a copy of the config's file elsewhere is skipped.
+  discoveryReads: bmadDiscoveryReads,
+  discover: discoverBmad,
   required: [],
   reads: (plan, texts) => bmadReads(plan.path, texts),
   planName: bmadPlanName,
@@ -70,6 +74,7 @@ export const bmadKind = defineKind({
                 .flatMap((p) => read.setTasks(p, ids, state)),
       },
       context: (phase) => read.context(own(phase)),
+      refuseMark: (phase, state) => read.refuseMark(own(phase), state),
     };
   },
   // The stories' statuses: what a start or a completion changes in sprint-status.yaml.

@@ -41,9 +41,25 @@ export function storyFileCandidates(
   ];
 }
 
-/** The story the loop takes next: the first, in the file's order, that is not `done`. */
+/**
+ * The order BMAD's status view recommends a story in (sprint_plan.py's `status`, status-view.md):
+ * resume the one `in-progress`, else review the one in `review`, else start the next
+ * `ready-for-dev`, else the next `backlog` one.
+ */
+const PRIORITY = ['in-progress', 'review', 'ready-for-dev', 'backlog'];
+
+/**
+ * The story the loop takes next, as BMAD's status view picks it: the first, in the file's order,
+ * of the highest status in `PRIORITY` (an `in-progress` story later in the file before an
+ * earlier `backlog` one); undefined when every story is finished.
+ */
 export function currentStory(entries: readonly BmadEntry[]): BmadEntry | undefined {
-  return entries.find((e) => e.kind === 'story' && e.status !== 'done');
+  const stories = entries.filter((e) => e.kind === 'story');
+  for (const status of PRIORITY) {
+    const found = stories.find((e) => e.status === status);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** What the loop can do with the current story. */
@@ -102,7 +118,15 @@ export function storyDisagreement(
   path: string,
 ): Problem[] {
   const out: Problem[] = [];
-  if (story.number !== undefined && entry.number !== undefined && story.number !== entry.number) {
+  // `# Story 3.5.0` for `3-5-0-cleanup` is its own number, whether or not another story shares 3.5.
+  const keyed = /^(\d+)-(\d+[a-z]?)-(\d+)-./.exec(entry.key);
+  const own = keyed ? `${keyed[1]}.${keyed[2]}.${keyed[3]}` : undefined;
+  if (
+    story.number !== undefined &&
+    entry.number !== undefined &&
+    story.number !== entry.number &&
+    story.number !== own
+  ) {
     out.push({
       severity: 'warning',
       path,
@@ -140,13 +164,16 @@ export function isSprintStatusPath(path: string): boolean {
 }
 
 /**
- * A BMAD plan's name: the project folder that holds `_bmad-output/` (or the alphas' `docs/`), or
- * `bmad` for a project at the repository root; elsewhere the sprint status's own folder.
+ * A BMAD plan's name: the project folder that holds `_bmad-output/` (or `docs/`, where the
+ * alphas and a config with `output_folder: docs` put it), or `bmad` for a project at the
+ * repository root; elsewhere the sprint status's own folder.
  */
 export function bmadPlanName(sprintStatusPath: string): string {
   const folder = sprintStatusPath.slice(0, Math.max(0, sprintStatusPath.lastIndexOf('/')));
   const project =
-    /^(?:(.*)\/)?(?:_bmad-output\/implementation-artifacts|docs\/sprint-artifacts)$/.exec(folder);
+    /^(?:(.*)\/)?(?:_bmad-output\/implementation-artifacts|docs\/(?:sprint|implementation)-artifacts|docs)$/.exec(
+      folder,
+    );
   const base = (path: string) => path.slice(path.lastIndexOf('/') + 1);
   if (project) return project[1] ? base(project[1]) : 'bmad';
   return folder === '' ? 'bmad' : base(folder);
@@ -156,4 +183,111 @@ export function bmadPlanName(sprintStatusPath: string): string {
 export function bmadSidecar(sprintStatusPath: string): string {
   const slash = sprintStatusPath.lastIndexOf('/');
   return slash === -1 ? 'coder-loop' : `${sprintStatusPath.slice(0, slash)}/coder-loop`;
+}
+
+/**
+ * BMAD's module config, `{bmad_folder}/bmm/config.yaml`: `_bmad/` in v6, `.bmad/` or `bmad/` in
+ * the alphas (their `bmad_folder`). Its folder's parent is the project's `{project-root}`.
+ */
+const BMAD_CONFIG = /^(?:(.*)\/)?(?:_bmad|\.bmad|bmad)\/bmm\/config\.yaml$/;
+
+/** An alpha's sprint status, `{output_folder}/sprint-status.yaml` with the alphas' `docs`. */
+const ALPHA_SPRINT_STATUS = /(?:^|\/)docs\/sprint-status\.yaml$/;
+
+/** A sprint-status.yaml with BMAD's shape: its `development_status:` mapping. */
+function hasBmadShape(text: string): boolean {
+  return /^development_status:[ \t]*(?:#.*)?\r?$/m.test(text);
+}
+
+/**
+ * A top-level value of BMAD's config as its installer writes it (`key: "value"`, `key: value`),
+ * read line by line: an unquoted `{project-root}/…` is no YAML a parser takes, and BMAD reads it.
+ */
+function configValue(text: string, key: string): string | undefined {
+  const m = new RegExp(`^${key}:[ \\t]*(.*?)[ \\t]*\\r?$`, 'm').exec(text);
+  if (!m) return undefined;
+  const value = m[1]!.replace(/[ \t]+#.*$/, '');
+  const quoted = /^(["'])(.*)\1$/.exec(value);
+  return quoted ? quoted[2] : value;
+}
+
+/** A config value as a repository path: `{project-root}/x`, `./x` and `x` are `<root>/x`. */
+function configFolder(value: string | undefined, root: string, outputFolder: string | undefined) {
+  if (value === undefined) return undefined;
+  const resolved = value.replace(/\{output_folder\}/g, outputFolder ?? '_bmad-output');
+  const path = repositoryFolder(resolved);
+  if (path === undefined) return undefined;
+  return root === '' ? path : `${root}/${path}`;
+}
+
+/**
+ * Where a BMAD config says its sprint-status.yaml is, as BMAD's sprint planning writes it: v6's
+ * `{implementation_artifacts}/sprint-status.yaml`, the later alphas'
+ * `{sprint_artifacts}/sprint-status.yaml`, the first alphas' `{output_folder}/sprint-status.yaml`.
+ * Undefined when the config names no folder of the repository.
+ */
+export function bmadConfigSprintStatus(configPath: string, text: string): string | undefined {
+  const at = BMAD_CONFIG.exec(configPath);
+  if (!at) return undefined;
+  const root = at[1] ?? '';
+  const output = configValue(text, 'output_folder');
+  const outputFolder = output === undefined ? undefined : repositoryFolder(output);
+  const folder =
+    configFolder(configValue(text, 'implementation_artifacts'), root, outputFolder) ??
+    configFolder(configValue(text, 'sprint_artifacts'), root, outputFolder) ??
+    configFolder(output, root, outputFolder);
+  return folder === undefined ? undefined : `${folder}/sprint-status.yaml`;
+}
+
+/**
+ * The files whose text finds BMAD plans beyond `BMAD_GLOBS`: each BMAD config, each alpha's
+ * `docs/sprint-status.yaml` (a plan only with BMAD's shape), and — when a config is there, to
+ * tell a leftover copy — every other sprint-status.yaml.
+ */
+export function bmadDiscoveryReads(paths: readonly string[]): string[] {
+  const configs = paths.filter((p) => BMAD_CONFIG.test(p));
+  return paths.filter(
+    (p) =>
+      configs.includes(p) ||
+      ALPHA_SPRINT_STATUS.test(p) ||
+      (configs.length > 0 && isSprintStatusPath(p)),
+  );
+}
+
+/**
+ * BMAD's plans as its own config places them: `globbed` (the sprint statuses the globs found),
+ * with the one each config names and an alpha's `docs/sprint-status.yaml` of BMAD's shape; a
+ * sprint status with the same text as the one a config names is a leftover copy, skipped.
+ */
+export function discoverBmad(
+  paths: readonly string[],
+  texts: ReadonlyMap<string, string>,
+  globbed: readonly string[],
+): { plans: string[]; skipped: { path: string; why: string }[] } {
+  const present = new Set(paths);
+  const named = new Map<string, string>();
+  for (const path of paths) {
+    const text = texts.get(path);
+    if (text === undefined || !BMAD_CONFIG.test(path)) continue;
+    const status = bmadConfigSprintStatus(path, text);
+    if (status !== undefined && present.has(status) && !named.has(status)) named.set(status, path);
+  }
+  const alpha = paths.filter((p) => {
+    const text = texts.get(p);
+    return ALPHA_SPRINT_STATUS.test(p) && text !== undefined && hasBmadShape(text);
+  });
+  const all = [...new Set([...globbed, ...named.keys(), ...alpha])].sort();
+  const skipped: { path: string; why: string }[] = [];
+  const plans = all.filter((path) => {
+    if (named.has(path)) return true;
+    const text = texts.get(path);
+    const original = [...named.keys()].find((n) => text !== undefined && texts.get(n) === text);
+    if (original === undefined) return true;
+    skipped.push({
+      path,
+      why: `a copy of ${original}, the sprint status ${named.get(original)} names: not read`,
+    });
+    return false;
+  });
+  return { plans, skipped };
 }

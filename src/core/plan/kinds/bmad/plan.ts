@@ -1,7 +1,7 @@
 import type { Problem } from '../../../problem.js';
 import { QUOTE_LIMIT, splitProblems, type KindContext, type KindPhase } from '../view.js';
 import { nextStory, storyDisagreement, storyFileCandidates } from './paths.js';
-import { readSprintStatus, setSprintStatus } from './sprintStatus.js';
+import { BMAD_STATUSES, readSprintStatus, setSprintStatus } from './sprintStatus.js';
 import { readStory, setStoryStatus, setStoryTasks, type BmadStory } from './story.js';
 
 /**
@@ -48,6 +48,11 @@ export interface BmadPlan {
   setTasks(phase: BmadPhase, ids: ReadonlySet<string>, state: 'todo' | 'done'): BmadFileEdit[];
   /** The phase's context: its story file quoted, the planning documents linked. */
   context(phase: BmadPhase): KindContext;
+  /**
+   * Why the story may not be marked `state`: under way or done without its file (create-story
+   * writes it first), or set aside (a status BMAD does not define); undefined when it may.
+   */
+  refuseMark(phase: BmadPhase, state: 'todo' | 'doing' | 'done'): string | undefined;
 }
 
 /** The folder of a path ('' at the root). */
@@ -182,13 +187,13 @@ export function openBmad(
       tasks: (story?.tasks ?? []).map((t) => ({
         id: `${number}/${t.id}`,
         text: t.text,
-        state: t.state,
+        state: entry.setAside && t.state !== 'done' ? ('set-aside' as const) : t.state,
         line: t.line,
         optional: false,
         requirements: t.requirements,
         ...(t.depth > 0 ? { depth: t.depth } : {}),
       })),
-      finished: entry.status === 'done',
+      finished: entry.status === 'done' || entry.setAside,
       key: entry.key,
       status: entry.status,
       story: file,
@@ -202,7 +207,7 @@ export function openBmad(
       message: '`development_status` lists no story.',
       fix: 'Run BMAD’s bmad-sprint-planning to list the epics’ stories (`N-M-slug: backlog`).',
     });
-  // The current story: the first not done, and whether it can start (its file, its tasks).
+  // The current story, as BMAD's status view picks it, and whether it can start (file, tasks).
   const next = nextStory(read.entries, path, read.storyLocation, (p) => present.has(p));
   let current: BmadPhase | undefined;
   let waiting: string | undefined;
@@ -272,6 +277,14 @@ export function openBmad(
     start: (phase) => sprintTo(phase, 'in-progress'),
     finish: (phase) => [...boxes(phase, undefined, 'done', 'done'), ...sprintTo(phase, 'done')],
     setTasks: (phase, ids, state) => boxes(phase, ids, state),
+    refuseMark(phase, state) {
+      const entry = entryOf(phase);
+      if (entry.setAside)
+        return `Story ${entry.key} is "${entry.raw}", a status BMAD does not define, so it is set aside and never marked. Write one of BMAD's statuses for it in ${path} first (${BMAD_STATUSES.story.join(', ')}). Nothing was written.`;
+      if (state === 'todo' || phase.story !== undefined) return undefined;
+      const writes = storyFileCandidates(path, read.storyLocation, entry.key).at(-1);
+      return `Story ${entry.key} has no story file yet, so it cannot be ${state === 'doing' ? 'started' : 'completed'}: run BMAD's create-story (bmad-create-story) first, which writes ${writes}. Nothing was written.`;
+    },
     context(phase) {
       const links: KindContext['links'] = [];
       const sections: KindContext['sections'] = [];

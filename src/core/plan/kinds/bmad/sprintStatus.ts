@@ -52,6 +52,8 @@ export interface BmadEntry {
   raw: string | undefined;
   /** The status as BMAD's tools read it (legacy values mapped); undefined: not one of its kind's. */
   status: string | undefined;
+  /** A story whose status BMAD does not define (`cancelled`, `wont-do`): left out, never marked. */
+  setAside: boolean;
   /** 1-based line of the key. */
   line: number;
   /** Undefined when the value is not a plain or quoted scalar the loop may rewrite. */
@@ -158,7 +160,16 @@ export function readSprintStatus(source: string, path: string): SprintStatus {
     const mapped = raw === undefined ? undefined : (LEGACY[raw] ?? raw);
     const status =
       mapped !== undefined && BMAD_STATUSES[kind.kind].includes(mapped) ? mapped : undefined;
-    if (status === undefined) {
+    if (status === undefined && raw !== undefined && kind.kind === 'story') {
+      // BMAD's status view lists such a story as illegal and carries on without it.
+      problems.push({
+        severity: 'warning',
+        path,
+        line,
+        message: `"${raw}" is not a status BMAD defines for a story ("${key}"): BMAD lists it as illegal and leaves the story out, and so does the loop (set aside: finished for the plan, never marked).`,
+        fix: `Write one of: ${BMAD_STATUSES.story.join(', ')}.`,
+      });
+    } else if (status === undefined) {
       problems.push({
         severity: kind.kind === 'story' ? 'error' : 'warning',
         path,
@@ -178,9 +189,29 @@ export function readSprintStatus(source: string, path: string): SprintStatus {
         fix: `Write it as \`${key}: ${status}\`.`,
       });
     }
-    entries.push({ key, ...kind, raw, status, line, value });
+    const setAside = kind.kind === 'story' && raw !== undefined && status === undefined;
+    entries.push({ key, ...kind, raw, status, setAside, line, value });
   }
-  return { entries, storyLocation, problems };
+  return { entries: ownNumbers(entries), storyLocation, problems };
+}
+
+/** A story key's further number: `0` of `3-5-0-cleanup` (`3-5-cleanup` has none). */
+const FURTHER = /^\d+-\d+[a-z]?-(\d+)-./;
+
+/**
+ * Each story its own number: BMAD's keys identify its stories, and `3-5-0-cleanup` and
+ * `3-5-1-directory-manager` (an epic 3.5's stories, as some projects number them) are both story
+ * 3.5 by the key's grammar; where two stories would share a number, each that has a further
+ * number takes it (`3.5.0`, `3.5.1`), as their files' headings write it (`# Story 3.5.0: …`).
+ */
+function ownNumbers(entries: BmadEntry[]): BmadEntry[] {
+  const count = new Map<string, number>();
+  for (const e of entries) if (e.number) count.set(e.number, (count.get(e.number) ?? 0) + 1);
+  return entries.map((e) => {
+    const further = FURTHER.exec(e.key)?.[1];
+    if (!e.number || further === undefined || count.get(e.number)! < 2) return e;
+    return { ...e, number: `${e.number}.${further}` };
+  });
 }
 
 export class StaleSprintStatusError extends Error {

@@ -45,14 +45,14 @@ export interface BmadStory {
   status: BmadStoryStatus | undefined;
   /** Every box under `## Tasks / Subtasks`, nested ones included, in the file's order. */
   tasks: BmadTask[];
-  /** 1-based line of the `## Tasks / Subtasks` heading. */
+  /** 1-based line of the tasks section's heading (`## Tasks / Subtasks`). */
   tasksLine: number | undefined;
   problems: Problem[];
 }
 
 /** BMAD's boxes: dev-story writes `[x]`; GFM reads `[X]` and a one-column tab too. */
 const STATE: Record<string, DialectState> = { ' ': 'todo', '\t': 'todo', x: 'done', X: 'done' };
-const STORY_HEADING = /^Story\s+(\d+\.\d+[a-z]?)\s*:?\s*(.*)$/i;
+const STORY_HEADING = /^Story\s+(\d+\.\d+[a-z]?(?:\.\d+)?)\s*:?\s*(.*)$/i;
 /** `## Tasks / Subtasks` (dev-story parses "Tasks/Subtasks"); `## Tasks` as some write it. */
 const TASKS_HEADING = /^Tasks(?:\s*\/\s*Sub-?tasks)?$/i;
 /** `Task 1`, `**Task 2: …**`, `Subtask 1.1`: the id the author wrote. */
@@ -60,6 +60,15 @@ const WRITTEN_ID = /^(?:\*\*|__)?(?:Sub-?)?Task\s+(\d+(?:\.\d+)*[a-z]?)\b/i;
 /** `Status: ready-for-dev`, `**Status:** done`: the template's line, emphasis allowed. */
 const STATUS_LINE = /^ {0,3}(?:\*\*|__)?Status(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*/i;
 const FIX = 'Write a task as "- [ ] Task 1 (AC: #1)" under "## Tasks / Subtasks".';
+
+/**
+ * A box BMAD reads: `- [x] Task 1`, and `- [x]Task 1` or `  - [x]1.1 …` with no space after the
+ * bracket, as BMAD's own dev agent writes some (its agents read the box either way); not
+ * `[x](…)` or `[x][…]`, a link.
+ */
+function readsStoryBox(mark: string, after: string): boolean {
+  return readsBox(STATE, mark, after) || (mark in STATE && /^[^\s([:]/.test(after));
+}
 
 /** The acceptance criteria a task cites: `(AC: #1)`, `(AC: 1, 3)`, `(AC: AC2, AC5)`, `(AC: 1-3)`. */
 export function acceptanceCriteria(text: string): string[] {
@@ -131,11 +140,9 @@ export function readStory(source: string, path: string): BmadStory {
   let number: string | undefined;
   let title: string | undefined;
   let status: BmadStoryStatus | undefined;
-  let tasksLine: number | undefined;
   /** The line ranges of the Tasks / Subtasks sections: where lookalike boxes are named. */
   const sections: [number, number][] = [];
   const found: Found[] = [];
-  let inTasks = false;
   /** The status line is looked for before the first section (`## Story`), where the template has it. */
   let preamble = true;
   const visit = (nodes: readonly RootContent[], parent: Found | undefined, depth: number) => {
@@ -148,7 +155,7 @@ export function readStory(source: string, path: string): BmadStory {
       if (node.type !== 'listItem') continue;
       const box = boxAt(source, node);
       let own: Found | undefined;
-      if (box && readsBox(STATE, box.mark, box.after)) {
+      if (box && readsStoryBox(box.mark, box.after)) {
         // What the task says as written (code spans, emphasis kept); its id and the acceptance
         // criteria it cites read from the plain text, as BMAD's agents read them.
         const plain = itemText(node, box.after);
@@ -175,6 +182,9 @@ export function readStory(source: string, path: string): BmadStory {
       visit(node.children, own ?? parent, own ? depth + 1 : depth);
     }
   };
+  /** The level-two sections, each with its heading's text and line and the nodes under it. */
+  const level2: { text: string; line: number; end: number; nodes: RootContent[] }[] = [];
+  let open: (typeof level2)[number] | undefined;
   for (const node of root.children) {
     if (node.type === 'heading') {
       const heading = node as Heading;
@@ -185,18 +195,39 @@ export function readStory(source: string, path: string): BmadStory {
       }
       if (heading.depth === 2) preamble = false;
       if (heading.depth <= 2) {
-        if (inTasks) sections.at(-1)![1] = node.position!.start.line - 1;
-        inTasks = heading.depth === 2 && TASKS_HEADING.test(text);
-        if (inTasks) {
-          tasksLine ??= node.position!.start.line;
-          sections.push([node.position!.start.line, Infinity]);
-        }
+        const line = node.position!.start.line;
+        if (open) open.end = line - 1;
+        open = heading.depth === 2 ? { text, line, end: Infinity, nodes: [] } : undefined;
+        if (open) level2.push(open);
       }
       continue;
     }
     if (preamble && status === undefined) status = statusOf(source, node);
-    if (inTasks) visit([node], undefined, 0);
+    open?.nodes.push(node);
   }
+  // The tasks section: `## Tasks / Subtasks`; else a heading that says "Tasks" among other words
+  // (`## 任务 / 子任务 (Tasks / Subtasks)`); else — a story written in another language, as BMAD
+  // writes it in `document_output_language` — the first level-two section that holds a box.
+  let chosen = level2.filter((x) => TASKS_HEADING.test(x.text));
+  if (chosen.length === 0) chosen = level2.filter((x) => /tasks/i.test(x.text));
+  for (const section of chosen) visit(section.nodes, undefined, 0);
+  if (chosen.length === 0) {
+    for (const section of level2) {
+      visit(section.nodes, undefined, 0);
+      if (found.length === 0) continue;
+      chosen = [section];
+      problems.push({
+        severity: 'warning',
+        path,
+        line: section.line,
+        message: `no heading says "Tasks / Subtasks", so the boxes under "## ${section.text}", the first section that has any, are read as the story's tasks.`,
+        fix: 'Head the section "## Tasks / Subtasks" (a translation may follow it).',
+      });
+      break;
+    }
+  }
+  const tasksLine = chosen[0]?.line;
+  for (const section of chosen) sections.push([section.line, section.end]);
   // Ids: the one the author wrote (`Task 2`, `Subtask 2.1`); else the place among its siblings
   // under its parent's id (`2.3`), or among the top-level tasks, where no written id has it.
   const record = taskIds(path, problems);
