@@ -187,7 +187,8 @@ export async function discover(repo: Repo, elsewhere = false): Promise<Discovere
   const paths = await globPaths(repo.root, globs);
   const texts = new Map<string, string>();
   const problems: Problem[] = [];
-  for (const path of planDiscoveryReads(config, paths)) {
+  // The CLI finds a plan by its tool's config too (the loop runs what `plans` finds).
+  for (const path of planDiscoveryReads(config, paths, true)) {
     try {
       texts.set(path, await readText(join(repo.root, path), path));
     } catch (error) {
@@ -203,6 +204,7 @@ export async function discover(repo: Repo, elsewhere = false): Promise<Discovere
     paths,
     texts,
     config.plans ? undefined : await listPlans(repo.plansDir),
+    true,
   );
   // Tags of a file that is not JSON are reported by lint, for the file.
   for (const path of taggedPlanFiles(config, paths)) {

@@ -220,14 +220,27 @@ describe('BMAD v6', () => {
     expect(replies(sim).at(-1)).toContain(STORY);
   });
 
-  it('/coder next where _bmad/bmm/config.yaml puts implementation_artifacts (docs/implementation-artifacts/)', async () => {
-    const DOCS = 'docs/implementation-artifacts';
-    const { sim, deliver } = await world({
-      '_bmad/bmm/config.yaml':
-        '# BMM Module Configuration\nimplementation_artifacts: "{project-root}/docs/implementation-artifacts"\noutput_folder: "{project-root}/docs"\n',
-      [`${DOCS}/sprint-status.yaml`]: FILES[SPRINT]!,
-      [`${DOCS}/1-2-account-management.md`]: FILES[STORY]!,
-    });
+  // The `plans` globs are what guard a plan's documents on a PR and from the agent: the loop
+  // runs a plan BMAD's config places elsewhere once `plans` names it, never unguarded.
+  const DOCS = 'docs/implementation-artifacts';
+  const placed = {
+    '_bmad/bmm/config.yaml':
+      '# BMM Module Configuration\nimplementation_artifacts: "{project-root}/docs/implementation-artifacts"\noutput_folder: "{project-root}/docs"\n',
+    [`${DOCS}/sprint-status.yaml`]: FILES[SPRINT]!,
+    [`${DOCS}/1-2-account-management.md`]: FILES[STORY]!,
+  };
+
+  it('/coder next does not run a plan only _bmad/bmm/config.yaml places (docs/implementation-artifacts/): nothing written', async () => {
+    const { sim, deliver } = await world(placed);
+    const before = sim.files(sim.refs.get('master')!);
+    await deliver.comment('/coder next');
+    expect(sim.pulls).toEqual([]);
+    expect(sim.refs.has(BRANCH)).toBe(false);
+    expect(sim.files(sim.refs.get('master')!)).toEqual(before);
+  });
+
+  it('/coder next runs that plan once `plans` in .github/coder.yml names it', async () => {
+    const { sim, deliver } = await world(placed, `plans:\n  - ${DOCS}/sprint-status.yaml\n`);
     await deliver.comment('/coder next');
     const pr = sim.pulls[0];
     if (!pr) throw new Error(replies(sim).join('\n'));

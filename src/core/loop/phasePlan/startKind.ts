@@ -74,14 +74,21 @@ export function treePaths(files: ReadonlyMap<string, unknown>): readonly string[
 
 /**
  * The files a tree's plans are found by, read before discovery: the tasks files of tagged kinds
- * (their text names their plans), and, with the default `plans` globs, what a kind's
- * `discoveryReads` names (a tool's config that says where its tasks file is).
+ * (their text names their plans), and, `byToolConfig` with the default `plans` globs, what a
+ * kind's `discoveryReads` names (a tool's config that says where its tasks file is).
+ *
+ * Only the CLI finds plans by a tool's config. The loop runs the plans its `plans` globs find,
+ * because those globs are also what guards a plan's documents on a pull request (a change to them
+ * is an architect's) and from the coding agent: a plan found another way would be run unguarded.
+ * A user names such a plan in `plans` (.github/coder.yml) for the loop to run it.
  */
 export function planDiscoveryReads(
   config: Pick<Config, 'plans' | 'plansDir'>,
   paths: readonly string[],
+  byToolConfig = false,
 ): string[] {
-  const own = config.plans ? [] : KINDS.flatMap((k) => k.discoveryReads?.(paths) ?? []);
+  const own =
+    config.plans || !byToolConfig ? [] : KINDS.flatMap((k) => k.discoveryReads?.(paths) ?? []);
   return [...new Set([...taggedPlanFiles(config, paths), ...own])];
 }
 
@@ -98,9 +105,10 @@ function kindFiles(
   config: Pick<Config, 'plans' | 'plansDir'>,
   paths: readonly string[],
   texts: ReadonlyMap<string, string>,
+  byToolConfig: boolean,
 ): { files: FoundPlanFile[]; skipped: SkippedPlanFiles[] } {
   const globbed = otherKindFiles(config, paths);
-  if (config.plans) return { files: globbed, skipped: [] };
+  if (config.plans || !byToolConfig) return { files: globbed, skipped: [] };
   let files = globbed;
   const skipped: SkippedPlanFiles[] = [];
   for (const kind of KINDS) {
@@ -141,16 +149,18 @@ function otherKindFiles(
 /**
  * Every plan of every kind in a tree (`plans` globs; without them, coder plans are the folders
  * under `plansDir`, as before the other kinds — `folders` when the caller lists them itself, as
- * a working copy holds empty ones a git tree cannot), each named as `AnyPlan` says.
+ * a working copy holds empty ones a git tree cannot), each named as `AnyPlan` says; with
+ * `byToolConfig` (the CLI's), also those a tool's config places (`planDiscoveryReads`).
  */
 export function plansOfAnyKind(
   config: Pick<Config, 'plans' | 'plansDir'>,
   paths: readonly string[],
   texts: ReadonlyMap<string, string>,
   folders?: readonly string[],
+  byToolConfig = false,
 ): { plans: AnyPlan[]; problems: Problem[]; skipped: SkippedPlanFiles[] } {
   const coderNames = coderPlanNames(config, paths, folders);
-  const found = kindFiles(config, paths, texts);
+  const found = kindFiles(config, paths, texts, byToolConfig);
   const tags = new Map<string, string[]>();
   const notPlans: Problem[] = [];
   // A tagged kind's file that is another tool's (a legacy tasks/tasks.json of VS Code's, a
