@@ -237,6 +237,9 @@ describe('BMAD v6', () => {
     expect(sim.pulls).toEqual([]);
     expect(sim.refs.has(BRANCH)).toBe(false);
     expect(sim.files(sim.refs.get('master')!)).toEqual(before);
+    expect(replies(sim).at(-1)).toContain(
+      "A tool's config places a plan at `docs/implementation-artifacts/sprint-status.yaml`: the loop runs it once `plans` in `.github/coder.yml` names it",
+    );
   });
 
   it('/coder next runs that plan once `plans` in .github/coder.yml names it', async () => {

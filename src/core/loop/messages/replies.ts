@@ -33,6 +33,10 @@ export const reply = {
     `The coder-loop config is invalid, so nothing was done:\n\n${problemList(problems)}`,
 
   /** `cli`: how users run the CLI here (cliCommand.ts), so the command runs as printed. */
+  /** Plans a tool's config places where the `plans` globs do not look: found, not run. */
+  placedUnguarded: (refs: readonly string[]): string =>
+    `\n\nA tool's config places ${refs.length === 1 ? 'a plan' : 'plans'} at ${refs.map((r) => codeSpan(r)).join(', ')}: the loop runs ${refs.length === 1 ? 'it' : 'them'} once ${codeSpan('plans')} in ${codeSpan('.github/coder.yml')} names ${refs.length === 1 ? 'it' : 'them'} (with the repository's other plans), as those globs also keep a plan's documents an architect's on a pull request.`,
+
   noPlans: (plansDir: string, cli: string = CLI_NAME): string =>
     `There is no plan under ${codeSpan(plansDir)} on the default branch. Create one with ${codeSpan(`${cli} init "My Plan"`)}, commit it, then run ${codeSpan('/coder next')}.`,
 

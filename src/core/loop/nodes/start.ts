@@ -206,16 +206,21 @@ function plotPhase(
   // Every kind's plans (SPEC §2b): a tagged kind's file names its plans, and a tool's config
   // where its tasks file is, so they are read first.
   const paths = treePaths(base.files);
-  const unread = planDiscoveryReads(config, paths).filter((p) => !snap.texts?.has(p));
+  // A tool's config is read too, to name a plan it places where the loop does not run it.
+  const unread = planDiscoveryReads(config, paths, true).filter((p) => !snap.texts?.has(p));
   if (unread.length > 0) return { need: 'texts', paths: unread };
   const texts = snap.texts ?? new Map<string, string>();
-  const any = chooseAnyPlan(
-    config.plansDir,
-    plansOfAnyKind(config, paths, texts).plans,
-    req.plan,
-    req.cli,
-  );
-  if ('reply' in any) return answer(who, any);
+  const runnable = plansOfAnyKind(config, paths, texts).plans;
+  const any = chooseAnyPlan(config.plansDir, runnable, req.plan, req.cli);
+  if ('reply' in any) {
+    const placed = plansOfAnyKind(config, paths, texts, undefined, true)
+      .plans.filter((p) => p.kind === 'other' && !runnable.some((r) => r.ref === p.ref))
+      .map((p) => p.ref);
+    return answer(
+      who,
+      placed.length > 0 ? { ...any, reply: any.reply + reply.placedUnguarded(placed) } : any,
+    );
+  }
   const opened = openToStart(config, any, snap, base, texts);
   if ('need' in opened) return opened;
   const plan = opened.open;
