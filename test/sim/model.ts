@@ -1955,9 +1955,16 @@ function judgeCompletion(
     if (author) pushed.add(author);
   }
   // GitHub's record of the branch's ref updates since its creation: every pusher but the loop;
-  // a workflow's or an app's push names no person, and then no approval counts.
+  // a workflow's or an app's push names no person, and then no approval counts. Only the updates
+  // up to the loop's own that wrote the completion: the loop read the record before it wrote it,
+  // and GitHub lists each update when it happens ("List repository activities": its `before`,
+  // `after` and `timestamp`), so a push the same command makes after the completion (a writer's
+  // workflow pushing on top of it) was not there to read, and does not undo it.
+  const written = sim.activity.findIndex(
+    (a) => a.ref === `refs/heads/${branch}` && a.after === completion,
+  );
   let automation = false;
-  for (let i = sim.activity.length - 1; i >= 0; i--) {
+  for (let i = written < 0 ? sim.activity.length - 1 : written; i >= 0; i--) {
     const a = sim.activity[i]!;
     if (a.ref !== `refs/heads/${branch}`) continue;
     if (a.actor !== 'coder-loop[bot]') {
