@@ -34570,9 +34570,13 @@ function readsBox(states, mark, after) {
   return mark in states && (next === void 0 || next === " " || next === "	" || next === "\r");
 }
 function comparePhaseNumbers(a, b) {
-  const [a1, a2 = -1] = a.split(".").map(Number);
-  const [b1, b2 = -1] = b.split(".").map(Number);
-  return a1 - b1 || a2 - b2;
+  const [a1, a2, aLetter] = phaseNumberParts(a);
+  const [b1, b2, bLetter] = phaseNumberParts(b);
+  return a1 - b1 || a2 - b2 || (aLetter < bLetter ? -1 : aLetter > bLetter ? 1 : 0);
+}
+function phaseNumberParts(n) {
+  const m = /^(\d+)(?:\.(\d+))?([a-z]?)$/i.exec(n);
+  return m ? [Number(m[1]), m[2] === void 0 ? -1 : Number(m[2]), m[3].toLowerCase()] : [NaN, -1, ""];
 }
 function readHeadingBoxes(source, path2, mode, options) {
   const read3 = dialectRead(source, path2, mode, options);
@@ -34655,7 +34659,7 @@ function givenId(parent, index2) {
 
 // src/core/plan/kinds/speckit/reader.ts
 var PHASE_WORD = String.raw`(?:phase|fase|faz|faza|fáze|fázis|vaihe|etapa|tahap|giai\s+đoạn|фаза|этап|етап)\s+|(?:阶段|階段|フェーズ|단계)\s*`;
-var NUMBER = String.raw`(\d+(?:\.\d+)?)`;
+var NUMBER = String.raw`(\d+(?:\.\d+)?[a-z]?)`;
 var AFTER_NUMBER = String.raw`\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$`;
 var SPECKIT_PHASE = new RegExp(String.raw`^phase\s+${NUMBER}${AFTER_NUMBER}`, "i");
 var LOCALIZED_PHASE = new RegExp(
@@ -34663,6 +34667,7 @@ var LOCALIZED_PHASE = new RegExp(
   "i"
 );
 var LOCALIZED_START = /^(?:f[aá][sz]|vaihe|etapa|tahap|giai|\d|[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af])/i;
+var FINAL_PHASE = /^final\s+phase(?:\s*[:：\-—–]\s*|\s+|$)(.*)$/i;
 function phaseHeading(heading2) {
   const text6 = withoutLeadingSymbols(heading2);
   const m = SPECKIT_PHASE.exec(text6);
@@ -34682,11 +34687,16 @@ var SPECKIT_STATE = {
 };
 var SPECKIT_MARKS = { todo: " ", doing: void 0, done: "X" };
 var SPECKIT_SCAN = { taskText: true, requirements: false };
+var isDigit2 = (c) => c >= 48 && c <= 57;
 function speckitId(text6) {
   if (text6[0] !== "T") return void 0;
   let end = 1;
   for (let c2 = text6.charCodeAt(1); c2 >= 48 && c2 <= 57; c2 = text6.charCodeAt(++end)) ;
   if (end < 4) return void 0;
+  while (text6[end] === "." && isDigit2(text6.charCodeAt(end + 1))) {
+    end += 2;
+    while (isDigit2(text6.charCodeAt(end))) end++;
+  }
   const c = text6.charCodeAt(end) | 32;
   if (c >= 97 && c <= 122 || text6.charCodeAt(end) === 95) return void 0;
   return text6.slice(0, end);
@@ -34714,9 +34724,16 @@ function readSpeckit(source, path2, options = {}) {
     if (event.kind === "heading") {
       headings.push(event);
       while (open2.length > 0 && open2[open2.length - 1].level >= event.depth) open2.pop();
-      const m = phaseHeading(event.text.trim());
-      if (m) {
-        const phase2 = { number: m.number, name: m.name, line: event.line, tasks: [] };
+      const text7 = event.text.trim();
+      const m = phaseHeading(text7);
+      const final = m ? void 0 : FINAL_PHASE.exec(withoutLeadingSymbols(text7));
+      if (m || final) {
+        const phase2 = {
+          number: m ? m.number : FINAL,
+          name: m ? m.name : final[1].trim(),
+          line: event.line,
+          tasks: []
+        };
         open2.push({ phase: phase2, level: event.depth });
         phases.push(phase2);
       }
@@ -34740,6 +34757,7 @@ function readSpeckit(source, path2, options = {}) {
       markOffset: event.offset
     });
   }
+  numberFinalPhases(phases, path2, problems);
   const byNumber = /* @__PURE__ */ new Map();
   for (const phase of phases)
     byNumber.set(phase.number, [...byNumber.get(phase.number) ?? [], phase]);
@@ -34784,6 +34802,25 @@ function readSpeckit(source, path2, options = {}) {
     { marks: " 	xX", unread: (line2) => unreadUnder(headings, phases, line2) }
   );
 }
+var FINAL = "\0final";
+function numberFinalPhases(phases, path2, problems) {
+  let last = 0;
+  for (const p of phases) if (p.number !== FINAL) last = Math.max(last, parseInt(p.number, 10));
+  for (const phase of phases) {
+    if (phase.number !== FINAL) continue;
+    phase.number = String(++last);
+    for (const task of phase.tasks)
+      if (task.id.startsWith(`${FINAL}.`))
+        task.id = `${phase.number}${task.id.slice(FINAL.length)}`;
+    problems.push({
+      severity: "warning",
+      path: path2,
+      line: phase.line,
+      message: `"Final Phase" is read as Phase ${phase.number}, the phase after the last numbered one.`,
+      fix: `Leave it, or number it: "Phase ${phase.number}: ${phase.name}".`
+    });
+  }
+}
 function unreadUnder(headings, phases, line2) {
   let lo = 0;
   let hi = headings.length;
@@ -34797,7 +34834,7 @@ function unreadUnder(headings, phases, line2) {
   const heading2 = `${"#".repeat(above.depth)} ${above.text.trim()}`;
   const unnumbered = UNNUMBERED_PHASE.exec(withoutLeadingSymbols(above.text.trim()));
   if (unnumbered) {
-    const last = phases.reduce((n, p) => Math.max(n, Math.floor(Number(p.number))), 0);
+    const last = phases.reduce((n, p) => Math.max(n, parseInt(p.number, 10)), 0);
     return {
       why: `it is under "${heading2}" (line ${above.line}), whose "${unnumbered[2]}" is no phase number (spec-kit's template leaves it for you to fill in)`,
       fix: `Number the phase: "${"#".repeat(above.depth)} ${unnumbered[1]}${last + 1}: ${unnumbered[3]}".`
@@ -35378,6 +35415,12 @@ function idOf(node3) {
   if (node3?.kind === "string" && node3.value.trim() !== "") return node3.value.trim();
   return void 0;
 }
+function dottedIdOf(node3, source) {
+  if (node3?.kind === "number" && !Number.isInteger(node3.value) && Number.isFinite(node3.value)) {
+    return source.slice(node3.start, node3.end);
+  }
+  return idOf(node3);
+}
 function text5(node3) {
   return node3?.kind === "string" ? node3.value : "";
 }
@@ -35418,7 +35461,9 @@ function readTaskmasterFile(source, path2) {
     return { tags: [], problems };
   }
   if (legacyPath && !hasTaskmasterShape(root2)) {
-    return notTaskmaster(`it holds no task list of Task Master's shape (tasks with an "id")`);
+    return notTaskmaster(
+      root2.kind === "array" ? 'it is a JSON list, where Task Master keeps an object ({ "tasks": [...] }, or tags of them)' : `it holds no task list of Task Master's shape (tasks with an "id")`
+    );
   }
   if (root2.kind !== "object") {
     error2(
@@ -35432,12 +35477,12 @@ function readTaskmasterFile(source, path2) {
   const lines = lineStarts(source);
   const legacyTasks = member(root2, "tasks");
   if (legacyTasks?.kind === "array") {
-    tags.push(readTag("master", true, legacyTasks, lines, path2));
+    tags.push(readTag("master", true, legacyTasks, source, lines, path2));
   } else {
     for (const entry of root2.entries) {
       const tasks = member(entry.value, "tasks");
       if (tasks?.kind !== "array") continue;
-      tags.push(readTag(entry.key, false, tasks, lines, path2));
+      tags.push(readTag(entry.key, false, tasks, source, lines, path2));
     }
   }
   for (const tag of tags) problems.push(...tag.problems);
@@ -35450,7 +35495,7 @@ function readTaskmasterFile(source, path2) {
   }
   return { tags, problems };
 }
-function readTag(name, legacy, list3, lines, path2) {
+function readTag(name, legacy, list3, source, lines, path2) {
   const problems = [];
   const error2 = (line2, message, fix2) => {
     problems.push({ severity: "error", path: path2, ...line2 ? { line: line2 } : {}, message, fix: fix2 });
@@ -35501,12 +35546,14 @@ function readTag(name, legacy, list3, lines, path2) {
     };
   };
   for (const node3 of list3.items) {
-    const id = idOf(member(node3, "id"));
+    const idNode = member(node3, "id");
+    const id = idOf(idNode);
     if (id === void 0) {
+      const written = dottedIdOf(idNode, source);
       error2(
         lineAt(lines, node3.start),
-        `a task in tag "${name}" has no id.`,
-        'Give every task a number "id".'
+        written === void 0 ? `a task in tag "${name}" has no id.` : `a task in tag "${name}" has the id ${written}, which is not a whole number.`,
+        written === void 0 ? 'Give every task a number "id".' : "Number the top-level tasks 1, 2, 3\u2026; a dotted id is a subtask's."
       );
       continue;
     }
@@ -35520,12 +35567,13 @@ function readTag(name, legacy, list3, lines, path2) {
     }
     seen.add(id);
     const deps = member(node3, "dependencies");
-    const dependencies = deps?.kind === "array" ? deps.items.map(idOf).filter((d) => d !== void 0) : [];
+    const dependencies = deps?.kind === "array" ? deps.items.map((d) => dottedIdOf(d, source)).filter((d) => d !== void 0) : [];
     const subs = member(node3, "subtasks");
     const tasks = [];
     if (subs?.kind === "array" && subs.items.length > 0) {
+      const subSeen = /* @__PURE__ */ new Map();
       for (const sub of subs.items) {
-        const subId = idOf(member(sub, "id"));
+        const subId = dottedIdOf(member(sub, "id"), source);
         if (subId === void 0) {
           error2(
             lineAt(lines, sub.start),
@@ -35535,6 +35583,16 @@ function readTag(name, legacy, list3, lines, path2) {
           continue;
         }
         const full = subId.startsWith(`${id}.`) ? subId : `${id}.${subId}`;
+        const first = subSeen.get(full);
+        if (first !== void 0) {
+          problems.push({
+            severity: "warning",
+            path: path2,
+            line: lineAt(lines, sub.start),
+            message: `task ${id} has two subtasks with id ${full} (the first on line ${first}): a mark by that id is refused.`,
+            fix: "Give each subtask its own id (Task Master numbers a task's subtasks 1, 2, 3\u2026)."
+          });
+        } else subSeen.set(full, lineAt(lines, sub.start));
         const task = readTask(sub, full);
         if (task) tasks.push(task);
       }
@@ -35573,7 +35631,7 @@ function readTag(name, legacy, list3, lines, path2) {
       }
     }
   }
-  return { name, legacy, phases, problems };
+  return { name, legacy, line: lineAt(lines, list3.start), phases, problems };
 }
 var DONE = /* @__PURE__ */ new Set(["done", "completed"]);
 var SET_ASIDE = /* @__PURE__ */ new Set(["cancelled", "deferred"]);
@@ -35591,10 +35649,13 @@ function taskmasterProgress(tag) {
     return sub !== void 0 && DONE.has(sub.status);
   };
   const blockedSubtask = (p) => p.tasks.find((t) => t.id !== p.id && t.status === "blocked");
+  const underWay = tag.phases.find(
+    (p) => p.status === "in-progress" && !blockedSubtask(p) && p.tasks.some((t) => t.id !== p.id && (t.status === "pending" || t.status === "in-progress"))
+  );
   const eligible = tag.phases.filter(
     (p) => (p.status === "pending" || p.status === "in-progress") && p.dependencies.every(done2) && !blockedSubtask(p)
   );
-  const current = eligible[0];
+  const current = underWay ?? eligible[0];
   const open2 = tag.phases.filter((p) => !taskmasterPhaseFinished(p));
   const complete = tag.phases.length > 0 && open2.length === 0;
   let waiting2;
@@ -35609,7 +35670,7 @@ function taskmasterProgress(tag) {
       if (unmet.length > 0)
         why.push(`task ${p.id} waits for ${unmet.map((d) => `task ${d}`).join(" and ")}`);
     }
-    waiting2 = why.length > 0 ? `${why.join("; ")}.` : "no task can start.";
+    waiting2 = why.length > 0 ? `${why.join("; ")}.` : tag.phases.length === 0 && tag.problems.length === 0 ? `the tag "${tag.name}" holds no task yet.` : "no task can start.";
   }
   return { current, complete, waiting: waiting2 };
 }
@@ -35667,7 +35728,15 @@ function readTaskmasterTasks(plan, source) {
   }
   const tasked = (tag?.phases ?? []).filter((p) => p.tasks.length > 0);
   if (tag && tasked.length === 0 && errors.length === 0) {
-    errors.push(noPhase(plan.path, 'Add a task with "task-master add-task".'));
+    if (tag.phases.length === 0) {
+      warnings.push({
+        severity: "warning",
+        path: plan.path,
+        line: tag.line,
+        message: `the tag "${tag.name}" holds no task yet.`,
+        fix: `Add its tasks with "task-master parse-prd --tag ${tag.name}" or "task-master add-task --tag ${tag.name}".`
+      });
+    } else errors.push(noPhase(plan.path, 'Add a task with "task-master add-task".'));
   }
   const view = (p) => ({
     number: p.id,
@@ -36088,7 +36157,15 @@ function readSprintStatus(source, path2) {
     const { raw, value: value2 } = valueOf(source, pair2.value);
     const mapped = raw === void 0 ? void 0 : LEGACY[raw] ?? raw;
     const status2 = mapped !== void 0 && BMAD_STATUSES[kind.kind].includes(mapped) ? mapped : void 0;
-    if (status2 === void 0) {
+    if (status2 === void 0 && raw !== void 0 && kind.kind === "story") {
+      problems.push({
+        severity: "warning",
+        path: path2,
+        line: line2,
+        message: `"${raw}" is not a status BMAD defines for a story ("${key}"): BMAD lists it as illegal and leaves the story out, and so does the loop (set aside: finished for the plan, never marked).`,
+        fix: `Write one of: ${BMAD_STATUSES.story.join(", ")}.`
+      });
+    } else if (status2 === void 0) {
       problems.push({
         severity: kind.kind === "story" ? "error" : "warning",
         path: path2,
@@ -36105,9 +36182,20 @@ function readSprintStatus(source, path2) {
         fix: `Write it as \`${key}: ${status2}\`.`
       });
     }
-    entries.push({ key, ...kind, raw, status: status2, line: line2, value: value2 });
+    const setAside = kind.kind === "story" && raw !== void 0 && status2 === void 0;
+    entries.push({ key, ...kind, raw, status: status2, setAside, line: line2, value: value2 });
   }
-  return { entries, storyLocation, problems };
+  return { entries: ownNumbers(entries), storyLocation, problems };
+}
+var FURTHER = /^\d+-\d+[a-z]?-(\d+)-./;
+function ownNumbers(entries) {
+  const count2 = /* @__PURE__ */ new Map();
+  for (const e of entries) if (e.number) count2.set(e.number, (count2.get(e.number) ?? 0) + 1);
+  return entries.map((e) => {
+    const further = FURTHER.exec(e.key)?.[1];
+    if (!e.number || further === void 0 || count2.get(e.number) < 2) return e;
+    return { ...e, number: `${e.number}.${further}` };
+  });
 }
 var StaleSprintStatusError = class extends Error {
   constructor(entry) {
@@ -36137,11 +36225,14 @@ function setSprintStatus(source, entry, status2) {
 
 // src/core/plan/kinds/bmad/story.ts
 var STATE3 = { " ": "todo", "	": "todo", x: "done", X: "done" };
-var STORY_HEADING = /^Story\s+(\d+\.\d+[a-z]?)\s*:?\s*(.*)$/i;
+var STORY_HEADING = /^Story\s+(\d+\.\d+[a-z]?(?:\.\d+)?)\s*:?\s*(.*)$/i;
 var TASKS_HEADING = /^Tasks(?:\s*\/\s*Sub-?tasks)?$/i;
 var WRITTEN_ID = /^(?:\*\*|__)?(?:Sub-?)?Task\s+(\d+(?:\.\d+)*[a-z]?)\b/i;
 var STATUS_LINE = /^ {0,3}(?:\*\*|__)?Status(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*/i;
 var FIX = 'Write a task as "- [ ] Task 1 (AC: #1)" under "## Tasks / Subtasks".';
+function readsStoryBox(mark, after) {
+  return readsBox(STATE3, mark, after) || mark in STATE3 && /^[^\s([:]/.test(after);
+}
 function acceptanceCriteria(text6) {
   const found = [];
   for (const m of text6.matchAll(/\(\s*ACs?\s*:?\s*([^)]*)\)/gi)) {
@@ -36196,10 +36287,8 @@ function readStory(source, path2) {
   let number3;
   let title;
   let status2;
-  let tasksLine;
   const sections = [];
   const found = [];
-  let inTasks = false;
   let preamble = true;
   const visit2 = (nodes, parent, depth) => {
     let index2 = 0;
@@ -36211,7 +36300,7 @@ function readStory(source, path2) {
       if (node3.type !== "listItem") continue;
       const box = boxAt(source, node3);
       let own6;
-      if (box && readsBox(STATE3, box.mark, box.after)) {
+      if (box && readsStoryBox(box.mark, box.after)) {
         const plain = itemText2(node3, box.after);
         const text6 = writtenTaskText(box.after, plain);
         own6 = {
@@ -36236,6 +36325,8 @@ function readStory(source, path2) {
       visit2(node3.children, own6 ?? parent, own6 ? depth + 1 : depth);
     }
   };
+  const level2 = [];
+  let open2;
   for (const node3 of root2.children) {
     if (node3.type === "heading") {
       const heading2 = node3;
@@ -36246,18 +36337,36 @@ function readStory(source, path2) {
       }
       if (heading2.depth === 2) preamble = false;
       if (heading2.depth <= 2) {
-        if (inTasks) sections.at(-1)[1] = node3.position.start.line - 1;
-        inTasks = heading2.depth === 2 && TASKS_HEADING.test(text6);
-        if (inTasks) {
-          tasksLine ??= node3.position.start.line;
-          sections.push([node3.position.start.line, Infinity]);
-        }
+        const line2 = node3.position.start.line;
+        if (open2) open2.end = line2 - 1;
+        open2 = heading2.depth === 2 ? { text: text6, line: line2, end: Infinity, nodes: [] } : void 0;
+        if (open2) level2.push(open2);
       }
       continue;
     }
     if (preamble && status2 === void 0) status2 = statusOf(source, node3);
-    if (inTasks) visit2([node3], void 0, 0);
+    open2?.nodes.push(node3);
   }
+  let chosen2 = level2.filter((x) => TASKS_HEADING.test(x.text));
+  if (chosen2.length === 0) chosen2 = level2.filter((x) => /tasks/i.test(x.text));
+  for (const section of chosen2) visit2(section.nodes, void 0, 0);
+  if (chosen2.length === 0) {
+    for (const section of level2) {
+      visit2(section.nodes, void 0, 0);
+      if (found.length === 0) continue;
+      chosen2 = [section];
+      problems.push({
+        severity: "warning",
+        path: path2,
+        line: section.line,
+        message: `no heading says "Tasks / Subtasks", so the boxes under "## ${section.text}", the first section that has any, are read as the story's tasks.`,
+        fix: 'Head the section "## Tasks / Subtasks" (a translation may follow it).'
+      });
+      break;
+    }
+  }
+  const tasksLine = chosen2[0]?.line;
+  for (const section of chosen2) sections.push([section.line, section.end]);
   const record = taskIds(path2, problems);
   const taken = new Set(found.flatMap((f) => f.written ? [f.written] : []));
   for (const f of found) {
@@ -36345,8 +36454,14 @@ function storyFileCandidates(sprintStatusPath, storyLocation, key) {
     )
   ];
 }
+var PRIORITY = ["in-progress", "review", "ready-for-dev", "backlog"];
 function currentStory(entries) {
-  return entries.find((e) => e.kind === "story" && e.status !== "done");
+  const stories = entries.filter((e) => e.kind === "story");
+  for (const status2 of PRIORITY) {
+    const found = stories.find((e) => e.status === status2);
+    if (found) return found;
+  }
+  return void 0;
 }
 function nextStory(entries, sprintStatusPath, storyLocation, exists) {
   const story = currentStory(entries);
@@ -36373,7 +36488,9 @@ function nextStory(entries, sprintStatusPath, storyLocation, exists) {
 }
 function storyDisagreement(entry, story, path2) {
   const out = [];
-  if (story.number !== void 0 && entry.number !== void 0 && story.number !== entry.number) {
+  const keyed = /^(\d+)-(\d+[a-z]?)-(\d+)-./.exec(entry.key);
+  const own6 = keyed ? `${keyed[1]}.${keyed[2]}.${keyed[3]}` : void 0;
+  if (story.number !== void 0 && entry.number !== void 0 && story.number !== entry.number && story.number !== own6) {
     out.push({
       severity: "warning",
       path: path2,
@@ -36398,12 +36515,79 @@ var BMAD_GLOBS = [
   "**/_bmad-output/implementation-artifacts/sprint-status.yaml",
   "**/docs/sprint-artifacts/sprint-status.yaml"
 ];
+function isSprintStatusPath(path2) {
+  return path2 === "sprint-status.yaml" || path2.endsWith("/sprint-status.yaml");
+}
 function bmadPlanName(sprintStatusPath) {
   const folder = sprintStatusPath.slice(0, Math.max(0, sprintStatusPath.lastIndexOf("/")));
-  const project = /^(?:(.*)\/)?(?:_bmad-output\/implementation-artifacts|docs\/sprint-artifacts)$/.exec(folder);
+  const project = /^(?:(.*)\/)?(?:_bmad-output\/implementation-artifacts|docs\/(?:sprint|implementation)-artifacts|docs)$/.exec(
+    folder
+  );
   const base = (path2) => path2.slice(path2.lastIndexOf("/") + 1);
   if (project) return project[1] ? base(project[1]) : "bmad";
   return folder === "" ? "bmad" : base(folder);
+}
+var BMAD_CONFIG = /^(?:(.*)\/)?(?:_bmad|\.bmad|bmad)\/bmm\/config\.yaml$/;
+var ALPHA_SPRINT_STATUS = /(?:^|\/)docs\/sprint-status\.yaml$/;
+function hasBmadShape(text6) {
+  return /^development_status:[ \t]*(?:#.*)?\r?$/m.test(text6);
+}
+function configValue(text6, key) {
+  const m = new RegExp(`^${key}:[ \\t]*(.*?)[ \\t]*\\r?$`, "m").exec(text6);
+  if (!m) return void 0;
+  const value2 = m[1].replace(/[ \t]+#.*$/, "");
+  const quoted5 = /^(["'])(.*)\1$/.exec(value2);
+  return quoted5 ? quoted5[2] : value2;
+}
+function configFolder(value2, root2, outputFolder) {
+  if (value2 === void 0) return void 0;
+  const resolved = value2.replace(/\{output_folder\}/g, outputFolder ?? "_bmad-output");
+  const path2 = repositoryFolder(resolved);
+  if (path2 === void 0) return void 0;
+  return root2 === "" ? path2 : `${root2}/${path2}`;
+}
+function bmadConfigSprintStatus(configPath, text6) {
+  const at3 = BMAD_CONFIG.exec(configPath);
+  if (!at3) return void 0;
+  const root2 = at3[1] ?? "";
+  const output = configValue(text6, "output_folder");
+  const outputFolder = output === void 0 ? void 0 : repositoryFolder(output);
+  const folder = configFolder(configValue(text6, "implementation_artifacts"), root2, outputFolder) ?? configFolder(configValue(text6, "sprint_artifacts"), root2, outputFolder) ?? configFolder(output, root2, outputFolder);
+  return folder === void 0 ? void 0 : `${folder}/sprint-status.yaml`;
+}
+function bmadDiscoveryReads(paths) {
+  const configs = paths.filter((p) => BMAD_CONFIG.test(p));
+  return paths.filter(
+    (p) => configs.includes(p) || ALPHA_SPRINT_STATUS.test(p) || configs.length > 0 && isSprintStatusPath(p)
+  );
+}
+function discoverBmad(paths, texts, globbed) {
+  const present = new Set(paths);
+  const named = /* @__PURE__ */ new Map();
+  for (const path2 of paths) {
+    const text6 = texts.get(path2);
+    if (text6 === void 0 || !BMAD_CONFIG.test(path2)) continue;
+    const status2 = bmadConfigSprintStatus(path2, text6);
+    if (status2 !== void 0 && present.has(status2) && !named.has(status2)) named.set(status2, path2);
+  }
+  const alpha = paths.filter((p) => {
+    const text6 = texts.get(p);
+    return ALPHA_SPRINT_STATUS.test(p) && text6 !== void 0 && hasBmadShape(text6);
+  });
+  const all2 = [.../* @__PURE__ */ new Set([...globbed, ...named.keys(), ...alpha])].sort();
+  const skipped = [];
+  const plans = all2.filter((path2) => {
+    if (named.has(path2)) return true;
+    const text6 = texts.get(path2);
+    const original = [...named.keys()].find((n) => text6 !== void 0 && texts.get(n) === text6);
+    if (original === void 0) return true;
+    skipped.push({
+      path: path2,
+      why: `a copy of ${original}, the sprint status ${named.get(original)} names: not read`
+    });
+    return false;
+  });
+  return { plans, skipped };
 }
 
 // src/core/plan/kinds/bmad/plan.ts
@@ -36501,13 +36685,13 @@ function openBmad(path2, paths, texts) {
       tasks: (story?.tasks ?? []).map((t) => ({
         id: `${number3}/${t.id}`,
         text: t.text,
-        state: t.state,
+        state: entry.setAside && t.state !== "done" ? "set-aside" : t.state,
         line: t.line,
         optional: false,
         requirements: t.requirements,
         ...t.depth > 0 ? { depth: t.depth } : {}
       })),
-      finished: entry.status === "done",
+      finished: entry.status === "done" || entry.setAside,
       key: entry.key,
       status: entry.status,
       story: file
@@ -36582,6 +36766,14 @@ function openBmad(path2, paths, texts) {
     start: (phase) => sprintTo(phase, "in-progress"),
     finish: (phase) => [...boxes(phase, void 0, "done", "done"), ...sprintTo(phase, "done")],
     setTasks: (phase, ids, state) => boxes(phase, ids, state),
+    refuseMark(phase, state) {
+      const entry = entryOf(phase);
+      if (entry.setAside)
+        return `Story ${entry.key} is "${entry.raw}", a status BMAD does not define, so it is set aside and never marked. Write one of BMAD's statuses for it in ${path2} first (${BMAD_STATUSES.story.join(", ")}). Nothing was written.`;
+      if (state === "todo" || phase.story !== void 0) return void 0;
+      const writes = storyFileCandidates(path2, read3.storyLocation, entry.key).at(-1);
+      return `Story ${entry.key} has no story file yet, so it cannot be ${state === "doing" ? "started" : "completed"}: run BMAD's create-story (bmad-create-story) first, which writes ${writes}. Nothing was written.`;
+    },
     context(phase) {
       const links = [];
       const sections = [];
@@ -36625,6 +36817,10 @@ var bmadKind = defineKind({
       why: (n) => `${n} BMAD v4 stor${n === 1 ? "y" : "ies"}: not read; the loop reads v6's sprint-status.yaml`
     };
   },
+  // Where BMAD's config (`_bmad/bmm/config.yaml`) says its sprint status is, and an alpha's
+  // `docs/sprint-status.yaml` of BMAD's shape; a copy of the config's file elsewhere is skipped.
+  discoveryReads: bmadDiscoveryReads,
+  discover: discoverBmad,
   required: [],
   reads: (plan, texts) => bmadReads(plan.path, texts),
   planName: bmadPlanName,
@@ -36653,7 +36849,8 @@ var bmadKind = defineKind({
         // BMAD has no in-progress box: `doing` leaves the boxes as they are.
         tasks: (ids, state) => state === "doing" ? [] : read3.phases.filter((p) => p.tasks.some((t) => ids.has(t.id))).flatMap((p) => read3.setTasks(p, ids, state))
       },
-      context: (phase) => read3.context(own6(phase))
+      context: (phase) => read3.context(own6(phase)),
+      refuseMark: (phase, state) => read3.refuseMark(own6(phase), state)
     };
   },
   // The stories' statuses: what a start or a completion changes in sprint-status.yaml.
@@ -38794,6 +38991,10 @@ ${HELP_TEXT}`,
 
 ${problemList(problems)}`,
   /** `cli`: how users run the CLI here (cliCommand.ts), so the command runs as printed. */
+  /** Plans a tool's config places where the `plans` globs do not look: found, not run. */
+  placedUnguarded: (refs) => `
+
+A tool's config places ${refs.length === 1 ? "a plan" : "plans"} at ${refs.map((r) => codeSpan(r)).join(", ")}: the loop runs ${refs.length === 1 ? "it" : "them"} once ${codeSpan("plans")} in ${codeSpan(".github/coder.yml")} names ${refs.length === 1 ? "it" : "them"} (with the repository's other plans), as those globs also keep a plan's documents an architect's on a pull request.`,
   noPlans: (plansDir, cli = CLI_NAME) => `There is no plan under ${codeSpan(plansDir)} on the default branch. Create one with ${codeSpan(`${cli} init "My Plan"`)}, commit it, then run ${codeSpan("/coder next")}.`,
   choosePlan: (plans) => `Which plan? Run ${codeSpan("/coder next <PlanName>")} with one of:
 
@@ -40415,6 +40616,9 @@ function kindPlanLocal(kp, label, paths, texts) {
     },
     workPhase: () => kp.current ? { phase: kp.current } : { missing: `${label}: no phase with work left.` },
     mark(target, state) {
+      const markedPhase = "phase" in target ? target.phase : kp.phases.find((p) => p.tasks.some((t) => t.id === target.task));
+      const refused = markedPhase && kp.refuseMark?.(markedPhase, state);
+      if (refused) return { missing: refused };
       let next;
       let beside;
       if ("phase" in target) {
@@ -40423,10 +40627,18 @@ function kindPlanLocal(kp, label, paths, texts) {
         next = state === "doing" ? kp.markStart(phase) : state === "done" ? kp.markDone(phase) : setTasks(plan, source, ids, state);
         beside = (state === "doing" ? kp.beside?.start(phase) : state === "done" ? kp.beside?.done(phase) : kp.beside?.tasks(ids, state)) ?? [];
       } else {
-        if (!kp.phases.some((p) => p.tasks.some((t) => t.id === target.task))) {
+        const named = kp.phases.flatMap(
+          (p) => p.tasks.filter((t) => t.id === target.task).map((t) => ({ phase: p.number, line: t.line }))
+        );
+        if (named.length === 0) {
           const phase = kp.phases.some((p) => p.number === target.task);
           return {
             missing: `${label}: there is no task ${target.task}.${phase ? ` Phase ${target.task} is a phase: mark it with --phase ${target.task}.` : ""}`
+          };
+        }
+        if (named.length > 1) {
+          return {
+            missing: `${label}: ${named.length} tasks have the id ${target.task} (lines ${named.map((n) => n.line).join(", ")}); nothing written. Mark their phase with --phase ${named[0].phase}, or give each task its own id.`
           };
         }
         next = setTasks(plan, source, /* @__PURE__ */ new Set([target.task]), state);
@@ -40470,6 +40682,36 @@ function treePaths(files) {
   if (!paths) pathLists.set(files, paths = [...files.keys()]);
   return paths;
 }
+function planDiscoveryReads(config2, paths, byToolConfig = false) {
+  const own6 = config2.plans || !byToolConfig ? [] : KINDS.flatMap((k) => k.discoveryReads?.(paths) ?? []);
+  return [.../* @__PURE__ */ new Set([...taggedPlanFiles(config2, paths), ...own6])];
+}
+function folderOf(path2) {
+  return path2.slice(0, Math.max(0, path2.lastIndexOf("/")));
+}
+function kindFiles(config2, paths, texts, byToolConfig) {
+  const globbed = otherKindFiles(config2, paths);
+  if (config2.plans || !byToolConfig) return { files: globbed, skipped: [] };
+  let files = globbed;
+  const skipped = [];
+  for (const kind of KINDS) {
+    if (!kind.discover) continue;
+    const own6 = files.filter((f) => f.kind === kind.id).map((f) => f.path);
+    const found = kind.discover(paths, texts, own6);
+    skipped.push(...found.skipped);
+    const keep = new Set(found.plans);
+    files = [
+      ...files.filter((f) => f.kind !== kind.id || keep.has(f.path)),
+      ...found.plans.filter((p) => !own6.includes(p)).map((path2) => ({
+        kind: kind.id,
+        path: path2,
+        folder: folderOf(path2),
+        sidecar: `${folderOf(path2)}/coder-loop`.replace(/^\//, "")
+      }))
+    ];
+  }
+  return { files, skipped };
+}
 function otherKindFiles(config2, paths) {
   const globs = config2.plans ?? defaultPlanGlobs(config2.plansDir);
   const key = JSON.stringify(globs);
@@ -40480,11 +40722,12 @@ function otherKindFiles(config2, paths) {
     byGlobs.set(key, found = findPlanFiles(paths, globs).filter((f) => f.kind !== "coder"));
   return found;
 }
-function plansOfAnyKind(config2, paths, texts, folders2) {
+function plansOfAnyKind(config2, paths, texts, folders2, byToolConfig = false) {
   const coderNames = coderPlanNames(config2, paths, folders2);
+  const found = kindFiles(config2, paths, texts, byToolConfig);
   const tags = /* @__PURE__ */ new Map();
   const notPlans = [];
-  const files = otherKindFiles(config2, paths).filter((f) => {
+  const files = found.files.filter((f) => {
     if (f.kind === "coder" || !isTagged(f)) return true;
     const text6 = texts.get(f.path);
     const read3 = text6 === void 0 ? void 0 : kindModule(f.kind).plansIn(text6, f.path);
@@ -40531,7 +40774,7 @@ function plansOfAnyKind(config2, paths, texts, folders2) {
       handle: planRef(plan)
     }))
   ];
-  return { plans, problems: [...notPlans, ...named.problems] };
+  return { plans, problems: [...notPlans, ...named.problems], skipped: found.skipped };
 }
 function chooseAnyPlan(plansDir, plans, requested, cli) {
   const labels = plans.map((p) => p.label);
@@ -41020,16 +41263,18 @@ function startProgress(run3, marker, phases, pr, node3) {
 function plotPhase(req, snap, base) {
   const { config: config2, who } = req;
   const paths = treePaths(base.files);
-  const unread = taggedPlanFiles(config2, paths).filter((p) => !snap.texts?.has(p));
+  const unread = planDiscoveryReads(config2, paths, true).filter((p) => !snap.texts?.has(p));
   if (unread.length > 0) return { need: "texts", paths: unread };
   const texts = snap.texts ?? /* @__PURE__ */ new Map();
-  const any = chooseAnyPlan(
-    config2.plansDir,
-    plansOfAnyKind(config2, paths, texts).plans,
-    req.plan,
-    req.cli
-  );
-  if ("reply" in any) return answer(who, any);
+  const runnable = plansOfAnyKind(config2, paths, texts).plans;
+  const any = chooseAnyPlan(config2.plansDir, runnable, req.plan, req.cli);
+  if ("reply" in any) {
+    const placed = plansOfAnyKind(config2, paths, texts, void 0, true).plans.filter((p) => p.kind === "other" && !runnable.some((r) => r.ref === p.ref)).map((p) => p.ref);
+    return answer(
+      who,
+      placed.length > 0 ? { ...any, reply: any.reply + reply.placedUnguarded(placed) } : any
+    );
+  }
   const opened = openToStart(config2, any, snap, base, texts);
   if ("need" in opened) return opened;
   const plan = opened.open;
@@ -45889,7 +46134,7 @@ async function status(env, config2, issue3, requested) {
   const paths = [...tree.files.keys()];
   const texts = new Map(
     await Promise.all(
-      taggedPlanFiles(config2, paths).map(
+      planDiscoveryReads(config2, paths).map(
         async (path2) => [path2, await reader.blob(tree.files.get(path2))]
       )
     )
