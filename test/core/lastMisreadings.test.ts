@@ -247,6 +247,17 @@ describe('spec-kit: headings and ids people write', () => {
     ]);
   });
 
+  it('a tasks file wrapped whole in a ````markdown fence: the error names the fence and its lines', async () => {
+    const tasks =
+      '````markdown\n# Tasks\n\n## Phase 1: Setup\n\n- [X] T001 Init\n\n```bash\nnpm test\n```\n````\n';
+    const cwd = checkout(speckitFiles(tasks));
+    const lint = await cli(cwd, 'lint', '001-x');
+    expect(lint.code).toBe(1);
+    expect(lint.out).toContain(
+      'specs/001-x/tasks.md:1: error: no phase with a task was found: the whole file is inside a code fence (lines 1 to 11), where no heading or task is read. Remove the two fence lines: the plan is the text between them.',
+    );
+  });
+
   it('a sub-id written after a task id (T007.1) is its own id: no duplicate, and mark writes its one box', async () => {
     const tasks =
       '## Phase 1: Calculator\n\n- [ ] T007.1 [P] [US1] Write tests for add\n- [ ] T007 [P] [US1] Implement add\n- [ ] T007.2 Write tests for sub\n';

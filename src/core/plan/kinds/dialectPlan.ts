@@ -36,12 +36,38 @@ export interface MarkdownDialect {
   ): KindContext;
 }
 
+/**
+ * The last line of a fence that wraps the whole file (an agent's answer pasted with its
+ * ```` ```markdown ```` and closing fence), or undefined: the first line opens a fence and the
+ * last line that is not blank closes it.
+ */
+function wholeFileFence(source: string): number | undefined {
+  const lines = source.replace(/^\ufeff/, '').split(/\r?\n/);
+  const open = /^ {0,3}(`{3,}|~{3,})[^`]*$/.exec(lines[0] ?? '');
+  if (!open) return undefined;
+  let last = lines.length - 1;
+  while (last > 0 && lines[last]!.trim() === '') last--;
+  const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(lines[last]!);
+  const marker = open[1]!;
+  return last > 0 && close && close[1]![0] === marker[0] && close[1]!.length >= marker.length
+    ? last + 1
+    : undefined;
+}
+
 function readDialectTasks(plan: KindFile, dialect: MarkdownDialect, source: string) {
   const read = dialect.read(source, plan.path);
   const { errors, warnings } = splitProblems(read.problems);
   const tasked = read.phases.filter((p) => p.tasks.length > 0);
   if (tasked.length === 0 && errors.length === 0) {
-    errors.push(noPhase(plan.path, dialect.noPhaseFix));
+    const fenced = wholeFileFence(source);
+    errors.push(
+      fenced
+        ? {
+            ...noPhase(plan.path, 'Remove the two fence lines: the plan is the text between them.'),
+            message: `no phase with a task was found: the whole file is inside a code fence (lines 1 to ${fenced}), where no heading or task is read.`,
+          }
+        : noPhase(plan.path, dialect.noPhaseFix),
+    );
   }
   const view = (p: DialectPhase): KindPhase => ({
     number: p.number,
