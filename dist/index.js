@@ -34871,12 +34871,28 @@ function noPhase(path2, fix2) {
 }
 
 // src/core/plan/kinds/dialectPlan.ts
+function wholeFileFence(source) {
+  const lines = source.replace(/^\ufeff/, "").split(/\r?\n/);
+  const open2 = /^ {0,3}(`{3,}|~{3,})[^`]*$/.exec(lines[0] ?? "");
+  if (!open2) return void 0;
+  let last = lines.length - 1;
+  while (last > 0 && lines[last].trim() === "") last--;
+  const close2 = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(lines[last]);
+  const marker = open2[1];
+  return last > 0 && close2 && close2[1][0] === marker[0] && close2[1].length >= marker.length ? last + 1 : void 0;
+}
 function readDialectTasks(plan, dialect, source) {
   const read3 = dialect.read(source, plan.path);
   const { errors, warnings } = splitProblems(read3.problems);
   const tasked = read3.phases.filter((p) => p.tasks.length > 0);
   if (tasked.length === 0 && errors.length === 0) {
-    errors.push(noPhase(plan.path, dialect.noPhaseFix));
+    const fenced2 = wholeFileFence(source);
+    errors.push(
+      fenced2 ? {
+        ...noPhase(plan.path, "Remove the two fence lines: the plan is the text between them."),
+        message: `no phase with a task was found: the whole file is inside a code fence (lines 1 to ${fenced2}), where no heading or task is read.`
+      } : noPhase(plan.path, dialect.noPhaseFix)
+    );
   }
   const view = (p) => ({
     number: p.number,
