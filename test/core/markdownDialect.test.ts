@@ -138,6 +138,99 @@ describe('spec-kit tasks.md', () => {
     ]);
   });
 
+  it('names a phase written as a line of text, not a heading, and how to make it one', () => {
+    // A plan an agent wrote with its phases as plain lines (bold too), no `#`: no phase is read,
+    // and each box says which line it was meant to be under, not only "under no heading".
+    const source = [
+      '# Tasks for Feature 007',
+      '',
+      'Phase 1: Setup',
+      '',
+      '- [ ] T001 a',
+      '',
+      '```text',
+      'Phase 9: in a fence',
+      '```',
+      '',
+      '**Phase 2:** Core',
+      '',
+      '- [ ] T002 b',
+      '',
+      '## Notes',
+      '',
+      '- [ ] T003 c',
+      '',
+    ].join('\n');
+    const read = readSpeckit(source, 'tasks.md');
+    expect(read.phases).toEqual([]);
+    expect(
+      read.problems.map((p) => [p.line, p.message.replace(/^.*not read as one: /, ''), p.fix]),
+    ).toEqual([
+      [
+        5,
+        'the line "Phase 1: Setup" above it (line 3) is text, not a heading, so it is no phase.',
+        'Write it as a heading: "## Phase 1: Setup".',
+      ],
+      [
+        13,
+        'the line "Phase 2: Core" above it (line 11) is text, not a heading, so it is no phase.',
+        'Write it as a heading: "## Phase 2: Core".',
+      ],
+      [
+        17,
+        'it is under no "## Phase N" heading (the nearest heading above it is "## Notes", line 15).',
+        'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
+      ],
+    ]);
+  });
+
+  it('says so when a second round of phases under another section starts its numbers again', () => {
+    const source = [
+      '# Tasks',
+      '## Phase 1: Setup',
+      '- [x] T001 a',
+      '## Phase 2: Core',
+      '- [x] T002 b',
+      '## Bug Fix: the modal',
+      '### Phase 1: Types',
+      '- [ ] T201 c',
+      '',
+    ].join('\n');
+    const read = readSpeckit(source, 'tasks.md');
+    expect(read).toEqual(readSpeckit(source, 'tasks.md', { fast: false }));
+    expect(read.problems).toEqual([
+      {
+        severity: 'error',
+        path: 'tasks.md',
+        line: 7,
+        message:
+          'Phase 1 is also on line 2: the phases under "## Bug Fix: the modal" (line 6) start their numbers again.',
+        fix: "Number each phase once: go on from Phase 3, or move that section's phases to a tasks file of their own.",
+      },
+      {
+        severity: 'warning',
+        path: 'tasks.md',
+        line: 8,
+        message:
+          '"- [ ] T201 c" looks like a task but is not read as one: it is under "### Phase 1: Types" (line 7), and Phase 1 is another heading\'s.',
+        fix: 'Number each phase once.',
+      },
+    ]);
+    // Two phases 1 in one section: the plain message.
+    const plain = readSpeckit(
+      '## Phase 1: A\n- [ ] T001 a\n## Phase 1: B\n- [ ] T002 b\n',
+      'tasks.md',
+    );
+    expect(plain.problems).toEqual([
+      expect.objectContaining({
+        line: 3,
+        message: 'Phase 1 is also on line 1.',
+        fix: 'Number each phase once.',
+      }),
+      expect.objectContaining({ line: 4, severity: 'warning' }),
+    ]);
+  });
+
   it('a word that is no phase word, or a phase word run into its number, is no phase', () => {
     for (const heading of ['## Milestone 1: Setup', '## Phase1: Setup', '## Faseada 1']) {
       expect(readSpeckit(`${heading}\n\n- [ ] T001 a\n`, 'tasks.md').phases).toEqual([]);

@@ -198,13 +198,7 @@ export function readSpeckit(
         continue;
       }
       if (phase.tasks.length > 0 && phase !== first) {
-        problems.push({
-          severity: 'error',
-          path,
-          line: phase.line,
-          message: `Phase ${number} is also on line ${first.line}.`,
-          fix: 'Number each phase once.',
-        });
+        problems.push(twice(phase, first, headings, phases, path));
         continue;
       }
       kept.push(phase);
@@ -213,6 +207,9 @@ export function readSpeckit(
   phases.length = 0;
   phases.push(...kept);
   phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
+  // Lines of text that read as phases (`Phase 1: Setup` with no `#`): found once, and only for a
+  // box outside every phase.
+  let texts: PhaseText[] | undefined;
   return finish(
     source,
     path,
@@ -220,8 +217,50 @@ export function readSpeckit(
     phases,
     problems,
     'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
-    { marks: ' \txX', unread: (line) => unreadUnder(headings, phases, line) },
+    {
+      marks: ' \txX',
+      unread: (line) => unreadUnder(headings, phases, line, () => (texts ??= phaseTexts(source))),
+    },
   );
+}
+
+/**
+ * The error for a phase number two headings with tasks share; when the second is under another
+ * section than the first (a second round of `### Phase 1…` appended under `## Bug Fix`), it says
+ * so, and which numbers are free.
+ */
+function twice(
+  phase: DialectPhase,
+  first: DialectPhase,
+  headings: readonly { line: number; depth: number; text: string }[],
+  phases: readonly DialectPhase[],
+  path: string,
+): Problem {
+  const section = (p: DialectPhase) => {
+    const at = headings.findIndex((h) => h.line === p.line);
+    const depth = headings[at]!.depth;
+    for (let h = at - 1; h >= 0; h--) if (headings[h]!.depth < depth) return headings[h];
+    return undefined;
+  };
+  const mine = section(phase);
+  const theirs = section(first);
+  if (mine && mine !== theirs) {
+    const last = phases.reduce((n, p) => Math.max(n, parseInt(p.number, 10) || 0), 0);
+    return {
+      severity: 'error',
+      path,
+      line: phase.line,
+      message: `Phase ${phase.number} is also on line ${first.line}: the phases under "${'#'.repeat(mine.depth)} ${mine.text.trim()}" (line ${mine.line}) start their numbers again.`,
+      fix: `Number each phase once: go on from Phase ${last + 1}, or move that section's phases to a tasks file of their own.`,
+    };
+  }
+  return {
+    severity: 'error',
+    path,
+    line: phase.line,
+    message: `Phase ${phase.number} is also on line ${first.line}.`,
+    fix: 'Number each phase once.',
+  };
 }
 
 /** A "Final Phase" heading's number until the phases before it are known. */
@@ -258,19 +297,27 @@ function unreadUnder(
   headings: readonly { line: number; depth: number; text: string }[],
   phases: readonly DialectPhase[],
   line: number,
+  texts: () => readonly PhaseText[],
 ): { why: string; fix?: string } {
-  // The last heading before the line: headings are in document order (a search, not a pass
-  // over them for each of a plan's hundred such lines).
-  let lo = 0;
-  let hi = headings.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (headings[mid]!.line < line) lo = mid + 1;
-    else hi = mid;
+  const above = lastBefore(headings, line);
+  // A line of text that reads as a phase, after the heading above: the phase the writer meant.
+  const meant = lastBefore(texts(), line);
+  if (meant && (!above || meant.line > above.line)) {
+    return {
+      why: `the line "${meant.text}" above it (line ${meant.line}) is text, not a heading, so it is no phase`,
+      fix: `Write it as a heading: "## ${meant.text.replace(/:$/, '')}".`,
+    };
   }
-  const above = lo > 0 ? headings[lo - 1] : undefined;
   if (!above) return { why: 'it is under no "## Phase N" heading' };
   const heading = `${'#'.repeat(above.depth)} ${above.text.trim()}`;
+  // A phase heading not read: its number is another phase's (an error on that line says which).
+  const refused = phaseHeading(above.text.trim());
+  if (refused && !phases.some((p) => p.line === above.line)) {
+    return {
+      why: `it is under "${heading}" (line ${above.line}), and Phase ${refused.number} is another heading's`,
+      fix: 'Number each phase once.',
+    };
+  }
   const unnumbered = UNNUMBERED_PHASE.exec(withoutLeadingSymbols(above.text.trim()));
   if (unnumbered) {
     const last = phases.reduce((n, p) => Math.max(n, parseInt(p.number, 10)), 0);
@@ -282,4 +329,53 @@ function unreadUnder(
   return {
     why: `it is under no "## Phase N" heading (the nearest heading above it is "${heading}", line ${above.line})`,
   };
+}
+
+/** A line of text, no heading, that reads as a phase (`Phase 1: Setup`, `**Phase 2:** Core`). */
+interface PhaseText {
+  line: number;
+  text: string;
+}
+
+/**
+ * The last of `items` (in document order) on a line before `line`: a search, not a pass over
+ * them for each of a plan's hundred boxes outside every phase.
+ */
+function lastBefore<T extends { line: number }>(items: readonly T[], line: number): T | undefined {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (items[mid]!.line < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 ? items[lo - 1] : undefined;
+}
+
+/**
+ * The lines of `source` outside code fences that are neither a heading, a list item, a quote nor
+ * a table, and read as a phase heading would (`Phase 1: Setup`; bold or italic around it, as in
+ * `**Phase 1:** Setup`, taken off).
+ */
+function phaseTexts(source: string): PhaseText[] {
+  const out: PhaseText[] = [];
+  const lines = source.split(/\r?\n/);
+  let fence: string | undefined;
+  for (let l = 0; l < lines.length; l++) {
+    const raw = lines[l]!;
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(raw);
+    if (f) {
+      if (fence === undefined) fence = f[1]!;
+      else if (f[1]![0] === fence[0] && f[1]!.length >= fence.length && raw.trim() === f[1])
+        fence = undefined;
+      continue;
+    }
+    if (fence !== undefined || /^ {0,3}(?:[#>|]|[-*+]\s|\d{1,9}[.)]\s)/.test(raw)) continue;
+    const text = raw
+      .trim()
+      .replace(/\*\*|__|(?<!\w)[*_]|[*_](?!\w)/g, '')
+      .trim();
+    if (text !== '' && phaseHeading(text)) out.push({ line: l + 1, text });
+  }
+  return out;
 }
