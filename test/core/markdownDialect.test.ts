@@ -110,6 +110,9 @@ describe('spec-kit tasks.md', () => {
     ['## 🚀 Fase 8 — Lanzamiento', '8', 'Lanzamiento'],
     ['## 第2阶段：开发', '2', '开发'],
     ['## 第 3 フェーズ: 仕上げ', '3', '仕上げ'],
+    ['## 第一阶段：基础设施搭建（2-3天）', '1', '基础设施搭建（2-3天）'],
+    ['## 第十二阶段：收尾', '12', '收尾'],
+    ['## 第二十一フェーズ: 仕上げ', '21', '仕上げ'],
   ])(
     'reads "%s" as a phase: the word an agent writes for "Phase" in the plan\'s language',
     (heading, number, name) => {
@@ -232,7 +235,13 @@ describe('spec-kit tasks.md', () => {
   });
 
   it('a word that is no phase word, or a phase word run into its number, is no phase', () => {
-    for (const heading of ['## Milestone 1: Setup', '## Phase1: Setup', '## Faseada 1']) {
+    for (const heading of [
+      '## Milestone 1: Setup',
+      '## Phase1: Setup',
+      '## Faseada 1',
+      '## 第十十阶段：两个十',
+      '## 第一二阶段：不是数',
+    ]) {
       expect(readSpeckit(`${heading}\n\n- [ ] T001 a\n`, 'tasks.md').phases).toEqual([]);
     }
   });

@@ -35,6 +35,8 @@ const PHASE_WORD = String.raw`(?:phase|fase|faz|faza|fáze|fázis|vaihe|etapa|ta
  * Polish & Cross-Cutting Concerns", and plans write that heading as it says (FINAL_PHASE).
  */
 const NUMBER = String.raw`(\d+(?:\.\d+)?[a-z]?)`;
+/** A number in Chinese numerals, as Chinese and Japanese plans write `第一阶段` (1 to 99). */
+const CJK_NUMBER = String.raw`([一二三四五六七八九十]{1,3})`;
 const AFTER_NUMBER = String.raw`\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$`;
 /** `Phase N`, what nearly every plan writes: a small pattern, compiled on every first read. */
 const SPECKIT_PHASE = new RegExp(String.raw`^phase\s+${NUMBER}${AFTER_NUMBER}`, 'i');
@@ -44,7 +46,7 @@ const SPECKIT_PHASE = new RegExp(String.raw`^phase\s+${NUMBER}${AFTER_NUMBER}`, 
  * about 0.15 ms to compile.
  */
 const LOCALIZED_PHASE = new RegExp(
-  String.raw`^(?:(?:${PHASE_WORD})${NUMBER}|${NUMBER}\s*단계|第\s*${NUMBER}\s*(?:阶段|階段|フェーズ))${AFTER_NUMBER}`,
+  String.raw`^(?:(?:${PHASE_WORD})${NUMBER}|${NUMBER}\s*단계|第\s*(?:${NUMBER}|${CJK_NUMBER})\s*(?:阶段|階段|フェーズ))${AFTER_NUMBER}`,
   'i',
 );
 const LOCALIZED_START =
@@ -60,9 +62,23 @@ function phaseHeading(heading: string): { number: string; name: string } | undef
   const m = SPECKIT_PHASE.exec(text);
   if (m) return { number: m[1]!, name: m[2]!.trim() };
   const other = LOCALIZED_START.test(text) ? LOCALIZED_PHASE.exec(text) : null;
-  return other
-    ? { number: (other[1] ?? other[2] ?? other[3])!, name: other[4]!.trim() }
-    : undefined;
+  if (!other) return undefined;
+  const number = other[1] ?? other[2] ?? other[3] ?? cjkNumber(other[4]!);
+  return number === undefined ? undefined : { number, name: other[5]!.trim() };
+}
+
+const CJK_DIGIT = '一二三四五六七八九';
+
+/**
+ * `一` … `九十九` as digits (`十二` is 12, `二十` is 20, `二十一` 21), or undefined for what is
+ * no number (`十十`, `一二`).
+ */
+function cjkNumber(numerals: string): string | undefined {
+  const m = /^([一二三四五六七八九])?(十)?([一二三四五六七八九])?$/.exec(numerals);
+  if (!m || (!m[2] && m[1] && m[3])) return undefined;
+  const digit = (c: string | undefined) => (c ? CJK_DIGIT.indexOf(c) + 1 : 0);
+  if (!m[2]) return String(digit(m[1] ?? m[3]));
+  return String((m[1] ? digit(m[1]) : 1) * 10 + digit(m[3]));
 }
 /** A phase word followed by no number (`Phase N`, spec-kit's template's placeholder): the word, the token, the name. */
 const UNNUMBERED_PHASE = new RegExp(
