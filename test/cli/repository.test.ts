@@ -275,6 +275,24 @@ describe('mark, log and report work on every kind, in its own marks and the side
     expect(report.stdout).toBe(
       'Wrote .kiro/specs/user-auth/coder-loop/Reports/02_Implement_data_models_and_validation.md\n',
     );
+
+    // A top-level task with no sub-task is the phase and its one task: one box, said once.
+    const lone = await cli(work, 'mark', 'user-auth', '--phase', '1', 'todo');
+    expect(lone).toEqual({ code: 0, stderr: '', stdout: '1: done → todo\n' });
+  });
+
+  it('OpenSpec: a change with no "## N." group is one group, and its first box is said once', async () => {
+    const change = 'openspec/changes/add-export';
+    await mkdir(at(change), { recursive: true });
+    const source = '# Tasks\n\n- [ ] 1.1 Write the exporter\n- [ ] 1.2 Test it\n';
+    await writeFile(at(`${change}/tasks.md`), source);
+    const run = await cli(work, 'mark', `${change}/tasks.md`, '--phase', '1', 'done');
+    expect(run).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: '1.1: todo → done\n1.2: todo → done\n',
+    });
+    expect(await readFile(at(`${change}/tasks.md`), 'utf8')).toBe(source.replaceAll('[ ]', '[x]'));
   });
 
   it('Task Master: one JSON string value per task, and the phase as the loop completes it', async () => {

@@ -155,8 +155,9 @@ export function kindPlanLocal(
             changes.push(`${t.id}: ${was.get(t.id)} → ${t.state}`);
       }
       // A phase's own line that is a box too (a top-level task "- [ ] 2. …") is said when its
-      // mark changes, as its tasks are.
-      if ('phase' in target) {
+      // mark changes, as its tasks are; not when that box is one of its tasks (a top-level task
+      // with no sub-task, a file's first box standing for a group no heading names), said above.
+      if ('phase' in target && !target.phase.tasks.some((t) => t.line === target.phase.line)) {
         const { line, number } = target.phase;
         const boxOf = (text: string) =>
           /^\s*[-*+] \[(.)\]/.exec(text.split('\n')[line - 1] ?? '')?.[1];
