@@ -281,6 +281,28 @@ describe('mark, log and report work on every kind, in its own marks and the side
     expect(lone).toEqual({ code: 0, stderr: '', stdout: '1: done → todo\n' });
   });
 
+  it('mark by a token the writer put first that is no id (T01, **T-02**) names the id the task has', async () => {
+    const path = 'specs/002-short-ids/tasks.md';
+    await mkdir(at('specs/002-short-ids'), { recursive: true });
+    const source =
+      '# Tasks\n\n## Phase 1: Setup\n\n- [ ] T01 [US1] a\n- [ ] **T-02** b\n- [ ] T020 c\n';
+    await writeFile(at(path), source);
+    expect(await cli(work, 'mark', path, 'T01', 'done')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'coder-loop mark: 002-short-ids: there is no task T01. The task that starts "T01" has the id 1.1 (line 5): mark it by that id.\n',
+    });
+    expect((await cli(work, 'mark', path, 'T-02', 'done')).stderr).toContain(
+      'The task that starts "T-02" has the id 1.2 (line 6)',
+    );
+    // T02 starts no task (T020 is another word): no hint.
+    expect((await cli(work, 'mark', path, 'T02', 'done')).stderr).toBe(
+      'coder-loop mark: 002-short-ids: there is no task T02.\n',
+    );
+    expect(await readFile(at(path), 'utf8')).toBe(source);
+  });
+
   it('OpenSpec: a change with no "## N." group is one group, and its first box is said once', async () => {
     const change = 'openspec/changes/add-export';
     await mkdir(at(change), { recursive: true });

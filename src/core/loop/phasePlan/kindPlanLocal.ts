@@ -128,9 +128,17 @@ export function kindPlanLocal(
         );
         if (named.length === 0) {
           const phase = kp.phases.some((p) => p.number === target.task);
-          return {
-            missing: `${label}: there is no task ${target.task}.${phase ? ` Phase ${target.task} is a phase: mark it with --phase ${target.task}.` : ''}`,
-          };
+          // A token the writer put at the start of a task that the kind reads as no id (`T01`,
+          // `**T-01**`): the id the task has.
+          const written = phase ? [] : tasksWritten(kp.phases, target.task);
+          const hint = phase
+            ? ` Phase ${target.task} is a phase: mark it with --phase ${target.task}.`
+            : written.length === 1
+              ? ` The task that starts "${target.task}" has the id ${written[0]!.id} (line ${written[0]!.line}): mark it by that id.`
+              : written.length > 1
+                ? ` ${written.length} tasks start "${target.task}" (ids ${written.map((t) => t.id).join(', ')}): mark one by its id.`
+                : '';
+          return { missing: `${label}: there is no task ${target.task}.${hint}` };
         }
         // One id written on two tasks: a mark by the id would write both.
         if (named.length > 1) {
@@ -168,4 +176,18 @@ export function kindPlanLocal(
       return { text: next, changes, ...(beside.length ? { beside } : {}) };
     },
   };
+}
+
+/**
+ * The tasks whose text starts with `token` as a word of its own, bold or not (`T01 …`,
+ * `**T-01** …`): the id a user may try for a task the kind gave another id.
+ */
+function tasksWritten(phases: readonly KindPhase[], token: string): KindPhase['tasks'] {
+  const plain = (text: string) => text.replace(/^[*_`]+/, '');
+  return phases.flatMap((p) =>
+    p.tasks.filter((t) => {
+      const text = plain(t.text);
+      return text.startsWith(token) && !/[\p{L}\p{N}]/u.test(text.charAt(token.length));
+    }),
+  );
 }
