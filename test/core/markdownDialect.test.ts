@@ -262,6 +262,29 @@ describe('spec-kit tasks.md', () => {
 });
 
 describe('Kiro tasks.md', () => {
+  it('reads a task put in between with a letter (2A.) as its own phase, and ids with a letter inside (3.2a.1)', () => {
+    const source = [
+      '- [x] 2. Two',
+      '  - [x] 2.1 b',
+      '- [x] 2A. Pull to refresh',
+      '  - [x] 2A.1 Install',
+      '  - [ ] 2A.2 Wire',
+      '- [ ] 3. Three',
+      '  - [x] 3.2a Animate',
+      '    - [x] 3.2a.1 State',
+      '',
+    ].join('\n');
+    const read = readKiro(source, 'tasks.md');
+    expect(read).toEqual(readKiro(source, 'tasks.md', { fast: false }));
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => t.id)])).toEqual([
+      ['2', ['2.1']],
+      ['2A', ['2A.1', '2A.2']],
+      ['3', ['3.2a', '3.2a.1']],
+    ]);
+    expect(read.problems).toEqual([]);
+    expect(currentDialectPhase(read)?.number).toBe('2A');
+  });
+
   it("reads a task's requirements from their own line, not run into the next one", () => {
     const source = '- [ ] 1. Top\n  - Detail\n  - _Requirements: 1.1, 2.3_\n  - 4 more notes\n';
     expect(readKiro(source, 'tasks.md').phases[0]!.tasks[0]!.requirements).toEqual(['1.1', '2.3']);

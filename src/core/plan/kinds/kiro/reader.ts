@@ -18,10 +18,11 @@ import {
  * Kiro's tasks.md (`.kiro/specs/<feature>/tasks.md`): numbered top-level tasks as phases, their
  * sub-tasks as the tasks; `[-]` in progress, `[x]` done, `[ ]*` optional.
  */
-const KIRO_TOP = /^(\d+)\.\s*(.*)$/;
-// A sub-task keeps every level of its id (`7.3`, `7.3.1`); its phase is the first number.
-// A letter may end it (`2.5a`, a sub-task put in between).
-const KIRO_SUB = /^(\d+)((?:\.\d+)+[a-z]?)\.?(?![\w.])\s*(.*)$/;
+// A letter may end a top-level task's number (`2A.`, a task put in between 2 and 3).
+const KIRO_TOP = /^(\d+[A-Za-z]?)\.\s*(.*)$/;
+// A sub-task keeps every level of its id (`7.3`, `7.3.1`, `2A.1`); its phase is the first
+// number. A letter may end a level (`2.5a`, a sub-task put in between; `3.2a.1`, its own).
+const KIRO_SUB = /^(\d+[A-Za-z]?)((?:\.\d+[a-z]?)+)\.?(?![\w.])\s*(.*)$/;
 const KIRO_STATE: Record<string, DialectState> = {
   ' ': 'todo',
   '\t': 'todo',
