@@ -285,6 +285,33 @@ describe('Kiro tasks.md', () => {
     expect(currentDialectPhase(read)?.number).toBe('2A');
   });
 
+  it('a top-level number written twice: a new round under another heading says so, with the number to go on from', () => {
+    const source = [
+      '# Plan',
+      '- [x] 1. One',
+      '- [x] 2. Two',
+      '- [ ] 2. Two again',
+      '## Notes',
+      '- [ ] 1. A new round',
+      '',
+    ].join('\n');
+    const read = readKiro(source, 'tasks.md');
+    expect(read).toEqual(readKiro(source, 'tasks.md', { fast: false }));
+    const fix =
+      'Number each top-level task once: go on from task 3, or delete the line if it is a stale copy.';
+    expect(read.problems.filter((p) => p.severity === 'error')).toEqual([
+      { severity: 'error', path: 'tasks.md', line: 4, message: 'Task 2 is also on line 3.', fix },
+      {
+        severity: 'error',
+        path: 'tasks.md',
+        line: 6,
+        message:
+          'Task 1 is also on line 2: the tasks under "## Notes" (line 5) start their numbers again.',
+        fix,
+      },
+    ]);
+  });
+
   it("reads a task's requirements from their own line, not run into the next one", () => {
     const source = '- [ ] 1. Top\n  - Detail\n  - _Requirements: 1.1, 2.3_\n  - 4 more notes\n';
     expect(readKiro(source, 'tasks.md').phases[0]!.tasks[0]!.requirements).toEqual(['1.1', '2.3']);

@@ -59,9 +59,8 @@ export function readKiro(
   const read = dialectRead(source, path, KIRO_SCAN, options);
   if ('limited' in read) return read.limited;
   const { scanned, root, skip } = read;
-  const events = scanned
-    ? scanned.events.filter((e) => e.kind === 'item')
-    : [...treeEvents(source, root(), KIRO_SCAN)].filter((e) => e.kind === 'item');
+  const all = scanned ? scanned.events : [...treeEvents(source, root(), KIRO_SCAN)];
+  const events = all.filter((e) => e.kind === 'item');
   const phases = new Map<string, { phase: DialectPhase; self: DialectTask; subs: DialectTask[] }>();
   const problems: Problem[] = [];
   const seen = taskIds(path, problems);
@@ -129,13 +128,9 @@ export function readKiro(
     const topMatch = KIRO_TOP.exec(text);
     if (topMatch) {
       if (phases.has(topMatch[1]!)) {
-        problems.push({
-          severity: 'error',
-          path,
-          line: box.line,
-          message: `Task ${topMatch[1]} is also on line ${phases.get(topMatch[1]!)!.phase.line}.`,
-          fix: 'Number each top-level task once.',
-        });
+        problems.push(
+          twice(path, topMatch[1]!, box.line, phases.get(topMatch[1]!)!.phase, all, phases),
+        );
         top = undefined;
         continue;
       }
@@ -168,4 +163,40 @@ export function readKiro(
       unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"',
     },
   );
+}
+
+/**
+ * The error for a top-level task number written twice: when the second is under another heading
+ * than the first (a new round of tasks after `## Notes` that starts its numbers again), it says
+ * so; either way, the number to go on from, or that a stale copy of the line may go.
+ */
+function twice(
+  path: string,
+  number: string,
+  line: number,
+  first: DialectPhase,
+  events: readonly { kind: string; line: number; depth?: number; text?: string }[],
+  phases: ReadonlyMap<string, { phase: DialectPhase }>,
+): Problem {
+  const headingAbove = (at: number) => {
+    let found: (typeof events)[number] | undefined;
+    for (const e of events) {
+      if (e.line >= at) break;
+      if (e.kind === 'heading') found = e;
+    }
+    return found;
+  };
+  const mine = headingAbove(line);
+  const last = Math.max(0, ...[...phases.keys()].map((n) => parseInt(n, 10) || 0));
+  const again =
+    mine && mine !== headingAbove(first.line)
+      ? `: the tasks under "${'#'.repeat(mine.depth ?? 2)} ${(mine.text ?? '').trim()}" (line ${mine.line}) start their numbers again`
+      : '';
+  return {
+    severity: 'error',
+    path,
+    line,
+    message: `Task ${number} is also on line ${first.line}${again}.`,
+    fix: `Number each top-level task once: go on from task ${last + 1}, or delete the line if it is a stale copy.`,
+  };
 }
