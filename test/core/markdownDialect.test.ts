@@ -312,6 +312,40 @@ describe('Kiro tasks.md', () => {
     ]);
   });
 
+  it('reads tasks grouped under numbered headings (### 1. Setup) with no top-level box, as cc-sdd writes them', () => {
+    const source = [
+      '# Implementation Plan',
+      '## Tasks',
+      '### 1. Setup',
+      '- [x] 1.1 (P) Add dependencies',
+      '  - _Requirements: 1.1, 4.1_',
+      '- [ ] 1.2 Set up Redis',
+      '### 2. Service',
+      '- [ ] 2.1 Feed generator',
+      '## 3. Overview',
+      'No task here.',
+      '### 4. Mixed',
+      '- [ ] 4. The task itself',
+      '  - [ ] 4.1 d',
+      '',
+    ].join('\n');
+    const read = readKiro(source, 'tasks.md');
+    expect(read).toEqual(readKiro(source, 'tasks.md', { fast: false }));
+    expect(
+      read.phases.map((p) => [p.number, p.name, p.line, p.tasks.map((t) => t.id), p.self?.line]),
+    ).toEqual([
+      ['1', 'Setup', 3, ['1.1', '1.2'], undefined],
+      ['2', 'Service', 7, ['2.1'], undefined],
+      ['4', 'The task itself', 12, ['4.1'], 12],
+    ]);
+    expect(read.phases[0]!.tasks[0]!.requirements).toEqual(['1.1', '4.1']);
+    expect(read.problems).toEqual([]);
+    expect(currentDialectPhase(read)?.number).toBe('1');
+    // Done: one byte a task, the heading untouched.
+    const done = setDialectStates(source, KIRO_MARKS, read.phases[0]!.tasks, 'done');
+    expect(done).toBe(source.replace('- [ ] 1.2', '- [x] 1.2'));
+  });
+
   it("reads a task's requirements from their own line, not run into the next one", () => {
     const source = '- [ ] 1. Top\n  - Detail\n  - _Requirements: 1.1, 2.3_\n  - 4 more notes\n';
     expect(readKiro(source, 'tasks.md').phases[0]!.tasks[0]!.requirements).toEqual(['1.1', '2.3']);

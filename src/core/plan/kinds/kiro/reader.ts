@@ -60,14 +60,31 @@ export function readKiro(
   if ('limited' in read) return read.limited;
   const { scanned, root, skip } = read;
   const all = scanned ? scanned.events : [...treeEvents(source, root(), KIRO_SCAN)];
-  const events = all.filter((e) => e.kind === 'item');
-  const phases = new Map<string, { phase: DialectPhase; self: DialectTask; subs: DialectTask[] }>();
+  const phases = new Map<
+    string,
+    { phase: DialectPhase; self: DialectTask | undefined; subs: DialectTask[] }
+  >();
   const problems: Problem[] = [];
   const seen = taskIds(path, problems);
   // The top-level task the lines below sit in, and its column: a box indented past it is one of
   // its sub-tasks, whatever number it is written with (Kiro nests them).
   let top: { number: string; indent: number; unnumbered: number } | undefined;
-  for (const box of events) {
+  for (const box of all) {
+    if (box.kind === 'heading') {
+      // A numbered heading (`### 1. Setup`, as cc-sdd's plans group tasks) is a top-level task
+      // with no box of its own: its `1.1 …` boxes are its sub-tasks. A box `- [ ] 1. …` for the
+      // same number is the task itself, and takes the heading's place.
+      const numbered = box.depth > 1 ? KIRO_TOP.exec(box.text.trim()) : null;
+      if (numbered && !phases.has(numbered[1]!)) {
+        top = undefined;
+        phases.set(numbered[1]!, {
+          phase: { number: numbered[1]!, name: numbered[2]!.trim(), line: box.line, tasks: [] },
+          self: undefined,
+          subs: [],
+        });
+      }
+      continue;
+    }
     if (!(box.mark in KIRO_STATE)) continue;
     // `[ ]*` is Kiro's optional mark; `[ ]\*` is the same mark a formatter escaped.
     const star = box.after.startsWith('*') ? 1 : box.after.startsWith('\\*') ? 2 : 0;
@@ -104,7 +121,7 @@ export function readKiro(
         });
       }
       seen(id, box.line);
-      nested.subs.push(task(id, nested.self.optional));
+      nested.subs.push(task(id, nested.self?.optional));
       continue;
     }
     if (sub) {
@@ -122,12 +139,21 @@ export function readKiro(
       }
       seen(id, box.line);
       // The sub-tasks of an optional task are optional with it.
-      parent.subs.push(task(id, parent.self.optional));
+      parent.subs.push(task(id, parent.self?.optional));
       continue;
     }
     const topMatch = KIRO_TOP.exec(text);
     if (topMatch) {
-      if (phases.has(topMatch[1]!)) {
+      const headed = phases.get(topMatch[1]!);
+      if (headed && !headed.self) {
+        // The box of a task its heading named first: the task, in the heading's place.
+        seen(topMatch[1]!, box.line);
+        top = { number: topMatch[1]!, indent, unnumbered: 0 };
+        headed.phase = { ...headed.phase, name: topMatch[2]!.trim(), line: box.line };
+        headed.self = task(topMatch[1]!);
+        continue;
+      }
+      if (headed) {
         problems.push(
           twice(path, topMatch[1]!, box.line, phases.get(topMatch[1]!)!.phase, all, phases),
         );
@@ -145,11 +171,15 @@ export function readKiro(
   }
   // A phase's tasks are its sub-tasks; its top-level task is one of them when no sub-task is
   // required (Kiro's "implement X" with optional tests): then its own box decides.
-  const list = [...phases.values()].map(({ phase, self, subs }) => ({
-    ...phase,
-    tasks: subs.some((t) => !t.optional) ? subs : [self, ...subs],
-    self,
-  }));
+  const list: DialectPhase[] = [];
+  for (const { phase, self, subs } of phases.values()) {
+    if (!self) {
+      // A numbered heading with no box under it is no task (`## 1. Overview`).
+      if (subs.length > 0) list.push({ ...phase, tasks: subs });
+      continue;
+    }
+    list.push({ ...phase, tasks: subs.some((t) => !t.optional) ? subs : [self, ...subs], self });
+  }
   return finish(
     source,
     path,
