@@ -364,6 +364,15 @@ export function choose(repo: Repo, found: Discovered, wanted: string | undefined
       );
     }
     default: {
+      // A file named by its path that is read as no plan (another tool's tasks/tasks.json): why.
+      const about = found.problems.filter((p) => requested !== undefined && p.path === requested);
+      if (about.length > 0 && !plans.some((p) => p.path === requested)) {
+        throw new InputError(
+          about
+            .map((p) => `${p.path}${p.line ? `:${p.line}` : ''}: ${p.message} ${p.fix}`)
+            .join('\n'),
+        );
+      }
       if (requested === undefined || plans.length === 0) {
         throw new InputError(
           `${noPlansHere(repo)}${found.skipped.length ? ` ${skippedSentence(found.skipped)}` : ''}`,

@@ -61,6 +61,20 @@ describe('Task Master', () => {
     expect(
       lint.out.match(/tasks\/tasks\.json: warning: not read as a Task Master plan/g),
     ).toHaveLength(1);
+    // Why, said for what the file holds; and said again when the file is named.
+    const why =
+      'tasks/tasks.json: not read as a Task Master plan: no task has a whole-number "id", as Task Master numbers its tasks 1, 2, 3… (the first is "TASK-001").';
+    const status = await cli(cwd, 'status', 'tasks/tasks.json');
+    expect(status.code).toBe(1);
+    expect(status.out).toContain(why);
+  });
+
+  it("another tool's tasks/tasks.json whose ids are numbers but whose statuses are not Task Master's: the status named", () => {
+    const other =
+      '{\n  "tasks": [\n    {"id": 1, "title": "a", "status": "pending"},\n    {"id": 2, "title": "b", "status": "wip"}\n  ]\n}\n';
+    expect(readTaskmaster(other, 'tasks/tasks.json').notTaskmaster?.message).toBe(
+      'not read as a Task Master plan: a task has the status "wip", which Task Master never writes.',
+    );
   });
 
   it('an ML task-config list at tasks/tasks.json (ids, no Task Master status) is no plan', () => {

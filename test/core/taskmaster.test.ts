@@ -124,6 +124,34 @@ describe('Task Master tasks.json', () => {
     }
   });
 
+  it('a task done by its own status with subtasks still open is read as done, with a warning that names them', () => {
+    const source = [
+      '{"master": {"tasks": [',
+      '  {"id": 1, "title": "a", "status": "done", "subtasks": [',
+      '    {"id": 1, "title": "s", "status": "done"},',
+      '    {"id": 2, "title": "t", "status": "pending"},',
+      '    {"id": 3, "title": "u", "status": "in-progress"},',
+      '    {"id": 4, "title": "v", "status": "deferred"},',
+      '    {"id": 5, "title": "no status"}',
+      '  ]},',
+      '  {"id": 2, "title": "b", "status": "pending", "dependencies": [1]}',
+      ']}}',
+    ].join('\n');
+    const read = readTaskmaster(source, '.taskmaster/tasks/tasks.json');
+    expect(read.problems).toEqual([
+      {
+        severity: 'warning',
+        path: '.taskmaster/tasks/tasks.json',
+        line: 2,
+        message:
+          'task 1 is done, but its subtasks 1.2, 1.3 are not: the task is read as done, and the loop will not run them.',
+        fix: 'Set them done ("task-master set-status --id=1 --status=done" sets a task and its subtasks), or set task 1 back to "in-progress".',
+      },
+    ]);
+    // Done as Task Master counts it: task 2, which depends on it, is next.
+    expect(currentTaskmasterPhase(read.tags[0]!)?.id).toBe('2');
+  });
+
   it('refuses to write over a status that changed since it was read', () => {
     const source = fixture('tagged.json');
     const task = readTaskmaster(source, 'tasks.json').tags[0]!.phases[2]!.tasks[0]!;

@@ -101,14 +101,14 @@ function legacyTasksPath(path: string): boolean {
 }
 
 /**
- * Task Master's shape: an object holding a task list (`{ "tasks": [...] }`, or tags of
+ * Why a file is not of Task Master's shape, or undefined when it is. The shape: an object holding a task list (`{ "tasks": [...] }`, or tags of
  * `{ "tasks": [...] }`) whose tasks are Task Master's: some task has a whole-number `id` (Task
  * Master numbers its tasks 1, 2, 3…) and a status Task Master writes, and no task has a status
  * Task Master never writes (Huckleberry's `"TASK-001"` with `"todo"` is another tool's); or a tag
  * also carries Task Master's `metadata`.
  */
-function hasTaskmasterShape(root: JsonNode): boolean {
-  if (root.kind !== 'object') return false;
+function notTaskmasterShape(root: JsonNode): string | undefined {
+  if (root.kind !== 'object') return 'it is not a JSON object';
   const lists: JsonNode[] = [];
   let tagged = false;
   const legacy = member(root, 'tasks');
@@ -120,7 +120,7 @@ function hasTaskmasterShape(root: JsonNode): boolean {
       lists.push(tasks);
       if (member(entry.value, 'metadata')?.kind === 'object') tagged = true;
     }
-  if (tagged) return true;
+  if (tagged) return undefined;
   const items = lists.flatMap((l) => (l.kind === 'array' ? l.items : []));
   const statusOf = (n: JsonNode) => {
     const s = member(n, 'status');
@@ -143,10 +143,19 @@ function hasTaskmasterShape(root: JsonNode): boolean {
       status !== undefined && (status.kind !== 'string' || !READ_STATUSES.includes(status.value))
     );
   };
-  return (
-    items.some((n) => n.kind === 'object' && numbered(n) && ours(n)) &&
-    !items.some((n) => n.kind === 'object' && foreign(n))
-  );
+  if (items.some((n) => n.kind === 'object' && numbered(n) && ours(n))) {
+    const other = items.find((n) => n.kind === 'object' && foreign(n));
+    if (!other) return undefined;
+    const status = member(other, 'status')!;
+    return `a task has the status ${status.kind === 'string' ? `"${status.value}"` : 'that is not a string'}, which Task Master never writes`;
+  }
+  if (lists.length === 0) return 'it holds no "tasks" list';
+  if (!items.some((n) => n.kind === 'object' && numbered(n))) {
+    const first = items.find((n) => member(n, 'id') !== undefined);
+    const id = first && member(first, 'id');
+    return `no task has a whole-number "id", as Task Master numbers its tasks 1, 2, 3…${id?.kind === 'string' ? ` (the first is "${id.value}")` : ''}`;
+  }
+  return 'no numbered task has a status Task Master writes (pending, in-progress, done…)';
 }
 
 function idOf(node: JsonNode | undefined): string | undefined {
@@ -217,11 +226,12 @@ function readTaskmasterFile(source: string, path: string): TaskmasterPlan {
     );
     return { tags: [], problems };
   }
-  if (legacyPath && !hasTaskmasterShape(root)) {
+  const otherShape = legacyPath ? notTaskmasterShape(root) : undefined;
+  if (otherShape !== undefined) {
     return notTaskmaster(
       root.kind === 'array'
         ? 'it is a JSON list, where Task Master keeps an object ({ "tasks": [...] }, or tags of them)'
-        : 'it holds no task list of Task Master\'s shape (tasks with an "id")',
+        : otherShape,
     );
   }
   if (root.kind !== 'object') {
@@ -388,6 +398,22 @@ function readTag(
         `task ${id} has status "${own.value}", which Task Master does not use.`,
         `Use one of ${TASKMASTER_STATUSES.join(', ')}.`,
       );
+    // Done by its own status with subtasks still open: Task Master's `set-status` sets a task's
+    // subtasks done with it, so only a hand edit leaves them so. The task counts as done (its
+    // dependents may start), and its open subtasks are never run: said, once.
+    // (A subtask with no status at all, as older files have under a done task, is left alone.)
+    const open = DONE.has(status)
+      ? tasks.filter((t) => !t.statusMissing && (t.state === 'todo' || t.state === 'doing'))
+      : [];
+    if (open.length > 0 && own !== undefined) {
+      problems.push({
+        severity: 'warning',
+        path,
+        line: lineAt(lines, own.start),
+        message: `task ${id} is done, but ${open.length === 1 ? `its subtask ${open[0]!.id} is` : `its subtasks ${open.map((t) => t.id).join(', ')} are`} not: the task is read as done, and the loop will not run ${open.length === 1 ? 'it' : 'them'}.`,
+        fix: `Set them done ("task-master set-status --id=${id} --status=done" sets a task and its subtasks), or set task ${id} back to "in-progress".`,
+      });
+    }
     const priority = member(node, 'priority');
     phases.push({
       id,
