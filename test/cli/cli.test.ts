@@ -497,7 +497,7 @@ describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)',
       stdout: [
         'kiro        user-auth         .kiro/specs/user-auth/tasks.md                    (1/3 phases done)',
         'taskmaster  master            .taskmaster/tasks/tasks.json#master               (1/3 phases done)',
-        'taskmaster  feature-x         .taskmaster/tasks/tasks.json#feature-x            (1/1 phases done)',
+        'taskmaster  feature-x         .taskmaster/tasks/tasks.json#feature-x            (1/1 phases done, 1 of them set aside)',
         'coder       Sample            docs/plans/Sample/01_Master Plan/01_Checklist.md  (0/2 phases done)',
         'speckit     001-photo-albums  specs/001-photo-albums/tasks.md                   (1/4 phases done)',
         '',

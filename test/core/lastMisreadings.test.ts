@@ -210,6 +210,16 @@ describe('Task Master: more files people wrote', () => {
     expect(currentTaskmasterPhase(done)?.id).toBe('8');
   });
 
+  it('a task deferred over subtasks still pending: status and plans say it is set aside, not done', async () => {
+    const source =
+      '{\n  "master": {\n    "tasks": [\n      {"id": 1, "title": "Ship", "status": "done"},\n      {"id": 2, "title": "Later", "status": "deferred", "subtasks": [\n        {"id": 1, "title": "a", "status": "pending"}\n      ]},\n      {"id": 3, "title": "Now", "status": "pending"}\n    ]\n  }\n}\n';
+    const cwd = checkout({ '.taskmaster/tasks/tasks.json': source });
+    const status = (await cli(cwd, 'status', 'master')).out;
+    expect(status).toContain('Phase 2: Later (0/1 done; deferred, set aside)');
+    expect(status).toContain('Phase 3: Now (0/1 done) ← current');
+    expect((await cli(cwd, 'plans')).out).toContain('(2/3 phases done, 1 of them set aside)');
+  });
+
   it('a JSON list at tasks/tasks.json is no plan, and the warning says it is a list', () => {
     const list = '[\n  { "id": 1, "title": "Army list", "status": "in-progress" }\n]\n';
     expect(readTaskmaster(list, 'tasks/tasks.json').notTaskmaster?.message).toBe(

@@ -16,12 +16,15 @@ import {
 interface Counts {
   phases: { done: number; total: number };
   tasks: ReturnType<typeof countTasks>;
+  /** Of the phases done, those set aside by their own status (`deferred`) with work left. */
+  setAside: number;
 }
 
 function counts(phases: readonly ReadingPhase[]): Counts {
   return {
     phases: { done: phases.filter((p) => p.finished).length, total: phases.length },
     tasks: countTasks(phases),
+    setAside: phases.filter((p) => p.finished && p.note !== undefined).length,
   };
 }
 
@@ -84,7 +87,10 @@ export const plans: CommandSpec = {
     const lintable = (r: { name: string; path: string; tag?: string }) =>
       shellWord(names.indexOf(r.name) === names.lastIndexOf(r.name) ? r.name : refOf(r), true);
     for (const r of rows) {
-      const done = r.counts ? `${r.counts.phases.done}/${r.counts.phases.total} phases done` : '';
+      const aside = r.counts?.setAside ? `, ${r.counts.setAside} of them set aside` : '';
+      const done = r.counts
+        ? `${r.counts.phases.done}/${r.counts.phases.total} phases done${aside}`
+        : '';
       const invalid = `invalid: run ${io.cli} lint ${lintable(r)}`;
       const summary = r.valid ? done : `${done ? `${done}; ` : ''}${invalid}`;
       const cells = [r.kind, r.name, refOf(r)].map((c, i) => c.padEnd(widths[i]!));

@@ -66,7 +66,10 @@ function statusText(io: CliIo, reading: PlanReading, errors: readonly unknown[])
     const optional = p.tasks.filter((t) => t.note === 'optional' && t.state !== 'done').length;
     const tally = `${done}/${p.tasks.length - optional} done${optional ? `, ${optional} optional` : ''}`;
     const marker = errors.length === 0 && p.number === current ? ' ← current' : '';
-    io.stdout(`Phase ${p.number}${p.name ? `: ${p.name}` : ''} (${tally})${marker}`);
+    // A phase set aside by its own status, over tasks that say nothing of it themselves.
+    const aside =
+      p.note && !p.tasks.every((t) => t.note === p.note) ? `; ${p.note}, set aside` : '';
+    io.stdout(`Phase ${p.number}${p.name ? `: ${p.name}` : ''} (${tally}${aside})${marker}`);
     for (const t of p.tasks) {
       // Show the id once: most tasks write it at the start of their text.
       const label = t.text.startsWith(t.id) ? t.text : `${t.id}  ${t.text}`;

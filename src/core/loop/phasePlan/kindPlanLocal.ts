@@ -67,6 +67,7 @@ export function kindPlanLocal(
           depth: t.depth ?? 0,
         })),
         finished: p.finished,
+        ...(p.note ? { note: p.note } : {}),
       })),
       counted: source !== undefined,
       current: kp.current?.number,

@@ -22,6 +22,8 @@ export interface ReadingPhase {
   tasks: ReadingTask[];
   /** As the kind's tool counts it (a coder phase: every task done). */
   finished: boolean;
+  /** Why a finished phase has work left in it (`deferred`): set aside by its own status. */
+  note?: string;
 }
 
 export interface PlanReading {

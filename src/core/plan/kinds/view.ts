@@ -43,6 +43,11 @@ export interface KindPhase {
    * statuses) the task's own status `done`, `cancelled` or `deferred`.
    */
   finished: boolean;
+  /**
+   * Why a finished phase has work left in it: its own status sets it aside (a Task Master task
+   * `deferred` or `cancelled` over subtasks still pending).
+   */
+  note?: KindNote;
 }
 
 /** A link the PR body and the agent get, and text quoted for them. */

@@ -77,6 +77,7 @@ function readTaskmasterTasks(plan: KindFile, source: string) {
       };
     }),
     finished: taskmasterPhaseFinished(p),
+    ...(p.status === 'deferred' || p.status === 'cancelled' ? { note: p.status } : {}),
   });
   const phases = tasked.map(view);
   const progress = tag ? taskmasterProgress(tag) : undefined;
