@@ -311,6 +311,28 @@ describe('what stops a BMAD plan', () => {
     ]);
   });
 
+  it('a story file kept in a sub-folder BMAD does not look in is named, with where BMAD looks', () => {
+    const texts = new Map([[SPRINT, sprint('  1-1-one: done\n  1-2-two: ready-for-dev\n')]]);
+    const paths = [SPRINT, 'stories/1-1-one.md', 'stories/1-2-two.md', 'stories/notes.md'];
+    const plan = openBmad(SPRINT, paths, texts);
+    expect(plan.warnings.map((p) => [p.line, p.message, p.fix])).toEqual([
+      [
+        3,
+        "The file of story 1-1-one is at stories/1-1-one.md, where BMAD's workflows do not look for it (they look for 1-1-one.md), so its tasks are not read.",
+        'Move it to 1-1-one.md, or set story_location in sprint-status.yaml to its folder.',
+      ],
+      [
+        4,
+        "The file of story 1-2-two is at stories/1-2-two.md, where BMAD's workflows do not look for it (they look for 1-2-two.md), so its tasks are not read.",
+        'Move it to 1-2-two.md, or set story_location in sprint-status.yaml to its folder.',
+      ],
+    ]);
+    // The current story's file is still missing where BMAD looks: the start stops, as before.
+    expect(plan.problems.map((p) => p.message)).toEqual([
+      'Story 1-2-two is ready-for-dev but its file is missing: 1-2-two.md.',
+    ]);
+  });
+
   it('the current story’s file without a task; another story’s is only a warning', () => {
     const texts = new Map([
       [SPRINT, sprint('  1-1-one: ready-for-dev\n  1-2-two: backlog\n')],

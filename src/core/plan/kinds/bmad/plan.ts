@@ -125,6 +125,17 @@ export function bmadReads(path: string, texts: ReadonlyMap<string, string>): str
   ];
 }
 
+/** The markdown files of the tree by their file name: `1-2-login.md` → its paths. */
+function filesByName(present: ReadonlySet<string>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const p of present) {
+    if (!p.endsWith('.md')) continue;
+    const name = baseOf(p);
+    out.set(name, [...(out.get(name) ?? []), p]);
+  }
+  return out;
+}
+
 /** `account-management` from `1-2-account-management`: a story's name when its file has none. */
 function slugName(key: string): string {
   return key.replace(/^\d+-\d+[a-z]?-/, '').replace(/-/g, ' ');
@@ -158,6 +169,7 @@ export function openBmad(
   const storyOf = new Map<string, BmadStory>();
   const phases: BmadPhase[] = [];
   const numbers = new Map<string, string>();
+  let byName: Map<string, string[]> | undefined;
   for (const entry of stories) {
     const file = storyFileCandidates(path, read.storyLocation, entry.key).find((p) =>
       present.has(p),
@@ -165,6 +177,22 @@ export function openBmad(
     const text = file === undefined ? undefined : texts.get(file);
     const story = text === undefined ? undefined : readStory(text, file!);
     const number = entry.number!;
+    // A story BMAD has written (past backlog) whose file sits under another folder than the
+    // ones BMAD's workflows look in (`stories/`): named, with where it was looked for.
+    const aside =
+      file === undefined && entry.status !== 'backlog'
+        ? (byName ??= filesByName(present)).get(`${entry.key}.md`)
+        : undefined;
+    if (aside) {
+      const looked = storyFileCandidates(path, read.storyLocation, entry.key);
+      problems.push({
+        severity: 'warning',
+        path,
+        line: entry.line,
+        message: `The file of story ${entry.key} is at ${aside.join(' and ')}, where BMAD's workflows do not look for it (they look for ${looked.join(' or ')}), so its tasks are not read.`,
+        fix: `Move it to ${looked[0]}, or set story_location in ${baseOf(path)} to its folder.`,
+      });
+    }
     const twin = numbers.get(number);
     if (twin !== undefined) {
       problems.push({
