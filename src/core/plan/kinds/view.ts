@@ -44,8 +44,8 @@ export interface KindPhase {
    */
   finished: boolean;
   /**
-   * Why a finished phase has work left in it: its own status sets it aside (a Task Master task
-   * `deferred` or `cancelled` over subtasks still pending).
+   * Why a finished phase has work left in it: its own status sets it aside (a task `deferred` or
+   * `cancelled` over subtasks still pending).
    */
   note?: KindNote;
 }
