@@ -60,6 +60,14 @@ const bulletText = fc.constantFrom(
   '_Requirements: 1.1_, more',
   '**Requirements:** 9.9',
   '_Requirements: 1.1 *x*_',
+  '_Требования: 1.1, 2.2_',
+  '_要件: 2.3_',
+  '_需求：1.1_',
+  '_요구사항: 6.1_',
+  '_Exigences : 1.4_',
+  '**Anforderungen:** 3.1',
+  'Требования: 4.2',
+  '_Priority: 1_',
   'Write connection management code',
   'Define interfaces that establish system boundaries',
   '`code` bullet',
@@ -139,6 +147,9 @@ const kiroLine = fc.oneof(
         fc.constantFrom(
           '_Requirements: 1.1_',
           '_Requirements: 2.1, 3.3_',
+          '_Требования: 1.1, 2.2_',
+          '_需求: 2.1_',
+          '_要件：3.3_',
           'Write the validation functions',
         ),
       )
@@ -331,5 +342,106 @@ describe('Kiro fast path against remark (differential)', () => {
     expect(scanKiro(source)).toBeDefined();
     agree(source);
     expect(readKiro(source, 'tasks.md').phases).toHaveLength(1);
+  });
+});
+
+describe("requirement trailers in the plan's language", () => {
+  /** The requirements of each task, by the scanner and by remark (which must agree). */
+  function cited(source: string): string[][] {
+    agree(source);
+    return readKiro(source, 'tasks.md').phases.flatMap((p) => p.tasks.map((t) => t.requirements));
+  }
+  const task = (trailer: string) =>
+    `# Plan\n\n- [ ] 1. Set up\n  - [ ] 1.1 Create the model\n    - Add the fields\n    - ${trailer}\n`;
+
+  it.each([
+    ['Russian', '_Требования: 1.1, 2.2_', ['1.1', '2.2']],
+    ['Russian, one', '_Требование: 3.4_', ['3.4']],
+    ['Ukrainian', '_Вимоги: 1.2_', ['1.2']],
+    ['Japanese', '_要件: 2.3_', ['2.3']],
+    ['Chinese', '_需求: 1.1, 1.2_', ['1.1', '1.2']],
+    ['Chinese, a full-width colon', '_需求：1.1_', ['1.1']],
+    ['Chinese, a full-width colon and a space', '_需求： 4.2_', ['4.2']],
+    ['Korean', '_요구사항: 6.1, 6.3_', ['6.1', '6.3']],
+    ['Korean, spaced', '_요구 사항: 6.2_', ['6.2']],
+    ['Spanish or Portuguese', '_Requisitos: 5.1_', ['5.1']],
+    ['Italian', '_Requisiti: 5.2_', ['5.2']],
+    ['French', '_Exigences: 1.4, 11.1_', ['1.4', '11.1']],
+    ['French, a space before the colon', '_Exigences : 1.5_', ['1.5']],
+    ['German', '_Anforderungen: 7.1_', ['7.1']],
+    ['Polish', '_Wymagania: 8.1_', ['8.1']],
+    ['Turkish', '_Gereksinimler: 9.1_', ['9.1']],
+    ['Vietnamese', '_Yêu cầu: 9.2_', ['9.2']],
+    ['no emphasis', 'Требования: 1.3', ['1.3']],
+  ])('reads a trailer in %s, by the scanner and as remark does', (_language, trailer, ids) => {
+    const source = task(trailer);
+    expect(scanKiro(source)).toBeDefined();
+    expect(cited(source)).toEqual([ids]);
+  });
+
+  it('reads every form of every word, by the scanner and as remark does', () => {
+    const forms = [
+      'Требования',
+      'Требование',
+      'Вимоги',
+      'Вимога',
+      '要件',
+      '需求',
+      '요구사항',
+      '요구 사항',
+      'Requisitos',
+      'Requisito',
+      'Requisiti',
+      'Exigences',
+      'Exigence',
+      'Anforderungen',
+      'Anforderung',
+      'Wymagania',
+      'Wymaganie',
+      'Gereksinimler',
+      'Gereksinim',
+      'Yêu cầu',
+      'requirement',
+      'REQUIREMENTS',
+    ];
+    for (const form of forms) {
+      for (const trailer of [`_${form}: 2.1_`, `${form}: 2.1`, `**${form}:** 2.1`]) {
+        expect([form, cited(task(trailer))]).toEqual([form, [['2.1']]]);
+      }
+    }
+  });
+
+  it.each([
+    ['a priority', '_Priority: 1_'],
+    ['a dependency', '_Depends on: 2.3_'],
+    ['a word that only holds one', '_Prerrequisitos: 1.1_'],
+    ['a property that validates one (no colon after the word)', '**验证: 需求 1.2**'],
+    ['upper case in another language', '_ТРЕБОВАНИЯ: 1.1_'],
+  ])('reads no requirement from %s', (_name, trailer) => {
+    expect(cited(task(trailer))).toEqual([[]]);
+  });
+
+  it('reads the trailer that ends a run of detail bullets, and each task keeps its own', () => {
+    const source = [
+      '- [ ] 1. Настройка',
+      '  - Настроить Sanctum',
+      '  - Создать миграции',
+      '  - _Требования: 1.1, 2.2, 8.1_',
+      '',
+      '- [ ] 2. Модель',
+      '  - _Требования: 5.4_',
+      '',
+      '- [ ] 2.1 Создать модель',
+      '  - Реализовать модель',
+      '  - _Требования: 1.1, 7.1_',
+      '',
+      '- [ ] 3. 実装',
+      '  - [ ] 3.1 接続',
+      '    - 実装する',
+      '    - _要件: 2.3_',
+      '',
+    ].join('\n');
+    expect(scanKiro(source)).toBeDefined();
+    expect(cited(source)).toEqual([['1.1', '2.2', '8.1'], ['1.1', '7.1'], ['2.3']]);
   });
 });

@@ -49,6 +49,9 @@ const content = fc.constantFrom(
   'Requirements: 4.3',
   'see requirement 2',
   'REQUIREMENTS: 1',
+  '_Требования: 1.1_',
+  '_需求：2.3_',
+  'Exigences : 4',
   '[ ] T001 a task',
   '[x] done',
   '[X] T002 done',
@@ -245,6 +248,18 @@ const citation = fc.constantFrom(
   '_Requirements: All_',
   '_Requirements: 1.1_\u00a0',
   '**Validates: Requirements 1.2**',
+  '_Требования: 1.1, 2.2_',
+  '_Требование: 3_',
+  '_要件: 2.3_',
+  '_需求：1.1_',
+  '_需求： 1.1-1.3_',
+  '_요구사항: 6.1_',
+  '_요구 사항: 6.2_',
+  '_Exigences : 1.4_',
+  '_Requisitos: 5.1 _',
+  '_Anforderungen: 7_ extra',
+  '_ТРЕБОВАНИЯ: 1.1_',
+  '_Priority: 1_',
 );
 const detail = fc.constantFrom(
   'Add a column',
@@ -252,6 +267,7 @@ const detail = fc.constantFrom(
   '`lib/src/` folder',
   'see requirement 2',
   'Настроить',
+  'Требования к модели',
   '[ ] 1.9 a box',
 );
 const kiroTask = fc

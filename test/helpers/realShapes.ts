@@ -180,6 +180,12 @@ const kiroTask = fc.constantFrom(
 const kiroDetail = fc.constantFrom(
   '_Requirements: 1.1, 1.2_',
   '_Requirements: 2.1, 3.3, 1.2_',
+  '_Требования: 1.1, 2.2_',
+  '_要件: 2.3_',
+  '_需求：1.1, 1.2_',
+  '_요구사항: 6.1_',
+  '_Exigences: 1.4, 11.1_',
+  '**验证: 需求 1.2**',
   '**Validates: Requirements 10.4, 10.8**',
   '**Property 42: Vector metadata privacy**',
   'Write TypeScript interfaces for all data models',

@@ -104,11 +104,68 @@ const ORDERED = /^(\d{1,9})[.)](?= |$)/;
 const ATX = /^(#{1,6})(?: (.*))?$/;
 // A bracket that opens no link definition: closed on its line, not followed by `:`.
 const NOT_DEFINITION = /^\[[^\]\\[]*\](?!:)/;
-const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
+/** English's word for requirements, in any case (a pattern's text, for the patterns made of it). */
+const ENGLISH_WORD = '[Rr][Ee][Qq][Uu][Ii][Rr][Ee][Mm][Ee][Nn][Tt]';
+/**
+ * The words a plan written in another language cites requirements with, as its trailer writes
+ * them (`_Требования: 1.1, 2.2_`, `_要件: 2.3_`, `_需求：1.1_`): capitalized, where English's is
+ * read in any case. Those of the languages such plans are written in: Russian, Ukrainian,
+ * Japanese, Chinese (one spelling, simplified and traditional), Korean, Spanish and Portuguese,
+ * Italian, French, German, Polish, Turkish and Vietnamese. A fixed list, not any `_Word: 1.2_`
+ * (`_Priority: 1_` cites none).
+ */
+const LOCALIZED_FORMS =
+  'Требовани[ея]|Вимог[аи]|要件|需求|요구 ?사항|Requisit(?:os?|i)|Exigences?|Anforderung(?:en)?|Wymagani[ea]|Gereksinim(?:ler)?|Yêu cầu';
+/**
+ * What each of those words opens with (a form holds its stem as written, no longer than six
+ * characters): a line or a source that holds none of them names no requirement in another
+ * language.
+ */
+const LOCALIZED_STEMS = [
+  'Требов',
+  'Вимог',
+  '要件',
+  '需求',
+  '요구',
+  'Requis',
+  'Exigen',
+  'Anford',
+  'Wymag',
+  'Gereks',
+  'Yêu c',
+];
+/**
+ * Whether a source may name requirements in another language (LOCALIZED_STEMS): one `includes`
+ * per stem, which V8 runs at about memchr's speed for patterns this short (longer ones, or one
+ * pattern of them all, cost several times as much). A plan in English pays that, about 0.6 µs a
+ * KiB, and nothing more per line.
+ */
+function mayNameLocalized(source: string): boolean {
+  for (let i = 0; i < LOCALIZED_STEMS.length; i++) {
+    if (source.includes(LOCALIZED_STEMS[i]!)) return true;
+  }
+  return false;
+}
+/** The word for requirements, English's in any case or another language's (a pattern's text). */
+export const REQUIREMENT_WORD = `(?:${ENGLISH_WORD}[Ss]?|${LOCALIZED_FORMS})`;
+/**
+ * The requirements a line cites, in mdast's text: the word (REQUIREMENT_WORD), a colon (`:` or
+ * CJK's full-width `：`, after a space or a no-break space or none, as French writes one), then
+ * the ids. The remark reading runs the same pattern on a paragraph's text.
+ */
+export const REQUIREMENTS = new RegExp(
+  String.raw`${REQUIREMENT_WORD}[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s]*)`,
+);
+// REQUIREMENTS for a line of a source that holds no other language's word (mayNameLocalized):
+// the same reading there, by a pattern V8 searches faster (it opens with one word).
+const ENGLISH_REQUIREMENTS = /Requirements?[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s]*)/i;
 // The patterns the loop over lines tests, made once: a literal in the loop is a new object each
 // time it is reached. Each costs a compilation on a first read (about 0.1 ms, twice: V8 tiers a
 // pattern up after its first run), so what every code block reaches is written out instead.
 const REQUIREMENT = /requirement/i;
+// A line that may name a requirement in another language (one search of the whole source tells
+// whether any line does: where none does, the loop tests REQUIREMENT alone).
+const LOCALIZED_REQUIREMENT = new RegExp(LOCALIZED_STEMS.join('|'));
 const ATX_OPEN = /^#{1,6}(?: |$)/;
 const CLOSING_HASHES = /(?:^| +)#+$/;
 const EMPTY_COMMENT = /^<!---?>/;
@@ -124,6 +181,12 @@ const EMPTY_COMMENT = /^<!---?>/;
 const SIBLING_ITEMS =
   /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*[Rr][Ee][Qq][Uu][Ii][Rr][Ee][Mm][Ee][Nn][Tt])(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
 /* eslint-enable no-control-regex */
+// The same for a source that may name requirements in another language (LOCALIZED_REQUIREMENT):
+// a line naming one ends the run too.
+const SIBLING_ITEMS_LOCALIZED = new RegExp(
+  SIBLING_ITEMS.source.replace(ENGLISH_WORD, `(?:${ENGLISH_WORD}|${LOCALIZED_STEMS.join('|')})`),
+  'y',
+);
 
 function isLetter(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -211,13 +274,14 @@ function taskTextOf(plain: string): string {
 
 /**
  * Requirements as mdast's text reads them from one line (`inlineText`) that names a requirement
- * (REQUIREMENT), undefined when it cites none, 'not plain' when remark must read the line.
+ * (REQUIREMENT), by `cited` (REQUIREMENTS, or ENGLISH_REQUIREMENTS where it reads the same),
+ * undefined when it cites none, 'not plain' when remark must read the line.
  */
-function requirementsOfLine(text: string): string[] | 'not plain' | undefined {
+function requirementsOfLine(text: string, cited: RegExp): string[] | 'not plain' | undefined {
   // A `_Requirements: 1.1, 2.3_` line without the reading's loop (held to it by a property).
   const plain = plainLineText(text) ?? inlineText(text);
   if (plain === undefined) return 'not plain';
-  const m = REQUIREMENTS.exec(plain);
+  const m = cited.exec(plain);
   return m ? requirementIds(m[1]!) : undefined;
 }
 
@@ -267,8 +331,14 @@ const ID_DECIDED = /[ \t]*(?:[*_~`]*[^\s\d\\<`*_~&![\]]|\d[^\s\\<`*_~&![\]]*\s+\
 // (`  - _Requirements: 1.1, 2.3_`): its cited ids (3) are digits, dots, commas, spaces and `-`,
 // the first a digit. The loop reads its text as what the `_` run wraps (PLAIN_LINE), or, with a
 // space before the closing `_` (which then closes nothing), as written; either way REQUIREMENTS
-// takes the ids up to the first `-`. No control character: the same in a source with one.
+// takes the ids up to the first `-`. No control character: the same in a source with one. In a
+// source that may name requirements in another language, the word may be one of theirs, and the
+// colon a full-width one, or followed by no space (`  - _需求：1.1_`).
 const REQUIREMENT_ITEM = /( *)[-*+]( {1,4})_Requirements?: (\d[\d., -]*)_\r?\n/y;
+const REQUIREMENT_ITEM_LOCALIZED = new RegExp(
+  String.raw`( *)[-*+]( {1,4})_(?:Requirements?|${LOCALIZED_FORMS})[:\uff1a] ?(\d[\d., -]*)_\r?\n`,
+  'y',
+);
 
 /** A task's requirements where the mode reads none. */
 const noRequirements = (): string[] => [];
@@ -360,6 +430,15 @@ export function scanOrRefuse(
   const { taskText, requirements } = mode;
   const idAtStart = mode.idAtStart === true;
   const length = source.length;
+  // Whether a line may cite requirements in another language: one search of the source, so that
+  // a plan citing them in English only tests REQUIREMENT on its lines, as it did.
+  const localized = requirements && mayNameLocalized(source);
+  const siblingItems = localized ? SIBLING_ITEMS_LOCALIZED : SIBLING_ITEMS;
+  const requirementItem = localized ? REQUIREMENT_ITEM_LOCALIZED : REQUIREMENT_ITEM;
+  const citedBy = localized ? REQUIREMENTS : ENGLISH_REQUIREMENTS;
+  /** Whether a line names a requirement (REQUIREMENT, or another language's word). */
+  const namesRequirement = (text: string): boolean =>
+    REQUIREMENT.test(text) || (localized && LOCALIZED_REQUIREMENT.test(text));
   let line = 0;
   const no = (refused: string): ScanRefusal => ({ refused, line });
   const suspect = suspectSource(source);
@@ -425,7 +504,7 @@ export function scanOrRefuse(
 
   // Where a line names a requirement (REQUIREMENT): what it cites goes to the open items.
   const cite = (text: string): boolean => {
-    const r = requirementsOfLine(text);
+    const r = requirementsOfLine(text, citedBy);
     if (r === 'not plain') return false;
     if (r) for (let i = 0; i < open.length; i++) open[i]!.requirements ??= r;
     return true;
@@ -547,7 +626,7 @@ export function scanOrRefuse(
           goOn(rest);
           continue;
         }
-        if (requirements && (paraReq || REQUIREMENT.test(rest)))
+        if (requirements && (paraReq || namesRequirement(rest)))
           return no('a requirements line continued');
         continue;
       }
@@ -630,7 +709,7 @@ export function scanOrRefuse(
       if (para >= 0 && Number(ordered[1]) !== 1) {
         if (quote) return no('a numbered line after a block quote');
         if (k >= para) {
-          if (paraBox || (requirements && (paraReq || REQUIREMENT.test(rest)))) {
+          if (paraBox || (requirements && (paraReq || namesRequirement(rest)))) {
             return no('a numbered line continuing a task');
           }
           continue;
@@ -685,7 +764,7 @@ export function scanOrRefuse(
         const read = taskText && (mark === ' ' || mark === 'x' || mark === 'X');
         if (read && afterText[0] === ' ') taskOpen = true;
         if (requirements) {
-          paraReq = REQUIREMENT.test(afterText);
+          paraReq = namesRequirement(afterText);
           if (paraReq && !cite(afterText)) return no('markup in a requirements line');
         }
         const event: ScannedItem = {
@@ -748,17 +827,17 @@ export function scanOrRefuse(
       }
       if (!startsText(content)) return no('a list item opening with a block');
       if (requirements) {
-        paraReq = REQUIREMENT.test(content);
+        paraReq = namesRequirement(content);
         if (paraReq && !cite(content)) return no('markup in a requirements line');
       }
       if (passOver) {
         // The plain items after it at its column, passed over by one search: a run of detail
         // bullets leaves what this one left, with a fresh item (no requirement cited).
-        SIBLING_ITEMS.lastIndex = start;
-        const run = SIBLING_ITEMS.exec(source);
+        siblingItems.lastIndex = start;
+        const run = siblingItems.exec(source);
         if (run && (run[3] || run[4])) {
           // The lines after this one up to the run's end, counted in place (no array of them).
-          const runEnd = SIBLING_ITEMS.lastIndex;
+          const runEnd = siblingItems.lastIndex;
           for (
             let n = source.indexOf('\n', pos);
             n !== -1 && n < runEnd;
@@ -776,11 +855,11 @@ export function scanOrRefuse(
           // The requirement line that ends the run (a search stops before one), read as the loop
           // reads it: it closes the item before it and opens one at the same column, and what it
           // cites goes to the open items that cite nothing yet.
-          REQUIREMENT_ITEM.lastIndex = pos;
-          const cited = REQUIREMENT_ITEM.exec(source);
+          requirementItem.lastIndex = pos;
+          const cited = requirementItem.exec(source);
           if (cited !== null && cited[1]!.length === run[1]!.length && cited[2] === run[2]) {
             line++;
-            pos = REQUIREMENT_ITEM.lastIndex;
+            pos = requirementItem.lastIndex;
             const ids = cited[3]!;
             const dash = ids.indexOf('-');
             const r = requirementIds(dash === -1 ? ids : ids.slice(0, dash));
@@ -814,7 +893,7 @@ export function scanOrRefuse(
       if (paraBox && taskText) return no('a line continuing a task');
       // A paragraph outside every item (prose above the tasks) cites nothing: a task's
       // requirements are read from inside its item only.
-      if (requirements && para > 0 && (paraReq || REQUIREMENT.test(rest)))
+      if (requirements && para > 0 && (paraReq || namesRequirement(rest)))
         return no('a requirements line continued');
       continue;
     }
@@ -824,7 +903,7 @@ export function scanOrRefuse(
     paraBox = false;
     paraReq = false;
     if (requirements && k > 0) {
-      paraReq = REQUIREMENT.test(rest);
+      paraReq = namesRequirement(rest);
       if (paraReq && !cite(rest)) return no('markup in a requirements line');
     }
   }

@@ -16,6 +16,7 @@ import {
 import { isNarrowTab } from '../scan.js';
 import { countLineBreaks } from '../text.js';
 import {
+  REQUIREMENTS,
   scanDialect,
   scanOrRefuse,
   type DialectScan,
@@ -438,11 +439,10 @@ function limitProblem(source: string, path: string): DialectPlan | undefined {
   return limit ? { phases: [], problems: [limit] } : undefined;
 }
 
-// `_Requirements: 1.1, 2.3_`: remark reads the underscores as emphasis, so the text has none.
-const REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
-
 /**
- * The first `Requirements:` line of an item in remark's tree, read paragraph by paragraph: the
+ * The first `Requirements:` line of an item in remark's tree (`_Requirements: 1.1, 2.3_`: remark
+ * reads the underscores as emphasis, so the text has none), in another language's word too
+ * (`_Требования: 1.1_`: REQUIREMENTS, the scanner's pattern), read paragraph by paragraph: the
  * item's text as one string would run a list's next line into the numbers (`2.3` then `4 notes`
  * read as `2.34`). What the line scanner reads as an item's requirements (`ScanMode`).
  */

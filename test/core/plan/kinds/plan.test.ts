@@ -241,6 +241,43 @@ describe('context for the PR and the agent', () => {
     ]);
   });
 
+  it.each([
+    [
+      'Russian',
+      '- [ ] 1. Модель\n  - [ ] 1.1 Создать модель\n    - _Требования: 2.1, 1.3_\n',
+      '# Требования\n\n### Требование 1\n\nОдин\n\n### Требование 2\n\nДва\n\n### Требование 3\n\nТри\n',
+      ['### Требование 2\n\nДва', '### Требование 1\n\nОдин'],
+    ],
+    [
+      'Japanese',
+      '- [ ] 1. 実装\n  - [ ] 1.1 接続\n    - _要件: 2.3_\n',
+      '# 要件定義書\n\n## 要件\n\n### 要件1: 認証\n\n一\n\n### 要件2: 接続\n\n二\n',
+      ['### 要件2: 接続\n\n二'],
+    ],
+    [
+      'Chinese',
+      '- [ ] 1. 实现\n  - [ ] 1.1 事件\n    - _需求：1.2_\n',
+      '# 需求文档\n\n### 需求 1：重复事件\n\n一\n\n### 需求 2：模板\n\n二\n',
+      ['### 需求 1：重复事件\n\n一'],
+    ],
+    [
+      'French',
+      '- [ ] 1. Base\n  - [ ] 1.1 Stock\n    - _Exigences: 2.1_\n',
+      '# Exigences\n\n### Exigence 1 : Stock\n\nUn\n\n### Exigence 2 : Commande\n\nDeux\n',
+      ['### Exigence 2 : Commande\n\nDeux'],
+    ],
+  ])(
+    'Kiro in %s: the requirements its tasks cite, by their headings in that language',
+    (_language, tasks, requirements, quoted) => {
+      const kp = open(KIRO, {
+        [KIRO.path]: tasks,
+        '.kiro/specs/user-auth/requirements.md': requirements,
+      });
+      const [section] = kp.context(kp.current!).sections;
+      expect(section!.text).toBe(quoted.join('\n\n'));
+    },
+  );
+
   it('spec-kit: links to the spec, the plan, the data model and each contract', () => {
     const files = {
       [SPECKIT.path]: fixture('speckit/001-photo-albums/tasks.md'),

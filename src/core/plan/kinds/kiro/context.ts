@@ -1,8 +1,15 @@
+import { REQUIREMENT_WORD } from '../dialectScan.js';
 import type { KindFile } from '../kindModule.js';
 import type { DialectPhase } from '../markdownDialect.js';
 import { QUOTE_LIMIT, type KindContext } from '../view.js';
 
 /** A Kiro spec's documents for a phase: its requirements (those its tasks cite) and its design. */
+
+/**
+ * A heading of one requirement: `Requirement 2`, or in the spec's language, as Kiro writes it
+ * there (`Требование 2`, `要件2: …`, `需求 2：…`, `Exigence 2 : …`).
+ */
+const REQUIREMENT_HEADING = new RegExp(String.raw`^${REQUIREMENT_WORD}\s*(\d+)\b`);
 
 /** Kiro's `### Requirement N` blocks of requirements.md, by number. */
 function requirementBlocks(text: string): Map<string, string> {
@@ -17,7 +24,7 @@ function requirementBlocks(text: string): Map<string, string> {
   for (const line of lines) {
     const heading = /^(#{1,6})\s+(.*)$/.exec(line);
     if (heading) {
-      const m = /^requirement\s+(\d+)\b/i.exec(heading[2]!.trim());
+      const m = REQUIREMENT_HEADING.exec(heading[2]!.trim());
       if (m) {
         flush();
         number = m[1]!;
