@@ -20598,12 +20598,42 @@ var NOT_TEXT_LINE = /^(?:[-:|=][-:|= ]*|(?:\* *){3,}|(?:_ *){3,})$/;
 var ORDERED = /^(\d{1,9})[.)](?= |$)/;
 var ATX = /^(#{1,6})(?: (.*))?$/;
 var NOT_DEFINITION = /^\[[^\]\\[]*\](?!:)/;
-var REQUIREMENTS = /Requirements?:\s*(\d[\d.,\s]*)/i;
+var ENGLISH_WORD = "[Rr][Ee][Qq][Uu][Ii][Rr][Ee][Mm][Ee][Nn][Tt]";
+var LOCALIZED_FORMS = "\u0422\u0440\u0435\u0431\u043E\u0432\u0430\u043D\u0438[\u0435\u044F]|\u0412\u0438\u043C\u043E\u0433[\u0430\u0438]|\u8981\u4EF6|\u9700\u6C42|\uC694\uAD6C ?\uC0AC\uD56D|Requisit(?:os?|i)|Exigences?|Anforderung(?:en)?|Wymagani[ea]|Gereksinim(?:ler)?|Y\xEAu c\u1EA7u";
+var LOCALIZED_STEMS = [
+  "\u0422\u0440\u0435\u0431\u043E\u0432",
+  "\u0412\u0438\u043C\u043E\u0433",
+  "\u8981\u4EF6",
+  "\u9700\u6C42",
+  "\uC694\uAD6C",
+  "Requis",
+  "Exigen",
+  "Anford",
+  "Wymag",
+  "Gereks",
+  "Y\xEAu c"
+];
+function mayNameLocalized(source) {
+  for (let i = 0; i < LOCALIZED_STEMS.length; i++) {
+    if (source.includes(LOCALIZED_STEMS[i])) return true;
+  }
+  return false;
+}
+var REQUIREMENT_WORD = `(?:${ENGLISH_WORD}[Ss]?|${LOCALIZED_FORMS})`;
+var REQUIREMENTS = new RegExp(
+  String.raw`${REQUIREMENT_WORD}[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s]*)`
+);
+var ENGLISH_REQUIREMENTS = /Requirements?[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s]*)/i;
 var REQUIREMENT = /requirement/i;
+var LOCALIZED_REQUIREMENT = new RegExp(LOCALIZED_STEMS.join("|"));
 var ATX_OPEN = /^#{1,6}(?: |$)/;
 var CLOSING_HASHES = /(?:^| +)#+$/;
 var EMPTY_COMMENT = /^<!---?>/;
 var SIBLING_ITEMS = /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*[Rr][Ee][Qq][Uu][Ii][Rr][Ee][Mm][Ee][Nn][Tt])(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
+var SIBLING_ITEMS_LOCALIZED = new RegExp(
+  SIBLING_ITEMS.source.replace(ENGLISH_WORD, `(?:${ENGLISH_WORD}|${LOCALIZED_STEMS.join("|")})`),
+  "y"
+);
 function isLetter(c) {
   return c >= 65 && c <= 90 || c >= 97 && c <= 122;
 }
@@ -20668,10 +20698,10 @@ function withoutBox(text6) {
 function taskTextOf(plain) {
   return plain.charCodeAt(0) === 91 ? withoutBox(plain) : plain.trim();
 }
-function requirementsOfLine(text6) {
+function requirementsOfLine(text6, cited) {
   const plain = plainLineText(text6) ?? inlineText(text6);
   if (plain === void 0) return "not plain";
-  const m = REQUIREMENTS.exec(plain);
+  const m = cited.exec(plain);
   return m ? requirementIds(m[1]) : void 0;
 }
 function requirementIds(cited) {
@@ -20693,6 +20723,10 @@ function requirementIds(cited) {
 var TASK_LINE = /( *)- \[([ xX])\]( (?!\s)(?:([^\n\r\\<`*_~&![\]]*(?:(?:!(?!\[)|\[(?!\^)|\](?![([]))[^\n\r\\<`*_~&![\]]*)*)(?=\n)|[^\n\r]*))\n/y;
 var ID_DECIDED = /[ \t]*(?:[*_~`]*[^\s\d\\<`*_~&![\]]|\d[^\s\\<`*_~&![\]]*\s+\S)/y;
 var REQUIREMENT_ITEM = /( *)[-*+]( {1,4})_Requirements?: (\d[\d., -]*)_\r?\n/y;
+var REQUIREMENT_ITEM_LOCALIZED = new RegExp(
+  String.raw`( *)[-*+]( {1,4})_(?:Requirements?|${LOCALIZED_FORMS})[:\uff1a] ?(\d[\d., -]*)_\r?\n`,
+  "y"
+);
 var noRequirements = () => [];
 function closesFence(body, char, length) {
   let i = 0;
@@ -20736,6 +20770,11 @@ function scanOrRefuse(source, mode, options = {}) {
   const { taskText: taskText2, requirements } = mode;
   const idAtStart = mode.idAtStart === true;
   const length = source.length;
+  const localized = requirements && mayNameLocalized(source);
+  const siblingItems = localized ? SIBLING_ITEMS_LOCALIZED : SIBLING_ITEMS;
+  const requirementItem = localized ? REQUIREMENT_ITEM_LOCALIZED : REQUIREMENT_ITEM;
+  const citedBy = localized ? REQUIREMENTS : ENGLISH_REQUIREMENTS;
+  const namesRequirement = (text6) => REQUIREMENT.test(text6) || localized && LOCALIZED_REQUIREMENT.test(text6);
   let line2 = 0;
   const no = (refused) => ({ refused, line: line2 });
   const suspect = suspectSource(source);
@@ -20786,7 +20825,7 @@ function scanOrRefuse(source, mode, options = {}) {
     }
   }
   const cite = (text6) => {
-    const r = requirementsOfLine(text6);
+    const r = requirementsOfLine(text6, citedBy);
     if (r === "not plain") return false;
     if (r) for (let i = 0; i < open2.length; i++) open2[i].requirements ??= r;
     return true;
@@ -20894,7 +20933,7 @@ function scanOrRefuse(source, mode, options = {}) {
           goOn(rest);
           continue;
         }
-        if (requirements && (paraReq || REQUIREMENT.test(rest)))
+        if (requirements && (paraReq || namesRequirement(rest)))
           return no("a requirements line continued");
         continue;
       }
@@ -20963,7 +21002,7 @@ function scanOrRefuse(source, mode, options = {}) {
       if (para >= 0 && Number(ordered[1]) !== 1) {
         if (quote2) return no("a numbered line after a block quote");
         if (k >= para) {
-          if (paraBox || requirements && (paraReq || REQUIREMENT.test(rest))) {
+          if (paraBox || requirements && (paraReq || namesRequirement(rest))) {
             return no("a numbered line continuing a task");
           }
           continue;
@@ -21002,7 +21041,7 @@ function scanOrRefuse(source, mode, options = {}) {
         const read3 = taskText2 && (mark === " " || mark === "x" || mark === "X");
         if (read3 && afterText[0] === " ") taskOpen = true;
         if (requirements) {
-          paraReq = REQUIREMENT.test(afterText);
+          paraReq = namesRequirement(afterText);
           if (paraReq && !cite(afterText)) return no("markup in a requirements line");
         }
         const event = {
@@ -21060,14 +21099,14 @@ function scanOrRefuse(source, mode, options = {}) {
       }
       if (!startsText(content3)) return no("a list item opening with a block");
       if (requirements) {
-        paraReq = REQUIREMENT.test(content3);
+        paraReq = namesRequirement(content3);
         if (paraReq && !cite(content3)) return no("markup in a requirements line");
       }
       if (passOver) {
-        SIBLING_ITEMS.lastIndex = start2;
-        const run3 = SIBLING_ITEMS.exec(source);
+        siblingItems.lastIndex = start2;
+        const run3 = siblingItems.exec(source);
         if (run3 && (run3[3] || run3[4])) {
-          const runEnd = SIBLING_ITEMS.lastIndex;
+          const runEnd = siblingItems.lastIndex;
           for (let n = source.indexOf("\n", pos); n !== -1 && n < runEnd; n = source.indexOf("\n", n + 1))
             line2++;
           pos = runEnd;
@@ -21078,11 +21117,11 @@ function scanOrRefuse(source, mode, options = {}) {
           if (run3[4]) para = -1;
         }
         if (run3 && requirements && !run3[4]) {
-          REQUIREMENT_ITEM.lastIndex = pos;
-          const cited = REQUIREMENT_ITEM.exec(source);
+          requirementItem.lastIndex = pos;
+          const cited = requirementItem.exec(source);
           if (cited !== null && cited[1].length === run3[1].length && cited[2] === run3[2]) {
             line2++;
-            pos = REQUIREMENT_ITEM.lastIndex;
+            pos = requirementItem.lastIndex;
             const ids = cited[3];
             const dash = ids.indexOf("-");
             const r = requirementIds(dash === -1 ? ids : ids.slice(0, dash));
@@ -21111,7 +21150,7 @@ function scanOrRefuse(source, mode, options = {}) {
         continue;
       }
       if (paraBox && taskText2) return no("a line continuing a task");
-      if (requirements && para > 0 && (paraReq || REQUIREMENT.test(rest)))
+      if (requirements && para > 0 && (paraReq || namesRequirement(rest)))
         return no("a requirements line continued");
       continue;
     }
@@ -21121,7 +21160,7 @@ function scanOrRefuse(source, mode, options = {}) {
     paraBox = false;
     paraReq = false;
     if (requirements && k > 0) {
-      paraReq = REQUIREMENT.test(rest);
+      paraReq = namesRequirement(rest);
       if (paraReq && !cite(rest)) return no("markup in a requirements line");
     }
   }
@@ -34487,13 +34526,12 @@ function limitProblem(source, path2) {
   const limit = markdownLimitProblem(source, path2, "Split the plan.");
   return limit ? { phases: [], problems: [limit] } : void 0;
 }
-var REQUIREMENTS2 = /Requirements?:\s*(\d[\d.,\s]*)/i;
 function itemRequirements(item) {
   const stack = [item];
   while (stack.length > 0) {
     const node3 = stack.shift();
     if (node3.type === "paragraph" || node3.type === "heading") {
-      const m = REQUIREMENTS2.exec(toString(node3));
+      const m = REQUIREMENTS.exec(toString(node3));
       if (m) return m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
     } else if ("children" in node3) stack.unshift(...node3.children);
   }
@@ -34660,10 +34698,11 @@ function givenId(parent, index2) {
 // src/core/plan/kinds/speckit/reader.ts
 var PHASE_WORD = String.raw`(?:phase|fase|faz|faza|fáze|fázis|vaihe|etapa|tahap|giai\s+đoạn|фаза|этап|етап)\s+|(?:阶段|階段|フェーズ|단계)\s*`;
 var NUMBER = String.raw`(\d+(?:\.\d+)?[a-z]?)`;
+var CJK_NUMBER = String.raw`([一二三四五六七八九十]{1,3})`;
 var AFTER_NUMBER = String.raw`\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$`;
 var SPECKIT_PHASE = new RegExp(String.raw`^phase\s+${NUMBER}${AFTER_NUMBER}`, "i");
 var LOCALIZED_PHASE = new RegExp(
-  String.raw`^(?:(?:${PHASE_WORD})${NUMBER}|${NUMBER}\s*단계|第\s*${NUMBER}\s*(?:阶段|階段|フェーズ))${AFTER_NUMBER}`,
+  String.raw`^(?:(?:${PHASE_WORD})${NUMBER}|${NUMBER}\s*단계|第\s*(?:${NUMBER}|${CJK_NUMBER})\s*(?:阶段|階段|フェーズ))${AFTER_NUMBER}`,
   "i"
 );
 var LOCALIZED_START = /^(?:f[aá][sz]|vaihe|etapa|tahap|giai|\d|[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af])/i;
@@ -34673,7 +34712,17 @@ function phaseHeading(heading2) {
   const m = SPECKIT_PHASE.exec(text6);
   if (m) return { number: m[1], name: m[2].trim() };
   const other = LOCALIZED_START.test(text6) ? LOCALIZED_PHASE.exec(text6) : null;
-  return other ? { number: other[1] ?? other[2] ?? other[3], name: other[4].trim() } : void 0;
+  if (!other) return void 0;
+  const number3 = other[1] ?? other[2] ?? other[3] ?? cjkNumber(other[4]);
+  return number3 === void 0 ? void 0 : { number: number3, name: other[5].trim() };
+}
+var CJK_DIGIT = "\u4E00\u4E8C\u4E09\u56DB\u4E94\u516D\u4E03\u516B\u4E5D";
+function cjkNumber(numerals) {
+  const m = /^([一二三四五六七八九])?(十)?([一二三四五六七八九])?$/.exec(numerals);
+  if (!m || !m[2] && m[1] && m[3]) return void 0;
+  const digit = (c) => c ? CJK_DIGIT.indexOf(c) + 1 : 0;
+  if (!m[2]) return String(digit(m[1] ?? m[3]));
+  return String((m[1] ? digit(m[1]) : 1) * 10 + digit(m[3]));
 }
 var UNNUMBERED_PHASE = new RegExp(
   String.raw`^(${PHASE_WORD})([^\d\s:：\-—–][^\s:：]*)\s*[:：\-—–]?\s*(.*)$`,
@@ -34777,13 +34826,7 @@ function readSpeckit(source, path2, options = {}) {
         continue;
       }
       if (phase.tasks.length > 0 && phase !== first) {
-        problems.push({
-          severity: "error",
-          path: path2,
-          line: phase.line,
-          message: `Phase ${number3} is also on line ${first.line}.`,
-          fix: "Number each phase once."
-        });
+        problems.push(twice(phase, first, headings, phases, path2));
         continue;
       }
       kept.push(phase);
@@ -34792,6 +34835,7 @@ function readSpeckit(source, path2, options = {}) {
   phases.length = 0;
   phases.push(...kept);
   phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
+  let texts;
   return finish(
     source,
     path2,
@@ -34799,8 +34843,38 @@ function readSpeckit(source, path2, options = {}) {
     phases,
     problems,
     'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
-    { marks: " 	xX", unread: (line2) => unreadUnder(headings, phases, line2) }
+    {
+      marks: " 	xX",
+      unread: (line2) => unreadUnder(headings, phases, line2, () => texts ??= phaseTexts(source))
+    }
   );
+}
+function twice(phase, first, headings, phases, path2) {
+  const section = (p) => {
+    const at3 = headings.findIndex((h) => h.line === p.line);
+    const depth = headings[at3].depth;
+    for (let h = at3 - 1; h >= 0; h--) if (headings[h].depth < depth) return headings[h];
+    return void 0;
+  };
+  const mine = section(phase);
+  const theirs = section(first);
+  if (mine && mine !== theirs) {
+    const last = phases.reduce((n, p) => Math.max(n, parseInt(p.number, 10) || 0), 0);
+    return {
+      severity: "error",
+      path: path2,
+      line: phase.line,
+      message: `Phase ${phase.number} is also on line ${first.line}: the phases under "${"#".repeat(mine.depth)} ${mine.text.trim()}" (line ${mine.line}) start their numbers again.`,
+      fix: `Number each phase once: go on from Phase ${last + 1}, or move that section's phases to a tasks file of their own.`
+    };
+  }
+  return {
+    severity: "error",
+    path: path2,
+    line: phase.line,
+    message: `Phase ${phase.number} is also on line ${first.line}.`,
+    fix: "Number each phase once."
+  };
 }
 var FINAL = "\0final";
 function numberFinalPhases(phases, path2, problems) {
@@ -34821,17 +34895,24 @@ function numberFinalPhases(phases, path2, problems) {
     });
   }
 }
-function unreadUnder(headings, phases, line2) {
-  let lo = 0;
-  let hi = headings.length;
-  while (lo < hi) {
-    const mid = lo + hi >> 1;
-    if (headings[mid].line < line2) lo = mid + 1;
-    else hi = mid;
+function unreadUnder(headings, phases, line2, texts) {
+  const above = lastBefore(headings, line2);
+  const meant = lastBefore(texts(), line2);
+  if (meant && (!above || meant.line > above.line)) {
+    return {
+      why: `the line "${meant.text}" above it (line ${meant.line}) is text, not a heading, so it is no phase`,
+      fix: `Write it as a heading: "## ${meant.text.replace(/:$/, "")}".`
+    };
   }
-  const above = lo > 0 ? headings[lo - 1] : void 0;
   if (!above) return { why: 'it is under no "## Phase N" heading' };
   const heading2 = `${"#".repeat(above.depth)} ${above.text.trim()}`;
+  const refused = phaseHeading(above.text.trim());
+  if (refused && !phases.some((p) => p.line === above.line)) {
+    return {
+      why: `it is under "${heading2}" (line ${above.line}), and Phase ${refused.number} is another heading's`,
+      fix: "Number each phase once."
+    };
+  }
   const unnumbered = UNNUMBERED_PHASE.exec(withoutLeadingSymbols(above.text.trim()));
   if (unnumbered) {
     const last = phases.reduce((n, p) => Math.max(n, parseInt(p.number, 10)), 0);
@@ -34843,6 +34924,35 @@ function unreadUnder(headings, phases, line2) {
   return {
     why: `it is under no "## Phase N" heading (the nearest heading above it is "${heading2}", line ${above.line})`
   };
+}
+function lastBefore(items2, line2) {
+  let lo = 0;
+  let hi = items2.length;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (items2[mid].line < line2) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 ? items2[lo - 1] : void 0;
+}
+function phaseTexts(source) {
+  const out = [];
+  const lines = source.split(/\r?\n/);
+  let fence3;
+  for (let l = 0; l < lines.length; l++) {
+    const raw = lines[l];
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(raw);
+    if (f) {
+      if (fence3 === void 0) fence3 = f[1];
+      else if (f[1][0] === fence3[0] && f[1].length >= fence3.length && raw.trim() === f[1])
+        fence3 = void 0;
+      continue;
+    }
+    if (fence3 !== void 0 || /^ {0,3}(?:[#>|]|[-*+]\s|\d{1,9}[.)]\s)/.test(raw)) continue;
+    const text6 = raw.trim().replace(/\*\*|__|(?<!\w)[*_]|[*_](?!\w)/g, "").trim();
+    if (text6 !== "" && phaseHeading(text6)) out.push({ line: l + 1, text: text6 });
+  }
+  return out;
 }
 
 // src/core/plan/kinds/view.ts
@@ -35016,8 +35126,8 @@ var speckitKind = defineKind({
 });
 
 // src/core/plan/kinds/kiro/reader.ts
-var KIRO_TOP = /^(\d+)\.\s*(.*)$/;
-var KIRO_SUB = /^(\d+)((?:\.\d+)+[a-z]?)\.?(?![\w.])\s*(.*)$/;
+var KIRO_TOP = /^(\d+[A-Za-z]?)\.\s*(.*)$/;
+var KIRO_SUB = /^(\d+[A-Za-z]?)((?:\.\d+[a-z]?)+)\.?(?![\w.])\s*(.*)$/;
 var KIRO_STATE = {
   " ": "todo",
   "	": "todo",
@@ -35033,12 +35143,24 @@ function readKiro(source, path2, options = {}) {
   const read3 = dialectRead(source, path2, KIRO_SCAN, options);
   if ("limited" in read3) return read3.limited;
   const { scanned, root: root2, skip } = read3;
-  const events = scanned ? scanned.events.filter((e) => e.kind === "item") : [...treeEvents(source, root2(), KIRO_SCAN)].filter((e) => e.kind === "item");
+  const all2 = scanned ? scanned.events : [...treeEvents(source, root2(), KIRO_SCAN)];
   const phases = /* @__PURE__ */ new Map();
   const problems = [];
   const seen = taskIds(path2, problems);
   let top;
-  for (const box of events) {
+  for (const box of all2) {
+    if (box.kind === "heading") {
+      const numbered = box.depth > 1 ? KIRO_TOP.exec(box.text.trim()) : null;
+      if (numbered && !phases.has(numbered[1])) {
+        top = void 0;
+        phases.set(numbered[1], {
+          phase: { number: numbered[1], name: numbered[2].trim(), line: box.line, tasks: [] },
+          self: void 0,
+          subs: []
+        });
+      }
+      continue;
+    }
     if (!(box.mark in KIRO_STATE)) continue;
     const star = box.after.startsWith("*") ? 1 : box.after.startsWith("\\*") ? 2 : 0;
     const optional2 = star > 0;
@@ -35072,7 +35194,7 @@ function readKiro(source, path2, options = {}) {
         });
       }
       seen(id, box.line);
-      nested.subs.push(task(id, nested.self.optional));
+      nested.subs.push(task(id, nested.self?.optional));
       continue;
     }
     if (sub) {
@@ -35089,19 +35211,23 @@ function readKiro(source, path2, options = {}) {
         continue;
       }
       seen(id, box.line);
-      parent.subs.push(task(id, parent.self.optional));
+      parent.subs.push(task(id, parent.self?.optional));
       continue;
     }
     const topMatch = KIRO_TOP.exec(text6);
     if (topMatch) {
-      if (phases.has(topMatch[1])) {
-        problems.push({
-          severity: "error",
-          path: path2,
-          line: box.line,
-          message: `Task ${topMatch[1]} is also on line ${phases.get(topMatch[1]).phase.line}.`,
-          fix: "Number each top-level task once."
-        });
+      const headed = phases.get(topMatch[1]);
+      if (headed && !headed.self) {
+        seen(topMatch[1], box.line);
+        top = { number: topMatch[1], indent: indent2, unnumbered: 0 };
+        headed.phase = { ...headed.phase, name: topMatch[2].trim(), line: box.line };
+        headed.self = task(topMatch[1]);
+        continue;
+      }
+      if (headed) {
+        problems.push(
+          twice2(path2, topMatch[1], box.line, phases.get(topMatch[1]).phase, all2, phases)
+        );
         top = void 0;
         continue;
       }
@@ -35114,11 +35240,14 @@ function readKiro(source, path2, options = {}) {
       });
     }
   }
-  const list3 = [...phases.values()].map(({ phase, self: self2, subs }) => ({
-    ...phase,
-    tasks: subs.some((t) => !t.optional) ? subs : [self2, ...subs],
-    self: self2
-  }));
+  const list3 = [];
+  for (const { phase, self: self2, subs } of phases.values()) {
+    if (!self2) {
+      if (subs.length > 0) list3.push({ ...phase, tasks: subs });
+      continue;
+    }
+    list3.push({ ...phase, tasks: subs.some((t) => !t.optional) ? subs : [self2, ...subs], self: self2 });
+  }
   return finish(
     source,
     path2,
@@ -35133,8 +35262,29 @@ function readKiro(source, path2, options = {}) {
     }
   );
 }
+function twice2(path2, number3, line2, first, events, phases) {
+  const headingAbove = (at3) => {
+    let found;
+    for (const e of events) {
+      if (e.line >= at3) break;
+      if (e.kind === "heading") found = e;
+    }
+    return found;
+  };
+  const mine = headingAbove(line2);
+  const last = Math.max(0, ...[...phases.keys()].map((n) => parseInt(n, 10) || 0));
+  const again = mine && mine !== headingAbove(first.line) ? `: the tasks under "${"#".repeat(mine.depth ?? 2)} ${(mine.text ?? "").trim()}" (line ${mine.line}) start their numbers again` : "";
+  return {
+    severity: "error",
+    path: path2,
+    line: line2,
+    message: `Task ${number3} is also on line ${first.line}${again}.`,
+    fix: `Number each top-level task once: go on from task ${last + 1}, or delete the line if it is a stale copy.`
+  };
+}
 
 // src/core/plan/kinds/kiro/context.ts
+var REQUIREMENT_HEADING = new RegExp(String.raw`^${REQUIREMENT_WORD}\s*(\d+)\b`);
 function requirementBlocks(text6) {
   const blocks = /* @__PURE__ */ new Map();
   const lines = text6.split(/\r?\n/);
@@ -35147,7 +35297,7 @@ function requirementBlocks(text6) {
   for (const line2 of lines) {
     const heading2 = /^(#{1,6})\s+(.*)$/.exec(line2);
     if (heading2) {
-      const m = /^requirement\s+(\d+)\b/i.exec(heading2[2].trim());
+      const m = REQUIREMENT_HEADING.exec(heading2[2].trim());
       if (m) {
         flush();
         number3 = m[1];
@@ -35393,8 +35543,8 @@ var STATE_OF = {
 function legacyTasksPath(path2) {
   return /(?:^|\/)tasks\/tasks\.json$/.test(path2) && !/(?:^|\/)\.taskmaster\//.test(path2);
 }
-function hasTaskmasterShape(root2) {
-  if (root2.kind !== "object") return false;
+function notTaskmasterShape(root2) {
+  if (root2.kind !== "object") return "it is not a JSON object";
   const lists = [];
   let tagged = false;
   const legacy = member(root2, "tasks");
@@ -35406,7 +35556,7 @@ function hasTaskmasterShape(root2) {
       lists.push(tasks);
       if (member(entry.value, "metadata")?.kind === "object") tagged = true;
     }
-  if (tagged) return true;
+  if (tagged) return void 0;
   const items2 = lists.flatMap((l) => l.kind === "array" ? l.items : []);
   const statusOf2 = (n) => {
     const s = member(n, "status");
@@ -35424,7 +35574,19 @@ function hasTaskmasterShape(root2) {
     const status2 = member(n, "status");
     return status2 !== void 0 && (status2.kind !== "string" || !READ_STATUSES.includes(status2.value));
   };
-  return items2.some((n) => n.kind === "object" && numbered(n) && ours(n)) && !items2.some((n) => n.kind === "object" && foreign(n));
+  if (items2.some((n) => n.kind === "object" && numbered(n) && ours(n))) {
+    const other = items2.find((n) => n.kind === "object" && foreign(n));
+    if (!other) return void 0;
+    const status2 = member(other, "status");
+    return `a task has the status ${status2.kind === "string" ? `"${status2.value}"` : "that is not a string"}, which Task Master never writes`;
+  }
+  if (lists.length === 0) return 'it holds no "tasks" list';
+  if (!items2.some((n) => n.kind === "object" && numbered(n))) {
+    const first = items2.find((n) => member(n, "id") !== void 0);
+    const id = first && member(first, "id");
+    return `no task has a whole-number "id", as Task Master numbers its tasks 1, 2, 3\u2026${id?.kind === "string" ? ` (the first is "${id.value}")` : ""}`;
+  }
+  return "no numbered task has a status Task Master writes (pending, in-progress, done\u2026)";
 }
 function idOf(node3) {
   if (node3?.kind === "number" && Number.isInteger(node3.value)) return String(node3.value);
@@ -35476,9 +35638,10 @@ function readTaskmasterFile(source, path2) {
     );
     return { tags: [], problems };
   }
-  if (legacyPath && !hasTaskmasterShape(root2)) {
+  const otherShape = legacyPath ? notTaskmasterShape(root2) : void 0;
+  if (otherShape !== void 0) {
     return notTaskmaster(
-      root2.kind === "array" ? 'it is a JSON list, where Task Master keeps an object ({ "tasks": [...] }, or tags of them)' : `it holds no task list of Task Master's shape (tasks with an "id")`
+      root2.kind === "array" ? 'it is a JSON list, where Task Master keeps an object ({ "tasks": [...] }, or tags of them)' : otherShape
     );
   }
   if (root2.kind !== "object") {
@@ -35625,6 +35788,16 @@ function readTag(name, legacy, list3, source, lines, path2) {
         `task ${id} has status "${own6.value}", which Task Master does not use.`,
         `Use one of ${TASKMASTER_STATUSES.join(", ")}.`
       );
+    const open2 = DONE.has(status2) ? tasks.filter((t) => !t.statusMissing && (t.state === "todo" || t.state === "doing")) : [];
+    if (open2.length > 0 && own6 !== void 0) {
+      problems.push({
+        severity: "warning",
+        path: path2,
+        line: lineAt(lines, own6.start),
+        message: `task ${id} is done, but ${open2.length === 1 ? `its subtask ${open2[0].id} is` : `its subtasks ${open2.map((t) => t.id).join(", ")} are`} not: the task is read as done, and the loop will not run ${open2.length === 1 ? "it" : "them"}.`,
+        fix: `Set them done ("task-master set-status --id=${id} --status=done" sets a task and its subtasks), or set task ${id} back to "in-progress".`
+      });
+    }
     const priority = member(node3, "priority");
     phases.push({
       id,
@@ -35771,7 +35944,8 @@ function readTaskmasterTasks(plan, source) {
         ...t.testStrategy ? { testStrategy: t.testStrategy } : {}
       };
     }),
-    finished: taskmasterPhaseFinished(p)
+    finished: taskmasterPhaseFinished(p),
+    ...p.status === "deferred" || p.status === "cancelled" ? { note: p.status } : {}
   });
   const phases = tasked.map(view);
   const progress = tag ? taskmasterProgress(tag) : void 0;
@@ -36651,6 +36825,15 @@ function bmadReads(path2, texts) {
     ])
   ];
 }
+function filesByName(present) {
+  const out = /* @__PURE__ */ new Map();
+  for (const p of present) {
+    if (!p.endsWith(".md")) continue;
+    const name = baseOf3(p);
+    out.set(name, [...out.get(name) ?? [], p]);
+  }
+  return out;
+}
 function slugName(key) {
   return key.replace(/^\d+-\d+[a-z]?-/, "").replace(/-/g, " ");
 }
@@ -36672,6 +36855,7 @@ function openBmad(path2, paths, texts) {
   const storyOf = /* @__PURE__ */ new Map();
   const phases = [];
   const numbers = /* @__PURE__ */ new Map();
+  let byName;
   for (const entry of stories) {
     const file = storyFileCandidates(path2, read3.storyLocation, entry.key).find(
       (p) => present.has(p)
@@ -36679,6 +36863,17 @@ function openBmad(path2, paths, texts) {
     const text6 = file === void 0 ? void 0 : texts.get(file);
     const story = text6 === void 0 ? void 0 : readStory(text6, file);
     const number3 = entry.number;
+    const aside = file === void 0 && entry.status !== "backlog" ? (byName ??= filesByName(present)).get(`${entry.key}.md`) : void 0;
+    if (aside) {
+      const looked = storyFileCandidates(path2, read3.storyLocation, entry.key);
+      problems.push({
+        severity: "warning",
+        path: path2,
+        line: entry.line,
+        message: `The file of story ${entry.key} is at ${aside.join(" and ")}, where BMAD's workflows do not look for it (they look for ${looked.join(" or ")}), so its tasks are not read.`,
+        fix: `Move it to ${looked[0]}, or set story_location in ${baseOf3(path2)} to its folder.`
+      });
+    }
     const twin = numbers.get(number3);
     if (twin !== void 0) {
       problems.push({
@@ -37307,9 +37502,9 @@ var PLAN_FILES = {
   reportsDir: "Reports",
   masterPlanDir: "01_Master Plan"
 };
-var REQUIREMENTS3 = /^01_Master Plan\/03_Requirements_[^/]*\.md$/;
+var REQUIREMENTS2 = /^01_Master Plan\/03_Requirements_[^/]*\.md$/;
 function isRequirementsFile(planPath2) {
-  return REQUIREMENTS3.test(planPath2);
+  return REQUIREMENTS2.test(planPath2);
 }
 var MAX_PLAN_NAME_LENGTH = 100;
 function checkPlanPath(ref) {
@@ -40607,7 +40802,8 @@ function kindPlanLocal(kp, label, paths, texts) {
           ...t.note ? { note: t.note } : {},
           depth: t.depth ?? 0
         })),
-        finished: p.finished
+        finished: p.finished,
+        ...p.note ? { note: p.note } : {}
       })),
       counted: source !== void 0,
       current: kp.current?.number,
@@ -40648,9 +40844,9 @@ function kindPlanLocal(kp, label, paths, texts) {
         );
         if (named.length === 0) {
           const phase = kp.phases.some((p) => p.number === target.task);
-          return {
-            missing: `${label}: there is no task ${target.task}.${phase ? ` Phase ${target.task} is a phase: mark it with --phase ${target.task}.` : ""}`
-          };
+          const written = phase ? [] : tasksWritten(kp.phases, target.task);
+          const hint = phase ? ` Phase ${target.task} is a phase: mark it with --phase ${target.task}.` : written.length === 1 ? ` The task that starts "${target.task}" has the id ${written[0].id} (line ${written[0].line}): mark it by that id.` : written.length > 1 ? ` ${written.length} tasks start "${target.task}" (ids ${written.map((t) => t.id).join(", ")}): mark one by its id.` : "";
+          return { missing: `${label}: there is no task ${target.task}.${hint}` };
         }
         if (named.length > 1) {
           return {
@@ -40672,7 +40868,7 @@ function kindPlanLocal(kp, label, paths, texts) {
           if (was.has(t.id) && was.get(t.id) !== t.state)
             changes.push(`${t.id}: ${was.get(t.id)} \u2192 ${t.state}`);
       }
-      if ("phase" in target) {
+      if ("phase" in target && !target.phase.tasks.some((t) => t.line === target.phase.line)) {
         const { line: line2, number: number3 } = target.phase;
         const boxOf = (text6) => /^\s*[-*+] \[(.)\]/.exec(text6.split("\n")[line2 - 1] ?? "")?.[1];
         const [was, now] = [boxOf(source), boxOf(next)];
@@ -40682,6 +40878,15 @@ function kindPlanLocal(kp, label, paths, texts) {
       return { text: next, changes, ...beside.length ? { beside } : {} };
     }
   };
+}
+function tasksWritten(phases, token) {
+  const plain = (text6) => text6.replace(/^[*_`]+/, "");
+  return phases.flatMap(
+    (p) => p.tasks.filter((t) => {
+      const text6 = plain(t.text);
+      return text6.startsWith(token) && !/[\p{L}\p{N}]/u.test(text6.charAt(token.length));
+    })
+  );
 }
 
 // src/core/loop/phasePlan/startKind.ts
