@@ -163,17 +163,6 @@ export function kindPlanLocal(
           if (was.has(t.id) && was.get(t.id) !== t.state)
             changes.push(`${t.id}: ${was.get(t.id)} → ${t.state}`);
       }
-      // A phase's own line that is a box too (a top-level task "- [ ] 2. …") is said when its
-      // mark changes, as its tasks are; not when that box is one of its tasks (a top-level task
-      // with no sub-task, a file's first box standing for a group no heading names), said above.
-      if ('phase' in target && !target.phase.tasks.some((t) => t.line === target.phase.line)) {
-        const { line, number } = target.phase;
-        const boxOf = (text: string) =>
-          /^\s*[-*+] \[(.)\]/.exec(text.split('\n')[line - 1] ?? '')?.[1];
-        const [was, now] = [boxOf(source!), boxOf(next)];
-        if (was !== undefined && now !== undefined && was !== now)
-          changes.unshift(`${number}. (the phase's own line): [${was}] → [${now}]`);
-      }
       return { text: next, changes, ...(beside.length ? { beside } : {}) };
     },
   };

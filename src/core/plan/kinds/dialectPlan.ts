@@ -142,8 +142,12 @@ export function dialectKind(
       openDialect(plan, dialect, source, context, present, files),
     states(plan, source) {
       const states = new Map<string, string>();
-      for (const t of dialect.read(source, plan.path).phases.flatMap((p) => p.tasks))
-        states.set(t.id, t.state);
+      for (const p of dialect.read(source, plan.path).phases) {
+        // A phase's own box that is none of its tasks (a top-level task over sub-tasks).
+        if (p.self && !p.tasks.includes(p.self))
+          states.set(`${p.number}. (the phase's own line)`, `[${p.self.mark}]`);
+        for (const t of p.tasks) states.set(t.id, t.state);
+      }
       return states;
     },
     setTasks(plan, source, ids, state: KindMarkState) {

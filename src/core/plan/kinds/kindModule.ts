@@ -108,7 +108,11 @@ export interface PlanKindModule<Id extends string = string> {
     present: ReadonlySet<string>,
     files: ReadonlyMap<string, string>,
   ): KindReading;
-  /** Each task's state as the kind's own reader reads `source`. */
+  /**
+   * Each task's state as the kind's own reader reads `source`, by its id; and, by a label naming
+   * it (`2. (the phase's own line)`), the mark of a phase's own line or status that is none of its
+   * tasks (a top-level task over sub-tasks), as written (`[x]`, `done`): what `mark` reports.
+   */
   states(plan: KindFile, source: string): Map<string, string>;
   /**
    * `source` with the tasks `ids` set to `state` in the kind's own marks: one byte, or one JSON

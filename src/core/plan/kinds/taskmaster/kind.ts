@@ -56,7 +56,12 @@ export const taskmasterKind = defineKind({
   states(plan, source) {
     const states = new Map<string, string>();
     const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
-    for (const t of tag?.phases.flatMap((p) => p.tasks) ?? []) states.set(t.id, t.state);
+    for (const p of tag?.phases ?? []) {
+      // A task made of subtasks: its own status, which the loop's marks of the phase set too.
+      if (!(p.tasks.length === 1 && p.tasks[0]!.id === p.id))
+        states.set(`${p.id} (the task's own status)`, p.status || '(none)');
+      for (const t of p.tasks) states.set(t.id, t.state);
+    }
     return states;
   },
   setTasks(plan, source, ids, state) {
