@@ -100,6 +100,23 @@ describe('Passes Spec? — the verdict', () => {
     expect(removed.passed).toBe(false);
   });
 
+  it.each([
+    ['// Требования: 1.2', true],
+    ['# 要件 1.2 を検証する', true],
+    ['// 需求：1.2', true],
+    ['// Anforderungen 1.2', true],
+    ['/* requisitos: 1.2 */', true],
+    ['// Version 1.2', false],
+  ])("a test in the plan's language counts where it cites requirements: %s", (comment, counts) => {
+    const tasks = [task('2.2', '2.2 Реализовать модель', { requirements: ['1.2'] })];
+    const v = passesSpec(
+      tasks,
+      [added('src/user.ts'), added('test/user.test.ts', `${comment}\nit("user")`)],
+      DEFAULT_TESTS,
+    );
+    expect(v.passed).toBe(counts);
+  });
+
   describe('evidence is a change that could fail', () => {
     const tasks = [
       task('T001', 'T001 Add the health route'),

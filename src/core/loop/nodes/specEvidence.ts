@@ -5,6 +5,8 @@
  * verdict's shape, per task.
  */
 
+import { LOCALIZED_FORMS } from '../../plan/requirementWords.js';
+
 /** A file of the pull request: its path (and old path), and the patch GitHub lists, if any. */
 export interface SpecFile {
   path: string;
@@ -88,7 +90,12 @@ export function citedIds(text: string): string[] {
 // ------------------------------------------------------------------ what the tests say
 
 const NUMERIC = /^\d+(?:\.\d+)*$/;
-const KEYWORD = /\b(?:tasks?|requirements?|validates|req|criteri(?:on|a)|acceptance)\b/i;
+// A word that says the numbers on its line are ids: English's, or another language's word for
+// requirements (`// Требования: 2.3`, `// 要件 1.2`), in any case.
+const KEYWORD = new RegExp(
+  String.raw`\b(?:tasks?|requirements?|validates|req|criteri(?:on|a)|acceptance)\b|${LOCALIZED_FORMS}`,
+  'iu',
+);
 const DISTINCT = /\b[A-Za-z]{1,6}-?\d+(?:\.\d+)*\b/g;
 const NUMBER = /(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)/g;
 

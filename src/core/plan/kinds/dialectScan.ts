@@ -11,6 +11,7 @@
  */
 
 import { inlineFirstLine, inlineText, plainLineText } from '../inline.js';
+import { LOCALIZED_FORMS } from '../requirementWords.js';
 
 /** A list item's marker and the spaces after it, on a quoted line (`- `, `1. `). */
 const QUOTED_ITEM = /^(?:[-*+]|\d{1,9}[.)]) {1,4}(?! )/;
@@ -107,17 +108,7 @@ const NOT_DEFINITION = /^\[[^\]\\[]*\](?!:)/;
 /** English's word for requirements, in any case (a pattern's text, for the patterns made of it). */
 const ENGLISH_WORD = '[Rr][Ee][Qq][Uu][Ii][Rr][Ee][Mm][Ee][Nn][Tt]';
 /**
- * The words a plan written in another language cites requirements with, as its trailer writes
- * them (`_Требования: 1.1, 2.2_`, `_要件: 2.3_`, `_需求：1.1_`): capitalized, where English's is
- * read in any case. Those of the languages such plans are written in: Russian, Ukrainian,
- * Japanese, Chinese (one spelling, simplified and traditional), Korean, Spanish and Portuguese,
- * Italian, French, German, Polish, Turkish and Vietnamese. A fixed list, not any `_Word: 1.2_`
- * (`_Priority: 1_` cites none).
- */
-const LOCALIZED_FORMS =
-  'Требовани[ея]|Вимог[аи]|要件|需求|요구 ?사항|Requisit(?:os?|i)|Exigences?|Anforderung(?:en)?|Wymagani[ea]|Gereksinim(?:ler)?|Yêu cầu';
-/**
- * What each of those words opens with (a form holds its stem as written, no longer than six
+ * What each word another language cites requirements with (LOCALIZED_FORMS) opens with (a form holds its stem as written, no longer than six
  * characters): a line or a source that holds none of them names no requirement in another
  * language.
  */
