@@ -175,6 +175,9 @@ export interface LookalikeDialect {
 
 const SHOWN_MARK: Record<string, string> = { ' ': 'space', '\t': 'tab' };
 
+// A bracket that may be a box: empty, or one character.
+const BRACKET_BOX = /\[[^\]\n]?\]/;
+
 // A list marker (after quote markers and indentation), the gap, the box, and what follows it.
 const LIST_BOX = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])([ \t]*)\[([^\]\n]?)\](.?)/u;
 
@@ -190,8 +193,7 @@ function lookalikeReason(
   dialect: LookalikeDialect,
 ): { why: string; fix?: string } {
   const bar = line.indexOf('|');
-  const box = line.search(/\[[^\]\n]?\]/);
-  if (bar !== -1 && bar < box) {
+  if (bar !== -1 && bar < line.search(BRACKET_BOX)) {
     return {
       why: 'a box in a table is not a task',
       fix: 'Write the task as a list item "- [ ] …".',
@@ -211,8 +213,8 @@ function lookalikeReason(
       fix: `Write "- [${mark === '\t' ? ' ' : mark}] …".`,
     };
   }
-  const marks = [...dialect.marks].map((c) => `[${SHOWN_MARK[c] ?? c}]`).join(', ');
   if (mark === '' || !dialect.marks.includes(mark!)) {
+    const marks = [...dialect.marks].map((c) => `[${SHOWN_MARK[c] ?? c}]`).join(', ');
     return {
       why: `"[${mark}]" is not a box this plan reads (it reads ${marks})`,
       fix: 'Write "[ ]" for a task to do, "[x]" for one done.',
@@ -253,8 +255,8 @@ function lookalikeReason(
  * The lines (0-based) that look like tasks (LOOKS_LIKE_TASK) and are not in `taskLines`, with
  * the offset each starts at, leaving out those inside top-level fences — a cheap pass that keeps
  * remark out of the common case. Two searches over the whole source, not two per line, and the
- * lines between two candidates counted by one split: a first read in a process runs them at full
- * speed, where a loop over the lines would still be interpreted. A line read as a task
+ * line feeds between two candidates counted by `indexOf` (no copy of the text between them: a
+ * file of lookalike lines one after another makes one candidate a line). A line read as a task
  * (`taskStarts`, by the offset it starts at) is passed over with the lines read as tasks right
  * after it, the search going on after the last: what a match inside them would find is passed
  * over anyway, and a run of tasks costs one match, not one each.
@@ -274,7 +276,11 @@ function lookalikeLines(
   let counted = 0;
   const lineAt = (offset: number): number => {
     if (offset > counted) {
-      line += source.slice(counted, offset).split('\n').length - 1;
+      // The line feeds between, found one by one: no copy of the text between.
+      for (let at = source.indexOf('\n', counted); at !== -1 && at < offset;) {
+        line++;
+        at = source.indexOf('\n', at + 1);
+      }
       counted = offset;
     }
     return line;
