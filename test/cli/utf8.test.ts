@@ -94,3 +94,47 @@ describe('a Task Master tasks.json that is not UTF-8', () => {
     },
   );
 });
+
+describe('a BMAD story file that is not UTF-8', () => {
+  let work: string;
+  const dir = '_bmad-output/implementation-artifacts';
+  const story = (n: string, status: string, title: string) =>
+    `# Story 1.${n}: ${title}\n\nStatus: ${status}\n\n## Tasks / Subtasks\n\n- [${status === 'done' ? 'x' : ' '}] Task 1: do it\n`;
+
+  beforeEach(async () => {
+    work = await mkdtemp(join(tmpdir(), 'coder-loop-utf8-'));
+    await mkdir(join(work, dir), { recursive: true });
+    await writeFile(
+      join(work, dir, 'sprint-status.yaml'),
+      'development_status:\n  epic-1: in-progress\n  1-1-a: done\n  1-2-b: ready-for-dev\n',
+    );
+  });
+  afterEach(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it("a done story's file: a warning, and the plan goes on to the next story", async () => {
+    await writeFile(
+      join(work, dir, '1-1-a.md'),
+      Buffer.from(story('1', 'done', 'Caf\u00e9'), 'latin1'),
+    );
+    await writeFile(join(work, dir, '1-2-b.md'), story('2', 'ready-for-dev', 'Next'));
+    const run = await inProcess(work, 'status', 'bmad');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      `${dir}/1-1-a.md:1: warning: not valid UTF-8: byte 0xE9 stands alone, as in Latin-1 or Windows-1252. It is the file of Phase 1.1, which is finished: the plan runs without its tasks.`,
+    );
+    expect(run.stdout.split('\n')[0]).toMatch(/: current phase 1\.2$/);
+  });
+
+  it("the current story's file: an error, nothing runs", async () => {
+    await writeFile(join(work, dir, '1-1-a.md'), story('1', 'done', 'Done'));
+    await writeFile(
+      join(work, dir, '1-2-b.md'),
+      Buffer.from(story('2', 'ready-for-dev', 'Caf\u00e9'), 'latin1'),
+    );
+    const run = await inProcess(work, 'status', 'bmad');
+    expect(run.stderr).toContain(`${dir}/1-2-b.md:1: error: not valid UTF-8`);
+    expect(run.stdout.split('\n')[0]).toMatch(/invalid/);
+  });
+});

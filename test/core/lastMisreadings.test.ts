@@ -220,6 +220,16 @@ describe('Task Master: more files people wrote', () => {
     expect((await cli(cwd, 'plans')).out).toContain('(2/3 phases done, 1 of them set aside)');
   });
 
+  it('a BMAD story whose status BMAD does not define: counted as set aside, not as done', async () => {
+    const cwd = checkout({
+      '_bmad-output/implementation-artifacts/sprint-status.yaml':
+        'development_status:\n  epic-1: in-progress\n  1-1-a: done\n  1-2-b: planned\n',
+    });
+    const status = (await cli(cwd, 'status', 'bmad')).out;
+    expect(status).toContain('Phase 1.2: b (0/0 done; unknown status, set aside)');
+    expect((await cli(cwd, 'plans')).out).toContain('(2/2 phases done, 1 of them set aside)');
+  });
+
   it('a JSON list at tasks/tasks.json is no plan, and the warning says it is a list', () => {
     const list = '[\n  { "id": 1, "title": "Army list", "status": "in-progress" }\n]\n';
     expect(readTaskmaster(list, 'tasks/tasks.json').notTaskmaster?.message).toBe(

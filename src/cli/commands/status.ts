@@ -68,7 +68,9 @@ function statusText(io: CliIo, reading: PlanReading, errors: readonly unknown[])
     const marker = errors.length === 0 && p.number === current ? ' ← current' : '';
     // A phase set aside by its own status, over tasks that say nothing of it themselves.
     const aside =
-      p.note && !p.tasks.every((t) => t.note === p.note) ? `; ${p.note}, set aside` : '';
+      p.note && (p.tasks.length === 0 || !p.tasks.every((t) => t.note === p.note))
+        ? `; ${p.note}, set aside`
+        : '';
     io.stdout(`Phase ${p.number}${p.name ? `: ${p.name}` : ''} (${tally}${aside})${marker}`);
     for (const t of p.tasks) {
       // Show the id once: most tasks write it at the start of their text.

@@ -260,7 +260,7 @@ describe('real BMAD projects', () => {
       /^Story 2-3-mark-task-complete-un-complete-with-live-task-count is in review/,
     );
     const story = plan.phases.find((p) => p.number === '2.4')!;
-    expect([story.story, story.status, story.tasks.length > 0]).toEqual([
+    expect([story.file, story.status, story.tasks.length > 0]).toEqual([
       '2-4-edit-task-title.md',
       'ready-for-dev',
       true,
@@ -350,15 +350,26 @@ describe('what stops a BMAD plan', () => {
     ]);
   });
 
-  it('two stories with one number, no story at all, a file that is no YAML', () => {
+  it('two stories with one number (each then named by its key), no story at all, a file that is no YAML', () => {
+    // BMAD tells stories by their whole keys (sprint_plan.py warns only of a key written twice).
     const twins = openBmad(
       SPRINT,
       [SPRINT],
-      new Map([[SPRINT, sprint('  1-1-one: backlog\n  1-1-again: backlog\n')]]),
+      new Map([[SPRINT, sprint('  1-1-one: done\n  1-1-again: backlog\n  1-2-x: backlog\n')]]),
     );
-    expect(twins.problems.map((p) => p.message)).toEqual([
-      '"1-1-again" and "1-1-one" are both story 1.1.',
+    expect(twins.problems).toEqual([]);
+    expect(twins.warnings.map((p) => [p.line, p.message])).toEqual([
+      [
+        4,
+        '"1-1-one" and "1-1-again" both read as story 1.1, so each is a phase named by its whole key (`--phase 1-1-one`).',
+      ],
     ]);
+    expect(twins.phases.map((p) => [p.number, p.finished])).toEqual([
+      ['1-1-one', true],
+      ['1-1-again', false],
+      ['1.2', false],
+    ]);
+    expect(twins.waiting).toMatch(/1-1-again/);
     const none = openBmad(SPRINT, [SPRINT], new Map([[SPRINT, sprint('')]]));
     expect(none.problems.map((p) => p.message)).toEqual(['`development_status` lists no story.']);
     expect(none.complete).toBe(false);
@@ -392,11 +403,12 @@ describe('what stops a BMAD plan', () => {
         'Write one of: backlog, ready-for-dev, in-progress, review, done.',
       ]),
     );
-    expect(plan.phases.map((p) => [p.number, p.finished])).toEqual([
-      ['1.1', true],
-      ['1.2', true],
-      ['1.3', true],
-      ['1.4', true],
+    // Finished for the plan, and told apart from the stories done (BMAD counts them in none).
+    expect(plan.phases.map((p) => [p.number, p.finished, p.note])).toEqual([
+      ['1.1', true, undefined],
+      ['1.2', true, 'unknown status'],
+      ['1.3', true, 'unknown status'],
+      ['1.4', true, 'unknown status'],
     ]);
     expect(plan.phases[1]!.tasks.map((t) => t.state)).toEqual(['set-aside']);
     expect([plan.complete, plan.current, plan.waiting]).toEqual([true, undefined, undefined]);
@@ -429,7 +441,7 @@ describe('what stops a BMAD plan', () => {
       ['3.5.1', '3-5-1-directory-manager'],
     ]);
     expect(plan.current?.tasks.map((t) => t.id)).toEqual(['3.5.1/1']);
-    // Still one number for two stories: an error, as before.
+    // Still one number for two stories: each is named by its key.
     const twins = openBmad(
       SPRINT,
       [SPRINT],
@@ -437,8 +449,18 @@ describe('what stops a BMAD plan', () => {
         [SPRINT, sprint('  1-1-0-one: backlog\n  1-1-0-again: backlog\n  1-1-x: backlog\n')],
       ]),
     );
-    expect(twins.problems.map((p) => p.message)).toEqual([
-      '"1-1-0-again" and "1-1-0-one" are both story 1.1.0.',
+    expect(twins.problems).toEqual([]);
+    expect(twins.phases.map((p) => p.number)).toEqual(['1-1-0-one', '1-1-0-again', '1.1']);
+  });
+
+  it('an in-progress story whose file is named story-<key>.md: missing, and the near miss named', () => {
+    const texts = new Map([
+      [SPRINT, sprint('  1-1-one: in-progress\n')],
+      ['story-1-1-one.md', story('in-progress')],
+    ]);
+    const plan = openBmad(SPRINT, [...texts.keys()], texts);
+    expect(plan.problems.map((p) => p.message)).toEqual([
+      "Story 1-1-one is in-progress but its file is missing: 1-1-one.md. story-1-1-one.md is there, but BMAD's dev-story looks for 1-1-one.md: rename it.",
     ]);
   });
 

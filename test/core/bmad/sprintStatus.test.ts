@@ -109,6 +109,21 @@ describe('reading sprint-status.yaml', () => {
     ]);
   });
 
+  it("a letter after an epic's number (1a-1-x): not read, and why BMAD reads it no better", () => {
+    const read = readSprintStatus(
+      'development_status:\n  epic-1a: backlog\n  1a-1-memory: ready-for-dev\n  1-1-x: backlog\n',
+      'sprint-status.yaml',
+    );
+    expect(read.entries.map((e) => e.key)).toEqual(['1-1-x']);
+    expect(read.problems.map((p) => [p.line, p.message, p.fix])).toEqual(
+      ['epic-1a', '1a-1-memory'].map((key, i) => [
+        i + 2,
+        `"${key}" is no epic, story or retrospective key, so it is not read: BMAD's sprint planning reads no letter after an epic's number either, and lists the key as unrecognized.`,
+        "Number the epic with digits alone (`epic-2`, its stories `2-1-slug`), here and in its story files' names.",
+      ]),
+    );
+  });
+
   it('takes the first story not done as the current one, review included', () => {
     const read = readSprintStatus(real, 'sprint-status.yaml');
     expect(read.problems).toEqual([]);

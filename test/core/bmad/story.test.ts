@@ -188,6 +188,31 @@ describe('reading a story', () => {
     ]);
   });
 
+  it.each([
+    ['## Acceptance Criteria', 'English'],
+    ['## Definition of Done', 'English'],
+    ['## 验收标准', 'Chinese'],
+    ["## Critères d'acceptation", 'French'],
+    ['## Kryteria akceptacji', 'Polish'],
+  ])(
+    'never reads the boxes of "%s" as tasks (%s): a story without a tasks section has none',
+    (heading) => {
+      const source = `# Story 1.1: T\n\nStatus: ready-for-dev\n\n${heading}\n\n- [ ] Report sums invoices\n- [ ] Empty state shows 0\n\n## Technical Implementation\n\nText.\n`;
+      const story = readStory(source, 's.md');
+      expect(story.tasks).toEqual([]);
+      expect(story.problems).toEqual([
+        expect.objectContaining({
+          severity: 'error',
+          line: 1,
+          message: 'the story has no "## Tasks / Subtasks" section.',
+        }),
+      ]);
+      // A section after it that holds boxes is still the tasks of a story in another language.
+      const more = readStory(`${source}\n## 任务\n\n- [ ] 建立\n`, 's.md');
+      expect(more.tasks.map((t) => t.text)).toEqual(['建立']);
+    },
+  );
+
   it('is an error without a Tasks section or without a task in it; duplicate ids are named', () => {
     expect(readStory('# Story 1.1: X\n\nStatus: done\n', 's.md').problems).toEqual([
       expect.objectContaining({ severity: 'error', line: 1 }),
@@ -248,6 +273,11 @@ describe('writing a story', () => {
     const read = readStory(bold, 's.md');
     expect(read.status?.raw).toBe('review');
     expect(setStoryStatus(bold, read, 'done')).toBe(bold.replace('review', 'done'));
+    // A word in bold, and an emoji after it: the word is the status, rewritten alone.
+    const marked = '# Story 1.1: X\n\nStatus: **done** ✅\n\n## Tasks\n\n- [x] a\n';
+    const emoji = readStory(marked, 's.md');
+    expect(emoji.status?.raw).toBe('done');
+    expect(setStoryStatus(marked, emoji, 'review')).toBe(marked.replace('done', 'review'));
     const words = readStory('Status: Ready for Review\n\n## Tasks\n\n- [ ] a\n', 's.md');
     expect(words.status?.raw).toBe('Ready for Review');
     expect(setStoryStatus('Status: Ready for Review\n', words, 'done')).toBeUndefined();

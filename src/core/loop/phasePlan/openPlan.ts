@@ -125,5 +125,19 @@ function withUnreadable(
   const problems = texts.has(kp.plan.path)
     ? kp.problems
     : validateKindContext(kp.plan, (p) => has.has(p));
-  return { ...kp, problems: [...unreadable, ...problems] };
+  // The file of a finished phase (a done story's) is read for nothing the loop does: a warning.
+  const finished = new Map(
+    kp.phases.flatMap((p) => (p.finished && p.file !== undefined ? [[p.file, p.number]] : [])),
+  );
+  const told = unreadable.map((p): Problem => {
+    const phase = finished.get(p.path);
+    return phase === undefined
+      ? p
+      : {
+          ...p,
+          severity: 'warning',
+          message: `${p.message} It is the file of Phase ${phase}, which is finished: the plan runs without its tasks.`,
+        };
+  });
+  return { ...kp, problems: [...told, ...problems] };
 }

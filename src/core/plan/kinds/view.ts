@@ -30,7 +30,14 @@ export interface KindTask {
   testStrategy?: string;
 }
 
-export type KindNote = 'optional' | 'blocked' | 'review' | 'deferred' | 'cancelled';
+export type KindNote =
+  | 'optional'
+  | 'blocked'
+  | 'review'
+  | 'deferred'
+  | 'cancelled'
+  // A status its tool does not define (`planned`, `wont-do`): left out, as the tool leaves it.
+  | 'unknown status';
 
 export interface KindPhase {
   /** `3`, `3.1` (a heading's number); a top-level task's number or id. */
@@ -48,6 +55,11 @@ export interface KindPhase {
    * `cancelled` over subtasks still pending).
    */
   note?: KindNote;
+  /**
+   * The file that holds its tasks when that is not the plan's tasks file (a story's own file),
+   * the first of the places looked in that exists; undefined when none does.
+   */
+  file?: string;
 }
 
 /** A link the PR body and the agent get, and text quoted for them. */

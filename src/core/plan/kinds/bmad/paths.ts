@@ -99,9 +99,14 @@ export function nextStory(
       waiting: `Story ${story.key} has no story file yet: BMAD's create-story (bmad-create-story) writes ${candidates.at(-1)}.`,
     };
   }
+  // A file in one of those folders with the key in another name (`story-1-1-a.md`): BMAD's
+  // dev-story looks for `<key>.md` alone, and so does the loop; the near miss is named.
+  const near = candidates
+    .map((c) => `${c.slice(0, c.lastIndexOf('/') + 1)}story-${story.key}.md`)
+    .find(exists);
   return {
     story,
-    missing: `Story ${story.key} is ${story.raw ?? 'without a status'} but its file is missing: ${candidates.join(' or ')}.`,
+    missing: `Story ${story.key} is ${story.raw ?? 'without a status'} but its file is missing: ${candidates.join(' or ')}.${near ? ` ${near} is there, but BMAD's dev-story looks for ${story.key}.md: rename it.` : ''}`,
   };
 }
 

@@ -18,8 +18,6 @@ export interface BmadPhase extends KindPhase {
   key: string;
   /** Its status in sprint-status.yaml, as BMAD's tools read it. */
   status: string | undefined;
-  /** Its story file, the first of the candidates that exists (undefined: none yet). */
-  story: string | undefined;
 }
 
 /** One file an edit changes: its path and its new text. */
@@ -168,7 +166,10 @@ export function openBmad(
   const stories = read.entries.filter((e) => e.kind === 'story');
   const storyOf = new Map<string, BmadStory>();
   const phases: BmadPhase[] = [];
-  const numbers = new Map<string, string>();
+  // Stories whose keys give one number (`8-9-smart-collapse`, `8-9-subgraph-drill-down`): BMAD
+  // tells its stories by their whole keys, and so does the loop, each such story's number its key.
+  const keysOf = new Map<string, string[]>();
+  for (const e of stories) keysOf.set(e.number!, [...(keysOf.get(e.number!) ?? []), e.key]);
   let byName: Map<string, string[]> | undefined;
   for (const entry of stories) {
     const file = storyFileCandidates(path, read.storyLocation, entry.key).find((p) =>
@@ -176,7 +177,8 @@ export function openBmad(
     );
     const text = file === undefined ? undefined : texts.get(file);
     const story = text === undefined ? undefined : readStory(text, file!);
-    const number = entry.number!;
+    const twins = keysOf.get(entry.number!)!;
+    const number = twins.length > 1 ? entry.key : entry.number!;
     // A story BMAD has written (past backlog) whose file sits under another folder than the
     // ones BMAD's workflows look in (`stories/`): named, with where it was looked for.
     const aside =
@@ -193,17 +195,15 @@ export function openBmad(
         fix: `Move it to ${looked[0]}, or set story_location in ${baseOf(path)} to its folder.`,
       });
     }
-    const twin = numbers.get(number);
-    if (twin !== undefined) {
+    if (twins.length > 1 && twins[1] === entry.key) {
       problems.push({
-        severity: 'error',
+        severity: 'warning',
         path,
         line: entry.line,
-        message: `"${entry.key}" and "${twin}" are both story ${number}.`,
-        fix: 'Give each story its own number (`N-M-slug`), as bmad-sprint-planning does.',
+        message: `${twins.map((k) => `"${k}"`).join(' and ')} ${twins.length === 2 ? 'both' : 'all'} read as story ${entry.number}, so each is a phase named by its whole key (\`--phase ${twins[0]}\`).`,
+        fix: `To name them by number, give each its own (\`${entry.epic}-M-slug\`) in ${baseOf(path)} and in its file's name.`,
       });
     }
-    numbers.set(number, entry.key);
     if (story) {
       storyOf.set(entry.key, story);
       problems.push(...storyDisagreement(entry, story, file!));
@@ -222,9 +222,11 @@ export function openBmad(
         ...(t.depth > 0 ? { depth: t.depth } : {}),
       })),
       finished: entry.status === 'done' || entry.setAside,
+      // Counted apart from the stories done, as BMAD's status view leaves it out of its counts.
+      ...(entry.setAside ? { note: 'unknown status' as const } : {}),
       key: entry.key,
       status: entry.status,
-      story: file,
+      file,
     });
   }
   if (source !== undefined && read.problems.every((p) => p.severity !== 'error') && !stories.length)
@@ -268,9 +270,9 @@ export function openBmad(
   };
   const storyFile = (phase: BmadPhase) => {
     const story = storyOf.get(phase.key);
-    if (!story || phase.story === undefined)
+    if (!story || phase.file === undefined)
       throw new Error(`Story ${phase.key} has no story file to mark.`);
-    return { story, file: phase.story, text: texts.get(phase.story)! };
+    return { story, file: phase.file, text: texts.get(phase.file)! };
   };
   const sprintTo = (phase: BmadPhase, status: string): BmadFileEdit[] => {
     const entry = entryOf(phase);
@@ -309,16 +311,16 @@ export function openBmad(
       const entry = entryOf(phase);
       if (entry.setAside)
         return `Story ${entry.key} is "${entry.raw}", a status BMAD does not define, so it is set aside and never marked. Write one of BMAD's statuses for it in ${path} first (${BMAD_STATUSES.story.join(', ')}). Nothing was written.`;
-      if (state === 'todo' || phase.story !== undefined) return undefined;
+      if (state === 'todo' || phase.file !== undefined) return undefined;
       const writes = storyFileCandidates(path, read.storyLocation, entry.key).at(-1);
       return `Story ${entry.key} has no story file yet, so it cannot be ${state === 'doing' ? 'started' : 'completed'}: run BMAD's create-story (bmad-create-story) first, which writes ${writes}. Nothing was written.`;
     },
     context(phase) {
       const links: KindContext['links'] = [];
       const sections: KindContext['sections'] = [];
-      if (phase.story !== undefined) {
-        links.push({ label: `Story ${phase.number}`, path: phase.story });
-        const text = texts.get(phase.story);
+      if (phase.file !== undefined) {
+        links.push({ label: `Story ${phase.number}`, path: phase.file });
+        const text = texts.get(phase.file);
         if (text !== undefined)
           sections.push({
             title: `Story ${phase.number}${phase.name ? `: ${phase.name}` : ''}`,

@@ -147,12 +147,17 @@ export function readSprintStatus(source: string, path: string): SprintStatus {
     const line = at === undefined ? 1 : lines.linePos(at).line;
     const kind = key === undefined ? undefined : classify(key);
     if (key === undefined || kind === undefined) {
+      // A letter after an epic's number (`1a-1-memory`, `epic-1a`): sprint_plan.py's grammar has
+      // none either, so its planning would list the key as unrecognized again.
+      const lettered = key !== undefined && /^(?:epic-)?\d+[a-z]+(?:-|$)/.test(key);
       problems.push({
         severity: 'warning',
         path,
         line,
-        message: `${key === undefined ? 'This key' : `"${key}"`} is no epic, story or retrospective key, so it is not read.`,
-        fix: 'Write `epic-N`, `N-M-story-slug` or `epic-N-retrospective`.',
+        message: `${key === undefined ? 'This key' : `"${key}"`} is no epic, story or retrospective key, so it is not read${lettered ? ": BMAD's sprint planning reads no letter after an epic's number either, and lists the key as unrecognized" : ''}.`,
+        fix: lettered
+          ? "Number the epic with digits alone (`epic-2`, its stories `2-1-slug`), here and in its story files' names."
+          : 'Write `epic-N`, `N-M-story-slug` or `epic-N-retrospective`.',
       });
       continue;
     }

@@ -55,8 +55,17 @@ const STATE: Record<string, DialectState> = { ' ': 'todo', '\t': 'todo', x: 'don
 const STORY_HEADING = /^Story\s+(\d+\.\d+[a-z]?(?:\.\d+)?)\s*:?\s*(.*)$/i;
 /** `## Tasks / Subtasks` (dev-story parses "Tasks/Subtasks"); `## Tasks` as some write it. */
 const TASKS_HEADING = /^Tasks(?:\s*\/\s*Sub-?tasks)?$/i;
+/**
+ * A story template's sections whose boxes are no tasks — acceptance criteria, the definition of
+ * done — in English and in the languages stories are written in (BMAD's
+ * `document_output_language`).
+ */
+const NOT_TASKS_HEADING =
+  /accept|accett|akzeptanz|akceptac|aceptaci|aceita|crit[eéè]r|definition of (?:done|ready)|\bDoD\b|验收|驗收|受け入れ|受入|인수 ?기준|tiêu chí|критери|приёмк|приемк/i;
 /** `Task 1`, `**Task 2: …**`, `Subtask 1.1`: the id the author wrote. */
 const WRITTEN_ID = /^(?:\*\*|__)?(?:Sub-?)?Task\s+(\d+(?:\.\d+)*[a-z]?)\b/i;
+/** A status word, its emphasis closed, then at most a space and marks (`done** ✅`). */
+const MARKED_WORD = /^([A-Za-z][\w-]*)(?:\*\*|__)?(?:[ \t]+[^\p{L}\p{N}\s]+)?[ \t]*$/u;
 /** `Status: ready-for-dev`, `**Status:** done`: the template's line, emphasis allowed. */
 const STATUS_LINE = /^ {0,3}(?:\*\*|__)?Status(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*/i;
 const FIX = 'Write a task as "- [ ] Task 1 (AC: #1)" under "## Tasks / Subtasks".';
@@ -104,10 +113,15 @@ function statusOf(source: string, node: Nodes): BmadStoryStatus | undefined {
   const m = STATUS_LINE.exec(line);
   if (!m) return undefined;
   const rest = line.slice(m[0].length);
-  const raw = rest
-    .replace(/(?:\*\*|__)?[ \t]*$/, '')
-    .replace(/[ \t]+$/, '')
-    .trim();
+  // One word, its emphasis closed, and after a space only marks such as an emoji (`**done** ✅`):
+  // the status is the word, rewritten alone.
+  const marked = MARKED_WORD.exec(rest)?.[1];
+  const raw =
+    marked ??
+    rest
+      .replace(/(?:\*\*|__)?[ \t]*$/, '')
+      .replace(/[ \t]+$/, '')
+      .trim();
   const word = /^[A-Za-z][\w-]*$/.test(raw) && rest.startsWith(raw);
   return {
     raw,
@@ -208,11 +222,14 @@ export function readStory(source: string, path: string): BmadStory {
   // The tasks section: `## Tasks / Subtasks`; else a heading that says "Tasks" among other words
   // (`## 任务 / 子任务 (Tasks / Subtasks)`); else — a story written in another language, as BMAD
   // writes it in `document_output_language` — the first level-two section that holds a box.
+  // That section is never the acceptance criteria's or the definition of done's, whose boxes
+  // dev-story never ticks as tasks: a story without a tasks section has no task.
   let chosen = level2.filter((x) => TASKS_HEADING.test(x.text));
   if (chosen.length === 0) chosen = level2.filter((x) => /tasks/i.test(x.text));
   for (const section of chosen) visit(section.nodes, undefined, 0);
   if (chosen.length === 0) {
     for (const section of level2) {
+      if (NOT_TASKS_HEADING.test(section.text)) continue;
       visit(section.nodes, undefined, 0);
       if (found.length === 0) continue;
       chosen = [section];
