@@ -21,6 +21,7 @@ import {
   kindOfPath,
   otherKindNames,
   skippedPlanFiles,
+  unreachedPlanFiles,
   skippedSentence,
   type SkippedPlanFiles,
 } from '../core/plan/kinds/index.js';
@@ -217,9 +218,11 @@ export async function discover(repo: Repo, elsewhere = false): Promise<Discovere
   return {
     plans: found.plans,
     problems: [...problems, ...found.problems, ...(elsewhere ? await plansElsewhere(repo) : [])],
-    skipped: [...skippedPlanFiles(paths), ...found.skipped].sort((a, b) =>
-      a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
-    ),
+    skipped: [
+      ...skippedPlanFiles(paths),
+      ...unreachedPlanFiles(paths, new Set(found.plans.map((p) => p.path))),
+      ...found.skipped,
+    ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
   };
 }
 

@@ -82,3 +82,41 @@ describe('what was looked for, found and skipped', () => {
     ]);
   });
 });
+
+describe("a tool's own folder below the root (a sub-project's .kiro/, .taskmaster/, .specify/)", () => {
+  const KIRO = '- [ ] 1. Build it\n  - [ ] 1.1 Write the code\n';
+  const TM = '{"master":{"tasks":[{"id":1,"title":"A","status":"pending","dependencies":[]}]}}\n';
+  const nested = {
+    'app/.kiro/specs/feat/tasks.md': KIRO,
+    'app/.kiro/specs/other/tasks.md': KIRO,
+    'svc/.taskmaster/tasks/tasks.json': TM,
+    '.kiro/specs/root/tasks.md': KIRO,
+    '.kiro/specs/root/requirements.md': '# R\n',
+    '.kiro/specs/root/design.md': '# D\n',
+  };
+  const hint = (glob: string) =>
+    `not looked for by default: add "${glob}" to \`plans\` in .github/coder.yml, with the default places you use (a \`plans\` list replaces them)`;
+
+  it('plans names each such folder and the glob that reaches it; the root one is a plan', async () => {
+    const run = await inProcess(checkout(nested), 'plans');
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n')).toEqual([
+      expect.stringMatching(/^kiro +root +\.kiro\/specs\/root\/tasks\.md/),
+      `Skipped: app/.kiro/ (2 Kiro tasks files in a folder below the root, ${hint('app/.kiro/specs/*/tasks.md')}); svc/.taskmaster/ (1 Task Master tasks file in a folder below the root, ${hint('svc/.taskmaster/tasks/tasks.json')}).`,
+    ]);
+  });
+
+  it('with that glob in `plans`, the plan is found and no longer named as skipped', async () => {
+    const run = await inProcess(
+      checkout({
+        ...nested,
+        '.github/coder.yml':
+          'plans:\n  - ".kiro/specs/*/tasks.md"\n  - "app/.kiro/specs/*/tasks.md"\n  - "**/none"\n',
+      }),
+      'plans',
+    );
+    expect(run.stdout).toContain('app/.kiro/specs/feat/tasks.md');
+    expect(run.stdout).not.toContain('Skipped: app/.kiro/');
+    expect(run.stdout).toContain('Skipped: svc/.taskmaster/');
+  });
+});

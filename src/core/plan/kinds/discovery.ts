@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { CONFIG_PATH } from '../../configPath.js';
 import type { Problem } from '../../problem.js';
 import type { PlanKindModule } from './kindModule.js';
 import { KINDS, type OtherKind } from './registry.js';
@@ -127,6 +128,38 @@ export function skippedPlanFiles(paths: Iterable<string>): SkippedPlanFiles[] {
   }
   const out: SkippedPlanFiles[] = [...notRun].map(([path, { n, why }]) => ({ path, why: why(n) }));
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The tasks files a kind's own folder holds below the repository root (a sub-project's
+ * `<dir>/.tool/…`, where the kind's default glob names `.tool/…` at the root) that `reached`, the
+ * plans found, does not hold: one entry per folder and kind, with the glob that would reach them.
+ */
+export function unreachedPlanFiles(
+  paths: readonly string[],
+  reached: ReadonlySet<string>,
+): SkippedPlanFiles[] {
+  const groups = new Map<string, { n: number; label: string; glob: string }>();
+  for (const k of KINDS) {
+    for (const glob of k.globs.filter((g) => g.startsWith('.'))) {
+      const nested = picomatch(`**/${glob}`, { dot: true });
+      const folder = glob.slice(0, glob.indexOf('/') + 1);
+      for (const path of paths) {
+        if (reached.has(path) || !nested(path)) continue;
+        const at = path.lastIndexOf(`/${folder}`);
+        if (at === -1) continue;
+        const prefix = path.slice(0, at + 1);
+        const key = `${prefix}${folder}`;
+        const group = groups.get(key);
+        if (group) group.n++;
+        else groups.set(key, { n: 1, label: k.label, glob: `${prefix}${glob}` });
+      }
+    }
+  }
+  return [...groups].map(([path, { n, label, glob }]) => ({
+    path,
+    why: `${n} ${label} tasks ${n === 1 ? 'file' : 'files'} in a folder below the root, not looked for by default: add "${glob}" to \`plans\` in ${CONFIG_PATH}, with the default places you use (a \`plans\` list replaces them)`,
+  }));
 }
 
 /** `Skipped: <path> (<why>); …` for a message, or '' when nothing was skipped. */
