@@ -351,7 +351,10 @@ describe('Kiro', () => {
     const tasks =
       '- [x] 18. Security\n- [x] 18.1 Add API key encryption\n- [ ] 18.2 Implement rate limiting\n- [ ]\\* 19. Write end-to-end tests\n  - Cover the happy path\n';
     const read = readKiro(tasks, 'tasks.md');
-    expect(read.problems).toEqual([]);
+    // 18. is checked over an open 18.2: said, and read by its sub-tasks.
+    expect(read.problems.map((p) => [p.severity, p.line, p.fix])).toEqual([
+      ['warning', 1, 'Check the sub-tasks that are done, or uncheck task 18.'],
+    ]);
     expect(
       read.phases.map((p) => [p.number, p.tasks.map((t) => [t.id, t.state, t.optional])]),
     ).toEqual([
@@ -370,7 +373,9 @@ describe('Kiro', () => {
     const tasks =
       '- [x] 2. Set up types\n  - _Requirements: 1.1_\n\n- [x] 3. Create AuthContext\n  - [x] 2.1 Implement AuthContext\n  - [x] 2.5 Implement register\n  - [ ]* 2.5a Write property test for TeamMember creation\n  - [ ] 2.6 Write logout\n\n- [x] 4. Create Login page\n  - [x] 3.1 Build login form UI\n';
     const read = readKiro(tasks, 'tasks.md');
-    expect(read.problems).toEqual([]);
+    expect(read.problems.map((p) => p.message)).toEqual([
+      'Task 3 is checked, but its sub-tasks 2.6 are not: the loop reads it by its sub-tasks, so it has work left.',
+    ]);
     expect(read.phases.map((p) => [p.number, p.tasks.map((t) => t.id)])).toEqual([
       ['2', ['2']],
       ['3', ['2.1', '2.5', '2.5a', '2.6']],
@@ -395,10 +400,12 @@ describe('Kiro', () => {
       ],
     );
     expect(read.problems.map((p) => [p.severity, p.line])).toEqual([
+      ['warning', 1],
       ['warning', 2],
       ['warning', 3],
     ]);
-    expect(read.problems[0]!.message).toContain('called 33.a here');
+    expect(read.problems[0]!.message).toContain('Task 33 is checked, but its sub-tasks 33.b');
+    expect(read.problems[1]!.message).toContain('called 33.a here');
   });
 
   // The oracle reads a top-level task whose only sub-task is optional as that sub-task alone;

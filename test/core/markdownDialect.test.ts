@@ -281,7 +281,17 @@ describe('Kiro tasks.md', () => {
       ['2A', ['2A.1', '2A.2']],
       ['3', ['3.2a', '3.2a.1']],
     ]);
-    expect(read.problems).toEqual([]);
+    // Each top-level box that disagrees with its sub-tasks is said; the sub-tasks decide.
+    expect(read.problems.map((p) => [p.line, p.message])).toEqual([
+      [
+        3,
+        'Task 2A is checked, but its sub-tasks 2A.2 are not: the loop reads it by its sub-tasks, so it has work left.',
+      ],
+      [
+        6,
+        'Task 3 is not checked, but all its sub-tasks are: the loop reads it by its sub-tasks, as done.',
+      ],
+    ]);
     expect(currentDialectPhase(read)?.number).toBe('2A');
   });
 
@@ -309,6 +319,30 @@ describe('Kiro tasks.md', () => {
           'Task 1 is also on line 2: the tasks under "## Notes" (line 5) start their numbers again.',
         fix,
       },
+    ]);
+  });
+
+  it('reads a top-level task written twice, word for word and box for box, once: the copy is a warning', () => {
+    const source = [
+      '- [x] 13. Add handling',
+      '- [ ] 14. Update the tab',
+      '  - [ ] 14.1 Wire it',
+      '- [ ] 14. Update the tab',
+      '- [ ] 15. Filter',
+      '- [x] 15. Filter',
+      '',
+    ].join('\n');
+    const read = readKiro(source, 'tasks.md');
+    expect(read).toEqual(readKiro(source, 'tasks.md', { fast: false }));
+    expect(read.phases.map((p) => [p.number, p.line, p.tasks.map((t) => t.id)])).toEqual([
+      ['13', 1, ['13']],
+      ['14', 2, ['14.1']],
+      ['15', 5, ['15']],
+    ]);
+    expect(read.problems.map((p) => [p.severity, p.line, p.message])).toEqual([
+      ['warning', 4, 'Task 14 is written again here, the same as line 2: the copy is not read.'],
+      // Another box on the copy is no stale copy: which one holds is the writer's to say.
+      ['error', 6, 'Task 15 is also on line 5.'],
     ]);
   });
 

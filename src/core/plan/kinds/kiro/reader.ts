@@ -154,9 +154,24 @@ export function readKiro(
         continue;
       }
       if (headed) {
-        problems.push(
-          twice(path, topMatch[1]!, box.line, phases.get(topMatch[1]!)!.phase, all, phases),
-        );
+        const first = headed.self;
+        if (
+          first &&
+          first.text === text &&
+          first.mark === box.mark &&
+          first.optional === optional
+        ) {
+          // The same line again (a stale copy Kiro or an edit left): read once, the copy named.
+          problems.push({
+            severity: 'warning',
+            path,
+            line: box.line,
+            message: `Task ${topMatch[1]} is written again here, the same as line ${first.line}: the copy is not read.`,
+            fix: 'Delete the copy.',
+          });
+        } else {
+          problems.push(twice(path, topMatch[1]!, box.line, headed.phase, all, phases));
+        }
         top = undefined;
         continue;
       }
@@ -178,7 +193,26 @@ export function readKiro(
       if (subs.length > 0) list.push({ ...phase, tasks: subs });
       continue;
     }
-    list.push({ ...phase, tasks: subs.some((t) => !t.optional) ? subs : [self, ...subs], self });
+    const required = subs.filter((t) => !t.optional);
+    list.push({ ...phase, tasks: required.length > 0 ? subs : [self, ...subs], self });
+    // The task's own box against its sub-tasks, by which the loop reads it: said when they differ.
+    const open = required.filter((t) => t.state !== 'done');
+    if (required.length > 0 && (self.state === 'done') !== (open.length === 0)) {
+      const ids = open.map((t) => t.id);
+      problems.push({
+        severity: 'warning',
+        path,
+        line: self.line,
+        message:
+          self.state === 'done'
+            ? `Task ${phase.number} is checked, but its sub-tasks ${ids.length > 5 ? `${ids.slice(0, 5).join(', ')}, …` : ids.join(', ')} are not: the loop reads it by its sub-tasks, so it has work left.`
+            : `Task ${phase.number} is not checked, but all its sub-tasks are: the loop reads it by its sub-tasks, as done.`,
+        fix:
+          self.state === 'done'
+            ? `Check the sub-tasks that are done, or uncheck task ${phase.number}.`
+            : `Check its box ("- [x] ${phase.number}. …").`,
+      });
+    }
   }
   return finish(
     source,
