@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import picomatch from 'picomatch';
@@ -321,6 +322,26 @@ function normalise(repo: Repo, wanted: string): string {
   return path.replace(/^(?:\.\/)+/, '').replace(/\/+$/, '') || '.';
 }
 
+/** The tag the tool of a tagged tasks file takes when none is named, where it records one. */
+function currentTagOf(
+  repo: Repo,
+  tasksPath: string,
+): { tag: string; path: string; label: string } | undefined {
+  const kind = kindOfPath(tasksPath);
+  if (kind === undefined || kind === 'coder') return undefined;
+  const tool = kindModule(kind);
+  const state = tool.currentTag?.(tasksPath);
+  if (!state) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(join(repo.root, state.path), 'utf8');
+  } catch {
+    return undefined; // no state file: the message names the tags alone
+  }
+  const tag = state.read(text);
+  return tag === undefined ? undefined : { tag, path: state.path, label: tool.label };
+}
+
 /** "Did you mean": a close spelling, or the one name or path `wanted` begins. */
 function nearest(wanted: string, candidates: readonly string[]): string | undefined {
   const near = closest(wanted, candidates);
@@ -384,8 +405,10 @@ export function choose(repo: Repo, found: Discovered, wanted: string | undefined
       // A tasks file that holds several plans (a tagged kind's) names none of them.
       const inFile = plans.filter((p) => p.path === requested);
       if (inFile.length > 1) {
+        const tags = inFile.map((p) => p.ref.slice(requested.length + 1));
+        const current = currentTagOf(repo, requested);
         throw new InputError(
-          `${requested} holds the tags ${inFile.map((p) => p.ref.slice(requested.length + 1)).join(', ')}; name one as ${requested}#<tag>.`,
+          `${requested} holds the tags ${tags.join(', ')}; name one as ${requested}#<tag>.${current && tags.includes(current.tag) ? ` ${current.label}'s current tag (${current.path}) is ${current.tag}: ${requested}#${current.tag}.` : ''}`,
         );
       }
       const names = [...new Set(plans.map((p) => p.name))];

@@ -670,6 +670,16 @@ describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)',
       stderr:
         'coder-loop status: .taskmaster/tasks/tasks.json holds the tags master, feature-x; name one as .taskmaster/tasks/tasks.json#<tag>.\n',
     });
+    // Task Master's current tag (state.json, what its own commands take): named with the tags.
+    const state = join(work, '.taskmaster', 'state.json');
+    await writeFile(state, '{\n  "currentTag": "feature-x"\n}\n');
+    try {
+      expect((await cli(work, 'status', tasksJson)).stderr).toBe(
+        "coder-loop status: .taskmaster/tasks/tasks.json holds the tags master, feature-x; name one as .taskmaster/tasks/tasks.json#<tag>. Task Master's current tag (.taskmaster/state.json) is feature-x: .taskmaster/tasks/tasks.json#feature-x.\n",
+      );
+    } finally {
+      await rm(state);
+    }
   });
 
   it('status without a name reads the only plan there is, of any kind, or asks for one', async () => {

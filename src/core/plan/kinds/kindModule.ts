@@ -73,6 +73,13 @@ export interface PlanKindModule<Id extends string = string> {
     text: string,
     path: string,
   ): { names: string[]; notAPlan?: Problem; problems: Problem[] };
+  /**
+   * Where the tool records the tag its own commands take when none is named (a state file beside
+   * the tasks file), and that tag read from the file's text: what a message naming the tags says.
+   */
+  currentTag?(
+    tasksPath: string,
+  ): { path: string; read(text: string): string | undefined } | undefined;
   /** The documents a plan needs beside its tasks file: one of `names` each, said as `what`. */
   readonly required: readonly { readonly names: readonly string[]; readonly what: string }[];
   /** Problems of the tasks file itself that stop a plan before its reader runs (its syntax). */

@@ -33,6 +33,22 @@ export const taskmasterKind = defineKind({
       problems: read.problems,
     };
   },
+  // `.taskmaster/state.json`'s `currentTag`, which Task Master's `list` and `next` take when no
+  // `--tag` is given (scripts/modules/utils.js, getCurrentTag).
+  currentTag: (tasksPath) =>
+    /(?:^|\/)\.taskmaster\/tasks\/tasks\.json$/.test(tasksPath)
+      ? {
+          path: `${dirOf(dirOf(tasksPath))}/state.json`,
+          read(text) {
+            try {
+              const tag = (JSON.parse(text) as { currentTag?: unknown }).currentTag;
+              return typeof tag === 'string' && tag !== '' ? tag : undefined;
+            } catch {
+              return undefined;
+            }
+          },
+        }
+      : undefined,
   required: [],
   validateTasksFile(path, source) {
     try {
