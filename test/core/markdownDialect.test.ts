@@ -187,6 +187,33 @@ describe('spec-kit tasks.md', () => {
     ]);
   });
 
+  it('names the section heading with words before its phase (## Deferred Phase 2) that leaves its boxes unread', () => {
+    const source = [
+      '## Phase 1: Setup',
+      '- [x] T001 Create the project',
+      '',
+      '## Deferred Phase 2: Later work (Priority: P2)',
+      '### Tests for User Story 2',
+      '- [ ] T002 [US2] Write the test',
+      '',
+      '## Phase 3: Polish',
+      '- [ ] T003 Tidy up',
+      '',
+    ].join('\n');
+    const read = readSpeckit(source, 'tasks.md');
+    expect(read).toEqual(readSpeckit(source, 'tasks.md', { fast: false }));
+    expect(read.phases.map((p) => p.number)).toEqual(['1', '3']);
+    expect(
+      read.problems.map((p) => [p.line, p.message.replace(/^.*not read as one: /, ''), p.fix]),
+    ).toEqual([
+      [
+        6,
+        'it is under "## Deferred Phase 2: Later work (Priority: P2)" (line 4), which is no phase heading: "Deferred" stands before "Phase 2".',
+        'Start the heading with "Phase 2" ("## Phase 2: Later work (Priority: P2)") to run its tasks; else they stay unread.',
+      ],
+    ]);
+  });
+
   it('says so when a second round of phases under another section starts its numbers again', () => {
     const source = [
       '# Tasks',

@@ -342,10 +342,29 @@ function unreadUnder(
       fix: `Number the phase: "${'#'.repeat(above.depth)} ${unnumbered[1]}${last + 1}: ${unnumbered[3]}".`,
     };
   }
+  // A section above it whose heading names a phase after other words (`## Deferred Phase 2: …`),
+  // with no phase read between it and the line: the heading that leaves its boxes unread.
+  const lastPhase = phases.reduce((n, p) => (p.line < line && p.line > n ? p.line : n), 0);
+  let named: { h: (typeof headings)[number]; m: RegExpExecArray } | undefined;
+  for (const h of headings) {
+    if (h.line >= line) break;
+    const m = h.line > lastPhase ? WORDS_BEFORE_PHASE.exec(h.text.trim()) : null;
+    if (m) named = { h, m };
+  }
+  if (named) {
+    const { h, m } = named;
+    return {
+      why: `it is under "${'#'.repeat(h.depth)} ${h.text.trim()}" (line ${h.line}), which is no phase heading: "${m[1]}" stands before "${m[2]}"`,
+      fix: `Start the heading with "${m[2]}" ("${'#'.repeat(h.depth)} ${m[2]}${m[3]}") to run its tasks; else they stay unread.`,
+    };
+  }
   return {
     why: `it is under no "## Phase N" heading (the nearest heading above it is "${heading}", line ${above.line})`,
   };
 }
+
+/** A heading with words before its phase (`Deferred Phase 2: Later`): the words, the phase, the rest. */
+const WORDS_BEFORE_PHASE = /^(\S.*?)\s+(phase\s+\d+(?:\.\d+)?[a-z]?)\b(.*)$/i;
 
 /** A line of text, no heading, that reads as a phase (`Phase 1: Setup`, `**Phase 2:** Core`). */
 interface PhaseText {
