@@ -312,19 +312,29 @@ describe('what stops a BMAD plan', () => {
   });
 
   it('a story file kept in a sub-folder BMAD does not look in is named, with where BMAD looks', () => {
-    const texts = new Map([[SPRINT, sprint('  1-1-one: done\n  1-2-two: ready-for-dev\n')]]);
-    const paths = [SPRINT, 'stories/1-1-one.md', 'stories/1-2-two.md', 'stories/notes.md'];
+    const texts = new Map([
+      [SPRINT, sprint('  1-1-one: done\n  1-2-two: ready-for-dev\n  1-3-three: done\n')],
+    ]);
+    const paths = [
+      SPRINT,
+      'stories/1-1-one.md',
+      'stories/1-2-two.md',
+      'stories/1-3-three.md',
+      'stories/notes.md',
+    ];
     const plan = openBmad(SPRINT, paths, texts);
+    // A story to work on, one warning each; the done ones, whose tasks are not needed, one for
+    // their folder (a project keeping every story there gets one warning, not one a story).
     expect(plan.warnings.map((p) => [p.line, p.message, p.fix])).toEqual([
-      [
-        3,
-        "The file of story 1-1-one is at stories/1-1-one.md, where BMAD's workflows do not look for it (they look for 1-1-one.md), so its tasks are not read.",
-        'Move it to 1-1-one.md, or set story_location in sprint-status.yaml to its folder.',
-      ],
       [
         4,
         "The file of story 1-2-two is at stories/1-2-two.md, where BMAD's workflows do not look for it (they look for 1-2-two.md), so its tasks are not read.",
         'Move it to 1-2-two.md, or set story_location in sprint-status.yaml to its folder.',
+      ],
+      [
+        3,
+        "The files of 2 done stories (1-1-one, 1-3-three) are in stories/, where BMAD's workflows do not look (they look beside sprint-status.yaml); a done story's tasks are not needed, so nothing is missed.",
+        'Move them beside sprint-status.yaml, or set story_location in sprint-status.yaml to stories/, for their tasks to be read.',
       ],
     ]);
     // The current story's file is still missing where BMAD looks: the start stops, as before.

@@ -170,6 +170,8 @@ export function openBmad(
   // tells its stories by their whole keys, and so does the loop, each such story's number its key.
   const keysOf = new Map<string, string[]>();
   for (const e of stories) keysOf.set(e.number!, [...(keysOf.get(e.number!) ?? []), e.key]);
+  // The folders holding the files of done stories where BMAD's workflows do not look.
+  const doneAside = new Map<string, { keys: string[]; line: number }>();
   let byName: Map<string, string[]> | undefined;
   for (const entry of stories) {
     const file = storyFileCandidates(path, read.storyLocation, entry.key).find((p) =>
@@ -185,7 +187,13 @@ export function openBmad(
       file === undefined && entry.status !== 'backlog'
         ? (byName ??= filesByName(present)).get(`${entry.key}.md`)
         : undefined;
-    if (aside) {
+    if (aside && entry.status === 'done') {
+      // A done story's tasks are not needed: such files are told once per folder, not each.
+      const folder = aside[0]!.slice(0, aside[0]!.lastIndexOf('/') + 1);
+      const group = doneAside.get(folder);
+      if (group) group.keys.push(entry.key);
+      else doneAside.set(folder, { keys: [entry.key], line: entry.line });
+    } else if (aside) {
       const looked = storyFileCandidates(path, read.storyLocation, entry.key);
       problems.push({
         severity: 'warning',
@@ -227,6 +235,18 @@ export function openBmad(
       key: entry.key,
       status: entry.status,
       file,
+    });
+  }
+  for (const [folder, { keys, line }] of doneAside) {
+    const looked = storyFileCandidates(path, read.storyLocation, keys[0]!);
+    const folderOf = looked[0]!.slice(0, looked[0]!.lastIndexOf('/') + 1);
+    const where = folderOf === '' ? `beside ${baseOf(path)}` : `in ${folderOf}`;
+    problems.push({
+      severity: 'warning',
+      path,
+      line,
+      message: `${keys.length === 1 ? `The file of done story ${keys[0]} is` : `The files of ${keys.length} done stories (${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''}) are`} in ${folder}, where BMAD's workflows do not look (they look ${where}); a done story's tasks are not needed, so nothing is missed.`,
+      fix: `Move ${keys.length === 1 ? 'it' : 'them'} ${where.replace(/^in /, 'to ')}, or set story_location in ${baseOf(path)} to ${folder}, for ${keys.length === 1 ? 'its' : 'their'} tasks to be read.`,
     });
   }
   if (source !== undefined && read.problems.every((p) => p.severity !== 'error') && !stories.length)
