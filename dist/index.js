@@ -20586,6 +20586,9 @@ function readInline(written, codeSpans, firstLine) {
   return out.join("");
 }
 
+// src/core/plan/requirementWords.ts
+var LOCALIZED_FORMS = "\u0422\u0440\u0435\u0431\u043E\u0432\u0430\u043D\u0438[\u0435\u044F]|\u0412\u0438\u043C\u043E\u0433[\u0430\u0438]|\u8981\u4EF6|\u9700\u6C42|\uC694\uAD6C ?\uC0AC\uD56D|Requisit(?:os?|i)|Exigences?|Anforderung(?:en)?|Wymagani[ea]|Gereksinim(?:ler)?|Y\xEAu c\u1EA7u";
+
 // src/core/plan/kinds/dialectScan.ts
 var QUOTED_ITEM = /^(?:[-*+]|\d{1,9}[.)]) {1,4}(?! )/;
 var CONTROL = /[\0-\x09\x0b-\x1f\x7f\ufeff]/;
@@ -20599,7 +20602,6 @@ var ORDERED = /^(\d{1,9})[.)](?= |$)/;
 var ATX = /^(#{1,6})(?: (.*))?$/;
 var NOT_DEFINITION = /^\[[^\]\\[]*\](?!:)/;
 var ENGLISH_WORD = "[Rr][Ee][Qq][Uu][Ii][Rr][Ee][Mm][Ee][Nn][Tt]";
-var LOCALIZED_FORMS = "\u0422\u0440\u0435\u0431\u043E\u0432\u0430\u043D\u0438[\u0435\u044F]|\u0412\u0438\u043C\u043E\u0433[\u0430\u0438]|\u8981\u4EF6|\u9700\u6C42|\uC694\uAD6C ?\uC0AC\uD56D|Requisit(?:os?|i)|Exigences?|Anforderung(?:en)?|Wymagani[ea]|Gereksinim(?:ler)?|Y\xEAu c\u1EA7u";
 var LOCALIZED_STEMS = [
   "\u0422\u0440\u0435\u0431\u043E\u0432",
   "\u0412\u0438\u043C\u043E\u0433",
@@ -34344,11 +34346,11 @@ function boxLike(match) {
 }
 var FENCE_LINE = /(?<![^\n]) {0,3}(`{3,}|~{3,})([^\n\r\u2028\u2029]*)(?![^\n])/g;
 var SHOWN_MARK = { " ": "space", "	": "tab" };
+var BRACKET_BOX = /\[[^\]\n]?\]/;
 var LIST_BOX = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])([ \t]*)\[([^\]\n]?)\](.?)/u;
 function lookalikeReason(line2, offset, number3, source, dialect) {
   const bar = line2.indexOf("|");
-  const box = line2.search(/\[[^\]\n]?\]/);
-  if (bar !== -1 && bar < box) {
+  if (bar !== -1 && bar < line2.search(BRACKET_BOX)) {
     return {
       why: "a box in a table is not a task",
       fix: 'Write the task as a list item "- [ ] \u2026".'
@@ -34368,8 +34370,8 @@ function lookalikeReason(line2, offset, number3, source, dialect) {
       fix: `Write "- [${mark === "	" ? " " : mark}] \u2026".`
     };
   }
-  const marks = [...dialect.marks].map((c) => `[${SHOWN_MARK[c] ?? c}]`).join(", ");
   if (mark === "" || !dialect.marks.includes(mark)) {
+    const marks = [...dialect.marks].map((c) => `[${SHOWN_MARK[c] ?? c}]`).join(", ");
     return {
       why: `"[${mark}]" is not a box this plan reads (it reads ${marks})`,
       fix: 'Write "[ ]" for a task to do, "[x]" for one done.'
@@ -34409,7 +34411,10 @@ function lookalikeLines(source, taskLines2, taskStarts) {
   let counted = 0;
   const lineAt2 = (offset) => {
     if (offset > counted) {
-      line2 += source.slice(counted, offset).split("\n").length - 1;
+      for (let at3 = source.indexOf("\n", counted); at3 !== -1 && at3 < offset; ) {
+        line2++;
+        at3 = source.indexOf("\n", at3 + 1);
+      }
       counted = offset;
     }
     return line2;
@@ -34921,10 +34926,25 @@ function unreadUnder(headings, phases, line2, texts) {
       fix: `Number the phase: "${"#".repeat(above.depth)} ${unnumbered[1]}${last + 1}: ${unnumbered[3]}".`
     };
   }
+  const lastPhase = phases.reduce((n, p) => p.line < line2 && p.line > n ? p.line : n, 0);
+  let named;
+  for (const h of headings) {
+    if (h.line >= line2) break;
+    const m = h.line > lastPhase ? WORDS_BEFORE_PHASE.exec(h.text.trim()) : null;
+    if (m) named = { h, m };
+  }
+  if (named) {
+    const { h, m } = named;
+    return {
+      why: `it is under "${"#".repeat(h.depth)} ${h.text.trim()}" (line ${h.line}), which is no phase heading: "${m[1]}" stands before "${m[2]}"`,
+      fix: `Start the heading with "${m[2]}" ("${"#".repeat(h.depth)} ${m[2]}${m[3]}") to run its tasks; else they stay unread.`
+    };
+  }
   return {
     why: `it is under no "## Phase N" heading (the nearest heading above it is "${heading2}", line ${above.line})`
   };
 }
+var WORDS_BEFORE_PHASE = /^(\S.*?)\s+(phase\s+\d+(?:\.\d+)?[a-z]?)\b(.*)$/i;
 function lastBefore(items2, line2) {
   let lo = 0;
   let hi = items2.length;
@@ -35062,8 +35082,11 @@ function dialectKind(dialect) {
     open: (plan, source, context, present, files) => openDialect(plan, dialect, source, context, present, files),
     states(plan, source) {
       const states = /* @__PURE__ */ new Map();
-      for (const t of dialect.read(source, plan.path).phases.flatMap((p) => p.tasks))
-        states.set(t.id, t.state);
+      for (const p of dialect.read(source, plan.path).phases) {
+        if (p.self && !p.tasks.includes(p.self))
+          states.set(`${p.number}. (the phase's own line)`, `[${p.self.mark}]`);
+        for (const t of p.tasks) states.set(t.id, t.state);
+      }
       return states;
     },
     setTasks(plan, source, ids, state) {
@@ -35225,9 +35248,18 @@ function readKiro(source, path2, options = {}) {
         continue;
       }
       if (headed) {
-        problems.push(
-          twice2(path2, topMatch[1], box.line, phases.get(topMatch[1]).phase, all2, phases)
-        );
+        const first = headed.self;
+        if (first && first.text === text6 && first.mark === box.mark && first.optional === optional2) {
+          problems.push({
+            severity: "warning",
+            path: path2,
+            line: box.line,
+            message: `Task ${topMatch[1]} is written again here, the same as line ${first.line}: the copy is not read.`,
+            fix: "Delete the copy."
+          });
+        } else {
+          problems.push(twice2(path2, topMatch[1], box.line, headed.phase, all2, phases));
+        }
         top = void 0;
         continue;
       }
@@ -35246,7 +35278,19 @@ function readKiro(source, path2, options = {}) {
       if (subs.length > 0) list3.push({ ...phase, tasks: subs });
       continue;
     }
-    list3.push({ ...phase, tasks: subs.some((t) => !t.optional) ? subs : [self2, ...subs], self: self2 });
+    const required3 = subs.filter((t) => !t.optional);
+    list3.push({ ...phase, tasks: required3.length > 0 ? subs : [self2, ...subs], self: self2 });
+    const open2 = required3.filter((t) => t.state !== "done");
+    if (required3.length > 0 && self2.state === "done" !== (open2.length === 0)) {
+      const ids = open2.map((t) => t.id);
+      problems.push({
+        severity: "warning",
+        path: path2,
+        line: self2.line,
+        message: self2.state === "done" ? `Task ${phase.number} is checked, but its sub-tasks ${ids.length > 5 ? `${ids.slice(0, 5).join(", ")}, \u2026` : ids.join(", ")} are not: the loop reads it by its sub-tasks, so it has work left.` : `Task ${phase.number} is not checked, but all its sub-tasks are: the loop reads it by its sub-tasks, as done.`,
+        fix: self2.state === "done" ? `Check the sub-tasks that are done, or uncheck task ${phase.number}.` : `Check its box ("- [x] ${phase.number}. \u2026").`
+      });
+    }
   }
   return finish(
     source,
@@ -36066,6 +36110,19 @@ var taskmasterKind = defineKind({
       problems: read3.problems
     };
   },
+  // `.taskmaster/state.json`'s `currentTag`, which Task Master's `list` and `next` take when no
+  // `--tag` is given (scripts/modules/utils.js, getCurrentTag).
+  currentTag: (tasksPath) => /(?:^|\/)\.taskmaster\/tasks\/tasks\.json$/.test(tasksPath) ? {
+    path: `${dirOf2(dirOf2(tasksPath))}/state.json`,
+    read(text6) {
+      try {
+        const tag = JSON.parse(text6).currentTag;
+        return typeof tag === "string" && tag !== "" ? tag : void 0;
+      } catch {
+        return void 0;
+      }
+    }
+  } : void 0,
   required: [],
   validateTasksFile(path2, source) {
     try {
@@ -36089,7 +36146,11 @@ var taskmasterKind = defineKind({
   states(plan, source) {
     const states = /* @__PURE__ */ new Map();
     const tag = readTaskmaster(source, plan.path).tags.find((t) => t.name === plan.tag);
-    for (const t of tag?.phases.flatMap((p) => p.tasks) ?? []) states.set(t.id, t.state);
+    for (const p of tag?.phases ?? []) {
+      if (!(p.tasks.length === 1 && p.tasks[0].id === p.id))
+        states.set(`${p.id} (the task's own status)`, p.status || "(none)");
+      for (const t of p.tasks) states.set(t.id, t.state);
+    }
     return states;
   },
   setTasks(plan, source, ids, state) {
@@ -36335,12 +36396,13 @@ function readSprintStatus(source, path2) {
     const line2 = at3 === void 0 ? 1 : lines.linePos(at3).line;
     const kind = key === void 0 ? void 0 : classify(key);
     if (key === void 0 || kind === void 0) {
+      const lettered = key !== void 0 && /^(?:epic-)?\d+[a-z]+(?:-|$)/.test(key);
       problems.push({
         severity: "warning",
         path: path2,
         line: line2,
-        message: `${key === void 0 ? "This key" : `"${key}"`} is no epic, story or retrospective key, so it is not read.`,
-        fix: "Write `epic-N`, `N-M-story-slug` or `epic-N-retrospective`."
+        message: `${key === void 0 ? "This key" : `"${key}"`} is no epic, story or retrospective key, so it is not read${lettered ? ": BMAD's sprint planning reads no letter after an epic's number either, and lists the key as unrecognized" : ""}.`,
+        fix: lettered ? "Number the epic with digits alone (`epic-2`, its stories `2-1-slug`), here and in its story files' names." : "Write `epic-N`, `N-M-story-slug` or `epic-N-retrospective`."
       });
       continue;
     }
@@ -36417,7 +36479,9 @@ function setSprintStatus(source, entry, status2) {
 var STATE3 = { " ": "todo", "	": "todo", x: "done", X: "done" };
 var STORY_HEADING = /^Story\s+(\d+\.\d+[a-z]?(?:\.\d+)?)\s*:?\s*(.*)$/i;
 var TASKS_HEADING = /^Tasks(?:\s*\/\s*Sub-?tasks)?$/i;
+var NOT_TASKS_HEADING = /accept|accett|akzeptanz|akceptac|aceptaci|aceita|crit[eéè]r|definition of (?:done|ready)|\bDoD\b|验收|驗收|受け入れ|受入|인수 ?기준|tiêu chí|критери|приёмк|приемк/i;
 var WRITTEN_ID = /^(?:\*\*|__)?(?:Sub-?)?Task\s+(\d+(?:\.\d+)*[a-z]?)\b/i;
+var MARKED_WORD = /^([A-Za-z][\w-]*)(?:\*\*|__)?(?:[ \t]+[^\p{L}\p{N}\s]+)?[ \t]*$/u;
 var STATUS_LINE = /^ {0,3}(?:\*\*|__)?Status(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*/i;
 var FIX = 'Write a task as "- [ ] Task 1 (AC: #1)" under "## Tasks / Subtasks".';
 function readsStoryBox(mark, after) {
@@ -36453,7 +36517,8 @@ function statusOf(source, node3) {
   const m = STATUS_LINE.exec(line2);
   if (!m) return void 0;
   const rest = line2.slice(m[0].length);
-  const raw = rest.replace(/(?:\*\*|__)?[ \t]*$/, "").replace(/[ \t]+$/, "").trim();
+  const marked = MARKED_WORD.exec(rest)?.[1];
+  const raw = marked ?? rest.replace(/(?:\*\*|__)?[ \t]*$/, "").replace(/[ \t]+$/, "").trim();
   const word = /^[A-Za-z][\w-]*$/.test(raw) && rest.startsWith(raw);
   return {
     raw,
@@ -36542,6 +36607,7 @@ function readStory(source, path2) {
   for (const section of chosen2) visit2(section.nodes, void 0, 0);
   if (chosen2.length === 0) {
     for (const section of level2) {
+      if (NOT_TASKS_HEADING.test(section.text)) continue;
       visit2(section.nodes, void 0, 0);
       if (found.length === 0) continue;
       chosen2 = [section];
@@ -36671,9 +36737,10 @@ function nextStory(entries, sprintStatusPath, storyLocation, exists) {
       waiting: `Story ${story.key} has no story file yet: BMAD's create-story (bmad-create-story) writes ${candidates2.at(-1)}.`
     };
   }
+  const near = candidates2.map((c) => `${c.slice(0, c.lastIndexOf("/") + 1)}story-${story.key}.md`).find(exists);
   return {
     story,
-    missing: `Story ${story.key} is ${story.raw ?? "without a status"} but its file is missing: ${candidates2.join(" or ")}.`
+    missing: `Story ${story.key} is ${story.raw ?? "without a status"} but its file is missing: ${candidates2.join(" or ")}.${near ? ` ${near} is there, but BMAD's dev-story looks for ${story.key}.md: rename it.` : ""}`
   };
 }
 function storyDisagreement(entry, story, path2) {
@@ -36854,7 +36921,9 @@ function openBmad(path2, paths, texts) {
   const stories = read3.entries.filter((e) => e.kind === "story");
   const storyOf = /* @__PURE__ */ new Map();
   const phases = [];
-  const numbers = /* @__PURE__ */ new Map();
+  const keysOf = /* @__PURE__ */ new Map();
+  for (const e of stories) keysOf.set(e.number, [...keysOf.get(e.number) ?? [], e.key]);
+  const doneAside = /* @__PURE__ */ new Map();
   let byName;
   for (const entry of stories) {
     const file = storyFileCandidates(path2, read3.storyLocation, entry.key).find(
@@ -36862,9 +36931,15 @@ function openBmad(path2, paths, texts) {
     );
     const text6 = file === void 0 ? void 0 : texts.get(file);
     const story = text6 === void 0 ? void 0 : readStory(text6, file);
-    const number3 = entry.number;
+    const twins = keysOf.get(entry.number);
+    const number3 = twins.length > 1 ? entry.key : entry.number;
     const aside = file === void 0 && entry.status !== "backlog" ? (byName ??= filesByName(present)).get(`${entry.key}.md`) : void 0;
-    if (aside) {
+    if (aside && entry.status === "done") {
+      const folder = aside[0].slice(0, aside[0].lastIndexOf("/") + 1);
+      const group2 = doneAside.get(folder);
+      if (group2) group2.keys.push(entry.key);
+      else doneAside.set(folder, { keys: [entry.key], line: entry.line });
+    } else if (aside) {
       const looked = storyFileCandidates(path2, read3.storyLocation, entry.key);
       problems.push({
         severity: "warning",
@@ -36874,17 +36949,15 @@ function openBmad(path2, paths, texts) {
         fix: `Move it to ${looked[0]}, or set story_location in ${baseOf3(path2)} to its folder.`
       });
     }
-    const twin = numbers.get(number3);
-    if (twin !== void 0) {
+    if (twins.length > 1 && twins[1] === entry.key) {
       problems.push({
-        severity: "error",
+        severity: "warning",
         path: path2,
         line: entry.line,
-        message: `"${entry.key}" and "${twin}" are both story ${number3}.`,
-        fix: "Give each story its own number (`N-M-slug`), as bmad-sprint-planning does."
+        message: `${twins.map((k) => `"${k}"`).join(" and ")} ${twins.length === 2 ? "both" : "all"} read as story ${entry.number}, so each is a phase named by its whole key (\`--phase ${twins[0]}\`).`,
+        fix: `To name them by number, give each its own (\`${entry.epic}-M-slug\`) in ${baseOf3(path2)} and in its file's name.`
       });
     }
-    numbers.set(number3, entry.key);
     if (story) {
       storyOf.set(entry.key, story);
       problems.push(...storyDisagreement(entry, story, file));
@@ -36903,9 +36976,23 @@ function openBmad(path2, paths, texts) {
         ...t.depth > 0 ? { depth: t.depth } : {}
       })),
       finished: entry.status === "done" || entry.setAside,
+      // Counted apart from the stories done, as BMAD's status view leaves it out of its counts.
+      ...entry.setAside ? { note: "unknown status" } : {},
       key: entry.key,
       status: entry.status,
-      story: file
+      file
+    });
+  }
+  for (const [folder, { keys, line: line2 }] of doneAside) {
+    const looked = storyFileCandidates(path2, read3.storyLocation, keys[0]);
+    const folderOf2 = looked[0].slice(0, looked[0].lastIndexOf("/") + 1);
+    const where = folderOf2 === "" ? `beside ${baseOf3(path2)}` : `in ${folderOf2}`;
+    problems.push({
+      severity: "warning",
+      path: path2,
+      line: line2,
+      message: `${keys.length === 1 ? `The file of done story ${keys[0]} is` : `The files of ${keys.length} done stories (${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", \u2026" : ""}) are`} in ${folder}, where BMAD's workflows do not look (they look ${where}); a done story's tasks are not needed, so nothing is missed.`,
+      fix: `Move ${keys.length === 1 ? "it" : "them"} ${where.replace(/^in /, "to ")}, or set story_location in ${baseOf3(path2)} to ${folder}, for ${keys.length === 1 ? "its" : "their"} tasks to be read.`
     });
   }
   if (source !== void 0 && read3.problems.every((p) => p.severity !== "error") && !stories.length)
@@ -36946,9 +37033,9 @@ function openBmad(path2, paths, texts) {
   };
   const storyFile = (phase) => {
     const story = storyOf.get(phase.key);
-    if (!story || phase.story === void 0)
+    if (!story || phase.file === void 0)
       throw new Error(`Story ${phase.key} has no story file to mark.`);
-    return { story, file: phase.story, text: texts.get(phase.story) };
+    return { story, file: phase.file, text: texts.get(phase.file) };
   };
   const sprintTo = (phase, status2) => {
     const entry = entryOf(phase);
@@ -36981,16 +37068,16 @@ function openBmad(path2, paths, texts) {
       const entry = entryOf(phase);
       if (entry.setAside)
         return `Story ${entry.key} is "${entry.raw}", a status BMAD does not define, so it is set aside and never marked. Write one of BMAD's statuses for it in ${path2} first (${BMAD_STATUSES.story.join(", ")}). Nothing was written.`;
-      if (state === "todo" || phase.story !== void 0) return void 0;
+      if (state === "todo" || phase.file !== void 0) return void 0;
       const writes = storyFileCandidates(path2, read3.storyLocation, entry.key).at(-1);
       return `Story ${entry.key} has no story file yet, so it cannot be ${state === "doing" ? "started" : "completed"}: run BMAD's create-story (bmad-create-story) first, which writes ${writes}. Nothing was written.`;
     },
     context(phase) {
       const links = [];
       const sections = [];
-      if (phase.story !== void 0) {
-        links.push({ label: `Story ${phase.number}`, path: phase.story });
-        const text6 = texts.get(phase.story);
+      if (phase.file !== void 0) {
+        links.push({ label: `Story ${phase.number}`, path: phase.file });
+        const text6 = texts.get(phase.file);
         if (text6 !== void 0)
           sections.push({
             title: `Story ${phase.number}${phase.name ? `: ${phase.name}` : ""}`,
@@ -40868,13 +40955,6 @@ function kindPlanLocal(kp, label, paths, texts) {
           if (was.has(t.id) && was.get(t.id) !== t.state)
             changes.push(`${t.id}: ${was.get(t.id)} \u2192 ${t.state}`);
       }
-      if ("phase" in target && !target.phase.tasks.some((t) => t.line === target.phase.line)) {
-        const { line: line2, number: number3 } = target.phase;
-        const boxOf = (text6) => /^\s*[-*+] \[(.)\]/.exec(text6.split("\n")[line2 - 1] ?? "")?.[1];
-        const [was, now] = [boxOf(source), boxOf(next)];
-        if (was !== void 0 && now !== void 0 && was !== now)
-          changes.unshift(`${number3}. (the phase's own line): [${was}] \u2192 [${now}]`);
-      }
       return { text: next, changes, ...beside.length ? { beside } : {} };
     }
   };
@@ -41249,7 +41329,18 @@ function openKind(plan, label, base, texts, unreadable2 = /* @__PURE__ */ new Ma
 function withUnreadable(kp, paths, texts, unreadable2) {
   const has = new Set(paths);
   const problems = texts.has(kp.plan.path) ? kp.problems : validateKindContext(kp.plan, (p) => has.has(p));
-  return { ...kp, problems: [...unreadable2, ...problems] };
+  const finished = new Map(
+    kp.phases.flatMap((p) => p.finished && p.file !== void 0 ? [[p.file, p.number]] : [])
+  );
+  const told = unreadable2.map((p) => {
+    const phase = finished.get(p.path);
+    return phase === void 0 ? p : {
+      ...p,
+      severity: "warning",
+      message: `${p.message} It is the file of Phase ${phase}, which is finished: the plan runs without its tasks.`
+    };
+  });
+  return { ...kp, problems: [...told, ...problems] };
 }
 
 // src/core/loop/nodes/planChanges.ts
@@ -41803,7 +41894,10 @@ function citedIds(text6) {
   return [...new Set([...text6.matchAll(CITED)].map((m) => m[1].toUpperCase()))];
 }
 var NUMERIC = /^\d+(?:\.\d+)*$/;
-var KEYWORD = /\b(?:tasks?|requirements?|validates|req|criteri(?:on|a)|acceptance)\b/i;
+var KEYWORD = new RegExp(
+  String.raw`\b(?:tasks?|requirements?|validates|req|criteri(?:on|a)|acceptance)\b|${LOCALIZED_FORMS}`,
+  "iu"
+);
 var DISTINCT = /\b[A-Za-z]{1,6}-?\d+(?:\.\d+)*\b/g;
 var NUMBER3 = /(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)/g;
 function headLines(file) {
