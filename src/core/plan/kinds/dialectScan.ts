@@ -108,9 +108,9 @@ const NOT_DEFINITION = /^\[[^\]\\[]*\](?!:)/;
 /** English's word for requirements, in any case (a pattern's text, for the patterns made of it). */
 const ENGLISH_WORD = '[Rr][Ee][Qq][Uu][Ii][Rr][Ee][Mm][Ee][Nn][Tt]';
 /**
- * What each word another language cites requirements with (LOCALIZED_FORMS) opens with (a form holds its stem as written, no longer than six
- * characters): a line or a source that holds none of them names no requirement in another
- * language.
+ * What each word another language cites requirements with (LOCALIZED_FORMS) opens with (a form
+ * holds its stem as written, no longer than six characters): a line or a source that holds none
+ * of them names no requirement in another language.
  */
 const LOCALIZED_STEMS = [
   'Требов',

@@ -240,13 +240,16 @@ export function openBmad(
   for (const [folder, { keys, line }] of doneAside) {
     const looked = storyFileCandidates(path, read.storyLocation, keys[0]!);
     const folderOf = looked[0]!.slice(0, looked[0]!.lastIndexOf('/') + 1);
-    const where = folderOf === '' ? `beside ${baseOf(path)}` : `in ${folderOf}`;
+    const [where, to] =
+      folderOf === ''
+        ? [`beside ${baseOf(path)}`, `beside ${baseOf(path)}`]
+        : [`in ${folderOf}`, `to ${folderOf}`];
     problems.push({
       severity: 'warning',
       path,
       line,
       message: `${keys.length === 1 ? `The file of done story ${keys[0]} is` : `The files of ${keys.length} done stories (${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''}) are`} in ${folder}, where BMAD's workflows do not look (they look ${where}); a done story's tasks are not needed, so nothing is missed.`,
-      fix: `Move ${keys.length === 1 ? 'it' : 'them'} ${where.replace(/^in /, 'to ')}, or set story_location in ${baseOf(path)} to ${folder}, for ${keys.length === 1 ? 'its' : 'their'} tasks to be read.`,
+      fix: `Move ${keys.length === 1 ? 'it' : 'them'} ${to}, or set story_location in ${baseOf(path)} to ${folder}, for ${keys.length === 1 ? 'its' : 'their'} tasks to be read.`,
     });
   }
   if (source !== undefined && read.problems.every((p) => p.severity !== 'error') && !stories.length)
