@@ -36986,13 +36986,13 @@ function openBmad(path2, paths, texts) {
   for (const [folder, { keys, line: line2 }] of doneAside) {
     const looked = storyFileCandidates(path2, read3.storyLocation, keys[0]);
     const folderOf2 = looked[0].slice(0, looked[0].lastIndexOf("/") + 1);
-    const where = folderOf2 === "" ? `beside ${baseOf3(path2)}` : `in ${folderOf2}`;
+    const [where, to] = folderOf2 === "" ? [`beside ${baseOf3(path2)}`, `beside ${baseOf3(path2)}`] : [`in ${folderOf2}`, `to ${folderOf2}`];
     problems.push({
       severity: "warning",
       path: path2,
       line: line2,
       message: `${keys.length === 1 ? `The file of done story ${keys[0]} is` : `The files of ${keys.length} done stories (${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", \u2026" : ""}) are`} in ${folder}, where BMAD's workflows do not look (they look ${where}); a done story's tasks are not needed, so nothing is missed.`,
-      fix: `Move ${keys.length === 1 ? "it" : "them"} ${where.replace(/^in /, "to ")}, or set story_location in ${baseOf3(path2)} to ${folder}, for ${keys.length === 1 ? "its" : "their"} tasks to be read.`
+      fix: `Move ${keys.length === 1 ? "it" : "them"} ${to}, or set story_location in ${baseOf3(path2)} to ${folder}, for ${keys.length === 1 ? "its" : "their"} tasks to be read.`
     });
   }
   if (source !== void 0 && read3.problems.every((p) => p.severity !== "error") && !stories.length)
