@@ -51,6 +51,11 @@ describe('chooseAnyPlan', () => {
       'speckit specs/auth/tasks.md as specs/auth/tasks.md',
     ],
     [
+      'a tagged tasks file by its path alone: which tag?',
+      '.taskmaster/tasks/tasks.json',
+      '`.taskmaster/tasks/tasks.json` holds 2 plans, one a tag; nothing was written. Name one:',
+    ],
+    [
       'no such plan',
       'nope',
       'There is no plan `nope`. Plans: `Launch`, `.kiro/specs/auth/tasks.md`, `billing`, `master`, `feat`, `specs/auth/tasks.md`.',
@@ -62,6 +67,17 @@ describe('chooseAnyPlan', () => {
     ],
   ])('%s', (_name, requested, expected) => {
     expect(chosen(requested)).toBe(expected);
+  });
+
+  it('a tagged tasks file by its path alone lists a command for each tag', () => {
+    const c = chooseAnyPlan('docs/plans', plans, '.taskmaster/tasks/tasks.json');
+    expect(c).toEqual({
+      reply:
+        '`.taskmaster/tasks/tasks.json` holds 2 plans, one a tag; nothing was written. Name one:\n\n' +
+        '- `/coder next .taskmaster/tasks/tasks.json#master`\n' +
+        '- `/coder next .taskmaster/tasks/tasks.json#feat`',
+      outcome: { state: 'choose-plan' },
+    });
   });
 
   it('the only plan is taken without a name', () => {

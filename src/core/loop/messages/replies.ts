@@ -47,6 +47,10 @@ export const reply = {
   twoPlansNamed: (name: string, paths: readonly string[]): string =>
     `Two plans are named ${codeSpan(name)}; nothing was written. Name one by the path of its tasks file:\n\n${paths.map((p) => `- ${codeSpan(`/coder next ${p}`)}`).join('\n')}`,
 
+  /** A tasks file that holds several plans (a tagged kind's), asked for by its path alone. */
+  tagsInFile: (path: string, refs: readonly string[]): string =>
+    `${codeSpan(path)} holds ${refs.length} plans, one a tag; nothing was written. Name one:\n\n${refs.map((r) => `- ${codeSpan(`/coder next ${r}`)}`).join('\n')}`,
+
   noSuchPlan: (name: string, plans: readonly string[]): string =>
     `There is no plan ${codeSpan(name)}.${plans.length ? ` Plans: ${plans.map(codeSpan).join(', ')}.` : ''}`,
 

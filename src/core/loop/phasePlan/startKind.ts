@@ -252,6 +252,16 @@ export function chooseAnyPlan(
       const byPath = others.length ? resolvePlan(others, requested) : undefined;
       if (byPath && 'plan' in byPath)
         chosen = plans.find((p) => p.kind === 'other' && p.plan === byPath.plan);
+      // A tagged kind's tasks file by its path alone: each of its tags is a plan of its own.
+      const tagged = plans.filter((p) => p.kind === 'other' && p.path === requested);
+      if (!chosen && tagged.length > 1)
+        return {
+          reply: reply.tagsInFile(
+            requested,
+            tagged.map((p) => p.ref),
+          ),
+          outcome: { state: 'choose-plan' },
+        };
     }
     if (!chosen)
       return { reply: reply.noSuchPlan(requested, labels), outcome: { state: 'no-plan' } };
