@@ -372,6 +372,15 @@ export function choose(repo: Repo, found: Discovered, wanted: string | undefined
   const chosen = chooseAnyPlan(repo.plansDirRel, plans, requested);
   if (!('reply' in chosen)) return chosen;
   const refs = plans.map((p) => p.handle);
+  // A tasks file that holds several plans (a tagged kind's) names none of them.
+  const inFile = plans.filter((p) => p.path === requested);
+  if (requested !== undefined && inFile.length > 1) {
+    const tags = inFile.map((p) => p.ref.slice(requested.length + 1));
+    const current = currentTagOf(repo, requested);
+    throw new InputError(
+      `${requested} holds the tags ${tags.join(', ')}; name one as ${requested}#<tag>.${current && tags.includes(current.tag) ? ` ${current.label}'s current tag (${current.path}) is ${current.tag}: ${requested}#${current.tag}.` : ''}`,
+    );
+  }
   switch (chosen.outcome.state) {
     case 'choose-plan': {
       if (requested === undefined) throw new UsageError(`name a plan: ${refs.join(', ')}`);
@@ -400,15 +409,6 @@ export function choose(repo: Repo, found: Discovered, wanted: string | undefined
       if (requested === undefined || plans.length === 0) {
         throw new InputError(
           `${noPlansHere(repo)}${found.skipped.length ? ` ${skippedSentence(found.skipped)}` : ''}`,
-        );
-      }
-      // A tasks file that holds several plans (a tagged kind's) names none of them.
-      const inFile = plans.filter((p) => p.path === requested);
-      if (inFile.length > 1) {
-        const tags = inFile.map((p) => p.ref.slice(requested.length + 1));
-        const current = currentTagOf(repo, requested);
-        throw new InputError(
-          `${requested} holds the tags ${tags.join(', ')}; name one as ${requested}#<tag>.${current && tags.includes(current.tag) ? ` ${current.label}'s current tag (${current.path}) is ${current.tag}: ${requested}#${current.tag}.` : ''}`,
         );
       }
       const names = [...new Set(plans.map((p) => p.name))];
