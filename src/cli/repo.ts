@@ -406,6 +406,15 @@ export function choose(repo: Repo, found: Discovered, wanted: string | undefined
             .join('\n'),
         );
       }
+      // A path in a folder of plans the loop finds and does not run (an archived change): why.
+      const skipped = found.skipped.find(
+        (s) => requested !== undefined && s.path.endsWith('/') && requested.startsWith(s.path),
+      );
+      if (skipped) {
+        throw new InputError(
+          `${requested} is not run: it is in ${skipped.path}, skipped (${skipped.why}).`,
+        );
+      }
       if (requested === undefined || plans.length === 0) {
         throw new InputError(
           `${noPlansHere(repo)}${found.skipped.length ? ` ${skippedSentence(found.skipped)}` : ''}`,

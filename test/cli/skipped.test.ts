@@ -52,6 +52,23 @@ describe('what was looked for, found and skipped', () => {
     ]);
   });
 
+  it('status on an archived change by its path says it is skipped, and why', async () => {
+    const work = checkout({
+      'openspec/changes/add-import/tasks.md': TASKS,
+      'openspec/changes/add-import/proposal.md': '# Proposal\n',
+      'openspec/changes/archive/2025-01-01-a/tasks.md': TASKS,
+    });
+    for (const named of [
+      'openspec/changes/archive/2025-01-01-a/tasks.md',
+      'openspec/changes/archive/2025-01-01-a',
+    ])
+      expect(await inProcess(work, 'status', named)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `coder-loop status: ${named} is not run: it is in openspec/changes/archive/, skipped (1 archived OpenSpec change: completed, never run).`,
+      });
+  });
+
   it('doctor says what it skipped beside the plans it found', async () => {
     const run = await inProcess(checkout(OTHER_TOOLS), 'doctor');
     expect(run.stdout.split('\n')).toContain(`plans: ${SKIPPED}`);
