@@ -695,9 +695,10 @@ export function scanOrRefuse(
     const ordered = marker === 0 && c >= 48 && c <= 57 ? ORDERED.exec(rest) : null;
     if (ordered) {
       marker = ordered[0].length;
-      // An ordered item other than 1 does not interrupt a paragraph: on the paragraph's own
-      // level the line is its text; a list item only where it closes the paragraph's item.
-      if (para >= 0 && Number(ordered[1]) !== 1) {
+      // An ordered item other than 1 (`01.` too: micromark takes a lone `1`) does not interrupt a
+      // paragraph: on the paragraph's own level the line is its text; a list item only where it
+      // closes the paragraph's item.
+      if (para >= 0 && ordered[1] !== '1') {
         if (quote) return no('a numbered line after a block quote');
         if (k >= para) {
           if (paraBox || (requirements && (paraReq || namesRequirement(rest)))) {
