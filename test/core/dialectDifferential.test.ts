@@ -481,6 +481,11 @@ describe('spec-kit fast path against remark (differential)', () => {
       'a task outside every phase, next to code',
       lf(['- [ ] T000 early', '', '```', '- [ ] T097 code', '```', '', ...phase]),
     ],
+    [
+      // micromark lets a numbered item interrupt a paragraph at `1` only: `01.` is its text.
+      'a box numbered 01 after a paragraph',
+      lf([...phase, 'Some text', '01. [ ] T003 text']),
+    ],
   ])('reads %s with the scanner, as remark does', (_name, source) => {
     expect(scanSpeckit(source)).toBeDefined();
     agree(source);

@@ -2,9 +2,9 @@
  * The fast path of the markdown kinds' readers: one line scanner for the subset of markdown
  * their real tasks.md files are made of, in the mode each kind's folder gives it (`ScanMode`).
  * It reads ATX headings at column 0, paragraphs (any language), bullet and ordered lists nested
- * by spaces (an empty item too), `---` rules, block quotes that hold only paragraphs, fenced code
- * (at the top level or in a list item), HTML comments at the top level, CRLF line ends, a byte
- * order mark and closed front matter. Anything else — and anything it cannot be sure reads the
+ * by spaces or on one line (`- - [x] …`), an empty item too, `---` rules, block quotes that hold
+ * only paragraphs, fenced code (at the top level or in a list item), HTML comments at the top
+ * level, CRLF line ends, a byte order mark and closed front matter. Anything else — and anything it cannot be sure reads the
  * same (a lazy line after a task, setext underlines, tables, indented code, markup in a heading
  * or a task, link definitions) — returns undefined, and remark reads the whole document: remark
  * stays the authority, and differential tests hold the two to the same plan.
@@ -196,6 +196,22 @@ export function isNotTextLine(s: string): boolean {
     }
   }
   return NOT_TEXT_LINE.test(s);
+}
+
+/**
+ * The length of the list marker `s` opens with (a bullet, or one to nine digits and `.` or `)`,
+ * then a space or the end), or 0.
+ */
+function listMarker(s: string): number {
+  const c = s.charCodeAt(0);
+  let end = 1;
+  if (c >= 48 && c <= 57) {
+    while (end < 10 && s.charCodeAt(end) >= 48 && s.charCodeAt(end) <= 57) end++;
+    const after = s.charCodeAt(end);
+    if (end > 9 || (after !== 46 && after !== 41)) return 0;
+    end++;
+  } else if (c !== 45 && c !== 42 && c !== 43) return 0;
+  return end === s.length || s.charCodeAt(end) === 32 ? end : 0;
 }
 
 /** Whether `s` (from its first character, not a space) is paragraph text, not a block's start. */
@@ -695,9 +711,10 @@ export function scanOrRefuse(
     const ordered = marker === 0 && c >= 48 && c <= 57 ? ORDERED.exec(rest) : null;
     if (ordered) {
       marker = ordered[0].length;
-      // An ordered item other than 1 does not interrupt a paragraph: on the paragraph's own
-      // level the line is its text; a list item only where it closes the paragraph's item.
-      if (para >= 0 && Number(ordered[1]) !== 1) {
+      // An ordered item other than 1 (`01.` too: micromark takes a lone `1`) does not interrupt a
+      // paragraph: on the paragraph's own level the line is its text; a list item only where it
+      // closes the paragraph's item.
+      if (para >= 0 && ordered[1] !== '1') {
         if (quote) return no('a numbered line after a block quote');
         if (k >= para) {
           if (paraBox || (requirements && (paraReq || namesRequirement(rest)))) {
@@ -708,14 +725,36 @@ export function scanOrRefuse(
       }
     }
     if (marker > 0) {
+      // Whether the line interrupts the open paragraph (it goes on in every item around it, and
+      // no quote is open): micromark's `interrupt`, under which a numbered item opens only at 1.
+      const interrupting = para >= 0 && k >= para && !quote;
       let at = marker;
       while (rest.charCodeAt(at) === 32) at++;
       const spaces = at - marker;
       if (at >= rest.length || spaces > 4) return no('an empty list item, or code in one'); // an empty item, or code in it
-      const content = rest.slice(at);
+      let content = rest.slice(at);
       open.length = k;
-      const item: OpenItem = { content: indent + at, requirements: undefined };
+      let item: OpenItem = { content: indent + at, requirements: undefined };
       open.push(item);
+      // An item whose content opens with a list marker holds a list (`- - [x] T010 …`, left by a
+      // search and replace): each marker opens an item inside the one before it, at its content's
+      // column, as remark reads it; the last one's content is read below.
+      let m = listMarker(content);
+      const nested = m > 0;
+      for (; m > 0; m = listMarker(content)) {
+        // `- * * *`, `1. - - -`: a thematic break in the item, not a list.
+        if (isNotTextLine(content)) return no('a rule or an underline in a list item');
+        // `- 2. [ ] …` after a paragraph: micromark reads `2.` as the item's text, not a list.
+        if (interrupting && m > 1 && (m !== 2 || content.charCodeAt(0) !== 49))
+          return no('a numbered list other than 1 opening an item that interrupts a paragraph');
+        let a = m;
+        while (content.charCodeAt(a) === 32) a++;
+        if (a >= content.length || a - m > 4) return no('an empty list item, or code in one');
+        at += a;
+        content = content.slice(a);
+        item = { content: indent + at, requirements: undefined };
+        open.push(item);
+      }
       quote = false;
       para = open.length;
       paraBox = false;
@@ -821,7 +860,7 @@ export function scanOrRefuse(
         paraReq = namesRequirement(content);
         if (paraReq && !cite(content)) return no('markup in a requirements line');
       }
-      if (passOver) {
+      if (passOver && !nested) {
         // The plain items after it at its column, passed over by one search: a run of detail
         // bullets leaves what this one left, with a fresh item (no requirement cited).
         siblingItems.lastIndex = start;
