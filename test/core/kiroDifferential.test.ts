@@ -112,6 +112,12 @@ const otherLine = fc.constantFrom(
   '> - [ ] 9. quoted',
   '[ref]: /x',
   '\ufeff# bom',
+  '### Task 1: Setup',
+  '## Task 2 - Data',
+  '### Task 3.1: A sub-task',
+  '### タスク 2：型定義',
+  '### 3. `Storage` *layer*',
+  '### Analysis',
 );
 const line = fc.oneof(
   { weight: 4, arbitrary: taskLine },
@@ -155,7 +161,18 @@ const kiroLine = fc.oneof(
       )
       .map(([i, t]) => `${i}- ${t}`),
   },
-  { weight: 2, arbitrary: fc.constantFrom('', '', '# Implementation Plan', 'Some intro text.') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '',
+      '',
+      '# Implementation Plan',
+      'Some intro text.',
+      '### Task 1: Set up',
+      '### Task 3: Storage',
+      '## Analysis',
+    ),
+  },
 );
 
 const eol = fc.constantFrom('\n', '\n', '\n', '\r\n');
@@ -224,6 +241,9 @@ describe('Kiro fast path against remark (differential)', () => {
     ['requirements in a sub-task', '- [ ] 1. a\n  - [ ] 1.1 b\n    - _Requirements: 2.2_\n'],
     ['a sibling at another indentation', '- [ ] 1. a\n  - [ ] 1.1 b\n   - [ ] 1.2 c\n'],
     ['a heading that closes the list', '- [ ] 1. a\n# Notes\n  - _Requirements: 9_\n'],
+    ['markup in a numbered heading', '### 1. `code` *x*\n- [ ] 1.1 a\n'],
+    ['a "Task N:" heading', '## Phase 1\n### Task 1: `Setup`\n- [ ] 1.1 a\n'],
+    ['sub-tasks with no top-level task', '## Analysis\n- [ ] 3.1 a\n  - [ ] b\n- [ ] 3. c\n'],
   ])('agrees on %s', (_name, source) => {
     agree(source);
   });

@@ -123,8 +123,107 @@ describe('Kiro: required work is never skipped', () => {
       KIRO,
       '- [ ] 7. Build\n  - [ ] 7.3 Parser\n    - [ ] 7.3.1 Lexer\n- [ ] 1.1.1 Orphan\n',
     );
-    expect(shape(kp)).toEqual(['7: 7.3 todo, 7.3.1 todo', 'current 7']);
-    expect(warnings(kp)).toEqual(['4: Sub-task 1.1.1 has no top-level task 1 before it.']);
+    expect(shape(kp)).toEqual(['7: 7.3 todo, 7.3.1 todo', '1: 1.1.1 todo', 'current 7']);
+    expect(warnings(kp)).toEqual([
+      '4: Sub-task 1.1.1 has no top-level task 1 before it: it and the 1.x sub-tasks after it are read as phase 1 ("Orphan"), which has no box of its own.',
+    ]);
+  });
+
+  it('sub-tasks with no top-level task are a phase of their own, in file order, never dropped', () => {
+    const source =
+      '- [ ] 2. Core\n' +
+      '- [x] 2.1 Parser\n' +
+      '\n' +
+      '- [ ] 3.1 Analyze pages\n' +
+      '- [ ] 3.2 Analyze components\n' +
+      '\n' +
+      '- [ ] 4. Docs\n';
+    const kp = open(KIRO, source);
+    expect(shape(kp)).toEqual([
+      '2 finished: 2.1 done',
+      '3: 3.1 todo, 3.2 todo',
+      '4: 4 todo',
+      'current 3',
+    ]);
+    expect(kp.phases[1]).toMatchObject({ number: '3', name: 'Analyze pages', line: 4 });
+    expect(kp.warnings.map((p) => [p.line, p.message, p.fix])).toEqual([
+      [1, expect.stringContaining('Task 2 is not checked'), expect.anything()],
+      [
+        4,
+        'Sub-task 3.1 has no top-level task 3 before it: it and the 3.x sub-tasks after it are read as phase 3 ("Analyze pages"), which has no box of its own.',
+        'Add "- [ ] 3. Title" above it to give the phase a line of its own.',
+      ],
+    ]);
+    // Its sub-tasks are marked, one byte each: it has no box of its own.
+    expect(kp.markDone(kp.current!)).toBe(
+      source.replace('- [ ] 3.1', '- [x] 3.1').replace('- [ ] 3.2', '- [x] 3.2'),
+    );
+  });
+
+  it('such a phase is named by a heading right above it; its "N." box after it takes its place', () => {
+    const source =
+      '## Analysis\n' +
+      '\n' +
+      '- [ ] 3.1 Pages\n' +
+      '  - [ ] Nested, no number\n' +
+      '- [ ] 3. Analyze\n' +
+      '- [ ] 3.2 Components\n';
+    const plain = readKiro(source.replace('- [ ] 3. Analyze\n', ''), 'tasks.md');
+    expect(plain.phases.map((p) => [p.number, p.name, p.line])).toEqual([['3', 'Analysis', 3]]);
+    const kp = open(KIRO, source);
+    expect(shape(kp)).toEqual(['3: 3.1 todo, 3.a todo, 3.2 todo', 'current 3']);
+    expect(kp.phases[0]).toMatchObject({ name: 'Analyze', line: 5 });
+    expect(kp.warnings.map((p) => [p.line, p.message, p.fix])).toEqual([
+      [
+        3,
+        'Sub-task 3.1 comes before its top-level task 3 (line 5).',
+        'Move "- [ ] 3. …" above line 3.',
+      ],
+      [4, expect.stringContaining('called 3.a here'), expect.anything()],
+    ]);
+  });
+
+  it('a sub-task far below its top-level task is still read in that task, without a warning', () => {
+    const kp = open(KIRO, '- [ ] 5. A\n  - [x] 5.1 a\n- [ ] 6. B\n  - [ ] 6.1 b\n- [ ] 5.3 late\n');
+    expect(shape(kp)).toEqual(['5: 5.1 done, 5.3 todo', '6: 6.1 todo', 'current 5']);
+    expect(kp.warnings).toEqual([]);
+  });
+
+  it('"### Task 1: Title" headings are top-level tasks over their "1.1" boxes', () => {
+    const source =
+      '## Phase 1: Foundation\n' +
+      '\n' +
+      '### Task 1: Module structure\n' +
+      '**Estimate**: 30 min\n' +
+      '\n' +
+      '- [x] 1.1 Create folder\n' +
+      '- [ ] 1.2 Add index\n' +
+      '\n' +
+      '### Task 2: Types\n' +
+      '\n' +
+      '- [ ] 2.1 Define types\n';
+    const kp = open(KIRO, source);
+    expect(shape(kp)).toEqual(['1: 1.1 done, 1.2 todo', '2: 2.1 todo', 'current 1']);
+    expect(kp.phases.map((p) => [p.name, p.line])).toEqual([
+      ['Module structure', 3],
+      ['Types', 9],
+    ]);
+    expect(kp.problems).toEqual([]);
+    expect(kp.warnings).toEqual([]);
+  });
+
+  it('boxes with no number under headings: one error where the first is, not "no phase with a task"', () => {
+    const source = '# タスク\n\n## フェーズ 1: 基盤\n\n- [x] 型定義\n- [ ] ストア\n';
+    const kp = open(KIRO, source);
+    expect(kp.complete).toBe(false);
+    expect(kp.problems.map((p) => [p.line, p.message, p.fix])).toEqual([
+      [
+        5,
+        'None of the 2 boxes of this file is read as a task: Kiro reads a task numbered "1. Title" or a sub-task "1.1 Title", and the first of them (under "## フェーズ 1: 基盤", line 3) has no number.',
+        'Number the tasks: "- [ ] 1. Title" for each top-level task (or a heading "### 1. Title" over its sub-tasks), "- [ ] 1.1 Title" for each of its sub-tasks.',
+      ],
+    ]);
+    expect(warnings(kp)).toEqual([expect.stringMatching(/^6: "- \[ \] ストア" looks like a task/)]);
   });
 
   it('an escaped optional mark (a formatter\'s "\\*") is the optional mark it shows', () => {

@@ -225,6 +225,15 @@ const kiroBlock = (plain: boolean): fc.Arbitrary<Block> =>
         ['# Implementation Plan'],
         ['## Task List'],
         ['# 実装計画'],
+        // Tasks grouped under headings: a top-level task's own (`### Task 5: …`, `### 3. …`), a
+        // sub-task's (no phase), and a group above them (no phase either).
+        ['## Phase 1: Foundation & Types (Tasks 1-3)'],
+        ['### Task 5: Wire the `App` routing', '**Estimate**: 30 min'],
+        ['### Task 2 - Data models'],
+        ['### 3. Storage `layer`'],
+        ['### タスク 3.1: 接続を追加する'],
+        ['## フェーズ 2: 認証'],
+        ['### Analysis'],
         ['Convert the feature design into a series of prompts.', 'Each task builds on the last.'],
         ['Этот план разбивает работу на шаги.'],
         [''],

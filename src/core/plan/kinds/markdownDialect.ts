@@ -465,6 +465,17 @@ function itemRequirements(item: ListItem): string[] {
 }
 
 /**
+ * A heading's text as the file writes it, markup kept (`1. \`code\``): what the line scanner
+ * reads as a heading's text where `ScanMode.taskText` is off.
+ */
+function writtenHeadingText(source: string, heading: Heading): string {
+  const first = heading.children[0];
+  const last = heading.children.at(-1);
+  if (!first || !last) return '';
+  return source.slice(first.position!.start.offset, last.position!.end.offset);
+}
+
+/**
  * What the line scanner reads in `mode` (`DialectScan`'s events), read from remark's tree instead:
  * the top-level headings (their mdast text) and every list item that opens with a box.
  */
@@ -476,7 +487,8 @@ export function* treeEvents(
   for (const { node, top } of walk(root.children, 0, true)) {
     if (node.type === 'heading' && top) {
       const heading = node as Heading;
-      yield { kind: 'heading', depth: heading.depth, text: toString(heading), line: lineOf(node) };
+      const text = mode.taskText ? toString(heading) : writtenHeadingText(source, heading);
+      yield { kind: 'heading', depth: heading.depth, text, line: lineOf(node) };
       continue;
     }
     if (node.type !== 'listItem') continue;

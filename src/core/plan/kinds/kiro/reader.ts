@@ -23,6 +23,11 @@ const KIRO_TOP = /^(\d+[A-Za-z]?)\.\s*(.*)$/;
 // A sub-task keeps every level of its id (`7.3`, `7.3.1`, `2A.1`); its phase is the first
 // number. A letter may end a level (`2.5a`, a sub-task put in between; `3.2a.1`, its own).
 const KIRO_SUB = /^(\d+[A-Za-z]?)((?:\.\d+[a-z]?)+)\.?(?![\w.])\s*(.*)$/;
+// A heading that names a top-level task with its word before the number (`### Task 1: Title`,
+// `## Task 2 - Title`, `### タスク 3：…`), over that task's `1.1 …` boxes. Not `### Task 1.1: …`,
+// a sub-task's number.
+const KIRO_TASK_HEADING =
+  /^(?:Task|タスク)\s*(\d+[A-Za-z]?)(?:\.(?!\d)|\s*[:：\-–—]|(?=\s|$))\s*(.*)$/i;
 const KIRO_STATE: Record<string, DialectState> = {
   ' ': 'todo',
   '\t': 'todo',
@@ -60,31 +65,52 @@ export function readKiro(
   if ('limited' in read) return read.limited;
   const { scanned, root, skip } = read;
   const all = scanned ? scanned.events : [...treeEvents(source, root(), KIRO_SCAN)];
+  // `given`: the ids given its boxes with no number so far; `orphan`: the warning of sub-tasks
+  // read as a phase with no top-level task before them.
   const phases = new Map<
     string,
-    { phase: DialectPhase; self: DialectTask | undefined; subs: DialectTask[] }
+    {
+      phase: DialectPhase;
+      self: DialectTask | undefined;
+      subs: DialectTask[];
+      given: number;
+      orphan?: Problem;
+    }
   >();
   const problems: Problem[] = [];
   const seen = taskIds(path, problems);
   // The top-level task the lines below sit in, and its column: a box indented past it is one of
   // its sub-tasks, whatever number it is written with (Kiro nests them).
-  let top: { number: string; indent: number; unnumbered: number } | undefined;
+  let top: { number: string; indent: number } | undefined;
+  // The heading right above the box at hand (no box between), which may name a phase.
+  let headingAbove: { text: string; line: number } | undefined;
+  // The nearest heading above, and the boxes seen with the first of them: what an error names
+  // when no box is read as a task.
+  let nearest: { depth: number; text: string; line: number } | undefined;
+  let boxes = 0;
+  let firstBox: { line: number; heading: typeof nearest } | undefined;
   for (const box of all) {
     if (box.kind === 'heading') {
-      // A numbered heading (`### 1. Setup`, as cc-sdd's plans group tasks) is a top-level task
-      // with no box of its own: its `1.1 …` boxes are its sub-tasks. A box `- [ ] 1. …` for the
-      // same number is the task itself, and takes the heading's place.
-      const numbered = box.depth > 1 ? KIRO_TOP.exec(box.text.trim()) : null;
+      // A numbered heading (`### 1. Setup`, as cc-sdd's plans group tasks, or `### Task 1: Setup`)
+      // is a top-level task with no box of its own: its `1.1 …` boxes are its sub-tasks. A box
+      // `- [ ] 1. …` for the same number is the task itself, and takes the heading's place.
+      const text = box.text.trim();
+      nearest = { depth: box.depth, text, line: box.line };
+      const numbered = box.depth > 1 ? (KIRO_TOP.exec(text) ?? KIRO_TASK_HEADING.exec(text)) : null;
+      headingAbove = box.depth > 1 && !numbered ? { text, line: box.line } : undefined;
       if (numbered && !phases.has(numbered[1]!)) {
         top = undefined;
         phases.set(numbered[1]!, {
           phase: { number: numbered[1]!, name: numbered[2]!.trim(), line: box.line, tasks: [] },
           self: undefined,
           subs: [],
+          given: 0,
         });
       }
       continue;
     }
+    const above = headingAbove;
+    headingAbove = undefined;
     if (!(box.mark in KIRO_STATE)) continue;
     // `[ ]*` is Kiro's optional mark; `[ ]\*` is the same mark a formatter escaped.
     const star = box.after.startsWith('*') ? 1 : box.after.startsWith('\\*') ? 2 : 0;
@@ -92,6 +118,8 @@ export function readKiro(
     const after = box.after.slice(star);
     // `/^(?:[ \t]|$)/`, without a pattern run per task.
     if (after !== '' && after[0] !== ' ' && after[0] !== '\t') continue;
+    boxes++;
+    firstBox ??= { line: box.line, heading: nearest };
     const text = after.trim();
     const task = (id: string, inOptional = false): DialectTask => ({
       id,
@@ -111,7 +139,7 @@ export function readKiro(
       let id: string;
       if (sub) id = `${sub[1]}${sub[2]}`;
       else {
-        id = givenId(top.number, top.unnumbered++);
+        id = givenId(top.number, nested.given++);
         problems.push({
           severity: 'warning',
           path,
@@ -126,16 +154,31 @@ export function readKiro(
     }
     if (sub) {
       const id = `${sub[1]}${sub[2]}`;
-      const parent = phases.get(sub[1]!);
+      let parent = phases.get(sub[1]!);
       if (!parent) {
-        problems.push({
+        // Sub-tasks with no top-level task before them (Kiro shows and runs them all the same):
+        // a phase of their own, in file order, with no box, named by a heading right above the
+        // first or else by its text. A `- [ ] 3. …` box after them is the task, in its place.
+        const number = sub[1]!;
+        const name = above?.text ?? sub[3]!.trim();
+        const orphan: Problem = {
           severity: 'warning',
           path,
           line: box.line,
-          message: `Sub-task ${id} has no top-level task ${sub[1]} before it.`,
-          fix: `Add "- [ ] ${sub[1]}. Title" above it.`,
-        });
-        continue;
+          message: `Sub-task ${id} has no top-level task ${number} before it: it and the ${number}.x sub-tasks after it are read as phase ${number} ("${name}"), which has no box of its own.`,
+          fix: `Add "- [ ] ${number}. Title" above it to give the phase a line of its own.`,
+        };
+        problems.push(orphan);
+        parent = {
+          phase: { number, name, line: box.line, tasks: [] },
+          self: undefined,
+          subs: [],
+          given: 0,
+          orphan,
+        };
+        phases.set(number, parent);
+        // A box nested in it is its sub-task too.
+        top = { number, indent };
       }
       seen(id, box.line);
       // The sub-tasks of an optional task are optional with it.
@@ -146,9 +189,17 @@ export function readKiro(
     if (topMatch) {
       const headed = phases.get(topMatch[1]!);
       if (headed && !headed.self) {
-        // The box of a task its heading named first: the task, in the heading's place.
+        // The box of a task its heading named first: the task, in the heading's place. After
+        // sub-tasks read as its phase, it takes theirs, and their warning says where it is.
+        if (headed.orphan) {
+          const first = headed.orphan.line!;
+          Object.assign(headed.orphan, {
+            message: `Sub-task ${headed.subs[0]!.id} comes before its top-level task ${topMatch[1]} (line ${box.line}).`,
+            fix: `Move "- [ ] ${topMatch[1]}. …" above line ${first}.`,
+          });
+        }
         seen(topMatch[1]!, box.line);
-        top = { number: topMatch[1]!, indent, unnumbered: 0 };
+        top = { number: topMatch[1]!, indent };
         headed.phase = { ...headed.phase, name: topMatch[2]!.trim(), line: box.line };
         headed.self = task(topMatch[1]!);
         continue;
@@ -176,11 +227,12 @@ export function readKiro(
         continue;
       }
       seen(topMatch[1]!, box.line);
-      top = { number: topMatch[1]!, indent, unnumbered: 0 };
+      top = { number: topMatch[1]!, indent };
       phases.set(topMatch[1]!, {
         phase: { number: topMatch[1]!, name: topMatch[2]!.trim(), line: box.line, tasks: [] },
         self: task(topMatch[1]!),
         subs: [],
+        given: 0,
       });
     }
   }
@@ -214,6 +266,20 @@ export function readKiro(
       });
     }
   }
+  if (list.length === 0 && firstBox && !problems.some((p) => p.severity === 'error')) {
+    // Boxes, none of them numbered as Kiro numbers a task (`## フェーズ 1` or `### タスク 1.1` over
+    // boxes with no number): said once, where the first box is, not as a plan with no task.
+    const under = firstBox.heading
+      ? ` (under "${'#'.repeat(firstBox.heading.depth)} ${shorten(firstBox.heading.text)}", line ${firstBox.heading.line})`
+      : '';
+    problems.push({
+      severity: 'error',
+      path,
+      line: firstBox.line,
+      message: `${boxes === 1 ? 'The one box of this file is' : `None of the ${boxes} boxes of this file is`} read as a task: Kiro reads a task numbered "1. Title" or a sub-task "1.1 Title", and ${boxes === 1 ? 'it' : 'the first of them'}${under} has no number.`,
+      fix: 'Number the tasks: "- [ ] 1. Title" for each top-level task (or a heading "### 1. Title" over its sub-tasks), "- [ ] 1.1 Title" for each of its sub-tasks.',
+    });
+  }
   return finish(
     source,
     path,
@@ -228,6 +294,9 @@ export function readKiro(
     },
   );
 }
+
+/** A heading's text as a message quotes it: 60 characters at most. */
+const shorten = (text: string) => (text.length > 60 ? `${text.slice(0, 59)}…` : text);
 
 /**
  * The error for a top-level task number written twice: when the second is under another heading
