@@ -326,6 +326,19 @@ describe('coder-loop CLI on BMAD projects where their config puts them', () => {
     );
   });
 
+  it('a blocked epic holding the next story: status names it, and what to do', async () => {
+    const sprint = FILES[SPRINT]!.replace(
+      '1-2-account-management: ready-for-dev',
+      '1-2-account-management: done',
+    )
+      .replace('1-3-plant-data-model: backlog', '1-3-plant-data-model: done')
+      .replace('epic-2: backlog', 'epic-2: blocked');
+    const r = await inProcess(checkout({ ...FILES, [SPRINT]: sprint }), 'status', 'bmad');
+    expect(r.stdout.split('\n')[0]).toBe(
+      `bmad (BMAD, ${SPRINT}): no phase can start: Story 2-1-personality-system has no story file yet: BMAD's create-story (bmad-create-story) writes ${IA}/2-1-personality-system.md. But epic-2 is "blocked" on line 47, no status BMAD defines for an epic (backlog, in-progress, done), and create-story stops on it ("Invalid epic status"): when the epic can go on, set it to backlog or in-progress.`,
+    );
+  });
+
   it('status <path of a sprint-status.yaml> where no glob looks (no config says where)', async () => {
     const dir = checkout({
       'docs/implementation-artifacts/sprint-status.yaml': SPRINT_TEXT,

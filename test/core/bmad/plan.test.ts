@@ -689,3 +689,38 @@ describe("where BMAD's config says the story files are", () => {
     ]);
   });
 });
+
+describe('an epic that holds the next story up', () => {
+  const SPRINT = 'sprint-status.yaml';
+  const open = (body: string) => openBmad(SPRINT, [SPRINT], new Map([[SPRINT, body]]));
+
+  it('blocked (no status BMAD defines for an epic): the waiting names it, and a story that can go first', () => {
+    const plan = open(
+      'development_status:\n  epic-1: done\n  1-1-one: done\n  epic-2: blocked\n  2-1-two: backlog\n  epic-3: backlog\n  3-1-three: backlog\n',
+    );
+    expect(plan.current).toBeUndefined();
+    expect(plan.waiting).toBe(
+      'Story 2-1-two has no story file yet: BMAD\'s create-story (bmad-create-story) writes 2-1-two.md. But epic-2 is "blocked" on line 4, no status BMAD defines for an epic (backlog, in-progress, done), and create-story stops on it ("Invalid epic status"): when the epic can go on, set it to backlog or in-progress; meanwhile, bmad-create-story 3-1-three (the first backlog story of an epic that can go on) writes a story the loop takes first, ready-for-dev before backlog.',
+    );
+    // The epic's status is told on its own line too, as before.
+    expect(plan.warnings.map((w) => [w.line, w.message])).toEqual([
+      [4, '"blocked" is not a status of an epic ("epic-2").'],
+    ]);
+  });
+
+  it('a later story of a blocked epic (create-story does not look), every epic blocked, an epic done', () => {
+    expect(
+      open('development_status:\n  epic-2: on-hold\n  2-1-two: done\n  2-2-more: backlog\n')
+        .waiting,
+    ).toBe(
+      'Story 2-2-more has no story file yet: BMAD\'s create-story (bmad-create-story) writes 2-2-more.md. But epic-2 is "on-hold" on line 2, no status BMAD defines for an epic (backlog, in-progress, done): when the epic can go on, set it to backlog or in-progress.',
+    );
+    expect(open('development_status:\n  epic-4: done\n  4-1-four: backlog\n').waiting).toBe(
+      'Story 4-1-four has no story file yet: BMAD\'s create-story (bmad-create-story) writes 4-1-four.md. But epic-4 is "done" on line 2, and create-story writes no story in a done epic ("Cannot create story in completed epic"): set it back to in-progress, or move the story to a new epic.',
+    );
+    // An epic BMAD's create-story goes on with: the waiting as it was.
+    expect(open('development_status:\n  epic-4: in-progress\n  4-1-four: backlog\n').waiting).toBe(
+      "Story 4-1-four has no story file yet: BMAD's create-story (bmad-create-story) writes 4-1-four.md.",
+    );
+  });
+});

@@ -1,5 +1,5 @@
 import type { Problem } from '../../../problem.js';
-import type { BmadEntry } from './sprintStatus.js';
+import { BMAD_STATUSES, type BmadEntry } from './sprintStatus.js';
 import type { BmadStory } from './story.js';
 
 /**
@@ -260,8 +260,9 @@ export type NextStory =
  * The current story and whether the loop can work it, as BMAD's own workflows would: its file is
  * the first candidate that exists; a `backlog` story with a file is ready for dev (sprint_plan.py
  * floors a story with a file on disk at `ready-for-dev`), without one it waits for
- * bmad-create-story; a story in `review` waits for bmad-code-review (BMAD's sync never moves a
- * status back, so the loop does not start it again).
+ * bmad-create-story — and an epic that holds it up is named (`epicStop`); a story in `review`
+ * waits for bmad-code-review (BMAD's sync never moves a status back, so the loop does not start
+ * it again).
  */
 export function nextStory(
   entries: readonly BmadEntry[],
@@ -286,7 +287,7 @@ export function nextStory(
   if (story.status === 'backlog') {
     return {
       story,
-      waiting: `Story ${story.key} has no story file yet: BMAD's create-story (bmad-create-story) writes ${inFolder(writes)}.`,
+      waiting: `Story ${story.key} has no story file yet: BMAD's create-story (bmad-create-story) writes ${inFolder(writes)}.${epicStop(entries, story)}`,
     };
   }
   // A file in one of those folders with the key in another name (`story-1-1-a.md`): BMAD's
@@ -298,6 +299,37 @@ export function nextStory(
     story,
     missing: `Story ${story.key} is ${story.raw ?? 'without a status'} but its file is missing: ${candidates.join(' or ')}.${near ? ` ${near} is there, but BMAD's dev-story looks for ${story.key}.md: rename it.` : ''}`,
   };
+}
+
+/**
+ * Why a backlog story's epic holds it up, as BMAD's create-story reads the epic when it writes
+ * the epic's first story (its step 1): a status BMAD does not define for an epic (`blocked`,
+ * `on-hold`) stops it ("Invalid epic status"), and so does `done` ("Cannot create story in
+ * completed epic"). A status BMAD does not define is named on any story of the epic, as someone
+ * wrote it to hold the epic. With it, the first backlog story whose epic holds nothing up, which
+ * the loop takes once create-story has written it (a `ready-for-dev` story before a `backlog`
+ * one). '' when nothing holds the story up.
+ */
+function epicStop(entries: readonly BmadEntry[], story: BmadEntry): string {
+  const epicOf = (s: BmadEntry) => entries.find((e) => e.kind === 'epic' && e.epic === s.epic);
+  const first = (s: BmadEntry) => s.key.startsWith(`${s.epic}-1-`);
+  const stops = (s: BmadEntry) => {
+    const epic = epicOf(s);
+    if (epic?.raw === undefined) return false;
+    return epic.status === undefined || (epic.status === 'done' && first(s));
+  };
+  if (!stops(story)) return '';
+  const epic = epicOf(story)!;
+  const said = `${epic.key} is "${epic.raw}" on line ${epic.line}`;
+  const instead = entries.find((e) => e.kind === 'story' && e.status === 'backlog' && !stops(e));
+  const meanwhile = instead
+    ? `; meanwhile, bmad-create-story ${instead.key} (the first backlog story of an epic that can go on) writes a story the loop takes first, ready-for-dev before backlog`
+    : '';
+  if (epic.status === 'done') {
+    return ` But ${said}, and create-story writes no story in a done epic ("Cannot create story in completed epic"): set it back to in-progress, or move the story to a new epic${meanwhile}.`;
+  }
+  const halts = first(story) ? `, and create-story stops on it ("Invalid epic status")` : '';
+  return ` But ${said}, no status BMAD defines for an epic (${BMAD_STATUSES.epic.join(', ')})${halts}: when the epic can go on, set it to backlog or in-progress${meanwhile}.`;
 }
 
 /**
