@@ -1,3 +1,4 @@
+import { lstat, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
   openToStart,
@@ -8,7 +9,8 @@ import {
   type PlanFiles,
   type Problem,
 } from '../core/index.js';
-import { NotUtf8Error, readPlanFolder, readText } from './files.js';
+import { kindModule } from '../core/plan/kinds/index.js';
+import { linkLeaves, NotUtf8Error, readPlanFolder, readText } from './files.js';
 import { dirents, everyFile, notUtf8Problem, type Repo } from './repo.js';
 
 /** The paths among which a plan's files are looked for: its folder, and its sidecar. */
@@ -20,6 +22,34 @@ async function planPaths(root: string, plan: AnyPlan): Promise<string[]> {
     await everyFile(root, plan.sidecar, paths);
   } else await everyFile(root, plan.folder, paths);
   return [...paths].sort();
+}
+
+/**
+ * The files another kind's reader names outside the plan's folder (a tool's config in a folder
+ * that holds it, a file its config places elsewhere), with `files`, as they exist: a file in the
+ * repository, or a link to one; `files` itself when none is added (a new map otherwise: the
+ * tree's paths are cached by their map). `checked` holds the paths looked at before.
+ */
+async function withNamedElsewhere(
+  root: string,
+  chosen: AnyPlan,
+  texts: ReadonlyMap<string, string>,
+  files: ReadonlyMap<string, string>,
+  checked: Set<string>,
+): Promise<ReadonlyMap<string, string>> {
+  if (chosen.kind === 'coder' || chosen.plan.kind === 'coder') return files;
+  const added: string[] = [];
+  for (const path of kindModule(chosen.plan.kind).reads?.(chosen.plan, texts) ?? []) {
+    if (files.has(path) || checked.has(path)) continue;
+    checked.add(path);
+    const full = join(root, path);
+    const entry = await lstat(full).catch(() => undefined);
+    if (!entry || (entry.isSymbolicLink() && (await linkLeaves(root, full).catch(() => true))))
+      continue;
+    const file = entry.isSymbolicLink() ? await stat(full).catch(() => undefined) : entry;
+    if (file?.isFile()) added.push(path);
+  }
+  return added.length ? new Map([...files, ...added.map((p) => [p, p] as const)]) : files;
 }
 
 /**
@@ -35,11 +65,15 @@ export async function openWorkingPlan(
   chosen: AnyPlan,
 ): Promise<PhasePlan> {
   const config = { plansDir: shownPlansDir };
-  const files = new Map((await planPaths(repo.root, chosen)).map((p) => [p, p]));
+  let files: ReadonlyMap<string, string> = new Map(
+    (await planPaths(repo.root, chosen)).map((p) => [p, p]),
+  );
   let plan: { files: PlanFiles; context: PlanContext } | undefined;
   const texts = new Map<string, string>();
   const unreadable = new Map<string, Problem>();
+  const checked = new Set<string>();
   for (;;) {
+    files = await withNamedElsewhere(repo.root, chosen, texts, files, checked);
     const opened = openToStart(config, chosen, plan ? { plan } : {}, { files }, texts, unreadable);
     if ('open' in opened) return opened.open;
     if (opened.need === 'plan') {

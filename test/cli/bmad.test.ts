@@ -277,6 +277,68 @@ describe('coder-loop CLI on BMAD projects where their config puts them', () => {
     expect(r.stdout.split('\n').filter((l) => l.startsWith('bmad '))).toHaveLength(1);
   });
 
+  it('alpha.22: the story files where implementation_artifacts says, though sprint-status.yaml is elsewhere', async () => {
+    // v6.0.0-alpha.22's create-story writes `{implementation_artifacts}/{story_key}.md`, whatever
+    // folder an older sprint-status.yaml (no story_location) is in.
+    const dir = checkout({
+      '_bmad/bmm/config.yaml': config(
+        'implementation_artifacts: "{project-root}/docs/implementation-artifacts"\noutput_folder: "{project-root}/docs"\n',
+      ),
+      'docs/sprint-artifacts/sprint-status.yaml': SPRINT_TEXT.replace(/^story_location: .*\n/m, ''),
+      'docs/implementation-artifacts/1-2-account-management.md': FILES[STORY]!,
+    });
+    const r = await inProcess(dir, 'status', 'bmad');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').slice(0, 2)).toEqual([
+      'bmad (BMAD, docs/sprint-artifacts/sprint-status.yaml): current phase 1.2',
+      'Tasks: 0 done, 0 in progress, 6 open',
+    ]);
+    expect(r.stderr).toBe(
+      `_bmad/bmm/config.yaml:5: warning: implementation_artifacts is docs/implementation-artifacts/, where BMAD's workflows read sprint-status.yaml and write story files, but this sprint status is in docs/sprint-artifacts/: BMAD's create-story writes its story files to docs/implementation-artifacts/, and the loop looks there first. Move sprint-status.yaml and its story files to docs/implementation-artifacts/, or set implementation_artifacts: "{project-root}/docs/sprint-artifacts".`,
+    );
+    // A task's box is marked in the story file there, outside the sprint status's folder.
+    const task = await inProcess(dir, 'mark', 'bmad', '1.2/1.1', 'done');
+    expect(task.stdout).toBe('1.2/1.1: todo → done');
+    expect(read(dir, 'docs/implementation-artifacts/1-2-account-management.md')).toBe(
+      FILES[STORY]!.replace('- [ ] Subtask 1.1', '- [x] Subtask 1.1'),
+    );
+    const mark = await inProcess(dir, 'mark', 'bmad', '--phase', '1.3', 'doing');
+    expect(mark.stderr).toContain(
+      "run BMAD's create-story (bmad-create-story) first, which writes docs/implementation-artifacts/1-3-plant-data-model.md.",
+    );
+  });
+
+  it('a config that is not UTF-8: a warning with its line, and the stories looked for without it', async () => {
+    const dir = checkout(FILES);
+    await mkdir(join(dir, '_bmad/bmm'), { recursive: true });
+    await writeFile(
+      join(dir, '_bmad/bmm/config.yaml'),
+      Buffer.from(
+        config('user_name: Jos\u00e9\noutput_folder: "{project-root}/_bmad-output"\n'),
+        'latin1',
+      ),
+    );
+    const r = await inProcess(dir, 'status', 'bmad');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe(`bmad (BMAD, ${SPRINT}): current phase 1.2`);
+    expect(r.stderr).toBe(
+      "_bmad/bmm/config.yaml:5: warning: not valid UTF-8: byte 0xE9 stands alone, as in Latin-1 or Windows-1252. It is BMAD's config, which says where create-story writes story files: the loop looks for them beside sprint-status.yaml instead. Save the file as UTF-8.",
+    );
+  });
+
+  it('a blocked epic holding the next story: status names it, and what to do', async () => {
+    const sprint = FILES[SPRINT]!.replace(
+      '1-2-account-management: ready-for-dev',
+      '1-2-account-management: done',
+    )
+      .replace('1-3-plant-data-model: backlog', '1-3-plant-data-model: done')
+      .replace('epic-2: backlog', 'epic-2: blocked');
+    const r = await inProcess(checkout({ ...FILES, [SPRINT]: sprint }), 'status', 'bmad');
+    expect(r.stdout.split('\n')[0]).toBe(
+      `bmad (BMAD, ${SPRINT}): no phase can start: Story 2-1-personality-system has no story file yet: BMAD's create-story (bmad-create-story) writes ${IA}/2-1-personality-system.md. But epic-2 is "blocked" on line 47, no status BMAD defines for an epic (backlog, in-progress, done), and create-story stops on it ("Invalid epic status"): when the epic can go on, set it to backlog or in-progress.`,
+    );
+  });
+
   it('status <path of a sprint-status.yaml> where no glob looks (no config says where)', async () => {
     const dir = checkout({
       'docs/implementation-artifacts/sprint-status.yaml': SPRINT_TEXT,

@@ -12,6 +12,7 @@ import {
   namedPhase,
   openFound,
   refuse,
+  writeBesideForPlan,
   writeForPlan,
 } from './shared.js';
 
@@ -60,7 +61,7 @@ export const mark: CommandSpec = {
         io.stdout(`Nothing to change: already ${state}.`);
         return EXIT.ok;
       }
-      for (const file of beside) await writeForPlan(args, found, file.path, file.text);
+      for (const file of beside) await writeBesideForPlan(args, file.path, file.text);
       if (marked.text !== plan.tasks.text)
         await writeForPlan(args, found, plan.tasks.path, marked.text);
       for (const change of marked.changes) io.stdout(change);

@@ -117,6 +117,16 @@ export function writeForPlan(
   return writeInPlan(folder, relative(folder, inRepo(args, path)), content);
 }
 
+/**
+ * Writes a file a kind keeps beside its tasks file (a story file) where its reader read it: in
+ * the repository, not only the plan's folder (a tool's config may place it elsewhere), and never
+ * through a link out of the repository.
+ */
+export function writeBesideForPlan(args: Parsed, path: string, content: string): Promise<void> {
+  const root = args.repo.root;
+  return writeInPlan(root, relative(root, inRepo(args, path)), content);
+}
+
 /** Exit 1 with what stops a command on the plan: its problems, then what to do. */
 export function refuse(io: CliIo, refusal: Refusal | undefined): void {
   if (!refusal) return;

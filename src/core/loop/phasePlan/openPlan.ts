@@ -131,6 +131,10 @@ function withUnreadable(
   );
   const told = unreadable.map((p): Problem => {
     const phase = finished.get(p.path);
+    // A file the reader can go without (a tool's config): a warning, with what it did instead.
+    const without = phase === undefined ? kp.withoutFile?.(p.path) : undefined;
+    if (without !== undefined)
+      return { ...p, severity: 'warning', message: `${p.message} ${without}` };
     return phase === undefined
       ? p
       : {

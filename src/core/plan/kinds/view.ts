@@ -117,6 +117,12 @@ export interface KindReading {
    */
   refuseMark?: (phase: KindPhase, state: Exclude<KindState, 'set-aside'>) => string | undefined;
   context: (phase: KindPhase) => KindContext;
+  /**
+   * A file the reader asked for that the plan can go without when it cannot be read (a tool's
+   * config that only says where files are): what the reader did instead, said after the file's
+   * problem, which is then a warning; undefined (or absent) for a file the plan needs.
+   */
+  withoutFile?: (path: string) => string | undefined;
 }
 
 /** A file a mark changes beside the tasks file, with its new text. */

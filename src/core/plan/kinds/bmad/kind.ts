@@ -75,6 +75,7 @@ export const bmadKind = defineKind({
       },
       context: (phase) => read.context(own(phase)),
       refuseMark: (phase, state) => read.refuseMark(own(phase), state),
+      withoutFile: read.withoutFile,
     };
   },
   // The stories' statuses: what a start or a completion changes in sprint-status.yaml.

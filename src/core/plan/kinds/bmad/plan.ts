@@ -1,6 +1,12 @@
 import type { Problem } from '../../../problem.js';
 import { QUOTE_LIMIT, splitProblems, type KindContext, type KindPhase } from '../view.js';
-import { nextStory, storyDisagreement, storyFileCandidates } from './paths.js';
+import {
+  bmadConfigCandidates,
+  bmadProjectConfig,
+  nextStory,
+  storyDisagreement,
+  storyFolders,
+} from './paths.js';
 import { BMAD_STATUSES, readSprintStatus, setSprintStatus } from './sprintStatus.js';
 import { readStory, setStoryStatus, setStoryTasks, type BmadStory } from './story.js';
 
@@ -51,6 +57,8 @@ export interface BmadPlan {
    * writes it first), or set aside (a status BMAD does not define); undefined when it may.
    */
   refuseMark(phase: BmadPhase, state: 'todo' | 'doing' | 'done'): string | undefined;
+  /** A config that could not be read: where story files were looked for without it. */
+  withoutFile(path: string): string | undefined;
 }
 
 /** The folder of a path ('' at the root). */
@@ -105,22 +113,29 @@ function planningDocuments(sprintStatusPath: string, present: ReadonlySet<string
 }
 
 /**
- * The files a BMAD plan is read from: its sprint-status.yaml first, then — once its text is
- * known — every file each story it lists may have (`storyFileCandidates`); the caller reads those
- * of them that exist. `texts` holds what was read.
+ * The files a BMAD plan is read from: its sprint-status.yaml and the configs its project may have
+ * (`bmadConfigCandidates`) first, then — once their text is known — every file each story it lists
+ * may have (`storyFolders`); the caller reads those of them that exist. `texts` holds what
+ * was read.
  */
 export function bmadReads(path: string, texts: ReadonlyMap<string, string>): string[] {
+  const configs = bmadConfigCandidates(path);
   const source = texts.get(path);
-  if (source === undefined) return [path];
+  if (source === undefined) return [path, ...configs];
   const read = readSprintStatus(source, path);
+  const { folders } = storyFolders(path, read.storyLocation, bmadProjectConfig(path, texts));
   return [
     ...new Set([
       path,
-      ...read.entries
-        .filter((e) => e.kind === 'story')
-        .flatMap((e) => storyFileCandidates(path, read.storyLocation, e.key)),
+      ...configs,
+      ...read.entries.filter((e) => e.kind === 'story').flatMap((e) => filesIn(folders, e.key)),
     ]),
   ];
+}
+
+/** A story's file in each of `folders`, in their order (`storyFileCandidates`). */
+function filesIn(folders: readonly string[], key: string): string[] {
+  return folders.map((f) => (f === '' ? `${key}.md` : `${f}/${key}.md`));
 }
 
 /** The markdown files of the tree by their file name: `1-2-login.md` → its paths. */
@@ -163,6 +178,11 @@ export function openBmad(
   }
   const read = readSprintStatus(source ?? '', path);
   if (source !== undefined) problems.push(...read.problems);
+  // Where BMAD's create-story writes the story files: the project's config says (`storyFolders`).
+  const config = bmadProjectConfig(path, texts, present);
+  const located = storyFolders(path, read.storyLocation, config);
+  if (source !== undefined) problems.push(...located.problems);
+  const candidates = (key: string) => filesIn(located.folders, key);
   const stories = read.entries.filter((e) => e.kind === 'story');
   const storyOf = new Map<string, BmadStory>();
   const phases: BmadPhase[] = [];
@@ -174,9 +194,7 @@ export function openBmad(
   const doneAside = new Map<string, { keys: string[]; line: number }>();
   let byName: Map<string, string[]> | undefined;
   for (const entry of stories) {
-    const file = storyFileCandidates(path, read.storyLocation, entry.key).find((p) =>
-      present.has(p),
-    );
+    const file = candidates(entry.key).find((p) => present.has(p));
     const text = file === undefined ? undefined : texts.get(file);
     const story = text === undefined ? undefined : readStory(text, file!);
     const twins = keysOf.get(entry.number!)!;
@@ -194,7 +212,7 @@ export function openBmad(
       if (group) group.keys.push(entry.key);
       else doneAside.set(folder, { keys: [entry.key], line: entry.line });
     } else if (aside) {
-      const looked = storyFileCandidates(path, read.storyLocation, entry.key);
+      const looked = candidates(entry.key);
       problems.push({
         severity: 'warning',
         path,
@@ -238,7 +256,7 @@ export function openBmad(
     });
   }
   for (const [folder, { keys, line }] of doneAside) {
-    const looked = storyFileCandidates(path, read.storyLocation, keys[0]!);
+    const looked = candidates(keys[0]!);
     const folderOf = looked[0]!.slice(0, looked[0]!.lastIndexOf('/') + 1);
     const [where, to] =
       folderOf === ''
@@ -261,7 +279,7 @@ export function openBmad(
       fix: 'Run BMAD’s bmad-sprint-planning to list the epics’ stories (`N-M-slug: backlog`).',
     });
   // The current story, as BMAD's status view picks it, and whether it can start (file, tasks).
-  const next = nextStory(read.entries, path, read.storyLocation, (p) => present.has(p));
+  const next = nextStory(read.entries, path, read.storyLocation, (p) => present.has(p), config);
   let current: BmadPhase | undefined;
   let waiting: string | undefined;
   if ('file' in next) {
@@ -330,12 +348,21 @@ export function openBmad(
     start: (phase) => sprintTo(phase, 'in-progress'),
     finish: (phase) => [...boxes(phase, undefined, 'done', 'done'), ...sprintTo(phase, 'done')],
     setTasks: (phase, ids, state) => boxes(phase, ids, state),
+    withoutFile(file) {
+      if (!bmadConfigCandidates(path).includes(file)) return undefined;
+      const looks = located.folders.map((f) =>
+        f === dirOf(path)
+          ? `beside ${baseOf(path)}`
+          : `in ${f === '' ? 'the repository root' : `${f}/`}`,
+      );
+      return `It is BMAD's config, which says where create-story writes story files: the loop looks for them ${looks.join(' and ')} instead.`;
+    },
     refuseMark(phase, state) {
       const entry = entryOf(phase);
       if (entry.setAside)
         return `Story ${entry.key} is "${entry.raw}", a status BMAD does not define, so it is set aside and never marked. Write one of BMAD's statuses for it in ${path} first (${BMAD_STATUSES.story.join(', ')}). Nothing was written.`;
       if (state === 'todo' || phase.file !== undefined) return undefined;
-      const writes = storyFileCandidates(path, read.storyLocation, entry.key).at(-1);
+      const writes = `${located.writes}/${entry.key}.md`.replace(/^\//, '');
       return `Story ${entry.key} has no story file yet, so it cannot be ${state === 'doing' ? 'started' : 'completed'}: run BMAD's create-story (bmad-create-story) first, which writes ${writes}. Nothing was written.`;
     },
     context(phase) {
