@@ -40,6 +40,10 @@ const text = fc.constantFrom(
   'T017 trailing spaces   ',
   'T018 https://example.com/a_b www.x.y',
   '[x] T019 box in text',
+  // Ids with a suffix.
+  'T022-A Parser edge cases',
+  'T011b Create migration',
+  'T001-Create no suffix',
   'Phase 9: not a heading',
   '',
   ' ',
@@ -147,6 +151,8 @@ function text_plain(): string[] {
     'T005 run `npm test` first',
     'T007 ` spaced code `',
     'T017 trailing spaces   ',
+    'T022-A Parser edge cases',
+    'T011b Create migration',
   ];
 }
 const eol = fc.constantFrom('\n', '\n', '\n', '\r\n');

@@ -310,6 +310,40 @@ describe('spec-kit: headings and ids people write', () => {
   });
 });
 
+describe('spec-kit: ids with a suffix, criteria boxes and notes inside a phase', () => {
+  const speckitFiles = (tasks: string): Record<string, string> => ({
+    'specs/001-x/tasks.md': tasks,
+    'specs/001-x/spec.md': '# Spec\n',
+    'specs/001-x/plan.md': '# Plan\n',
+  });
+
+  // 07-SalehOsman-Al-Saada_Smart_Bot (T022-A beside T022), 08-EvgenyLat-whatsapp-saas (T011b).
+  it('an id with a suffix (T003-A, T004a) is the id as written: no duplicate, and mark by it writes its one box', async () => {
+    const tasks =
+      '## Phase 2: Core\n\n- [ ] T003 Parser\n- [ ] T003-A Parser edge cases\n- [X] T003-B Parser errors\n- [ ] T004a Lexer hotfix\n- [ ] T004B [P] Lexer docs\n';
+    const read = readSpeckit(tasks, 'tasks.md');
+    expect(read).toEqual(readSpeckit(tasks, 'tasks.md', { fast: false }));
+    expect(read.problems).toEqual([]);
+    expect(read.phases[0]!.tasks.map((t) => t.id)).toEqual([
+      'T003',
+      'T003-A',
+      'T003-B',
+      'T004a',
+      'T004B',
+    ]);
+    const cwd = checkout(speckitFiles(tasks));
+    expect((await cli(cwd, 'mark', '001-x', 'T003-A', 'done')).code).toBe(0);
+    expect((await cli(cwd, 'mark', '001-x', 'T003', 'done')).code).toBe(0);
+    expect((await cli(cwd, 'mark', '001-x', 'T004a', 'done')).code).toBe(0);
+    expect(readFileSync(join(cwd, 'specs/001-x/tasks.md'), 'utf8')).toBe(
+      tasks
+        .replace('- [ ] T003-A', '- [X] T003-A')
+        .replace('- [ ] T003 ', '- [X] T003 ')
+        .replace('- [ ] T004a', '- [X] T004a'),
+    );
+  });
+});
+
 describe('one id on two tasks, in any kind', () => {
   it('spec-kit: mark T001 where two tasks are written T001 writes nothing and names both lines', async () => {
     const tasks = '## Phase 1: Setup\n\n- [ ] T001 Init\n- [ ] T001 Configure\n';

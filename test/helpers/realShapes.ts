@@ -42,6 +42,9 @@ const taskText = fc.constantFrom(
   'T009 Handle A -> B transitions and R&D flags',
   'T010 Deploy! Then run quickstart.md validation',
   'T011 Support `a | b` in the query',
+  // Ids with a suffix, for a task put in beside another (`T022-A`, `T011b`).
+  'T022-A [US1] Parser edge cases',
+  'T011b Create migration in db/migrations/',
 );
 // Task text with markup the scanner leaves to remark.
 const markedTaskText = fc.constantFrom(

@@ -101,9 +101,14 @@ export const SPECKIT_SCAN: ScanMode = { taskText: true, requirements: false };
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
+const isAlnum = (c: number): boolean => isDigit(c) || ((c | 32) >= 97 && (c | 32) <= 122);
+
 /**
- * A task's own id, `T` and three digits or more, with any sub-ids after it (`T007.1`), then no
- * word character (`/^T\d{3,}(?:\.\d+)*\b/`).
+ * A task's own id, as the task writes it: `T` and three digits or more, with any sub-ids after
+ * it (`T007.1`), then a suffix that tells a task put in beside another, a letter (`T011b`) or a
+ * hyphen and one to three letters or digits (`T022-A`), then no word character
+ * (`/^T\d{3,}(?:\.\d+)*(?:[A-Za-z]|-[A-Za-z0-9]{1,3}\b)?\b/`). `T022-A` is not `T022`: each
+ * task is marked by the id the user sees.
  */
 function speckitId(text: string): string | undefined {
   if (text[0] !== 'T') return undefined;
@@ -115,8 +120,16 @@ function speckitId(text: string): string | undefined {
     end += 2;
     while (isDigit(text.charCodeAt(end))) end++;
   }
-  const c = text.charCodeAt(end) | 32; // `\w` after the digits (a digit stopped the loop)
-  if ((c >= 97 && c <= 122) || text.charCodeAt(end) === 95) return undefined;
+  if (text[end] === '-') {
+    // `T022-A`, `T096-B2`: the hyphen and one to three letters or digits; a longer word after
+    // it (`T001-Create`, `T001-T003`) is no suffix, and the id ends before the hyphen.
+    let to = end + 1;
+    while (to - end <= 3 && isAlnum(text.charCodeAt(to))) to++;
+    const after = text.charCodeAt(to);
+    if (to > end + 1 && !isAlnum(after) && after !== 95) end = to;
+  } else if (isAlnum(text.charCodeAt(end)) && !isAlnum(text.charCodeAt(end + 1))) end++; // `T011b`
+  const c = text.charCodeAt(end); // `\w` after the id (a digit or a letter stopped the loops)
+  if (isAlnum(c) || c === 95) return undefined;
   return text.slice(0, end);
 }
 
