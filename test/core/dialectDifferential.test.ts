@@ -40,6 +40,11 @@ const text = fc.constantFrom(
   'T017 trailing spaces   ',
   'T018 https://example.com/a_b www.x.y',
   '[x] T019 box in text',
+  // Ids with a suffix, and a box with no id (an acceptance criterion under its sub-heading).
+  'T022-A Parser edge cases',
+  'T011b Create migration',
+  'T001-Create no suffix',
+  'App starts',
   'Phase 9: not a heading',
   '',
   ' ',
@@ -69,6 +74,11 @@ const headingLine = fc
       ' Tests for User Story 1 ⚠️',
       ' Implementation',
       ' Format: `[ID] [P?] [Story] Description`',
+      // Sub-headings whose boxes with no id are acceptance criteria, and a note that may sit
+      // inside a phase (at a level above it).
+      ' Acceptance criteria',
+      ' 验收标准',
+      ' Note: T005 and T006 belong to Phase 2 too',
       'NoSpace',
       '',
     ),
@@ -134,6 +144,9 @@ const plainLine = fc.oneof(
       '## Phase N: Polish & Cross-Cutting Concerns',
       '### Implementation for User Story 1',
       '# Tasks: Photo Albums',
+      '### Acceptance criteria',
+      '### 验收标准',
+      '# Note: T005 and T006 belong to Phase 2 too',
     ),
   },
   { weight: 3, arbitrary: fc.constantFrom('', '', '---', '**Goal**: Work.', 'Some text') },
@@ -147,6 +160,9 @@ function text_plain(): string[] {
     'T005 run `npm test` first',
     'T007 ` spaced code `',
     'T017 trailing spaces   ',
+    'T022-A Parser edge cases',
+    'T011b Create migration',
+    'App starts',
   ];
 }
 const eol = fc.constantFrom('\n', '\n', '\n', '\r\n');

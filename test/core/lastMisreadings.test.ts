@@ -310,6 +310,101 @@ describe('spec-kit: headings and ids people write', () => {
   });
 });
 
+describe('spec-kit: ids with a suffix, criteria boxes and notes inside a phase', () => {
+  const speckitFiles = (tasks: string): Record<string, string> => ({
+    'specs/001-x/tasks.md': tasks,
+    'specs/001-x/spec.md': '# Spec\n',
+    'specs/001-x/plan.md': '# Plan\n',
+  });
+
+  // 07-SalehOsman-Al-Saada_Smart_Bot (T022-A beside T022), 08-EvgenyLat-whatsapp-saas (T011b).
+  it('an id with a suffix (T003-A, T004a) is the id as written: no duplicate, and mark by it writes its one box', async () => {
+    const tasks =
+      '## Phase 2: Core\n\n- [ ] T003 Parser\n- [ ] T003-A Parser edge cases\n- [X] T003-B Parser errors\n- [ ] T004a Lexer hotfix\n- [ ] T004B [P] Lexer docs\n';
+    const read = readSpeckit(tasks, 'tasks.md');
+    expect(read).toEqual(readSpeckit(tasks, 'tasks.md', { fast: false }));
+    expect(read.problems).toEqual([]);
+    expect(read.phases[0]!.tasks.map((t) => t.id)).toEqual([
+      'T003',
+      'T003-A',
+      'T003-B',
+      'T004a',
+      'T004B',
+    ]);
+    const cwd = checkout(speckitFiles(tasks));
+    expect((await cli(cwd, 'mark', '001-x', 'T003-A', 'done')).code).toBe(0);
+    expect((await cli(cwd, 'mark', '001-x', 'T003', 'done')).code).toBe(0);
+    expect((await cli(cwd, 'mark', '001-x', 'T004a', 'done')).code).toBe(0);
+    expect(readFileSync(join(cwd, 'specs/001-x/tasks.md'), 'utf8')).toBe(
+      tasks
+        .replace('- [ ] T003-A', '- [X] T003-A')
+        .replace('- [ ] T003 ', '- [X] T003 ')
+        .replace('- [ ] T004a', '- [X] T004a'),
+    );
+  });
+
+  // 01-chenchiyuan-crypto_exchange_news_crawler: `### 验收标准` over id-less boxes in Phase 1.
+  it('boxes with no id under an acceptance-criteria sub-heading of a phase are no tasks: one warning says so, and the phase is done when its tasks are', async () => {
+    const tasks =
+      '## Phase 1: Setup\n\n### Acceptance criteria\n- [ ] App starts\n- [ ] Config loads\n\n### Tasks\n- [X] T001 Create app\n- [X] T002 Add config\n\n## Phase 2: Core\n\n### 验收标准\n- [ ] 测试通过\n- [ ] T003 Criteria heading, task id\n\n#### Tasks\n- [ ] T004 Parser\n';
+    const read = readSpeckit(tasks, 'tasks.md');
+    expect(read).toEqual(readSpeckit(tasks, 'tasks.md', { fast: false }));
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => t.id)])).toEqual([
+      ['1', ['T001', 'T002']],
+      ['2', ['T003', 'T004']],
+    ]);
+    expect(read.problems.map((p) => [p.line, p.severity, p.message, p.fix])).toEqual([
+      [
+        3,
+        'warning',
+        'The 2 boxes under "### Acceptance criteria" (lines 4 to 5) have no task id: they are read as acceptance criteria, not as tasks of Phase 1.',
+        'Leave them so, or give a box a task id ("- [ ] T005 …") if it is a task.',
+      ],
+      [
+        13,
+        'warning',
+        'The box under "### 验收标准" (line 14) has no task id: it is read as an acceptance criterion, not as a task of Phase 2.',
+        'Leave it so, or give it a task id ("- [ ] T005 …") if it is a task.',
+      ],
+    ]);
+    const cwd = checkout(speckitFiles(tasks));
+    const status = await cli(cwd, 'status', '001-x');
+    expect(status.out).toContain('Phase 2');
+    expect(status.out).not.toMatch(/Phase 1\b[^\n]*(?:current|in progress|next)/i);
+  });
+
+  // 07-SalehOsman-Al-Saada_Smart_Bot: `# Note: Tasks T088-T091 are NOT duplicates …` in Phase 4.
+  it('a level-1 heading that is no phase, between two phases, does not end the first: its tasks are that phase’s', () => {
+    const tasks =
+      '## Phase 2: Core\n\n- [ ] T004 Lexer\n\n# Note: T005 and T006 belong to Phase 2 too\n\n- [ ] T005 Printer\n- [ ] T006 Formatter\n\n## Phase 3: Polish\n\n- [ ] T007 Docs\n';
+    const read = readSpeckit(tasks, 'tasks.md');
+    expect(read).toEqual(readSpeckit(tasks, 'tasks.md', { fast: false }));
+    expect(read.problems).toEqual([]);
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => t.id)])).toEqual([
+      ['2', ['T004', 'T005', 'T006']],
+      ['3', ['T007']],
+    ]);
+  });
+
+  it('a level-1 note after the last phase: its boxes are named, with no phase number taken from the note', async () => {
+    const tasks =
+      '## Phase 1: Setup\n\n- [ ] T001 Init\n\n## Phase 2: Core\n\n- [ ] T004 Lexer\n\n# Note: T005 belongs to Phase 2 too\n\n- [ ] T005 Printer\n';
+    const read = readSpeckit(tasks, 'tasks.md');
+    expect(read).toEqual(readSpeckit(tasks, 'tasks.md', { fast: false }));
+    expect(read.problems.map((p) => [p.line, p.message, p.fix])).toEqual([
+      [
+        11,
+        '"- [ ] T005 Printer" looks like a task but is not read as one: it is under "# Note: T005 belongs to Phase 2 too" (line 9), a level-1 heading that is no phase, so it ends "## Phase 2: Core" (line 5).',
+        'Write that heading as a paragraph or a "###" heading, so that it stays inside the phase, or move the tasks under a phase\'s heading.',
+      ],
+    ]);
+    const cwd = checkout(speckitFiles(tasks));
+    const lint = await cli(cwd, 'lint', '001-x');
+    expect(lint.out).toContain('looks like a task but is not read as one');
+    expect(lint.out).not.toContain('"# Phase 2');
+  });
+});
+
 describe('one id on two tasks, in any kind', () => {
   it('spec-kit: mark T001 where two tasks are written T001 writes nothing and names both lines', async () => {
     const tasks = '## Phase 1: Setup\n\n- [ ] T001 Init\n- [ ] T001 Configure\n';

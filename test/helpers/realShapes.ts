@@ -42,6 +42,11 @@ const taskText = fc.constantFrom(
   'T009 Handle A -> B transitions and R&D flags',
   'T010 Deploy! Then run quickstart.md validation',
   'T011 Support `a | b` in the query',
+  // Ids with a suffix, for a task put in beside another (`T022-A`, `T011b`).
+  'T022-A [US1] Parser edge cases',
+  'T011b Create migration in db/migrations/',
+  // A box with no id: an acceptance criterion under its sub-heading, else a task.
+  'Django app is registered',
 );
 // Task text with markup the scanner leaves to remark.
 const markedTaskText = fc.constantFrom(
@@ -68,6 +73,10 @@ const heading = fc.constantFrom(
   '### Phase Dependencies',
   '## Phase 6: `cli` and `docs`',
   '## Notes',
+  // Sub-headings of acceptance criteria, and a level-1 note that may sit inside a phase.
+  '### Acceptance criteria',
+  '### 验收标准',
+  '# Note: Tasks T088–T091 are NOT duplicates of Phase 4',
 );
 
 const fenced: fc.Arbitrary<Block> = fc.constantFrom(
@@ -116,6 +125,20 @@ const otherBlock: fc.Arbitrary<Block> = fc.constantFrom(
   ['> - [ ] T097 quoted task'],
 );
 const rule: fc.Arbitrary<Block> = fc.constant(['---']);
+// A phase's acceptance criteria (boxes with no id under their sub-heading, a task with an id among
+// them), and a level-1 note inside a phase with tasks under it, as real plans write them.
+const criteria: fc.Arbitrary<Block> = fc.constantFrom(
+  ['### 验收标准', '- [ ] Django app 已创建并注册', '- [x] 所有必要依赖已安装', '', '### 任务列表'],
+  ['### Acceptance Criteria', '', '- [ ] App starts', '- [ ] T030 [US1] Verify startup', ''],
+);
+const note: fc.Arbitrary<Block> = fc.constantFrom(
+  [
+    '# Note: Tasks T088–T091 are NOT duplicates of Phase 4',
+    '',
+    '- [x] T088 [US2] Extract utilities',
+  ],
+  ['# Notes', '- [ ] T089 Refactor join.ts', '- [ ] Review the refactor'],
+);
 
 /** A spec-kit task block: tasks, sometimes a nested detail bullet, sometimes a lazy line. */
 function tasks(plain: boolean): fc.Arbitrary<Block> {
@@ -161,6 +184,8 @@ function speckitBlock(plain: boolean): fc.Arbitrary<Block> {
     { weight: 1, arbitrary: quote },
     { weight: 2, arbitrary: bullets },
     { weight: 1, arbitrary: rule },
+    { weight: 1, arbitrary: criteria },
+    { weight: 1, arbitrary: note },
     { weight: plain ? 0 : 1, arbitrary: otherBlock },
   );
 }

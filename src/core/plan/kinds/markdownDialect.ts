@@ -171,6 +171,11 @@ export interface LookalikeDialect {
    * the reason for the box on a line (1-based), with its fix when the reader knows one.
    */
   unread: string | ((line: number) => { why: string; fix?: string });
+  /**
+   * Lines of boxes the reader read as something other than a task and named already, in a
+   * warning of their own (acceptance criteria, under their heading's line): no warning each.
+   */
+  named?: readonly number[];
 }
 
 const SHOWN_MARK: Record<string, string> = { ' ': 'space', '\t': 'tab' };
@@ -431,6 +436,7 @@ export function finish(
   }
   // A line the reader named already (a sub-task with no parent) gets no second warning.
   for (const p of problems) if (p.line !== undefined) taskLines.add(p.line);
+  for (const line of dialect.named ?? []) taskLines.add(line);
   return {
     phases,
     problems: [

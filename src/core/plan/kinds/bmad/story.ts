@@ -1,6 +1,7 @@
 import type { Heading, ListItem, Nodes, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Problem } from '../../../problem.js';
+import { isNotTasksHeading } from '../../criteriaWords.js';
 import { markdownLimitProblem, parseMarkdown } from '../../markdown.js';
 import {
   boxAt,
@@ -55,13 +56,6 @@ const STATE: Record<string, DialectState> = { ' ': 'todo', '\t': 'todo', x: 'don
 const STORY_HEADING = /^Story\s+(\d+\.\d+[a-z]?(?:\.\d+)?)\s*:?\s*(.*)$/i;
 /** `## Tasks / Subtasks` (dev-story parses "Tasks/Subtasks"); `## Tasks` as some write it. */
 const TASKS_HEADING = /^Tasks(?:\s*\/\s*Sub-?tasks)?$/i;
-/**
- * A story template's sections whose boxes are no tasks — acceptance criteria, the definition of
- * done — in English and in the languages stories are written in (BMAD's
- * `document_output_language`).
- */
-const NOT_TASKS_HEADING =
-  /accept|accett|akzeptanz|akceptac|aceptaci|aceita|crit[eéè]r|definition of (?:done|ready)|\bDoD\b|验收|驗收|受け入れ|受入|인수 ?기준|tiêu chí|критери|приёмк|приемк/i;
 /** `Task 1`, `**Task 2: …**`, `Subtask 1.1`: the id the author wrote. */
 const WRITTEN_ID = /^(?:\*\*|__)?(?:Sub-?)?Task\s+(\d+(?:\.\d+)*[a-z]?)\b/i;
 /** A status word, its emphasis closed, then at most a space and marks (`done** ✅`). */
@@ -229,7 +223,7 @@ export function readStory(source: string, path: string): BmadStory {
   for (const section of chosen) visit(section.nodes, undefined, 0);
   if (chosen.length === 0) {
     for (const section of level2) {
-      if (NOT_TASKS_HEADING.test(section.text)) continue;
+      if (isNotTasksHeading(section.text)) continue;
       visit(section.nodes, undefined, 0);
       if (found.length === 0) continue;
       chosen = [section];

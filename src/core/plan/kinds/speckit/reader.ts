@@ -1,5 +1,6 @@
 import type { Problem } from '../../../problem.js';
 import { scanDialect, type DialectScan, type ScanMode } from '../dialectScan.js';
+import { isNotTasksHeading } from '../../criteriaWords.js';
 import { withoutLeadingSymbols } from '../../text.js';
 import {
   comparePhaseNumbers,
@@ -67,6 +68,11 @@ function phaseHeading(heading: string): { number: string; name: string } | undef
   return number === undefined ? undefined : { number, name: other[5]!.trim() };
 }
 
+/** Whether a heading is a phase's: numbered (`phaseHeading`) or "Final Phase". */
+function isPhaseHeading(heading: string): boolean {
+  return phaseHeading(heading) !== undefined || FINAL_PHASE.test(withoutLeadingSymbols(heading));
+}
+
 const CJK_DIGIT = '一二三四五六七八九';
 
 /**
@@ -101,9 +107,14 @@ export const SPECKIT_SCAN: ScanMode = { taskText: true, requirements: false };
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
+const isAlnum = (c: number): boolean => isDigit(c) || ((c | 32) >= 97 && (c | 32) <= 122);
+
 /**
- * A task's own id, `T` and three digits or more, with any sub-ids after it (`T007.1`), then no
- * word character (`/^T\d{3,}(?:\.\d+)*\b/`).
+ * A task's own id, as the task writes it: `T` and three digits or more, with any sub-ids after
+ * it (`T007.1`), then a suffix that tells a task put in beside another, a letter (`T011b`) or a
+ * hyphen and one to three letters or digits (`T022-A`), then no word character
+ * (`/^T\d{3,}(?:\.\d+)*(?:[A-Za-z]|-[A-Za-z0-9]{1,3}\b)?\b/`). `T022-A` is not `T022`: each
+ * task is marked by the id the user sees.
  */
 function speckitId(text: string): string | undefined {
   if (text[0] !== 'T') return undefined;
@@ -115,8 +126,16 @@ function speckitId(text: string): string | undefined {
     end += 2;
     while (isDigit(text.charCodeAt(end))) end++;
   }
-  const c = text.charCodeAt(end) | 32; // `\w` after the digits (a digit stopped the loop)
-  if ((c >= 97 && c <= 122) || text.charCodeAt(end) === 95) return undefined;
+  if (text[end] === '-') {
+    // `T022-A`, `T096-B2`: the hyphen and one to three letters or digits; a longer word after
+    // it (`T001-Create`, `T001-T003`) is no suffix, and the id ends before the hyphen.
+    let to = end + 1;
+    while (to - end <= 3 && isAlnum(text.charCodeAt(to))) to++;
+    const after = text.charCodeAt(to);
+    if (to > end + 1 && !isAlnum(after) && after !== 95) end = to;
+  } else if (isAlnum(text.charCodeAt(end)) && !isAlnum(text.charCodeAt(end + 1))) end++; // `T011b`
+  const c = text.charCodeAt(end); // `\w` after the id (a digit or a letter stopped the loops)
+  if (isAlnum(c) || c === 95) return undefined;
   return text.slice(0, end);
 }
 
@@ -154,14 +173,45 @@ export function readSpeckit(
   const seen = taskIds(path, problems);
   // Every heading, for the reason a box under one that is no phase is not read.
   const headings: { line: number; depth: number; text: string }[] = [];
+  // The acceptance-criteria sections inside phases (isNotTasksHeading), and the one open.
+  const criteria: Criteria[] = [];
+  let criterion: Criteria | undefined;
+  // The next phase heading's event and depth after a heading, found once for the headings before it.
+  let next: { from: number; at: number; depth: number } | undefined;
+  const nextPhaseDepth = (e: number): number => {
+    if (next === undefined || e < next.from || e >= next.at) {
+      next = { from: e, at: events.length, depth: 0 };
+      for (let f = e + 1; f < events.length; f++) {
+        const h = events[f]!;
+        if (h.kind === 'heading' && isPhaseHeading(h.text.trim())) {
+          next = { from: e, at: f, depth: h.depth };
+          break;
+        }
+      }
+    }
+    return next.depth;
+  };
   for (let e = 0; e < events.length; e++) {
     const event = events[e]!;
     if (event.kind === 'heading') {
       headings.push(event);
-      while (open.length > 0 && open[open.length - 1]!.level >= event.depth) open.pop();
       const text = event.text.trim();
       const m = phaseHeading(text);
       const final = m ? undefined : FINAL_PHASE.exec(withoutLeadingSymbols(text));
+      if (criterion && (m || final || criterion.depth >= event.depth)) criterion = undefined;
+      // A heading above the phases' level that is no phase, with the next phase heading at their
+      // level (`# Note: …` between `## Phase 4` and `## Phase 5`), sits inside the phase:
+      // spec-kit's implement command runs the file phase by phase, in order, so the tasks under
+      // it are the phase's, as under a `### Notes` below it.
+      const inside =
+        !m &&
+        !final &&
+        open.length > 0 &&
+        event.depth < open[0]!.level &&
+        nextPhaseDepth(e) === open[0]!.level;
+      if (!inside) {
+        while (open.length > 0 && open[open.length - 1]!.level >= event.depth) open.pop();
+      }
       if (m || final) {
         const phase: DialectPhase = {
           number: m ? m.number : FINAL,
@@ -171,6 +221,15 @@ export function readSpeckit(
         };
         open.push({ phase, level: event.depth });
         phases.push(phase);
+      } else if (open.length > 0 && isNotTasksHeading(text)) {
+        criterion = {
+          heading: `${'#'.repeat(event.depth)} ${text}`,
+          line: event.line,
+          depth: event.depth,
+          phase: open[open.length - 1]!.phase,
+          boxes: [],
+        };
+        criteria.push(criterion);
       }
       continue;
     }
@@ -180,6 +239,12 @@ export function readSpeckit(
     const { text } = event;
     const phase = current.phase;
     const own = speckitId(text);
+    // A box with no task id under an acceptance-criteria sub-heading: a criterion, no task
+    // (spec-kit's tasks command: every task has its id).
+    if (own === undefined && criterion) {
+      criterion.boxes.push(event.line);
+      continue;
+    }
     if (own !== undefined) seen(own, event.line);
     phase.tasks.push({
       id: own ?? `${phase.number}.${phase.tasks.length + 1}`,
@@ -193,6 +258,7 @@ export function readSpeckit(
     });
   }
   numberFinalPhases(phases, path, problems);
+  criteriaWarnings(criteria, phases, path, problems);
   // One phase number, several headings: the one with tasks is the phase; one without any is a
   // reference (a summary, "Dependencies & Execution Order"); two with tasks conflict.
   const byNumber = new Map<string, DialectPhase[]>();
@@ -235,6 +301,7 @@ export function readSpeckit(
     'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
     {
       marks: ' \txX',
+      named: criteria.flatMap((c) => c.boxes),
       unread: (line) => unreadUnder(headings, phases, line, () => (texts ??= phaseTexts(source))),
     },
   );
@@ -305,6 +372,56 @@ function numberFinalPhases(phases: DialectPhase[], path: string, problems: Probl
   }
 }
 
+/** A sub-heading of a phase whose boxes with no task id are acceptance criteria. */
+interface Criteria {
+  /** The heading as written (`### 验收标准`), its line and level. */
+  heading: string;
+  line: number;
+  depth: number;
+  phase: DialectPhase;
+  /** The lines of the boxes under it with no task id. */
+  boxes: number[];
+}
+
+/**
+ * One warning for each acceptance-criteria section with boxes that have no task id: they are
+ * not read as tasks (they never hold a phase open), and the warning says so, with the id a box
+ * would take to be a task (the one after the plan's highest).
+ */
+function criteriaWarnings(
+  criteria: readonly Criteria[],
+  phases: readonly DialectPhase[],
+  path: string,
+  problems: Problem[],
+): void {
+  let highest = 0;
+  for (const p of phases) {
+    for (const t of p.tasks) {
+      const n = /^T(\d+)/.exec(t.id);
+      if (n) highest = Math.max(highest, Number(n[1]));
+    }
+  }
+  const free = `T${String(highest + 1).padStart(3, '0')}`;
+  for (const c of criteria) {
+    const n = c.boxes.length;
+    if (n === 0) continue;
+    const lines = n === 1 ? `line ${c.boxes[0]}` : `lines ${c.boxes[0]} to ${c.boxes[n - 1]}`;
+    problems.push({
+      severity: 'warning',
+      path,
+      line: c.line,
+      message:
+        n === 1
+          ? `The box under "${c.heading}" (${lines}) has no task id: it is read as an acceptance criterion, not as a task of Phase ${c.phase.number}.`
+          : `The ${n} boxes under "${c.heading}" (${lines}) have no task id: they are read as acceptance criteria, not as tasks of Phase ${c.phase.number}.`,
+      fix:
+        n === 1
+          ? `Leave it so, or give it a task id ("- [ ] ${free} …") if it is a task.`
+          : `Leave them so, or give a box a task id ("- [ ] ${free} …") if it is a task.`,
+    });
+  }
+}
+
 /**
  * Why a box outside every phase is not read, said for where it is: under no heading, or under a
  * heading that is no phase — spec-kit's template's `## Phase N: Polish`, its N left unnumbered.
@@ -349,13 +466,41 @@ function unreadUnder(
   for (const h of headings) {
     if (h.line >= line) break;
     const m = h.line > lastPhase ? WORDS_BEFORE_PHASE.exec(h.text.trim()) : null;
-    if (m) named = { h, m };
+    // Only a phase named as a heading names one (`Deferred Phase 2: Later`), not a sentence that
+    // cites one (`Note: T005 belongs to Phase 2 too`), and only with a number no phase has.
+    if (
+      m &&
+      !/[:：]/.test(m[1]!) &&
+      /^\s*(?:$|[:：\-—–(（.])/.test(m[3]!) &&
+      !phases.some((p) => p.number === m[2]!.replace(/^phase\s+/i, ''))
+    )
+      named = { h, m };
   }
   if (named) {
     const { h, m } = named;
     return {
       why: `it is under "${'#'.repeat(h.depth)} ${h.text.trim()}" (line ${h.line}), which is no phase heading: "${m[1]}" stands before "${m[2]}"`,
       fix: `Start the heading with "${m[2]}" ("${'#'.repeat(h.depth)} ${m[2]}${m[3]}") to run its tasks; else they stay unread.`,
+    };
+  }
+  // A heading above the level of the phase before it, that is no phase (`# Note: …` after the
+  // last `## Phase`): it ends that phase.
+  let before: DialectPhase | undefined;
+  for (const p of phases) if (p.line < line && (!before || p.line > before.line)) before = p;
+  const phaseHeadingOf = before && headings.find((h) => h.line === before.line);
+  const closer =
+    phaseHeadingOf &&
+    headings.find(
+      (h) =>
+        h.line > phaseHeadingOf.line &&
+        h.line < line &&
+        h.depth < phaseHeadingOf.depth &&
+        !isPhaseHeading(h.text.trim()),
+    );
+  if (phaseHeadingOf && closer) {
+    return {
+      why: `it is under "${'#'.repeat(closer.depth)} ${closer.text.trim()}" (line ${closer.line}), a level-${closer.depth} heading that is no phase, so it ends "${'#'.repeat(phaseHeadingOf.depth)} ${phaseHeadingOf.text.trim()}" (line ${phaseHeadingOf.line})`,
+      fix: `Write that heading as a paragraph or a "${'#'.repeat(phaseHeadingOf.depth + 1)}" heading, so that it stays inside the phase, or move the tasks under a phase's heading.`,
     };
   }
   return {
