@@ -2,9 +2,21 @@ import type { ListItem, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Problem } from '../../../problem.js';
 import { inlineText } from '../../inline.js';
-import { markdownLimitProblem, parseMarkdown } from '../../markdown.js';
-import { scanOrRefuse, type ScanMode, type ScannedItem } from '../dialectScan.js';
 import {
+  endsClosed,
+  markdownLimitProblem,
+  MAX_GROWTH,
+  mayDefine,
+  opensUnclosedFrontMatter,
+  parseMarkdown,
+  parseSegment,
+  segmentCuts,
+  shiftTree,
+} from '../../markdown.js';
+import { countLineBreaks } from '../../text.js';
+import { scanOrRefuse, type DialectScan, type ScanMode, type ScannedItem } from '../dialectScan.js';
+import {
+  addCodeLines,
   boxAt,
   lookalikeWarnings,
   readsBox,
@@ -162,15 +174,16 @@ interface StoryParts {
   boxes: StoryBox[];
   /** The lines of code and HTML (never tasks), or the tree to find them in. */
   skip: Root | (() => ReadonlySet<number>);
+  /** How many lists `boxes` number (0 to this, less one). */
+  lists: number;
 }
 
 /** The story's parts from remark's tree. */
 function treeParts(source: string, root: Root): StoryParts {
-  const parts: StoryParts = { headings: [], paragraphs: [], boxes: [], skip: root };
-  let lists = 0;
+  const parts: StoryParts = { headings: [], paragraphs: [], boxes: [], skip: root, lists: 0 };
   const visit = (nodes: readonly RootContent[], parent: StoryBox | undefined, list: number) => {
     for (const node of nodes) {
-      if (node.type === 'list') visit(node.children, parent, lists++);
+      if (node.type === 'list') visit(node.children, parent, parts.lists++);
       else if (node.type === 'blockquote') visit(node.children, parent, list);
       else if (node.type === 'listItem') {
         const box = boxAt(source, node);
@@ -199,22 +212,27 @@ function treeParts(source: string, root: Root): StoryParts {
 const STORY_SCAN: ScanMode = { taskText: true, requirements: false, structure: true };
 
 /**
- * The story's parts from the line scanner, for a story made of the markdown it reads (most are:
- * headings, paragraphs, lists, fenced code, tables); undefined for any other, which remark reads.
+ * The story's parts from the line scanner's reading of it, or of a piece of it starting at
+ * `from` after `before` lines (positions moved to the whole document's); undefined where a box's
+ * text holds markup the inline reading leaves to remark.
  */
-function scannedParts(source: string): StoryParts | undefined {
-  const scan = scanOrRefuse(source, STORY_SCAN);
-  if ('refused' in scan) return undefined;
+function scannedParts(scan: DialectScan, from: number, before: number): StoryParts | undefined {
+  const paragraphs = scan.paragraphs!;
+  for (let i = 0; i < paragraphs.length; i += 2) {
+    paragraphs[i]! += from;
+    paragraphs[i + 1]! += before;
+  }
   const parts: StoryParts = {
     headings: [],
-    paragraphs: scan.paragraphs!,
+    paragraphs,
     boxes: [],
-    skip: () => scan.skip,
+    skip: () => (before === 0 ? scan.skip : new Set([...scan.skip].map((l) => l + before))),
+    lists: 0,
   };
   const boxOf = new Map<ScannedItem, StoryBox>();
   for (const event of scan.events) {
     if (event.kind === 'heading') {
-      parts.headings.push(event);
+      parts.headings.push({ depth: event.depth, text: event.text, line: event.line + before });
       continue;
     }
     let text: string | undefined;
@@ -226,18 +244,75 @@ function scannedParts(source: string): StoryParts | undefined {
       text = withoutBox(plain);
     }
     const box: StoryBox = {
-      line: event.line,
-      offset: event.offset,
+      line: event.line + before,
+      offset: event.offset + from,
       mark: event.mark,
       after: event.after,
       list: event.list!,
       parent: event.parent && boxOf.get(event.parent),
       text,
     };
+    parts.lists = Math.max(parts.lists, box.list + 1);
     boxOf.set(event, box);
     parts.boxes.push(box);
   }
   return parts;
+}
+
+/**
+ * The story's parts, read by the line scanner where it can: the whole story, else its pieces cut
+ * before column-0 headings, remark reading each piece the scanner leaves, grown to the next cut
+ * until its tree provably ends closed (as the other markdown kinds read theirs). A story that may
+ * define a link (a definition counts for the whole document) is remark's whole.
+ */
+function fastParts(source: string): StoryParts {
+  const whole = scanOrRefuse(source, STORY_SCAN);
+  const parts = 'refused' in whole ? undefined : scannedParts(whole, 0, 0);
+  if (parts) return parts;
+  if (mayDefine(source)) return treeParts(source, parseMarkdown(source));
+  const cuts = segmentCuts(source);
+  const frontMatter = !opensUnclosedFrontMatter(source);
+  const skips: (Root | (() => ReadonlySet<number>))[] = [];
+  let skip: Set<number> | undefined;
+  // The lines of code and HTML of every piece, found when a lookalike line asks for them.
+  const skipped = (): ReadonlySet<number> => {
+    if (skip) return skip;
+    skip = new Set();
+    for (const s of skips) {
+      if (typeof s === 'function') for (const line of s()) skip.add(line);
+      else addCodeLines(s, skip);
+    }
+    return skip;
+  };
+  const all: StoryParts = { headings: [], paragraphs: [], boxes: [], skip: skipped, lists: 0 };
+  let before = 0;
+  for (let i = 0; i < cuts.length - 1;) {
+    const from = cuts[i]!;
+    let j = i + 1;
+    const scan = scanOrRefuse(source.slice(from, cuts[j]), STORY_SCAN, { segment: true });
+    let piece = 'refused' in scan ? undefined : scannedParts(scan, from, before);
+    for (let grown = 0; !piece; grown++) {
+      if (grown === MAX_GROWTH) j = cuts.length - 1;
+      const segment = source.slice(from, cuts[j]);
+      const root = parseSegment(segment, i === 0, frontMatter);
+      if (j === cuts.length - 1 || endsClosed(root, segment, i === 0, frontMatter)) {
+        for (const child of root.children) shiftTree(child, from, before);
+        piece = treeParts(source, root);
+      } else j++;
+    }
+    all.headings.push(...piece.headings);
+    all.paragraphs.push(...piece.paragraphs);
+    // Each piece numbers its lists from 0: the whole story's numbers go on from the last piece's.
+    for (const box of piece.boxes) {
+      box.list += all.lists;
+      all.boxes.push(box);
+    }
+    all.lists += piece.lists;
+    skips.push(piece.skip);
+    before += countLineBreaks(source, from, cuts[j]!);
+    i = j;
+  }
+  return all;
 }
 
 interface Found {
@@ -269,8 +344,7 @@ export function readStory(
     };
   }
   const parts =
-    (options.fast === false ? undefined : scannedParts(source)) ??
-    treeParts(source, parseMarkdown(source));
+    options.fast === false ? treeParts(source, parseMarkdown(source)) : fastParts(source);
   return storyOf(source, path, parts);
 }
 
