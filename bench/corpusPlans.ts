@@ -11,6 +11,8 @@ import { KIRO_SCAN, readKiro } from '../src/core/plan/kinds/kiro/index.js';
 import { readSpeckit, SPECKIT_SCAN } from '../src/core/plan/kinds/speckit/index.js';
 import { readTaskmaster } from '../src/core/plan/kinds/taskmaster/index.js';
 import { OPENSPEC_SCAN, readOpenspec } from '../src/core/plan/kinds/openspec/index.js';
+import { readStory } from '../src/core/plan/kinds/bmad/index.js';
+import type { ScanMode } from '../src/core/plan/kinds/dialectScan.js';
 import { GOAL, goalVerdict, median, theilSen, time, table } from './stats.js';
 import { buildTscLib } from './tscLib.js';
 
@@ -27,7 +29,10 @@ import { buildTscLib } from './tscLib.js';
  */
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
-type Kind = 'speckit' | 'kiro' | 'openspec' | 'taskmaster' | 'checklist';
+type Kind = 'speckit' | 'kiro' | 'openspec' | 'bmad' | 'taskmaster' | 'checklist';
+
+/** The scanner's mode for a BMAD story (its reader's: the lists as remark's tree has them). */
+const STORY_SCAN: ScanMode = { taskText: true, requirements: false, structure: true };
 
 interface PlanFile {
   path: string;
@@ -57,6 +62,8 @@ function planFiles(dir: string): PlanFile[] {
       if (top === 'speckit' && name === 'tasks.md') kind = 'speckit';
       else if (top === 'kiro' && name === 'tasks.md') kind = 'kiro';
       else if (top === 'openspec' && name === 'tasks.md') kind = 'openspec';
+      // A BMAD story file (`1-2-account-management.md`): the file a BMAD project reads per story.
+      else if (top === 'bmad' && /^\d+-\d+[a-z]?-.*\.md$/.test(name)) kind = 'bmad';
       else if (top === 'taskmaster' && name.endsWith('.json')) kind = 'taskmaster';
       else if (top === 'other' && name.endsWith('.md')) kind = 'checklist';
       if (kind) out.push({ path: rel, kind, source: readFileSync(path, 'utf8') });
@@ -70,6 +77,7 @@ const READ: Record<Kind, (source: string, fast: boolean) => unknown> = {
   speckit: (s, fast) => readSpeckit(s, 'tasks.md', { fast }),
   kiro: (s, fast) => readKiro(s, 'tasks.md', { fast }),
   openspec: (s, fast) => readOpenspec(s, 'tasks.md', { fast }),
+  bmad: (s, fast) => readStory(s, 'story.md', { fast }),
   taskmaster: (s) => readTaskmaster(s, 'tasks.json'),
   checklist: (s, fast) => parseChecklist(s, 'plan.md', { fast }),
 };
@@ -90,7 +98,13 @@ function fastPath(file: PlanFile): string | undefined {
       return scannedAlone(file.source) ? undefined : 'a segment the checklist scanner leaves';
     default: {
       const mode =
-        file.kind === 'kiro' ? KIRO_SCAN : file.kind === 'openspec' ? OPENSPEC_SCAN : SPECKIT_SCAN;
+        file.kind === 'kiro'
+          ? KIRO_SCAN
+          : file.kind === 'openspec'
+            ? OPENSPEC_SCAN
+            : file.kind === 'bmad'
+              ? STORY_SCAN
+              : SPECKIT_SCAN;
       const scan = scanOrRefuse(file.source, mode);
       if (!('refused' in scan)) return undefined;
       const pieces = scanSegments(file.source, mode);
@@ -110,12 +124,14 @@ const { readFileSync } = await import('node:fs');
 const { readSpeckit } = await import(lib + '/plan/kinds/speckit/index.js');
 const { readKiro } = await import(lib + '/plan/kinds/kiro/index.js');
 const { readOpenspec } = await import(lib + '/plan/kinds/openspec/index.js');
+const { readStory } = await import(lib + '/plan/kinds/bmad/index.js');
 const { readTaskmaster } = await import(lib + '/plan/kinds/taskmaster/index.js');
 const { parseChecklist } = await import(lib + '/index.js');
 const read = {
   speckit: (s) => readSpeckit(s, 'tasks.md'),
   kiro: (s) => readKiro(s, 'tasks.md'),
   openspec: (s) => readOpenspec(s, 'tasks.md'),
+  bmad: (s) => readStory(s, 'story.md'),
   taskmaster: (s) => readTaskmaster(s, 'tasks.json'),
   checklist: (s) => parseChecklist(s, 'plan.md'),
 }[kind];
@@ -139,6 +155,7 @@ const TINY: Record<Kind, string> = {
   speckit: '## Phase 1: Setup\n\n- [ ] T001 Create the project\n',
   kiro: '# Implementation Plan\n\n- [ ] 1. Set up\n  - [ ] 1.1 Create the project\n',
   openspec: '## 1. Setup\n\n- [ ] 1.1 Create the project\n',
+  bmad: '# Story 1.1: Set up\n\nStatus: ready-for-dev\n\n## Tasks / Subtasks\n\n- [ ] Task 1: Create the project (AC: #1)\n',
   taskmaster: `${JSON.stringify({ master: { tasks: [{ id: 1, title: 'Set up', status: 'pending', dependencies: [], subtasks: [] }] } }, null, 2)}\n`,
   checklist: '## Phase 1: Setup\n\n- [ ] 1.1 Create the project\n',
 };
@@ -299,10 +316,10 @@ export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES 
   const fast = markdown.filter((r) => !r.left).length;
   const inPieces = markdown.filter((r) => r.left?.startsWith(PIECES)).length;
   out.push(
-    `Fast path: ${fast} of ${markdown.length} tasks files of spec-kit, Kiro and OpenSpec (${Math.round((100 * fast) / Math.max(1, markdown.length))}%), ${inPieces} more in pieces (remark reading only the pieces the scanner leaves); ` +
+    `Fast path: ${fast} of ${markdown.length} tasks files of spec-kit, Kiro and OpenSpec and BMAD stories (${Math.round((100 * fast) / Math.max(1, markdown.length))}%), ${inPieces} more in pieces (remark reading only the pieces the scanner leaves); ` +
       `${rows.filter((r) => r.file.kind === 'checklist' && !r.left).length} of ${rows.filter((r) => r.file.kind === 'checklist').length} other checklists; Task Master's JSON never uses remark.`,
   );
-  for (const kind of ['speckit', 'kiro', 'openspec', 'taskmaster', 'checklist'] as const) {
+  for (const kind of ['speckit', 'kiro', 'openspec', 'bmad', 'taskmaster', 'checklist'] as const) {
     const of = rows.filter((r) => r.file.kind === kind);
     if (of.length === 0) {
       out.push(`  ${kind.padEnd(10)} no file of this kind in the corpus`);
@@ -333,7 +350,7 @@ export function benchCorpusPlans(processes = Number(process.env.BENCH_PROCESSES 
   const said = (l: NonNullable<ReturnType<typeof line>>) =>
     `${f2(l.slope)} ms/KiB, ${f2(l.fixed)} ms fixed above the tiny plan's read; a 100 KiB plan ${f2(l.at100)} ms above start-up`;
   const verdicts: string[] = [];
-  for (const kind of ['speckit', 'kiro', 'openspec', 'taskmaster'] as const) {
+  for (const kind of ['speckit', 'kiro', 'openspec', 'bmad', 'taskmaster'] as const) {
     if (rows.filter((r) => r.file.kind === kind).length < 3) continue;
     const now = line(kind, (r) => r.cold, tiny.get(kind)!)!;
     const before = base ? line(kind, (r) => r.baseCold!, baseTiny.get(kind)!) : undefined;

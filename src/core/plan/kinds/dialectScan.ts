@@ -44,12 +44,23 @@ export interface ScannedItem {
    * items included); else none.
    */
   requirements: () => string[];
+  /** With `structure`: the nearest list item around it that opens with a box, if any. */
+  parent?: ScannedItem;
+  /** With `structure`: the list it is an item of, a number each list has to itself. */
+  list?: number;
+  /**
+   * With `structure`, for a GFM box with text after a space: the first line of the item's first
+   * paragraph as mdast's text reads it, nothing taken off (`text` is it without a box at its start).
+   */
+  plain?: string;
 }
 
 export interface DialectScan {
   events: (ScannedHeading | ScannedItem)[];
   /** Lines inside fenced code and HTML blocks (never tasks), as remark's tree would give them. */
   skip: Set<number>;
+  /** With `structure`: where each paragraph at the top level starts, and its line (pairs). */
+  paragraphs?: number[];
 }
 
 /**
@@ -77,6 +88,12 @@ export interface ScanMode {
    * (markup, a paragraph going on over lines) goes to remark.
    */
   requirements: boolean;
+  /**
+   * For a reader that reads a document's lists as remark's tree has them (which box is nested in
+   * which, which boxes share a list) and its top-level paragraphs: each box's `parent`, `list` and
+   * `plain`, and the scan's `paragraphs`. Read line by line (no run of lines passed over).
+   */
+  structure?: boolean;
 }
 
 // Characters that make a line other than plain text outside code: controls (tabs among them),
@@ -354,6 +371,8 @@ interface OpenItem {
   /** The column its content starts at. */
   content: number;
   requirements: string[] | undefined;
+  /** With `structure`: its box's event, when it opens with one. */
+  event?: ScannedItem;
 }
 
 /**
@@ -431,7 +450,8 @@ export function scanOrRefuse(
 ): DialectScan | ScanRefusal {
   // Lines the loop would read without changing what it has read are passed over by one search
   // (`passOver: false`, the loop over every line, is what a property holds the searches to).
-  const passOver = options.passOver !== false;
+  const structure = mode.structure === true;
+  const passOver = options.passOver !== false && !structure;
   // Read once: a first read in a process runs the loop below interpreted, where each property
   // read is a lookup.
   const { taskText, requirements } = mode;
@@ -482,6 +502,19 @@ export function scanOrRefuse(
   let tableHeader: string | undefined;
   let tableRead = false;
   let pos = source.charCodeAt(0) === 0xfeff ? 1 : 0;
+  // With `structure`: the list open at each level of nesting (its number and its marker: the
+  // bullet, or an ordered item's delimiter), which a block other than a list item closes, and
+  // whether the last line was an empty item (whose list stays open though no item of it is).
+  const lists: { id: number; key: string }[] = [];
+  let listCount = 0;
+  let listKept = false;
+  const listOf = (level: number, key: string): number => {
+    const same = lists.length > level && lists[level]!.key === key;
+    if (!same) lists[level] = { id: listCount++, key };
+    lists.length = level + 1;
+    return lists[level]!.id;
+  };
+  const topParagraphs: number[] = [];
 
   // The line `nextLine` read last starts at `start`; no object per line.
   let start = 0;
@@ -575,6 +608,11 @@ export function scanOrRefuse(
       quote = false;
       table = false;
       continue;
+    }
+    // The lists a block of the last line closed (every `open.length = …` that is no list item's).
+    if (structure) {
+      if (listKept) listKept = false;
+      else if (lists.length > open.length) lists.length = open.length;
     }
     if (table) {
       if (tableHeader !== undefined) {
@@ -689,6 +727,10 @@ export function scanOrRefuse(
         paraBox = false;
         paraReq = false;
         emptyItem = indent + 2;
+        if (structure) {
+          listOf(k, rest[0]!);
+          listKept = true;
+        }
         continue;
       }
       // (Such a line opens with `-`, `:`, `|`, `=`, `*` or `_`: no call for any other.)
@@ -736,11 +778,15 @@ export function scanOrRefuse(
       open.length = k;
       let item: OpenItem = { content: indent + at, requirements: undefined };
       open.push(item);
+      // Bullets of another character, or numbers with another delimiter, start another list.
+      const list = structure ? listOf(k, ordered ? ordered[0].slice(-1) : rest[0]!) : 0;
       // An item whose content opens with a list marker holds a list (`- - [x] T010 …`, left by a
       // search and replace): each marker opens an item inside the one before it, at its content's
       // column, as remark reads it; the last one's content is read below.
       let m = listMarker(content);
       const nested = m > 0;
+      // A story's structure (which list each item is in) is remark's to give for such a line.
+      if (nested && structure) return no('a list item that opens with a list marker');
       for (; m > 0; m = listMarker(content)) {
         // `- * * *`, `1. - - -`: a thematic break in the item, not a list.
         if (isNotTextLine(content)) return no('a rule or an underline in a list item');
@@ -808,6 +854,16 @@ export function scanOrRefuse(
           requirements: requirements ? () => item.requirements ?? [] : noRequirements,
         };
         events.push(event);
+        if (structure) {
+          event.list = list;
+          for (let j = k - 1; j >= 0; j--) {
+            if (open[j]!.event) {
+              event.parent = open[j]!.event;
+              break;
+            }
+          }
+          item.event = event;
+        }
         if (taskOpen) {
           tasks.push(event);
           paragraphs.push(afterText);
@@ -932,6 +988,7 @@ export function scanOrRefuse(
     para = k;
     paraBox = false;
     paraReq = false;
+    if (structure && k === 0) topParagraphs.push(start + first, line);
     if (requirements && k > 0) {
       paraReq = namesRequirement(rest);
       if (paraReq && !cite(rest)) return no('markup in a requirements line');
@@ -955,8 +1012,9 @@ export function scanOrRefuse(
       line = event.line;
       return no('markup in a task remark must read');
     }
+    if (structure) event.plain = plain;
     event.text = taskTextOf(plain);
   }
   if (options.segment && (fence || html)) return no('a fence or HTML block open at a heading');
-  return { events, skip };
+  return structure ? { events, skip, paragraphs: topParagraphs } : { events, skip };
 }

@@ -350,7 +350,7 @@ function lookalikeLines(
 }
 
 /** Adds the lines of `root`'s code and HTML (never tasks) to `lines`. */
-function addCodeLines(root: Root, lines: Set<number>): void {
+export function addCodeLines(root: Root, lines: Set<number>): void {
   for (const { node } of walk(root.children, 0, true)) {
     if (node.type === 'code' || node.type === 'html') {
       // Code a list item's end closes ends at the start of the next line: that line is not code.

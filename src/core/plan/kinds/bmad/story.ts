@@ -1,9 +1,23 @@
-import type { Heading, ListItem, Nodes, RootContent } from 'mdast';
+import type { ListItem, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Problem } from '../../../problem.js';
 import { isNotTasksHeading } from '../../criteriaWords.js';
-import { markdownLimitProblem, parseMarkdown } from '../../markdown.js';
+import { inlineText } from '../../inline.js';
 import {
+  endsClosed,
+  markdownLimitProblem,
+  MAX_GROWTH,
+  mayDefine,
+  opensUnclosedFrontMatter,
+  parseMarkdown,
+  parseSegment,
+  segmentCuts,
+  shiftTree,
+} from '../../markdown.js';
+import { countLineBreaks } from '../../text.js';
+import { scanOrRefuse, type DialectScan, type ScanMode, type ScannedItem } from '../dialectScan.js';
+import {
+  addCodeLines,
   boxAt,
   lookalikeWarnings,
   readsBox,
@@ -91,22 +105,25 @@ export function acceptanceCriteria(text: string): string[] {
   return [...new Set(found)];
 }
 
+/** What the task says: its first paragraph's first line (mdast's text), without a box at its start. */
+function withoutBox(plain: string): string {
+  return plain.replace(/^\[.\]\s*/, '').trim();
+}
+
 /** The first line of the item's first paragraph, without its box: what the task says. */
 function itemText(item: ListItem, after: string): string {
   const first = item.children[0];
-  const text = first?.type === 'paragraph' ? toString(first).split('\n')[0]! : after;
-  return text.replace(/^\[.\]\s*/, '').trim();
+  return withoutBox(first?.type === 'paragraph' ? toString(first).split('\n')[0]! : after);
 }
 
-function statusOf(source: string, node: Nodes): BmadStoryStatus | undefined {
-  if (node.type !== 'paragraph') return undefined;
-  const start = node.position!.start.offset!;
+/** The `Status:` line a top-level paragraph starting at `start` (on `line`) opens with, if any. */
+function statusAt(source: string, start: number, line: number): BmadStoryStatus | undefined {
   let end = source.indexOf('\n', start);
   if (end === -1) end = source.length;
-  const line = source.slice(start, end).replace(/\r$/, '');
-  const m = STATUS_LINE.exec(line);
+  const text = source.slice(start, end).replace(/\r$/, '');
+  const m = STATUS_LINE.exec(text);
   if (!m) return undefined;
-  const rest = line.slice(m[0].length);
+  const rest = text.slice(m[0].length);
   // One word, its emphasis closed, and after a space only marks such as an emoji (`**done** ✅`):
   // the status is the word, rewritten alone.
   const marked = MARKED_WORD.exec(rest)?.[1];
@@ -119,10 +136,177 @@ function statusOf(source: string, node: Nodes): BmadStoryStatus | undefined {
   const word = /^[A-Za-z][\w-]*$/.test(raw) && rest.startsWith(raw);
   return {
     raw,
-    line: node.position!.start.line,
+    line,
     start: word ? start + m[0].length : undefined,
     end: word ? start + m[0].length + raw.length : undefined,
   };
+}
+
+/** A list item that opens with a box, wherever it is (the tasks section is chosen after). */
+interface StoryBox {
+  line: number;
+  offset: number;
+  mark: string;
+  after: string;
+  /** The list it is an item of: a number each list of the document has to itself. */
+  list: number;
+  /** The nearest list item around it that opens with a box. */
+  parent: StoryBox | undefined;
+  /** What it says, as `itemText` reads it (a box that is no task's may have none). */
+  text: string | undefined;
+}
+
+/**
+ * What the story's reading takes from a document, remark's tree or the line scanner's: the
+ * top-level headings (their mdast text), where each top-level paragraph starts (a `Status:` line
+ * opens one), and every list item that opens with a box.
+ */
+interface StoryParts {
+  headings: { depth: number; text: string; line: number }[];
+  /** Offset and line of each top-level paragraph, in pairs. */
+  paragraphs: number[];
+  boxes: StoryBox[];
+  /** The lines of code and HTML (never tasks), or the tree to find them in. */
+  skip: Root | (() => ReadonlySet<number>);
+  /** How many lists `boxes` number (0 to this, less one). */
+  lists: number;
+}
+
+/** The story's parts from remark's tree. */
+function treeParts(source: string, root: Root): StoryParts {
+  const parts: StoryParts = { headings: [], paragraphs: [], boxes: [], skip: root, lists: 0 };
+  const visit = (nodes: readonly RootContent[], parent: StoryBox | undefined, list: number) => {
+    for (const node of nodes) {
+      if (node.type === 'list') visit(node.children, parent, parts.lists++);
+      else if (node.type === 'blockquote') visit(node.children, parent, list);
+      else if (node.type === 'listItem') {
+        const box = boxAt(source, node);
+        let own: StoryBox | undefined;
+        if (box) {
+          const text = readsStoryBox(box.mark, box.after) ? itemText(node, box.after) : undefined;
+          own = { ...box, list, parent, text };
+          parts.boxes.push(own);
+        }
+        visit(node.children, own ?? parent, list);
+      }
+    }
+  };
+  for (const node of root.children) {
+    if (node.type === 'heading') {
+      const { depth, position } = node;
+      parts.headings.push({ depth, text: toString(node), line: position!.start.line });
+    } else if (node.type === 'paragraph') {
+      parts.paragraphs.push(node.position!.start.offset!, node.position!.start.line);
+    } else visit([node], undefined, -1);
+  }
+  return parts;
+}
+
+/** The line scanner's reading of a story: its lists as remark's tree has them. */
+const STORY_SCAN: ScanMode = { taskText: true, requirements: false, structure: true };
+
+/**
+ * The story's parts from the line scanner's reading of it, or of a piece of it starting at
+ * `from` after `before` lines (positions moved to the whole document's); undefined where a box's
+ * text holds markup the inline reading leaves to remark.
+ */
+function scannedParts(scan: DialectScan, from: number, before: number): StoryParts | undefined {
+  const paragraphs = scan.paragraphs!;
+  for (let i = 0; i < paragraphs.length; i += 2) {
+    paragraphs[i]! += from;
+    paragraphs[i + 1]! += before;
+  }
+  const parts: StoryParts = {
+    headings: [],
+    paragraphs,
+    boxes: [],
+    skip: () => (before === 0 ? scan.skip : new Set([...scan.skip].map((l) => l + before))),
+    lists: 0,
+  };
+  const boxOf = new Map<ScannedItem, StoryBox>();
+  for (const event of scan.events) {
+    if (event.kind === 'heading') {
+      parts.headings.push({ depth: event.depth, text: event.text, line: event.line + before });
+      continue;
+    }
+    let text: string | undefined;
+    if (readsStoryBox(event.mark, event.after)) {
+      // A GFM box's first line as the scanner read it; a box with no space after it
+      // (`[x]Task 1`) is no GFM box, so its bracket is the paragraph's text, read here.
+      const plain = event.plain ?? inlineText(`[${event.mark}]${event.after.replace(/\r$/, '')}`);
+      if (plain === undefined) return undefined;
+      text = withoutBox(plain);
+    }
+    const box: StoryBox = {
+      line: event.line + before,
+      offset: event.offset + from,
+      mark: event.mark,
+      after: event.after,
+      list: event.list!,
+      parent: event.parent && boxOf.get(event.parent),
+      text,
+    };
+    parts.lists = Math.max(parts.lists, box.list + 1);
+    boxOf.set(event, box);
+    parts.boxes.push(box);
+  }
+  return parts;
+}
+
+/**
+ * The story's parts, read by the line scanner where it can: the whole story, else its pieces cut
+ * before column-0 headings, remark reading each piece the scanner leaves, grown to the next cut
+ * until its tree provably ends closed (as the other markdown kinds read theirs). A story that may
+ * define a link (a definition counts for the whole document) is remark's whole.
+ */
+function fastParts(source: string): StoryParts {
+  const whole = scanOrRefuse(source, STORY_SCAN);
+  const parts = 'refused' in whole ? undefined : scannedParts(whole, 0, 0);
+  if (parts) return parts;
+  if (mayDefine(source)) return treeParts(source, parseMarkdown(source));
+  const cuts = segmentCuts(source);
+  const frontMatter = !opensUnclosedFrontMatter(source);
+  const skips: (Root | (() => ReadonlySet<number>))[] = [];
+  let skip: Set<number> | undefined;
+  // The lines of code and HTML of every piece, found when a lookalike line asks for them.
+  const skipped = (): ReadonlySet<number> => {
+    if (skip) return skip;
+    skip = new Set();
+    for (const s of skips) {
+      if (typeof s === 'function') for (const line of s()) skip.add(line);
+      else addCodeLines(s, skip);
+    }
+    return skip;
+  };
+  const all: StoryParts = { headings: [], paragraphs: [], boxes: [], skip: skipped, lists: 0 };
+  let before = 0;
+  for (let i = 0; i < cuts.length - 1;) {
+    const from = cuts[i]!;
+    let j = i + 1;
+    const scan = scanOrRefuse(source.slice(from, cuts[j]), STORY_SCAN, { segment: true });
+    let piece = 'refused' in scan ? undefined : scannedParts(scan, from, before);
+    for (let grown = 0; !piece; grown++) {
+      if (grown === MAX_GROWTH) j = cuts.length - 1;
+      const segment = source.slice(from, cuts[j]);
+      const root = parseSegment(segment, i === 0, frontMatter);
+      if (j === cuts.length - 1 || endsClosed(root, segment, i === 0, frontMatter)) {
+        for (const child of root.children) shiftTree(child, from, before);
+        piece = treeParts(source, root);
+      } else j++;
+    }
+    all.headings.push(...piece.headings);
+    all.paragraphs.push(...piece.paragraphs);
+    // Each piece numbers its lists from 0: the whole story's numbers go on from the last piece's.
+    for (const box of piece.boxes) {
+      box.list += all.lists;
+      all.boxes.push(box);
+    }
+    all.lists += piece.lists;
+    skips.push(piece.skip);
+    before += countLineBreaks(source, from, cuts[j]!);
+    i = j;
+  }
+  return all;
 }
 
 interface Found {
@@ -132,87 +316,98 @@ interface Found {
   index: number;
 }
 
-/** Reads a story file: its number, title, status line and the tasks under Tasks / Subtasks. */
-export function readStory(source: string, path: string): BmadStory {
+/**
+ * Reads a story file: its number, title, status line and the tasks under Tasks / Subtasks. The
+ * line scanner reads it where it can (`fast`, the default), remark where it cannot: the two give
+ * the same story (a differential property holds them to it).
+ */
+export function readStory(
+  source: string,
+  path: string,
+  options: { fast?: boolean } = {},
+): BmadStory {
   const limit = markdownLimitProblem(source, path, 'Split the story.');
-  const empty = {
-    number: undefined,
-    title: undefined,
-    status: undefined,
-    tasks: [],
-    tasksLine: undefined,
-  };
-  if (limit) return { ...empty, problems: [limit] };
-  const root = parseMarkdown(source);
+  if (limit) {
+    return {
+      number: undefined,
+      title: undefined,
+      status: undefined,
+      tasks: [],
+      tasksLine: undefined,
+      problems: [limit],
+    };
+  }
+  const parts =
+    options.fast === false ? treeParts(source, parseMarkdown(source)) : fastParts(source);
+  return storyOf(source, path, parts);
+}
+
+function storyOf(source: string, path: string, parts: StoryParts): BmadStory {
   const problems: Problem[] = [];
   let number: string | undefined;
   let title: string | undefined;
   let status: BmadStoryStatus | undefined;
   /** The line ranges of the Tasks / Subtasks sections: where lookalike boxes are named. */
   const sections: [number, number][] = [];
-  const found: Found[] = [];
+  /** The level-two sections, each with its heading's text and line and the last line under it. */
+  const level2: { text: string; line: number; end: number }[] = [];
+  let open: (typeof level2)[number] | undefined;
   /** The status line is looked for before the first section (`## Story`), where the template has it. */
-  let preamble = true;
-  const visit = (nodes: readonly RootContent[], parent: Found | undefined, depth: number) => {
-    let index = 0;
-    for (const node of nodes) {
-      if (node.type === 'list' || node.type === 'blockquote') {
-        visit(node.children as RootContent[], parent, depth);
-        continue;
-      }
-      if (node.type !== 'listItem') continue;
-      const box = boxAt(source, node);
-      let own: Found | undefined;
-      if (box && readsStoryBox(box.mark, box.after)) {
-        // What the task says as written (code spans, emphasis kept); its id and the acceptance
-        // criteria it cites read from the plain text, as BMAD's agents read them.
-        const plain = itemText(node, box.after);
-        const text = writtenTaskText(box.after, plain);
-        own = {
-          task: {
-            id: '',
-            text,
-            state: STATE[box.mark]!,
-            mark: box.mark,
-            optional: false,
-            requirements: acceptanceCriteria(plain),
-            line: box.line,
-            markOffset: box.offset,
-            depth,
-            parent: undefined,
-          },
-          written: WRITTEN_ID.exec(plain)?.[1],
-          parent,
-          index: index++,
-        };
-        found.push(own);
-      }
-      visit(node.children, own ?? parent, own ? depth + 1 : depth);
+  let preamble = Infinity;
+  for (const heading of parts.headings) {
+    const text = heading.text.trim();
+    if (heading.depth === 1 && number === undefined) {
+      const m = STORY_HEADING.exec(text);
+      if (m) [number, title] = [m[1]!, m[2]!.trim()];
+    }
+    if (heading.depth === 2 && preamble === Infinity) preamble = heading.line;
+    if (heading.depth <= 2) {
+      if (open) open.end = heading.line - 1;
+      open = heading.depth === 2 ? { text, line: heading.line, end: Infinity } : undefined;
+      if (open) level2.push(open);
+    }
+  }
+  const paragraphs = parts.paragraphs;
+  for (let i = 0; i < paragraphs.length && paragraphs[i + 1]! < preamble; i += 2) {
+    status = statusAt(source, paragraphs[i]!, paragraphs[i + 1]!);
+    if (status) break;
+  }
+  // The boxes of the tasks section, their nesting and their places among their lists' tasks.
+  const found: Found[] = [];
+  const visit = (section: { line: number; end: number }) => {
+    const foundOf = new Map<StoryBox, Found>();
+    const tasksIn = new Map<number, number>();
+    for (const box of parts.boxes) {
+      if (box.line <= section.line || box.line > section.end || box.text === undefined) continue;
+      let up = box.parent;
+      while (up && !foundOf.has(up)) up = up.parent;
+      const parent = up && foundOf.get(up);
+      const index = tasksIn.get(box.list) ?? 0;
+      tasksIn.set(box.list, index + 1);
+      // What the task says as written (code spans, emphasis kept); its id and the acceptance
+      // criteria it cites read from the plain text, as BMAD's agents read them.
+      const plain = box.text;
+      const own: Found = {
+        task: {
+          id: '',
+          text: writtenTaskText(box.after, plain),
+          state: STATE[box.mark]!,
+          mark: box.mark,
+          optional: false,
+          requirements: acceptanceCriteria(plain),
+          line: box.line,
+          markOffset: box.offset,
+          depth: parent ? parent.task.depth + 1 : 0,
+          parent: undefined,
+        },
+        written: WRITTEN_ID.exec(plain)?.[1],
+        parent,
+        index,
+      };
+      foundOf.set(box, own);
+      found.push(own);
     }
   };
-  /** The level-two sections, each with its heading's text and line and the nodes under it. */
-  const level2: { text: string; line: number; end: number; nodes: RootContent[] }[] = [];
-  let open: (typeof level2)[number] | undefined;
-  for (const node of root.children) {
-    if (node.type === 'heading') {
-      const heading = node as Heading;
-      const text = toString(heading).trim();
-      if (heading.depth === 1 && number === undefined) {
-        const m = STORY_HEADING.exec(text);
-        if (m) [number, title] = [m[1]!, m[2]!.trim()];
-      }
-      if (heading.depth === 2) preamble = false;
-      if (heading.depth <= 2) {
-        const line = node.position!.start.line;
-        if (open) open.end = line - 1;
-        open = heading.depth === 2 ? { text, line, end: Infinity, nodes: [] } : undefined;
-        if (open) level2.push(open);
-      }
-      continue;
-    }
-    if (preamble && status === undefined) status = statusOf(source, node);
-    open?.nodes.push(node);
-  }
   // The tasks section: `## Tasks / Subtasks`; else a heading that says "Tasks" among other words
   // (`## 任务 / 子任务 (Tasks / Subtasks)`); else — a story written in another language, as BMAD
   // writes it in `document_output_language` — the first level-two section that holds a box.
@@ -220,11 +415,11 @@ export function readStory(source: string, path: string): BmadStory {
   // dev-story never ticks as tasks: a story without a tasks section has no task.
   let chosen = level2.filter((x) => TASKS_HEADING.test(x.text));
   if (chosen.length === 0) chosen = level2.filter((x) => /tasks/i.test(x.text));
-  for (const section of chosen) visit(section.nodes, undefined, 0);
+  for (const section of chosen) visit(section);
   if (chosen.length === 0) {
     for (const section of level2) {
       if (isNotTasksHeading(section.text)) continue;
-      visit(section.nodes, undefined, 0);
+      visit(section);
       if (found.length === 0) continue;
       chosen = [section];
       problems.push({
@@ -276,7 +471,7 @@ export function readStory(source: string, path: string): BmadStory {
   const taskLines = new Set(tasks.map((t) => t.line));
   const inSection = (line: number | undefined) =>
     line !== undefined && sections.some(([from, to]) => line > from && line <= to);
-  const lookalikes = lookalikeWarnings(source, path, root, taskLines, FIX, {
+  const lookalikes = lookalikeWarnings(source, path, parts.skip, taskLines, FIX, {
     marks: ' \txX',
     unread: 'it is not a list item of "## Tasks / Subtasks"',
   }).filter((p) => inSection(p.line));
