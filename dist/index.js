@@ -20648,6 +20648,17 @@ function isNotTextLine(s) {
   }
   return NOT_TEXT_LINE.test(s);
 }
+function listMarker(s) {
+  const c = s.charCodeAt(0);
+  let end = 1;
+  if (c >= 48 && c <= 57) {
+    while (end < 10 && s.charCodeAt(end) >= 48 && s.charCodeAt(end) <= 57) end++;
+    const after = s.charCodeAt(end);
+    if (end > 9 || after !== 46 && after !== 41) return 0;
+    end++;
+  } else if (c !== 45 && c !== 42 && c !== 43) return 0;
+  return end === s.length || s.charCodeAt(end) === 32 ? end : 0;
+}
 function startsText(s) {
   const c = s.charCodeAt(0);
   if (isLetter(c) || c >= 128) return true;
@@ -20768,7 +20779,8 @@ function scanDialect(source, mode) {
   return "refused" in scan ? void 0 : scan;
 }
 function scanOrRefuse(source, mode, options = {}) {
-  const passOver = options.passOver !== false;
+  const structure = mode.structure === true;
+  const passOver = options.passOver !== false && !structure;
   const { taskText: taskText2, requirements } = mode;
   const idAtStart = mode.idAtStart === true;
   const length = source.length;
@@ -20805,6 +20817,16 @@ function scanOrRefuse(source, mode, options = {}) {
   let tableHeader;
   let tableRead = false;
   let pos = source.charCodeAt(0) === 65279 ? 1 : 0;
+  const lists = [];
+  let listCount = 0;
+  let listKept = false;
+  const listOf2 = (level, key) => {
+    const same2 = lists.length > level && lists[level].key === key;
+    if (!same2) lists[level] = { id: listCount++, key };
+    lists.length = level + 1;
+    return lists[level].id;
+  };
+  const topParagraphs = [];
   let start2 = 0;
   const nextLine = () => {
     if (pos > length) return void 0;
@@ -20886,6 +20908,10 @@ function scanOrRefuse(source, mode, options = {}) {
       quote2 = false;
       table = false;
       continue;
+    }
+    if (structure) {
+      if (listKept) listKept = false;
+      else if (lists.length > open2.length) lists.length = open2.length;
     }
     if (table) {
       if (tableHeader !== void 0) {
@@ -20985,6 +21011,10 @@ function scanOrRefuse(source, mode, options = {}) {
         paraBox = false;
         paraReq = false;
         emptyItem = indent2 + 2;
+        if (structure) {
+          listOf2(k, rest[0]);
+          listKept = true;
+        }
         continue;
       }
       if ((c === 45 || c === 58 || c === 124 || c === 61 || c === 42 || c === 95) && isNotTextLine(rest)) {
@@ -21001,7 +21031,7 @@ function scanOrRefuse(source, mode, options = {}) {
     const ordered = marker === 0 && c >= 48 && c <= 57 ? ORDERED.exec(rest) : null;
     if (ordered) {
       marker = ordered[0].length;
-      if (para >= 0 && Number(ordered[1]) !== 1) {
+      if (para >= 0 && ordered[1] !== "1") {
         if (quote2) return no("a numbered line after a block quote");
         if (k >= para) {
           if (paraBox || requirements && (paraReq || namesRequirement(rest))) {
@@ -21012,14 +21042,31 @@ function scanOrRefuse(source, mode, options = {}) {
       }
     }
     if (marker > 0) {
+      const interrupting = para >= 0 && k >= para && !quote2;
       let at3 = marker;
       while (rest.charCodeAt(at3) === 32) at3++;
       const spaces = at3 - marker;
       if (at3 >= rest.length || spaces > 4) return no("an empty list item, or code in one");
-      const content3 = rest.slice(at3);
+      let content3 = rest.slice(at3);
       open2.length = k;
-      const item = { content: indent2 + at3, requirements: void 0 };
+      let item = { content: indent2 + at3, requirements: void 0 };
       open2.push(item);
+      const list3 = structure ? listOf2(k, ordered ? ordered[0].slice(-1) : rest[0]) : 0;
+      let m = listMarker(content3);
+      const nested = m > 0;
+      if (nested && structure) return no("a list item that opens with a list marker");
+      for (; m > 0; m = listMarker(content3)) {
+        if (isNotTextLine(content3)) return no("a rule or an underline in a list item");
+        if (interrupting && m > 1 && (m !== 2 || content3.charCodeAt(0) !== 49))
+          return no("a numbered list other than 1 opening an item that interrupts a paragraph");
+        let a = m;
+        while (content3.charCodeAt(a) === 32) a++;
+        if (a >= content3.length || a - m > 4) return no("an empty list item, or code in one");
+        at3 += a;
+        content3 = content3.slice(a);
+        item = { content: indent2 + at3, requirements: void 0 };
+        open2.push(item);
+      }
       quote2 = false;
       para = open2.length;
       paraBox = false;
@@ -21057,6 +21104,16 @@ function scanOrRefuse(source, mode, options = {}) {
           requirements: requirements ? () => item.requirements ?? [] : noRequirements
         };
         events.push(event);
+        if (structure) {
+          event.list = list3;
+          for (let j = k - 1; j >= 0; j--) {
+            if (open2[j].event) {
+              event.parent = open2[j].event;
+              break;
+            }
+          }
+          item.event = event;
+        }
         if (taskOpen) {
           tasks.push(event);
           paragraphs.push(afterText);
@@ -21104,7 +21161,7 @@ function scanOrRefuse(source, mode, options = {}) {
         paraReq = namesRequirement(content3);
         if (paraReq && !cite(content3)) return no("markup in a requirements line");
       }
-      if (passOver) {
+      if (passOver && !nested) {
         siblingItems.lastIndex = start2;
         const run3 = siblingItems.exec(source);
         if (run3 && (run3[3] || run3[4])) {
@@ -21161,6 +21218,7 @@ function scanOrRefuse(source, mode, options = {}) {
     para = k;
     paraBox = false;
     paraReq = false;
+    if (structure && k === 0) topParagraphs.push(start2 + first, line2);
     if (requirements && k > 0) {
       paraReq = namesRequirement(rest);
       if (paraReq && !cite(rest)) return no("markup in a requirements line");
@@ -21182,10 +21240,41 @@ function scanOrRefuse(source, mode, options = {}) {
       line2 = event.line;
       return no("markup in a task remark must read");
     }
+    if (structure) event.plain = plain;
     event.text = taskTextOf(plain);
   }
   if (options.segment && (fence3 || html2)) return no("a fence or HTML block open at a heading");
-  return { events, skip };
+  return structure ? { events, skip, paragraphs: topParagraphs } : { events, skip };
+}
+
+// src/core/plan/criteriaWords.ts
+var NOT_TASKS_HEADING = /accept|accett|akzeptanz|akceptac|aceptaci|aceita|crit[eéè]r|definition of (?:done|ready)|\bDoD\b|验收|驗收|受け入れ|受入|인수 ?기준|tiêu chí|критери|приёмк|приемк/i;
+var STEMS = [
+  "accept",
+  "accett",
+  "akzeptanz",
+  "akceptac",
+  "aceptaci",
+  "aceita",
+  "crit",
+  "definition of",
+  "dod",
+  "\u9A8C\u6536",
+  "\u9A57\u6536",
+  "\u53D7\u3051\u5165\u308C",
+  "\u53D7\u5165",
+  "\uC778\uC218",
+  "ti\xEAu ch\xED",
+  "\u043A\u0440\u0438\u0442\u0435\u0440\u0438",
+  "\u043F\u0440\u0438\u0451\u043C\u043A",
+  "\u043F\u0440\u0438\u0435\u043C\u043A"
+];
+function isNotTasksHeading(text6) {
+  const lower = text6.toLowerCase();
+  for (let i = 0; i < STEMS.length; i++) {
+    if (lower.includes(STEMS[i])) return NOT_TASKS_HEADING.test(text6);
+  }
+  return false;
 }
 
 // src/core/plan/text.ts
@@ -34519,6 +34608,7 @@ function finish(source, path2, root2, phases, problems, fix2, dialect) {
     for (let t = 0; t < tasks.length; t++) read3(tasks[t]);
   }
   for (const p of problems) if (p.line !== void 0) taskLines2.add(p.line);
+  for (const line2 of dialect.named ?? []) taskLines2.add(line2);
   return {
     phases,
     problems: [
@@ -34542,11 +34632,18 @@ function itemRequirements(item) {
   }
   return [];
 }
+function writtenHeadingText(source, heading2) {
+  const first = heading2.children[0];
+  const last = heading2.children.at(-1);
+  if (!first || !last) return "";
+  return source.slice(first.position.start.offset, last.position.end.offset);
+}
 function* treeEvents(source, root2, mode) {
   for (const { node: node3, top } of walk(root2.children, 0, true)) {
     if (node3.type === "heading" && top) {
       const heading2 = node3;
-      yield { kind: "heading", depth: heading2.depth, text: toString(heading2), line: lineOf(node3) };
+      const text6 = mode.taskText ? toString(heading2) : writtenHeadingText(source, heading2);
+      yield { kind: "heading", depth: heading2.depth, text: text6, line: lineOf(node3) };
       continue;
     }
     if (node3.type !== "listItem") continue;
@@ -34721,6 +34818,9 @@ function phaseHeading(heading2) {
   const number3 = other[1] ?? other[2] ?? other[3] ?? cjkNumber(other[4]);
   return number3 === void 0 ? void 0 : { number: number3, name: other[5].trim() };
 }
+function isPhaseHeading(heading2) {
+  return phaseHeading(heading2) !== void 0 || FINAL_PHASE.test(withoutLeadingSymbols(heading2));
+}
 var CJK_DIGIT = "\u4E00\u4E8C\u4E09\u56DB\u4E94\u516D\u4E03\u516B\u4E5D";
 function cjkNumber(numerals) {
   const m = /^([一二三四五六七八九])?(十)?([一二三四五六七八九])?$/.exec(numerals);
@@ -34742,6 +34842,7 @@ var SPECKIT_STATE = {
 var SPECKIT_MARKS = { todo: " ", doing: void 0, done: "X" };
 var SPECKIT_SCAN = { taskText: true, requirements: false };
 var isDigit2 = (c) => c >= 48 && c <= 57;
+var isAlnum = (c) => isDigit2(c) || (c | 32) >= 97 && (c | 32) <= 122;
 function speckitId(text6) {
   if (text6[0] !== "T") return void 0;
   let end = 1;
@@ -34751,8 +34852,14 @@ function speckitId(text6) {
     end += 2;
     while (isDigit2(text6.charCodeAt(end))) end++;
   }
-  const c = text6.charCodeAt(end) | 32;
-  if (c >= 97 && c <= 122 || text6.charCodeAt(end) === 95) return void 0;
+  if (text6[end] === "-") {
+    let to = end + 1;
+    while (to - end <= 3 && isAlnum(text6.charCodeAt(to))) to++;
+    const after = text6.charCodeAt(to);
+    if (to > end + 1 && !isAlnum(after) && after !== 95) end = to;
+  } else if (isAlnum(text6.charCodeAt(end)) && !isAlnum(text6.charCodeAt(end + 1))) end++;
+  const c = text6.charCodeAt(end);
+  if (isAlnum(c) || c === 95) return void 0;
   return text6.slice(0, end);
 }
 function storiesOf(text6) {
@@ -34773,14 +34880,34 @@ function readSpeckit(source, path2, options = {}) {
   const open2 = [];
   const seen = taskIds(path2, problems);
   const headings = [];
+  const criteria = [];
+  let criterion;
+  let next;
+  const nextPhaseDepth = (e) => {
+    if (next === void 0 || e < next.from || e >= next.at) {
+      next = { from: e, at: events.length, depth: 0 };
+      for (let f = e + 1; f < events.length; f++) {
+        const h = events[f];
+        if (h.kind === "heading" && isPhaseHeading(h.text.trim())) {
+          next = { from: e, at: f, depth: h.depth };
+          break;
+        }
+      }
+    }
+    return next.depth;
+  };
   for (let e = 0; e < events.length; e++) {
     const event = events[e];
     if (event.kind === "heading") {
       headings.push(event);
-      while (open2.length > 0 && open2[open2.length - 1].level >= event.depth) open2.pop();
       const text7 = event.text.trim();
       const m = phaseHeading(text7);
       const final = m ? void 0 : FINAL_PHASE.exec(withoutLeadingSymbols(text7));
+      if (criterion && (m || final || criterion.depth >= event.depth)) criterion = void 0;
+      const inside2 = !m && !final && open2.length > 0 && event.depth < open2[0].level && nextPhaseDepth(e) === open2[0].level;
+      if (!inside2) {
+        while (open2.length > 0 && open2[open2.length - 1].level >= event.depth) open2.pop();
+      }
       if (m || final) {
         const phase2 = {
           number: m ? m.number : FINAL,
@@ -34790,6 +34917,15 @@ function readSpeckit(source, path2, options = {}) {
         };
         open2.push({ phase: phase2, level: event.depth });
         phases.push(phase2);
+      } else if (open2.length > 0 && isNotTasksHeading(text7)) {
+        criterion = {
+          heading: `${"#".repeat(event.depth)} ${text7}`,
+          line: event.line,
+          depth: event.depth,
+          phase: open2[open2.length - 1].phase,
+          boxes: []
+        };
+        criteria.push(criterion);
       }
       continue;
     }
@@ -34799,6 +34935,10 @@ function readSpeckit(source, path2, options = {}) {
     const { text: text6 } = event;
     const phase = current.phase;
     const own6 = speckitId(text6);
+    if (own6 === void 0 && criterion) {
+      criterion.boxes.push(event.line);
+      continue;
+    }
     if (own6 !== void 0) seen(own6, event.line);
     phase.tasks.push({
       id: own6 ?? `${phase.number}.${phase.tasks.length + 1}`,
@@ -34812,6 +34952,7 @@ function readSpeckit(source, path2, options = {}) {
     });
   }
   numberFinalPhases(phases, path2, problems);
+  criteriaWarnings(criteria, phases, path2, problems);
   const byNumber = /* @__PURE__ */ new Map();
   for (const phase of phases)
     byNumber.set(phase.number, [...byNumber.get(phase.number) ?? [], phase]);
@@ -34850,6 +34991,7 @@ function readSpeckit(source, path2, options = {}) {
     'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
     {
       marks: " 	xX",
+      named: criteria.flatMap((c) => c.boxes),
       unread: (line2) => unreadUnder(headings, phases, line2, () => texts ??= phaseTexts(source))
     }
   );
@@ -34900,6 +35042,28 @@ function numberFinalPhases(phases, path2, problems) {
     });
   }
 }
+function criteriaWarnings(criteria, phases, path2, problems) {
+  let highest = 0;
+  for (const p of phases) {
+    for (const t of p.tasks) {
+      const n = /^T(\d+)/.exec(t.id);
+      if (n) highest = Math.max(highest, Number(n[1]));
+    }
+  }
+  const free = `T${String(highest + 1).padStart(3, "0")}`;
+  for (const c of criteria) {
+    const n = c.boxes.length;
+    if (n === 0) continue;
+    const lines = n === 1 ? `line ${c.boxes[0]}` : `lines ${c.boxes[0]} to ${c.boxes[n - 1]}`;
+    problems.push({
+      severity: "warning",
+      path: path2,
+      line: c.line,
+      message: n === 1 ? `The box under "${c.heading}" (${lines}) has no task id: it is read as an acceptance criterion, not as a task of Phase ${c.phase.number}.` : `The ${n} boxes under "${c.heading}" (${lines}) have no task id: they are read as acceptance criteria, not as tasks of Phase ${c.phase.number}.`,
+      fix: n === 1 ? `Leave it so, or give it a task id ("- [ ] ${free} \u2026") if it is a task.` : `Leave them so, or give a box a task id ("- [ ] ${free} \u2026") if it is a task.`
+    });
+  }
+}
 function unreadUnder(headings, phases, line2, texts) {
   const above = lastBefore(headings, line2);
   const meant = lastBefore(texts(), line2);
@@ -34931,13 +35095,26 @@ function unreadUnder(headings, phases, line2, texts) {
   for (const h of headings) {
     if (h.line >= line2) break;
     const m = h.line > lastPhase ? WORDS_BEFORE_PHASE.exec(h.text.trim()) : null;
-    if (m) named = { h, m };
+    if (m && !/[:：]/.test(m[1]) && /^\s*(?:$|[:：\-—–(（.])/.test(m[3]) && !phases.some((p) => p.number === m[2].replace(/^phase\s+/i, "")))
+      named = { h, m };
   }
   if (named) {
     const { h, m } = named;
     return {
       why: `it is under "${"#".repeat(h.depth)} ${h.text.trim()}" (line ${h.line}), which is no phase heading: "${m[1]}" stands before "${m[2]}"`,
       fix: `Start the heading with "${m[2]}" ("${"#".repeat(h.depth)} ${m[2]}${m[3]}") to run its tasks; else they stay unread.`
+    };
+  }
+  let before;
+  for (const p of phases) if (p.line < line2 && (!before || p.line > before.line)) before = p;
+  const phaseHeadingOf = before && headings.find((h) => h.line === before.line);
+  const closer = phaseHeadingOf && headings.find(
+    (h) => h.line > phaseHeadingOf.line && h.line < line2 && h.depth < phaseHeadingOf.depth && !isPhaseHeading(h.text.trim())
+  );
+  if (phaseHeadingOf && closer) {
+    return {
+      why: `it is under "${"#".repeat(closer.depth)} ${closer.text.trim()}" (line ${closer.line}), a level-${closer.depth} heading that is no phase, so it ends "${"#".repeat(phaseHeadingOf.depth)} ${phaseHeadingOf.text.trim()}" (line ${phaseHeadingOf.line})`,
+      fix: `Write that heading as a paragraph or a "${"#".repeat(phaseHeadingOf.depth + 1)}" heading, so that it stays inside the phase, or move the tasks under a phase's heading.`
     };
   }
   return {
@@ -35151,6 +35328,7 @@ var speckitKind = defineKind({
 // src/core/plan/kinds/kiro/reader.ts
 var KIRO_TOP = /^(\d+[A-Za-z]?)\.\s*(.*)$/;
 var KIRO_SUB = /^(\d+[A-Za-z]?)((?:\.\d+[a-z]?)+)\.?(?![\w.])\s*(.*)$/;
+var KIRO_TASK_HEADING = /^(?:Task|タスク)\s*(\d+[A-Za-z]?)(?:\.(?!\d)|\s*[:：\-–—]|(?=\s|$))\s*(.*)$/i;
 var KIRO_STATE = {
   " ": "todo",
   "	": "todo",
@@ -35171,24 +35349,36 @@ function readKiro(source, path2, options = {}) {
   const problems = [];
   const seen = taskIds(path2, problems);
   let top;
+  let headingAbove;
+  let nearest;
+  let boxes = 0;
+  let firstBox;
   for (const box of all2) {
     if (box.kind === "heading") {
-      const numbered = box.depth > 1 ? KIRO_TOP.exec(box.text.trim()) : null;
+      const text7 = box.text.trim();
+      nearest = { depth: box.depth, text: text7, line: box.line };
+      const numbered = box.depth > 1 ? KIRO_TOP.exec(text7) ?? KIRO_TASK_HEADING.exec(text7) : null;
+      headingAbove = box.depth > 1 && !numbered ? { text: text7, line: box.line } : void 0;
       if (numbered && !phases.has(numbered[1])) {
         top = void 0;
         phases.set(numbered[1], {
           phase: { number: numbered[1], name: numbered[2].trim(), line: box.line, tasks: [] },
           self: void 0,
-          subs: []
+          subs: [],
+          given: 0
         });
       }
       continue;
     }
+    const above = headingAbove;
+    headingAbove = void 0;
     if (!(box.mark in KIRO_STATE)) continue;
     const star = box.after.startsWith("*") ? 1 : box.after.startsWith("\\*") ? 2 : 0;
     const optional2 = star > 0;
     const after = box.after.slice(star);
     if (after !== "" && after[0] !== " " && after[0] !== "	") continue;
+    boxes++;
+    firstBox ??= { line: box.line, heading: nearest };
     const text6 = after.trim();
     const task = (id, inOptional = false) => ({
       id,
@@ -35207,7 +35397,7 @@ function readKiro(source, path2, options = {}) {
       let id;
       if (sub) id = `${sub[1]}${sub[2]}`;
       else {
-        id = givenId(top.number, top.unnumbered++);
+        id = givenId(top.number, nested.given++);
         problems.push({
           severity: "warning",
           path: path2,
@@ -35222,16 +35412,27 @@ function readKiro(source, path2, options = {}) {
     }
     if (sub) {
       const id = `${sub[1]}${sub[2]}`;
-      const parent = phases.get(sub[1]);
+      let parent = phases.get(sub[1]);
       if (!parent) {
-        problems.push({
+        const number3 = sub[1];
+        const name = above?.text ?? sub[3].trim();
+        const orphan = {
           severity: "warning",
           path: path2,
           line: box.line,
-          message: `Sub-task ${id} has no top-level task ${sub[1]} before it.`,
-          fix: `Add "- [ ] ${sub[1]}. Title" above it.`
-        });
-        continue;
+          message: `Sub-task ${id} has no top-level task ${number3} before it: it and the ${number3}.x sub-tasks after it are read as phase ${number3} ("${name}"), which has no box of its own.`,
+          fix: `Add "- [ ] ${number3}. Title" above it to give the phase a line of its own.`
+        };
+        problems.push(orphan);
+        parent = {
+          phase: { number: number3, name, line: box.line, tasks: [] },
+          self: void 0,
+          subs: [],
+          given: 0,
+          orphan
+        };
+        phases.set(number3, parent);
+        top = { number: number3, indent: indent2 };
       }
       seen(id, box.line);
       parent.subs.push(task(id, parent.self?.optional));
@@ -35241,8 +35442,15 @@ function readKiro(source, path2, options = {}) {
     if (topMatch) {
       const headed = phases.get(topMatch[1]);
       if (headed && !headed.self) {
+        if (headed.orphan) {
+          const first = headed.orphan.line;
+          Object.assign(headed.orphan, {
+            message: `Sub-task ${headed.subs[0].id} comes before its top-level task ${topMatch[1]} (line ${box.line}).`,
+            fix: `Move "- [ ] ${topMatch[1]}. \u2026" above line ${first}.`
+          });
+        }
         seen(topMatch[1], box.line);
-        top = { number: topMatch[1], indent: indent2, unnumbered: 0 };
+        top = { number: topMatch[1], indent: indent2 };
         headed.phase = { ...headed.phase, name: topMatch[2].trim(), line: box.line };
         headed.self = task(topMatch[1]);
         continue;
@@ -35264,11 +35472,12 @@ function readKiro(source, path2, options = {}) {
         continue;
       }
       seen(topMatch[1], box.line);
-      top = { number: topMatch[1], indent: indent2, unnumbered: 0 };
+      top = { number: topMatch[1], indent: indent2 };
       phases.set(topMatch[1], {
         phase: { number: topMatch[1], name: topMatch[2].trim(), line: box.line, tasks: [] },
         self: task(topMatch[1]),
-        subs: []
+        subs: [],
+        given: 0
       });
     }
   }
@@ -35292,6 +35501,16 @@ function readKiro(source, path2, options = {}) {
       });
     }
   }
+  if (list3.length === 0 && firstBox && !problems.some((p) => p.severity === "error")) {
+    const under = firstBox.heading ? ` (under "${"#".repeat(firstBox.heading.depth)} ${shorten(firstBox.heading.text)}", line ${firstBox.heading.line})` : "";
+    problems.push({
+      severity: "error",
+      path: path2,
+      line: firstBox.line,
+      message: `${boxes === 1 ? "The one box of this file is" : `None of the ${boxes} boxes of this file is`} read as a task: Kiro reads a task numbered "1. Title" or a sub-task "1.1 Title", and ${boxes === 1 ? "it" : "the first of them"}${under} has no number.`,
+      fix: 'Number the tasks: "- [ ] 1. Title" for each top-level task (or a heading "### 1. Title" over its sub-tasks), "- [ ] 1.1 Title" for each of its sub-tasks.'
+    });
+  }
   return finish(
     source,
     path2,
@@ -35306,6 +35525,7 @@ function readKiro(source, path2, options = {}) {
     }
   );
 }
+var shorten = (text6) => text6.length > 60 ? `${text6.slice(0, 59)}\u2026` : text6;
 function twice2(path2, number3, line2, first, events, phases) {
   const headingAbove = (at3) => {
     let found;
@@ -35602,7 +35822,7 @@ function notTaskmasterShape(root2) {
     }
   if (tagged) return void 0;
   const items2 = lists.flatMap((l) => l.kind === "array" ? l.items : []);
-  const statusOf2 = (n) => {
+  const statusOf = (n) => {
     const s = member(n, "status");
     return s?.kind === "string" ? s.value : void 0;
   };
@@ -35611,7 +35831,7 @@ function notTaskmasterShape(root2) {
     return id?.kind === "number" && Number.isInteger(id.value) || id?.kind === "string" && /^\d+$/.test(id.value.trim());
   };
   const ours = (n) => {
-    const status2 = statusOf2(n);
+    const status2 = statusOf(n);
     return status2 !== void 0 && READ_STATUSES.includes(status2);
   };
   const foreign = (n) => {
@@ -36479,7 +36699,6 @@ function setSprintStatus(source, entry, status2) {
 var STATE3 = { " ": "todo", "	": "todo", x: "done", X: "done" };
 var STORY_HEADING = /^Story\s+(\d+\.\d+[a-z]?(?:\.\d+)?)\s*:?\s*(.*)$/i;
 var TASKS_HEADING = /^Tasks(?:\s*\/\s*Sub-?tasks)?$/i;
-var NOT_TASKS_HEADING = /accept|accett|akzeptanz|akceptac|aceptaci|aceita|crit[eéè]r|definition of (?:done|ready)|\bDoD\b|验收|驗收|受け入れ|受入|인수 ?기준|tiêu chí|критери|приёмк|приемк/i;
 var WRITTEN_ID = /^(?:\*\*|__)?(?:Sub-?)?Task\s+(\d+(?:\.\d+)*[a-z]?)\b/i;
 var MARKED_WORD = /^([A-Za-z][\w-]*)(?:\*\*|__)?(?:[ \t]+[^\p{L}\p{N}\s]+)?[ \t]*$/u;
 var STATUS_LINE = /^ {0,3}(?:\*\*|__)?Status(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*/i;
@@ -36503,112 +36722,228 @@ function acceptanceCriteria(text6) {
   }
   return [...new Set(found)];
 }
+function withoutBox2(plain) {
+  return plain.replace(/^\[.\]\s*/, "").trim();
+}
 function itemText2(item, after) {
   const first = item.children[0];
-  const text6 = first?.type === "paragraph" ? toString(first).split("\n")[0] : after;
-  return text6.replace(/^\[.\]\s*/, "").trim();
+  return withoutBox2(first?.type === "paragraph" ? toString(first).split("\n")[0] : after);
 }
-function statusOf(source, node3) {
-  if (node3.type !== "paragraph") return void 0;
-  const start2 = node3.position.start.offset;
+function statusAt(source, start2, line2) {
   let end = source.indexOf("\n", start2);
   if (end === -1) end = source.length;
-  const line2 = source.slice(start2, end).replace(/\r$/, "");
-  const m = STATUS_LINE.exec(line2);
+  const text6 = source.slice(start2, end).replace(/\r$/, "");
+  const m = STATUS_LINE.exec(text6);
   if (!m) return void 0;
-  const rest = line2.slice(m[0].length);
+  const rest = text6.slice(m[0].length);
   const marked = MARKED_WORD.exec(rest)?.[1];
   const raw = marked ?? rest.replace(/(?:\*\*|__)?[ \t]*$/, "").replace(/[ \t]+$/, "").trim();
   const word = /^[A-Za-z][\w-]*$/.test(raw) && rest.startsWith(raw);
   return {
     raw,
-    line: node3.position.start.line,
+    line: line2,
     start: word ? start2 + m[0].length : void 0,
     end: word ? start2 + m[0].length + raw.length : void 0
   };
 }
-function readStory(source, path2) {
-  const limit = markdownLimitProblem(source, path2, "Split the story.");
-  const empty2 = {
-    number: void 0,
-    title: void 0,
-    status: void 0,
-    tasks: [],
-    tasksLine: void 0
+function treeParts(source, root2) {
+  const parts = { headings: [], paragraphs: [], boxes: [], skip: root2, lists: 0 };
+  const visit2 = (nodes, parent, list3) => {
+    for (const node3 of nodes) {
+      if (node3.type === "list") visit2(node3.children, parent, parts.lists++);
+      else if (node3.type === "blockquote") visit2(node3.children, parent, list3);
+      else if (node3.type === "listItem") {
+        const box = boxAt(source, node3);
+        let own6;
+        if (box) {
+          const text6 = readsStoryBox(box.mark, box.after) ? itemText2(node3, box.after) : void 0;
+          own6 = { ...box, list: list3, parent, text: text6 };
+          parts.boxes.push(own6);
+        }
+        visit2(node3.children, own6 ?? parent, list3);
+      }
+    }
   };
-  if (limit) return { ...empty2, problems: [limit] };
-  const root2 = parseMarkdown(source);
+  for (const node3 of root2.children) {
+    if (node3.type === "heading") {
+      const { depth, position: position2 } = node3;
+      parts.headings.push({ depth, text: toString(node3), line: position2.start.line });
+    } else if (node3.type === "paragraph") {
+      parts.paragraphs.push(node3.position.start.offset, node3.position.start.line);
+    } else visit2([node3], void 0, -1);
+  }
+  return parts;
+}
+var STORY_SCAN = { taskText: true, requirements: false, structure: true };
+function scannedParts(scan, from, before) {
+  const paragraphs = scan.paragraphs;
+  for (let i = 0; i < paragraphs.length; i += 2) {
+    paragraphs[i] += from;
+    paragraphs[i + 1] += before;
+  }
+  const parts = {
+    headings: [],
+    paragraphs,
+    boxes: [],
+    skip: () => before === 0 ? scan.skip : new Set([...scan.skip].map((l) => l + before)),
+    lists: 0
+  };
+  const boxOf = /* @__PURE__ */ new Map();
+  for (const event of scan.events) {
+    if (event.kind === "heading") {
+      parts.headings.push({ depth: event.depth, text: event.text, line: event.line + before });
+      continue;
+    }
+    let text6;
+    if (readsStoryBox(event.mark, event.after)) {
+      const plain = event.plain ?? inlineText(`[${event.mark}]${event.after.replace(/\r$/, "")}`);
+      if (plain === void 0) return void 0;
+      text6 = withoutBox2(plain);
+    }
+    const box = {
+      line: event.line + before,
+      offset: event.offset + from,
+      mark: event.mark,
+      after: event.after,
+      list: event.list,
+      parent: event.parent && boxOf.get(event.parent),
+      text: text6
+    };
+    parts.lists = Math.max(parts.lists, box.list + 1);
+    boxOf.set(event, box);
+    parts.boxes.push(box);
+  }
+  return parts;
+}
+function fastParts(source) {
+  const whole = scanOrRefuse(source, STORY_SCAN);
+  const parts = "refused" in whole ? void 0 : scannedParts(whole, 0, 0);
+  if (parts) return parts;
+  if (mayDefine(source)) return treeParts(source, parseMarkdown(source));
+  const cuts = segmentCuts(source);
+  const frontMatter = !opensUnclosedFrontMatter(source);
+  const skips = [];
+  let skip;
+  const skipped = () => {
+    if (skip) return skip;
+    skip = /* @__PURE__ */ new Set();
+    for (const s of skips) {
+      if (typeof s === "function") for (const line2 of s()) skip.add(line2);
+      else addCodeLines(s, skip);
+    }
+    return skip;
+  };
+  const all2 = { headings: [], paragraphs: [], boxes: [], skip: skipped, lists: 0 };
+  let before = 0;
+  for (let i = 0; i < cuts.length - 1; ) {
+    const from = cuts[i];
+    let j = i + 1;
+    const scan = scanOrRefuse(source.slice(from, cuts[j]), STORY_SCAN, { segment: true });
+    let piece = "refused" in scan ? void 0 : scannedParts(scan, from, before);
+    for (let grown = 0; !piece; grown++) {
+      if (grown === MAX_GROWTH) j = cuts.length - 1;
+      const segment = source.slice(from, cuts[j]);
+      const root2 = parseSegment(segment, i === 0, frontMatter);
+      if (j === cuts.length - 1 || endsClosed(root2, segment, i === 0, frontMatter)) {
+        for (const child of root2.children) shiftTree(child, from, before);
+        piece = treeParts(source, root2);
+      } else j++;
+    }
+    all2.headings.push(...piece.headings);
+    all2.paragraphs.push(...piece.paragraphs);
+    for (const box of piece.boxes) {
+      box.list += all2.lists;
+      all2.boxes.push(box);
+    }
+    all2.lists += piece.lists;
+    skips.push(piece.skip);
+    before += countLineBreaks(source, from, cuts[j]);
+    i = j;
+  }
+  return all2;
+}
+function readStory(source, path2, options = {}) {
+  const limit = markdownLimitProblem(source, path2, "Split the story.");
+  if (limit) {
+    return {
+      number: void 0,
+      title: void 0,
+      status: void 0,
+      tasks: [],
+      tasksLine: void 0,
+      problems: [limit]
+    };
+  }
+  const parts = options.fast === false ? treeParts(source, parseMarkdown(source)) : fastParts(source);
+  return storyOf(source, path2, parts);
+}
+function storyOf(source, path2, parts) {
   const problems = [];
   let number3;
   let title;
   let status2;
   const sections = [];
-  const found = [];
-  let preamble = true;
-  const visit2 = (nodes, parent, depth) => {
-    let index2 = 0;
-    for (const node3 of nodes) {
-      if (node3.type === "list" || node3.type === "blockquote") {
-        visit2(node3.children, parent, depth);
-        continue;
-      }
-      if (node3.type !== "listItem") continue;
-      const box = boxAt(source, node3);
-      let own6;
-      if (box && readsStoryBox(box.mark, box.after)) {
-        const plain = itemText2(node3, box.after);
-        const text6 = writtenTaskText(box.after, plain);
-        own6 = {
-          task: {
-            id: "",
-            text: text6,
-            state: STATE3[box.mark],
-            mark: box.mark,
-            optional: false,
-            requirements: acceptanceCriteria(plain),
-            line: box.line,
-            markOffset: box.offset,
-            depth,
-            parent: void 0
-          },
-          written: WRITTEN_ID.exec(plain)?.[1],
-          parent,
-          index: index2++
-        };
-        found.push(own6);
-      }
-      visit2(node3.children, own6 ?? parent, own6 ? depth + 1 : depth);
-    }
-  };
   const level2 = [];
   let open2;
-  for (const node3 of root2.children) {
-    if (node3.type === "heading") {
-      const heading2 = node3;
-      const text6 = toString(heading2).trim();
-      if (heading2.depth === 1 && number3 === void 0) {
-        const m = STORY_HEADING.exec(text6);
-        if (m) [number3, title] = [m[1], m[2].trim()];
-      }
-      if (heading2.depth === 2) preamble = false;
-      if (heading2.depth <= 2) {
-        const line2 = node3.position.start.line;
-        if (open2) open2.end = line2 - 1;
-        open2 = heading2.depth === 2 ? { text: text6, line: line2, end: Infinity, nodes: [] } : void 0;
-        if (open2) level2.push(open2);
-      }
-      continue;
+  let preamble = Infinity;
+  for (const heading2 of parts.headings) {
+    const text6 = heading2.text.trim();
+    if (heading2.depth === 1 && number3 === void 0) {
+      const m = STORY_HEADING.exec(text6);
+      if (m) [number3, title] = [m[1], m[2].trim()];
     }
-    if (preamble && status2 === void 0) status2 = statusOf(source, node3);
-    open2?.nodes.push(node3);
+    if (heading2.depth === 2 && preamble === Infinity) preamble = heading2.line;
+    if (heading2.depth <= 2) {
+      if (open2) open2.end = heading2.line - 1;
+      open2 = heading2.depth === 2 ? { text: text6, line: heading2.line, end: Infinity } : void 0;
+      if (open2) level2.push(open2);
+    }
   }
+  const paragraphs = parts.paragraphs;
+  for (let i = 0; i < paragraphs.length && paragraphs[i + 1] < preamble; i += 2) {
+    status2 = statusAt(source, paragraphs[i], paragraphs[i + 1]);
+    if (status2) break;
+  }
+  const found = [];
+  const visit2 = (section) => {
+    const foundOf = /* @__PURE__ */ new Map();
+    const tasksIn = /* @__PURE__ */ new Map();
+    for (const box of parts.boxes) {
+      if (box.line <= section.line || box.line > section.end || box.text === void 0) continue;
+      let up = box.parent;
+      while (up && !foundOf.has(up)) up = up.parent;
+      const parent = up && foundOf.get(up);
+      const index2 = tasksIn.get(box.list) ?? 0;
+      tasksIn.set(box.list, index2 + 1);
+      const plain = box.text;
+      const own6 = {
+        task: {
+          id: "",
+          text: writtenTaskText(box.after, plain),
+          state: STATE3[box.mark],
+          mark: box.mark,
+          optional: false,
+          requirements: acceptanceCriteria(plain),
+          line: box.line,
+          markOffset: box.offset,
+          depth: parent ? parent.task.depth + 1 : 0,
+          parent: void 0
+        },
+        written: WRITTEN_ID.exec(plain)?.[1],
+        parent,
+        index: index2
+      };
+      foundOf.set(box, own6);
+      found.push(own6);
+    }
+  };
   let chosen2 = level2.filter((x) => TASKS_HEADING.test(x.text));
   if (chosen2.length === 0) chosen2 = level2.filter((x) => /tasks/i.test(x.text));
-  for (const section of chosen2) visit2(section.nodes, void 0, 0);
+  for (const section of chosen2) visit2(section);
   if (chosen2.length === 0) {
     for (const section of level2) {
-      if (NOT_TASKS_HEADING.test(section.text)) continue;
-      visit2(section.nodes, void 0, 0);
+      if (isNotTasksHeading(section.text)) continue;
+      visit2(section);
       if (found.length === 0) continue;
       chosen2 = [section];
       problems.push({
@@ -36657,7 +36992,7 @@ function readStory(source, path2) {
   }
   const taskLines2 = new Set(tasks.map((t) => t.line));
   const inSection = (line2) => line2 !== void 0 && sections.some(([from, to]) => line2 > from && line2 <= to);
-  const lookalikes = lookalikeWarnings(source, path2, root2, taskLines2, FIX, {
+  const lookalikes = lookalikeWarnings(source, path2, parts.skip, taskLines2, FIX, {
     marks: " 	xX",
     unread: 'it is not a list item of "## Tasks / Subtasks"'
   }).filter((p) => inSection(p.line));
@@ -36693,22 +37028,122 @@ function setStoryStatus(source, story, status2) {
 }
 
 // src/core/plan/kinds/bmad/paths.ts
-function repositoryFolder(location) {
-  const path2 = location.trim().replace(/^\{project-root\}\/?/, "").replace(/^\.\//, "").replace(/\/+$/, "");
-  if (path2 === "" || path2.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path2) || path2.includes("{"))
-    return void 0;
-  if (path2.split("/").some((part) => part === ".." || part === "")) return void 0;
-  return path2;
+var dirOf4 = (path2) => path2.slice(0, Math.max(0, path2.lastIndexOf("/")));
+var folderName = (folder) => folder === "" ? "the repository root" : `${folder}/`;
+function resolveFolder(location, root2) {
+  const value2 = location.trim();
+  if (value2 === "") return { unknown: "is empty" };
+  const rest = value2.replace(/^\{project-root\}(?:[\\/]+|$)/, "");
+  if (rest === value2 && /^(?:[\\/~]|[A-Za-z]:[\\/])/.test(value2))
+    return { outside: "is an absolute path, outside the repository" };
+  const placeholder = /\{[^}]*\}/.exec(rest);
+  if (placeholder)
+    return { unknown: `holds ${placeholder[0]}, a placeholder the loop does not resolve` };
+  const parts = root2 === "" ? [] : root2.split("/");
+  for (const part of rest.split(/[\\/]+/)) {
+    if (part === "" || part === ".") continue;
+    if (part !== "..") parts.push(part);
+    else if (parts.pop() === void 0) return { outside: "points outside the repository" };
+  }
+  return { folder: parts.join("/") };
 }
-function storyFileCandidates(sprintStatusPath, storyLocation, key) {
-  const slash = sprintStatusPath.lastIndexOf("/");
-  const beside = slash === -1 ? "" : sprintStatusPath.slice(0, slash);
-  const folders2 = [storyLocation && repositoryFolder(storyLocation), beside];
-  return [
-    ...new Set(
-      folders2.filter((f) => f !== void 0).map((f) => f === "" ? `${key}.md` : `${f}/${key}.md`)
-    )
-  ];
+function repositoryFolder(location, root2 = "") {
+  const resolved = resolveFolder(location, root2);
+  return "folder" in resolved ? resolved.folder : void 0;
+}
+function configEntry(text6, key) {
+  const m = new RegExp(`^${key}:[ \\t]*(.*?)[ \\t]*\\r?$`, "m").exec(text6);
+  if (!m) return void 0;
+  const value2 = m[1].replace(/(?:^|[ \t]+)#.*$/, "");
+  const quoted5 = /^(["'])(.*)\1$/.exec(value2);
+  const line2 = text6.slice(0, m.index).split("\n").length;
+  return { value: quoted5 ? quoted5[2] : value2, line: line2 };
+}
+var BMAD_CONFIG = /^(?:(.*)\/)?(_bmad|\.bmad|bmad)\/bmm\/config\.yaml$/;
+function bmadConfigCandidates(sprintStatusPath) {
+  const parts = dirOf4(sprintStatusPath).split("/").filter(Boolean);
+  const out = [];
+  for (let n = parts.length; n >= 0; n--) {
+    const root2 = parts.slice(0, n).join("/");
+    for (const folder of ["_bmad", ".bmad", "bmad"])
+      out.push(`${root2 === "" ? "" : `${root2}/`}${folder}/bmm/config.yaml`);
+  }
+  return out;
+}
+function bmadProjectConfig(sprintStatusPath, texts, present) {
+  for (const path2 of bmadConfigCandidates(sprintStatusPath)) {
+    const text6 = texts.get(path2);
+    if (text6 !== void 0) return { path: path2, text: text6 };
+    if (present?.has(path2)) return void 0;
+  }
+  return void 0;
+}
+var STORY_KEYS = [
+  // v6.0.0-alpha.20 on: create-story's `default_output_file: "{implementation_artifacts}/…"`.
+  { key: "implementation_artifacts", under: "", sprintStatus: "same" },
+  // v6.0.0-alpha.9 to alpha.19: `story_dir: "{sprint_artifacts}"`, and create-story's
+  // `sprint_status: "{sprint_artifacts}/sprint-status.yaml || {output_folder}/sprint-status.yaml"`.
+  { key: "sprint_artifacts", under: "", sprintStatus: "same-or-output" },
+  // v6.0.0-alpha.8: `story_dir: "{config_source}:dev_ephemeral_location/stories"`.
+  { key: "dev_ephemeral_location", under: "/stories", sprintStatus: "apart" },
+  // The first alphas: `story_dir: "{config_source}:dev_story_location"`.
+  { key: "dev_story_location", under: "", sprintStatus: "apart" }
+];
+function storyFolders(sprintStatusPath, storyLocation, config2) {
+  const beside = dirOf4(sprintStatusPath);
+  const root2 = config2 ? BMAD_CONFIG.exec(config2.path)?.[1] ?? "" : "";
+  const located = storyLocation === void 0 ? void 0 : repositoryFolder(storyLocation, root2);
+  const others = [...new Set([located, beside].filter((f) => f !== void 0))];
+  const problems = [];
+  const entry = config2 && pickEntry(config2.text);
+  let configured;
+  if (config2 && entry) {
+    const { key, under, sprintStatus, value: value2, line: line2 } = entry;
+    const resolved = resolveFolder(placeholders(value2, config2), root2);
+    if (!("folder" in resolved)) {
+      const why = "outside" in resolved ? resolved.outside : resolved.unknown;
+      const looks = others.map(
+        (f) => f === beside ? `beside ${baseOf3(sprintStatusPath)}` : `in ${folderName(f)}`
+      );
+      problems.push({
+        severity: "warning",
+        path: config2.path,
+        line: line2,
+        message: `${key} "${value2}" ${why}, so the loop cannot look where BMAD's create-story writes story files; it looks ${looks.join(" and ")} instead.`,
+        fix: `Write the folder from the project root: ${key}: "{project-root}/<folder>".`
+      });
+    } else {
+      configured = `${resolved.folder}${under}`.replace(/^\//, "");
+      const output = resolveFolder(placeholders("{output_folder}", config2), root2);
+      const apart = sprintStatus !== "apart" && configured !== beside && !(sprintStatus === "same-or-output" && "folder" in output && output.folder === beside);
+      if (apart) {
+        const own6 = root2 === "" ? beside : beside.slice(root2.length + 1);
+        problems.push({
+          severity: "warning",
+          path: config2.path,
+          line: line2,
+          message: `${key} is ${folderName(configured)}, where BMAD's workflows read sprint-status.yaml and write story files, but this sprint status is in ${folderName(beside)}: BMAD's create-story writes its story files to ${folderName(configured)}, and the loop looks there first.`,
+          fix: `Move ${baseOf3(sprintStatusPath)} and its story files to ${folderName(configured)}, or set ${key}: "{project-root}/${own6}".`
+        });
+      }
+    }
+  }
+  const folders2 = [...new Set([configured, ...others].filter((f) => f !== void 0))];
+  return { folders: folders2, writes: configured ?? beside, problems };
+}
+function pickEntry(text6) {
+  for (const k of STORY_KEYS) {
+    const entry = configEntry(text6, k.key);
+    if (entry !== void 0) return { ...k, ...entry };
+  }
+  return void 0;
+}
+var baseOf3 = (path2) => path2.slice(path2.lastIndexOf("/") + 1);
+function placeholders(value2, config2) {
+  const output = configEntry(config2.text, "output_folder")?.value;
+  const folder = BMAD_CONFIG.exec(config2.path)?.[2] ?? "_bmad";
+  const outputValue = output === void 0 || output.includes("{output_folder}") ? "_bmad-output" : output;
+  return value2.replace(/\{output_folder\}/g, outputValue).replace(/\{bmad_folder\}/g, folder);
 }
 var PRIORITY = ["in-progress", "review", "ready-for-dev", "backlog"];
 function currentStory(entries) {
@@ -36719,10 +37154,12 @@ function currentStory(entries) {
   }
   return void 0;
 }
-function nextStory(entries, sprintStatusPath, storyLocation, exists) {
+function nextStory(entries, sprintStatusPath, storyLocation, exists, config2) {
   const story = currentStory(entries);
   if (!story) return { complete: true };
-  const candidates2 = storyFileCandidates(sprintStatusPath, storyLocation, story.key);
+  const { folders: folders2, writes } = storyFolders(sprintStatusPath, storyLocation, config2);
+  const inFolder = (f) => f === "" ? `${story.key}.md` : `${f}/${story.key}.md`;
+  const candidates2 = folders2.map(inFolder);
   const file = candidates2.find(exists);
   if (story.status === "review") {
     return {
@@ -36734,7 +37171,7 @@ function nextStory(entries, sprintStatusPath, storyLocation, exists) {
   if (story.status === "backlog") {
     return {
       story,
-      waiting: `Story ${story.key} has no story file yet: BMAD's create-story (bmad-create-story) writes ${candidates2.at(-1)}.`
+      waiting: `Story ${story.key} has no story file yet: BMAD's create-story (bmad-create-story) writes ${inFolder(writes)}.${epicStop(entries, story)}`
     };
   }
   const near = candidates2.map((c) => `${c.slice(0, c.lastIndexOf("/") + 1)}story-${story.key}.md`).find(exists);
@@ -36742,6 +37179,25 @@ function nextStory(entries, sprintStatusPath, storyLocation, exists) {
     story,
     missing: `Story ${story.key} is ${story.raw ?? "without a status"} but its file is missing: ${candidates2.join(" or ")}.${near ? ` ${near} is there, but BMAD's dev-story looks for ${story.key}.md: rename it.` : ""}`
   };
+}
+function epicStop(entries, story) {
+  const epicOf = (s) => entries.find((e) => e.kind === "epic" && e.epic === s.epic);
+  const first = (s) => s.key.startsWith(`${s.epic}-1-`);
+  const stops = (s) => {
+    const epic2 = epicOf(s);
+    if (epic2?.raw === void 0) return false;
+    return epic2.status === void 0 || epic2.status === "done" && first(s);
+  };
+  if (!stops(story)) return "";
+  const epic = epicOf(story);
+  const said2 = `${epic.key} is "${epic.raw}" on line ${epic.line}`;
+  const instead = entries.find((e) => e.kind === "story" && e.status === "backlog" && !stops(e));
+  const meanwhile = instead ? `; meanwhile, bmad-create-story ${instead.key} (the first backlog story of an epic that can go on) writes a story the loop takes first, ready-for-dev before backlog` : "";
+  if (epic.status === "done") {
+    return ` But ${said2}, and create-story writes no story in a done epic ("Cannot create story in completed epic"): set it back to in-progress, or move the story to a new epic${meanwhile}.`;
+  }
+  const halts = first(story) ? `, and create-story stops on it ("Invalid epic status")` : "";
+  return ` But ${said2}, no status BMAD defines for an epic (${BMAD_STATUSES.epic.join(", ")})${halts}: when the epic can go on, set it to backlog or in-progress${meanwhile}.`;
 }
 function storyDisagreement(entry, story, path2) {
   const out = [];
@@ -36784,33 +37240,24 @@ function bmadPlanName(sprintStatusPath) {
   if (project) return project[1] ? base(project[1]) : "bmad";
   return folder === "" ? "bmad" : base(folder);
 }
-var BMAD_CONFIG = /^(?:(.*)\/)?(?:_bmad|\.bmad|bmad)\/bmm\/config\.yaml$/;
 var ALPHA_SPRINT_STATUS = /(?:^|\/)docs\/sprint-status\.yaml$/;
 function hasBmadShape(text6) {
   return /^development_status:[ \t]*(?:#.*)?\r?$/m.test(text6);
 }
-function configValue(text6, key) {
-  const m = new RegExp(`^${key}:[ \\t]*(.*?)[ \\t]*\\r?$`, "m").exec(text6);
-  if (!m) return void 0;
-  const value2 = m[1].replace(/[ \t]+#.*$/, "");
-  const quoted5 = /^(["'])(.*)\1$/.exec(value2);
-  return quoted5 ? quoted5[2] : value2;
-}
-function configFolder(value2, root2, outputFolder) {
-  if (value2 === void 0) return void 0;
-  const resolved = value2.replace(/\{output_folder\}/g, outputFolder ?? "_bmad-output");
-  const path2 = repositoryFolder(resolved);
-  if (path2 === void 0) return void 0;
-  return root2 === "" ? path2 : `${root2}/${path2}`;
-}
 function bmadConfigSprintStatus(configPath, text6) {
   const at3 = BMAD_CONFIG.exec(configPath);
   if (!at3) return void 0;
-  const root2 = at3[1] ?? "";
-  const output = configValue(text6, "output_folder");
-  const outputFolder = output === void 0 ? void 0 : repositoryFolder(output);
-  const folder = configFolder(configValue(text6, "implementation_artifacts"), root2, outputFolder) ?? configFolder(configValue(text6, "sprint_artifacts"), root2, outputFolder) ?? configFolder(output, root2, outputFolder);
-  return folder === void 0 ? void 0 : `${folder}/sprint-status.yaml`;
+  for (const key of ["implementation_artifacts", "sprint_artifacts", "output_folder"]) {
+    const entry = configEntry(text6, key);
+    if (entry === void 0) continue;
+    const resolved = resolveFolder(
+      placeholders(entry.value, { path: configPath, text: text6 }),
+      at3[1] ?? ""
+    );
+    if ("folder" in resolved && resolved.folder !== "")
+      return `${resolved.folder}/sprint-status.yaml`;
+  }
+  return void 0;
 }
 function bmadDiscoveryReads(paths) {
   const configs = paths.filter((p) => BMAD_CONFIG.test(p));
@@ -36848,22 +37295,22 @@ function discoverBmad(paths, texts, globbed) {
 }
 
 // src/core/plan/kinds/bmad/plan.ts
-function dirOf4(path2) {
+function dirOf5(path2) {
   const at3 = path2.lastIndexOf("/");
   return at3 === -1 ? "" : path2.slice(0, at3);
 }
-function baseOf3(path2) {
+function baseOf4(path2) {
   return path2.slice(path2.lastIndexOf("/") + 1);
 }
 function bmadDocumentsRoot(sprintStatusPath) {
-  const folder = dirOf4(sprintStatusPath);
+  const folder = dirOf5(sprintStatusPath);
   const output = /^(.*?(?:^|\/)_bmad-output)(?:\/|$)/.exec(folder);
   return output ? output[1] : folder;
 }
 function planningDocuments(sprintStatusPath, present) {
-  const folder = dirOf4(sprintStatusPath);
-  if (baseOf3(folder) !== "implementation-artifacts") return [];
-  const planning = `${dirOf4(folder)}/planning-artifacts/`.replace(/^\//, "");
+  const folder = dirOf5(sprintStatusPath);
+  if (baseOf4(folder) !== "implementation-artifacts") return [];
+  const planning = `${dirOf5(folder)}/planning-artifacts/`.replace(/^\//, "");
   const kinds = [
     ["Epics", /epic/i],
     ["PRD", /prd/i],
@@ -36875,28 +37322,34 @@ function planningDocuments(sprintStatusPath, present) {
   ).sort();
   const links = [];
   for (const [label, test] of kinds) {
-    for (const path2 of files.filter((p) => test.test(baseOf3(p)))) {
+    for (const path2 of files.filter((p) => test.test(baseOf4(p)))) {
       if (!links.some((l) => l.path === path2)) links.push({ label, path: path2 });
     }
   }
   return links;
 }
 function bmadReads(path2, texts) {
+  const configs = bmadConfigCandidates(path2);
   const source = texts.get(path2);
-  if (source === void 0) return [path2];
+  if (source === void 0) return [path2, ...configs];
   const read3 = readSprintStatus(source, path2);
+  const { folders: folders2 } = storyFolders(path2, read3.storyLocation, bmadProjectConfig(path2, texts));
   return [
     .../* @__PURE__ */ new Set([
       path2,
-      ...read3.entries.filter((e) => e.kind === "story").flatMap((e) => storyFileCandidates(path2, read3.storyLocation, e.key))
+      ...configs,
+      ...read3.entries.filter((e) => e.kind === "story").flatMap((e) => filesIn(folders2, e.key))
     ])
   ];
+}
+function filesIn(folders2, key) {
+  return folders2.map((f) => f === "" ? `${key}.md` : `${f}/${key}.md`);
 }
 function filesByName(present) {
   const out = /* @__PURE__ */ new Map();
   for (const p of present) {
     if (!p.endsWith(".md")) continue;
-    const name = baseOf3(p);
+    const name = baseOf4(p);
     out.set(name, [...out.get(name) ?? [], p]);
   }
   return out;
@@ -36918,17 +37371,19 @@ function openBmad(path2, paths, texts) {
   }
   const read3 = readSprintStatus(source ?? "", path2);
   if (source !== void 0) problems.push(...read3.problems);
+  const config2 = bmadProjectConfig(path2, texts, present);
+  const located = storyFolders(path2, read3.storyLocation, config2);
+  if (source !== void 0) problems.push(...located.problems);
+  const candidates2 = (key) => filesIn(located.folders, key);
   const stories = read3.entries.filter((e) => e.kind === "story");
-  const storyOf = /* @__PURE__ */ new Map();
+  const storyOf2 = /* @__PURE__ */ new Map();
   const phases = [];
   const keysOf = /* @__PURE__ */ new Map();
   for (const e of stories) keysOf.set(e.number, [...keysOf.get(e.number) ?? [], e.key]);
   const doneAside = /* @__PURE__ */ new Map();
   let byName;
   for (const entry of stories) {
-    const file = storyFileCandidates(path2, read3.storyLocation, entry.key).find(
-      (p) => present.has(p)
-    );
+    const file = candidates2(entry.key).find((p) => present.has(p));
     const text6 = file === void 0 ? void 0 : texts.get(file);
     const story = text6 === void 0 ? void 0 : readStory(text6, file);
     const twins = keysOf.get(entry.number);
@@ -36940,13 +37395,13 @@ function openBmad(path2, paths, texts) {
       if (group2) group2.keys.push(entry.key);
       else doneAside.set(folder, { keys: [entry.key], line: entry.line });
     } else if (aside) {
-      const looked = storyFileCandidates(path2, read3.storyLocation, entry.key);
+      const looked = candidates2(entry.key);
       problems.push({
         severity: "warning",
         path: path2,
         line: entry.line,
         message: `The file of story ${entry.key} is at ${aside.join(" and ")}, where BMAD's workflows do not look for it (they look for ${looked.join(" or ")}), so its tasks are not read.`,
-        fix: `Move it to ${looked[0]}, or set story_location in ${baseOf3(path2)} to its folder.`
+        fix: `Move it to ${looked[0]}, or set story_location in ${baseOf4(path2)} to its folder.`
       });
     }
     if (twins.length > 1 && twins[1] === entry.key) {
@@ -36955,11 +37410,11 @@ function openBmad(path2, paths, texts) {
         path: path2,
         line: entry.line,
         message: `${twins.map((k) => `"${k}"`).join(" and ")} ${twins.length === 2 ? "both" : "all"} read as story ${entry.number}, so each is a phase named by its whole key (\`--phase ${twins[0]}\`).`,
-        fix: `To name them by number, give each its own (\`${entry.epic}-M-slug\`) in ${baseOf3(path2)} and in its file's name.`
+        fix: `To name them by number, give each its own (\`${entry.epic}-M-slug\`) in ${baseOf4(path2)} and in its file's name.`
       });
     }
     if (story) {
-      storyOf.set(entry.key, story);
+      storyOf2.set(entry.key, story);
       problems.push(...storyDisagreement(entry, story, file));
     }
     phases.push({
@@ -36984,15 +37439,15 @@ function openBmad(path2, paths, texts) {
     });
   }
   for (const [folder, { keys, line: line2 }] of doneAside) {
-    const looked = storyFileCandidates(path2, read3.storyLocation, keys[0]);
+    const looked = candidates2(keys[0]);
     const folderOf2 = looked[0].slice(0, looked[0].lastIndexOf("/") + 1);
-    const [where, to] = folderOf2 === "" ? [`beside ${baseOf3(path2)}`, `beside ${baseOf3(path2)}`] : [`in ${folderOf2}`, `to ${folderOf2}`];
+    const [where, to] = folderOf2 === "" ? [`beside ${baseOf4(path2)}`, `beside ${baseOf4(path2)}`] : [`in ${folderOf2}`, `to ${folderOf2}`];
     problems.push({
       severity: "warning",
       path: path2,
       line: line2,
       message: `${keys.length === 1 ? `The file of done story ${keys[0]} is` : `The files of ${keys.length} done stories (${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", \u2026" : ""}) are`} in ${folder}, where BMAD's workflows do not look (they look ${where}); a done story's tasks are not needed, so nothing is missed.`,
-      fix: `Move ${keys.length === 1 ? "it" : "them"} ${to}, or set story_location in ${baseOf3(path2)} to ${folder}, for ${keys.length === 1 ? "its" : "their"} tasks to be read.`
+      fix: `Move ${keys.length === 1 ? "it" : "them"} ${to}, or set story_location in ${baseOf4(path2)} to ${folder}, for ${keys.length === 1 ? "its" : "their"} tasks to be read.`
     });
   }
   if (source !== void 0 && read3.problems.every((p) => p.severity !== "error") && !stories.length)
@@ -37003,12 +37458,12 @@ function openBmad(path2, paths, texts) {
       message: "`development_status` lists no story.",
       fix: "Run BMAD\u2019s bmad-sprint-planning to list the epics\u2019 stories (`N-M-slug: backlog`)."
     });
-  const next = nextStory(read3.entries, path2, read3.storyLocation, (p) => present.has(p));
+  const next = nextStory(read3.entries, path2, read3.storyLocation, (p) => present.has(p), config2);
   let current;
   let waiting2;
   if ("file" in next) {
     current = phases.find((p) => p.key === next.story.key);
-    const story = storyOf.get(next.story.key);
+    const story = storyOf2.get(next.story.key);
     if (story) problems.push(...story.problems.filter((p) => p.severity === "error"));
   } else if ("waiting" in next) waiting2 = next.waiting;
   else if ("missing" in next)
@@ -37019,7 +37474,7 @@ function openBmad(path2, paths, texts) {
       message: next.missing,
       fix: "Restore the story file, or run BMAD\u2019s bmad-create-story to write it."
     });
-  for (const [key, story] of storyOf) {
+  for (const [key, story] of storyOf2) {
     const own6 = key === current?.key;
     problems.push(...story.problems.filter((p) => !own6 || p.severity !== "error").map(warned));
   }
@@ -37032,7 +37487,7 @@ function openBmad(path2, paths, texts) {
     return entry;
   };
   const storyFile = (phase) => {
-    const story = storyOf.get(phase.key);
+    const story = storyOf2.get(phase.key);
     if (!story || phase.file === void 0)
       throw new Error(`Story ${phase.key} has no story file to mark.`);
     return { story, file: phase.file, text: texts.get(phase.file) };
@@ -37064,12 +37519,19 @@ function openBmad(path2, paths, texts) {
     start: (phase) => sprintTo(phase, "in-progress"),
     finish: (phase) => [...boxes(phase, void 0, "done", "done"), ...sprintTo(phase, "done")],
     setTasks: (phase, ids, state) => boxes(phase, ids, state),
+    withoutFile(file) {
+      if (!bmadConfigCandidates(path2).includes(file)) return void 0;
+      const looks = located.folders.map(
+        (f) => f === dirOf5(path2) ? `beside ${baseOf4(path2)}` : `in ${f === "" ? "the repository root" : `${f}/`}`
+      );
+      return `It is BMAD's config, which says where create-story writes story files: the loop looks for them ${looks.join(" and ")} instead.`;
+    },
     refuseMark(phase, state) {
       const entry = entryOf(phase);
       if (entry.setAside)
         return `Story ${entry.key} is "${entry.raw}", a status BMAD does not define, so it is set aside and never marked. Write one of BMAD's statuses for it in ${path2} first (${BMAD_STATUSES.story.join(", ")}). Nothing was written.`;
       if (state === "todo" || phase.file !== void 0) return void 0;
-      const writes = storyFileCandidates(path2, read3.storyLocation, entry.key).at(-1);
+      const writes = `${located.writes}/${entry.key}.md`.replace(/^\//, "");
       return `Story ${entry.key} has no story file yet, so it cannot be ${state === "doing" ? "started" : "completed"}: run BMAD's create-story (bmad-create-story) first, which writes ${writes}. Nothing was written.`;
     },
     context(phase) {
@@ -37095,7 +37557,7 @@ function warned(problem) {
 }
 
 // src/core/plan/kinds/bmad/kind.ts
-var dirOf5 = (path2) => path2.slice(0, Math.max(0, path2.lastIndexOf("/")));
+var dirOf6 = (path2) => path2.slice(0, Math.max(0, path2.lastIndexOf("/")));
 var bmadKind = defineKind({
   id: "bmad",
   label: "BMAD",
@@ -37111,7 +37573,7 @@ var bmadKind = defineKind({
   notRun(path2) {
     if (!path2.endsWith(".story.md")) return void 0;
     return {
-      folder: `${dirOf5(path2)}/`.replace(/^\//, ""),
+      folder: `${dirOf6(path2)}/`.replace(/^\//, ""),
       why: (n) => `${n} BMAD v4 stor${n === 1 ? "y" : "ies"}: not read; the loop reads v6's sprint-status.yaml`
     };
   },
@@ -37148,7 +37610,8 @@ var bmadKind = defineKind({
         tasks: (ids, state) => state === "doing" ? [] : read3.phases.filter((p) => p.tasks.some((t) => ids.has(t.id))).flatMap((p) => read3.setTasks(p, ids, state))
       },
       context: (phase) => read3.context(own6(phase)),
-      refuseMark: (phase, state) => read3.refuseMark(own6(phase), state)
+      refuseMark: (phase, state) => read3.refuseMark(own6(phase), state),
+      withoutFile: read3.withoutFile
     };
   },
   // The stories' statuses: what a start or a completion changes in sprint-status.yaml.
@@ -37203,11 +37666,11 @@ function otherPlanFolders() {
 function defaultPlanGlobs(plansDir) {
   return [`${plansDir}/*/01_Master Plan/01_Checklist.md`, ...KINDS.flatMap((k) => k.globs)];
 }
-function dirOf6(path2) {
+function dirOf7(path2) {
   const at3 = path2.lastIndexOf("/");
   return at3 === -1 ? "" : path2.slice(0, at3);
 }
-function baseOf4(path2) {
+function baseOf5(path2) {
   return path2.slice(path2.lastIndexOf("/") + 1);
 }
 var BY_TASKS_FILE = (() => {
@@ -37218,7 +37681,7 @@ var BY_TASKS_FILE = (() => {
 })();
 function kindOfPath(path2) {
   if (path2.endsWith("/01_Master Plan/01_Checklist.md")) return "coder";
-  const kinds = BY_TASKS_FILE.get(baseOf4(path2));
+  const kinds = BY_TASKS_FILE.get(baseOf5(path2));
   if (!kinds) return void 0;
   let found;
   for (const k of kinds) {
@@ -37239,7 +37702,7 @@ function findPlanFiles(paths, globs) {
   candidates2.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   for (const { path: path2, kind } of candidates2) {
     if (!matches(path2)) continue;
-    const folder = kind === "coder" ? dirOf6(dirOf6(path2)) : dirOf6(path2);
+    const folder = kind === "coder" ? dirOf7(dirOf7(path2)) : dirOf7(path2);
     out.push({
       kind,
       path: path2,
@@ -37252,8 +37715,8 @@ function findPlanFiles(paths, globs) {
 function planName(kind, path2) {
   const own6 = kind === "coder" ? void 0 : kindModule(kind).planName;
   if (own6) return own6(path2);
-  const folder = kind === "coder" ? dirOf6(dirOf6(path2)) : dirOf6(path2);
-  return baseOf4(folder);
+  const folder = kind === "coder" ? dirOf7(dirOf7(path2)) : dirOf7(path2);
+  return baseOf5(folder);
 }
 function namePlans(files, tags) {
   const plans = [];
@@ -37308,7 +37771,7 @@ function validateKindContext(plan, exists, tasksSource) {
       severity: "error",
       path: plan.path,
       message: `${what2} is missing: ${names.map((n) => `${plan.folder}/${n}`).join(" or ")}.`,
-      fix: `Write ${names[0]} beside ${baseOf4(plan.path)}.`
+      fix: `Write ${names[0]} beside ${baseOf5(plan.path)}.`
     }
   ];
   return [
@@ -37333,7 +37796,7 @@ function isPlanDocument(path2, plan) {
 function mayBePlanDocument(path2, globs) {
   const matches = (0, import_picomatch.default)([...globs], { dot: true });
   const found = (tasks) => kindOfPath(tasks) !== void 0 && matches(tasks);
-  for (let dir = path2; dir !== ""; dir = dirOf6(dir)) {
+  for (let dir = path2; dir !== ""; dir = dirOf7(dir)) {
     if (found(`${dir}/01_Master Plan/01_Checklist.md`)) return true;
     for (const k of KINDS) if (k.tasksFilesAt(dir).some(found)) return true;
   }
@@ -39301,6 +39764,10 @@ ${plans.map((p) => `- ${codeSpan(p)}`).join("\n")}`,
   twoPlansNamed: (name, paths) => `Two plans are named ${codeSpan(name)}; nothing was written. Name one by the path of its tasks file:
 
 ${paths.map((p) => `- ${codeSpan(`/coder next ${p}`)}`).join("\n")}`,
+  /** A tasks file that holds several plans (a tagged kind's), asked for by its path alone. */
+  tagsInFile: (path2, refs) => `${codeSpan(path2)} holds ${refs.length} plans, one a tag; nothing was written. Name one:
+
+${refs.map((r) => `- ${codeSpan(`/coder next ${r}`)}`).join("\n")}`,
   noSuchPlan: (name, plans) => `There is no plan ${codeSpan(name)}.${plans.length ? ` Plans: ${plans.map(codeSpan).join(", ")}.` : ""}`,
   /** Two plans whose names make one lock branch: neither may start until one is renamed. */
   slugConflict: (name, other, branch2, cli = CLI_NAME) => `**Plan required.** Plans ${codeSpan(name)} and ${codeSpan(other)} would share the lock branch ${codeSpan(branch2)}; nothing was written. Rename one of them (${codeSpan(`${cli} lint`)} reports it too).`,
@@ -41102,6 +41569,15 @@ function chooseAnyPlan(plansDir, plans, requested, cli) {
       const byPath = others.length ? resolvePlan(others, requested) : void 0;
       if (byPath && "plan" in byPath)
         chosen2 = plans.find((p) => p.kind === "other" && p.plan === byPath.plan);
+      const tagged = plans.filter((p) => p.kind === "other" && p.path === requested);
+      if (!chosen2 && tagged.length > 1)
+        return {
+          reply: reply.tagsInFile(
+            requested,
+            tagged.map((p) => p.ref)
+          ),
+          outcome: { state: "choose-plan" }
+        };
     }
     if (!chosen2)
       return { reply: reply.noSuchPlan(requested, labels), outcome: { state: "no-plan" } };
@@ -41334,6 +41810,9 @@ function withUnreadable(kp, paths, texts, unreadable2) {
   );
   const told = unreadable2.map((p) => {
     const phase = finished.get(p.path);
+    const without = phase === void 0 ? kp.withoutFile?.(p.path) : void 0;
+    if (without !== void 0)
+      return { ...p, severity: "warning", message: `${p.message} ${without}` };
     return phase === void 0 ? p : {
       ...p,
       severity: "warning",
