@@ -527,44 +527,71 @@ export interface SegmentedScan {
  */
 export function scanSegments(source: string, mode: ScanMode): SegmentedScan | undefined {
   if (mayDefine(source)) return undefined;
-  const cuts = segmentCuts(source);
-  const frontMatter = !opensUnclosedFrontMatter(source);
   const events: (ScannedHeading | ScannedItem)[] = [];
   const skip = new Set<number>();
   const byRemark: SegmentedScan['byRemark'] = [];
-  let segments = 0;
-  // The lines before the piece.
-  let before = 0;
-  for (let i = 0; i < cuts.length - 1; segments++) {
-    const from = cuts[i]!;
-    let j = i + 1;
-    const scan = scanOrRefuse(source.slice(from, cuts[j]), mode, { segment: true });
-    if (!('refused' in scan)) {
+  const segments = readInPieces(source, mode, {
+    scanned(scan, from, before) {
       for (const event of scan.events) {
         event.line += before;
         if (event.kind === 'item') event.offset += from;
         events.push(event);
       }
       for (const line of scan.skip) skip.add(line + before);
-    } else {
-      byRemark.push({ line: before + scan.line, refused: scan.refused });
-      for (let grown = 0; ; grown++) {
-        if (grown === MAX_GROWTH) j = cuts.length - 1;
-        const segment = source.slice(from, cuts[j]);
-        const root = parseSegment(segment, i === 0, frontMatter);
-        if (j === cuts.length - 1 || endsClosed(root, segment, i === 0, frontMatter)) {
-          for (const child of root.children) shiftTree(child, from, before);
-          for (const event of treeEvents(source, root, mode)) events.push(event);
-          addCodeLines(root, skip);
-          break;
-        }
-        j++;
-      }
+      return true;
+    },
+    refused: (line, refused) => byRemark.push({ line, refused }),
+    tree(root) {
+      for (const event of treeEvents(source, root, mode)) events.push(event);
+      addCodeLines(root, skip);
+      return true;
+    },
+  }).length;
+  return { scan: { events, skip }, segments, byRemark };
+}
+
+/**
+ * The pieces of a document, cut before column-0 ATX headings (`segmentCuts`), each read by
+ * `read.scanned` where the line scanner reads it and gives a piece (`undefined`: remark's), else
+ * by `read.tree` from remark's tree of it, grown to the next cut until the tree provably ends
+ * closed (`endsClosed`), its positions those of the whole document. `refused` hears where and
+ * why the scanner left a piece. Only for a document that cannot define a link (`mayDefine`): a
+ * definition counts for the whole document, so remark reads such a one whole.
+ */
+export function readInPieces<P>(
+  source: string,
+  mode: ScanMode,
+  read: {
+    scanned(scan: DialectScan, from: number, before: number): P | undefined;
+    refused?(line: number, refused: string): void;
+    tree(root: Root): P;
+  },
+): P[] {
+  const cuts = segmentCuts(source);
+  const frontMatter = !opensUnclosedFrontMatter(source);
+  const pieces: P[] = [];
+  // The lines before the piece.
+  let before = 0;
+  for (let i = 0; i < cuts.length - 1;) {
+    const from = cuts[i]!;
+    let j = i + 1;
+    const scan = scanOrRefuse(source.slice(from, cuts[j]), mode, { segment: true });
+    let piece = 'refused' in scan ? undefined : read.scanned(scan, from, before);
+    if ('refused' in scan) read.refused?.(before + scan.line, scan.refused);
+    for (let grown = 0; piece === undefined; grown++) {
+      if (grown === MAX_GROWTH) j = cuts.length - 1;
+      const segment = source.slice(from, cuts[j]);
+      const root = parseSegment(segment, i === 0, frontMatter);
+      if (j === cuts.length - 1 || endsClosed(root, segment, i === 0, frontMatter)) {
+        for (const child of root.children) shiftTree(child, from, before);
+        piece = read.tree(root);
+      } else j++;
     }
+    pieces.push(piece);
     before += countLineBreaks(source, from, cuts[j]!);
     i = j;
   }
-  return { scan: { events, skip }, segments, byRemark };
+  return pieces;
 }
 
 /**

@@ -3,22 +3,12 @@ import { toString } from 'mdast-util-to-string';
 import type { Problem } from '../../../problem.js';
 import { isNotTasksHeading } from '../../criteriaWords.js';
 import { inlineText } from '../../inline.js';
-import {
-  endsClosed,
-  markdownLimitProblem,
-  MAX_GROWTH,
-  mayDefine,
-  opensUnclosedFrontMatter,
-  parseMarkdown,
-  parseSegment,
-  segmentCuts,
-  shiftTree,
-} from '../../markdown.js';
-import { countLineBreaks } from '../../text.js';
+import { markdownLimitProblem, mayDefine, parseMarkdown } from '../../markdown.js';
 import { scanOrRefuse, type DialectScan, type ScanMode, type ScannedItem } from '../dialectScan.js';
 import {
   addCodeLines,
   boxAt,
+  readInPieces,
   lookalikeWarnings,
   readsBox,
   taskIds,
@@ -264,8 +254,6 @@ function fastParts(source: string): StoryParts {
   const parts = 'refused' in whole ? undefined : scannedParts(whole, 0, 0);
   if (parts) return parts;
   if (mayDefine(source)) return treeParts(source, parseMarkdown(source));
-  const cuts = segmentCuts(source);
-  const frontMatter = !opensUnclosedFrontMatter(source);
   const skips: (Root | (() => ReadonlySet<number>))[] = [];
   let skip: Set<number> | undefined;
   // The lines of code and HTML of every piece, found when a lookalike line asks for them.
@@ -279,21 +267,11 @@ function fastParts(source: string): StoryParts {
     return skip;
   };
   const all: StoryParts = { headings: [], paragraphs: [], boxes: [], skip: skipped, lists: 0 };
-  let before = 0;
-  for (let i = 0; i < cuts.length - 1;) {
-    const from = cuts[i]!;
-    let j = i + 1;
-    const scan = scanOrRefuse(source.slice(from, cuts[j]), STORY_SCAN, { segment: true });
-    let piece = 'refused' in scan ? undefined : scannedParts(scan, from, before);
-    for (let grown = 0; !piece; grown++) {
-      if (grown === MAX_GROWTH) j = cuts.length - 1;
-      const segment = source.slice(from, cuts[j]);
-      const root = parseSegment(segment, i === 0, frontMatter);
-      if (j === cuts.length - 1 || endsClosed(root, segment, i === 0, frontMatter)) {
-        for (const child of root.children) shiftTree(child, from, before);
-        piece = treeParts(source, root);
-      } else j++;
-    }
+  const pieces = readInPieces(source, STORY_SCAN, {
+    scanned: (scan, from, before) => scannedParts(scan, from, before),
+    tree: (root) => treeParts(source, root),
+  });
+  for (const piece of pieces) {
     all.headings.push(...piece.headings);
     all.paragraphs.push(...piece.paragraphs);
     // Each piece numbers its lists from 0: the whole story's numbers go on from the last piece's.
@@ -303,8 +281,6 @@ function fastParts(source: string): StoryParts {
     }
     all.lists += piece.lists;
     skips.push(piece.skip);
-    before += countLineBreaks(source, from, cuts[j]!);
-    i = j;
   }
   return all;
 }
