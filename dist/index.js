@@ -34659,43 +34659,53 @@ function* treeEvents(source, root2, mode) {
 }
 function scanSegments(source, mode) {
   if (mayDefine(source)) return void 0;
-  const cuts = segmentCuts(source);
-  const frontMatter = !opensUnclosedFrontMatter(source);
   const events = [];
   const skip = /* @__PURE__ */ new Set();
   const byRemark = [];
-  let segments = 0;
-  let before = 0;
-  for (let i = 0; i < cuts.length - 1; segments++) {
-    const from = cuts[i];
-    let j = i + 1;
-    const scan = scanOrRefuse(source.slice(from, cuts[j]), mode, { segment: true });
-    if (!("refused" in scan)) {
+  const segments = readInPieces(source, mode, {
+    scanned(scan, from, before) {
       for (const event of scan.events) {
         event.line += before;
         if (event.kind === "item") event.offset += from;
         events.push(event);
       }
       for (const line2 of scan.skip) skip.add(line2 + before);
-    } else {
-      byRemark.push({ line: before + scan.line, refused: scan.refused });
-      for (let grown = 0; ; grown++) {
-        if (grown === MAX_GROWTH) j = cuts.length - 1;
-        const segment = source.slice(from, cuts[j]);
-        const root2 = parseSegment(segment, i === 0, frontMatter);
-        if (j === cuts.length - 1 || endsClosed(root2, segment, i === 0, frontMatter)) {
-          for (const child of root2.children) shiftTree(child, from, before);
-          for (const event of treeEvents(source, root2, mode)) events.push(event);
-          addCodeLines(root2, skip);
-          break;
-        }
-        j++;
-      }
+      return true;
+    },
+    refused: (line2, refused) => byRemark.push({ line: line2, refused }),
+    tree(root2) {
+      for (const event of treeEvents(source, root2, mode)) events.push(event);
+      addCodeLines(root2, skip);
+      return true;
     }
+  }).length;
+  return { scan: { events, skip }, segments, byRemark };
+}
+function readInPieces(source, mode, read3) {
+  const cuts = segmentCuts(source);
+  const frontMatter = !opensUnclosedFrontMatter(source);
+  const pieces = [];
+  let before = 0;
+  for (let i = 0; i < cuts.length - 1; ) {
+    const from = cuts[i];
+    let j = i + 1;
+    const scan = scanOrRefuse(source.slice(from, cuts[j]), mode, { segment: true });
+    let piece = "refused" in scan ? void 0 : read3.scanned(scan, from, before);
+    if ("refused" in scan) read3.refused?.(before + scan.line, scan.refused);
+    for (let grown = 0; piece === void 0; grown++) {
+      if (grown === MAX_GROWTH) j = cuts.length - 1;
+      const segment = source.slice(from, cuts[j]);
+      const root2 = parseSegment(segment, i === 0, frontMatter);
+      if (j === cuts.length - 1 || endsClosed(root2, segment, i === 0, frontMatter)) {
+        for (const child of root2.children) shiftTree(child, from, before);
+        piece = read3.tree(root2);
+      } else j++;
+    }
+    pieces.push(piece);
     before += countLineBreaks(source, from, cuts[j]);
     i = j;
   }
-  return { scan: { events, skip }, segments, byRemark };
+  return pieces;
 }
 function dialectRead(source, path2, mode, options) {
   const limited = limitProblem(source, path2);
@@ -36820,8 +36830,6 @@ function fastParts(source) {
   const parts = "refused" in whole ? void 0 : scannedParts(whole, 0, 0);
   if (parts) return parts;
   if (mayDefine(source)) return treeParts(source, parseMarkdown(source));
-  const cuts = segmentCuts(source);
-  const frontMatter = !opensUnclosedFrontMatter(source);
   const skips = [];
   let skip;
   const skipped = () => {
@@ -36834,21 +36842,11 @@ function fastParts(source) {
     return skip;
   };
   const all2 = { headings: [], paragraphs: [], boxes: [], skip: skipped, lists: 0 };
-  let before = 0;
-  for (let i = 0; i < cuts.length - 1; ) {
-    const from = cuts[i];
-    let j = i + 1;
-    const scan = scanOrRefuse(source.slice(from, cuts[j]), STORY_SCAN, { segment: true });
-    let piece = "refused" in scan ? void 0 : scannedParts(scan, from, before);
-    for (let grown = 0; !piece; grown++) {
-      if (grown === MAX_GROWTH) j = cuts.length - 1;
-      const segment = source.slice(from, cuts[j]);
-      const root2 = parseSegment(segment, i === 0, frontMatter);
-      if (j === cuts.length - 1 || endsClosed(root2, segment, i === 0, frontMatter)) {
-        for (const child of root2.children) shiftTree(child, from, before);
-        piece = treeParts(source, root2);
-      } else j++;
-    }
+  const pieces = readInPieces(source, STORY_SCAN, {
+    scanned: (scan, from, before) => scannedParts(scan, from, before),
+    tree: (root2) => treeParts(source, root2)
+  });
+  for (const piece of pieces) {
     all2.headings.push(...piece.headings);
     all2.paragraphs.push(...piece.paragraphs);
     for (const box of piece.boxes) {
@@ -36857,8 +36855,6 @@ function fastParts(source) {
     }
     all2.lists += piece.lists;
     skips.push(piece.skip);
-    before += countLineBreaks(source, from, cuts[j]);
-    i = j;
   }
   return all2;
 }
