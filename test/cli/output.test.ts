@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { lineOutput, type Stream } from '../../src/cli/output.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 const stream = fc.constantFrom<Stream>('stdout', 'stderr');
 

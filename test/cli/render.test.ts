@@ -4,6 +4,9 @@ import fc from 'fast-check';
 import { render, renderMarkup, styleFor } from '../../src/cli/render.js';
 import { repoRoot } from '../paths.js';
 import { freshBuild } from '../helpers/build.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 // Runs the built CLI (lib/): stale after an edit to src/ until built again.
 beforeAll(() => freshBuild('lib'));

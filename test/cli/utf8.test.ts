@@ -6,6 +6,9 @@ import fc from 'fast-check';
 import { firstInvalidUtf8 } from '../../src/cli/files.js';
 import { inProcess } from '../helpers/cli.js';
 import { repoRoot } from '../paths.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /** The round trip Node's decoder gives: a file is UTF-8 when decoding and encoding keeps it. */
 const roundTrips = (bytes: Uint8Array) =>

@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { findCheckpoint, writeCheckpoint } from '../../src/core/plan/checkpoint.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * The checkpoint markers of 00_context.md: a line reading finds them where it is sure to agree

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { repoRoot } from '../paths.js';
 import { KIRO_SCAN, readKiro, scanKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import { plainKiro, realKiro } from '../helpers/realShapes.js';
-import { fixSeed } from '../helpers/seed.js';
+import { fixSeed, runs } from '../helpers/seed.js';
 import { scanSegments } from '../../src/core/plan/kinds/markdownDialect.js';
 import { readInMixedPieces, TABLES_THEN_RULE } from '../helpers/pieces.js';
 import { remarkOnce } from '../helpers/remarkOnce.js';
@@ -191,7 +191,7 @@ function agree(source: string): void {
 }
 
 describe('Kiro fast path against remark (differential)', () => {
-  it('agrees on 2,000 mixed documents: nesting, markup, fences, HTML, quotes, tables, tabs, CRLF…', () => {
+  it('agrees on 1,000 mixed documents: nesting, markup, fences, HTML, quotes, tables, tabs, CRLF…', () => {
     // Those the scanner refuses as a whole are read in pieces: count those read by both readers.
     let mixed = 0;
     fc.assert(
@@ -199,24 +199,24 @@ describe('Kiro fast path against remark (differential)', () => {
         if (readInMixedPieces(source, KIRO_SCAN)) mixed++;
         agree(source);
       }),
-      { numRuns: 2000 },
+      runs(1000),
     );
     // Read in pieces, both ways, often enough to mean something (373–393 of 2,000 for spec-kit and
-    // 47–67 for Kiro over seeds 1–3).
-    expect(mixed).toBeGreaterThan(25);
+    // 47–67 for Kiro over seeds 1–3: about a fifth, and 2–3 %).
+    expect(mixed).toBeGreaterThan(12);
   });
 
-  it('agrees on 1,500 documents of the common case, most of them read by the scanner alone', () => {
+  it('agrees on 750 documents of the common case, most of them read by the scanner alone', () => {
     let scanned = 0;
     fc.assert(
       fc.property(document(kiroLine, fc.constant('\n')), (source) => {
         if (scanKiro(source)) scanned++;
         agree(source);
       }),
-      { numRuns: 1500 },
+      runs(750),
     );
     // The scanner must really run: it gives up only on what it leaves to remark.
-    expect(scanned).toBeGreaterThan(500);
+    expect(scanned).toBeGreaterThan(250);
   });
 
   const kiroFixtures = [
@@ -311,17 +311,17 @@ describe('Kiro fast path against remark (differential)', () => {
     }
   });
 
-  it('agrees on 1,000 real-shaped documents: property bullets, CJK and Cyrillic text, CRLF, BOM, front matter, quotes, fences', () => {
-    fc.assert(fc.property(realKiro, agree), { numRuns: 1000 });
+  it('agrees on 500 real-shaped documents: property bullets, CJK and Cyrillic text, CRLF, BOM, front matter, quotes, fences', () => {
+    fc.assert(fc.property(realKiro, agree), runs(500));
   });
 
-  it('reads every real-shaped document of its subset with the scanner alone (500), agreeing with remark', () => {
+  it('reads every real-shaped document of its subset with the scanner alone (250), agreeing with remark', () => {
     fc.assert(
       fc.property(plainKiro, (source) => {
         expect(scanKiro(source)).toBeDefined();
         agree(source);
       }),
-      { numRuns: 500 },
+      runs(250),
     );
   });
 

@@ -8,6 +8,9 @@ import {
   slugConflicts,
   taskPlanPhase,
 } from '../../src/core/index.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 describe('plan layout', () => {
   it.each([

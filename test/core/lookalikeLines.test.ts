@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { lookalikeWarnings } from '../../src/core/plan/kinds/markdownDialect.js';
+import { fixSeed } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * Which lines the lookalike-task warnings consider: two searches over the whole source (so that a

@@ -10,7 +10,7 @@ import {
   parseMarkdown,
   segmentCuts,
 } from '../../src/core/plan/markdown.js';
-import { fixSeed } from '../helpers/seed.js';
+import { fixSeed, runs } from '../helpers/seed.js';
 
 fixSeed(import.meta.url);
 
@@ -80,7 +80,7 @@ describe('parseMarkdown in segments', () => {
         const expected = whole.parse(source).children;
         expect(parseMarkdown(source, segment).children).toEqual(expected);
       }),
-      { numRuns: 1000 },
+      runs(500),
     );
   });
 
@@ -120,7 +120,7 @@ describe('mayDefine: whether a source is read whole for its definitions', () => 
       fc.property(doc, (source) => {
         if (defines(source)) expect(mayDefine(source)).toBe(true);
       }),
-      { numRuns: 2000 },
+      runs(1000),
     );
   });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { parseChecklist, setTaskStates, type TaskState } from '../../src/core/index.js';
-import { fixSeed } from '../helpers/seed.js';
+import { fixSeed, runs } from '../helpers/seed.js';
 import { remarkOnce } from '../helpers/remarkOnce.js';
 
 fixSeed(import.meta.url);
@@ -134,7 +134,7 @@ function render(d: { phases: Block[][]; eol: string; finalNewline: boolean }): R
   return { source, tasks, frozen };
 }
 
-const runs = { numRuns: 300 };
+const settings = runs(200);
 
 describe('checklist properties', () => {
   it('parsing finds exactly the real tasks, with their states and phases', () => {
@@ -147,7 +147,7 @@ describe('checklist properties', () => {
         );
         expect(found).toEqual(tasks);
       }),
-      runs,
+      settings,
     );
   });
 
@@ -171,7 +171,7 @@ describe('checklist properties', () => {
           all.map((t) => (t === task ? target : t.state)),
         );
       }),
-      runs,
+      settings,
     );
   });
 
@@ -192,7 +192,7 @@ describe('checklist properties', () => {
             .every((t) => t.state === target),
         ).toBe(true);
       }),
-      runs,
+      settings,
     );
   });
 });

@@ -7,6 +7,9 @@ import {
   type ScanMode,
   type ScanRefusal,
 } from '../../src/core/plan/kinds/dialectScan.js';
+import { fixSeed, runs } from '../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * The line scanner passes over runs of plain list items after one it read (one search of the
@@ -144,7 +147,7 @@ describe('the line scanner passes over plain list items', () => {
           );
         }
       }),
-      { numRuns: 5000 },
+      runs(2500),
     );
   });
 });
@@ -219,7 +222,7 @@ describe('the line scanner reads the task lines after a task by one search', () 
           plain(scanOrRefuse(source, mode, { passOver: false })),
         );
       }),
-      { numRuns: 10000 },
+      runs(5000),
     );
   });
 });
@@ -331,7 +334,7 @@ describe("the line scanner reads the requirement line after a task's details by 
           );
         }
       }),
-      { numRuns: 3000 },
+      runs(1500),
     );
   });
 });
@@ -350,7 +353,7 @@ describe('character-code readings the scanner uses instead of patterns', () => {
           expect(isNotTextLine(s)).toBe(NOT_TEXT_LINE.test(s));
         },
       ),
-      { numRuns: 5000 },
+      runs(2500),
     );
   });
 
@@ -368,7 +371,7 @@ describe('character-code readings the scanner uses instead of patterns', () => {
           );
         },
       ),
-      { numRuns: 5000 },
+      runs(2500),
     );
   });
 });

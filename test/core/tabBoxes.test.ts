@@ -7,7 +7,7 @@ import { parseChecklist, setTaskStates } from '../../src/core/index.js';
 import { KIRO_MARKS, readKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import { setDialectStates, type DialectPlan } from '../../src/core/plan/kinds/markdownDialect.js';
 import { readSpeckit, SPECKIT_MARKS } from '../../src/core/plan/kinds/speckit/index.js';
-import { fixSeed } from '../helpers/seed.js';
+import { fixSeed, runs } from '../helpers/seed.js';
 import { remarkOnce } from '../helpers/remarkOnce.js';
 
 fixSeed(import.meta.url);
@@ -89,7 +89,7 @@ function changedOffsets(a: string, b: string): number[] {
   return out;
 }
 
-const settings = { numRuns: 1000 };
+const settings = runs(500);
 
 describe('tab boxes: every markdown dialect reads a task where remark-gfm does', () => {
   it('remark-gfm itself: [\\t] is a box where its tab is one column wide', () => {

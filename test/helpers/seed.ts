@@ -57,3 +57,16 @@ function gitSeed(file: string): number | undefined {
   for (const c of file) id = Math.imul(id ^ c.charCodeAt(0), 0x9e3779b1);
   return id | 0;
 }
+
+/**
+ * A property's runs: `ci`, the number CI runs (set, with its coverage floors, from what the
+ * property needs to reach every shape it is about), times `FC_SCALE` when set (a whole number,
+ * 1 or more) for the hunting mode (docs/reliability.md): the floors are lower bounds, so more runs
+ * keep them.
+ */
+export function runs(ci: number): { numRuns: number } {
+  const scale = Number(process.env.FC_SCALE ?? 1);
+  if (!Number.isInteger(scale) || scale < 1)
+    throw new Error(`FC_SCALE must be a whole number, 1 or more (it is ${process.env.FC_SCALE}).`);
+  return { numRuns: ci * scale };
+}

@@ -3,6 +3,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { decideApply, type AgentChange, type BaseEntry } from '../../../src/core/index.js';
+import { fixSeed } from '../../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 const file = (path: string, text = 'x\n'): AgentChange => ({
   path,

@@ -9,6 +9,9 @@ import {
   type LoopMarker,
   type Usage,
 } from '../../../src/core/index.js';
+import { fixSeed } from '../../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 // Output shapes as each CLI prints them (field names from the CLIs' own sources).
 const CLAUDE_JSON = JSON.stringify({

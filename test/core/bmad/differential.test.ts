@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { readStory } from '../../../src/core/plan/kinds/bmad/index.js';
 import { scanOrRefuse } from '../../../src/core/plan/kinds/dialectScan.js';
 import { readInMixedPieces } from '../../helpers/pieces.js';
-import { fixSeed } from '../../helpers/seed.js';
+import { fixSeed, runs } from '../../helpers/seed.js';
 import { remarkOnce } from '../../helpers/remarkOnce.js';
 
 fixSeed(import.meta.url);
@@ -244,7 +244,7 @@ const story = fc
   });
 
 describe('BMAD story fast path against remark (differential)', () => {
-  it('agrees on 1,000 mixed documents: nesting, markers, fences, tables, quotes, tabs, CRLF…', () => {
+  it('agrees on 500 mixed documents: nesting, markers, fences, tables, quotes, tabs, CRLF…', () => {
     // Those the scanner refuses as a whole are read in pieces: count those read by both readers.
     let mixed = 0;
     fc.assert(
@@ -252,12 +252,12 @@ describe('BMAD story fast path against remark (differential)', () => {
         if (readInMixedPieces(source, STORY)) mixed++;
         agree(source);
       }),
-      { numRuns: 1000 },
+      runs(500),
     );
-    expect(mixed).toBeGreaterThan(50);
+    expect(mixed).toBeGreaterThan(25);
   });
 
-  it('agrees on 500 stories of the template, most of them read by the scanner alone', () => {
+  it('agrees on 250 stories of the template, most of them read by the scanner alone', () => {
     let fast = 0;
     let mixed = 0;
     fc.assert(
@@ -266,10 +266,10 @@ describe('BMAD story fast path against remark (differential)', () => {
         else if (readInMixedPieces(source, STORY)) mixed++;
         agree(source);
       }),
-      { numRuns: 500 },
+      runs(250),
     );
     // The scanner must really run: it gives up only on what it leaves to remark.
-    expect(fast).toBeGreaterThan(100);
-    expect(mixed).toBeGreaterThan(50);
+    expect(fast).toBeGreaterThan(50);
+    expect(mixed).toBeGreaterThan(25);
   });
 });

@@ -14,6 +14,9 @@ import {
   type BmadPhase,
   type BmadTask,
 } from '../../../src/core/plan/kinds/bmad/index.js';
+import { fixSeed } from '../../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * Generated stories and sprint-status files whose tasks and statuses are known: an edit changes

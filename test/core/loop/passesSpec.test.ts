@@ -10,6 +10,9 @@ import fc from 'fast-check';
 import picomatch from 'picomatch';
 import { isDocOrConfig } from '../../../src/core/loop/nodes/specEvidence.js';
 import { ci, config, effects, HEAD, snap, state } from './pullFixtures.js';
+import { fixSeed } from '../../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 const DEFAULT_TESTS = { testPaths: config().testPaths };
 const task = (id: string, text: string, more: Partial<SpecTask> = {}): SpecTask => ({

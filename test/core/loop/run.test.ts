@@ -12,6 +12,9 @@ import { coderPlan } from '../../../src/core/loop/phasePlan/coderPlan.js';
 import { markInProgress } from '../../../src/core/loop/phasePlan/phasePlan.js';
 import { ConfigSchema, validateContext } from '../../../src/core/index.js';
 import { examplePlanFiles } from '../../helpers/plans.js';
+import { fixSeed } from '../../helpers/seed.js';
+
+fixSeed(import.meta.url);
 
 /**
  * `/coder run` after a phase's PR closes: one snapshot in, one decision out. Each row names the
