@@ -7,7 +7,7 @@ import { agentHandOff } from '../record/handoff.js';
 import type { LoopMarker, RunState } from '../record/marker.js';
 import type { LoopOutcome, LoopState } from '../record/outcome.js';
 import type { Permission } from './trust.js';
-import type { FoundPlanFile } from '../../plan/kinds/discovery.js';
+import type { GuardedPlanFile } from '../../plan/kinds/discovery.js';
 
 /**
  * The PR side of the loop, from Verification to Final Verification, as pure decisions: a
@@ -118,9 +118,10 @@ export interface PullSnapshot {
   tasks?: { tasks: readonly SpecTask[] } | { problem: string };
   /**
    * The plans of every kind in the base and head trees, once read (`need: 'plans'`): asked only
-   * when a path the PR touches could lie in a plan's folder.
+   * when a path the PR touches could lie in a plan's folder, or be a file a plan reads beyond it
+   * (then what each such plan reads there is read too: `GuardedPlanFile.reads`).
    */
-  plans?: readonly FoundPlanFile[];
+  plans?: readonly GuardedPlanFile[];
   /** GitHub stopped listing the files (3,000): what the PR touches cannot be known whole. */
   filesIncomplete?: true;
   /** GitHub stopped listing the commits (250): who pushed cannot be known whole. */
