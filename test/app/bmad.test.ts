@@ -325,4 +325,29 @@ describe('BMAD: the config and the story files it places are an architect’s', 
     expect(said).toContain('plan change needed, and @reviewer1 is not an architect');
     expect(said).toContain(`plan document: \`${NEXT}\``);
   });
+
+  it('a story file the config places under a locked path: the completion is an architect’s, the reason named', async () => {
+    const LOCKED_STORY = 'locked/stories/1-2-account-management.md';
+    const files = {
+      [SPRINT]: FILES[SPRINT]!,
+      [EPICS]: FILES[EPICS]!,
+      [CONFIG]: configAt('locked/stories'),
+      [LOCKED_STORY]: FILES[STORY]!,
+    };
+    const { sim, deliver, pr, head } = await approved(files, {});
+    expect(sim.headOf(pr)).toBe(head);
+    expect(sim.files(head)[LOCKED_STORY]).toBe(FILES[STORY]);
+    const said = replies(sim).at(-1)!;
+    expect(said).toContain(
+      'the completion writes locked paths, and @reviewer1 is not an architect',
+    );
+    expect(said).toContain(`completion writes locked: \`${LOCKED_STORY}\``);
+    // The architect's approval of that head completes it.
+    await deliver.review(pr.number, 'archie', 'approved');
+    const done = sim.headOf(pr);
+    expect(sim.commits.get(done)!.parents).toEqual([head]);
+    expect(sim.files(done)[LOCKED_STORY]).toContain('Status: done');
+    await deliver.ci(pr.head, 'success');
+    expect(sim.own(sim.headOf(pr))).toMatchObject({ conclusion: 'success' });
+  });
 });

@@ -1,6 +1,7 @@
 import {
   planGlobs,
   approversOf,
+  completionWrites,
   mayCommand,
   pushers,
   splitLogins,
@@ -200,6 +201,15 @@ export async function read(
         plans.push({ ...plan, reads: [...reads] });
       }
       return { ...ctx, snap: { ...ctx.snap, plans } };
+    }
+    case 'writes': {
+      // The plan the record names, on the head, as the completion would read it.
+      const reader = new GitReader(ctx.env.gh, ctx.env.repo);
+      const tree = await reader.tree(ctx.snap.pr.head.sha);
+      const { marker } = ctx.snap;
+      const plan = await openRecordedOnTree(reader, tree, ctx.config, marker, { taskPlan: false });
+      const writes = 'problems' in plan ? [] : completionWrites(plan, marker);
+      return { ...ctx, snap: { ...ctx.snap, completionWrites: writes } };
     }
     case 'architects': {
       const approvals: Approval[] = [];

@@ -148,3 +148,18 @@ export function architectItems(
     files.some((f) => f.path === path && loopWroteExactly(f, snap.marker));
   return touchedLockedItems(touched, config, snap.plans ?? [], loopWrote);
 }
+
+/**
+ * The locked paths the completion commit would write (a story file a tool's config places under a
+ * `locked` glob, a plan folder a glob covers): in plan mode, with `locked` set, read once asked
+ * (`need: 'writes'`). The loop's own write is a change to that path as a PR's is: an architect's.
+ */
+export function lockedCompletionWrites(
+  snap: PullSnapshot,
+  config: Pick<Config, 'locked'>,
+): string[] | { need: Need } {
+  if (snap.marker.mode !== 'plan' || config.locked.length === 0) return [];
+  if (!snap.completionWrites) return { need: 'writes' };
+  const isLocked = picomatch(config.locked, { dot: true });
+  return snap.completionWrites.filter((p) => isLocked(p));
+}

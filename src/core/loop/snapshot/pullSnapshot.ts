@@ -122,6 +122,12 @@ export interface PullSnapshot {
    * (then what each such plan reads there is read too: `GuardedPlanFile.reads`).
    */
   plans?: readonly GuardedPlanFile[];
+  /**
+   * The paths the completion commit would write on the head, once read (`need: 'writes'`), from
+   * the plan there: asked in plan mode only when `locked` is set and nothing else needs an
+   * architect, since a completion that writes a locked path needs one too.
+   */
+  completionWrites?: readonly string[];
   /** GitHub stopped listing the files (3,000): what the PR touches cannot be known whole. */
   filesIncomplete?: true;
   /** GitHub stopped listing the commits (250): who pushed cannot be known whole. */
@@ -200,12 +206,12 @@ export type Effect =
 /**
  * One more fact a decision needs before it can decide: the head's checks, the PR's files, the
  * phase's tasks at the head (Passes Spec?), the plans of the trees (Touched Locked Items?), the
- * approvals of the head (`approvals`), whether each
+ * paths the completion would write (`writes`), the approvals of the head (`approvals`), whether each
  * approver is an architect, whether the PR's history says it is escalated (`escalation`). The
  * reader answers with a new snapshot that holds it, and the same decision is asked again.
  */
 export type Need =
-  'checks' | 'files' | 'tasks' | 'approvals' | 'architects' | 'escalation' | 'plans';
+  'checks' | 'files' | 'tasks' | 'approvals' | 'architects' | 'escalation' | 'plans' | 'writes';
 
 /** A decision made: the outcome, and the effects the applier carries out, in order. */
 export interface Decided {
