@@ -8,6 +8,7 @@ import {
   type PlanRead,
   type Problem,
 } from '../core/index.js';
+import { planReadsOnTree, type FoundPlanFile } from '../core/plan/kinds/discovery.js';
 import type { GitReader, Tree } from './git.js';
 import { readPlan, type ReadPlan, type ReadPlanOptions } from './plans.js';
 
@@ -44,6 +45,22 @@ export async function openRecordedOnTree(
     openRecorded(config, marker, plan ? { plan } : {}, tree, texts),
   );
   return 'open' in opened ? opened.open : opened;
+}
+
+/**
+ * What a found plan reads beyond its documents root on a tree (`planReadsOnTree`: a story file
+ * where its tool's config puts it), the texts that decide it read as a plan's are.
+ */
+export async function readsOnTree(
+  reader: GitReader,
+  tree: Tree,
+  plan: FoundPlanFile,
+): Promise<readonly string[]> {
+  const present = new Set(tree.files.keys());
+  const opened = await readUntilOpen(reader, tree, {}, (_plan, texts) =>
+    planReadsOnTree(plan, present, texts),
+  );
+  return opened.reads;
 }
 
 /** What has been read of a plan so far: its coder plan folder, other texts. */

@@ -256,3 +256,98 @@ describe('BMAD v6', () => {
     );
   });
 });
+
+// What decides where a plan's files are is the plan's too: BMAD's config, and the story files it
+// (or `story_location`) puts outside `_bmad-output/`. A writer's approval completes nothing that
+// changes them, and the completion never writes a locked path on a writer's approval.
+describe('BMAD: the config and the story files it places are an architect’s', () => {
+  const CONFIG = '_bmad/bmm/config.yaml';
+  const configAt = (folder: string) =>
+    `# BMM Module Configuration\noutput_folder: "{project-root}/_bmad-output"\nimplementation_artifacts: "{project-root}/${folder}"\n`;
+  const GUARDED = 'architects: [archie]\nlocked: ["locked/**"]\n';
+  const evidence = {
+    'test/account.test.ts': '// Acceptance criteria 1, 2 and 3\ntest("account", () => {});\n',
+    'src/account.ts': 'export const account = {};\n',
+  };
+
+  /** `/coder next`, `changes` pushed, CI green on the head, then `login`'s approval. */
+  async function approved(
+    files: Record<string, string>,
+    changes: Record<string, string>,
+    login = 'reviewer1',
+  ) {
+    const w = await world(files, GUARDED);
+    await w.deliver.comment('/coder next');
+    const pr = w.sim.pulls[0];
+    if (!pr) throw new Error(replies(w.sim).join('\n'));
+    w.sim.push(pr.head, { ...evidence, ...changes });
+    await w.deliver.pullRequest('synchronize', pr.number);
+    await w.deliver.ci(pr.head, 'success');
+    const head = w.sim.headOf(pr);
+    await w.deliver.review(pr.number, login, 'approved');
+    return { ...w, pr, head };
+  }
+
+  it('a PR that points the config’s story folder at a locked one, approved by a writer, escalates: nothing is written there', async () => {
+    const LOCKED_STORY = 'locked/stories/1-2-account-management.md';
+    const files = {
+      ...FILES,
+      [CONFIG]: configAt(IA),
+      [LOCKED_STORY]: FILES[STORY]!,
+    };
+    const { sim, pr, head } = await approved(files, { [CONFIG]: configAt('locked/stories') });
+    expect(sim.headOf(pr)).toBe(head);
+    expect(sim.files(head)[LOCKED_STORY]).toBe(FILES[STORY]);
+    const said = replies(sim).at(-1)!;
+    expect(said).toContain('plan change needed, and @reviewer1 is not an architect');
+    expect(said).toContain(`plan document: \`${CONFIG}\``);
+  });
+
+  it('a PR that ticks a later story’s boxes where the config puts story files (docs/stories/), approved by a writer, escalates', async () => {
+    const DOCS_STORIES = 'docs/stories';
+    const NEXT = `${DOCS_STORIES}/1-3-plant-data-model.md`;
+    const next = FILES[STORY]!.replace(
+      '# Story 1.2: Account Management',
+      '# Story 1.3: Plant Data Model',
+    );
+    const files = {
+      [SPRINT]: FILES[SPRINT]!,
+      [EPICS]: FILES[EPICS]!,
+      [CONFIG]: configAt(DOCS_STORIES),
+      [`${DOCS_STORIES}/1-2-account-management.md`]: FILES[STORY]!,
+      [NEXT]: next,
+    };
+    const { sim, pr, head } = await approved(files, {
+      [NEXT]: next.replaceAll('- [ ] ', '- [x] '),
+    });
+    expect(sim.headOf(pr)).toBe(head);
+    const said = replies(sim).at(-1)!;
+    expect(said).toContain('plan change needed, and @reviewer1 is not an architect');
+    expect(said).toContain(`plan document: \`${NEXT}\``);
+  });
+
+  it('a story file the config places under a locked path: the completion is an architect’s, the reason named', async () => {
+    const LOCKED_STORY = 'locked/stories/1-2-account-management.md';
+    const files = {
+      [SPRINT]: FILES[SPRINT]!,
+      [EPICS]: FILES[EPICS]!,
+      [CONFIG]: configAt('locked/stories'),
+      [LOCKED_STORY]: FILES[STORY]!,
+    };
+    const { sim, deliver, pr, head } = await approved(files, {});
+    expect(sim.headOf(pr)).toBe(head);
+    expect(sim.files(head)[LOCKED_STORY]).toBe(FILES[STORY]);
+    const said = replies(sim).at(-1)!;
+    expect(said).toContain(
+      'the completion writes locked paths, and @reviewer1 is not an architect',
+    );
+    expect(said).toContain(`completion writes locked: \`${LOCKED_STORY}\``);
+    // The architect's approval of that head completes it.
+    await deliver.review(pr.number, 'archie', 'approved');
+    const done = sim.headOf(pr);
+    expect(sim.commits.get(done)!.parents).toEqual([head]);
+    expect(sim.files(done)[LOCKED_STORY]).toContain('Status: done');
+    await deliver.ci(pr.head, 'success');
+    expect(sim.own(sim.headOf(pr))).toMatchObject({ conclusion: 'success' });
+  });
+});

@@ -19,7 +19,7 @@ import { loopPullForHead } from './trust.js';
 
 /**
  * More reads than any PR-side decision asks for (checks, files, tasks, escalation, plans, plan
- * texts, approvals, architects).
+ * texts, approvals, architects, the completion's writes).
  */
 const MOST_READS = 10;
 

@@ -1,20 +1,26 @@
 import {
   planGlobs,
   approversOf,
+  completionWrites,
   mayCommand,
   pushers,
   splitLogins,
+  touchedPaths,
   type Approval,
   type Config,
   type Need,
   type PullSnapshot,
 } from '../../core/index.js';
-import { findPlanFiles } from '../../core/plan/kinds/discovery.js';
+import {
+  findPlanFiles,
+  mayBeReadBeyondRoot,
+  type GuardedPlanFile,
+} from '../../core/plan/kinds/discovery.js';
 import { branchPushers } from '../activity.js';
 import { readHeadChecks, type HeadChecks, type OwnCheckRun } from '../checks.js';
-import { GitReader } from '../git.js';
+import { GitReader, type Tree } from '../git.js';
 import { isTeamMember, readPermission } from '../identity.js';
-import { openRecordedOnTree } from '../openPlan.js';
+import { openRecordedOnTree, readsOnTree } from '../openPlan.js';
 import {
   escalationStands,
   pullCommits,
@@ -177,13 +183,33 @@ export async function read(
     }
     case 'plans': {
       const reader = new GitReader(ctx.env.gh, ctx.env.repo);
-      const paths = new Set<string>();
-      for (const sha of treesOf(ctx.snap))
-        for (const p of (await reader.tree(sha)).files.keys()) paths.add(p);
-      return {
-        ...ctx,
-        snap: { ...ctx.snap, plans: findPlanFiles([...paths], planGlobs(ctx.config)) },
-      };
+      const trees: Tree[] = [];
+      for (const sha of treesOf(ctx.snap)) trees.push(await reader.tree(sha));
+      const paths = new Set(trees.flatMap((t) => [...t.files.keys()]));
+      const touched = touchedPaths(ctx.snap.files ?? []);
+      const plans: GuardedPlanFile[] = [];
+      for (const plan of findPlanFiles([...paths], planGlobs(ctx.config))) {
+        // What a plan reads beyond its folder (a story file its tool's config places), read on
+        // each tree only when a touched path may be such a file: its config and tasks file.
+        if (!touched.some((p) => mayBeReadBeyondRoot(plan.kind, p))) {
+          plans.push(plan);
+          continue;
+        }
+        const reads = new Set<string>();
+        for (const tree of trees.filter((t) => t.files.has(plan.path)))
+          for (const p of await readsOnTree(reader, tree, plan)) reads.add(p);
+        plans.push({ ...plan, reads: [...reads] });
+      }
+      return { ...ctx, snap: { ...ctx.snap, plans } };
+    }
+    case 'writes': {
+      // The plan the record names, on the head, as the completion would read it.
+      const reader = new GitReader(ctx.env.gh, ctx.env.repo);
+      const tree = await reader.tree(ctx.snap.pr.head.sha);
+      const { marker } = ctx.snap;
+      const plan = await openRecordedOnTree(reader, tree, ctx.config, marker, { taskPlan: false });
+      const writes = 'problems' in plan ? [] : completionWrites(plan, marker);
+      return { ...ctx, snap: { ...ctx.snap, completionWrites: writes } };
     }
     case 'architects': {
       const approvals: Approval[] = [];

@@ -376,6 +376,25 @@ describe("decideApply: every plan's documents, of every kind, and every sidecar"
     expect(decide([file('src/tasks.md')], base).ok).toBe(true);
   });
 
+  it("refuses a change to BMAD's config, which says where the plan's story files are, or a new one that would", () => {
+    const bmad = [
+      ...BASE,
+      baseFile('_bmad-output/implementation-artifacts/sprint-status.yaml'),
+      baseFile('_bmad/bmm/config.yaml'),
+    ];
+    for (const path of ['_bmad/bmm/config.yaml', '.bmad/bmm/config.yaml']) {
+      expect(
+        decide([file(path, 'implementation_artifacts: "{project-root}/src"\n')], bmad),
+      ).toEqual({
+        ok: false,
+        problems: [
+          `${JSON.stringify(path)} — the documents of the plan _bmad-output/implementation-artifacts/sprint-status.yaml are the architect's, its bookkeeping the loop's`,
+        ],
+      });
+    }
+    expect(decide([file('_bmad/core/config.yaml')], bmad).ok).toBe(true);
+  });
+
   it('follows the plans globs of the config', () => {
     const custom = [...base, baseFile('work/features/x/tasks.md')];
     const result = decideApply({

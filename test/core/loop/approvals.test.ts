@@ -275,3 +275,97 @@ describe('Code Review reached, then the approvals of the head (withApprovals)', 
     expect(effects(decision)).toEqual(expectedEffects);
   });
 });
+
+describe('the completion’s own writes: a locked path it would write is an architect’s', () => {
+  const locked = config({ architects: ['arch'], locked: ['locked/**'] });
+  const STORY = 'locked/stories/1-2-login.md';
+  const bmad = {
+    marker: {
+      mode: 'plan',
+      plan: 'bmad',
+      planFile: 'sprint-status.yaml',
+      phaseId: '1.2',
+      issue: 1,
+    },
+    files: TEST_FILE,
+  } as const;
+  const writes = ['sprint-status.yaml', STORY, 'coder-loop/Checkpoint.md'];
+  const a = (login: string, architect?: boolean): Approval => ({
+    login,
+    permission: 'write',
+    pushed: false,
+    ...(architect === undefined ? {} : { architect }),
+  });
+  it.each<[string, PullSnapshot, Config, Approval[], string, string[]]>([
+    [
+      'with `locked`, what the completion writes is read first',
+      snap(bmad),
+      locked,
+      [a('rev')],
+      'need writes',
+      ['need writes'],
+    ],
+    [
+      'without `locked`, nothing more is read',
+      snap(bmad),
+      DEFAULT_CONFIG,
+      [a('rev')],
+      'completing @FinalVerify',
+      ['complete by @rev'],
+    ],
+    [
+      'it writes no locked path → a writer’s approval completes',
+      snap({ ...bmad, completionWrites: ['sprint-status.yaml'] }),
+      locked,
+      [a('rev')],
+      'completing @FinalVerify',
+      ['complete by @rev'],
+    ],
+    [
+      'it writes a locked path, a writer approves → Escalate, the reason and the path named',
+      snap({ ...bmad, completionWrites: writes }),
+      locked,
+      [a('rev', false)],
+      'escalated @Escalate',
+      [
+        'label',
+        'request reviews [arch]',
+        'check Escalate failure',
+        'reply: **Escalated to architect** (pull request #2): the completion writes locked paths, and @rev is not an architect.',
+      ],
+    ],
+    [
+      'it writes a locked path, an architect approves → Mark [x]',
+      snap({ ...bmad, completionWrites: writes }),
+      locked,
+      [a('arch', true)],
+      'completing @FinalVerify',
+      ['complete by @arch'],
+    ],
+    [
+      'a shared identity → not counted, said why',
+      snap({ ...bmad, completionWrites: writes, shared: true }),
+      locked,
+      [a('rev')],
+      'approval-not-counted @CodeReview',
+      [
+        "reply: Pull request #2 needs an architect (the completion writes locked paths), and this loop runs on the default `GITHUB_TOKEN`, whose identity every writer's workflow shares: the loop cannot vouch for its record, so it does not complete the phase. An architect reviews and merges it by hand; an App token lifts this (docs/security.md).",
+      ],
+    ],
+  ])('%s', (_name, s, c, found, expectedState, expectedEffects) => {
+    const decision = approvals(s, c, found);
+    expect(state(decision)).toBe(expectedState);
+    expect(effects(decision)).toEqual(expectedEffects);
+  });
+
+  it('the escalation names each locked path the completion writes', () => {
+    const decision = approvals(snap({ ...bmad, completionWrites: writes }), locked, [
+      a('rev', false),
+    ]);
+    if ('need' in decision) throw new Error(decision.need);
+    const said = decision.effects.find((e) => e.kind === 'reply');
+    expect(said && 'body' in said ? said.body : '').toContain(
+      `completion writes locked: \`${STORY}\``,
+    );
+  });
+});

@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import { architectItems } from './planChanges.js';
+import { architectItems, lockedCompletionWrites } from './planChanges.js';
 import { reply } from '../messages/replies.js';
 import { chooseApproval, reviewStanding } from '../snapshot/trust.js';
 import { escalation } from './escalation.js';
@@ -13,6 +13,9 @@ import {
   type PullSnapshot,
 } from '../snapshot/pullSnapshot.js';
 import { UNREADABLE, unreadable } from './unreadable.js';
+
+/** Why a completion that would write a locked path waits for an architect. */
+const COMPLETION_WRITES_LOCKED = 'the completion writes locked paths';
 
 /**
  * Code Review reached (`reached`), then the approvals of the head decide: with none to act on,
@@ -83,14 +86,24 @@ export function approvals(
   const items = architectItems(snap, config);
   if ('need' in items) return items;
   const { locked, planDocuments } = items;
-  const needsArchitect = locked.length > 0 || planDocuments.length > 0 || escalated;
+  // What the completion would write, read only when nothing else already needs an architect.
+  let writes: string[] = [];
+  if (locked.length === 0 && planDocuments.length === 0 && !escalated) {
+    const found = lockedCompletionWrites(snap, config);
+    if ('need' in found) return found;
+    writes = found;
+  }
+  const needsArchitect =
+    locked.length > 0 || planDocuments.length > 0 || writes.length > 0 || escalated;
   // With a shared identity the record that says what needs an architect may be anyone's.
   if (needsArchitect && snap.shared) {
     const why = escalated
       ? 'it is escalated'
       : locked.length
         ? 'locked paths touched'
-        : 'plan documents changed';
+        : planDocuments.length
+          ? 'plan documents changed'
+          : COMPLETION_WRITES_LOCKED;
     return done(
       snap,
       escalated ? 'escalated' : 'approval-not-counted',
@@ -110,7 +123,9 @@ export function approvals(
       ? 'locked paths touched'
       : planDocuments.length
         ? 'plan change needed'
-        : 'escalated before, and only an architect’s approval or `/coder resume` ends it';
+        : writes.length
+          ? COMPLETION_WRITES_LOCKED
+          : 'escalated before, and only an architect’s approval or `/coder resume` ends it';
     return done(
       snap,
       'escalated',
@@ -118,6 +133,7 @@ export function approvals(
       escalation(snap, config, `${reason}, and @${chosen.approval.login} is not an architect`, [
         ...locked.map((p) => `locked: \`${p}\``),
         ...planDocuments.map((p) => `plan document: \`${p}\``),
+        ...writes.map((p) => `completion writes locked: \`${p}\``),
       ]),
       { reason },
     );

@@ -112,6 +112,27 @@ export function markComplete<P extends PhaseRef>(
 }
 
 /**
+ * The paths the completion commit of the phase a record names writes, from the plan on the head
+ * (`markComplete`'s files, without its report's text): its marks, the files beside them it ticks
+ * (a story file where its tool's config puts it), the report, the checkpoint and the log. None
+ * when the record names no phase of the plan: the completion writes nothing then.
+ */
+export function completionWrites(plan: PhasePlan, marker: LoopMarker): string[] {
+  const phase = plan.phaseOf(marker);
+  if ('problems' in phase) return [];
+  const marked = plan.markDone(phase);
+  return [
+    ...new Set([
+      ...(marked !== plan.tasks.text ? [plan.tasks.path] : []),
+      ...plan.beside(phase, 'done').map((c) => c.path),
+      plan.reportPath(phase),
+      plan.checkpoint.path,
+      plan.masterLog.path,
+    ]),
+  ];
+}
+
+/**
  * What a phase report says of the PR, its review, CI and agent runs (every plan kind alike), and
  * its traceability: Passes Spec?'s verdict recomputed from the phase's tasks on the approved head
  * (before they are marked) and the PR's files, with the commits naming each task and requirement.

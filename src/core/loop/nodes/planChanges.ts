@@ -5,7 +5,7 @@ import {
   defaultPlanGlobs,
   isPlanDocument,
   mayBePlanDocument,
-  type FoundPlanFile,
+  type GuardedPlanFile,
 } from '../../plan/kinds/discovery.js';
 import { PLAN_FILES } from '../../plan/layout.js';
 import type { LoopFile, LoopMarker } from '../record/marker.js';
@@ -107,12 +107,13 @@ export function loopWroteExactly(file: PullFile, marker: Pick<LoopMarker, 'loopF
 /**
  * The paths a PR touches that need an architect: `locked` ones, and plan documents — every
  * plan's files under `plansDir`, or of a plan of any kind the `plans` globs find (`found`, the
- * tasks files of the base and head trees), and every sidecar — but for what `loopWrote`.
+ * tasks files of the base and head trees, with what each reads beyond its folder: a tool's config
+ * that places its files, a story file so placed), and every sidecar — but for what `loopWrote`.
  */
 export function touchedLockedItems(
   files: readonly string[],
   config: Pick<Config, 'locked' | 'plansDir'>,
-  found: readonly FoundPlanFile[],
+  found: readonly GuardedPlanFile[],
   loopWrote: (path: string) => boolean = () => false,
 ): { locked: string[]; planDocuments: string[] } {
   const isLocked = config.locked.length ? picomatch(config.locked, { dot: true }) : () => false;
@@ -146,4 +147,19 @@ export function architectItems(
     loopFileRole(path, snap.marker, config) !== undefined &&
     files.some((f) => f.path === path && loopWroteExactly(f, snap.marker));
   return touchedLockedItems(touched, config, snap.plans ?? [], loopWrote);
+}
+
+/**
+ * The locked paths the completion commit would write (a story file a tool's config places under a
+ * `locked` glob, a plan folder a glob covers): in plan mode, with `locked` set, read once asked
+ * (`need: 'writes'`). The loop's own write is a change to that path as a PR's is: an architect's.
+ */
+export function lockedCompletionWrites(
+  snap: PullSnapshot,
+  config: Pick<Config, 'locked'>,
+): string[] | { need: Need } {
+  if (snap.marker.mode !== 'plan' || config.locked.length === 0) return [];
+  if (!snap.completionWrites) return { need: 'writes' };
+  const isLocked = picomatch(config.locked, { dot: true });
+  return snap.completionWrites.filter((p) => isLocked(p));
 }

@@ -7,7 +7,7 @@ import { agentHandOff } from '../record/handoff.js';
 import type { LoopMarker, RunState } from '../record/marker.js';
 import type { LoopOutcome, LoopState } from '../record/outcome.js';
 import type { Permission } from './trust.js';
-import type { FoundPlanFile } from '../../plan/kinds/discovery.js';
+import type { GuardedPlanFile } from '../../plan/kinds/discovery.js';
 
 /**
  * The PR side of the loop, from Verification to Final Verification, as pure decisions: a
@@ -118,9 +118,16 @@ export interface PullSnapshot {
   tasks?: { tasks: readonly SpecTask[] } | { problem: string };
   /**
    * The plans of every kind in the base and head trees, once read (`need: 'plans'`): asked only
-   * when a path the PR touches could lie in a plan's folder.
+   * when a path the PR touches could lie in a plan's folder, or be a file a plan reads beyond it
+   * (then what each such plan reads there is read too: `GuardedPlanFile.reads`).
    */
-  plans?: readonly FoundPlanFile[];
+  plans?: readonly GuardedPlanFile[];
+  /**
+   * The paths the completion commit would write on the head, once read (`need: 'writes'`), from
+   * the plan there: asked in plan mode only when `locked` is set and nothing else needs an
+   * architect, since a completion that writes a locked path needs one too.
+   */
+  completionWrites?: readonly string[];
   /** GitHub stopped listing the files (3,000): what the PR touches cannot be known whole. */
   filesIncomplete?: true;
   /** GitHub stopped listing the commits (250): who pushed cannot be known whole. */
@@ -199,12 +206,12 @@ export type Effect =
 /**
  * One more fact a decision needs before it can decide: the head's checks, the PR's files, the
  * phase's tasks at the head (Passes Spec?), the plans of the trees (Touched Locked Items?), the
- * approvals of the head (`approvals`), whether each
+ * paths the completion would write (`writes`), the approvals of the head (`approvals`), whether each
  * approver is an architect, whether the PR's history says it is escalated (`escalation`). The
  * reader answers with a new snapshot that holds it, and the same decision is asked again.
  */
 export type Need =
-  'checks' | 'files' | 'tasks' | 'approvals' | 'architects' | 'escalation' | 'plans';
+  'checks' | 'files' | 'tasks' | 'approvals' | 'architects' | 'escalation' | 'plans' | 'writes';
 
 /** A decision made: the outcome, and the effects the applier carries out, in order. */
 export interface Decided {

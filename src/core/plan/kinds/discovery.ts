@@ -321,26 +321,82 @@ function sharedPlanFolders(plan: Pick<FoundPlanFile, 'kind' | 'folder'>): string
 }
 
 /**
+ * A plan found in a tree, with the paths its kind reads beyond its documents root as the trees
+ * read say (`reads`: a story file where its tool's config puts it), when they were read.
+ */
+export interface GuardedPlanFile extends FoundPlanFile {
+  /** What its kind's `reads` names on the base and head trees, there or not (`planReadsOnTree`). */
+  reads?: readonly string[];
+}
+
+/** The paths a plan's kind `reads` names, given the `texts` read so far. */
+function kindReads(
+  plan: Pick<FoundPlanFile, 'kind' | 'folder' | 'path' | 'sidecar'>,
+  texts: ReadonlyMap<string, string>,
+): string[] {
+  if (plan.kind === 'coder') return [];
+  const kind = kindModule(plan.kind);
+  return kind.reads?.({ ...plan, name: planName(plan.kind, plan.path) }, texts) ?? [];
+}
+
+/**
+ * Whether `path`, from itself alone, may be a file a plan of `kind` reads beyond its documents
+ * root: a file whose text places the plan's others (a tool's config), or one so placed.
+ */
+export function mayBeReadBeyondRoot(kind: PlanKind, path: string): boolean {
+  const beyond = kind === 'coder' ? undefined : kindModule(kind).beyondRoot;
+  return beyond !== undefined && (beyond.places(path) || beyond.placed(path));
+}
+
+/**
+ * What a plan reads beyond its documents root on one tree, to guard it: first the read it needs
+ * (its tasks file, and the files of the tree whose text places its others, `beyondRoot.places`),
+ * then every path its kind's `reads` names, in the tree or not (a file added there is read).
+ */
+export function planReadsOnTree(
+  plan: Pick<FoundPlanFile, 'kind' | 'folder' | 'path' | 'sidecar'>,
+  present: ReadonlySet<string>,
+  texts: ReadonlyMap<string, string>,
+): { need: 'texts'; paths: string[] } | { reads: string[] } {
+  const reads = kindReads(plan, texts);
+  const places = (p: string) =>
+    p === plan.path || (plan.kind !== 'coder' && kindModule(plan.kind).beyondRoot?.places(p));
+  const need = [plan.path, ...reads].filter((p) => places(p) && present.has(p) && !texts.has(p));
+  return need.length ? { need: 'texts', paths: [...new Set(need)] } : { reads };
+}
+
+/**
  * Whether `path` is one of a plan's files: under its root, or its tasks file and sidecar; or in
- * a folder its kind shares (`sharedPlanFolders`).
+ * a folder its kind shares (`sharedPlanFolders`); or a file its kind reads to find or place its
+ * files (a tool's config, from the tasks file's path alone) — and, once the trees were read
+ * (`reads`), each file it reads beyond its root, and a file of such a file's name in another
+ * folder (a story file moved out of where its tool looks for it).
  */
 export function isPlanDocument(
   path: string,
-  plan: Pick<FoundPlanFile, 'kind' | 'folder' | 'path' | 'sidecar'>,
+  plan: Pick<GuardedPlanFile, 'kind' | 'folder' | 'path' | 'sidecar' | 'reads'>,
 ): boolean {
   const root = planDocumentsRoot(plan);
   const under = (dir: string) => path === dir || path.startsWith(`${dir}/`);
   if (sharedPlanFolders(plan).some(under)) return true;
-  return root !== undefined ? under(root) : path === plan.path || under(plan.sidecar);
+  if (root !== undefined ? under(root) : path === plan.path || under(plan.sidecar)) return true;
+  if (kindReads(plan, new Map()).includes(path)) return true;
+  if (!plan.reads) return false;
+  if (plan.reads.includes(path)) return true;
+  const name = baseOf(path);
+  const placed = plan.kind !== 'coder' && kindModule(plan.kind).beyondRoot?.placed(path) === true;
+  return placed && plan.reads.some((r) => baseOf(r) === name);
 }
 
 /**
  * Whether `path` could be one of a plan's files, from its path alone (no tree): some folder
- * above it would hold a tasks file the `plans` globs find. Only then is the tree read to know.
+ * above it would hold a tasks file the `plans` globs find, or a kind's plans may read it beyond
+ * their folders (`mayBeReadBeyondRoot`). Only then is the tree read to know.
  */
 export function mayBePlanDocument(path: string, globs: readonly string[]): boolean {
   const matches = picomatch([...globs], { dot: true });
   const found = (tasks: string) => kindOfPath(tasks) !== undefined && matches(tasks);
+  if (KINDS.some((k) => mayBeReadBeyondRoot(k.id as OtherKind, path))) return true;
   for (let dir = path; dir !== ''; dir = dirOf(dir)) {
     if (found(`${dir}/01_Master Plan/01_Checklist.md`)) return true;
     for (const k of KINDS) if (k.tasksFilesAt(dir).some(found)) return true;

@@ -36,6 +36,17 @@ export interface PlanKindModule<Id extends string = string> {
    * read. A file name in a folder the kind does not fix is `-`.
    */
   tasksFilesAt(dir: string): string[];
+  /**
+   * The files beyond its documents root that its plans read, from a path alone: `places`, a file
+   * whose text says where a plan's other files are (a tool's config that names the folder of its
+   * stories); `placed`, a file such a text may put in any folder (a story file, by its name). A
+   * pull request that touches either has its trees' plans read (`mayBePlanDocument`), and what
+   * each plan's `reads` then names is one of its documents (`isPlanDocument`), for an architect.
+   */
+  readonly beyondRoot?: {
+    places(path: string): boolean;
+    placed(path: string): boolean;
+  };
   /** The folder every file of a plan's lives in, from its tasks file's folder (default: that folder). */
   documentsRoot?(folder: string): string;
   /** Folders every plan of the kind shares beside its own (none by default). */

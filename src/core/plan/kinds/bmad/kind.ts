@@ -1,6 +1,13 @@
 import { defineKind } from '../kindModule.js';
 import type { KindFileEdit, KindPhase } from '../view.js';
-import { BMAD_GLOBS, bmadDiscoveryReads, bmadPlanName, discoverBmad } from './paths.js';
+import {
+  BMAD_GLOBS,
+  bmadDiscoveryReads,
+  bmadPlanName,
+  discoverBmad,
+  isBmadConfigPath,
+  isStoryFileName,
+} from './paths.js';
 import { bmadDocumentsRoot, bmadReads, openBmad, type BmadPhase } from './plan.js';
 import { readSprintStatus, setSprintStatus } from './sprintStatus.js';
 
@@ -25,6 +32,9 @@ export const bmadKind = defineKind({
     dir === '_bmad-output' || dir.endsWith('/_bmad-output')
       ? [`${dir}/sprint-status.yaml`, `${dir}/implementation-artifacts/sprint-status.yaml`]
       : [`${dir}/sprint-status.yaml`],
+  // BMAD's config says where story files are, and may put them outside `_bmad-output/`; a
+  // story file is known by its name wherever it is (`bmadReads` names where each is looked for).
+  beyondRoot: { places: isBmadConfigPath, placed: isStoryFileName },
   // `_bmad-output/` (planning and implementation artifacts), or an alpha's `docs/sprint-artifacts/`.
   documentsRoot: (folder) => bmadDocumentsRoot(`${folder}/sprint-status.yaml`),
   // BMAD v4's stories (`docs/stories/1.1.story.md`, no sprint-status.yaml): found, not read.

@@ -75,6 +75,19 @@ function configEntry(text: string, key: string): { value: string; line: number }
  */
 const BMAD_CONFIG = /^(?:(.*)\/)?(_bmad|\.bmad|bmad)\/bmm\/config\.yaml$/;
 
+/** Whether a path is BMAD's module config (`_bmad/bmm/config.yaml`, an alpha's `.bmad/`, `bmad/`). */
+export function isBmadConfigPath(path: string): boolean {
+  return BMAD_CONFIG.test(path);
+}
+
+/**
+ * Whether a file's name is a story file's, `<story key>.md` (`1-2-login.md`, `2-6a-split.md`,
+ * `3-5-0-cleanup.md`), from the path alone: the config or `story_location` may put it anywhere.
+ */
+export function isStoryFileName(path: string): boolean {
+  return /^\d+-\d+[a-z]?-[^/]+\.md$/.test(path.slice(path.lastIndexOf('/') + 1));
+}
+
 /**
  * The configs a sprint status's project may have, as the workflows load `{project-root}/_bmad/bmm/
  * config.yaml`: in the folders holding the sprint status, the nearest first; v6's `_bmad/` before
