@@ -176,6 +176,10 @@ export function readSpeckit(
   // The acceptance-criteria sections inside phases (isNotTasksHeading), and the one open.
   const criteria: Criteria[] = [];
   let criterion: Criteria | undefined;
+  // The headings that read as a phase with no number (`## Phase N: Polish`, `### Phase A — …`),
+  // and the boxes outside every phase right under one: named in one warning on the heading.
+  const unnumbered: Unnumbered[] = [];
+  let under: Unnumbered | undefined;
   // The next phase heading's event and depth after a heading, found once for the headings before it.
   let next: { from: number; at: number; depth: number } | undefined;
   const nextPhaseDepth = (e: number): number => {
@@ -199,6 +203,14 @@ export function readSpeckit(
       const m = phaseHeading(text);
       const final = m ? undefined : FINAL_PHASE.exec(withoutLeadingSymbols(text));
       if (criterion && (m || final || criterion.depth >= event.depth)) criterion = undefined;
+      under = undefined;
+      if (!m && !final) {
+        const u = UNNUMBERED_PHASE.exec(withoutLeadingSymbols(text));
+        if (u) {
+          under = { heading: event, word: u[1]!, token: u[2]!, name: u[3]!.trim(), boxes: [] };
+          unnumbered.push(under);
+        }
+      }
       // A heading above the phases' level that is no phase, with the next phase heading at their
       // level (`# Note: …` between `## Phase 4` and `## Phase 5`), sits inside the phase:
       // spec-kit's implement command runs the file phase by phase, in order, so the tasks under
@@ -234,7 +246,10 @@ export function readSpeckit(
       continue;
     }
     const current = open[open.length - 1];
-    if (!current) continue;
+    if (!current) {
+      if (under && readsBox(SPECKIT_STATE, event.mark, event.after)) under.boxes.push(event.line);
+      continue;
+    }
     if (!readsBox(SPECKIT_STATE, event.mark, event.after)) continue;
     const { text } = event;
     const phase = current.phase;
@@ -292,6 +307,12 @@ export function readSpeckit(
   // Lines of text that read as phases (`Phase 1: Setup` with no `#`): found once, and only for a
   // box outside every phase.
   let texts: PhaseText[] | undefined;
+  const named = criteria.flatMap((c) => c.boxes);
+  if (unnumbered.some((u) => u.boxes.length > 0)) {
+    named.push(
+      ...unnumberedWarnings(unnumbered, phases, path, problems, (texts ??= phaseTexts(source))),
+    );
+  }
   return finish(
     source,
     path,
@@ -301,7 +322,7 @@ export function readSpeckit(
     'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
     {
       marks: ' \txX',
-      named: criteria.flatMap((c) => c.boxes),
+      named,
       unread: (line) => unreadUnder(headings, phases, line, () => (texts ??= phaseTexts(source))),
     },
   );
@@ -370,6 +391,74 @@ function numberFinalPhases(phases: DialectPhase[], path: string, problems: Probl
       fix: `Leave it, or number it: "Phase ${phase.number}: ${phase.name}".`,
     });
   }
+}
+
+/** A heading that reads as a phase with no number (`### Phase A — …`), and the boxes right under it. */
+interface Unnumbered {
+  heading: { line: number; depth: number; text: string };
+  /** The phase word as written (`Phase `), the token where the number should be (`A`), the name. */
+  word: string;
+  token: string;
+  name: string;
+  boxes: number[];
+}
+
+/** Lines as ranges: `328–331, 335`. */
+function lineRanges(lines: readonly number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    let j = i;
+    while (j + 1 < lines.length && lines[j + 1] === lines[j]! + 1) j++;
+    out.push(j === i ? String(lines[i]) : `${lines[i]}–${lines[j]}`);
+    i = j;
+  }
+  return out.join(', ');
+}
+
+/**
+ * One warning for each heading that reads as a phase with no number (spec-kit's template's
+ * `## Phase N: Polish`, or a letter, `### Phase A — …`: spec-kit numbers its phases 1, 2, 3 and
+ * its tasks T001, T002) with boxes right under it: they are not read as tasks, and the warning
+ * names their lines and the number to write, one no other phase has (after the last numbered
+ * one, in order). Returns the lines it named. A box under a line of text that reads as a phase,
+ * below the heading, is left to `unreadUnder`, which names that line.
+ */
+function unnumberedWarnings(
+  unnumbered: readonly Unnumbered[],
+  phases: readonly DialectPhase[],
+  path: string,
+  problems: Problem[],
+  texts: readonly PhaseText[],
+): number[] {
+  const named: number[] = [];
+  let last = phases.reduce((n, p) => Math.max(n, parseInt(p.number, 10) || 0), 0);
+  for (const u of unnumbered) {
+    const boxes = u.boxes.filter((line) => {
+      const meant = lastBefore(texts, line);
+      return !meant || meant.line < u.heading.line;
+    });
+    if (boxes.length === 0) continue;
+    named.push(...boxes);
+    const heading = `${'#'.repeat(u.heading.depth)} ${u.heading.text.trim()}`;
+    const placeholder = /^[NX]$/i.test(u.token);
+    const why = placeholder
+      ? `"${u.token}" is no phase number (spec-kit's template leaves it for you to fill in)`
+      : `"${u.token}" is no phase number (spec-kit numbers its phases 1, 2, 3, …)`;
+    const n = boxes.length;
+    const lines = n === 1 ? `line ${boxes[0]}` : `lines ${lineRanges(boxes)}`;
+    const number = ++last;
+    problems.push({
+      severity: 'warning',
+      path,
+      line: u.heading.line,
+      message:
+        n === 1
+          ? `The box under "${heading}" (${lines}) is not read as a task: ${why}.`
+          : `The ${n} boxes under "${heading}" (${lines}) are not read as tasks: ${why}.`,
+      fix: `Number the phase to run ${n === 1 ? 'it' : 'them'}: "${'#'.repeat(u.heading.depth)} ${u.word}${number}${u.name ? `: ${u.name}` : ''}".`,
+    });
+  }
+  return named;
 }
 
 /** A sub-heading of a phase whose boxes with no task id are acceptance criteria. */
@@ -449,14 +538,6 @@ function unreadUnder(
     return {
       why: `it is under "${heading}" (line ${above.line}), and Phase ${refused.number} is another heading's`,
       fix: 'Number each phase once.',
-    };
-  }
-  const unnumbered = UNNUMBERED_PHASE.exec(withoutLeadingSymbols(above.text.trim()));
-  if (unnumbered) {
-    const last = phases.reduce((n, p) => Math.max(n, parseInt(p.number, 10)), 0);
-    return {
-      why: `it is under "${heading}" (line ${above.line}), whose "${unnumbered[2]}" is no phase number (spec-kit's template leaves it for you to fill in)`,
-      fix: `Number the phase: "${'#'.repeat(above.depth)} ${unnumbered[1]}${last + 1}: ${unnumbered[3]}".`,
     };
   }
   // A section above it whose heading names a phase after other words (`## Deferred Phase 2: …`),
