@@ -51,3 +51,53 @@ describe('spec-kit: phases lettered, not numbered', () => {
     ]);
   });
 });
+
+describe('spec-kit: criteria after the last phase', () => {
+  // A verification list after the phases, its completion criteria per phase and per story:
+  // boxes with no task id, which spec-kit's tasks command never writes for a task.
+  const tasks = [
+    '## Phase 1: Setup',
+    '',
+    '- [x] T001 Init',
+    '',
+    '## 验证清单',
+    '',
+    '### Phase 1完成标准',
+    '- [ ] `make check` 无错误',
+    '- [ ] `make test` 运行成功',
+    '',
+    '### Completion criteria',
+    '- [ ] Docs build',
+    '',
+  ].join('\n');
+
+  it('reads them as criteria: one warning on each heading, none per box; the plan is complete', () => {
+    const read = readSpeckit(tasks, 'tasks.md');
+    expect(read).toEqual(readSpeckit(tasks, 'tasks.md', { fast: false }));
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => t.id)])).toEqual([['1', ['T001']]]);
+    expect(read.problems).toEqual([
+      {
+        severity: 'warning',
+        path: 'tasks.md',
+        line: 7,
+        message:
+          'The 2 boxes under "### Phase 1完成标准" (lines 8 to 9) have no task id: they are read as acceptance criteria, not as tasks (they are under no phase).',
+        fix: 'Leave them so, or move a box under its phase\'s heading with a task id ("- [ ] T002 …") if it is a task.',
+      },
+      {
+        severity: 'warning',
+        path: 'tasks.md',
+        line: 11,
+        message:
+          'The box under "### Completion criteria" (line 12) has no task id: it is read as an acceptance criterion, not as a task (it is under no phase).',
+        fix: 'Leave it so, or move it under its phase\'s heading with a task id ("- [ ] T002 …") if it is a task.',
+      },
+    ]);
+  });
+
+  it('a box with a task id there is still named on its own line: a task outside every phase', () => {
+    const read = readSpeckit(`${tasks}\n### 最终验收\n- [ ] T009 Ship\n`, 'tasks.md');
+    expect(read.problems.map((p) => p.line)).toEqual([7, 11, 15]);
+    expect(read.problems[2]!.message).toContain('T009 Ship');
+  });
+});

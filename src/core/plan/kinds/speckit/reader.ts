@@ -233,12 +233,14 @@ export function readSpeckit(
         };
         open.push({ phase, level: event.depth });
         phases.push(phase);
-      } else if (open.length > 0 && isNotTasksHeading(text)) {
+      } else if (!under && isNotTasksHeading(text)) {
+        // Inside a phase, or after it (`## 验证清单` over `### Phase 1完成标准`, criteria the
+        // writer checks once the phases are done): no task is lost, none is tracked there either.
         criterion = {
           heading: `${'#'.repeat(event.depth)} ${text}`,
           line: event.line,
           depth: event.depth,
-          phase: open[open.length - 1]!.phase,
+          phase: open[open.length - 1]?.phase,
           boxes: [],
         };
         criteria.push(criterion);
@@ -247,7 +249,10 @@ export function readSpeckit(
     }
     const current = open[open.length - 1];
     if (!current) {
-      if (under && readsBox(SPECKIT_STATE, event.mark, event.after)) under.boxes.push(event.line);
+      if (!readsBox(SPECKIT_STATE, event.mark, event.after)) continue;
+      if (under) under.boxes.push(event.line);
+      // A box with no task id under acceptance criteria after the phases: a criterion.
+      else if (criterion && speckitId(event.text) === undefined) criterion.boxes.push(event.line);
       continue;
     }
     if (!readsBox(SPECKIT_STATE, event.mark, event.after)) continue;
@@ -467,7 +472,8 @@ interface Criteria {
   heading: string;
   line: number;
   depth: number;
-  phase: DialectPhase;
+  /** The phase it is in; none after the phases (a box there is no phase's task either way). */
+  phase: DialectPhase | undefined;
   /** The lines of the boxes under it with no task id. */
   boxes: number[];
 }
@@ -495,18 +501,22 @@ function criteriaWarnings(
     const n = c.boxes.length;
     if (n === 0) continue;
     const lines = n === 1 ? `line ${c.boxes[0]}` : `lines ${c.boxes[0]} to ${c.boxes[n - 1]}`;
+    const of = c.phase ? `of Phase ${c.phase.number}` : '(it is under no phase)';
     problems.push({
       severity: 'warning',
       path,
       line: c.line,
       message:
         n === 1
-          ? `The box under "${c.heading}" (${lines}) has no task id: it is read as an acceptance criterion, not as a task of Phase ${c.phase.number}.`
-          : `The ${n} boxes under "${c.heading}" (${lines}) have no task id: they are read as acceptance criteria, not as tasks of Phase ${c.phase.number}.`,
-      fix:
-        n === 1
+          ? `The box under "${c.heading}" (${lines}) has no task id: it is read as an acceptance criterion, not as a task ${of}.`
+          : `The ${n} boxes under "${c.heading}" (${lines}) have no task id: they are read as acceptance criteria, not as tasks ${c.phase ? of : '(they are under no phase)'}.`,
+      fix: c.phase
+        ? n === 1
           ? `Leave it so, or give it a task id ("- [ ] ${free} …") if it is a task.`
-          : `Leave them so, or give a box a task id ("- [ ] ${free} …") if it is a task.`,
+          : `Leave them so, or give a box a task id ("- [ ] ${free} …") if it is a task.`
+        : n === 1
+          ? `Leave it so, or move it under its phase's heading with a task id ("- [ ] ${free} …") if it is a task.`
+          : `Leave them so, or move a box under its phase's heading with a task id ("- [ ] ${free} …") if it is a task.`,
     });
   }
 }
