@@ -1,4 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import { readSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
+import { scratchCheckouts } from '../helpers/checkout.js';
+
+/** Writes one checkout's files into a fresh folder; returns it. */
+const checkout = scratchCheckouts('coder-loop-readfix-');
+
+async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string }> {
+  const out: string[] = [];
+  const code = await main(argv, {
+    cwd,
+    cli: 'coder-loop',
+    stdout: (t) => out.push(t),
+    stderr: (t) => out.push(t),
+    now: () => new Date('2026-11-24T12:00:00Z'),
+    env: {},
+  });
+  return { code, out: out.join('\n') };
+}
 
 /**
  * Misreadings of real plans fixed together (each a minimal excerpt written here, byte for byte,
@@ -99,5 +120,87 @@ describe('spec-kit: criteria after the last phase', () => {
     const read = readSpeckit(`${tasks}\n### 最终验收\n- [ ] T009 Ship\n`, 'tasks.md');
     expect(read.problems.map((p) => p.line)).toEqual([7, 11, 15]);
     expect(read.problems[2]!.message).toContain('T009 Ship');
+  });
+});
+
+describe('Kiro: boxes with no number under a "### Task N:" heading', () => {
+  // Tasks grouped under `## Task 21: …` headings, a numbered sub-task, boxes with no number
+  // (nested in it, and at column 0 after it), and acceptance criteria under a sub-heading.
+  const tasks = [
+    '# Implementation Plan',
+    '',
+    '## Task 21: Reversals',
+    '',
+    '### Implementation Tasks',
+    '',
+    '- [ ] 21.1 Service functions',
+    '  - [x] Lift a suspension',
+    '',
+    '- [ ] Remove a ban',
+    '',
+    '### Acceptance Criteria',
+    '- [ ] Moderators can lift suspensions',
+    '',
+    '## Task 22: Metrics',
+    '',
+    '- [ ] Count the reversals',
+    '',
+  ].join('\n');
+  const files = {
+    '.kiro/specs/reversals/tasks.md': tasks,
+    '.kiro/specs/reversals/requirements.md': '# Requirements\n',
+    '.kiro/specs/reversals/design.md': '# Design\n',
+  };
+
+  it("reads them as the heading's task's sub-tasks, with ids no one writes, named once per heading", () => {
+    const read = readKiro(tasks, 'tasks.md');
+    expect(read).toEqual(readKiro(tasks, 'tasks.md', { fast: false }));
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => [t.id, t.line, t.state])])).toEqual(
+      [
+        [
+          '21',
+          [
+            ['21.1', 7, 'todo'],
+            ['21.a', 8, 'done'],
+            ['21.b', 10, 'todo'],
+          ],
+        ],
+        ['22', [['22.a', 17, 'todo']]],
+      ],
+    );
+    expect(read.problems).toEqual([
+      {
+        severity: 'warning',
+        path: 'tasks.md',
+        line: 3,
+        message:
+          'The 2 boxes under "## Task 21: Reversals" with no number of their own (lines 8, 10) are read as sub-tasks of task 21, called 21.a to 21.b here.',
+        fix: 'Number them ("- [ ] 21.1 …") so that the ids are yours.',
+      },
+      {
+        severity: 'warning',
+        path: 'tasks.md',
+        line: 12,
+        message:
+          'The box under "### Acceptance Criteria" (line 13) has no number: it is read as an acceptance criterion, not as a task of task 21.',
+        fix: 'Leave it so, or number it ("- [ ] 21.1 …") if it is a task.',
+      },
+      {
+        severity: 'warning',
+        path: 'tasks.md',
+        line: 15,
+        message:
+          'The box under "## Task 22: Metrics" with no number of its own (line 17) is read as a sub-task of task 22, called 22.a here.',
+        fix: 'Number it ("- [ ] 22.1 …") so that the ids are yours.',
+      },
+    ]);
+  });
+
+  it('mark 21.b writes exactly one byte', async () => {
+    const cwd = checkout(files);
+    expect((await cli(cwd, 'mark', 'reversals', '21.b', 'done')).code).toBe(0);
+    expect(readFileSync(join(cwd, '.kiro/specs/reversals/tasks.md'), 'utf8')).toBe(
+      tasks.replace('- [ ] Remove a ban', '- [x] Remove a ban'),
+    );
   });
 });

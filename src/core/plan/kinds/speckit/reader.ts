@@ -5,6 +5,7 @@ import { withoutLeadingSymbols } from '../../text.js';
 import {
   comparePhaseNumbers,
   finish,
+  lineRanges,
   readHeadingBoxes,
   readsBox,
   taskIds,
@@ -406,18 +407,6 @@ interface Unnumbered {
   token: string;
   name: string;
   boxes: number[];
-}
-
-/** Lines as ranges: `328–331, 335`. */
-function lineRanges(lines: readonly number[]): string {
-  const out: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    let j = i;
-    while (j + 1 < lines.length && lines[j + 1] === lines[j]! + 1) j++;
-    out.push(j === i ? String(lines[i]) : `${lines[i]}–${lines[j]}`);
-    i = j;
-  }
-  return out.join(', ');
 }
 
 /**
