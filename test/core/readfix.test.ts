@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
+import { readSprintStatus } from '../../src/core/plan/kinds/bmad/sprintStatus.js';
 import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import { readSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
 import { scratchCheckouts } from '../helpers/checkout.js';
@@ -202,5 +203,38 @@ describe('Kiro: boxes with no number under a "### Task N:" heading', () => {
     expect(readFileSync(join(cwd, '.kiro/specs/reversals/tasks.md'), 'utf8')).toBe(
       tasks.replace('- [ ] Remove a ban', '- [x] Remove a ban'),
     );
+  });
+});
+
+describe('BMAD: epics numbered with a dot', () => {
+  // An epic put in between (7.6) and its stories, keyed as the project wrote them; BMAD's
+  // sprint_plan.py (EPIC_KEY_RE, STORY_KEY_RE) reads an epic's number as digits alone.
+  const yaml = [
+    'development_status:',
+    '  epic-7: done',
+    '  7-1-login: done',
+    '  epic-7.6: in-progress',
+    '  7.6-1-cleanup: done',
+    '  7.6-2-rules: backlog',
+    '  epic-7.6-retrospective: optional',
+    '  epic-8: backlog',
+    '  8-1-search: backlog',
+    '  8.5-1-hotfix: backlog',
+    '',
+  ].join('\n');
+
+  it('one warning for all of them, on the first, with how many, the first few lines and the fix', () => {
+    const read = readSprintStatus(yaml, 'sprint-status.yaml');
+    expect(read.entries.map((e) => e.key)).toEqual(['epic-7', '7-1-login', 'epic-8', '8-1-search']);
+    expect(read.problems).toEqual([
+      {
+        severity: 'warning',
+        path: 'sprint-status.yaml',
+        line: 4,
+        message:
+          '5 keys number their epic with a dot, so they are not read: "epic-7.6" (line 4), "7.6-1-cleanup" (line 5), "7.6-2-rules" (line 6), "epic-7.6-retrospective" (line 7), "8.5-1-hotfix" (line 10). BMAD\'s sprint planning reads an epic\'s number as digits alone and lists such keys as unrecognized; the loop runs none of these stories.',
+        fix: "Number epics 7.6, 8.5 with a whole number no epic has (`epic-N`, its stories `N-1-slug`), here and in their story files' names.",
+      },
+    ]);
   });
 });
