@@ -238,3 +238,29 @@ describe('BMAD: epics numbered with a dot', () => {
     ]);
   });
 });
+
+describe('Task Master: a tag made invalid by a status Task Master does not use', () => {
+  const json =
+    '{\n  "master": {\n    "tasks": [\n      { "id": 1, "title": "A", "status": "done" },\n      { "id": 2, "title": "B", "status": "wip" },\n      { "id": 3, "title": "C", "status": "pending" }\n    ]\n  }\n}\n';
+
+  it('is listed as invalid with its real counts; status names the error with its line and the fix', async () => {
+    const cwd = checkout({ '.taskmaster/tasks/tasks.json': json });
+    const plans = await cli(cwd, 'plans');
+    expect(plans.out).toContain(
+      '.taskmaster/tasks/tasks.json#master  (1/3 phases done; invalid: run coder-loop lint "master")',
+    );
+    const status = await cli(cwd, 'status', 'master');
+    expect(status.code).toBe(1);
+    expect(status.out.split('\n')).toEqual([
+      '.taskmaster/tasks/tasks.json:5: error: task 2 has status "wip", which Task Master does not use. Use one of pending, in-progress, done, review, deferred, cancelled, blocked.',
+      'master (Task Master, .taskmaster/tasks/tasks.json#master): invalid: the loop will not run this plan until the errors above are fixed',
+      'Tasks: 1 done, 0 in progress, 2 open',
+      'Phase 1: A (1/1 done)',
+      '  [x] 1  A',
+      'Phase 2: B (0/1 done)',
+      '  [ ] 2  B (unknown status)',
+      'Phase 3: C (0/1 done)',
+      '  [ ] 3  C',
+    ]);
+  });
+});
