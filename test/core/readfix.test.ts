@@ -264,3 +264,19 @@ describe('Task Master: a tag made invalid by a status Task Master does not use',
     ]);
   });
 });
+
+describe('Kiro: markup inside the word of a requirement line', () => {
+  // `_Require*ments*:_` is "Requirements:" in mdast's text: the fast path cites what remark does.
+  it.each([
+    ['  - _Require*ments*: 1.1, 2.3_', ['1.1', '2.3']],
+    ['  - _Require*ments*:_ 1.1, 2.3', ['1.1', '2.3']],
+    ['  - _Req**uire**ments: 1.1_', ['1.1']],
+    ['  - Require`ments`: 1.1', ['1.1']],
+    ['  - Require\\*ments: 1.1', []],
+  ])('%s', (line, cited) => {
+    const tasks = `- [ ] 1. Build it\n${line}\n- [ ] 2. Ship it\n  - _Requirements: 3.1_\n`;
+    const read = readKiro(tasks, 'tasks.md');
+    expect(read).toEqual(readKiro(tasks, 'tasks.md', { fast: false }));
+    expect(read.phases.map((p) => p.tasks[0]!.requirements)).toEqual([cited, ['3.1']]);
+  });
+});
