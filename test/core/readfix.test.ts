@@ -197,6 +197,15 @@ describe('Kiro: boxes with no number under a "### Task N:" heading', () => {
     ]);
   });
 
+  it('a sub-task\'s number as a heading ("### 0.1 Create …") is no section: its boxes stay unread', () => {
+    const read = readKiro(
+      '## Fase 0: Setup\n\n### 0.1 Create\n\n- [ ] Add the folder\n',
+      'tasks.md',
+    );
+    expect(read.phases).toEqual([]);
+    expect(read.problems.map((p) => [p.severity, p.line])).toEqual([['error', 5]]);
+  });
+
   it('mark 21.b writes exactly one byte', async () => {
     const cwd = checkout(files);
     expect((await cli(cwd, 'mark', 'reversals', '21.b', 'done')).code).toBe(0);

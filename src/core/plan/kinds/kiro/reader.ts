@@ -109,7 +109,9 @@ export function readKiro(
       if (criteria && criteria.depth >= box.depth) criteria = undefined;
       if (section && (numbered || section.depth >= box.depth)) section = criteria = undefined;
       const heading = `${'#'.repeat(box.depth)} ${shorten(text)}`;
-      if (numbered) {
+      // Not a sub-task's number (`### 0.1 Create …`, which KIRO_TOP reads as `0.` and `1 Create`):
+      // its boxes stay unread, as under any heading that is no top-level task's.
+      if (numbered && !KIRO_SUB.test(text)) {
         section = { number: numbered[1]!, heading, line: box.line, depth: box.depth, boxes: [] };
         sections.push(section);
       } else if (section && isNotTasksHeading(text)) {
