@@ -295,7 +295,7 @@ describe('which plan, and whether it may start', () => {
     const base = sim.refs.get('master')!;
     await deliver.comment('/coder next');
     expect(replies(sim)).toEqual([
-      '**Plan required.** Plan `001-photo-albums` is not ready for the loop; nothing was written. Fix these and run `/coder next 001-photo-albums` again:\n\n- `specs/001-photo-albums/tasks.md: error: spec-kit\'s plan is missing: specs/001-photo-albums/plan.md. Write plan.md beside tasks.md.`\n\nWarnings (these lines are not read as tasks):\n\n- `specs/001-photo-albums/tasks.md:60: warning: "- [ ] T010 [P] Documentation updates in docs/" looks like a task but is not read as one: it is under "## Phase N: Polish & Cross-Cutting Concerns" (line 58), whose "N" is no phase number (spec-kit\'s template leaves it for you to fill in). Number the phase: "## Phase 4: Polish & Cross-Cutting Concerns".`',
+      '**Plan required.** Plan `001-photo-albums` is not ready for the loop; nothing was written. Fix these and run `/coder next 001-photo-albums` again:\n\n- `specs/001-photo-albums/tasks.md: error: spec-kit\'s plan is missing: specs/001-photo-albums/plan.md. Write plan.md beside tasks.md.`\n\nWarnings (these lines are not read as tasks):\n\n- `specs/001-photo-albums/tasks.md:58: warning: The box under "## Phase N: Polish & Cross-Cutting Concerns" (line 60) is not read as a task: "N" is no phase number (spec-kit\'s template leaves it for you to fill in). Number the phase to run it: "## Phase 4: Polish & Cross-Cutting Concerns".`',
     ]);
     nothingWritten(sim, base);
   });

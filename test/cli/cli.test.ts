@@ -577,7 +577,7 @@ describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)',
       code: 0,
       // The lookalike line lint names is named on status too: never dropped silently.
       stderr:
-        'specs/001-photo-albums/tasks.md:60: warning: "- [ ] T010 [P] Documentation updates in docs/" looks like a task but is not read as one: it is under "## Phase N: Polish & Cross-Cutting Concerns" (line 58), whose "N" is no phase number (spec-kit\'s template leaves it for you to fill in). Number the phase: "## Phase 4: Polish & Cross-Cutting Concerns".\n',
+        'specs/001-photo-albums/tasks.md:58: warning: The box under "## Phase N: Polish & Cross-Cutting Concerns" (line 60) is not read as a task: "N" is no phase number (spec-kit\'s template leaves it for you to fill in). Number the phase to run it: "## Phase 4: Polish & Cross-Cutting Concerns".\n',
       stdout: [
         '001-photo-albums (spec-kit, specs/001-photo-albums/tasks.md): current phase 2',
         'Tasks: 3 done, 0 in progress, 6 open',
@@ -738,7 +738,7 @@ describe('coder-loop CLI on plans of other tools (spec-kit, Kiro, Task Master)',
       stdout: [
         '.kiro/specs/user-auth/tasks.md: 0 error(s), 0 warning(s).',
         '.taskmaster/tasks/tasks.json: 0 error(s), 0 warning(s).',
-        'specs/001-photo-albums/tasks.md:60: warning: "- [ ] T010 [P] Documentation updates in docs/" looks like a task but is not read as one: it is under "## Phase N: Polish & Cross-Cutting Concerns" (line 58), whose "N" is no phase number (spec-kit\'s template leaves it for you to fill in). Number the phase: "## Phase 4: Polish & Cross-Cutting Concerns".',
+        'specs/001-photo-albums/tasks.md:58: warning: The box under "## Phase N: Polish & Cross-Cutting Concerns" (line 60) is not read as a task: "N" is no phase number (spec-kit\'s template leaves it for you to fill in). Number the phase to run it: "## Phase 4: Polish & Cross-Cutting Concerns".',
         'specs/001-photo-albums/tasks.md: 0 error(s), 1 warning(s).',
         'docs/plans/Sample: 0 error(s), 0 warning(s).',
         '',

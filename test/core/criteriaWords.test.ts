@@ -21,6 +21,16 @@ describe('a heading of acceptance criteria or a definition of done', () => {
       'Tiêu chí chấp nhận',
       'Критерии приёмки',
       'КРИТЕРИИ ПРИЕМКИ',
+      'Completion criteria',
+      'Abschlusskriterien',
+      'Kryteria ukończenia',
+      'Kabul kriterleri',
+      'Phase 1完成标准',
+      'US1完成標準',
+      '完了基準',
+      '完了条件',
+      '완료 기준',
+      'Критерії приймання',
     ])
       expect([heading, isNotTasksHeading(heading)]).toEqual([heading, true]);
   });

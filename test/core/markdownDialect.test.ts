@@ -33,14 +33,14 @@ describe('spec-kit tasks.md', () => {
   });
 
   it('names the template placeholder phase and lines outside every phase, not the [P] notes', () => {
-    expect(plan.problems.map((p) => [p.severity, p.line])).toEqual([['warning', 60]]);
-    expect(plan.problems[0]!.message).toContain('T010');
+    // One warning, on the heading, naming the box's line (60).
+    expect(plan.problems.map((p) => [p.severity, p.line])).toEqual([['warning', 58]]);
     // spec-kit's template leaves the Polish phase's number as "N": said, with the number to give.
-    expect(plan.problems[0]!.message).toContain(
-      'it is under "## Phase N: Polish & Cross-Cutting Concerns" (line 58), whose "N" is no phase number',
+    expect(plan.problems[0]!.message).toBe(
+      'The box under "## Phase N: Polish & Cross-Cutting Concerns" (line 60) is not read as a task: "N" is no phase number (spec-kit\'s template leaves it for you to fill in).',
     );
     expect(plan.problems[0]!.fix).toBe(
-      'Number the phase: "## Phase 4: Polish & Cross-Cutting Concerns".',
+      'Number the phase to run it: "## Phase 4: Polish & Cross-Cutting Concerns".',
     );
   });
 
@@ -134,9 +134,9 @@ describe('spec-kit tasks.md', () => {
     expect(read.problems).toEqual([
       expect.objectContaining({
         severity: 'warning',
-        line: 7,
-        message: expect.stringContaining('whose "A" is no phase number'),
-        fix: 'Number the phase: "## Faz 2: Retrieval hattı".',
+        line: 5,
+        message: expect.stringContaining('"A" is no phase number (spec-kit numbers its phases'),
+        fix: 'Number the phase to run it: "## Faz 2: Retrieval hattı".',
       }),
     ]);
   });

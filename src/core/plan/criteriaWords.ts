@@ -1,13 +1,16 @@
 /**
- * A heading of a section whose boxes are no tasks — acceptance criteria, the definition of done
- * or of ready — in English and in the languages plans are written in: `Acceptance criteria`,
- * `Criterios de aceptación`, `Critères d'acceptation`, `Akzeptanzkriterien`, `Kryteria
- * akceptacji`, `Critérios de aceitação`, `Criteri di accettazione`, `验收标准`, `驗收標準`,
- * `受け入れ基準`, `인수 기준`, `Tiêu chí chấp nhận`, `Критерии приёмки`, `DoD`. A writer ticks
- * such a box when the criterion holds, not as a step of the work.
+ * A heading of a section whose boxes are no tasks — acceptance criteria, completion criteria,
+ * the definition of done or of ready — in English and in the languages plans are written in:
+ * `Acceptance criteria`, `Completion criteria`, `Criterios de aceptación`, `Critères
+ * d'acceptation`, `Akzeptanzkriterien`, `Abschlusskriterien`, `Kryteria akceptacji`, `Kryteria
+ * ukończenia`, `Kabul kriterleri`, `Critérios de aceitação`, `Criteri di accettazione`,
+ * `验收标准`, `完成标准` (`Phase 1完成标准`), `驗收標準`, `完成標準`, `受け入れ基準`, `完了基準`,
+ * `完了条件`, `인수 기준`, `완료 기준`, `Tiêu chí chấp nhận`, `Критерии приёмки`, `Критерії
+ * приймання`, `DoD`. A writer ticks such a box when the criterion holds, not as a step of the
+ * work.
  */
 const NOT_TASKS_HEADING =
-  /accept|accett|akzeptanz|akceptac|aceptaci|aceita|crit[eéè]r|definition of (?:done|ready)|\bDoD\b|验收|驗收|受け入れ|受入|인수 ?기준|tiêu chí|критери|приёмк|приемк/i;
+  /accept|accett|akzeptanz|akceptac|aceptaci|aceita|crit[eéè]r|kriter|kryteri|definition of (?:done|ready)|\bDoD\b|验收|驗收|完成标准|完成標準|受け入れ|受入|完了基準|完了条件|인수 ?기준|완료 ?기준|tiêu chí|критери|критері|приёмк|приемк/i;
 
 /**
  * What each of NOT_TASKS_HEADING's words opens with, in lower case: a heading that holds none
@@ -22,15 +25,23 @@ const STEMS = [
   'aceptaci',
   'aceita',
   'crit',
+  'kriter',
+  'kryteri',
   'definition of',
   'dod',
   '验收',
   '驗收',
+  '完成标准',
+  '完成標準',
   '受け入れ',
   '受入',
+  '完了基準',
+  '完了条件',
   '인수',
+  '완료',
   'tiêu chí',
   'критери',
+  'критері',
   'приёмк',
   'приемк',
 ];

@@ -171,9 +171,19 @@ const ENGLISH_REQUIREMENTS = /Requirements?[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\
 // time it is reached. Each costs a compilation on a first read (about 0.1 ms, twice: V8 tiers a
 // pattern up after its first run), so what every code block reaches is written out instead.
 const REQUIREMENT = /requirement/i;
+/**
+ * English's word as a line may write it with markup inside (`_Require*ments*:_`,
+ * ``Require`ments` ``), which mdast's text reads as the word: a line that holds it is read as one
+ * that names a requirement (`requirementsOfLine`, or remark where its markup is not plain).
+ */
+const MARKED_WORD =
+  '[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt]';
+const MARKED_REQUIREMENT = new RegExp(MARKED_WORD);
 // A line that may name a requirement in another language (one search of the whole source tells
 // whether any line does: where none does, the loop tests REQUIREMENT alone).
 const LOCALIZED_REQUIREMENT = new RegExp(LOCALIZED_STEMS.join('|'));
+// A letter, markup, a letter: a word markup may split (MARKED_REQUIREMENT is tested only then).
+const MARKUP_INSIDE = /[A-Za-z][*_`]+[A-Za-z]/;
 const ATX_OPEN = /^#{1,6}(?: |$)/;
 const CLOSING_HASHES = /(?:^| +)#+$/;
 const EMPTY_COMMENT = /^<!---?>/;
@@ -187,12 +197,12 @@ const EMPTY_COMMENT = /^<!---?>/;
 // carriage return only before its line feed: a lone one was refused).
 /* eslint-disable no-control-regex -- a line of such an item holds no control character */
 const SIBLING_ITEMS =
-  /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*[Rr][Ee][Qq][Uu][Ii][Rr][Ee][Mm][Ee][Nn][Tt])(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
+  /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt])(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
 /* eslint-enable no-control-regex */
 // The same for a source that may name requirements in another language (LOCALIZED_REQUIREMENT):
 // a line naming one ends the run too.
 const SIBLING_ITEMS_LOCALIZED = new RegExp(
-  SIBLING_ITEMS.source.replace(ENGLISH_WORD, `(?:${ENGLISH_WORD}|${LOCALIZED_STEMS.join('|')})`),
+  SIBLING_ITEMS.source.replace(MARKED_WORD, `(?:${MARKED_WORD}|${LOCALIZED_STEMS.join('|')})`),
   'y',
 );
 
@@ -465,7 +475,9 @@ export function scanOrRefuse(
   const citedBy = localized ? REQUIREMENTS : ENGLISH_REQUIREMENTS;
   /** Whether a line names a requirement (REQUIREMENT, or another language's word). */
   const namesRequirement = (text: string): boolean =>
-    REQUIREMENT.test(text) || (localized && LOCALIZED_REQUIREMENT.test(text));
+    REQUIREMENT.test(text) ||
+    (localized && LOCALIZED_REQUIREMENT.test(text)) ||
+    (MARKUP_INSIDE.test(text) && MARKED_REQUIREMENT.test(text));
   let line = 0;
   const no = (refused: string): ScanRefusal => ({ refused, line });
   const suspect = suspectSource(source);

@@ -780,6 +780,25 @@ export function indentOf(source: string, offset: number): number {
   return column;
 }
 
+/**
+ * Lines as a message names them, in ranges (`328–331, 335`); the first five ranges of more,
+ * then `…`.
+ */
+export function lineRanges(lines: readonly number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    let j = i;
+    while (j + 1 < lines.length && lines[j + 1] === lines[j]! + 1) j++;
+    if (out.length === 5) {
+      out.push('…');
+      break;
+    }
+    out.push(j === i ? String(lines[i]) : `${lines[i]}–${lines[j]}`);
+    i = j;
+  }
+  return out.join(', ');
+}
+
 /** The id coder-loop gives an unnumbered box: a letter after its parent's number, never written. */
 export function givenId(parent: string, index: number): string {
   let letters = '';

@@ -141,11 +141,17 @@ export function readSprintStatus(source: string, path: string): SprintStatus {
     };
   }
   const entries: BmadEntry[] = [];
+  // The keys whose epic is numbered with a dot (`epic-7.6`, `7.6-1-slug`): named in one warning.
+  const dotted: { key: string; line: number }[] = [];
   for (const pair of dev.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
     const at = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
     const line = at === undefined ? 1 : lines.linePos(at).line;
     const kind = key === undefined ? undefined : classify(key);
+    if (key !== undefined && kind === undefined && DOTTED_EPIC.test(key)) {
+      dotted.push({ key, line });
+      continue;
+    }
     if (key === undefined || kind === undefined) {
       // A letter after an epic's number (`1a-1-memory`, `epic-1a`): sprint_plan.py's grammar has
       // none either, so its planning would list the key as unrecognized again.
@@ -197,7 +203,30 @@ export function readSprintStatus(source: string, path: string): SprintStatus {
     const setAside = kind.kind === 'story' && raw !== undefined && status === undefined;
     entries.push({ key, ...kind, raw, status, setAside, line, value });
   }
+  if (dotted.length > 0) problems.push(dottedWarning(dotted, path));
   return { entries: ownNumbers(entries), storyLocation, problems };
+}
+
+/** An epic numbered with a dot: `epic-7.6`, `epic-7.6-retrospective`, a story `7.6-1-slug`. */
+const DOTTED_EPIC = /^(?:epic-)?\d+\.\d+(?:-|$)/;
+
+/**
+ * One warning for every key whose epic is numbered with a dot (a project's epic 7.6 put in
+ * between 7 and 8): sprint_plan.py's grammar numbers an epic with digits alone, so BMAD's
+ * sprint planning lists them as unrecognized, and the loop reads none of them. Named once, on
+ * the first, with how many and the first few lines, as a project writes dozens of them.
+ */
+function dottedWarning(dotted: readonly { key: string; line: number }[], path: string): Problem {
+  const n = dotted.length;
+  const shown = dotted.slice(0, 5).map((d) => `"${d.key}" (line ${d.line})`);
+  const epics = [...new Set(dotted.map((d) => /^(?:epic-)?(\d+\.\d+)/.exec(d.key)![1]!))];
+  return {
+    severity: 'warning',
+    path,
+    line: dotted[0]!.line,
+    message: `${n === 1 ? 'One key numbers its epic' : `${n} keys number their epic`} with a dot, so ${n === 1 ? 'it is' : 'they are'} not read: ${shown.join(', ')}${n > 5 ? `, and ${n - 5} more` : ''}. BMAD's sprint planning reads an epic's number as digits alone and lists such keys as unrecognized; the loop runs none of these stories.`,
+    fix: `Number ${epics.length === 1 ? `epic ${epics[0]}` : `epics ${epics.join(', ')}`} with a whole number no epic has (\`epic-N\`, its stories \`N-1-slug\`), here and in ${epics.length === 1 ? 'its' : 'their'} story files' names.`,
+  };
 }
 
 /** A story key's further number: `0` of `3-5-0-cleanup` (`3-5-cleanup` has none). */

@@ -1,9 +1,11 @@
 import type { Problem } from '../../../problem.js';
+import { isNotTasksHeading } from '../../criteriaWords.js';
 import { scanDialect, type DialectScan, type ScanMode } from '../dialectScan.js';
 import {
   dialectRead,
   finish,
   givenId,
+  lineRanges,
   indentOf,
   taskIds,
   treeEvents,
@@ -89,6 +91,12 @@ export function readKiro(
   let nearest: { depth: number; text: string; line: number } | undefined;
   let boxes = 0;
   let firstBox: { line: number; heading: typeof nearest } | undefined;
+  // The section of a numbered heading (`### Task 21: …`) the box at hand is in, and the boxes
+  // with no number read in it; and the criteria sub-heading inside it (`#### Acceptance
+  // Criteria`) whose unnumbered boxes are no tasks.
+  const sections: Section[] = [];
+  let section: Section | undefined;
+  let criteria: Section | undefined;
   for (const box of all) {
     if (box.kind === 'heading') {
       // A numbered heading (`### 1. Setup`, as cc-sdd's plans group tasks, or `### Task 1: Setup`)
@@ -98,6 +106,18 @@ export function readKiro(
       nearest = { depth: box.depth, text, line: box.line };
       const numbered = box.depth > 1 ? (KIRO_TOP.exec(text) ?? KIRO_TASK_HEADING.exec(text)) : null;
       headingAbove = box.depth > 1 && !numbered ? { text, line: box.line } : undefined;
+      if (criteria && criteria.depth >= box.depth) criteria = undefined;
+      if (section && (numbered || section.depth >= box.depth)) section = criteria = undefined;
+      const heading = `${'#'.repeat(box.depth)} ${shorten(text)}`;
+      // Not a sub-task's number (`### 0.1 Create …`, which KIRO_TOP reads as `0.` and `1 Create`):
+      // its boxes stay unread, as under any heading that is no top-level task's.
+      if (numbered && !KIRO_SUB.test(text)) {
+        section = { number: numbered[1]!, heading, line: box.line, depth: box.depth, boxes: [] };
+        sections.push(section);
+      } else if (section && isNotTasksHeading(text)) {
+        criteria = { number: section.number, heading, line: box.line, depth: box.depth, boxes: [] };
+        sections.push(criteria);
+      }
       if (numbered && !phases.has(numbered[1]!)) {
         top = undefined;
         phases.set(numbered[1]!, {
@@ -186,6 +206,22 @@ export function readKiro(
       continue;
     }
     const topMatch = KIRO_TOP.exec(text);
+    const headed = section && !topMatch ? phases.get(section.number) : undefined;
+    if (headed && section) {
+      // A box with no number under a numbered heading (`### Task 21: …` over `- [ ] Do X`): the
+      // heading's task's sub-task, with an id no one writes (`21.a`), named once per heading;
+      // under its acceptance criteria, a criterion.
+      if (criteria) {
+        criteria.boxes.push(box.line);
+        continue;
+      }
+      const id = givenId(section.number, headed.given++);
+      section.boxes.push(box.line);
+      (section.ids ??= []).push(id);
+      seen(id, box.line);
+      headed.subs.push(task(id, headed.self?.optional));
+      continue;
+    }
     if (topMatch) {
       const headed = phases.get(topMatch[1]!);
       if (headed && !headed.self) {
@@ -266,6 +302,7 @@ export function readKiro(
       });
     }
   }
+  sectionWarnings(sections, path, problems);
   if (list.length === 0 && firstBox && !problems.some((p) => p.severity === 'error')) {
     // Boxes, none of them numbered as Kiro numbers a task (`## フェーズ 1` or `### タスク 1.1` over
     // boxes with no number): said once, where the first box is, not as a plan with no task.
@@ -291,8 +328,60 @@ export function readKiro(
       marks: ' \t-~xX',
       star: "Kiro's optional mark",
       unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"',
+      named: sections.flatMap((s) => s.boxes),
     },
   );
+}
+
+/** A numbered heading's section (or a criteria sub-heading in it) and its boxes with no number. */
+interface Section {
+  number: string;
+  /** The heading as a message quotes it, its line and level. */
+  heading: string;
+  line: number;
+  depth: number;
+  boxes: number[];
+  /** The ids given the boxes (none for criteria). */
+  ids?: string[];
+}
+
+/**
+ * One warning for each numbered heading whose boxes with no number were read as its sub-tasks,
+ * with the ids given them, and one for each criteria sub-heading in it whose boxes were not.
+ */
+function sectionWarnings(sections: readonly Section[], path: string, problems: Problem[]): void {
+  for (const s of sections) {
+    const n = s.boxes.length;
+    if (n === 0) continue;
+    const lines = n === 1 ? `line ${s.boxes[0]}` : `lines ${lineRanges(s.boxes)}`;
+    const ids = s.ids;
+    problems.push(
+      ids
+        ? {
+            severity: 'warning',
+            path,
+            line: s.line,
+            message:
+              n === 1
+                ? `The box under "${s.heading}" with no number of its own (${lines}) is read as a sub-task of task ${s.number}, called ${ids[0]} here.`
+                : `The ${n} boxes under "${s.heading}" with no number of their own (${lines}) are read as sub-tasks of task ${s.number}, called ${ids[0]} to ${ids[n - 1]} here.`,
+            fix: `Number ${n === 1 ? 'it' : 'them'} ("- [ ] ${s.number}.1 …") so that the ids are yours.`,
+          }
+        : {
+            severity: 'warning',
+            path,
+            line: s.line,
+            message:
+              n === 1
+                ? `The box under "${s.heading}" (${lines}) has no number: it is read as an acceptance criterion, not as a task of task ${s.number}.`
+                : `The ${n} boxes under "${s.heading}" (${lines}) have no number: they are read as acceptance criteria, not as tasks of task ${s.number}.`,
+            fix:
+              n === 1
+                ? `Leave it so, or number it ("- [ ] ${s.number}.1 …") if it is a task.`
+                : `Leave them so, or number a box ("- [ ] ${s.number}.1 …") if it is a task.`,
+          },
+    );
+  }
 }
 
 /** A heading's text as a message quotes it: 60 characters at most. */

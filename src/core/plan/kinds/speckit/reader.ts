@@ -5,6 +5,7 @@ import { withoutLeadingSymbols } from '../../text.js';
 import {
   comparePhaseNumbers,
   finish,
+  lineRanges,
   readHeadingBoxes,
   readsBox,
   taskIds,
@@ -176,6 +177,10 @@ export function readSpeckit(
   // The acceptance-criteria sections inside phases (isNotTasksHeading), and the one open.
   const criteria: Criteria[] = [];
   let criterion: Criteria | undefined;
+  // The headings that read as a phase with no number (`## Phase N: Polish`, `### Phase A — …`),
+  // and the boxes outside every phase right under one: named in one warning on the heading.
+  const unnumbered: Unnumbered[] = [];
+  let under: Unnumbered | undefined;
   // The next phase heading's event and depth after a heading, found once for the headings before it.
   let next: { from: number; at: number; depth: number } | undefined;
   const nextPhaseDepth = (e: number): number => {
@@ -199,6 +204,14 @@ export function readSpeckit(
       const m = phaseHeading(text);
       const final = m ? undefined : FINAL_PHASE.exec(withoutLeadingSymbols(text));
       if (criterion && (m || final || criterion.depth >= event.depth)) criterion = undefined;
+      under = undefined;
+      if (!m && !final) {
+        const u = UNNUMBERED_PHASE.exec(withoutLeadingSymbols(text));
+        if (u) {
+          under = { heading: event, word: u[1]!, token: u[2]!, name: u[3]!.trim(), boxes: [] };
+          unnumbered.push(under);
+        }
+      }
       // A heading above the phases' level that is no phase, with the next phase heading at their
       // level (`# Note: …` between `## Phase 4` and `## Phase 5`), sits inside the phase:
       // spec-kit's implement command runs the file phase by phase, in order, so the tasks under
@@ -221,12 +234,14 @@ export function readSpeckit(
         };
         open.push({ phase, level: event.depth });
         phases.push(phase);
-      } else if (open.length > 0 && isNotTasksHeading(text)) {
+      } else if (!under && isNotTasksHeading(text)) {
+        // Inside a phase, or after it (`## 验证清单` over `### Phase 1完成标准`, criteria the
+        // writer checks once the phases are done): no task is lost, none is tracked there either.
         criterion = {
           heading: `${'#'.repeat(event.depth)} ${text}`,
           line: event.line,
           depth: event.depth,
-          phase: open[open.length - 1]!.phase,
+          phase: open[open.length - 1]?.phase,
           boxes: [],
         };
         criteria.push(criterion);
@@ -234,7 +249,13 @@ export function readSpeckit(
       continue;
     }
     const current = open[open.length - 1];
-    if (!current) continue;
+    if (!current) {
+      if (!readsBox(SPECKIT_STATE, event.mark, event.after)) continue;
+      if (under) under.boxes.push(event.line);
+      // A box with no task id under acceptance criteria after the phases: a criterion.
+      else if (criterion && speckitId(event.text) === undefined) criterion.boxes.push(event.line);
+      continue;
+    }
     if (!readsBox(SPECKIT_STATE, event.mark, event.after)) continue;
     const { text } = event;
     const phase = current.phase;
@@ -292,6 +313,12 @@ export function readSpeckit(
   // Lines of text that read as phases (`Phase 1: Setup` with no `#`): found once, and only for a
   // box outside every phase.
   let texts: PhaseText[] | undefined;
+  const named = criteria.flatMap((c) => c.boxes);
+  if (unnumbered.some((u) => u.boxes.length > 0)) {
+    named.push(
+      ...unnumberedWarnings(unnumbered, phases, path, problems, (texts ??= phaseTexts(source))),
+    );
+  }
   return finish(
     source,
     path,
@@ -301,7 +328,7 @@ export function readSpeckit(
     'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
     {
       marks: ' \txX',
-      named: criteria.flatMap((c) => c.boxes),
+      named,
       unread: (line) => unreadUnder(headings, phases, line, () => (texts ??= phaseTexts(source))),
     },
   );
@@ -372,13 +399,70 @@ function numberFinalPhases(phases: DialectPhase[], path: string, problems: Probl
   }
 }
 
+/** A heading that reads as a phase with no number (`### Phase A — …`), and the boxes right under it. */
+interface Unnumbered {
+  heading: { line: number; depth: number; text: string };
+  /** The phase word as written (`Phase `), the token where the number should be (`A`), the name. */
+  word: string;
+  token: string;
+  name: string;
+  boxes: number[];
+}
+
+/**
+ * One warning for each heading that reads as a phase with no number (spec-kit's template's
+ * `## Phase N: Polish`, or a letter, `### Phase A — …`: spec-kit numbers its phases 1, 2, 3 and
+ * its tasks T001, T002) with boxes right under it: they are not read as tasks, and the warning
+ * names their lines and the number to write, one no other phase has (after the last numbered
+ * one, in order). Returns the lines it named. A box under a line of text that reads as a phase,
+ * below the heading, is left to `unreadUnder`, which names that line.
+ */
+function unnumberedWarnings(
+  unnumbered: readonly Unnumbered[],
+  phases: readonly DialectPhase[],
+  path: string,
+  problems: Problem[],
+  texts: readonly PhaseText[],
+): number[] {
+  const named: number[] = [];
+  let last = phases.reduce((n, p) => Math.max(n, parseInt(p.number, 10) || 0), 0);
+  for (const u of unnumbered) {
+    const boxes = u.boxes.filter((line) => {
+      const meant = lastBefore(texts, line);
+      return !meant || meant.line < u.heading.line;
+    });
+    if (boxes.length === 0) continue;
+    named.push(...boxes);
+    const heading = `${'#'.repeat(u.heading.depth)} ${u.heading.text.trim()}`;
+    const placeholder = /^[NX]$/i.test(u.token);
+    const why = placeholder
+      ? `"${u.token}" is no phase number (spec-kit's template leaves it for you to fill in)`
+      : `"${u.token}" is no phase number (spec-kit numbers its phases 1, 2, 3, …)`;
+    const n = boxes.length;
+    const lines = n === 1 ? `line ${boxes[0]}` : `lines ${lineRanges(boxes)}`;
+    const number = ++last;
+    problems.push({
+      severity: 'warning',
+      path,
+      line: u.heading.line,
+      message:
+        n === 1
+          ? `The box under "${heading}" (${lines}) is not read as a task: ${why}.`
+          : `The ${n} boxes under "${heading}" (${lines}) are not read as tasks: ${why}.`,
+      fix: `Number the phase to run ${n === 1 ? 'it' : 'them'}: "${'#'.repeat(u.heading.depth)} ${u.word}${number}${u.name ? `: ${u.name}` : ''}".`,
+    });
+  }
+  return named;
+}
+
 /** A sub-heading of a phase whose boxes with no task id are acceptance criteria. */
 interface Criteria {
   /** The heading as written (`### 验收标准`), its line and level. */
   heading: string;
   line: number;
   depth: number;
-  phase: DialectPhase;
+  /** The phase it is in; none after the phases (a box there is no phase's task either way). */
+  phase: DialectPhase | undefined;
   /** The lines of the boxes under it with no task id. */
   boxes: number[];
 }
@@ -406,18 +490,22 @@ function criteriaWarnings(
     const n = c.boxes.length;
     if (n === 0) continue;
     const lines = n === 1 ? `line ${c.boxes[0]}` : `lines ${c.boxes[0]} to ${c.boxes[n - 1]}`;
+    const of = c.phase ? `of Phase ${c.phase.number}` : '(it is under no phase)';
     problems.push({
       severity: 'warning',
       path,
       line: c.line,
       message:
         n === 1
-          ? `The box under "${c.heading}" (${lines}) has no task id: it is read as an acceptance criterion, not as a task of Phase ${c.phase.number}.`
-          : `The ${n} boxes under "${c.heading}" (${lines}) have no task id: they are read as acceptance criteria, not as tasks of Phase ${c.phase.number}.`,
-      fix:
-        n === 1
+          ? `The box under "${c.heading}" (${lines}) has no task id: it is read as an acceptance criterion, not as a task ${of}.`
+          : `The ${n} boxes under "${c.heading}" (${lines}) have no task id: they are read as acceptance criteria, not as tasks ${c.phase ? of : '(they are under no phase)'}.`,
+      fix: c.phase
+        ? n === 1
           ? `Leave it so, or give it a task id ("- [ ] ${free} …") if it is a task.`
-          : `Leave them so, or give a box a task id ("- [ ] ${free} …") if it is a task.`,
+          : `Leave them so, or give a box a task id ("- [ ] ${free} …") if it is a task.`
+        : n === 1
+          ? `Leave it so, or move it under its phase's heading with a task id ("- [ ] ${free} …") if it is a task.`
+          : `Leave them so, or move a box under its phase's heading with a task id ("- [ ] ${free} …") if it is a task.`,
     });
   }
 }
@@ -449,14 +537,6 @@ function unreadUnder(
     return {
       why: `it is under "${heading}" (line ${above.line}), and Phase ${refused.number} is another heading's`,
       fix: 'Number each phase once.',
-    };
-  }
-  const unnumbered = UNNUMBERED_PHASE.exec(withoutLeadingSymbols(above.text.trim()));
-  if (unnumbered) {
-    const last = phases.reduce((n, p) => Math.max(n, parseInt(p.number, 10)), 0);
-    return {
-      why: `it is under "${heading}" (line ${above.line}), whose "${unnumbered[2]}" is no phase number (spec-kit's template leaves it for you to fill in)`,
-      fix: `Number the phase: "${'#'.repeat(above.depth)} ${unnumbered[1]}${last + 1}: ${unnumbered[3]}".`,
     };
   }
   // A section above it whose heading names a phase after other words (`## Deferred Phase 2: …`),

@@ -64,7 +64,7 @@ function readTaskmasterTasks(plan: KindFile, source: string) {
     name: p.title,
     line: p.line,
     tasks: p.tasks.map((t) => {
-      const note = TASKMASTER_NOTES[t.status];
+      const note = t.unknown ? 'unknown status' : TASKMASTER_NOTES[t.status];
       return {
         id: t.id,
         text: t.title,

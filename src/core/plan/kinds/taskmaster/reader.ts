@@ -54,6 +54,8 @@ export interface TaskmasterTask {
   statusEnd: number;
   /** The task has no `status`: a write adds `, "status": "…"` after its id, nothing else. */
   statusMissing?: boolean;
+  /** Its status is none Task Master uses (`"todo"`): an error; read as work left. */
+  unknown?: boolean;
 }
 
 export interface TaskmasterPhase {
@@ -309,13 +311,15 @@ function readTag(
         `task ${id} has status "${status.value}", which Task Master does not use.`,
         `Use one of ${TASKMASTER_STATUSES.join(', ')}.`,
       );
-      return undefined;
     }
+    // A status Task Master does not use makes the tag invalid (the error above); the task is
+    // still read, as work left, so that the tag's counts are its own and no task is dropped.
     return {
       id,
       title: text(member(node, 'title')),
       status: status.value,
-      state: STATE_OF[status.value as TaskmasterStatus],
+      state: known ? STATE_OF[status.value as TaskmasterStatus] : 'todo',
+      ...(known ? {} : { unknown: true }),
       details: text(member(node, 'details')),
       testStrategy: text(member(node, 'testStrategy')),
       line: lineAt(lines, status.start),
