@@ -20627,13 +20627,16 @@ var REQUIREMENTS = new RegExp(
 );
 var ENGLISH_REQUIREMENTS = /Requirements?[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s]*)/i;
 var REQUIREMENT = /requirement/i;
+var MARKED_WORD = "[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt]";
+var MARKED_REQUIREMENT = new RegExp(MARKED_WORD);
 var LOCALIZED_REQUIREMENT = new RegExp(LOCALIZED_STEMS.join("|"));
+var MARKUP_INSIDE = /[A-Za-z][*_`]+[A-Za-z]/;
 var ATX_OPEN = /^#{1,6}(?: |$)/;
 var CLOSING_HASHES = /(?:^| +)#+$/;
 var EMPTY_COMMENT = /^<!---?>/;
-var SIBLING_ITEMS = /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*[Rr][Ee][Qq][Uu][Ii][Rr][Ee][Mm][Ee][Nn][Tt])(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
+var SIBLING_ITEMS = /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt])(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
 var SIBLING_ITEMS_LOCALIZED = new RegExp(
-  SIBLING_ITEMS.source.replace(ENGLISH_WORD, `(?:${ENGLISH_WORD}|${LOCALIZED_STEMS.join("|")})`),
+  SIBLING_ITEMS.source.replace(MARKED_WORD, `(?:${MARKED_WORD}|${LOCALIZED_STEMS.join("|")})`),
   "y"
 );
 function isLetter(c) {
@@ -20788,7 +20791,7 @@ function scanOrRefuse(source, mode, options = {}) {
   const siblingItems = localized ? SIBLING_ITEMS_LOCALIZED : SIBLING_ITEMS;
   const requirementItem = localized ? REQUIREMENT_ITEM_LOCALIZED : REQUIREMENT_ITEM;
   const citedBy = localized ? REQUIREMENTS : ENGLISH_REQUIREMENTS;
-  const namesRequirement = (text6) => REQUIREMENT.test(text6) || localized && LOCALIZED_REQUIREMENT.test(text6);
+  const namesRequirement = (text6) => REQUIREMENT.test(text6) || localized && LOCALIZED_REQUIREMENT.test(text6) || MARKUP_INSIDE.test(text6) && MARKED_REQUIREMENT.test(text6);
   let line2 = 0;
   const no = (refused) => ({ refused, line: line2 });
   const suspect = suspectSource(source);
@@ -21248,7 +21251,7 @@ function scanOrRefuse(source, mode, options = {}) {
 }
 
 // src/core/plan/criteriaWords.ts
-var NOT_TASKS_HEADING = /accept|accett|akzeptanz|akceptac|aceptaci|aceita|crit[eéè]r|definition of (?:done|ready)|\bDoD\b|验收|驗收|受け入れ|受入|인수 ?기준|tiêu chí|критери|приёмк|приемк/i;
+var NOT_TASKS_HEADING = /accept|accett|akzeptanz|akceptac|aceptaci|aceita|crit[eéè]r|kriter|kryteri|definition of (?:done|ready)|\bDoD\b|验收|驗收|完成标准|完成標準|受け入れ|受入|完了基準|完了条件|인수 ?기준|완료 ?기준|tiêu chí|критери|критері|приёмк|приемк/i;
 var STEMS = [
   "accept",
   "accett",
@@ -21257,15 +21260,23 @@ var STEMS = [
   "aceptaci",
   "aceita",
   "crit",
+  "kriter",
+  "kryteri",
   "definition of",
   "dod",
   "\u9A8C\u6536",
   "\u9A57\u6536",
+  "\u5B8C\u6210\u6807\u51C6",
+  "\u5B8C\u6210\u6A19\u6E96",
   "\u53D7\u3051\u5165\u308C",
   "\u53D7\u5165",
+  "\u5B8C\u4E86\u57FA\u6E96",
+  "\u5B8C\u4E86\u6761\u4EF6",
   "\uC778\uC218",
+  "\uC644\uB8CC",
   "ti\xEAu ch\xED",
   "\u043A\u0440\u0438\u0442\u0435\u0440\u0438",
+  "\u043A\u0440\u0438\u0442\u0435\u0440\u0456",
   "\u043F\u0440\u0438\u0451\u043C\u043A",
   "\u043F\u0440\u0438\u0435\u043C\u043A"
 ];
@@ -34800,6 +34811,20 @@ function indentOf(source, offset) {
   }
   return column;
 }
+function lineRanges(lines) {
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    let j = i;
+    while (j + 1 < lines.length && lines[j + 1] === lines[j] + 1) j++;
+    if (out.length === 5) {
+      out.push("\u2026");
+      break;
+    }
+    out.push(j === i ? String(lines[i]) : `${lines[i]}\u2013${lines[j]}`);
+    i = j;
+  }
+  return out.join(", ");
+}
 function givenId(parent, index2) {
   let letters = "";
   for (let n = index2; n >= 0; n = Math.floor(n / 26) - 1)
@@ -34892,6 +34917,8 @@ function readSpeckit(source, path2, options = {}) {
   const headings = [];
   const criteria = [];
   let criterion;
+  const unnumbered = [];
+  let under;
   let next;
   const nextPhaseDepth = (e) => {
     if (next === void 0 || e < next.from || e >= next.at) {
@@ -34914,6 +34941,14 @@ function readSpeckit(source, path2, options = {}) {
       const m = phaseHeading(text7);
       const final = m ? void 0 : FINAL_PHASE.exec(withoutLeadingSymbols(text7));
       if (criterion && (m || final || criterion.depth >= event.depth)) criterion = void 0;
+      under = void 0;
+      if (!m && !final) {
+        const u = UNNUMBERED_PHASE.exec(withoutLeadingSymbols(text7));
+        if (u) {
+          under = { heading: event, word: u[1], token: u[2], name: u[3].trim(), boxes: [] };
+          unnumbered.push(under);
+        }
+      }
       const inside2 = !m && !final && open2.length > 0 && event.depth < open2[0].level && nextPhaseDepth(e) === open2[0].level;
       if (!inside2) {
         while (open2.length > 0 && open2[open2.length - 1].level >= event.depth) open2.pop();
@@ -34927,12 +34962,12 @@ function readSpeckit(source, path2, options = {}) {
         };
         open2.push({ phase: phase2, level: event.depth });
         phases.push(phase2);
-      } else if (open2.length > 0 && isNotTasksHeading(text7)) {
+      } else if (!under && isNotTasksHeading(text7)) {
         criterion = {
           heading: `${"#".repeat(event.depth)} ${text7}`,
           line: event.line,
           depth: event.depth,
-          phase: open2[open2.length - 1].phase,
+          phase: open2[open2.length - 1]?.phase,
           boxes: []
         };
         criteria.push(criterion);
@@ -34940,7 +34975,12 @@ function readSpeckit(source, path2, options = {}) {
       continue;
     }
     const current = open2[open2.length - 1];
-    if (!current) continue;
+    if (!current) {
+      if (!readsBox(SPECKIT_STATE, event.mark, event.after)) continue;
+      if (under) under.boxes.push(event.line);
+      else if (criterion && speckitId(event.text) === void 0) criterion.boxes.push(event.line);
+      continue;
+    }
     if (!readsBox(SPECKIT_STATE, event.mark, event.after)) continue;
     const { text: text6 } = event;
     const phase = current.phase;
@@ -34992,6 +35032,12 @@ function readSpeckit(source, path2, options = {}) {
   phases.push(...kept);
   phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
   let texts;
+  const named = criteria.flatMap((c) => c.boxes);
+  if (unnumbered.some((u) => u.boxes.length > 0)) {
+    named.push(
+      ...unnumberedWarnings(unnumbered, phases, path2, problems, texts ??= phaseTexts(source))
+    );
+  }
   return finish(
     source,
     path2,
@@ -35001,7 +35047,7 @@ function readSpeckit(source, path2, options = {}) {
     'Write a task as "- [ ] T001 Description" under a "## Phase N: Name" heading.',
     {
       marks: " 	xX",
-      named: criteria.flatMap((c) => c.boxes),
+      named,
       unread: (line2) => unreadUnder(headings, phases, line2, () => texts ??= phaseTexts(source))
     }
   );
@@ -35052,6 +35098,32 @@ function numberFinalPhases(phases, path2, problems) {
     });
   }
 }
+function unnumberedWarnings(unnumbered, phases, path2, problems, texts) {
+  const named = [];
+  let last = phases.reduce((n, p) => Math.max(n, parseInt(p.number, 10) || 0), 0);
+  for (const u of unnumbered) {
+    const boxes = u.boxes.filter((line2) => {
+      const meant = lastBefore(texts, line2);
+      return !meant || meant.line < u.heading.line;
+    });
+    if (boxes.length === 0) continue;
+    named.push(...boxes);
+    const heading2 = `${"#".repeat(u.heading.depth)} ${u.heading.text.trim()}`;
+    const placeholder = /^[NX]$/i.test(u.token);
+    const why = placeholder ? `"${u.token}" is no phase number (spec-kit's template leaves it for you to fill in)` : `"${u.token}" is no phase number (spec-kit numbers its phases 1, 2, 3, \u2026)`;
+    const n = boxes.length;
+    const lines = n === 1 ? `line ${boxes[0]}` : `lines ${lineRanges(boxes)}`;
+    const number3 = ++last;
+    problems.push({
+      severity: "warning",
+      path: path2,
+      line: u.heading.line,
+      message: n === 1 ? `The box under "${heading2}" (${lines}) is not read as a task: ${why}.` : `The ${n} boxes under "${heading2}" (${lines}) are not read as tasks: ${why}.`,
+      fix: `Number the phase to run ${n === 1 ? "it" : "them"}: "${"#".repeat(u.heading.depth)} ${u.word}${number3}${u.name ? `: ${u.name}` : ""}".`
+    });
+  }
+  return named;
+}
 function criteriaWarnings(criteria, phases, path2, problems) {
   let highest = 0;
   for (const p of phases) {
@@ -35065,12 +35137,13 @@ function criteriaWarnings(criteria, phases, path2, problems) {
     const n = c.boxes.length;
     if (n === 0) continue;
     const lines = n === 1 ? `line ${c.boxes[0]}` : `lines ${c.boxes[0]} to ${c.boxes[n - 1]}`;
+    const of = c.phase ? `of Phase ${c.phase.number}` : "(it is under no phase)";
     problems.push({
       severity: "warning",
       path: path2,
       line: c.line,
-      message: n === 1 ? `The box under "${c.heading}" (${lines}) has no task id: it is read as an acceptance criterion, not as a task of Phase ${c.phase.number}.` : `The ${n} boxes under "${c.heading}" (${lines}) have no task id: they are read as acceptance criteria, not as tasks of Phase ${c.phase.number}.`,
-      fix: n === 1 ? `Leave it so, or give it a task id ("- [ ] ${free} \u2026") if it is a task.` : `Leave them so, or give a box a task id ("- [ ] ${free} \u2026") if it is a task.`
+      message: n === 1 ? `The box under "${c.heading}" (${lines}) has no task id: it is read as an acceptance criterion, not as a task ${of}.` : `The ${n} boxes under "${c.heading}" (${lines}) have no task id: they are read as acceptance criteria, not as tasks ${c.phase ? of : "(they are under no phase)"}.`,
+      fix: c.phase ? n === 1 ? `Leave it so, or give it a task id ("- [ ] ${free} \u2026") if it is a task.` : `Leave them so, or give a box a task id ("- [ ] ${free} \u2026") if it is a task.` : n === 1 ? `Leave it so, or move it under its phase's heading with a task id ("- [ ] ${free} \u2026") if it is a task.` : `Leave them so, or move a box under its phase's heading with a task id ("- [ ] ${free} \u2026") if it is a task.`
     });
   }
 }
@@ -35090,14 +35163,6 @@ function unreadUnder(headings, phases, line2, texts) {
     return {
       why: `it is under "${heading2}" (line ${above.line}), and Phase ${refused.number} is another heading's`,
       fix: "Number each phase once."
-    };
-  }
-  const unnumbered = UNNUMBERED_PHASE.exec(withoutLeadingSymbols(above.text.trim()));
-  if (unnumbered) {
-    const last = phases.reduce((n, p) => Math.max(n, parseInt(p.number, 10)), 0);
-    return {
-      why: `it is under "${heading2}" (line ${above.line}), whose "${unnumbered[2]}" is no phase number (spec-kit's template leaves it for you to fill in)`,
-      fix: `Number the phase: "${"#".repeat(above.depth)} ${unnumbered[1]}${last + 1}: ${unnumbered[3]}".`
     };
   }
   const lastPhase = phases.reduce((n, p) => p.line < line2 && p.line > n ? p.line : n, 0);
@@ -35363,12 +35428,25 @@ function readKiro(source, path2, options = {}) {
   let nearest;
   let boxes = 0;
   let firstBox;
+  const sections = [];
+  let section;
+  let criteria;
   for (const box of all2) {
     if (box.kind === "heading") {
       const text7 = box.text.trim();
       nearest = { depth: box.depth, text: text7, line: box.line };
       const numbered = box.depth > 1 ? KIRO_TOP.exec(text7) ?? KIRO_TASK_HEADING.exec(text7) : null;
       headingAbove = box.depth > 1 && !numbered ? { text: text7, line: box.line } : void 0;
+      if (criteria && criteria.depth >= box.depth) criteria = void 0;
+      if (section && (numbered || section.depth >= box.depth)) section = criteria = void 0;
+      const heading2 = `${"#".repeat(box.depth)} ${shorten(text7)}`;
+      if (numbered && !KIRO_SUB.test(text7)) {
+        section = { number: numbered[1], heading: heading2, line: box.line, depth: box.depth, boxes: [] };
+        sections.push(section);
+      } else if (section && isNotTasksHeading(text7)) {
+        criteria = { number: section.number, heading: heading2, line: box.line, depth: box.depth, boxes: [] };
+        sections.push(criteria);
+      }
       if (numbered && !phases.has(numbered[1])) {
         top = void 0;
         phases.set(numbered[1], {
@@ -35449,24 +35527,37 @@ function readKiro(source, path2, options = {}) {
       continue;
     }
     const topMatch = KIRO_TOP.exec(text6);
+    const headed = section && !topMatch ? phases.get(section.number) : void 0;
+    if (headed && section) {
+      if (criteria) {
+        criteria.boxes.push(box.line);
+        continue;
+      }
+      const id = givenId(section.number, headed.given++);
+      section.boxes.push(box.line);
+      (section.ids ??= []).push(id);
+      seen(id, box.line);
+      headed.subs.push(task(id, headed.self?.optional));
+      continue;
+    }
     if (topMatch) {
-      const headed = phases.get(topMatch[1]);
-      if (headed && !headed.self) {
-        if (headed.orphan) {
-          const first = headed.orphan.line;
-          Object.assign(headed.orphan, {
-            message: `Sub-task ${headed.subs[0].id} comes before its top-level task ${topMatch[1]} (line ${box.line}).`,
+      const headed2 = phases.get(topMatch[1]);
+      if (headed2 && !headed2.self) {
+        if (headed2.orphan) {
+          const first = headed2.orphan.line;
+          Object.assign(headed2.orphan, {
+            message: `Sub-task ${headed2.subs[0].id} comes before its top-level task ${topMatch[1]} (line ${box.line}).`,
             fix: `Move "- [ ] ${topMatch[1]}. \u2026" above line ${first}.`
           });
         }
         seen(topMatch[1], box.line);
         top = { number: topMatch[1], indent: indent2 };
-        headed.phase = { ...headed.phase, name: topMatch[2].trim(), line: box.line };
-        headed.self = task(topMatch[1]);
+        headed2.phase = { ...headed2.phase, name: topMatch[2].trim(), line: box.line };
+        headed2.self = task(topMatch[1]);
         continue;
       }
-      if (headed) {
-        const first = headed.self;
+      if (headed2) {
+        const first = headed2.self;
         if (first && first.text === text6 && first.mark === box.mark && first.optional === optional2) {
           problems.push({
             severity: "warning",
@@ -35476,7 +35567,7 @@ function readKiro(source, path2, options = {}) {
             fix: "Delete the copy."
           });
         } else {
-          problems.push(twice2(path2, topMatch[1], box.line, headed.phase, all2, phases));
+          problems.push(twice2(path2, topMatch[1], box.line, headed2.phase, all2, phases));
         }
         top = void 0;
         continue;
@@ -35511,6 +35602,7 @@ function readKiro(source, path2, options = {}) {
       });
     }
   }
+  sectionWarnings(sections, path2, problems);
   if (list3.length === 0 && firstBox && !problems.some((p) => p.severity === "error")) {
     const under = firstBox.heading ? ` (under "${"#".repeat(firstBox.heading.depth)} ${shorten(firstBox.heading.text)}", line ${firstBox.heading.line})` : "";
     problems.push({
@@ -35531,9 +35623,33 @@ function readKiro(source, path2, options = {}) {
     {
       marks: " 	-~xX",
       star: "Kiro's optional mark",
-      unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"'
+      unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"',
+      named: sections.flatMap((s) => s.boxes)
     }
   );
+}
+function sectionWarnings(sections, path2, problems) {
+  for (const s of sections) {
+    const n = s.boxes.length;
+    if (n === 0) continue;
+    const lines = n === 1 ? `line ${s.boxes[0]}` : `lines ${lineRanges(s.boxes)}`;
+    const ids = s.ids;
+    problems.push(
+      ids ? {
+        severity: "warning",
+        path: path2,
+        line: s.line,
+        message: n === 1 ? `The box under "${s.heading}" with no number of its own (${lines}) is read as a sub-task of task ${s.number}, called ${ids[0]} here.` : `The ${n} boxes under "${s.heading}" with no number of their own (${lines}) are read as sub-tasks of task ${s.number}, called ${ids[0]} to ${ids[n - 1]} here.`,
+        fix: `Number ${n === 1 ? "it" : "them"} ("- [ ] ${s.number}.1 \u2026") so that the ids are yours.`
+      } : {
+        severity: "warning",
+        path: path2,
+        line: s.line,
+        message: n === 1 ? `The box under "${s.heading}" (${lines}) has no number: it is read as an acceptance criterion, not as a task of task ${s.number}.` : `The ${n} boxes under "${s.heading}" (${lines}) have no number: they are read as acceptance criteria, not as tasks of task ${s.number}.`,
+        fix: n === 1 ? `Leave it so, or number it ("- [ ] ${s.number}.1 \u2026") if it is a task.` : `Leave them so, or number a box ("- [ ] ${s.number}.1 \u2026") if it is a task.`
+      }
+    );
+  }
 }
 var shorten = (text6) => text6.length > 60 ? `${text6.slice(0, 59)}\u2026` : text6;
 function twice2(path2, number3, line2, first, events, phases) {
@@ -35984,13 +36100,13 @@ function readTag(name, legacy, list3, source, lines, path2) {
         `task ${id} has status "${status2.value}", which Task Master does not use.`,
         `Use one of ${TASKMASTER_STATUSES.join(", ")}.`
       );
-      return void 0;
     }
     return {
       id,
       title: text5(member(node3, "title")),
       status: status2.value,
-      state: STATE_OF[status2.value],
+      state: known ? STATE_OF[status2.value] : "todo",
+      ...known ? {} : { unknown: true },
       details: text5(member(node3, "details")),
       testStrategy: text5(member(node3, "testStrategy")),
       line: lineAt(lines, status2.start),
@@ -36206,7 +36322,7 @@ function readTaskmasterTasks(plan, source) {
     name: p.title,
     line: p.line,
     tasks: p.tasks.map((t) => {
-      const note = TASKMASTER_NOTES[t.status];
+      const note = t.unknown ? "unknown status" : TASKMASTER_NOTES[t.status];
       return {
         id: t.id,
         text: t.title,
@@ -36620,11 +36736,16 @@ function readSprintStatus(source, path2) {
     };
   }
   const entries = [];
+  const dotted = [];
   for (const pair2 of dev.items) {
     const key = (0, import_yaml.isScalar)(pair2.key) ? String(pair2.key.value) : void 0;
     const at3 = (0, import_yaml.isScalar)(pair2.key) ? pair2.key.range?.[0] : void 0;
     const line2 = at3 === void 0 ? 1 : lines.linePos(at3).line;
     const kind = key === void 0 ? void 0 : classify(key);
+    if (key !== void 0 && kind === void 0 && DOTTED_EPIC.test(key)) {
+      dotted.push({ key, line: line2 });
+      continue;
+    }
     if (key === void 0 || kind === void 0) {
       const lettered = key !== void 0 && /^(?:epic-)?\d+[a-z]+(?:-|$)/.test(key);
       problems.push({
@@ -36667,7 +36788,21 @@ function readSprintStatus(source, path2) {
     const setAside = kind.kind === "story" && raw !== void 0 && status2 === void 0;
     entries.push({ key, ...kind, raw, status: status2, setAside, line: line2, value: value2 });
   }
+  if (dotted.length > 0) problems.push(dottedWarning(dotted, path2));
   return { entries: ownNumbers(entries), storyLocation, problems };
+}
+var DOTTED_EPIC = /^(?:epic-)?\d+\.\d+(?:-|$)/;
+function dottedWarning(dotted, path2) {
+  const n = dotted.length;
+  const shown = dotted.slice(0, 5).map((d) => `"${d.key}" (line ${d.line})`);
+  const epics = [...new Set(dotted.map((d) => /^(?:epic-)?(\d+\.\d+)/.exec(d.key)[1]))];
+  return {
+    severity: "warning",
+    path: path2,
+    line: dotted[0].line,
+    message: `${n === 1 ? "One key numbers its epic" : `${n} keys number their epic`} with a dot, so ${n === 1 ? "it is" : "they are"} not read: ${shown.join(", ")}${n > 5 ? `, and ${n - 5} more` : ""}. BMAD's sprint planning reads an epic's number as digits alone and lists such keys as unrecognized; the loop runs none of these stories.`,
+    fix: `Number ${epics.length === 1 ? `epic ${epics[0]}` : `epics ${epics.join(", ")}`} with a whole number no epic has (\`epic-N\`, its stories \`N-1-slug\`), here and in ${epics.length === 1 ? "its" : "their"} story files' names.`
+  };
 }
 var FURTHER = /^\d+-\d+[a-z]?-(\d+)-./;
 function ownNumbers(entries) {
@@ -36710,7 +36845,7 @@ var STATE3 = { " ": "todo", "	": "todo", x: "done", X: "done" };
 var STORY_HEADING = /^Story\s+(\d+\.\d+[a-z]?(?:\.\d+)?)\s*:?\s*(.*)$/i;
 var TASKS_HEADING = /^Tasks(?:\s*\/\s*Sub-?tasks)?$/i;
 var WRITTEN_ID = /^(?:\*\*|__)?(?:Sub-?)?Task\s+(\d+(?:\.\d+)*[a-z]?)\b/i;
-var MARKED_WORD = /^([A-Za-z][\w-]*)(?:\*\*|__)?(?:[ \t]+[^\p{L}\p{N}\s]+)?[ \t]*$/u;
+var MARKED_WORD2 = /^([A-Za-z][\w-]*)(?:\*\*|__)?(?:[ \t]+[^\p{L}\p{N}\s]+)?[ \t]*$/u;
 var STATUS_LINE = /^ {0,3}(?:\*\*|__)?Status(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*/i;
 var FIX = 'Write a task as "- [ ] Task 1 (AC: #1)" under "## Tasks / Subtasks".';
 function readsStoryBox(mark, after) {
@@ -36746,7 +36881,7 @@ function statusAt(source, start2, line2) {
   const m = STATUS_LINE.exec(text6);
   if (!m) return void 0;
   const rest = text6.slice(m[0].length);
-  const marked = MARKED_WORD.exec(rest)?.[1];
+  const marked = MARKED_WORD2.exec(rest)?.[1];
   const raw = marked ?? rest.replace(/(?:\*\*|__)?[ \t]*$/, "").replace(/[ \t]+$/, "").trim();
   const word = /^[A-Za-z][\w-]*$/.test(raw) && rest.startsWith(raw);
   return {
@@ -37056,6 +37191,12 @@ function configEntry(text6, key) {
   return { value: quoted5 ? quoted5[2] : value2, line: line2 };
 }
 var BMAD_CONFIG = /^(?:(.*)\/)?(_bmad|\.bmad|bmad)\/bmm\/config\.yaml$/;
+function isBmadConfigPath(path2) {
+  return BMAD_CONFIG.test(path2);
+}
+function isStoryFileName(path2) {
+  return /^\d+-\d+[a-z]?-[^/]+\.md$/.test(path2.slice(path2.lastIndexOf("/") + 1));
+}
 function bmadConfigCandidates(sprintStatusPath) {
   const parts = dirOf4(sprintStatusPath).split("/").filter(Boolean);
   const out = [];
@@ -37563,6 +37704,9 @@ var bmadKind = defineKind({
   // A file under `_bmad-output/` is the plan's of `_bmad-output/implementation-artifacts/`; one
   // under an alpha's `docs/sprint-artifacts/` (never the rest of `docs/`) is that folder's plan's.
   tasksFilesAt: (dir) => dir === "_bmad-output" || dir.endsWith("/_bmad-output") ? [`${dir}/sprint-status.yaml`, `${dir}/implementation-artifacts/sprint-status.yaml`] : [`${dir}/sprint-status.yaml`],
+  // BMAD's config says where story files are, and may put them outside `_bmad-output/`; a
+  // story file is known by its name wherever it is (`bmadReads` names where each is looked for).
+  beyondRoot: { places: isBmadConfigPath, placed: isStoryFileName },
   // `_bmad-output/` (planning and implementation artifacts), or an alpha's `docs/sprint-artifacts/`.
   documentsRoot: (folder) => bmadDocumentsRoot(`${folder}/sprint-status.yaml`),
   // BMAD v4's stories (`docs/stories/1.1.story.md`, no sprint-status.yaml): found, not read.
@@ -37783,15 +37927,37 @@ function planDocumentsRoot(plan) {
 function sharedPlanFolders(plan) {
   return plan.kind === "coder" ? [] : kindModule(plan.kind).sharedFolders?.(plan.folder) ?? [];
 }
+function kindReads(plan, texts) {
+  if (plan.kind === "coder") return [];
+  const kind = kindModule(plan.kind);
+  return kind.reads?.({ ...plan, name: planName(plan.kind, plan.path) }, texts) ?? [];
+}
+function mayBeReadBeyondRoot(kind, path2) {
+  const beyond = kind === "coder" ? void 0 : kindModule(kind).beyondRoot;
+  return beyond !== void 0 && (beyond.places(path2) || beyond.placed(path2));
+}
+function planReadsOnTree(plan, present, texts) {
+  const reads = kindReads(plan, texts);
+  const places = (p) => p === plan.path || plan.kind !== "coder" && kindModule(plan.kind).beyondRoot?.places(p);
+  const need = [plan.path, ...reads].filter((p) => places(p) && present.has(p) && !texts.has(p));
+  return need.length ? { need: "texts", paths: [...new Set(need)] } : { reads };
+}
 function isPlanDocument(path2, plan) {
   const root2 = planDocumentsRoot(plan);
   const under = (dir) => path2 === dir || path2.startsWith(`${dir}/`);
   if (sharedPlanFolders(plan).some(under)) return true;
-  return root2 !== void 0 ? under(root2) : path2 === plan.path || under(plan.sidecar);
+  if (root2 !== void 0 ? under(root2) : path2 === plan.path || under(plan.sidecar)) return true;
+  if (kindReads(plan, /* @__PURE__ */ new Map()).includes(path2)) return true;
+  if (!plan.reads) return false;
+  if (plan.reads.includes(path2)) return true;
+  const name = baseOf5(path2);
+  const placed = plan.kind !== "coder" && kindModule(plan.kind).beyondRoot?.placed(path2) === true;
+  return placed && plan.reads.some((r) => baseOf5(r) === name);
 }
 function mayBePlanDocument(path2, globs) {
   const matches = (0, import_picomatch.default)([...globs], { dot: true });
   const found = (tasks) => kindOfPath(tasks) !== void 0 && matches(tasks);
+  if (KINDS.some((k) => mayBeReadBeyondRoot(k.id, path2))) return true;
   for (let dir = path2; dir !== ""; dir = dirOf7(dir)) {
     if (found(`${dir}/01_Master Plan/01_Checklist.md`)) return true;
     for (const k of KINDS) if (k.tasksFilesAt(dir).some(found)) return true;
@@ -41920,6 +42086,12 @@ function architectItems(snap, config2) {
   const loopWrote = (path2) => !snap.shared && loopFileRole(path2, snap.marker, config2) !== void 0 && files.some((f) => f.path === path2 && loopWroteExactly(f, snap.marker));
   return touchedLockedItems(touched, config2, snap.plans ?? [], loopWrote);
 }
+function lockedCompletionWrites(snap, config2) {
+  if (snap.marker.mode !== "plan" || config2.locked.length === 0) return [];
+  if (!snap.completionWrites) return { need: "writes" };
+  const isLocked = (0, import_picomatch3.default)(config2.locked, { dot: true });
+  return snap.completionWrites.filter((p) => isLocked(p));
+}
 
 // src/core/loop/nodes/start.ts
 function decideStart(req, snap) {
@@ -42712,6 +42884,20 @@ ${renderMarker(record)}
 `
   };
 }
+function completionWrites(plan, marker) {
+  const phase = plan.phaseOf(marker);
+  if ("problems" in phase) return [];
+  const marked = plan.markDone(phase);
+  return [
+    .../* @__PURE__ */ new Set([
+      ...marked !== plan.tasks.text ? [plan.tasks.path] : [],
+      ...plan.beside(phase, "done").map((c) => c.path),
+      plan.reportPath(phase),
+      plan.checkpoint.path,
+      plan.masterLog.path
+    ])
+  ];
+}
 function reportFacts(marker, facts, tasks) {
   return {
     completedAt: facts.now,
@@ -43238,6 +43424,7 @@ function unreadable(snap, what2) {
 }
 
 // src/core/loop/nodes/approvals.ts
+var COMPLETION_WRITES_LOCKED = "the completion writes locked paths";
 function withApprovals(snap, config2, reached) {
   if (!snap.approvals) return { need: "approvals" };
   const next = approvals(snap, config2, snap.approvals);
@@ -43288,9 +43475,15 @@ function approvals(snap, config2, found) {
   const items2 = architectItems(snap, config2);
   if ("need" in items2) return items2;
   const { locked, planDocuments } = items2;
-  const needsArchitect = locked.length > 0 || planDocuments.length > 0 || escalated;
+  let writes = [];
+  if (locked.length === 0 && planDocuments.length === 0 && !escalated) {
+    const found2 = lockedCompletionWrites(snap, config2);
+    if ("need" in found2) return found2;
+    writes = found2;
+  }
+  const needsArchitect = locked.length > 0 || planDocuments.length > 0 || writes.length > 0 || escalated;
   if (needsArchitect && snap.shared) {
-    const why = escalated ? "it is escalated" : locked.length ? "locked paths touched" : "plan documents changed";
+    const why = escalated ? "it is escalated" : locked.length ? "locked paths touched" : planDocuments.length ? "plan documents changed" : COMPLETION_WRITES_LOCKED;
     return done(
       snap,
       escalated ? "escalated" : "approval-not-counted",
@@ -43306,14 +43499,15 @@ function approvals(snap, config2, found) {
     needsArchitect
   );
   if (chosen2.escalate) {
-    const reason = locked.length ? "locked paths touched" : planDocuments.length ? "plan change needed" : "escalated before, and only an architect\u2019s approval or `/coder resume` ends it";
+    const reason = locked.length ? "locked paths touched" : planDocuments.length ? "plan change needed" : writes.length ? COMPLETION_WRITES_LOCKED : "escalated before, and only an architect\u2019s approval or `/coder resume` ends it";
     return done(
       snap,
       "escalated",
       "Escalate",
       escalation(snap, config2, `${reason}, and @${chosen2.approval.login} is not an architect`, [
         ...locked.map((p) => `locked: \`${p}\``),
-        ...planDocuments.map((p) => `plan document: \`${p}\``)
+        ...planDocuments.map((p) => `plan document: \`${p}\``),
+        ...writes.map((p) => `completion writes locked: \`${p}\``)
       ]),
       { reason }
     );
@@ -45867,6 +46061,16 @@ async function openRecordedOnTree(reader, tree, config2, marker, options = {}) {
   );
   return "open" in opened ? opened.open : opened;
 }
+async function readsOnTree(reader, tree, plan) {
+  const present = new Set(tree.files.keys());
+  const opened = await readUntilOpen(
+    reader,
+    tree,
+    {},
+    (_plan, texts) => planReadsOnTree(plan, present, texts)
+  );
+  return opened.reads;
+}
 async function answerPlanRead(reader, tree, need, read3, options = {}) {
   if (need.need === "plan")
     return { plan: await readPlan(reader, tree, need.plansDir, need.plan, options) };
@@ -46351,13 +46555,30 @@ async function read2(ctx, need, given) {
     }
     case "plans": {
       const reader = new GitReader(ctx.env.gh, ctx.env.repo);
-      const paths = /* @__PURE__ */ new Set();
-      for (const sha of treesOf(ctx.snap))
-        for (const p of (await reader.tree(sha)).files.keys()) paths.add(p);
-      return {
-        ...ctx,
-        snap: { ...ctx.snap, plans: findPlanFiles([...paths], planGlobs(ctx.config)) }
-      };
+      const trees = [];
+      for (const sha of treesOf(ctx.snap)) trees.push(await reader.tree(sha));
+      const paths = new Set(trees.flatMap((t) => [...t.files.keys()]));
+      const touched = touchedPaths(ctx.snap.files ?? []);
+      const plans = [];
+      for (const plan of findPlanFiles([...paths], planGlobs(ctx.config))) {
+        if (!touched.some((p) => mayBeReadBeyondRoot(plan.kind, p))) {
+          plans.push(plan);
+          continue;
+        }
+        const reads = /* @__PURE__ */ new Set();
+        for (const tree of trees.filter((t) => t.files.has(plan.path)))
+          for (const p of await readsOnTree(reader, tree, plan)) reads.add(p);
+        plans.push({ ...plan, reads: [...reads] });
+      }
+      return { ...ctx, snap: { ...ctx.snap, plans } };
+    }
+    case "writes": {
+      const reader = new GitReader(ctx.env.gh, ctx.env.repo);
+      const tree = await reader.tree(ctx.snap.pr.head.sha);
+      const { marker } = ctx.snap;
+      const plan = await openRecordedOnTree(reader, tree, ctx.config, marker, { taskPlan: false });
+      const writes = "problems" in plan ? [] : completionWrites(plan, marker);
+      return { ...ctx, snap: { ...ctx.snap, completionWrites: writes } };
     }
     case "architects": {
       const approvals2 = [];
