@@ -1853,9 +1853,16 @@ function invariants(r: Real) {
             sim.pulls.find((p) => p.number === v.pr)?.fork !== true,
         ),
       ).toBe(true);
+      // The PR's own CI: not the runs a fork's PR (another head repository) or a review started
+      // on the same commit, which are no CI of the loop PR (docs/security.md).
       const latest = new Map<string, string | null>();
       for (const run of sim.checkRuns.filter(
-        (c) => c.head_sha === parent && c.app.id !== LOOP_APP.id && c.name !== 'coder-loop',
+        (c) =>
+          c.head_sha === parent &&
+          c.app.id !== LOOP_APP.id &&
+          c.name !== 'coder-loop' &&
+          !c.job?.for?.repository &&
+          !c.job?.for?.event,
       ))
         latest.set(run.name, run.conclusion);
       // Commit statuses count as CI too, each context's newest per creator (the loop's own
