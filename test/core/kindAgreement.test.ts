@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { main } from '../../src/cli/main.js';
+import { inProcessAt } from '../helpers/cli.js';
 import { decideRunNext, type RunSnapshot } from '../../src/core/loop/nodes/run.js';
 import { phaseInteger } from '../../src/core/loop/messages/phaseName.js';
 import { kindPhaseToStart, kindRunState } from '../../src/core/loop/phasePlan/startKind.js';
@@ -32,18 +32,7 @@ const SNAPSHOT: Omit<RunSnapshot, 'nextPhase' | 'planComplete'> = {
 /** Writes one checkout's files into a fresh folder; returns it. */
 const checkout = scratchCheckouts('coder-loop-agree-');
 
-async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string }> {
-  const out: string[] = [];
-  const code = await main(argv, {
-    cwd,
-    cli: 'coder-loop',
-    stdout: (t) => out.push(t),
-    stderr: () => undefined,
-    now: () => new Date('2026-11-24T12:00:00Z'),
-    env: {},
-  });
-  return { code, out: out.join('\n') };
-}
+const cli = inProcessAt('2026-11-24T12:00:00Z');
 
 /** The loop's answer, `/coder run`'s, and the CLI's `status` and `plans` for one plan. */
 async function answers(plan: NamedPlan, files: Record<string, string>) {
@@ -68,7 +57,7 @@ async function answers(plan: NamedPlan, files: Record<string, string>) {
           : next.kind;
   const cwd = checkout(files);
   const status = await cli(cwd, 'status', plan.tag ? `${plan.path}#${plan.tag}` : plan.path);
-  const first = status.out.split('\n')[0] ?? '';
+  const first = status.stdout.split('\n')[0] ?? '';
   const cliStatus: Answer =
     status.code !== 0
       ? 'invalid'
@@ -79,7 +68,7 @@ async function answers(plan: NamedPlan, files: Record<string, string>) {
           : first.includes(': no phase can start')
             ? 'waiting'
             : 'invalid';
-  const listed = JSON.parse((await cli(cwd, 'plans', '--json')).out) as {
+  const listed = JSON.parse((await cli(cwd, 'plans', '--json')).stdout) as {
     name: string;
     phases: { done: number; total: number } | null;
     valid?: false;
@@ -258,7 +247,7 @@ describe('the CLI on the cases the loop reads differently from before', () => {
     const cwd = checkout({ '.taskmaster/tasks/tasks.json': source });
     const master = await cli(cwd, 'status', 'master');
     expect(master.code).toBe(0);
-    expect(master.out.split('\n')[0]).toBe(
+    expect(master.stdout.split('\n')[0]).toBe(
       'master (Task Master, .taskmaster/tasks/tasks.json#master): current phase 1',
     );
     expect((await cli(cwd, 'status', 'test-tag')).code).toBe(1);
@@ -273,9 +262,9 @@ describe('the CLI on the cases the loop reads differently from before', () => {
       'specs/001-x/spec.md': '# Spec\n',
       'specs/001-x/plan.md': '# Plan\n',
     });
-    const listed = JSON.parse((await cli(cwd, 'plans', '--json')).out) as { path: string }[];
+    const listed = JSON.parse((await cli(cwd, 'plans', '--json')).stdout) as { path: string }[];
     expect(listed.map((p) => p.path)).toEqual(['specs/001-x/tasks.md']);
-    expect((await cli(cwd, 'plans')).out).toContain(
+    expect((await cli(cwd, 'plans')).stdout).toContain(
       'tasks/tasks.json: warning: not read as a Task Master plan',
     );
     expect((await cli(cwd, 'lint')).code).toBe(0);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { inProcessAt } from '../helpers/cli.js';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
 import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import { readOpenspec } from '../../src/core/plan/kinds/openspec/index.js';
 import { readSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
@@ -19,18 +19,7 @@ import { scratchCheckouts } from '../helpers/checkout.js';
 /** Writes one checkout's files into a fresh folder; returns it. */
 const checkout = scratchCheckouts('coder-loop-misread-');
 
-async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string }> {
-  const out: string[] = [];
-  const code = await main(argv, {
-    cwd,
-    cli: 'coder-loop',
-    stdout: (t) => out.push(t),
-    stderr: (t) => out.push(t),
-    now: () => new Date('2026-11-24T12:00:00Z'),
-    env: {},
-  });
-  return { code, out: out.join('\n') };
-}
+const cli = inProcessAt('2026-11-24T12:00:00Z');
 
 describe('Task Master', () => {
   // Task Master's `next` (scripts/modules/task-manager/find-next-task.js) starts only `pending`

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { inProcessAt } from '../helpers/cli.js';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
 import { readSprintStatus } from '../../src/core/plan/kinds/bmad/sprintStatus.js';
 import { readKiro } from '../../src/core/plan/kinds/kiro/index.js';
 import { readSpeckit } from '../../src/core/plan/kinds/speckit/index.js';
@@ -9,18 +9,7 @@ import { scratchCheckouts } from '../helpers/checkout.js';
 /** Writes one checkout's files into a fresh folder; returns it. */
 const checkout = scratchCheckouts('coder-loop-readfix-');
 
-async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string }> {
-  const out: string[] = [];
-  const code = await main(argv, {
-    cwd,
-    cli: 'coder-loop',
-    stdout: (t) => out.push(t),
-    stderr: (t) => out.push(t),
-    now: () => new Date('2026-11-24T12:00:00Z'),
-    env: {},
-  });
-  return { code, out: out.join('\n') };
-}
+const cli = inProcessAt('2026-11-24T12:00:00Z');
 
 /**
  * Misreadings of real plans fixed together (each a minimal excerpt written here, byte for byte,

@@ -60,17 +60,34 @@ export function cli(cwd: string, ...args: string[]): Promise<Run> {
   });
 }
 
+/**
+ * Runs the CLI's `main` in this process, in `cwd`, its clock at `now`: its exit code, both
+ * outputs as `cli` gives them, and `out`, everything it wrote in the order it wrote it (as a
+ * terminal shows the two).
+ */
+export function inProcessAt(
+  now: string,
+): (cwd: string, ...args: string[]) => Promise<Run & { out: string }> {
+  return async (cwd, ...args) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const all: string[] = [];
+    const code = await main(args, {
+      cwd,
+      cli: CLI_NAME,
+      stdout: (t) => (out.push(t), all.push(t)),
+      stderr: (t) => (err.push(t), all.push(t)),
+      now: () => new Date(now),
+      env: {},
+    });
+    return { code, stdout: out.join('\n'), stderr: err.join('\n'), out: all.join('\n') };
+  };
+}
+
+const atNewYear = inProcessAt('2025-01-01T00:00:00Z');
+
 /** Runs the CLI's `main` in this process, in `cwd`: its exit code and both outputs, as `cli` gives them. */
 export async function inProcess(cwd: string, ...args: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, {
-    cwd,
-    cli: CLI_NAME,
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    now: () => new Date('2025-01-01T00:00:00Z'),
-    env: {},
-  });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+  const { code, stdout, stderr } = await atNewYear(cwd, ...args);
+  return { code, stdout, stderr };
 }
