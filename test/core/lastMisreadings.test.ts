@@ -346,7 +346,7 @@ describe('spec-kit: ids with a suffix, criteria boxes and notes inside a phase',
       [
         3,
         'warning',
-        'The 2 boxes under "### Acceptance criteria" (lines 4 to 5) have no task id: they are read as acceptance criteria, not as tasks of Phase 1.',
+        'The 2 boxes under "### Acceptance criteria" (lines 4–5) have no task id: they are read as acceptance criteria, not as tasks of Phase 1.',
         'Leave them so, or give a box a task id ("- [ ] T005 …") if it is a task.',
       ],
       [

@@ -92,7 +92,7 @@ describe('spec-kit: criteria after the last phase', () => {
         path: 'tasks.md',
         line: 7,
         message:
-          'The 2 boxes under "### Phase 1完成标准" (lines 8 to 9) have no task id: they are read as acceptance criteria, not as tasks (they are under no phase).',
+          'The 2 boxes under "### Phase 1完成标准" (lines 8–9) have no task id: they are read as acceptance criteria, not as tasks (they are under no phase).',
         fix: 'Leave them so, or move a box under its phase\'s heading with a task id ("- [ ] T002 …") if it is a task.',
       },
       {

@@ -781,10 +781,15 @@ export function indentOf(source: string, offset: number): number {
 }
 
 /**
- * Lines as a message names them, in ranges (`328–331, 335`); the first five ranges of more,
- * then `…`.
+ * Lines as a message names them: `line 9`, or `lines 328–331, 335` in ranges (the first five
+ * ranges of more, then `…`).
  */
-export function lineRanges(lines: readonly number[]): string {
+export function linesNamed(lines: readonly number[]): string {
+  return lines.length === 1 ? `line ${lines[0]}` : `lines ${lineRanges(lines)}`;
+}
+
+/** `lines` in ranges (`328–331, 335`); the first five ranges of more, then `…`. */
+function lineRanges(lines: readonly number[]): string {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     let j = i;

@@ -5,7 +5,7 @@ import {
   dialectRead,
   finish,
   givenId,
-  lineRanges,
+  linesNamed,
   indentOf,
   taskIds,
   treeEvents,
@@ -353,7 +353,7 @@ function sectionWarnings(sections: readonly Section[], path: string, problems: P
   for (const s of sections) {
     const n = s.boxes.length;
     if (n === 0) continue;
-    const lines = n === 1 ? `line ${s.boxes[0]}` : `lines ${lineRanges(s.boxes)}`;
+    const lines = linesNamed(s.boxes);
     const ids = s.ids;
     problems.push(
       ids

@@ -5,7 +5,7 @@ import { withoutLeadingSymbols } from '../../text.js';
 import {
   comparePhaseNumbers,
   finish,
-  lineRanges,
+  linesNamed,
   readHeadingBoxes,
   readsBox,
   taskIds,
@@ -439,7 +439,7 @@ function unnumberedWarnings(
       ? `"${u.token}" is no phase number (spec-kit's template leaves it for you to fill in)`
       : `"${u.token}" is no phase number (spec-kit numbers its phases 1, 2, 3, …)`;
     const n = boxes.length;
-    const lines = n === 1 ? `line ${boxes[0]}` : `lines ${lineRanges(boxes)}`;
+    const lines = linesNamed(boxes);
     const number = ++last;
     problems.push({
       severity: 'warning',
@@ -489,7 +489,7 @@ function criteriaWarnings(
   for (const c of criteria) {
     const n = c.boxes.length;
     if (n === 0) continue;
-    const lines = n === 1 ? `line ${c.boxes[0]}` : `lines ${c.boxes[0]} to ${c.boxes[n - 1]}`;
+    const lines = linesNamed(c.boxes);
     const of = c.phase ? `of Phase ${c.phase.number}` : '(it is under no phase)';
     problems.push({
       severity: 'warning',
