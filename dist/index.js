@@ -34811,6 +34811,9 @@ function indentOf(source, offset) {
   }
   return column;
 }
+function linesNamed(lines) {
+  return lines.length === 1 ? `line ${lines[0]}` : `lines ${lineRanges(lines)}`;
+}
 function lineRanges(lines) {
   const out = [];
   for (let i = 0; i < lines.length; i++) {
@@ -35112,7 +35115,7 @@ function unnumberedWarnings(unnumbered, phases, path2, problems, texts) {
     const placeholder = /^[NX]$/i.test(u.token);
     const why = placeholder ? `"${u.token}" is no phase number (spec-kit's template leaves it for you to fill in)` : `"${u.token}" is no phase number (spec-kit numbers its phases 1, 2, 3, \u2026)`;
     const n = boxes.length;
-    const lines = n === 1 ? `line ${boxes[0]}` : `lines ${lineRanges(boxes)}`;
+    const lines = linesNamed(boxes);
     const number3 = ++last;
     problems.push({
       severity: "warning",
@@ -35136,7 +35139,7 @@ function criteriaWarnings(criteria, phases, path2, problems) {
   for (const c of criteria) {
     const n = c.boxes.length;
     if (n === 0) continue;
-    const lines = n === 1 ? `line ${c.boxes[0]}` : `lines ${c.boxes[0]} to ${c.boxes[n - 1]}`;
+    const lines = linesNamed(c.boxes);
     const of = c.phase ? `of Phase ${c.phase.number}` : "(it is under no phase)";
     problems.push({
       severity: "warning",
@@ -35632,7 +35635,7 @@ function sectionWarnings(sections, path2, problems) {
   for (const s of sections) {
     const n = s.boxes.length;
     if (n === 0) continue;
-    const lines = n === 1 ? `line ${s.boxes[0]}` : `lines ${lineRanges(s.boxes)}`;
+    const lines = linesNamed(s.boxes);
     const ids = s.ids;
     problems.push(
       ids ? {
