@@ -1,6 +1,13 @@
+import type { Root } from 'mdast';
 import type { Problem } from '../../../problem.js';
 import { isNotTasksHeading } from '../../criteriaWords.js';
-import { scanDialect, type DialectScan, type ScanMode } from '../dialectScan.js';
+import {
+  scanDialect,
+  type DialectScan,
+  type ScanMode,
+  type ScannedHeading,
+  type ScannedItem,
+} from '../dialectScan.js';
 import {
   dialectRead,
   finish,
@@ -29,7 +36,7 @@ const KIRO_SUB = /^(\d+[A-Za-z]?)((?:\.\d+[a-z]?)+)\.?(?![\w.])\s*(.*)$/;
 // `## Task 2 - Title`, `### タスク 3：…`), over that task's `1.1 …` boxes. Not `### Task 1.1: …`,
 // a sub-task's number.
 const KIRO_TASK_HEADING =
-  /^(?:Task|タスク)\s*(\d+[A-Za-z]?)(?:\.(?!\d)|\s*[:：\-–—]|(?=\s|$))\s*(.*)$/i;
+  /^(?:[Tt][Aa][Ss][Kk]|タスク)\s*(\d+[A-Za-z]?)(?:\.(?!\d)|\s*[:：\-–—]|(?=\s|$))\s*(.*)$/;
 const KIRO_STATE: Record<string, DialectState> = {
   ' ': 'todo',
   '\t': 'todo',
@@ -67,215 +74,304 @@ export function readKiro(
   if ('limited' in read) return read.limited;
   const { scanned, root, skip } = read;
   const all = scanned ? scanned.events : [...treeEvents(source, root(), KIRO_SCAN)];
-  // `given`: the ids given its boxes with no number so far; `orphan`: the warning of sub-tasks
-  // read as a phase with no top-level task before them.
-  const phases = new Map<
-    string,
-    {
-      phase: DialectPhase;
-      self: DialectTask | undefined;
-      subs: DialectTask[];
-      given: number;
-      orphan?: Problem;
-    }
-  >();
   const problems: Problem[] = [];
-  const seen = taskIds(path, problems);
-  // The top-level task the lines below sit in, and its column: a box indented past it is one of
-  // its sub-tasks, whatever number it is written with (Kiro nests them).
-  let top: { number: string; indent: number } | undefined;
-  // The heading right above the box at hand (no box between), which may name a phase.
-  let headingAbove: { text: string; line: number } | undefined;
-  // The nearest heading above, and the boxes seen with the first of them: what an error names
-  // when no box is read as a task.
-  let nearest: { depth: number; text: string; line: number } | undefined;
-  let boxes = 0;
-  let firstBox: { line: number; heading: typeof nearest } | undefined;
-  // The section of a numbered heading (`### Task 21: …`) the box at hand is in, and the boxes
-  // with no number read in it; and the criteria sub-heading inside it (`#### Acceptance
-  // Criteria`) whose unnumbered boxes are no tasks.
-  const sections: Section[] = [];
-  let section: Section | undefined;
-  let criteria: Section | undefined;
+  const r: Reading = {
+    path,
+    all,
+    phases: new Map(),
+    problems,
+    seen: taskIds(path, problems),
+    top: undefined,
+    headingAbove: undefined,
+    nearest: undefined,
+    boxes: 0,
+    firstBox: undefined,
+    sections: [],
+    section: undefined,
+    criteria: undefined,
+  };
+  // The loop a first read runs interpreted: what each box needs, the rest (a heading, a box of
+  // another shape than Kiro's usual, the warnings) in functions of their own, compiled only when
+  // a file needs them.
   for (const box of all) {
     if (box.kind === 'heading') {
-      // A numbered heading (`### 1. Setup`, as cc-sdd's plans group tasks, or `### Task 1: Setup`)
-      // is a top-level task with no box of its own: its `1.1 …` boxes are its sub-tasks. A box
-      // `- [ ] 1. …` for the same number is the task itself, and takes the heading's place.
-      const text = box.text.trim();
-      nearest = { depth: box.depth, text, line: box.line };
-      const numbered = box.depth > 1 ? (KIRO_TOP.exec(text) ?? KIRO_TASK_HEADING.exec(text)) : null;
-      headingAbove = box.depth > 1 && !numbered ? { text, line: box.line } : undefined;
-      if (criteria && criteria.depth >= box.depth) criteria = undefined;
-      if (section && (numbered || section.depth >= box.depth)) section = criteria = undefined;
-      const heading = `${'#'.repeat(box.depth)} ${shorten(text)}`;
-      // Not a sub-task's number (`### 0.1 Create …`, which KIRO_TOP reads as `0.` and `1 Create`):
-      // its boxes stay unread, as under any heading that is no top-level task's.
-      if (numbered && !KIRO_SUB.test(text)) {
-        section = { number: numbered[1]!, heading, line: box.line, depth: box.depth, boxes: [] };
-        sections.push(section);
-      } else if (section && isNotTasksHeading(text)) {
-        criteria = { number: section.number, heading, line: box.line, depth: box.depth, boxes: [] };
-        sections.push(criteria);
-      }
-      if (numbered && !phases.has(numbered[1]!)) {
-        top = undefined;
-        phases.set(numbered[1]!, {
-          phase: { number: numbered[1]!, name: numbered[2]!.trim(), line: box.line, tasks: [] },
-          self: undefined,
-          subs: [],
-          given: 0,
-        });
-      }
+      onHeading(r, box);
       continue;
     }
-    const above = headingAbove;
-    headingAbove = undefined;
+    const above = r.headingAbove;
+    r.headingAbove = undefined;
     if (!(box.mark in KIRO_STATE)) continue;
     // `[ ]*` is Kiro's optional mark; `[ ]\*` is the same mark a formatter escaped.
     const star = box.after.startsWith('*') ? 1 : box.after.startsWith('\\*') ? 2 : 0;
-    const optional = star > 0;
-    const after = box.after.slice(star);
+    const after = star > 0 ? box.after.slice(star) : box.after;
     // `/^(?:[ \t]|$)/`, without a pattern run per task.
     if (after !== '' && after[0] !== ' ' && after[0] !== '\t') continue;
-    boxes++;
-    firstBox ??= { line: box.line, heading: nearest };
+    r.boxes++;
+    r.firstBox ??= { line: box.line, heading: r.nearest };
     const text = after.trim();
-    const task = (id: string, inOptional = false): DialectTask => ({
-      id,
-      text,
-      state: KIRO_STATE[box.mark]!,
-      mark: box.mark,
-      optional: optional || inOptional,
-      requirements: box.requirements(),
-      line: box.line,
-      markOffset: box.offset,
-    });
+    const optional = star > 0;
     const indent = indentOf(source, box.offset - 2);
     const sub = KIRO_SUB.exec(text);
-    const nested = top !== undefined && indent > top.indent ? phases.get(top.number) : undefined;
+    const top = r.top;
+    const nested = top !== undefined && indent > top.indent ? r.phases.get(top.number) : undefined;
     if (nested && top) {
       // A sub-task by nesting: its written id (`2.1` under `3.` too), or one given it.
-      let id: string;
-      if (sub) id = `${sub[1]}${sub[2]}`;
-      else {
-        id = givenId(top.number, nested.given++);
-        problems.push({
-          severity: 'warning',
-          path,
-          line: box.line,
-          message: `This box has no number of its own: it is read as a sub-task of task ${top.number}, called ${id} here.`,
-          fix: `Number it (e.g. "${top.number}.${nested.subs.length + 1} …") so that the id is yours.`,
-        });
-      }
-      seen(id, box.line);
-      nested.subs.push(task(id, nested.self?.optional));
+      const id = sub ? `${sub[1]}${sub[2]}` : unnumberedSub(r, top.number, nested, box.line);
+      r.seen(id, box.line);
+      nested.subs.push(kiroTask(box, text, optional, id, nested.self?.optional));
       continue;
     }
     if (sub) {
       const id = `${sub[1]}${sub[2]}`;
-      let parent = phases.get(sub[1]!);
-      if (!parent) {
-        // Sub-tasks with no top-level task before them (Kiro shows and runs them all the same):
-        // a phase of their own, in file order, with no box, named by a heading right above the
-        // first or else by its text. A `- [ ] 3. …` box after them is the task, in its place.
-        const number = sub[1]!;
-        const name = above?.text ?? sub[3]!.trim();
-        const orphan: Problem = {
-          severity: 'warning',
-          path,
-          line: box.line,
-          message: `Sub-task ${id} has no top-level task ${number} before it: it and the ${number}.x sub-tasks after it are read as phase ${number} ("${name}"), which has no box of its own.`,
-          fix: `Add "- [ ] ${number}. Title" above it to give the phase a line of its own.`,
-        };
-        problems.push(orphan);
-        parent = {
-          phase: { number, name, line: box.line, tasks: [] },
-          self: undefined,
-          subs: [],
-          given: 0,
-          orphan,
-        };
-        phases.set(number, parent);
-        // A box nested in it is its sub-task too.
-        top = { number, indent };
-      }
-      seen(id, box.line);
+      const parent = r.phases.get(sub[1]!) ?? orphanPhase(r, box.line, id, sub, above, indent);
+      r.seen(id, box.line);
       // The sub-tasks of an optional task are optional with it.
-      parent.subs.push(task(id, parent.self?.optional));
+      parent.subs.push(kiroTask(box, text, optional, id, parent.self?.optional));
       continue;
     }
     const topMatch = KIRO_TOP.exec(text);
-    const headed = section && !topMatch ? phases.get(section.number) : undefined;
-    if (headed && section) {
-      // A box with no number under a numbered heading (`### Task 21: …` over `- [ ] Do X`): the
-      // heading's task's sub-task, with an id no one writes (`21.a`), named once per heading;
-      // under its acceptance criteria, a criterion.
-      if (criteria) {
-        criteria.boxes.push(box.line);
-        continue;
-      }
-      const id = givenId(section.number, headed.given++);
-      section.boxes.push(box.line);
-      (section.ids ??= []).push(id);
-      seen(id, box.line);
-      headed.subs.push(task(id, headed.self?.optional));
-      continue;
-    }
-    if (topMatch) {
-      const headed = phases.get(topMatch[1]!);
-      if (headed && !headed.self) {
-        // The box of a task its heading named first: the task, in the heading's place. After
-        // sub-tasks read as its phase, it takes theirs, and their warning says where it is.
-        if (headed.orphan) {
-          const first = headed.orphan.line!;
-          Object.assign(headed.orphan, {
-            message: `Sub-task ${headed.subs[0]!.id} comes before its top-level task ${topMatch[1]} (line ${box.line}).`,
-            fix: `Move "- [ ] ${topMatch[1]}. …" above line ${first}.`,
-          });
-        }
-        seen(topMatch[1]!, box.line);
-        top = { number: topMatch[1]!, indent };
-        headed.phase = { ...headed.phase, name: topMatch[2]!.trim(), line: box.line };
-        headed.self = task(topMatch[1]!);
-        continue;
-      }
-      if (headed) {
-        const first = headed.self;
-        if (
-          first &&
-          first.text === text &&
-          first.mark === box.mark &&
-          first.optional === optional
-        ) {
-          // The same line again (a stale copy Kiro or an edit left): read once, the copy named.
-          problems.push({
-            severity: 'warning',
-            path,
-            line: box.line,
-            message: `Task ${topMatch[1]} is written again here, the same as line ${first.line}: the copy is not read.`,
-            fix: 'Delete the copy.',
-          });
-        } else {
-          problems.push(twice(path, topMatch[1]!, box.line, headed.phase, all, phases));
-        }
-        top = undefined;
-        continue;
-      }
-      seen(topMatch[1]!, box.line);
-      top = { number: topMatch[1]!, indent };
-      phases.set(topMatch[1]!, {
-        phase: { number: topMatch[1]!, name: topMatch[2]!.trim(), line: box.line, tasks: [] },
-        self: task(topMatch[1]!),
-        subs: [],
-        given: 0,
+    if (topMatch) topBox(r, box, text, optional, topMatch, indent);
+    else if (r.section) sectionBox(r, r.section, box, text, optional);
+  }
+  return endKiro(source, skip, r);
+}
+
+/** What `readKiro` knows as it goes through a file's headings and boxes. */
+interface Reading {
+  path: string;
+  all: readonly (ScannedHeading | ScannedItem)[];
+  // `given`: the ids given its boxes with no number so far; `orphan`: the warning of sub-tasks
+  // read as a phase with no top-level task before them.
+  phases: Map<string, KiroPhase>;
+  problems: Problem[];
+  seen: (id: string, line: number) => void;
+  // The top-level task the lines below sit in, and its column: a box indented past it is one of
+  // its sub-tasks, whatever number it is written with (Kiro nests them).
+  top: { number: string; indent: number } | undefined;
+  // The heading right above the box at hand (no box between), which may name a phase.
+  headingAbove: { text: string; line: number } | undefined;
+  // The nearest heading above, and the boxes seen with the first of them: what an error names
+  // when no box is read as a task.
+  nearest: { depth: number; text: string; line: number } | undefined;
+  boxes: number;
+  firstBox: { line: number; heading: Reading['nearest'] } | undefined;
+  // The section of a numbered heading (`### Task 21: …`) the box at hand is in, and the boxes
+  // with no number read in it; and the criteria sub-heading inside it (`#### Acceptance
+  // Criteria`) whose unnumbered boxes are no tasks.
+  sections: Section[];
+  section: Section | undefined;
+  criteria: Section | undefined;
+}
+
+interface KiroPhase {
+  phase: DialectPhase;
+  self: DialectTask | undefined;
+  subs: DialectTask[];
+  given: number;
+  orphan?: Problem;
+}
+
+/** A box's task, with the id it is read by. */
+function kiroTask(
+  box: ScannedItem,
+  text: string,
+  optional: boolean,
+  id: string,
+  inOptional = false,
+): DialectTask {
+  return {
+    id,
+    text,
+    state: KIRO_STATE[box.mark]!,
+    mark: box.mark,
+    optional: optional || inOptional,
+    requirements: box.requirements(),
+    line: box.line,
+    markOffset: box.offset,
+  };
+}
+
+/**
+ * A heading: a numbered one (`### 1. Setup`, as cc-sdd's plans group tasks, or `### Task 1:
+ * Setup`) is a top-level task with no box of its own: its `1.1 …` boxes are its sub-tasks. A box
+ * `- [ ] 1. …` for the same number is the task itself, and takes the heading's place.
+ */
+function onHeading(r: Reading, box: ScannedHeading): void {
+  const text = box.text.trim();
+  r.nearest = { depth: box.depth, text, line: box.line };
+  const numbered = box.depth > 1 ? (KIRO_TOP.exec(text) ?? KIRO_TASK_HEADING.exec(text)) : null;
+  r.headingAbove = box.depth > 1 && !numbered ? { text, line: box.line } : undefined;
+  if (r.criteria && r.criteria.depth >= box.depth) r.criteria = undefined;
+  if (r.section && (numbered || r.section.depth >= box.depth)) r.section = r.criteria = undefined;
+  // Not a sub-task's number (`### 0.1 Create …`, which KIRO_TOP reads as `0.` and `1 Create`):
+  // its boxes stay unread, as under any heading that is no top-level task's.
+  if (numbered && !KIRO_SUB.test(text)) {
+    r.section = {
+      number: numbered[1]!,
+      heading: quoted(box.depth, text),
+      line: box.line,
+      depth: box.depth,
+      boxes: [],
+    };
+    r.sections.push(r.section);
+  } else if (r.section && isNotTasksHeading(text)) {
+    r.criteria = {
+      number: r.section.number,
+      heading: quoted(box.depth, text),
+      line: box.line,
+      depth: box.depth,
+      boxes: [],
+    };
+    r.sections.push(r.criteria);
+  }
+  if (numbered && !r.phases.has(numbered[1]!)) {
+    r.top = undefined;
+    r.phases.set(numbered[1]!, {
+      phase: { number: numbered[1]!, name: numbered[2]!.trim(), line: box.line, tasks: [] },
+      self: undefined,
+      subs: [],
+      given: 0,
+    });
+  }
+}
+
+/** A box with no number nested in top-level task `number`: the id given it, and a warning. */
+function unnumberedSub(r: Reading, number: string, nested: KiroPhase, line: number): string {
+  const id = givenId(number, nested.given++);
+  r.problems.push({
+    severity: 'warning',
+    path: r.path,
+    line,
+    message: `This box has no number of its own: it is read as a sub-task of task ${number}, called ${id} here.`,
+    fix: `Number it (e.g. "${number}.${nested.subs.length + 1} …") so that the id is yours.`,
+  });
+  return id;
+}
+
+/**
+ * Sub-tasks with no top-level task before them (Kiro shows and runs them all the same): a phase
+ * of their own, in file order, with no box, named by a heading right above the first or else by
+ * its text. A `- [ ] 3. …` box after them is the task, in its place.
+ */
+function orphanPhase(
+  r: Reading,
+  line: number,
+  id: string,
+  sub: RegExpExecArray,
+  above: Reading['headingAbove'],
+  indent: number,
+): KiroPhase {
+  const number = sub[1]!;
+  const name = above?.text ?? sub[3]!.trim();
+  const orphan: Problem = {
+    severity: 'warning',
+    path: r.path,
+    line,
+    message: `Sub-task ${id} has no top-level task ${number} before it: it and the ${number}.x sub-tasks after it are read as phase ${number} ("${name}"), which has no box of its own.`,
+    fix: `Add "- [ ] ${number}. Title" above it to give the phase a line of its own.`,
+  };
+  r.problems.push(orphan);
+  const parent: KiroPhase = {
+    phase: { number, name, line, tasks: [] },
+    self: undefined,
+    subs: [],
+    given: 0,
+    orphan,
+  };
+  r.phases.set(number, parent);
+  // A box nested in it is its sub-task too.
+  r.top = { number, indent };
+  return parent;
+}
+
+/**
+ * A box with no number under a numbered heading (`### Task 21: …` over `- [ ] Do X`): the
+ * heading's task's sub-task, with an id no one writes (`21.a`), named once per heading; under its
+ * acceptance criteria, a criterion.
+ */
+function sectionBox(
+  r: Reading,
+  section: Section,
+  box: ScannedItem,
+  text: string,
+  optional: boolean,
+): void {
+  const headed = r.phases.get(section.number);
+  if (!headed) return;
+  if (r.criteria) {
+    r.criteria.boxes.push(box.line);
+    return;
+  }
+  const id = givenId(section.number, headed.given++);
+  section.boxes.push(box.line);
+  (section.ids ??= []).push(id);
+  r.seen(id, box.line);
+  headed.subs.push(kiroTask(box, text, optional, id, headed.self?.optional));
+}
+
+/** A top-level task's box (`- [ ] 1. Title`). */
+function topBox(
+  r: Reading,
+  box: ScannedItem,
+  text: string,
+  optional: boolean,
+  topMatch: RegExpExecArray,
+  indent: number,
+): void {
+  const number = topMatch[1]!;
+  const headed = r.phases.get(number);
+  if (headed && !headed.self) {
+    // The box of a task its heading named first: the task, in the heading's place. After
+    // sub-tasks read as its phase, it takes theirs, and their warning says where it is.
+    if (headed.orphan) {
+      const first = headed.orphan.line!;
+      Object.assign(headed.orphan, {
+        message: `Sub-task ${headed.subs[0]!.id} comes before its top-level task ${number} (line ${box.line}).`,
+        fix: `Move "- [ ] ${number}. …" above line ${first}.`,
       });
     }
+    r.seen(number, box.line);
+    r.top = { number, indent };
+    headed.phase = { ...headed.phase, name: topMatch[2]!.trim(), line: box.line };
+    headed.self = kiroTask(box, text, optional, number);
+    return;
   }
-  // A phase's tasks are its sub-tasks; its top-level task is one of them when no sub-task is
-  // required (Kiro's "implement X" with optional tests): then its own box decides.
+  if (headed) {
+    const first = headed.self;
+    if (first && first.text === text && first.mark === box.mark && first.optional === optional) {
+      // The same line again (a stale copy Kiro or an edit left): read once, the copy named.
+      r.problems.push({
+        severity: 'warning',
+        path: r.path,
+        line: box.line,
+        message: `Task ${number} is written again here, the same as line ${first.line}: the copy is not read.`,
+        fix: 'Delete the copy.',
+      });
+    } else {
+      r.problems.push(twice(r.path, number, box.line, headed.phase, r.all, r.phases));
+    }
+    r.top = undefined;
+    return;
+  }
+  r.seen(number, box.line);
+  r.top = { number, indent };
+  r.phases.set(number, {
+    phase: { number, name: topMatch[2]!.trim(), line: box.line, tasks: [] },
+    self: kiroTask(box, text, optional, number),
+    subs: [],
+    given: 0,
+  });
+}
+
+/**
+ * The phases in file order: a phase's tasks are its sub-tasks; its top-level task is one of them
+ * when no sub-task is required (Kiro's "implement X" with optional tests): then its own box
+ * decides.
+ */
+function endKiro(source: string, skip: () => Root | ReadonlySet<number>, r: Reading): DialectPlan {
+  const { path, problems } = r;
   const list: DialectPhase[] = [];
-  for (const { phase, self, subs } of phases.values()) {
+  for (const { phase, self, subs } of r.phases.values()) {
     if (!self) {
       // A numbered heading with no box under it is no task (`## 1. Overview`).
       if (subs.length > 0) list.push({ ...phase, tasks: subs });
@@ -285,38 +381,12 @@ export function readKiro(
     list.push({ ...phase, tasks: required.length > 0 ? subs : [self, ...subs], self });
     // The task's own box against its sub-tasks, by which the loop reads it: said when they differ.
     const open = required.filter((t) => t.state !== 'done');
-    if (required.length > 0 && (self.state === 'done') !== (open.length === 0)) {
-      const ids = open.map((t) => t.id);
-      problems.push({
-        severity: 'warning',
-        path,
-        line: self.line,
-        message:
-          self.state === 'done'
-            ? `Task ${phase.number} is checked, but its sub-tasks ${ids.length > 5 ? `${ids.slice(0, 5).join(', ')}, …` : ids.join(', ')} are not: the loop reads it by its sub-tasks, so it has work left.`
-            : `Task ${phase.number} is not checked, but all its sub-tasks are: the loop reads it by its sub-tasks, as done.`,
-        fix:
-          self.state === 'done'
-            ? `Check the sub-tasks that are done, or uncheck task ${phase.number}.`
-            : `Check its box ("- [x] ${phase.number}. …").`,
-      });
-    }
+    if (required.length > 0 && (self.state === 'done') !== (open.length === 0))
+      problems.push(selfAgainstSubs(path, phase.number, self, open));
   }
-  sectionWarnings(sections, path, problems);
-  if (list.length === 0 && firstBox && !problems.some((p) => p.severity === 'error')) {
-    // Boxes, none of them numbered as Kiro numbers a task (`## フェーズ 1` or `### タスク 1.1` over
-    // boxes with no number): said once, where the first box is, not as a plan with no task.
-    const under = firstBox.heading
-      ? ` (under "${'#'.repeat(firstBox.heading.depth)} ${shorten(firstBox.heading.text)}", line ${firstBox.heading.line})`
-      : '';
-    problems.push({
-      severity: 'error',
-      path,
-      line: firstBox.line,
-      message: `${boxes === 1 ? 'The one box of this file is' : `None of the ${boxes} boxes of this file is`} read as a task: Kiro reads a task numbered "1. Title" or a sub-task "1.1 Title", and ${boxes === 1 ? 'it' : 'the first of them'}${under} has no number.`,
-      fix: 'Number the tasks: "- [ ] 1. Title" for each top-level task (or a heading "### 1. Title" over its sub-tasks), "- [ ] 1.1 Title" for each of its sub-tasks.',
-    });
-  }
+  sectionWarnings(r.sections, path, problems);
+  if (list.length === 0 && r.firstBox && !problems.some((p) => p.severity === 'error'))
+    problems.push(noNumberedBox(path, r.firstBox, r.boxes));
   return finish(
     source,
     path,
@@ -328,9 +398,54 @@ export function readKiro(
       marks: ' \t-~xX',
       star: "Kiro's optional mark",
       unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"',
-      named: sections.flatMap((s) => s.boxes),
+      named: r.sections.flatMap((s) => s.boxes),
     },
   );
+}
+
+/** The warning for a task's own box against its required sub-tasks', where the two differ. */
+function selfAgainstSubs(
+  path: string,
+  number: string,
+  self: DialectTask,
+  open: readonly DialectTask[],
+): Problem {
+  const ids = open.map((t) => t.id);
+  return {
+    severity: 'warning',
+    path,
+    line: self.line,
+    message:
+      self.state === 'done'
+        ? `Task ${number} is checked, but its sub-tasks ${ids.length > 5 ? `${ids.slice(0, 5).join(', ')}, …` : ids.join(', ')} are not: the loop reads it by its sub-tasks, so it has work left.`
+        : `Task ${number} is not checked, but all its sub-tasks are: the loop reads it by its sub-tasks, as done.`,
+    fix:
+      self.state === 'done'
+        ? `Check the sub-tasks that are done, or uncheck task ${number}.`
+        : `Check its box ("- [x] ${number}. …").`,
+  };
+}
+
+/**
+ * Boxes, none of them numbered as Kiro numbers a task (`## フェーズ 1` or `### タスク 1.1` over
+ * boxes with no number): said once, where the first box is, not as a plan with no task.
+ */
+function noNumberedBox(
+  path: string,
+  firstBox: NonNullable<Reading['firstBox']>,
+  boxes: number,
+): Problem {
+  const heading = firstBox.heading;
+  const under = heading
+    ? ` (under "${quoted(heading.depth, heading.text)}", line ${heading.line})`
+    : '';
+  return {
+    severity: 'error',
+    path,
+    line: firstBox.line,
+    message: `${boxes === 1 ? 'The one box of this file is' : `None of the ${boxes} boxes of this file is`} read as a task: Kiro reads a task numbered "1. Title" or a sub-task "1.1 Title", and ${boxes === 1 ? 'it' : 'the first of them'}${under} has no number.`,
+    fix: 'Number the tasks: "- [ ] 1. Title" for each top-level task (or a heading "### 1. Title" over its sub-tasks), "- [ ] 1.1 Title" for each of its sub-tasks.',
+  };
 }
 
 /** A numbered heading's section (or a criteria sub-heading in it) and its boxes with no number. */
@@ -384,8 +499,9 @@ function sectionWarnings(sections: readonly Section[], path: string, problems: P
   }
 }
 
-/** A heading's text as a message quotes it: 60 characters at most. */
-const shorten = (text: string) => (text.length > 60 ? `${text.slice(0, 59)}…` : text);
+/** A heading as a message quotes it: its level and text, 60 characters of text at most. */
+const quoted = (depth: number, text: string) =>
+  `${'#'.repeat(depth)} ${text.length > 60 ? `${text.slice(0, 59)}…` : text}`;
 
 /**
  * The error for a top-level task number written twice: when the second is under another heading
