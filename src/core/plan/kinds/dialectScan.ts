@@ -170,20 +170,18 @@ const ENGLISH_REQUIREMENTS = /Requirements?[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\
 // The patterns the loop over lines tests, made once: a literal in the loop is a new object each
 // time it is reached. Each costs a compilation on a first read (about 0.1 ms, twice: V8 tiers a
 // pattern up after its first run), so what every code block reaches is written out instead.
-const REQUIREMENT = /requirement/i;
 /**
- * English's word as a line may write it with markup inside (`_Require*ments*:_`,
- * ``Require`ments` ``), which mdast's text reads as the word: a line that holds it is read as one
- * that names a requirement (`requirementsOfLine`, or remark where its markup is not plain).
+ * English's word for requirements, in any case, as a line may write it with markup inside too
+ * (`_Require*ments*:_`, ``Require`ments` ``), which mdast's text reads as the word: a line that
+ * holds it is read as one that names a requirement (`requirementsOfLine`, or remark where its
+ * markup is not plain). One pattern for both: a first read compiles each pattern it runs.
  */
 const MARKED_WORD =
   '[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt]';
-const MARKED_REQUIREMENT = new RegExp(MARKED_WORD);
+const REQUIREMENT = new RegExp(MARKED_WORD);
 // A line that may name a requirement in another language (one search of the whole source tells
 // whether any line does: where none does, the loop tests REQUIREMENT alone).
 const LOCALIZED_REQUIREMENT = new RegExp(LOCALIZED_STEMS.join('|'));
-// A letter, markup, a letter: a word markup may split (MARKED_REQUIREMENT is tested only then).
-const MARKUP_INSIDE = /[A-Za-z][*_`]+[A-Za-z]/;
 const ATX_OPEN = /^#{1,6}(?: |$)/;
 const CLOSING_HASHES = /(?:^| +)#+$/;
 const EMPTY_COMMENT = /^<!---?>/;
@@ -475,9 +473,7 @@ export function scanOrRefuse(
   const citedBy = localized ? REQUIREMENTS : ENGLISH_REQUIREMENTS;
   /** Whether a line names a requirement (REQUIREMENT, or another language's word). */
   const namesRequirement = (text: string): boolean =>
-    REQUIREMENT.test(text) ||
-    (localized && LOCALIZED_REQUIREMENT.test(text)) ||
-    (MARKUP_INSIDE.test(text) && MARKED_REQUIREMENT.test(text));
+    REQUIREMENT.test(text) || (localized && LOCALIZED_REQUIREMENT.test(text));
   let line = 0;
   const no = (refused: string): ScanRefusal => ({ refused, line });
   const suspect = suspectSource(source);
@@ -795,7 +791,10 @@ export function scanOrRefuse(
       // An item whose content opens with a list marker holds a list (`- - [x] T010 …`, left by a
       // search and replace): each marker opens an item inside the one before it, at its content's
       // column, as remark reads it; the last one's content is read below.
-      let m = listMarker(content);
+      // (`listMarker` is called only for content opening as a marker does: most open with a box.)
+      const c1 = content.charCodeAt(0);
+      let m =
+        c1 === 45 || c1 === 42 || c1 === 43 || (c1 >= 48 && c1 <= 57) ? listMarker(content) : 0;
       const nested = m > 0;
       // A story's structure (which list each item is in) is remark's to give for such a line.
       if (nested && structure) return no('a list item that opens with a list marker');

@@ -131,11 +131,23 @@ function itemText(item: ListItem, after: string): string {
 // or an x (`[P]` and `[US1]` are labels, not boxes); or a box in a table row. The search takes
 // any one character (a surrogate pair is one) and `boxLike` leaves out letters and digits: the
 // pattern with `\p{L}` and `\p{N}` in it cost a first read about half a millisecond to compile.
-// It runs over the source after a line feed put before it (a line starts after one): a search
-// that tries only at a line feed or a `|` takes about half the time of a look-behind at every
-// position.
+// It runs from a line feed (a line starts after one): a search that tries only at a line feed or a
+// `|` takes about half the time of a look-behind at every position.
 const LOOKS_LIKE_TASK =
   /\n[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[\ud800-\udbff][\udc00-\udfff]|[^\]\n])?\]|\|[^\n]*\[[ xX~-]\]/g;
+// The same at the start of the source, for its first line (no line feed before it: the source is
+// searched as it is, not copied after one).
+const LOOKS_LIKE_TASK_FIRST = new RegExp(LOOKS_LIKE_TASK.source.slice(2), 'y');
+/** Whether a line opening with character `c` may match LOOKS_LIKE_TASK's list alternative. */
+const mayLookLikeAtFirst = (c: number) =>
+  c === 32 ||
+  c === 9 ||
+  c === 62 ||
+  c === 45 ||
+  c === 42 ||
+  c === 43 ||
+  c === 91 ||
+  (c >= 48 && c <= 57);
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 
 /**
@@ -294,15 +306,25 @@ function lookalikeLines(
   const known = taskStarts ? Float64Array.from(taskStarts.keys()).sort() : new Float64Array(0);
   let next = 0;
   let last = -1;
-  // `source` after a line feed: an offset in it is one past the same character's in `source`.
-  const text = `\n${source}`;
   LOOKS_LIKE_TASK.lastIndex = 0;
-  for (let m = LOOKS_LIKE_TASK.exec(text); m; m = LOOKS_LIKE_TASK.exec(text)) {
+  LOOKS_LIKE_TASK_FIRST.lastIndex = 0;
+  // (Most files open with a heading: a first line opening with no character the list's
+  // alternative may open with needs no search, its `|` found by the search from line feeds.)
+  const atFirst = mayLookLikeAtFirst(source.charCodeAt(0))
+    ? LOOKS_LIKE_TASK_FIRST.exec(source)
+    : null;
+  for (let m = atFirst ?? LOOKS_LIKE_TASK.exec(source); m; m = LOOKS_LIKE_TASK.exec(source)) {
     // A letter or digit between the brackets is a label, not a box: no other match of the search
     // starts inside this one (it holds no line feed and no `|`).
     if (!boxLike(m[0])) continue;
-    // A match at a line feed starts at the line after it; one at a `|`, inside its line.
-    const start = m[0].charCodeAt(0) === 10 ? m.index : source.lastIndexOf('\n', m.index - 1) + 1;
+    // The first line's match starts it; one at a line feed starts at the line after it; one at a
+    // `|`, inside its line.
+    const start =
+      m === atFirst
+        ? 0
+        : m[0].charCodeAt(0) === 10
+          ? m.index + 1
+          : source.lastIndexOf('\n', m.index) + 1;
     while (next < known.length && known[next]! < start) next++;
     if (next < known.length && known[next] === start) {
       // A line read as a task (most candidates), and those right after it: passed, the number of
@@ -320,7 +342,7 @@ function lookalikeLines(
       }
       last = number - 1;
       if (end === -1) break;
-      LOOKS_LIKE_TASK.lastIndex = end + 1; // at the line feed that ends the last
+      LOOKS_LIKE_TASK.lastIndex = end; // at the line feed that ends the last
       continue;
     }
     // Fence lines before this line open and close the fences around it.

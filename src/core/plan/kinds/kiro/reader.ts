@@ -90,12 +90,19 @@ export function readKiro(
     section: undefined,
     criteria: undefined,
   };
-  // The loop a first read runs interpreted: what each box needs, the rest (a heading, a box of
-  // another shape than Kiro's usual, the warnings) in functions of their own, compiled only when
-  // a file needs them.
+  // The loop a first read runs interpreted, where each function and pattern first run costs a
+  // compilation: what most files need is here, a box or a heading of a rarer shape (and each
+  // warning) in a function of its own, compiled only for a file that has one.
   for (const box of all) {
     if (box.kind === 'heading') {
-      onHeading(r, box);
+      const text = box.text.trim();
+      r.nearest = { depth: box.depth, text, line: box.line };
+      const numbered = box.depth > 1 ? numberedHeading(text) : null;
+      r.headingAbove = box.depth > 1 && !numbered ? { text, line: box.line } : undefined;
+      if (r.criteria && r.criteria.depth >= box.depth) r.criteria = undefined;
+      if (r.section && (numbered || r.section.depth >= box.depth))
+        r.section = r.criteria = undefined;
+      if (numbered || r.section) sectionHeading(r, box, text, numbered);
       continue;
     }
     const above = r.headingAbove;
@@ -130,8 +137,23 @@ export function readKiro(
       continue;
     }
     const topMatch = KIRO_TOP.exec(text);
-    if (topMatch) topBox(r, box, text, optional, topMatch, indent);
-    else if (r.section) sectionBox(r, r.section, box, text, optional);
+    if (!topMatch) {
+      if (r.section) sectionBox(r, r.section, box, text, optional);
+      continue;
+    }
+    const number = topMatch[1]!;
+    if (r.phases.has(number)) {
+      headedBox(r, box, text, optional, topMatch, indent);
+      continue;
+    }
+    r.seen(number, box.line);
+    r.top = { number, indent };
+    r.phases.set(number, {
+      phase: { number, name: topMatch[2]!.trim(), line: box.line, tasks: [] },
+      self: kiroTask(box, text, optional, number),
+      subs: [],
+      given: 0,
+    });
   }
   return endKiro(source, skip, r);
 }
@@ -192,17 +214,35 @@ function kiroTask(
 }
 
 /**
- * A heading: a numbered one (`### 1. Setup`, as cc-sdd's plans group tasks, or `### Task 1:
- * Setup`) is a top-level task with no box of its own: its `1.1 …` boxes are its sub-tasks. A box
- * `- [ ] 1. …` for the same number is the task itself, and takes the heading's place.
+ * A numbered heading (`### 1. Setup`, as cc-sdd's plans group tasks, or `### Task 1: Setup`): a
+ * top-level task with no box of its own, whose `1.1 …` boxes are its sub-tasks. A box `- [ ] 1. …`
+ * for the same number is the task itself, and takes the heading's place. Its patterns are run
+ * only on a heading that opens as one may (a digit; `Task` or `タスク`, then a digit after white
+ * space).
  */
-function onHeading(r: Reading, box: ScannedHeading): void {
-  const text = box.text.trim();
-  r.nearest = { depth: box.depth, text, line: box.line };
-  const numbered = box.depth > 1 ? (KIRO_TOP.exec(text) ?? KIRO_TASK_HEADING.exec(text)) : null;
-  r.headingAbove = box.depth > 1 && !numbered ? { text, line: box.line } : undefined;
-  if (r.criteria && r.criteria.depth >= box.depth) r.criteria = undefined;
-  if (r.section && (numbered || r.section.depth >= box.depth)) r.section = r.criteria = undefined;
+function numberedHeading(text: string): RegExpExecArray | null {
+  const c = text.charCodeAt(0);
+  if (c >= 48 && c <= 57) return KIRO_TOP.exec(text);
+  let at: number;
+  if ((c | 32) === 116 /* t */ && text.slice(0, 4).toLowerCase() === 'task') at = 4;
+  else if (text.startsWith('タスク')) at = 3;
+  else return null;
+  // ASCII's white space passed over; a character beyond ASCII may be white space to `\s` too.
+  let d = text.charCodeAt(at);
+  while (d === 32 || (d >= 9 && d <= 13)) d = text.charCodeAt(++at);
+  return (d >= 48 && d <= 57) || d >= 128 ? KIRO_TASK_HEADING.exec(text) : null;
+}
+
+/**
+ * A numbered heading's section (its phase, and the boxes with no number under it), or a criteria
+ * sub-heading inside such a section.
+ */
+function sectionHeading(
+  r: Reading,
+  box: ScannedHeading,
+  text: string,
+  numbered: RegExpExecArray | null,
+): void {
   // Not a sub-task's number (`### 0.1 Create …`, which KIRO_TOP reads as `0.` and `1 Create`):
   // its boxes stay unread, as under any heading that is no top-level task's.
   if (numbered && !KIRO_SUB.test(text)) {
@@ -309,8 +349,8 @@ function sectionBox(
   headed.subs.push(kiroTask(box, text, optional, id, headed.self?.optional));
 }
 
-/** A top-level task's box (`- [ ] 1. Title`). */
-function topBox(
+/** A top-level task's box (`- [ ] 1. Title`) whose number has a phase already. */
+function headedBox(
   r: Reading,
   box: ScannedItem,
   text: string,
@@ -319,8 +359,8 @@ function topBox(
   indent: number,
 ): void {
   const number = topMatch[1]!;
-  const headed = r.phases.get(number);
-  if (headed && !headed.self) {
+  const headed = r.phases.get(number)!;
+  if (!headed.self) {
     // The box of a task its heading named first: the task, in the heading's place. After
     // sub-tasks read as its phase, it takes theirs, and their warning says where it is.
     if (headed.orphan) {
@@ -336,31 +376,20 @@ function topBox(
     headed.self = kiroTask(box, text, optional, number);
     return;
   }
-  if (headed) {
-    const first = headed.self;
-    if (first && first.text === text && first.mark === box.mark && first.optional === optional) {
-      // The same line again (a stale copy Kiro or an edit left): read once, the copy named.
-      r.problems.push({
-        severity: 'warning',
-        path: r.path,
-        line: box.line,
-        message: `Task ${number} is written again here, the same as line ${first.line}: the copy is not read.`,
-        fix: 'Delete the copy.',
-      });
-    } else {
-      r.problems.push(twice(r.path, number, box.line, headed.phase, r.all, r.phases));
-    }
-    r.top = undefined;
-    return;
+  const first = headed.self;
+  if (first.text === text && first.mark === box.mark && first.optional === optional) {
+    // The same line again (a stale copy Kiro or an edit left): read once, the copy named.
+    r.problems.push({
+      severity: 'warning',
+      path: r.path,
+      line: box.line,
+      message: `Task ${number} is written again here, the same as line ${first.line}: the copy is not read.`,
+      fix: 'Delete the copy.',
+    });
+  } else {
+    r.problems.push(twice(r.path, number, box.line, headed.phase, r.all, r.phases));
   }
-  r.seen(number, box.line);
-  r.top = { number, indent };
-  r.phases.set(number, {
-    phase: { number, name: topMatch[2]!.trim(), line: box.line, tasks: [] },
-    self: kiroTask(box, text, optional, number),
-    subs: [],
-    given: 0,
-  });
+  r.top = undefined;
 }
 
 /**
