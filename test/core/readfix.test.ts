@@ -278,3 +278,24 @@ describe('Kiro: markup inside the word of a requirement line', () => {
     expect(read.phases.map((p) => p.tasks[0]!.requirements)).toEqual([cited, ['3.1']]);
   });
 });
+
+describe('Kiro: a character reference inside the word of a requirement line', () => {
+  // `_Requir&#101;ments: 1.2_` is "Requirements: 1.2" in mdast's text (remark decodes `&#101;`
+  // to `e`): the fast path cites what remark does, or leaves the document to remark.
+  const plan = (details: string) =>
+    `# Implementation Plan\n\n- [ ] 1. Set up\n  - [ ] 1.1 Create the project\n${details}`;
+  it.each([
+    ['the first detail', '    - _Requir&#101;ments: 1.2_\n', ['1.2']],
+    ['after a plain detail', '    - Add the config\n    - Requir&#101;ments: 1.2\n', ['1.2']],
+    ['a hexadecimal reference', '    - Add the config\n    - _&#x52;equirements: 1.2_\n', ['1.2']],
+    ['a line going on', '    Add the config\n    _Requir&#101;ments: 1.2_\n', ['1.2']],
+    ['a paragraph in the item', '\n    _Requir&#101;ments: 1.2_\n', ['1.2']],
+    ['Russian, in the stem', '    - _Тр&#1077;бования: 1.1_\n', ['1.1']],
+    ['Russian, after a plain detail', '    - Add it\n    - Т&#1088;ебования: 1.1\n', ['1.1']],
+  ])('%s', (_, details, cited) => {
+    const tasks = plan(details);
+    const read = readKiro(tasks, 'tasks.md');
+    expect(read).toEqual(readKiro(tasks, 'tasks.md', { fast: false }));
+    expect(read.phases[0]!.tasks[0]!.requirements).toEqual(cited);
+  });
+});
