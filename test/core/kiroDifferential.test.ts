@@ -68,6 +68,11 @@ const bulletText = fc.constantFrom(
   '**Anforderungen:** 3.1',
   'Требования: 4.2',
   '_Priority: 1_',
+  // A character reference in the word, which mdast's text decodes, or in other text (`R&D`: none).
+  'Requir&#101;ments: 1.2',
+  '_&#x52;equirements: 2.1_',
+  'Т&#1088;ебования: 3.2',
+  'R&amp;D &copy; notes, R&D',
   'Write connection management code',
   'Define interfaces that establish system boundaries',
   '`code` bullet',

@@ -237,6 +237,44 @@ describe('BMAD: epics numbered with a dot', () => {
   });
 });
 
+describe('BMAD: keys that are no epic, story or retrospective key', () => {
+  // A project's preparation tasks kept beside its stories; BMAD's sprint_plan.py (classify_key)
+  // reads none of them and lists each as unrecognized.
+  const prep = [
+    'prep-1-setup-ci',
+    'prep-2-lint-rules',
+    'prep-3-test-db',
+    'prep-4-secrets',
+    'prep-5-docker',
+    'prep-6-staging',
+    'prep-7-monitoring',
+  ];
+  const yaml = [
+    'development_status:',
+    '  epic-1: in-progress',
+    ...prep.slice(0, 4).map((k) => `  ${k}: done`),
+    '  1-1-login: in-progress',
+    ...prep.slice(4).map((k) => `  ${k}: backlog`),
+    '  epic-1-retrospective: optional',
+    '',
+  ].join('\n');
+
+  it('one warning for all of them, on the first, with how many, the first few lines and the fix', () => {
+    const read = readSprintStatus(yaml, 'sprint-status.yaml');
+    expect(read.entries.map((e) => e.key)).toEqual(['epic-1', '1-1-login', 'epic-1-retrospective']);
+    expect(read.problems).toEqual([
+      {
+        severity: 'warning',
+        path: 'sprint-status.yaml',
+        line: 3,
+        message:
+          '7 keys are no epic, story or retrospective key, so they are not read: "prep-1-setup-ci" (line 3), "prep-2-lint-rules" (line 4), "prep-3-test-db" (line 5), "prep-4-secrets" (line 6), "prep-5-docker" (line 8), and 2 more. BMAD\'s sprint planning reads none of them either, and lists such keys as unrecognized.',
+        fix: "Write each as `epic-N`, `N-M-story-slug` or `epic-N-retrospective`, or move the keys that track no story out of `development_status` (sprint planning keeps the file's other top-level keys).",
+      },
+    ]);
+  });
+});
+
 describe('Task Master: a tag made invalid by a status Task Master does not use', () => {
   const json =
     '{\n  "master": {\n    "tasks": [\n      { "id": 1, "title": "A", "status": "done" },\n      { "id": 2, "title": "B", "status": "wip" },\n      { "id": 3, "title": "C", "status": "pending" }\n    ]\n  }\n}\n';
@@ -276,5 +314,26 @@ describe('Kiro: markup inside the word of a requirement line', () => {
     const read = readKiro(tasks, 'tasks.md');
     expect(read).toEqual(readKiro(tasks, 'tasks.md', { fast: false }));
     expect(read.phases.map((p) => p.tasks[0]!.requirements)).toEqual([cited, ['3.1']]);
+  });
+});
+
+describe('Kiro: a character reference inside the word of a requirement line', () => {
+  // `_Requir&#101;ments: 1.2_` is "Requirements: 1.2" in mdast's text (remark decodes `&#101;`
+  // to `e`): the fast path cites what remark does, or leaves the document to remark.
+  const plan = (details: string) =>
+    `# Implementation Plan\n\n- [ ] 1. Set up\n  - [ ] 1.1 Create the project\n${details}`;
+  it.each([
+    ['the first detail', '    - _Requir&#101;ments: 1.2_\n', ['1.2']],
+    ['after a plain detail', '    - Add the config\n    - Requir&#101;ments: 1.2\n', ['1.2']],
+    ['a hexadecimal reference', '    - Add the config\n    - _&#x52;equirements: 1.2_\n', ['1.2']],
+    ['a line going on', '    Add the config\n    _Requir&#101;ments: 1.2_\n', ['1.2']],
+    ['a paragraph in the item', '\n    _Requir&#101;ments: 1.2_\n', ['1.2']],
+    ['Russian, in the stem', '    - _Тр&#1077;бования: 1.1_\n', ['1.1']],
+    ['Russian, after a plain detail', '    - Add it\n    - Т&#1088;ебования: 1.1\n', ['1.1']],
+  ])('%s', (_, details, cited) => {
+    const tasks = plan(details);
+    const read = readKiro(tasks, 'tasks.md');
+    expect(read).toEqual(readKiro(tasks, 'tasks.md', { fast: false }));
+    expect(read.phases[0]!.tasks[0]!.requirements).toEqual(cited);
   });
 });

@@ -115,13 +115,23 @@ describe('reading sprint-status.yaml', () => {
       'sprint-status.yaml',
     );
     expect(read.entries.map((e) => e.key)).toEqual(['1-1-x']);
-    expect(read.problems.map((p) => [p.line, p.message, p.fix])).toEqual(
-      ['epic-1a', '1a-1-memory'].map((key, i) => [
-        i + 2,
-        `"${key}" is no epic, story or retrospective key, so it is not read: BMAD's sprint planning reads no letter after an epic's number either, and lists the key as unrecognized.`,
+    // Both keys in one warning, on the first, each named with its line.
+    expect(read.problems.map((p) => [p.line, p.message, p.fix])).toEqual([
+      [
+        2,
+        `2 keys are no epic, story or retrospective key, so they are not read: "epic-1a" (line 2), "1a-1-memory" (line 3). BMAD's sprint planning reads no letter after an epic's number either, and lists such keys as unrecognized.`,
+        "Number the epic with digits alone (`epic-2`, its stories `2-1-slug`), here and in their story files' names.",
+      ],
+    ]);
+    // One such key alone: named on its line, as before.
+    const one = readSprintStatus('development_status:\n  1a-1-memory: ready-for-dev\n', 's.yaml');
+    expect(one.problems.map((p) => [p.line, p.message, p.fix])).toEqual([
+      [
+        2,
+        `"1a-1-memory" is no epic, story or retrospective key, so it is not read: BMAD's sprint planning reads no letter after an epic's number either, and lists the key as unrecognized.`,
         "Number the epic with digits alone (`epic-2`, its stories `2-1-slug`), here and in its story files' names.",
-      ]),
-    );
+      ],
+    ]);
   });
 
   it('takes the first story not done as the current one, review included', () => {

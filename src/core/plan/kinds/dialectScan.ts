@@ -178,7 +178,15 @@ const ENGLISH_REQUIREMENTS = /Requirements?[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\
  */
 const MARKED_WORD =
   '[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt]';
-const REQUIREMENT = new RegExp(MARKED_WORD);
+/**
+ * What may start a character reference (`&#101;`, `&#x65;`, `&acy;`: CommonMark's numeric and
+ * named ones), which mdast's text decodes, so that any letter of a word (`_Requir&#101;ments:_`,
+ * `_Требов&#1072;ния:_`) or the colon may be written as one: a line that holds one is read as one
+ * that may name a requirement (whose reading, `inlineText`, leaves it to remark).
+ */
+const CHARACTER_REFERENCE = '&(?:#|[A-Za-z][A-Za-z0-9]*;)';
+// The word or a character reference: one pattern, not a second run on every line.
+const REQUIREMENT = new RegExp(`${MARKED_WORD}|${CHARACTER_REFERENCE}`);
 // A line that may name a requirement in another language (one search of the whole source tells
 // whether any line does: where none does, the loop tests REQUIREMENT alone).
 const LOCALIZED_REQUIREMENT = new RegExp(LOCALIZED_STEMS.join('|'));
@@ -186,16 +194,16 @@ const ATX_OPEN = /^#{1,6}(?: |$)/;
 const CLOSING_HASHES = /(?:^| +)#+$/;
 const EMPTY_COMMENT = /^<!---?>/;
 
-// The list items after a plain one (what `startsText` reads as text, no box, no requirement)
-// that the loop over lines would read the same way (3): at its indentation, with its marker's
-// spacing, each after blank lines or none. Each closes the one before it and opens an item at the
+// The list items after a plain one (what `startsText` reads as text, no box, nothing REQUIREMENT
+// finds: no requirement's word, no character reference) that the loop over lines would read the
+// same way (3): at its indentation, with its marker's spacing, each after blank lines or none. Each closes the one before it and opens an item at the
 // same column, so the state after them is the state after the first, its item a fresh one. Then
 // the blank lines after them (4), which close the paragraph. The first line (the item the loop
 // read) gives the indentation (1) and the spacing (2); a line holds no control character (a
 // carriage return only before its line feed: a lone one was refused).
 /* eslint-disable no-control-regex -- a line of such an item holds no control character */
 const SIBLING_ITEMS =
-  /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt])(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
+  /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*(?:[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt]|&(?:#|[A-Za-z][A-Za-z0-9]*;)))(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
 /* eslint-enable no-control-regex */
 // The same for a source that may name requirements in another language (LOCALIZED_REQUIREMENT):
 // a line naming one ends the run too.
@@ -471,7 +479,10 @@ export function scanOrRefuse(
   const siblingItems = localized ? SIBLING_ITEMS_LOCALIZED : SIBLING_ITEMS;
   const requirementItem = localized ? REQUIREMENT_ITEM_LOCALIZED : REQUIREMENT_ITEM;
   const citedBy = localized ? REQUIREMENTS : ENGLISH_REQUIREMENTS;
-  /** Whether a line names a requirement (REQUIREMENT, or another language's word). */
+  /**
+   * Whether a line may name a requirement (REQUIREMENT: the word or a character reference, or
+   * another language's word).
+   */
   const namesRequirement = (text: string): boolean =>
     REQUIREMENT.test(text) || (localized && LOCALIZED_REQUIREMENT.test(text));
   let line = 0;

@@ -143,6 +143,9 @@ export function readSprintStatus(source: string, path: string): SprintStatus {
   const entries: BmadEntry[] = [];
   // The keys whose epic is numbered with a dot (`epic-7.6`, `7.6-1-slug`): named in one warning.
   const dotted: { key: string; line: number }[] = [];
+  // The other keys that are no epic, story or retrospective key (`prep-1-setup-ci`), and those
+  // with a letter after an epic's number: one warning each kind, where the first of it was.
+  const unread = { plain: new UnreadKeys(), lettered: new UnreadKeys() };
   for (const pair of dev.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
     const at = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
@@ -152,19 +155,16 @@ export function readSprintStatus(source: string, path: string): SprintStatus {
       dotted.push({ key, line });
       continue;
     }
-    if (key === undefined || kind === undefined) {
+    if (key === undefined) {
+      problems.push(unreadWarning([{ key: undefined, line }], false, path));
+      continue;
+    }
+    if (kind === undefined) {
       // A letter after an epic's number (`1a-1-memory`, `epic-1a`): sprint_plan.py's grammar has
       // none either, so its planning would list the key as unrecognized again.
-      const lettered = key !== undefined && /^(?:epic-)?\d+[a-z]+(?:-|$)/.test(key);
-      problems.push({
-        severity: 'warning',
-        path,
-        line,
-        message: `${key === undefined ? 'This key' : `"${key}"`} is no epic, story or retrospective key, so it is not read${lettered ? ": BMAD's sprint planning reads no letter after an epic's number either, and lists the key as unrecognized" : ''}.`,
-        fix: lettered
-          ? "Number the epic with digits alone (`epic-2`, its stories `2-1-slug`), here and in its story files' names."
-          : 'Write `epic-N`, `N-M-story-slug` or `epic-N-retrospective`.',
-      });
+      const keys = LETTERED.test(key) ? unread.lettered : unread.plain;
+      if (keys.at === -1) keys.at = problems.push(PLACEHOLDER) - 1;
+      keys.list.push({ key, line });
       continue;
     }
     const { raw, value } = valueOf(source, pair.value);
@@ -203,8 +203,71 @@ export function readSprintStatus(source: string, path: string): SprintStatus {
     const setAside = kind.kind === 'story' && raw !== undefined && status === undefined;
     entries.push({ key, ...kind, raw, status, setAside, line, value });
   }
+  for (const lettered of [false, true]) {
+    const keys = lettered ? unread.lettered : unread.plain;
+    if (keys.at !== -1) problems[keys.at] = unreadWarning(keys.list, lettered, path);
+  }
   if (dotted.length > 0) problems.push(dottedWarning(dotted, path));
   return { entries: ownNumbers(entries), storyLocation, problems };
+}
+
+/** A letter after an epic's number: `epic-1a`, a story `1a-1-memory`. */
+const LETTERED = /^(?:epic-)?\d+[a-z]+(?:-|$)/;
+
+/** Keys of one kind the loop does not read, and where their warning goes among the problems. */
+class UnreadKeys {
+  readonly list: { key: string; line: number }[] = [];
+  /** The index of the warning's place in the problems (-1: no such key yet). */
+  at = -1;
+}
+
+/** What holds an unread keys' warning's place until all of them are known. */
+const PLACEHOLDER: Problem = { severity: 'warning', path: '', line: 1, message: '' };
+
+/** How many keys a warning about many names, each with its line (`"k" (line 4)`). */
+const SHOWN = 5;
+
+/** The first SHOWN keys with their lines, and how many more there are. */
+function keysWithLines(keys: readonly { key: string; line: number }[]): string {
+  const shown = keys.slice(0, SHOWN).map((k) => `"${k.key}" (line ${k.line})`);
+  return `${shown.join(', ')}${keys.length > SHOWN ? `, and ${keys.length - SHOWN} more` : ''}`;
+}
+
+/**
+ * The keys of `development_status` that are no epic, story or retrospective key (a project's
+ * `prep-1-setup-ci`, `prep-2-…`, a dozen of them; with `lettered`, a letter after an epic's
+ * number: `epic-1a`, `1a-1-memory`): the loop reads none of them, as sprint_plan.py's grammar
+ * reads none (its status and validate list each as unrecognized). One key is named on its line,
+ * as it always was; several in one warning, on the first, with how many and the first few lines.
+ */
+function unreadWarning(
+  keys: readonly { key: string | undefined; line: number }[],
+  lettered: boolean,
+  path: string,
+): Problem {
+  const n = keys.length;
+  const first = keys[0]!;
+  // After one key's name, a colon; after a list of keys, a sentence of its own.
+  const then = n === 1 ? ': ' : '. ';
+  const why = lettered
+    ? `${then}BMAD's sprint planning reads no letter after an epic's number either, and lists ${n === 1 ? 'the key' : 'such keys'} as unrecognized`
+    : n === 1
+      ? ''
+      : ". BMAD's sprint planning reads none of them either, and lists such keys as unrecognized";
+  return {
+    severity: 'warning',
+    path,
+    line: first.line,
+    message:
+      n === 1
+        ? `${first.key === undefined ? 'This key' : `"${first.key}"`} is no epic, story or retrospective key, so it is not read${why}.`
+        : `${n} keys are no epic, story or retrospective key, so they are not read: ${keysWithLines(keys as { key: string; line: number }[])}${why}.`,
+    fix: lettered
+      ? `Number the epic with digits alone (\`epic-2\`, its stories \`2-1-slug\`), here and in ${n === 1 ? 'its' : 'their'} story files' names.`
+      : n === 1
+        ? 'Write `epic-N`, `N-M-story-slug` or `epic-N-retrospective`.'
+        : "Write each as `epic-N`, `N-M-story-slug` or `epic-N-retrospective`, or move the keys that track no story out of `development_status` (sprint planning keeps the file's other top-level keys).",
+  };
 }
 
 /** An epic numbered with a dot: `epic-7.6`, `epic-7.6-retrospective`, a story `7.6-1-slug`. */
@@ -218,13 +281,12 @@ const DOTTED_EPIC = /^(?:epic-)?\d+\.\d+(?:-|$)/;
  */
 function dottedWarning(dotted: readonly { key: string; line: number }[], path: string): Problem {
   const n = dotted.length;
-  const shown = dotted.slice(0, 5).map((d) => `"${d.key}" (line ${d.line})`);
   const epics = [...new Set(dotted.map((d) => /^(?:epic-)?(\d+\.\d+)/.exec(d.key)![1]!))];
   return {
     severity: 'warning',
     path,
     line: dotted[0]!.line,
-    message: `${n === 1 ? 'One key numbers its epic' : `${n} keys number their epic`} with a dot, so ${n === 1 ? 'it is' : 'they are'} not read: ${shown.join(', ')}${n > 5 ? `, and ${n - 5} more` : ''}. BMAD's sprint planning reads an epic's number as digits alone and lists such keys as unrecognized; the loop runs none of these stories.`,
+    message: `${n === 1 ? 'One key numbers its epic' : `${n} keys number their epic`} with a dot, so ${n === 1 ? 'it is' : 'they are'} not read: ${keysWithLines(dotted)}. BMAD's sprint planning reads an epic's number as digits alone and lists such keys as unrecognized; the loop runs none of these stories.`,
     fix: `Number ${epics.length === 1 ? `epic ${epics[0]}` : `epics ${epics.join(', ')}`} with a whole number no epic has (\`epic-N\`, its stories \`N-1-slug\`), here and in ${epics.length === 1 ? 'its' : 'their'} story files' names.`,
   };
 }
