@@ -196,11 +196,12 @@ const EMPTY_COMMENT = /^<!---?>/;
 
 // The list items after a plain one (what `startsText` reads as text, no box, nothing REQUIREMENT
 // finds: no requirement's word, no character reference) that the loop over lines would read the
-// same way (3): at its indentation, with its marker's spacing, each after blank lines or none. Each closes the one before it and opens an item at the
-// same column, so the state after them is the state after the first, its item a fresh one. Then
-// the blank lines after them (4), which close the paragraph. The first line (the item the loop
-// read) gives the indentation (1) and the spacing (2); a line holds no control character (a
-// carriage return only before its line feed: a lone one was refused).
+// same way (3): at its indentation, with its marker's spacing, each after blank lines or none.
+// Each closes the one before it and opens an item at the same column, so the state after them is
+// the state after the first, its item a fresh one. Then the blank lines after them (4), which
+// close the paragraph. The first line (the item the loop read) gives the indentation (1) and the
+// spacing (2); a line holds no control character (a carriage return only before its line feed: a
+// lone one was refused).
 /* eslint-disable no-control-regex -- a line of such an item holds no control character */
 const SIBLING_ITEMS =
   /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*(?:[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt]|&(?:#|[A-Za-z][A-Za-z0-9]*;)))(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
