@@ -29,25 +29,25 @@ import { buildTscLib } from './tscLib.js';
  */
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
-type Kind = 'speckit' | 'kiro' | 'openspec' | 'bmad' | 'taskmaster' | 'checklist';
+export type Kind = 'speckit' | 'kiro' | 'openspec' | 'bmad' | 'taskmaster' | 'checklist';
 
 /** The scanner's mode for a BMAD story (its reader's: the lists as remark's tree has them). */
 const STORY_SCAN: ScanMode = { taskText: true, requirements: false, structure: true };
 
-interface PlanFile {
+export interface PlanFile {
   path: string;
   kind: Kind;
   source: string;
 }
 
-function corpusDir(): string | undefined {
+export function corpusDir(): string | undefined {
   const dir =
     process.env.CODER_LOOP_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus', 'real-plans');
   return existsSync(dir) ? dir : undefined;
 }
 
 /** The plan files of the corpus, by the folder of their kind (`other/` read as a checklist). */
-function planFiles(dir: string): PlanFile[] {
+export function planFiles(dir: string): PlanFile[] {
   const out: PlanFile[] = [];
   const visit = (folder: string) => {
     for (const name of readdirSync(folder).sort()) {
@@ -151,7 +151,7 @@ console.log(JSON.stringify({ cold, warm: warm[7] }));
 `;
 
 /** A tiny plan of each kind: what a cold read costs before the file's size counts. */
-const TINY: Record<Kind, string> = {
+export const TINY: Record<Kind, string> = {
   speckit: '## Phase 1: Setup\n\n- [ ] T001 Create the project\n',
   kiro: '# Implementation Plan\n\n- [ ] 1. Set up\n  - [ ] 1.1 Create the project\n',
   openspec: '## 1. Setup\n\n- [ ] 1.1 Create the project\n',
@@ -161,8 +161,8 @@ const TINY: Record<Kind, string> = {
 };
 
 /** The readers this checkout's build runs, and those of the base (CODER_LOOP_BENCH_PLANS_BASE). */
-const LIB = join(repoRoot, 'lib', 'core');
-const BASE_LIB = join(repoRoot, 'lib', 'base', 'core');
+export const LIB = join(repoRoot, 'lib', 'core');
+export const BASE_LIB = join(repoRoot, 'lib', 'base', 'core');
 
 function child(kind: Kind, path: string, lib = LIB): { cold: number; warm: number } {
   const out = execFileSync(
@@ -205,7 +205,7 @@ const f2 = (n: number) => n.toFixed(2);
  * tsc's lib/, module by module, as the child imports it; with CODER_LOOP_BENCH_PLANS_BASE naming
  * another checkout (main's, say), its src/ too, in lib/base/ (where it finds these node_modules).
  */
-function compileReaders(base: string | undefined): void {
+export function compileReaders(base: string | undefined): void {
   buildTscLib(join(repoRoot, 'tsconfig.build.json'));
   if (base) {
     buildTscLib(join(base, 'tsconfig.build.json'), [
