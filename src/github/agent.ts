@@ -26,6 +26,11 @@ import {
   type HandOffRecord,
   readMarker,
 } from '../core/index.js';
+import {
+  defaultPlanGlobs,
+  mayBePlanDocument,
+  type GuardedPlanFile,
+} from '../core/plan/kinds/discovery.js';
 import { createCheckRun, keepsStatus, readHeadChecks, recordOn, writeRecord } from './checks.js';
 import { errorMessage, isHttpError, type GitHub, type Repo } from './client.js';
 import {
@@ -38,6 +43,7 @@ import {
 } from './git.js';
 import { replyOnIssue } from './issues.js';
 import { readPermission } from './identity.js';
+import { guardedPlans } from './openPlan.js';
 import { getPull, pullReviews } from './pulls.js';
 
 /**
@@ -102,6 +108,8 @@ export async function handOffNotAsked(
 export interface AgentPull {
   number: number;
   headSha: string;
+  /** The base branch's head the PR is compared with. */
+  baseSha?: string;
   body: string;
 }
 
@@ -134,7 +142,14 @@ export async function agentPullRequest(
   // The loop's own PR only (SPEC §6): with the writing token's identity, its author must be the loop.
   const problem = identity && loopPullProblem(data, identity);
   if (problem) return { reason: `pull request #${data.number} is not the loop's: ${problem}` };
-  return { pull: { number: data.number, headSha: data.head.sha, body: data.body ?? '' } };
+  return {
+    pull: {
+      number: data.number,
+      headSha: data.head.sha,
+      ...(data.base.sha ? { baseSha: data.base.sha } : {}),
+      body: data.body ?? '',
+    },
+  };
 }
 
 /** An Actions job's id from its check run's page (`…/actions/runs/1/job/7`): its log's key. */
@@ -416,6 +431,29 @@ async function readBaseEntries(gh: GitHub, repo: Repo, sha: string): Promise<Bas
 }
 
 /**
+ * The plans of the trusted trees — the head the agent was handed and the PR's base, never the
+ * change set — with what each reads beyond its documents root there (a story file its tool's
+ * config places), as the PR side reads them: only when a changed path may be a plan's document.
+ */
+async function trustedPlans(
+  gh: GitHub,
+  repo: Repo,
+  payload: AgentPayload,
+  run: ChangeSet,
+  plansDir: string,
+  options: { plans?: readonly string[]; baseSha?: string },
+): Promise<GuardedPlanFile[]> {
+  const dir = plansDir.replace(/^\.\/+/, '').replace(/\/+$/, '');
+  const globs = options.plans ?? defaultPlanGlobs(dir);
+  const touched = run.changes.map((c) => c.path);
+  if (!touched.some((p) => mayBePlanDocument(p, globs))) return [];
+  const reader = new GitReader(gh, repo);
+  const shas = [...new Set([payload.headSha, options.baseSha].filter((s): s is string => !!s))];
+  const trees = await Promise.all(shas.map((sha) => reader.tree(sha)));
+  return guardedPlans(reader, trees, globs, touched);
+}
+
+/**
  * `step: apply` after the trust checks: the agent's run as `step: agent` recorded it, turned into
  * at most one commit on the branch and one comment on the PR. Refused changes write nothing
  * but the comment that lists them.
@@ -432,6 +470,11 @@ export async function applyAgentRun(
     keepPartialWork?: boolean;
     /** The config's `plans` globs (absent: each kind's default places). */
     plans?: readonly string[];
+    /**
+     * The PR's base (its base branch's head): what its plans read beyond their folders (a story
+     * file its tool's config places) is refused as on the handed head.
+     */
+    baseSha?: string;
     /** What `step: agent` measured of the run (`run.json`), when it is known. */
     measured?: RunFile;
     /** Where the run is recorded: the loop's record on the head (none: not recorded). */
@@ -509,6 +552,8 @@ export async function applyAgentRun(
     return { state: 'no-change', failedAttempt: true };
   }
   const base = await readBaseEntries(gh, repo, payload.headSha);
+  const guarded =
+    typeof base === 'string' ? [] : await trustedPlans(gh, repo, payload, run, plansDir, options);
   const checked =
     typeof base === 'string'
       ? { ok: false as const, problems: [`the changes cannot be checked: ${base}`] }
@@ -517,6 +562,7 @@ export async function applyAgentRun(
           plansDir,
           ...(options.plans ? { plans: options.plans } : {}),
           base,
+          guarded,
           outcome: run.outcome,
           keepPartialWork: options.keepPartialWork ?? false,
         });

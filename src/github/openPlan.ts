@@ -8,7 +8,13 @@ import {
   type PlanRead,
   type Problem,
 } from '../core/index.js';
-import { planReadsOnTree, type FoundPlanFile } from '../core/plan/kinds/discovery.js';
+import {
+  findPlanFiles,
+  mayBeReadBeyondRoot,
+  planReadsOnTree,
+  type FoundPlanFile,
+  type GuardedPlanFile,
+} from '../core/plan/kinds/discovery.js';
 import type { GitReader, Tree } from './git.js';
 import { readPlan, type ReadPlan, type ReadPlanOptions } from './plans.js';
 
@@ -51,7 +57,7 @@ export async function openRecordedOnTree(
  * What a found plan reads beyond its documents root on a tree (`planReadsOnTree`: a story file
  * where its tool's config puts it), the texts that decide it read as a plan's are.
  */
-export async function readsOnTree(
+async function readsOnTree(
   reader: GitReader,
   tree: Tree,
   plan: FoundPlanFile,
@@ -61,6 +67,34 @@ export async function readsOnTree(
     planReadsOnTree(plan, present, texts),
   );
   return opened.reads;
+}
+
+/**
+ * The plans of every kind the `globs` find in these trees, each with what it reads beyond its
+ * documents root there (`reads`: a story file where its tool's config puts it, on any of the
+ * trees that hold its tasks file), read only for a plan one of the `touched` paths may be such a
+ * file of. The trees are the trusted ones (a PR's base and head; the head the loop handed the
+ * agent): what a change set would make of a config is never read.
+ */
+export async function guardedPlans(
+  reader: GitReader,
+  trees: readonly Tree[],
+  globs: readonly string[],
+  touched: readonly string[],
+): Promise<GuardedPlanFile[]> {
+  const paths = new Set(trees.flatMap((t) => [...t.files.keys()]));
+  const plans: GuardedPlanFile[] = [];
+  for (const plan of findPlanFiles([...paths], globs)) {
+    if (!touched.some((p) => mayBeReadBeyondRoot(plan.kind, p))) {
+      plans.push(plan);
+      continue;
+    }
+    const reads = new Set<string>();
+    for (const tree of trees.filter((t) => t.files.has(plan.path)))
+      for (const p of await readsOnTree(reader, tree, plan)) reads.add(p);
+    plans.push({ ...plan, reads: [...reads] });
+  }
+  return plans;
 }
 
 /** What has been read of a plan so far: its coder plan folder, other texts. */

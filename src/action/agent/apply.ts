@@ -119,6 +119,7 @@ export async function applyStep(input: {
   return applyAgentRun(gh, repo, payload, run, summary, input.plansDir, {
     keepPartialWork: input.keepPartialWork ?? false,
     ...(input.plans ? { plans: input.plans } : {}),
+    ...(pr.pull.baseSha ? { baseSha: pr.pull.baseSha } : {}),
     ...(measured.run ? { measured: measured.run } : {}),
     record: {
       identity: input.identity,

@@ -10,6 +10,7 @@ import {
   findPlanFiles,
   isPlanDocument,
   planDocumentsRoot,
+  type GuardedPlanFile,
 } from '../plan/kinds/discovery.js';
 
 /** An entry of the head's tree as GitHub lists it: a file, an executable or a symbolic link. */
@@ -132,6 +133,34 @@ function resolveLink(tree: Tree, path: string): Resolution {
   return Array.isArray(end) ? { inside: true } : end;
 }
 
+/**
+ * Why `path` is a file a plan reads beyond its documents root, where its tool's config (on a
+ * trusted tree) places it, or a folder that holds one: undefined when it is none.
+ */
+function placedProblem(
+  path: string,
+  plan: GuardedPlanFile,
+  present: ReadonlySet<string>,
+): string | undefined {
+  const reads = plan.reads ?? [];
+  if (reads.length === 0) return undefined;
+  const name = JSON.stringify(path);
+  const fix = `the plan's documents are the architect's: leave it out of the change set (an architect changes it in a pull request of its own)`;
+  const where = `beyond its folder, where its tool's config on the base or the handed head places it`;
+  if (reads.includes(path)) return `${name} — the plan ${plan.path} reads it ${where}; ${fix}`;
+  const under = reads.filter((r) => r.startsWith(`${path}/`));
+  const held = under.find((r) => present.has(r)) ?? under[0];
+  if (held)
+    return `${name} — holds ${JSON.stringify(held)}, which the plan ${plan.path} reads ${where}; ${fix}`;
+  const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+  const named = isPlanDocument(path, plan)
+    ? reads.find((r) => baseName(r) === baseName(path))
+    : undefined;
+  if (named)
+    return `${name} — has the name of ${JSON.stringify(named)}, which the plan ${plan.path} reads ${where} (a copy or a move of it is one of the plan's documents); ${fix}`;
+  return undefined;
+}
+
 function sameEntry(a: { mode: string; target?: string } | undefined, b: typeof a): boolean {
   return !!a && !!b && a.mode === b.mode && a.target === b.target;
 }
@@ -143,7 +172,10 @@ function sameEntry(a: { mode: string; target?: string } | undefined, b: typeof a
  * - no entry replaces or deletes a folder that holds a protected path (a parent of `plansDir`);
  * - no entry touches a plan's documents, of any kind (`plans` globs, default each kind's places),
  *   nor its sidecar, nor a folder that holds them: the plan is the architect's, and the loop's
- *   own bookkeeping is the loop's (a plan the change set itself adds counts too);
+ *   own bookkeeping is the loop's (a plan the change set itself adds counts too); nor a file a
+ *   plan reads beyond its documents root where its tool's config places it (`guarded`: the
+ *   config of the trusted trees, never the change set's), nor a file of such a file's name, nor a
+ *   folder that holds one;
  * - no file is written inside a path that is a file or a symbolic link;
  * - no symbolic link of the resulting tree leaves the repository through any chain of links
  *   (`a/s -> ..` with `a/q -> s/../..`), nor loops, where it did not already at the head.
@@ -160,6 +192,12 @@ export function decideApply(input: {
   /** The config's `plans` globs (absent: each kind's default places). */
   plans?: readonly string[];
   base: readonly BaseEntry[];
+  /**
+   * The plans of the trusted trees (the PR's base and the head the agent was handed), each with
+   * what it reads beyond its documents root there (`reads`: a story file its tool's config
+   * places), read when a changed path may be such a file; never from the change set.
+   */
+  guarded?: readonly GuardedPlanFile[];
   limits?: ChangeLimits;
   /** How the run ended (`changes.json`); a timed-out run is applied only as partial work. */
   outcome?: AgentOutcome;
@@ -187,16 +225,29 @@ export function decideApply(input: {
     [...input.base.map((e) => e.path), ...valid.map((c) => c.path)],
     input.plans ?? defaultPlanGlobs(dir),
   ).filter((p) => !p.path.startsWith(`${dir}/`));
+  // What each plan of the trusted trees reads beyond its documents root (`guarded`), wherever its
+  // tasks file is.
+  const placing = (input.guarded ?? []).filter((p) => p.reads?.length);
+  const present = new Set(input.base.map((e) => e.path));
   for (const change of valid) {
     const plan = plans.find(
       (p) =>
         isPlanDocument(change.path, p) ||
         (planDocumentsRoot(p) ?? p.path).startsWith(`${change.path}/`),
     );
-    if (plan)
+    if (plan) {
       problems.push(
         `${name(change.path)} — the documents of the plan ${plan.path} are the architect's, its bookkeeping the loop's`,
       );
+      continue;
+    }
+    for (const p of placing) {
+      const problem = placedProblem(change.path, p, present);
+      if (problem) {
+        problems.push(problem);
+        break;
+      }
+    }
   }
 
   const before = treeOf(input.base);

@@ -11,16 +11,11 @@ import {
   type Need,
   type PullSnapshot,
 } from '../../core/index.js';
-import {
-  findPlanFiles,
-  mayBeReadBeyondRoot,
-  type GuardedPlanFile,
-} from '../../core/plan/kinds/discovery.js';
 import { branchPushers } from '../activity.js';
 import { readHeadChecks, type HeadChecks, type OwnCheckRun } from '../checks.js';
 import { GitReader, type Tree } from '../git.js';
 import { isTeamMember, readPermission } from '../identity.js';
-import { openRecordedOnTree, readsOnTree } from '../openPlan.js';
+import { guardedPlans, openRecordedOnTree } from '../openPlan.js';
 import {
   escalationStands,
   pullCommits,
@@ -185,21 +180,10 @@ export async function read(
       const reader = new GitReader(ctx.env.gh, ctx.env.repo);
       const trees: Tree[] = [];
       for (const sha of treesOf(ctx.snap)) trees.push(await reader.tree(sha));
-      const paths = new Set(trees.flatMap((t) => [...t.files.keys()]));
+      // What a plan reads beyond its folder (a story file its tool's config places), read on
+      // each tree only when a touched path may be such a file: its config and tasks file.
       const touched = touchedPaths(ctx.snap.files ?? []);
-      const plans: GuardedPlanFile[] = [];
-      for (const plan of findPlanFiles([...paths], planGlobs(ctx.config))) {
-        // What a plan reads beyond its folder (a story file its tool's config places), read on
-        // each tree only when a touched path may be such a file: its config and tasks file.
-        if (!touched.some((p) => mayBeReadBeyondRoot(plan.kind, p))) {
-          plans.push(plan);
-          continue;
-        }
-        const reads = new Set<string>();
-        for (const tree of trees.filter((t) => t.files.has(plan.path)))
-          for (const p of await readsOnTree(reader, tree, plan)) reads.add(p);
-        plans.push({ ...plan, reads: [...reads] });
-      }
+      const plans = await guardedPlans(reader, trees, planGlobs(ctx.config), touched);
       return { ...ctx, snap: { ...ctx.snap, plans } };
     }
     case 'writes': {

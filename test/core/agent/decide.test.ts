@@ -3,6 +3,13 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { decideApply, type AgentChange, type BaseEntry } from '../../../src/core/index.js';
+import {
+  defaultPlanGlobs,
+  findPlanFiles,
+  planReadsOnTree,
+  type GuardedPlanFile,
+} from '../../../src/core/plan/kinds/discovery.js';
+import { fixture } from '../../helpers/kinds.js';
 import { fixSeed } from '../../helpers/seed.js';
 
 fixSeed(import.meta.url);
@@ -393,6 +400,54 @@ describe("decideApply: every plan's documents, of every kind, and every sidecar"
       });
     }
     expect(decide([file('_bmad/core/config.yaml')], bmad).ok).toBe(true);
+  });
+
+  it("refuses a story file BMAD's config places outside _bmad-output/, a copy of one elsewhere and its folder, as the config on the trusted trees says", () => {
+    const ia = '_bmad-output/implementation-artifacts';
+    const sprint = `${ia}/sprint-status.yaml`;
+    const config = '_bmad/bmm/config.yaml';
+    const story = 'docs/stories/1-3-plant-data-model.md';
+    const bmad = [...BASE, baseFile(sprint), baseFile(config), baseFile(story)];
+    const [plan] = findPlanFiles(
+      bmad.map((e) => e.path),
+      defaultPlanGlobs(PLANS),
+    ) as [GuardedPlanFile];
+    // The config as the base and the handed head hold it: stories in docs/stories/.
+    const read = planReadsOnTree(
+      plan,
+      new Set(bmad.map((e) => e.path)),
+      new Map([
+        [sprint, fixture(`bmad/v6/${sprint}`)],
+        [config, 'implementation_artifacts: "{project-root}/docs/stories"\n'],
+      ]),
+    );
+    if (!('reads' in read)) throw new Error('texts still needed');
+    const guarded = [{ ...plan, reads: read.reads }];
+    const decideGuarded = (changes: AgentChange[]) =>
+      decideApply({ changes, plansDir: PLANS, base: bmad, guarded });
+    const fix =
+      "the plan's documents are the architect's: leave it out of the change set (an architect changes it in a pull request of its own)";
+    const where = `beyond its folder, where its tool's config on the base or the handed head places it`;
+    expect(decideGuarded([file(story, '- [x] 1.1 done by the agent\n')])).toEqual({
+      ok: false,
+      problems: [`"${story}" — the plan ${sprint} reads it ${where}; ${fix}`],
+    });
+    expect(decideGuarded([file('notes/1-3-plant-data-model.md')])).toEqual({
+      ok: false,
+      problems: [
+        `"notes/1-3-plant-data-model.md" — has the name of "${story}", which the plan ${sprint} reads ${where} (a copy or a move of it is one of the plan's documents); ${fix}`,
+      ],
+    });
+    expect(decideGuarded([{ path: 'docs/stories', deleted: true }])).toEqual({
+      ok: false,
+      problems: [
+        `"docs/stories" — holds "${story}", which the plan ${sprint} reads ${where}; ${fix}`,
+      ],
+    });
+    // A story named that the plan does not read, and the rest of docs/, are the agent's.
+    expect(decideGuarded([file('notes/7-1-not-a-story-here.md'), file('docs/guide.md')]).ok).toBe(
+      true,
+    );
   });
 
   it('follows the plans globs of the config', () => {
