@@ -20626,15 +20626,14 @@ var REQUIREMENTS = new RegExp(
   String.raw`${REQUIREMENT_WORD}[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s]*)`
 );
 var ENGLISH_REQUIREMENTS = /Requirements?[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s]*)/i;
-var REQUIREMENT = /requirement/i;
 var MARKED_WORD = "[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt]";
-var MARKED_REQUIREMENT = new RegExp(MARKED_WORD);
+var CHARACTER_REFERENCE = "&(?:#|[A-Za-z][A-Za-z0-9]*;)";
+var REQUIREMENT = new RegExp(`${MARKED_WORD}|${CHARACTER_REFERENCE}`);
 var LOCALIZED_REQUIREMENT = new RegExp(LOCALIZED_STEMS.join("|"));
-var MARKUP_INSIDE = /[A-Za-z][*_`]+[A-Za-z]/;
 var ATX_OPEN = /^#{1,6}(?: |$)/;
 var CLOSING_HASHES = /(?:^| +)#+$/;
 var EMPTY_COMMENT = /^<!---?>/;
-var SIBLING_ITEMS = /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt])(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
+var SIBLING_ITEMS = /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*(?:[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt]|&(?:#|[A-Za-z][A-Za-z0-9]*;)))(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
 var SIBLING_ITEMS_LOCALIZED = new RegExp(
   SIBLING_ITEMS.source.replace(MARKED_WORD, `(?:${MARKED_WORD}|${LOCALIZED_STEMS.join("|")})`),
   "y"
@@ -20791,7 +20790,7 @@ function scanOrRefuse(source, mode, options = {}) {
   const siblingItems = localized ? SIBLING_ITEMS_LOCALIZED : SIBLING_ITEMS;
   const requirementItem = localized ? REQUIREMENT_ITEM_LOCALIZED : REQUIREMENT_ITEM;
   const citedBy = localized ? REQUIREMENTS : ENGLISH_REQUIREMENTS;
-  const namesRequirement = (text6) => REQUIREMENT.test(text6) || localized && LOCALIZED_REQUIREMENT.test(text6) || MARKUP_INSIDE.test(text6) && MARKED_REQUIREMENT.test(text6);
+  const namesRequirement = (text6) => REQUIREMENT.test(text6) || localized && LOCALIZED_REQUIREMENT.test(text6);
   let line2 = 0;
   const no = (refused) => ({ refused, line: line2 });
   const suspect = suspectSource(source);
@@ -21055,7 +21054,8 @@ function scanOrRefuse(source, mode, options = {}) {
       let item = { content: indent2 + at3, requirements: void 0 };
       open2.push(item);
       const list3 = structure ? listOf2(k, ordered ? ordered[0].slice(-1) : rest[0]) : 0;
-      let m = listMarker(content3);
+      const c1 = content3.charCodeAt(0);
+      let m = c1 === 45 || c1 === 42 || c1 === 43 || c1 >= 48 && c1 <= 57 ? listMarker(content3) : 0;
       const nested = m > 0;
       if (nested && structure) return no("a list item that opens with a list marker");
       for (; m > 0; m = listMarker(content3)) {
@@ -34430,6 +34430,8 @@ function itemText(item, after) {
   return text6.replace(/^\[.\]\*?\s*/, "").trim();
 }
 var LOOKS_LIKE_TASK = /\n[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)?\[(?:[\ud800-\udbff][\udc00-\udfff]|[^\]\n])?\]|\|[^\n]*\[[ xX~-]\]/g;
+var LOOKS_LIKE_TASK_FIRST = new RegExp(LOOKS_LIKE_TASK.source.slice(2), "y");
+var mayLookLikeAtFirst = (c) => c === 32 || c === 9 || c === 62 || c === 45 || c === 42 || c === 43 || c === 91 || c >= 48 && c <= 57;
 var LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 function boxLike(match) {
   if (match.charCodeAt(0) === 124) return true;
@@ -34522,12 +34524,12 @@ function lookalikeLines(source, taskLines2, taskStarts) {
   const known = taskStarts ? Float64Array.from(taskStarts.keys()).sort() : new Float64Array(0);
   let next = 0;
   let last = -1;
-  const text6 = `
-${source}`;
   LOOKS_LIKE_TASK.lastIndex = 0;
-  for (let m = LOOKS_LIKE_TASK.exec(text6); m; m = LOOKS_LIKE_TASK.exec(text6)) {
+  LOOKS_LIKE_TASK_FIRST.lastIndex = 0;
+  const atFirst = mayLookLikeAtFirst(source.charCodeAt(0)) ? LOOKS_LIKE_TASK_FIRST.exec(source) : null;
+  for (let m = atFirst ?? LOOKS_LIKE_TASK.exec(source); m; m = LOOKS_LIKE_TASK.exec(source)) {
     if (!boxLike(m[0])) continue;
-    const start2 = m[0].charCodeAt(0) === 10 ? m.index : source.lastIndexOf("\n", m.index - 1) + 1;
+    const start2 = m === atFirst ? 0 : m[0].charCodeAt(0) === 10 ? m.index + 1 : source.lastIndexOf("\n", m.index) + 1;
     while (next < known.length && known[next] < start2) next++;
     if (next < known.length && known[next] === start2) {
       let end = source.indexOf("\n", start2);
@@ -34543,7 +34545,7 @@ ${source}`;
       }
       last = number3 - 1;
       if (end === -1) break;
-      LOOKS_LIKE_TASK.lastIndex = end + 1;
+      LOOKS_LIKE_TASK.lastIndex = end;
       continue;
     }
     while (fenceMatch && fenceMatch.index < start2) {
@@ -35406,7 +35408,7 @@ var speckitKind = defineKind({
 // src/core/plan/kinds/kiro/reader.ts
 var KIRO_TOP = /^(\d+[A-Za-z]?)\.\s*(.*)$/;
 var KIRO_SUB = /^(\d+[A-Za-z]?)((?:\.\d+[a-z]?)+)\.?(?![\w.])\s*(.*)$/;
-var KIRO_TASK_HEADING = /^(?:Task|タスク)\s*(\d+[A-Za-z]?)(?:\.(?!\d)|\s*[:：\-–—]|(?=\s|$))\s*(.*)$/i;
+var KIRO_TASK_HEADING = /^(?:[Tt][Aa][Ss][Kk]|タスク)\s*(\d+[A-Za-z]?)(?:\.(?!\d)|\s*[:：\-–—]|(?=\s|$))\s*(.*)$/;
 var KIRO_STATE = {
   " ": "todo",
   "	": "todo",
@@ -35423,170 +35425,216 @@ function readKiro(source, path2, options = {}) {
   if ("limited" in read3) return read3.limited;
   const { scanned, root: root2, skip } = read3;
   const all2 = scanned ? scanned.events : [...treeEvents(source, root2(), KIRO_SCAN)];
-  const phases = /* @__PURE__ */ new Map();
   const problems = [];
-  const seen = taskIds(path2, problems);
-  let top;
-  let headingAbove;
-  let nearest;
-  let boxes = 0;
-  let firstBox;
-  const sections = [];
-  let section;
-  let criteria;
+  const r = {
+    path: path2,
+    all: all2,
+    phases: /* @__PURE__ */ new Map(),
+    problems,
+    seen: taskIds(path2, problems),
+    top: void 0,
+    headingAbove: void 0,
+    nearest: void 0,
+    boxes: 0,
+    firstBox: void 0,
+    sections: [],
+    section: void 0,
+    criteria: void 0
+  };
   for (const box of all2) {
     if (box.kind === "heading") {
       const text7 = box.text.trim();
-      nearest = { depth: box.depth, text: text7, line: box.line };
-      const numbered = box.depth > 1 ? KIRO_TOP.exec(text7) ?? KIRO_TASK_HEADING.exec(text7) : null;
-      headingAbove = box.depth > 1 && !numbered ? { text: text7, line: box.line } : void 0;
-      if (criteria && criteria.depth >= box.depth) criteria = void 0;
-      if (section && (numbered || section.depth >= box.depth)) section = criteria = void 0;
-      const heading2 = `${"#".repeat(box.depth)} ${shorten(text7)}`;
-      if (numbered && !KIRO_SUB.test(text7)) {
-        section = { number: numbered[1], heading: heading2, line: box.line, depth: box.depth, boxes: [] };
-        sections.push(section);
-      } else if (section && isNotTasksHeading(text7)) {
-        criteria = { number: section.number, heading: heading2, line: box.line, depth: box.depth, boxes: [] };
-        sections.push(criteria);
-      }
-      if (numbered && !phases.has(numbered[1])) {
-        top = void 0;
-        phases.set(numbered[1], {
-          phase: { number: numbered[1], name: numbered[2].trim(), line: box.line, tasks: [] },
-          self: void 0,
-          subs: [],
-          given: 0
-        });
-      }
+      r.nearest = { depth: box.depth, text: text7, line: box.line };
+      const numbered = box.depth > 1 ? numberedHeading(text7) : null;
+      r.headingAbove = box.depth > 1 && !numbered ? { text: text7, line: box.line } : void 0;
+      if (r.criteria && r.criteria.depth >= box.depth) r.criteria = void 0;
+      if (r.section && (numbered || r.section.depth >= box.depth))
+        r.section = r.criteria = void 0;
+      if (numbered || r.section) sectionHeading(r, box, text7, numbered);
       continue;
     }
-    const above = headingAbove;
-    headingAbove = void 0;
+    const above = r.headingAbove;
+    r.headingAbove = void 0;
     if (!(box.mark in KIRO_STATE)) continue;
     const star = box.after.startsWith("*") ? 1 : box.after.startsWith("\\*") ? 2 : 0;
-    const optional2 = star > 0;
-    const after = box.after.slice(star);
+    const after = star > 0 ? box.after.slice(star) : box.after;
     if (after !== "" && after[0] !== " " && after[0] !== "	") continue;
-    boxes++;
-    firstBox ??= { line: box.line, heading: nearest };
+    r.boxes++;
+    r.firstBox ??= { line: box.line, heading: r.nearest };
     const text6 = after.trim();
-    const task = (id, inOptional = false) => ({
-      id,
-      text: text6,
-      state: KIRO_STATE[box.mark],
-      mark: box.mark,
-      optional: optional2 || inOptional,
-      requirements: box.requirements(),
-      line: box.line,
-      markOffset: box.offset
-    });
+    const optional2 = star > 0;
     const indent2 = indentOf(source, box.offset - 2);
     const sub = KIRO_SUB.exec(text6);
-    const nested = top !== void 0 && indent2 > top.indent ? phases.get(top.number) : void 0;
+    const top = r.top;
+    const nested = top !== void 0 && indent2 > top.indent ? r.phases.get(top.number) : void 0;
     if (nested && top) {
-      let id;
-      if (sub) id = `${sub[1]}${sub[2]}`;
-      else {
-        id = givenId(top.number, nested.given++);
-        problems.push({
-          severity: "warning",
-          path: path2,
-          line: box.line,
-          message: `This box has no number of its own: it is read as a sub-task of task ${top.number}, called ${id} here.`,
-          fix: `Number it (e.g. "${top.number}.${nested.subs.length + 1} \u2026") so that the id is yours.`
-        });
-      }
-      seen(id, box.line);
-      nested.subs.push(task(id, nested.self?.optional));
+      const id = sub ? `${sub[1]}${sub[2]}` : unnumberedSub(r, top.number, nested, box.line);
+      r.seen(id, box.line);
+      nested.subs.push(kiroTask(box, text6, optional2, id, nested.self?.optional));
       continue;
     }
     if (sub) {
       const id = `${sub[1]}${sub[2]}`;
-      let parent = phases.get(sub[1]);
-      if (!parent) {
-        const number3 = sub[1];
-        const name = above?.text ?? sub[3].trim();
-        const orphan = {
-          severity: "warning",
-          path: path2,
-          line: box.line,
-          message: `Sub-task ${id} has no top-level task ${number3} before it: it and the ${number3}.x sub-tasks after it are read as phase ${number3} ("${name}"), which has no box of its own.`,
-          fix: `Add "- [ ] ${number3}. Title" above it to give the phase a line of its own.`
-        };
-        problems.push(orphan);
-        parent = {
-          phase: { number: number3, name, line: box.line, tasks: [] },
-          self: void 0,
-          subs: [],
-          given: 0,
-          orphan
-        };
-        phases.set(number3, parent);
-        top = { number: number3, indent: indent2 };
-      }
-      seen(id, box.line);
-      parent.subs.push(task(id, parent.self?.optional));
+      const parent = r.phases.get(sub[1]) ?? orphanPhase(r, box.line, id, sub, above, indent2);
+      r.seen(id, box.line);
+      parent.subs.push(kiroTask(box, text6, optional2, id, parent.self?.optional));
       continue;
     }
     const topMatch = KIRO_TOP.exec(text6);
-    const headed = section && !topMatch ? phases.get(section.number) : void 0;
-    if (headed && section) {
-      if (criteria) {
-        criteria.boxes.push(box.line);
-        continue;
-      }
-      const id = givenId(section.number, headed.given++);
-      section.boxes.push(box.line);
-      (section.ids ??= []).push(id);
-      seen(id, box.line);
-      headed.subs.push(task(id, headed.self?.optional));
+    if (!topMatch) {
+      if (r.section) sectionBox(r, r.section, box, text6, optional2);
       continue;
     }
-    if (topMatch) {
-      const headed2 = phases.get(topMatch[1]);
-      if (headed2 && !headed2.self) {
-        if (headed2.orphan) {
-          const first = headed2.orphan.line;
-          Object.assign(headed2.orphan, {
-            message: `Sub-task ${headed2.subs[0].id} comes before its top-level task ${topMatch[1]} (line ${box.line}).`,
-            fix: `Move "- [ ] ${topMatch[1]}. \u2026" above line ${first}.`
-          });
-        }
-        seen(topMatch[1], box.line);
-        top = { number: topMatch[1], indent: indent2 };
-        headed2.phase = { ...headed2.phase, name: topMatch[2].trim(), line: box.line };
-        headed2.self = task(topMatch[1]);
-        continue;
-      }
-      if (headed2) {
-        const first = headed2.self;
-        if (first && first.text === text6 && first.mark === box.mark && first.optional === optional2) {
-          problems.push({
-            severity: "warning",
-            path: path2,
-            line: box.line,
-            message: `Task ${topMatch[1]} is written again here, the same as line ${first.line}: the copy is not read.`,
-            fix: "Delete the copy."
-          });
-        } else {
-          problems.push(twice2(path2, topMatch[1], box.line, headed2.phase, all2, phases));
-        }
-        top = void 0;
-        continue;
-      }
-      seen(topMatch[1], box.line);
-      top = { number: topMatch[1], indent: indent2 };
-      phases.set(topMatch[1], {
-        phase: { number: topMatch[1], name: topMatch[2].trim(), line: box.line, tasks: [] },
-        self: task(topMatch[1]),
-        subs: [],
-        given: 0
+    const number3 = topMatch[1];
+    if (r.phases.has(number3)) {
+      headedBox(r, box, text6, optional2, topMatch, indent2);
+      continue;
+    }
+    r.seen(number3, box.line);
+    r.top = { number: number3, indent: indent2 };
+    r.phases.set(number3, {
+      phase: { number: number3, name: topMatch[2].trim(), line: box.line, tasks: [] },
+      self: kiroTask(box, text6, optional2, number3),
+      subs: [],
+      given: 0
+    });
+  }
+  return endKiro(source, skip, r);
+}
+function kiroTask(box, text6, optional2, id, inOptional = false) {
+  return {
+    id,
+    text: text6,
+    state: KIRO_STATE[box.mark],
+    mark: box.mark,
+    optional: optional2 || inOptional,
+    requirements: box.requirements(),
+    line: box.line,
+    markOffset: box.offset
+  };
+}
+function numberedHeading(text6) {
+  const c = text6.charCodeAt(0);
+  if (c >= 48 && c <= 57) return KIRO_TOP.exec(text6);
+  let at3;
+  if ((c | 32) === 116 && text6.slice(0, 4).toLowerCase() === "task") at3 = 4;
+  else if (text6.startsWith("\u30BF\u30B9\u30AF")) at3 = 3;
+  else return null;
+  let d = text6.charCodeAt(at3);
+  while (d === 32 || d >= 9 && d <= 13) d = text6.charCodeAt(++at3);
+  return d >= 48 && d <= 57 || d >= 128 ? KIRO_TASK_HEADING.exec(text6) : null;
+}
+function sectionHeading(r, box, text6, numbered) {
+  if (numbered && !KIRO_SUB.test(text6)) {
+    r.section = {
+      number: numbered[1],
+      heading: quoted(box.depth, text6),
+      line: box.line,
+      depth: box.depth,
+      boxes: []
+    };
+    r.sections.push(r.section);
+  } else if (r.section && isNotTasksHeading(text6)) {
+    r.criteria = {
+      number: r.section.number,
+      heading: quoted(box.depth, text6),
+      line: box.line,
+      depth: box.depth,
+      boxes: []
+    };
+    r.sections.push(r.criteria);
+  }
+  if (numbered && !r.phases.has(numbered[1])) {
+    r.top = void 0;
+    r.phases.set(numbered[1], {
+      phase: { number: numbered[1], name: numbered[2].trim(), line: box.line, tasks: [] },
+      self: void 0,
+      subs: [],
+      given: 0
+    });
+  }
+}
+function unnumberedSub(r, number3, nested, line2) {
+  const id = givenId(number3, nested.given++);
+  r.problems.push({
+    severity: "warning",
+    path: r.path,
+    line: line2,
+    message: `This box has no number of its own: it is read as a sub-task of task ${number3}, called ${id} here.`,
+    fix: `Number it (e.g. "${number3}.${nested.subs.length + 1} \u2026") so that the id is yours.`
+  });
+  return id;
+}
+function orphanPhase(r, line2, id, sub, above, indent2) {
+  const number3 = sub[1];
+  const name = above?.text ?? sub[3].trim();
+  const orphan = {
+    severity: "warning",
+    path: r.path,
+    line: line2,
+    message: `Sub-task ${id} has no top-level task ${number3} before it: it and the ${number3}.x sub-tasks after it are read as phase ${number3} ("${name}"), which has no box of its own.`,
+    fix: `Add "- [ ] ${number3}. Title" above it to give the phase a line of its own.`
+  };
+  r.problems.push(orphan);
+  const parent = {
+    phase: { number: number3, name, line: line2, tasks: [] },
+    self: void 0,
+    subs: [],
+    given: 0,
+    orphan
+  };
+  r.phases.set(number3, parent);
+  r.top = { number: number3, indent: indent2 };
+  return parent;
+}
+function sectionBox(r, section, box, text6, optional2) {
+  const headed = r.phases.get(section.number);
+  if (!headed) return;
+  if (r.criteria) {
+    r.criteria.boxes.push(box.line);
+    return;
+  }
+  const id = givenId(section.number, headed.given++);
+  section.boxes.push(box.line);
+  (section.ids ??= []).push(id);
+  r.seen(id, box.line);
+  headed.subs.push(kiroTask(box, text6, optional2, id, headed.self?.optional));
+}
+function headedBox(r, box, text6, optional2, topMatch, indent2) {
+  const number3 = topMatch[1];
+  const headed = r.phases.get(number3);
+  if (!headed.self) {
+    if (headed.orphan) {
+      const first2 = headed.orphan.line;
+      Object.assign(headed.orphan, {
+        message: `Sub-task ${headed.subs[0].id} comes before its top-level task ${number3} (line ${box.line}).`,
+        fix: `Move "- [ ] ${number3}. \u2026" above line ${first2}.`
       });
     }
+    r.seen(number3, box.line);
+    r.top = { number: number3, indent: indent2 };
+    headed.phase = { ...headed.phase, name: topMatch[2].trim(), line: box.line };
+    headed.self = kiroTask(box, text6, optional2, number3);
+    return;
   }
+  const first = headed.self;
+  if (first.text === text6 && first.mark === box.mark && first.optional === optional2) {
+    r.problems.push({
+      severity: "warning",
+      path: r.path,
+      line: box.line,
+      message: `Task ${number3} is written again here, the same as line ${first.line}: the copy is not read.`,
+      fix: "Delete the copy."
+    });
+  } else {
+    r.problems.push(twice2(r.path, number3, box.line, headed.phase, r.all, r.phases));
+  }
+  r.top = void 0;
+}
+function endKiro(source, skip, r) {
+  const { path: path2, problems } = r;
   const list3 = [];
-  for (const { phase, self: self2, subs } of phases.values()) {
+  for (const { phase, self: self2, subs } of r.phases.values()) {
     if (!self2) {
       if (subs.length > 0) list3.push({ ...phase, tasks: subs });
       continue;
@@ -35594,28 +35642,12 @@ function readKiro(source, path2, options = {}) {
     const required3 = subs.filter((t) => !t.optional);
     list3.push({ ...phase, tasks: required3.length > 0 ? subs : [self2, ...subs], self: self2 });
     const open2 = required3.filter((t) => t.state !== "done");
-    if (required3.length > 0 && self2.state === "done" !== (open2.length === 0)) {
-      const ids = open2.map((t) => t.id);
-      problems.push({
-        severity: "warning",
-        path: path2,
-        line: self2.line,
-        message: self2.state === "done" ? `Task ${phase.number} is checked, but its sub-tasks ${ids.length > 5 ? `${ids.slice(0, 5).join(", ")}, \u2026` : ids.join(", ")} are not: the loop reads it by its sub-tasks, so it has work left.` : `Task ${phase.number} is not checked, but all its sub-tasks are: the loop reads it by its sub-tasks, as done.`,
-        fix: self2.state === "done" ? `Check the sub-tasks that are done, or uncheck task ${phase.number}.` : `Check its box ("- [x] ${phase.number}. \u2026").`
-      });
-    }
+    if (required3.length > 0 && self2.state === "done" !== (open2.length === 0))
+      problems.push(selfAgainstSubs(path2, phase.number, self2, open2));
   }
-  sectionWarnings(sections, path2, problems);
-  if (list3.length === 0 && firstBox && !problems.some((p) => p.severity === "error")) {
-    const under = firstBox.heading ? ` (under "${"#".repeat(firstBox.heading.depth)} ${shorten(firstBox.heading.text)}", line ${firstBox.heading.line})` : "";
-    problems.push({
-      severity: "error",
-      path: path2,
-      line: firstBox.line,
-      message: `${boxes === 1 ? "The one box of this file is" : `None of the ${boxes} boxes of this file is`} read as a task: Kiro reads a task numbered "1. Title" or a sub-task "1.1 Title", and ${boxes === 1 ? "it" : "the first of them"}${under} has no number.`,
-      fix: 'Number the tasks: "- [ ] 1. Title" for each top-level task (or a heading "### 1. Title" over its sub-tasks), "- [ ] 1.1 Title" for each of its sub-tasks.'
-    });
-  }
+  sectionWarnings(r.sections, path2, problems);
+  if (list3.length === 0 && r.firstBox && !problems.some((p) => p.severity === "error"))
+    problems.push(noNumberedBox(path2, r.firstBox, r.boxes));
   return finish(
     source,
     path2,
@@ -35627,9 +35659,30 @@ function readKiro(source, path2, options = {}) {
       marks: " 	-~xX",
       star: "Kiro's optional mark",
       unread: 'Kiro reads a task numbered "1. Title", or a sub-task "1.1 Title"',
-      named: sections.flatMap((s) => s.boxes)
+      named: r.sections.flatMap((s) => s.boxes)
     }
   );
+}
+function selfAgainstSubs(path2, number3, self2, open2) {
+  const ids = open2.map((t) => t.id);
+  return {
+    severity: "warning",
+    path: path2,
+    line: self2.line,
+    message: self2.state === "done" ? `Task ${number3} is checked, but its sub-tasks ${ids.length > 5 ? `${ids.slice(0, 5).join(", ")}, \u2026` : ids.join(", ")} are not: the loop reads it by its sub-tasks, so it has work left.` : `Task ${number3} is not checked, but all its sub-tasks are: the loop reads it by its sub-tasks, as done.`,
+    fix: self2.state === "done" ? `Check the sub-tasks that are done, or uncheck task ${number3}.` : `Check its box ("- [x] ${number3}. \u2026").`
+  };
+}
+function noNumberedBox(path2, firstBox, boxes) {
+  const heading2 = firstBox.heading;
+  const under = heading2 ? ` (under "${quoted(heading2.depth, heading2.text)}", line ${heading2.line})` : "";
+  return {
+    severity: "error",
+    path: path2,
+    line: firstBox.line,
+    message: `${boxes === 1 ? "The one box of this file is" : `None of the ${boxes} boxes of this file is`} read as a task: Kiro reads a task numbered "1. Title" or a sub-task "1.1 Title", and ${boxes === 1 ? "it" : "the first of them"}${under} has no number.`,
+    fix: 'Number the tasks: "- [ ] 1. Title" for each top-level task (or a heading "### 1. Title" over its sub-tasks), "- [ ] 1.1 Title" for each of its sub-tasks.'
+  };
 }
 function sectionWarnings(sections, path2, problems) {
   for (const s of sections) {
@@ -35654,7 +35707,7 @@ function sectionWarnings(sections, path2, problems) {
     );
   }
 }
-var shorten = (text6) => text6.length > 60 ? `${text6.slice(0, 59)}\u2026` : text6;
+var quoted = (depth, text6) => `${"#".repeat(depth)} ${text6.length > 60 ? `${text6.slice(0, 59)}\u2026` : text6}`;
 function twice2(path2, number3, line2, first, events, phases) {
   const headingAbove = (at3) => {
     let found;
@@ -36740,6 +36793,7 @@ function readSprintStatus(source, path2) {
   }
   const entries = [];
   const dotted = [];
+  const unread = { plain: new UnreadKeys(), lettered: new UnreadKeys() };
   for (const pair2 of dev.items) {
     const key = (0, import_yaml.isScalar)(pair2.key) ? String(pair2.key.value) : void 0;
     const at3 = (0, import_yaml.isScalar)(pair2.key) ? pair2.key.range?.[0] : void 0;
@@ -36749,15 +36803,14 @@ function readSprintStatus(source, path2) {
       dotted.push({ key, line: line2 });
       continue;
     }
-    if (key === void 0 || kind === void 0) {
-      const lettered = key !== void 0 && /^(?:epic-)?\d+[a-z]+(?:-|$)/.test(key);
-      problems.push({
-        severity: "warning",
-        path: path2,
-        line: line2,
-        message: `${key === void 0 ? "This key" : `"${key}"`} is no epic, story or retrospective key, so it is not read${lettered ? ": BMAD's sprint planning reads no letter after an epic's number either, and lists the key as unrecognized" : ""}.`,
-        fix: lettered ? "Number the epic with digits alone (`epic-2`, its stories `2-1-slug`), here and in its story files' names." : "Write `epic-N`, `N-M-story-slug` or `epic-N-retrospective`."
-      });
+    if (key === void 0) {
+      problems.push(unreadWarning([{ key: void 0, line: line2 }], false, path2));
+      continue;
+    }
+    if (kind === void 0) {
+      const keys = LETTERED.test(key) ? unread.lettered : unread.plain;
+      if (keys.at === -1) keys.at = problems.push(PLACEHOLDER) - 1;
+      keys.list.push({ key, line: line2 });
       continue;
     }
     const { raw, value: value2 } = valueOf(source, pair2.value);
@@ -36791,19 +36844,47 @@ function readSprintStatus(source, path2) {
     const setAside = kind.kind === "story" && raw !== void 0 && status2 === void 0;
     entries.push({ key, ...kind, raw, status: status2, setAside, line: line2, value: value2 });
   }
+  for (const lettered of [false, true]) {
+    const keys = lettered ? unread.lettered : unread.plain;
+    if (keys.at !== -1) problems[keys.at] = unreadWarning(keys.list, lettered, path2);
+  }
   if (dotted.length > 0) problems.push(dottedWarning(dotted, path2));
   return { entries: ownNumbers(entries), storyLocation, problems };
+}
+var LETTERED = /^(?:epic-)?\d+[a-z]+(?:-|$)/;
+var UnreadKeys = class {
+  list = [];
+  /** The index of the warning's place in the problems (-1: no such key yet). */
+  at = -1;
+};
+var PLACEHOLDER = { severity: "warning", path: "", line: 1, message: "" };
+var SHOWN = 5;
+function keysWithLines(keys) {
+  const shown = keys.slice(0, SHOWN).map((k) => `"${k.key}" (line ${k.line})`);
+  return `${shown.join(", ")}${keys.length > SHOWN ? `, and ${keys.length - SHOWN} more` : ""}`;
+}
+function unreadWarning(keys, lettered, path2) {
+  const n = keys.length;
+  const first = keys[0];
+  const then = n === 1 ? ": " : ". ";
+  const why = lettered ? `${then}BMAD's sprint planning reads no letter after an epic's number either, and lists ${n === 1 ? "the key" : "such keys"} as unrecognized` : n === 1 ? "" : ". BMAD's sprint planning reads none of them either, and lists such keys as unrecognized";
+  return {
+    severity: "warning",
+    path: path2,
+    line: first.line,
+    message: n === 1 ? `${first.key === void 0 ? "This key" : `"${first.key}"`} is no epic, story or retrospective key, so it is not read${why}.` : `${n} keys are no epic, story or retrospective key, so they are not read: ${keysWithLines(keys)}${why}.`,
+    fix: lettered ? `Number the epic with digits alone (\`epic-2\`, its stories \`2-1-slug\`), here and in ${n === 1 ? "its" : "their"} story files' names.` : n === 1 ? "Write `epic-N`, `N-M-story-slug` or `epic-N-retrospective`." : "Write each as `epic-N`, `N-M-story-slug` or `epic-N-retrospective`, or move the keys that track no story out of `development_status` (sprint planning keeps the file's other top-level keys)."
+  };
 }
 var DOTTED_EPIC = /^(?:epic-)?\d+\.\d+(?:-|$)/;
 function dottedWarning(dotted, path2) {
   const n = dotted.length;
-  const shown = dotted.slice(0, 5).map((d) => `"${d.key}" (line ${d.line})`);
   const epics = [...new Set(dotted.map((d) => /^(?:epic-)?(\d+\.\d+)/.exec(d.key)[1]))];
   return {
     severity: "warning",
     path: path2,
     line: dotted[0].line,
-    message: `${n === 1 ? "One key numbers its epic" : `${n} keys number their epic`} with a dot, so ${n === 1 ? "it is" : "they are"} not read: ${shown.join(", ")}${n > 5 ? `, and ${n - 5} more` : ""}. BMAD's sprint planning reads an epic's number as digits alone and lists such keys as unrecognized; the loop runs none of these stories.`,
+    message: `${n === 1 ? "One key numbers its epic" : `${n} keys number their epic`} with a dot, so ${n === 1 ? "it is" : "they are"} not read: ${keysWithLines(dotted)}. BMAD's sprint planning reads an epic's number as digits alone and lists such keys as unrecognized; the loop runs none of these stories.`,
     fix: `Number ${epics.length === 1 ? `epic ${epics[0]}` : `epics ${epics.join(", ")}`} with a whole number no epic has (\`epic-N\`, its stories \`N-1-slug\`), here and in ${epics.length === 1 ? "its" : "their"} story files' names.`
   };
 }
@@ -37189,9 +37270,9 @@ function configEntry(text6, key) {
   const m = new RegExp(`^${key}:[ \\t]*(.*?)[ \\t]*\\r?$`, "m").exec(text6);
   if (!m) return void 0;
   const value2 = m[1].replace(/(?:^|[ \t]+)#.*$/, "");
-  const quoted5 = /^(["'])(.*)\1$/.exec(value2);
+  const quoted6 = /^(["'])(.*)\1$/.exec(value2);
   const line2 = text6.slice(0, m.index).split("\n").length;
-  return { value: quoted5 ? quoted5[2] : value2, line: line2 };
+  return { value: quoted6 ? quoted6[2] : value2, line: line2 };
 }
 var BMAD_CONFIG = /^(?:(.*)\/)?(_bmad|\.bmad|bmad)\/bmm\/config\.yaml$/;
 function isBmadConfigPath(path2) {
@@ -40291,7 +40372,7 @@ function replacedLine(current, names) {
   const comment = /\s#[^\]]*$/.exec(current)?.[0] ?? "";
   return `${indent2}${list3}${comment}`;
 }
-var quoted = (names) => names.map((n) => `"${n}"`).join(", ");
+var quoted2 = (names) => names.map((n) => `"${n}"`).join(", ");
 function ciGateProblems(loop, workflows, refs) {
   const others = workflows.filter((w) => w.path !== loop.path);
   const ci = others.filter(isCi);
@@ -40326,7 +40407,7 @@ function ciGateProblems(loop, workflows, refs) {
         severity: "warning",
         path: loop.path,
         line: where?.line,
-        message: `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted(missing)}, and no workflow here has that name. ${found}`,
+        message: `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted2(missing)}, and no workflow here has that name. ${found}`,
         fix: "Add a CI workflow that runs on `pull_request` and name it so; if CI runs outside GitHub Actions (a GitHub App, commit statuses), this line can stay."
       }
     ];
@@ -40339,13 +40420,13 @@ function ciGateProblems(loop, workflows, refs) {
         severity: "error",
         path: misses[0].w.path,
         line: lineOf2(misses[0].w.text, "on"),
-        message: `The loop waits for ${quoted(waits)}, which never runs on the loop's pull requests (branch ${refs.head} into ${refs.base}): ${misses.map((m) => `"${m.w.name}" (${m.w.path}): ${m.why}`).join("; ")}. Loop pull requests wait for CI forever.`,
+        message: `The loop waits for ${quoted2(waits)}, which never runs on the loop's pull requests (branch ${refs.head} into ${refs.base}): ${misses.map((m) => `"${m.w.name}" (${m.w.path}): ${m.why}`).join("; ")}. Loop pull requests wait for CI forever.`,
         fix: `Let it run on pull requests into ${refs.base}: \`pull_request:\` under \`on:\`, with no \`branches\` filter or one that admits ${refs.base}.`
       }
     ];
   }
   const names = [...kept, ...ciNames.filter((n) => !kept.some((p) => matches(p)(n)))];
-  const what2 = missing.length > 0 ? `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted(missing)}, and no workflow here has that name` : `The loop waits for ${quoted(waits)}, none of which runs on pull requests`;
+  const what2 = missing.length > 0 ? `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted2(missing)}, and no workflow here has that name` : `The loop waits for ${quoted2(waits)}, none of which runs on pull requests`;
   return [
     {
       severity: "error",
@@ -40893,7 +40974,7 @@ var short = (sha) => sha.slice(0, 7);
 function what(p) {
   return `the coding agent (${NODE_NAMES[p.node]}, attempt ${p.attempt})`;
 }
-function quoted2(summary3) {
+function quoted3(summary3) {
   const text6 = escapeSummary(summary3);
   return text6 ? `
 
@@ -40932,10 +41013,10 @@ function usageLine(run3) {
 Agent run: ${describeRun(run3)}.` : "";
 }
 function partialCommit(p, commit, why, after, summary3, run3) {
-  return `**Partial agent commit** ${short(commit)}: ${what(p)} ${why}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. ${after}${usageLine(run3)}${quoted2(summary3)}`;
+  return `**Partial agent commit** ${short(commit)}: ${what(p)} ${why}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. ${after}${usageLine(run3)}${quoted3(summary3)}`;
 }
 var agentReply = {
-  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted2(summary3)}`,
+  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted3(summary3)}`,
   paused: (p, commit, reason, summary3, run3) => partialCommit(
     p,
     commit,
@@ -40952,8 +41033,8 @@ var agentReply = {
     summary3,
     run3
   ),
-  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted2(summary3)}`,
-  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted2(summary3)}`,
+  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted3(summary3)}`,
+  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted3(summary3)}`,
   refused: (p, problems) => `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:
 
 ${problems.slice(0, 50).map((problem) => `- ${codeSpan(problem)}`).join("\n")}${problems.length > 50 ? `
@@ -43324,12 +43405,12 @@ function triaged(snap, config2, failing, realFailure) {
     }
   }
 }
-function quoted3(message) {
+function quoted4(message) {
   const line2 = message.replace(/\s+/g, " ").trim().slice(0, 300);
   return line2 ? `\u201C${escapeMarkdown(line2)}\u201D` : "without a reason";
 }
 function withRefusal(decided, message) {
-  const note = `The loop asked GitHub to re-run it first, to tell a flaky check; GitHub refused (${quoted3(message)}).`;
+  const note = `The loop asked GitHub to re-run it first, to tell a flaky check; GitHub refused (${quoted4(message)}).`;
   let said2 = false;
   const effects = decided.effects.map((e) => {
     if (e.kind !== "reply" || said2) return e;
@@ -43359,10 +43440,10 @@ function infrastructureRefused(snap, failing, reruns, run3, message) {
           mode: marker.mode,
           node: "Verification",
           title: "Triage: GitHub refused the re-run",
-          next: `CI failed for a reason outside the code, and GitHub refused to re-run it (${quoted3(message)}). No attempt is counted: re-run it on GitHub or push to the branch, or \`/coder retry\` to hand it to Debug & Fix.`
+          next: `CI failed for a reason outside the code, and GitHub refused to re-run it (${quoted4(message)}). No attempt is counted: re-run it on GitHub or push to the branch, or \`/coder retry\` to hand it to Debug & Fix.`
         }
       },
-      { kind: "reply", body: reply.rerunRefused(snap.pr.number, failing, quoted3(message)) }
+      { kind: "reply", body: reply.rerunRefused(snap.pr.number, failing, quoted4(message)) }
     ],
     { reason: `GitHub refused the re-run of workflow run ${run3}: ${message}` }
   );
@@ -44008,7 +44089,7 @@ function ciGateOf(texts) {
     problems: ciGateProblems(loop, workflows)
   };
 }
-var quoted4 = (names) => names.map((n) => `"${n}"`).join(", ");
+var quoted5 = (names) => names.map((n) => `"${n}"`).join(", ");
 function stallReply(snap, config2, gate) {
   const head = snap.pr.head.sha.slice(0, 7);
   const lines = [
@@ -44017,7 +44098,7 @@ function stallReply(snap, config2, gate) {
   ];
   if (gate?.waits !== void 0)
     lines.push(
-      gate.waits.length > 0 ? `The loop's workflow (${gate.path}) waits for the workflow${gate.waits.length > 1 ? "s" : ""} ${quoted4(gate.waits)} through \`workflow_run\`.` : `The loop's workflow (${gate.path}) waits for no workflow through \`workflow_run\`.`
+      gate.waits.length > 0 ? `The loop's workflow (${gate.path}) waits for the workflow${gate.waits.length > 1 ? "s" : ""} ${quoted5(gate.waits)} through \`workflow_run\`.` : `The loop's workflow (${gate.path}) waits for no workflow through \`workflow_run\`.`
     );
   for (const p of gate?.problems ?? []) lines.push(`- ${formatProblem(p)}`);
   if (!gate?.problems.length)
@@ -44273,6 +44354,23 @@ function resolveLink(tree, path2) {
   const end = walk2(path2.split("/").slice(0, -1), entry.target ?? "");
   return Array.isArray(end) ? { inside: true } : end;
 }
+function placedProblem(path2, plan, present) {
+  const reads = plan.reads ?? [];
+  if (reads.length === 0) return void 0;
+  const name = JSON.stringify(path2);
+  const fix2 = `the plan's documents are the architect's: leave it out of the change set (an architect changes it in a pull request of its own)`;
+  const where = `beyond its folder, where its tool's config on the base or the handed head places it`;
+  if (reads.includes(path2)) return `${name} \u2014 the plan ${plan.path} reads it ${where}; ${fix2}`;
+  const under = reads.filter((r) => r.startsWith(`${path2}/`));
+  const held = under.find((r) => present.has(r)) ?? under[0];
+  if (held)
+    return `${name} \u2014 holds ${JSON.stringify(held)}, which the plan ${plan.path} reads ${where}; ${fix2}`;
+  const baseName = (p) => p.slice(p.lastIndexOf("/") + 1);
+  const named = isPlanDocument(path2, plan) ? reads.find((r) => baseName(r) === baseName(path2)) : void 0;
+  if (named)
+    return `${name} \u2014 has the name of ${JSON.stringify(named)}, which the plan ${plan.path} reads ${where} (a copy or a move of it is one of the plan's documents); ${fix2}`;
+  return void 0;
+}
 function sameEntry(a, b) {
   return !!a && !!b && a.mode === b.mode && a.target === b.target;
 }
@@ -44294,14 +44392,25 @@ function decideApply(input) {
     [...input.base.map((e) => e.path), ...valid.map((c) => c.path)],
     input.plans ?? defaultPlanGlobs(dir)
   ).filter((p) => !p.path.startsWith(`${dir}/`));
+  const placing = (input.guarded ?? []).filter((p) => p.reads?.length);
+  const present = new Set(input.base.map((e) => e.path));
   for (const change of valid) {
     const plan = plans.find(
       (p) => isPlanDocument(change.path, p) || (planDocumentsRoot(p) ?? p.path).startsWith(`${change.path}/`)
     );
-    if (plan)
+    if (plan) {
       problems.push(
         `${name(change.path)} \u2014 the documents of the plan ${plan.path} are the architect's, its bookkeeping the loop's`
       );
+      continue;
+    }
+    for (const p of placing) {
+      const problem = placedProblem(change.path, p, present);
+      if (problem) {
+        problems.push(problem);
+        break;
+      }
+    }
   }
   const before = treeOf(input.base);
   const after = applied(input.base, valid);
@@ -45406,6 +45515,108 @@ async function hasOwnComment(gh, repo2, issue3, login2, key) {
   return items2.some((c) => own6(c.user?.login) && c.body?.includes(key) === true);
 }
 
+// src/github/plans.ts
+var validated = /* @__PURE__ */ new Map();
+var PLAN_CACHE = { entries: 32, maxSourceBytes: 1 << 20 };
+function remember(key, context) {
+  validated.delete(key);
+  validated.set(key, context);
+  while (validated.size > PLAN_CACHE.entries) validated.delete(validated.keys().next().value);
+}
+async function readPlan(reader, tree, plansDir, name, { contents: wanted = true, taskPlan = wanted, tasksOnly = false } = {}) {
+  const dir = `${plansDir.replace(/\/+$/, "")}/${name}`;
+  const prefix = `${dir}/`;
+  const shas = /* @__PURE__ */ new Map();
+  for (const [path2, sha] of tree.files)
+    if (path2.startsWith(prefix)) shas.set(path2.slice(prefix.length), sha);
+  const paths = [...shas.keys()].sort();
+  const read3 = [...CONTEXT_FILES, PLAN_FILES.masterLog];
+  const key = JSON.stringify([dir, paths, read3.map((file) => shas.get(file) ?? null)]);
+  const contents = /* @__PURE__ */ new Map();
+  const files = { name, dir, paths, files: contents };
+  const load2 = async (file) => {
+    const sha = shas.get(file);
+    if (sha !== void 0) contents.set(file, await reader.blob(sha));
+  };
+  const known = validated.get(key);
+  if (tasksOnly) {
+    await load2(PLAN_FILES.checklist);
+    return { files, ...known ? { context: known } : {} };
+  }
+  if (known && !wanted) return { files, context: known };
+  await Promise.all(read3.map(load2));
+  const context = known ?? validateContext(files);
+  let size = 0;
+  for (const text6 of contents.values()) size += text6.length;
+  if (size <= PLAN_CACHE.maxSourceBytes) remember(key, context);
+  if (wanted && taskPlan && context.valid && context.taskPlan) await load2(context.taskPlan);
+  return { files, context };
+}
+
+// src/github/openPlan.ts
+async function openOnTree(reader, tree, config2, chosen2, options = {}) {
+  const opened = await readUntilOpen(
+    reader,
+    tree,
+    options,
+    (plan, texts) => openToStart(config2, chosen2, plan ? { plan } : {}, tree, texts)
+  );
+  return opened.open;
+}
+async function openRecordedOnTree(reader, tree, config2, marker, options = {}) {
+  const opened = await readUntilOpen(
+    reader,
+    tree,
+    options,
+    (plan, texts) => openRecorded(config2, marker, plan ? { plan } : {}, tree, texts)
+  );
+  return "open" in opened ? opened.open : opened;
+}
+async function readsOnTree(reader, tree, plan) {
+  const present = new Set(tree.files.keys());
+  const opened = await readUntilOpen(
+    reader,
+    tree,
+    {},
+    (_plan, texts) => planReadsOnTree(plan, present, texts)
+  );
+  return opened.reads;
+}
+async function guardedPlans(reader, trees, globs, touched) {
+  const paths = new Set(trees.flatMap((t) => [...t.files.keys()]));
+  const plans = [];
+  for (const plan of findPlanFiles([...paths], globs)) {
+    if (!touched.some((p) => mayBeReadBeyondRoot(plan.kind, p))) {
+      plans.push(plan);
+      continue;
+    }
+    const reads = /* @__PURE__ */ new Set();
+    for (const tree of trees.filter((t) => t.files.has(plan.path)))
+      for (const p of await readsOnTree(reader, tree, plan)) reads.add(p);
+    plans.push({ ...plan, reads: [...reads] });
+  }
+  return plans;
+}
+async function answerPlanRead(reader, tree, need, read3, options = {}) {
+  if (need.need === "plan")
+    return { plan: await readPlan(reader, tree, need.plansDir, need.plan, options) };
+  const texts = await readTexts(reader, tree, need.paths);
+  return { texts: new Map([...read3.texts ?? [], ...texts]) };
+}
+function readTexts(reader, tree, paths) {
+  return Promise.all(
+    paths.map(async (path2) => [path2, await reader.blob(tree.files.get(path2))])
+  );
+}
+async function readUntilOpen(reader, tree, options, open2) {
+  let read3 = {};
+  for (; ; ) {
+    const opened = open2(read3.plan, read3.texts ?? /* @__PURE__ */ new Map());
+    if (!("need" in opened)) return opened;
+    read3 = { ...read3, ...await answerPlanRead(reader, tree, opened, read3, options) };
+  }
+}
+
 // src/github/pulls.ts
 var ESCALATED_LABEL2 = "coder:escalated";
 async function clearEscalated(gh, repo2, numbers) {
@@ -45661,7 +45872,14 @@ async function agentPullRequest(gh, repo2, payload, identity) {
     };
   const problem = identity && loopPullProblem(data, identity);
   if (problem) return { reason: `pull request #${data.number} is not the loop's: ${problem}` };
-  return { pull: { number: data.number, headSha: data.head.sha, body: data.body ?? "" } };
+  return {
+    pull: {
+      number: data.number,
+      headSha: data.head.sha,
+      ...data.base.sha ? { baseSha: data.base.sha } : {},
+      body: data.body ?? ""
+    }
+  };
 }
 function jobIdOf(url) {
   const m = url && /\/actions\/runs\/\d+\/jobs?\/(\d+)(?:[/?#]|$)/.exec(url);
@@ -45810,6 +46028,16 @@ async function readBaseEntries(gh, repo2, sha) {
   }
   return entries;
 }
+async function trustedPlans(gh, repo2, payload, run3, plansDir, options) {
+  const dir = plansDir.replace(/^\.\/+/, "").replace(/\/+$/, "");
+  const globs = options.plans ?? defaultPlanGlobs(dir);
+  const touched = run3.changes.map((c) => c.path);
+  if (!touched.some((p) => mayBePlanDocument(p, globs))) return [];
+  const reader = new GitReader(gh, repo2);
+  const shas = [...new Set([payload.headSha, options.baseSha].filter((s) => !!s))];
+  const trees = await Promise.all(shas.map((sha) => reader.tree(sha)));
+  return guardedPlans(reader, trees, globs, touched);
+}
 async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, options = {}) {
   const say = (body) => replyOnIssue(gh, repo2, payload.pullRequest, body);
   const measured = options.measured;
@@ -45872,11 +46100,13 @@ async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, optio
     return { state: "no-change", failedAttempt: true };
   }
   const base = await readBaseEntries(gh, repo2, payload.headSha);
+  const guarded = typeof base === "string" ? [] : await trustedPlans(gh, repo2, payload, run3, plansDir, options);
   const checked = typeof base === "string" ? { ok: false, problems: [`the changes cannot be checked: ${base}`] } : decideApply({
     changes: run3.changes,
     plansDir,
     ...options.plans ? { plans: options.plans } : {},
     base,
+    guarded,
     outcome: run3.outcome,
     keepPartialWork: options.keepPartialWork ?? false
   });
@@ -46005,93 +46235,6 @@ async function onThread(thread, handle2) {
 }
 function threadOfError(error2) {
   return typeof error2 === "object" && error2 !== null ? threads.get(error2) : void 0;
-}
-
-// src/github/plans.ts
-var validated = /* @__PURE__ */ new Map();
-var PLAN_CACHE = { entries: 32, maxSourceBytes: 1 << 20 };
-function remember(key, context) {
-  validated.delete(key);
-  validated.set(key, context);
-  while (validated.size > PLAN_CACHE.entries) validated.delete(validated.keys().next().value);
-}
-async function readPlan(reader, tree, plansDir, name, { contents: wanted = true, taskPlan = wanted, tasksOnly = false } = {}) {
-  const dir = `${plansDir.replace(/\/+$/, "")}/${name}`;
-  const prefix = `${dir}/`;
-  const shas = /* @__PURE__ */ new Map();
-  for (const [path2, sha] of tree.files)
-    if (path2.startsWith(prefix)) shas.set(path2.slice(prefix.length), sha);
-  const paths = [...shas.keys()].sort();
-  const read3 = [...CONTEXT_FILES, PLAN_FILES.masterLog];
-  const key = JSON.stringify([dir, paths, read3.map((file) => shas.get(file) ?? null)]);
-  const contents = /* @__PURE__ */ new Map();
-  const files = { name, dir, paths, files: contents };
-  const load2 = async (file) => {
-    const sha = shas.get(file);
-    if (sha !== void 0) contents.set(file, await reader.blob(sha));
-  };
-  const known = validated.get(key);
-  if (tasksOnly) {
-    await load2(PLAN_FILES.checklist);
-    return { files, ...known ? { context: known } : {} };
-  }
-  if (known && !wanted) return { files, context: known };
-  await Promise.all(read3.map(load2));
-  const context = known ?? validateContext(files);
-  let size = 0;
-  for (const text6 of contents.values()) size += text6.length;
-  if (size <= PLAN_CACHE.maxSourceBytes) remember(key, context);
-  if (wanted && taskPlan && context.valid && context.taskPlan) await load2(context.taskPlan);
-  return { files, context };
-}
-
-// src/github/openPlan.ts
-async function openOnTree(reader, tree, config2, chosen2, options = {}) {
-  const opened = await readUntilOpen(
-    reader,
-    tree,
-    options,
-    (plan, texts) => openToStart(config2, chosen2, plan ? { plan } : {}, tree, texts)
-  );
-  return opened.open;
-}
-async function openRecordedOnTree(reader, tree, config2, marker, options = {}) {
-  const opened = await readUntilOpen(
-    reader,
-    tree,
-    options,
-    (plan, texts) => openRecorded(config2, marker, plan ? { plan } : {}, tree, texts)
-  );
-  return "open" in opened ? opened.open : opened;
-}
-async function readsOnTree(reader, tree, plan) {
-  const present = new Set(tree.files.keys());
-  const opened = await readUntilOpen(
-    reader,
-    tree,
-    {},
-    (_plan, texts) => planReadsOnTree(plan, present, texts)
-  );
-  return opened.reads;
-}
-async function answerPlanRead(reader, tree, need, read3, options = {}) {
-  if (need.need === "plan")
-    return { plan: await readPlan(reader, tree, need.plansDir, need.plan, options) };
-  const texts = await readTexts(reader, tree, need.paths);
-  return { texts: new Map([...read3.texts ?? [], ...texts]) };
-}
-function readTexts(reader, tree, paths) {
-  return Promise.all(
-    paths.map(async (path2) => [path2, await reader.blob(tree.files.get(path2))])
-  );
-}
-async function readUntilOpen(reader, tree, options, open2) {
-  let read3 = {};
-  for (; ; ) {
-    const opened = open2(read3.plan, read3.texts ?? /* @__PURE__ */ new Map());
-    if (!("need" in opened)) return opened;
-    read3 = { ...read3, ...await answerPlanRead(reader, tree, opened, read3, options) };
-  }
 }
 
 // src/github/loop/complete.ts
@@ -46560,19 +46703,8 @@ async function read2(ctx, need, given) {
       const reader = new GitReader(ctx.env.gh, ctx.env.repo);
       const trees = [];
       for (const sha of treesOf(ctx.snap)) trees.push(await reader.tree(sha));
-      const paths = new Set(trees.flatMap((t) => [...t.files.keys()]));
       const touched = touchedPaths(ctx.snap.files ?? []);
-      const plans = [];
-      for (const plan of findPlanFiles([...paths], planGlobs(ctx.config))) {
-        if (!touched.some((p) => mayBeReadBeyondRoot(plan.kind, p))) {
-          plans.push(plan);
-          continue;
-        }
-        const reads = /* @__PURE__ */ new Set();
-        for (const tree of trees.filter((t) => t.files.has(plan.path)))
-          for (const p of await readsOnTree(reader, tree, plan)) reads.add(p);
-        plans.push({ ...plan, reads: [...reads] });
-      }
+      const plans = await guardedPlans(reader, trees, planGlobs(ctx.config), touched);
       return { ...ctx, snap: { ...ctx.snap, plans } };
     }
     case "writes": {
@@ -48705,6 +48837,7 @@ async function applyStep(input) {
   return applyAgentRun(gh, repo2, payload, run3, summary3, input.plansDir, {
     keepPartialWork: input.keepPartialWork ?? false,
     ...input.plans ? { plans: input.plans } : {},
+    ...pr.pull.baseSha ? { baseSha: pr.pull.baseSha } : {},
     ...measured.run ? { measured: measured.run } : {},
     record: {
       identity: input.identity,
