@@ -115,10 +115,12 @@ function fastPath(file: PlanFile): string | undefined {
   }
 }
 
-// A fresh Node process reads one file once (cold), then many times (warm): tsc's build of the
-// readers in lib/ (compiled by `compileReaders`: `npm run build` makes only the bundles), module
-// loading not counted.
-const CHILD = `
+/**
+ * A child's start (module text, run with `kind`, `path` and `lib` as its first arguments): the
+ * readers of tsc's build in `lib`, `read` for the kind, and `source`, the file (or BENCH_SOURCE
+ * for `-`). Every child of these benches reads so.
+ */
+export const CHILD_READ = `
 const [kind, path, lib] = process.argv.slice(1);
 const { readFileSync } = await import('node:fs');
 const { readSpeckit } = await import(lib + '/plan/kinds/speckit/index.js');
@@ -136,6 +138,12 @@ const read = {
   checklist: (s) => parseChecklist(s, 'plan.md'),
 }[kind];
 const source = path === '-' ? process.env.BENCH_SOURCE : readFileSync(path, 'utf8');
+`;
+
+// A fresh Node process reads one file once (cold), then many times (warm): tsc's build of the
+// readers in lib/ (compiled by `compileReaders`: `npm run build` makes only the bundles), module
+// loading not counted.
+const CHILD = `${CHILD_READ}
 let start = performance.now();
 read(source);
 const cold = performance.now() - start;

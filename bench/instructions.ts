@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   BASE_LIB,
+  CHILD_READ,
   compileReaders,
   corpusDir,
   LIB,
@@ -18,7 +19,9 @@ import { table } from './stats.js';
  * `npm run bench -- plans-instructions`: the instructions a first read of each real plan runs, as
  * `plans` reads it cold (a fresh process, the readers of tsc's lib/), counted by valgrind's
  * callgrind: the counters are dumped at an `fsync` made just before the read and just after it,
- * and the young generation is made large enough that no scavenge falls inside. Unlike a cold
+ * the young generation is made large enough that no scavenge falls inside, and V8's optimizing
+ * compiles are made on the main thread (made on another, they land at a moment that varies: a
+ * large tasks.json's count then moved by 15 %). Unlike a cold
  * read's time, which moves by ±2 ms from one process to the next, the count moves by about 0.2 %:
  * a change to the readers is seen in it at once. With CODER_LOOP_BENCH_PLANS_BASE=<another
  * checkout>, that checkout's readers are counted too. valgrind is needed (apt-get install
@@ -30,26 +33,12 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const KINDS: readonly Kind[] = ['speckit', 'kiro', 'openspec', 'bmad', 'taskmaster'];
 
 // The child: the readers imported, the source read, then the read alone between two fsyncs.
-const CHILD = `
-const [kind, path, lib, marker] = process.argv.slice(1);
-const fs = await import('node:fs');
-const { readSpeckit } = await import(lib + '/plan/kinds/speckit/index.js');
-const { readKiro } = await import(lib + '/plan/kinds/kiro/index.js');
-const { readOpenspec } = await import(lib + '/plan/kinds/openspec/index.js');
-const { readStory } = await import(lib + '/plan/kinds/bmad/index.js');
-const { readTaskmaster } = await import(lib + '/plan/kinds/taskmaster/index.js');
-const read = {
-  speckit: (s) => readSpeckit(s, 'tasks.md'),
-  kiro: (s) => readKiro(s, 'tasks.md'),
-  openspec: (s) => readOpenspec(s, 'tasks.md'),
-  bmad: (s) => readStory(s, 'story.md'),
-  taskmaster: (s) => readTaskmaster(s, 'tasks.json'),
-}[kind];
-const source = path === '-' ? process.env.BENCH_SOURCE : fs.readFileSync(path, 'utf8');
-const fd = fs.openSync(marker, 'w');
-fs.fsyncSync(fd);
+const CHILD = `${CHILD_READ}
+const { openSync, fsyncSync } = await import('node:fs');
+const fd = openSync(process.argv[4], 'w');
+fsyncSync(fd);
 read(source);
-fs.fsyncSync(fd);
+fsyncSync(fd);
 `;
 
 /** The instructions of one cold read (the main thread's, between the two fsyncs). */
@@ -64,6 +53,8 @@ function count(kind: Kind, path: string, lib: string): Promise<number> {
     process.execPath,
     '--min-semi-space-size=64',
     '--max-semi-space-size=64',
+    '--no-concurrent-recompilation',
+    '--no-concurrent-osr',
     '--input-type=module',
     '-e',
     CHILD,
