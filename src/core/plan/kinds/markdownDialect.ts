@@ -662,8 +662,11 @@ export function comparePhaseNumbers(a: string, b: string): number {
   return a1 - b1 || a2 - b2 || (aLetter < bLetter ? -1 : aLetter > bLetter ? 1 : 0);
 }
 
+// (A pattern made once, not at each comparison of a sort.)
+const PHASE_NUMBER = /^(\d+)(?:\.(\d+))?([a-zA-Z]?)$/;
+
 function phaseNumberParts(n: string): [number, number, string] {
-  const m = /^(\d+)(?:\.(\d+))?([a-z]?)$/i.exec(n);
+  const m = PHASE_NUMBER.exec(n);
   return m
     ? [Number(m[1]), m[2] === undefined ? -1 : Number(m[2]), m[3]!.toLowerCase()]
     : [NaN, -1, ''];

@@ -17,12 +17,44 @@ import {
 } from '../markdownDialect.js';
 
 /**
+ * A word as a pattern that matches it in either case, as the `i` flag would, without the flag: a
+ * case-insensitive pattern with letters beyond ASCII in it (`fáze`, `этап`) makes its compilation
+ * search Unicode's case tables, about 0.3 ms of a first read. Each letter is a class of its two
+ * cases (`т` with the two forms the flag takes for it too, U+1C84 and U+1C85); `\s+` stays.
+ */
+function anyCase(word: string): string {
+  return word.replace(/\\s\+|./gs, (c) => {
+    if (c.length > 1) return c;
+    const lower = c.toLowerCase();
+    const upper = c.toUpperCase();
+    const more = lower === 'т' ? '\u1c84\u1c85' : '';
+    return lower === upper && more === '' ? c : `[${lower}${upper}${more}]`;
+  });
+}
+
+/**
  * The word a phase heading starts with: spec-kit's `Phase`, or the word the coding agent that
  * writes a plan in another language puts for it (`Fase` in Spanish, Portuguese and Italian, `Faz`
  * in Turkish, `Giai đoạn` in Vietnamese, `Этап` in Russian, `阶段` in Chinese, `フェーズ` in
  * Japanese, `단계` in Korean, and a few more); a space after it, but for the CJK words.
  */
-const PHASE_WORD = String.raw`(?:phase|fase|faz|faza|fáze|fázis|vaihe|etapa|tahap|giai\s+đoạn|фаза|этап|етап)\s+|(?:阶段|階段|フェーズ|단계)\s*`;
+const PHASE_WORD = String.raw`(?:${[
+  'phase',
+  'fase',
+  'faz',
+  'faza',
+  'fáze',
+  'fázis',
+  'vaihe',
+  'etapa',
+  'tahap',
+  String.raw`giai\s+đoạn`,
+  'фаза',
+  'этап',
+  'етап',
+]
+  .map(anyCase)
+  .join('|')})\s+|(?:阶段|階段|フェーズ|단계)\s*`;
 
 /**
  * spec-kit's tasks.md (`specs/<feature>/tasks.md`): `## Phase N: …` headings (`### Phase 3.1`
@@ -36,12 +68,17 @@ const PHASE_WORD = String.raw`(?:phase|fase|faz|faza|fáze|fázis|vaihe|etapa|ta
  * and 3), the name the last. spec-kit's own tasks command names the last phase "Final Phase:
  * Polish & Cross-Cutting Concerns", and plans write that heading as it says (FINAL_PHASE).
  */
-const NUMBER = String.raw`(\d+(?:\.\d+)?[a-z]?)`;
+// (The letter in either case spelled out: SPECKIT_PHASE is no case-insensitive pattern.)
+const NUMBER = String.raw`(\d+(?:\.\d+)?[a-zA-Z]?)`;
 /** A number in Chinese numerals, as Chinese and Japanese plans write `第一阶段` (1 to 99). */
 const CJK_NUMBER = String.raw`([一二三四五六七八九十]{1,3})`;
 const AFTER_NUMBER = String.raw`\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$`;
-/** `Phase N`, what nearly every plan writes: a small pattern, compiled on every first read. */
-const SPECKIT_PHASE = new RegExp(String.raw`^phase\s+${NUMBER}${AFTER_NUMBER}`, 'i');
+/**
+ * `Phase N`, what nearly every plan writes: a small pattern, compiled on every first read, its
+ * word's case spelled out (a case-insensitive pattern with characters beyond ASCII in it, `：` and
+ * the dashes, costs its compilation a search of Unicode's case tables).
+ */
+const SPECKIT_PHASE = new RegExp(String.raw`^[Pp][Hh][Aa][Ss][Ee]\s+${NUMBER}${AFTER_NUMBER}`);
 /**
  * The other languages' phase words, and the number first: compiled only for a heading that may
  * hold one (LOCALIZED_START), as its case-insensitive letters beyond ASCII cost a first read
@@ -49,13 +86,14 @@ const SPECKIT_PHASE = new RegExp(String.raw`^phase\s+${NUMBER}${AFTER_NUMBER}`, 
  */
 const LOCALIZED_PHASE = new RegExp(
   String.raw`^(?:(?:${PHASE_WORD})${NUMBER}|${NUMBER}\s*단계|第\s*(?:${NUMBER}|${CJK_NUMBER})\s*(?:阶段|階段|フェーズ))${AFTER_NUMBER}`,
-  'i',
 );
+// (Case spelled out: Cyrillic's cases are both in its block, and U+1C80–U+1C88 are the forms
+// of a few of its letters that a case-insensitive search takes for them.)
 const LOCALIZED_START =
-  /^(?:f[aá][sz]|vaihe|etapa|tahap|giai|\d|[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af])/i;
+  /^(?:[Ff][AaÁá][SsZz]|[Vv][Aa][Ii][Hh][Ee]|[Ee][Tt][Aa][Pp][Aa]|[Tt][Aa][Hh][Aa][Pp]|[Gg][Ii][Aa][Ii]|\d|[\u0400-\u04ff\u1c80-\u1c88\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af])/;
 
 /** `Final Phase — Polish`: the phase after the last numbered one; its name after the words. */
-const FINAL_PHASE = /^final\s+phase(?:\s*[:：\-—–]\s*|\s+|$)(.*)$/i;
+const FINAL_PHASE = /^[Ff][Ii][Nn][Aa][Ll]\s+[Pp][Hh][Aa][Ss][Ee](?:\s*[:：\-—–]\s*|\s+|$)(.*)$/;
 
 /** A heading's phase number and name, or undefined for a heading that is no phase. */
 function phaseHeading(heading: string): { number: string; name: string } | undefined {
@@ -90,7 +128,6 @@ function cjkNumber(numerals: string): string | undefined {
 /** A phase word followed by no number (`Phase N`, spec-kit's template's placeholder): the word, the token, the name. */
 const UNNUMBERED_PHASE = new RegExp(
   String.raw`^(${PHASE_WORD})([^\d\s:：\-—–][^\s:：]*)\s*[:：\-—–]?\s*(.*)$`,
-  'i',
 );
 const SPECKIT_STATE: Record<string, DialectState> = {
   ' ': 'todo',
@@ -467,6 +504,9 @@ interface Criteria {
   boxes: number[];
 }
 
+/** A task id's number (`T012`). */
+const T_NUMBER = /^T(\d+)/;
+
 /**
  * One warning for each acceptance-criteria section with boxes that have no task id: they are
  * not read as tasks (they never hold a phase open), and the warning says so, with the id a box
@@ -481,7 +521,7 @@ function criteriaWarnings(
   let highest = 0;
   for (const p of phases) {
     for (const t of p.tasks) {
-      const n = /^T(\d+)/.exec(t.id);
+      const n = T_NUMBER.exec(t.id);
       if (n) highest = Math.max(highest, Number(n[1]));
     }
   }
