@@ -34737,8 +34737,9 @@ function comparePhaseNumbers(a, b) {
   const [b1, b2, bLetter] = phaseNumberParts(b);
   return a1 - b1 || a2 - b2 || (aLetter < bLetter ? -1 : aLetter > bLetter ? 1 : 0);
 }
+var PHASE_NUMBER = /^(\d+)(?:\.(\d+))?([a-zA-Z]?)$/;
 function phaseNumberParts(n) {
-  const m = /^(\d+)(?:\.(\d+))?([a-z]?)$/i.exec(n);
+  const m = PHASE_NUMBER.exec(n);
   return m ? [Number(m[1]), m[2] === void 0 ? -1 : Number(m[2]), m[3].toLowerCase()] : [NaN, -1, ""];
 }
 function readHeadingBoxes(source, path2, mode, options) {
@@ -34838,17 +34839,39 @@ function givenId(parent, index2) {
 }
 
 // src/core/plan/kinds/speckit/reader.ts
-var PHASE_WORD = String.raw`(?:phase|fase|faz|faza|fáze|fázis|vaihe|etapa|tahap|giai\s+đoạn|фаза|этап|етап)\s+|(?:阶段|階段|フェーズ|단계)\s*`;
-var NUMBER = String.raw`(\d+(?:\.\d+)?[a-z]?)`;
+function anyCase(word) {
+  return word.replace(/\\s\+|./gs, (c) => {
+    if (c.length > 1) return c;
+    const lower = c.toLowerCase();
+    const upper = c.toUpperCase();
+    const more = lower === "\u0442" ? "\u1C84\u1C85" : "";
+    return lower === upper && more === "" ? c : `[${lower}${upper}${more}]`;
+  });
+}
+var PHASE_WORD = String.raw`(?:${[
+  "phase",
+  "fase",
+  "faz",
+  "faza",
+  "f\xE1ze",
+  "f\xE1zis",
+  "vaihe",
+  "etapa",
+  "tahap",
+  String.raw`giai\s+đoạn`,
+  "\u0444\u0430\u0437\u0430",
+  "\u044D\u0442\u0430\u043F",
+  "\u0435\u0442\u0430\u043F"
+].map(anyCase).join("|")})\s+|(?:阶段|階段|フェーズ|단계)\s*`;
+var NUMBER = String.raw`(\d+(?:\.\d+)?[a-zA-Z]?)`;
 var CJK_NUMBER = String.raw`([一二三四五六七八九十]{1,3})`;
 var AFTER_NUMBER = String.raw`\s*(?:[:：\-—–]\s*|\.(?:\s+|$)|\s+|$|(?=[(（]))(.*)$`;
-var SPECKIT_PHASE = new RegExp(String.raw`^phase\s+${NUMBER}${AFTER_NUMBER}`, "i");
+var SPECKIT_PHASE = new RegExp(String.raw`^[Pp][Hh][Aa][Ss][Ee]\s+${NUMBER}${AFTER_NUMBER}`);
 var LOCALIZED_PHASE = new RegExp(
-  String.raw`^(?:(?:${PHASE_WORD})${NUMBER}|${NUMBER}\s*단계|第\s*(?:${NUMBER}|${CJK_NUMBER})\s*(?:阶段|階段|フェーズ))${AFTER_NUMBER}`,
-  "i"
+  String.raw`^(?:(?:${PHASE_WORD})${NUMBER}|${NUMBER}\s*단계|第\s*(?:${NUMBER}|${CJK_NUMBER})\s*(?:阶段|階段|フェーズ))${AFTER_NUMBER}`
 );
-var LOCALIZED_START = /^(?:f[aá][sz]|vaihe|etapa|tahap|giai|\d|[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af])/i;
-var FINAL_PHASE = /^final\s+phase(?:\s*[:：\-—–]\s*|\s+|$)(.*)$/i;
+var LOCALIZED_START = /^(?:[Ff][AaÁá][SsZz]|[Vv][Aa][Ii][Hh][Ee]|[Ee][Tt][Aa][Pp][Aa]|[Tt][Aa][Hh][Aa][Pp]|[Gg][Ii][Aa][Ii]|\d|[\u0400-\u04ff\u1c80-\u1c88\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af])/;
+var FINAL_PHASE = /^[Ff][Ii][Nn][Aa][Ll]\s+[Pp][Hh][Aa][Ss][Ee](?:\s*[:：\-—–]\s*|\s+|$)(.*)$/;
 function phaseHeading(heading2) {
   const text6 = withoutLeadingSymbols(heading2);
   const m = SPECKIT_PHASE.exec(text6);
@@ -34870,8 +34893,7 @@ function cjkNumber(numerals) {
   return String((m[1] ? digit(m[1]) : 1) * 10 + digit(m[3]));
 }
 var UNNUMBERED_PHASE = new RegExp(
-  String.raw`^(${PHASE_WORD})([^\d\s:：\-—–][^\s:：]*)\s*[:：\-—–]?\s*(.*)$`,
-  "i"
+  String.raw`^(${PHASE_WORD})([^\d\s:：\-—–][^\s:：]*)\s*[:：\-—–]?\s*(.*)$`
 );
 var SPECKIT_STATE = {
   " ": "todo",
@@ -35129,11 +35151,12 @@ function unnumberedWarnings(unnumbered, phases, path2, problems, texts) {
   }
   return named;
 }
+var T_NUMBER = /^T(\d+)/;
 function criteriaWarnings(criteria, phases, path2, problems) {
   let highest = 0;
   for (const p of phases) {
     for (const t of p.tasks) {
-      const n = /^T(\d+)/.exec(t.id);
+      const n = T_NUMBER.exec(t.id);
       if (n) highest = Math.max(highest, Number(n[1]));
     }
   }
