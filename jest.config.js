@@ -2,6 +2,8 @@
 export default {
   // Jest's node environment, plus what a worker's suites share (see the file).
   testEnvironment: '<rootDir>/test/helpers/environment.js',
+  // Scratch repositories under a tmpdir() that is outside every git working copy (see the file).
+  globalSetup: '<rootDir>/test/helpers/scratch.js',
   // CI and the reference machine have 2 cores, and three workers: a worker spends about a tenth
   // of a run waiting (on the real processes a suite starts, their servers, the App's timers), and
   // a third one takes that time — a fresh clone's run 9 min 55 s with two, 8 min 2 s with three
