@@ -1,5 +1,5 @@
-import { stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { promisify } from 'node:util';
 
 /**
@@ -27,13 +27,42 @@ export async function gitDefaultBranch(cwd: string): Promise<string | undefined>
 
 /**
  * The root of the working copy `cwd` is in, found as git finds it: the nearest folder, `cwd` or
- * above, that holds `.git` (a folder, or a file as in a worktree or submodule). Undefined when no
- * folder up to the file system's root holds one.
+ * above, that holds `.git` (a folder, or a file as in a worktree or submodule), never going up
+ * into a folder `GIT_CEILING_DIRECTORIES` names (git's list of absolute paths, whose folders it
+ * does not look in unless it starts there). Undefined when no folder up to the file system's root,
+ * or to a ceiling, holds one.
  */
-export async function workingCopyRoot(cwd: string): Promise<string | undefined> {
-  for (let dir = cwd; ; dir = dirname(dir)) {
+export async function workingCopyRoot(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): Promise<string | undefined> {
+  const ceilings = await ceilingDirectories(env.GIT_CEILING_DIRECTORIES);
+  for (let dir = cwd; ;) {
     const entry = await stat(join(dir, '.git')).catch(() => undefined);
     if (entry?.isDirectory() || entry?.isFile()) return dir;
-    if (dirname(dir) === dir) return undefined;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    // Compared as git compares them: with symbolic links resolved.
+    if (ceilings.length > 0 && ceilings.includes(await realpath(up).catch(() => up)))
+      return undefined;
+    dir = up;
   }
+}
+
+/**
+ * `GIT_CEILING_DIRECTORIES` as git reads it: absolute paths, each with its symbolic links resolved
+ * up to an empty entry, and as written after one; relative paths are ignored.
+ */
+async function ceilingDirectories(list: string | undefined): Promise<string[]> {
+  if (list === undefined || list === '') return [];
+  const ceilings: string[] = [];
+  let resolveLinks = true;
+  for (const entry of list.split(delimiter)) {
+    if (entry === '') resolveLinks = false;
+    else if (isAbsolute(entry)) {
+      const path = entry.length > 1 ? entry.replace(/[/\\]+$/, '') : entry;
+      ceilings.push(resolveLinks ? await realpath(path).catch(() => path) : path);
+    }
+  }
+  return ceilings;
 }

@@ -79,9 +79,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stdout(`${usageText(spec.usage, io.cli)}\n\n${spec.summary}`);
       return EXIT.ok;
     }
-    // The repository's root, found as git finds it from a subfolder; outside a git working copy,
-    // the current folder.
-    const root = (await workingCopyRoot(io.cwd)) ?? io.cwd;
+    // The repository's root, found as git finds it from a subfolder (with git's ceiling folders);
+    // outside a git working copy, the current folder.
+    const root = (await workingCopyRoot(io.cwd, io.env)) ?? io.cwd;
     // The repository's config, read as the loop reads it; --dir names another plans folder
     // (from the current folder, as a path typed on the command line is).
     const { readRepoConfig } = await import('./repo.js');
