@@ -39,7 +39,10 @@ import {
   createCommit,
   GitReader,
   readCommit,
+  readWholeTree,
+  TreeTooLargeError,
   type NewFile,
+  type TreeEntry,
 } from './git.js';
 import { replyOnIssue } from './issues.js';
 import { readPermission } from './identity.js';
@@ -408,23 +411,25 @@ const MAX_BASE_LINKS = 300;
  * every symbolic link. Undefined (with the reason) when GitHub cannot list it whole.
  */
 async function readBaseEntries(gh: GitHub, repo: Repo, sha: string): Promise<BaseEntry[] | string> {
-  const { data } = await gh.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
-    ...repo,
-    tree_sha: sha,
-    recursive: '1',
-  });
-  if (data.truncated) return 'the head tree is too large for GitHub to list whole';
+  let tree: TreeEntry[];
+  try {
+    tree = (await readWholeTree(gh, repo, sha)).entries;
+  } catch (error) {
+    if (error instanceof TreeTooLargeError)
+      return 'the head tree is too large for GitHub to list whole';
+    throw error;
+  }
   const entries: BaseEntry[] = [];
-  const links = data.tree.filter((e) => e.type === 'blob' && e.mode === '120000');
+  const links = tree.filter((e) => e.type === 'blob' && e.mode === '120000');
   if (links.length > MAX_BASE_LINKS)
     return `the head holds ${links.length} symbolic links; at most ${MAX_BASE_LINKS} are checked`;
   const reader = new GitReader(gh, repo);
-  for (const entry of data.tree) {
-    if (entry.type !== 'blob' || !entry.path || !entry.mode) continue;
+  for (const entry of tree) {
+    if (entry.type !== 'blob') continue;
     entries.push({
       path: entry.path,
       mode: entry.mode,
-      ...(entry.mode === '120000' && entry.sha ? { target: await reader.blob(entry.sha) } : {}),
+      ...(entry.mode === '120000' ? { target: await reader.blob(entry.sha) } : {}),
     });
   }
   return entries;

@@ -81,21 +81,10 @@ export class GitReader {
 
   /** The recursive tree of a commit, or of what a ref name (a branch) resolves to. */
   private async readTree(commitOrName: string): Promise<Tree> {
-    const { data } = await this.gh.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
-      ...this.repo,
-      tree_sha: commitOrName,
-      recursive: '1',
-    });
-    if (data.truncated) {
-      throw new Error(
-        'The repository tree is too large for one read (GitHub truncated it); coder-loop cannot list the plan files.',
-      );
-    }
+    const whole = await readWholeTree(this.gh, this.repo, commitOrName);
     const files = new Map<string, string>();
-    for (const entry of data.tree) {
-      if (entry.type === 'blob' && entry.path && entry.sha) files.set(entry.path, entry.sha);
-    }
-    return { sha: data.sha, files };
+    for (const entry of whole.entries) if (entry.type === 'blob') files.set(entry.path, entry.sha);
+    return { sha: whole.sha, files };
   }
 
   /** A UTF-8 text file by blob sha. */
@@ -113,6 +102,84 @@ export class GitReader {
     }
     return text;
   }
+}
+
+/** An entry of a tree listed whole: its path from the root, mode, type and object sha. */
+export interface TreeEntry {
+  path: string;
+  mode: string;
+  type: 'blob' | 'tree' | 'commit';
+  sha: string;
+}
+
+/** A folder holds more entries than GitHub lists in one answer: no listing of it is whole. */
+export class TreeTooLargeError extends Error {
+  override readonly name = 'TreeTooLargeError';
+}
+
+/**
+ * Every entry of a tree (a commit's, or what a ref name resolves to), every folder's included,
+ * and the root tree's sha. A recursive listing GitHub truncated (past 100,000 entries or 7 MB) is
+ * not taken: as GitHub's documentation says, the tree is then listed folder by folder, each folder
+ * of the root read recursively on its own, and one that is still too large split the same way.
+ * Only a single folder holding more entries than one answer lists cannot be read whole
+ * (TreeTooLargeError). Every read after the first names a tree by its sha: what is listed is one
+ * snapshot, however the ref moves meanwhile.
+ */
+export async function readWholeTree(
+  gh: GitHub,
+  repo: Repo,
+  treeish: string,
+): Promise<{ sha: string; entries: TreeEntry[] }> {
+  const entries: TreeEntry[] = [];
+  const sha = await listInto(gh, repo, treeish, '', entries);
+  return { sha, entries };
+}
+
+async function listInto(
+  gh: GitHub,
+  repo: Repo,
+  treeish: string,
+  prefix: string,
+  into: TreeEntry[],
+): Promise<string> {
+  const recursive = await listTree(gh, repo, treeish, true);
+  if (!recursive.truncated) {
+    for (const entry of recursive.entries) into.push({ ...entry, path: prefix + entry.path });
+    return recursive.sha;
+  }
+  const top = await listTree(gh, repo, recursive.sha, false);
+  if (top.truncated) {
+    throw new TreeTooLargeError(
+      `The folder ${prefix === '' ? 'at the repository root' : prefix} holds more entries than GitHub lists in one answer; coder-loop cannot list the repository's files whole.`,
+    );
+  }
+  for (const entry of top.entries) {
+    const path = prefix + entry.path;
+    into.push({ ...entry, path });
+    if (entry.type === 'tree') await listInto(gh, repo, entry.sha, `${path}/`, into);
+  }
+  return recursive.sha;
+}
+
+async function listTree(
+  gh: GitHub,
+  repo: Repo,
+  treeish: string,
+  recursive: boolean,
+): Promise<{ sha: string; truncated: boolean; entries: TreeEntry[] }> {
+  const { data } = await gh.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
+    ...repo,
+    tree_sha: treeish,
+    ...(recursive ? { recursive: '1' } : {}),
+  });
+  const entries: TreeEntry[] = [];
+  for (const e of data.tree) {
+    if (e.path === undefined || e.sha === undefined || e.mode === undefined) continue;
+    if (e.type !== 'blob' && e.type !== 'tree' && e.type !== 'commit') continue;
+    entries.push({ path: e.path, mode: e.mode, type: e.type, sha: e.sha });
+  }
+  return { sha: data.sha, truncated: data.truncated, entries };
 }
 
 export interface Tree {

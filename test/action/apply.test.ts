@@ -164,3 +164,31 @@ describe('step apply on a BMAD plan whose config places its stories outside _bma
     expect(sim.files(BRANCH)[STORY]).toBe(FILES[STORY]);
   });
 });
+
+describe('step apply on a repository too large for one tree listing', () => {
+  it('lists the head folder by folder: the guard still holds, and a change beside it commits', async () => {
+    // 4 entries at the root, 11 in all (4 files, 7 folders): the root's recursive listing is cut.
+    world();
+    sim.treeListLimit = 4;
+    const refused = await apply({ [STORY]: FILES[STORY]!.replace('[ ]', '[x]') });
+    expect(refused).toMatchObject({ state: 'refused', failedAttempt: true });
+    expect(prComments()[0]).toContain(
+      `\`"${STORY}" — the plan ${SPRINT} reads it beyond its folder`,
+    );
+    const committed = await apply({ 'src/plant.ts': 'export {};\n' });
+    expect(committed).toMatchObject({ state: 'committed', failedAttempt: false });
+    expect(sim.files(BRANCH)['src/plant.ts']).toBe('export {};\n');
+  });
+
+  it('a folder too large for one listing: refused with the reason on the PR, nothing written', async () => {
+    world();
+    sim.treeListLimit = 3;
+    const outcome = await apply({ 'src/plant.ts': 'export {};\n' });
+    expect(outcome).toMatchObject({ state: 'refused', failedAttempt: true });
+    expect(sim.refs.get(BRANCH)).toBe(head);
+    expect(writes()).toEqual([`/repos/${OWNER}/${REPO}/issues/2/comments`]);
+    expect(prComments()[0]).toContain(
+      'the changes cannot be checked: the head tree is too large for GitHub to list whole',
+    );
+  });
+});

@@ -271,6 +271,13 @@ export class SimGitHub {
   readonly dispatches: { event_type: string; client_payload?: Record<string, unknown> }[] = [];
   /** Modes of tree entries other than 100644: tree sha → path → mode. */
   readonly modes = new Map<string, Map<string, string>>();
+  /**
+   * The most entries one tree listing holds (GitHub's is 100,000, or 7 MB): a listing with more
+   * is cut there and says `truncated`. A test of a repository that large sets it low.
+   */
+  treeListLimit = Infinity;
+  /** The folders of the trees listed: a folder's sha → its root tree and its path there. */
+  private readonly folders = new Map<string, { tree: string; path: string }>();
   /** Blobs written as bytes (POST /git/blobs): sha → bytes. */
   readonly rawBlobs = new Map<string, Buffer>();
   /** The token may not read Actions logs (a job without `actions: read`): 403. */
@@ -967,25 +974,50 @@ export class SimGitHub {
       const sha = this.refs.get(m[1]!);
       return sha ? [200, restBranch(m[1]!, sha, this.commits.get(sha)!.tree)] : notFound;
     });
-    // A tree by its sha, its commit's, or a branch name (GitHub resolves a ref name as git does).
-    route('get', p('/git/trees/(.+)'), (m) => {
+    // A tree by its sha, its commit's, a folder's, or a branch name (GitHub resolves a ref name
+    // as git does): every entry under it with `recursive`, else the folder's own entries, each
+    // folder (`tree`) with the sha that lists it.
+    route('get', p('/git/trees/(.+)'), (m, _body, url) => {
       const named = /^[0-9a-f]{40}$/.test(m[1]!) ? m[1]! : this.refs.get(m[1]!);
       if (named === undefined) return notFound;
       const commit = this.commits.get(named);
-      const treeSha = commit ? commit.tree : named;
+      const folder = this.folders.get(named);
+      const treeSha = folder ? folder.tree : commit ? commit.tree : named;
       const tree = this.trees.get(treeSha);
       if (!tree) return notFound;
+      const under = folder ? `${folder.path}/` : '';
+      const recursive = url.searchParams.has('recursive');
+      const folderSha = (path: string) => {
+        const sha = createHash('sha1').update(`tree ${treeSha} ${path}`).digest('hex');
+        this.folders.set(sha, { tree: treeSha, path });
+        return sha;
+      };
+      const entries: { path: string; mode: string; sha: string; size: number }[] = [];
+      const listed = new Set<string>();
+      for (const [path, sha] of [...tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        if (!path.startsWith(under)) continue;
+        const rest = path.slice(under.length);
+        // The folders on its way, each once, before what they hold.
+        const parts = rest.split('/');
+        for (let depth = 1; depth < parts.length && (recursive || depth === 1); depth++) {
+          const dir = parts.slice(0, depth).join('/');
+          if (listed.has(dir)) continue;
+          listed.add(dir);
+          entries.push({ path: dir, mode: '040000', sha: folderSha(under + dir), size: 0 });
+        }
+        if (!recursive && parts.length > 1) continue;
+        entries.push({
+          path: rest,
+          mode: this.modes.get(treeSha)?.get(path) ?? '100644',
+          sha,
+          size: this.blobs.get(sha)!.length,
+        });
+      }
+      const truncated = entries.length > this.treeListLimit;
+      const sha = folder ? named : treeSha;
       return [
         200,
-        restTree(
-          treeSha,
-          [...tree].map(([path, sha]) => ({
-            path,
-            mode: this.modes.get(treeSha)?.get(path) ?? '100644',
-            sha,
-            size: this.blobs.get(sha)!.length,
-          })),
-        ),
+        restTree(sha, truncated ? entries.slice(0, this.treeListLimit) : entries, truncated),
       ];
     });
     route('get', p('/git/blobs/([0-9a-f]{40})'), (m) => {
