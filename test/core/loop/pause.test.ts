@@ -9,6 +9,7 @@ import {
   verification,
   type Decided,
   type LoopMarker,
+  type OwnState,
 } from '../../../src/core/index.js';
 import { ci, config, effects, HEAD, snap, TEST_FILE } from './pullFixtures.js';
 
@@ -30,7 +31,7 @@ describe('Paused, not failed', () => {
     expect(effects(d)).toEqual([
       'wake',
       'marker attempts=0 rounds=0',
-      'check Debug',
+      'check Debug failure',
       expect.stringMatching(/^reply: ⏸️ Paused until \*\*2026-03-10 15:00 UTC\*\* on #2/),
     ]);
     const marker = markerOf(d);
@@ -54,7 +55,7 @@ describe('Paused, not failed', () => {
     expect(effects(d)).toEqual([
       'wake',
       'marker attempts=0 rounds=0',
-      'check Debug',
+      'check Debug failure',
       expect.stringMatching(
         /^reply: ⏰ #2 is paused until \*\*2026-03-10 15:00 UTC\*\*.*again at 2026-03-10 15:00 UTC by itself/,
       ),
@@ -152,7 +153,7 @@ describe('Paused, not failed', () => {
     const d = resumePause(snap({ marker }), agent, new Date(LIMIT.until));
     expect(effects(d)).toEqual([
       'marker attempts=0 rounds=0',
-      'check Debug',
+      'check Debug failure',
       'dispatch debug-fix #1',
     ]);
     expect(markerOf(d).pause).toBeUndefined();
@@ -169,6 +170,44 @@ describe('Paused, not failed', () => {
     const stopped = stopRun(snap({ marker }), 1);
     expect(markerOf(stopped).pause).toBeUndefined();
     expect(stopped.outcome.state).toBe('run-stopped');
+  });
+
+  test('Debug & Fix is reported on the head through the pause: a red check after the resume or a stop hands nothing on again', () => {
+    // The loop's check run as each decision leaves it (the applier writes the last check effect).
+    const ownAfter = (d: Decided, before: OwnState | undefined): OwnState | undefined => {
+      const check = d.effects.filter((e) => e.kind === 'check').at(-1);
+      return check?.kind === 'check'
+        ? { node: check.view.node, conclusion: check.conclusion ?? null }
+        : before;
+    };
+    const red = verification(snap({ checks: [ci('failure')] }), agent) as Decided;
+    expect(effects(red)).toContain('dispatch debug-fix #1');
+    let marker = markerOf(red);
+    let own = ownAfter(red, undefined);
+    const paused = pauseAt(snap({ marker, own }), agent, LIMIT, NOW, 'job');
+    marker = markerOf(paused);
+    own = ownAfter(paused, own);
+    // A writer's red check under another name on the same head: one red verdict of the head, so
+    // Debug & Fix, reported on it, runs once — however the pause ended.
+    const redAgain = [ci('failure'), ci('failure', 'coder-loop')];
+    const resumed = resumePause(snap({ marker, own }), agent, new Date(LIMIT.until));
+    expect(effects(resumed)).toContain('dispatch debug-fix #1');
+    const afterResume = verification(
+      snap({ marker: markerOf(resumed), own: ownAfter(resumed, own), checks: redAgain }),
+      agent,
+    ) as Decided;
+    expect(afterResume.effects).toEqual([]);
+    expect(afterResume.outcome).toMatchObject({ state: 'failed', reason: 'already reported' });
+    const stopped = stopRun(snap({ marker, own }), 1);
+    const afterStop = verification(
+      snap({ marker: markerOf(stopped), own: ownAfter(stopped, own), checks: redAgain }),
+      agent,
+    ) as Decided;
+    expect(afterStop.effects).toEqual([]);
+    // `/coder retry` still asks for Debug & Fix itself.
+    expect(
+      effects(retry(snap({ marker: markerOf(stopped), checks: redAgain }), agent, 1) as Decided),
+    ).toContain('dispatch debug-fix #1');
   });
 
   test('pauses that recur are bounded (agent.maxPauses), then escalate with the reason', () => {

@@ -31,6 +31,26 @@ const NODE_OF: Record<AgentNode, NodeId> = {
 };
 
 /**
+ * The conclusion of the loop's check run while a node's agent run is paused and when it resumes:
+ * the one the node's own view had. Debug & Fix and Revise Code show the head's red verdict
+ * (debugFix.ts), and Verification reads it as Debug & Fix reported on this head — so a later red
+ * check or status on the same head, once the pause has resumed or been stopped, hands nothing on
+ * a second time. TDD and a review's fix show the agent at work, with none.
+ */
+const CONCLUSION_OF: Record<AgentNode, 'failure' | undefined> = {
+  tdd: undefined,
+  'debug-fix': 'failure',
+  'review-fix': undefined,
+  revise: 'failure',
+};
+
+/** The check effect of a pause's view: with the node's conclusion, when it has one. */
+function pauseCheck(node: AgentNode, view: CheckRunView): Effect {
+  const conclusion = CONCLUSION_OF[node];
+  return { kind: 'check', view, ...(conclusion ? { conclusion } : {}) };
+}
+
+/**
  * The pause's reason where the loop shows it (its reply, check run, escalation): the agent's own
  * output, so quoted as untrusted text — mentions that ping no one, links and images that load
  * nothing, as `step: apply`'s comment shows the same words.
@@ -127,7 +147,7 @@ export function pauseAt(
       // The host's wake-up first: the record says it is scheduled only once it is.
       ...(waker === 'job' ? [{ kind: 'wake' as const, at: pause.until }] : []),
       { kind: 'marker', marker: updated },
-      { kind: 'check', view: pausedView(snap, pause, waker) },
+      pauseCheck(pause.node, pausedView(snap, pause, waker)),
       {
         kind: 'reply',
         body: `⏸️ Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at.node}, attempt ${at.attempt}) stopped at its provider's limit — ${said(pause.reason)}. No attempt was spent and its work so far is kept. ${howItResumes(pause, waker)}`,
@@ -157,7 +177,7 @@ export function scheduleWake(snap: PullSnapshot, waker: Waker): Decided | undefi
     [
       { kind: 'wake', at: pause.until },
       { kind: 'marker', marker: updated },
-      { kind: 'check', view: pausedView(snap, pause, 'job') },
+      pauseCheck(pause.node, pausedView(snap, pause, 'job')),
       {
         kind: 'reply',
         body: `⏰ #${snap.pr.number} is paused until **${formatUntil(pause.until)}** (${said(pause.reason)}). ${howItResumes(pause, 'job')}`,
@@ -201,7 +221,7 @@ export function resumePause(
   };
   const effects: Effect[] = [
     { kind: 'marker', marker: updated },
-    { kind: 'check', view: withAgent(view, payload, snap.repoUrl) },
+    pauseCheck(pause.node, withAgent(view, payload, snap.repoUrl)),
     ...(payload ? [{ kind: 'dispatch' as const, payload }] : []),
   ];
   if (options.early)
