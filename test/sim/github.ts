@@ -526,8 +526,16 @@ export class SimGitHub {
           { name: `Run ${name}`, status: 'completed', conclusion, number: 2 },
           { name: 'Complete job', status: 'completed', conclusion: 'success', number: 3 },
         ];
+    // A job queued by a re-run reports here: only a run for what it ran for (a fork's PR at the
+    // same commit starts a run of its own, never the branch's re-run).
     const queued = this.checkRuns.find(
-      (r) => r.head_sha === sha && r.name === name && r.job && r.status === 'queued',
+      (r) =>
+        r.head_sha === sha &&
+        r.name === name &&
+        r.job &&
+        r.status === 'queued' &&
+        (r.job.for?.repository ?? null) === (runFor?.repository ?? null) &&
+        (r.job.for?.event ?? null) === (runFor?.event ?? null),
     );
     const annotations = annotation === undefined ? {} : { annotations: [annotation] };
     if (queued) {
