@@ -43177,6 +43177,16 @@ var NODE_OF = {
   "review-fix": "TDD",
   revise: "Revise"
 };
+var CONCLUSION_OF = {
+  tdd: void 0,
+  "debug-fix": "failure",
+  "review-fix": void 0,
+  revise: "failure"
+};
+function pauseCheck(node3, view) {
+  const conclusion = CONCLUSION_OF[node3];
+  return { kind: "check", view, ...conclusion ? { conclusion } : {} };
+}
 var said = (reason) => escapeInline2(reason, 1e3);
 function formatUntil(until) {
   return `${until.slice(0, 10)} ${until.slice(11, 16)} UTC`;
@@ -43241,7 +43251,7 @@ function pauseAt(snap, config2, at3, now, waker) {
       // The host's wake-up first: the record says it is scheduled only once it is.
       ...waker === "job" ? [{ kind: "wake", at: pause.until }] : [],
       { kind: "marker", marker: updated },
-      { kind: "check", view: pausedView(snap, pause, waker) },
+      pauseCheck(pause.node, pausedView(snap, pause, waker)),
       {
         kind: "reply",
         body: `\u23F8\uFE0F Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at3.node}, attempt ${at3.attempt}) stopped at its provider's limit \u2014 ${said(pause.reason)}. No attempt was spent and its work so far is kept. ${howItResumes(pause, waker)}`
@@ -43262,7 +43272,7 @@ function scheduleWake(snap, waker) {
     [
       { kind: "wake", at: pause.until },
       { kind: "marker", marker: updated },
-      { kind: "check", view: pausedView(snap, pause, "job") },
+      pauseCheck(pause.node, pausedView(snap, pause, "job")),
       {
         kind: "reply",
         body: `\u23F0 #${snap.pr.number} is paused until **${formatUntil(pause.until)}** (${said(pause.reason)}). ${howItResumes(pause, "job")}`
@@ -43293,7 +43303,7 @@ function resumePause(snap, config2, now, options = {}) {
   };
   const effects = [
     { kind: "marker", marker: updated },
-    { kind: "check", view: withAgent(view, payload, snap.repoUrl) },
+    pauseCheck(pause.node, withAgent(view, payload, snap.repoUrl)),
     ...payload ? [{ kind: "dispatch", payload }] : []
   ];
   if (options.early)
@@ -45299,21 +45309,10 @@ var GitReader = class {
   }
   /** The recursive tree of a commit, or of what a ref name (a branch) resolves to. */
   async readTree(commitOrName) {
-    const { data } = await this.gh.request("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
-      ...this.repo,
-      tree_sha: commitOrName,
-      recursive: "1"
-    });
-    if (data.truncated) {
-      throw new Error(
-        "The repository tree is too large for one read (GitHub truncated it); coder-loop cannot list the plan files."
-      );
-    }
+    const whole = await readWholeTree(this.gh, this.repo, commitOrName);
     const files = /* @__PURE__ */ new Map();
-    for (const entry of data.tree) {
-      if (entry.type === "blob" && entry.path && entry.sha) files.set(entry.path, entry.sha);
-    }
-    return { sha: data.sha, files };
+    for (const entry of whole.entries) if (entry.type === "blob") files.set(entry.path, entry.sha);
+    return { sha: whole.sha, files };
   }
   /** A UTF-8 text file by blob sha. */
   blob(sha) {
@@ -45329,6 +45328,47 @@ var GitReader = class {
     return text6;
   }
 };
+var TreeTooLargeError = class extends Error {
+  name = "TreeTooLargeError";
+};
+async function readWholeTree(gh, repo2, treeish) {
+  const entries = [];
+  const sha = await listInto(gh, repo2, treeish, "", entries);
+  return { sha, entries };
+}
+async function listInto(gh, repo2, treeish, prefix, into) {
+  const recursive2 = await listTree(gh, repo2, treeish, true);
+  if (!recursive2.truncated) {
+    for (const entry of recursive2.entries) into.push({ ...entry, path: prefix + entry.path });
+    return recursive2.sha;
+  }
+  const top = await listTree(gh, repo2, recursive2.sha, false);
+  if (top.truncated) {
+    throw new TreeTooLargeError(
+      `The folder ${prefix === "" ? "at the repository root" : prefix} holds more entries than GitHub lists in one answer; coder-loop cannot list the repository's files whole.`
+    );
+  }
+  for (const entry of top.entries) {
+    const path2 = prefix + entry.path;
+    into.push({ ...entry, path: path2 });
+    if (entry.type === "tree") await listInto(gh, repo2, entry.sha, `${path2}/`, into);
+  }
+  return recursive2.sha;
+}
+async function listTree(gh, repo2, treeish, recursive2) {
+  const { data } = await gh.request("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
+    ...repo2,
+    tree_sha: treeish,
+    ...recursive2 ? { recursive: "1" } : {}
+  });
+  const entries = [];
+  for (const e of data.tree) {
+    if (e.path === void 0 || e.sha === void 0 || e.mode === void 0) continue;
+    if (e.type !== "blob" && e.type !== "tree" && e.type !== "commit") continue;
+    entries.push({ path: e.path, mode: e.mode, type: e.type, sha: e.sha });
+  }
+  return { sha: data.sha, truncated: data.truncated, entries };
+}
 async function createBlob(gh, repo2, bytes) {
   const { data } = await gh.request("POST /repos/{owner}/{repo}/git/blobs", {
     ...repo2,
@@ -46030,23 +46070,25 @@ async function commitAgentChanges(gh, repo2, payload, changes, message) {
 }
 var MAX_BASE_LINKS = 300;
 async function readBaseEntries(gh, repo2, sha) {
-  const { data } = await gh.request("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
-    ...repo2,
-    tree_sha: sha,
-    recursive: "1"
-  });
-  if (data.truncated) return "the head tree is too large for GitHub to list whole";
+  let tree;
+  try {
+    tree = (await readWholeTree(gh, repo2, sha)).entries;
+  } catch (error2) {
+    if (error2 instanceof TreeTooLargeError)
+      return "the head tree is too large for GitHub to list whole";
+    throw error2;
+  }
   const entries = [];
-  const links = data.tree.filter((e) => e.type === "blob" && e.mode === "120000");
+  const links = tree.filter((e) => e.type === "blob" && e.mode === "120000");
   if (links.length > MAX_BASE_LINKS)
     return `the head holds ${links.length} symbolic links; at most ${MAX_BASE_LINKS} are checked`;
   const reader = new GitReader(gh, repo2);
-  for (const entry of data.tree) {
-    if (entry.type !== "blob" || !entry.path || !entry.mode) continue;
+  for (const entry of tree) {
+    if (entry.type !== "blob") continue;
     entries.push({
       path: entry.path,
       mode: entry.mode,
-      ...entry.mode === "120000" && entry.sha ? { target: await reader.blob(entry.sha) } : {}
+      ...entry.mode === "120000" ? { target: await reader.blob(entry.sha) } : {}
     });
   }
   return entries;
