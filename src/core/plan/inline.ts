@@ -305,7 +305,7 @@ function readInline(written: string, codeSpans: boolean, firstLine: boolean): st
   let to = written.length;
   while (from < to && (written.charCodeAt(from) === 32 || written.charCodeAt(from) === 9)) from++;
   while (to > from && (written.charCodeAt(to - 1) === 32 || written.charCodeAt(to - 1) === 9)) to--;
-  let trimmed = from === 0 && to === written.length ? written : written.slice(from, to);
+  const trimmed = from === 0 && to === written.length ? written : written.slice(from, to);
   // Plain text on one line reads as written.
   if (plain) return trimmed;
   // One line whose only markup is light (LIGHT_MARKUP: code spans, a task's `**T001**` or
@@ -319,6 +319,15 @@ function readInline(written: string, codeSpans: boolean, firstLine: boolean): st
     // span's content counts only on a line of code spans alone).
     if (givesUp(written)) return undefined;
   }
+  return readMarkup(trimmed, firstLine);
+}
+
+/**
+ * The reading's loop, for text `readInline` found markup in that its searches do not read
+ * (emphasis, strikethrough, escapes, tags, a paragraph over lines), trimmed. A function of its
+ * own: compiled the first time a file holds such a task, not on every first read of a plan.
+ */
+function readMarkup(trimmed: string, firstLine: boolean): string | undefined {
   if (trimmed.includes('\n')) {
     if (/\n[ \t]*\n/.test(trimmed)) return undefined; // two paragraphs
     trimmed = trimmed.replace(/\n[ \t]+/g, '\n');
