@@ -450,6 +450,98 @@ export interface ScanRefusal {
 }
 
 /** The scan of a whole document, or undefined when remark must read it (see the file's note). */
+/**
+ * Front matter from `pos`, read as remark-frontmatter does: `---` (or `+++`) alone on the first
+ * line, up to the same alone on a later line. Where the document goes on after it and the lines
+ * read; not closed, the line the reading stopped at (remark reads such a document).
+ */
+function frontMatterEnd(
+  source: string,
+  from: number,
+): { closed: boolean; pos: number; line: number } {
+  const length = source.length;
+  let pos = from;
+  let line = 0;
+  // The next line, counting the lines read.
+  const nextLine = (): string | undefined => {
+    if (pos > length) return undefined;
+    let end = source.indexOf('\n', pos);
+    if (end === -1) end = length;
+    const start = pos;
+    pos = end + 1;
+    line++;
+    if (end === length && start === end) return undefined;
+    return source.slice(start, end > start && source.charCodeAt(end - 1) === 13 ? end - 1 : end);
+  };
+  const first = nextLine()!;
+  const fenceText = first.slice(0, 3);
+  if (!/^(?:---|\+\+\+)[ \t]*$/.test(first)) return { closed: false, pos, line };
+  for (;;) {
+    const l = nextLine();
+    if (l === undefined) return { closed: false, pos, line };
+    if (l.startsWith(fenceText) && /^[ \t]*$/.test(l.slice(3))) return { closed: true, pos, line };
+  }
+}
+
+/**
+ * A block quote's line (`rest`, opening with `>`, at `indent`): the paragraph it opens (0, or -1
+ * for a `>` alone), or why remark must read it. The scanner reads a quote at the top level that
+ * holds paragraphs, and list items of text (`> - Run `git push` after each task`: a note above
+ * the tasks), no box among them: nothing in a quote is a task or a phase.
+ */
+function quoteLine(rest: string, indent: number): number | string {
+  if (indent > 0) return 'an indented block quote';
+  let q = 1;
+  if (rest[q] === ' ') q++;
+  if (q >= rest.length) return -1;
+  let body = rest.slice(q);
+  const item = QUOTED_ITEM.exec(body);
+  if (item) body = body.slice(item[0].length);
+  if (rest[q] === ' ' || body === '' || body[0] === '[' || !startsText(body))
+    return 'a block quote holding more than text';
+  return 0;
+}
+
+/** A fence line's run of backticks or tildes (`c`), or why it is no fence the scanner reads. */
+function fenceRun(rest: string, c: number): number | string {
+  let run = 3;
+  while (rest.charCodeAt(run) === c) run++;
+  const info = rest.slice(run);
+  if (info.includes('\u2028') || info.includes('\u2029')) return 'a line separator in a fence line';
+  if (c === 96 && info.includes('`')) return 'inline code opening a line'; // inline code, not a fence
+  return run;
+}
+
+/**
+ * An item whose content opens with a list marker (`m` long) holds a list (`- - [x] T010 …`, left
+ * by a search and replace): each marker opens an item inside the one before it, at its content's
+ * column, as remark reads it (pushed to `open`). The last one's content and its column from the
+ * line's content (`at`), or why remark must read the line.
+ */
+function nestedItems(
+  content: string,
+  m: number,
+  at: number,
+  indent: number,
+  interrupting: boolean,
+  open: OpenItem[],
+): { content: string; at: number } | string {
+  for (; m > 0; m = listMarker(content)) {
+    // `- * * *`, `1. - - -`: a thematic break in the item, not a list.
+    if (isNotTextLine(content)) return 'a rule or an underline in a list item';
+    // `- 2. [ ] …` after a paragraph: micromark reads `2.` as the item's text, not a list.
+    if (interrupting && m > 1 && (m !== 2 || content.charCodeAt(0) !== 49))
+      return 'a numbered list other than 1 opening an item that interrupts a paragraph';
+    let a = m;
+    while (content.charCodeAt(a) === 32) a++;
+    if (a >= content.length || a - m > 4) return 'an empty list item, or code in one';
+    at += a;
+    content = content.slice(a);
+    open.push({ content: indent + at, requirements: undefined });
+  }
+  return { content, at };
+}
+
 export function scanDialect(source: string, mode: ScanMode): DialectScan | undefined {
   const scan = scanOrRefuse(source, mode);
   return 'refused' in scan ? undefined : scan;
@@ -536,30 +628,15 @@ export function scanOrRefuse(
   };
   const topParagraphs: number[] = [];
 
-  // The line `nextLine` read last starts at `start`; no object per line.
-  let start = 0;
-  const nextLine = (): string | undefined => {
-    if (pos > length) return undefined;
-    let end = source.indexOf('\n', pos);
-    if (end === -1) end = length;
-    start = pos;
-    pos = end + 1;
-    line++;
-    if (end === length && start === end) return undefined;
-    return source.slice(start, end > start && source.charCodeAt(end - 1) === 13 ? end - 1 : end);
-  };
+  // The line the loop below read last starts at `start`; no object per line.
+  let start: number;
 
-  // Front matter, read as remark-frontmatter does: `---` (or `+++`) alone on the first line, up
-  // to the same alone on a later line. One that never closes goes to remark.
+  // Front matter, read as remark-frontmatter does (`frontMatterEnd`).
   if (source.startsWith('---', pos) || source.startsWith('+++', pos)) {
-    const first = nextLine()!;
-    const fenceText = first.slice(0, 3);
-    if (!/^(?:---|\+\+\+)[ \t]*$/.test(first)) return no('front matter that does not close');
-    for (;;) {
-      const l = nextLine();
-      if (l === undefined) return no('front matter that does not close');
-      if (l.startsWith(fenceText) && /^[ \t]*$/.test(l.slice(3))) break;
-    }
+    const end = frontMatterEnd(source, pos);
+    line = end.line;
+    if (!end.closed) return no('front matter that does not close');
+    pos = end.pos;
   }
 
   // Where a line names a requirement (REQUIREMENT): what it cites goes to the open items.
@@ -571,7 +648,7 @@ export function scanOrRefuse(
   };
 
   for (;;) {
-    // `nextLine()`, written out: a call per line costs a first read more than the body.
+    // The next line, read in place: a call per line costs a first read more than the body.
     if (pos > length) break;
     let end = source.indexOf('\n', pos);
     if (end === -1) end = length;
@@ -663,20 +740,10 @@ export function scanOrRefuse(
     const dashBox = c === 45 && rel < 4 && rest.charCodeAt(1) === 32 && rest.charCodeAt(2) === 91;
     if (!dashBox) {
       if (c === 62 /* > */) {
-        // A block quote at the top level holding paragraphs, and list items of text (`> - Run
-        // `git push` after each task`: a note above the tasks), no box among them: nothing in a
-        // quote is a task or a phase.
-        if (indent > 0) return no('an indented block quote');
-        let q = 1;
-        if (rest[q] === ' ') q++;
-        if (q < rest.length) {
-          let body = rest.slice(q);
-          const item = QUOTED_ITEM.exec(body);
-          if (item) body = body.slice(item[0].length);
-          if (rest[q] === ' ' || body === '' || body[0] === '[' || !startsText(body))
-            return no('a block quote holding more than text');
-          para = 0;
-        } else para = -1;
+        // A block quote at the top level holding text (`quoteLine`): nothing in it is a task.
+        const quoted = quoteLine(rest, indent);
+        if (typeof quoted === 'string') return no(quoted);
+        para = quoted;
         open.length = 0;
         quote = true;
         paraBox = false;
@@ -712,13 +779,9 @@ export function scanOrRefuse(
         }
       }
       if ((c === 96 /* ` */ && rest.startsWith('```')) || (c === 126 && rest.startsWith('~~~'))) {
-        // The fence's run of backticks or tildes, and its info string.
-        let run = 3;
-        while (rest.charCodeAt(run) === c) run++;
-        const info = rest.slice(run);
-        if (info.includes('\u2028') || info.includes('\u2029'))
-          return no('a line separator in a fence line');
-        if (c === 96 && info.includes('`')) return no('inline code opening a line'); // inline code, not a fence
+        // The fence's run of backticks or tildes (`fenceRun`).
+        const run = fenceRun(rest, c);
+        if (typeof run === 'string') return no(run);
         // At the top level, or in the list item whose content it is indented to (its column).
         fence = { char: c, length: run, column: k > 0 ? open[k - 1]!.content : 0 };
         skip.add(line);
@@ -805,24 +868,16 @@ export function scanOrRefuse(
       // column, as remark reads it; the last one's content is read below.
       // (`listMarker` is called only for content opening as a marker does: most open with a box.)
       const c1 = content.charCodeAt(0);
-      let m =
+      const m =
         c1 === 45 || c1 === 42 || c1 === 43 || (c1 >= 48 && c1 <= 57) ? listMarker(content) : 0;
       const nested = m > 0;
-      // A story's structure (which list each item is in) is remark's to give for such a line.
-      if (nested && structure) return no('a list item that opens with a list marker');
-      for (; m > 0; m = listMarker(content)) {
-        // `- * * *`, `1. - - -`: a thematic break in the item, not a list.
-        if (isNotTextLine(content)) return no('a rule or an underline in a list item');
-        // `- 2. [ ] …` after a paragraph: micromark reads `2.` as the item's text, not a list.
-        if (interrupting && m > 1 && (m !== 2 || content.charCodeAt(0) !== 49))
-          return no('a numbered list other than 1 opening an item that interrupts a paragraph');
-        let a = m;
-        while (content.charCodeAt(a) === 32) a++;
-        if (a >= content.length || a - m > 4) return no('an empty list item, or code in one');
-        at += a;
-        content = content.slice(a);
-        item = { content: indent + at, requirements: undefined };
-        open.push(item);
+      if (nested) {
+        // A story's structure (which list each item is in) is remark's to give for such a line.
+        if (structure) return no('a list item that opens with a list marker');
+        const inner = nestedItems(content, m, at, indent, interrupting, open);
+        if (typeof inner === 'string') return no(inner);
+        ({ content, at } = inner);
+        item = open[open.length - 1]!;
       }
       quote = false;
       para = open.length;
