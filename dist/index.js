@@ -20389,13 +20389,16 @@ function readInline(written, codeSpans, firstLine) {
   let to = written.length;
   while (from < to && (written.charCodeAt(from) === 32 || written.charCodeAt(from) === 9)) from++;
   while (to > from && (written.charCodeAt(to - 1) === 32 || written.charCodeAt(to - 1) === 9)) to--;
-  let trimmed = from === 0 && to === written.length ? written : written.slice(from, to);
+  const trimmed = from === 0 && to === written.length ? written : written.slice(from, to);
   if (plain) return trimmed;
   if (light) {
     const read3 = mayHoldLiteral(trimmed) ? void 0 : withoutLightMarkup(trimmed);
     if (read3 !== void 0) return read3;
     if (givesUp(written)) return void 0;
   }
+  return readMarkup(trimmed, firstLine);
+}
+function readMarkup(trimmed, firstLine) {
   if (trimmed.includes("\n")) {
     if (/\n[ \t]*\n/.test(trimmed)) return void 0;
     trimmed = trimmed.replace(/\n[ \t]+/g, "\n");
@@ -20776,6 +20779,63 @@ function isDelimiterRow(row, header) {
   const cells = tableCells(row);
   return cells.every((cell2) => DELIMITER_CELL.test(cell2)) && cells.length === tableCells(header).length;
 }
+function frontMatterEnd(source, from) {
+  const length = source.length;
+  let pos = from;
+  let line2 = 0;
+  const nextLine = () => {
+    if (pos > length) return void 0;
+    let end = source.indexOf("\n", pos);
+    if (end === -1) end = length;
+    const start2 = pos;
+    pos = end + 1;
+    line2++;
+    if (end === length && start2 === end) return void 0;
+    return source.slice(start2, end > start2 && source.charCodeAt(end - 1) === 13 ? end - 1 : end);
+  };
+  const first = nextLine();
+  const fenceText = first.slice(0, 3);
+  if (!/^(?:---|\+\+\+)[ \t]*$/.test(first)) return { closed: false, pos, line: line2 };
+  for (; ; ) {
+    const l = nextLine();
+    if (l === void 0) return { closed: false, pos, line: line2 };
+    if (l.startsWith(fenceText) && /^[ \t]*$/.test(l.slice(3))) return { closed: true, pos, line: line2 };
+  }
+}
+function quoteLine(rest, indent2) {
+  if (indent2 > 0) return "an indented block quote";
+  let q = 1;
+  if (rest[q] === " ") q++;
+  if (q >= rest.length) return -1;
+  let body = rest.slice(q);
+  const item = QUOTED_ITEM.exec(body);
+  if (item) body = body.slice(item[0].length);
+  if (rest[q] === " " || body === "" || body[0] === "[" || !startsText(body))
+    return "a block quote holding more than text";
+  return 0;
+}
+function fenceRun(rest, c) {
+  let run3 = 3;
+  while (rest.charCodeAt(run3) === c) run3++;
+  const info2 = rest.slice(run3);
+  if (info2.includes("\u2028") || info2.includes("\u2029")) return "a line separator in a fence line";
+  if (c === 96 && info2.includes("`")) return "inline code opening a line";
+  return run3;
+}
+function nestedItems(content3, m, at3, indent2, interrupting, open2) {
+  for (; m > 0; m = listMarker(content3)) {
+    if (isNotTextLine(content3)) return "a rule or an underline in a list item";
+    if (interrupting && m > 1 && (m !== 2 || content3.charCodeAt(0) !== 49))
+      return "a numbered list other than 1 opening an item that interrupts a paragraph";
+    let a = m;
+    while (content3.charCodeAt(a) === 32) a++;
+    if (a >= content3.length || a - m > 4) return "an empty list item, or code in one";
+    at3 += a;
+    content3 = content3.slice(a);
+    open2.push({ content: indent2 + at3, requirements: void 0 });
+  }
+  return { content: content3, at: at3 };
+}
 function scanDialect(source, mode) {
   const scan = scanOrRefuse(source, mode);
   return "refused" in scan ? void 0 : scan;
@@ -20829,26 +20889,12 @@ function scanOrRefuse(source, mode, options = {}) {
     return lists[level].id;
   };
   const topParagraphs = [];
-  let start2 = 0;
-  const nextLine = () => {
-    if (pos > length) return void 0;
-    let end = source.indexOf("\n", pos);
-    if (end === -1) end = length;
-    start2 = pos;
-    pos = end + 1;
-    line2++;
-    if (end === length && start2 === end) return void 0;
-    return source.slice(start2, end > start2 && source.charCodeAt(end - 1) === 13 ? end - 1 : end);
-  };
+  let start2;
   if (source.startsWith("---", pos) || source.startsWith("+++", pos)) {
-    const first = nextLine();
-    const fenceText = first.slice(0, 3);
-    if (!/^(?:---|\+\+\+)[ \t]*$/.test(first)) return no("front matter that does not close");
-    for (; ; ) {
-      const l = nextLine();
-      if (l === void 0) return no("front matter that does not close");
-      if (l.startsWith(fenceText) && /^[ \t]*$/.test(l.slice(3))) break;
-    }
+    const end = frontMatterEnd(source, pos);
+    line2 = end.line;
+    if (!end.closed) return no("front matter that does not close");
+    pos = end.pos;
   }
   const cite = (text6) => {
     const r = requirementsOfLine(text6, citedBy);
@@ -20939,17 +20985,9 @@ function scanOrRefuse(source, mode, options = {}) {
     const dashBox = c === 45 && rel < 4 && rest.charCodeAt(1) === 32 && rest.charCodeAt(2) === 91;
     if (!dashBox) {
       if (c === 62) {
-        if (indent2 > 0) return no("an indented block quote");
-        let q = 1;
-        if (rest[q] === " ") q++;
-        if (q < rest.length) {
-          let body = rest.slice(q);
-          const item = QUOTED_ITEM.exec(body);
-          if (item) body = body.slice(item[0].length);
-          if (rest[q] === " " || body === "" || body[0] === "[" || !startsText(body))
-            return no("a block quote holding more than text");
-          para = 0;
-        } else para = -1;
+        const quoted6 = quoteLine(rest, indent2);
+        if (typeof quoted6 === "string") return no(quoted6);
+        para = quoted6;
         open2.length = 0;
         quote2 = true;
         paraBox = false;
@@ -20983,12 +21021,8 @@ function scanOrRefuse(source, mode, options = {}) {
         }
       }
       if (c === 96 && rest.startsWith("```") || c === 126 && rest.startsWith("~~~")) {
-        let run3 = 3;
-        while (rest.charCodeAt(run3) === c) run3++;
-        const info2 = rest.slice(run3);
-        if (info2.includes("\u2028") || info2.includes("\u2029"))
-          return no("a line separator in a fence line");
-        if (c === 96 && info2.includes("`")) return no("inline code opening a line");
+        const run3 = fenceRun(rest, c);
+        if (typeof run3 === "string") return no(run3);
         fence3 = { char: c, length: run3, column: k > 0 ? open2[k - 1].content : 0 };
         skip.add(line2);
         open2.length = k;
@@ -21055,20 +21089,14 @@ function scanOrRefuse(source, mode, options = {}) {
       open2.push(item);
       const list3 = structure ? listOf2(k, ordered ? ordered[0].slice(-1) : rest[0]) : 0;
       const c1 = content3.charCodeAt(0);
-      let m = c1 === 45 || c1 === 42 || c1 === 43 || c1 >= 48 && c1 <= 57 ? listMarker(content3) : 0;
+      const m = c1 === 45 || c1 === 42 || c1 === 43 || c1 >= 48 && c1 <= 57 ? listMarker(content3) : 0;
       const nested = m > 0;
-      if (nested && structure) return no("a list item that opens with a list marker");
-      for (; m > 0; m = listMarker(content3)) {
-        if (isNotTextLine(content3)) return no("a rule or an underline in a list item");
-        if (interrupting && m > 1 && (m !== 2 || content3.charCodeAt(0) !== 49))
-          return no("a numbered list other than 1 opening an item that interrupts a paragraph");
-        let a = m;
-        while (content3.charCodeAt(a) === 32) a++;
-        if (a >= content3.length || a - m > 4) return no("an empty list item, or code in one");
-        at3 += a;
-        content3 = content3.slice(a);
-        item = { content: indent2 + at3, requirements: void 0 };
-        open2.push(item);
+      if (nested) {
+        if (structure) return no("a list item that opens with a list marker");
+        const inner = nestedItems(content3, m, at3, indent2, interrupting, open2);
+        if (typeof inner === "string") return no(inner);
+        ({ content: content3, at: at3 } = inner);
+        item = open2[open2.length - 1];
       }
       quote2 = false;
       para = open2.length;
