@@ -1,5 +1,6 @@
 import { afterScenario, beforeScenario, testProbot } from '../helpers/github.js';
 import { examplePayload } from '../helpers/payloads.js';
+import { CHECKLIST } from '../helpers/plans.js';
 import { BRANCH, started, world } from '../helpers/world.js';
 
 /**
@@ -71,4 +72,28 @@ it("a loop PR's event that fails after who acts is known says so once: on the PR
       `The loop could not finish handling pull_request.synchronize on pull request #${pr.number}`,
     ],
   ]);
+});
+
+it("a repository with a folder too large for one tree listing: the review's failure is said once, in one sentence, and nothing is half-written", async () => {
+  const { sim, deliver, pr } = await started();
+  await deliver.ci(BRANCH, 'success');
+  const head = sim.headOf(pr);
+  const before = sim.comments.length;
+  // The root folder of the head lists more entries than one of GitHub's answers holds.
+  sim.treeListLimit = 2;
+  await expect(deliver.review(pr.number, 'reviewer1', 'approved')).rejects.toThrow(
+    'holds more entries than GitHub lists in one answer',
+  );
+  expect(sim.headOf(pr)).toBe(head);
+  expect(sim.comments.slice(before).map((c) => [c.issue, c.body])).toEqual([
+    [
+      1,
+      "The loop could not finish handling @reviewer1's review on pull request #2: The folder at the repository root holds more entries than GitHub lists in one answer; coder\\-loop cannot list the repository's files whole. Nothing was left half-done; `/coder retry` evaluates the pull request again.",
+    ],
+  ]);
+  // Nothing was half-done: once the tree lists whole, the same review completes the phase.
+  sim.treeListLimit = Infinity;
+  await deliver.review(pr.number, 'reviewer1', 'approved');
+  expect(sim.commits.get(sim.headOf(pr))!.parents).toEqual([head]);
+  expect(sim.files(sim.headOf(pr))[CHECKLIST]).toContain('- [x] 1.1 Test');
 });

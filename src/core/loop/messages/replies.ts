@@ -17,6 +17,17 @@ type PhaseName = { number: number | string; name: string };
 export const problemList = (problems: readonly Problem[], cli: string = CLI_NAME) =>
   problems.map((p) => `- ${codeSpan(formatProblem(p, cli))}`).join('\n');
 
+/**
+ * An error's message as a clause of a reply's sentence: escaped, its own closing full stop (most
+ * of the loop's errors end with one) dropped, as the sentence around it ends with its own.
+ */
+function asClause(message: string): string {
+  const text = message.trimEnd();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '.') end--;
+  return escapeMarkdown(text.slice(0, end));
+}
+
 export const reply = {
   help: (): string => HELP_TEXT,
 
@@ -137,15 +148,15 @@ export const reply = {
   nothingToRelease: (): string => 'There is no coder-loop lock for this issue to release.',
 
   failed: (command: string, message: string): string =>
-    `${codeSpan(command)} could not finish: ${escapeMarkdown(message)}. Every step the loop takes is safe to repeat: run the command again; if a branch was left without its pull request, ${codeSpan('/coder release')} frees it.`,
+    `${codeSpan(command)} could not finish: ${asClause(message)}. Every step the loop takes is safe to repeat: run the command again; if a branch was left without its pull request, ${codeSpan('/coder release')} frees it.`,
 
   /** The quick label's start that could not finish. */
   labelFailed: (label: string, message: string): string =>
-    `Quick mode for the ${codeSpan(label)} label could not finish: ${escapeMarkdown(message)}. Every step the loop takes is safe to repeat: remove the label and add it again; if a branch was left without its pull request, ${codeSpan('/coder release')} frees it.`,
+    `Quick mode for the ${codeSpan(label)} label could not finish: ${asClause(message)}. Every step the loop takes is safe to repeat: remove the label and add it again; if a branch was left without its pull request, ${codeSpan('/coder release')} frees it.`,
 
   /** A webhook the loop could not finish handling (GitHub failed or did not answer). */
   eventFailed: (what: string, pr: number, message: string): string =>
-    `The loop could not finish handling ${what} on pull request #${pr}: ${escapeMarkdown(message)}. Nothing was left half-done; ${codeSpan('/coder retry')} evaluates the pull request again.`,
+    `The loop could not finish handling ${what} on pull request #${pr}: ${asClause(message)}. Nothing was left half-done; ${codeSpan('/coder retry')} evaluates the pull request again.`,
 
   noLoopPullRequest: (): string => 'There is no open coder-loop pull request for this issue.',
 
