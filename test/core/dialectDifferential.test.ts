@@ -101,6 +101,11 @@ const otherLine = fc.constantFrom(
   '- [P]: /definition',
   '[P]: /definition',
   '> - [ ] T099 quoted',
+  // A quote's text opening with a bracket: GitHub's alerts are text; a link definition in a
+  // quote turns the `[P]` of every task into a link (remark reads those).
+  '> [!NOTE]',
+  '> [P] tasks run in parallel',
+  '> [P]: /definition',
   '<!-- - [ ] T098 comment -->',
   '```',
   '```md',

@@ -101,7 +101,22 @@ const plainLine = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .constantFrom('> a note', '> A quoted line of prose', '>', '>no space', '   > indented quote')
+      .constantFrom(
+        '> a note',
+        '> A quoted line of prose',
+        '>',
+        '>no space',
+        '   > indented quote',
+        // A bracket opening the quote's text: GitHub's alerts, a box outside any item, a link, a
+        // footnote's reference, a link definition (which remark reads as no text).
+        '> [!NOTE]',
+        '>[!WARNING]',
+        '> [ ] no item, no box',
+        '> [a link](https://example.com) first',
+        '> [^1] a footnote',
+        '> [x]: https://example.com',
+        '> [unclosed',
+      )
       .map((quote) => `${quote}\n`),
   },
   { weight: 1, arbitrary: fc.constantFrom('```', '~~~', '```js', '- [ ] fenced?', '# fenced?') },

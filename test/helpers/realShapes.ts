@@ -102,6 +102,9 @@ const quote: fc.Arbitrary<Block> = fc.constantFrom(
   ['> **NOTE: Write these tests FIRST, ensure they FAIL before implementation**'],
   ['> Примечание: тесты пишутся первыми.', '> 第二行'],
   ['> first line', 'lazy continuation of the quote'],
+  // GitHub's alerts, as spec-kit plans write them between phases.
+  ['> [!NOTE]', '> User Stories 1 and 2 are combined: they share the same core implementation.'],
+  ['> [!IMPORTANT]', '> Write the tests first; make sure they fail.', '', '> [!TIP]'],
 );
 const bullets: fc.Arbitrary<Block> = fc.constantFrom(
   [

@@ -486,8 +486,9 @@ function frontMatterEnd(
 /**
  * A block quote's line (`rest`, opening with `>`, at `indent`): the paragraph it opens (0, or -1
  * for a `>` alone), or why remark must read it. The scanner reads a quote at the top level that
- * holds paragraphs, and list items of text (`> - Run `git push` after each task`: a note above
- * the tasks), no box among them: nothing in a quote is a task or a phase.
+ * holds paragraphs (GitHub's alerts too: `> [!NOTE]`), and list items of text (`> - Run `git push`
+ * after each task`: a note above the tasks), no box among them: nothing in a quote is a task or a
+ * phase.
  */
 function quoteLine(rest: string, indent: number): number | string {
   if (indent > 0) return 'an indented block quote';
@@ -497,7 +498,9 @@ function quoteLine(rest: string, indent: number): number | string {
   let body = rest.slice(q);
   const item = QUOTED_ITEM.exec(body);
   if (item) body = body.slice(item[0].length);
-  if (rest[q] === ' ' || body === '' || body[0] === '[' || !startsText(body))
+  // A bracket after a quoted item's marker may be a box; one that opens the quote's paragraph is
+  // text unless it opens a link definition (`startsText`): GitHub's alerts, `> [!NOTE]`.
+  if (rest[q] === ' ' || body === '' || (item && body[0] === '[') || !startsText(body))
     return 'a block quote holding more than text';
   return 0;
 }
