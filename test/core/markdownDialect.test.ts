@@ -261,6 +261,58 @@ describe('spec-kit tasks.md', () => {
     ]);
   });
 
+  it("a phase's number again over boxes with no task id, after the phases: that phase's criteria, not a second round", () => {
+    // As a Japanese plan writes its checks after the phases (`Phase 1 検証`: Phase 1's checks).
+    const source = [
+      '## Phase 1: セットアップ',
+      '- [x] T001 フォルダ作成',
+      '## Phase 2: 基礎',
+      '- [ ] T002 [P] PlatformInput.cs',
+      '',
+      '## チェックリスト・検証基準',
+      '',
+      '### Phase 1 検証',
+      '',
+      '- [ ] `Assets/Scripts/Input/` フォルダ作成確認',
+      '',
+      '### Phase 2 検証',
+      '',
+      '- [ ] PlatformInput.cs：DllImport 確認',
+      '- [x] MouseButton.cs：プロパティ存在',
+      '',
+    ].join('\n');
+    const read = readSpeckit(source, 'tasks.md');
+    expect(read).toEqual(readSpeckit(source, 'tasks.md', { fast: false }));
+    expect(read.phases.map((p) => [p.number, p.tasks.map((t) => t.id)])).toEqual([
+      ['1', ['T001']],
+      ['2', ['T002']],
+    ]);
+    expect(read.problems.map((p) => [p.severity, p.line, p.message])).toEqual([
+      [
+        'warning',
+        8,
+        'The box under "### Phase 1 検証" (line 10) has no task id: it is read as an acceptance criterion, not as a task of Phase 1.',
+      ],
+      [
+        'warning',
+        12,
+        'The 2 boxes under "### Phase 2 検証" (lines 14–15) have no task id: they are read as acceptance criteria, not as tasks of Phase 2.',
+      ],
+    ]);
+    expect(currentDialectPhase(read)?.number).toBe('2');
+    // Where the phase's own tasks have no id either, nothing tells the two apart: still an error.
+    const noIds = readSpeckit(
+      '## Phase 1: A\n- [ ] a\n## Checks\n### Phase 1 checks\n- [ ] b\n',
+      'tasks.md',
+    );
+    expect(noIds.problems.filter((p) => p.severity === 'error')).toEqual([
+      expect.objectContaining({
+        line: 4,
+        message: expect.stringMatching(/^Phase 1 is also on line 1/),
+      }),
+    ]);
+  });
+
   it('a word that is no phase word, or a phase word run into its number, is no phase', () => {
     for (const heading of [
       '## Milestone 1: Setup',

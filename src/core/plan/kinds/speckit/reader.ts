@@ -13,6 +13,7 @@ import {
   type DialectPhase,
   type DialectPlan,
   type DialectState,
+  type DialectTask,
   writtenTaskText,
 } from '../markdownDialect.js';
 
@@ -209,6 +210,8 @@ export function readSpeckit(
   // so the tasks after a nested `### Phase 3.1` and its `### Notes` are `## Phase 3`'s again.
   const open: { phase: DialectPhase; level: number }[] = [];
   const seen = taskIds(path, problems);
+  // The tasks with no id of their own (given one from their place).
+  const idless = new Set<DialectTask>();
   // Every heading, for the reason a box under one that is no phase is not read.
   const headings: { line: number; depth: number; text: string }[] = [];
   // The acceptance-criteria sections inside phases (isNotTasksHeading), and the one open.
@@ -304,7 +307,7 @@ export function readSpeckit(
       continue;
     }
     if (own !== undefined) seen(own, event.line);
-    phase.tasks.push({
+    const task: DialectTask = {
       id: own ?? `${phase.number}.${phase.tasks.length + 1}`,
       text: writtenTaskText(event.after, text),
       state: SPECKIT_STATE[event.mark]!,
@@ -313,20 +316,39 @@ export function readSpeckit(
       requirements: storiesOf(text),
       line: event.line,
       markOffset: event.offset,
-    });
+    };
+    if (own === undefined) idless.add(task);
+    phase.tasks.push(task);
   }
   numberFinalPhases(phases, path, problems);
-  criteriaWarnings(criteria, phases, path, problems);
   // One phase number, several headings: the one with tasks is the phase; one without any is a
-  // reference (a summary, "Dependencies & Execution Order"); two with tasks conflict.
+  // reference (a summary, "Dependencies & Execution Order"); two with tasks conflict, unless
+  // every box of one has no task id where the other's tasks have theirs: its boxes are the
+  // phase's criteria (`### Phase 1 検証` under `## チェックリスト・検証基準` after the phases).
   const byNumber = new Map<string, DialectPhase[]>();
   for (const phase of phases)
     byNumber.set(phase.number, [...(byNumber.get(phase.number) ?? []), phase]);
   const kept: DialectPhase[] = [];
   for (const [number, same] of byNumber) {
     const tasked = same.filter((p) => p.tasks.length > 0);
-    const first = tasked[0] ?? same[0]!;
+    const first = tasked.find((p) => p.tasks.some((t) => !idless.has(t))) ?? tasked[0] ?? same[0]!;
     for (const phase of same) {
+      if (
+        phase !== first &&
+        phase.tasks.length > 0 &&
+        first.tasks.some((t) => !idless.has(t)) &&
+        phase.tasks.every((t) => idless.has(t))
+      ) {
+        const heading = headings.find((h) => h.line === phase.line)!;
+        criteria.push({
+          heading: `${'#'.repeat(heading.depth)} ${heading.text.trim()}`,
+          line: phase.line,
+          depth: heading.depth,
+          phase: first,
+          boxes: phase.tasks.map((t) => t.line),
+        });
+        continue;
+      }
       if (phase.tasks.length === 0 && same.length > 1) {
         problems.push({
           severity: 'warning',
@@ -347,6 +369,7 @@ export function readSpeckit(
   phases.length = 0;
   phases.push(...kept);
   phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
+  criteriaWarnings(criteria, phases, path, problems);
   // Lines of text that read as phases (`Phase 1: Setup` with no `#`): found once, and only for a
   // box outside every phase.
   let texts: PhaseText[] | undefined;
