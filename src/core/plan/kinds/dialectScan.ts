@@ -162,11 +162,12 @@ export const REQUIREMENT_WORD = `(?:${ENGLISH_WORD}[Ss]?|${LOCALIZED_FORMS})`;
  * the ids. The remark reading runs the same pattern on a paragraph's text.
  */
 export const REQUIREMENTS = new RegExp(
-  String.raw`${REQUIREMENT_WORD}[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s]*)`,
+  String.raw`${REQUIREMENT_WORD}[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s\-\u2013\u2014\u301c\uff5e]*)`,
 );
 // REQUIREMENTS for a line of a source that holds no other language's word (mayNameLocalized):
 // the same reading there, by a pattern V8 searches faster (it opens with one word).
-const ENGLISH_REQUIREMENTS = /Requirements?[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s]*)/i;
+const ENGLISH_REQUIREMENTS =
+  /Requirements?[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s\-\u2013\u2014\u301c\uff5e]*)/i;
 // The patterns the loop over lines tests, made once: a literal in the loop is a new object each
 // time it is reached. Each costs a compilation on a first read (about 0.1 ms, twice: V8 tiers a
 // pattern up after its first run), so what every code block reaches is written out instead.
@@ -327,17 +328,75 @@ function requirementsOfLine(text: string, cited: RegExp): string[] | 'not plain'
 }
 
 /**
- * `cited.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r))` for what REQUIREMENTS
- * captures (digits, dots, commas and white space): the numbers between the other characters,
- * those that neither open nor close with a dot nor hold two together. Two patterns fewer run per
- * requirement line.
+ * The requirements what REQUIREMENTS captures cites (digits, dots, commas, white space and
+ * dashes): each id (`1.2`, numbers joined by dots) between commas and white space, and each range
+ * of two (`6.1-6.11`, `1.1–1.7`, `3 - 5`, `1.1〜1.3`) as every id it spans where the two differ only in their
+ * last number, up to a hundred (`6.1` … `6.11`), else as its two ends (`1.3–2.2`). A token that
+ * is neither (`1..2`, `.5`) cites nothing; a dash with no id after it (`1.1 - see design`)
+ * leaves the id before it.
  */
 export function requirementIds(cited: string): string[] {
+  return plainIds(cited) ?? rangeIds(cited);
+}
+
+/** `requirementIds` of a capture with a dash in it: ranges (a function compiled only for them). */
+function rangeIds(cited: string): string[] {
+  const out: string[] = [];
+  for (const token of cited.replace(DASH_RUN, '-').split(/[,\s]+/)) {
+    const [from, to, ...more] = token.split('-');
+    if (more.length > 0 || !isId(from!)) continue;
+    if (to === undefined || to === '' || !isId(to)) out.push(from!);
+    else out.push(...idRange(from!, to));
+  }
+  return out;
+}
+
+/**
+ * What a range's two ids are joined by, with the white space around it: a hyphen, an en or em
+ * dash, CJK's wave dashes (`1.1〜1.3`).
+ */
+const DASH_RUN = /\s*[-\u2013\u2014\u301c\uff5e]\s*/g;
+
+/** Numbers joined by dots (`/^\d+(?:\.\d+)*$/`). */
+function isId(token: string): boolean {
+  const ids = plainIds(token);
+  return ids !== undefined && ids.length === 1 && ids[0] === token;
+}
+
+/** The ids a range spans: `6.1`–`6.11` each, where only the last number differs; else its ends. */
+function idRange(from: string, to: string): string[] {
+  const a = from.split('.');
+  const b = to.split('.');
+  const first = Number(a.at(-1));
+  const last = Number(b.at(-1));
+  if (
+    a.length === b.length &&
+    a.slice(0, -1).join('.') === b.slice(0, -1).join('.') &&
+    first < last &&
+    last - first < 100
+  ) {
+    const prefix = a
+      .slice(0, -1)
+      .map((n) => `${n}.`)
+      .join('');
+    return Array.from({ length: last - first + 1 }, (_, i) => `${prefix}${first + i}`);
+  }
+  return from === to ? [from] : [from, to];
+}
+
+/**
+ * `cited.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r))` for a capture with no dash
+ * (digits, dots, commas and white space): the numbers between the other characters, those that
+ * neither open nor close with a dot nor hold two together; undefined at a dash (DASH_RUN's). Two
+ * patterns fewer run per requirement line.
+ */
+function plainIds(cited: string): string[] | undefined {
   const out: string[] = [];
   let from = 0;
   for (let i = 0; i <= cited.length; i++) {
     const c = i < cited.length ? cited.charCodeAt(i) : -1;
     if ((c >= 48 && c <= 57) || c === 46) continue;
+    if (c === 45 || c === 0x2013 || c === 0x2014 || c === 0x301c || c === 0xff5e) return undefined;
     if (i > from) {
       const id = cited.slice(from, i);
       if (id.charCodeAt(0) !== 46 && id.charCodeAt(id.length - 1) !== 46 && !id.includes('..')) {
@@ -375,9 +434,10 @@ const ID_DECIDED = /[ \t]*(?:[*_~`]*[^\s\d\\<`*_~&![\]]|\d[^\s\\<`*_~&![\]]*\s+\
 // takes the ids up to the first `-`. No control character: the same in a source with one. In a
 // source that may name requirements in another language, the word may be one of theirs, and the
 // colon a full-width one, or followed by no space (`  - _需求：1.1_`).
-const REQUIREMENT_ITEM = /( *)[-*+]( {1,4})_Requirements?: (\d[\d., -]*)_\r?\n/y;
+const REQUIREMENT_ITEM =
+  /( *)[-*+]( {1,4})_Requirements?: (\d[\d., \-\u2013\u2014\u301c\uff5e]*)_\r?\n/y;
 const REQUIREMENT_ITEM_LOCALIZED = new RegExp(
-  String.raw`( *)[-*+]( {1,4})_(?:Requirements?|${LOCALIZED_FORMS})[:\uff1a] ?(\d[\d., -]*)_\r?\n`,
+  String.raw`( *)[-*+]( {1,4})_(?:Requirements?|${LOCALIZED_FORMS})[:\uff1a] ?(\d[\d., \-\u2013\u2014\u301c\uff5e]*)_\r?\n`,
   'y',
 );
 
@@ -1027,9 +1087,7 @@ export function scanOrRefuse(
           if (cited !== null && cited[1]!.length === run[1]!.length && cited[2] === run[2]) {
             line++;
             pos = requirementItem.lastIndex;
-            const ids = cited[3]!;
-            const dash = ids.indexOf('-');
-            const r = requirementIds(dash === -1 ? ids : ids.slice(0, dash));
+            const r = requirementIds(cited[3]!);
             open[open.length - 1] = { content: item.content, requirements: undefined };
             for (let i = 0; i < open.length; i++) open[i]!.requirements ??= r;
             paraReq = true;

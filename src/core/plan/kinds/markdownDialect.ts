@@ -17,6 +17,7 @@ import { isNarrowTab } from '../scan.js';
 import { countLineBreaks } from '../text.js';
 import {
   REQUIREMENTS,
+  requirementIds,
   scanDialect,
   scanOrRefuse,
   type DialectScan,
@@ -486,7 +487,7 @@ function itemRequirements(item: ListItem): string[] {
     const node = stack.shift()!;
     if (node.type === 'paragraph' || node.type === 'heading') {
       const m = REQUIREMENTS.exec(toString(node));
-      if (m) return m[1]!.split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
+      if (m) return requirementIds(m[1]!);
     } else if ('children' in node) stack.unshift(...(node.children as Nodes[]));
   }
   return [];
