@@ -278,6 +278,14 @@ describe('writing a story', () => {
     const emoji = readStory(marked, 's.md');
     expect(emoji.status?.raw).toBe('done');
     expect(setStoryStatus(marked, emoji, 'review')).toBe(marked.replace('done', 'review'));
+    // An HTML comment after the word: the word is the status, the comment stays as written.
+    const commented =
+      '# Story 3.2: X\n\nStatus: **done**  <!-- E2E: 40/40 ✅ -->\n\n## Tasks\n\n- [x] a\n';
+    const note = readStory(commented, 's.md');
+    expect(note.status?.raw).toBe('done');
+    expect(setStoryStatus(commented, note, 'review')).toBe(
+      commented.replace('**done**', '**review**'),
+    );
     const words = readStory('Status: Ready for Review\n\n## Tasks\n\n- [ ] a\n', 's.md');
     expect(words.status?.raw).toBe('Ready for Review');
     expect(setStoryStatus('Status: Ready for Review\n', words, 'done')).toBeUndefined();
@@ -300,6 +308,32 @@ describe('a story file and sprint-status.yaml that disagree', () => {
         fix: 'Write "Status: ready-for-dev" (or correct sprint-status.yaml).',
       },
     ]);
+  });
+
+  it("not when the line says the same in other words: in capitals, with marks after it, or an alpha's status", () => {
+    const at = (raw: string, status: string) => ({ ...entry, raw, status });
+    const said = (line: string) =>
+      readStory(`# Story 2.4: X\n\n${line}\n\n## Tasks\n\n- [ ] a\n`, 's.md');
+    expect(
+      storyDisagreement(
+        at('in-progress', 'in-progress'),
+        said('Status: **IN PROGRESS** ⏳ (AC6 pending)'),
+        's.md',
+      ),
+    ).toEqual([]);
+    // sprint-status.yaml's `drafted` is read as ready-for-dev, and so is the story's.
+    expect(
+      storyDisagreement(at('drafted', 'ready-for-dev'), said('Status: drafted'), 's.md'),
+    ).toEqual([]);
+    expect(storyDisagreement(at('done', 'done'), said('Status: completed'), 's.md')).toEqual([]);
+    expect(storyDisagreement(at('done', 'done'), said('Status: Ready for Review'), 's.md')).toEqual(
+      [
+        expect.objectContaining({
+          line: 3,
+          fix: 'Write "Status: done" (or correct sprint-status.yaml).',
+        }),
+      ],
+    );
   });
 
   it('but not for the state dev-story itself leaves: ready-for-dev in the story, in-progress in the file', () => {

@@ -1,5 +1,5 @@
 import type { Problem } from '../../../problem.js';
-import { BMAD_STATUSES, type BmadEntry } from './sprintStatus.js';
+import { BMAD_STATUSES, writtenStatus, type BmadEntry } from './sprintStatus.js';
 import type { BmadStory } from './story.js';
 
 /**
@@ -375,7 +375,9 @@ export function storyDisagreement(
       fix: `Head it "# Story ${entry.number}: …".`,
     });
   }
-  const written = story.status?.raw.toLowerCase();
+  // Read as BMAD's workflows read the line: `**IN PROGRESS** ⏳` is in-progress, `drafted` (an
+  // alpha's) ready-for-dev.
+  const written = story.status === undefined ? undefined : writtenStatus(story.status.raw);
   if (written === undefined || entry.status === undefined || written === entry.status) return out;
   if (written === 'ready-for-dev' && ['in-progress', 'backlog'].includes(entry.status)) return out;
   out.push({

@@ -29,6 +29,17 @@ const LEGACY: Readonly<Record<string, string>> = {
   completed: 'done',
 };
 
+/**
+ * A status as a story file's `Status:` line writes it, read as a sprint-status value: in lower
+ * case, the words of its leading phrase joined by hyphens (`IN PROGRESS ⏳ (…)`: `in-progress`),
+ * a legacy value by its modern meaning (`drafted`: `ready-for-dev`).
+ */
+export function writtenStatus(raw: string): string {
+  const lower = raw.toLowerCase();
+  const phrase = /^[a-z]+(?:[ -][a-z]+)*/.exec(lower)?.[0].replace(/ /g, '-') ?? lower;
+  return LEGACY[phrase] ?? phrase;
+}
+
 // sprint_plan.py's key grammar (EPIC_KEY_RE, RETRO_KEY_RE, STORY_KEY_RE).
 const EPIC_KEY = /^epic-(\d+)$/;
 const RETRO_KEY = /^epic-(\d+)-retrospective$/;

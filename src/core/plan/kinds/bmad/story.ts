@@ -65,6 +65,8 @@ const WRITTEN_ID = /^(?:\*\*|__)?(?:Sub-?)?Task\s+(\d+(?:\.\d+)*[a-z]?)\b/i;
 /** A status word, its emphasis closed, then at most a space and marks (`done** ✅`). */
 const MARKED_WORD = /^([A-Za-z][\w-]*)(?:\*\*|__)?(?:[ \t]+[^\p{L}\p{N}\s]+)?[ \t]*$/u;
 /** `Status: ready-for-dev`, `**Status:** done`: the template's line, emphasis allowed. */
+/** An HTML comment closing a line, and the blanks before it. */
+const TRAILING_COMMENT = /[ \t]*<!--(?:(?!-->).)*-->[ \t]*$/;
 const STATUS_LINE = /^ {0,3}(?:\*\*|__)?Status(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*/i;
 const FIX = 'Write a task as "- [ ] Task 1 (AC: #1)" under "## Tasks / Subtasks".';
 
@@ -113,7 +115,9 @@ function statusAt(source: string, start: number, line: number): BmadStoryStatus 
   const text = source.slice(start, end).replace(/\r$/, '');
   const m = STATUS_LINE.exec(text);
   if (!m) return undefined;
-  const rest = text.slice(m[0].length);
+  // An HTML comment at the end of the line (`Status: **done**  <!-- 282/305 passing -->`) is
+  // no part of the status: it stays as written.
+  const rest = text.slice(m[0].length).replace(TRAILING_COMMENT, '');
   // One word, its emphasis closed, and after a space only marks such as an emoji (`**done** ✅`):
   // the status is the word, rewritten alone.
   const marked = MARKED_WORD.exec(rest)?.[1];
