@@ -48,6 +48,8 @@ const token = fc.constantFrom(
   '\\',
   '[US1]',
   '[P]',
+  '[AI-Review][High]',
+  '[a][]',
   '(',
   ')',
   '.',

@@ -10,14 +10,17 @@
  *   micromark's flanking rules (unicode whitespace and punctuation);
  * - a backslash before ASCII punctuation is dropped; `<` that opens no autolink is text, as is
  *   an inline HTML tag (mdast's text keeps it); GFM autolink literals read as written.
+ * References with no definition are text as written (the scanners read no document with one).
  * It gives up on links and images, entities, footnotes, a run that can both open and close, a
  * code span across lines, HTML holding other markup, and strikethrough next to emphasis.
  */
 
 const WHITESPACE = /\s/;
 const PUNCTUATION = /\p{P}|\p{S}/u;
-// Links, images, references, footnotes, entities: what the fast reading leaves to remark.
-const GIVES_UP = /!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
+// Links, images, footnotes, entities: what the fast reading leaves to remark. A reference
+// (`[AI-Review][High]`, as BMAD's code review writes its follow-ups; `[P][SHARED]`) is text as
+// written: no definition is in a document the scanners read (markdown.ts, `mayDefine`).
+const GIVES_UP = /!\[|\]\(|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
 const AUTOLINK =
   /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
 // An HTML open or closing tag, a comment, an instruction or a declaration (CommonMark's raw HTML).
@@ -32,7 +35,7 @@ const TAG =
 const LITERAL_LINK = /:\/\/|www\.|[A-Za-z0-9+\-._]@/i;
 // Markup characters, a line feed, and what GIVES_UP finds: a text holding none of them is plain
 // text on one line (one search where GIVES_UP's and MARKUP's were two).
-const NOT_PLAIN = /[\n\\<`*_~]|!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
+const NOT_PLAIN = /[\n\\<`*_~]|!\[|\]\(|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
 const MARKUP = /[*_~`\\<]/;
 // What the reading below treats other than as text: markup characters, and spaces before a line
 // break. Text between them is copied in one piece.
@@ -72,11 +75,11 @@ const CODE_SPANS_ONLY = /^(?:[^\\<`*_~\n]|`[^`\n]+`(?!`))*$/;
 // open nor close); and `**` after the start, a space or a tab and before a character other than
 // white space or `*` (it can only open), or after such a character and before the end, white
 // space or `.,:;?!)-` (it can only close, or pair as if it did: `**Note:**:`). Nothing GIVES_UP
-// finds outside a code span: a `!` before no `[`, a `[` before no `^`, a `]` before no `(` or
-// `[`, an `&` that starts no entity. Written as runs of plain characters between the pieces (one
+// finds outside a code span: a `!` before no `[`, a `[` before no `^`, a `]` before no `(`, an
+// `&` that starts no entity. Written as runs of plain characters between the pieces (one
 // search of a character class per run, not a choice per character).
 const LIGHT_MARKUP =
-  /^[^\\<`*_~\n![\]&]*(?:(?:`[^`\n]+`(?!`)|<(?![A-Za-z/!?])|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|(?<![^ \t])\*\*(?=[^\s*])|(?<=[^\s*])\*\*(?=[\s.,:;?!)-]|$)|!(?!\[)|\[(?!\^)|\](?![([])|&(?!#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;))[^\\<`*_~\n![\]&]*)*$/;
+  /^[^\\<`*_~\n![\]&]*(?:(?:`[^`\n]+`(?!`)|<(?![A-Za-z/!?])|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|(?<![^ \t])\*\*(?=[^\s*])|(?<=[^\s*])\*\*(?=[\s.,:;?!)-]|$)|!(?!\[)|\[(?!\^)|\](?!\()|&(?!#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;))[^\\<`*_~\n![\]&]*)*$/;
 
 /**
  * `inlineText` of a line LIGHT_MARKUP matches (with no GFM autolink literal), or undefined when
@@ -249,7 +252,7 @@ function standsAlone(line: string): boolean {
       open++;
     } else if (c === ']' && open > 0) {
       const next = line[at + 1];
-      if (next === '(' || next === '[') return false;
+      if (next === '(') return false;
       open--;
     }
   }

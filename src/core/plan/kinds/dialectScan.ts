@@ -413,9 +413,9 @@ function plainIds(cited: string): string[] | undefined {
 // (a line the loop refuses has none, or two spaces and a bracket); no carriage return (the
 // line's text and what follows its box are then the same). Its text after the space is captured
 // again (4) when it is plain (no character of markup, `&` or `!` before `[`, `[` before `^`, `]`
-// before `(` or `[`): the reading of inline markup gives it as written.
+// before `(`): the reading of inline markup gives it as written.
 const TASK_LINE =
-  /( *)- \[([ xX])\]( (?!\s)(?:([^\n\r\\<`*_~&![\]]*(?:(?:!(?!\[)|\[(?!\^)|\](?![([]))[^\n\r\\<`*_~&![\]]*)*)(?=\n)|[^\n\r]*))\n/y;
+  /( *)- \[([ xX])\]( (?!\s)(?:([^\n\r\\<`*_~&![\]]*(?:(?:!(?!\[)|\[(?!\^)|\](?!\())[^\n\r\\<`*_~&![\]]*)*)(?=\n)|[^\n\r]*))\n/y;
 
 // A box's first line whose mdast text a reader of an id at its start reads as the line as written
 // (`ScanMode.idAtStart`): after spaces and tabs, a run of `*`, `_`, `~` or backticks (emphasis,
