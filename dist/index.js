@@ -20233,11 +20233,11 @@ var import_picomatch = __toESM(require_picomatch2(), 1);
 // src/core/plan/inline.ts
 var WHITESPACE = /\s/;
 var PUNCTUATION = new RegExp("\\p{P}|\\p{S}", "u");
-var GIVES_UP = /!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
+var GIVES_UP = /!\[|\]\(|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
 var AUTOLINK = /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
 var TAG = /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<![A-Za-z][^>]*>)$/;
 var LITERAL_LINK = /:\/\/|www\.|[A-Za-z0-9+\-._]@/i;
-var NOT_PLAIN = /[\n\\<`*_~]|!\[|\]\(|\]\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
+var NOT_PLAIN = /[\n\\<`*_~]|!\[|\]\(|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
 var MARKUP = /[*_~`\\<]/;
 var SPECIAL = /[\\<`*_~]| +\n/g;
 var MARKUP_IN_WORD = /[*_~`\\<\0]/;
@@ -20250,7 +20250,7 @@ function plainLineText(written) {
   return run3 === 0 ? written : written.slice(run3, written.length - run3);
 }
 var CODE_SPANS_ONLY = /^(?:[^\\<`*_~\n]|`[^`\n]+`(?!`))*$/;
-var LIGHT_MARKUP = /^[^\\<`*_~\n![\]&]*(?:(?:`[^`\n]+`(?!`)|<(?![A-Za-z/!?])|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|(?<![^ \t])\*\*(?=[^\s*])|(?<=[^\s*])\*\*(?=[\s.,:;?!)-]|$)|!(?!\[)|\[(?!\^)|\](?![([])|&(?!#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;))[^\\<`*_~\n![\]&]*)*$/;
+var LIGHT_MARKUP = /^[^\\<`*_~\n![\]&]*(?:(?:`[^`\n]+`(?!`)|<(?![A-Za-z/!?])|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|(?<![^ \t])\*\*(?=[^\s*])|(?<=[^\s*])\*\*(?=[\s.,:;?!)-]|$)|!(?!\[)|\[(?!\^)|\](?!\()|&(?!#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;))[^\\<`*_~\n![\]&]*)*$/;
 function withoutLightMarkup(source) {
   let out = "";
   let from = 0;
@@ -20347,7 +20347,7 @@ function standsAlone(line2) {
       open2++;
     } else if (c === "]" && open2 > 0) {
       const next = line2[at3 + 1];
-      if (next === "(" || next === "[") return false;
+      if (next === "(") return false;
       open2--;
     }
   }
@@ -20626,9 +20626,9 @@ function mayNameLocalized(source) {
 }
 var REQUIREMENT_WORD = `(?:${ENGLISH_WORD}[Ss]?|${LOCALIZED_FORMS})`;
 var REQUIREMENTS = new RegExp(
-  String.raw`${REQUIREMENT_WORD}[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s]*)`
+  String.raw`${REQUIREMENT_WORD}[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s\-\u2013\u2014\u301c\uff5e]*)`
 );
-var ENGLISH_REQUIREMENTS = /Requirements?[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s]*)/i;
+var ENGLISH_REQUIREMENTS = /Requirements?[ \u00a0\u202f]?[:\uff1a]\s*(\d[\d.,\s\-\u2013\u2014\u301c\uff5e]*)/i;
 var MARKED_WORD = "[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt]";
 var CHARACTER_REFERENCE = "&(?:#|[A-Za-z][A-Za-z0-9]*;)";
 var REQUIREMENT = new RegExp(`${MARKED_WORD}|${CHARACTER_REFERENCE}`);
@@ -20723,11 +20723,41 @@ function requirementsOfLine(text6, cited) {
   return m ? requirementIds(m[1]) : void 0;
 }
 function requirementIds(cited) {
+  return plainIds(cited) ?? rangeIds(cited);
+}
+function rangeIds(cited) {
+  const out = [];
+  for (const token of cited.replace(DASH_RUN, "-").split(/[,\s]+/)) {
+    const [from, to, ...more] = token.split("-");
+    if (more.length > 0 || !isId(from)) continue;
+    if (to === void 0 || to === "" || !isId(to)) out.push(from);
+    else out.push(...idRange(from, to));
+  }
+  return out;
+}
+var DASH_RUN = /\s*[-\u2013\u2014\u301c\uff5e]\s*/g;
+function isId(token) {
+  const ids = plainIds(token);
+  return ids !== void 0 && ids.length === 1 && ids[0] === token;
+}
+function idRange(from, to) {
+  const a = from.split(".");
+  const b = to.split(".");
+  const first = Number(a.at(-1));
+  const last = Number(b.at(-1));
+  if (a.length === b.length && a.slice(0, -1).join(".") === b.slice(0, -1).join(".") && first < last && last - first < 100) {
+    const prefix = a.slice(0, -1).map((n) => `${n}.`).join("");
+    return Array.from({ length: last - first + 1 }, (_, i) => `${prefix}${first + i}`);
+  }
+  return from === to ? [from] : [from, to];
+}
+function plainIds(cited) {
   const out = [];
   let from = 0;
   for (let i = 0; i <= cited.length; i++) {
     const c = i < cited.length ? cited.charCodeAt(i) : -1;
     if (c >= 48 && c <= 57 || c === 46) continue;
+    if (c === 45 || c === 8211 || c === 8212 || c === 12316 || c === 65374) return void 0;
     if (i > from) {
       const id = cited.slice(from, i);
       if (id.charCodeAt(0) !== 46 && id.charCodeAt(id.length - 1) !== 46 && !id.includes("..")) {
@@ -20738,11 +20768,11 @@ function requirementIds(cited) {
   }
   return out;
 }
-var TASK_LINE = /( *)- \[([ xX])\]( (?!\s)(?:([^\n\r\\<`*_~&![\]]*(?:(?:!(?!\[)|\[(?!\^)|\](?![([]))[^\n\r\\<`*_~&![\]]*)*)(?=\n)|[^\n\r]*))\n/y;
+var TASK_LINE = /( *)- \[([ xX])\]( (?!\s)(?:([^\n\r\\<`*_~&![\]]*(?:(?:!(?!\[)|\[(?!\^)|\](?!\())[^\n\r\\<`*_~&![\]]*)*)(?=\n)|[^\n\r]*))\n/y;
 var ID_DECIDED = /[ \t]*(?:[*_~`]*[^\s\d\\<`*_~&![\]]|\d[^\s\\<`*_~&![\]]*\s+\S)/y;
-var REQUIREMENT_ITEM = /( *)[-*+]( {1,4})_Requirements?: (\d[\d., -]*)_\r?\n/y;
+var REQUIREMENT_ITEM = /( *)[-*+]( {1,4})_Requirements?: (\d[\d., \-\u2013\u2014\u301c\uff5e]*)_\r?\n/y;
 var REQUIREMENT_ITEM_LOCALIZED = new RegExp(
-  String.raw`( *)[-*+]( {1,4})_(?:Requirements?|${LOCALIZED_FORMS})[:\uff1a] ?(\d[\d., -]*)_\r?\n`,
+  String.raw`( *)[-*+]( {1,4})_(?:Requirements?|${LOCALIZED_FORMS})[:\uff1a] ?(\d[\d., \-\u2013\u2014\u301c\uff5e]*)_\r?\n`,
   "y"
 );
 var noRequirements = () => [];
@@ -20810,7 +20840,7 @@ function quoteLine(rest, indent2) {
   let body = rest.slice(q);
   const item = QUOTED_ITEM.exec(body);
   if (item) body = body.slice(item[0].length);
-  if (rest[q] === " " || body === "" || body[0] === "[" || !startsText(body))
+  if (rest[q] === " " || body === "" || item && body[0] === "[" || !startsText(body))
     return "a block quote holding more than text";
   return 0;
 }
@@ -21212,9 +21242,7 @@ function scanOrRefuse(source, mode, options = {}) {
           if (cited !== null && cited[1].length === run3[1].length && cited[2] === run3[2]) {
             line2++;
             pos = requirementItem.lastIndex;
-            const ids = cited[3];
-            const dash = ids.indexOf("-");
-            const r = requirementIds(dash === -1 ? ids : ids.slice(0, dash));
+            const r = requirementIds(cited[3]);
             open2[open2.length - 1] = { content: item.content, requirements: void 0 };
             for (let i = 0; i < open2.length; i++) open2[i].requirements ??= r;
             paraReq = true;
@@ -34668,7 +34696,7 @@ function itemRequirements(item) {
     const node3 = stack.shift();
     if (node3.type === "paragraph" || node3.type === "heading") {
       const m = REQUIREMENTS.exec(toString(node3));
-      if (m) return m[1].split(/[,\s]+/).filter((r) => /^\d+(?:\.\d+)*$/.test(r));
+      if (m) return requirementIds(m[1]);
     } else if ("children" in node3) stack.unshift(...node3.children);
   }
   return [];
@@ -34969,6 +34997,7 @@ function readSpeckit(source, path2, options = {}) {
   const problems = [];
   const open2 = [];
   const seen = taskIds(path2, problems);
+  const idless = /* @__PURE__ */ new Set();
   const headings = [];
   const criteria = [];
   let criterion;
@@ -35045,7 +35074,7 @@ function readSpeckit(source, path2, options = {}) {
       continue;
     }
     if (own6 !== void 0) seen(own6, event.line);
-    phase.tasks.push({
+    const task = {
       id: own6 ?? `${phase.number}.${phase.tasks.length + 1}`,
       text: writtenTaskText(event.after, text6),
       state: SPECKIT_STATE[event.mark],
@@ -35054,18 +35083,30 @@ function readSpeckit(source, path2, options = {}) {
       requirements: storiesOf(text6),
       line: event.line,
       markOffset: event.offset
-    });
+    };
+    if (own6 === void 0) idless.add(task);
+    phase.tasks.push(task);
   }
   numberFinalPhases(phases, path2, problems);
-  criteriaWarnings(criteria, phases, path2, problems);
   const byNumber = /* @__PURE__ */ new Map();
   for (const phase of phases)
     byNumber.set(phase.number, [...byNumber.get(phase.number) ?? [], phase]);
   const kept = [];
   for (const [number3, same2] of byNumber) {
     const tasked = same2.filter((p) => p.tasks.length > 0);
-    const first = tasked[0] ?? same2[0];
+    const first = tasked.find((p) => p.tasks.some((t) => !idless.has(t))) ?? tasked[0] ?? same2[0];
     for (const phase of same2) {
+      if (phase !== first && phase.tasks.length > 0 && first.tasks.some((t) => !idless.has(t)) && phase.tasks.every((t) => idless.has(t))) {
+        const heading2 = headings.find((h) => h.line === phase.line);
+        criteria.push({
+          heading: `${"#".repeat(heading2.depth)} ${heading2.text.trim()}`,
+          line: phase.line,
+          depth: heading2.depth,
+          phase: first,
+          boxes: phase.tasks.map((t) => t.line)
+        });
+        continue;
+      }
       if (phase.tasks.length === 0 && same2.length > 1) {
         problems.push({
           severity: "warning",
@@ -35086,6 +35127,7 @@ function readSpeckit(source, path2, options = {}) {
   phases.length = 0;
   phases.push(...kept);
   phases.sort((a, b) => comparePhaseNumbers(a.number, b.number));
+  criteriaWarnings(criteria, phases, path2, problems);
   let texts;
   const named = criteria.flatMap((c) => c.boxes);
   if (unnumbered.some((u) => u.boxes.length > 0)) {
@@ -36781,6 +36823,11 @@ var LEGACY = {
   contexted: "in-progress",
   completed: "done"
 };
+function writtenStatus(raw) {
+  const lower = raw.toLowerCase();
+  const phrase = /^[a-z]+(?:[ -][a-z]+)*/.exec(lower)?.[0].replace(/ /g, "-") ?? lower;
+  return LEGACY[phrase] ?? phrase;
+}
 var EPIC_KEY = /^epic-(\d+)$/;
 var RETRO_KEY = /^epic-(\d+)-retrospective$/;
 var STORY_KEY = /^(\d+)-(\d+[a-z]?)-./;
@@ -36981,6 +37028,7 @@ var STORY_HEADING = /^Story\s+(\d+\.\d+[a-z]?(?:\.\d+)?)\s*:?\s*(.*)$/i;
 var TASKS_HEADING = /^Tasks(?:\s*\/\s*Sub-?tasks)?$/i;
 var WRITTEN_ID = /^(?:\*\*|__)?(?:Sub-?)?Task\s+(\d+(?:\.\d+)*[a-z]?)\b/i;
 var MARKED_WORD2 = /^([A-Za-z][\w-]*)(?:\*\*|__)?(?:[ \t]+[^\p{L}\p{N}\s]+)?[ \t]*$/u;
+var TRAILING_COMMENT = /[ \t]*<!--(?:(?!-->).)*-->[ \t]*$/;
 var STATUS_LINE = /^ {0,3}(?:\*\*|__)?Status(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*/i;
 var FIX = 'Write a task as "- [ ] Task 1 (AC: #1)" under "## Tasks / Subtasks".';
 function readsStoryBox(mark, after) {
@@ -37015,7 +37063,7 @@ function statusAt(source, start2, line2) {
   const text6 = source.slice(start2, end).replace(/\r$/, "");
   const m = STATUS_LINE.exec(text6);
   if (!m) return void 0;
-  const rest = text6.slice(m[0].length);
+  const rest = text6.slice(m[0].length).replace(TRAILING_COMMENT, "");
   const marked = MARKED_WORD2.exec(rest)?.[1];
   const raw = marked ?? rest.replace(/(?:\*\*|__)?[ \t]*$/, "").replace(/[ \t]+$/, "").trim();
   const word = /^[A-Za-z][\w-]*$/.test(raw) && rest.startsWith(raw);
@@ -37484,7 +37532,7 @@ function storyDisagreement(entry, story, path2) {
       fix: `Head it "# Story ${entry.number}: \u2026".`
     });
   }
-  const written = story.status?.raw.toLowerCase();
+  const written = story.status === void 0 ? void 0 : writtenStatus(story.status.raw);
   if (written === void 0 || entry.status === void 0 || written === entry.status) return out;
   if (written === "ready-for-dev" && ["in-progress", "backlog"].includes(entry.status)) return out;
   out.push({
@@ -40037,6 +40085,12 @@ function phaseInteger(number3) {
 
 // src/core/loop/messages/replies.ts
 var problemList = (problems, cli = CLI_NAME) => problems.map((p) => `- ${codeSpan(formatProblem(p, cli))}`).join("\n");
+function asClause(message) {
+  const text6 = message.trimEnd();
+  let end = text6.length;
+  while (end > 0 && text6[end - 1] === ".") end--;
+  return escapeMarkdown(text6.slice(0, end));
+}
 var reply = {
   help: () => HELP_TEXT,
   unknown: (verb) => `Unknown command ${codeSpan(`/coder ${verb}`)}.
@@ -40119,11 +40173,11 @@ ${problemList(
   },
   released: (branch2, pr) => `Released: ${pr ? `pull request #${pr.number} closed and ` : ""}branch ${codeSpan(branch2)} deleted. The phase is free again; nothing on the default branch changed.`,
   nothingToRelease: () => "There is no coder-loop lock for this issue to release.",
-  failed: (command, message) => `${codeSpan(command)} could not finish: ${escapeMarkdown(message)}. Every step the loop takes is safe to repeat: run the command again; if a branch was left without its pull request, ${codeSpan("/coder release")} frees it.`,
+  failed: (command, message) => `${codeSpan(command)} could not finish: ${asClause(message)}. Every step the loop takes is safe to repeat: run the command again; if a branch was left without its pull request, ${codeSpan("/coder release")} frees it.`,
   /** The quick label's start that could not finish. */
-  labelFailed: (label, message) => `Quick mode for the ${codeSpan(label)} label could not finish: ${escapeMarkdown(message)}. Every step the loop takes is safe to repeat: remove the label and add it again; if a branch was left without its pull request, ${codeSpan("/coder release")} frees it.`,
+  labelFailed: (label, message) => `Quick mode for the ${codeSpan(label)} label could not finish: ${asClause(message)}. Every step the loop takes is safe to repeat: remove the label and add it again; if a branch was left without its pull request, ${codeSpan("/coder release")} frees it.`,
   /** A webhook the loop could not finish handling (GitHub failed or did not answer). */
-  eventFailed: (what2, pr, message) => `The loop could not finish handling ${what2} on pull request #${pr}: ${escapeMarkdown(message)}. Nothing was left half-done; ${codeSpan("/coder retry")} evaluates the pull request again.`,
+  eventFailed: (what2, pr, message) => `The loop could not finish handling ${what2} on pull request #${pr}: ${asClause(message)}. Nothing was left half-done; ${codeSpan("/coder retry")} evaluates the pull request again.`,
   noLoopPullRequest: () => "There is no open coder-loop pull request for this issue.",
   /** `/coder stop` on a phase PR of a run. */
   runStopped: (pr, plan) => `Stopped the run of plan ${codeSpan(plan)}: pull request #${pr} stays as it is, and no phase starts after it. \`/coder run\` goes on.`,
