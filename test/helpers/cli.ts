@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { main } from '../../src/cli/main.js';
@@ -16,6 +16,14 @@ export const bin = join(
     }
   ).bin['coder-loop']!,
 );
+
+/**
+ * The temporary folder as a ceiling for the CLI's search for its repository's root (and git's):
+ * a scratch repository under it is its own root, whatever another process leaves in it at that
+ * moment (a `.git` in the temporary folder itself, made and removed by some other program while
+ * the suites run, made one CI run's `init` write there).
+ */
+const SCRATCH_ENV = { GIT_CEILING_DIRECTORIES: realpathSync(tmpdir()) };
 
 export interface Run {
   code: number;
@@ -52,7 +60,10 @@ export function cli(cwd: string, ...args: string[]): Promise<Run> {
     execFile(
       process.execPath,
       [join(dir, 'coder-loop'), ...args],
-      { cwd, env: { PATH: `${dir}${delimiter}${process.env.PATH}`, USER: 'tester' } },
+      {
+        cwd,
+        env: { PATH: `${dir}${delimiter}${process.env.PATH}`, USER: 'tester', ...SCRATCH_ENV },
+      },
       (error, stdout, stderr) => {
         resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
       },
@@ -78,7 +89,7 @@ export function inProcessAt(
       stdout: (t) => (out.push(t), all.push(t)),
       stderr: (t) => (err.push(t), all.push(t)),
       now: () => new Date(now),
-      env: {},
+      env: { ...SCRATCH_ENV },
     });
     return { code, stdout: out.join('\n'), stderr: err.join('\n'), out: all.join('\n') };
   };

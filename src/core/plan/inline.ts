@@ -18,7 +18,7 @@
 const WHITESPACE = /\s/;
 const PUNCTUATION = /\p{P}|\p{S}/u;
 // Links, images, footnotes, entities: what the fast reading leaves to remark. A reference
-// (`[AI-Review][High]`, as BMAD's code review writes its follow-ups; `[P][SHARED]`) is text as
+// (`[AI-Review][High]`, as a code review's follow-ups are written; `[P][SHARED]`) is text as
 // written: no definition is in a document the scanners read (markdown.ts, `mayDefine`).
 const GIVES_UP = /!\[|\]\(|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
 const AUTOLINK =
