@@ -5,7 +5,7 @@ import { delimiter, join, relative } from 'node:path';
 import { jest } from '@jest/globals';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { invokedAs, shellWord, usageText } from '../../src/cli/invocation.js';
-import { bin, cli, installedBin, type Run } from '../helpers/cli.js';
+import { bin, cli, installedBin, SCRATCH_ENV, type Run } from '../helpers/cli.js';
 import { freshBuild } from '../helpers/build.js';
 import { repoRoot } from '../paths.js';
 
@@ -111,7 +111,7 @@ function shell(line: string, cwd: string, path: string): Promise<Run> {
     execFile(
       '/bin/sh',
       ['-c', line],
-      { cwd, env: { PATH: path, USER: 'tester' } },
+      { cwd, env: { PATH: path, USER: 'tester', ...SCRATCH_ENV } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     ),
   );
@@ -171,7 +171,7 @@ describe('every command the CLI prints runs as printed', () => {
         execFile(
           process.execPath,
           [relative(work, bin), ...args],
-          { cwd: work, env: { PATH: process.env.PATH, USER: 'tester' } },
+          { cwd: work, env: { PATH: process.env.PATH, USER: 'tester', ...SCRATCH_ENV } },
           (error, stdout, stderr) =>
             resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
         ),

@@ -23,7 +23,7 @@ export const bin = join(
  * moment (a `.git` in the temporary folder itself, made and removed by some other program while
  * the suites run, made one CI run's `init` write there).
  */
-const SCRATCH_ENV = { GIT_CEILING_DIRECTORIES: realpathSync(tmpdir()) };
+export const SCRATCH_ENV = { GIT_CEILING_DIRECTORIES: realpathSync(tmpdir()) };
 
 export interface Run {
   code: number;
