@@ -46,6 +46,27 @@ describe('Task Master tasks.json', () => {
     expect(currentTaskmasterPhase(plan.tags[1]!)).toBeUndefined();
   });
 
+  it('a tag whose value is the list itself reads no task, as in Task Master: the error names the tag and its shape', () => {
+    const source =
+      '{\n  "master": [\n    { "id": "1", "title": "Set up", "status": "pending" }\n  ]\n}\n';
+    const plan = readTaskmaster(source, '.taskmaster/tasks/tasks.json');
+    expect(plan.tags).toEqual([]);
+    expect(plan.problems).toEqual([
+      {
+        severity: 'error',
+        path: '.taskmaster/tasks/tasks.json',
+        line: 2,
+        message:
+          'no task list found: the tag "master" is a list of tasks, where Task Master keeps { "tasks": [...] } under a tag, so it reads none there.',
+        fix: 'Write "master": { "tasks": [ … ] }.',
+      },
+    ]);
+    // Nothing that looks like a task list at all: the plain error on line 1.
+    expect(readTaskmaster('{ "name": "x" }', 'tasks.json').problems).toEqual([
+      expect.objectContaining({ line: 1, message: 'no task list found.' }),
+    ]);
+  });
+
   it('reads the legacy format as the tag "master" and keeps CRLF and the missing final newline', () => {
     const source = fixture('legacy-crlf-no-final-newline.json');
     const plan = readTaskmaster(source, 'tasks/tasks.json');

@@ -258,11 +258,21 @@ function readTaskmasterFile(source: string, path: string): TaskmasterPlan {
   }
   for (const tag of tags) problems.push(...tag.problems);
   if (tags.length === 0) {
-    error(
-      1,
-      'no task list found.',
-      'Task Master keeps tasks under { "<tag>": { "tasks": [...] } }.',
-    );
+    // A tag whose value is the list itself (`"master": [ … ]`): Task Master reads no task there.
+    const bare = root.entries.find((entry) => entry.value.kind === 'array');
+    if (bare) {
+      error(
+        lineAt(lines, bare.value.start),
+        `no task list found: the tag "${bare.key}" is a list of tasks, where Task Master keeps { "tasks": [...] } under a tag, so it reads none there.`,
+        `Write "${bare.key}": { "tasks": [ … ] }.`,
+      );
+    } else {
+      error(
+        1,
+        'no task list found.',
+        'Task Master keeps tasks under { "<tag>": { "tasks": [...] } }.',
+      );
+    }
   }
   return { tags, problems };
 }
