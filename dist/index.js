@@ -36205,11 +36205,20 @@ function readTaskmasterFile(source, path2) {
   }
   for (const tag of tags) problems.push(...tag.problems);
   if (tags.length === 0) {
-    error2(
-      1,
-      "no task list found.",
-      'Task Master keeps tasks under { "<tag>": { "tasks": [...] } }.'
-    );
+    const bare = root2.entries.find((entry) => entry.value.kind === "array");
+    if (bare) {
+      error2(
+        lineAt(lines, bare.value.start),
+        `no task list found: the tag "${bare.key}" is a list of tasks, where Task Master keeps { "tasks": [...] } under a tag, so it reads none there.`,
+        `Write "${bare.key}": { "tasks": [ \u2026 ] }.`
+      );
+    } else {
+      error2(
+        1,
+        "no task list found.",
+        'Task Master keeps tasks under { "<tag>": { "tasks": [...] } }.'
+      );
+    }
   }
   return { tags, problems };
 }
