@@ -31,6 +31,8 @@ describe('requirementIds', () => {
     ['1.3–2.2', ['1.3', '2.2']],
     ['1.5-1.2', ['1.5', '1.2']],
     ['1.1-1.1', ['1.1']],
+    // A number with a leading zero: the ends as written, never ids nobody wrote (`6.1` for `6.01`).
+    ['6.01-6.03', ['6.01', '6.03']],
     // More than a hundred: the two ends, never thousands of ids.
     ['1.1-1.500', ['1.1', '1.500']],
     // A dash with no id after it: the id before it.

@@ -369,7 +369,11 @@ function idRange(from: string, to: string): string[] {
   const b = to.split('.');
   const first = Number(a.at(-1));
   const last = Number(b.at(-1));
+  // A number written with a leading zero (`6.01`) is no number to count from: ids are as written.
+  const padded = (n: string) => n.length > 1 && n.startsWith('0');
   if (
+    !padded(a.at(-1)!) &&
+    !padded(b.at(-1)!) &&
     a.length === b.length &&
     a.slice(0, -1).join('.') === b.slice(0, -1).join('.') &&
     first < last &&
@@ -428,10 +432,10 @@ const TASK_LINE =
 const ID_DECIDED = /[ \t]*(?:[*_~`]*[^\s\d\\<`*_~&![\]]|\d[^\s\\<`*_~&![\]]*\s+\S)/y;
 
 // A requirement line as a plan writes one under a task's details, at their column and spacing
-// (`  - _Requirements: 1.1, 2.3_`): its cited ids (3) are digits, dots, commas, spaces and `-`,
-// the first a digit. The loop reads its text as what the `_` run wraps (PLAIN_LINE), or, with a
-// space before the closing `_` (which then closes nothing), as written; either way REQUIREMENTS
-// takes the ids up to the first `-`. No control character: the same in a source with one. In a
+// (`  - _Requirements: 1.1, 2.3_`): its cited ids (3) are digits, dots, commas, spaces and a
+// range's dashes (DASH_RUN's), the first a digit. The loop reads its text as what the `_` run
+// wraps (PLAIN_LINE), or, with a space before the closing `_` (which then closes nothing), as
+// written; either way REQUIREMENTS takes the same ids (`requirementIds`). No control character: the same in a source with one. In a
 // source that may name requirements in another language, the word may be one of theirs, and the
 // colon a full-width one, or followed by no space (`  - _需求：1.1_`).
 const REQUIREMENT_ITEM =
