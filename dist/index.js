@@ -20745,7 +20745,8 @@ function idRange(from, to) {
   const b = to.split(".");
   const first = Number(a.at(-1));
   const last = Number(b.at(-1));
-  if (a.length === b.length && a.slice(0, -1).join(".") === b.slice(0, -1).join(".") && first < last && last - first < 100) {
+  const padded = (n) => n.length > 1 && n.startsWith("0");
+  if (!padded(a.at(-1)) && !padded(b.at(-1)) && a.length === b.length && a.slice(0, -1).join(".") === b.slice(0, -1).join(".") && first < last && last - first < 100) {
     const prefix = a.slice(0, -1).map((n) => `${n}.`).join("");
     return Array.from({ length: last - first + 1 }, (_, i) => `${prefix}${first + i}`);
   }
