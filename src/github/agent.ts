@@ -47,6 +47,7 @@ import {
 import { replyOnIssue } from './issues.js';
 import { readPermission } from './identity.js';
 import { guardedPlans } from './openPlan.js';
+import { PER_PAGE, readWhole } from './pages.js';
 import { getPull, pullReviews } from './pulls.js';
 
 /**
@@ -248,10 +249,15 @@ export async function readReviewToFix(
       break;
     }
   if (!review) return undefined;
-  const { data: comments } = await gh.request(
-    'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments',
-    { ...repo, pull_number: pr, review_id: Number(review.id), per_page: 100 },
-  );
+  // Every line comment of the review, page after page: the agent fixes what the review asks,
+  // not its first hundred remarks.
+  const { items: comments } = await readWhole(async (page) => {
+    const { data } = await gh.request(
+      'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments',
+      { ...repo, pull_number: pr, review_id: Number(review.id), per_page: PER_PAGE, page },
+    );
+    return data;
+  });
   return {
     reviewer: review.user?.login ?? 'a reviewer',
     body: review.body ?? '',

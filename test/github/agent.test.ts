@@ -78,6 +78,27 @@ describe('the review a review-fix answers', () => {
       comments: [{ path: 'src/a.ts', line: 1, body: 'Rename it.' }],
     });
     expect(violations).toEqual([]);
+    // A review of more line comments than one page holds reaches the agent whole.
+    const many = Array.from({ length: 150 }, (_, i) => ({
+      path: `src/f${i}.ts`,
+      line: i + 1,
+      body: `Fix ${i}.`,
+    }));
+    sim.reviews.push({
+      id: 4,
+      pr: 2,
+      user: 'reviewer1',
+      state: 'CHANGES_REQUESTED',
+      commit_id: head,
+      body: 'Many things.',
+      comments: many,
+    });
+    const whole = await readReviewToFix(gh, { owner: OWNER, repo: REPO }, 2, head);
+    expect(whole?.body).toBe('Many things.');
+    expect(whole?.comments).toEqual(many.map((c) => expect.objectContaining(c)));
+    expect(whole?.comments).toHaveLength(150);
+    expect(violations).toEqual([]);
+    sim.reviews.pop();
     // Nobody who counts asked for changes: there is no review to fix.
     sim.permissions.set('reviewer1', 'read');
     expect(await readReviewToFix(gh, { owner: OWNER, repo: REPO }, 2, head)).toBeUndefined();

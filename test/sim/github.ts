@@ -1378,20 +1378,23 @@ export class SimGitHub {
         return [200, restReview({ ...review, body: review.body ?? '' })];
       },
     );
-    route('get', p('/pulls/(\\d+)/reviews/(\\d+)/comments'), (m) => {
+    route('get', p('/pulls/(\\d+)/reviews/(\\d+)/comments'), (m, _body, url) => {
       const review = this.reviews.find((r) => r.pr === Number(m[1]) && r.id === Number(m[2]));
       if (!review) return notFound;
       return [
         200,
-        (review.comments ?? []).map((c, i) =>
-          restReviewComment({
-            ...c,
-            id: review.id * 100 + i,
-            review: review.id,
-            pr: review.pr,
-            user: review.user,
-            commit_id: review.commit_id,
-          }),
+        page(
+          (review.comments ?? []).map((c, i) =>
+            restReviewComment({
+              ...c,
+              id: review.id * 10_000 + i,
+              review: review.id,
+              pr: review.pr,
+              user: review.user,
+              commit_id: review.commit_id,
+            }),
+          ),
+          url,
         ),
       ];
     });
