@@ -310,9 +310,18 @@ export async function apply(
         if (!answer.merged) env.log.warn(`auto-merge of #${pr.number} refused: ${answer.message}`);
         break;
       }
-      case 'deleteBranch':
-        await deleteBranch(gh, repo, pr.head.ref);
+      case 'deleteBranch': {
+        // Only while the branch is still this PR's head: an old close delivered again (a
+        // redelivery, a re-run of the Action's run) after the phase started over on a branch of
+        // the same name, or a push after the close, leaves the branch as it is.
+        const head = await readerFor(env).branchHead(pr.head.ref);
+        if (head === pr.head.sha) await deleteBranch(gh, repo, pr.head.ref);
+        else if (head)
+          env.log.info(
+            `${pr.head.ref} not deleted: it is at ${head.slice(0, 7)}, not #${pr.number}'s head ${pr.head.sha.slice(0, 7)}`,
+          );
         break;
+      }
       case 'progress': {
         const kept = await showRunProgress(ctx, effect.run, effect.node);
         if (kept) remember(ctx, kept);

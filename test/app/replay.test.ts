@@ -1,0 +1,36 @@
+import nock from 'nock';
+import { afterScenario, beforeScenario } from '../helpers/github.js';
+import { BRANCH, started } from '../helpers/world.js';
+import type { SimPull } from '../sim/github.js';
+
+/**
+ * Never act twice: an old event delivered again (GitHub's redelivery, the Action's workflow run
+ * re-run) is about the pull request and head it was sent for, never about whatever holds the same
+ * lock branch name now.
+ */
+
+beforeEach(beforeScenario);
+afterEach(() => {
+  nock.cleanAll();
+  afterScenario();
+});
+
+describe('an old close of a phase PR, delivered again after the phase started over', () => {
+  it('does not delete the lock branch of the phase’s new PR', async () => {
+    const { sim, deliver, pr } = await started();
+    // A writer closes the phase PR without merging: the loop frees the lock.
+    (pr as SimPull & { lastHead?: string }).lastHead = sim.headOf(pr);
+    pr.state = 'closed';
+    const close = deliver.pullRequestEvent('closed', pr.number);
+    await deliver.probotReceive(close);
+    expect(sim.refs.has(BRANCH)).toBe(false);
+    // `/coder next` again: the same phase, a new lock branch of the same name, a new PR.
+    await deliver.comment('/coder next');
+    const again = sim.pulls.find((p) => p !== pr && p.state === 'open')!;
+    expect(again.head).toBe(BRANCH);
+    const head = sim.refs.get(BRANCH)!;
+    // The old close, delivered again.
+    await deliver.probotReceive({ ...close, id: `${close.id}-again` });
+    expect(sim.refs.get(BRANCH)).toBe(head);
+  });
+});
