@@ -1,5 +1,6 @@
 import nock from 'nock';
 import { afterScenario, beforeScenario } from '../helpers/github.js';
+import { examplePayload } from '../helpers/payloads.js';
 import { BRANCH, started } from '../helpers/world.js';
 import type { SimPull } from '../sim/github.js';
 
@@ -31,6 +32,35 @@ describe('an old close of a phase PR, delivered again after the phase started ov
     const head = sim.refs.get(BRANCH)!;
     // The old close, delivered again.
     await deliver.probotReceive({ ...close, id: `${close.id}-again` });
+    expect(sim.refs.get(BRANCH)).toBe(head);
+  });
+});
+
+describe('/coder release on the thread of a phase PR closed before', () => {
+  it('does not release the lock of the phase’s new PR on the same branch', async () => {
+    const { sim, deliver, pr } = await started();
+    (pr as SimPull & { lastHead?: string }).lastHead = sim.headOf(pr);
+    pr.state = 'closed';
+    await deliver.pullRequest('closed', pr.number);
+    await deliver.comment('/coder next');
+    const again = sim.pulls.find((p) => p !== pr && p.state === 'open')!;
+    const head = sim.refs.get(BRANCH)!;
+    // A writer's `/coder release` on the old, closed PR's conversation (or that command's run
+    // re-run): a real `issue_comment.created` on a pull request.
+    const payload = examplePayload('issue_comment', 'created');
+    payload.comment.body = '/coder release';
+    payload.comment.id = 4242;
+    payload.comment.user.login = 'Codertocat';
+    payload.sender.login = 'Codertocat';
+    payload.issue.number = pr.number;
+    payload.issue.pull_request = {
+      url: `https://api.github.com/repos/Codertocat/Hello-World/pulls/${pr.number}`,
+      html_url: `https://github.com/Codertocat/Hello-World/pull/${pr.number}`,
+      diff_url: `https://github.com/Codertocat/Hello-World/pull/${pr.number}.diff`,
+      patch_url: `https://github.com/Codertocat/Hello-World/pull/${pr.number}.patch`,
+    };
+    await deliver.probotReceive({ id: 'c-release', name: 'issue_comment', payload });
+    expect(again.state).toBe('open');
     expect(sim.refs.get(BRANCH)).toBe(head);
   });
 });

@@ -104,7 +104,8 @@ export async function release(
   const locks: { branch: string; pr?: number }[] = [];
   if (issue.isPullRequest) {
     const data = await getPull(gh, repo, issue.number);
-    if (!loopPullProblem(data, await env.identity())) {
+    // A closed loop PR holds no lock: its branch name may be a newer PR's lock by now.
+    if (data.state === 'open' && !loopPullProblem(data, await env.identity())) {
       locks.push({ branch: data.head.ref, pr: data.number });
     }
   } else {
