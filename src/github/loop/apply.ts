@@ -125,6 +125,19 @@ async function writeCompletion(
   if (!completion.ok) return completion;
   const { gh, repo } = env;
   const { parent } = completion;
+  // The branch is read once more after every read the verdict took: GitHub lists a PR's files
+  // and commits as of its head when asked, and the ref update below only refuses a commit that
+  // does not descend from the branch (one moved back to an ancestor of the approved head takes
+  // it). A branch not at the approved head now (pushed to, or force-pushed back past a change
+  // the files then did not show) gets nothing: its head is judged on its own.
+  const now = await readerFor(env).branchHead(branch);
+  if (now !== parent.sha) {
+    if (!now) throw new Error(`The lock branch ${branch} is gone: the completion is not written.`);
+    env.log.info(
+      `completion of ${parent.sha.slice(0, 7)} not written: the branch is at ${now.slice(0, 7)}`,
+    );
+    return { ok: false, moved: now };
+  }
   const commit = await createCommit(gh, repo, parent, completion.changes, completion.message);
   if (!(await advanceBranch(gh, repo, branch, commit))) {
     const head = await readerFor(env).branchHead(branch);
