@@ -156,6 +156,27 @@ describe('OpenSpec reading', () => {
     ]);
     expect(read.phases.map((p) => p.tasks.map((t) => t.id))).toEqual([['1.1', '1.2']]);
   });
+
+  it('a task id written twice (a group numbered as the next one by mistake) is named on its second line', () => {
+    const source =
+      '## 1. Sync\n\n- [ ] 2.1 Sync test\n- [ ] 2.2 Pull test\n\n## 2. Daemon\n\n- [ ] 2.1 Daemon test\n- [x] 2.3 Timer test\n';
+    const read = readOpenspec(source, 'tasks.md');
+    expect(read.phases.map((p) => p.tasks.map((t) => t.id))).toEqual([
+      ['2.1', '2.2'],
+      ['2.1', '2.3'],
+    ]);
+    expect(read.problems).toEqual([
+      {
+        severity: 'warning',
+        path: 'tasks.md',
+        line: 8,
+        message: 'Task id 2.1 is also on line 3.',
+        fix: 'Give each task its own id: `coder-loop mark` names a task by it.',
+      },
+    ]);
+    // Both readings say so.
+    expect(readOpenspec(source, 'tasks.md', { fast: false }).problems).toEqual(read.problems);
+  });
 });
 
 describe('OpenSpec marks: one byte per task, nothing else', () => {

@@ -7,6 +7,7 @@ import {
   indentOf,
   readHeadingBoxes,
   readsBox,
+  taskIds,
   type DialectMarks,
   type DialectPhase,
   type DialectPlan,
@@ -26,6 +27,7 @@ import {
  * all is one group, `1`, named by its title: OpenSpec counts every box wherever it sits and leaves
  * tasks outside a group alone on purpose ("both forms already exist in real projects":
  * task-numbering.ts). In a file that has groups, a box outside them is named, not tracked.
+ * A task id written twice is named (OpenSpec reads no ids; `coder-loop mark` names a task by it).
  * OpenSpec has no in-progress mark: the loop's lock branch and pull request are the record.
  */
 const GROUP = /^(\d+)\.(?:\s+([\s\S]*))?$/;
@@ -61,6 +63,9 @@ export function readOpenspec(
   let parent: { id: string; indent: number; given: number } | undefined;
   const pending: { phase: DialectPhase; task: DialectPhase['tasks'][number] }[] = [];
   const written = new Set<string>();
+  // An id written twice (a group numbered by mistake as the next one) is named: `mark` would
+  // refuse it, as it cannot tell the two tasks apart.
+  const seen = taskIds(path, problems);
   // No `## N.` group anywhere: the whole file is group 1, named by its first heading's text.
   const grouped = events.some(
     (e) => e.kind === 'heading' && e.depth === 2 && GROUP.test(e.text.trim()),
@@ -116,6 +121,7 @@ export function readOpenspec(
       markOffset: event.offset,
     };
     if (own) {
+      seen(own, event.line);
       written.add(own);
       parent = { id: own, indent, given: 0 };
     } else if (parent && indent > parent.indent) {
