@@ -325,6 +325,25 @@ describe('spec-kit tasks.md', () => {
     }
   });
 
+  it('names a task whose id is written another way (T-001, T00A, TASK-7): it is read by its place, never silently', () => {
+    const source =
+      '# Tasks\n\n## Phase 1: Setup\n\n- [x] T-001 [P] Add the config\n- [ ] T00A Record the baseline\n- [ ] Test the build\n- [ ] T002 Wire it\n';
+    for (const fast of [true, false]) {
+      const plan = readSpeckit(source, 'tasks.md', { fast });
+      expect(plan.phases[0]!.tasks.map((t) => t.id)).toEqual(['1.1', '1.2', '1.3', 'T002']);
+      expect(plan.problems.map((p) => [p.line, p.message])).toEqual([
+        [
+          5,
+          '"T-001" is not read as a task id (spec-kit\'s are "T" and three digits or more, "T001"): this task is 1.1, by its place.',
+        ],
+        [
+          6,
+          '"T00A" is not read as a task id (spec-kit\'s are "T" and three digits or more, "T001"): this task is 1.2, by its place.',
+        ],
+      ]);
+    }
+  });
+
   it('orders phase numbers as numbers', () => {
     const sorted = ['5.5', '3', '10', '3.10', '3.2', '5'].sort(comparePhaseNumbers);
     expect(sorted).toEqual(['3', '3.2', '3.10', '5', '5.5', '10']);

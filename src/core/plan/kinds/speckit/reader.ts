@@ -178,6 +178,12 @@ function speckitId(text: string): string | undefined {
   return text.slice(0, end);
 }
 
+/**
+ * What looks like a task id written otherwise (`T-001`, `T00A`, `T12`, `TASK-007`): a task that
+ * opens with one is named, as its id is not read (speckitId).
+ */
+const NEAR_ID = /^(?:T[-_.]?\d[\dA-Za-z]*|TASK[-_]?\d+[A-Za-z]?)(?![\w-])/;
+
 /** The user stories a task cites (`[US1]`), in order. */
 function storiesOf(text: string): string[] {
   const out: string[] = [];
@@ -317,7 +323,18 @@ export function readSpeckit(
       line: event.line,
       markOffset: event.offset,
     };
-    if (own === undefined) idless.add(task);
+    if (own === undefined) {
+      idless.add(task);
+      const written = NEAR_ID.exec(text)?.[0];
+      if (written !== undefined)
+        problems.push({
+          severity: 'warning',
+          path,
+          line: event.line,
+          message: `"${written}" is not read as a task id (spec-kit's are "T" and three digits or more, "T001"): this task is ${task.id}, by its place.`,
+          fix: `Write its id as spec-kit does ("T001"), or mark it as ${task.id}.`,
+        });
+    }
     phase.tasks.push(task);
   }
   numberFinalPhases(phases, path, problems);
