@@ -39,6 +39,25 @@ const text = fc.constantFrom(
   'T016 escaped \\* star',
   'T017 trailing spaces   ',
   'T018 https://example.com/a_b www.x.y',
+  // Inline links the scanner reads, and near misses it leaves to remark.
+  'T023 see [plan.md](./plan.md) first',
+  '[T024](#t024) linked id',
+  'T025 [P] [US1] per [contracts/a.yaml](./contracts/a.yaml)',
+  'T026 *[a](b)* and **[c](d)**',
+  'T027 [a](b "t") titled',
+  'T028 \\[a](b) escaped',
+  'T031 [c](<d>) angled',
+  'T032 [e]( f) spaced',
+  'T033 [g](h i) spaced',
+  // The same on the id, which the reader takes from mdast's text.
+  '[T034](h i) spaced id',
+  '[T035](<x>) angled id',
+  '[T036](x "t") titled id',
+  '[**T037**](x) bold id',
+  '\\[T038](x) escaped id',
+  '[www.T039.io](x) literal id',
+  'T029 [[a](b)] [x](y)] [**z**](w) [www.x.y](z)',
+  'T030 ![i](u) [P][a](b)',
   '[x] T019 box in text',
   // Ids with a suffix, and a box with no id (an acceptance criterion under its sub-heading).
   'T022-A Parser edge cases',
@@ -74,6 +93,11 @@ const headingLine = fc
       ' Tests for User Story 1 ⚠️',
       ' Implementation',
       ' Format: `[ID] [P?] [Story] Description`',
+      ' Phase 8: [Docs](./docs.md)',
+      ' Phase 9: [Docs](./docs.md "D")',
+      ' [Phase 10](./p.md): Linked',
+      ' [Phase 11](x y): Spaced',
+      ' [Phase 12](<x>): Angled',
       // Sub-headings whose boxes with no id are acceptance criteria, and a note that may sit
       // inside a phase (at a level above it).
       ' Acceptance criteria',
@@ -106,6 +130,11 @@ const otherLine = fc.constantFrom(
   '> [!NOTE]',
   '> [P] tasks run in parallel',
   '> [P]: /definition',
+  '> See [the contract](./c.md) first',
+  '**Spec**: [spec.md](./spec.md) | **Plan**: [plan.md](./plan.md)',
+  '[a](b) opens a paragraph',
+  '- [a](b) a bullet opening with a link',
+  '- [x](b) a link whose label is a mark',
   '<!-- - [ ] T098 comment -->',
   '```',
   '```md',
@@ -168,6 +197,8 @@ function text_plain(): string[] {
     'T022-A Parser edge cases',
     'T011b Create migration',
     'App starts',
+    'T023 see [plan.md](./plan.md) first',
+    '[T024](#t024) linked id',
   ];
 }
 const eol = fc.constantFrom('\n', '\n', '\n', '\r\n');

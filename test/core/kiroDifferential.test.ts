@@ -48,6 +48,10 @@ const taskText = fc.constantFrom(
   '1. `code` in **bold**',
   '2.3 Write tests _Requirements: 1.2_',
   '4. Requirements: 5.1 in the title',
+  '5. Add [zod](https://zod.dev) schema',
+  '5.1 Cite Require[ments](r.md): 6.1',
+  '[5.2](#t52) Linked id',
+  '5.3 See [it](x "t") titled',
   '(url)',
   ': definition',
   '',
@@ -85,6 +89,16 @@ const bulletText = fc.constantFrom(
   'Define interfaces that establish system boundaries',
   '`code` bullet',
   '[link](x) bullet',
+  // Links: around ids, splitting the word (mdast's text joins it), near misses remark reads.
+  '_Requirements: [1.1](./requirements.md#r11), 2.3_',
+  '[Requirements](./requirements.md): 3.1',
+  '_Require[ments](r.md): 4.4_',
+  'Require![ments](r.png): 4.5',
+  '_要[件](r.md): 2.3_',
+  '_Требов[ания](r.md): 2.4_',
+  '_Requirements: [1.1](r.md "R"), 2.3_',
+  '_Requirements: 1.1_ [design](<./design.md>)',
+  'See [design.md](./design.md) and [x]( y)',
   '> quoted',
   '# heading in an item',
   '- nested on one line',
@@ -259,6 +273,20 @@ describe('Kiro fast path against remark (differential)', () => {
     ['sub-tasks with no top-level task', '## Analysis\n- [ ] 3.1 a\n  - [ ] b\n- [ ] 3. c\n'],
   ])('agrees on %s', (_name, source) => {
     agree(source);
+  });
+
+  it.each([
+    ['a detail', '- [ ] 1. a\n  - Require[ments](r.md): 1.1\n', ['1.1']],
+    ['a detail after another', '- [ ] 1. a\n  - x\n  - Require[ments](r.md): 1.1\n', ['1.1']],
+    ['the task line', '- [ ] 1. a Require[ments](r.md): 1.2\n', ['1.2']],
+    ['a word in another language', '- [ ] 1. a\n  - _要[件](r.md): 1.3_\n', ['1.3']],
+    ['ids', '- [ ] 1. a\n  - _Requirements: [1.1](r.md#a), 2.3_\n', ['1.1', '2.3']],
+  ])('reads requirements a link splits in %s, as mdast does', (_name, source, ids) => {
+    // mdast's text of `Require[ments](r.md)` is the word: the scanner reads the line (its link
+    // syntax dropped, the word shows), as remark does.
+    expect(scanKiro(source)).toBeDefined();
+    agree(source);
+    expect(readKiro(source, 'tasks.md').phases[0]!.tasks[0]!.requirements).toEqual(ids);
   });
 
   it('reads a plan in pieces when one section holds a setext heading, as remark reads the whole', () => {

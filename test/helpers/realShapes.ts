@@ -28,6 +28,11 @@ const prose = fc.constantFrom(
   '~10 ms per request',
   'Text with a | pipe',
   '**Input**: Design documents from `/specs/001-photo-albums/`',
+  // Links to the feature's other documents, as spec-kit plans write them above the phases.
+  '**Spec**: [spec.md](./spec.md) | **Plan**: [plan.md](./plan.md)',
+  '**Related Issue**: [#105](https://github.com/acme/albums/issues/105)',
+  '**前置条件**: [spec.md](./spec.md) ✅ · [contracts/](./contracts/) ✅',
+  'See the [data model](./data-model.md#album "Album") first.',
 );
 
 const taskText = fc.constantFrom(
@@ -47,6 +52,11 @@ const taskText = fc.constantFrom(
   'T011b Create migration in db/migrations/',
   // A box with no id: an acceptance criterion under its sub-heading, else a task.
   'Django app is registered',
+  // Links the scanner reads: a label of plain text, a destination of one word, no title.
+  'T023 [P] [US1] Write the parser, see [plan.md](./plan.md)',
+  'T024 [US2] 按 [contracts/kb-version.yaml](./contracts/kb-version.yaml) 验证响应 schema',
+  'T025 Run [quickstart.md](./quickstart.md) § 4 by hand',
+  '[T026](#t026) Link on the id',
 );
 // Task text with markup the scanner leaves to remark.
 const markedTaskText = fc.constantFrom(
@@ -55,6 +65,18 @@ const markedTaskText = fc.constantFrom(
   'T014 **bold** claim',
   'T015 escaped \\* star',
   'T016 an &amp; entity',
+  // Links of other shapes: a title, an image, an escaped bracket, markup or a web address in
+  // the label, a destination in angle brackets or with a space, a reference after a label.
+  'T017 See [plan](./plan.md "Plan") first',
+  'T018 Show ![diagram](./d.png) in the docs',
+  'T019 Keep \\[a](b) as written',
+  'T020 Read [**the spec**](./spec.md)',
+  'T021 Visit [www.example.com](https://www.example.com)',
+  'T022 Open [it](<./a b.md>)',
+  'T027 Open [this]( ./c.md) and [that](./a b.md)',
+  '[T028](./a b.md) Spaced link on the id',
+  '[T029](<./t.md>) Angled link on the id',
+  'T023 [P][US1](#us1) linked label',
 );
 const box = fc.constantFrom('[ ]', '[ ]', '[ ]', '[x]', '[X]');
 
@@ -73,6 +95,7 @@ const heading = fc.constantFrom(
   '### Phase Dependencies',
   '## Phase 6: `cli` and `docs`',
   '## Notes',
+  '## Phase 7: [Docs](./docs/README.md) and polish',
   // Sub-headings of acceptance criteria, and a level-1 note that may sit inside a phase.
   '### Acceptance criteria',
   '### 验收标准',
@@ -100,6 +123,7 @@ const comment: fc.Arbitrary<Block> = fc.constantFrom(
 );
 const quote: fc.Arbitrary<Block> = fc.constantFrom(
   ['> **NOTE: Write these tests FIRST, ensure they FAIL before implementation**'],
+  ['> See [the contract](./contracts/c.md) before each task.'],
   ['> Примечание: тесты пишутся первыми.', '> 第二行'],
   ['> first line', 'lazy continuation of the quote'],
   // GitHub's alerts, as spec-kit plans write them between phases.
@@ -121,6 +145,7 @@ const bullets: fc.Arbitrary<Block> = fc.constantFrom(
   ['1. Team completes Setup', '2. Once Foundational is done:', '   - Developer A: User Story 1'],
   ['- [P] tasks = different files, no dependencies', '- [Story] label maps task to story'],
   ['- 所有测试必须先失败', '- Все задачи помечены'],
+  ['- [spec.md](./spec.md): what to build', '- See [research.md](./research.md) for the choices'],
 );
 // Blocks the scanner leaves to remark: a table, a quoted task.
 const otherBlock: fc.Arbitrary<Block> = fc.constantFrom(
@@ -204,6 +229,7 @@ const kiroTask = fc.constantFrom(
   '4. Checkpoint - Ensure all tests pass, ask the user if questions arise.',
   '5.1 Write property test for invalid credentials',
   '5.2 Wire `App.jsx` routing',
+  '5.3 Add [zod](https://zod.dev) schema validation',
 );
 const kiroDetail = fc.constantFrom(
   '_Requirements: 1.1, 1.2_',
@@ -224,6 +250,18 @@ const kiroDetail = fc.constantFrom(
   'Настроить маршрутизацию',
   '_Depends on: 2.3, 3.3_',
   'Requirements: 4.3',
+  // Links in a task's details: to the design, to a requirement, or splitting the word.
+  'Follow [design.md](./design.md#data-models)',
+  '_Requirements: [1.1](./requirements.md#r11), 2.3_',
+  '[Requirements](./requirements.md): 3.1',
+  '_Require[ments](./requirements.md): 4.4_',
+  '_要[件](./requirements.md): 2.3_',
+);
+// Details with links the scanner leaves to remark (a title, an image).
+const markedKiroDetail = fc.constantFrom(
+  '_Requirements: [1.1](./requirements.md "R"), 2.3_',
+  'See ![flow](./flow.png) and [x](y "t")',
+  'Follow [design](<./design.md>)',
 );
 const kiroItem = (plain: boolean): fc.Arbitrary<Block> =>
   fc
@@ -231,7 +269,12 @@ const kiroItem = (plain: boolean): fc.Arbitrary<Block> =>
       fc.constantFrom('', '', '  '),
       fc.constantFrom('[ ]', '[ ]', '[x]', '[-]', '[ ]*'),
       kiroTask,
-      fc.array(kiroDetail, { maxLength: 4 }),
+      fc.array(
+        plain ? kiroDetail : fc.oneof({ weight: 6, arbitrary: kiroDetail }, markedKiroDetail),
+        {
+          maxLength: 4,
+        },
+      ),
       fc.constantFrom('', '', '  ', '-', plain ? '' : 'no blank'),
       fc.constantFrom(false, false, false, true),
     )

@@ -10,17 +10,30 @@
  *   micromark's flanking rules (unicode whitespace and punctuation);
  * - a backslash before ASCII punctuation is dropped; `<` that opens no autolink is text, as is
  *   an inline HTML tag (mdast's text keeps it); GFM autolink literals read as written.
+ * - an inline link of one shape (LINK: plain text for a label, a destination of one word, no
+ *   title) reads as its label.
  * References with no definition are text as written (the scanners read no document with one).
- * It gives up on links and images, entities, footnotes, a run that can both open and close, a
- * code span across lines, HTML holding other markup, and strikethrough next to emphasis.
+ * It gives up on any other link, on images, entities, footnotes, a run that can both open and
+ * close, a code span across lines, HTML holding other markup, and strikethrough next to emphasis.
  */
 
 const WHITESPACE = /\s/;
 const PUNCTUATION = /\p{P}|\p{S}/u;
-// Links, images, footnotes, entities: what the fast reading leaves to remark. A reference
-// (`[AI-Review][High]`, as a code review's follow-ups are written; `[P][SHARED]`) is text as
-// written: no definition is in a document the scanners read (markdown.ts, `mayDefine`).
-const GIVES_UP = /!\[|\]\(|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
+// Images, footnotes, entities: what the fast reading leaves to remark (a link, `](`, is left to
+// the reading's loop, which reads those of LINK's shape). A reference (`[AI-Review][High]`, as a
+// code review's follow-ups are written; `[P][SHARED]`) is text as written: no definition is in a
+// document the scanners read (markdown.ts, `mayDefine`).
+const GIVES_UP = /!\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
+// The inline link the loop reads (`[plan.md](./plan.md)`, `[zod](https://zod.dev)`), from its
+// `[`: a label (1) of text the loop would copy as written (no bracket, backslash, `<`, backtick,
+// `*`, `_`, `~`, `&`, control or line separator; no white space at either end), then `](`, a
+// destination of one or more characters that are no white space, control, `<`, `>`, parenthesis,
+// backslash, quote, backtick or bracket, and `)`: no title. What sits inside it is no markup,
+// and nothing inside reaches out of it; its text is its label's (mdast's `toString`).
+/* eslint-disable no-control-regex -- control characters are what it leaves out */
+const LINK =
+  /\[([^\s[\]\\<`*_~&\0-\x1f\x7f\u2028\u2029](?:[^[\]\\<`*_~&\0-\x1f\x7f\u2028\u2029]*[^\s[\]\\<`*_~&\0-\x1f\x7f\u2028\u2029])?)\]\([^\s\0-\x1f\x7f<>()\\"'`[\]]+\)/y;
+/* eslint-enable no-control-regex */
 const AUTOLINK =
   /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
 // An HTML open or closing tag, a comment, an instruction or a declaration (CommonMark's raw HTML).
@@ -37,9 +50,10 @@ const LITERAL_LINK = /:\/\/|www\.|[A-Za-z0-9+\-._]@/i;
 // text on one line (one search where GIVES_UP's and MARKUP's were two).
 const NOT_PLAIN = /[\n\\<`*_~]|!\[|\]\(|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
 const MARKUP = /[*_~`\\<]/;
-// What the reading below treats other than as text: markup characters, and spaces before a line
-// break. Text between them is copied in one piece.
-const SPECIAL = /[\\<`*_~]| +\n/g;
+// What the reading below treats other than as text: markup characters, a bracket that may open a
+// link or close one (`](`), and spaces before a line break. Text between them is copied in one
+// piece.
+const SPECIAL = /[\\<`*_~[]|\]\(| +\n/g;
 const MARKUP_IN_WORD = /[*_~`\\<\0]/;
 // What on a paragraph's first line may pair with, or open, what a later line holds.
 const STRETCHES = /[*_~&<\\]/;
@@ -338,8 +352,10 @@ function readMarkup(trimmed: string, firstLine: boolean): string | undefined {
   const source = trimmed;
   // (Text with no markup is plain, returned above, unless it runs over lines.)
   const markup = MARKUP.test(source);
-  // Code spans and tags, where no GFM autolink literal starts: [start, end) pairs.
+  // Code spans, tags and links, where no GFM autolink literal starts: [start, end) pairs.
   const opaque: number[] = [];
+  // Whether a link was read (LINK): a word holding one and a literal goes to remark.
+  let linked = false;
   const out: string[] = [];
   const runs: Run[] = [];
   let text = '';
@@ -480,11 +496,39 @@ function readMarkup(trimmed: string, firstLine: boolean): string | undefined {
       i = end;
       continue;
     }
+    if (c === '[') {
+      // A link of LINK's shape reads as its label: its `[` is the nearest one its `]` closes (the
+      // label holds no bracket), and no link formed before it reached into it (every `](` is a
+      // link's, the next test); a run of `*`, `_` or `~` beside it is told by the brackets, as
+      // micromark tells it. After `!` (an image: GIVES_UP) or `]` (a reference's label) it is left
+      // to remark; so is a label that may hold a GFM autolink literal, which GFM does not link
+      // inside a link.
+      LINK.lastIndex = i;
+      const link = LINK.exec(source);
+      if (link === null) {
+        text += c;
+        i++;
+        continue;
+      }
+      const before = source.charCodeAt(i - 1);
+      if (before === 33 || before === 93) return undefined;
+      const label = link[1]!;
+      if (mayHoldLiteral(label)) return undefined;
+      text += label;
+      opaque.push(i, LINK.lastIndex);
+      linked = true;
+      i = LINK.lastIndex;
+      continue;
+    }
+    // `](` that ends no link LINK reads: a link of another shape, or a `]` closing an earlier `[`.
+    if (c === ']') return undefined;
     text += c;
     i++;
   }
   flush();
-  if (markup && mayHoldLiteral(source) && literalMeetsMarkup(source, opaque)) return undefined;
+  if ((markup || linked) && mayHoldLiteral(source) && literalMeetsMarkup(source, opaque)) {
+    return undefined;
+  }
   if (runs.length === 0) return out.join('');
   // Pairing: each closer takes the nearest active opener of its kind (strikethrough: of its
   // size); the runs between them are text from then on.

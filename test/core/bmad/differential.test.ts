@@ -36,6 +36,8 @@ const taskText = fc.constantFrom(
   '[ ] Task 9 box in text',
   '[x]* starred',
   'T [link](https://x.y) here',
+  'Task 6 see [a](b "t") titled',
+  '[Task 7](#t7) linked (AC: #2)',
   'Task 4 &amp; entity',
   '~~struck~~ Task 5',
   'trailing spaces   ',
@@ -50,6 +52,7 @@ const plainText = fc.constantFrom(
   'Subtask 3.1 write `code` (AC: 1-3)',
   '1.1 Add the migration',
   'Implement it',
+  'Task 8: Follow [architecture.md](../architecture.md#data) (AC: #3)',
 );
 const storyText = fc.oneof({ weight: 4, arbitrary: plainText }, { weight: 1, arbitrary: taskText });
 const taskLine = fc

@@ -191,12 +191,23 @@ const REQUIREMENT = new RegExp(`${MARKED_WORD}|${CHARACTER_REFERENCE}`);
 // A line that may name a requirement in another language (one search of the whole source tells
 // whether any line does: where none does, the loop tests REQUIREMENT alone).
 const LOCALIZED_REQUIREMENT = new RegExp(LOCALIZED_STEMS.join('|'));
+// What a link or an image is written with around its text (`[`, `![`, `](…)`), which mdast's text
+// drops: a word may be split by it (`Require[ments](r.md)`, `要[件](r.md)`), so a line holding `](`
+// is searched for a word with it dropped, in every language (the source's search for another
+// language's word, `mayNameLocalized`, does not see a split one).
+const LINK_SYNTAX = /!?\[|\]\([^)]*\)?/g;
+
+/** Whether a line holding `](` may name a requirement once its links' syntax is dropped. */
+function linkedRequirement(text: string): boolean {
+  const bare = text.replace(LINK_SYNTAX, '');
+  return REQUIREMENT.test(bare) || LOCALIZED_REQUIREMENT.test(bare);
+}
 const ATX_OPEN = /^#{1,6}(?: |$)/;
 const CLOSING_HASHES = /(?:^| +)#+$/;
 const EMPTY_COMMENT = /^<!---?>/;
 
 // The list items after a plain one (what `startsText` reads as text, no box, nothing REQUIREMENT
-// finds: no requirement's word, no character reference) that the loop over lines would read the
+// finds: no requirement's word, no character reference; no `](`, whose link may split one) that the loop over lines would read the
 // same way (3): at its indentation, with its marker's spacing, each after blank lines or none.
 // Each closes the one before it and opens an item at the same column, so the state after them is
 // the state after the first, its item a fresh one. Then the blank lines after them (4), which
@@ -205,7 +216,7 @@ const EMPTY_COMMENT = /^<!---?>/;
 // lone one was refused).
 /* eslint-disable no-control-regex -- a line of such an item holds no control character */
 const SIBLING_ITEMS =
-  /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*(?:[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt]|&(?:#|[A-Za-z][A-Za-z0-9]*;)))(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
+  /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*(?:[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt]|&(?:#|[A-Za-z][A-Za-z0-9]*;)|\]\())(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
 /* eslint-enable no-control-regex */
 // The same for a source that may name requirements in another language (LOCALIZED_REQUIREMENT):
 // a line naming one ends the run too.
@@ -641,10 +652,12 @@ export function scanOrRefuse(
   const citedBy = localized ? REQUIREMENTS : ENGLISH_REQUIREMENTS;
   /**
    * Whether a line may name a requirement (REQUIREMENT: the word or a character reference, or
-   * another language's word).
+   * another language's word; in a line holding a link, with its syntax dropped).
    */
   const namesRequirement = (text: string): boolean =>
-    REQUIREMENT.test(text) || (localized && LOCALIZED_REQUIREMENT.test(text));
+    REQUIREMENT.test(text) ||
+    (localized && LOCALIZED_REQUIREMENT.test(text)) ||
+    (text.includes('](') && linkedRequirement(text));
   let line = 0;
   const no = (refused: string): ScanRefusal => ({ refused, line });
   const suspect = suspectSource(source);
@@ -708,7 +721,8 @@ export function scanOrRefuse(
 
   // Where a line names a requirement (REQUIREMENT): what it cites goes to the open items.
   const cite = (text: string): boolean => {
-    const r = requirementsOfLine(text, citedBy);
+    // A link may split another language's word, which the source's search did not see.
+    const r = requirementsOfLine(text, text.includes('](') ? REQUIREMENTS : citedBy);
     if (r === 'not plain') return false;
     if (r) for (let i = 0; i < open.length; i++) open[i]!.requirements ??= r;
     return true;
