@@ -20233,13 +20233,14 @@ var import_picomatch = __toESM(require_picomatch2(), 1);
 // src/core/plan/inline.ts
 var WHITESPACE = /\s/;
 var PUNCTUATION = new RegExp("\\p{P}|\\p{S}", "u");
-var GIVES_UP = /!\[|\]\(|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
+var GIVES_UP = /!\[|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
+var LINK = /\[([^\s[\]\\<`*_~&\0-\x1f\x7f\u2028\u2029](?:[^[\]\\<`*_~&\0-\x1f\x7f\u2028\u2029]*[^\s[\]\\<`*_~&\0-\x1f\x7f\u2028\u2029])?)\]\([^\s\0-\x1f\x7f<>()\\"'`[\]]+\)/y;
 var AUTOLINK = /^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
 var TAG = /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<![A-Za-z][^>]*>)$/;
 var LITERAL_LINK = /:\/\/|www\.|[A-Za-z0-9+\-._]@/i;
 var NOT_PLAIN = /[\n\\<`*_~]|!\[|\]\(|\[\^|&(?:#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;)/;
 var MARKUP = /[*_~`\\<]/;
-var SPECIAL = /[\\<`*_~]| +\n/g;
+var SPECIAL = /[\\<`*_~[]|\]\(| +\n/g;
 var MARKUP_IN_WORD = /[*_~`\\<\0]/;
 var STRETCHES = /[*_~&<\\]/;
 var PLAIN_LINE = /^(?!.*[Ww][Ww][Ww]\.)(\*{0,2}|_{0,2})[^\s\\<`*_~&[\]!@/](?:[^\\<`*_~&[\]!@/\n\r\u2028\u2029]*[^\s\\<`*_~&[\]!@/])?\1$/;
@@ -20406,6 +20407,7 @@ function readMarkup(trimmed, firstLine) {
   const source = trimmed;
   const markup = MARKUP.test(source);
   const opaque = [];
+  let linked = false;
   const out = [];
   const runs = [];
   let text6 = "";
@@ -20532,11 +20534,32 @@ function readMarkup(trimmed, firstLine) {
       i = end;
       continue;
     }
+    if (c === "[") {
+      LINK.lastIndex = i;
+      const link3 = LINK.exec(source);
+      if (link3 === null) {
+        text6 += c;
+        i++;
+        continue;
+      }
+      const before = source.charCodeAt(i - 1);
+      if (before === 33 || before === 93) return void 0;
+      const label = link3[1];
+      if (mayHoldLiteral(label)) return void 0;
+      text6 += label;
+      opaque.push(i, LINK.lastIndex);
+      linked = true;
+      i = LINK.lastIndex;
+      continue;
+    }
+    if (c === "]") return void 0;
     text6 += c;
     i++;
   }
   flush();
-  if (markup && mayHoldLiteral(source) && literalMeetsMarkup(source, opaque)) return void 0;
+  if ((markup || linked) && mayHoldLiteral(source) && literalMeetsMarkup(source, opaque)) {
+    return void 0;
+  }
   if (runs.length === 0) return out.join("");
   for (let r = 0; r < runs.length; r++) {
     const closer = runs[r];
@@ -20633,10 +20656,15 @@ var MARKED_WORD = "[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[
 var CHARACTER_REFERENCE = "&(?:#|[A-Za-z][A-Za-z0-9]*;)";
 var REQUIREMENT = new RegExp(`${MARKED_WORD}|${CHARACTER_REFERENCE}`);
 var LOCALIZED_REQUIREMENT = new RegExp(LOCALIZED_STEMS.join("|"));
+var LINK_SYNTAX = /!?\[|\]\([^)]*\)?/g;
+function linkedRequirement(text6) {
+  const bare = text6.replace(LINK_SYNTAX, "");
+  return REQUIREMENT.test(bare) || LOCALIZED_REQUIREMENT.test(bare);
+}
 var ATX_OPEN = /^#{1,6}(?: |$)/;
 var CLOSING_HASHES = /(?:^| +)#+$/;
 var EMPTY_COMMENT = /^<!---?>/;
-var SIBLING_ITEMS = /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*(?:[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt]|&(?:#|[A-Za-z][A-Za-z0-9]*;)))(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
+var SIBLING_ITEMS = /( *)[-*+]( {1,4})[^ \n][^\n]*\n((?:(?: *\r?\n)*\1[-*+]\2(?![^\n]*(?:[Rr][*_`]*[Ee][*_`]*[Qq][*_`]*[Uu][*_`]*[Ii][*_`]*[Rr][*_`]*[Ee][*_`]*[Mm][*_`]*[Ee][*_`]*[Nn][*_`]*[Tt]|&(?:#|[A-Za-z][A-Za-z0-9]*;)|\]\())(?:[A-Za-z\u0080-\ufefe\uff00-\uffff("'./@$%^{}&\\!;?,)]|`(?!``)|\*\*(?=[A-Za-z\u0080-\ufefe\uff00-\uffff`]))[^\n\0-\x1f\x7f\ufeff]*\r?\n)*)((?: *\r?\n)*)/y;
 var SIBLING_ITEMS_LOCALIZED = new RegExp(
   SIBLING_ITEMS.source.replace(MARKED_WORD, `(?:${MARKED_WORD}|${LOCALIZED_STEMS.join("|")})`),
   "y"
@@ -20881,7 +20909,7 @@ function scanOrRefuse(source, mode, options = {}) {
   const siblingItems = localized ? SIBLING_ITEMS_LOCALIZED : SIBLING_ITEMS;
   const requirementItem = localized ? REQUIREMENT_ITEM_LOCALIZED : REQUIREMENT_ITEM;
   const citedBy = localized ? REQUIREMENTS : ENGLISH_REQUIREMENTS;
-  const namesRequirement = (text6) => REQUIREMENT.test(text6) || localized && LOCALIZED_REQUIREMENT.test(text6);
+  const namesRequirement = (text6) => REQUIREMENT.test(text6) || localized && LOCALIZED_REQUIREMENT.test(text6) || text6.includes("](") && linkedRequirement(text6);
   let line2 = 0;
   const no = (refused) => ({ refused, line: line2 });
   const suspect = suspectSource(source);
@@ -20928,7 +20956,7 @@ function scanOrRefuse(source, mode, options = {}) {
     pos = end.pos;
   }
   const cite = (text6) => {
-    const r = requirementsOfLine(text6, citedBy);
+    const r = requirementsOfLine(text6, text6.includes("](") ? REQUIREMENTS : citedBy);
     if (r === "not plain") return false;
     if (r) for (let i = 0; i < open2.length; i++) open2[i].requirements ??= r;
     return true;
@@ -34981,6 +35009,7 @@ function speckitId(text6) {
   if (isAlnum(c) || c === 95) return void 0;
   return text6.slice(0, end);
 }
+var NEAR_ID = /^(?:T[-_.]?\d[\dA-Za-z]*|TASK[-_]?\d+[A-Za-z]?)(?![\w-])/;
 function storiesOf(text6) {
   const out = [];
   for (let at3 = text6.indexOf("[US"); at3 !== -1; at3 = text6.indexOf("[US", at3 + 1)) {
@@ -35085,7 +35114,18 @@ function readSpeckit(source, path2, options = {}) {
       line: event.line,
       markOffset: event.offset
     };
-    if (own6 === void 0) idless.add(task);
+    if (own6 === void 0) {
+      idless.add(task);
+      const written = NEAR_ID.exec(text6)?.[0];
+      if (written !== void 0)
+        problems.push({
+          severity: "warning",
+          path: path2,
+          line: event.line,
+          message: `"${written}" is not read as a task id (spec-kit's are "T" and three digits or more, "T001"): this task is ${task.id}, by its place.`,
+          fix: `Write its id as spec-kit does ("T001"), or mark it as ${task.id}.`
+        });
+    }
     phase.tasks.push(task);
   }
   numberFinalPhases(phases, path2, problems);
@@ -36690,6 +36730,7 @@ function readOpenspec(source, path2, options = {}) {
   let parent;
   const pending = [];
   const written = /* @__PURE__ */ new Set();
+  const seen = taskIds(path2, problems);
   const grouped = events.some(
     (e) => e.kind === "heading" && e.depth === 2 && GROUP.test(e.text.trim())
   );
@@ -36744,6 +36785,7 @@ function readOpenspec(source, path2, options = {}) {
       markOffset: event.offset
     };
     if (own6) {
+      seen(own6, event.line);
       written.add(own6);
       parent = { id: own6, indent: indent2, given: 0 };
     } else if (parent && indent2 > parent.indent) {
@@ -46091,10 +46133,13 @@ async function readReviewToFix(gh, repo2, pr, headSha) {
       break;
     }
   if (!review) return void 0;
-  const { data: comments } = await gh.request(
-    "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments",
-    { ...repo2, pull_number: pr, review_id: Number(review.id), per_page: 100 }
-  );
+  const { items: comments } = await readWhole(async (page) => {
+    const { data } = await gh.request(
+      "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments",
+      { ...repo2, pull_number: pr, review_id: Number(review.id), per_page: PER_PAGE, page }
+    );
+    return data;
+  });
   return {
     reviewer: review.user?.login ?? "a reviewer",
     body: review.body ?? "",
@@ -46989,6 +47034,14 @@ async function writeCompletion(env, branch2, completion, marker) {
   if (!completion.ok) return completion;
   const { gh, repo: repo2 } = env;
   const { parent } = completion;
+  const now = await readerFor(env).branchHead(branch2);
+  if (now !== parent.sha) {
+    if (!now) throw new Error(`The lock branch ${branch2} is gone: the completion is not written.`);
+    env.log.info(
+      `completion of ${parent.sha.slice(0, 7)} not written: the branch is at ${now.slice(0, 7)}`
+    );
+    return { ok: false, moved: now };
+  }
   const commit = await createCommit(gh, repo2, parent, completion.changes, completion.message);
   if (!await advanceBranch(gh, repo2, branch2, commit)) {
     const head = await readerFor(env).branchHead(branch2);
@@ -47130,9 +47183,15 @@ async function apply(ctx, effects, outcome) {
         if (!answer2.merged) env.log.warn(`auto-merge of #${pr.number} refused: ${answer2.message}`);
         break;
       }
-      case "deleteBranch":
-        await deleteBranch(gh, repo2, pr.head.ref);
+      case "deleteBranch": {
+        const head = await readerFor(env).branchHead(pr.head.ref);
+        if (head === pr.head.sha) await deleteBranch(gh, repo2, pr.head.ref);
+        else if (head)
+          env.log.info(
+            `${pr.head.ref} not deleted: it is at ${head.slice(0, 7)}, not #${pr.number}'s head ${pr.head.sha.slice(0, 7)}`
+          );
         break;
+      }
       case "progress": {
         const kept = await showRunProgress(ctx, effect.run, effect.node);
         if (kept) remember2(ctx, kept);
@@ -47485,7 +47544,7 @@ async function release(env, issue3) {
   const locks = [];
   if (issue3.isPullRequest) {
     const data = await getPull(gh, repo2, issue3.number);
-    if (!loopPullProblem(data, await env.identity())) {
+    if (data.state === "open" && !loopPullProblem(data, await env.identity())) {
       locks.push({ branch: data.head.ref, pr: data.number });
     }
   } else {
