@@ -111,6 +111,7 @@ async function writeCompletion(
   branch: string,
   completion: Completion,
   marker: LoopMarker,
+  headNow: string,
 ): Promise<
   | {
       ok: true;
@@ -125,18 +126,16 @@ async function writeCompletion(
   if (!completion.ok) return completion;
   const { gh, repo } = env;
   const { parent } = completion;
-  // The branch is read once more after every read the verdict took: GitHub lists a PR's files
-  // and commits as of its head when asked, and the ref update below only refuses a commit that
-  // does not descend from the branch (one moved back to an ancestor of the approved head takes
-  // it). A branch not at the approved head now (pushed to, or force-pushed back past a change
-  // the files then did not show) gets nothing: its head is judged on its own.
-  const now = await readerFor(env).branchHead(branch);
-  if (now !== parent.sha) {
-    if (!now) throw new Error(`The lock branch ${branch} is gone: the completion is not written.`);
+  // `headNow`: the PR's head as GitHub gave it after every read the verdict took. GitHub lists a
+  // PR's files and commits as of its head when asked, and the ref update below only refuses a
+  // commit that does not descend from the branch (one moved back to an ancestor of the approved
+  // head takes it). A PR not at the approved head now (pushed to, or force-pushed back past a
+  // change the files then did not show) gets nothing: its head is judged on its own.
+  if (headNow !== parent.sha) {
     env.log.info(
-      `completion of ${parent.sha.slice(0, 7)} not written: the branch is at ${now.slice(0, 7)}`,
+      `completion of ${parent.sha.slice(0, 7)} not written: the pull request is at ${headNow.slice(0, 7)}`,
     );
-    return { ok: false, moved: now };
+    return { ok: false, moved: headNow };
   }
   const commit = await createCommit(gh, repo, parent, completion.changes, completion.message);
   if (!(await advanceBranch(gh, repo, branch, commit))) {
@@ -341,8 +340,9 @@ export async function apply(
         break;
       }
       case 'complete': {
-        // The approval was judged on the diff against the base this event read: the base is read
-        // again before the phase is marked done (a writer may have switched it meanwhile).
+        // The approval was judged on the diff against the base this event read: the PR is read
+        // again before the phase is marked done, after every read of the verdict (a writer may
+        // have switched its base, or moved its head, meanwhile).
         const now = await getPull(gh, repo, pr.number);
         const base = baseProblem(marker.base, env.defaultBranch, now.base.ref);
         if (base) {
@@ -357,6 +357,7 @@ export async function apply(
             commits: await commitsOf(ctx),
           }),
           ctx.snap.marker,
+          now.head.sha,
         );
         if (!done.ok && 'moved' in done) {
           // The approval was for this head only: nothing is written on the new one, and an
