@@ -47030,17 +47030,15 @@ function showCheck(env, head, own6, write2) {
     async () => keepsStatus(await env.identity())
   );
 }
-async function writeCompletion(env, branch2, completion, marker) {
+async function writeCompletion(env, branch2, completion, marker, headNow) {
   if (!completion.ok) return completion;
   const { gh, repo: repo2 } = env;
   const { parent } = completion;
-  const now = await readerFor(env).branchHead(branch2);
-  if (now !== parent.sha) {
-    if (!now) throw new Error(`The lock branch ${branch2} is gone: the completion is not written.`);
+  if (headNow !== parent.sha) {
     env.log.info(
-      `completion of ${parent.sha.slice(0, 7)} not written: the branch is at ${now.slice(0, 7)}`
+      `completion of ${parent.sha.slice(0, 7)} not written: the pull request is at ${headNow.slice(0, 7)}`
     );
-    return { ok: false, moved: now };
+    return { ok: false, moved: headNow };
   }
   const commit = await createCommit(gh, repo2, parent, completion.changes, completion.message);
   if (!await advanceBranch(gh, repo2, branch2, commit)) {
@@ -47211,7 +47209,8 @@ async function apply(ctx, effects, outcome) {
             reviews: await reviewsOf(ctx),
             commits: await commitsOf(ctx)
           }),
-          ctx.snap.marker
+          ctx.snap.marker,
+          now.head.sha
         );
         if (!done2.ok && "moved" in done2) {
           if (escalated && !ctx.snap.marker.escalation) {
