@@ -100,16 +100,23 @@ const token = fc.constantFrom(
   '  \n',
   ' \n',
 );
-const text = fc
-  .array(token, { minLength: 1, maxLength: 14 })
-  .map((t) => t.join(''))
-  .filter(
-    (t) =>
-      /^\S/.test(t) &&
-      !/\n\s*$/.test(t) &&
-      !/\n[ ]*(?:[-*+#>|<`~]|\d)/.test(t) &&
-      !/\n[ _]*(?:\n|$)/.test(t),
-  );
+/**
+ * Texts of up to `maxLength` tokens that are one paragraph's inline content: no leading space,
+ * no blank or trailing line, no line that opens a block.
+ */
+function inlineTexts(tokens: fc.Arbitrary<string>, maxLength: number): fc.Arbitrary<string> {
+  return fc
+    .array(tokens, { minLength: 1, maxLength })
+    .map((t) => t.join(''))
+    .filter(
+      (t) =>
+        /^\S/.test(t) &&
+        !/\n\s*$/.test(t) &&
+        !/\n[ ]*(?:[-*+#>|<`~]|\d)/.test(t) &&
+        !/\n[ _]*(?:\n|$)/.test(t),
+    );
+}
+const text = inlineTexts(token, 14);
 
 /** 2,500 texts: each one `inlineText` reads, it reads as mdast does. How many it read. */
 function readAsRemark(texts: fc.Arbitrary<string>): number {
@@ -454,16 +461,7 @@ describe('inline links (differential)', () => {
     '\n',
     '  \n',
   );
-  const linkText = fc
-    .array(linkToken, { minLength: 1, maxLength: 10 })
-    .map((t) => t.join(''))
-    .filter(
-      (t) =>
-        /^\S/.test(t) &&
-        !/\n\s*$/.test(t) &&
-        !/\n[ ]*(?:[-*+#>|<`~]|\d)/.test(t) &&
-        !/\n[ _]*(?:\n|$)/.test(t),
-    );
+  const linkText = inlineTexts(linkToken, 10);
 
   it('reads 2,500 texts with inline links as mdast does (and its loop alone), or leaves them to remark', () => {
     let read = 0;
