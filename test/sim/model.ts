@@ -714,18 +714,17 @@ export class Adversary implements fc.AsyncCommand<Model, Real> {
     }
     for (const branch of r.sim.refs.keys()) remember(r, branch);
     if (judged) return;
-    // A writer's workflow's green check run under a CI job's name: GitHub files a workflow token's
-    // check run under GitHub Actions, in a suite of the same branch, as it files CI's own — no
-    // different from a green job the writer pushes. It may complete what an approval by someone
-    // who counts already waits on (the completion invariants every step checks still hold).
-    // The same for a green commit status under a CI job's name (a workflow's token or the
-    // writer's): until CI itself reports on the head, a check or status of CI's name is not told
-    // apart from CI (docs/security.md: name the checks waited for in `requiredChecks`).
+    // A writer's workflow's green check run under any name but the loop's own (`coder-loop-review`
+    // too, from a run no review started): GitHub files a workflow token's check run under GitHub
+    // Actions, in a suite of the same branch, as it files CI's own — no different from a green
+    // job the writer pushes. It may complete what an approval by someone who counts already waits
+    // on (the completion invariants every step checks still hold). The same for a green commit
+    // status (a workflow's token or the writer's): until CI itself reports on the head, the gate
+    // takes every check and status but the loop's own as CI (docs/security.md: name the checks
+    // waited for in `requiredChecks`).
     const greenCi =
-      (move.kind === 'check' &&
-        move.conclusion === 'success' &&
-        ['test', 'lint'].includes(move.name)) ||
-      (move.kind === 'status' && move.state === 'success' && move.context === 'test');
+      (move.kind === 'check' && move.conclusion === 'success' && move.name !== 'coder-loop') ||
+      (move.kind === 'status' && move.state === 'success' && move.context !== 'coder-loop');
     const red =
       (move.kind === 'check' && move.conclusion === 'failure') ||
       (move.kind === 'status' && move.state === 'failure');
