@@ -1,5 +1,6 @@
 import { escalationStood, splitLogins, type Actor, type PullFile } from '../core/index.js';
 import { isHttpError, type GitHub, type Repo } from './client.js';
+import { readWholeTree, type TreeEntry } from './git.js';
 import { PER_PAGE, readWhole, type Whole } from './pages.js';
 
 export interface PullRequest {
@@ -104,16 +105,91 @@ export async function pullRequestFiles(
       per_page: PER_PAGE,
       page,
     });
-    return data.map((f) => ({
-      path: f.filename,
-      ...(f.previous_filename ? { previous: f.previous_filename } : {}),
-      additions: f.additions,
-      deletions: f.deletions,
-      ...(f.patch !== undefined ? { patch: f.patch } : {}),
-      ...(f.status === 'removed' ? { deleted: true as const } : {}),
-      ...(f.sha ? { sha: f.sha } : {}),
-    }));
+    return data.map(pullFile);
   }, PULL_FILES_CAP);
+}
+
+/** A file as GitHub's lists of changed files show one (`diff-entry`). */
+interface DiffEntry {
+  filename: string;
+  previous_filename?: string;
+  additions: number;
+  deletions: number;
+  patch?: string;
+  status: string;
+  sha: string | null;
+}
+
+function pullFile(f: DiffEntry): PullFile {
+  return {
+    path: f.filename,
+    ...(f.previous_filename ? { previous: f.previous_filename } : {}),
+    additions: f.additions,
+    deletions: f.deletions,
+    ...(f.patch !== undefined ? { patch: f.patch } : {}),
+    ...(f.status === 'removed' ? { deleted: true as const } : {}),
+    ...(f.sha ? { sha: f.sha } : {}),
+  };
+}
+
+/** GitHub's comparison of two commits lists at most 300 changed files. */
+const COMPARE_FILES_CAP = 300;
+
+/**
+ * The files a PR changes, as of two commits the caller names: what `head` changes against the
+ * merge base of `base` and `head` (GitHub's three-dot comparison, as the PR's own files list is).
+ * The PR's files list answers for whatever its head is when GitHub is asked, so a branch moved
+ * back and forth around that read could hide a change from it; this list is of `head`, however
+ * the branch moves.
+ *
+ * GitHub's comparison lists at most 300 files. At that many, the paths come from the merge base's
+ * tree and `head`'s (each read whole, by sha), and each file's details (its lines, its patch,
+ * a rename's old path) from the PR's files list (every page, up to 3,000), taken only for an entry
+ * whose blob is the one `head` holds there: an entry of another head is not taken, and a changed
+ * path no entry describes is still listed (no patch, no line counts).
+ */
+export async function pinnedFiles(
+  gh: GitHub,
+  repo: Repo,
+  pr: number,
+  base: string,
+  head: string,
+): Promise<Whole<PullFile>> {
+  const { data } = await gh.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
+    ...repo,
+    basehead: `${base}...${head}`,
+    // The files are listed on the first page whatever its size; the commits are not needed.
+    per_page: 1,
+  });
+  const compared = data.files ?? [];
+  if (compared.length < COMPARE_FILES_CAP) return { items: compared.map(pullFile), complete: true };
+  const listed = await pullRequestFiles(gh, repo, pr);
+  if (!listed.complete) return listed;
+  const before = files((await readWholeTree(gh, repo, data.merge_base_commit.sha)).entries);
+  const after = files((await readWholeTree(gh, repo, head)).entries);
+  const changed = new Set<string>();
+  for (const [path, entry] of before) if (after.get(path)?.key !== entry.key) changed.add(path);
+  for (const path of after.keys()) if (!before.has(path)) changed.add(path);
+  const items: PullFile[] = [];
+  for (const file of listed.items) {
+    const held = file.deleted ? !after.has(file.path) : after.get(file.path)?.sha === file.sha;
+    if (!held || !changed.has(file.path)) continue;
+    items.push(file);
+    changed.delete(file.path);
+    if (file.previous) changed.delete(file.previous);
+  }
+  for (const path of changed)
+    items.push({ path, additions: 0, deletions: 0, ...(after.has(path) ? {} : { deleted: true }) });
+  return { items, complete: true };
+}
+
+/** A tree's files (blobs, links, submodules) by path: the object's sha, and its mode with it. */
+function files(entries: readonly TreeEntry[]): Map<string, { sha: string; key: string }> {
+  return new Map(
+    entries
+      .filter((e) => e.type !== 'tree')
+      .map((e) => [e.path, { sha: e.sha, key: `${e.mode} ${e.sha}` }]),
+  );
 }
 
 /**

@@ -2,7 +2,9 @@ import nock from 'nock';
 import { afterScenario, beforeScenario } from '../helpers/github.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { MASTER_LOG } from '../helpers/plans.js';
-import { BRANCH, started } from '../helpers/world.js';
+import { BRANCH, replies, started } from '../helpers/world.js';
+import type { SimGitHub, SimPull } from '../sim/github.js';
+import { requestLog } from '../helpers/github.js';
 
 beforeEach(beforeScenario);
 afterEach(() => {
@@ -20,21 +22,7 @@ describe('a locked change never completes without an architect', () => {
     await deliver.ci(BRANCH, 'success');
     const approved = sim.headOf(pr);
     // reviewer1 (no architect) approves that head: GitHub's event names the PR as it stood then.
-    sim.reviews.push({
-      id: 9999,
-      pr: pr.number,
-      user: 'reviewer1',
-      state: 'APPROVED',
-      commit_id: approved,
-    });
-    const payload = examplePayload('pull_request_review', 'submitted');
-    payload.review.id = 9999;
-    payload.review.state = 'approved';
-    payload.review.commit_id = approved;
-    payload.review.user.login = 'reviewer1';
-    payload.review.user.type = 'User';
-    payload.sender.login = 'reviewer1';
-    payload.pull_request = { ...payload.pull_request, ...sim.pullJson(pr) };
+    const payload = approvalPayload(sim, pr, approved);
     // Before the loop handles it, the writer force-pushes the branch back to the commit before
     // the locked change: the PR's files no longer show it.
     sim.refs.set(BRANCH, before);
@@ -42,11 +30,131 @@ describe('a locked change never completes without an architect', () => {
     await deliver.probotReceive({ id: 'rv-race', name: 'pull_request_review', payload });
     // Final verification on whatever the branch holds now, then autoMerge.
     await deliver.ci(BRANCH, 'success');
-    // The locked change must not reach the default branch without an architect: the approval
-    // of the head the branch left is not completed, and the thread says why.
+    // The locked change must not reach the default branch without an architect: the approved
+    // head is judged by its own files, which touch a locked path, so it goes to an architect.
     expect(sim.files('master')['src/core/engine.ts']).toBeUndefined();
     expect(sim.files(BRANCH)[MASTER_LOG]).not.toContain('Coder completed');
     expect(sim.refs.get(BRANCH)).toBe(before);
+    expect(replies(sim)).toContain(
+      '**Escalated to architect** (pull request #2): locked paths touched, and @reviewer1 is not an architect.',
+    );
+  });
+
+  it('the branch force-pushed back after the approval: the approval of the head it left completes nothing', async () => {
+    const { sim, deliver, pr } = await started('autoMerge: true\n');
+    const before = sim.headOf(pr);
+    sim.push(BRANCH, { 'src/more.ts': 'export const more = 1;\n' });
+    await deliver.ci(BRANCH, 'success');
+    const approved = sim.headOf(pr);
+    const payload = approvalPayload(sim, pr, approved);
+    sim.refs.set(BRANCH, before);
+    sim.recordRef(BRANCH, approved, before, 'dev-pusher');
+    await deliver.probotReceive({ id: 'rv-back', name: 'pull_request_review', payload });
+    // The completion is written on the approved head only while the branch is there: the branch
+    // stays where the writer put it, and the thread names the head that was approved.
+    expect(sim.files(BRANCH)[MASTER_LOG]).not.toContain('Coder completed');
+    expect(sim.refs.get(BRANCH)).toBe(before);
+    expect(sim.files('master')['src/more.ts']).toBeUndefined();
     expect(sim.comments.map((c) => c.body).join('\n')).toContain(approved.slice(0, 7));
   });
+
+  it('the branch moved back and forth around the read of the files: the approved head is judged by its own diff', async () => {
+    const config = 'architects: [archie]\nlocked: ["src/core/**"]\n';
+    const { sim, deliver, pr } = await started(config);
+    const before = sim.headOf(pr);
+    sim.push(BRANCH, { 'src/core/engine.ts': 'changed\n' });
+    await deliver.ci(BRANCH, 'success');
+    const approved = sim.headOf(pr);
+    // While the loop reads what the PR changes, the branch is at the commit before the locked
+    // change (a force-push); right after, at the approved head again (another).
+    const moved = aroundFilesRead(sim, before, approved);
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(moved()).toBe(true);
+    expect(sim.refs.get(BRANCH)).toBe(approved);
+    expect(sim.files(BRANCH)[MASTER_LOG]).not.toContain('Coder completed');
+    expect(replies(sim)).toContain(
+      '**Escalated to architect** (pull request #2): locked paths touched, and @reviewer1 is not an architect.',
+    );
+  });
+
+  it('more files than GitHub compares (300): the paths are the approved head’s own, read from its tree', async () => {
+    const config = 'architects: [archie]\nlocked: ["src/core/**"]\n';
+    const { sim, deliver, pr } = await started(config);
+    const before = sim.headOf(pr);
+    const many = Object.fromEntries(
+      Array.from({ length: 320 }, (_, i) => [`docs/page-${i}.md`, `page ${i}\n`]),
+    );
+    sim.push(BRANCH, { ...many, 'src/core/engine.ts': 'changed\n' });
+    await deliver.ci(BRANCH, 'success');
+    const approved = sim.headOf(pr);
+    // The PR's files list is read while the branch is back before all of them.
+    const moved = aroundFilesRead(sim, before, approved, (path) =>
+      /\/pulls\/\d+\/files/.test(path),
+    );
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(moved()).toBe(true);
+    expect(sim.files(BRANCH)[MASTER_LOG]).not.toContain('Coder completed');
+    expect(replies(sim)).toContain(
+      '**Escalated to architect** (pull request #2): locked paths touched, and @reviewer1 is not an architect.',
+    );
+    // The comparison listed 300 of them; the PR's files list was read (at another head) too.
+    const read = requestLog.map((r) => r.path);
+    expect(read.some((path) => path.includes('/compare/'))).toBe(true);
+    expect(read.some((path) => /\/pulls\/2\/files/.test(path))).toBe(true);
+  });
+
+  it('more files than GitHub compares (300), none locked: the approval completes the phase', async () => {
+    const config = 'architects: [archie]\nlocked: ["src/core/**"]\n';
+    const { sim, deliver, pr } = await started(config);
+    const many = Object.fromEntries(
+      Array.from({ length: 320 }, (_, i) => [`docs/page-${i}.md`, `page ${i}\n`]),
+    );
+    sim.push(BRANCH, many);
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(sim.files(BRANCH)[MASTER_LOG]).toContain('Coder completed');
+  });
 });
+
+/**
+ * While the loop reads what the PR changes (`read`: the comparison, or the PR's files list), the
+ * branch is at `before`; at the next request, at `approved` again. Returns whether it moved.
+ */
+function aroundFilesRead(
+  sim: SimGitHub,
+  before: string,
+  approved: string,
+  read = (path: string) => /\/pulls\/\d+\/files$/.test(path) || path.includes('/compare/'),
+): () => boolean {
+  let moved = false;
+  sim.beforeRequest = (method, path) => {
+    if (method === 'GET' && read(path)) {
+      sim.refs.set(BRANCH, before);
+      moved = true;
+    } else if (moved) {
+      sim.refs.set(BRANCH, approved);
+      sim.beforeRequest = undefined;
+    }
+  };
+  return () => moved;
+}
+
+/** GitHub's `pull_request_review.submitted`: reviewer1 approves `head`, the PR as it stood then. */
+function approvalPayload(sim: SimGitHub, pr: SimPull, head: string) {
+  sim.reviews.push({
+    id: 9999,
+    pr: pr.number,
+    user: 'reviewer1',
+    state: 'APPROVED',
+    commit_id: head,
+  });
+  const payload = examplePayload('pull_request_review', 'submitted');
+  payload.review.id = 9999;
+  payload.review.state = 'approved';
+  payload.review.commit_id = head;
+  payload.review.user.login = 'reviewer1';
+  payload.review.user.type = 'User';
+  payload.sender.login = 'reviewer1';
+  payload.pull_request = { ...payload.pull_request, ...sim.pullJson(pr) };
+  return payload;
+}

@@ -313,6 +313,38 @@ export function restDiffEntry(entry: {
   };
 }
 
+/**
+ * Two commits compared (`commit-comparison`): the base and merge base as the commit list shows
+ * them, how far the head is ahead and behind, the commits of this page and the changed files.
+ */
+export function restComparison(c: {
+  base: Json;
+  mergeBase: Json;
+  status: 'ahead' | 'behind' | 'diverged' | 'identical';
+  aheadBy: number;
+  behindBy: number;
+  commits: Json[];
+  files: Json[];
+}): Json {
+  const range = `${c.base.sha}...${c.mergeBase.sha}`;
+  return {
+    ...template('commit-comparison'),
+    url: `${REPO_API}/compare/${range}`,
+    html_url: `${REPO_WEB}/compare/${range}`,
+    permalink_url: `${REPO_WEB}/compare/${range}`,
+    diff_url: `${REPO_WEB}/compare/${range}.diff`,
+    patch_url: `${REPO_WEB}/compare/${range}.patch`,
+    base_commit: c.base,
+    merge_base_commit: c.mergeBase,
+    status: c.status,
+    ahead_by: c.aheadBy,
+    behind_by: c.behindBy,
+    total_commits: c.aheadBy,
+    commits: c.commits,
+    files: c.files,
+  };
+}
+
 /** A label (`label`). */
 export function restLabel(name: string, id = 208045946): Json {
   return {

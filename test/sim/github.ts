@@ -22,6 +22,7 @@ import {
   restCheckRun,
   restCombinedStatus,
   restCommit,
+  restComparison,
   restDiffEntry,
   restEnvironment,
   restError,
@@ -69,6 +70,8 @@ function page<T>(list: readonly T[], url: URL): T[] {
 /** GitHub lists at most this many files and commits of a pull request. */
 export const PULL_FILES_LISTED = 3_000;
 export const PULL_COMMITS_LISTED = 250;
+/** GitHub's comparison of two commits lists at most this many changed files. */
+export const COMPARE_FILES_LISTED = 300;
 
 interface Commit {
   sha: string;
@@ -714,6 +717,41 @@ export class SimGitHub {
   }
 
   /**
+   * What `head` changes against `base`, as GitHub's lists of changed files show it: a file deleted
+   * and one added with the same content are one rename.
+   */
+  private diffEntries(baseSha: string, headSha: string): unknown[] {
+    const base = this.files(baseSha);
+    const head = this.files(headSha);
+    const paths = new Set([...Object.keys(base), ...Object.keys(head)]);
+    const changed = [...paths].filter((path) => base[path] !== head[path]);
+    const renamed = new Map<string, string>();
+    for (const to of changed.filter((p) => base[p] === undefined))
+      for (const from of changed.filter((p) => head[p] === undefined))
+        if (base[from] === head[to] && ![...renamed.values()].includes(from)) renamed.set(to, from);
+    const gone = new Set(renamed.values());
+    return changed
+      .filter((path) => !gone.has(path))
+      .map((filename) =>
+        restDiffEntry({
+          filename,
+          sha: blobSha(head[filename] ?? base[filename] ?? ''),
+          status: renamed.has(filename)
+            ? 'renamed'
+            : head[filename] === undefined
+              ? 'removed'
+              : base[filename] === undefined
+                ? 'added'
+                : 'modified',
+          patch: simPatch(base[filename], head[filename]),
+          ...(renamed.has(filename) ? { previous_filename: renamed.get(filename) } : {}),
+          additions: (head[filename] ?? '').split('\n').length,
+          deletions: (base[filename] ?? '').split('\n').length,
+        }),
+      );
+  }
+
+  /**
    * The merge base of two commits, as GitHub's three-dot comparison takes it: the nearest commit,
    * walking back from `head`, that `base` also reaches.
    */
@@ -1287,38 +1325,50 @@ export class SimGitHub {
       // GitHub lists what the PR itself changes: against the merge base of the base branch and
       // the head, never against whatever the base branch gained since.
       const tip = this.refs.get(pr.base)!;
-      const base = this.files(this.mergeBase(tip, this.headOf(pr)) ?? tip);
-      const head = this.files(this.headOf(pr));
-      const paths = new Set([...Object.keys(base), ...Object.keys(head)]);
-      const changed = [...paths].filter((path) => base[path] !== head[path]);
-      // A file deleted and one added with the same content: GitHub lists one rename.
-      const renamed = new Map<string, string>();
-      for (const to of changed.filter((p) => base[p] === undefined))
-        for (const from of changed.filter((p) => head[p] === undefined))
-          if (base[from] === head[to] && ![...renamed.values()].includes(from))
-            renamed.set(to, from);
-      const gone = new Set(renamed.values());
-      const files = changed
-        .filter((path) => !gone.has(path))
-        .map((filename) =>
-          restDiffEntry({
-            filename,
-            sha: blobSha(head[filename] ?? base[filename] ?? ''),
-            status: renamed.has(filename)
-              ? 'renamed'
-              : head[filename] === undefined
-                ? 'removed'
-                : base[filename] === undefined
-                  ? 'added'
-                  : 'modified',
-            patch: simPatch(base[filename], head[filename]),
-            ...(renamed.has(filename) ? { previous_filename: renamed.get(filename) } : {}),
-            additions: (head[filename] ?? '').split('\n').length,
-            deletions: (base[filename] ?? '').split('\n').length,
-          }),
-        )
-        .slice(0, PULL_FILES_LISTED);
-      return [200, page(files, url)];
+      const head = this.headOf(pr);
+      const files = this.diffEntries(this.mergeBase(tip, head) ?? tip, head);
+      return [200, page(files.slice(0, PULL_FILES_LISTED), url)];
+    });
+    route('get', p('/compare/([^/]+)'), (m, _b, url) => {
+      // Two commits (a sha or a branch) compared three dots: what `head` changes against their
+      // merge base, its files on the first page only, at most 300 of them; the commits paged.
+      const [from, to] = decodeURIComponent(m[1]!).split('...');
+      const resolve = (name: string | undefined) =>
+        name === undefined ? undefined : this.commits.has(name) ? name : this.refs.get(name);
+      const [base, head] = [resolve(from), resolve(to)];
+      if (!base || !head) return notFound;
+      const mergeBase = this.mergeBase(base, head);
+      if (!mergeBase) return notFound;
+      const [baseSide, headSide] = [this.ancestors(base), this.ancestors(head)];
+      const ahead = [...headSide].filter((sha) => !baseSide.has(sha));
+      const behind = [...baseSide].filter((sha) => !headSide.has(sha)).length;
+      const pageNumber = Number(url.searchParams.get('page') ?? '1');
+      const commit = (sha: string) => {
+        const c = this.commits.get(sha)!;
+        return restCommit(c.sha, c.message, c.tree, null, null);
+      };
+      return [
+        200,
+        restComparison({
+          base: commit(base),
+          mergeBase: commit(mergeBase),
+          status:
+            ahead.length && behind
+              ? 'diverged'
+              : ahead.length
+                ? 'ahead'
+                : behind
+                  ? 'behind'
+                  : 'identical',
+          aheadBy: ahead.length,
+          behindBy: behind,
+          commits: page(ahead.reverse().map(commit), url),
+          files:
+            pageNumber === 1
+              ? this.diffEntries(mergeBase, head).slice(0, COMPARE_FILES_LISTED)
+              : [],
+        }),
+      ];
     });
     route('get', p('/pulls/(\\d+)/commits'), (m, _b, url) => {
       const pr = this.pull(Number(m[1]));

@@ -19,6 +19,7 @@ import { guardedPlans, openRecordedOnTree } from '../openPlan.js';
 import {
   escalationStands,
   pullCommits,
+  pinnedFiles,
   pullRequestFiles,
   pullReviews,
   type PullCommits,
@@ -151,7 +152,11 @@ export async function read(
       return withChecks(ctx, checks);
     }
     case 'files': {
-      const files = await pullRequestFiles(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
+      // The files of the head judged, not of whatever the branch is when GitHub is asked.
+      const { pr } = ctx.snap;
+      const files = pr.base
+        ? await pinnedFiles(ctx.env.gh, ctx.env.repo, pr.number, pr.base, pr.head.sha)
+        : await pullRequestFiles(ctx.env.gh, ctx.env.repo, pr.number);
       return {
         ...ctx,
         snap: {
