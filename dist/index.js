@@ -35442,7 +35442,7 @@ function readDialectTasks(plan, dialect, source) {
     warnings
   };
 }
-function openDialect(plan, dialect, source, contextProblems, present, files) {
+function openDialect(plan, dialect, source, contextProblems, present, files2) {
   const read3 = readDialectTasks(plan, dialect, source);
   const byNumber = new Map(read3.tasked.map((p) => [p.number, p]));
   const own6 = (phase) => {
@@ -35465,12 +35465,12 @@ function openDialect(plan, dialect, source, contextProblems, present, files) {
     warnings: read3.warnings,
     markStart: (phase) => mark(phase, "doing"),
     markDone: (phase) => mark(phase, "done"),
-    context: (phase) => dialect.context(plan, own6(phase), present, files)
+    context: (phase) => dialect.context(plan, own6(phase), present, files2)
   };
 }
 function dialectKind(dialect) {
   return {
-    open: (plan, source, context, present, files) => openDialect(plan, dialect, source, context, present, files),
+    open: (plan, source, context, present, files2) => openDialect(plan, dialect, source, context, present, files2),
     states(plan, source) {
       const states = /* @__PURE__ */ new Map();
       for (const p of dialect.read(source, plan.path).phases) {
@@ -35895,14 +35895,14 @@ function requirementBlocks(text6) {
   flush();
   return blocks;
 }
-function kiroContext(plan, phase, present, files) {
+function kiroContext(plan, phase, present, files2) {
   const links = [];
   const sections = [];
   const at3 = (file) => `${plan.folder}/${file}`;
   const requirementsFile = ["requirements.md", "bugfix.md"].map(at3).find((p) => present.has(p));
   if (requirementsFile) {
     links.push({ label: "Requirements", path: requirementsFile });
-    const text6 = files.get(requirementsFile);
+    const text6 = files2.get(requirementsFile);
     if (text6 !== void 0) {
       const cited = [
         ...new Set(phase.tasks.flatMap((t) => t.requirements.map((r) => r.split(".")[0])))
@@ -35920,7 +35920,7 @@ function kiroContext(plan, phase, present, files) {
   const design = at3("design.md");
   if (present.has(design)) {
     links.push({ label: "Design", path: design });
-    const text6 = files.get(design);
+    const text6 = files2.get(design);
     if (text6 !== void 0) sections.push({ title: "Design", text: text6.slice(0, QUOTE_LIMIT) });
   }
   return { links, sections };
@@ -37689,12 +37689,12 @@ function planningDocuments(sprintStatusPath, present) {
     ["Architecture", /architecture/i],
     ["UX design", /ux/i]
   ];
-  const files = [...present].filter(
+  const files2 = [...present].filter(
     (p) => p.startsWith(planning) && p.endsWith(".md") && !p.slice(planning.length).includes("/")
   ).sort();
   const links = [];
   for (const [label, test] of kinds) {
-    for (const path2 of files.filter((p) => test.test(baseOf4(p)))) {
+    for (const path2 of files2.filter((p) => test.test(baseOf4(p)))) {
       if (!links.some((l) => l.path === path2)) links.push({ label, path: path2 });
     }
   }
@@ -37960,8 +37960,8 @@ var bmadKind = defineKind({
   reads: (plan, texts) => bmadReads(plan.path, texts),
   planName: bmadPlanName,
   marks: { start: "in-progress", done: "[x]", starts: "the story" },
-  open(plan, source, context, present, files) {
-    const read3 = openBmad(plan.path, present, new Map([...files, [plan.path, source]]));
+  open(plan, source, context, present, files2) {
+    const read3 = openBmad(plan.path, present, new Map([...files2, [plan.path, source]]));
     const own6 = (phase) => {
       const found = read3.phases.find((p) => p.number === phase.number);
       if (!found) throw new Error(`Story ${phase.number} is not in ${plan.path}.`);
@@ -38093,9 +38093,9 @@ function planName(kind, path2) {
   const folder = kind === "coder" ? dirOf7(dirOf7(path2)) : dirOf7(path2);
   return baseOf5(folder);
 }
-function namePlans(files, tags) {
+function namePlans(files2, tags) {
   const plans = [];
-  for (const file of files) {
+  for (const file of files2) {
     if (file.kind !== "coder" && kindModule(file.kind).tagged) {
       for (const tag of tags.get(file.path) ?? []) {
         const sidecar = `${file.folder}/coder-loop/${tag}`;
@@ -40324,7 +40324,7 @@ ${problemList(
     ...items2.map((i) => `- ${i}`)
   ].join("\n"),
   quickPassed: (pr) => `**CI passed** on quick pull request #${pr}: ready to review and merge.`,
-  quickGrew: (pr, files, lines, maxFiles, maxLines) => `Quick pull request #${pr} has grown to ${files} file(s) and ${lines} changed lines (quick mode: at most ${maxFiles} file(s), fewer than ${maxLines} lines). Consider plan mode: put the work into a plan phase and run \`/coder next\`.`,
+  quickGrew: (pr, files2, lines, maxFiles, maxLines) => `Quick pull request #${pr} has grown to ${files2} file(s) and ${lines} changed lines (quick mode: at most ${maxFiles} file(s), fewer than ${maxLines} lines). Consider plan mode: put the work into a plan phase and run \`/coder next\`.`,
   notEscalated: (pr) => `Pull request #${pr} is not escalated; nothing to resume.`,
   resumed: (pr) => `Resumed pull request #${pr}: the escalation is cleared, the attempt count starts again, and the gate is evaluated now.`
 };
@@ -40674,9 +40674,9 @@ function missesLoopPulls(workflow, refs) {
 }
 
 // src/core/loop/nodes/ciGate.ts
-function ciGateAtStart(loopWorkflow, files, texts) {
-  if (loopWorkflow === void 0 || !files.has(loopWorkflow)) return {};
-  const paths = [...files.keys()].filter(isWorkflowPath);
+function ciGateAtStart(loopWorkflow, files2, texts) {
+  if (loopWorkflow === void 0 || !files2.has(loopWorkflow)) return {};
+  const paths = [...files2.keys()].filter(isWorkflowPath);
   const unread = paths.filter((p) => !texts?.has(p));
   if (unread.length > 0) return { need: "texts", paths: unread };
   const workflows = [];
@@ -40774,9 +40774,9 @@ function kindPlanReads(plan, paths, texts = /* @__PURE__ */ new Map()) {
   if (plan.kind !== "coder") wanted.push(...kindModule(plan.kind).reads?.(plan, texts) ?? []);
   return [...new Set(wanted)].filter((p) => present.has(p));
 }
-function openKindPlan(plan, paths, files) {
+function openKindPlan(plan, paths, files2) {
   const present = new Set(paths);
-  const source = files.get(plan.path);
+  const source = files2.get(plan.path);
   const sidecar = kindSidecar(plan);
   if (source === void 0) {
     return {
@@ -40792,7 +40792,7 @@ function openKindPlan(plan, paths, files) {
   }
   if (plan.kind === "coder") throw new Error("coder plans are read by readPlan");
   const context = validateKindContext(plan, (p) => present.has(p), source);
-  return { plan, sidecar, ...kindModule(plan.kind).open(plan, source, context, present, files) };
+  return { plan, sidecar, ...kindModule(plan.kind).open(plan, source, context, present, files2) };
 }
 function planFromRef(ref) {
   const hash = ref.lastIndexOf("#");
@@ -40826,9 +40826,9 @@ function coderAgentContext(phase, context, dir, text6) {
   const contextDoc = doc(PLAN_FILES.context);
   const codemap = doc(context.codemap);
   const requirements = context.requirements.map(doc).filter((r) => r !== void 0);
-  const files = [];
+  const files2 = [];
   const add2 = (name, d) => {
-    if (d) files.push({ name, text: d.text });
+    if (d) files2.push({ name, text: d.text });
   };
   add2("context.md", contextDoc);
   add2("checklist.md", checklist);
@@ -40845,7 +40845,7 @@ function coderAgentContext(phase, context, dir, text6) {
       ...codemap ? { codemap } : {},
       requirements
     },
-    files
+    files: files2
   };
 }
 function kindAgentLinks(plan, context) {
@@ -40863,11 +40863,11 @@ function kindAgentContext(plan, phase, context, text6) {
   }
   for (const section of context.sections)
     documents.push({ label: section.title, doc: { path: plan.path, text: section.text } });
-  const files = [];
+  const files2 = [];
   for (const { doc } of documents)
     if (doc.path !== plan.path)
-      files.push({ name: `plan/${doc.path.slice(plan.folder.length + 1)}`, text: doc.text });
-  files.push({ name: `plan/${plan.path.split("/").pop()}`, text: text6(plan.path) ?? "" });
+      files2.push({ name: `plan/${doc.path.slice(plan.folder.length + 1)}`, text: doc.text });
+  files2.push({ name: `plan/${plan.path.split("/").pop()}`, text: text6(plan.path) ?? "" });
   return {
     plan: {
       phase: { number: phase.number, name: phase.name },
@@ -40880,7 +40880,7 @@ function kindAgentContext(plan, phase, context, text6) {
       documents
     },
     documentsDir: plan.folder,
-    files
+    files: files2
   };
 }
 
@@ -41608,11 +41608,11 @@ function coderOwnFiles(plansDir, name) {
     reportsDir: at3(PLAN_FILES.reportsDir)
   };
 }
-function coderPlan(config2, files, context) {
-  const { name } = files;
+function coderPlan(config2, files2, context) {
+  const { name } = files2;
   const at3 = (file) => planPath(config2.plansDir, name, file);
-  const text6 = (file) => files.files.get(file);
-  const validated2 = () => context ??= validateContext(files);
+  const text6 = (file) => files2.files.get(file);
+  const validated2 = () => context ??= validateContext(files2);
   const own6 = coderOwnFiles(config2.plansDir, name);
   const checklistPath = own6.tasks;
   const missing = (file, message) => restoreOnBranch(at3(file), message);
@@ -41694,13 +41694,13 @@ function coderPlan(config2, files, context) {
       };
     },
     specTasks: specTasksOfPhase,
-    reportPath: (phase) => at3(reportPath(phase.number, phase.name, files.paths)),
+    reportPath: (phase) => at3(reportPath(phase.number, phase.name, files2.paths)),
     statusPhase() {
       const { checklist, current } = validated2();
       return checklist ? current : void 0;
     },
     statusSection: (lock, cli) => statusSection(name, validated2(), lock, cli),
-    ...coderPlanLocal(name, files.dir, text6(PLAN_FILES.checklist), validated2),
+    ...coderPlanLocal(name, files2.dir, text6(PLAN_FILES.checklist), validated2),
     phaseAt(marker) {
       const checklist = text6(PLAN_FILES.checklist);
       const phases = checklist === void 0 ? [] : parseChecklist(checklist, checklistPath).phases;
@@ -41715,14 +41715,14 @@ function coderPlan(config2, files, context) {
     },
     pullReads() {
       const { taskPlan } = validated2();
-      return taskPlan && text6(taskPlan) === void 0 ? [`${files.dir}/${taskPlan}`] : [];
+      return taskPlan && text6(taskPlan) === void 0 ? [`${files2.dir}/${taskPlan}`] : [];
     },
-    agentReads: () => coderAgentFiles(validated2()).filter((file) => text6(file) === void 0).map((file) => `${files.dir}/${file}`),
+    agentReads: () => coderAgentFiles(validated2()).filter((file) => text6(file) === void 0).map((file) => `${files2.dir}/${file}`),
     agentContext: (phase, texts) => coderAgentContext(
       phase,
       validated2(),
-      files.dir,
-      (file) => text6(file) ?? texts.get(`${files.dir}/${file}`)
+      files2.dir,
+      (file) => text6(file) ?? texts.get(`${files2.dir}/${file}`)
     )
   };
 }
@@ -41848,9 +41848,9 @@ function taggedPlanFiles(config2, paths) {
 }
 var pathLists = /* @__PURE__ */ new WeakMap();
 var foundIn = /* @__PURE__ */ new WeakMap();
-function treePaths(files) {
-  let paths = pathLists.get(files);
-  if (!paths) pathLists.set(files, paths = [...files.keys()]);
+function treePaths(files2) {
+  let paths = pathLists.get(files2);
+  if (!paths) pathLists.set(files2, paths = [...files2.keys()]);
   return paths;
 }
 function planDiscoveryReads(config2, paths, byToolConfig = false) {
@@ -41863,16 +41863,16 @@ function folderOf(path2) {
 function kindFiles(config2, paths, texts, byToolConfig) {
   const globbed = otherKindFiles(config2, paths);
   if (config2.plans || !byToolConfig) return { files: globbed, skipped: [] };
-  let files = globbed;
+  let files2 = globbed;
   const skipped = [];
   for (const kind of KINDS) {
     if (!kind.discover) continue;
-    const own6 = files.filter((f) => f.kind === kind.id).map((f) => f.path);
+    const own6 = files2.filter((f) => f.kind === kind.id).map((f) => f.path);
     const found = kind.discover(paths, texts, own6);
     skipped.push(...found.skipped);
     const keep = new Set(found.plans);
-    files = [
-      ...files.filter((f) => f.kind !== kind.id || keep.has(f.path)),
+    files2 = [
+      ...files2.filter((f) => f.kind !== kind.id || keep.has(f.path)),
       ...found.plans.filter((p) => !own6.includes(p)).map((path2) => ({
         kind: kind.id,
         path: path2,
@@ -41881,7 +41881,7 @@ function kindFiles(config2, paths, texts, byToolConfig) {
       }))
     ];
   }
-  return { files, skipped };
+  return { files: files2, skipped };
 }
 function otherKindFiles(config2, paths) {
   const globs = config2.plans ?? defaultPlanGlobs(config2.plansDir);
@@ -41898,7 +41898,7 @@ function plansOfAnyKind(config2, paths, texts, folders2, byToolConfig = false) {
   const found = kindFiles(config2, paths, texts, byToolConfig);
   const tags = /* @__PURE__ */ new Map();
   const notPlans = [];
-  const files = found.files.filter((f) => {
+  const files2 = found.files.filter((f) => {
     if (f.kind === "coder" || !isTagged(f)) return true;
     const text6 = texts.get(f.path);
     const read3 = text6 === void 0 ? void 0 : kindModule(f.kind).plansIn(text6, f.path);
@@ -41909,8 +41909,8 @@ function plansOfAnyKind(config2, paths, texts, folders2, byToolConfig = false) {
     tags.set(f.path, read3 ? read3.names : []);
     return true;
   });
-  const named = namePlans(files, tags);
-  for (const f of files)
+  const named = namePlans(files2, tags);
+  for (const f of files2)
     if (isTagged(f) && (tags.get(f.path) ?? []).length === 0)
       named.plans.push({ ...f, name: f.path });
   const count2 = /* @__PURE__ */ new Map();
@@ -42182,18 +42182,18 @@ function recordedFiles(config2, marker) {
 }
 function openCoder(config2, name, snap, texts = /* @__PURE__ */ new Map()) {
   if (!snap.plan) return { need: "plan", plan: name, plansDir: config2.plansDir };
-  const { files } = snap.plan;
-  const prefix = `${files.dir}/`;
+  const { files: files2 } = snap.plan;
+  const prefix = `${files2.dir}/`;
   const later = [...texts].filter(
-    ([path2]) => path2.startsWith(prefix) && !files.files.has(path2.slice(prefix.length))
+    ([path2]) => path2.startsWith(prefix) && !files2.files.has(path2.slice(prefix.length))
   );
   const all2 = later.length ? {
-    ...files,
+    ...files2,
     files: new Map([
-      ...files.files,
+      ...files2.files,
       ...later.map(([path2, text6]) => [path2.slice(prefix.length), text6])
     ])
-  } : files;
+  } : files2;
   return { open: coderPlan(config2, all2, snap.plan.context) };
 }
 function openKind(plan, label, base, texts, unreadable2 = /* @__PURE__ */ new Map()) {
@@ -42230,8 +42230,8 @@ var import_picomatch3 = __toESM(require_picomatch2(), 1);
 import { createHash } from "node:crypto";
 
 // src/core/loop/snapshot/pullSnapshot.ts
-function touchedPaths(files) {
-  return files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
+function touchedPaths(files2) {
+  return files2.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
 }
 var isEscalated = (snap) => snap.pr.escalated || snap.escalatedBefore === true;
 var plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -42295,8 +42295,8 @@ function gitBlobSha(text6) {
   return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
 }
 var LOOP_FILES = 20;
-function withLoopFiles(files, changes) {
-  const wrote = new Map((files ?? []).map((f) => [f.path, f.blob]));
+function withLoopFiles(files2, changes) {
+  const wrote = new Map((files2 ?? []).map((f) => [f.path, f.blob]));
   for (const c of changes) {
     wrote.delete(c.path);
     wrote.set(c.path, gitBlobSha(c.content));
@@ -42307,10 +42307,10 @@ function loopWroteExactly(file, marker) {
   if (file.deleted || file.previous !== void 0 || file.sha === void 0) return false;
   return marker.loopFiles?.some((f) => f.path === file.path && f.blob === file.sha) ?? false;
 }
-function touchedLockedItems(files, config2, found, loopWrote = () => false) {
+function touchedLockedItems(files2, config2, found, loopWrote = () => false) {
   const isLocked = config2.locked.length ? (0, import_picomatch3.default)(config2.locked, { dot: true }) : () => false;
   const plans = `${config2.plansDir.replace(/\/+$/, "")}/`;
-  const unique = [...new Set(files)];
+  const unique = [...new Set(files2)];
   const locked = unique.filter((f) => isLocked(f));
   const planDocuments = unique.filter(
     (f) => (f.startsWith(plans) || found.some((p) => isPlanDocument(f, p))) && !loopWrote(f)
@@ -42318,13 +42318,13 @@ function touchedLockedItems(files, config2, found, loopWrote = () => false) {
   return { locked, planDocuments };
 }
 function architectItems(snap, config2) {
-  const files = snap.files ?? [];
-  const touched = touchedPaths(files);
+  const files2 = snap.files ?? [];
+  const touched = touchedPaths(files2);
   const plans = `${config2.plansDir.replace(/\/+$/, "")}/`;
   const globs = planGlobs(config2);
   if (!snap.plans && touched.some((p) => !p.startsWith(plans) && mayBePlanDocument(p, globs)))
     return { need: "plans" };
-  const loopWrote = (path2) => !snap.shared && loopFileRole(path2, snap.marker, config2) !== void 0 && files.some((f) => f.path === path2 && loopWroteExactly(f, snap.marker));
+  const loopWrote = (path2) => !snap.shared && loopFileRole(path2, snap.marker, config2) !== void 0 && files2.some((f) => f.path === path2 && loopWroteExactly(f, snap.marker));
   return touchedLockedItems(touched, config2, snap.plans ?? [], loopWrote);
 }
 function lockedCompletionWrites(snap, config2) {
@@ -42906,12 +42906,12 @@ function anyGlob(globs) {
   return (path2) => re.test(path2);
 }
 var ASKS_FOR_TEST = /\b(?:tests?|tested|testing|specs?|assert\w*|unit|e2e|integration)\b/i;
-function passesSpec(tasks, files, options) {
+function passesSpec(tasks, files2, options) {
   const inTests = anyGlob(options.testPaths.length ? options.testPaths : DEFAULT_TESTS);
   const isTest = (path2) => inTests(path2) && !isDocOrConfig(path2, options.plansDir);
-  const touched = files.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
+  const touched = files2.flatMap((f) => f.previous ? [f.path, f.previous] : [f.path]);
   const changed = new ChangedIndex(touched);
-  const tests = files.filter((f) => !f.deleted && isTest(f.path));
+  const tests = files2.filter((f) => !f.deleted && isTest(f.path));
   const ids = idsInTests(tests, new Set(tasks.filter((t) => t.writtenId).map((t) => idKey(t.id))));
   const rows = tasks.map((task) => {
     const paths = namedPaths(`${task.text}
@@ -42946,7 +42946,7 @@ ${task.detail ?? ""}`);
       line: explain(status2, paths, cited, task, found, named)
     };
   });
-  const code3 = files.filter((f) => !isDocOrConfig(f.path, options.plansDir));
+  const code3 = files2.filter((f) => !isDocOrConfig(f.path, options.plansDir));
   const applies = options.testPaths.length > 0 && code3.length > 0;
   const testChanged = tests.length > 0;
   const testRule = {
@@ -43022,7 +43022,7 @@ var MISSING_LINES = 50;
 function specVerdictOf(snap, config2) {
   if (!snap.files) return { need: "files" };
   if (!snap.tasks) return { need: "tasks" };
-  const files = snap.files.map((f) => ({
+  const files2 = snap.files.map((f) => ({
     path: f.path,
     ...f.previous ? { previous: f.previous } : {},
     ...f.patch !== void 0 ? { patch: f.patch } : {},
@@ -43030,11 +43030,11 @@ function specVerdictOf(snap, config2) {
   }));
   const options = { testPaths: config2.testPaths, plansDir: config2.plansDir };
   if ("problem" in snap.tasks) {
-    const verdict = passesSpec([], files, options);
+    const verdict = passesSpec([], files2, options);
     const line2 = `The phase's tasks cannot be read on this head: ${snap.tasks.problem}`;
     return { verdict: { ...verdict, passed: false, missing: [line2, ...verdict.missing] } };
   }
-  return { verdict: passesSpec(snap.tasks.tasks, files, options) };
+  return { verdict: passesSpec(snap.tasks.tasks, files2, options) };
 }
 function specRecord(verdict, sha) {
   return { sha, passed: verdict.passed, missing: verdict.missing.slice(0, MISSING_LINES) };
@@ -44052,8 +44052,8 @@ function pushed(snap, config2, pusher) {
     if (!config2) return done(snap, "config-invalid", void 0, effects);
     if (!snap.files) return { need: "files" };
     const lines = snap.files.reduce((n, f) => n + f.additions + f.deletions, 0);
-    const files = snap.files.length;
-    const grew = files > config2.quick.maxFiles || lines >= config2.quick.maxLines;
+    const files2 = snap.files.length;
+    const grew = files2 > config2.quick.maxFiles || lines >= config2.quick.maxLines;
     if (grew && !marker.grew && !pr.body.includes(GREW_COMMENT))
       return done(snap, "quick-grew", "QuickMode", [
         ...effects,
@@ -44062,7 +44062,7 @@ function pushed(snap, config2, pusher) {
           kind: "reply",
           body: reply.quickGrew(
             pr.number,
-            files,
+            files2,
             lines,
             config2.quick.maxFiles,
             config2.quick.maxLines
@@ -45429,8 +45429,8 @@ var GitReader = class {
     }
     const tree = await named;
     if (tree && tree.sha === head.tree) this.trees.set(head.sha, Promise.resolve(tree));
-    const files = await this.tree(head.sha);
-    return { sha: head.sha, tree: files.sha, files: files.files };
+    const files2 = await this.tree(head.sha);
+    return { sha: head.sha, tree: files2.sha, files: files2.files };
   }
   /** Every file of a commit (recursive tree), and the root tree's sha. */
   tree(commitSha) {
@@ -45444,9 +45444,9 @@ var GitReader = class {
   /** The recursive tree of a commit, or of what a ref name (a branch) resolves to. */
   async readTree(commitOrName) {
     const whole = await readWholeTree(this.gh, this.repo, commitOrName);
-    const files = /* @__PURE__ */ new Map();
-    for (const entry of whole.entries) if (entry.type === "blob") files.set(entry.path, entry.sha);
-    return { sha: whole.sha, files };
+    const files2 = /* @__PURE__ */ new Map();
+    for (const entry of whole.entries) if (entry.type === "blob") files2.set(entry.path, entry.sha);
+    return { sha: whole.sha, files: files2 };
   }
   /** A UTF-8 text file by blob sha. */
   blob(sha) {
@@ -45511,13 +45511,13 @@ async function createBlob(gh, repo2, bytes) {
   });
   return data.sha;
 }
-async function createCommit(gh, repo2, parent, files, message) {
+async function createCommit(gh, repo2, parent, files2, message) {
   let tree = parent.tree;
-  if (files.length > 0) {
+  if (files2.length > 0) {
     const { data: data2 } = await gh.request("POST /repos/{owner}/{repo}/git/trees", {
       ...repo2,
       base_tree: parent.tree,
-      tree: files.map((f) => ({
+      tree: files2.map((f) => ({
         path: f.path,
         mode: f.mode ?? "100644",
         type: "blob",
@@ -45730,7 +45730,7 @@ async function readPlan(reader, tree, plansDir, name, { contents: wanted = true,
   const read3 = [...CONTEXT_FILES, PLAN_FILES.masterLog];
   const key = JSON.stringify([dir, paths, read3.map((file) => shas.get(file) ?? null)]);
   const contents = /* @__PURE__ */ new Map();
-  const files = { name, dir, paths, files: contents };
+  const files2 = { name, dir, paths, files: contents };
   const load2 = async (file) => {
     const sha = shas.get(file);
     if (sha !== void 0) contents.set(file, await reader.blob(sha));
@@ -45738,16 +45738,16 @@ async function readPlan(reader, tree, plansDir, name, { contents: wanted = true,
   const known = validated.get(key);
   if (tasksOnly) {
     await load2(PLAN_FILES.checklist);
-    return { files, ...known ? { context: known } : {} };
+    return { files: files2, ...known ? { context: known } : {} };
   }
-  if (known && !wanted) return { files, context: known };
+  if (known && !wanted) return { files: files2, context: known };
   await Promise.all(read3.map(load2));
-  const context = known ?? validateContext(files);
+  const context = known ?? validateContext(files2);
   let size = 0;
   for (const text6 of contents.values()) size += text6.length;
   if (size <= PLAN_CACHE.maxSourceBytes) remember(key, context);
   if (wanted && taskPlan && context.valid && context.taskPlan) await load2(context.taskPlan);
-  return { files, context };
+  return { files: files2, context };
 }
 
 // src/github/openPlan.ts
@@ -45868,16 +45868,53 @@ async function pullRequestFiles(gh, repo2, pr) {
       per_page: PER_PAGE,
       page
     });
-    return data.map((f) => ({
-      path: f.filename,
-      ...f.previous_filename ? { previous: f.previous_filename } : {},
-      additions: f.additions,
-      deletions: f.deletions,
-      ...f.patch !== void 0 ? { patch: f.patch } : {},
-      ...f.status === "removed" ? { deleted: true } : {},
-      ...f.sha ? { sha: f.sha } : {}
-    }));
+    return data.map(pullFile);
   }, PULL_FILES_CAP);
+}
+function pullFile(f) {
+  return {
+    path: f.filename,
+    ...f.previous_filename ? { previous: f.previous_filename } : {},
+    additions: f.additions,
+    deletions: f.deletions,
+    ...f.patch !== void 0 ? { patch: f.patch } : {},
+    ...f.status === "removed" ? { deleted: true } : {},
+    ...f.sha ? { sha: f.sha } : {}
+  };
+}
+var COMPARE_FILES_CAP = 300;
+async function pinnedFiles(gh, repo2, pr, base, head) {
+  const { data } = await gh.request("GET /repos/{owner}/{repo}/compare/{basehead}", {
+    ...repo2,
+    basehead: `${base}...${head}`,
+    // The files are listed on the first page whatever its size; the commits are not needed.
+    per_page: 1
+  });
+  const compared = data.files ?? [];
+  if (compared.length < COMPARE_FILES_CAP) return { items: compared.map(pullFile), complete: true };
+  const listed2 = await pullRequestFiles(gh, repo2, pr);
+  if (!listed2.complete) return listed2;
+  const before = files((await readWholeTree(gh, repo2, data.merge_base_commit.sha)).entries);
+  const after = files((await readWholeTree(gh, repo2, head)).entries);
+  const changed = /* @__PURE__ */ new Set();
+  for (const [path2, entry] of before) if (after.get(path2)?.key !== entry.key) changed.add(path2);
+  for (const path2 of after.keys()) if (!before.has(path2)) changed.add(path2);
+  const items2 = [];
+  for (const file of listed2.items) {
+    const held = file.deleted ? !after.has(file.path) : after.get(file.path)?.sha === file.sha;
+    if (!held || !changed.has(file.path)) continue;
+    items2.push(file);
+    changed.delete(file.path);
+    if (file.previous) changed.delete(file.previous);
+  }
+  for (const path2 of changed)
+    items2.push({ path: path2, additions: 0, deletions: 0, ...after.has(path2) ? {} : { deleted: true } });
+  return { items: items2, complete: true };
+}
+function files(entries) {
+  return new Map(
+    entries.filter((e) => e.type !== "tree").map((e) => [e.path, { sha: e.sha, key: `${e.mode} ${e.sha}` }])
+  );
 }
 async function findPullRequest(gh, repo2, branch2, opener2) {
   const { items: items2 } = await readWhole(async (page) => {
@@ -46182,14 +46219,14 @@ async function commitAgentChanges(gh, repo2, payload, changes, message) {
   const head = await reader.branchHead(payload.branch);
   if (head !== payload.headSha) return whenNotAtHead(gh, repo2, head, payload);
   const parent = await readCommit(gh, repo2, payload.headSha);
-  const files = [];
+  const files2 = [];
   for (const change of changes) {
     if ("deleted" in change) {
-      files.push({ path: change.path, sha: null });
+      files2.push({ path: change.path, sha: null });
       continue;
     }
     const text6 = asText(change.bytes);
-    files.push(
+    files2.push(
       text6 === void 0 ? { path: change.path, sha: await createBlob(gh, repo2, change.bytes), mode: change.mode } : { path: change.path, content: text6, mode: change.mode }
     );
   }
@@ -46197,7 +46234,7 @@ async function commitAgentChanges(gh, repo2, payload, changes, message) {
     gh,
     repo2,
     { sha: payload.headSha, tree: parent.tree },
-    files,
+    files2,
     message
   );
   if (await advanceBranch(gh, repo2, payload.branch, commit)) return { state: "committed", commit };
@@ -46876,13 +46913,14 @@ async function read2(ctx, need, given) {
       return withChecks(ctx, checks);
     }
     case "files": {
-      const files = await pullRequestFiles(ctx.env.gh, ctx.env.repo, ctx.snap.pr.number);
+      const { pr } = ctx.snap;
+      const files2 = pr.base ? await pinnedFiles(ctx.env.gh, ctx.env.repo, pr.number, pr.base, pr.head.sha) : await pullRequestFiles(ctx.env.gh, ctx.env.repo, pr.number);
       return {
         ...ctx,
         snap: {
           ...ctx.snap,
-          files: files.items,
-          ...files.complete ? {} : { filesIncomplete: true }
+          files: files2.items,
+          ...files2.complete ? {} : { filesIncomplete: true }
         }
       };
     }
@@ -47460,10 +47498,10 @@ async function readGate(env) {
   const reader = readerFor(env);
   const base = await reader.base(env.defaultBranch);
   if (!base) return void 0;
-  const { files } = base;
-  const paths = [...files.keys()].filter(isWorkflowPath);
+  const { files: files2 } = base;
+  const paths = [...files2.keys()].filter(isWorkflowPath);
   const texts = new Map(
-    await Promise.all(paths.map(async (p) => [p, await reader.blob(files.get(p))]))
+    await Promise.all(paths.map(async (p) => [p, await reader.blob(files2.get(p))]))
   );
   return ciGateOf(texts);
 }
@@ -48110,8 +48148,8 @@ async function sweepInstalled(env) {
   const reader = readerFor(env);
   const base = await reader.base(env.defaultBranch);
   if (!base) return false;
-  const { files } = base;
-  for (const [path2, sha] of files) {
+  const { files: files2 } = base;
+  for (const [path2, sha] of files2) {
     if (!isWorkflowPath(path2)) continue;
     const read3 = parseWorkflow({ path: path2, text: await reader.blob(sha) });
     if ("workflow" in read3 && isResumeSweep(read3.workflow)) return true;
