@@ -100,6 +100,12 @@ export interface SimPull {
   fork?: boolean;
   /** A fork's PR opened through the API: its head commit, on the fork's branch (not this repository's). */
   forkSha?: string;
+  /**
+   * GitHub's recorded base commit (`base.sha`), when a test pins it: GitHub records the base
+   * branch's head when the PR is opened or its base changed, and does not move it as the branch
+   * moves (unset: the base branch's head, as the sim has always answered).
+   */
+  baseSha?: string;
 }
 /**
  * Who makes a request (`SimGitHub.callers`, by its token): a person's token, or a workflow job's
@@ -683,7 +689,7 @@ export class SimGitHub {
         sha: this.headOf(pr) || (pr as SimPull & { lastHead?: string }).lastHead || '',
         ...(pr.fork ? { owner: 'attacker' } : {}),
       },
-      base: { ref: pr.base, sha: this.refs.get(pr.base) ?? '' },
+      base: { ref: pr.base, sha: pr.baseSha ?? this.refs.get(pr.base) ?? '' },
       requested: pr.requested,
     });
   }

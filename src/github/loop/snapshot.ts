@@ -20,12 +20,11 @@ import {
   escalationStands,
   pullCommits,
   pinnedFiles,
-  pullRequestFiles,
   pullReviews,
   type PullCommits,
   type PullReviews,
 } from '../pulls.js';
-import type { LoopEnv } from './env.js';
+import { readerFor, type LoopEnv } from './env.js';
 import type { LoopPull } from './loopPull.js';
 
 /**
@@ -152,15 +151,16 @@ export async function read(
       return withChecks(ctx, checks);
     }
     case 'files': {
-      // The files of the head judged, not of whatever the branch is when GitHub is asked.
+      // The files of the head judged, not of whatever the branch is when GitHub is asked; against
+      // the base branch's head now (`baseHead`), not the PR's `base.sha`.
       const { pr } = ctx.snap;
-      const files = pr.base
-        ? await pinnedFiles(ctx.env.gh, ctx.env.repo, pr.number, pr.base, pr.head.sha)
-        : await pullRequestFiles(ctx.env.gh, ctx.env.repo, pr.number);
+      const base = await baseHead(ctx);
+      const files = await pinnedFiles(ctx.env.gh, ctx.env.repo, pr.number, base, pr.head.sha);
       return {
         ...ctx,
         snap: {
           ...ctx.snap,
+          pr: { ...pr, base },
           files: files.items,
           ...(files.complete ? {} : { filesIncomplete: true as const }),
         },
@@ -211,6 +211,21 @@ export async function read(
       return { ...ctx, snap: { ...ctx.snap, approvals } };
     }
   }
+}
+
+/**
+ * The head of the branch the PR is based on, now, read by the branch's ref (`heads/…`: a tag of
+ * the same name is not it): what the head would bring to that branch is what it changes against
+ * their merge base. Not the PR's `base.sha`: GitHub records that when the PR is opened or its base
+ * changed, and does not move it as the branch moves, so a head that merged the branch's later
+ * commits and undid one of them would show no change there. The branch is the one the loop
+ * opened the PR against, which the PR's base was found to be (`baseProblem`).
+ */
+async function baseHead(ctx: PullContext): Promise<string> {
+  const branch = ctx.snap.marker.base ?? ctx.env.defaultBranch;
+  const head = await readerFor(ctx.env).branchHead(branch);
+  if (!head) throw new Error(`The base branch ${branch} of #${ctx.snap.pr.number} is not there.`);
+  return head;
 }
 
 /** The trees whose plans count: the PR's base and its head. */

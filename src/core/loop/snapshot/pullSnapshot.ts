@@ -87,8 +87,10 @@ export interface PullSnapshot {
     body: string;
     head: { sha: string; ref: string };
     /**
-     * The base branch's head, whose tree's plans count (`need: 'plans'`). What the PR changes is
-     * GitHub's files list, against the merge base: what the base gained since is not the PR's.
+     * The base branch's head, whose tree's plans count (`need: 'plans'`): the PR's `base.sha`,
+     * and once the files are read, the branch's head they were compared with (read then, by its
+     * ref: GitHub does not move `base.sha` as the branch moves). What the PR changes is against
+     * the merge base: what the base gained since is not the PR's.
      */
     base?: string;
     /** From the loop's record (`marker.escalation`), never from the label people can change. */
