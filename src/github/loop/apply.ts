@@ -310,7 +310,7 @@ export async function apply(
         // GitHub's merge takes the head's sha, not the base: the base is read again just before
         // (a writer may have switched it since this event's read) and must be the recorded one.
         const now = await getPull(gh, repo, pr.number);
-        const base = baseProblem(marker.base, env.defaultBranch, now.base.ref);
+        const base = baseProblem(marker.base, env.defaultBranch, now.base.ref, ctx.snap.shared);
         if (base) {
           merged = false;
           env.log.warn(`auto-merge of #${pr.number} not asked: ${base}`);
@@ -344,7 +344,7 @@ export async function apply(
         // again before the phase is marked done, after every read of the verdict (a writer may
         // have switched its base, or moved its head, meanwhile).
         const now = await getPull(gh, repo, pr.number);
-        const base = baseProblem(marker.base, env.defaultBranch, now.base.ref);
+        const base = baseProblem(marker.base, env.defaultBranch, now.base.ref, ctx.snap.shared);
         if (base) {
           env.log.warn(`completion of #${pr.number} not written: ${base}`);
           return { state: 'ignored', reason: `pull request #${pr.number}: ${base}` };

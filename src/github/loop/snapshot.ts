@@ -2,6 +2,7 @@ import {
   planGlobs,
   approversOf,
   completionWrites,
+  loopBase,
   mayCommand,
   pushers,
   splitLogins,
@@ -222,7 +223,7 @@ export async function read(
  * opened the PR against, which the PR's base was found to be (`baseProblem`).
  */
 async function baseHead(ctx: PullContext): Promise<string> {
-  const branch = ctx.snap.marker.base ?? ctx.env.defaultBranch;
+  const branch = loopBase(ctx.snap.marker.base, ctx.env.defaultBranch, ctx.snap.shared === true);
   const head = await readerFor(ctx.env).branchHead(branch);
   if (!head) throw new Error(`The base branch ${branch} of #${ctx.snap.pr.number} is not there.`);
   return head;

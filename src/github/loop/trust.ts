@@ -2,6 +2,7 @@ import {
   baseNoteKey,
   baseProblem,
   identityShared,
+  loopBase,
   loopPullProblem,
   modeOfBranch,
   readMarker,
@@ -136,18 +137,22 @@ async function readLoopPull(
       ignored: `pull request #${pr.number}: the record says ${marker.mode} mode, the branch ${pr.head.ref} does not`,
     };
   // Another base shows another diff (one that can hide a locked change): not judged until set back.
-  const base = baseProblem(marker.base, env.defaultBranch, pr.base.ref);
+  const shared = identityShared(identity);
+  const base = baseProblem(marker.base, env.defaultBranch, pr.base.ref, shared);
   if (base)
     return {
       ignored: `pull request #${pr.number}: ${base}`,
-      base: { expected: marker.base ?? env.defaultBranch, actual: String(pr.base.ref) },
+      base: {
+        expected: loopBase(marker.base, env.defaultBranch, shared),
+        actual: String(pr.base.ref),
+      },
     };
   return {
     pr,
     marker,
     checks,
     ...(commits ? { commits } : {}),
-    ...(identityShared(identity) ? { shared: true as const } : {}),
+    ...(shared ? { shared: true as const } : {}),
   };
 }
 

@@ -72,6 +72,21 @@ export function loopPullProblem(pr: PullFacts, identity: LoopIdentity): string |
 }
 
 /**
+ * The branch a loop PR must be based on: the one the loop's record names (`recorded`), or the
+ * default branch, the only base the loop opens against. With a shared identity (`shared`: the
+ * default `GITHUB_TOKEN`) the record is any job's to write, so it names no base: the default
+ * branch is the base, whatever the record says — a job's record naming the branch a writer
+ * switched the PR to, which holds a locked change, would otherwise have it compared there.
+ */
+export function loopBase(
+  recorded: string | undefined,
+  defaultBranch: string,
+  shared: boolean,
+): string {
+  return shared ? defaultBranch : (recorded ?? defaultBranch);
+}
+
+/**
  * Why a loop PR is not judged as its base now stands, or undefined when it is: its base must be
  * the branch the loop opened it against (`recorded`, from the loop's record; a record written
  * before the loop kept it names none, and the default branch — the only base the loop opens
@@ -83,8 +98,9 @@ export function baseProblem(
   recorded: string | undefined,
   defaultBranch: string,
   actual: string | undefined,
+  shared = false,
 ): string | undefined {
-  const expected = recorded ?? defaultBranch;
+  const expected = loopBase(recorded, defaultBranch, shared);
   if (actual === undefined || actual === expected) return undefined;
   return `its base is ${actual}, not ${expected}, the branch the loop opened it against: nothing is judged on it until the base is set back to ${expected}`;
 }

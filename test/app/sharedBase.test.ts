@@ -1,0 +1,124 @@
+import { Octokit } from '@octokit/core';
+import nock from 'nock';
+import { decodeRecord, parseConfigText, withRecord } from '../../src/core/index.js';
+import { pinApiVersion } from '../../src/github/client.js';
+import { dispatch, type LoopEnv } from '../../src/github/loop/index.js';
+import { afterScenario, beforeScenario, CI_APP, NOW, OWNER, REPO } from '../helpers/github.js';
+import { checkedFetch } from '../helpers/openapi.js';
+import { examplePayload } from '../helpers/payloads.js';
+import { MASTER_LOG } from '../helpers/plans.js';
+import { BRANCH, world } from '../helpers/world.js';
+import type { SimGitHub } from '../sim/github.js';
+
+/**
+ * With the default `GITHUB_TOKEN` the loop's record is any job's to write (docs/security.md,
+ * "Needs an architect, in reduced mode"): what needs an architect is decided only from what no job
+ * can write. The base a PR is judged against is one such fact: a job that writes a record naming
+ * another base, with the PR's base switched to it, hides nothing.
+ */
+
+beforeEach(beforeScenario);
+afterEach(() => {
+  nock.cleanAll();
+  afterScenario();
+});
+
+const CONFIG = 'locked: ["src/core/**"]\narchitects: [archie]\n';
+
+/** The loop as the Action runs it with the default GITHUB_TOKEN: github-actions[bot]. */
+function withWorkflowToken(sim: SimGitHub) {
+  sim.tokenApp = { id: CI_APP.id, slug: CI_APP.slug };
+  const env: LoopEnv = {
+    gh: new (Octokit.plugin(pinApiVersion))({
+      auth: 'ghs_token',
+      request: { fetch: checkedFetch },
+    }),
+    repo: { owner: OWNER, repo: REPO },
+    repoUrl: `https://github.com/${OWNER}/${REPO}`,
+    defaultBranch: 'master',
+    loadConfig: async () => parseConfigText(sim.files('master')['.github/coder.yml'] ?? ''),
+    identity: async () => ({
+      login: 'github-actions[bot]',
+      app: { id: CI_APP.id, slug: CI_APP.slug },
+    }),
+    log: { info: () => undefined, warn: () => undefined },
+    now: () => NOW,
+  };
+  return env;
+}
+
+describe('with the default GITHUB_TOKEN, a record naming another base decides nothing', () => {
+  it('a job’s record names a base that holds the locked change, the PR switched to it: a writer’s approval completes nothing', async () => {
+    const { sim } = await world(CONFIG, { 'src/core/auth.ts': 'export const strict = true;\n' });
+    const env = withWorkflowToken(sim);
+    const next = examplePayload('issue_comment', 'created');
+    next.comment.body = '/coder next';
+    delete next.issue.pull_request;
+    expect((await dispatch(env, 'issue_comment', next)).state).toBe('started');
+    const pr = sim.pulls[0]!;
+    // A writer's branch holds the locked change alone; the lock branch merges it, with the code
+    // and its test, and the plan's files as the default branch has them.
+    const master = sim.refs.get('master')!;
+    const decoy = sim.commit(
+      { ...sim.files(master), 'src/core/auth.ts': 'export const strict = false;\n' },
+      [master],
+      'decoy',
+    );
+    sim.refs.set('decoy', decoy);
+    const lock = sim.refs.get(BRANCH)!;
+    const planFiles = Object.fromEntries(
+      Object.entries(sim.files(master)).filter(([path]) => path.startsWith('docs/plans/')),
+    );
+    const merge = sim.commit(
+      {
+        ...sim.files(lock),
+        ...planFiles,
+        'src/core/auth.ts': 'export const strict = false;\n',
+        'test/a.test.ts': 'test\n',
+        'src/a.ts': 'a\n',
+      },
+      [lock, decoy],
+      'work',
+    );
+    sim.commits.get(merge)!.author = 'dev-pusher';
+    sim.refs.set(BRANCH, merge);
+    sim.recordRef(BRANCH, lock, merge, 'dev-pusher');
+    // The PR's base switched to that branch, and a job's record, on the head, names it.
+    pr.base = 'decoy';
+    const own = sim.checkRuns.filter((r) => r.name === 'coder-loop').at(-1)!;
+    const marker = decodeRecord(own.output?.text, own.head_sha)!;
+    await env.gh.request('POST /repos/{owner}/{repo}/check-runs', {
+      owner: OWNER,
+      repo: REPO,
+      name: 'coder-loop',
+      head_sha: merge,
+      status: 'in_progress',
+      external_id: own.external_id ?? 'Verification',
+      output: {
+        title: own.output?.title ?? 'Verification',
+        summary: own.output?.summary ?? '',
+        text: withRecord(own.output?.text, { ...marker, base: 'decoy' }, merge),
+      },
+    });
+    sim.ci(merge, 'success', 'build');
+    const ci = examplePayload('check_suite', 'completed');
+    ci.check_suite.head_branch = BRANCH;
+    ci.check_suite.head_sha = merge;
+    await dispatch(env, 'check_suite', ci);
+    sim.reviews.push({
+      id: sim.reviews.length + 1,
+      pr: pr.number,
+      user: 'reviewer1',
+      state: 'APPROVED',
+      commit_id: merge,
+    });
+    const review = examplePayload('pull_request_review', 'submitted');
+    review.review.state = 'approved';
+    review.review.commit_id = merge;
+    review.review.user.login = 'reviewer1';
+    review.pull_request = { ...review.pull_request, ...sim.pullJson(pr) };
+    const outcome = await dispatch(env, 'pull_request_review', review);
+    expect(outcome.state).not.toBe('completing');
+    expect(sim.files(BRANCH)[MASTER_LOG]).not.toContain('Coder completed');
+  });
+});
