@@ -397,6 +397,71 @@ class RacingApproval implements fc.AsyncCommand<Model, Real> {
 }
 
 /**
+ * A writer pushes work (a locked file, or a plain one) with its test, CI passes, and a reviewer
+ * approves; while the loop handles the approval, the writer force-pushes the branch back to the
+ * head before the work at one of the loop's reads (`at`: its read of what the PR changes, or its
+ * n-th read of anything) and forward to the approved head again at the next. GitHub sends a
+ * `synchronize` for the last push. Whatever completes is judged by the approved head's own
+ * files (`judgeCompletion`): a locked change hidden by the move completes nothing without an
+ * architect.
+ */
+class ForceBackAroundRead implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly locked: boolean,
+    readonly at: 'files' | number,
+    readonly reviewer: 'reviewer1' | 'archie',
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const pr = openLoopPull(r);
+    if (!pr) return;
+    const back = r.sim.refs.get(pr.head)!;
+    const n = ++r.step;
+    r.sim.push(
+      pr.head,
+      {
+        [this.locked ? `src/core/back${n}.ts` : `src/back${n}.ts`]: `export const b = ${n};\n`,
+        [`test/back${n}.test.ts`]: 'test\n',
+      },
+      'work',
+      'bob',
+    );
+    remember(r, pr.head);
+    await r.deliver.pullRequest('synchronize', pr.number).catch(() => undefined);
+    await new Ci('success', false).run(m, r);
+    const approved = r.sim.refs.get(pr.head);
+    if (!approved || pr.state !== 'open') return;
+    let reads = 0;
+    let moved = false;
+    const move = (to: string, from: string) => {
+      r.sim.refs.set(pr.head, to);
+      r.sim.recordRef(pr.head, from, to, 'bob');
+    };
+    r.sim.beforeRequest = (method, path) => {
+      if (moved) {
+        move(approved, back);
+        r.sim.beforeRequest = undefined;
+        return;
+      }
+      if (method !== 'GET' || !r.sim.refs.has(pr.head)) return;
+      const files = path.includes('/compare/') || /\/pulls\/\d+\/files$/.test(path);
+      if (this.at === 'files' ? files : reads++ === this.at) {
+        move(back, approved);
+        moved = true;
+      }
+    };
+    await new Review(this.reviewer, 'approved', false).run(m, r);
+    r.sim.beforeRequest = undefined;
+    if (moved && r.sim.refs.get(pr.head) === back) move(approved, back);
+    remember(r, pr.head);
+    if (moved)
+      await receive(r, r.deliver.pullRequestEvent('synchronize', pr.number, { login: 'bob' }));
+  }
+  toString = () =>
+    `force-back around read ${this.at} (${this.locked ? 'locked' : 'plain'}) approved by ${this.reviewer}`;
+}
+
+/**
  * A writer edits the loop PR's body — the marker people see there: to quick mode, its attempts
  * cleared or forged, its escalation and pushers dropped, or the marker deleted. No event: GitHub's
  * `pull_request.edited` is not one the loop handles. The loop must believe what it did before.
@@ -2201,6 +2266,13 @@ const commands = [
     )
     .map(([n, self, auto, rerun, keep]) => new SetConfig(n, self, auto, rerun, keep)),
   fc.constantFrom<'reviewer1' | 'archie'>('reviewer1', 'archie').map((u) => new RacingApproval(u)),
+  fc
+    .tuple(
+      fc.boolean(),
+      fc.oneof(fc.constant<'files'>('files'), fc.nat(12)),
+      fc.constantFrom<'reviewer1' | 'archie'>('reviewer1', 'reviewer1', 'archie'),
+    )
+    .map(([l, at, u]) => new ForceBackAroundRead(l, at, u)),
   fc
     .constantFrom<EditBody['kind']>('quick', 'clear', 'forge', 'unescalate', 'delete')
     .map((k) => new EditBody(k)),
