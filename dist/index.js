@@ -43195,8 +43195,11 @@ function loopPullProblem(pr, identity) {
     return `opened by ${pr.user?.login ? `@${pr.user.login}` : "an unknown user"}, not by the loop (${identity.login})`;
   return void 0;
 }
-function baseProblem(recorded, defaultBranch, actual) {
-  const expected = recorded ?? defaultBranch;
+function loopBase(recorded, defaultBranch, shared) {
+  return shared ? defaultBranch : recorded ?? defaultBranch;
+}
+function baseProblem(recorded, defaultBranch, actual, shared = false) {
+  const expected = loopBase(recorded, defaultBranch, shared);
   if (actual === void 0 || actual === expected) return void 0;
   return `its base is ${actual}, not ${expected}, the branch the loop opened it against: nothing is judged on it until the base is set back to ${expected}`;
 }
@@ -46914,11 +46917,13 @@ async function read2(ctx, need, given) {
     }
     case "files": {
       const { pr } = ctx.snap;
-      const files2 = pr.base ? await pinnedFiles(ctx.env.gh, ctx.env.repo, pr.number, pr.base, pr.head.sha) : await pullRequestFiles(ctx.env.gh, ctx.env.repo, pr.number);
+      const base = await baseHead(ctx);
+      const files2 = await pinnedFiles(ctx.env.gh, ctx.env.repo, pr.number, base, pr.head.sha);
       return {
         ...ctx,
         snap: {
           ...ctx.snap,
+          pr: { ...pr, base },
           files: files2.items,
           ...files2.complete ? {} : { filesIncomplete: true }
         }
@@ -46964,6 +46969,12 @@ async function read2(ctx, need, given) {
       return { ...ctx, snap: { ...ctx.snap, approvals: approvals2 } };
     }
   }
+}
+async function baseHead(ctx) {
+  const branch2 = loopBase(ctx.snap.marker.base, ctx.env.defaultBranch, ctx.snap.shared === true);
+  const head = await readerFor(ctx.env).branchHead(branch2);
+  if (!head) throw new Error(`The base branch ${branch2} of #${ctx.snap.pr.number} is not there.`);
+  return head;
 }
 function treesOf(snap) {
   return [...new Set([snap.pr.base, snap.pr.head.sha].filter((s) => !!s))];
@@ -47208,7 +47219,7 @@ async function apply(ctx, effects, outcome) {
       }
       case "merge": {
         const now = await getPull(gh, repo2, pr.number);
-        const base = baseProblem(marker.base, env.defaultBranch, now.base.ref);
+        const base = baseProblem(marker.base, env.defaultBranch, now.base.ref, ctx.snap.shared);
         if (base) {
           merged = false;
           env.log.warn(`auto-merge of #${pr.number} not asked: ${base}`);
@@ -47235,7 +47246,7 @@ async function apply(ctx, effects, outcome) {
       }
       case "complete": {
         const now = await getPull(gh, repo2, pr.number);
-        const base = baseProblem(marker.base, env.defaultBranch, now.base.ref);
+        const base = baseProblem(marker.base, env.defaultBranch, now.base.ref, ctx.snap.shared);
         if (base) {
           env.log.warn(`completion of #${pr.number} not written: ${base}`);
           return { state: "ignored", reason: `pull request #${pr.number}: ${base}` };
@@ -47426,18 +47437,22 @@ async function readLoopPull(env, pr, identity) {
     return {
       ignored: `pull request #${pr.number}: the record says ${marker.mode} mode, the branch ${pr.head.ref} does not`
     };
-  const base = baseProblem(marker.base, env.defaultBranch, pr.base.ref);
+  const shared = identityShared(identity);
+  const base = baseProblem(marker.base, env.defaultBranch, pr.base.ref, shared);
   if (base)
     return {
       ignored: `pull request #${pr.number}: ${base}`,
-      base: { expected: marker.base ?? env.defaultBranch, actual: String(pr.base.ref) }
+      base: {
+        expected: loopBase(marker.base, env.defaultBranch, shared),
+        actual: String(pr.base.ref)
+      }
     };
   return {
     pr,
     marker,
     checks,
     ...commits ? { commits } : {},
-    ...identityShared(identity) ? { shared: true } : {}
+    ...shared ? { shared: true } : {}
   };
 }
 async function loopPullForHead(env, branch2, sha, what2) {
