@@ -1,14 +1,14 @@
 import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import { decodeRecord, parseConfigText } from '../../src/core/index.js';
+import { decodeRecord } from '../../src/core/index.js';
 import { pinApiVersion } from '../../src/github/client.js';
 import { readCiFailures, readIssueText } from '../../src/github/agent.js';
-import { agentRunFailed, type LoopEnv } from '../../src/github/loop/index.js';
+import { agentRunFailed } from '../../src/github/loop/index.js';
 import { afterScenario, beforeScenario, LOOP_APP, OWNER, REPO } from '../helpers/github.js';
 import { checkedFetch } from '../helpers/openapi.js';
 import { CHECKLIST, MASTER_LOG } from '../helpers/plans.js';
 import type { SimGitHub } from '../sim/github.js';
-import { BRANCH, replies, started, world } from '../helpers/world.js';
+import { BRANCH, replies, started, simLoopEnv, world } from '../helpers/world.js';
 
 /**
  * The loop's record (SPEC §3, "The loop's record"; issue 18): every verdict is about one head and
@@ -279,20 +279,11 @@ describe('the loop’s own check runs (9)', () => {
   it('a failed agent run updates the head’s check run instead of adding a second one', async () => {
     const { sim, pr } = await started('agent:\n  command: "true"\n');
     const head = sim.headOf(pr);
-    const gh = new (Octokit.plugin(pinApiVersion))({
-      auth: 'ghs_app_token',
-      request: { fetch: checkedFetch },
-    });
-    const env: LoopEnv = {
-      gh,
-      repo: { owner: OWNER, repo: REPO },
-      repoUrl: `https://github.com/${OWNER}/${REPO}`,
-      defaultBranch: 'master',
-      loadConfig: async () => parseConfigText(sim.files('master')['.github/coder.yml'] ?? ''),
-      identity: async () => ({ login: 'coder-loop[bot]', app: { id: LOOP_APP.id } }),
-      log: { info: () => undefined, warn: () => undefined },
+    const env = simLoopEnv(sim, {
+      token: 'ghs_app_token',
+      identity: { login: 'coder-loop[bot]', app: { id: LOOP_APP.id } },
       now: () => new Date('2026-11-22T12:00:00.000Z'),
-    };
+    });
     const { config } = await env.loadConfig();
     const outcome = await agentRunFailed(
       env,

@@ -1,13 +1,17 @@
-import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import { decodeRecord, parseConfigText, readMarker, withRecord } from '../../src/core/index.js';
-import { pinApiVersion } from '../../src/github/client.js';
-import { dispatch, type LoopEnv } from '../../src/github/loop/index.js';
-import { afterScenario, beforeScenario, NOW, OWNER, REPO, sha } from '../helpers/github.js';
-import { checkedFetch } from '../helpers/openapi.js';
+import { decodeRecord, readMarker, withRecord } from '../../src/core/index.js';
+import { dispatch } from '../../src/github/loop/index.js';
+import { afterScenario, beforeScenario, NOW, sha } from '../helpers/github.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { CHECKLIST } from '../helpers/plans.js';
-import { BRANCH, isProgress, progressComments, replies, world } from '../helpers/world.js';
+import {
+  BRANCH,
+  isProgress,
+  progressComments,
+  replies,
+  simLoopEnv,
+  world,
+} from '../helpers/world.js';
 import type { Deliver } from '../sim/events.js';
 import type { SimGitHub, SimPull } from '../sim/github.js';
 
@@ -374,19 +378,11 @@ describe('run gaps (issue 23)', () => {
 function asPerson(sim: SimGitHub) {
   sim.checkRunsRefused = 'Resource not accessible by personal access token';
   sim.actingAs = 'pat-user';
-  const env: LoopEnv = {
-    gh: new (Octokit.plugin(pinApiVersion))({
-      auth: 'ghp_token',
-      request: { fetch: checkedFetch },
-    }),
-    repo: { owner: OWNER, repo: REPO },
-    repoUrl: `https://github.com/${OWNER}/${REPO}`,
-    defaultBranch: 'master',
-    loadConfig: async () => parseConfigText(sim.files('master')['.github/coder.yml'] ?? ''),
-    identity: async () => ({ login: 'pat-user' }),
-    log: { info: () => undefined, warn: () => undefined },
+  const env = simLoopEnv(sim, {
+    token: 'ghp_token',
+    identity: { login: 'pat-user' },
     now: () => NOW,
-  };
+  });
   let n = 0;
   return {
     env,

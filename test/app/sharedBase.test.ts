@@ -1,13 +1,10 @@
-import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import { decodeRecord, parseConfigText, withRecord } from '../../src/core/index.js';
-import { pinApiVersion } from '../../src/github/client.js';
-import { dispatch, type LoopEnv } from '../../src/github/loop/index.js';
+import { decodeRecord, withRecord } from '../../src/core/index.js';
+import { dispatch } from '../../src/github/loop/index.js';
 import { afterScenario, beforeScenario, CI_APP, NOW, OWNER, REPO } from '../helpers/github.js';
-import { checkedFetch } from '../helpers/openapi.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { MASTER_LOG } from '../helpers/plans.js';
-import { BRANCH, world } from '../helpers/world.js';
+import { BRANCH, simLoopEnv, world } from '../helpers/world.js';
 import type { SimGitHub } from '../sim/github.js';
 
 /**
@@ -28,23 +25,11 @@ const CONFIG = 'locked: ["src/core/**"]\narchitects: [archie]\n';
 /** The loop as the Action runs it with the default GITHUB_TOKEN: github-actions[bot]. */
 function withWorkflowToken(sim: SimGitHub) {
   sim.tokenApp = { id: CI_APP.id, slug: CI_APP.slug };
-  const env: LoopEnv = {
-    gh: new (Octokit.plugin(pinApiVersion))({
-      auth: 'ghs_token',
-      request: { fetch: checkedFetch },
-    }),
-    repo: { owner: OWNER, repo: REPO },
-    repoUrl: `https://github.com/${OWNER}/${REPO}`,
-    defaultBranch: 'master',
-    loadConfig: async () => parseConfigText(sim.files('master')['.github/coder.yml'] ?? ''),
-    identity: async () => ({
-      login: 'github-actions[bot]',
-      app: { id: CI_APP.id, slug: CI_APP.slug },
-    }),
-    log: { info: () => undefined, warn: () => undefined },
+  return simLoopEnv(sim, {
+    token: 'ghs_token',
+    identity: { login: 'github-actions[bot]', app: { id: CI_APP.id, slug: CI_APP.slug } },
     now: () => NOW,
-  };
-  return env;
+  });
 }
 
 describe('with the default GITHUB_TOKEN, a record naming another base decides nothing', () => {

@@ -1,14 +1,11 @@
-import { Octokit } from '@octokit/core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
 import { parseConfigText } from '../../src/core/index.js';
-import { pinApiVersion } from '../../src/github/client.js';
-import { sweepPauses, type LoopEnv } from '../../src/github/loop/index.js';
-import { afterScenario, beforeScenario, LOOP_APP, NOW, OWNER, REPO } from '../helpers/github.js';
-import { checkedFetch } from '../helpers/openapi.js';
+import { sweepPauses } from '../../src/github/loop/index.js';
+import { afterScenario, beforeScenario, LOOP_APP, NOW } from '../helpers/github.js';
 import { repoRoot } from '../paths.js';
-import { BRANCH, replies, started, world } from '../helpers/world.js';
+import { BRANCH, replies, started, simLoopEnv, world } from '../helpers/world.js';
 import type { SimGitHub } from '../sim/github.js';
 
 /**
@@ -36,24 +33,13 @@ const WORKFLOWS = {
 
 /** The Action's scheduled sweep at `minutes` after the loop's check run on the head was created. */
 function sweepAt(sim: SimGitHub, minutes: number) {
-  const env: LoopEnv = {
-    gh: new (Octokit.plugin(pinApiVersion))({
-      auth: 'ghs_app_installation_token',
-      request: { fetch: checkedFetch },
-    }),
-    repo: { owner: OWNER, repo: REPO },
-    repoUrl: `https://github.com/${OWNER}/${REPO}`,
-    defaultBranch: 'master',
-    loadConfig: async () => parseConfigText(sim.files('master')['.github/coder.yml'] ?? ''),
-    identity: async () => ({
-      login: `${LOOP_APP.slug}[bot]`,
-      app: { id: LOOP_APP.id, slug: LOOP_APP.slug },
-    }),
-    log: { info: () => undefined, warn: () => undefined },
+  const env = simLoopEnv(sim, {
+    token: 'ghs_app_installation_token',
+    identity: { login: `${LOOP_APP.slug}[bot]`, app: { id: LOOP_APP.id, slug: LOOP_APP.slug } },
     now: () => new Date(Date.parse(sim.checkRunTime) + minutes * 60_000),
     // The sweep runs from coder-resume.yml: the loop's gate is read from coder-loop.yml.
     loopWorkflow: '.github/workflows/coder-resume.yml',
-  };
+  });
   return sweepPauses(env, parseConfigText('').config!);
 }
 

@@ -1,4 +1,9 @@
-import { requestLog, testProbot } from './github.js';
+import { Octokit } from '@octokit/core';
+import { parseConfigText, type LoopIdentity } from '../../src/core/index.js';
+import { pinApiVersion } from '../../src/github/client.js';
+import type { LoopEnv } from '../../src/github/loop/index.js';
+import { OWNER, REPO, requestLog, testProbot } from './github.js';
+import { checkedFetch } from './openapi.js';
 import { examplePlanFiles } from './plans.js';
 import { Deliver } from '../sim/events.js';
 import { SimGitHub } from '../sim/github.js';
@@ -54,3 +59,30 @@ export const isProgress = (body: string) => body.includes('<!-- coder-loop:progr
 
 /** The run's progress comments on the thread. */
 export const progressComments = (sim: SimGitHub) => sim.comments.filter((c) => isProgress(c.body));
+
+/**
+ * The loop's environment as a shell builds it, on the in-memory GitHub: a client with `token`
+ * (every request checked against GitHub's OpenAPI), this repository, the configuration on the
+ * default branch, and the identity and clock given (and, the Action's, its workflow file).
+ */
+export function simLoopEnv(
+  sim: SimGitHub,
+  o: {
+    token: string;
+    identity: LoopIdentity;
+    now: () => Date;
+    loopWorkflow?: string;
+  },
+): LoopEnv {
+  return {
+    gh: new (Octokit.plugin(pinApiVersion))({ auth: o.token, request: { fetch: checkedFetch } }),
+    repo: { owner: OWNER, repo: REPO },
+    repoUrl: `https://github.com/${OWNER}/${REPO}`,
+    defaultBranch: 'master',
+    loadConfig: async () => parseConfigText(sim.files('master')['.github/coder.yml'] ?? ''),
+    identity: async () => o.identity,
+    log: { info: () => undefined, warn: () => undefined },
+    now: o.now,
+    ...(o.loopWorkflow ? { loopWorkflow: o.loopWorkflow } : {}),
+  };
+}
