@@ -12,15 +12,30 @@ afterEach(() => {
   afterScenario();
 });
 
+const LOCKED = 'architects: [archie]\nlocked: ["src/core/**"]\n';
+
+/** `n` documentation pages, one file each. */
+const pages = (n: number) =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [`docs/page-${i}.md`, `page ${i}\n`]));
+
+/**
+ * A phase started with `config`; a writer pushes `changes` and CI passes on them: the head
+ * before the push, and the green head (`approved`, once a reviewer approves it).
+ */
+async function green(config: string, changes: Record<string, string>) {
+  const w = await started(config);
+  const before = w.sim.headOf(w.pr);
+  w.sim.push(BRANCH, changes);
+  await w.deliver.ci(BRANCH, 'success');
+  return { ...w, before, approved: w.sim.headOf(w.pr) };
+}
+
 describe('a locked change never completes without an architect', () => {
   it('the branch force-pushed back past the locked change after the approval: the locked change does not reach the default branch', async () => {
-    const config = 'architects: [archie]\nlocked: ["src/core/**"]\nautoMerge: true\n';
-    const { sim, deliver, pr } = await started(config);
-    const before = sim.headOf(pr);
     // A writer pushes a locked change; CI passes on it.
-    sim.push(BRANCH, { 'src/core/engine.ts': 'changed\n' });
-    await deliver.ci(BRANCH, 'success');
-    const approved = sim.headOf(pr);
+    const { sim, deliver, pr, before, approved } = await green(`${LOCKED}autoMerge: true\n`, {
+      'src/core/engine.ts': 'changed\n',
+    });
     // reviewer1 (no architect) approves that head: GitHub's event names the PR as it stood then.
     const payload = approvalPayload(sim, pr, approved);
     // Before the loop handles it, the writer force-pushes the branch back to the commit before
@@ -41,11 +56,9 @@ describe('a locked change never completes without an architect', () => {
   });
 
   it('the branch force-pushed back after the approval: the approval of the head it left completes nothing', async () => {
-    const { sim, deliver, pr } = await started('autoMerge: true\n');
-    const before = sim.headOf(pr);
-    sim.push(BRANCH, { 'src/more.ts': 'export const more = 1;\n' });
-    await deliver.ci(BRANCH, 'success');
-    const approved = sim.headOf(pr);
+    const { sim, deliver, pr, before, approved } = await green('autoMerge: true\n', {
+      'src/more.ts': 'export const more = 1;\n',
+    });
     const payload = approvalPayload(sim, pr, approved);
     sim.refs.set(BRANCH, before);
     sim.recordRef(BRANCH, approved, before, 'dev-pusher');
@@ -59,12 +72,9 @@ describe('a locked change never completes without an architect', () => {
   });
 
   it('the branch moved back and forth around the read of the files: the approved head is judged by its own diff', async () => {
-    const config = 'architects: [archie]\nlocked: ["src/core/**"]\n';
-    const { sim, deliver, pr } = await started(config);
-    const before = sim.headOf(pr);
-    sim.push(BRANCH, { 'src/core/engine.ts': 'changed\n' });
-    await deliver.ci(BRANCH, 'success');
-    const approved = sim.headOf(pr);
+    const { sim, deliver, pr, before, approved } = await green(LOCKED, {
+      'src/core/engine.ts': 'changed\n',
+    });
     // While the loop reads what the PR changes, the branch is at the commit before the locked
     // change (a force-push); right after, at the approved head again (another).
     const moved = aroundFilesRead(sim, before, approved);
@@ -78,15 +88,10 @@ describe('a locked change never completes without an architect', () => {
   });
 
   it('more files than GitHub compares (300): the paths are the approved head’s own, read from its tree', async () => {
-    const config = 'architects: [archie]\nlocked: ["src/core/**"]\n';
-    const { sim, deliver, pr } = await started(config);
-    const before = sim.headOf(pr);
-    const many = Object.fromEntries(
-      Array.from({ length: 320 }, (_, i) => [`docs/page-${i}.md`, `page ${i}\n`]),
-    );
-    sim.push(BRANCH, { ...many, 'src/core/engine.ts': 'changed\n' });
-    await deliver.ci(BRANCH, 'success');
-    const approved = sim.headOf(pr);
+    const { sim, deliver, pr, before, approved } = await green(LOCKED, {
+      ...pages(320),
+      'src/core/engine.ts': 'changed\n',
+    });
     // The PR's files list is read while the branch is back before all of them.
     const moved = aroundFilesRead(sim, before, approved, (path) =>
       /\/pulls\/\d+\/files/.test(path),
@@ -104,13 +109,7 @@ describe('a locked change never completes without an architect', () => {
   });
 
   it('more files than GitHub compares (300), none locked: the approval completes the phase', async () => {
-    const config = 'architects: [archie]\nlocked: ["src/core/**"]\n';
-    const { sim, deliver, pr } = await started(config);
-    const many = Object.fromEntries(
-      Array.from({ length: 320 }, (_, i) => [`docs/page-${i}.md`, `page ${i}\n`]),
-    );
-    sim.push(BRANCH, many);
-    await deliver.ci(BRANCH, 'success');
+    const { sim, deliver, pr } = await green(LOCKED, pages(320));
     await deliver.review(pr.number, 'reviewer1', 'approved');
     expect(sim.files(BRANCH)[MASTER_LOG]).toContain('Coder completed');
   });
