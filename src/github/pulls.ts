@@ -146,7 +146,8 @@ const COMPARE_FILES_CAP = 300;
  * tree and `head`'s (each read whole, by sha), and each file's details (its lines, its patch,
  * a rename's old path) from the PR's files list (every page, up to 3,000), taken only for an entry
  * whose blob is the one `head` holds there: an entry of another head is not taken, and a changed
- * path no entry describes is still listed (no patch, no line counts).
+ * path no entry describes is still listed (no patch, no line counts). A head that shares no
+ * history with `base` changes every file the two trees hold differently.
  */
 export async function pinnedFiles(
   gh: GitHub,
@@ -155,23 +156,48 @@ export async function pinnedFiles(
   base: string,
   head: string,
 ): Promise<Whole<PullFile>> {
-  const { data } = await gh.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
-    ...repo,
-    basehead: `${base}...${head}`,
-    // The files are listed on the first page whatever its size; the commits are not needed.
-    per_page: 1,
-  });
+  let data;
+  try {
+    ({ data } = await gh.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
+      ...repo,
+      basehead: `${base}...${head}`,
+      // The files are listed on the first page whatever its size; the commits are not needed.
+      per_page: 1,
+    }));
+  } catch (error) {
+    // "No common ancestor between …": the head shares no history with the base (a branch
+    // force-pushed to another history). Merged, it would bring every file the two trees hold
+    // differently (git's three dots are then two): those, with no details.
+    if (!isHttpError(error, 404)) throw error;
+    return { items: await treeChanges(gh, repo, base, head, []), complete: true };
+  }
   const compared = data.files ?? [];
   if (compared.length < COMPARE_FILES_CAP) return { items: compared.map(pullFile), complete: true };
   const listed = await pullRequestFiles(gh, repo, pr);
   if (!listed.complete) return listed;
-  const before = files((await readWholeTree(gh, repo, data.merge_base_commit.sha)).entries);
-  const after = files((await readWholeTree(gh, repo, head)).entries);
+  const items = await treeChanges(gh, repo, data.merge_base_commit.sha, head, listed.items);
+  return { items, complete: true };
+}
+
+/**
+ * Every file whose entry differs between the trees of commits `from` and `to` (each read whole,
+ * by sha), each with the details of an entry of `listed` whose blob is the one `to` holds there
+ * (a rename's old path is then its `previous`, not a file of its own); the others with none.
+ */
+async function treeChanges(
+  gh: GitHub,
+  repo: Repo,
+  from: string,
+  to: string,
+  listed: readonly PullFile[],
+): Promise<PullFile[]> {
+  const before = files((await readWholeTree(gh, repo, from)).entries);
+  const after = files((await readWholeTree(gh, repo, to)).entries);
   const changed = new Set<string>();
   for (const [path, entry] of before) if (after.get(path)?.key !== entry.key) changed.add(path);
   for (const path of after.keys()) if (!before.has(path)) changed.add(path);
   const items: PullFile[] = [];
-  for (const file of listed.items) {
+  for (const file of listed) {
     const held = file.deleted ? !after.has(file.path) : after.get(file.path)?.sha === file.sha;
     if (!held || !changed.has(file.path)) continue;
     items.push(file);
@@ -180,7 +206,7 @@ export async function pinnedFiles(
   }
   for (const path of changed)
     items.push({ path, additions: 0, deletions: 0, ...(after.has(path) ? {} : { deleted: true }) });
-  return { items, complete: true };
+  return items;
 }
 
 /** A tree's files (blobs, links, submodules) by path: the object's sha, and its mode with it. */

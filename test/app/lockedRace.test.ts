@@ -1,10 +1,9 @@
 import nock from 'nock';
-import { afterScenario, beforeScenario } from '../helpers/github.js';
+import { afterScenario, beforeScenario, requestLog, writes } from '../helpers/github.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { MASTER_LOG } from '../helpers/plans.js';
 import { BRANCH, replies, started } from '../helpers/world.js';
 import type { SimGitHub, SimPull } from '../sim/github.js';
-import { requestLog } from '../helpers/github.js';
 
 beforeEach(beforeScenario);
 afterEach(() => {
@@ -85,6 +84,28 @@ describe('a locked change never completes without an architect', () => {
     expect(replies(sim)).toContain(
       '**Escalated to architect** (pull request #2): locked paths touched, and @reviewer1 is not an architect.',
     );
+  });
+
+  it('the branch force-pushed to another history holding a locked change: a writer’s approval completes nothing', async () => {
+    const { sim, deliver, pr } = await started(LOCKED);
+    // A commit of its own history: every file of the head, and the locked change among them.
+    const orphan = sim.commit(
+      { ...sim.files(sim.headOf(pr)), 'src/core/engine.ts': 'changed\n' },
+      [],
+      'another history',
+    );
+    sim.commits.get(orphan)!.author = 'dev-pusher';
+    sim.recordRef(BRANCH, sim.headOf(pr), orphan, 'dev-pusher');
+    sim.refs.set(BRANCH, orphan);
+    await deliver.pullRequest('synchronize', pr.number);
+    await deliver.ci(BRANCH, 'success');
+    const from = requestLog.length;
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    // The head's history holds none of the loop's commits: no record of the loop's there, so
+    // nothing is judged on it, and nothing is written.
+    expect(writes(requestLog.slice(from))).toEqual([]);
+    expect(sim.refs.get(BRANCH)).toBe(orphan);
+    expect(sim.files(BRANCH)[MASTER_LOG]).not.toContain('Coder completed');
   });
 
   it('more files than GitHub compares (300): the paths are the approved head’s own, read from its tree', async () => {

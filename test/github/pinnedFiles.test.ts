@@ -129,4 +129,21 @@ describe('the files of the head judged, however the branch moves', () => {
     expect(pinned.items).toHaveLength(311);
     expect(violations).toEqual([]);
   });
+
+  it('a head that shares no history with the base: every file the two trees hold differently', async () => {
+    const { sim, gh, pr } = repository();
+    const base = sim.refs.get('master')!;
+    // The branch force-pushed to a commit of another history: the README kept, the rest other.
+    sim.refs.set(
+      'feature',
+      sim.commit({ 'README.md': 'hi\n', 'src/core/engine.ts': 'locked\n' }, [], 'orphan'),
+    );
+    const pinned = await pinnedFiles(gh, repo, 2, base, sim.headOf(pr));
+    expect(pinned.complete).toBe(true);
+    expect(pinned.items).toEqual([
+      { path: 'src/old.ts', additions: 0, deletions: 0, deleted: true },
+      { path: 'src/core/engine.ts', additions: 0, deletions: 0 },
+    ]);
+    expect(violations).toEqual([]);
+  });
 });

@@ -1344,7 +1344,7 @@ export class SimGitHub {
       const [base, head] = [resolve(from), resolve(to)];
       if (!base || !head) return notFound;
       const mergeBase = this.mergeBase(base, head);
-      if (!mergeBase) return notFound;
+      if (!mergeBase) return [404, restError(`No common ancestor between ${from} and ${to}.`)];
       const [baseSide, headSide] = [this.ancestors(base), this.ancestors(head)];
       const ahead = [...headSide].filter((sha) => !baseSide.has(sha));
       const behind = [...baseSide].filter((sha) => !headSide.has(sha)).length;
