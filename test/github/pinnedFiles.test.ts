@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { ActionOctokit } from '../../src/action/octokit.js';
 import type { PullFile } from '../../src/core/index.js';
+import { readWholeTree } from '../../src/github/git.js';
 import { pinnedFiles, pullRequestFiles } from '../../src/github/pulls.js';
 import { OWNER, REPO } from '../helpers/github.js';
 import {
@@ -10,7 +12,10 @@ import {
   transport,
   violations,
 } from '../helpers/openapi.js';
+import { fixSeed, runs } from '../helpers/seed.js';
 import { SimGitHub, type SimPull } from '../sim/github.js';
+
+fixSeed(import.meta.url);
 
 const repo = { owner: OWNER, repo: REPO };
 
@@ -41,7 +46,7 @@ function repository() {
 }
 
 const pathsOf = (files: readonly PullFile[]) => files.map((f) => f.path).sort();
-const many = (n: number, prefix = 'docs/page') =>
+const pages = (n: number, prefix = 'docs/page') =>
   Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}-${i}.md`, `page ${i}\n`]));
 
 describe('the files of the head judged, however the branch moves', () => {
@@ -78,7 +83,7 @@ describe('the files of the head judged, however the branch moves', () => {
   it('300 files or more: every path the head changes, details from the list where its blob is the head’s', async () => {
     const { sim, gh, pr } = repository();
     sim.push('feature', {
-      ...many(320),
+      ...pages(320),
       'src/new.ts': 'export const old = 1;\n',
       'src/old.ts': null,
       'README.md': 'hello\n',
@@ -89,7 +94,7 @@ describe('the files of the head judged, however the branch moves', () => {
     expect(pinned.complete).toBe(true);
     // The rename is one file, as GitHub lists it: its old path with it, not a second entry.
     expect(pathsOf(pinned.items)).toEqual(
-      [...Object.keys(many(320)), 'README.md', 'src/new.ts'].sort(),
+      [...Object.keys(pages(320)), 'README.md', 'src/new.ts'].sort(),
     );
     expect(pinned.items.find((f) => f.path === 'src/new.ts')?.previous).toBe('src/old.ts');
     expect(pinned.items.every((f) => f.patch !== undefined)).toBe(true);
@@ -98,7 +103,7 @@ describe('the files of the head judged, however the branch moves', () => {
 
   it('300 files or more, the branch moved on before the list was read: the list’s other head adds nothing and hides nothing', async () => {
     const { sim, gh, pr } = repository();
-    sim.push('feature', { ...many(320), 'src/core/engine.ts': 'locked change\n' });
+    sim.push('feature', { ...pages(320), 'src/core/engine.ts': 'locked change\n' });
     const head = sim.headOf(pr);
     const base = sim.refs.get('master')!;
     // The branch is force-pushed to a head without the locked change and with a file of its own.
@@ -121,7 +126,7 @@ describe('the files of the head judged, however the branch moves', () => {
 
   it('300 files or more, one deleted: listed as deleted', async () => {
     const { sim, gh, pr } = repository();
-    sim.push('feature', { ...many(310), 'src/old.ts': null });
+    sim.push('feature', { ...pages(310), 'src/old.ts': null });
     const head = sim.headOf(pr);
     const base = sim.refs.get('master')!;
     const pinned = await pinnedFiles(gh, repo, 2, base, head);
@@ -145,5 +150,86 @@ describe('the files of the head judged, however the branch moves', () => {
       { path: 'src/core/engine.ts', additions: 0, deletions: 0 },
     ]);
     expect(violations).toEqual([]);
+  });
+});
+
+/** A change of one commit: a path and its new content, or null to delete it. */
+type Change = [string, string | null];
+
+const PATHS = [
+  'README.md',
+  'src/old.ts',
+  'src/a.ts',
+  'src/core/engine.ts',
+  'docs/x.md',
+  'test/a.test.ts',
+];
+const change = fc.tuple(
+  fc.constantFrom(...PATHS),
+  fc.option(fc.constantFrom('a\n', 'b\n', 'export const old = 1;\n', 'hi\n'), { nil: null }),
+);
+const commitOf = fc.array(change, { minLength: 1, maxLength: 4 });
+
+describe('the files of a head, as a property', () => {
+  it('whatever the branch holds when asked: exactly the paths whose file differs between the merge base and the head, details only of the head’s blobs', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          branch: fc.array(commitOf, { minLength: 1, maxLength: 4 }),
+          master: fc.array(commitOf, { maxLength: 2 }),
+          // The default branch merged into the branch after its own commits (the merge base moves).
+          merged: fc.boolean(),
+          after: fc.array(commitOf, { maxLength: 2 }),
+          // Enough files that GitHub's comparison cannot list them all.
+          bulk: fc.constantFrom(0, 0, 305),
+          // Where the branch is when GitHub is asked: the head, back at its start, or elsewhere.
+          moved: fc.constantFrom('no', 'back', 'ahead', 'other'),
+        }),
+        async (c) => {
+          resetRequestLog();
+          const { sim, gh, pr } = repository();
+          const apply = (branch: string, changes: Change[]) =>
+            sim.push(branch, Object.fromEntries(changes));
+          const start = sim.refs.get('feature')!;
+          for (const changes of c.branch) apply('feature', changes);
+          if (c.bulk) sim.push('feature', pages(c.bulk));
+          for (const changes of c.master) apply('master', changes);
+          let mergeBase = start;
+          if (c.merged && c.master.length) {
+            const tip = sim.refs.get('master')!;
+            const files = { ...sim.files(tip), ...sim.files('feature') };
+            const merge = sim.commit(files, [sim.refs.get('feature')!, tip], 'merge');
+            sim.refs.set('feature', merge);
+            mergeBase = tip;
+          }
+          for (const changes of c.after) apply('feature', changes);
+          const head = sim.headOf(pr);
+          if (c.moved === 'back') sim.refs.set('feature', start);
+          if (c.moved === 'ahead') apply('feature', [['src/late.ts', 'late\n']]);
+          if (c.moved === 'other')
+            sim.refs.set('feature', sim.commit({ 'README.md': 'other\n' }, [start], 'other'));
+          const pinned = await pinnedFiles(gh, repo, 2, sim.refs.get('master')!, head);
+          expect(pinned.complete).toBe(true);
+          const [from, to] = [sim.files(mergeBase), sim.files(head)];
+          const changed = [...new Set([...Object.keys(from), ...Object.keys(to)])]
+            .filter((path) => from[path] !== to[path])
+            .sort();
+          const touched = pinned.items.flatMap((f) =>
+            f.previous ? [f.path, f.previous] : [f.path],
+          );
+          expect([...new Set(touched)].sort()).toEqual(changed);
+          expect(touched).toHaveLength(new Set(touched).size);
+          const blobs = new Map(
+            (await readWholeTree(gh, repo, head)).entries.map((e) => [e.path, e.sha]),
+          );
+          for (const f of pinned.items) {
+            expect(f.deleted === true).toBe(to[f.path] === undefined);
+            if (f.sha && !f.deleted) expect(f.sha).toBe(blobs.get(f.path));
+          }
+          expect(violations).toEqual([]);
+        },
+      ),
+      runs(40),
+    );
   });
 });
