@@ -45887,23 +45887,33 @@ function pullFile(f) {
 }
 var COMPARE_FILES_CAP = 300;
 async function pinnedFiles(gh, repo2, pr, base, head) {
-  const { data } = await gh.request("GET /repos/{owner}/{repo}/compare/{basehead}", {
-    ...repo2,
-    basehead: `${base}...${head}`,
-    // The files are listed on the first page whatever its size; the commits are not needed.
-    per_page: 1
-  });
+  let data;
+  try {
+    ({ data } = await gh.request("GET /repos/{owner}/{repo}/compare/{basehead}", {
+      ...repo2,
+      basehead: `${base}...${head}`,
+      // The files are listed on the first page whatever its size; the commits are not needed.
+      per_page: 1
+    }));
+  } catch (error2) {
+    if (!isHttpError(error2, 404)) throw error2;
+    return { items: await treeChanges(gh, repo2, base, head, []), complete: true };
+  }
   const compared = data.files ?? [];
   if (compared.length < COMPARE_FILES_CAP) return { items: compared.map(pullFile), complete: true };
   const listed2 = await pullRequestFiles(gh, repo2, pr);
   if (!listed2.complete) return listed2;
-  const before = files((await readWholeTree(gh, repo2, data.merge_base_commit.sha)).entries);
-  const after = files((await readWholeTree(gh, repo2, head)).entries);
+  const items2 = await treeChanges(gh, repo2, data.merge_base_commit.sha, head, listed2.items);
+  return { items: items2, complete: true };
+}
+async function treeChanges(gh, repo2, from, to, listed2) {
+  const before = files((await readWholeTree(gh, repo2, from)).entries);
+  const after = files((await readWholeTree(gh, repo2, to)).entries);
   const changed = /* @__PURE__ */ new Set();
   for (const [path2, entry] of before) if (after.get(path2)?.key !== entry.key) changed.add(path2);
   for (const path2 of after.keys()) if (!before.has(path2)) changed.add(path2);
   const items2 = [];
-  for (const file of listed2.items) {
+  for (const file of listed2) {
     const held = file.deleted ? !after.has(file.path) : after.get(file.path)?.sha === file.sha;
     if (!held || !changed.has(file.path)) continue;
     items2.push(file);
@@ -45912,7 +45922,7 @@ async function pinnedFiles(gh, repo2, pr, base, head) {
   }
   for (const path2 of changed)
     items2.push({ path: path2, additions: 0, deletions: 0, ...after.has(path2) ? {} : { deleted: true } });
-  return { items: items2, complete: true };
+  return items2;
 }
 function files(entries) {
   return new Map(
