@@ -43,6 +43,36 @@ describe('a fork’s PR at the loop head’s commit', () => {
     expect(sim.own(head)?.external_id).toBe('CodeReview');
   });
 
+  it('deleted after its red run: the run is still no CI of the PR, no attempt spent, no Debug & Fix hand-off', async () => {
+    const { sim, deliver, pr } = await started(AGENT);
+    const head = sim.headOf(pr);
+    const dispatched = sim.dispatches.length;
+    sim.ci(head, 'failure', 'test', undefined, {
+      runFor: { branch: BRANCH, repository: 'mallory/Hello-World' },
+    });
+    // Mallory deletes her fork: GitHub then names no head repository for its run.
+    sim.deletedForks.add('mallory/Hello-World');
+    await deliver.checkSuite(BRANCH, { sha: head, conclusion: 'failure' });
+    expect(record(sim).attempts).toBeUndefined();
+    expect(sim.dispatches.length).toBe(dispatched);
+  });
+
+  it('deleted after its green run: the run opens no gate, a writer’s approval completes nothing before the PR’s own CI passes', async () => {
+    const { sim, deliver, pr } = await started();
+    const head = sim.headOf(pr);
+    sim.ci(head, 'success', 'test', undefined, {
+      runFor: { branch: BRANCH, repository: 'mallory/Hello-World' },
+    });
+    sim.deletedForks.add('mallory/Hello-World');
+    await deliver.checkSuite(BRANCH, { sha: head, conclusion: 'success' });
+    expect(sim.own(head)?.external_id).not.toBe('CodeReview');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    expect(completed(sim)).toBe(false);
+    // The PR's own CI, green: now the approval completes.
+    await deliver.ci(BRANCH, 'success', { name: 'build' });
+    expect(completed(sim)).toBe(true);
+  });
+
   it('a run for another branch of this repository at the same commit is no CI of the PR either', async () => {
     const { sim, deliver, pr } = await started();
     const head = sim.headOf(pr);

@@ -740,8 +740,11 @@ export function restWorkflowRun(r: {
   conclusion: string | null;
   /** The branch it ran for (GitHub's `head_branch`; a fork PR's run names the fork's branch). */
   head_branch?: string | null;
-  /** The repository of its head: this one, unless a fork's PR ran it. */
-  head_repository?: string;
+  /**
+   * The repository of its head: this one, unless a fork's PR ran it; null once that fork is
+   * deleted (GitHub answers so, though its description does not say it: rest-api-description#1586).
+   */
+  head_repository?: string | null;
 }): Json {
   const url = `${REPO_API}/actions/runs/${r.id}`;
   const headRepo = r.head_repository ?? `${OWNER}/${REPO}`;
@@ -782,16 +785,18 @@ export function restWorkflowRun(r: {
     head_commit: null,
     repository: minimalRepository(),
     head_repository:
-      headRepo === `${OWNER}/${REPO}`
-        ? minimalRepository()
-        : {
-            ...minimalRepository(),
-            id: REPO_ID + 1,
-            node_id: `R_${REPO_ID + 1}`,
-            full_name: headRepo,
-            name: headRepo.split('/')[1]!,
-            owner: restUser(headRepo.split('/')[0]!),
-          },
+      r.head_repository === null
+        ? null
+        : headRepo === `${OWNER}/${REPO}`
+          ? minimalRepository()
+          : {
+              ...minimalRepository(),
+              id: REPO_ID + 1,
+              node_id: `R_${REPO_ID + 1}`,
+              full_name: headRepo,
+              name: headRepo.split('/')[1]!,
+              owner: restUser(headRepo.split('/')[0]!),
+            },
   };
 }
 

@@ -231,6 +231,11 @@ export class SimGitHub {
   readonly checkRuns: SimCheckRun[] = [];
   /** Workflow runs that started no job (`startupFailure`). */
   readonly workflowRuns: SimWorkflowRun[] = [];
+  /**
+   * Forks deleted by their owners (`owner/name`): GitHub answers `head_repository: null` for the
+   * workflow runs their pull requests started (github/rest-api-description#1586).
+   */
+  readonly deletedForks = new Set<string>();
   /** Re-runs asked through the API: the workflow run, and whether the whole run (else failed jobs). */
   readonly reruns: { run: number; whole: boolean; by?: string }[] = [];
   /**
@@ -1651,7 +1656,13 @@ export class SimGitHub {
               run_attempt: Math.max(...jobs.map((j) => j.job!.attempt)),
               event: ranFor.event ?? 'pull_request',
               head_branch: ranFor.branch ?? null,
-              ...(ranFor.repository ? { head_repository: ranFor.repository } : {}),
+              ...(ranFor.repository
+                ? {
+                    head_repository: this.deletedForks.has(ranFor.repository)
+                      ? null
+                      : ranFor.repository,
+                  }
+                : {}),
               status: 'completed',
               conclusion: jobs.at(-1)!.conclusion,
             });

@@ -6,7 +6,8 @@
  * for another branch of this repository at the same commit; and a run a review started (the
  * review relay, or any workflow on `pull_request_review`: a reviewer's event, not the code's
  * test). What GitHub says of the workflow run — its event, head branch and head repository — is
- * the authority; no name a writer can reuse decides.
+ * the authority; no name a writer can reuse decides. A run whose head repository GitHub no longer
+ * names (`null`: a fork deleted after its PR's run) is no CI of the PR either.
  */
 
 /** A workflow run as GitHub lists it (the fields that say what it ran for). */
@@ -36,6 +37,9 @@ export function runNotForPull(run: ListedWorkflowRun, branch?: string): string |
   if (branch === undefined) return undefined;
   const head = run.head_repository;
   const base = run.repository;
+  // A fork deleted since its PR's run: GitHub names no head repository (null), so nothing says
+  // the run was this repository's, and its branch name may be the lock branch's.
+  if (head === null) return 'a run for a repository GitHub no longer names (a fork deleted since)';
   if (head && base) {
     const same =
       head.id !== undefined && base.id !== undefined
