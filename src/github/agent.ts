@@ -168,7 +168,9 @@ const LOGS_READ = 5;
 /**
  * The failing checks of a head, as the gate sees them, each with the redacted tail of its log
  * where it is a GitHub Actions job and the job may read Actions logs (`actions: read`); without
- * that permission the check is listed with its link and the reason there is no log.
+ * that permission the check is listed with its link and the reason there is no log. Only the
+ * loop PR's own CI: a run a fork's PR at the same commit started (its log anyone's text) never
+ * reaches the agent, as it never reaches the gate.
  */
 export async function readCiFailures(
   gh: GitHub,
@@ -178,8 +180,10 @@ export async function readCiFailures(
   secrets: readonly string[],
   /** Unknown in a read-only agent job without `app-slug`: the loop's run is known by its record. */
   identity: LoopIdentity | undefined,
+  /** The loop PR's head branch (the hand-off's, checked as the PR's own: `agentPullRequest`). */
+  branch: string,
 ): Promise<CiFailure[]> {
-  const { results } = await readHeadChecks(gh, repo, sha, identity);
+  const { results } = await readHeadChecks(gh, repo, sha, identity, { branch });
   const gate = evaluateGate(results, config);
   if (gate.verdict !== 'failed') return [];
   const failures: CiFailure[] = [];

@@ -315,6 +315,7 @@ describe('the agent job, which does not know the loop’s identity (9)', () => {
       { requiredChecks: [] },
       [],
       undefined,
+      BRANCH,
     );
     expect(failures.map((f) => f.name)).toEqual(['test']);
   });

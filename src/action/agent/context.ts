@@ -65,7 +65,15 @@ export async function writeAgentContext(
     );
   }
   if (payload.node === 'debug-fix') {
-    input.ciFailures = await readCiFailures(gh, repo, payload.headSha, config, secrets, identity);
+    input.ciFailures = await readCiFailures(
+      gh,
+      repo,
+      payload.headSha,
+      config,
+      secrets,
+      identity,
+      payload.branch,
+    );
     await write('ci-failures.json', `${JSON.stringify(input.ciFailures, null, 2)}\n`);
   }
   if (payload.node === 'revise') {
