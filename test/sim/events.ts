@@ -155,11 +155,17 @@ export class Deliver {
     await this.probot.receive({ id: `l-${++this.n}`, name: 'issues', payload });
   }
 
+  /**
+   * A review submitted through the API, then its `pull_request_review.submitted`; `times`: the
+   * same delivery handed to the App that many times at once (GitHub redelivering it to another
+   * replica while the first still handles it).
+   */
   async review(
     prNumber: number,
     login: string,
     state: 'approved' | 'changes_requested',
     commit?: string,
+    { times = 1 }: { times?: number } = {},
   ) {
     const pr = this.sim.pull(prNumber);
     const head = commit ?? this.sim.headOf(pr);
@@ -178,7 +184,8 @@ export class Deliver {
     payload.review.user.login = login;
     payload.review.user.type = 'User';
     payload.pull_request = { ...payload.pull_request, ...this.sim.pullJson(pr) };
-    await this.probot.receive({ id: `rv-${this.n}`, name: 'pull_request_review', payload });
+    const delivery = { id: `rv-${this.n}`, name: 'pull_request_review' as const, payload };
+    await Promise.all(Array.from({ length: times }, () => this.probot.receive(delivery)));
   }
 
   /** Any other delivery, built by the test from a real example payload. */

@@ -18,13 +18,14 @@ import {
 import { handOffOf, sendAgentDispatch } from '../agent.js';
 import {
   keepsStatus,
+  recordOn,
   rerunWorkflow,
   writeCheckRun,
   writeRecord,
   type CheckRunWrite,
   type OwnCheckRun,
 } from '../checks.js';
-import { advanceBranch, createCommit, deleteBranch } from '../git.js';
+import { advanceBranch, createCommit, deleteBranch, readCommit } from '../git.js';
 import { reactEyes, replyOnIssue } from '../issues.js';
 import {
   closePull,
@@ -103,8 +104,11 @@ function showCheck(
 }
 
 /**
- * The completion commit written: its parent the approved head, the ref moved compare-and-swap on
- * that head. When anyone pushed in between nothing is written (`moved`: the branch's new head).
+ * The completion commit written: its parent the approved head, the loop's record on it (`mark`)
+ * before the ref moves compare-and-swap on that head, so that whoever finds the branch there
+ * knows it for the loop's completion. When anyone pushed in between nothing is written (`moved`:
+ * the branch's new head); when the branch holds this head's completion already — another
+ * delivery of the same approval, handled at the same time, wrote it — nothing more (`done`).
  */
 async function writeCompletion(
   env: LoopEnv,
@@ -112,6 +116,7 @@ async function writeCompletion(
   completion: Completion,
   marker: LoopMarker,
   headNow: string,
+  mark: (commit: string, loopFiles: LoopFile[]) => Promise<void>,
 ): Promise<
   | {
       ok: true;
@@ -122,6 +127,7 @@ async function writeCompletion(
     }
   | { ok: false; problems: Problem[] }
   | { ok: false; moved: string }
+  | { ok: false; done: string }
 > {
   if (!completion.ok) return completion;
   const { gh, repo } = env;
@@ -138,10 +144,18 @@ async function writeCompletion(
     return { ok: false, moved: headNow };
   }
   const commit = await createCommit(gh, repo, parent, completion.changes, completion.message);
+  const loopFiles = withLoopFiles(marker.loopFiles, completion.changes);
+  await mark(commit, loopFiles);
   if (!(await advanceBranch(gh, repo, branch, commit))) {
     const head = await readerFor(env).branchHead(branch);
     if (!head || head === parent.sha)
       throw new Error(`The lock branch ${branch} refused the completion commit.`);
+    if (await completes(env, head, parent.sha, marker)) {
+      env.log.info(
+        `completion of ${parent.sha.slice(0, 7)} not written again: the branch holds it already (${head.slice(0, 7)})`,
+      );
+      return { ok: false, done: head };
+    }
     env.log.info(
       `completion of ${parent.sha.slice(0, 7)} not written: the branch moved to ${head.slice(0, 7)}`,
     );
@@ -150,10 +164,27 @@ async function writeCompletion(
   return {
     ok: true,
     commit,
-    loopFiles: withLoopFiles(marker.loopFiles, completion.changes),
+    loopFiles,
     phase: completion.phase,
     ...(completion.next ? { next: completion.next } : {}),
   };
+}
+
+/**
+ * Whether `head` is the loop's completion commit of `approved` on this PR: a child of that head
+ * holding the loop's own record of final verification (its app's check run, which the completion
+ * writes before it moves the ref; no writer's job can write one).
+ */
+async function completes(
+  env: LoopEnv,
+  head: string,
+  approved: string,
+  marker: LoopMarker,
+): Promise<boolean> {
+  const own = await recordOn(env.gh, env.repo, head, await env.identity());
+  if (own?.node !== 'FinalVerify' || own.record?.pr !== marker.pr) return false;
+  const { parents } = await readCommit(env.gh, env.repo, head);
+  return parents.length === 1 && parents[0] === approved;
 }
 
 /**
@@ -349,16 +380,37 @@ export async function apply(
           env.log.warn(`completion of #${pr.number} not written: ${base}`);
           return { state: 'ignored', reason: `pull request #${pr.number}: ${base}` };
         }
+        const completion = await completionCommit(env, ctx.config, ctx.snap, effect.approver, {
+          reviews: await reviewsOf(ctx),
+          commits: await commitsOf(ctx),
+        });
         const done = await writeCompletion(
           env,
           pr.head.ref,
-          await completionCommit(env, ctx.config, ctx.snap, effect.approver, {
-            reviews: await reviewsOf(ctx),
-            commits: await commitsOf(ctx),
-          }),
+          completion,
           ctx.snap.marker,
           now.head.sha,
+          // Final verification's run on the completion commit, with the record, before the ref
+          // moves: a delivery of the same approval handled meanwhile knows the commit for this one.
+          async (commit, loopFiles) => {
+            await showCheck(env, { sha: commit, ref: pr.head.ref }, undefined, {
+              view: {
+                mode: 'plan',
+                node: 'FinalVerify',
+                title: 'Final verification',
+                next: 'CI on the completion commit decides: green completes the phase, red goes back to implementation.',
+              },
+              // The completion commit's files, as the blobs it left: the loop's own from here on.
+              record: { ...ctx.snap.marker, loopFiles },
+              ...(completion.ok && completion.next ? { next: completion.next.number } : {}),
+            });
+          },
         );
+        if (!done.ok && 'done' in done)
+          return {
+            state: 'ignored',
+            reason: `the completion of ${pr.head.sha.slice(0, 7)} is on the branch already (${done.done.slice(0, 7)}): another delivery of this approval wrote it`,
+          };
         if (!done.ok && 'moved' in done) {
           // The approval was for this head only: nothing is written on the new one, and an
           // escalation the architect's approval was to end stands (it ends with the completion).
@@ -402,17 +454,6 @@ export async function apply(
             pullRequest: pr.number,
           };
         }
-        await showCheck(env, { sha: done.commit, ref: pr.head.ref }, undefined, {
-          view: {
-            mode: 'plan',
-            node: 'FinalVerify',
-            title: 'Final verification',
-            next: 'CI on the completion commit decides: green completes the phase, red goes back to implementation.',
-          },
-          // The completion commit's files, as the blobs it left: the loop's own from here on.
-          record: { ...ctx.snap.marker, loopFiles: done.loopFiles },
-          ...(done.next ? { next: done.next.number } : {}),
-        });
         // Acting as a person, the record is the PR body's marker: the completion's files go there.
         if (await keepsBody(ctx)) remember(ctx, { ...ctx.snap.marker, loopFiles: done.loopFiles });
         await replyOnIssue(gh, repo, marker.issue, reply.completing(pr.number, done.phase));
