@@ -43248,6 +43248,7 @@ function runNotForPull(run3, branch2) {
   if (branch2 === void 0) return void 0;
   const head = run3.head_repository;
   const base = run3.repository;
+  if (head === null) return "a run for a repository GitHub no longer names (a fork deleted since)";
   if (head && base) {
     const same2 = head.id !== void 0 && base.id !== void 0 ? String(head.id) === String(base.id) : head.full_name?.toLowerCase() === base.full_name?.toLowerCase();
     if (!same2) return `a run for ${head.full_name ?? "another repository"}'s branch (a fork)`;
@@ -46133,8 +46134,8 @@ function jobIdOf(url) {
   return m ? Number(m[1]) : void 0;
 }
 var LOGS_READ = 5;
-async function readCiFailures(gh, repo2, sha, config2, secrets, identity) {
-  const { results } = await readHeadChecks(gh, repo2, sha, identity);
+async function readCiFailures(gh, repo2, sha, config2, secrets, identity, branch2) {
+  const { results } = await readHeadChecks(gh, repo2, sha, identity, { branch: branch2 });
   const gate = evaluateGate(results, config2);
   if (gate.verdict !== "failed") return [];
   const failures = [];
@@ -47089,7 +47090,7 @@ function showCheck(env, head, own6, write2) {
     async () => keepsStatus(await env.identity())
   );
 }
-async function writeCompletion(env, branch2, completion, marker, headNow) {
+async function writeCompletion(env, branch2, completion, marker, headNow, mark) {
   if (!completion.ok) return completion;
   const { gh, repo: repo2 } = env;
   const { parent } = completion;
@@ -47100,10 +47101,18 @@ async function writeCompletion(env, branch2, completion, marker, headNow) {
     return { ok: false, moved: headNow };
   }
   const commit = await createCommit(gh, repo2, parent, completion.changes, completion.message);
+  const loopFiles = withLoopFiles(marker.loopFiles, completion.changes);
+  await mark(commit, loopFiles);
   if (!await advanceBranch(gh, repo2, branch2, commit)) {
     const head = await readerFor(env).branchHead(branch2);
     if (!head || head === parent.sha)
       throw new Error(`The lock branch ${branch2} refused the completion commit.`);
+    if (await completes(env, head, parent.sha, marker)) {
+      env.log.info(
+        `completion of ${parent.sha.slice(0, 7)} not written again: the branch holds it already (${head.slice(0, 7)})`
+      );
+      return { ok: false, done: head };
+    }
     env.log.info(
       `completion of ${parent.sha.slice(0, 7)} not written: the branch moved to ${head.slice(0, 7)}`
     );
@@ -47112,10 +47121,16 @@ async function writeCompletion(env, branch2, completion, marker, headNow) {
   return {
     ok: true,
     commit,
-    loopFiles: withLoopFiles(marker.loopFiles, completion.changes),
+    loopFiles,
     phase: completion.phase,
     ...completion.next ? { next: completion.next } : {}
   };
+}
+async function completes(env, head, approved, marker) {
+  const own6 = await recordOn(env.gh, env.repo, head, await env.identity());
+  if (own6?.node !== "FinalVerify" || own6.record?.pr !== marker.pr) return false;
+  const { parents } = await readCommit(env.gh, env.repo, head);
+  return parents.length === 1 && parents[0] === approved;
 }
 async function writeUnwritten(ctx) {
   if (!ctx.unwritten) return;
@@ -47261,16 +47276,37 @@ async function apply(ctx, effects, outcome) {
           env.log.warn(`completion of #${pr.number} not written: ${base}`);
           return { state: "ignored", reason: `pull request #${pr.number}: ${base}` };
         }
+        const completion = await completionCommit(env, ctx.config, ctx.snap, effect.approver, {
+          reviews: await reviewsOf(ctx),
+          commits: await commitsOf(ctx)
+        });
         const done2 = await writeCompletion(
           env,
           pr.head.ref,
-          await completionCommit(env, ctx.config, ctx.snap, effect.approver, {
-            reviews: await reviewsOf(ctx),
-            commits: await commitsOf(ctx)
-          }),
+          completion,
           ctx.snap.marker,
-          now.head.sha
+          now.head.sha,
+          // Final verification's run on the completion commit, with the record, before the ref
+          // moves: a delivery of the same approval handled meanwhile knows the commit for this one.
+          async (commit, loopFiles) => {
+            await showCheck(env, { sha: commit, ref: pr.head.ref }, void 0, {
+              view: {
+                mode: "plan",
+                node: "FinalVerify",
+                title: "Final verification",
+                next: "CI on the completion commit decides: green completes the phase, red goes back to implementation."
+              },
+              // The completion commit's files, as the blobs it left: the loop's own from here on.
+              record: { ...ctx.snap.marker, loopFiles },
+              ...completion.ok && completion.next ? { next: completion.next.number } : {}
+            });
+          }
         );
+        if (!done2.ok && "done" in done2)
+          return {
+            state: "ignored",
+            reason: `the completion of ${pr.head.sha.slice(0, 7)} is on the branch already (${done2.done.slice(0, 7)}): another delivery of this approval wrote it`
+          };
         if (!done2.ok && "moved" in done2) {
           if (escalated && !ctx.snap.marker.escalation) {
             remember2(ctx, { ...ctx.snap.marker, escalation: escalated });
@@ -47312,17 +47348,6 @@ async function apply(ctx, effects, outcome) {
             pullRequest: pr.number
           };
         }
-        await showCheck(env, { sha: done2.commit, ref: pr.head.ref }, void 0, {
-          view: {
-            mode: "plan",
-            node: "FinalVerify",
-            title: "Final verification",
-            next: "CI on the completion commit decides: green completes the phase, red goes back to implementation."
-          },
-          // The completion commit's files, as the blobs it left: the loop's own from here on.
-          record: { ...ctx.snap.marker, loopFiles: done2.loopFiles },
-          ...done2.next ? { next: done2.next.number } : {}
-        });
         if (await keepsBody(ctx)) remember2(ctx, { ...ctx.snap.marker, loopFiles: done2.loopFiles });
         await replyOnIssue(gh, repo2, marker.issue, reply.completing(pr.number, done2.phase));
         result = { ...result, phase: done2.phase.number };
@@ -48445,7 +48470,15 @@ async function writeAgentContext(gh, repo2, payload, config2, dirs, secrets, ide
     );
   }
   if (payload.node === "debug-fix") {
-    input.ciFailures = await readCiFailures(gh, repo2, payload.headSha, config2, secrets, identity);
+    input.ciFailures = await readCiFailures(
+      gh,
+      repo2,
+      payload.headSha,
+      config2,
+      secrets,
+      identity,
+      payload.branch
+    );
     await write2("ci-failures.json", `${JSON.stringify(input.ciFailures, null, 2)}
 `);
   }
