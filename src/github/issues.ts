@@ -75,13 +75,20 @@ export async function editComment(
   }
 }
 
-/** 👀 on the command: GitHub answers 200 for a reaction that exists, so a retry adds nothing. */
-export async function reactEyes(gh: GitHub, repo: Repo, commentId: number): Promise<void> {
-  await gh.request('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', {
-    ...repo,
-    comment_id: commentId,
-    content: 'eyes',
-  });
+/**
+ * 👀 on the command, as the loop's claim on it: whether this identity's reaction is new. GitHub
+ * answers 201 when it adds the reaction and 200 when the same identity reacted so before: then
+ * the command was taken already (delivered again, its workflow run re-run, or one delivery handled
+ * twice at once). Never retried by the client: a retry of a request whose answer was lost would
+ * find the reaction it made and take the command for taken; the command fails instead, and its
+ * reply says to comment it again.
+ */
+export async function reactEyes(gh: GitHub, repo: Repo, commentId: number): Promise<boolean> {
+  const { status } = await gh.request(
+    'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions',
+    { ...repo, comment_id: commentId, content: 'eyes', request: { retries: 0 } },
+  );
+  return status === 201;
 }
 
 /**

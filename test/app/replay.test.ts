@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { afterScenario, beforeScenario } from '../helpers/github.js';
 import { examplePayload } from '../helpers/payloads.js';
-import { BRANCH, started } from '../helpers/world.js';
+import { BRANCH, replies, started, world } from '../helpers/world.js';
 import type { SimPull } from '../sim/github.js';
 
 /**
@@ -62,5 +62,37 @@ describe('/coder release on the thread of a phase PR closed before', () => {
     await deliver.probotReceive({ id: 'c-release', name: 'issue_comment', payload });
     expect(again.state).toBe('open');
     expect(sim.refs.get(BRANCH)).toBe(head);
+  });
+});
+
+describe('a command delivered again (GitHub redelivers it, or its workflow run is re-run)', () => {
+  it('/coder next after its phase merged: the next phase is not taken', async () => {
+    const { sim, deliver, pr } = await started('autoMerge: true\n');
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    await deliver.ci(BRANCH, 'success');
+    expect(pr.merged).toBe(true);
+    await deliver.pullRequest('closed', pr.number);
+    const said = sim.comments.length;
+    // The `/coder next` that started Phase 1 (comment 1001), delivered again.
+    await deliver.comment('/coder next', { commentId: 1001 });
+    expect(sim.pulls).toHaveLength(1);
+    expect(sim.refs.has('coder/example/phase-2')).toBe(false);
+    expect(sim.comments).toHaveLength(said);
+    // Commented again, it is a new command: Phase 2 starts.
+    await deliver.comment('/coder next');
+    expect(sim.pulls).toHaveLength(2);
+    expect(sim.refs.has('coder/example/phase-2')).toBe(true);
+  });
+
+  it('the 👀 made but its answer lost: the command says it could not finish; commented again, it runs', async () => {
+    const { sim, deliver } = await world();
+    sim.faultsAfter.add('POST /reactions');
+    // The delivery fails (the App answers GitHub with an error), after its reply.
+    await expect(deliver.comment('/coder next')).rejects.toThrow('after the write took effect');
+    expect(sim.pulls).toHaveLength(0);
+    expect(replies(sim).at(-1)).toMatch(/^`\/coder next` could not finish: /);
+    await deliver.comment('/coder next');
+    expect(sim.pulls).toHaveLength(1);
   });
 });

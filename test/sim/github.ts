@@ -217,6 +217,8 @@ export class SimGitHub {
   readonly trees = new Map<string, Files>();
   readonly blobs = new Map<string, string>();
   readonly pulls: SimPull[] = [];
+  /** Reactions on comments, by comment, user and content: their ids. */
+  readonly reactions = new Map<string, number>();
   /** Issue comments; `author`: who wrote it (the loop's identity unless a test says otherwise). */
   readonly comments: { issue: number; body: string; id: number; author?: string }[] = [];
   readonly issueLabels = new Map<number, Set<string>>();
@@ -1003,10 +1005,14 @@ export class SimGitHub {
       const legacy = level === 'maintain' ? 'write' : level === 'triage' ? 'read' : level;
       return [200, restPermission(m[1]!, legacy, level)];
     });
-    route('post', p('/issues/comments/(\\d+)/reactions'), (_m, body: { content: string }) => [
-      201,
-      restReaction(++this.ids, body.content, this.tokenUser()),
-    ]);
+    route('post', p('/issues/comments/(\\d+)/reactions'), (m, body: { content: string }) => {
+      // One reaction of a kind per user on a comment: GitHub answers 200 with the one there.
+      const key = `${m[1]} ${this.tokenUser()} ${body.content}`;
+      const there = this.reactions.get(key);
+      if (there !== undefined) return [200, restReaction(there, body.content, this.tokenUser())];
+      this.reactions.set(key, ++this.ids);
+      return [201, restReaction(this.ids, body.content, this.tokenUser())];
+    });
     route(
       'get',
       new RegExp(`^/repos/${OWNER}/(${REPO}|\\.github)/contents/\\.github/coder\\.yml$`),

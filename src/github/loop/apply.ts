@@ -58,9 +58,6 @@ export async function applyRepo(env: LoopEnv, effects: readonly RepoEffect[]): P
       case 'reply':
         await replyOnIssue(gh, repo, effect.to, effect.body);
         break;
-      case 'react':
-        await reactEyes(gh, repo, effect.comment);
-        break;
       case 'closePull':
         await closePull(gh, repo, effect.pr);
         break;
@@ -89,6 +86,14 @@ export async function applyRepo(env: LoopEnv, effects: readonly RepoEffect[]): P
         break;
     }
   }
+}
+
+/**
+ * 👀 on a command, the loop's claim on it: true when this delivery is the first to take it
+ * (`reactEyes`), false when the comment was taken already.
+ */
+export function claimCommand(env: LoopEnv, comment: number): Promise<boolean> {
+  return reactEyes(env.gh, env.repo, comment);
 }
 
 /** Shows where a PR head stands: the loop's check run on that head, updated or created. */

@@ -8,7 +8,7 @@ import {
   type Orchestrator,
   type QuickIssue,
 } from '../../core/index.js';
-import { applyRepo } from './apply.js';
+import { applyRepo, claimCommand } from './apply.js';
 import { canCommand } from '../issues.js';
 import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
 import { assess, release, status } from './manage.js';
@@ -39,14 +39,6 @@ export interface IssuesLabeledPayload {
 
 /** The commands whose handler reads the default branch's files first. */
 const READS_DEFAULT_BRANCH = new Set(['next', 'quick', 'run', 'status']);
-
-/** Config, or a reply naming each problem (and nothing else written). */
-async function configOrReply(env: LoopEnv, issue: number): Promise<Config | undefined> {
-  const { config, problems } = await env.loadConfig();
-  if (config) return config;
-  await applyRepo(env, [{ kind: 'reply', to: issue, body: reply.configInvalid(problems) }]);
-  return undefined;
-}
 
 /** `issue_comment.created`: the `/coder` commands (SPEC §5), from permitted humans only. */
 export async function onIssueComment(
@@ -82,11 +74,20 @@ export async function onIssueComment(
       .catch(() => undefined);
   // Both settle before anything else: no reply still on its way after the handler has thrown.
   const [eyes, loaded] = await Promise.allSettled([
-    applyRepo(env, [{ kind: 'react', comment: payload.comment.id }]),
-    wantsConfig ? configOrReply(env, issue.number) : undefined,
+    claimCommand(env, payload.comment.id),
+    wantsConfig ? env.loadConfig() : undefined,
   ]);
   if (eyes.status === 'rejected') throw eyes.reason;
   if (loaded.status === 'rejected') throw loaded.reason;
+  // The 👀 was there: the command was taken already, by a delivery of this comment before (GitHub
+  // delivering it again, its workflow run re-run, both at once). A command is carried out once: a
+  // `/coder next` delivered again after its phase merged would take the next phase. Commented
+  // again, it is a new command.
+  if (!eyes.value)
+    return {
+      state: 'ignored',
+      reason: `comment ${payload.comment.id} was taken already (its 👀 is there): comment the command again to run it again`,
+    };
 
   if (parsed.kind === 'invalid') {
     await applyRepo(env, [{ kind: 'reply', to: issue.number, body: reply.invalid(parsed.reason) }]);
@@ -107,8 +108,14 @@ export async function onIssueComment(
         isPullRequest: issue.pull_request !== undefined,
       });
   }
-  const config = loaded.value;
-  if (!config) return { state: 'config-invalid' };
+  const config = loaded.value?.config;
+  if (!config) {
+    const problems = loaded.value?.problems ?? [];
+    await applyRepo(env, [
+      { kind: 'reply', to: issue.number, body: reply.configInvalid(problems) },
+    ]);
+    return { state: 'config-invalid' };
+  }
   const who = {
     issue: issue.number,
     issueUrl: issue.html_url,

@@ -5,8 +5,7 @@ import type { OwnCheckRun } from '../checks.js';
 export type RepoEffect =
   /** A reply on an issue or pull request thread. */
   | { kind: 'reply'; to: number; body: string }
-  /** 👀 on the comment of a command: it was seen. */
-  | { kind: 'react'; comment: number }
+  /** A pull request closed (a lock given up with its branch). */
   | { kind: 'closePull'; pr: number }
   /** A lock freed: the branch deleted (already gone counts as done). */
   | { kind: 'deleteBranch'; branch: string }
