@@ -21,9 +21,11 @@ import { requestLog, transport } from '../helpers/openapi.js';
 import { CHECKLIST, examplePlanFiles } from '../helpers/plans.js';
 import { SimGitHub } from '../sim/github.js';
 
-function comment(body: string, onPullRequest = false) {
+function comment(body: string, onPullRequest = false, commentId?: number) {
   const payload = examplePayload('issue_comment', 'created');
   payload.comment.body = body;
+  // Each command a comment of its own (one comment delivered again is taken once).
+  if (commentId !== undefined) payload.comment.id = commentId;
   if (!onPullRequest) delete payload.issue.pull_request;
   else
     payload.issue.pull_request = {
@@ -88,24 +90,24 @@ describe('/coder status', () => {
     const blobReads = () => requestLog.filter((r) => r.path.includes('/git/blobs/')).length;
     const lastReply = () => sim.comments[sim.comments.length - 1]!.body;
 
-    await probot.receive(comment('/coder status'));
+    await probot.receive(comment('/coder status', false, 6001));
     const first = blobReads();
     expect(first).toBeGreaterThan(0);
     expect(lastReply()).toContain('- **Phase 1: Endpoint** (0/3) ← current');
-    await probot.receive(comment('/coder status'));
+    await probot.receive(comment('/coder status', false, 6002));
     expect(blobReads()).toBe(first);
     expect(lastReply()).toContain('- **Phase 1: Endpoint** (0/3) ← current');
 
     // A changed checklist is a new blob: read and parsed again.
     const checklist = sim.files('master')[CHECKLIST]!;
     sim.push('master', { [CHECKLIST]: checklist.replace('- [ ] 1.1', '- [x] 1.1') });
-    await probot.receive(comment('/coder status'));
+    await probot.receive(comment('/coder status', false, 6003));
     expect(blobReads()).toBeGreaterThan(first);
     expect(lastReply()).toContain('- **Phase 1: Endpoint** (1/3) ← current');
 
     // Commands that write still read every file they edit.
     const before = blobReads();
-    await probot.receive(comment('/coder next'));
+    await probot.receive(comment('/coder next', false, 6004));
     expect(blobReads()).toBeGreaterThan(before);
     expect(sim.refs.has('coder/example/phase-1')).toBe(true);
   });
