@@ -45694,11 +45694,11 @@ async function editComment(gh, repo2, id, body) {
   }
 }
 async function reactEyes(gh, repo2, commentId) {
-  await gh.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", {
-    ...repo2,
-    comment_id: commentId,
-    content: "eyes"
-  });
+  const { status: status2 } = await gh.request(
+    "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
+    { ...repo2, comment_id: commentId, content: "eyes", request: { retries: 0 } }
+  );
+  return status2 === 201;
 }
 async function canCommand(gh, repo2, login2) {
   return mayCommand(await readPermission(gh, repo2, login2));
@@ -47046,9 +47046,6 @@ async function applyRepo(env, effects) {
       case "reply":
         await replyOnIssue(gh, repo2, effect.to, effect.body);
         break;
-      case "react":
-        await reactEyes(gh, repo2, effect.comment);
-        break;
       case "closePull":
         await closePull(gh, repo2, effect.pr);
         break;
@@ -47077,6 +47074,9 @@ async function applyRepo(env, effects) {
         break;
     }
   }
+}
+function claimCommand(env, comment) {
+  return reactEyes(env.gh, env.repo, comment);
 }
 function showCheck(env, head, own6, write2) {
   return writeCheckRun(
@@ -47734,12 +47734,6 @@ async function stop(env, config2, issue3) {
 
 // src/github/loop/events.ts
 var READS_DEFAULT_BRANCH = /* @__PURE__ */ new Set(["next", "quick", "run", "status"]);
-async function configOrReply(env, issue3) {
-  const { config: config2, problems } = await env.loadConfig();
-  if (config2) return config2;
-  await applyRepo(env, [{ kind: "reply", to: issue3, body: reply.configInvalid(problems) }]);
-  return void 0;
-}
 async function onIssueComment(env, payload) {
   if (payload.action !== "created")
     return { state: "ignored", reason: `issue_comment.${payload.action}` };
@@ -47759,11 +47753,16 @@ async function onIssueComment(env, payload) {
   if (parsed.kind === "command" && READS_DEFAULT_BRANCH.has(parsed.command.name))
     readerFor(env).base(env.defaultBranch).catch(() => void 0);
   const [eyes, loaded] = await Promise.allSettled([
-    applyRepo(env, [{ kind: "react", comment: payload.comment.id }]),
-    wantsConfig ? configOrReply(env, issue3.number) : void 0
+    claimCommand(env, payload.comment.id),
+    wantsConfig ? env.loadConfig() : void 0
   ]);
   if (eyes.status === "rejected") throw eyes.reason;
   if (loaded.status === "rejected") throw loaded.reason;
+  if (!eyes.value)
+    return {
+      state: "ignored",
+      reason: `comment ${payload.comment.id} was taken already (its \u{1F440} is there): comment the command again to run it again`
+    };
   if (parsed.kind === "invalid") {
     await applyRepo(env, [{ kind: "reply", to: issue3.number, body: reply.invalid(parsed.reason) }]);
     return { state: "invalid", reason: parsed.reason };
@@ -47783,8 +47782,14 @@ async function onIssueComment(env, payload) {
         isPullRequest: issue3.pull_request !== void 0
       });
   }
-  const config2 = loaded.value;
-  if (!config2) return { state: "config-invalid" };
+  const config2 = loaded.value?.config;
+  if (!config2) {
+    const problems = loaded.value?.problems ?? [];
+    await applyRepo(env, [
+      { kind: "reply", to: issue3.number, body: reply.configInvalid(problems) }
+    ]);
+    return { state: "config-invalid" };
+  }
   const who = {
     issue: issue3.number,
     issueUrl: issue3.html_url,
