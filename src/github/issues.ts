@@ -92,6 +92,30 @@ export async function reactEyes(gh: GitHub, repo: Repo, commentId: number): Prom
 }
 
 /**
+ * An issue as it is now, not as an event's payload saw it: open or closed, and its labels' names.
+ * Undefined when it is gone (deleted, or transferred away).
+ */
+export async function readIssueNow(
+  gh: GitHub,
+  repo: Repo,
+  issue: number,
+): Promise<{ open: boolean; labels: string[] } | undefined> {
+  try {
+    const { data } = await gh.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
+      ...repo,
+      issue_number: issue,
+    });
+    return {
+      open: data.state === 'open',
+      labels: data.labels.flatMap((l) => (typeof l === 'string' ? [l] : l.name ? [l.name] : [])),
+    };
+  } catch (error) {
+    if (isHttpError(error, 404) || isHttpError(error, 410)) return undefined;
+    throw error;
+  }
+}
+
+/**
  * Whether a user may command the loop: repository permission write, maintain or admin, read from
  * the collaborator-permission endpoint (author_association is not a permission).
  */

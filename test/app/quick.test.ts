@@ -14,7 +14,7 @@ import {
   testProbot,
   writes,
 } from '../helpers/github.js';
-import { restError, restRef } from '../helpers/rest.js';
+import { restError, restIssue, restRef } from '../helpers/rest.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 
@@ -37,6 +37,17 @@ function mockQuickWrites({ tree = false, reaction = true } = {}) {
     .reply(201, created.comment(2, 1))
     .post(`${BASE}/check-runs`)
     .reply(201, created.checkRun(3));
+}
+
+/** GitHub's issue as it is now: open, with the quick label on it (a label start reads it). */
+function issueNow(payload: { issue: { number: number; title: string; body?: string | null } }) {
+  const { number, title, body } = payload.issue;
+  nock(API)
+    .get(`${BASE}/issues/${number}`)
+    .reply(
+      200,
+      restIssue({ number, title, body: body ?? '', author: 'Codertocat', labels: ['coder:quick'] }),
+    );
 }
 
 function quickComment(title: string, body: string | null = null) {
@@ -116,6 +127,7 @@ describe('quick mode', () => {
     const payload = examplePayload('issues', 'labeled');
     payload.label.name = 'coder:quick';
     payload.issue.title = 'Typo <img src=x onerror=alert(1)> @everyone';
+    issueNow(payload);
     await (await testProbot()).receive({ id: 'd-label', name: 'issues', payload });
     const pr = bodyOf('POST', '/pulls') as { body: string };
     expect(pr.body).toContain(
@@ -146,6 +158,7 @@ describe('quick mode', () => {
       .reply(200, [loopPull(9, BRANCH, '<!-- coder-loop {"mode":"quick","issue":1} -->', START)]);
     const payload = examplePayload('issues', 'labeled');
     payload.label.name = 'coder:quick';
+    issueNow(payload);
     await (await testProbot()).receive({ id: 'd-label-2', name: 'issues', payload });
     expect(writes()).toEqual([`POST ${BASE}/git/commits`, `POST ${BASE}/git/refs`]);
   });

@@ -1,7 +1,7 @@
 import nock from 'nock';
-import { afterScenario, beforeScenario } from '../helpers/github.js';
+import { afterScenario, beforeScenario, OWNER, REPO } from '../helpers/github.js';
 import { examplePayload } from '../helpers/payloads.js';
-import { BRANCH, replies, started, world } from '../helpers/world.js';
+import { asPerson, BRANCH, replies, started, world } from '../helpers/world.js';
 import type { SimPull } from '../sim/github.js';
 
 /**
@@ -94,5 +94,57 @@ describe('a command delivered again (GitHub redelivers it, or its workflow run i
     expect(replies(sim).at(-1)).toMatch(/^`\/coder next` could not finish: /);
     await deliver.comment('/coder next');
     expect(sim.pulls).toHaveLength(1);
+  });
+});
+
+describe('the quick label’s event delivered again (a label event names no comment to claim)', () => {
+  const QUICK = 'coder:quick';
+  const branch = 'coder/quick/issue-1';
+
+  it('after its quick PR merged and closed the issue: no second quick PR', async () => {
+    const { sim, deliver } = await world();
+    await deliver.label(QUICK, { title: 'Fix the typo' });
+    const pr = sim.pulls[0]!;
+    expect(pr.body).toContain('Fixes #1');
+    sim.push(branch, { 'src/typo.ts': 'export const greeting = "Hello";\n' });
+    await deliver.ci(branch, 'success');
+    // A person merges it (quick mode has no completion of its own); "Fixes #1" closes the issue.
+    await asPerson(sim, 'Codertocat').request(
+      'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge',
+      { owner: OWNER, repo: REPO, pull_number: pr.number },
+    );
+    await deliver.pullRequest('closed', pr.number);
+    expect(sim.issuesClosed.has(1)).toBe(true);
+    const said = sim.comments.length;
+    await deliver.labelDelivered(QUICK, { title: 'Fix the typo' });
+    expect(sim.pulls).toHaveLength(1);
+    expect(sim.refs.has(branch)).toBe(false);
+    expect(sim.comments).toHaveLength(said);
+  });
+
+  it('after its PR was closed and the label taken off: nothing starts', async () => {
+    const { sim, deliver } = await world();
+    await deliver.label(QUICK, { title: 'Fix the typo' });
+    const pr = sim.pulls[0]!;
+    (pr as SimPull & { lastHead?: string }).lastHead = sim.headOf(pr);
+    pr.state = 'closed';
+    await deliver.pullRequest('closed', pr.number);
+    expect(sim.refs.has(branch)).toBe(false);
+    sim.issueLabels.get(1)!.delete(QUICK);
+    await deliver.labelDelivered(QUICK, { title: 'Fix the typo' });
+    expect(sim.pulls).toHaveLength(1);
+    expect(sim.refs.has(branch)).toBe(false);
+  });
+
+  it('the label still on the open issue, its PR closed: it starts again, as a new label would', async () => {
+    const { sim, deliver } = await world();
+    await deliver.label(QUICK, { title: 'Fix the typo' });
+    const pr = sim.pulls[0]!;
+    (pr as SimPull & { lastHead?: string }).lastHead = sim.headOf(pr);
+    pr.state = 'closed';
+    await deliver.pullRequest('closed', pr.number);
+    await deliver.labelDelivered(QUICK, { title: 'Fix the typo' });
+    expect(sim.pulls).toHaveLength(2);
+    expect(sim.refs.has(branch)).toBe(true);
   });
 });

@@ -459,6 +459,9 @@ export function restIssue(issue: {
   title: string;
   body: string;
   author: string;
+  /** Closed: by whom (a merged pull request's "Fixes #N" closes it as its merger). */
+  closedBy?: string;
+  labels?: readonly string[];
 }): Json {
   const url = `${REPO_API}/issues/${issue.number}`;
   const example = without(template('issue'), 'pinned_comment', 'pull_request');
@@ -473,19 +476,19 @@ export function restIssue(issue: {
     events_url: `${url}/events`,
     html_url: `${REPO_WEB}/issues/${issue.number}`,
     number: issue.number,
-    state: 'open',
-    state_reason: null,
+    state: issue.closedBy === undefined ? 'open' : 'closed',
+    state_reason: issue.closedBy === undefined ? null : 'completed',
     title: issue.title,
     body: issue.body,
     user: restUser(issue.author),
-    labels: [],
+    labels: (issue.labels ?? []).map((name, i) => restLabel(name, i + 1)),
     assignee: null,
     assignees: [],
     milestone: null,
     locked: false,
     comments: 0,
-    closed_at: null,
-    closed_by: null,
+    closed_at: issue.closedBy === undefined ? null : WHEN,
+    closed_by: issue.closedBy === undefined ? null : restUser(issue.closedBy),
     created_at: WHEN,
     updated_at: WHEN,
     author_association: 'NONE',

@@ -86,3 +86,14 @@ export function simLoopEnv(
     ...(o.loopWorkflow ? { loopWorkflow: o.loopWorkflow } : {}),
   };
 }
+
+/**
+ * A person's own token against the in-memory GitHub: what they create or merge names them, as
+ * GitHub's does, and every request is checked against GitHub's API description.
+ */
+export function asPerson(sim: SimGitHub, login: string) {
+  const token = `ghp_person_${login}`;
+  sim.callers.set(token, { login });
+  const Person = Octokit.plugin(pinApiVersion);
+  return new Person({ auth: token, request: { fetch: checkedFetch } });
+}

@@ -30,6 +30,19 @@ export class Deliver {
 
   /** A label added to an issue by `login` (the quick label starts quick mode). */
   async label(name: string, { login = 'Codertocat', issue = 1, title = 'Fix it', body = '' } = {}) {
+    // GitHub first: the issue as it is, with the label on it; then the event that says so.
+    const author = this.sim.issueTexts.get(issue)?.author;
+    this.sim.issueTexts.set(issue, { title, body, ...(author ? { author } : {}) });
+    this.sim.issueLabels.set(issue, new Set([...(this.sim.issueLabels.get(issue) ?? []), name]));
+    this.sim.labelEvents.push({ issue, event: 'labeled', label: name, actor: login });
+    return this.labelDelivered(name, { login, issue, title, body });
+  }
+
+  /** The `issues.labeled` of a label added before, delivered (again): GitHub's issue unchanged. */
+  async labelDelivered(
+    name: string,
+    { login = 'Codertocat', issue = 1, title = 'Fix it', body = '' } = {},
+  ) {
     const payload = examplePayload('issues', 'labeled');
     payload.label.name = name;
     payload.issue.number = issue;

@@ -265,6 +265,11 @@ export class SimGitHub {
   /** Issues' current titles and texts (what `GET /issues/{n}` answers), as anyone may edit them. */
   readonly issueTexts = new Map<number, { title: string; body: string; author?: string }>();
   /**
+   * Issues closed, with who closed them: a pull request merged into the default branch closes
+   * every issue its body names with a closing keyword ("Fixes #N"), as its merger.
+   */
+  readonly issuesClosed = new Map<number, string>();
+  /**
    * GitHub's record of ref updates (`GET /activity`), oldest first: every push, force-push,
    * creation and deletion of a branch, and a pull request's merge, with the account that made it
    * (the token's user or app bot for API writes; the pusher for a `push`).
@@ -1477,9 +1482,9 @@ export class SimGitHub {
         return [201, this.pullJson(pr)];
       },
     );
-    route('put', p('/pulls/(\\d+)/merge'), (m, body: { sha?: string }) => {
+    route('put', p('/pulls/(\\d+)/merge'), (m, body: { sha?: string } | undefined) => {
       const pr = this.pull(Number(m[1]));
-      if (body.sha && body.sha !== this.headOf(pr))
+      if (body?.sha && body.sha !== this.headOf(pr))
         return [409, restError('Head branch was modified. Review and try the merge again.')];
       const head = this.headOf(pr);
       const merge = hash('merge');
@@ -1495,6 +1500,11 @@ export class SimGitHub {
       pr.merged = true;
       pr.state = 'closed';
       (pr as SimPull & { lastHead?: string }).lastHead = head;
+      if (pr.base === this.defaultBranch)
+        for (const k of pr.body.matchAll(
+          /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):? +#(\d+)\b/gi,
+        ))
+          this.issuesClosed.set(Number(k[1]), this.tokenUser());
       return [200, { sha: merge, merged: true, message: 'Pull Request successfully merged' }];
     });
 
@@ -1508,6 +1518,10 @@ export class SimGitHub {
           title: text.title,
           body: text.body,
           author: text.author ?? 'outsider',
+          labels: [...(this.issueLabels.get(Number(m[1])) ?? [])],
+          ...(this.issuesClosed.has(Number(m[1]))
+            ? { closedBy: this.issuesClosed.get(Number(m[1]))! }
+            : {}),
         }),
       ];
     });

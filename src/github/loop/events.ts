@@ -9,7 +9,7 @@ import {
   type QuickIssue,
 } from '../../core/index.js';
 import { applyRepo, claimCommand } from './apply.js';
-import { canCommand } from '../issues.js';
+import { canCommand, readIssueNow } from '../issues.js';
 import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
 import { assess, release, status } from './manage.js';
 import { start } from './start.js';
@@ -194,6 +194,18 @@ export async function onIssuesLabeled(
     ]);
     return { state: 'not-permitted', reason: `${payload.sender.login} lacks write access` };
   }
+  // A label event names no comment to claim, and GitHub may deliver it again (or a writer re-run
+  // its workflow run) long after: after the quick PR merged and its "Fixes #N" closed the issue,
+  // or after the label was taken off. Only an issue open and labelled now starts quick mode. The
+  // issue's text stays the payload's: the one the writer vetted when they added the label.
+  const now = await readIssueNow(gh, repo, issue.number);
+  if (!now) return { state: 'ignored', reason: `issue #${issue.number} is gone` };
+  if (!now.open) return { state: 'ignored', reason: `issue #${issue.number} is closed` };
+  if (!now.labels.includes(config.quick.label))
+    return {
+      state: 'ignored',
+      reason: `issue #${issue.number} no longer has the label ${config.quick.label}`,
+    };
   const who = { issue: issue.number, issueUrl: issue.html_url, actor: payload.sender.login };
   return start(env, {
     ...startOf(env, config, who, 'label'),
