@@ -2,7 +2,7 @@ import nock from 'nock';
 import { afterScenario, beforeScenario, OWNER, REPO } from '../helpers/github.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { asPerson, BRANCH, replies, started, world } from '../helpers/world.js';
-import type { SimPull } from '../sim/github.js';
+import type { SimGitHub, SimPull } from '../sim/github.js';
 
 /**
  * Never act twice: an old event delivered again (GitHub's redelivery, the Action's workflow run
@@ -16,12 +16,17 @@ afterEach(() => {
   afterScenario();
 });
 
+/** A writer closes a loop PR without merging it (GitHub keeps its last head). */
+function closeUnmerged(sim: SimGitHub, pr: SimPull) {
+  (pr as SimPull & { lastHead?: string }).lastHead = sim.headOf(pr);
+  pr.state = 'closed';
+}
+
 describe('an old close of a phase PR, delivered again after the phase started over', () => {
   it('does not delete the lock branch of the phase’s new PR', async () => {
     const { sim, deliver, pr } = await started();
     // A writer closes the phase PR without merging: the loop frees the lock.
-    (pr as SimPull & { lastHead?: string }).lastHead = sim.headOf(pr);
-    pr.state = 'closed';
+    closeUnmerged(sim, pr);
     const close = deliver.pullRequestEvent('closed', pr.number);
     await deliver.probotReceive(close);
     expect(sim.refs.has(BRANCH)).toBe(false);
@@ -39,8 +44,7 @@ describe('an old close of a phase PR, delivered again after the phase started ov
 describe('/coder release on the thread of a phase PR closed before', () => {
   it('does not release the lock of the phase’s new PR on the same branch', async () => {
     const { sim, deliver, pr } = await started();
-    (pr as SimPull & { lastHead?: string }).lastHead = sim.headOf(pr);
-    pr.state = 'closed';
+    closeUnmerged(sim, pr);
     await deliver.pullRequest('closed', pr.number);
     await deliver.comment('/coder next');
     const again = sim.pulls.find((p) => p !== pr && p.state === 'open')!;
@@ -122,14 +126,19 @@ describe('the quick label’s event delivered again (a label event names no comm
     expect(sim.comments).toHaveLength(said);
   });
 
+  /** Quick mode by the label, its PR then closed unmerged: the lock branch is free again. */
+  async function quickClosed() {
+    const w = await world();
+    await w.deliver.label(QUICK, { title: 'Fix the typo' });
+    const pr = w.sim.pulls[0]!;
+    closeUnmerged(w.sim, pr);
+    await w.deliver.pullRequest('closed', pr.number);
+    expect(w.sim.refs.has(branch)).toBe(false);
+    return w;
+  }
+
   it('after its PR was closed and the label taken off: nothing starts', async () => {
-    const { sim, deliver } = await world();
-    await deliver.label(QUICK, { title: 'Fix the typo' });
-    const pr = sim.pulls[0]!;
-    (pr as SimPull & { lastHead?: string }).lastHead = sim.headOf(pr);
-    pr.state = 'closed';
-    await deliver.pullRequest('closed', pr.number);
-    expect(sim.refs.has(branch)).toBe(false);
+    const { sim, deliver } = await quickClosed();
     sim.issueLabels.get(1)!.delete(QUICK);
     await deliver.labelDelivered(QUICK, { title: 'Fix the typo' });
     expect(sim.pulls).toHaveLength(1);
@@ -137,12 +146,7 @@ describe('the quick label’s event delivered again (a label event names no comm
   });
 
   it('the label still on the open issue, its PR closed: it starts again, as a new label would', async () => {
-    const { sim, deliver } = await world();
-    await deliver.label(QUICK, { title: 'Fix the typo' });
-    const pr = sim.pulls[0]!;
-    (pr as SimPull & { lastHead?: string }).lastHead = sim.headOf(pr);
-    pr.state = 'closed';
-    await deliver.pullRequest('closed', pr.number);
+    const { sim, deliver } = await quickClosed();
     await deliver.labelDelivered(QUICK, { title: 'Fix the typo' });
     expect(sim.pulls).toHaveLength(2);
     expect(sim.refs.has(branch)).toBe(true);
