@@ -1,7 +1,7 @@
 import { Octokit } from '@octokit/core';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import { pinApiVersion, requestTimeout } from '../github/client.js';
+import { pinApiVersion, requestTimeout, retrySafeCreates } from '../github/client.js';
 import { writeQueues } from '../github/throttle.js';
 
 const RETRIES = 2;
@@ -15,6 +15,7 @@ export const ActionOctokit = Octokit.plugin(
   throttling,
   pinApiVersion,
   requestTimeout(),
+  retrySafeCreates,
 ).defaults({
   throttle: {
     ...writeQueues(),

@@ -1,5 +1,5 @@
 import { ProbotOctokit } from 'probot';
-import { pinApiVersion, requestTimeout } from '../github/client.js';
+import { pinApiVersion, requestTimeout, retrySafeCreates } from '../github/client.js';
 import { writeQueues } from '../github/throttle.js';
 
 /** How often a request that met a secondary rate limit is tried again (after `retry-after`). */
@@ -18,6 +18,7 @@ type Options = { throttle?: Record<string, unknown> } & Record<string, unknown>;
 export const LoopOctokit: typeof ProbotOctokit = ProbotOctokit.plugin(
   pinApiVersion,
   requestTimeout(),
+  retrySafeCreates,
 ).defaults((options: Options) => ({
   ...options,
   throttle: {

@@ -45,7 +45,7 @@ import {
   type TreeEntry,
 } from './git.js';
 import { replyOnIssue } from './issues.js';
-import { readPermission } from './identity.js';
+import { readPermission, tokenIdentity } from './identity.js';
 import { guardedPlans } from './openPlan.js';
 import { PER_PAGE, readWhole } from './pages.js';
 import { getPull, pullReviews } from './pulls.js';
@@ -498,7 +498,8 @@ export async function applyAgentRun(
     now?: Date;
   } = {},
 ): Promise<AgentApplyOutcome> {
-  const say = (body: string) => replyOnIssue(gh, repo, payload.pullRequest, body);
+  const by = async () => (options.record?.identity ?? (await tokenIdentity(gh))).login;
+  const say = (body: string) => replyOnIssue(gh, repo, payload.pullRequest, body, by);
   const measured = options.measured;
   const entry = (partial: boolean): AgentRunEntry | undefined =>
     measured && {

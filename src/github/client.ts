@@ -83,3 +83,56 @@ export function requestTimeout(fixed?: number) {
     });
   };
 }
+
+/**
+ * A create GitHub offers no idempotency key for (a comment, a check run), made safe to retry:
+ * GitHub may carry a create out and still answer 502, or its answer may be lost on the way, and
+ * the retry plugin would then make it a second time. `find` looks for the thing made (by what it
+ * holds, among what only the loop writes); passed as the request's `madeAlready` option, it is
+ * asked before each retry, and what it finds answers in place of a second create.
+ */
+export interface MadeAlready {
+  find: () => Promise<unknown>;
+  /**
+   * Whether the last attempt may have been carried out: no answer (a timeout, a dropped
+   * connection) or a 5xx. A 403 or 429 of a rate limit was not, and is tried again without a look.
+   */
+  inDoubt?: boolean;
+  /** The transport is wrapped already (a request's hooks may run again for a retry). */
+  wrapped?: true;
+}
+
+/** The request option that makes a create safe to retry (`retrySafeCreates`). */
+export function madeOnce(find: () => Promise<unknown>): { madeAlready: MadeAlready } {
+  return { madeAlready: { find } };
+}
+
+/**
+ * Octokit plugin: a request given `madeOnce(find)` asks `find` before an attempt that follows one
+ * GitHub may have carried out; found, the thing made answers as GitHub's 201 would have, and
+ * nothing is sent again. Wraps the transport, as `requestTimeout` does, so it sits under the
+ * retry plugin's attempts.
+ */
+export function retrySafeCreates(octokit: Pick<Octokit, 'hook'>): void {
+  octokit.hook.before('request', (options) => {
+    const made = options.request?.madeAlready as MadeAlready | undefined;
+    if (!made || made.wrapped) return;
+    made.wrapped = true;
+    const inner = (options.request?.fetch as typeof fetch | undefined) ?? globalThis.fetch;
+    const once: typeof fetch = async (input, init) => {
+      if (made.inDoubt) {
+        const found = await made.find();
+        if (found !== undefined)
+          return new Response(JSON.stringify(found), {
+            status: 201,
+            headers: { 'content-type': 'application/json; charset=utf-8' },
+          });
+      }
+      made.inDoubt = true;
+      const response = await inner(input, init);
+      made.inDoubt = response.status >= 500;
+      return response;
+    };
+    options.request = { ...options.request, fetch: once };
+  });
+}

@@ -1,6 +1,6 @@
-import { mayCommand } from '../core/index.js';
+import { mayCommand, type LoopIdentity } from '../core/index.js';
 import { readPermission } from './identity.js';
-import { isHttpError, type GitHub, type Repo } from './client.js';
+import { isHttpError, madeOnce, type GitHub, type Repo } from './client.js';
 import { PER_PAGE, readWhole } from './pages.js';
 
 /** GitHub rejects comment bodies over 65,536 characters; replies stay well under. */
@@ -9,32 +9,77 @@ const MAX_COMMENT = 60_000;
 const cut = (body: string) =>
   body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT)}\n\n…(cut)` : body;
 
+/**
+ * Who the loop's comments are by (its login), asked only when a comment's create must be looked
+ * for: memoized by the adapters, so it costs nothing on a create that was answered.
+ */
+export type CommentAuthor = () => Promise<string>;
+
+/** The loop's comment author, from its memoized identity (an event's `env`). */
+export function loopLogin(env: { identity: () => Promise<LoopIdentity> }): CommentAuthor {
+  return async () => (await env.identity()).login;
+}
+
 export async function replyOnIssue(
   gh: GitHub,
   repo: Repo,
   issue: number,
   body: string,
+  by: CommentAuthor,
 ): Promise<void> {
-  await gh.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-    ...repo,
-    issue_number: issue,
-    body: cut(body),
-  });
+  await commentOnIssue(gh, repo, issue, body, by);
 }
 
-/** A new comment on an issue; its id (the progress comment is edited by it later). */
+/**
+ * A new comment on an issue; its id (the progress comment is edited by it later). Safe to retry:
+ * a comment GitHub made though its answer was lost is found on the thread (the loop's, with this
+ * very text, made since just before the first attempt) and not made again.
+ */
 export async function commentOnIssue(
   gh: GitHub,
   repo: Repo,
   issue: number,
   body: string,
+  by: CommentAuthor,
 ): Promise<number> {
+  const text = cut(body);
+  // GitHub's clock, not this one, dates the comment: a margin for a clock that runs ahead.
+  const since = new Date(Date.now() - SKEW_MS).toISOString();
   const { data } = await gh.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
     ...repo,
     issue_number: issue,
-    body: cut(body),
+    body: text,
+    request: madeOnce(() => findOwnComment(gh, repo, issue, text, since, by)),
   });
   return Number(data.id);
+}
+
+/** How far this machine's clock may run ahead of GitHub's for a comment it made to be found. */
+const SKEW_MS = 10 * 60_000;
+
+/** The loop's comment holding exactly `body`, made since `since` (every page of them). */
+async function findOwnComment(
+  gh: GitHub,
+  repo: Repo,
+  issue: number,
+  body: string,
+  since: string,
+  by: CommentAuthor,
+) {
+  const { items } = await readWhole(
+    async (page) =>
+      (
+        await gh.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+          ...repo,
+          issue_number: issue,
+          since,
+          per_page: PER_PAGE,
+          page,
+        })
+      ).data,
+  );
+  const login = (await by()).toLowerCase();
+  return items.findLast((c) => c.body === body && c.user?.login.toLowerCase() === login);
 }
 
 /** An issue comment's text and author; undefined when it is gone (deleted). */

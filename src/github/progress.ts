@@ -4,7 +4,7 @@ import {
   type ProgressInput,
   type ProgressPhase,
 } from '../core/index.js';
-import { commentOnIssue, editComment, readComment } from './issues.js';
+import { commentOnIssue, editComment, loopLogin, readComment } from './issues.js';
 import type { LoopEnv } from './loop/env.js';
 
 const sameLogin = (a: string | undefined, b: string) =>
@@ -36,5 +36,5 @@ export async function writeProgress(
     if (found!.body === body) return id;
     if (await editComment(gh, repo, id, body)) return id;
   }
-  return commentOnIssue(gh, repo, progress.key.issue, body);
+  return commentOnIssue(gh, repo, progress.key.issue, body, loopLogin(env));
 }

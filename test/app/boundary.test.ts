@@ -33,6 +33,9 @@ it('the quick label whose start fails says so once on the labelled issue', async
   payload.sender.login = 'Codertocat';
   payload.sender.type = 'User';
   delete (payload.issue as { pull_request?: unknown }).pull_request;
+  // GitHub's issue 5 as the label left it: open, labelled.
+  sim.issueTexts.set(5, { title: payload.issue.title, body: payload.issue.body ?? '' });
+  sim.issueLabels.set(5, new Set(['coder:quick']));
   const probot = await testProbot();
   await expect(probot.receive({ id: 'label-1', name: 'issues', payload })).rejects.toThrow();
   const notes = sim.comments.filter((c) => c.body.includes('could not finish'));

@@ -2184,6 +2184,8 @@ const FAULTS = [
   'POST /git/refs',
   'PATCH /git/refs/heads/coder/example/phase-1',
   'POST /git/commits',
+  'POST /comments',
+  'POST /check-runs',
   '422 ref',
   '403 secondary POST /git/refs',
   '403 secondary POST /pulls',
@@ -2196,6 +2198,7 @@ const FAULTS = [
   'timeout before /git/refs',
   'timeout after /git/refs',
   'timeout after /pulls',
+  'timeout after /comments',
   'timeout before /check-runs',
 ];
 

@@ -112,7 +112,13 @@ export async function applyStep(input: {
     measured.bytes,
   );
   if (typeof run === 'string') {
-    await replyOnIssue(gh, repo, payload.pullRequest, agentReply.failed(payload, run, ''));
+    await replyOnIssue(
+      gh,
+      repo,
+      payload.pullRequest,
+      agentReply.failed(payload, run, ''),
+      async () => input.identity.login,
+    );
     return { state: 'agent-failed', failedAttempt: true, reason: run };
   }
   const summary = summaryBytes.toString('utf8');

@@ -26,7 +26,7 @@ import {
   type OwnCheckRun,
 } from '../checks.js';
 import { advanceBranch, createCommit, deleteBranch, readCommit } from '../git.js';
-import { reactEyes, replyOnIssue } from '../issues.js';
+import { loopLogin, reactEyes, replyOnIssue } from '../issues.js';
 import {
   closePull,
   clearEscalated,
@@ -56,7 +56,7 @@ export async function applyRepo(env: LoopEnv, effects: readonly RepoEffect[]): P
   for (const effect of effects) {
     switch (effect.kind) {
       case 'reply':
-        await replyOnIssue(gh, repo, effect.to, effect.body);
+        await replyOnIssue(gh, repo, effect.to, effect.body, loopLogin(env));
         break;
       case 'closePull':
         await closePull(gh, repo, effect.pr);
@@ -294,7 +294,8 @@ export async function apply(
         break;
       }
       case 'reply':
-        if (!told) await replyOnIssue(gh, repo, effect.to ?? marker.issue, effect.body);
+        if (!told)
+          await replyOnIssue(gh, repo, effect.to ?? marker.issue, effect.body, loopLogin(env));
         break;
       case 'marker': {
         const attemptsShown =
@@ -437,6 +438,7 @@ export async function apply(
             repo,
             marker.issue,
             reply.branchMoved(pr.number, pr.head.sha, done.moved),
+            loopLogin(env),
           );
           return {
             ...result,
@@ -451,6 +453,7 @@ export async function apply(
             repo,
             marker.issue,
             reply.planRequired(marker.plan ?? '', done.problems, env.cli),
+            loopLogin(env),
           );
           return {
             state: 'plan-required',
@@ -461,7 +464,13 @@ export async function apply(
         }
         // Acting as a person, the record is the PR body's marker: the completion's files go there.
         if (await keepsBody(ctx)) remember(ctx, { ...ctx.snap.marker, loopFiles: done.loopFiles });
-        await replyOnIssue(gh, repo, marker.issue, reply.completing(pr.number, done.phase));
+        await replyOnIssue(
+          gh,
+          repo,
+          marker.issue,
+          reply.completing(pr.number, done.phase),
+          loopLogin(env),
+        );
         result = { ...result, phase: done.phase.number };
         break;
       }

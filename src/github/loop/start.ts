@@ -12,7 +12,7 @@ import {
 import { handOffOf, sendAgentDispatch } from '../agent.js';
 import { createCheckRun, keepsStatus } from '../checks.js';
 import { commitMessage, createCommit, createLockRef, type GitReader } from '../git.js';
-import { replyOnIssue } from '../issues.js';
+import { loopLogin, replyOnIssue } from '../issues.js';
 import { answerPlanRead, readTexts } from '../openPlan.js';
 import { findPullRequest, getPull, openPullRequest, setPullBody } from '../pulls.js';
 import { readerFor, type LoopEnv, type LoopOutcome } from './env.js';
@@ -142,7 +142,7 @@ async function applyInOrder(env: LoopEnv, effects: readonly StartEffect[]): Prom
   for (const effect of effects) {
     switch (effect.kind) {
       case 'reply':
-        await replyOnIssue(gh, repo, effect.to, effect.body);
+        await replyOnIssue(gh, repo, effect.to, effect.body, loopLogin(env));
         break;
       case 'progress':
         progress = await writeProgress(env, effect.progress, effect.id);
