@@ -173,7 +173,7 @@ export interface SimReview {
   id: number;
   pr: number;
   user: string;
-  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED';
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED';
   commit_id: string;
   body?: string;
   comments?: { path: string; line: number; body: string }[];

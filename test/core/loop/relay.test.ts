@@ -59,6 +59,20 @@ describe('the review relay: which review a run of the relay stands for', () => {
     expect(relayedReview(run(), 2, reviews)).toEqual({ review: reviews[1] });
   });
 
+  it("a comment after the reviewer's verdict (GitHub lists it as COMMENTED) leaves the verdict relayed", () => {
+    const approved = review(3, 'APPROVED', HEAD);
+    expect(relayedReview(run(), 2, [approved, review(4, 'COMMENTED', HEAD)])).toEqual({
+      review: approved,
+    });
+    const dismissed = review(3, 'DISMISSED', HEAD);
+    expect(relayedReview(run(), 2, [dismissed, review(4, 'COMMENTED', HEAD)])).toEqual({
+      review: dismissed,
+    });
+    expect(relayedReview(run(), 2, [review(4, 'COMMENTED', HEAD)])).toEqual({
+      ignored: '@rev has no review on pull request #2',
+    });
+  });
+
   it('relays nothing when the newest review is of another head, or the run names another PR', () => {
     expect(relayedReview(run(), 2, [review(1, 'CHANGES_REQUESTED', OLD)])).toEqual({
       ignored: "@rev's newest review is of bbbbbbb, not of the relayed head aaaaaaa",

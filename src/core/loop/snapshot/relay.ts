@@ -7,7 +7,8 @@
  * A run stands for one review only when GitHub started it for that review: the first attempt
  * (a re-run keeps the original actor, so "Re-run jobs" of an old run by anyone would replay the
  * reviewer's review), for a head in this repository (a fork's branch may carry the lock branch's
- * name), naming the loop PR, and the reviewer's newest review made on the head the run is for.
+ * name), naming the loop PR, and the reviewer's newest verdict (an approval, a change request or
+ * a dismissed review; never a comment) made on the head the run is for.
  * Anything else relays nothing.
  */
 
@@ -35,6 +36,9 @@ export interface RelayListedReview {
   commit?: string | null;
 }
 
+/** Reviews that are no verdict: unsubmitted, or a comment (`latestReviews` reads them alike). */
+const NO_VERDICT = new Set(['PENDING', 'COMMENTED']);
+
 const same = (a: string | undefined, b: string | undefined) =>
   a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 
@@ -56,7 +60,7 @@ export function relayRunProblem(run: RelayRun, repository: string): string | und
 
 /**
  * The review the run stands for on the loop PR `pull`: the run must name that pull request, and
- * the reviewer's newest submitted review must be of the run's head; else why there is none.
+ * the reviewer's newest verdict must be of the run's head; else why there is none.
  * Whether the review is still of the PR's head is the review's own question (`codeReview`): a
  * stale approval is answered, a stale change request not counted.
  */
@@ -67,8 +71,10 @@ export function relayedReview(
 ): { review: RelayListedReview } | { ignored: string } {
   if (!run.pulls.some((p) => p.number === pull))
     return { ignored: `the relayed run does not name pull request #${pull}` };
+  // The newest verdict: a comment after it (a "Comment" review, a reply in a review thread, both
+  // listed as COMMENTED) leaves the approval or change request standing, as GitHub has it.
   const newest = reviews
-    .filter((r) => same(r.login, run.actor) && r.state !== 'PENDING')
+    .filter((r) => same(r.login, run.actor) && !NO_VERDICT.has(r.state))
     .reduce<RelayListedReview | undefined>((a, r) => (!a || r.id > a.id ? r : a), undefined);
   if (!newest?.commit) return { ignored: `@${run.actor} has no review on pull request #${pull}` };
   if (newest.commit !== run.headSha)

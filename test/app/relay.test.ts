@@ -1,0 +1,93 @@
+import nock from 'nock';
+import { afterScenario, beforeScenario } from '../helpers/github.js';
+import { reviewRelayRun } from '../helpers/payloads.js';
+import { MASTER_LOG } from '../helpers/plans.js';
+import { BRANCH, started } from '../helpers/world.js';
+import type { SimGitHub } from '../sim/github.js';
+
+/**
+ * The review relay (the Action): a relayed run stands for the reviewer's verdict on the head it
+ * names, as GitHub keeps it. A comment the reviewer leaves after the verdict (a "Comment" review,
+ * a reply in a review thread: GitHub lists both as COMMENTED reviews) is no verdict, and changes
+ * nothing GitHub says of the reviewer's approval or change request.
+ */
+
+beforeEach(beforeScenario);
+afterEach(() => {
+  nock.cleanAll();
+  afterScenario();
+});
+
+const completed = (sim: SimGitHub) =>
+  (sim.files(sim.headOf(sim.pulls[0]!))[MASTER_LOG] ?? '').includes('Coder completed');
+
+describe('a reviewer’s comment after their verdict, before the relay is heard', () => {
+  it('the approval still completes the phase', async () => {
+    const { sim, deliver, pr } = await started();
+    await deliver.ci(BRANCH, 'success');
+    const head = sim.headOf(pr);
+    sim.reviews.push({
+      id: 9901,
+      pr: pr.number,
+      user: 'reviewer1',
+      state: 'APPROVED',
+      commit_id: head,
+    });
+    // A reply in a review thread, seconds later: GitHub lists it as the reviewer's newest review.
+    sim.reviews.push({
+      id: 9902,
+      pr: pr.number,
+      user: 'reviewer1',
+      state: 'COMMENTED',
+      commit_id: head,
+    });
+    // The approval's relay run, then the comment's.
+    await deliver.event('workflow_run', reviewRelayRun(BRANCH, head, 'reviewer1', pr.number));
+    await deliver.event('workflow_run', reviewRelayRun(BRANCH, head, 'reviewer1', pr.number));
+    expect(completed(sim)).toBe(true);
+  });
+
+  it('a change request still sends the phase back to implementation', async () => {
+    const { sim, deliver, pr } = await started();
+    await deliver.ci(BRANCH, 'success');
+    const head = sim.headOf(pr);
+    sim.reviews.push({
+      id: 9901,
+      pr: pr.number,
+      user: 'reviewer1',
+      state: 'CHANGES_REQUESTED',
+      commit_id: head,
+    });
+    sim.reviews.push({
+      id: 9902,
+      pr: pr.number,
+      user: 'reviewer1',
+      state: 'COMMENTED',
+      commit_id: head,
+    });
+    await deliver.event('workflow_run', reviewRelayRun(BRANCH, head, 'reviewer1', pr.number));
+    expect(sim.own(head)?.external_id).toBe('TDD');
+  });
+
+  it('an approval dismissed since is no approval: nothing completes', async () => {
+    const { sim, deliver, pr } = await started();
+    await deliver.ci(BRANCH, 'success');
+    const head = sim.headOf(pr);
+    sim.reviews.push({
+      id: 9901,
+      pr: pr.number,
+      user: 'reviewer1',
+      state: 'DISMISSED',
+      commit_id: head,
+    });
+    sim.reviews.push({
+      id: 9902,
+      pr: pr.number,
+      user: 'reviewer1',
+      state: 'COMMENTED',
+      commit_id: head,
+    });
+    await deliver.event('workflow_run', reviewRelayRun(BRANCH, head, 'reviewer1', pr.number));
+    expect(completed(sim)).toBe(false);
+  });
+});
