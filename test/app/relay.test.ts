@@ -91,3 +91,38 @@ describe('a reviewer’s comment after their verdict, before the relay is heard'
     expect(completed(sim)).toBe(false);
   });
 });
+
+describe('the loop’s run of a relayed approval, re-run after the phase completed', () => {
+  it('says nothing: the completion stands, and no one is asked to approve again', async () => {
+    const { sim, deliver, pr } = await started();
+    await deliver.ci(BRANCH, 'success');
+    const head = sim.headOf(pr);
+    sim.reviews.push({
+      id: 9901,
+      pr: pr.number,
+      user: 'reviewer1',
+      state: 'APPROVED',
+      commit_id: head,
+    });
+    const relayed = reviewRelayRun(BRANCH, head, 'reviewer1', pr.number);
+    await deliver.event('workflow_run', relayed);
+    expect(completed(sim)).toBe(true);
+    const comments = sim.comments.length;
+    // "Re-run jobs" of the loop's own run: GitHub gives it the same event, whatever the attempt.
+    await deliver.event('workflow_run', structuredClone(relayed));
+    expect(sim.comments.slice(comments).map((c) => c.body)).toEqual([]);
+  });
+});
+
+describe('two reviewers approve the same head (the App): the second heard after the first completed', () => {
+  it('the second reviewer is not asked to approve the completion commit', async () => {
+    const { sim, deliver, pr } = await started();
+    await deliver.ci(BRANCH, 'success');
+    const head = sim.headOf(pr);
+    await deliver.review(pr.number, 'reviewer1', 'approved', head);
+    expect(completed(sim)).toBe(true);
+    const comments = sim.comments.length;
+    await deliver.review(pr.number, 'archie', 'approved', head);
+    expect(sim.comments.slice(comments).map((c) => c.body)).toEqual([]);
+  });
+});

@@ -105,6 +105,14 @@ describe('Code Review', () => {
       ],
     ],
     [
+      'approval of the head before the completion commit, the phase complete → nothing',
+      snap({ checks: [ci('success')], own: { node: 'End', conclusion: 'success' } }),
+      DEFAULT_CONFIG,
+      review({ commit: OLD }),
+      'ignored @-',
+      [],
+    ],
+    [
       'approval before CI passed → noted',
       snap({ checks: [ci(null)] }),
       DEFAULT_CONFIG,

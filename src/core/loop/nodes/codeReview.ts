@@ -93,13 +93,16 @@ export function codeReview(snap: PullSnapshot, config: Config, review: ReviewFac
     ]);
   }
 
+  // Completing, or complete (the head is the loop's completion commit): an approval changes
+  // nothing, and asks for nothing — one of the head before (a second reviewer's, heard after the
+  // first completed the phase; the same one's event delivered again, its run re-run) included.
+  if (own?.node === 'FinalVerify' || own?.node === 'End')
+    return done(snap, 'ignored', undefined, [], { reason: 'the phase is already completing' });
   if (review.commit !== pr.head.sha)
     return done(snap, 'stale-approval', 'CodeReview', [
       { kind: 'reply', body: reply.staleApproval(pr.number, review.commit, pr.head.sha) },
     ]);
   if (!snap.checks) return { need: 'checks' };
-  if (own?.node === 'FinalVerify' || own?.node === 'End')
-    return done(snap, 'ignored', undefined, [], { reason: 'the phase is already completing' });
   const passed = evaluateGate(snap.checks, config).verdict === 'passed';
   if (snap.pr.escalated) {
     // The architect decides the escalation, but not CI, nor Passes Spec? (with `require`).
