@@ -205,6 +205,26 @@ describe('a run goes on after a merge', () => {
     expect(recordAt(sim, sim.headOf(sim.pulls[1]!))!.run?.starter).toBe('Codertocat');
   });
 
+  it('phase 1’s close heard again (its run re-run) after /coder stop and phase 2’s merge: nothing starts', async () => {
+    const { sim, deliver } = await world();
+    await deliver.comment('/coder run Example');
+    const first = sim.pulls[0]!;
+    await verified(sim, deliver, first, 1);
+    await mergeByPerson(sim, deliver, first);
+    expect(coderRefs(sim)).toEqual([PHASE_2]);
+    // The close of phase 1, as GitHub sent it (the Action's run of it keeps this payload).
+    const close = deliver.pullRequestEvent('closed', first.number);
+    const second = sim.pulls[1]!;
+    await deliver.comment('/coder stop');
+    await verified(sim, deliver, second, 2);
+    await mergeByPerson(sim, deliver, second);
+    expect(coderRefs(sim)).toEqual([]);
+    // A writer re-runs the loop's old run of phase 1's close (or GitHub delivers it again).
+    await deliver.probotReceive({ ...close, id: `${close.id}-rerun` });
+    expect(sim.pulls).toHaveLength(2);
+    expect(coderRefs(sim)).toEqual([]);
+  });
+
   it('closed without merge: the run stops, said once', async () => {
     const { sim, deliver } = await world();
     await deliver.comment('/coder run');

@@ -85,20 +85,7 @@ export async function continueRun(
     case 'none':
       return undefined;
     case 'stop': {
-      const effects: RepoEffect[] = [];
-      const rest = { ...marker };
-      delete rest.run;
-      if (keepsStatus(identity) || closed.own?.commitStatus) {
-        // Acting as a person (no check runs): the record is the marker in the PR's body.
-        effects.push({
-          kind: 'bodyRecord',
-          pr: closed.pr.number,
-          body: closed.pr.body ?? null,
-          marker: rest,
-        });
-      } else if (closed.own) {
-        effects.push({ kind: 'record', own: closed.own, marker: rest, sha: closed.pr.head.sha });
-      }
+      const effects: RepoEffect[] = runTakenOut(closed, keepsStatus(identity));
       const body = closed.said ? `${decision.reason}\n\n${closed.said}` : decision.reason;
       effects.push({ kind: 'reply', to: marker.issue, body });
       // The progress comment ends with the same sentence (and the merged phase's row).
@@ -134,9 +121,27 @@ export async function continueRun(
         plan,
         ...(closed.said !== undefined ? { note: closed.said } : {}),
       });
-      return { outcome, effects: [] };
+      // The run went on to the next phase, whose record carries it now: the closed PR's record
+      // lets it go, so that this close heard again (its workflow run re-run, a redelivery) after
+      // the run stopped (`/coder stop`, its budget, its end) starts nothing. Only once the start
+      // is through: a start that failed leaves the run here, for the close delivered again.
+      return { outcome, effects: runTakenOut(closed, keepsStatus(identity)) };
     }
   }
+}
+
+/** The closed PR's record without its run: where the loop keeps it (check run, or PR body). */
+function runTakenOut(closed: ClosedPhase, asPerson: boolean): RepoEffect[] {
+  const rest = { ...closed.marker };
+  delete rest.run;
+  // Acting as a person (no check runs): the record is the marker in the PR's body.
+  if (asPerson || closed.own?.commitStatus)
+    return [
+      { kind: 'bodyRecord', pr: closed.pr.number, body: closed.pr.body ?? null, marker: rest },
+    ];
+  if (closed.own)
+    return [{ kind: 'record', own: closed.own, marker: rest, sha: closed.pr.head.sha }];
+  return [];
 }
 
 /**
