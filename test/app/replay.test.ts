@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { afterScenario, beforeScenario, OWNER, REPO } from '../helpers/github.js';
 import { examplePayload } from '../helpers/payloads.js';
+import { MASTER_LOG } from '../helpers/plans.js';
 import { asPerson, BRANCH, replies, started, world } from '../helpers/world.js';
 import type { SimGitHub, SimPull } from '../sim/github.js';
 
@@ -150,5 +151,35 @@ describe('the quick label’s event delivered again (a label event names no comm
     await deliver.labelDelivered(QUICK, { title: 'Fix the typo' });
     expect(sim.pulls).toHaveLength(2);
     expect(sim.refs.has(branch)).toBe(true);
+  });
+});
+
+describe('an approval heard late: after the same reviewer asked for changes on that head', () => {
+  it('completes nothing: the reviewer’s latest verdict, as GitHub lists it, is the change request', async () => {
+    const { sim, deliver, pr } = await started();
+    await deliver.ci(BRANCH, 'success');
+    const head = sim.headOf(pr);
+    // reviewer1 approves; the delivery of that approval is held up (or delivered again later).
+    sim.reviews.push({
+      id: 9901,
+      pr: pr.number,
+      user: 'reviewer1',
+      state: 'APPROVED',
+      commit_id: head,
+    });
+    const payload = examplePayload('pull_request_review', 'submitted');
+    payload.review.id = 9901;
+    payload.review.state = 'approved';
+    payload.review.commit_id = head;
+    payload.review.user.login = 'reviewer1';
+    payload.review.user.type = 'User';
+    payload.pull_request = { ...payload.pull_request, ...sim.pullJson(pr) };
+    // Then asks for changes on the same head; `/coder retry` brings the head back to Code Review.
+    await deliver.review(pr.number, 'reviewer1', 'changes_requested', head);
+    await deliver.comment('/coder retry');
+    expect(sim.own(head)?.external_id).toBe('CodeReview');
+    await deliver.probotReceive({ id: 'rv-late', name: 'pull_request_review', payload });
+    expect(sim.files(sim.headOf(pr))[MASTER_LOG] ?? '').not.toContain('Coder completed');
+    expect(sim.headOf(pr)).toBe(head);
   });
 });

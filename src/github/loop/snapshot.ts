@@ -262,15 +262,22 @@ export interface GivenApproval {
 
 /**
  * The approvals of the head, as the rules need them. `given`: the approval an event brings (a
- * review); otherwise each reviewer's latest review of the PR, when it approves the head — and
- * only from users with write permission (an outsider's approval is not even mentioned).
+ * review), while the reviewer's latest review of the PR still approves the head; otherwise each
+ * reviewer's latest review of the PR, when it approves the head — and only from users with write
+ * permission (an outsider's approval is not even mentioned).
  */
 async function withApprovals(ctx: PullContext, given?: GivenApproval): Promise<PullContext> {
   const candidates: GivenApproval[] = [];
-  if (given) candidates.push(given);
-  else {
-    ctx = await withReviews(ctx);
-    for (const login of approversOf(ctx.reviews!, ctx.snap.pr.head.sha)) {
+  ctx = await withReviews(ctx);
+  const approvers = approversOf(ctx.reviews!, ctx.snap.pr.head.sha);
+  if (given) {
+    // The event's approval counts while it is still the reviewer's latest verdict on the head, as
+    // GitHub lists the reviews now: one heard late — delivered again, or after the same reviewer
+    // asked for changes on that head — is not (the relay reads the newest already).
+    if (approvers.some((login) => login.toLowerCase() === given.login.toLowerCase()))
+      candidates.push(given);
+  } else {
+    for (const login of approvers) {
       const permission = await readPermission(ctx.env.gh, ctx.env.repo, login);
       if (mayCommand(permission)) candidates.push({ login, permission });
     }
