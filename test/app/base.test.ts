@@ -103,6 +103,51 @@ describe('pull_request.edited with a new base', () => {
     expect(sim.commits.get(sim.headOf(pr))!.parents).toEqual([head]);
   });
 
+  it('the set-back heard again (its run re-run) after the branch moved on: the old head is not judged', async () => {
+    const { sim, deliver, pr } = await started(CONFIG);
+    const old = sim.headOf(pr);
+    sim.refs.set('decoy', old);
+    pr.base = 'decoy';
+    await deliver.probotReceive(
+      deliver.baseEdited(pr.number, { ref: 'master', sha: sim.refs.get('master')! }),
+    );
+    pr.base = 'master';
+    const setBack = deliver.baseEdited(pr.number, { ref: 'decoy', sha: old });
+    await deliver.probotReceive(setBack);
+    // The coder pushes on; the old head's CI (for the lock branch) goes red afterwards, which the
+    // loop, hearing it, leaves alone: it is not the head.
+    sim.push(BRANCH, { 'src/health.ts': 'export const ok = 2;\n' });
+    await deliver.pullRequest('synchronize', pr.number);
+    sim.ci(old, 'failure', 'build', undefined, { runFor: { branch: BRANCH } });
+    const comments = sim.comments.length;
+    const writes = sim.writes.length;
+    // A writer re-runs the loop's old run of the set-back (GitHub keeps its payload).
+    await deliver.probotReceive({ ...setBack, id: `${setBack.id}-rerun` });
+    expect(sim.writes.slice(writes)).toEqual([]);
+    expect(sim.comments.length).toBe(comments);
+  });
+
+  it('the set-back heard again after the base was switched away again: nothing is judged', async () => {
+    const { sim, deliver, pr } = await started(CONFIG);
+    const head = sim.headOf(pr);
+    sim.refs.set('decoy', head);
+    pr.base = 'decoy';
+    const away = deliver.baseEdited(pr.number, { ref: 'master', sha: sim.refs.get('master')! });
+    await deliver.probotReceive(away);
+    pr.base = 'master';
+    const setBack = deliver.baseEdited(pr.number, { ref: 'decoy', sha: head });
+    await deliver.probotReceive(setBack);
+    pr.base = 'decoy';
+    await deliver.probotReceive({ ...away, id: `${away.id}-again` });
+    // CI and an approval meanwhile: against the decoy base nothing of it is judged.
+    await deliver.ci(BRANCH, 'success');
+    await deliver.review(pr.number, 'reviewer1', 'approved');
+    const writes = sim.writes.length;
+    await deliver.probotReceive({ ...setBack, id: `${setBack.id}-rerun` });
+    expect(sim.writes.slice(writes)).toEqual([]);
+    expect(completed(sim.files(sim.headOf(pr)))).toBe(false);
+  });
+
   it('an outsider’s or a bot’s edit writes nothing', async () => {
     const { sim, deliver, pr } = await started(CONFIG);
     sim.refs.set('decoy', sim.headOf(pr));

@@ -104,7 +104,12 @@ export async function onPullRequest(
       state: 'ignored',
       reason: `pull_request.${payload.action} by @${payload.sender.login}, who lacks write access`,
     };
-  const loop = await trustedLoopPull(env, payload.pull_request, `pull_request.${payload.action}`);
+  // The base set back is judged on the PR as it stands now, not as the event carried it: heard
+  // late — GitHub delivering it again, or the Action's run of it re-run — the payload may hold a
+  // head the branch has left, or a base switched away again since.
+  const loop = baseEdited
+    ? await currentLoopPull(env, payload.pull_request)
+    : await trustedLoopPull(env, payload.pull_request, `pull_request.${payload.action}`);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
   const where = {
     issue: loop.marker.issue,
@@ -166,4 +171,14 @@ export async function onPullRequest(
       pushed(snap, config, pusher),
     );
   });
+}
+
+/** The loop PR of an event, read again: ignored when it is another PR now, or at another head. */
+async function currentLoopPull(env: LoopEnv, pr: PullRequest) {
+  const found = await loopPullForHead(env, pr.head.ref, pr.head.sha, 'pull_request.edited');
+  if (!('ignored' in found) && found.pr.number !== pr.number)
+    return {
+      ignored: `pull request #${pr.number} is closed: #${found.pr.number} holds its branch`,
+    };
+  return found;
 }
