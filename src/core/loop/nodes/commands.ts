@@ -7,6 +7,7 @@ import {
   type Decision,
   type PullSnapshot,
 } from '../snapshot/pullSnapshot.js';
+import { withoutPause } from './pause.js';
 import { verification } from './verification.js';
 
 /** `/coder retry`: the gate evaluated again on the head — not while escalated. */
@@ -54,10 +55,10 @@ export function stopRun(snap: PullSnapshot, thread: number): Decided {
     return done(snap, 'no-run', undefined, [
       { kind: 'reply', to: thread, body: reply.noRun(snap.pr.number) },
     ]);
-  // A pause ends with it: nothing resumes the agent by itself any more (pause.ts).
-  const marker = { ...snap.marker };
+  // A pause ends with it, and the hand-off it held: nothing resumes the agent by itself any more,
+  // and a re-run of the paused agent workflow run runs nothing (pause.ts).
+  const marker = withoutPause(snap.marker);
   delete marker.run;
-  delete marker.pause;
   return done(snap, 'run-stopped', undefined, [
     { kind: 'marker', marker },
     {

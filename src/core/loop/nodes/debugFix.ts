@@ -5,6 +5,7 @@ import type { Attempt, LoopMarker, SpecRecord } from '../record/marker.js';
 import { budgetSpent, phaseSpend, runSpend } from './run.js';
 import { reply } from '../messages/replies.js';
 import { escalation } from './escalation.js';
+import { withoutPause } from './pause.js';
 import {
   done,
   handOff,
@@ -34,10 +35,13 @@ export function debugFix(
     ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
     { sha: head, checks: failing, ...(reason ? { reason } : {}), ...(agent ? { agent } : {}) },
   ];
-  const updated: LoopMarker = { ...marker, attempts, ...(revise ? { spec: revise.spec } : {}) };
   // A failed attempt ends a pause (a person re-ran the paused agent job, and it failed): the node
   // goes on from here, so the pause's end resumes nothing.
-  delete updated.pause;
+  const updated: LoopMarker = withoutPause({
+    ...marker,
+    attempts,
+    ...(revise ? { spec: revise.spec } : {}),
+  });
   const k = attempts.length;
   const stated = { reason: reason ?? `attempt ${k} of ${config.maxRetries}` };
   const spent =

@@ -187,6 +187,20 @@ export function scheduleWake(snap: PullSnapshot, waker: Waker): Decided | undefi
   );
 }
 
+/**
+ * The record without its pause. A pause ends the hand-off it holds: the node is handed on again
+ * only by a new dispatch (which the applier records before it sends it), so a writer's re-run of
+ * the paused agent workflow run — GitHub delivers the loop's own dispatch again — runs nothing
+ * once the pause is stopped, or ends with a head that goes on without the agent.
+ */
+export function withoutPause(marker: LoopMarker): LoopMarker {
+  const updated: LoopMarker = { ...marker };
+  if (!updated.pause) return updated;
+  delete updated.pause;
+  delete updated.handOff;
+  return updated;
+}
+
 /** Whether the record's pause is due at `now`. */
 export function pauseDue(marker: LoopMarker, now: Date): boolean {
   return !!marker.pause && Date.parse(marker.pause.until) <= now.getTime();
@@ -210,8 +224,7 @@ export function resumePause(
     return done(snap, 'not-due', NODE_OF[pause.node], [], {
       reason: `paused until ${pause.until}`,
     });
-  const updated: LoopMarker = { ...marker };
-  delete updated.pause;
+  const updated = withoutPause(marker);
   const payload = handOff(snap, config, pause.node, pause.attempt, updated);
   const view: CheckRunView = {
     mode: marker.mode,

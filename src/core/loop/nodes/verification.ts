@@ -1,7 +1,6 @@
 import type { Config } from '../../config.js';
 import { spentAtGreen } from './budget.js';
 import type { NodeId } from '../flowchart.js';
-import type { LoopMarker } from '../record/marker.js';
 import { evaluateGate } from './gate.js';
 import { validateVsSpec } from './passesSpec.js';
 import type { LoopState } from '../record/outcome.js';
@@ -16,7 +15,7 @@ import {
   type Decision,
   type PullSnapshot,
 } from '../snapshot/pullSnapshot.js';
-import { scheduleWake, type Waker } from './pause.js';
+import { scheduleWake, withoutPause, type Waker } from './pause.js';
 import { flakyOnPass, triaged } from './triage.js';
 import { unreadable } from './unreadable.js';
 import { quickPassed, withApprovals } from './approvals.js';
@@ -61,8 +60,7 @@ export function verification(
     const flaky = flakyOnPass(snap, gate.checks);
     const givenBack =
       flaky && (flaky.marker.attempts?.length ?? 0) < (marker.attempts?.length ?? 0);
-    const unpaused: LoopMarker = { ...(givenBack ? flaky.marker : marker) };
-    delete unpaused.pause;
+    const unpaused = withoutPause(givenBack ? flaky.marker : marker);
     const decided = passed({ ...snap, marker: unpaused }, config, again);
     if ('need' in decided) return decided;
     return {
@@ -79,8 +77,7 @@ export function verification(
   // Debug & Fix hands the node on (ending the pause itself), on a green one the head goes on to
   // review and completion, never as a phase that is both complete and paused.
   if (marker.pause && again) {
-    const unpaused: LoopMarker = { ...marker };
-    delete unpaused.pause;
+    const unpaused = withoutPause(marker);
     const decided = verification({ ...snap, marker: unpaused }, config, options);
     if ('need' in decided) return decided;
     return {

@@ -1,0 +1,116 @@
+import { Octokit } from '@octokit/core';
+import nock from 'nock';
+import { decodeRecord, parseConfigText, type AgentPayload } from '../../src/core/index.js';
+import { handOffNotAsked } from '../../src/github/agent.js';
+import { pinApiVersion } from '../../src/github/client.js';
+import { dispatchAgentPause, type LoopEnv } from '../../src/github/loop/index.js';
+import { afterScenario, beforeScenario, LOOP_APP, OWNER, REPO } from '../helpers/github.js';
+import { checkedFetch } from '../helpers/openapi.js';
+import { BRANCH, started, world } from '../helpers/world.js';
+import type { SimGitHub } from '../sim/github.js';
+
+/**
+ * A hand-off is good once: when a pause ends without the node being handed on again — `/coder
+ * stop`, `/coder retry` on a green head, a paused Debug & Fix whose head passes — the recorded
+ * hand-off ends with it, so a writer's re-run of the paused agent workflow run (GitHub delivers
+ * the loop's own dispatch again, the loop its sender) runs nothing and commits nothing: steps
+ * agent and apply both ask `handOffNotAsked` first.
+ */
+
+beforeEach(beforeScenario);
+afterEach(() => {
+  nock.cleanAll();
+  afterScenario();
+});
+
+const AGENT = 'agent:\n  command: "true"\n';
+const LIMIT = { reason: 'Claude Code reached its usage limit', until: '2026-11-22T15:00:00.000Z' };
+const LOOP = { login: 'coder-loop[bot]', app: { id: LOOP_APP.id, slug: LOOP_APP.slug } };
+
+function envOf(sim: SimGitHub): LoopEnv {
+  return {
+    gh: new (Octokit.plugin(pinApiVersion))({
+      auth: 'ghs_app_token',
+      request: { fetch: checkedFetch },
+    }),
+    repo: { owner: OWNER, repo: REPO },
+    repoUrl: `https://github.com/${OWNER}/${REPO}`,
+    defaultBranch: 'master',
+    loadConfig: async () => parseConfigText(sim.files('master')['.github/coder.yml'] ?? ''),
+    identity: async () => LOOP,
+    log: { info: () => undefined, warn: () => undefined },
+    now: () => new Date('2026-11-22T12:00:00.000Z'),
+  };
+}
+
+/** The loop's last dispatch, as GitHub delivers it again on a re-run of its workflow run. */
+const lastHandOff = (sim: SimGitHub) =>
+  sim.dispatches.at(-1)!.client_payload as unknown as AgentPayload;
+
+/** What steps agent and apply decide for a re-run of the run that `payload` started. */
+const rerun = (env: LoopEnv, payload: AgentPayload) =>
+  handOffNotAsked(env.gh, env.repo, payload, { login: 'coder-loop[bot]' }, LOOP);
+
+async function paused(sim: SimGitHub, env: LoopEnv, handOff: AgentPayload) {
+  const { config } = await env.loadConfig();
+  expect((await dispatchAgentPause(env, config!, handOff, LIMIT)).state).toBe('paused');
+  const head = handOff.headSha;
+  expect(decodeRecord(sim.own(head)?.output?.text, head)?.pause).toBeDefined();
+  // While paused, the re-run is refused (already so).
+  expect(await rerun(env, handOff)).toMatch(/paused since/);
+}
+
+describe('a hand-off ended with its pause', () => {
+  it('`/coder stop` ends the pause: a re-run of the paused agent run runs nothing', async () => {
+    const { sim, deliver } = await world(AGENT);
+    await deliver.comment('/coder next');
+    const env = envOf(sim);
+    const tdd = lastHandOff(sim);
+    expect(tdd).toMatchObject({ node: 'tdd', attempt: 1, headSha: sim.refs.get(BRANCH) });
+    expect(await rerun(env, tdd)).toBeUndefined();
+    await paused(sim, env, tdd);
+    await deliver.comment('/coder stop');
+    const head = sim.refs.get(BRANCH)!;
+    expect(decodeRecord(sim.own(head)?.output?.text, head)?.pause).toBeUndefined();
+    expect(await rerun(env, tdd)).toEqual(expect.any(String));
+  });
+
+  it('`/coder retry` on a green head ends the pause: the head goes to review, a re-run of the paused run runs nothing', async () => {
+    const { sim, deliver } = await world(AGENT);
+    await deliver.comment('/coder next');
+    const env = envOf(sim);
+    const tdd = lastHandOff(sim);
+    await paused(sim, env, tdd);
+    await deliver.ci(BRANCH, 'success', { name: 'test' });
+    const sent = sim.dispatches.length;
+    await deliver.comment('/coder retry');
+    const head = sim.refs.get(BRANCH)!;
+    expect(decodeRecord(sim.own(head)?.output?.text, head)?.pause).toBeUndefined();
+    expect(sim.dispatches).toHaveLength(sent);
+    expect(await rerun(env, tdd)).toEqual(expect.any(String));
+  });
+
+  it('a paused Debug & Fix whose head passes: the pause ends, a re-run of the paused run runs nothing', async () => {
+    const { sim, deliver } = await started(AGENT);
+    await deliver.ci(BRANCH, 'failure', { name: 'test' });
+    const env = envOf(sim);
+    const fix = lastHandOff(sim);
+    expect(fix).toMatchObject({ node: 'debug-fix', attempt: 1, headSha: sim.refs.get(BRANCH) });
+    await paused(sim, env, fix);
+    await deliver.ci(BRANCH, 'success', { name: 'test' });
+    const head = sim.refs.get(BRANCH)!;
+    expect(decodeRecord(sim.own(head)?.output?.text, head)?.pause).toBeUndefined();
+    expect(await rerun(env, fix)).toEqual(expect.any(String));
+  });
+
+  it('a pause resumed hands the node on again: that hand-off runs (once more, the same one)', async () => {
+    const { sim, deliver } = await world(AGENT);
+    await deliver.comment('/coder next');
+    const env = envOf(sim);
+    const tdd = lastHandOff(sim);
+    await paused(sim, env, tdd);
+    await deliver.comment('/coder resume');
+    expect(lastHandOff(sim)).toEqual(tdd);
+    expect(await rerun(env, tdd)).toBeUndefined();
+  });
+});
