@@ -366,21 +366,17 @@ async function runAgentSide(
   // A run that produced no commit is a failed attempt: Debug & Fix again, or escalation. Partial
   // work is a failed attempt on the commit that holds it: the next attempt starts from there.
   // Stopped at the provider's limit: paused, no attempt; the loop resumes it at the reset.
+  // Each on the head the run left, for the hand-off the loop sent: told once, a re-run of this job
+  // after the loop went on from the run (a stop, a resume, a new hand-off) tells it nothing.
   if (outcome.state === 'paused' && 'pause' in outcome && outcome.pause)
-    await dispatchAgentPause(
-      side.loopEnv,
-      config,
-      outcome.commit ? { ...payload, headSha: outcome.commit } : payload,
-      outcome.pause,
-    );
+    await dispatchAgentPause(side.loopEnv, config, payload, outcome.pause, outcome.commit);
   if (outcome.failedAttempt)
     await dispatchAgentFailure(
       side.loopEnv,
       config,
-      'partial' in outcome && outcome.partial && outcome.commit
-        ? { ...payload, headSha: outcome.commit }
-        : payload,
+      payload,
       escapeInline(outcome.reason ?? outcome.state),
+      'partial' in outcome && outcome.partial ? outcome.commit : undefined,
     );
   core.setOutput('state', outcome.state);
   core.setOutput('commit', 'commit' in outcome ? (outcome.commit ?? '') : '');

@@ -67,7 +67,9 @@ export async function sendAgentDispatch(
 }
 
 /** The hand-off a payload is, as the record asks for it (on the head it names). */
-export function handOffOf(payload: AgentPayload): HandOffRecord {
+export function handOffOf(
+  payload: Pick<AgentPayload, 'node' | 'attempt' | 'headSha'>,
+): HandOffRecord {
   return { node: payload.node, attempt: payload.attempt, sha: payload.headSha };
 }
 

@@ -1,7 +1,12 @@
 import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import { decodeRecord, parseConfigText, type AgentPayload } from '../../src/core/index.js';
-import { handOffNotAsked } from '../../src/github/agent.js';
+import {
+  decodeRecord,
+  parseConfigText,
+  type AgentPayload,
+  type ChangeSet,
+} from '../../src/core/index.js';
+import { applyAgentRun, handOffNotAsked } from '../../src/github/agent.js';
 import { pinApiVersion } from '../../src/github/client.js';
 import { dispatchAgentPause, type LoopEnv } from '../../src/github/loop/index.js';
 import { afterScenario, beforeScenario, LOOP_APP, OWNER, REPO } from '../helpers/github.js';
@@ -112,5 +117,84 @@ describe('a hand-off ended with its pause', () => {
     await deliver.comment('/coder resume');
     expect(lastHandOff(sim)).toEqual(tdd);
     expect(await rerun(env, tdd)).toBeUndefined();
+  });
+});
+
+/**
+ * Keeping partial work, the pause is recorded on the agent's partial commit, not on the head it
+ * was handed: the record there still names the hand-off, and a writer's re-run of the apply job
+ * alone (GitHub keeps the agent job's outputs and artifact from the first attempt) finds its own
+ * commit on the branch (`already-applied`). It must not record the pause again once the loop has
+ * gone on from it.
+ */
+describe('a paused run whose partial commit the loop went on from', () => {
+  const KEEP = 'agent:\n  command: "true"\n  keepPartialWork: true\n';
+  const file = (text: string) => ({
+    mode: '100644',
+    content: Buffer.from(text).toString('base64'),
+  });
+
+  /** The apply job as src/action/main.ts runs it once the gate let it through. */
+  async function applyJob(env: LoopEnv, payload: AgentPayload) {
+    expect(await rerun(env, payload)).toBeUndefined();
+    const run: ChangeSet = {
+      version: 1,
+      headSha: payload.headSha,
+      outcome: 'paused',
+      reason: LIMIT.reason,
+      pause: LIMIT,
+      changes: [{ path: 'src/partial.ts', ...file('export const p = 1;\n') }],
+    };
+    const { config } = await env.loadConfig();
+    const outcome = await applyAgentRun(env.gh, env.repo, payload, run, 'so far', 'docs/plans', {
+      keepPartialWork: true,
+      measured: { version: 1, minutes: 3, timedOut: false },
+      record: { identity: LOOP, repoUrl: env.repoUrl },
+      now: new Date('2026-11-22T12:00:00.000Z'),
+    });
+    if (outcome.state === 'paused' && outcome.pause)
+      await dispatchAgentPause(env, config!, payload, outcome.pause, outcome.commit);
+    return outcome;
+  }
+
+  async function pausedWithWork() {
+    const w = await world(KEEP);
+    await w.deliver.comment('/coder next');
+    const env = envOf(w.sim);
+    const tdd = lastHandOff(w.sim);
+    const first = await applyJob(env, tdd);
+    expect(first).toMatchObject({ state: 'paused', partial: true });
+    const partial = w.sim.refs.get(BRANCH)!;
+    expect(first.commit).toBe(partial);
+    expect(decodeRecord(w.sim.own(partial)?.output?.text, partial)?.pause).toBeDefined();
+    return { ...w, env, tdd, partial };
+  }
+
+  it('`/coder stop`, then the apply job re-run: the pause stays ended, nothing is said', async () => {
+    const { sim, deliver, env, tdd, partial } = await pausedWithWork();
+    await deliver.comment('/coder stop');
+    expect(decodeRecord(sim.own(partial)?.output?.text, partial)?.pause).toBeUndefined();
+    const said = sim.comments.length;
+    const again = await applyJob(env, tdd);
+    expect(again.state).toBe('paused');
+    expect(sim.refs.get(BRANCH)).toBe(partial);
+    const record = decodeRecord(sim.own(partial)?.output?.text, partial);
+    expect(record?.pause).toBeUndefined();
+    expect(record?.pauses).toHaveLength(1);
+    expect(sim.comments.slice(said).map((c) => c.body.split('\n')[0])).toEqual([]);
+  });
+
+  it('`/coder resume`, then the apply job re-run: the resumed hand-off stays asked for, not paused again', async () => {
+    const { sim, deliver, env, tdd, partial } = await pausedWithWork();
+    await deliver.comment('/coder resume');
+    const resumed = lastHandOff(sim);
+    expect(resumed).toMatchObject({ node: 'tdd', attempt: 1, headSha: partial });
+    expect(await rerun(env, resumed)).toBeUndefined();
+    await applyJob(env, tdd);
+    const record = decodeRecord(sim.own(partial)?.output?.text, partial);
+    expect(record?.pause).toBeUndefined();
+    expect(record?.pauses).toHaveLength(1);
+    // The agent's run the loop handed on after the resume still runs.
+    expect(await rerun(env, resumed)).toBeUndefined();
   });
 });

@@ -75,8 +75,10 @@ function redCiOn(head: string) {
   return payload;
 }
 
+/** The loop asked for the hand-off on the head (its record names it), and the agent paused. */
 async function pauseOn(sim: SimGitHub, env: LoopEnv) {
   const { config } = await env.loadConfig();
+  sim.askHandOff(handOffOf(sim));
   return dispatchAgentPause(env, config!, handOffOf(sim), LIMIT);
 }
 

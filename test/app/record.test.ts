@@ -1,6 +1,6 @@
 import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import { decodeRecord } from '../../src/core/index.js';
+import { decodeRecord, withRecord } from '../../src/core/index.js';
 import { pinApiVersion } from '../../src/github/client.js';
 import { readCiFailures, readIssueText } from '../../src/github/agent.js';
 import { agentRunFailed } from '../../src/github/loop/index.js';
@@ -285,12 +285,14 @@ describe('the loop’s own check runs (9)', () => {
       now: () => new Date('2026-11-22T12:00:00.000Z'),
     });
     const { config } = await env.loadConfig();
-    const outcome = await agentRunFailed(
-      env,
-      config!,
-      { branch: BRANCH, headSha: head, node: 'tdd', attempt: 1 },
-      'no change',
-    );
+    const handOff = { branch: BRANCH, headSha: head, node: 'tdd' as const, attempt: 1 };
+    // The loop's record on the head asks for this hand-off, as for any run the apply step reports.
+    const marker = decodeRecord(sim.own(head)?.output?.text, head)!;
+    sim.own(head)!.output = {
+      ...sim.own(head)!.output,
+      text: withRecord('', { ...marker, handOff: { node: 'tdd', attempt: 1, sha: head } }, head),
+    };
+    const outcome = await agentRunFailed(env, config!, handOff, 'no change');
     expect(outcome.state).toBe('failed');
     const runs = sim.checkRuns.filter((r) => r.head_sha === head && r.name === 'coder-loop');
     expect(runs).toHaveLength(1);

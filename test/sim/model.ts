@@ -1419,12 +1419,9 @@ class AgentPause implements fc.AsyncCommand<Model, Real> {
     }).catch(() => undefined);
     // As the Action's apply step: the pause on the head it left (the partial commit, if any).
     if (outcome?.state === 'paused' && outcome.pause && config)
-      await dispatchAgentPause(
-        env,
-        config,
-        outcome.commit ? { ...payload, headSha: outcome.commit } : payload,
-        outcome.pause,
-      ).catch(() => undefined);
+      await dispatchAgentPause(env, config, payload, outcome.pause, outcome.commit).catch(
+        () => undefined,
+      );
     if (outcome?.failedAttempt && config)
       await agentRunFailed(env, config, payload, outcome.reason ?? outcome.state).catch(
         () => undefined,

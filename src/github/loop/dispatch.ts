@@ -39,39 +39,43 @@ export async function dispatch(env: LoopEnv, name: string, payload: unknown): Pr
 }
 
 /**
- * The Action's apply step, when the coding agent's run produced no commit: a failed attempt on
- * the loop PR (`agentRunFailed`), inside the same boundary, on the orchestrator's issue.
+ * The Action's apply step, when the coding agent's run produced no commit (or only partial work,
+ * `commit`): a failed attempt on the loop PR (`agentRunFailed`), inside the same boundary, on the
+ * orchestrator's issue. `payload` is the hand-off as the loop sent it.
  */
 export function dispatchAgentFailure(
   env: LoopEnv,
   config: Config,
   payload: AgentPayload,
   reason: string,
+  commit?: string,
 ): Promise<LoopOutcome> {
   const thread = {
     issue: payload.issue,
     pullRequest: payload.pullRequest,
     what: `the coding agent's ${payload.node} run`,
   };
-  return boundary(env, thread, () => agentRunFailed(env, config, payload, reason));
+  return boundary(env, thread, () => agentRunFailed(env, config, payload, reason, commit));
 }
 
 /**
  * The Action's apply step, when the coding agent stopped at its provider's limit: the pause on
- * the head it left (pause.ts), no attempt, inside the same boundary.
+ * the head it left — the hand-off's (`payload`, as the loop sent it), or the partial commit
+ * `commit` — (pause.ts), no attempt, inside the same boundary.
  */
 export function dispatchAgentPause(
   env: LoopEnv,
   config: Config,
   payload: AgentPayload,
   pause: { reason: string; until?: string },
+  commit?: string,
 ): Promise<LoopOutcome> {
   const thread = {
     issue: payload.issue,
     pullRequest: payload.pullRequest,
     what: `the coding agent's ${payload.node} run`,
   };
-  return boundary(env, thread, () => agentRunPaused(env, config, payload, pause));
+  return boundary(env, thread, () => agentRunPaused(env, config, payload, pause, commit));
 }
 
 async function boundary(

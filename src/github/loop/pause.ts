@@ -1,5 +1,6 @@
 import type { AgentNode } from '../../core/agent/payload.js';
 import {
+  handOffGone,
   isResumeSweep,
   isWorkflowPath,
   parseWorkflow,
@@ -12,6 +13,7 @@ import {
   type Waker,
 } from '../../core/index.js';
 
+import { handOffOf } from '../agent.js';
 import { findPullRequest, openPulls } from '../pulls.js';
 import { gateReader, sayCiStall } from './ciStall.js';
 import { readerFor, type LoopEnv } from './env.js';
@@ -39,10 +41,15 @@ export async function agentRunPaused(
     attempt: number;
   },
   pause: { reason: string; until?: string },
+  /** The partial commit that keeps the run's work (the pause is recorded there), when it made one. */
+  commit?: string,
 ): Promise<LoopOutcome> {
-  const loop = await loopPullForHead(env, handOff.branch, handOff.headSha);
+  const loop = await loopPullForHead(env, handOff.branch, commit ?? handOff.headSha);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
   if (loop.marker.escalation) return { state: 'escalated', node: 'Escalate', reason: 'escalated' };
+  // Recorded once: after a stop or a resume of this pause, a re-run apply job pauses nothing.
+  const gone = handOffGone(loop.marker, handOffOf(handOff));
+  if (gone) return { state: 'ignored', reason: gone };
   const waker: Waker = env.wake ? 'job' : (await sweepInstalled(env)) ? 'sweep' : undefined;
   return run(pullContext(env, config, loop), (snap) =>
     pauseAt(

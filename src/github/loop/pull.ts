@@ -1,11 +1,14 @@
+import type { AgentNode } from '../../core/agent/payload.js';
 import {
   debugFix,
+  handOffGone,
   verification,
   type Config,
   type Decision,
   type LoopOutcome,
   type PullSnapshot,
 } from '../../core/index.js';
+import { handOffOf } from '../agent.js';
 import type { LoopEnv } from './env.js';
 import { apply } from './apply.js';
 import { pullContext, read, type GivenApproval, type PullContext } from './snapshot.js';
@@ -78,12 +81,17 @@ export async function evaluate(
 export async function agentRunFailed(
   env: LoopEnv,
   config: Config,
-  handOff: { branch: string; headSha: string; node: string; attempt: number },
+  handOff: { branch: string; headSha: string; node: AgentNode; attempt: number },
   reason: string,
+  /** The partial commit the run left (the failed attempt is on it), when it made one. */
+  commit?: string,
 ): Promise<LoopOutcome> {
-  const loop = await loopPullForHead(env, handOff.branch, handOff.headSha);
+  const loop = await loopPullForHead(env, handOff.branch, commit ?? handOff.headSha);
   if ('ignored' in loop) return { state: 'ignored', reason: loop.ignored };
   if (loop.marker.escalation) return { state: 'escalated', node: 'Escalate', reason: 'escalated' };
+  // Told once: a re-run apply job, or one told after the loop went on, changes nothing.
+  const gone = handOffGone(loop.marker, handOffOf(handOff));
+  if (gone) return { state: 'ignored', reason: gone };
   return run(pullContext(env, config, loop), (snap) =>
     debugFix(
       snap,

@@ -113,3 +113,22 @@ export function handOffRefusal(
     return `the pull request is paused since, until ${record.pause.until} (${record.pause.reason}): the loop hands the work on again then`;
   return undefined;
 }
+
+/**
+ * Why the record on the head an agent run left — the head it was handed, or its partial commit,
+ * whose record the apply step made from the handed head's — no longer names that run's hand-off,
+ * or undefined when it does. The run's outcome (a failure, a pause) is the loop's to act on only
+ * then: once the loop has gone on from it (a stop, a resume, a new hand-off, an earlier report of
+ * the same run), an apply job re-run or delivered late tells it nothing.
+ */
+export function handOffGone(
+  record: LoopMarker | undefined,
+  run: HandOffRecord,
+): string | undefined {
+  const asked = record?.handOff;
+  if (asked && asked.node === run.node && asked.attempt === run.attempt && asked.sha === run.sha)
+    return undefined;
+  return `the loop's record has gone on from ${run.node} (attempt ${run.attempt}) on ${run.sha.slice(0, 7)}: it asks for ${
+    asked ? `${asked.node} (attempt ${asked.attempt}) on ${asked.sha.slice(0, 7)}` : 'no hand-off'
+  }`;
+}
