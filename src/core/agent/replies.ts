@@ -29,6 +29,8 @@ function defuse(text: string): string {
       // `[text](url)` and `[text][ref]` stay text; a bare URL is not linked.
       .replace(/\]\(/g, ']\\(')
       .replace(/\]\[/g, ']\\[')
+      // `[ref]: //host/x` defines no reference (its URL needs no scheme), so `[ref]` stays text.
+      .replace(/\]:/g, ']\\:')
       .replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, '$1:/\u200b/')
       .replace(/\bwww\./gi, 'www\u200b.')
   );

@@ -6,6 +6,9 @@ import {
   escapeInline,
   escapeSummary,
 } from '../../../src/core/index.js';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
 
 const payload = buildAgentPayload({
   node: 'tdd',
@@ -53,6 +56,34 @@ describe('text the agent produced, as the loop posts it', () => {
     expect(body.split('\n')[0]).toContain('; nothing was committed.');
     expect(body).toContain('> PASS tests\n> @\u200bteam done');
     expect(body).not.toContain('[1;32m');
+  });
+
+  it('a link reference definition in the agent’s text defines nothing: no link, no image, as GFM parses the reply', () => {
+    // `[x]: //host` needs no `](` and no scheme: a protocol-relative or repository-relative URL.
+    const definitions = [
+      '[click]\n\n[click]: //evil.example/x',
+      'see [docs][] and [docs]\n\n[docs]: /attacker/repo "title"',
+      '![logo]\n\n[logo]: //evil.example/i.png',
+      '[a]\n\n   [a]:\n//evil.example',
+      '[a]: <//evil.example>\n[a]',
+    ];
+    const linked = (markdown: string): string[] => {
+      const found: string[] = [];
+      const walk = (node: { type: string; children?: unknown[] }) => {
+        if (/^(link|image|linkReference|imageReference|definition)$/.test(node.type))
+          found.push(node.type);
+        for (const child of node.children ?? []) walk(child as typeof node);
+      };
+      walk(unified().use(remarkParse).use(remarkGfm).parse(markdown));
+      return found;
+    };
+    for (const text of definitions) {
+      expect(linked(text)).not.toEqual([]); // what the agent wrote would link
+      expect(linked(agentReply.committed(payload, 'b'.repeat(40), text))).toEqual([]);
+      // A reason on one line, beside the summary that would define its reference.
+      const [use] = text.split('\n');
+      expect(linked(agentReply.failed(payload, use!, text))).toEqual([]);
+    }
   });
 
   it('a summary keeps its markdown but links, images and bare URLs lead nowhere', () => {
