@@ -5,6 +5,7 @@ import {
   totalUsage,
   type AgentRunEntry,
 } from '../agent/usage.js';
+import { escapeInline } from '../agent/replies.js';
 import type { Task } from './checklistModel.js';
 import { oneLine } from './text.js';
 
@@ -123,7 +124,11 @@ function renderCost(cost: ReportCost, runs: readonly AgentRunEntry[]): string[] 
   ];
   for (const p of cost.pauses) {
     const span = Math.max(0, Math.round((Date.parse(p.until) - Date.parse(p.since)) / 60_000)) || 0;
-    lines.push(`  - ${utc(p.since)} until ${utc(p.until)} (${span} min): ${oneLine(p.reason)}`);
+    // The reason is the agent's CLI's line: its words, shown as untrusted text (no link, image or
+    // mention), as the loop's replies show it.
+    lines.push(
+      `  - ${utc(p.since)} until ${utc(p.until)} (${span} min): ${escapeInline(p.reason, 1_000)}`,
+    );
   }
   const infra = cost.reruns.filter((r) => r.infrastructure).length;
   lines.push(

@@ -1,4 +1,7 @@
 import fc from 'fast-check';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
 import {
   decodeRecord,
   describeRun,
@@ -297,6 +300,36 @@ describe('phase report: agent runs', () => {
     });
     expect(unpriced).toContain('- Agent runs: 1 (cost unknown: no run reported one)');
     expect(unpriced.join('\n')).not.toContain('$0');
+  });
+});
+
+describe("a pause's reason in the phase report", () => {
+  test("is the agent's words, quoted as untrusted text: no link, image or mention as GFM renders the report", () => {
+    // The CLI's line the pause was read from: the agent's own output, so anything it printed.
+    const reason =
+      'Claude Code reached its rate limit: API Error: Request rejected (429) · ![x](https://evil.example/x.png) [docs](https://evil.example) @octocat <img src=x> https://evil.example/y';
+    const lines = renderPhaseReport({
+      plan: 'P',
+      phase: { number: 1, name: 'One' },
+      tasks: [],
+      completedAt: 'now',
+      agentRuns: [],
+      cost: {
+        failedAttempts: 0,
+        pauses: [{ since: '2026-03-10T12:20:00.000Z', until: '2026-03-10T15:00:00.000Z', reason }],
+        reruns: [],
+        flaky: [],
+      },
+    });
+    const found: string[] = [];
+    const walk = (node: { type: string; value?: string; children?: unknown[] }) => {
+      if (/^(link|image|linkReference|imageReference|html)$/.test(node.type)) found.push(node.type);
+      if (node.type === 'text' && /(^|\s)@octocat/.test(node.value ?? '')) found.push('mention');
+      for (const child of node.children ?? []) walk(child as typeof node);
+    };
+    walk(unified().use(remarkParse).use(remarkGfm).parse(lines.join('\n')));
+    expect(found).toEqual([]);
+    expect(lines.join('\n')).toContain('Request rejected (429)');
   });
 });
 
