@@ -8,7 +8,11 @@ import {
 } from '../../src/core/index.js';
 import { applyAgentRun, handOffNotAsked } from '../../src/github/agent.js';
 import { pinApiVersion } from '../../src/github/client.js';
-import { dispatchAgentPause, type LoopEnv } from '../../src/github/loop/index.js';
+import {
+  dispatchAgentFailure,
+  dispatchAgentPause,
+  type LoopEnv,
+} from '../../src/github/loop/index.js';
 import { afterScenario, beforeScenario, LOOP_APP, OWNER, REPO } from '../helpers/github.js';
 import { checkedFetch } from '../helpers/openapi.js';
 import { BRANCH, started, world } from '../helpers/world.js';
@@ -196,5 +200,30 @@ describe('a paused run whose partial commit the loop went on from', () => {
     expect(record?.pauses).toHaveLength(1);
     // The agent's run the loop handed on after the resume still runs.
     expect(await rerun(env, resumed)).toBeUndefined();
+  });
+});
+
+describe('a hand-off ended by an escalation', () => {
+  it('`/coder resume` clears the escalation: the hand-off it ended stays ended, a re-run of its run runs nothing', async () => {
+    const config =
+      'agent:\n  command: "true"\nmaxRetries: 1\nspecCheck: off\narchitects: [archie]\n';
+    const { sim, deliver } = await world(config);
+    await deliver.comment('/coder next');
+    const env = envOf(sim);
+    const tdd = lastHandOff(sim);
+    const head = tdd.headSha;
+    // The agent's run made no change: a failed attempt, the last one: escalated.
+    const { config: loaded } = await env.loadConfig();
+    expect((await dispatchAgentFailure(env, loaded!, tdd, 'made no change')).state).toBe(
+      'escalated',
+    );
+    expect(await rerun(env, tdd)).toMatch(/escalated since/);
+    // CI passes on the head (a re-run), and a writer resumes: the head goes on to code review.
+    const sent = sim.dispatches.length;
+    await deliver.ci(BRANCH, 'success', { name: 'test' });
+    await deliver.comment('/coder resume', { login: 'archie' });
+    expect(decodeRecord(sim.own(head)?.output?.text, head)?.escalation).toBeUndefined();
+    expect(sim.dispatches).toHaveLength(sent);
+    expect(await rerun(env, tdd)).toEqual(expect.any(String));
   });
 });

@@ -38,6 +38,9 @@ export function resume(snap: PullSnapshot, thread: number): Decision {
     ]);
   const marker = { ...snap.marker };
   delete marker.escalation;
+  // The escalation ended the hand-off it found: the gate, evaluated again, asks for a new one if
+  // the head needs it, so a re-run of the old agent workflow run runs nothing.
+  delete marker.handOff;
   return done(snap, 'resumed', 'Verification', [
     { kind: 'unlabel' },
     { kind: 'marker', marker: { ...marker, attempts: [], reviewRounds: [] } },
