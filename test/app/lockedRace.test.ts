@@ -161,13 +161,7 @@ function aroundFilesRead(
 
 /** GitHub's `pull_request_review.submitted`: reviewer1 approves `head`, the PR as it stood then. */
 function approvalPayload(sim: SimGitHub, pr: SimPull, head: string) {
-  sim.reviews.push({
-    id: 9999,
-    pr: pr.number,
-    user: 'reviewer1',
-    state: 'APPROVED',
-    commit_id: head,
-  });
+  sim.listReview(pr.number, 'reviewer1', 'APPROVED', head, 9999);
   const payload = examplePayload('pull_request_review', 'submitted');
   payload.review.id = 9999;
   payload.review.state = 'approved';

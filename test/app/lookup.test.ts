@@ -40,13 +40,7 @@ describe('a second pull request from the lock branch', () => {
     await deliver.ci(BRANCH, 'success');
     secondPull(sim, pr);
     const head = sim.headOf(pr);
-    sim.reviews.push({
-      id: 9901,
-      pr: pr.number,
-      user: 'reviewer1',
-      state: 'APPROVED',
-      commit_id: head,
-    });
+    sim.listReview(pr.number, 'reviewer1', 'APPROVED', head, 9901);
     await deliver.event('workflow_run', reviewRelayRun(BRANCH, head, 'reviewer1'));
     expect(sim.files(BRANCH)[CHECKLIST]).toContain('- [x] 1.1');
   });

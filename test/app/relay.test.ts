@@ -21,73 +21,38 @@ afterEach(() => {
 const completed = (sim: SimGitHub) =>
   (sim.files(sim.headOf(sim.pulls[0]!))[MASTER_LOG] ?? '').includes('Coder completed');
 
+/**
+ * CI green on the loop PR's head, then reviewer1's verdict of `state` and, seconds later, a reply
+ * in a review thread (GitHub lists it as the reviewer's newest review); the verdict's relay run is
+ * heard after both.
+ */
+async function verdictThenComment(state: 'APPROVED' | 'CHANGES_REQUESTED' | 'DISMISSED') {
+  const w = await started();
+  await w.deliver.ci(BRANCH, 'success');
+  const head = w.sim.headOf(w.pr);
+  w.sim.listReview(w.pr.number, 'reviewer1', state, head);
+  w.sim.listReview(w.pr.number, 'reviewer1', 'COMMENTED', head);
+  const relay = () =>
+    w.deliver.event('workflow_run', reviewRelayRun(BRANCH, head, 'reviewer1', w.pr.number));
+  await relay();
+  return { ...w, head, relay };
+}
+
 describe('a reviewer’s comment after their verdict, before the relay is heard', () => {
   it('the approval still completes the phase', async () => {
-    const { sim, deliver, pr } = await started();
-    await deliver.ci(BRANCH, 'success');
-    const head = sim.headOf(pr);
-    sim.reviews.push({
-      id: 9901,
-      pr: pr.number,
-      user: 'reviewer1',
-      state: 'APPROVED',
-      commit_id: head,
-    });
-    // A reply in a review thread, seconds later: GitHub lists it as the reviewer's newest review.
-    sim.reviews.push({
-      id: 9902,
-      pr: pr.number,
-      user: 'reviewer1',
-      state: 'COMMENTED',
-      commit_id: head,
-    });
-    // The approval's relay run, then the comment's.
-    await deliver.event('workflow_run', reviewRelayRun(BRANCH, head, 'reviewer1', pr.number));
-    await deliver.event('workflow_run', reviewRelayRun(BRANCH, head, 'reviewer1', pr.number));
+    const { sim, relay } = await verdictThenComment('APPROVED');
+    // The comment's own relay run after the approval's.
+    await relay();
     expect(completed(sim)).toBe(true);
   });
 
   it('a change request still sends the phase back to implementation', async () => {
-    const { sim, deliver, pr } = await started();
-    await deliver.ci(BRANCH, 'success');
-    const head = sim.headOf(pr);
-    sim.reviews.push({
-      id: 9901,
-      pr: pr.number,
-      user: 'reviewer1',
-      state: 'CHANGES_REQUESTED',
-      commit_id: head,
-    });
-    sim.reviews.push({
-      id: 9902,
-      pr: pr.number,
-      user: 'reviewer1',
-      state: 'COMMENTED',
-      commit_id: head,
-    });
-    await deliver.event('workflow_run', reviewRelayRun(BRANCH, head, 'reviewer1', pr.number));
+    const { sim, head } = await verdictThenComment('CHANGES_REQUESTED');
     expect(sim.own(head)?.external_id).toBe('TDD');
   });
 
   it('an approval dismissed since is no approval: nothing completes', async () => {
-    const { sim, deliver, pr } = await started();
-    await deliver.ci(BRANCH, 'success');
-    const head = sim.headOf(pr);
-    sim.reviews.push({
-      id: 9901,
-      pr: pr.number,
-      user: 'reviewer1',
-      state: 'DISMISSED',
-      commit_id: head,
-    });
-    sim.reviews.push({
-      id: 9902,
-      pr: pr.number,
-      user: 'reviewer1',
-      state: 'COMMENTED',
-      commit_id: head,
-    });
-    await deliver.event('workflow_run', reviewRelayRun(BRANCH, head, 'reviewer1', pr.number));
+    const { sim } = await verdictThenComment('DISMISSED');
     expect(completed(sim)).toBe(false);
   });
 });
@@ -97,13 +62,7 @@ describe('the loop’s run of a relayed approval, re-run after the phase complet
     const { sim, deliver, pr } = await started();
     await deliver.ci(BRANCH, 'success');
     const head = sim.headOf(pr);
-    sim.reviews.push({
-      id: 9901,
-      pr: pr.number,
-      user: 'reviewer1',
-      state: 'APPROVED',
-      commit_id: head,
-    });
+    sim.listReview(pr.number, 'reviewer1', 'APPROVED', head, 9901);
     const relayed = reviewRelayRun(BRANCH, head, 'reviewer1', pr.number);
     await deliver.event('workflow_run', relayed);
     expect(completed(sim)).toBe(true);

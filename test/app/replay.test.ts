@@ -160,13 +160,7 @@ describe('an approval heard late: after the same reviewer asked for changes on t
     await deliver.ci(BRANCH, 'success');
     const head = sim.headOf(pr);
     // reviewer1 approves; the delivery of that approval is held up (or delivered again later).
-    sim.reviews.push({
-      id: 9901,
-      pr: pr.number,
-      user: 'reviewer1',
-      state: 'APPROVED',
-      commit_id: head,
-    });
+    sim.listReview(pr.number, 'reviewer1', 'APPROVED', head, 9901);
     const payload = examplePayload('pull_request_review', 'submitted');
     payload.review.id = 9901;
     payload.review.state = 'approved';

@@ -403,6 +403,22 @@ export class SimGitHub {
 
   // ——— test-side helpers ———
 
+  /**
+   * A review GitHub lists on a pull request, its event not delivered (held up, or never sent):
+   * `reviewer`'s, of `state`, on `commit`.
+   */
+  listReview(
+    pr: number,
+    reviewer: string,
+    state: SimReview['state'],
+    commit: string,
+    id = ++this.ids,
+  ): SimReview {
+    const review: SimReview = { id, pr, user: reviewer, state, commit_id: commit };
+    this.reviews.push(review);
+    return review;
+  }
+
   /** Who the token acts as: the person of a personal token, else the App's bot. */
   tokenUser(): string {
     if (this.caller) return this.caller.login;
