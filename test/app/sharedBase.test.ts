@@ -1,11 +1,11 @@
 import nock from 'nock';
-import { decodeRecord, withRecord } from '../../src/core/index.js';
-import { dispatch } from '../../src/github/loop/index.js';
+import { decodeRecord, readMarker, updateMarker, withRecord } from '../../src/core/index.js';
+import { dispatch, type LoopEnv } from '../../src/github/loop/index.js';
 import { afterScenario, beforeScenario, CI_APP, NOW, OWNER, REPO } from '../helpers/github.js';
 import { examplePayload } from '../helpers/payloads.js';
 import { MASTER_LOG } from '../helpers/plans.js';
 import { BRANCH, simLoopEnv, world } from '../helpers/world.js';
-import type { SimGitHub } from '../sim/github.js';
+import type { SimGitHub, SimPull } from '../sim/github.js';
 
 /**
  * With the default `GITHUB_TOKEN` the loop's record is any job's to write (docs/security.md,
@@ -32,77 +32,107 @@ function withWorkflowToken(sim: SimGitHub) {
   });
 }
 
+/** A personal access token's loop: its record is the PR body's marker, GitHub refusing it check runs. */
+function withPersonalToken(sim: SimGitHub) {
+  sim.checkRunsRefused = 'Resource not accessible by personal access token';
+  sim.actingAs = 'pat-user';
+  sim.permissions.set('pat-user', 'write');
+  return simLoopEnv(sim, { token: 'ghp_loop', identity: { login: 'pat-user' }, now: () => NOW });
+}
+
+/**
+ * The phase started; a writer's branch `decoy` holds the locked change alone and the lock branch
+ * merges it, with the code and its test; the PR's base is switched to `decoy`, and `forge` makes
+ * the record name it. CI passes, a writer approves: what the approval comes to.
+ */
+async function approvedOverForgedBase(
+  mode: (sim: SimGitHub) => LoopEnv,
+  forge: (env: LoopEnv, sim: SimGitHub, pr: SimPull, head: string) => Promise<void>,
+) {
+  const { sim } = await world(CONFIG, { 'src/core/auth.ts': 'export const strict = true;\n' });
+  const env = mode(sim);
+  const next = examplePayload('issue_comment', 'created');
+  next.comment.body = '/coder next';
+  delete next.issue.pull_request;
+  expect((await dispatch(env, 'issue_comment', next)).state).toBe('started');
+  const pr = sim.pulls[0]!;
+  const master = sim.refs.get('master')!;
+  const decoy = sim.commit(
+    { ...sim.files(master), 'src/core/auth.ts': 'export const strict = false;\n' },
+    [master],
+    'decoy',
+  );
+  sim.refs.set('decoy', decoy);
+  const lock = sim.refs.get(BRANCH)!;
+  const planFiles = Object.fromEntries(
+    Object.entries(sim.files(master)).filter(([path]) => path.startsWith('docs/plans/')),
+  );
+  const merge = sim.commit(
+    {
+      ...sim.files(lock),
+      ...planFiles,
+      'src/core/auth.ts': 'export const strict = false;\n',
+      'test/a.test.ts': 'test\n',
+      'src/a.ts': 'a\n',
+    },
+    [lock, decoy],
+    'work',
+  );
+  sim.commits.get(merge)!.author = 'dev-pusher';
+  sim.refs.set(BRANCH, merge);
+  sim.recordRef(BRANCH, lock, merge, 'dev-pusher');
+  pr.base = 'decoy';
+  await forge(env, sim, pr, merge);
+  sim.ci(merge, 'success', 'build');
+  const ci = examplePayload('check_suite', 'completed');
+  ci.check_suite.head_branch = BRANCH;
+  ci.check_suite.head_sha = merge;
+  await dispatch(env, 'check_suite', ci);
+  sim.listReview(pr.number, 'reviewer1', 'APPROVED', merge);
+  const review = examplePayload('pull_request_review', 'submitted');
+  review.review.state = 'approved';
+  review.review.commit_id = merge;
+  review.review.user.login = 'reviewer1';
+  review.pull_request = { ...review.pull_request, ...sim.pullJson(pr) };
+  const outcome = await dispatch(env, 'pull_request_review', review);
+  return { sim, outcome };
+}
+
 describe('with the default GITHUB_TOKEN, a record naming another base decides nothing', () => {
   it('a job’s record names a base that holds the locked change, the PR switched to it: a writer’s approval completes nothing', async () => {
-    const { sim } = await world(CONFIG, { 'src/core/auth.ts': 'export const strict = true;\n' });
-    const env = withWorkflowToken(sim);
-    const next = examplePayload('issue_comment', 'created');
-    next.comment.body = '/coder next';
-    delete next.issue.pull_request;
-    expect((await dispatch(env, 'issue_comment', next)).state).toBe('started');
-    const pr = sim.pulls[0]!;
-    // A writer's branch holds the locked change alone; the lock branch merges it, with the code
-    // and its test, and the plan's files as the default branch has them.
-    const master = sim.refs.get('master')!;
-    const decoy = sim.commit(
-      { ...sim.files(master), 'src/core/auth.ts': 'export const strict = false;\n' },
-      [master],
-      'decoy',
-    );
-    sim.refs.set('decoy', decoy);
-    const lock = sim.refs.get(BRANCH)!;
-    const planFiles = Object.fromEntries(
-      Object.entries(sim.files(master)).filter(([path]) => path.startsWith('docs/plans/')),
-    );
-    const merge = sim.commit(
-      {
-        ...sim.files(lock),
-        ...planFiles,
-        'src/core/auth.ts': 'export const strict = false;\n',
-        'test/a.test.ts': 'test\n',
-        'src/a.ts': 'a\n',
+    const { sim, outcome } = await approvedOverForgedBase(
+      withWorkflowToken,
+      async (env, sim, _pr, head) => {
+        // A job's record, on the head, names the base.
+        const own = sim.checkRuns.filter((r) => r.name === 'coder-loop').at(-1)!;
+        const marker = decodeRecord(own.output?.text, own.head_sha)!;
+        await env.gh.request('POST /repos/{owner}/{repo}/check-runs', {
+          owner: OWNER,
+          repo: REPO,
+          name: 'coder-loop',
+          head_sha: head,
+          status: 'in_progress',
+          external_id: own.external_id ?? 'Verification',
+          output: {
+            title: own.output?.title ?? 'Verification',
+            summary: own.output?.summary ?? '',
+            text: withRecord(own.output?.text, { ...marker, base: 'decoy' }, head),
+          },
+        });
       },
-      [lock, decoy],
-      'work',
     );
-    sim.commits.get(merge)!.author = 'dev-pusher';
-    sim.refs.set(BRANCH, merge);
-    sim.recordRef(BRANCH, lock, merge, 'dev-pusher');
-    // The PR's base switched to that branch, and a job's record, on the head, names it.
-    pr.base = 'decoy';
-    const own = sim.checkRuns.filter((r) => r.name === 'coder-loop').at(-1)!;
-    const marker = decodeRecord(own.output?.text, own.head_sha)!;
-    await env.gh.request('POST /repos/{owner}/{repo}/check-runs', {
-      owner: OWNER,
-      repo: REPO,
-      name: 'coder-loop',
-      head_sha: merge,
-      status: 'in_progress',
-      external_id: own.external_id ?? 'Verification',
-      output: {
-        title: own.output?.title ?? 'Verification',
-        summary: own.output?.summary ?? '',
-        text: withRecord(own.output?.text, { ...marker, base: 'decoy' }, merge),
-      },
+    expect(outcome.state).not.toBe('completing');
+    expect(sim.files(BRANCH)[MASTER_LOG]).not.toContain('Coder completed');
+  });
+});
+
+describe('with a personal access token, the PR body’s record names no base the loop takes', () => {
+  it('a writer edits the marker’s base to a branch holding the locked change, the PR switched to it: the approval completes nothing', async () => {
+    const { sim, outcome } = await approvedOverForgedBase(withPersonalToken, async (_e, _s, pr) => {
+      const marker = readMarker(pr.body)!;
+      expect(marker.base).toBe('master');
+      pr.body = updateMarker(pr.body, { ...marker, base: 'decoy' });
     });
-    sim.ci(merge, 'success', 'build');
-    const ci = examplePayload('check_suite', 'completed');
-    ci.check_suite.head_branch = BRANCH;
-    ci.check_suite.head_sha = merge;
-    await dispatch(env, 'check_suite', ci);
-    sim.reviews.push({
-      id: sim.reviews.length + 1,
-      pr: pr.number,
-      user: 'reviewer1',
-      state: 'APPROVED',
-      commit_id: merge,
-    });
-    const review = examplePayload('pull_request_review', 'submitted');
-    review.review.state = 'approved';
-    review.review.commit_id = merge;
-    review.review.user.login = 'reviewer1';
-    review.pull_request = { ...review.pull_request, ...sim.pullJson(pr) };
-    const outcome = await dispatch(env, 'pull_request_review', review);
     expect(outcome.state).not.toBe('completing');
     expect(sim.files(BRANCH)[MASTER_LOG]).not.toContain('Coder completed');
   });

@@ -102,8 +102,13 @@ async function readLoopPull(
   });
   let marker: LoopMarker | undefined;
   let commits: Whole<PullCommits[number]> | undefined;
-  if (keepsStatus(identity)) marker = readMarker(pr.body);
-  else if (checks.own?.record) marker = checks.own.record;
+  if (keepsStatus(identity)) {
+    // Acting as a person, the record is the PR body's marker, which any writer can edit: its base
+    // is not taken (another base shows another diff). The loop opens every PR against the default
+    // branch, so that is the base it judges against.
+    marker = readMarker(pr.body);
+    if (marker) marker = { ...marker, base: undefined };
+  } else if (checks.own?.record) marker = checks.own.record;
   else {
     // A head the loop has not written on yet: the record goes on from the newest earlier one.
     commits = await pullCommits(env.gh, env.repo, pr.number);
