@@ -4,7 +4,8 @@ import { cloneHomepage } from './setup.js';
 import { loadConfigFromRepo } from '../github/config.js';
 import { appIdentity, once } from '../github/identity.js';
 import { dispatch, resumeBranch, type LoopEnv, type LoopOutcome } from '../github/loop/index.js';
-import { REPOSITORY } from '../github/loop/payloads.js';
+import { headOfEvent, REPOSITORY } from '../github/loop/payloads.js';
+import { serialByKey } from './serial.js';
 import { redisWaker, type AppWakeJob } from './wake.js';
 
 /** What the adapter uses of a Probot context: every event the loop handles has a repository. */
@@ -80,6 +81,11 @@ export function createApp(options: AppOptions = {}): (app: Probot) => void {
     // The App's bot login and id: read once per process (GET /app), when an event first needs it.
     const identity = once(async () => appIdentity(await app.auth()));
     const now = options.now ?? (() => new Date());
+    // One head's events one at a time (several arrive at once for one CI result): keyed by
+    // repository and head commit.
+    const serial = serialByKey();
+    const headKey = (owner: string, repo: string, sha: string | undefined) =>
+      sha === undefined ? undefined : `${owner}/${repo}@${sha}`;
     // A pause's end: the installation's token, the repository read, the PR resumed if still due.
     const resume = async (job: AppWakeJob): Promise<void> => {
       const octokit = await app.auth(job.installation);
@@ -96,7 +102,12 @@ export function createApp(options: AppOptions = {}): (app: Probot) => void {
       const env = envFrom(context, identity, now, options.cli);
       const { config } = await env.loadConfig();
       if (!config) return;
-      report(context, await resumeBranch(env, config, job.branch));
+      report(
+        context,
+        await serial(headKey(job.owner, job.repo, job.sha), () =>
+          resumeBranch(env, config, job.branch),
+        ),
+      );
     };
     const waker = options.redisUrl
       ? redisWaker(options.redisUrl, resume, (job, error) =>
@@ -121,7 +132,15 @@ export function createApp(options: AppOptions = {}): (app: Probot) => void {
       const installation = (context.payload as { installation?: { id: number } }).installation?.id;
       if (waker && installation !== undefined)
         env.wake = (job) => waker.wake({ ...job, installation });
-      report(context as unknown as RepoEvent, await dispatch(env, context.name, context.payload));
+      const key = headKey(
+        env.repo.owner,
+        env.repo.repo,
+        headOfEvent(context.name, context.payload),
+      );
+      report(
+        context as unknown as RepoEvent,
+        await serial(key, () => dispatch(env, context.name, context.payload)),
+      );
     });
   };
 }

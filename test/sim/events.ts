@@ -5,6 +5,12 @@ import type { SimGitHub, SimReview } from './github.js';
 /** Real example payloads, changed only where the scenario needs, delivered to the App. */
 export class Deliver {
   private n = 0;
+  /**
+   * Other replicas of the App, sharing the same GitHub: a delivery handed over `times` at once
+   * goes to this App and these in turn, as GitHub's redelivery to another replica does (one App
+   * process takes one head's events one at a time).
+   */
+  readonly replicas: Probot[] = [];
   constructor(
     private readonly probot: Probot,
     private readonly sim: SimGitHub,
@@ -170,8 +176,8 @@ export class Deliver {
 
   /**
    * A review submitted through the API, then its `pull_request_review.submitted`; `times`: the
-   * same delivery handed to the App that many times at once (GitHub redelivering it to another
-   * replica while the first still handles it).
+   * same delivery handed over that many times at once, to this App and its `replicas` in turn
+   * (GitHub redelivering it to another replica while the first still handles it).
    */
   async review(
     prNumber: number,
@@ -198,7 +204,10 @@ export class Deliver {
     payload.review.user.type = 'User';
     payload.pull_request = { ...payload.pull_request, ...this.sim.pullJson(pr) };
     const delivery = { id: `rv-${this.n}`, name: 'pull_request_review' as const, payload };
-    await Promise.all(Array.from({ length: times }, () => this.probot.receive(delivery)));
+    const apps = [this.probot, ...this.replicas];
+    await Promise.all(
+      Array.from({ length: times }, (_, i) => apps[i % apps.length]!.receive(delivery)),
+    );
   }
 
   /** Any other delivery, built by the test from a real example payload. */

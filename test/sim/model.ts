@@ -70,6 +70,12 @@ import { SimGitHub, type SimPull, type SimReview } from './github.js';
 interface Real {
   sim: SimGitHub;
   probot: Probot;
+  /**
+   * A second replica of the App on the same GitHub: of deliveries handed over at once, every
+   * other one goes here (one App process takes one head's events one at a time; two replicas
+   * handle them at the same time).
+   */
+  replica: Probot;
   deliver: Deliver;
   /** The last delivery, for redelivering it. */
   last?: Parameters<Probot['receive']>[0];
@@ -140,8 +146,8 @@ async function receive(r: Real, ...events: Delivery[]) {
   r.last = events[0];
   const said = r.sim.comments.length;
   const failed = await Promise.all(
-    events.map((event) =>
-      r.probot.receive(event).then(
+    events.map((event, i) =>
+      (i % 2 === 0 ? r.probot : r.replica).receive(event).then(
         () => false,
         () => true,
       ),
@@ -2507,9 +2513,11 @@ export function describeModel(shard: number): void {
             // does (the others leave it off: its queues cost ~10 ms of timers per request).
             const rateLimited = steps.some((c) => c.toString().startsWith('fault(403'));
             const probot = await testProbot({ throttle: rateLimited ? 'unspaced' : 'off' });
+            const replica = await testProbot({ throttle: rateLimited ? 'unspaced' : 'off' });
             const real: Real = {
               sim,
               probot,
+              replica,
               deliver: new Deliver(probot, sim),
               notes: new Map(),
               heads: new Map(),

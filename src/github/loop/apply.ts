@@ -143,6 +143,13 @@ async function writeCompletion(
   // head takes it). A PR not at the approved head now (pushed to, or force-pushed back past a
   // change the files then did not show) gets nothing: its head is judged on its own.
   if (headNow !== parent.sha) {
+    // A delivery of the same approval handled before this one wrote the completion already.
+    if (await completes(env, headNow, parent.sha, marker)) {
+      env.log.info(
+        `completion of ${parent.sha.slice(0, 7)} not written again: the pull request holds it already (${headNow.slice(0, 7)})`,
+      );
+      return { ok: false, done: headNow };
+    }
     env.log.info(
       `completion of ${parent.sha.slice(0, 7)} not written: the pull request is at ${headNow.slice(0, 7)}`,
     );

@@ -88,6 +88,34 @@ const PAYLOADS = {
   }),
 } as const;
 
+/**
+ * The commit a loop PR's event is about, as its payload names it (the head a CI result, a review
+ * or a push is for): a host that handles deliveries at once takes one head's events one at a
+ * time. GitHub sends several for one CI result (`check_run`, `check_suite`, `workflow_run`,
+ * `status`), each judged from what it reads: two judged together would both reply and both hand
+ * on. Undefined for an event about no head (a command, a label), or a payload out of shape.
+ */
+export function headOfEvent(name: string, payload: unknown): string | undefined {
+  if (payloadProblem(name, payload)) return undefined;
+  const p = payload as Record<string, Record<string, unknown> | undefined> & { sha?: string };
+  switch (name) {
+    case 'check_suite':
+      return p.check_suite?.head_sha as string;
+    case 'check_run':
+      return p.check_run?.head_sha as string;
+    case 'workflow_run':
+      return p.workflow_run?.head_sha as string;
+    case 'status':
+      return p.sha;
+    case 'pull_request':
+    case 'pull_request_target':
+    case 'pull_request_review':
+      return (p.pull_request?.head as { sha: string }).sha;
+    default:
+      return undefined;
+  }
+}
+
 /** The repository every handled event carries: the adapters read it before anything else. */
 export const REPOSITORY = z.looseObject({
   repository: z.looseObject({
