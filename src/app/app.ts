@@ -5,7 +5,7 @@ import { loadConfigFromRepo } from '../github/config.js';
 import { appIdentity, once } from '../github/identity.js';
 import { dispatch, resumeBranch, type LoopEnv, type LoopOutcome } from '../github/loop/index.js';
 import { headOfEvent, REPOSITORY } from '../github/loop/payloads.js';
-import { serialByKey } from './serial.js';
+import { redisSerialByKey, serialByKey } from './serial.js';
 import { redisWaker, type AppWakeJob } from './wake.js';
 
 /** What the adapter uses of a Probot context: every event the loop handles has a repository. */
@@ -82,8 +82,8 @@ export function createApp(options: AppOptions = {}): (app: Probot) => void {
     const identity = once(async () => appIdentity(await app.auth()));
     const now = options.now ?? (() => new Date());
     // One head's events one at a time (several arrive at once for one CI result): keyed by
-    // repository and head commit.
-    const serial = serialByKey();
+    // repository and head commit; with the replicas' Redis, across replicas too.
+    const serial = options.redisUrl ? redisSerialByKey(options.redisUrl).serial : serialByKey();
     const headKey = (owner: string, repo: string, sha: string | undefined) =>
       sha === undefined ? undefined : `${owner}/${repo}@${sha}`;
     // A pause's end: the installation's token, the repository read, the PR resumed if still due.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Bottleneck from 'bottleneck';
 import { Redis } from 'ioredis';
 import { WRITE_BUCKETS } from '../../src/github/throttle.js';
-import { commentDelivery } from '../helpers/payloads.js';
+import { commentDelivery, examplePayload } from '../helpers/payloads.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 import {
   appPrivateKey,
@@ -127,7 +127,7 @@ afterEach(async () => {
   expect(sim.violations).toEqual([]);
 });
 
-function deliver(replica: NodeProcess, delivery: ReturnType<typeof commentDelivery>) {
+function deliver(replica: NodeProcess, delivery: { id: string; name: string; payload: unknown }) {
   return deliverWebhook(replica, SECRET, delivery);
 }
 
@@ -186,4 +186,32 @@ it('concurrent /coder next and a duplicate delivery across two replicas: one bra
     (after.lastIncrease - drained.lastIncrease) / WRITE_BUCKETS.minute.every,
   );
   expect(api.length).toBeLessThanOrEqual(DRAINED + added);
+});
+
+it('one red CI result, its check_suite to one replica and its workflow_run to the other at once: one reply', async () => {
+  await deliver(replicas[0]!, commentDelivery('/coder next', { login: 'Codertocat', id: 9101 }));
+  await settle(() => sim.comments.some((c) => c.body.startsWith('**Coder started**')));
+  sim.push(BRANCH, {
+    'test/health.test.ts': 'test("health", () => {});\n',
+    'src/health.ts': '1\n',
+  });
+  const head = sim.refs.get(BRANCH)!;
+  sim.ci(head, 'failure', 'build');
+  // GitHub sends both for a GitHub Actions run that completes, within milliseconds.
+  const suite = examplePayload('check_suite', 'completed');
+  suite.check_suite.head_branch = BRANCH;
+  suite.check_suite.head_sha = head;
+  suite.check_suite.conclusion = 'failure';
+  suite.check_suite.pull_requests = [];
+  const run = examplePayload('workflow_run', 'completed');
+  run.workflow_run.head_branch = BRANCH;
+  run.workflow_run.head_sha = head;
+  run.workflow_run.conclusion = 'failure';
+  const statuses = await Promise.all([
+    deliver(replicas[0]!, { id: 'suite-9102', name: 'check_suite', payload: suite }),
+    deliver(replicas[1]!, { id: 'run-9103', name: 'workflow_run', payload: run }),
+  ]);
+  for (const status of statuses) expect([200, 202]).toContain(status);
+  await settle(() => sim.comments.some((c) => c.body.startsWith('**CI failed**')));
+  expect(sim.comments.filter((c) => c.body.startsWith('**CI failed**'))).toHaveLength(1);
 });
