@@ -321,8 +321,11 @@ async function runAgentSide(
       throw new Error(
         "The default branch's config sets no `agent`: there is no command to run (see docs/agent.md).",
       );
+    // The hand-off's id travels in `agent` too (the payload's 10 top-level properties are taken).
+    const settings = { ...payload.agent };
+    delete settings.handOffId;
     if (
-      JSON.stringify(payload.agent) !==
+      JSON.stringify(settings) !==
       JSON.stringify({
         command: agent.command,
         timeoutMinutes: agent.timeoutMinutes,

@@ -19,11 +19,11 @@ import {
   type RunFile,
   describeRun,
   handOffRefusal,
+  handOffOfPayload,
   isBot,
   loopPullProblem,
   mayCommand,
   type LoopIdentity,
-  type HandOffRecord,
   readMarker,
 } from '../core/index.js';
 import {
@@ -66,21 +66,18 @@ export async function sendAgentDispatch(
   });
 }
 
-/** The hand-off a payload is, as the record asks for it (on the head it names). */
-export function handOffOf(
-  payload: Pick<AgentPayload, 'node' | 'attempt' | 'headSha'>,
-): HandOffRecord {
-  return { node: payload.node, attempt: payload.attempt, sha: payload.headSha };
-}
+/** The hand-off a payload is, as the record asks for it (on the head it names), with its id. */
+export const handOffOf = handOffOfPayload;
 
 /**
  * Whether the loop asked for this hand-off: a `repository_dispatch` anyone with `contents: write`
  * can send, so its payload alone proves nothing. The dispatch must come from the loop PR's author
  * (the loop's own identity: GitHub sets the sender), and the loop's record on the payload's head
- * must name this very hand-off (node, attempt, head), which the loop writes there before it sends
- * it. The record is read from the loop's check run of that head — the app of `identity` when the
- * step knows it, else the app whose bot opened the PR — or, for a loop acting as a person (no
- * check runs), from the PR body's marker. Returns why not, or undefined when it was asked.
+ * must name this very hand-off (node, attempt, head, and its id when the record has one), which
+ * the loop writes there before it sends it. The record is read from the loop's check run of that
+ * head — the app of `identity` when the step knows it, else the app whose bot opened the PR — or,
+ * for a loop acting as a person (no check runs), from the PR body's marker. Returns why not, or
+ * undefined when it was asked.
  */
 export async function handOffNotAsked(
   gh: GitHub,

@@ -46,10 +46,18 @@ describe('TDD: a new phase is handed to the agent', () => {
             command: 'node examples/agents/scripted.mjs',
             timeoutMinutes: 30,
             env: ['ANTHROPIC_API_KEY'],
+            // The decision's time and the PR's first hand-off: the record asks for the same id.
+            handOffId: '2026-11-22T12:00:00.000Z#1',
           },
         },
       },
     ]);
+    expect(decodeRecord(sim.own(head)!.output!.text, head)?.handOff).toEqual({
+      node: 'tdd',
+      attempt: 1,
+      sha: head,
+      id: '2026-11-22T12:00:00.000Z#1',
+    });
     expect(sim.own(head)!.output!.summary).toContain('Agent working (attempt 1)');
     expect(sim.own(head)!.output!.summary).toContain(
       'https://github.com/Codertocat/Hello-World/actions?query=event%3Arepository_dispatch',

@@ -112,15 +112,19 @@ describe('a hand-off ended with its pause', () => {
     expect(await rerun(env, fix)).toEqual(expect.any(String));
   });
 
-  it('a pause resumed hands the node on again: that hand-off runs (once more, the same one)', async () => {
+  it('a pause resumed hands the node on again: that hand-off runs, the paused run’s dispatch does not', async () => {
     const { sim, deliver } = await world(AGENT);
     await deliver.comment('/coder next');
     const env = envOf(sim);
     const tdd = lastHandOff(sim);
     await paused(sim, env, tdd);
     await deliver.comment('/coder resume');
-    expect(lastHandOff(sim)).toEqual(tdd);
-    expect(await rerun(env, tdd)).toBeUndefined();
+    const resumed = lastHandOff(sim);
+    // The same node, attempt and head, asked for again: a hand-off of its own (its id).
+    expect(resumed).toMatchObject({ node: tdd.node, attempt: tdd.attempt, headSha: tdd.headSha });
+    expect(resumed.agent.handOffId).not.toBe(tdd.agent.handOffId);
+    expect(await rerun(env, resumed)).toBeUndefined();
+    expect(await rerun(env, tdd)).toMatch(/not the hand-off the loop asks for/);
   });
 });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import { decodeRecord, parseConfigText } from '../../src/core/index.js';
+import { decodeRecord, parseConfigText, type AgentPayload } from '../../src/core/index.js';
 import { pinApiVersion } from '../../src/github/client.js';
 import {
   dispatch,
@@ -212,7 +212,9 @@ describe('a paused Debug & Fix whose failure passes on a re-run of the same head
     const head = sim.refs.get(BRANCH)!;
     const env = envOf(sim);
     const { config } = await env.loadConfig();
-    const handOff = { ...handOffOf(sim), node: 'debug-fix' as const, attempt: 1 };
+    // The Debug & Fix hand-off the loop sent (its id is the one the record asks for).
+    const handOff = sim.dispatches.at(-1)!.client_payload as unknown as AgentPayload;
+    expect(handOff).toMatchObject({ node: 'debug-fix', attempt: 1, headSha: head });
     expect((await dispatchAgentPause(env, config!, handOff, LIMIT)).state).toBe('paused');
     expect(decodeRecord(sim.own(head)?.output?.text, head)?.attempts).toHaveLength(1);
     const sent = sim.dispatches.length;

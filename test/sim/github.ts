@@ -514,7 +514,12 @@ export class SimGitHub {
         ...(payload.plan !== null ? { plan: payload.plan } : {}),
         ...(payload.phase !== null ? { phase: payload.phase } : {}),
       }),
-      handOff: { node: payload.node, attempt: payload.attempt, sha: payload.headSha },
+      handOff: {
+        node: payload.node,
+        attempt: payload.attempt,
+        sha: payload.headSha,
+        ...(payload.agent.handOffId !== undefined ? { id: payload.agent.handOffId } : {}),
+      },
     };
     const text = withRecord('', marker, payload.headSha);
     const run = this.own(payload.headSha);

@@ -32,8 +32,23 @@ const branch = z
   });
 
 /**
+ * A hand-off's id (`handOffId`): made by the loop when it asks for the hand-off, from the time it
+ * decided and the PR's count of hand-offs (`2026-11-22T12:00:00.000Z#3`), so that two hand-offs of
+ * the same node, attempt and head differ. Opaque to everyone but the comparison.
+ */
+export const HandOffIdSchema = z
+  .string()
+  .regex(/^[0-9A-Za-z.:#_-]{1,100}$/, 'must be a hand-off id the loop made');
+
+/** The id of the hand-off asked for at `now`, the PR's `count`-th. */
+export function makeHandOffId(now: Date, count: number): string {
+  return `${now.toISOString()}#${count}`;
+}
+
+/**
  * The `client_payload` of a hand-off (SPEC §9). GitHub allows at most 10 top-level properties in
- * a `client_payload`: this is exactly 10, so anything new goes inside one of them.
+ * a `client_payload`: this is exactly 10, so anything new goes inside one of them (the hand-off's
+ * id is `agent.handOffId`).
  */
 const AgentPayloadSchema = z.strictObject({
   node: z.enum(AGENT_NODES),
@@ -61,7 +76,15 @@ const AgentPayloadSchema = z.strictObject({
   /** That plan's phase as its kind numbers it (`3.1`, a task id). */
   phaseId: z.string().min(1).max(100).optional(),
   attempt: z.number().int().min(1).max(100),
-  agent: AgentConfigSchema.pick({ command: true, timeoutMinutes: true, env: true }).required(),
+  agent: AgentConfigSchema.pick({ command: true, timeoutMinutes: true, env: true })
+    .required()
+    .extend({
+      /**
+       * The hand-off's id, as the loop's record asks for it (absent from an older loop's payload):
+       * the steps run and apply only the hand-off whose id the record names.
+       */
+      handOffId: HandOffIdSchema.optional(),
+    }),
 });
 
 export type AgentPayload = z.infer<typeof AgentPayloadSchema>;
@@ -80,6 +103,8 @@ export interface AgentHandOff {
   attempt: number;
   /** `agent` of the default branch's config. */
   agent: AgentConfig;
+  /** The hand-off's id (`makeHandOffId`), once the loop asks for it. */
+  id?: string;
 }
 
 /** The `client_payload` of one hand-off; throws when a field is out of shape (a bug upstream). */
@@ -100,8 +125,14 @@ export function buildAgentPayload(handOff: AgentHandOff): AgentPayload {
       command: handOff.agent.command,
       timeoutMinutes: handOff.agent.timeoutMinutes,
       env: handOff.agent.env,
+      ...(handOff.id !== undefined ? { handOffId: handOff.id } : {}),
     },
   });
+}
+
+/** The payload with its id: the hand-off as the loop asks for it. */
+export function withHandOffId(payload: AgentPayload, id: string): AgentPayload {
+  return { ...payload, agent: { ...payload.agent, handOffId: HandOffIdSchema.parse(id) } };
 }
 
 /** The inbound `client_payload`, validated: one message per problem, naming the field. */

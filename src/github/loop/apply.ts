@@ -1,10 +1,12 @@
 import {
+  askHandOff,
   baseProblem,
   pullProgress,
   reply,
   updateMarker,
   withLoopFiles,
   withProgress,
+  type AgentPayload,
   type Effect,
   type NodeId,
   type RunState,
@@ -15,7 +17,7 @@ import {
   type Problem,
   type PullSnapshot,
 } from '../../core/index.js';
-import { handOffOf, sendAgentDispatch } from '../agent.js';
+import { sendAgentDispatch } from '../agent.js';
 import {
   keepsStatus,
   recordOn,
@@ -268,9 +270,14 @@ export async function apply(
     if ('when' in effect && effect.when && effect.when !== (merged ? 'merged' : 'not-merged'))
       continue;
     // A hand-off is asked for in the record, on the head it names, before it is sent: the
-    // agent's jobs run only a dispatch the record asked for.
-    if (effect.kind === 'dispatch' && effect.payload.headSha === pr.head.sha)
-      remember(ctx, { ...ctx.snap.marker, handOff: handOffOf(effect.payload) });
+    // agent's jobs run only a dispatch the record asked for. It gets its id here (the decision's
+    // time and the PR's count of hand-offs), which the record and the payload both carry.
+    let payload: AgentPayload | undefined;
+    if (effect.kind === 'dispatch') {
+      const asked = askHandOff(ctx.snap.marker, effect.payload, env.now());
+      payload = asked.payload;
+      if (effect.payload.headSha === pr.head.sha) remember(ctx, asked.marker);
+    }
     const { marker } = ctx.snap;
     // An escalation ends with the completion commit, not before: until the commit is in place the
     // head's record keeps it (a completion GitHub refuses, or whose head moved, leaves it standing).
@@ -332,7 +339,7 @@ export async function apply(
         break;
       }
       case 'dispatch':
-        await sendAgentDispatch(gh, repo, effect.payload);
+        await sendAgentDispatch(gh, repo, payload ?? effect.payload);
         break;
       case 'wake':
         // Asked for already (two replicas read the record before either wrote it): the one that

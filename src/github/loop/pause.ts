@@ -39,6 +39,8 @@ export async function agentRunPaused(
     headSha: string;
     node: AgentNode;
     attempt: number;
+    /** The hand-off's id, as the payload carried it (none from an older loop). */
+    agent?: { handOffId?: string | undefined };
   },
   pause: { reason: string; until?: string },
   /** The partial commit that keeps the run's work (the pause is recorded there), when it made one. */

@@ -81,7 +81,14 @@ export async function evaluate(
 export async function agentRunFailed(
   env: LoopEnv,
   config: Config,
-  handOff: { branch: string; headSha: string; node: AgentNode; attempt: number },
+  handOff: {
+    branch: string;
+    headSha: string;
+    node: AgentNode;
+    attempt: number;
+    /** The hand-off's id, as the payload carried it (none from an older loop). */
+    agent?: { handOffId?: string | undefined };
+  },
   reason: string,
   /** The partial commit the run left (the failed attempt is on it), when it made one. */
   commit?: string,

@@ -1,4 +1,5 @@
 import {
+  askHandOff,
   decideStart,
   identityShared,
   readMarker,
@@ -9,7 +10,7 @@ import {
   type StartSnapshot,
   type StartWrite,
 } from '../../core/index.js';
-import { handOffOf, sendAgentDispatch } from '../agent.js';
+import { sendAgentDispatch } from '../agent.js';
 import { createCheckRun, keepsStatus } from '../checks.js';
 import { commitMessage, createCommit, createLockRef, type GitReader } from '../git.js';
 import { loopLogin, replyOnIssue } from '../issues.js';
@@ -127,11 +128,40 @@ async function write(
  * hand-off). The reply depends on none of them, so it costs no round of its own. Both settle
  * before this returns: no reply still on its way after a failure.
  */
-async function applyStart(env: LoopEnv, effects: readonly StartEffect[]): Promise<void> {
+async function applyStart(env: LoopEnv, decided: readonly StartEffect[]): Promise<void> {
+  const effects = askedHandOffs(decided, env.now());
   const replies = effects.filter((e) => e.kind === 'reply');
   const rest = effects.filter((e) => e.kind !== 'reply');
   const settled = await Promise.allSettled([applyInOrder(env, replies), applyInOrder(env, rest)]);
   for (const s of settled) if (s.status === 'rejected') throw s.reason;
+}
+
+/**
+ * The hand-off a start sends gets its id here (the decision's time, the PR's count of hand-offs),
+ * and the record of the check run on the head it names asks for it: the payload and the record
+ * carry the same id.
+ */
+function askedHandOffs(effects: readonly StartEffect[], now: Date): StartEffect[] {
+  const asked = new Map<string, ReturnType<typeof askHandOff>>();
+  for (const effect of effects) {
+    if (effect.kind !== 'dispatch') continue;
+    const check = effects.find(
+      (e): e is Extract<StartEffect, { kind: 'check' }> =>
+        e.kind === 'check' && e.sha === effect.payload.headSha,
+    );
+    if (check) asked.set(effect.payload.headSha, askHandOff(check.record, effect.payload, now));
+  }
+  return effects.map((effect) => {
+    if (effect.kind === 'dispatch') {
+      const sent = asked.get(effect.payload.headSha);
+      return sent ? { ...effect, payload: sent.payload } : effect;
+    }
+    if (effect.kind === 'check') {
+      const sent = asked.get(effect.sha);
+      return sent ? { ...effect, record: sent.marker } : effect;
+    }
+    return effect;
+  });
 }
 
 async function applyInOrder(env: LoopEnv, effects: readonly StartEffect[]): Promise<void> {
@@ -149,12 +179,9 @@ async function applyInOrder(env: LoopEnv, effects: readonly StartEffect[]): Prom
         progressPr = effect.progress.current?.pr;
         break;
       case 'check': {
-        // The hand-off this start sends is asked for in the record first (`handOffOf`).
-        const sent = effects.find(
-          (e): e is Extract<StartEffect, { kind: 'dispatch' }> =>
-            e.kind === 'dispatch' && e.payload.headSha === effect.sha,
-        );
-        let record = sent ? { ...effect.record, handOff: handOffOf(sent.payload) } : effect.record;
+        // The hand-off this start sends is asked for in the record first (`askedHandOffs`).
+        const sent = effects.some((e) => e.kind === 'dispatch' && e.payload.headSha === effect.sha);
+        let record = effect.record;
         const withProgress = progress !== undefined && progressPr !== undefined && record.run;
         if (withProgress) record = { ...record, run: { ...record.run!, progress } };
         const number = record.pr ?? progressPr;

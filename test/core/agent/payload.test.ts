@@ -2,6 +2,7 @@ import {
   AGENT_EVENT_TYPE,
   buildAgentPayload,
   parseAgentPayload,
+  withHandOffId,
   type AgentHandOff,
 } from '../../../src/core/index.js';
 
@@ -25,6 +26,31 @@ const handOff: AgentHandOff = {
     env: ['KEY'],
   },
 };
+
+describe('the hand-off id in the payload', () => {
+  it('travels in `agent` (the ten top-level keys are taken); a payload without one still parses', () => {
+    const old = buildAgentPayload(handOff);
+    const payload = buildAgentPayload({ ...handOff, id: '2026-11-22T12:00:00.000Z#3' });
+    expect(payload.agent).toEqual({
+      command: 'node agent.mjs',
+      timeoutMinutes: 30,
+      env: ['KEY'],
+      handOffId: '2026-11-22T12:00:00.000Z#3',
+    });
+    expect(Object.keys(payload)).toHaveLength(10);
+    expect(withHandOffId(old, '2026-11-22T12:00:00.000Z#3')).toEqual(payload);
+    expect(parseAgentPayload(JSON.parse(JSON.stringify(payload))).payload).toEqual(payload);
+    expect(parseAgentPayload(JSON.parse(JSON.stringify(old))).payload).toEqual(old);
+  });
+
+  it('refuses an id out of shape', () => {
+    const payload = JSON.parse(JSON.stringify(buildAgentPayload(handOff)));
+    payload.agent.handOffId = 'x y <b>';
+    expect(parseAgentPayload(payload).problems).toEqual([
+      '`agent.handOffId`: must be a hand-off id the loop made',
+    ]);
+  });
+});
 
 describe('the hand-off payload', () => {
   it('builds the client_payload of SPEC §9: ten top-level keys, no maxReviewRounds', () => {

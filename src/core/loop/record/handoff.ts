@@ -1,4 +1,10 @@
-import { buildAgentPayload, type AgentNode, type AgentPayload } from '../../agent/payload.js';
+import {
+  buildAgentPayload,
+  makeHandOffId,
+  withHandOffId,
+  type AgentNode,
+  type AgentPayload,
+} from '../../agent/payload.js';
 import type { Config } from '../../config.js';
 import type { CheckRunView } from './checkRun.js';
 import type { HandOffRecord, LoopMarker } from './marker.js';
@@ -86,27 +92,86 @@ export function reviewRound(
   return { round, repeat, exhausted: round > max };
 }
 
+/** The hand-off a payload is, as the record asks for it (on the head it names), with its id. */
+export function handOffOfPayload(
+  payload: Pick<AgentPayload, 'node' | 'attempt' | 'headSha'> & {
+    agent?: { handOffId?: string | undefined };
+  },
+): HandOffRecord {
+  const id = payload.agent?.handOffId;
+  return {
+    node: payload.node,
+    attempt: payload.attempt,
+    sha: payload.headSha,
+    ...(id !== undefined ? { id } : {}),
+  };
+}
+
+/**
+ * The loop asks for `payload`, at `now`: the payload gets the next id of the PR's hand-offs, and
+ * the record names that hand-off (and counts it). Pure: the adapter gives the decision's time.
+ */
+export function askHandOff(
+  marker: LoopMarker,
+  payload: AgentPayload,
+  now: Date,
+): { marker: LoopMarker; payload: AgentPayload } {
+  const count = (marker.handOffs ?? 0) + 1;
+  const sent = withHandOffId(payload, makeHandOffId(now, count));
+  return { marker: { ...marker, handOff: handOffOfPayload(sent), handOffs: count }, payload: sent };
+}
+
+/**
+ * Whether `run` is the hand-off the record asks for (`asked`). Strictness follows the record,
+ * which only the loop writes: when it names an id, the run must carry that very id — a resume
+ * asks for the same node, attempt and head again, and an old run of that triple (its apply job
+ * re-run alone) is not the new hand-off. A record an older coder-loop wrote names no id: node,
+ * attempt and head are compared as before, and a run's id is not looked at.
+ */
+export function isAskedHandOff(asked: HandOffRecord | undefined, run: HandOffRecord): boolean {
+  if (!asked) return false;
+  if (asked.node !== run.node || asked.attempt !== run.attempt || asked.sha !== run.sha)
+    return false;
+  return asked.id === undefined || asked.id === run.id;
+}
+
+/** The hand-off the record asks for, in words. */
+function asking(asked: HandOffRecord | undefined): string {
+  return asked
+    ? `${asked.node} (attempt ${asked.attempt}) on ${asked.sha.slice(0, 7)}`
+    : 'no hand-off';
+}
+
+/** Same node, attempt and head, another id: the loop has asked for that triple again since. */
+function askedAgain(asked: HandOffRecord | undefined, run: HandOffRecord): boolean {
+  return (
+    !!asked &&
+    asked.node === run.node &&
+    asked.attempt === run.attempt &&
+    asked.sha === run.sha &&
+    !isAskedHandOff(asked, run)
+  );
+}
+
 /**
  * Why the loop's record (on the hand-off's head) does not ask for the hand-off `wanted`, or
- * undefined when it does: the record must name this very hand-off (node, attempt, head), and the
- * PR must be neither escalated nor paused since. A writer's "Re-run jobs" of the agent's last
- * workflow run delivers the loop's own dispatch again, its sender the loop: the record's
- * escalation or pause on that head is what still tells it from the loop asking.
+ * undefined when it does: the record must name this very hand-off (node, attempt, head, and its
+ * id when the record has one: `isAskedHandOff`), and the PR must be neither escalated nor paused
+ * since. A writer's "Re-run jobs" of the agent's last workflow run delivers the loop's own
+ * dispatch again, its sender the loop: the record's escalation or pause on that head, or the id
+ * of the hand-off it asks for since, is what still tells it from the loop asking.
  */
 export function handOffRefusal(
   record: LoopMarker | undefined,
   wanted: HandOffRecord,
 ): string | undefined {
   const asked = record?.handOff;
-  if (
-    !asked ||
-    asked.node !== wanted.node ||
-    asked.attempt !== wanted.attempt ||
-    asked.sha !== wanted.sha
-  )
-    return `the loop's record on ${wanted.sha.slice(0, 7)} asks for ${
-      asked ? `${asked.node} (attempt ${asked.attempt}) on ${asked.sha.slice(0, 7)}` : 'no hand-off'
-    }, not ${wanted.node} (attempt ${wanted.attempt})`;
+  if (askedAgain(asked, wanted))
+    return `the loop's record on ${wanted.sha.slice(0, 7)} asks for ${wanted.node} (attempt ${wanted.attempt}) again since, as hand-off ${asked!.id}: this dispatch (${
+      wanted.id !== undefined ? `hand-off ${wanted.id}` : 'no hand-off id'
+    }) is not the hand-off the loop asks for`;
+  if (!record || !isAskedHandOff(asked, wanted))
+    return `the loop's record on ${wanted.sha.slice(0, 7)} asks for ${asking(asked)}, not ${wanted.node} (attempt ${wanted.attempt})`;
   if (record.escalation)
     return `the pull request is escalated since (${record.escalation.reason}): an architect decides, or \`/coder resume\``;
   if (record.pause)
@@ -117,18 +182,20 @@ export function handOffRefusal(
 /**
  * Why the record on the head an agent run left — the head it was handed, or its partial commit,
  * whose record the apply step made from the handed head's — no longer names that run's hand-off,
- * or undefined when it does. The run's outcome (a failure, a pause) is the loop's to act on only
- * then: once the loop has gone on from it (a stop, a resume, a new hand-off, an earlier report of
- * the same run), an apply job re-run or delivered late tells it nothing.
+ * or undefined when it does (`isAskedHandOff`: its id too, when the record has one). The run's
+ * outcome (a failure, a pause) is the loop's to act on only then: once the loop has gone on from
+ * it (a stop, a resume, a new hand-off, an earlier report of the same run), an apply job re-run or
+ * delivered late tells it nothing.
  */
 export function handOffGone(
   record: LoopMarker | undefined,
   run: HandOffRecord,
 ): string | undefined {
   const asked = record?.handOff;
-  if (asked && asked.node === run.node && asked.attempt === run.attempt && asked.sha === run.sha)
-    return undefined;
-  return `the loop's record has gone on from ${run.node} (attempt ${run.attempt}) on ${run.sha.slice(0, 7)}: it asks for ${
-    asked ? `${asked.node} (attempt ${asked.attempt}) on ${asked.sha.slice(0, 7)}` : 'no hand-off'
-  }`;
+  if (isAskedHandOff(asked, run)) return undefined;
+  if (askedAgain(asked, run))
+    return `the loop's record has gone on from ${run.node} (attempt ${run.attempt}) on ${run.sha.slice(0, 7)}: it asks for the same node, attempt and head again since, as hand-off ${asked!.id}, and this run (${
+      run.id !== undefined ? `hand-off ${run.id}` : 'no hand-off id'
+    }) is not the hand-off the loop asks for`;
+  return `the loop's record has gone on from ${run.node} (attempt ${run.attempt}) on ${run.sha.slice(0, 7)}: it asks for ${asking(asked)}`;
 }

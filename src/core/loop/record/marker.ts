@@ -65,6 +65,8 @@ export interface LoopMarker {
    * a `repository_dispatch`).
    */
   handOff?: HandOffRecord;
+  /** How many hand-offs the loop asked for on this PR: each one's id holds its number. */
+  handOffs?: number;
   /** The head on which no CI had reported for `ciStallMinutes`, once the issue was told. */
   ciStall?: string;
   /**
@@ -94,11 +96,16 @@ export interface RerunEntry {
   refused?: true;
 }
 
-/** A hand-off as the record asks for it: the node, the attempt, and the head it is for. */
+/**
+ * A hand-off as the record asks for it: the node, the attempt, the head it is for, and its id —
+ * the same node, attempt and head are asked for again by a resume. A record an older coder-loop
+ * wrote has no id.
+ */
 export interface HandOffRecord {
   node: AgentNode;
   attempt: number;
   sha: string;
+  id?: string;
 }
 
 /** A pause in force: the hand-off to send again at `until`, and why. */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { HandOffIdSchema } from '../../agent/payload.js';
 import type { LoopMarker } from './marker.js';
 
 /**
@@ -153,8 +154,12 @@ const LoopRecordSchema = z.object({
       node: z.enum(['tdd', 'debug-fix', 'review-fix', 'revise']),
       attempt: z.number().int().min(1).max(100),
       sha: SHA,
+      /** Its id, which the payload carries too (absent in a record of an older coder-loop). */
+      id: HandOffIdSchema.optional(),
     })
     .optional(),
+  /** How many hand-offs the loop asked for on the PR (the next id's number). */
+  handOffs: z.number().int().nonnegative().optional(),
   /** Passes Spec?: the verdict on `sha` and what lacked evidence (the Revise hand-off's list). */
   spec: z
     .object({ sha: SHA, passed: z.boolean(), missing: z.array(TEXT(500)).max(SPEC_MISSING) })
@@ -353,8 +358,16 @@ function pick(m: LoopMarker): Omit<LoopRecord, 'v' | 'head'> {
       ? { flaky: m.flaky.slice(-100).map((f) => ({ sha: f.sha, name: f.name.slice(0, 300) })) }
       : {}),
     ...(m.handOff
-      ? { handOff: { node: m.handOff.node, attempt: m.handOff.attempt, sha: m.handOff.sha } }
+      ? {
+          handOff: {
+            node: m.handOff.node,
+            attempt: m.handOff.attempt,
+            sha: m.handOff.sha,
+            ...(m.handOff.id !== undefined ? { id: m.handOff.id } : {}),
+          },
+        }
       : {}),
+    ...(m.handOffs !== undefined ? { handOffs: m.handOffs } : {}),
     ...(m.spec
       ? {
           spec: {
