@@ -35,7 +35,7 @@ export function serialByKey(): Serial {
  * takes (each GitHub request has its time limit and bounded retries), short enough that a replica
  * that died holding one delays that head's next event by minutes, not for ever.
  */
-export const HEAD_LEASE_MS = 5 * 60_000;
+const HEAD_LEASE_MS = 5 * 60_000;
 
 /** Deletes the lease only while it is still the caller's (a lease that ran out may be another's). */
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0`;

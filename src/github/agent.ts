@@ -1,6 +1,7 @@
 import {
   incredibleReset,
   AGENT_EVENT_TYPE,
+  encodeAgentPayload,
   agentCommitMessage,
   agentReply,
   agentTrailer,
@@ -62,7 +63,7 @@ export async function sendAgentDispatch(
   await gh.request('POST /repos/{owner}/{repo}/dispatches', {
     ...repo,
     event_type: AGENT_EVENT_TYPE,
-    client_payload: { ...payload },
+    client_payload: encodeAgentPayload(payload),
   });
 }
 

@@ -1,4 +1,5 @@
 import nock from 'nock';
+import { parseAgentPayload } from '../../src/core/index.js';
 import {
   afterScenario,
   beforeScenario,
@@ -470,5 +471,23 @@ describe("the user's plan documents are locked", () => {
       '**Escalated to architect** (pull request #2): plan change needed, and @reviewer1 is not an architect.',
     );
     expect(replies(sim).at(-1)).toContain(`${KIRO}/design.md`);
+  });
+});
+
+describe('a plan of another kind handed to the coding agent', () => {
+  it('spec-kit: the hand-off GitHub is sent holds ten top-level properties, and names the tasks file and phase', async () => {
+    const { sim, deliver } = await world(KIND_FILES.speckit, 'agent:\n  command: "true"\n');
+    await deliver.comment('/coder next');
+    expect(sim.dispatches).toHaveLength(1);
+    const sent = sim.dispatches[0]!.client_payload as Record<string, unknown>;
+    // GitHub refuses a client_payload of more than 10 (the request check holds it to that too).
+    expect(Object.keys(sent)).toHaveLength(10);
+    const { payload } = parseAgentPayload(sent);
+    expect(payload).toMatchObject({
+      node: 'tdd',
+      plan: '001-photo-albums',
+      planFile: `${SPECKIT}/tasks.md`,
+      phaseId: '2',
+    });
   });
 });

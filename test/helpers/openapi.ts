@@ -23,6 +23,14 @@ type Schema = {
   anyOf?: Schema[];
   allOf?: Schema[];
   nullable?: boolean;
+  maxProperties?: number;
+  minProperties?: number;
+  maxLength?: number;
+  minLength?: number;
+  maxItems?: number;
+  minItems?: number;
+  maximum?: number;
+  minimum?: number;
 };
 interface Parameter {
   $ref?: string;
@@ -132,6 +140,24 @@ function validate(value: unknown, raw: Schema, where: string, depth = 0): string
   if (schema.enum && !schema.enum.includes(value))
     return [`${where}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`];
   const problems: string[] = [];
+  // The limits GitHub enforces on what it is sent (a dispatch's client_payload holds at most 10
+  // top-level properties; a comment at most 65,536 characters).
+  const limit = (what: string, n: number, most?: number, least?: number) => {
+    if (most !== undefined && n > most) problems.push(`${where}: ${what} ${n}, at most ${most}`);
+    if (least !== undefined && n < least)
+      problems.push(`${where}: ${what} ${n}, at least ${least}`);
+  };
+  if (typeOk(value, 'object'))
+    limit(
+      'properties',
+      Object.keys(value as object).length,
+      schema.maxProperties,
+      schema.minProperties,
+    );
+  if (typeof value === 'string')
+    limit('characters', [...value].length, schema.maxLength, schema.minLength);
+  if (Array.isArray(value)) limit('items', value.length, schema.maxItems, schema.minItems);
+  if (typeof value === 'number') limit('value', value, schema.maximum, schema.minimum);
   if (Array.isArray(value) && schema.items) {
     value.forEach((v, i) =>
       problems.push(...validate(v, schema.items!, `${where}[${i}]`, depth + 1)),

@@ -46,9 +46,10 @@ export function makeHandOffId(now: Date, count: number): string {
 }
 
 /**
- * The `client_payload` of a hand-off (SPEC §9). GitHub allows at most 10 top-level properties in
- * a `client_payload`: this is exactly 10, so anything new goes inside one of them (the hand-off's
- * id is `agent.handOffId`).
+ * A hand-off's payload, as the steps read it. GitHub allows at most 10 top-level properties in
+ * a `client_payload`: it is sent as `encodeAgentPayload` folds it, 10 at most, so anything new
+ * goes inside one of them (the hand-off's id is `agent.handOffId`; another kind's `planFile` and
+ * `phaseId` go inside `plan`).
  */
 const AgentPayloadSchema = z.strictObject({
   node: z.enum(AGENT_NODES),
@@ -135,11 +136,45 @@ export function withHandOffId(payload: AgentPayload, id: string): AgentPayload {
   return { ...payload, agent: { ...payload.agent, handOffId: HandOffIdSchema.parse(id) } };
 }
 
+/**
+ * The payload as it is sent (`client_payload`): a plan of another kind carries its tasks file and
+ * its phase as that kind numbers it inside `plan` (`{ name, file, phaseId }`), so the payload stays
+ * within GitHub's 10 top-level properties; the loop's own plans send `plan` as its name.
+ */
+export function encodeAgentPayload(payload: AgentPayload): Record<string, unknown> {
+  const { planFile, phaseId, ...rest } = payload;
+  if (planFile === undefined && phaseId === undefined) return { ...rest };
+  return {
+    ...rest,
+    plan: {
+      name: payload.plan,
+      ...(planFile !== undefined ? { file: planFile } : {}),
+      ...(phaseId !== undefined ? { phaseId } : {}),
+    },
+  };
+}
+
+/** `encodeAgentPayload` undone: a `plan` object unfolded, anything else as it came. */
+function decodeAgentPayload(data: unknown): unknown {
+  if (typeof data !== 'object' || data === null) return data;
+  const { plan, ...rest } = data as Record<string, unknown>;
+  if (typeof plan !== 'object' || plan === null || Array.isArray(plan)) return data;
+  const { name, file, phaseId, ...unknown } = plan as Record<string, unknown>;
+  return {
+    ...rest,
+    plan: name,
+    ...(file !== undefined ? { planFile: file } : {}),
+    ...(phaseId !== undefined ? { phaseId } : {}),
+    // What else the object holds is refused by name, as an unknown key of the payload.
+    ...Object.fromEntries(Object.entries(unknown).map(([k, v]) => [`plan.${k}`, v])),
+  };
+}
+
 /** The inbound `client_payload`, validated: one message per problem, naming the field. */
 export function parseAgentPayload(
   data: unknown,
 ): { payload: AgentPayload; problems: [] } | { payload?: undefined; problems: string[] } {
-  const result = AgentPayloadSchema.safeParse(data);
+  const result = AgentPayloadSchema.safeParse(decodeAgentPayload(data));
   if (result.success) return { payload: result.data, problems: [] };
   return {
     problems: result.error.issues.map((issue) => {

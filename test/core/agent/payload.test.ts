@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import {
   AGENT_EVENT_TYPE,
   buildAgentPayload,
+  encodeAgentPayload,
   parseAgentPayload,
   withHandOffId,
   type AgentHandOff,
@@ -130,5 +132,92 @@ describe('the hand-off payload', () => {
     ).toEqual([
       '`agent.env.0`: must not be a CODER_, GITHUB_, ACTIONS_, RUNNER_ or INPUT_ variable (the loop sets or withholds those)',
     ]);
+  });
+});
+
+describe('a plan of another kind: its tasks file and phase id travel inside `plan`', () => {
+  const other: AgentHandOff = {
+    ...handOff,
+    branch: 'coder/001-photo-albums/phase-2',
+    plan: {
+      name: '001-photo-albums',
+      phase: 2,
+      planFile: 'specs/001-photo-albums/tasks.md',
+      phaseId: '2',
+    },
+    id: '2026-11-22T12:00:00.000Z#1',
+  };
+
+  it('sent within GitHub’s ten top-level properties, read back as built', () => {
+    const payload = buildAgentPayload(other);
+    const sent = encodeAgentPayload(payload);
+    expect(Object.keys(sent)).toHaveLength(10);
+    expect(sent.plan).toEqual({
+      name: '001-photo-albums',
+      file: 'specs/001-photo-albums/tasks.md',
+      phaseId: '2',
+    });
+    expect(parseAgentPayload(JSON.parse(JSON.stringify(sent)))).toEqual({ payload, problems: [] });
+  });
+
+  it('the loop’s own plans are sent as built: `plan` is the name', () => {
+    const payload = buildAgentPayload(handOff);
+    expect(encodeAgentPayload(payload)).toEqual(payload);
+  });
+
+  it('a `plan` object holding anything else is refused, naming it', () => {
+    const sent = encodeAgentPayload(buildAgentPayload(other)) as { plan: Record<string, unknown> };
+    sent.plan.extra = 'x';
+    expect(parseAgentPayload(sent).problems).toEqual([
+      'The payload has unknown key(s) `plan.extra`',
+    ]);
+  });
+
+  it('any hand-off: at most ten top-level properties sent, and the same payload read back', () => {
+    const text = fc
+      .string({ minLength: 1, maxLength: 20 })
+      .filter((t) => /^[A-Za-z0-9._-]+$/.test(t) && !t.startsWith('.'));
+    fc.assert(
+      fc.property(
+        fc.record({
+          node: fc.constantFrom('tdd', 'debug-fix', 'review-fix', 'revise'),
+          plan: fc.option(
+            fc.record({
+              name: text,
+              phase: fc.integer({ min: 0, max: 50 }),
+              planFile: fc.option(
+                text.map((t) => `specs/${t}/tasks.md`),
+                { nil: undefined },
+              ),
+              phaseId: fc.option(text, { nil: undefined }),
+            }),
+            { nil: undefined },
+          ),
+          attempt: fc.integer({ min: 1, max: 100 }),
+          id: fc.option(fc.constant('2026-11-22T12:00:00.000Z#2'), { nil: undefined }),
+        }),
+        ({ node, plan, attempt, id }) => {
+          const payload = buildAgentPayload({
+            ...handOff,
+            node,
+            attempt,
+            ...(plan
+              ? {
+                  plan: {
+                    name: plan.name,
+                    phase: plan.phase,
+                    ...(plan.planFile !== undefined ? { planFile: plan.planFile } : {}),
+                    ...(plan.phaseId !== undefined ? { phaseId: plan.phaseId } : {}),
+                  },
+                }
+              : { plan: undefined }),
+            ...(id !== undefined ? { id } : {}),
+          } as AgentHandOff);
+          const sent = JSON.parse(JSON.stringify(encodeAgentPayload(payload)));
+          expect(Object.keys(sent).length).toBeLessThanOrEqual(10);
+          expect(parseAgentPayload(sent)).toEqual({ payload, problems: [] });
+        },
+      ),
+    );
   });
 });
