@@ -231,3 +231,25 @@ describe('a hand-off ended by an escalation', () => {
     expect(await rerun(env, tdd)).toEqual(expect.any(String));
   });
 });
+
+describe('a hand-off in flight when the run is stopped', () => {
+  it('`/coder stop` ends it: the agent’s run is not applied, a re-run runs nothing, and the reply says so', async () => {
+    const { sim, deliver } = await world(AGENT);
+    await deliver.comment('/coder run Example');
+    const env = envOf(sim);
+    const tdd = lastHandOff(sim);
+    expect(await rerun(env, tdd)).toBeUndefined();
+    await deliver.comment('/coder stop');
+    const head = sim.refs.get(BRANCH)!;
+    const record = decodeRecord(sim.own(head)?.output?.text, head);
+    expect(record?.run).toBeUndefined();
+    expect(record?.handOff).toBeUndefined();
+    expect(await rerun(env, tdd)).toEqual(expect.any(String));
+    expect(sim.comments.at(-1)?.body).toContain(
+      "The coding agent's hand-off on #2 ends too: what it is working on now is not applied",
+    );
+    // A red CI result on a push hands the fix on again.
+    await deliver.ci(BRANCH, 'failure', { name: 'test' });
+    expect(lastHandOff(sim)).toMatchObject({ node: 'debug-fix', attempt: 1 });
+  });
+});

@@ -164,6 +164,10 @@ export const reply = {
   runStopped: (pr: number, plan: string): string =>
     `Stopped the run of plan ${codeSpan(plan)}: pull request #${pr} stays as it is, and no phase starts after it. \`/coder run\` goes on.`,
 
+  /** `/coder stop` while a hand-off to the coding agent was in flight: it ends with the run. */
+  handOffEnded: (pr: number): string =>
+    `The coding agent's hand-off on #${pr} ends too: what it is working on now is not applied, and the pull request waits for a push (a red CI result on it hands the fix on again).`,
+
   /** `/coder run` with the current phase's PR open and no run on it: the run goes on from there. */
   runResumed: (pr: number, plan: string, phase: number | undefined): string =>
     `**Run resumed** on plan ${codeSpan(plan)}: phase ${phase ?? '?'} is open as pull request #${pr}, which stays as it is; once it is merged, the next phase starts by itself.`,

@@ -49,8 +49,10 @@ export function resume(snap: PullSnapshot, thread: number): Decision {
 }
 
 /**
- * `/coder stop`: the run ends with this phase. The PR keeps its state; only `run` leaves its
- * record, so its merge starts nothing (`decideRunNext` finds no run).
+ * `/coder stop`: the run ends with this phase. The PR keeps its state; `run` leaves its record,
+ * so its merge starts nothing (`decideRunNext` finds no run), and so does a hand-off to the coding
+ * agent still in flight: a stop ends the recorded hand-off, so what the agent is working on now is
+ * not applied, and a re-run of its workflow run commits nothing.
  */
 export function stopRun(snap: PullSnapshot, thread: number): Decided {
   const { run, pause } = snap.marker;
@@ -62,14 +64,17 @@ export function stopRun(snap: PullSnapshot, thread: number): Decided {
   // and a re-run of the paused agent workflow run runs nothing (pause.ts).
   const marker = withoutPause(snap.marker);
   delete marker.run;
+  const inFlight = marker.handOff !== undefined;
+  delete marker.handOff;
+  const said = run
+    ? reply.runStopped(snap.pr.number, run.plan)
+    : `⏹️ The pause on #${snap.pr.number} is ended: the coding agent is not handed the node again by itself. Push to the branch, or \`/coder retry\` to evaluate it again.`;
   return done(snap, 'run-stopped', undefined, [
     { kind: 'marker', marker },
     {
       kind: 'reply',
       to: thread,
-      body: run
-        ? reply.runStopped(snap.pr.number, run.plan)
-        : `⏹️ The pause on #${snap.pr.number} is ended: the coding agent is not handed the node again by itself. Push to the branch, or \`/coder retry\` to evaluate it again.`,
+      body: inFlight ? `${said}\n\n${reply.handOffEnded(snap.pr.number)}` : said,
     },
   ]);
 }
