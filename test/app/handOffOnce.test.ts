@@ -1,20 +1,13 @@
-import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import {
-  decodeRecord,
-  parseConfigText,
-  type AgentPayload,
-  type ChangeSet,
-} from '../../src/core/index.js';
-import { applyAgentRun, handOffNotAsked } from '../../src/github/agent.js';
-import { pinApiVersion } from '../../src/github/client.js';
+import { decodeRecord, type AgentPayload, type ChangeSet } from '../../src/core/index.js';
+import { applyAgentRun } from '../../src/github/agent.js';
 import {
   dispatchAgentFailure,
   dispatchAgentPause,
   type LoopEnv,
 } from '../../src/github/loop/index.js';
-import { afterScenario, beforeScenario, LOOP_APP, OWNER, REPO } from '../helpers/github.js';
-import { checkedFetch } from '../helpers/openapi.js';
+import { AGENT, agentEnv, lastHandOff, LIMIT, LOOP, notAsked } from '../helpers/handOff.js';
+import { afterScenario, beforeScenario } from '../helpers/github.js';
 import { BRANCH, started, world } from '../helpers/world.js';
 import type { SimGitHub } from '../sim/github.js';
 
@@ -32,62 +25,34 @@ afterEach(() => {
   afterScenario();
 });
 
-const AGENT = 'agent:\n  command: "true"\n';
-const LIMIT = { reason: 'Claude Code reached its usage limit', until: '2026-11-22T15:00:00.000Z' };
-const LOOP = { login: 'coder-loop[bot]', app: { id: LOOP_APP.id, slug: LOOP_APP.slug } };
-
-function envOf(sim: SimGitHub): LoopEnv {
-  return {
-    gh: new (Octokit.plugin(pinApiVersion))({
-      auth: 'ghs_app_token',
-      request: { fetch: checkedFetch },
-    }),
-    repo: { owner: OWNER, repo: REPO },
-    repoUrl: `https://github.com/${OWNER}/${REPO}`,
-    defaultBranch: 'master',
-    loadConfig: async () => parseConfigText(sim.files('master')['.github/coder.yml'] ?? ''),
-    identity: async () => LOOP,
-    log: { info: () => undefined, warn: () => undefined },
-    now: () => new Date('2026-11-22T12:00:00.000Z'),
-  };
-}
-
-/** The loop's last dispatch, as GitHub delivers it again on a re-run of its workflow run. */
-const lastHandOff = (sim: SimGitHub) =>
-  sim.dispatches.at(-1)!.client_payload as unknown as AgentPayload;
-
-/** What steps agent and apply decide for a re-run of the run that `payload` started. */
-const rerun = (env: LoopEnv, payload: AgentPayload) =>
-  handOffNotAsked(env.gh, env.repo, payload, { login: 'coder-loop[bot]' }, LOOP);
-
 async function paused(sim: SimGitHub, env: LoopEnv, handOff: AgentPayload) {
   const { config } = await env.loadConfig();
   expect((await dispatchAgentPause(env, config!, handOff, LIMIT)).state).toBe('paused');
   const head = handOff.headSha;
   expect(decodeRecord(sim.own(head)?.output?.text, head)?.pause).toBeDefined();
   // While paused, the re-run is refused (already so).
-  expect(await rerun(env, handOff)).toMatch(/paused since/);
+  expect(await notAsked(env, handOff)).toMatch(/paused since/);
 }
 
 describe('a hand-off ended with its pause', () => {
   it('`/coder stop` ends the pause: a re-run of the paused agent run runs nothing', async () => {
     const { sim, deliver } = await world(AGENT);
     await deliver.comment('/coder next');
-    const env = envOf(sim);
+    const env = agentEnv(sim);
     const tdd = lastHandOff(sim);
     expect(tdd).toMatchObject({ node: 'tdd', attempt: 1, headSha: sim.refs.get(BRANCH) });
-    expect(await rerun(env, tdd)).toBeUndefined();
+    expect(await notAsked(env, tdd)).toBeUndefined();
     await paused(sim, env, tdd);
     await deliver.comment('/coder stop');
     const head = sim.refs.get(BRANCH)!;
     expect(decodeRecord(sim.own(head)?.output?.text, head)?.pause).toBeUndefined();
-    expect(await rerun(env, tdd)).toEqual(expect.any(String));
+    expect(await notAsked(env, tdd)).toEqual(expect.any(String));
   });
 
   it('`/coder retry` on a green head ends the pause: the head goes to review, a re-run of the paused run runs nothing', async () => {
     const { sim, deliver } = await world(AGENT);
     await deliver.comment('/coder next');
-    const env = envOf(sim);
+    const env = agentEnv(sim);
     const tdd = lastHandOff(sim);
     await paused(sim, env, tdd);
     await deliver.ci(BRANCH, 'success', { name: 'test' });
@@ -96,26 +61,26 @@ describe('a hand-off ended with its pause', () => {
     const head = sim.refs.get(BRANCH)!;
     expect(decodeRecord(sim.own(head)?.output?.text, head)?.pause).toBeUndefined();
     expect(sim.dispatches).toHaveLength(sent);
-    expect(await rerun(env, tdd)).toEqual(expect.any(String));
+    expect(await notAsked(env, tdd)).toEqual(expect.any(String));
   });
 
   it('a paused Debug & Fix whose head passes: the pause ends, a re-run of the paused run runs nothing', async () => {
     const { sim, deliver } = await started(AGENT);
     await deliver.ci(BRANCH, 'failure', { name: 'test' });
-    const env = envOf(sim);
+    const env = agentEnv(sim);
     const fix = lastHandOff(sim);
     expect(fix).toMatchObject({ node: 'debug-fix', attempt: 1, headSha: sim.refs.get(BRANCH) });
     await paused(sim, env, fix);
     await deliver.ci(BRANCH, 'success', { name: 'test' });
     const head = sim.refs.get(BRANCH)!;
     expect(decodeRecord(sim.own(head)?.output?.text, head)?.pause).toBeUndefined();
-    expect(await rerun(env, fix)).toEqual(expect.any(String));
+    expect(await notAsked(env, fix)).toEqual(expect.any(String));
   });
 
   it('a pause resumed hands the node on again: that hand-off runs, the paused run’s dispatch does not', async () => {
     const { sim, deliver } = await world(AGENT);
     await deliver.comment('/coder next');
-    const env = envOf(sim);
+    const env = agentEnv(sim);
     const tdd = lastHandOff(sim);
     await paused(sim, env, tdd);
     await deliver.comment('/coder resume');
@@ -123,8 +88,8 @@ describe('a hand-off ended with its pause', () => {
     // The same node, attempt and head, asked for again: a hand-off of its own (its id).
     expect(resumed).toMatchObject({ node: tdd.node, attempt: tdd.attempt, headSha: tdd.headSha });
     expect(resumed.agent.handOffId).not.toBe(tdd.agent.handOffId);
-    expect(await rerun(env, resumed)).toBeUndefined();
-    expect(await rerun(env, tdd)).toMatch(/not the hand-off the loop asks for/);
+    expect(await notAsked(env, resumed)).toBeUndefined();
+    expect(await notAsked(env, tdd)).toMatch(/not the hand-off the loop asks for/);
   });
 });
 
@@ -144,7 +109,7 @@ describe('a paused run whose partial commit the loop went on from', () => {
 
   /** The apply job as src/action/main.ts runs it once the gate let it through. */
   async function applyJob(env: LoopEnv, payload: AgentPayload) {
-    expect(await rerun(env, payload)).toBeUndefined();
+    expect(await notAsked(env, payload)).toBeUndefined();
     const run: ChangeSet = {
       version: 1,
       headSha: payload.headSha,
@@ -168,7 +133,7 @@ describe('a paused run whose partial commit the loop went on from', () => {
   async function pausedWithWork() {
     const w = await world(KEEP);
     await w.deliver.comment('/coder next');
-    const env = envOf(w.sim);
+    const env = agentEnv(w.sim);
     const tdd = lastHandOff(w.sim);
     const first = await applyJob(env, tdd);
     expect(first).toMatchObject({ state: 'paused', partial: true });
@@ -197,13 +162,13 @@ describe('a paused run whose partial commit the loop went on from', () => {
     await deliver.comment('/coder resume');
     const resumed = lastHandOff(sim);
     expect(resumed).toMatchObject({ node: 'tdd', attempt: 1, headSha: partial });
-    expect(await rerun(env, resumed)).toBeUndefined();
+    expect(await notAsked(env, resumed)).toBeUndefined();
     await applyJob(env, tdd);
     const record = decodeRecord(sim.own(partial)?.output?.text, partial);
     expect(record?.pause).toBeUndefined();
     expect(record?.pauses).toHaveLength(1);
     // The agent's run the loop handed on after the resume still runs.
-    expect(await rerun(env, resumed)).toBeUndefined();
+    expect(await notAsked(env, resumed)).toBeUndefined();
   });
 });
 
@@ -213,7 +178,7 @@ describe('a hand-off ended by an escalation', () => {
       'agent:\n  command: "true"\nmaxRetries: 1\nspecCheck: off\narchitects: [archie]\n';
     const { sim, deliver } = await world(config);
     await deliver.comment('/coder next');
-    const env = envOf(sim);
+    const env = agentEnv(sim);
     const tdd = lastHandOff(sim);
     const head = tdd.headSha;
     // The agent's run made no change: a failed attempt, the last one: escalated.
@@ -221,14 +186,14 @@ describe('a hand-off ended by an escalation', () => {
     expect((await dispatchAgentFailure(env, loaded!, tdd, 'made no change')).state).toBe(
       'escalated',
     );
-    expect(await rerun(env, tdd)).toMatch(/escalated since/);
+    expect(await notAsked(env, tdd)).toMatch(/escalated since/);
     // CI passes on the head (a re-run), and a writer resumes: the head goes on to code review.
     const sent = sim.dispatches.length;
     await deliver.ci(BRANCH, 'success', { name: 'test' });
     await deliver.comment('/coder resume', { login: 'archie' });
     expect(decodeRecord(sim.own(head)?.output?.text, head)?.escalation).toBeUndefined();
     expect(sim.dispatches).toHaveLength(sent);
-    expect(await rerun(env, tdd)).toEqual(expect.any(String));
+    expect(await notAsked(env, tdd)).toEqual(expect.any(String));
   });
 });
 
@@ -236,15 +201,15 @@ describe('a hand-off in flight when the run is stopped', () => {
   it('`/coder stop` ends it: the agent’s run is not applied, a re-run runs nothing, and the reply says so', async () => {
     const { sim, deliver } = await world(AGENT);
     await deliver.comment('/coder run Example');
-    const env = envOf(sim);
+    const env = agentEnv(sim);
     const tdd = lastHandOff(sim);
-    expect(await rerun(env, tdd)).toBeUndefined();
+    expect(await notAsked(env, tdd)).toBeUndefined();
     await deliver.comment('/coder stop');
     const head = sim.refs.get(BRANCH)!;
     const record = decodeRecord(sim.own(head)?.output?.text, head);
     expect(record?.run).toBeUndefined();
     expect(record?.handOff).toBeUndefined();
-    expect(await rerun(env, tdd)).toEqual(expect.any(String));
+    expect(await notAsked(env, tdd)).toEqual(expect.any(String));
     expect(sim.comments.at(-1)?.body).toContain(
       "The coding agent's hand-off on #2 ends too: what it is working on now is not applied",
     );

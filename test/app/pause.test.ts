@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import { decodeRecord, parseConfigText, type AgentPayload } from '../../src/core/index.js';
-import { pinApiVersion } from '../../src/github/client.js';
+import { decodeRecord, type AgentPayload } from '../../src/core/index.js';
 import {
   dispatch,
   dispatchAgentFailure,
@@ -11,9 +9,9 @@ import {
   sweepPauses,
   type LoopEnv,
 } from '../../src/github/loop/index.js';
-import { afterScenario, beforeScenario, LOOP_APP, OWNER, REPO } from '../helpers/github.js';
+import { AGENT, agentEnv, LIMIT } from '../helpers/handOff.js';
+import { afterScenario, beforeScenario, OWNER, REPO } from '../helpers/github.js';
 import { examplePayload } from '../helpers/payloads.js';
-import { checkedFetch } from '../helpers/openapi.js';
 import { repoRoot } from '../paths.js';
 import { BRANCH, replies, started } from '../helpers/world.js';
 import type { SimGitHub } from '../sim/github.js';
@@ -29,26 +27,6 @@ afterEach(() => {
   nock.cleanAll();
   afterScenario();
 });
-
-const AGENT = 'agent:\n  command: "true"\n';
-const LIMIT = { reason: 'Claude Code reached its usage limit', until: '2026-11-22T15:00:00.000Z' };
-
-function envOf(sim: SimGitHub, wake?: LoopEnv['wake']): LoopEnv {
-  return {
-    gh: new (Octokit.plugin(pinApiVersion))({
-      auth: 'ghs_app_token',
-      request: { fetch: checkedFetch },
-    }),
-    repo: { owner: OWNER, repo: REPO },
-    repoUrl: `https://github.com/${OWNER}/${REPO}`,
-    defaultBranch: 'master',
-    loadConfig: async () => parseConfigText(sim.files('master')['.github/coder.yml'] ?? ''),
-    identity: async () => ({ login: 'coder-loop[bot]', app: { id: LOOP_APP.id } }),
-    log: { info: () => undefined, warn: () => undefined },
-    now: () => new Date('2026-11-22T12:00:00.000Z'),
-    ...(wake ? { wake } : {}),
-  };
-}
 
 function handOffOf(sim: SimGitHub) {
   return {
@@ -85,7 +63,7 @@ async function pauseOn(sim: SimGitHub, env: LoopEnv) {
 describe('the pause reply names what will resume it', () => {
   it('no wake-up queue and no scheduled resume workflow: it names `/coder resume`, never "by itself"', async () => {
     const { sim } = await started(AGENT);
-    const outcome = await pauseOn(sim, envOf(sim));
+    const outcome = await pauseOn(sim, agentEnv(sim));
     expect(outcome.state).toBe('paused');
     const said = sim.comments.at(-1)!.body;
     expect(replies(sim).at(-1)).toMatch(/^⏸️ Paused until \*\*2026-11-22 15:00 UTC\*\*/);
@@ -98,7 +76,7 @@ describe('the pause reply names what will resume it', () => {
   it('the scheduled resume workflow on the default branch: it resumes at that workflow’s next run', async () => {
     const sweep = readFileSync(join(repoRoot, 'examples/workflows/coder-resume.yml'), 'utf8');
     const { sim } = await started(AGENT, { '.github/workflows/coder-resume.yml': sweep });
-    await pauseOn(sim, envOf(sim));
+    await pauseOn(sim, agentEnv(sim));
     expect(sim.comments.at(-1)!.body).toContain(
       'The scheduled resume workflow hands tdd to the agent again at its first run after 2026-11-22 15:00 UTC',
     );
@@ -109,7 +87,7 @@ describe('the pause reply names what will resume it', () => {
     const jobs: string[] = [];
     await pauseOn(
       sim,
-      envOf(sim, async (job) => {
+      agentEnv(sim, async (job) => {
         jobs.push(job.at);
         return true;
       }),
@@ -124,17 +102,17 @@ describe('the pause reply names what will resume it', () => {
 describe('a pause the Action recorded, heard by a host with a wake-up queue', () => {
   it('CI on the paused head: the App schedules its wake-up once and says so; a host without a queue does nothing', async () => {
     const { sim } = await started(AGENT);
-    await pauseOn(sim, envOf(sim));
+    await pauseOn(sim, agentEnv(sim));
     const head = sim.refs.get(BRANCH)!;
     sim.ci(head, 'failure', 'test');
     const ci = () => redCiOn(head);
     const said = sim.comments.length;
     // The Action (no queue): CI on a paused head waits; nothing is scheduled or said.
-    expect((await dispatch(envOf(sim), 'check_suite', ci())).state).toBe('paused');
+    expect((await dispatch(agentEnv(sim), 'check_suite', ci())).state).toBe('paused');
     expect(sim.comments).toHaveLength(said);
 
     const jobs: { sha: string; at: string; pullRequest: number }[] = [];
-    const app = envOf(sim, async (job) => {
+    const app = agentEnv(sim, async (job) => {
       jobs.push(job);
       return true;
     });
@@ -153,14 +131,14 @@ describe('a pause the Action recorded, heard by a host with a wake-up queue', ()
 describe('two replicas hear of the same pause before either records its wake-up', () => {
   it('both ask the queue (one job), and only the one that asked first tells the issue', async () => {
     const { sim } = await started(AGENT);
-    await pauseOn(sim, envOf(sim));
+    await pauseOn(sim, agentEnv(sim));
     const head = sim.refs.get(BRANCH)!;
     sim.ci(head, 'failure', 'test');
     const ci = () => redCiOn(head);
     // One queue, as the replicas share one Redis: the first ask of a job id wins.
     const asked = new Set<string>();
     const replica = () =>
-      envOf(sim, async (job) => {
+      agentEnv(sim, async (job) => {
         const id = `${job.pullRequest}@${job.sha}|${job.at}`;
         const first = !asked.has(id);
         asked.add(id);
@@ -184,7 +162,7 @@ describe('two replicas hear of the same pause before either records its wake-up'
 describe('a paused agent run that a person re-ran, and that failed', () => {
   it('spends its attempt and ends the pause: the node is handed on once, and no later resume hands it again', async () => {
     const { sim } = await started(AGENT);
-    const env = envOf(sim);
+    const env = agentEnv(sim);
     const handOff = handOffOf(sim);
     await pauseOn(sim, env);
     const head = sim.refs.get(BRANCH)!;
@@ -210,7 +188,7 @@ describe('a paused Debug & Fix whose failure passes on a re-run of the same head
     const { sim, deliver } = await started(AGENT);
     await deliver.ci(BRANCH, 'failure', { name: 'test' });
     const head = sim.refs.get(BRANCH)!;
-    const env = envOf(sim);
+    const env = agentEnv(sim);
     const { config } = await env.loadConfig();
     // The Debug & Fix hand-off the loop sent (its id is the one the record asks for).
     const handOff = sim.dispatches.at(-1)!.client_payload as unknown as AgentPayload;

@@ -1,22 +1,14 @@
-import { Octokit } from '@octokit/core';
 import nock from 'nock';
-import {
-  decodeRecord,
-  parseConfigText,
-  type AgentPayload,
-  type ChangeSet,
-} from '../../src/core/index.js';
-import { applyAgentRun, handOffNotAsked } from '../../src/github/agent.js';
-import { pinApiVersion } from '../../src/github/client.js';
+import { decodeRecord, type AgentPayload, type ChangeSet } from '../../src/core/index.js';
+import { applyAgentRun } from '../../src/github/agent.js';
 import {
   dispatchAgentFailure,
   dispatchAgentPause,
   type LoopEnv,
 } from '../../src/github/loop/index.js';
-import { afterScenario, beforeScenario, LOOP_APP, OWNER, REPO } from '../helpers/github.js';
-import { checkedFetch } from '../helpers/openapi.js';
+import { AGENT, agentEnv, lastHandOff, LIMIT, LOOP, notAsked } from '../helpers/handOff.js';
+import { afterScenario, beforeScenario } from '../helpers/github.js';
 import { BRANCH, world } from '../helpers/world.js';
-import type { SimGitHub } from '../sim/github.js';
 
 /**
  * A resume asks for the very same (node, attempt, head) again. A writer who re-runs the paused
@@ -33,34 +25,9 @@ afterEach(() => {
   afterScenario();
 });
 
-const AGENT = 'agent:\n  command: "true"\n';
-const LIMIT = { reason: 'Claude Code reached its usage limit', until: '2026-11-22T15:00:00.000Z' };
-const LOOP = { login: 'coder-loop[bot]', app: { id: LOOP_APP.id, slug: LOOP_APP.slug } };
-
-function envOf(sim: SimGitHub): LoopEnv {
-  return {
-    gh: new (Octokit.plugin(pinApiVersion))({
-      auth: 'ghs_app_token',
-      request: { fetch: checkedFetch },
-    }),
-    repo: { owner: OWNER, repo: REPO },
-    repoUrl: `https://github.com/${OWNER}/${REPO}`,
-    defaultBranch: 'master',
-    loadConfig: async () => parseConfigText(sim.files('master')['.github/coder.yml'] ?? ''),
-    identity: async () => LOOP,
-    log: { info: () => undefined, warn: () => undefined },
-    now: () => new Date('2026-11-22T12:00:00.000Z'),
-  };
-}
-
-const lastHandOff = (sim: SimGitHub) =>
-  sim.dispatches.at(-1)!.client_payload as unknown as AgentPayload;
-const gate = (env: LoopEnv, payload: AgentPayload) =>
-  handOffNotAsked(env.gh, env.repo, payload, { login: 'coder-loop[bot]' }, LOOP);
-
 /** The apply job of a run that stopped at the limit with no work, as src/action/main.ts runs it. */
 async function pausedApplyJob(env: LoopEnv, payload: AgentPayload) {
-  if (await gate(env, payload)) return 'ignored';
+  if (await notAsked(env, payload)) return 'ignored';
   const run: ChangeSet = {
     version: 1,
     headSha: payload.headSha,
@@ -83,7 +50,7 @@ async function pausedApplyJob(env: LoopEnv, payload: AgentPayload) {
 it('`/coder resume`, then the paused run’s apply job re-run alone: the resumed run is not paused by it', async () => {
   const { sim, deliver } = await world(AGENT);
   await deliver.comment('/coder next');
-  const env = envOf(sim);
+  const env = agentEnv(sim);
   const tdd = lastHandOff(sim);
   expect(await pausedApplyJob(env, tdd)).toBe('paused');
   const head = sim.refs.get(BRANCH)!;
@@ -93,7 +60,7 @@ it('`/coder resume`, then the paused run’s apply job re-run alone: the resumed
   // The writer's re-run of the old apply job, while the resumed run works: nothing is recorded.
   expect(await pausedApplyJob(env, tdd)).toBe('ignored');
   expect(decodeRecord(sim.own(head)?.output?.text, head)?.pause).toBeUndefined();
-  expect(await gate(env, resumed)).toBeUndefined();
+  expect(await notAsked(env, resumed)).toBeUndefined();
   // The same (node, attempt, head) as the paused run's; only the hand-off's id tells them apart.
   expect({ ...resumed, agent: { ...resumed.agent, handOffId: undefined } }).toEqual({
     ...tdd,
@@ -105,7 +72,7 @@ it('`/coder resume`, then the paused run’s apply job re-run alone: the resumed
 
 /** The apply job of a run whose agent failed (no change), as src/action/main.ts runs it. */
 async function failedApplyJob(env: LoopEnv, payload: AgentPayload) {
-  if (await gate(env, payload)) return 'ignored';
+  if (await notAsked(env, payload)) return 'ignored';
   const run: ChangeSet = {
     version: 1,
     headSha: payload.headSha,
@@ -128,7 +95,7 @@ it('`/coder resume` of an escalation asks for Debug & Fix #1 again: the old fail
   const config = 'agent:\n  command: "true"\nmaxRetries: 2\nspecCheck: off\narchitects: [archie]\n';
   const { sim, deliver } = await world(config);
   await deliver.comment('/coder next');
-  const env = envOf(sim);
+  const env = agentEnv(sim);
   await deliver.ci(BRANCH, 'failure', { name: 'test' });
   const fix = lastHandOff(sim);
   expect(fix).toMatchObject({ node: 'debug-fix', attempt: 1 });
@@ -147,5 +114,5 @@ it('`/coder resume` of an escalation asks for Debug & Fix #1 again: the old fail
   expect(record?.attempts?.length ?? 0).toBe(attempts);
   expect(record?.escalation).toBeUndefined();
   expect(sim.dispatches).toHaveLength(sent);
-  expect(await gate(env, again)).toBeUndefined();
+  expect(await notAsked(env, again)).toBeUndefined();
 });

@@ -45,7 +45,7 @@ import { commentDelivery } from '../helpers/payloads.js';
 import { headTreesId } from '../helpers/seed.js';
 import { CHECKLIST, examplePlanFiles, MASTER_LOG } from '../helpers/plans.js';
 import { Deliver } from './events.js';
-import { SimGitHub, type SimPull, type SimReview } from './github.js';
+import { SimGitHub, type SimCheckRun, type SimPull, type SimReview } from './github.js';
 
 /**
  * Model-based runs: random sequences of commands, duplicate deliveries, concurrent commands, CI
@@ -609,9 +609,10 @@ class WriterWorkflow implements fc.AsyncCommand<Model, Real> {
       escalated: recordOf()?.escalation !== undefined,
     };
     // CI's verdict on this head so far: the workflow's CI-named check agrees with it, or fails.
-    const ciGreen = r.sim.checkRuns.some(
-      (c) => c.head_sha === head && c.job && c.name === 'test' && c.conclusion === 'success',
-    );
+    // The PR's own CI only: a fork's run at the same commit is no verdict of it.
+    const ownCi = (c: SimCheckRun) =>
+      c.head_sha === head && c.job !== undefined && !c.job.for?.repository && c.name === 'test';
+    const ciGreen = r.sim.checkRuns.some((c) => ownCi(c) && c.conclusion === 'success');
     if (this.act === 'loop-check') {
       const record = recordOf();
       const forged: LoopMarker = {
@@ -628,7 +629,7 @@ class WriterWorkflow implements fc.AsyncCommand<Model, Real> {
       });
     } else if (this.act === 'loop-status') {
       // The same for a status: a green one where no CI reported would be CI passing.
-      const ciRan = r.sim.checkRuns.some((c) => c.head_sha === head && c.job && c.name === 'test');
+      const ciRan = r.sim.checkRuns.some(ownCi);
       await workflowStatus(head, 'coder-loop', ciRan || ciGreen ? 'success' : 'failure');
     } else if (this.act === 'ci-check')
       await workflowCheck(head, 'test', ciGreen ? 'success' : 'failure');

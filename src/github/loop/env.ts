@@ -1,4 +1,4 @@
-import { type Config, type LoopIdentity, type Problem } from '../../core/index.js';
+import { type AgentNode, type Config, type LoopIdentity, type Problem } from '../../core/index.js';
 import type { GitHub, Repo } from '../client.js';
 import { GitReader } from '../git.js';
 
@@ -42,6 +42,16 @@ export interface LoopEnv {
    * clone or CODER_LOOP_REPOSITORY.
    */
   cli?: string;
+}
+
+/** The hand-off `step: apply` reports a run of (its payload's fields the loop reads back). */
+export interface ReportedHandOff {
+  branch: string;
+  headSha: string;
+  node: AgentNode;
+  attempt: number;
+  /** The hand-off's id, as the payload carried it (none from an older loop). */
+  agent?: { handOffId?: string | undefined };
 }
 
 /** A wake-up the host keeps: which PR head, and when. */

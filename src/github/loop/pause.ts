@@ -1,4 +1,3 @@
-import type { AgentNode } from '../../core/agent/payload.js';
 import {
   handOffGone,
   isResumeSweep,
@@ -16,7 +15,7 @@ import {
 import { handOffOf } from '../agent.js';
 import { findPullRequest, openPulls } from '../pulls.js';
 import { gateReader, sayCiStall } from './ciStall.js';
-import { readerFor, type LoopEnv } from './env.js';
+import { readerFor, type LoopEnv, type ReportedHandOff } from './env.js';
 import { run } from './pull.js';
 import { pullContext } from './snapshot.js';
 import { loopPullForHead, trustedLoopPull } from './trust.js';
@@ -34,14 +33,7 @@ import { loopPullForHead, trustedLoopPull } from './trust.js';
 export async function agentRunPaused(
   env: LoopEnv,
   config: Config,
-  handOff: {
-    branch: string;
-    headSha: string;
-    node: AgentNode;
-    attempt: number;
-    /** The hand-off's id, as the payload carried it (none from an older loop). */
-    agent?: { handOffId?: string | undefined };
-  },
+  handOff: ReportedHandOff,
   pause: { reason: string; until?: string },
   /** The partial commit that keeps the run's work (the pause is recorded there), when it made one. */
   commit?: string,

@@ -1,4 +1,3 @@
-import type { AgentNode } from '../../core/agent/payload.js';
 import {
   debugFix,
   handOffGone,
@@ -9,7 +8,7 @@ import {
   type PullSnapshot,
 } from '../../core/index.js';
 import { handOffOf } from '../agent.js';
-import type { LoopEnv } from './env.js';
+import type { LoopEnv, ReportedHandOff } from './env.js';
 import { apply } from './apply.js';
 import { pullContext, read, type GivenApproval, type PullContext } from './snapshot.js';
 import type { LoopPull } from './loopPull.js';
@@ -81,14 +80,7 @@ export async function evaluate(
 export async function agentRunFailed(
   env: LoopEnv,
   config: Config,
-  handOff: {
-    branch: string;
-    headSha: string;
-    node: AgentNode;
-    attempt: number;
-    /** The hand-off's id, as the payload carried it (none from an older loop). */
-    agent?: { handOffId?: string | undefined };
-  },
+  handOff: ReportedHandOff,
   reason: string,
   /** The partial commit the run left (the failed attempt is on it), when it made one. */
   commit?: string,
