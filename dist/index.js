@@ -39446,6 +39446,180 @@ function totalUsage(runs) {
   return { minutes: minutes2, ...usage ? { usage } : {} };
 }
 
+// src/core/markdown.ts
+function escapeMarkdown(text6) {
+  return text6.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").replace(/([\\`*_{}[\]()#+\-.!|<>~])/g, "\\$1").replace(/@/g, "@\u200B");
+}
+function codeSpan(text6) {
+  const flat = text6.replace(/[\r\n]+/g, " ");
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence3 = "`".repeat(longest + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
+  return `${fence3}${pad}${flat}${pad}${fence3}`;
+}
+function encodePath(path2) {
+  return path2.split("/").map(encodeURIComponent).join("/");
+}
+
+// src/core/agent/redact.ts
+var REDACTED = "[REDACTED]";
+var ANSI = (
+  // eslint-disable-next-line no-control-regex
+  /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u009b[0-9;?]*[ -/]*[@-~]/g
+);
+var SECRET_PATTERNS = [
+  // PEM and OpenSSH keys, and PGP's "PRIVATE KEY BLOCK".
+  /-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+  // A PuTTY key file, from its first line to its MAC.
+  /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*\S+|$)/g,
+  /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g,
+  /\bglpat-[A-Za-z0-9_-]{20,}/g,
+  /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g,
+  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}/g,
+  /github_pat_[A-Za-z0-9_]{22,}/g,
+  /sk-ant-[A-Za-z0-9_-]{20,}/g,
+  /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}/g,
+  /\bAIza[0-9A-Za-z_-]{35}/g,
+  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
+  /xox[abprs]-[A-Za-z0-9-]{10,}/g,
+  /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
+  /\bnpm_[A-Za-z0-9]{36}\b/g
+];
+var ASSIGNMENT = /((?:authorization|proxy-authorization)\s*:\s*(?:bearer|basic|token)\s+|\b[\w.-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|shared[_-]?access[_-]?key)["']?\s*[:=]\s*["']?)([^\s"',;]{4,})/gi;
+var FLAGS = [
+  /((?:^|\s)--?(?:token|password|passwd|pass|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key)(?:=|\s+))(?!-)([^\s"']+)/gim,
+  // `-p` is a password only for logins and database clients (`mkdir -p dir` is not).
+  /(\b(?:(?:docker|podman|buildah|skopeo|helm|nerdctl|oras)\s+(?:registry\s+)?login|mysql(?:dump|admin)?|mariadb|sshpass)\b[^\n]*?\s-p\s*)(?!-)([^\s"']+)/g,
+  /((?:^|\s)(?:-u|--user)(?:=|\s+)[^\s:"']+:)(?!\/\/)([^\s"']+)/gm
+];
+var URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi;
+function redactSecrets(text6, known = []) {
+  let out = text6;
+  for (const value2 of [...known].filter((v) => v.length >= 6).sort((a, b) => b.length - a.length))
+    out = out.split(value2).join(REDACTED);
+  for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, REDACTED);
+  out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+  for (const flag of FLAGS)
+    out = out.replace(
+      flag,
+      (_m, name, value2) => value2 === REDACTED ? `${name}${value2}` : `${name}${REDACTED}`
+    );
+  out = out.replace(
+    ASSIGNMENT,
+    (_m, name, value2) => value2 === REDACTED ? `${name}${value2}` : `${name}${REDACTED}`
+  );
+  return out;
+}
+function sanitizeUntrusted(text6, known = []) {
+  const visible = text6.replace(ANSI, "").replace(/<!--[\s\S]*?(?:-->|$)/g, "").replace(/^ {0,3}\[(?:\/\/|comment)\]:[^\n]*(?:\n|$)/gim, "").replace(/^ {0,3}\[[^\]\n]+\]:[ \t]*(?:#|<>)(?:[ \t][^\n]*)?(?:\n|$)/gm, "").replace(/[\u{E0000}-\u{E007F}]/gu, "").replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, "").replace(/[\u202A-\u202E\u2066-\u2069]/g, "").replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, "");
+  return redactSecrets(visible, known);
+}
+var LOG_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/gm;
+var LOG_TAIL = { lines: 150, chars: 12e3 };
+function logTail(log, known = [], limits = LOG_TAIL) {
+  const plain = redactSecrets(
+    log.replace(ANSI, "").replace(LOG_TIMESTAMP, "").replace(/\r\n?/g, "\n"),
+    known
+  );
+  let tail = plain.trimEnd().split("\n").slice(-limits.lines).join("\n");
+  if (tail.length > limits.chars) tail = tail.slice(tail.length - limits.chars);
+  return sanitizeUntrusted(tail, known);
+}
+
+// src/core/agent/replies.ts
+var MAX_SUMMARY = 2e4;
+function escapeSummary(text6) {
+  let clean = sanitizeUntrusted(text6).replace(/\r\n?/g, "\n").trim();
+  if (clean.length > MAX_SUMMARY) clean = `${clean.slice(0, MAX_SUMMARY)}
+\u2026(cut)`;
+  return defuse(clean);
+}
+function defuse(text6) {
+  return text6.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/@(?=[A-Za-z0-9])/g, "@\u200B").replace(/!\[/g, "\\![").replace(/\]\(/g, "]\\(").replace(/\]\[/g, "]\\[").replace(/\]:/g, "]\\:").replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, "$1:/\u200B/").replace(/\bwww\./gi, "www\u200B.");
+}
+function escapeInline2(text6, limit = 500) {
+  let flat = sanitizeUntrusted(text6).replace(/\s+/g, " ").trim();
+  if (flat.length > limit) flat = `${flat.slice(0, limit)}\u2026`;
+  return defuse(flat).replace(/[`*_#|~]/g, "\\$&");
+}
+var NODE_NAMES = {
+  tdd: "TDD",
+  "debug-fix": "Debug & Fix",
+  "review-fix": "review fix",
+  revise: "Revise Code"
+};
+var short = (sha) => sha.slice(0, 7);
+function what(p) {
+  return `the coding agent (${NODE_NAMES[p.node]}, attempt ${p.attempt})`;
+}
+function quoted2(summary3) {
+  const text6 = escapeSummary(summary3);
+  return text6 ? `
+
+${text6.replace(/^/gm, "> ")}` : "";
+}
+function agentTrailer(p) {
+  return `Coder-Loop-Agent: ${p.node} ${p.headSha} ${p.attempt}`;
+}
+var PARTIAL_TRAILER = "Coder-Loop-Partial: timed out";
+function agentCommitMessage(p, options = {}) {
+  const where = p.plan === null ? `issue #${p.issue}` : `${p.plan} phase ${p.phase}`;
+  if (options.paused)
+    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, paused at the provider's limit)
+
+What the agent changed before its provider's limit stopped it; it resumes from here.
+
+${agentTrailer(p)}
+Coder-Loop-Partial: paused
+`;
+  if (options.partial)
+    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, timed out)
+
+What the agent changed before its time ran out; the next attempt starts from it.
+
+${agentTrailer(p)}
+${PARTIAL_TRAILER}
+`;
+  return `coder-loop agent: ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt})
+
+${agentTrailer(p)}
+`;
+}
+function usageLine(run3) {
+  return run3 ? `
+
+Agent run: ${describeRun(run3)}.` : "";
+}
+function partialCommit(p, commit, why, after, summary3, run3) {
+  return `**Partial agent commit** ${short(commit)}: ${what(p)} ${why}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. ${after}${usageLine(run3)}${quoted2(summary3)}`;
+}
+var agentReply = {
+  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted2(summary3)}`,
+  paused: (p, commit, reason, summary3, run3) => partialCommit(
+    p,
+    commit,
+    `stopped at its provider's limit (${escapeInline2(reason)})`,
+    "No attempt is spent: the loop resumes it when the limit resets.",
+    summary3,
+    run3
+  ),
+  partial: (p, commit, reason, summary3, run3) => partialCommit(
+    p,
+    commit,
+    escapeInline2(reason),
+    "This counts as a failed attempt; the next attempt starts from it.",
+    summary3,
+    run3
+  ),
+  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted2(summary3)}`,
+  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted2(summary3)}`,
+  refused: (p, problems) => `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:
+
+${problems.slice(0, 50).map((problem) => `- ${codeSpan(problem)}`).join("\n")}${problems.length > 50 ? `
+- \u2026and ${problems.length - 50} more` : ""}`,
+  moved: (p, head) => `**Not applied.** ${what(p)} worked on ${short(p.headSha)}, but the branch ${codeSpan(p.branch)} ${head ? `moved to ${short(head)}` : "is gone"} meanwhile, so nothing was written. The loop goes on from the new head.`
+};
+
 // src/core/plan/report.ts
 var utc = (iso2) => `${iso2.slice(0, 10)} ${iso2.slice(11, 16)} UTC`;
 function renderCost(cost2, runs) {
@@ -39462,7 +39636,9 @@ function renderCost(cost2, runs) {
   ];
   for (const p of cost2.pauses) {
     const span = Math.max(0, Math.round((Date.parse(p.until) - Date.parse(p.since)) / 6e4)) || 0;
-    lines.push(`  - ${utc(p.since)} until ${utc(p.until)} (${span} min): ${oneLine(p.reason)}`);
+    lines.push(
+      `  - ${utc(p.since)} until ${utc(p.until)} (${span} min): ${escapeInline2(p.reason, 1e3)}`
+    );
   }
   const infra = cost2.reruns.filter((r) => r.infrastructure).length;
   lines.push(
@@ -39725,21 +39901,6 @@ function validateContext(plan) {
   return result({ checklist, ...current ? { current } : {}, ...taskPlan ? { taskPlan } : {} });
 }
 
-// src/core/markdown.ts
-function escapeMarkdown(text6) {
-  return text6.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").replace(/([\\`*_{}[\]()#+\-.!|<>~])/g, "\\$1").replace(/@/g, "@\u200B");
-}
-function codeSpan(text6) {
-  const flat = text6.replace(/[\r\n]+/g, " ");
-  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence3 = "`".repeat(longest + 1);
-  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
-  return `${fence3}${pad}${flat}${pad}${fence3}`;
-}
-function encodePath(path2) {
-  return path2.split("/").map(encodeURIComponent).join("/");
-}
-
 // src/core/loop/flowchart.ts
 var NODES = {
   Start: "Start",
@@ -39874,6 +40035,113 @@ function readMarker(text6) {
   }
 }
 
+// src/core/agent/payload.ts
+var AGENT_EVENT_TYPE = "coder-loop-agent";
+var AGENT_NODES = ["tdd", "debug-fix", "review-fix", "revise"];
+function branchProblem(name) {
+  if (!name.startsWith("coder/")) return "must be a coder/ branch";
+  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) return "holds a character git refuses";
+  if (name.includes("..") || name.includes("//") || name.includes("@{"))
+    return 'holds "..", "//" or "@{"';
+  if (/(^|\/)\.|\/$|\.lock(\/|$)|\.$/.test(name)) return "is not a valid ref name";
+  return void 0;
+}
+var branch = string2().max(255).superRefine((name, ctx) => {
+  const problem = branchProblem(name);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+var HandOffIdSchema = string2().regex(/^[0-9A-Za-z.:#_-]{1,100}$/, "must be a hand-off id the loop made");
+function makeHandOffId(now, count2) {
+  return `${now.toISOString()}#${count2}`;
+}
+var AgentPayloadSchema = strictObject({
+  node: _enum(AGENT_NODES),
+  repository: string2().max(140).regex(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, 'must be "owner/name"'),
+  branch,
+  headSha: string2().regex(/^[0-9a-f]{40}$/, "must be a full commit sha (40 hex digits)"),
+  pullRequest: number2().int().positive(),
+  issue: number2().int().positive(),
+  /** Null in quick mode. */
+  plan: string2().nullable().superRefine((name, ctx) => {
+    const problem = name === null ? void 0 : isPlanPath(name) ? checkPlanPath(name) : checkPlanName(name);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  }),
+  /** Null in quick mode. */
+  phase: number2().int().min(0).nullable(),
+  /** A plan of another kind: its tasks file, `#<tag>` for a tagged kind's. */
+  planFile: string2().min(1).max(1e3).optional(),
+  /** That plan's phase as its kind numbers it (`3.1`, a task id). */
+  phaseId: string2().min(1).max(100).optional(),
+  attempt: number2().int().min(1).max(100),
+  agent: AgentConfigSchema.pick({ command: true, timeoutMinutes: true, env: true }).required().extend({
+    /**
+     * The hand-off's id, as the loop's record asks for it (absent from an older loop's payload):
+     * the steps run and apply only the hand-off whose id the record names.
+     */
+    handOffId: HandOffIdSchema.optional()
+  })
+});
+function buildAgentPayload(handOff2) {
+  return AgentPayloadSchema.parse({
+    node: handOff2.node,
+    repository: `${handOff2.repo.owner}/${handOff2.repo.repo}`,
+    branch: handOff2.branch,
+    headSha: handOff2.headSha,
+    pullRequest: handOff2.pullRequest,
+    issue: handOff2.issue,
+    plan: handOff2.plan?.name ?? null,
+    phase: handOff2.plan?.phase ?? null,
+    ...handOff2.plan?.planFile !== void 0 ? { planFile: handOff2.plan.planFile } : {},
+    ...handOff2.plan?.phaseId !== void 0 ? { phaseId: handOff2.plan.phaseId } : {},
+    attempt: handOff2.attempt,
+    agent: {
+      command: handOff2.agent.command,
+      timeoutMinutes: handOff2.agent.timeoutMinutes,
+      env: handOff2.agent.env,
+      ...handOff2.id !== void 0 ? { handOffId: handOff2.id } : {}
+    }
+  });
+}
+function withHandOffId(payload, id) {
+  return { ...payload, agent: { ...payload.agent, handOffId: HandOffIdSchema.parse(id) } };
+}
+function encodeAgentPayload(payload) {
+  const { planFile, phaseId, ...rest } = payload;
+  if (planFile === void 0 && phaseId === void 0) return { ...rest };
+  return {
+    ...rest,
+    plan: {
+      name: payload.plan,
+      ...planFile !== void 0 ? { file: planFile } : {},
+      ...phaseId !== void 0 ? { phaseId } : {}
+    }
+  };
+}
+function decodeAgentPayload(data) {
+  if (typeof data !== "object" || data === null) return data;
+  const { plan, ...rest } = data;
+  if (typeof plan !== "object" || plan === null || Array.isArray(plan)) return data;
+  const { name, file, phaseId, ...unknown2 } = plan;
+  return {
+    ...rest,
+    plan: name,
+    ...file !== void 0 ? { planFile: file } : {},
+    ...phaseId !== void 0 ? { phaseId } : {},
+    // What else the object holds is refused by name, as an unknown key of the payload.
+    ...Object.fromEntries(Object.entries(unknown2).map(([k, v]) => [`plan.${k}`, v]))
+  };
+}
+function parseAgentPayload(data) {
+  const result = AgentPayloadSchema.safeParse(decodeAgentPayload(data));
+  if (result.success) return { payload: result.data, problems: [] };
+  return {
+    problems: result.error.issues.map((issue3) => {
+      const where = issue3.path.length ? `\`${issue3.path.join(".")}\`` : "The payload";
+      return issue3.code === "unrecognized_keys" ? `${where} has unknown key(s) ${issue3.keys.map((k) => `\`${k}\``).join(", ")}` : `${where}: ${issue3.message}`;
+    })
+  };
+}
+
 // src/core/loop/record/record.ts
 var SHA = string2().regex(/^[0-9a-f]{40}$/);
 var TEXT = (max) => string2().max(max);
@@ -39982,8 +40250,12 @@ var LoopRecordSchema = object({
   handOff: object({
     node: _enum(["tdd", "debug-fix", "review-fix", "revise"]),
     attempt: number2().int().min(1).max(100),
-    sha: SHA
+    sha: SHA,
+    /** Its id, which the payload carries too (absent in a record of an older coder-loop). */
+    id: HandOffIdSchema.optional()
   }).optional(),
+  /** How many hand-offs the loop asked for on the PR (the next id's number). */
+  handOffs: number2().int().nonnegative().optional(),
   /** Passes Spec?: the verdict on `sha` and what lacked evidence (the Revise hand-off's list). */
   spec: object({ sha: SHA, passed: boolean2(), missing: array(TEXT(500)).max(SPEC_MISSING) }).optional(),
   /** The head whose lack of any CI the issue was told of (ciStall.ts): said once per head. */
@@ -40108,7 +40380,15 @@ function pick4(m) {
       }))
     } : {},
     ...m.flaky?.length ? { flaky: m.flaky.slice(-100).map((f) => ({ sha: f.sha, name: f.name.slice(0, 300) })) } : {},
-    ...m.handOff ? { handOff: { node: m.handOff.node, attempt: m.handOff.attempt, sha: m.handOff.sha } } : {},
+    ...m.handOff ? {
+      handOff: {
+        node: m.handOff.node,
+        attempt: m.handOff.attempt,
+        sha: m.handOff.sha,
+        ...m.handOff.id !== void 0 ? { id: m.handOff.id } : {}
+      }
+    } : {},
+    ...m.handOffs !== void 0 ? { handOffs: m.handOffs } : {},
     ...m.spec ? {
       spec: {
         sha: m.spec.sha,
@@ -40233,6 +40513,8 @@ ${problemList(
   noLoopPullRequest: () => "There is no open coder-loop pull request for this issue.",
   /** `/coder stop` on a phase PR of a run. */
   runStopped: (pr, plan) => `Stopped the run of plan ${codeSpan(plan)}: pull request #${pr} stays as it is, and no phase starts after it. \`/coder run\` goes on.`,
+  /** `/coder stop` while a hand-off to the coding agent was in flight: it ends with the run. */
+  handOffEnded: (pr) => `The coding agent's hand-off on #${pr} ends too: what it is working on now is not applied, and the pull request waits for a push (a red CI result on it hands the fix on again).`,
   /** `/coder run` with the current phase's PR open and no run on it: the run goes on from there. */
   runResumed: (pr, plan, phase) => `**Run resumed** on plan ${codeSpan(plan)}: phase ${phase ?? "?"} is open as pull request #${pr}, which stays as it is; once it is merged, the next phase starts by itself.`,
   /** `/coder run` where the current phase's PR already belongs to a run. */
@@ -40358,75 +40640,6 @@ function releaseTarget(issue3, branch2, marker) {
 
 // src/core/workflows.ts
 var import_picomatch2 = __toESM(require_picomatch2(), 1);
-
-// src/core/agent/payload.ts
-var AGENT_EVENT_TYPE = "coder-loop-agent";
-var AGENT_NODES = ["tdd", "debug-fix", "review-fix", "revise"];
-function branchProblem(name) {
-  if (!name.startsWith("coder/")) return "must be a coder/ branch";
-  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) return "holds a character git refuses";
-  if (name.includes("..") || name.includes("//") || name.includes("@{"))
-    return 'holds "..", "//" or "@{"';
-  if (/(^|\/)\.|\/$|\.lock(\/|$)|\.$/.test(name)) return "is not a valid ref name";
-  return void 0;
-}
-var branch = string2().max(255).superRefine((name, ctx) => {
-  const problem = branchProblem(name);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
-var AgentPayloadSchema = strictObject({
-  node: _enum(AGENT_NODES),
-  repository: string2().max(140).regex(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, 'must be "owner/name"'),
-  branch,
-  headSha: string2().regex(/^[0-9a-f]{40}$/, "must be a full commit sha (40 hex digits)"),
-  pullRequest: number2().int().positive(),
-  issue: number2().int().positive(),
-  /** Null in quick mode. */
-  plan: string2().nullable().superRefine((name, ctx) => {
-    const problem = name === null ? void 0 : isPlanPath(name) ? checkPlanPath(name) : checkPlanName(name);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  }),
-  /** Null in quick mode. */
-  phase: number2().int().min(0).nullable(),
-  /** A plan of another kind: its tasks file, `#<tag>` for a tagged kind's. */
-  planFile: string2().min(1).max(1e3).optional(),
-  /** That plan's phase as its kind numbers it (`3.1`, a task id). */
-  phaseId: string2().min(1).max(100).optional(),
-  attempt: number2().int().min(1).max(100),
-  agent: AgentConfigSchema.pick({ command: true, timeoutMinutes: true, env: true }).required()
-});
-function buildAgentPayload(handOff2) {
-  return AgentPayloadSchema.parse({
-    node: handOff2.node,
-    repository: `${handOff2.repo.owner}/${handOff2.repo.repo}`,
-    branch: handOff2.branch,
-    headSha: handOff2.headSha,
-    pullRequest: handOff2.pullRequest,
-    issue: handOff2.issue,
-    plan: handOff2.plan?.name ?? null,
-    phase: handOff2.plan?.phase ?? null,
-    ...handOff2.plan?.planFile !== void 0 ? { planFile: handOff2.plan.planFile } : {},
-    ...handOff2.plan?.phaseId !== void 0 ? { phaseId: handOff2.plan.phaseId } : {},
-    attempt: handOff2.attempt,
-    agent: {
-      command: handOff2.agent.command,
-      timeoutMinutes: handOff2.agent.timeoutMinutes,
-      env: handOff2.agent.env
-    }
-  });
-}
-function parseAgentPayload(data) {
-  const result = AgentPayloadSchema.safeParse(data);
-  if (result.success) return { payload: result.data, problems: [] };
-  return {
-    problems: result.error.issues.map((issue3) => {
-      const where = issue3.path.length ? `\`${issue3.path.join(".")}\`` : "The payload";
-      return issue3.code === "unrecognized_keys" ? `${where} has unknown key(s) ${issue3.keys.map((k) => `\`${k}\``).join(", ")}` : `${where}: ${issue3.message}`;
-    })
-  };
-}
-
-// src/core/workflows.ts
 function isWorkflowPath(path2) {
   return /^\.github\/workflows\/[^/]+\.ya?ml$/.test(path2);
 }
@@ -40529,7 +40742,7 @@ function replacedLine(current, names) {
   const comment = /\s#[^\]]*$/.exec(current)?.[0] ?? "";
   return `${indent2}${list3}${comment}`;
 }
-var quoted2 = (names) => names.map((n) => `"${n}"`).join(", ");
+var quoted3 = (names) => names.map((n) => `"${n}"`).join(", ");
 function ciGateProblems(loop, workflows, refs) {
   const others = workflows.filter((w) => w.path !== loop.path);
   const ci = others.filter(isCi);
@@ -40564,7 +40777,7 @@ function ciGateProblems(loop, workflows, refs) {
         severity: "warning",
         path: loop.path,
         line: where?.line,
-        message: `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted2(missing)}, and no workflow here has that name. ${found}`,
+        message: `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted3(missing)}, and no workflow here has that name. ${found}`,
         fix: "Add a CI workflow that runs on `pull_request` and name it so; if CI runs outside GitHub Actions (a GitHub App, commit statuses), this line can stay."
       }
     ];
@@ -40577,13 +40790,13 @@ function ciGateProblems(loop, workflows, refs) {
         severity: "error",
         path: misses[0].w.path,
         line: lineOf2(misses[0].w.text, "on"),
-        message: `The loop waits for ${quoted2(waits)}, which never runs on the loop's pull requests (branch ${refs.head} into ${refs.base}): ${misses.map((m) => `"${m.w.name}" (${m.w.path}): ${m.why}`).join("; ")}. Loop pull requests wait for CI forever.`,
+        message: `The loop waits for ${quoted3(waits)}, which never runs on the loop's pull requests (branch ${refs.head} into ${refs.base}): ${misses.map((m) => `"${m.w.name}" (${m.w.path}): ${m.why}`).join("; ")}. Loop pull requests wait for CI forever.`,
         fix: `Let it run on pull requests into ${refs.base}: \`pull_request:\` under \`on:\`, with no \`branches\` filter or one that admits ${refs.base}.`
       }
     ];
   }
   const names = [...kept, ...ciNames.filter((n) => !kept.some((p) => matches(p)(n)))];
-  const what2 = missing.length > 0 ? `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted2(missing)}, and no workflow here has that name` : `The loop waits for ${quoted2(waits)}, none of which runs on pull requests`;
+  const what2 = missing.length > 0 ? `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted3(missing)}, and no workflow here has that name` : `The loop waits for ${quoted3(waits)}, none of which runs on pull requests`;
   return [
     {
       severity: "error",
@@ -40740,15 +40953,50 @@ function reviewRound(marker, head, config2) {
   const max = config2.agent?.maxReviewRounds ?? Infinity;
   return { round: round2, repeat, exhausted: round2 > max };
 }
+function handOffOfPayload(payload) {
+  const id = payload.agent?.handOffId;
+  return {
+    node: payload.node,
+    attempt: payload.attempt,
+    sha: payload.headSha,
+    ...id !== void 0 ? { id } : {}
+  };
+}
+function askHandOff(marker, payload, now) {
+  const count2 = (marker.handOffs ?? 0) + 1;
+  const sent = withHandOffId(payload, makeHandOffId(now, count2));
+  return { marker: { ...marker, handOff: handOffOfPayload(sent), handOffs: count2 }, payload: sent };
+}
+function isAskedHandOff(asked, run3) {
+  if (!asked) return false;
+  if (asked.node !== run3.node || asked.attempt !== run3.attempt || asked.sha !== run3.sha)
+    return false;
+  return asked.id === void 0 || asked.id === run3.id;
+}
+function asking(asked) {
+  return asked ? `${asked.node} (attempt ${asked.attempt}) on ${asked.sha.slice(0, 7)}` : "no hand-off";
+}
+function askedAgain(asked, run3) {
+  return !!asked && asked.node === run3.node && asked.attempt === run3.attempt && asked.sha === run3.sha && !isAskedHandOff(asked, run3);
+}
 function handOffRefusal(record, wanted) {
   const asked = record?.handOff;
-  if (!asked || asked.node !== wanted.node || asked.attempt !== wanted.attempt || asked.sha !== wanted.sha)
-    return `the loop's record on ${wanted.sha.slice(0, 7)} asks for ${asked ? `${asked.node} (attempt ${asked.attempt}) on ${asked.sha.slice(0, 7)}` : "no hand-off"}, not ${wanted.node} (attempt ${wanted.attempt})`;
+  if (askedAgain(asked, wanted))
+    return `the loop's record on ${wanted.sha.slice(0, 7)} asks for ${wanted.node} (attempt ${wanted.attempt}) again since, as hand-off ${asked.id}: this dispatch (${wanted.id !== void 0 ? `hand-off ${wanted.id}` : "no hand-off id"}) is not the hand-off the loop asks for`;
+  if (!record || !isAskedHandOff(asked, wanted))
+    return `the loop's record on ${wanted.sha.slice(0, 7)} asks for ${asking(asked)}, not ${wanted.node} (attempt ${wanted.attempt})`;
   if (record.escalation)
     return `the pull request is escalated since (${record.escalation.reason}): an architect decides, or \`/coder resume\``;
   if (record.pause)
     return `the pull request is paused since, until ${record.pause.until} (${record.pause.reason}): the loop hands the work on again then`;
   return void 0;
+}
+function handOffGone(record, run3) {
+  const asked = record?.handOff;
+  if (isAskedHandOff(asked, run3)) return void 0;
+  if (askedAgain(asked, run3))
+    return `the loop's record has gone on from ${run3.node} (attempt ${run3.attempt}) on ${run3.sha.slice(0, 7)}: it asks for the same node, attempt and head again since, as hand-off ${asked.id}, and this run (${run3.id !== void 0 ? `hand-off ${run3.id}` : "no hand-off id"}) is not the hand-off the loop asks for`;
+  return `the loop's record has gone on from ${run3.node} (attempt ${run3.attempt}) on ${run3.sha.slice(0, 7)}: it asks for ${asking(asked)}`;
 }
 
 // src/core/plan/kinds/plan.ts
@@ -41039,165 +41287,6 @@ function pullRequest(config2, plan, phase, start2, repoUrl) {
   ];
   return { title: `[coder] ${plan.label}: ${phaseTitle(phase)}`, body: lines.join("\n") };
 }
-
-// src/core/agent/redact.ts
-var REDACTED = "[REDACTED]";
-var ANSI = (
-  // eslint-disable-next-line no-control-regex
-  /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u009b[0-9;?]*[ -/]*[@-~]/g
-);
-var SECRET_PATTERNS = [
-  // PEM and OpenSSH keys, and PGP's "PRIVATE KEY BLOCK".
-  /-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
-  // A PuTTY key file, from its first line to its MAC.
-  /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*\S+|$)/g,
-  /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g,
-  /\bglpat-[A-Za-z0-9_-]{20,}/g,
-  /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g,
-  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}/g,
-  /github_pat_[A-Za-z0-9_]{22,}/g,
-  /sk-ant-[A-Za-z0-9_-]{20,}/g,
-  /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}/g,
-  /\bAIza[0-9A-Za-z_-]{35}/g,
-  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
-  /xox[abprs]-[A-Za-z0-9-]{10,}/g,
-  /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
-  /\bnpm_[A-Za-z0-9]{36}\b/g
-];
-var ASSIGNMENT = /((?:authorization|proxy-authorization)\s*:\s*(?:bearer|basic|token)\s+|\b[\w.-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|shared[_-]?access[_-]?key)["']?\s*[:=]\s*["']?)([^\s"',;]{4,})/gi;
-var FLAGS = [
-  /((?:^|\s)--?(?:token|password|passwd|pass|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key)(?:=|\s+))(?!-)([^\s"']+)/gim,
-  // `-p` is a password only for logins and database clients (`mkdir -p dir` is not).
-  /(\b(?:(?:docker|podman|buildah|skopeo|helm|nerdctl|oras)\s+(?:registry\s+)?login|mysql(?:dump|admin)?|mariadb|sshpass)\b[^\n]*?\s-p\s*)(?!-)([^\s"']+)/g,
-  /((?:^|\s)(?:-u|--user)(?:=|\s+)[^\s:"']+:)(?!\/\/)([^\s"']+)/gm
-];
-var URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi;
-function redactSecrets(text6, known = []) {
-  let out = text6;
-  for (const value2 of [...known].filter((v) => v.length >= 6).sort((a, b) => b.length - a.length))
-    out = out.split(value2).join(REDACTED);
-  for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, REDACTED);
-  out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
-  for (const flag of FLAGS)
-    out = out.replace(
-      flag,
-      (_m, name, value2) => value2 === REDACTED ? `${name}${value2}` : `${name}${REDACTED}`
-    );
-  out = out.replace(
-    ASSIGNMENT,
-    (_m, name, value2) => value2 === REDACTED ? `${name}${value2}` : `${name}${REDACTED}`
-  );
-  return out;
-}
-function sanitizeUntrusted(text6, known = []) {
-  const visible = text6.replace(ANSI, "").replace(/<!--[\s\S]*?(?:-->|$)/g, "").replace(/^ {0,3}\[(?:\/\/|comment)\]:[^\n]*(?:\n|$)/gim, "").replace(/^ {0,3}\[[^\]\n]+\]:[ \t]*(?:#|<>)(?:[ \t][^\n]*)?(?:\n|$)/gm, "").replace(/[\u{E0000}-\u{E007F}]/gu, "").replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, "").replace(/[\u202A-\u202E\u2066-\u2069]/g, "").replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, "");
-  return redactSecrets(visible, known);
-}
-var LOG_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/gm;
-var LOG_TAIL = { lines: 150, chars: 12e3 };
-function logTail(log, known = [], limits = LOG_TAIL) {
-  const plain = redactSecrets(
-    log.replace(ANSI, "").replace(LOG_TIMESTAMP, "").replace(/\r\n?/g, "\n"),
-    known
-  );
-  let tail = plain.trimEnd().split("\n").slice(-limits.lines).join("\n");
-  if (tail.length > limits.chars) tail = tail.slice(tail.length - limits.chars);
-  return sanitizeUntrusted(tail, known);
-}
-
-// src/core/agent/replies.ts
-var MAX_SUMMARY = 2e4;
-function escapeSummary(text6) {
-  let clean = sanitizeUntrusted(text6).replace(/\r\n?/g, "\n").trim();
-  if (clean.length > MAX_SUMMARY) clean = `${clean.slice(0, MAX_SUMMARY)}
-\u2026(cut)`;
-  return defuse(clean);
-}
-function defuse(text6) {
-  return text6.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/@(?=[A-Za-z0-9])/g, "@\u200B").replace(/!\[/g, "\\![").replace(/\]\(/g, "]\\(").replace(/\]\[/g, "]\\[").replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, "$1:/\u200B/").replace(/\bwww\./gi, "www\u200B.");
-}
-function escapeInline2(text6, limit = 500) {
-  let flat = sanitizeUntrusted(text6).replace(/\s+/g, " ").trim();
-  if (flat.length > limit) flat = `${flat.slice(0, limit)}\u2026`;
-  return defuse(flat).replace(/[`*_#|~]/g, "\\$&");
-}
-var NODE_NAMES = {
-  tdd: "TDD",
-  "debug-fix": "Debug & Fix",
-  "review-fix": "review fix",
-  revise: "Revise Code"
-};
-var short = (sha) => sha.slice(0, 7);
-function what(p) {
-  return `the coding agent (${NODE_NAMES[p.node]}, attempt ${p.attempt})`;
-}
-function quoted3(summary3) {
-  const text6 = escapeSummary(summary3);
-  return text6 ? `
-
-${text6.replace(/^/gm, "> ")}` : "";
-}
-function agentTrailer(p) {
-  return `Coder-Loop-Agent: ${p.node} ${p.headSha} ${p.attempt}`;
-}
-var PARTIAL_TRAILER = "Coder-Loop-Partial: timed out";
-function agentCommitMessage(p, options = {}) {
-  const where = p.plan === null ? `issue #${p.issue}` : `${p.plan} phase ${p.phase}`;
-  if (options.paused)
-    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, paused at the provider's limit)
-
-What the agent changed before its provider's limit stopped it; it resumes from here.
-
-${agentTrailer(p)}
-Coder-Loop-Partial: paused
-`;
-  if (options.partial)
-    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, timed out)
-
-What the agent changed before its time ran out; the next attempt starts from it.
-
-${agentTrailer(p)}
-${PARTIAL_TRAILER}
-`;
-  return `coder-loop agent: ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt})
-
-${agentTrailer(p)}
-`;
-}
-function usageLine(run3) {
-  return run3 ? `
-
-Agent run: ${describeRun(run3)}.` : "";
-}
-function partialCommit(p, commit, why, after, summary3, run3) {
-  return `**Partial agent commit** ${short(commit)}: ${what(p)} ${why}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. ${after}${usageLine(run3)}${quoted3(summary3)}`;
-}
-var agentReply = {
-  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted3(summary3)}`,
-  paused: (p, commit, reason, summary3, run3) => partialCommit(
-    p,
-    commit,
-    `stopped at its provider's limit (${escapeInline2(reason)})`,
-    "No attempt is spent: the loop resumes it when the limit resets.",
-    summary3,
-    run3
-  ),
-  partial: (p, commit, reason, summary3, run3) => partialCommit(
-    p,
-    commit,
-    escapeInline2(reason),
-    "This counts as a failed attempt; the next attempt starts from it.",
-    summary3,
-    run3
-  ),
-  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted3(summary3)}`,
-  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted3(summary3)}`,
-  refused: (p, problems) => `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:
-
-${problems.slice(0, 50).map((problem) => `- ${codeSpan(problem)}`).join("\n")}${problems.length > 50 ? `
-- \u2026and ${problems.length - 50} more` : ""}`,
-  moved: (p, head) => `**Not applied.** ${what(p)} worked on ${short(p.headSha)}, but the branch ${codeSpan(p.branch)} ${head ? `moved to ${short(head)}` : "is gone"} meanwhile, so nothing was written. The loop goes on from the new head.`
-};
 
 // src/core/loop/nodes/run.ts
 var NO_SPEND = { failedAttempts: 0, minutes: 0, costUsd: 0 };
@@ -42684,6 +42773,159 @@ function escalationStood(events, loop, shared) {
   return stands;
 }
 
+// src/core/loop/nodes/pause.ts
+var NODE_OF = {
+  tdd: "TDD",
+  "debug-fix": "Debug",
+  "review-fix": "TDD",
+  revise: "Revise"
+};
+var CONCLUSION_OF = {
+  tdd: void 0,
+  "debug-fix": "failure",
+  "review-fix": void 0,
+  revise: "failure"
+};
+function pauseCheck(node3, view) {
+  const conclusion = CONCLUSION_OF[node3];
+  return { kind: "check", view, ...conclusion ? { conclusion } : {} };
+}
+var said = (reason) => escapeInline2(reason, 1e3);
+function formatUntil(until) {
+  return `${until.slice(0, 10)} ${until.slice(11, 16)} UTC`;
+}
+function untilOf(reported, now, minutes2) {
+  const at3 = reported ? Date.parse(reported) : NaN;
+  if (Number.isFinite(at3) && at3 > now.getTime()) return new Date(at3).toISOString();
+  return new Date(now.getTime() + minutes2 * 6e4).toISOString();
+}
+function howItResumes(pause, waker) {
+  const until = formatUntil(pause.until);
+  switch (waker) {
+    case "job":
+      return `The loop hands ${pause.node} to the agent again at ${until} by itself; \`/coder resume\` resumes now, \`/coder stop\` ends it.`;
+    case "sweep":
+      return `The scheduled resume workflow hands ${pause.node} to the agent again at its first run after ${until}; \`/coder resume\` resumes now, \`/coder stop\` ends it.`;
+    default:
+      return `Nothing here resumes it by itself (no scheduled resume workflow on the default branch, no wake-up queue): run \`/coder resume\` after ${until}; \`/coder stop\` ends it.`;
+  }
+}
+function pausedView(snap, pause, waker) {
+  return {
+    mode: snap.marker.mode,
+    node: NODE_OF[pause.node],
+    title: `Paused until ${formatUntil(pause.until)}`,
+    next: `The coding agent stopped at its provider's limit (${said(pause.reason)}). No attempt was spent; its work so far is kept. ${howItResumes(pause, waker)}`
+  };
+}
+function pauseAt(snap, config2, at3, now, waker) {
+  const { marker } = snap;
+  if (marker.pause && marker.pause.node === at3.node && marker.pause.attempt === at3.attempt)
+    return done(snap, "paused", NODE_OF[at3.node], [], { reason: "already paused" });
+  const since = now.toISOString();
+  const pause = {
+    node: at3.node,
+    attempt: at3.attempt,
+    until: untilOf(at3.until, now, config2.agent?.pauseMinutes ?? 60),
+    since,
+    reason: at3.reason.slice(0, 1e3),
+    ...waker === "job" ? { wake: "job" } : {}
+  };
+  const pauses = [...marker.pauses ?? [], { since, until: pause.until, reason: pause.reason }];
+  const max = config2.agent?.maxPauses ?? 3;
+  if (pauses.length > max) {
+    const updated2 = { ...marker, pauses };
+    delete updated2.pause;
+    const reason = `the coding agent reached its provider's limit ${pauses.length} times (the limit is ${max} pauses): ${said(pause.reason)}`;
+    return done(
+      snap,
+      "escalated",
+      "Escalate",
+      [{ kind: "marker", marker: updated2 }, ...escalation(snap, config2, reason, [])],
+      { reason }
+    );
+  }
+  const updated = { ...marker, pause, pauses };
+  return done(
+    snap,
+    "paused",
+    NODE_OF[at3.node],
+    [
+      // The host's wake-up first: the record says it is scheduled only once it is.
+      ...waker === "job" ? [{ kind: "wake", at: pause.until }] : [],
+      { kind: "marker", marker: updated },
+      pauseCheck(pause.node, pausedView(snap, pause, waker)),
+      {
+        kind: "reply",
+        body: `\u23F8\uFE0F Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at3.node}, attempt ${at3.attempt}) stopped at its provider's limit \u2014 ${said(pause.reason)}. No attempt was spent and its work so far is kept. ${howItResumes(pause, waker)}`
+      }
+    ],
+    { reason: `paused until ${pause.until}: ${pause.reason}` }
+  );
+}
+function scheduleWake(snap, waker) {
+  const { marker } = snap;
+  const pause = marker.pause;
+  if (!pause || waker !== "job" || pause.wake === "job" || marker.escalation) return void 0;
+  const updated = { ...marker, pause: { ...pause, wake: "job" } };
+  return done(
+    snap,
+    "paused",
+    NODE_OF[pause.node],
+    [
+      { kind: "wake", at: pause.until },
+      { kind: "marker", marker: updated },
+      pauseCheck(pause.node, pausedView(snap, pause, "job")),
+      {
+        kind: "reply",
+        body: `\u23F0 #${snap.pr.number} is paused until **${formatUntil(pause.until)}** (${said(pause.reason)}). ${howItResumes(pause, "job")}`
+      }
+    ],
+    { reason: `paused until ${pause.until}: its wake-up is scheduled` }
+  );
+}
+function withoutPause(marker) {
+  const updated = { ...marker };
+  if (!updated.pause) return updated;
+  delete updated.pause;
+  delete updated.handOff;
+  return updated;
+}
+function pauseDue(marker, now) {
+  return !!marker.pause && Date.parse(marker.pause.until) <= now.getTime();
+}
+function resumePause(snap, config2, now, options = {}) {
+  const { marker } = snap;
+  const pause = marker.pause;
+  if (!pause) return done(snap, "ignored", void 0, [], { reason: "not paused" });
+  if (!options.early && !pauseDue(marker, now))
+    return done(snap, "not-due", NODE_OF[pause.node], [], {
+      reason: `paused until ${pause.until}`
+    });
+  const updated = withoutPause(marker);
+  const payload = handOff(snap, config2, pause.node, pause.attempt, updated);
+  const view = {
+    mode: marker.mode,
+    node: NODE_OF[pause.node],
+    title: "Resumed after the pause",
+    next: "The pause ended: the node goes on."
+  };
+  const effects = [
+    { kind: "marker", marker: updated },
+    pauseCheck(pause.node, withAgent(view, payload, snap.repoUrl)),
+    ...payload ? [{ kind: "dispatch", payload }] : []
+  ];
+  if (options.early)
+    effects.push({
+      kind: "reply",
+      ...options.thread !== void 0 ? { to: options.thread } : {},
+      body: `\u25B6\uFE0F Resumed #${snap.pr.number} before ${formatUntil(pause.until)}: ${pause.node} goes to the coding agent again now.`
+    });
+  return done(snap, "resumed", NODE_OF[pause.node], effects, {
+    reason: options.early ? "resumed early" : `resumed at ${now.toISOString()}`
+  });
+}
+
 // src/core/loop/nodes/debugFix.ts
 function debugFix(snap, config2, failing, reason, agent, revise) {
   const { marker, pr } = snap;
@@ -42692,8 +42934,11 @@ function debugFix(snap, config2, failing, reason, agent, revise) {
     ...(marker.attempts ?? []).filter((a) => a.sha !== head || a.agent !== agent),
     { sha: head, checks: failing, ...reason ? { reason } : {}, ...agent ? { agent } : {} }
   ];
-  const updated = { ...marker, attempts, ...revise ? { spec: revise.spec } : {} };
-  delete updated.pause;
+  const updated = withoutPause({
+    ...marker,
+    attempts,
+    ...revise ? { spec: revise.spec } : {}
+  });
   const k = attempts.length;
   const stated = { reason: reason ?? `attempt ${k} of ${config2.maxRetries}` };
   const spent = marker.mode === "plan" ? budgetSpent(config2.budget, phaseSpend(updated), runSpend(updated)) : void 0;
@@ -43308,153 +43553,6 @@ function finalVerification(snap, config2) {
   ]);
 }
 
-// src/core/loop/nodes/pause.ts
-var NODE_OF = {
-  tdd: "TDD",
-  "debug-fix": "Debug",
-  "review-fix": "TDD",
-  revise: "Revise"
-};
-var CONCLUSION_OF = {
-  tdd: void 0,
-  "debug-fix": "failure",
-  "review-fix": void 0,
-  revise: "failure"
-};
-function pauseCheck(node3, view) {
-  const conclusion = CONCLUSION_OF[node3];
-  return { kind: "check", view, ...conclusion ? { conclusion } : {} };
-}
-var said = (reason) => escapeInline2(reason, 1e3);
-function formatUntil(until) {
-  return `${until.slice(0, 10)} ${until.slice(11, 16)} UTC`;
-}
-function untilOf(reported, now, minutes2) {
-  const at3 = reported ? Date.parse(reported) : NaN;
-  if (Number.isFinite(at3) && at3 > now.getTime()) return new Date(at3).toISOString();
-  return new Date(now.getTime() + minutes2 * 6e4).toISOString();
-}
-function howItResumes(pause, waker) {
-  const until = formatUntil(pause.until);
-  switch (waker) {
-    case "job":
-      return `The loop hands ${pause.node} to the agent again at ${until} by itself; \`/coder resume\` resumes now, \`/coder stop\` ends it.`;
-    case "sweep":
-      return `The scheduled resume workflow hands ${pause.node} to the agent again at its first run after ${until}; \`/coder resume\` resumes now, \`/coder stop\` ends it.`;
-    default:
-      return `Nothing here resumes it by itself (no scheduled resume workflow on the default branch, no wake-up queue): run \`/coder resume\` after ${until}; \`/coder stop\` ends it.`;
-  }
-}
-function pausedView(snap, pause, waker) {
-  return {
-    mode: snap.marker.mode,
-    node: NODE_OF[pause.node],
-    title: `Paused until ${formatUntil(pause.until)}`,
-    next: `The coding agent stopped at its provider's limit (${said(pause.reason)}). No attempt was spent; its work so far is kept. ${howItResumes(pause, waker)}`
-  };
-}
-function pauseAt(snap, config2, at3, now, waker) {
-  const { marker } = snap;
-  if (marker.pause && marker.pause.node === at3.node && marker.pause.attempt === at3.attempt)
-    return done(snap, "paused", NODE_OF[at3.node], [], { reason: "already paused" });
-  const since = now.toISOString();
-  const pause = {
-    node: at3.node,
-    attempt: at3.attempt,
-    until: untilOf(at3.until, now, config2.agent?.pauseMinutes ?? 60),
-    since,
-    reason: at3.reason.slice(0, 1e3),
-    ...waker === "job" ? { wake: "job" } : {}
-  };
-  const pauses = [...marker.pauses ?? [], { since, until: pause.until, reason: pause.reason }];
-  const max = config2.agent?.maxPauses ?? 3;
-  if (pauses.length > max) {
-    const updated2 = { ...marker, pauses };
-    delete updated2.pause;
-    const reason = `the coding agent reached its provider's limit ${pauses.length} times (the limit is ${max} pauses): ${said(pause.reason)}`;
-    return done(
-      snap,
-      "escalated",
-      "Escalate",
-      [{ kind: "marker", marker: updated2 }, ...escalation(snap, config2, reason, [])],
-      { reason }
-    );
-  }
-  const updated = { ...marker, pause, pauses };
-  return done(
-    snap,
-    "paused",
-    NODE_OF[at3.node],
-    [
-      // The host's wake-up first: the record says it is scheduled only once it is.
-      ...waker === "job" ? [{ kind: "wake", at: pause.until }] : [],
-      { kind: "marker", marker: updated },
-      pauseCheck(pause.node, pausedView(snap, pause, waker)),
-      {
-        kind: "reply",
-        body: `\u23F8\uFE0F Paused until **${formatUntil(pause.until)}** on #${snap.pr.number}: the coding agent (${at3.node}, attempt ${at3.attempt}) stopped at its provider's limit \u2014 ${said(pause.reason)}. No attempt was spent and its work so far is kept. ${howItResumes(pause, waker)}`
-      }
-    ],
-    { reason: `paused until ${pause.until}: ${pause.reason}` }
-  );
-}
-function scheduleWake(snap, waker) {
-  const { marker } = snap;
-  const pause = marker.pause;
-  if (!pause || waker !== "job" || pause.wake === "job" || marker.escalation) return void 0;
-  const updated = { ...marker, pause: { ...pause, wake: "job" } };
-  return done(
-    snap,
-    "paused",
-    NODE_OF[pause.node],
-    [
-      { kind: "wake", at: pause.until },
-      { kind: "marker", marker: updated },
-      pauseCheck(pause.node, pausedView(snap, pause, "job")),
-      {
-        kind: "reply",
-        body: `\u23F0 #${snap.pr.number} is paused until **${formatUntil(pause.until)}** (${said(pause.reason)}). ${howItResumes(pause, "job")}`
-      }
-    ],
-    { reason: `paused until ${pause.until}: its wake-up is scheduled` }
-  );
-}
-function pauseDue(marker, now) {
-  return !!marker.pause && Date.parse(marker.pause.until) <= now.getTime();
-}
-function resumePause(snap, config2, now, options = {}) {
-  const { marker } = snap;
-  const pause = marker.pause;
-  if (!pause) return done(snap, "ignored", void 0, [], { reason: "not paused" });
-  if (!options.early && !pauseDue(marker, now))
-    return done(snap, "not-due", NODE_OF[pause.node], [], {
-      reason: `paused until ${pause.until}`
-    });
-  const updated = { ...marker };
-  delete updated.pause;
-  const payload = handOff(snap, config2, pause.node, pause.attempt, updated);
-  const view = {
-    mode: marker.mode,
-    node: NODE_OF[pause.node],
-    title: "Resumed after the pause",
-    next: "The pause ended: the node goes on."
-  };
-  const effects = [
-    { kind: "marker", marker: updated },
-    pauseCheck(pause.node, withAgent(view, payload, snap.repoUrl)),
-    ...payload ? [{ kind: "dispatch", payload }] : []
-  ];
-  if (options.early)
-    effects.push({
-      kind: "reply",
-      ...options.thread !== void 0 ? { to: options.thread } : {},
-      body: `\u25B6\uFE0F Resumed #${snap.pr.number} before ${formatUntil(pause.until)}: ${pause.node} goes to the coding agent again now.`
-    });
-  return done(snap, "resumed", NODE_OF[pause.node], effects, {
-    reason: options.early ? "resumed early" : `resumed at ${now.toISOString()}`
-  });
-}
-
 // src/core/loop/nodes/triage.ts
 var INFRASTRUCTURE = /* @__PURE__ */ new Set(["cancelled", "startup_failure", "stale"]);
 var OUTAGE = [
@@ -43809,8 +43907,7 @@ function verification(snap, config2, options = {}) {
       return scheduleWake(snap, options.waker) ?? done(snap, "paused", void 0, [], { reason: `paused until ${marker.pause.until}` });
     const flaky2 = flakyOnPass(snap, gate.checks);
     const givenBack = flaky2 && (flaky2.marker.attempts?.length ?? 0) < (marker.attempts?.length ?? 0);
-    const unpaused = { ...givenBack ? flaky2.marker : marker };
-    delete unpaused.pause;
+    const unpaused = withoutPause(givenBack ? flaky2.marker : marker);
     const decided2 = passed({ ...snap, marker: unpaused }, config2, again);
     if ("need" in decided2) return decided2;
     return {
@@ -43822,8 +43919,7 @@ function verification(snap, config2, options = {}) {
     };
   }
   if (marker.pause && again) {
-    const unpaused = { ...marker };
-    delete unpaused.pause;
+    const unpaused = withoutPause(marker);
     const decided2 = verification({ ...snap, marker: unpaused }, config2, options);
     if ("need" in decided2) return decided2;
     return {
@@ -43987,13 +44083,13 @@ function codeReview(snap, config2, review) {
       ] : []
     ]);
   }
+  if (own6?.node === "FinalVerify" || own6?.node === "End")
+    return done(snap, "ignored", void 0, [], { reason: "the phase is already completing" });
   if (review.commit !== pr.head.sha)
     return done(snap, "stale-approval", "CodeReview", [
       { kind: "reply", body: reply.staleApproval(pr.number, review.commit, pr.head.sha) }
     ]);
   if (!snap.checks) return { need: "checks" };
-  if (own6?.node === "FinalVerify" || own6?.node === "End")
-    return done(snap, "ignored", void 0, [], { reason: "the phase is already completing" });
   const passed2 = evaluateGate(snap.checks, config2).verdict === "passed";
   if (snap.pr.escalated) {
     if (passed2 && !snap.files) return { need: "files" };
@@ -44099,6 +44195,7 @@ function resume(snap, thread) {
     ]);
   const marker = { ...snap.marker };
   delete marker.escalation;
+  delete marker.handOff;
   return done(snap, "resumed", "Verification", [
     { kind: "unlabel" },
     { kind: "marker", marker: { ...marker, attempts: [], reviewRounds: [] } },
@@ -44111,15 +44208,19 @@ function stopRun(snap, thread) {
     return done(snap, "no-run", void 0, [
       { kind: "reply", to: thread, body: reply.noRun(snap.pr.number) }
     ]);
-  const marker = { ...snap.marker };
+  const marker = withoutPause(snap.marker);
   delete marker.run;
-  delete marker.pause;
+  const inFlight = marker.handOff !== void 0;
+  delete marker.handOff;
+  const said2 = run3 ? reply.runStopped(snap.pr.number, run3.plan) : `\u23F9\uFE0F The pause on #${snap.pr.number} is ended: the coding agent is not handed the node again by itself. Push to the branch, or \`/coder retry\` to evaluate it again.`;
   return done(snap, "run-stopped", void 0, [
     { kind: "marker", marker },
     {
       kind: "reply",
       to: thread,
-      body: run3 ? reply.runStopped(snap.pr.number, run3.plan) : `\u23F9\uFE0F The pause on #${snap.pr.number} is ended: the coding agent is not handed the node again by itself. Push to the branch, or \`/coder retry\` to evaluate it again.`
+      body: inFlight ? `${said2}
+
+${reply.handOffEnded(snap.pr.number)}` : said2
     }
   ]);
 }
@@ -44300,6 +44401,7 @@ function ciStalled(snap, config2, facts, now) {
 }
 
 // src/core/loop/snapshot/relay.ts
+var NO_VERDICT = /* @__PURE__ */ new Set(["PENDING", "COMMENTED"]);
 var same = (a, b) => a !== void 0 && b !== void 0 && a.toLowerCase() === b.toLowerCase();
 function relayRunProblem(run3, repository) {
   const rerunBy = run3.triggeringActor && !same(run3.triggeringActor, run3.actor) ? run3.triggeringActor : void 0;
@@ -44312,7 +44414,7 @@ function relayRunProblem(run3, repository) {
 function relayedReview(run3, pull2, reviews) {
   if (!run3.pulls.some((p) => p.number === pull2))
     return { ignored: `the relayed run does not name pull request #${pull2}` };
-  const newest = reviews.filter((r) => same(r.login, run3.actor) && r.state !== "PENDING").reduce((a, r) => !a || r.id > a.id ? r : a, void 0);
+  const newest = reviews.filter((r) => same(r.login, run3.actor) && !NO_VERDICT.has(r.state)).reduce((a, r) => !a || r.id > a.id ? r : a, void 0);
   if (!newest?.commit) return { ignored: `@${run3.actor} has no review on pull request #${pull2}` };
   if (newest.commit !== run3.headSha)
     return {
@@ -45054,6 +45156,32 @@ function requestTimeout(fixed) {
     });
   };
 }
+function madeOnce(find) {
+  return { madeAlready: { find } };
+}
+function retrySafeCreates(octokit) {
+  octokit.hook.before("request", (options) => {
+    const made = options.request?.madeAlready;
+    if (!made || made.wrapped) return;
+    made.wrapped = true;
+    const inner = options.request?.fetch ?? globalThis.fetch;
+    const once2 = async (input, init) => {
+      if (made.inDoubt) {
+        const found = await made.find();
+        if (found !== void 0)
+          return new Response(JSON.stringify(found), {
+            status: 201,
+            headers: { "content-type": "application/json; charset=utf-8" }
+          });
+      }
+      made.inDoubt = true;
+      const response = await inner(input, init);
+      made.inDoubt = response.status >= 500;
+      return response;
+    };
+    options.request = { ...options.request, fetch: once2 };
+  });
+}
 
 // src/github/pages.ts
 var PER_PAGE = 100;
@@ -45351,7 +45479,13 @@ async function writeOwnCheckRun(gh, repo2, headSha, own6, fields) {
     ...repo2,
     name: CHECK_NAME,
     head_sha: headSha,
-    ...fields
+    ...fields,
+    // Made though its answer was lost: the loop's run on this head holding this very record.
+    request: madeOnce(
+      async () => (await commitCheckRuns(gh, repo2, headSha, CHECK_NAME)).findLast(
+        (r) => r.external_id === fields.external_id && r.output?.text === fields.output.text
+      )
+    )
   });
   return Number(data.id);
 }
@@ -45653,20 +45787,36 @@ var MAX_COMMENT = 6e4;
 var cut = (body) => body.length > MAX_COMMENT ? `${body.slice(0, MAX_COMMENT)}
 
 \u2026(cut)` : body;
-async function replyOnIssue(gh, repo2, issue3, body) {
-  await gh.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-    ...repo2,
-    issue_number: issue3,
-    body: cut(body)
-  });
+function loopLogin(env) {
+  return async () => (await env.identity()).login;
 }
-async function commentOnIssue(gh, repo2, issue3, body) {
+async function replyOnIssue(gh, repo2, issue3, body, by) {
+  await commentOnIssue(gh, repo2, issue3, body, by);
+}
+async function commentOnIssue(gh, repo2, issue3, body, by) {
+  const text6 = cut(body);
+  const since = new Date(Date.now() - SKEW_MS).toISOString();
   const { data } = await gh.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
     ...repo2,
     issue_number: issue3,
-    body: cut(body)
+    body: text6,
+    request: madeOnce(() => findOwnComment(gh, repo2, issue3, text6, since, by))
   });
   return Number(data.id);
+}
+var SKEW_MS = 10 * 6e4;
+async function findOwnComment(gh, repo2, issue3, body, since, by) {
+  const { items: items2 } = await readWhole(
+    async (page) => (await gh.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+      ...repo2,
+      issue_number: issue3,
+      since,
+      per_page: PER_PAGE,
+      page
+    })).data
+  );
+  const login2 = (await by()).toLowerCase();
+  return items2.findLast((c) => c.body === body && c.user?.login.toLowerCase() === login2);
 }
 async function readComment(gh, repo2, id) {
   try {
@@ -45699,6 +45849,21 @@ async function reactEyes(gh, repo2, commentId) {
     { ...repo2, comment_id: commentId, content: "eyes", request: { retries: 0 } }
   );
   return status2 === 201;
+}
+async function readIssueNow(gh, repo2, issue3) {
+  try {
+    const { data } = await gh.request("GET /repos/{owner}/{repo}/issues/{issue_number}", {
+      ...repo2,
+      issue_number: issue3
+    });
+    return {
+      open: data.state === "open",
+      labels: data.labels.flatMap((l) => typeof l === "string" ? [l] : l.name ? [l.name] : [])
+    };
+  } catch (error2) {
+    if (isHttpError(error2, 404) || isHttpError(error2, 410)) return void 0;
+    throw error2;
+  }
 }
 async function canCommand(gh, repo2, login2) {
   return mayCommand(await readPermission(gh, repo2, login2));
@@ -46076,12 +46241,10 @@ async function sendAgentDispatch(gh, repo2, payload) {
   await gh.request("POST /repos/{owner}/{repo}/dispatches", {
     ...repo2,
     event_type: AGENT_EVENT_TYPE,
-    client_payload: { ...payload }
+    client_payload: encodeAgentPayload(payload)
   });
 }
-function handOffOf(payload) {
-  return { node: payload.node, attempt: payload.attempt, sha: payload.headSha };
-}
+var handOffOf = handOffOfPayload;
 async function handOffNotAsked(gh, repo2, payload, sender, identity) {
   let data;
   try {
@@ -46292,7 +46455,8 @@ async function trustedPlans(gh, repo2, payload, run3, plansDir, options) {
   return guardedPlans(reader, trees, globs, touched);
 }
 async function applyAgentRun(gh, repo2, payload, run3, summary3, plansDir, options = {}) {
-  const say = (body) => replyOnIssue(gh, repo2, payload.pullRequest, body);
+  const by = async () => (options.record?.identity ?? await tokenIdentity(gh)).login;
+  const say = (body) => replyOnIssue(gh, repo2, payload.pullRequest, body, by);
   const measured = options.measured;
   const entry = (partial3) => measured && {
     node: payload.node,
@@ -46563,7 +46727,7 @@ async function writeProgress(env, progress, id, phases) {
     if (found.body === body) return id;
     if (await editComment(gh, repo2, id, body)) return id;
   }
-  return commentOnIssue(gh, repo2, progress.key.issue, body);
+  return commentOnIssue(gh, repo2, progress.key.issue, body, loopLogin(env));
 }
 
 // src/github/loop/start.ts
@@ -46637,11 +46801,33 @@ async function write(env, reader, step, snap) {
     }
   }
 }
-async function applyStart(env, effects) {
+async function applyStart(env, decided) {
+  const effects = askedHandOffs(decided, env.now());
   const replies = effects.filter((e) => e.kind === "reply");
   const rest = effects.filter((e) => e.kind !== "reply");
   const settled = await Promise.allSettled([applyInOrder(env, replies), applyInOrder(env, rest)]);
   for (const s of settled) if (s.status === "rejected") throw s.reason;
+}
+function askedHandOffs(effects, now) {
+  const asked = /* @__PURE__ */ new Map();
+  for (const effect of effects) {
+    if (effect.kind !== "dispatch") continue;
+    const check2 = effects.find(
+      (e) => e.kind === "check" && e.sha === effect.payload.headSha
+    );
+    if (check2) asked.set(effect.payload.headSha, askHandOff(check2.record, effect.payload, now));
+  }
+  return effects.map((effect) => {
+    if (effect.kind === "dispatch") {
+      const sent = asked.get(effect.payload.headSha);
+      return sent ? { ...effect, payload: sent.payload } : effect;
+    }
+    if (effect.kind === "check") {
+      const sent = asked.get(effect.sha);
+      return sent ? { ...effect, record: sent.marker } : effect;
+    }
+    return effect;
+  });
 }
 async function applyInOrder(env, effects) {
   const { gh, repo: repo2 } = env;
@@ -46650,17 +46836,15 @@ async function applyInOrder(env, effects) {
   for (const effect of effects) {
     switch (effect.kind) {
       case "reply":
-        await replyOnIssue(gh, repo2, effect.to, effect.body);
+        await replyOnIssue(gh, repo2, effect.to, effect.body, loopLogin(env));
         break;
       case "progress":
         progress = await writeProgress(env, effect.progress, effect.id);
         progressPr = effect.progress.current?.pr;
         break;
       case "check": {
-        const sent = effects.find(
-          (e) => e.kind === "dispatch" && e.payload.headSha === effect.sha
-        );
-        let record = sent ? { ...effect.record, handOff: handOffOf(sent.payload) } : effect.record;
+        const sent = effects.some((e) => e.kind === "dispatch" && e.payload.headSha === effect.sha);
+        let record = effect.record;
         const withProgress2 = progress !== void 0 && progressPr !== void 0 && record.run;
         if (withProgress2) record = { ...record, run: { ...record.run, progress } };
         const number3 = record.pr ?? progressPr;
@@ -46723,19 +46907,7 @@ async function continueRun(env, config2, closed2) {
     case "none":
       return void 0;
     case "stop": {
-      const effects = [];
-      const rest = { ...marker };
-      delete rest.run;
-      if (keepsStatus(identity) || closed2.own?.commitStatus) {
-        effects.push({
-          kind: "bodyRecord",
-          pr: closed2.pr.number,
-          body: closed2.pr.body ?? null,
-          marker: rest
-        });
-      } else if (closed2.own) {
-        effects.push({ kind: "record", own: closed2.own, marker: rest, sha: closed2.pr.head.sha });
-      }
+      const effects = runTakenOut(closed2, keepsStatus(identity));
       const body = closed2.said ? `${decision.reason}
 
 ${closed2.said}` : decision.reason;
@@ -46772,9 +46944,20 @@ ${closed2.said}` : decision.reason;
         plan,
         ...closed2.said !== void 0 ? { note: closed2.said } : {}
       });
-      return { outcome, effects: [] };
+      return { outcome, effects: runTakenOut(closed2, keepsStatus(identity)) };
     }
   }
+}
+function runTakenOut(closed2, asPerson) {
+  const rest = { ...closed2.marker };
+  delete rest.run;
+  if (asPerson || closed2.own?.commitStatus)
+    return [
+      { kind: "bodyRecord", pr: closed2.pr.number, body: closed2.pr.body ?? null, marker: rest }
+    ];
+  if (closed2.own)
+    return [{ kind: "record", own: closed2.own, marker: rest, sha: closed2.pr.head.sha }];
+  return [];
 }
 async function planState(reader, tree, config2, marker) {
   const plan = await openRecordedOnTree(
@@ -47006,10 +47189,13 @@ async function phaseTasks(ctx) {
 }
 async function withApprovals2(ctx, given) {
   const candidates2 = [];
-  if (given) candidates2.push(given);
-  else {
-    ctx = await withReviews(ctx);
-    for (const login2 of approversOf(ctx.reviews, ctx.snap.pr.head.sha)) {
+  ctx = await withReviews(ctx);
+  const approvers = approversOf(ctx.reviews, ctx.snap.pr.head.sha);
+  if (given) {
+    if (approvers.some((login2) => login2.toLowerCase() === given.login.toLowerCase()))
+      candidates2.push(given);
+  } else {
+    for (const login2 of approvers) {
       const permission = await readPermission(ctx.env.gh, ctx.env.repo, login2);
       if (mayCommand(permission)) candidates2.push({ login: login2, permission });
     }
@@ -47044,7 +47230,7 @@ async function applyRepo(env, effects) {
   for (const effect of effects) {
     switch (effect.kind) {
       case "reply":
-        await replyOnIssue(gh, repo2, effect.to, effect.body);
+        await replyOnIssue(gh, repo2, effect.to, effect.body, loopLogin(env));
         break;
       case "closePull":
         await closePull(gh, repo2, effect.pr);
@@ -47095,6 +47281,12 @@ async function writeCompletion(env, branch2, completion, marker, headNow, mark) 
   const { gh, repo: repo2 } = env;
   const { parent } = completion;
   if (headNow !== parent.sha) {
+    if (await completes(env, headNow, parent.sha, marker)) {
+      env.log.info(
+        `completion of ${parent.sha.slice(0, 7)} not written again: the pull request holds it already (${headNow.slice(0, 7)})`
+      );
+      return { ok: false, done: headNow };
+    }
     env.log.info(
       `completion of ${parent.sha.slice(0, 7)} not written: the pull request is at ${headNow.slice(0, 7)}`
     );
@@ -47173,8 +47365,12 @@ async function apply(ctx, effects, outcome) {
   for (const effect of withProgress(ctx.snap.marker, effects)) {
     if ("when" in effect && effect.when && effect.when !== (merged ? "merged" : "not-merged"))
       continue;
-    if (effect.kind === "dispatch" && effect.payload.headSha === pr.head.sha)
-      remember2(ctx, { ...ctx.snap.marker, handOff: handOffOf(effect.payload) });
+    let payload;
+    if (effect.kind === "dispatch") {
+      const asked = askHandOff(ctx.snap.marker, effect.payload, env.now());
+      payload = asked.payload;
+      if (effect.payload.headSha === pr.head.sha) remember2(ctx, asked.marker);
+    }
     const { marker } = ctx.snap;
     const ending = effect.kind === "complete" && escalated !== void 0 && !marker.escalation;
     if (effect.kind !== "marker" && effect.kind !== "label" && effect.kind !== "unlabel" && !ending) {
@@ -47201,7 +47397,8 @@ async function apply(ctx, effects, outcome) {
         break;
       }
       case "reply":
-        if (!told) await replyOnIssue(gh, repo2, effect.to ?? marker.issue, effect.body);
+        if (!told)
+          await replyOnIssue(gh, repo2, effect.to ?? marker.issue, effect.body, loopLogin(env));
         break;
       case "marker": {
         const attemptsShown = JSON.stringify(effect.marker.attempts ?? []) !== JSON.stringify(marker.attempts ?? []);
@@ -47228,7 +47425,7 @@ async function apply(ctx, effects, outcome) {
         break;
       }
       case "dispatch":
-        await sendAgentDispatch(gh, repo2, effect.payload);
+        await sendAgentDispatch(gh, repo2, payload ?? effect.payload);
         break;
       case "wake":
         if (!await wakeAt(ctx, effect.at)) told = true;
@@ -47325,7 +47522,8 @@ async function apply(ctx, effects, outcome) {
             gh,
             repo2,
             marker.issue,
-            reply.branchMoved(pr.number, pr.head.sha, done2.moved)
+            reply.branchMoved(pr.number, pr.head.sha, done2.moved),
+            loopLogin(env)
           );
           return {
             ...result,
@@ -47339,7 +47537,8 @@ async function apply(ctx, effects, outcome) {
             gh,
             repo2,
             marker.issue,
-            reply.planRequired(marker.plan ?? "", done2.problems, env.cli)
+            reply.planRequired(marker.plan ?? "", done2.problems, env.cli),
+            loopLogin(env)
           );
           return {
             state: "plan-required",
@@ -47349,7 +47548,13 @@ async function apply(ctx, effects, outcome) {
           };
         }
         if (await keepsBody(ctx)) remember2(ctx, { ...ctx.snap.marker, loopFiles: done2.loopFiles });
-        await replyOnIssue(gh, repo2, marker.issue, reply.completing(pr.number, done2.phase));
+        await replyOnIssue(
+          gh,
+          repo2,
+          marker.issue,
+          reply.completing(pr.number, done2.phase),
+          loopLogin(env)
+        );
         result = { ...result, phase: done2.phase.number };
         break;
       }
@@ -47448,8 +47653,10 @@ async function readLoopPull(env, pr, identity) {
   });
   let marker;
   let commits;
-  if (keepsStatus(identity)) marker = readMarker(pr.body);
-  else if (checks.own?.record) marker = checks.own.record;
+  if (keepsStatus(identity)) {
+    marker = readMarker(pr.body);
+    if (marker) marker = { ...marker, base: void 0 };
+  } else if (checks.own?.record) marker = checks.own.record;
   else {
     commits = await pullCommits(env.gh, env.repo, pr.number);
     const earlier = commits.items.map((c) => c.sha).filter((sha) => sha !== pr.head.sha).reverse();
@@ -47522,10 +47729,12 @@ async function evaluate(env, config2, loop, options = {}) {
     (snap) => verification(snap, config2, { ...options, waker })
   );
 }
-async function agentRunFailed(env, config2, handOff2, reason) {
-  const loop = await loopPullForHead(env, handOff2.branch, handOff2.headSha);
+async function agentRunFailed(env, config2, handOff2, reason, commit) {
+  const loop = await loopPullForHead(env, handOff2.branch, commit ?? handOff2.headSha);
   if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
   if (loop.marker.escalation) return { state: "escalated", node: "Escalate", reason: "escalated" };
+  const gone = handOffGone(loop.marker, handOffOf(handOff2));
+  if (gone) return { state: "ignored", reason: gone };
   return run(
     pullContext(env, config2, loop),
     (snap) => debugFix(
@@ -47858,6 +48067,14 @@ async function onIssuesLabeled(env, payload) {
     ]);
     return { state: "not-permitted", reason: `${payload.sender.login} lacks write access` };
   }
+  const now = await readIssueNow(gh, repo2, issue3.number);
+  if (!now) return { state: "ignored", reason: `issue #${issue3.number} is gone` };
+  if (!now.open) return { state: "ignored", reason: `issue #${issue3.number} is closed` };
+  if (!now.labels.includes(config2.quick.label))
+    return {
+      state: "ignored",
+      reason: `issue #${issue3.number} no longer has the label ${config2.quick.label}`
+    };
   const who = { issue: issue3.number, issueUrl: issue3.html_url, actor: payload.sender.login };
   return start(env, {
     ...startOf(env, config2, who, "label"),
@@ -47927,7 +48144,7 @@ async function onPullRequest(env, payload) {
       state: "ignored",
       reason: `pull_request.${payload.action} by @${payload.sender.login}, who lacks write access`
     };
-  const loop = await trustedLoopPull(env, payload.pull_request, `pull_request.${payload.action}`);
+  const loop = baseEdited ? await currentLoopPull(env, payload.pull_request) : await trustedLoopPull(env, payload.pull_request, `pull_request.${payload.action}`);
   if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
   const where = {
     issue: loop.marker.issue,
@@ -47985,6 +48202,14 @@ async function onPullRequest(env, payload) {
       (snap) => pushed(snap, config2, pusher)
     );
   });
+}
+async function currentLoopPull(env, pr) {
+  const found = await loopPullForHead(env, pr.head.ref, pr.head.sha, "pull_request.edited");
+  if (!("ignored" in found) && found.pr.number !== pr.number)
+    return {
+      ignored: `pull request #${pr.number} is closed: #${found.pr.number} holds its branch`
+    };
+  return found;
 }
 
 // src/github/loop/review.ts
@@ -48183,10 +48408,12 @@ function payloadProblem(event, payload) {
 }
 
 // src/github/loop/pause.ts
-async function agentRunPaused(env, config2, handOff2, pause) {
-  const loop = await loopPullForHead(env, handOff2.branch, handOff2.headSha);
+async function agentRunPaused(env, config2, handOff2, pause, commit) {
+  const loop = await loopPullForHead(env, handOff2.branch, commit ?? handOff2.headSha);
   if ("ignored" in loop) return { state: "ignored", reason: loop.ignored };
   if (loop.marker.escalation) return { state: "escalated", node: "Escalate", reason: "escalated" };
+  const gone = handOffGone(loop.marker, handOffOf(handOff2));
+  if (gone) return { state: "ignored", reason: gone };
   const waker = env.wake ? "job" : await sweepInstalled(env) ? "sweep" : void 0;
   return run(
     pullContext(env, config2, loop),
@@ -48252,21 +48479,21 @@ async function dispatch(env, name, payload) {
   if (problem) return { state: "ignored", reason: `malformed ${name} payload: ${problem}` };
   return boundary(env, threadOf(name, payload), () => route(env, name, payload));
 }
-function dispatchAgentFailure(env, config2, payload, reason) {
+function dispatchAgentFailure(env, config2, payload, reason, commit) {
   const thread = {
     issue: payload.issue,
     pullRequest: payload.pullRequest,
     what: `the coding agent's ${payload.node} run`
   };
-  return boundary(env, thread, () => agentRunFailed(env, config2, payload, reason));
+  return boundary(env, thread, () => agentRunFailed(env, config2, payload, reason, commit));
 }
-function dispatchAgentPause(env, config2, payload, pause) {
+function dispatchAgentPause(env, config2, payload, pause, commit) {
   const thread = {
     issue: payload.issue,
     pullRequest: payload.pullRequest,
     what: `the coding agent's ${payload.node} run`
   };
-  return boundary(env, thread, () => agentRunPaused(env, config2, payload, pause));
+  return boundary(env, thread, () => agentRunPaused(env, config2, payload, pause, commit));
 }
 async function boundary(env, thread, handle2) {
   try {
@@ -49146,7 +49373,13 @@ async function applyStep(input) {
     measured.bytes
   );
   if (typeof run3 === "string") {
-    await replyOnIssue(gh, repo2, payload.pullRequest, agentReply.failed(payload, run3, ""));
+    await replyOnIssue(
+      gh,
+      repo2,
+      payload.pullRequest,
+      agentReply.failed(payload, run3, ""),
+      async () => input.identity.login
+    );
     return { state: "agent-failed", failedAttempt: true, reason: run3 };
   }
   const summary3 = summaryBytes.toString("utf8");
@@ -50801,7 +51034,8 @@ var ActionOctokit = Octokit.plugin(
   retry2,
   throttling,
   pinApiVersion,
-  requestTimeout()
+  requestTimeout(),
+  retrySafeCreates
 ).defaults({
   throttle: {
     ...writeQueues(),
@@ -51063,7 +51297,9 @@ async function runAgentSide(step, side) {
       throw new Error(
         "The default branch's config sets no `agent`: there is no command to run (see docs/agent.md)."
       );
-    if (JSON.stringify(payload.agent) !== JSON.stringify({
+    const settings = { ...payload.agent };
+    delete settings.handOffId;
+    if (JSON.stringify(settings) !== JSON.stringify({
       command: agent.command,
       timeoutMinutes: agent.timeoutMinutes,
       env: agent.env
@@ -51103,18 +51339,14 @@ async function runAgentSide(step, side) {
     repoUrl: side.loopEnv.repoUrl
   });
   if (outcome.state === "paused" && "pause" in outcome && outcome.pause)
-    await dispatchAgentPause(
-      side.loopEnv,
-      config2,
-      outcome.commit ? { ...payload, headSha: outcome.commit } : payload,
-      outcome.pause
-    );
+    await dispatchAgentPause(side.loopEnv, config2, payload, outcome.pause, outcome.commit);
   if (outcome.failedAttempt)
     await dispatchAgentFailure(
       side.loopEnv,
       config2,
-      "partial" in outcome && outcome.partial && outcome.commit ? { ...payload, headSha: outcome.commit } : payload,
-      escapeInline2(outcome.reason ?? outcome.state)
+      payload,
+      escapeInline2(outcome.reason ?? outcome.state),
+      "partial" in outcome && outcome.partial ? outcome.commit : void 0
     );
   setOutput("state", outcome.state);
   setOutput("commit", "commit" in outcome ? outcome.commit ?? "" : "");
