@@ -87,7 +87,7 @@ export const HELP_TEXT = [
   '| --- | --- |',
   '| `/coder next [PlanName]` | take the next phase of a plan: lock branch, `[~]` commit, pull request |',
   '| `/coder run [PlanName]` | like `/coder next`, and each phase merged after final verification starts the next one by itself |',
-  '| `/coder stop` | end the run of this issue: the open phase stays as it is, nothing starts after it |',
+  '| `/coder stop` | end the run of this issue: the open phase stays as it is (what a coding agent is doing is not applied), nothing starts after it |',
   '| `/coder quick` | quick mode for this issue: a branch, a pull request and CI, no plan bookkeeping |',
   '| `/coder assess` | say whether this issue is quick or plan work, and why |',
   "| `/coder status [PlanName]` | the plan's phases, tasks, lock and pull request |",

@@ -5,7 +5,7 @@ import {
   totalUsage,
   type AgentRunEntry,
 } from '../agent/usage.js';
-import { escapeInline } from '../agent/replies.js';
+import { escapeInline } from '../agent/escape.js';
 import type { Task } from './checklistModel.js';
 import { oneLine } from './text.js';
 

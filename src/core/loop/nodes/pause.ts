@@ -1,5 +1,5 @@
 import type { AgentNode } from '../../agent/payload.js';
-import { escapeInline } from '../../agent/replies.js';
+import { escapeInline } from '../../agent/escape.js';
 import type { Config } from '../../config.js';
 import type { CheckRunView } from '../record/checkRun.js';
 import type { NodeId } from '../flowchart.js';

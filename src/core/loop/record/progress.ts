@@ -1,4 +1,4 @@
-import { escapeInline } from '../../agent/replies.js';
+import { escapeInline } from '../../agent/escape.js';
 import { codeSpan, escapeMarkdown } from '../../markdown.js';
 import { NODES, type NodeId } from '../flowchart.js';
 import type { LoopMarker, PhaseCounts, RunPhase, RunState } from './marker.js';
