@@ -38630,7 +38630,7 @@ var HELP_TEXT = [
   "| --- | --- |",
   "| `/coder next [PlanName]` | take the next phase of a plan: lock branch, `[~]` commit, pull request |",
   "| `/coder run [PlanName]` | like `/coder next`, and each phase merged after final verification starts the next one by itself |",
-  "| `/coder stop` | end the run of this issue: the open phase stays as it is, nothing starts after it |",
+  "| `/coder stop` | end the run of this issue: the open phase stays as it is (what a coding agent is doing is not applied), nothing starts after it |",
   "| `/coder quick` | quick mode for this issue: a branch, a pull request and CI, no plan bookkeeping |",
   "| `/coder assess` | say whether this issue is quick or plan work, and why |",
   "| `/coder status [PlanName]` | the plan's phases, tasks, lock and pull request |",
@@ -39446,21 +39446,6 @@ function totalUsage(runs) {
   return { minutes: minutes2, ...usage ? { usage } : {} };
 }
 
-// src/core/markdown.ts
-function escapeMarkdown(text6) {
-  return text6.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").replace(/([\\`*_{}[\]()#+\-.!|<>~])/g, "\\$1").replace(/@/g, "@\u200B");
-}
-function codeSpan(text6) {
-  const flat = text6.replace(/[\r\n]+/g, " ");
-  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence3 = "`".repeat(longest + 1);
-  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
-  return `${fence3}${pad}${flat}${pad}${fence3}`;
-}
-function encodePath(path2) {
-  return path2.split("/").map(encodeURIComponent).join("/");
-}
-
 // src/core/agent/redact.ts
 var REDACTED = "[REDACTED]";
 var ANSI = (
@@ -39526,14 +39511,7 @@ function logTail(log, known = [], limits = LOG_TAIL) {
   return sanitizeUntrusted(tail, known);
 }
 
-// src/core/agent/replies.ts
-var MAX_SUMMARY = 2e4;
-function escapeSummary(text6) {
-  let clean = sanitizeUntrusted(text6).replace(/\r\n?/g, "\n").trim();
-  if (clean.length > MAX_SUMMARY) clean = `${clean.slice(0, MAX_SUMMARY)}
-\u2026(cut)`;
-  return defuse(clean);
-}
+// src/core/agent/escape.ts
 function defuse(text6) {
   return text6.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/@(?=[A-Za-z0-9])/g, "@\u200B").replace(/!\[/g, "\\![").replace(/\]\(/g, "]\\(").replace(/\]\[/g, "]\\[").replace(/\]:/g, "]\\:").replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, "$1:/\u200B/").replace(/\bwww\./gi, "www\u200B.");
 }
@@ -39542,83 +39520,6 @@ function escapeInline2(text6, limit = 500) {
   if (flat.length > limit) flat = `${flat.slice(0, limit)}\u2026`;
   return defuse(flat).replace(/[`*_#|~]/g, "\\$&");
 }
-var NODE_NAMES = {
-  tdd: "TDD",
-  "debug-fix": "Debug & Fix",
-  "review-fix": "review fix",
-  revise: "Revise Code"
-};
-var short = (sha) => sha.slice(0, 7);
-function what(p) {
-  return `the coding agent (${NODE_NAMES[p.node]}, attempt ${p.attempt})`;
-}
-function quoted2(summary3) {
-  const text6 = escapeSummary(summary3);
-  return text6 ? `
-
-${text6.replace(/^/gm, "> ")}` : "";
-}
-function agentTrailer(p) {
-  return `Coder-Loop-Agent: ${p.node} ${p.headSha} ${p.attempt}`;
-}
-var PARTIAL_TRAILER = "Coder-Loop-Partial: timed out";
-function agentCommitMessage(p, options = {}) {
-  const where = p.plan === null ? `issue #${p.issue}` : `${p.plan} phase ${p.phase}`;
-  if (options.paused)
-    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, paused at the provider's limit)
-
-What the agent changed before its provider's limit stopped it; it resumes from here.
-
-${agentTrailer(p)}
-Coder-Loop-Partial: paused
-`;
-  if (options.partial)
-    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, timed out)
-
-What the agent changed before its time ran out; the next attempt starts from it.
-
-${agentTrailer(p)}
-${PARTIAL_TRAILER}
-`;
-  return `coder-loop agent: ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt})
-
-${agentTrailer(p)}
-`;
-}
-function usageLine(run3) {
-  return run3 ? `
-
-Agent run: ${describeRun(run3)}.` : "";
-}
-function partialCommit(p, commit, why, after, summary3, run3) {
-  return `**Partial agent commit** ${short(commit)}: ${what(p)} ${why}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. ${after}${usageLine(run3)}${quoted2(summary3)}`;
-}
-var agentReply = {
-  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted2(summary3)}`,
-  paused: (p, commit, reason, summary3, run3) => partialCommit(
-    p,
-    commit,
-    `stopped at its provider's limit (${escapeInline2(reason)})`,
-    "No attempt is spent: the loop resumes it when the limit resets.",
-    summary3,
-    run3
-  ),
-  partial: (p, commit, reason, summary3, run3) => partialCommit(
-    p,
-    commit,
-    escapeInline2(reason),
-    "This counts as a failed attempt; the next attempt starts from it.",
-    summary3,
-    run3
-  ),
-  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted2(summary3)}`,
-  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted2(summary3)}`,
-  refused: (p, problems) => `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:
-
-${problems.slice(0, 50).map((problem) => `- ${codeSpan(problem)}`).join("\n")}${problems.length > 50 ? `
-- \u2026and ${problems.length - 50} more` : ""}`,
-  moved: (p, head) => `**Not applied.** ${what(p)} worked on ${short(p.headSha)}, but the branch ${codeSpan(p.branch)} ${head ? `moved to ${short(head)}` : "is gone"} meanwhile, so nothing was written. The loop goes on from the new head.`
-};
 
 // src/core/plan/report.ts
 var utc = (iso2) => `${iso2.slice(0, 10)} ${iso2.slice(11, 16)} UTC`;
@@ -39899,6 +39800,21 @@ function validateContext(plan) {
     });
   }
   return result({ checklist, ...current ? { current } : {}, ...taskPlan ? { taskPlan } : {} });
+}
+
+// src/core/markdown.ts
+function escapeMarkdown(text6) {
+  return text6.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").replace(/([\\`*_{}[\]()#+\-.!|<>~])/g, "\\$1").replace(/@/g, "@\u200B");
+}
+function codeSpan(text6) {
+  const flat = text6.replace(/[\r\n]+/g, " ");
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence3 = "`".repeat(longest + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
+  return `${fence3}${pad}${flat}${pad}${fence3}`;
+}
+function encodePath(path2) {
+  return path2.split("/").map(encodeURIComponent).join("/");
 }
 
 // src/core/loop/flowchart.ts
@@ -40742,7 +40658,7 @@ function replacedLine(current, names) {
   const comment = /\s#[^\]]*$/.exec(current)?.[0] ?? "";
   return `${indent2}${list3}${comment}`;
 }
-var quoted3 = (names) => names.map((n) => `"${n}"`).join(", ");
+var quoted2 = (names) => names.map((n) => `"${n}"`).join(", ");
 function ciGateProblems(loop, workflows, refs) {
   const others = workflows.filter((w) => w.path !== loop.path);
   const ci = others.filter(isCi);
@@ -40777,7 +40693,7 @@ function ciGateProblems(loop, workflows, refs) {
         severity: "warning",
         path: loop.path,
         line: where?.line,
-        message: `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted3(missing)}, and no workflow here has that name. ${found}`,
+        message: `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted2(missing)}, and no workflow here has that name. ${found}`,
         fix: "Add a CI workflow that runs on `pull_request` and name it so; if CI runs outside GitHub Actions (a GitHub App, commit statuses), this line can stay."
       }
     ];
@@ -40790,13 +40706,13 @@ function ciGateProblems(loop, workflows, refs) {
         severity: "error",
         path: misses[0].w.path,
         line: lineOf2(misses[0].w.text, "on"),
-        message: `The loop waits for ${quoted3(waits)}, which never runs on the loop's pull requests (branch ${refs.head} into ${refs.base}): ${misses.map((m) => `"${m.w.name}" (${m.w.path}): ${m.why}`).join("; ")}. Loop pull requests wait for CI forever.`,
+        message: `The loop waits for ${quoted2(waits)}, which never runs on the loop's pull requests (branch ${refs.head} into ${refs.base}): ${misses.map((m) => `"${m.w.name}" (${m.w.path}): ${m.why}`).join("; ")}. Loop pull requests wait for CI forever.`,
         fix: `Let it run on pull requests into ${refs.base}: \`pull_request:\` under \`on:\`, with no \`branches\` filter or one that admits ${refs.base}.`
       }
     ];
   }
   const names = [...kept, ...ciNames.filter((n) => !kept.some((p) => matches(p)(n)))];
-  const what2 = missing.length > 0 ? `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted3(missing)}, and no workflow here has that name` : `The loop waits for ${quoted3(waits)}, none of which runs on pull requests`;
+  const what2 = missing.length > 0 ? `The loop waits for the workflow${missing.length > 1 ? "s" : ""} ${quoted2(missing)}, and no workflow here has that name` : `The loop waits for ${quoted2(waits)}, none of which runs on pull requests`;
   return [
     {
       severity: "error",
@@ -43674,12 +43590,12 @@ function triaged(snap, config2, failing, realFailure) {
     }
   }
 }
-function quoted4(message) {
+function quoted3(message) {
   const line2 = message.replace(/\s+/g, " ").trim().slice(0, 300);
   return line2 ? `\u201C${escapeMarkdown(line2)}\u201D` : "without a reason";
 }
 function withRefusal(decided, message) {
-  const note = `The loop asked GitHub to re-run it first, to tell a flaky check; GitHub refused (${quoted4(message)}).`;
+  const note = `The loop asked GitHub to re-run it first, to tell a flaky check; GitHub refused (${quoted3(message)}).`;
   let said2 = false;
   const effects = decided.effects.map((e) => {
     if (e.kind !== "reply" || said2) return e;
@@ -43709,10 +43625,10 @@ function infrastructureRefused(snap, failing, reruns, run3, message) {
           mode: marker.mode,
           node: "Verification",
           title: "Triage: GitHub refused the re-run",
-          next: `CI failed for a reason outside the code, and GitHub refused to re-run it (${quoted4(message)}). No attempt is counted: re-run it on GitHub or push to the branch, or \`/coder retry\` to hand it to Debug & Fix.`
+          next: `CI failed for a reason outside the code, and GitHub refused to re-run it (${quoted3(message)}). No attempt is counted: re-run it on GitHub or push to the branch, or \`/coder retry\` to hand it to Debug & Fix.`
         }
       },
-      { kind: "reply", body: reply.rerunRefused(snap.pr.number, failing, quoted4(message)) }
+      { kind: "reply", body: reply.rerunRefused(snap.pr.number, failing, quoted3(message)) }
     ],
     { reason: `GitHub refused the re-run of workflow run ${run3}: ${message}` }
   );
@@ -44361,7 +44277,7 @@ function ciGateOf(texts) {
     problems: ciGateProblems(loop, workflows)
   };
 }
-var quoted5 = (names) => names.map((n) => `"${n}"`).join(", ");
+var quoted4 = (names) => names.map((n) => `"${n}"`).join(", ");
 function stallReply(snap, config2, gate) {
   const head = snap.pr.head.sha.slice(0, 7);
   const lines = [
@@ -44370,7 +44286,7 @@ function stallReply(snap, config2, gate) {
   ];
   if (gate?.waits !== void 0)
     lines.push(
-      gate.waits.length > 0 ? `The loop's workflow (${gate.path}) waits for the workflow${gate.waits.length > 1 ? "s" : ""} ${quoted5(gate.waits)} through \`workflow_run\`.` : `The loop's workflow (${gate.path}) waits for no workflow through \`workflow_run\`.`
+      gate.waits.length > 0 ? `The loop's workflow (${gate.path}) waits for the workflow${gate.waits.length > 1 ? "s" : ""} ${quoted4(gate.waits)} through \`workflow_run\`.` : `The loop's workflow (${gate.path}) waits for no workflow through \`workflow_run\`.`
     );
   for (const p of gate?.problems ?? []) lines.push(`- ${formatProblem(p)}`);
   if (!gate?.problems.length)
@@ -44871,6 +44787,92 @@ No log: ${f.logMissing ?? "not available"}.`
   return `${out.join("\n")}
 `;
 }
+
+// src/core/agent/replies.ts
+var MAX_SUMMARY = 2e4;
+function escapeSummary(text6) {
+  let clean = sanitizeUntrusted(text6).replace(/\r\n?/g, "\n").trim();
+  if (clean.length > MAX_SUMMARY) clean = `${clean.slice(0, MAX_SUMMARY)}
+\u2026(cut)`;
+  return defuse(clean);
+}
+var NODE_NAMES = {
+  tdd: "TDD",
+  "debug-fix": "Debug & Fix",
+  "review-fix": "review fix",
+  revise: "Revise Code"
+};
+var short = (sha) => sha.slice(0, 7);
+function what(p) {
+  return `the coding agent (${NODE_NAMES[p.node]}, attempt ${p.attempt})`;
+}
+function quoted5(summary3) {
+  const text6 = escapeSummary(summary3);
+  return text6 ? `
+
+${text6.replace(/^/gm, "> ")}` : "";
+}
+function agentTrailer(p) {
+  return `Coder-Loop-Agent: ${p.node} ${p.headSha} ${p.attempt}`;
+}
+var PARTIAL_TRAILER = "Coder-Loop-Partial: timed out";
+function agentCommitMessage(p, options = {}) {
+  const where = p.plan === null ? `issue #${p.issue}` : `${p.plan} phase ${p.phase}`;
+  if (options.paused)
+    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, paused at the provider's limit)
+
+What the agent changed before its provider's limit stopped it; it resumes from here.
+
+${agentTrailer(p)}
+Coder-Loop-Partial: paused
+`;
+  if (options.partial)
+    return `coder-loop agent: partial ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt}, timed out)
+
+What the agent changed before its time ran out; the next attempt starts from it.
+
+${agentTrailer(p)}
+${PARTIAL_TRAILER}
+`;
+  return `coder-loop agent: ${NODE_NAMES[p.node]} for ${where} (attempt ${p.attempt})
+
+${agentTrailer(p)}
+`;
+}
+function usageLine(run3) {
+  return run3 ? `
+
+Agent run: ${describeRun(run3)}.` : "";
+}
+function partialCommit(p, commit, why, after, summary3, run3) {
+  return `**Partial agent commit** ${short(commit)}: ${what(p)} ${why}. What it changed until then is committed on ${codeSpan(p.branch)} on top of ${short(p.headSha)}, marked partial. ${after}${usageLine(run3)}${quoted5(summary3)}`;
+}
+var agentReply = {
+  committed: (p, commit, summary3, run3) => `**Agent commit** ${short(commit)}: ${what(p)} changed the branch ${codeSpan(p.branch)} on top of ${short(p.headSha)}. CI runs on it next.${usageLine(run3)}${quoted5(summary3)}`,
+  paused: (p, commit, reason, summary3, run3) => partialCommit(
+    p,
+    commit,
+    `stopped at its provider's limit (${escapeInline2(reason)})`,
+    "No attempt is spent: the loop resumes it when the limit resets.",
+    summary3,
+    run3
+  ),
+  partial: (p, commit, reason, summary3, run3) => partialCommit(
+    p,
+    commit,
+    escapeInline2(reason),
+    "This counts as a failed attempt; the next attempt starts from it.",
+    summary3,
+    run3
+  ),
+  noChange: (p, summary3, run3) => `**No change.** ${what(p)} left the checkout as it found it, so nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted5(summary3)}`,
+  failed: (p, reason, summary3, run3) => `**Agent failed.** ${what(p)} ${escapeInline2(reason)}; nothing was committed. This counts as a failed attempt.${usageLine(run3)}${quoted5(summary3)}`,
+  refused: (p, problems) => `**Agent changes refused.** ${what(p)} changed files the agent may not change, so nothing was written:
+
+${problems.slice(0, 50).map((problem) => `- ${codeSpan(problem)}`).join("\n")}${problems.length > 50 ? `
+- \u2026and ${problems.length - 50} more` : ""}`,
+  moved: (p, head) => `**Not applied.** ${what(p)} worked on ${short(p.headSha)}, but the branch ${codeSpan(p.branch)} ${head ? `moved to ${short(head)}` : "is gone"} meanwhile, so nothing was written. The loop goes on from the new head.`
+};
 
 // src/core/agent/limit.ts
 var MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
