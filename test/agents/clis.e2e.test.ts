@@ -20,6 +20,7 @@ import { repoRoot } from '../paths.js';
 import { SIM_STORAGE, SimGitHub } from '../sim/github.js';
 import { readAgentExamples, type AgentExample } from './examples.js';
 import { startModelServer, strings, type Limit, type ModelServer } from './model-server.js';
+import { startEgressGuard, type EgressGuard } from './egress.js';
 import { freshBuild } from '../helpers/build.js';
 import { dispatchPayload } from '../helpers/payloads.js';
 
@@ -69,6 +70,8 @@ interface Run {
   lastDigest?: string;
   github: { url: string; close: () => Promise<void> };
   model: ModelServer;
+  /** The proxy every CLI is pointed at: it records any host but 127.0.0.1 the CLI asks for. */
+  egress: EgressGuard;
   work: string;
   checkout: string;
   head: string;
@@ -82,15 +85,22 @@ interface Run {
  */
 async function inRun(test: (r: Run) => Promise<void>): Promise<void> {
   await mkdir(WORK_ROOT, { recursive: true });
-  const r: Partial<Run> = { requests: [], work: await mkdtemp(join(WORK_ROOT, 'run-')) };
+  const r: Partial<Run> = {
+    requests: [],
+    work: await mkdtemp(join(WORK_ROOT, 'run-')),
+    egress: await startEgressGuard(),
+  };
   try {
     await test(r as Run);
   } finally {
     await r.github?.close();
     await r.model?.close();
+    await r.egress!.close();
     await rm(r.work!, { recursive: true, force: true });
   }
   expect(r.sim?.violations).toEqual([]);
+  // The CLI, run as docs/agent.md documents it, reached no host but 127.0.0.1.
+  expect(r.egress!.refused).toEqual([]);
 }
 
 const runnerTemp = (r: Run) => join(r.work, 'runner-temp');
@@ -115,7 +125,7 @@ async function world(
     env: [...example.agent.env],
     ...(keepPartialWork ? { keepPartialWork: true } : {}),
   };
-  for (const name of Object.keys(example.test.env))
+  for (const name of [...Object.keys(example.test.env), ...Object.keys(r.egress.env)])
     if (!agent.env.includes(name)) agent.env.push(name);
   const files: Record<string, string> = {
     ...examplePlanFiles(),
@@ -206,6 +216,7 @@ async function action(
     // What GitHub sets for the hand-off's run: the default branch's coder-agent.yml.
     ...workflowContext('repository_dispatch', event, 'coder-agent.yml'),
     ...testEnv,
+    ...r.egress.env,
     ...own,
   };
   const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
