@@ -253,10 +253,13 @@ function heaviestSuites() {
   if (process.env.CODER_LOOP_TIMELINE) copyFileSync(file, process.env.CODER_LOOP_TIMELINE);
   return [
     '',
-    `Jest suites: ${suites.length}, ${fmt(sum('wall'))} of wall time and ${fmt(sum('cpu'))} of CPU together; the ${Math.min(HEAVIEST, suites.length)} that took the most CPU:`,
+    `Jest suites: ${suites.length}, ${fmt(sum('wall'))} of wall time and ${fmt(sum('cpu'))} of CPU together (${fmt(sum('sys'))} of it the system's); the ${Math.min(HEAVIEST, suites.length)} that took the most CPU (wall, CPU, the system's share):`,
     ...suites
       .slice(0, HEAVIEST)
-      .map((s) => `${s.suite.padEnd(48)}${fmt(s.wall).padStart(10)}${fmt(s.cpu).padStart(10)}`),
+      .map(
+        (s) =>
+          `${s.suite.padEnd(48)}${fmt(s.wall).padStart(10)}${fmt(s.cpu).padStart(10)}${fmt(s.sys).padStart(10)}`,
+      ),
     ...workers(suites),
   ];
 }
