@@ -80,8 +80,9 @@ export function plainLineText(written: string): string | undefined {
 }
 
 // One line of text whose only markup characters are the backticks of code spans of one
-// backtick: a span is closed by the next lone backtick (none inside it, none right after it).
-const CODE_SPANS_ONLY = /^(?:[^\\<`*_~\n]|`[^`\n]+`(?!`))*$/;
+// backtick (a span is closed by the next lone backtick: none inside it, none right after it) and
+// a `<` that opens no tag or autolink (`< 150ms`, as LIGHT_MARKUP reads it).
+const CODE_SPANS_ONLY = /^(?:[^\\<`*_~\n]|`[^`\n]+`(?!`)|<(?![A-Za-z/!?]))*$/;
 
 // One line of text whose only markup is light, as task lines hold it, each piece read the same
 // wherever it is: code spans of one backtick (as CODE_SPANS_ONLY); a `<` that opens no tag or
