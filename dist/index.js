@@ -20250,7 +20250,7 @@ function plainLineText(written) {
   const run3 = m[1].length;
   return run3 === 0 ? written : written.slice(run3, written.length - run3);
 }
-var CODE_SPANS_ONLY = /^(?:[^\\<`*_~\n]|`[^`\n]+`(?!`))*$/;
+var CODE_SPANS_ONLY = /^(?:[^\\<`*_~\n]|`[^`\n]+`(?!`)|<(?![A-Za-z/!?]))*$/;
 var LIGHT_MARKUP = /^[^\\<`*_~\n![\]&]*(?:(?:`[^`\n]+`(?!`)|<(?![A-Za-z/!?])|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])|(?<![^ \t])\*\*(?=[^\s*])|(?<=[^\s*])\*\*(?=[\s.,:;?!)-]|$)|!(?!\[)|\[(?!\^)|\](?!\()|&(?!#\d|#[xX]|[A-Za-z][A-Za-z0-9]*;))[^\\<`*_~\n![\]&]*)*$/;
 function withoutLightMarkup(source) {
   let out = "";
