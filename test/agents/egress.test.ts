@@ -1,5 +1,5 @@
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { startEgressGuard, type EgressGuard } from './egress.js';
 
 /**
@@ -24,39 +24,36 @@ afterEach(async () => {
 
 const proxy = () => new URL(guard.env.HTTPS_PROXY!);
 
-/** A plain-HTTP request through the proxy, which names its target in full. */
-function viaProxy(target: string): Promise<{ status: number; body: string }> {
+/**
+ * What the proxy answers to `head` (a request's head, written as a client behind a proxy writes
+ * it), over a plain socket: no HTTP client of this process's, which another suite's interceptors
+ * (nock) may have patched in this worker. The status code, and the body when the answer ends.
+ */
+function ask(head: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      { host: proxy().hostname, port: proxy().port, method: 'GET', path: target },
-      (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
+    const socket = connect(Number(proxy().port), proxy().hostname, () => socket.write(head));
+    let answer = '';
+    const done = () => {
+      const [status = '', ...rest] = answer.split('\r\n\r\n');
+      resolve({ status: Number(status.split(' ')[1]), body: rest.join('\r\n\r\n') });
+    };
+    socket.on('data', (d) => {
+      answer += d;
+      // A tunnel stays open once it is made: its status line is the answer.
+      if (head.startsWith('CONNECT') && answer.includes('\r\n\r\n')) socket.end();
+    });
+    socket.on('end', done);
+    socket.on('error', reject);
   });
 }
 
-/** A CONNECT through the proxy (HTTPS, WebSockets): the status line it answers. */
-function connectVia(authority: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request({
-      host: proxy().hostname,
-      port: proxy().port,
-      method: 'CONNECT',
-      path: authority,
-    });
-    req.on('connect', (res, socket) => {
-      socket.destroy();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** A plain-HTTP request through the proxy, which names its target in full. */
+const viaProxy = (target: string) =>
+  ask(`GET ${target} HTTP/1.1\r\nHost: ${new URL(target).host}\r\nConnection: close\r\n\r\n`);
+
+/** A CONNECT through the proxy (HTTPS, WebSockets): the status it answers. */
+const connectVia = async (authority: string) =>
+  (await ask(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`)).status;
 
 describe('the egress guard', () => {
   it('names itself to every proxy variable, and the loopback as the exception', () => {
