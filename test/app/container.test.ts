@@ -102,10 +102,11 @@ describe('the Dockerfile', () => {
       const env: Record<string, string | undefined> = {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
-        // A copy of this machine's npm cache stands in for the registry round trips of a fresh
-        // image.
+        // A copy of this machine's npm cache stands in for the registry of a fresh image, and
+        // only it: npm reads no registry (a package the cache lacks fails the step, ENOTCACHED).
+        // The project's own `npm ci` put every package of the lockfile there.
         npm_config_cache: join(root, 'npm-cache'),
-        npm_config_prefer_offline: 'true',
+        npm_config_offline: 'true',
       };
       const inside = (p: string) =>
         p.startsWith('/app') ? join(dir, p.slice(4)) : join(workdir, p);
