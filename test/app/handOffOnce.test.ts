@@ -1,12 +1,11 @@
 import nock from 'nock';
-import { decodeRecord, type AgentPayload, type ChangeSet } from '../../src/core/index.js';
-import { applyAgentRun } from '../../src/github/agent.js';
+import { decodeRecord, type AgentPayload } from '../../src/core/index.js';
 import {
   dispatchAgentFailure,
   dispatchAgentPause,
   type LoopEnv,
 } from '../../src/github/loop/index.js';
-import { AGENT, agentEnv, lastHandOff, LIMIT, LOOP, notAsked } from '../helpers/handOff.js';
+import { AGENT, agentEnv, applyJob, lastHandOff, LIMIT, notAsked } from '../helpers/handOff.js';
 import { afterScenario, beforeScenario } from '../helpers/github.js';
 import { BRANCH, started, world } from '../helpers/world.js';
 import type { SimGitHub } from '../sim/github.js';
@@ -108,26 +107,19 @@ describe('a paused run whose partial commit the loop went on from', () => {
   });
 
   /** The apply job as src/action/main.ts runs it once the gate let it through. */
-  async function applyJob(env: LoopEnv, payload: AgentPayload) {
+  async function keptWorkApplyJob(env: LoopEnv, payload: AgentPayload) {
     expect(await notAsked(env, payload)).toBeUndefined();
-    const run: ChangeSet = {
-      version: 1,
-      headSha: payload.headSha,
-      outcome: 'paused',
-      reason: LIMIT.reason,
-      pause: LIMIT,
-      changes: [{ path: 'src/partial.ts', ...file('export const p = 1;\n') }],
-    };
-    const { config } = await env.loadConfig();
-    const outcome = await applyAgentRun(env.gh, env.repo, payload, run, 'so far', 'docs/plans', {
-      keepPartialWork: true,
-      measured: { version: 1, minutes: 3, timedOut: false },
-      record: { identity: LOOP, repoUrl: env.repoUrl },
-      now: new Date('2026-11-22T12:00:00.000Z'),
-    });
-    if (outcome.state === 'paused' && outcome.pause)
-      await dispatchAgentPause(env, config!, payload, outcome.pause, outcome.commit);
-    return outcome;
+    return applyJob(
+      env,
+      payload,
+      {
+        outcome: 'paused',
+        reason: LIMIT.reason,
+        pause: LIMIT,
+        changes: [{ path: 'src/partial.ts', ...file('export const p = 1;\n') }],
+      },
+      { output: 'so far', keepPartialWork: true },
+    );
   }
 
   async function pausedWithWork() {
@@ -135,7 +127,7 @@ describe('a paused run whose partial commit the loop went on from', () => {
     await w.deliver.comment('/coder next');
     const env = agentEnv(w.sim);
     const tdd = lastHandOff(w.sim);
-    const first = await applyJob(env, tdd);
+    const first = await keptWorkApplyJob(env, tdd);
     expect(first).toMatchObject({ state: 'paused', partial: true });
     const partial = w.sim.refs.get(BRANCH)!;
     expect(first.commit).toBe(partial);
@@ -148,7 +140,7 @@ describe('a paused run whose partial commit the loop went on from', () => {
     await deliver.comment('/coder stop');
     expect(decodeRecord(sim.own(partial)?.output?.text, partial)?.pause).toBeUndefined();
     const said = sim.comments.length;
-    const again = await applyJob(env, tdd);
+    const again = await keptWorkApplyJob(env, tdd);
     expect(again.state).toBe('paused');
     expect(sim.refs.get(BRANCH)).toBe(partial);
     const record = decodeRecord(sim.own(partial)?.output?.text, partial);
@@ -163,7 +155,7 @@ describe('a paused run whose partial commit the loop went on from', () => {
     const resumed = lastHandOff(sim);
     expect(resumed).toMatchObject({ node: 'tdd', attempt: 1, headSha: partial });
     expect(await notAsked(env, resumed)).toBeUndefined();
-    await applyJob(env, tdd);
+    await keptWorkApplyJob(env, tdd);
     const record = decodeRecord(sim.own(partial)?.output?.text, partial);
     expect(record?.pause).toBeUndefined();
     expect(record?.pauses).toHaveLength(1);

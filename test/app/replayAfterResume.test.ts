@@ -1,12 +1,7 @@
 import nock from 'nock';
-import { decodeRecord, type AgentPayload, type ChangeSet } from '../../src/core/index.js';
-import { applyAgentRun } from '../../src/github/agent.js';
-import {
-  dispatchAgentFailure,
-  dispatchAgentPause,
-  type LoopEnv,
-} from '../../src/github/loop/index.js';
-import { AGENT, agentEnv, lastHandOff, LIMIT, LOOP, notAsked } from '../helpers/handOff.js';
+import { decodeRecord, type AgentPayload } from '../../src/core/index.js';
+import type { LoopEnv } from '../../src/github/loop/index.js';
+import { AGENT, agentEnv, applyJob, lastHandOff, LIMIT, notAsked } from '../helpers/handOff.js';
 import { afterScenario, beforeScenario } from '../helpers/github.js';
 import { BRANCH, world } from '../helpers/world.js';
 
@@ -28,23 +23,14 @@ afterEach(() => {
 /** The apply job of a run that stopped at the limit with no work, as src/action/main.ts runs it. */
 async function pausedApplyJob(env: LoopEnv, payload: AgentPayload) {
   if (await notAsked(env, payload)) return 'ignored';
-  const run: ChangeSet = {
-    version: 1,
-    headSha: payload.headSha,
-    outcome: 'paused',
-    reason: LIMIT.reason,
-    pause: LIMIT,
-    changes: [],
-  };
-  const { config } = await env.loadConfig();
-  const outcome = await applyAgentRun(env.gh, env.repo, payload, run, '', 'docs/plans', {
-    measured: { version: 1, minutes: 3, timedOut: false },
-    record: { identity: LOOP, repoUrl: env.repoUrl },
-    now: new Date('2026-11-22T12:00:00.000Z'),
-  });
-  if (outcome.state === 'paused' && outcome.pause)
-    await dispatchAgentPause(env, config!, payload, outcome.pause, outcome.commit);
-  return outcome.state;
+  return (
+    await applyJob(env, payload, {
+      outcome: 'paused',
+      reason: LIMIT.reason,
+      pause: LIMIT,
+      changes: [],
+    })
+  ).state;
 }
 
 it('`/coder resume`, then the paused run’s apply job re-run alone: the resumed run is not paused by it', async () => {
@@ -73,22 +59,13 @@ it('`/coder resume`, then the paused run’s apply job re-run alone: the resumed
 /** The apply job of a run whose agent failed (no change), as src/action/main.ts runs it. */
 async function failedApplyJob(env: LoopEnv, payload: AgentPayload) {
   if (await notAsked(env, payload)) return 'ignored';
-  const run: ChangeSet = {
-    version: 1,
-    headSha: payload.headSha,
-    outcome: 'failed',
-    reason: 'the agent exited with 1',
-    changes: [],
-  };
-  const { config } = await env.loadConfig();
-  const outcome = await applyAgentRun(env.gh, env.repo, payload, run, '', 'docs/plans', {
-    measured: { version: 1, minutes: 3, timedOut: false },
-    record: { identity: LOOP, repoUrl: env.repoUrl },
-    now: new Date('2026-11-22T12:00:00.000Z'),
-  });
-  if (outcome.failedAttempt)
-    await dispatchAgentFailure(env, config!, payload, outcome.reason ?? outcome.state);
-  return outcome.state;
+  return (
+    await applyJob(env, payload, {
+      outcome: 'failed',
+      reason: 'the agent exited with 1',
+      changes: [],
+    })
+  ).state;
 }
 
 it('`/coder resume` of an escalation asks for Debug & Fix #1 again: the old failed run’s apply job re-run alone counts no attempt', async () => {
